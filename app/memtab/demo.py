@@ -21,8 +21,7 @@ demo home, and the home's own source settings (`memtab/sources.json`, isolated) 
 there: the demo never shows or touches the user's real `~/.claude` or `~/.codex`.
 
 Every file Memtab writes is written here through the record or codec Memtab writes it
-with (the writer state and the trace dump are pydantic records, so `--demo` loads pydantic
-before its first paint; pins and usage, the journal's runs and the source settings are
+with (the writer state and the trace dump are records; pins and usage, the journal's runs and the source settings are
 their hand-written codecs). mux's own files — config.json, extensionMetadata.json, the
 journal's harvests, chat.jsonl — which Memtab reads but never writes, are written as mux
 writes them.
@@ -55,7 +54,7 @@ from memtab.store.home import Home, HomeError
 from memtab.store.paths import project_dir_name
 from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp
 from memtab.store.sidecars.meta import MetaEntry, global_key, project_key, workspace_key
-from memtab.writer.records import WriterState  # the demo loads pydantic (see above)
+from memtab.writer.records import WriterState
 
 ACME = "/home/dev/src/acme-api"
 WEBAPP = "/home/dev/src/webapp"

@@ -18,7 +18,7 @@ The writer's other run, 54 minutes ago, timed out without writing: its trace dum
 `write_failed_trace_dump`'s.
 
 The failed run's dump is written through `traces.schema`'s records, as `memtab.demo`
-writes its other files (so `--demo` loads pydantic). The runs-log and provenance lines
+writes its other files. The runs-log and provenance lines
 and the successful run's dump are still spelled out as plain documents; tests check they
 are exactly what the records (`store.history.records`, `traces.schema`) write.
 `memtab.demo` gives what it needs of the demo (`Branch`): this module does not import it.
@@ -357,7 +357,7 @@ def write_failed_trace_dump(
 ) -> None:
     """The dump of a writer run on `branch` that timed out 54 minutes ago, its write
     refused (the Traces tab's failed run), written through the dump's records as the
-    writer writes one (the demo loads pydantic: see `memtab.demo`)."""
+    writer writes one."""
     started = now - 54 * MINUTE
     memory_path = "/memories/workspace/notes.md"
     notes = (resource_path("demo") / "workspace/main/notes.md").read_text(encoding="utf-8")

@@ -8,8 +8,8 @@ when Runs… or `memtab runs` read the log: first the runs a kill left unlogged
 This sits above both: logging an interrupted run replays its last call through the
 memory tool and `MemoryStore`, which record into history, so history itself (the
 recorder) never reaches up for it. The window imports this module at start-up; the
-interrupted runs' module (which loads the records, and so pydantic) only when a
-started-run file is there to log.
+interrupted runs' module (which loads the memory tool) only when a started-run file is
+there to log.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def catch_up_runs(
     """Log the runs a kill left unlogged (`consolidation_held`: the caller holds the
     consolidation lock), then import mux's journal — its runs history keeps, not those
     older than its prune keeps (added back each day after the prune dropped them, they
-    rewrote the log and loaded pydantic at every start). Returns the journal's runs added;
+    rewrote the log at every start). Returns the journal's runs added;
     none when the runs log stays locked for `wait_s` (it is caught up next time)."""
     if started_run_names(home):  # a kill's leftover to log (which loads the records)
         log_interrupted_runs(home, consolidation_held=consolidation_held)

@@ -19,8 +19,8 @@ run holds the home's consolidation lock:
 
 It acts on the memory files through `MemoryStore` and the memory tool, which record into
 history: so it sits above `store.history`, which never imports it. It reads and builds
-records (`store.history.records`, which load pydantic): the runs log's catch-up imports
-it only when a started-run file is there to log.
+records (`store.history.records`); the runs log's catch-up imports it only when a
+started-run file is there to log (the memory tool's models load pydantic).
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ class NotChecked:
 
 
 class _Engine:
-    """The window's one check engine, built on the worker on first use (it loads pydantic)."""
+    """The window's one check engine, built on the worker on first use."""
 
     def __init__(self, context: WindowContext) -> None:
         self._home = context.home

@@ -8,8 +8,7 @@ the line as written and the transcript messages it was drawn from (the offline w
 knows them note by note), or for a model's run the window of the transcript the model was
 shown and the run's trace dump. Blame (`memtab.blame`) reads it by version id.
 
-The records are pydantic (`history.records`): import this module where a record is
-written or read, never on the way to the window's first paint.
+The records are `history.records`'.
 """
 
 from __future__ import annotations

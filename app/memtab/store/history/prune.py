@@ -166,14 +166,14 @@ def _versions_to_drop(
 def _prune_runs(home: Home, oldest_kept: int) -> int:
     log = RunsLog(home)
     if not any(0 < line.at < oldest_kept for line in log.logged()):
-        return 0  # none to drop: no run built, so pydantic stays unloaded
+        return 0  # none to drop: no run built
     return log.file.drop(lambda run: run.at < oldest_kept, lambda run: run.to_json())
 
 
 def _prune_provenance(home: Home, oldest_kept: int) -> None:
     """Provenance records of the same age as the runs dropped (docs/formats.md §20.1)."""
     if not home.provenance_log_path.exists():
-        return  # nothing to prune: pydantic, which the log's records need, stays unloaded
+        return  # nothing to prune: no run built
 
     removed = prune_provenance(home, oldest_kept)
     if removed:
@@ -183,7 +183,7 @@ def _prune_provenance(home: Home, oldest_kept: int) -> None:
 def _kept_by_provenance(home: Home) -> set[str]:
     """The blobs provenance records refer to (a resolution's other side, §20.1)."""
     if not home.provenance_log_path.exists():
-        return set()  # as above: pydantic stays unloaded
+        return set()  # as above: no run built
 
     return kept_blobs(home)
 

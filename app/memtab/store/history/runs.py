@@ -9,11 +9,9 @@ and the run reverted). Its free text is capped (`store.free_text`). Runs mux mad
 added when Memtab sees a journal record it has not logged yet (`import_mux_journal`);
 their ops have no versions (Memtab saw their changes as `external` ones).
 
-A line is the record `RunEntry` (`store.history.records`), loaded with the first run read
-or logged: this module is imported by the window, which never loads pydantic for it —
-the window's catch-up at start (`import_mux_journal`) and the day's prune read each line's
-time and fingerprint (`RunsLog.logged`), and build runs only when there is one to add or
-to drop.
+A line is the record `RunEntry` (`store.history.records`). The window's catch-up at start
+(`import_mux_journal`) and the day's prune read each line's time and fingerprint
+(`RunsLog.logged`), and build runs only when there is one to add or to drop.
 """
 
 from __future__ import annotations
@@ -56,7 +54,7 @@ def parse_run(raw: dict[str, Any]) -> RunEntry | None:
 
 @dataclass(frozen=True, slots=True)
 class LoggedLine:
-    """A line of the runs log as read without building its run (no pydantic): its time
+    """A line of the runs log as read without building its run: its time
     (0: not a run's, which is an integer > 0) and the journal fingerprint it names ("")."""
 
     at: int

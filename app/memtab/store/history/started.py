@@ -7,9 +7,7 @@ trigger, workspace, provider, plan), then one before each change it makes
 and fsynced, and a last one saying how it ended (`StartedEnd`). Once the run is in the
 runs log the file goes; one a kill left is logged by `interrupted.log_interrupted_runs`.
 
-The lines are the records of `store.history.records`, loaded by the first line written:
-the consolidation engine (preloaded once Consolidate now is pointed at) imports this
-module, the window never loads pydantic for it.
+The lines are the records of `store.history.records`.
 """
 
 from __future__ import annotations

@@ -29,8 +29,8 @@ stderr or in the status bar) before a new one is written, never overwritten in p
 entry it does not understand is skipped and kept, and so are the fields of an entry it
 does not know.
 
-The records (and pydantic with them) are loaded by the first queue read or written, on
-the writer's or the Suggested memories panel's worker thread.
+The queue is read and written on the writer's or the Suggested memories panel's worker
+thread.
 
 For a GUI: `SuggestionQueue(home, workspace_id)` — `pending()` to list (cheap, but it is
 disk: call it off the GUI thread), `accept([id], text=…)` for accept or edit-then-accept,

@@ -117,7 +117,7 @@ class RunTrace:
     error: str | None = None
 
     def to_record(self) -> DumpRecord:
-        """The dump, before redaction (pydantic is loaded by the first dump written)."""
+        """The dump, before redaction."""
         optional = {"error": self.error} if self.error is not None else {}
         return DumpRecord(
             schema_version=DUMP_SCHEMA_VERSION,

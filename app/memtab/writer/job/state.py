@@ -8,8 +8,7 @@ corrupt file is the default state: losing a turn count is harmless, failing the 
 over it is not. Saving goes through `memtab.fs.sidecar`: other fields in the file are
 kept, and a corrupt file is kept aside before it is replaced.
 
-The record is loaded (and pydantic with it) by the first state read or written: the
-scheduler's first turn, never on the way to the window's first paint.
+The state is first read by the scheduler's first turn, after the window's first paint.
 """
 
 from __future__ import annotations
