@@ -21,10 +21,10 @@ demo home, and the home's own source settings (`memtab/sources.json`, isolated) 
 there: the demo never shows or touches the user's real `~/.claude` or `~/.codex`.
 
 Every file Memtab writes is written here through the record or codec Memtab writes it
-with (the writer state and the trace dump are records; pins and usage, the journal's runs and the source settings are
-their hand-written codecs). mux's own files — config.json, extensionMetadata.json, the
-journal's harvests, chat.jsonl — which Memtab reads but never writes, are written as mux
-writes them.
+with (the writer state and the trace dump are records; pins and usage, the journal's runs
+and the source settings are their hand-written codecs). mux's own files — config.json,
+extensionMetadata.json, the journal's harvests, chat.jsonl — which Memtab reads but never
+writes, are written as mux writes them.
 """
 
 from __future__ import annotations

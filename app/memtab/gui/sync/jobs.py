@@ -4,8 +4,8 @@ Each returns a `SyncLook` — where sync stands for the status bar — and never
 what a sync meets (the engine reports offline, conflicts and failures in its report).
 
 `memtab.sync.service` is imported here, inside the functions, and only once the home has
-a target: the sync engine, which a window on a home without sync never needs. `memtab.sync.layout` reads the set-up
-without it.
+a target: the sync engine, which a window on a home without sync never needs.
+`memtab.sync.layout` reads the set-up without it.
 """
 
 from __future__ import annotations
