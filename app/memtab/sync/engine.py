@@ -68,6 +68,8 @@ class RunOutcome:
     commits: int = 0
     pushed: int = 0
     pulled: list[str] = field(default_factory=list)
+    pulled_on_disk: list[str] = field(default_factory=list)
+    """Where the pulled files are on this disk (the window badges their changes as sync's)."""
     deleted: list[str] = field(default_factory=list)
     """The pulled files that were removed (deleted on another machine)."""
     imported: list[RecordedChange] = field(default_factory=list)
@@ -383,7 +385,7 @@ class SyncRun:
                 done = RestoreResult(failed={restore.path: str(error) for restore in batch})
             for virtual in done.written:
                 pending.pop(repo_paths[virtual], None)
-                outcome.pulled.append(str(virtual))
+                _pulled(outcome, item, virtual)
             for virtual, why in done.failed.items():
                 outcome.problems.append(f"{virtual} was not updated: {why}")
             for virtual in [*done.changed, *done.failed]:
@@ -417,7 +419,7 @@ class SyncRun:
             pending[path] = self._unapplied(have, want)
             return
         pending.pop(path, None)
-        outcome.pulled.append(str(virtual))
+        _pulled(outcome, item, virtual)
         outcome.deleted.append(str(virtual))
         outcome.imported += recorded
         if pinned:  # history keeps the pin with the deleted version: a restore brings both
@@ -470,6 +472,13 @@ class SyncRun:
             except (OSError, MemoryStoreError) as error:
                 logger.warning("Pins and usage from the sync were not recorded: %s", error)
         return baseline
+
+
+def _pulled(outcome: RunOutcome, item: SyncedStore, virtual: VirtualPath) -> None:
+    """Count `virtual` of `item` in as pulled, with where it is on disk."""
+    outcome.pulled.append(str(virtual))
+    root = item.store.root(item.scope.scope)
+    outcome.pulled_on_disk.append("/".join((str(root), *virtual.segments)))
 
 
 def _imported(before: MetaEntry, record: MetaRecord, current: MetaEntry) -> MetaEntry | None:

@@ -111,6 +111,8 @@ class TargetReport:
     conflicts: tuple[SyncConflict, ...] = ()
     deleted: tuple[str, ...] = ()
     """The pulled files that were removed (deleted on another machine)."""
+    pulled_on_disk: tuple[str, ...] = ()
+    """Where the pulled files are on this disk (the window badges their changes as sync's)."""
     notes: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
     error: str | None = None
@@ -465,6 +467,7 @@ class SyncService:
             pulled=tuple(outcome.pulled),
             conflicts=conflicts,
             deleted=tuple(outcome.deleted),
+            pulled_on_disk=tuple(outcome.pulled_on_disk),
             notes=notes,
             problems=tuple(outcome.problems),
             error=outcome.error,

@@ -11,11 +11,13 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, node, wait_for, wait_watching
+from memtab.components.activity.badges import Actor
 from memtab.components.tree.nodes import file_key
 from memtab.components.tree.text import file_tooltip
 from memtab.gui.sync.conflicts import SYNC_CONFLICT_DETAIL, SYNC_CONFLICT_MARK, conflict_marks
 from memtab.gui.sync.feature import NOT_SET_UP
 from memtab.gui.tree.model import MARKS_ROLE
+from memtab.store.actors import actor_name
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import Workspace
@@ -41,6 +43,31 @@ def test_sync_now_in_the_window_sends_and_says_so(
     assert feature.status.isVisibleTo(window) and feature.status.text() == "In sync"
     beta.sync()
     assert beta.text(NOTES) == "# Notes\n\n- from the window\n"
+
+
+def test_a_file_a_sync_brings_in_is_badged_as_syncs(
+    qtbot: QtBot, make_window: WindowFactory, alpha: Machine, beta: Machine
+) -> None:
+    """A sync pull is the other machine's change, not another program's (issue 36)."""
+    alpha.publish(NOTES, "# Notes\n", beta)
+    window = make_window(alpha.home, None, start_writer=False)
+    wait_watching(qtbot, window)
+    feature = window.sync
+    assert feature is not None
+    wait_for(qtbot, lambda: feature.sync.configured and not feature.sync.busy, 60_000)
+    beta.write(NOTES, "# Notes\n\n- from beta\n")
+    beta.sync()
+    action(window, "sync.now").trigger()
+    wait_for(qtbot, lambda: feature.sync.look.report is not None and not feature.sync.busy, 60_000)
+    assert alpha.text(NOTES) == "# Notes\n\n- from beta\n"
+    tab = window.memory_tab
+    notes = str(alpha.home.global_root / "notes.md")
+    wait_for(qtbot, lambda: notes in tab.agent_edited, 30_000)
+    badge = tab.marks.edits.badge(notes)
+    assert badge is not None and badge.actor is Actor.SYNC
+    row = tab.model.index_for_key(file_key(parse_file_path(NOTES)))
+    tip = row.data(Qt.ItemDataRole.ToolTipRole)
+    assert f"{actor_name('sync')} changed it" in tip and "Another program" not in tip
 
 
 def test_without_sync_the_status_is_hidden_and_sync_now_says_how(

@@ -13,7 +13,8 @@ Who changed a file, in this order:
 1. Memtab's writer or consolidator, when this window ran them: the window `claim`s the
    files a run wrote (from the run's result or journal record) — before or after the
    scan saw the change — and a change seen while this window's consolidation runs on
-   the shown workspace (`consolidating`) is the consolidator's.
+   the shown workspace (`consolidating`) is the consolidator's. A sync of this window
+   claims the files it brought in the same way (sync's: the other machine's change).
 2. mux, when the file's `lastWriteAt` in memory-meta.json is the time the file changed:
    a write through the memory tool (Memtab's own tool writes are claimed above).
 3. Anyone else: another program (a text editor, a script, git).
@@ -49,6 +50,7 @@ class Actor(enum.StrEnum):
     WRITER = "writer"
     CONSOLIDATOR = "consolidator"
     MUX = "mux"
+    SYNC = "sync"
     OUTSIDE = "outside"
 
 
@@ -56,6 +58,7 @@ _ACTOR_IDS = {
     Actor.WRITER: "writer",
     Actor.CONSOLIDATOR: "consolidator",
     Actor.MUX: "mux",
+    Actor.SYNC: "sync",
     Actor.OUTSIDE: "external",
 }
 """Each badge's actor as history names it (`memtab.store.actors` words them all)."""

@@ -6,8 +6,9 @@ this collaborator of the Memory tab feeds it and shows the result:
 - after each scan it counts the changes in and updates the tree and the open file's
   header;
 - Memtab's own jobs claim what they wrote: a writer run of this window
-  (`claim_writer_run`) and a consolidation run of this window (its journal record, and
-  every change seen while it runs on the shown workspace);
+  (`claim_writer_run`), a consolidation run of this window (its journal record, and
+  every change seen while it runs on the shown workspace) and a sync of this window
+  (`claim_sync`: the files it brought in);
 - a file the *user* opens loses its badge — not one the tab reopens by itself (the file
   open last time, or a file the editor reloads after a change on disk);
 - the badges are kept in the UI state, so they survive a restart.
@@ -28,6 +29,7 @@ from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.sync.jobs import SyncLook
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
@@ -112,6 +114,13 @@ class EditMarks(QObject):
             notebook = workspace.notebook_id if workspace is not None else workspace_id
             physical = self._home.workspace_root(notebook).joinpath(*path.segments)
             self._claim(physical, Actor.WRITER)
+
+    def claim_sync(self, look: SyncLook) -> None:
+        """This window's sync (`look`, after a job) brought files in: their changes are sync's."""
+        if look.synced and look.report is not None:
+            for target in look.report.targets:
+                for physical in target.pulled_on_disk:
+                    self._claim(Path(physical), Actor.SYNC)
 
     def follow(self, consolidation: LazyConsolidationTasks) -> None:
         """Claim what this window's consolidation runs change."""

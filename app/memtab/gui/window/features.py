@@ -183,6 +183,7 @@ def build_sync(window: MainWindow) -> SyncFeature:
         window.context, window, rows=tab.model, editor=tab.editor, parent=window
     )
     window.status_bar.insert_permanent_first(sync.status)
+    sync.sync.changed.connect(tab.marks.claim_sync)  # what it brings in is badged sync's
     return sync
 
 
