@@ -17,9 +17,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from memtab.fs.records import Record
 from memtab.llm.endpoints import base_url_problem
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ProviderError, ProviderErrorKind, UserMessage
@@ -51,9 +51,9 @@ _HEADLINES: dict[ProviderErrorKind, str] = {
 }
 
 
-@dataclass(frozen=True)
-class ProbeResult:
-    """How a test request went; `summary` is one line for the dialog or the terminal."""
+class ProbeResult(Record):
+    """How a test request went; `summary` is one line for the dialog or the terminal
+    (`memtab models test --json`)."""
 
     ok: bool
     summary: str
@@ -62,16 +62,6 @@ class ProbeResult:
     error_kind: ProviderErrorKind | None = None
     detail: str | None = None
     """The full error message (provider, model and URL; never a key)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "summary": self.summary,
-            "latencyMs": self.latency_ms,
-            "servedModel": self.served_model,
-            "errorKind": self.error_kind,
-            "detail": self.detail,
-        }
 
 
 def probe_options(timeout_s: float = PROBE_TIMEOUT_S) -> HttpOptions:
@@ -97,7 +87,9 @@ def probe_provider(
     """Send one small request with `settings` (see the module doc); never raises
     ProviderError. `options` default to `probe_options()`."""
     if settings.is_offline:
-        return ProbeResult(True, "Offline: no model is called, so there is nothing to test")
+        return ProbeResult(
+            ok=True, summary="Offline: no model is called, so there is nothing to test"
+        )
     problem = base_url_problem(settings.base_url)
     if problem is not None:  # said of the base URL as configured, not of the endpoint
         return _failed(ProviderError("config", problem), None)
@@ -119,7 +111,10 @@ def probe_provider(
     model = reply.served_model or settings.model
     logger.info("connection test: %s answered in %d ms", settings.describe(), latency)
     return ProbeResult(
-        True, f"Connected: {model} answered in {latency} ms", latency, reply.served_model
+        ok=True,
+        summary=f"Connected: {model} answered in {latency} ms",
+        latency_ms=latency,
+        served_model=reply.served_model,
     )
 
 
@@ -127,9 +122,9 @@ def _failed(error: ProviderError, latency_ms: int | None) -> ProbeResult:
     logger.info("connection test failed: %s", error.message)
     headline = _HEADLINES.get(error.kind, "Failed")
     return ProbeResult(
-        False,
-        f"{headline}: {error.detail}",
-        latency_ms,
+        ok=False,
+        summary=f"{headline}: {error.detail}",
+        latency_ms=latency_ms,
         error_kind=error.kind,
         detail=error.message,
     )
