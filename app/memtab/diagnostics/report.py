@@ -10,6 +10,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from memtab.fs.records import Record
+
 
 class Level(enum.StrEnum):
     """How bad a finding is; the report's status is its worst finding's level."""
@@ -22,16 +24,12 @@ class Level(enum.StrEnum):
 _ORDER = (Level.OK, Level.WARNING, Level.BROKEN)
 
 
-@dataclass(frozen=True)
-class Finding:
-    """Something a check found wrong, in one line."""
+class Finding(Record):
+    """Something a check found wrong, in one line (`memtab doctor --json`'s `findings`)."""
 
     check: str
     level: Level
     message: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"check": self.check, "level": self.level.value, "message": self.message}
 
 
 @dataclass
@@ -42,10 +40,10 @@ class Findings:
     items: list[Finding] = field(default_factory=list)
 
     def broken(self, message: str) -> None:
-        self.items.append(Finding(self.check, Level.BROKEN, message))
+        self.items.append(Finding(check=self.check, level=Level.BROKEN, message=message))
 
     def warning(self, message: str) -> None:
-        self.items.append(Finding(self.check, Level.WARNING, message))
+        self.items.append(Finding(check=self.check, level=Level.WARNING, message=message))
 
 
 @dataclass
