@@ -21,7 +21,6 @@ from memtab.store.history.records import RunEntry
 from memtab.store.history.runs import import_mux_journal
 from memtab.store.history.started import started_run_names
 from memtab.store.home import Home
-from memtab.store.interrupted import log_interrupted_runs
 
 
 def catch_up_runs(
@@ -37,6 +36,9 @@ def catch_up_runs(
     rewrote the log at every start). Returns the journal's runs added;
     none when the runs log stays locked for `wait_s` (it is caught up next time)."""
     if started_run_names(home):  # a kill's leftover to log (which loads the records)
+        # lazy: the memory tool's replay (~0.2 MiB) only when a kill left a run to log
+        from memtab.store.interrupted import log_interrupted_runs
+
         log_interrupted_runs(home, consolidation_held=consolidation_held)
     now = clock.now_ms() if now_ms is None else now_ms
     return import_mux_journal(home, oldest=load_history_limits().oldest_kept(now), wait_s=wait_s)

@@ -26,7 +26,6 @@ from PySide6.QtCore import QObject, QPoint, QTimer, SignalInstance, Slot
 from shiboken6 import isValid
 
 from memtab.blame.records import Blame
-from memtab.blame.service import blame_file
 from memtab.components.blame.gutter import GutterEntry, Link, entries
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
 from memtab.file_protocol.memory_file import MemoryFile
@@ -60,6 +59,9 @@ class BlameEditor(MarginEditor, Protocol):
 def _blame_job(
     file: MemoryFile, text: str, _ctx: TaskContext
 ) -> tuple[MemoryFileRef, Blame, list[GutterEntry]] | str:
+    # lazy: blame's engine (~0.2 MiB, 8 modules) loads on the worker with the first blame
+    from memtab.blame.service import blame_file
+
     try:
         blame = blame_file(file)
     except (MemoryStoreError, PathError, SourceError, OSError) as error:
