@@ -48,7 +48,9 @@ def state(tmp_path: Path) -> UiState:
 def window(qtbot: QtBot, state: UiState) -> Iterator[Window]:
     widget = Window(state)
     qtbot.addWidget(widget)
-    widget.resize(400, 300)
+    # As wide as its screen: the screen, not the window, bounds the dialogs (unless a test
+    # narrows it).
+    widget.resize(widget.screen().availableGeometry().width(), 300)
     widget.show()
     qtbot.waitExposed(widget)
     yield widget
@@ -133,6 +135,24 @@ def test_a_remembered_size_never_outgrows_a_smaller_screen(
     assert dialog.size() == room_on(HALF_LAPTOP).boundedTo(QSize(1200, 700))
     dialog.hide()
     assert state.dialog_size("trash") == (1200, 700)  # shrunk by the screen, not the user
+
+
+def test_a_dialog_opens_no_wider_than_the_window_it_opens_over(
+    qtbot: QtBot, window: Window, state: UiState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A window beside a terminal (683 px of a 1366-px screen) opens its dialogs over
+    itself; a very narrow one still leaves them NARROWEST_WINDOW_CAP; a size the user gave
+    a dialog is theirs (the screen alone bounds it)."""
+    laptop = QRect(0, 28, 1366, 740)
+    monkeypatch.setattr(dialog_layout, "available_geometry", lambda _window: QRect(laptop))
+    window.resize(683, 700)
+    assert shown(qtbot, a_dialog(window, QSize(1000, 500))).width() == 683
+    window.resize(300, 700)
+    narrow = shown(qtbot, a_dialog(window, QSize(1000, 500)))
+    assert narrow.width() == dialog_layout.NARROWEST_WINDOW_CAP
+    state.set_dialog_size("runs", 900, 500)
+    assert shown(qtbot, a_dialog(window, QSize(1000, 500), remember="runs")).width() == 900
+    assert shown(qtbot, a_dialog(None, QSize(1000, 500))).width() == 1000  # no window
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """How Memtab's dialogs open and read: on the screen they open on, whole (`fit_to_screen`:
-a dialog's preferred size — or the size the user last gave it — shrunk to that screen;
+a dialog's preferred size, no wider than the window it opens over — or the size the user
+last gave it — shrunk to that screen;
 `stack_when_narrow`: side-by-side panes one above the other on a narrow screen), wide
 enough for the window manager to show their whole title (`fit_to_title`), every button
 with an Alt+letter (`give_mnemonics`: Qt's standard ones have none outside GNOME), and
@@ -39,6 +40,10 @@ logger = logging.getLogger(__name__)
 TITLE_BAR_ALLOWANCE = 170
 _TITLE_SEPARATOR = " \u2014 "  # how Qt joins the title and the application's name
 _SCREEN_MARGIN = 40
+NARROWEST_WINDOW_CAP = 480
+"""px: a dialog opens no wider than the window it opens over, but a window narrower than
+this leaves it this much (a screen permitting)."""
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's own bound on a widget's size
 
 
 def opening_screen(window: QWidget) -> QScreen | None:
@@ -232,11 +237,23 @@ def _wanted_size(dialog: QDialog) -> QSize:
     state = _ui_state_of(dialog) if name else None
     remembered = state.dialog_size(name) if state is not None and name else None
     if remembered is not None:
-        return QSize(*remembered)
+        return QSize(*remembered)  # the user's own size: held to the screen only
     preferred = dialog.property(_PREFERRED)
     preferred = preferred if isinstance(preferred, QSize) else QSize()
     hint = dialog.sizeHint()
-    return QSize(preferred.width() or hint.width(), preferred.height() or hint.height())
+    width = preferred.width() or hint.width()
+    return QSize(min(width, _window_width(dialog)), preferred.height() or hint.height())
+
+
+def _window_width(dialog: QDialog) -> int:
+    """How wide the shown window `dialog` opens over is (no narrower than
+    `NARROWEST_WINDOW_CAP`; no shown window: no bound) — a dialog opened from a window on
+    half a screen opens over that window, not over the terminal beside it."""
+    parent = dialog.parentWidget()
+    window = parent.window() if parent is not None else None
+    if window is None or not window.isVisible() or window.isMinimized():
+        return QWIDGETSIZE_MAX
+    return max(window.width(), NARROWEST_WINDOW_CAP)
 
 
 def _fit_now(dialog: QDialog) -> None:
@@ -271,11 +288,11 @@ def _note_size(dialog: QDialog) -> None:
 
 def fit_to_screen(dialog: QDialog, preferred: QSize, *, remember: str | None = None) -> None:
     """Open `dialog`, every time it is shown, at `preferred` size (a 0 side: its size
-    hint's) — or, with `remember`, at the size the user last gave it (kept in the UI state
-    of the window it opens over, under that name) — shrunk to the available geometry of
-    the screen it opens on, its parent window's; minimums that would outgrow that screen
-    shrink to it. Qt then centres it over its parent, wholly on that screen
-    (`QDialog.adjustPosition`).
+    hint's) no wider than the window it opens over — or, with `remember`, at the size the
+    user last gave it (kept in the UI state of the window it opens over, under that name)
+    — shrunk to the available geometry of the screen it opens on, its parent window's;
+    minimums that would outgrow that screen shrink to it. Qt then centres it over its
+    parent, wholly on that screen (`QDialog.adjustPosition`).
 
     It is sized now too, so that laying it out while hidden (the review does) is done at
     the size it shows at. One not remembered is a small dialog (`small_dialog`)."""

@@ -474,6 +474,28 @@ def test_every_dialog_fits_a_small_screen(
     assert card.sizeHint().height() <= LAPTOP_HEIGHT and card.width() <= HALF_LAPTOP
 
 
+def test_dialogs_opened_from_a_window_on_half_a_laptop_fit_its_width(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a whole laptop screen, a window beside a terminal (683 px) opens its big dialogs
+    over itself, no wider — not over the terminal (Resolve conflicts… opened 1000 px wide;
+    issue 36). The screen's room alone is what `test_every_dialog_fits_a_small_screen` checks."""
+    laptop = QRect(0, 28, 2 * HALF_LAPTOP, 740)
+    monkeypatch.setattr(dialog_layout, "available_geometry", lambda _window: QRect(laptop))
+    window = make_window(home)
+    window.resize(HALF_LAPTOP, LAPTOP_HEIGHT)
+    activate(qtbot, window)
+    assert window.sync is not None
+    window.sync.open_conflicts()
+    for dialog in (window.sync.dialog, window.history.open_runs(), window.history.open_trash()):
+        assert dialog is not None
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        settle()
+        assert dialog.width() <= window.width(), dialog.windowTitle()
+        dialog.reject()
+
+
 def dialog_classes() -> set[str]:
     """The names of the app's dialog classes (a QDialog's subclasses), read from its source."""
     names: set[str] = set()
