@@ -39,6 +39,7 @@ from memtab.consolidation.errors import (
     RunFailedError,
 )
 from memtab.consolidation.service import DEBOUNCE_MS, ConsolidationService
+from memtab.fs.records import Record
 from memtab.humanize import plural, relative_time
 from memtab.llm.loop import StepCallback
 from memtab.store.home import HomeError
@@ -88,16 +89,12 @@ class SweepRun:
         return data
 
 
-@dataclass(frozen=True)
-class SweepSkip:
+class SweepSkip(Record):
     """A workspace the sweep did not run, and why."""
 
     workspace_id: str
     kind: SkipKind
     reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"workspaceId": self.workspace_id, "kind": self.kind, "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -171,19 +168,25 @@ def _decide(
 ) -> SweepSkip | str:
     """A skip, or the reason the workspace qualifies."""
     if workspace.archived:
-        return SweepSkip(workspace.id, "archived", "archived")
+        return SweepSkip(workspace_id=workspace.id, kind="archived", reason="archived")
     if workspace.parent_id is not None:
         return SweepSkip(
-            workspace.id, "agent-task", f"agent task of workspace {workspace.parent_id}"
+            workspace_id=workspace.id,
+            kind="agent-task",
+            reason=f"agent task of workspace {workspace.parent_id}",
         )
     if workspace.shares_notebook:  # a side chat: its notebook is swept with its owner
         return SweepSkip(
-            workspace.id, "agent-task", f"shares the notebook of workspace {workspace.notebook_id}"
+            workspace_id=workspace.id,
+            kind="agent-task",
+            reason=f"shares the notebook of workspace {workspace.notebook_id}",
         )
     interacted = recency.get(workspace.id)
     if interacted is not None and now - interacted < ACTIVE_WINDOW_MS:
         return SweepSkip(
-            workspace.id, "active", f"active (last used {relative_time(interacted, now)})"
+            workspace_id=workspace.id,
+            kind="active",
+            reason=f"active (last used {relative_time(interacted, now)})",
         )
     project = workspace.project_identity
     workspace_run = anchors.workspaces.get(workspace.id)
@@ -200,25 +203,29 @@ def _decide(
         global_=_writes_since(entries, "global:", anchors.newest),
     )
     if not writes.any:
-        return SweepSkip(workspace.id, "no-writes", "no writes since the last consolidation")
+        return SweepSkip(
+            workspace_id=workspace.id,
+            kind="no-writes",
+            reason="no writes since the last consolidation",
+        )
     project_recent = project_run is not None and now - project_run < DEBOUNCE_MS
     workspace_recent = workspace_run is not None and now - workspace_run < DEBOUNCE_MS
     only_project = writes.project and not writes.workspace and not writes.global_
     if only_project and project_recent:
         assert project_run is not None
         return SweepSkip(
-            workspace.id,
-            "debounced",
-            f"only project writes, and the project was consolidated "
+            workspace_id=workspace.id,
+            kind="debounced",
+            reason=f"only project writes, and the project was consolidated "
             f"{relative_time(project_run, now)}",
         )
     project_bypass = writes.project and not project_recent
     if workspace_recent and not project_bypass:
         assert workspace_run is not None
         return SweepSkip(
-            workspace.id,
-            "debounced",
-            f"consolidated {relative_time(workspace_run, now)} (6 h debounce)",
+            workspace_id=workspace.id,
+            kind="debounced",
+            reason=f"consolidated {relative_time(workspace_run, now)} (6 h debounce)",
         )
     return writes.describe()
 
@@ -249,11 +256,19 @@ def run_launch_sweep(
             logger.debug("launch sweep: %s is in extensionMetadata.json only", workspace_id)
             continue
         if cancel is not None and cancel.is_set():
-            skipped.append(SweepSkip(workspace.id, "cancelled", "the sweep was cancelled"))
+            skipped.append(
+                SweepSkip(
+                    workspace_id=workspace.id, kind="cancelled", reason="the sweep was cancelled"
+                )
+            )
             continue
         if len(runs) >= max_runs:
             skipped.append(
-                SweepSkip(workspace.id, "cap", f"the sweep already started {max_runs} runs")
+                SweepSkip(
+                    workspace_id=workspace.id,
+                    kind="cap",
+                    reason=f"the sweep already started {max_runs} runs",
+                )
             )
             continue
         decision = _decide(workspace, meta.load(), anchors, recency, service.clock())
@@ -268,7 +283,7 @@ def run_launch_sweep(
         if outcome.record is not None:
             anchors.advance(workspace, outcome.record.last_run_at)
     skipped.extend(
-        SweepSkip(workspace_id, "untracked", UNTRACKED_REASON)
+        SweepSkip(workspace_id=workspace_id, kind="untracked", reason=UNTRACKED_REASON)
         for workspace_id in registered
         if workspace_id not in recency
     )
@@ -306,5 +321,5 @@ def _run_one(
         return SweepRun(workspace.id, reason, error=str(error))
     except (ConsolidationError, HomeError) as error:  # in flight, locked, or gone
         logger.info("launch sweep: %s not started: %s", workspace.id, error)
-        return SweepSkip(workspace.id, "busy", str(error))
+        return SweepSkip(workspace_id=workspace.id, kind="busy", reason=str(error))
     return SweepRun(workspace.id, reason, record=record)

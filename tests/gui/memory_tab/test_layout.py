@@ -233,7 +233,9 @@ def test_dialogs_show_their_titles_and_elide_long_paths(
     qtbot.waitUntil(lambda: runs.detail is not None, timeout=WAIT_MS)
     check_dialog(qtbot, runs)
     runs.shutdown()
-    refusal = Refusal(LONG_FILE, f"changed after the run ({summary})", f"--- {LONG_FILE}")
+    refusal = Refusal(
+        path=LONG_FILE, reason=f"changed after the run ({summary})", diff=f"--- {LONG_FILE}"
+    )
     check_dialog(qtbot, RevertResultDialog(RevertResult(run, [LONG_FILE], [refusal])))
     long_store = MemoryStore(long_home, None)
     long_store.delete(LONG_FILE)  # the long home has it

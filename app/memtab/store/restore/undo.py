@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from memtab.fs.clock import now_ms
+from memtab.fs.records import Record
 from memtab.store.actors import actor_name
 from memtab.store.errors import (
     AlreadyExistsError,
@@ -246,8 +247,7 @@ def trash(store: MemoryStore) -> list[TrashItem]:
 # --- reverting a run -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Refusal:
+class Refusal(Record):
     """A file a revert left alone, why, and the diff it would have applied. `unkept`:
     refused only because history cannot keep what the file holds (reverting with
     `allow_unkept` would do it)."""
@@ -256,9 +256,6 @@ class Refusal:
     reason: str
     diff: str = ""
     unkept: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "reason": self.reason, "diff": self.diff, "unkept": self.unkept}
 
 
 @dataclass
@@ -330,7 +327,7 @@ def revert_run(
             "made by mux: Memtab saw its changes as external ones; restore the file "
             "from its history instead"
         )
-        result.refused = [Refusal(path, reason) for path in touched_paths(run.ops)]
+        result.refused = [Refusal(path=path, reason=reason) for path in touched_paths(run.ops)]
         return result
     workspace = load_registry(home).workspace(run.workspace_id) if run.workspace_id else None
     started_at = now_ms()
@@ -340,7 +337,8 @@ def revert_run(
     touched = _touched_by(store, run_id)
     for path in touched_paths(run.ops):
         if path not in {item.path for item in touched}:
-            result.refused.append(Refusal(path, "its change was not recorded in history"))
+            unrecorded = "its change was not recorded in history"
+            result.refused.append(Refusal(path=path, reason=unrecorded))
     # Removals first: they make room (the file cap) and free names renames had taken.
     touched.sort(key=lambda item: item.pre_sha256 is not None)
     with store.collecting_changes() as changes:
@@ -427,9 +425,9 @@ def _revert_file(
         pre = _content_by_sha(store.home, item.pre_sha256) if item.pre_sha256 else None
         if current_sha != item.post_sha256:
             return Refusal(
-                item.path,
-                _changed_since(item, run),
-                unified_diff(
+                path=item.path,
+                reason=_changed_since(item, run),
+                diff=unified_diff(
                     text_of(current), text_of(pre), before_name="current", after_name="before run"
                 ),
             )
@@ -445,11 +443,11 @@ def _revert_file(
             allow_unkept=allow_unkept,
         )
     except SaveConflictError:
-        return Refusal(item.path, "it changed while the run was being reverted")
+        return Refusal(path=item.path, reason="it changed while the run was being reverted")
     except UnkeptChangeError as error:
-        return Refusal(item.path, str(error), unkept=True)
+        return Refusal(path=item.path, reason=str(error), unkept=True)
     except (MemoryStoreError, PathError) as error:
-        return Refusal(item.path, str(error))
+        return Refusal(path=item.path, reason=str(error))
     return "restored"
 
 
