@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # `support` helpers
 pytest_plugins = [
     "pytester",
     "support.fake_model_server",
+    "support.flushes",
     "support.gui_thread_io",
     "support.logfail",
     "support.sync_fixtures",
@@ -60,7 +61,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--no-fsync",
         action="store_true",
-        help="the fast tier (make test-fast): fsync does nothing, but in tests marked fsync",
+        help="the fast tier (make test-fast): no flush to disk, but in tests marked fsync",
     )
 
 
@@ -124,20 +125,6 @@ def _isolated_environment(
     """Each test its own fake user: no test writes where another reads."""
     _as_fake_user(monkeypatch, tmp_path_factory.mktemp("user"))
     yield
-
-
-def _no_fsync(fd: int) -> None:
-    """What fsync does in the fast tier: nothing (the data still reaches the file)."""
-
-
-@pytest.fixture(autouse=True)
-def _fsync_only_where_it_is_tested(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`--no-fsync`: skip the disk flushes every atomic write makes, but in the tests that
-    count on them or watch them (marked `fsync`). Child processes still flush."""
-    if request.config.getoption("--no-fsync") and "fsync" not in request.keywords:
-        monkeypatch.setattr(os, "fsync", _no_fsync)
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,111 @@
+"""The fast tier stays honest (docs/ARCHITECTURE.md "Testing").
+
+`make test-fast` leaves out the tests marked `slow` and silences the disk flushes
+(`--no-fsync`, tests/support/flushes.py); `make test`, what CI runs, leaves out nothing and
+flushes for real. These checks keep both true as the code and the Makefile change.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from support.flushes import SILENCED
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "app" / "memtab"
+MAKEFILE = ROOT / "Makefile"
+
+# The os module's ways to flush to disk (a file, a file system, every file system).
+OS_FLUSHES = frozenset({"fsync", "fdatasync", "sync", "O_SYNC", "O_DSYNC"})
+# Where the code calls syncfs(2) through the C library: the one function the switch replaces.
+SYNCFS_HOME = ("fs/atomic.py", "_syncfs")
+# What CI's pytest line may not have: each would leave tests out or fake a flush.
+NARROWING = ("-m", "-k", "--ignore", "--deselect", "--no-fsync", "--lf", "-x")
+
+
+def _flushes_outside_the_switch(source: str, relative: str) -> list[str]:
+    """Each flush in `source` that the switch would not silence, as `relative:line what`."""
+    found = []
+    tree = ast.parse(source)
+    functions = {
+        id(node): outer.name
+        for outer in ast.walk(tree)
+        if isinstance(outer, ast.FunctionDef)
+        for node in ast.walk(outer)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "os":
+            # A name bound at import keeps the real flush when the test patches os.
+            found += [
+                f"{relative}:{node.lineno} from os import {alias.name}"
+                for alias in node.names
+                if alias.name in OS_FLUSHES
+            ]
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.value.id == "os" and node.attr in OS_FLUSHES and node.attr not in SILENCED:
+                found.append(f"{relative}:{node.lineno} os.{node.attr}")
+        elif (
+            isinstance(node, ast.Constant)
+            and node.value == "syncfs"
+            and (relative, functions.get(id(node))) != SYNCFS_HOME
+        ):
+            found.append(f"{relative}:{node.lineno} syncfs outside {SYNCFS_HOME}")
+    return found
+
+
+def test_the_code_flushes_only_in_the_ways_the_fast_tier_silences() -> None:
+    found = [
+        flush
+        for path in sorted(APP.rglob("*.py"))
+        for flush in _flushes_outside_the_switch(
+            path.read_text(encoding="utf-8"), path.relative_to(APP).as_posix()
+        )
+    ]
+    assert not found, f"flushes --no-fsync would not silence (tests/support/flushes.py): {found}"
+    assert SYNCFS_HOME[1] in SILENCED
+
+
+def test_the_check_finds_a_flush_the_switch_misses() -> None:
+    source = "import os\nfrom os import fdatasync\n\ndef f(fd):\n    os.fdatasync(fd)\n"
+    assert _flushes_outside_the_switch(source, "x.py") == [
+        "x.py:2 from os import fdatasync",
+        "x.py:5 os.fdatasync",
+    ]
+    elsewhere = "def _syncfs(fd):\n    return getattr(libc, 'syncfs')(fd)\n"
+    assert _flushes_outside_the_switch(elsewhere, "store/x.py") == [
+        "store/x.py:2 syncfs outside ('fs/atomic.py', '_syncfs')"
+    ]
+
+
+def _makefile() -> str:
+    return MAKEFILE.read_text(encoding="utf-8").replace("\\\n", " ")
+
+
+def _prerequisites(target: str) -> list[str]:
+    match = re.search(rf"^{re.escape(target)}:([^\n]*)$", _makefile(), re.MULTILINE)
+    assert match, f"no {target} target in the Makefile"
+    return match.group(1).split()
+
+
+def _recipe(target: str) -> str:
+    """The commands of Makefile `target`, continuation lines joined."""
+    match = re.search(rf"^{re.escape(target)}:[^\n]*\n((?:\t[^\n]*\n)+)", _makefile(), re.MULTILINE)
+    assert match, f"no {target} target in the Makefile"
+    return match.group(1)
+
+
+def test_ci_runs_every_test_with_real_flushes() -> None:
+    assert re.search(r"^exec make test$", (ROOT / ".ci" / "run").read_text(), re.MULTILINE)
+    assert "pytest" in _prerequisites("test")
+    [pytest_line] = [line for line in _recipe("pytest").splitlines() if "-m pytest" in line]
+    options = pytest_line.split("-m pytest", 1)[1].split()
+    narrowing = [word for word in options if word.split("=")[0] in NARROWING]
+    assert not narrowing, f"make test would not run every test: {pytest_line.strip()}"
+
+
+def test_the_fast_tier_leaves_out_the_slow_tests_and_the_flushes() -> None:
+    recipe = _recipe("test-fast")
+    assert "--no-fsync" in recipe
+    assert re.search(r"-m \"not slow\b", recipe), recipe
