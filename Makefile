@@ -56,7 +56,7 @@ pytest: $(STAMP)
 # fsync off but where it is tested (`--no-fsync`, tests/conftest.py).
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q --numprocesses auto --dist loadfile --no-fsync -m "not slow" \
+	$(BIN)/python -m pytest -q --numprocesses auto --dist loadfile --no-fsync -m "not slow and not bench" \
 		--ignore=tests/quality --ignore=tests/integration --ignore=tests/bundle
 
 bench: $(STAMP)

@@ -106,6 +106,7 @@ def test_open_puts_the_cursor_on_the_finding_s_line(
     assert "settings_local.py" in line, line
 
 
+@pytest.mark.slow
 def test_apply_fix_is_reviewed_like_consolidate_now_then_checked_again(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> None:

@@ -28,6 +28,7 @@ def count_in(text: str) -> int:
     return 0 if found.group(3) else int(found.group(1) or found.group(2))
 
 
+@pytest.mark.slow
 def test_one_run_counts_the_same_on_the_review_the_footer_runs_and_the_cli(
     qtbot: QtBot, make_window: WindowFactory, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication, QInputDialog, QPushButton
@@ -233,6 +234,7 @@ def test_the_panel_is_remembered_and_hides_on_other_tabs(
 # --- recording what other programs changed ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_change_outside_memtab_is_recorded_after_the_scan_it_causes(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:

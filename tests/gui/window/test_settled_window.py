@@ -17,12 +17,14 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from tests.unit.check.helpers import home_with_project, make_checkout
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.store.catch_up import catch_up_runs
 
 
+@pytest.mark.slow
 def test_a_settled_window_has_not_imported_pydantic(tmp_path: Path) -> None:
     project = make_checkout(tmp_path / "project", {"src/app.py": ""})
     notes = {f"note{number}.md": f"---\ndescription: note {number}\n---\n# Note {number}\n"

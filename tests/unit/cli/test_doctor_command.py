@@ -73,6 +73,7 @@ def test_warnings_alone_exit_0(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "! home: The home" in out
 
 
+@pytest.mark.slow
 def test_the_doctor_never_loads_qt_itself(tmp_path: Path) -> None:
     code = (
         "import sys; from memtab.cli.main import main; "

@@ -43,6 +43,7 @@ HASHES_OF = (
 )
 
 
+@pytest.mark.slow
 def test_the_windows_process_hashes_without_openssl_and_a_commands_with_it(
     tmp_path: Path,
 ) -> None:

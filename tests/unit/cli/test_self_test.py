@@ -8,7 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 
+
+@pytest.mark.slow
 def test_self_test_consolidates_offline_in_a_child_process(tmp_path: Path) -> None:
     env = {
         **os.environ,

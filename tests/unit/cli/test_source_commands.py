@@ -199,6 +199,7 @@ def test_source_log(machine: Machine, capsys: pytest.CaptureFixture[str]) -> Non
     assert document["commits"] == [] and "not a git repository" in document["note"]
 
 
+@pytest.mark.slow
 def test_the_source_commands_never_load_qt(machine: Machine) -> None:
     code = (
         "import sys; from memtab.cli.main import main; main(['sources', '--json']); "

@@ -15,6 +15,7 @@ from memtab.logs import setup_logging
 from memtab.store.sidecars.journal import Journal
 
 
+@pytest.mark.slow
 def test_an_isolated_run_consolidates_and_reports_progress(tmp_path: Path) -> None:
     home = create_demo_home(tmp_path / "home")
     steps: list[tuple[int, str]] = []
@@ -52,6 +53,7 @@ def test_a_cancelled_isolated_run_changes_nothing(tmp_path: Path) -> None:
     assert Journal(home).load().workspaces[MAIN_ID] == before
 
 
+@pytest.mark.slow
 def test_in_process_and_isolated_outcomes_match(tmp_path: Path) -> None:
     first = create_demo_home(tmp_path / "a", now_ms=1_800_000_000_000)
     second = create_demo_home(tmp_path / "b", now_ms=1_800_000_000_000)
@@ -69,6 +71,7 @@ def test_in_process_and_isolated_outcomes_match(tmp_path: Path) -> None:
     assert [op.to_json() for op in here.record.ops] == [op.to_json() for op in there.record.ops]
 
 
+@pytest.mark.slow
 def test_a_sidecar_kept_aside_in_the_child_is_told_in_the_parent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -362,6 +362,7 @@ def test_the_demo_pair_is_near_duplicate_and_unrelated_files_are_not(demo: Home)
 LINES = st.lists(st.sampled_from(["", "a", "b", "- x", "- x", "# h", "---"]), max_size=8)
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(old=LINES, new=LINES, trailing_newline=st.booleans())
 def test_edit_arguments_turn_old_content_into_new_through_the_real_tool(

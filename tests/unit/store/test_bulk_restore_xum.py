@@ -21,6 +21,7 @@ READ_DELAY_S = 0.008
 """Each file planned this slowly: the batch would hold the lock over 3 s in one piece."""
 
 
+@pytest.mark.slow
 def test_a_xum_write_waiting_beside_a_long_batch_gets_in(
     store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:

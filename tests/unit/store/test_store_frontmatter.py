@@ -365,6 +365,7 @@ _FRONTMATTER_LINES = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None)
 @given(
     _FRONTMATTER_LINES,

@@ -135,6 +135,7 @@ def test_memtab_tool_rejects_a_surrogate_path_with_utf8_json(home: Home) -> None
     assert output["success"] is False and "not valid Unicode" in str(output["error"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("stdin", "message"),
     [
@@ -173,6 +174,7 @@ def _descriptors_into(root: Path) -> list[str]:
     return sorted(held)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc/self/fd")
 def test_store_operations_close_every_directory_they_open(store: MemoryStore) -> None:
     tool = MemoryTool(store)

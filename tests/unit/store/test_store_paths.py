@@ -290,6 +290,7 @@ def test_fuzzed_paths_never_resolve_outside_the_scope_root(
     _assert_contained(store, raw)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

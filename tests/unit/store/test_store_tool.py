@@ -200,6 +200,7 @@ def test_create_with_a_lone_surrogate_writes_a_replacement_char(tool: MemoryTool
     assert (tool.store.root(Scope.GLOBAL) / "s.md").read_bytes() == "a\ufffdb".encode()
 
 
+@pytest.mark.slow
 def test_create_and_delete_a_deeply_nested_path(tool: MemoryTool) -> None:
     deep = "/".join(["d"] * 1200)  # deeper than Python can recurse
     ok(tool.execute({"command": "create", "path": f"{G}/{deep}/x.md", "file_text": "x"}))

@@ -18,6 +18,7 @@ from support.sync_machines import Machine
 NOTES = "/memories/global/notes.md"
 
 
+@pytest.mark.slow
 def test_edits_of_different_lines_on_two_machines_both_stay(alpha: Machine, beta: Machine) -> None:
     alpha.publish(NOTES, "# Notes\n- one\n- two\n- three\n", beta)
     assert beta.text(NOTES) == "# Notes\n- one\n- two\n- three\n"
@@ -35,6 +36,7 @@ def test_edits_of_different_lines_on_two_machines_both_stay(alpha: Machine, beta
     assert report.targets[0].pulled == (NOTES,)
 
 
+@pytest.mark.slow
 def test_notes_both_machines_add_at_the_end_are_all_kept(alpha: Machine, beta: Machine) -> None:
     alpha.publish(NOTES, "- first\n", beta)
     alpha.write(NOTES, "- first\n- from alpha\n")
@@ -46,6 +48,7 @@ def test_notes_both_machines_add_at_the_end_are_all_kept(alpha: Machine, beta: M
     assert alpha.text(NOTES) == beta.text(NOTES) == "- first\n- from alpha\n- from beta\n"
 
 
+@pytest.mark.slow
 def test_a_same_line_edit_is_a_conflict_that_keeps_both_texts(
     alpha: Machine, beta: Machine
 ) -> None:
@@ -72,6 +75,7 @@ def test_a_same_line_edit_is_a_conflict_that_keeps_both_texts(
     assert [c.path for c in beta.sync().conflicts] == [NOTES]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("keep", "expected"),
     [
@@ -98,6 +102,7 @@ def test_a_conflict_is_resolved_and_the_decision_travels(
     assert alpha.conflicts() == []
 
 
+@pytest.mark.slow
 def test_a_conflict_resolved_with_a_merged_text(alpha: Machine, beta: Machine) -> None:
     alpha.publish(NOTES, "x = 1\n", beta)
     alpha.write(NOTES, "x = 2\n")
@@ -114,6 +119,7 @@ def test_a_conflict_resolved_with_a_merged_text(alpha: Machine, beta: Machine) -
     assert b"x = 3\n" in kept
 
 
+@pytest.mark.slow
 def test_an_edit_made_to_a_conflicted_file_agreeing_with_the_other_side_resolves_it(
     alpha: Machine, beta: Machine
 ) -> None:
@@ -141,6 +147,7 @@ def test_deletes_travel(alpha: Machine, beta: Machine) -> None:
     assert any(v.deleted and v.actor == "sync" for v in versions)
 
 
+@pytest.mark.slow
 def test_renames_and_pins_travel(alpha: Machine, beta: Machine) -> None:
     alpha.write("/memories/global/a.md", "keep me\n")
     alpha.store.set_pinned("/memories/global/a.md", True)
@@ -161,6 +168,7 @@ def test_renames_and_pins_travel(alpha: Machine, beta: Machine) -> None:
     assert not beta.pinned("/memories/global/sub/b.md")
 
 
+@pytest.mark.slow
 def test_an_edit_follows_a_rename_made_on_the_other_machine(alpha: Machine, beta: Machine) -> None:
     alpha.publish("/memories/global/a.md", "one\n", beta)
     alpha.store.move("/memories/global/a.md", "/memories/global/b.md")
@@ -172,6 +180,7 @@ def test_an_edit_follows_a_rename_made_on_the_other_machine(alpha: Machine, beta
         assert machine.files() == {"/memories/global/b.md": "one\ntwo\n"}
 
 
+@pytest.mark.slow
 def test_a_pin_made_under_the_old_name_follows_a_rename_of_the_other_machine(
     alpha: Machine, beta: Machine
 ) -> None:
@@ -198,6 +207,7 @@ def test_an_edit_wins_over_a_delete_on_the_other_machine(alpha: Machine, beta: M
     assert notes and "deleted" in notes[0]
 
 
+@pytest.mark.slow
 def test_usage_is_added_across_machines_and_never_counted_twice(
     alpha: Machine, beta: Machine
 ) -> None:
@@ -385,6 +395,7 @@ def test_a_workspace_is_synced_only_when_asked_and_maps_by_name(
     assert beta.store.meta_entries()["workspace:bbbb000002:notes.md"].pinned
 
 
+@pytest.mark.slow
 def test_links_someone_committed_are_neither_brought_in_nor_removed(
     alpha: Machine, beta: Machine, remote: Path, tmp_path: Path
 ) -> None:

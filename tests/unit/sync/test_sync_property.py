@@ -168,6 +168,7 @@ def _settings(examples: int) -> settings:
     )
 
 
+@pytest.mark.slow
 @_settings(100)
 @given(steps=st.lists(_steps(TWO), max_size=10))
 def test_interleaved_edits_and_syncs_lose_nothing(world: World, steps: list[tuple]) -> None:  # type: ignore[type-arg]
@@ -178,6 +179,7 @@ def test_interleaved_edits_and_syncs_lose_nothing(world: World, steps: list[tupl
     run.check()
 
 
+@pytest.mark.slow
 @_settings(40)
 @given(steps=st.lists(_steps(THREE), max_size=12))
 @example(  # renamed, then the new name deleted, before a sync (an IndexError once)

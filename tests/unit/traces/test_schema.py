@@ -48,6 +48,7 @@ def _pydantic_loaded_after(code: str) -> bool:
     return result.returncode == 3
 
 
+@pytest.mark.slow
 def test_pydantic_is_not_imported_on_the_way_to_the_first_paint() -> None:
     assert not _pydantic_loaded_after("\n".join(f"import {name}" for name in EARLY_MODULES))
 

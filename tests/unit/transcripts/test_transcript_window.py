@@ -100,6 +100,7 @@ def _assert_same(path: Path, max_json_chars: int, **options: Any) -> NewestEvent
     return streamed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", _ALL_FIXTURES, ids=lambda path: path.name[:60])
 @pytest.mark.parametrize("max_json_chars", [2, 60, 400, 2_000, 10_000, 80_000])
 def test_every_fixture_selects_the_same_events_streamed(path: Path, max_json_chars: int) -> None:

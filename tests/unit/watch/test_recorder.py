@@ -155,6 +155,7 @@ def test_a_read_only_store_keeps_its_history_and_says_why_it_is_not_written_back
     assert "read-only" in result.left[0].why or "loki-mode" in result.left[0].why
 
 
+@pytest.mark.slow
 def test_a_file_changed_again_since_the_event_is_left_as_it_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -174,6 +175,7 @@ def test_a_file_changed_again_since_the_event_is_left_as_it_is(
     assert note.read_text("utf-8") == "the user's own edit\n"
 
 
+@pytest.mark.slow
 def test_the_first_sync_records_what_changed_while_nothing_ran(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -19,6 +19,7 @@ def _live_events() -> int:
     return sum(isinstance(thing, TranscriptEvent) for thing in gc.get_objects())
 
 
+@pytest.mark.slow
 def test_appended_messages_are_not_all_held_at_once(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:

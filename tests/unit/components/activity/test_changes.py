@@ -33,6 +33,7 @@ REAL = "/home/alice/.xum"  # what the ~/.mux symlink points at
 SCOPE = f"{REAL}/memory/global"
 
 
+@pytest.mark.slow
 def test_the_components_do_not_import_qt() -> None:
     probe = (
         "import sys, pkgutil, importlib, memtab.components as components\n"
