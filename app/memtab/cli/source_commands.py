@@ -197,18 +197,18 @@ def _apply_settings(args: argparse.Namespace, home: Home) -> None:
         return changes.get(agent, context.settings.agent(agent))
 
     for agent in args.enable or ():
-        changes[agent] = AgentSettings(True, current(agent).path)
+        changes[agent] = AgentSettings(enabled=True, path=current(agent).path)
     for agent in args.disable or ():
-        changes[agent] = AgentSettings(False, current(agent).path)
+        changes[agent] = AgentSettings(enabled=False, path=current(agent).path)
     for agent in args.default_path or ():
-        changes[agent] = AgentSettings(current(agent).enabled, None)
+        changes[agent] = AgentSettings(enabled=current(agent).enabled, path=None)
     for assignment in args.path or ():
         agent_name, separator, directory = assignment.partition("=")
         if not separator or agent_name not in OTHER_AGENTS or not directory.strip():
             raise CliError(f"--path takes AGENT=DIR with AGENT one of {', '.join(OTHER_AGENTS)}")
         agent = next(a for a in OTHER_AGENTS if a == agent_name)
         absolute = os.path.abspath(os.path.expanduser(directory.strip()))
-        changes[agent] = AgentSettings(current(agent).enabled, absolute)
+        changes[agent] = AgentSettings(enabled=current(agent).enabled, path=absolute)
     for agent, settings in changes.items():
         path = save_agent_settings(agent, settings)
         state = "on" if settings.enabled else "off"

@@ -25,6 +25,7 @@ from memtab.file_protocol.file_ref import OTHER_AGENTS, Agent
 from memtab.fs.config_dir import config_dir
 from memtab.fs.jsonfile import JsonError, read_json
 from memtab.fs.locks import interprocess_lock
+from memtab.fs.records import Record
 from memtab.fs.settings_file import (
     SettingsFileError,
     load_settings_file,
@@ -51,15 +52,12 @@ DEFAULT_DIRS: dict[Agent, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class AgentSettings:
-    """One agent's switch and path override (None: the environment or the default)."""
+class AgentSettings(Record, checked_when_built=False):
+    """One agent's switch and path override (None: the environment or the default); an
+    entry of settings.json's `sources` (docs/formats.md §15.1)."""
 
     enabled: bool = True
     path: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"enabled": self.enabled, "path": self.path}
 
 
 @dataclass(frozen=True)
@@ -88,7 +86,7 @@ def parse_sources_settings(raw: Any, *, origin: str) -> SourcesSettings:
         if not isinstance(enabled, bool) or not (path is None or isinstance(path, str)):
             problems.append(f"{origin}: sources.{agent} is malformed; using the defaults")
             continue
-        agents[agent] = AgentSettings(enabled, path.strip() or None if path else None)
+        agents[agent] = AgentSettings(enabled=enabled, path=path.strip() or None if path else None)
     return SourcesSettings(agents, tuple(problems))
 
 
@@ -137,7 +135,7 @@ def load_home_overrides(home: Home) -> HomeOverrides:
         return HomeOverrides(isolated=True, problems=(f"{path}: {error}; no sources shown",))
     parsed = parse_sources_settings(raw, origin=str(path))
     agents = {
-        agent: AgentSettings(s.enabled, _against(home.root, s.path))
+        agent: AgentSettings(enabled=s.enabled, path=_against(home.root, s.path))
         for agent, s in parsed.agents.items()
     }
     isolated = isinstance(raw, dict) and raw.get("isolated") is True

@@ -34,7 +34,7 @@ SAVERS: dict[str, Callable[[dict[str, str]], object]] = {
     "writer": lambda env: save_writer_settings(WriterSettings(), env=env),
     "check": lambda env: save_stale_days(30, env=env),
     "review": lambda env: save_review_mode("apply-directly", env=env),
-    "sources": lambda env: save_agent_settings("codex", AgentSettings(False, None), env=env),
+    "sources": lambda env: save_agent_settings("codex", AgentSettings(enabled=False), env=env),
 }
 
 

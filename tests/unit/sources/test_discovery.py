@@ -99,7 +99,7 @@ def test_settings_turn_agents_off_and_choose_their_paths(machine: Machine, tmp_p
     # A path chosen in Memtab wins over the agent's variable.
     other = tmp_path / "other-claude"
     (other / "rules").mkdir(parents=True)
-    save_agent_settings("claude-code", AgentSettings(True, str(other)), env=env)
+    save_agent_settings("claude-code", AgentSettings(enabled=True, path=str(other)), env=env)
     sources = discover(machine.context(CLAUDE_CONFIG_DIR=str(machine.claude), **env)).sources
     assert {s.root for s in sources if s.id == "claude-code:user"} == {other.resolve()}
     # Each save kept the other agents' settings.

@@ -127,7 +127,7 @@ class SourcesSettingsBox(QGroupBox):
         """What the form says for `agent` (a path made absolute, `~` expanded)."""
         raw = self.paths[agent].text().strip()
         path = os.path.abspath(os.path.expanduser(raw)) if raw else None
-        return AgentSettings(self.enabled[agent].isChecked(), path)
+        return AgentSettings(enabled=self.enabled[agent].isChecked(), path=path)
 
     def save(self) -> bool:
         """Store the agents whose settings changed; True when anything was."""
