@@ -97,13 +97,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     declined = commands.add_parser(
         "declined",
         help="changes declined in review, not proposed again until their files change",
+        description="List the changes you declined in a consolidation review of this "
+        "workspace's scopes. A later run does not propose one again while the files it "
+        "touches are unchanged; --forget clears them all (docs/formats.md §9.7).",
     )
     add_home_option(declined)
-    declined.add_argument("--workspace", metavar="ID", required=True)
+    declined.add_argument("--workspace", metavar="ID", required=True, help="the workspace")
     declined.add_argument(
         "--forget", action="store_true", help="forget them: the next run may propose them again"
     )
-    declined.add_argument("--json", action="store_true")
+    declined.add_argument("--json", action="store_true", help="print them as JSON")
     declined.set_defaults(handler=run_declined)
 
     sweep = commands.add_parser(
