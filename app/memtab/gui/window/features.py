@@ -197,9 +197,11 @@ def build_menus(window: MainWindow) -> None:
 
 
 def start_watching(window: MainWindow) -> None:
-    """Watch the home, and scan once more what changed before the watch began."""
+    """Watch the home, and read once more what changed before the watch began: the tree's
+    scopes and the Inbox (a harvest or an agent's proposal written meanwhile)."""
     window.watcher.start(window.home.root)
     window.memory_tab.rescan_all()
+    window.memory_tab.inbox.reload()
 
 
 def build_writer(window: MainWindow) -> WriterSupervisor | None:
