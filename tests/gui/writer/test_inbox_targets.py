@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.gui.writer.inbox_panel import InboxPanel
+from memtab.gui.writer.target_box import NOTHING_SELECTED
 from memtab.store.home import Home
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
 from memtab.store.scopes.memory import MemoryStore
@@ -51,6 +52,8 @@ def test_each_item_proposes_its_memory_and_the_user_may_choose_another(
     panel = window.memory_tab.inbox
     qtbot.waitUntil(lambda: len(panel.items) == 3, timeout=WAIT_MS)
     assert not panel.target.combo.isEnabled()  # nothing selected
+    assert panel.target.combo.placeholderText() == NOTHING_SELECTED
+    assert panel.target.combo.currentIndex() == -1  # so the placeholder is what shows
     select_rows(panel, 0)
     assert panel.target.combo.currentText() == "global/notes.md (proposed)"
     assert "preference" in panel.target.combo.toolTip()

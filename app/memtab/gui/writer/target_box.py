@@ -17,6 +17,7 @@ from memtab.writer.inbox.inbox import InboxItem
 
 MIN_CHARS = 8  # the shortest the chooser gets: it never widens the panel over the tree
 _MEMORIES = "/memories/"
+NOTHING_SELECTED = "select one"  # what the disabled chooser says while nothing is selected
 
 
 def short_path(path: str) -> str:
@@ -37,6 +38,7 @@ class TargetBox(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.combo.setMinimumContentsLength(MIN_CHARS)
+        self.combo.setPlaceholderText(NOTHING_SELECTED)  # an empty box read as broken
         self.label.setBuddy(self.combo)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
