@@ -38,9 +38,12 @@ def test_sync_now_in_the_window_sends_and_says_so(
     feature = window.sync
     assert feature is not None
     wait_for(qtbot, lambda: feature.sync.configured and not feature.sync.busy, 60_000)
+    said: list[str] = []
+    window.context.status.shown.connect(lambda text, _ms: said.append(text))
     action(window, "sync.now").trigger()
     wait_for(qtbot, lambda: feature.sync.look.report is not None and not feature.sync.busy, 60_000)
     assert feature.status.isVisibleTo(window) and feature.status.text() == "In sync"
+    assert said == ["Syncing memory…", "Sync finished: In sync"]  # not "Syncing…" left up
     beta.sync()
     assert beta.text(NOTES) == "# Notes\n\n- from the window\n"
 

@@ -83,6 +83,11 @@ class SyncFeature(QObject):
         context.shown.workspace_changed.connect(self._mark_conflicts)
         context.changes.published.connect(self.sync.follow_changes)
         self.sync.busy_changed.connect(self.status.set_syncing)
+        self.sync.busy_changed.connect(self._on_sync_busy_changed)
+        self.sync.changed.connect(self._on_sync_changed)  # after the corner's update
+        # "Syncing memory…" is shown: once the sync ends, the look read after it says how
+        self._announced = False
+        self._ended = False
         self.sync.progress.connect(self.status.set_progress)
         self.status.conflicts_requested.connect(self.open_conflicts)
         self.status.sync_requested.connect(self.sync_now)
@@ -132,11 +137,23 @@ class SyncFeature(QObject):
         """Sync now; without a target, open File → Sync… to set one up."""
         if self.sync.configured:
             self._context.status.show("Syncing memory…")
+            self._announced = True
             self.sync.sync_now()
             return
         self._context.status.show(NOT_SET_UP)
         self.sync.look_again()  # the CLI may have set it up meanwhile: the dialog says so
         self.open_setup()
+
+    @Slot(bool)
+    def _on_sync_busy_changed(self, busy: bool) -> None:
+        self._ended = self._announced and not busy
+
+    @Slot(object)
+    def _on_sync_changed(self, _look: object) -> None:
+        # The note "Syncing memory…" would stay up to its timeout after the sync ended.
+        if self._ended:
+            self._announced = self._ended = False
+            self._context.status.show(f"Sync finished: {self.status.line.text}")
 
     @Slot()
     def open_setup(self) -> None:
