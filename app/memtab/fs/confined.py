@@ -160,6 +160,16 @@ def _remove_entries_but_directories(directory: Directory) -> list[str]:
     return subdirectories
 
 
+def remove_entry(parent: Directory, name: str, *, directory: bool) -> None:
+    """Delete `name` in `parent`: a directory with everything in it (`remove_tree`), else
+    the file or link itself. Raises OSError."""
+    if directory:
+        remove_tree(parent, name)
+    else:
+        path, at = parent.at(name)
+        os.unlink(path, **at)
+
+
 def remove_tree(parent: Directory, name: str) -> None:
     """Delete directory `name` in `parent` and everything in it, never following links.
 

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memtab.fs.atomic import Directory, encode_utf8
-from memtab.fs.confined import copy_tree, read_prefix, remove_tree
+from memtab.fs.confined import copy_tree, read_prefix, remove_entry
 from memtab.store.errors import (
     AlreadyExistsError,
     CapError,
@@ -332,11 +332,7 @@ class MemoryStore(ScopeStore):
                     allow_unkept=allow_unkept,
                 )
                 try:
-                    if kind == "dir":
-                        remove_tree(parent, path.name)
-                    else:
-                        name, at = parent.at(path.name)
-                        os.unlink(name, **at)
+                    remove_entry(parent, path.name, directory=kind == "dir")
                 except OSError as error:
                     raise MemoryStoreError(
                         f"Cannot delete {path}: {error.strerror or error}"
@@ -471,11 +467,7 @@ class MemoryStore(ScopeStore):
                     f"Cannot copy {old} to {new}: {error.strerror or error}"
                 ) from None
             try:
-                if kind == "dir":
-                    remove_tree(source, old.name)
-                else:
-                    name, at = source.at(old.name)
-                    os.unlink(name, **at)
+                remove_entry(source, old.name, directory=kind == "dir")
             except OSError as error:
                 raise MemoryStoreError(
                     f"Copied {old} to {new}, but cannot remove the original: "
@@ -534,8 +526,7 @@ class MemoryStore(ScopeStore):
                     path, current, data, done=done, allow_unkept=allow_unkept
                 )
                 if data is None:
-                    name, at = parent.at(path.name)
-                    os.unlink(name, **at)
+                    remove_entry(parent, path.name, directory=False)
                 elif current is None:
                     self._recreate(parent, path, data, meta, changed)
                 elif not parent.replace_if_unchanged(
