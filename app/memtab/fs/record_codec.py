@@ -63,10 +63,11 @@ class Marker:
 
 class Field:
     """One declared field: its Python name, its key in the file, its type (without
-    markers), its markers, and how it is read and whether it is written when None.
-    (Plain classes here, not dataclasses: a dataclass costs ~1 ms to define.)"""
+    markers), its markers, how it is read, whether it is written when None, and how it is
+    written (`write`: the value → what the JSON holds; None: as it is). (Plain classes
+    here, not dataclasses: a dataclass costs ~1 ms to define.)"""
 
-    __slots__ = ("key", "markers", "name", "omit_none", "read", "type")
+    __slots__ = ("key", "markers", "name", "omit_none", "read", "type", "write")
 
     def __init__(
         self,
@@ -76,9 +77,11 @@ class Field:
         markers: tuple[Any, ...],
         read: Reader,
         omit_none: bool,
+        write: Callable[[Any], Any] | None = None,
     ) -> None:
         self.name, self.key, self.type, self.markers = name, key, declared, markers
         self.read, self.omit_none = read, omit_none
+        self.write = write
 
 
 class _Absent(enum.Enum):

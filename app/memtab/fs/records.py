@@ -32,6 +32,9 @@ come back after the known ones); a sidecar others write too is changed through
 A record may mend what it reads as a whole: `before_read` (the raw value) and
 `after_read` (the record read; ValueError refuses it).
 
+What a record writes may differ from what it holds (`computed`, `WrittenAs`, `NotWritten`,
+`write_only=True`: the `--json` outputs): see `memtab.fs.record_output`.
+
 The codec is Memtab's own, and cheap: defining a record class costs what a plain class
 costs (its fields' readers are built by its first read or write), importing it loads no
 third-party package — docs/ARCHITECTURE.md "Records" gives the measurements that chose it.
@@ -56,6 +59,7 @@ from memtab.fs.record_codec import (
     reader_of,
     written,
 )
+from memtab.fs.record_output import NotWritten, WrittenAs, computed, is_computed, not_read
 
 T = TypeVar("T")
 
@@ -67,6 +71,7 @@ __all__ = [
     "Healed",
     "Key",
     "Lenient",
+    "NotWritten",
     "OmitNone",
     "OrNone",
     "PositiveTime",
@@ -79,7 +84,9 @@ __all__ = [
     "TrueOnly",
     "ValidEntries",
     "ValidItems",
+    "WrittenAs",
     "camel_name",
+    "computed",
     "field",
 ]
 
@@ -110,11 +117,16 @@ class _RecordClass(type):
             if not name_is_private(n) and not _is_class_var(annotation)
         ]
         defaults = {n: namespace.pop(n) for n in own if n in namespace}
+        derived = {n: d for n, d in defaults.items() if is_computed(d)}
+        for n, value in derived.items():
+            namespace[n] = property(value.compute)
+            del defaults[n]
+        stored = [n for n in own if n not in derived]
         namespace["__slots__"] = (
-            *(n for n in own if n not in inherited),
+            *(n for n in stored if n not in inherited),
             *namespace.get("__slots__", ()),
         )
-        namespace["_own_fields"] = (tuple(own), defaults)
+        namespace["_own_fields"] = (tuple(stored), defaults, tuple(own))
         return super().__new__(mcs, name, bases, namespace, **kwargs)
 
 
@@ -127,18 +139,21 @@ def _is_class_var(annotation: Any) -> bool:
     return text.startswith(("ClassVar", "typing.ClassVar", "Final", "typing.Final"))
 
 
-@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field, computed))
 class Record(metaclass=_RecordClass):
     """A JSON object Memtab reads or writes (see the module doc). Subclasses cite their
     docs/formats.md section."""
 
     __slots__ = ("_unknown",)
     _field_names: ClassVar[tuple[str, ...]] = ()
+    _written_names: ClassVar[tuple[str, ...]] = ()
     _defaults: ClassVar[dict[str, Any]] = {}
     _keeps_unknown: ClassVar[bool] = False
     _checks_when_built: ClassVar[bool] = True
+    _write_only: ClassVar[bool] = False
     _fields: ClassVar[tuple[Field, ...] | None] = None
-    _own_fields: ClassVar[tuple[tuple[str, ...], dict[str, Any]]]
+    _writes: ClassVar[tuple[Field, ...] | None] = None
+    _own_fields: ClassVar[tuple[tuple[str, ...], dict[str, Any], tuple[str, ...]]]
     _unknown: dict[str, Any] | None
 
     def __init_subclass__(
@@ -146,17 +161,24 @@ class Record(metaclass=_RecordClass):
         *,
         keep_unknown: bool | None = None,
         checked_when_built: bool | None = None,
+        write_only: bool | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
-        own, defaults = cls.__dict__["_own_fields"]
+        own, defaults, order = cls.__dict__["_own_fields"]
         cls._field_names = (*cls._field_names, *(n for n in own if n not in cls._field_names))
+        cls._written_names = (
+            *cls._written_names,
+            *(n for n in order if n not in cls._written_names),
+        )
         cls._defaults = {**cls._defaults, **defaults}
-        cls._fields = None
+        cls._fields = cls._writes = None
         if keep_unknown is not None:
             cls._keeps_unknown = keep_unknown
         if checked_when_built is not None:
             cls._checks_when_built = checked_when_built
+        if write_only:
+            cls._write_only, cls._checks_when_built = True, False
 
     def __init__(self, **values: Any) -> None:
         """A record of `values`, each read as it would be from a file (a text capped, a
@@ -214,13 +236,16 @@ class Record(metaclass=_RecordClass):
         return found
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object: camelCase names, declared fields first, unknown ones kept."""
+        """The JSON object: camelCase names, declared fields (computed ones among them)
+        first, unknown ones kept."""
         out: dict[str, Any] = {}
-        for declared in self.fields():
+        for declared in self.written_fields():
             value = getattr(self, declared.name)
-            if value is None and declared.omit_none:
+            if value is None:
+                if not declared.omit_none:
+                    out[declared.key] = None
                 continue
-            out[declared.key] = written(value)
+            out[declared.key] = written(value if declared.write is None else declared.write(value))
         if self._unknown:
             for key, value in self._unknown.items():
                 out.setdefault(key, value)
@@ -237,6 +262,8 @@ class Record(metaclass=_RecordClass):
 
     @classmethod
     def _read_object(cls, raw: Any, problems: list[RecordError] | None = None) -> Self:
+        if cls._write_only:
+            raise TypeError(f"{cls.__name__} is written only, never read")
         raw = cls.before_read(raw)
         if isinstance(raw, cls):
             return raw
@@ -275,8 +302,25 @@ class Record(metaclass=_RecordClass):
         """The declared fields, in order (their readers built by the first call)."""
         if cls.__dict__.get("_fields") is None:
             declared = _annotations(cls)
-            cls._fields = tuple(_declared(name, declared[name]) for name in cls._field_names)
+            readable = not cls._write_only
+            cls._fields = tuple(
+                _declared(name, declared[name], readable) for name in cls._field_names
+            )
         return cls._fields  # type: ignore[return-value]
+
+    @classmethod
+    def written_fields(cls) -> tuple[Field, ...]:
+        """What `to_json` writes, in order: the declared fields but the `NotWritten` ones,
+        the computed ones at their place."""
+        if cls.__dict__.get("_writes") is None:
+            stored = {declared.name: declared for declared in cls.fields()}
+            declared = _annotations(cls)
+            every = (
+                stored[name] if name in stored else _declared(name, declared[name], False)
+                for name in cls._written_names
+            )
+            cls._writes = tuple(f for f in every if NotWritten not in f.markers)
+        return cls._writes  # type: ignore[return-value]
 
     # --- a value -------------------------------------------------------------------------
 
@@ -349,12 +393,13 @@ def _is_record(declared: Any) -> bool:
     return isinstance(declared, type) and issubclass(declared, Record)
 
 
-def _declared(name: str, declared: Any) -> Field:
+def _declared(name: str, declared: Any, readable: bool = True) -> Field:
     markers = tuple(getattr(declared, "__metadata__", ()))
     key = next((m.name for m in markers if isinstance(m, Key)), camel_name(name))
     bare = get_args(declared)[0] if markers else declared
-    read = reader_of(declared, _is_record)
-    return Field(name, key, bare, markers, read, any(m is OmitNone for m in markers))
+    read = reader_of(declared, _is_record) if readable else not_read(name)
+    write = next((m.write for m in markers if isinstance(m, WrittenAs)), None)
+    return Field(name, key, bare, markers, read, any(m is OmitNone for m in markers), write)
 
 
 # --- markers -----------------------------------------------------------------------------

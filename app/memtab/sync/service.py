@@ -20,10 +20,11 @@ import re
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.fs.records import NotWritten, Record, WrittenAs, computed
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
 from memtab.store.paths import PathError
@@ -73,34 +74,27 @@ class SyncError(Exception):
     """Sync cannot be done as asked (not set up, git missing, a bad argument); one line."""
 
 
-@dataclass(frozen=True)
-class SyncConflict:
-    """A file both sides changed on the same lines: this machine's text is live, the other
-    side's is in the repository, until the user decides (`SyncService.resolve`)."""
+def _label(scope: SyncedScope) -> str:
+    return scope.label
 
-    target: str
+
+class SyncConflict(Record, write_only=True):
+    """A file both sides changed on the same lines: this machine's text is live, the other
+    side's is in the repository, until the user decides (`SyncService.resolve`). Written in
+    `memtab sync --json` and `sync status --json` (docs/formats.md §18.4)."""
+
     path: str
     """The virtual path (`/memories/global/x.md`)."""
+    target: str
     repo_path: str
     reason: str
     since: int
-    scope: SyncedScope | None = None
+    scope: Annotated[SyncedScope | None, WrittenAs(_label)] = None
     """The scope of this home the file is in (None: the repository path is none of them)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "target": self.target,
-            "repoPath": self.repo_path,
-            "reason": self.reason,
-            "since": self.since,
-            "scope": self.scope.label if self.scope is not None else None,
-        }
 
-
-@dataclass(frozen=True)
-class TargetReport:
-    """What one sync of a target did."""
+class TargetReport(Record, write_only=True):
+    """What one sync of a target did (docs/formats.md §18.4)."""
 
     target: str
     remote: str
@@ -108,68 +102,48 @@ class TargetReport:
     commits: int = 0
     pushed: int = 0
     pulled: tuple[str, ...] = ()
-    conflicts: tuple[SyncConflict, ...] = ()
     deleted: tuple[str, ...] = ()
     """The pulled files that were removed (deleted on another machine)."""
-    pulled_on_disk: tuple[str, ...] = ()
+    conflicts: tuple[SyncConflict, ...] = ()
+    pulled_on_disk: Annotated[tuple[str, ...], NotWritten] = ()
     """Where the pulled files are on this disk (the window badges their changes as sync's)."""
     notes: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
     error: str | None = None
     offline: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "target": self.target,
-            "remote": self.remote,
-            "status": self.status,
-            "commits": self.commits,
-            "pushed": self.pushed,
-            "pulled": list(self.pulled),
-            "deleted": list(self.deleted),
-            "conflicts": [conflict.to_json() for conflict in self.conflicts],
-            "notes": list(self.notes),
-            "problems": list(self.problems),
-            "error": self.error,
-            "offline": self.offline,
-        }
+
+def _all_conflicts(report: SyncReport) -> list[SyncConflict]:
+    return [conflict for target in report.targets for conflict in target.conflicts]
 
 
-@dataclass(frozen=True)
-class SyncReport:
-    """What a sync of every target (or one) did."""
+class SyncReport(Record, write_only=True):
+    """What a sync of every target (or one) did: `memtab sync --json` (docs/formats.md
+    §18.4)."""
 
+    pushed: int = computed(lambda report: sum(target.pushed for target in report.targets))
+    pulled: int = computed(lambda report: sum(len(target.pulled) for target in report.targets))
+    conflicts: list[SyncConflict] = computed(_all_conflicts)
+    offline: bool = computed(
+        lambda report: any(target.status == "offline" for target in report.targets)
+    )
+    errors: list[str] = computed(lambda report: [t.error for t in report.targets if t.error])
     targets: tuple[TargetReport, ...] = ()
-
-    @property
-    def conflicts(self) -> list[SyncConflict]:
-        return [conflict for target in self.targets for conflict in target.conflicts]
-
-    @property
-    def offline(self) -> bool:
-        return any(target.status == "offline" for target in self.targets)
 
     @property
     def needs_user(self) -> bool:
         """Conflicts to resolve, or a failure only the user can fix (credentials, set-up)."""
         return any(target.status in ("conflicts", "failed") for target in self.targets)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "pushed": sum(target.pushed for target in self.targets),
-            "pulled": sum(len(target.pulled) for target in self.targets),
-            "conflicts": [conflict.to_json() for conflict in self.conflicts],
-            "offline": self.offline,
-            "errors": [t.error for t in self.targets if t.error],
-            "targets": [target.to_json() for target in self.targets],
-        }
 
+class TargetState(Record, write_only=True):
+    """Where a target stands, without syncing: `memtab sync status --json` (docs/formats.md
+    §18.4), the target written as its name, remote, branch and scopes' labels."""
 
-@dataclass(frozen=True)
-class TargetState:
-    """Where a target stands, without syncing (`memtab sync status`)."""
-
-    target: Target
+    target: Annotated[Target, WrittenAs(lambda target: target.name)]
+    remote: str = computed(lambda state: state.target.remote)
+    branch: str = computed(lambda state: state.target.branch)
+    scopes: list[str] = computed(lambda state: [s.label for s in state.target.scopes])
     ahead: int
     behind: int
     local_changes: int
@@ -184,39 +158,14 @@ class TargetState:
     to_receive: tuple[str, ...] = ()
     """The memory files the remote changed (as of the last fetch) not yet brought in here."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "target": self.target.name,
-            "remote": self.target.remote,
-            "branch": self.target.branch,
-            "scopes": [scope.label for scope in self.target.scopes],
-            "ahead": self.ahead,
-            "behind": self.behind,
-            "localChanges": self.local_changes,
-            "conflicts": [conflict.to_json() for conflict in self.conflicts],
-            "unapplied": list(self.unapplied),
-            "lastSyncAt": self.last_sync_at,
-            "offlineSince": self.offline_since,
-            "lastError": self.last_error,
-            "problems": list(self.problems),
-            "toSend": list(self.to_send),
-            "toReceive": list(self.to_receive),
-        }
 
+class SyncStatus(Record, write_only=True):
+    """Every target's standing (docs/formats.md §18.4)."""
 
-@dataclass(frozen=True)
-class SyncStatus:
     machine: str
     targets: tuple[TargetState, ...] = ()
     problem: str | None = None
     """Why the set-up cannot be read (then there are no targets to show)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "machine": self.machine,
-            "targets": [t.to_json() for t in self.targets],
-            "problem": self.problem,
-        }
 
 
 @dataclass
@@ -338,7 +287,7 @@ class SyncService:
                 config, item, _Progress(progress or (lambda _line: None), prefix), cancel, wait_s
             )
             reports.append(report)
-        return SyncReport(tuple(reports))
+        return SyncReport(targets=tuple(reports))
 
     def _sync_target(
         self,
@@ -354,9 +303,9 @@ class SyncService:
                 return self._run_locked(config, target, progress, stop)
         except LockUnavailableError:
             return TargetReport(
-                target.name,
-                target.remote,
-                "failed",
+                target=target.name,
+                remote=target.remote,
+                status="failed",
                 error=f"Another sync of {target.name} is running; try again when it ends",
             )
 
@@ -370,20 +319,22 @@ class SyncService:
         try:
             git = self.git(target.name, cancel)
         except SyncError as error:
-            return TargetReport(target.name, target.remote, "failed", error=str(error))
+            return TargetReport(
+                target=target.name, remote=target.remote, status="failed", error=str(error)
+            )
         refused = branch_problem(target.branch, git.git)
         if refused:
             return TargetReport(
-                target.name,
-                target.remote,
-                "failed",
+                target=target.name,
+                remote=target.remote,
+                status="failed",
                 error=f"{refused} ({self.paths.config}); set it right or run memtab sync init",
             )
         if not self.paths.repository(target.name).is_dir():
             return TargetReport(
-                target.name,
-                target.remote,
-                "failed",
+                target=target.name,
+                remote=target.remote,
+                status="failed",
                 error=f"The repository of {target.name} is missing; run memtab sync init again",
             )
         repo = self.repository(git, config.machine)
@@ -402,19 +353,23 @@ class SyncService:
             outcome = run.run()
         except SyncCancelledError:
             save_state(state_path, run.state_after_cancel())
-            return TargetReport(target.name, target.remote, "cancelled")
+            return TargetReport(target=target.name, remote=target.remote, status="cancelled")
         except _FAILURES as error:
             if isinstance(error, GitError) and error.kind == "cancelled":
                 save_state(state_path, run.state_after_cancel())
-                return TargetReport(target.name, target.remote, "cancelled")
+                return TargetReport(target=target.name, remote=target.remote, status="cancelled")
             logger.warning("Sync of %s failed: %s", target.name, error)
             save_state(state_path, state.with_changes(last_attempt_at=now, last_error=str(error)))
-            return TargetReport(target.name, target.remote, "failed", error=str(error))
+            return TargetReport(
+                target=target.name, remote=target.remote, status="failed", error=str(error)
+            )
         except Exception as error:  # a bug: said as a failure, kept for doctor and status
             logger.exception("Sync of %s stopped on an internal error", target.name)
             message = f"Memtab stopped on an internal error ({type(error).__name__}: {error})"
             save_state(state_path, state.with_changes(last_attempt_at=now, last_error=message))
-            return TargetReport(target.name, target.remote, "failed", error=message)
+            return TargetReport(
+                target=target.name, remote=target.remote, status="failed", error=message
+            )
         finally:
             repo.close()
         final = outcome.state.with_changes(
@@ -459,9 +414,9 @@ class SyncService:
             status = "conflicts"
         notes = tuple(f"{shown(target, path)}: {note}" for path, note in outcome.notes)
         return TargetReport(
-            target.name,
-            target.remote,
-            status,
+            target=target.name,
+            remote=target.remote,
+            status=status,
             commits=outcome.commits,
             pushed=outcome.pushed,
             pulled=tuple(outcome.pulled),
@@ -479,12 +434,12 @@ class SyncService:
     def _conflicts(self, target: Target, state: SyncState) -> list[SyncConflict]:
         return [
             SyncConflict(
-                target.name,
-                shown(target, path),
-                path,
-                record.reason or "both sides changed it",
-                record.since,
-                scope_of(target, path),
+                target=target.name,
+                path=shown(target, path),
+                repo_path=path,
+                reason=record.reason or "both sides changed it",
+                since=record.since,
+                scope=scope_of(target, path),
             )
             for path, record in sorted(state.conflicts.items())
         ]
@@ -503,7 +458,7 @@ class SyncService:
         states = []
         for target in config.targets:
             states.append(self._target_state(target, fetch=fetch, cancel=cancel))
-        return SyncStatus(config.machine, tuple(states), config.problem)
+        return SyncStatus(machine=config.machine, targets=tuple(states), problem=config.problem)
 
     def _target_state(self, target: Target, *, fetch: bool, cancel: Cancel | None) -> TargetState:
         state = load_state(self.paths.state(target.name))
@@ -542,16 +497,16 @@ class SyncService:
             problems.append(str(error))
         unapplied = [path for path, record in state.pending.items() if record.kind == "unapplied"]
         return TargetState(
-            target,
-            ahead,
-            behind,
-            len(changed),
-            tuple(self._conflicts(target, state)),
-            tuple(shown(target, path) for path in sorted(unapplied)),
-            state.last_sync_at,
-            state.offline_since,
-            state.last_error,
-            tuple(problems),
+            target=target,
+            ahead=ahead,
+            behind=behind,
+            local_changes=len(changed),
+            conflicts=tuple(self._conflicts(target, state)),
+            unapplied=tuple(shown(target, path) for path in sorted(unapplied)),
+            last_sync_at=state.last_sync_at,
+            offline_since=state.offline_since,
+            last_error=state.last_error,
+            problems=tuple(problems),
             to_send=tuple(sorted({shown(target, path) for path in changed | committed})),
             to_receive=tuple(sorted({shown(target, path) for path in {*received, *unapplied}})),
         )

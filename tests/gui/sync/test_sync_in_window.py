@@ -151,7 +151,14 @@ def test_only_conflicts_in_the_scopes_the_tree_shows_are_marked() -> None:
     workspace = Workspace("ws1", "main", "/src/app", "/src/app", "app", ("/src/app",))
 
     def conflict(scope: SyncedScope | None, repo_path: str) -> SyncConflict:
-        return SyncConflict("memory", "?", repo_path, "both sides changed it", 0, scope)
+        return SyncConflict(
+            target="memory",
+            path="?",
+            repo_path=repo_path,
+            reason="both sides changed it",
+            since=0,
+            scope=scope,
+        )
 
     conflicts = [
         conflict(SyncedScope("global", "global"), "global/a.md"),

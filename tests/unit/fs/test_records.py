@@ -18,6 +18,7 @@ from memtab.fs.records import (
     Healed,
     Key,
     Lenient,
+    NotWritten,
     OmitNone,
     OrNone,
     PositiveTime,
@@ -27,7 +28,9 @@ from memtab.fs.records import (
     TrueOnly,
     ValidEntries,
     ValidItems,
+    WrittenAs,
     camel_name,
+    computed,
     field,
 )
 
@@ -161,3 +164,53 @@ def test_read_problems_names_each_refused_field_where_it_is() -> None:
     problems = Nested.read_problems({"samples": [{"oldStr": "x"}, {"oldStr": 2}], "first": 3})
     assert [problem.where for problem in problems] == [("samples", 1, "oldStr"), ("first",)]
     assert Nested.read_problems({"samples": []}) == []
+
+
+class Tag(Record):
+    name: str
+
+
+class Written(Record, write_only=True):
+    """An output: a computed field, one written as another value, one left out."""
+
+    status: str
+    ok: bool = computed(lambda written: written.status == "done")
+    tag: Annotated[Tag | None, WrittenAs(lambda tag: tag.name)] = None
+    where: Annotated[object, NotWritten] = None
+    files: tuple[str, ...] = ()
+    count: int = computed(lambda written: len(written.files))
+
+
+def test_computed_fields_are_written_at_their_place_and_read_as_attributes() -> None:
+    report = Written(status="done", tag=Tag(name="t"), files=("a", "b"), where=object())
+    assert report.ok is True and report.count == 2
+    assert report.to_json() == {
+        "status": "done", "ok": True, "tag": "t", "files": ["a", "b"], "count": 2
+    }  # fmt: skip
+    assert list(report.to_json()) == ["status", "ok", "tag", "files", "count"]
+    assert Written(status="x").to_json()["tag"] is None  # None is not written through
+    assert report == report.replaced(files=("a", "b"))
+
+
+def test_a_computed_field_is_no_argument_and_no_slot() -> None:
+    with pytest.raises(TypeError, match="no field `ok`"):
+        Written(status="done", ok=False)  # type: ignore[call-arg]
+    assert "ok" not in Written.__slots__ and "status" in Written.__slots__
+    assert repr(Written(status="x")) == "Written(status='x', tag=None, where=None, files=())"
+
+
+def test_a_write_only_record_holds_any_type_and_is_never_read() -> None:
+    files: Any = ["not", "checked"]
+    assert Written(status="x", files=files).files is files
+    with pytest.raises(TypeError, match="written only"):
+        Written.read({"status": "x"})
+
+
+class Readable(Record):
+    status: str
+    upper: str = computed(lambda readable: readable.status.upper())
+
+
+def test_a_readable_record_ignores_its_computed_fields_when_read() -> None:
+    assert Readable.read({"status": "a", "upper": "Z"}) == Readable(status="a")
+    assert Readable(status="a").to_json() == {"status": "a", "upper": "A"}

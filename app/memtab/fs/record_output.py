@@ -1,0 +1,67 @@
+"""What a record writes beyond the fields it holds — mostly the `--json` outputs, whose
+JSON says more than (or other than) what the record keeps:
+
+- `computed(fn)`: a value derived from the record (`ok: bool = computed(lambda r: …)`),
+  an attribute of the record and written at the place it is declared, but not a slot, not
+  given to the constructor, not read from a file;
+- `WrittenAs(fn)`: the field's value (when not None) written as `fn(value)` (a scope as
+  its label, a nested object under other names);
+- `NotWritten`: a field the JSON leaves out (what the process needs, not the output);
+- `write_only=True` (on the record's class): an output nothing reads back — its fields
+  may be of any type (no reader is built), it is built unchecked, and `read` refuses it.
+
+`memtab.fs.records` exports them with the rest of the record API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from memtab.fs.record_codec import Marker, Reader
+
+
+class _Computed:
+    __slots__ = ("compute",)
+
+    def __init__(self, compute: Callable[[Any], Any]) -> None:
+        self.compute = compute
+
+
+def computed(compute: Callable[[Any], Any], *, init: Literal[False] = False) -> Any:
+    """A value `compute(record)` derives from the record's fields, written in its JSON at
+    the place it is declared (a field specifier: not a constructor argument)."""
+    return _Computed(compute)
+
+
+def is_computed(default: Any) -> bool:
+    return type(default) is _Computed
+
+
+class WrittenAs(Marker):
+    """The field's value (when not None) written as `write(value)`."""
+
+    __slots__ = ("write",)
+
+    def __init__(self, write: Callable[[Any], Any]) -> None:
+        self.write = write
+
+
+class _NotWritten(Marker):
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NotWritten"
+
+
+NotWritten = _NotWritten()
+"""A field the record's JSON leaves out: `Annotated[tuple[str, ...], NotWritten]`."""
+
+
+def not_read(name: str) -> Reader:
+    """The reader of a write-only record's field: there is none."""
+
+    def refuse(value: Any) -> Any:
+        raise TypeError(f"`{name}` is written only, never read")
+
+    return refuse
