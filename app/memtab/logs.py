@@ -3,8 +3,8 @@
 `setup_logging(verbosity=...)` is called once by the `memtab` entry point: every run
 appends to one file in the platform log directory (`platformdirs.user_log_dir`, e.g.
 `~/.local/state/memtab/log/memtab.log` on Linux; `$MEMTAB_LOG_DIR` overrides it); `-v`
-also logs to stderr, down to DEBUG, and `-vv` adds the chatty libraries' DEBUG lines
-(filelock logs every acquire and release). The file is appended to plainly from the
+also logs to stderr, down to DEBUG, and `-vv` adds the chatty loggers' DEBUG lines
+(every lock's acquire and release). The file is appended to plainly from the
 first record on; `memtab.log_rotation.start_rotating()` then hands it to a rotating
 handler (logging.handlers: sockets, pickle, ~7 ms to import) — at once for the commands,
 right after the first paint for the window (`gui.first_paint.boundary`). Nothing logged
@@ -31,8 +31,10 @@ LOG_DIR_VARIABLE = "MEMTAB_LOG_DIR"
 MAX_LOG_BYTES = 1_000_000
 KEPT_LOG_FILES = 3
 LOG_FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
-# Libraries whose DEBUG lines drown Memtab's own below -vv.
-CHATTY_LIBRARIES = ("filelock",)
+# Loggers whose DEBUG lines drown Memtab's own below -vv: every lock taken and let go
+# (`memtab.fs.locks.LOCK_TRACE`, named here: the logs load before any lock), and filelock's
+# on Windows.
+CHATTY_LOGGERS = ("memtab.lock_trace", "filelock")
 
 _log_file: Path | None = None
 
@@ -80,8 +82,8 @@ def setup_logging(*, verbosity: int = 0) -> Path | None:
         root.removeHandler(handler)
         handler.close()
     root.setLevel(logging.DEBUG if verbosity else logging.INFO)
-    for library in CHATTY_LIBRARIES:
-        logging.getLogger(library).setLevel(logging.NOTSET if verbosity > 1 else logging.WARNING)
+    for chatty in CHATTY_LOGGERS:
+        logging.getLogger(chatty).setLevel(logging.NOTSET if verbosity > 1 else logging.WARNING)
     target = log_dir() / LOG_FILE_NAME
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

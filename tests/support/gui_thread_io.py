@@ -3,8 +3,8 @@
 `GuiThreadIo` instruments what would block the window on disk while a test drives it:
 
 - `os.fsync`, `os.fdatasync` and Memtab's `syncfs` (`memtab.fs.atomic._syncfs`);
-- the cross-process lock (`memtab.fs.locks.InterprocessLock.acquire`, and filelock's own
-  `acquire` for anything that would take one directly) and xum's lock files
+- the cross-process lock (`memtab.fs.locks.InterprocessLock.acquire`, and flock itself
+  for anything that would take one directly) and xum's lock files
   (`memtab.fs.lease_lock.LeaseLock.acquire`, which may wait seconds for xum);
 - reading a file's content under a watched root (the memory home, other agents'
   directories): `open()` / `io.open` (so `Path.read_text`, `Path.read_bytes`) for
@@ -25,6 +25,7 @@ reading files outside the watched roots (Qt's own, the config dir's ui-state).
 from __future__ import annotations
 
 import builtins
+import fcntl
 import io
 import os
 import stat
@@ -129,13 +130,7 @@ class GuiThreadIo:
             "acquire",
             self._wrap(lease_lock.LeaseLock.acquire, "xum's lock file"),
         )
-        import filelock
-
-        patch.setattr(
-            filelock.BaseFileLock,
-            "acquire",
-            self._wrap(filelock.BaseFileLock.acquire, "filelock's acquire"),
-        )
+        patch.setattr(fcntl, "flock", self._wrap(fcntl.flock, "flock"))
         real_open = io.open
 
         def checked_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:

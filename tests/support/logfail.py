@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from memtab.logs import CHATTY_LOGGERS
+
 FAIL_LEVEL = logging.WARNING
 
 
@@ -217,7 +219,8 @@ def _restore_logging() -> None:
         root.removeHandler(handler)
         handler.close()
     root.setLevel(_ROOT_LEVEL)
-    logging.getLogger("filelock").setLevel(logging.NOTSET)
+    for chatty in CHATTY_LOGGERS:
+        logging.getLogger(chatty).setLevel(logging.NOTSET)
     logging.captureWarnings(False)
 
 

@@ -283,7 +283,7 @@ def _print_nowhere() -> None:
 
 def _remove_leftovers(args: argparse.Namespace) -> None:
     """What a killed Memtab left in the home this command is about to write to."""
-    # lazy: a writing command's first step; the window's start saves it (~15 ms, filelock)
+    # lazy: a writing command's first step; the window's start saves it (~40 ms cold)
     from memtab.store.leftovers import remove_leftover_temps
 
     location = home_location(args)

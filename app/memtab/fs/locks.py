@@ -1,4 +1,4 @@
-"""Cross-process locks: the one lock module of Memtab, built on `filelock`.
+"""Cross-process locks: the one lock module of Memtab, on the OS's file locks.
 
 mux, a second Memtab and Memtab's own worker threads may change the same files at once;
 every read-modify-write holds one of these locks around the read, the change and the write.
@@ -17,31 +17,38 @@ xum takes none of these: around the files it shares with Memtab it holds lock fi
 own, which Memtab takes too, in xum's protocol — the one other kind of lock, in
 `memtab.fs.lease_lock` (docs/formats.md §21.1).
 
-`filelock` (with inspect, decimal, platform and urllib.parse, ~10 ms) and `socket` are
-imported by the first lock taken, not with this module: the window's first paint reads
-sidecars but takes no lock.
+The file lock is `flock` on a lock file (the lock `filelock` takes on Unix, so a Memtab
+of before still excludes this one), called directly: the `filelock` package costs ~16 ms and
+1 MiB of the settled window for three system calls. On Windows, `filelock` takes it
+(LockFileEx), imported by the first lock taken. Every acquire and release is logged at DEBUG
+on `LOCK_TRACE` (`memtab -vv` shows it).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
 from memtab.fs.jsonfile import JsonError, read_json
 
-if TYPE_CHECKING:  # lazy: filelock (~16 ms) loads with the first lock taken (below)
-    import filelock
+if sys.platform != "win32":
+    import fcntl
 
 logger = logging.getLogger(__name__)
+LOCK_TRACE = "memtab.lock_trace"
+"""The logger of every acquire and release: chatty, below `-vv` (`memtab.logs`)."""
+_trace = logging.getLogger(LOCK_TRACE)
 
 DEFAULT_TIMEOUT_S = 30.0
 # How often a waiter retries a lock another process holds (flock cannot block with a
@@ -87,14 +94,14 @@ if hasattr(os, "register_at_fork"):
 class InterprocessLock:
     """An exclusive lock on `path` across threads and processes; not re-entrant.
 
-    Threads of one process queue on a threading lock, processes on the file lock
-    (`filelock`: flock on Unix, LockFileEx on Windows). Release may happen on any thread.
+    Threads of one process queue on a threading lock, processes on the file lock (flock
+    on Unix, LockFileEx on Windows). Release may happen on any thread.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._guard = _guard_for(os.path.abspath(self.path))
-        self._file_lock: filelock.BaseFileLock | None = None
+        self._file_lock: Any = None  # what `_take_file_lock` returned while held
 
     @property
     def held(self) -> bool:
@@ -116,22 +123,16 @@ class InterprocessLock:
             raise self._timed_out(timeout_s)
         self._guard.owner = threading.get_ident()
         try:
-            import filelock  # lazy: ~16 ms the window's first paint, which takes no lock, saves
-
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            file_lock = filelock.FileLock(str(self.path), thread_local=False)
-            try:
-                file_lock.acquire(
-                    timeout=max(deadline - time.monotonic(), 0.0),
-                    poll_interval=_POLL_INTERVAL_S,
-                )
-            except filelock.Timeout:
-                raise self._timed_out(timeout_s) from None
+            file_lock = _take_file_lock(self.path, deadline)
+            if file_lock is None:
+                raise self._timed_out(timeout_s)
         except BaseException:
             self._guard.owner = None
             self._guard.lock.release()
             raise
         self._file_lock = file_lock
+        _trace.debug("acquired %s", self.path)
 
     def release(self) -> None:
         """Let the lock go (no-op when not held)."""
@@ -139,7 +140,8 @@ class InterprocessLock:
         if file_lock is None:
             return
         try:
-            file_lock.release()
+            _let_go(file_lock)
+            _trace.debug("released %s", self.path)
         finally:
             self._guard.owner = None
             self._guard.lock.release()
@@ -150,6 +152,62 @@ class InterprocessLock:
         return LockUnavailableError(
             f"Timed out after {timeout_s:g} s waiting for the lock {self.path}"
         )
+
+
+def _take_file_lock(path: Path, deadline: float) -> Any:
+    """The OS's lock on the file `path`, tried until `deadline` (time.monotonic): what
+    `_let_go` releases, or None when another process held it all along."""
+    if sys.platform == "win32":
+        import filelock  # lazy: ~16 ms, only Windows' locks need it (see the module's doc)
+
+        lock = filelock.FileLock(str(path), thread_local=False)
+        try:
+            lock.acquire(
+                timeout=max(deadline - time.monotonic(), 0.0), poll_interval=_POLL_INTERVAL_S
+            )
+        except filelock.Timeout:
+            return None
+        return lock
+    while True:
+        descriptor = _try_flock(path)
+        if descriptor is not None:
+            return descriptor
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(_POLL_INTERVAL_S)
+
+
+def _try_flock(path: Path) -> int | None:
+    """One try at flock on `path` (made if absent): the open descriptor that holds it, or
+    None while another process holds it."""
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)  # not inherited by children
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        os.close(descriptor)
+        if error.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+            return None
+        if error.errno == errno.ENOSYS:
+            raise OSError(
+                error.errno, f"The file system of {path.parent} does not support file locks"
+            ) from None
+        raise
+    if os.fstat(descriptor).st_nlink == 0:
+        # The file was deleted between the open and the lock: a lock on it excludes nobody
+        # who opens the path now (the next try opens the file the path names).
+        os.close(descriptor)
+        return None
+    return descriptor
+
+
+def _let_go(file_lock: Any) -> None:
+    if sys.platform == "win32":
+        file_lock.release()
+        return
+    try:
+        fcntl.flock(file_lock, fcntl.LOCK_UN)
+    finally:
+        os.close(file_lock)
 
 
 @contextlib.contextmanager

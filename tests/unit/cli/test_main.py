@@ -120,16 +120,17 @@ def demo(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("argv", [["-v", "consolidate"], ["consolidate", "-v"]])
-def test_verbose_logs_memtab_to_stderr_without_filelock(
+def test_verbose_logs_memtab_to_stderr_without_the_lock_trace(
     demo: Path, argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["--home", str(demo), *argv, "--workspace", MAIN_ID]) == 0
     err = capsys.readouterr().err
     assert "INFO memtab.consolidation.engine.runner: consolidating workspace" in err
-    assert "filelock" not in err
+    assert "lock_trace" not in err
 
 
-def test_twice_verbose_adds_filelock(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_twice_verbose_adds_the_lock_trace(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--home", str(demo), "consolidate", "-vv", "--workspace", MAIN_ID]) == 0
     err = capsys.readouterr().err
-    assert "DEBUG filelock: Lock" in err and " acquired on " in err
+    assert "DEBUG memtab.lock_trace: acquired " in err
+    assert "DEBUG memtab.lock_trace: released " in err
