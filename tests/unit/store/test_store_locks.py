@@ -108,7 +108,7 @@ def test_a_plain_flock_in_another_process_excludes_it_until_let_go(tmp_path: Pat
     with python_child(PLAIN_FLOCK, str(path)) as holder:
         with pytest.raises(LockUnavailableError, match="held by another process"):
             InterprocessLock(path).acquire(0)
-        with pytest.raises(LockUnavailableError, match="Timed out after 0.2 s"):
+        with pytest.raises(LockUnavailableError, match=r"Timed out after 0\.2 s"):
             InterprocessLock(path).acquire(0.2)
         assert holder.stdin is not None
         holder.stdin.write("\n")
