@@ -47,7 +47,7 @@ from memtab.demo_history import (
 )
 from memtab.fs import clock
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.locking.locks import interprocess_lock
 from memtab.resources import resource_path
 from memtab.sources.config import HOME_OVERRIDES_NAME, AgentSettings
 from memtab.store.home import Home, HomeError

@@ -2,12 +2,12 @@
 
 Every reader that tells lines apart — the check (`check.markdown`), the offline
 consolidator (`consolidation.offline.units`), the writer's notes (`writer.offline.notes`),
-the title a file gives itself (`store.frontmatter.title_of`), Claude Code's `@`-imports
+the title a file gives itself (`store.text.frontmatter.title_of`), Claude Code's `@`-imports
 (`sources.claude.instructions`), the editor's highlighter and its links — asks here, so
 they agree line by line (tests/unit/test_markdown.py checks it on real files). The rules
 (docs/formats.md §4.4):
 
-- **Frontmatter**: mux's rule (`store.frontmatter`): the first line is exactly `---`
+- **Frontmatter**: mux's rule (`store.text.frontmatter`): the first line is exactly `---`
   and the block closes at the first later line that is exactly `---`, the line right
   after the opening excepted (`---\\n---\\n` is no block). Unclosed, there is none.
 - **Fences**: a line of three or more backticks or tildes, at any indentation (agents

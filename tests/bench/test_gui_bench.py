@@ -35,7 +35,7 @@ from memtab.fs.atomic import atomic_write_text
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
-from memtab.gui.ui_state import UiState
+from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath
 from memtab.store.scopes.memory import MemoryStore

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.external import sync_external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.history import jsonlines
 from memtab.store.home import Home
 from memtab.store.paths import SCOPE_ORDER

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.locking.locks import interprocess_lock
 from memtab.store import xum_locks
 from memtab.store.home import Home
 from memtab.store.paths import Scope

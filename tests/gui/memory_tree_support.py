@@ -21,7 +21,7 @@ from memtab.gui.files.copy import CopyChoice
 from memtab.gui.files.dialogs import NewKind
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.ui_state import UiState
+from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore

@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.crash_dialog import MAX_REPORTS_PER_DIALOG
-from memtab.gui.crash_reports import CrashReporter, is_defect
 from memtab.gui.tasks import TaskContext, TaskRunner
+from memtab.gui.toolkit.crash_dialog import MAX_REPORTS_PER_DIALOG
+from memtab.gui.toolkit.crash_reports import CrashReporter, is_defect
 from memtab.logs import setup_logging
 from memtab.store.scopes.memory import NotFoundError
 
@@ -95,7 +95,7 @@ def raise_value_error() -> None:
 
 
 @pytest.mark.expect_log(
-    "memtab.gui.crash_reports", "ERROR", r"^Uncaught error in a (paint|click|timer):"
+    "memtab.gui.toolkit.crash_reports", "ERROR", r"^Uncaught error in a (paint|click|timer):"
 )
 def test_a_storm_of_errors_makes_one_dialog(qtbot: QtBot, reporter: CrashReporter) -> None:
     shown: list[object] = []
@@ -134,7 +134,7 @@ def test_a_storm_of_errors_makes_one_dialog(qtbot: QtBot, reporter: CrashReporte
     qtbot.waitUntil(lambda: len(shown) == 2, timeout=WAIT_MS)
 
 
-@pytest.mark.expect_log("memtab.gui.crash_reports", "ERROR", r"^Uncaught error in a paint:")
+@pytest.mark.expect_log("memtab.gui.toolkit.crash_reports", "ERROR", r"^Uncaught error in a paint:")
 def test_copy_details_copies_traceback_versions_and_log(
     qtbot: QtBot, reporter: CrashReporter, log_path: Path
 ) -> None:
@@ -153,7 +153,9 @@ def test_copy_details_copies_traceback_versions_and_log(
     assert "Memtab " in copied and "PySide6 " in copied
 
 
-@pytest.mark.expect_log("memtab.gui.crash_reports", "ERROR", r"^Uncaught error in the window:")
+@pytest.mark.expect_log(
+    "memtab.gui.toolkit.crash_reports", "ERROR", r"^Uncaught error in the window:"
+)
 def test_an_exception_in_a_gui_thread_callback_opens_the_dialog(
     qtbot: QtBot, reporter: CrashReporter
 ) -> None:
@@ -167,7 +169,7 @@ def test_an_exception_in_a_gui_thread_callback_opens_the_dialog(
 
 
 @pytest.mark.expect_log(
-    "memtab.gui.crash_reports", "ERROR", r"^Uncaught error in thread memtab-lease-renewer:"
+    "memtab.gui.toolkit.crash_reports", "ERROR", r"^Uncaught error in thread memtab-lease-renewer:"
 )
 def test_an_exception_ending_a_thread_opens_the_dialog(
     qtbot: QtBot, reporter: CrashReporter

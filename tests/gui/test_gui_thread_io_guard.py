@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.atomic import atomic_write_text
-from memtab.fs.lease_lock import lease_lock
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.locking.lease_lock import lease_lock
+from memtab.fs.locking.locks import interprocess_lock
 from support.gui_thread_io import GuiThreadIo, GuiThreadIoError
 
 pytestmark = pytest.mark.fsync  # real fsyncs, even in make test-fast

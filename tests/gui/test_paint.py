@@ -1,5 +1,5 @@
-"""What Memtab's row painters share (`memtab.gui.paint`): a row's state read from its view is
-what the view puts in `option.state`, the selection is drawn in the colour group Qt's
+"""What Memtab's row painters share (`memtab.gui.toolkit.paint`): a row's state read from its view
+is what the view puts in `option.state`, the selection is drawn in the colour group Qt's
 styles choose from that state, and `fill` paints what `QPainter.fillRect` paints."""
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from memtab.gui import paint
-from memtab.gui.paint import fill, paint_row_panel, paint_selection, row_state
+from memtab.gui.toolkit import paint
+from memtab.gui.toolkit.paint import fill, paint_row_panel, paint_selection, row_state
 from memtab.gui.window.features import after_first_paint
 
 WAIT_MS = 5000

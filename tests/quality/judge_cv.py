@@ -34,7 +34,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memtab.writer.job.run import load_writer_events
 from memtab.writer.offline.candidates import is_firm
-from memtab.writer.offline.commands import command_kind
 from memtab.writer.offline.extract import TranscriptDigest
 from memtab.writer.offline.findings import Evidence
 from memtab.writer.offline.notes import (
@@ -43,6 +42,7 @@ from memtab.writer.offline.notes import (
     PlannedNote,
     planned_notes,
 )
+from memtab.writer.offline.shell.commands import command_kind
 from quality.corpus import MEASURED, WRITER_CASES, WriterCase
 from quality.scoring import Score, notes_written, unpacked
 

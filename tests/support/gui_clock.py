@@ -1,4 +1,4 @@
-"""A `memtab.gui.clock.GuiClock` that only moves when the test says: time for debounces.
+"""A `memtab.gui.toolkit.clock.GuiClock` that only moves when the test says: time for debounces.
 
     clock = FakeGuiClock()
     watcher = HomeWatcher(clock=clock, debounce_ms=150)

@@ -115,7 +115,8 @@ class GuiThreadIo:
             return
         self._installed = True
         patch = self._monkeypatch
-        from memtab.fs import atomic, lease_lock, locks
+        from memtab.fs import atomic
+        from memtab.fs.locking import lease_lock, locks
 
         for name in ("fsync", "fdatasync"):
             if hasattr(os, name):

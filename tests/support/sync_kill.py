@@ -18,7 +18,7 @@ from typing import Any
 
 from memtab.fs.atomic import Directory
 from memtab.store.home import Home
-from memtab.sync.git import Git
+from memtab.sync.repository.git import Git
 from memtab.sync.service import SyncService
 
 _steps = [0]

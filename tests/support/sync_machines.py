@@ -10,9 +10,9 @@ from pathlib import Path
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
-from memtab.sync.layout import SyncedScope, parse_scope
-from memtab.sync.resolve import Keep, find_conflict, resolve_conflict
-from memtab.sync.scopes import ProjectScopeStore
+from memtab.sync.conflicts.resolve import Keep, find_conflict, resolve_conflict
+from memtab.sync.repository.layout import SyncedScope, parse_scope
+from memtab.sync.repository.scopes import ProjectScopeStore
 from memtab.sync.service import SyncReport, SyncService
 
 GIT = shutil.which("git")

@@ -1,5 +1,5 @@
 """A second process playing xum: its lock files, taken as xum's `fileLock.ts` takes them,
-written here apart from Memtab's `fs/lease_lock.py` so the tests check Memtab against the
+written here apart from Memtab's `fs/locking/lease_lock.py` so the tests check Memtab against the
 protocol rather than against itself.
 
 Run as a script (`python xum_player.py MODE ...`):

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from memtab.demo import DARK_MODE_ID, DELETED_ID, MAIN_ID, MULTI_ID, create_demo_home
-from memtab.store.catch_up import catch_up_runs
+from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.records import ProvenanceRecord, RunEntry
 from memtab.store.history.runs import RunsLog

@@ -14,7 +14,7 @@ from memtab.check.markdown import scan_markdown
 from memtab.consolidation.offline.units import split_units
 from memtab.markdown import Line, LineKind, classify, text_lines
 from memtab.sources.claude.instructions import imports_of
-from memtab.store.frontmatter import heading_text, title_of
+from memtab.store.text.frontmatter import heading_text, title_of
 from memtab.writer.offline.notes import Note, apply_notes
 from support.markdown_texts import REAL_FILES, TEXTS
 

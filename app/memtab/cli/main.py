@@ -47,7 +47,7 @@ logger = logging.getLogger(__name__)
 # Each module adds its sub-commands with `register(subparsers)`. They are imported only when
 # needed: the engines they pull in (httpx, the consolidator) would slow the window's start.
 COMMAND_MODULES = {
-    "memtab.cli.store_commands": (
+    "memtab.cli.memory.store_commands": (
         "list",
         "tool",
         "status",
@@ -56,12 +56,12 @@ COMMAND_MODULES = {
         "workspace",
         "demo",
     ),
-    "memtab.cli.consolidation_commands": ("consolidate", "sweep"),
-    "memtab.cli.writer_commands": ("write",),
-    "memtab.cli.inbox_commands": ("inbox", "suggestions"),
-    "memtab.cli.traces_commands": ("traces",),
-    "memtab.cli.source_commands": ("sources", "show", "copy", "source-log", "codex-note"),
-    "memtab.cli.history_commands": (
+    "memtab.cli.background.consolidation_commands": ("consolidate", "sweep"),
+    "memtab.cli.background.writer_commands": ("write",),
+    "memtab.cli.memory.inbox_commands": ("inbox", "suggestions"),
+    "memtab.cli.background.traces_commands": ("traces",),
+    "memtab.cli.memory.source_commands": ("sources", "show", "copy", "source-log", "codex-note"),
+    "memtab.cli.memory.history_commands": (
         "history",
         "blame",
         "restore",
@@ -69,13 +69,13 @@ COMMAND_MODULES = {
         "revert-run",
         "trash",
     ),
-    "memtab.cli.doctor_commands": ("doctor",),
-    "memtab.cli.model_commands": ("models", "settings"),
-    "memtab.cli.sync_commands": ("sync", "conflicts"),
-    "memtab.cli.check_commands": ("check",),
-    "memtab.cli.loads_commands": ("loads",),
-    "memtab.cli.watch_commands": ("watch", "events"),
-    "memtab.cli.agent_server_commands": ("mcp",),
+    "memtab.cli.health.doctor_commands": ("doctor",),
+    "memtab.cli.background.model_commands": ("models", "settings"),
+    "memtab.cli.share.sync_commands": ("sync", "conflicts"),
+    "memtab.cli.health.check_commands": ("check",),
+    "memtab.cli.memory.loads_commands": ("loads",),
+    "memtab.cli.background.watch_commands": ("watch", "events"),
+    "memtab.cli.share.agent_server_commands": ("mcp",),
 }
 # Commands that write to the home (history's record of outside changes counts): each
 # first removes the temp files a killed Memtab left there (`store.leftovers`).
@@ -248,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.install_desktop:
             return install_desktop()
         if args.self_test:
-            from memtab.cli.self_test import run_self_test  # lazy: --self-test only
+            from memtab.cli.health.self_test import run_self_test  # lazy: --self-test only
 
             return run_self_test()
         if args.command is None:

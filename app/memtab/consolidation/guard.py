@@ -21,7 +21,7 @@ really happened; `note` holds the rejection text, the budget message, "dry-run",
 dispatch error.
 
 Before a call it let through is dispatched, the guard tells `before_dispatch` (the run
-records its intent there, `store.interrupted`); when that fails (a full disk)
+records its intent there, `store.catch_up.interrupted`); when that fails (a full disk)
 the call is not made: it is journaled refused with why, and its budget given back.
 
 Refunds: a call the guard accepted but the tool then refused (old_str not found, file

@@ -4,7 +4,7 @@
 reads (`plan.read_plan`/`write_plan`), with its `PlannedOp`s and each op's `PlannedFile`s.
 Unlike mux's files a plan is read strictly: anything malformed refuses the whole plan,
 with a `PlanError` naming what (`ConsolidationPlan.from_json`). Free text is capped as in
-the journal (`store.free_text`); unknown top-level fields are kept.
+the journal (`store.text.free_text`); unknown top-level fields are kept.
 
 A proposed op's `unit` groups the ops taken or left together (`PlanUnit`).
 
@@ -21,8 +21,8 @@ from typing import Annotated, Any
 from memtab.consolidation.errors import PlanError
 from memtab.fs.record_codec import MISSING, RecordError
 from memtab.fs.records import AtLeast, Checked, Healed, Lenient, Record, TrueOnly, field
-from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
 from memtab.store.sidecars.journal import TRIGGERS, Trigger, changed_files
+from memtab.store.text.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
 
 DECLINED_NOTE = "declined in review"
 """How the note of a call refused as declined in an earlier review starts (§9.7)."""

@@ -20,7 +20,7 @@ from typing import Any
 from memtab.diagnostics.report import Findings
 from memtab.fs.atomic import Directory
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.humanize import plural
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.recorder import history_problem

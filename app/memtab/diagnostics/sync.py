@@ -20,15 +20,15 @@ import shutil
 from typing import Any
 
 from memtab.diagnostics.report import Findings
-from memtab.fs.filesystems import filesystem_of, lock_problem, probe_locks
+from memtab.fs.locking.filesystems import filesystem_of, lock_problem, probe_locks
 from memtab.store.conflict_copies import find_copies
 from memtab.store.files import list_scope
 from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.xum_backup import backup_overlap
-from memtab.sync.copies import sidecar_copies
-from memtab.sync.git import branch_problem
-from memtab.sync.layout import SyncPaths, load_config
+from memtab.sync.conflicts.copies import sidecar_copies
+from memtab.sync.repository.git import branch_problem
+from memtab.sync.repository.layout import SyncPaths, load_config
 from memtab.sync.state import load_state
 
 

@@ -10,7 +10,7 @@ import os
 from typing import Any
 
 from memtab.diagnostics.report import Findings
-from memtab.fs.lease_lock import lock_state
+from memtab.fs.locking.lease_lock import lock_state
 from memtab.store.home import Home
 from memtab.store.xum_locks import lock_files, lock_leftovers, lock_subjects
 

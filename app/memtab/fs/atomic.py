@@ -15,7 +15,7 @@ sees the old content or the new one:
   crash before that sync can leave the file empty or cut short: only for copies whose
   reader checks them (history's blobs carry their hash) and that nothing refers to yet.
 
-Read-modify-writes also hold a lock from `memtab.fs.locks`.
+Read-modify-writes also hold a lock from `memtab.fs.locking.locks`.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.config_dir import config_dir
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.locking.locks import interprocess_lock
 
 SETTINGS_FILE_NAME = "settings.json"
 _LOCK_NAME = ".settings.json.lock"

@@ -29,7 +29,7 @@ from typing import Any
 
 from memtab.fs.atomic import atomic_write_bytes, atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.fs.locks import DEFAULT_TIMEOUT_S, interprocess_lock
+from memtab.fs.locking.locks import DEFAULT_TIMEOUT_S, interprocess_lock
 
 logger = logging.getLogger(__name__)
 

@@ -37,7 +37,7 @@ from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import ActionRegistry
-from memtab.gui.ui_state import UiState
+from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.scope_view import ScopeView

@@ -24,7 +24,7 @@ from typing import Any
 from memtab.file_protocol.file_ref import OTHER_AGENTS, Agent
 from memtab.fs.config_dir import config_dir
 from memtab.fs.jsonfile import JsonError, read_json
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.locking.locks import interprocess_lock
 from memtab.fs.records import Record
 from memtab.fs.settings_file import (
     SettingsFileError,

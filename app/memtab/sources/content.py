@@ -36,7 +36,7 @@ from memtab.fs.confined import (
     descend,
     read_prefix,
 )
-from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.sources.loki_render import render_loki
 from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceFile
 from memtab.store.errors import CapError, SaveConflictError, file_cap_message

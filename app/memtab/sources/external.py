@@ -1,6 +1,6 @@
 """Changes another program made to another agent's files, recorded in the home's history.
 
-`sync_source_external(home, listing)` is `memtab.store.external.sync_external` for one
+`sync_source_external(home, listing)` is `memtab.store.catch_up.external.sync_external` for one
 source (docs/formats.md §14.5): each listed file is compared with its newest version in
 the source's index (`agent_file.index_key`) by size and mtime, read only when they
 differ, and recorded when its content does (a file seen for the first time gets a
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.clock import now_ms
-from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.sources.agent_file import index_key
 from memtab.sources.content import file_lock_path, read_source_file
 from memtab.sources.model import SourceFile, SourceListing

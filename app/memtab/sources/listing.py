@@ -29,7 +29,7 @@ from memtab.sources.model import (
     SourceListing,
 )
 from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE
-from memtab.store.frontmatter import (
+from memtab.store.text.frontmatter import (
     DESCRIPTION_PREFIX_BYTES,
     description_from_prefix,
     frontmatter_strings,

@@ -13,7 +13,7 @@ import re
 from datetime import UTC, datetime
 
 from memtab.fs.clock import now_ms
-from memtab.store.frontmatter import find_frontmatter
+from memtab.store.text.frontmatter import find_frontmatter
 
 _LINE = re.compile(
     r"(?m)^(?P<key>modified[ \t]*:[ \t]*)(?P<quote>['\"]?)(?P<value>\d{4}-\d{2}-\d{2}"

@@ -2,7 +2,7 @@
 agent's format (Claude Code topic ↔ mux `description:` ↔ Codex skill).
 
 Where the frontmatter is and what it says come from the store's one frontmatter reader
-(`memtab.store.frontmatter`), which also reads the keys other agents use (`name`, `type`).
+(`memtab.store.text.frontmatter`), which also reads the keys other agents use (`name`, `type`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,12 @@ import logging
 import re
 from dataclasses import dataclass
 
-from memtab.store.frontmatter import find_frontmatter, frontmatter_strings, title_of, yaml_scalar
+from memtab.store.text.frontmatter import (
+    find_frontmatter,
+    frontmatter_strings,
+    title_of,
+    yaml_scalar,
+)
 
 logger = logging.getLogger(__name__)
 

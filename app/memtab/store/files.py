@@ -5,7 +5,7 @@ followed): `list_scope` reads every file's size, time and description; `outline_
 only counts the files of each directory from their names (no file is opened or stat'ed:
 what a tree can show of 20,000 files at once); `update_listing` re-reads just the files a
 watcher reported and patches a listing with them. Descriptions come from
-`memtab.store.frontmatter`, the one frontmatter reader.
+`memtab.store.text.frontmatter`, the one frontmatter reader.
 """
 
 from __future__ import annotations
@@ -24,13 +24,17 @@ from typing import NamedTuple
 from memtab.fs.atomic import Directory, encode_utf8, is_temp_name
 from memtab.fs.confined import read_prefix
 from memtab.store.description_cache import KnownFiles
-from memtab.store.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix, title_of
 from memtab.store.paths import (
     Scope,
     VirtualPath,
     is_addressable_name,
     shown_name,
     unaddressable_reason,
+)
+from memtab.store.text.frontmatter import (
+    DESCRIPTION_PREFIX_BYTES,
+    description_from_prefix,
+    title_of,
 )
 
 logger = logging.getLogger(__name__)

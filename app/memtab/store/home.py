@@ -367,7 +367,7 @@ class Home:
     @property
     def started_runs_dir(self) -> Path:
         """Runs in progress, each recording its intent before its changes
-        (`memtab.store.interrupted`)."""
+        (`memtab.store.catch_up.interrupted`)."""
         return self.history_dir / "started"
 
     @property

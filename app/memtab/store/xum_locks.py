@@ -1,7 +1,7 @@
 """The locks xum holds around its memory, and its removed workspaces (docs/formats.md §21).
 
 Memtab takes them around every change it makes to a xum home, in xum's order, inside its
-own locks (`fs/locks.py`):
+own locks (`fs/locking/locks.py`):
 
 1. the target lock of the memory store changed (`targetMutationLocks.ts`):
    `<home>/locks/target-<sha256(key)[:32]>.lock`, key `<home>/memory` for the global and
@@ -13,7 +13,7 @@ own locks (`fs/locks.py`):
 workspace is gone: nothing is written into its notebook (checked inside the target lock,
 as xum does, so a removal published while Memtab waited is seen).
 
-The locks are lock files in xum's protocol (`memtab.fs.lease_lock`). A thread already
+The locks are lock files in xum's protocol (`memtab.fs.locking.lease_lock`). A thread already
 holding a target lock does not take it again (the global and project scopes share one).
 """
 
@@ -27,13 +27,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from memtab.fs.atomic import encode_utf8
-from memtab.fs.lease_lock import (
+from memtab.fs.locking.lease_lock import (
     LeaseLock,
     LeaseLockBusyError,
     is_leftover_name,
     remove_if_leftover,
 )
-from memtab.fs.locks import DEFAULT_TIMEOUT_S, interprocess_lock
+from memtab.fs.locking.locks import DEFAULT_TIMEOUT_S, interprocess_lock
 from memtab.store.errors import MemoryStoreError, ScopeBusyError, ScopeUnavailableError
 from memtab.store.home import Home
 

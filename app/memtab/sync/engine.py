@@ -34,8 +34,6 @@ from memtab.store.paths import PathError, VirtualPath
 from memtab.store.restore.bulk_restore import Restore, RestoreResult, restore_contents
 from memtab.store.sidecars.meta import MetaEntry
 from memtab.sync.export import Committer, ExportResult, SyncedStore, export_changes
-from memtab.sync.git import Git, GitError
-from memtab.sync.layout import META_DIR, Target
 from memtab.sync.meta_merge import (
     follow_renames,
     import_entry,
@@ -44,9 +42,11 @@ from memtab.sync.meta_merge import (
     records_to_json,
     render_records,
 )
-from memtab.sync.objects import Change, Existing, NewCommit, Repository, TreeEntry
 from memtab.sync.records import MetaRecord, Pending, SyncState
-from memtab.sync.scopes import LocalFile, write_file
+from memtab.sync.repository.git import Git, GitError
+from memtab.sync.repository.layout import META_DIR, Target
+from memtab.sync.repository.objects import Change, Existing, NewCommit, Repository, TreeEntry
+from memtab.sync.repository.scopes import LocalFile, write_file
 from memtab.sync.tree_merge import PathConflict, find_renames, merge_trees
 
 logger = logging.getLogger(__name__)

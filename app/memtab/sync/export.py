@@ -25,16 +25,22 @@ from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaEntry
-from memtab.sync.layout import FORMAT_PATH, FORMAT_VERSION, SyncedScope
 from memtab.sync.meta_merge import (
     export_entries,
     parse_records,
     records_from_json,
     render_records,
 )
-from memtab.sync.objects import Change, Existing, NewCommit, ObjectMissingError, Repository
 from memtab.sync.records import Pending, SyncState
-from memtab.sync.scopes import SYNC_ACTOR, LocalFile, ScopeFiles
+from memtab.sync.repository.layout import FORMAT_PATH, FORMAT_VERSION, SyncedScope
+from memtab.sync.repository.objects import (
+    Change,
+    Existing,
+    NewCommit,
+    ObjectMissingError,
+    Repository,
+)
+from memtab.sync.repository.scopes import SYNC_ACTOR, LocalFile, ScopeFiles
 from memtab.sync.tree_merge import merge_trees
 
 logger = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import FileVersions, RunEntry, RunOp
 from memtab.store.history.runs import log_run, new_run_id
 from memtab.store.home import Home
-from memtab.sync.layout import Target
+from memtab.sync.repository.layout import Target
 
 
 def log_imports(home: Home, target: Target, changes: Sequence[RecordedChange], at_ms: int) -> None:

@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.sync.git import (
+from memtab.sync.repository.git import (
     Git,
     GitError,
     branch_problem,
@@ -22,7 +22,7 @@ from memtab.sync.git import (
     find_git,
     remote_problem,
 )
-from memtab.sync.layout import DEFAULT_BRANCH
+from memtab.sync.repository.layout import DEFAULT_BRANCH
 from memtab.sync.service import Cancel, SyncError, SyncService
 
 

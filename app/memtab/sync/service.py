@@ -30,7 +30,9 @@ from memtab.store.home import Home
 from memtab.store.paths import PathError
 from memtab.sync.engine import RunOutcome, SyncCancelledError, SyncRun
 from memtab.sync.export import Committer, SyncedStore
-from memtab.sync.git import (
+from memtab.sync.imports import log_imports
+from memtab.sync.records import SyncState
+from memtab.sync.repository.git import (
     Git,
     GitError,
     Identity,
@@ -39,8 +41,7 @@ from memtab.sync.git import (
     find_git,
     remote_problem,
 )
-from memtab.sync.imports import log_imports
-from memtab.sync.layout import (
+from memtab.sync.repository.layout import (
     DEFAULT_BRANCH,
     DEFAULT_TARGET,
     SyncConfig,
@@ -53,10 +54,9 @@ from memtab.sync.layout import (
     remove_target,
     save_target,
 )
-from memtab.sync.objects import ObjectMissingError, Repository
-from memtab.sync.records import SyncState
-from memtab.sync.recovery import clear_leftovers
-from memtab.sync.scopes import open_scope_store, read_scope, record_outside_changes
+from memtab.sync.repository.objects import ObjectMissingError, Repository
+from memtab.sync.repository.recovery import clear_leftovers
+from memtab.sync.repository.scopes import open_scope_store, read_scope, record_outside_changes
 from memtab.sync.standing import distance, files_apart, scope_of, shown
 from memtab.sync.state import load_state, save_state
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from memtab.sync.git import Git
-from memtab.sync.layout import SyncedScope, Target
-from memtab.sync.objects import Repository
+from memtab.sync.repository.git import Git
+from memtab.sync.repository.layout import SyncedScope, Target
+from memtab.sync.repository.objects import Repository
 
 
 def distance(git: Git, head: str | None, remote: str | None) -> tuple[int, int]:

@@ -8,7 +8,7 @@ file:
 - edited on one side, deleted on the other: the edit stays (nothing is lost; the deletion
   can be made again), with a note;
 - edited on both sides: Markdown merges line by line, three ways
-  (`store.line_merge`): changes to different lines, and notes both sides added at the
+  (`store.text.line_merge`): changes to different lines, and notes both sides added at the
   same place, are all kept. A change of the same lines on both sides, two different
   files created at one path, or contents that are not text are a conflict: the merged
   tree keeps `theirs` (what the others already have) and the caller keeps `ours` live
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from memtab.store.line_merge import merge_lines
+from memtab.store.text.line_merge import merge_lines
 
 Tree = Mapping[str, str]
 ReadBlobs = Callable[[Iterable[str]], Mapping[str, bytes]]

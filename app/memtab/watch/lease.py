@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Annotated
 
-from memtab.fs.locks import InterprocessLock, LockUnavailableError, OwnedLock
+from memtab.fs.locking.locks import InterprocessLock, LockUnavailableError, OwnedLock
 from memtab.fs.records import Key, Record
 from memtab.store.home import Home
 

@@ -39,7 +39,7 @@ from watchdog.observers.polling import PollingObserver
 
 from memtab.fs.heap import release_free_heap
 from memtab.logs import quiet_library_warnings
-from memtab.store.external import sync_external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.history.prune import maybe_prune
 from memtab.store.home import Home
 from memtab.store.paths import Scope

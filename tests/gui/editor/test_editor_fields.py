@@ -22,7 +22,7 @@ from gui.editor_support import (
     write_disk,
 )
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.view import ViewMode
+from memtab.gui.editor.text.view import ViewMode
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.scopes.memory import MemoryStore
 

@@ -9,9 +9,9 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory
-from memtab.gui.editor.bar import BarKind
-from memtab.gui.editor.preview import MarkdownPreview
-from memtab.gui.editor.view import ViewMode
+from memtab.gui.editor.tab.bar import BarKind
+from memtab.gui.editor.text.preview import MarkdownPreview
+from memtab.gui.editor.text.view import ViewMode
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 

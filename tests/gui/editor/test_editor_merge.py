@@ -27,11 +27,11 @@ from gui.editor_support import (
 )
 from memtab.components.editor import merge
 from memtab.components.editor.merge import MergeResult
-from memtab.gui.diff_view import DiffDialog
-from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.editor.tab.bar import BarKind
 from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.tasks.runner import TaskContext
+from memtab.gui.text.diff_view import DiffDialog
 from memtab.store.scopes.memory import MemoryStore
 
 store = editor_support.store

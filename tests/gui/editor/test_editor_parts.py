@@ -8,15 +8,15 @@ from PySide6.QtGui import QPalette, QTextDocument
 from pytestqt.qtbot import QtBot
 
 from memtab.components.text_diff import compute_diff
-from memtab.gui.diff_view import COLOR_LINES_PER_PASS, DiffView
-from memtab.gui.editor.frontmatter import (
+from memtab.gui.editor.text.frontmatter import (
     body_without_frontmatter,
     description_line,
     read_description,
     with_description,
 )
-from memtab.gui.editor.highlighter import MarkdownHighlighter
-from memtab.store.frontmatter import description_from_prefix, description_from_text
+from memtab.gui.editor.text.highlighter import MarkdownHighlighter
+from memtab.gui.text.diff_view import COLOR_LINES_PER_PASS, DiffView
+from memtab.store.text.frontmatter import description_from_prefix, description_from_text
 
 # --- frontmatter -------------------------------------------------------------------------------
 

@@ -24,12 +24,12 @@ from gui.editor_support import (
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.session import FileState
 from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.reading import READING_SHOWN_AFTER_MS
-from memtab.gui.editor.view import READING
+from memtab.gui.editor.tab.reading import READING_SHOWN_AFTER_MS
+from memtab.gui.editor.text.view import READING
 from memtab.gui.tasks.runner import TaskContext
+from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.store.scopes.memory import MemoryStore
 from support.gui_clock import FakeGuiClock
 from support.gui_thread_io import GuiThreadIo

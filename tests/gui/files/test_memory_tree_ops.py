@@ -37,7 +37,7 @@ from memtab.components.tree.nodes import (
 )
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history import hub as history_hub
-from memtab.store.external import SyncReport
+from memtab.store.catch_up.external import SyncReport
 from memtab.store.files import read_file_content
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home

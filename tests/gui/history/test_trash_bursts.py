@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from gui.memory_tree_support import WAIT_MS, wait_for
 from memtab.gui.history.trash_dialog import TrashDialog
-from memtab.store.external import sync_external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore

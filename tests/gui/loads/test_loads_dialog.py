@@ -15,7 +15,7 @@ from gui.editor_support import replace_in_buffer, saved, settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.gui.editor.file_tab import SAVE_PAST_CUT
+from memtab.gui.editor.tab.file_tab import SAVE_PAST_CUT
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
 from memtab.loads.records import LoadedFile

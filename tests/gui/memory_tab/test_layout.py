@@ -15,9 +15,7 @@ from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, make_window
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.consolidation.review_dialog import ReviewDialog
-from memtab.gui.dialog_layout import title_width
-from memtab.gui.diff_view import DiffDialog
-from memtab.gui.editor.bar import BarKind
+from memtab.gui.editor.tab.bar import BarKind
 from memtab.gui.editor.unsaved import DiscardChoice, ask_unsaved
 from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
 from memtab.gui.first_paint import geometry
@@ -26,8 +24,10 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
-from memtab.gui.ui_state import UiState
-from memtab.gui.widgets import short_name
+from memtab.gui.text.diff_view import DiffDialog
+from memtab.gui.toolkit.dialog_layout import title_width
+from memtab.gui.toolkit.ui_state import UiState
+from memtab.gui.toolkit.widgets import short_name
 from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home

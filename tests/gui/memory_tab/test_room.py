@@ -20,11 +20,8 @@ from memtab.components.blame.gutter import GutterEntry
 from memtab.components.files.copy import CopyTarget
 from memtab.components.tree.nodes import file_key
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
-from memtab.gui import dialog_layout
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.consolidation.review_dialog import ReviewDialog
-from memtab.gui.crash_dialog import CrashDialog
-from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.unsaved import ask_unsaved
 from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.files.copy import CopyToDialog
@@ -36,8 +33,11 @@ from memtab.gui.memory_tab.layout import DEFAULT_SPLITTER_SIZES
 from memtab.gui.memory_tab.overlay import MOST_OF_THE_TREE
 from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
 from memtab.gui.merge.three_way import ThreeWayView
-from memtab.gui.screen_room import room_on
 from memtab.gui.settings.keys import confirm_key_host
+from memtab.gui.text.diff_view import DiffDialog
+from memtab.gui.toolkit import dialog_layout
+from memtab.gui.toolkit.crash_dialog import CrashDialog
+from memtab.gui.toolkit.screen_room import room_on
 from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.history.records import RunEntry

@@ -25,7 +25,7 @@ from memtab.gui.memory_tab.workspace_picker import (
     WorkspacePicker,
     picker_rows,
 )
-from memtab.gui.ui_state import UiState
+from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import Registry, add_workspace, load_registry

@@ -10,7 +10,7 @@ from gui.memory_tree_support import MainWindow, WindowFactory, wait_for, wait_wa
 from memtab.components.editor.session import Situation
 from memtab.components.merge.choices import KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
 from memtab.components.tree.nodes import file_key
-from memtab.gui.editor.file_tab import FileTab
+from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.sync.editor_bar import PREFIX
 from memtab.store.paths import parse_file_path
 from support.sync_machines import Machine

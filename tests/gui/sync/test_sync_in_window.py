@@ -21,7 +21,7 @@ from memtab.store.actors import actor_name
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import Workspace
-from memtab.sync.layout import SyncedScope
+from memtab.sync.repository.layout import SyncedScope
 from memtab.sync.service import SyncConflict
 from support.sync_machines import Machine
 

@@ -18,7 +18,7 @@ from memtab.gui.sync.service import WindowSync
 from memtab.gui.sync.setup import scope_choices
 from memtab.gui.sync.setup_dialog import SyncSetupDialog
 from memtab.store.sidecars.registry import Workspace
-from memtab.sync.layout import load_config
+from memtab.sync.repository.layout import load_config
 from support.gui_clock import FakeGuiClock
 from support.sync_machines import Machine
 

@@ -88,7 +88,7 @@ def test_the_outline_is_shown_before_any_file_is_read(
     qtbot: QtBot, make_window: WindowFactory, home: Home, tmp_path: Path
 ) -> None:
     from memtab.gui.first_paint.app import create_main_window
-    from memtab.gui.ui_state import UiState
+    from memtab.gui.toolkit.ui_state import UiState
 
     window = create_main_window(home, MAIN, ui_state=UiState(tmp_path / "ui.json"))
     qtbot.addWidget(window)
@@ -117,7 +117,7 @@ def test_the_first_scan_starts_once_the_outline_has_painted(
     # thread merged and painted the outline.
     from memtab.gui.first_paint.app import create_main_window
     from memtab.gui.tasks.scan import ScanTasks
-    from memtab.gui.ui_state import UiState
+    from memtab.gui.toolkit.ui_state import UiState
 
     events: list[str] = []
     submit_scan = ScanTasks.scan
@@ -194,7 +194,7 @@ def test_outside_changes_show_in_filled_and_unfilled_directories(
 def test_the_remembered_file_reopens_from_an_unfilled_directory(
     qtbot: QtBot, make_window: WindowFactory, home: Home, collapsed: None, tmp_path: Path
 ) -> None:
-    from memtab.gui.ui_state import UiState
+    from memtab.gui.toolkit.ui_state import UiState
 
     state = UiState(tmp_path / "state.json")
     state.set_open_file(home.root, MAIN, "/memories/global/tools/git.md")
@@ -255,12 +255,12 @@ from pathlib import Path
 import memtab.components.tree.scan as views_scan
 views_scan.OUTLINE_MIN_FILES = 1
 from memtab.gui.first_paint.app import application, create_main_window
-from memtab.gui.ui_state import UiState
+from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 
 LATER = ["memtab.gui.editor.editor", "memtab.gui.consolidation.footer",
          "memtab.gui.search.box", "memtab.gui.files.dialogs",
-         "memtab.gui.diff_view", "memtab.gui.editor.highlighter",
+         "memtab.gui.text.diff_view", "memtab.gui.editor.text.highlighter",
          "memtab.gui.settings.dialog", "memtab.gui.window.menus",
          "memtab.gui.writer.inbox_panel", "memtab.gui.activity.edit_marks",
          "yaml", "watchdog"]

@@ -34,7 +34,7 @@ from memtab.components.tree.sources import (
 )
 from memtab.file_protocol.file_ref import MemoryFileRef, parse_file_ref
 from memtab.fs.atomic import atomic_write_text
-from memtab.gui.editor.view import ViewMode
+from memtab.gui.editor.text.view import ViewMode
 from memtab.gui.files.copy import CopyChoice
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.settings.dialog import SettingsDialog
@@ -99,7 +99,7 @@ def test_sources_come_after_the_mux_scopes_painted_grouped_by_project(
     qtbot: QtBot, machine: Machine, tmp_path: Path
 ) -> None:
     from memtab.gui.first_paint.app import create_main_window
-    from memtab.gui.ui_state import UiState
+    from memtab.gui.toolkit.ui_state import UiState
 
     window = create_main_window(
         machine.home,

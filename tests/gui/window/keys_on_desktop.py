@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit
 
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.app import create_main_window
-from memtab.gui.ui_state import UiState
+from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.paths import parse_file_path
 from support.memory_home import MAIN, make_home
 

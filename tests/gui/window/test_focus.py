@@ -25,11 +25,11 @@ from gui.memory_tree_support import (
     wait_idle,
 )
 from memtab.components.tree.tree import file_key
-from memtab.gui.dialog_layout import give_mnemonics, with_mnemonic
 from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.source_edit import SourceEdit
+from memtab.gui.text.source_edit import SourceEdit
+from memtab.gui.toolkit.dialog_layout import give_mnemonics, with_mnemonic
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path

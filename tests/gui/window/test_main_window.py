@@ -21,8 +21,8 @@ from memtab.components.tree.nodes import SectionId, section_key
 from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.gui.first_paint.app import _wait_until_loaded
 from memtab.gui.first_paint.main_window import MENU_TITLES, display_path, source_text
-from memtab.gui.ui_state import UiState
-from memtab.gui.widgets import ElidedLabel
+from memtab.gui.toolkit.ui_state import UiState
+from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.memory_home import MAIN

@@ -19,7 +19,7 @@ from gui import memory_tree_support as support
 from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.tree.nodes import file_key
-from memtab.gui.editor.view import ViewMode
+from memtab.gui.editor.text.view import ViewMode
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.window import home_dialogs
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog

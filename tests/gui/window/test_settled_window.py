@@ -21,7 +21,7 @@ import pytest
 from tests.unit.check.helpers import home_with_project, make_checkout
 
 from memtab.fs.atomic import atomic_write_json
-from memtab.store.catch_up import catch_up_runs
+from memtab.store.catch_up.runs_log import catch_up_runs
 
 
 @pytest.mark.slow
@@ -46,7 +46,7 @@ CONSOLIDATION_ENGINE = ("memtab.consolidation.service", "memtab.consolidation.jo
                         "memtab.gui.tasks.consolidation")
 from pathlib import Path
 from PySide6.QtCore import QEventLoop
-from memtab.gui.ui_state import UiState
+from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.first_paint.app import application, create_main_window
 from memtab.store.home import Home
 

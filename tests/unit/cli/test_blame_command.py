@@ -18,7 +18,7 @@ from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file, save_source_file
 from memtab.sources.discovery import discover
 from memtab.sources.listing import find_file
-from memtab.store.external import sync_external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import Scope
@@ -54,7 +54,7 @@ def demo(tmp_path: Path) -> Home:
 
 
 def test_blame_loads_only_its_own_module() -> None:
-    assert modules_for(["blame", "/memories/global/a.md"]) == ["memtab.cli.history_commands"]
+    assert modules_for(["blame", "/memories/global/a.md"]) == ["memtab.cli.memory.history_commands"]
 
 
 def test_on_the_demo_a_writer_line_names_its_dump_and_a_consolidation_line_its_run(

@@ -29,7 +29,7 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
 
 
 def test_doctor_loads_only_its_own_module() -> None:
-    assert modules_for(["doctor", "--json"]) == ["memtab.cli.doctor_commands"]
+    assert modules_for(["doctor", "--json"]) == ["memtab.cli.health.doctor_commands"]
 
 
 def test_a_healthy_home_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

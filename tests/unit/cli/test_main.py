@@ -59,9 +59,11 @@ def test_the_windows_process_hashes_without_openssl_and_a_commands_with_it(
 
 def test_modules_for_each_kind_of_invocation() -> None:
     assert modules_for([]) == []
-    assert modules_for(["traces"]) == ["memtab.cli.traces_commands"]
-    assert modules_for(["suggestions"]) == ["memtab.cli.inbox_commands"]
-    assert modules_for(["show", "claude-code:user:CLAUDE.md"]) == ["memtab.cli.source_commands"]
+    assert modules_for(["traces"]) == ["memtab.cli.background.traces_commands"]
+    assert modules_for(["suggestions"]) == ["memtab.cli.memory.inbox_commands"]
+    assert modules_for(["show", "claude-code:user:CLAUDE.md"]) == [
+        "memtab.cli.memory.source_commands"
+    ]
     assert modules_for(["--help"]) == list(COMMAND_MODULES)
     assert modules_for(["no-such-command"]) == list(COMMAND_MODULES)
 

@@ -11,7 +11,7 @@ from typing import Any
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import Clock
-from memtab.fs.locks import LockUnavailableError, OwnedLock
+from memtab.fs.locking.locks import LockUnavailableError, OwnedLock
 from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import Message, ModelReply, ProviderError, ToolSpec

@@ -51,7 +51,7 @@ def test_megabyte_reasons_and_summary_are_capped_in_the_journal_and_runs_log(
 
 
 def test_every_record_caps_its_free_text_wherever_it_comes_from() -> None:
-    from memtab.store.free_text import MAX_ERROR_BYTES, MAX_NOTE_BYTES, MAX_SUMMARY_BYTES
+    from memtab.store.text.free_text import MAX_ERROR_BYTES, MAX_NOTE_BYTES, MAX_SUMMARY_BYTES
 
     huge = "x" * 5_000_000
     assert len(JournalOp("delete", "/memories/global/a.md", False, note=huge).note or "") <= (

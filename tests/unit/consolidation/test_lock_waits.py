@@ -10,7 +10,7 @@ import pytest
 
 from memtab.cli.main import main
 from memtab.demo import MAIN_ID, create_demo_home
-from memtab.fs.locks import InterprocessLock, LockUnavailableError
+from memtab.fs.locking.locks import InterprocessLock, LockUnavailableError
 from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
@@ -19,7 +19,7 @@ from support.processes import python_child
 HOLDER = """
 import sys
 from pathlib import Path
-from memtab.fs.locks import InterprocessLock
+from memtab.fs.locking.locks import InterprocessLock
 locks = [InterprocessLock(Path(path)) for path in sys.argv[1:]]
 for lock in locks:
     lock.acquire(5)

@@ -28,7 +28,7 @@ from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.fs import atomic
 from memtab.fs.clock import now_ms
-from memtab.fs.locks import InterprocessLock, LockUnavailableError
+from memtab.fs.locking.locks import InterprocessLock, LockUnavailableError
 from memtab.llm.settings import ProviderSettings
 from memtab.store.history import jsonlines
 from memtab.store.history.records import RunEntry

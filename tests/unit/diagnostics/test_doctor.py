@@ -20,7 +20,7 @@ from memtab.diagnostics.watching import check_watcher, count_directories, inotif
 from memtab.fs.atomic import Directory
 from memtab.fs.config_dir import config_dir
 from memtab.fs.sidecar import edit_sidecar
-from memtab.store.external import sync_external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.home import Home, HomeLocation
 from memtab.store.scopes.memory import MemoryStore
 from support.fake_model_server import FakeModelServer

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from memtab.cli.doctor_commands import describe
+from memtab.cli.health.doctor_commands import describe
 from memtab.demo import create_demo_home
 from memtab.diagnostics.doctor import run_doctor
 from memtab.store.home import Home, HomeLocation

@@ -1,5 +1,5 @@
-"""xum's lock files, taken in xum's protocol (`memtab.fs.lease_lock`, docs/formats.md §21.1):
-the token, what is stale and what is never taken over, release and renewal."""
+"""xum's lock files, taken in xum's protocol (`memtab.fs.locking.lease_lock`, docs/formats.md
+§21.1): the token, what is stale and what is never taken over, release and renewal."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.fs import lease_lock
-from memtab.fs.lease_lock import (
+from memtab.fs.locking import lease_lock
+from memtab.fs.locking.lease_lock import (
     LEASE_S,
     LeaseLock,
     LeaseLockBusyError,
@@ -128,7 +128,7 @@ def test_a_malformed_token_is_stale_only_by_its_lease(lock: Path) -> None:
     take(lock).release()
 
 
-@pytest.mark.expect_log("memtab.fs.lease_lock", "WARNING", r"changed owners before release")
+@pytest.mark.expect_log("memtab.fs.locking.lease_lock", "WARNING", r"changed owners before release")
 def test_release_removes_only_our_own_token(lock: Path) -> None:
     held = take(lock)
     theirs = token_for(os.getpid() + 1, "0123456789abcdef", None)
@@ -150,7 +150,7 @@ def test_renewal_refreshes_our_lease_and_never_anothers(tmp_path: Path) -> None:
     ours.release()
 
 
-@pytest.mark.expect_log("memtab.fs.lease_lock", "WARNING", r"changed owners before release")
+@pytest.mark.expect_log("memtab.fs.locking.lease_lock", "WARNING", r"changed owners before release")
 def test_a_lease_renewed_by_someone_else_after_a_takeover_is_left_alone(lock: Path) -> None:
     held = take(lock)
     lock.write_text(f"{os.getpid() + 1}:0123456789abcdef")

@@ -13,8 +13,8 @@ from memtab.blame import service, walk
 from memtab.blame.records import Blame
 from memtab.blame.service import blame_memory_file
 from memtab.fs.clock import now_ms
+from memtab.store.catch_up.external import sync_external
 from memtab.store.errors import NotFoundError
-from memtab.store.external import sync_external
 from memtab.store.history.records import FileVersions, RunEntry, RunOp
 from memtab.store.history.runs import log_run, new_run_id
 from memtab.store.home import Home

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from memtab.fs import atomic
-from memtab.store import external
-from memtab.store.external import sync_external
+from memtab.store.catch_up import external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.history import blobs as blobs_module
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
@@ -88,7 +88,7 @@ def test_external_copies_are_indexed_only_after_one_sync_of_the_file_system(
     assert len(blob_inodes) == 5 and not blob_inodes & set(fsynced)  # no blob fsynced alone
 
 
-@pytest.mark.expect_log("memtab.store.external", "WARNING", r"Input/output error")
+@pytest.mark.expect_log("memtab.store.catch_up.external", "WARNING", r"Input/output error")
 def test_when_the_sync_fails_nothing_is_indexed_and_the_next_sync_records_it(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:

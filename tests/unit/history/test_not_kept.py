@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.store.external import NOTICE_NAMES, sync_external
+from memtab.store.catch_up.external import NOTICE_NAMES, sync_external
 from memtab.store.history import capture
 from memtab.store.home import Home
 from memtab.store.paths import Scope

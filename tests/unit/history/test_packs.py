@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.external import sync_external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.history import packs
 from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
 from memtab.store.history.prune import BLOB_GRACE_S, HistoryLimits, prune

@@ -15,7 +15,7 @@ from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
 from memtab.llm.types import ModelReply
-from memtab.store.catch_up import catch_up_runs
+from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.describe import describe_run
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home

@@ -8,7 +8,7 @@ import pytest
 
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply, ToolCall
-from memtab.store.external import sync_external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.history.blobs import BlobStore, sha256_of
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from memtab.fs.atomic import atomic_write_bytes, atomic_write_json
-from memtab.store.catch_up import catch_up_runs
+from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.prune import HistoryLimits, prune
 from memtab.store.history.runs import LoggedLine, RunsLog, journal_fingerprint
 from memtab.store.home import Home

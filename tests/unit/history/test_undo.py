@@ -12,7 +12,7 @@ import pytest
 from memtab.cli.main import main
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply
-from memtab.store.external import sync_external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path

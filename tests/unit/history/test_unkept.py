@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from memtab.cli.main import main
-from memtab.store.external import sync_external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.history import capture
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.jsonlines import JsonLinesFile
@@ -128,7 +128,7 @@ def test_an_editor_save_over_unkept_content_is_refused_unless_chosen(
     assert disk(store, A) == b"mine\n"
 
 
-@pytest.mark.expect_log("memtab.store.external", "WARNING", r"cannot record external")
+@pytest.mark.expect_log("memtab.store.catch_up.external", "WARNING", r"cannot record external")
 def test_a_restore_over_unkept_content_is_refused_by_the_cli(
     home: Home, read_only_history: Callable[[], None], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -16,7 +16,7 @@ from memtab.components.history.history import load_file_history
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.fs.clock import now_ms
 from memtab.sources.open_file import open_memory_file
-from memtab.store.external import sync_external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.history.xum_journal import XumJournal
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path

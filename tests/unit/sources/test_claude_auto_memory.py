@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.cli.source_commands import _source_row as source_row
+from memtab.cli.memory.source_commands import _source_row as source_row
 from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.sources import SUBAGENTS_GROUP_KEY, build_source_sections
 from memtab.components.tree.sources_scan import SourcesScan

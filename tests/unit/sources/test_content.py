@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memtab.file_protocol.file_ref import SourceError
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.locking.locks import interprocess_lock
 from memtab.sources.content import file_lock_path, read_source_file, save_source_file
 from memtab.sources.model import ReadOnlyError, SourceFile
 from memtab.store.files import MAX_FILE_BYTES, content_sha256

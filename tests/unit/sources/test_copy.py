@@ -16,10 +16,10 @@ from memtab.sources.discovery import discover
 from memtab.sources.listing import source_file
 from memtab.sources.model import ReadOnlyError, Source
 from memtab.sources.notes import Note
-from memtab.store.frontmatter import description_from_text, frontmatter_strings
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.scopes.memory import AlreadyExistsError, MemoryStore
 from memtab.store.sidecars.registry import load_registry
+from memtab.store.text.frontmatter import description_from_text, frontmatter_strings
 from support.agent_machine import WORKSPACE_ID, Machine
 
 

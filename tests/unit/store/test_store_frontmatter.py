@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memtab.store.frontmatter import (
+from memtab.store.text.frontmatter import (
     DESCRIPTION_PREFIX_BYTES,
     _yaml_description,
     clean_description,
@@ -398,7 +398,7 @@ def test_the_fast_path_never_loads_pyyaml() -> None:
     # PyYAML costs start-up time: the tree's descriptions must not need it.
     probe = (
         "import sys\n"
-        "from memtab.store.frontmatter import description_from_prefix as d\n"
+        "from memtab.store.text.frontmatter import description_from_prefix as d\n"
         "assert d(b'---\\ndescription: Plain text\\ntags: [a, b]\\n---\\nbody') == 'Plain text'\n"
         "assert 'yaml' not in sys.modules, 'the fast path imported yaml'\n"
         "assert d(b'---\\ndescription: >\\n  folded\\n---\\n') == 'folded'\n"

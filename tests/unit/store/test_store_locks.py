@@ -1,4 +1,4 @@
-"""The one lock module (`memtab.fs.locks`): exclusive across threads and processes, with
+"""The one lock module (`memtab.fs.locking.locks`): exclusive across threads and processes, with
 timeouts on both sides, never re-entered, released by the OS when its holder dies."""
 
 from __future__ import annotations
@@ -11,13 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from memtab.fs.locks import InterprocessLock, LockUnavailableError, OwnedLock, interprocess_lock
+from memtab.fs.locking.locks import (
+    InterprocessLock,
+    LockUnavailableError,
+    OwnedLock,
+    interprocess_lock,
+)
 from support.processes import python_child
 
 HOLDER = r"""
 import sys
 from pathlib import Path
-from memtab.fs.locks import OwnedLock
+from memtab.fs.locking.locks import OwnedLock
 lock = OwnedLock(Path(sys.argv[1]))
 lock.acquire(5, purpose="test")
 print("held", flush=True)
@@ -142,7 +147,7 @@ def test_socket_loads_with_the_first_lock_and_filelock_never(tmp_path: Path) -> 
     probe = (
         "import sys\nfrom pathlib import Path\n"
         "from memtab.fs.sidecar import read_sidecar\n"
-        "from memtab.fs.locks import OwnedLock\n"
+        "from memtab.fs.locking.locks import OwnedLock\n"
         f"read_sidecar(Path({str(tmp_path / 'meta.json')!r}))\n"
         "before = [m for m in ('filelock', 'socket') if m in sys.modules]\n"
         f"lock = OwnedLock(Path({str(tmp_path / 'x.lock')!r}))\n"

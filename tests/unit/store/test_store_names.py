@@ -12,7 +12,7 @@ import pytest
 from memtab.cli.main import main
 from memtab.components.tree.nodes import MessageKind, SectionId, unaddressable_key
 from memtab.components.tree.tree import build_tree
-from memtab.store.external import sync_external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from memtab.cli.main import main
-from memtab.fs.locks import InterprocessLock
+from memtab.fs.locking.locks import InterprocessLock
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
@@ -32,7 +32,7 @@ NOTE = "/memories/global/note.md"
 HOLD = """
 import sys, time
 from pathlib import Path
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.locking.locks import interprocess_lock
 with interprocess_lock(Path(sys.argv[1]), timeout_s=0):
     print("held", flush=True)
     sys.stdin.read()  # until the test closes it

@@ -17,12 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memtab.fs.sidecar import KeptAside, edit_sidecar, keep_aside, on_kept_aside, read_sidecar
-from memtab.gui.ui_state import UiState
-from memtab.store.free_text import MAX_SUMMARY_BYTES, cap_text
+from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.store.sidecars.meta import MetaStore, global_key, parse_meta_document
 from memtab.store.sidecars.registry import add_project, add_workspace, load_recency, load_registry
+from memtab.store.text.free_text import MAX_SUMMARY_BYTES, cap_text
 from memtab.writer.job.state import load_state, save_state
 from memtab.writer.records import WriterState
 
@@ -426,7 +426,9 @@ def test_a_corrupt_writer_state_is_kept_aside(tmp_path: Path) -> None:
 
 
 @pytest.mark.expect_log(
-    "memtab.gui.ui_state", "WARNING", r"^Ignoring the UI state .*ui-state.json: not valid JSON"
+    "memtab.gui.toolkit.ui_state",
+    "WARNING",
+    r"^Ignoring the UI state .*ui-state.json: not valid JSON",
 )
 @pytest.mark.expect_log(
     "memtab.fs.sidecar", "WARNING", r"^ui-state.json could not be used \(not valid JSON"

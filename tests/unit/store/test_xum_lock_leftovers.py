@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.fs import lease_lock
-from memtab.fs.lease_lock import LeaseLock, make_token
+from memtab.fs.locking import lease_lock
+from memtab.fs.locking.lease_lock import LeaseLock, make_token
 from memtab.store.home import Home
 from memtab.store.leftovers import remove_leftover_temps
 from memtab.store.xum_locks import (

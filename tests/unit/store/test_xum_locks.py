@@ -14,7 +14,7 @@ import pytest
 from memtab.cli.main import main
 from memtab.file_protocol.memory_file import MuxFile
 from memtab.fs.atomic import atomic_write_json
-from memtab.fs.locks import LockUnavailableError
+from memtab.fs.locking.locks import LockUnavailableError
 from memtab.store import xum_locks
 from memtab.store.errors import MemoryStoreError, ScopeBusyError
 from memtab.store.home import Home

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from memtab.blame.service import blame_memory_file
-from memtab.store.external import sync_external
+from memtab.store.catch_up.external import sync_external
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
-from memtab.sync.copies import resolve_memory_copy
-from memtab.sync.resolve import Keep
+from memtab.sync.conflicts.copies import resolve_memory_copy
+from memtab.sync.conflicts.resolve import Keep
 from support.sync_machines import Machine
 
 NOTES = "/memories/global/notes.md"

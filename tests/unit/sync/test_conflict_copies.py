@@ -18,7 +18,7 @@ from memtab.store.paths import parse_file_path
 from memtab.store.restore.undo import trash
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
-from memtab.sync.copies import (
+from memtab.sync.conflicts.copies import (
     memory_copies,
     resolve_memory_copy,
     resolve_sidecar_copy,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memtab.diagnostics.sync import check_sync
-from memtab.fs.filesystems import LockProbe
+from memtab.fs.locking.filesystems import LockProbe
 from memtab.store.home import Home
 from memtab.sync.service import SyncError
 from support.sync_machines import Machine
@@ -64,7 +64,9 @@ def test_a_home_where_locks_do_not_hold_is_broken(
     home.root.mkdir()
     not_enforced = LockProbe(True, False, "locks are not enforced")
     monkeypatch.setattr("memtab.diagnostics.sync.probe_locks", lambda _directory: not_enforced)
-    monkeypatch.setattr("memtab.fs.filesystems.probe_locks", lambda _directory: not_enforced)
+    monkeypatch.setattr(
+        "memtab.fs.locking.filesystems.probe_locks", lambda _directory: not_enforced
+    )
     _, found = check_sync(home)
     [broken] = found.items
     assert broken.level.value == "broken"

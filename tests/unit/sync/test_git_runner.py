@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from memtab.fs.filesystems import filesystem_of, parse_mountinfo, probe_locks
-from memtab.sync.git import Git, Identity, classify_network_error
-from memtab.sync.objects import NewCommit, Repository
+from memtab.fs.locking.filesystems import filesystem_of, parse_mountinfo, probe_locks
+from memtab.sync.repository.git import Git, Identity, classify_network_error
+from memtab.sync.repository.objects import NewCommit, Repository
 from support.sync_machines import bare_repository
 
 
@@ -37,7 +37,7 @@ def test_network_failures_are_told_apart(stderr: str, kind: str) -> None:
 def test_an_ssh_remote_never_waits_for_a_password(tmp_path: Path) -> None:
     git = Git(bare_repository(tmp_path / "r.git"))
     git.init("ssh://nobody@127.0.0.1:1/nothing.git", "main")
-    from memtab.sync.git import GitError
+    from memtab.sync.repository.git import GitError
 
     with pytest.raises(GitError) as failure:
         git.fetch("main", timeout_s=20)

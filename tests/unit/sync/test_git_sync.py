@@ -12,7 +12,7 @@ import pytest
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.restore.undo import file_history
 from memtab.sync import engine
-from memtab.sync.resolve import conflict_texts, find_conflict
+from memtab.sync.conflicts.resolve import conflict_texts, find_conflict
 from support.sync_machines import Machine
 
 NOTES = "/memories/global/notes.md"
@@ -360,7 +360,7 @@ def test_without_git_sync_says_so_and_nothing_else_breaks(
 
 
 def _project_store(machine: Machine, identity: str):  # type: ignore[no-untyped-def]
-    from memtab.sync.scopes import ProjectScopeStore
+    from memtab.sync.repository.scopes import ProjectScopeStore
 
     return ProjectScopeStore(machine.home, identity, actor="user", run_id=None)
 

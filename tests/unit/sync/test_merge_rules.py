@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memtab.store.line_merge import merge_lines, merge_union
 from memtab.store.sidecars.meta import MetaEntry, sanitize_entry
+from memtab.store.text.line_merge import merge_lines, merge_union
 from memtab.sync.meta_merge import (
     MetaRecord,
     export_entries,

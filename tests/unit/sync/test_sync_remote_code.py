@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.sync.git import is_local_remote
+from memtab.sync.repository.git import is_local_remote
 from support.sync_machines import Machine, bare_repository
 
 HOOKS = (

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memtab.store.restore.undo import file_history
-from memtab.sync.git import Git
+from memtab.sync.repository.git import Git
 from support.sync_machines import Machine, bare_repository
 
 FILES_PER_SCOPE = 1000  # xum's limit (store.files.MAX_FILES_PER_SCOPE)

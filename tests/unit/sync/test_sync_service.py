@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.locking.locks import interprocess_lock
 from memtab.store.scopes.tool import MemoryTool
 from support.sync_machines import Machine
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.atomic import atomic_write_json
-from memtab.fs.locks import LockUnavailableError
+from memtab.fs.locking.locks import LockUnavailableError
 from memtab.store import xum_locks
 from memtab.store.home import Home
-from memtab.sync.copies import resolve_sidecar_copy, sidecar_copies
+from memtab.sync.conflicts.copies import resolve_sidecar_copy, sidecar_copies
 from support.xum import xum_holding
 
 

@@ -29,7 +29,7 @@ EARLY_MODULES = (
     "memtab.gui.tasks.writer",
     "memtab.writer.job.service",
     "memtab.cli.main",
-    "memtab.cli.traces_commands",
+    "memtab.cli.background.traces_commands",
     "memtab.demo",
     "memtab.traces",
     # Validated by pydantic models, loaded by their first call (the store is on the way).

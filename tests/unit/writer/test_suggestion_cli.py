@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from memtab.cli.inbox_commands import RENAMED
 from memtab.cli.main import main
+from memtab.cli.memory.inbox_commands import RENAMED
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace

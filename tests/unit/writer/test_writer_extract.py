@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.writer.offline.commands import (
+from memtab.writer.offline.extract import Fix, WorkingCommand, extract_findings
+from memtab.writer.offline.shell.commands import (
     command_family,
     command_kind,
     display_command,
     is_project_command,
 )
-from memtab.writer.offline.extract import Fix, WorkingCommand, extract_findings
-from memtab.writer.offline.outcomes import error_signature
+from memtab.writer.offline.shell.outcomes import error_signature
 
 from .events import answer, bash, calls, shell, tool, user
 

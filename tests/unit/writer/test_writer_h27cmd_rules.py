@@ -5,12 +5,12 @@ format itself."""
 from __future__ import annotations
 
 from memtab.transcripts import TranscriptEvent, background_task, ended_task
-from memtab.writer.offline.command_scope import does_less, narrows
-from memtab.writer.offline.commands import command_kind
 from memtab.writer.offline.extract import extract_findings
 from memtab.writer.offline.fixes import can_fix
 from memtab.writer.offline.notes import render_fix
-from memtab.writer.offline.outcomes import output_shows_failure
+from memtab.writer.offline.shell.command_scope import does_less, narrows
+from memtab.writer.offline.shell.commands import command_kind
+from memtab.writer.offline.shell.outcomes import output_shows_failure
 
 from .events import bash, calls, shell, tool
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memtab.store.frontmatter import description_from_text
+from memtab.store.text.frontmatter import description_from_text
 from memtab.writer.offline.extract import Findings, Fix, WorkingCommand
 from memtab.writer.offline.notes import (
     COMMANDS,

@@ -6,11 +6,11 @@ absolute path inside the session's project is written relative to it."""
 
 from __future__ import annotations
 
-from memtab.writer.offline.command_scope import is_narrowed, without_passthrough
 from memtab.writer.offline.extract import extract_findings
 from memtab.writer.offline.notes import render_fix
-from memtab.writer.offline.outcomes import says_nothing
-from memtab.writer.offline.project_dirs import in_project, worktree_added
+from memtab.writer.offline.shell.command_scope import is_narrowed, without_passthrough
+from memtab.writer.offline.shell.outcomes import says_nothing
+from memtab.writer.offline.shell.project_dirs import in_project, worktree_added
 
 from .events import bash
 

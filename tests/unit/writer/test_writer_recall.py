@@ -4,10 +4,10 @@ nothing, a linter's or a build's all-clear, arguments handed to a task through `
 
 from __future__ import annotations
 
-from memtab.writer.offline.command_scope import without_passthrough
-from memtab.writer.offline.commands import chained_commands, uncut
 from memtab.writer.offline.extract import extract_findings
-from memtab.writer.offline.outcomes import hooks_that_passed, output_shows_success
+from memtab.writer.offline.shell.command_scope import without_passthrough
+from memtab.writer.offline.shell.commands import chained_commands, uncut
+from memtab.writer.offline.shell.outcomes import hooks_that_passed, output_shows_success
 
 from .events import bash
 

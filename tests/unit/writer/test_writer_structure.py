@@ -9,10 +9,10 @@ a line of a file."""
 from __future__ import annotations
 
 from memtab.writer.offline.answers import fact_weight, facts_in
-from memtab.writer.offline.commands import git_hook_stage, unwrapped
 from memtab.writer.offline.extract import extract_findings
 from memtab.writer.offline.notes import render_fix
-from memtab.writer.offline.outcomes import (
+from memtab.writer.offline.shell.commands import git_hook_stage, unwrapped
+from memtab.writer.offline.shell.outcomes import (
     closing_verdict,
     hooks_that_passed,
     output_shows_success,

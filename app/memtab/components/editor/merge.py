@@ -2,7 +2,7 @@
 
 The editor loaded `base`; the user turned it into `mine` (the draft) while an agent (mux,
 `echo >>`, another editor) turned it into `theirs` (the disk). The merge itself is
-`memtab.store.line_merge` (shared with sync): both sides' changes are kept when they touch
+`memtab.store.text.line_merge` (shared with sync): both sides' changes are kept when they touch
 different lines, and overlapping ones are refused, never guessed. This module adds what
 the editor says about it. It runs on a worker thread (`ctx` is checked between the two
 comparisons).
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from memtab.components.cancel import CancelToken
 from memtab.components.merge.choices import KEEP_BOTH
 from memtab.humanize import plural
-from memtab.store.line_merge import LineMerge, merge_lines
+from memtab.store.text.line_merge import LineMerge, merge_lines
 
 
 @dataclass(frozen=True)

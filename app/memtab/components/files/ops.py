@@ -22,13 +22,13 @@ from typing import Any
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.files import content_sha256
-from memtab.store.frontmatter import yaml_scalar
 from memtab.store.history.describe import display_name
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 from memtab.store.restore import orphans
 from memtab.store.restore.undo import HistoryError, restore
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError, UnkeptChangeError
+from memtab.store.text.frontmatter import yaml_scalar
 
 logger = logging.getLogger(__name__)
 

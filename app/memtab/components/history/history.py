@@ -22,7 +22,7 @@ from memtab.components.tree.nodes import SECTION_TITLES, SectionId
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.file_protocol.memory_file import Commit, MemoryFile
 from memtab.store.actors import actor_name
-from memtab.store.external import SyncReport, sync_external
+from memtab.store.catch_up.external import SyncReport, sync_external
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.prune import maybe_prune
 from memtab.store.history.versions import Version

@@ -18,7 +18,7 @@ from memtab import humanize
 from memtab.components.history.diff import parse_unified_diff
 from memtab.components.text_diff import DiffResult
 from memtab.store.actors import actor_name
-from memtab.store.catch_up import catch_up_runs
+from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import DRY_RUN_NOTE, describe_run, op_diff
 from memtab.store.history.records import RunEntry, RunOp

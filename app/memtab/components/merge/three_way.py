@@ -13,7 +13,7 @@ other side, without one), so the panes scroll together line for line however the
 what sync's and the copies' engines keep) is prepared too, to be shown before it is kept.
 
 The draft is the clean three-way merge when the sides' changes touch different lines
-(`store.line_merge.merge_lines`, sync's own rule); otherwise it is "mine" as it stands
+(`store.text.line_merge.merge_lines`, sync's own rule); otherwise it is "mine" as it stands
 (the live file never holds conflict markers), for the person to change or replace with
 one of the buttons.
 """
@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from memtab.components.merge.words import LineSpans, changed_words
-from memtab.store.line_merge import merge_lines, merge_union
+from memtab.store.text.line_merge import merge_lines, merge_union
 
 
 @dataclass(frozen=True)

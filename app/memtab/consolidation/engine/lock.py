@@ -2,7 +2,7 @@
 
 Every run can change the global scope, so any two runs in one home touch the same scope:
 one lock per home is exactly "never consolidate the same scopes at once". It is an OS
-file lock (`memtab.fs.locks.OwnedLock`) held for the whole run: a crashed or killed
+file lock (`memtab.fs.locking.locks.OwnedLock`) held for the whole run: a crashed or killed
 holder is released by the OS at once, so there is no expiry to wait out, nothing to
 renew and nothing to take over. Beside it a small file names the holder, for the
 message shown to whoever finds the home busy.
@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 
 from memtab.consolidation.errors import LockHeldError, RunCancelledError
-from memtab.fs.locks import LockUnavailableError, OwnedLock, interprocess_lock, lock_holder
+from memtab.fs.locking.locks import LockUnavailableError, OwnedLock, interprocess_lock, lock_holder
 from memtab.store.home import CONSOLIDATION_LOCK, Home
 from memtab.store.paths import SCOPE_ORDER
 from memtab.store.scopes.scope_store import ScopeStore

@@ -2,7 +2,7 @@
 
 The prompt is Markdown in `resources/prompts/` (`dream.md`, plus `dream-archive.md` for
 archive runs). Like mux, a user may replace it with `agents/dream.md` in the memory home,
-an agent definition (read by `store.frontmatter.read_agent_definition`): YAML frontmatter
+an agent definition (read by `store.text.frontmatter.read_agent_definition`): YAML frontmatter
 is optional and only the body is used. A broken override (unreadable,
 invalid frontmatter, empty body) falls back to the bundled prompt with a logged warning,
 so a typo never stops consolidation. The archive addendum is appended either way: it is
@@ -20,11 +20,11 @@ from memtab.consolidation.errors import ConsolidationError
 from memtab.humanize import size_text
 from memtab.resources import resource_path
 from memtab.store.conflict_copies import find_copies
-from memtab.store.frontmatter import FrontmatterError, read_agent_definition
 from memtab.store.home import Home
 from memtab.store.paths import SCOPE_ORDER, Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Trigger
+from memtab.store.text.frontmatter import FrontmatterError, read_agent_definition
 
 logger = logging.getLogger(__name__)
 

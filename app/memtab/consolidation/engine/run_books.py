@@ -3,7 +3,7 @@
 `RunBooks` keeps the records of one run or plan apply (docs/formats.md §9.1, §14.3):
 
 - `begin`: the run's intent, before anything changes (`StartedRun`, so a kill midway
-  leaves a run the next start logs, `store.interrupted`); a run that cannot write
+  leaves a run the next start logs, `store.catch_up.interrupted`); a run that cannot write
   it does not start (`RunFailedError`: nothing was changed);
 - `attempt`: each change right before it is made (the guard's `before_dispatch`);
 - `finish`: however the run ended, mux's journal and the runs log say what it applied.

@@ -20,7 +20,7 @@ from memtab.consolidation.offline.units import (
     split_units,
     text_size,
 )
-from memtab.store.frontmatter import description_from_text, description_prefix
+from memtab.store.text.frontmatter import description_from_text, description_prefix
 
 _FRONTMATTER_TYPE = re.compile(r"^type:\s*(\S.*?)\s*$", re.MULTILINE)
 # Markdown links, wiki links and bare `name.md` mentions: files named this way are never

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from memtab.consolidation.offline.units import split_units
 from memtab.markdown import heading
-from memtab.store.frontmatter import (
+from memtab.store.text.frontmatter import (
     clean_description,
     description_from_text,
     description_prefix,

@@ -15,7 +15,7 @@ A file is cut into *units* — lines that stand or go together:
 
 Every unit belongs to a *section* (the lines under one heading, up to the next heading)
 and a *block* (the lines under one heading or label, up to the next of either). Content
-compares equal modulo whitespace runs and the bullet marker (`store.content_lines`);
+compares equal modulo whitespace runs and the bullet marker (`store.text.content_lines`);
 content shorter than `MIN_LINE_CHARS` never counts (too generic).
 
 `clean_lines` removes only content: a bullet or paragraph repeated in the same section,
@@ -37,7 +37,7 @@ from typing import Literal, NamedTuple
 
 from memtab.fs.atomic import encode_utf8
 from memtab.markdown import closes_fence, frontmatter_lines, heading, opening_fence
-from memtab.store.content_lines import BULLET, normalize_line
+from memtab.store.text.content_lines import BULLET, normalize_line
 
 MIN_LINE_CHARS = 12
 SHINGLE_WORDS = 3

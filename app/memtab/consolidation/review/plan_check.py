@@ -31,7 +31,6 @@ from memtab.consolidation.errors import PlanError
 from memtab.consolidation.guard import ConsolidationGuard, MutationBudget
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.consolidation.review.plan import copy_scopes, planned_ops, scratch_home
-from memtab.store.content_lines import content_lines
 from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.files import FileContent
 from memtab.store.history.blobs import sha256_of
@@ -41,13 +40,14 @@ from memtab.store.paths import SCOPE_ORDER, PathError, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import parse_tool_request
 from memtab.store.sidecars.journal import JournalOp, Trigger
+from memtab.store.text.content_lines import content_lines
 
 INVALID_CALL_NOTE = "invalid call"
 
 
 class LineHolders:
     """Which memory files hold which of some wanted content lines (compared as
-    `store.content_lines` compares them). Only the wanted lines are kept: the lines of
+    `store.text.content_lines` compares them). Only the wanted lines are kept: the lines of
     the files a plan deletes, a few hundred at most, whatever the size of the home."""
 
     def __init__(self, wanted: Collection[str]) -> None:

@@ -30,8 +30,8 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.sync.jobs import SyncLook
+from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.tree.model import MemoryTreeModel
-from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.sidecars.journal import ConsolidationRecord

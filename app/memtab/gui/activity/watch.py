@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-from memtab.gui.clock import QT_CLOCK, GuiClock
+from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.logs import quiet_library_warnings
 
 if TYPE_CHECKING:  # lazy: watchdog (~20 ms) loads when watching starts (watch_observer)

@@ -33,8 +33,8 @@ from memtab.fs.clock import now_ms
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.gutter import BlameGutter
 from memtab.gui.context import WindowContext
-from memtab.gui.line_margin import MarginEditor
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.text.line_margin import MarginEditor
 from memtab.store.errors import MemoryStoreError
 from memtab.store.paths import PathError
 

@@ -40,8 +40,8 @@ from memtab.fs.heap import release_free_heap
 from memtab.gui.check.line_marks import CheckLineMarks
 from memtab.gui.check.panel import CheckPanel
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.line_margin import MarginEditor
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.text.line_margin import MarginEditor
 from memtab.store.home import HomeError, PathKind, PathPlace
 from memtab.store.sidecars.registry import Workspace
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from memtab.check.records import Finding
 from memtab.components.check.marks import panel_row
-from memtab.gui.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel
 
 _INDEX_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ("File", "Line", "Kind", "Message")

@@ -56,9 +56,9 @@ from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.consolidation.footer_lines import CoverageLines, summaries_tooltip
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.consolidation.review_opener import ReviewOpener
-from memtab.gui.icons import tinted_icon
-from memtab.gui.style import Accent, accent_text, muted_text
-from memtab.gui.widgets import ElidedLabel
+from memtab.gui.toolkit.icons import tinted_icon
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus, Trigger
 from memtab.store.sidecars.registry import Workspace
 

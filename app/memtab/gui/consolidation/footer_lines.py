@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QWidget
 
 from memtab import humanize
 from memtab.components import glossary
-from memtab.gui.style import Accent, accent_text, muted_text
-from memtab.gui.widgets import ElidedLabel
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.store.paths import Scope
 from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus
 

@@ -37,11 +37,11 @@ from memtab import humanize
 from memtab.components.history.diff import join_diffs
 from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 from memtab.consolidation.review.review_setting import save_review_mode
-from memtab.gui.dialog_layout import fit_to_screen, fit_to_title
 from memtab.gui.history.widgets import DiffPane, RowList
-from memtab.gui.style import muted_text
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import WrappedLabel, short_name
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title
+from memtab.gui.toolkit.style import muted_text
+from memtab.gui.toolkit.widgets import WrappedLabel, short_name
 
 logger = logging.getLogger(__name__)
 

@@ -27,10 +27,10 @@ from PySide6.QtWidgets import QWidget
 
 from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.autosave import AutoSave
-from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.external import ExternalOpener
-from memtab.gui.editor.view import EditorView, ViewMode
-from memtab.gui.source_edit import SourceEdit
+from memtab.gui.editor.tab.bar import BarKind
+from memtab.gui.editor.text.view import EditorView, ViewMode
+from memtab.gui.text.source_edit import SourceEdit
 
 logger = logging.getLogger(__name__)
 

@@ -12,13 +12,13 @@ from PySide6.QtWidgets import QLineEdit, QPushButton
 from memtab.components.editor.session import RELOAD
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
-from memtab.gui.diff_view import DiffDialog
-from memtab.gui.editor.bar import MessageBar
-from memtab.gui.editor.file_tab import FileTab
-from memtab.gui.editor.preview import MarkdownPreview
-from memtab.gui.editor.view import ViewMode
-from memtab.gui.find_bar import FindBar
-from memtab.gui.source_edit import SourceEdit
+from memtab.gui.editor.tab.bar import MessageBar
+from memtab.gui.editor.tab.file_tab import FileTab
+from memtab.gui.editor.text.preview import MarkdownPreview
+from memtab.gui.editor.text.view import ViewMode
+from memtab.gui.text.diff_view import DiffDialog
+from memtab.gui.text.find_bar import FindBar
+from memtab.gui.text.source_edit import SourceEdit
 from memtab.store.paths import VirtualPath
 
 

@@ -36,17 +36,17 @@ from PySide6.QtWidgets import (
 
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
-from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.autosave import AutoSave
-from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.commands import EditorCommands
 from memtab.gui.editor.current import CurrentTab
-from memtab.gui.editor.file_tab import FileTab
+from memtab.gui.editor.tab.bar import BarKind
+from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.editor.tab_bar import EditorTabBar, chain_like
+from memtab.gui.editor.text.view import EditorView
 from memtab.gui.editor.unsaved import DiscardChoice, ask_unsaved
-from memtab.gui.editor.view import EditorView
 from memtab.gui.tasks.runner import TaskRunner
+from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView

@@ -17,9 +17,9 @@ from PySide6.QtWidgets import QDialog, QLabel, QPlainTextEdit, QWidget
 from memtab.components.files.ops import OpResult
 from memtab.file_protocol.file_ref import SourceError
 from memtab.gui.context import WindowContext
-from memtab.gui.dialog_layout import lay_out_prose_dialog
-from memtab.gui.style import mute
 from memtab.gui.tasks.file_ops import OpFollowUp
+from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
+from memtab.gui.toolkit.style import mute
 from memtab.sources.codex.notes import add_codex_note, codex_memories
 from memtab.sources.layouts import CODEX_NOTES_DIR
 from memtab.sources.model import Source

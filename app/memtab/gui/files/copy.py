@@ -35,16 +35,16 @@ from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext
-from memtab.gui.dialog_layout import (
+from memtab.gui.tasks.file_ops import OpFollowUp
+from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
     fit_to_title,
     give_mnemonics,
     room_for_mnemonics,
 )
-from memtab.gui.icons import tinted_icon
-from memtab.gui.style import Accent, accent_text, muted_text
-from memtab.gui.tasks.file_ops import OpFollowUp
-from memtab.gui.widgets import ElidedLabel, WrappedLabel
+from memtab.gui.toolkit.icons import tinted_icon
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.sources.copy import default_name
 from memtab.store.scopes.memory import MemoryStore
 

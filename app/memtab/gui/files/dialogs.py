@@ -29,16 +29,16 @@ from PySide6.QtWidgets import (
 from memtab import humanize
 from memtab.components.files.copy import CopyTarget
 from memtab.components.files.ops import DeletionCount
-from memtab.gui.dialog_layout import (
+from memtab.gui.files.copy import CopyChoice, ask_copy_target
+from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
     fit_to_title,
     give_mnemonics,
     room_for_mnemonics,
     small_dialog,
 )
-from memtab.gui.files.copy import CopyChoice, ask_copy_target
-from memtab.gui.style import Accent, accent_text
-from memtab.gui.widgets import ElidedLabel, WrappedLabel, short_name
+from memtab.gui.toolkit.style import Accent, accent_text
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, short_name
 from memtab.store.paths import PathError, VirtualPath, hidden_name_problem, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 

@@ -48,11 +48,11 @@ from memtab.fs.user_files import write_output_file
 from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks, ServiceFactory
 from memtab.gui.context import WindowContext
-from memtab.gui.crash_reports import CrashReporter
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
-from memtab.gui.icons import app_icon
-from memtab.gui.ui_state import UiState
+from memtab.gui.toolkit.crash_reports import CrashReporter
+from memtab.gui.toolkit.icons import app_icon
+from memtab.gui.toolkit.ui_state import UiState
 from memtab.resources import resource_path
 from memtab.store.home import Home, HomeLocation
 

@@ -21,7 +21,7 @@ import contract "first-paint" in pyproject.toml (imports inside functions and fo
 annotations count there). After the paint, `MemoryTab.assemble()` (the three start-up
 steps are in `gui/first_paint/memory_tab.py`'s docstring) imports the one step after it,
 `SETTLED_STEP`, by name with `settled_step()`: that module starts the log's rotation,
-hands rows' backgrounds to the widget style (`memtab.gui.paint`) and builds the tab's
+hands rows' backgrounds to the widget style (`memtab.gui.toolkit.paint`) and builds the tab's
 parts and the window's features. Whatever only the window's later life needs is
 imported there, never by a module of this package.
 """
@@ -53,8 +53,9 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.fs.confined",
         "memtab.fs.jsonfile",
         "memtab.fs.lazy_re",
-        "memtab.fs.lease_lock",  # xum's lock files, taken by memory-meta.json's writes
-        "memtab.fs.locks",
+        "memtab.fs.locking",
+        "memtab.fs.locking.lease_lock",  # xum's lock files, taken by memory-meta.json's writes
+        "memtab.fs.locking.locks",
         "memtab.fs.sidecar",
         "memtab.fs.terminal_text",  # the CLI's error line (two small patterns)
         "memtab.fs.user_files",  # --screenshot FILE is written through it (no imports of its own)
@@ -66,7 +67,8 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.store.description_cache",
         "memtab.store.errors",
         "memtab.store.files",
-        "memtab.store.frontmatter",
+        "memtab.store.text",
+        "memtab.store.text.frontmatter",
         "memtab.markdown",  # the one line classifier: titles (stdlib only)
         "memtab.store.home",
         "memtab.store.sidecars",
@@ -114,19 +116,14 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.actions",
         "memtab.gui.activity",
         "memtab.gui.activity.watch",
-        "memtab.gui.clock",
         "memtab.gui.consolidation",
         "memtab.gui.consolidation.lazy",
         "memtab.gui.context",
-        "memtab.gui.crash_reports",
-        "memtab.gui.icons",
         "memtab.gui.memory_tab",
         "memtab.gui.memory_tab.layout",
         "memtab.gui.memory_tab.overlay",
         "memtab.gui.memory_tab.panes",
         "memtab.gui.memory_tab.workspace_picker",
-        "memtab.gui.paint",
-        "memtab.gui.style",
         "memtab.gui.tasks",
         "memtab.gui.tasks.runner",
         "memtab.gui.tasks.scan",
@@ -137,9 +134,15 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.tree.rows",
         "memtab.gui.tree.scan_scheduler",
         "memtab.gui.tree.view",
-        "memtab.gui.screen_room",  # two QtCore sizes: the window's room on its screen
-        "memtab.gui.ui_state",
-        "memtab.gui.widgets",
+        "memtab.gui.toolkit",
+        "memtab.gui.toolkit.clock",
+        "memtab.gui.toolkit.crash_reports",
+        "memtab.gui.toolkit.icons",
+        "memtab.gui.toolkit.paint",
+        "memtab.gui.toolkit.screen_room",  # two QtCore sizes: the window's room on its screen
+        "memtab.gui.toolkit.style",
+        "memtab.gui.toolkit.ui_state",
+        "memtab.gui.toolkit.widgets",
     }
 )
 
@@ -150,7 +153,7 @@ BEFORE_FIRST_PAINT = frozenset(
 FIRST_SCAN_BEFORE_FIRST_PAINT = frozenset(
     {
         "memtab.components.tree.full_scan",
-        "memtab.store.free_text",
+        "memtab.store.text.free_text",
         "memtab.store.sidecars.journal",
     }
 )
@@ -205,7 +208,7 @@ NEVER_BEFORE_FIRST_PAINT = (
 # Python enum types the first time Python uses the class (its name imported, an object of
 # it handed over), in millions of instructions: QStyle's 20 ~48 M (~9 ms), QGradient's
 # ~13 M (`QPainter.fillRect` and `QBrush(…)` build them resolving their overloads; the
-# row painters do without both: `memtab.gui.paint`), the dialogs' and actions' ~30 M
+# row painters do without both: `memtab.gui.toolkit.paint`), the dialogs' and actions' ~30 M
 # together (QMessageBox ~6, QKeySequence ~6, QDialogButtonBox ~4, QFileDialog ~4,
 # QFontDatabase ~3, QAction ~2: modules on the path name them through `QtGui` or
 # `QtWidgets`, or are loaded with their dialog).

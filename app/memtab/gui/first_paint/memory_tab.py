@@ -73,8 +73,8 @@ if TYPE_CHECKING:  # lazy: annotations only, built after the paint (gui.window.f
     from memtab.gui.activity.edit_marks import EditMarks
     from memtab.gui.activity.mux_presence import MuxPresence
     from memtab.gui.consolidation.footer import ConsolidationFooter
-    from memtab.gui.editor.bar import MessageBar
     from memtab.gui.editor.editor import EditorPanel
+    from memtab.gui.editor.tab.bar import MessageBar
     from memtab.gui.files.commands import FileCommands
     from memtab.gui.files.dialogs import TabDialogs
     from memtab.gui.memory_tab.tab_files import TabFiles

@@ -26,7 +26,7 @@ from PySide6 import QtGui
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import QStatusBar, QToolButton, QWidget
 
-from memtab.gui.widgets import ElidedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel
 
 logger = logging.getLogger(__name__)
 

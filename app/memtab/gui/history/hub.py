@@ -45,7 +45,7 @@ from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.store.catch_up import catch_up_runs
+from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.home import Home, PathKind
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.restore.orphans import OrphanProjectStore

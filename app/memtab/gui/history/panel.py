@@ -43,9 +43,9 @@ from memtab.components.history.history import (
 from memtab.components.text_diff import DiffResult
 from memtab.file_protocol.memory_file import Commit, MemoryFile
 from memtab.gui.history.widgets import DiffPane, RowList
-from memtab.gui.style import mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import ElidedLabel, WrappedLabel
+from memtab.gui.toolkit.style import mute
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
 

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTreeWidgetItem, QVBoxL
 
 from memtab import humanize
 from memtab.components.history.diff import parse_unified_diff
-from memtab.gui.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.history.widgets import DiffPane, RowList
-from memtab.gui.widgets import WrappedLabel
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
+from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.store.history.describe import display_name
 from memtab.store.restore.undo import RevertResult
 

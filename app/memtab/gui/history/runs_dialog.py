@@ -50,18 +50,18 @@ from memtab.components.history.runs import (
     run_title,
     usage_line,
 )
-from memtab.gui.dialog_layout import (
+from memtab.gui.history.revert import RevertResultDialog
+from memtab.gui.history.widgets import DiffPane, RowList
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
     fit_to_title,
     give_mnemonics,
     small_dialog,
     stack_when_narrow,
 )
-from memtab.gui.history.revert import RevertResultDialog
-from memtab.gui.history.widgets import DiffPane, RowList
-from memtab.gui.style import Accent, accent_text, muted_text
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import ElidedLabel, WrappedLabel
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.store.history.records import RunEntry
 from memtab.store.history.runs import MUX_SOURCE
 from memtab.store.home import Home

@@ -49,17 +49,17 @@ from memtab.components.history.history import (
     load_trash,
 )
 from memtab.fs.clock import now_ms
-from memtab.gui.dialog_layout import (
+from memtab.gui.history.widgets import fit_columns
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
     fit_to_title,
     give_mnemonics,
     small_dialog,
     stack_when_narrow,
 )
-from memtab.gui.history.widgets import fit_columns
-from memtab.gui.style import muted_text
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import ElidedLabel
+from memtab.gui.toolkit.style import muted_text
+from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.store.history.describe import display_name
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path

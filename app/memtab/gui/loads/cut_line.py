@@ -11,7 +11,7 @@ from PySide6.QtCore import QEvent, QObject, QPointF, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from memtab.gui.style import Accent
+from memtab.gui.toolkit.style import Accent
 from memtab.sources.claude.index import IndexCut, index_cut
 
 LABEL = "Claude Code does not read below this line"

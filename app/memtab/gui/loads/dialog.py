@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.dialog_layout import fit_to_screen, give_mnemonics
-from memtab.gui.style import Accent
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
+from memtab.gui.toolkit.style import Accent
 from memtab.humanize import display_path
 from memtab.loads.records import AgentLoads, LoadedFile, Loads
 

@@ -19,11 +19,11 @@ from memtab.components.files.topic import create_continued_topic
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.line_margin import MarginEditor
 from memtab.gui.loads.cut_line import CutLine
 from memtab.gui.loads.dialog import LoadsDialog
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.text.line_margin import MarginEditor
 from memtab.sources.claude.index import is_cut_index, move_past_cut
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home

@@ -15,12 +15,12 @@ import logging
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QSplitter, QToolButton, QVBoxLayout, QWidget
 
-from memtab.gui.icons import tinted_icon
 from memtab.gui.memory_tab.overlay import TreeOverlay
 from memtab.gui.memory_tab.panes import PaneSwitch
-from memtab.gui.style import muted_text
+from memtab.gui.toolkit.icons import tinted_icon
+from memtab.gui.toolkit.style import muted_text
+from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.gui.widgets import chain_tab_order, tab_stops
 
 logger = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import QApplication, QSplitter, QToolButton, QWidget
 
 from memtab.gui.actions import ActionRegistry, Focus
-from memtab.gui.icons import tinted_icon
+from memtab.gui.toolkit.icons import tinted_icon
 
 logger = logging.getLogger(__name__)
 

@@ -33,9 +33,9 @@ from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.context import WindowContext
-from memtab.gui.editor.bar import MessageBar
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.held_keys import TypedAhead
+from memtab.gui.editor.tab.bar import MessageBar
+from memtab.gui.editor.tab.held_keys import TypedAhead
 from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.memory_tab.navigation import FileNavigation
 from memtab.gui.memory_tab.panes import Pane, PaneSwitch

@@ -36,8 +36,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.paint import paint_row_panel, row_state
-from memtab.gui.style import mute
+from memtab.gui.toolkit.paint import paint_row_panel, row_state
+from memtab.gui.toolkit.style import mute
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Registry, Workspace
 
 ModelIndex = QModelIndex | QPersistentModelIndex

@@ -26,9 +26,9 @@ from memtab.components.tree.nodes import NodeKind
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
-from memtab.gui.icons import tinted_icon
 from memtab.gui.search.tasks import SearchOutcome, SearchTasks
-from memtab.gui.style import muted_text
+from memtab.gui.toolkit.icons import tinted_icon
+from memtab.gui.toolkit.style import muted_text
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanTarget
 from memtab.gui.tree.sync import TreeEditorSync

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from memtab.agent_server.install import AGENTS, registrations
-from memtab.gui.style import mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.toolkit.style import mute
 from memtab.store.home import Home
 
 LOOK_KEY = "agent-server-registrations"

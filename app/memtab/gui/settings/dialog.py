@@ -52,16 +52,16 @@ from PySide6.QtWidgets import (
 
 from memtab.consolidation.review.review_setting import load_review_mode, save_review_mode
 from memtab.fs.settings_file import SettingsFileError, load_settings_file, settings_path
-from memtab.gui.dialog_layout import give_mnemonics, small_dialog
 from memtab.gui.settings.agent_server import AgentServerBox
 from memtab.gui.settings.keys import FormKeys, confirm_key_host
 from memtab.gui.settings.local_servers import LocalServersBox
 from memtab.gui.settings.page import ScrollingPage
 from memtab.gui.settings.sources import SourcesSettingsBox
 from memtab.gui.settings.writer_page import WriterSettingsBox
-from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import ElidedLabel, WrappedLabel
+from memtab.gui.toolkit.dialog_layout import give_mnemonics, small_dialog
+from memtab.gui.toolkit.style import Accent, accent_text, mute
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.llm.endpoints import base_url_problem, key_origin, origin_label
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
 from memtab.llm.probe import ProbeResult, probe_provider

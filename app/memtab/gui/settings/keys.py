@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from memtab.gui.dialog_layout import fit_to_title, give_mnemonics, small_dialog
+from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
 from memtab.llm.endpoints import origin_label
 from memtab.llm.saved_keys import KeyPlace, SavedKeys
 

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.style import mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import WrappedLabel
+from memtab.gui.toolkit.style import mute
+from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind, find_local_servers
 
 logger = logging.getLogger(__name__)

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, Agent
-from memtab.gui.style import mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.toolkit.style import mute
 from memtab.humanize import display_path
 from memtab.sources.config import (
     DEFAULT_DIRS,

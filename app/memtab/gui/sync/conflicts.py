@@ -3,9 +3,9 @@
 Three kinds (docs/formats.md §18.4, §18.5):
 
 - `sync`: a file two machines changed on the same lines; mine is the live file, theirs
-  is in the sync repository, the common version too (`memtab.sync.resolve`);
+  is in the sync repository, the common version too (`memtab.sync.conflicts.resolve`);
 - `copy`: a file-sync tool's conflict copy beside its original in a scope the window
-  shows (`memtab.sync.copies.resolve_memory_copy`);
+  shows (`memtab.sync.conflicts.copies.resolve_memory_copy`);
 - `sidecar`: a conflict copy of `memory-meta.json`, `memory-consolidation.json` or
   `config.json` in the home's top directory (`resolve_sidecar_copy`).
 
@@ -28,8 +28,13 @@ from memtab.store.conflict_copies import ConflictCopy, CopyName
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.sync.copies import SidecarCopy, memory_copies, resolve_sidecar_copy, sidecar_copies
-from memtab.sync.layout import load_config
+from memtab.sync.conflicts.copies import (
+    SidecarCopy,
+    memory_copies,
+    resolve_sidecar_copy,
+    sidecar_copies,
+)
+from memtab.sync.repository.layout import load_config
 
 if TYPE_CHECKING:  # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
     from memtab.sync.service import SyncConflict
@@ -158,7 +163,7 @@ def load_texts(
     """The conflict's texts for the three-way view."""
     if item.kind == "sync":
         # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
-        from memtab.sync.resolve import conflict_texts
+        from memtab.sync.conflicts.resolve import conflict_texts
         from memtab.sync.service import SyncConflict
 
         assert isinstance(item.subject, SyncConflict)
@@ -211,7 +216,7 @@ def resolve(
     engine's error (one line) when it cannot (the file changed meanwhile, a sync runs)."""
     if item.kind == "sync":
         # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
-        from memtab.sync.resolve import resolve_conflict
+        from memtab.sync.conflicts.resolve import resolve_conflict
         from memtab.sync.service import SyncConflict
 
         assert isinstance(item.subject, SyncConflict)
@@ -226,7 +231,7 @@ def resolve(
         return f"Resolved {_name(item.subject.path)}: {_DONE[decision]}; the next sync sends it"
     copy_keep = {"mine": "mine", "theirs": "this", "both": "both"}.get(decision)
     if item.kind == "copy":
-        from memtab.sync.copies import resolve_memory_copy  # lazy: as above
+        from memtab.sync.conflicts.copies import resolve_memory_copy  # lazy: as above
 
         assert isinstance(item.subject, ConflictCopy)
         resolve_memory_copy(

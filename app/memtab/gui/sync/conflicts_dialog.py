@@ -41,12 +41,12 @@ from PySide6.QtWidgets import (
 from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts
 from memtab.gui.context import WindowContext
-from memtab.gui.dialog_layout import fit_to_screen, stack_when_narrow
 from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.sync.conflicts import ConflictItem, Decision, list_conflicts, load_texts, resolve
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import WrappedLabel
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, stack_when_narrow
+from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Workspace
 

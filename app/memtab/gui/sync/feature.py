@@ -18,7 +18,6 @@ from PySide6.QtCore import QObject, Slot
 from memtab.components.tree.marks import MarkedRows
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
-from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.sync.conflicts import conflict_marks
@@ -27,6 +26,7 @@ from memtab.gui.sync.editor_bar import SyncConflictBars
 from memtab.gui.sync.jobs import SyncLook
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.sync.status import SyncStatusWidget
+from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.store.conflict_copies import find_copies
 from memtab.store.files import ScopeListing
 from memtab.store.paths import Scope

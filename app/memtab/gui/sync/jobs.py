@@ -5,7 +5,7 @@ what a sync meets (the engine reports offline, conflicts and failures in its rep
 
 `memtab.sync.service` is imported here, inside the functions, and only once the home has
 a target: the sync engine, which a window on a home without sync never needs.
-`memtab.sync.layout` reads the set-up without it.
+`memtab.sync.repository.layout` reads the set-up without it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from memtab.store.home import Home
-from memtab.sync.layout import load_config
+from memtab.sync.repository.layout import load_config
 from memtab.sync.state import load_state
 
 if TYPE_CHECKING:  # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker

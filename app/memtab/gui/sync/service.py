@@ -37,9 +37,9 @@ import logging
 from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.sync.jobs import SyncKind, SyncLook, run_sync
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.store.home import Home, PathKind
 
 logger = logging.getLogger(__name__)

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from memtab.store.home import Home
 from memtab.store.paths import project_basename
 from memtab.store.sidecars.registry import Workspace
-from memtab.sync.layout import (
+from memtab.sync.remote_check import check_remote
+from memtab.sync.repository.layout import (
     DEFAULT_TARGET,
     SyncedScope,
     SyncSetupError,
@@ -24,7 +25,6 @@ from memtab.sync.layout import (
     load_config,
     parse_scope,
 )
-from memtab.sync.remote_check import check_remote
 from memtab.sync.service import Cancel, SyncError, SyncService
 from memtab.sync.state import load_state
 

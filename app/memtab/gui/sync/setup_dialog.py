@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
 
 from memtab.fs.clock import now_ms
 from memtab.gui.context import WindowContext
-from memtab.gui.dialog_layout import fit_to_screen
 from memtab.gui.sync.jobs import SyncLook
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.sync.setup import (
@@ -51,10 +50,11 @@ from memtab.gui.sync.setup import (
     stop_syncing,
 )
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import WrappedLabel
+from memtab.gui.toolkit.dialog_layout import fit_to_screen
+from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.humanize import plural, relative_time
 from memtab.store.home import Home
-from memtab.sync.layout import DEFAULT_TARGET, SyncedScope
+from memtab.sync.repository.layout import DEFAULT_TARGET, SyncedScope
 
 logger = logging.getLogger(__name__)
 

@@ -88,7 +88,7 @@ from PySide6.QtCore import (
     Slot,
 )
 
-from memtab.gui.crash_reports import is_defect, report_exception
+from memtab.gui.toolkit.crash_reports import is_defect, report_exception
 
 logger = logging.getLogger(__name__)
 

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components import glossary
-from memtab.gui.style import Accent, mute
+from memtab.gui.toolkit.style import Accent, mute
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.gui.traces.models import (
     Preview,
     cell_text,
@@ -33,7 +34,6 @@ from memtab.gui.traces.models import (
 )
 from memtab.gui.traces.pages import AttemptPage, Inspector, RawJsonView, Styled
 from memtab.gui.traces.text_view import LongTextView
-from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.humanize import absolute_time, plural, relative_time, size_text
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY
 from memtab.traces.describe import describe_event, format_json

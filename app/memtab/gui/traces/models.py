@@ -23,7 +23,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle
 
-from memtab.gui.style import Accent, accent_text, muted_text, tint
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text, tint
 from memtab.humanize import absolute_time, relative_time
 from memtab.traces.describe import compact_json, first_line
 from memtab.traces.outcome import Outcome

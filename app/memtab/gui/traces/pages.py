@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.find_bar import FindBar
-from memtab.gui.style import Accent, accent_text, mute, tint
+from memtab.gui.text.find_bar import FindBar
+from memtab.gui.toolkit.style import Accent, accent_text, mute, tint
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.gui.traces.models import (
     Preview,
     PreviewTableModel,
@@ -34,7 +35,6 @@ from memtab.gui.traces.models import (
     duration_text,
 )
 from memtab.gui.traces.text_view import LongTextView
-from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.humanize import absolute_time, size_text
 from memtab.traces.describe import describe_step, format_json
 from memtab.traces.reader import TraceAttempt, TraceDump, TraceMessage

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.gui.context import ChangeFeed
-from memtab.gui.style import mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.toolkit.style import mute
 from memtab.gui.traces.detail import TraceDetailView
 from memtab.gui.traces.models import (
     SUMMARY_ROLE,

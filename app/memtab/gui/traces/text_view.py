@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.style import mute
+from memtab.gui.toolkit.style import mute
 from memtab.humanize import size_text
 
 DEFAULT_LIMIT_CHARS = 64 * 1024

@@ -15,7 +15,7 @@ Rows, by kind:
 
 Colours come from the palette (muted text is a blend of text and base), so the tree
 looks right in light and dark themes. The selection is drawn from the palette too, and a
-row's state read from the view (`gui/paint.py`: the tree paints before anything else, and
+row's state read from the view (`gui/toolkit/paint.py`: the tree paints before anything else, and
 QStyle's Python enums alone would cost it ~9 ms).
 """
 
@@ -46,9 +46,9 @@ from memtab.components.activity.badges import Badge
 from memtab.components.search.highlight import highlight_spans
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import MessageKind, NodeKind, TreeNode
-from memtab.gui.icons import tinted_pixmap
-from memtab.gui.paint import fill, paint_row_panel
-from memtab.gui.style import Accent, accent_text, blend, muted
+from memtab.gui.toolkit.icons import tinted_pixmap
+from memtab.gui.toolkit.paint import fill, paint_row_panel
+from memtab.gui.toolkit.style import Accent, accent_text, blend, muted
 from memtab.gui.tree.model import BADGE_ROLE, MARKS_ROLE, NODE_ROLE
 
 ModelIndex = QModelIndex | QPersistentModelIndex

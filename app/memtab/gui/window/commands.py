@@ -21,12 +21,12 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 
 from memtab import __version__
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.dialog_layout import give_mnemonics, small_dialog
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.view import ViewMode
+from memtab.gui.editor.text.view import ViewMode
 from memtab.gui.first_paint.memory_tab import MemoryTab
-from memtab.gui.rich_text import escape_html
 from memtab.gui.tasks.runner import TaskRunner
+from memtab.gui.text.rich_text import escape_html
+from memtab.gui.toolkit.dialog_layout import give_mnemonics, small_dialog
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog, HomeFolder, describe_home_folder
 from memtab.gui.window.menus import shortcut_rows
 from memtab.gui.window.shortcuts_dialog import ShortcutsDialog

@@ -27,8 +27,8 @@ from memtab.gui.activity.mux_presence import MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
 from memtab.gui.consolidation.footer import ConsolidationFooter
-from memtab.gui.editor.bar import BarKind, MessageBar
 from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.editor.tab.bar import BarKind, MessageBar
 from memtab.gui.files.commands import FileCommands
 from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.first_paint.geometry import restore_splitter
@@ -37,10 +37,10 @@ from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.history.hub import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
 from memtab.gui.memory_tab.tab_files import TabFiles
-from memtab.gui.paint import use_native_panels
 from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.tasks.writer import WriterSupervisor
+from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.tree.sources import SourcesSync
 from memtab.gui.tree.sync import TreeEditorSync
 from memtab.gui.window.commands import WindowCommands
@@ -57,7 +57,7 @@ if TYPE_CHECKING:  # lazy: the Traces tab loads when first shown (build_traces)
 
 def after_first_paint() -> None:
     """What changes once the tree has painted: the log file starts rotating, and rows'
-    backgrounds are drawn by the widget style from then on (`memtab.gui.paint`)."""
+    backgrounds are drawn by the widget style from then on (`memtab.gui.toolkit.paint`)."""
     start_rotating()
     use_native_panels()
 

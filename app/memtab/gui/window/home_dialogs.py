@@ -36,9 +36,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.dialog_layout import fit_to_screen, give_mnemonics
-from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
+from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import Registry, add_workspace
 

@@ -32,8 +32,8 @@ from memtab.components.tree.nodes import file_key, ref_key
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import ActionRegistry, plain_title
 from memtab.gui.context import WindowContext
-from memtab.gui.dialog_layout import fit_to_screen
-from memtab.gui.style import mute
+from memtab.gui.toolkit.dialog_layout import fit_to_screen
+from memtab.gui.toolkit.style import mute
 
 logger = logging.getLogger(__name__)
 

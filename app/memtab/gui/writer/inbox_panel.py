@@ -48,10 +48,10 @@ from PySide6.QtWidgets import (
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.context import WindowContext
-from memtab.gui.dialog_layout import lay_out_prose_dialog
-from memtab.gui.rich_text import escape_html
-from memtab.gui.style import Accent, accent_text, mute
-from memtab.gui.text_fields import is_redo_key
+from memtab.gui.text.rich_text import escape_html
+from memtab.gui.text.text_fields import is_redo_key
+from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
+from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.writer.inbox_jobs import (
     Decided,
     Pending,

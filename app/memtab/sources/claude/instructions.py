@@ -36,7 +36,7 @@ from typing import Literal
 
 from memtab.markdown import LineKind, classify
 from memtab.sources.claude.settings import read_settings_file
-from memtab.store.frontmatter import frontmatter_block
+from memtab.store.text.frontmatter import frontmatter_block
 
 InstructionMode = Literal[
     "claude-md", "claude-md-or-agents-md", "claude-md-and-agents-md", "managed-only"

@@ -14,11 +14,11 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from memtab.store.content_lines import content_lines
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
+from memtab.store.text.content_lines import content_lines
 
 DRY_RUN_NOTE = "dry-run"
 MAX_DIFF_LINES = 400

@@ -1,6 +1,6 @@
 """Append-only JSON-lines files shared by processes: the history indexes and the runs log.
 
-Appends hold a cross-process lock (`memtab.fs.locks`) and go out in one `write` on an
+Appends hold a cross-process lock (`memtab.fs.locking.locks`) and go out in one `write` on an
 `O_APPEND` descriptor, fsynced. A reader takes no lock: it parses only complete lines (a
 line still being written is read next time) and skips a line that is not a JSON object
 its parser accepts, with one warning per file. A line a crashed writer left without its
@@ -25,7 +25,7 @@ from typing import Any, Generic, TypeVar
 
 from memtab.fs.atomic import atomic_write_bytes, encode_utf8
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.locking.locks import interprocess_lock
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ and project, and must stay exactly as mux writes it. Memtab appends every run it
 to `memtab/history/runs.jsonl` instead, one JSON line each: id, time, kind, trigger,
 provider and model, workspace, summary, and each op with its guard verdict, its note and
 — for an applied op — the history versions before and after (so its diff can be shown
-and the run reverted). Its free text is capped (`store.free_text`). Runs mux made are
+and the run reverted). Its free text is capped (`store.text.free_text`). Runs mux made are
 added when Memtab sees a journal record it has not logged yet (`import_mux_journal`);
 their ops have no versions (Memtab saw their changes as `external` ones).
 
@@ -153,7 +153,7 @@ def import_mux_journal(
     """Add the runs of mux's journal not logged yet (Memtab's own runs are logged with
     their fingerprint, so they are not added twice), leaving out a run before `oldest`
     (ms; history's prune would drop it again). Returns the runs added. Readers catch the
-    whole log up first (`store.catch_up.catch_up_runs`).
+    whole log up first (`store.catch_up.runs_log.catch_up_runs`).
 
     Usually every record is logged already (a window's every start catches up): the
     fingerprints the log's lines name say so without building a run (a line naming one

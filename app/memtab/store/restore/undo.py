@@ -16,13 +16,13 @@ from typing import Any, Literal
 from memtab.fs.clock import now_ms
 from memtab.fs.records import Record
 from memtab.store.actors import actor_name
+from memtab.store.catch_up.external import sync_external
 from memtab.store.errors import (
     AlreadyExistsError,
     MemoryStoreError,
     SaveConflictError,
     UnkeptChangeError,
 )
-from memtab.store.external import sync_external
 from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
 from memtab.store.history.describe import unified_diff
 from memtab.store.history.recorder import RecordedChange

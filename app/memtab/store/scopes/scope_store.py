@@ -18,7 +18,7 @@ from typing import Self
 
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.clock import Clock, now_ms
-from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.store.errors import (
     CapError,
     MemoryStoreError,

@@ -5,7 +5,7 @@ Read leniently — each bucket and record is validated on its own, so one malfor
 never hides the others — and written by read-modify-write under a cross-process lock
 (`memtab.fs.sidecar`), keeping every bucket and field Memtab does not know. A journal that
 cannot be parsed is kept aside before the next save starts a fresh one. A record's
-summary and its ops' notes are capped (`store.free_text`): a model's text can be
+summary and its ops' notes are capped (`store.text.free_text`): a model's text can be
 megabytes, and mux reads this file at every start.
 """
 
@@ -17,9 +17,9 @@ from typing import Any, Literal, Protocol, TypeGuard, get_args
 
 from memtab.fs.jsonfile import finite_number
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
-from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_optional, cap_text
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, parse_virtual_path
+from memtab.store.text.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_optional, cap_text
 
 Trigger = Literal["compaction", "launch", "archive", "manual"]
 """What started a consolidation run (mux's `MemoryConsolidationTrigger`)."""

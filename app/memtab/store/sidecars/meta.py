@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.jsonfile import finite_number
-from memtab.fs.locks import DEFAULT_TIMEOUT_S
+from memtab.fs.locking.locks import DEFAULT_TIMEOUT_S
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
 from memtab.store.xum_locks import holding_meta

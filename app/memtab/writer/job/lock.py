@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from memtab.fs.locks import LockUnavailableError, OwnedLock
+from memtab.fs.locking.locks import LockUnavailableError, OwnedLock
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)

@@ -30,9 +30,9 @@ from dataclasses import dataclass
 
 from memtab.transcripts import TranscriptToolCall
 from memtab.writer.offline.answers import FIRM_WEIGHT, fact_weight, is_english, is_marked
-from memtab.writer.offline.commands import is_exploratory, main_words, program_name
 from memtab.writer.offline.findings import Evidence, FactSource, Findings
 from memtab.writer.offline.fixes import EDIT_TOOL_NAME, fix_key
+from memtab.writer.offline.shell.commands import is_exploratory, main_words, program_name
 
 # Bounds, so a digest stays flat on a transcript of any length.
 MAX_CANDIDATE_FACTS = 200

@@ -67,22 +67,7 @@ from memtab.writer.offline.answers import (
     is_agent_report,
 )
 from memtab.writer.offline.asked import SkillScripts, decisions_in, goal_in, is_question
-from memtab.writer.offline.bash_agents import command_a_bash_agent_ran
 from memtab.writer.offline.candidates import CandidatePool
-from memtab.writer.offline.command_scope import is_narrowed, without_passthrough
-from memtab.writer.offline.commands import (
-    chained_commands,
-    command_family,
-    command_kind,
-    display_command,
-    git_hook_stage,
-    is_one_off,
-    is_project_command,
-    is_worth_keeping,
-    mentioned_files,
-    status_is_known,
-    tool_program,
-)
 from memtab.writer.offline.directives import directives_in, human_text
 from memtab.writer.offline.findings import Findings, OriginKind, WorkingCommand
 from memtab.writer.offline.fixes import (
@@ -97,9 +82,24 @@ from memtab.writer.offline.fixes import (
     read_step,
 )
 from memtab.writer.offline.language import is_claimed
-from memtab.writer.offline.outcomes import hooks_note, hooks_that_passed
-from memtab.writer.offline.project_dirs import worktree_added
-from memtab.writer.offline.workflow_tools import ToolUses, WorkflowTool
+from memtab.writer.offline.shell.bash_agents import command_a_bash_agent_ran
+from memtab.writer.offline.shell.command_scope import is_narrowed, without_passthrough
+from memtab.writer.offline.shell.commands import (
+    chained_commands,
+    command_family,
+    command_kind,
+    display_command,
+    git_hook_stage,
+    is_one_off,
+    is_project_command,
+    is_worth_keeping,
+    mentioned_files,
+    status_is_known,
+    tool_program,
+)
+from memtab.writer.offline.shell.outcomes import hooks_note, hooks_that_passed
+from memtab.writer.offline.shell.project_dirs import worktree_added
+from memtab.writer.offline.shell.workflow_tools import ToolUses, WorkflowTool
 
 __all__ = [
     "Findings",

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from memtab.writer.offline.fixes import Fix
-from memtab.writer.offline.workflow_tools import WorkflowTool
+from memtab.writer.offline.shell.workflow_tools import WorkflowTool
 
 FactSource = str  # "final" (a final answer), "answer" (mid-work), "report", "saved", "hooks"
 

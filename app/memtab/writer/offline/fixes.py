@@ -15,8 +15,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from memtab.transcripts import TranscriptToolCall
-from memtab.writer.offline.command_scope import does_less, without_passthrough
-from memtab.writer.offline.commands import (
+from memtab.writer.offline.shell.command_scope import does_less, without_passthrough
+from memtab.writer.offline.shell.commands import (
     command_family,
     command_label,
     command_segments,
@@ -36,14 +36,14 @@ from memtab.writer.offline.commands import (
     without_machine_env,
     word_set,
 )
-from memtab.writer.offline.outcomes import (
+from memtab.writer.offline.shell.outcomes import (
     error_signature,
     output_shows_failure,
     output_shows_success,
     repair_hint,
     says_nothing,
 )
-from memtab.writer.offline.project_dirs import in_project, relative_path, runs_elsewhere
+from memtab.writer.offline.shell.project_dirs import in_project, relative_path, runs_elsewhere
 
 MAX_FIX_STEPS = 3
 

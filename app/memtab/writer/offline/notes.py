@@ -32,7 +32,7 @@ from memtab.store.paths import Scope
 if TYPE_CHECKING:  # lazy: the writer's engine (~1.4 MiB, ~140 ms) with its first run
     from memtab.writer.offline.findings import Findings, OriginKind, WorkingCommand
     from memtab.writer.offline.fixes import Fix
-    from memtab.writer.offline.workflow_tools import WorkflowTool
+    from memtab.writer.offline.shell.workflow_tools import WorkflowTool
 
 GOAL = "Goal"
 DIRECTIVES = "Directives"

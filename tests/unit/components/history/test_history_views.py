@@ -94,7 +94,7 @@ def test_the_window_leaves_outside_changes_to_a_running_recorder(home: Home) -> 
 def test_recording_a_big_scope_stops_between_batches_and_goes_on_later(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memtab.store import external
+    from memtab.store.catch_up import external
 
     monkeypatch.setattr(external, "SYNC_BATCH", 2)
     store = store_for(home)

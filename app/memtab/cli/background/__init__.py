@@ -1,0 +1,3 @@
+"""Commands for what works in the background: the writer, consolidation, the recorder, traces,
+models.
+"""

@@ -1,0 +1,3 @@
+"""Commands that say whether things hold: `memtab check` (the memory), `doctor` and `--self-test`
+(Memtab).
+"""

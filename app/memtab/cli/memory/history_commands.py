@@ -1,0 +1,400 @@
+"""Headless history: `memtab history`, `blame`, `restore`, `runs`, `revert-run` and `trash`.
+
+Each first records what changed outside Memtab since it last looked (`sync_external`)
+and adds mux's new journal records to the runs log, so what they show is current.
+`history`, `blame` and `restore` also take another agent's file by file id: the versions
+Memtab recorded when it wrote the file (`memtab.sources.agent_file`).
+JSON output (`--json`) is a stable contract: fields are added, never renamed or removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from memtab.blame.records import BlameLine
+from memtab.blame.service import blame_file_id, blame_memory_file
+from memtab.cli.common import (
+    CliError,
+    add_home_option,
+    elide,
+    format_table,
+    open_home,
+    open_store,
+    print_json,
+    require_memory_path,
+)
+from memtab.file_protocol.file_ref import SourceError, is_virtual_path, parse_file_id
+from memtab.humanize import absolute_time, files_changed_text, relative_time, size_text
+from memtab.sources.agent_file import SourceVersions, restore_version
+from memtab.sources.config import SourceContext
+from memtab.sources.discovery import discover
+from memtab.store.actors import actor_name, actor_short
+from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.runs_log import catch_up_runs
+from memtab.store.history.describe import describe_run, op_diff
+from memtab.store.history.prune import maybe_prune
+from memtab.store.history.records import RunEntry
+from memtab.store.history.runs import (
+    REVERT_KIND,
+    RUN_KINDS,
+    RunsLog,
+    files_changed,
+    reverted_by,
+)
+from memtab.store.home import Home
+from memtab.store.restore.orphans import OrphanProjectStore
+from memtab.store.restore.undo import file_history, restore, revert_run, trash
+from memtab.store.scopes.memory import MemoryStore
+from memtab.watch.events import find_event, restore_event
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add this module's sub-commands to the `memtab` parser."""
+    history = commands.add_parser("history", help="every recorded version of a memory file")
+    add_home_option(history)
+    history.add_argument(
+        "path",
+        metavar="PATH",
+        help="virtual path, e.g. /memories/global/a.md, or another agent's file id",
+    )
+    history.add_argument("--workspace", metavar="ID", help="for project and workspace files")
+    _add_orphan_option(history)
+    history.add_argument("--json", action="store_true")
+    history.set_defaults(handler=run_history)
+
+    blame = commands.add_parser(
+        "blame", help="who introduced each line of a memory file, when, and from what"
+    )
+    add_home_option(blame)
+    blame.add_argument(
+        "path",
+        metavar="PATH",
+        help="virtual path, e.g. /memories/global/a.md, or another agent's file id",
+    )
+    blame.add_argument("--workspace", metavar="ID", help="for project and workspace files")
+    _add_orphan_option(blame)
+    blame.add_argument("--json", action="store_true")
+    blame.set_defaults(handler=run_blame)
+
+    restore_parser = commands.add_parser(
+        "restore", help="make a file hold one of its versions again (a deleted file too)"
+    )
+    add_home_option(restore_parser)
+    restore_parser.add_argument("path", metavar="PATH", nargs="?")
+    restore_parser.add_argument("--workspace", metavar="ID")
+    _add_orphan_option(restore_parser)
+    restore_parser.add_argument("--version", metavar="V", help="a version id")
+    restore_parser.add_argument(
+        "--event",
+        metavar="ID",
+        help="instead of PATH and --version: put back every file one burst of changes "
+        "deleted or rewrote (see `memtab events`)",
+    )
+    restore_parser.add_argument("--to", metavar="PATH", help="restore to another path")
+    restore_parser.add_argument(
+        "--force",
+        action="store_true",
+        help="with --to: replace the file already there (its content is kept in history)",
+    )
+    restore_parser.add_argument("--json", action="store_true")
+    restore_parser.set_defaults(handler=run_restore)
+
+    runs = commands.add_parser("runs", help="every consolidation and writer run, newest first")
+    add_home_option(runs)
+    runs.add_argument("--workspace", metavar="ID", help="only this workspace's runs")
+    runs.add_argument("--kind", choices=RUN_KINDS)
+    runs.add_argument("--failed", action="store_true", help="only failed runs")
+    runs.add_argument("--diff", action="store_true", help="show each applied op's diff")
+    runs.add_argument("--json", action="store_true")
+    runs.set_defaults(handler=run_runs)
+
+    revert = commands.add_parser(
+        "revert-run", help="restore every file a run changed to what it held before"
+    )
+    add_home_option(revert)
+    revert.add_argument("run_id", metavar="RUN_ID")
+    revert.add_argument("--json", action="store_true")
+    revert.set_defaults(handler=run_revert)
+
+    trash_parser = commands.add_parser("trash", help="deleted files history can restore")
+    add_home_option(trash_parser)
+    trash_parser.add_argument("--workspace", metavar="ID")
+    _add_orphan_option(trash_parser)
+    trash_parser.add_argument("--json", action="store_true")
+    trash_parser.set_defaults(handler=run_trash)
+
+
+def _add_orphan_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--orphan",
+        metavar="DIR",
+        help="an orphaned project memory dir (memory/project/DIR), deleted or not; "
+        "its files are /memories/project/…",
+    )
+
+
+def _synced_store(args: argparse.Namespace, *, reading: bool = True) -> MemoryStore:
+    """The store of `--workspace` or `--orphan`, history caught up with what changed
+    outside Memtab (`reading`: not waiting on a writer's lock for that)."""
+    home = open_home(args)
+    if args.orphan is not None:
+        if args.workspace is not None:
+            raise CliError("--orphan and --workspace cannot be combined")
+        store: MemoryStore = OrphanProjectStore(home, args.orphan)
+    else:
+        store, _ = open_store(home, args.workspace)
+    for warning in sync_external(store, wait=not reading).warnings():
+        print(f"warning: {warning}", file=sys.stderr)
+    maybe_prune(store.home)
+    return store
+
+
+def _source_versions(args: argparse.Namespace) -> SourceVersions:
+    if args.workspace is not None or args.orphan is not None:
+        raise CliError("A file id needs no --workspace or --orphan")
+    return SourceVersions(open_home(args))
+
+
+def _restore_source_file(args: argparse.Namespace) -> int:
+    if args.to is not None:
+        raise CliError("--to is for mux memory files; another agent's file is restored in place")
+
+    history = _source_versions(args)
+    file_id = args.path.strip()
+    try:
+        source = discover(SourceContext.load(history.home)).source(parse_file_id(file_id).source_id)
+        changed = restore_version(history, source, file_id, args.version)
+    except SourceError as error:
+        raise CliError(str(error)) from None
+    if args.json:
+        print_json({"path": file_id, "version": args.version, "unchanged": not changed})
+    elif changed:
+        print(f"Restored {file_id} to version {args.version}")
+    else:
+        print(f"{file_id} already holds version {args.version}")
+    return 0
+
+
+# --- history --------------------------------------------------------------------------------
+
+
+def run_history(args: argparse.Namespace) -> int:
+    require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "history")
+    if not is_virtual_path(args.path):
+        try:
+            versions = _source_versions(args).versions(args.path.strip())
+        except SourceError as error:
+            raise CliError(str(error)) from None
+    else:
+        versions = file_history(_synced_store(args), args.path)
+    if args.json:
+        print_json({"versions": [version.to_json() for version in versions]})
+        return 0
+    if not versions:
+        print(f"No history for {args.path}")
+        return 0
+    rows = [["VERSION", "WHEN", "WHO", "WHAT", "SIZE"]]
+    for version in versions:
+        what = version.op + (" (deleted)" if version.deleted and version.op != "delete" else "")
+        if version.moved_from:
+            what += f" from {version.moved_from}"
+        elif version.moved_to:
+            what += f" to {version.moved_to}"
+        who = actor_name(version.actor) + (f" · {version.run_id}" if version.run_id else "")
+        rows.append(
+            [version.id, relative_time(version.at), who, what, size_text(version.size_bytes)]
+        )
+    print(format_table(rows))
+    return 0
+
+
+# --- blame ----------------------------------------------------------------------------------
+
+
+def run_blame(args: argparse.Namespace) -> int:
+    """`memtab blame PATH`: each line, who introduced it (docs/formats.md §20.2)."""
+    require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "blame")
+    if not is_virtual_path(args.path):
+        try:
+            blame = blame_file_id(_source_versions(args).home, args.path.strip())
+        except SourceError as error:
+            raise CliError(str(error)) from None
+    else:
+        store = _synced_store(args)
+        catch_up_runs(store.home)
+        blame = blame_memory_file(store, args.path)
+    if args.json:
+        print_json(blame.to_json())
+        return 0
+    rows = [
+        [
+            line.version or "-",
+            _blame_actor(line),
+            absolute_time(line.at)[:16],
+            f"{line.line})",
+            line.text,
+        ]
+        for line in blame.lines
+    ]
+    if rows:
+        print(format_table(rows, right_aligned=(3,)))
+    else:
+        print(f"{blame.path} is empty", file=sys.stderr)
+    return 0
+
+
+def _blame_actor(line: BlameLine) -> str:
+    """The actor column: a xum tool call is named by its id (docs/formats.md §14.6)."""
+    source = line.source
+    if source is not None and source.kind == "xum-tool-call" and source.tool_call_id:
+        return f"{actor_short(line.actor)} {source.tool_call_id}"
+    return actor_short(line.actor)  # the gutter's word, as git blame's author
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    if args.event is not None:
+        return _restore_event(args)
+    if args.path is None or args.version is None:
+        raise CliError("restore takes PATH and --version V (or --event ID)")
+    if args.force and args.to is None:
+        raise CliError("--force is for --to: a restore in place never needs it")
+    require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "restore")
+    if not is_virtual_path(args.path):
+        return _restore_source_file(args)
+    store = _synced_store(args, reading=False)
+    result = restore(store, args.path, args.version, to=args.to, replace=args.force)
+    if args.json:
+        print_json(result.to_json())
+    elif result.unchanged:
+        print(f"{result.path} already holds version {result.version.id}")
+    else:
+        print(f"Restored {result.path} to version {result.version.id}")
+    return 0
+
+
+def _restore_event(args: argparse.Namespace) -> int:
+    if args.path is not None or args.version is not None or args.to is not None:
+        raise CliError("--event restores the files of one event: give no PATH, --version or --to")
+    home = open_home(args)
+    try:
+        event = find_event(home, args.event.strip())
+    except LookupError as error:
+        raise CliError(str(error)) from None
+    result = restore_event(home, event)
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    print(f"{event.words()}: restored {len(result.restored)} of {len(event.versions)}")
+    for path in result.restored:
+        print(f"restored {path}")
+    for left in result.left:
+        print(f"left {left.path}: {left.why}", file=sys.stderr)
+    return 0
+
+
+# --- runs ------------------------------------------------------------------------------------
+
+
+def _runs_of(home: Home) -> RunsLog:
+    catch_up_runs(home)
+    maybe_prune(home)
+    return RunsLog(home)
+
+
+def run_runs(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    log = _runs_of(home)
+    runs = log.runs(workspace_id=args.workspace, kind=args.kind, failed_only=args.failed)
+    reverts = reverted_by(log.runs(kind=REVERT_KIND))
+    if args.json:
+        print_json({"runs": [_run_json(run, reverts.get(run.id)) for run in runs]})
+        return 0
+    if not runs:
+        print("No runs recorded")
+        return 0
+    for run in runs:
+        status = "FAILED " if run.failed else ""
+        source = " (mux)" if run.source == "mux" else ""
+        how = f"by {actor_name(run.actor or 'user')}" if run.kind == REVERT_KIND else run.trigger
+        print(
+            f"{run.id}  {absolute_time(run.at)}  {status}{run.kind}{source} "
+            f"({how}) {run.workspace_id or run.project_path or ''} · "
+            f"{files_changed_text(files_changed(run))}"
+        )
+        print(f"  {elide(run.summary or run.error or '', 100)}")
+        revert = reverts.get(run.id)
+        if revert is not None:
+            print(
+                f"  reverted by {revert.id} ({actor_name(revert.actor or 'user')}, "
+                f"{absolute_time(revert.at)})"
+            )
+        for op, words in zip(run.ops, describe_run(home, run), strict=True):
+            print(f"  - {words}")
+            if args.diff and op.applied:
+                diff = op_diff(home, op)
+                if diff:
+                    print("    " + diff.replace("\n", "\n    "))
+    return 0
+
+
+def _run_json(run: RunEntry, revert: RunEntry | None) -> dict[str, object]:
+    """A run as `memtab runs --json` gives it: the log's record and what is known of it
+    since (`revertedBy`: the revert run that reverted it, or null)."""
+    return {
+        **run.to_json(),
+        "revertedBy": revert.id if revert is not None else None,
+        "filesChanged": files_changed(run),
+    }
+
+
+def run_revert(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    catch_up_runs(home)
+    result = revert_run(home, args.run_id)
+    if args.json:
+        print_json(result.to_json())
+    else:
+        for path in result.restored:
+            print(f"restored {path}")
+        for path in result.already:
+            print(f"already  {path}: it holds what it held before the run")
+        for refusal in result.refused:
+            print(f"refused  {refusal.path}: {refusal.reason}")
+            if refusal.diff:
+                print("  " + refusal.diff.replace("\n", "\n  "))
+        if not result.restored and not result.refused and not result.already:
+            print("Nothing to revert: the files already hold what they held before the run")
+        if result.revert_run_id is not None:
+            print(f"logged as run {result.revert_run_id} (memtab runs --kind revert)")
+    return 1 if result.refused else 0
+
+
+# --- trash -----------------------------------------------------------------------------------
+
+
+def run_trash(args: argparse.Namespace) -> int:
+    store = _synced_store(args)
+    items = trash(store)
+    if args.json:
+        print_json({"files": [item.to_json() for item in items]})
+        return 0
+    if not items:
+        print("No deleted files in history")
+        return 0
+    rows = [["PATH", "DELETED", "BY", "VERSION", "SIZE"]]
+    for item in items:
+        rows.append(
+            [
+                item.path + (" *" if item.pinned else ""),
+                relative_time(item.deleted_at),
+                actor_name(item.version.actor),
+                item.version.id,
+                size_text(item.version.size_bytes),
+            ]
+        )
+    print(format_table(rows))
+    where = f" --workspace {args.workspace}" if args.workspace else ""
+    where += f" --orphan {args.orphan}" if args.orphan else ""
+    print(f"\nRestore one with: memtab restore PATH --version VERSION{where}", file=sys.stderr)
+    return 0

@@ -1,0 +1,337 @@
+"""Headless commands over the store: list, tool, status, workspaces, project/workspace add, demo.
+
+JSON output (`--json`, and always for `tool`) is a stable contract for scripts and agents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from memtab.cli.common import (
+    CliError,
+    add_home_option,
+    elide,
+    format_table,
+    open_home,
+    open_store,
+    print_json,
+)
+from memtab.demo import create_demo_home
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
+from memtab.store.catch_up.external import sync_external
+from memtab.store.files import ScopeListing
+from memtab.store.paths import SCOPE_ORDER, Scope, normalize_project_path
+from memtab.store.scopes.file_rows import file_rows
+from memtab.store.scopes.tool import MemoryTool
+from memtab.store.sidecars.journal import Journal
+from memtab.store.sidecars.registry import (
+    MULTI_PROJECT_KEY,
+    Registry,
+    Workspace,
+    add_project,
+    add_workspace,
+    load_registry,
+    orphan_project_dirs,
+)
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add this module's sub-commands to the `memtab` parser."""
+    listing = commands.add_parser("list", help="list memory files with descriptions and usage")
+    add_home_option(listing)
+    listing.add_argument("--workspace", metavar="ID", help="include its project and workspace")
+    listing.add_argument(
+        "--source", metavar="ID", help="list another agent's source (see `memtab sources`)"
+    )
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    listing.set_defaults(handler=run_list)
+
+    tool = commands.add_parser("tool", help="run one memory-tool call (JSON in, JSON out)")
+    add_home_option(tool)
+    tool.add_argument("--workspace", metavar="ID", help="the workspace whose scopes to use")
+    tool.add_argument("call", metavar="JSON", help="the tool call as a JSON object, or - for stdin")
+    tool.set_defaults(handler=run_tool)
+
+    status = commands.add_parser("status", help="consolidation coverage of a workspace")
+    add_home_option(status)
+    status.add_argument("--workspace", metavar="ID", required=True)
+    status.add_argument("--json", action="store_true")
+    status.set_defaults(handler=run_status)
+
+    workspaces = commands.add_parser("workspaces", help="list projects and workspaces")
+    add_home_option(workspaces)
+    workspaces.add_argument("--json", action="store_true")
+    workspaces.set_defaults(handler=run_workspaces)
+
+    project = commands.add_parser("project", help="register projects (for homes without mux)")
+    add_home_option(project)
+    project_actions = project.add_subparsers(dest="action", required=True, metavar="ACTION")
+    project_add = project_actions.add_parser("add", help="register a project directory")
+    add_home_option(project_add)
+    project_add.add_argument("path", metavar="PATH")
+    project_add.add_argument("--name", help="display name (default: the directory name)")
+    project_add.set_defaults(handler=run_project_add)
+
+    workspace = commands.add_parser("workspace", help="register workspaces (without mux)")
+    add_home_option(workspace)
+    workspace_actions = workspace.add_subparsers(dest="action", required=True, metavar="ACTION")
+    workspace_add = workspace_actions.add_parser("add", help="register a workspace")
+    add_home_option(workspace_add)
+    workspace_add.add_argument("--project", metavar="PATH", required=True)
+    workspace_add.add_argument("--name", required=True)
+    workspace_add.add_argument("--id", dest="workspace_id", metavar="ID")
+    workspace_add.set_defaults(handler=run_workspace_add)
+
+    demo = commands.add_parser("demo", help="write a realistic demo home into DIR")
+    demo.add_argument("directory", metavar="DIR")
+    demo.set_defaults(handler=run_demo)
+
+
+# --- list ---------------------------------------------------------------------------------
+
+
+def _described(row: dict[str, Any]) -> str:
+    if row["conflictOf"]:
+        return f"conflict copy of {row['conflictOf']} (see memtab conflicts)"
+    if row["checkpoint"]:
+        return "an agent's rollover checkpoint (xum rewrites it)"
+    if row["adoptedFrom"]:
+        adopted = f"adopted from sub-agent {row['adoptedFrom']}"
+        return f"{adopted}: {elide(row['description'], 40)}" if row["description"] else adopted
+    return elide(row["description"], 60)
+
+
+def _unaddressable_rows(listings: list[ScopeListing]) -> list[dict[str, Any]]:
+    """Files and folders no virtual path can name: shown, never addressable."""
+    return [
+        {
+            "path": entry.shown,
+            "scope": listing.scope.value,
+            "kind": "directory" if entry.is_dir else "file",
+            "reason": entry.reason,
+        }
+        for listing in listings
+        for entry in listing.unaddressable
+    ]
+
+
+def run_list(args: argparse.Namespace) -> int:
+    if args.source not in (None, "mux"):
+        from memtab.cli.memory.source_commands import run_source_list  # lazy: --source only
+
+        return run_source_list(args)
+    home = open_home(args)
+    store, _ = open_store(home, args.workspace)
+    # History sees what changed outside (unless a writer holds a scope: reads never wait).
+    for warning in sync_external(store, wait=False).warnings():
+        print(f"warning: {warning}", file=sys.stderr)
+    listings = store.list_all()
+    rows = file_rows(listings, store)
+    unaddressable = _unaddressable_rows(listings)
+    if args.json:
+        print_json({"files": rows, "unaddressable": unaddressable})
+        return 0
+    for row in unaddressable:
+        print(
+            f"warning: {row['path']} is not listed: {row['reason']}; rename it outside "
+            "Memtab to see and edit it",
+            file=sys.stderr,
+        )
+    if not rows:
+        print(f"No memory files in {home.root}")
+    else:
+        table = [["", "PATH", "SIZE", "MODIFIED", "USES", "DESCRIPTION"]]
+        for row in rows:
+            table.append(
+                [
+                    "*" if row["pinned"] else "",
+                    row["path"],
+                    size_text(row["sizeBytes"]),
+                    relative_time(row["modifiedAt"]),
+                    str(row["accessCount"] or ""),
+                    _described(row),
+                ]
+            )
+        print(format_table(table, right_aligned=(2, 4)))
+        if any(row["pinned"] for row in rows):
+            print("\n* pinned")
+    for scope in SCOPE_ORDER:
+        reason = store.unavailable_reason(scope)
+        if reason and store.workspace is not None:
+            print(f"({reason})", file=sys.stderr)
+    if store.workspace is None:
+        print(
+            "(global scope only: pass --workspace ID for project and workspace memory)",
+            file=sys.stderr,
+        )
+    return 0
+
+
+# --- tool ---------------------------------------------------------------------------------
+
+
+def run_tool(args: argparse.Namespace) -> int:
+    # Bytes from stdin, so text that is not UTF-8 is a clean error rather than a traceback.
+    raw: str | bytes = sys.stdin.buffer.read() if args.call == "-" else args.call
+    try:
+        call = parse_json(raw)
+    except JsonError as error:
+        raise CliError(f"The tool call is {error}") from None
+    if not isinstance(call, dict):
+        raise CliError('The tool call must be a JSON object, e.g. \'{"command": "view", ...}\'')
+    store, _ = open_store(open_home(args), args.workspace, actor="agent-tool")
+    result = MemoryTool(store).execute(call)
+    print_json(result.to_json())
+    return 0 if result.success else 1
+
+
+# --- status -------------------------------------------------------------------------------
+
+
+def run_status(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    workspace = load_registry(home).require_workspace(args.workspace)
+    status = Journal(home).status(workspace.id, workspace.project_identity, workspace.notebook_id)
+    if args.json:
+        print_json(status.to_json())
+        return 0
+    print(f"{workspace.display_name} ({workspace.id}) · {_project_label(workspace)}")
+    lines = [
+        ["Workspace:", coverage_text(status.workspace_record, Scope.WORKSPACE)],
+        [
+            "Project:",
+            coverage_text(status.project_record, Scope.PROJECT)
+            if status.project_available
+            else "unavailable",
+        ],
+        ["Global:", coverage_text(status.global_record, Scope.GLOBAL)],
+    ]
+    harvest = status.latest_harvest
+    if harvest is not None:
+        lines.append(["Harvest:", harvest_text(harvest)])
+        if harvest.status == "failed" and harvest.error:
+            lines.append(["", harvest.error])
+    print(format_table(lines))
+    return 0
+
+
+def _project_label(workspace: Workspace) -> str:
+    if workspace.multi_project:
+        names = ", ".join(os.path.basename(p) for p in workspace.projects) or "several projects"
+        return f"multi-project ({names})"
+    return workspace.project_name
+
+
+# --- workspaces ---------------------------------------------------------------------------
+
+
+def _workspace_json(workspace: Workspace) -> dict[str, Any]:
+    return {
+        "id": workspace.id,
+        "name": workspace.name,
+        "title": workspace.title,
+        "path": workspace.path,
+        "projectPath": workspace.project_path,
+        "projectName": workspace.project_name,
+        "projects": list(workspace.projects),
+        "archived": workspace.archived,
+        "multiProject": workspace.multi_project,
+        "projectAvailable": workspace.project_identity is not None,
+        "parentWorkspaceId": workspace.parent_id,
+        "createdAt": workspace.created_at,
+        # Whose notebook its workspace scope is: its task tree's root (docs/formats.md §2.5).
+        "notebookWorkspaceId": workspace.notebook_id,
+    }
+
+
+def run_workspaces(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    registry = load_registry(home)
+    orphans = orphan_project_dirs(home, registry)
+    if args.json:
+        print_json(
+            {
+                "home": str(home.root),
+                "projects": [
+                    {"path": p.path, "name": p.display_name, "dirName": p.dir_name}
+                    for p in registry.projects
+                    if p.path != MULTI_PROJECT_KEY
+                ],
+                "workspaces": [_workspace_json(ws) for ws in registry.workspaces],
+                "orphanProjectDirs": orphans,
+            }
+        )
+        return 0
+    _print_workspaces(registry, orphans, home.root)
+    return 0
+
+
+def _print_workspaces(registry: Registry, orphans: list[str], root: Path) -> None:
+    if not registry.projects:
+        print(f"No projects registered in {root}")
+    for project in registry.projects:
+        title = "Multi-project" if project.path == MULTI_PROJECT_KEY else project.display_name
+        location = "" if project.path == MULTI_PROJECT_KEY else f"  {project.path}"
+        print(f"{title}{location}")
+        rows = []
+        for workspace in project.workspaces:
+            marks = []
+            if workspace.archived:
+                marks.append("archived")
+            if workspace.multi_project:
+                marks.append(_project_label(workspace))
+            if workspace.parent_id:
+                marks.append(f"task of {workspace.parent_id}")
+            if workspace.side_chat_parent_id:
+                marks.append(f"side chat of {workspace.side_chat_parent_id}")
+            if workspace.shares_notebook:
+                marks.append(f"notebook of {workspace.notebook_id}")
+            rows.append(
+                [
+                    "  " + workspace.id,
+                    workspace.name,
+                    workspace.title or "",
+                    f"[{', '.join(marks)}]" if marks else "",
+                ]
+            )
+        print(format_table(rows) if rows else "  (no workspaces)")
+    if orphans:
+        print("\nOrphan project memory (no registered project):")
+        for name in orphans:
+            print(f"  memory/project/{name}")
+    for problem in registry.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+
+
+# --- registering --------------------------------------------------------------------------
+
+
+def run_project_add(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    path = normalize_project_path(os.path.abspath(os.path.expanduser(args.path)))
+    if add_project(home, path, args.name):
+        print(f"Registered project {path}")
+    else:
+        print(f"Project {path} is already registered")
+    return 0
+
+
+def run_workspace_add(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    project = os.path.abspath(os.path.expanduser(args.project))
+    workspace_id = add_workspace(home, project, args.name, args.workspace_id)
+    print(workspace_id)
+    return 0
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    target = Path(os.path.abspath(os.path.expanduser(args.directory)))
+    create_demo_home(target)
+    print(f"Demo home written to {target}")
+    print(f"Try: memtab --home {target} workspaces")
+    return 0

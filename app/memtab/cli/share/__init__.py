@@ -1,0 +1,3 @@
+"""Commands that share the memory beyond this home: `memtab sync`, `conflicts`, and `mcp` for
+agents.
+"""

@@ -1,0 +1,381 @@
+"""`memtab sync` (memory over a git remote) and `memtab conflicts` (file-sync copies).
+
+    memtab sync init --remote URL [--scope global] [--scope project:PATH[=NAME]]…
+    memtab sync [--target NAME] [--json]      commit, fetch, merge, push
+    memtab sync status [--fetch] [--json]     ahead, behind, local changes, conflicts
+    memtab sync resolve PATH --keep local|remote|both  (or --merged FILE)
+    memtab sync remove NAME
+    memtab sync backup-owner memtab|xum       who owns memory xum's backup carries too
+    memtab conflicts [--workspace ID] [--json]
+    memtab conflicts resolve PATH --keep this|mine|both  (or --merged FILE)
+
+Exit status of `memtab sync`: 0 when every target is in sync or offline (an unreachable
+remote is normal: the changes wait and go out next time, so a cron job does not fail);
+1 when something needs the user (a conflict, refused credentials, a broken set-up).
+`--json` output is a stable contract: fields are added, never renamed or removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from memtab.cli.common import CliError, add_home_option, open_home, open_store, print_json
+from memtab.fs.locking.filesystems import lock_problem
+from memtab.fs.user_files import read_regular_file, read_stream
+from memtab.humanize import relative_time
+from memtab.store.files import MAX_FILE_BYTES
+from memtab.store.home import Home
+from memtab.store.xum_backup import OWNERS, BackupOverlap, backup_overlap, set_backup_owner
+from memtab.sync.conflicts.copies import (
+    memory_copies,
+    resolve_memory_copy,
+    resolve_sidecar_copy,
+    sidecar_copies,
+)
+from memtab.sync.repository.layout import (
+    DEFAULT_BRANCH,
+    DEFAULT_TARGET,
+    SyncSetupError,
+    Target,
+    load_config,
+    parse_scope,
+)
+from memtab.sync.service import SyncError, SyncReport, SyncService
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add this module's sub-commands to the `memtab` parser."""
+    sync = commands.add_parser(
+        "sync", help="sync memory with a git remote: commit, fetch, merge, push"
+    )
+    add_home_option(sync)
+    sync.add_argument("--target", metavar="NAME", help="only this target (default: every one)")
+    sync.add_argument("--json", action="store_true", help="machine-readable output")
+    sync.set_defaults(handler=run_sync)
+    actions = sync.add_subparsers(dest="action", metavar="ACTION")
+
+    init = actions.add_parser("init", help="connect scopes of this home to a git remote")
+    add_home_option(init)
+    init.add_argument("--remote", required=True, metavar="URL", help="a git URL or a path")
+    init.add_argument(
+        "--scope",
+        action="append",
+        default=[],
+        metavar="SCOPE",
+        help="global (the default), project:PATH[=NAME] or workspace:ID[=NAME]; repeatable",
+    )
+    init.add_argument("--name", default=DEFAULT_TARGET, help=f"target name ({DEFAULT_TARGET})")
+    init.add_argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})")
+    init.add_argument("--machine", help="this machine's name in commits (default: host name)")
+    init.add_argument("--json", action="store_true")
+    init.set_defaults(handler=run_init)
+
+    status = actions.add_parser("status", help="what is ahead, behind and in conflict")
+    add_home_option(status)
+    status.add_argument("--fetch", action="store_true", help="ask the remotes first")
+    status.add_argument("--json", action="store_true")
+    status.set_defaults(handler=run_status)
+
+    resolve = actions.add_parser("resolve", help="decide a sync conflict")
+    add_home_option(resolve)
+    resolve.add_argument("path", metavar="PATH", help="the file's virtual path")
+    _add_keep(resolve, ("local", "remote", "both"), "this machine's text, the other's, or both")
+    resolve.add_argument("--target", metavar="NAME")
+    resolve.add_argument("--json", action="store_true")
+    resolve.set_defaults(handler=run_resolve)
+
+    remove = actions.add_parser("remove", help="stop syncing a target (its repository stays)")
+    add_home_option(remove)
+    remove.add_argument("name", metavar="NAME")
+    remove.set_defaults(handler=run_remove)
+
+    owner = actions.add_parser(
+        "backup-owner", help="who owns memory xum's settings backup carries too"
+    )
+    add_home_option(owner)
+    owner.add_argument("owner", choices=OWNERS, help="memtab: this sync; xum: xum's backup")
+    owner.set_defaults(handler=run_backup_owner)
+
+    conflicts = commands.add_parser(
+        "conflicts", help="conflict copies a file-sync tool left (Syncthing, Dropbox…)"
+    )
+    add_home_option(conflicts)
+    conflicts.add_argument("--workspace", metavar="ID", help="include its project and workspace")
+    conflicts.add_argument("--json", action="store_true")
+    conflicts.set_defaults(handler=run_conflicts)
+    copy_actions = conflicts.add_subparsers(dest="action", metavar="ACTION")
+    copy_resolve = copy_actions.add_parser("resolve", help="resolve one conflict copy")
+    add_home_option(copy_resolve)
+    copy_resolve.add_argument(
+        "path", metavar="PATH", help="the copy's virtual path, or a sidecar copy's file path"
+    )
+    copy_resolve.add_argument("--workspace", metavar="ID")
+    _add_keep(copy_resolve, ("this", "mine", "both"), "the copy's text, the original's, or both")
+    copy_resolve.add_argument("--json", action="store_true")
+    copy_resolve.set_defaults(handler=run_copy_resolve)
+
+
+def _add_keep(parser: argparse.ArgumentParser, choices: tuple[str, ...], what: str) -> None:
+    keep = parser.add_mutually_exclusive_group(required=True)
+    keep.add_argument("--keep", choices=choices, help=what)
+    keep.add_argument("--merged", metavar="FILE", help="the merged text, from a file (- for stdin)")
+
+
+def _service(args: argparse.Namespace) -> SyncService:
+    return SyncService(open_home(args))
+
+
+def _merged_text(raw: str | None) -> bytes | None:
+    if raw is None:
+        return None
+    # A merged text is a memory file: at most its cap, from a regular file (a FIFO or a
+    # device such as /dev/zero is refused at once, docs/formats.md §16.1).
+    try:
+        if raw == "-":
+            return read_stream(sys.stdin.buffer, limit=MAX_FILE_BYTES)
+        return read_regular_file(raw, limit=MAX_FILE_BYTES)
+    except OSError as error:
+        raise CliError(f"Cannot read {raw}: {error.strerror or error}") from None
+
+
+# --- memtab sync --------------------------------------------------------------------------
+
+
+def run_sync(args: argparse.Namespace) -> int:
+    service = _service(args)
+    quiet = args.json or not sys.stderr.isatty()
+    progress = None if quiet else (lambda line: print(f"… {line}", file=sys.stderr))
+    try:
+        report = service.sync(args.target, progress=progress)
+    except (SyncError, SyncSetupError) as error:
+        raise CliError(str(error)) from None
+    if args.json:
+        print_json(report.to_json())
+    else:
+        _print_report(report)
+    return 1 if report.needs_user else 0
+
+
+def _print_report(report: SyncReport) -> None:
+    for target in report.targets:
+        head = f"{target.target} ({target.remote}):"
+        if target.status == "failed":
+            print(f"{head} failed: {target.error}")
+        elif target.status == "cancelled":
+            print(f"{head} stopped")
+        else:
+            said = [f"{target.pushed} commit(s) pushed", f"{len(target.pulled)} file(s) updated"]
+            if target.status == "offline":
+                said = [
+                    f"offline ({target.offline}); {target.commits} change(s) committed here "
+                    "wait for the next sync"
+                ]
+            print(f"{head} " + ", ".join(said))
+        for path in target.pulled:
+            if path in target.deleted:
+                print(f"  deleted {path} (deleted on another machine; memtab trash keeps it)")
+            else:
+                print(f"  updated {path}")
+        for note in target.notes:
+            print(f"  note: {note}")
+        for problem in target.problems:
+            print(f"  warning: {problem}", file=sys.stderr)
+        for conflict in target.conflicts:
+            print(f"  conflict: {conflict.path} — {conflict.reason}")
+    if report.conflicts:
+        print(
+            "\nThis machine's text stays in each file until you decide: "
+            "memtab sync resolve PATH --keep local|remote|both (or --merged FILE)"
+        )
+
+
+def run_init(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    _refuse_unsafe_locks(home)
+    try:
+        scopes = [parse_scope(spec) for spec in args.scope]
+        target = SyncService(home).init(
+            args.remote, scopes, name=args.name, branch=args.branch, machine=args.machine
+        )
+    except (SyncError, SyncSetupError) as error:
+        raise CliError(str(error)) from None
+    overlap = _xum_backup_overlap(home, [target])
+    if args.json:
+        print_json({**target.to_json(), "xumBackup": _overlap_json(overlap)})
+        return 0
+    labels = ", ".join(scope.label for scope in target.scopes)
+    print(f"Syncing {labels} with {target.remote} (branch {target.branch}) as {target.name}.")
+    print("Run memtab sync to send and receive changes (cron, a timer, or by hand).")
+    if overlap is not None:
+        print(f"warning: {overlap.message}", file=sys.stderr)
+    return 0
+
+
+def _xum_backup_overlap(home: Home, targets: list[Target]) -> BackupOverlap | None:
+    """What xum's settings backup carries of what these targets sync (docs/formats.md §18.9)."""
+    return backup_overlap(home, [(s.kind, s.key) for t in targets for s in t.scopes])
+
+
+def _overlap_json(overlap: BackupOverlap | None) -> dict[str, Any] | None:
+    if overlap is None:
+        return None
+    return {
+        "repoUrl": overlap.repo_url,
+        "scopes": list(overlap.scopes),
+        "owner": overlap.owner,
+        "message": overlap.message,
+    }
+
+
+def run_backup_owner(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    set_backup_owner(home, args.owner)
+    overlap = _xum_backup_overlap(home, list(load_config(home).targets))
+    print(overlap.message if overlap is not None else f"Noted: {args.owner} owns it.")
+    return 0
+
+
+def _refuse_unsafe_locks(home: Home) -> None:
+    problem = lock_problem(home.root, home.lock_path("x").parent)
+    if problem is not None:
+        raise CliError(problem)
+
+
+def run_status(args: argparse.Namespace) -> int:
+    service = _service(args)
+    status = service.status(fetch=args.fetch)
+    overlap = _xum_backup_overlap(service.home, [state.target for state in status.targets])
+    if args.json:
+        print_json({**status.to_json(), "xumBackup": _overlap_json(overlap)})
+        return 0
+    if overlap is not None:
+        print(f"warning: {overlap.message}")
+    if status.problem:
+        print(f"Sync's set-up {status.problem}; fix it, or run memtab sync init again")
+        return 1
+    if not status.targets:
+        print("Sync is not set up in this home: memtab sync init --remote URL")
+        return 0
+    for state in status.targets:
+        target = state.target
+        scopes = ", ".join(scope.label for scope in target.scopes)
+        print(f"{target.name}: {scopes} ↔ {target.remote} ({target.branch})")
+        last = relative_time(state.last_sync_at) if state.last_sync_at else "never"
+        print(f"  last sync: {last}")
+        if state.offline_since:
+            print(f"  offline since {relative_time(state.offline_since)}: {state.last_error}")
+        elif state.last_error:
+            print(f"  last error: {state.last_error}")
+        print(
+            f"  {state.local_changes} local change(s) to commit, {state.ahead} commit(s) to "
+            f"push, {state.behind} to pull (as of the last fetch)"
+        )
+        _print_files("to send", state.to_send)
+        _print_files("to bring in", state.to_receive)
+        for conflict in state.conflicts:
+            print(f"  conflict: {conflict.path} — {conflict.reason}")
+        for path in state.unapplied:
+            print(f"  waiting: {path} changed while a merge was written; merged again next sync")
+        for problem in state.problems:
+            print(f"  warning: {problem}")
+    return 0
+
+
+_LISTED = 10
+
+
+def _print_files(what: str, paths: tuple[str, ...]) -> None:
+    """The files that wait, the first few by name."""
+    for path in paths[:_LISTED]:
+        print(f"  {what}: {path}")
+    if len(paths) > _LISTED:
+        print(f"  {what}: … and {len(paths) - _LISTED} more")
+
+
+def run_resolve(args: argparse.Namespace) -> int:
+    # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
+    from memtab.sync.conflicts.resolve import find_conflict, resolve_conflict
+
+    service = _service(args)
+    merged = _merged_text(args.merged)
+    try:
+        conflict = find_conflict(service, args.path, args.target)
+        resolve_conflict(service, conflict, keep=args.keep, merged=merged)
+    except (SyncError, SyncSetupError) as error:
+        raise CliError(str(error)) from None
+    how = args.keep or "your merge"
+    if args.json:
+        print_json({"resolved": conflict.to_json(), "kept": how})
+    else:
+        print(f"Resolved {conflict.path} ({how}); memtab sync sends it to the others.")
+    return 0
+
+
+def run_remove(args: argparse.Namespace) -> int:
+    service = _service(args)
+    try:
+        service.remove(args.name)
+    except (SyncError, SyncSetupError) as error:
+        raise CliError(str(error)) from None
+    print(f"{args.name} is no longer synced; its repository stays in {service.paths.root}.")
+    return 0
+
+
+# --- memtab conflicts ---------------------------------------------------------------------
+
+
+def run_conflicts(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    store, _ = open_store(home, args.workspace)
+    copies = memory_copies(store)
+    sidecars = sidecar_copies(home)
+    if args.json:
+        print_json(
+            {
+                "copies": [copy.to_json() for copy in copies],
+                "sidecars": [copy.to_json() for copy in sidecars],
+            }
+        )
+        return 0
+    if not copies and not sidecars:
+        print("No conflict copies.")
+        return 0
+    for copy in copies:
+        print(f"{copy.path}  (a {copy.name.tool} conflict copy of {copy.original})")
+    for sidecar in sidecars:
+        print(f"{sidecar.path}  (a {sidecar.name.tool} conflict copy of {sidecar.original.name})")
+    print(
+        "\nResolve one: memtab conflicts resolve PATH --keep this|mine|both (or --merged FILE);"
+        " agents and the consolidator do not see a copy until then."
+    )
+    return 0
+
+
+def run_copy_resolve(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    result: dict[str, Any]
+    if not args.path.strip().startswith("/memories"):
+        wanted = {args.path, str(Path(args.path).absolute()), str(home.root / args.path)}
+        found = [copy for copy in sidecar_copies(home) if str(copy.path) in wanted]
+        if not found:
+            raise CliError(f"{args.path} is not a conflict copy of a sidecar of {home.root}")
+        if args.merged is not None:
+            raise CliError("A sidecar's copy is kept, dropped or merged by rule: use --keep")
+        aside = resolve_sidecar_copy(home, found[0], args.keep)
+        result = {**found[0].to_json(), "kept": args.keep, "setAside": str(aside)}
+    else:
+        store, _ = open_store(home, args.workspace)
+        copy = resolve_memory_copy(
+            store, args.path, keep=args.keep, merged=_merged_text(args.merged)
+        )
+        result = {**copy.to_json(), "kept": args.keep or "merged"}
+    if args.json:
+        print_json(result)
+    elif "setAside" in result:
+        print(f"Resolved {result['path']} ({result['kept']}); set aside: {result['setAside']}")
+    else:
+        print(f"Resolved {result['path']} ({result['kept']}); the copy stays in history.")
+    return 0

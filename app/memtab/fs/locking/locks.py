@@ -1,0 +1,316 @@
+"""Cross-process locks: the one lock module of Memtab, on the OS's file locks.
+
+mux, a second Memtab and Memtab's own worker threads may change the same files at once;
+every read-modify-write holds one of these locks around the read, the change and the write.
+
+- `interprocess_lock(path, timeout_s=…)`: a `with` block holding an exclusive lock on a
+  lock file, across threads and processes. It is not re-entrant: a thread asking again
+  for a lock it already holds is refused at once (two owners never both "acquire").
+- `InterprocessLock`: the same lock held across calls (acquire / release).
+- `OwnedLock`: a lock held for a long task (a consolidation run, the background writer),
+  beside a small JSON file saying who holds it, for the message shown to whoever waits.
+
+The OS drops a file lock when its holder exits or is killed, so a crash never leaves a
+lock behind: there is no expiry to wait out and nothing to take over.
+
+xum takes none of these: around the files it shares with Memtab it holds lock files of its
+own, which Memtab takes too, in xum's protocol — the one other kind of lock, in
+`memtab.fs.locking.lease_lock` (docs/formats.md §21.1).
+
+The file lock is `flock` on a lock file (the lock `filelock` takes on Unix, so a Memtab
+of before still excludes this one), called directly: the `filelock` package costs ~16 ms and
+1 MiB of the settled window for three system calls. On Windows, `filelock` takes it
+(LockFileEx), imported by the first lock taken. Every acquire and release is logged at DEBUG
+on `LOCK_TRACE` (`memtab -vv` shows it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import logging
+import os
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memtab.fs.atomic import atomic_write_json
+from memtab.fs.clock import now_ms
+from memtab.fs.jsonfile import JsonError, read_json
+
+if sys.platform != "win32":
+    import fcntl
+
+logger = logging.getLogger(__name__)
+LOCK_TRACE = "memtab.lock_trace"
+"""The logger of every acquire and release: chatty, below `-vv` (`memtab.logs`)."""
+_trace = logging.getLogger(LOCK_TRACE)
+
+DEFAULT_TIMEOUT_S = 30.0
+# How often a waiter retries a lock another process holds (flock cannot block with a
+# timeout). Short, because the locks guard edits that take about a millisecond.
+_POLL_INTERVAL_S = 0.002
+
+
+class LockUnavailableError(TimeoutError):
+    """The lock could not be had in time (another holder), or this thread already holds it."""
+
+
+@dataclass
+class _ThreadGuard:
+    """The in-process half of a lock: threads wait here (no polling), with a timeout."""
+
+    lock: threading.Lock
+    owner: int | None = None
+
+
+_guards: dict[str, _ThreadGuard] = {}
+_guards_lock = threading.Lock()
+
+
+def _guard_for(key: str) -> _ThreadGuard:
+    with _guards_lock:
+        guard = _guards.get(key)
+        if guard is None:
+            guard = _guards[key] = _ThreadGuard(threading.Lock())
+        return guard
+
+
+def _forget_guards_after_fork() -> None:
+    # A forked child inherits the guards of threads that do not exist in it.
+    global _guards_lock
+    _guards.clear()
+    _guards_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_guards_after_fork)
+
+
+class InterprocessLock:
+    """An exclusive lock on `path` across threads and processes; not re-entrant.
+
+    Threads of one process queue on a threading lock, processes on the file lock (flock
+    on Unix, LockFileEx on Windows). Release may happen on any thread.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._guard = _guard_for(os.path.abspath(self.path))
+        self._file_lock: Any = None  # what `_take_file_lock` returned while held
+
+    @property
+    def held(self) -> bool:
+        return self._file_lock is not None
+
+    def acquire(self, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        """Take the lock, waiting up to `timeout_s` (0: one try); LockUnavailableError if not."""
+        if self._file_lock is not None or self._guard.owner == threading.get_ident():
+            raise LockUnavailableError(
+                f"The lock {self.path} is already held by this thread (locks are not re-entrant)"
+            )
+        deadline = time.monotonic() + max(timeout_s, 0.0)
+        got_thread_lock = (
+            self._guard.lock.acquire(timeout=timeout_s)
+            if timeout_s > 0
+            else self._guard.lock.acquire(blocking=False)
+        )
+        if not got_thread_lock:
+            raise self._timed_out(timeout_s)
+        self._guard.owner = threading.get_ident()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            file_lock = _take_file_lock(self.path, deadline)
+            if file_lock is None:
+                raise self._timed_out(timeout_s)
+        except BaseException:
+            self._guard.owner = None
+            self._guard.lock.release()
+            raise
+        self._file_lock = file_lock
+        _trace.debug("acquired %s", self.path)
+
+    def release(self) -> None:
+        """Let the lock go (no-op when not held)."""
+        file_lock, self._file_lock = self._file_lock, None
+        if file_lock is None:
+            return
+        try:
+            _let_go(file_lock)
+            _trace.debug("released %s", self.path)
+        finally:
+            self._guard.owner = None
+            self._guard.lock.release()
+
+    def _timed_out(self, timeout_s: float) -> LockUnavailableError:
+        if timeout_s <= 0:
+            return LockUnavailableError(f"The lock {self.path} is held by another process")
+        return LockUnavailableError(
+            f"Timed out after {timeout_s:g} s waiting for the lock {self.path}"
+        )
+
+
+def _take_file_lock(path: Path, deadline: float) -> Any:
+    """The OS's lock on the file `path`, tried until `deadline` (time.monotonic): what
+    `_let_go` releases, or None when another process held it all along."""
+    if sys.platform == "win32":
+        import filelock  # lazy: ~16 ms, only Windows' locks need it (see the module's doc)
+
+        lock = filelock.FileLock(str(path), thread_local=False)
+        try:
+            lock.acquire(
+                timeout=max(deadline - time.monotonic(), 0.0), poll_interval=_POLL_INTERVAL_S
+            )
+        except filelock.Timeout:
+            return None
+        return lock
+    while True:
+        descriptor = _try_flock(path)
+        if descriptor is not None:
+            return descriptor
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(_POLL_INTERVAL_S)
+
+
+def _try_flock(path: Path) -> int | None:
+    """One try at flock on `path` (made if absent): the open descriptor that holds it, or
+    None while another process holds it."""
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)  # not inherited by children
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        os.close(descriptor)
+        if error.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+            return None
+        if error.errno == errno.ENOSYS:
+            raise OSError(
+                error.errno, f"The file system of {path.parent} does not support file locks"
+            ) from None
+        raise
+    if os.fstat(descriptor).st_nlink == 0:
+        # The file was deleted between the open and the lock: a lock on it excludes nobody
+        # who opens the path now (the next try opens the file the path names).
+        os.close(descriptor)
+        return None
+    return descriptor
+
+
+def _let_go(file_lock: Any) -> None:
+    if sys.platform == "win32":
+        file_lock.release()
+        return
+    try:
+        fcntl.flock(file_lock, fcntl.LOCK_UN)
+    finally:
+        os.close(file_lock)
+
+
+@contextlib.contextmanager
+def interprocess_lock(lock_path: Path, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> Iterator[None]:
+    """Hold an exclusive lock on `lock_path` for the block (see `InterprocessLock`).
+
+    Waits up to `timeout_s`, then raises LockUnavailableError (a TimeoutError) naming the
+    lock file. The lock is released when the block ends, or by the OS if the process dies.
+    """
+    lock = InterprocessLock(lock_path)
+    lock.acquire(timeout_s)
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    """Who holds an `OwnedLock`, as its holder wrote it down."""
+
+    pid: int
+    host: str
+    since_ms: int
+    details: dict[str, Any]
+
+    def describe(self) -> str:
+        """`pid 123 on laptop`, for messages."""
+        return f"pid {self.pid} on {self.host}"
+
+
+class OwnedLock(InterprocessLock):
+    """A lock held for a long task, with a `<name>.holder.json` file naming its holder.
+
+    The holder file is written right after the lock is taken and removed before it is
+    let go; a crashed holder leaves it behind, but the OS releases the lock, and the next
+    holder overwrites it. Only read it when the lock is found taken.
+    """
+
+    @property
+    def holder_path(self) -> Path:
+        return self.path.with_name(self.path.stem + ".holder.json")
+
+    def acquire(self, timeout_s: float = DEFAULT_TIMEOUT_S, **details: Any) -> None:
+        """Take the lock (see `InterprocessLock.acquire`) and record who holds it."""
+        import socket  # lazy: ~5 ms the first paint saves (a lock file records the host)
+
+        super().acquire(timeout_s)
+        info = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "since": now_ms(),
+            **details,
+        }
+        try:
+            atomic_write_json(self.holder_path, info)
+        except OSError as error:  # only the message to a waiter depends on it
+            logger.warning("Cannot record the holder of %s: %s", self.path, error)
+
+    def release(self) -> None:
+        if self.held:
+            with contextlib.suppress(OSError):
+                self.holder_path.unlink()
+        super().release()
+
+    def holder(self) -> LockHolder | None:
+        """Who holds the lock, by the holder file (None when unknown)."""
+        try:
+            data = read_json(self.holder_path)
+        except (OSError, JsonError):
+            return None
+        if not isinstance(data, dict):
+            return None
+        try:
+            pid, host, since = int(data["pid"]), str(data["host"]), int(data.get("since", 0))
+        except (KeyError, TypeError, ValueError):
+            return None
+        details = {k: v for k, v in data.items() if k not in ("pid", "host", "since")}
+        return LockHolder(pid, host, since, details)
+
+
+def lock_holder(path: Path) -> str | None:
+    """Who holds the OS lock on file `path`, in words (`pid 123: memtab tool view …`), as
+    far as the system tells (Linux lists every lock in /proc/locks); None when it does not
+    say (another system, a holder in another namespace) or nobody holds it. For the
+    message of a lock that has no holder file (`OwnedLock` has one)."""
+    try:
+        info = os.stat(path)
+        with open("/proc/locks", encoding="ascii", errors="replace") as locks:
+            lines = locks.read().splitlines()
+    except OSError:
+        return None
+    where = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    for line in lines:
+        fields = line.split()
+        if "->" in fields or len(fields) < 6 or fields[5] != where:
+            continue  # "->" marks a process waiting for the lock, not holding it
+        pid = fields[4]
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                words = handle.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+        except OSError:
+            words = ""
+        command = " ".join(words.split()[:6])
+        return f"pid {pid}: {command}" if command else f"pid {pid}"
+    return None

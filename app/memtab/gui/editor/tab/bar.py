@@ -1,0 +1,231 @@
+"""An inline message bar (not a modal) with a message and a few action buttons.
+
+The editor shows conflicts, disk changes, read-only notes and save errors in it; each
+action is reported by id through `action_triggered`, so the panel decides what it means.
+One action may be the default: it is drawn as such, and Enter anywhere in the bar picks
+it (never the focused button's neighbour by surprise). The message wraps and never
+widens the window, however long a path it names; it takes at most `COLLAPSED_LINES`
+lines until "More" shows the rest (stacked bars left 9 lines of text at 1366×768).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from PySide6.QtCore import QEvent, QRectF, Qt, Signal, Slot
+from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStyle,
+    QToolButton,
+    QWidget,
+)
+
+from memtab.gui.toolkit.icons import tinted_icon
+from memtab.gui.toolkit.style import Accent, blend, muted_text, tint
+from memtab.gui.toolkit.widgets import WrappedLabel
+
+
+class BarKind(Enum):
+    """How serious a message is; picks the accent and the icon."""
+
+    INFO = Accent.INFO
+    WARNING = Accent.WARNING
+    ERROR = Accent.ERROR
+
+
+COLLAPSED_LINES = 2
+"""The lines a message takes until its bar is expanded."""
+
+_ICONS = {
+    BarKind.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation,
+    BarKind.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
+    BarKind.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
+}
+
+
+class MessageBar(QFrame):
+    """A tinted strip: icon, wrapped message, action buttons and a dismiss button.
+
+    Signals:
+        action_triggered(str): the id of the action button clicked.
+        dismissed(): the close button was clicked (the bar hides itself).
+    """
+
+    action_triggered = Signal(str)
+    dismissed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """An empty, hidden bar; `show_message` fills and shows it."""
+        super().__init__(parent)
+        self.setObjectName("messageBar")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setAutoFillBackground(False)
+        self._kind = BarKind.INFO
+        self._buttons: dict[str, QPushButton] = {}
+        self._default: str | None = None
+
+        self._icon = QLabel(self)
+        self._text = WrappedLabel("", self)
+        self._text.setTextFormat(Qt.TextFormat.PlainText)
+        self._text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._text.setAccessibleName("Editor message")
+        self._text.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self._expanded = False
+        self._more = QToolButton(self)
+        self._more.setAutoRaise(True)
+        self._more.setText("More")
+        self._more.setAccessibleName("Show the whole message")
+        self._more.clicked.connect(self._on_more_clicked)
+        self._more.hide()
+        self._close = QToolButton(self)
+        self._close.setAutoRaise(True)
+        self._close.setIcon(tinted_icon("editor-dismiss", muted_text(self.palette())))
+        self._close.setToolTip("Dismiss")
+        self._close.setAccessibleName("Dismiss message")
+        self._close.clicked.connect(self._on_close_clicked)
+
+        self._layout = QHBoxLayout(self)
+        self._layout.setContentsMargins(10, 6, 6, 6)
+        self._layout.setSpacing(8)
+        self._layout.addWidget(self._icon, 0, Qt.AlignmentFlag.AlignTop)
+        self._layout.addWidget(self._text, 1)
+        self._actions_layout = QHBoxLayout()
+        self._actions_layout.setSpacing(6)
+        self._layout.addWidget(self._more, 0, Qt.AlignmentFlag.AlignTop)
+        self._layout.addLayout(self._actions_layout)
+        self._layout.addWidget(self._close, 0, Qt.AlignmentFlag.AlignTop)
+        self.hide()
+
+    @property
+    def kind(self) -> BarKind:
+        """The kind of the message shown last."""
+        return self._kind
+
+    @property
+    def text(self) -> str:
+        """The message shown (also when hidden: the last one)."""
+        return self._text.text()
+
+    def action_ids(self) -> list[str]:
+        """The ids of the action buttons now offered, in order."""
+        return list(self._buttons)
+
+    def button(self, action_id: str) -> QPushButton:
+        """The button of an action (KeyError when not offered)."""
+        return self._buttons[action_id]
+
+    @property
+    def default_action(self) -> str | None:
+        """The action Enter picks, if any."""
+        return self._default
+
+    def show_message(
+        self,
+        kind: BarKind,
+        text: str,
+        actions: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (),
+        *,
+        closable: bool = True,
+        default: str | None = None,
+    ) -> None:
+        """Show `text` with buttons for `actions` (pairs of id and label); `default` is
+        the id Enter picks (None: Enter picks nothing)."""
+        self._kind = kind
+        self._text.setText(text)
+        self._expanded = False
+        size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+        self._icon.setPixmap(self.style().standardIcon(_ICONS[kind]).pixmap(size, size))
+        for button in self._buttons.values():
+            self._actions_layout.removeWidget(button)
+            button.deleteLater()
+        self._buttons = {}
+        for action_id, label in actions:
+            button = QPushButton(label, self)
+            button.setAccessibleName(label.replace("&", ""))
+            button.setProperty("actionId", action_id)
+            button.clicked.connect(self._on_action_clicked)
+            self._actions_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+            self._buttons[action_id] = button
+        self._default = default if default in self._buttons else None
+        for action_id, button in self._buttons.items():
+            button.setAutoDefault(False)
+            button.setDefault(action_id == self._default)
+        self._close.setVisible(closable)
+        self.update()
+        self.show()
+        self._fit_text()
+
+    @property
+    def expanded(self) -> bool:
+        """Whether the whole message shows (else at most `COLLAPSED_LINES` lines)."""
+        return self._expanded
+
+    def _fit_text(self) -> None:
+        """At most `COLLAPSED_LINES` lines until expanded; "More" when there are more."""
+        lines = self._text.fontMetrics().lineSpacing()
+        margins = self._text.contentsMargins()
+        collapsed = COLLAPSED_LINES * lines + margins.top() + margins.bottom()
+        width = self._text.width()
+        needed = self._text.heightForWidth(width) if width > 0 else collapsed
+        more = needed > collapsed
+        self._more.setVisible(more or self._expanded)
+        self._more.setText("Less" if self._expanded else "More")
+        self._text.setMaximumHeight(16_777_215 if self._expanded else collapsed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """A new width wraps the message anew: "More" may come or go."""
+        super().resizeEvent(event)
+        self._fit_text()
+
+    def clear(self) -> None:
+        """Hide the bar and drop its buttons."""
+        for button in self._buttons.values():
+            button.deleteLater()
+        self._buttons = {}
+        self._default = None
+        self.hide()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Enter on the bar (or a button in it) picks the default action."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self._default is not None:
+            self.action_triggered.emit(self._default)
+            return
+        super().keyPressEvent(event)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-tint the dismiss icon when the palette changes (light ↔ dark)."""
+        if event.type() == QEvent.Type.PaletteChange:
+            self._close.setIcon(tinted_icon("editor-dismiss", muted_text(self.palette())))
+        super().changeEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """A rounded strip tinted with the kind's accent, from the current palette (so it
+        follows light and dark themes without a style sheet)."""
+        palette = self.palette()
+        accent = self._kind.value
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(blend(palette.color(QPalette.ColorRole.Window), accent.color, 0.5)))
+        painter.setBrush(tint(palette, accent, QPalette.ColorRole.Window, 0.14))
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
+        painter.end()
+
+    @Slot()
+    def _on_action_clicked(self) -> None:
+        button = self.sender()
+        if isinstance(button, QPushButton):
+            self.action_triggered.emit(str(button.property("actionId")))
+
+    @Slot()
+    def _on_more_clicked(self) -> None:
+        self._expanded = not self._expanded
+        self._fit_text()
+
+    @Slot()
+    def _on_close_clicked(self) -> None:
+        self.clear()
+        self.dismissed.emit()

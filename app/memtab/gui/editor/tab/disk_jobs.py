@@ -1,0 +1,238 @@
+"""What the editor does on disk, as jobs for the window's file channel's worker.
+
+The editor never reads or writes a file on the GUI thread (issue 20): opening a file,
+following a change on disk, the bar's choices that look at the disk (Compare, Reload,
+Keep mine, Keep both, Overwrite), finding where a renamed file went, and saving each hand
+one of these plain functions to `FileJobs` (`gui.tasks.file_channel.FileChannel`) and go
+on in a callback on the GUI thread. Each returns what the user is told about as a value
+(a missing file, an error), never raises it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from memtab.components.editor.session import (
+    DiskAbsence,
+    DiskRead,
+    Situation,
+    display_text,
+    is_editable,
+    not_editable_reason,
+)
+from memtab.components.editor.text_buffer import TextCodec
+from memtab.file_protocol.memory_file import (
+    MemoryFile,
+    MemoryFileError,
+    MemoryFileMissingError,
+)
+from memtab.gui.editor.tab.bar import BarKind
+from memtab.gui.tasks.runner import TaskContext
+from memtab.store.errors import SaveConflictError, UnkeptChangeError
+from memtab.store.files import FileContent, read_file_content
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class FileJobs(Protocol):
+    """Where the editor's reads and saves run (`gui.tasks.file_channel.FileChannel`)."""
+
+    def write(
+        self,
+        job: Callable[[TaskContext], T],
+        done: Callable[[T], None] | None = None,
+        failed: Callable[[str], None] | None = None,
+    ) -> int: ...
+
+    def read(
+        self,
+        key: str,
+        job: Callable[[TaskContext], T],
+        done: Callable[[T], None] | None = None,
+        failed: Callable[[str], None] | None = None,
+        *,
+        wait_ms: float = 0,
+    ) -> int: ...
+
+    def cancel(self, job_id: int) -> None: ...
+
+
+@dataclass
+class _Pending:
+    """A read on its way (its job id is known once it is queued)."""
+
+    job_id: int = 0
+
+
+class DocumentReads:
+    """The reads of one open document on its way, each for a purpose: a newer read for
+    a purpose supersedes the older one, and `cancel_all` (another file opens, the tab
+    closes) drops them all — their results are never delivered."""
+
+    def __init__(self, files: FileJobs, key: str) -> None:
+        """Reads go on `files` under keys starting with `key` (one per document)."""
+        self._files = files
+        self._key = key
+        self._jobs: dict[str, _Pending] = {}  # the job on its way, by what it is for
+        self._generation = 0  # bumped by cancel_all: an older read's result is dropped
+
+    @property
+    def pending(self) -> bool:
+        """Whether a read is on its way."""
+        return bool(self._jobs)
+
+    def run(
+        self,
+        purpose: str,
+        job: Callable[[TaskContext], T],
+        then: Callable[[T], None],
+        failed: Callable[[str], None],
+        *,
+        wait_ms: float = 0,
+    ) -> None:
+        """Run `job` on the files lane (after the saves asked before it), then `then(its
+        result)` on the GUI thread, or `failed(message)` if it raised — unless
+        `cancel_all` or a newer read for `purpose` came first. With `wait_ms`, a read
+        that ends within that many milliseconds is delivered before this returns
+        (`FileChannel.read`)."""
+        generation = self._generation
+        pending = _Pending()
+
+        def ended(deliver: Callable[[], None]) -> None:
+            if self._jobs.get(purpose) is pending:
+                del self._jobs[purpose]
+            if generation == self._generation:
+                deliver()
+
+        previous = self._jobs.pop(purpose, None)
+        if previous is not None:
+            self._files.cancel(previous.job_id)
+        self._jobs[purpose] = pending  # before the read: it may be delivered at once
+        pending.job_id = self._files.read(
+            f"{self._key}:{purpose}",
+            job,
+            lambda result: ended(lambda: then(result)),
+            lambda message: ended(lambda: failed(message)),
+            wait_ms=wait_ms,
+        )
+
+    def cancel_all(self) -> None:
+        """Drop every read on its way."""
+        self._generation += 1
+        jobs, self._jobs = self._jobs, {}
+        for pending in jobs.values():
+            self._files.cancel(pending.job_id)
+
+
+@dataclass(frozen=True)
+class Page:
+    """What opening a file shows, made on the worker: its text, read-only or not, and
+    what the bar says."""
+
+    title: str
+    text: str
+    read_only_reason: str | None
+    content: FileContent | None = None
+    """What was read (None: it could not be; `read_only_reason` says why)."""
+    rendered: str | None = None
+    """The Preview of a file shown in Source as its own text (loki-mode's JSON)."""
+    bar: tuple[Situation, BarKind, str] | None = None
+    real_path: Path | None = None
+    """Where the file is on disk (None: Memtab cannot place it) — found here, not on the
+    GUI thread: resolving it stats each folder on the way."""
+
+
+def load_job(document: MemoryFile, _ctx: TaskContext) -> Page:
+    """Read `document` to open it: editable, or read-only with a note for a binary or
+    over-cap file and for one its agent writes (whose own text shows in Source)."""
+    return replace(_page(document), real_path=document.physical())
+
+
+def _page(document: MemoryFile) -> Page:
+    title = document.title
+    try:
+        content = document.read()
+    except MemoryFileError as error:
+        said = f"Cannot open {title}: {error}"
+        return Page(title, "", str(error), bar=(Situation.ERROR, BarKind.ERROR, said))
+    owner = document.read_only_reason
+    if owner is not None or not is_editable(content):
+        reason = owner or not_editable_reason(content)
+        said = f"Read-only: {reason}." if owner else f"Read-only: this file is {reason}."
+        note = (Situation.NOTE, BarKind.INFO, said)
+        source = _source_text(document)
+        if source is None:
+            return Page(title, display_text(content), reason, content, bar=note)
+        return Page(title, source, reason, content, display_text(content), note)
+    codec = TextCodec.detect(content.content)
+    page = Page(title, codec.to_buffer(content.content), None, content)
+    if document.note:
+        return replace(page, bar=(Situation.NOTE, BarKind.WARNING, document.note))
+    if not codec.round_trips(content.content):
+        said = "This file has mixed or unusual line breaks; saving it writes plain line breaks."
+        return replace(page, bar=(Situation.NOTE, BarKind.INFO, said))
+    return page
+
+
+def _source_text(document: MemoryFile) -> str | None:
+    try:
+        return document.source_text()
+    except MemoryFileError as error:
+        logger.info("The source text of %s is not shown: %s", document.title, error)
+        return None
+
+
+def load_physical_job(physical: Path, title: str, note: str, _ctx: TaskContext) -> Page:
+    """Read a file that is no memory file of the workspace (an orphan's), to show it
+    read-only under `title` with `note`."""
+    try:
+        content = read_file_content(physical)
+    except OSError as error:
+        said = f"Cannot read {title}: {error.strerror or error}"
+        return Page(title, "", said, bar=(Situation.ERROR, BarKind.ERROR, said))
+    note_bar = (Situation.NOTE, BarKind.INFO, note)
+    return Page(title, display_text(content), note, content, bar=note_bar, real_path=physical)
+
+
+def read_disk_job(document: MemoryFile, _ctx: TaskContext) -> DiskRead | MemoryFileError:
+    """The file on disk now, `DiskAbsence.MISSING`, or why it cannot be read."""
+    try:
+        return document.read()
+    except MemoryFileMissingError:
+        return DiskAbsence.MISSING
+    except MemoryFileError as error:
+        return error
+
+
+def renamed_job(
+    candidates: Sequence[MemoryFile], loaded_sha: str, _ctx: TaskContext
+) -> MemoryFile | None:
+    """The first of `candidates` that holds what the open file held (`loaded_sha`): where
+    it went when it was renamed or moved outside Memtab; None when none does."""
+    for candidate in candidates:
+        try:
+            if candidate.read().sha256 == loaded_sha:
+                return candidate
+        except MemoryFileError:
+            continue
+    return None
+
+
+def save_job(
+    document: MemoryFile,
+    content: str,
+    expected_sha: str | None,
+    allow_unkept: bool,
+    _ctx: TaskContext,
+) -> str | SaveConflictError | UnkeptChangeError | MemoryFileError:
+    """Write on the channel's worker; what the user is told about is the result."""
+    try:
+        return document.save(content, expected_sha, allow_unkept=allow_unkept)
+    except (SaveConflictError, UnkeptChangeError, MemoryFileError) as outcome:
+        return outcome

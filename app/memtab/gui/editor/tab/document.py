@@ -1,0 +1,591 @@
+"""The editor's open document: everything between the buffer and the file on disk.
+
+`OpenDocument` holds what is open (a `memtab.file_protocol.memory_file.MemoryFile`, its
+`OpenFile` state from `components.editor.session`, where it is on disk) and carries out what
+those rules decide: loading (read-only with a note for binary, over-cap or agent-owned files),
+sha-checked saves, following disk changes (`follow_disk`: reload a clean buffer, adopt
+an equal one, ask about a dirty one, keep a draft whose file is gone), and the bar's
+choices — Compare, Reload / Keep theirs, Keep mine, Overwrite, Keep both, Restore my
+draft, Close. It shows its outcomes in the panel's view and bar; the panel
+(`EditorPanel`, behind `DocumentHost`) owns the widget, its signals and the chrome.
+
+Nothing here touches the disk on the GUI thread: every read and save is a job of
+`disk_jobs` on the window's file channel, and what it found is acted on when it arrives,
+if the document it was read for is still the one open (a newer open or follow of the file
+supersedes an older read). While a file's text is on its way what is typed is held, and
+a slow read says "Reading…" (`reading`).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from PySide6.QtCore import Qt
+
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.editor.save_turns import SaveTurns, tell_all
+from memtab.components.editor.session import (
+    CLOSE_FILE,
+    KEEP_MINE,
+    MERGE,
+    OVERWRITE,
+    RELOAD,
+    RESTORE_DRAFT,
+    SAVE_WITHOUT_COPY,
+    SHOW_DIFF,
+    TAKE_THEIRS,
+    Buffer,
+    Choice,
+    Decision,
+    DiskAbsence,
+    DiskRead,
+    OpenFile,
+    Situation,
+    TakeDecision,
+    not_editable_reason,
+)
+from memtab.components.editor.text_buffer import with_final_newline
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
+from memtab.gui.editor.tab.bar import BarKind
+from memtab.gui.editor.tab.disk_jobs import (
+    DocumentReads,
+    FileJobs,
+    Page,
+    load_job,
+    load_physical_job,
+    read_disk_job,
+    save_job,
+)
+from memtab.gui.editor.tab.prompts import EditorPrompts, MergeOutcome
+from memtab.gui.editor.tab.reading import OPEN_WAIT_MS, WhileReading
+from memtab.gui.editor.text.view import EditorView
+from memtab.gui.tasks.runner import TaskContext
+from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
+from memtab.gui.toolkit.widgets import short_name
+from memtab.sources.modified_stamp import stamp_for_save
+from memtab.store.errors import SaveConflictError, UnkeptChangeError
+from memtab.store.files import FileContent, content_sha256
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# What a read is for: a newer read for the same thing supersedes an older one.
+DISK = "disk"  # opening the file, following its changes on disk
+CHOICE = "choice"  # a choice of the bar or the diff window that looks at the disk
+
+
+class DocumentHost(Protocol):
+    """What `OpenDocument` needs of the panel (`EditorPanel`)."""
+
+    def refresh_chrome(self) -> None:
+        """The open file's state changed: update the header, Save and `dirty_changed`."""
+        ...
+
+    def document_opened(self, ref: MemoryFileRef) -> None:
+        """A document was opened (or reopened) and its text is shown: `file_opened`."""
+        ...
+
+    def document_saved(self, ref: MemoryFileRef) -> None:
+        """The document was saved: `saved`."""
+        ...
+
+    def close_after_asking(self) -> None:
+        """Close the file once the user agreed to leave unsaved changes (Close)."""
+        ...
+
+
+class OpenDocument:
+    """The open document and its disk side (see the module docstring)."""
+
+    def __init__(
+        self,
+        host: DocumentHost,
+        view: EditorView,
+        prompts: EditorPrompts,
+        own_writes: OwnWrites,
+        files: FileJobs,
+        clock: GuiClock = QT_CLOCK,
+    ) -> None:
+        """Nothing open; loads into `view`, asks through `prompts`' bar and diff window,
+        reads and saves through `files` (the window's file channel), on `clock`'s time."""
+        self._host = host
+        self._view = view
+        self._prompts = prompts
+        self._own_writes = own_writes
+        self.document: MemoryFile | None = None
+        self.file = OpenFile()
+        self.real_path: Path | None = None
+        """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
+        self._files = files
+        self._saves = SaveTurns()
+        self.reads = DocumentReads(files, f"editor:{id(self)}")
+        """The reads of the open document on their way (dropped when another opens)."""
+        self.while_reading = WhileReading(view, clock, host.refresh_chrome)
+        """The "Reading…" page and the keys held while the text is on its way."""
+
+    def follow_disk(self) -> None:
+        """The file on disk changed (or went): reload, adopt, ask or keep the draft, as
+        `OpenFile.decide` says — once a save on its way has landed (it may be the change)."""
+        document = self.document
+        if document is None:
+            return
+        if self.file.reading:  # read it again: what is on its way may be the old one
+            self._load(document.title, functools.partial(load_job, document))
+            return
+        if self._saves.follow_later():  # the save on its way may be the change
+            return
+        self.read_disk(self._follow, DISK)
+
+    @property
+    def reading(self) -> bool:
+        """Whether the open file's content is on its way from disk ("Reading…")."""
+        return self.file.reading
+
+    def _follow(self, disk: DiskRead) -> None:
+        document = self.document
+        assert document is not None
+        decision = self.file.decide(disk, self.buffer())
+        if decision is Decision.MISSING:
+            self._on_disk_file_missing()
+        elif decision is Decision.REOPEN:
+            self.open(document)
+        elif isinstance(disk, FileContent) and decision is Decision.ADOPT:
+            self._adopt_disk_version(disk)
+        elif isinstance(disk, FileContent) and decision is Decision.RELOAD:
+            with self._quietly():
+                self._view.replace_text(self.file.codec.to_buffer(disk.content))
+                self._adopt_disk_version(disk)
+        elif decision is Decision.ASK and self.file.situation is not Situation.CONFLICT:
+            # (A save's conflict bar already says the disk changed and offers what to do.)
+            self.show_bar(
+                Situation.CHANGED_ON_DISK,
+                BarKind.WARNING,
+                f"{document.name} changed on disk while you were editing it. Your draft is kept.",
+                self.file.changed_on_disk_choices(),
+            )
+
+    def show_diff(self) -> None:
+        """Open a window with the differences between the disk version and the draft."""
+        if self.document is not None and not self.file.reading:
+            self.read_disk(self._show_diff_with, CHOICE)
+
+    def _show_diff_with(self, disk: DiskRead) -> None:
+        document = self.document
+        assert document is not None
+        if disk is DiskAbsence.UNREADABLE:
+            return
+        on_disk = isinstance(disk, FileContent)
+        old = self.file.codec.to_buffer(disk.content) if isinstance(disk, FileContent) else ""
+        self._prompts.open_diff(
+            f"Differences — {short_name(document.name)}",
+            "On disk" if on_disk else "On disk (deleted)",
+            old,
+            self._view.buffer_text(),
+            self.file.diff_choices(on_disk),
+            self.file.merge_basis(disk),
+        )
+
+    # --- opening and loading ---------------------------------------------------------------
+
+    def reset(self, document: MemoryFile | None = None) -> None:
+        """Make `document` (None: nothing) the open one, before anything is loaded; what
+        was on its way for the one before is dropped (reads, held keys)."""
+        self.reads.cancel_all()
+        self.while_reading.drop()
+        self.document = document
+        self.file = OpenFile(document.ref if document is not None else None)
+        self.real_path = None  # found with the text (`Page.real_path`)
+        self._prompts.close_diff()
+        self.clear_bar()
+
+    def open(self, document: MemoryFile) -> None:
+        """Open `document`: "Reading…" at once, its text once read on the file channel
+        (then `DocumentHost.document_opened`)."""
+        self.reset(document)
+        self._load(document.title, functools.partial(load_job, document))
+
+    def retarget(self, document: MemoryFile) -> None:
+        """The open file was moved to `document`'s place: follow it, keeping the buffer
+        and what the next save expects (its text still on its way: read it there)."""
+        self.document = document
+        self.file.ref = document.ref
+        self.real_path = document.physical()
+        if self.file.reading:
+            self._load(document.title, functools.partial(load_job, document))
+
+    def open_physical(self, physical: Path, title: str, note: str) -> None:
+        """Show a file that is no memory file of the workspace (an orphan's) read-only,
+        with `note`, once read on the file channel."""
+        self.reset()
+        self._load(title, functools.partial(load_physical_job, physical, title, note))
+
+    def _load(self, title: str, job: Callable[[TaskContext], Page]) -> None:
+        """Read what opening shows (`_shown`), waiting `OPEN_WAIT_MS` for it at most."""
+        self.file.reading = True
+        self.while_reading.hold_keys()
+        self.read(DISK, job, self._shown, wait_ms=OPEN_WAIT_MS)
+        if self.file.reading:  # else read and shown already
+            self.while_reading.say(title, self._tooltip(title))
+            self._host.refresh_chrome()
+
+    def _shown(self, page: Page) -> None:
+        """What opening the file read arrived: show it (`document_opened`), then type
+        what was typed while it was read into it."""
+        self.real_path = page.real_path
+        if page.content is not None:
+            self.file.loaded(page.content, page.read_only_reason)
+        self.show_page(page.title, page.text, page.read_only_reason)
+        if page.rendered is not None:  # Source shows the file's JSON, Preview the reading
+            self._view.show_rendered(page.rendered)
+        if page.bar is not None:
+            self.show_bar(*page.bar)
+        if self.document is not None:
+            self._host.document_opened(self.document.ref)
+        if self._view.text_edit.hasFocus():  # given while it was read: typing starts here
+            self._view.text_edit.start_past_frontmatter()
+        self.while_reading.release_keys()
+
+    def _tooltip(self, title: str) -> str:
+        real = f"\nOn disk: {self.real_path}" if self.real_path is not None else ""
+        return f"{title}{real}"
+
+    def show_page(self, title: str, text: str, read_only_reason: str | None) -> None:
+        """Show `text` under `title` as loaded, read-only when there is a reason."""
+        self.file.reading = False
+        self.while_reading.ended()
+        self.file.read_only_reason = read_only_reason
+        self._view.show_file(title, text, read_only_reason is not None, self._tooltip(title))
+        self.file.clean_text = text
+        self._host.refresh_chrome()
+
+    def buffer(self) -> Buffer:
+        """The buffer as the rules see it: its text, and whether it was edited."""
+        return Buffer(self._view.buffer_text(), self._view.is_modified())
+
+    # --- buffer edits -----------------------------------------------------------------------
+
+    @contextmanager
+    def _quietly(self) -> Iterator[None]:
+        """Programmatic edits: refresh the chrome (and `dirty_changed`) once, at the end."""
+        try:
+            with self._view.quietly():
+                yield
+        finally:
+            self._host.refresh_chrome()
+
+    def _adopt_disk_version(self, disk: FileContent) -> None:
+        """The buffer now equals `disk`: base the next save on it and mark it clean."""
+        self.file.adopted(disk, self._view.buffer_text())
+        self._view.set_modified(False)
+        if self.file.bar_clears_on_adopt():
+            self.clear_bar()
+        self._host.refresh_chrome()
+
+    def _take_disk_version(self) -> None:
+        """Reload / Keep theirs: load the disk version, keeping the draft restorable."""
+        self.read_disk(self._take, CHOICE)
+
+    def _take(self, disk: DiskRead) -> None:
+        decision = self.file.decide_take(disk)
+        if decision is TakeDecision.MISSING:
+            self._on_disk_file_missing()
+        elif isinstance(disk, FileContent) and decision is TakeDecision.REFUSE:
+            # Loading it would make the panel read-only and drop the draft: refuse.
+            self.show_bar(
+                Situation.ERROR,
+                BarKind.ERROR,
+                f"The file on disk is now {not_editable_reason(disk)}, so it cannot be "
+                "loaded for editing. Your draft is kept here; copy what you need, then close "
+                "the file.",
+                [(CLOSE_FILE, "Close")],
+            )
+        elif isinstance(disk, FileContent) and decision is TakeDecision.REPLACE:
+            self._replace_draft(
+                self.file.codec.to_buffer(disk.content),
+                disk,
+                "Loaded the version on disk. Your draft is kept: restore it here or with Undo.",
+            )
+
+    def _replace_draft(self, text: str, disk: FileContent, message: str) -> None:
+        """Put `text` (the disk version, or a merge with it) in place of the draft, based
+        on `disk`; the draft stays restorable (`message` says so)."""
+        draft = self._view.buffer_text()
+        with self._quietly():
+            self._view.replace_text(text)
+            if text == self.file.codec.to_buffer(disk.content):
+                self._adopt_disk_version(disk)
+            else:
+                self.file.kept_mine(disk)
+                self._view.set_modified(True)
+        if draft == self._view.buffer_text():
+            self.clear_bar()
+            return
+        self.file.draft_backup = draft
+        self.show_bar(
+            Situation.DRAFT_REPLACED, BarKind.INFO, message, [(RESTORE_DRAFT, "Restore my draft")]
+        )
+
+    def _restore_draft(self) -> None:
+        if self.file.draft_backup is None:
+            return
+        self._view.replace_text(self.file.draft_backup)
+        self.file.draft_backup = None
+        self.clear_bar()
+        self._host.refresh_chrome()
+
+    def _merge_with_disk(self) -> None:
+        """Keep both: the merged text replaces the draft (restorable), based on the disk
+        version it merged — unless the disk changed again since, then look again."""
+        outcome = self._prompts.merge
+        if outcome is not None:
+            self.read_disk(functools.partial(self._merge_with, outcome), CHOICE)
+
+    def _merge_with(self, outcome: MergeOutcome, disk: DiskRead) -> None:
+        if disk is DiskAbsence.UNREADABLE:
+            return
+        if disk is DiskAbsence.MISSING:
+            self._on_disk_file_missing()
+            return
+        assert isinstance(disk, FileContent)
+        if disk.sha256 != outcome.disk_sha:
+            self.show_diff()  # a newer version to compare and merge with
+            return
+        said = (
+            "The text you kept in the three-way view is in place of your draft."
+            if outcome.edited
+            else f"Merged: {outcome.result.counts().lower()} are all in the text now."
+        )
+        self._replace_draft(
+            outcome.text,
+            disk,
+            f"{said} Review it, then save; your draft is kept: restore it here or with Undo.",
+        )
+        self._view.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)  # to review and save
+
+    def _keep_mine(self) -> None:
+        """Keep the draft and base the next save on what is on disk now."""
+        self.read_disk(self._keep_mine_over, CHOICE)
+
+    def _keep_mine_over(self, disk: DiskRead) -> None:
+        if disk is DiskAbsence.MISSING:
+            self._on_disk_file_missing()
+        elif isinstance(disk, FileContent):
+            self.file.kept_mine(disk)
+            self._view.set_modified(True)
+            self.clear_bar()
+            self._host.refresh_chrome()
+
+    def _on_disk_file_missing(self) -> None:
+        document = self.document
+        if document is None:
+            return
+        if self.file.is_read_only:
+            self.show_bar(Situation.DELETED, BarKind.WARNING, f"{document.title} was deleted.")
+            return
+        self.file.gone()
+        self.show_bar(
+            Situation.DELETED,
+            BarKind.WARNING,
+            f"{document.name} was deleted on disk. Your text is kept here; Save recreates "
+            "the file.",
+            [(CLOSE_FILE, "Close")],
+        )
+        self._host.refresh_chrome()
+
+    # --- saving ------------------------------------------------------------------------------
+
+    @property
+    def saving(self) -> bool:
+        """Whether a save is on its way to disk (on the window's file channel)."""
+        return self._saves.busy
+
+    def save_against(
+        self,
+        expected_sha: str | None,
+        *,
+        allow_unkept: bool = False,
+        then: Callable[[bool], None] | None = None,
+    ) -> None:
+        """Save the buffer if the disk holds `expected_sha` (None: no file), on the file
+        channel's worker; `then(True)` once written, `then(False)` when the conflict or
+        error is in the bar. A save history cannot keep a copy for is refused, with the
+        choice to save without one (`allow_unkept`). One save at a time: one asked
+        meanwhile runs after it, from what it wrote."""
+        if not self._saves.ask(then):
+            return  # after the save on its way, from what it wrote
+        document = self.document
+        assert document is not None
+        # Saved files end with a line break, so an agent's `echo >>` starts a new line.
+        text = with_final_newline(self._view.buffer_text())
+        if (stamped := stamp_for_save(document.ref.agent, text)) != text:  # Claude's `modified:`
+            self._view.replace_text(text := stamped)  # one undoable edit: shown as written
+        content = self.file.codec.from_buffer(text)
+        # Noted before it is written: the watcher may see the write before we hear of it.
+        self._own_writes.note(document.ref.key, content_sha256(content))
+        self._files.write(
+            functools.partial(save_job, document, content, expected_sha, allow_unkept),
+            functools.partial(self._on_save_done, document, text),
+            functools.partial(self._on_save_failed, document),
+        )
+
+    def _on_save_done(self, document: MemoryFile, text: str, outcome: object) -> None:
+        saved = False
+        if not self._still_open(document):
+            pass  # the tab went on to another file (or closed): what was written stands
+        elif isinstance(outcome, UnkeptChangeError):
+            self.show_bar(
+                Situation.ERROR,
+                BarKind.ERROR,
+                f"Not saved: {outcome}. Your draft is kept; saving without a copy loses what "
+                "the file holds now for good.",
+                [(SAVE_WITHOUT_COPY, "Save without a copy")],
+            )
+        elif isinstance(outcome, SaveConflictError):
+            self.file.conflicted(outcome.kind)
+            self.show_bar(
+                Situation.CONFLICT,
+                BarKind.WARNING,
+                f"Not saved: {outcome}. Your draft is kept.",
+                self.file.conflict_choices(outcome.kind),
+            )
+        elif isinstance(outcome, MemoryFileError):
+            self.show_bar(Situation.ERROR, BarKind.ERROR, f"Not saved: {outcome}")
+        elif isinstance(outcome, str):
+            saved = True
+            self._saved(document, text, outcome)
+        self._after_save(saved)
+
+    def _on_save_failed(self, document: MemoryFile, message: str) -> None:
+        if self._still_open(document):
+            self.show_bar(Situation.ERROR, BarKind.ERROR, f"Not saved: {message}")
+        self._after_save(False)
+
+    def _still_open(self, document: MemoryFile) -> bool:
+        """Whether the tab still shows the file `document` was saved as. By its ref: a rescan
+        hands the tab a fresh `MemoryFile` for the same file (`FileTab.follow_changes`)."""
+        return self.document is not None and self.document.ref == document.ref
+
+    def _saved(self, document: MemoryFile, text: str, sha: str) -> None:
+        self._own_writes.note(document.ref.key, sha)
+        # The ref's key (a virtual path) is what counts; the physical one is noted for
+        # watcher paths.
+        if self.real_path is not None:
+            self._own_writes.note(self.real_path, sha)
+        self.file.saved(sha, text)
+        if with_final_newline(self._view.buffer_text()) == text:
+            with self._view.quietly():
+                self._view.end_with_newline()  # the buffer shows what was written
+            self._view.set_modified(False)
+        # else: typed on while it was written: the rest is unsaved, based on this save.
+        if self.file.situation not in (Situation.NOTE, Situation.SYNC_CONFLICT):
+            self.clear_bar()
+        self._host.refresh_chrome()
+        self._host.document_saved(document.ref)
+
+    def _after_save(self, saved: bool) -> None:
+        """Tell who waited for the save; a save asked meanwhile runs now, from this one
+        (`components.editor.save_turns`)."""
+        first, later = self._saves.landed()
+        tell_all((first,), saved)
+        dirty = self.document is not None and self._host_dirty()
+        if SaveTurns.again(later, saved=saved, dirty=dirty):
+            self.save_against(self.file.save_expectation(), then=functools.partial(tell_all, later))
+        else:
+            tell_all(later, saved)
+        # A conflict's bar already says the disk changed, and offers what to do.
+        if self._saves.follow_due() and self.file.situation is not Situation.CONFLICT:
+            self.follow_disk()
+
+    def _host_dirty(self) -> bool:
+        return self.file.is_dirty(self._view.is_modified())
+
+    def _overwrite(self) -> None:
+        """Save the draft over whatever is on disk now (or recreate it)."""
+        self.read_disk(self._overwrite_over, CHOICE)
+
+    def _overwrite_over(self, disk: DiskRead) -> None:
+        if disk is not DiskAbsence.UNREADABLE:
+            self.save_against(disk.sha256 if isinstance(disk, FileContent) else None)
+
+    # --- the bar -----------------------------------------------------------------------------
+
+    def show_bar(
+        self,
+        situation: Situation,
+        kind: BarKind,
+        text: str,
+        choices: list[Choice] | None = None,
+    ) -> None:
+        """Show `text` in the bar with `choices`, as the open file's `situation`."""
+        self.file.situation = situation
+        self._prompts.show(kind, text, choices)
+
+    def clear_bar(self) -> None:
+        """Hide the bar: no situation to resolve."""
+        self.file.situation = Situation.NONE
+        self._prompts.clear()
+
+    def read_disk(self, then: Callable[[DiskRead], None], purpose: str) -> None:
+        """Read the file on disk on the file channel, then `then(what is there now, or
+        why there is none)` — unreadable: the bar says why. Nothing when the document
+        changed meanwhile, or a newer read for the same `purpose` was asked."""
+        document = self.document
+        if document is None:
+            return
+
+        def found(disk: DiskRead | MemoryFileError) -> None:
+            if isinstance(disk, MemoryFileError):
+                self._cannot_read(str(disk))
+                disk = DiskAbsence.UNREADABLE
+            then(disk)
+
+        self.read(purpose, functools.partial(read_disk_job, document), found, self._cannot_read)
+
+    def _cannot_read(self, why: str) -> None:
+        title = self.document.title if self.document is not None else "the file"
+        self.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {title}: {why}")
+
+    def read(
+        self,
+        purpose: str,
+        job: Callable[[TaskContext], T],
+        then: Callable[[T], None],
+        failed: Callable[[str], None] | None = None,
+        wait_ms: float = 0,
+    ) -> None:
+        """`DocumentReads.run` for the open document: `then(result)` only if it is still
+        the one open; if the job raised, `failed(message)`, else the bar says why."""
+        self.reads.run(purpose, job, then, failed or self._cannot_read, wait_ms=wait_ms)
+
+    def close(self) -> None:
+        """The tab closes: drop the reads on their way and what was typed for them; a
+        save on its way is written, and tells who waited, but shows nothing here."""
+        self.reads.cancel_all()
+        self.while_reading.drop()
+        self.document = None
+
+    def perform(self, action: str) -> None:
+        """Carry out a choice of the bar or the diff window (`components.editor.session`)."""
+        if action in (RELOAD, TAKE_THEIRS):
+            self._take_disk_version()
+        elif action == SHOW_DIFF:
+            self.show_diff()
+        elif action == OVERWRITE:
+            self._overwrite()
+        elif action == KEEP_MINE:
+            self._keep_mine()
+        elif action == MERGE:
+            self._merge_with_disk()
+        elif action == RESTORE_DRAFT:
+            self._restore_draft()
+        elif action == CLOSE_FILE:
+            self._host.close_after_asking()
+        elif action == SAVE_WITHOUT_COPY:
+            self.save_against(self.file.save_expectation(), allow_unkept=True)

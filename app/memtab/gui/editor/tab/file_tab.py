@@ -1,0 +1,453 @@
+"""One open memory file of the editor: a tab, saved only if the disk still holds what
+was loaded.
+
+What it guarantees:
+
+- Saves are sha-checked (`MemoryFile.save(content, loaded_sha)`) and end the file with a
+  line break (the buffer gets it too, as an undoable edit; the cursor stays). A conflict
+  never loses the draft: the bar (not a modal) offers Compare (Enter) / Reload /
+  Overwrite; the 100 KiB cap and other save errors show there too.
+- Disk changes (`follow_changes`, after each rescan): a clean buffer reloads silently,
+  keeping cursor and scroll; a dirty one gets a "changed on disk" bar (Compare / Keep
+  mine / Keep theirs); a deleted file keeps the draft and Save recreates it. Whether
+  anything changed is decided by sha, so the echo of our own save is a no-op.
+- Reload, Keep theirs and the diff window's "Keep both" (`components.editor.merge`, when the two
+  sides changed different lines) replace the buffer with one undoable edit and offer
+  "Restore my draft", so they need not ask first.
+- The description field edits the frontmatter `description:` line and follows it.
+- Binary (NUL) and over-cap files open read-only with a note; so does another agent's
+  file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
+- Diffs and merges are computed on a worker thread (`TaskRunner`), never blocking; the
+  file is read and saved on the window's file channel (`disk_jobs`): a file opens at once
+  saying "Reading…", and its text follows (`opened` then, `after_load` for what needs it).
+
+What is open is a `memtab.file_protocol.memory_file.MemoryFile`: a mux file through the
+workspace's store, or another agent's file through `memtab.sources` — read, saved and
+followed alike, never asked which kind it is.
+
+The rules (what a disk change means, which choices to offer) are the Qt-free
+`components.editor.session`; `document.OpenDocument` carries out what they decide
+(loading, saving, following the disk, the bar's choices); the bar and the diff window are
+`prompts`; widgets and text mechanics `view`. The tabs around it, and the commands that
+act on the current one, are `editor.EditorPanel`'s.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Collection
+from pathlib import Path
+
+from PySide6.QtCore import QTimer, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.editor.links import resolve_link
+from memtab.components.editor.session import Situation
+from memtab.components.tree.nodes import ref_key
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile
+from memtab.gui.editor.tab.bar import BarKind
+from memtab.gui.editor.tab.disk_jobs import FileJobs, renamed_job
+from memtab.gui.editor.tab.document import OpenDocument
+from memtab.gui.editor.tab.prompts import EditorPrompts, TaskSource
+from memtab.gui.editor.text.frontmatter import with_description
+from memtab.gui.editor.text.view import EditorView
+from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
+from memtab.gui.toolkit.widgets import short_name
+from memtab.sources.claude.index import is_cut_index, pushed_past_cut
+from memtab.store.paths import VirtualPath
+from memtab.store.scopes.memory import MemoryStore
+
+logger = logging.getLogger(__name__)
+
+SAVE_PAST_CUT = "save_past_cut"
+"""The bar's "Save anyway" for a MEMORY.md save that pushes lines past Claude Code's cut."""
+
+_RENAME_CANDIDATES = 20  # files read to find where a renamed open file went
+_RENAME = "rename"  # the read that looks for where the open file went
+
+
+class FileTab(QWidget):
+    """One open memory file (or, as the panel's empty page, none).
+
+    Signals:
+        saved(object): the file's MemoryFileRef, after a save.
+        opened(object): the file's MemoryFileRef, once it was opened or reloaded whole and
+            its text is shown.
+        state_changed(): its title, unsaved state or read-only state changed (the tab bar
+            follows).
+        close_requested(): the bar's Close was chosen (the panel asks, then closes).
+        link_opened(object): a link of the preview to a memory file (its MemoryFileRef)
+            was clicked.
+    """
+
+    saved = Signal(object)
+    opened = Signal(object)
+    state_changed = Signal()
+    close_requested = Signal()
+    link_opened = Signal(object)
+
+    def __init__(
+        self,
+        own_writes: OwnWrites,
+        files: FileJobs,
+        tasks: TaskSource,
+        parent: QWidget | None = None,
+        *,
+        clock: GuiClock = QT_CLOCK,
+    ) -> None:
+        """Nothing open; reads and saves go through `files` (the window's file channel),
+        diffs run on the worker `tasks` gives; `clock` times a slow read's "Reading…"."""
+        super().__init__(parent)
+        self.kept = False
+        """A kept tab stays when another file opens; a preview tab (False) is replaced."""
+        self._last_dirty = False
+        self._title = ""
+        self._physical_only: Path | None = None  # an orphan's file, shown read-only
+        self._after_load: list[Callable[[], None]] = []  # once the text is shown
+        self._past_cut_ok = ""  # the MEMORY.md text the user chose to save past its cut
+        self.view = EditorView(self)
+        self.prompts = EditorPrompts(self.view.page, tasks)
+        self.view.set_bar(self.prompts.bar)
+        self.doc = OpenDocument(self, self.view, self.prompts, own_writes, files, clock)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.view)
+        self.view.save_requested.connect(self._on_view_save_requested)
+        self.view.modified_changed.connect(self._on_view_modified_changed)
+        self.view.description_edited.connect(self._on_view_description_edited)
+        self.prompts.action_chosen.connect(self._on_prompts_action_chosen)
+        self.prompts.dismissed.connect(self._on_prompts_dismissed)
+        self.view.preview.link_clicked.connect(self._on_preview_link_clicked)
+
+    # --- what is open ------------------------------------------------------------------------
+
+    @property
+    def file(self) -> MemoryFile | None:
+        """The open memory file (None: no file, or one opened by physical path)."""
+        return self.doc.document
+
+    @property
+    def ref(self) -> MemoryFileRef | None:
+        """Which memory file is open (None: none, or one opened by physical path)."""
+        return self.doc.file.ref
+
+    @property
+    def path(self) -> VirtualPath | None:
+        """The open file's virtual path, for mux's own operations (None: none, or another
+        agent's file, which has none)."""
+        ref = self.doc.file.ref
+        return ref.virtual_path if ref is not None else None
+
+    @property
+    def key(self) -> str | None:
+        """The tree key of the open file, or None."""
+        ref = self.doc.file.ref
+        return ref_key(ref) if ref is not None else None
+
+    @property
+    def identity(self) -> str | None:
+        """What tells two tabs apart: the ref's key, or the physical path of a file shown
+        only to be read (None: nothing is shown)."""
+        if self.doc.file.ref is not None:
+            return self.doc.file.ref.key
+        return f"physical:{self._physical_only}" if self._physical_only is not None else None
+
+    @property
+    def title(self) -> str:
+        """What the tab says: the file's name."""
+        return self._title
+
+    @property
+    def tooltip(self) -> str:
+        """The tab's tooltip: the whole title and where the file is on disk."""
+        return self.view.path_tooltip
+
+    @property
+    def reading(self) -> bool:
+        """Whether the file's content is on its way from disk (the page says "Reading…")."""
+        return self.doc.reading
+
+    def after_load(self, then: Callable[[], None]) -> None:
+        """Run `then` once the open file's text is shown: now if it is (a selection, a
+        highlight of its lines); dropped if another file opens first."""
+        if self.doc.reading:
+            self._after_load.append(then)
+        else:
+            then()
+
+    @property
+    def is_dirty(self) -> bool:
+        """Unsaved changes: an edited buffer, or a draft whose file is gone from disk."""
+        return self.doc.file.is_dirty(self.view.is_modified())
+
+    @property
+    def is_read_only(self) -> bool:
+        """Whether the open file cannot be edited here (binary, over the cap, orphan)."""
+        return self.doc.file.is_read_only
+
+    @property
+    def has_conflict(self) -> bool:
+        """Whether the bar is asking about a conflict or a change on disk."""
+        return self.doc.file.situation in (Situation.CONFLICT, Situation.CHANGED_ON_DISK)
+
+    @property
+    def may_autosave(self) -> bool:
+        """Whether auto save may save it now: unsaved changes to a file on disk, and no
+        question of the bar (a conflict, a change on disk, a deletion) left to answer."""
+        waiting = (Situation.CONFLICT, Situation.CHANGED_ON_DISK, Situation.DELETED)
+        return (
+            self.is_dirty
+            and self.doc.file.exists_on_disk
+            and self.doc.file.situation not in waiting
+        )
+
+    @property
+    def real_path(self) -> Path | None:
+        """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
+        return self.doc.real_path
+
+    # --- opening -----------------------------------------------------------------------------
+
+    def open(self, file: MemoryFile) -> None:
+        """Open and load `file` (read-only when its agent writes it; an unreadable one
+        with the error in the bar)."""
+        self._physical_only = None
+        self._after_load.clear()
+        self._title = short_name(file.name)
+        self.doc.open(file)
+
+    def open_read_only(self, physical: Path, title: str, note: str) -> None:
+        """Show a file that is not in a scope of this workspace (e.g. an orphan project
+        dir), read-only with `note`; `title` takes the place of the virtual path."""
+        self._after_load.clear()
+        self._physical_only = physical
+        self._title = short_name(physical.name)
+        self.doc.open_physical(physical, title, note)
+
+    def show_unavailable(self, title: str, note: str) -> None:
+        """Show `title` with nothing to edit and why (e.g. no workspace is selected)."""
+        self.doc.reset()
+        self._after_load.clear()
+        self._physical_only = None
+        self._title = short_name(title)
+        self.doc.show_page(title, "", note)
+
+    def close_file(self) -> None:
+        """Drop the buffer and show the empty state."""
+        self.doc.reset()
+        self._after_load.clear()
+        self._physical_only = None
+        self._title = ""
+        self.view.show_empty()
+        self.refresh_chrome()
+
+    def keep_in(self, store: MemoryStore | None) -> bool:
+        """Another workspace's store is used: keep the file if it is still there
+        (`MemoryFile.in_store`); False when it is not (the panel closes the tab)."""
+        document = self.doc.document
+        kept = document.in_store(store) if document is not None else None
+        if kept is None:
+            return False
+        self.doc.document = kept
+        return True
+
+    def retarget(self, file: MemoryFile) -> None:
+        """The open file was moved to `file`'s place (its content with it): follow it,
+        keeping the buffer and what the next save expects on disk."""
+        self.doc.retarget(file)
+        self._title = short_name(file.name)
+        real = f"\nOn disk: {self.doc.real_path}" if self.doc.real_path is not None else ""
+        self.view.set_title(file.title, f"{file.title}{real}")
+        self.refresh_chrome()
+        if not self.doc.reading:  # else once its text is shown
+            self.opened.emit(file.ref)
+
+    # --- the disk ----------------------------------------------------------------------------
+
+    def follow_changes(
+        self,
+        changed: Collection[MemoryFileRef],
+        listed: Callable[[MemoryFileRef], MemoryFile | None] | None = None,
+    ) -> None:
+        """A rescan saw the files `changed` (created, modified or gone): the open file
+        follows the disk when it is one of them (see the module docstring), and takes
+        what `listed` says of it now (who may write it) in any case."""
+        document = self.doc.document
+        if document is None:
+            return
+        now = listed(document.ref) if listed is not None else None
+        if now is not None and now != document and now.ref == document.ref:
+            self.doc.document = now
+        if document.ref not in changed:
+            return
+        candidates = self._rename_candidates(document, changed, listed)
+        loaded = self.doc.file.loaded_sha
+        if candidates and loaded is not None:
+            found = functools.partial(self._on_rename_found, document.ref)
+            self.doc.read(_RENAME, functools.partial(renamed_job, candidates, loaded), found)
+        else:
+            self.doc.follow_disk()
+
+    def _rename_candidates(
+        self,
+        document: MemoryFile,
+        changed: Collection[MemoryFileRef],
+        listed: Callable[[MemoryFileRef], MemoryFile | None] | None,
+    ) -> list[MemoryFile]:
+        """The files that appeared which the open file may have been renamed to — if it
+        is gone (an outside rename or move) and what it held is known."""
+        physical = document.physical()
+        if listed is None or self.doc.file.loaded_sha is None or physical is None:
+            return []
+        if physical.exists():
+            return []
+        others = [
+            ref
+            for ref in changed
+            if ref != document.ref and ref.source_id == document.ref.source_id
+        ]
+        found = (listed(ref) for ref in others[:_RENAME_CANDIDATES])
+        return [candidate for candidate in found if candidate is not None]
+
+    def _on_rename_found(self, ref: MemoryFileRef, renamed: MemoryFile | None) -> None:
+        """A file that appeared holds what the open one held: it was renamed, and the tab
+        follows it; else the open file follows the disk (it was deleted)."""
+        document = self.doc.document
+        if document is None or document.ref != ref:
+            return
+        if renamed is None:
+            self.doc.follow_disk()
+            return
+        old_name = document.name
+        self.retarget(renamed)
+        self.show_notice(BarKind.INFO, f"{old_name} was renamed on disk: this is it now.")
+
+    def save(self, then: Callable[[bool], None] | None = None) -> None:
+        """Save the buffer if the file on disk is still the one loaded (on the file
+        channel); `then(True)` once saved — nothing to save counts — or `then(False)`:
+        nothing to save here, or the conflict or error is in the bar. Asked while the file
+        is read, it saves once the text (and what was typed meanwhile) is in."""
+        if self.doc.reading:  # after its text, and what was typed while it was read
+            self.after_load(lambda: QTimer.singleShot(0, self, functools.partial(self.save, then)))
+        elif self.doc.document is None or self.doc.file.is_read_only:
+            if then is not None:
+                then(False)
+        elif not self.is_dirty and not self.doc.saving:
+            if then is not None:
+                then(True)
+        elif not self._waits_past_cut(then):
+            self.doc.save_against(self.doc.file.save_expectation(), then=then)
+
+    def _waits_past_cut(self, then: Callable[[bool], None] | None) -> bool:
+        """A save that would push lines of Claude Code's MEMORY.md past the cut it reads to
+        waits for the user's word (docs/formats.md §17.6); True when it waits."""
+        ref, text = self.doc.file.ref, self.view.buffer_text()
+        if ref is None or not is_cut_index(ref.agent, ref.name) or text == self._past_cut_ok:
+            return False
+        pushed = pushed_past_cut(self.doc.file.clean_text, text)
+        if pushed:
+            self.doc.show_bar(
+                Situation.NOTE,
+                BarKind.WARNING,
+                f"Not saved: {pushed} more lines of MEMORY.md would be past the cut Claude Code "
+                "reads to. Move them up, or Edit → Move lines past Claude Code's cut into a "
+                "topic file.",
+                [(SAVE_PAST_CUT, "Save anyway")],
+            )
+            if then is not None:
+                then(False)
+        return bool(pushed)
+
+    @property
+    def saving(self) -> bool:
+        """Whether a save is on its way to disk."""
+        return self.doc.saving
+
+    def show_notice(self, kind: BarKind, text: str) -> None:
+        """Show a note or an error of a command in the bar."""
+        self.doc.show_bar(Situation.ERROR if kind is BarKind.ERROR else Situation.NOTE, kind, text)
+
+    def shutdown(self) -> None:
+        """The tab closes: drop the reads on their way, close its find bar (a re-find may
+        be pending) and its diff window, if open."""
+        self.doc.close()
+        self._after_load.clear()
+        self.view.find_bar.close_bar()
+        self.prompts.close_diff()
+
+    # --- DocumentHost ------------------------------------------------------------------------
+
+    def refresh_chrome(self) -> None:
+        """Show the open file's state (header, Save); `state_changed` for the tab bar."""
+        dirty = self.is_dirty
+        if self.doc.while_reading.page or not self.doc.reading:  # else: the file before
+            state = self.doc.file.state(self.view.is_modified())
+            self.view.show_state(state, can_save=not self.doc.file.is_read_only and dirty)
+        if dirty and not self._last_dirty:
+            self.kept = True  # an edited preview is kept, as in VS Code
+        self._last_dirty = dirty
+        self.state_changed.emit()
+
+    def document_opened(self, ref: MemoryFileRef) -> None:
+        """`opened` for the document just opened and shown (`DocumentHost`), then what
+        waited for its text (`after_load`)."""
+        self.opened.emit(ref)
+        waiting, self._after_load = self._after_load, []
+        for then in waiting:
+            then()
+
+    def document_saved(self, ref: MemoryFileRef) -> None:
+        """`saved` for the document just saved (`DocumentHost`)."""
+        self.saved.emit(ref)
+
+    def close_after_asking(self) -> None:
+        """The bar's Close: the panel asks about unsaved changes, then closes the tab."""
+        self.close_requested.emit()
+
+    # --- slots -------------------------------------------------------------------------------
+
+    @Slot()
+    def _on_view_save_requested(self) -> None:
+        self.save()
+
+    @Slot(bool)
+    def _on_view_modified_changed(self, _modified: bool) -> None:
+        self.refresh_chrome()
+
+    @Slot(str)
+    def _on_view_description_edited(self, text: str) -> None:
+        if self.doc.file.is_read_only or self.doc.document is None:
+            return
+        new_text = with_description(self.view.buffer_text(), text)
+        # Typed and then cleared again: nothing to save.
+        clean = new_text == self.doc.file.clean_text and self.doc.file.exists_on_disk
+        self.view.apply_description(new_text, clean=clean)
+
+    @Slot(str)
+    def _on_prompts_action_chosen(self, action: str) -> None:
+        if action == SAVE_PAST_CUT:
+            self._past_cut_ok = self.view.buffer_text()
+            self.doc.clear_bar()
+            self.save()
+            return
+        self.doc.perform(action)
+
+    @Slot(str)
+    def _on_preview_link_clicked(self, href: str) -> None:
+        target = resolve_link(self.ref, href)
+        if target.ref is not None:
+            self.link_opened.emit(target.ref)
+        elif target.anchor is not None:
+            self.view.preview.scrollToAnchor(target.anchor)
+        elif target.web is not None:
+            QDesktopServices.openUrl(QUrl(target.web))
+        else:
+            self.show_notice(BarKind.INFO, target.why)
+
+    @Slot()
+    def _on_prompts_dismissed(self) -> None:
+        self.doc.file.situation = Situation.NONE

@@ -1,0 +1,583 @@
+"""The editor's widgets and its text mechanics, apart from what the text is for.
+
+`EditorView` lays out the path (elided; its tooltip and context menu carry the real path),
+the state ("● Unsaved"), the Source / Split / Preview buttons, Save, a "more" menu (the
+panel's actions: find, open in an external editor, copy the real path), the description
+field, a slot for the message bar, the Markdown source (highlighted), the rendered
+preview and the find bar (`gui.text.find_bar`). It also does what any text editor must do with
+its buffer: load text with a fresh undo history, replace it with one undoable edit that
+keeps the cursor and scroll position, end it with a line break before a save, keep the
+description field in step with the frontmatter, and re-render the preview when typing
+pauses. The text widget is `source_edit.SourceEdit` (Tab never traps the keyboard, Redo
+on Ctrl+Y too). Which file is shown, and when it is saved or reloaded, is
+`editor.EditorPanel`'s business.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import Enum
+
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import (
+    QAction,
+    QFontDatabase,
+    QFontMetricsF,
+    QTextCursor,
+)
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QStyle,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.components.editor.session import FileState
+from memtab.components.editor.text_buffer import (
+    buffer_from_raw,
+    changed_span,
+    utf16_offset,
+    with_final_newline,
+)
+from memtab.gui.editor.text.frontmatter import read_description
+from memtab.gui.editor.text.highlighter import MarkdownHighlighter
+from memtab.gui.editor.text.preview import MarkdownPreview
+from memtab.gui.text.find_bar import FindBar
+from memtab.gui.text.source_edit import SourceEdit
+from memtab.gui.text.text_fields import give_redo_keys
+from memtab.gui.toolkit.icons import tinted_icon
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.widgets import ElidedLabel
+
+logger = logging.getLogger(__name__)
+
+EDITOR_ACCESSIBLE_NAME = "Memory file content"
+_SYNC_DELAY_MS = 120  # description field ← frontmatter, after typing pauses
+_PREVIEW_DELAY_MS = 250
+_DESCRIPTION_HINT = "What this file is for — shown in the tree"
+READING = "Reading…"
+"""What the text of a file whose content is on its way from disk says."""
+_PREVIEW_MAX_DELAY_MS = 2000
+
+
+class ViewMode(Enum):
+    """What the panel shows: the source, the rendered preview, or both side by side."""
+
+    SOURCE = "Source"
+    SPLIT = "Split"
+    PREVIEW = "Preview"
+
+
+_MODE_TIPS = {
+    ViewMode.SOURCE: "Edit the Markdown source",
+    ViewMode.SPLIT: "Source and rendered preview side by side",
+    ViewMode.PREVIEW: "Rendered preview only",
+}
+
+
+class _EmptyState(QWidget):
+    """What the panel shows with no file open."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._label = QLabel("Select a memory file to view or edit it.", self)
+        self._label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._label.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        layout.addWidget(self._label)
+        layout.addStretch(2)
+        self._recolor()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._recolor()
+        super().changeEvent(event)
+
+    def _recolor(self) -> None:
+        self._label.setStyleSheet(f"color: {muted_text(self.palette()).name()}")
+
+
+class EditorView(QWidget):
+    """The editor's widgets and text mechanics (see the module docstring).
+
+    Signals:
+        save_requested(): Save was clicked (its keys are the `editor.save` action's).
+        modified_changed(bool): the buffer's modified flag changed (not during `quietly`).
+        description_edited(str): the user typed in the description field.
+    """
+
+    save_requested = Signal()
+    modified_changed = Signal(bool)
+    description_edited = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """An empty view (the empty state shows until `show_file`)."""
+        super().__init__(parent)
+        self._view_mode = ViewMode.SOURCE
+        self._state = FileState.CLEAN
+        # Guards against the text widget's own signals while the text is set by code.
+        self._loading = False
+        self._applying_description = False
+        self._quiet = False
+        self._bar: QWidget | None = None
+        self._rendered: str | None = None  # what Preview shows instead of the buffer
+        self._build()
+        self._sync_timer = QTimer(self)
+        self._sync_timer.setSingleShot(True)
+        self._sync_timer.setInterval(_SYNC_DELAY_MS)
+        self._sync_timer.timeout.connect(self._on_sync_timer_timeout)
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(_PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self._on_preview_timer_timeout)
+
+    # --- construction -------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self._stack = QStackedWidget(self)
+        self._empty = _EmptyState(self._stack)
+        self.page = QWidget(self._stack)
+        self._stack.addWidget(self._empty)
+        self._stack.addWidget(self.page)
+
+        # The path gives way first when the editor is narrow.
+        self._path_label = ElidedLabel("", self.page, min_width=0)
+        self._path_label.setAccessibleName("Memory file path")
+        self._path_label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self._state_label = QLabel(self.page)
+        self._state_label.setAccessibleName("Editor state")
+        # Who changed the open file since the user opened it (set by the Memory tab).
+        self.badge_label = QLabel(self.page)
+        self.badge_label.setObjectName("editorBadge")
+        self.badge_label.setAccessibleName("Changed by")
+        self.badge_label.hide()
+
+        self._mode_buttons: dict[ViewMode, QToolButton] = {}
+        self._mode_group = QButtonGroup(self)
+        self._mode_group.setExclusive(True)
+        modes = QHBoxLayout()
+        modes.setSpacing(0)
+        for mode in ViewMode:
+            button = QToolButton(self.page)
+            button.setText(mode.value)
+            button.setCheckable(True)
+            button.setAutoRaise(True)
+            button.setAccessibleName(f"{mode.value} view")
+            button.setToolTip(_MODE_TIPS[mode])
+            button.setProperty("viewMode", mode.value)
+            button.clicked.connect(self._on_mode_button_clicked)
+            self._mode_group.addButton(button)
+            self._mode_buttons[mode] = button
+            modes.addWidget(button)
+        self._mode_buttons[ViewMode.SOURCE].setChecked(True)
+
+        self.save_button = QPushButton("Save", self.page)
+        self.save_button.setIcon(
+            self.style().standardIcon(QStyle.StandardPixmap.SP_DialogSaveButton)
+        )
+        self.save_button.setToolTip("Save (Ctrl+S or Ctrl+Enter)")
+        self.save_button.setAccessibleName("Save")
+        self.save_button.clicked.connect(self._on_save_button_clicked)
+        self.more_button = QToolButton(self.page)
+        self.more_button.setAutoRaise(True)
+        self.more_button.setToolTip("More: find, open in an external editor, real path")
+        self.more_button.setAccessibleName("More file actions")
+        self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.more_button.setMenu(QMenu(self.more_button))
+        self.more_button.setIcon(tinted_icon("editor-more", muted_text(self.palette())))
+
+        header = QHBoxLayout()
+        header.setSpacing(10)
+        header.addWidget(self._path_label, 1)
+        header.addWidget(self.badge_label)
+        header.addWidget(self._state_label)
+        header.addLayout(modes)
+        header.addWidget(self.save_button)
+        header.addWidget(self.more_button)
+
+        self._description_label = QLabel("Description", self.page)
+        self.description_edit = QLineEdit(self.page)
+        self.description_edit.setAccessibleName("Description")
+        give_redo_keys(self.description_edit)  # Ctrl+Y too, as in the text
+        self.description_edit.setPlaceholderText(_DESCRIPTION_HINT)
+        self.description_edit.setToolTip(
+            "The frontmatter description: line of this file. Agents and the tree show it."
+        )
+        self._description_label.setBuddy(self.description_edit)
+        self.description_edit.textEdited.connect(self._on_description_text_edited)
+        description_row = QHBoxLayout()
+        description_row.setSpacing(8)
+        description_row.addWidget(self._description_label)
+        description_row.addWidget(self.description_edit, 1)
+
+        self.text_edit = SourceEdit(self.page)
+        self.text_edit.setAccessibleName(EDITOR_ACCESSIBLE_NAME)
+        editor_font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.text_edit.setFont(editor_font)
+        self.text_edit.setTabStopDistance(QFontMetricsF(editor_font).horizontalAdvance(" ") * 4)
+        self.text_edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        document = self.text_edit.document()
+        document.setDocumentMargin(8)
+        self._highlighter = MarkdownHighlighter(document, self.palette())
+        document.contentsChanged.connect(self._on_document_contents_changed)
+        document.modificationChanged.connect(self._on_document_modification_changed)
+
+        self.preview = MarkdownPreview(self.page)
+        self._splitter = QSplitter(Qt.Orientation.Horizontal, self.page)
+        self._splitter.setChildrenCollapsible(False)
+        self._splitter.addWidget(self.text_edit)
+        self._splitter.addWidget(self.preview)
+        self.preview.hide()
+
+        self._page_layout = QVBoxLayout(self.page)
+        self._page_layout.setContentsMargins(0, 0, 0, 0)
+        self._page_layout.setSpacing(6)
+        self._page_layout.addLayout(header)
+        self._page_layout.addLayout(description_row)
+        self._page_layout.addWidget(self._splitter, 1)
+        self.find_bar = FindBar(self.text_edit, self.replace_text, self.page)
+        self._page_layout.addWidget(self.find_bar)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self._stack)
+
+    def set_bar(self, bar: QWidget) -> None:
+        """Lay the message bar over the foot of the text, not in the page's layout: a
+        conflict that arrives while the user types must not push the text down. The
+        text keeps room below for it (a viewport margin), so no line hides under it."""
+        self._bar = bar
+        bar.setParent(self.page)
+        bar.hide()
+        bar.installEventFilter(self)
+        self._splitter.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Keep the bar over the foot of the text as either changes size or shows."""
+        kinds = (
+            QEvent.Type.Show,
+            QEvent.Type.Hide,
+            QEvent.Type.Resize,
+            QEvent.Type.Move,
+            QEvent.Type.LayoutRequest,
+        )
+        if watched in (self._bar, self._splitter) and event.type() in kinds:
+            self._place_bar()
+        return super().eventFilter(watched, event)
+
+    def _place_bar(self) -> None:
+        bar = self._bar
+        if bar is None:
+            return
+        area = self._splitter.geometry()
+        if not bar.isVisibleTo(self.page):
+            self._reserve_below_text(0)
+            return
+        # Its height at the text's width: its size hint is the message wrapped a word a line.
+        height = bar.heightForWidth(area.width()) if bar.hasHeightForWidth() else -1
+        if height < 0:
+            height = bar.sizeHint().height()
+        top = area.bottom() + 1 - height
+        if bar.geometry() != QRect(area.left(), top, area.width(), height):
+            bar.setGeometry(area.left(), top, area.width(), height)
+        bar.raise_()
+        self._reserve_below_text(height)
+
+    def _reserve_below_text(self, height: int) -> None:
+        margins = self.text_edit.viewportMargins()
+        if margins.bottom() != height:
+            self.text_edit.setViewportMargins(
+                margins.left(), margins.top(), margins.right(), height
+            )
+
+    def set_file_actions(self, actions: list[QAction | None]) -> None:
+        """The "more" menu's actions (None: a separator); the ones without a shortcut
+        context of their own are also on the path label's context menu."""
+        menu = self.more_button.menu()
+        assert menu is not None
+        menu.clear()
+        for action in actions:
+            if action is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(action)
+
+    def set_path_actions(self, actions: list[QAction]) -> None:
+        """The path label's context menu."""
+        self._path_label.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        for action in actions:
+            self._path_label.addAction(action)
+
+    # --- what is shown --------------------------------------------------------------------
+
+    @property
+    def view_mode(self) -> ViewMode:
+        """Source, split or preview."""
+        return self._view_mode
+
+    @property
+    def state(self) -> FileState:
+        """What the state label says of the file (e.g. `FileState.READING`)."""
+        return self._state
+
+    @property
+    def has_file(self) -> bool:
+        """Whether a file page (not the empty state) is shown."""
+        return self._stack.currentWidget() is self.page
+
+    @property
+    def path_tooltip(self) -> str:
+        """The path label's tooltip (the virtual path and the real one)."""
+        return self._path_label.toolTip()
+
+    def show_file(self, title: str, text: str, read_only: bool, tooltip: str | None = None) -> None:
+        """Show a file: `title` in the path label (`tooltip` over it), `text` with a fresh
+        undo history."""
+        self._rendered = None
+        self._path_label.set_full_text(title, tooltip)
+        self.text_edit.setPlaceholderText("")
+        self.load_text(text)
+        self.text_edit.setReadOnly(read_only)
+        self.description_edit.setReadOnly(read_only)
+        # A read-only file's field invites no typing: no hint to fill it, no Tab stop.
+        self.description_edit.setPlaceholderText("" if read_only else _DESCRIPTION_HINT)
+        self.description_edit.setFocusPolicy(
+            Qt.FocusPolicy.NoFocus if read_only else Qt.FocusPolicy.StrongFocus
+        )
+        self.find_bar.set_read_only(read_only)
+        self._sync_description_field()
+        self._stack.setCurrentWidget(self.page)
+        if self._view_mode is not ViewMode.SOURCE:
+            self.preview.set_markdown_source(text)
+
+    def show_reading(self, title: str, tooltip: str) -> None:
+        """Show `title` whose text is on its way from disk: an empty page that says so
+        (`show_file` then shows the text)."""
+        self.show_file(title, "", False, tooltip)
+        self.text_edit.setPlaceholderText(READING)
+
+    def show_rendered(self, markdown: str) -> None:
+        """Preview `markdown` — what Memtab renders of a file shown as its own text in
+        Source (loki-mode's JSON) — and show the preview."""
+        self._rendered = markdown
+        self.set_view_mode(ViewMode.PREVIEW)
+        self._render_preview()
+
+    def set_title(self, title: str, tooltip: str) -> None:
+        """Name another file in the path label (the open one was moved), text unchanged."""
+        self._path_label.set_full_text(title, tooltip)
+
+    def show_empty(self) -> None:
+        """Drop the text and show the empty state."""
+        self.load_text("")
+        self.description_edit.clear()
+        self.preview.set_markdown_source("")
+        self.find_bar.close_bar()
+        self._stack.setCurrentWidget(self._empty)
+
+    def show_state(self, state: FileState, can_save: bool) -> None:
+        """Say what the open file's state is, and enable Save when there is something to
+        save."""
+        self._state = state
+        self.save_button.setEnabled(self.has_file and can_save)
+        palette = self.palette()
+        warning = state in (FileState.UNSAVED, FileState.NOT_ON_DISK)
+        color = accent_text(palette, Accent.WARNING) if warning else muted_text(palette)
+        self._state_label.setText(state.value)
+        self._state_label.setStyleSheet(f"color: {color.name()}")
+        self._description_label.setStyleSheet(f"color: {muted_text(palette).name()}")
+
+    def set_badge(self, text: str | None, tooltip: str = "") -> None:
+        """Show who changed the open file (a small badge beside the path), or nothing."""
+        self.badge_label.setVisible(bool(text))
+        self.badge_label.setText(text or "")
+        self.badge_label.setToolTip(tooltip)
+        accent = accent_text(self.palette(), Accent.INFO).name()
+        self.badge_label.setStyleSheet(
+            f"color: {accent}; border: 1px solid {accent}; border-radius: 7px; padding: 0 5px;"
+        )
+
+    def set_view_mode(self, mode: ViewMode) -> None:
+        """Show the source, the preview, or both."""
+        self._view_mode = mode
+        self._mode_buttons[mode].setChecked(True)
+        self.text_edit.setVisible(mode is not ViewMode.PREVIEW)
+        self.preview.setVisible(mode is not ViewMode.SOURCE)
+        if mode is not ViewMode.SOURCE:
+            self._preview_timer.stop()
+            self._render_preview()
+        if mode is ViewMode.SPLIT:
+            half = max(1, self._splitter.width() // 2)
+            self._splitter.setSizes([half, half])
+
+    # --- the buffer -----------------------------------------------------------------------
+
+    def buffer_text(self) -> str:
+        """What the editor holds, with `\\n` line breaks (exactly, unlike toPlainText)."""
+        return buffer_from_raw(self.text_edit.document().toRawText())
+
+    def is_modified(self) -> bool:
+        """Whether the buffer was edited since it was loaded or marked clean."""
+        return self.text_edit.document().isModified()
+
+    def set_modified(self, modified: bool) -> None:
+        """Mark the buffer edited (or clean)."""
+        self.text_edit.document().setModified(modified)
+
+    def load_text(self, text: str) -> None:
+        """A new file: fresh text and a fresh undo history."""
+        self._loading = True
+        self._quiet = True
+        try:
+            self.text_edit.setPlainText(text)
+            self.set_modified(False)
+        finally:
+            self._loading = False
+            self._quiet = False
+
+    def replace_text(self, new_text: str) -> None:
+        """Replace the buffer with one undoable edit of the changed middle part, so the
+        cursor and scroll position survive wherever the text did not change."""
+        old_text = self.buffer_text()
+        start, old_end, new_end = changed_span(old_text, new_text)
+        if start == old_end == new_end:
+            return
+        scroll = self.text_edit.verticalScrollBar().value()
+        cursor = QTextCursor(self.text_edit.document())
+        cursor.beginEditBlock()
+        cursor.setPosition(utf16_offset(old_text, start))
+        cursor.setPosition(utf16_offset(old_text, old_end), QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText(new_text[start:new_end])
+        cursor.endEditBlock()
+        self.text_edit.verticalScrollBar().setValue(scroll)
+
+    def end_with_newline(self) -> bool:
+        """Add a line break at the end of the text if it lacks one (an undoable edit that
+        leaves the cursor where it is); True when one was added."""
+        text = self.buffer_text()
+        if with_final_newline(text) == text:
+            return False
+        cursor = self.text_edit.textCursor()
+        anchor, position = cursor.anchor(), cursor.position()
+        scroll = self.text_edit.verticalScrollBar().value()
+        end = QTextCursor(self.text_edit.document())
+        end.movePosition(QTextCursor.MoveOperation.End)
+        end.insertText("\n")
+        cursor.setPosition(anchor)
+        cursor.setPosition(position, QTextCursor.MoveMode.KeepAnchor)
+        self.text_edit.setTextCursor(cursor)
+        self.text_edit.verticalScrollBar().setValue(scroll)
+        return True
+
+    def select_lines(self, first: int, last: int) -> None:
+        """Select lines `first` to `last` (1-based, inclusive) and scroll to them."""
+        document = self.text_edit.document()
+        start = document.findBlockByNumber(max(0, first - 1))
+        end = document.findBlockByNumber(max(first, last) - 1)
+        if not start.isValid():
+            return
+        if not end.isValid():
+            end = document.lastBlock()
+        cursor = QTextCursor(document)
+        cursor.setPosition(start.position())
+        cursor.setPosition(end.position() + end.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+        self.text_edit.setTextCursor(cursor)
+        self.text_edit.centerCursor()
+
+    def apply_description(self, new_text: str, *, clean: bool) -> None:
+        """Replace the buffer for an edit of the description field (the field is not
+        synced back from it); `clean` marks the result unmodified."""
+        self._applying_description = True
+        try:
+            self.replace_text(new_text)
+            if clean:
+                self.set_modified(False)
+        finally:
+            self._applying_description = False
+
+    @contextmanager
+    def quietly(self) -> Iterator[None]:
+        """Programmatic edits: no `modified_changed` until the block ends."""
+        self._quiet = True
+        try:
+            yield
+        finally:
+            self._quiet = False
+
+    # --- keeping the field and the preview in step ----------------------------------------
+
+    def _sync_description_field(self) -> None:
+        value = read_description(self.buffer_text())
+        if self.description_edit.text() != value:
+            self.description_edit.setText(value)
+            self.description_edit.setCursorPosition(0)
+
+    def _render_preview(self) -> None:
+        """Render now; a slow render (a big file) waits for longer typing pauses next time."""
+        started = time.perf_counter()
+        shown = self._rendered if self._rendered is not None else self.buffer_text()
+        self.preview.set_markdown_source(shown)
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        self._preview_timer.setInterval(
+            int(min(_PREVIEW_MAX_DELAY_MS, max(_PREVIEW_DELAY_MS, elapsed_ms * 4)))
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Follow palette changes (light ↔ dark) in highlighting and labels."""
+        if event.type() == QEvent.Type.PaletteChange:
+            self._highlighter.set_palette(self.palette())
+            self.show_state(self._state, self.save_button.isEnabled())
+            self.more_button.setIcon(tinted_icon("editor-more", muted_text(self.palette())))
+        super().changeEvent(event)
+
+    # --- slots ---------------------------------------------------------------------------
+
+    @Slot()
+    def _on_save_button_clicked(self) -> None:
+        self.save_requested.emit()
+
+    @Slot()
+    def _on_mode_button_clicked(self) -> None:
+        button = self.sender()
+        if isinstance(button, QToolButton):
+            self.set_view_mode(ViewMode(str(button.property("viewMode"))))
+
+    @Slot(str)
+    def _on_description_text_edited(self, text: str) -> None:
+        self.description_edited.emit(text)
+
+    @Slot()
+    def _on_document_contents_changed(self) -> None:
+        if self._loading:
+            return
+        if not self._applying_description:
+            self._sync_timer.start()
+        if self._view_mode is not ViewMode.SOURCE:
+            self._preview_timer.start()
+
+    @Slot(bool)
+    def _on_document_modification_changed(self, modified: bool) -> None:
+        if not self._quiet:
+            self.modified_changed.emit(modified)
+
+    @Slot()
+    def _on_sync_timer_timeout(self) -> None:
+        self._sync_description_field()
+
+    @Slot()
+    def _on_preview_timer_timeout(self) -> None:
+        if self._view_mode is not ViewMode.SOURCE:
+            self._render_preview()

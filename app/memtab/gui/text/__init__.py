@@ -1,0 +1,1 @@
+"""Text widgets more than one feature uses: the source editor, find bar, line margin, diff view."""

@@ -1,0 +1,295 @@
+"""A coloured rendering of a unified diff between the file on disk and the editor's draft.
+
+`components.text_diff.compute_diff` computes it on a worker thread; `DiffView` renders the
+result, and `DiffDialog` frames it with the choices the editor offers (e.g. Keep both /
+Keep mine / Keep theirs). "Keep both" is enabled once the three-way merge computed with
+the diff came out clean; otherwise the dialog says where both sides changed the same
+lines. Enter never picks a choice that drops a change: it merges (when clean) or closes.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import (
+    QColor,
+    QFontDatabase,
+    QPalette,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.components.editor.merge import MergeResult
+from memtab.components.editor.session import MERGE
+from memtab.components.text_diff import DiffLine, DiffResult, LineKind
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text, tint
+from memtab.gui.toolkit.widgets import WrappedLabel
+
+MAX_RENDERED_LINES = 20_000
+# Lines coloured in one pass of the event loop (~3 ms); a long diff's text shows at once and
+# the rest of its colours follow a pass at a time, so the GUI thread never holds a frame
+# (2,500 lines took ~15 ms in one go).
+COLOR_LINES_PER_PASS = 500
+
+_SIGNS = {LineKind.HUNK: "", LineKind.CONTEXT: " ", LineKind.ADDED: "+", LineKind.REMOVED: "-"}
+
+
+class DiffView(QPlainTextEdit):
+    """A read-only, monospace, coloured rendering of a `DiffResult`."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """An empty view; `show_computing` or `set_diff` fills it."""
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setUndoRedoEnabled(False)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.setAccessibleName("Differences")
+        self._result: DiffResult | None = None
+        # The lines still to colour: (the lines shown, the number gutter's width, the first).
+        self._uncolored: tuple[tuple[DiffLine, ...], int, int] | None = None
+        self._color_timer = QTimer(self)
+        self._color_timer.setSingleShot(True)
+        self._color_timer.setInterval(0)
+        self._color_timer.timeout.connect(self._on_color_timer_timeout)
+
+    @property
+    def result(self) -> DiffResult | None:
+        """The diff shown, or None while computing."""
+        return self._result
+
+    @property
+    def is_colored(self) -> bool:
+        """Whether every line shown has its colour (a long diff's come a pass at a time)."""
+        return self._uncolored is None
+
+    def setPlainText(self, text: str) -> None:
+        """Show `text` (colours still to come for the text it replaces are dropped)."""
+        self._uncolored = None
+        self._color_timer.stop()
+        super().setPlainText(text)
+
+    def show_computing(self) -> None:
+        """Say that the diff is on its way."""
+        self._result = None
+        self.setPlainText("Computing the differences…")
+
+    def show_failure(self, message: str) -> None:
+        """Say why there is no diff."""
+        self._result = None
+        self.setPlainText(f"Could not compute the differences: {message}")
+
+    def set_diff(self, result: DiffResult) -> None:
+        """Render `result`: removed lines red, added green, hunk headers muted."""
+        self._result = result
+        if result.identical:
+            self.setPlainText("No differences: the draft matches the file on disk.")
+            return
+        shown = result.lines[:MAX_RENDERED_LINES]
+        width = len(str(max((line.old_number or line.new_number or 0) for line in shown)))
+        texts = []
+        for line in shown:
+            if line.kind is LineKind.HUNK:
+                texts.append(line.text)
+                continue
+            old = str(line.old_number) if line.old_number else ""
+            new = str(line.new_number) if line.new_number else ""
+            texts.append(f"{old:>{width}} {new:>{width}} {_SIGNS[line.kind]} {line.text}")
+        if len(result.lines) > MAX_RENDERED_LINES:
+            texts.append(f"… {len(result.lines) - MAX_RENDERED_LINES} more lines not shown")
+        self.setPlainText("\n".join(texts))
+        self._uncolored = (shown, 2 * width + 2, 0)
+        self._color_next_lines()
+
+    @Slot()
+    def _on_color_timer_timeout(self) -> None:
+        self._color_next_lines()
+
+    def _color_next_lines(self) -> None:
+        if self._uncolored is None:
+            return
+        shown, gutter, first = self._uncolored
+        end = min(len(shown), first + COLOR_LINES_PER_PASS)
+        self._color_blocks(shown[first:end], gutter, first)
+        self._uncolored = (shown, gutter, end) if end < len(shown) else None
+        if self._uncolored is not None:
+            self._color_timer.start()
+
+    def _color_blocks(self, lines: tuple[DiffLine, ...], gutter: int, first: int) -> None:
+        """Colour `lines`, shown from block number `first` on."""
+        palette = self.palette()
+        backgrounds = {
+            LineKind.ADDED: tint(palette, Accent.ADDED, QPalette.ColorRole.Base, 0.16),
+            LineKind.REMOVED: tint(palette, Accent.REMOVED, QPalette.ColorRole.Base, 0.14),
+            LineKind.HUNK: tint(palette, Accent.INFO, QPalette.ColorRole.Base, 0.08),
+        }
+        hunk_text = QTextCharFormat()
+        hunk_text.setForeground(accent_text(palette, Accent.INFO))
+        number_text = QTextCharFormat()
+        number_text.setForeground(muted_text(palette))
+        cursor = QTextCursor(self.document())
+        cursor.beginEditBlock()
+        block = self.document().findBlockByNumber(first)
+        for line in lines:
+            if not block.isValid():
+                break
+            background: QColor | None = backgrounds.get(line.kind)
+            cursor.setPosition(block.position())
+            if background is not None:
+                block_format = QTextBlockFormat()
+                block_format.setBackground(background)  # no QBrush: see review_dialog._fill
+                cursor.setBlockFormat(block_format)
+            if line.kind is LineKind.HUNK:
+                cursor.movePosition(
+                    QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor
+                )
+                cursor.setCharFormat(hunk_text)
+            else:
+                cursor.setPosition(block.position() + gutter, QTextCursor.MoveMode.KeepAnchor)
+                cursor.setCharFormat(number_text)
+            block = block.next()
+        cursor.endEditBlock()
+
+
+class DiffDialog(QDialog):
+    """A window showing a diff, with the editor's choices as buttons.
+
+    Signals:
+        action_triggered(str): the id of the choice clicked (the dialog then closes).
+    """
+
+    action_triggered = Signal(str)
+
+    def __init__(
+        self,
+        title: str,
+        old_label: str,
+        new_label: str,
+        actions: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (),
+        parent: QWidget | None = None,
+    ) -> None:
+        """A dialog comparing `old_label` (red) with `new_label` (green)."""
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setAccessibleName("Differences dialog")
+        self.view = DiffView(self)
+        self._legend = QLabel(self)
+        palette = self.palette()
+        removed = accent_text(palette, Accent.REMOVED).name()
+        added = accent_text(palette, Accent.ADDED).name()
+        self._legend.setText(
+            f"<span style='color:{removed}'>− {old_label}</span>"
+            f"&nbsp;&nbsp;&nbsp;<span style='color:{added}'>+ {new_label}</span>"
+        )
+        self._stats = QLabel(self)
+        self._stats.setStyleSheet(f"color: {muted_text(palette).name()}")
+        header = QHBoxLayout()
+        header.addWidget(self._legend, 1)
+        header.addWidget(self._stats)
+
+        self.merge_note = WrappedLabel("", self)
+        self.merge_note.setAccessibleName("Merge")
+        self.merge_note.hide()
+
+        buttons = QDialogButtonBox(self)
+        self._buttons: dict[str, QPushButton] = {}
+        for action_id, label in actions:
+            button = buttons.addButton(label, QDialogButtonBox.ButtonRole.ActionRole)
+            button.setProperty("actionId", action_id)
+            button.setAccessibleName(label)
+            button.setAutoDefault(False)  # Enter must not keep one side over the other
+            button.clicked.connect(self._on_action_clicked)
+            self._buttons[action_id] = button
+        if MERGE in self._buttons:
+            self._buttons[MERGE].setEnabled(False)
+            self._buttons[MERGE].setToolTip("Waiting for the differences…")
+        self.close_button = buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.close_button.clicked.connect(self.reject)
+        self.close_button.setDefault(True)
+        give_mnemonics(buttons)
+
+        self.views = QTabWidget(self)  # a caller may put a view of its own before the diff
+        self.views.setDocumentMode(True)
+        self.views.addTab(self.view, "Unified diff")
+        self.views.tabBar().hide()  # one view: no tabs to choose from
+        layout = QVBoxLayout(self)
+        layout.addLayout(header)
+        layout.addWidget(self.merge_note)
+        layout.addWidget(self.views, 1)
+        layout.addWidget(buttons)
+        self.view.show_computing()
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        fit_to_title(self)
+        fit_to_screen(self, QSize(820, 560), remember="differences")
+
+    def button(self, action_id: str) -> QPushButton:
+        """The button of a choice (KeyError when not offered)."""
+        return self._buttons[action_id]
+
+    def add_first_view(self, widget: QWidget, title: str) -> None:
+        """Show `widget` first, the unified diff one tab away (e.g. the three-way view of
+        a conflict; the legend then speaks of the diff's tab)."""
+        self.views.insertTab(0, widget, title)
+        self.views.setCurrentIndex(0)
+        self.views.tabBar().show()
+        self.views.currentChanged.connect(self._on_views_current_changed)
+        self._on_views_current_changed(0)
+
+    @Slot(int)
+    def _on_views_current_changed(self, _index: int) -> None:
+        # The − / + legend and counts are the unified diff's: shown with it only.
+        on_diff = self.views.currentWidget() is self.view
+        self._legend.setVisible(on_diff)
+        self._stats.setVisible(on_diff)
+
+    def set_diff(self, result: DiffResult) -> None:
+        """Show the computed diff and its counts."""
+        self.view.set_diff(result)
+        self._stats.setText(f"+{result.added}  −{result.removed}")
+
+    def set_merge(self, result: MergeResult | None) -> None:
+        """Say whether the draft and the disk merge; enable (and default to) Keep both
+        when they do. None: no merge was possible (nothing loaded to merge from)."""
+        button = self._buttons.get(MERGE)
+        if button is None:
+            return
+        palette = self.palette()
+        if result is None:
+            button.setToolTip("Nothing to merge from: the file was not loaded from disk")
+            return
+        self.merge_note.setText(result.describe())
+        self.merge_note.show()
+        accent = Accent.SUCCESS if result.clean else Accent.WARNING
+        self.merge_note.setStyleSheet(f"color: {accent_text(palette, accent).name()}")
+        button.setEnabled(result.clean)
+        button.setToolTip(
+            "Keep your changes and the changes on disk; review the result, then save"
+            if result.clean
+            else "Both sides changed the same lines"
+        )
+        if result.clean:
+            self.close_button.setDefault(False)
+            button.setDefault(True)
+
+    def show_failure(self, message: str) -> None:
+        """Show why the diff could not be computed."""
+        self.view.show_failure(message)
+
+    @Slot()
+    def _on_action_clicked(self) -> None:
+        button = self.sender()
+        if isinstance(button, QPushButton):
+            self.action_triggered.emit(str(button.property("actionId")))
+            self.accept()

@@ -1,0 +1,396 @@
+"""A find bar: find, find next/previous and replace in a `QPlainTextEdit` — the editor's
+source, a trace dump's raw JSON (read-only: no replace).
+
+`open()` (Ctrl+F) shows it with the selected text (or the last query) and selects the
+first match from the cursor; Enter and F3 go to the next match, Shift+Enter and Shift+F3
+to the previous one, wrapping around; every match is highlighted and the bar says
+"3 of 12". `open(replace=True)` (Ctrl+H) also shows the replace row: Replace changes
+the selected match (one undoable edit) and moves on, Replace all changes every match in
+one undoable edit. Esc — in the bar or in the text — closes the bar, takes its
+highlights away and gives the text back the focus.
+
+Where a query matches is `components.editor.find` (Qt-free); this maps its string indices to the
+document's positions (`components.editor.text_buffer.DocumentPositions`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QKeyEvent, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.components.editor.find import (
+    MAX_MATCHES,
+    FindOptions,
+    Span,
+    find_all,
+    is_match,
+    next_match,
+    replace_all,
+)
+from memtab.components.editor.text_buffer import DocumentPositions, buffer_from_raw
+from memtab.gui.toolkit.icons import tinted_icon
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text, tint
+
+logger = logging.getLogger(__name__)
+
+MAX_HIGHLIGHTS = 2_000  # extra selections are painted one by one: enough to see them all
+_REFRESH_DELAY_MS = 150  # re-find after typing in the text pauses
+
+
+class FindBar(QFrame):
+    """Find (and replace) in a `QPlainTextEdit` (see the module docstring).
+
+    Signals:
+        closed(): the bar was closed (the text has the focus again).
+    """
+
+    closed = Signal()
+
+    def __init__(
+        self,
+        text_edit: QPlainTextEdit,
+        replace_text: Callable[[str], None] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        """A hidden bar for `text_edit`; `replace_text(new)` replaces the whole buffer with
+        one undoable edit (Replace all; None: the text is only read, never replaced)."""
+        super().__init__(parent)
+        self.setObjectName("findBar")
+        self._text_edit = text_edit
+        self._replace_text = replace_text
+        self._text = ""
+        self._positions = DocumentPositions("")
+        self._matches: list[Span] = []
+        self._stale = True
+        self._read_only = replace_text is None
+        self._build()
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(_REFRESH_DELAY_MS)
+        self._refresh_timer.timeout.connect(self._on_refresh_timer_timeout)
+        text_edit.document().contentsChanged.connect(self._on_document_contents_changed)
+        text_edit.installEventFilter(self)  # Esc in the text closes the bar too
+        self.hide()
+
+    def _build(self) -> None:
+        self.query_edit = QLineEdit(self)
+        self.query_edit.setAccessibleName("Find in file")
+        self.query_edit.setPlaceholderText("Find in file")
+        self.query_edit.setClearButtonEnabled(True)
+        self.query_edit.textChanged.connect(self._on_query_edit_text_changed)
+        self.query_edit.installEventFilter(self)
+        self.case_button = self._toggle("Aa", "Match case")
+        self.words_button = self._toggle("W", "Whole words only")
+        self.count_label = QLabel(self)
+        self.count_label.setAccessibleName("Matches")
+        self.previous_button = self._tool("chevron-up", "Previous match (Shift+F3, Shift+Enter)")
+        self.previous_button.clicked.connect(self.find_previous)
+        self.next_button = self._tool("chevron-down", "Next match (F3, Enter)")
+        self.next_button.clicked.connect(self.find_next)
+        self.close_button = self._tool("editor-dismiss", "Close (Esc)")
+        self.close_button.clicked.connect(self.close_bar)
+
+        self.replace_edit = QLineEdit(self)
+        self.replace_edit.setAccessibleName("Replace with")
+        self.replace_edit.setPlaceholderText("Replace with")
+        self.replace_edit.installEventFilter(self)
+        self.replace_button = QPushButton("Replace", self)
+        self.replace_button.setToolTip("Replace the selected match and find the next one")
+        self.replace_button.clicked.connect(self.replace_current)
+        self.replace_all_button = QPushButton("Replace all", self)
+        self.replace_all_button.setToolTip("Replace every match (one step to undo)")
+        self.replace_all_button.clicked.connect(self.replace_every)
+
+        find_row = QHBoxLayout()
+        find_row.setSpacing(4)
+        find_row.addWidget(self.query_edit, 1)
+        for widget in (self.case_button, self.words_button, self.count_label):
+            find_row.addWidget(widget)
+        for widget in (self.previous_button, self.next_button, self.close_button):
+            find_row.addWidget(widget)
+        self._replace_row = QWidget(self)
+        replace_row = QHBoxLayout(self._replace_row)
+        replace_row.setContentsMargins(0, 0, 0, 0)
+        replace_row.setSpacing(4)
+        replace_row.addWidget(self.replace_edit, 1)
+        replace_row.addWidget(self.replace_button)
+        replace_row.addWidget(self.replace_all_button)
+        self._replace_row.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.setSpacing(4)
+        layout.addLayout(find_row)
+        layout.addWidget(self._replace_row)
+        self._recolor()
+
+    def _toggle(self, text: str, tip: str) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(text)
+        button.setCheckable(True)
+        button.setAutoRaise(True)
+        button.setToolTip(tip)
+        button.setAccessibleName(tip)
+        button.toggled.connect(self._on_option_toggled)
+        return button
+
+    def _tool(self, icon: str, tip: str) -> QToolButton:
+        button = QToolButton(self)
+        button.setAutoRaise(True)
+        button.setIcon(tinted_icon(icon, muted_text(self.palette())))
+        button.setToolTip(tip)
+        button.setAccessibleName(tip.split(" (", maxsplit=1)[0])
+        return button
+
+    # --- the seam ----------------------------------------------------------------------------
+
+    @property
+    def query(self) -> str:
+        return self.query_edit.text()
+
+    @property
+    def options(self) -> FindOptions:
+        return FindOptions(self.case_button.isChecked(), self.words_button.isChecked())
+
+    @property
+    def match_count(self) -> int:
+        """How many matches the query has in the text now."""
+        self._refresh_if_stale()
+        return len(self._matches)
+
+    @property
+    def replacing(self) -> bool:
+        """Whether the replace row is shown."""
+        return self._replace_row.isVisibleTo(self)
+
+    def set_read_only(self, read_only: bool) -> None:
+        """A read-only file can be searched, not changed (a bar made without
+        `replace_text` never replaces)."""
+        self._read_only = read_only or self._replace_text is None
+        self._replace_row.setEnabled(not self._read_only)
+
+    def open(self, query: str | None = None, *, replace: bool = False) -> None:
+        """Show the bar with `query` (else the selected text, else the last query), and
+        select the first match from the cursor."""
+        selected = self._text_edit.textCursor().selectedText()
+        if query is None and selected and "\u2029" not in selected:
+            query = selected
+        self._replace_row.setVisible(replace and not self._read_only)
+        self.show()
+        if query is not None and query != self.query_edit.text():
+            self.query_edit.setText(query)  # finds from the cursor as the text changes
+        else:
+            self._stale = True
+            self._go(backwards=False, from_start_of_selection=True)
+        self.query_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.query_edit.selectAll()
+
+    def close_bar(self) -> None:
+        """Hide the bar and its highlights; the text gets the focus back. (Open is "not
+        hidden": a bar on a tab not shown now is open, and closes all the same.)"""
+        self._refresh_timer.stop()
+        self._text_edit.setExtraSelections([])
+        if self.isHidden():
+            return
+        self.hide()
+        self._text_edit.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.closed.emit()
+
+    @Slot()
+    def find_next(self) -> None:
+        """Select the next match after the selection (wrapping around)."""
+        self._go(backwards=False)
+
+    @Slot()
+    def find_previous(self) -> None:
+        """Select the match before the selection (wrapping around)."""
+        self._go(backwards=True)
+
+    @Slot()
+    def replace_current(self) -> None:
+        """Replace the selected match (if the selection is one), then select the next."""
+        if self._read_only or not self.query:
+            return
+        self._refresh_if_stale()
+        cursor = self._text_edit.textCursor()
+        span = (
+            self._positions.to_text(cursor.selectionStart()),
+            self._positions.to_text(cursor.selectionEnd()),
+        )
+        if cursor.hasSelection() and is_match(self._text, span, self.query, self.options):
+            cursor.insertText(self.replace_edit.text())
+            self._text_edit.setTextCursor(cursor)
+            self._refresh()
+        self._go(backwards=False)
+
+    @Slot()
+    def replace_every(self) -> None:
+        """Replace every match with one undoable edit."""
+        if self._read_only or not self.query:
+            return
+        self._refresh_if_stale()
+        replacement = self.replace_edit.text()
+        new_text, count = replace_all(self._text, self.query, replacement, self.options)
+        if count and self._replace_text is not None:
+            self._replace_text(new_text)
+            self._refresh()
+        self.count_label.setText(f"Replaced {count:,}" if count else "No matches")
+
+    # --- finding -----------------------------------------------------------------------------
+
+    def _refresh_if_stale(self) -> None:
+        if self._stale:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        self._refresh_timer.stop()
+        self._text = buffer_from_raw(self._text_edit.document().toRawText())
+        self._positions = DocumentPositions(self._text)
+        self._matches = find_all(self._text, self.query, self.options)
+        self._stale = False
+        self._highlight()
+        self._show_count()
+
+    def _go(self, *, backwards: bool, from_start_of_selection: bool = False) -> None:
+        self._refresh_if_stale()
+        cursor = self._text_edit.textCursor()
+        if backwards or from_start_of_selection:
+            position = self._positions.to_text(cursor.selectionStart())
+        else:
+            position = self._positions.to_text(cursor.selectionEnd())
+        index = next_match(self._matches, position, backwards=backwards)
+        if index is not None:
+            self._select(self._matches[index])
+        self._show_count()
+
+    def _select(self, span: Span) -> None:
+        cursor = QTextCursor(self._text_edit.document())
+        cursor.setPosition(self._positions.to_document(span[0]))
+        cursor.setPosition(self._positions.to_document(span[1]), QTextCursor.MoveMode.KeepAnchor)
+        self._text_edit.setTextCursor(cursor)
+        self._text_edit.ensureCursorVisible()
+
+    def _current_index(self) -> int | None:
+        cursor = self._text_edit.textCursor()
+        if not cursor.hasSelection():
+            return None
+        span = (
+            self._positions.to_text(cursor.selectionStart()),
+            self._positions.to_text(cursor.selectionEnd()),
+        )
+        try:
+            return self._matches.index(span)
+        except ValueError:
+            return None
+
+    def _show_count(self) -> None:
+        count = len(self._matches)
+        plus = "+" if count >= MAX_MATCHES else ""
+        current = self._current_index()
+        if not self.query:
+            text = ""
+        elif not count:
+            text = "No matches"
+        elif current is not None:
+            text = f"{current + 1:,} of {count:,}{plus}"
+        else:
+            text = f"{count:,}{plus} matches" if count > 1 else "1 match"
+        self.count_label.setText(text)
+        palette = self.palette()
+        missing = bool(self.query) and not count
+        color = accent_text(palette, Accent.ERROR) if missing else muted_text(palette)
+        self.count_label.setStyleSheet(f"color: {color.name()}")
+        for button in (self.previous_button, self.next_button, self.replace_all_button):
+            button.setEnabled(bool(count))
+
+    def _highlight(self) -> None:
+        match_format = QTextCharFormat()
+        palette = self._text_edit.palette()
+        match_format.setBackground(tint(palette, Accent.WARNING, QPalette.ColorRole.Base, 0.35))
+        selections = []
+        for start, end in self._matches[:MAX_HIGHLIGHTS]:
+            selection = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(self._text_edit.document())
+            cursor.setPosition(self._positions.to_document(start))
+            cursor.setPosition(self._positions.to_document(end), QTextCursor.MoveMode.KeepAnchor)
+            selection.cursor = cursor
+            selection.format = match_format
+            selections.append(selection)
+        self._text_edit.setExtraSelections(selections)
+
+    def _recolor(self) -> None:
+        muted = muted_text(self.palette())
+        self.previous_button.setIcon(tinted_icon("chevron-up", muted))
+        self.next_button.setIcon(tinted_icon("chevron-down", muted))
+        self.close_button.setIcon(tinted_icon("editor-dismiss", muted))
+
+    # --- events and slots --------------------------------------------------------------------
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Enter in the fields: next match (Shift: previous; in the replace field:
+        replace); Esc: close."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            key = event.key()
+            if key == Qt.Key.Key_Escape:
+                if watched is self._text_edit and self.isHidden():
+                    return False
+                self.close_bar()
+                return True
+            if watched is self._text_edit:
+                return False
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                if watched is self.replace_edit:
+                    self.replace_current()
+                elif event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                    self.find_previous()
+                else:
+                    self.find_next()
+                return True
+        return super().eventFilter(watched, event)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Follow palette changes (light ↔ dark)."""
+        if event.type() == QEvent.Type.PaletteChange:
+            self._recolor()
+            if not self.isHidden():
+                self._refresh()
+        super().changeEvent(event)
+
+    @Slot(str)
+    def _on_query_edit_text_changed(self, _text: str) -> None:
+        if self.isHidden():  # the query is kept for the next open, not shown now
+            return
+        self._refresh()
+        self._go(backwards=False, from_start_of_selection=True)
+
+    @Slot(bool)
+    def _on_option_toggled(self, _checked: bool) -> None:
+        if self.isHidden():
+            return
+        self._refresh()
+        self._go(backwards=False, from_start_of_selection=True)
+
+    @Slot()
+    def _on_document_contents_changed(self) -> None:
+        self._stale = True
+        if not self.isHidden():
+            self._refresh_timer.start()
+
+    @Slot()
+    def _on_refresh_timer_timeout(self) -> None:
+        if not self.isHidden():
+            self._refresh()

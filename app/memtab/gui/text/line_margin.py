@@ -1,0 +1,192 @@
+"""A strip beside a text widget's lines, for features that say something per line.
+
+`LineMargin(text_edit, side)` attaches itself to any `QPlainTextEdit`: while shown it
+takes its width of the text viewport's margin on its side (left or right; two margins on
+two sides live together) and follows the text's scrolling and size. A subclass paints
+the lines `visible_lines()` gives and finds the line under the mouse with `line_at(y)`;
+the blame gutter and the check's marks are two.
+
+What a margin says is about the lines as they were when it was told (`follow_lines`):
+while the user types, the lines a margin shows follow the text — a line added above a
+marked one moves the mark down, a line added by the user has no mark, a line removed
+takes its mark with it — so nothing is said of the wrong line before the next check or
+blame catches up.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from typing import Protocol, Self
+
+from PySide6.QtCore import QEvent, QObject, QRect, SignalInstance, Slot
+from PySide6.QtGui import QPainter, QPalette
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
+from shiboken6 import isValid
+
+from memtab.file_protocol.memory_file import MemoryFile
+from memtab.gui.toolkit.style import blend
+
+
+class MarginEditor(Protocol):
+    """What a per-line feature (blame, the check's marks) needs of an editor (`EditorPanel`):
+    the current tab's text widget to attach its margin to, and when files come and go."""
+
+    @property
+    def file_opened(self) -> SignalInstance: ...
+    @property
+    def file_closed(self) -> SignalInstance: ...
+    @property
+    def current_file(self) -> MemoryFile | None: ...
+    @property
+    def text_edit(self) -> QPlainTextEdit: ...
+
+
+class Side(enum.Enum):
+    LEFT = "left"
+    RIGHT = "right"
+
+
+_attached: dict[tuple[int, type[LineMargin]], LineMargin] = {}
+"""The margins made, by their text widget's id and their kind (`LineMargin.attached_to`)."""
+
+
+class LineMargin(QWidget):
+    """A strip on one side of `text_edit`'s lines (see the module docstring)."""
+
+    def __init__(self, text_edit: QPlainTextEdit, side: Side) -> None:
+        super().__init__(text_edit)
+        self.setMouseTracking(True)
+        self.text_edit = text_edit
+        self.side = side
+        self._told_lines: list[int | None] | None = None
+        """Each line of the text now → its line when the margin was told; None: the same."""
+        self._line_count = text_edit.document().blockCount()
+        text_edit.document().contentsChange.connect(self._on_contents_change)
+        text_edit.updateRequest.connect(self._on_text_update_request)
+        text_edit.installEventFilter(self)
+        self.hide()
+        key = (id(text_edit), type(self))
+        _attached[key] = self
+        self.destroyed.connect(functools.partial(_forget, key, self))
+
+    @classmethod
+    def attached_to(cls, text_edit: QPlainTextEdit) -> Self | None:
+        """The margin of this kind made for `text_edit`, if one was — looked up, not
+        searched for among the widget's children (which makes a Python object of each:
+        a millisecond on every file opened)."""
+        margin = _attached.get((id(text_edit), cls))
+        if isinstance(margin, cls) and isValid(margin) and margin.text_edit is text_edit:
+            return margin
+        return None
+
+    def margin_width(self) -> int:
+        """How wide the strip is (subclasses say)."""
+        return self.sizeHint().width()
+
+    def set_shown(self, shown: bool) -> None:
+        """Show the strip (taking its margin of the text's viewport) or hide it."""
+        self.setVisible(shown)
+        margins = self.text_edit.viewportMargins()
+        width = self.margin_width() if shown else 0
+        if self.side is Side.LEFT:
+            margins.setLeft(width)
+        else:
+            margins.setRight(width)
+        self.text_edit.setViewportMargins(margins)
+        self._place()
+
+    def fill_background(self, painter: QPainter, rect: QRect) -> None:
+        """Paint the strip's background: between the window's and the text's colours."""
+        palette = self.palette()
+        window = palette.color(QPalette.ColorRole.Window)
+        painter.fillRect(rect, blend(window, palette.color(QPalette.ColorRole.Base), 0.5))
+
+    def follow_lines(self) -> None:
+        """What the margin says from now on is about the text as it is now (a subclass
+        calls this when it is told what to paint)."""
+        self._told_lines = None
+        self._line_count = self.text_edit.document().blockCount()
+
+    def visible_lines(self) -> list[tuple[int, int, int]]:
+        """(line, top, height) of each line that shows and was there when the margin was
+        told (its number then, 0-based), in the strip's coordinates."""
+        text = self.text_edit
+        block = text.firstVisibleBlock()
+        offset = text.contentOffset()
+        found: list[tuple[int, int, int]] = []
+        bottom_limit = self.height()
+        shift = text.viewport().y() - self.y()
+        while block.isValid():
+            geometry = text.blockBoundingGeometry(block).translated(offset)
+            top = round(geometry.top()) + shift
+            if top > bottom_limit:
+                break
+            line = self._told_line(block.blockNumber())
+            if block.isVisible() and line is not None:
+                found.append((line, top, max(1, round(geometry.height()))))
+            block = block.next()
+        return found
+
+    def _told_line(self, line: int) -> int | None:
+        if self._told_lines is None:
+            return line
+        return self._told_lines[line] if line < len(self._told_lines) else None
+
+    def line_at(self, y: int) -> int | None:
+        """The line (0-based) at height `y` of the strip, or None."""
+        for line, top, height in self.visible_lines():
+            if top <= y < top + height:
+                return line
+        return None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.text_edit and event.type() == QEvent.Type.Resize:
+            self._place()
+        return False
+
+    def _place(self) -> None:
+        contents = self.text_edit.contentsRect()
+        width = self.margin_width()
+        left = contents.left() if self.side is Side.LEFT else contents.right() + 1 - width
+        self.setGeometry(left, contents.top(), width, contents.height())
+
+    @Slot(int, int, int)
+    def _on_contents_change(self, position: int, removed: int, added: int) -> None:
+        """Lines added or removed: where each told line is now. Typing within a line
+        (most keys) changes no line number and costs nothing here. A text replaced whole
+        (a reload, a merge taken) keeps no line the margin was told of."""
+        document = self.text_edit.document()
+        count = document.blockCount()
+        delta, self._line_count = count - self._line_count, count
+        chars_before = document.characterCount() - added + removed
+        if position == 0 and removed >= chars_before - 1:
+            self._told_lines = [None] * count
+            return
+        if delta == 0:
+            return
+        lines = self._told_lines
+        if lines is None:
+            lines = self._told_lines = list(range(count - delta))
+        block = document.findBlock(position)
+        # At a line's start, lines typed come before it and lines removed end in it (what
+        # stays of it is the last one's end); elsewhere the line keeps its start.
+        at = block.blockNumber() + (0 if position == block.position() else 1)
+        if delta > 0:
+            lines[at:at] = [None] * delta
+        else:
+            del lines[at : at - delta]
+
+    @Slot(QRect, int)
+    def _on_text_update_request(self, rect: QRect, dy: int) -> None:
+        if not self.isVisible():
+            return
+        if dy:
+            self.scroll(0, dy)
+        else:
+            self.update(0, rect.y(), self.width(), rect.height())
+
+
+def _forget(key: tuple[int, type[LineMargin]], margin: LineMargin, *_destroyed: object) -> None:
+    if _attached.get(key) is margin:
+        del _attached[key]

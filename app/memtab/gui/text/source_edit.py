@@ -1,0 +1,197 @@
+"""The Markdown source's text widget: a `QPlainTextEdit` with the keys of a code editor.
+
+- Redo is Ctrl+Shift+Z and Ctrl+Y on every desktop (`widgets.REDO_KEYS`: on X11 Qt's
+  own Redo is Ctrl+Shift+Z only; the description field gets both by `give_redo_keys`).
+- Tab never traps the keyboard. In the frontmatter, where a tab character is invalid YAML,
+  Tab and Shift+Tab move the focus on (and back); elsewhere they indent, unless "Tab moves
+  focus" is on (Ctrl+M, as in VS Code), which makes them move the focus everywhere.
+  The mode is one for the whole application, as VS Code's is. A text with Qt's
+  `tabChangesFocus` (in a dialog) always moves the focus.
+- One key, one meaning: a key of the window's (`WINDOW_KEYS`, Ctrl+D: Pin) is never the
+  text's own, though Qt's X11 bindings make Ctrl+D delete the next character.
+- Indenting is a code editor's: Tab on a selection over several lines indents each of
+  them (Qt's would replace the selection by a tab), Shift+Tab outdents the lines it
+  touches (Qt's does nothing) — each one undo step.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import ClassVar
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
+
+from memtab.components.editor.text_buffer import buffer_from_raw
+from memtab.gui.text.text_fields import is_redo_key
+from memtab.store.text.frontmatter import find_frontmatter
+
+logger = logging.getLogger(__name__)
+
+_CHORD_MODIFIERS = (
+    Qt.KeyboardModifier.ControlModifier
+    | Qt.KeyboardModifier.AltModifier
+    | Qt.KeyboardModifier.MetaModifier
+)
+_INDENT_SPACES = 4
+"""The spaces Shift+Tab takes away at most from a line indented with spaces."""
+_FRONTMATTER_SCAN_BLOCKS = 200
+"""How far down a closing fence is looked for (a frontmatter is a few lines)."""
+
+
+WINDOW_KEYS = (QKeySequence("Ctrl+D"),)
+"""Keys the window's actions own wherever the focus is, though the text binds them on some
+desktops (X11: Ctrl+D is Delete). The action's shortcut fires; without one, nothing."""
+
+
+def is_window_key(event: QKeyEvent) -> bool:
+    """Whether `event` is one of `WINDOW_KEYS`."""
+    pressed = QKeySequence(event.keyCombination())
+    return any(key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch for key in WINDOW_KEYS)
+
+
+class SourceEdit(QPlainTextEdit):
+    """The editor's source text (see the module docstring)."""
+
+    tab_moves_focus: ClassVar[bool] = False
+    """Ctrl+M's mode: Tab moves the focus instead of indenting (every source edit)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+
+    @classmethod
+    def set_tab_moves_focus(cls, on: bool) -> None:
+        """Turn "Tab moves focus" on or off (Ctrl+M)."""
+        cls.tab_moves_focus = on
+
+    def in_frontmatter(self) -> bool:
+        """Whether the cursor is inside the frontmatter (between its fences, or on one)."""
+        lines = self._frontmatter_lines()
+        return lines is not None and self.textCursor().blockNumber() < lines
+
+    def take_keyboard(self) -> None:
+        """Take the focus handed from elsewhere (not a click in the text), at the start of
+        the body when the cursor is at the very top (`start_past_frontmatter`)."""
+        self.start_past_frontmatter()
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def start_past_frontmatter(self) -> None:
+        """A cursor at the very top of a file with a frontmatter goes to the start of its
+        body: there the next key typed would break the YAML that holds the file's
+        description. A cursor anywhere else is where the user left it."""
+        lines = self._frontmatter_lines()
+        if lines is None or self.textCursor().position() != 0:
+            return
+        body = self.document().findBlockByNumber(lines)
+        cursor = self.textCursor()
+        if body.isValid():
+            cursor.setPosition(body.position())
+        else:
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+        self.setTextCursor(cursor)
+
+    def _frontmatter_lines(self) -> int | None:
+        """How many lines the frontmatter takes, its fences included (None: it has none)."""
+        first = self.document().firstBlock()
+        if first.text().rstrip("\r") != "---":
+            return None
+        block = first.next()
+        lines = [first.text()]
+        while block.isValid() and len(lines) < _FRONTMATTER_SCAN_BLOCKS:
+            lines.append(block.text())
+            if block.text().rstrip("\r") in ("---", "..."):
+                break
+            block = block.next()
+        head = buffer_from_raw("\n".join(lines) + "\n")
+        return len(lines) if find_frontmatter(head) is not None else None
+
+    def event(self, event: QEvent) -> bool:
+        """A window key is not the text's to override: its shortcut fires."""
+        override = event.type() == QEvent.Type.ShortcutOverride
+        if override and isinstance(event, QKeyEvent) and is_window_key(event):
+            event.ignore()
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Tab and Shift+Tab (see the module docstring), Redo's keys, the window's keys."""
+        if is_window_key(event):  # no shortcut took it (say, Pin disabled): not a delete
+            event.ignore()
+            return
+        if is_redo_key(event):
+            if not self.isReadOnly():
+                self.redo()
+            event.accept()
+            return
+        plain_tab = event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and not (
+            event.modifiers() & _CHORD_MODIFIERS
+        )  # Ctrl+Tab, Ctrl+Shift+Tab: the editor's tabs, not the focus
+        if not plain_tab:
+            super().keyPressEvent(event)
+            return
+        forward = event.key() == Qt.Key.Key_Tab and not (
+            event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        )
+        if self._tab_moves_focus():
+            # QPlainTextEdit's own focusNextPrevChild refuses while it takes Tab: QWidget's.
+            QWidget.focusNextPrevChild(self, forward)
+        elif not forward or self._selects_lines():
+            self.shift_lines(indent=forward)
+        else:
+            super().keyPressEvent(event)  # a tab character, in place of what is selected
+        event.accept()
+
+    def shift_lines(self, *, indent: bool) -> None:
+        """Indent every line the selection touches (the cursor's line without one) by a
+        tab, or outdent it by a tab or up to four spaces — one undo step, the lines then
+        selected whole (Tab on several lines, Shift+Tab, as code editors do)."""
+        cursor = self.textCursor()
+        document = self.document()
+        first = document.findBlock(cursor.selectionStart())
+        last = document.findBlock(cursor.selectionEnd())
+        if last != first and cursor.selectionEnd() == last.position():
+            last = last.previous()  # the selection ends at a line's start: not that line
+        edit = QTextCursor(document)
+        edit.beginEditBlock()
+        block = first
+        while True:
+            edit.setPosition(block.position())
+            if indent:
+                edit.insertText("\t")
+            elif width := _indent_width(block.text()):
+                edit.setPosition(block.position() + width, QTextCursor.MoveMode.KeepAnchor)
+                edit.removeSelectedText()
+            if block == last:
+                break
+            block = block.next()
+        edit.endEditBlock()
+        if cursor.hasSelection():
+            cursor.setPosition(first.position())
+            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+            self.setTextCursor(cursor)
+
+    def _selects_lines(self) -> bool:
+        """Whether the selection reaches over a line break."""
+        cursor = self.textCursor()
+        document = self.document()
+        return document.findBlock(cursor.selectionStart()) != document.findBlock(
+            cursor.selectionEnd()
+        )
+
+    def _tab_moves_focus(self) -> bool:
+        # tabChangesFocus: a text in a dialog (the three-way merge's), where Ctrl+M's
+        # editor action does not reach and Tab must get to the buttons.
+        return (
+            self.tab_moves_focus
+            or self.tabChangesFocus()
+            or self.isReadOnly()
+            or self.in_frontmatter()
+        )
+
+
+def _indent_width(line: str) -> int:
+    """How much one outdent takes from the start of `line`: a tab, or up to four spaces."""
+    if line.startswith("\t"):
+        return 1
+    return min(len(line) - len(line.lstrip(" ")), _INDENT_SPACES)

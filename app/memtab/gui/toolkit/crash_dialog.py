@@ -1,0 +1,112 @@
+"""The dialog `CrashReporter` (`gui/toolkit/crash_reports.py`) shows uncaught errors in: what
+happened, the tracebacks, the log and "Copy details". Past `MAX_REPORTS_PER_DIALOG` errors
+are only counted (their tracebacks are in the log).
+"""
+
+from __future__ import annotations
+
+from PySide6 import __version__ as pyside_version
+from PySide6.QtCore import QSize, Qt, Slot
+from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab import __version__
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
+from memtab.logs import log_file
+
+# Reports after this many in one dialog are only counted (their tracebacks are in the log).
+MAX_REPORTS_PER_DIALOG = 5
+
+
+def _environment() -> str:
+    """What "Copy details" says the error ran on. `platform` (~2 ms to import, with its
+    regexes) is loaded here, when details are copied, not before the window's first paint."""
+    # lazy: platform
+    import platform
+
+    return (
+        f"Memtab {__version__} · Python {platform.python_version()} · PySide6 "
+        f"{pyside_version} · {platform.platform()}"
+    )
+
+
+class CrashDialog(QDialog):
+    """Shows one or more errors: what happened, the tracebacks, the log, "Copy details"."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("crashDialog")
+        self.setWindowTitle("Memtab hit an error")
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self._reports: list[str] = []
+        self._unshown = 0
+        path = log_file()
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.log_label = QLabel(
+            f"The log: {path}" if path is not None else "The log file could not be opened.",
+            self,
+        )
+        self.log_label.setObjectName("crashLogPath")
+        self.log_label.setWordWrap(True)
+        self.log_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details = QPlainTextEdit(self)
+        self.details.setObjectName("crashDetails")
+        self.details.setReadOnly(True)
+        self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.details.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        self.copy_button = QPushButton("&Copy details", self)
+        buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
+        give_mnemonics(buttons)
+        buttons.rejected.connect(self.reject)
+        self.copy_button.clicked.connect(self._on_copy_button_clicked)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.details, 1)
+        layout.addWidget(self.log_label)
+        layout.addWidget(buttons)
+        fit_to_screen(self, QSize(720, 420))
+
+    @property
+    def report_count(self) -> int:
+        """How many errors this dialog has received (shown or only counted)."""
+        return len(self._reports) + self._unshown
+
+    def add_report(self, where: str, details: str) -> None:
+        """Add one error; past `MAX_REPORTS_PER_DIALOG` it is only counted."""
+        if len(self._reports) >= MAX_REPORTS_PER_DIALOG:
+            self._unshown += 1
+        else:
+            self._reports.append(f"In {where}:\n{details}")
+            self.details.setPlainText("\n\n".join(self._reports))
+        count = self.report_count
+        first = "An error Memtab did not expect happened"
+        more = f" ({count} errors so far)" if count > 1 else ""
+        self.summary.setText(
+            f"{first}{more}. Memtab keeps running; save your open edits, and if something "
+            "looks wrong, restart it. Please include the details when you report this."
+        )
+
+    def details_text(self) -> str:
+        """What "Copy details" copies: the environment, the log path and the tracebacks."""
+        path = log_file()
+        parts = [_environment(), f"Log: {path if path is not None else '(none)'}", ""]
+        parts.append("\n\n".join(self._reports))
+        if self._unshown:
+            parts.append(f"\n… and {self._unshown} more; see the log.")
+        return "\n".join(parts)
+
+    @Slot()
+    def _on_copy_button_clicked(self) -> None:
+        QGuiApplication.clipboard().setText(self.details_text())
+        self.copy_button.setText("Copied")

@@ -1,0 +1,174 @@
+"""Errors nobody caught are shown, not lost: `CrashReporter` routes them to a dialog with
+the traceback, the log and "Copy details" (`gui/toolkit/crash_dialog.py`).
+
+`CrashReporter.install()` (done by `run_app`) routes three kinds of failure to it, from
+any thread:
+
+- an exception escaping a slot or event handler on the GUI thread (`sys.excepthook`, which
+  PySide6 calls for them),
+- an exception ending a Python thread (`threading.excepthook`),
+- a background job of a `TaskRunner` failing with a defect rather than an error it
+  reports itself (`report_exception`; see `is_defect`).
+
+Every report is logged with its traceback. The dialog never comes as a storm: one is open
+at a time (later errors are added to it), and an error seen before in this session —
+same type, same place in the code — is only logged and counted. The dialog's module is
+loaded with the first dialog: the reporter is installed before the window's first paint,
+and a dialog's Qt classes cost that paint milliseconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+import traceback
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+
+if TYPE_CHECKING:  # lazy: loaded with the first dialog (~8 ms the first paint saves)
+    from memtab.gui.toolkit.crash_dialog import CrashDialog
+
+logger = logging.getLogger(__name__)
+
+_installed: CrashReporter | None = None
+
+
+def is_defect(error: BaseException) -> bool:
+    """Whether a job's exception is a defect worth a report, not a reported condition.
+
+    The errors Memtab defines (a missing workspace, a provider's refusal, a save conflict)
+    and OSError (a full disk, a permission) carry a message the job's owner shows; any
+    other exception (TypeError, KeyError, a library's error that escaped) is a bug.
+    """
+    if isinstance(error, OSError):
+        return False
+    module = type(error).__module__
+    return not (module == "memtab" or module.startswith("memtab."))
+
+
+def report_exception(where: str, error: BaseException) -> None:
+    """Report `error` (caught in `where`) to the installed reporter; any thread.
+
+    Without one (tests, the headless commands) this does nothing: the caller logs.
+    """
+    reporter = _installed
+    if reporter is not None:
+        reporter.report(where, type(error), error, error.__traceback__, log=False)
+
+
+def _signature(exc_type: type[BaseException], tb: TracebackType | None) -> tuple[str, ...]:
+    """What makes two errors "the same": the type and the innermost frame's place."""
+    frames = traceback.extract_tb(tb) if tb is not None else []
+    where = (frames[-1].filename, str(frames[-1].lineno)) if frames else ("", "")
+    return (exc_type.__qualname__, *where)
+
+
+class CrashReporter(QObject):
+    """Receives uncaught errors from any thread and shows them on the GUI thread.
+
+    With `show_dialogs=False` (`--screenshot`, no one to read a dialog) the tracebacks are
+    printed on stderr instead. `errors_seen` counts every report.
+    """
+
+    dialog_shown = Signal(object)  # the CrashDialog, when one opens
+    _reported = Signal(str, object, str)  # where, signature, details: to the GUI thread
+
+    def __init__(self, parent: QObject | None = None, *, show_dialogs: bool = True) -> None:
+        super().__init__(parent)
+        self._show_dialogs = show_dialogs
+        self._seen: set[tuple[str, ...]] = set()
+        self._dialog: CrashDialog | None = None
+        self.errors_seen = 0
+        self._previous_excepthook = sys.excepthook
+        self._previous_thread_excepthook = threading.excepthook
+        self._reported.connect(self._on_reported, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def dialog(self) -> CrashDialog | None:
+        """The open dialog, if any."""
+        return self._dialog
+
+    def install(self) -> None:
+        """Become the process's handler of uncaught errors (GUI thread and threads)."""
+        global _installed
+        self._previous_excepthook = sys.excepthook
+        self._previous_thread_excepthook = threading.excepthook
+        sys.excepthook = self._excepthook
+        threading.excepthook = self._thread_excepthook
+        _installed = self
+
+    def uninstall(self) -> None:
+        """Give the hooks back (if they are still ours)."""
+        global _installed
+        if sys.excepthook == self._excepthook:
+            sys.excepthook = self._previous_excepthook
+        if threading.excepthook == self._thread_excepthook:
+            threading.excepthook = self._previous_thread_excepthook
+        if _installed is self:
+            _installed = None
+
+    def report(
+        self,
+        where: str,
+        exc_type: type[BaseException],
+        error: BaseException | None,
+        tb: TracebackType | None,
+        *,
+        log: bool = True,
+    ) -> None:
+        """Log (unless the caller did) and show an error; safe from any thread."""
+        details = "".join(traceback.format_exception(exc_type, error, tb))
+        if log:
+            logger.error("Uncaught error in %s:\n%s", where, details.rstrip())
+        self._reported.emit(where, _signature(exc_type, tb), details)
+
+    def _excepthook(
+        self, exc_type: type[BaseException], error: BaseException, tb: TracebackType | None
+    ) -> None:
+        if issubclass(exc_type, KeyboardInterrupt):
+            self._previous_excepthook(exc_type, error, tb)
+            return
+        where = (
+            "the window"
+            if threading.current_thread() is threading.main_thread()
+            else (f"thread {threading.current_thread().name}")
+        )
+        self.report(where, exc_type, error, tb)
+
+    def _thread_excepthook(self, args: threading.ExceptHookArgs) -> None:
+        if issubclass(args.exc_type, SystemExit):
+            return
+        name = args.thread.name if args.thread is not None else "a background thread"
+        self.report(f"thread {name}", args.exc_type, args.exc_value, args.exc_traceback)
+
+    @Slot(str, object, str)
+    def _on_reported(self, where: str, signature: tuple[str, ...], details: str) -> None:
+        self.errors_seen += 1
+        if signature in self._seen:
+            if self._dialog is not None:
+                self._dialog.add_report(where, details)
+            return
+        self._seen.add(signature)
+        if not self._show_dialogs:
+            print(f"memtab: uncaught error in {where}:\n{details}", file=sys.stderr, end="")
+            return
+        if self._dialog is None:
+            from memtab.gui.toolkit.crash_dialog import (
+                CrashDialog,  # lazy: ~8 ms, with the first crash
+            )
+
+            # A window of its own: closing whatever dialog was active must not take it along.
+            self._dialog = CrashDialog()
+            self._dialog.finished.connect(self._on_dialog_finished)
+            self._dialog.add_report(where, details)
+            self._dialog.show()
+            self.dialog_shown.emit(self._dialog)
+        else:
+            self._dialog.add_report(where, details)
+
+    @Slot(int)
+    def _on_dialog_finished(self, result: int) -> None:
+        self._dialog = None

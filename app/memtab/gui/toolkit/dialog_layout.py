@@ -1,0 +1,329 @@
+"""How Memtab's dialogs open and read: on the screen they open on, whole (`fit_to_screen`:
+a dialog's preferred size, no wider than the window it opens over — or the size the user
+last gave it — shrunk to that screen;
+`stack_when_narrow`: side-by-side panes one above the other on a narrow screen), wide
+enough for the window manager to show their whole title (`fit_to_title`), every button
+with an Alt+letter (`give_mnemonics`: Qt's standard ones have none outside GNOME), and
+the one layout of a dialog that asks for a short prose text (`lay_out_prose_dialog`), and
+small dialogs with a close button only (`small_dialog`: a form or a question has no use
+for minimize or maximize; the big ones — lists, diffs, reviews — keep them).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QScreen
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QSizePolicy,
+    QSpacerItem,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.gui.toolkit.screen_room import room_on
+from memtab.gui.toolkit.ui_state import UiState
+
+logger = logging.getLogger(__name__)
+
+# The window manager's buttons, icon and padding beside the title (generous: cut titles
+# are what this is for).
+TITLE_BAR_ALLOWANCE = 170
+_TITLE_SEPARATOR = " \u2014 "  # how Qt joins the title and the application's name
+_SCREEN_MARGIN = 40
+NARROWEST_WINDOW_CAP = 480
+"""px: a dialog opens no wider than the window it opens over, but a window narrower than
+this leaves it this much (a screen permitting)."""
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's own bound on a widget's size
+
+
+def opening_screen(window: QWidget) -> QScreen | None:
+    """The screen `window` opens on: its parent window's (a dialog opens over it, even
+    before it has a screen of its own), else its own."""
+    parent = window.parentWidget()
+    screen = parent.window().screen() if parent is not None else window.screen()
+    return screen or QGuiApplication.primaryScreen()
+
+
+def available_geometry(window: QWidget) -> QRect:
+    """The available geometry (panels and docks excluded) of the screen `window` opens on
+    (the tests replace it with a small screen's)."""
+    screen = opening_screen(window)
+    return screen.availableGeometry() if screen is not None else QRect(0, 0, 1024, 600)
+
+
+def shown_title(window: QWidget) -> str:
+    """The title as the window manager shows it: with " — Memtab" after it."""
+    title = window.windowTitle()
+    app_name = QGuiApplication.applicationDisplayName()
+    if app_name and app_name not in title:
+        return f"{title}{_TITLE_SEPARATOR}{app_name}"
+    return title
+
+
+def title_width(window: QWidget) -> int:
+    """How wide `window` must be for its whole title to show in the title bar (title
+    bars use a bold font more often than not: measured bold)."""
+    font = QFont(window.font())
+    font.setBold(True)
+    return QFontMetrics(font).horizontalAdvance(shown_title(window)) + TITLE_BAR_ALLOWANCE
+
+
+def fit_to_title(window: QWidget) -> int:
+    """Make `window` at least as wide as its title needs (no wider than the screen).
+
+    Call it once the window's title and content are set: a QMessageBox rebuilds its
+    layout when its texts change. Returns the width asked for."""
+    needed = min(title_width(window), available_geometry(window).width() - _SCREEN_MARGIN)
+    if isinstance(window, QMessageBox):
+        # A message box sizes itself to its layout when shown: widen the layout.
+        layout = window.layout()
+        if isinstance(layout, QGridLayout):
+            margins = layout.contentsMargins()
+            width = needed - margins.left() - margins.right()
+            spacer = QSpacerItem(width, 0, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Minimum)
+            layout.addItem(spacer, layout.rowCount(), 0, 1, layout.columnCount())
+        else:
+            logger.debug("Cannot widen a message box laid out by %r", layout)
+        return needed
+    window.setMinimumWidth(max(window.minimumWidth(), needed))
+    return needed
+
+
+_SMALL_DIALOG_FLAGS = (
+    Qt.WindowType.Dialog
+    | Qt.WindowType.CustomizeWindowHint
+    | Qt.WindowType.WindowTitleHint
+    | Qt.WindowType.WindowSystemMenuHint
+    | Qt.WindowType.WindowCloseButtonHint
+)
+
+
+def small_dialog(dialog: QDialog) -> None:
+    """Give `dialog` a title and a close button but no minimize or maximize button (the
+    window manager's defaults): call it before it is shown."""
+    dialog.setWindowFlags(_SMALL_DIALOG_FLAGS)
+
+
+_MNEMONIC = re.compile(r"(?<!&)&(?!&)(.)")
+
+
+def mnemonic(text: str) -> str | None:
+    """The letter `&` marks in `text` (lower case), or None."""
+    found = _MNEMONIC.search(text)
+    return found.group(1).lower() if found else None
+
+
+def with_mnemonic(text: str, taken: set[str]) -> str:
+    """`text` with a `&` before a letter not in `taken` — a word's first letter if one is
+    free, else any other — or unchanged when every letter is taken."""
+    firsts = [match.start() for match in re.finditer(r"\b\w", text)]
+    others = [index for index, char in enumerate(text) if char.isalnum()]
+    for index in [*firsts, *others]:
+        if text[index].lower() not in taken:
+            return f"{text[:index]}&{text[index:]}"
+    return text
+
+
+def give_mnemonics(box: QDialogButtonBox | QMessageBox) -> None:
+    """Give each button of a dialog's button box a mnemonic no other of its buttons has
+    (Alt+D: Discard): Qt's standard buttons have none outside GNOME. Call it once the
+    buttons have their texts."""
+    buttons = box.buttons()
+    taken = {letter for button in buttons if (letter := mnemonic(button.text()))}
+    for button in buttons:
+        text = button.text()
+        if text and mnemonic(text) is None:
+            marked = with_mnemonic(text, taken)
+            button.setText(marked)
+            if (letter := mnemonic(marked)) is not None:
+                taken.add(letter)
+
+
+def room_for_mnemonics(widget: QWidget) -> None:
+    """Widen the labels in `widget` whose mnemonic's underline costs them width.
+
+    Qt measures a label's text kerned ("To" 13 px) but draws its underlined letter apart
+    from the rest, unkerned (14 px): the last letter was cut ("To" read "Tc" in Rename or
+    move). Call it once the labels have their texts and buddies."""
+    for label in widget.findChildren(QLabel):
+        found = _MNEMONIC.search(label.text())
+        if found is None or label.buddy() is None:
+            continue
+        text = label.text()
+        before, letter, after = text[: found.start()], found.group(1), text[found.end() :]
+        metrics = label.fontMetrics()
+        plain = (before + letter + after).replace("&&", "&")
+        drawn = metrics.horizontalAdvance(before + letter) + metrics.horizontalAdvance(after)
+        extra = drawn - metrics.horizontalAdvance(plain)
+        if extra > 0:
+            label.setMinimumWidth(label.sizeHint().width() + extra)
+
+
+def lay_out_prose_dialog(
+    dialog: QDialog, above: QLabel, text_edit: QPlainTextEdit, accept_text: str, height: int
+) -> None:
+    """Lay out a dialog that asks for a short prose text: `above` says where it goes,
+    `text_edit` takes it — Tab goes on to the buttons, as prose has no use for a tab — and
+    the buttons are `accept_text` (with its Alt+letter) and Cancel."""
+    text_edit.setTabChangesFocus(True)
+    buttons = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, dialog
+    )
+    buttons.button(QDialogButtonBox.StandardButton.Ok).setText(accept_text)
+    give_mnemonics(buttons)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(above)
+    layout.addWidget(text_edit, 1)
+    layout.addWidget(buttons)
+    above.setWordWrap(True)  # a long path in it never widens the dialog past the screen
+    fit_to_screen(dialog, QSize(480, height))
+
+
+def _ui_state_of(window: QWidget) -> UiState | None:
+    """The UI state of the main window `window` opens over (None: no window, or one that
+    keeps none)."""
+    parent = window.parentWidget()
+    while parent is not None:
+        state = getattr(parent, "ui_state", None)  # MainWindow's
+        if isinstance(state, UiState):
+            return state
+        parent = parent.parentWidget()
+    return None
+
+
+# What `fit_to_screen` and `stack_when_narrow` keep, as properties of the widget they
+# watch: their event filters keep nothing of their own (a filter's Python attributes can
+# be gone while Qt still calls it, as a dialog deleted on close is torn down).
+_PREFERRED = "memtabPreferredSize"
+_REMEMBER = "memtabRememberedAs"
+_GIVEN = "memtabGivenSize"  # the size the last Show gave the dialog
+_STACK_BELOW = "memtabStackBelow"
+
+
+class _ScreenFit(QObject):
+    """`fit_to_screen`'s event filter: sizes a dialog on every Show, before `QDialog`'s own
+    showEvent centres it over its parent on that screen; on Hide, remembers a size the
+    user changed."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Size the dialog as it is shown; note its size as it is hidden."""
+        if isinstance(watched, QDialog) and not event.spontaneous():
+            if event.type() == QEvent.Type.Show:
+                _fit_now(watched)
+            elif event.type() == QEvent.Type.Hide:
+                _note_size(watched)
+        return False
+
+
+def _remembered_as(dialog: QDialog) -> str | None:
+    name = dialog.property(_REMEMBER)
+    return name if isinstance(name, str) and name else None
+
+
+def _wanted_size(dialog: QDialog) -> QSize:
+    name = _remembered_as(dialog)
+    state = _ui_state_of(dialog) if name else None
+    remembered = state.dialog_size(name) if state is not None and name else None
+    if remembered is not None:
+        return QSize(*remembered)  # the user's own size: held to the screen only
+    preferred = dialog.property(_PREFERRED)
+    preferred = preferred if isinstance(preferred, QSize) else QSize()
+    hint = dialog.sizeHint()
+    width = preferred.width() or hint.width()
+    return QSize(min(width, _window_width(dialog)), preferred.height() or hint.height())
+
+
+def _window_width(dialog: QDialog) -> int:
+    """How wide the shown window `dialog` opens over is (no narrower than
+    `NARROWEST_WINDOW_CAP`; no shown window: no bound) — a dialog opened from a window on
+    half a screen opens over that window, not over the terminal beside it."""
+    parent = dialog.parentWidget()
+    window = parent.window() if parent is not None else None
+    if window is None or not window.isVisible() or window.isMinimized():
+        return QWIDGETSIZE_MAX
+    return max(window.width(), NARROWEST_WINDOW_CAP)
+
+
+def _fit_now(dialog: QDialog) -> None:
+    """Size `dialog` as `fit_to_screen` asked, on the screen it opens on now."""
+    room = room_on(available_geometry(dialog))
+    # A minimum set by a constant or a long title never outgrows the screen.
+    if dialog.minimumWidth() > room.width():
+        dialog.setMinimumWidth(room.width())
+    if dialog.minimumHeight() > room.height():
+        dialog.setMinimumHeight(room.height())
+    wanted = _wanted_size(dialog)
+    width = min(wanted.width(), room.width())
+    height = wanted.height()
+    layout = dialog.layout()
+    if layout is not None and layout.hasHeightForWidth():  # wrapped labels, shown whole
+        height = max(height, layout.totalHeightForWidth(width))
+    dialog.resize(width, min(height, room.height()))
+    dialog.setProperty(_GIVEN, dialog.size())
+    if dialog.minimumSizeHint().width() > room.width():
+        logger.debug("%s needs more than the screen's width", type(dialog).__name__)
+
+
+def _note_size(dialog: QDialog) -> None:
+    name = _remembered_as(dialog)
+    given = dialog.property(_GIVEN)
+    if name is None or not isinstance(given, QSize) or dialog.size() == given:
+        return  # not resized since it was shown: the screen's size stays free to change it
+    state = _ui_state_of(dialog)
+    if state is not None:
+        state.set_dialog_size(name, dialog.width(), dialog.height())
+
+
+def fit_to_screen(dialog: QDialog, preferred: QSize, *, remember: str | None = None) -> None:
+    """Open `dialog`, every time it is shown, at `preferred` size (a 0 side: its size
+    hint's) no wider than the window it opens over — or, with `remember`, at the size the
+    user last gave it (kept in the UI state of the window it opens over, under that name)
+    — shrunk to the available geometry of the screen it opens on, its parent window's;
+    minimums that would outgrow that screen shrink to it. Qt then centres it over its
+    parent, wholly on that screen (`QDialog.adjustPosition`).
+
+    It is sized now too, so that laying it out while hidden (the review does) is done at
+    the size it shows at. One not remembered is a small dialog (`small_dialog`)."""
+    if remember is None:
+        small_dialog(dialog)
+    dialog.setProperty(_PREFERRED, QSize(preferred))
+    dialog.setProperty(_REMEMBER, remember or "")
+    dialog.installEventFilter(_ScreenFit(dialog))
+    _fit_now(dialog)
+
+
+class _Stacker(QObject):
+    """`stack_when_narrow`'s event filter: turns a splitter as its width crosses its
+    threshold, its panes keeping their shares."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Turn the splitter as its width crosses the threshold."""
+        below = watched.property(_STACK_BELOW)
+        if isinstance(watched, QSplitter) and event.type() == QEvent.Type.Resize:
+            narrow = isinstance(below, int) and watched.width() < below
+            wanted = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
+            if watched.orientation() != wanted:
+                shares = watched.sizes()
+                watched.setOrientation(wanted)
+                watched.setSizes(shares)  # the same shares of the other side
+        return False
+
+
+def stack_when_narrow(splitter: QSplitter, below: int) -> None:
+    """Lay `splitter`'s panes side by side, or one above the other while it is narrower
+    than `below` px (a dialog on half a laptop's screen); either way the handle drags."""
+    splitter.setChildrenCollapsible(False)
+    splitter.setProperty(_STACK_BELOW, below)
+    splitter.installEventFilter(_Stacker(splitter))

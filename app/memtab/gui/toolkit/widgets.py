@@ -1,0 +1,142 @@
+"""Small widgets more than one tab uses: labels that never set the window's minimum width.
+
+A label showing a path or free text must never set the window's minimum width: a QLabel
+asks for its whole text (a wrapped one for its longest word, e.g. a path), and a layout
+passes that up until the window grows past the screen. `ElidedLabel` (one line, elided
+in the middle, whole text in the tooltip) and `WrappedLabel` (wraps, cuts a long word at
+the edge) ask for nothing. `short_name` cuts a name for a title. Dialogs' sizes and
+buttons are `gui/toolkit/dialog_layout.py`'s; text fields' undo and redo
+`gui/text/text_fields.py`'s.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+_MIN_WIDTH = 40
+MAX_HINT_WIDTH = 640  # an elided label never asks for more (dialogs open at a sane size)
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that elides its text in the middle to fit (paths keep both ends);
+    the tooltip holds it all.
+
+    It asks for its whole text (up to `MAX_HINT_WIDTH`) where there is room, and for
+    only `min_width` where there is not: it never sets its window's minimum width."""
+
+    def __init__(
+        self,
+        text: str = "",
+        parent: QWidget | None = None,
+        *,
+        min_width: int = _MIN_WIDTH,
+        max_hint: int = MAX_HINT_WIDTH,
+        elide: Qt.TextElideMode = Qt.TextElideMode.ElideMiddle,
+    ) -> None:
+        """A selectable label that may shrink to `min_width` (0: it may be squeezed away,
+        eliding to a stub) and asks for at most `max_hint` (less: it takes what the
+        layout has left rather than claiming it); `elide`: where the text is cut (a
+        sentence reads better cut at its end)."""
+        super().__init__(parent)
+        self._full_text = ""
+        self._min_width = min_width
+        self._max_hint = max_hint
+        self._elide_mode = elide
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.set_full_text(text)
+
+    @property
+    def full_text(self) -> str:
+        """The text before eliding."""
+        return self._full_text
+
+    def set_full_text(self, text: str, tooltip: str | None = None) -> None:
+        """Show `text`, elided to the current width; the tooltip is `tooltip`, or the
+        whole text."""
+        self._full_text = text
+        self.setToolTip(text if tooltip is None else tooltip)
+        self._elide()
+        self.updateGeometry()
+
+    def sizeHint(self) -> QSize:
+        """The whole text's size (up to `MAX_HINT_WIDTH`): what it would like."""
+        hint = super().sizeHint()
+        margins = self.contentsMargins()
+        extra = margins.left() + margins.right() + 2 * self.margin() + 8  # elision slack
+        wanted = self.fontMetrics().horizontalAdvance(self._full_text) + extra
+        return QSize(min(wanted, self._max_hint), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        """As narrow as `min_width`: the text elides instead of widening the window."""
+        return QSize(self._min_width, super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = max(self.width() - 2, _MIN_WIDTH // 2)
+        self.setText(self.fontMetrics().elidedText(self._full_text, self._elide_mode, width))
+
+
+class WrappedLabel(QLabel):
+    """A label for free text (messages, errors, summaries): it wraps to the width it gets
+    and never asks for more, so a long word (a path, a URL) is cut at the edge instead
+    of widening the window. Its height follows the wrapped text."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        """A word-wrapping label that does not set its layout's minimum width."""
+        super().__init__(text, parent)
+        self.setWordWrap(True)
+        policy = self.sizePolicy()  # keeps the height-for-width that wrapping turned on
+        policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+        self.setSizePolicy(policy)
+        self.setMinimumWidth(_MIN_WIDTH)
+
+    def minimumSizeHint(self) -> QSize:
+        """One line: QLabel's is the text wrapped at its narrowest (a word a line), which
+        a form row kept as its least height however wide it was — gaps above and below.
+        Layouts give it the height its width needs (height-for-width)."""
+        hint = super().minimumSizeHint()
+        line = self.fontMetrics().lineSpacing() + 2 * self.margin()
+        margins = self.contentsMargins()
+        return QSize(hint.width(), min(hint.height(), line + margins.top() + margins.bottom()))
+
+
+TITLE_NAME_CHARS = 40
+
+
+def short_name(name: str, limit: int = TITLE_NAME_CHARS) -> str:
+    """`name` for a window title: cut in the middle beyond `limit` characters (a title
+    must fit the title bar; the dialog shows the whole name)."""
+    if len(name) <= limit:
+        return name
+    half = (limit - 1) // 2
+    return f"{name[:half]}…{name[len(name) - half :]}"
+
+
+def tab_stops(container: QWidget) -> list[QWidget]:
+    """The widgets inside `container` that Tab stops at, in the order they were made and
+    placed — Qt's own focus order within a part built at once — found by `findChildren`
+    rather than by walking the window's whole focus chain from Python (slow, and every
+    widget passed gets a wrapper PySide may drop while Qt still uses the widget)."""
+    tabbing, window = Qt.FocusPolicy.TabFocus, container.window()
+    return [
+        w
+        for w in container.findChildren(QWidget)
+        if w.focusPolicy() & tabbing and w.window() is window  # not a dialog's
+    ]
+
+
+def chain_tab_order(widgets: Sequence[QWidget]) -> None:
+    """Tab goes through `widgets` in this order (each moved after the one before it;
+    what followed the first follows the last)."""
+    for first, second in itertools.pairwise(widgets):
+        QWidget.setTabOrder(first, second)

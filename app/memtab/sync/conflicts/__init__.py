@@ -1,0 +1,1 @@
+"""Conflicts: a sync conflict decided by the user, and file-sync tools' conflict copies resolved."""

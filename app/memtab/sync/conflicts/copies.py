@@ -1,0 +1,213 @@
+"""Resolving a file-sync tool's conflict copies (docs/formats.md §18.5).
+
+Recognising a copy is `store.conflict_copies` (the one place); this module lists the
+copies a home holds — of memory files and of the sidecars in the home's top directory —
+and resolves them:
+
+- **Keep this** (`this`): the copy's text becomes the original's;
+- **Keep mine** (`mine`): the original stays as it is;
+- **Merge** (`both`): every line of both, the lines they share once; or the merged text
+  the user wrote. `memory-meta.json` merges by the sync rules instead (pins a union,
+  the larger count, the latest times: `meta_merge.merge_record` without a common state).
+
+A memory file's copy then goes away through `MemoryStore.delete` (so history keeps it and
+it can be restored); a sidecar's copy is moved to `<home>/memtab/conflict-copies/`.
+Nothing is lost either way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from memtab.fs.atomic import make_directory_durably
+from memtab.fs.locking.locks import interprocess_lock
+from memtab.fs.sidecar import read_sidecar
+from memtab.store.actors import EXTERNAL
+from memtab.store.conflict_copies import (
+    ConflictCopy,
+    CopyName,
+    copy_of,
+    find_copies,
+    parse_copy_name,
+)
+from memtab.store.errors import MemoryStoreError, NotFoundError
+from memtab.store.history.provenance import log_kept_from
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+from memtab.store.restore.undo import file_history
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.meta import MetaEntry, MetaStore, parse_meta_document
+from memtab.store.text.line_merge import merge_union
+from memtab.store.xum_locks import holding_meta
+from memtab.sync.meta_merge import merge_record
+from memtab.sync.records import MetaRecord
+
+Keep = Literal["this", "mine", "both"]
+# The sidecars a file-sync tool may copy, and the lock each is changed under (§14.1).
+SIDECAR_LOCKS = {
+    "memory-meta.json": "memory-meta",
+    "memory-consolidation.json": "memory-consolidation",
+    "config.json": "config",
+}
+MERGEABLE_SIDECAR = "memory-meta.json"
+
+
+def memory_copies(store: MemoryStore) -> list[ConflictCopy]:
+    """The conflict copies in the store's scopes, in listing order."""
+    found: list[ConflictCopy] = []
+    for listing in store.list_all(read_files=False):
+        copies = find_copies(entry.path for entry in listing.files)
+        found += [copies[entry.path] for entry in listing.files if entry.path in copies]
+    return found
+
+
+@dataclass(frozen=True)
+class SidecarCopy:
+    """A conflict copy of one of the home's sidecars."""
+
+    path: Path
+    original: Path
+    name: CopyName
+
+    @property
+    def mergeable(self) -> bool:
+        return self.original.name == MERGEABLE_SIDECAR
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.name.to_json(str(self.path), str(self.original)),
+            "mergeable": self.mergeable,
+        }
+
+
+def sidecar_copies(home: Home) -> list[SidecarCopy]:
+    """Conflict copies of the sidecars in the home's top directory."""
+    try:
+        names = sorted(entry.name for entry in os.scandir(home.root) if entry.is_file())
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        parsed = parse_copy_name(name)
+        if parsed is not None and parsed.original in SIDECAR_LOCKS:
+            found.append(SidecarCopy(home.root / name, home.root / parsed.original, parsed))
+    return found
+
+
+def resolve_memory_copy(
+    store: MemoryStore, raw_path: str, *, keep: Keep | None = None, merged: bytes | None = None
+) -> ConflictCopy:
+    """Resolve the conflict copy at `raw_path` (see the module doc); the copy it was.
+    MemoryStoreError when the path is not a conflict copy or the original changed while
+    this ran (nothing is changed then)."""
+    if (keep is None) == (merged is None):
+        raise MemoryStoreError("Say what to keep: this, mine or both, or give the merged text")
+    path = parse_file_path(raw_path)
+    assert path.scope is not None
+    siblings = {
+        path.parent.child(name) for name, is_dir in store.entries(path.parent) if not is_dir
+    }
+    copy = copy_of(path, siblings)
+    if copy is None:
+        raise NotFoundError(
+            f"{path} is not a conflict copy of a file beside it (memtab conflicts lists them)"
+        )
+    mine = store.read_whole(str(copy.original))
+    theirs = store.read_whole(str(copy.path))
+    if mine is None or theirs is None:
+        raise NotFoundError(f"{copy.original} or its copy is gone; list the conflicts again")
+    if keep == "this":
+        chosen = theirs
+    elif keep == "mine":
+        chosen = mine
+    elif keep == "both":
+        try:
+            chosen = merge_union(mine.decode("utf-8"), theirs.decode("utf-8")).encode("utf-8")
+        except UnicodeDecodeError:
+            raise MemoryStoreError(
+                f"{copy.original} or its copy is not UTF-8 text; keep one of them instead"
+            ) from None
+    else:
+        assert merged is not None
+        chosen = merged
+    if chosen != mine:
+        with store.collecting_changes() as changes:
+            store.restore_content(
+                str(copy.original),
+                chosen,
+                expected_sha256=hashlib.sha256(mine).hexdigest(),
+                op="edit",
+            )
+        for change in changes:  # the lines it keeps from the copy are its writer's (§20.1)
+            log_kept_from(store.home, change.after, _writer_of(store, str(copy.path)), theirs)
+    store.delete(str(copy.path))  # history keeps it: `memtab trash` lists it
+    return copy
+
+
+def _writer_of(store: MemoryStore, path: str) -> str:
+    """Who wrote the copy, as history recorded it (another program, unless it knew)."""
+    versions = file_history(store, path)
+    return versions[0].actor if versions else EXTERNAL
+
+
+def resolve_sidecar_copy(home: Home, copy: SidecarCopy, keep: Keep) -> Path:
+    """Resolve a sidecar's copy; where the copy (or, for `this`, the replaced original)
+    was put aside."""
+    if keep == "both":
+        if not copy.mergeable:
+            raise MemoryStoreError(
+                f"{copy.original.name} cannot be merged; keep this copy or yours instead"
+            )
+        _merge_meta_copy(home, copy.path)
+        return _set_aside(home, copy.path)
+    if keep == "mine":
+        return _set_aside(home, copy.path)
+    with _sidecar_locks(home, copy.original.name):
+        aside = _set_aside(home, copy.original) if copy.original.exists() else None
+        os.replace(copy.path, copy.original)
+    return aside or copy.original
+
+
+def _sidecar_locks(home: Home, name: str) -> contextlib.AbstractContextManager[None]:
+    """The locks a sidecar is replaced under: Memtab's, and xum's for memory-meta.json
+    (docs/formats.md §21.2)."""
+    if name == MERGEABLE_SIDECAR:
+        return holding_meta(home)
+    return interprocess_lock(home.lock_path(SIDECAR_LOCKS[name]))
+
+
+def _merge_meta_copy(home: Home, path: Path) -> None:
+    """Merge a copy of memory-meta.json into it by the sync rules (no common state)."""
+    read = read_sidecar(path)
+    if read.problem is not None:
+        raise MemoryStoreError(f"{path.name} is {read.problem}; keep yours instead")
+    theirs = parse_meta_document(read.document)
+
+    def merged_with(other: MetaEntry) -> Any:
+        def update(current: MetaEntry) -> MetaEntry | None:
+            record = merge_record(
+                None, MetaRecord.from_entry(current), MetaRecord.from_entry(other)
+            )
+            entry = record.to_entry()
+            return None if entry.is_default else entry
+
+        return update
+
+    MetaStore(home).update_entries({key: merged_with(entry) for key, entry in theirs.items()})
+
+
+def _set_aside(home: Home, path: Path) -> Path:
+    """Move a file into `<home>/memtab/conflict-copies/` under a name not taken there."""
+    folder = home.memtab_dir / "conflict-copies"
+    make_directory_durably(folder)
+    target, number = folder / path.name, 1
+    while target.exists():
+        target = folder / f"{path.name}.{number}"
+        number += 1
+    os.replace(path, target)
+    return target

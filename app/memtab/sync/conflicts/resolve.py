@@ -1,0 +1,173 @@
+"""Deciding a sync conflict: this machine's text, the other side's, both, or a merge.
+
+A conflict keeps this machine's text in the file and the other side's in the sync
+repository (docs/formats.md §18.4); `conflict_texts` gives the window's three-way view
+all three (their common ancestor, this machine's, the other side's). `resolve_conflict`
+makes the decision:
+
+- `local`: the file stays as it is, and the repository gets it;
+- `remote`: the file gets the other side's text;
+- `both`: every line of both, the lines they share once (`line_merge.merge_union`);
+- a merged text the user wrote.
+
+The file is written through `MemoryStore` (recorded in history as the user's, checked
+against what the file holds now; the lines it keeps from the other side are that side's in
+blame — the provenance log's `keptFrom`, docs/formats.md §20.1), then committed on this
+machine's branch: the next sync sends the decision to the others. Nothing is lost: the
+text not kept stays in history (this machine's) or in the repository's history (the
+other side's).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Literal
+
+from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
+from memtab.store.history.provenance import log_kept_from
+from memtab.store.paths import VirtualPath
+from memtab.store.text.line_merge import merge_union
+from memtab.sync.export import Committer
+from memtab.sync.repository.layout import SyncedScope, Target
+from memtab.sync.repository.objects import NewCommit
+from memtab.sync.repository.scopes import SYNC_ACTOR, open_scope_store, write_file
+from memtab.sync.service import SyncConflict, SyncError, SyncService
+from memtab.sync.state import load_state, save_state
+
+Keep = Literal["local", "remote", "both"]
+
+
+@dataclass(frozen=True)
+class ConflictTexts:
+    """The three texts of a conflict (None: no file on that side, or no common one)."""
+
+    conflict: SyncConflict
+    base: bytes | None
+    local: bytes | None
+    remote: bytes | None
+
+
+def find_conflict(service: SyncService, path: str, target: str | None = None) -> SyncConflict:
+    """The conflict at `path` (a virtual path, or a repository path), SyncError when there
+    is none or the path names several (then `target` chooses)."""
+    found = [
+        conflict
+        for conflict in service.conflicts()
+        if path in (conflict.path, conflict.repo_path)
+        and (target is None or conflict.target == target)
+    ]
+    if not found:
+        raise SyncError(f"No sync conflict at {path} (memtab sync status lists them)")
+    if len(found) > 1:
+        where = ", ".join(f"{c.target}:{c.repo_path}" for c in found)
+        raise SyncError(f"{path} names several conflicts ({where}); give --target or the path")
+    return found[0]
+
+
+def _scope_of(target: Target, repo_path: str) -> tuple[SyncedScope, VirtualPath]:
+    for scope in target.scopes:
+        virtual = scope.virtual_path(repo_path)
+        if virtual is not None:
+            return scope, virtual
+    raise SyncError(f"{repo_path} is in no scope {target.name} syncs any more")
+
+
+def conflict_texts(service: SyncService, conflict: SyncConflict) -> ConflictTexts:
+    """This machine's text, the other side's and their common ancestor."""
+    target = service.config().target(conflict.target)
+    record = load_state(service.paths.state(target.name)).pending.get(conflict.repo_path)
+    if record is None:
+        raise SyncError(f"{conflict.path} is no longer in conflict")
+    scope, virtual = _scope_of(target, conflict.repo_path)
+    local = open_scope_store(service.home, scope).read_whole(str(virtual))
+    repo = service.repository(service.git(target.name), service.config().machine)
+    try:
+        blobs = repo.blobs(oid for oid in (record.base, record.remote) if oid)
+    finally:
+        repo.close()
+    return ConflictTexts(
+        conflict,
+        blobs.get(record.base) if record.base else None,
+        local,
+        blobs.get(record.remote) if record.remote else None,
+    )
+
+
+def resolve_conflict(
+    service: SyncService,
+    conflict: SyncConflict,
+    *,
+    keep: Keep | None = None,
+    merged: bytes | None = None,
+) -> None:
+    """Decide a conflict (see the module doc): `keep` one side or both, or `merged`."""
+    if (keep is None) == (merged is None):
+        raise SyncError("Say what to keep: local, remote or both, or give the merged text")
+    target = service.config().target(conflict.target)
+    try:
+        with interprocess_lock(service.paths.lock(target.name), timeout_s=30.0):
+            _resolve_locked(service, target, conflict, keep, merged)
+    except LockUnavailableError:
+        raise SyncError(f"A sync of {target.name} is running; try again when it ends") from None
+
+
+def _resolve_locked(
+    service: SyncService,
+    target: Target,
+    conflict: SyncConflict,
+    keep: Keep | None,
+    merged: bytes | None,
+) -> None:
+    state_path = service.paths.state(target.name)
+    state = load_state(state_path)
+    record = state.pending.get(conflict.repo_path)
+    if record is None or record.kind != "conflict":
+        raise SyncError(f"{conflict.path} is no longer in conflict")
+    scope, virtual = _scope_of(target, conflict.repo_path)
+    store = open_scope_store(service.home, scope, actor="user")
+    local = store.read_whole(str(virtual))
+    local_sha = hashlib.sha256(local).hexdigest() if local is not None else None
+    config = service.config()
+    repo = service.repository(service.git(target.name), config.machine)
+    try:
+        remote = repo.blobs([record.remote]).get(record.remote) if record.remote else None
+        if keep == "local":
+            chosen = local
+        elif keep == "remote":
+            chosen = remote
+        elif keep == "both":
+            chosen = _both(conflict, local, remote)
+        else:
+            chosen = merged
+        if chosen != local:
+            with store.collecting_changes() as changes:
+                write_file(store, virtual, chosen, local_sha)
+            if remote is not None and chosen is not None:
+                for change in changes:  # the lines it keeps from there are the other side's
+                    log_kept_from(service.home, change.after, SYNC_ACTOR, remote)
+        head = repo.git.resolve(f"refs/heads/{target.branch}")
+        if chosen != remote:
+            message = (
+                f"user: resolve {conflict.path} ({keep or 'merged'})\n\n"
+                f"Memtab-Actor: user\nMemtab-Machine: {config.machine}\n"
+            )
+            committer = Committer(repo, config.machine, target.branch)
+            head = committer.commit(head, [NewCommit({conflict.repo_path: chosen}, message)])
+            state = state.with_changes(unpushed=state.unpushed + 1)
+    finally:
+        repo.close()
+    pending = dict(state.pending)
+    del pending[conflict.repo_path]
+    save_state(state_path, state.with_changes(head=head, pending=pending))
+
+
+def _both(conflict: SyncConflict, local: bytes | None, remote: bytes | None) -> bytes | None:
+    if local is None or remote is None:
+        return local if remote is None else remote
+    try:
+        return merge_union(local.decode("utf-8"), remote.decode("utf-8")).encode("utf-8")
+    except UnicodeDecodeError:
+        raise SyncError(
+            f"{conflict.path} is not UTF-8 text on both sides; keep local or remote instead"
+        ) from None

@@ -1,0 +1,415 @@
+"""Reading and writing a sync repository's objects, a process each way per sync.
+
+Sync reads many small objects (commits, trees, blobs) and writes a few commits per run.
+Rather than one git process per object, reads go through one long-running
+`git cat-file --batch` (`ObjectReader`, which also parses trees and commits) and the
+commits of one step are written by one `git fast-import` stream (`write_commits`), with
+the contents inline: byte for byte, no filters, no work tree, no index.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
+from memtab.sync.repository.git import Git, Identity
+
+_TREE_MODE = b"40000"
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """A file of a tree: its mode (`100644`, `100755`, `120000` a link, `160000` a
+    submodule) and object id."""
+
+    mode: str
+    oid: str
+
+    @property
+    def is_file(self) -> bool:
+        return self.mode in ("100644", "100755")
+
+
+@dataclass(frozen=True)
+class Existing:
+    """A change that sets a path to an object the repository has."""
+
+    oid: str
+    mode: str = "100644"
+
+
+Change = bytes | Existing | None
+"""New content, an existing object, or None: the path is removed."""
+
+
+@dataclass(frozen=True)
+class NewCommit:
+    """One commit to write: its changes to the first parent's tree, its message, and more
+    parents (a merge)."""
+
+    changes: Mapping[str, Change]
+    message: str
+    merge: Sequence[str] = ()
+
+
+class ObjectMissingError(Exception):
+    """The repository has no object by that name."""
+
+
+class ObjectTooLargeError(ObjectMissingError):
+    """An object larger than sync reads whole (what a remote holds is checked first)."""
+
+
+# What sync reads of a repository anyone with push access wrote (docs/formats.md §18.2):
+# a file's content no larger than history keeps, a tree or a commit far larger than any
+# a home makes, folders no deeper than a path can go. Larger is never read, deeper never
+# walked: a teammate's push cannot exhaust this machine's memory or stack.
+MAX_BLOB_BYTES = MAX_HISTORY_FILE_BYTES
+MAX_TREE_BYTES = 16 * 1024 * 1024
+MAX_COMMIT_BYTES = 1024 * 1024
+MAX_TREE_DEPTH = 64
+_LIMITS = {"blob": MAX_BLOB_BYTES, "tree": MAX_TREE_BYTES, "commit": MAX_COMMIT_BYTES}
+
+
+@dataclass
+class ObjectReader:
+    """Objects of a repository through one `git cat-file --batch` (see the module doc),
+    each one's type and size asked first (`--batch-check`): one larger than sync reads
+    is never sent. Trees are walked without recursion, `MAX_TREE_DEPTH` deep; names no
+    path can hold (empty, `.`, `..`, with a slash or a NUL) are skipped, and so are
+    folders deeper or larger than that (`skipped` names them)."""
+
+    git: Git
+    _process: subprocess.Popen[bytes] | None = None
+    _check: subprocess.Popen[bytes] | None = None
+    _trees: dict[str, dict[str, TreeEntry]] = field(default_factory=dict)
+    _blobs: dict[str, bytes] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Paths of the repository sync does not read, and why."""
+
+    def _pipes(self, check: bool = False) -> tuple[IO[bytes], IO[bytes]]:
+        process = self._check if check else self._process
+        if process is None or process.poll() is not None:
+            process = self.git.start(["cat-file", "--batch-check" if check else "--batch"])
+            if check:
+                self._check = process
+            else:
+                self._process = process
+        assert process.stdin is not None and process.stdout is not None
+        return process.stdin, process.stdout
+
+    def close(self) -> None:
+        for process in (self._process, self._check):
+            if process is not None:
+                if process.stdin:
+                    process.stdin.close()
+                process.wait()
+                if process.stdout:
+                    process.stdout.close()
+        self._process = self._check = None
+
+    def _stop(self) -> None:
+        for process in (self._process, self._check):
+            if process is not None:
+                process.kill()
+                process.wait()
+                for pipe in (process.stdin, process.stdout):
+                    if pipe is not None:
+                        with contextlib.suppress(OSError):
+                            pipe.close()
+        self._process = self._check = None
+
+    def info(self, name: str) -> tuple[str, str, int]:
+        """(id, type, size) of an object (ObjectMissingError when there is none)."""
+        stdin, stdout = self._pipes(check=True)
+        stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
+        stdin.flush()
+        line = stdout.readline().rstrip(b"\n")
+        header = line.split(b" ")
+        # "<name> missing" (the name may hold spaces), or "<id> <type> <size>".
+        if len(header) != 3 or not header[2].isdigit():
+            raise ObjectMissingError(f"the sync repository has no object {name}")
+        return header[0].decode(), header[1].decode(), int(header[2])
+
+    def read(self, name: str) -> tuple[str, str, bytes]:
+        """(id, type, content) of an object: ObjectMissingError when there is none,
+        ObjectTooLargeError (nothing read) when it is larger than sync reads."""
+        oid, kind, size = self.info(name)
+        limit = _LIMITS.get(kind, 0)
+        if size > limit:
+            raise ObjectTooLargeError(
+                f"the sync repository's {kind} {oid} is {size:,} bytes, larger than the "
+                f"{limit:,} sync reads"
+            )
+        stdin, stdout = self._pipes()
+        stdin.write(oid.encode() + b"\n")
+        stdin.flush()
+        header = stdout.readline().rstrip(b"\n").split(b" ")
+        if len(header) != 3 or int(header[2]) != size:
+            raise ObjectMissingError(f"the sync repository has no object {name}")
+        data = stdout.read(size + 1)[:size]
+        return oid, kind, data
+
+    def blob(self, oid: str) -> bytes:
+        data = self._blobs.get(oid)
+        if data is None:
+            _, kind, data = self.read(oid)
+            if kind != "blob":
+                raise ObjectMissingError(f"{oid} is a {kind}, not a file's content")
+            self._blobs[oid] = data
+        return data
+
+    def blobs(self, oids: Iterable[str]) -> dict[str, bytes]:
+        """The contents of these blobs; one larger than sync reads is left out (the
+        caller says so: not brought in, or a conflict that keeps both sides). The
+        questions are sent together (a thread writes them while the answers are read),
+        so a thousand files cost two exchanges, not two thousand."""
+        wanted = list(dict.fromkeys(oids))
+        found = {oid: self._blobs[oid] for oid in wanted if oid in self._blobs}
+        asked = [oid for oid in wanted if oid not in found]
+        if not asked:
+            return found
+        try:
+            return self._read_blobs(asked, found)
+        except BaseException:
+            self._stop()  # answers may be left unread: the next question starts afresh
+            raise
+
+    def _read_blobs(self, asked: list[str], found: dict[str, bytes]) -> dict[str, bytes]:
+        stdin, stdout = self._pipes(check=True)
+        headers = _exchange(stdin, lambda: stdout.readline().rstrip(b"\n"), asked)
+        readable = []
+        for oid, header in zip(asked, headers, strict=True):
+            fields = header.split(b" ")
+            if len(fields) != 3 or not fields[2].isdigit():
+                raise ObjectMissingError(f"the sync repository has no object {oid}")
+            if fields[1] != b"blob":
+                raise ObjectMissingError(f"{oid} is a {fields[1].decode()}, not a file's content")
+            if int(fields[2]) <= MAX_BLOB_BYTES:
+                readable.append(fields[0].decode())
+        stdin, stdout = self._pipes()
+
+        def content() -> bytes:
+            fields = stdout.readline().rstrip(b"\n").split(b" ")
+            if len(fields) != 3 or not fields[2].isdigit():
+                raise ObjectMissingError(f"the sync repository lost {fields[0].decode()}")
+            size = int(fields[2])
+            return stdout.read(size + 1)[:size]
+
+        for oid, data in zip(readable, _exchange(stdin, content, readable), strict=True):
+            self._blobs[oid] = found[oid] = data
+        return found
+
+    def remember(self, oid: str, data: bytes) -> None:
+        """A content just written (so reading it back costs nothing)."""
+        self._blobs[oid] = data
+
+    def files(self, commit: str | None) -> dict[str, TreeEntry]:
+        """Every file of a commit by path (directories walked), {} for None."""
+        if commit is None:
+            return {}
+        _, kind, data = self.read(commit)
+        if kind != "commit":
+            raise ObjectMissingError(f"{commit} is not a commit")
+        tree = data.split(b"\n", 1)[0].removeprefix(b"tree ").decode()
+        return self._files(tree)
+
+    def _files(self, root: str) -> dict[str, TreeEntry]:
+        cached = self._trees.get(root)
+        if cached is not None:
+            return cached
+        files: dict[str, TreeEntry] = {}
+        folders = [(root, "", 0)]
+        while folders:
+            tree, prefix, depth = folders.pop()
+            try:
+                entries = self._entries(tree)
+            except ObjectTooLargeError as error:
+                if not prefix:
+                    raise
+                self.skipped[prefix.rstrip("/")] = str(error)
+                continue
+            for mode, name, oid in entries:
+                if mode != _TREE_MODE:
+                    files[prefix + name] = TreeEntry(mode.decode(), oid)
+                elif depth + 1 >= MAX_TREE_DEPTH:
+                    self.skipped[prefix + name] = f"folders deeper than {MAX_TREE_DEPTH}"
+                else:
+                    folders.append((oid, f"{prefix}{name}/", depth + 1))
+        self._trees[root] = files
+        return files
+
+    def _entries(self, tree: str) -> list[tuple[bytes, str, str]]:
+        """(mode, name, id) of a tree's entries whose names a path can hold."""
+        _, kind, data = self.read(tree)
+        if kind != "tree":
+            raise ObjectMissingError(f"{tree} is not a tree")
+        digest = self.git.oid_bytes
+        entries = []
+        position = 0
+        while position < len(data):
+            space, nul = data.find(b" ", position), data.find(b"\0", position)
+            if not position < space < nul:
+                raise ObjectMissingError(f"the sync repository's tree {tree} is damaged")
+            mode, raw = data[position:space], data[space + 1 : nul]
+            oid = data[nul + 1 : nul + 1 + digest].hex()
+            position = nul + 1 + digest
+            if raw in (b"", b".", b"..") or b"/" in raw:
+                continue  # no git makes these; a crafted tree could
+            entries.append((mode, raw.decode("utf-8", "surrogateescape"), oid))
+        return entries
+
+
+def _exchange(stdin: IO[bytes], answer: Callable[[], bytes], names: list[str]) -> list[bytes]:
+    """Ask `git cat-file` about `names` at once: a thread writes the questions while the
+    answers are read (neither side waits on a full pipe)."""
+    questions = b"".join(name.encode("utf-8", "surrogateescape") + b"\n" for name in names)
+
+    def ask() -> None:
+        with contextlib.suppress(OSError, ValueError):
+            stdin.write(questions)
+            stdin.flush()
+
+    writer = threading.Thread(target=ask, daemon=True)
+    writer.start()
+    try:
+        return [answer() for _ in names]
+    finally:
+        writer.join()
+
+
+def write_commits(
+    git: Git,
+    ref: str,
+    start: str | None,
+    commits: Sequence[NewCommit],
+    identity: Identity,
+    reader: ObjectReader | None = None,
+) -> list[str]:
+    """Write `commits` one on the other, the first on `start` (a commit, or none: a first
+    commit), in one `git fast-import`; their ids. `ref` is moved to the last one: the
+    branch only as a fast-forward (fast-import refuses else), a ref of Memtab's own
+    (`refs/memtab/…`, scratch) whatever it held — a sync killed before its branch took
+    the merge leaves that ref on a commit the next merge does not contain."""
+    if not commits:
+        return []
+    stream: list[bytes] = [b"feature done\n", b"reset " + ref.encode() + b"\n"]
+    if start is not None:
+        stream.append(b"from " + start.encode() + b"\n\n")
+    seconds = int(time.time())
+    offset = time.localtime(seconds).tm_gmtoff // 60
+    zone = f"{'+' if offset >= 0 else '-'}{abs(offset) // 60:02d}{abs(offset) % 60:02d}"
+    who = f"{identity.name} <{identity.email}> {seconds} {zone}".encode()
+    contents: list[tuple[int, bytes]] = []
+    for number, commit in enumerate(commits, start=1):
+        message = commit.message.encode("utf-8")
+        stream += [
+            f"commit {ref}\nmark :{number}\n".encode(),
+            b"author " + who + b"\n",
+            b"committer " + who + b"\n",
+            f"data {len(message)}\n".encode(),
+            message + b"\n",
+        ]
+        if number > 1:
+            stream.append(f"from :{number - 1}\n".encode())
+        stream += [f"merge {parent}\n".encode() for parent in commit.merge]
+        for path, change in sorted(commit.changes.items()):
+            quoted = _quoted(path)
+            if change is None:
+                stream.append(b"D " + quoted + b"\n")
+            elif isinstance(change, Existing):
+                stream.append(f"M {change.mode} {change.oid} ".encode() + quoted + b"\n")
+            else:
+                stream += [b"M 100644 inline " + quoted + b"\n", _data(change)]
+                contents.append((number, change))
+        stream.append(b"\n")
+    stream.append(b"done\n")
+    with tempfile.TemporaryDirectory(prefix="memtab-marks-") as scratch:
+        marks = Path(scratch) / "marks"
+        git.run(
+            [
+                "fast-import",
+                "--quiet",
+                "--date-format=raw",
+                f"--export-marks={marks}",
+                *(["--force"] if ref.startswith("refs/memtab/") else []),
+            ],
+            input_data=b"".join(stream),
+        )
+        by_mark = dict(
+            line.split(" ", 1) for line in marks.read_text(encoding="ascii").split("\n") if line
+        )
+    ids = [by_mark[f":{number}"].strip() for number in range(1, len(commits) + 1)]
+    if reader is not None:
+        for _, data in contents:
+            reader.remember(git.blob_id(data), data)
+    return ids
+
+
+def _data(content: bytes) -> bytes:
+    return f"data {len(content)}\n".encode() + content + b"\n"
+
+
+def _quoted(path: str) -> bytes:
+    """A path as fast-import reads it: C-style quoted when it must be."""
+    raw = path.encode("utf-8", "surrogateescape")
+    if not any(c in raw for c in (b'"', b"\n", b"\\")) and not raw.startswith(b" "):
+        return raw
+    escaped = raw.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n")
+    return b'"' + escaped + b'"'
+
+
+@dataclass
+class Repository:
+    """A sync repository as one sync uses it: git for refs and the network, one reader for
+    objects, one fast-import per write. `close` ends the reader."""
+
+    git: Git
+    identity: Identity
+    reader: ObjectReader = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.reader = ObjectReader(self.git)
+
+    def close(self) -> None:
+        self.reader.close()
+
+    def resolve(self, ref: str) -> str | None:
+        """The commit a ref names, None when there is none."""
+        try:
+            oid, kind, _ = self.reader.read(ref + "^{commit}")
+        except ObjectMissingError:
+            return None
+        return oid if kind == "commit" else None
+
+    def entries(self, commit: str | None) -> dict[str, TreeEntry]:
+        return self.reader.files(commit)
+
+    def files(self, commit: str | None) -> dict[str, str]:
+        """Every regular file of a commit: path → object id. Links and submodules someone
+        else committed are not memory: sync neither brings them in nor removes them."""
+        entries = self.reader.files(commit).items()
+        return {path: entry.oid for path, entry in entries if entry.is_file}
+
+    def blobs(self, oids: Iterable[str]) -> dict[str, bytes]:
+        return self.reader.blobs(oids)
+
+    def write(self, ref: str, start: str | None, commits: Sequence[NewCommit]) -> list[str]:
+        """`write_commits` on this repository (see there)."""
+        return write_commits(self.git, ref, start, commits, self.identity, self.reader)
+
+    def store_blob(self, data: bytes) -> str:
+        """Keep a content in the repository outside any commit (a merge base a later sync
+        reads); its id."""
+        result = self.git.run(["hash-object", "-w", "--stdin"], input_data=data)
+        oid = result.stdout.decode().strip()
+        self.reader.remember(oid, data)
+        return oid

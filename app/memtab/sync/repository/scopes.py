@@ -1,0 +1,167 @@
+"""The scopes a target carries, as this home holds them: read for export, written on import.
+
+Sync never writes a scope directly: every change it brings goes through `MemoryStore`
+(`restore_content`, `bulk_restore.restore_contents` for many), so it holds the scope
+lock, is checked against what the file held when the merge was made (a program that
+wrote meanwhile is not overwritten), and is recorded in history as the actor `sync`
+(with the run id naming the target and the commit it came from).
+
+A scope's files are read whole; left out (and so never removed from the repository) are
+the file-sync tools' conflict copies (they wait for the user), and files history cannot
+keep (over 16 MB, with other hard links, unreadable).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.store.catch_up.external import sync_external
+from memtab.store.conflict_copies import find_copies
+from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeUnavailableError
+from memtab.store.history.capture import read_whole
+from memtab.store.history.versions import Op
+from memtab.store.home import Home
+from memtab.store.paths import PathError, Scope, VirtualPath
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.scope_view import open_scope_directory
+from memtab.store.sidecars.registry import load_registry
+from memtab.sync.repository.layout import SyncedScope, SyncSetupError
+
+logger = logging.getLogger(__name__)
+
+SYNC_ACTOR = "sync"
+
+
+class ProjectScopeStore(MemoryStore):
+    """The project scope of one project identity, without a workspace (sync carries a
+    project's memory whether or not a workspace of it is open)."""
+
+    def __init__(self, home: Home, identity: str, *, actor: str, run_id: str | None) -> None:
+        super().__init__(home, None, actor=actor, run_id=run_id)
+        self.identity = identity
+
+    @property
+    def project_path(self) -> str | None:
+        return self.identity
+
+    def unavailable_reason(self, scope: Scope) -> str | None:
+        if scope is Scope.PROJECT:
+            return None
+        return "Only the project scope is synced through this store"
+
+    def root(self, scope: Scope) -> Path:
+        if scope is not Scope.PROJECT:
+            raise ScopeUnavailableError(self.unavailable_reason(scope) or "")
+        return self.home.project_root(self.identity)
+
+
+def open_scope_store(
+    home: Home, synced: SyncedScope, *, actor: str = SYNC_ACTOR, run_id: str | None = None
+) -> MemoryStore:
+    """A store whose `synced.scope` is the scope the target carries (SyncSetupError when
+    it cannot be had here: a workspace no longer registered)."""
+    if synced.kind == "global":
+        return MemoryStore(home, None, actor=actor, run_id=run_id)
+    assert synced.key is not None
+    if synced.kind == "project":
+        return ProjectScopeStore(home, synced.key, actor=actor, run_id=run_id)
+    registry = load_registry(home)
+    workspace = registry.workspace(synced.key)
+    if workspace is None:
+        raise SyncSetupError(f"The workspace {synced.key} is not registered in {home.root}")
+    return MemoryStore(home, workspace, actor=actor, run_id=run_id)
+
+
+@dataclass(frozen=True)
+class LocalFile:
+    """A file as this home holds it: its bytes, its git blob id and its sha256."""
+
+    data: bytes
+    blob: str
+    sha256: str
+
+
+@dataclass
+class ScopeFiles:
+    """What a scope holds, by repository path."""
+
+    files: dict[str, LocalFile]
+    left_out: set[str]
+    problems: list[str]
+
+
+def read_scope(
+    store: MemoryStore, synced: SyncedScope, blob_id: Callable[[bytes], str]
+) -> ScopeFiles:
+    """Every file of the scope (see the module doc for what is left out)."""
+    result = ScopeFiles({}, set(), [])
+    scope = synced.scope
+    try:
+        listing = store.list_scope(scope, read_files=False)
+    except (MemoryStoreError, PathError) as error:
+        result.problems.append(f"{synced.label}: {error}")
+        return result
+    if listing.error:
+        result.problems.append(f"{synced.label}: {listing.error}")
+    copies = find_copies(entry.path for entry in listing.files)
+    by_folder: dict[VirtualPath, list[VirtualPath]] = {}
+    for entry in listing.files:
+        if entry.path in copies:
+            result.left_out.add(synced.repo_path(entry.path))
+        else:
+            by_folder.setdefault(entry.path.parent, []).append(entry.path)
+    root = store.root(scope)
+    for folder, paths in by_folder.items():
+        # One directory opened per folder (never through a symlink), its files read in it.
+        try:
+            directory = open_scope_directory(root, folder, target=folder, create=False)
+        except NotFoundError:
+            continue  # gone since the listing
+        except (MemoryStoreError, PathError) as error:
+            for path in paths:
+                _left_out(result, synced, path, error)
+            continue
+        with directory:
+            for path in paths:
+                try:
+                    data = read_whole(directory, path.name)
+                except OSError as error:
+                    _left_out(result, synced, path, error.strerror or error)
+                    continue
+                if data is not None:  # else gone since the listing
+                    local = LocalFile(data, blob_id(data), hashlib.sha256(data).hexdigest())
+                    result.files[synced.repo_path(path)] = local
+    return result
+
+
+def _left_out(result: ScopeFiles, synced: SyncedScope, path: VirtualPath, why: object) -> None:
+    result.left_out.add(synced.repo_path(path))
+    result.problems.append(f"{path} is not synced: {why}")
+
+
+def record_outside_changes(store: MemoryStore) -> list[str]:
+    """Let history see what other programs changed (so exports name who changed what)."""
+    return sync_external(store).warnings()
+
+
+def write_file(
+    store: MemoryStore, path: VirtualPath, data: bytes | None, expected_sha256: str | None
+) -> None:
+    """Bring a merged content into the scope (None: remove the file), only if the file
+    still holds `expected_sha256` (None: no file). SaveConflictError when it does not;
+    CapError when the scope is full; ScopeUnavailableError, MemoryStoreError otherwise."""
+    op: Op = "delete" if data is None else ("create" if expected_sha256 is None else "edit")
+    store.restore_content(
+        str(path), data, expected_sha256=expected_sha256, op=op, count_as_write=False
+    )
+
+
+def scope_root(store: MemoryStore, synced: SyncedScope) -> Path | None:
+    try:
+        return store.root(synced.scope)
+    except ScopeUnavailableError:
+        return None
