@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from memtab.fs.clock import Clock, now_ms
-from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.fs.records import NotWritten, Record, WrittenAs, computed
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from memtab.sync.layout import SyncedScope, Target
+from memtab.sync.repository.layout import SyncedScope, Target
 from memtab.sync.service import SyncConflict, SyncReport, SyncStatus, TargetReport, TargetState
 
 PROJECT = SyncedScope("project", "app", "/src/app")
