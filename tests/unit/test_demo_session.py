@@ -12,7 +12,7 @@ import pytest
 from memtab.cli.main import _demo_home
 from memtab.components.tree.scan import choose_workspace
 from memtab.demo import DEMO_MARKER, MAIN_ID, DemoError, create_demo_home, open_fresh_demo
-from memtab.fs.config_dir import config_dir
+from memtab.fs.config.config_dir import config_dir
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.llm.settings import ProviderSettings, resolve_provider_settings, save_provider_settings
 from memtab.store.sidecars.journal import Journal

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Mapping
 from pathlib import Path
 
-from memtab.fs.settings_file import (
+from memtab.fs.config.settings_file import (
     SettingsFileError,
     load_settings_file,
     save_settings_section,

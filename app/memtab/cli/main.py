@@ -30,7 +30,7 @@ from memtab.cli.options import (
     home_location,
     verbosity,
 )
-from memtab.fs.config_dir import config_dir_at
+from memtab.fs.config.config_dir import config_dir_at
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.fs.terminal_text import printable
 from memtab.invocation import requested_command

@@ -14,7 +14,7 @@ from memtab.diagnostics.setup import check_provider, check_sources, check_writer
 from memtab.diagnostics.sync import check_sync
 from memtab.diagnostics.watching import check_watcher
 from memtab.diagnostics.xum_locks import check_xum_locks
-from memtab.fs.config_dir import config_dir
+from memtab.fs.config.config_dir import config_dir
 from memtab.store.home import Home, HomeLocation
 
 logger = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.diagnostics.report import Findings
-from memtab.fs.settings_file import SETTINGS_FILE_NAME
+from memtab.fs.config.settings_file import SETTINGS_FILE_NAME
 from memtab.fs.sidecar import CORRUPT_INFIX, read_sidecar
 from memtab.store.home import Home, HomeLocation
 from memtab.store.sidecars.registry import Registry, orphan_project_dirs, registry_from_document

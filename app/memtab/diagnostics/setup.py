@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from memtab.diagnostics.report import Findings
-from memtab.fs.settings_file import SettingsFileError, load_settings_file, settings_path
+from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.llm.endpoints import OFFICIAL_HOSTS, url_host
 from memtab.llm.settings import explain_provider_settings
 from memtab.llm.types import ProviderError

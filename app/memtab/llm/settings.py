@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from memtab.fs.settings_file import (
+from memtab.fs.config.settings_file import (
     SettingsFileError,
     load_settings_file,
     settings_path,

@@ -22,16 +22,16 @@ from pathlib import Path
 from typing import Any
 
 from memtab.file_protocol.file_ref import OTHER_AGENTS, Agent
-from memtab.fs.config_dir import config_dir
-from memtab.fs.jsonfile import JsonError, read_json
-from memtab.fs.locking.locks import interprocess_lock
-from memtab.fs.records import Record
-from memtab.fs.settings_file import (
+from memtab.fs.config.config_dir import config_dir
+from memtab.fs.config.settings_file import (
     SettingsFileError,
     load_settings_file,
     save_settings_section,
     settings_path,
 )
+from memtab.fs.jsonfile import JsonError, read_json
+from memtab.fs.locking.locks import interprocess_lock
+from memtab.fs.records import Record
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import Registry, load_registry
 

@@ -29,7 +29,7 @@ from typing import Protocol
 
 from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.atomic import Directory, encode_utf8
-from memtab.fs.config_dir import config_dir
+from memtab.fs.config.config_dir import config_dir
 from memtab.fs.confined import (
     HardLinkedFileError,
     LinkInPathError,

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from memtab.fs.atomic import Directory
-from memtab.fs.config_dir import cache_dir
+from memtab.fs.config.config_dir import cache_dir
 
 logger = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from memtab.fs.config.settings_file import SettingsFileError, settings_section, update_settings_file
 from memtab.fs.records import OrNone, Record
-from memtab.fs.settings_file import SettingsFileError, settings_section, update_settings_file
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import load_registry, read_registry_document
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memtab.fs.settings_file import (
+from memtab.fs.config.settings_file import (
     SettingsFileError,
     load_settings_file,
     save_settings_section,

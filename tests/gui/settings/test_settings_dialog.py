@@ -13,7 +13,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from memtab.fs.settings_file import settings_path
+from memtab.fs.config.settings_file import settings_path
 from memtab.gui.settings.dialog import (
     CANCEL_TEST_LABEL,
     NO_KEY_NOTE,

@@ -18,7 +18,7 @@ from memtab.diagnostics.report import Level
 from memtab.diagnostics.runtime import run_qt_check
 from memtab.diagnostics.watching import check_watcher, count_directories, inotify_in_use
 from memtab.fs.atomic import Directory
-from memtab.fs.config_dir import config_dir
+from memtab.fs.config.config_dir import config_dir
 from memtab.fs.sidecar import edit_sidecar
 from memtab.store.catch_up.external import sync_external
 from memtab.store.home import Home, HomeLocation

@@ -1,4 +1,4 @@
-"""settings.json has one home (`fs/settings_file.py`): every package's section is read and
+"""settings.json has one home (`fs/config/settings_file.py`): every package's section is read and
 changed through it, and a file it cannot read is one error type, never overwritten."""
 
 from __future__ import annotations
@@ -14,7 +14,11 @@ from memtab.consolidation.review.review_setting import (
     load_review_mode,
     save_review_mode,
 )
-from memtab.fs.settings_file import SettingsFileError, save_settings_section, settings_section
+from memtab.fs.config.settings_file import (
+    SettingsFileError,
+    save_settings_section,
+    settings_section,
+)
 from memtab.sources.config import AgentSettings, load_sources_settings, save_agent_settings
 from memtab.writer.config import WriterSettings, load_writer_settings, save_writer_settings
 

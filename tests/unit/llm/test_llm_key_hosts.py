@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.fs.config_dir import config_dir
-from memtab.fs.settings_file import settings_path
+from memtab.fs.config.config_dir import config_dir
+from memtab.fs.config.settings_file import settings_path
 from memtab.gui.toolkit.ui_state import default_state_path
 from memtab.llm.endpoints import base_url_problem, is_loopback_host, is_official_endpoint
 from memtab.llm.http import HttpChatProvider

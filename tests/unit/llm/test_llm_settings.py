@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.fs.settings_file import SettingsFileError, save_settings_section, settings_path
+from memtab.fs.config.settings_file import SettingsFileError, save_settings_section, settings_path
 from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.openai import OpenAIProvider
 from memtab.llm.settings import (
@@ -336,7 +336,7 @@ def test_a_withheld_key_is_explained_in_one_sentence() -> None:
 
 _SAVER = """
 import sys
-from memtab.fs.settings_file import save_settings_section
+from memtab.fs.config.settings_file import save_settings_section
 env = {"MEMTAB_CONFIG_DIR": sys.argv[1]}
 for n in range(int(sys.argv[3])):
     save_settings_section(f"{sys.argv[2]}-{n}", {"n": n}, env=env)

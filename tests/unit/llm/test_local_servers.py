@@ -13,7 +13,7 @@ from typing import ClassVar
 import pytest
 
 from memtab.cli.main import main
-from memtab.fs.settings_file import settings_path
+from memtab.fs.config.settings_file import settings_path
 from memtab.llm.local_servers import (
     LocalServer,
     LocalServerError,

@@ -16,7 +16,7 @@ import dataclasses
 from typing import Any
 
 from memtab.cli.common import CliError, format_table, print_json
-from memtab.fs.settings_file import SettingsFileError
+from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.terminal_text import printable
 from memtab.llm.local_servers import (
     KNOWN_SERVERS,

@@ -38,7 +38,7 @@ from memtab.file_protocol.file_ref import (
     parse_file_ref,
 )
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
-from memtab.fs.settings_file import SettingsFileError
+from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.codex.notes import add_codex_note, codex_memories

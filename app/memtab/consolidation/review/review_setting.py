@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
-from memtab.fs.settings_file import (
+from memtab.fs.config.settings_file import (
     SettingsFileError,
     load_settings_file,
     save_settings_section,

@@ -51,7 +51,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.consolidation.review.review_setting import load_review_mode, save_review_mode
-from memtab.fs.settings_file import SettingsFileError, load_settings_file, settings_path
+from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.settings.agent_server import AgentServerBox
 from memtab.gui.settings.keys import FormKeys, confirm_key_host
 from memtab.gui.settings.local_servers import LocalServersBox

@@ -2,7 +2,7 @@
 "agent edited" badges not yet looked at, geometry, splitters, the sizes users gave
 dialogs, and yes/no choices such as "don't ask again" (`flag`).
 
-A small JSON file in Memtab's config dir (`memtab.fs.config_dir`, the same place as
+A small JSON file in Memtab's config dir (`memtab.fs.config.config_dir`, the same place as
 settings.json), written atomically. It is a convenience, never a source of truth: a
 missing or corrupt file is an empty state (a corrupt one is kept aside by the first save,
 see `memtab.fs.sidecar`), and failing to write it is logged, not raised.
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.fs.atomic import atomic_write_json
-from memtab.fs.config_dir import config_dir
+from memtab.fs.config.config_dir import config_dir
 from memtab.fs.sidecar import keep_aside, read_sidecar
 
 logger = logging.getLogger(__name__)

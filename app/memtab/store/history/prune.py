@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from memtab.fs import clock
+from memtab.fs.config.settings_file import settings_path
 from memtab.fs.jsonfile import finite_number
-from memtab.fs.settings_file import settings_path
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.provenance import kept_blobs, prune_provenance

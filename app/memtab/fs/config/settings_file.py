@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.fs.atomic import atomic_write_json
-from memtab.fs.config_dir import config_dir
+from memtab.fs.config.config_dir import config_dir
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.locking.locks import interprocess_lock
 
