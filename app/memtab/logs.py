@@ -32,7 +32,7 @@ MAX_LOG_BYTES = 1_000_000
 KEPT_LOG_FILES = 3
 LOG_FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
 # Loggers whose DEBUG lines drown Memtab's own below -vv: every lock taken and let go
-# (`memtab.fs.locks.LOCK_TRACE`, named here: the logs load before any lock), and filelock's
+# (`memtab.fs.locking.locks.LOCK_TRACE`, named here: the logs load before any lock), and filelock's
 # on Windows.
 CHATTY_LOGGERS = ("memtab.lock_trace", "filelock")
 

@@ -3,9 +3,9 @@
 `GuiThreadIo` instruments what would block the window on disk while a test drives it:
 
 - `os.fsync`, `os.fdatasync` and Memtab's `syncfs` (`memtab.fs.atomic._syncfs`);
-- the cross-process lock (`memtab.fs.locks.InterprocessLock.acquire`, and flock itself
+- the cross-process lock (`memtab.fs.locking.locks.InterprocessLock.acquire`, and flock itself
   for anything that would take one directly) and xum's lock files
-  (`memtab.fs.lease_lock.LeaseLock.acquire`, which may wait seconds for xum);
+  (`memtab.fs.locking.lease_lock.LeaseLock.acquire`, which may wait seconds for xum);
 - reading a file's content under a watched root (the memory home, other agents'
   directories): `open()` / `io.open` (so `Path.read_text`, `Path.read_bytes`) for
   reading, and `os.read` of a regular file (the store's confined reads).

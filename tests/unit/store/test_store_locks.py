@@ -143,7 +143,7 @@ def test_an_unreadable_holder_file_means_an_unknown_holder(tmp_path: Path) -> No
 
 def test_socket_loads_with_the_first_lock_and_filelock_never(tmp_path: Path) -> None:
     """Reading sidecars (the window's first paint) must not pay for a lock's imports, and a
-    lock taken on Unix loads no filelock (~16 ms, 1 MiB: memtab.fs.locks calls flock)."""
+    lock taken on Unix loads no filelock (~16 ms, 1 MiB: memtab.fs.locking.locks calls flock)."""
     probe = (
         "import sys\nfrom pathlib import Path\n"
         "from memtab.fs.sidecar import read_sidecar\n"
