@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Literal
 
 from memtab.consolidation.errors import (
     ConsolidationError,
@@ -39,7 +39,7 @@ from memtab.consolidation.errors import (
     RunFailedError,
 )
 from memtab.consolidation.service import DEBOUNCE_MS, ConsolidationService
-from memtab.fs.records import Record
+from memtab.fs.records import OmitNone, Record, computed
 from memtab.humanize import plural, relative_time
 from memtab.llm.loop import StepCallback
 from memtab.store.home import HomeError
@@ -66,27 +66,14 @@ SkipKind = Literal[
 UNTRACKED_REASON = "not in extensionMetadata.json, so mux's launch sweep would not consider it"
 
 
-@dataclass(frozen=True)
-class SweepRun:
+class SweepRun(Record, write_only=True):
     """A run the sweep started: why the workspace qualified and how the run ended."""
 
     workspace_id: str
     reason: str
-    record: ConsolidationRecord | None = None
-    error: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.record is not None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"workspaceId": self.workspace_id, "reason": self.reason}
-        data["ok"] = self.ok
-        if self.record is not None:
-            data["record"] = self.record.to_json()
-        if self.error is not None:
-            data["error"] = self.error
-        return data
+    ok: bool = computed(lambda run: run.record is not None)
+    record: Annotated[ConsolidationRecord | None, OmitNone] = None
+    error: Annotated[str | None, OmitNone] = None
 
 
 class SweepSkip(Record):
@@ -97,18 +84,11 @@ class SweepSkip(Record):
     reason: str
 
 
-@dataclass(frozen=True)
-class SweepReport:
-    """What a launch sweep did."""
+class SweepReport(Record, write_only=True):
+    """What a launch sweep did (`memtab sweep --json`, docs/formats.md §9.5)."""
 
     runs: tuple[SweepRun, ...] = ()
     skipped: tuple[SweepSkip, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "runs": [run.to_json() for run in self.runs],
-            "skipped": [skip.to_json() for skip in self.skipped],
-        }
 
 
 @dataclass
@@ -287,7 +267,7 @@ def run_launch_sweep(
         for workspace_id in registered
         if workspace_id not in recency
     )
-    report = SweepReport(tuple(runs), tuple(skipped))
+    report = SweepReport(runs=tuple(runs), skipped=tuple(skipped))
     logger.info("launch sweep: %d run(s) started, %d workspace(s) skipped", len(runs), len(skipped))
     return report
 
@@ -315,11 +295,11 @@ def _run_one(
             check_debounce=False,
         )
     except RunCancelledError as error:
-        return SweepRun(workspace.id, reason, error=str(error))
+        return SweepRun(workspace_id=workspace.id, reason=reason, error=str(error))
     except RunFailedError as error:
         logger.warning("launch sweep: %s failed: %s", workspace.id, error)
-        return SweepRun(workspace.id, reason, error=str(error))
+        return SweepRun(workspace_id=workspace.id, reason=reason, error=str(error))
     except (ConsolidationError, HomeError) as error:  # in flight, locked, or gone
         logger.info("launch sweep: %s not started: %s", workspace.id, error)
         return SweepSkip(workspace_id=workspace.id, kind="busy", reason=str(error))
-    return SweepRun(workspace.id, reason, record=record)
+    return SweepRun(workspace_id=workspace.id, reason=reason, record=record)

@@ -236,7 +236,9 @@ def test_dialogs_show_their_titles_and_elide_long_paths(
     refusal = Refusal(
         path=LONG_FILE, reason=f"changed after the run ({summary})", diff=f"--- {LONG_FILE}"
     )
-    check_dialog(qtbot, RevertResultDialog(RevertResult(run, [LONG_FILE], [refusal])))
+    check_dialog(
+        qtbot, RevertResultDialog(RevertResult(run=run, restored=[LONG_FILE], refused=[refusal]))
+    )
     long_store = MemoryStore(long_home, None)
     long_store.delete(LONG_FILE)  # the long home has it
     trash = TrashDialog()

@@ -453,7 +453,7 @@ def test_every_dialog_fits_a_small_screen(
         NewItemDialog(store, PREFERENCES.parent, NewKind.FOLDER),
         MoveDialog(store, PREFERENCES),
         conflict,
-        RevertResultDialog(RevertResult(run, [str(PREFERENCES)], [])),
+        RevertResultDialog(RevertResult(run=run, restored=[str(PREFERENCES)])),
         CrashDialog(),
         CodexNoteDialog(window),
         EditProposalDialog(proposal, window),

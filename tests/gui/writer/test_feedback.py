@@ -108,9 +108,7 @@ def test_news_of_another_workspace_switches_to_it_first(
     result = run_result()
     status = window.writer_status
     assert status is not None
-    status.show_run(
-        WriterRunResult(**{**result.__dict__, "workspace_id": ARCHIVED, "workspace_name": "old"})
-    )
+    status.show_run(result.replaced(workspace_id=ARCHIVED, workspace_name="old"))
     writer_label(status).linkActivated.emit(NEWS_LINK)
     tab = window.memory_tab
     qtbot.waitUntil(

@@ -9,12 +9,12 @@ program wrote meanwhile is overwritten.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Literal
 
 from memtab.fs.clock import now_ms
-from memtab.fs.records import Record
+from memtab.fs.records import Key, Record, WrittenAs, computed, field
 from memtab.store.actors import actor_name
 from memtab.store.catch_up.external import sync_external
 from memtab.store.errors import (
@@ -118,16 +118,17 @@ def find_version(store: MemoryStore, raw_path: str, version_id: str) -> Version:
 # --- restore -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RestoreResult:
-    """What a restore did: which version went where (`unchanged`: it was there already)."""
+def _version_id(version: Version) -> str:
+    return version.id
 
-    version: Version
+
+class RestoreResult(Record, write_only=True):
+    """What a restore did: which version went where (`unchanged`: it was there already);
+    `memtab restore --json` (docs/formats.md §14.2)."""
+
     path: str
+    version: Annotated[Version, WrittenAs(_version_id)]
     unchanged: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "version": self.version.id, "unchanged": self.unchanged}
 
 
 class TargetTakenError(AlreadyExistsError):
@@ -166,7 +167,7 @@ def restore(
         target = free_path_near(store, target)
         current = None
     if current == data:
-        return RestoreResult(version, str(target), unchanged=True)
+        return RestoreResult(version=version, path=str(target), unchanged=True)
     store.restore_content(
         str(target),
         data,
@@ -176,7 +177,7 @@ def restore(
         meta=version.meta if version.deleted else None,
         allow_unkept=allow_unkept,
     )
-    return RestoreResult(version, str(target))
+    return RestoreResult(version=version, path=str(target))
 
 
 def free_path_near(store: MemoryStore, path: VirtualPath) -> VirtualPath:
@@ -196,31 +197,20 @@ def free_path_near(store: MemoryStore, path: VirtualPath) -> VirtualPath:
 # --- trash -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TrashItem:
-    """A deleted file history still has."""
+def _was_pinned(item: TrashItem) -> bool:
+    return bool(item.version.meta and item.version.meta.get("pinned") is True)
+
+
+class TrashItem(Record, write_only=True):
+    """A deleted file history still has; `memtab trash --json` (docs/formats.md §14.2)."""
 
     path: str
-    version: Version
-
-    @property
-    def deleted_at(self) -> int:
-        return self.version.at
-
-    @property
-    def pinned(self) -> bool:
-        return bool(self.version.meta and self.version.meta.get("pinned") is True)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "deletedAt": self.deleted_at,
-            "version": self.version.id,
-            "sizeBytes": self.version.size_bytes,
-            "actor": self.version.actor,
-            "runId": self.version.run_id,
-            "pinned": self.pinned,
-        }
+    deleted_at: int = computed(lambda item: item.version.at)
+    version: Annotated[Version, WrittenAs(_version_id)]
+    size_bytes: int = computed(lambda item: item.version.size_bytes)
+    actor: str = computed(lambda item: item.version.actor)
+    run_id: str | None = computed(lambda item: item.version.run_id)
+    pinned: bool = computed(_was_pinned)
 
 
 def trash(store: MemoryStore) -> list[TrashItem]:
@@ -239,7 +229,7 @@ def trash(store: MemoryStore) -> list[TrashItem]:
                     continue
             except (PathError, MemoryStoreError):
                 continue
-            items.append(TrashItem(path_text, version))
+            items.append(TrashItem(path=path_text, version=version))
     items.sort(key=lambda item: item.deleted_at, reverse=True)
     return items
 
@@ -258,24 +248,20 @@ class Refusal(Record):
     unkept: bool = False
 
 
-@dataclass
-class RevertResult:
-    run: RunEntry
+def _run_id(run: RunEntry) -> str:
+    return run.id
+
+
+class RevertResult(Record, write_only=True):
+    """What reverting a run did; `memtab revert-run --json` (docs/formats.md §14.3)."""
+
+    run: Annotated[RunEntry, Key("runId"), WrittenAs(_run_id)]
     restored: list[str] = field(default_factory=list)
     refused: list[Refusal] = field(default_factory=list)
-    already: list[str] = field(default_factory=list)
+    already: Annotated[list[str], Key("alreadyReverted")] = field(default_factory=list)
     """Files that held their before-run content already (an earlier revert got to them)."""
     revert_run_id: str | None = None
     """The revert's own run in the runs log (None: it restored nothing, or its log failed)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "runId": self.run.id,
-            "restored": self.restored,
-            "refused": [refusal.to_json() for refusal in self.refused],
-            "alreadyReverted": self.already,
-            "revertRunId": self.revert_run_id,
-        }
 
 
 @dataclass(frozen=True)
@@ -321,14 +307,15 @@ def revert_run(
             f"{run_id} is a revert (of {run.reverts or 'a run'}): a revert is not reverted; "
             "restore its files from their history instead (`memtab history PATH`)"
         )
-    result = RevertResult(run)
+    result = RevertResult(run=run)
     if run.source == MUX_SOURCE:
         reason = (
             "made by mux: Memtab saw its changes as external ones; restore the file "
             "from its history instead"
         )
-        result.refused = [Refusal(path=path, reason=reason) for path in touched_paths(run.ops)]
-        return result
+        return result.replaced(
+            refused=[Refusal(path=path, reason=reason) for path in touched_paths(run.ops)]
+        )
     workspace = load_registry(home).workspace(run.workspace_id) if run.workspace_id else None
     started_at = now_ms()
     revert_id = new_run_id(started_at)
@@ -351,7 +338,8 @@ def revert_run(
             elif outcome == "already":
                 result.already.append(item.path)
     if result.restored:
-        result.revert_run_id = _log_revert(home, run, result, changes, revert_id, actor)
+        logged = _log_revert(home, run, result, changes, revert_id, actor)
+        return result.replaced(revert_run_id=logged)
     return result
 
 

@@ -30,10 +30,11 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypeVar
 
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.records import Record, computed
 from memtab.fs.user_files import open_regular_file
 from memtab.redact import redact_secrets
 from memtab.store.actors import MCP_PREFIX
@@ -85,8 +86,7 @@ class InboxError(Exception):
     """A decision the inbox refuses; the message is for the user."""
 
 
-@dataclass(frozen=True)
-class Evidence:
+class Evidence(Record, write_only=True):
     """A transcript message a candidate rests on; `role`/`text` None when the message is
     not (or no longer) in the workspace's transcript."""
 
@@ -94,13 +94,10 @@ class Evidence:
     role: str | None = None
     text: str | None = None
 
-    def to_json(self) -> dict[str, object]:
-        return {"id": self.id, "role": self.role, "text": self.text}
 
-
-@dataclass(frozen=True)
-class InboxItem:
-    """One proposed memory (`memtab inbox --json` prints `to_json()`: a stable contract)."""
+class InboxItem(Record, write_only=True):
+    """One proposed memory (`memtab inbox --json` prints `to_json()`: a stable contract,
+    docs/formats.md §10.5)."""
 
     id: str
     kind: Kind
@@ -115,33 +112,12 @@ class InboxItem:
     rationale: str | None = None  # mux's (harvest); the tool call in one line (agent)
     created_at: int | None = None  # ms (suggestions, agents' proposals)
     target_reason: str | None = None  # why `memory_path` (harvest, suggestions)
-
-    @property
-    def retargetable(self) -> bool:
-        """Whether the user may accept it into another file (a note: not an agent's call,
-        which changes the file it names)."""
-        return self.kind != "agent"
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "workspaceId": self.workspace_id,
-            "text": self.text,
-            "section": self.section,
-            "memoryPath": self.memory_path,
-            "source": self.source,
-            "category": self.category,
-            "evidence": [item.to_json() for item in self.evidence],
-            "confidence": self.confidence,
-            "rationale": self.rationale,
-            "createdAt": self.created_at,
-            "targetReason": self.target_reason,
-            "retargetable": self.retargetable,
-        }
+    retargetable: bool = computed(lambda item: item.kind != "agent")
+    """Whether the user may accept it into another file (a note: not an agent's call,
+    which changes the file it names)."""
 
     def with_evidence(self, evidence: tuple[Evidence, ...]) -> InboxItem:
-        return replace(self, evidence=evidence)
+        return self.replaced(evidence=evidence)
 
 
 @dataclass(frozen=True)
@@ -211,7 +187,7 @@ def _from_candidate(view: ScopeView, workspace_id: str, candidate: Candidate) ->
         memory_path=target.path,
         source=candidate.path,
         category=candidate.category,
-        evidence=tuple(Evidence(i) for i in candidate.evidence),
+        evidence=tuple(Evidence(id=i) for i in candidate.evidence),
         confidence=candidate.confidence,
         rationale=candidate.rationale,
         target_reason=target.reason,
@@ -365,7 +341,7 @@ class Inbox:
         if problem is not None:
             raise InboxError(problem)
         path = str(parse_file_path(to))
-        return replace(item, memory_path=path, target_reason="chosen by the user")
+        return item.replaced(memory_path=path, target_reason="chosen by the user")
 
     def reject(self, ids: Sequence[str]) -> Decision:
         """Take these items out of the inbox: a harvest candidate leaves its file, a
@@ -472,4 +448,4 @@ def _message(line: bytes) -> Evidence | None:
     if len(text) > MAX_EVIDENCE_CHARS:
         text = text[:MAX_EVIDENCE_CHARS] + "…"
     role = record.get("role")
-    return Evidence(record["id"], role if isinstance(role, str) else None, text)
+    return Evidence(id=record["id"], role=role if isinstance(role, str) else None, text=text)

@@ -9,10 +9,10 @@ extraction rules.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Literal
 
+from memtab.fs.records import Key, NotWritten, Record, WrittenAs, computed, field
 from memtab.humanize import plural
 from memtab.llm.types import Usage
 
@@ -20,35 +20,38 @@ RunOutcome = Literal["wrote", "suggested", "no_new_memories", "failed"]
 """`suggested`: the offline writer put new notes in the review queue instead of writing."""
 
 
-@dataclass(frozen=True)
-class WriterRunResult:
-    """What a run did. `before`/`after` are the memory file's content around the run."""
+def _usage(usage: Usage) -> dict[str, int]:
+    return {"inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens}
+
+
+class WriterRunResult(Record, write_only=True):
+    """What a run did (`memtab write --json`, docs/formats.md §10.1). `before`/`after` are the
+    memory file's content around the run."""
 
     workspace_id: str
     workspace_name: str
     outcome: RunOutcome
+    ok: bool = computed(lambda result: result.outcome != "failed")
+    """True when the run satisfied the tool policy (wrote, or found nothing new)."""
     memory_path: str
     trigger_message_id: str
     run_started_at: int
     model_string: str
-    before: str
-    after: str
+    before: Annotated[str, NotWritten]
+    after: Annotated[str, NotWritten]
     timed_out: bool = False
     error: str | None = None
     trace_path: Path | None = None
     attempts: int = 0
     duration_ms: int = 0
-    usage: Usage = field(default_factory=Usage)
+    usage: Annotated[Usage, WrittenAs(_usage)] = field(default_factory=Usage)
+    diff: list[str] = computed(lambda result: result.diff_lines())
+    summary_line: Annotated[str, Key("summary")] = computed(lambda result: result.summary())
     run_id: str | None = None
-    suggested_count: int = 0
+    suggested_count: Annotated[int, NotWritten] = 0
     """How many new suggestions the run added to the workspace's review queue."""
-    left_out_count: int = 0
+    left_out_count: Annotated[int, Key("leftOut")] = 0
     """How many notes the offline writer found past its per-run limit and left out."""
-
-    @property
-    def ok(self) -> bool:
-        """True when the run satisfied the tool policy (wrote, or found nothing new)."""
-        return self.outcome != "failed"
 
     def diff_lines(self) -> list[str]:
         """The change to the memory file as unified-diff body lines (`+…`, `-…`, ` …`)."""
@@ -77,29 +80,3 @@ class WriterRunResult:
         if not self.left_out_count:
             return ""
         return f" ({self.left_out_count} less sure left out)"
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON view (for `memtab write --json`)."""
-        return {
-            "workspaceId": self.workspace_id,
-            "workspaceName": self.workspace_name,
-            "outcome": self.outcome,
-            "ok": self.ok,
-            "memoryPath": self.memory_path,
-            "triggerMessageId": self.trigger_message_id,
-            "runStartedAt": self.run_started_at,
-            "modelString": self.model_string,
-            "timedOut": self.timed_out,
-            "error": self.error,
-            "tracePath": str(self.trace_path) if self.trace_path else None,
-            "attempts": self.attempts,
-            "durationMs": self.duration_ms,
-            "usage": {
-                "inputTokens": self.usage.input_tokens,
-                "outputTokens": self.usage.output_tokens,
-            },
-            "diff": self.diff_lines(),
-            "summary": self.summary(),
-            "runId": self.run_id,
-            "leftOut": self.left_out_count,
-        }
