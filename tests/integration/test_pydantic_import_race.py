@@ -37,8 +37,6 @@ MODEL_MODULES = (
     "memtab.traces.schema",
     "memtab.traces.lenient",
     "memtab.store.scopes.tool_args",
-    "memtab.llm.settings_model",
-    "memtab.writer.config_model",
 )
 # What else the window's threads import meanwhile: the Traces tab's scan, the
 # consolidation engine preload, the writer.

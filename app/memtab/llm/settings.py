@@ -52,6 +52,7 @@ from memtab.llm.endpoints import (
     url_host,
 )
 from memtab.llm.saved_keys import KeyPlace, SavedKeys, place_of, store_keys
+from memtab.llm.settings_model import read_provider_section
 from memtab.llm.types import ChatProvider, ProviderError
 
 if TYPE_CHECKING:  # lazy: httpx (~8 MiB, ~190 ms) with the first model call
@@ -172,14 +173,11 @@ def load_provider_section(path: Path) -> dict[str, Any]:
     """The provider keys of the settings file (`settings_model.ProviderSection`): each a
     string or None, `api_keys` a mapping or None. ProviderError("config") when the file or
     one of them is unusable."""
-    # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
-    from memtab.llm.settings_model import read_provider_section  # pydantic: when needed
-
     try:
         document = load_settings_file(path)
     except SettingsFileError as error:  # the provider cannot be resolved: a config error
         raise ProviderError("config", str(error)) from None
-    return read_provider_section(document, path).model_dump()
+    return read_provider_section(document, path).to_json()
 
 
 def _clean(value: object) -> str | None:

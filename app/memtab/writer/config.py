@@ -4,8 +4,8 @@ when runs are dumped, and whether the app runs it at all.
 They live in Memtab's `settings.json` (the file `memtab.llm.settings` keeps the provider
 in) under a `"writer"` object; every key is optional and a bad value falls back to its
 default with a logged warning, so a typo never stops the writer (each setting's type and
-range is declared once, in `config_model.WriterSection`; keys Memtab does not know are
-kept when the section is saved)::
+range is declared once, on `WriterSettings`, a record: docs/formats.md §15.1; keys Memtab
+does not know are kept when the section is saved)::
 
     {"provider": "anthropic", "writer": {"mode": "auto", "timeout_s": 60,
      "memory_path": "/memories/workspace/notes.md", "dump_successful_runs": false,
@@ -33,12 +33,11 @@ suggested notes while its window was not in front.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
+import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from memtab.fs.config.settings_file import (
     SettingsFileError,
@@ -46,12 +45,17 @@ from memtab.fs.config.settings_file import (
     save_settings_section,
     settings_path,
 )
+from memtab.fs.records import Checked, Healed, Key, Record, RecordError
 from memtab.writer.config_values import (
     DEFAULT_MAX_DUMPS,
     DEFAULT_MEMORY_PATH,
     DEFAULT_TIMEOUT_S,
+    MAX_TIMEOUT_S,
+    MIN_TIMEOUT_S,
+    MOST_DUMPS_KEPT,
     OfflineNotes,
     WriterMode,
+    memory_path_problem,
 )
 
 logger = logging.getLogger(__name__)
@@ -59,35 +63,69 @@ logger = logging.getLogger(__name__)
 SETTINGS_KEY = "writer"
 
 
-@dataclass(frozen=True)
-class WriterSettings:
-    """How the writer runs. `memory_path` is a file in the workspace scope.
+def _any_case(value: Any) -> Any:
+    return value.strip().lower() if isinstance(value, str) else value
 
-    The values are checked against `config_model.WriterSection`, where each setting's
-    type and range is declared (ValueError naming the setting otherwise).
-    """
 
-    mode: WriterMode = WriterMode.AUTO
-    timeout_s: float = DEFAULT_TIMEOUT_S
-    memory_path: str = DEFAULT_MEMORY_PATH
-    dump_successful_runs: bool = False
-    max_dumps: int = DEFAULT_MAX_DUMPS
-    offline_notes: OfflineNotes = OfflineNotes.SUGGEST
+def _whole_number(value: Any) -> Any:
+    """A count written as 7.9 means 7 (hand-edited files, JSON writers that emit floats)."""
+    if isinstance(value, float) and math.isfinite(value):
+        return math.floor(value)
+    return value
+
+
+class _Within:
+    """A number from `least` to `most`, NaN refused (`Checked(_Within(…))`; the Settings
+    dialog's spin boxes take their ranges from it, `number_range`)."""
+
+    def __init__(self, least: float, most: float) -> None:
+        self.least, self.most = least, most
+
+    def __call__(self, value: float) -> float:
+        if not self.least <= value <= self.most:
+            raise ValueError(f"not from {self.least:g} to {self.most:g}")
+        return value
+
+
+def _workspace_file(value: str) -> str:
+    problem = memory_path_problem(value.strip())
+    if problem:
+        raise ValueError(problem)
+    return value.strip()
+
+
+class WriterSettings(Record):
+    """How the writer runs: the `"writer"` object of settings.json (docs/formats.md §15.1;
+    its keys are snake_case). `memory_path` is a file in the workspace scope. Built with a
+    bad value it raises RecordError (a ValueError) naming the setting; read from the file,
+    each bad value is left at its default (`check_writer_settings`)."""
+
+    mode: Annotated[WriterMode, Healed(_any_case)] = WriterMode.AUTO
+    timeout_s: Annotated[
+        float, Checked(_Within(MIN_TIMEOUT_S, MAX_TIMEOUT_S)), Key("timeout_s")
+    ] = DEFAULT_TIMEOUT_S
+    memory_path: Annotated[str, Checked(_workspace_file), Key("memory_path")] = DEFAULT_MEMORY_PATH
+    dump_successful_runs: Annotated[bool, Key("dump_successful_runs")] = False
+    max_dumps: Annotated[
+        int, Healed(_whole_number), Checked(_Within(1, MOST_DUMPS_KEPT)), Key("max_dumps")
+    ] = DEFAULT_MAX_DUMPS
+    offline_notes: Annotated[OfflineNotes, Healed(_any_case), Key("offline_notes")] = (
+        OfflineNotes.SUGGEST
+    )
     notify: bool = False
 
-    def __post_init__(self) -> None:
-        if all(getattr(self, f.name) == f.default for f in dataclasses.fields(self)):
-            return  # the defaults are valid (a test checks it): pydantic need not load
-        # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
-        from memtab.writer.config_model import problems_of  # pydantic: see config_model
 
-        problems = problems_of(self.to_json())
-        if problems:
-            raise ValueError("; ".join(problems))
+# What a number's unit is, in the warning that its value was replaced.
+_UNITS = {"timeout_s": " seconds"}
 
-    def to_json(self) -> dict[str, Any]:
-        """The settings as the `"writer"` object of settings.json holds them."""
-        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+
+def number_range(key: str) -> tuple[float, float]:
+    """The lowest and highest value a numeric setting takes (for spin boxes)."""
+    declared = next(f for f in WriterSettings.fields() if f.name == key)
+    within = next(
+        m.check for m in declared.markers if isinstance(m, Checked) and isinstance(m.check, _Within)
+    )
+    return float(within.least), float(within.most)
 
 
 def load_writer_settings(env: Mapping[str, str] | None = None) -> WriterSettings:
@@ -123,12 +161,26 @@ def check_writer_settings(
         return WriterSettings(), []
     if not isinstance(raw, dict):
         return WriterSettings(), [f"{source}: 'writer' must be an object; using defaults"]
-    # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
-    from memtab.writer.config_model import read_writer_section  # pydantic: see config_model
+    values, lines = dict(raw), []
+    for problem in WriterSettings.read_problems(values):
+        key = str(problem.where[0])
+        lines.append(
+            f"{source}: writer.{key} = {values.pop(key)!r} is invalid "
+            f"({_expected(key, problem)}); using the default"
+        )
+    return WriterSettings.read_or_raise(values), lines
 
-    section, problems = read_writer_section(raw)
-    settings = WriterSettings(**section.model_dump())
-    return settings, [
-        f"{source}: writer.{p.key} = {p.value!r} is invalid ({p.expected}); using the default"
-        for p in problems
-    ]
+
+def _expected(key: str, problem: RecordError) -> str:
+    """What `key` takes, in words, for the warning that its value was replaced."""
+    kind = next(f.type for f in WriterSettings.fields() if f.key == key)
+    if isinstance(kind, type) and issubclass(kind, WriterMode | OfflineNotes):
+        names = [member.value for member in kind]
+        return f"{', '.join(names[:-1])} or {names[-1]}"
+    if kind is bool:
+        return "true or false"
+    if kind in (int, float):
+        low, high = number_range(key)
+        whole = "a whole number" if kind is int else "a number"
+        return f"{whole} from {low:g} to {high:g}{_UNITS.get(key, '')}"
+    return problem.reason if isinstance(problem.value, str) else "a string"

@@ -1,7 +1,6 @@
 """The writer settings' values — defaults, ranges, the modes and the rule for the target
-file — without pydantic: `config.WriterSettings` (read on the GUI thread) and
-`config_model.WriterSection` (the model that checks them, loaded when needed) both stand on
-them, so neither imports the other's side back (docs/ARCHITECTURE.md "Import contracts").
+file — that `config.WriterSettings` declares its fields with, and that the writer's other
+modules and the Settings dialog name without importing the settings' reader.
 """
 
 from __future__ import annotations

@@ -156,7 +156,12 @@ def test_unknown_provider_names_its_source(
     [
         ('{"provider": "openai",', "not valid JSON"),
         ("[1, 2]", "JSON object"),
-        ('{"model": 42}', "'model' must be a string"),
+        ('{"model": 42}', "'model' must be a string, not 42"),
+        ('{"provider": true}', "'provider' must be a string, not True"),
+        ('{"base_url": ["x"]}', "'base_url' must be a string, not ['x']"),
+        ('{"api_key": 7}', "'api_key' must be a string"),
+        ('{"api_keys": {"openai": "sk"}}', "'api_keys' must be an object of {\"<provider>\""),
+        ('{"api_keys": {"openai": {"https://h": 5}}}', "'api_keys' must be an object of"),
     ],
 )
 def test_unusable_settings_file_is_a_clear_error(config: Path, content: str, why: str) -> None:

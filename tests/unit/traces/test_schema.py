@@ -62,15 +62,24 @@ def test_a_dump_is_read_without_pydantic() -> None:
 
 @pytest.mark.parametrize(
     "code",
+    ["from memtab.store.scopes.tool import parse_tool_request as p; p({'command': 'delete'})"],
+)
+def test_pydantic_is_imported_by_the_first_validation(code: str) -> None:
+    assert _pydantic_loaded_after(f"import contextlib\nwith contextlib.suppress(Exception): {code}")
+
+
+@pytest.mark.parametrize(
+    "code",
     [
-        "from memtab.store.scopes.tool import parse_tool_request as p; p({'command': 'delete'})",
-        # The defaults are not validated (they are valid): a setting changed from them is.
         "from memtab.writer.config import WriterSettings; WriterSettings(notify=True)",
         "from memtab.llm.settings import resolve_provider_settings as r; r()",
     ],
 )
-def test_pydantic_is_imported_by_the_first_validation(code: str) -> None:
-    assert _pydantic_loaded_after(f"import contextlib\nwith contextlib.suppress(Exception): {code}")
+def test_the_settings_are_read_without_pydantic(code: str) -> None:
+    """settings.json's sections are records (`fs/records.py`)."""
+    assert not _pydantic_loaded_after(
+        f"import contextlib\nwith contextlib.suppress(Exception): {code}"
+    )
 
 
 def test_field_names_are_camel_case_aliases_of_the_python_names() -> None:

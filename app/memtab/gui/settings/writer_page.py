@@ -1,6 +1,6 @@
 """Settings → Memory writer: how the background writer runs (`WriterSettingsBox`).
 
-Its spin boxes take their ranges from the settings model (`memtab.writer.config_model`),
+Its spin boxes take their ranges from the settings record (`memtab.writer.config`),
 so the form cannot offer a value the writer would refuse; `settings()` is what Save
 writes (`memtab.writer.config.save_writer_settings`).
 """
@@ -19,8 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components import glossary
-from memtab.writer.config import WriterSettings
-from memtab.writer.config_model import number_range
+from memtab.writer.config import WriterSettings, number_range
 from memtab.writer.config_values import OfflineNotes, WriterMode
 
 WRITER_MODES: tuple[tuple[WriterMode, str], ...] = (
