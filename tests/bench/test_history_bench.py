@@ -1,5 +1,5 @@
 """Benchmarks of history: what recording costs a save, listing a long history, and
-`sync_external` on a home of 3 × 1000 files.
+`record_external` on a home of 3 × 1000 files.
 
 Run: .venv/bin/python -m pytest --bench tests/bench/test_history_bench.py -s
 Targets: recording adds under 5 ms to a save (median); the history of a file with 1,000
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.history import jsonlines
 from memtab.store.home import Home
 from memtab.store.paths import SCOPE_ORDER
@@ -99,18 +99,18 @@ def test_sync_external_on_3_x_1000_files(tmp_path: Path) -> None:
             folder.mkdir(parents=True, exist_ok=True)
             (folder / f"f{index}.md").write_text(f"# File {index}\n\n- fact {index}\n" * 5)
     started = time.perf_counter()
-    first = sync_external(store)
+    first = record_external(store)
     first_s = time.perf_counter() - started
     assert first.recorded == 3 * FILES_PER_SCOPE
     unchanged = []
     for _ in range(5):
         started = time.perf_counter()
-        report = sync_external(store)
+        report = record_external(store)
         unchanged.append(time.perf_counter() - started)
         assert report.hashed == 0 and not report.changed
     (home.global_root / "d0" / "f0.md").write_text("changed by mux\n")
     started = time.perf_counter()
-    one = sync_external(store)
+    one = record_external(store)
     one_ms = (time.perf_counter() - started) * 1000
     assert one.recorded == 1
     print(

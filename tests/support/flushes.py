@@ -2,7 +2,7 @@
 
 Memtab makes a write durable in three ways: `os.fsync` of a file or directory
 (fs/atomic.py, history's journal and blobs), one `syncfs` of the file system for a batch
-(`fs.atomic.sync_filesystem`: history's batches, a sync's bulk restore), and `os.sync` where
+(`fs.atomic.make_filesystem_durable`: history's batches, a sync's bulk restore), and `os.sync` where
 the kernel has no `syncfs`. Under `--no-fsync` all three do nothing in a test, but in the
 tests that count on them or watch them (marked `fsync`); the data still reaches the files,
 and child processes still flush. tests/unit/test_fast_tier.py checks that the code flushes

@@ -4,7 +4,7 @@ What the CLI calls, and the window from a QThread worker (it reads history and b
 nothing here touches Qt):
 
 - `blame_memory_file(store, path)`: a mux memory file by virtual path. Call
-  `sync_external` first so history holds what other programs changed (the CLI does);
+  `record_external` first so history holds what other programs changed (the CLI does);
   lines of the file history has not recorded yet are still shown, as `external`.
 - `blame_source_file(home, source, file)` / `blame_file_id(home, file_id)`: another
   agent's file, from what Memtab wrote over (`sources.agent_file`) and the file now.

@@ -11,7 +11,7 @@ sees the old content or the new one:
   (`rename_no_replace`). Working through a directory descriptor means a symlink swapped
   into the path after a check cannot redirect the write (see `memtab.fs.confined`).
 - `durable=False` skips the fsyncs, for many writes made durable together afterwards
-  with one `sync_filesystem`. Readers still see the old content or the new one, but a
+  with one `make_filesystem_durable`. Readers still see the old content or the new one, but a
   crash before that sync can leave the file empty or cut short: only for copies whose
   reader checks them (history's blobs carry their hash) and that nothing refers to yet.
 
@@ -240,7 +240,7 @@ class Directory:
         over it if `unchanged()` still holds (else False, nothing changed), or, with
         `create`, only where nothing is (FileExistsError; see `create_new`). The temp is
         gone either way. Writes many files with one sync: every temp written not durable,
-        `sync_filesystem`, each published, `sync_filesystem` again."""
+        `make_filesystem_durable`, each published, `make_filesystem_durable` again."""
         if create:
             try:
                 self._publish_new(temp, name)
@@ -367,12 +367,12 @@ def make_directory_durably(path: Path) -> None:
         parent.fsync()
 
 
-# Whether `sync_filesystem` makes writes durable: Linux only. Elsewhere `sync` may return
+# Whether `make_filesystem_durable` makes writes durable: Linux only. Elsewhere `sync` may return
 # before the data is on disk (macOS, the BSDs) or does not exist (Windows): write durably.
-FILESYSTEM_SYNC = sys.platform.startswith("linux")
+FILESYSTEM_FLUSH_WORKS = sys.platform.startswith("linux")
 
 
-def sync_filesystem(path: Path) -> None:
+def make_filesystem_durable(path: Path) -> None:
     """Make every write made so far to the file system holding `path` durable (Linux:
     one `syncfs`, this file system only; `sync` on a kernel without it). Raises OSError
     when the kernel reports a write that failed (EIO, ENOSPC)."""

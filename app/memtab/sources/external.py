@@ -1,6 +1,6 @@
 """Changes another program made to another agent's files, recorded in the home's history.
 
-`sync_source_external(home, listing)` is `memtab.store.catch_up.external.sync_external` for one
+`record_source_external(home, listing)` is `memtab.store.catch_up.external.record_external` for one
 source (docs/formats.md §14.5): each listed file is compared with its newest version in
 the source's index (`agent_file.index_key`) by size and mtime, read only when they
 differ, and recorded when its content does (a file seen for the first time gets a
@@ -14,7 +14,7 @@ not at every pass.
 
 Each file is read and recorded under the file's own lock, the one Memtab's saves of it
 take (`content.file_lock_path`), never waiting for it: a file Memtab is saving is left
-for the next sync, so a save is never recorded twice (once as `external`). Files history
+for the next recording pass, so a save is never recorded twice (once as `external`). Files history
 cannot keep (over the cap, not text) are skipped, and a listing that is cut short or
 failed records no deletion.
 """
@@ -45,13 +45,13 @@ was its newest version already."""
 
 
 @dataclass
-class SourceSyncReport:
-    """What one sync of a source found: versions recorded, deletions, problems."""
+class SourceExternalReport:
+    """What one recording pass of a source found: versions recorded, deletions, problems."""
 
     recorded: int = 0
     deleted: int = 0
     busy: int = 0
-    """Files left for the next sync (Memtab was saving them)."""
+    """Files left for the next pass (Memtab was saving them)."""
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -59,12 +59,12 @@ class SourceSyncReport:
         return bool(self.recorded or self.deleted)
 
 
-def sync_source_external(
+def record_source_external(
     home: Home, listing: SourceListing, *, actor: str = "external"
-) -> SourceSyncReport:
+) -> SourceExternalReport:
     """Record what changed in `listing`'s files since history last saw them (see the
     module doc), as `actor`'s. Never raises for a file: problems are listed and logged."""
-    report = SourceSyncReport()
+    report = SourceExternalReport()
     key = index_key(listing.source.id)
     newest = ScopeHistory(home, key).newest_by_path()
     recorder = HistoryRecorder(home, actor=actor, run_id=None, workspace_id=None, clock=now_ms)
@@ -98,7 +98,7 @@ def _record_file(
     listing: SourceListing,
     file: SourceFile,
     found: tuple[int, int],
-    report: SourceSyncReport,
+    report: SourceExternalReport,
     actor: str,
 ) -> None:
     try:

@@ -1,6 +1,6 @@
 """The recorder that keeps history while no window runs: `memtab watch` (no Qt).
 
-- recorder.py  `Recorder`: the first sync, then watchdog (polling as a fallback), each
+- recorder.py  `Recorder`: the first recording pass, then watchdog (polling as a fallback), each
   change recorded within about a second, with its actor;
 - targets.py   what it follows (mux's scopes, other agents' sources) and which of them a
   changed path concerns;

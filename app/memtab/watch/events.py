@@ -5,7 +5,7 @@ An event is read from the history indexes, not stored: the versions of one index
 one actor other than Memtab itself (`external`, `mux`, `claude-code`, `codex`…), each
 within `GAP_MS` of the one before, deletions and rewrites only (a file first seen, or
 created, is not something to restore). Its id is its first version's id. The recorder
-records a burst in one sync, so its versions are milliseconds apart; the window's sync
+records a burst in one pass, so its versions are milliseconds apart; the window's pass
 after a scan does the same.
 
 `restore_event` puts back what the event took: a deleted file comes back with what it

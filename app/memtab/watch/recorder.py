@@ -6,10 +6,10 @@ last looked (every scope of every workspace, every other agent's source), then f
 the disk: watchdog (inotify, FSEvents…; polling when the native observer cannot start,
 as the window does) reports paths, `Targets.concerned` turns them into the scopes and
 sources they touch, and once they have been quiet for `SETTLE_S` (at most `MAX_DELAY_S`
-after the first) those are synced — `sync_external` for mux's scopes,
-`sync_source_external` for the others — with the actor `actors.py` can tell. A burst of
-changes lands in one sync, so its versions are one event (`events.py`). Every
-`FULL_SYNC_S` everything is synced again, for what a watch missed.
+after the first) those are recorded — `record_external` for mux's scopes,
+`record_source_external` for the others — with the actor `actors.py` can tell. A burst of
+changes lands in one pass, so its versions are one event (`events.py`). Every
+`FULL_PASS_S` everything is recorded again, for what a watch missed.
 
 Between changes it sleeps in `threading.Event.wait`: no timer ticks while nothing
 changes. It never writes a memory file: it only reads them and writes history.
@@ -39,7 +39,7 @@ from watchdog.observers.polling import PollingObserver
 
 from memtab.fs.heap import release_free_heap
 from memtab.logs import quiet_library_warnings
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.history.prune import maybe_prune
 from memtab.store.home import Home
 from memtab.store.paths import Scope
@@ -54,7 +54,7 @@ SETTLE_S = 0.1
 """Quiet time after a change before it is recorded (an atomic save is two events)."""
 MAX_DELAY_S = 0.3
 """The longest a change waits for quiet: a change is recorded within about a second."""
-FULL_SYNC_S = 600.0
+FULL_PASS_S = 600.0
 POLL_INTERVAL_S = 1.0
 _SKIPPED_EVENTS = frozenset({EVENT_TYPE_OPENED, EVENT_TYPE_CLOSED_NO_WRITE})
 
@@ -65,7 +65,7 @@ class RecorderBusyError(RuntimeError):
 
 @dataclass
 class PassReport:
-    """What one sync pass recorded."""
+    """What one recording pass recorded."""
 
     recorded: int = 0
     deleted: int = 0
@@ -99,16 +99,16 @@ class Recorder:
         *,
         use_polling: bool = False,
         poll_interval_s: float = POLL_INTERVAL_S,
-        full_sync_s: float = FULL_SYNC_S,
+        full_pass_s: float = FULL_PASS_S,
         on_ready: Callable[[Recorder], None] | None = None,
     ) -> None:
-        """`on_ready` is called (on `run`'s thread) once the first sync is done and the
+        """`on_ready` is called (on `run`'s thread) once the first pass is done and the
         watches are in place."""
         self.home = home
         self._on_ready = on_ready
         self._use_polling = use_polling
         self._poll_interval_s = poll_interval_s
-        self._full_sync_s = full_sync_s
+        self._full_pass_s = full_pass_s
         self._lease = RecorderLease(home)
         self._stop = threading.Event()
         self._wake = threading.Event()
@@ -121,7 +121,7 @@ class Recorder:
         """The directories watched (and whether recursively)."""
         self.backend = ""
         self.ready = threading.Event()
-        """Set once the first sync is done and the watches are in place (tests, bench)."""
+        """Set once the first pass is done and the watches are in place (tests, bench)."""
         self.passes = 0
 
     def stop(self) -> None:
@@ -130,16 +130,16 @@ class Recorder:
         self._wake.set()
 
     def run(self) -> None:
-        """Take the lease, sync everything, then record changes until `stop()`.
+        """Take the lease, record everything, then record changes until `stop()`.
         RecorderBusyError when another recorder runs for this home."""
         if not self._lease.acquire():
             raise RecorderBusyError(f"A recorder already runs for {self.home.root}")
         quiet_library_warnings()  # watchdog's harmless noise, as the window's watcher
         try:
             self._retarget()
-            self.sync_everything()
+            self.record_everything()
             gc.collect()
-            release_free_heap()  # the first sync of a big home read every file: give it back
+            release_free_heap()  # the first pass of a big home read every file: give it back
             self.ready.set()
             if self._on_ready is not None:
                 self._on_ready(self)
@@ -148,19 +148,19 @@ class Recorder:
             self._stop_observer()
             self._lease.release()
 
-    # --- syncing -------------------------------------------------------------------------
+    # --- recording passes ----------------------------------------------------------------
 
-    def sync_everything(self) -> PassReport:
+    def record_everything(self) -> PassReport:
         """Record what changed anywhere since history last looked."""
         report = PassReport()
         for key in list(self._targets.scopes):
-            self._sync_key(key, report)
+            self._record_key(key, report)
         for source_id in list(self._targets.sources):
-            self._sync_key(f"source:{source_id}", report)
+            self._record_key(f"source:{source_id}", report)
         maybe_prune(self.home)
         return report
 
-    def _sync_key(self, key: str, report: PassReport) -> None:
+    def _record_key(self, key: str, report: PassReport) -> None:
         try:
             if key.startswith("source:"):
                 source = self._targets.sources.get(key.removeprefix("source:"))
@@ -175,10 +175,10 @@ class Recorder:
             if target is None:
                 return
             actor_of = functools.partial(self._mux_actor, target)
-            synced = sync_external(target.store, scopes=(target.scope,), actor_of=actor_of)
-            report.recorded += synced.recorded
-            report.deleted += synced.deleted
-            report.problems += synced.warnings()
+            recorded = record_external(target.store, scopes=(target.scope,), actor_of=actor_of)
+            report.recorded += recorded.recorded
+            report.deleted += recorded.deleted
+            report.problems += recorded.warnings()
         except Exception:  # one target's failure must not end the recorder
             logger.exception("Cannot record the changes of %s", key)
 
@@ -203,15 +203,15 @@ class Recorder:
         self._wake.set()
 
     def _loop(self) -> None:
-        next_full = time.monotonic() + self._full_sync_s
+        next_full = time.monotonic() + self._full_pass_s
         while not self._stop.is_set():
             woke = self._wake.wait(timeout=max(next_full - time.monotonic(), 0.0))
             if self._stop.is_set():
                 break
             if not woke:
-                self.sync_everything()
+                self.record_everything()
                 release_free_heap()
-                next_full = time.monotonic() + self._full_sync_s
+                next_full = time.monotonic() + self._full_pass_s
                 continue
             self._settle()
             self._wake.clear()  # before taking the keys: a change posted after wakes again
@@ -220,11 +220,11 @@ class Recorder:
                 self._first_pending = None
             if RETARGET in keys:
                 self._retarget()
-                self.sync_everything()
+                self.record_everything()
             else:
                 report = PassReport()
                 for key in sorted(keys):
-                    self._sync_key(key, report)
+                    self._record_key(key, report)
             self.passes += 1
 
     def _settle(self) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
-from memtab.sources.external import SourceSyncReport, sync_source_external
+from memtab.sources.external import SourceExternalReport, record_source_external
 from memtab.sources.listing import list_source
 from memtab.sources.model import Source
 from memtab.store.home import Home
@@ -18,20 +18,20 @@ from memtab.watch.actors import source_actor
 logger = logging.getLogger(__name__)
 
 
-def record_source(home: Home, source: Source) -> SourceSyncReport:
+def record_source(home: Home, source: Source) -> SourceExternalReport:
     """List `source` and record what changed in it since history last looked."""
-    return sync_source_external(home, list_source(source), actor=source_actor(source))
+    return record_source_external(home, list_source(source), actor=source_actor(source))
 
 
 def record_sources(
     home: Home,
     sources: Iterable[Source] | None = None,
     cancel: Callable[[], bool] | None = None,
-) -> SourceSyncReport:
+) -> SourceExternalReport:
     """Record every source's changes (those discovery finds, unless `sources` are given);
     `cancel` is asked between sources. Never raises for one source."""
     found = discover(SourceContext.load(home)).sources if sources is None else sources
-    total = SourceSyncReport()
+    total = SourceExternalReport()
     for source in found:
         if cancel is not None and cancel():
             break

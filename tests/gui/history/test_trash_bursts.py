@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from gui.memory_tree_support import WAIT_MS, wait_for
 from memtab.gui.history.trash_dialog import TrashDialog
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
@@ -31,7 +31,7 @@ def test_a_burst_is_offered_and_restored_in_one_step(qtbot: QtBot, tmp_path: Pat
     store.create_file("/memories/global/kept.md", "# kept\n")
     for path in paths:  # an agent prunes its memory
         store.physical(parse_file_path(path)).unlink()
-    sync_external(store, actor_of=_claude_code)  # as the recorder records it
+    record_external(store, actor_of=_claude_code)  # as the recorder records it
 
     trash = TrashDialog()
     qtbot.addWidget(trash)
@@ -43,7 +43,7 @@ def test_a_burst_is_offered_and_restored_in_one_step(qtbot: QtBot, tmp_path: Pat
     wait_for(qtbot, lambda: trash.note.full_text == "Restored 3 files")
     assert [store.read_whole(path) for path in paths] == [f"# {p}\n".encode() for p in paths]
     with qtbot.waitSignal(trash.loaded, timeout=WAIT_MS):
-        trash.reload(sync=False)
+        trash.reload(record_first=False)
     trash.shutdown()
 
 

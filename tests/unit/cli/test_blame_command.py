@@ -18,7 +18,7 @@ from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file, save_source_file
 from memtab.sources.discovery import discover
 from memtab.sources.listing import find_file
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import Scope
@@ -200,7 +200,7 @@ def test_a_real_store_edited_by_every_actor_is_blamed_line_by_line(
         return MemoryStore(home, workspace, actor=actor, run_id=run_id)
 
     installed = install(store("user"), CLAUDE, scope=Scope.PROJECT)
-    sync_external(store("user"))
+    record_external(store("user"))
     for path, data in installed.items():
         original = data.decode().splitlines()
         expected = [(line, "before-memtab") for line in original]

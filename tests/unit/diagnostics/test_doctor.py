@@ -20,7 +20,7 @@ from memtab.diagnostics.watching import check_watcher, count_directories, inotif
 from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import config_dir
 from memtab.fs.sidecar import edit_sidecar
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home, HomeLocation
 from memtab.store.scopes.memory import MemoryStore
 from support.fake_model_server import FakeModelServer
@@ -317,7 +317,7 @@ def test_why_the_home_was_chosen(source: str, why: str) -> None:
 def kept(demo: Home) -> Home:
     """The demo home once Memtab has seen it (history holds its files) and changed a file."""
     store = MemoryStore.open(demo, "a1b2c3d4e5")
-    sync_external(store)
+    record_external(store)
     store.create_file("/memories/global/doctor.md", "seen\n")
     return demo
 

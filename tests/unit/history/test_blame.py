@@ -13,7 +13,7 @@ from memtab.blame import service, walk
 from memtab.blame.records import Blame
 from memtab.blame.service import blame_memory_file
 from memtab.fs.clock import now_ms
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.errors import NotFoundError
 from memtab.store.history.records import FileVersions, RunEntry, RunOp
 from memtab.store.history.runs import log_run, new_run_id
@@ -47,13 +47,13 @@ def append(store: MemoryStore, path: str, text: str) -> None:
 def test_each_actor_is_named_with_its_version_time_and_run(home: Home) -> None:
     physical(store_for(home), NOTES).parent.mkdir(parents=True)
     physical(store_for(home), NOTES).write_text("# Notes\n\n- seen first\n")
-    sync_external(store_for(home))
+    record_external(store_for(home))
     append(store_for(home), NOTES, "- mine\n")
     append(store_for(home, actor="writer", run_id="run-w"), NOTES, "- the writer's\n")
     append(store_for(home, actor="agent-tool"), NOTES, "- an agent's, through memtab tool\n")
     with physical(store_for(home), NOTES).open("a") as handle:
         handle.write("- an editor's\n")
-    sync_external(store_for(home))
+    record_external(store_for(home))
     blame = blame_memory_file(store_for(home), NOTES)
     assert who(blame) == [
         ("# Notes", "before-memtab"),
@@ -207,7 +207,7 @@ def test_a_change_that_matches_a_mux_run_is_mux_consolidation(home: Home) -> Non
     physical(store, NOTES).write_text("- a\n- a and b\n")
     set_mtime(physical(store, NOTES), run_at - 1000)
     time.sleep(0.01)
-    sync_external(store)
+    record_external(store)
     blame = blame_memory_file(store, NOTES)
     assert who(blame) == [("- a", "user"), ("- a and b", "mux")]
     line = blame.lines[1]
@@ -231,7 +231,7 @@ def test_a_change_made_after_the_mux_run_ended_is_not_the_runs(home: Home) -> No
     log_run(home, mux_run(run_at, RunOp(command="str_replace", path=NOTES, applied=True)))
     physical(store, NOTES).write_text("- a\n- later\n")
     set_mtime(physical(store, NOTES), run_at + 60_000)  # edited a minute after the run
-    sync_external(store)
+    record_external(store)
     assert who(blame_memory_file(store, NOTES))[1] == ("- later", "external")
 
 
@@ -248,7 +248,7 @@ def test_another_workspaces_mux_run_is_not_this_files(home: Home) -> None:
     )
     physical(store, NOTES).write_text("- a\n- b\n")
     set_mtime(physical(store, NOTES), run_at)
-    sync_external(store)
+    record_external(store)
     assert who(blame_memory_file(store, NOTES))[1] == ("- b", "external")
 
 
@@ -264,7 +264,7 @@ def test_a_file_mux_created_is_mux_s_when_memtab_first_sees_it_untouched(home: H
     log_run(home, mux_run(run_at + 1, RunOp(command="str_replace", path=edited, applied=True)))
     physical(store, edited).write_text("- x\n")
     set_mtime(physical(store, edited), run_at - 2000)
-    sync_external(store)
+    record_external(store)
     assert {actor for _, actor in who(blame_memory_file(store, created))} == {"mux"}
     # A run that only edited a file says nothing of which lines were there before.
     assert who(blame_memory_file(store, edited)) == [("- x", "before-memtab")]

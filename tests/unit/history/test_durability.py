@@ -1,6 +1,6 @@
 """History's blobs are durable before anything refers to them.
 
-`sync_external` writes the copies of files still on disk without an fsync each and
+`record_external` writes the copies of files still on disk without an fsync each and
 makes them durable with one sync of the file system before indexing them; a Memtab
 change's contents are fsynced at once. These tests spy on `os.fsync` and on that sync.
 """
@@ -17,7 +17,7 @@ import pytest
 
 from memtab.fs import atomic
 from memtab.store.catch_up import external
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.history import blobs as blobs_module
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
@@ -58,8 +58,8 @@ def spy_filesystem_syncs(
         asked.append(path)
         then()
 
-    monkeypatch.setattr(blobs_module, "FILESYSTEM_SYNC", True)
-    monkeypatch.setattr(blobs_module, "sync_filesystem", sync)
+    monkeypatch.setattr(blobs_module, "FILESYSTEM_FLUSH_WORKS", True)
+    monkeypatch.setattr(blobs_module, "make_filesystem_durable", sync)
     return asked
 
 
@@ -74,14 +74,14 @@ def outside_files(store: MemoryStore, count: int) -> None:
 def test_external_copies_are_indexed_only_after_one_sync_of_the_file_system(
     home: Home, monkeypatch: pytest.MonkeyPatch, fsynced: list[int], read_at_a_time: int
 ) -> None:
-    monkeypatch.setattr(external, "SYNC_BATCH", read_at_a_time)
+    monkeypatch.setattr(external, "RECORD_BATCH", read_at_a_time)
     store = store_for(home)
     outside_files(store, 5)
     indexed_during_sync: list[int] = []
     asked = spy_filesystem_syncs(
         monkeypatch, then=lambda: indexed_during_sync.append(len(versions(store)))
     )
-    assert sync_external(store).recorded == 5
+    assert record_external(store).recorded == 5
     assert asked == [home.history_blobs_dir] and indexed_during_sync == [0]
     blobs = BlobStore(home.history_blobs_dir)
     blob_inodes = {blobs.path_of(blob.sha256).stat().st_ino for blob in blobs.all()}
@@ -99,11 +99,11 @@ def test_when_the_sync_fails_nothing_is_indexed_and_the_next_sync_records_it(
         raise OSError(errno.EIO, "Input/output error")
 
     spy_filesystem_syncs(monkeypatch, then=fail)
-    report = sync_external(store)
+    report = record_external(store)
     assert report.recorded == 0 and "Input/output error" in report.problems[0]
     assert versions(store) == []
     spy_filesystem_syncs(monkeypatch)
-    assert sync_external(store).recorded == 3
+    assert record_external(store).recorded == 3
 
 
 def test_copies_a_batch_found_already_stored_are_synced_too(
@@ -155,10 +155,10 @@ def test_where_the_file_system_cannot_be_synced_each_copy_is_written_durably(
     home: Home, monkeypatch: pytest.MonkeyPatch, fsynced: list[int]
 ) -> None:
     asked = spy_filesystem_syncs(monkeypatch)
-    monkeypatch.setattr(blobs_module, "FILESYSTEM_SYNC", False)  # macOS, Windows
+    monkeypatch.setattr(blobs_module, "FILESYSTEM_FLUSH_WORKS", False)  # macOS, Windows
     store = store_for(home)
     outside_files(store, 3)
-    assert sync_external(store).recorded == 3
+    assert record_external(store).recorded == 3
     assert asked == []
     blobs = BlobStore(home.history_blobs_dir)
     for blob in blobs.all():
@@ -171,7 +171,7 @@ def test_a_failed_sync_of_the_file_system_is_an_error(
 ) -> None:
     monkeypatch.setattr(atomic, "_syncfs", lambda fd: errno.EIO)
     with pytest.raises(OSError, match="Input/output error"):
-        atomic.sync_filesystem(tmp_path)
+        atomic.make_filesystem_durable(tmp_path)
 
 
 def test_without_syncfs_the_whole_system_is_synced(
@@ -180,7 +180,7 @@ def test_without_syncfs_the_whole_system_is_synced(
     synced: list[bool] = []
     monkeypatch.setattr(atomic, "_syncfs", lambda fd: errno.ENOSYS)
     monkeypatch.setattr(os, "sync", lambda: synced.append(True), raising=False)
-    atomic.sync_filesystem(tmp_path)
+    atomic.make_filesystem_durable(tmp_path)
     assert synced == [True]
 
 

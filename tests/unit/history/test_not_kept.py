@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.store.catch_up.external import NOTICE_NAMES, sync_external
+from memtab.store.catch_up.external import NOTICE_NAMES, record_external
 from memtab.store.history import capture
 from memtab.store.home import Home
 from memtab.store.paths import Scope
@@ -50,7 +50,7 @@ def test_they_are_named_in_one_notice_the_first_time_only(
 ) -> None:
     big, _ = big_and_linked(home, tmp_path, small_cap)
     store = store_for(home)
-    first = sync_external(store)
+    first = record_external(store)
     assert first.problems == [] and first.recorded == 1  # note.md
     (notice,) = first.warnings()
     assert notice == (
@@ -58,10 +58,10 @@ def test_they_are_named_in_one_notice_the_first_time_only(
         "/memories/global/linked.md (it has other hard links): it cannot restore earlier "
         "contents of them; the files themselves are left as they are"
     )
-    again = sync_external(store)
+    again = record_external(store)
     assert again.warnings() == [] and again.hashed == 0  # not even read again
     big.write_bytes(b"y" * (small_cap + 2))
-    changed = sync_external(store)
+    changed = record_external(store)
     assert changed.not_kept == [("/memories/global/big.md", "over 16 MB")]
     assert [v.path for v in versions(store)] == ["/memories/global/note.md"]
 
@@ -69,9 +69,9 @@ def test_they_are_named_in_one_notice_the_first_time_only(
 def test_one_that_becomes_keepable_is_recorded(home: Home, tmp_path: Path, small_cap: int) -> None:
     big, _ = big_and_linked(home, tmp_path, small_cap)
     store = store_for(home)
-    sync_external(store)
+    record_external(store)
     big.write_text("small now\n")
-    assert sync_external(store).recorded == 1
+    assert record_external(store).recorded == 1
     assert "/memories/global/big.md" in [v.path for v in versions(store)]
 
 
@@ -79,7 +79,7 @@ def test_many_are_counted_after_the_first_few(home: Home, small_cap: int) -> Non
     root = global_root(home)
     for number in range(NOTICE_NAMES + 2):
         (root / f"big{number}.md").write_bytes(b"x" * (small_cap + 1))
-    notice = sync_external(store_for(home)).not_kept_notice()
+    notice = record_external(store_for(home)).not_kept_notice()
     assert notice is not None and notice.count("(over 16 MB)") == NOTICE_NAMES
     assert "and 2 more:" in notice
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.history import packs
 from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
 from memtab.store.history.prune import BLOB_GRACE_S, HistoryLimits, prune
@@ -122,13 +122,13 @@ def test_pruning_dissolves_a_pack_holding_contents_nothing_refers_to(
     root.mkdir(parents=True)
     for number, data in enumerate(contents(packs.PACK_MIN)):
         (root / f"n{number}.md").write_bytes(data)
-    sync_external(store)
+    record_external(store)
     (pack,) = packs.pack_paths(blobs.packs_dir)
     (kept,) = [v for v in versions(store) if v.path.endswith("/n0.md")]
     # Every file but n0 rewritten outside, then the old versions pruned by age.
     for number in range(1, packs.PACK_MIN):
         (root / f"n{number}.md").write_text(f"rewritten {number}\n")
-    sync_external(store)
+    record_external(store)
     old = time.time() - BLOB_GRACE_S - 60
     os.utime(pack, (old, old))
     report = prune(home, HistoryLimits(max_age_days=0), now_ms=int(time.time() * 1000))
@@ -143,7 +143,7 @@ def test_a_pack_every_content_of_which_is_referred_to_stays(home: Home, blobs: B
     root.mkdir(parents=True)
     for number, data in enumerate(contents(packs.PACK_MIN)):
         (root / f"n{number}.md").write_bytes(data)
-    sync_external(store)
+    record_external(store)
     (pack,) = packs.pack_paths(blobs.packs_dir)
     old = time.time() - BLOB_GRACE_S - 60
     os.utime(pack, (old, old))

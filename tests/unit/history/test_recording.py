@@ -8,7 +8,7 @@ import pytest
 
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply, ToolCall
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.history.blobs import BlobStore, sha256_of
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
@@ -147,11 +147,11 @@ def test_external_changes_are_recorded_by_sync(home: Home) -> None:
     root = store.root(Scope.GLOBAL)
     root.mkdir(parents=True)
     (root / "seen.md").write_text("first\n")
-    first = sync_external(store)
+    first = record_external(store)
     assert first.recorded == 1
-    assert sync_external(store).hashed == 0  # unchanged: stat only
+    assert record_external(store).hashed == 0  # unchanged: stat only
     (root / "seen.md").write_text("second, longer\n")
-    assert sync_external(store).recorded == 1
+    assert record_external(store).recorded == 1
     baseline, changed = versions(store)
     assert (baseline.op, baseline.actor, changed.op) == ("seen", "external", "edit")
     assert content(home, changed.sha256) == b"second, longer\n"
@@ -161,7 +161,7 @@ def test_memtabs_own_writes_are_not_seen_again_as_external(home: Home) -> None:
     store = store_for(home)
     store.create_file("/memories/global/a.md", "a\n")
     store.move("/memories/global/a.md", "/memories/global/b.md")
-    report = sync_external(store)
+    report = record_external(store)
     assert not report.changed
     assert [v.actor for v in versions(store)] == ["user", "user", "user"]
 

@@ -12,7 +12,7 @@ import pytest
 from memtab.cli.main import main
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -94,9 +94,9 @@ def test_a_file_mux_deletes_is_recoverable_if_memtab_had_seen_it(home: Home) -> 
     root = store.root(parse_file_path("/memories/global/x.md").scope)  # type: ignore[arg-type]
     root.mkdir(parents=True)
     (root / "x.md").write_text("written by mux\n")
-    sync_external(store)  # Memtab sees it (a scan)
+    record_external(store)  # Memtab sees it (a scan)
     (root / "x.md").unlink()  # mux deletes it
-    assert sync_external(store).deleted == 1
+    assert record_external(store).deleted == 1
     (item,) = trash(store)
     assert item.version.actor == "external"
     restore(store, item.path, item.version.id)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from memtab.cli.main import main
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.history import capture
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.jsonlines import JsonLinesFile
@@ -179,7 +179,7 @@ def test_content_history_already_holds_is_deleted_and_restorable_later(
         patch.setattr(JsonLinesFile, "append_locked", _read_only)
         assert MemoryTool(store).execute({"command": "delete", "path": A}).success
     assert disk(store, A) is None
-    sync_external(store)  # history writable again: the deletion is seen
+    record_external(store)  # history writable again: the deletion is seen
     (item,) = trash(store)
     restore(store, item.path, item.version.id)
     assert disk(store, A) == b"recorded\n"

@@ -16,7 +16,7 @@ from memtab.components.history.history import load_file_history
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.fs.clock import now_ms
 from memtab.sources.open_file import open_memory_file
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.history.xum_journal import XumJournal
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -73,7 +73,7 @@ def test_blame_and_history_name_the_xum_tool_call(
     store_for(home).create_file(NOTES, "# Notes\n")
     journal = _xum_writes(home, "# Notes\n- use pnpm\n", ts=now_ms() + 1)
     before = journal.read_bytes()
-    sync_external(store_for(home))
+    record_external(store_for(home))
 
     blame = blame_memory_file(store_for(home), NOTES)
     assert [(line.text, line.actor) for line in blame.lines] == [
@@ -107,7 +107,7 @@ def test_a_change_no_row_describes_stays_another_programs(home: Home) -> None:
     # xum journaled other content: this file's content now is an editor's.
     _xum_writes(home, "# Notes\n- journaled\n", ts=1)
     store_for(home).physical(parse_file_path(NOTES)).write_text("# Notes\n- an editor's\n")
-    sync_external(store_for(home))
+    record_external(store_for(home))
     assert [line.actor for line in blame_memory_file(store_for(home), NOTES).lines] == [
         "user",
         "external",

@@ -19,7 +19,7 @@ def test_a_file_memtab_saved_is_read_once_not_at_every_pass(
 ) -> None:
     source, file = file_in(machine, "claude-code:user", "CLAUDE.md")
     history = SourceVersions(machine.home)
-    external.sync_source_external(machine.home, list_source(source))  # the baseline
+    external.record_source_external(machine.home, list_source(source))  # the baseline
     shown = read_source_file(source, file)
     save_source_file(source, file, shown.text + "- more\n", shown.sha256, history=history)
     reads: list[str] = []
@@ -30,7 +30,7 @@ def test_a_file_memtab_saved_is_read_once_not_at_every_pass(
 
     monkeypatch.setattr(external, "read_source_file", counted)
     for _ in range(3):
-        report = external.sync_source_external(machine.home, list_source(source))
+        report = external.record_source_external(machine.home, list_source(source))
         assert not report.changed  # Memtab's own save: recorded already, as the user's
     assert reads == [file.id]
     assert [(v.actor, v.op) for v in history.versions(file.id)] == [

@@ -12,7 +12,7 @@ import pytest
 from memtab.cli.main import main
 from memtab.components.tree.nodes import MessageKind, SectionId, unaddressable_key
 from memtab.components.tree.tree import build_tree
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
@@ -124,10 +124,10 @@ def test_the_tree_shows_a_warning_row(tmp_path: Path) -> None:
 
 def test_history_keeps_them_under_their_shown_name(home: Home, store: MemoryStore) -> None:
     write_odd_files(store.root(Scope.GLOBAL))
-    report = sync_external(store)
+    report = record_external(store)
     assert report.problems == []
     versions = ScopeHistory(home, store.history_key(Scope.GLOBAL)).newest_by_path()
     blobs = BlobStore(home.history_blobs_dir)
     for raw, shown in ODD_NAMES.items():
         assert blobs.get(versions[shown].sha256) == b"written by another program: " + raw + b"\n"
-    assert sync_external(store).recorded == 0  # seen once, not again
+    assert record_external(store).recorded == 0  # seen once, not again

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from memtab.blame.service import blame_memory_file
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.sync.conflicts.copies import resolve_memory_copy
@@ -65,7 +65,7 @@ def test_keep_both_of_a_conflict_copy_blames_its_lines_on_the_program_that_wrote
     store.create_file("/memories/global/x.md", "a\nmine\nc\n")
     copy = home.global_root / "x.sync-conflict-20261122-143000-ABCDEF7.md"
     copy.write_text("a\ntheirs\nc\n")  # a file-sync tool wrote it
-    sync_external(store)
+    record_external(store)
     resolve_memory_copy(store, f"/memories/global/{copy.name}", keep="both")
     lines = blame_memory_file(store, "/memories/global/x.md").lines
     assert {line.text: line.actor for line in lines} == {

@@ -1,6 +1,6 @@
 """Headless history: `memtab history`, `blame`, `restore`, `runs`, `revert-run` and `trash`.
 
-Each first records what changed outside Memtab since it last looked (`sync_external`)
+Each first records what changed outside Memtab since it last looked (`record_external`)
 and adds mux's new journal records to the runs log, so what they show is current.
 `history`, `blame` and `restore` also take another agent's file by file id: the versions
 Memtab recorded when it wrote the file (`memtab.sources.agent_file`).
@@ -30,7 +30,7 @@ from memtab.sources.agent_file import SourceVersions, restore_version
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.store.actors import actor_name, actor_short
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.describe import describe_run, op_diff
 from memtab.store.history.prune import maybe_prune
@@ -134,7 +134,7 @@ def _add_orphan_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _synced_store(args: argparse.Namespace, *, reading: bool = True) -> MemoryStore:
+def _caught_up_store(args: argparse.Namespace, *, reading: bool = True) -> MemoryStore:
     """The store of `--workspace` or `--orphan`, history caught up with what changed
     outside Memtab (`reading`: not waiting on a writer's lock for that)."""
     home = open_home(args)
@@ -144,7 +144,7 @@ def _synced_store(args: argparse.Namespace, *, reading: bool = True) -> MemorySt
         store: MemoryStore = OrphanProjectStore(home, args.orphan)
     else:
         store, _ = open_store(home, args.workspace)
-    for warning in sync_external(store, wait=not reading).warnings():
+    for warning in record_external(store, wait=not reading).warnings():
         print(f"warning: {warning}", file=sys.stderr)
     maybe_prune(store.home)
     return store
@@ -187,7 +187,7 @@ def run_history(args: argparse.Namespace) -> int:
         except SourceError as error:
             raise CliError(str(error)) from None
     else:
-        versions = file_history(_synced_store(args), args.path)
+        versions = file_history(_caught_up_store(args), args.path)
     if args.json:
         print_json({"versions": [version.to_json() for version in versions]})
         return 0
@@ -221,7 +221,7 @@ def run_blame(args: argparse.Namespace) -> int:
         except SourceError as error:
             raise CliError(str(error)) from None
     else:
-        store = _synced_store(args)
+        store = _caught_up_store(args)
         catch_up_runs(store.home)
         blame = blame_memory_file(store, args.path)
     if args.json:
@@ -262,7 +262,7 @@ def run_restore(args: argparse.Namespace) -> int:
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "restore")
     if not is_virtual_path(args.path):
         return _restore_source_file(args)
-    store = _synced_store(args, reading=False)
+    store = _caught_up_store(args, reading=False)
     result = restore(store, args.path, args.version, to=args.to, replace=args.force)
     if args.json:
         print_json(result.to_json())
@@ -374,7 +374,7 @@ def run_revert(args: argparse.Namespace) -> int:
 
 
 def run_trash(args: argparse.Namespace) -> int:
-    store = _synced_store(args)
+    store = _caught_up_store(args)
     items = trash(store)
     if args.json:
         print_json({"files": [item.to_json() for item in items]})

@@ -23,7 +23,7 @@ from memtab.cli.common import (
 from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.files import ScopeListing
 from memtab.store.paths import SCOPE_ORDER, Scope, normalize_project_path
 from memtab.store.scopes.file_rows import file_rows
@@ -128,7 +128,7 @@ def run_list(args: argparse.Namespace) -> int:
     home = open_home(args)
     store, _ = open_store(home, args.workspace)
     # History sees what changed outside (unless a writer holds a scope: reads never wait).
-    for warning in sync_external(store, wait=False).warnings():
+    for warning in record_external(store, wait=False).warnings():
         print(f"warning: {warning}", file=sys.stderr)
     listings = store.list_all()
     rows = file_rows(listings, store)

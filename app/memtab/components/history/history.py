@@ -22,7 +22,7 @@ from memtab.components.tree.nodes import SECTION_TITLES, SectionId
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.file_protocol.memory_file import Commit, MemoryFile
 from memtab.store.actors import actor_name
-from memtab.store.catch_up.external import SyncReport, sync_external
+from memtab.store.catch_up.external import ExternalReport, record_external
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.prune import maybe_prune
 from memtab.store.history.versions import Version
@@ -213,12 +213,12 @@ def trash_item_words(item: TrashItem, now: int | None = None) -> str:
     return f"deleted {humanize.relative_time(item.deleted_at, now)} by {who}"
 
 
-def load_trash(store: MemoryStore, *, sync: bool = True) -> list[TrashGroup]:
+def load_trash(store: MemoryStore, *, record_first: bool = True) -> list[TrashGroup]:
     """The deleted files of every scope of the store (after recording what other programs
-    deleted since the last look, unless not `sync`: history has just changed, so it is
+    deleted since the last look, unless not `record_first`: history has just changed, so it is
     up to date), grouped by scope in the tree's order."""
-    if sync:
-        sync_external(store)
+    if record_first:
+        record_external(store)
     by_scope: dict[Scope, list[TrashItem]] = {}
     for item in trash(store):
         try:
@@ -254,18 +254,18 @@ def deleted_text(home: Home, item: TrashItem) -> str:
 
 def record_external_changes(
     store: MemoryStore, cancel: Callable[[], bool] | None = None
-) -> SyncReport:
+) -> ExternalReport:
     """What the window runs after each scan: record what other programs changed (mux, an
     editor), then prune history if its day has come. `cancel` stops it between batches
-    (the first sync of a big home reads every file: a closing window must not wait). The
+    (the first recording pass of a big home reads every file: a closing window must not wait). The
     first one of a home also removes what a killed Memtab left there (`store.leftovers`).
     Other agents' sources are recorded too (`watch.sources`). While `memtab watch` runs
     for the home it records them all (with who made them): the window leaves them to it
     (docs/formats.md §14.5)."""
     remove_leftover_temps_once(store.home)
     if recorder_running(store.home):
-        return SyncReport()
-    report = sync_external(store, cancel)
+        return ExternalReport()
+    report = record_external(store, cancel)
     if not report.cancelled:  # other agents' memory too, as the recorder does
         sources = record_sources(store.home, cancel=cancel)
         report.recorded += sources.recorded

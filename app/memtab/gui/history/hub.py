@@ -8,9 +8,9 @@ its actions (`history.panel`, `history.trash`, `history.runs`):
 - After the scans (from the one the watcher's start causes, once the loaded tab has
   painted), `record_external_changes` runs on the hub's worker: what mux, an editor or a
   script changed is recorded in history as `external`, so a file another program deletes
-  can still be restored. It waits for the changes to settle (`SYNC_QUIET_MS` without a
-  scan, at most `SYNC_MAX_WAIT_MS`): reading the scopes competes with the window for the
-  interpreter, and the first sync of a big home reads every file.
+  can still be restored. It waits for the changes to settle (`RECORD_QUIET_MS` without a
+  scan, at most `RECORD_MAX_WAIT_MS`): reading the scopes competes with the window for the
+  interpreter, and the first recording pass of a big home reads every file.
 - The History panel (a dock beside the editor) follows the editor's file; its Restore
   runs as a file operation of the tab, like every change the tree makes.
 - Runs… (the footer's clock button, View → Runs…) and Recently deleted (View, a scope's
@@ -54,14 +54,14 @@ from memtab.store.scopes.memory import MemoryStore
 logger = logging.getLogger(__name__)
 
 SYNC_KEY = "record-external-changes"
-SYNC_QUIET_MS = 1500
-SYNC_MAX_WAIT_MS = 20_000
+RECORD_QUIET_MS = 1500
+RECORD_MAX_WAIT_MS = 20_000
 IMPORT_KEY = "import-journal-runs"
 PANEL_FLAG = "history-panel"
 """The UI-state flag: whether the History panel is shown."""
 
 
-def _sync_job(store: MemoryStore, ctx: TaskContext) -> object:
+def _record_job(store: MemoryStore, ctx: TaskContext) -> object:
     return record_external_changes(store, ctx.is_cancelled)
 
 
@@ -87,11 +87,11 @@ class HistoryHub(QObject):
         self._runner: TaskRunner | None = None
         self._restores: list[OpFollowUp] = []  # the follow-ups of restores from the trash
         self._panel_back = False  # shown again when the Memory tab comes back
-        self._sync_store: MemoryStore | None = None  # the store of the last scan, to sync
-        self._sync_waiting = QElapsedTimer()  # since the first scan not synced yet
-        self._sync_timer = QTimer(self)
-        self._sync_timer.setSingleShot(True)
-        self._sync_timer.timeout.connect(self._on_sync_timer_timeout)
+        self._record_store: MemoryStore | None = None  # the store of the last scan, to record
+        self._record_waiting = QElapsedTimer()  # since the first scan not recorded yet
+        self._record_timer = QTimer(self)
+        self._record_timer.setSingleShot(True)
+        self._record_timer.timeout.connect(self._on_record_timer_timeout)
         self.runs_dialog: RunsDialog | None = None
         self.trash_dialog: TrashDialog | None = None
 
@@ -148,7 +148,9 @@ class HistoryHub(QObject):
     @property
     def busy(self) -> bool:
         """Whether the hub records (or waits to record) or imports something."""
-        return self._sync_timer.isActive() or (self._runner is not None and self._runner.is_busy())
+        return self._record_timer.isActive() or (
+            self._runner is not None and self._runner.is_busy()
+        )
 
     @Slot()
     def show_runs(self) -> None:
@@ -205,7 +207,7 @@ class HistoryHub(QObject):
     def shutdown(self) -> None:
         """Stop every worker (on window close)."""
         self._shut_down = True
-        self._sync_timer.stop()
+        self._record_timer.stop()
         self.panel.shutdown()
         for dialog in (self.runs_dialog, self.trash_dialog):
             if dialog is not None:
@@ -244,7 +246,7 @@ class HistoryHub(QObject):
             if key is not None and key in batch.keys(PathKind.HISTORY_INDEX):
                 self.panel.reload()
             if self.trash_dialog is not None and self.trash_dialog.isVisible():
-                self.trash_dialog.reload(sync=False)  # history changed: nothing to sync
+                self.trash_dialog.reload(record_first=False)  # history changed: nothing to record
         runs = self.runs_dialog
         if PathKind.RUNS_LOG in kinds and runs is not None and runs.isVisible():
             runs.reload()
@@ -266,24 +268,25 @@ class HistoryHub(QObject):
     def _on_shown_scan_applied(self, scan: HomeScan) -> None:
         subject = self.panel.subject
         if subject is not None and scan.sources is not None:
-            # Another agent's file: no sync records its changes, so its index says nothing.
+            # Another agent's file: no recording pass records its changes, so its index says
+            # nothing.
             changes = scan.sources.changes
             if subject.ref in changes.changed | changes.deleted:
                 self.panel.reload()
         if not self._loaded:
             return
-        self._sync_store = MemoryStore.of(scan.view())
-        if not self._sync_waiting.isValid():
-            self._sync_waiting.start()
-        left = SYNC_MAX_WAIT_MS - self._sync_waiting.elapsed()
-        self._sync_timer.start(max(0, min(SYNC_QUIET_MS, left)))
+        self._record_store = MemoryStore.of(scan.view())
+        if not self._record_waiting.isValid():
+            self._record_waiting.start()
+        left = RECORD_MAX_WAIT_MS - self._record_waiting.elapsed()
+        self._record_timer.start(max(0, min(RECORD_QUIET_MS, left)))
 
     @Slot()
-    def _on_sync_timer_timeout(self) -> None:
-        store, self._sync_store = self._sync_store, None
-        self._sync_waiting.invalidate()
+    def _on_record_timer_timeout(self) -> None:
+        store, self._record_store = self._record_store, None
+        self._record_waiting.invalidate()
         if store is not None:
-            self._jobs().submit_latest(SYNC_KEY, functools.partial(_sync_job, store))
+            self._jobs().submit_latest(SYNC_KEY, functools.partial(_record_job, store))
 
     @Slot(object)
     def _on_shown_workspace_changed(self, _workspace: object) -> None:

@@ -89,8 +89,8 @@ SELECT_PROMPT = "Select a file to see what it held."
 READING = "Reading…"
 
 
-def _list_job(store: MemoryStore, sync: bool, _ctx: TaskContext) -> object:
-    return load_trash(store, sync=sync)
+def _list_job(store: MemoryStore, record_first: bool, _ctx: TaskContext) -> object:
+    return load_trash(store, record_first=record_first)
 
 
 def _preview_job(home: Home, item: TrashItem, _ctx: TaskContext) -> object:
@@ -224,11 +224,11 @@ class TrashDialog(QDialog):
         self.scope_filter.blockSignals(False)
         self.reload()
 
-    def reload(self, *, sync: bool = True) -> None:
-        """Read the trash again (off the GUI thread); `sync`: record what other programs
+    def reload(self, *, record_first: bool = True) -> None:
+        """Read the trash again (off the GUI thread); `record_first`: record what other programs
         deleted first (not when history itself just changed: it is up to date)."""
         if self._store is not None:
-            job = functools.partial(_list_job, self._store, sync)
+            job = functools.partial(_list_job, self._store, record_first)
             self._jobs().submit_latest(LIST_KEY, job)
             bursts = functools.partial(_bursts_job, self._store.home)
             self._jobs().submit_latest(BURSTS_KEY, bursts)
@@ -453,7 +453,7 @@ class TrashDialog(QDialog):
         elif key == RESTORE_ALL_KEY and isinstance(result, EventRestore):
             self.restore_all_button.setEnabled(True)
             self.note.set_full_text(restored_words(result))
-            self.reload(sync=False)
+            self.reload(record_first=False)
         elif key == PREVIEW_KEY and isinstance(result, tuple):
             version_id, text = result
             selected = self._selected()

@@ -1,6 +1,6 @@
 """Changes Memtab did not make (mux, an editor, `echo >>`), recorded as `external`.
 
-`sync_external(store)` compares each file of the store's scopes with its newest recorded
+`record_external(store)` compares each file of the store's scopes with its newest recorded
 version by size and mtime only, reads and hashes just the files whose stat differs, and
 records a version for each whose content differs (a file seen for the first time gets a
 baseline version). A file history has as existing but that is gone is recorded as
@@ -8,14 +8,14 @@ deleted — its content stays in history, so a file mux deletes can be restored.
 
 On an unchanged home this is one `lstat` per file and no reads. A file whose stat
 changed but whose content did not (touched, or moved by Memtab as part of a directory)
-is remembered in `index/<scope>.stat.json`, so it is hashed once, not at every sync.
+is remembered in `index/<scope>.stat.json`, so it is hashed once, not at every pass.
 
-The first sync of a big home reads every file. It copies the changed contents into
-history first, `SYNC_BATCH` files at a time, all made durable together when the scope's
-files are read (`BlobStore.batch`: one sync of the file system, or a few fsynced packs),
+The first recording pass of a big home reads every file. It copies the changed contents into
+history first, `RECORD_BATCH` files at a time, all made durable together when the scope's
+files are read (`BlobStore.batch`: one flush of the file system, or a few fsynced packs),
 then records their versions in batches of `INDEX_BATCH`, each under the scope lock for
 that batch only (so Memtab's own saves wait at most one batch: milliseconds). It stops
-between batches when `cancel()` says so (a window closing); the next sync goes on where
+between batches when `cancel()` says so (a window closing); the next pass goes on where
 it stopped, and finds the contents it copied already there.
 
 A file another program named so that no virtual path reaches it (a line break, a
@@ -24,13 +24,13 @@ backslash, bytes that are not UTF-8 in its name) is kept too, under its shown na
 so its content is in history though Memtab cannot open it (docs/formats.md §4.2).
 
 History keeps no copy of a file over 16 MB or with other hard links (one may be a file
-outside the home). Such files are named in one notice (`SyncReport.not_kept_notice`) the
-first time a sync meets them, and remembered by stat in the same file, so they are not
+outside the home). Such files are named in one notice (`ExternalReport.not_kept_notice`) the
+first time a pass meets them, and remembered by stat in the same file, so they are not
 read or named again until they change.
 
 It reads the disk: run it off the GUI thread (after each scan), and before the CLI lists
 history, trash or runs. A read command passes `wait=False`: reads never wait on a
-writer, so a scope whose lock another process holds is left for the next sync.
+writer, so a scope whose lock another process holds is left for the next pass.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ from memtab.store.scopes.scope_view import kind_in, open_scope_directory
 logger = logging.getLogger(__name__)
 
 Stat = tuple[int, int]
-SYNC_BATCH = 200
+RECORD_BATCH = 200
 """Files read and copied into history between two looks at `cancel`."""
 INDEX_BATCH = 1000
 """Versions recorded per hold of the scope lock (their contents are stored already)."""
@@ -81,8 +81,8 @@ NOTICE_NAMES = 3  # files named in the not-kept notice; the rest are counted
 
 
 @dataclass
-class SyncReport:
-    """What one sync found."""
+class ExternalReport:
+    """What one recording pass found."""
 
     scanned: int = 0
     hashed: int = 0
@@ -119,22 +119,22 @@ ActorOf = Callable[[Scope, Sequence[str]], str]
 """Who changed these paths of a scope, as far as can be told (`external` when not)."""
 
 
-def sync_external(
+def record_external(
     store: MemoryStore,
     cancel: Callable[[], bool] | None = None,
     *,
     wait: bool = True,
     scopes: Sequence[Scope] = SCOPE_ORDER,
     actor_of: ActorOf | None = None,
-) -> SyncReport:
+) -> ExternalReport:
     """Record every change to the store's `scopes` that history has not seen (see the
     module doc). Never raises for one file or scope: problems are listed and logged.
     `cancel` is asked between batches; once it says yes, the report is `cancelled`.
     Without `wait`, a scope whose lock is busy (another process is changing it) is left
-    for the next sync, quietly, after READ_LOCK_WAIT_S: what a read command passes.
+    for the next pass, quietly, after READ_LOCK_WAIT_S: what a read command passes.
     `actor_of` names who made the changes found (the recorder asks the agents' own
     records); without it they are `external`."""
-    report = SyncReport()
+    report = ExternalReport()
     stop = cancel or (lambda: False)
     recorder = HistoryRecorder(
         store.home,
@@ -151,14 +151,14 @@ def sync_external(
             break
         lock_wait_s = SCOPE_LOCK_TIMEOUT_S if wait else READ_LOCK_WAIT_S
         try:
-            _sync_scope(store, recorder, scope, report, stop, lock_wait_s, actor_of)
+            _record_scope(store, recorder, scope, report, stop, lock_wait_s, actor_of)
         except ScopeBusyError as busy:
             if wait:
                 problem = f"cannot record external changes of the {scope.value} scope: {busy}"
                 logger.warning("%s", problem)
                 report.problems.append(problem)
             else:
-                logger.debug("The %s scope is busy; the next sync records it", scope.value)
+                logger.debug("The %s scope is busy; the next pass records it", scope.value)
         except (OSError, TimeoutError, MemoryStoreError) as error:
             problem = f"cannot record external changes of the {scope.value} scope: {error}"
             logger.warning("%s", problem)
@@ -166,11 +166,11 @@ def sync_external(
     return report
 
 
-def _sync_scope(
+def _record_scope(
     store: MemoryStore,
     recorder: HistoryRecorder,
     scope: Scope,
-    report: SyncReport,
+    report: ExternalReport,
     stop: Callable[[], bool],
     lock_wait_s: float,
     actor_of: ActorOf | None,
@@ -195,11 +195,11 @@ def _sync_scope(
     not_kept_before = len(report.not_kept)
     observed: list[Observation] = []
     with recorder.blobs.batch() as blobs:  # durable once the block ends: index them after
-        for start in range(0, len(candidates), SYNC_BATCH):
+        for start in range(0, len(candidates), RECORD_BATCH):
             if start and stop():
                 report.cancelled = True
                 break
-            chunk = candidates[start : start + SYNC_BATCH]
+            chunk = candidates[start : start + RECORD_BATCH]
             for observation in _read_changed(
                 store.root(scope), scope, chunk, raw, newest, walked, kept_cache, report
             ):
@@ -228,7 +228,7 @@ def _read_changed(
     newest: dict[str, Version],
     walked: dict[str, Stat],
     kept_cache: dict[str, tuple[int, int, str]],
-    report: SyncReport,
+    report: ExternalReport,
 ) -> list[Observation]:
     """What files (of the scope rooted at `root`) whose stat changed hold now, where it
     differs from their newest version (the others are remembered in the stat cache)."""
@@ -249,12 +249,12 @@ def _read_files(
     scope: Scope,
     paths: list[str],
     raw: dict[str, tuple[str, ...]],
-    report: SyncReport,
+    report: ExternalReport,
 ) -> Iterator[tuple[str, bytes]]:
     """(path, whole content) of each file, read through its parent directory opened once
     per directory (never through a symlink, as the store reads). `raw`: the names on disk
     of paths recorded by their shown name. A file gone since the walk is skipped (the
-    next sync sees it); one history does not keep is in `report.not_kept`, one that
+    next pass sees it); one history does not keep is in `report.not_kept`, one that
     cannot be read a problem."""
     by_parent: dict[VirtualPath, list[tuple[str, VirtualPath]]] = {}
     for path_text in paths:
@@ -298,7 +298,7 @@ def _record(
     scope: Scope,
     key: str,
     seen: list[Observation],
-    report: SyncReport,
+    report: ExternalReport,
     lock_wait_s: float,
     actor_of: ActorOf | None,
 ) -> None:

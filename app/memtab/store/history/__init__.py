@@ -4,12 +4,12 @@ Everything lives under the home's `memtab/history/` (`Home.history_dir`), never 
 memory scope:
 
 - `blobs.py`     file contents, zlib-compressed, one file per sha256 (deduplicated)
-- `packs.py`     many contents in one file, for a sync that copies thousands at once
+- `packs.py`     many contents in one file, for a recording pass that copies thousands at once
 - `jsonlines.py` append-only JSON-lines files under a cross-process lock; a torn or
                  corrupt line is skipped, never fatal; readers cache what they parsed
 - `versions.py`  one index per scope: each line a `Version` (who changed which file how)
 - `recorder.py`  what `MemoryStore` calls inside every change (never fails the change)
-- `sync.py`      `sync_external`: changes Memtab did not make (mux, an editor), by stat
+- `catch_up/external.py` `record_external`: changes Memtab did not make (mux, an editor), by stat
 - `undo.py`      file history (following renames), restore, trash, revert of a run
 - `runs.py`      Memtab's log of every consolidation and writer run, and mux's runs
 - `describe.py`  ops in words ("Merged a.md into b.md")

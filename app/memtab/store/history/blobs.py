@@ -11,21 +11,21 @@ leaves an index pointing at a lost content:
 
 - `put` (a Memtab change: the content it replaces or removes, and the new one) is
   written and fsynced at once. A blob already there is read back first: one a crash cut
-  short (written without a sync, below) is written again, durably; an intact one is
+  short (written without an fsync, below) is written again, durably; an intact one is
   fsynced, in case it was still only in memory.
-- `batch()` (`sync_external`: the baseline and `external` copies of files that are still
+- `batch()` (`record_external`: the baseline and `external` copies of files that are still
   on disk) writes each blob without an fsync, then makes every blob it was given durable
-  with one sync of the file system when the batch ends — the ones it found already there
-  too, as another batch may have written them and crashed before its sync — and only
-  then does the caller index them. A crash before that sync loses only copies no index
-  refers to (the files themselves are on disk, and the next sync copies them again,
+  with one flush of the file system when the batch ends — the ones it found already there
+  too, as another batch may have written them and crashed before its flush — and only
+  then does the caller index them. A crash before that flush loses only copies no index
+  refers to (the files themselves are on disk, and the next recording pass copies them again,
   rewriting any blob the crash cut short); one after it loses nothing. Where the file
-  system cannot be synced at once (`FILESYSTEM_SYNC`: not on macOS or Windows), each
+  system cannot be flushed at once (`FILESYSTEM_FLUSH_WORKS`: not on macOS or Windows), each
   blob of a batch is written durably, as `put` does.
 
 Packs. A batch with many new contents (the first sight of thousands of files) writes
 them into a few pack files instead of one file each (`packs.py`); a pack is fsynced
-before it gets its name, so it needs no sync of the file system. Reading, listing and
+before it gets its name, so it needs no flush of the file system. Reading, listing and
 pruning see packed contents as they see loose blobs; `put` never relies on a pack (it
 writes a loose blob).
 """
@@ -43,10 +43,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from memtab.fs.atomic import (
-    FILESYSTEM_SYNC,
+    FILESYSTEM_FLUSH_WORKS,
     Directory,
     make_directory_durably,
-    sync_filesystem,
+    make_filesystem_durable,
 )
 from memtab.store.history import packs
 from memtab.store.history.packs import PackEntry
@@ -101,7 +101,7 @@ class BlobStore:
             batch.finish()
         finally:
             batch.close()
-        batch.sync()
+        batch.make_durable()
 
     def get(self, sha256: str) -> bytes:
         """The content with this sha256, from its loose blob or else a pack. BlobError when
@@ -185,7 +185,7 @@ class BlobStore:
 
 class BlobBatch:
     """Contents stored together (`BlobStore.batch`): new ones are held until the batch
-    ends, then written as packs when there are many, else as loose blobs without a sync
+    ends, then written as packs when there are many, else as loose blobs without an fsync
     each; the shard directories stay open until the batch ends."""
 
     def __init__(self, store: BlobStore) -> None:
@@ -198,7 +198,7 @@ class BlobBatch:
         self._seen: set[str] = set()
         self._new: list[tuple[str, bytes]] = []
         self._new_bytes = 0
-        self._unsynced = False
+        self._not_durable = False
 
     def put(self, data: bytes, sha256: str | None = None) -> str:
         """Store `data` (once per content) and return its sha256. Raises OSError."""
@@ -207,8 +207,8 @@ class BlobBatch:
             return digest
         self._seen.add(digest)
         shard = self._shard(digest, create=False)
-        if shard is not None and _refresh_intact(shard, digest, durable=not FILESYSTEM_SYNC):
-            self._unsynced = FILESYSTEM_SYNC  # maybe a batch's that crashed before its sync
+        if shard is not None and _refresh_intact(shard, digest, durable=not FILESYSTEM_FLUSH_WORKS):
+            self._not_durable = FILESYSTEM_FLUSH_WORKS  # a batch's that crashed before its flush?
             return digest
         if self._in_a_pack(digest):
             return digest
@@ -231,8 +231,8 @@ class BlobBatch:
         for digest, compressed in new:
             shard = self._shard(digest, create=True)
             assert shard is not None
-            _write(shard, digest, compressed, durable=not FILESYSTEM_SYNC)
-            self._unsynced = FILESYSTEM_SYNC
+            _write(shard, digest, compressed, durable=not FILESYSTEM_FLUSH_WORKS)
+            self._not_durable = FILESYSTEM_FLUSH_WORKS
 
     def _in_a_pack(self, digest: str) -> bool:
         """Whether a pack holds this content intact (its pack is then marked in use)."""
@@ -273,11 +273,11 @@ class BlobBatch:
         for handle in pack_files.values():
             handle.close()
 
-    def sync(self) -> None:
-        """Make every loose blob of this batch durable: one sync of the file system."""
-        if self._unsynced:
-            sync_filesystem(self._store.directory)
-            self._unsynced = False
+    def make_durable(self) -> None:
+        """Make every loose blob of this batch durable: one flush of the file system."""
+        if self._not_durable:
+            make_filesystem_durable(self._store.directory)
+            self._not_durable = False
 
 
 def _open_shard(directory: Path, digest: str, *, create: bool = True) -> Directory:
@@ -301,7 +301,7 @@ def _write(shard: Directory, digest: str, compressed: bytes, *, durable: bool) -
 def _refresh_intact(shard: Directory, digest: str, *, durable: bool) -> bool:
     """Whether the loose blob of `digest` is there intact; if so it is marked in use (see
     the module doc) and, `durable`, fsynced: it may be one a batch wrote and has not
-    synced yet."""
+    made durable yet."""
     name = f"{digest[2:]}{_SUFFIX}"
     existing = _intact_fd(shard, name, digest)
     if existing is None:
@@ -318,7 +318,7 @@ def _refresh_intact(shard: Directory, digest: str, *, durable: bool) -> bool:
 
 def _intact_fd(shard: Directory, name: str, digest: str) -> int | None:
     """A descriptor of the blob `name` if it holds its content, else None (missing, or
-    damaged: cut short by a crash before it was synced, say)."""
+    damaged: cut short by a crash before it was made durable, say)."""
     try:
         fd = shard.open_file(name)
     except FileNotFoundError:

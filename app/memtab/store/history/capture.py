@@ -27,7 +27,7 @@ MAX_HISTORY_FILE_BYTES = 16 * MB
 
 
 def file_stat(directory: Directory, name: str) -> tuple[int, int] | None:
-    """(size, mtime_ns) of `name`, what `sync_external` compares, or None."""
+    """(size, mtime_ns) of `name`, what `record_external` compares, or None."""
     info = directory.lstat(name)
     return (info.st_size, info.st_mtime_ns) if info is not None else None
 

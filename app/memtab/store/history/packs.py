@@ -1,7 +1,7 @@
-"""Packs: many history blobs in one file, for the thousands of copies one sync can make.
+"""Packs: many history blobs in one file, for the thousands of copies one recording pass can make.
 
 Creating a file costs far more than writing one (0.1–0.3 ms each on ext4 here), and a
-sync that first sees 16,000 files spent most of its time creating blobs. So a batch
+recording pass that first sees 16,000 files spent most of its time creating blobs. So a batch
 (`BlobStore.batch`) with at least `PACK_MIN` new contents writes them into packs instead:
 
     blobs/packs/<16 hex>.pack   the contents, each zlib-compressed, one after the other;

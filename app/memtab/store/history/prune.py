@@ -12,7 +12,7 @@ content). Then it removes blobs no version refers to any more (not ones written 
 last minutes: a version may be being recorded for them), and runs and provenance records
 older than the age bound.
 
-`maybe_prune` runs it at most once a day (a stamp file's mtime); `sync_external`'s
+`maybe_prune` runs it at most once a day (a stamp file's mtime); `record_external`'s
 callers call it off the GUI thread.
 """
 

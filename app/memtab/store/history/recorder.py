@@ -13,7 +13,7 @@ editor changed the file since Memtab last saw it), that content is recorded firs
 Write-ahead. A change that replaces or removes content calls `keep_before` first, still
 under the scope lock and before its destructive step: the content about to go is stored
 durably and, if it is not the file's newest version, recorded as `external` then (what
-`sync_external` would have recorded). So a crash between the change and its `record`
+`record_external` would have recorded). So a crash between the change and its `record`
 never loses the only copy of what it replaced; `record` then finds that version newest.
 When history cannot keep it (read-only, full, not a directory), `keep_before` raises
 `HistoryUnavailableError` naming the cause: the store then refuses a change that would
@@ -61,7 +61,7 @@ class FileChange:
 
 @dataclass(frozen=True)
 class Observation:
-    """What a file holds now, as `sync_external` found it: its content (`data`, or only
+    """What a file holds now, as `record_external` found it: its content (`data`, or only
     its `sha256` and `size` once the caller has stored it), or neither: it is gone."""
 
     path: str
@@ -230,7 +230,7 @@ class HistoryRecorder:
         changes of other programs (`external`, or the agent `actor` names when the
         recorder could tell who it was). An observation without `data` but with a sha
         refers to a content the caller stored (durably: `BlobStore.batch`). Raises
-        OSError / lock timeouts: the caller (`sync_external`) decides what a failure
+        OSError / lock timeouts: the caller (`record_external`) decides what a failure
         means."""
         # The files are still on disk: their copies are made durable at once (`batch`),
         # before the index refers to them.
@@ -266,7 +266,7 @@ class HistoryRecorder:
         self, key: str, changes: Sequence[FileChange], actor: str, *, before_kept: bool
     ) -> list[RecordedChange]:
         # Blobs first, outside the index lock: a blob nobody indexes is only pruned later.
-        # Many at once are made durable together (one sync, `BlobStore.batch`).
+        # Many at once are made durable together (one flush, `BlobStore.batch`).
         contents = [
             data
             for change in changes

@@ -4,9 +4,9 @@ A sync that brings in a thousand files (a machine joining) cannot afford the fiv
 of each single write. `restore_contents` keeps every guarantee of `restore_content` —
 under the scope lock, only over what the caller saw, the replaced contents kept in
 history first, recorded in history — and makes the batch durable together: every new
-content is written to its temp file, one sync of the file system makes them durable,
+content is written to its temp file, one flush of the file system makes them durable,
 each is published (renamed into place, checked as a single write checks it), and one
-more sync makes the renames durable. A crash leaves each file old or new, never cut
+more flush makes the renames durable. A crash leaves each file old or new, never cut
 short; a temp file left behind is a leftover the next start removes (`leftovers.py`).
 Where one sync is not durable (not Linux), each temp file and directory is fsynced.
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from memtab.fs.atomic import FILESYSTEM_SYNC, Directory, sync_filesystem
+from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory, make_filesystem_durable
 from memtab.store.errors import CapError, MemoryStoreError, NotFoundError, UnkeptChangeError
 from memtab.store.files import MAX_FILES_PER_SCOPE, count_files
 from memtab.store.history.blobs import sha256_of
@@ -238,7 +238,7 @@ def _write_temps(root: Path, planned: list[_Planned], result: RestoreResult) -> 
         try:
             with reporting_os_errors(path, "restore"):
                 entry.temp = directory.write_temp(
-                    path.name, entry.item.data, durable=not FILESYSTEM_SYNC
+                    path.name, entry.item.data, durable=not FILESYSTEM_FLUSH_WORKS
                 )
         except MemoryStoreError as error:
             result.failed[path] = str(error)
@@ -258,13 +258,13 @@ def _discard_temps(store: MemoryStore, planned: list[_Planned]) -> None:
 
 
 def _sync(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> None:
-    """Make what the batch wrote so far durable: one sync of the file system (each
+    """Make what the batch wrote so far durable: one flush of the file system (each
     directory's fsync where that is not durable)."""
     if not planned:
         return
-    if FILESYSTEM_SYNC:
+    if FILESYSTEM_FLUSH_WORKS:
         try:
-            sync_filesystem(store.root(scope))
+            make_filesystem_durable(store.root(scope))
         except OSError as error:
             raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
         return

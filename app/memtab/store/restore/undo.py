@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from memtab.fs.clock import now_ms
 from memtab.fs.records import Key, Record, WrittenAs, computed, field
 from memtab.store.actors import actor_name
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.errors import (
     AlreadyExistsError,
     MemoryStoreError,
@@ -320,7 +320,7 @@ def revert_run(
     started_at = now_ms()
     revert_id = new_run_id(started_at)
     store = MemoryStore(home, workspace, actor=actor, run_id=revert_id)
-    sync_external(store)  # a later change by another program is a later version too
+    record_external(store)  # a later change by another program is a later version too
     touched = _touched_by(store, run_id)
     for path in touched_paths(run.ops):
         if path not in {item.path for item in touched}:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.store.catch_up.external import sync_external
+from memtab.store.catch_up.external import record_external
 from memtab.store.conflict_copies import find_copies
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeUnavailableError
 from memtab.store.history.capture import read_whole
@@ -145,7 +145,7 @@ def _left_out(result: ScopeFiles, synced: SyncedScope, path: VirtualPath, why: o
 
 def record_outside_changes(store: MemoryStore) -> list[str]:
     """Let history see what other programs changed (so exports name who changed what)."""
-    return sync_external(store).warnings()
+    return record_external(store).warnings()
 
 
 def write_file(

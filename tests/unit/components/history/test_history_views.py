@@ -96,7 +96,7 @@ def test_recording_a_big_scope_stops_between_batches_and_goes_on_later(
 ) -> None:
     from memtab.store.catch_up import external
 
-    monkeypatch.setattr(external, "SYNC_BATCH", 2)
+    monkeypatch.setattr(external, "RECORD_BATCH", 2)
     store = store_for(home)
     for number in range(5):
         (home.global_root / f"n{number}.md").parent.mkdir(parents=True, exist_ok=True)

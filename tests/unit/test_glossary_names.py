@@ -1,0 +1,77 @@
+"""Names follow the glossary (docs/ARCHITECTURE.md "Words, one meaning each"): a word the
+table gives one meaning is not used in a name for another (issue 37).
+
+Each rule below is a combination the table forbids, matched against every name the app
+defines or uses (functions, classes, arguments, variables, attributes, imported names) and
+every module path: a match is a name to change to the word the table gives.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+APP = Path(__file__).resolve().parents[2] / "app" / "memtab"
+
+
+class Rule(NamedTuple):
+    word: str
+    pattern: re.Pattern[str]
+    say_instead: str
+
+
+RULES = (
+    Rule(
+        "sync",
+        re.compile(r"sync_?(source_?)?external|external_?sync|sourcesyncreport", re.I),
+        "recording outside changes is not a sync: record_external, ExternalReport",
+    ),
+    Rule(
+        "sync",
+        re.compile(r"sync_?(file_?system|everything)|file_?system_?sync|^_?unsynced$", re.I),
+        "flushing to disk is not a sync: make_filesystem_durable, FILESYSTEM_FLUSH_WORKS",
+    ),
+)
+
+
+def _names(tree: ast.AST) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.add(node.name)
+        elif isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        elif isinstance(node, ast.arg):
+            found.add(node.arg)
+        elif isinstance(node, ast.keyword) and node.arg:
+            found.add(node.arg)
+        elif isinstance(node, ast.alias):
+            found.update((node.asname or node.name).split("."))
+    return found
+
+
+def _names_by_module() -> dict[str, set[str]]:
+    by_module = {}
+    for path in sorted(APP.rglob("*.py")):
+        relative = path.relative_to(APP.parent)
+        names = _names(ast.parse(path.read_text(encoding="utf-8")))
+        names.update(part.removesuffix(".py") for part in relative.parts)
+        by_module[str(relative)] = names
+    return by_module
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[f"{rule.word}-{n}" for n, rule in enumerate(RULES)])
+def test_no_name_uses_a_word_in_a_meaning_the_glossary_forbids(rule: Rule) -> None:
+    by_module = _names_by_module()
+    assert len(by_module) > 300  # the package itself, not an installed stub
+    wrong = {
+        module: sorted(name for name in names if rule.pattern.search(name))
+        for module, names in by_module.items()
+    }
+    assert {module: names for module, names in wrong.items() if names} == {}, rule.say_instead
