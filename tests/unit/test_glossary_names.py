@@ -47,9 +47,7 @@ def _names(tree: ast.AST) -> set[str]:
             found.add(node.id)
         elif isinstance(node, ast.Attribute):
             found.add(node.attr)
-        elif isinstance(node, ast.arg):
-            found.add(node.arg)
-        elif isinstance(node, ast.keyword) and node.arg:
+        elif isinstance(node, ast.arg) or (isinstance(node, ast.keyword) and node.arg):
             found.add(node.arg)
         elif isinstance(node, ast.alias):
             found.update((node.asname or node.name).split("."))
