@@ -141,7 +141,7 @@ class ConsolidationGuard:
         try:
             request = parse_tool_request(raw)
         except ToolArgumentError as error:
-            return ToolResult(False, error=str(error))
+            return ToolResult(success=False, error=str(error))
         if not request.mutating:
             return self.tool.execute_request(request)
         return self._mutate(request, raw if isinstance(raw, Mapping) else {})
@@ -174,7 +174,7 @@ class ConsolidationGuard:
         if self.dry_run:
             self._record(request, path_text, new_path_text, False, DRY_RUN_NOTE)
             return ToolResult(
-                True,
+                success=True,
                 output=f"Dry run: {request.command} {path_text} was not applied "
                 f"(change {self.budget.used} of {self.budget.limit}).",
             )
@@ -239,7 +239,7 @@ class ConsolidationGuard:
     ) -> ToolResult:
         """Record a refused attempt and tell the caller why."""
         self._record(request, path, new_path, applied, note)
-        return ToolResult(False, error=note)
+        return ToolResult(success=False, error=note)
 
     def _record(
         self,

@@ -26,7 +26,7 @@ from memtab.store.files import list_scope
 from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.xum_backup import backup_overlap
-from memtab.sync.conflicts.copies import sidecar_copies
+from memtab.sync.conflicts.copies import copy_row, sidecar_copies
 from memtab.sync.repository.git import branch_problem
 from memtab.sync.repository.layout import SyncPaths, load_config
 from memtab.sync.state import load_state
@@ -140,7 +140,7 @@ def _copies(home: Home, found: Findings) -> list[dict[str, Any]]:
     for scope, where, root in _scope_roots(home):
         listing = list_scope(scope, root, read_files=False)
         for copy in find_copies(entry.path for entry in listing.files).values():
-            rows.append({**copy.to_json(), "in": where})
+            rows.append({**copy_row(copy).to_json(), "in": where})
     for sidecar in sidecar_copies(home):
         rows.append({**sidecar.to_json(), "in": "home"})
     if rows:

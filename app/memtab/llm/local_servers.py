@@ -21,9 +21,10 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from memtab.fs.jsonfile import parse_json
+from memtab.fs.records import NotWritten, Record, computed
 from memtab.llm.endpoints import is_loopback_host
 from memtab.llm.settings import ProviderSettings
 
@@ -55,30 +56,22 @@ KNOWN_SERVERS: tuple[ServerKind, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class LocalServer:
-    """A model server that answered: what it is, where, and the models it serves."""
+def _base_url(server: LocalServer) -> str:
+    host = f"[{server.host}]" if ":" in server.host else server.host
+    return f"http://{host}:{server.port}/v1"
+
+
+class LocalServer(Record, write_only=True):
+    """A model server that answered: what it is, where, and the models it serves
+    (`memtab models --local --json`, docs/formats.md §13)."""
 
     kind: str
     title: str
-    host: str
+    host: Annotated[str, NotWritten]
+    base_url: str = computed(_base_url)
+    """Its OpenAI-compatible API, as Memtab's "openai" provider takes it."""
     port: int
     models: tuple[str, ...]
-
-    @property
-    def base_url(self) -> str:
-        """Its OpenAI-compatible API, as Memtab's "openai" provider takes it."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/v1"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "title": self.title,
-            "baseUrl": self.base_url,
-            "port": self.port,
-            "models": list(self.models),
-        }
 
 
 class LocalServerError(ValueError):
@@ -160,7 +153,9 @@ def _probe(kind: ServerKind, host: str, timeout: float) -> LocalServer | None:
     for path in [*paths, "/v1/models"]:
         models = _model_names(_get_json(host, kind.port, path, timeout))
         if models is not None:
-            return LocalServer(kind.name, kind.title, host, kind.port, models)
+            return LocalServer(
+                kind=kind.name, title=kind.title, host=host, port=kind.port, models=models
+            )
     return None
 
 

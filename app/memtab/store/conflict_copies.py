@@ -103,16 +103,6 @@ class CopyName(NamedTuple):
         """How the window marks the copy: "conflict copy (Syncthing)"."""
         return f"conflict copy ({TOOL_NAMES.get(self.tool, self.tool)})"
 
-    def to_json(self, path: str, original: str) -> dict[str, str | None]:
-        """A copy as the CLI and the doctor show it (stable JSON)."""
-        return {
-            "path": path,
-            "conflictOf": original,
-            "tool": self.tool,
-            "when": self.when,
-            "by": self.by,
-        }
-
 
 def parse_copy_name(name: str) -> CopyName | None:
     """The original a name is a conflict copy of, by the first tool's pattern it matches;
@@ -137,9 +127,6 @@ class ConflictCopy(NamedTuple):
     path: VirtualPath
     original: VirtualPath
     name: CopyName
-
-    def to_json(self) -> dict[str, str | None]:
-        return self.name.to_json(str(self.path), str(self.original))
 
 
 def find_copies(files: Iterable[VirtualPath]) -> dict[VirtualPath, ConflictCopy]:

@@ -27,6 +27,7 @@ from memtab.fs.records import (
     Record,
     TrueOnly,
     ValidEntries,
+    WrittenAs,
     field,
 )
 from memtab.store.sidecars.meta import MetaEntry
@@ -69,6 +70,10 @@ class Pending(Record):
     """Why it could not be merged, in words (`both sides changed line 3`)."""
 
 
+def _by_path(pending: dict[str, Pending]) -> dict[str, Pending]:
+    return dict(sorted(pending.items()))
+
+
 class SyncState(Record):
     """A target's state, `<home>/memtab/sync/<target>/state.json` (docs/formats.md §18.4):
     where the last sync left off and what waits for the user. Read leniently: a bad
@@ -76,7 +81,10 @@ class SyncState(Record):
 
     version: Annotated[int, Healed(lambda _: STATE_VERSION)] = STATE_VERSION
     head: Text = None
-    pending: ValidEntries[dict[str, Pending]] = field(default_factory=dict)
+    pending: Annotated[ValidEntries[dict[str, Pending]], WrittenAs(_by_path)] = field(
+        default_factory=dict
+    )
+    """Written sorted by path."""
     meta: ValidEntries[dict[str, _ScopeMeta]] = field(default_factory=dict)
     history_at: ValidEntries[dict[str, int]] = field(default_factory=dict)
     last_sync_at: OrNone[int] = None
@@ -92,12 +100,6 @@ class SyncState(Record):
 
     def with_changes(self, **changes: Any) -> SyncState:
         return self.replaced(**changes)
-
-    def to_json(self) -> dict[str, Any]:
-        """The file: pending files sorted by path."""
-        return {**super().to_json(), "pending": {
-            path: self.pending[path].to_json() for path in sorted(self.pending)
-        }}  # fmt: skip
 
 
 class MetaRecord(Record):

@@ -6,7 +6,7 @@ import logging
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.store.home import Home, HomeError
@@ -43,7 +43,7 @@ class TraceCatalog:
             seen.add(path)
             summary = self._summary(owner, path)
             name = names.get(owner) or summary.workspace_name
-            summaries.append(replace(summary, workspace_name=name))
+            summaries.append(summary.replaced(workspace_name=name))
         if workspace_id is None:
             for gone in set(self._cache) - seen:
                 del self._cache[gone]

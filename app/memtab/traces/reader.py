@@ -19,8 +19,9 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from memtab.fs.records import NotWritten, Record, computed
 from memtab.traces.describe import content_text, message_text
 from memtab.traces.lenient import Notes, read_record, record_fields, record_positions
 from memtab.traces.names import parse_trace_file_name, trace_workspace_id
@@ -59,9 +60,9 @@ class TraceAttempt:
         return bool(self.record.error) or any(c.failed for c in self.record.tool_executions)
 
 
-@dataclass(frozen=True)
-class TraceSummary:
-    """A dump as one line of a list: cheap to compute, enough to pick the one to open."""
+class TraceSummary(Record, write_only=True):
+    """A dump as one line of a list: cheap to compute, enough to pick the one to open
+    (`memtab traces --json`, docs/formats.md §10.3)."""
 
     path: Path
     workspace_id: str
@@ -72,33 +73,18 @@ class TraceSummary:
     trigger_message_id: str | None
     model_string: str | None
     outcome: Outcome
+    failed: bool = computed(lambda summary: summary.outcome.failed)
     error: str
     """One line saying what went wrong ("" when nothing did)."""
     problem: str | None
     """A file-level problem (unreadable, truncated, corrupt, too deep), or None."""
     size_bytes: int
-    modified_at_ms: int | None
+    modified_at_ms: Annotated[int | None, NotWritten]
 
     @property
     def display_workspace(self) -> str:
         """The workspace as a person reads it: its name, else its id."""
         return self.workspace_name or self.workspace_id
-
-    def to_json(self) -> dict[str, Any]:
-        """The stable JSON shape of `memtab traces --json`."""
-        return {
-            "path": str(self.path),
-            "workspaceId": self.workspace_id,
-            "workspaceName": self.workspace_name,
-            "runStartedAt": self.run_started_at,
-            "triggerMessageId": self.trigger_message_id,
-            "modelString": self.model_string,
-            "outcome": self.outcome.value,
-            "failed": self.outcome.failed,
-            "error": self.error,
-            "problem": self.problem,
-            "sizeBytes": self.size_bytes,
-        }
 
 
 @dataclass(frozen=True, eq=False)

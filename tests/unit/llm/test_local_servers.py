@@ -99,8 +99,20 @@ def test_servers_answering_like_model_servers_are_found_in_order(
     ]
     servers = find_local_servers(kinds, timeout=2)
     assert servers == [
-        LocalServer("ollama", "Ollama", "127.0.0.1", ollama, ("qwen2.5-coder:7b", "llama3")),
-        LocalServer("lmstudio", "LM Studio", "127.0.0.1", openai_like, ("local-model",)),
+        LocalServer(
+            kind="ollama",
+            title="Ollama",
+            host="127.0.0.1",
+            port=ollama,
+            models=("qwen2.5-coder:7b", "llama3"),
+        ),
+        LocalServer(
+            kind="lmstudio",
+            title="LM Studio",
+            host="127.0.0.1",
+            port=openai_like,
+            models=("local-model",),
+        ),
     ]
     assert servers[0].base_url == f"http://127.0.0.1:{ollama}/v1"
     assert find_server("ollama", servers) is servers[0]
@@ -152,14 +164,20 @@ def test_only_this_machine_is_ever_asked() -> None:
 
 
 def test_the_model_is_chosen_by_its_name_or_the_name_before_its_tag() -> None:
-    server = LocalServer("ollama", "Ollama", "127.0.0.1", 11434, ("qwen2.5-coder:7b", "llama3"))
+    server = LocalServer(
+        kind="ollama",
+        title="Ollama",
+        host="127.0.0.1",
+        port=11434,
+        models=("qwen2.5-coder:7b", "llama3"),
+    )
     assert choose_model(server, "qwen2.5-coder") == "qwen2.5-coder:7b"
     assert choose_model(server, "llama3") == "llama3"
     with pytest.raises(LocalServerError, match=re.escape("serves qwen2.5-coder:7b, llama3")):
         choose_model(server, None)
     with pytest.raises(LocalServerError, match="does not serve 'mistral'"):
         choose_model(server, "mistral")
-    single = LocalServer("vllm", "vLLM", "127.0.0.1", 8000, ("only",))
+    single = LocalServer(kind="vllm", title="vLLM", host="127.0.0.1", port=8000, models=("only",))
     assert choose_model(single, None) == "only"
 
 

@@ -35,8 +35,8 @@ def test_malformed_calls_are_errors(tool: MemoryTool, raw: object) -> None:
 
 
 def test_result_json_shapes() -> None:
-    assert ToolResult(True, output="fine").to_json() == {"success": True, "output": "fine"}
-    assert ToolResult(False, error="bad").to_json() == {"success": False, "error": "bad"}
+    assert ToolResult(success=True, output="fine").to_json() == {"success": True, "output": "fine"}
+    assert ToolResult(success=False, error="bad").to_json() == {"success": False, "error": "bad"}
 
 
 def test_schema_lists_every_command() -> None:

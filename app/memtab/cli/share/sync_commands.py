@@ -30,6 +30,7 @@ from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
 from memtab.store.xum_backup import OWNERS, BackupOverlap, backup_overlap, set_backup_owner
 from memtab.sync.conflicts.copies import (
+    copy_row,
     memory_copies,
     resolve_memory_copy,
     resolve_sidecar_copy,
@@ -335,7 +336,7 @@ def run_conflicts(args: argparse.Namespace) -> int:
     if args.json:
         print_json(
             {
-                "copies": [copy.to_json() for copy in copies],
+                "copies": [copy_row(copy).to_json() for copy in copies],
                 "sidecars": [copy.to_json() for copy in sidecars],
             }
         )
@@ -371,7 +372,7 @@ def run_copy_resolve(args: argparse.Namespace) -> int:
         copy = resolve_memory_copy(
             store, args.path, keep=args.keep, merged=_merged_text(args.merged)
         )
-        result = {**copy.to_json(), "kept": args.keep or "merged"}
+        result = {**copy_row(copy).to_json(), "kept": args.keep or "merged"}
     if args.json:
         print_json(result)
     elif "setAside" in result:

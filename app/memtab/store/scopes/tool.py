@@ -9,8 +9,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
+from memtab.fs.records import Key, NotWritten, OmitNone, Record, computed
 from memtab.store.conflict_copies import copy_names
 from memtab.store.errors import ToolArgumentError
 from memtab.store.files import content_sha256, sort_key
@@ -62,18 +63,19 @@ def tool_input_schema() -> dict[str, Any]:
     return input_schema()
 
 
-@dataclass(frozen=True)
-class ToolResult:
-    """The result of one tool call."""
+class ToolResult(Record, write_only=True):
+    """The result of one tool call, written as `{"success": true, "output"}` or
+    `{"success": false, "error"}` (`memtab tool`, docs/formats.md §5)."""
 
     success: bool
-    output: str = ""
-    error: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        if self.success:
-            return {"success": True, "output": self.output}
-        return {"success": False, "error": self.error}
+    output: Annotated[str, NotWritten] = ""
+    error: Annotated[str, NotWritten] = ""
+    written_output: Annotated[str | None, Key("output"), OmitNone] = computed(
+        lambda result: result.output if result.success else None
+    )
+    written_error: Annotated[str | None, Key("error"), OmitNone] = computed(
+        lambda result: None if result.success else result.error
+    )
 
     @property
     def text(self) -> str:
@@ -131,7 +133,7 @@ class MemoryTool:
         try:
             request = parse_tool_request(raw)
         except ToolArgumentError as error:
-            return ToolResult(False, error=str(error))
+            return ToolResult(success=False, error=str(error))
         return self.execute_request(request)
 
     def execute_request(
@@ -146,14 +148,14 @@ class MemoryTool:
             self._expected = self._checked_expectation(request, expected_sha256)
             handler = getattr(self, f"_{request.command}")
             output: str = handler(request.args)
-            return ToolResult(True, output=output)
+            return ToolResult(success=True, output=output)
         except (ToolArgumentError, PathError, MemoryStoreError) as error:
-            return ToolResult(False, error=str(error))
+            return ToolResult(success=False, error=str(error))
         except OSError as error:
-            return ToolResult(False, error=f"File system error: {error.strerror or error}")
+            return ToolResult(success=False, error=f"File system error: {error.strerror or error}")
         except Exception as error:  # the tool contract: errors are returned, never raised
             logger.exception("memory tool %s failed unexpectedly", request.command)
-            return ToolResult(False, error=f"Internal error in the memory tool: {error!r}")
+            return ToolResult(success=False, error=f"Internal error in the memory tool: {error!r}")
         finally:
             self._expected = None
 

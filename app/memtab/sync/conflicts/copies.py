@@ -20,12 +20,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from memtab.fs.atomic import make_directory_durably
 from memtab.fs.locking.locks import interprocess_lock
+from memtab.fs.records import Key, NotWritten, Record, computed
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.actors import EXTERNAL
 from memtab.store.conflict_copies import (
@@ -66,23 +66,39 @@ def memory_copies(store: MemoryStore) -> list[ConflictCopy]:
     return found
 
 
-@dataclass(frozen=True)
-class SidecarCopy:
-    """A conflict copy of one of the home's sidecars."""
+class CopyRow(Record, write_only=True):
+    """A conflict copy of a memory file as `memtab conflicts --json` and the doctor list it
+    (docs/formats.md §18.5)."""
+
+    path: str
+    conflict_of: str
+    tool: str
+    when: str | None = None
+    by: str | None = None
+
+
+def copy_row(copy: ConflictCopy) -> CopyRow:
+    name = copy.name
+    return CopyRow(
+        path=str(copy.path),
+        conflict_of=str(copy.original),
+        tool=name.tool,
+        when=name.when,
+        by=name.by,
+    )
+
+
+class SidecarCopy(Record, write_only=True):
+    """A conflict copy of one of the home's sidecars, listed as a memory file's is, and
+    whether it is merged by rule (docs/formats.md §18.5)."""
 
     path: Path
-    original: Path
-    name: CopyName
-
-    @property
-    def mergeable(self) -> bool:
-        return self.original.name == MERGEABLE_SIDECAR
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            **self.name.to_json(str(self.path), str(self.original)),
-            "mergeable": self.mergeable,
-        }
+    original: Annotated[Path, Key("conflictOf")]
+    name: Annotated[CopyName, NotWritten]
+    tool: str = computed(lambda copy: copy.name.tool)
+    when: str | None = computed(lambda copy: copy.name.when)
+    by: str | None = computed(lambda copy: copy.name.by)
+    mergeable: bool = computed(lambda copy: copy.original.name == MERGEABLE_SIDECAR)
 
 
 def sidecar_copies(home: Home) -> list[SidecarCopy]:
@@ -95,7 +111,11 @@ def sidecar_copies(home: Home) -> list[SidecarCopy]:
     for name in names:
         parsed = parse_copy_name(name)
         if parsed is not None and parsed.original in SIDECAR_LOCKS:
-            found.append(SidecarCopy(home.root / name, home.root / parsed.original, parsed))
+            found.append(
+                SidecarCopy(
+                    path=home.root / name, original=home.root / parsed.original, name=parsed
+                )
+            )
     return found
 
 

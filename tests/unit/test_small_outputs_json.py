@@ -1,0 +1,89 @@
+"""The smaller `--json` outputs, key by key and in order (a stable contract: fields are
+added, never renamed or removed): `memtab models --local`, `memtab traces`, the memory
+tool's result, the conflict copies (`memtab conflicts`), sync's state file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memtab.llm.local_servers import LocalServer
+from memtab.store.conflict_copies import ConflictCopy, CopyName
+from memtab.store.paths import parse_file_path
+from memtab.store.scopes.tool import ToolResult
+from memtab.sync.conflicts.copies import SidecarCopy, copy_row
+from memtab.sync.records import Pending, SyncState
+from memtab.traces.outcome import Outcome
+from memtab.traces.reader import TraceSummary
+
+
+def test_a_local_server() -> None:
+    server = LocalServer(kind="ollama", title="Ollama", host="::1", port=11434, models=("a",))
+    assert json.dumps(server.to_json()) == (
+        '{"kind": "ollama", "title": "Ollama", "baseUrl": "http://[::1]:11434/v1", '
+        '"port": 11434, "models": ["a"]}'
+    )
+
+
+def test_a_trace_summary() -> None:
+    summary = TraceSummary(
+        path=Path("/d/trace.json"),
+        workspace_id="w1",
+        workspace_name=None,
+        run_started_at=4,
+        trigger_message_id="m",
+        model_string=None,
+        outcome=Outcome.TIMED_OUT,
+        error="slow",
+        problem=None,
+        size_bytes=9,
+        modified_at_ms=3,
+    )
+    assert json.dumps(summary.to_json()) == (
+        '{"path": "/d/trace.json", "workspaceId": "w1", "workspaceName": null, '
+        '"runStartedAt": 4, "triggerMessageId": "m", "modelString": null, '
+        '"outcome": "timed out", "failed": true, "error": "slow", "problem": null, '
+        '"sizeBytes": 9}'
+    )
+
+
+def test_a_tool_result() -> None:
+    assert json.dumps(ToolResult(success=True, output="o", error="e").to_json()) == (
+        '{"success": true, "output": "o"}'
+    )
+    assert json.dumps(ToolResult(success=False, output="o", error="e").to_json()) == (
+        '{"success": false, "error": "e"}'
+    )
+
+
+def test_conflict_copies() -> None:
+    name = CopyName(original="a.md", tool="syncthing", when="20260101-101010", by="ABC")
+    copy = ConflictCopy(
+        path=parse_file_path("/memories/global/a.sync-conflict.md"),
+        original=parse_file_path("/memories/global/a.md"),
+        name=name,
+    )
+    assert json.dumps(copy_row(copy).to_json()) == (
+        '{"path": "/memories/global/a.sync-conflict.md", "conflictOf": "/memories/global/a.md", '
+        '"tool": "syncthing", "when": "20260101-101010", "by": "ABC"}'
+    )
+    sidecar = SidecarCopy(
+        path=Path("/h/memory-meta (conflict).json"),
+        original=Path("/h/memory-meta.json"),
+        name=name._replace(when=None),
+    )
+    assert json.dumps(sidecar.to_json()) == (
+        '{"path": "/h/memory-meta (conflict).json", "conflictOf": "/h/memory-meta.json", '
+        '"tool": "syncthing", "when": null, "by": "ABC", "mergeable": '
+        f"{json.dumps(sidecar.mergeable)}}}"
+    )
+
+
+def test_sync_state_writes_its_pending_files_sorted() -> None:
+    pending = {path: Pending(kind="conflict", since=1) for path in ("b.md", "a.md", "c.md")}
+    written = SyncState(pending=pending).to_json()
+    assert list(written["pending"]) == ["a.md", "b.md", "c.md"]
+    assert list(written) == [
+        "version", "head", "pending", "meta", "historyAt", "lastSyncAt", "lastAttemptAt",
+        "offlineSince", "lastError", "unpushed",
+    ]  # fmt: skip
