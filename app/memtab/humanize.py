@@ -27,6 +27,18 @@ def display_path(path: Path | str) -> str:
     return text
 
 
+TITLE_NAME_CHARS = 40
+
+
+def short_name(name: str, limit: int = TITLE_NAME_CHARS) -> str:
+    """`name` for a window title: cut in the middle beyond `limit` characters (a title
+    must fit the title bar; the dialog shows the whole name)."""
+    if len(name) <= limit:
+        return name
+    half = (limit - 1) // 2
+    return f"{name[:half]}…{name[len(name) - half :]}"
+
+
 def plural(count: int, word: str, plural_word: str | None = None) -> str:
     """`1 change`, `3 changes`."""
     return f"{count} {word if count == 1 else (plural_word or word + 's')}"

@@ -15,9 +15,9 @@ from pytestqt.qtbot import QtBot
 from gui import editor_support
 from gui.editor_support import NOTES, open_loaded, type_at_end
 from memtab.components.editor.external import EditorLaunch
+from memtab.components.editor.session import BarKind
 from memtab.gui.editor import external as editor_external
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.tab.bar import BarKind
 from memtab.store.scopes.memory import MemoryStore
 
 store = editor_support.store

@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory
-from memtab.gui.editor.tab.bar import BarKind
+from memtab.components.editor.session import BarKind
 from memtab.gui.editor.text.preview import MarkdownPreview
 from memtab.gui.editor.text.view import ViewMode
 from memtab.store.home import Home

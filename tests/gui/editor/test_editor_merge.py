@@ -27,8 +27,8 @@ from gui.editor_support import (
 )
 from memtab.components.editor import merge
 from memtab.components.editor.merge import MergeResult
+from memtab.components.editor.session import BarKind
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.tab.bar import BarKind
 from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.text.diff_view import DiffDialog

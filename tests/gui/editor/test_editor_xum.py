@@ -13,10 +13,10 @@ from pytestqt.qtbot import QtBot
 
 from gui import editor_support
 from gui.editor_support import NOTES, ORIGINAL, disk_text, open_loaded, saved, type_at_end
+from memtab.components.editor.session import BarKind
 from memtab.fs.atomic import atomic_write_json
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.tab.bar import BarKind
 from memtab.store import xum_locks
 from memtab.store.home import Home
 from memtab.store.paths import parse_virtual_path

@@ -7,8 +7,9 @@ from pytestqt.qtbot import QtBot
 
 from gui import editor_support
 from gui.editor_support import NOTES, open_loaded
+from memtab.components.editor.session import BarKind
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.tab.bar import COLLAPSED_LINES, BarKind, MessageBar
+from memtab.gui.editor.tab.bar import COLLAPSED_LINES, MessageBar
 
 store = editor_support.store
 own_writes = editor_support.own_writes

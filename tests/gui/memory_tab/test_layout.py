@@ -13,9 +13,9 @@ from pytestqt.qtbot import QtBot
 
 from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, make_window
+from memtab.components.editor.session import BarKind
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.consolidation.review_dialog import ReviewDialog
-from memtab.gui.editor.tab.bar import BarKind
 from memtab.gui.editor.unsaved import DiscardChoice, ask_unsaved
 from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
 from memtab.gui.first_paint import geometry
@@ -27,7 +27,7 @@ from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.text.diff_view import DiffDialog
 from memtab.gui.toolkit.dialog_layout import title_width
 from memtab.gui.toolkit.ui_state import UiState
-from memtab.gui.toolkit.widgets import short_name
+from memtab.humanize import short_name
 from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home

@@ -51,6 +51,17 @@ class MergeResult(LineMerge):
         )
 
 
+@dataclass(frozen=True)
+class MergeOutcome:
+    """The text to put in place of the draft, the merge it came from and the disk version
+    it merged; `edited`: the user changed it in the three-way view."""
+
+    text: str
+    result: MergeResult
+    disk_sha: str
+    edited: bool = False
+
+
 def merge_three_way(
     base: str, mine: str, theirs: str, ctx: CancelToken | None = None
 ) -> MergeResult:

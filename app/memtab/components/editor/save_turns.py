@@ -1,6 +1,6 @@
 """The open document's saves take turns, without Qt: one save at a time.
 
-`gui/editor/document.OpenDocument` writes a save on the window's file channel and hears
+`components.editor.document.OpenDocument` writes a save on the window's file channel and hears
 of it later. Meanwhile the user may save again (Ctrl+S twice; closing the tab saves) and
 the watcher may say the file changed (most likely the save's own write). The rules:
 

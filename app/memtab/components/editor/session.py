@@ -63,6 +63,15 @@ class Situation(enum.Enum):
     over saves and reloads until the conflict is decided."""
 
 
+class BarKind(enum.Enum):
+    """How serious a message of the bar is (`gui.editor.tab.bar` gives each its accent
+    and icon)."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
 class FileState(enum.Enum):
     """What the editor's state label says about the open file."""
 

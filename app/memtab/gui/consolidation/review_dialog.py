@@ -41,7 +41,8 @@ from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title
 from memtab.gui.toolkit.style import muted_text
-from memtab.gui.toolkit.widgets import WrappedLabel, short_name
+from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.humanize import short_name
 
 logger = logging.getLogger(__name__)
 

@@ -25,10 +25,10 @@ from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QWidget
 
+from memtab.components.editor.session import BarKind
 from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.autosave import AutoSave
 from memtab.gui.editor.external import ExternalOpener
-from memtab.gui.editor.tab.bar import BarKind
 from memtab.gui.editor.text.view import EditorView, ViewMode
 from memtab.gui.text.source_edit import SourceEdit
 

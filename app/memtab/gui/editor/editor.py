@@ -34,13 +34,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.editor.session import BarKind
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.autosave import AutoSave
 from memtab.gui.editor.commands import EditorCommands
 from memtab.gui.editor.current import CurrentTab
-from memtab.gui.editor.tab.bar import BarKind
 from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.editor.tab_bar import EditorTabBar, chain_like
 from memtab.gui.editor.text.view import EditorView

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
-from memtab.gui.toolkit.widgets import short_name
+from memtab.humanize import short_name
 
 _LISTED_NAMES = 8  # a longer list says how many more
 

@@ -38,7 +38,8 @@ from memtab.gui.toolkit.dialog_layout import (
     small_dialog,
 )
 from memtab.gui.toolkit.style import Accent, accent_text
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, short_name
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
+from memtab.humanize import short_name
 from memtab.store.paths import PathError, VirtualPath, hidden_name_problem, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 

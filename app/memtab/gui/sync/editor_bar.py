@@ -26,12 +26,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 
-from memtab.components.editor.session import Situation
+from memtab.components.editor.session import BarKind, Situation
 from memtab.components.merge.choices import COMPARE, KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.tab.bar import BarKind
 from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.sync.conflicts import Decision, resolve, shown_conflicts, sync_item
 from memtab.gui.sync.service import WindowSync

@@ -4,7 +4,7 @@ A label showing a path or free text must never set the window's minimum width: a
 asks for its whole text (a wrapped one for its longest word, e.g. a path), and a layout
 passes that up until the window grows past the screen. `ElidedLabel` (one line, elided
 in the middle, whole text in the tooltip) and `WrappedLabel` (wraps, cuts a long word at
-the edge) ask for nothing. `short_name` cuts a name for a title. Dialogs' sizes and
+the edge) ask for nothing. Dialogs' sizes and
 buttons are `gui/toolkit/dialog_layout.py`'s; text fields' undo and redo
 `gui/text/text_fields.py`'s.
 """
@@ -108,18 +108,6 @@ class WrappedLabel(QLabel):
         line = self.fontMetrics().lineSpacing() + 2 * self.margin()
         margins = self.contentsMargins()
         return QSize(hint.width(), min(hint.height(), line + margins.top() + margins.bottom()))
-
-
-TITLE_NAME_CHARS = 40
-
-
-def short_name(name: str, limit: int = TITLE_NAME_CHARS) -> str:
-    """`name` for a window title: cut in the middle beyond `limit` characters (a title
-    must fit the title bar; the dialog shows the whole name)."""
-    if len(name) <= limit:
-        return name
-    half = (limit - 1) // 2
-    return f"{name[:half]}…{name[len(name) - half :]}"
 
 
 def tab_stops(container: QWidget) -> list[QWidget]:

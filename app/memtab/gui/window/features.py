@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
+from memtab.components.editor.session import BarKind
 from memtab.components.window.phases import Feature, Phase
 from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.activity.mux_presence import MuxPresence
@@ -28,7 +29,7 @@ from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
 from memtab.gui.consolidation.footer import ConsolidationFooter
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.tab.bar import BarKind, MessageBar
+from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.files.commands import FileCommands
 from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.first_paint.geometry import restore_splitter

@@ -10,8 +10,6 @@ lines until "More" shows the rest (stacked bars left 9 lines of text at 1366×76
 
 from __future__ import annotations
 
-from enum import Enum
-
 from PySide6.QtCore import QEvent, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import (
@@ -24,21 +22,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.editor.session import BarKind
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, blend, muted_text, tint
 from memtab.gui.toolkit.widgets import WrappedLabel
 
-
-class BarKind(Enum):
-    """How serious a message is; picks the accent and the icon."""
-
-    INFO = Accent.INFO
-    WARNING = Accent.WARNING
-    ERROR = Accent.ERROR
-
-
 COLLAPSED_LINES = 2
 """The lines a message takes until its bar is expanded."""
+
+_ACCENTS = {
+    BarKind.INFO: Accent.INFO,
+    BarKind.WARNING: Accent.WARNING,
+    BarKind.ERROR: Accent.ERROR,
+}
 
 _ICONS = {
     BarKind.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation,
@@ -206,7 +202,7 @@ class MessageBar(QFrame):
         """A rounded strip tinted with the kind's accent, from the current palette (so it
         follows light and dark themes without a style sheet)."""
         palette = self.palette()
-        accent = self._kind.value
+        accent = _ACCENTS[self._kind]
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(blend(palette.color(QPalette.ColorRole.Window), accent.color, 0.5)))

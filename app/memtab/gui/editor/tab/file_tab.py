@@ -18,18 +18,20 @@ What it guarantees:
 - Binary (NUL) and over-cap files open read-only with a note; so does another agent's
   file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
 - Diffs and merges are computed on a worker thread (`TaskRunner`), never blocking; the
-  file is read and saved on the window's file channel (`disk_jobs`): a file opens at once
-  saying "Reading…", and its text follows (`opened` then, `after_load` for what needs it).
+  file is read and saved on the window's file channel (`components.editor.disk_jobs`): a
+  file opens at once saying "Reading…", and its text follows (`opened` then, `after_load`
+  for what needs it).
 
 What is open is a `memtab.file_protocol.memory_file.MemoryFile`: a mux file through the
 workspace's store, or another agent's file through `memtab.sources` — read, saved and
 followed alike, never asked which kind it is.
 
 The rules (what a disk change means, which choices to offer) are the Qt-free
-`components.editor.session`; `document.OpenDocument` carries out what they decide
-(loading, saving, following the disk, the bar's choices); the bar and the diff window are
-`prompts`; widgets and text mechanics `view`. The tabs around it, and the commands that
-act on the current one, are `editor.EditorPanel`'s.
+`components.editor.session`; the Qt-free presenter `components.editor.document.OpenDocument`
+carries out what they decide (loading, saving, following the disk, the bar's choices) over
+this tab (its `DocumentHost`), the bar and the diff window (`prompts`), the widgets and
+text mechanics (`text.view`) and the "Reading…" page (`reading`). The tabs around it, and
+the commands that act on the current one, are `editor.EditorPanel`'s.
 """
 
 from __future__ import annotations
@@ -44,19 +46,19 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.editor.disk_jobs import FileJobs, renamed_job
+from memtab.components.editor.document import OpenDocument
 from memtab.components.editor.links import resolve_link
-from memtab.components.editor.session import Situation
+from memtab.components.editor.session import BarKind, Situation
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
-from memtab.gui.editor.tab.bar import BarKind
-from memtab.gui.editor.tab.disk_jobs import FileJobs, renamed_job
-from memtab.gui.editor.tab.document import OpenDocument
 from memtab.gui.editor.tab.prompts import EditorPrompts, TaskSource
+from memtab.gui.editor.tab.reading import WhileReading
 from memtab.gui.editor.text.frontmatter import with_description
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
-from memtab.gui.toolkit.widgets import short_name
+from memtab.humanize import short_name
 from memtab.sources.claude.index import is_cut_index, pushed_past_cut
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -112,7 +114,8 @@ class FileTab(QWidget):
         self.view = EditorView(self)
         self.prompts = EditorPrompts(self.view.page, tasks)
         self.view.set_bar(self.prompts.bar)
-        self.doc = OpenDocument(self, self.view, self.prompts, own_writes, files, clock)
+        reading = WhileReading(self.view, clock, self.refresh_chrome)
+        self.doc = OpenDocument(self, self.view, self.prompts, reading, own_writes, files)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)

@@ -23,11 +23,11 @@ from PySide6.QtWidgets import QWidget
 
 from memtab.components import text_diff
 from memtab.components.editor import merge
-from memtab.components.editor.merge import MergeBasis
-from memtab.components.editor.session import MERGE, Choice, default_choice
+from memtab.components.editor.merge import MergeBasis, MergeOutcome
+from memtab.components.editor.session import MERGE, BarKind, Choice, default_choice
 from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
-from memtab.gui.editor.tab.bar import BarKind, MessageBar
+from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.text import diff_view
@@ -51,17 +51,6 @@ class Comparison:
     merge: merge.MergeResult | None
     disk_sha: str | None
     three_way: ThreeWayTexts | None = None
-
-
-@dataclass(frozen=True)
-class MergeOutcome:
-    """The text to put in place of the draft, the merge it came from and the disk version
-    it merged; `edited`: the user changed it in the three-way view."""
-
-    text: str
-    result: merge.MergeResult
-    disk_sha: str
-    edited: bool = False
 
 
 class EditorPrompts(QObject):

@@ -1,12 +1,12 @@
 """What a tab shows, and does with what is typed, while its file's text is on its way.
 
 A file opens at once; its text comes from the window's file channel a moment later
-(opening waits `OPEN_WAIT_MS` for it: most often it is there by then). The keys typed
-meanwhile are held (`held_keys.HeldKeys`) and typed into the text once it is
-loaded. The page says "Reading…" at once when it shows no file's text (a new tab); else
-the file shown before stays until the read is overdue (`READING_SHOWN_AFTER_MS`): most
-reads take a few milliseconds, and a page shown that long is only a flicker, and a paint
-that delays the text.
+(opening waits `components.editor.document.OPEN_WAIT_MS` for it: most often it is there
+by then). The keys typed meanwhile are held (`held_keys.HeldKeys`) and typed into the
+text once it is loaded. The page says "Reading…" at once when it shows no file's text (a
+new tab); else the file shown before stays until the read is overdue
+(`READING_SHOWN_AFTER_MS`): most reads take a few milliseconds, and a page shown that long
+is only a flicker, and a paint that delays the text.
 """
 
 from __future__ import annotations
@@ -16,12 +16,6 @@ from collections.abc import Callable
 from memtab.gui.editor.tab.held_keys import HeldKeys
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.clock import GuiClock
-
-OPEN_WAIT_MS = 8
-"""How long opening a file waits for its text, when nothing is ahead of its read on the
-file channel (`FileChannel.read`): half a frame. A memory file is read in well under a
-millisecond, and its text then shows in the very frame that paints the click, as when it
-was read in place; a slow disk costs the window this much once, never a freeze."""
 
 READING_SHOWN_AFTER_MS = 100
 """How long the file shown before stays while the next one's text is read (its keys held

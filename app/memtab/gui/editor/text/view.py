@@ -429,6 +429,18 @@ class EditorView(QWidget):
         """What the editor holds, with `\\n` line breaks (exactly, unlike toPlainText)."""
         return buffer_from_raw(self.text_edit.document().toRawText())
 
+    def text_has_focus(self) -> bool:
+        """Whether the text has the keyboard focus."""
+        return self.text_edit.hasFocus()
+
+    def focus_text(self) -> None:
+        """Give the text the keyboard focus (to review what was put in it, and save)."""
+        self.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def start_past_frontmatter(self) -> None:
+        """A cursor at the very top of a file goes past its frontmatter (`SourceEdit`)."""
+        self.text_edit.start_past_frontmatter()
+
     def is_modified(self) -> bool:
         """Whether the buffer was edited since it was loaded or marked clean."""
         return self.text_edit.document().isModified()

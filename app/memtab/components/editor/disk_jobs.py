@@ -1,11 +1,11 @@
-"""What the editor does on disk, as jobs for the window's file channel's worker.
+"""What the editor does on disk, as jobs for the window's file channel's worker — no Qt.
 
 The editor never reads or writes a file on the GUI thread (issue 20): opening a file,
 following a change on disk, the bar's choices that look at the disk (Compare, Reload,
 Keep mine, Keep both, Overwrite), finding where a renamed file went, and saving each hand
-one of these plain functions to `FileJobs` (`gui.tasks.file_channel.FileChannel`) and go
-on in a callback on the GUI thread. Each returns what the user is told about as a value
-(a missing file, an error), never raises it.
+one of these plain functions to `FileJobs` (in the window `gui.tasks.file_channel.FileChannel`,
+in the unit tests a fake) and go on in a callback on the GUI thread. Each returns what the
+user is told about as a value (a missing file, an error), never raises it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
 
+from memtab.components.cancel import CancelToken
 from memtab.components.editor.session import (
+    BarKind,
     DiskAbsence,
     DiskRead,
     Situation,
@@ -30,8 +32,6 @@ from memtab.file_protocol.memory_file import (
     MemoryFileError,
     MemoryFileMissingError,
 )
-from memtab.gui.editor.tab.bar import BarKind
-from memtab.gui.tasks.runner import TaskContext
 from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, read_file_content
 
@@ -45,7 +45,7 @@ class FileJobs(Protocol):
 
     def write(
         self,
-        job: Callable[[TaskContext], T],
+        job: Callable[[CancelToken], T],
         done: Callable[[T], None] | None = None,
         failed: Callable[[str], None] | None = None,
     ) -> int: ...
@@ -53,7 +53,7 @@ class FileJobs(Protocol):
     def read(
         self,
         key: str,
-        job: Callable[[TaskContext], T],
+        job: Callable[[CancelToken], T],
         done: Callable[[T], None] | None = None,
         failed: Callable[[str], None] | None = None,
         *,
@@ -90,7 +90,7 @@ class DocumentReads:
     def run(
         self,
         purpose: str,
-        job: Callable[[TaskContext], T],
+        job: Callable[[CancelToken], T],
         then: Callable[[T], None],
         failed: Callable[[str], None],
         *,
@@ -148,7 +148,7 @@ class Page:
     GUI thread: resolving it stats each folder on the way."""
 
 
-def load_job(document: MemoryFile, _ctx: TaskContext) -> Page:
+def load_job(document: MemoryFile, _ctx: CancelToken) -> Page:
     """Read `document` to open it: editable, or read-only with a note for a binary or
     over-cap file and for one its agent writes (whose own text shows in Source)."""
     return replace(_page(document), real_path=document.physical())
@@ -188,7 +188,7 @@ def _source_text(document: MemoryFile) -> str | None:
         return None
 
 
-def load_physical_job(physical: Path, title: str, note: str, _ctx: TaskContext) -> Page:
+def load_physical_job(physical: Path, title: str, note: str, _ctx: CancelToken) -> Page:
     """Read a file that is no memory file of the workspace (an orphan's), to show it
     read-only under `title` with `note`."""
     try:
@@ -200,7 +200,7 @@ def load_physical_job(physical: Path, title: str, note: str, _ctx: TaskContext) 
     return Page(title, display_text(content), note, content, bar=note_bar, real_path=physical)
 
 
-def read_disk_job(document: MemoryFile, _ctx: TaskContext) -> DiskRead | MemoryFileError:
+def read_disk_job(document: MemoryFile, _ctx: CancelToken) -> DiskRead | MemoryFileError:
     """The file on disk now, `DiskAbsence.MISSING`, or why it cannot be read."""
     try:
         return document.read()
@@ -211,7 +211,7 @@ def read_disk_job(document: MemoryFile, _ctx: TaskContext) -> DiskRead | MemoryF
 
 
 def renamed_job(
-    candidates: Sequence[MemoryFile], loaded_sha: str, _ctx: TaskContext
+    candidates: Sequence[MemoryFile], loaded_sha: str, _ctx: CancelToken
 ) -> MemoryFile | None:
     """The first of `candidates` that holds what the open file held (`loaded_sha`): where
     it went when it was renamed or moved outside Memtab; None when none does."""
@@ -229,7 +229,7 @@ def save_job(
     content: str,
     expected_sha: str | None,
     allow_unkept: bool,
-    _ctx: TaskContext,
+    _ctx: CancelToken,
 ) -> str | SaveConflictError | UnkeptChangeError | MemoryFileError:
     """Write on the channel's worker; what the user is told about is the result."""
     try:

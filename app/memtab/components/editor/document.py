@@ -1,4 +1,4 @@
-"""The editor's open document: everything between the buffer and the file on disk.
+"""The editor's open document: everything between the buffer and the file on disk — no Qt.
 
 `OpenDocument` holds what is open (a `memtab.file_protocol.memory_file.MemoryFile`, its
 `OpenFile` state from `components.editor.session`, where it is on disk) and carries out what
@@ -6,14 +6,18 @@ those rules decide: loading (read-only with a note for binary, over-cap or agent
 sha-checked saves, following disk changes (`follow_disk`: reload a clean buffer, adopt
 an equal one, ask about a dirty one, keep a draft whose file is gone), and the bar's
 choices — Compare, Reload / Keep theirs, Keep mine, Overwrite, Keep both, Restore my
-draft, Close. It shows its outcomes in the panel's view and bar; the panel
-(`EditorPanel`, behind `DocumentHost`) owns the widget, its signals and the chrome.
+draft, Close. It is a presenter over small protocols: it shows its outcomes in a
+`DocumentView` (the text), asks through `DocumentPrompts` (the bar, the diff window),
+holds keys through `Reading` while a text is on its way, and tells its `DocumentHost`;
+in the window these are `gui.editor.text.view.EditorView`, `gui.editor.tab.prompts`,
+`gui.editor.tab.reading.WhileReading` and the tab (`gui.editor.tab.file_tab.FileTab`),
+which owns the widgets, their signals and the chrome. The unit tests
+(tests/unit/components/editor/test_document*.py) drive it without a QApplication.
 
-Nothing here touches the disk on the GUI thread: every read and save is a job of
-`disk_jobs` on the window's file channel, and what it found is acted on when it arrives,
-if the document it was read for is still the one open (a newer open or follow of the file
-supersedes an older read). While a file's text is on its way what is typed is held, and
-a slow read says "Reading…" (`reading`).
+Nothing here touches the disk itself: every read and save is a job of `disk_jobs` on
+`FileJobs` (the window's file channel), and what it found is acted on when it arrives, if
+the document it was read for is still the one open (a newer open or follow of the file
+supersedes an older read).
 """
 
 from __future__ import annotations
@@ -23,11 +27,26 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol, TypeVar
-
-from PySide6.QtCore import Qt
+from typing import TypeVar
 
 from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.cancel import CancelToken
+from memtab.components.editor.disk_jobs import (
+    DocumentReads,
+    FileJobs,
+    Page,
+    load_job,
+    load_physical_job,
+    read_disk_job,
+    save_job,
+)
+from memtab.components.editor.document_protocols import (
+    DocumentHost,
+    DocumentPrompts,
+    DocumentView,
+    Reading,
+)
+from memtab.components.editor.merge import MergeOutcome
 from memtab.components.editor.save_turns import SaveTurns, tell_all
 from memtab.components.editor.session import (
     CLOSE_FILE,
@@ -39,6 +58,7 @@ from memtab.components.editor.session import (
     SAVE_WITHOUT_COPY,
     SHOW_DIFF,
     TAKE_THEIRS,
+    BarKind,
     Buffer,
     Choice,
     Decision,
@@ -50,24 +70,8 @@ from memtab.components.editor.session import (
     not_editable_reason,
 )
 from memtab.components.editor.text_buffer import with_final_newline
-from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
-from memtab.gui.editor.tab.bar import BarKind
-from memtab.gui.editor.tab.disk_jobs import (
-    DocumentReads,
-    FileJobs,
-    Page,
-    load_job,
-    load_physical_job,
-    read_disk_job,
-    save_job,
-)
-from memtab.gui.editor.tab.prompts import EditorPrompts, MergeOutcome
-from memtab.gui.editor.tab.reading import OPEN_WAIT_MS, WhileReading
-from memtab.gui.editor.text.view import EditorView
-from memtab.gui.tasks.runner import TaskContext
-from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
-from memtab.gui.toolkit.widgets import short_name
+from memtab.humanize import short_name
 from memtab.sources.modified_stamp import stamp_for_save
 from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, content_sha256
@@ -80,25 +84,11 @@ T = TypeVar("T")
 DISK = "disk"  # opening the file, following its changes on disk
 CHOICE = "choice"  # a choice of the bar or the diff window that looks at the disk
 
-
-class DocumentHost(Protocol):
-    """What `OpenDocument` needs of the panel (`EditorPanel`)."""
-
-    def refresh_chrome(self) -> None:
-        """The open file's state changed: update the header, Save and `dirty_changed`."""
-        ...
-
-    def document_opened(self, ref: MemoryFileRef) -> None:
-        """A document was opened (or reopened) and its text is shown: `file_opened`."""
-        ...
-
-    def document_saved(self, ref: MemoryFileRef) -> None:
-        """The document was saved: `saved`."""
-        ...
-
-    def close_after_asking(self) -> None:
-        """Close the file once the user agreed to leave unsaved changes (Close)."""
-        ...
+OPEN_WAIT_MS = 8
+"""How long opening a file waits for its text, when nothing is ahead of its read on the
+file channel (`FileChannel.read`): half a frame. A memory file is read in well under a
+millisecond, and its text then shows in the very frame that paints the click, as when it
+was read in place; a slow disk costs the window this much once, never a freeze."""
 
 
 class OpenDocument:
@@ -107,14 +97,15 @@ class OpenDocument:
     def __init__(
         self,
         host: DocumentHost,
-        view: EditorView,
-        prompts: EditorPrompts,
+        view: DocumentView,
+        prompts: DocumentPrompts,
+        while_reading: Reading,
         own_writes: OwnWrites,
         files: FileJobs,
-        clock: GuiClock = QT_CLOCK,
     ) -> None:
         """Nothing open; loads into `view`, asks through `prompts`' bar and diff window,
-        reads and saves through `files` (the window's file channel), on `clock`'s time."""
+        holds keys through `while_reading`, reads and saves through `files` (the window's
+        file channel)."""
         self._host = host
         self._view = view
         self._prompts = prompts
@@ -127,7 +118,7 @@ class OpenDocument:
         self._saves = SaveTurns()
         self.reads = DocumentReads(files, f"editor:{id(self)}")
         """The reads of the open document on their way (dropped when another opens)."""
-        self.while_reading = WhileReading(view, clock, host.refresh_chrome)
+        self.while_reading = while_reading
         """The "Reading…" page and the keys held while the text is on its way."""
 
     def follow_disk(self) -> None:
@@ -226,7 +217,7 @@ class OpenDocument:
         self.reset()
         self._load(title, functools.partial(load_physical_job, physical, title, note))
 
-    def _load(self, title: str, job: Callable[[TaskContext], Page]) -> None:
+    def _load(self, title: str, job: Callable[[CancelToken], Page]) -> None:
         """Read what opening shows (`_shown`), waiting `OPEN_WAIT_MS` for it at most."""
         self.file.reading = True
         self.while_reading.hold_keys()
@@ -248,8 +239,8 @@ class OpenDocument:
             self.show_bar(*page.bar)
         if self.document is not None:
             self._host.document_opened(self.document.ref)
-        if self._view.text_edit.hasFocus():  # given while it was read: typing starts here
-            self._view.text_edit.start_past_frontmatter()
+        if self._view.text_has_focus():  # given while it was read: typing starts here
+            self._view.start_past_frontmatter()
         self.while_reading.release_keys()
 
     def _tooltip(self, title: str) -> str:
@@ -367,7 +358,7 @@ class OpenDocument:
             disk,
             f"{said} Review it, then save; your draft is kept: restore it here or with Undo.",
         )
-        self._view.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)  # to review and save
+        self._view.focus_text()  # to review and save
 
     def _keep_mine(self) -> None:
         """Keep the draft and base the next save on what is on disk now."""
@@ -555,7 +546,7 @@ class OpenDocument:
     def read(
         self,
         purpose: str,
-        job: Callable[[TaskContext], T],
+        job: Callable[[CancelToken], T],
         then: Callable[[T], None],
         failed: Callable[[str], None] | None = None,
         wait_ms: float = 0,
