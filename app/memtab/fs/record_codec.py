@@ -56,9 +56,16 @@ class Marker:
     the field is named or written (`Key`, `OmitNone`, which leave the reader as it is)."""
 
     __slots__ = ()
+    keeps_accepted: bool = False
+    """Whether a value the wrapped reader accepts comes out of this marker's reader as it
+    is (so a generated reader may test the value inline: `record_compiler`)."""
 
     def wrap(self, read: Reader) -> Reader:
         return read
+
+    def heals(self) -> Callable[[Any], Any] | None:
+        """The function that mends the raw value before the type reads it (`Healed`)."""
+        return None
 
 
 class Field:
@@ -98,13 +105,13 @@ def camel_name(name: str) -> str:
     return head + "".join(word[:1].upper() + word[1:] for word in words)
 
 
-def reader_of(declared: Any, is_record: Callable[[Any], bool]) -> Reader:
-    """The reader of a value of type `declared` (see the module doc); `is_record(t)` says
-    whether `t` is a record class (read by its own `_read_object`)."""
+def reader_of(declared: Any, record_reader: Callable[[Any], Reader | None]) -> Reader:
+    """The reader of a value of type `declared` (see the module doc); `record_reader(t)` is
+    the reader of `t` when it is a record class, else None."""
     origin = get_origin(declared)
     if origin is Annotated:
         inner, *markers = get_args(declared)
-        read = reader_of(inner, is_record)
+        read = reader_of(inner, record_reader)
         for marker in markers:
             if isinstance(marker, Marker):
                 read = marker.wrap(read)
@@ -118,22 +125,75 @@ def reader_of(declared: Any, is_record: Callable[[Any], bool]) -> Reader:
     if origin is Literal:
         return _literal(get_args(declared))
     if origin in (Union, types.UnionType):
-        return _union(tuple(reader_of(member, is_record) for member in get_args(declared)))
+        return _union(tuple(reader_of(member, record_reader) for member in get_args(declared)))
     if origin is tuple:
-        return _tuple(get_args(declared), is_record)
+        return _tuple(get_args(declared), record_reader)
     if origin in (list, typing.Sequence) or declared is list:
-        item = reader_of(get_args(declared)[0], is_record) if get_args(declared) else _as_is
+        item = reader_of(get_args(declared)[0], record_reader) if get_args(declared) else _as_is
         return _items(item, list)
     if origin in (dict, Mapping) or declared in (dict, Mapping):
         args = get_args(declared)
-        return _entries(reader_of(args[1], is_record) if args else _as_is)
-    if is_record(declared):
-        return declared._read_object
+        return _entries(reader_of(args[1], record_reader) if args else _as_is)
+    if (read_record := record_reader(declared)) is not None:
+        return read_record
     if isinstance(declared, type) and issubclass(declared, enum.Enum):
         return _enum(declared)
     if declared is pathlib.Path:
         return _path
     raise TypeError(f"a record field cannot be of type {declared!r}")
+
+
+def accepted_as_is(declared: Any, var: str) -> str | None:
+    """A Python test of the value named `var` true only where `declared`'s reader would
+    give that value back as it is ("True": every value), or None when there is none."""
+    if get_origin(declared) is Annotated:
+        inner, *markers = get_args(declared)
+        kept = all(m.keeps_accepted for m in markers if isinstance(m, Marker))
+        return accepted_as_is(inner, var) if kept else None
+    if declared is Any or declared is object:
+        return "True"
+    if declared is None or declared is type(None):
+        return f"{var} is None"
+    if declared in _INLINE_TESTS:
+        return _INLINE_TESTS[declared].format(var)
+    if get_origin(declared) in (Union, types.UnionType):
+        tests = [accepted_as_is(member, var) for member in get_args(declared)]
+        if None in tests:
+            return None
+        return "True" if "True" in tests else " or ".join(f"{test}" for test in tests)
+    return None
+
+
+_INLINE_TESTS = {
+    str: "type({0}) is str",
+    int: "type({0}) is int",
+    float: "type({0}) is float or type({0}) is int",
+    bool: "{0} is True or {0} is False",
+}
+
+
+def healed_then(bare: Any, markers: tuple[Any, ...]) -> tuple[Callable[[Any], Any] | None, Any]:
+    """What a field of type `bare` with `markers` reads through, for an inline test: the
+    function healing the raw value first (None: none), and the type whose reader then reads
+    it (None: the markers do more than that, no inline test)."""
+    reading = [m for m in markers if isinstance(m, Marker)]
+    heal = reading[0].heals() if reading else None
+    rest = reading[1:] if heal is not None else reading
+    return heal, bare if all(m.keeps_accepted for m in rest) else None
+
+
+def written_as_is(bare: Any, markers: tuple[Any, ...]) -> bool:
+    """Whether a field of type `bare` always holds plain JSON (a string, number, boolean
+    or null), written as it is."""
+    if get_origin(bare) is Literal:
+        return all(type(choice) in PLAIN_JSON for choice in get_args(bare))
+    test = accepted_as_is(bare, "v")
+    if test is None or test == "True":
+        return False
+    return all(type(getattr(m, "default", None)) in PLAIN_JSON for m in markers)
+
+
+PLAIN_JSON = frozenset((str, int, float, bool, type(None)))
 
 
 def _as_is(value: Any) -> Any:
@@ -196,10 +256,10 @@ def _union(members: tuple[Reader, ...]) -> Reader:
     return read
 
 
-def _tuple(args: tuple[Any, ...], is_record: Callable[[Any], bool]) -> Reader:
+def _tuple(args: tuple[Any, ...], record_reader: Callable[[Any], Reader | None]) -> Reader:
     if len(args) == 2 and args[1] is Ellipsis:
-        return _items(reader_of(args[0], is_record), tuple)
-    readers = tuple(reader_of(arg, is_record) for arg in args)
+        return _items(reader_of(args[0], record_reader), tuple)
+    readers = tuple(reader_of(arg, record_reader) for arg in args)
 
     def read(value: Any) -> tuple[Any, ...]:
         if not isinstance(value, list | tuple) or len(value) != len(readers):

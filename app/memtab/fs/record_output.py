@@ -42,6 +42,7 @@ class WrittenAs(Marker):
     """The field's value (when not None) written as `write(value)`."""
 
     __slots__ = ("write",)
+    keeps_accepted = True  # reading is not its business
 
     def __init__(self, write: Callable[[Any], Any]) -> None:
         self.write = write
@@ -49,6 +50,7 @@ class WrittenAs(Marker):
 
 class _NotWritten(Marker):
     __slots__ = ()
+    keeps_accepted = True  # reading is not its business
 
     def __repr__(self) -> str:
         return "NotWritten"

@@ -44,20 +44,28 @@ from __future__ import annotations
 
 import inspect
 import math
+import sys
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any, ClassVar, Self, TypeVar, dataclass_transform, get_args
 
 from memtab.fs.jsonfile import finite_number
 from memtab.fs.record_codec import (
     ABSENT,
-    MISSING,
     Field,
     Marker,
     Reader,
     RecordError,
     camel_name,
     reader_of,
-    written,
+)
+from memtab.fs.record_compiler import (
+    Default,
+    ReadFunction,
+    WriteFunction,
+    compiled,
+    overrides,
+    source_of_reader,
+    source_of_writer,
 )
 from memtab.fs.record_output import NotWritten, WrittenAs, computed, is_computed, not_read
 
@@ -91,16 +99,9 @@ __all__ = [
 ]
 
 
-class _Default:
-    __slots__ = ("factory", "value")
-
-    def __init__(self, value: Any, factory: Callable[[], Any] | None) -> None:
-        self.value, self.factory = value, factory
-
-
 def field(*, default: Any = ABSENT, default_factory: Callable[[], Any] | None = None) -> Any:
     """A field's default made by `default_factory` for each record (`dict`, `list`)."""
-    return _Default(default, default_factory)
+    return Default(default, default_factory)
 
 
 class _RecordClass(type):
@@ -154,6 +155,7 @@ class Record(metaclass=_RecordClass):
     _fields: ClassVar[tuple[Field, ...] | None] = None
     _writes: ClassVar[tuple[Field, ...] | None] = None
     _own_fields: ClassVar[tuple[tuple[str, ...], dict[str, Any], tuple[str, ...]]]
+    _writer: ClassVar[WriteFunction | None] = None
     _unknown: dict[str, Any] | None
 
     def __init_subclass__(
@@ -172,7 +174,12 @@ class Record(metaclass=_RecordClass):
             *(n for n in order if n not in cls._written_names),
         )
         cls._defaults = {**cls._defaults, **defaults}
-        cls._fields = cls._writes = None
+        cls._fields = cls._writes = cls._writer = None
+        # Its own reader and writer, built at its first read and write (the parent's, if
+        # built, are the parent's fields').
+        cls._read_object = Record.__dict__["_read_object"]  # type: ignore[method-assign]
+        if getattr(cls.to_json, "generated", False):
+            cls.to_json = Record.to_json  # type: ignore[method-assign]
         if keep_unknown is not None:
             cls._keeps_unknown = keep_unknown
         if checked_when_built is not None:
@@ -200,7 +207,7 @@ class Record(metaclass=_RecordClass):
             value = values.pop(name, ABSENT)
             if value is ABSENT:
                 value = defaults.get(name, ABSENT)
-                if type(value) is _Default:
+                if type(value) is Default:
                     value = value.factory() if value.factory is not None else value.value
                 if value is ABSENT:
                     raise TypeError(f"{type(self).__name__}() needs `{name}`")
@@ -236,20 +243,10 @@ class Record(metaclass=_RecordClass):
         return found
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object: camelCase names, declared fields (computed ones among them)
-        first, unknown ones kept."""
-        out: dict[str, Any] = {}
-        for declared in self.written_fields():
-            value = getattr(self, declared.name)
-            if value is None:
-                if not declared.omit_none:
-                    out[declared.key] = None
-                continue
-            out[declared.key] = written(value if declared.write is None else declared.write(value))
-        if self._unknown:
-            for key, value in self._unknown.items():
-                out.setdefault(key, value)
-        return out
+        """The JSON object: camelCase names, declared fields first, unknown ones kept."""
+        cls = type(self)
+        write = cls.__dict__.get("_writer") or cls._build_writer()
+        return write(self)
 
     @classmethod
     def before_read(cls, raw: Any) -> Any:
@@ -262,50 +259,47 @@ class Record(metaclass=_RecordClass):
 
     @classmethod
     def _read_object(cls, raw: Any, problems: list[RecordError] | None = None) -> Self:
+        """The record `raw` holds (RecordError: the first problem; every one goes to
+        `problems` when given). This one builds the class's own reader at its first read
+        and puts it in its place (`memtab.fs.record_compiler`)."""
         if cls._write_only:
             raise TypeError(f"{cls.__name__} is written only, never read")
-        raw = cls.before_read(raw)
-        if isinstance(raw, cls):
-            return raw
-        if not isinstance(raw, dict):
-            raise RecordError("not an object", raw)
-        values: dict[str, Any] = {}
-        for declared in cls.fields():
-            value = raw.get(declared.key, ABSENT)
-            if value is ABSENT and declared.key != declared.name:
-                value = raw.get(declared.name, ABSENT)
-            if value is ABSENT:
-                if declared.name not in cls._defaults:
-                    _refuse(RecordError(MISSING, None, (declared.key,)), problems)
-                continue
-            try:
-                values[declared.name] = declared.read(value)
-            except RecordError as problem:
-                _refuse(problem.at(declared.key), problems)
-        if problems:
-            raise problems[0]
-        record = object.__new__(cls)
-        record._fill(values)
-        if cls._keeps_unknown:
-            known = {name for f in cls.fields() for name in (f.key, f.name)}
-            unknown = {key: value for key, value in raw.items() if key not in known}
-            object.__setattr__(record, "_unknown", unknown or None)
-        try:
-            return record.after_read()
-        except RecordError:
-            raise
-        except ValueError as error:
-            raise RecordError(str(error), raw) from None
+        return cls._build_reader()(raw, problems)
+
+    @classmethod
+    def _build_reader(cls) -> ReadFunction:
+        if "_read_object" in cls.__dict__ and not isinstance(
+            cls.__dict__["_read_object"], classmethod
+        ):
+            return cls._read_object  # built by the reader of a record holding this one
+        source, names = source_of_reader(cls, Record, cls.fields(), cls._defaults)
+        read = compiled(source, names, f"<record reader {cls.__qualname__}>")
+        cls._read_object = staticmethod(read)  # type: ignore[method-assign]
+        return read
+
+    @classmethod
+    def _build_writer(cls) -> WriteFunction:
+        source, names = source_of_writer(cls, cls.written_fields(), cls._defaults)
+        write = compiled(source, names, f"<record writer {cls.__qualname__}>")
+        write.generated = True
+        cls._writer = write
+        if not overrides(cls, "to_json", Record):
+            cls.to_json = write  # type: ignore[method-assign]
+        return write
 
     @classmethod
     def fields(cls) -> tuple[Field, ...]:
         """The declared fields, in order (their readers built by the first call)."""
         if cls.__dict__.get("_fields") is None:
             declared = _annotations(cls)
-            readable = not cls._write_only
-            cls._fields = tuple(
-                _declared(name, declared[name], readable) for name in cls._field_names
-            )
+            _FIELDS_BEING_BUILT.add(cls)
+            try:
+                readable = not cls._write_only
+                cls._fields = tuple(
+                    _declared(name, declared[name], readable) for name in cls._field_names
+                )
+            finally:
+                _FIELDS_BEING_BUILT.discard(cls)
         return cls._fields  # type: ignore[return-value]
 
     @classmethod
@@ -383,21 +377,28 @@ def _annotations(cls: type[Record]) -> dict[str, Any]:
     return declared
 
 
-def _refuse(problem: RecordError, problems: list[RecordError] | None) -> None:
-    if problems is None:
-        raise problem
-    problems.append(problem)
+_FIELDS_BEING_BUILT: set[type[Record]] = set()
 
 
-def _is_record(declared: Any) -> bool:
-    return isinstance(declared, type) and issubclass(declared, Record)
+def _record_reader(declared: Any) -> Reader | None:
+    """A record class's reader (built now), for a field that holds one; None: no record."""
+    if not (isinstance(declared, type) and issubclass(declared, Record)):
+        return None
+    if declared not in _FIELDS_BEING_BUILT:
+        return declared._build_reader()
+    kind: type[Record] = declared  # a record that holds its own kind: read it late
+
+    def read_late(raw: Any, problems: list[RecordError] | None = None) -> Record:
+        return kind._read_object(raw, problems)
+
+    return read_late
 
 
 def _declared(name: str, declared: Any, readable: bool = True) -> Field:
     markers = tuple(getattr(declared, "__metadata__", ()))
     key = next((m.name for m in markers if isinstance(m, Key)), camel_name(name))
     bare = get_args(declared)[0] if markers else declared
-    read = reader_of(declared, _is_record) if readable else not_read(name)
+    read = reader_of(declared, _record_reader) if readable else not_read(name)
     write = next((m.write for m in markers if isinstance(m, WrittenAs)), None)
     return Field(name, key, bare, markers, read, any(m is OmitNone for m in markers), write)
 
@@ -409,6 +410,7 @@ class Key(Marker):
     """The field's key in the file, where it is not its camelCase name (`from`)."""
 
     __slots__ = ("name",)
+    keeps_accepted = True
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -416,6 +418,7 @@ class Key(Marker):
 
 class _OmitNone(Marker):
     __slots__ = ()
+    keeps_accepted = True
 
     def __repr__(self) -> str:
         return "OmitNone"
@@ -429,6 +432,7 @@ class Lenient(Marker):
     """A value the field's type refuses reads as `default` (the record is still read)."""
 
     __slots__ = ("default",)
+    keeps_accepted = True
 
     def __init__(self, default: Any) -> None:
         self.default = default
@@ -452,6 +456,9 @@ class Healed(Marker):
 
     def __init__(self, heal: Callable[[Any], Any]) -> None:
         self.heal = heal
+
+    def heals(self) -> Callable[[Any], Any]:
+        return self.heal
 
     def wrap(self, read: Reader) -> Reader:
         heal = self.heal
@@ -524,11 +531,18 @@ def _finite_number(value: Any) -> int | float | None:
 
 
 def _positive_time(value: Any) -> int | None:
+    if type(value) is int and 0 < value <= _LARGEST:  # what mux writes: read at once
+        return value
     number = _finite_number(value)
     return int(number) if number is not None and number > 0 else None
 
 
+_LARGEST = int(sys.float_info.max)  # an integer above it is no finite number to JavaScript
+
+
 def _count(value: Any) -> int:
+    if type(value) is int and 0 < value <= _LARGEST:  # what mux writes: read at once
+        return value
     number = _finite_number(value)
     return math.floor(number) if number is not None and number > 0 else 0
 

@@ -1,0 +1,263 @@
+"""A record class's reader and writer, each generated as one plain function at its first use.
+
+`memtab.fs.records` declares, `memtab.fs.record_codec` says how each type is read; this
+module turns a class's fields into the two functions that run at every read and write, so
+a record costs what a hand-written reader costs (docs/ARCHITECTURE.md "Records" has the
+measurements). The source is generated (`exec`) because the alternative — a loop over the
+fields calling each field's chain of closures — spends most of its time in calls: here each
+field is a few inline lines, its plain type checked in place (`type(v) is str`), and a
+field's full reader (the markers' closures, the error's place and message) runs only for a
+value the inline test does not accept. What a value reads as is therefore decided by the
+full reader alone; the inline test only skips it where it would give the value back as it
+is (`record_codec.accepted_as_is`). `source_of_reader` / `source_of_writer` give the text,
+for a reader of this module who wants to see what runs.
+
+A generated reader, for `class Entry(Record): pinned: TrueOnly = False; name: str`:
+
+    def read_Entry(raw, problems=None):
+        if type(raw) is not dict:
+            if isinstance(raw, cls): return raw
+            if not isinstance(raw, dict): raise RecordError('not an object', raw)
+        get = raw.get
+        v0 = get('pinned', ABSENT)
+        if v0 is ABSENT:
+            v0 = d0
+        else:
+            try:
+                w = v0
+                try: v0 = h0(v0)
+                except (ValueError, TypeError): v0 = r0(w)
+                else:
+                    if not (v0 is True or v0 is False): v0 = r0(w)
+            except RecordError as problem:
+                refuse(problem, 'pinned', problems)
+        ...
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any
+
+from memtab.fs.record_codec import (
+    ABSENT,
+    MISSING,
+    PLAIN_JSON,
+    Field,
+    RecordError,
+    accepted_as_is,
+    healed_then,
+    written,
+    written_as_is,
+)
+
+ReadFunction = Callable[..., Any]
+"""`(raw, problems=None) -> record`: a class's generated reader (raises `RecordError`)."""
+WriteFunction = Callable[[Any], dict[str, Any]]
+"""`(record) -> JSON object`: a class's generated writer."""
+
+
+class Default:
+    """A field's default as the reader makes it: a value, or a factory called per record."""
+
+    __slots__ = ("factory", "value")
+
+    def __init__(self, value: Any, factory: Callable[[], Any] | None) -> None:
+        self.value, self.factory = value, factory
+
+
+def refuse(problem: RecordError, key: str, problems: list[RecordError] | None) -> None:
+    """A field's problem: raised at `key`, or collected (`Record.read_problems`)."""
+    if problems is None:
+        raise problem.at(key) from None
+    problems.append(problem.at(key))
+
+
+def missing(key: str, problems: list[RecordError] | None) -> None:
+    refuse(RecordError(MISSING, None), key, problems)
+
+
+def source_of_reader(
+    cls: Any, base: type, fields: tuple[Field, ...], defaults: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """The reader's source and the names it uses (see the module doc); the hooks of `base`
+    (`before_read`, `after_read`, `_fill`) are called only where a subclass overrides them."""
+    names: dict[str, Any] = {
+        "cls": cls,
+        "ABSENT": ABSENT,
+        "RecordError": RecordError,
+        "refuse": refuse,
+        "missing": missing,
+        "new": object.__new__,
+        "set_slot": object.__setattr__,
+    }
+    lines = [f"def read_{cls.__name__}(raw, problems=None):"]
+    if overrides(cls, "before_read", base):
+        names["before_read"] = cls.before_read
+        lines.append("    raw = before_read(raw)")
+    lines += [
+        "    if type(raw) is not dict:",
+        "        if isinstance(raw, cls): return raw",
+        "        if not isinstance(raw, dict): raise RecordError('not an object', raw)",
+        "    get = raw.get",
+    ]
+    fills = overrides(cls, "_fill", base)  # the class keeps something of what was given
+    for n, declared in enumerate(fields):
+        default = defaults.get(declared.name, ABSENT)
+        lines += _field_lines(n, declared, ABSENT if fills else default, names, default)
+    lines.append("    if problems: raise problems[0]")
+    lines.append("    record = new(cls)")
+    if fills:
+        given = ", ".join(
+            f"{f.name!r}: v{n}" for n, f in enumerate(fields) if f.name not in defaults
+        )
+        lines.append(f"    values = {{{given}}}")
+        lines += [
+            f"    if v{n} is not ABSENT: values[{f.name!r}] = v{n}"
+            for n, f in enumerate(fields)
+            if f.name in defaults
+        ]
+        lines.append("    record._fill(values)")
+    else:
+        for n, declared in enumerate(fields):
+            names[f"s{n}"] = _slot_setter(cls, declared.name)
+            lines.append(f"    s{n}(record, v{n})")
+        lines.append("    set_slot(record, '_unknown', None)")
+    if cls._keeps_unknown:
+        names["known"] = frozenset(name for f in fields for name in (f.key, f.name))
+        lines.append("    unknown = {k: x for k, x in raw.items() if k not in known}")
+        lines.append("    if unknown: set_slot(record, '_unknown', unknown)")
+    if overrides(cls, "after_read", base):
+        lines += [
+            "    try:",
+            "        return record.after_read()",
+            "    except RecordError:",
+            "        raise",
+            "    except ValueError as error:",
+            "        raise RecordError(str(error), raw) from None",
+        ]
+    else:
+        lines.append("    return record")
+    return "\n".join(lines) + "\n", names
+
+
+def _field_lines(
+    n: int, declared: Field, default: Any, names: dict[str, Any], declared_default: Any
+) -> list[str]:
+    """Field `n`'s lines: its value read into `v{n}`; when absent, its `default` (left
+    ABSENT when the class's `_fill` makes it from the `declared_default`)."""
+    v, key = f"v{n}", declared.key
+    lines = [f"    {v} = get({key!r}, ABSENT)"]
+    if key != declared.name:
+        lines.append(f"    if {v} is ABSENT: {v} = get({declared.name!r}, ABSENT)")
+    if _no_default(declared_default):
+        lines += [f"    if {v} is ABSENT:", f"        missing({key!r}, problems)"]
+    elif isinstance(default, Default) and default.factory is not None:
+        names[f"f{n}"] = default.factory
+        lines += [f"    if {v} is ABSENT:", f"        {v} = f{n}()"]
+    elif default is not ABSENT:
+        names[f"d{n}"] = default.value if isinstance(default, Default) else default
+        lines += [f"    if {v} is ABSENT:", f"        {v} = d{n}"]
+    else:
+        lines += [f"    if {v} is ABSENT:", "        pass"]
+    names[f"r{n}"] = declared.read
+    heal, then = healed_then(declared.type, declared.markers)
+    test = accepted_as_is(then, v) if then is not None else None
+    if heal is None and test == "True":  # `Any`: taken as it is
+        return lines
+    lines += ["    else:", "        try:"]
+    if heal is not None and test is not None:
+        names[f"h{n}"] = heal
+        lines += [
+            f"            w = {v}",
+            f"            try: {v} = h{n}({v})",
+            f"            except (ValueError, TypeError): {v} = r{n}(w)",
+            "            else:",
+            f"                if not ({test}): {v} = r{n}(w)",
+        ]
+    elif test is not None:
+        lines.append(f"            if not ({test}): {v} = r{n}({v})")
+    else:
+        lines.append(f"            {v} = r{n}({v})")
+    lines += [
+        "        except RecordError as problem:",
+        f"            refuse(problem, {key!r}, problems)",
+    ]
+    return lines
+
+
+def _slot_setter(cls: Any, name: str) -> Callable[[Any, Any], None]:
+    """What sets the slot `name` of a `cls` (its descriptor's `__set__`: a record's own
+    `__setattr__` refuses, and this is twice as fast as `object.__setattr__`)."""
+    slot = getattr(cls, name)
+    if isinstance(slot, types.MemberDescriptorType):
+        return slot.__set__
+    return lambda record, value: object.__setattr__(record, name, value)
+
+
+def _no_default(default: Any) -> bool:
+    unset = isinstance(default, Default) and default.factory is None and default.value is ABSENT
+    return default is ABSENT or unset
+
+
+def source_of_writer(
+    cls: Any, fields: tuple[Field, ...], defaults: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """The writer's source: `fields` (what the record writes) in order under their keys —
+    a field that always holds plain JSON as it is, `written` (after the field's `write`,
+    but for None) makes the others JSON; one dict display when every field is plain and
+    written when None —, the unknown fields after them."""
+    names: dict[str, Any] = {"written": written}
+
+    def plain(declared: Field) -> bool:
+        return (
+            cls._checks_when_built  # else a value may be of any type
+            and declared.name in cls._field_names  # not computed
+            and declared.write is None
+            and written_as_is(declared.type, declared.markers)
+            and type(defaults.get(declared.name)) in PLAIN_JSON
+        )
+
+    lines = [f"def write_{cls.__name__}(self):"]
+    if all(plain(declared) and not declared.omit_none for declared in fields):
+        shown = (f"{f.key!r}: self.{f.name}" for f in fields)
+        lines.append(f"    out = {{{', '.join(shown)}}}")
+    else:
+        lines.append("    out = {}")
+        for n, declared in enumerate(fields):
+            key = repr(declared.key)
+            if plain(declared) and not declared.omit_none:
+                lines.append(f"    out[{key}] = self.{declared.name}")
+                continue
+            lines.append(f"    v = self.{declared.name}")
+            value = "v" if plain(declared) else "written(v)"
+            if declared.write is not None:
+                names[f"w{n}"] = declared.write
+                value = f"written(w{n}(v))"
+            if declared.omit_none:
+                lines.append(f"    if v is not None: out[{key}] = {value}")
+            else:
+                lines.append(f"    out[{key}] = None if v is None else {value}")
+    lines += [
+        "    unknown = self._unknown",
+        "    if unknown:",
+        "        for key, value in unknown.items(): out.setdefault(key, value)",
+        "    return out",
+    ]
+    return "\n".join(lines) + "\n", names
+
+
+def compiled(source: str, names: dict[str, Any], filename: str) -> Any:
+    """The one function `source` defines, run with `names` as its globals."""
+    namespace: dict[str, Any] = {}
+    exec(compile(source, filename, "exec"), names, namespace)  # generated: see the module doc
+    (function,) = namespace.values()
+    return function
+
+
+def overrides(cls: Any, name: str, base: type) -> bool:
+    """Whether a class between `cls` and `base` defines `name` (other than as `base`'s, or
+    as a function built here)."""
+    found = next(owner.__dict__[name] for owner in cls.__mro__ if name in owner.__dict__)
+    return found is not base.__dict__[name] and not getattr(found, "generated", False)
