@@ -178,7 +178,7 @@ class Record(metaclass=_RecordClass):
         # Its own reader and writer, built at its first read and write (the parent's, if
         # built, are the parent's fields').
         cls._read_object = Record.__dict__["_read_object"]  # type: ignore[method-assign]
-        if getattr(cls.to_json, "generated", False):
+        if "to_json" not in cls.__dict__ and not overrides(cls, "to_json", Record):
             cls.to_json = Record.to_json  # type: ignore[method-assign]
         if keep_unknown is not None:
             cls._keeps_unknown = keep_unknown
@@ -268,6 +268,8 @@ class Record(metaclass=_RecordClass):
 
     @classmethod
     def _build_reader(cls) -> ReadFunction:
+        if cls._write_only:
+            return cls._read_object  # which refuses
         if "_read_object" in cls.__dict__ and not isinstance(
             cls.__dict__["_read_object"], classmethod
         ):
