@@ -45,6 +45,7 @@ from memtab.fs.record_codec import (
     MISSING,
     PLAIN_JSON,
     Field,
+    Reader,
     RecordError,
     accepted_as_is,
     healed_then,
@@ -78,6 +79,15 @@ def missing(key: str, problems: list[RecordError] | None) -> None:
     refuse(RecordError(MISSING, None), key, problems)
 
 
+def slow(read: Reader, value: Any, key: str, problems: list[RecordError] | None) -> Any:
+    """A field's value read by its full reader (ABSENT: refused, its problem collected)."""
+    try:
+        return read(value)
+    except RecordError as problem:
+        refuse(problem, key, problems)
+        return ABSENT
+
+
 def source_of_reader(
     cls: Any, base: type, fields: tuple[Field, ...], defaults: dict[str, Any]
 ) -> tuple[str, dict[str, Any]]:
@@ -89,6 +99,7 @@ def source_of_reader(
         "RecordError": RecordError,
         "refuse": refuse,
         "missing": missing,
+        "slow": slow,
         "new": object.__new__,
         "set_slot": object.__setattr__,
     }
@@ -146,44 +157,38 @@ def _field_lines(
     n: int, declared: Field, default: Any, names: dict[str, Any], declared_default: Any
 ) -> list[str]:
     """Field `n`'s lines: its value read into `v{n}`; when absent, its `default` (left
-    ABSENT when the class's `_fill` makes it from the `declared_default`)."""
+    ABSENT when the class's `_fill` makes it from the `declared_default`). As few lines
+    as can be: compiling them is most of what a class's first read costs."""
     v, key = f"v{n}", declared.key
     lines = [f"    {v} = get({key!r}, ABSENT)"]
     if key != declared.name:
         lines.append(f"    if {v} is ABSENT: {v} = get({declared.name!r}, ABSENT)")
     if _no_default(declared_default):
-        lines += [f"    if {v} is ABSENT:", f"        missing({key!r}, problems)"]
+        lines.append(f"    if {v} is ABSENT: missing({key!r}, problems)")
     elif isinstance(default, Default) and default.factory is not None:
         names[f"f{n}"] = default.factory
-        lines += [f"    if {v} is ABSENT:", f"        {v} = f{n}()"]
+        lines.append(f"    if {v} is ABSENT: {v} = f{n}()")
     elif default is not ABSENT:
         names[f"d{n}"] = default.value if isinstance(default, Default) else default
-        lines += [f"    if {v} is ABSENT:", f"        {v} = d{n}"]
+        lines.append(f"    if {v} is ABSENT: {v} = d{n}")
     else:
-        lines += [f"    if {v} is ABSENT:", "        pass"]
+        lines.append(f"    if {v} is ABSENT: pass")
     names[f"r{n}"] = declared.read
+    full_read = f"slow(r{n}, {v}, {key!r}, problems)"
     heal, then = healed_then(declared.type, declared.markers)
-    test = accepted_as_is(then, v) if then is not None else None
-    if heal is None and test == "True":  # `Any`: taken as it is
-        return lines
-    lines += ["    else:", "        try:"]
+    test = accepted_as_is(then, "w" if heal is not None else v) if then is not None else None
     if heal is not None and test is not None:
         names[f"h{n}"] = heal
         lines += [
-            f"            w = {v}",
-            f"            try: {v} = h{n}({v})",
-            f"            except (ValueError, TypeError): {v} = r{n}(w)",
-            "            else:",
-            f"                if not ({test}): {v} = r{n}(w)",
+            "    else:",
+            f"        try: w = h{n}({v})",
+            "        except (ValueError, TypeError): w = ABSENT",  # the full reader says why
+            f"        {v} = w if {test} else {full_read}",
         ]
-    elif test is not None:
-        lines.append(f"            if not ({test}): {v} = r{n}({v})")
-    else:
-        lines.append(f"            {v} = r{n}({v})")
-    lines += [
-        "        except RecordError as problem:",
-        f"            refuse(problem, {key!r}, problems)",
-    ]
+    elif test is None:
+        lines.append(f"    else: {v} = {full_read}")
+    elif test != "True":  # not `Any`
+        lines.append(f"    elif not ({test}): {v} = {full_read}")
     return lines
 
 

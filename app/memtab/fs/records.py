@@ -43,16 +43,12 @@ third-party package — docs/ARCHITECTURE.md "Records" gives the measurements th
 from __future__ import annotations
 
 import inspect
-import math
-import sys
 from collections.abc import Callable, Iterator
-from typing import Annotated, Any, ClassVar, Self, TypeVar, dataclass_transform, get_args
+from typing import Any, ClassVar, Self, dataclass_transform, get_args
 
-from memtab.fs.jsonfile import finite_number
 from memtab.fs.record_codec import (
     ABSENT,
     Field,
-    Marker,
     Reader,
     RecordError,
     camel_name,
@@ -67,9 +63,26 @@ from memtab.fs.record_compiler import (
     source_of_reader,
     source_of_writer,
 )
+from memtab.fs.record_markers import (
+    AtLeast,
+    Checked,
+    Count,
+    FiniteNumber,
+    Healed,
+    Key,
+    Lenient,
+    OmitNone,
+    OrNone,
+    PositiveTime,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TrimmedText,
+    TrueOnly,
+    ValidEntries,
+    ValidItems,
+)
 from memtab.fs.record_output import NotWritten, WrittenAs, computed, is_computed, not_read
-
-T = TypeVar("T")
 
 __all__ = [
     "AtLeast",
@@ -403,209 +416,3 @@ def _declared(name: str, declared: Any, readable: bool = True) -> Field:
     read = reader_of(declared, _record_reader) if readable else not_read(name)
     write = next((m.write for m in markers if isinstance(m, WrittenAs)), None)
     return Field(name, key, bare, markers, read, any(m is OmitNone for m in markers), write)
-
-
-# --- markers -----------------------------------------------------------------------------
-
-
-class Key(Marker):
-    """The field's key in the file, where it is not its camelCase name (`from`)."""
-
-    __slots__ = ("name",)
-    keeps_accepted = True
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-
-class _OmitNone(Marker):
-    __slots__ = ()
-    keeps_accepted = True
-
-    def __repr__(self) -> str:
-        return "OmitNone"
-
-
-OmitNone = _OmitNone()
-"""A field written only when it is not None: `Annotated[OrNone[int], OmitNone]`."""
-
-
-class Lenient(Marker):
-    """A value the field's type refuses reads as `default` (the record is still read)."""
-
-    __slots__ = ("default",)
-    keeps_accepted = True
-
-    def __init__(self, default: Any) -> None:
-        self.default = default
-
-    def wrap(self, read: Reader) -> Reader:
-        default = self.default
-
-        def read_or_default(value: Any) -> Any:
-            try:
-                return read(value)
-            except RecordError:
-                return default
-
-        return read_or_default
-
-
-class Healed(Marker):
-    """The raw value mended by `heal` before the type reads it."""
-
-    __slots__ = ("heal",)
-
-    def __init__(self, heal: Callable[[Any], Any]) -> None:
-        self.heal = heal
-
-    def heals(self) -> Callable[[Any], Any]:
-        return self.heal
-
-    def wrap(self, read: Reader) -> Reader:
-        heal = self.heal
-
-        def read_healed(value: Any) -> Any:
-            try:
-                healed = heal(value)
-            except (ValueError, TypeError) as error:
-                raise RecordError(str(error), value) from None
-            return read(healed)
-
-        return read_healed
-
-
-class Checked(Marker):
-    """The value read, passed through `check` (ValueError refuses it)."""
-
-    __slots__ = ("check",)
-
-    def __init__(self, check: Callable[[Any], Any]) -> None:
-        self.check = check
-
-    def wrap(self, read: Reader) -> Reader:
-        check = self.check
-
-        def read_checked(value: Any) -> Any:
-            result = read(value)
-            try:
-                return check(result)
-            except ValueError as error:
-                raise RecordError(str(error), value) from None
-
-        return read_checked
-
-
-class AtLeast(Marker):
-    """A number ≥ `least`, or a text or list of at least `least` items."""
-
-    __slots__ = ("least",)
-
-    def __init__(self, least: int) -> None:
-        self.least = least
-
-    def wrap(self, read: Reader) -> Reader:
-        least = self.least
-
-        def read_at_least(value: Any) -> Any:
-            result = read(value)
-            size = result if isinstance(result, int | float) else len(result)
-            if size < least:
-                raise RecordError(f"less than {least}", value)
-            return result
-
-        return read_at_least
-
-
-# pydantic's names for what every type is here, strict (kept for code written against
-# them this turn; write `str`, `int`, `bool`).
-StrictStr = str
-StrictInt = int
-StrictBool = bool
-
-OrNone = Annotated[T | None, Lenient(None)]
-"""`OrNone[T]`: `T | None`, a value that is not a `T` read as None."""
-
-
-def _finite_number(value: Any) -> int | float | None:
-    number = finite_number(value)
-    return int(number) if isinstance(number, float) and number.is_integer() else number
-
-
-def _positive_time(value: Any) -> int | None:
-    if type(value) is int and 0 < value <= _LARGEST:  # what mux writes: read at once
-        return value
-    number = _finite_number(value)
-    return int(number) if number is not None and number > 0 else None
-
-
-_LARGEST = int(sys.float_info.max)  # an integer above it is no finite number to JavaScript
-
-
-def _count(value: Any) -> int:
-    if type(value) is int and 0 < value <= _LARGEST:  # what mux writes: read at once
-        return value
-    number = _finite_number(value)
-    return math.floor(number) if number is not None and number > 0 else 0
-
-
-def _trimmed_text(value: Any) -> str | None:
-    return value.strip() or None if isinstance(value, str) else None
-
-
-FiniteNumber = Annotated[int | float | None, Healed(_finite_number)]
-"""A finite number (an integral float as an int), else None."""
-PositiveTime = Annotated[int | None, Healed(_positive_time)]
-"""Epoch milliseconds: a finite number > 0 (truncated to an int), else None."""
-Count = Annotated[int, Healed(_count)]
-"""A count: a finite number > 0, floored, else 0."""
-TrueOnly = Annotated[bool, Healed(lambda value: value is True)]
-"""`true` and nothing else is true."""
-TrimmedText = Annotated[str | None, Healed(_trimmed_text)]
-"""A non-blank string, trimmed, else None."""
-
-
-def _reads(read: Reader, value: Any) -> bool:
-    try:
-        read(value)
-    except RecordError:
-        return False
-    return True
-
-
-class _ValidItems(Marker):
-    __slots__ = ()
-
-    def wrap(self, read: Reader) -> Reader:
-        def read_valid(value: Any) -> Any:
-            if not isinstance(value, list | tuple):
-                return read([])
-            try:
-                return read(value)  # usually every item is good: read once
-            except RecordError:
-                return read([item for item in value if _reads(read, [item])])
-
-        return read_valid
-
-
-class _ValidEntries(Marker):
-    __slots__ = ()
-
-    def wrap(self, read: Reader) -> Reader:
-        def read_valid(value: Any) -> Any:
-            if not isinstance(value, dict):
-                return read({})
-            try:
-                return read(value)  # usually every entry is good: read once
-            except RecordError:
-                return read({k: v for k, v in value.items() if _reads(read, {k: v})})
-
-        return read_valid
-
-
-ValidItems = Annotated[T, _ValidItems()]
-"""`ValidItems[tuple[X, ...]]`: a list whose items that are not an `X` are dropped (a value
-that is not a list reads as empty)."""
-ValidEntries = Annotated[T, _ValidEntries()]
-"""`ValidEntries[dict[str, X]]`: an object whose entries that are not an `X` are dropped (a
-value that is not an object reads as empty)."""
