@@ -36,8 +36,10 @@ What a record writes may differ from what it holds (`computed`, `WrittenAs`, `No
 `write_only=True`: the `--json` outputs): see `memtab.fs.record_output`.
 
 The codec is Memtab's own, and cheap: defining a record class costs what a plain class
-costs (its fields' readers are built by its first read or write), importing it loads no
+costs; its first read (write) generates the class's reader (writer) as one function
+(`memtab.fs.record_compiler`), as fast as a hand-written one; importing it loads no
 third-party package — docs/ARCHITECTURE.md "Records" gives the measurements that chose it.
+The markers live in `memtab.fs.record_markers`; import everything from here.
 """
 
 from __future__ import annotations
