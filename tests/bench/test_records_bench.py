@@ -7,8 +7,9 @@ Run: .venv/bin/python -m pytest -q --bench tests/bench/test_records_bench.py -s
   codec (`MetaEntry.read` / `to_json`, the reader and writer generated per class by
   `fs/record_compiler.py`) against the hand reader memtab had before (kept here as the
   floor: `_hand_entry`). CPU time, best of `ROUNDS`;
-- in a fresh interpreter (bytecode compiled by a first start, not measured): importing `memtab.fs.records`, defining 60 record classes of 8
-  fields, and the first read of each (its reader built then).
+- in a fresh interpreter (its bytecode compiled by a first start, not measured):
+  importing `memtab.fs.records`, defining 60 record classes of 8 fields, and the first
+  read of each (its reader built then).
 """
 
 from __future__ import annotations
