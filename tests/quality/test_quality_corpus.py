@@ -14,7 +14,7 @@ import pytest
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
 from memtab.writer.offline.answers import stands_alone
-from memtab.writer.offline.notes import COMMANDS, FINDINGS, FIXES, is_one_line_note
+from memtab.writer.offline.notes import COMMANDS, FINDINGS, SOLVED_PROBLEMS, is_one_line_note
 
 from .corpus import MEASURE_CASES, QUIET_FIXTURES, WRITER_CASES, WriterCase
 from .scoring import notes_for_transcript, score_writer
@@ -78,7 +78,7 @@ def test_no_note_is_a_pasted_block_a_placeholder_or_a_fragment(
         assert not _PLACEHOLDER.search(note.text), shown
         if note.section == FINDINGS:
             assert stands_alone(note.text), shown  # names its subject, leans on nothing
-        elif note.section in (COMMANDS, FIXES):
+        elif note.section in (COMMANDS, SOLVED_PROBLEMS):
             assert "`" in note.text, shown  # names the command it is about
 
 

@@ -106,9 +106,9 @@ def test_the_rules_findings_are_the_same_however_often_they_are_asked() -> None:
         event.cwd = SAFECAST
         digest.add(event)
     first = digest.findings()
-    assert len(first.fixes) == 1
-    assert digest.candidates().fixes == first.fixes
-    assert digest.findings().fixes == first.fixes
+    assert len(first.solved_problems) == 1
+    assert digest.candidates().solved_problems == first.solved_problems
+    assert digest.findings().solved_problems == first.solved_problems
 
 
 def test_a_writer_run_keeps_no_candidates() -> None:

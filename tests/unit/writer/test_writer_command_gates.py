@@ -48,7 +48,7 @@ def test_a_path_set_up_from_someones_home_is_not_part_of_the_command() -> None:
     assert [command.command for command in findings.commands] == [
         "cd go && go build ./cmd/mcp-server/"
     ]
-    assert findings.fixes == []
+    assert findings.solved_problems == []
 
 
 def test_a_commit_in_another_repository_says_nothing_of_the_projects_hooks() -> None:
@@ -111,7 +111,7 @@ def test_the_same_script_run_again_without_its_arguments_is_no_fix() -> None:
             bash("pnpm lint 2>&1", output="> exvs2-cost-calculator@0.3.0 lint\n> eslint src/"),
         ]
     )
-    assert findings.fixes == []
+    assert findings.solved_problems == []
     assert [command.command for command in findings.commands] == ["pnpm lint"]
 
 
@@ -162,7 +162,7 @@ def test_a_hook_skipped_after_it_failed_is_noted_broken_with_its_repair() -> Non
     # repiq: the commit-msg hook failed; the same commit then went in with --no-verify
     skipped = COMMIT.replace("git commit -m", "git commit --no-verify -m")
     findings = extract_findings([bash(COMMIT, ok=False, output=MIGRATION_MODE), bash(skipped)])
-    assert findings.fixes == []
+    assert findings.solved_problems == []
     assert findings.findings == [
         "`git commit` fails in the project's hook: `bug: pre-commit's script is installed in "
         "migration mode` — its output says to run `pre-commit install -f --hook-type "
@@ -213,5 +213,5 @@ def test_a_fixs_edited_file_is_named_as_the_project_names_it() -> None:
     ]
     for event in events:
         event.cwd = app
-    [fix] = extract_findings(events).fixes
-    assert fix.fix_steps == ("editing `config/test.exs`", "`mix ecto.create`")
+    [fix] = extract_findings(events).solved_problems
+    assert fix.solving_steps == ("editing `config/test.exs`", "`mix ecto.create`")

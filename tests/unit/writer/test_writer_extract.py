@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.writer.offline.extract import Fix, WorkingCommand, extract_findings
+from memtab.writer.offline.extract import SolvedProblem, WorkingCommand, extract_findings
 from memtab.writer.offline.shell.commands import (
     command_family,
     command_kind,
@@ -140,8 +140,8 @@ def test_a_failure_is_a_lesson_when_a_later_step_fixed_it_and_says_what() -> Non
             bash("pytest -q"),
         ]
     )
-    assert findings.fixes == [
-        Fix(
+    assert findings.solved_problems == [
+        SolvedProblem(
             "pytest -q",
             "ImportError: No module named 'acme'",
             ("`uv sync`", "`pip install -e .`"),
@@ -157,7 +157,7 @@ def test_running_the_same_command_again_is_not_a_fix() -> None:
             bash("make test"),
         ]
     )
-    assert findings.fixes == []
+    assert findings.solved_problems == []
 
 
 def test_a_different_command_that_worked_is_named_not_called_a_rerun() -> None:
@@ -173,8 +173,8 @@ def test_a_different_command_that_worked_is_named_not_called_a_rerun() -> None:
     )
     # The two commits differ only in the middle of a long line: a cut display would have
     # shown them equal ("it worked when run again"). Written whole or by family, never cut.
-    assert findings.fixes == [
-        Fix(
+    assert findings.solved_problems == [
+        SolvedProblem(
             "npm test",
             "Error: Cannot find module 'vitest'",
             (),
@@ -192,7 +192,7 @@ def test_editing_code_until_the_tests_pass_is_the_work_not_a_lesson() -> None:
             bash("cargo test"),
         ]
     )
-    assert findings.fixes == []
+    assert findings.solved_problems == []
 
 
 def test_a_commit_hook_fixed_by_a_command_is_a_lesson() -> None:
@@ -207,8 +207,8 @@ def test_a_commit_hook_fixed_by_a_command_is_a_lesson() -> None:
             bash('git commit -m "feat: otel"'),
         ]
     )
-    assert findings.fixes == [
-        Fix(
+    assert findings.solved_problems == [
+        SolvedProblem(
             'git commit -m "feat: otel"',
             "Pre-commit validation failed",
             ("`mix format`",),
@@ -240,7 +240,7 @@ def test_a_failed_guess_is_not_a_lesson() -> None:
             bash("cat missing.txt", ok=False, output="No such file or directory"),
         ]
     )
-    assert findings.fixes == []
+    assert findings.solved_problems == []
 
 
 def test_agent_mechanics_and_refused_tools_are_not_lessons() -> None:
@@ -271,7 +271,7 @@ def test_a_fix_must_follow_its_failure_closely() -> None:
     far += [bash(f"git log -{n}") for n in range(4)] + [bash("make fmt")] * 1
     far += [calls(tool("Read", {"file_path": f"src/{n}.py"})) for n in range(8)]
     far += [bash("make check")]
-    assert extract_findings(far).fixes == []
+    assert extract_findings(far).solved_problems == []
 
 
 def test_sub_agent_events_are_skipped() -> None:

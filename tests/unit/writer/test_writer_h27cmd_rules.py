@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from memtab.transcripts import TranscriptEvent, background_task, ended_task
 from memtab.writer.offline.extract import extract_findings
-from memtab.writer.offline.fixes import can_fix
-from memtab.writer.offline.notes import render_fix
+from memtab.writer.offline.notes import render_solved_problem
 from memtab.writer.offline.shell.command_scope import does_less, narrows
 from memtab.writer.offline.shell.commands import command_kind
 from memtab.writer.offline.shell.outcomes import output_shows_failure
+from memtab.writer.offline.solved_problems import can_solve
 
 from .events import bash, calls, shell, tool
 
@@ -27,10 +27,10 @@ _ONE_FILE_PASSED = (
 def test_a_narrower_run_of_the_failed_command_is_no_fix() -> None:
     failed = bash("bun test 2>&1", ok=False, output=_BUN_FAILED)
     narrower = bash("bun test src/components/App.test.tsx 2>&1", output=_ONE_FILE_PASSED)
-    assert extract_findings([failed, narrower]).fixes == []
+    assert extract_findings([failed, narrower]).solved_problems == []
     # the same through a wrapper that failed (`rtk bun test`): a part passing fixes nothing
     wrapped = bash("rtk bun test", ok=False, output="error: unrecognized subcommand 'bun'")
-    assert extract_findings([wrapped, narrower]).fixes == []
+    assert extract_findings([wrapped, narrower]).solved_problems == []
 
 
 def test_dropping_a_word_of_a_narrowed_run_is_still_a_fix() -> None:
@@ -42,8 +42,8 @@ def test_dropping_a_word_of_a_narrowed_run_is_still_a_fix() -> None:
         output="error: no library targets found in package `mise`",
     )
     worked = bash("cargo test wildcard", output="test result: ok. 4 passed; 0 failed")
-    [fix] = extract_findings([failed, worked]).fixes
-    assert render_fix(fix) == (
+    [fix] = extract_findings([failed, worked]).solved_problems
+    assert render_solved_problem(fix) == (
         "`cargo test wildcard --lib` failed: `` error: no library targets found in package "
         "`mise` `` — `cargo test wildcard` worked instead."
     )
@@ -164,8 +164,8 @@ def test_a_run_cut_by_tail_that_shows_it_failed_is_a_failure_a_fix_can_follow() 
         "bun run test 2>&1 | tail -30",
         output=" 1351 pass\n 0 fail\n 2939 expect() calls\nRan 1351 tests across 61 files.",
     )
-    [fix] = extract_findings([failed, worked]).fixes
-    assert render_fix(fix) == (
+    [fix] = extract_findings([failed, worked]).solved_problems
+    assert render_solved_problem(fix) == (
         "`rtk bun run test` failed: `error: unrecognized subcommand 'bun'` — `bun run test` "
         "worked instead."
     )
@@ -207,7 +207,7 @@ def test_a_commit_made_with_the_hooks_skipped_is_no_fix_of_the_hook_that_failed(
         'SKIP=gitleaks git commit -m "build(nix): migrate flake.nix to flake-parts"',
     ):
         worked = bash(skipped, output="[main 302b107] build(nix): migrate flake.nix to flake-parts")
-        assert extract_findings([failed, worked]).fixes == [], skipped
+        assert extract_findings([failed, worked]).solved_problems == [], skipped
     assert does_less("mvn package -DskipTests", "mvn package")
     assert not does_less("git commit --no-verify -m x", "git commit --no-verify -m y")
 
@@ -225,13 +225,13 @@ def test_a_rerun_cut_by_tail_that_shows_it_passed_proves_the_fix_between() -> No
         "bun run test 2>&1 | tail -30",
         output=" 1351 pass\n 0 fail\n 2939 expect() calls\nRan 1351 tests across 61 files.",
     )
-    [fix] = extract_findings([failed, install, rerun]).fixes
-    assert render_fix(fix) == (
+    [fix] = extract_findings([failed, install, rerun]).solved_problems
+    assert render_solved_problem(fix) == (
         "`bun run test` failed: `error: Cannot find module '@shared/constants' from "
         "'src/cli/index.ts'` — fixed by `bun install`."
     )
     unclear = bash("bun run test 2>&1 | tail -3", output="src/cli/index.ts:\n(skip) slow")
-    assert extract_findings([failed, install, unclear]).fixes == []
+    assert extract_findings([failed, install, unclear]).solved_problems == []
 
 
 def test_git_bookkeeping_and_workflow_tool_calls_are_no_part_of_a_fix() -> None:
@@ -252,13 +252,13 @@ def test_git_bookkeeping_and_workflow_tool_calls_are_no_part_of_a_fix() -> None:
         )
     )
     passed = bash("mix test", output="49 tests, 0 failures")
-    assert extract_findings([failed, bead, stash, edit, passed]).fixes == []
+    assert extract_findings([failed, bead, stash, edit, passed]).solved_problems == []
     # a project command between them still is (`mix deps.get`), and a task run (`mise run fmt`)
     deps = bash("mix deps.get", output="All dependencies are up to date")
-    [fix] = extract_findings([failed, bead, deps, stash, edit, passed]).fixes
-    assert fix.fix_steps == (
+    [fix] = extract_findings([failed, bead, deps, stash, edit, passed]).solved_problems
+    assert fix.solving_steps == (
         "`mix deps.get`",
         "editing `lib/spotter/services/active_session_registry.ex`",
     )
-    assert can_fix("mise run fmt") and can_fix("git submodule update --init test/bats")
-    assert not can_fix("git add -A") and not can_fix("rtk git diff")
+    assert can_solve("mise run fmt") and can_solve("git submodule update --init test/bats")
+    assert not can_solve("git add -A") and not can_solve("rtk git diff")

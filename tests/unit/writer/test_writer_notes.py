@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from memtab.store.text.frontmatter import description_from_text
-from memtab.writer.offline.extract import Findings, Fix, WorkingCommand
+from memtab.writer.offline.extract import Findings, SolvedProblem, WorkingCommand
 from memtab.writer.offline.notes import (
     COMMANDS,
     DIRECTIVES,
     FINDINGS,
-    FIXES,
     NEW_FILE_HEADER,
+    SOLVED_PROBLEMS,
     Note,
     apply_notes,
     merge_findings,
@@ -21,7 +21,9 @@ from memtab.writer.offline.notes import (
 FINDINGS_OF_A_RUN = Findings(
     directives=["Always run `make check` before pushing."],
     commands=[WorkingCommand("pytest -q", "tests")],
-    fixes=[Fix("make db-up", "Error: port 5432 is taken", ("`docker compose down`",))],
+    solved_problems=[
+        SolvedProblem("make db-up", "Error: port 5432 is taken", ("`docker compose down`",))
+    ],
     findings=["`vitest` needs `happy-dom` for DOM tests."],
 )
 
@@ -72,18 +74,18 @@ def test_user_content_is_kept_and_new_bullets_join_their_sections() -> None:
 
 def test_a_fix_replaces_the_known_failure_an_older_version_recorded() -> None:
     older = "# Notes\n\n## Known failures\n\n- `make db-up` failed: `Error: x`\n"
-    fixed = Fix("make db-up", "Error: x", ("`docker compose down`",))
-    merged = merge_findings(older, Findings(fixes=[fixed]))
+    fixed = SolvedProblem("make db-up", "Error: x", ("`docker compose down`",))
+    merged = merge_findings(older, Findings(solved_problems=[fixed]))
     assert "## Known failures" not in merged
     assert merged.endswith(
         "## Fixes\n\n- `make db-up` failed: `Error: x` — fixed by `docker compose down`.\n"
     )
-    assert merge_findings(merged, Findings(fixes=[fixed])) == merged
+    assert merge_findings(merged, Findings(solved_problems=[fixed])) == merged
 
 
 def test_a_command_that_worked_instead_is_named() -> None:
-    fix = Fix("npm test", "Error: y", worked_with="npm test -- --runInBand")
-    merged = merge_findings("", Findings(fixes=[fix]))
+    fix = SolvedProblem("npm test", "Error: y", worked_with="npm test -- --runInBand")
+    merged = merge_findings("", Findings(solved_problems=[fix]))
     assert "- `npm test` failed: `Error: y` — `npm test -- --runInBand` worked instead." in merged
 
 
@@ -101,8 +103,8 @@ def test_notes_in_the_users_own_words_count_as_known() -> None:
     )
     findings = Findings(
         directives=["Always run `make check` before you push anything."],
-        fixes=[
-            Fix(
+        solved_problems=[
+            SolvedProblem(
                 "pytest tests/integration -k refresh -q",
                 "sqlalchemy.exc.OperationalError: port 5432 failed: Connection refused",
                 ("`make db-up`",),
@@ -146,9 +148,9 @@ def test_past_the_limit_the_surest_sections_are_kept_in_section_order() -> None:
         Note(COMMANDS, "`make build` (build)"),
         Note(FINDINGS, "The API listens on port 8080."),
         Note(DIRECTIVES, "Never push to main."),
-        Note(FIXES, "`make` failed: `missing go.sum` — fixed by `go mod tidy`."),
+        Note(SOLVED_PROBLEMS, "`make` failed: `missing go.sum` — fixed by `go mod tidy`."),
     ]
     kept, left_out = surest_notes(notes, limit=3)
-    assert [note.section for note in kept] == [COMMANDS, DIRECTIVES, FIXES]
+    assert [note.section for note in kept] == [COMMANDS, DIRECTIVES, SOLVED_PROBLEMS]
     assert left_out == 1
     assert surest_notes(notes, limit=10) == (notes, 0)

@@ -7,7 +7,7 @@ absolute path inside the session's project is written relative to it."""
 from __future__ import annotations
 
 from memtab.writer.offline.extract import extract_findings
-from memtab.writer.offline.notes import render_fix
+from memtab.writer.offline.notes import render_solved_problem
 from memtab.writer.offline.shell.command_scope import is_narrowed, without_passthrough
 from memtab.writer.offline.shell.outcomes import says_nothing
 from memtab.writer.offline.shell.project_dirs import in_project, worktree_added
@@ -86,11 +86,11 @@ def test_a_build_that_needed_the_go_toolchain_on_path_is_a_fix() -> None:
         output="",
     )
     # read without the session's directory, both name a folder in someone's home: one-offs
-    assert extract_findings([failed, worked]).fixes == []
+    assert extract_findings([failed, worked]).solved_problems == []
     for event in (failed, worked):
         event.cwd = SAFECAST
-    [fix] = extract_findings([failed, worked]).fixes
-    assert render_fix(fix) == (
+    [fix] = extract_findings([failed, worked]).solved_problems
+    assert render_solved_problem(fix) == (
         "`cd go && go build ./cmd/mcp-server/` failed: `/bin/bash: line 1: go: command not "
         "found` — `PATH=$PATH:/usr/local/go/bin && cd go && go build ./cmd/mcp-server/` "
         "worked instead."
@@ -102,7 +102,7 @@ def test_a_fix_whose_working_command_is_too_long_to_write_is_not_kept() -> None:
     failed = bash("go build ./cmd/mcp-server/", ok=False, output="go: command not found")
     long_path = ":".join(f"/opt/toolchains/go-1.2{n}/bin" for n in range(4))
     worked = bash(f"PATH=$PATH:{long_path} && go build ./cmd/mcp-server/", output="")
-    assert extract_findings([failed, worked]).fixes == []
+    assert extract_findings([failed, worked]).solved_problems == []
 
 
 ENTIRECONTEXT = "/Users/teslamint/workspace/entirecontext"

@@ -32,7 +32,7 @@ def test_every_finding_knows_the_messages_it_came_from(transcript: Path) -> None
     findings = extract_findings(load_transcript_events(transcript, "mux"))
     (directive,) = [d for d in findings.directives if "make check" in d.lower()]
     assert findings.origin_of("directive", directive) == ("user-0001",)
-    (fix,) = findings.fixes
+    (fix,) = findings.solved_problems
     assert findings.origin_of("fix", f"{fix.action}\n{fix.signature}") == ("assistant-0001",)
     for command in findings.commands:
         assert findings.origin_of("command", command.command), command

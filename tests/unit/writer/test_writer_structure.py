@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from memtab.writer.offline.answers import fact_weight, facts_in
 from memtab.writer.offline.extract import extract_findings
-from memtab.writer.offline.notes import render_fix
+from memtab.writer.offline.notes import render_solved_problem
 from memtab.writer.offline.shell.commands import git_hook_stage, unwrapped
 from memtab.writer.offline.shell.outcomes import (
     closing_verdict,
@@ -105,7 +105,7 @@ def test_a_wrapper_that_failed_where_the_bare_command_worked_is_the_lesson() -> 
             calls(shell("bun run test", output=BUN_TESTS), shell("bun run lint", output="ok")),
         ]
     )
-    assert [render_fix(fix) for fix in findings.fixes] == [
+    assert [render_solved_problem(fix) for fix in findings.solved_problems] == [
         "`rtk bun run test` failed: `error: unrecognized subcommand 'bun'` — "
         "`bun run test` worked instead."
     ]
@@ -122,7 +122,7 @@ def test_a_wrapper_retried_alone_that_failed_again_teaches_nothing() -> None:
             bash("bun run test", ok=False, output="error: Cannot find module 'x'"),
         ]
     )
-    assert findings.fixes == []
+    assert findings.solved_problems == []
 
 
 def test_a_command_whose_cut_output_was_silent_passed() -> None:
@@ -220,7 +220,7 @@ def test_a_test_runners_closing_counts_are_its_verdict() -> None:
         ]
     )
     assert [command.command for command in findings.commands] == ["bun run test"]
-    assert [render_fix(fix) for fix in findings.fixes] == [
+    assert [render_solved_problem(fix) for fix in findings.solved_problems] == [
         "`rtk bun run test` failed: `error: unrecognized subcommand 'bun'` — "
         "`bun run test` worked instead."
     ]

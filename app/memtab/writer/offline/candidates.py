@@ -4,7 +4,7 @@ research command tests/quality/judge_cv.py cross-validates a judge over these ca
 did not beat the rules: docs/writer-quality.md, 2026-11-23).
 
 The rules find well-formed notes (a command that ran and succeeded, a fact the agent stated,
-the user's answer to a question, a fix, the goal); what they did not do well was choosing
+the user's answer to a question, a solved problem, the goal); what they did not do well was choosing
 among them. So a transcript's digest (`extract.TranscriptDigest`) keeps, beside what the
 rules choose (`findings()`), what their SOFT gates leave out — the judgement calls:
 
@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from memtab.transcripts import TranscriptToolCall
 from memtab.writer.offline.answers import FIRM_WEIGHT, fact_weight, is_english, is_marked
 from memtab.writer.offline.findings import Evidence, FactSource, Findings
-from memtab.writer.offline.fixes import EDIT_TOOL_NAME, fix_key
 from memtab.writer.offline.shell.commands import is_exploratory, main_words, program_name
+from memtab.writer.offline.solved_problems import EDIT_TOOL_NAME, solved_problem_key
 
 # Bounds, so a digest stays flat on a transcript of any length.
 MAX_CANDIDATE_FACTS = 200
@@ -142,7 +142,10 @@ class CandidatePool:
                 for c in wide.commands
             ),
             *(("tool", t.program, t.program, t in rules.tools) for t in wide.tools),
-            *(("fix", fix_key(fix), fix.family, True) for fix in wide.fixes),
+            *(
+                ("fix", solved_problem_key(solved), solved.family, True)
+                for solved in wide.solved_problems
+            ),
         ]
         if wide.goal is not None:
             keyed.append(("goal", wide.goal, wide.goal, rules.goal is not None))
@@ -187,7 +190,7 @@ class CandidatePool:
     def evidence(
         self, kind: str, key: str, *, rules_kept: bool, steps: int, changed: bool
     ) -> Evidence:
-        """The evidence of a goal, directive, decision, command (by family) or fix."""
+        """The evidence of a goal, directive, decision, command (by family) or solved problem."""
         return Evidence(
             kind,
             rules_kept,

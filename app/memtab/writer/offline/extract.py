@@ -1,5 +1,5 @@
 """What the offline writer finds in a transcript: the user's goal, directives and
-decisions, working commands, fixes, findings.
+decisions, working commands, solved problems, findings.
 
 The whole transcript is read once, oldest event first, keeping bounded state
 (`TranscriptDigest`): however long the session, its start is seen. Sub-agent chatter is
@@ -14,7 +14,7 @@ conservative — a memory file full of noise is worse than a short one:
 - Directives are kept in all eight languages they are read in (the user's own words);
   findings are written only in those the rules were checked in on real sessions —
   English, Japanese, Portuguese (`language`); in any other, the other notes are what the
-  transcript's structure shows (commands, fixes, decisions, a plan's title).
+  transcript's structure shows (commands, solved problems, decisions, a plan's title).
 - Decisions: the user's answer to a question the agent asked (`AskUserQuestion`), with
   the question (`asked.decisions_in`).
 - Commands that work: shell commands that succeeded — with their own exit status, not a
@@ -26,13 +26,13 @@ conservative — a memory file full of noise is worse than a short one:
   end says it passed. Exploration (`ls`, `cat`, `git status`) and throwaways never count:
   a script the session deleted, code given inline (`python -c`), anything under /tmp, an
   install of one named package, a run of tests picked by name (`-run X`, `-k x`).
-- Fixes: a failed project command (or `git commit`, whose hooks are project rules) is a
+- Solved problems: a failed project command (or `git commit`, whose hooks are project rules) is a
   lesson only when a later step in the transcript fixed the same problem soon after, and
   the note says what fixed it: the commands (and edits) in between, or the other
-  invocation that worked. Running the same command again is not a fix, nor is editing
+  invocation that worked. Running the same command again does not solve it, nor does editing
   code until it passes (that is the work, not a lesson); a failed guess (a file or path
   that does not exist) is not a lesson, and neither is an agent fumbling its own tools
-  (`fixes`). A command run in another repository (`git -C ~/dotfiles commit`) is not the
+  (`solved_problems`). A command run in another repository (`git -C ~/dotfiles commit`) is not the
   project's: neither its hooks nor its failures are noted.
 - Findings: facts about the project the agent stated — in its answers or a sub-agent's
   report — in any of the eight languages (`answers`); the session's surest few
@@ -70,17 +70,6 @@ from memtab.writer.offline.asked import SkillScripts, decisions_in, goal_in, is_
 from memtab.writer.offline.candidates import CandidatePool
 from memtab.writer.offline.directives import directives_in, human_text
 from memtab.writer.offline.findings import Findings, OriginKind, WorkingCommand
-from memtab.writer.offline.fixes import (
-    EDIT_TOOL_NAME,
-    Fix,
-    Step,
-    as_run_here,
-    broken_hook_note,
-    can_teach,
-    find_fix,
-    fix_key,
-    read_step,
-)
 from memtab.writer.offline.language import is_claimed
 from memtab.writer.offline.shell.bash_agents import command_a_bash_agent_ran
 from memtab.writer.offline.shell.command_scope import is_narrowed, without_passthrough
@@ -100,16 +89,27 @@ from memtab.writer.offline.shell.commands import (
 from memtab.writer.offline.shell.outcomes import hooks_note, hooks_that_passed
 from memtab.writer.offline.shell.project_dirs import worktree_added
 from memtab.writer.offline.shell.workflow_tools import ToolUses, WorkflowTool
+from memtab.writer.offline.solved_problems import (
+    EDIT_TOOL_NAME,
+    SolvedProblem,
+    Step,
+    as_run_here,
+    broken_hook_note,
+    can_teach,
+    find_solution,
+    read_step,
+    solved_problem_key,
+)
 
 __all__ = [
     "Findings",
-    "Fix",
+    "SolvedProblem",
     "TranscriptDigest",
     "WorkflowTool",
     "WorkingCommand",
     "extract_candidates",
     "extract_findings",
-    "fix_key",
+    "solved_problem_key",
 ]
 
 # A memory the agent saved itself outweighs any fact read in its prose (at most
@@ -120,9 +120,9 @@ MAX_KEPT = 50  # of each kind: a run that suggests hundreds of notes teaches not
 MAX_KEPT_FILES = 2000
 # A session's goal is worth keeping once the session did real work on the project.
 MIN_GOAL_STEPS = 10
-# A fix must follow its failure closely: after this many tool calls, what made the command
+# A solution must follow its failure closely: after this many tool calls, what made the command
 # work can no longer be told apart from everything else the agent did meanwhile.
-MAX_CALLS_TO_FIX = 8
+MAX_CALLS_TO_SOLVE = 8
 
 # An error saying a path is not there: the agent guessed wrong, nothing to learn.
 _MISSING_PATH = re.compile(
@@ -134,7 +134,7 @@ _MISSING_PATH = re.compile(
 _NEVER_RAN = re.compile(r"^\s*<tool_use_error>Sibling tool call errored</tool_use_error>\s*$")
 
 
-MAX_ORIGINS = 4  # message ids kept per finding: where it was first said, a fix's two ends
+MAX_ORIGINS = 4  # message ids kept per finding: where first said, a solved problem's two ends
 
 
 # --- entry point ----------------------------------------------------------------------
@@ -180,7 +180,7 @@ class TranscriptDigest:
         self._saw_user = False
         # Mid-work, right after a call that failed, the agent explains that failure ("Branch
         # creation hit the sandbox because …"): the moment's trouble, not a lasting fact — what
-        # the session learnt from it is a `Fix`.
+        # the session learnt from it is a `SolvedProblem`.
         self._after_failure = False
         self._scripts = SkillScripts()
         self._project_dir: str | None = None  # where the session started (`event.cwd`)
@@ -188,8 +188,8 @@ class TranscriptDigest:
         self._changed_project = False
         self._steps = 0
         self._commands: dict[str, tuple[WorkingCommand, frozenset[str]]] = {}
-        self._fixes: list[tuple[Fix, frozenset[str]]] = []
-        self._fix_keys: set[tuple[str, str]] = set()
+        self._solved_problems: list[tuple[SolvedProblem, frozenset[str]]] = []
+        self._solved_keys: set[tuple[str, str]] = set()
         self._throwaway: set[str] = set()
         # Workflow tools: program → subcommand → the shortest invocation that worked, and
         # the message it is in.
@@ -234,19 +234,25 @@ class TranscriptDigest:
     def findings(self) -> Findings:
         """What was found in the events added so far (the digest can go on after)."""
         throwaway = self._throwaway
-        fixes = [fix for fix, files in self._fixes if not files & throwaway]
+        solved_problems = [
+            solved for solved, files in self._solved_problems if not files & throwaway
+        ]
         pending = list(self._recent)
-        judged_keys = set(self._fix_keys)  # the pending steps are judged again when they leave
+        judged_keys = set(self._solved_keys)  # the pending steps are judged again when they leave
         for index, step in enumerate(pending):
-            fix = self._judge(step, pending[index + 1 :])
-            if fix is not None and not fix[1] & throwaway and fix[0] not in fixes:
-                fixes.append(fix[0])
-        self._fix_keys = judged_keys
+            solved = self._judge(step, pending[index + 1 :])
+            if (
+                solved is not None
+                and not solved[1] & throwaway
+                and solved[0] not in solved_problems
+            ):
+                solved_problems.append(solved[0])
+        self._solved_keys = judged_keys
         origins = dict(self._origins)
         return Findings(
             directives=list(self._directives),
             commands=[cmd for cmd, files in self._commands.values() if not files & throwaway],
-            fixes=fixes,
+            solved_problems=solved_problems,
             findings=[*best_facts(self._facts, self._fact_weights), *self._hooks.values()],
             goal=self._goal if self._changed_project and self._steps >= MIN_GOAL_STEPS else None,
             decisions=list(self._decisions),
@@ -397,11 +403,11 @@ class TranscriptDigest:
         if step.succeeded and stage is not None and stage not in self._hooks:
             self._note_hooks(stage, hooks_note(stage, hooks_that_passed(call.output or "")), origin)
         self._recent.append(step)
-        if len(self._recent) > MAX_CALLS_TO_FIX:
+        if len(self._recent) > MAX_CALLS_TO_SOLVE:
             oldest = self._recent.popleft()
             judged = self._judge(oldest, list(self._recent))
-            if judged is not None and len(self._fixes) < MAX_KEPT:
-                self._fixes.append(judged)
+            if judged is not None and len(self._solved_problems) < MAX_KEPT:
+                self._solved_problems.append(judged)
 
     def _session_end(
         self, call: TranscriptToolCall, origin: str
@@ -510,33 +516,38 @@ class TranscriptDigest:
 
     def _note_hooks(self, key: str, note: str | None, origin: str) -> None:
         """Keep a note on the project's hooks (`outcomes.hooks_note`,
-        `fixes.broken_hook_note`), the first of its key."""
+        `solved_problems.broken_hook_note`), the first of its key."""
         if note is not None and key not in self._hooks:
             self._hooks[key] = note
             self._origins[("finding", note)] = (origin,)
 
-    def _judge(self, step: Step, later: Sequence[Step]) -> tuple[Fix, frozenset[str]] | None:
-        """The fix of a failed step, from the steps after it; None when it teaches nothing."""
+    def _judge(
+        self, step: Step, later: Sequence[Step]
+    ) -> tuple[SolvedProblem, frozenset[str]] | None:
+        """The solved problem of a failed step, from the steps after it; None when it teaches
+        nothing."""
         if not step.failed or not can_teach(step, self._throwaway):
             return None
         signature = step.signature
         if not signature or _MISSING_PATH.search(signature):
             return None  # nothing to say about it, or a guess at a path that is not there
         key = (step.family, signature.lower())
-        if key in self._fix_keys:
+        if key in self._solved_keys:
             return None
-        found = find_fix(step, signature, later, self._throwaway)
+        found = find_solution(step, signature, later, self._throwaway)
         if found is None:
             stage = git_hook_stage(step.command)
             self._note_hooks(
                 f"broken {stage}", broken_hook_note(step, signature, later), step.origin
             )
             return None
-        fix, worked = found
-        self._fix_keys.add(key)
-        self._origins[("fix", fix_key(fix))] = _origin_ids([step.origin, worked.origin])
+        solved, worked = found
+        self._solved_keys.add(key)
+        self._origins[("fix", solved_problem_key(solved))] = _origin_ids(
+            [step.origin, worked.origin]
+        )
         assert step.command is not None
-        return fix, frozenset(mentioned_files(step.command))
+        return solved, frozenset(mentioned_files(step.command))
 
 
 def _add_unique(kept: list[str], found: Iterable[str], limit: int) -> list[str]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from memtab.writer.offline.fixes import Fix
 from memtab.writer.offline.shell.workflow_tools import WorkflowTool
+from memtab.writer.offline.solved_problems import SolvedProblem
 
 FactSource = str  # "final" (a final answer), "answer" (mid-work), "report", "saved", "hooks"
 
@@ -30,7 +30,7 @@ class Findings:
 
     directives: list[str] = field(default_factory=list)
     commands: list[WorkingCommand] = field(default_factory=list)
-    fixes: list[Fix] = field(default_factory=list)
+    solved_problems: list[SolvedProblem] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
     goal: str | None = None
     """What the user set out to do, from their first message (kept when the session did
@@ -52,7 +52,7 @@ class Findings:
         return not (
             self.directives
             or self.commands
-            or self.fixes
+            or self.solved_problems
             or self.findings
             or self.goal
             or self.decisions

@@ -1,7 +1,8 @@
 """Merge the offline writer's findings into a Markdown memory file, saying each thing once.
 
 Findings become *notes*: bullets under fixed sections — `## Goal`, `## Directives`,
-`## Decisions`, `## Commands that work`, `## Fixes`, `## Findings` — appended at the end
+`## Decisions`, `## Commands that work`, `## Fixes` (the solved problems: the heading
+stays, users' files hold it), `## Findings` — appended at the end
 of the section when the file has it, or as a new section at the end of the file. Nothing
 else in the file is touched, so the user's own notes (and a model's) survive. A new file
 gets a `description:` frontmatter and a title. `plan_notes` says which notes a file
@@ -12,10 +13,10 @@ Each finding is compared with what the file already says after normalizing both 
 (case, quotes and backticks, digits, whitespace), so a second run over the same
 transcript — or a line the user rephrased only in case or formatting — adds nothing.
 Notes the user (or a model) wrote in their own words count too: a directive or finding is
-known when one line holds most of its words, a fix when a line names the command and the
-error or every step of the fix. When a fix resolves a failure an older Memtab recorded
-under `## Known failures`, that bullet is replaced by the fix. Note text passes through
-secret redaction before it is written anywhere.
+known when one line holds most of its words, a solved problem when a line names the
+command and the error or every step that solved it. When one resolves a failure an older
+Memtab recorded under `## Known failures`, that bullet is replaced by it. Note text passes
+through secret redaction before it is written anywhere.
 """
 
 from __future__ import annotations
@@ -31,23 +32,23 @@ from memtab.store.paths import Scope
 
 if TYPE_CHECKING:  # lazy: the writer's engine (~1.4 MiB, ~140 ms) with its first run
     from memtab.writer.offline.findings import Findings, OriginKind, WorkingCommand
-    from memtab.writer.offline.fixes import Fix
     from memtab.writer.offline.shell.workflow_tools import WorkflowTool
+    from memtab.writer.offline.solved_problems import SolvedProblem
 
 GOAL = "Goal"
 DIRECTIVES = "Directives"
 DECISIONS = "Decisions"
 COMMANDS = "Commands that work"
-FIXES = "Fixes"
+SOLVED_PROBLEMS = "Fixes"
 FINDINGS = "Findings"
-KNOWN_FAILURES = "Known failures"  # written by older versions; fixes replace its bullets
-SECTION_ORDER = (GOAL, DIRECTIVES, DECISIONS, COMMANDS, FIXES, FINDINGS)
+KNOWN_FAILURES = "Known failures"  # written by older versions; solved problems replace its bullets
+SECTION_ORDER = (GOAL, DIRECTIVES, DECISIONS, COMMANDS, SOLVED_PROBLEMS, FINDINGS)
 MAX_NOTE_CHARS = 500  # a suggestion's limit too (`suggestions.MAX_TEXT_CHARS`)
 # What one person reviews from one run: past this, a run keeps its surest notes (mux's
 # harvest has no count limit, only a confidence floor; a 200 MB session found ~100).
 MAX_NOTES_PER_RUN = 20
 # Surest first: what the user said, then what a command proved, then what the agent said.
-_SUREST_FIRST = (DIRECTIVES, DECISIONS, GOAL, FIXES, COMMANDS, FINDINGS)
+_SUREST_FIRST = (DIRECTIVES, DECISIONS, GOAL, SOLVED_PROBLEMS, COMMANDS, FINDINGS)
 
 NEW_FILE_HEADER = (
     "---\n"
@@ -97,7 +98,7 @@ _FIXED_WORDS = re.compile(r"\bfixed\b|\bworked\b", re.IGNORECASE)
 @dataclass(frozen=True)
 class Note:
     """One bullet for a section (its text, without the `- `). `replaces` is the key of a
-    `## Known failures` bullet this fix supersedes; `message_ids` are the transcript
+    `## Known failures` bullet this solved problem supersedes; `message_ids` are the transcript
     messages it was drawn from (docs/formats.md §20.1), not part of what the note says."""
 
     section: str
@@ -150,15 +151,15 @@ def render_tool(tool: WorkflowTool) -> str:
     return f"{_code(tool.program)} is part of this project's workflow; these worked: {examples}."
 
 
-def render_fix(fix: Fix) -> str:
-    """The note text of a fix: what failed, how, and what made it work."""
-    head = f"{_code(fix.action)} failed: {_code(fix.signature)}"
-    steps = _join_steps(fix.fix_steps)
-    if steps and fix.worked_with:
-        return f"{head} — fixed by {steps}, then {_code(fix.worked_with)} worked."
+def render_solved_problem(solved: SolvedProblem) -> str:
+    """The note text of a solved problem: what failed, how, and what made it work."""
+    head = f"{_code(solved.action)} failed: {_code(solved.signature)}"
+    steps = _join_steps(solved.solving_steps)
+    if steps and solved.worked_with:
+        return f"{head} — fixed by {steps}, then {_code(solved.worked_with)} worked."
     if steps:
         return f"{head} — fixed by {steps}."
-    return f"{head} — {_code(fix.worked_with or fix.action)} worked instead."
+    return f"{head} — {_code(solved.worked_with or solved.action)} worked instead."
 
 
 def _join_steps(steps: Sequence[str]) -> str:
@@ -192,7 +193,7 @@ class PlannedNote:
 def planned_notes(existing: str, findings: Findings) -> list[PlannedNote]:
     """`plan_notes`, each note with the kind and key of the finding it renders."""
     # lazy: the writer's engine (~1.4 MiB, ~140 ms) with its first run
-    from memtab.writer.offline.extract import fix_key  # loaded by what found `findings`
+    from memtab.writer.offline.extract import solved_problem_key  # loaded by what found `findings`
 
     known = _KnownLines(existing.split("\n"))
     planned: list[PlannedNote] = []
@@ -216,10 +217,18 @@ def planned_notes(existing: str, findings: Findings) -> list[PlannedNote]:
     for tool in findings.tools:
         if not all(known.has_command(example) for example in tool.examples):
             add(Note(COMMANDS, render_tool(tool)), "tool", tool.program)
-    for fix in findings.fixes:
-        if not known.has_fix(fix):
-            key = fix_key(fix)
-            add(Note(FIXES, render_fix(fix), (fix.action, fix.signature)), "fix", key)
+    for solved in findings.solved_problems:
+        if not known.has_solved_problem(solved):
+            key = solved_problem_key(solved)
+            add(
+                Note(
+                    SOLVED_PROBLEMS,
+                    render_solved_problem(solved),
+                    (solved.action, solved.signature),
+                ),
+                "fix",
+                key,
+            )
     for finding in findings.findings:
         if not known.has_words(finding):
             add(Note(FINDINGS, finding), "finding", finding)
@@ -294,25 +303,25 @@ class _KnownLines:
         key = normalize(command)
         return any(key in norm and not _FAILURE_WORD.search(line) for line, norm, _ in self._lines)
 
-    def has_fix(self, fix: Fix) -> bool:
-        action, signature = normalize(fix.action), normalize(fix.signature)
+    def has_solved_problem(self, solved: SolvedProblem) -> bool:
+        action, signature = normalize(solved.action), normalize(solved.signature)
         for line, norm, line_words in self._lines:
             if action in norm and signature in norm and _FIXED_WORDS.search(line):
                 return True
-            if fix.family and normalize(fix.family) in norm:
-                if self._names_the_fix(fix, norm):
+            if solved.family and normalize(solved.family) in norm:
+                if self._names_the_solution(solved, norm):
                     return True
-                words = significant_words(fix.signature)
+                words = significant_words(solved.signature)
                 if _FIXED_WORDS.search(line) and _overlap(words, line_words) >= SIGNATURE_OVERLAP:
                     return True
         return False
 
     @staticmethod
-    def _names_the_fix(fix: Fix, norm: str) -> bool:
-        """Whether a line names every step of the fix (or the command that then worked)."""
-        parts = [normalize(step).removeprefix("editing ") for step in fix.fix_steps]
-        if fix.worked_with:
-            parts.append(normalize(fix.worked_with))
+    def _names_the_solution(solved: SolvedProblem, norm: str) -> bool:
+        """Whether a line names every step that solved it (or the command that then worked)."""
+        parts = [normalize(step).removeprefix("editing ") for step in solved.solving_steps]
+        if solved.worked_with:
+            parts.append(normalize(solved.worked_with))
         return bool(parts) and all(part in norm for part in parts)
 
 
@@ -369,7 +378,7 @@ def _section_span(lines: Sequence[str], title: str) -> tuple[int, int] | None:
 
 
 def _drop_superseded(lines: list[str], drop: Sequence[tuple[str, str]]) -> list[str]:
-    """Remove "known failure" bullets that a fix now covers."""
+    """Remove "known failure" bullets that a solved problem now covers."""
     span = _section_span(lines, KNOWN_FAILURES)
     if span is None or not drop:
         return lines

@@ -1,10 +1,10 @@
-"""Fixes: a failed project command (or `git commit`, whose hooks are project rules) and
+"""Solved problems: a failed project command (or `git commit`, whose hooks are project rules) and
 what made it work — the steps the offline writer's digest (`extract.TranscriptDigest`)
 holds while it waits for the calls that may fix a failure, and how one is judged.
 
 A failure is a lesson only when a later step fixed the same problem soon after, and the
 note says what fixed it: the commands (and edits) in between, or the other invocation that
-worked. Running the same command again is not a fix, nor is editing code until it passes
+worked. Running the same command again does not solve it, nor is editing code until it passes
 (that is the work, not a lesson).
 """
 
@@ -45,7 +45,7 @@ from memtab.writer.offline.shell.outcomes import (
 )
 from memtab.writer.offline.shell.project_dirs import in_project, relative_path, runs_elsewhere
 
-MAX_FIX_STEPS = 3
+MAX_SOLVING_STEPS = 3
 
 _SHELL_TOOL_NAME = re.compile(r"bash|shell|exec|terminal|command", re.IGNORECASE)
 EDIT_TOOL_NAME = re.compile(r"edit|write|patch|str_replace|create_file|insert", re.IGNORECASE)
@@ -54,12 +54,12 @@ _TARGET_KEYS = ("file_path", "path", "notebook_path", "filePath", "target_file")
 
 
 @dataclass(frozen=True)
-class Fix:
+class SolvedProblem:
     """A failed command, its error, and what made it work."""
 
     action: str
     signature: str
-    fix_steps: tuple[str, ...] = ()
+    solving_steps: tuple[str, ...] = ()
     """Rendered steps between the failure and the success: "`make db-up`", "editing `x.py`"."""
     worked_with: str | None = None
     """The command that then worked, when it differs from the one that failed."""
@@ -67,9 +67,9 @@ class Fix:
     """The command's program and subcommand (`pytest tests`), shared by its retries."""
 
 
-def fix_key(fix: Fix) -> str:
-    """A fix's key among `Findings.origins`."""
-    return f"{fix.action}\n{fix.signature}"
+def solved_problem_key(solved: SolvedProblem) -> str:
+    """A solved problem's key among `Findings.origins`."""
+    return f"{solved.action}\n{solved.signature}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,10 +179,10 @@ def can_teach(step: Step, throwaway: set[str]) -> bool:
     return is_project_command(command) or step.family == "git commit" or bool(unwrapped(command))
 
 
-def find_fix(
+def find_solution(
     failed: Step, signature: str, later: Sequence[Step], throwaway: set[str]
-) -> tuple[Fix, Step] | None:
-    """The fix of a failed step and the step that then worked, or None."""
+) -> tuple[SolvedProblem, Step] | None:
+    """The solved problem of a failed step and the step that then worked, or None."""
     assert failed.command is not None
     action = command_label(failed.command)
     inner = unwrapped(failed.command)  # `rtk bun run test` failed: did `bun run test` work?
@@ -192,11 +192,11 @@ def find_fix(
         command = step.command
         if step.family == inner_family and command is not None and step.succeeded:
             if does_less(command, failed.command):
-                return None  # a part of it passed (`bun test one.test.ts`): no fix
+                return None  # a part of it passed (`bun test one.test.ts`): nothing solved
             worked = command_label(command) if status_is_known(command) else step.passed_as
             if action is None or worked is None:
                 return None
-            return Fix(action, signature, (), worked, failed.family), step
+            return SolvedProblem(action, signature, (), worked, failed.family), step
         if step.family == failed.family and command is not None:
             if step.failed:
                 between = []  # failed again: what came before did not fix it
@@ -220,12 +220,12 @@ def find_fix(
             worked = worked if worked != action else None  # says nothing new
             if worked is not None and display_command(command) is None:
                 return None  # only its family could be written: the difference is lost
-            steps = fix_steps(between, throwaway)
+            steps = solving_steps(between, throwaway)
             if action is None or not (worked or any(s.startswith("`") for s in steps)):
                 # The same command ran again, perhaps after edits: that is the work
                 # itself (code fixed until the tests pass), not a lesson to keep.
                 return None
-            return Fix(action, signature, steps, worked, failed.family), step
+            return SolvedProblem(action, signature, steps, worked, failed.family), step
         between.append(step)
     return None
 
@@ -236,7 +236,7 @@ def as_kept(command: str) -> str:
     return display_command(without_passthrough(command)) or command
 
 
-def fix_steps(between: Sequence[Step], throwaway: set[str]) -> tuple[str, ...]:
+def solving_steps(between: Sequence[Step], throwaway: set[str]) -> tuple[str, ...]:
     rendered: list[str] = []
     for step in between:
         if not step.succeeded:
@@ -245,7 +245,7 @@ def fix_steps(between: Sequence[Step], throwaway: set[str]) -> tuple[str, ...]:
             command = step.command
             if is_exploratory(command) or not status_is_known(command):
                 continue
-            if is_throwaway(command, throwaway) or not can_fix(command):
+            if is_throwaway(command, throwaway) or not can_solve(command):
                 continue
             label = command_label(command)
             text = f"`{label}`" if label else ""
@@ -255,7 +255,7 @@ def fix_steps(between: Sequence[Step], throwaway: set[str]) -> tuple[str, ...]:
             continue
         if text and text not in rendered:
             rendered.append(text)
-    return tuple(rendered[-MAX_FIX_STEPS:])
+    return tuple(rendered[-MAX_SOLVING_STEPS:])
 
 
 # git's commands that only move the session's own changes around (stage, shelve, switch,
@@ -266,7 +266,7 @@ _GIT_BOOKKEEPING = word_set(
 )
 
 
-def can_fix(command: str) -> bool:
+def can_solve(command: str) -> bool:
     """Whether a command that worked between a failure and its success may be part of its
     fix: not git's bookkeeping (`git add -A`, `git stash`) nor a workflow tool's call (`bd
     update spotter-a0y.1 --status in_progress`; a task it runs, `mise run fmt`, may) — what
