@@ -3,7 +3,7 @@
 `ConsolidationPlan` is the file `memtab consolidate --plan-out` writes and `--apply-plan`
 reads (`plan.read_plan`/`write_plan`), with its `PlannedOp`s and each op's `PlannedFile`s.
 Unlike mux's files a plan is read strictly: anything malformed refuses the whole plan,
-with a `PlanError` naming what (`ConsolidationPlan.from_json`). Free text is capped as in
+with a `PlanError` naming what (`before_read`, `plan_problem`). Free text is capped as in
 the journal (`store.text.free_text`); unknown top-level fields are kept.
 
 A proposed op's `unit` groups the ops taken or left together (`PlanUnit`).
@@ -18,7 +18,6 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from memtab.consolidation.errors import PlanError
 from memtab.fs.record_codec import MISSING, RecordError
 from memtab.fs.records import AtLeast, Checked, Healed, Lenient, Record, TrueOnly, field
 from memtab.store.sidecars.journal import TRIGGERS, Trigger, changed_files
@@ -178,28 +177,28 @@ class ConsolidationPlan(Record, keep_unknown=True):
         return next((unit for unit in self.units if index in unit.indexes), None)
 
     @classmethod
-    def from_json(cls, raw: Any) -> ConsolidationPlan:
-        """A plan from its JSON; PlanError saying what is wrong (the first thing, in the
-        order: kind, version, the ops one by one, the plan's own fields)."""
+    def before_read(cls, raw: Any) -> Any:
+        """A plan file is read strictly, its first problem named (`plan_problem`): the
+        kind, the version, the ops one by one (each in `_OP_ORDER`), then the plan's own
+        fields in the order they are declared."""
+        if isinstance(raw, ConsolidationPlan):
+            return raw
         if not isinstance(raw, dict) or raw.get("kind") != PLAN_KIND:
-            raise PlanError("this is not a Memtab consolidation plan")
+            raise RecordError("this is not a Memtab consolidation plan", raw)
         if raw.get("version") != PLAN_VERSION:
-            raise PlanError(f"plan version {raw.get('version')!r} is not supported")
+            raise RecordError(f"plan version {raw.get('version')!r} is not supported", raw)
         ops = raw.get("ops")
         if not isinstance(ops, list):
-            raise PlanError("the plan has no list of ops")
+            raise RecordError("the plan has no list of ops", ops)
         if len(ops) > MAX_PLAN_OPS:
-            raise PlanError(
-                f"the plan holds {len(ops):,} ops; a plan holds at most {MAX_PLAN_OPS:,}"
+            raise RecordError(
+                f"the plan holds {len(ops):,} ops; a plan holds at most {MAX_PLAN_OPS:,}", ops
             )
         for position, op in enumerate(ops):
             problem = _op_problem(op)
             if problem is not None:
-                raise PlanError(_message(problem.at("ops", position)))
-        try:
-            return cls.read_or_raise(raw)
-        except RecordError as problem:  # the plan's own fields, in the order they are declared
-            raise PlanError(_message(problem)) from None
+                raise problem.at("ops", position)
+        return raw
 
 
 # What an op's reader checks first: its shape, then its number and unit, then its text.
@@ -222,7 +221,8 @@ def _op_problem(op: Any) -> RecordError | None:
     return min(problems, key=rank, default=None)
 
 
-def _message(problem: RecordError) -> str:
+def plan_problem(problem: RecordError) -> str:
+    """What `ConsolidationPlan.read_or_raise` refused, as PlanError says it."""
     where = problem.where
     value = None if problem.reason == MISSING else problem.value
     if not where:  # the plan as a whole

@@ -43,9 +43,11 @@ from memtab.consolidation.records import (
     PlanUsage,
     held_back,
     numbered,
+    plan_problem,
 )
 from memtab.fs.atomic import encode_utf8, json_document
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.records import RecordError
 from memtab.fs.user_files import read_regular_file, write_output_file
 from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError
@@ -83,9 +85,11 @@ def read_plan(path: Path) -> ConsolidationPlan:
     except OSError as error:
         raise PlanError(f"cannot read the plan {path}: {error.strerror or error}") from None
     try:
-        return ConsolidationPlan.from_json(parse_json(data))
+        return ConsolidationPlan.read_or_raise(parse_json(data))
     except JsonError as error:
         raise PlanError(f"the plan {path} is {error}") from None
+    except RecordError as problem:
+        raise PlanError(plan_problem(problem)) from None
 
 
 # --- making a plan ---------------------------------------------------------------------------
