@@ -39,8 +39,6 @@ LEFT = {
     "transcripts/events.py": {"TranscriptToolCall.to_json", "TranscriptEvent.to_json"},
     # the model loop's messages in a trace dump (llm's own types, plain dataclasses)
     "llm/types.py": {"tool_call_to_json", "message_to_json", "reply_to_json"},
-    # doctor's report: every check's section spread at the top level of its JSON
-    "diagnostics/report.py": {"DoctorReport.to_json"},
     # thin wrappers over MetaRecord's codec for sync's state (a scope's entries by path)
     "sync/meta_merge.py": {"records_to_json", "records_from_json"},
 }  # fmt: skip

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from memtab.diagnostics.home import check_home, check_registry, check_sidecars
 from memtab.diagnostics.memtab_files import check_history, check_locks
-from memtab.diagnostics.report import DoctorReport
+from memtab.diagnostics.report import DoctorReport, Finding, Findings, Section
 from memtab.diagnostics.runtime import QtChecker, check_runtime, run_qt_check
 from memtab.diagnostics.setup import check_provider, check_sources, check_writer
 from memtab.diagnostics.sync import check_sync
@@ -32,20 +32,26 @@ def run_doctor(
     never raises for what it finds."""
     env = os.environ if env is None else env
     home = Home(location.path)
-    report = DoctorReport()
-    report.add("home", *check_home(location))
+    findings: list[Finding] = []
+
+    def section(facts: Section, found: Findings) -> Section:
+        findings.extend(found.items)  # in the order the checks run
+        return facts
+
+    sections = {"home": section(*check_home(location))}
     registry_section, found, registry = check_registry(home)
-    report.add("registry", registry_section, found)
-    report.add("sidecars", *check_sidecars(home, config_dir(env)))
-    report.add("sync", *check_sync(home))
-    report.add("history", *check_history(home))
+    sections["registry"] = section(registry_section, found)
+    sections["sidecars"] = section(*check_sidecars(home, config_dir(env)))
+    sections["sync"] = section(*check_sync(home))
+    sections["history"] = section(*check_history(home))
     locks, found_in_locks = check_locks(home)
     locks["xum"] = check_xum_locks(home, found_in_locks)
-    report.add("locks", locks, found_in_locks)
-    report.add("watcher", *check_watcher(home.root))
-    report.add("sources", *check_sources(home, registry, env))
-    report.add("provider", *check_provider(env, probe=check_connection))
-    report.add("writer", *check_writer(env))
-    report.add("runtime", *check_runtime(qt_check or run_qt_check))
+    sections["locks"] = section(locks, found_in_locks)
+    sections["watcher"] = section(*check_watcher(home.root))
+    sections["sources"] = section(*check_sources(home, registry, env))
+    sections["provider"] = section(*check_provider(env, probe=check_connection))
+    sections["writer"] = section(*check_writer(env))
+    sections["runtime"] = section(*check_runtime(qt_check or run_qt_check))
+    report = DoctorReport(findings=tuple(findings), **sections)
     logger.info("doctor: %s, %d finding(s)", report.status.value, len(report.findings))
     return report

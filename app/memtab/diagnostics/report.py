@@ -1,6 +1,6 @@
 """A doctor's report: each check's facts as JSON, and what it found wrong.
 
-The JSON (`DoctorReport.to_json`) is a stable contract, documented in
+The JSON (the record `DoctorReport`) is a stable contract, documented in
 docs/troubleshooting.md: fields are added, never renamed or removed.
 """
 
@@ -10,7 +10,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from memtab.fs.records import Record
+from memtab.fs.records import Record, computed
 
 
 class Level(enum.StrEnum):
@@ -46,28 +46,38 @@ class Findings:
         self.items.append(Finding(check=self.check, level=Level.WARNING, message=message))
 
 
-@dataclass
-class DoctorReport:
-    """Every check's section (plain JSON data) and findings, in the order they ran."""
+Section = Any
+"""One check's facts: plain JSON data (an object, or a list)."""
 
-    sections: dict[str, Any] = field(default_factory=dict)
-    findings: list[Finding] = field(default_factory=list)
 
-    def add(self, name: str, section: Any, found: Findings) -> None:
-        self.sections[name] = section
-        self.findings.extend(found.items)
+def _worst(report: DoctorReport) -> Level:
+    return max((f.level for f in report.findings), key=_ORDER.index, default=Level.OK)
 
-    @property
-    def status(self) -> Level:
-        return max((f.level for f in self.findings), key=_ORDER.index, default=Level.OK)
+
+class DoctorReport(Record, write_only=True):
+    """Every check's findings, in the order they ran, and each check's section: `memtab
+    doctor --json` (docs/troubleshooting.md), its status the worst finding's level."""
+
+    status: Level = computed(_worst)
+    findings: tuple[Finding, ...] = ()
+    home: Section
+    registry: Section
+    sidecars: Section
+    sync: Section
+    history: Section
+    locks: Section
+    watcher: Section
+    sources: Section
+    provider: Section
+    writer: Section
+    runtime: Section
 
     @property
     def broken(self) -> bool:
         return self.status is Level.BROKEN
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "status": self.status.value,
-            "findings": [finding.to_json() for finding in self.findings],
-            **self.sections,
-        }
+    @property
+    def sections(self) -> dict[str, Section]:
+        """Each check's section by its name."""
+        names = self._field_names[self._field_names.index("home") :]
+        return {name: getattr(self, name) for name in names}
