@@ -11,7 +11,7 @@ user is told about as a value (a missing file, an error), never raises it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -27,6 +27,7 @@ from memtab.components.editor.session import (
     not_editable_reason,
 )
 from memtab.components.editor.text_buffer import TextCodec
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import (
     MemoryFile,
     MemoryFileError,
@@ -38,6 +39,12 @@ from memtab.store.files import FileContent, read_file_content
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+OPEN_WAIT_MS = 8
+"""How long opening a file waits for its text, when nothing is ahead of its read on the
+file channel (`FileChannel.read`): half a frame. A memory file is read in well under a
+millisecond, and its text then shows in the very frame that paints the click, as when it
+was read in place; a slow disk costs the window this much once, never a freeze."""
 
 
 class FileJobs(Protocol):
@@ -208,6 +215,26 @@ def read_disk_job(document: MemoryFile, _ctx: CancelToken) -> DiskRead | MemoryF
         return DiskAbsence.MISSING
     except MemoryFileError as error:
         return error
+
+
+RENAME_CANDIDATES = 20
+"""The files read, at most, to find where a renamed open file went."""
+
+
+def rename_candidates(
+    document: MemoryFile,
+    changed: Collection[MemoryFileRef],
+    listed: Callable[[MemoryFileRef], MemoryFile | None],
+) -> list[MemoryFile]:
+    """The files that appeared which the open `document` may have been renamed or moved
+    to outside Memtab (files of its source among `changed`) — if it is gone from disk."""
+    physical = document.physical()
+    if physical is None or physical.exists():
+        return []
+    source = document.ref.source_id
+    others = [ref for ref in changed if ref != document.ref and ref.source_id == source]
+    found = (listed(ref) for ref in others[:RENAME_CANDIDATES])
+    return [candidate for candidate in found if candidate is not None]
 
 
 def renamed_job(

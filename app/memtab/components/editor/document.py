@@ -1,43 +1,39 @@
 """The editor's open document: everything between the buffer and the file on disk — no Qt.
 
-`OpenDocument` holds what is open (a `memtab.file_protocol.memory_file.MemoryFile`, its
-`OpenFile` state from `components.editor.session`, where it is on disk) and carries out what
-those rules decide: loading (read-only with a note for binary, over-cap or agent-owned files),
-sha-checked saves, following disk changes (`follow_disk`: reload a clean buffer, adopt
-an equal one, ask about a dirty one, keep a draft whose file is gone), and the bar's
-choices — Compare, Reload / Keep theirs, Keep mine, Overwrite, Keep both, Restore my
-draft, Close. It is a presenter over small protocols: it shows its outcomes in a
-`DocumentView` (the text), asks through `DocumentPrompts` (the bar, the diff window),
-holds keys through `Reading` while a text is on its way, and tells its `DocumentHost`;
-in the window these are `gui.editor.text.view.EditorView`, `gui.editor.tab.prompts`,
-`gui.editor.tab.reading.WhileReading` and the tab (`gui.editor.tab.file_tab.FileTab`),
-which owns the widgets, their signals and the chrome. The unit tests
-(tests/unit/components/editor/test_document*.py) drive it without a QApplication.
+`OpenDocument` holds what is open (a `MemoryFile`, its `OpenFile` state from
+`components.editor.session`, where it is on disk) and carries out what those rules decide:
+loading (read-only with a note for binary, over-cap or agent-owned files), sha-checked
+saves, following disk changes (reload a clean buffer, adopt an equal one, ask about a dirty
+one, keep a draft whose file is gone, follow a rename), and the bar's choices — Compare,
+Keep theirs, Keep mine, Keep both, Restore my draft, Close. A presenter over the small
+protocols of `document_protocols` (the tab, its text view, bar and diff window, "Reading…"
+page: `gui/editor/tab/`); the unit tests drive it with fakes, without a QApplication.
 
-Nothing here touches the disk itself: every read and save is a job of `disk_jobs` on
-`FileJobs` (the window's file channel), and what it found is acted on when it arrives, if
-the document it was read for is still the one open (a newer open or follow of the file
-supersedes an older read).
+It never touches the disk itself: every read and save is a job of `disk_jobs` on `FileJobs`
+(the window's file channel), acted on when it arrives if the document it was read for is
+still the one open (a newer open or follow of the file supersedes an older read).
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
 
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.cancel import CancelToken
 from memtab.components.editor.disk_jobs import (
+    OPEN_WAIT_MS,
     DocumentReads,
     FileJobs,
     Page,
     load_job,
     load_physical_job,
     read_disk_job,
+    rename_candidates,
+    renamed_job,
     save_job,
 )
 from memtab.components.editor.document_protocols import (
@@ -70,6 +66,7 @@ from memtab.components.editor.session import (
     not_editable_reason,
 )
 from memtab.components.editor.text_buffer import with_final_newline
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
 from memtab.humanize import short_name
 from memtab.sources.modified_stamp import stamp_for_save
@@ -78,17 +75,10 @@ from memtab.store.files import FileContent, content_sha256
 
 logger = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
 # What a read is for: a newer read for the same thing supersedes an older one.
 DISK = "disk"  # opening the file, following its changes on disk
 CHOICE = "choice"  # a choice of the bar or the diff window that looks at the disk
-
-OPEN_WAIT_MS = 8
-"""How long opening a file waits for its text, when nothing is ahead of its read on the
-file channel (`FileChannel.read`): half a frame. A memory file is read in well under a
-millisecond, and its text then shows in the very frame that paints the click, as when it
-was read in place; a slow disk costs the window this much once, never a freeze."""
+RENAME = "rename"  # the read that looks for where the open file went
 
 
 class OpenDocument:
@@ -120,6 +110,43 @@ class OpenDocument:
         """The reads of the open document on their way (dropped when another opens)."""
         self.while_reading = while_reading
         """The "Reading…" page and the keys held while the text is on its way."""
+
+    def follow_changes(
+        self,
+        changed: Collection[MemoryFileRef],
+        listed: Callable[[MemoryFileRef], MemoryFile | None] | None = None,
+    ) -> None:
+        """A rescan saw the files `changed` (created, modified or gone): take what `listed`
+        says of the open file now (who may write it), and if it is one of them, follow it
+        where it was renamed (a file that appeared holds what it held), else the disk."""
+        document = self.document
+        if document is None:
+            return
+        now = listed(document.ref) if listed is not None else None
+        if now is not None and now != document and now.ref == document.ref:
+            self.document = now
+        if document.ref not in changed:
+            return
+        loaded = self.file.loaded_sha
+        found = rename_candidates(document, changed, listed) if listed and loaded else []
+        if found and loaded is not None:
+            job = functools.partial(renamed_job, found, loaded)
+            found_one = functools.partial(self._renamed, document.ref)
+            self.reads.run(RENAME, job, found_one, self._cannot_read)
+        else:
+            self.follow_disk()
+
+    def _renamed(self, ref: MemoryFileRef, renamed: MemoryFile | None) -> None:
+        document = self.document
+        if document is None or document.ref != ref:
+            return
+        if renamed is None:  # deleted, not renamed
+            self.follow_disk()
+            return
+        self.retarget(renamed)
+        self._host.document_moved(renamed)
+        said = f"{document.name} was renamed on disk: this is it now."
+        self.show_bar(Situation.NOTE, BarKind.INFO, said)
 
     def follow_disk(self) -> None:
         """The file on disk changed (or went): reload, adopt, ask or keep the draft, as
@@ -221,7 +248,7 @@ class OpenDocument:
         """Read what opening shows (`_shown`), waiting `OPEN_WAIT_MS` for it at most."""
         self.file.reading = True
         self.while_reading.hold_keys()
-        self.read(DISK, job, self._shown, wait_ms=OPEN_WAIT_MS)
+        self.reads.run(DISK, job, self._shown, self._cannot_read, wait_ms=OPEN_WAIT_MS)
         if self.file.reading:  # else read and shown already
             self.while_reading.say(title, self._tooltip(title))
             self._host.refresh_chrome()
@@ -537,23 +564,13 @@ class OpenDocument:
                 disk = DiskAbsence.UNREADABLE
             then(disk)
 
-        self.read(purpose, functools.partial(read_disk_job, document), found, self._cannot_read)
+        self.reads.run(
+            purpose, functools.partial(read_disk_job, document), found, self._cannot_read
+        )
 
     def _cannot_read(self, why: str) -> None:
         title = self.document.title if self.document is not None else "the file"
         self.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {title}: {why}")
-
-    def read(
-        self,
-        purpose: str,
-        job: Callable[[CancelToken], T],
-        then: Callable[[T], None],
-        failed: Callable[[str], None] | None = None,
-        wait_ms: float = 0,
-    ) -> None:
-        """`DocumentReads.run` for the open document: `then(result)` only if it is still
-        the one open; if the job raised, `failed(message)`, else the bar says why."""
-        self.reads.run(purpose, job, then, failed or self._cannot_read, wait_ms=wait_ms)
 
     def close(self) -> None:
         """The tab closes: drop the reads on their way and what was typed for them; a

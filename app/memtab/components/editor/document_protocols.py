@@ -15,6 +15,7 @@ from typing import Protocol
 from memtab.components.editor.merge import MergeBasis, MergeOutcome
 from memtab.components.editor.session import BarKind, Choice
 from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile
 
 
 class DocumentHost(Protocol):
@@ -30,6 +31,10 @@ class DocumentHost(Protocol):
 
     def document_saved(self, ref: MemoryFileRef) -> None:
         """The document was saved: `saved`."""
+        ...
+
+    def document_moved(self, document: MemoryFile) -> None:
+        """The open file was renamed or moved on disk, and followed: show its new name."""
         ...
 
     def close_after_asking(self) -> None:

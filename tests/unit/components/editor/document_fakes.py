@@ -28,6 +28,7 @@ class FakeHost:
         self.opened: list[MemoryFileRef] = []
         self.saved: list[MemoryFileRef] = []
         self.close_asked = 0
+        self.moved: list[MemoryFile] = []
 
     def refresh_chrome(self) -> None:
         self.refreshed += 1
@@ -37,6 +38,9 @@ class FakeHost:
 
     def document_saved(self, ref: MemoryFileRef) -> None:
         self.saved.append(ref)
+
+    def document_moved(self, document: MemoryFile) -> None:
+        self.moved.append(document)
 
     def close_after_asking(self) -> None:
         self.close_asked += 1

@@ -4,6 +4,7 @@ the disk changing under it, Keep mine / Keep theirs / Keep both, a deleted or re
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,8 @@ from memtab.components.editor.session import (
     BarKind,
     Situation,
 )
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.store.files import content_sha256
 from unit.components.editor.document_fakes import Editor, editor_on
 from unit.history.helpers import new_home, store_for
@@ -299,3 +302,52 @@ def test_close_drops_the_reads_on_their_way(editor: Editor) -> None:
     editor.doc.close()
     editor.files.run()
     assert editor.view.text == BASE and editor.doc.document is None
+
+
+def listed_in(editor: Editor) -> Callable[[MemoryFileRef], MemoryFile | None]:
+    """What a rescan lists: the files of the store that are on disk."""
+
+    def listed(ref: MemoryFileRef) -> MemoryFile | None:
+        file = editor.memory_file(str(ref.virtual_path))
+        physical = file.physical()
+        return file if physical is not None and physical.exists() else None
+
+    return listed
+
+
+def test_a_file_renamed_outside_is_followed_where_it_went_with_the_draft(
+    editor: Editor,
+) -> None:
+    opened(editor)
+    editor.view.type(BASE + "- mine\n")
+    old, new = editor.memory_file(), editor.memory_file("/memories/global/renamed.md")
+    editor.physical().rename(editor.physical("/memories/global/renamed.md"))
+    editor.doc.follow_changes({old.ref, new.ref}, listed_in(editor))
+    editor.files.run()
+    assert editor.doc.file.ref == new.ref and editor.host.moved == [new]
+    assert editor.bar.text == "notes.md was renamed on disk: this is it now."
+    assert editor.view.text == BASE + "- mine\n" and editor.view.modified
+    editor.doc.save_against(editor.doc.file.save_expectation())
+    editor.files.run()
+    assert editor.on_disk("/memories/global/renamed.md") == BASE + "- mine\n"
+    assert editor.on_disk() is None
+
+
+def test_a_file_gone_with_no_file_holding_its_text_was_deleted(editor: Editor) -> None:
+    opened(editor)
+    editor.write_outside("something else\n", "/memories/global/new.md")
+    editor.physical().unlink()
+    old, new = editor.memory_file(), editor.memory_file("/memories/global/new.md")
+    editor.doc.follow_changes({old.ref, new.ref}, listed_in(editor))
+    editor.files.run()
+    assert editor.doc.file.ref == old.ref and editor.host.moved == []
+    assert editor.doc.file.situation is Situation.DELETED
+
+
+def test_changes_to_other_files_leave_the_open_one_alone(editor: Editor) -> None:
+    opened(editor)
+    editor.view.type(BASE + "- mine\n")
+    editor.write_outside("other\n", "/memories/global/other.md")
+    other = editor.memory_file("/memories/global/other.md")
+    editor.doc.follow_changes({other.ref}, listed_in(editor))
+    assert editor.files.queue == [] and editor.prompts.bar is None

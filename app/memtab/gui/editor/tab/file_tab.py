@@ -46,8 +46,9 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from memtab.components.activity.own_writes import OwnWrites
-from memtab.components.editor.disk_jobs import FileJobs, renamed_job
+from memtab.components.editor.disk_jobs import FileJobs
 from memtab.components.editor.document import OpenDocument
+from memtab.components.editor.frontmatter import with_description
 from memtab.components.editor.links import resolve_link
 from memtab.components.editor.session import BarKind, Situation
 from memtab.components.tree.nodes import ref_key
@@ -55,7 +56,6 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.editor.tab.prompts import EditorPrompts, TaskSource
 from memtab.gui.editor.tab.reading import WhileReading
-from memtab.gui.editor.text.frontmatter import with_description
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.humanize import short_name
@@ -67,9 +67,6 @@ logger = logging.getLogger(__name__)
 
 SAVE_PAST_CUT = "save_past_cut"
 """The bar's "Save anyway" for a MEMORY.md save that pushes lines past Claude Code's cut."""
-
-_RENAME_CANDIDATES = 20  # files read to find where a renamed open file went
-_RENAME = "rename"  # the read that looks for where the open file went
 
 
 class FileTab(QWidget):
@@ -262,12 +259,7 @@ class FileTab(QWidget):
         """The open file was moved to `file`'s place (its content with it): follow it,
         keeping the buffer and what the next save expects on disk."""
         self.doc.retarget(file)
-        self._title = short_name(file.name)
-        real = f"\nOn disk: {self.doc.real_path}" if self.doc.real_path is not None else ""
-        self.view.set_title(file.title, f"{file.title}{real}")
-        self.refresh_chrome()
-        if not self.doc.reading:  # else once its text is shown
-            self.opened.emit(file.ref)
+        self.document_moved(file)
 
     # --- the disk ----------------------------------------------------------------------------
 
@@ -276,58 +268,9 @@ class FileTab(QWidget):
         changed: Collection[MemoryFileRef],
         listed: Callable[[MemoryFileRef], MemoryFile | None] | None = None,
     ) -> None:
-        """A rescan saw the files `changed` (created, modified or gone): the open file
-        follows the disk when it is one of them (see the module docstring), and takes
-        what `listed` says of it now (who may write it) in any case."""
-        document = self.doc.document
-        if document is None:
-            return
-        now = listed(document.ref) if listed is not None else None
-        if now is not None and now != document and now.ref == document.ref:
-            self.doc.document = now
-        if document.ref not in changed:
-            return
-        candidates = self._rename_candidates(document, changed, listed)
-        loaded = self.doc.file.loaded_sha
-        if candidates and loaded is not None:
-            found = functools.partial(self._on_rename_found, document.ref)
-            self.doc.read(_RENAME, functools.partial(renamed_job, candidates, loaded), found)
-        else:
-            self.doc.follow_disk()
-
-    def _rename_candidates(
-        self,
-        document: MemoryFile,
-        changed: Collection[MemoryFileRef],
-        listed: Callable[[MemoryFileRef], MemoryFile | None] | None,
-    ) -> list[MemoryFile]:
-        """The files that appeared which the open file may have been renamed to — if it
-        is gone (an outside rename or move) and what it held is known."""
-        physical = document.physical()
-        if listed is None or self.doc.file.loaded_sha is None or physical is None:
-            return []
-        if physical.exists():
-            return []
-        others = [
-            ref
-            for ref in changed
-            if ref != document.ref and ref.source_id == document.ref.source_id
-        ]
-        found = (listed(ref) for ref in others[:_RENAME_CANDIDATES])
-        return [candidate for candidate in found if candidate is not None]
-
-    def _on_rename_found(self, ref: MemoryFileRef, renamed: MemoryFile | None) -> None:
-        """A file that appeared holds what the open one held: it was renamed, and the tab
-        follows it; else the open file follows the disk (it was deleted)."""
-        document = self.doc.document
-        if document is None or document.ref != ref:
-            return
-        if renamed is None:
-            self.doc.follow_disk()
-            return
-        old_name = document.name
-        self.retarget(renamed)
-        self.show_notice(BarKind.INFO, f"{old_name} was renamed on disk: this is it now.")
+        """A rescan saw the files `changed`: the open file follows the disk, or where it
+        was renamed (`OpenDocument.follow_changes`)."""
+        self.doc.follow_changes(changed, listed)
 
     def save(self, then: Callable[[bool], None] | None = None) -> None:
         """Save the buffer if the file on disk is still the one loaded (on the file
@@ -406,6 +349,16 @@ class FileTab(QWidget):
     def document_saved(self, ref: MemoryFileRef) -> None:
         """`saved` for the document just saved (`DocumentHost`)."""
         self.saved.emit(ref)
+
+    def document_moved(self, document: MemoryFile) -> None:
+        """The open file is `document` now, elsewhere: its name in the tab and the header,
+        then `opened` (once its text is shown, if it is on its way)."""
+        self._title = short_name(document.name)
+        real = f"\nOn disk: {self.doc.real_path}" if self.doc.real_path is not None else ""
+        self.view.set_title(document.title, f"{document.title}{real}")
+        self.refresh_chrome()
+        if not self.doc.reading:  # else once its text is shown
+            self.opened.emit(document.ref)
 
     def close_after_asking(self) -> None:
         """The bar's Close: the panel asks about unsaved changes, then closes the tab."""

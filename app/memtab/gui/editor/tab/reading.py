@@ -1,7 +1,7 @@
 """What a tab shows, and does with what is typed, while its file's text is on its way.
 
 A file opens at once; its text comes from the window's file channel a moment later
-(opening waits `components.editor.document.OPEN_WAIT_MS` for it: most often it is there
+(opening waits `components.editor.disk_jobs.OPEN_WAIT_MS` for it: most often it is there
 by then). The keys typed meanwhile are held (`held_keys.HeldKeys`) and typed into the
 text once it is loaded. The page says "Reading…" at once when it shows no file's text (a
 new tab); else the file shown before stays until the read is overdue

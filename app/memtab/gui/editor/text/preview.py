@@ -13,7 +13,7 @@ from PySide6.QtCore import QUrl, Signal, Slot
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from memtab.gui.editor.text.frontmatter import body_without_frontmatter
+from memtab.components.editor.frontmatter import body_without_frontmatter
 
 
 class MarkdownPreview(QTextBrowser):

@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.editor.frontmatter import read_description
 from memtab.components.editor.session import FileState
 from memtab.components.editor.text_buffer import (
     buffer_from_raw,
@@ -51,7 +52,6 @@ from memtab.components.editor.text_buffer import (
     utf16_offset,
     with_final_newline,
 )
-from memtab.gui.editor.text.frontmatter import read_description
 from memtab.gui.editor.text.highlighter import MarkdownHighlighter
 from memtab.gui.editor.text.preview import MarkdownPreview
 from memtab.gui.text.find_bar import FindBar
