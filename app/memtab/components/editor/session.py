@@ -26,6 +26,7 @@ from memtab.components.editor.merge import MergeBasis
 from memtab.components.editor.text_buffer import TextCodec
 from memtab.components.merge import choices
 from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.sources.claude.index import is_cut_index, pushed_past_cut
 from memtab.store.files import MAX_FILE_BYTES, FileContent
 
 # Action ids shared by the bar and the diff dialog; their words are a conflict's everywhere
@@ -123,6 +124,18 @@ class TakeDecision(enum.Enum):
     REPLACE = "replace"
 
 
+class SaveStart(enum.Enum):
+    """What a save asked now does (`OpenFile.save_start`)."""
+
+    AFTER_TEXT = "after_text"
+    """The text is on its way from disk: save once it (and what was typed meanwhile) is in."""
+    REFUSE = "refuse"
+    """Nothing here can be saved: no file, or a read-only one."""
+    SAVED = "saved"
+    """Nothing unsaved and no save on its way: it counts as saved."""
+    SAVE = "save"
+
+
 @dataclass(frozen=True)
 class Buffer:
     """What the editor holds: its text (`\\n` line breaks) and its undo-aware modified flag."""
@@ -198,6 +211,31 @@ class OpenFile:
         if self.ref is not None and not self.exists_on_disk:
             return FileState.NOT_ON_DISK
         return FileState.UNSAVED if self.is_dirty(modified) else FileState.CLEAN
+
+    def save_start(self, modified: bool, saving: bool) -> SaveStart:
+        """What a save asked now does, given the buffer's modified flag and whether a save
+        is on its way."""
+        if self.reading:
+            return SaveStart.AFTER_TEXT
+        if self.ref is None or self.is_read_only:
+            return SaveStart.REFUSE
+        return SaveStart.SAVE if self.is_dirty(modified) or saving else SaveStart.SAVED
+
+    def past_cut_warning(self, text: str) -> str | None:
+        """Why saving `text` waits for the user's word: it would push more lines of
+        Claude Code's MEMORY.md past the cut Claude Code reads to (docs/formats.md §17.6)
+        than the file has now; None when it need not wait."""
+        ref = self.ref
+        if ref is None or not is_cut_index(ref.agent, ref.name):
+            return None
+        pushed = pushed_past_cut(self.clean_text, text)
+        if not pushed:
+            return None
+        return (
+            f"Not saved: {pushed} more lines of MEMORY.md would be past the cut Claude Code "
+            "reads to. Move them up, or Edit → Move lines past Claude Code's cut into a "
+            "topic file."
+        )
 
     def save_expectation(self) -> str | None:
         """The sha a save expects on disk (None: the file must not exist)."""

@@ -20,6 +20,7 @@ from memtab.components.editor.session import (
     DiskRead,
     FileState,
     OpenFile,
+    SaveStart,
     Situation,
     TakeDecision,
     default_choice,
@@ -244,3 +245,33 @@ def test_read_only_files_keep_plain_line_endings_and_show_nuls() -> None:
     assert display_text(binary) == "a\r\n\u2400b"
     assert "NUL" in not_editable_reason(binary)
     assert "KiB cap" in not_editable_reason(disk("x", size=MAX_FILE_BYTES + 1))
+
+
+def test_what_a_save_asked_now_does() -> None:
+    reading = OpenFile(MemoryFileRef.of_mux(NOTES))
+    reading.reading = True
+    assert reading.save_start(modified=True, saving=False) is SaveStart.AFTER_TEXT
+    assert OpenFile().save_start(modified=True, saving=False) is SaveStart.REFUSE
+    read_only = open_file(read_only="not a text file")
+    assert read_only.save_start(modified=True, saving=False) is SaveStart.REFUSE
+    assert open_file().save_start(modified=False, saving=False) is SaveStart.SAVED
+    assert open_file().save_start(modified=True, saving=False) is SaveStart.SAVE
+    assert open_file().save_start(modified=False, saving=True) is SaveStart.SAVE, "after it"
+    gone = open_file(on_disk=False)
+    assert gone.save_start(modified=False, saving=False) is SaveStart.SAVE, "recreates it"
+
+
+def test_a_save_pushing_memory_md_past_claude_codes_cut_waits_for_the_users_word() -> None:
+    lines = "".join(f"- line {number}\n" for number in range(199))
+    index = OpenFile(MemoryFileRef("claude-code:memory-app", "MEMORY.md"))
+    index.clean_text = lines
+    assert index.past_cut_warning(lines + "- one more\n") is None, "still within the cut"
+    warning = index.past_cut_warning(lines + "- one\n- two\n- three\n")
+    assert warning is not None and warning.startswith("Not saved: 2 more lines of MEMORY.md")
+    index.clean_text = lines + "- one\n- two\n"  # already past it: only what is new counts
+    assert index.past_cut_warning(lines + "- one\n- two\n- three\n") is not None
+    assert index.past_cut_warning(lines + "- one\n- two\n") is None
+    topic = OpenFile(MemoryFileRef("claude-code:memory-app", "notes.md"))
+    assert topic.past_cut_warning(lines * 2) is None, "only MEMORY.md is cut"
+    mux = OpenFile(MemoryFileRef.of_mux(parse_virtual_path("/memories/global/MEMORY.md")))
+    assert mux.past_cut_warning(lines * 2) is None

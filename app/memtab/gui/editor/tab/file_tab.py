@@ -50,7 +50,7 @@ from memtab.components.editor.disk_jobs import FileJobs
 from memtab.components.editor.document import OpenDocument
 from memtab.components.editor.frontmatter import with_description
 from memtab.components.editor.links import resolve_link
-from memtab.components.editor.session import BarKind, Situation
+from memtab.components.editor.session import BarKind, SaveStart, Situation
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
@@ -59,7 +59,6 @@ from memtab.gui.editor.tab.reading import WhileReading
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.humanize import short_name
-from memtab.sources.claude.index import is_cut_index, pushed_past_cut
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 
@@ -277,36 +276,28 @@ class FileTab(QWidget):
         channel); `then(True)` once saved — nothing to save counts — or `then(False)`:
         nothing to save here, or the conflict or error is in the bar. Asked while the file
         is read, it saves once the text (and what was typed meanwhile) is in."""
-        if self.doc.reading:  # after its text, and what was typed while it was read
+        start = self.doc.file.save_start(self.view.is_modified(), self.doc.saving)
+        if start is SaveStart.AFTER_TEXT:  # and what was typed while it was read
             self.after_load(lambda: QTimer.singleShot(0, self, functools.partial(self.save, then)))
-        elif self.doc.document is None or self.doc.file.is_read_only:
+        elif start is not SaveStart.SAVE:
             if then is not None:
-                then(False)
-        elif not self.is_dirty and not self.doc.saving:
-            if then is not None:
-                then(True)
+                then(start is SaveStart.SAVED)
         elif not self._waits_past_cut(then):
             self.doc.save_against(self.doc.file.save_expectation(), then=then)
 
     def _waits_past_cut(self, then: Callable[[bool], None] | None) -> bool:
-        """A save that would push lines of Claude Code's MEMORY.md past the cut it reads to
-        waits for the user's word (docs/formats.md §17.6); True when it waits."""
-        ref, text = self.doc.file.ref, self.view.buffer_text()
-        if ref is None or not is_cut_index(ref.agent, ref.name) or text == self._past_cut_ok:
+        """A save of MEMORY.md past Claude Code's cut waits for the user's word
+        (`OpenFile.past_cut_warning`), unless they gave it for this text; True when it waits."""
+        text = self.view.buffer_text()
+        warning = self.doc.file.past_cut_warning(text) if text != self._past_cut_ok else None
+        if warning is None:
             return False
-        pushed = pushed_past_cut(self.doc.file.clean_text, text)
-        if pushed:
-            self.doc.show_bar(
-                Situation.NOTE,
-                BarKind.WARNING,
-                f"Not saved: {pushed} more lines of MEMORY.md would be past the cut Claude Code "
-                "reads to. Move them up, or Edit → Move lines past Claude Code's cut into a "
-                "topic file.",
-                [(SAVE_PAST_CUT, "Save anyway")],
-            )
-            if then is not None:
-                then(False)
-        return bool(pushed)
+        self.doc.show_bar(
+            Situation.NOTE, BarKind.WARNING, warning, [(SAVE_PAST_CUT, "Save anyway")]
+        )
+        if then is not None:
+            then(False)
+        return True
 
     @property
     def saving(self) -> bool:
