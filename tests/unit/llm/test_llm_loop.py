@@ -10,15 +10,11 @@ from memtab.llm.http import HttpChatProvider
 from memtab.llm.loop import LoopResult, run_tool_loop
 from memtab.llm.types import (
     AssistantMessage,
-    ModelReply,
     ToolCall,
     ToolOutcome,
     ToolResultsMessage,
     ToolSpec,
-    Usage,
     UserMessage,
-    message_to_json,
-    reply_to_json,
 )
 from support.fake_model_server import cancel_once_asked
 
@@ -217,29 +213,3 @@ def test_provider_error_is_kept_in_the_result(
 def test_max_steps_must_be_positive(provider: HttpChatProvider) -> None:
     with pytest.raises(ValueError, match="max_steps"):
         _run(provider, RecordingTool(), max_steps=0)
-
-
-def test_messages_and_replies_as_trace_json() -> None:
-    bad_call = ToolCall("c3", "memory", None, "{oops", "not JSON")
-    assert message_to_json(AssistantMessage("hi", (bad_call,))) == {
-        "role": "assistant",
-        "text": "hi",
-        "toolCalls": [
-            {
-                "id": "c3",
-                "name": "memory",
-                "arguments": None,
-                "rawArguments": "{oops",
-                "parseError": "not JSON",
-            }
-        ],
-    }
-    assert message_to_json(ToolResultsMessage((ToolOutcome("c3", "bad", is_error=True),))) == {
-        "role": "tool",
-        "results": [{"toolCallId": "c3", "content": "bad", "isError": True}],
-    }
-    assert message_to_json(UserMessage("go")) == {"role": "user", "text": "go"}
-    assert reply_to_json(ModelReply("t", (), "end_turn", Usage(1, 2)))["usage"] == {
-        "inputTokens": 1,
-        "outputTokens": 2,
-    }

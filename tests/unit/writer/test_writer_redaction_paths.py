@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.llm.types import ChatProvider, Message, ModelReply, ToolCall, ToolSpec, message_to_json
+from memtab.llm.types import ChatProvider, Message, ModelReply, ToolCall, ToolSpec
 from memtab.redact import REDACTED
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
@@ -21,6 +21,7 @@ from memtab.transcripts import NewestEvents
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
 from memtab.writer.inbox.suggestions import SuggestionQueue
+from memtab.writer.job.dump_messages import dump_message
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.providers import bind_to_run
 from memtab.writer.job.run import load_transcript_events, run_writer
@@ -57,7 +58,7 @@ class Recording:
         *,
         cancel: threading.Event | None = None,
     ) -> ModelReply:
-        self.requests.append(system + json.dumps([message_to_json(m) for m in messages]))
+        self.requests.append(system + json.dumps([dump_message(m).to_json() for m in messages]))
         return self._provider.complete(system, messages, tools, cancel=cancel)
 
 

@@ -25,7 +25,7 @@ from memtab import __version__
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.llm.loop import ToolExecution
-from memtab.llm.types import Message, ModelReply, message_to_json, reply_to_json
+from memtab.llm.types import Message, ModelReply
 from memtab.redact import KeyScrubber, redact_json
 from memtab.store.home import Home
 from memtab.traces.names import parse_trace_file_name, trace_file_name
@@ -36,6 +36,7 @@ from memtab.traces.schema import (
     EventsSummaryRecord,
     ToolExecutionRecord,
 )
+from memtab.writer.job.dump_messages import dump_message, dump_reply
 
 logger = logging.getLogger(__name__)
 
@@ -59,8 +60,8 @@ class AttemptTrace:
         optional = {"error": self.error} if self.error is not None else {}
         return AttemptRecord(
             attempt_index=self.attempt_index,
-            messages=tuple(message_to_json(message) for message in self.messages),
-            step_results=tuple(reply_to_json(reply) for reply in self.replies),
+            messages=tuple(map(dump_message, self.messages)),
+            step_results=tuple(map(dump_reply, self.replies)),
             tool_executions=tuple(_execution_record(call) for call in self.tool_executions),
             finish_reason=self.finish_reason,
             wrote=self.wrote,

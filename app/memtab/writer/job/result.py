@@ -20,7 +20,8 @@ RunOutcome = Literal["wrote", "suggested", "no_new_memories", "failed"]
 """`suggested`: the offline writer put new notes in the review queue instead of writing."""
 
 
-def _usage(usage: Usage) -> dict[str, int]:
+def usage_json(usage: Usage) -> dict[str, int]:
+    """Token counts as the writer's outputs write them (`memtab write --json`, dumps)."""
     return {"inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens}
 
 
@@ -44,7 +45,7 @@ class WriterRunResult(Record, write_only=True):
     trace_path: Path | None = None
     attempts: int = 0
     duration_ms: int = 0
-    usage: Annotated[Usage, WrittenAs(_usage)] = field(default_factory=Usage)
+    usage: Annotated[Usage, WrittenAs(usage_json)] = field(default_factory=Usage)
     diff: list[str] = computed(lambda result: result.diff_lines())
     summary_line: Annotated[str, Key("summary")] = computed(lambda result: result.summary())
     run_id: str | None = None
