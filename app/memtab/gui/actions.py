@@ -1,12 +1,12 @@
-"""The window's actions: one registry every feature adds its commands to, from which the
+"""The window's actions: one registry every feature adds its actions to, from which the
 menus, the keyboard shortcuts and Help → Keyboard shortcuts are made.
 
-A command is registered once, under a stable id `<feature>.<command>` ("tree.rename",
+An action is registered once, under a stable id `<feature>.<action>` ("tree.rename",
 "editor.save", "window.quit"), with its text, its keys, what it runs, where its keys work,
 when a menu shows it enabled and which menu shows it:
 
     actions.add(
-        "tree.rename", "Rename or move…", commands.rename_selected,
+        "tree.rename", "Rename or move…", actions.rename_selected,
         keys=["F2"], focus=Focus.WIDGET, on=tree, menu="edit",
     )
 
@@ -97,7 +97,7 @@ def plain_title(text: str) -> str:
 
 
 class Registered(NamedTuple):
-    """One registered command: its id, its action and how the registry keeps it current."""
+    """One registered action: its id, its action and how the registry keeps it current."""
 
     id: str
     name: str
@@ -126,7 +126,7 @@ class Conflict(NamedTuple):
 
 
 class ActionRegistry(QObject):
-    """Every command of a window, by id (see the module docstring)."""
+    """Every action of a window, by id (see the module docstring)."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         """An empty registry; `attach(window)` puts window-wide actions on the window."""
@@ -271,7 +271,7 @@ class ActionRegistry(QObject):
         return action_id in self._entries
 
     def entries(self) -> list[Registered]:
-        """Every registered command, in the order they were registered."""
+        """Every registered action, in the order they were registered."""
         return list(self._entries.values())
 
     def entry(self, action_id: str) -> Registered:

@@ -6,7 +6,7 @@ for these:
 
 - `home`, `ui_state` (None in tests that keep no state), `own_writes` (what Memtab is
   about to write, so it earns no "agent edited" badge);
-- `actions`: the registry of commands the feature registers its own in (`gui/actions.py`);
+- `actions`: the registry of actions the feature registers its own in (`gui/actions.py`);
   the menus, the keys and Help → Keyboard shortcuts are made from it;
 - `status`: short notes for the window's status bar (`status.show(text)`);
 - `shown`: what the Memory tab shows — the scan, its workspace, a view of its scopes — and

@@ -44,12 +44,12 @@ def no_editor_variables(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_real_path_is_shown_and_copied(
     qtbot: QtBot, panel: EditorPanel, store: MemoryStore
 ) -> None:
-    assert not panel.commands.copy_real_path_action.isEnabled()
+    assert not panel.editor_actions.copy_real_path_action.isEnabled()
     open_loaded(qtbot, panel, NOTES)
     real = store.physical(NOTES)
     assert panel.real_path == real
-    assert panel.commands.copy_real_path_action.isEnabled()
-    panel.commands.copy_real_path_action.trigger()
+    assert panel.editor_actions.copy_real_path_action.isEnabled()
+    panel.editor_actions.copy_real_path_action.trigger()
     assert QGuiApplication.clipboard().text() == str(real)
     # The "more" menu and the path's context menu carry the commands.
     more = next(
@@ -59,15 +59,15 @@ def test_the_real_path_is_shown_and_copied(
     )
     menu = more.menu()
     assert menu is not None
-    assert panel.commands.open_external_action in menu.actions()
-    assert panel.commands.copy_real_path_action in menu.actions()
-    assert panel.commands.find_action in menu.actions()
+    assert panel.editor_actions.open_external_action in menu.actions()
+    assert panel.editor_actions.copy_real_path_action in menu.actions()
+    assert panel.editor_actions.find_action in menu.actions()
     path_label = next(
         label
         for label in panel.findChildren(QLabel)
         if label.accessibleName() == "Memory file path"
     )
-    assert panel.commands.copy_real_path_action in path_label.actions()
+    assert panel.editor_actions.copy_real_path_action in path_label.actions()
 
 
 def test_visual_opens_the_real_path(
@@ -83,13 +83,13 @@ def test_visual_opens_the_real_path(
     monkeypatch.setenv("VISUAL", f"'{editor}'")
     monkeypatch.setenv("EDITOR", "definitely-not-an-editor")  # $VISUAL comes first
     open_loaded(qtbot, panel, NOTES)
-    with qtbot.waitSignal(panel.commands._opener.opened, timeout=WAIT_MS) as opened:
-        panel.commands.open_external_action.trigger()
+    with qtbot.waitSignal(panel.editor_actions._opener.opened, timeout=WAIT_MS) as opened:
+        panel.editor_actions.open_external_action.trigger()
     assert opened.args == [f"{editor.name} (from $VISUAL)"]
     qtbot.waitUntil(received.exists, timeout=WAIT_MS)
     assert received.read_text(encoding="utf-8") == str(store.physical(NOTES))
     # The editor exited at once with status 0: the watch ends without a complaint.
-    qtbot.waitUntil(lambda: not panel.commands._opener._watched, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not panel.editor_actions._opener._watched, timeout=WAIT_MS)
     assert not panel.message_bar.isVisibleTo(panel)
 
 
@@ -102,7 +102,7 @@ def test_an_editor_failing_at_once_says_so(
 ) -> None:
     monkeypatch.setenv("EDITOR", f"'{script(tmp_path, 'exit 3')}'")  # quoted: it has a space
     open_loaded(qtbot, panel, NOTES)
-    panel.commands.open_in_external_editor()
+    panel.editor_actions.open_in_external_editor()
     qtbot.waitUntil(lambda: panel.message_bar.isVisibleTo(panel), timeout=WAIT_MS)
     assert panel.message_bar.kind is BarKind.ERROR
     assert panel.message_bar.text == "fake editor (from $EDITOR) exited with status 3 at once."
@@ -113,7 +113,7 @@ def test_an_editor_that_is_not_installed_says_so(
 ) -> None:
     monkeypatch.setenv("VISUAL", "no-such-editor --wait")
     open_loaded(qtbot, panel, NOTES)
-    panel.commands.open_in_external_editor()
+    panel.editor_actions.open_in_external_editor()
     assert panel.message_bar.kind is BarKind.ERROR
     assert "$VISUAL names no-such-editor, which is not installed" in panel.message_bar.text
 
@@ -130,7 +130,7 @@ def test_a_program_that_cannot_start_says_so(
     monkeypatch.setenv("EDITOR", str(not_executable))
     monkeypatch.setattr(editor_external, "editor_launch", _launch_of(not_executable))
     open_loaded(qtbot, panel, NOTES)
-    panel.commands.open_in_external_editor()
+    panel.editor_actions.open_in_external_editor()
     assert panel.message_bar.kind is BarKind.ERROR
     assert panel.message_bar.text.startswith("Could not start editor.txt: Permission denied")
 
@@ -159,7 +159,7 @@ def test_without_an_editor_the_desktop_default_opens_it(
 
     monkeypatch.setattr(QDesktopServices, "openUrl", open_url)
     open_loaded(qtbot, panel, NOTES)
-    panel.commands.open_in_external_editor()
+    panel.editor_actions.open_in_external_editor()
     assert [url.toLocalFile() for url in asked] == [str(store.physical(NOTES))]
     if opens:
         assert not panel.message_bar.isVisibleTo(panel)
@@ -177,7 +177,7 @@ def test_opening_a_draft_externally_says_the_draft_is_not_in_it(
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda _url: True)
     open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "draft")
-    panel.commands.open_in_external_editor()
+    panel.editor_actions.open_in_external_editor()
     assert panel.message_bar.kind is BarKind.INFO
     assert "your unsaved changes here are not in it" in panel.message_bar.text
 
@@ -192,8 +192,8 @@ def test_an_editor_that_keeps_running_is_left_alone(
     monkeypatch.setattr(editor_external, "WATCH_EXIT_MS", 400)
     monkeypatch.setenv("EDITOR", f"'{script(tmp_path, 'exec sleep 30')}'")
     open_loaded(qtbot, panel, NOTES)
-    panel.commands.open_in_external_editor()
-    opener = panel.commands._opener
+    panel.editor_actions.open_in_external_editor()
+    opener = panel.editor_actions._opener
     qtbot.waitUntil(lambda: not opener._watched, timeout=WAIT_MS)
     assert not panel.message_bar.isVisibleTo(panel)
     (process,) = opener._detached  # still running, not watched, not killed

@@ -154,8 +154,8 @@ def test_read_only_files_can_be_searched_not_changed(
     store.physical(NOTES).write_bytes(b"token\x00token\n")
     open_loaded(qtbot, panel, NOTES)
     assert panel.is_read_only
-    assert not panel.commands.replace_action.isEnabled()
-    panel.commands.replace_in_file()
+    assert not panel.editor_actions.replace_action.isEnabled()
+    panel.editor_actions.replace_in_file()
     assert not panel.find_bar.isVisible()
     panel.find_in_file("token")
     assert panel.find_bar.match_count == 2
@@ -163,7 +163,7 @@ def test_read_only_files_can_be_searched_not_changed(
 
 
 def test_no_file_no_find(panel: EditorPanel) -> None:
-    assert not panel.commands.find_action.isEnabled()
+    assert not panel.editor_actions.find_action.isEnabled()
     panel.find_in_file("x")
     assert not panel.find_bar.isVisible()
 

@@ -18,7 +18,7 @@ def test_revert_loads_the_disk_and_undo_brings_the_draft_back(
     qtbot: QtBot, panel: EditorPanel, store: MemoryStore
 ) -> None:
     open_loaded(qtbot, panel, NOTES)
-    revert = panel.commands.revert_action
+    revert = panel.editor_actions.revert_action
     type_at_end(qtbot, panel, "\n- a draft line")
     assert panel.is_dirty
     write_disk(store, "# Notes\n- changed by an agent meanwhile\n")

@@ -240,11 +240,11 @@ def test_auto_save_is_off_until_turned_on(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
     assert not panel.autosave.enabled
-    assert not panel.commands.autosave_action.isChecked()
+    assert not panel.editor_actions.autosave_action.isChecked()
     open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "draft")
     assert not panel.autosave.timer.isActive()
-    panel.commands.autosave_action.trigger()  # File → Auto save: saves what waits
+    panel.editor_actions.autosave_action.trigger()  # File → Auto save: saves what waits
     assert panel.autosave.enabled
     wait_saved(qtbot, panel)
     assert disk_text(store) == ORIGINAL + "draft\n"

@@ -73,7 +73,7 @@ def test_new_file_with_description_is_created_shown_and_opened(
     target = parse_file_path("/memories/workspace/ideas/new.md")
     dialogs.new_item = (target, 'Ideas: "quoted" and more')
     select(window, section_key(SectionId.WORKSPACE))
-    tab.commands.new_file_action.trigger()
+    tab.file_actions.new_file_action.trigger()
     assert dialogs.asked[0][1] == VirtualPath(Scope.WORKSPACE)
     wait_for(qtbot, lambda: tab.editor.current_path == target)
     text = (home.workspace_root(MAIN) / "ideas" / "new.md").read_text()
@@ -89,7 +89,7 @@ def test_new_folder_in_the_selected_scope(
     window, dialogs = open_window(make_window, home)
     select(window, path_key("/memories/project/architecture.md"))
     dialogs.new_item = (parse_file_path("/memories/project/runbooks"), "")
-    window.memory_tab.commands.new_folder_action.trigger()
+    window.memory_tab.file_actions.new_folder_action.trigger()
     assert dialogs.asked[0][1] == VirtualPath(Scope.PROJECT)  # the file's folder
     key = directory_key(parse_file_path("/memories/project/runbooks"))
     wait_for(qtbot, lambda: window.memory_tab.model.node_for_key(key))
@@ -102,7 +102,7 @@ def test_creating_over_an_existing_file_shows_the_error_and_changes_nothing(
     window, dialogs = open_window(make_window, home)
     before = (home.global_root / "Zeta.md").read_text()
     dialogs.new_item = (parse_file_path("/memories/global/Zeta.md"), "")
-    window.memory_tab.commands.new_file_action.trigger()
+    window.memory_tab.file_actions.new_file_action.trigger()
     bar = window.memory_tab.message_bar
     wait_for(qtbot, lambda: "already exists" in bar.text)
     assert (home.global_root / "Zeta.md").read_text() == before
@@ -149,7 +149,7 @@ def test_a_move_onto_an_existing_name_is_refused_with_a_clear_message(
     (home.workspace_root(MAIN) / "Zeta.md").write_text("other")
     select(window, path_key("/memories/global/Zeta.md"))
     dialogs.move_target = parse_file_path("/memories/workspace/Zeta.md")
-    window.memory_tab.commands.rename_action.trigger()
+    window.memory_tab.file_actions.rename_action.trigger()
     bar = window.memory_tab.message_bar
     wait_for(qtbot, lambda: "already exists" in bar.text)
     assert (home.global_root / "Zeta.md").is_file()
@@ -179,7 +179,7 @@ def test_cancelled_delete_keeps_everything(
     window, dialogs = open_window(make_window, home)
     dialogs.confirm = False
     select(window, directory_key(parse_file_path("/memories/global/tools")))
-    window.memory_tab.commands.delete_action.trigger()
+    window.memory_tab.file_actions.delete_action.trigger()
     assert dialogs.asked == [("delete", ("tools",), 2, False)]
     wait_idle(qtbot, window)
     assert (home.global_root / "tools" / "git.md").is_file()
@@ -258,8 +258,8 @@ def test_ctrl_d_toggles_the_pin_and_mentions_mux(
     wait_for(qtbot, lambda: (node := tab.model.node_for_key(key)) is not None and node.pinned)
     assert MetaStore(home).load()[global_key("Zeta.md")].pinned
     assert any("mux may overwrite" in message for message in messages)
-    assert "mux may overwrite" in tab.commands.pin_action.toolTip()
-    tab.commands.toggle_pin()
+    assert "mux may overwrite" in tab.file_actions.pin_action.toolTip()
+    tab.file_actions.toggle_pin()
     wait_for(qtbot, lambda: (node := tab.model.node_for_key(key)) is not None and not node.pinned)
 
 
@@ -270,7 +270,9 @@ def test_context_menus_offer_what_each_row_allows(make_window: WindowFactory, ho
     def texts(key: str) -> list[str]:
         node = tab.model.node_for_key(key)
         assert node is not None
-        return [a.text() for a in tab.commands.context_menu(node).actions() if not a.isSeparator()]
+        return [
+            a.text() for a in tab.file_actions.context_menu(node).actions() if not a.isSeparator()
+        ]
 
     assert texts(path_key("/memories/global/preferences.md")) == [
         "Unpin",
@@ -306,7 +308,7 @@ def test_orphan_files_open_read_only_and_orphan_dirs_can_be_deleted(
     assert tab.editor.is_read_only
     assert "Orphaned note" in tab.editor.buffer_text()
     select(window, orphan_key("gone-0123456789ab"))
-    tab.commands.delete_orphan_action.trigger()
+    tab.file_actions.delete_orphan_action.trigger()
     assert dialogs.asked == [("delete-orphan", "gone-0123456789ab", 1)]
     wait_for(qtbot, lambda: tab.model.node_for_key(section_key(SectionId.ORPHANS)) is None)
     assert not (home.projects_root / "gone-0123456789ab").exists()
@@ -560,7 +562,7 @@ def test_a_delete_history_cannot_keep_asks_before_deleting_without_a_copy(
         expect_log("memtab.store.history.recorder", "WARNING", r"deleted without a copy")
         expect_log("memtab.store.history.recorder", "WARNING", r"Could not record")
     select(window, file_key(notes))
-    window.memory_tab.commands.delete_action.trigger()
+    window.memory_tab.file_actions.delete_action.trigger()
     wait_for(qtbot, lambda: len(dialogs.asked) == 2)
     (_, refusal, done) = dialogs.asked[1]
     assert dialogs.asked[1][0] == "without-copy" and done == "deleted"

@@ -25,7 +25,7 @@ from gui.memory_tree_support import (
 from memtab.components.tree.nodes import SectionId, directory_key, file_key, orphan_key, section_key
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.clock import now_ms
-from memtab.gui.files.commands import ASK_CROSS_SCOPE_DROPS
+from memtab.gui.files.file_actions import ASK_CROSS_SCOPE_DROPS
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.revert import LEFT_ALONE, RESTORED
 from memtab.gui.history.trash_dialog import SELECT_PROMPT
@@ -113,7 +113,7 @@ def test_restore_to_another_path_and_scopes_filter(
     window = watched_window(qtbot, make_window, home)
     tab = window.memory_tab
     assert tab.tree.select_key(file_key(PREFERENCES))
-    tab.commands.delete_action.trigger()
+    tab.file_actions.delete_action.trigger()
     wait_for(qtbot, lambda: not shown(window, PREFERENCES))
     trash = window.history.open_trash()
     wait_for(qtbot, lambda: trash.select_path(str(PREFERENCES)))
@@ -156,7 +156,7 @@ def test_a_scope_sections_menu_opens_its_recently_deleted(
     window = watched_window(qtbot, make_window, home)
     tab = window.memory_tab
     assert tab.tree.select_key(section_key(SectionId.PROJECT))
-    tab.commands.trash_action.trigger()
+    tab.file_actions.trash_action.trigger()
     trash = window.history.trash_dialog
     assert trash is not None and trash.isVisible()
     assert trash.scope_filter.currentData() == "project"
@@ -175,7 +175,7 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
     physical = home.global_root / "Zeta.md"
     first = physical.read_text()
     assert tab.tree.select_key(file_key(ZETA))
-    tab.commands.history_action.trigger()
+    tab.file_actions.history_action.trigger()
     assert window.history.dock.isVisible()
     wait_for(qtbot, lambda: tab.editor.current_path == ZETA)
     wait_for(
@@ -429,7 +429,7 @@ def test_undo_a_delete_with_ctrl_z_in_the_tree_brings_the_file_and_its_pin_back(
     window.activateWindow()
     wait_for(qtbot, window.isActiveWindow)
     assert tab.tree.select_key(file_key(PREFERENCES))
-    tab.commands.delete_action.trigger()
+    tab.file_actions.delete_action.trigger()
     wait_for(qtbot, lambda: not shown(window, PREFERENCES))
     refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").isEnabled()
@@ -451,7 +451,7 @@ def test_undo_a_delete_with_ctrl_z_in_the_tree_brings_the_file_and_its_pin_back(
     tools = parse_file_path("/memories/global/tools")
     git = parse_file_path("/memories/global/tools/git.md")
     assert tab.tree.select_key(directory_key(tools))
-    tab.commands.delete_action.trigger()
+    tab.file_actions.delete_action.trigger()
     wait_for(qtbot, lambda: not shown(window, git))
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
@@ -470,7 +470,7 @@ def test_ctrl_z_pressed_while_the_delete_still_runs_waits_for_it_and_takes_it_ba
     tools = parse_file_path("/memories/global/tools")
     git = parse_file_path("/memories/global/tools/git.md")
     assert tab.tree.select_key(directory_key(tools))
-    tab.commands.delete_action.trigger()
+    tab.file_actions.delete_action.trigger()
     assert window.context.file_ops.busy
     window.menus.refresh()
     assert window.context.actions.action("files.undo").isEnabled()
@@ -496,7 +496,7 @@ def test_edit_undo_takes_back_a_rename_and_reopens_the_file(
     open_loaded(qtbot, tab.editor, ZETA)
     assert tab.tree.select_key(file_key(ZETA))
     dialogs.move_target = renamed
-    tab.commands.rename_action.trigger()
+    tab.file_actions.rename_action.trigger()
     wait_for(qtbot, lambda: tab.editor.current_path == renamed)
     refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").text() == "&Undo rename of Zeta.md"
@@ -547,7 +547,7 @@ def test_a_deleted_orphan_dir_comes_back_with_undo_and_from_recently_deleted(
 
     def delete_orphan() -> None:
         assert tab.tree.select_key(orphan_key(ORPHAN))
-        tab.commands.delete_orphan_action.trigger()
+        tab.file_actions.delete_orphan_action.trigger()
         wait_for(qtbot, lambda: tab.model.node_for_key(orphan_key(ORPHAN)) is None)
         assert not orphan.exists()
 

@@ -511,5 +511,5 @@ def dialog_classes() -> set[str]:
 
 def about_box(window: MainWindow) -> QMessageBox:
     """Help → About's box."""
-    assert window.commands is not None
-    return window.commands.about_box()
+    assert window.own_actions is not None
+    return window.own_actions.about_box()

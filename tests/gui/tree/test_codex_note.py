@@ -38,7 +38,7 @@ def test_a_note_is_added_to_codex_memory_and_opened(
     actions = tab.context.actions
     actions.refresh()
     assert actions.action(ACTION_ID).isEnabled()
-    tab.commands.codex_note.ask_text = lambda: "Releases are cut from the release branch."  # type: ignore[method-assign]
+    tab.file_actions.codex_note.ask_text = lambda: "Releases are cut from the release branch."  # type: ignore[method-assign]
     actions.action(ACTION_ID).trigger()
     notes = machine.codex / "memories" / CODEX_NOTES_DIR
 

@@ -312,7 +312,7 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     tab = window.memory_tab
     fake = dialogs(window)
     topic_key = ref_key(MemoryFileRef(memory_id(window), "memory/feedback_vercel-env-newline.md"))
-    menu = tab.commands.context_menu(node(window, topic_key))
+    menu = tab.file_actions.context_menu(node(window, topic_key))
     assert [a.text() for a in menu.actions() if not a.isSeparator()] == [
         "Copy to…",
         "Open containing folder",
@@ -320,7 +320,7 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     # A Claude Code feedback memory into mux global: frontmatter converted, history kept.
     assert tab.tree.select_key(topic_key)
     fake.copy_to = choose("mux:global", "vercel")
-    tab.commands.copy_to_action.trigger()
+    tab.file_actions.copy_to_action.trigger()
     target = parse_file_path("/memories/global/vercel.md")
     qtbot.waitUntil(lambda: tab.editor.current_path == target, timeout=WAIT_MS)
     assert (
@@ -337,7 +337,7 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     # …and a mux memory into Claude Code's auto memory, as a topic of the chosen type.
     assert tab.tree.select_key(file_key(target))
     fake.copy_to = choose(f"source:{memory_id(window)}", "user_vercel", "user")
-    tab.commands.copy_to_action.trigger()
+    tab.file_actions.copy_to_action.trigger()
     copied = ref_key(MemoryFileRef(memory_id(window), "memory/user_vercel.md"))
     qtbot.waitUntil(lambda: tab.editor.current_key == copied, timeout=WAIT_MS)
     assert node(window, copied).tag == "user"

@@ -89,27 +89,27 @@ def _new_file(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     target = parse_file_path("/memories/global/brand-new.md")
     dialogs.new_item = (target, "A file made under the guard")
     assert window.memory_tab.tree.select_key(section_key(SectionId.GLOBAL))
-    window.memory_tab.commands.new_file_action.trigger()
+    window.memory_tab.file_actions.new_file_action.trigger()
     until(lambda: window.memory_tab.editor.current_path == target)
 
 
 def _pin(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     key = _select(window, GLOBAL_FILE)
-    window.memory_tab.commands.toggle_pin()
+    window.memory_tab.file_actions.toggle_pin()
     until(lambda: (node := window.memory_tab.model.node_for_key(key)) and node.pinned)
 
 
 def _delete_then_undo(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     key = _select(window, GLOBAL_FILE)
-    window.memory_tab.commands.delete_selected()
+    window.memory_tab.file_actions.delete_selected()
     until(lambda: window.memory_tab.model.node_for_key(key) is None)
-    window.memory_tab.commands.turns.undo_last()
+    window.memory_tab.file_actions.turns.undo_last()
     until(lambda: window.memory_tab.model.node_for_key(key) is not None)
 
 
 def _history(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     _select(window, GLOBAL_FILE)
-    window.memory_tab.commands.show_selected_history()
+    window.memory_tab.file_actions.show_selected_history()
     until(lambda: window.memory_tab.is_idle)
 
 
@@ -178,7 +178,7 @@ def _follow_a_link(until: Until, window: MainWindow, dialogs: FakeDialogs) -> No
 
 def _version_view(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     panel = window.history.panel
-    window.memory_tab.commands.show_selected_history()
+    window.memory_tab.file_actions.show_selected_history()
     until(lambda: panel.history is not None and bool(panel.history.rows))
     assert panel.history is not None
     assert panel.select_version(panel.history.rows[-1].version.id)
@@ -187,7 +187,7 @@ def _version_view(until: Until, window: MainWindow, dialogs: FakeDialogs) -> Non
 
 def _recently_deleted(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     key = _select(window, GLOBAL_FILE)
-    window.memory_tab.commands.delete_selected()
+    window.memory_tab.file_actions.delete_selected()
     until(lambda: window.memory_tab.model.node_for_key(key) is None)
     trash = window.history.open_trash()
     until(lambda: trash.select_path(GLOBAL_FILE))
@@ -203,7 +203,7 @@ def _copy_to(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
 
     dialogs.copy_to = to_project
     _select(window, GLOBAL_FILE)
-    window.memory_tab.commands.copy_to_action.trigger()
+    window.memory_tab.file_actions.copy_to_action.trigger()
     copy = parse_file_path("/memories/project/zeta-copy.md")
     until(lambda: window.memory_tab.editor.current_path == copy)
 

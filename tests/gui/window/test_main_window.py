@@ -247,7 +247,7 @@ def test_menus_are_filled_once_the_memory_tab_is_assembled(
     titles = [action.text() for action in window.menuBar().actions()]
     # The titles shown from the first paint are the menus', once (no stand-ins left).
     assert titles == list(MENU_TITLES) == [menu.title() for menu in window.menus.menus]
-    assert window.memory_tab.commands.new_file_action in window.menus.file_menu.actions()
+    assert window.memory_tab.file_actions.new_file_action in window.menus.file_menu.actions()
 
 
 def test_the_traces_tab_is_built_when_first_shown(

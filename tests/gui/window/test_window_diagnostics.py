@@ -33,7 +33,7 @@ def test_about_names_the_log_file(
     monkeypatch.setenv("MEMTAB_LOG_DIR", str(tmp_path / "log"))
     log = setup_logging()  # undone after the test by tests/support/logfail.py
     window = make_window(home)
-    assert f"<code>{log}</code>" in window.commands.about_text()
+    assert f"<code>{log}</code>" in window.own_actions.about_text()
 
 
 class LimitReachedFor(ProbeAtWatchLimit):

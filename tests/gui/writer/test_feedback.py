@@ -291,17 +291,17 @@ def test_open_containing_folder_says_so_when_nothing_can_open_it(
 ) -> None:
     window = make_window(home)
     tab = window.memory_tab
-    tab.commands.open_url = lambda url: False  # type: ignore[method-assign]
+    tab.file_actions.open_url = lambda url: False  # type: ignore[method-assign]
     tab.tree.select_key(file_key(parse_file_path("/memories/global/tools/git.md")))
     with qtbot.waitSignal(tab.context.status.shown) as said:
-        tab.commands.reveal_action.trigger()
+        tab.file_actions.reveal_action.trigger()
     folder = str(home.global_root / "tools")
     assert said.args[0].startswith(f"No file manager could open {folder}")
     assert tab.message_bar.isVisibleTo(tab)
     assert QApplication.clipboard().text() == folder
     opened: list[QUrl] = []
-    tab.commands.open_url = lambda url: opened.append(url) or True  # type: ignore[method-assign]
-    tab.commands.reveal_action.trigger()
+    tab.file_actions.open_url = lambda url: opened.append(url) or True  # type: ignore[method-assign]
+    tab.file_actions.reveal_action.trigger()
     assert opened == [QUrl.fromLocalFile(folder)]
 
 
@@ -347,12 +347,12 @@ def test_the_pin_warning_about_mux_only_while_mux_may_run_checked_off_the_gui_th
     qtbot.waitUntil(lambda: tab.mux.activity is not None, timeout=WAIT_MS)
     assert threads and threads[0] is not threading.main_thread()
     assert glossary.PINS_WITHOUT_MUX in prefs.data(Qt.ItemDataRole.ToolTipRole)
-    assert tab.commands.pin_action.toolTip() == glossary.PINS_WITHOUT_MUX
+    assert tab.file_actions.pin_action.toolTip() == glossary.PINS_WITHOUT_MUX
     answers.pop(0)
     with qtbot.waitSignal(tab.mux.changed):
         tab.mux.check()
     assert glossary.PINS_WITH_MUX in prefs.data(Qt.ItemDataRole.ToolTipRole)
-    assert tab.commands.pin_action.toolTip() == glossary.PINS_WITH_MUX
+    assert tab.file_actions.pin_action.toolTip() == glossary.PINS_WITH_MUX
 
 
 def test_after_switching_workspace_nothing_stays_selected_for_a_closed_file(

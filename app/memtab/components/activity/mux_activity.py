@@ -42,7 +42,7 @@ class MuxActivity:
         return self.running is not False
 
 
-def is_mux_command(argv: Iterable[str]) -> bool:
+def is_mux_command_line(argv: Iterable[str]) -> bool:
     """Whether a process's command line is mux's: its program, or the script node runs."""
     parts = [part for part in argv if part][:2]
     names = [os.path.basename(part.rstrip("/")) for part in parts]
@@ -51,8 +51,8 @@ def is_mux_command(argv: Iterable[str]) -> bool:
     return len(names) == 2 and names[0].startswith("node") and names[1] in MUX_NAMES
 
 
-def _linux_commands(proc: Path) -> list[list[str]]:
-    commands = []
+def _linux_command_lines(proc: Path) -> list[list[str]]:
+    command_lines = []
     for entry in proc.iterdir():
         if not entry.name.isdigit():
             continue
@@ -60,11 +60,11 @@ def _linux_commands(proc: Path) -> list[list[str]]:
             raw = (entry / "cmdline").read_bytes()
         except OSError:
             continue  # gone, or not ours to read
-        commands.append([part.decode("utf-8", "replace") for part in raw.split(b"\0")])
-    return commands
+        command_lines.append([part.decode("utf-8", "replace") for part in raw.split(b"\0")])
+    return command_lines
 
 
-def _ps_commands() -> list[list[str]] | None:
+def _ps_command_lines() -> list[list[str]] | None:
     try:
         done = subprocess.run(
             ["ps", "-A", "-o", "comm="],
@@ -78,13 +78,13 @@ def _ps_commands() -> list[list[str]] | None:
     return [[line.strip()] for line in done.stdout.splitlines() if line.strip()]
 
 
-def running_commands(proc: Path = Path("/proc")) -> list[list[str]] | None:
+def running_command_lines(proc: Path = Path("/proc")) -> list[list[str]] | None:
     """The command lines of this user's visible processes (None: cannot be listed)."""
     if sys.platform.startswith("linux") and proc.is_dir():
-        return _linux_commands(proc)
+        return _linux_command_lines(proc)
     if sys.platform == "win32":
         return None
-    return _ps_commands()
+    return _ps_command_lines()
 
 
 def _newest_mux_write(home: Home) -> float | None:
@@ -105,12 +105,12 @@ def _newest_mux_write(home: Home) -> float | None:
 def mux_activity(
     home: Home,
     *,
-    commands: Callable[[], list[list[str]] | None] = running_commands,
+    command_lines: Callable[[], list[list[str]] | None] = running_command_lines,
     clock: Callable[[], float] = time.time,
 ) -> MuxActivity:
     """Whether mux may be working on `home` right now (see the module docstring)."""
-    listed = commands()
-    if listed is not None and any(is_mux_command(argv) for argv in listed):
+    listed = command_lines()
+    if listed is not None and any(is_mux_command_line(argv) for argv in listed):
         return MuxActivity(True, "a mux process is running")
     newest = _newest_mux_write(home)
     if newest is not None and (clock() - newest) * 1000 < RECENT_MS:

@@ -1,7 +1,7 @@
-"""The tree's file commands' rules, without Qt: which command a row offers, what each may
+"""The tree's file actions' rules, without Qt: which action a row offers, what each may
 act on, and what it says.
 
-`gui/files/commands.py` keeps the actions, the context menu, the dialogs and the
+`gui/files/file_actions.py` keeps the actions, the context menu, the dialogs and the
 file-operation worker; it asks these rules what a row offers (`row_commands`, in the
 menu's order), whether an action applies to the current row (`is_editable`,
 `is_pinnable`, `is_copyable`), what a deletion removes (`deletion_roots`), where New
@@ -23,8 +23,8 @@ _EDITABLE_KINDS = (NodeKind.FILE, NodeKind.DIRECTORY)
 _NEW_ITEM_SCOPES = (Scope.WORKSPACE, Scope.PROJECT, Scope.GLOBAL)
 
 
-class RowCommand(enum.Enum):
-    """A command a row's context menu offers (`SEPARATOR`: a line between groups)."""
+class RowAction(enum.Enum):
+    """An action a row's context menu offers (`SEPARATOR`: a line between groups)."""
 
     PIN = "pin"
     HISTORY = "history"
@@ -40,35 +40,35 @@ class RowCommand(enum.Enum):
     SEPARATOR = "separator"
 
 
-def row_commands(node: TreeNode) -> tuple[RowCommand, ...]:
+def row_actions(node: TreeNode) -> tuple[RowAction, ...]:
     """What a row's context menu offers, in order: another agent's file can only be copied
     (or its folder opened), an orphaned project dir deleted whole; a file of a scope is
     pinned, copied, renamed, deleted…; a scope or folder takes new files."""
-    commands: list[RowCommand] = []
+    offered: list[RowAction] = []
     if node.read_only:
         if node.ref is not None and node.kind is NodeKind.FILE:
-            commands.append(RowCommand.COPY_TO)
+            offered.append(RowAction.COPY_TO)
         elif node.ref is None and node.kind is NodeKind.ORPHAN_DIR:
-            commands.append(RowCommand.DELETE_ORPHAN)
+            offered.append(RowAction.DELETE_ORPHAN)
         if node.physical:
-            commands.append(RowCommand.REVEAL)
-        return tuple(commands)
+            offered.append(RowAction.REVEAL)
+        return tuple(offered)
     if node.kind is NodeKind.FILE:
-        commands += (RowCommand.PIN, RowCommand.HISTORY, RowCommand.COPY_TO)
+        offered += (RowAction.PIN, RowAction.HISTORY, RowAction.COPY_TO)
     if node.kind in (NodeKind.SECTION, NodeKind.DIRECTORY) and node.accepts_drops:
-        commands += (RowCommand.NEW_FILE, RowCommand.NEW_FOLDER)
+        offered += (RowAction.NEW_FILE, RowAction.NEW_FOLDER)
     if node.kind is NodeKind.SECTION and node.path is not None:
-        commands.append(RowCommand.TRASH)
+        offered.append(RowAction.TRASH)
     if node.kind in _EDITABLE_KINDS:
-        commands += (
-            RowCommand.SEPARATOR,
-            RowCommand.RENAME,
-            RowCommand.COPY_PATH,
-            RowCommand.REVEAL,
-            RowCommand.SEPARATOR,
-            RowCommand.DELETE,
+        offered += (
+            RowAction.SEPARATOR,
+            RowAction.RENAME,
+            RowAction.COPY_PATH,
+            RowAction.REVEAL,
+            RowAction.SEPARATOR,
+            RowAction.DELETE,
         )
-    return tuple(commands)
+    return tuple(offered)
 
 
 def is_editable(node: TreeNode | None, *kinds: NodeKind) -> bool:

@@ -1,5 +1,5 @@
-"""The editor: the widget (`editor`), the open file loaded, saved and followed on disk
-(`document`), its widgets (`view`, `bar`, `preview`, `highlighter`, `frontmatter`), the
-bar's questions and diff window (`prompts`), find (`find`), its commands (`commands`), an
+"""The editor: the widget (`editor`), one open file loaded, saved and followed on disk
+(`tab/`: `file_tab`, `document`, the bar and its questions), its text widgets (`text/`:
+`view`, `preview`, `highlighter`, `frontmatter`), its actions (`editor_actions`), an
 outside editor (`external`).
 """

@@ -15,7 +15,7 @@
   text is shown; `when_loaded` runs what needs the text (a selection) once it is.
 
 What the rest of the window asks of "the editor" — `current_file`, `text_edit`, `save`,
-`set_badge`… — is the current tab's. The commands (`commands.EditorCommands`: save, find,
+`set_badge`… — is the current tab's. The actions (`editor_actions.EditorActions`: save, find,
 close tab, next and previous tab, …) are registered once and act on the current tab.
 """
 
@@ -39,8 +39,8 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.autosave import AutoSave
-from memtab.gui.editor.commands import EditorCommands
 from memtab.gui.editor.current import CurrentTab
+from memtab.gui.editor.editor_actions import EditorActions
 from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.editor.tab_bar import EditorTabBar, chain_like
 from memtab.gui.editor.text.view import EditorView
@@ -88,7 +88,7 @@ class EditorPanel(CurrentTab, QWidget):
         clock: GuiClock = QT_CLOCK,
         tab_keys_in: QWidget | None = None,
     ) -> None:
-        """No tab open; its commands are registered in `context.actions`. `tasks` runs the
+        """No tab open; its actions are registered in `context.actions`. `tasks` runs the
         diffs; without one the panel starts its own worker thread on first use, and
         `shutdown()` must be called on close (the tab does). `clock` times when a slow
         read says "Reading…". `tab_keys_in`: where Ctrl+W, Ctrl+Tab, Ctrl+H work (the
@@ -118,13 +118,13 @@ class EditorPanel(CurrentTab, QWidget):
         self.autosave = AutoSave(
             self, self.tabs_for_autosave, context.ui_state, context.save_ui_state
         )
-        self.commands = EditorCommands(
+        self.editor_actions = EditorActions(
             context.actions, self, self, self._current_view, tab_keys_in=tab_keys_in
         )
-        self.commands.notice.connect(self._on_commands_notice)
-        self._empty.view.set_file_actions(self.commands.file_actions)
-        self._empty.view.set_path_actions(self.commands.path_actions)
-        self.commands.said.connect(context.status.show)
+        self.editor_actions.notice.connect(self._on_actions_notice)
+        self._empty.view.set_file_actions(self.editor_actions.file_actions)
+        self._empty.view.set_path_actions(self.editor_actions.path_actions)
+        self.editor_actions.said.connect(context.status.show)
         self.refresh_chrome()
 
     # --- the tabs ----------------------------------------------------------------------------
@@ -149,7 +149,7 @@ class EditorPanel(CurrentTab, QWidget):
         return self.current_tab or self._empty
 
     def _current_view(self) -> EditorView:
-        """What the commands act on: the current tab's view (the empty page's: none)."""
+        """What the actions act on: the current tab's view (the empty page's: none)."""
         return self._current.view
 
     def tab_for(self, ref: MemoryFileRef) -> FileTab | None:
@@ -427,11 +427,11 @@ class EditorPanel(CurrentTab, QWidget):
     def find_in_file(self, query: str | None = None) -> None:
         """Open the find bar (with `query`, else the selection) and select the first match
         from the cursor (the window's Edit → Find; also Ctrl+F in the editor)."""
-        self.commands.find_in_file(query)
+        self.editor_actions.find_in_file(query)
 
     def shutdown(self) -> None:
         """Stop the diff worker thread the panel started (call on close)."""
-        self.commands.stop()
+        self.editor_actions.stop()
         for tab in [*self._tabs, self._empty]:
             tab.shutdown()
         if self._owns_tasks and self._tasks is not None:
@@ -439,8 +439,8 @@ class EditorPanel(CurrentTab, QWidget):
             self._tasks = None
 
     def refresh_chrome(self) -> None:
-        """Follow the current tab's state: commands, `dirty_changed`."""
-        self.commands.update()
+        """Follow the current tab's state: actions, `dirty_changed`."""
+        self.editor_actions.update()
         dirty = self.is_dirty
         if dirty != self._last_dirty:
             self._last_dirty = dirty
@@ -484,8 +484,8 @@ class EditorPanel(CurrentTab, QWidget):
         else:
             tab = self._new_tab()
             view = tab.view
-            view.set_file_actions(self.commands.file_actions)
-            view.set_path_actions(self.commands.path_actions)
+            view.set_file_actions(self.editor_actions.file_actions)
+            view.set_path_actions(self.editor_actions.path_actions)
             view.set_view_mode(self._current.view.view_mode)
             chain_like(self._empty, tab)
             # After the current tab; one opened behind it goes last (restoring tabs).
@@ -596,5 +596,5 @@ class EditorPanel(CurrentTab, QWidget):
         )
 
     @Slot(object, str)
-    def _on_commands_notice(self, kind: BarKind, text: str) -> None:
+    def _on_actions_notice(self, kind: BarKind, text: str) -> None:
         self._current.show_notice(kind, text)

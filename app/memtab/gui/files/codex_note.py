@@ -2,7 +2,7 @@
 
 Codex rewrites its memory files from its own records (the editor says so on each of them,
 read-only); a note in `memories/extensions/ad_hoc/notes/` is what its next consolidation
-folds in (`sources.codex.notes`, docs/formats.md §17.3). The command asks for the text,
+folds in (`sources.codex.notes`, docs/formats.md §17.3). The action asks for the text,
 writes the note on the window's file-operation worker, then the tree shows and opens it.
 Enabled while the shown scan found Codex's `memories/` folder.
 """
@@ -64,7 +64,7 @@ class CodexNoteDialog(QDialog):
         return self.text_edit.toPlainText()
 
 
-class CodexNoteCommand(QObject):
+class CodexNoteAction(QObject):
     """Registers and carries out File → Add a note to Codex memory…"""
 
     def __init__(self, context: WindowContext, parent: QWidget) -> None:

@@ -55,7 +55,7 @@ class TabsToClose(Protocol):
     ) -> None: ...
 
 
-class UndoRedoCommands(QObject):
+class UndoRedoActions(QObject):
     """Edit → Undo and Edit → Redo (see the module docstring)."""
 
     def __init__(

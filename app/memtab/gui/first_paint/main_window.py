@@ -11,7 +11,7 @@ a file in it, dock a panel); they get everything else from the `WindowContext` i
 built with. Its features are one ordered list, each with its phase
 (`gui/window/features.WINDOW_FEATURES`, the step after the first paint): the window runs
 it (`features`, a `components.window.phases.Composition`) — after paint once the Memory
-tab is assembled (its own commands and the features', then the menus made from the
+tab is assembled (its own actions and the features', then the menus made from the
 registry), watching once the first scan has painted, the Traces tab on demand — and
 closing saves and stops what it built. The dialogs it opens for them (a folder to
 choose, a yes/no question) are named through `QtWidgets`: a class imported by name is
@@ -114,8 +114,8 @@ class KeptAsideNotices(QObject):
         self.stop = on_kept_aside(deliver)
 
 
-class OwnCommands(Protocol):
-    """What the window asks of its own commands (`gui.window.commands.WindowCommands`,
+class OwnActions(Protocol):
+    """What the window asks of its own actions (`gui.window.window_actions.WindowActions`,
     built after the first paint: this package names no module of `gui.window`)."""
 
     def add_workspace(self) -> None: ...
@@ -135,8 +135,8 @@ class MainWindow(QMainWindow):
 
     menus: QObject
     """`gui.window.menus.WindowMenus`: built once the Memory tab is assembled."""
-    commands: OwnCommands | None = None
-    """The window's own commands; built with the menus."""
+    own_actions: OwnActions | None = None
+    """The window's own actions; built with the menus."""
     history: HistoryHub | None = None
     """The History panel, Runs…, Recently deleted; built with the menus."""
     blame: BlameFeature | None = None
@@ -385,7 +385,7 @@ class MainWindow(QMainWindow):
     def _on_kept_aside_notices_kept_aside(self, kept: KeptAside) -> None:
         self.statusBar().showMessage(kept.message, KEPT_ASIDE_MESSAGE_MS)
 
-    # -- commands (the menus' actions) --------------------------------------------------------
+    # -- the window's own actions (in the menus) ---------------------------------------------------
 
     @property
     def is_closing(self) -> bool:
@@ -432,9 +432,9 @@ class MainWindow(QMainWindow):
 
     def add_workspace(self) -> None:
         """File → Add workspace (also the picker's link)."""
-        self.memory_tab.assemble()  # the commands are built with the menus, on `assembled`
-        assert self.commands is not None
-        self.commands.add_workspace()
+        self.memory_tab.assemble()  # the actions are built with the menus, on `assembled`
+        assert self.own_actions is not None
+        self.own_actions.add_workspace()
 
     def exec_dialog(self, dialog: QDialog) -> int:
         """Run a modal dialog (a seam for tests, which answer it instead)."""

@@ -11,7 +11,7 @@ selection and scroll position stay. After each scan the tab feeds the footer
 The tab composes the features it shows, each with one job: `ScanScheduler` (when to
 rescan), `SlicedMerge` (a tree merged into the model in slices), `SearchBox` (the search
 field and its searches), `TreeEditorSync` (tree ↔ editor), `FileCommands` (the tree's
-file commands, run on the window's file-operation worker; the rescan they cause shows
+file actions, run on the window's file-operation worker; the rescan they cause shows
 their result, like any other change on disk), `TabFiles` (the open file remembered and
 reopened, the row a file operation selects after its rescan), `EditMarks` (the "agent
 edited" badges, naming who changed a file), `InboxPanel` (what agents proposed),
@@ -75,8 +75,8 @@ if TYPE_CHECKING:  # lazy: annotations only, built after the paint (gui.window.f
     from memtab.gui.consolidation.footer import ConsolidationFooter
     from memtab.gui.editor.editor import EditorPanel
     from memtab.gui.editor.tab.bar import MessageBar
-    from memtab.gui.files.commands import FileCommands
     from memtab.gui.files.dialogs import TabDialogs
+    from memtab.gui.files.file_actions import FileActions
     from memtab.gui.memory_tab.tab_files import TabFiles
     from memtab.gui.search.box import SearchBox
     from memtab.gui.tasks.file_ops import FileOpTasks
@@ -100,7 +100,7 @@ class MemoryTab(QWidget):
         tree_ready(): the tree first shows the home (a big home's outline: folders and
             counts; descriptions follow).
         descriptions_shown(): the tree first shows every description (the first scan).
-        assembled(): the editor, footer, search and commands exist (see the module
+        assembled(): the editor, footer, search and actions exist (see the module
             docstring); menus that use the tab's actions are built on it.
         loaded(): the first scan is shown, the parts caught up (`--screenshot`, tests).
         tree_updated(): the tree finished showing a scan or search result.
@@ -130,7 +130,7 @@ class MemoryTab(QWidget):
     search_edit: QLineEdit
     file_ops: FileOpTasks
     files: TabFiles
-    commands: FileCommands
+    file_actions: FileActions
     message_bar: MessageBar
 
     def __init__(
@@ -197,7 +197,7 @@ class MemoryTab(QWidget):
         return self._assembled
 
     def assemble(self) -> None:
-        """Import and build the editor, footer, search, commands and file operations, and
+        """Import and build the editor, footer, search, actions and file operations, and
         put them in place (once; see the module docstring)."""
         if self._assembled:
             return
@@ -205,7 +205,7 @@ class MemoryTab(QWidget):
         step = settled_step()
         step.after_first_paint()
         step.build_tab_parts(self)
-        self.commands.fill_new_menu(self.new_button)
+        self.file_actions.fill_new_menu(self.new_button)
         self._layout.place(
             self.search_edit, [self.message_bar, self.inbox], self.footer, self.editor
         )
@@ -523,7 +523,7 @@ class MemoryTab(QWidget):
     def _on_mux_changed(self, may_run: bool) -> None:
         note = glossary.PINS_WITH_MUX if may_run else glossary.PINS_WITHOUT_MUX
         self.model.pin_note = note
-        self.commands.set_pin_note(note)
+        self.file_actions.set_pin_note(note)
 
     @Slot(str)
     def _on_picker_workspace_requested(self, workspace_id: str) -> None:

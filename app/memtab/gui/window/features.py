@@ -1,6 +1,6 @@
 """The window's one step after its first paint: the only module that imports the features
-the settled window is made of (the editor, the footer, search, file commands, the inbox,
-the window's commands and menus, history, blame, check, loads, sync, the writer; Traces
+the settled window is made of (the editor, the footer, search, file actions, the inbox,
+the window's actions and menus, history, blame, check, loads, sync, the writer; Traces
 when first shown).
 
 `WINDOW_FEATURES` is the window's composition root: every feature of the window in one
@@ -30,8 +30,8 @@ from memtab.gui.check.feature import CheckFeature
 from memtab.gui.consolidation.footer import ConsolidationFooter
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar
-from memtab.gui.files.commands import FileCommands
 from memtab.gui.files.dialogs import TabDialogs
+from memtab.gui.files.file_actions import FileActions
 from memtab.gui.first_paint.geometry import restore_splitter
 from memtab.gui.first_paint.main_window import TRACES_SPLITTER, MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
@@ -44,9 +44,9 @@ from memtab.gui.tasks.writer import WriterSupervisor
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.tree.sources import SourcesSync
 from memtab.gui.tree.sync import TreeEditorSync
-from memtab.gui.window.commands import WindowCommands
 from memtab.gui.window.menus import WindowMenus
 from memtab.gui.window.palette import Palette
+from memtab.gui.window.window_actions import WindowActions
 from memtab.gui.writer.feedback import WriterFeedback
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.gui.writer.status import WriterStatusWidget
@@ -65,7 +65,7 @@ def after_first_paint() -> None:
 
 def build_tab_parts(tab: MemoryTab) -> None:
     """The Memory tab's parts the first paint does not show: the editor, the footer, search,
-    the file commands, the inbox, the badges (`MemoryTab.assemble` wires them)."""
+    the file actions, the inbox, the badges (`MemoryTab.assemble` wires them)."""
     tab.editor = EditorPanel(tab.context, tab_keys_in=tab)  # Ctrl+W from the tree too
     tab.footer = ConsolidationFooter(tab.consolidation)
     # The engine loads when Consolidate now is first pointed at or focused (a click may
@@ -79,7 +79,7 @@ def build_tab_parts(tab: MemoryTab) -> None:
     tab.sources = SourcesSync(tab.tree, tab.model, tab.editor, tab.footer, tab.is_searching, tab)
     tab.search_box = SearchBox(tab.context, tab, tab.tree, tab.model, tab.sync, tab)
     tab.file_ops = tab.context.file_ops
-    tab.commands = FileCommands(tab.context, tab, tab.tree, tab.model, tab.editor, tab)
+    tab.file_actions = FileActions(tab.context, tab, tab.tree, tab.model, tab.editor, tab)
     tab.search_edit = tab.search_box.edit
     tab.message_bar = MessageBar(tab)
 
@@ -112,8 +112,8 @@ def build_history(window: MainWindow) -> HistoryHub:
     tab = window.memory_tab
     window.history = history = HistoryHub(window.context, window, tab.editor, window)
     tab.footer.runs_dialog_requested.connect(history.show_runs)
-    tab.commands.history_requested.connect(history.show_history)
-    tab.commands.trash_requested.connect(history.open_trash)
+    tab.file_actions.history_requested.connect(history.show_history)
+    tab.file_actions.trash_requested.connect(history.open_trash)
     if tab.is_loaded:  # the hub is built once the tab is assembled, maybe after
         history.tab_loaded()
     else:
@@ -164,10 +164,10 @@ def build_loads(window: MainWindow) -> LoadsFeature:
     return window.loads
 
 
-def build_commands(window: MainWindow) -> WindowCommands:
-    """The window's own commands (Open home, Settings, Find, Consolidate now…)."""
-    window.commands = WindowCommands(window.context, window, window)
-    return window.commands
+def build_actions(window: MainWindow) -> WindowActions:
+    """The window's own actions (Open home, Settings, Find, Consolidate now…)."""
+    window.own_actions = WindowActions(window.context, window, window)
+    return window.own_actions
 
 
 def build_palette(window: MainWindow) -> Palette:
@@ -267,7 +267,7 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     Feature("blame", Phase.AFTER_PAINT, build_blame),
     Feature("check", Phase.AFTER_PAINT, build_check),
     Feature("loads", Phase.AFTER_PAINT, build_loads),
-    Feature("commands", Phase.AFTER_PAINT, build_commands),
+    Feature("own actions", Phase.AFTER_PAINT, build_actions),
     Feature("palette", Phase.AFTER_PAINT, build_palette),
     Feature("sync", Phase.AFTER_PAINT, build_sync),
     Feature("menus", Phase.AFTER_PAINT, build_menus),

@@ -226,7 +226,7 @@ class Palette(QObject):
     """Registers Quick open and the command palette, and runs their dialogs."""
 
     QUICK_OPEN = "window.quick_open"
-    COMMANDS = "window.command_palette"
+    PALETTE = "window.command_palette"
 
     def __init__(
         self,
@@ -248,7 +248,7 @@ class Palette(QObject):
             tip="Open a memory file by typing part of its name",
         )
         context.actions.add(
-            self.COMMANDS,
+            self.PALETTE,
             "Command &palette…",
             self.command_palette,
             keys=["Ctrl+Shift+P"],
@@ -273,7 +273,7 @@ class Palette(QObject):
     def command_palette(self) -> None:
         """View → Command palette: choose an enabled command, then run it."""
         entries = action_entries(
-            self._context.actions, leave_out=frozenset({self.QUICK_OPEN, self.COMMANDS})
+            self._context.actions, leave_out=frozenset({self.QUICK_OPEN, self.PALETTE})
         )
         self._run(
             PaletteDialog(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memtab.components.files import rules
-from memtab.components.files.rules import RowCommand as C
+from memtab.components.files.rules import RowAction as C
 from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.paths import Scope, VirtualPath, parse_virtual_path
@@ -29,22 +29,22 @@ def folder(raw: str, **fields: object) -> TreeNode:
 
 
 def test_what_each_row_offers_in_the_menus_order() -> None:
-    assert rules.row_commands(file("/memories/global/a")) == (
+    assert rules.row_actions(file("/memories/global/a")) == (
         C.PIN, C.HISTORY, C.COPY_TO, SEP, C.RENAME, C.COPY_PATH, C.REVEAL, SEP, C.DELETE,
     )  # fmt: skip
-    assert rules.row_commands(folder("/memories/global/topics")) == (
+    assert rules.row_actions(folder("/memories/global/topics")) == (
         C.NEW_FILE, C.NEW_FOLDER, SEP, C.RENAME, C.COPY_PATH, C.REVEAL, SEP, C.DELETE,
     )  # fmt: skip
     section = TreeNode("s", NodeKind.SECTION, "Global", path=path("/memories/global"))
     section.accepts_drops = True
-    assert rules.row_commands(section) == (C.NEW_FILE, C.NEW_FOLDER, C.TRASH)
+    assert rules.row_actions(section) == (C.NEW_FILE, C.NEW_FOLDER, C.TRASH)
     theirs = file("/memories/global/b", read_only=True)
     theirs.ref = MemoryFileRef("claude-code:user", "b.md")
-    assert rules.row_commands(theirs) == (C.COPY_TO, C.REVEAL), "another agent's: copy only"
+    assert rules.row_actions(theirs) == (C.COPY_TO, C.REVEAL), "another agent's: copy only"
     orphan = TreeNode("o", NodeKind.ORPHAN_DIR, "old", orphan_dir="old-0123", read_only=True)
-    assert rules.row_commands(orphan) == (C.DELETE_ORPHAN,)
+    assert rules.row_actions(orphan) == (C.DELETE_ORPHAN,)
     message = TreeNode("m", NodeKind.MESSAGE, "No workspace", read_only=True)
-    assert rules.row_commands(message) == ()
+    assert rules.row_actions(message) == ()
 
 
 def test_what_the_actions_apply_to() -> None:

@@ -1,4 +1,4 @@
-"""The editor's commands: save, find, replace, find next/previous, open in an external
+"""The editor's actions: save, find, replace, find next/previous, open in an external
 editor, copy the real path — registered as actions (`gui/actions.py`, ids `editor.*`) and
 callable as methods.
 
@@ -37,8 +37,8 @@ logger = logging.getLogger(__name__)
 StandardKey = QKeySequence.StandardKey
 
 
-class CommandedEditor(Protocol):
-    """What the commands act on (`editor.EditorPanel`)."""
+class EditorForActions(Protocol):
+    """What the actions act on (`editor.EditorPanel`)."""
 
     @property
     def is_dirty(self) -> bool: ...
@@ -63,8 +63,8 @@ class CommandedEditor(Protocol):
     def previous_tab(self) -> None: ...
 
 
-class EditorCommands(QObject):
-    """The editor panel's find / external editor / real path commands and actions.
+class EditorActions(QObject):
+    """The editor panel's find / external editor / real path actions.
 
     Signals:
         notice(object, str): a `BarKind` and a message for the editor's bar.
@@ -78,7 +78,7 @@ class EditorCommands(QObject):
         self,
         actions: ActionRegistry,
         widget: QWidget,
-        panel: CommandedEditor,
+        panel: EditorForActions,
         view: Callable[[], EditorView],
         *,
         tab_keys_in: QWidget | None = None,
@@ -238,9 +238,9 @@ class EditorCommands(QObject):
         menu: str | None = None,
         keys_in: QWidget | None = None,
     ) -> QAction:
-        """An editor command whose keys win while the focus is in the editor (or in
+        """An editor action whose keys win while the focus is in the editor (or in
         `keys_in`: claimed); `update()` keeps it enabled only when it applies, so that a
-        claimed key of a command that does not apply reaches the window's shortcut
+        claimed key of an action that does not apply reaches the window's shortcut
         instead."""
         return self._actions.add(
             action_id, text, slot, keys=keys, focus=Focus.WITHIN, on=keys_in or self._widget,
@@ -278,7 +278,7 @@ class EditorCommands(QObject):
         """Stop watching the editors started (they keep running)."""
         self._opener.stop()
 
-    # --- the commands ------------------------------------------------------------------------
+    # --- the actions ------------------------------------------------------------------------
 
     def find_in_file(self, query: str | None = None) -> None:
         """Open the find bar (with `query`, else the selection) and select the first match

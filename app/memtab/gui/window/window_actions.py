@@ -1,4 +1,4 @@
-"""The window's own commands, registered as actions once the Memory tab is assembled:
+"""The window's own actions, registered as actions once the Memory tab is assembled:
 Open home, Add workspace, Settings, Quit, Find, Consolidate now, pausing the writer, the
 editor's view modes, the tabs, Switch workspace, Keyboard shortcuts, About (ids
 `window.*`, `consolidation.run_now`, `writer.pause`).
@@ -47,8 +47,8 @@ def _shows(editor: EditorPanel, mode: ViewMode) -> bool:
     return editor.view_mode is mode
 
 
-class CommandWindow(WindowShell, Protocol):
-    """What the commands need of the window (`MainWindow`)."""
+class WindowForActions(WindowShell, Protocol):
+    """What the actions need of the window (`MainWindow`)."""
 
     @property
     def memory_tab(self) -> MemoryTab: ...
@@ -81,11 +81,11 @@ class CommandWindow(WindowShell, Protocol):
     def close(self) -> bool: ...
 
 
-class WindowCommands(QObject):
-    """The window's commands and their actions (see the module docstring)."""
+class WindowActions(QObject):
+    """The window's actions and their actions (see the module docstring)."""
 
-    def __init__(self, context: WindowContext, window: CommandWindow, parent: QObject) -> None:
-        """Register the commands in `context.actions`."""
+    def __init__(self, context: WindowContext, window: WindowForActions, parent: QObject) -> None:
+        """Register the actions in `context.actions`."""
         super().__init__(parent)
         self._context = context
         self._window = window
@@ -206,7 +206,7 @@ class WindowCommands(QObject):
         if self._home_runner is not None:
             self._home_runner.shutdown()
 
-    # -- the commands ------------------------------------------------------------------------
+    # -- the actions ------------------------------------------------------------------------
 
     def find_text(self) -> None:
         """Edit → Find (Ctrl+F): on the Traces tab, find in the dump being read; else
@@ -219,8 +219,8 @@ class WindowCommands(QObject):
         self._window.show_memory_tab()
         tab = self._window.memory_tab
         editor = tab.editor
-        editor.commands.update()
-        if editor.commands.find_action.isEnabled():
+        editor.editor_actions.update()
+        if editor.editor_actions.find_action.isEnabled():
             editor.find_in_file()
         else:
             tab.focus_search()

@@ -1,4 +1,4 @@
-"""The tree's file commands: new file or folder, pin, rename or move (also by drag and
+"""The tree's file actions: new file or folder, pin, rename or move (also by drag and
 drop), delete, copy the path, open the containing folder, a file's history, what a scope
 lost (Recently deleted), delete an orphaned project dir, and Copy to… (a memory into
 another agent's scope, `gui.files.copy`), also for other agents' files — registered as
@@ -10,7 +10,7 @@ through `components.files.undo`, which pushes how to take it back on the window'
 stack; the rescan it causes shows the result, like any other change on disk. What Memtab
 is about to write is noted in `OwnWrites` first, so it gets no "agent edited" badge. A
 drop into another scope asks first, unless the user said not to (remembered in the UI
-state). Which command a row offers, what each may act on and what it says are the
+state). Which action a row offers, what each may act on and what it says are the
 Qt-free rules of `components/files/rules.py`; this module keeps the actions, the menu and
 the dialogs they ask through."""
 
@@ -27,16 +27,16 @@ from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 from memtab.components.files import ops as file_ops
 from memtab.components.files import rules, undo
-from memtab.components.files.rules import RowCommand
+from memtab.components.files.rules import RowAction
 from memtab.components.tree.nodes import NodeKind, TreeNode, file_key
 from memtab.components.tree.text import PIN_NOTE
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
-from memtab.gui.files.codex_note import CodexNoteCommand
+from memtab.gui.files.codex_note import CodexNoteAction
 from memtab.gui.files.copy import copy_node
 from memtab.gui.files.dialogs import NewKind, TabDialogs
-from memtab.gui.files.turns import UndoRedoCommands
+from memtab.gui.files.turns import UndoRedoActions
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
@@ -50,7 +50,7 @@ logger = logging.getLogger(__name__)
 
 
 class ActionEditor(Protocol):
-    """What the commands need of the editor (`editor.EditorPanel`)."""
+    """What the actions need of the editor (`editor.EditorPanel`)."""
 
     @property
     def current_path(self) -> VirtualPath | None: ...
@@ -70,8 +70,8 @@ class ActionEditor(Protocol):
     def close_tabs_within(self, paths: Collection[VirtualPath]) -> None: ...
 
 
-class CommandsHost(Protocol):
-    """What the commands ask of the tab that shows the tree (`tab.MemoryTab`)."""
+class TabForFileActions(Protocol):
+    """What the actions ask of the tab that shows the tree (`tab.MemoryTab`)."""
 
     @property
     def dialogs(self) -> TabDialogs: ...
@@ -85,8 +85,8 @@ class CommandsHost(Protocol):
     def rescan_all(self) -> None: ...
 
 
-class FileCommands(QObject):
-    """The tree's file commands and their actions (see the module docstring).
+class FileActions(QObject):
+    """The tree's file actions (see the module docstring).
 
     Signals:
         history_requested(VirtualPath): show the History panel for this file.
@@ -103,9 +103,9 @@ class FileCommands(QObject):
         tree: MemoryTreeView,
         model: MemoryTreeModel,
         editor: ActionEditor,
-        host: CommandsHost,
+        host: TabForFileActions,
     ) -> None:
-        """Register the actions on `widget` (the tab) and `tree`; commands run through
+        """Register the actions on `widget` (the tab) and `tree`; actions run through
         the context's file-operation worker and ask through `host`."""
         super().__init__(widget)
         self._context = context
@@ -117,13 +117,13 @@ class FileCommands(QObject):
         self._host = host
         self.undo_stack = context.undo_stack
         self._register(context.actions, widget, tree)
-        self.turns = UndoRedoCommands(context, context.actions, tree, editor)  # Edit → Undo…
-        self.codex_note = CodexNoteCommand(context, widget)  # File → Add a note to Codex…
+        self.turns = UndoRedoActions(context, context.actions, tree, editor)  # Edit → Undo…
+        self.codex_note = CodexNoteAction(context, widget)  # File → Add a note to Codex…
         tree.context_menu_requested.connect(self._on_tree_context_menu_requested)
         model.move_requested.connect(self._on_model_move_requested)
 
     def _shown_store(self) -> MemoryStore:
-        """The store of the shown workspace's scopes: what the commands change."""
+        """The store of the shown workspace's scopes: what the actions change."""
         return MemoryStore.of(self._context.shown.view())
 
     def _register(self, actions: ActionRegistry, tab: QWidget, tree: MemoryTreeView) -> None:
@@ -243,28 +243,28 @@ class FileCommands(QObject):
         menu = QMenu(self._widget)
         menu.setToolTipsVisible(True)  # the pin action's note about mux
         actions = self._row_actions()
-        for command in rules.row_commands(node):
-            if command is RowCommand.SEPARATOR:
+        for action in rules.row_actions(node):
+            if action is RowAction.SEPARATOR:
                 menu.addSeparator()
             else:
-                menu.addAction(actions[command])
+                menu.addAction(actions[action])
         if node.kind is NodeKind.FILE and not node.read_only:
             self.pin_action.setText(rules.pin_text(node))
         return menu
 
-    def _row_actions(self) -> dict[RowCommand, QAction]:
+    def _row_actions(self) -> dict[RowAction, QAction]:
         return {
-            RowCommand.PIN: self.pin_action,
-            RowCommand.HISTORY: self.history_action,
-            RowCommand.COPY_TO: self.copy_to_action,
-            RowCommand.NEW_FILE: self.new_file_action,
-            RowCommand.NEW_FOLDER: self.new_folder_action,
-            RowCommand.TRASH: self.trash_action,
-            RowCommand.RENAME: self.rename_action,
-            RowCommand.COPY_PATH: self.copy_path_action,
-            RowCommand.REVEAL: self.reveal_action,
-            RowCommand.DELETE: self.delete_action,
-            RowCommand.DELETE_ORPHAN: self.delete_orphan_action,
+            RowAction.PIN: self.pin_action,
+            RowAction.HISTORY: self.history_action,
+            RowAction.COPY_TO: self.copy_to_action,
+            RowAction.NEW_FILE: self.new_file_action,
+            RowAction.NEW_FOLDER: self.new_folder_action,
+            RowAction.TRASH: self.trash_action,
+            RowAction.RENAME: self.rename_action,
+            RowAction.COPY_PATH: self.copy_path_action,
+            RowAction.REVEAL: self.reveal_action,
+            RowAction.DELETE: self.delete_action,
+            RowAction.DELETE_ORPHAN: self.delete_orphan_action,
         }
 
     # --- what the menus ask ---------------------------------------------------------------
@@ -292,7 +292,7 @@ class FileCommands(QObject):
     def _on_disk(node: TreeNode | None) -> bool:
         return rules.containing_folder(node) is not None
 
-    # --- the commands ---------------------------------------------------------------------
+    # --- the actions ---------------------------------------------------------------------
 
     def new_file(self) -> None:
         """Ask for a name (and description) and create a memory file; open it."""
