@@ -26,10 +26,6 @@ LEFT = {
         "ConsolidationStatus.to_json",  # `memtab status --json`
     },
     "store/history/versions.py": {"Version.to_json"},
-    # sync's config.json (§18.2), read and written together: h37readers' this turn
-    "sync/repository/layout.py": {
-        "SyncedScope.to_json", "Target.to_json", "_scope_from_json", "_target_from_json",
-    },
     # ui-state.json's badges (§15.2), on the first paint
     "components/activity/badges.py": {"AgentEdits.to_json"},
     # a trace dump writes exactly the fields it was given: an override over Record.to_json

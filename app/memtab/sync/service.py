@@ -44,6 +44,7 @@ from memtab.sync.repository.git import (
 from memtab.sync.repository.layout import (
     DEFAULT_BRANCH,
     DEFAULT_TARGET,
+    GLOBAL_SCOPE,
     SyncConfig,
     SyncedScope,
     SyncPaths,
@@ -223,11 +224,11 @@ class SyncService:
         refused = branch_problem(branch, self.git(name).git)
         if refused:
             raise SyncError(refused)
-        chosen = tuple(scopes) or (SyncedScope("global", "global"),)
+        chosen = tuple(scopes) or (GLOBAL_SCOPE,)
         prefixes = [scope.prefix for scope in chosen]
         if len(set(prefixes)) != len(prefixes):
             raise SyncError("Two scopes would share one folder; give one of them =NAME")
-        target = Target(name, remote.strip(), branch, chosen)
+        target = Target(name=name, remote=remote.strip(), branch=branch, scopes=chosen)
         for scope in chosen:
             try:
                 open_scope_store(self.home, scope)

@@ -21,7 +21,7 @@ from memtab.store.actors import actor_name
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import Workspace
-from memtab.sync.repository.layout import SyncedScope
+from memtab.sync.repository.layout import GLOBAL_SCOPE, SyncedScope
 from memtab.sync.service import SyncConflict
 from support.sync_machines import Machine
 
@@ -161,11 +161,11 @@ def test_only_conflicts_in_the_scopes_the_tree_shows_are_marked() -> None:
         )
 
     conflicts = [
-        conflict(SyncedScope("global", "global"), "global/a.md"),
-        conflict(SyncedScope("project", "app", "/src/app"), "projects/app/b.md"),
-        conflict(SyncedScope("project", "other", "/src/other"), "projects/other/c.md"),
-        conflict(SyncedScope("workspace", "main", "ws1"), "workspaces/main/d.md"),
-        conflict(SyncedScope("workspace", "old", "ws0"), "workspaces/old/e.md"),
+        conflict(GLOBAL_SCOPE, "global/a.md"),
+        conflict(SyncedScope.of("project", "app", "/src/app"), "projects/app/b.md"),
+        conflict(SyncedScope.of("project", "other", "/src/other"), "projects/other/c.md"),
+        conflict(SyncedScope.of("workspace", "main", "ws1"), "workspaces/main/d.md"),
+        conflict(SyncedScope.of("workspace", "old", "ws0"), "workspaces/old/e.md"),
         conflict(None, "stray.md"),
     ]
     shown = sorted(conflict_marks(conflicts, workspace))

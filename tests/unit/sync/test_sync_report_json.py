@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from memtab.sync.repository.layout import SyncedScope, Target
+from memtab.sync.repository.layout import GLOBAL_SCOPE, SyncedScope, Target
 from memtab.sync.service import SyncConflict, SyncReport, SyncStatus, TargetReport, TargetState
 
-PROJECT = SyncedScope("project", "app", "/src/app")
+PROJECT = SyncedScope.of("project", "app", "/src/app")
 
 
 def _conflict(scope: SyncedScope | None = PROJECT) -> SyncConflict:
@@ -69,7 +69,7 @@ def test_a_sync_status_keeps_its_keys_in_order() -> None:
         name="memory",
         remote="git@x:m.git",
         branch="main",
-        scopes=(SyncedScope("global", "global"), PROJECT),
+        scopes=(GLOBAL_SCOPE, PROJECT),
     )
     state = TargetState(
         target=target,

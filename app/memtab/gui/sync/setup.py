@@ -19,6 +19,7 @@ from memtab.store.sidecars.registry import Workspace
 from memtab.sync.remote_check import check_remote
 from memtab.sync.repository.layout import (
     DEFAULT_TARGET,
+    GLOBAL_SCOPE,
     SyncedScope,
     SyncSetupError,
     Target,
@@ -79,7 +80,7 @@ def scope_choices(workspace: Workspace | None, target: Target | None) -> list[Sc
     target's other scopes (carried by it from another window or the CLI)."""
     choices = [
         ScopeChoice(
-            SyncedScope("global", "global"),
+            GLOBAL_SCOPE,
             "Global memory",
             "What every agent reads, in every project (the repository's global/)",
         )

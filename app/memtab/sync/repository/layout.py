@@ -18,10 +18,22 @@ from __future__ import annotations
 
 import re
 import socket
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from memtab.fs.records import (
+    AtLeast,
+    Checked,
+    Healed,
+    Key,
+    Lenient,
+    NotWritten,
+    OmitNone,
+    OrNone,
+    Record,
+    ValidItems,
+    field,
+)
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import SYNC_CONFIG_NAME, SYNC_REPOSITORY_NAME, SYNC_STATE_NAME, Home
 from memtab.store.paths import (
@@ -42,6 +54,10 @@ DEFAULT_TARGET = "memory"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
+def default_machine_name() -> str:
+    return socket.gethostname().split(".")[0] or "this machine"
+
+
 class SyncSetupError(ValueError):
     """A sync set-up that cannot be used (a bad scope, a name taken); says why."""
 
@@ -56,15 +72,63 @@ def check_name(name: str, what: str) -> str:
     return name
 
 
-@dataclass(frozen=True)
-class SyncedScope:
-    """One scope of this home and its folder in the repository."""
+def _usable_name(name: str | None) -> str | None:
+    if name is not None and (not _NAME.match(name) or name in (".", "..")):
+        raise ValueError("not a usable name")
+    return name
 
-    kind: ScopeKind
-    name: str
-    """The folder's name: `global`, or the project's or workspace's stable name."""
-    key: str | None = None
-    """The project path (on this machine) or the workspace id; None for global."""
+
+def _branch(value: Any) -> Any:
+    return value if isinstance(value, str) and value else DEFAULT_BRANCH
+
+
+def _machine(value: Any) -> Any:
+    return value if isinstance(value, str) and value.strip() else default_machine_name()
+
+
+class SyncedScope(Record):
+    """One scope of this home and its folder in the repository: an item of a target's
+    `scopes` in config.json (docs/formats.md §18.2) — `{"scope": "global"}`,
+    `{"scope": "project", "path", "name"}` or `{"scope": "workspace", "id", "name"}`.
+    Its kind says which fields it has: one the kind needs and lacks (or a bad folder
+    name) refuses it, one it does not have is dropped."""
+
+    kind: Annotated[ScopeKind, Key("scope")]
+    path: Annotated[OrNone[str], OmitNone] = None
+    """The project's path on this machine (a project scope)."""
+    id: Annotated[OrNone[str], OmitNone] = None
+    """The workspace's id (a workspace scope)."""
+    folder: Annotated[OrNone[str], Key("name"), OmitNone] = None
+    """The project's or workspace's stable name (None for the global scope)."""
+
+    @classmethod
+    def of(cls, kind: ScopeKind, name: str, key: str | None = None) -> SyncedScope:
+        """The scope of `kind` in folder `name`, `key` its project path or workspace id."""
+        if kind == "global":
+            return cls(kind="global")
+        if kind == "project":
+            return cls(kind="project", path=key, folder=name)
+        return cls(kind="workspace", id=key, folder=name)
+
+    def after_read(self) -> SyncedScope:
+        if self.kind == "global":
+            return self if self.folder is self.path is self.id is None else GLOBAL_SCOPE
+        if self.key is None or self.folder is None:
+            raise ValueError(f"a {self.kind} scope needs its {_KEY_NAME[self.kind]} and name")
+        _usable_name(self.folder)
+        return SyncedScope.of(self.kind, self.folder, self.key)
+
+    @property
+    def name(self) -> str:
+        """The folder's name: `global`, or the project's or workspace's stable name."""
+        return self.folder or "global"
+
+    @property
+    def key(self) -> str | None:
+        """The project path (on this machine) or the workspace id; None for global."""
+        return (
+            self.path if self.kind == "project" else self.id if self.kind == "workspace" else None
+        )
 
     @property
     def scope(self) -> Scope:
@@ -109,29 +173,25 @@ class SyncedScope:
             return project_key(self.key, relative)
         return workspace_key(self.key, relative)
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"scope": self.kind}
-        if self.kind == "project":
-            data.update(path=self.key, name=self.name)
-        elif self.kind == "workspace":
-            data.update(id=self.key, name=self.name)
-        return data
+
+GLOBAL_SCOPE = SyncedScope(kind="global")
+_KEY_NAME = {"project": "path", "workspace": "id"}
 
 
 def parse_scope(spec: str) -> SyncedScope:
     """`global`, `project:PATH[=NAME]` or `workspace:ID[=NAME]` (SyncSetupError)."""
     kind, _, rest = spec.partition(":")
     if kind == "global" and not rest:
-        return SyncedScope("global", "global")
+        return GLOBAL_SCOPE
     value, _, name = rest.partition("=")
     if kind == "project" and value:
         path = normalize_project_path(value)
         if not path:
             raise SyncSetupError(f"{spec!r}: the project path is empty")
         chosen = name or project_basename(path) or "project"
-        return SyncedScope("project", check_name(_safe(chosen), "The project name"), path)
+        return SyncedScope.of("project", check_name(_safe(chosen), "The project name"), path)
     if kind == "workspace" and value:
-        return SyncedScope("workspace", check_name(name or value, "The workspace name"), value)
+        return SyncedScope.of("workspace", check_name(name or value, "The workspace name"), value)
     raise SyncSetupError(
         f"{spec!r} is not a scope: use global, project:PATH[=NAME] or workspace:ID[=NAME]"
     )
@@ -142,63 +202,36 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".") or "project"
 
 
-def _scope_from_json(raw: Any) -> SyncedScope | None:
-    if not isinstance(raw, dict):
-        return None
-    kind = raw.get("scope")
-    if kind == "global":
-        return SyncedScope("global", "global")
-    key = raw.get("path") if kind == "project" else raw.get("id")
-    name = raw.get("name")
-    if kind not in ("project", "workspace") or not isinstance(key, str):
-        return None
-    if isinstance(name, str) and _NAME.match(name):
-        return SyncedScope(kind, name, key)
-    return None
+class Target(Record):
+    """One remote and the scopes it carries: an item of config.json's `targets`
+    (docs/formats.md §18.2). A target without a usable name or a remote is dropped; a
+    scope that cannot be read is dropped, the others kept."""
+
+    name: Annotated[str, Checked(_usable_name)]
+    remote: Annotated[str, AtLeast(1)]
+    branch: Annotated[str, Healed(_branch)] = DEFAULT_BRANCH
+    """`main` when missing, empty or not a string."""
+    scopes: ValidItems[tuple[SyncedScope, ...]] = ()
 
 
-@dataclass(frozen=True)
-class Target:
-    """One remote and the scopes it carries."""
+class SyncConfig(Record):
+    """This home's sync set-up, `<home>/memtab/sync/config.json` (docs/formats.md §18.2):
+    the machine's name (the host's when missing or blank) and every target. It is read
+    whole here and changed through `fs/sidecar.py` (`save_target`, `remove_target`), which
+    writes back every field it does not know."""
 
-    name: str
-    remote: str
-    branch: str
-    scopes: tuple[SyncedScope, ...]
+    version: Annotated[int, Lenient(1)] = 1
+    machine: Annotated[str, Healed(_machine)] = field(default_factory=default_machine_name)
+    targets: ValidItems[tuple[Target, ...]] = ()
+    problem: Annotated[OrNone[str], NotWritten] = None
+    """Why the set-up file cannot be read (None: it can, or there is none): set by
+    `load_config`, never read from the file."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "remote": self.remote,
-            "branch": self.branch,
-            "scopes": [scope.to_json() for scope in self.scopes],
-        }
-
-
-def _target_from_json(raw: Any) -> Target | None:
-    if not isinstance(raw, dict):
-        return None
-    name, remote, branch = raw.get("name"), raw.get("remote"), raw.get("branch")
-    scopes_raw = raw.get("scopes")
-    if not (isinstance(name, str) and _NAME.match(name) and isinstance(remote, str) and remote):
-        return None
-    scopes = [s for s in map(_scope_from_json, scopes_raw or []) if s is not None]
-    return Target(
-        name,
-        remote,
-        branch if isinstance(branch, str) and branch else DEFAULT_BRANCH,
-        tuple(scopes),
-    )
-
-
-@dataclass(frozen=True)
-class SyncConfig:
-    """This home's sync set-up: the machine's name and every target."""
-
-    machine: str
-    targets: tuple[Target, ...] = ()
-    problem: str | None = None
-    """Why the set-up file cannot be read (None: it can, or there is none)."""
+    @classmethod
+    def before_read(cls, raw: Any) -> Any:
+        if isinstance(raw, dict) and "problem" in raw:
+            return {key: value for key, value in raw.items() if key != "problem"}
+        return raw
 
     def target(self, name: str) -> Target:
         for target in self.targets:
@@ -228,23 +261,15 @@ class SyncPaths:
         return self.home.lock_path(f"sync-{name}")
 
 
-def default_machine_name() -> str:
-    return socket.gethostname().split(".")[0] or "this machine"
-
-
 def load_config(home: Home) -> SyncConfig:
     """The sync set-up of a home (no targets when none was made, or it cannot be read:
     then `problem` says why)."""
     path = SyncPaths(home).config
     read = read_sidecar(path)
-    document = read.document
-    machine = document.get("machine")
-    targets = [t for t in map(_target_from_json, document.get("targets") or []) if t]
-    return SyncConfig(
-        machine if isinstance(machine, str) and machine.strip() else default_machine_name(),
-        tuple(targets),
-        f"{path} cannot be read: {read.problem}" if read.problem else None,
-    )
+    config = SyncConfig.read(read.document) or SyncConfig()  # a document always reads
+    if read.problem:
+        return config.replaced(problem=f"{path} cannot be read: {read.problem}")
+    return config
 
 
 def save_target(home: Home, target: Target, *, machine: str | None = None) -> SyncConfig:
@@ -259,7 +284,7 @@ def save_target(home: Home, target: Target, *, machine: str | None = None) -> Sy
             document["machine"] = default_machine_name()
         raw_targets = document.get("targets")
         kept = [t for t in (raw_targets if isinstance(raw_targets, list) else []) if t]
-        others = [t for t in map(_target_from_json, kept) if t and t.name != target.name]
+        others = [t for t in map(Target.read, kept) if t and t.name != target.name]
         for other in others:
             for scope in target.scopes:
                 if any(scope.scope is s.scope and scope.key == s.key for s in other.scopes):
