@@ -5,7 +5,8 @@
 loading (read-only with a note for binary, over-cap or agent-owned files), sha-checked
 saves, following disk changes (reload a clean buffer, adopt an equal one, ask about a dirty
 one, keep a draft whose file is gone, follow a rename), and the bar's choices — Compare,
-Keep theirs, Keep mine, Keep both, Restore my draft, Close. A presenter over the small
+Keep theirs, Keep mine, Keep both, Restore my draft, Close. Loading, the bar and the reads
+of the disk are its base's, `document_base.DocumentBase`. A presenter over the small
 protocols of `document_protocols` (the tab, its text view, bar and diff window, "Reading…"
 page: `gui/editor/tab/`); the unit tests drive it with fakes, without a QApplication.
 
@@ -17,25 +18,17 @@ still the one open (a newer open or follow of the file supersedes an older read)
 from __future__ import annotations
 
 import functools
-import logging
-from collections.abc import Callable, Collection, Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Callable, Collection
 
 from memtab.components.activity.own_writes import OwnWrites
-from memtab.components.cancel import CancelToken
 from memtab.components.editor.disk_jobs import (
-    OPEN_WAIT_MS,
-    DocumentReads,
     FileJobs,
-    Page,
     load_job,
-    load_physical_job,
-    read_disk_job,
     rename_candidates,
     renamed_job,
     save_job,
 )
+from memtab.components.editor.document_base import CHOICE, DISK, RENAME, DocumentBase
 from memtab.components.editor.document_protocols import (
     DocumentHost,
     DocumentPrompts,
@@ -55,12 +48,9 @@ from memtab.components.editor.session import (
     SHOW_DIFF,
     TAKE_THEIRS,
     BarKind,
-    Buffer,
-    Choice,
     Decision,
     DiskAbsence,
     DiskRead,
-    OpenFile,
     Situation,
     TakeDecision,
     not_editable_reason,
@@ -73,15 +63,8 @@ from memtab.sources.modified_stamp import stamp_for_save
 from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, content_sha256
 
-logger = logging.getLogger(__name__)
 
-# What a read is for: a newer read for the same thing supersedes an older one.
-DISK = "disk"  # opening the file, following its changes on disk
-CHOICE = "choice"  # a choice of the bar or the diff window that looks at the disk
-RENAME = "rename"  # the read that looks for where the open file went
-
-
-class OpenDocument:
+class OpenDocument(DocumentBase):
     """The open document and its disk side (see the module docstring)."""
 
     def __init__(
@@ -93,23 +76,13 @@ class OpenDocument:
         own_writes: OwnWrites,
         files: FileJobs,
     ) -> None:
-        """Nothing open; loads into `view`, asks through `prompts`' bar and diff window,
-        holds keys through `while_reading`, reads and saves through `files` (the window's
-        file channel)."""
-        self._host = host
-        self._view = view
-        self._prompts = prompts
+        """Nothing open (`DocumentBase`); saves go through `files` too, each noted in
+        `own_writes` before it is written."""
+        super().__init__(host, view, prompts, while_reading, files)
         self._own_writes = own_writes
-        self.document: MemoryFile | None = None
-        self.file = OpenFile()
-        self.real_path: Path | None = None
-        """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
-        self._files = files
         self._saves = SaveTurns()
-        self.reads = DocumentReads(files, f"editor:{id(self)}")
-        """The reads of the open document on their way (dropped when another opens)."""
-        self.while_reading = while_reading
-        """The "Reading…" page and the keys held while the text is on its way."""
+
+    # --- following the disk --------------------------------------------------------------
 
     def follow_changes(
         self,
@@ -161,11 +134,6 @@ class OpenDocument:
             return
         self.read_disk(self._follow, DISK)
 
-    @property
-    def reading(self) -> bool:
-        """Whether the open file's content is on its way from disk ("Reading…")."""
-        return self.file.reading
-
     def _follow(self, disk: DiskRead) -> None:
         document = self.document
         assert document is not None
@@ -210,101 +178,7 @@ class OpenDocument:
             self.file.merge_basis(disk),
         )
 
-    # --- opening and loading ---------------------------------------------------------------
-
-    def reset(self, document: MemoryFile | None = None) -> None:
-        """Make `document` (None: nothing) the open one, before anything is loaded; what
-        was on its way for the one before is dropped (reads, held keys)."""
-        self.reads.cancel_all()
-        self.while_reading.drop()
-        self.document = document
-        self.file = OpenFile(document.ref if document is not None else None)
-        self.real_path = None  # found with the text (`Page.real_path`)
-        self._prompts.close_diff()
-        self.clear_bar()
-
-    def open(self, document: MemoryFile) -> None:
-        """Open `document`: "Reading…" at once, its text once read on the file channel
-        (then `DocumentHost.document_opened`)."""
-        self.reset(document)
-        self._load(document.title, functools.partial(load_job, document))
-
-    def retarget(self, document: MemoryFile) -> None:
-        """The open file was moved to `document`'s place: follow it, keeping the buffer
-        and what the next save expects (its text still on its way: read it there)."""
-        self.document = document
-        self.file.ref = document.ref
-        self.real_path = document.physical()
-        if self.file.reading:
-            self._load(document.title, functools.partial(load_job, document))
-
-    def open_physical(self, physical: Path, title: str, note: str) -> None:
-        """Show a file that is no memory file of the workspace (an orphan's) read-only,
-        with `note`, once read on the file channel."""
-        self.reset()
-        self._load(title, functools.partial(load_physical_job, physical, title, note))
-
-    def _load(self, title: str, job: Callable[[CancelToken], Page]) -> None:
-        """Read what opening shows (`_shown`), waiting `OPEN_WAIT_MS` for it at most."""
-        self.file.reading = True
-        self.while_reading.hold_keys()
-        self.reads.run(DISK, job, self._shown, self._cannot_read, wait_ms=OPEN_WAIT_MS)
-        if self.file.reading:  # else read and shown already
-            self.while_reading.say(title, self._tooltip(title))
-            self._host.refresh_chrome()
-
-    def _shown(self, page: Page) -> None:
-        """What opening the file read arrived: show it (`document_opened`), then type
-        what was typed while it was read into it."""
-        self.real_path = page.real_path
-        if page.content is not None:
-            self.file.loaded(page.content, page.read_only_reason)
-        self.show_page(page.title, page.text, page.read_only_reason)
-        if page.rendered is not None:  # Source shows the file's JSON, Preview the reading
-            self._view.show_rendered(page.rendered)
-        if page.bar is not None:
-            self.show_bar(*page.bar)
-        if self.document is not None:
-            self._host.document_opened(self.document.ref)
-        if self._view.text_has_focus():  # given while it was read: typing starts here
-            self._view.start_past_frontmatter()
-        self.while_reading.release_keys()
-
-    def _tooltip(self, title: str) -> str:
-        real = f"\nOn disk: {self.real_path}" if self.real_path is not None else ""
-        return f"{title}{real}"
-
-    def show_page(self, title: str, text: str, read_only_reason: str | None) -> None:
-        """Show `text` under `title` as loaded, read-only when there is a reason."""
-        self.file.reading = False
-        self.while_reading.ended()
-        self.file.read_only_reason = read_only_reason
-        self._view.show_file(title, text, read_only_reason is not None, self._tooltip(title))
-        self.file.clean_text = text
-        self._host.refresh_chrome()
-
-    def buffer(self) -> Buffer:
-        """The buffer as the rules see it: its text, and whether it was edited."""
-        return Buffer(self._view.buffer_text(), self._view.is_modified())
-
-    # --- buffer edits -----------------------------------------------------------------------
-
-    @contextmanager
-    def _quietly(self) -> Iterator[None]:
-        """Programmatic edits: refresh the chrome (and `dirty_changed`) once, at the end."""
-        try:
-            with self._view.quietly():
-                yield
-        finally:
-            self._host.refresh_chrome()
-
-    def _adopt_disk_version(self, disk: FileContent) -> None:
-        """The buffer now equals `disk`: base the next save on it and mark it clean."""
-        self.file.adopted(disk, self._view.buffer_text())
-        self._view.set_modified(False)
-        if self.file.bar_clears_on_adopt():
-            self.clear_bar()
-        self._host.refresh_chrome()
+    # --- the choices of the bar and the diff window ----------------------------------------
 
     def _take_disk_version(self) -> None:
         """Reload / Keep theirs: load the disk version, keeping the draft restorable."""
@@ -399,23 +273,6 @@ class OpenDocument:
             self._view.set_modified(True)
             self.clear_bar()
             self._host.refresh_chrome()
-
-    def _on_disk_file_missing(self) -> None:
-        document = self.document
-        if document is None:
-            return
-        if self.file.is_read_only:
-            self.show_bar(Situation.DELETED, BarKind.WARNING, f"{document.title} was deleted.")
-            return
-        self.file.gone()
-        self.show_bar(
-            Situation.DELETED,
-            BarKind.WARNING,
-            f"{document.name} was deleted on disk. Your text is kept here; Save recreates "
-            "the file.",
-            [(CLOSE_FILE, "Close")],
-        )
-        self._host.refresh_chrome()
 
     # --- saving ------------------------------------------------------------------------------
 
@@ -531,53 +388,6 @@ class OpenDocument:
     def _overwrite_over(self, disk: DiskRead) -> None:
         if disk is not DiskAbsence.UNREADABLE:
             self.save_against(disk.sha256 if isinstance(disk, FileContent) else None)
-
-    # --- the bar -----------------------------------------------------------------------------
-
-    def show_bar(
-        self,
-        situation: Situation,
-        kind: BarKind,
-        text: str,
-        choices: list[Choice] | None = None,
-    ) -> None:
-        """Show `text` in the bar with `choices`, as the open file's `situation`."""
-        self.file.situation = situation
-        self._prompts.show(kind, text, choices)
-
-    def clear_bar(self) -> None:
-        """Hide the bar: no situation to resolve."""
-        self.file.situation = Situation.NONE
-        self._prompts.clear()
-
-    def read_disk(self, then: Callable[[DiskRead], None], purpose: str) -> None:
-        """Read the file on disk on the file channel, then `then(what is there now, or
-        why there is none)` — unreadable: the bar says why. Nothing when the document
-        changed meanwhile, or a newer read for the same `purpose` was asked."""
-        document = self.document
-        if document is None:
-            return
-
-        def found(disk: DiskRead | MemoryFileError) -> None:
-            if isinstance(disk, MemoryFileError):
-                self._cannot_read(str(disk))
-                disk = DiskAbsence.UNREADABLE
-            then(disk)
-
-        self.reads.run(
-            purpose, functools.partial(read_disk_job, document), found, self._cannot_read
-        )
-
-    def _cannot_read(self, why: str) -> None:
-        title = self.document.title if self.document is not None else "the file"
-        self.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {title}: {why}")
-
-    def close(self) -> None:
-        """The tab closes: drop the reads on their way and what was typed for them; a
-        save on its way is written, and tells who waited, but shows nothing here."""
-        self.reads.cancel_all()
-        self.while_reading.drop()
-        self.document = None
 
     def perform(self, action: str) -> None:
         """Carry out a choice of the bar or the diff window (`components.editor.session`)."""
