@@ -33,8 +33,6 @@ LEFT = {
     # the transcripts' events are built field by field as a transcript is parsed (mutable),
     # and their compact view is measured per event by the writer's budget
     "transcripts/events.py": {"TranscriptToolCall.to_json", "TranscriptEvent.to_json"},
-    # thin wrappers over MetaRecord's codec for sync's state (a scope's entries by path)
-    "sync/meta_merge.py": {"records_to_json", "records_from_json"},
 }  # fmt: skip
 
 

@@ -87,3 +87,11 @@ def test_sync_state_writes_its_pending_files_sorted() -> None:
         "version", "head", "pending", "meta", "historyAt", "lastSyncAt", "lastAttemptAt",
         "offlineSince", "lastError", "unpushed",
     ]  # fmt: skip
+
+
+def test_sync_state_keeps_each_scopes_meta_and_drops_what_is_no_entry() -> None:
+    entry = {"pinned": True, "accessCount": 2, "lastAccessedAt": 5, "lastWriteAt": None}
+    raw = {"meta": {"global": {"a.md": entry, "b.md": 3}, "projects/x": "no"}}
+    state = SyncState.read(raw)
+    assert state is not None
+    assert state.to_json()["meta"] == {"global": {"a.md": entry}}

@@ -39,7 +39,6 @@ from memtab.sync.meta_merge import (
     import_entry,
     merge_records,
     parse_records,
-    records_to_json,
     render_records,
 )
 from memtab.sync.records import MetaRecord, Pending, SyncState
@@ -179,7 +178,7 @@ class SyncRun:
         # What this machine counted is in the repository now: later uses are counted
         # from what was read (docs/formats.md §18.3).
         baseline = {
-            prefix: records_to_json({rel: MetaRecord.from_entry(e) for rel, e in entries.items()})
+            prefix: {rel: MetaRecord.from_entry(e) for rel, e in entries.items()}
             for prefix, entries in exported.meta_read.items()
         }
         outcome.state = outcome.state.with_changes(
@@ -443,12 +442,12 @@ class SyncRun:
 
     def _import_meta(
         self, tree: Mapping[str, str], read: Mapping[str, dict[str, MetaEntry]]
-    ) -> dict[str, dict[str, dict[str, object]]]:
+    ) -> dict[str, dict[str, MetaRecord]]:
         """Pins and usage of the merged commit into memory-meta.json; the new baseline."""
         metas = self.repo.blobs(
             tree[item.scope.meta_path] for item in self.synced if item.scope.meta_path in tree
         )
-        baseline: dict[str, dict[str, dict[str, object]]] = {}
+        baseline: dict[str, dict[str, MetaRecord]] = {}
         updates: dict[str, Callable[[MetaEntry], MetaEntry | None]] = {}
         for item in self.synced:
             scope = item.scope
@@ -458,7 +457,7 @@ class SyncRun:
             # Only a memory file's key: never one a teammate's sidecar made up (`../x.md`).
             files = {path[len(head) :] for path in tree if scope.virtual_path(path) is not None}
             merged = {rel: record for rel, record in merged.items() if rel in files}
-            baseline[scope.prefix] = records_to_json(merged)
+            baseline[scope.prefix] = merged
             exported = read.get(scope.prefix, {})
             for rel in sorted(files & (set(merged) | set(exported))):
                 record = merged.get(rel, MetaRecord())

@@ -28,7 +28,6 @@ from memtab.store.sidecars.meta import MetaEntry
 from memtab.sync.meta_merge import (
     export_entries,
     parse_records,
-    records_from_json,
     render_records,
 )
 from memtab.sync.records import Pending, SyncState
@@ -400,7 +399,7 @@ def _meta_changes(
         read[scope.prefix] = local
         held_oid = files.get(scope.meta_path)
         held_data = held_contents.get(held_oid) if held_oid else None
-        baseline = records_from_json(state.meta.get(scope.prefix, {}))
+        baseline = state.meta.get(scope.prefix, {})
         exported = export_entries(parse_records(held_data), local, baseline, rels, now)
         data = render_records(exported) if exported else None
         if data != held_data:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.store.sidecars.meta import MetaEntry
@@ -50,14 +49,6 @@ def render_records(records: Mapping[str, MetaRecord]) -> bytes:
     """The meta file's bytes: sorted, so equal entries are equal blobs."""
     document = RepoMetaFile(entries={rel: records[rel] for rel in sorted(records)}).to_json()
     return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
-
-
-def records_to_json(records: Mapping[str, MetaRecord]) -> dict[str, dict[str, Any]]:
-    return {rel: record.to_json() for rel, record in sorted(records.items())}
-
-
-def records_from_json(raw: Mapping[str, Any]) -> Records:
-    return {rel: MetaRecord.read_or_raise(value) for rel, value in raw.items()}
 
 
 def _latest(one: int | None, other: int | None) -> int | None:

@@ -13,11 +13,10 @@ syncs does so on a worker thread. `sync.state` loads them with the first state r
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from memtab.fs.records import (
     AtLeast,
-    Checked,
     Count,
     Healed,
     Lenient,
@@ -32,6 +31,7 @@ from memtab.fs.records import (
 )
 from memtab.store.sidecars.meta import MetaEntry
 
+T = TypeVar("T")
 PendingKind = Literal["conflict", "unapplied"]
 STATE_VERSION = 1
 
@@ -44,12 +44,8 @@ Text = Annotated[str | None, Healed(_non_empty)]
 """A non-empty string, else None."""
 
 
-_ScopeMeta = Annotated[
-    dict[str, Any], Checked(lambda entries: {
-        rel: entry for rel, entry in entries.items() if isinstance(entry, dict)
-    })
-]  # fmt: skip
-"""A scope folder's entries in `meta` (an entry that is no object is dropped)."""
+def _by_path(entries: dict[str, T]) -> dict[str, T]:
+    return dict(sorted(entries.items()))
 
 
 class Pending(Record):
@@ -68,10 +64,6 @@ class Pending(Record):
     remote_commit: Text = None
     reason: Text = None
     """Why it could not be merged, in words (`both sides changed line 3`)."""
-
-
-def _by_path(pending: dict[str, Pending]) -> dict[str, Pending]:
-    return dict(sorted(pending.items()))
 
 
 class SyncState(Record):
@@ -138,6 +130,17 @@ class MetaRecord(Record):
 
     def to_entry(self) -> MetaEntry:
         return MetaEntry(self.pinned, self.access_count, self.last_accessed_at, self.last_write_at)
+
+
+def _objects_only(entries: Any) -> Any:
+    if not isinstance(entries, dict):
+        return entries
+    return {rel: entry for rel, entry in entries.items() if isinstance(entry, dict | MetaRecord)}
+
+
+_ScopeMeta = Annotated[dict[str, MetaRecord], Healed(_objects_only), WrittenAs(_by_path)]
+"""A scope folder's entries in `meta` (SyncState's), by path; an entry that is no object is
+dropped. (Declared after `MetaRecord`: SyncState's fields are resolved at its first read.)"""
 
 
 class RepoMetaFile(Record):
