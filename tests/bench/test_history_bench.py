@@ -18,7 +18,7 @@ from memtab.store.catch_up.external import record_external
 from memtab.store.history import jsonlines
 from memtab.store.home import Home
 from memtab.store.paths import SCOPE_ORDER
-from memtab.store.restore.undo import file_history
+from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import add_workspace, load_registry
 

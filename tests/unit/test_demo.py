@@ -11,7 +11,7 @@ from memtab.store.history.blobs import sha256_of
 from memtab.store.history.records import ProvenanceRecord, RunEntry
 from memtab.store.history.runs import RunsLog
 from memtab.store.paths import Scope
-from memtab.store.restore.undo import file_history, trash
+from memtab.store.restore.from_history import file_history, trash
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import load_registry, orphan_project_dirs

@@ -51,6 +51,18 @@ RULES = (
         # mux's memory tool names its operation `command` (formats §5), shown in the review
         allowed=frozenset({"command"}),
     ),
+    Rule(
+        "undo",
+        re.compile(r"undo", re.I),
+        "restoring a version, the trash or reverting a run is not undo: restore, revert",
+        where=("memtab/store/", "memtab/cli/", "memtab/sync/", "memtab/watch/", "memtab/check/"),
+    ),
+    Rule(
+        "run",
+        re.compile(r"^(SyncRun|RunOutcome)$|(sync|check)_?runs?$", re.I),
+        "a sync or a check is not a run: SyncJob, SyncOutcome; check/rules/runnable.py",
+        where=("memtab/sync/", "memtab/check/"),
+    ),
 )
 
 

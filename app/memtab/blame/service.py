@@ -40,7 +40,7 @@ from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.paths import PathError, parse_file_path
-from memtab.store.restore.undo import file_history, text_of
+from memtab.store.restore.from_history import file_history, text_of
 from memtab.store.scopes.memory import MemoryStore
 
 CACHE_SIZE = 32

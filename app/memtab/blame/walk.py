@@ -1,7 +1,7 @@
 """Which version of a file introduced each of its lines: a walk over its versions.
 
 `owners_of(chain, load, current)` goes through a file's versions oldest first (the
-chain follows renames back to older names: `store.restore.undo.file_history`) and keeps,
+chain follows renames back to older names: `store.restore.from_history.file_history`) and keeps,
 for every line of the text so far, the index in the chain of the version that brought it
 (docs/formats.md §20.2):
 

@@ -63,7 +63,7 @@ class Checkout:
     by_name: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
     _read: dict[str, tuple[object, object]] = field(default_factory=dict, compare=False, repr=False)
     memo: dict[tuple[str, str], bool] = field(default_factory=dict, compare=False, repr=False)
-    """What one check learnt about programs here (`check.rules.runs`); cleared by each check."""
+    """What one check learnt about programs here (`check.rules.runnable`); cleared by each check."""
     definitions: dict[tuple[str, str], str | None] = field(
         default_factory=dict, compare=False, repr=False
     )

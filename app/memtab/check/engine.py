@@ -2,7 +2,7 @@
 
 `CheckEngine.check()` reads every memory file a home holds (or one workspace sees,
 `check.documents`), checks each against its project's checkout — paths it names, script
-targets, programs (`check.rules.paths`, `check.rules.runs`) — and its links
+targets, programs (`check.rules.paths`, `check.rules.runnable`) — and its links
 (`check.rules.links`), then compares facts across files (`check.rules.facts`), finds stale
 files, and says once per project that is not on this disk. Its result is a `CheckReport` of
 `Finding` records.
@@ -36,7 +36,7 @@ from memtab.check.records import CheckReport, Finding, FindingKind
 from memtab.check.rules.facts import Fact, disagree, facts_of, what
 from memtab.check.rules.links import broken_links
 from memtab.check.rules.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
-from memtab.check.rules.runs import aliases_in, run_problems
+from memtab.check.rules.runnable import aliases_in, run_problems
 from memtab.check.settings import load_stale_days
 from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.clock import Clock, now_ms

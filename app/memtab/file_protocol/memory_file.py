@@ -38,7 +38,7 @@ from memtab.store.history.blobs import sha256_of
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
-from memtab.store.restore.undo import content_of, file_history, find_version, restore
+from memtab.store.restore.from_history import content_of, file_history, find_version, restore
 from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
@@ -314,7 +314,7 @@ class MuxFile:
     def restore(
         self, version_id: str, *, expected_sha256: str | None = None, allow_unkept: bool = False
     ) -> Restored:
-        """`store.restore.undo.restore` (a deleted file may come back beside a newer one
+        """`store.restore.from_history.restore` (a deleted file may come back beside a newer one
         of the same name), or — `expected_sha256` — the version's content in place, only
         over that content."""
         path = str(self.path)

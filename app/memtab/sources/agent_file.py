@@ -53,7 +53,7 @@ from memtab.store.files import FileContent, content_sha256
 from memtab.store.history.recorder import FileChange, HistoryRecorder
 from memtab.store.history.versions import Op, ScopeHistory, Version
 from memtab.store.home import Home
-from memtab.store.restore.undo import HistoryError, content_of, text_of
+from memtab.store.restore.from_history import HistoryError, content_of, text_of
 from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)

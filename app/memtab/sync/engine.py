@@ -61,7 +61,7 @@ class SyncCancelledError(Exception):
 
 
 @dataclass
-class RunOutcome:
+class SyncOutcome:
     """What one sync of a target did."""
 
     commits: int = 0
@@ -72,7 +72,7 @@ class RunOutcome:
     deleted: list[str] = field(default_factory=list)
     """The pulled files that were removed (deleted on another machine)."""
     imported: list[RecordedChange] = field(default_factory=list)
-    """The versions the files brought in were recorded as (the runs log's sync run)."""
+    """The versions the files brought in were recorded as (the runs log's run of kind `sync`)."""
     new_conflicts: list[PathConflict] = field(default_factory=list)
     notes: list[tuple[str, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -82,7 +82,7 @@ class RunOutcome:
 
 
 @dataclass
-class SyncRun:
+class SyncJob:
     """Everything one sync of a target works with."""
 
     target: Target
@@ -96,7 +96,7 @@ class SyncRun:
     cancel: Callable[[], bool]
     clock: Clock = now_ms
     synced: list[SyncedStore] = field(default_factory=list)
-    outcome: RunOutcome = field(default_factory=RunOutcome)
+    outcome: SyncOutcome = field(default_factory=SyncOutcome)
 
     def check_cancel(self) -> None:
         if self.cancel():
@@ -115,8 +115,8 @@ class SyncRun:
         finally:
             self.git.cancel = cancel
 
-    def run(self) -> RunOutcome:
-        outcome = self.outcome = RunOutcome(state=self.state)
+    def run(self) -> SyncOutcome:
+        outcome = self.outcome = SyncOutcome(state=self.state)
         head = self.repo.resolve(f"refs/heads/{self.target.branch}")
         self.progress("Recording this machine's changes")
         exported = self._export(head, outcome, counted=True)
@@ -161,7 +161,9 @@ class SyncRun:
 
     # --- the steps -------------------------------------------------------------------------
 
-    def _export(self, head: str | None, outcome: RunOutcome, counted: bool = False) -> ExportResult:
+    def _export(
+        self, head: str | None, outcome: SyncOutcome, counted: bool = False
+    ) -> ExportResult:
         self.synced = self.read_scopes()
         for item in self.synced:
             outcome.problems.extend(item.files.problems)
@@ -190,7 +192,7 @@ class SyncRun:
         )
         return exported
 
-    def _network_failure(self, error: GitError, outcome: RunOutcome) -> None:
+    def _network_failure(self, error: GitError, outcome: SyncOutcome) -> None:
         if error.kind == "cancelled":
             raise SyncCancelledError
         if error.kind == "offline" or (error.kind == "missing" and self.ever_synced):
@@ -203,7 +205,7 @@ class SyncRun:
         return self.committer.repo
 
     def _merge(
-        self, head: str | None, remote: str | None, outcome: RunOutcome
+        self, head: str | None, remote: str | None, outcome: SyncOutcome
     ) -> tuple[str | None, list[PathConflict]]:
         """The commit this machine should be at (`head`, `remote`, or their merge) and
         the files that could not be merged."""
@@ -305,7 +307,7 @@ class SyncRun:
         remote: str | None,
         exported: ExportResult,
         conflicts: list[PathConflict],
-        outcome: RunOutcome,
+        outcome: SyncOutcome,
     ) -> SyncState:
         """Bring the merged commit into the scopes; the state to save with it."""
         state = outcome.state
@@ -343,7 +345,7 @@ class SyncRun:
         return None
 
     def _import_files(
-        self, tree: Mapping[str, str], pending: dict[str, Pending], outcome: RunOutcome
+        self, tree: Mapping[str, str], pending: dict[str, Pending], outcome: SyncOutcome
     ) -> None:
         writes: dict[str, tuple[SyncedStore, LocalFile | None, str | None]] = {}
         for item in self.synced:
@@ -400,7 +402,7 @@ class SyncRun:
         have: LocalFile | None,
         want: str | None,
         pending: dict[str, Pending],
-        outcome: RunOutcome,
+        outcome: SyncOutcome,
     ) -> None:
         """Remove a file the merge removed (through the store: history keeps it)."""
         virtual = item.scope.virtual_path(path)
@@ -473,7 +475,7 @@ class SyncRun:
         return baseline
 
 
-def _pulled(outcome: RunOutcome, item: SyncedStore, virtual: VirtualPath) -> None:
+def _pulled(outcome: SyncOutcome, item: SyncedStore, virtual: VirtualPath) -> None:
     """Count `virtual` of `item` in as pulled, with where it is on disk."""
     outcome.pulled.append(str(virtual))
     root = item.store.root(item.scope.scope)

@@ -28,7 +28,7 @@ from memtab.fs.records import NotWritten, Record, WrittenAs, computed
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
 from memtab.store.paths import PathError
-from memtab.sync.engine import RunOutcome, SyncCancelledError, SyncRun
+from memtab.sync.engine import SyncCancelledError, SyncJob, SyncOutcome
 from memtab.sync.export import Committer, SyncedStore
 from memtab.sync.imports import log_imports
 from memtab.sync.records import SyncState
@@ -339,7 +339,7 @@ class SyncService:
                 error=f"The repository of {target.name} is missing; run memtab sync init again",
             )
         repo = self.repository(git, config.machine)
-        run = SyncRun(
+        job = SyncJob(
             target,
             git,
             Committer(repo, config.machine, target.branch),
@@ -351,13 +351,13 @@ class SyncService:
             clock=self.clock,
         )
         try:
-            outcome = run.run()
+            outcome = job.run()
         except SyncCancelledError:
-            save_state(state_path, run.state_after_cancel())
+            save_state(state_path, job.state_after_cancel())
             return TargetReport(target=target.name, remote=target.remote, status="cancelled")
         except _FAILURES as error:
             if isinstance(error, GitError) and error.kind == "cancelled":
-                save_state(state_path, run.state_after_cancel())
+                save_state(state_path, job.state_after_cancel())
                 return TargetReport(target=target.name, remote=target.remote, status="cancelled")
             logger.warning("Sync of %s failed: %s", target.name, error)
             save_state(state_path, state.with_changes(last_attempt_at=now, last_error=str(error)))
@@ -404,7 +404,7 @@ class SyncService:
         host = re.sub(r"[^A-Za-z0-9.-]", "-", machine) or "localhost"
         return Repository(git, git.identity(Identity(f"{user} ({machine})", f"{user}@{host}")))
 
-    def _report(self, target: Target, outcome: RunOutcome, state: SyncState) -> TargetReport:
+    def _report(self, target: Target, outcome: SyncOutcome, state: SyncState) -> TargetReport:
         conflicts = tuple(self._conflicts(target, state))
         status: TargetStatus = "synced"
         if outcome.error:

@@ -10,7 +10,7 @@ after a scan does the same.
 
 `restore_event` puts back what the event took: a deleted file comes back with what it
 held, a rewritten one gets the content it had before — each through the store (mux's
-scopes, `undo.restore`) or the source (`agent_file.restore_version`), recorded as the
+scopes, `from_history.restore`) or the source (`agent_file.restore_version`), recorded as the
 user's restore. A file changed again since, or back already, is left as it is and said.
 """
 
@@ -33,8 +33,8 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.versions import ScopeHistory, Version, index_keys
 from memtab.store.home import Home
+from memtab.store.restore.from_history import restore
 from memtab.store.restore.orphans import OrphanProjectStore
-from memtab.store.restore.undo import restore
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.targets import Targets
 

@@ -34,7 +34,7 @@ from memtab.store.history.runs import RunsLog
 from memtab.store.history.started import StartedRun
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath, parse_file_path
-from memtab.store.restore.undo import file_history
+from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaStore, global_key
 from memtab.store.sidecars.registry import load_registry

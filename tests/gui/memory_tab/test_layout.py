@@ -32,7 +32,7 @@ from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import parse_virtual_path
-from memtab.store.restore.undo import Refusal, RevertResult
+from memtab.store.restore.from_history import Refusal, RevertResult
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import ConsolidationStatus, HarvestRecord
 

@@ -43,7 +43,7 @@ from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.restore.undo import RevertResult
+from memtab.store.restore.from_history import RevertResult
 from memtab.store.scopes.memory import MemoryStore
 from memtab.writer.inbox.inbox import InboxItem
 from memtab.writer.inbox.suggestions import SuggestionQueue

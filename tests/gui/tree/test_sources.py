@@ -47,7 +47,7 @@ from memtab.sources.layouts import GENERATED_BY_CODEX, WRITTEN_BY_LOKI
 from memtab.sources.listing import source_file
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import parse_file_path
-from memtab.store.restore.undo import trash
+from memtab.store.restore.from_history import trash
 from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 

@@ -14,7 +14,7 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.writer.inbox_panel import InboxPanel, details_html, row_tag
 from memtab.store.home import Home
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
-from memtab.store.restore.undo import file_history
+from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from support.memory_home import MAIN

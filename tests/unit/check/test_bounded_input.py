@@ -18,7 +18,7 @@ from memtab.check.checkout import build_checkout
 from memtab.check.markdown import scan_markdown
 from memtab.check.rules.facts import facts_of
 from memtab.check.rules.paths import named_paths
-from memtab.check.rules.runs import aliases_in, run_problems
+from memtab.check.rules.runnable import aliases_in, run_problems
 from memtab.check.scripts import just_recipes, make_targets, python_project
 
 from .helpers import check, home_with_project, make_checkout, of_kind

@@ -9,7 +9,7 @@ import pytest
 from memtab.check.checkout import build_checkout
 from memtab.check.markdown import scan_markdown
 from memtab.check.programs import which_in
-from memtab.check.rules.runs import RunProblem, run_problems
+from memtab.check.rules.runnable import RunProblem, run_problems
 from memtab.check.scripts import just_recipes, make_targets, mise_tasks
 
 from .helpers import check, home_with_project, make_checkout, of_kind, programs

@@ -19,7 +19,7 @@ from memtab.store.history.records import FileVersions, RunEntry, RunOp
 from memtab.store.history.runs import log_run, new_run_id
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.store.restore.undo import restore, revert_run, trash
+from memtab.store.restore.from_history import restore, revert_run, trash
 from memtab.store.scopes.memory import MemoryStore
 
 from .helpers import PROJECT, WS, new_home, store_for

@@ -19,13 +19,13 @@ from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path, project_dir_name
+from memtab.store.restore.from_history import file_history, restore, trash
 from memtab.store.restore.orphans import (
     OrphanProjectStore,
     delete_orphan_project_dir,
     orphan_identity,
     orphans_with_history,
 )
-from memtab.store.restore.undo import file_history, restore, trash
 from memtab.store.sidecars.meta import MetaStore, project_key
 from memtab.store.sidecars.registry import load_registry, orphan_project_dirs
 

@@ -15,7 +15,7 @@ from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
 from memtab.store.history.prune import BLOB_GRACE_S, HistoryLimits, prune
 from memtab.store.home import Home
 from memtab.store.paths import Scope
-from memtab.store.restore.undo import content_of
+from memtab.store.restore.from_history import content_of
 
 from .helpers import new_home, store_for, versions
 

@@ -7,7 +7,7 @@ import json
 
 from memtab.store.history.records import RunEntry
 from memtab.store.history.versions import Version
-from memtab.store.restore.undo import Refusal, RestoreResult, RevertResult, TrashItem
+from memtab.store.restore.from_history import Refusal, RestoreResult, RevertResult, TrashItem
 
 VERSION = Version(
     id="v1",

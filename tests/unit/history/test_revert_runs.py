@@ -21,7 +21,7 @@ from memtab.consolidation.service import ConsolidationService
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.store.restore.undo import file_history
+from memtab.store.restore.from_history import file_history
 
 from .helpers import WS, Scripted, new_home, store_for
 from .test_plan_and_cli import merge_replies

@@ -16,7 +16,7 @@ from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.prune import HistoryLimits, load_history_limits, prune
 from memtab.store.history.versions import ScopeHistory, Version, parse_version
 from memtab.store.home import Home
-from memtab.store.restore.undo import file_history
+from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 

@@ -16,7 +16,7 @@ from memtab.store.catch_up.external import record_external
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.store.restore.undo import (
+from memtab.store.restore.from_history import (
     HistoryError,
     file_history,
     restore,

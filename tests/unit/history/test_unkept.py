@@ -24,7 +24,7 @@ from memtab.store.history.blobs import BlobStore
 from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.store.restore.undo import file_history, restore, trash
+from memtab.store.restore.from_history import file_history, restore, trash
 from memtab.store.scopes.memory import MemoryStore, UnkeptChangeError
 from memtab.store.scopes.tool import MemoryTool
 

@@ -21,7 +21,7 @@ from memtab.fs.atomic import Directory
 from memtab.store.history.blobs import BlobStore, sha256_of
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.restore.undo import file_history, restore, trash
+from memtab.store.restore.from_history import file_history, restore, trash
 from memtab.store.scopes.memory import MemoryStore
 
 from .helpers import WS, disk, new_home, store_for, versions

@@ -14,7 +14,7 @@ from memtab.sources.listing import source_file
 from memtab.sources.model import ReadOnlyError
 from memtab.store.history.prune import HistoryLimits, prune
 from memtab.store.history.versions import ScopeHistory
-from memtab.store.restore.undo import HistoryError, content_of
+from memtab.store.restore.from_history import HistoryError, content_of
 from memtab.store.scopes.memory import SaveConflictError
 from support.agent_machine import Machine
 

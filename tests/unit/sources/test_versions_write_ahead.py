@@ -16,7 +16,7 @@ from memtab.sources.listing import source_file
 from memtab.store.errors import UnkeptChangeError
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.jsonlines import JsonLinesFile
-from memtab.store.restore.undo import content_of
+from memtab.store.restore.from_history import content_of
 from support.agent_machine import Machine
 
 from .helpers import file_in

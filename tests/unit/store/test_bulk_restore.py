@@ -6,7 +6,7 @@ from memtab.store.files import MAX_FILES_PER_SCOPE
 from memtab.store.history.blobs import sha256_of
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore.bulk_restore import Restore, restore_contents
-from memtab.store.restore.undo import file_history
+from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 
 

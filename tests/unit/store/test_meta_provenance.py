@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.restore.undo import restore, trash
+from memtab.store.restore.from_history import restore, trash
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import PROVENANCE_FIELD, MetaEntry, MetaStore, global_key
 

@@ -19,7 +19,7 @@ from memtab.store import xum_locks
 from memtab.store.errors import MemoryStoreError, ScopeBusyError
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.store.restore.undo import file_history, restore
+from memtab.store.restore.from_history import file_history, restore
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaStore
 from memtab.store.sidecars.registry import load_registry

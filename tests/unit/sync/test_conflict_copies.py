@@ -15,7 +15,7 @@ from memtab.store import conflict_copies
 from memtab.store.conflict_copies import find_copies, parse_copy_name
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.store.restore.undo import trash
+from memtab.store.restore.from_history import trash
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from memtab.sync.conflicts.copies import (

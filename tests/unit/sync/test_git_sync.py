@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from memtab.store.history.versions import ScopeHistory
-from memtab.store.restore.undo import file_history
+from memtab.store.restore.from_history import file_history
 from memtab.sync import engine
 from memtab.sync.conflicts.resolve import conflict_texts, find_conflict
 from support.sync_machines import Machine

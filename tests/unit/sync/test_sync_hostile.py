@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.restore.undo import restore, trash
+from memtab.store.restore.from_history import restore, trash
 from support.sync_machines import Machine
 
 Entry = tuple[str, str, str, str]  # mode, type, id, name

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.restore.undo import file_history
+from memtab.store.restore.from_history import file_history
 from memtab.sync.repository.git import Git
 from support.sync_machines import Machine, bare_repository
 

@@ -19,7 +19,7 @@ from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import Scope
-from memtab.store.restore.undo import file_history
+from memtab.store.restore.from_history import file_history
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.watch.actors import DURABLE_EVENTS
 from memtab.watch.events import LeftPath, change_events, restore_event

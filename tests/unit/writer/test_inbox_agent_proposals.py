@@ -13,7 +13,7 @@ from memtab.store.home import Home
 from memtab.store.paths import PathError
 from memtab.store.proposals import queue as proposals
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
-from memtab.store.restore.undo import file_history
+from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import Inbox, InboxError

@@ -10,7 +10,7 @@ import pytest
 
 from memtab.store.history.provenance import ProvenanceLog
 from memtab.store.home import Home
-from memtab.store.restore.undo import file_history
+from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.config import WriterSettings

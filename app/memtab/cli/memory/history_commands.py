@@ -43,8 +43,8 @@ from memtab.store.history.runs import (
     reverted_by,
 )
 from memtab.store.home import Home
+from memtab.store.restore.from_history import file_history, restore, revert_run, trash
 from memtab.store.restore.orphans import OrphanProjectStore
-from memtab.store.restore.undo import file_history, restore, revert_run, trash
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import find_event, restore_event
 

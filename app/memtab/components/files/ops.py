@@ -26,7 +26,7 @@ from memtab.store.history.describe import display_name
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 from memtab.store.restore import orphans
-from memtab.store.restore.undo import HistoryError, restore
+from memtab.store.restore.from_history import HistoryError, restore
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError, UnkeptChangeError
 from memtab.store.text.frontmatter import yaml_scalar
 

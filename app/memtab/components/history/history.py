@@ -30,13 +30,13 @@ from memtab.store.history.xum_journal import XumJournal
 from memtab.store.home import Home
 from memtab.store.leftovers import remove_leftover_temps_once
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, parse_file_path
-from memtab.store.restore.orphans import OrphanProjectStore, orphans_with_history
-from memtab.store.restore.undo import (
+from memtab.store.restore.from_history import (
     TrashItem,
     content_of,
     text_of,
     trash,
 )
+from memtab.store.restore.orphans import OrphanProjectStore, orphans_with_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.lease import recorder_running
 from memtab.watch.sources import record_sources

@@ -3,7 +3,7 @@
 The runs come from Memtab's runs log (`memtab.store.history.runs`), after adding the runs
 of mux's journal not logged yet; each op is described in words and carries its diff from
 the contents history kept (`memtab.store.history.describe`). Whether a run can be
-reverted, and reverting it, are `memtab.store.restore.undo`'s. Everything here reads the
+reverted, and reverting it, are `memtab.store.restore.from_history`'s. Everything here reads the
 disk: run it off the GUI thread.
 """
 

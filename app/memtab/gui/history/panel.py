@@ -78,6 +78,12 @@ def _history_job(file: MemoryFile, _ctx: TaskContext) -> object:
     return load_file_history(file)
 
 
+# recorded like any change: the version before comes back the same way
+RESTORE_TIP = (
+    "Make the file hold this version again (recorded too: the version before can be restored here)"
+)
+
+
 class HistoryPanel(QWidget):
     """The open file's versions (see the module docstring).
 
@@ -106,9 +112,7 @@ class HistoryPanel(QWidget):
         self.diff = DiffPane(self)
         self.diff.show_message(PICK_VERSION)
         self.restore_button = QPushButton("&Restore this version", self)
-        self.restore_button.setToolTip(
-            "Make the file hold this version again (recorded too: it can be undone here)"
-        )
+        self.restore_button.setToolTip(RESTORE_TIP)
         self.restore_button.setEnabled(False)
         self.restore_button.clicked.connect(self._on_restore_button_clicked)
         buttons = QHBoxLayout()
@@ -284,9 +288,7 @@ class HistoryPanel(QWidget):
         current = history.is_current(version)
         self.restore_button.setEnabled(not current)
         self.restore_button.setToolTip(
-            "The file holds this version now"
-            if current
-            else "Make the file hold this version again (recorded too: it can be undone here)"
+            "The file holds this version now" if current else RESTORE_TIP
         )
         what = "what was deleted" if version.deleted else "this version"
         self.diff.set_sides(

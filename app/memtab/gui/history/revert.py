@@ -16,7 +16,7 @@ from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.store.history.describe import display_name
-from memtab.store.restore.undo import RevertResult
+from memtab.store.restore.from_history import RevertResult
 
 logger = logging.getLogger(__name__)
 

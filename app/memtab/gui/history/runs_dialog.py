@@ -9,7 +9,7 @@ after the run, which it leaves alone and shows with the reason and the diff it w
 have applied (`revert.RevertResultDialog`).
 
 Reading the log, describing ops and reverting run on the dialog's own worker
-(`components.history.runs`, `store.restore.undo.revert_run`); the window calls `reload`
+(`components.history.runs`, `store.restore.from_history.revert_run`); the window calls `reload`
 when the runs log changes on disk.
 """
 
@@ -65,7 +65,7 @@ from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.store.history.records import RunEntry
 from memtab.store.history.runs import MUX_SOURCE
 from memtab.store.home import Home
-from memtab.store.restore.undo import RevertResult, revert_run
+from memtab.store.restore.from_history import RevertResult, revert_run
 from memtab.store.sidecars.journal import TRIGGERS
 
 logger = logging.getLogger(__name__)
@@ -306,7 +306,7 @@ class RunsDialog(QDialog):
         box.setText("Restore every file this run changed to what it held before?")
         box.setInformativeText(
             "A file changed after the run is left alone; you will see which and why. "
-            "The revert is recorded too: each file's history can undo it."
+            "The revert is recorded too: each file's history can restore what it replaced."
         )
         revert = box.addButton("Revert", QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)

@@ -63,7 +63,7 @@ from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.store.history.describe import display_name
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
-from memtab.store.restore.undo import TrashItem
+from memtab.store.restore.from_history import TrashItem
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import (
     BURST_MIN_FILES,

@@ -9,8 +9,8 @@ memory scope:
                  corrupt line is skipped, never fatal; readers cache what they parsed
 - `versions.py`  one index per scope: each line a `Version` (who changed which file how)
 - `recorder.py`  what `MemoryStore` calls inside every change (never fails the change)
-- `catch_up/external.py` `record_external`: changes Memtab did not make (mux, an editor), by stat
-- `undo.py`      file history (following renames), restore, trash, revert of a run
+- `../catch_up/external.py` `record_external`: changes Memtab did not make (mux, an editor), by stat
+- `../restore/from_history.py` file history (following renames), restore, trash, revert of a run
 - `runs.py`      Memtab's log of every consolidation and writer run, and mux's runs
 - `describe.py`  ops in words ("Merged a.md into b.md")
 - `prune.py`     the size and age bounds (settings.json `history` section)

@@ -4,7 +4,7 @@ The Memory tab shows such a dir read-only and offers to delete it whole (docs/fo
 §2.3). Deleting it is like any other delete: every file is recorded in history first, as
 a `delete` under the dir's own index (`project-<dir name>`), so it stays in the trash and
 can be restored. `OrphanProjectStore` is the store of that one dir: `trash`, `restore` and
-`file_history` (`memtab.store.restore.undo`) work on it as on a workspace's store;
+`file_history` (`memtab.store.restore.from_history`) work on it as on a workspace's store;
 `orphans_with_history` names the orphans history has versions of (Recently deleted).
 
 An orphan's project identity is not known from its name (the name ends in a hash). It is
@@ -245,7 +245,7 @@ def _open(path: Path, label: str) -> Directory:
 
 
 def _put_back(projects: Directory, doomed: str, name: str) -> None:
-    """Undo the hiding rename after a failure (best effort: say where the files are)."""
+    """Roll back the hiding rename after a failure (best effort: say where the files are)."""
     try:
         projects.rename_no_replace(doomed, projects, name)
     except OSError as error:

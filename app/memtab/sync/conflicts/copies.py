@@ -39,7 +39,7 @@ from memtab.store.errors import MemoryStoreError, NotFoundError
 from memtab.store.history.provenance import log_kept_from
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.store.restore.undo import file_history
+from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaEntry, MetaStore, parse_meta_document
 from memtab.store.text.line_merge import merge_union

@@ -23,7 +23,7 @@ from memtab.store.errors import MemoryStoreError, SaveConflictError
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.proposals.queue import ProposalQueue
 from memtab.store.proposals.records import AgentProposal
-from memtab.store.restore.undo import content_of
+from memtab.store.restore.from_history import content_of
 from memtab.store.scopes.memory import MemoryStore
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.records import Suggestion

@@ -19,7 +19,7 @@ from memtab.fs.atomic import atomic_write_text
 from memtab.sources.copy import default_name
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.restore.undo import trash
+from memtab.store.restore.from_history import trash
 from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import Machine, build_machine, scan_machine
 

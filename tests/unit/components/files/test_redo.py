@@ -8,7 +8,7 @@ from memtab.components.files import undo
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path as p
-from memtab.store.restore.undo import file_history, trash
+from memtab.store.restore.from_history import file_history, trash
 from memtab.store.scopes.memory import MemoryStore
 from unit.history.helpers import disk
 

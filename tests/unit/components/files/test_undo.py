@@ -13,7 +13,7 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path as p
-from memtab.store.restore.undo import file_history, trash
+from memtab.store.restore.from_history import file_history, trash
 from memtab.store.scopes.memory import MemoryStore
 from unit.history.helpers import disk
 

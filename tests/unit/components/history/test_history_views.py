@@ -33,7 +33,7 @@ from memtab.llm.types import ModelReply
 from memtab.store.history.describe import unified_diff
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.restore.undo import revert_run
+from memtab.store.restore.from_history import revert_run
 from memtab.watch.lease import RecorderLease
 from unit.history.helpers import WS, Scripted, disk, memory_call, new_home, store_for
 

@@ -1,6 +1,6 @@
-"""Undo from history: a file's versions, restore, the trash, and reverting a run.
+"""Putting back from history: a file's versions, restore, the trash, and reverting a run.
 
-Every undo is itself a recorded change, made through the store it is given (so its
+Each is itself a recorded change, made through the store it is given (so its
 actor is whoever asks: `user` for the window and the CLI), and every write checks that
 the file is still what was looked at (`MemoryStore.restore_content`): nothing another
 program wrote meanwhile is overwritten.
@@ -46,7 +46,7 @@ _MAX_RENAME_HOPS = 32
 
 
 class HistoryError(MemoryStoreError):
-    """An undo that cannot be done (unknown version or run, content missing)."""
+    """A restore or revert that cannot be done (unknown version or run, content missing)."""
 
 
 # --- reading -----------------------------------------------------------------------------
