@@ -11,6 +11,7 @@ import pytest
 
 from memtab.components.editor.merge import MergeOutcome, merge_three_way
 from memtab.components.editor.session import (
+    CLOSE_FILE,
     KEEP_MINE,
     MERGE,
     OVERWRITE,
@@ -22,8 +23,8 @@ from memtab.components.editor.session import (
     Situation,
 )
 from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.file_protocol.memory_file import MemoryFile
-from memtab.store.files import content_sha256
+from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
+from memtab.store.files import FileContent, content_sha256
 from unit.components.editor.document_fakes import Editor, editor_on
 from unit.history.helpers import new_home, store_for
 
@@ -351,3 +352,78 @@ def test_changes_to_other_files_leave_the_open_one_alone(editor: Editor) -> None
     other = editor.memory_file("/memories/global/other.md")
     editor.doc.follow_changes({other.ref}, listed_in(editor))
     assert editor.files.queue == [] and editor.prompts.bar is None
+
+
+def test_keep_theirs_refuses_a_file_that_is_no_longer_text_and_keeps_the_draft(
+    editor: Editor,
+) -> None:
+    opened(editor)
+    editor.view.type(BASE + "- mine\n")
+    editor.write_outside("binary\x00now\n")
+    editor.doc.follow_disk()
+    editor.files.run()
+    editor.doc.perform(TAKE_THEIRS)
+    editor.files.run()
+    assert editor.view.text == BASE + "- mine\n" and not editor.doc.file.is_read_only
+    assert editor.bar.kind is BarKind.ERROR and "cannot be loaded for editing" in editor.bar.text
+    assert editor.bar.actions == [CLOSE_FILE]
+    editor.doc.perform(CLOSE_FILE)
+    assert editor.host.close_asked == 1, "the tab asks about the draft, then closes"
+
+
+def test_keep_mine_over_a_file_deleted_meanwhile_says_it_is_gone(editor: Editor) -> None:
+    opened(editor)
+    editor.view.type(BASE + "- mine\n")
+    editor.write_outside(BASE + "- theirs\n")
+    editor.doc.follow_disk()
+    editor.files.run()
+    editor.physical().unlink()
+    editor.doc.perform(KEEP_MINE)
+    editor.files.run()
+    assert editor.doc.file.situation is Situation.DELETED
+    assert editor.doc.file.save_expectation() is None, "Save recreates it"
+
+
+def test_a_save_refused_because_the_file_was_deleted_offers_to_recreate_it(
+    editor: Editor,
+) -> None:
+    opened(editor)
+    editor.view.type(BASE + "- mine\n")
+    editor.physical().unlink()  # the watcher has not told the tab yet
+    editor.doc.save_against(editor.doc.file.save_expectation())
+    editor.files.run()
+    assert editor.doc.file.situation is Situation.CONFLICT
+    assert editor.bar.actions == [SHOW_DIFF, OVERWRITE] and editor.bar.choices[1][1] == "Recreate"
+    editor.doc.perform(SHOW_DIFF)
+    editor.files.run()
+    assert editor.prompts.diffs[-1].old_label == "On disk (deleted)"
+    assert editor.prompts.diffs[-1].merge_basis is None, "nothing to merge with"
+    editor.doc.perform(OVERWRITE)
+    editor.files.run()
+    assert editor.on_disk() == BASE + "- mine\n" and editor.prompts.bar is None
+
+
+class Unreadable:
+    """The open file as a rescan may hand it over, whose reads now fail (a permission, a
+    disk error)."""
+
+    def __init__(self, file: MemoryFile) -> None:
+        self._file = file
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._file, name)
+
+    def read(self) -> FileContent:
+        raise MemoryFileError("permission denied")
+
+
+def test_a_file_that_cannot_be_read_says_why_and_keeps_the_draft(editor: Editor) -> None:
+    opened(editor)
+    editor.view.type(BASE + "- mine\n")
+    file = editor.memory_file()
+    editor.doc.follow_changes({file.ref}, lambda _ref: Unreadable(file))
+    editor.files.run()
+    assert editor.bar.kind is BarKind.ERROR
+    assert editor.bar.text == "Cannot read /memories/global/notes.md: permission denied"
+    assert editor.view.text == BASE + "- mine\n" and editor.view.modified
+    assert editor.doc.file.loaded_sha == content_sha256(BASE), "a save still expects it"
