@@ -233,7 +233,7 @@ def _write_journal(home: Home, now: int) -> None:
     main_run = ConsolidationRecord(
         last_run_at=now - 3 * HOUR,
         trigger="manual",
-        summary="Merged the duplicate refresh-race notes into notes.md and removed a stale "
+        summary="Combined the duplicate refresh-race notes into notes.md and removed a stale "
         "TODO; kept the pinned architecture notes.",
         ops=(
             JournalOp(

@@ -58,6 +58,17 @@ RULES = (
         where=("memtab/store/", "memtab/cli/", "memtab/sync/", "memtab/watch/", "memtab/check/"),
     ),
     Rule(
+        "merge",
+        re.compile(r"merg", re.I),
+        "the consolidator joining notes is not a merge: combine (the journal's op kind stays)",
+        where=(
+            "memtab/consolidation/",
+            "memtab/components/consolidation/",
+            "memtab/gui/consolidation/",
+            "memtab/store/history/describe.py",
+        ),
+    ),
+    Rule(
         "run",
         re.compile(r"^(SyncRun|RunOutcome)$|(sync|check)_?runs?$", re.I),
         "a sync or a check is not a run: SyncJob, SyncOutcome; check/rules/runnable.py",

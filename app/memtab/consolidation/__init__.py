@@ -3,7 +3,7 @@
 - `service.ConsolidationService.run` — one run: locks, debounce, provider, journal.
 - `sweep.run_launch_sweep` — the launch sweep over every workspace.
 - `runner` (the tool loop), `guard` (scope, pins, budget, dry run), `prompts`, `lock`.
-- `offline` — the built-in consolidator (no model): `offline_inputs` (the store's files as
-  data), `offline_units`, `offline_merge`, `offline_plan`, `offline_describe`,
-  `offline_edits` (one tool call per changed file).
+- `offline` — the built-in consolidator (no model): `inputs` (the store's files as
+  data), `units`, `combine`, `plan`, `describe`,
+  `edits` (one tool call per changed file).
 """

@@ -169,9 +169,9 @@ def record_declined(
             for op in (read.declined if read is not None else ())
             if op.key not in keys and (not _ours(store, op) or still_holds(store, op))
         ]
-        merged = (kept + new)[-MAX_DECLINED:]
+        joined = (kept + new)[-MAX_DECLINED:]
         document.clear()
-        document.update(DeclinedOps(declined=tuple(merged)).to_json())
+        document.update(DeclinedOps(declined=tuple(joined)).to_json())
     return len(new)
 
 

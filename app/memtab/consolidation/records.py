@@ -106,7 +106,7 @@ class PlanUnit:
 
     @property
     def description(self) -> str:
-        """What the unit does: its deletes in words (a merge reads "Merged a.md into
+        """What the unit does: its deletes in words (a combine reads "Combined a.md into
         b.md"), else its ops' words."""
         deletes = [op.description for op in self.ops if op.command == "delete"]
         return join_words(deletes or [op.description for op in self.ops])
@@ -247,7 +247,7 @@ def plan_problem(problem: RecordError) -> str:
 
 
 def join_words(parts: Sequence[str]) -> str:
-    """Ops' words as one phrase: `Merged a.md into b.md; removed 1 line from c.md`."""
+    """Ops' words as one phrase: `Combined a.md into b.md; removed 1 line from c.md`."""
     return "; ".join(
         part[:1].lower() + part[1:] if n and part[1:2].islower() else part
         for n, part in enumerate(parts)

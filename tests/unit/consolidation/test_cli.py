@@ -37,7 +37,7 @@ def test_consolidate_json_is_the_journal_record(
     assert status == 0, err
     record = json.loads(out)
     assert record["trigger"] == "manual"
-    assert record["summary"].startswith("Merged project/test-tips.md into project/testing.md")
+    assert record["summary"].startswith("Combined project/test-tips.md into project/testing.md")
     assert all(op["applied"] for op in record["ops"])
     stored = Journal(Home(demo)).load().workspaces[MAIN_ID]
     assert stored.to_json() == record
@@ -50,11 +50,11 @@ def test_consolidate_prints_each_op_then_usage_and_summary(
     assert status == 0
     lines = out.splitlines()
     assert (
-        "[applied ] delete /memories/project/test-tips.md — Merged into project/testing.md "
+        "[applied ] delete /memories/project/test-tips.md — Combined into project/testing.md "
         "(59% alike): everything else it said is already there."
     ) in lines
     assert lines[-2] == "usage: no model tokens (offline consolidator)"
-    assert lines[-1].startswith("summary: Merged project/test-tips.md")
+    assert lines[-1].startswith("summary: Combined project/test-tips.md")
     assert "with offline" in err
     # The run's count, as `memtab runs` (and every view) says it (formats §9.6).
     status, runs, _ = run_cli(

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memtab.consolidation.offline.combine import NEAR_DUPLICATE_THRESHOLD, jaccard
 from memtab.consolidation.offline.describe import (
     build_description,
     detect_language,
     is_generic_heading,
 )
 from memtab.consolidation.offline.edits import edit_arguments
-from memtab.consolidation.offline.merge import NEAR_DUPLICATE_THRESHOLD, jaccard
 from memtab.consolidation.offline.units import Coverage, clean_lines, is_label
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import ACME, DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
@@ -94,14 +94,14 @@ def test_the_demo_home_is_consolidated_and_a_second_run_is_a_no_op(demo: Home) -
     assert {path: path.read_bytes() for path in pins} == pins
     assert memory_bytes(demo) < size_before
     assert record.summary == (
-        "Merged project/test-tips.md into project/testing.md; removed 1 item said twice under "
+        "Combined project/test-tips.md into project/testing.md; removed 1 item said twice under "
         "one heading; removed 1 item already in a wider scope."
     )
     notes = {op.path: op.note for op in record.ops}
     assert notes == {
         "/memories/project/testing.md": "Took 1 item it lacked from project/test-tips.md "
         "(59% alike), which is then deleted.",
-        "/memories/project/test-tips.md": "Merged into project/testing.md (59% alike): "
+        "/memories/project/test-tips.md": "Combined into project/testing.md (59% alike): "
         "everything else it said is already there.",
         "/memories/project/gotchas.md": "Removed 1 item said twice under the same heading.",
         "/memories/workspace/scratch.md": "Removed 1 item already in a wider scope "

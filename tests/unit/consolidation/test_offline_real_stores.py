@@ -423,7 +423,7 @@ def test_merge_groups_never_chain_a_file_to_a_keeper_it_is_not_alike(
     put(store, "/memories/global/hpc-host-draft.md", note(preferences[:6] + facts[:3]))
     record = consolidate(home)
     notes = {op.path: op.note for op in record.ops}
-    assert notes["/memories/global/hpc-host-2.md"].startswith("Merged into global/hpc-host.md")
+    assert notes["/memories/global/hpc-host-2.md"].startswith("Combined into global/hpc-host.md")
     assert "/memories/global/hpc-host-draft.md" not in notes  # alike to v2 only
     kept = read(store, "/memories/global/hpc-host.md")
     assert facts[0] in kept and facts[1] in kept and facts[2] not in kept

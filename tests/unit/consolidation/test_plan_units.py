@@ -81,7 +81,7 @@ def test_the_demo_merge_is_one_unit_of_its_insert_and_its_delete(demo: Home) -> 
         ("insert", TESTING),
         ("delete", TEST_TIPS),
     ]
-    assert merge.description == "Merged test-tips.md into testing.md"
+    assert merge.description == "Combined test-tips.md into testing.md"
     assert all(len(unit.ops) == 1 for unit in plan.units if unit != merge)
 
 
@@ -95,11 +95,11 @@ def test_accepting_part_of_a_unit_is_refused_naming_it(
     journal_before = demo.journal_path.read_bytes()
     assert main([*h, "--apply-plan", str(plan_file), "--accept", "2,4"]) == 1
     error = capsys.readouterr().err
-    assert "op 4 is part of “Merged test-tips.md into testing.md” (ops 1 and 4)" in error
+    assert "op 4 is part of “Combined test-tips.md into testing.md” (ops 1 and 4)" in error
     assert "accept op 1 too, or leave out op 4" in error
     assert LF_LINE in memory_text(demo)
     assert demo.journal_path.read_bytes() == journal_before and memtab_runs(demo) == []
-    assert "Merged test-tips.md into testing.md — ops 1 and 4, accepted together:" in out
+    assert "Combined test-tips.md into testing.md — ops 1 and 4, accepted together:" in out
 
 
 def test_a_delete_whose_lines_the_plan_keeps_elsewhere_never_goes_alone(
@@ -170,7 +170,7 @@ def test_a_plan_whose_shown_change_was_edited_is_refused(
 
 def test_the_journal_runs_log_and_done_message_say_only_what_was_applied(demo: Home) -> None:
     plan = service(demo).plan(MAIN_ID)
-    assert "Merged" in plan.summary and "wider scope" in plan.summary  # what it proposes
+    assert "combined" in plan.summary.lower() and "wider scope" in plan.summary  # what it proposes
     record = service(demo).apply_plan(plan, [2])
     assert record.summary == ("Removed 1 line from gotchas.md. Not accepted in review: 2 changes.")
     assert Journal(demo).load().workspaces[MAIN_ID].summary == record.summary
@@ -181,7 +181,7 @@ def test_the_journal_runs_log_and_done_message_say_only_what_was_applied(demo: H
 def test_a_whole_plan_applied_says_each_change_once(demo: Home) -> None:
     record = service(demo).apply_plan(service(demo).plan(MAIN_ID))
     assert record.summary == (
-        "Merged test-tips.md into testing.md; removed 1 line from gotchas.md; "
+        "Combined test-tips.md into testing.md; removed 1 line from gotchas.md; "
         "removed 1 line from scratch.md."
     )
     (run,) = memtab_runs(demo)

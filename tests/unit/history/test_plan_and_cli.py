@@ -65,7 +65,7 @@ def test_ops_read_as_words(home: Home) -> None:
     assert describe_run(home, run) == [
         "Added 1 line to testing.md",
         "Removed 1 line from gotchas.md",
-        "Merged test-tips.md into testing.md",
+        "Combined test-tips.md into testing.md",
     ]
 
 
@@ -78,7 +78,7 @@ def test_a_plan_changes_nothing_and_shows_exact_diffs(home: Home) -> None:
     assert [op.description for op in plan.ops] == [
         "Added 1 line to testing.md",
         "Removed 1 line from gotchas.md",
-        "Merged test-tips.md into testing.md",
+        "Combined test-tips.md into testing.md",
     ]
     assert "+- use pytest --lf" in plan.ops[0].files[0].diff
     assert "-- stale line" in plan.ops[1].files[0].diff
@@ -209,7 +209,7 @@ def test_cli_plan_out_and_apply_plan_with_accept(
     before = memory_snapshot(home)
     status, out = run_cli(capsys, *h, "consolidate", "--workspace", WS, "--plan-out",
                           str(plan_file))  # fmt: skip
-    assert status == 0 and " 3. [proposed] Merged test-tips.md into testing.md" in out
+    assert status == 0 and " 3. [proposed] Combined test-tips.md into testing.md" in out
     assert memory_snapshot(home) == before
     status, out = run_cli(capsys, *h, "consolidate", "--workspace", WS, "--apply-plan",
                           str(plan_file), "--accept", "2", "--json")  # fmt: skip

@@ -280,6 +280,6 @@ def _button_tip(workspace: Workspace | None) -> str:
         "workspace, project and global" if workspace.project_identity else "workspace and global"
     )
     return (
-        f"Merge, prune and promote the {scopes} memories of {workspace.display_name} "
+        f"Combine, prune and promote the {scopes} memories of {workspace.display_name} "
         "now (ignores the 6-hour debounce)"
     )

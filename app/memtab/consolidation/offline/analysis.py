@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from functools import cached_property
 from typing import Any
 
+from memtab.consolidation.offline.combine import keeper_rank
 from memtab.consolidation.offline.inputs import MemoryFile
-from memtab.consolidation.offline.merge import keeper_rank
 from memtab.consolidation.offline.units import (
     Coverage,
     compared_lines,

@@ -5,7 +5,7 @@ read as units, sections and blocks (`offline_units`; one file as the planner see
 `offline_analysis`). The plan, in priority order — the budget (8 changes per run) is
 spent from the top:
 
-1. **Merge near-duplicates** of one scope (`offline_merge`): the keeper takes what the
+1. **Combine near-duplicates** of one scope (`offline.combine`): the keeper takes what the
    others add, then the others are deleted. A pinned file is never deleted nor edited (a
    pinned keeper only absorbs files that add nothing to it); a file another memory file
    links to or names is never deleted.
@@ -37,10 +37,10 @@ from functools import partial
 from typing import Any, Literal
 
 from memtab.consolidation.offline.analysis import FileAnalysis, referenced_paths, short
+from memtab.consolidation.offline.combine import carry_into, near_duplicate_groups
 from memtab.consolidation.offline.describe import build_description, with_description
 from memtab.consolidation.offline.edits import edit_arguments
 from memtab.consolidation.offline.inputs import MemoryFile
-from memtab.consolidation.offline.merge import carry_into, near_duplicate_groups
 from memtab.consolidation.offline.units import (
     Cleaned,
     Coverage,
@@ -69,7 +69,7 @@ class Effects:
     redundant: int = 0
     carried: int = 0
     described: bool = False
-    merged_into: str | None = None
+    combined_into: str | None = None
     empty: bool = False
     superseded: bool = False
     wider_keys: tuple[str, ...] = ()  # the items removed as already in a wider scope
@@ -161,9 +161,9 @@ class _Workbench:
         self.reasons[path] = reason
         self.order.append(path)
 
-    # --- 1. merges --------------------------------------------------------------------
+    # --- 1. combines ------------------------------------------------------------------
 
-    def merge_groups(self) -> list[tuple[list[FileAnalysis], float]]:
+    def combine_groups(self) -> list[tuple[list[FileAnalysis], float]]:
         """Near-duplicate groups of every scope, the most valuable first."""
         groups: list[tuple[list[FileAnalysis], float]] = []
         by_prose: dict[tuple[str, ...], frozenset[int]] = {}
@@ -200,20 +200,20 @@ class _Workbench:
             found = by_prose[prose] = cleaned.shingles
         return found
 
-    def merge(self, group: list[FileAnalysis], similarity: float) -> None:
+    def combine(self, group: list[FileAnalysis], similarity: float) -> None:
         keeper, *others = sorted(group, key=FileAnalysis.rank)
         if self.touched(keeper.path):
             return
         members = [m for m in others if self.deletable(m) and not self.touched(m.path)]
         if keeper.file.pinned:  # never edited: it may only absorb files that add nothing
-            members = [m for m in members if self._merged(keeper, [m]) is not None]
+            members = [m for m in members if self._combined(keeper, [m]) is not None]
         members.sort(key=lambda m: (-m.size, m.path))
         for count in range(len(members), 0, -1):
             chosen = members[:count]
-            merged = self._merged(keeper, chosen)
-            if merged is None:
+            combined = self._combined(keeper, chosen)
+            if combined is None:
                 continue
-            new_lines, effects = merged
+            new_lines, effects = combined
             edit = new_lines != list(keeper.lines)
             if edit and keeper.file.pinned:
                 continue  # a pinned keeper is never edited
@@ -238,15 +238,15 @@ class _Workbench:
                 )
             for member in chosen:
                 requires = keeper.path if edit else None
-                self.deletes[member.path] = (requires, Effects(merged_into=keeper.path))
+                self.deletes[member.path] = (requires, Effects(combined_into=keeper.path))
                 said = "everything else it said" if edit else "everything it said"
                 self.choose(
                     member.path,
-                    f"Merged into {short(keeper.path)} ({alike}): {said} is already there.",
+                    f"Combined into {short(keeper.path)} ({alike}): {said} is already there.",
                 )
             return
 
-    def _merged(
+    def _combined(
         self, keeper: FileAnalysis, members: list[FileAnalysis]
     ) -> tuple[list[str], Effects] | None:
         base = self.cleaned[keeper.path]
@@ -256,14 +256,14 @@ class _Workbench:
             return None
         if keeper.file.pinned:
             return (source, Effects()) if carried.units == 0 else None
-        merged = settle(carried.lines, self.wider[keeper.file.scope])
+        combined = settle(carried.lines, self.wider[keeper.file.scope])
         effects = Effects(
-            repeated=base.repeated + merged.repeated,
-            redundant=base.redundant + merged.redundant,
+            repeated=base.repeated + combined.repeated,
+            redundant=base.redundant + combined.redundant,
             carried=carried.units,
-            wider_keys=(*base.wider_keys, *merged.wider_keys),
+            wider_keys=(*base.wider_keys, *combined.wider_keys),
         )
-        return merged.lines, effects
+        return combined.lines, effects
 
     # --- 2. cleanups, 3. empty files ---------------------------------------------------
 
@@ -456,8 +456,8 @@ def _plan(files: list[MemoryFile], budget: int) -> Plan:
     left_alone = tuple((f.path, f.skipped) for f in files if f.skipped is not None)
     analyses = [FileAnalysis(file) for file in files if file.readable]
     bench = _Workbench(analyses, budget)
-    for group, similarity in bench.merge_groups():
-        bench.merge(group, similarity)
+    for group, similarity in bench.combine_groups():
+        bench.combine(group, similarity)
     for analysis in analyses:
         if analysis.file.scope is not Scope.GLOBAL:
             bench.supersede(analysis)
@@ -483,7 +483,7 @@ def summarize(
     left_alone: int = 0,
 ) -> str:
     """One line saying what the applied (or, in a dry run, proposed) changes did."""
-    merged = [change for change in applied if change.effects.merged_into]
+    combined = [change for change in applied if change.effects.combined_into]
     totals: Counter[str] = Counter()
     for change in applied:
         effects = change.effects
@@ -493,12 +493,12 @@ def summarize(
         totals["empty"] += effects.empty
         totals["superseded"] += effects.superseded
     parts = []
-    if merged:
+    if combined:
         names = ", ".join(
-            f"{short(c.path)} into {short(c.effects.merged_into or '')}" for c in merged[:3]
+            f"{short(c.path)} into {short(c.effects.combined_into or '')}" for c in combined[:3]
         )
-        more = f" and {len(merged) - 3} more" if len(merged) > 3 else ""
-        parts.append(f"merged {names}{more}")
+        more = f" and {len(combined) - 3} more" if len(combined) > 3 else ""
+        parts.append(f"combined {names}{more}")
     if totals["repeated"]:
         parts.append(f"removed {plural(totals['repeated'], 'item')} said twice under one heading")
     if totals["redundant"]:

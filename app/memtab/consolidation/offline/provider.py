@@ -158,15 +158,15 @@ class OfflineConsolidator:
         plan = self._plan
         if plan is None:
             return [None] * len(calls)
-        merged_into = {change.path: change.requires for change in plan.deletes}
-        keepers = {keeper for keeper in merged_into.values() if keeper is not None}
+        combined_into = {change.path: change.requires for change in plan.deletes}
+        keepers = {keeper for keeper in combined_into.values() if keeper is not None}
         keys: list[str | None] = []
         for call in calls:
             path = call.get("path")
             if not isinstance(path, str):
                 keys.append(None)
             elif call.get("command") == "delete":
-                keys.append(merged_into.get(path))
+                keys.append(combined_into.get(path))
             else:
                 keys.append(path if path in keepers else None)
         return keys

@@ -12,7 +12,7 @@ memory scope:
 - `../catch_up/external.py` `record_external`: changes Memtab did not make (mux, an editor), by stat
 - `../restore/from_history.py` file history (following renames), restore, trash, revert of a run
 - `runs.py`      Memtab's log of every consolidation and writer run, and mux's runs
-- `describe.py`  ops in words ("Merged a.md into b.md")
+- `describe.py`  ops in words ("Combined a.md into b.md")
 - `prune.py`     the size and age bounds (settings.json `history` section)
 
 The modules are imported by their full names: `recorder`, `versions` and `blobs` are

@@ -1,4 +1,4 @@
-"""Ops in words: "Merged test-tips.md into testing.md", "Removed 1 line from gotchas.md".
+"""Ops in words: "Combined test-tips.md into testing.md", "Removed 1 line from gotchas.md".
 
 One wording for the CLI and the window. An op is described from the contents history
 kept for it (before and after each file it changed); a delete whose lines went into a
@@ -83,7 +83,7 @@ def describe_op(
     op: RunOp,
     texts: OpTexts | None = None,
     *,
-    merged_into: str | None = None,
+    combined_into: str | None = None,
     names: Callable[[str], str] = display_name,
 ) -> str:
     """One op in words (see the module doc). `merged_into`: the file its lines went to;
@@ -103,12 +103,12 @@ def describe_op(
             return f"Removed {name} (the run had made it)"
         return f"Restored {name} to what it held before the run"
     if op.command == "delete":
-        if merged_into is not None:
-            if _scope_of(merged_into) != _scope_of(op.path):
-                scope = _scope_of(merged_into)
+        if combined_into is not None:
+            if _scope_of(combined_into) != _scope_of(op.path):
+                scope = _scope_of(combined_into)
                 where = f"{scope.value} memory" if scope is not None else "another scope"
-                return f"Promoted {name} to {where} ({names(merged_into)})"
-            return f"Merged {name} into {names(merged_into)}"
+                return f"Promoted {name} to {where} ({names(combined_into)})"
+            return f"Combined {name} into {names(combined_into)}"
         return f"Deleted {name}"
     file = (texts or {}).get(op.path)
     if op.command == "create":
@@ -156,13 +156,13 @@ def describe_ops(
     ops: Sequence[RunOp], texts: Sequence[OpTexts], units: Sequence[int | None] | None = None
 ) -> list[str]:
     """Every op of a run in words (`units`: the run's, by default `op_units`)."""
-    merges = merge_targets(ops, texts, units)
+    combines = combine_targets(ops, texts, units)
     names = names_for(
         [path for op in ops for path in (op.path, op.new_path) if path is not None]
-        + list(merges.values())
+        + list(combines.values())
     )
     return [
-        describe_op(op, texts[index], merged_into=merges.get(index), names=names)
+        describe_op(op, texts[index], combined_into=combines.get(index), names=names)
         for index, op in enumerate(ops)
     ]
 
@@ -251,7 +251,7 @@ def _deleted_lines(texts: OpTexts) -> set[str]:
     return found
 
 
-def merge_targets(
+def combine_targets(
     ops: Sequence[RunOp], texts: Sequence[OpTexts], units: Sequence[int | None] | None = None
 ) -> dict[int, str]:
     """For each applied delete (by index), the file an op of its unit carried its lines

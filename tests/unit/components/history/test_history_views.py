@@ -243,7 +243,7 @@ def test_runs_are_listed_filtered_and_described(home: Home) -> None:
     assert detail.revertible
     assert [(op.words, op.state) for op in detail.ops] == [
         ("Added 1 line to testing.md", OpState.APPLIED),
-        ("Merged test-tips.md into testing.md", OpState.APPLIED),
+        ("Combined test-tips.md into testing.md", OpState.APPLIED),
         (
             "Not applied — delete pinned.md: /memories/global/pinned.md is pinned: pinned "
             "files may be edited but never deleted or renamed",

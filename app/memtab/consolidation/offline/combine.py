@@ -5,7 +5,7 @@ Two files of one scope are near-duplicates when the Jaccard similarity of the wo
 frontmatter or file names) is at least `NEAR_DUPLICATE_THRESHOLD` (0.5; exact copies
 score 1.0). The demo's `test-tips.md` and `testing.md` share three of four bullets and
 score 0.59; unrelated notes on one topic stay below 0.1. Files whose frontmatter gives
-different `type:`s (Claude Code's feedback / project / reference notes) never merge.
+different `type:`s (Claude Code's feedback / project / reference notes) are never combined.
 Being alike is not transitive: a group is its keeper and the files alike to the keeper
 itself (A~B and B~C never bring C into A's group unless C~A too).
 
@@ -17,7 +17,7 @@ What the keeper lacks is carried into it section by section: the content of a me
 title section (or of its lines before any heading) goes to the end of the keeper's first
 section; a section whose heading the keeper also has goes to the end of that section;
 any other section is appended with its heading. A label comes along with the bullets it
-names. A member with a table the keeper lacks is not merged (a row cut from its table
+names. A member with a table the keeper lacks is not combined (a row cut from its table
 means nothing), and neither is one with an item that is a *variant* of an item the keeper
 has — the same words but a few (`--context staging` / `--context production`, `docker` /
 `podman`): such files are parallel notes about different things, and carrying the item
