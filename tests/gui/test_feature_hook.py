@@ -1,8 +1,9 @@
 """The GUI package takes out PySide6's `__feature__` import hook, and only that hook.
 
-The race the hook causes is tested in tests/integration/test_pydantic_import_race.py;
-these check that taking it out touches nothing when a PySide6 release names things
-otherwise (the attributes are private to shiboken).
+The race the hook causes (a module whose `__getattr__` imports, pydantic's among them,
+imported half-initialized by another thread) was shown by a test removed with pydantic
+from Memtab's own code; these check that taking the hook out touches nothing when a
+PySide6 release names things otherwise (the attributes are private to shiboken).
 """
 
 from __future__ import annotations

@@ -181,7 +181,7 @@ class MemoryService:
     ) -> Answer:
         call = ToolCall(
             command=request.command,
-            arguments=request.args.model_dump(exclude={"command"}, exclude_none=True),
+            arguments=request.args.arguments,
             expected_sha256=expected,
         )
         try:
@@ -236,7 +236,7 @@ def _redacted(request: ToolRequest) -> tuple[ToolRequest, bool]:
                 changes[key] = clean
     if not changes:
         return request, False
-    return ToolRequest(request.args.model_copy(update=changes)), True
+    return ToolRequest(request.args.replaced(**changes)), True
 
 
 def _redaction_note(redacted: bool) -> str:

@@ -99,11 +99,6 @@ def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[dict[str, Any], F
     # lazy: httpx (~8 MiB, ~190 ms) only when asked
     import httpx
 
-    # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
-    from memtab.fs.pydantic_once import load_pydantic
-
-    pydantic = load_pydantic()
-
     found = Findings("runtime")
     qt = qt_check()
     if qt.get("problem"):
@@ -122,7 +117,8 @@ def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[dict[str, Any], F
         "qt": qt.get("qt"),
         "watchdog": watchdog.version.VERSION_STRING,
         "httpx": httpx.__version__,
-        "pydantic": pydantic.VERSION,
+        # the MCP SDK's (Memtab's own code does not import it): read, not imported
+        "pydantic": _distribution_version("pydantic"),
     }
     section = {
         "versions": versions,

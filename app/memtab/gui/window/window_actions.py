@@ -259,7 +259,7 @@ class WindowActions(QObject):
 
     def open_settings(self) -> None:
         """File → Settings."""
-        # lazy: ~12 MiB (pydantic: the engines' settings) when it opens
+        # lazy: the dialog and the engines' settings (~40 modules) when it opens
         from memtab.gui.settings.dialog import SettingsDialog
 
         window = self._window

@@ -21,7 +21,7 @@ run holds the home's consolidation lock:
 It acts on the memory files through `MemoryStore` and the memory tool, which record into
 history: so it sits above `store.history`, which never imports it. It reads and builds
 records (`store.history.records`); the runs log's catch-up imports it only when a
-started-run file is there to log (the memory tool's models load pydantic).
+started-run file is there to log.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from memtab.store.history.versions import ScopeHistory, Version, scope_key
 from memtab.store.home import CONSOLIDATION_LOCK, Home, HomeError
 from memtab.store.paths import PathError, Scope, parse_file_path, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.scopes.tool import MemoryTool  # the tool's models load pydantic
+from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.store.sidecars.registry import load_registry
 

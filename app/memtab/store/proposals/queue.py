@@ -36,13 +36,10 @@ from memtab.store.errors import ScopeUnavailableError, ToolArgumentError
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.store.proposals.records import AgentProposal, ProposalFile  # see the top
+from memtab.store.proposals.records import AgentProposal, ProposalFile
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool, ToolRequest, parse_tool_request
 from memtab.store.sidecars.registry import Workspace
-
-# The records load pydantic, which the settled window never imports (it lists proposals'
-# files by path only): they are imported by the functions that read or write a queue.
 
 logger = logging.getLogger(__name__)
 
@@ -157,7 +154,7 @@ class ProposalQueue:
                 if reason:
                     raise ScopeUnavailableError(reason)
 
-        arguments = request.args.model_dump(exclude={"command"}, exclude_none=True)
+        arguments = request.args.arguments
         at = self._clock()
         proposal = AgentProposal(
             id=_proposal_id(client, call, at),

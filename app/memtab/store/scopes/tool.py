@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from memtab.fs.records import Key, NotWritten, OmitNone, Record, computed
 from memtab.store.conflict_copies import copy_names
@@ -28,17 +28,17 @@ from memtab.store.scopes.memory import (
     NotFoundError,
     SaveConflictError,
 )
-
-if TYPE_CHECKING:  # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
-    from memtab.store.scopes.tool_args import (
-        CreateArgs,
-        DeleteArgs,
-        InsertArgs,
-        RenameArgs,
-        StrReplaceArgs,
-        ToolArgs,
-        ViewArgs,
-    )
+from memtab.store.scopes.tool_args import (
+    CreateArgs,
+    DeleteArgs,
+    InsertArgs,
+    RenameArgs,
+    StrReplaceArgs,
+    ToolArgs,
+    ViewArgs,
+    input_schema,
+    validate_arguments,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -56,10 +56,7 @@ TOOL_DESCRIPTION = (
 
 
 def tool_input_schema() -> dict[str, Any]:
-    """The tool's input schema, generated from the argument models (`tool_args`)."""
-    # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
-    from memtab.store.scopes.tool_args import input_schema  # pydantic: not before it is needed
-
+    """The tool's input schema, generated from the argument records (`tool_args`)."""
     return input_schema()
 
 
@@ -84,7 +81,7 @@ class ToolResult(Record, write_only=True):
 
 @dataclass(frozen=True)
 class ToolRequest:
-    """A call whose arguments passed their command's model: what the guard inspects
+    """A call whose arguments passed their command's record: what the guard inspects
     before it runs."""
 
     args: ToolArgs
@@ -109,10 +106,7 @@ class ToolRequest:
 
 
 def parse_tool_request(raw: Any) -> ToolRequest:
-    """Validate a call against its command's model (ToolArgumentError, one line, otherwise)."""
-    # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
-    from memtab.store.scopes.tool_args import validate_arguments  # pydantic: see tool_input_schema
-
+    """Validate a call against its command's record (ToolArgumentError, one line, otherwise)."""
     return ToolRequest(validate_arguments(raw))
 
 

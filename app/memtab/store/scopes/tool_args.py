@@ -1,24 +1,21 @@
-"""The memory tool's arguments: one pydantic model per command, discriminated by `command`.
+"""The memory tool's arguments: one record per command, chosen by `command`.
 
-Each model declares what its command takes — names, types, ranges, defaults, and the
+Each record declares what its command takes — names, types, bounds, defaults, and the
 aliases models trained on other file tools send (`file_path`/`filePath` → `path`,
 `content` → `file_text`, `old_string` → `old_str`, `new_string` → `new_str`, and `path` as
-the rename source), the canonical name winning when both are sent. The same models
-generate the input schema sent to models (`input_schema`), so the schema cannot drift from
-what is accepted.
+the rename source), the canonical name winning when both are sent. The same records
+generate the input schema sent to models (`input_schema`, through `fs/record_schema.py`),
+so the schema cannot drift from what is accepted.
 
 Rules shared by every command, as in mux's schema (`src/common/utils/tools/toolDefinitions.ts`):
 unknown keys are ignored and `null` counts as absent. Values are strict: `"2"` or `true` is
 not an integer, `7` is not a string. A refused call is one line naming each bad argument
-(`argument_problems`), the wording the hand-written checks used before.
+(`argument_problem`), the wording the hand-written checks used before.
 
 The schema is one flat object with a `command` enum: Anthropic and some OpenAI-compatible
-servers refuse `oneOf`/`anyOf` at the top of a tool's schema, so the per-command models
+servers refuse `oneOf`/`anyOf` at the top of a tool's schema, so the per-command records
 are merged property by property (a property shared by several commands must be declared
 the same way in each).
-
-This module imports pydantic (about 0.1 s): `memtab.store.scopes.tool` loads it on the first call,
-never on the way to the window's first paint.
 """
 
 from __future__ import annotations
@@ -27,38 +24,60 @@ import copy
 import functools
 from typing import Annotated, Any, Final, Literal, get_args
 
-from memtab.fs.pydantic_once import (
-    AliasChoices,
-    BaseModel,
-    ConfigDict,
-    Field,
-    TypeAdapter,
-    ValidationError,
-)
+from memtab.fs.record_codec import MISSING, RecordError
+from memtab.fs.record_schema import record_schema
+from memtab.fs.records import AtLeast, Key, OmitNone, Record
 from memtab.store.errors import ToolArgumentError
 
-_PATH_ALIASES = ("path", "file_path", "filePath")
+_PATH_ALIASES = ("file_path", "filePath")
 # A hint added when a required argument is missing, where the name alone does not say it.
 _MISSING_HINTS = {"insert_line": " (0 inserts at the top)"}
 
+
+class Arg(Key):
+    """An argument: its name (snake_case, as in mux's schema), the other names models
+    send for it (`aliases`, read when the name is absent), and what it is (`description`,
+    the schema's)."""
+
+    __slots__ = ("aliases", "description")
+
+    def __init__(self, name: str, description: str, *aliases: str) -> None:
+        super().__init__(name)
+        self.description, self.aliases = description, aliases
+
+
 VirtualPathArg = Annotated[
-    str,
-    Field(
-        validation_alias=AliasChoices(*_PATH_ALIASES),
-        description="Virtual path, e.g. /memories/global/a.md",
-    ),
+    str, Arg("path", "Virtual path, e.g. /memories/global/a.md", *_PATH_ALIASES)
 ]
 
 
-class CommandArgs(BaseModel):
-    """What every command's arguments share: strict values, unknown keys ignored."""
+class CommandArgs(Record):
+    """What every command's arguments share (docs/formats.md §5.1): strict values, unknown
+    keys ignored, `null` as absent, aliases read where the name is absent."""
 
-    model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
+    @classmethod
+    def before_read(cls, raw: Any) -> Any:
+        if not isinstance(raw, dict):
+            return raw
+        present = {key: value for key, value in raw.items() if value is not None}
+        for declared in cls.fields():
+            arg = next((m for m in declared.markers if isinstance(m, Arg)), None)
+            if arg is None or arg.name in present:
+                continue
+            alias = next((name for name in arg.aliases if name in present), None)
+            if alias is not None:
+                present[arg.name] = present.pop(alias)
+        return present
 
     @property
     def target(self) -> str:
         """The path the call acts on (a rename's source)."""
         raise NotImplementedError
+
+    @property
+    def arguments(self) -> dict[str, Any]:
+        """The arguments as read, without `command` (absent ones left out)."""
+        return {key: value for key, value in self.to_json().items() if key != "command"}
 
     @property
     def destination(self) -> str | None:
@@ -78,21 +97,19 @@ class ViewArgs(_OnePathArgs):
     """`view`: a file with line numbers (from `offset`, `limit` lines), or a directory."""
 
     command: Literal["view"]
-    offset: Annotated[int | None, Field(ge=1, description="view: first line (1-based)")] = None
-    limit: Annotated[int | None, Field(ge=1, description="view: number of lines")] = None
+    offset: Annotated[
+        Annotated[int, AtLeast(1)] | None, Arg("offset", "view: first line (1-based)"), OmitNone
+    ] = None
+    limit: Annotated[
+        Annotated[int, AtLeast(1)] | None, Arg("limit", "view: number of lines"), OmitNone
+    ] = None
 
 
 class CreateArgs(_OnePathArgs):
     """`create`: a new file (an empty one without `file_text`)."""
 
     command: Literal["create"]
-    file_text: Annotated[
-        str,
-        Field(
-            validation_alias=AliasChoices("file_text", "content"),
-            description="create: the whole file content",
-        ),
-    ] = ""
+    file_text: Annotated[str, Arg("file_text", "create: the whole file content", "content")] = ""
 
 
 class StrReplaceArgs(_OnePathArgs):
@@ -100,20 +117,9 @@ class StrReplaceArgs(_OnePathArgs):
 
     command: Literal["str_replace"]
     old_str: Annotated[
-        str,
-        Field(
-            min_length=1,
-            validation_alias=AliasChoices("old_str", "old_string"),
-            description="str_replace: exact text to replace",
-        ),
+        str, AtLeast(1), Arg("old_str", "str_replace: exact text to replace", "old_string")
     ]
-    new_str: Annotated[
-        str,
-        Field(
-            validation_alias=AliasChoices("new_str", "new_string"),
-            description="str_replace: replacement text",
-        ),
-    ] = ""
+    new_str: Annotated[str, Arg("new_str", "str_replace: replacement text", "new_string")] = ""
 
 
 class InsertArgs(_OnePathArgs):
@@ -121,9 +127,9 @@ class InsertArgs(_OnePathArgs):
 
     command: Literal["insert"]
     insert_line: Annotated[
-        int, Field(ge=0, description="insert: line to insert after (0 = top of file)")
+        int, AtLeast(0), Arg("insert_line", "insert: line to insert after (0 = top of file)")
     ]
-    insert_text: Annotated[str, Field(description="insert: the text to insert")]
+    insert_text: Annotated[str, Arg("insert_text", "insert: the text to insert")]
 
 
 class DeleteArgs(_OnePathArgs):
@@ -136,14 +142,8 @@ class RenameArgs(CommandArgs):
     """`rename`: within one scope; `path` is taken as the source when `old_path` is absent."""
 
     command: Literal["rename"]
-    old_path: Annotated[
-        str,
-        Field(
-            validation_alias=AliasChoices("old_path", *_PATH_ALIASES),
-            description="rename: source path",
-        ),
-    ]
-    new_path: Annotated[str, Field(description="rename: destination path")]
+    old_path: Annotated[str, Arg("old_path", "rename: source path", "path", *_PATH_ALIASES)]
+    new_path: Annotated[str, Arg("new_path", "rename: destination path")]
 
     @property
     def target(self) -> str:
@@ -164,83 +164,54 @@ _MODELS: Final[tuple[type[CommandArgs], ...]] = (
     RenameArgs,
 )
 COMMANDS: Final = ("view", "create", "str_replace", "insert", "delete", "rename")
-_BY_COMMAND: Final = {
-    get_args(model.model_fields["command"].annotation)[0]: model for model in _MODELS
+_BY_COMMAND: Final[dict[str, type[CommandArgs]]] = {
+    get_args(next(f.type for f in model.fields() if f.name == "command"))[0]: model
+    for model in _MODELS
 }
 if tuple(_BY_COMMAND) != COMMANDS:
-    raise AssertionError(f"one model per command, in order: {COMMANDS}")
-
-
-@functools.cache
-def _adapter() -> TypeAdapter[ToolArgs]:
-    return TypeAdapter(Annotated[ToolArgs, Field(discriminator="command")])
+    raise AssertionError(f"one record per command, in order: {COMMANDS}")
 
 
 def validate_arguments(raw: Any) -> ToolArgs:
-    """The call's arguments as its command's model; ToolArgumentError (one line) otherwise."""
+    """The call's arguments as its command's record; ToolArgumentError (one line) otherwise."""
     if not isinstance(raw, dict):
         raise ToolArgumentError("The memory tool takes one JSON object")
-    present = {key: value for key, value in raw.items() if value is not None}
-    try:
-        return _adapter().validate_python(present)
-    except ValidationError as error:
-        raise ToolArgumentError(_one_line(raw, error)) from None
-
-
-def _one_line(raw: dict[str, Any], error: ValidationError) -> str:
+    command = raw.get("command")
+    model = _BY_COMMAND.get(command) if isinstance(command, str) else None
+    if model is None:
+        raise ToolArgumentError(
+            f"Unknown command {command!r}; expected one of: {', '.join(COMMANDS)}"
+        )
     problems: list[str] = []
-    for item in error.errors():
-        if item["type"] in ("union_tag_invalid", "union_tag_not_found"):
-            return f"Unknown command {raw.get('command')!r}; expected one of: {', '.join(COMMANDS)}"
-        command, name = str(item["loc"][0]), str(item["loc"][1])
-        problem = argument_problem(_BY_COMMAND[command], name, item["type"])
+    for refused in model.read_problems(raw):
+        problem = argument_problem(model, refused)
         if problem not in problems:
             problems.append(problem)
-    return "; ".join(problems)
+    if problems:
+        raise ToolArgumentError("; ".join(problems))
+    return model.read_or_raise(raw)  # type: ignore[return-value]
 
 
-def argument_problem(model: type[CommandArgs], key: str, error_type: str) -> str:
-    """What is wrong with argument `key` (as sent, possibly an alias), in one phrase."""
-    name = _canonical_name(model, key)
-    field = _flat_properties(model)[name]
-    required = model.model_fields[name].is_required()
-    if field["type"] == "integer":
-        if error_type == "missing":
+def argument_problem(model: type[CommandArgs], refused: RecordError) -> str:
+    """What is wrong with the argument `refused` names, in one phrase."""
+    name = str(refused.where[0])
+    prop = _properties(model)[name]
+    missing = refused.reason == MISSING and len(refused.where) == 1
+    if prop["type"] == "integer":
+        if missing:
             return f"`{name}` is required{_MISSING_HINTS.get(name, '')}"
-        return f"`{name}` must be an integer ≥ {field['minimum']}"
-    if error_type == "string_too_short":
+        return f"`{name}` must be an integer ≥ {prop['minimum']}"
+    if isinstance(refused.value, str):  # a text too short
         return f"`{name}` must not be empty"
+    required = name in record_schema(model)["required"]
     return (
         f"`{name}` is required and must be a string" if required else f"`{name}` must be a string"
     )
 
 
-def _canonical_name(model: type[CommandArgs], key: str) -> str:
-    if key in model.model_fields:
-        return key
-    for name, info in model.model_fields.items():
-        alias = info.validation_alias
-        if isinstance(alias, AliasChoices) and key in alias.choices:
-            return name
-    return key
-
-
 @functools.cache
-def _flat_properties(model: type[CommandArgs]) -> dict[str, dict[str, Any]]:
-    """The model's properties as plain JSON schemas: `int | None` as `integer`, no titles."""
-    schema = model.model_json_schema(by_alias=False)
-    properties: dict[str, dict[str, Any]] = {}
-    for name, prop in schema["properties"].items():
-        flat = dict(prop)
-        variants = [v for v in flat.pop("anyOf", ()) if v.get("type") != "null"]
-        if variants:
-            (only,) = variants  # optional values have exactly one non-null type
-            flat.update(only)
-        flat.pop("title", None)
-        if flat.get("default", ...) is None:
-            del flat["default"]
-        properties[name] = flat
-    return properties
+def _properties(model: type[CommandArgs]) -> dict[str, dict[str, Any]]:
+    return record_schema(model)["properties"]
 
 
 def input_schema() -> dict[str, Any]:
@@ -258,7 +229,7 @@ def _input_schema() -> dict[str, Any]:
         }
     }
     for model in _MODELS:
-        for name, prop in _flat_properties(model).items():
+        for name, prop in _properties(model).items():
             if name == "command":
                 continue
             known = properties.setdefault(name, prop)
@@ -271,15 +242,7 @@ def command_schema(command: str) -> dict[str, Any]:
     """One command's arguments as a JSON schema of their own (the MCP server offers each
     command as a tool): its properties as `input_schema` declares them, and which are
     required."""
-    model = _BY_COMMAND[command]
-    properties = {
-        name: copy.deepcopy(prop)
-        for name, prop in _flat_properties(model).items()
-        if name != "command"
-    }
-    required = [
-        name
-        for name, info in model.model_fields.items()
-        if name != "command" and info.is_required()
-    ]
-    return {"type": "object", "properties": properties, "required": required}
+    schema = copy.deepcopy(record_schema(_BY_COMMAND[command]))
+    del schema["properties"]["command"]
+    schema["required"].remove("command")
+    return schema
