@@ -1,16 +1,24 @@
 """The smaller `--json` outputs, key by key and in order (a stable contract: fields are
-added, never renamed or removed): `memtab models --local`, `memtab traces`, the memory
-tool's result, the conflict copies (`memtab conflicts`), sync's state file."""
+added, never renamed or removed): `memtab models`, `memtab traces`, the memory tool's
+result, the conflict copies (`memtab conflicts`), sync's state file, `memtab workspaces`,
+sync's `xumBackup`, another agent's files (`memtab list --source`)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from memtab.cli.background.model_commands import _settings_row
+from memtab.cli.memory.store_commands import _workspace_row
 from memtab.llm.local_servers import LocalServer
+from memtab.llm.settings import ProviderSettings
+from memtab.sources.listing import SourceFileRow
+from memtab.sources.model import FileKind, SourceFile
 from memtab.store.conflict_copies import ConflictCopy, CopyName
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.tool import ToolResult
+from memtab.store.sidecars.registry import Workspace
+from memtab.store.xum_backup import BackupOverlap
 from memtab.sync.conflicts.copies import SidecarCopy, copy_row
 from memtab.sync.records import Pending, SyncState
 from memtab.traces.outcome import Outcome
@@ -95,3 +103,68 @@ def test_sync_state_keeps_each_scopes_meta_and_drops_what_is_no_entry() -> None:
     state = SyncState.read(raw)
     assert state is not None
     assert state.to_json()["meta"] == {"global": {"a.md": entry}}
+
+
+# The expected JSON below is what the hand-written builders gave before these rows became
+# records (_workspace_json, _overlap_json, _settings_json, file_json), byte for byte.
+
+
+def test_a_workspace_row() -> None:
+    workspace = Workspace(
+        id="w1",
+        name="main",
+        path="/src/app",
+        project_path="/src/app",
+        project_name="app",
+        projects=("/src/app",),
+        title="T",
+        parent_id="p",
+        created_at="2026",
+    )
+    assert json.dumps(_workspace_row(workspace).to_json()) == (
+        '{"id": "w1", "name": "main", "title": "T", "path": "/src/app", '
+        '"projectPath": "/src/app", "projectName": "app", "projects": ["/src/app"], '
+        '"archived": false, "multiProject": false, "projectAvailable": true, '
+        '"parentWorkspaceId": "p", "createdAt": "2026", "notebookWorkspaceId": "w1"}'
+    )
+
+
+def test_xum_backup_overlap() -> None:
+    overlap = BackupOverlap(repo_url="git@x", scopes=("global",), owner="xum")
+    assert json.dumps(overlap.to_json()) == (
+        '{"repoUrl": "git@x", "scopes": ["global"], "owner": "xum", "message": '
+        "\"xum's settings backup (git@x) also carries global; you chose xum's backup to own "
+        'it: stop syncing it here (memtab sync remove NAME, then memtab sync init without it)"}'
+    )
+
+
+def test_the_provider_in_use() -> None:
+    assert json.dumps(_settings_row(None, "bad file").to_json()) == '{"problem": "bad file"}'
+    settings = ProviderSettings(provider="openai", model="m", base_url="http://127.0.0.1:1/v1")
+    assert json.dumps(_settings_row(settings, None).to_json()) == (
+        '{"provider": "openai", "model": "m", "baseUrl": "http://127.0.0.1:1/v1", '
+        '"description": "openai \\u00b7 m \\u00b7 http://127.0.0.1:1/v1 \\u00b7 no key"}'
+    )
+
+
+def test_another_agents_file() -> None:
+    file = SourceFile(
+        source_id="claude",
+        relative="a/MEMORY.md",
+        physical=Path("/c/a/MEMORY.md"),
+        kind=FileKind.INSTRUCTIONS,
+        description="d",
+        size_bytes=3,
+        modified_at_ms=4,
+        read_only_reason="r",
+        topic_type="user",
+        warning="w",
+    )
+    assert json.dumps(SourceFileRow(file=file).to_json()) == (
+        '{"path": "claude:a/MEMORY.md", "scope": "claude", "description": "d", '
+        '"pinned": false, "accessCount": 0, "lastAccessedAt": null, "sizeBytes": 3, '
+        '"modifiedAt": 4, "conflictOf": null, "notEditable": "r", "adoptedFrom": null, '
+        '"checkpoint": false, "kind": "instructions", "writable": false, '
+        '"readOnlyReason": "r", "type": "user", "warning": "w", '
+        '"physicalPath": "/c/a/MEMORY.md"}'
+    )

@@ -37,7 +37,7 @@ from watchdog.observers.api import BaseObserver
 from memtab.agent_server.ranked_search import Document, RankedIndex, best_line
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import scan
-from memtab.sources.listing import file_json
+from memtab.sources.listing import SourceFileRow
 from memtab.store.description_cache import DescriptionCache, KnownFiles
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing, list_scope
 from memtab.store.paths import SCOPE_ORDER
@@ -221,7 +221,9 @@ class MemoryCatalog:
                 for source_file in listing.files:
                     readable = source_file.size_bytes <= MAX_INDEXED_BYTES
                     physical = os.fspath(source_file.physical) if readable else None
-                    entries[source_file.id] = _Entry(file_json(source_file), physical)
+                    entries[source_file.id] = _Entry(
+                        SourceFileRow(file=source_file).to_json(), physical
+                    )
         return entries
 
     def _store_listings(self) -> tuple[list[ScopeListing], dict[str, str]]:

@@ -13,9 +13,10 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
+from memtab.fs.records import NotWritten, Record, computed
 from memtab.sources.claude.index import index_cut, index_warning
 from memtab.sources.claude.settings import last_consolidated_ms
 from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, auto_memory_dir, classify
@@ -303,25 +304,27 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def file_json(file: SourceFile) -> dict[str, Any]:
-    """One file as `memtab list --json` shows it (the same fields as a mux file, and more)."""
-    return {
-        "path": file.id,
-        "scope": file.source_id,
-        "description": file.description,
-        "pinned": False,
-        "accessCount": 0,
-        "lastAccessedAt": None,
-        "sizeBytes": file.size_bytes,
-        "modifiedAt": file.modified_at_ms,
-        "conflictOf": None,  # conflict copies are recognised in mux's scopes only
-        "notEditable": file.read_only_reason,
-        "adoptedFrom": None,  # xum's adoptions and checkpoints are in mux's scopes only
-        "checkpoint": False,
-        "kind": file.kind.value,
-        "writable": file.writable,
-        "readOnlyReason": file.read_only_reason,
-        "type": file.topic_type,
-        "warning": file.warning,
-        "physicalPath": str(file.physical),
-    }
+class SourceFileRow(Record, write_only=True):
+    """Another agent's file as `memtab list --source ID --json` shows it (docs/formats.md
+    §17): a mux file's fields (those only mux's scopes have at their empty value), then its
+    own."""
+
+    file: Annotated[SourceFile, NotWritten]
+    path: str = computed(lambda row: row.file.id)
+    scope: str = computed(lambda row: row.file.source_id)
+    description: str = computed(lambda row: row.file.description)
+    pinned: bool = computed(lambda _: False)
+    access_count: int = computed(lambda _: 0)
+    last_accessed_at: None = computed(lambda _: None)
+    size_bytes: int = computed(lambda row: row.file.size_bytes)
+    modified_at: int = computed(lambda row: row.file.modified_at_ms)
+    conflict_of: None = computed(lambda _: None)  # copies are recognised in mux's scopes only
+    not_editable: str | None = computed(lambda row: row.file.read_only_reason)
+    adopted_from: None = computed(lambda _: None)  # xum's adoptions: in mux's scopes only
+    checkpoint: bool = computed(lambda _: False)
+    kind: FileKind = computed(lambda row: row.file.kind)
+    writable: bool = computed(lambda row: row.file.writable)
+    read_only_reason: str | None = computed(lambda row: row.file.read_only_reason)
+    type: str | None = computed(lambda row: row.file.topic_type)
+    warning: str | None = computed(lambda row: row.file.warning)
+    physical_path: Path = computed(lambda row: row.file.physical)

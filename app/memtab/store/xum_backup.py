@@ -13,11 +13,10 @@ section per home). Memtab never edits xum's backup settings.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from memtab.fs.config.settings_file import SettingsFileError, settings_section, update_settings_file
-from memtab.fs.records import OrNone, Record
+from memtab.fs.records import OrNone, Record, computed
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import load_registry, read_registry_document
 
@@ -37,33 +36,35 @@ class XumBackupSettings(Record):
     """Default false: project memory goes only when the user opted in."""
 
 
-@dataclass(frozen=True)
-class BackupOverlap:
-    """The scopes Memtab syncs that xum's backup carries too, and who the user said owns them."""
+def _overlap_message(overlap: BackupOverlap) -> str:
+    carried = ", ".join(overlap.scopes)
+    both = f"xum's settings backup ({overlap.repo_url}) also carries {carried}"
+    if overlap.owner == "memtab":
+        return (
+            f"{both}; you chose Memtab's sync to own it: turn off the memory in xum's "
+            "Settings → Backup, or both will push and restore it"
+        )
+    if overlap.owner == "xum":
+        return (
+            f"{both}; you chose xum's backup to own it: stop syncing it here "
+            "(memtab sync remove NAME, then memtab sync init without it)"
+        )
+    return (
+        f"{both}: two owners push and restore the same files. Choose one: "
+        "memtab sync backup-owner memtab|xum"
+    )
+
+
+class BackupOverlap(Record, write_only=True):
+    """The scopes Memtab syncs that xum's backup carries too, and who the user said owns
+    them: `sync init --json`'s and `sync status --json`'s `xumBackup` (docs/formats.md
+    §18.9)."""
 
     repo_url: str
     scopes: tuple[str, ...]
     """Memtab's labels: `global`, `project:/path`."""
     owner: Owner | None
-
-    @property
-    def message(self) -> str:
-        carried = ", ".join(self.scopes)
-        both = f"xum's settings backup ({self.repo_url}) also carries {carried}"
-        if self.owner == "memtab":
-            return (
-                f"{both}; you chose Memtab's sync to own it: turn off the memory in xum's "
-                "Settings → Backup, or both will push and restore it"
-            )
-        if self.owner == "xum":
-            return (
-                f"{both}; you chose xum's backup to own it: stop syncing it here "
-                "(memtab sync remove NAME, then memtab sync init without it)"
-            )
-        return (
-            f"{both}: two owners push and restore the same files. Choose one: "
-            "memtab sync backup-owner memtab|xum"
-        )
+    message: str = computed(_overlap_message)
 
 
 def xum_backup(home: Home) -> XumBackupSettings | None:
@@ -95,7 +96,7 @@ def backup_overlap(home: Home, synced: Iterable[tuple[str, str | None]]) -> Back
             scopes.append(f"project:{key}")
     if not scopes:
         return None
-    return BackupOverlap(settings.repo_url, tuple(scopes), backup_owner(home))
+    return BackupOverlap(repo_url=settings.repo_url, scopes=tuple(scopes), owner=backup_owner(home))
 
 
 def backup_owner(home: Home) -> Owner | None:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from typing import Any
 
 from memtab.cli.common import CliError, format_table, print_json
 from memtab.fs.config.settings_file import SettingsFileError
+from memtab.fs.records import Record
 from memtab.fs.terminal_text import printable
 from memtab.llm.local_servers import (
     KNOWN_SERVERS,
@@ -97,7 +97,7 @@ def run_models(args: argparse.Namespace) -> int:
     if args.json:
         print_json(
             {
-                "configured": _settings_json(configured, problem),
+                "configured": _settings_row(configured, problem).to_json(),
                 "local": [server.to_json() for server in servers],
             }
         )
@@ -137,7 +137,8 @@ def _save(settings: ProviderSettings, as_json: bool) -> int:
     except SettingsFileError as error:
         raise CliError(str(error)) from None
     if as_json:
-        print_json({"saved": _settings_json(settings, None), "settingsFile": str(path)})
+        saved = _settings_row(settings, None).to_json()
+        print_json({"saved": saved, "settingsFile": str(path)})
     else:
         print(f"Saved to {path}: {settings.describe()}")
         print("The writer and Consolidate now use it (the environment and --provider still win).")
@@ -166,15 +167,33 @@ def _kinds(overrides: list[str]) -> list[ServerKind]:
     ]
 
 
-def _settings_json(settings: ProviderSettings | None, problem: str | None) -> dict[str, Any]:
+class ProviderRow(Record, write_only=True):
+    """The model in use as `memtab models --json` (`configured`) and `settings use-local
+    --json` (`saved`) give it (docs/formats.md §13); the key never."""
+
+    provider: str
+    model: str | None
+    base_url: str | None
+    description: str
+
+
+class ProviderProblem(Record, write_only=True):
+    """Why no model is usable (settings.json or the environment refused)."""
+
+    problem: str | None
+
+
+def _settings_row(
+    settings: ProviderSettings | None, problem: str | None
+) -> ProviderRow | ProviderProblem:
     if settings is None:
-        return {"problem": problem}
-    return {
-        "provider": settings.provider,
-        "model": settings.model,
-        "baseUrl": settings.base_url,
-        "description": settings.describe(),
-    }
+        return ProviderProblem(problem=problem)
+    return ProviderRow(
+        provider=settings.provider,
+        model=settings.model,
+        base_url=settings.base_url,
+        description=settings.describe(),
+    )
 
 
 def _servers_text(servers: list[LocalServer]) -> str:

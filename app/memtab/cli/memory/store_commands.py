@@ -22,6 +22,7 @@ from memtab.cli.common import (
 )
 from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.records import Record
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
 from memtab.store.catch_up.external import record_external
 from memtab.store.files import ScopeListing
@@ -230,23 +231,41 @@ def _project_label(workspace: Workspace) -> str:
 # --- workspaces ---------------------------------------------------------------------------
 
 
-def _workspace_json(workspace: Workspace) -> dict[str, Any]:
-    return {
-        "id": workspace.id,
-        "name": workspace.name,
-        "title": workspace.title,
-        "path": workspace.path,
-        "projectPath": workspace.project_path,
-        "projectName": workspace.project_name,
-        "projects": list(workspace.projects),
-        "archived": workspace.archived,
-        "multiProject": workspace.multi_project,
-        "projectAvailable": workspace.project_identity is not None,
-        "parentWorkspaceId": workspace.parent_id,
-        "createdAt": workspace.created_at,
-        # Whose notebook its workspace scope is: its task tree's root (docs/formats.md §2.5).
-        "notebookWorkspaceId": workspace.notebook_id,
-    }
+class WorkspaceRow(Record, write_only=True):
+    """A workspace as `memtab workspaces --json` lists it (docs/formats.md §2)."""
+
+    id: str
+    name: str
+    title: str | None
+    path: str
+    project_path: str
+    project_name: str
+    projects: tuple[str, ...]
+    archived: bool
+    multi_project: bool
+    project_available: bool
+    parent_workspace_id: str | None
+    created_at: str | None
+    notebook_workspace_id: str
+    """Whose notebook its workspace scope is: its task tree's root (docs/formats.md §2.5)."""
+
+
+def _workspace_row(workspace: Workspace) -> WorkspaceRow:
+    return WorkspaceRow(
+        id=workspace.id,
+        name=workspace.name,
+        title=workspace.title,
+        path=workspace.path,
+        project_path=workspace.project_path,
+        project_name=workspace.project_name,
+        projects=workspace.projects,
+        archived=workspace.archived,
+        multi_project=workspace.multi_project,
+        project_available=workspace.project_identity is not None,
+        parent_workspace_id=workspace.parent_id,
+        created_at=workspace.created_at,
+        notebook_workspace_id=workspace.notebook_id,
+    )
 
 
 def run_workspaces(args: argparse.Namespace) -> int:
@@ -262,7 +281,7 @@ def run_workspaces(args: argparse.Namespace) -> int:
                     for p in registry.projects
                     if p.path != MULTI_PROJECT_KEY
                 ],
-                "workspaces": [_workspace_json(ws) for ws in registry.workspaces],
+                "workspaces": [_workspace_row(ws).to_json() for ws in registry.workspaces],
                 "orphanProjectDirs": orphans,
             }
         )

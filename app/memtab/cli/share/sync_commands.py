@@ -221,14 +221,7 @@ def _xum_backup_overlap(home: Home, targets: list[Target]) -> BackupOverlap | No
 
 
 def _overlap_json(overlap: BackupOverlap | None) -> dict[str, Any] | None:
-    if overlap is None:
-        return None
-    return {
-        "repoUrl": overlap.repo_url,
-        "scopes": list(overlap.scopes),
-        "owner": overlap.owner,
-        "message": overlap.message,
-    }
+    return overlap.to_json() if overlap is not None else None
 
 
 def run_backup_owner(args: argparse.Namespace) -> int:
