@@ -36,11 +36,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
 from memtab.fs.jsonfile import JsonError, read_json
+from memtab.fs.records import Healed, Key, Record
 
 if sys.platform != "win32":
     import fcntl
@@ -225,14 +226,26 @@ def interprocess_lock(lock_path: Path, *, timeout_s: float = DEFAULT_TIMEOUT_S) 
         lock.release()
 
 
-@dataclass(frozen=True)
-class LockHolder:
-    """Who holds an `OwnedLock`, as its holder wrote it down."""
+def _whole_number(value: Any) -> int:
+    """A number or numeric text as an int (ValueError: none, or infinite)."""
+    try:
+        return int(value)
+    except OverflowError:
+        raise ValueError("not a finite number") from None
 
-    pid: int
-    host: str
-    since_ms: int
-    details: dict[str, Any]
+
+class LockHolder(Record, keep_unknown=True):
+    """Who holds an `OwnedLock`, as its holder wrote it down: `<name>.holder.json`
+    (docs/formats.md §14.1). A number or numeric text reads as the pid and the time, any
+    value as the host; what else the holder wrote (`role`, `workspaceId`) is its details."""
+
+    pid: Annotated[int, Healed(_whole_number)]
+    host: Annotated[str, Healed(str)]
+    since_ms: Annotated[int, Key("since"), Healed(_whole_number)] = 0
+
+    @property
+    def details(self) -> dict[str, Any]:
+        return self.unknown
 
     def describe(self) -> str:
         """`pid 123 on laptop`, for messages."""
@@ -256,12 +269,8 @@ class OwnedLock(InterprocessLock):
         import socket  # lazy: ~5 ms the first paint saves (a lock file records the host)
 
         super().acquire(timeout_s)
-        info = {
-            "pid": os.getpid(),
-            "host": socket.gethostname(),
-            "since": now_ms(),
-            **details,
-        }
+        holder = LockHolder(pid=os.getpid(), host=socket.gethostname(), since_ms=now_ms())
+        info = {**holder.to_json(), **details}
         try:
             atomic_write_json(self.holder_path, info)
         except OSError as error:  # only the message to a waiter depends on it
@@ -279,14 +288,7 @@ class OwnedLock(InterprocessLock):
             data = read_json(self.holder_path)
         except (OSError, JsonError):
             return None
-        if not isinstance(data, dict):
-            return None
-        try:
-            pid, host, since = int(data["pid"]), str(data["host"]), int(data.get("since", 0))
-        except (KeyError, TypeError, ValueError):
-            return None
-        details = {k: v for k, v in data.items() if k not in ("pid", "host", "since")}
-        return LockHolder(pid, host, since, details)
+        return LockHolder.read(data)
 
 
 def lock_holder(path: Path) -> str | None:
