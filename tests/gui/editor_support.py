@@ -14,11 +14,11 @@ from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
 from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.editor.leaving import DiscardChoice
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore

@@ -23,9 +23,9 @@ from gui.editor_support import (
     wait_saved,
     write_disk,
 )
+from memtab.components.editor.leaving import DiscardChoice
 from memtab.file_protocol.memory_file import MuxFile
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.store.paths import parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from support.gui_thread_io import GuiThreadIo

@@ -13,9 +13,9 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import open_loaded, patch_choice
 from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names, wait_idle, wait_watching
+from memtab.components.editor.leaving import DiscardChoice
 from memtab.components.tree.nodes import SectionId, message_key
 from memtab.components.tree.tree import PROJECT_UNAVAILABLE_TEXT
-from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.gui.memory_tab.workspace_picker import (
     MULTI_PROJECT_TITLE,
     NO_WORKSPACE_TEXT,

@@ -24,8 +24,8 @@ from gui.memory_tree_support import (
     wait_for,
     wait_idle,
 )
+from memtab.components.editor.leaving import DiscardChoice
 from memtab.components.tree.tree import file_key
-from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.text.source_edit import SourceEdit

@@ -17,8 +17,8 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import open_loaded, patch_choice
 from gui.memory_tree_support import WAIT_MS, WindowFactory
+from memtab.components.editor.leaving import DiscardChoice
 from memtab.components.tree.nodes import SectionId, section_key
-from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.gui.first_paint.app import _wait_until_loaded
 from memtab.gui.first_paint.main_window import MENU_TITLES, display_path, source_text
 from memtab.gui.toolkit.ui_state import UiState

@@ -8,7 +8,7 @@
   tree: `open(file, keep=True)`) keeps it: a kept tab stays until it is closed.
 - Closing a tab with unsaved changes asks Save / Discard / Cancel without blocking
   (`unsaved.ask_unsaved`); so does `leave` (closing the window, switching workspace) for
-  every tab with unsaved changes at once.
+  every tab with unsaved changes at once — the Qt-free rules of `components.editor.leaving`.
 - A file moved by Memtab is followed by its tab (`follow_moves`), draft and all.
 - A file opens at once; its text follows from the window's file channel (the tab says
   "Reading…" meanwhile, and keeps what is typed for the text). `file_opened` says the
@@ -21,7 +21,6 @@ close tab, next and previous tab, …) are registered once and act on the curren
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.editor.leaving import DiscardChoice, Leaving
 from memtab.components.editor.session import BarKind
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
@@ -44,7 +44,7 @@ from memtab.gui.editor.editor_actions import EditorActions
 from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.editor.tab_bar import EditorTabBar, chain_like
 from memtab.gui.editor.text.view import EditorView
-from memtab.gui.editor.unsaved import DiscardChoice, ask_unsaved
+from memtab.gui.editor.unsaved import ask_unsaved
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.store.paths import VirtualPath
@@ -102,6 +102,14 @@ class EditorPanel(CurrentTab, QWidget):
         self._last_dirty = False
         self._quiet_switch = False
         self._tabs: list[FileTab] = []  # in the tab bar's order
+        self._leaving = Leaving[FileTab](
+            lambda tab: tab in self._tabs,
+            lambda: self.current_tab,
+            self.set_current_tab,
+            self.close_tab,
+            # Looked up at each question: tests patch the panel's `_ask_unsaved`.
+            lambda names, answer: self._ask_unsaved(names, answer),  # noqa: PLW0108
+        )
 
         self.tab_bar = EditorTabBar(self)
         self.tab_bar.currentChanged.connect(self._on_tab_bar_current_changed)
@@ -183,29 +191,8 @@ class EditorPanel(CurrentTab, QWidget):
 
     def close_tab_asking(self, tab: FileTab) -> None:
         """Close `tab`; with unsaved changes ask Save / Discard / Cancel first (a save
-        that fails keeps it open, the bar saying why)."""
-        if not tab.is_dirty:
-            self.close_tab(tab)
-            return
-
-        def saved(ok: bool) -> None:
-            if tab not in self._tabs:
-                return
-            if ok:
-                self.close_tab(tab)
-            else:
-                self.set_current_tab(tab)  # its bar says why it was not saved
-
-        def answered(choice: DiscardChoice) -> None:
-            if tab not in self._tabs:
-                return  # closed meanwhile
-            if choice is DiscardChoice.DISCARD:
-                self.close_tab(tab)
-            elif choice is DiscardChoice.SAVE:
-                tab.save(saved)
-
-        self.set_current_tab(tab)
-        self._ask_unsaved([tab.title], answered)
+        that fails keeps it open, the bar saying why: `Leaving.close_asking`)."""
+        self._leaving.close_asking(tab)
 
     def close_tab(self, tab: FileTab, *, remembered: bool = True) -> None:
         """Close `tab`, dropping its buffer (ask first: `close_tab_asking`);
@@ -234,21 +221,9 @@ class EditorPanel(CurrentTab, QWidget):
     def leave(self, then: Callable[[], object], tabs: Collection[FileTab] | None = None) -> None:
         """Run `then` once the unsaved changes of `tabs` (all tabs: None) are saved or
         the user chose to discard them; Cancel, or a save that fails (the tab shown, its
-        bar saying why), runs nothing. Asks once for all of them, without blocking."""
-        dirty = [tab for tab in (self._tabs if tabs is None else tabs) if tab.is_dirty]
-        if not dirty:
-            then()
-            return
-
-        def answered(choice: DiscardChoice) -> None:
-            if choice is DiscardChoice.DISCARD:
-                then()
-            elif choice is DiscardChoice.SAVE:
-                self._save_all([tab for tab in dirty if tab in self._tabs], then)
-
-        if self.current_tab not in dirty:
-            self.set_current_tab(dirty[0])
-        self._ask_unsaved([tab.title for tab in dirty], answered)
+        bar saying why), runs nothing. Asks once for all of them, without blocking
+        (`components.editor.leaving`)."""
+        self._leaving.leave(then, list(self._tabs if tabs is None else tabs))
 
     @property
     def open_refs(self) -> list[MemoryFileRef]:
@@ -273,26 +248,6 @@ class EditorPanel(CurrentTab, QWidget):
         """The tabs `set_store(view)` would close (their files are not in its workspace)."""
         store = MemoryStore.of(view) if view is not None else None
         return [tab for tab in self._tabs if tab.file is None or tab.file.in_store(store) is None]
-
-    def _save_all(self, tabs: list[FileTab], then: Callable[[], object]) -> None:
-        """Save `tabs`; `then` once every one is saved, else show the first that was not
-        (its bar says why)."""
-        outcomes: dict[int, bool] = {}
-
-        def saved(index: int, ok: bool) -> None:
-            outcomes[index] = ok
-            if len(outcomes) < len(tabs):
-                return
-            failed = [tab for i, tab in enumerate(tabs) if not outcomes[i] and tab in self._tabs]
-            if failed:
-                self.set_current_tab(failed[0])
-            else:
-                then()
-
-        if not tabs:
-            then()
-        for index, tab in enumerate(tabs):
-            tab.save(functools.partial(saved, index))
 
     def tabs_within(self, paths: Collection[VirtualPath]) -> list[FileTab]:
         """The tabs of mux files at or under `paths`."""

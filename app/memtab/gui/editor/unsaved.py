@@ -8,23 +8,15 @@ arrives meanwhile runs as usual. Switching tabs never asks: each tab keeps its d
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from enum import Enum
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from memtab.components.editor.leaving import DiscardChoice
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
 from memtab.humanize import short_name
 
 _LISTED_NAMES = 8  # a longer list says how many more
-
-
-class DiscardChoice(Enum):
-    """The answer to the unsaved-changes question."""
-
-    SAVE = "save"
-    DISCARD = "discard"
-    CANCEL = "cancel"
 
 
 _ANSWERS = {
