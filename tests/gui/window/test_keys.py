@@ -174,6 +174,8 @@ def keys_by_desktop(x_display: str) -> dict[str | None, dict[str, object]]:
     return found
 
 
+# slow: four windows in processes of their own on a fresh Xvfb (~5 s of CPU, ~12 s here)
+@pytest.mark.slow
 @pytest.mark.parametrize("desktop", DESKTOPS)
 def test_the_keys_are_the_same_on_every_desktop(
     keys_by_desktop: dict[str | None, dict[str, object]], desktop: str | None
