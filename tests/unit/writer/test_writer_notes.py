@@ -11,8 +11,8 @@ from memtab.writer.offline.notes import (
     NEW_FILE_HEADER,
     SOLVED_PROBLEMS,
     Note,
+    add_findings,
     apply_notes,
-    merge_findings,
     notes_missing_from,
     plan_notes,
     surest_notes,
@@ -29,7 +29,7 @@ FINDINGS_OF_A_RUN = Findings(
 
 
 def test_a_new_file_gets_frontmatter_a_title_and_the_sections_in_order() -> None:
-    text = merge_findings("", FINDINGS_OF_A_RUN)
+    text = add_findings("", FINDINGS_OF_A_RUN)
     assert text.startswith(NEW_FILE_HEADER)
     assert description_from_text(text).startswith("What this workspace taught")
     order = ["## Directives", "## Commands that work", "## Fixes", "## Findings"]
@@ -42,9 +42,9 @@ def test_a_new_file_gets_frontmatter_a_title_and_the_sections_in_order() -> None
 
 
 def test_nothing_new_returns_the_file_unchanged() -> None:
-    text = merge_findings("", FINDINGS_OF_A_RUN)
-    assert merge_findings(text, FINDINGS_OF_A_RUN) == text
-    assert merge_findings("# My notes\n", Findings()) == "# My notes\n"
+    text = add_findings("", FINDINGS_OF_A_RUN)
+    assert add_findings(text, FINDINGS_OF_A_RUN) == text
+    assert add_findings("# My notes\n", Findings()) == "# My notes\n"
 
 
 def test_existing_wording_in_another_case_or_format_counts_as_known() -> None:
@@ -53,7 +53,7 @@ def test_existing_wording_in_another_case_or_format_counts_as_known() -> None:
         "- make db-up failed: Error: port 6543 is taken; fixed by docker compose down\n"
         "- Vitest needs happy-dom for the DOM tests\n"
     )
-    assert merge_findings(existing, FINDINGS_OF_A_RUN) == existing
+    assert add_findings(existing, FINDINGS_OF_A_RUN) == existing
 
 
 def test_user_content_is_kept_and_new_bullets_join_their_sections() -> None:
@@ -65,7 +65,7 @@ def test_user_content_is_kept_and_new_bullets_join_their_sections() -> None:
         directives=["Always run `make check` before pushing."],
         commands=[WorkingCommand("pytest -q", "tests")],
     )
-    assert merge_findings(existing, findings) == (
+    assert add_findings(existing, findings) == (
         "# Acme\n\nFree text the user wrote.\n\n## Commands that work\n\n- `make build`\n"
         "- `pytest -q` (tests)\n\n## Architecture\n\n- Services talk over NATS.\n\n"
         "## Directives\n\n- Always run `make check` before pushing.\n"
@@ -75,23 +75,23 @@ def test_user_content_is_kept_and_new_bullets_join_their_sections() -> None:
 def test_a_fix_replaces_the_known_failure_an_older_version_recorded() -> None:
     older = "# Notes\n\n## Known failures\n\n- `make db-up` failed: `Error: x`\n"
     fixed = SolvedProblem("make db-up", "Error: x", ("`docker compose down`",))
-    merged = merge_findings(older, Findings(solved_problems=[fixed]))
+    merged = add_findings(older, Findings(solved_problems=[fixed]))
     assert "## Known failures" not in merged
     assert merged.endswith(
         "## Fixes\n\n- `make db-up` failed: `Error: x` — fixed by `docker compose down`.\n"
     )
-    assert merge_findings(merged, Findings(solved_problems=[fixed])) == merged
+    assert add_findings(merged, Findings(solved_problems=[fixed])) == merged
 
 
 def test_a_command_that_worked_instead_is_named() -> None:
     fix = SolvedProblem("npm test", "Error: y", worked_with="npm test -- --runInBand")
-    merged = merge_findings("", Findings(solved_problems=[fix]))
+    merged = add_findings("", Findings(solved_problems=[fix]))
     assert "- `npm test` failed: `Error: y` — `npm test -- --runInBand` worked instead." in merged
 
 
 def test_a_command_mentioned_only_as_failing_is_still_added_as_working() -> None:
     existing = "# Notes\n\n- `npm test` failed: `Error: y`\n"
-    merged = merge_findings(existing, Findings(commands=[WorkingCommand("npm test", "tests")]))
+    merged = add_findings(existing, Findings(commands=[WorkingCommand("npm test", "tests")]))
     assert merged.endswith("## Commands that work\n\n- `npm test` (tests)\n")
 
 
@@ -112,12 +112,12 @@ def test_notes_in_the_users_own_words_count_as_known() -> None:
             )
         ],
     )
-    assert merge_findings(existing, findings) == existing
+    assert add_findings(existing, findings) == existing
 
 
 def test_a_different_directive_sharing_some_words_is_still_added() -> None:
     existing = "# Notes\n\n- Always run `make check` before pushing.\n"
-    merged = merge_findings(
+    merged = add_findings(
         existing, Findings(directives=["Always run `make docs` after a release."])
     )
     assert merged.endswith("## Directives\n\n- Always run `make docs` after a release.\n")

@@ -280,7 +280,7 @@ _DATA_FIELDS = (
 
 
 def fingerprint_tree(root: TreeNode) -> TreeNode:
-    """Give every node a hash of its subtree, so a merge can skip what did not change."""
+    """Give every node a hash of its subtree, so a reconcile can skip what did not change."""
     for node in reversed(list(root.walk())):
         node.fingerprint = hash(
             (node.key, node.signature(), tuple(child.fingerprint for child in node.children))

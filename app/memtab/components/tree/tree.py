@@ -3,7 +3,7 @@
 Like Anki's sidebar: fixed section roots (Global, Project, Workspace, and Orphaned project
 memory when there is any, then other agents' memory: `sources.py`) over plain node objects
 (`nodes.py`). `build_tree` runs on the scan worker; the Qt model
-(`gui.tree.model.MemoryTreeModel`) only merges the new tree into the one it shows.
+(`gui.tree.model.MemoryTreeModel`) only reconciles the new tree into the one it shows.
 
 Large homes are built lazily (VS Code's and Anki's explorers do the same): every
 directory is in the tree, but a container's file rows are built only when it is open —

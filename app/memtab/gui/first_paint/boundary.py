@@ -137,7 +137,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.tasks.scan",
         "memtab.gui.tree",
         "memtab.gui.tree.fill",
-        "memtab.gui.tree.merge",
+        "memtab.gui.tree.reconcile",
         "memtab.gui.tree.model",
         "memtab.gui.tree.rows",
         "memtab.gui.tree.scan_scheduler",

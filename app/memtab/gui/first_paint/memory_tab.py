@@ -3,13 +3,13 @@ on the right.
 
 Data flow (ARCHITECTURE "Threads and the watcher"): the window's `HomeWatcher` reports
 changed paths; `ScanScheduler` turns those that concern the tab into incremental rescans
-off the GUI thread. The scan's tree is merged into the model in slices, so expansion,
+off the GUI thread. The scan's tree is reconciled into the model in slices, so expansion,
 selection and scroll position stay. After each scan the tab feeds the footer
 (`set_context`), the editor (`follow_changes`) and the "agent edited" badges
 (`components.activity.badges`).
 
 The tab composes the features it shows, each with one job: `ScanScheduler` (when to
-rescan), `SlicedMerge` (a tree merged into the model in slices), `SearchBox` (the search
+rescan), `SlicedReconcile` (a tree reconciled into the model in slices), `SearchBox` (the search
 field and its searches), `TreeEditorSync` (tree ↔ editor), `FileCommands` (the tree's
 file actions, run on the window's file-operation worker; the rescan they cause shows
 their result, like any other change on disk), `TabFiles` (the open file remembered and
@@ -25,7 +25,7 @@ Start-up, in three steps: (1) the first paint shows what the constructor made (p
 tree, scans, `TabLayout`'s stand-ins): a big home's outline, before any file is read
 (`tree_ready`); only the modules `gui.first_paint.boundary.BEFORE_FIRST_PAINT` lists are
 imported by then (a test holds it); (2) the first full scan, started once that paint is
-done (run with it, it held the interpreter), is merged and painted, nothing else built yet
+done (run with it, it held the interpreter), is reconciled and painted, nothing else built yet
 (`descriptions_shown`); (3) after that paint `assemble()` imports the one step after the
 paint (`boundary.settled_step()`: `gui.window.features`), which starts the log's rotation
 and builds the parts and every collaborator above (`assembled`: the window's features and
@@ -60,8 +60,8 @@ from memtab.gui.memory_tab.layout import TabLayout
 from memtab.gui.memory_tab.panes import Pane
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
 from memtab.gui.tree.fill import TreeFill
-from memtab.gui.tree.merge import SlicedMerge
 from memtab.gui.tree.model import MemoryTreeModel
+from memtab.gui.tree.reconcile import SlicedReconcile
 from memtab.gui.tree.scan_scheduler import ScanScheduler
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.store.paths import VirtualPath
@@ -171,7 +171,7 @@ class MemoryTab(QWidget):
         self.tree_fill = TreeFill(self.model, lambda: self._shown.scan, self.is_searching)
         self.tree = MemoryTreeView(self)
         self.tree.setModel(self.model)
-        self.tree_merge = SlicedMerge(self.model, self.tree_fill, self._quietly, self)
+        self.tree_reconcile = SlicedReconcile(self.model, self.tree_fill, self._quietly, self)
         self.scans = ScanScheduler(home, self, self, source_context=source_context)
         self.picker = WorkspacePicker(self)
         sizes = ui_state.splitter_sizes(SPLITTER_NAME) if ui_state is not None else None
@@ -182,7 +182,7 @@ class MemoryTab(QWidget):
         self.scans.outline_finished.connect(self._on_scans_outline_finished)
         self.scans.scan_failed.connect(self._on_scans_scan_failed)
         self.picker.workspace_requested.connect(self._on_picker_workspace_requested)
-        self.tree_merge.merged.connect(self._on_tree_merge_merged)
+        self.tree_reconcile.reconciled.connect(self._on_tree_reconciled)
         context.changes.published.connect(self._on_changes_published)
         self._time_refresh = QTimer(self)
         self._time_refresh.setInterval(_RELATIVE_TIME_REFRESH_MS)
@@ -268,13 +268,13 @@ class MemoryTab(QWidget):
 
     @property
     def is_idle(self) -> bool:
-        """Whether nothing is scanning, building, searching, running or merging (tests)."""
+        """Whether nothing is scanning, building, searching, running or reconciling (tests)."""
         return not (
             self.scans.busy
             or (self._first_scan_shown and not self._loaded)  # the parts are still to build
             or (self._assembled and self.search_box.busy)
             or self.context.file_ops_busy
-            or self.tree_merge.busy
+            or self.tree_reconcile.busy
             or (self._assembled and self.editor.reading)
         )
 
@@ -311,7 +311,7 @@ class MemoryTab(QWidget):
     def shutdown(self) -> None:
         """Stop every worker thread (on window close)."""
         self._time_refresh.stop()
-        self.tree_merge.stop()
+        self.tree_reconcile.stop()
         self.scans.shutdown()
         if self._assembled:
             self.search_box.shutdown()
@@ -465,18 +465,18 @@ class MemoryTab(QWidget):
     def _on_scans_scan_failed(self, message: str) -> None:
         self.show_error(message)
 
-    # -- merging a tree into the model -------------------------------------------------------
+    # -- reconciling a tree into the model -------------------------------------------------------
 
     def _show_tree(self, tree: TreeNode, then: Callable[[], None] | None = None) -> None:
-        """Merge `tree` into the model in slices (`SlicedMerge`), then run `then` and the
+        """Reconcile `tree` into the model in slices (`SlicedReconcile`), then run `then` and the
         follow-ups of a shown tree."""
-        self.tree_merge.show(tree, self.marks.badges if self._assembled else None, then)
+        self.tree_reconcile.show(tree, self.marks.badges if self._assembled else None, then)
 
     def _quietly(self) -> AbstractContextManager[None]:
         return self.sync.quietly() if self._assembled else contextlib.nullcontext()
 
     @Slot()
-    def _on_tree_merge_merged(self) -> None:
+    def _on_tree_reconciled(self) -> None:
         if not self._assembled:
             return  # an outline: nothing is open or selected yet
         self.files.after_tree_shown()

@@ -4,7 +4,7 @@ A home over `components.tree.tree.LAZY_FILL_MIN_FILES` files is built with the f
 containers only (the scopes, and every folder opened since). `TreeFill` is the model's
 `filler`: a container the view expands is added to the open set and filled from the scan
 shown. Each scan's tree is built with the open set; a tree built without a container
-opened since (a search cleared, a scan started before) is filled again after its merge.
+opened since (a search cleared, a scan started before) is filled again after its reconcile.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class TreeFill:
         return fill_rows(scan, container_key)
 
     def refill(self) -> None:
-        """Fill the open containers a merged tree left unfilled (see the module docstring)."""
+        """Fill the open containers a reconciled tree left unfilled (see the module docstring)."""
         if self._shown_scan() is None or self._searching():
             return
         for key in list(self._open):

@@ -1,7 +1,7 @@
 """The Qt item model over the Memory tab's plain node tree (`tree_nodes`).
 
 One model, one column, fixed section roots. A rescan builds a whole new node tree off the
-GUI thread; `replace_tree` merges it into the live one, emitting row removals, insertions
+GUI thread; `replace_tree` reconciles it into the live one, emitting row removals, insertions
 and data changes for what differs, so expansion, selection and scroll position survive
 without being saved and restored. Nodes are matched by `key`.
 
@@ -89,8 +89,8 @@ def _dispose(subtree: TreeNode) -> None:
         node.parent = None
 
 
-class _Merge:
-    """A merge in progress: (shown, new) node pairs still to compare."""
+class _Reconcile:
+    """A reconcile in progress: (shown, new) node pairs still to compare."""
 
     def __init__(self, new_root: TreeNode) -> None:
         self.pending: list[tuple[TreeNode, TreeNode]] = []
@@ -100,7 +100,7 @@ class _Merge:
 
 
 class MemoryTreeModel(QAbstractItemModel):
-    """Sections → directories → files, merged in place on every rescan.
+    """Sections → directories → files, reconciled in place on every rescan.
 
     Signals:
         move_requested(list[VirtualPath], VirtualPath): files/dirs dropped on a directory
@@ -119,7 +119,7 @@ class MemoryTreeModel(QAbstractItemModel):
         self._marks = RowMarks()
         self.pin_note = PIN_NOTE
         """What a pinned file's tooltip says about mux (the tab knows whether it runs)."""
-        self._merge: _Merge | None = None
+        self._reconcile: _Reconcile | None = None
         self.filler: Filler | None = None
         self._register(self._root)
 
@@ -233,7 +233,7 @@ class MemoryTreeModel(QAbstractItemModel):
                 self._register(row)
             self.endInsertRows()
         container.unfilled_files = 0
-        # The fingerprints above no longer describe what is shown: the next merge compares.
+        # The fingerprints above no longer describe what is shown: the next reconcile compares.
         node: TreeNode | None = container
         while node is not None:
             node.fingerprint = 0
@@ -296,60 +296,60 @@ class MemoryTreeModel(QAbstractItemModel):
     # -- updates -------------------------------------------------------------------------
 
     def replace_tree(self, new_root: TreeNode, badges: Mapping[str, Badge] | None = None) -> None:
-        """Merge a freshly built tree into the shown one (see the module docstring), and
+        """Reconcile a freshly built tree into the shown one (see the module docstring), and
         set the "agent edited" badges (by physical path) in the same pass."""
-        self.start_merge(new_root, badges)
-        self.continue_merge(None)
+        self.start_reconcile(new_root, badges)
+        self.continue_reconcile(None)
 
-    def start_merge(self, new_root: TreeNode, badges: Mapping[str, Badge] | None = None) -> None:
-        """Begin merging `new_root` (a merge still in progress is dropped: this one wins).
+    def start_reconcile(self, tree: TreeNode, badges: Mapping[str, Badge] | None = None) -> None:
+        """Begin reconciling `tree` (a reconcile still in progress is dropped: this one wins).
 
         Subtrees whose fingerprint did not change are skipped, so an unchanged home costs
         nothing; changed rows are reported in one `dataChanged` per run of siblings.
         """
-        self._merge = _Merge(new_root)
-        self._merge.pending.append((self._root, new_root))
+        self._reconcile = _Reconcile(tree)
+        self._reconcile.pending.append((self._root, tree))
         if badges is not None:
-            self._merge.badge_changes = _changed_keys(self._badges, badges)
+            self._reconcile.badge_changes = _changed_keys(self._badges, badges)
             self._badges = dict(badges)
 
     @property
-    def merging(self) -> bool:
-        """Whether a merge has been started and not finished."""
-        return self._merge is not None
+    def reconciling(self) -> bool:
+        """Whether a reconcile has been started and not finished."""
+        return self._reconcile is not None
 
-    def continue_merge(self, budget_ms: float | None) -> bool:
-        """Merge for at most about `budget_ms` (None: to the end); True when done.
+    def continue_reconcile(self, budget_ms: float | None) -> bool:
+        """Reconcile for at most about `budget_ms` (None: to the end); True when done.
 
         Each step leaves a consistent model, so the GUI can paint between slices and a
         big change never freezes it.
         """
-        merge = self._merge
-        if merge is None:
+        reconcile = self._reconcile
+        if reconcile is None:
             return True
         deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
-        while merge.pending:
-            old, new = merge.pending.pop()
-            self._merge_step(merge, old, new)
-            if deadline is not None and time.perf_counter() >= deadline and merge.pending:
+        while reconcile.pending:
+            old, new = reconcile.pending.pop()
+            self._reconcile_step(reconcile, old, new)
+            if deadline is not None and time.perf_counter() >= deadline and reconcile.pending:
                 return False
-        self._merge = None
-        self._emit_badges_changed(merge.badge_changes, merge.reported)
+        self._reconcile = None
+        self._emit_badges_changed(reconcile.badge_changes, reconcile.reported)
         return True
 
-    def _merge_step(self, merge: _Merge, old: TreeNode, new: TreeNode) -> None:
+    def _reconcile_step(self, reconcile: _Reconcile, old: TreeNode, new: TreeNode) -> None:
         if old.fingerprint == new.fingerprint and old.fingerprint != 0:
             _dispose(new)
             return
         changed_rows: list[int] = []
-        for kept, fresh in self._merge_children(old, new):
+        for kept, fresh in self._reconcile_children(old, new):
             if kept.fingerprint == fresh.fingerprint:
                 continue
             if kept.signature() != fresh.signature():
                 self._update_node(kept, fresh)
                 changed_rows.append(kept.row)
-                merge.reported.add(id(kept))
-            merge.pending.append((kept, fresh))
+                reconcile.reported.add(id(kept))
+            reconcile.pending.append((kept, fresh))
         self._emit_rows_changed(old, changed_rows)
         old.fingerprint = new.fingerprint
         # `new` served its purpose (its adopted children now belong to `old`).
@@ -387,7 +387,7 @@ class MemoryTreeModel(QAbstractItemModel):
             )
             start = end + 1
 
-    def _merge_children(self, old: TreeNode, new: TreeNode) -> list[tuple[TreeNode, TreeNode]]:
+    def _reconcile_children(self, old: TreeNode, new: TreeNode) -> list[tuple[TreeNode, TreeNode]]:
         """Make `old`'s children the keys of `new`'s, in order; return the kept pairs."""
         parent_index = self.index_for_node(old)
         new_keys = {child.key for child in new.children}

@@ -132,7 +132,7 @@ class TreeEditorSync(QObject):
             return
         path, lines = self._reveal
         key = file_key(path)
-        if self._model.merging or self._model.node_for_key(key) is None:
+        if self._model.reconciling or self._model.node_for_key(key) is None:
             return
         self._reveal = None
         self.select_key(key, open_it=True)

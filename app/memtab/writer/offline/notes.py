@@ -1,4 +1,4 @@
-"""Merge the offline writer's findings into a Markdown memory file, saying each thing once.
+"""Add the offline writer's findings to a Markdown memory file, saying each thing once.
 
 Findings become *notes*: bullets under fixed sections — `## Goal`, `## Directives`,
 `## Decisions`, `## Commands that work`, `## Fixes` (the solved problems: the heading
@@ -278,7 +278,7 @@ def notes_missing_from(existing: str, notes: Sequence[Note]) -> list[Note]:
     ]
 
 
-def merge_findings(existing: str, findings: Findings) -> str:
+def add_findings(existing: str, findings: Findings) -> str:
     """`existing` with the findings it does not already hold added (unchanged if none)."""
     return apply_notes(existing, plan_notes(existing, findings))
 

@@ -1,11 +1,11 @@
-"""Showing a tree in the Memory tab: merged into the model in slices, painting between.
+"""Showing a tree in the Memory tab: reconciled into the model in slices, painting between.
 
-A scan or search result is a whole new node tree; `MemoryTreeModel` merges it into the
-shown one step by step (`start_merge`/`continue_merge`). `SlicedMerge` runs those steps a
+A scan or search result is a whole new node tree; `MemoryTreeModel` reconciles it into the
+shown one step by step (`start_merge`/`continue_merge`). `SlicedReconcile` runs those steps a
 few milliseconds at a time on a zero-interval timer, so the GUI stays responsive even
-when thousands of rows change, and a newer tree simply replaces a merge in progress.
-When a merge is done it builds the file rows of open containers (`TreeFill`), runs the
-caller's follow-up, then emits `merged`.
+when thousands of rows change, and a newer tree simply replaces a reconcile in progress.
+When a reconcile is done it builds the file rows of open containers (`TreeFill`), runs the
+caller's follow-up, then emits `reconciled`.
 """
 
 from __future__ import annotations
@@ -23,26 +23,26 @@ from memtab.gui.tree.model import MemoryTreeModel
 
 logger = logging.getLogger(__name__)
 
-# The tree merges a scan in slices this long, painting in between.
-MERGE_SLICE_MS = 12.0
+# The tree reconciles a scan in slices this long, painting in between.
+RECONCILE_SLICE_MS = 12.0
 
 Quietly = Callable[[], AbstractContextManager[None]]
 """A block in which the tree's selection changes open nothing (`TreeEditorSync.quietly`)."""
 
 
-class SlicedMerge(QObject):
-    """Merges trees into `model` in slices (see the module docstring).
+class SlicedReconcile(QObject):
+    """Reconciles trees into `model` in slices (see the module docstring).
 
     Signals:
-        merged(): a merge finished, its follow-up run.
+        reconciled(): a reconcile finished, its follow-up run.
     """
 
-    merged = Signal()
+    reconciled = Signal()
 
     def __init__(
         self, model: MemoryTreeModel, fill: TreeFill, quietly: Quietly, parent: QObject
     ) -> None:
-        """Merge into `model`; `fill` refills open containers after each merge; each slice
+        """Reconcile into `model`; `fill` refills open containers after each reconcile; each slice
         runs inside `quietly()`."""
         super().__init__(parent)
         self._model = model
@@ -56,8 +56,8 @@ class SlicedMerge(QObject):
 
     @property
     def busy(self) -> bool:
-        """Whether a merge is in progress or a slice is waiting."""
-        return self._model.merging or self._timer.isActive()
+        """Whether a reconcile is in progress or a slice is waiting."""
+        return self._model.reconciling or self._timer.isActive()
 
     def show(
         self,
@@ -65,9 +65,9 @@ class SlicedMerge(QObject):
         badges: Mapping[str, Badge] | None,
         then: Callable[[], None] | None = None,
     ) -> None:
-        """Merge `tree` (with the "agent edited" `badges`, None: unchanged), then run
-        `then` and emit `merged`."""
-        self._model.start_merge(tree, badges)
+        """Reconcile `tree` (with the "agent edited" `badges`, None: unchanged), then run
+        `then` and emit `reconciled`."""
+        self._model.start_reconcile(tree, badges)
         self._after = then
         self._continue()
 
@@ -81,7 +81,7 @@ class SlicedMerge(QObject):
 
     def _continue(self) -> None:
         with self._quietly():
-            done = self._model.continue_merge(MERGE_SLICE_MS)
+            done = self._model.continue_reconcile(RECONCILE_SLICE_MS)
         if not done:
             self._timer.start()
             return
@@ -89,4 +89,4 @@ class SlicedMerge(QObject):
         after, self._after = self._after, None
         if after is not None:
             after()
-        self.merged.emit()
+        self.reconciled.emit()
