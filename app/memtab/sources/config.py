@@ -19,7 +19,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from memtab.file_protocol.file_ref import OTHER_AGENTS, Agent
 from memtab.fs.config.config_dir import config_dir
@@ -31,7 +31,7 @@ from memtab.fs.config.settings_file import (
 )
 from memtab.fs.jsonfile import JsonError, read_json
 from memtab.fs.locking.locks import interprocess_lock
-from memtab.fs.records import Record
+from memtab.fs.records import Checked, Record, TrueOnly
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import Registry, load_registry
 
@@ -52,12 +52,25 @@ DEFAULT_DIRS: dict[Agent, tuple[str, ...]] = {
 }
 
 
+def _trimmed(path: str | None) -> str | None:
+    return path.strip() or None if path else None
+
+
 class AgentSettings(Record, checked_when_built=False):
     """One agent's switch and path override (None: the environment or the default); an
     entry of settings.json's `sources` (docs/formats.md §15.1)."""
 
     enabled: bool = True
-    path: str | None = None
+    path: Annotated[str | None, Checked(_trimmed)] = None
+    """Trimmed; a blank one is None."""
+
+
+class HomeSources(Record):
+    """`<home>/memtab/sources.json` (docs/formats.md §14.4): its agents' entries are the
+    settings' (`AgentSettings`), read one by one; `isolated` is true only when it says
+    `true`."""
+
+    isolated: TrueOnly = False
 
 
 @dataclass(frozen=True)
@@ -81,12 +94,11 @@ def parse_sources_settings(raw: Any, *, origin: str) -> SourcesSettings:
         entry = raw.get(agent)
         if entry is None:
             continue
-        enabled = entry.get("enabled", True) if isinstance(entry, dict) else None
-        path = entry.get("path") if isinstance(entry, dict) else None
-        if not isinstance(enabled, bool) or not (path is None or isinstance(path, str)):
+        settings = AgentSettings.read(entry)
+        if settings is None:
             problems.append(f"{origin}: sources.{agent} is malformed; using the defaults")
             continue
-        agents[agent] = AgentSettings(enabled=enabled, path=path.strip() or None if path else None)
+        agents[agent] = settings
     return SourcesSettings(agents, tuple(problems))
 
 
@@ -138,8 +150,8 @@ def load_home_overrides(home: Home) -> HomeOverrides:
         agent: AgentSettings(enabled=s.enabled, path=_against(home.root, s.path))
         for agent, s in parsed.agents.items()
     }
-    isolated = isinstance(raw, dict) and raw.get("isolated") is True
-    return HomeOverrides(agents, isolated, parsed.problems)
+    switch = HomeSources.read(raw)
+    return HomeOverrides(agents, switch is not None and switch.isolated, parsed.problems)
 
 
 def _against(base: Path, raw: str | None) -> str | None:
