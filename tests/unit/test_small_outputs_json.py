@@ -8,11 +8,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from memtab.cli.background.model_commands import _settings_row
+from memtab.cli.main import main
 from memtab.cli.memory.store_commands import _workspace_row
+from memtab.demo import create_demo_home
 from memtab.llm.local_servers import LocalServer
 from memtab.llm.settings import ProviderSettings
-from memtab.sources.listing import SourceFileRow
+from memtab.sources.listing import source_file_row
 from memtab.sources.model import FileKind, SourceFile
 from memtab.store.conflict_copies import ConflictCopy, CopyName
 from memtab.store.paths import parse_file_path
@@ -160,7 +164,7 @@ def test_another_agents_file() -> None:
         topic_type="user",
         warning="w",
     )
-    assert json.dumps(SourceFileRow(file=file).to_json()) == (
+    assert json.dumps(source_file_row(file).to_json()) == (
         '{"path": "claude:a/MEMORY.md", "scope": "claude", "description": "d", '
         '"pinned": false, "accessCount": 0, "lastAccessedAt": null, "sizeBytes": 3, '
         '"modifiedAt": 4, "conflictOf": null, "notEditable": "r", "adoptedFrom": null, '
@@ -168,3 +172,22 @@ def test_another_agents_file() -> None:
         '"readOnlyReason": "r", "type": "user", "warning": "w", '
         '"physicalPath": "/c/a/MEMORY.md"}'
     )
+
+
+def test_memtab_list_rows_keep_their_keys_in_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "home"
+    create_demo_home(home)
+    capsys.readouterr()
+    assert main(["--home", str(home), "list", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["files"]
+    assert rows and all(list(row) == FILE_ROW_KEYS for row in rows)
+    first = rows[0]
+    assert isinstance(first["pinned"], bool) and isinstance(first["accessCount"], int)
+
+
+FILE_ROW_KEYS = [
+    "path", "scope", "description", "pinned", "accessCount", "lastAccessedAt", "sizeBytes",
+    "modifiedAt", "conflictOf", "notEditable", "adoptedFrom", "checkpoint",
+]  # fmt: skip

@@ -37,7 +37,7 @@ from watchdog.observers.api import BaseObserver
 from memtab.agent_server.ranked_search import Document, RankedIndex, best_line
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import scan
-from memtab.sources.listing import SourceFileRow
+from memtab.sources.listing import source_file_row
 from memtab.store.description_cache import DescriptionCache, KnownFiles
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing, list_scope
 from memtab.store.paths import SCOPE_ORDER
@@ -222,7 +222,7 @@ class MemoryCatalog:
                     readable = source_file.size_bytes <= MAX_INDEXED_BYTES
                     physical = os.fspath(source_file.physical) if readable else None
                     entries[source_file.id] = _Entry(
-                        SourceFileRow(file=source_file).to_json(), physical
+                        source_file_row(source_file).to_json(), physical
                     )
         return entries
 

@@ -13,10 +13,8 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Annotated
 
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
-from memtab.fs.records import NotWritten, Record, computed
 from memtab.sources.claude.index import index_cut, index_warning
 from memtab.sources.claude.settings import last_consolidated_ms
 from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, auto_memory_dir, classify
@@ -30,6 +28,7 @@ from memtab.sources.model import (
     SourceListing,
 )
 from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE
+from memtab.store.scopes.file_rows import FileRow
 from memtab.store.text.frontmatter import (
     DESCRIPTION_PREFIX_BYTES,
     description_from_prefix,
@@ -304,27 +303,30 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-class SourceFileRow(Record, write_only=True):
-    """Another agent's file as `memtab list --source ID --json` shows it (docs/formats.md
-    §17): a mux file's fields (those only mux's scopes have at their empty value), then its
-    own."""
+class SourceFileRow(FileRow, write_only=True):
+    """Another agent's file as `memtab list --source ID --json` and the MCP server's `list`
+    show it (docs/formats.md §17): a mux file's fields, then its own."""
 
-    file: Annotated[SourceFile, NotWritten]
-    path: str = computed(lambda row: row.file.id)
-    scope: str = computed(lambda row: row.file.source_id)
-    description: str = computed(lambda row: row.file.description)
-    pinned: bool = computed(lambda _: False)
-    access_count: int = computed(lambda _: 0)
-    last_accessed_at: None = computed(lambda _: None)
-    size_bytes: int = computed(lambda row: row.file.size_bytes)
-    modified_at: int = computed(lambda row: row.file.modified_at_ms)
-    conflict_of: None = computed(lambda _: None)  # copies are recognised in mux's scopes only
-    not_editable: str | None = computed(lambda row: row.file.read_only_reason)
-    adopted_from: None = computed(lambda _: None)  # xum's adoptions: in mux's scopes only
-    checkpoint: bool = computed(lambda _: False)
-    kind: FileKind = computed(lambda row: row.file.kind)
-    writable: bool = computed(lambda row: row.file.writable)
-    read_only_reason: str | None = computed(lambda row: row.file.read_only_reason)
-    type: str | None = computed(lambda row: row.file.topic_type)
-    warning: str | None = computed(lambda row: row.file.warning)
-    physical_path: Path = computed(lambda row: row.file.physical)
+    kind: FileKind
+    writable: bool
+    read_only_reason: str | None
+    type: str | None
+    warning: str | None
+    physical_path: Path
+
+
+def source_file_row(file: SourceFile) -> SourceFileRow:
+    return SourceFileRow(
+        path=file.id,
+        scope=file.source_id,
+        description=file.description,
+        size_bytes=file.size_bytes,
+        modified_at=file.modified_at_ms,
+        not_editable=file.read_only_reason,
+        kind=file.kind,
+        writable=file.writable,
+        read_only_reason=file.read_only_reason,
+        type=file.topic_type,
+        warning=file.warning,
+        physical_path=file.physical,
+    )

@@ -47,7 +47,7 @@ from memtab.sources.content import read_source_file
 from memtab.sources.copy import CopyOrigin, copy_note
 from memtab.sources.discovery import discover, scan
 from memtab.sources.history import source_history
-from memtab.sources.listing import SourceFileRow, find_file, list_source
+from memtab.sources.listing import find_file, list_source, source_file_row
 from memtab.sources.model import Discovery, Source, SourceFile, SourceListing
 from memtab.sources.open_file import open_memory_file
 from memtab.store.files import count_files
@@ -281,7 +281,7 @@ def run_source_list(args: argparse.Namespace) -> int:
     discovery = discover(_context(open_home(args)))
     listing = list_source(discovery.source(args.source))
     if args.json:
-        print_json({"files": [SourceFileRow(file=f).to_json() for f in listing.files]})
+        print_json({"files": [source_file_row(f).to_json() for f in listing.files]})
     elif not listing.files:
         print(f"No files in {listing.source.id} ({listing.source.root})")
     else:
@@ -343,7 +343,7 @@ def run_show(args: argparse.Namespace) -> int:
     if args.json:
         print_json(
             {
-                **SourceFileRow(file=file).to_json(),
+                **source_file_row(file).to_json(),
                 "content": shown.text,
                 "sha256": shown.sha256,
                 "rendered": shown.rendered,

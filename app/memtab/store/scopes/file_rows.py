@@ -5,14 +5,37 @@ from __future__ import annotations
 
 from typing import Any
 
+from memtab.fs.records import Record
 from memtab.store.conflict_copies import find_copies
 from memtab.store.files import ScopeListing
 from memtab.store.scopes.scope_store import ScopeStore
 from memtab.store.xum_notes import adopted_child, is_checkpoint
 
 
+class FileRow(Record, write_only=True):
+    """A memory file as `memtab list --json` and the MCP server's `list` show it (a stable
+    contract, docs/formats.md §22.2); what only mux's scopes have is at its empty value for
+    another agent's file (`sources.listing.SourceFileRow`)."""
+
+    path: str
+    scope: str
+    description: str | None
+    pinned: bool = False
+    access_count: int = 0
+    last_accessed_at: int | None = None
+    size_bytes: int
+    modified_at: int | None
+    conflict_of: str | None = None
+    """The original a file-sync tool's conflict copy is of (docs/formats.md §18.5)."""
+    not_editable: str | None = None
+    adopted_from: str | None = None
+    """The sub-agent's old notebook xum adopted it from (docs/formats.md §2.5)."""
+    checkpoint: bool = False
+    """An agent's rollover checkpoint, which xum rewrites (§2.5)."""
+
+
 def file_rows(listings: list[ScopeListing], store: ScopeStore) -> list[dict[str, Any]]:
-    """One row per listed file, as `memtab list --json` prints it (a stable contract)."""
+    """One row per listed file (`FileRow`'s JSON), in the listings' order."""
     entries = store.meta_entries()
     rows = []
     for listing in listings:
@@ -20,23 +43,19 @@ def file_rows(listings: list[ScopeListing], store: ScopeStore) -> list[dict[str,
         for file in listing.files:
             meta = entries.get(store.meta_key(file.path))
             copy = copies.get(file.path)
-            rows.append(
-                {
-                    "path": str(file.path),
-                    "scope": listing.scope.value,
-                    "description": file.description,
-                    "pinned": bool(meta and meta.pinned),
-                    "accessCount": meta.access_count if meta else 0,
-                    "lastAccessedAt": meta.last_accessed_at if meta else None,
-                    "sizeBytes": file.size_bytes,
-                    "modifiedAt": file.modified_at_ms,
-                    # A file-sync tool's conflict copy names its original (docs/formats.md §18.5).
-                    "conflictOf": str(copy.original) if copy else None,
-                    "notEditable": file.not_editable_reason,
-                    # xum adopted it from a sub-agent's old notebook (docs/formats.md §2.5).
-                    "adoptedFrom": adopted_child(file.path),
-                    # An agent's rollover checkpoint, which xum rewrites (§2.5).
-                    "checkpoint": is_checkpoint(file.path),
-                }
+            row = FileRow(
+                path=str(file.path),
+                scope=listing.scope.value,
+                description=file.description,
+                pinned=bool(meta and meta.pinned),
+                access_count=meta.access_count if meta else 0,
+                last_accessed_at=meta.last_accessed_at if meta else None,
+                size_bytes=file.size_bytes,
+                modified_at=file.modified_at_ms,
+                conflict_of=str(copy.original) if copy else None,
+                not_editable=file.not_editable_reason,
+                adopted_from=adopted_child(file.path),
+                checkpoint=is_checkpoint(file.path),
             )
+            rows.append(row.to_json())
     return rows
