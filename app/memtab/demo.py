@@ -212,7 +212,9 @@ def _write_history(home: Home, now: int) -> None:
 def _write_meta(home: Home, now: int) -> None:
     def entry(pinned: bool, uses: int, read_ago: int, write_ago: int | None) -> dict[str, Any]:
         written = None if write_ago is None else now - write_ago
-        return MetaEntry(pinned, uses, now - read_ago, written).to_json()
+        return MetaEntry(
+            pinned=pinned, access_count=uses, last_accessed_at=now - read_ago, last_write_at=written
+        ).to_json()
 
     entries = {
         global_key("preferences.md"): entry(True, 42, 20 * MINUTE, 12 * DAY),

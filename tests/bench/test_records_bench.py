@@ -4,7 +4,8 @@ to import and to read each record class the first time.
 Run: .venv/bin/python -m pytest -q --bench tests/bench/test_records_bench.py -s
 
 - decode and encode 3,000 `memory-meta.json` entries (§7, the first paint reads them): the
-  codec (`MetaEntry.read` / `to_json`, the reader and writer generated per class by
+  codec (`parse_meta_document`: `MetaFile.read`, its entries `MetaEntry`s, and
+  `MetaEntry.to_json`; the readers and writer generated per class by
   `fs/record_compiler.py`) against the hand reader memtab had before (kept here as the
   floor: `_hand_entry`). CPU time, best of `ROUNDS`;
 - in a fresh interpreter (its bytecode compiled by a first start, not measured):
@@ -28,21 +29,12 @@ import pytest
 from bench.floors import child_environment
 from bench.table import Row, record
 from memtab.fs.jsonfile import finite_number
-from memtab.fs.records import Count, PositiveTime, Record, TrueOnly
+from memtab.store.sidecars.meta import parse_meta_document
 
 pytestmark = pytest.mark.bench
 
 ENTRIES = 3000
 ROUNDS = 15
-
-
-class _MetaEntry(Record):
-    """§7's entry as a record (`store.sidecars.meta` declares it the same way)."""
-
-    pinned: TrueOnly = False
-    access_count: Count = 0
-    last_accessed_at: PositiveTime = None
-    last_write_at: PositiveTime = None
 
 
 def _positive_time(value: Any) -> int | None:
@@ -68,6 +60,18 @@ def _hand_entry(raw: Any) -> _HandEntry:
         last_accessed_at=_positive_time(raw.get("lastAccessedAt")),
         last_write_at=_positive_time(raw.get("lastWriteAt")),
     )
+
+
+def _hand_document(document: Any) -> dict[str, _HandEntry]:
+    entries = document.get("entries") if isinstance(document, dict) else None
+    if not isinstance(entries, dict):
+        return {}
+    healed = {}
+    for key, raw in entries.items():
+        entry = _hand_entry(raw)
+        if entry != _HandEntry():
+            healed[key] = entry
+    return healed
 
 
 def _hand_json(entry: _HandEntry) -> dict[str, Any]:
@@ -105,16 +109,16 @@ def _best_ms(action: Callable[[], object]) -> float:
 
 def test_meta_entries_codec_against_the_hand_reader() -> None:
     raw = _entries()
-    read = _MetaEntry.read
+    document = {"version": 1, "entries": raw}
     hand = {key: _hand_entry(value) for key, value in raw.items()}
-    records = {key: read(value) for key, value in raw.items()}
-    assert {key: entry.to_json() for key, entry in records.items() if entry} == {
+    records = parse_meta_document(document)
+    assert {key: entry.to_json() for key, entry in records.items()} == {
         key: _hand_json(entry) for key, entry in hand.items()
     }
-    decode_floor = _best_ms(lambda: {key: _hand_entry(value) for key, value in raw.items()})
-    decode = _best_ms(lambda: {key: read(value) for key, value in raw.items()})
+    decode_floor = _best_ms(lambda: _hand_document(document))
+    decode = _best_ms(lambda: parse_meta_document(document))
     encode_floor = _best_ms(lambda: {key: _hand_json(entry) for key, entry in hand.items()})
-    encode = _best_ms(lambda: {k: entry.to_json() for k, entry in records.items() if entry})
+    encode = _best_ms(lambda: {key: entry.to_json() for key, entry in records.items()})
     for what, floor, codec in (("decode", decode_floor, decode), ("encode", encode_floor, encode)):
         record(
             f"records-meta-{what}",

@@ -147,7 +147,8 @@ def _positive_time(value: Any) -> int | None:
     if type(value) is int and 0 < value <= _LARGEST:  # what mux writes: read at once
         return value
     number = _finite_number(value)
-    return int(number) if number is not None and number > 0 else None
+    # truncated, a time under 1 ms would be 0, no time: None (healed twice as once)
+    return int(number) if number is not None and number >= 1 else None
 
 
 _LARGEST = int(sys.float_info.max)  # an integer above it is no finite number to JavaScript
@@ -167,7 +168,7 @@ def _trimmed_text(value: Any) -> str | None:
 FiniteNumber = Annotated[int | float | None, Healed(_finite_number)]
 """A finite number (an integral float as an int), else None."""
 PositiveTime = Annotated[int | None, Healed(_positive_time)]
-"""Epoch milliseconds: a finite number > 0 (truncated to an int), else None."""
+"""Epoch milliseconds: a finite number ≥ 1 (truncated to an int), else None."""
 Count = Annotated[int, Healed(_count)]
 """A count: a finite number > 0, floored, else 0."""
 TrueOnly = Annotated[bool, Healed(lambda value: value is True)]

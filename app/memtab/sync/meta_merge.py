@@ -150,8 +150,8 @@ def import_entry(current: MetaEntry, exported: MetaEntry, merged: MetaRecord) ->
     it holds now (`current`, which may have moved on since the sync read `exported`)."""
     pinned = merged.pinned if current.pinned == exported.pinned else current.pinned
     return MetaEntry(
-        pinned,
-        max(0, current.access_count + merged.access_count - exported.access_count),
-        _latest(current.last_accessed_at, merged.last_accessed_at),
-        _latest(current.last_write_at, merged.last_write_at),
+        pinned=pinned,
+        access_count=max(0, current.access_count + merged.access_count - exported.access_count),
+        last_accessed_at=_latest(current.last_accessed_at, merged.last_accessed_at),
+        last_write_at=_latest(current.last_write_at, merged.last_write_at),
     )

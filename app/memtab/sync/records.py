@@ -4,8 +4,8 @@ pins and usage (docs/formats.md §18.3, §18.4).
 - `SyncState` (with its `Pending` files): `<home>/memtab/sync/<target>/state.json`.
 - `MetaRecord`: one file's pins and usage in the repository's `.memtab/meta/<scope>.json`
   (`{"entries": {path: MetaRecord}}`, `meta_merge.parse_records`/`render_records`): the
-  entry of memory-meta.json (§7, healed by the same rules as `store.sidecars.meta.sanitize_entry`,
-  which a test holds them to) plus `pinChangedAt`.
+  entry of memory-meta.json (§7: a `MetaEntry`, `store.sidecars.meta`, healed alike) plus
+  `pinChangedAt`.
 
 The sync machine (engine, export, merges) imports them with its modules: a window that
 syncs does so on a worker thread. `sync.state` loads them with the first state read.
@@ -17,14 +17,11 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from memtab.fs.records import (
     AtLeast,
-    Count,
     Healed,
     Lenient,
     OmitNone,
     OrNone,
-    PositiveTime,
     Record,
-    TrueOnly,
     ValidEntries,
     WrittenAs,
     field,
@@ -94,29 +91,16 @@ class SyncState(Record):
         return self.replaced(**changes)
 
 
-class MetaRecord(Record):
-    """One file's pins and usage as the repository keeps them (see the module doc): any
-    value heals — pinned only when exactly true, a count floored (else 0), times finite
-    and positive, `pinChangedAt` a positive integer — and a value that is no object is
-    the default entry."""
+class MetaRecord(MetaEntry):
+    """One file's pins and usage as the repository keeps them (see the module doc): the
+    entry of memory-meta.json, healed alike (`MetaEntry`), and `pinChangedAt`, a positive
+    integer; a value that is no object is the default entry."""
 
-    pinned: TrueOnly = False
-    access_count: Count = 0
-    last_accessed_at: PositiveTime = None
-    last_write_at: PositiveTime = None
     pin_changed_at: Annotated[OrNone[Annotated[int, AtLeast(1)]], OmitNone] = None
 
     @classmethod
     def before_read(cls, value: Any) -> Any:
         return value if isinstance(value, dict | MetaRecord) else {}
-
-    @property
-    def is_default(self) -> bool:
-        return (
-            not self.pinned
-            and not self.access_count
-            and not (self.last_accessed_at or self.last_write_at)
-        )
 
     @classmethod
     def from_entry(cls, entry: MetaEntry, pin_changed_at: int | None = None) -> MetaRecord:
@@ -129,7 +113,12 @@ class MetaRecord(Record):
         )
 
     def to_entry(self) -> MetaEntry:
-        return MetaEntry(self.pinned, self.access_count, self.last_accessed_at, self.last_write_at)
+        return MetaEntry(
+            pinned=self.pinned,
+            access_count=self.access_count,
+            last_accessed_at=self.last_accessed_at,
+            last_write_at=self.last_write_at,
+        )
 
 
 def _objects_only(entries: Any) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memtab.store.sidecars.meta import MetaEntry, sanitize_entry
+from memtab.store.sidecars.meta import MetaEntry
 from memtab.store.text.line_merge import merge_lines, merge_union
 from memtab.sync.meta_merge import (
     MetaRecord,
@@ -98,31 +98,6 @@ def test_the_meta_file_is_sorted_and_reads_back() -> None:
     assert data.index(b'"a.md"') < data.index(b'"b.md"')
     assert parse_records(data) == records
     assert parse_records(b"not json") == {}
-
-
-_JSON_VALUES = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**60), 2**60)
-    | st.just(10**400)
-    | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
-    max_leaves=6,
-)
-_ENTRY_FIELDS = ("pinned", "accessCount", "lastAccessedAt", "lastWriteAt", "pinChangedAt")
-
-
-@given(
-    st.one_of(
-        _JSON_VALUES,
-        st.fixed_dictionaries({}, optional=dict.fromkeys(_ENTRY_FIELDS, _JSON_VALUES)),
-    )
-)
-def test_the_repository_entry_heals_as_memory_meta_json_does(raw: object) -> None:
-    """`MetaRecord` (pydantic) and memory-meta.json's hand-written reader (read before the
-    window's first paint, `store.sidecars.meta.sanitize_entry`) heal every value alike."""
-    assert MetaRecord.read_or_raise(raw).to_entry() == sanitize_entry(raw)
 
 
 def test_an_edit_follows_a_rename_of_the_other_side() -> None:

@@ -11,15 +11,14 @@ holds nothing else, and comes back with a file restored from history (§7).
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import Any
 
 from memtab.fs.clock import Clock, now_ms
-from memtab.fs.jsonfile import finite_number
 from memtab.fs.locking.locks import DEFAULT_TIMEOUT_S
+from memtab.fs.records import Count, PositiveTime, Record, TrueOnly, ValidEntries, field
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
 from memtab.store.xum_locks import holding_meta
@@ -53,25 +52,30 @@ def key_in_subtree(key: str, subtree: str) -> bool:
     return key == subtree or key.startswith(subtree + "/")
 
 
-class MetaEntry(NamedTuple):
-    """Pin and usage of one memory path."""
+class MetaEntry(Record):
+    """Pin and usage of one memory path: an entry of memory-meta.json (docs/formats.md
+    §7). Every value heals as mux heals it — pinned only when exactly `true`, a count
+    floored (else 0), times finite and positive (else null); an entry that is no object
+    is the default one (`sanitize_entry`)."""
 
-    pinned: bool = False
-    access_count: int = 0
-    last_accessed_at: int | None = None
-    last_write_at: int | None = None
+    pinned: TrueOnly = False
+    access_count: Count = 0
+    last_accessed_at: PositiveTime = None
+    last_write_at: PositiveTime = None
 
     @property
     def is_default(self) -> bool:
-        return self == _DEFAULT_ENTRY
+        """Nothing pinned, counted or timed: mux drops such an entry."""
+        return not (self.pinned or self.access_count or self.last_accessed_at or self.last_write_at)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "pinned": self.pinned,
-            "accessCount": self.access_count,
-            "lastAccessedAt": self.last_accessed_at,
-            "lastWriteAt": self.last_write_at,
-        }
+
+class MetaFile(Record):
+    """memory-meta.json (docs/formats.md §7) as Memtab reads it: `entries` by key, an entry
+    that is no object dropped, a file whose `entries` is no object empty. What else the
+    file holds (a `version`, fields of a newer mux) is kept by every change: changes edit
+    the document itself (`fs.sidecar`), never this record."""
+
+    entries: ValidEntries[dict[str, MetaEntry]] = field(default_factory=dict)
 
 
 _DEFAULT_ENTRY = MetaEntry()
@@ -87,37 +91,17 @@ def provenance_of(raw: Any) -> dict[str, bool]:
     return {PROVENANCE_FIELD: value} if isinstance(value, bool) else {}
 
 
-def _positive_time(value: Any) -> int | None:
-    number = finite_number(value)
-    return int(number) if number is not None and number > 0 else None
-
-
 def sanitize_entry(raw: Any) -> MetaEntry:
-    """One entry healed per docs/formats.md §7 (pinned only if exactly true, counts floored,
-    ...)."""
-    if not isinstance(raw, dict):
-        return _DEFAULT_ENTRY
-    count = finite_number(raw.get("accessCount"))
-    access_count = math.floor(count) if count is not None and count > 0 else 0
-    return MetaEntry(
-        pinned=raw.get("pinned") is True,
-        access_count=access_count,
-        last_accessed_at=_positive_time(raw.get("lastAccessedAt")),
-        last_write_at=_positive_time(raw.get("lastWriteAt")),
-    )
+    """One entry healed per docs/formats.md §7 (`MetaEntry`; no object: the default)."""
+    return MetaEntry.read(raw) or _DEFAULT_ENTRY
 
 
 def parse_meta_document(document: Any) -> dict[str, MetaEntry]:
     """All non-default entries of a parsed meta file; anything malformed heals to empty."""
-    entries = document.get("entries") if isinstance(document, dict) else None
-    if not isinstance(entries, dict):
+    read = MetaFile.read(document)
+    if read is None:
         return {}
-    healed: dict[str, MetaEntry] = {}
-    for key, raw in entries.items():
-        entry = sanitize_entry(raw)
-        if not entry.is_default:
-            healed[key] = entry
-    return healed
+    return {key: entry for key, entry in read.entries.items() if not entry.is_default}
 
 
 def _shape_problem(document: dict[str, Any]) -> str | None:
@@ -215,7 +199,7 @@ class MetaStore:
             for key in keys:
                 entry = entries.get(key)
                 entries.set(
-                    key, entry._replace(access_count=entry.access_count + 1, last_accessed_at=now)
+                    key, entry.replaced(access_count=entry.access_count + 1, last_accessed_at=now)
                 )
 
     def record_write(self, key: str) -> None:
@@ -232,12 +216,12 @@ class MetaStore:
             if pinned:
                 entries.set(
                     key,
-                    entry._replace(
+                    entry.replaced(
                         pinned=True, access_count=entry.access_count + 1, last_accessed_at=now
                     ),
                 )
             else:
-                entries.set(key, entry._replace(pinned=False))
+                entries.set(key, entry.replaced(pinned=False))
 
     def snapshot(self) -> dict[str, dict[str, Any]]:
         """Every entry as history keeps it with a removed file: pins, usage and xum's
@@ -302,6 +286,6 @@ class MetaStore:
 
 
 def _written(entry: MetaEntry, now: int) -> MetaEntry:
-    return entry._replace(
+    return entry.replaced(
         access_count=entry.access_count + 1, last_accessed_at=now, last_write_at=now
     )
