@@ -122,7 +122,7 @@ def test_memtab_holds_xums_meta_lock_inside_its_own(home: Home) -> None:
     meta = MetaStore(home)
     with meta._editing() as entries:
         held.append(meta_lock_path(home).exists())
-        entries.set("global:a.md", entries.get("global:a.md")._replace(pinned=True))
+        entries.set("global:a.md", entries.get("global:a.md").replaced(pinned=True))
     assert held == [True] and not meta_lock_path(home).exists()
 
 
