@@ -52,6 +52,7 @@ from memtab.components.editor.text_buffer import (
     utf16_offset,
     with_final_newline,
 )
+from memtab.gui.editor.text.empty_state import EmptyState
 from memtab.gui.editor.text.highlighter import MarkdownHighlighter
 from memtab.gui.editor.text.preview import MarkdownPreview
 from memtab.gui.text.find_bar import FindBar
@@ -85,29 +86,6 @@ _MODE_TIPS = {
     ViewMode.SPLIT: "Source and rendered preview side by side",
     ViewMode.PREVIEW: "Rendered preview only",
 }
-
-
-class _EmptyState(QWidget):
-    """What the panel shows with no file open."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._label = QLabel("Select a memory file to view or edit it.", self)
-        self._label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self._label.setWordWrap(True)
-        layout = QVBoxLayout(self)
-        layout.addStretch(1)
-        layout.addWidget(self._label)
-        layout.addStretch(2)
-        self._recolor()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.PaletteChange:
-            self._recolor()
-        super().changeEvent(event)
-
-    def _recolor(self) -> None:
-        self._label.setStyleSheet(f"color: {muted_text(self.palette()).name()}")
 
 
 class EditorView(QWidget):
@@ -148,7 +126,7 @@ class EditorView(QWidget):
 
     def _build(self) -> None:
         self._stack = QStackedWidget(self)
-        self._empty = _EmptyState(self._stack)
+        self._empty = EmptyState(self._stack)
         self.page = QWidget(self._stack)
         self._stack.addWidget(self._empty)
         self._stack.addWidget(self.page)
