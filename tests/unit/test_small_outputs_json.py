@@ -191,3 +191,18 @@ FILE_ROW_KEYS = [
     "path", "scope", "description", "pinned", "accessCount", "lastAccessedAt", "sizeBytes",
     "modifiedAt", "conflictOf", "notEditable", "adoptedFrom", "checkpoint",
 ]  # fmt: skip
+
+
+def test_memtab_sources_rows_keep_their_keys_in_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "home"
+    create_demo_home(home)
+    capsys.readouterr()
+    assert main(["--home", str(home), "sources", "--json"]) == 0
+    mux = json.loads(capsys.readouterr().out)["sources"][0]
+    assert list(mux) == [
+        "id", "agent", "root", "project", "writable", "fileCount", "label", "readOnlyReason",
+        "hasHistory", "note", "error", "lastConsolidatedAt",
+    ]  # fmt: skip
+    assert (mux["agent"], mux["writable"], mux["project"]) == ("mux", True, None)

@@ -118,7 +118,7 @@ def test_the_consolidate_lock_says_when_it_was_last_consolidated(machine: Machin
     row = next(r for r in rows if r.key == f"source:{auto.source.id}")
     assert row.description.startswith("Last consolidated ")
     assert row.subtitle == row.description.lower()  # drawn after the row's name
-    assert source_row(auto)["lastConsolidatedAt"] == LOCK_AT_MS  # `memtab sources --json`
+    assert source_row(auto).to_json()["lastConsolidatedAt"] == LOCK_AT_MS  # `memtab sources --json`
 
 
 def test_subagent_memory_is_its_own_section(machine: Machine) -> None:

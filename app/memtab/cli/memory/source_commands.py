@@ -39,6 +39,7 @@ from memtab.file_protocol.file_ref import (
 )
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
 from memtab.fs.config.settings_file import SettingsFileError
+from memtab.fs.records import Record
 from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.codex.notes import add_codex_note, codex_memories
@@ -155,17 +156,19 @@ def run_sources(args: argparse.Namespace) -> int:
     discovery, listings = scan(_context(home))
     rows = [_mux_row(home), *(_source_row(listing) for listing in listings)]
     if args.json:
-        print_json({"sources": rows, "lookedFor": _looked_for(discovery)})
+        print_json(
+            {"sources": [row.to_json() for row in rows], "lookedFor": _looked_for(discovery)}
+        )
         return 0
     table = [["AGENT", "ID", "FILES", "", "WHERE"]]
     for row in rows:
         table.append(
             [
-                AGENT_TITLES[row["agent"]],
-                row["id"],
-                str(row["fileCount"]),
-                "" if row["writable"] else "read-only",
-                row["project"] or row["root"],
+                AGENT_TITLES[row.agent],
+                row.id,
+                str(row.file_count),
+                "" if row.writable else "read-only",
+                row.project or row.root,
             ]
         )
     print(format_table(table, right_aligned=(2,)))
@@ -218,45 +221,64 @@ def _apply_settings(args: argparse.Namespace, home: Home) -> None:
         print("(this home sets its own sources: the change is for other homes)", file=sys.stderr)
 
 
-def _mux_row(home: Home) -> dict[str, Any]:
+class SourceRow(Record, write_only=True):
+    """A source as `memtab sources --json` lists it (docs/formats.md §17); mux's memory is
+    the first."""
+
+    id: str
+    agent: Agent
+    root: str
+    project: str | None
+    writable: bool
+    file_count: int
+    label: str
+    read_only_reason: str | None
+    has_history: bool
+    note: str | None
+    error: str | None
+    last_consolidated_at: int | None
+    """Claude Code's auto-dream, ms (mux's consolidation: `memtab status`)."""
+
+
+def _mux_row(home: Home) -> SourceRow:
     count = count_files(home.global_root) + count_files(home.projects_root)
     try:
         for workspace in sorted(home.sessions_dir.iterdir()):
             count += count_files(workspace / "memory")
     except OSError:
         pass
-    return {
-        "id": MUX_SOURCE_ID,
-        "agent": "mux",
-        "root": str(home.root),
-        "project": None,
-        "writable": True,
-        "fileCount": count,
-        "label": "mux memory (global, project and workspace scopes)",
-        "readOnlyReason": None,
-        "hasHistory": False,
-        "note": None,
-        "error": None,
-        "lastConsolidatedAt": None,  # mux's consolidation: `memtab status`
-    }
+    return SourceRow(
+        id=MUX_SOURCE_ID,
+        agent="mux",
+        root=str(home.root),
+        project=None,
+        writable=True,
+        file_count=count,
+        label="mux memory (global, project and workspace scopes)",
+        read_only_reason=None,
+        has_history=False,
+        note=None,
+        error=None,
+        last_consolidated_at=None,
+    )
 
 
-def _source_row(listing: SourceListing) -> dict[str, Any]:
+def _source_row(listing: SourceListing) -> SourceRow:
     source = listing.source
-    return {
-        "id": source.id,
-        "agent": source.agent,
-        "root": str(source.root),
-        "project": source.project,
-        "writable": source.writable,
-        "fileCount": listing.file_count,
-        "label": source.label,
-        "readOnlyReason": source.read_only_reason,
-        "hasHistory": source.has_history,
-        "note": source.note,
-        "error": listing.error,
-        "lastConsolidatedAt": listing.last_consolidated_ms,
-    }
+    return SourceRow(
+        id=source.id,
+        agent=source.agent,
+        root=str(source.root),
+        project=source.project,
+        writable=source.writable,
+        file_count=listing.file_count,
+        label=source.label,
+        read_only_reason=source.read_only_reason,
+        has_history=source.has_history,
+        note=source.note,
+        error=listing.error,
+        last_consolidated_at=listing.last_consolidated_ms,
+    )
 
 
 def _looked_for(discovery: Discovery) -> list[dict[str, Any]]:
