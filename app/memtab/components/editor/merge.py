@@ -62,6 +62,20 @@ class MergeOutcome:
     edited: bool = False
 
 
+def keep_both_outcome(
+    merged: MergeOutcome | None, kept_text: str | None, *, edited: bool
+) -> MergeOutcome | None:
+    """What the diff window's Keep both puts in place of the draft: the text to keep of the
+    three-way view (`kept_text`; None: not shown yet) — the clean merge as the user may have
+    edited it, or what they made of a conflict — else the clean merge; None when there is
+    none (no merge, or a conflict the user did not resolve by hand)."""
+    if merged is None or (merged.result.text is None and not edited):
+        return None
+    if kept_text is None:
+        return merged
+    return MergeOutcome(kept_text, merged.result, merged.disk_sha, edited=edited)
+
+
 def merge_three_way(
     base: str, mine: str, theirs: str, ctx: CancelToken | None = None
 ) -> MergeResult:

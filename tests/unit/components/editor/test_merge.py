@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.components.editor.merge import MergeResult, merge_three_way
+from memtab.components.editor.merge import (
+    MergeOutcome,
+    MergeResult,
+    keep_both_outcome,
+    merge_three_way,
+)
 
 BASE = "# Notes\n\n- one\n- two\n- three\n"
 
@@ -121,3 +126,22 @@ def test_counts_and_empty_texts() -> None:
 def test_merge_stops_when_cancelled() -> None:
     with pytest.raises(_CancelledError):
         merge_three_way(BASE, BASE + "a\n", BASE + "b\n", _CancelledToken())
+
+
+def test_keep_both_keeps_the_clean_merge_or_what_the_user_made_of_it() -> None:
+    clean = merge_three_way(BASE, BASE + "- mine\n", "- first\n" + BASE)
+    assert clean.text is not None
+    merged = MergeOutcome(clean.text, clean, "sha-on-disk")
+    assert keep_both_outcome(None, "anything", edited=True) is None, "no merge computed"
+    assert keep_both_outcome(merged, None, edited=False) is merged, "view not filled yet"
+    kept = keep_both_outcome(merged, clean.text + "- edited\n", edited=True)
+    assert kept == MergeOutcome(clean.text + "- edited\n", clean, "sha-on-disk", edited=True)
+
+
+def test_keep_both_of_a_conflict_only_keeps_a_text_the_user_made() -> None:
+    conflict = merge_three_way(BASE, BASE.replace("two", "mine"), BASE.replace("two", "theirs"))
+    assert conflict.text is None
+    merged = MergeOutcome("", conflict, "sha-on-disk")
+    assert keep_both_outcome(merged, "the draft, as shown", edited=False) is None
+    kept = keep_both_outcome(merged, "- one\n- mine and theirs\n", edited=True)
+    assert kept is not None and kept.text == "- one\n- mine and theirs\n" and kept.edited

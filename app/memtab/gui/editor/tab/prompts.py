@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QWidget
 
 from memtab.components import text_diff
 from memtab.components.editor import merge
-from memtab.components.editor.merge import MergeBasis, MergeOutcome
+from memtab.components.editor.merge import MergeBasis, MergeOutcome, keep_both_outcome
 from memtab.components.editor.session import MERGE, BarKind, Choice, default_choice
 from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
@@ -88,15 +88,11 @@ class EditorPrompts(QObject):
 
     @property
     def merge(self) -> MergeOutcome | None:
-        """The text the open diff window would put in place of the draft: the three-way
-        view's text to keep (the clean merge, as the user may have edited it, or what
-        they made of a conflict), else the clean merge; None when there is none."""
-        merge, view = self._merge, self._three_way
-        if merge is None or (merge.result.text is None and not self._edited):
-            return None
-        if view is None or view.texts is None:
-            return merge
-        return MergeOutcome(view.merged_text(), merge.result, merge.disk_sha, edited=self._edited)
+        """The text the open diff window's Keep both would put in place of the draft
+        (`components.editor.merge.keep_both_outcome`); None when there is none."""
+        view = self._three_way
+        kept = view.merged_text() if view is not None and view.texts is not None else None
+        return keep_both_outcome(self._merge, kept, edited=self._edited)
 
     def show(self, kind: BarKind, text: str, choices: list[Choice] | None = None) -> None:
         """Show `text` in the bar with a button for each choice (Enter: the safe one)."""
