@@ -26,8 +26,6 @@ LEFT = {
         "ConsolidationStatus.to_json",  # `memtab status --json`
     },
     "store/history/versions.py": {"Version.to_json"},
-    # ui-state.json's badges (§15.2), on the first paint
-    "components/activity/badges.py": {"AgentEdits.to_json"},
     # a trace dump writes exactly the fields it was given: an override over Record.to_json
     "traces/schema.py": {"DumpModel.to_json"},
     # the transcripts' events are built field by field as a transcript is parsed (mutable),

@@ -113,7 +113,7 @@ def test_agent_edited_badges_are_model_state(
     model = loaded_model(home, qtmodeltester)
     notes = model.index_for_key(file_key(parse_file_path("/memories/workspace/notes.md")))
     physical = str(home.workspace_root(MAIN) / "notes.md")
-    badge = Badge(Actor.MUX, int(time.time() * 1000))
+    badge = Badge(actor=Actor.MUX, at_ms=int(time.time() * 1000))
     with qtbot.waitSignal(model.dataChanged):
         model.set_agent_edited({physical: badge})
     assert notes.data(AGENT_EDITED_ROLE) is True and notes.data(BADGE_ROLE) == badge
@@ -121,7 +121,7 @@ def test_agent_edited_badges_are_model_state(
     assert "mux changed it just now" in notes.data(Qt.ItemDataRole.ToolTipRole)
     # Another actor for the same file is a change the view must repaint.
     with qtbot.waitSignal(model.dataChanged):
-        model.set_agent_edited({physical: Badge(Actor.WRITER, badge.at_ms)})
+        model.set_agent_edited({physical: Badge(actor=Actor.WRITER, at_ms=badge.at_ms)})
     assert "Memory writer changed it" in notes.data(Qt.ItemDataRole.ToolTipRole)
     model.set_agent_edited({})
     assert notes.data(AGENT_EDITED_ROLE) is False and notes.data(BADGE_ROLE) is None

@@ -6,7 +6,7 @@ Memtab did not just write itself (`OwnWrites`, also for a folder it created or m
 above the file) gets a badge naming who changed it, a deleted file loses it. The open
 file gets one too (the editor shows it in its header). Opening a file clears its badge; a
 move takes the badges under the old path away. Badges are physical paths, the same
-spelling as `TreeNode.physical`, and survive a restart (`to_json` / `restore`, kept in
+spelling as `TreeNode.physical`, and survive a restart (`saved` / `restore`, kept in
 the UI state) until the user opens the file.
 
 Who changed a file, in this order:
@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from memtab import humanize
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan
 from memtab.fs.clock import Clock, now_ms
+from memtab.fs.records import AtLeast, Key, Record
 from memtab.store.actors import actor_name
 from memtab.store.errors import ScopeUnavailableError
 from memtab.store.files import FileEntry
@@ -64,12 +64,13 @@ _ACTOR_IDS = {
 """Each badge's actor as history names it (`memtab.store.actors` words them all)."""
 
 
-@dataclass(frozen=True)
-class Badge:
-    """A file's badge: who changed it, and when the change was seen."""
+class Badge(Record):
+    """A file's badge: who changed it, and when the change was seen. Saved in ui-state.json
+    by physical path, `{"actor", "at"}` (docs/formats.md §15.2); one whose actor is not one
+    of `Actor` or whose time is not an integer > 0 is not restored."""
 
     actor: Actor
-    at_ms: int
+    at_ms: Annotated[int, Key("at"), AtLeast(1)]
 
     @property
     def label(self) -> str:
@@ -132,7 +133,7 @@ class AgentEdits:
                 self._badges.pop(physical, None)  # the user's own save: nothing to point out
                 continue
             actor = self._actor(scan, meta_keys, path, physical, entries.get(path))
-            self._badges[physical] = Badge(actor, self._clock())
+            self._badges[physical] = Badge(actor=actor, at_ms=self._clock())
         return self._badges != before
 
     def claim(self, physical: str, actor: Actor) -> bool:
@@ -144,7 +145,7 @@ class AgentEdits:
         badge = self._badges.get(physical)
         if badge is None or badge.actor is actor or now - badge.at_ms > CLAIM_TTL_MS:
             return False
-        self._badges[physical] = Badge(actor, badge.at_ms)
+        self._badges[physical] = Badge(actor=actor, at_ms=badge.at_ms)
         return True
 
     def clear(self, physical: str | None) -> bool:
@@ -181,24 +182,18 @@ class AgentEdits:
 
     # -- remembering across restarts -------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
-        """The badges as JSON (for the UI state)."""
-        return {p: {"actor": b.actor.value, "at": b.at_ms} for p, b in self._badges.items()}
+    def saved(self) -> dict[str, Any]:
+        """The badges as ui-state.json keeps them: each `Badge` by physical path."""
+        return {physical: badge.to_json() for physical, badge in self._badges.items()}
 
     def restore(self, data: Any) -> None:
-        """Take back badges saved by `to_json` (entries not understood are skipped)."""
+        """Take back badges `saved` gave (entries not understood are skipped)."""
         if not isinstance(data, dict):
             return
         for physical, raw in data.items():
-            if not isinstance(physical, str) or not isinstance(raw, dict):
-                continue
-            at = raw.get("at")
-            try:
-                actor = Actor(str(raw.get("actor")))
-            except ValueError:
-                continue
-            if isinstance(at, int) and not isinstance(at, bool) and at > 0:
-                self._badges.setdefault(physical, Badge(actor, at))
+            badge = Badge.read(raw)
+            if badge is not None:
+                self._badges.setdefault(physical, badge)
 
     # -- who changed it ----------------------------------------------------------------------
 

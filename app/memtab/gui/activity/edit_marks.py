@@ -160,7 +160,7 @@ class EditMarks(QObject):
     def save(self) -> None:
         """Put the badges in the UI state (the window writes the file)."""
         if self._ui_state is not None:
-            self._ui_state.set_badges(self._home.root, self.edits.to_json())
+            self._ui_state.set_badges(self._home.root, self.edits.saved())
 
     # -- internals -----------------------------------------------------------------------
 

@@ -155,7 +155,7 @@ class UiState:
 
     def badges_for(self, home: Path) -> dict[str, Any]:
         """The "agent edited" badges of `home` as saved
-        (`components.activity.badges.AgentEdits.to_json`)."""
+        (`components.activity.badges.AgentEdits.saved`)."""
         entry = self._homes().get(str(home))
         badges = entry.get("badges") if isinstance(entry, dict) else None
         return badges if isinstance(badges, dict) else {}

@@ -162,11 +162,11 @@ def test_badges_are_kept_across_restarts_until_the_files_go(home: Home) -> None:
     touch_later(zeta, memory("Last by name", "Agent.\n"))
     badges.count_in(rescan(first, git, zeta))
     other_workspace = str(home.workspace_root("e5e5e5e5e5") / "notes.md")
-    saved = {**badges.to_json(), other_workspace: {"actor": "mux", "at": 5}, "x": {"actor": "?"}}
+    saved = {**badges.saved(), other_workspace: {"actor": "mux", "at": 5}, "x": {"actor": "?"}}
     saved = json.loads(json.dumps(saved))  # as the UI state file holds them
     restored = AgentEdits(OwnWrites())
     restored.restore(saved)
-    assert restored.badges == {**badges.badges, other_workspace: Badge(Actor.MUX, 5)}
+    assert restored.badges == {**badges.badges, other_workspace: Badge(actor=Actor.MUX, at_ms=5)}
     zeta.unlink()  # while Memtab was closed
     assert restored.forget_missing(scan_home(ScanRequest(home, MAIN)))
     # A file of a workspace not shown keeps its badge: the scan says nothing about it.
@@ -194,3 +194,35 @@ def test_counting_a_storm_of_changes_makes_one_view(
     badges.count_in(second)
     assert badges.paths == {str(path) for path in changed}
     assert len(made) == 1
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        None,
+        "mux",
+        [],
+        {},
+        {"actor": "mux"},
+        {"at": 5},
+        {"actor": "someone", "at": 5},
+        {"actor": 3, "at": 5},
+        {"actor": None, "at": 5},
+        {"actor": "mux", "at": 0},
+        {"actor": "mux", "at": -5},
+        {"actor": "mux", "at": True},
+        {"actor": "mux", "at": 5.5},
+        {"actor": "mux", "at": "5"},
+    ],
+)
+def test_a_saved_badge_not_understood_is_dropped_the_others_kept(raw: object) -> None:
+    restored = AgentEdits(OwnWrites())
+    restored.restore({"/a.md": raw, "/b.md": {"actor": "outside", "at": 7, "later": [1]}})
+    assert restored.badges == {"/b.md": Badge(actor=Actor.OUTSIDE, at_ms=7)}
+
+
+@pytest.mark.parametrize("saved", [None, [], "badges", 3])
+def test_saved_badges_that_are_no_object_restore_none(saved: object) -> None:
+    restored = AgentEdits(OwnWrites())
+    restored.restore(saved)
+    assert restored.badges == {}
