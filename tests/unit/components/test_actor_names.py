@@ -28,8 +28,8 @@ def test_history_and_blame_name_every_recorded_actor_alike(actor: str) -> None:
 def test_the_words_that_differed_are_one_now() -> None:
     assert actor_name("consolidator") == "Consolidator"  # blame said "dream"
     assert actor_name("external") == "Another program"  # history said "Outside Memtab"
-    assert Badge(Actor.OUTSIDE, NOW).label == actor_name("external").lower()
-    assert Badge(Actor.CONSOLIDATOR, NOW).label == "consolidator"
+    assert Badge(actor=Actor.OUTSIDE, at_ms=NOW).label == actor_name("external").lower()
+    assert Badge(actor=Actor.CONSOLIDATOR, at_ms=NOW).label == "consolidator"
     assert actor_name("mcp:claude-code") == "Claude Code through MCP"
     assert all(len(name.short) <= 7 for name in ACTORS.values())
 

@@ -100,7 +100,7 @@ def test_memtabs_jobs_claim_their_changes_before_or_after_the_scan(home: Home) -
     touch_later(notes, memory("Notes of this branch", "- Use pnpm.\n"))
     second = rescan(first, notes)
     badges.count_in(second)
-    assert badges.badge(str(notes)) == Badge(Actor.WRITER, clock.now)
+    assert badges.badge(str(notes)) == Badge(actor=Actor.WRITER, at_ms=clock.now)
     # Seen first, claimed a moment later: the badge takes the actor.
     zeta = home.global_root / "Zeta.md"
     touch_later(zeta, memory("Last by name", "Merged.\n"))
