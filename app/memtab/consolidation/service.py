@@ -56,6 +56,7 @@ from memtab.consolidation.errors import (
     RunInFlightError,
 )
 from memtab.fs.clock import Clock, now_ms
+from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import absolute_time, relative_time
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
@@ -268,8 +269,8 @@ class ConsolidationService:
             return "custom provider"
         try:
             settings = self.settings or resolve_provider_settings()
-        except ProviderError as error:
-            return f"misconfigured: {error.message}"
+        except (ProviderError, SettingsFileError) as error:
+            return f"misconfigured: {error}"
         return settings.describe()
 
     # --- running ----------------------------------------------------------------------------
@@ -550,8 +551,8 @@ class ConsolidationService:
 
                 return OfflineConsolidator(store, budget=self.limits.budget)
             return create_provider(settings, options=self._http_options)
-        except ProviderError as error:
-            raise RunFailedError("config", error.message) from None
+        except (ProviderError, SettingsFileError) as error:
+            raise RunFailedError("config", str(error)) from None
 
 
 def _close(provider: ChatProvider) -> None:

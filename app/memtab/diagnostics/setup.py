@@ -33,9 +33,9 @@ def check_provider(
     found = Findings("provider")
     try:
         resolved = explain_provider_settings(env=env)
-    except ProviderError as error:
-        found.broken(f"The model settings cannot be used: {error.message}")
-        return {"problem": error.message}, found
+    except (ProviderError, SettingsFileError) as error:
+        found.broken(f"The model settings cannot be used: {error}")
+        return {"problem": str(error)}, found
     settings = resolved.settings
     origins = dict(resolved.origins)
     section: dict[str, Any] = {

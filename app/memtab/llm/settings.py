@@ -171,13 +171,9 @@ class ProviderSettings:
 
 def load_provider_section(path: Path) -> dict[str, Any]:
     """The provider keys of the settings file (`settings_model.ProviderSection`): each a
-    string or None, `api_keys` a mapping or None. ProviderError("config") when the file or
-    one of them is unusable."""
-    try:
-        document = load_settings_file(path)
-    except SettingsFileError as error:  # the provider cannot be resolved: a config error
-        raise ProviderError("config", str(error)) from None
-    return read_provider_section(document, path).to_json()
+    string or None, `api_keys` a mapping or None. SettingsFileError (naming the file and
+    the key) when the file or one of them is unusable."""
+    return read_provider_section(load_settings_file(path), path).to_json()
 
 
 def _clean(value: object) -> str | None:
@@ -237,9 +233,9 @@ def resolve_provider_settings(
 ) -> ProviderSettings:
     """The settings to use: command line > environment > settings file > defaults.
 
-    Raises ProviderError("config") for an unknown provider, an unusable settings file (the
-    message names the file) or a base URL requests may not go to (plain http off this
-    machine; the message names where it was set).
+    Raises SettingsFileError for an unusable settings file (the message names the file and
+    the key), ProviderError("config") for an unknown provider or a base URL requests may not
+    go to (plain http off this machine; the message names where it was set).
     """
     return explain_provider_settings(provider, model, base_url, env=env).settings
 
@@ -390,7 +386,7 @@ def saved_keys(env: Mapping[str, str] | None = None) -> SavedKeys:
     read: a settings form says why elsewhere)."""
     try:
         return SavedKeys.from_document(load_provider_section(settings_path(env)))
-    except ProviderError:
+    except SettingsFileError:
         return SavedKeys()
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
+from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.records import Key, Record
-from memtab.llm.types import ProviderError
 
 
 class ProviderSection(Record):
@@ -36,12 +36,12 @@ _EXPECTED = {"api_keys": 'an object of {"<provider>": {"<https://host>": "<key>"
 
 
 def read_provider_section(document: dict[str, Any], path: Path) -> ProviderSection:
-    """The provider keys of the settings file at `path`; ProviderError("config") naming the
-    file and the key when one is not a string."""
+    """The provider keys of the settings file at `path`; SettingsFileError naming the file
+    and the key when one is not a string."""
     problems = ProviderSection.read_problems(document)
     if not problems:
         return ProviderSection.read_or_raise(document)
     key = str(problems[0].where[0])
     shown = "" if key in _SECRET_FIELDS else f", not {document.get(key)!r}"
     expected = _EXPECTED.get(key, "a string")
-    raise ProviderError("config", f"the settings file {path}: '{key}' must be {expected}{shown}")
+    raise SettingsFileError(f"the settings file {path}: '{key}' must be {expected}{shown}")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from memtab.fs.config.settings_file import SettingsFileError
 from memtab.llm.endpoints import key_origin
 from memtab.llm.settings import (
     ProviderSettings,
@@ -149,7 +150,7 @@ def test_a_missing_key_names_the_host_a_key_is_saved_for(tmp_path: Path) -> None
 
 def test_malformed_saved_keys_are_named_but_never_shown(tmp_path: Path) -> None:
     _write(tmp_path, {"provider": "openai", "api_keys": {"openai": [ROUTER_KEY]}})
-    with pytest.raises(ProviderError) as caught:
+    with pytest.raises(SettingsFileError) as caught:
         resolve_provider_settings(env=_env(tmp_path))
-    assert "'api_keys' must be an object of" in caught.value.message
-    assert ROUTER_KEY not in caught.value.message
+    assert "'api_keys' must be an object of" in str(caught.value)
+    assert ROUTER_KEY not in str(caught.value)

@@ -165,14 +165,14 @@ def test_unknown_provider_names_its_source(
     ],
 )
 def test_unusable_settings_file_is_a_clear_error(config: Path, content: str, why: str) -> None:
+    """The settings file's own error (not a model's ProviderError), naming file and key."""
     config.mkdir()
     path = config / "settings.json"
     path.write_text(content)
-    with pytest.raises(ProviderError) as caught:
+    with pytest.raises(SettingsFileError) as caught:
         resolve_provider_settings(env=_env(config))
-    assert caught.value.kind == "config"
-    assert str(path) in caught.value.message
-    assert why in caught.value.message
+    assert str(path) in str(caught.value)
+    assert why in str(caught.value)
 
 
 def test_keys_file_first_then_environment(config: Path) -> None:
@@ -381,10 +381,10 @@ def test_where_each_value_came_from(config: Path) -> None:
 
 def test_a_malformed_key_is_named_but_never_shown(config: Path) -> None:
     _write(config, {"provider": "anthropic", "api_key": [SECRET]})
-    with pytest.raises(ProviderError) as caught:
+    with pytest.raises(SettingsFileError) as caught:
         resolve_provider_settings(env=_env(config))
-    assert "'api_key' must be a string" in caught.value.message
-    assert SECRET not in caught.value.message
+    assert "'api_key' must be a string" in str(caught.value)
+    assert SECRET not in str(caught.value)
 
 
 def test_a_malformed_provider_value_leaves_the_other_sections_usable(
@@ -394,7 +394,7 @@ def test_a_malformed_provider_value_leaves_the_other_sections_usable(
 
     _write(config, {"model": 42, "writer": {"max_dumps": 9}})
     monkeypatch.setenv("MEMTAB_CONFIG_DIR", str(config))
-    with pytest.raises(ProviderError, match="'model' must be a string, not 42"):
+    with pytest.raises(SettingsFileError, match="'model' must be a string, not 42"):
         resolve_provider_settings()
     assert load_writer_settings().max_dumps == 9
 

@@ -32,6 +32,7 @@ from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 from memtab.consolidation.review.plan import read_plan, write_plan
 from memtab.consolidation.service import ConsolidationService
 from memtab.consolidation.sweep import SweepReport, run_launch_sweep
+from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import absolute_time, files_changed_text, plural
 from memtab.llm.settings import PROVIDER_NAMES, ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
@@ -136,8 +137,8 @@ def _service(args: argparse.Namespace) -> ConsolidationService:
         settings: ProviderSettings = resolve_provider_settings(
             args.provider, args.model, args.base_url
         )
-    except ProviderError as error:
-        raise CliError(error.message) from None
+    except (ProviderError, SettingsFileError) as error:
+        raise CliError(str(error)) from None
     limits = RunLimits(max_steps=args.max_steps, timeout_s=args.timeout)
     return ConsolidationService(open_home(args), settings=settings, limits=limits)
 

@@ -91,8 +91,8 @@ def run_models(args: argparse.Namespace) -> int:
     try:
         configured: ProviderSettings | None = resolve_provider_settings()
         problem = None
-    except ProviderError as error:
-        configured, problem = None, error.message
+    except (ProviderError, SettingsFileError) as error:
+        configured, problem = None, str(error)
     servers = _find(args) if args.local else []
     if args.json:
         print_json(

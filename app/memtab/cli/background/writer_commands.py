@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memtab.cli.common import CliError, add_home_option, open_home, print_json
+from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import plural
 from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
 from memtab.llm.types import ProviderError
@@ -96,8 +97,8 @@ def run_write(args: argparse.Namespace) -> int:
     try:
         provider_settings = resolve_provider_settings(args.provider, args.model, args.base_url)
         provider = create_writer_provider(provider_settings)
-    except ProviderError as error:
-        raise CliError(error.message) from None
+    except (ProviderError, SettingsFileError) as error:
+        raise CliError(str(error)) from None
     if not args.json:  # which model, and which key and why (never the key itself)
         print(f"Memory writer with {provider_settings.describe()}…", file=sys.stderr)
     try:

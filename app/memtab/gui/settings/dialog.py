@@ -270,9 +270,9 @@ class SettingsDialog(QDialog):
             problems.append(f"{error}. Saving will not overwrite it until it is fixed.")
         try:
             section = load_provider_section(path) if stored else {}
-        except ProviderError as error:
+        except SettingsFileError as error:
             section = {}
-            problems.append(f"{error.message}. Saving replaces it with the values below.")
+            problems.append(f"{error}. Saving replaces it with the values below.")
         provider = section.get("provider")
         saved = SavedKeys.from_document(section)
         self._keys = FormKeys.from_saved(saved, list(DEFAULT_MODELS))

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from memtab.fs.clock import Clock, now_ms
+from memtab.fs.config.settings_file import SettingsFileError
 from memtab.llm.settings import resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.home import Home, HomeError
@@ -191,8 +192,8 @@ class WriterService:
             raise WriterServiceError(str(error)) from None
         try:
             provider, secrets = self._provider_factory()
-        except ProviderError as error:
-            raise WriterServiceError(f"Cannot start the memory writer: {error.message}") from None
+        except (ProviderError, SettingsFileError) as error:
+            raise WriterServiceError(f"Cannot start the memory writer: {error}") from None
         try:
             path = self.home.transcript_path(workspace.id)
             try:
