@@ -18,10 +18,19 @@ import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.config.config_dir import config_dir
+from memtab.fs.records import (
+    AtLeast,
+    Healed,
+    Lenient,
+    Record,
+    ValidEntries,
+    ValidItems,
+    field,
+)
 from memtab.fs.sidecar import keep_aside, read_sidecar
 
 logger = logging.getLogger(__name__)
@@ -35,6 +44,47 @@ def default_state_path() -> Path:
     return config_dir() / FILE_NAME
 
 
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+Text = Annotated[str | None, Healed(_text)]
+"""A non-empty string, else None."""
+Size = Annotated[int, AtLeast(1)]
+
+
+class HomeUiState(Record):
+    """What the window remembers of one home: an entry of ui-state.json's `homes`
+    (docs/formats.md §15.2), by workspace id (`""`: none)."""
+
+    workspace: Text = None
+    open_files: ValidEntries[dict[str, Text]] = field(default_factory=dict)
+    open_tabs: ValidEntries[dict[str, ValidItems[tuple[Annotated[str, AtLeast(1)], ...]]]] = field(
+        default_factory=dict
+    )
+    badges: Annotated[dict[str, Any], Lenient({})] = field(default_factory=dict)
+    """The "agent edited" badges, each read by `components.activity.badges.Badge`."""
+
+
+class UiStateFile(Record):
+    """ui-state.json (docs/formats.md §15.2) as the window reads it: a value of the wrong
+    shape reads as never saved, the others kept. It is changed in place as a document
+    (`UiState`'s setters), so what this Memtab does not know is written back."""
+
+    version: Annotated[int, Lenient(_VERSION)] = _VERSION
+    homes: ValidEntries[dict[str, HomeUiState]] = field(default_factory=dict)
+    flags: ValidEntries[dict[str, bool]] = field(default_factory=dict)
+    windows: ValidEntries[dict[str, str]] = field(default_factory=dict)
+    """Each window's geometry: the base64 of Qt's `saveGeometry()`."""
+    dialogs: ValidEntries[dict[str, tuple[Size, Size]]] = field(default_factory=dict)
+    splitters: ValidEntries[
+        dict[str, Annotated[tuple[Annotated[int, AtLeast(0)], ...], AtLeast(1)]]
+    ] = field(default_factory=dict)
+
+
+_NO_HOME = HomeUiState()
+
+
 class UiState:
     """The remembered UI choices; `save()` writes them back (atomically, best effort)."""
 
@@ -44,6 +94,7 @@ class UiState:
         self._document: dict[str, Any] = document if document is not None else {}
         self._unusable: tuple[bytes, str] | None = None  # bytes to keep aside, and why
         self._unreadable: str | None = None  # why the file could not even be read
+        self._record: UiStateFile | None = None  # the document as read, until it changes
 
     @classmethod
     def load(cls, path: Path | None = None) -> UiState:
@@ -70,6 +121,7 @@ class UiState:
         """`save` of the state as it is now, to run later on another thread (the window
         saves on its file channel: the GUI thread never fsyncs)."""
         self._document["version"] = _VERSION
+        self._record = None
         return functools.partial(self._write, copy.deepcopy(self._document))
 
     def _write(self, document: dict[str, Any]) -> bool:
@@ -86,112 +138,89 @@ class UiState:
             return False
         return True
 
-    # -- workspace per home ---------------------------------------------------------------
+    # -- reading and changing -----------------------------------------------------------
 
-    def _homes(self) -> dict[str, Any]:
-        homes = self._document.get("homes")
-        if not isinstance(homes, dict):
-            homes = self._document["homes"] = {}
-        return homes
+    def _read(self) -> UiStateFile:
+        """The document as read (made again after a change)."""
+        if self._record is None:
+            self._record = UiStateFile.read(self._document) or UiStateFile()
+        return self._record
+
+    def _home(self, home: Path) -> HomeUiState:
+        return self._read().homes.get(str(home), _NO_HOME)
+
+    def _object(self, *keys: str) -> dict[str, Any]:
+        """The object at `keys` in the document, made where missing or not an object."""
+        self._record = None
+        node = self._document
+        for key in keys:
+            child = node.get(key)
+            if not isinstance(child, dict):
+                child = node[key] = {}
+            node = child
+        return node
+
+    @staticmethod
+    def _put(node: dict[str, Any], key: str, value: Any) -> None:
+        """Set `key` to `value`, or remove it when `value` is empty."""
+        if value:
+            node[key] = value
+        else:
+            node.pop(key, None)
+
+    # -- workspace per home ---------------------------------------------------------------
 
     def workspace_for(self, home: Path) -> str | None:
         """The workspace id last chosen in `home`, or None."""
-        entry = self._homes().get(str(home))
-        value = entry.get("workspace") if isinstance(entry, dict) else None
-        return value if isinstance(value, str) and value else None
+        return self._home(home).workspace
 
     def set_workspace(self, home: Path, workspace_id: str | None) -> None:
         """Remember the workspace chosen in `home` (None forgets it)."""
-        entry = self._homes().setdefault(str(home), {})
-        if not isinstance(entry, dict):
-            entry = self._homes()[str(home)] = {}
-        if workspace_id:
-            entry["workspace"] = workspace_id
-        else:
-            entry.pop("workspace", None)
+        self._put(self._object("homes", str(home)), "workspace", workspace_id)
 
     def open_file_for(self, home: Path, workspace_id: str | None) -> str | None:
         """The virtual path last open in the editor for this home and workspace."""
-        entry = self._homes().get(str(home))
-        files = entry.get("open_files") if isinstance(entry, dict) else None
-        value = files.get(workspace_id or "") if isinstance(files, dict) else None
-        return value if isinstance(value, str) and value else None
+        return self._home(home).open_files.get(workspace_id or "")
 
     def set_open_file(self, home: Path, workspace_id: str | None, path: str | None) -> None:
         """Remember the file open in the editor (None: nothing is open)."""
-        entry = self._homes().setdefault(str(home), {})
-        if not isinstance(entry, dict):
-            entry = self._homes()[str(home)] = {}
-        files = entry.get("open_files")
-        if not isinstance(files, dict):
-            files = entry["open_files"] = {}
-        if path:
-            files[workspace_id or ""] = path
-        else:
-            files.pop(workspace_id or "", None)
+        self._put(self._object("homes", str(home), "open_files"), workspace_id or "", path)
 
     def open_tabs_for(self, home: Path, workspace_id: str | None) -> list[str]:
         """The files open in the editor's tabs for this home and workspace, in order
         (file refs' keys: virtual paths, or other agents' file ids)."""
-        entry = self._homes().get(str(home))
-        tabs = entry.get("open_tabs") if isinstance(entry, dict) else None
-        value = tabs.get(workspace_id or "") if isinstance(tabs, dict) else None
-        if not isinstance(value, list):
-            return []
-        return [key for key in value if isinstance(key, str) and key]
+        return list(self._home(home).open_tabs.get(workspace_id or "", ()))
 
     def set_open_tabs(self, home: Path, workspace_id: str | None, keys: list[str]) -> None:
         """Remember the files open in the editor's tabs, in order."""
-        entry = self._homes().setdefault(str(home), {})
-        if not isinstance(entry, dict):
-            entry = self._homes()[str(home)] = {}
-        tabs = entry.get("open_tabs")
-        if not isinstance(tabs, dict):
-            tabs = entry["open_tabs"] = {}
-        if keys:
-            tabs[workspace_id or ""] = list(keys)
-        else:
-            tabs.pop(workspace_id or "", None)
+        tabs = self._object("homes", str(home), "open_tabs")
+        self._put(tabs, workspace_id or "", list(keys))
 
     def badges_for(self, home: Path) -> dict[str, Any]:
         """The "agent edited" badges of `home` as saved
         (`components.activity.badges.AgentEdits.saved`)."""
-        entry = self._homes().get(str(home))
-        badges = entry.get("badges") if isinstance(entry, dict) else None
-        return badges if isinstance(badges, dict) else {}
+        return dict(self._home(home).badges)
 
     def set_badges(self, home: Path, badges: dict[str, Any]) -> None:
         """Remember the badges of `home` (an empty dict forgets them)."""
-        entry = self._homes().setdefault(str(home), {})
-        if not isinstance(entry, dict):
-            entry = self._homes()[str(home)] = {}
-        if badges:
-            entry["badges"] = badges
-        else:
-            entry.pop("badges", None)
+        self._put(self._object("homes", str(home)), "badges", badges)
 
     # -- yes/no choices ----------------------------------------------------------------------
 
     def flag(self, name: str, default: bool = False) -> bool:
         """A remembered yes/no choice (`default` when never made or unreadable)."""
-        flags = self._document.get("flags")
-        value = flags.get(name) if isinstance(flags, dict) else None
-        return value if isinstance(value, bool) else default
+        return self._read().flags.get(name, default)
 
     def set_flag(self, name: str, value: bool) -> None:
         """Remember a yes/no choice."""
-        flags = self._document.get("flags")
-        if not isinstance(flags, dict):
-            flags = self._document["flags"] = {}
-        flags[name] = value
+        self._object("flags")[name] = value
 
     # -- window geometry and splitters ----------------------------------------------------
 
     def geometry(self, name: str = "main") -> bytes | None:
         """The saved geometry bytes of window `name`, or None."""
-        windows = self._document.get("windows")
-        raw = windows.get(name) if isinstance(windows, dict) else None
-        if not isinstance(raw, str):
+        raw = self._read().windows.get(name)
+        if raw is None:
             return None
         try:
             return base64.b64decode(raw, validate=True)
@@ -200,45 +229,21 @@ class UiState:
 
     def set_geometry(self, data: bytes, name: str = "main") -> None:
         """Remember the geometry bytes of window `name`."""
-        windows = self._document.get("windows")
-        if not isinstance(windows, dict):
-            windows = self._document["windows"] = {}
-        windows[name] = base64.b64encode(data).decode("ascii")
+        self._object("windows")[name] = base64.b64encode(data).decode("ascii")
 
     def dialog_size(self, name: str) -> tuple[int, int] | None:
         """The size (width, height) the user last gave dialog `name`, or None."""
-        dialogs = self._document.get("dialogs")
-        size = dialogs.get(name) if isinstance(dialogs, dict) else None
-        if (
-            isinstance(size, list)
-            and len(size) == 2
-            and all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in size)
-        ):
-            return size[0], size[1]
-        return None
+        return self._read().dialogs.get(name)
 
     def set_dialog_size(self, name: str, width: int, height: int) -> None:
         """Remember the size of dialog `name`."""
-        dialogs = self._document.get("dialogs")
-        if not isinstance(dialogs, dict):
-            dialogs = self._document["dialogs"] = {}
-        dialogs[name] = [int(width), int(height)]
+        self._object("dialogs")[name] = [int(width), int(height)]
 
     def splitter_sizes(self, name: str) -> list[int] | None:
         """The saved sizes of splitter `name` (all non-negative ints), or None."""
-        splitters = self._document.get("splitters")
-        sizes = splitters.get(name) if isinstance(splitters, dict) else None
-        if (
-            isinstance(sizes, list)
-            and sizes
-            and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in sizes)
-        ):
-            return list(sizes)
-        return None
+        sizes = self._read().splitters.get(name)
+        return list(sizes) if sizes is not None else None
 
     def set_splitter_sizes(self, name: str, sizes: list[int]) -> None:
         """Remember the sizes of splitter `name`."""
-        splitters = self._document.get("splitters")
-        if not isinstance(splitters, dict):
-            splitters = self._document["splitters"] = {}
-        splitters[name] = [int(size) for size in sizes]
+        self._object("splitters")[name] = [int(size) for size in sizes]
