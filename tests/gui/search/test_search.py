@@ -166,7 +166,7 @@ def test_opening_a_result_selects_its_first_match_in_the_editor(
     tab = window.memory_tab
     search_box(window).setText("ruff")
     qtbot.waitUntil(lambda: bool(match_rows(window)), timeout=WAIT_MS)
-    tab.sync.select_key(key("/memories/global/tools/python.md"), open_it=True)
+    tab.editor_link.select_key(key("/memories/global/tools/python.md"), open_it=True)
     settle(qtbot, tab.editor)
     cursor = tab.editor.text_edit.textCursor()
     assert cursor.selectedText() == "ruff"

@@ -20,7 +20,7 @@ NOTES = "/memories/global/notes.md"
 
 
 def open_in_editor(qtbot: QtBot, window: MainWindow, path: str) -> FileTab:
-    window.memory_tab.sync.select_key(file_key(parse_file_path(path)), open_it=True)
+    window.memory_tab.editor_link.select_key(file_key(parse_file_path(path)), open_it=True)
     editor = window.memory_tab.editor
     wait_for(qtbot, lambda: editor.current_tab is not None and editor.current_tab.ref)
     tab = editor.current_tab

@@ -90,7 +90,7 @@ def memory_id(window: MainWindow) -> str:
 
 
 def open_key(qtbot: QtBot, window: MainWindow, key: str) -> None:
-    window.memory_tab.sync.select_key(key, open_it=True)
+    window.memory_tab.editor_link.select_key(key, open_it=True)
     qtbot.waitUntil(lambda: window.memory_tab.editor.current_key == key, timeout=WAIT_MS)
     settle(qtbot, window.memory_tab.editor)
 
@@ -380,7 +380,7 @@ def test_search_finds_memory_of_every_agent(
     files = [n for n in tab.model.nodes() if n.kind is NodeKind.FILE]
     assert all(n.content_hits or "heredoc" in n.name for n in files)
     assert found.children[0].kind is NodeKind.MATCH
-    tab.sync.select_key(found.children[0].key, open_it=True)
+    tab.editor_link.select_key(found.children[0].key, open_it=True)
     qtbot.waitUntil(lambda: tab.editor.current_key == key, timeout=WAIT_MS)
     settle(qtbot, tab.editor)
     assert "heredoc" in tab.editor.text_edit.textCursor().selectedText().casefold()

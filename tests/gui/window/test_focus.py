@@ -73,7 +73,7 @@ def opened(qtbot: QtBot, windows: WindowFactory, home: Home) -> MainWindow:
     activate(qtbot, window)
     wait_idle(qtbot, window)
     tab = window.memory_tab
-    tab.sync.select_key(file_key(parse_file_path(GIT)), open_it=True)
+    tab.editor_link.select_key(file_key(parse_file_path(GIT)), open_it=True)
     wait_for(qtbot, lambda: tab.editor.current_path == parse_file_path(GIT))
     settle(qtbot, tab.editor)
     return window

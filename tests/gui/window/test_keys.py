@@ -40,7 +40,7 @@ CHILD = Path(__file__).with_name("keys_on_desktop.py")
 
 
 def open_file(window_tab: object, path: str) -> None:
-    window_tab.sync.select_key(file_key(parse_file_path(path)), open_it=True)  # type: ignore[attr-defined]
+    window_tab.editor_link.select_key(file_key(parse_file_path(path)), open_it=True)  # type: ignore[attr-defined]
 
 
 def test_ctrl_s_saves_the_open_file_from_the_tree(

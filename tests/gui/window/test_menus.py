@@ -509,7 +509,9 @@ def test_find_finds_in_the_open_file_else_searches_memories(
     tab = window.memory_tab
     window.context.actions.action("window.find").trigger()  # no file open
     assert tab.search_edit.hasFocus()
-    tab.sync.select_key(file_key(parse_file_path("/memories/global/tools/git.md")), open_it=True)
+    tab.editor_link.select_key(
+        file_key(parse_file_path("/memories/global/tools/git.md")), open_it=True
+    )
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
     assert tab.editor.find_bar.isVisible()

@@ -90,7 +90,7 @@ def test_the_writer_says_what_it_recorded_and_opens_it_with_the_new_lines_highli
     tab = window.memory_tab
     writer_label(status).linkActivated.emit(NEWS_LINK)
     qtbot.waitUntil(lambda: tab.editor.current_path == NOTES, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: bool(tab.sync.highlighted_lines), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: bool(tab.editor_link.highlighted_lines), timeout=WAIT_MS)
     highlighted = tab.editor.text_edit.extraSelections()
     lines = AFTER.splitlines()
     shown = [lines[s.cursor.blockNumber()] for s in highlighted]
@@ -200,7 +200,7 @@ def test_badges_name_the_actor_in_the_tree_and_on_the_open_file(
     window = watching_window(qtbot, make_window, home)
     tab = window.memory_tab
     notes = home.workspace_root(MAIN) / "notes.md"
-    tab.sync.select_key(file_key(NOTES), open_it=True)
+    tab.editor_link.select_key(file_key(NOTES), open_it=True)
     settle(qtbot, tab.editor)
     assert tab.editor.badge_text == ""
     # The writer of this window writes the open file: claimed as it finishes.
@@ -222,7 +222,7 @@ def test_badges_name_the_actor_in_the_tree_and_on_the_open_file(
     git_row = tab.model.index_for_key(file_key(parse_file_path("/memories/global/tools/git.md")))
     assert "Another program changed it" in git_row.data(Qt.ItemDataRole.ToolTipRole)
     # The user opens it: its badge goes; the header shows none.
-    tab.sync.select_key(git_row.data(KEY_ROLE), open_it=True)
+    tab.editor_link.select_key(git_row.data(KEY_ROLE), open_it=True)
     settle(qtbot, tab.editor)
     assert str(git) not in tab.agent_edited and tab.editor.badge_text == ""
 
@@ -257,7 +257,7 @@ def test_badges_survive_a_restart_until_the_file_is_opened(
     assert str(git) in tab.agent_edited
     key = file_key(parse_file_path("/memories/global/tools/git.md"))
     assert tab.model.index_for_key(key).data(AGENT_EDITED_ROLE) is True
-    tab.sync.select_key(key, open_it=True)
+    tab.editor_link.select_key(key, open_it=True)
     settle(qtbot, tab.editor)
     assert str(git) not in tab.agent_edited
     second.close_without_asking()
@@ -270,7 +270,7 @@ def test_the_file_reopened_at_start_keeps_its_badge(
     state_path = tmp_path / "ui-state.json"
     first = make_window(home, ui_state=UiState(state_path))
     wait_watching(qtbot, first)
-    first.memory_tab.sync.select_key(file_key(NOTES), open_it=True)
+    first.memory_tab.editor_link.select_key(file_key(NOTES), open_it=True)
     notes = home.workspace_root(MAIN) / "notes.md"
     touch_later(notes, AFTER)
     qtbot.waitUntil(lambda: str(notes) in first.memory_tab.agent_edited, timeout=WAIT_MS)
@@ -361,7 +361,7 @@ def test_after_switching_workspace_nothing_stays_selected_for_a_closed_file(
     window = make_window(home)
     tab = window.memory_tab
     git = file_key(parse_file_path("/memories/global/tools/git.md"))
-    tab.sync.select_key(git, open_it=True)
+    tab.editor_link.select_key(git, open_it=True)
     settle(qtbot, tab.editor)
     assert tab.editor.current_path is not None and tab.tree.selectionModel().selectedRows()
     tab.switch_workspace(ARCHIVED)

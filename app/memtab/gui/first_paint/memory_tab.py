@@ -80,8 +80,8 @@ if TYPE_CHECKING:  # lazy: annotations only, built after the paint (gui.window.f
     from memtab.gui.memory_tab.tab_files import TabFiles
     from memtab.gui.search.box import SearchBox
     from memtab.gui.tasks.file_ops import FileOpTasks
-    from memtab.gui.tree.sources import SourcesSync
-    from memtab.gui.tree.sync import TreeEditorSync
+    from memtab.gui.tree.editor_link import TreeEditorLink
+    from memtab.gui.tree.sources import SourcesFollower
     from memtab.gui.writer.inbox_panel import InboxPanel
 
 logger = logging.getLogger(__name__)
@@ -124,8 +124,8 @@ class MemoryTab(QWidget):
     marks: EditMarks
     inbox: InboxPanel
     mux: MuxPresence
-    sources: SourcesSync
-    sync: TreeEditorSync
+    sources: SourcesFollower
+    editor_link: TreeEditorLink
     search_box: SearchBox
     search_edit: QLineEdit
     file_ops: FileOpTasks
@@ -355,7 +355,7 @@ class MemoryTab(QWidget):
         soon as the tree shows it (e.g. the notes the writer just recorded)."""
         self.assemble()
         now = workspace_id == self._shown.workspace_id  # else: once its tree is shown
-        reveal = functools.partial(self.sync.reveal, path, lines, now=now)
+        reveal = functools.partial(self.editor_link.reveal, path, lines, now=now)
         self.switch_workspace(workspace_id, reveal)
 
     def show_suggestions(self, workspace_id: str | None) -> None:
@@ -437,7 +437,7 @@ class MemoryTab(QWidget):
                 self._show_tree(tree, None if self._first_scan_shown else self._on_first_scan_shown)
             if steps.followed:
                 with self.marks.opening_quietly():  # a reload is not the user opening it
-                    self.editor.follow_changes(steps.followed, self.sync.open_file)
+                    self.editor.follow_changes(steps.followed, self.editor_link.open_file)
         if steps.error:
             self.show_error(steps.error)
         if not steps.first:
@@ -473,7 +473,7 @@ class MemoryTab(QWidget):
         self.tree_reconcile.show(tree, self.marks.badges if self._assembled else None, then)
 
     def _quietly(self) -> AbstractContextManager[None]:
-        return self.sync.quietly() if self._assembled else contextlib.nullcontext()
+        return self.editor_link.quietly() if self._assembled else contextlib.nullcontext()
 
     @Slot()
     def _on_tree_reconciled(self) -> None:
@@ -499,7 +499,7 @@ class MemoryTab(QWidget):
             return
         self._loaded = True
         self.files.reopen_remembered_file()
-        self.sync.mark_keyboard_row()
+        self.editor_link.mark_keyboard_row()
         self.mux.check()
         self.scans.enable_sources()  # other agents' memory: after the mux scopes are shown
         self.loaded.emit()

@@ -53,7 +53,7 @@ from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 
-SYNC_KEY = "record-external-changes"
+RECORD_KEY = "record-external-changes"
 RECORD_QUIET_MS = 1500
 RECORD_MAX_WAIT_MS = 20_000
 IMPORT_KEY = "import-journal-runs"
@@ -286,7 +286,7 @@ class HistoryHub(QObject):
         store, self._record_store = self._record_store, None
         self._record_waiting.invalidate()
         if store is not None:
-            self._jobs().submit_latest(SYNC_KEY, functools.partial(_record_job, store))
+            self._jobs().submit_latest(RECORD_KEY, functools.partial(_record_job, store))
 
     @Slot(object)
     def _on_shown_workspace_changed(self, _workspace: object) -> None:

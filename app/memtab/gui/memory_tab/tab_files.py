@@ -40,10 +40,10 @@ from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.memory_tab.navigation import FileNavigation
 from memtab.gui.memory_tab.panes import Pane, PaneSwitch
 from memtab.gui.tasks.file_ops import OpFollowUp
+from memtab.gui.tree.editor_link import TreeEditorLink
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanScheduler
-from memtab.gui.tree.sources import SourcesSync
-from memtab.gui.tree.sync import TreeEditorSync
+from memtab.gui.tree.sources import SourcesFollower
 from memtab.store.paths import PathError
 
 logger = logging.getLogger(__name__)
@@ -73,10 +73,10 @@ class TabFiles(QObject):
         host: FilesHost,
         *,
         model: MemoryTreeModel,
-        sync: TreeEditorSync,
+        editor_link: TreeEditorLink,
         editor: EditorPanel,
         marks: EditMarks,
-        sources: SourcesSync,
+        sources: SourcesFollower,
         scans: ScanScheduler,
         message_bar: MessageBar,
         panes: PaneSwitch,
@@ -87,7 +87,7 @@ class TabFiles(QObject):
         self._context = context
         self._host = host
         self._model = model
-        self._sync = sync
+        self._editor_link = editor_link
         self._editor = editor
         self._marks = marks
         self._sources = sources
@@ -123,13 +123,13 @@ class TabFiles(QObject):
             self._reopen_waits = False
             if self._editor.current_ref is None:  # nothing opened meanwhile
                 self.reopen_remembered_file()
-        self._sync.show_open_file()
-        self._sync.reveal_if_shown()
+        self._editor_link.show_open_file()
+        self._editor_link.reveal_if_shown()
         if self._select_after_scan is not None:
             key, open_it = self._select_after_scan
             if self._model.reveal(key) is not None:
                 self._select_after_scan = None
-                self._sync.select_key(key, open_it)
+                self._editor_link.select_key(key, open_it)
 
     def reopen_remembered_file(self) -> None:
         """Open the file that was open last time in this workspace, if it still exists;
@@ -147,7 +147,7 @@ class TabFiles(QObject):
         if self._model.reveal(key) is not None:
             with self._marks.opening_quietly():  # the user has not looked at it yet
                 self._reopen_remembered_tabs()
-                self._sync.select_key(key, open_it=True)
+                self._editor_link.select_key(key, open_it=True)
         else:
             self._reopen_waits = not self._sources.is_shown
 
@@ -182,15 +182,15 @@ class TabFiles(QObject):
         """Select and open the row of `key` (False: the tree does not show it)."""
         if self._model.reveal(key) is None:
             return False
-        self._sync.select_key(key, open_it=True)
+        self._editor_link.select_key(key, open_it=True)
         return True
 
     @Slot(object)
     def _on_editor_file_opened(self, ref: MemoryFileRef) -> None:
         self.navigation.visited(ref_key(ref))
         self._sources.file_opened(ref)
-        self._sync.clear_line_highlight()
-        self._sync.show_open_file()
+        self._editor_link.clear_line_highlight()
+        self._editor_link.show_open_file()
         self._remember_open_file(ref.key)
         if ref == self._edit_after_open:  # a new file: the cursor goes to its body
             self._edit_after_open = None
@@ -201,7 +201,7 @@ class TabFiles(QObject):
     @Slot()
     def _on_editor_file_closed(self) -> None:
         # Nothing in the tree stays selected for a file the editor no longer shows.
-        self._sync.clear_selection()
+        self._editor_link.clear_selection()
         self._sources.file_closed()
 
     @Slot(object)

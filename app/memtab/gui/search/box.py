@@ -29,9 +29,9 @@ from memtab.gui.context import WindowContext
 from memtab.gui.search.tasks import SearchOutcome, SearchTasks
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import muted_text
+from memtab.gui.tree.editor_link import TreeEditorLink
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanTarget
-from memtab.gui.tree.sync import TreeEditorSync
 from memtab.gui.tree.view import MemoryTreeView
 
 logger = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ class SearchBox(QObject):
         parent: QWidget,
         tree: MemoryTreeView,
         model: MemoryTreeModel,
-        sync: TreeEditorSync,
+        editor_link: TreeEditorLink,
         target: ScanTarget,
     ) -> None:
         """Build the field (on `parent`, for its layout, and the actions' keys: they work
@@ -84,7 +84,7 @@ class SearchBox(QObject):
         self._context = context
         self._tree = tree
         self._model = model
-        self._sync = sync
+        self._editor_link = editor_link
         self._target = target
         self._query = SearchQuery.parse("")
         self._browse_expanded: set[str] | None = None
@@ -157,12 +157,12 @@ class SearchBox(QObject):
 
     def next_result(self) -> None:
         """F3: the next matching line of the search results, in the editor."""
-        if not self._sync.step_match(forward=True):
+        if not self._editor_link.step_match(forward=True):
             self._context.status.show(NO_MATCHING_LINES)
 
     def previous_result(self) -> None:
         """Shift+F3: the previous matching line of the search results."""
-        if not self._sync.step_match(forward=False):
+        if not self._editor_link.step_match(forward=False):
             self._context.status.show(NO_MATCHING_LINES)
 
     def after_tree_shown(self) -> None:
@@ -194,7 +194,7 @@ class SearchBox(QObject):
             return
         first = next((node for node in self._model.nodes() if node.kind is NodeKind.FILE), None)
         if first is not None:
-            self._sync.select_key(first.key, open_it=False)
+            self._editor_link.select_key(first.key, open_it=False)
 
     @Slot(str)
     def _on_edit_text_changed(self, text: str) -> None:

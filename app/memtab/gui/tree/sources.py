@@ -55,7 +55,7 @@ class MuxOnlyNote(Protocol):
     def set_mux_only_note(self, agent: str | None) -> None: ...
 
 
-class SourcesSync(QObject):
+class SourcesFollower(QObject):
     """See the module docstring.
 
     Signals:

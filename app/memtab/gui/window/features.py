@@ -42,8 +42,8 @@ from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.tasks.writer import WriterSupervisor
 from memtab.gui.toolkit.paint import use_native_panels
-from memtab.gui.tree.sources import SourcesSync
-from memtab.gui.tree.sync import TreeEditorSync
+from memtab.gui.tree.editor_link import TreeEditorLink
+from memtab.gui.tree.sources import SourcesFollower
 from memtab.gui.window.menus import WindowMenus
 from memtab.gui.window.palette import Palette
 from memtab.gui.window.window_actions import WindowActions
@@ -75,9 +75,11 @@ def build_tab_parts(tab: MemoryTab) -> None:
     tab.marks = EditMarks(tab.home, tab.model, tab.editor, tab.own_writes, tab.ui_state, tab)
     tab.inbox = InboxPanel(tab.context, tab)
     tab.mux = MuxPresence(tab.home, tab)
-    tab.sync = TreeEditorSync(tab.tree, tab.model, tab.editor, tab, shown=tab.context.shown)
-    tab.sources = SourcesSync(tab.tree, tab.model, tab.editor, tab.footer, tab.is_searching, tab)
-    tab.search_box = SearchBox(tab.context, tab, tab.tree, tab.model, tab.sync, tab)
+    tab.editor_link = TreeEditorLink(tab.tree, tab.model, tab.editor, tab, shown=tab.context.shown)
+    tab.sources = SourcesFollower(
+        tab.tree, tab.model, tab.editor, tab.footer, tab.is_searching, tab
+    )
+    tab.search_box = SearchBox(tab.context, tab, tab.tree, tab.model, tab.editor_link, tab)
     tab.file_ops = tab.context.file_ops
     tab.file_actions = FileActions(tab.context, tab, tab.tree, tab.model, tab.editor, tab)
     tab.search_edit = tab.search_box.edit
@@ -91,7 +93,7 @@ def build_tab_files(tab: MemoryTab) -> None:
         tab.context,
         tab,
         model=tab.model,
-        sync=tab.sync,
+        editor_link=tab.editor_link,
         editor=tab.editor,
         marks=tab.marks,
         sources=tab.sources,
@@ -156,7 +158,7 @@ def build_loads(window: MainWindow) -> LoadsFeature:
     window.loads = LoadsFeature(
         window.context,
         window,
-        functools.partial(tab.sync.select_key, open_it=True),
+        functools.partial(tab.editor_link.select_key, open_it=True),
         tab.editor,
         source_context=tab.scans.source_context,
         parent=window,
@@ -172,7 +174,7 @@ def build_actions(window: MainWindow) -> WindowActions:
 
 def build_palette(window: MainWindow) -> Palette:
     """The command palette."""
-    select = functools.partial(window.memory_tab.sync.select_key, open_it=True)
+    select = functools.partial(window.memory_tab.editor_link.select_key, open_it=True)
     window.command_palette = palette = Palette(window.context, window, select, window)
     return palette
 

@@ -8,7 +8,8 @@ content is written to its temp file, one flush of the file system makes them dur
 each is published (renamed into place, checked as a single write checks it), and one
 more flush makes the renames durable. A crash leaves each file old or new, never cut
 short; a temp file left behind is a leftover the next start removes (`leftovers.py`).
-Where one sync is not durable (not Linux), each temp file and directory is fsynced.
+Where one flush of the file system is not durable (not Linux), each temp file and
+directory is fsynced.
 
 A batch is written in chunks, each under its own hold of the scope (and of xum's target
 lock, docs/formats.md §21.2): a chunk is sized to hold it about `CHUNK_HOLD_S`, and
@@ -118,12 +119,12 @@ def _restore_chunk(
         root = store.root(scope)
         planned = _write_temps(root, planned, result)
         try:
-            _sync(store, scope, planned)
+            _make_durable(store, scope, planned)
         except BaseException:
             _discard_temps(store, planned)
             raise
         changes = _publish(root, planned, result)
-        _sync(store, scope, planned)
+        _make_durable(store, scope, planned)
         result.recorded += store.record_changes(scope, changes, before_kept=kept)
 
 
@@ -257,7 +258,7 @@ def _discard_temps(store: MemoryStore, planned: list[_Planned]) -> None:
                 pass  # the next listing removes it
 
 
-def _sync(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> None:
+def _make_durable(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> None:
     """Make what the batch wrote so far durable: one flush of the file system (each
     directory's fsync where that is not durable)."""
     if not planned:

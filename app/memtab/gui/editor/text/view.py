@@ -65,7 +65,7 @@ from memtab.gui.toolkit.widgets import ElidedLabel
 logger = logging.getLogger(__name__)
 
 EDITOR_ACCESSIBLE_NAME = "Memory file content"
-_SYNC_DELAY_MS = 120  # description field ← frontmatter, after typing pauses
+_MIRROR_DELAY_MS = 120  # description field ← frontmatter, after typing pauses
 _PREVIEW_DELAY_MS = 250
 _DESCRIPTION_HINT = "What this file is for — shown in the tree"
 READING = "Reading…"
@@ -113,10 +113,10 @@ class EditorView(QWidget):
         self._bar: QWidget | None = None
         self._rendered: str | None = None  # what Preview shows instead of the buffer
         self._build()
-        self._sync_timer = QTimer(self)
-        self._sync_timer.setSingleShot(True)
-        self._sync_timer.setInterval(_SYNC_DELAY_MS)
-        self._sync_timer.timeout.connect(self._on_sync_timer_timeout)
+        self._mirror_timer = QTimer(self)
+        self._mirror_timer.setSingleShot(True)
+        self._mirror_timer.setInterval(_MIRROR_DELAY_MS)
+        self._mirror_timer.timeout.connect(self._on_mirror_timer_timeout)
         self._preview_timer = QTimer(self)
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(_PREVIEW_DELAY_MS)
@@ -336,7 +336,7 @@ class EditorView(QWidget):
             Qt.FocusPolicy.NoFocus if read_only else Qt.FocusPolicy.StrongFocus
         )
         self.find_bar.set_read_only(read_only)
-        self._sync_description_field()
+        self._mirror_description_field()
         self._stack.setCurrentWidget(self.page)
         if self._view_mode is not ViewMode.SOURCE:
             self.preview.set_markdown_source(text)
@@ -509,7 +509,7 @@ class EditorView(QWidget):
 
     # --- keeping the field and the preview in step ----------------------------------------
 
-    def _sync_description_field(self) -> None:
+    def _mirror_description_field(self) -> None:
         value = read_description(self.buffer_text())
         if self.description_edit.text() != value:
             self.description_edit.setText(value)
@@ -554,7 +554,7 @@ class EditorView(QWidget):
         if self._loading:
             return
         if not self._applying_description:
-            self._sync_timer.start()
+            self._mirror_timer.start()
         if self._view_mode is not ViewMode.SOURCE:
             self._preview_timer.start()
 
@@ -564,8 +564,8 @@ class EditorView(QWidget):
             self.modified_changed.emit(modified)
 
     @Slot()
-    def _on_sync_timer_timeout(self) -> None:
-        self._sync_description_field()
+    def _on_mirror_timer_timeout(self) -> None:
+        self._mirror_description_field()
 
     @Slot()
     def _on_preview_timer_timeout(self) -> None:

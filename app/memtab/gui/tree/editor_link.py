@@ -59,7 +59,7 @@ class FileEditor(Protocol):
     def setFocus(self, reason: Qt.FocusReason) -> None: ...
 
 
-class TreeEditorSync(QObject):
+class TreeEditorLink(QObject):
     """Opens what the tree selects and keeps the open file's row current."""
 
     def __init__(
