@@ -6,7 +6,7 @@ Run: .venv/bin/python -m pytest -q --bench tests/bench/test_records_bench.py -s
 - decode and encode 3,000 `memory-meta.json` entries (§7, the first paint reads them): the
   codec (`parse_meta_document`: `MetaFile.read`, its entries `MetaEntry`s, and
   `MetaEntry.to_json`; the readers and writer generated per class by
-  `fs/record_compiler.py`) against the hand reader memtab had before (kept here as the
+  `fs/records/compiler.py`) against the hand reader memtab had before (kept here as the
   floor: `_hand_entry`). CPU time, best of `ROUNDS`;
 - in a fresh interpreter (its bytecode compiled by a first start, not measured):
   importing `memtab.fs.records`, defining 60 record classes of 8 fields, and the first

@@ -4,7 +4,7 @@ declared record (`memtab.fs.records`) read with `Rec.read(raw)` and written with
 `from_dict` of its own (a method or a function, `*_to_json` helpers included).
 
 What an output writes beyond its fields is declared on the record: `computed`,
-`WrittenAs`, `NotWritten`, `write_only=True` (`memtab.fs.record_output`). The hand codecs
+`WrittenAs`, `NotWritten`, `write_only=True` (`memtab.fs.records.output`). The hand codecs
 left are named below with why; the list only shrinks.
 """
 
@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 APP = Path(__file__).resolve().parents[2] / "app" / "memtab"
-THE_CODEC = {"fs/records.py", "fs/record_codec.py", "fs/record_output.py"}
+THE_CODEC = {"fs/records/__init__.py", "fs/records/codec.py", "fs/records/output.py"}
 A_HAND_CODEC = re.compile(r"^_?(\w+_)?(to|from)_(json|dict)$")
 
 LEFT = {

@@ -6,7 +6,7 @@ A `Finding` names the memory file (a virtual path, or another agent's file id), 
 thinks so (`why`), and where the fix is obvious, the `fix`: the line as it should read.
 A fix of a mux file becomes a plan op the user reviews (`check.fixes`).
 
-They are records (`fs/records.py`), which the window builds on its check's worker and
+They are records (`fs/records/__init__.py`), which the window builds on its check's worker and
 keeps (every finding of the home); `CheckReport.to_json()` is what `--json` prints.
 Fields are declared in the contract's order.
 """

@@ -18,8 +18,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from memtab.fs.record_codec import MISSING, RecordError
 from memtab.fs.records import AtLeast, Checked, Healed, Lenient, Record, TrueOnly, field
+from memtab.fs.records.codec import MISSING, RecordError
 from memtab.store.sidecars.journal import TRIGGERS, Trigger, changed_files
 from memtab.store.text.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
 

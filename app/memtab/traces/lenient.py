@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from memtab.fs.jsonfile import finite_number
-from memtab.fs.record_codec import Field
+from memtab.fs.records.codec import Field
 from memtab.traces.describe import compact_json, describe_value, error_text
 from memtab.traces.schema import DumpModel, Lenient
 

@@ -7,7 +7,7 @@ engine, which loads once the pointer or the focus reaches Consolidate now.
 Settled: the tab loaded, the first recording of what
 changed outside Memtab done (it reads the history indexes and the runs log's catch-up of
 mux's journal — logged by an earlier start, as on a home mux consolidates), and the first
-background check made — its findings are records (`fs/records.py`, Memtab's own codec)."""
+background check made — its findings are records (`fs/records/__init__.py`, Memtab's own codec)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The generated readers and writers (`fs/record_compiler.py`): each class gets its own, a
+"""The generated readers and writers (`fs/records/compiler.py`): each class gets its own, a
 value its plain type accepts is taken without its field's full reader, and everything
 else reads exactly as the field's reader says."""
 
@@ -8,9 +8,9 @@ from typing import Annotated, Any
 
 import pytest
 
-from memtab.fs.record_codec import Field
-from memtab.fs.record_compiler import source_of_reader, source_of_writer
 from memtab.fs.records import Count, Key, Lenient, OmitNone, OrNone, Record, TrueOnly, field
+from memtab.fs.records.codec import Field
+from memtab.fs.records.compiler import source_of_reader, source_of_writer
 
 
 class Entry(Record):

@@ -1,12 +1,12 @@
-"""A record's JSON Schema (fs/record_schema.py): what each declared type and marker says."""
+"""A record's JSON Schema (fs/records/schema.py): what each declared type and marker says."""
 
 from __future__ import annotations
 
 import enum
 from typing import Annotated, Literal
 
-from memtab.fs.record_schema import record_schema
 from memtab.fs.records import AtLeast, Key, OrNone, Record
+from memtab.fs.records.schema import record_schema
 
 
 class Colour(enum.StrEnum):

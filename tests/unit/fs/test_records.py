@@ -1,4 +1,4 @@
-"""The record codec (`fs/records.py`): how a declared record reads and writes its file."""
+"""The record codec (`fs/records/__init__.py`): how a declared record reads and writes its file."""
 
 from __future__ import annotations
 

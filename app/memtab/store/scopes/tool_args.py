@@ -4,7 +4,7 @@ Each record declares what its command takes — names, types, bounds, defaults, 
 aliases models trained on other file tools send (`file_path`/`filePath` → `path`,
 `content` → `file_text`, `old_string` → `old_str`, `new_string` → `new_str`, and `path` as
 the rename source), the canonical name winning when both are sent. The same records
-generate the input schema sent to models (`input_schema`, through `fs/record_schema.py`),
+generate the input schema sent to models (`input_schema`, through `fs/records/schema.py`),
 so the schema cannot drift from what is accepted.
 
 Rules shared by every command, as in mux's schema (`src/common/utils/tools/toolDefinitions.ts`):
@@ -24,9 +24,9 @@ import copy
 import functools
 from typing import Annotated, Any, Final, Literal, get_args
 
-from memtab.fs.record_codec import MISSING, RecordError
-from memtab.fs.record_schema import record_schema
 from memtab.fs.records import AtLeast, Key, OmitNone, Record
+from memtab.fs.records.codec import MISSING, RecordError
+from memtab.fs.records.schema import record_schema
 from memtab.store.errors import ToolArgumentError
 
 _PATH_ALIASES = ("file_path", "filePath")

@@ -1,6 +1,6 @@
 """A record class's reader and writer, each generated as one plain function at its first use.
 
-`memtab.fs.records` declares, `memtab.fs.record_codec` says how each type is read; this
+`memtab.fs.records` declares, `memtab.fs.records.codec` says how each type is read; this
 module turns a class's fields into the two functions that run at every read and write, so
 a record costs what a hand-written reader costs (docs/ARCHITECTURE.md "Records" has the
 measurements). The source is generated (`exec`) because the alternative — a loop over the
@@ -9,7 +9,7 @@ field is a few inline lines, its plain type checked in place (`type(v) is str`),
 field's full reader (the markers' closures, the error's place and message) runs only for a
 value the inline test does not accept. What a value reads as is therefore decided by the
 full reader alone; the inline test only skips it where it would give the value back as it
-is (`record_codec.accepted_as_is`). `source_of_reader` / `source_of_writer` give the text,
+is (`records.codec.accepted_as_is`). `source_of_reader` / `source_of_writer` give the text,
 for a reader of this module who wants to see what runs.
 
 A generated reader, for `class Entry(Record): pinned: TrueOnly = False; name: str`:
@@ -40,7 +40,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from memtab.fs.record_codec import (
+from memtab.fs.records.codec import (
     ABSENT,
     MISSING,
     PLAIN_JSON,

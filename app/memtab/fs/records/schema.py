@@ -1,4 +1,4 @@
-"""A record's JSON object as a JSON Schema, from its declared fields (`fs/records.py`).
+"""A record's JSON object as a JSON Schema, from its declared fields (`fs/records/__init__.py`).
 
 What the memory tool's arguments accept is what models are told they may send: the MCP
 server's tools and the consolidator's tool definition describe their input with
@@ -20,8 +20,8 @@ import enum
 import types
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from memtab.fs.record_codec import Field
 from memtab.fs.records import AtLeast, Record
+from memtab.fs.records.codec import Field
 
 _SCALARS: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
 

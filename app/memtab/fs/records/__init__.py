@@ -9,7 +9,7 @@ camelCase, in the order the fields are declared). A record is a frozen, slotted 
 built by keyword (`Rec(name=…)`, not checked: the type checker checks it), compared and
 hashed by value, copied with changes by `replaced(...)`.
 
-Every type is read strictly (`memtab.fs.record_codec`: a `str` is a string, an `int` an
+Every type is read strictly (`memtab.fs.records.codec`: a `str` is a string, an `int` an
 integer and never a bool…); a record without one of its required fields is no record.
 Files other programs write are read leniently, and each rule is a marker declared on the
 field it applies to (`Annotated[T, marker…]`, the first marker innermost):
@@ -33,13 +33,13 @@ A record may mend what it reads as a whole: `before_read` (the raw value) and
 `after_read` (the record read; ValueError refuses it).
 
 What a record writes may differ from what it holds (`computed`, `WrittenAs`, `NotWritten`,
-`write_only=True`: the `--json` outputs): see `memtab.fs.record_output`.
+`write_only=True`: the `--json` outputs): see `memtab.fs.records.output`.
 
 The codec is Memtab's own, and cheap: defining a record class costs what a plain class
 costs; its first read (write) generates the class's reader (writer) as one function
-(`memtab.fs.record_compiler`), as fast as a hand-written one; importing it loads no
+(`memtab.fs.records.compiler`), as fast as a hand-written one; importing it loads no
 third-party package — docs/ARCHITECTURE.md "Records" gives the measurements that chose it.
-The markers live in `memtab.fs.record_markers`; import everything from here.
+The markers live in `memtab.fs.records.markers`; import everything from here.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ import inspect
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Self, dataclass_transform, get_args
 
-from memtab.fs.record_codec import (
+from memtab.fs.records.codec import (
     ABSENT,
     Field,
     Reader,
@@ -56,7 +56,7 @@ from memtab.fs.record_codec import (
     camel_name,
     reader_of,
 )
-from memtab.fs.record_compiler import (
+from memtab.fs.records.compiler import (
     Default,
     ReadFunction,
     WriteFunction,
@@ -65,7 +65,7 @@ from memtab.fs.record_compiler import (
     source_of_reader,
     source_of_writer,
 )
-from memtab.fs.record_markers import (
+from memtab.fs.records.markers import (
     AtLeast,
     Checked,
     Count,
@@ -84,7 +84,7 @@ from memtab.fs.record_markers import (
     ValidEntries,
     ValidItems,
 )
-from memtab.fs.record_output import NotWritten, WrittenAs, computed, is_computed, not_read
+from memtab.fs.records.output import NotWritten, WrittenAs, computed, is_computed, not_read
 
 __all__ = [
     "AtLeast",
@@ -276,7 +276,7 @@ class Record(metaclass=_RecordClass):
     def _read_object(cls, raw: Any, problems: list[RecordError] | None = None) -> Self:
         """The record `raw` holds (RecordError: the first problem; every one goes to
         `problems` when given). This one builds the class's own reader at its first read
-        and puts it in its place (`memtab.fs.record_compiler`)."""
+        and puts it in its place (`memtab.fs.records.compiler`)."""
         if cls._write_only:
             raise TypeError(f"{cls.__name__} is written only, never read")
         return cls._build_reader()(raw, problems)

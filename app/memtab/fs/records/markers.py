@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from memtab.fs.jsonfile import finite_number
-from memtab.fs.record_codec import Marker, Reader, RecordError
+from memtab.fs.records.codec import Marker, Reader, RecordError
 
 T = TypeVar("T")
 

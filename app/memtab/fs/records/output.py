@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from memtab.fs.record_codec import Marker, Reader
+from memtab.fs.records.codec import Marker, Reader
 
 
 class _Computed:

@@ -58,7 +58,7 @@ class Marker:
     __slots__ = ()
     keeps_accepted: bool = False
     """Whether a value the wrapped reader accepts comes out of this marker's reader as it
-    is (so a generated reader may test the value inline: `record_compiler`)."""
+    is (so a generated reader may test the value inline: `records.compiler`)."""
 
     def wrap(self, read: Reader) -> Reader:
         return read
