@@ -20,7 +20,6 @@ A_HAND_CODEC = re.compile(r"^_?(\w+_)?(to|from)_(json|dict)$")
 
 LEFT = {
     # memory-meta.json, the journal, history's index lines: h37codec2 moves them this turn
-    "store/sidecars/meta.py": {"MetaEntry.to_json"},
     "store/sidecars/journal.py": {
         "JournalOp.to_json", "ConsolidationRecord.to_json",
         "ConsolidationStatus.to_json",  # `memtab status --json`

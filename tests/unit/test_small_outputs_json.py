@@ -206,3 +206,16 @@ def test_memtab_sources_rows_keep_their_keys_in_order(
         "hasHistory", "note", "error", "lastConsolidatedAt",
     ]  # fmt: skip
     assert (mux["agent"], mux["writable"], mux["project"]) == ("mux", True, None)
+
+
+def test_memtab_sources_says_where_it_looked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "home"
+    create_demo_home(home)
+    capsys.readouterr()
+    assert main(["--home", str(home), "sources", "--json"]) == 0
+    looked = json.loads(capsys.readouterr().out)["lookedFor"]
+    keys = ["agent", "path", "found", "how", "note"]
+    assert looked and all(list(item) == keys for item in looked)
+    assert all(isinstance(item["found"], bool) for item in looked)

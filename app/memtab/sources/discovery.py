@@ -97,7 +97,9 @@ def discover(context: SourceContext) -> Discovery:
         sources.extend(_project_sources(context, project, enabled))
     if context.agent_settings("loki").enabled:
         found_loki = any(s.agent == "loki" for s in sources)
-        looked.append(LookedFor("loki", "<project>/.loki/memory", found_loki, "projects"))
+        looked.append(
+            LookedFor(agent="loki", path="<project>/.loki/memory", found=found_loki, how="projects")
+        )
     sources.extend(_loki_dirs(context, sources, looked))
     return Discovery(tuple(sources), tuple(looked))
 
@@ -129,7 +131,7 @@ def _agent_root(context: SourceContext, agent: Agent, looked: list[LookedFor]) -
     candidates = context.candidates(agent)
     if not candidates:
         reason = "turned off" if not context.agent_settings(agent).enabled else "not looked for"
-        looked.append(LookedFor(agent, "", False, "settings", reason))
+        looked.append(LookedFor(agent=agent, path="", found=False, how="settings", note=reason))
         return None
     chosen: Path | None = None
     for candidate in candidates:
@@ -137,7 +139,11 @@ def _agent_root(context: SourceContext, agent: Agent, looked: list[LookedFor]) -
         note = None
         if exists and chosen is not None:
             note = "also exists; not shown (choose it with a path in the settings)"
-        looked.append(LookedFor(agent, str(candidate.path), exists, candidate.how, note))
+        looked.append(
+            LookedFor(
+                agent=agent, path=str(candidate.path), found=exists, how=candidate.how, note=note
+            )
+        )
         if exists and chosen is None:
             chosen = Path(os.path.realpath(candidate.path))
     return chosen
@@ -189,13 +195,15 @@ def _loki_dirs(
 ) -> Iterable[Source]:
     """loki-mode directories named by the settings or `$LOKI_DIR` (a `.loki` dir)."""
     if not context.agent_settings("loki").enabled:
-        looked.append(LookedFor("loki", "", False, "settings", "turned off"))
+        looked.append(
+            LookedFor(agent="loki", path="", found=False, how="settings", note="turned off")
+        )
         return
     taken = {os.path.realpath(s.root) for s in sources if s.agent == "loki"}
     for candidate in context.candidates("loki"):
         memory = candidate.path / "memory"
         exists = memory.is_dir()
-        looked.append(LookedFor("loki", str(memory), exists, candidate.how))
+        looked.append(LookedFor(agent="loki", path=str(memory), found=exists, how=candidate.how))
         real = os.path.realpath(memory)
         if exists and real not in taken:
             taken.add(real)

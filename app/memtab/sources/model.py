@@ -19,6 +19,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from memtab.file_protocol.file_ref import Agent, MemoryFileRef, SourceError
+from memtab.fs.records import Record
 
 logger = logging.getLogger(__name__)
 
@@ -176,9 +177,9 @@ class SourceListing:
         return next((f for f in self.files if f.relative == relative), None)
 
 
-@dataclass(frozen=True)
-class LookedFor:
-    """Where discovery looked for an agent's memory, and what it found (for the settings)."""
+class LookedFor(Record, write_only=True):
+    """Where discovery looked for an agent's memory, and what it found (for the settings;
+    `memtab sources --json`'s `lookedFor`, docs/formats.md §17.1)."""
 
     agent: Agent
     path: str

@@ -282,16 +282,7 @@ def _source_row(listing: SourceListing) -> SourceRow:
 
 
 def _looked_for(discovery: Discovery) -> list[dict[str, Any]]:
-    return [
-        {
-            "agent": item.agent,
-            "path": item.path,
-            "found": item.found,
-            "how": item.how,
-            "note": item.note,
-        }
-        for item in discovery.looked_for
-    ]
+    return [item.to_json() for item in discovery.looked_for]
 
 
 # --- list --source ------------------------------------------------------------------------
