@@ -71,7 +71,7 @@ def _add_provider_options(parser: argparse.ArgumentParser) -> None:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `consolidate` and `sweep` to the `memtab` parser."""
     consolidate = commands.add_parser(
-        "consolidate", help="consolidate a workspace's memory now (merge, prune, promote)"
+        "consolidate", help="consolidate a workspace's memory now (combine, prune, promote)"
     )
     add_home_option(consolidate)
     consolidate.add_argument("--workspace", metavar="ID", required=True)

@@ -253,7 +253,7 @@ class Palette(QObject):
             self.command_palette,
             keys=["Ctrl+Shift+P"],
             menu="view",
-            tip="Run any command by typing part of its name",
+            tip="Run any action by typing part of its name",
         )
 
     def quick_open(self) -> None:
@@ -278,10 +278,10 @@ class Palette(QObject):
         self._run(
             PaletteDialog(
                 "Command palette",
-                "Type part of a command's name",
+                "Type part of an action's name",
                 entries,
                 self._window.as_widget(),
-                empty_text="No command matches.",
+                empty_text="No action matches.",
             )
         )
 
