@@ -18,6 +18,7 @@ from memtab.fs.config.settings_file import (
     save_settings_section,
     settings_path,
 )
+from memtab.fs.records import Record, RecordError
 
 logger = logging.getLogger(__name__)
 
@@ -27,6 +28,18 @@ REVIEW_MODES: tuple[ReviewMode, ...] = ("review-first", "apply-directly")
 DEFAULT_REVIEW_MODE: ReviewMode = "review-first"
 
 
+class ConsolidationSettings(Record):
+    """settings.json's `consolidation` (docs/formats.md §15.1): `review`, one of
+    `REVIEW_MODES` (absent or null: the default; another value: the default, with a
+    warning)."""
+
+    review: ReviewMode | None = None
+
+    @property
+    def mode(self) -> ReviewMode:
+        return self.review or DEFAULT_REVIEW_MODE
+
+
 def load_review_mode(env: Mapping[str, str] | None = None) -> ReviewMode:
     """`consolidation.review` from settings.json (the default when absent or bad)."""
     try:
@@ -34,19 +47,16 @@ def load_review_mode(env: Mapping[str, str] | None = None) -> ReviewMode:
     except SettingsFileError as error:
         logger.warning("%s; consolidation reviews its plan first", error)
         return DEFAULT_REVIEW_MODE
-    section = data.get(SETTINGS_SECTION)
-    value = section.get("review") if isinstance(section, dict) else None
-    if value is None:
+    try:
+        return ConsolidationSettings.read_or_raise(data.get(SETTINGS_SECTION)).mode
+    except RecordError as problem:
+        if problem.where:  # a bad value, not a section that is missing or no object
+            logger.warning(
+                "settings.json: consolidation.review must be one of %s, not %r",
+                ", ".join(REVIEW_MODES),
+                problem.value,
+            )
         return DEFAULT_REVIEW_MODE
-    for mode in REVIEW_MODES:
-        if value == mode:
-            return mode
-    logger.warning(
-        "settings.json: consolidation.review must be one of %s, not %r",
-        ", ".join(REVIEW_MODES),
-        value,
-    )
-    return DEFAULT_REVIEW_MODE
 
 
 def save_review_mode(mode: ReviewMode, env: Mapping[str, str] | None = None) -> Path:
@@ -58,6 +68,6 @@ def save_review_mode(mode: ReviewMode, env: Mapping[str, str] | None = None) -> 
     except SettingsFileError:
         data = {}
     section = data.get(SETTINGS_SECTION)
-    values = dict(section) if isinstance(section, dict) else {}
+    values = dict(section) if isinstance(section, dict) else {}  # its other keys are kept
     values["review"] = mode
     return save_settings_section(SETTINGS_SECTION, values, env=env)

@@ -24,11 +24,12 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
 from memtab.fs import clock
 from memtab.fs.config.settings_file import settings_path
 from memtab.fs.jsonfile import finite_number
+from memtab.fs.records import AtLeast, Healed, Key, Record
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.provenance import kept_blobs, prune_provenance
@@ -59,14 +60,15 @@ class HistoryLimits:
         return now_ms - int(self.max_age_days * DAY_MS)
 
 
-def _setting(section: Mapping[str, Any], name: str, default: float, minimum: float) -> float:
-    value = finite_number(section.get(name, default))
-    if value is None or value < minimum:
-        logger.warning(
-            "settings.json: history.%s must be a number ≥ %g; using %g", name, minimum, default
-        )
-        return default
-    return float(value)
+_Limit = Annotated[float, Healed(finite_number), AtLeast(1)]
+
+
+class HistorySettings(Record):
+    """settings.json's `history` (docs/formats.md §15.1; its keys are snake_case): finite
+    numbers ≥ 1, each bad one left at its default with a warning (`load_history_limits`)."""
+
+    max_mb: Annotated[_Limit, Key("max_mb")] = DEFAULT_MAX_MB
+    max_age_days: Annotated[_Limit, Key("max_age_days")] = DEFAULT_MAX_AGE_DAYS
 
 
 def load_history_limits(env: Mapping[str, str] | None = None) -> HistoryLimits:
@@ -75,9 +77,17 @@ def load_history_limits(env: Mapping[str, str] | None = None) -> HistoryLimits:
     section = read.document.get(SETTINGS_SECTION)
     if not isinstance(section, dict):
         return HistoryLimits()
-    max_mb = _setting(section, "max_mb", DEFAULT_MAX_MB, 1)
-    max_age = _setting(section, "max_age_days", DEFAULT_MAX_AGE_DAYS, 1)
-    return HistoryLimits(int(max_mb * MB), max_age)
+    values = dict(section)
+    for problem in HistorySettings.read_problems(values):
+        key = str(problem.where[0])
+        del values[key]
+        logger.warning(
+            "settings.json: history.%s must be a number ≥ 1; using %g",
+            key,
+            HistorySettings._defaults[key],
+        )
+    settings = HistorySettings.read_or_raise(values)
+    return HistoryLimits(int(settings.max_mb * MB), settings.max_age_days)
 
 
 @dataclass(frozen=True)
