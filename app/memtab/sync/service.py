@@ -28,6 +28,7 @@ from memtab.fs.records import NotWritten, Record, WrittenAs, computed
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
 from memtab.store.paths import PathError
+from memtab.store.xum_backup import BackupOverlap
 from memtab.sync.engine import SyncCancelledError, SyncJob, SyncOutcome
 from memtab.sync.export import Committer, SyncedStore
 from memtab.sync.imports import log_imports
@@ -167,6 +168,9 @@ class SyncStatus(Record, write_only=True):
     targets: tuple[TargetState, ...] = ()
     problem: str | None = None
     """Why the set-up cannot be read (then there are no targets to show)."""
+    xum_backup: BackupOverlap | None = None
+    """What xum's settings backup carries of these targets' scopes (docs/formats.md §18.9;
+    the CLI looks, `memtab sync status --json`)."""
 
 
 @dataclass

@@ -94,8 +94,8 @@ def test_a_sync_status_keeps_its_keys_in_order() -> None:
         '"reason": "both sides changed line 3", "since": 7, "scope": "project:/src/app"}], '
         '"unapplied": ["/memories/global/u.md"], "lastSyncAt": 10, "offlineSince": null, '
         '"lastError": "e", "problems": ["p"], "toSend": ["/memories/global/s.md"], '
-        '"toReceive": ["/memories/global/r.md"]}], "problem": null}'
+        '"toReceive": ["/memories/global/r.md"]}], "problem": null, "xumBackup": null}'
     )
     assert SyncStatus(machine="m", problem="bad").to_json() == {
-        "machine": "m", "targets": [], "problem": "bad"
+        "machine": "m", "targets": [], "problem": "bad", "xumBackup": None
     }  # fmt: skip

@@ -243,7 +243,7 @@ def run_status(args: argparse.Namespace) -> int:
     status = service.status(fetch=args.fetch)
     overlap = _xum_backup_overlap(service.home, [state.target for state in status.targets])
     if args.json:
-        print_json({**status.to_json(), "xumBackup": _overlap_json(overlap)})
+        print_json(status.replaced(xum_backup=overlap).to_json())
         return 0
     if overlap is not None:
         print(f"warning: {overlap.message}")
