@@ -9,6 +9,7 @@ every module path: a match is a name to change to the word the table gives.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -116,14 +117,65 @@ def _names(tree: ast.AST) -> set[str]:
     return found
 
 
+@functools.cache
+def _trees() -> dict[str, ast.Module]:
+    return {
+        str(path.relative_to(APP.parent)): ast.parse(path.read_text(encoding="utf-8"))
+        for path in sorted(APP.rglob("*.py"))
+    }
+
+
 def _names_by_module() -> dict[str, set[str]]:
     by_module = {}
-    for path in sorted(APP.rglob("*.py")):
-        relative = path.relative_to(APP.parent)
-        names = _names(ast.parse(path.read_text(encoding="utf-8")))
-        names.update(part.removesuffix(".py") for part in relative.parts)
-        by_module[str(relative)] = names
+    for module, tree in _trees().items():
+        names = _names(tree)
+        names.update(part.removesuffix(".py") for part in module.split("/"))
+        by_module[module] = names
     return by_module
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of the docstrings' nodes: prose for maintainers, not words shown to users."""
+    found = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            found.add(id(body[0].value))
+    return found
+
+
+def _texts(tree: ast.Module) -> list[str]:
+    """The string literals of a module but its docstrings: what it shows or writes."""
+    skip = _docstrings(tree)
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
+    ]
+
+
+# Words the window, the CLI's help and the ops' descriptions showed in a meaning the
+# glossary forbids, and what they say now.
+UI_TEXTS = (
+    (re.compile(r"\bMerged \S+ into\b|\bMerged into\b|Merge, prune"), "the consolidator combines"),
+    (re.compile(r"can be undone here|history can undo"), "an older version is restored"),
+    (
+        re.compile(r"\bcommand(s|'s)? (matches|by typing|name)|part of a command"),
+        "the palette lists actions",
+    ),
+    (re.compile(r"\(merge, prune, promote\)"), "consolidate combines, prunes, promotes"),
+)
+
+
+def test_no_text_shown_uses_a_word_in_a_meaning_the_glossary_forbids() -> None:
+    wrong = [
+        (module, text, instead)
+        for module, tree in _trees().items()
+        for text in _texts(tree)
+        for pattern, instead in UI_TEXTS
+        if pattern.search(text)
+    ]
+    assert wrong == []
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[f"{rule.word}-{n}" for n, rule in enumerate(RULES)])
