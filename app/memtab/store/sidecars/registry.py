@@ -18,9 +18,10 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
 from memtab.fs.jsonfile import finite_number
+from memtab.fs.records import Healed, Record, ValidEntries, ValidItems
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home, HomeError
 from memtab.store.notebook_owner import OwnerLinks, notebook_owner
@@ -169,6 +170,66 @@ def _optional_str(value: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 
+Text = Annotated[str | None, Healed(_optional_str)]
+"""A string that is not blank (kept as written), else None."""
+
+
+class ProjectRef(Record):
+    """An item of a workspace's `projects` in config.json (§2.2)."""
+
+    project_path: str
+
+
+class WorkspaceEntry(Record):
+    """A workspace as config.json holds it (docs/formats.md §2.2), read as mux reads it: a
+    text that is blank or not a string is absent, a bad item of `projects` dropped. Its id
+    may be missing (a legacy entry: `_workspace_id`); `Workspace` is what Memtab makes of
+    it."""
+
+    id: Text = None
+    name: Text = None
+    path: Text = None
+    projects: ValidItems[tuple[ProjectRef, ...]] = ()
+    title: Text = None
+    parent_workspace_id: Text = None
+    created_at: Text = None
+    archived_at: Text = None
+    unarchived_at: Text = None
+    kind: Text = None
+    side_chat_parent_workspace_id: Text = None
+    memory_owner_workspace_id: Text = None
+
+
+def _interval(value: Any) -> int:
+    number = finite_number(value)
+    if number is None:
+        return DEFAULT_WRITER_INTERVAL
+    return max(MIN_WRITER_INTERVAL, min(MAX_WRITER_INTERVAL, math.floor(number)))
+
+
+class TaskSettings(Record):
+    """config.json's `taskSettings` as Memtab reads it (§2.1):
+    `memoryWriterIntervalMessages` as mux normalizes it — a number floored and clamped to
+    1–50, anything else the default."""
+
+    memory_writer_interval_messages: Annotated[int, Healed(_interval)] = DEFAULT_WRITER_INTERVAL
+
+
+class Recency(Record):
+    """A workspace's entry in extensionMetadata.json, as mux reads it (§2.1): a finite
+    `recency` (ms, truncated) and a boolean `streaming`; the rest is not Memtab's."""
+
+    recency: Annotated[float, Healed(finite_number)]
+    streaming: bool
+
+
+class ExtensionMetadata(Record):
+    """extensionMetadata.json (§2.1): `version` 1, else mux reads none of it."""
+
+    version: Literal[1]
+    workspaces: ValidEntries[dict[str, Recency]]
+
+
 def read_registry_document(home: Home) -> dict[str, Any]:
     """The raw config.json object ({} when missing); HomeError when unreadable or corrupt."""
     read = read_sidecar(home.config_path)
@@ -283,16 +344,9 @@ def _descendant_form(path: str) -> str:
 
 
 def _writer_interval(document: dict[str, Any]) -> int:
-    """`taskSettings.memoryWriterIntervalMessages` as mux normalizes it.
-
-    A non-number (or non-finite) gives the default; a number is floored and clamped to 1–50.
-    """
-    settings = document.get("taskSettings")
-    value = settings.get("memoryWriterIntervalMessages") if isinstance(settings, dict) else None
-    number = finite_number(value)
-    if number is None:
-        return DEFAULT_WRITER_INTERVAL
-    return max(MIN_WRITER_INTERVAL, min(MAX_WRITER_INTERVAL, math.floor(number)))
+    """`taskSettings.memoryWriterIntervalMessages` as mux normalizes it."""
+    settings = TaskSettings.read(document.get("taskSettings")) or TaskSettings()
+    return settings.memory_writer_interval_messages
 
 
 def _iter_workspaces(
@@ -301,54 +355,37 @@ def _iter_workspaces(
     if not isinstance(raw, list):
         return
     for item in raw:
-        if not isinstance(item, dict):
+        entry = WorkspaceEntry.read(item)
+        if entry is None:
             problems.append(f"config.json: skipped a malformed workspace of {project_path}")
             continue
-        workspace_id = _workspace_id(home, item)
+        workspace_id = _workspace_id(home, entry)
         if workspace_id is None:
             continue  # legacy entry with no id and no session dir: nothing to show
-        extra_projects = item.get("projects")
-        projects = (
-            tuple(
-                p["projectPath"]
-                for p in extra_projects
-                if isinstance(p, dict) and isinstance(p.get("projectPath"), str)
-            )
-            if isinstance(extra_projects, list)
-            else ()
-        )
-        name = _optional_str(item.get("name")) or workspace_id
-        kind = _optional_str(item.get("kind"))
         yield Workspace(
             id=workspace_id,
-            name=name,
-            path=_optional_str(item.get("path")) or "",
+            name=entry.name or workspace_id,
+            path=entry.path or "",
             project_path=project_path,
-            project_name=SCRATCH_PROJECT_NAME if kind == SCRATCH_KIND else project_name,
-            projects=projects,
-            title=_optional_str(item.get("title")),
-            parent_id=_optional_str(item.get("parentWorkspaceId")),
-            created_at=_optional_str(item.get("createdAt")),
-            archived_at=_optional_str(item.get("archivedAt")),
-            unarchived_at=_optional_str(item.get("unarchivedAt")),
-            kind=kind,
-            side_chat_parent_id=_optional_str(item.get("sideChatParentWorkspaceId")),
-            pinned_notebook_id=_optional_str(item.get("memoryOwnerWorkspaceId")),
+            project_name=SCRATCH_PROJECT_NAME if entry.kind == SCRATCH_KIND else project_name,
+            projects=tuple(ref.project_path for ref in entry.projects),
+            title=entry.title,
+            parent_id=entry.parent_workspace_id,
+            created_at=entry.created_at,
+            archived_at=entry.archived_at,
+            unarchived_at=entry.unarchived_at,
+            kind=entry.kind,
+            side_chat_parent_id=entry.side_chat_parent_workspace_id,
+            pinned_notebook_id=entry.memory_owner_workspace_id,
         )
 
 
-def _workspace_id(home: Home, item: dict[str, Any]) -> str | None:
-    raw_id = item.get("id")
-    if isinstance(raw_id, str) and _WORKSPACE_ID.match(raw_id):
-        return raw_id
+def _workspace_id(home: Home, entry: WorkspaceEntry) -> str | None:
+    if entry.id is not None and _WORKSPACE_ID.match(entry.id):
+        return entry.id
     # Legacy entries have no id; mux named their session dir after the workspace.
-    candidates = [item.get("name"), os.path.basename(str(item.get("path") or "").rstrip("/"))]
-    for candidate in candidates:
-        if (
-            isinstance(candidate, str)
-            and _WORKSPACE_ID.match(candidate)
-            and home.workspace_dir(candidate).is_dir()
-        ):
+    for candidate in (entry.name, os.path.basename((entry.path or "").rstrip("/"))):
+        if candidate and _WORKSPACE_ID.match(candidate) and home.workspace_dir(candidate).is_dir():
             return candidate
     return None
 
@@ -468,18 +505,10 @@ def load_recency(home: Home) -> dict[str, int]:
     say `version: 1`, and an entry needs a numeric `recency` and a boolean `streaming`.
     Anything else — a missing or unusable file included — gives no entries.
     """
-    document = read_sidecar(home.extension_metadata_path).document
-    workspaces = document.get("workspaces")
-    if document.get("version") != 1 or not isinstance(workspaces, dict):
+    metadata = ExtensionMetadata.read(read_sidecar(home.extension_metadata_path).document)
+    if metadata is None:
         return {}
-    recency: dict[str, int] = {}
-    for workspace_id, info in workspaces.items():
-        if not isinstance(info, dict) or not isinstance(info.get("streaming"), bool):
-            continue
-        value = finite_number(info.get("recency"))
-        if value is not None:
-            recency[workspace_id] = int(value)
-    return recency
+    return {workspace_id: int(entry.recency) for workspace_id, entry in metadata.workspaces.items()}
 
 
 def orphan_project_dirs(home: Home, registry: Registry) -> list[str]:
