@@ -127,7 +127,7 @@ def build_parser(argv: Sequence[str] = ("--help",)) -> argparse.ArgumentParser:
     parser.add_argument(
         "--demo",
         action="store_true",
-        help="open a fresh demo home (recreated on every run; never your real home)",
+        help="open a fresh demo home (recreated at every start; never your real home)",
     )
     parser.add_argument(
         "--screenshot", metavar="FILE", help="render the window to a PNG once loaded, then exit"
