@@ -48,7 +48,6 @@ MODES: tuple[InstructionMode, ...] = (
     "managed-only",
 )
 DEFAULT_MODE: InstructionMode = "claude-md-or-agents-md"
-PLUGIN_KEY = "agents-md@builtin"
 MAX_IMPORT_DEPTH = 5
 _MAX_READ_BYTES = 1024 * 1024
 
@@ -106,20 +105,11 @@ def instruction_mode(settings_files: Sequence[Path]) -> tuple[InstructionMode, P
         settings = read_settings_file(settings_file)
         if settings is None:
             continue
-        raw = _plugin_option(settings)
-        if raw is None:
-            raw = settings.get("instructionFiles")
+        raw = settings.instruction_files_option
         if raw is not None:
             mode = next((m for m in MODES if m == raw), DEFAULT_MODE)
             return mode, settings_file
     return DEFAULT_MODE, None
-
-
-def _plugin_option(settings: dict[str, object]) -> object:
-    configs = settings.get("pluginConfigs")
-    plugin = configs.get(PLUGIN_KEY) if isinstance(configs, dict) else None
-    options = plugin.get("options") if isinstance(plugin, dict) else None
-    return options.get("instructionFiles") if isinstance(options, dict) else None
 
 
 def instruction_files(

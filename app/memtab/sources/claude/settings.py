@@ -25,12 +25,15 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.records import Key, Lenient, Record
 
 logger = logging.getLogger(__name__)
 
 SETTING = "autoMemoryDirectory"
+AGENTS_MD_PLUGIN = "agents-md@builtin"
 CONSOLIDATE_LOCK = ".consolidate-lock"
 _SETTINGS_MAX_BYTES = 1024 * 1024
 
@@ -87,7 +90,7 @@ def local_auto_memory_directory(project: str) -> AutoMemoryDirectory | None:
 
 def _setting_in(settings_file: Path) -> AutoMemoryDirectory | None:
     settings = read_settings_file(settings_file)
-    raw = settings.get(SETTING) if settings is not None else None
+    raw = settings.auto_memory_directory if settings is not None else None
     path = memory_path(raw)
     if raw is not None and path is None:
         logger.info(
@@ -96,8 +99,40 @@ def _setting_in(settings_file: Path) -> AutoMemoryDirectory | None:
     return AutoMemoryDirectory(path, settings_file) if path is not None else None
 
 
-def read_settings_file(settings_file: Path) -> dict[str, object] | None:
-    """A Claude Code settings file's object, or None (missing, over 1 MiB, not JSON)."""
+class _AgentsMdOptions(Record):
+    instruction_files: Any = None
+
+
+class _AgentsMdPlugin(Record):
+    options: Annotated[_AgentsMdOptions | None, Lenient(None)] = None
+
+
+class _PluginConfigs(Record):
+    agents_md: Annotated[_AgentsMdPlugin | None, Key(AGENTS_MD_PLUGIN), Lenient(None)] = None
+
+
+class ClaudeSettings(Record):
+    """A Claude Code settings file, the keys Memtab reads (docs/formats.md §17.2, §17.6):
+    `autoMemoryDirectory` and `instructionFiles` (also as the option of the
+    `agents-md@builtin` plugin in `pluginConfigs`), as written — Claude Code's rules take
+    them (`memory_path`, `instructions.instruction_mode`); an object on the way to the
+    plugin's option that is not one reads as absent."""
+
+    auto_memory_directory: Any = None
+    instruction_files: Any = None
+    plugin_configs: Annotated[_PluginConfigs | None, Lenient(None)] = None
+
+    @property
+    def instruction_files_option(self) -> Any:
+        """The plugin's `instructionFiles`, else the top-level one (None: neither)."""
+        plugin = self.plugin_configs.agents_md if self.plugin_configs else None
+        options = plugin.options if plugin else None
+        chosen = options.instruction_files if options else None
+        return chosen if chosen is not None else self.instruction_files
+
+
+def read_settings_file(settings_file: Path) -> ClaudeSettings | None:
+    """A Claude Code settings file, or None (missing, over 1 MiB, not a JSON object)."""
     try:
         with open(settings_file, "rb") as handle:
             data = handle.read(_SETTINGS_MAX_BYTES + 1)
@@ -111,7 +146,7 @@ def read_settings_file(settings_file: Path) -> dict[str, object] | None:
     except JsonError as error:
         logger.info("Claude Code: cannot read %s: %s", settings_file, error)
         return None
-    return settings if isinstance(settings, dict) else None
+    return ClaudeSettings.read(settings)
 
 
 def memory_path(raw: object, home: str | None = None) -> Path | None:
