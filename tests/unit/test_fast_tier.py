@@ -117,3 +117,9 @@ def test_the_fast_tier_leaves_out_the_slow_tests_and_the_flushes() -> None:
     recipe = _recipe("test-fast")
     assert "--no-fsync" in recipe
     assert re.search(r"-m \"not slow\b", recipe), recipe
+
+
+def test_make_keeps_the_bytecode_cache_on() -> None:
+    # A machine's PYTHONDONTWRITEBYTECODE=1 made each test worker compile ~1,000 modules at
+    # each collection, and each `memtab` a test starts compile what it imports (Makefile).
+    assert re.search(r"^export PYTHONDONTWRITEBYTECODE :=$", _makefile(), re.MULTILINE)

@@ -81,6 +81,8 @@ def test_a_declared_qt_warning_passes(qapp):
 """
 
 
+# slow: starts other processes (pytest in a child, pytester; ~0.5 s of CPU or more)
+@pytest.mark.slow
 def test_undeclared_and_missing_messages_fail(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_cases=CASES)

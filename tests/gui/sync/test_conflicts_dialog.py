@@ -52,6 +52,8 @@ def wait(qtbot: QtBot, dialog: ConflictsDialog) -> None:
     qtbot.waitUntil(lambda: not dialog.busy, timeout=30_000)
 
 
+# slow: two machines syncing through a git remote (git processes, ~0.5 s of CPU)
+@pytest.mark.slow
 def test_a_sync_conflict_opens_three_ways_and_the_merged_text_is_kept(
     qtbot: QtBot, dialog_on: object, alpha: Machine, beta: Machine
 ) -> None:
@@ -79,6 +81,8 @@ def test_a_sync_conflict_opens_three_ways_and_the_merged_text_is_kept(
     assert beta.text(NOTES) == "one\ntwo from both\nthree\n"
 
 
+# slow: two machines syncing through a git remote (git processes, ~0.5 s of CPU)
+@pytest.mark.slow
 def test_keep_theirs_takes_the_other_machines_text(
     qtbot: QtBot, dialog_on: object, alpha: Machine, beta: Machine
 ) -> None:
@@ -124,6 +128,8 @@ def test_a_conflict_copy_is_listed_beside_its_original_and_merged(
     assert not copy.exists() and dialog.items == []
 
 
+# slow: two machines syncing through a git remote (git processes, ~0.5 s of CPU)
+@pytest.mark.slow
 def test_keep_both_shown_then_edited_is_shown_again_before_it_is_kept(
     qtbot: QtBot, dialog_on: object, alpha: Machine, beta: Machine
 ) -> None:

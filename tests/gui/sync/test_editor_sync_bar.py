@@ -3,6 +3,7 @@ choices of Resolve conflicts…, in its words — and is decided from there."""
 
 from __future__ import annotations
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -14,6 +15,9 @@ from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.sync.editor_bar import PREFIX
 from memtab.store.paths import parse_file_path
 from support.sync_machines import Machine
+
+# slow: every test syncs two machines through a git remote (git processes, ~0.5 s of CPU)
+pytestmark = pytest.mark.slow
 
 make_window = support.make_window
 NOTES = "/memories/global/notes.md"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -48,6 +49,8 @@ def test_sync_now_in_the_window_sends_and_says_so(
     assert beta.text(NOTES) == "# Notes\n\n- from the window\n"
 
 
+# slow: two machines syncing through a git remote (git processes, ~0.5 s of CPU)
+@pytest.mark.slow
 def test_a_file_a_sync_brings_in_is_badged_as_syncs(
     qtbot: QtBot, make_window: WindowFactory, alpha: Machine, beta: Machine
 ) -> None:
@@ -119,6 +122,8 @@ def test_a_conflict_copy_is_marked_beside_its_original(
     assert [item.title for item in dialog.items] == ["notes.md\nconflict copy (Dropbox)"]
 
 
+# slow: two machines syncing through a git remote (git processes, ~0.5 s of CPU)
+@pytest.mark.slow
 def test_a_file_in_sync_conflict_is_marked_in_the_tree_until_it_is_resolved(
     qtbot: QtBot, make_window: WindowFactory, alpha: Machine, beta: Machine
 ) -> None:

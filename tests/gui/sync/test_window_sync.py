@@ -62,6 +62,8 @@ def test_without_a_target_the_window_only_looks(
     assert not sync_line(sync.look, syncing=False, copies=0, now_ms=0).visible
 
 
+# slow: two machines syncing through a git remote (git processes, ~0.5 s of CPU)
+@pytest.mark.slow
 def test_sync_now_sends_and_the_schedule_brings_in(
     qtbot: QtBot, started: Callable[..., WindowSync], alpha: Machine, beta: Machine
 ) -> None:
@@ -87,6 +89,8 @@ def test_sync_now_sends_and_the_schedule_brings_in(
     assert line.text == "In sync"
 
 
+# slow: two machines syncing through a git remote (git processes, ~0.5 s of CPU)
+@pytest.mark.slow
 def test_a_change_is_sent_once_it_settles(
     qtbot: QtBot, started: Callable[..., WindowSync], alpha: Machine, beta: Machine
 ) -> None:
@@ -120,6 +124,8 @@ def test_a_change_is_sent_once_it_settles(
     assert not sync.look.synced  # looked, found nothing to send, did not sync
 
 
+# slow: two machines syncing through a git remote (git processes, ~0.5 s of CPU)
+@pytest.mark.slow
 def test_the_corner_counts_the_files_that_wait_each_way(
     qtbot: QtBot, started: Callable[..., WindowSync], alpha: Machine, beta: Machine
 ) -> None:
@@ -154,6 +160,8 @@ def test_the_corner_counts_the_files_that_wait_each_way(
     assert widget.text() == "In sync"
 
 
+# slow: two machines syncing through a git remote (git processes, ~0.5 s of CPU)
+@pytest.mark.slow
 def test_a_same_line_edit_shows_as_a_conflict(
     qtbot: QtBot, started: Callable[..., WindowSync], alpha: Machine, beta: Machine
 ) -> None:
@@ -175,6 +183,8 @@ def test_a_same_line_edit_shows_as_a_conflict(
     assert alpha.text(NOTES) == "one\nTWO from alpha\n"  # mine stays live until decided
 
 
+# slow: two machines syncing through a git remote (git processes, ~0.5 s of CPU)
+@pytest.mark.slow
 def test_an_unreachable_remote_is_offline_and_retried(
     qtbot: QtBot, started: Callable[..., WindowSync], alpha: Machine, beta: Machine, remote: Path
 ) -> None:

@@ -13,6 +13,8 @@ import pytest
 from memtab.store.home import Home
 
 
+# slow: starts other processes (memtab writing into a pipe closed early; ~0.5 s of CPU or more)
+@pytest.mark.slow
 @pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["table", "json"])
 def test_a_reader_that_closes_early_is_no_error(tmp_path: Path, json_flag: list[str]) -> None:
     home = Home(tmp_path / "home")

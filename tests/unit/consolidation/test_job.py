@@ -43,6 +43,8 @@ def test_an_isolated_run_reports_refusals_as_text(tmp_path: Path) -> None:
     assert outcome.error is not None and "no-such-ws" in outcome.error
 
 
+# slow: starts other processes (an isolated run, cancelled; ~0.5 s of CPU or more)
+@pytest.mark.slow
 def test_a_cancelled_isolated_run_changes_nothing(tmp_path: Path) -> None:
     home = create_demo_home(tmp_path / "home")
     before = Journal(home).load().workspaces[MAIN_ID]

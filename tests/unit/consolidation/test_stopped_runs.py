@@ -243,6 +243,8 @@ ConsolidationService(Home(Path(sys.argv[1]))).apply_plan(read_plan(Path(sys.argv
 """
 
 
+# slow: starts other processes (an apply killed midway; ~0.5 s of CPU or more)
+@pytest.mark.slow
 @pytest.mark.parametrize("script", [KILLED_AT_DISPATCH, KILLED_BEFORE_RECORD])
 def test_an_apply_killed_midway_is_logged_by_the_next_start(
     demo: Home, plan_file: Path, script: str, capsys: pytest.CaptureFixture[str]

@@ -148,6 +148,8 @@ def test_history_limits_come_from_settings(
     assert limits.max_bytes == 5 * 1024 * 1024 and limits.max_age_days == 180
 
 
+# slow: starts other processes (two processes recording at once; ~0.5 s of CPU or more)
+@pytest.mark.slow
 def test_two_processes_recording_at_once_lose_nothing(home: Home) -> None:
     store = store_for(home)
     store.create_file("/memories/global/shared.md", "")

@@ -348,6 +348,8 @@ for n in range(int(sys.argv[3])):
 """
 
 
+# slow: starts other processes (several processes saving at once; ~0.5 s of CPU or more)
+@pytest.mark.slow
 def test_concurrent_saves_from_several_processes_lose_nothing(config: Path) -> None:
     """Read-modify-write under a cross-process lock (without it, 42 of 100 survived)."""
     processes, saves = 4, 25

@@ -16,6 +16,8 @@ class _Killed(BaseException):
     the lock's release, which the kernel does)."""
 
 
+# slow: starts other processes (a sync killed midway; ~0.5 s of CPU or more)
+@pytest.mark.slow
 def test_a_sync_killed_between_its_merge_and_the_branch_finishes_next_time(
     alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
 ) -> None:

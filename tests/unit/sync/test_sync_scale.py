@@ -23,6 +23,8 @@ def test_git_is_fed_and_read_at_once(tmp_path: Path) -> None:
     assert result.stdout.count(b" missing\n") == 100_000
 
 
+# slow: two thousand files through git (~1 s of CPU)
+@pytest.mark.slow
 def test_a_first_sync_of_two_thousand_files_goes_through(tmp_path: Path, remote: Path) -> None:
     alpha = Machine.create(tmp_path, "alpha")
     alpha.connect(remote, "global", "project:/home/alice/app")

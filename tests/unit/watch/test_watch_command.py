@@ -37,6 +37,8 @@ def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:  # type: igno
     return json.loads(capsys.readouterr().out)
 
 
+# slow: starts other processes (the headless recorder; ~0.5 s of CPU or more)
+@pytest.mark.slow
 def test_the_recorder_runs_headless_records_and_its_burst_restores(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

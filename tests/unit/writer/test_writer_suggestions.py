@@ -241,6 +241,8 @@ for n in range(25):
 """
 
 
+# slow: starts other processes (two processes proposing at once; ~0.5 s of CPU or more)
+@pytest.mark.slow
 def test_two_processes_proposing_at_once_lose_nothing(
     home: Home, workspace: Workspace, queue: SuggestionQueue
 ) -> None:
