@@ -55,6 +55,10 @@ def test_a_writer_run_result_keeps_its_keys_in_order() -> None:
     assert failed["ok"] is False and failed["tracePath"] is None and failed["diff"] == []
     assert failed["usage"] == {"inputTokens": 0, "outputTokens": 0}
     assert failed["summary"] == "Memory writer failed: unknown error"
+    assert "suggested" not in failed  # `memtab write --json` adds the suggestions, last
+    listed = result.replaced(suggested=(Evidence(id="e1"),)).to_json()
+    assert list(listed)[-2:] == ["leftOut", "suggested"]
+    assert listed["suggested"] == [{"id": "e1", "role": None, "text": None}]
 
 
 def test_an_inbox_item_keeps_its_keys_in_order() -> None:

@@ -118,7 +118,7 @@ def run_write(args: argparse.Namespace) -> int:
         close_provider(provider)
     suggested = bound.proposed if isinstance(bound, OfflineWriterProvider) else []
     if args.json:
-        print_json({**result.to_json(), "suggested": [s.to_json() for s in suggested]})
+        print_json(result.replaced(suggested=tuple(suggested)).to_json())
     else:
         _print_result(result, events.budget.original_count, suggested)
     return 0 if result.ok else 1

@@ -12,7 +12,7 @@ import difflib
 from pathlib import Path
 from typing import Annotated, Literal
 
-from memtab.fs.records import Key, NotWritten, Record, WrittenAs, computed, field
+from memtab.fs.records import Key, NotWritten, OmitNone, Record, WrittenAs, computed, field
 from memtab.humanize import plural
 from memtab.llm.types import Usage
 
@@ -53,6 +53,9 @@ class WriterRunResult(Record, write_only=True):
     """How many new suggestions the run added to the workspace's review queue."""
     left_out_count: Annotated[int, Key("leftOut")] = 0
     """How many notes the offline writer found past its per-run limit and left out."""
+    suggested: Annotated[tuple[Record, ...] | None, OmitNone] = None
+    """The offline writer's suggestions (`writer.records.Suggestion`), which `memtab write
+    --json` adds (None: not written)."""
 
     def diff_lines(self) -> list[str]:
         """The change to the memory file as unified-diff body lines (`+…`, `-…`, ` …`)."""
