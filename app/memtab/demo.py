@@ -52,7 +52,7 @@ from memtab.resources import resource_path
 from memtab.sources.config import HOME_OVERRIDES_NAME, AgentSettings
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import project_dir_name
-from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp
+from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, RunUsage
 from memtab.store.sidecars.meta import MetaEntry, global_key, project_key, workspace_key
 from memtab.writer.records import WriterState
 
@@ -239,45 +239,43 @@ def _write_journal(home: Home, now: int) -> None:
         "TODO; kept the pinned architecture notes.",
         ops=(
             JournalOp(
-                "str_replace",
-                "/memories/workspace/notes.md",
-                True,
+                command="str_replace",
+                path="/memories/workspace/notes.md",
+                applied=True,
                 note="refresh-race.md holds the fix for the race notes.md describes: "
                 "merged into notes.md",
             ),
             JournalOp(
-                "delete",
-                "/memories/workspace/refresh-race.md",
-                True,
+                command="delete",
+                path="/memories/workspace/refresh-race.md",
+                applied=True,
                 note="everything refresh-race.md says is in notes.md now",
             ),
             JournalOp(
-                "delete",
-                "/memories/project/architecture.md",
-                False,
+                command="delete",
+                path="/memories/project/architecture.md",
+                applied=False,
                 note="/memories/project/architecture.md is pinned: pinned files may be "
                 "edited but never deleted or renamed",
             ),
         ),
-        input_tokens=18240,
-        output_tokens=1312,
+        usage=RunUsage(input_tokens=18240, output_tokens=1312),
     ).to_json()
     dark_mode_run = ConsolidationRecord(
         last_run_at=now - 2 * DAY,  # created styling.md: STYLING_CREATED_AGO
         trigger="archive",
         summary="Promoted the contrast-check rule to project memory before archiving.",
         ops=(
-            JournalOp("create", "/memories/project/styling.md", True),
+            JournalOp(command="create", path="/memories/project/styling.md", applied=True),
             JournalOp(
-                "rename",
-                "/memories/workspace/a11y.md",
-                False,
+                command="rename",
+                path="/memories/workspace/a11y.md",
+                applied=False,
                 new_path="/memories/workspace/notes.md",
                 note="A file already exists at /memories/workspace/notes.md",
             ),
         ),
-        input_tokens=9120,
-        output_tokens=640,
+        usage=RunUsage(input_tokens=9120, output_tokens=640),
     ).to_json()
     multi_run = ConsolidationRecord(
         last_run_at=now - 20 * HOUR, trigger="launch", summary="no changes needed"
@@ -287,7 +285,7 @@ def _write_journal(home: Home, now: int) -> None:
         last_run_at=now - 40 * DAY,
         trigger="compaction",
         summary="Pruned one-off debugging notes.",
-        ops=(JournalOp("delete", "/memories/workspace/debug.md", True),),
+        ops=(JournalOp(command="delete", path="/memories/workspace/debug.md", applied=True),),
     ).to_json()
     # mux's harvests, which Memtab only reads: as mux writes them.
     # The main workspace (shown first) retried a failed harvest successfully; the dark-mode

@@ -18,6 +18,7 @@ from memtab.store.sidecars.journal import (
     ConsolidationStatus,
     HarvestRecord,
     JournalOp,
+    RunUsage,
 )
 from memtab.store.sidecars.registry import Workspace
 
@@ -32,11 +33,23 @@ MAIN = Workspace(
 
 
 def record(hours_ago: float, trigger: str, summary: str, applied: int = 1) -> ConsolidationRecord:
-    edits = [JournalOp("str_replace", f"/memories/workspace/n{i}.md", True) for i in range(applied)]
-    ops = (*edits, JournalOp("delete", "/memories/project/a.md", False, note="pinned"))
+    edits = [
+        JournalOp(command="str_replace", path=f"/memories/workspace/n{i}.md", applied=True)
+        for i in range(applied)
+    ]
+    ops = (
+        *edits,
+        JournalOp(command="delete", path="/memories/project/a.md", applied=False, note="pinned"),
+    )
     # Stamped when made: a run made "0 h ago" in a test reads "just now" however long
     # after this module was imported the test runs.
-    return ConsolidationRecord(int(now_ms() - hours_ago * HOUR), trigger, summary, ops, 100, 20)
+    return ConsolidationRecord(
+        last_run_at=int(now_ms() - hours_ago * HOUR),
+        trigger=trigger,
+        summary=summary,
+        ops=ops,
+        usage=RunUsage(input_tokens=100, output_tokens=20),
+    )
 
 
 WORKSPACE_RUN = record(3, "manual", "Merged the testing notes.", applied=2)
@@ -51,7 +64,13 @@ def make_status(
     project_available: bool = True,
     latest_harvest: HarvestRecord | None = None,
 ) -> ConsolidationStatus:
-    return ConsolidationStatus(workspace, project, global_record, project_available, latest_harvest)
+    return ConsolidationStatus(
+        workspace_record=workspace,
+        project_record=project,
+        global_record=global_record,
+        project_available=project_available,
+        latest_harvest=latest_harvest,
+    )
 
 
 class FakeConsolidation(QObject):

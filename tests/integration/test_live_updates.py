@@ -43,7 +43,7 @@ WRITER = textwrap.dedent(
         last_run_at=int(time.time() * 1000),
         trigger="compaction",
         summary="merged two notes",
-        ops=(JournalOp("create", "/memories/workspace/from-agent.md", True),),
+        ops=(JournalOp(command="create", path="/memories/workspace/from-agent.md", applied=True),),
     )
     Journal(home).save_run(sys.argv[2], sys.argv[3], record)
     """

@@ -40,10 +40,12 @@ def test_relative_time_never_and_old_dates() -> None:
 
 def test_coverage_text_counts_applied_changes_only() -> None:
     ops = (
-        JournalOp("delete", "/memories/global/a.md", True),
-        JournalOp("delete", "/memories/global/b.md", False, note="pinned"),
+        JournalOp(command="delete", path="/memories/global/a.md", applied=True),
+        JournalOp(command="delete", path="/memories/global/b.md", applied=False, note="pinned"),
     )
-    record = ConsolidationRecord(NOW - 3 * 60 * MIN, "manual", "merged", ops)
+    record = ConsolidationRecord(
+        last_run_at=NOW - 3 * 60 * MIN, trigger="manual", summary="merged", ops=ops
+    )
     assert coverage_text(record, Scope.GLOBAL, NOW) == "3 h ago · manual · 1 file changed"
     assert coverage_text(record, Scope.WORKSPACE, NOW) == "3 h ago · manual · no file changed"
     assert coverage_text(None, Scope.GLOBAL, NOW) == "never"

@@ -64,7 +64,13 @@ from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.sidecars.journal import TRIGGERS, ConsolidationRecord, Journal, Trigger
+from memtab.store.sidecars.journal import (
+    TRIGGERS,
+    ConsolidationRecord,
+    Journal,
+    RunUsage,
+    Trigger,
+)
 from memtab.store.sidecars.registry import Workspace, load_registry
 
 if TYPE_CHECKING:  # lazy: the engine (~1 MiB) and httpx (~8 MiB): see below
@@ -515,8 +521,7 @@ class ConsolidationService:
                     trigger=plan.trigger,
                     summary=applied_summary(plan, applied),
                     ops=applied.ops,
-                    input_tokens=plan.input_tokens,
-                    output_tokens=plan.output_tokens,
+                    usage=RunUsage.of(plan.input_tokens, plan.output_tokens),
                 )
                 record = books.finish(record, applied.run_ops, stopped=applied.stopped)
             finally:

@@ -52,7 +52,14 @@ MULTI = Workspace(
 
 def harvest(status: str, error: str | None = None) -> HarvestRecord:
     now = now_ms()
-    return HarvestRecord("msg-1", status, now - 3 * HOUR, now - 2 * HOUR - 60_000, 1, error)
+    return HarvestRecord(
+        summary_message_id="msg-1",
+        status=status,
+        started_at=now - 3 * HOUR,
+        completed_at=now - 2 * HOUR - 60_000,
+        attempt_count=1,
+        error=error,
+    )
 
 
 # --- lines -------------------------------------------------------------------------------------
@@ -91,14 +98,21 @@ def test_all_records_show_their_coverage_text(footer: ConsolidationFooter) -> No
 def test_each_line_counts_its_own_scopes_changes(footer: ConsolidationFooter) -> None:
     """Issue 19: every line showed the run's total change count."""
     ops = (
-        JournalOp("str_replace", "/memories/workspace/notes.md", True),
-        JournalOp("insert", "/memories/workspace/todo.md", True),
-        JournalOp("delete", "/memories/project/old.md", True),
-        JournalOp("rename", "/memories/workspace/git.md", True, "/memories/global/git.md"),
-        JournalOp("delete", "/memories/global/prefs.md", False, note="pinned"),
-        JournalOp("create", "not a path", True),
+        JournalOp(command="str_replace", path="/memories/workspace/notes.md", applied=True),
+        JournalOp(command="insert", path="/memories/workspace/todo.md", applied=True),
+        JournalOp(command="delete", path="/memories/project/old.md", applied=True),
+        JournalOp(
+            command="rename",
+            path="/memories/workspace/git.md",
+            applied=True,
+            new_path="/memories/global/git.md",
+        ),
+        JournalOp(command="delete", path="/memories/global/prefs.md", applied=False, note="pinned"),
+        JournalOp(command="create", path="not a path", applied=True),
     )
-    run = ConsolidationRecord(int(now_ms() - 2 * HOUR), "manual", "Merged.", ops)
+    run = ConsolidationRecord(
+        last_run_at=int(now_ms() - 2 * HOUR), trigger="manual", summary="Merged.", ops=ops
+    )
     footer.set_context(MAIN, make_status(workspace=run, project=run, global_record=run))
     # Files, each once, a rename by its new name: git.md moved to global (formats §9.6).
     assert footer.line_text("Workspace") == "2 h ago · manual · 2 files changed"

@@ -89,12 +89,20 @@ def test_long_paths_in_every_tab_never_widen_the_window(
     open_loaded(qtbot, tab.editor, parse_virtual_path(LONG_FILE))
     tab.editor.message_bar.show_message(BarKind.ERROR, f"Cannot save {long_home.root}{LONG_FILE}")
     # The footer with a long harvest error.
+    harvest = HarvestRecord(
+        summary_message_id="m",
+        status="failed",
+        started_at=1,
+        completed_at=2,
+        attempt_count=1,
+        error=f"ENOENT: {long_home.root / LONG_DIR}",
+    )
     status = ConsolidationStatus(
-        None,
-        None,
-        None,
-        True,
-        HarvestRecord("m", "failed", 1, 2, 1, f"ENOENT: {long_home.root / LONG_DIR}"),
+        workspace_record=None,
+        project_record=None,
+        global_record=None,
+        project_available=True,
+        latest_harvest=harvest,
     )
     tab.footer.set_context(tab.footer.workspace, status)
     settle()

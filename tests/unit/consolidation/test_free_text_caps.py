@@ -54,9 +54,10 @@ def test_every_record_caps_its_free_text_wherever_it_comes_from() -> None:
     from memtab.store.text.free_text import MAX_ERROR_BYTES, MAX_NOTE_BYTES, MAX_SUMMARY_BYTES
 
     huge = "x" * 5_000_000
-    assert len(JournalOp("delete", "/memories/global/a.md", False, note=huge).note or "") <= (
-        MAX_NOTE_BYTES
-    )
+    assert len(
+        JournalOp(command="delete", path="/memories/global/a.md", applied=False, note=huge).note
+        or ""
+    ) <= (MAX_NOTE_BYTES)
     op = RunOp(command="delete", path="/memories/global/a.md", applied=True, note=huge)
     assert len((op.note or "").encode()) <= MAX_NOTE_BYTES
     run = RunEntry(

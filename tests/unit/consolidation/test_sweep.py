@@ -46,7 +46,11 @@ def make_home(root: Path, projects: dict[str, list[dict[str, Any]]]) -> Home:
 
 def covered(home: Home, workspace_id: str, project: str | None, at: int) -> None:
     """Journal a run of `workspace_id` at `at` (also under `project` unless None)."""
-    Journal(home).save_run(workspace_id, project, ConsolidationRecord(at, "manual", "earlier"))
+    Journal(home).save_run(
+        workspace_id,
+        project,
+        ConsolidationRecord(last_run_at=at, trigger="manual", summary="earlier"),
+    )
 
 
 def sweep(home: Home, failing: tuple[str, ...] = ()) -> SweepReport:

@@ -150,7 +150,7 @@ def test_the_journal_keeps_a_task_trees_runs_under_its_notebook(tree_home: Home)
         last_run_at=1_700_000_000_000,
         trigger="manual",
         summary="merged two notes",
-        ops=(JournalOp("create", "/memories/workspace/a.md", applied=True),),
+        ops=(JournalOp(command="create", path="/memories/workspace/a.md", applied=True),),
     )
     Journal(tree_home).save_run(ROOT, None, record)
     status = Journal(tree_home).status(child.id, child.project_identity, child.notebook_id)

@@ -12,6 +12,7 @@ from memtab.store.sidecars.journal import (
     ConsolidationRecord,
     Journal,
     JournalOp,
+    RunUsage,
     parse_record,
 )
 
@@ -26,11 +27,11 @@ def _record(last_run_at: int, summary: str = "merged notes", **extra: Any) -> Co
         ops=extra.pop(
             "ops",
             (
-                JournalOp("str_replace", "/memories/global/a.md", True),
+                JournalOp(command="str_replace", path="/memories/global/a.md", applied=True),
                 JournalOp(
-                    "rename",
-                    "/memories/workspace/x.md",
-                    False,
+                    command="rename",
+                    path="/memories/workspace/x.md",
+                    applied=False,
                     new_path="/memories/workspace/y.md",
                     note="dry-run",
                 ),
@@ -57,7 +58,9 @@ def _write_document(home: Home, document: Any) -> None:
 
 
 def test_save_run_writes_the_workspace_and_project_buckets(home: Home) -> None:
-    Journal(home).save_run(WORKSPACE_ID, PROJECT, _record(1000, input_tokens=10, output_tokens=2))
+    Journal(home).save_run(
+        WORKSPACE_ID, PROJECT, _record(1000, usage=RunUsage(input_tokens=10, output_tokens=2))
+    )
     expected = {
         "lastRunAt": 1000,
         "trigger": "manual",

@@ -249,7 +249,9 @@ def test_a_journal_with_a_bom_keeps_every_record_and_mux_harvests(home: Home) ->
     home.journal_path.write_bytes(crlf_bom(JOURNAL))
     journal = Journal(home)
     assert len(journal.load().workspaces) == 4 and journal.load().problems == ()
-    journal.save_run("w9", "/p/c", ConsolidationRecord(99, "manual", "new"))
+    journal.save_run(
+        "w9", "/p/c", ConsolidationRecord(last_run_at=99, trigger="manual", summary="new")
+    )
     document = json.loads(home.journal_path.read_text())
     assert set(document["workspaces"]) == {"w0", "w1", "w2", "w3", "w9"}
     assert set(document["projects"]) == {"/p/a", "/p/b", "/p/c"}
@@ -265,7 +267,9 @@ def test_a_corrupt_journal_is_kept_aside(home: Home) -> None:
     journal = Journal(home)
     (problem,) = journal.load().problems
     assert problem.startswith("the journal is not valid JSON (")
-    journal.save_run("w9", None, ConsolidationRecord(99, "manual", "new"))
+    journal.save_run(
+        "w9", None, ConsolidationRecord(last_run_at=99, trigger="manual", summary="new")
+    )
     assert kept_copies(home.journal_path)[0].read_text() == '{"workspaces": {"w0": '
     assert set(json.loads(home.journal_path.read_text())["workspaces"]) == {"w9"}
 
@@ -284,7 +288,9 @@ def test_the_journal_keeps_fields_and_buckets_it_does_not_know(home: Home) -> No
     }
     home.journal_path.write_text(json.dumps(original))
     journal = Journal(home)
-    journal.save_run("w1", "/p/a", ConsolidationRecord(5, "launch", "s"))
+    journal.save_run(
+        "w1", "/p/a", ConsolidationRecord(last_run_at=5, trigger="launch", summary="s")
+    )
     document = json.loads(home.journal_path.read_text())
     assert document["version"] == 2 and document["futureBucket"] == original["futureBucket"]
     assert document["workspaces"]["w0"] == original["workspaces"]["w0"]
@@ -303,7 +309,9 @@ def test_a_journal_bucket_that_is_not_an_object_is_kept_aside_and_replaced(home:
     home.journal_path.write_text(
         json.dumps({"workspaces": ["oops"], "harvestsByWorkspace": JOURNAL["harvestsByWorkspace"]})
     )
-    Journal(home).save_run("w1", None, ConsolidationRecord(5, "manual", "s"))
+    Journal(home).save_run(
+        "w1", None, ConsolidationRecord(last_run_at=5, trigger="manual", summary="s")
+    )
     assert len(kept_copies(home.journal_path)) == 1
     document = json.loads(home.journal_path.read_text())
     assert list(document["workspaces"]) == ["w1"]
@@ -317,19 +325,18 @@ def test_the_journaled_summary_is_capped_on_a_character_boundary(home: Home) -> 
     assert capped[:-1] == "é" * len(capped[:-1])
     assert cap_text("short", MAX_SUMMARY_BYTES) == "short"
     assert cap_text("x" * MAX_SUMMARY_BYTES, MAX_SUMMARY_BYTES) == "x" * MAX_SUMMARY_BYTES
-    Journal(home).save_run("w1", None, ConsolidationRecord(5, "manual", "🚀" * 20_000))
+    Journal(home).save_run(
+        "w1", None, ConsolidationRecord(last_run_at=5, trigger="manual", summary="🚀" * 20_000)
+    )
     stored = json.loads(home.journal_path.read_text())["workspaces"]["w1"]["summary"]
     assert len(stored.encode()) <= MAX_SUMMARY_BYTES and stored.endswith("🚀…")
 
 
 def test_a_journal_op_keeps_its_unknown_fields() -> None:
-    op = JournalOp("delete", "/memories/global/a.md", True, raw={"extra": 1, "applied": "x"})
-    assert op.to_json() == {
-        "extra": 1,
-        "applied": True,
-        "command": "delete",
-        "path": "/memories/global/a.md",
-    }
+    raw = {"extra": 1, "applied": True, "command": "delete", "path": "/memories/global/a.md"}
+    op = JournalOp.read_or_raise(raw)
+    assert op.unknown == {"extra": 1} and op.to_json() == raw
+    assert list(op.replaced(note="n").to_json()) == ["command", "path", "applied", "note", "extra"]
 
 
 # --- config.json and extensionMetadata.json ------------------------------------------------
@@ -508,7 +515,7 @@ def test_journal_writes_keep_any_extra_field(
     other = {**_record(1), **record}
     home.journal_path.write_text(json.dumps({**top, "workspaces": {"w0": other}}))
     journal = Journal(home)
-    journal.save_run("w1", "/p", ConsolidationRecord(5, "manual", "s"))
+    journal.save_run("w1", "/p", ConsolidationRecord(last_run_at=5, trigger="manual", summary="s"))
     document = json.loads(home.journal_path.read_text())
     assert {key: document[key] for key in top} == top
     assert document["workspaces"]["w0"] == other

@@ -22,7 +22,11 @@ def save_journal_runs(home_root: str, worker: int, count: int, start: Barrier) -
             last_run_at=1_700_000_000_000 + index,
             trigger="launch",
             summary=f"worker {worker} run {index}",
-            ops=(JournalOp("create", f"/memories/global/{worker}-{index}.md", True),),
+            ops=(
+                JournalOp(
+                    command="create", path=f"/memories/global/{worker}-{index}.md", applied=True
+                ),
+            ),
         )
         journal.save_run(f"w{worker}-{index}", f"/project/{worker}", record)
 

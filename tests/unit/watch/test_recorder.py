@@ -253,10 +253,10 @@ def test_changes_xum_and_mux_journal_are_recorded_as_theirs(
             WORKSPACE_ID,
             None,
             ConsolidationRecord(
-                now_ms(),
-                "manual",
-                "pruned",
-                (JournalOp("delete", "/memories/project/note1.md", True),),
+                last_run_at=now_ms(),
+                trigger="manual",
+                summary="pruned",
+                ops=(JournalOp(command="delete", path="/memories/project/note1.md", applied=True),),
             ),
         )
         change_in_another_process(delete=[by_xum, by_consolidation, by_someone])

@@ -159,7 +159,14 @@ class RunBooks:
             summary=f"Stopped midway after {plural(applied, 'change')} "
             f"of {len(run_ops)} attempted: {problem}",
             ops=tuple(
-                JournalOp(op.command, op.path, op.applied, op.new_path, op.note) for op in run_ops
+                JournalOp(
+                    command=op.command,
+                    path=op.path,
+                    applied=op.applied,
+                    new_path=op.new_path,
+                    note=op.note,
+                )
+                for op in run_ops
             ),
         )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from memtab.consolidation.declined import DeclinedMatcher
@@ -41,7 +41,7 @@ from memtab.store.history.records import RunOp
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import TOOL_DESCRIPTION, TOOL_NAME, tool_input_schema
-from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, Trigger
+from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, RunUsage, Trigger
 
 logger = logging.getLogger(__name__)
 
@@ -193,8 +193,9 @@ def run_consolidation(
         trigger=trigger,
         summary=_summary(loop, ops, limits.max_steps),
         ops=ops,
-        input_tokens=loop.usage.input_tokens if uses_tokens else None,
-        output_tokens=loop.usage.output_tokens if uses_tokens else None,
+        usage=RunUsage.of(loop.usage.input_tokens, loop.usage.output_tokens)
+        if uses_tokens
+        else None,
     )
     return RunResult(record, ops, loop, None, run_ops, op_calls)
 
@@ -203,7 +204,7 @@ def _with_reasons(ops: tuple[JournalOp, ...], reasons: dict[int, str]) -> tuple[
     """The applied ops with the reason their call gave as note (a refused op keeps the
     note saying why it was refused; a dry-run op keeps its marker)."""
     return tuple(
-        replace(op, note=reasons[index])
+        op.replaced(note=reasons[index])
         if index in reasons and op.applied and op.note is None
         else op
         for index, op in enumerate(ops)

@@ -18,7 +18,7 @@ the plan shows. An op is not applied — and journaled with why — when:
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from memtab.consolidation.engine.run_store import RunStore
 from memtab.consolidation.engine.runner import NO_CHANGES_SUMMARY
@@ -84,7 +84,13 @@ def apply_ops(
         if note is None:
             note = base_problem(store, planned) or _lost_lines(planned, checked, holders)
         if note is not None:
-            op = JournalOp(planned.command, planned.path, False, planned.new_path, note)
+            op = JournalOp(
+                command=planned.command,
+                path=planned.path,
+                applied=False,
+                new_path=planned.new_path,
+                note=note,
+            )
             ops.append(op)
             run_ops.append(RunOp.from_journal(op, unit=planned.unit))
             if planned.index in accepted:
@@ -152,12 +158,18 @@ def _execute(
         guard.execute(planned.arguments)
         changes = list(collected)
     if len(guard.ops) == attempts:  # the arguments did not even parse: nothing attempted
-        op = JournalOp(planned.command, planned.path, False, planned.new_path, INVALID_CALL_NOTE)
+        op = JournalOp(
+            command=planned.command,
+            path=planned.path,
+            applied=False,
+            new_path=planned.new_path,
+            note=INVALID_CALL_NOTE,
+        )
         return op, changes
     op = guard.ops[-1]
     reason = planned.arguments.get(REASON_ARGUMENT)
     if op.applied and op.note is None and isinstance(reason, str) and reason.strip():
-        op = replace(op, note=" ".join(reason.split()))  # as a direct run notes it
+        op = op.replaced(note=" ".join(reason.split()))  # as a direct run notes it
     return op, changes
 
 

@@ -278,7 +278,9 @@ def _replay(
     holders = checked.holders.copy()
     replayed: list[RunOp] = []
     for op in plan.ops:
-        refused = JournalOp(op.command, op.path, False, op.new_path, op.note)
+        refused = JournalOp(
+            command=op.command, path=op.path, applied=False, new_path=op.new_path, note=op.note
+        )
         problem = base_problem(store, op) if op.proposed else "not proposed"
         if problem is not None:
             if op.proposed:

@@ -169,6 +169,8 @@ FiniteNumber = Annotated[int | float | None, Healed(_finite_number)]
 """A finite number (an integral float as an int), else None."""
 PositiveTime = Annotated[int | None, Healed(_positive_time)]
 """Epoch milliseconds: a finite number ≥ 1 (truncated to an int), else None."""
+RequiredTime = Annotated[int, Healed(_positive_time)]
+"""Epoch milliseconds as `PositiveTime`, required: a record without one is none."""
 Count = Annotated[int, Healed(_count)]
 """A count: a finite number > 0, floored, else 0."""
 TrueOnly = Annotated[bool, Healed(lambda value: value is True)]

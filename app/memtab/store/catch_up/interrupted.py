@@ -159,7 +159,16 @@ def _log_one(home: Home, path: Path) -> RunEntry | None:
         last_run_at=_time_of(at, header.started_at),
         trigger=header.trigger,
         summary=summary or interrupted_summary(home, ops, header.planned),
-        ops=tuple(JournalOp(op.command, op.path, op.applied, op.new_path, op.note) for op in ops),
+        ops=tuple(
+            JournalOp(
+                command=op.command,
+                path=op.path,
+                applied=op.applied,
+                new_path=op.new_path,
+                note=op.note,
+            )
+            for op in ops
+        ),
     )
     fingerprint = _journaled(home, header, record) or end.journal_fingerprint
     if fingerprint is None and started.end is None and record.applied_count:

@@ -11,11 +11,26 @@ megabytes, and mux reads this file at every start.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeGuard, get_args
+from typing import Annotated, Any, Literal, Protocol, TypeGuard, get_args
 
 from memtab.fs.jsonfile import finite_number
+from memtab.fs.records import (
+    Checked,
+    Count,
+    Healed,
+    Key,
+    Lenient,
+    NotWritten,
+    OmitNone,
+    OrNone,
+    PositiveTime,
+    Record,
+    RequiredTime,
+    WrittenAs,
+    field,
+)
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, parse_virtual_path
@@ -30,11 +45,6 @@ _RECORD_BUCKETS = ("workspaces", "projects")
 def is_trigger(value: object) -> TypeGuard[Trigger]:
     """Whether `value` is one of the triggers mux's journal accepts."""
     return value in TRIGGERS
-
-
-def _is_time(value: Any) -> bool:
-    number = finite_number(value)
-    return number is not None and number > 0
 
 
 class NamesFiles(Protocol):
@@ -68,47 +78,69 @@ def _scope_of(raw: str) -> Scope | None:
         return None
 
 
-@dataclass(frozen=True)
-class JournalOp:
-    """One mutation attempt of a run; `applied` is true only if it really happened."""
+def _capped_note(note: str | None) -> str | None:
+    return cap_optional(note, MAX_NOTE_BYTES)
+
+
+def _capped_summary(summary: str) -> str:
+    return cap_text(summary, MAX_SUMMARY_BYTES)
+
+
+def _non_empty(value: Any) -> Any:
+    return value or None
+
+
+class JournalOp(Record, keep_unknown=True):
+    """One mutation attempt of a run (§8); `applied` is true only if it really happened.
+    A note that is no string reads as none; it is capped (`store.free_text`)."""
 
     command: str
     path: str
+    new_path: Annotated[OrNone[str], OmitNone] = None
     applied: bool
-    new_path: str | None = None
-    note: str | None = None
-    raw: dict[str, Any] = field(default_factory=dict, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "note", cap_optional(self.note, MAX_NOTE_BYTES))
-
-    def to_json(self) -> dict[str, Any]:
-        """The op as stored, with any fields Memtab does not know kept."""
-        data: dict[str, Any] = {"command": self.command, "path": self.path}
-        if self.new_path is not None:
-            data["newPath"] = self.new_path
-        data["applied"] = self.applied
-        if self.note is not None:
-            data["note"] = self.note
-        return {**self.raw, **data}
+    note: Annotated[OrNone[str], Checked(_capped_note), OmitNone] = None
 
 
-@dataclass(frozen=True)
-class ConsolidationRecord:
-    """One consolidation run as journaled."""
+def _count_or_none(value: Any) -> int | None:
+    number = finite_number(value)
+    return max(0, int(number)) if number is not None else None
 
-    last_run_at: int
+
+class RunUsage(Record, keep_unknown=True):
+    """A run's `usage` (§8): its token counts, each a finite number (truncated, at least
+    0), else unknown (None: not written)."""
+
+    input_tokens: Annotated[int | None, Healed(_count_or_none), OmitNone] = None
+    output_tokens: Annotated[int | None, Healed(_count_or_none), OmitNone] = None
+
+    @classmethod
+    def of(cls, input_tokens: int | None, output_tokens: int | None) -> RunUsage | None:
+        """The usage to journal: None when neither count is known."""
+        if input_tokens is None and output_tokens is None:
+            return None
+        return cls(input_tokens=input_tokens or 0, output_tokens=output_tokens or 0)
+
+
+class ConsolidationRecord(Record, keep_unknown=True):
+    """One consolidation run as journaled (§8): required `lastRunAt` (a finite number ≥ 1,
+    truncated), `trigger` and `ops` (each op valid, else the record is none); a summary
+    that is no string reads as empty, and is capped (`store.free_text`)."""
+
+    last_run_at: RequiredTime
     trigger: str
     """A `Trigger` as Memtab and mux write it; a record read back keeps any other text as
     written (the journal is read leniently), so this is not narrowed to `Trigger`."""
-    summary: str
+    summary: Annotated[str, Lenient(""), Checked(_capped_summary)] = ""
     ops: tuple[JournalOp, ...] = ()
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    raw: dict[str, Any] = field(default_factory=dict, compare=False)
+    usage: Annotated[OrNone[RunUsage], OmitNone] = None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "summary", cap_text(self.summary, MAX_SUMMARY_BYTES))
+    @property
+    def input_tokens(self) -> int | None:
+        return self.usage.input_tokens if self.usage is not None else None
+
+    @property
+    def output_tokens(self) -> int | None:
+        return self.usage.output_tokens if self.usage is not None else None
 
     @property
     def applied_count(self) -> int:
@@ -119,92 +151,29 @@ class ConsolidationRecord:
         three scopes, and each scope's line counts its own."""
         return len(changed_files((op for op in self.ops if op.applied), scope))
 
-    def to_json(self) -> dict[str, Any]:
-        """The record as stored, with any fields Memtab does not know kept."""
-        data = dict(self.raw)
-        data.update(
-            {
-                "lastRunAt": self.last_run_at,
-                "trigger": self.trigger,
-                "summary": self.summary,
-                "ops": [op.to_json() for op in self.ops],
-            }
-        )
-        if self.input_tokens is not None or self.output_tokens is not None:
-            usage = self.raw.get("usage")
-            data["usage"] = {
-                **(usage if isinstance(usage, dict) else {}),
-                "inputTokens": self.input_tokens or 0,
-                "outputTokens": self.output_tokens or 0,
-            }
-        return data
-
 
 def parse_op(raw: Any) -> JournalOp | None:
     """A journaled op, or None when malformed."""
-    if not isinstance(raw, dict):
-        return None
-    command, path, applied = raw.get("command"), raw.get("path"), raw.get("applied")
-    if not isinstance(command, str) or not isinstance(path, str) or not isinstance(applied, bool):
-        return None
-    new_path = raw.get("newPath")
-    note = raw.get("note")
-    return JournalOp(
-        command=command,
-        path=path,
-        applied=applied,
-        new_path=new_path if isinstance(new_path, str) else None,
-        note=note if isinstance(note, str) else None,
-        raw=raw,
-    )
+    return JournalOp.read(raw)
 
 
 def parse_record(raw: Any) -> ConsolidationRecord | None:
     """A record, or None when its required fields are missing or malformed."""
-    if not isinstance(raw, dict) or not _is_time(raw.get("lastRunAt")):
-        return None
-    trigger, summary, raw_ops = raw.get("trigger"), raw.get("summary"), raw.get("ops", [])
-    if not isinstance(trigger, str) or not isinstance(raw_ops, list):
-        return None
-    ops = [parse_op(op) for op in raw_ops]
-    if any(op is None for op in ops):
-        return None
-    usage = raw.get("usage")
-    input_tokens = output_tokens = None
-    if isinstance(usage, dict):
-        input_tokens = _count(usage.get("inputTokens"))
-        output_tokens = _count(usage.get("outputTokens"))
-    return ConsolidationRecord(
-        last_run_at=int(raw["lastRunAt"]),
-        trigger=trigger,
-        summary=summary if isinstance(summary, str) else "",
-        ops=tuple(op for op in ops if op is not None),
-        input_tokens=input_tokens,
-        output_tokens=output_tokens,
-        raw=raw,
-    )
+    return ConsolidationRecord.read(raw)
 
 
-def _time_or_none(value: Any) -> int | None:
-    return int(value) if _is_time(value) else None
+class HarvestRecord(Record, keep_unknown=True):
+    """A transcript harvest written by mux (§8, `harvestsByWorkspace`); Memtab only reads
+    and shows it. `summary_message_id` is its key in the file."""
 
-
-def _count(value: Any) -> int | None:
-    number = finite_number(value)
-    return max(0, int(number)) if number is not None else None
-
-
-@dataclass(frozen=True)
-class HarvestRecord:
-    """A transcript harvest written by mux; Memtab only reads and shows it."""
-
-    summary_message_id: str
+    summary_message_id: Annotated[str, NotWritten] = ""
+    as_written: Annotated[dict[str, Any], NotWritten] = field(default_factory=dict)
+    """The object as mux wrote it (what `memtab status --json` shows)."""
     status: str
-    started_at: int | None
-    completed_at: int | None
-    attempt_count: int
-    error: str | None
-    raw: dict[str, Any] = field(default_factory=dict, compare=False)
+    started_at: PositiveTime = None
+    completed_at: PositiveTime = None
+    attempt_count: Count = 0
+    error: Annotated[OrNone[str], Healed(_non_empty)] = None
 
     @property
     def sort_time(self) -> int:
@@ -213,53 +182,37 @@ class HarvestRecord:
 
 def parse_harvest(message_id: str, raw: Any) -> HarvestRecord | None:
     """A harvest record, or None when malformed."""
-    if not isinstance(raw, dict) or not isinstance(raw.get("status"), str):
+    harvest = HarvestRecord.read(raw)
+    if harvest is None:
         return None
-    started, completed = raw.get("startedAt"), raw.get("completedAt")
-    error = raw.get("error")
-    return HarvestRecord(
-        summary_message_id=message_id,
-        status=raw["status"],
-        started_at=_time_or_none(started),
-        completed_at=_time_or_none(completed),
-        attempt_count=_count(raw.get("attemptCount")) or 0,
-        error=error if isinstance(error, str) and error else None,
-        raw=raw,
-    )
+    return harvest.replaced(summary_message_id=message_id, as_written=raw)
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class JournalData:
     """The parsed journal: valid records by workspace and project, and mux's harvests."""
 
-    workspaces: dict[str, ConsolidationRecord] = field(default_factory=dict)
-    projects: dict[str, ConsolidationRecord] = field(default_factory=dict)
-    harvests: dict[str, dict[str, HarvestRecord]] = field(default_factory=dict)
+    workspaces: dict[str, ConsolidationRecord] = dataclasses.field(default_factory=dict)
+    projects: dict[str, ConsolidationRecord] = dataclasses.field(default_factory=dict)
+    harvests: dict[str, dict[str, HarvestRecord]] = dataclasses.field(default_factory=dict)
     problems: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class ConsolidationStatus:
-    """Coverage of one workspace's scopes, as the footer and `memtab status` show it."""
+def _as_mux_wrote_it(harvest: HarvestRecord) -> dict[str, Any]:
+    return harvest.as_written
+
+
+class ConsolidationStatus(Record, write_only=True):
+    """Coverage of one workspace's scopes, as the footer and `memtab status` show it (the
+    latter's `--json`: each record as journaled, the harvest as mux wrote it)."""
 
     workspace_record: ConsolidationRecord | None
     project_record: ConsolidationRecord | None
     global_record: ConsolidationRecord | None
     project_available: bool
-    latest_harvest: HarvestRecord | None
-
-    def to_json(self) -> dict[str, Any]:
-        def record(value: ConsolidationRecord | None) -> dict[str, Any] | None:
-            return value.to_json() if value else None
-
-        harvest = self.latest_harvest
-        return {
-            "workspaceRecord": record(self.workspace_record),
-            "projectRecord": record(self.project_record),
-            "globalRecord": record(self.global_record),
-            "projectAvailable": self.project_available,
-            "latestHarvestRecord": dict(harvest.raw) if harvest else None,
-        }
+    latest_harvest: Annotated[
+        HarvestRecord | None, Key("latestHarvestRecord"), WrittenAs(_as_mux_wrote_it)
+    ]
 
 
 def parse_journal_document(document: Any) -> JournalData:

@@ -111,7 +111,9 @@ def test_a_workspace_switch_reports_no_changes_for_the_new_scopes(home: Home) ->
 
 
 def test_agent_task_runs_are_offered_to_the_footer(home: Home) -> None:
-    record = ConsolidationRecord(1_700_000_000_000, "manual", "child run")
+    record = ConsolidationRecord(
+        last_run_at=1_700_000_000_000, trigger="manual", summary="child run"
+    )
     Journal(home).save_run(CHILD, PROJECT, record)
     scan = scan_home(ScanRequest(home, MAIN))
     assert [(label, run.summary) for label, run in scan.recent_runs] == [
