@@ -95,7 +95,7 @@ RULES = (
     Rule(
         "run",
         re.compile(r"^(SyncRun|RunOutcome)$|(sync|check)_?runs?$", re.I),
-        "a sync or a check is not a run: SyncJob, SyncOutcome; check/rules/runnable.py",
+        "a sync or a check is not a run: TargetSync, SyncOutcome; check/rules/runnable.py",
         where=("memtab/sync/", "memtab/check/"),
     ),
 )

@@ -82,7 +82,7 @@ class SyncOutcome:
 
 
 @dataclass
-class SyncJob:
+class TargetSync:
     """Everything one sync of a target works with."""
 
     target: Target

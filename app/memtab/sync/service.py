@@ -29,7 +29,7 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
 from memtab.store.paths import PathError
 from memtab.store.xum_backup import BackupOverlap
-from memtab.sync.engine import SyncCancelledError, SyncJob, SyncOutcome
+from memtab.sync.engine import SyncCancelledError, SyncOutcome, TargetSync
 from memtab.sync.export import Committer, SyncedStore
 from memtab.sync.imports import log_imports
 from memtab.sync.records import SyncState
@@ -343,7 +343,7 @@ class SyncService:
                 error=f"The repository of {target.name} is missing; run memtab sync init again",
             )
         repo = self.repository(git, config.machine)
-        job = SyncJob(
+        target_sync = TargetSync(
             target,
             git,
             Committer(repo, config.machine, target.branch),
@@ -355,13 +355,13 @@ class SyncService:
             clock=self.clock,
         )
         try:
-            outcome = job.run()
+            outcome = target_sync.run()
         except SyncCancelledError:
-            save_state(state_path, job.state_after_cancel())
+            save_state(state_path, target_sync.state_after_cancel())
             return TargetReport(target=target.name, remote=target.remote, status="cancelled")
         except _FAILURES as error:
             if isinstance(error, GitError) and error.kind == "cancelled":
-                save_state(state_path, job.state_after_cancel())
+                save_state(state_path, target_sync.state_after_cancel())
                 return TargetReport(target=target.name, remote=target.remote, status="cancelled")
             logger.warning("Sync of %s failed: %s", target.name, error)
             save_state(state_path, state.with_changes(last_attempt_at=now, last_error=str(error)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.sync.engine import SyncJob
+from memtab.sync.engine import TargetSync
 from support.sync_machines import Machine
 
 NOTES = "/memories/global/notes.md"
@@ -31,7 +31,7 @@ def test_a_sync_killed_between_its_merge_and_the_branch_finishes_next_time(
         raise _Killed
 
     with monkeypatch.context() as patch:
-        patch.setattr(SyncJob, "_import", killed)
+        patch.setattr(TargetSync, "_import", killed)
         with pytest.raises(_Killed):
             beta.service.sync()  # the merge commit is written, the branch did not move
     # What else a kill leaves: a ref's lock, the state's temp file, a pack half written.
