@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 from memtab.fs.config.settings_file import SettingsFileError, settings_section, update_settings_file
-from memtab.fs.records import OrNone, Record, computed
+from memtab.fs.records import OrNone, Record, ValidEntries, computed, field
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import load_registry, read_registry_document
 
@@ -99,15 +99,22 @@ def backup_overlap(home: Home, synced: Iterable[tuple[str, str | None]]) -> Back
     return BackupOverlap(repo_url=settings.repo_url, scopes=tuple(scopes), owner=backup_owner(home))
 
 
+class BackupOwners(Record):
+    """settings.json's `xumBackup` (docs/formats.md §18.9): who owns the memory both
+    carry, by home root; an owner that is not one of `OWNERS` is not chosen. Changed in
+    place (`set_backup_owner`), the section's other keys kept."""
+
+    owners: ValidEntries[dict[str, Owner]] = field(default_factory=dict)
+
+
 def backup_owner(home: Home) -> Owner | None:
     """Who the user said owns the memory both carry, for this home (None: not chosen)."""
     try:
         section = settings_section(SETTINGS_SECTION)
     except SettingsFileError:
         return None  # the settings checks say why
-    owners = section.get("owners") if isinstance(section, dict) else None
-    owner = owners.get(str(home.root)) if isinstance(owners, dict) else None
-    return owner if owner in OWNERS else None
+    chosen = BackupOwners.read(section) or BackupOwners()
+    return chosen.owners.get(str(home.root))
 
 
 def set_backup_owner(home: Home, owner: Owner) -> None:
