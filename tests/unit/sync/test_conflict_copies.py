@@ -206,3 +206,24 @@ def test_the_conflicts_command_lists_and_resolves(
     assert main(["--home", str(home.root), "conflicts"]) == 0
     out = capsys.readouterr().out
     assert "x.sync-conflict" in out and "conflicted copy" not in out
+
+
+def test_resolving_a_copy_says_what_it_did_in_json(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    atomic_write_json(home.config_path, {"projects": []})
+    sidecar = home.root / "config (conflicted copy 2026-11-22 143000).json"
+    atomic_write_json(sidecar, {"projects": []})
+    resolve = ["--home", str(home.root), "conflicts", "resolve", "--json"]
+    capsys.readouterr()
+    assert main([*resolve, str(sidecar), "--keep", "mine"]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert list(said) == [
+        "path", "conflictOf", "tool", "when", "by", "mergeable", "kept", "setAside"
+    ]  # fmt: skip
+    assert (said["mergeable"], said["kept"]) == (False, "mine")
+    copy = "/memories/global/sub/y (conflicted copy 2026-11-22).md"
+    assert main([*resolve, copy, "--keep", "this"]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert list(said) == ["path", "conflictOf", "tool", "when", "by", "kept"]
+    assert (said["path"], said["kept"]) == (copy, "this")

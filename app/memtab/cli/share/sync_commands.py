@@ -359,13 +359,13 @@ def run_copy_resolve(args: argparse.Namespace) -> int:
         if args.merged is not None:
             raise CliError("A sidecar's copy is kept, dropped or merged by rule: use --keep")
         aside = resolve_sidecar_copy(home, found[0], args.keep)
-        result = {**found[0].to_json(), "kept": args.keep, "setAside": str(aside)}
+        result = found[0].replaced(kept=args.keep, set_aside=aside).to_json()
     else:
         store, _ = open_store(home, args.workspace)
         copy = resolve_memory_copy(
             store, args.path, keep=args.keep, merged=_merged_text(args.merged)
         )
-        result = {**copy_row(copy).to_json(), "kept": args.keep or "merged"}
+        result = copy_row(copy).replaced(kept=args.keep or "merged").to_json()
     if args.json:
         print_json(result)
     elif "setAside" in result:

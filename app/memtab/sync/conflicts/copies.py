@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal
 
 from memtab.fs.atomic import make_directory_durably
 from memtab.fs.locking.locks import interprocess_lock
-from memtab.fs.records import Key, NotWritten, Record, computed
+from memtab.fs.records import Key, NotWritten, OmitNone, Record, computed
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.actors import EXTERNAL
 from memtab.store.conflict_copies import (
@@ -75,6 +75,8 @@ class CopyRow(Record, write_only=True):
     tool: str
     when: str | None = None
     by: str | None = None
+    kept: Annotated[str | None, OmitNone] = None
+    """What `conflicts resolve` kept (this, mine, both, merged); written then only."""
 
 
 def copy_row(copy: ConflictCopy) -> CopyRow:
@@ -99,6 +101,9 @@ class SidecarCopy(Record, write_only=True):
     when: str | None = computed(lambda copy: copy.name.when)
     by: str | None = computed(lambda copy: copy.name.by)
     mergeable: bool = computed(lambda copy: copy.original.name == MERGEABLE_SIDECAR)
+    kept: Annotated[str | None, OmitNone] = None
+    """What `conflicts resolve` kept (this, mine, both), and where it set the other aside."""
+    set_aside: Annotated[Path | None, OmitNone] = None
 
 
 def sidecar_copies(home: Home) -> list[SidecarCopy]:
