@@ -128,12 +128,6 @@ class AtLeast(Marker):
         return read_at_least
 
 
-# pydantic's names for what every type is here, strict (kept for code written against
-# them this turn; write `str`, `int`, `bool`).
-StrictStr = str
-StrictInt = int
-StrictBool = bool
-
 OrNone = Annotated[T | None, Lenient(None)]
 """`OrNone[T]`: `T | None`, a value that is not a `T` read as None."""
 
