@@ -140,9 +140,9 @@ def _copies(home: Home, found: Findings) -> list[dict[str, Any]]:
     for scope, where, root in _scope_roots(home):
         listing = list_scope(scope, root, read_files=False)
         for copy in find_copies(entry.path for entry in listing.files).values():
-            rows.append({**copy_row(copy).to_json(), "in": where})
+            rows.append(copy_row(copy).replaced(where=where).to_json())
     for sidecar in sidecar_copies(home):
-        rows.append({**sidecar.to_json(), "in": "home"})
+        rows.append(sidecar.replaced(where="home").to_json())
     if rows:
         named = ", ".join(f"{row['path']} ({row['in']})" for row in rows[:3])
         more = f" and {len(rows) - 3} more" if len(rows) > 3 else ""

@@ -41,6 +41,9 @@ def test_conflict_copies_in_every_scope_and_of_sidecars_are_warned(tmp_path: Pat
         "app-0123456789ab",
         "home",
     }
+    keys = {row["in"]: list(row) for row in section["conflictCopies"]}
+    assert keys["global"] == ["path", "conflictOf", "tool", "when", "by", "in"]
+    assert keys["home"] == ["path", "conflictOf", "tool", "when", "by", "mergeable", "in"]
     [warning] = found.items
     assert warning.level.value == "warning" and "3 conflict copies" in warning.message
 

@@ -197,7 +197,7 @@ def run_accept(args: argparse.Namespace) -> int:
         except _ERRORS as error:
             raise CliError(str(error)) from None
         for item in decision.items:
-            accepted.append({**item.to_json(), "text": decision.texts[item.id]})
+            accepted.append(item.replaced(text=decision.texts[item.id]).to_json())
     _report(args, "accepted", accepted)
     return 0
 

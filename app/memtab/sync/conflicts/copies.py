@@ -77,6 +77,8 @@ class CopyRow(Record, write_only=True):
     by: str | None = None
     kept: Annotated[str | None, OmitNone] = None
     """What `conflicts resolve` kept (this, mine, both, merged); written then only."""
+    where: Annotated[str | None, Key("in"), OmitNone] = None
+    """The scope folder the doctor found it in (written in the doctor's report only)."""
 
 
 def copy_row(copy: ConflictCopy) -> CopyRow:
@@ -104,6 +106,8 @@ class SidecarCopy(Record, write_only=True):
     kept: Annotated[str | None, OmitNone] = None
     """What `conflicts resolve` kept (this, mine, both), and where it set the other aside."""
     set_aside: Annotated[Path | None, OmitNone] = None
+    where: Annotated[str | None, Key("in"), OmitNone] = None
+    """`home` in the doctor's report."""
 
 
 def sidecar_copies(home: Home) -> list[SidecarCopy]:
