@@ -15,9 +15,11 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.records import Lenient, OrNone, Record
+from memtab.fs.records import field as record_field
 from memtab.fs.user_files import read_regular_file
 
 logger = logging.getLogger(__name__)
@@ -252,9 +254,39 @@ class NodePackage:
     problem: str | None = None
 
 
-_DEPENDENCY_TABLES = (
-    "dependencies", "devDependencies", "peerDependencies", "optionalDependencies",
-)  # fmt: skip
+_Table = Annotated[dict[str, Any], Lenient({})]
+
+
+class PackageJson(Record):
+    """package.json as the check reads it (docs/formats.md §19): the names of its scripts,
+    its `bin` (an object of programs, or one program named after the package) and the
+    packages it depends on; a value of the wrong type reads as empty."""
+
+    name: OrNone[str] = None
+    bin: Annotated[str | dict[str, Any] | None, Lenient(None)] = None
+    scripts: _Table = record_field(default_factory=dict)
+    dependencies: _Table = record_field(default_factory=dict)
+    dev_dependencies: _Table = record_field(default_factory=dict)
+    peer_dependencies: _Table = record_field(default_factory=dict)
+    optional_dependencies: _Table = record_field(default_factory=dict)
+
+    @property
+    def programs(self) -> set[str]:
+        """What its `node_modules/.bin` will hold: its own programs and its dependencies'."""
+        if isinstance(self.bin, dict):
+            programs = set(self.bin)
+        elif self.bin is not None and self.name is not None:
+            programs = {self.name.rsplit("/", 1)[-1]}
+        else:
+            programs = set()
+        for table in (
+            self.dependencies,
+            self.dev_dependencies,
+            self.peer_dependencies,
+            self.optional_dependencies,
+        ):
+            programs.update(dependency.rsplit("/", 1)[-1] for dependency in table)
+        return programs
 
 
 def node_package(path: Path) -> NodePackage:
@@ -263,21 +295,10 @@ def node_package(path: Path) -> NodePackage:
     except (OSError, ValueError, JsonError) as error:
         problem = f"cannot read {path}: {error}"
         return NodePackage(Targets(open=True, problem=problem), problem=problem)
-    if not isinstance(document, dict):
+    package = PackageJson.read(document)
+    if package is None:
         return NodePackage()
-    scripts = document.get("scripts")
-    names = frozenset(n for n in scripts if isinstance(n, str)) if isinstance(scripts, dict) else ()
-    programs: set[str] = set()
-    bin_field, package = document.get("bin"), document.get("name")
-    if isinstance(bin_field, dict):
-        programs.update(name for name in bin_field if isinstance(name, str))
-    elif isinstance(bin_field, str) and isinstance(package, str):
-        programs.add(package.rsplit("/", 1)[-1])
-    for table in _DEPENDENCY_TABLES:
-        dependencies = document.get(table)
-        if isinstance(dependencies, dict):
-            programs.update(d.rsplit("/", 1)[-1] for d in dependencies if isinstance(d, str))
-    return NodePackage(Targets(frozenset(names)), frozenset(programs))
+    return NodePackage(Targets(frozenset(package.scripts)), frozenset(package.programs))
 
 
 def package_scripts(path: Path) -> Targets:
