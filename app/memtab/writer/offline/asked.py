@@ -30,7 +30,9 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable
+from typing import Annotated
 
+from memtab.fs.records import Checked, OrNone, Record, ValidItems
 from memtab.transcripts import TranscriptToolCall
 from memtab.writer.offline.answers import is_english
 from memtab.writer.offline.directives import human_text, looks_pasted
@@ -155,20 +157,47 @@ def is_question(call: TranscriptToolCall) -> bool:
     return bool(_QUESTION_TOOL.match(call.name))
 
 
+class AskedOption(Record):
+    """An option the question tool offered: its label and what it means."""
+
+    label: str
+    description: OrNone[str] = None
+
+
+def _asked(question: str) -> str:
+    if not question.strip():
+        raise ValueError("a blank question")
+    return question
+
+
+class AskedQuestion(Record):
+    """One question of the tool's input (`AskUserQuestion`); a bad option is dropped."""
+
+    question: Annotated[str, Checked(_asked)]
+    options: ValidItems[tuple[AskedOption, ...]] = ()
+
+
+class AskedQuestions(Record):
+    """The question tool's input as the agent sent it: `{"questions": [...]}`, a question of
+    the wrong shape dropped, the others read."""
+
+    questions: ValidItems[tuple[AskedQuestion, ...]] = ()
+
+
 def decisions_in(
     call: TranscriptToolCall, scripted: Callable[[str], bool] | None = None
 ) -> list[str]:
     """The user's answers to one question call, each as a note naming its question;
     `scripted`: whether an answer is an option a skill's instructions list (`SkillScripts`)."""
     output = call.output or ""
-    if call.is_error or not _ANSWERED.search(output) or not isinstance(call.input, dict):
+    if call.is_error or not _ANSWERED.search(output):
         return []
-    questions = call.input.get("questions")
+    asked_input = AskedQuestions.read(call.input)
+    if asked_input is None:
+        return []
     decisions: list[str] = []
-    for item in questions if isinstance(questions, list) else []:
-        question = item.get("question") if isinstance(item, dict) else None
-        if not isinstance(question, str) or not question.strip():
-            continue
+    for item in asked_input.questions:
+        question = item.question
         match = re.search(re.escape(f'"{question}"="') + _ANSWER_END, output)
         if match is None:
             continue
@@ -190,22 +219,16 @@ def decisions_in(
     return decisions
 
 
-def _chosen_description(answer: str, question: dict[str, object]) -> str | None:
+def _chosen_description(answer: str, question: AskedQuestion) -> str | None:
     """What the chosen option means, as the question tool offered it: its description ("不要な
     列を除外して見やすくする。例: `--fields stars,license` で stars と license だけ表示。") — a
     label alone ("出力の絞り込み (Recommended)", "Tasks Only") seldom says what was decided.
     Its first sentence when the whole is too long; None when even that is, or there is none."""
-    options = question.get("options")
     chosen = " ".join(answer.split()).casefold()
-    for option in options if isinstance(options, list) else []:
-        if not isinstance(option, dict) or not isinstance(option.get("label"), str):
+    for option in question.options:
+        if " ".join(option.label.split()).casefold() != chosen or option.description is None:
             continue
-        description = option.get("description")
-        if " ".join(option["label"].split()).casefold() != chosen or not isinstance(
-            description, str
-        ):
-            continue
-        text = " ".join(description.split())
+        text = " ".join(option.description.split())
         if len(text) > MAX_DESCRIPTION_CHARS:
             first = _FIRST_SENTENCE.match(text)
             text = first.group(1) if first else ""
@@ -213,15 +236,10 @@ def _chosen_description(answer: str, question: dict[str, object]) -> str | None:
     return None
 
 
-def _is_offered(answer: str, question: dict[str, object]) -> bool:
+def _is_offered(answer: str, question: AskedQuestion) -> bool:
     """Whether an answer chooses among the options the question offered: one of them, or
     words the user typed that name one ("pnpm, never npm")."""
-    options = question.get("options")
-    labels = [
-        " ".join(option["label"].split()).casefold()
-        for option in (options if isinstance(options, list) else [])
-        if isinstance(option, dict) and isinstance(option.get("label"), str)
-    ]
+    labels = [" ".join(option.label.split()).casefold() for option in question.options]
     chosen = answer.casefold()
     return any(re.search(rf"(?<!\w){re.escape(label)}(?!\w)", chosen) for label in labels if label)
 
