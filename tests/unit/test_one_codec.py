@@ -19,8 +19,6 @@ THE_CODEC = {"fs/records/__init__.py", "fs/records/codec.py", "fs/records/output
 A_HAND_CODEC = re.compile(r"^_?(\w+_)?(to|from)_(json|dict)$")
 
 LEFT = {
-    # history's index lines: h37codec2 moves them this turn
-    "store/history/versions.py": {"Version.to_json"},
     # a trace dump writes exactly the fields it was given: an override over Record.to_json
     "traces/schema.py": {"DumpModel.to_json"},
     # the transcripts' events are built field by field as a transcript is parsed (mutable),

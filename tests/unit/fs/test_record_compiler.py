@@ -8,7 +8,17 @@ from typing import Annotated, Any
 
 import pytest
 
-from memtab.fs.records import Count, Key, Lenient, OmitNone, OrNone, Record, TrueOnly, field
+from memtab.fs.records import (
+    Count,
+    KeepUnread,
+    Key,
+    Lenient,
+    OmitNone,
+    OrNone,
+    Record,
+    TrueOnly,
+    field,
+)
 from memtab.fs.records.codec import Field
 from memtab.fs.records.compiler import source_of_reader, source_of_writer
 
@@ -116,3 +126,15 @@ def test_the_generated_source_is_python_a_reader_can_read(cls: type[Record]) -> 
     compile(writer, "writer", "exec")
     assert reader.startswith(f"def read_{cls.__name__}(raw, problems=None):")
     assert writer.startswith(f"def write_{cls.__name__}(self):")
+
+
+def test_an_optional_value_it_cannot_read_is_written_back_as_it_was() -> None:
+    class Line(Record, keep_unknown=True):
+        name: str
+        moved: Annotated[OrNone[str], OmitNone, KeepUnread] = None
+
+    raw = {"name": "n", "moved": 5, "zz": 1}
+    line = Line.read_or_raise(raw)
+    assert line.moved is None and line.unknown == {"zz": 1, "moved": 5}
+    assert line.to_json() == raw
+    assert Line.read_or_raise({"name": "n", "moved": "m"}).unknown == {}

@@ -69,19 +69,28 @@ def test_an_index_line_is_written_back_as_it_was_read() -> None:
     read index stays in memory), and writes a line back whole: fields Memtab does not
     know, and optional ones it could not read, as they were."""
     sha = "ab" * 32
-    written = Version("v1", 1, "/memories/global/a.md", "user", "edit", sha, 3, stat=(3, 9))
-    again = parse_version(written.to_record())
-    assert again == written and again.raw is None
+    written = Version(
+        id="v1",
+        at=1,
+        path="/memories/global/a.md",
+        actor="user",
+        op="edit",
+        sha256=sha,
+        size_bytes=3,
+        stat=(3, 9),
+    )
+    again = parse_version(written.to_json())
+    assert again == written and again.unknown == {}
     foreign = {
-        **written.to_record(),
+        **written.to_json(),
         "futureField": {"kept": [1, 2]},
         "movedFrom": 5,  # not a path: not read, but kept
         "revertOf": None,
     }
     read = parse_version(foreign)
     assert read is not None and read.moved_from is None and read.stat == (3, 9)
-    assert read.raw == {"futureField": {"kept": [1, 2]}, "movedFrom": 5, "revertOf": None}
-    assert read.to_record() == foreign
+    assert read.unknown == {"futureField": {"kept": [1, 2]}, "movedFrom": 5, "revertOf": None}
+    assert read.to_json() == foreign
 
 
 def test_a_damaged_blob_is_reported_not_returned(home: Home) -> None:

@@ -189,7 +189,7 @@ def run_history(args: argparse.Namespace) -> int:
     else:
         versions = file_history(_caught_up_store(args), args.path)
     if args.json:
-        print_json({"versions": [version.to_json() for version in versions]})
+        print_json({"versions": [version.listed().to_json() for version in versions]})
         return 0
     if not versions:
         print(f"No history for {args.path}")

@@ -24,7 +24,9 @@ field it applies to (`Annotated[T, marker…]`, the first marker innermost):
 - `Healed(fn)` (the raw value mended before it is read), `Checked(fn)` (the value read,
   mended or refused with ValueError), `AtLeast(n)` (a number ≥ n, a text or list of at
   least n);
-- `OmitNone`: written only when it has a value (mux leaves such fields out).
+- `OmitNone`: written only when it has a value (mux leaves such fields out);
+- `KeepUnread`: an optional field's value that cannot be read is written back as it was
+  (among the unknown fields of a `keep_unknown=True` record).
 
 A record whose unknown fields must be written back is declared `keep_unknown=True` (they
 come back after the known ones); a sidecar others write too is changed through
@@ -71,6 +73,7 @@ from memtab.fs.records.markers import (
     Count,
     FiniteNumber,
     Healed,
+    KeepUnread,
     Key,
     Lenient,
     OmitNone,
@@ -90,6 +93,7 @@ __all__ = [
     "Count",
     "FiniteNumber",
     "Healed",
+    "KeepUnread",
     "Key",
     "Lenient",
     "NotWritten",

@@ -114,9 +114,15 @@ def source_of_reader(
         "    get = raw.get",
     ]
     fills = overrides(cls, "_fill", base)  # the class keeps something of what was given
+    unread = [f.key for f in fields if any(getattr(m, "keeps_unread", False) for m in f.markers)]
+    if unread:
+        lines.append("    unread = {}")
     for n, declared in enumerate(fields):
         default = defaults.get(declared.name, ABSENT)
         lines += _field_lines(n, declared, ABSENT if fills else default, names, default)
+        if declared.key in unread:  # a value it could not read stays as it was (`KeepUnread`)
+            key = repr(declared.key)
+            lines.append(f"    if v{n} is None and {key} in raw: unread[{key}] = raw[{key}]")
     lines.append("    if problems: raise problems[0]")
     lines.append("    record = new(cls)")
     if fills:
@@ -138,6 +144,8 @@ def source_of_reader(
     if cls._keeps_unknown:
         names["known"] = frozenset(name for f in fields for name in (f.key, f.name))
         lines.append("    unknown = {k: x for k, x in raw.items() if k not in known}")
+        if unread:
+            lines.append("    unknown.update(unread)")
         lines.append("    if unknown: set_slot(record, '_unknown', unknown)")
     if overrides(cls, "after_read", base):
         lines += [

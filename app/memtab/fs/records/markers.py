@@ -41,6 +41,21 @@ OmitNone = _OmitNone()
 """A field written only when it is not None: `Annotated[OrNone[int], OmitNone]`."""
 
 
+class _KeepUnread(Marker):
+    __slots__ = ()
+    keeps_accepted = True
+    keeps_unread = True
+
+    def __repr__(self) -> str:
+        return "KeepUnread"
+
+
+KeepUnread = _KeepUnread()
+"""An optional field (None when it cannot be read) whose value, when present but not
+read, is written back as it was, among the unknown fields (`keep_unknown=True` records):
+`Annotated[OrNone[str], KeepUnread]`."""
+
+
 class Lenient(Marker):
     """A value the field's type refuses reads as `default` (the record is still read)."""
 

@@ -116,7 +116,7 @@ def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> Pr
         with history.file.locked():
             versions = history.versions()  # appended since: kept
             kept = [v for v in versions if v.id not in doomed]
-            history.file.rewrite_locked([v.to_record() for v in kept])
+            history.file.rewrite_locked([v.to_json() for v in kept])
             removed += len(versions) - len(kept)
     referenced = {v.sha256 for history in by_key.values() for v in history.versions()}
     referenced |= _kept_by_provenance(home)

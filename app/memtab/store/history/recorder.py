@@ -197,7 +197,7 @@ class HistoryRecorder:
                     if version is not current:
                         added.append(version)
                         newest[path] = version
-                history.file.append_locked([version.to_record() for version in added])
+                history.file.append_locked([version.to_json() for version in added])
         except Exception as error:
             raise HistoryUnavailableError(history_problem(error, self.home.history_dir)) from error
 
@@ -256,10 +256,10 @@ class HistoryRecorder:
                 if version is None or version is current:
                     continue
                 if version.deleted and observation.meta:
-                    version = replace(version, meta=dict(observation.meta))
+                    version = version.replaced(meta=dict(observation.meta))
                 added.append(version)
                 newest[observation.path] = version
-            history.file.append_locked([version.to_record() for version in added])
+            history.file.append_locked([version.to_json() for version in added])
         return added
 
     def _record(
@@ -294,7 +294,7 @@ class HistoryRecorder:
                 newest[change.path] = version
                 alive = previous if previous is not None and not previous.deleted else None
                 recorded.append(RecordedChange(key, change.path, alive, version))
-            history.file.append_locked([line.to_record() for line in lines])
+            history.file.append_locked([line.to_json() for line in lines])
         return recorded
 
     def _catch_up(

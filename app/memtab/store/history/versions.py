@@ -16,10 +16,19 @@ from __future__ import annotations
 import re
 import secrets
 import sys
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
+from memtab.fs.records import (
+    AtLeast,
+    Checked,
+    Healed,
+    KeepUnread,
+    OmitNone,
+    OrNone,
+    Record,
+    TrueOnly,
+)
 from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.home import Home
 from memtab.store.paths import Scope, project_dir_name
@@ -47,159 +56,96 @@ def scope_key(scope: Scope, *, project_path: str | None, workspace_id: str | Non
     raise ValueError(f"the {scope.value} scope is not available here")
 
 
-@dataclass(frozen=True, slots=True)
-class Version:
-    """One recorded state of a file (see the module doc).
+def _interned(value: Any) -> Any:
+    return sys.intern(value) if type(value) is str else value
+
+
+def _interned_or_none(value: Any) -> str | None:
+    return sys.intern(value) if type(value) is str else None
+
+
+def _shared(value: Any) -> Any:
+    return _SHARED.get(value, value) if type(value) is str else value
+
+
+def _a_sha256(value: str) -> str:
+    if not _SHA256.fullmatch(value):
+        raise ValueError("not a sha-256 in hex")
+    return value
+
+
+def _sha256_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) and _SHA256.fullmatch(value) else None
+
+
+Name = Annotated[str | None, Healed(_interned_or_none)]
+"""An optional name many lines repeat (a run, a workspace, a path): kept once (`sys.intern`);
+not a string: none."""
+
+
+class Version(Record, keep_unknown=True, checked_when_built=False):
+    """One recorded state of a file (see the module doc): a line of the index
+    (docs/formats.md §14.2). Required: a non-empty `id`, `at` (an integer ≥ 1), `path`,
+    `actor`, `op`, `sha256` (64 hex digits), `sizeBytes` (an integer ≥ 0); a line without
+    one is no version. `prevSha256` that is no sha-256 and optional names that are no
+    string read as none; fields Memtab does not know, and optional ones it could not read,
+    are written back as they were, after the known ones.
 
     Every version of every index read is kept in memory (`jsonlines` caches them per
-    process): so slots, and `raw` holds only what `to_record` would not write back by
-    itself (fields Memtab does not know, optional ones it could not read), usually
-    nothing (None)."""
+    process): slotted, and the values most lines repeat kept once. Built unchecked
+    (`recorder` makes them by the thousand from values it knows)."""
+
+    id: Annotated[str, AtLeast(1)]
+    at: Annotated[int, AtLeast(1)]
+    path: Annotated[str, Healed(_interned)]
+    actor: Annotated[str, Healed(_shared)]
+    op: Annotated[str, Healed(_shared)]
+    sha256: Annotated[str, Checked(_a_sha256)]
+    size_bytes: Annotated[int, AtLeast(0)]
+    deleted: TrueOnly = False
+    prev_sha256: Annotated[str | None, Healed(_sha256_or_none)] = None
+    run_id: Name = None
+    workspace_id: Name = None
+    moved_from: Annotated[Name, OmitNone, KeepUnread] = None
+    moved_to: Annotated[Name, OmitNone, KeepUnread] = None
+    restored_from: Annotated[Name, OmitNone, KeepUnread] = None
+    revert_of: Annotated[Name, OmitNone, KeepUnread] = None
+    stat: Annotated[OrNone[tuple[int, int]], OmitNone, KeepUnread] = None
+    meta: Annotated[OrNone[dict[str, Any]], OmitNone, KeepUnread] = None
+
+    def listed(self) -> VersionListing:
+        """The version as the CLI lists it."""
+        return VersionListing(**{f.name: getattr(self, f.name) for f in VersionListing.fields()})
+
+
+class VersionListing(Record, write_only=True):
+    """A version as `memtab history --json` lists it (a stable contract: fields are added,
+    never renamed)."""
 
     id: str
     at: int
-    path: str
     actor: str
-    op: str
-    sha256: str
+    run_id: str | None
     size_bytes: int
-    deleted: bool = False
-    prev_sha256: str | None = None
-    run_id: str | None = None
-    workspace_id: str | None = None
-    moved_from: str | None = None
-    moved_to: str | None = None
-    restored_from: str | None = None
-    revert_of: str | None = None
-    stat: tuple[int, int] | None = None
-    meta: dict[str, Any] | None = None
-    raw: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-
-    def to_record(self) -> dict[str, Any]:
-        """The index line (unknown fields of a line read from disk are kept)."""
-        data: dict[str, Any] = {
-            "id": self.id,
-            "at": self.at,
-            "path": self.path,
-            "actor": self.actor,
-            "op": self.op,
-            "sha256": self.sha256,
-            "sizeBytes": self.size_bytes,
-            "deleted": self.deleted,
-            "prevSha256": self.prev_sha256,
-            "runId": self.run_id,
-            "workspaceId": self.workspace_id,
-        }
-        optional = {
-            "movedFrom": self.moved_from,
-            "movedTo": self.moved_to,
-            "restoredFrom": self.restored_from,
-            "revertOf": self.revert_of,
-            "stat": list(self.stat) if self.stat is not None else None,
-            "meta": self.meta,
-        }
-        data.update({key: value for key, value in optional.items() if value is not None})
-        return {**self.raw, **data} if self.raw else data
-
-    def to_json(self) -> dict[str, Any]:
-        """The CLI's `--json` shape (a stable contract: fields are added, never renamed)."""
-        return {
-            "id": self.id,
-            "at": self.at,
-            "actor": self.actor,
-            "runId": self.run_id,
-            "sizeBytes": self.size_bytes,
-            "sha256": self.sha256,
-            "deleted": self.deleted,
-            "path": self.path,
-            "op": self.op,
-            "workspaceId": self.workspace_id,
-            "movedFrom": self.moved_from,
-            "movedTo": self.moved_to,
-            "restoredFrom": self.restored_from,
-            "revertOf": self.revert_of,
-        }
-
-
-def _optional_str(value: Any) -> str | None:
-    return sys.intern(value) if isinstance(value, str) else None
+    sha256: str
+    deleted: bool
+    path: str
+    op: str
+    workspace_id: str | None
+    moved_from: str | None
+    moved_to: str | None
+    restored_from: str | None
+    revert_of: str | None
 
 
 def parse_version(raw: dict[str, Any]) -> Version | None:
     """A version from an index line, or None when a required field is wrong."""
-    vid, at, path, sha = raw.get("id"), raw.get("at"), raw.get("path"), raw.get("sha256")
-    actor, op, size = raw.get("actor"), raw.get("op"), raw.get("sizeBytes")
-    if not isinstance(vid, str) or not vid or not isinstance(path, str):
-        return None
-    if isinstance(at, bool) or not isinstance(at, int) or at <= 0:
-        return None
-    if not isinstance(sha, str) or not _SHA256.fullmatch(sha):
-        return None
-    if not isinstance(actor, str) or not isinstance(op, str):
-        return None
-    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
-        return None
-    prev = raw.get("prevSha256")
-    stat = raw.get("stat")
-    meta = raw.get("meta")
-    version = Version(
-        id=vid,
-        at=at,
-        path=sys.intern(path),
-        actor=_SHARED.get(actor, actor),
-        op=_SHARED.get(op, op),
-        sha256=sha,
-        size_bytes=size,
-        deleted=raw.get("deleted") is True,
-        prev_sha256=prev if isinstance(prev, str) and _SHA256.fullmatch(prev) else None,
-        run_id=_optional_str(raw.get("runId")),
-        workspace_id=_optional_str(raw.get("workspaceId")),
-        moved_from=_optional_str(raw.get("movedFrom")),
-        moved_to=_optional_str(raw.get("movedTo")),
-        restored_from=_optional_str(raw.get("restoredFrom")),
-        revert_of=_optional_str(raw.get("revertOf")),
-        stat=(
-            (stat[0], stat[1])
-            if isinstance(stat, list)
-            and len(stat) == 2
-            and all(isinstance(n, int) and not isinstance(n, bool) for n in stat)
-            else None
-        ),
-        meta=meta if isinstance(meta, dict) else None,
-    )
-    unwritten = _unwritten(raw, version)
-    return replace(version, raw=unwritten) if unwritten else version
+    return Version.read(raw)
 
 
-# What `to_record` always writes, and the optional fields it writes when they hold a value.
-_ALWAYS_WRITTEN = frozenset(
-    (
-        *("id", "at", "path", "actor", "op", "sha256", "sizeBytes", "deleted"),
-        *("prevSha256", "runId", "workspaceId"),
-    )
-)
-_OPTIONAL_FIELDS = {
-    "movedFrom": "moved_from",
-    "movedTo": "moved_to",
-    "restoredFrom": "restored_from",
-    "revertOf": "revert_of",
-    "stat": "stat",
-    "meta": "meta",
-}
 # Values most lines repeat, kept once: an index of thousands of lines holds a few actors
 # and ops (paths, runs and workspaces repeat too: `sys.intern`).
 _SHARED = {value: value for value in (*ACTORS, *OPS)}
-
-
-def _unwritten(raw: dict[str, Any], version: Version) -> dict[str, Any]:
-    """What of a line `to_record` would not write back: unknown fields, and optional
-    ones it did not read (kept as they are). Lines Memtab writes have none."""
-    return {
-        key: value
-        for key, value in raw.items()
-        if key not in _ALWAYS_WRITTEN
-        and (key not in _OPTIONAL_FIELDS or getattr(version, _OPTIONAL_FIELDS[key]) is None)
-    }
 
 
 class ScopeHistory:
