@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import pytest
 
 from memtab.fs.records import (
+    AtLeast,
     Count,
     KeepUnread,
     Key,
@@ -138,3 +139,14 @@ def test_an_optional_value_it_cannot_read_is_written_back_as_it_was() -> None:
     assert line.moved is None and line.unknown == {"zz": 1, "moved": 5}
     assert line.to_json() == raw
     assert Line.read_or_raise({"name": "n", "moved": "m"}).unknown == {}
+
+
+def test_a_value_at_least_its_bound_skips_the_fields_reader() -> None:
+    class Bounded(Record):
+        size: Annotated[int, AtLeast(1)]
+        name: Annotated[str, AtLeast(2)] = "ab"
+
+    called = _counting_readers(Bounded)
+    assert Bounded.read({"size": 3, "name": "abc"}) is not None and called == []
+    assert Bounded.read({"size": 0}) is None and called == ["size"]
+    assert Bounded.read({"size": 1, "name": "a"}) is None and called == ["size", "name"]

@@ -63,6 +63,11 @@ class Marker:
     def wrap(self, read: Reader) -> Reader:
         return read
 
+    def also_accepted(self, var: str) -> str | None:
+        """What else a value its wrapped reader accepts must be to come out of this
+        marker's reader as it is (a Python test of `var`; None: no inline test)."""
+        return None
+
     def heals(self) -> Callable[[Any], Any] | None:
         """The function that mends the raw value before the type reads it (`Healed`)."""
         return None
@@ -148,8 +153,13 @@ def accepted_as_is(declared: Any, var: str) -> str | None:
     give that value back as it is ("True": every value), or None when there is none."""
     if get_origin(declared) is Annotated:
         inner, *markers = get_args(declared)
-        kept = all(m.keeps_accepted for m in markers if isinstance(m, Marker))
-        return accepted_as_is(inner, var) if kept else None
+        test = accepted_as_is(inner, var)
+        for marker in (m for m in markers if isinstance(m, Marker) and not m.keeps_accepted):
+            also = marker.also_accepted(var)
+            if test is None or also is None:
+                return None
+            test = f"({test}) and {also}"
+        return test
     if declared is Any or declared is object:
         return "True"
     if declared is None or declared is type(None):
@@ -179,7 +189,11 @@ def healed_then(bare: Any, markers: tuple[Any, ...]) -> tuple[Callable[[Any], An
     reading = [m for m in markers if isinstance(m, Marker)]
     heal = reading[0].heals() if reading else None
     rest = reading[1:] if heal is not None else reading
-    return heal, bare if all(m.keeps_accepted for m in rest) else None
+    if all(m.keeps_accepted for m in rest):
+        return heal, bare
+    if all(m.keeps_accepted or m.also_accepted("v") is not None for m in rest):
+        return heal, Annotated[(bare, *rest)]  # tested inline with what they also accept
+    return heal, None
 
 
 def written_as_is(bare: Any, markers: tuple[Any, ...]) -> bool:
