@@ -41,11 +41,12 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
 from memtab.fs.confined import HardLinkedFileError
+from memtab.fs.records import Record, ValidEntries
+from memtab.fs.records import field as records_field
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeBusyError
 from memtab.store.history.blobs import sha256_of
@@ -388,37 +389,28 @@ def _stat_walk(
 StatCache = tuple[dict[str, tuple[int, int, str]], dict[str, Stat]]
 
 
+class StatCacheFile(Record):
+    """`memtab/history/index/<key>.stat.json` (docs/formats.md §14.2): files whose stat
+    changed but content did not, by `[size, mtimeNs, sha256]`, and files history keeps no
+    copy of, by `[size, mtimeNs]`. It only saves hashing: an entry that does not read is
+    dropped (the file is hashed again)."""
+
+    files: ValidEntries[dict[str, tuple[int, int, str]]] = records_field(default_factory=dict)
+    not_kept: ValidEntries[dict[str, tuple[int, int]]] = records_field(default_factory=dict)
+
+
 def _load_stat_cache(path: Path) -> StatCache:
     """The stat cache: files whose stat changed but content did not (`files`), and files
     history keeps no copy of (`notKept`), each by the stat they had."""
-    document = read_sidecar(path).document
-    files, not_kept = document.get("files"), document.get("notKept")
-    cache: dict[str, tuple[int, int, str]] = {}
-    if isinstance(files, dict):
-        for key, value in files.items():
-            if (
-                isinstance(value, list)
-                and len(value) == 3
-                and isinstance(value[0], int)
-                and isinstance(value[1], int)
-                and isinstance(value[2], str)
-            ):
-                cache[key] = (value[0], value[1], value[2])
-    skipped: dict[str, Stat] = {}
-    if isinstance(not_kept, dict):
-        for key, value in not_kept.items():
-            if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value):
-                skipped[key] = (value[0], value[1])
-    return cache, skipped
+    cached = StatCacheFile.read(read_sidecar(path).document) or StatCacheFile()
+    return dict(cached.files), dict(cached.not_kept)
 
 
 def _save_stat_cache(path: Path, old: StatCache, new: StatCache) -> None:
     if old == new:
         return
     files, not_kept = new
-    document: dict[str, Any] = {"files": {key: list(value) for key, value in files.items()}}
-    if not_kept:
-        document["notKept"] = {key: list(value) for key, value in not_kept.items()}
+    document = StatCacheFile(files=files, not_kept=not_kept).to_json()
     try:
         atomic_write_json(path, document)
     except OSError as error:  # only speed depends on it
