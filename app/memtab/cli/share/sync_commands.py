@@ -36,6 +36,7 @@ from memtab.sync.conflicts.copies import (
     resolve_sidecar_copy,
     sidecar_copies,
 )
+from memtab.sync.conflicts.resolve import find_conflict, resolve_conflict
 from memtab.sync.repository.layout import (
     DEFAULT_BRANCH,
     DEFAULT_TARGET,
@@ -290,9 +291,6 @@ def _print_files(what: str, paths: tuple[str, ...]) -> None:
 
 
 def run_resolve(args: argparse.Namespace) -> int:
-    # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
-    from memtab.sync.conflicts.resolve import find_conflict, resolve_conflict
-
     service = _service(args)
     merged = _merged_text(args.merged)
     try:
