@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from memtab.cli.background import writer_commands
 from memtab.cli.main import main
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Workspace
+from memtab.writer.config import WriterSettings, save_writer_settings
 from support.fake_model_server import FakeModelServer
 
 from .helpers import bash_part, mux_message, write_chat
@@ -217,3 +220,26 @@ def test_write_says_which_key_it_uses_and_keeps_a_provider_key_from_a_custom_ser
     assert secret not in err
     for request in fake_model_server.requests:
         assert "authorization" not in {name.lower() for name in request.headers}
+
+
+def test_write_runs_with_every_stored_setting_the_command_line_does_not_override(
+    home: Home,
+    workspace: Workspace,
+    chat: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stored = WriterSettings(notify=True, max_dumps=7, timeout_s=42.0)
+    save_writer_settings(stored)
+    received: list[WriterSettings] = []
+    real_run = writer_commands.run_writer
+
+    def recording_run(*args: Any, **kwargs: Any) -> Any:
+        received.append(kwargs["settings"])
+        return real_run(*args, **kwargs)
+
+    monkeypatch.setattr(writer_commands, "run_writer", recording_run)
+    args = ["--home", str(home.root), "write", "--workspace", workspace.id, "--json"]
+    status, _, err = run_cli([*args, "--timeout", "30", "--dump"], capsys)
+    assert status == 0, err
+    assert received == [stored.replaced(timeout_s=30.0, dump_successful_runs=True)]

@@ -133,12 +133,11 @@ def _settings(args: argparse.Namespace) -> WriterSettings:
     problem = memory_path_problem(memory_path)
     if problem:
         raise CliError(problem)
-    return WriterSettings(
-        mode=stored.mode,
+    # The stored settings with the command line's overrides: every other setting as stored.
+    return stored.replaced(
         timeout_s=timeout,
         memory_path=memory_path,
         dump_successful_runs=stored.dump_successful_runs or args.dump,
-        max_dumps=stored.max_dumps,
         offline_notes=OfflineNotes.WRITE if args.write_notes else stored.offline_notes,
     )
 
