@@ -171,6 +171,17 @@ def test_suggestions_made_elsewhere_show_up_live(
     qtbot.waitUntil(lambda: shown(window) == [], timeout=WAIT_MS)
 
 
+def test_reload_from_disk_reads_the_inbox_again_when_the_watch_missed_a_change(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    wait_watching(qtbot, window)
+    window.watcher.stop()  # as when the watch misses a change (inotify's limit, a network drive)
+    propose(home, MAIN, "Run `make test` before pushing.")
+    window.context.actions.action("tree.reload").trigger()  # F5
+    qtbot.waitUntil(lambda: shown(window) == ["Run `make test` before pushing."], timeout=WAIT_MS)
+
+
 def test_a_failed_accept_says_why_and_keeps_the_suggestion(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:

@@ -298,8 +298,10 @@ class MemoryTab(QWidget):
         self.scans.start()
 
     def rescan_all(self) -> None:
-        """Reread everything (F5)."""
+        """Reread everything the tab shows (F5): the scopes, and the Inbox once built."""
         self.scans.request(None)
+        if self._assembled:
+            self.inbox.reload()
 
     def save_ui_state(self) -> None:
         """Remember splitter sizes and badges (the window saves the file)."""

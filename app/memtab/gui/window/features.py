@@ -204,7 +204,6 @@ def start_watching(window: MainWindow) -> None:
     scopes and the Inbox (a harvest or an agent's proposal written meanwhile)."""
     window.watcher.start(window.home.root)
     window.memory_tab.rescan_all()
-    window.memory_tab.inbox.reload()
 
 
 def build_writer(window: MainWindow) -> WriterSupervisor | None:
