@@ -227,9 +227,9 @@ def rename_candidates(
     listed: Callable[[MemoryFileRef], MemoryFile | None],
 ) -> list[MemoryFile]:
     """The files that appeared which the open `document` may have been renamed or moved
-    to outside Memtab (files of its source among `changed`) — if it is gone from disk."""
-    physical = document.physical()
-    if physical is None or physical.exists():
+    to outside Memtab, if it is gone from disk (`renamed_job` looks): files of its source
+    among `changed`."""
+    if document.physical() is None:
         return []
     source = document.ref.source_id
     others = [ref for ref in changed if ref != document.ref and ref.source_id == source]
@@ -238,10 +238,14 @@ def rename_candidates(
 
 
 def renamed_job(
-    candidates: Sequence[MemoryFile], loaded_sha: str, _ctx: CancelToken
+    document: MemoryFile, candidates: Sequence[MemoryFile], loaded_sha: str, _ctx: CancelToken
 ) -> MemoryFile | None:
-    """The first of `candidates` that holds what the open file held (`loaded_sha`): where
-    it went when it was renamed or moved outside Memtab; None when none does."""
+    """Where the open `document` went when it was renamed or moved outside Memtab: the
+    first of `candidates` that holds what it held (`loaded_sha`); None when it is still
+    on disk or none does."""
+    physical = document.physical()
+    if physical is None or physical.exists():
+        return None
     for candidate in candidates:
         try:
             if candidate.read().sha256 == loaded_sha:

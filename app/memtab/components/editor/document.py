@@ -103,7 +103,7 @@ class OpenDocument(DocumentBase):
         loaded = self.file.loaded_sha
         found = rename_candidates(document, changed, listed) if listed and loaded else []
         if found and loaded is not None:
-            job = functools.partial(renamed_job, found, loaded)
+            job = functools.partial(renamed_job, document, found, loaded)
             found_one = functools.partial(self._renamed, document.ref)
             self.reads.run(RENAME, job, found_one, self._cannot_read)
         else:
@@ -113,7 +113,7 @@ class OpenDocument(DocumentBase):
         document = self.document
         if document is None or document.ref != ref:
             return
-        if renamed is None:  # deleted, not renamed
+        if renamed is None:  # changed in place, or deleted
             self.follow_disk()
             return
         self.retarget(renamed)
