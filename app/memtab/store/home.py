@@ -151,7 +151,7 @@ class PathKind(enum.StrEnum):
     """A history index of Memtab's (key = its scope key: `global`, `project-<dir>`,
     `workspace-<id>`): a version of one of that scope's files was recorded."""
     RUNS_LOG = "runs_log"
-    """Memtab's log of every consolidation and writer run."""
+    """Memtab's log of every run: consolidation, writer, sync, revert."""
     SYNC = "sync"
     """Sync's set-up (`memtab/sync/config.json`, key None) or a target's state
     (`memtab/sync/<target>/state.json`, key = the target's name)."""
@@ -392,7 +392,7 @@ class Home:
 
     @property
     def runs_log_path(self) -> Path:
-        """Memtab's log of every consolidation and writer run (JSON lines)."""
+        """Memtab's log of every run (JSON lines): consolidation, writer, sync, revert."""
         return self.history_dir / "runs.jsonl"
 
     @property

@@ -100,7 +100,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     restore_parser.add_argument("--json", action="store_true")
     restore_parser.set_defaults(handler=run_restore)
 
-    runs = commands.add_parser("runs", help="every consolidation and writer run, newest first")
+    runs = commands.add_parser(
+        "runs", help="every consolidation, writer run, sync and revert, newest first"
+    )
     add_home_option(runs)
     runs.add_argument("--workspace", metavar="ID", help="only this workspace's runs")
     runs.add_argument("--kind", choices=RUN_KINDS)

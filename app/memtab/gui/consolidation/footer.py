@@ -168,7 +168,7 @@ class ConsolidationFooter(QFrame):
         self.runs_button.setAutoRaise(True)
         self.runs_button.setToolTipDuration(-1)
         self.runs_button.setToolTip(
-            "Runs… — every consolidation and writer run, its changes, and Revert"
+            "Runs… — every consolidation, writer run, sync and revert, its changes, and Revert"
         )
         self.runs_button.setAccessibleName("Consolidation runs")
         self.runs_button.clicked.connect(self._on_runs_button_clicked)

@@ -1,4 +1,5 @@
-"""Runs…: every consolidation and writer run Memtab logged or saw in mux's journal.
+"""Runs…: every run Memtab logged (consolidations, writer runs, syncs that brought files
+in, reverts) or saw in mux's journal.
 
 The list is newest first and filtered by workspace, kind, trigger and "failed only".
 Selecting a run shows when and how it ran, its summary, and each op in words ("Merged

@@ -11,7 +11,7 @@ memory scope:
 - `recorder.py`  what `MemoryStore` calls inside every change (never fails the change)
 - `../catch_up/external.py` `record_external`: changes Memtab did not make (mux, an editor), by stat
 - `../restore/from_history.py` file history (following renames), restore, trash, revert of a run
-- `runs.py`      Memtab's log of every consolidation and writer run, and mux's runs
+- `runs.py`      Memtab's log of every run (consolidation, writer, sync, revert), and mux's runs
 - `describe.py`  ops in words ("Combined a.md into b.md")
 - `prune.py`     the size and age bounds (settings.json `history` section)
 
