@@ -76,6 +76,25 @@ def test_a_file_a_sync_brings_in_is_badged_as_syncs(
     assert f"{actor_name('sync')} changed it" in tip and "Another program" not in tip
 
 
+# slow: two machines syncing through a git remote (git processes, ~0.5 s of CPU)
+@pytest.mark.slow
+def test_a_file_a_sync_outside_the_window_brings_in_is_badged_as_syncs(
+    qtbot: QtBot, make_window: WindowFactory, alpha: Machine, beta: Machine
+) -> None:
+    """`memtab sync` in a terminal (here: alpha's sync service outside the window) logs
+    its run; the window names the change sync's from the run, not another program's."""
+    alpha.publish(NOTES, "# Notes\n", beta)
+    window = make_window(alpha.home, None, start_writer=False)
+    wait_watching(qtbot, window)
+    beta.write(NOTES, "# Notes\n\n- from beta\n")
+    beta.sync()
+    alpha.sync()
+    tab = window.memory_tab
+    notes = str(alpha.home.global_root / "notes.md")
+    wait_for(qtbot, lambda: notes in tab.agent_edited, 30_000)
+    wait_for(qtbot, lambda: tab.marks.edits.badges[notes].actor is Actor.SYNC, 30_000)
+
+
 def test_without_sync_the_status_is_hidden_and_sync_now_says_how(
     qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
 ) -> None:

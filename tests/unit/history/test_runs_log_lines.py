@@ -86,3 +86,27 @@ def test_a_journal_run_older_than_history_keeps_is_not_added_back_after_the_prun
     # The next start (another day): nothing to add, nothing rewritten.
     assert catch_up_runs(home, now_ms=NOW + DAY) == []
     assert home.runs_log_path.read_bytes() == logged
+
+
+def test_the_contents_recent_runs_wrote_name_the_kind_of_run(tmp_path: Path) -> None:
+    home = new_home(tmp_path / "home")
+
+    def op(sha: str, *, applied: bool = True, deleted: bool = False) -> dict[str, object]:
+        version = {"path": "/memories/global/a.md", "afterVersion": "v", "afterSha256": sha}
+        return {
+            "command": "edit",
+            "path": "/memories/global/a.md",
+            "applied": applied,
+            "versions": [{**version, "deleted": True} if deleted else version],
+        }
+
+    write_log(
+        home,
+        [
+            run("old", NOW - DAY, kind="sync", ops=[op("s-old")]),
+            run("w", NOW, ops=[op("s-writer"), op("s-refused", applied=False)]),
+            run("s", NOW + 1, kind="sync", ops=[op("s-sync"), op("s-gone", deleted=True)]),
+        ],
+    )
+    written = RunsLog(home).contents_written_since(NOW)
+    assert written == {"s-writer": "writer", "s-sync": "sync"}

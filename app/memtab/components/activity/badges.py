@@ -15,6 +15,8 @@ Who changed a file, in this order:
    scan saw the change — and a change seen while this window's consolidation runs on
    the shown workspace (`consolidating`) is the consolidator's. A sync of this window
    claims the files it brought in the same way (sync's: the other machine's change).
+   Runs of Memtab in other processes (`memtab sync`, `memtab write`, another window)
+   claim the contents they wrote, as the runs log records them (`claim_content`).
 2. mux, when the file's `lastWriteAt` in memory-meta.json is the time the file changed:
    a write through the memory tool (Memtab's own tool writes are claimed above).
 3. Anyone else: another program (a text editor, a script, git).
@@ -92,6 +94,8 @@ class AgentEdits:
         self._clock = clock
         self._badges: dict[str, Badge] = {}
         self._claims: dict[str, tuple[Actor, int]] = {}
+        self._content_claims: dict[str, tuple[Actor, int]] = {}  # by content sha-256
+        self._badged_contents: dict[str, str] = {}  # physical → the sha its badge saw
         self.consolidating = False
         """Whether this window's consolidation runs on the shown workspace right now."""
 
@@ -132,8 +136,11 @@ class AgentEdits:
             if anything_own and self._is_own_change(physical, path, changes.shas.get(path)):
                 self._badges.pop(physical, None)  # the user's own save: nothing to point out
                 continue
-            actor = self._actor(scan, meta_keys, path, physical, entries.get(path))
+            sha = changes.shas.get(path)
+            actor = self._actor(scan, meta_keys, path, physical, entries.get(path), sha)
             self._badges[physical] = Badge(actor=actor, at_ms=self._clock())
+            if sha is not None:
+                self._badged_contents[physical] = sha
         return self._badges != before
 
     def claim(self, physical: str, actor: Actor) -> bool:
@@ -147,6 +154,23 @@ class AgentEdits:
             return False
         self._badges[physical] = Badge(actor=actor, at_ms=badge.at_ms)
         return True
+
+    def claim_content(self, sha256: str, actor: Actor) -> bool:
+        """A run of Memtab in another process wrote a file's content `sha256` (just now,
+        or in a moment): a change to that content is the run's. True when a badge already
+        shown changed its actor."""
+        now = self._clock()
+        self._content_claims = {c: v for c, v in self._content_claims.items() if v[1] > now}
+        self._content_claims[sha256] = (actor, now + CLAIM_TTL_MS)
+        shown = self._badges
+        self._badged_contents = {p: c for p, c in self._badged_contents.items() if p in shown}
+        changed = False
+        for physical, content in self._badged_contents.items():
+            badge = shown[physical]
+            if content == sha256 and badge.actor is not actor and now - badge.at_ms <= CLAIM_TTL_MS:
+                shown[physical] = Badge(actor=actor, at_ms=badge.at_ms)
+                changed = True
+        return changed
 
     def clear(self, physical: str | None) -> bool:
         """Drop the badge of the file at `physical` (opened); True if it had one."""
@@ -204,10 +228,12 @@ class AgentEdits:
         path: VirtualPath,
         physical: str,
         entry: FileEntry | None,
+        sha: str | None,
     ) -> Actor:
-        claim = self._claims.get(physical)
-        if claim is not None and claim[1] > self._clock():
-            return claim[0]
+        now = self._clock()
+        for claim in (self._claims.get(physical), self._content_claims.get(sha or "")):
+            if claim is not None and claim[1] > now:
+                return claim[0]
         if self.consolidating:
             return Actor.CONSOLIDATOR
         key = meta_keys.of(path)

@@ -9,6 +9,9 @@ this collaborator of the Memory tab feeds it and shows the result:
   (`claim_writer_run`), a consolidation run of this window (its journal record, and
   every change seen while it runs on the shown workspace) and a sync of this window
   (`claim_sync`: the files it brought in);
+- Memtab's runs in other processes (`memtab sync`, `memtab write`, another window) claim
+  the contents they wrote: each run the runs log gains is read off the GUI thread
+  (`follow_other_runs`);
 - a file the *user* opens loses its badge — not one the tab reopens by itself (the file
   open last time, or a file the editor reloads after a change on disk);
 - the badges are kept in the UI state, so they survive a restart.
@@ -16,6 +19,7 @@ this collaborator of the Memory tab feeds it and shows the result:
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -23,20 +27,29 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Slot
 
-from memtab.components.activity.badges import Actor, AgentEdits, Badge
+from memtab.components.activity.badges import CLAIM_TTL_MS, Actor, AgentEdits, Badge
+from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.fs.clock import now_ms
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
+from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.sync.jobs import SyncLook
+from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.tree.model import MemoryTreeModel
-from memtab.store.home import Home
+from memtab.store.history.runs import RunsLog
+from memtab.store.home import Home, PathKind
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.sidecars.journal import ConsolidationRecord
 
 logger = logging.getLogger(__name__)
+
+RUN_ACTORS = {"writer": Actor.WRITER, "consolidation": Actor.CONSOLIDATOR, "sync": Actor.SYNC}
+"""The badge of a change a run of each kind made (a revert is the user's own)."""
+_RUNS_READ = "edit-marks-runs"
 
 
 class EditMarks(QObject):
@@ -60,6 +73,7 @@ class EditMarks(QObject):
         self._scan: HomeScan | None = None
         self._quiet_opens = 0
         self._quiet_refs: set[MemoryFileRef] = set()  # opened quietly, text on its way
+        self._context: WindowContext | None = None
         self.edits = AgentEdits(own_writes)
         if ui_state is not None:
             self.edits.restore(ui_state.badges_for(home.root))
@@ -131,6 +145,27 @@ class EditMarks(QObject):
         # A run with review ends with its plan, having changed nothing: changes seen after
         # it are not the consolidator's (applying the plan is a run of its own).
         consolidation.plan_ready.connect(self._on_consolidation_run_ended)
+
+    def follow_other_runs(self, context: WindowContext) -> None:
+        """Claim what Memtab's runs in other processes wrote, as the runs log gains them."""
+        self._context = context
+        context.changes.published.connect(self._on_changes_published)
+
+    @Slot(object)
+    def _on_changes_published(self, batch: ChangeBatch) -> None:
+        if self._context is not None and batch.affects(PathKind.RUNS_LOG):
+            since = now_ms() - CLAIM_TTL_MS
+            job = functools.partial(_contents_written_since, self._home, since)
+            self._context.files.read(_RUNS_READ, job, self._claim_contents)
+
+    def _claim_contents(self, written: dict[str, str]) -> None:
+        changed = False
+        for sha, kind in written.items():
+            actor = RUN_ACTORS.get(kind)
+            if actor is not None:
+                changed = self.edits.claim_content(sha, actor) or changed
+        if changed:
+            self.show()
 
     def consolidation_started(self, workspace_id: str) -> None:
         """This window's consolidation runs on `workspace_id` (changes meanwhile are its)."""
@@ -204,3 +239,7 @@ class EditMarks(QObject):
     @Slot()
     def _on_editor_file_closed(self) -> None:
         self._editor.set_badge(None)
+
+
+def _contents_written_since(home: Home, since_ms: int, _ctx: TaskContext) -> dict[str, str]:
+    return RunsLog(home).contents_written_since(since_ms)

@@ -73,6 +73,7 @@ def build_tab_parts(tab: MemoryTab) -> None:
     tab.footer.about_to_consolidate.connect(tab.consolidation.preload)
     tab.dialogs = TabDialogs(tab)  # replaced by canned answers in tests
     tab.marks = EditMarks(tab.home, tab.model, tab.editor, tab.own_writes, tab.ui_state, tab)
+    tab.marks.follow_other_runs(tab.context)
     tab.inbox = InboxPanel(tab.context, tab)
     tab.mux = MuxPresence(tab.home, tab)
     tab.editor_link = TreeEditorLink(tab.tree, tab.model, tab.editor, tab, shown=tab.context.shown)

@@ -108,6 +108,19 @@ class RunsLog:
         selected.sort(key=lambda run: run.at, reverse=True)
         return selected
 
+    def contents_written_since(self, since_ms: int) -> dict[str, str]:
+        """The file contents (sha-256) that runs logged at or after `since_ms` wrote, each
+        with the kind of the run that wrote it last (a deleted file's is not one)."""
+        written: dict[str, str] = {}
+        for run in self.file.records():
+            if run.at < since_ms:
+                continue
+            for op in run.ops:
+                for file in op.files if op.applied else ():
+                    if not file.deleted:
+                        written[file.after_sha256] = run.kind
+        return written
+
     def get(self, run_id: str) -> RunEntry | None:
         for run in self.file.records():
             if run.id == run_id:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -22,6 +23,10 @@ home = memory_home.home
 
 GIT = parse_file_path("/memories/global/tools/git.md")
 ZETA = parse_file_path("/memories/global/Zeta.md")
+
+
+def content_sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def rescan(previous: HomeScan, *paths: object) -> HomeScan:
@@ -112,6 +117,32 @@ def test_memtabs_jobs_claim_their_changes_before_or_after_the_scan(home: Home) -
     # A claim long after the change says nothing about it.
     clock.now += CLAIM_TTL_MS + 1
     assert not badges.claim(str(zeta), Actor.WRITER)
+
+
+def test_runs_in_other_processes_claim_the_contents_they_wrote(home: Home) -> None:
+    clock = Clock()
+    badges = AgentEdits(OwnWrites(), clock)
+    first = scan_home(ScanRequest(home, MAIN))
+    notes, zeta = home.workspace_root(MAIN) / "notes.md", home.global_root / "Zeta.md"
+    # `memtab write` in a terminal logged its run before the window's rescan saw the file.
+    written = memory("Notes of this branch", "- Use pnpm.\n")
+    badges.claim_content(content_sha(written), Actor.WRITER)
+    touch_later(notes, written)
+    second = rescan(first, notes)
+    badges.count_in(second)
+    assert badges.badge(str(notes)) == Badge(actor=Actor.WRITER, at_ms=clock.now)
+    # `memtab sync` logged its run after the rescan: the badge shown takes the actor.
+    brought = memory("Last by name", "From the other machine.\n")
+    touch_later(zeta, brought)
+    badges.count_in(rescan(second, zeta))
+    assert badges.badge(str(zeta)).actor is Actor.OUTSIDE  # type: ignore[union-attr]
+    assert not badges.claim_content(content_sha("other text"), Actor.SYNC)
+    clock.now += 1000
+    assert badges.claim_content(content_sha(brought), Actor.SYNC)
+    assert badges.badge(str(zeta)).actor is Actor.SYNC  # type: ignore[union-attr]
+    # A run logged long after the change says nothing about it.
+    clock.now += CLAIM_TTL_MS + 1
+    assert not badges.claim_content(content_sha(brought), Actor.WRITER)
 
 
 def test_changes_while_this_windows_consolidation_runs_are_its(home: Home) -> None:
