@@ -68,7 +68,11 @@ def test_sync_json_contract_and_exit_statuses(
     state = json.loads(capsys.readouterr().out)["targets"][0]
     assert state["conflicts"][0]["path"] == NOTES and state["scopes"] == ["global"]
 
-    assert memtab(beta, "sync", "resolve", NOTES, "--keep", "remote") == 0
+    capsys.readouterr()
+    assert memtab(beta, "sync", "resolve", NOTES, "--keep", "remote", "--json") == 0
+    resolved = json.loads(capsys.readouterr().out)
+    assert list(resolved) == ["resolved", "kept"] and resolved["kept"] == "remote"
+    assert list(resolved["resolved"]) == ["path", "target", "repoPath", "reason", "since", "scope"]
     assert (beta / "memory" / "global" / "notes.md").read_text() == "- answer: alpha\n"
     status, report = sync_json(beta, capsys)
     assert status == 0 and report["conflicts"] == []
@@ -120,8 +124,11 @@ def test_a_scope_goes_to_one_remote(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert memtab(home, "sync", "init", "--remote", str(two), "--name", "team") == 1
     assert "synced with memory already" in capsys.readouterr().err
     args = ["sync", "init", "--remote", str(two), "--name", "team", "--scope", "project:/src/app"]
-    assert memtab(home, *args) == 0
     capsys.readouterr()
+    assert memtab(home, *args, "--json") == 0
+    made = json.loads(capsys.readouterr().out)
+    assert list(made) == ["name", "remote", "branch", "scopes", "xumBackup"]
+    assert made["name"] == "team" and made["xumBackup"] is None
     assert memtab(home, "sync", "status", "--json") == 0
     targets = json.loads(capsys.readouterr().out)["targets"]
     assert [t["scopes"] for t in targets] == [["global"], ["project:/src/app"]]
