@@ -4,8 +4,10 @@ declared record (`memtab.fs.records`) read with `Rec.read(raw)` and written with
 `from_dict` of its own (a method or a function, `*_to_json` helpers included).
 
 What an output writes beyond its fields is declared on the record: `computed`,
-`WrittenAs`, `NotWritten`, `write_only=True` (`memtab.fs.records.output`). The hand codecs
-left are named below with why; the list only shrinks.
+`WrittenAs`, `NotWritten`, `Inlined`, `write_only=True` (`memtab.fs.records.output`). The
+hand codecs left are named below with why; the list only shrinks. The CLI's `--json`
+outputs are records too: what `print_json` prints is a record's `to_json()`, never a dict
+built by hand around one.
 """
 
 from __future__ import annotations
@@ -73,3 +75,76 @@ def test_the_check_finds_a_hand_codec(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert hand_codecs(module) == {"A.to_json", "A.from_json", "_report_to_dict", "_from_dict"}
+
+
+CLI = APP / "cli"
+THE_PRINTER = "common.py"  # `print_json` itself
+
+
+def hand_envelopes(path: Path) -> list[str]:
+    """Where a CLI module prints JSON that is not a record's `to_json()` (`print_json(x)`
+    of anything else, a `json.dumps`) or spreads a record into a dict (`{**r.to_json()}`),
+    as `line: what`."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            name = _called(node)
+            if name == "print_json" and not (len(node.args) == 1 and _a_to_json(node.args[0])):
+                found.append(f"{node.lineno}: print_json of a value built by hand")
+            if name == "json.dumps":
+                found.append(f"{node.lineno}: json.dumps")
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if key is None and _a_to_json(value):
+                    found.append(f"{node.lineno}: a record spread into a dict")
+    return sorted(found, key=lambda said: int(said.split(":")[0]))
+
+
+def _called(call: ast.Call) -> str:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return f"{func.value.id}.{func.attr}"
+    return ""
+
+
+def _a_to_json(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "to_json"
+        and not node.args
+    )
+
+
+def test_the_cli_prints_records_only() -> None:
+    printed: dict[str, list[str]] = {}
+    for path in sorted(CLI.rglob("*.py")):
+        relative = path.relative_to(CLI).as_posix()
+        if relative != THE_PRINTER and (found := hand_envelopes(path)):
+            printed[relative] = found
+    assert printed == {}, (
+        "a --json output is a write-only record beside the code that makes it "
+        "(print_json(Output(...).to_json())); a row and what the command adds to it: "
+        "declare the row's field Inlined"
+    )
+
+
+def test_the_check_finds_a_hand_envelope(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "print_json({'items': [i.to_json() for i in items]})\n"
+        "print_json({**row.to_json(), 'more': 1})\n"
+        "print_json(result)\n"
+        "print(json.dumps(x))\n"
+        "print_json(Listing(items=items).to_json())\n",
+        encoding="utf-8",
+    )
+    assert hand_envelopes(module) == [
+        "1: print_json of a value built by hand",
+        "2: print_json of a value built by hand",
+        "2: a record spread into a dict",
+        "3: print_json of a value built by hand",
+        "4: json.dumps",
+    ]

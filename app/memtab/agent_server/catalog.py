@@ -214,7 +214,7 @@ class MemoryCatalog:
         for (root, file), row in zip(files, file_rows(listings, self.store), strict=True):
             readable = not file.binary and file.size_bytes <= MAX_INDEXED_BYTES
             physical = os.path.join(root, *file.path.segments) if readable else None
-            entries[row["path"]] = _Entry(row, physical)
+            entries[row.path] = _Entry(row.to_json(), physical)
         if self._sources is not None:
             _, source_listings = scan(self._sources())
             for listing in source_listings:

@@ -122,3 +122,4 @@ def test_the_recorders_status(demo: str, capsys: pytest.CaptureFixture[str]) -> 
     status = printed(capsys, "watch", "--status", "--home", demo, "--json")
     assert list(status)[-3:] == ["installed", "entry", "home"]
     assert list(status)[:2] == ["running", "pid"]
+    assert list(printed(capsys, "events", "--home", demo, "--json")) == ["events"]

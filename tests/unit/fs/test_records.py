@@ -15,6 +15,7 @@ from memtab.fs.records import (
     Count,
     FiniteNumber,
     Healed,
+    Inlined,
     Key,
     Lenient,
     NotWritten,
@@ -227,3 +228,29 @@ class Readable(Record):
 def test_a_readable_record_ignores_its_computed_fields_when_read() -> None:
     assert Readable.read({"status": "a", "upper": "Z"}) == Readable(status="a")
     assert Readable(status="a").to_json() == {"status": "a", "upper": "A"}
+
+
+class Kept(Record, keep_unknown=True):
+    name: str
+    size: int = 0
+
+
+class KeptAndMore(Record, write_only=True):
+    """A row and what a command adds to it."""
+
+    before: str
+    row: Annotated[Kept | None, Inlined]
+    size: int  # the row's `size` too: the later one wins, at the row's place
+    after: bool
+
+
+def test_an_inlined_record_is_written_as_the_outputs_own_fields_at_its_place() -> None:
+    row = Kept.read({"name": "n", "size": 1, "extra": [1]})
+    assert row is not None
+    written = KeptAndMore(before="b", row=row, size=2, after=True).to_json()
+    assert list(written.items()) == [
+        ("before", "b"), ("name", "n"), ("size", 2), ("extra", [1]), ("after", True)
+    ]  # fmt: skip
+    assert written == {"before": "b", **row.to_json(), "size": 2, "after": True}
+    nothing = KeptAndMore(before="b", row=None, size=2, after=False).to_json()
+    assert nothing == {"before": "b", "size": 2, "after": False}

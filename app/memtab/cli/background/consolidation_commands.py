@@ -24,7 +24,7 @@ from memtab.cli.common import (
     open_store,
     print_json,
 )
-from memtab.consolidation.declined import DeclinedMatcher, forget_declined
+from memtab.consolidation.declined import DeclinedMatcher, DeclinedOp, forget_declined
 from memtab.consolidation.engine.runner import RunLimits
 from memtab.consolidation.errors import ConsolidationError, RunFailedError
 from memtab.consolidation.guard import DRY_RUN_NOTE
@@ -33,6 +33,7 @@ from memtab.consolidation.review.plan import read_plan, write_plan
 from memtab.consolidation.service import ConsolidationService
 from memtab.consolidation.sweep import SweepReport, run_launch_sweep
 from memtab.fs.config.settings_file import SettingsFileError
+from memtab.fs.records import Record
 from memtab.humanize import absolute_time, files_changed_text, plural
 from memtab.llm.settings import PROVIDER_NAMES, ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
@@ -295,6 +296,18 @@ def _print_record(args: argparse.Namespace, record: ConsolidationRecord) -> int:
 # --- declined ---------------------------------------------------------------------------------
 
 
+class DeclinedListing(Record, write_only=True):
+    """`memtab declined --json`: the declines in force (docs/formats.md §9.7)."""
+
+    declined: tuple[DeclinedOp, ...]
+
+
+class DeclinedForgotten(Record, write_only=True):
+    """`memtab declined --forget --json`: how many declines were forgotten."""
+
+    forgotten: int
+
+
 def run_declined(args: argparse.Namespace) -> int:
     """`memtab declined`: the declines of a workspace's scopes in force (docs/formats.md
     §9.7), or `--forget` them."""
@@ -303,13 +316,13 @@ def run_declined(args: argparse.Namespace) -> int:
     if args.forget:
         forgotten = forget_declined(home, store)
         if args.json:
-            print_json({"forgotten": forgotten})
+            print_json(DeclinedForgotten(forgotten=forgotten).to_json())
         else:
             print(f"Forgot {plural(forgotten, 'declined change')}")
         return 0
     in_force = DeclinedMatcher.of(home, store).in_force()
     if args.json:
-        print_json({"declined": [op.to_json() for op in in_force]})
+        print_json(DeclinedListing(declined=tuple(in_force)).to_json())
         return 0
     if not in_force:
         print("No declined change is held back")

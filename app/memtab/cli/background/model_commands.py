@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from pathlib import Path
 
 from memtab.cli.common import CliError, format_table, print_json
 from memtab.fs.config.settings_file import SettingsFileError
@@ -95,12 +96,8 @@ def run_models(args: argparse.Namespace) -> int:
         configured, problem = None, str(error)
     servers = _find(args) if args.local else []
     if args.json:
-        print_json(
-            {
-                "configured": _settings_row(configured, problem).to_json(),
-                "local": [server.to_json() for server in servers],
-            }
-        )
+        found = ModelsFound(configured=_settings_row(configured, problem), local=tuple(servers))
+        print_json(found.to_json())
         return 0
     in_use = configured.describe() if configured else f"unusable ({problem})"
     print(f"In use: {printable(in_use)}")
@@ -137,8 +134,7 @@ def _save(settings: ProviderSettings, as_json: bool) -> int:
     except SettingsFileError as error:
         raise CliError(str(error)) from None
     if as_json:
-        saved = _settings_row(settings, None).to_json()
-        print_json({"saved": saved, "settingsFile": str(path)})
+        print_json(SettingsSaved(saved=_settings_row(settings, None), settings_file=path).to_json())
     else:
         print(f"Saved to {path}: {settings.describe()}")
         print("The writer and Consolidate now use it (the environment and --provider still win).")
@@ -181,6 +177,21 @@ class ProviderProblem(Record, write_only=True):
     """Why no model is usable (settings.json or the environment refused)."""
 
     problem: str | None
+
+
+class ModelsFound(Record, write_only=True):
+    """`memtab models --json`: the model in use (or why none is) and the local servers
+    found (`--local`; docs/formats.md §13)."""
+
+    configured: ProviderRow | ProviderProblem
+    local: tuple[LocalServer, ...]
+
+
+class SettingsSaved(Record, write_only=True):
+    """`memtab settings use-local|use-offline --json`: what was saved, and where."""
+
+    saved: ProviderRow | ProviderProblem
+    settings_file: Path
 
 
 def _settings_row(

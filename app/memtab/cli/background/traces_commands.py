@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 
 from memtab.cli.common import add_home_option, elide, format_table, open_home, print_json
+from memtab.fs.records import Record
 from memtab.humanize import relative_time
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from memtab.traces.catalog import list_traces, trace_workspace_ids
+from memtab.traces.reader import TraceSummary
 
 ERROR_COLUMN_WIDTH = 60
 
@@ -27,6 +29,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     traces.set_defaults(handler=run_traces)
 
 
+class TraceListing(Record, write_only=True):
+    """`memtab traces --json`, newest first (docs/formats.md §10.3)."""
+
+    traces: tuple[TraceSummary, ...]
+
+
 def run_traces(args: argparse.Namespace) -> int:
     """List the dumps: time, workspace, trigger, outcome, error and path."""
     home = open_home(args)
@@ -34,7 +42,7 @@ def run_traces(args: argparse.Namespace) -> int:
         _require_known_workspace(home, args.workspace)
     summaries = list_traces(home, args.workspace)
     if args.json:
-        print_json({"traces": [summary.to_json() for summary in summaries]})
+        print_json(TraceListing(traces=tuple(summaries)).to_json())
         return 0
     if not summaries:
         where = f"workspace {args.workspace}" if args.workspace else str(home.root)

@@ -9,13 +9,16 @@ import argparse
 import signal
 import sys
 import threading
+from pathlib import Path
 from types import FrameType
+from typing import Annotated
 
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
 from memtab.fs.clock import now_ms
+from memtab.fs.records import Inlined, Record
 from memtab.humanize import absolute_time, relative_time
 from memtab.store.home import Home
-from memtab.watch.events import BURST_MIN_FILES, change_events
+from memtab.watch.events import BURST_MIN_FILES, ListedEvent, change_events
 from memtab.watch.lease import RecorderLease, RecorderStatus
 from memtab.watch.recorder import Recorder, RecorderBusyError
 from memtab.watch.service import install, platform_name, service_path, uninstall
@@ -78,18 +81,22 @@ def run_watch(args: argparse.Namespace) -> int:
     return _record(home, polling=args.polling)
 
 
+class WatchStatus(Record, write_only=True):
+    """`memtab watch --status --json` (a stable contract: fields are only added): the
+    recorder's status, whether the login service is installed, its entry, the home."""
+
+    status: Annotated[RecorderStatus, Inlined]
+    installed: bool
+    entry: Path
+    home: Path
+
+
 def _print_status(home: Home, status: RecorderStatus, *, json_out: bool) -> int:
     entry = service_path(home)
     installed = entry.exists()
     if json_out:
-        print_json(
-            {
-                **status.to_json(),
-                "installed": installed,
-                "entry": str(entry),
-                "home": str(home.root),
-            }
-        )
+        shown = WatchStatus(status=status, installed=installed, entry=entry, home=home.root)
+        print_json(shown.to_json())
         return 0
     if status.running:
         since = (
@@ -135,12 +142,18 @@ def _record(home: Home, *, polling: bool) -> int:
     return 0
 
 
+class EventListing(Record, write_only=True):
+    """`memtab events --json`: the change events (docs/formats.md §14.5)."""
+
+    events: tuple[ListedEvent, ...]
+
+
 def run_events(args: argparse.Namespace) -> int:
     home = open_home(args)
     since = now_ms() - args.days * DAY_MS if args.days > 0 else 0
     events = change_events(home, min_files=max(args.min_files, 1), since_ms=since)
     if args.json:
-        print_json({"events": [event.listed().to_json() for event in events]})
+        print_json(EventListing(events=tuple(event.listed() for event in events)).to_json())
         return 0
     if not events:
         print("No events")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Annotated
 
 from memtab.blame.records import BlameLine
 from memtab.blame.service import blame_file_id, blame_memory_file
@@ -25,6 +26,7 @@ from memtab.cli.common import (
     require_memory_path,
 )
 from memtab.file_protocol.file_ref import SourceError, is_virtual_path, parse_file_id
+from memtab.fs.records import Inlined, Record
 from memtab.humanize import absolute_time, files_changed_text, relative_time, size_text
 from memtab.sources.agent_file import SourceVersions, restore_version
 from memtab.sources.config import SourceContext
@@ -42,8 +44,15 @@ from memtab.store.history.runs import (
     files_changed,
     reverted_by,
 )
+from memtab.store.history.versions import VersionListing
 from memtab.store.home import Home
-from memtab.store.restore.from_history import file_history, restore, revert_run, trash
+from memtab.store.restore.from_history import (
+    TrashItem,
+    file_history,
+    restore,
+    revert_run,
+    trash,
+)
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import find_event, restore_event
@@ -158,6 +167,15 @@ def _source_versions(args: argparse.Namespace) -> SourceVersions:
     return SourceVersions(open_home(args))
 
 
+class SourceRestored(Record, write_only=True):
+    """`memtab restore ID --version V --json` of another agent's file: whether the file
+    already held that version."""
+
+    path: str
+    version: str
+    unchanged: bool
+
+
 def _restore_source_file(args: argparse.Namespace) -> int:
     if args.to is not None:
         raise CliError("--to is for mux memory files; another agent's file is restored in place")
@@ -170,7 +188,9 @@ def _restore_source_file(args: argparse.Namespace) -> int:
     except SourceError as error:
         raise CliError(str(error)) from None
     if args.json:
-        print_json({"path": file_id, "version": args.version, "unchanged": not changed})
+        print_json(
+            SourceRestored(path=file_id, version=args.version, unchanged=not changed).to_json()
+        )
     elif changed:
         print(f"Restored {file_id} to version {args.version}")
     else:
@@ -179,6 +199,12 @@ def _restore_source_file(args: argparse.Namespace) -> int:
 
 
 # --- history --------------------------------------------------------------------------------
+
+
+class VersionHistory(Record, write_only=True):
+    """`memtab history PATH --json`: the file's versions, newest first (§14.2)."""
+
+    versions: tuple[VersionListing, ...]
 
 
 def run_history(args: argparse.Namespace) -> int:
@@ -191,7 +217,8 @@ def run_history(args: argparse.Namespace) -> int:
     else:
         versions = file_history(_caught_up_store(args), args.path)
     if args.json:
-        print_json({"versions": [version.listed().to_json() for version in versions]})
+        listed = tuple(version.listed() for version in versions)
+        print_json(VersionHistory(versions=listed).to_json())
         return 0
     if not versions:
         print(f"No history for {args.path}")
@@ -310,7 +337,8 @@ def run_runs(args: argparse.Namespace) -> int:
     runs = log.runs(workspace_id=args.workspace, kind=args.kind, failed_only=args.failed)
     reverts = reverted_by(log.runs(kind=REVERT_KIND))
     if args.json:
-        print_json({"runs": [_run_json(run, reverts.get(run.id)) for run in runs]})
+        listed = tuple(RunListing.of(run, reverts.get(run.id)) for run in runs)
+        print_json(RunsListing(runs=listed).to_json())
         return 0
     if not runs:
         print("No runs recorded")
@@ -340,14 +368,25 @@ def run_runs(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_json(run: RunEntry, revert: RunEntry | None) -> dict[str, object]:
-    """A run as `memtab runs --json` gives it: the log's record and what is known of it
-    since (`revertedBy`: the revert run that reverted it, or null)."""
-    return {
-        **run.to_json(),
-        "revertedBy": revert.id if revert is not None else None,
-        "filesChanged": files_changed(run),
-    }
+class RunListing(Record, write_only=True):
+    """A run as `memtab runs --json` gives it (§14.3): the log's record (its fields, the
+    unknown ones kept) and what is known of it since (`revertedBy`: the revert run that
+    reverted it, or null)."""
+
+    run: Annotated[RunEntry, Inlined]
+    reverted_by: str | None
+    files_changed: int
+
+    @classmethod
+    def of(cls, run: RunEntry, revert: RunEntry | None) -> RunListing:
+        reverted_by = revert.id if revert is not None else None
+        return cls(run=run, reverted_by=reverted_by, files_changed=files_changed(run))
+
+
+class RunsListing(Record, write_only=True):
+    """`memtab runs --json`: the runs, newest first."""
+
+    runs: tuple[RunListing, ...]
 
 
 def run_revert(args: argparse.Namespace) -> int:
@@ -375,11 +414,17 @@ def run_revert(args: argparse.Namespace) -> int:
 # --- trash -----------------------------------------------------------------------------------
 
 
+class TrashListing(Record, write_only=True):
+    """`memtab trash --json`: the deleted files, newest first."""
+
+    files: tuple[TrashItem, ...]
+
+
 def run_trash(args: argparse.Namespace) -> int:
     store = _caught_up_store(args)
     items = trash(store)
     if args.json:
-        print_json({"files": [item.to_json() for item in items]})
+        print_json(TrashListing(files=tuple(items)).to_json())
         return 0
     if not items:
         print("No deleted files in history")

@@ -32,6 +32,7 @@ import sys
 from collections.abc import Sequence
 
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
+from memtab.fs.records import Record
 from memtab.fs.terminal_text import printable
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import PathError
@@ -134,7 +135,7 @@ def run_list(args: argparse.Namespace) -> int:
     home = open_home(args)
     items = _items(home, _workspaces(home, args.workspace), evidence=args.json)
     if args.json:
-        print_json({"items": [item.to_json() for item in items]})
+        print_json(InboxListing(items=tuple(items)).to_json())
         return 0
     if not items:
         print("Nothing in the inbox.")
@@ -190,15 +191,15 @@ def run_accept(args: argparse.Namespace) -> int:
     home = open_home(args)
     if args.text is not None and len(args.ids) != 1:
         raise CliError("--text edits one item: give exactly one ID")
-    accepted: list[dict[str, object]] = []
+    accepted: list[InboxItem] = []
     for inbox, ids in _by_workspace(home, args):
         try:
             decision = inbox.accept(ids, text=args.text, to=args.to)
         except _ERRORS as error:
             raise CliError(str(error)) from None
         for item in decision.items:
-            accepted.append(item.replaced(text=decision.texts[item.id]).to_json())
-    _report(args, "accepted", accepted)
+            accepted.append(item.replaced(text=decision.texts[item.id]))
+    _report(args, InboxAccepted(accepted=tuple(accepted)))
     return 0
 
 
@@ -206,24 +207,43 @@ def run_reject(args: argparse.Namespace) -> int:
     """Take the items out of the inbox (a harvest candidate leaves its file)."""
     _say_if_renamed(args)
     home = open_home(args)
-    rejected: list[dict[str, object]] = []
+    rejected: list[InboxItem] = []
     for inbox, ids in _by_workspace(home, args):
         try:
             decision = inbox.reject(ids)
         except _ERRORS as error:
             raise CliError(str(error)) from None
-        rejected += [item.to_json() for item in decision.items]
-    _report(args, "rejected", rejected)
+        rejected += decision.items
+    _report(args, InboxRejected(rejected=tuple(rejected)))
     return 0
 
 
-def _report(args: argparse.Namespace, what: str, done: list[dict[str, object]]) -> None:
+class InboxListing(Record, write_only=True):
+    """`memtab inbox --json` (a stable contract, docs/formats.md §10.5)."""
+
+    items: tuple[InboxItem, ...]
+
+
+class InboxAccepted(Record, write_only=True):
+    """`memtab inbox accept --json`: each item as written (its text, its file)."""
+
+    accepted: tuple[InboxItem, ...]
+
+
+class InboxRejected(Record, write_only=True):
+    """`memtab inbox reject --json`."""
+
+    rejected: tuple[InboxItem, ...]
+
+
+def _report(args: argparse.Namespace, done: InboxAccepted | InboxRejected) -> None:
     if getattr(args, "json", False):
-        print_json({what: done})
+        print_json(done.to_json())
         return
-    for entry in done:
-        where = f" → {entry['memoryPath']}" if what == "accepted" else ""
+    accepted = isinstance(done, InboxAccepted)
+    for item in done.accepted if isinstance(done, InboxAccepted) else done.rejected:
+        where = f" → {item.memory_path}" if accepted else ""
         print(
-            f"{what} {entry['id']} ({entry['workspaceId'] or 'global'}){where}: "
-            f"{_one_line(str(entry['text']))}"
+            f"{'accepted' if accepted else 'rejected'} {item.id} "
+            f"({item.workspace_id or 'global'}){where}: {_one_line(item.text)}"
         )

@@ -14,7 +14,8 @@ import logging
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import Annotated
 
 from memtab.cli.common import (
     CliError,
@@ -37,9 +38,9 @@ from memtab.file_protocol.file_ref import (
     parse_file_id,
     parse_file_ref,
 )
-from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
+from memtab.file_protocol.memory_file import Commit, MemoryFile, MemoryFileError
 from memtab.fs.config.settings_file import SettingsFileError
-from memtab.fs.records import Record
+from memtab.fs.records import Inlined, Key, Record
 from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.codex.notes import add_codex_note, codex_memories
@@ -48,8 +49,8 @@ from memtab.sources.content import read_source_file
 from memtab.sources.copy import CopyOrigin, copy_note
 from memtab.sources.discovery import discover, scan
 from memtab.sources.history import source_history
-from memtab.sources.listing import find_file, list_source, source_file_row
-from memtab.sources.model import Discovery, Source, SourceFile, SourceListing
+from memtab.sources.listing import SourceFileRow, find_file, list_source, source_file_row
+from memtab.sources.model import LookedFor, Source, SourceFile, SourceListing
 from memtab.sources.open_file import open_memory_file
 from memtab.store.files import count_files
 from memtab.store.home import Home
@@ -156,9 +157,8 @@ def run_sources(args: argparse.Namespace) -> int:
     discovery, listings = scan(_context(home))
     rows = [_mux_row(home), *(_source_row(listing) for listing in listings)]
     if args.json:
-        print_json(
-            {"sources": [row.to_json() for row in rows], "lookedFor": _looked_for(discovery)}
-        )
+        found = SourceListingOutput(sources=tuple(rows), looked_for=discovery.looked_for)
+        print_json(found.to_json())
         return 0
     table = [["AGENT", "ID", "FILES", "", "WHERE"]]
     for row in rows:
@@ -281,8 +281,18 @@ def _source_row(listing: SourceListing) -> SourceRow:
     )
 
 
-def _looked_for(discovery: Discovery) -> list[dict[str, Any]]:
-    return [item.to_json() for item in discovery.looked_for]
+class SourceListingOutput(Record, write_only=True):
+    """`memtab sources --json`: the sources (mux's memory first) and where each agent's
+    memory was looked for (docs/formats.md §17)."""
+
+    sources: tuple[SourceRow, ...]
+    looked_for: tuple[LookedFor, ...]
+
+
+class SourceFiles(Record, write_only=True):
+    """`memtab list --source ID --json`: another agent's files, as `list` lists mux's."""
+
+    files: tuple[SourceFileRow, ...]
 
 
 # --- list --source ------------------------------------------------------------------------
@@ -294,7 +304,7 @@ def run_source_list(args: argparse.Namespace) -> int:
     discovery = discover(_context(open_home(args)))
     listing = list_source(discovery.source(args.source))
     if args.json:
-        print_json({"files": [source_file_row(f).to_json() for f in listing.files]})
+        print_json(SourceFiles(files=tuple(map(source_file_row, listing.files))).to_json())
     elif not listing.files:
         print(f"No files in {listing.source.id} ({listing.source.root})")
     else:
@@ -339,6 +349,27 @@ def _open_file(home: Home, args: argparse.Namespace, raw: str) -> MemoryFile:
     return file
 
 
+class MemoryText(Record, write_only=True):
+    """`memtab show /memories/… --json`: a mux memory file's text and the sha guarding a
+    save."""
+
+    path: str
+    content: str
+    sha256: str
+
+
+class SourceText(Record, write_only=True):
+    """`memtab show ID --json`: another agent's file (its row), its text as shown
+    (rendered for loki-mode JSON), the sha guarding a save, why it is cut or rendered."""
+
+    row: Annotated[SourceFileRow, Inlined]
+    content: str
+    sha256: str
+    rendered: bool
+    over_cap: bool
+    note: str | None
+
+
 @_one_line_errors
 def run_show(args: argparse.Namespace) -> int:
     home = open_home(args)
@@ -347,7 +378,8 @@ def run_show(args: argparse.Namespace) -> int:
         store, _ = open_store(home, args.workspace)
         content = store.read(args.file)
         if args.json:
-            print_json({"path": args.file, "content": content.content, "sha256": content.sha256})
+            shown_file = MemoryText(path=args.file, content=content.content, sha256=content.sha256)
+            print_json(shown_file.to_json())
         else:
             sys.stdout.write(content.content)
         return 0
@@ -355,14 +387,14 @@ def run_show(args: argparse.Namespace) -> int:
     shown = read_source_file(source, file)
     if args.json:
         print_json(
-            {
-                **source_file_row(file).to_json(),
-                "content": shown.text,
-                "sha256": shown.sha256,
-                "rendered": shown.rendered,
-                "overCap": shown.over_cap,
-                "note": shown.note,
-            }
+            SourceText(
+                row=source_file_row(file),
+                content=shown.text,
+                sha256=shown.sha256,
+                rendered=shown.rendered,
+                over_cap=shown.over_cap,
+                note=shown.note,
+            ).to_json()
         )
         return 0
     sys.stdout.write(shown.text)
@@ -375,6 +407,14 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 # --- copy ---------------------------------------------------------------------------------
+
+
+class Copied(Record, write_only=True):
+    """`memtab copy --json`: the file copied, where to, and the sha of what was written."""
+
+    origin: Annotated[str, Key("from")]
+    target: Annotated[str, Key("to")]
+    sha256: str
 
 
 @_one_line_errors
@@ -395,7 +435,9 @@ def run_copy(args: argparse.Namespace) -> int:
             history=SourceVersions(home),
         )
     if args.json:
-        print_json({"from": result.origin, "to": result.target, "sha256": result.sha256})
+        print_json(
+            Copied(origin=result.origin, target=result.target, sha256=result.sha256).to_json()
+        )
     else:
         print(f"Copied {result.origin} to {result.target}")
     return 0
@@ -404,27 +446,40 @@ def run_copy(args: argparse.Namespace) -> int:
 # --- source-log ---------------------------------------------------------------------------
 
 
+class CommitRow(Record, write_only=True):
+    """One commit of an agent's own git log, as `memtab source-log --json` lists it."""
+
+    sha: str
+    committed_at: int
+    subject: str
+    files: tuple[str, ...]
+
+    @classmethod
+    def of(cls, commit: Commit) -> CommitRow:
+        return cls(
+            sha=commit.sha,
+            committed_at=commit.committed_at_ms,
+            subject=commit.subject,
+            files=commit.files,
+        )
+
+
+class SourceLog(Record, write_only=True):
+    """`memtab source-log --json`: the source's commits, newest first, or why none (`note`)."""
+
+    source: str
+    note: str | None
+    commits: tuple[CommitRow, ...]
+
+
 @_one_line_errors
 def run_source_log(args: argparse.Namespace) -> int:
     discovery = discover(_context(open_home(args)))
     source = discovery.source(args.source)
     history = source_history(source, args.path, limit=args.limit)
     if args.json:
-        print_json(
-            {
-                "source": source.id,
-                "note": history.note,
-                "commits": [
-                    {
-                        "sha": c.sha,
-                        "committedAt": c.committed_at_ms,
-                        "subject": c.subject,
-                        "files": list(c.files),
-                    }
-                    for c in history.commits
-                ],
-            }
-        )
+        commits = tuple(map(CommitRow.of, history.commits))
+        print_json(SourceLog(source=source.id, note=history.note, commits=commits).to_json())
         return 0
     if history.note:
         print(history.note)
@@ -440,6 +495,13 @@ def run_source_log(args: argparse.Namespace) -> int:
 # --- codex-note ---------------------------------------------------------------------------
 
 
+class NoteAdded(Record, write_only=True):
+    """`memtab codex-note --json`: the note's file id and where it was written."""
+
+    id: str
+    path: Path
+
+
 @_one_line_errors
 def run_codex_note(args: argparse.Namespace) -> int:
     home = open_home(args)
@@ -449,7 +511,7 @@ def run_codex_note(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.text == "-" else args.text
     file = add_codex_note(home, source, text)
     if args.json:
-        print_json({"id": file.id, "path": str(file.physical)})
+        print_json(NoteAdded(id=file.id, path=file.physical).to_json())
     else:
         print(f"Added {file.id}")
     return 0

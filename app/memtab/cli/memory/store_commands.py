@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Literal
 
 from memtab.cli.common import (
     CliError,
@@ -27,7 +27,7 @@ from memtab.humanize import coverage_text, harvest_text, relative_time, size_tex
 from memtab.store.catch_up.external import record_external
 from memtab.store.files import ScopeListing
 from memtab.store.paths import SCOPE_ORDER, Scope, normalize_project_path
-from memtab.store.scopes.file_rows import file_rows
+from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import (
@@ -96,26 +96,42 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 # --- list ---------------------------------------------------------------------------------
 
 
-def _described(row: dict[str, Any]) -> str:
-    if row["conflictOf"]:
-        return f"conflict copy of {row['conflictOf']} (see memtab conflicts)"
-    if row["checkpoint"]:
+def _described(row: FileRow) -> str:
+    if row.conflict_of:
+        return f"conflict copy of {row.conflict_of} (see memtab conflicts)"
+    if row.checkpoint:
         return "an agent's rollover checkpoint (xum rewrites it)"
-    if row["adoptedFrom"]:
-        adopted = f"adopted from sub-agent {row['adoptedFrom']}"
-        return f"{adopted}: {elide(row['description'], 40)}" if row["description"] else adopted
-    return elide(row["description"], 60)
+    if row.adopted_from:
+        adopted = f"adopted from sub-agent {row.adopted_from}"
+        return f"{adopted}: {elide(row.description, 40)}" if row.description else adopted
+    return elide(row.description or "", 60)
 
 
-def _unaddressable_rows(listings: list[ScopeListing]) -> list[dict[str, Any]]:
-    """Files and folders no virtual path can name: shown, never addressable."""
+class UnaddressableRow(Record, write_only=True):
+    """A file or folder no virtual path can name (`memtab list --json`'s `unaddressable`):
+    shown, never addressable."""
+
+    path: str
+    scope: str
+    kind: Literal["directory", "file"]
+    reason: str
+
+
+class FileListing(Record, write_only=True):
+    """`memtab list --json` (docs/formats.md §22.2): the files, then what cannot be named."""
+
+    files: tuple[FileRow, ...]
+    unaddressable: tuple[UnaddressableRow, ...]
+
+
+def _unaddressable_rows(listings: list[ScopeListing]) -> list[UnaddressableRow]:
     return [
-        {
-            "path": entry.shown,
-            "scope": listing.scope.value,
-            "kind": "directory" if entry.is_dir else "file",
-            "reason": entry.reason,
-        }
+        UnaddressableRow(
+            path=entry.shown,
+            scope=listing.scope.value,
+            kind="directory" if entry.is_dir else "file",
+            reason=entry.reason,
+        )
         for listing in listings
         for entry in listing.unaddressable
     ]
@@ -135,11 +151,11 @@ def run_list(args: argparse.Namespace) -> int:
     rows = file_rows(listings, store)
     unaddressable = _unaddressable_rows(listings)
     if args.json:
-        print_json({"files": rows, "unaddressable": unaddressable})
+        print_json(FileListing(files=tuple(rows), unaddressable=tuple(unaddressable)).to_json())
         return 0
-    for row in unaddressable:
+    for entry in unaddressable:
         print(
-            f"warning: {row['path']} is not listed: {row['reason']}; rename it outside "
+            f"warning: {entry.path} is not listed: {entry.reason}; rename it outside "
             "Memtab to see and edit it",
             file=sys.stderr,
         )
@@ -150,16 +166,16 @@ def run_list(args: argparse.Namespace) -> int:
         for row in rows:
             table.append(
                 [
-                    "*" if row["pinned"] else "",
-                    row["path"],
-                    size_text(row["sizeBytes"]),
-                    relative_time(row["modifiedAt"]),
-                    str(row["accessCount"] or ""),
+                    "*" if row.pinned else "",
+                    row.path,
+                    size_text(row.size_bytes),
+                    relative_time(row.modified_at),
+                    str(row.access_count or ""),
                     _described(row),
                 ]
             )
         print(format_table(table, right_aligned=(2, 4)))
-        if any(row["pinned"] for row in rows):
+        if any(row.pinned for row in rows):
             print("\n* pinned")
     for scope in SCOPE_ORDER:
         reason = store.unavailable_reason(scope)
@@ -268,23 +284,41 @@ def _workspace_row(workspace: Workspace) -> WorkspaceRow:
     )
 
 
+class ProjectRow(Record, write_only=True):
+    """A registered project as `memtab workspaces --json` lists it."""
+
+    path: str
+    name: str
+    dir_name: str
+
+
+class WorkspaceListing(Record, write_only=True):
+    """`memtab workspaces --json` (docs/formats.md §2): the home, its projects (the
+    multi-project key left out), its workspaces, the project folders nothing uses."""
+
+    home: Path
+    projects: tuple[ProjectRow, ...]
+    workspaces: tuple[WorkspaceRow, ...]
+    orphan_project_dirs: tuple[str, ...]
+
+
 def run_workspaces(args: argparse.Namespace) -> int:
     home = open_home(args)
     registry = load_registry(home)
     orphans = orphan_project_dirs(home, registry)
     if args.json:
-        print_json(
-            {
-                "home": str(home.root),
-                "projects": [
-                    {"path": p.path, "name": p.display_name, "dirName": p.dir_name}
-                    for p in registry.projects
-                    if p.path != MULTI_PROJECT_KEY
-                ],
-                "workspaces": [_workspace_row(ws).to_json() for ws in registry.workspaces],
-                "orphanProjectDirs": orphans,
-            }
+        projects = tuple(
+            ProjectRow(path=p.path, name=p.display_name, dir_name=p.dir_name)
+            for p in registry.projects
+            if p.path != MULTI_PROJECT_KEY
         )
+        listed = WorkspaceListing(
+            home=home.root,
+            projects=projects,
+            workspaces=tuple(map(_workspace_row, registry.workspaces)),
+            orphan_project_dirs=tuple(orphans),
+        )
+        print_json(listed.to_json())
         return 0
     _print_workspaces(registry, orphans, home.root)
     return 0

@@ -20,16 +20,19 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
 from memtab.cli.common import CliError, add_home_option, open_home, open_store, print_json
 from memtab.fs.locking.filesystems import lock_problem
+from memtab.fs.records import Inlined, Record
 from memtab.fs.user_files import read_regular_file, read_stream
 from memtab.humanize import relative_time
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
 from memtab.store.xum_backup import OWNERS, BackupOverlap, backup_overlap, set_backup_owner
 from memtab.sync.conflicts.copies import (
+    CopyRow,
+    SidecarCopy,
     copy_row,
     memory_copies,
     resolve_memory_copy,
@@ -45,7 +48,7 @@ from memtab.sync.repository.layout import (
     load_config,
     parse_scope,
 )
-from memtab.sync.service import SyncError, SyncReport, SyncService
+from memtab.sync.service import SyncConflict, SyncError, SyncReport, SyncService
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -206,7 +209,7 @@ def run_init(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     overlap = _xum_backup_overlap(home, [target])
     if args.json:
-        print_json({**target.to_json(), "xumBackup": _overlap_json(overlap)})
+        print_json(SyncInitResult(target=target, xum_backup=overlap).to_json())
         return 0
     labels = ", ".join(scope.label for scope in target.scopes)
     print(f"Syncing {labels} with {target.remote} (branch {target.branch}) as {target.name}.")
@@ -221,8 +224,12 @@ def _xum_backup_overlap(home: Home, targets: list[Target]) -> BackupOverlap | No
     return backup_overlap(home, [(s.kind, s.key) for t in targets for s in t.scopes])
 
 
-def _overlap_json(overlap: BackupOverlap | None) -> dict[str, Any] | None:
-    return overlap.to_json() if overlap is not None else None
+class SyncInitResult(Record, write_only=True):
+    """`memtab sync init --json`: the target set up (its fields) and xum's backup that
+    carries one of its scopes too (null: none; docs/formats.md §21)."""
+
+    target: Annotated[Target, Inlined]
+    xum_backup: BackupOverlap | None
 
 
 def run_backup_owner(args: argparse.Namespace) -> int:
@@ -300,10 +307,18 @@ def run_resolve(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     how = args.keep or "your merge"
     if args.json:
-        print_json({"resolved": conflict.to_json(), "kept": how})
+        print_json(SyncResolved(resolved=conflict, kept=how).to_json())
     else:
         print(f"Resolved {conflict.path} ({how}); memtab sync sends it to the others.")
     return 0
+
+
+class SyncResolved(Record, write_only=True):
+    """`memtab sync resolve --json`: the conflict resolved and what was kept (local,
+    remote, both, `your merge`)."""
+
+    resolved: SyncConflict
+    kept: str
 
 
 def run_remove(args: argparse.Namespace) -> int:
@@ -325,12 +340,8 @@ def run_conflicts(args: argparse.Namespace) -> int:
     copies = memory_copies(store)
     sidecars = sidecar_copies(home)
     if args.json:
-        print_json(
-            {
-                "copies": [copy_row(copy).to_json() for copy in copies],
-                "sidecars": [copy.to_json() for copy in sidecars],
-            }
-        )
+        rows = tuple(copy_row(copy) for copy in copies)
+        print_json(ConflictCopies(copies=rows, sidecars=tuple(sidecars)).to_json())
         return 0
     if not copies and not sidecars:
         print("No conflict copies.")
@@ -346,9 +357,16 @@ def run_conflicts(args: argparse.Namespace) -> int:
     return 0
 
 
+class ConflictCopies(Record, write_only=True):
+    """`memtab conflicts --json`: the copies of memory files and of sidecars (§18.5)."""
+
+    copies: tuple[CopyRow, ...]
+    sidecars: tuple[SidecarCopy, ...]
+
+
 def run_copy_resolve(args: argparse.Namespace) -> int:
     home = open_home(args)
-    result: dict[str, Any]
+    result: SidecarCopy | CopyRow
     if not args.path.strip().startswith("/memories"):
         wanted = {args.path, str(Path(args.path).absolute()), str(home.root / args.path)}
         found = [copy for copy in sidecar_copies(home) if str(copy.path) in wanted]
@@ -357,17 +375,17 @@ def run_copy_resolve(args: argparse.Namespace) -> int:
         if args.merged is not None:
             raise CliError("A sidecar's copy is kept, dropped or merged by rule: use --keep")
         aside = resolve_sidecar_copy(home, found[0], args.keep)
-        result = found[0].replaced(kept=args.keep, set_aside=aside).to_json()
+        result = found[0].replaced(kept=args.keep, set_aside=aside)
     else:
         store, _ = open_store(home, args.workspace)
         copy = resolve_memory_copy(
             store, args.path, keep=args.keep, merged=_merged_text(args.merged)
         )
-        result = copy_row(copy).replaced(kept=args.keep or "merged").to_json()
+        result = copy_row(copy).replaced(kept=args.keep or "merged")
     if args.json:
-        print_json(result)
-    elif "setAside" in result:
-        print(f"Resolved {result['path']} ({result['kept']}); set aside: {result['setAside']}")
+        print_json(result.to_json())
+    elif isinstance(result, SidecarCopy) and result.set_aside is not None:
+        print(f"Resolved {result.path} ({result.kept}); set aside: {result.set_aside}")
     else:
-        print(f"Resolved {result['path']} ({result['kept']}); the copy stays in history.")
+        print(f"Resolved {result.path} ({result.kept}); the copy stays in history.")
     return 0

@@ -35,7 +35,7 @@ A record may mend what it reads as a whole: `before_read` (the raw value) and
 `after_read` (the record read; ValueError refuses it).
 
 What a record writes may differ from what it holds (`computed`, `WrittenAs`, `NotWritten`,
-`write_only=True`: the `--json` outputs): see `memtab.fs.records.output`.
+`Inlined`, `write_only=True`: the `--json` outputs): see `memtab.fs.records.output`.
 
 The codec is Memtab's own, and cheap: defining a record class costs what a plain class
 costs; its first read (write) generates the class's reader (writer) as one function
@@ -85,7 +85,14 @@ from memtab.fs.records.markers import (
     ValidEntries,
     ValidItems,
 )
-from memtab.fs.records.output import NotWritten, WrittenAs, computed, is_computed, not_read
+from memtab.fs.records.output import (
+    Inlined,
+    NotWritten,
+    WrittenAs,
+    computed,
+    is_computed,
+    not_read,
+)
 
 __all__ = [
     "AtLeast",
@@ -93,6 +100,7 @@ __all__ = [
     "Count",
     "FiniteNumber",
     "Healed",
+    "Inlined",
     "KeepUnread",
     "Key",
     "Lenient",

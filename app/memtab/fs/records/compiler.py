@@ -52,6 +52,7 @@ from memtab.fs.records.codec import (
     written,
     written_as_is,
 )
+from memtab.fs.records.output import Inlined
 
 ReadFunction = Callable[..., Any]
 """`(raw, problems=None) -> record`: a class's generated reader (raises `RecordError`)."""
@@ -233,13 +234,18 @@ def source_of_writer(
         )
 
     lines = [f"def write_{cls.__name__}(self):"]
-    if all(plain(declared) and not declared.omit_none for declared in fields):
+    inlined = [any(m is Inlined for m in f.markers) for f in fields]
+    if not any(inlined) and all(plain(declared) and not declared.omit_none for declared in fields):
         shown = (f"{f.key!r}: self.{f.name}" for f in fields)
         lines.append(f"    out = {{{', '.join(shown)}}}")
     else:
         lines.append("    out = {}")
         for n, declared in enumerate(fields):
             key = repr(declared.key)
+            if inlined[n]:  # its record's fields, at its place (`Inlined`)
+                lines.append(f"    v = self.{declared.name}")
+                lines.append("    if v is not None: out.update(v.to_json())")
+                continue
             if plain(declared) and not declared.omit_none:
                 lines.append(f"    out[{key}] = self.{declared.name}")
                 continue

@@ -7,6 +7,9 @@ JSON says more than (or other than) what the record keeps:
 - `WrittenAs(fn)`: the field's value (when not None) written as `fn(value)` (a scope as
   its label, a nested object under other names);
 - `NotWritten`: a field the JSON leaves out (what the process needs, not the output);
+- `Inlined`: a field holding a record whose fields are written at its place, as the
+  output's own (a row and what the command adds to it: `{**row.to_json(), "more": …}`
+  declared, not spread by hand); nothing when it holds None;
 - `write_only=True` (on the record's class): an output nothing reads back — its fields
   may be of any type (no reader is built), it is built unchecked, and `read` refuses it.
 
@@ -48,16 +51,26 @@ class WrittenAs(Marker):
         self.write = write
 
 
-class _NotWritten(Marker):
-    __slots__ = ()
+class _WritingMarker(Marker):
+    """A marker that says only how a field is written, by being there."""
+
+    __slots__ = ("name",)
     keeps_accepted = True  # reading is not its business
 
+    def __init__(self, name: str) -> None:
+        self.name = name
+
     def __repr__(self) -> str:
-        return "NotWritten"
+        return self.name
 
 
-NotWritten = _NotWritten()
+NotWritten = _WritingMarker("NotWritten")
 """A field the record's JSON leaves out: `Annotated[tuple[str, ...], NotWritten]`."""
+
+Inlined = _WritingMarker("Inlined")
+"""A field whose record is written as the output's own fields, at its place:
+`row: Annotated[SourceFileRow, Inlined]` then `content: str` writes the row's keys, then
+`content` (a later field of the same key wins, as in a dict display)."""
 
 
 def not_read(name: str) -> Reader:

@@ -3,8 +3,6 @@ row per file with its path, scope, description, pin, usage, size and age."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from memtab.fs.records import Record
 from memtab.store.conflict_copies import find_copies
 from memtab.store.files import ScopeListing
@@ -34,8 +32,8 @@ class FileRow(Record, write_only=True):
     """An agent's rollover checkpoint, which xum rewrites (§2.5)."""
 
 
-def file_rows(listings: list[ScopeListing], store: ScopeStore) -> list[dict[str, Any]]:
-    """One row per listed file (`FileRow`'s JSON), in the listings' order."""
+def file_rows(listings: list[ScopeListing], store: ScopeStore) -> list[FileRow]:
+    """One row per listed file, in the listings' order."""
     entries = store.meta_entries()
     rows = []
     for listing in listings:
@@ -57,5 +55,5 @@ def file_rows(listings: list[ScopeListing], store: ScopeStore) -> list[dict[str,
                 adopted_from=adopted_child(file.path),
                 checkpoint=is_checkpoint(file.path),
             )
-            rows.append(row.to_json())
+            rows.append(row)
     return rows
