@@ -369,11 +369,12 @@ def test_reverting_a_consolidation_run_from_runs(
     assert "changed after the run (by You" in shown_result.files.currentItem().text(2)  # type: ignore[union-attr]
     assert shown_result.diff.result is not None and shown_result.diff.result.removed >= 1
     wait_for(qtbot, lambda: shown(window, ZETA))  # the tree follows through the watcher
-    # The run is said to be reverted, and "Revert this run…" is not offered again.
+    # The run is said to be partly reverted (git.md was left alone), and "Revert this
+    # run…" is offered again, to finish once git.md is as the run left it.
     wait_for(qtbot, lambda: runs.detail is not None and runs.detail.reverted_at is not None)
-    assert not runs.revert_button.isEnabled()
-    assert runs.revert_button.toolTip().startswith("reverted ")
-    assert "\nReverted by You " in runs.summary.text()
+    assert runs.revert_button.isEnabled()
+    assert "\nPartly reverted by You " in runs.summary.text()
+    assert runs.summary.text().endswith(": 1 file left as changed since")
     # The revert is a run of its own, listed first; the reverted run's row says so.
     wait_for(qtbot, lambda: len(runs.runs) == 2)
     assert runs.runs[0].kind == "revert" and runs.runs[0].reverts == run_id

@@ -113,3 +113,23 @@ def test_a_revert_that_restores_nothing_logs_no_run(home: Home) -> None:
     assert main(["--home", str(home.root), "revert-run", run.id]) == 0
     assert main(["--home", str(home.root), "revert-run", run.id]) == 0  # all done already
     assert [r.kind for r in RunsLog(home).runs()] == ["revert", "consolidation"]
+
+
+def test_a_partial_revert_offers_the_revert_again_until_every_file_is_restored(
+    home: Home,
+) -> None:
+    (run,) = RunsLog(home).runs()
+    gotchas = store_for(home).physical(parse_file_path(GOTCHAS))
+    after_run = gotchas.read_text()
+    gotchas.write_text("hand edit\n")  # changed since: the revert leaves it alone
+    assert main(["--home", str(home.root), "revert-run", run.id]) == 1
+    detail = load_run_detail(home, run)
+    assert detail.revertible and detail.left_alone == (GOTCHAS,)
+    assert detail.reverted_words.startswith("Partly reverted by You ")
+    assert detail.reverted_words.endswith(": 1 file left as changed since")
+
+    gotchas.write_text(after_run)  # the hand edit undone: the revert can finish
+    assert main(["--home", str(home.root), "revert-run", run.id]) == 0
+    detail = load_run_detail(home, run)
+    assert not detail.revertible and detail.left_alone == ()
+    assert detail.reverted_words.startswith("Reverted by You ")

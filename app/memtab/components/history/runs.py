@@ -156,6 +156,9 @@ class RunDetail:
     """When a revert of this run restored its files (ms), if one did."""
     reverted_by: RunEntry | None = None
     """The revert run that did (None: none logged — a revert before reverts were runs)."""
+    left_alone: tuple[str, ...] = ()
+    """The files the run changed that no revert of it restored (a revert refused them:
+    changed since); while there are any, "Revert this run" is offered again."""
 
     @property
     def revertible(self) -> bool:
@@ -167,7 +170,11 @@ class RunDetail:
         revert = self.reverted_by
         if revert is not None:
             who = actor_name(revert.actor or "user")
-            return f"Reverted by {who} {humanize.relative_time(revert.at)} ({revert.id})"
+            said = f"by {who} {humanize.relative_time(revert.at)} ({revert.id})"
+            if self.left_alone:
+                left = humanize.plural(len(self.left_alone), "file")
+                return f"Partly reverted {said}: {left} left as changed since"
+            return f"Reverted {said}"
         if self.reverted_at is not None:
             return f"Reverted {humanize.relative_time(self.reverted_at)}"
         return ""
@@ -206,15 +213,24 @@ def load_run_detail(home: Home, run: RunEntry) -> RunDetail:
             )
         )
     reverted = reverted_at(store, run) if store is not None else None
-    revert = reverted_by(RunsLog(home).runs(kind=REVERT_KIND)).get(run.id)
+    reverts = RunsLog(home).runs(kind=REVERT_KIND)
+    revert = reverted_by(reverts).get(run.id)
+    left_alone: tuple[str, ...] = ()
     if revert is not None:
         reverted = max(reverted or 0, revert.at)
+        restored = {
+            path
+            for each in reverts
+            if each.reverts == run.id and not each.failed
+            for path in touched_paths(each.ops)
+        }
+        left_alone = tuple(path for path in touched_paths(run.ops) if path not in restored)
     refusal = revert_refusal(run)
-    if reverted is not None and refusal is None:
+    if reverted is not None and refusal is None and not left_alone:
         refusal = (
             f"reverted {humanize.relative_time(reverted)}: its files hold what they held before it"
         )
-    return RunDetail(run, tuple(ops), refusal, reverted, revert)
+    return RunDetail(run, tuple(ops), refusal, reverted, revert, left_alone)
 
 
 def no_change_message(run: RunEntry) -> str:

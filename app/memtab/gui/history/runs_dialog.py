@@ -565,7 +565,7 @@ class RunsDialog(QDialog):
         self.result_dialog = RevertResultDialog(result, self)
         self.result_dialog.open()
         self.reverted.emit(result)
-        if self._detail is not None:  # read again: a reverted run is said so, not offered
+        if self._detail is not None:  # read again: reverted, or partly (offered again)
             run = self._detail.run
             self._show_detail(None, run)
             self._jobs().submit_latest(DETAIL_KEY, functools.partial(_detail_job, self._home, run))
