@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.home import Home
-from memtab.store.sidecars.registry import load_recency, load_registry
+from memtab.store.home import Home, HomeError
+from memtab.store.sidecars.registry import add_project, add_workspace, load_recency, load_registry
 
 
 @pytest.fixture
@@ -137,3 +137,50 @@ def test_recency_reads_the_entries_mux_reads(home: Home) -> None:
 )
 def test_recency_of_a_file_mux_would_not_read_is_none(home: Home, document: object) -> None:
     assert _recency(home, document) == {}
+
+
+# --- the `[projectPath, config]` pairs (§2.1) and what adding writes ------------------------
+
+
+def _projects(home: Home, projects: object) -> None:
+    home.config_path.write_text(json.dumps({"projects": projects}), encoding="utf-8")
+
+
+def test_a_pair_that_is_not_a_path_and_an_object_is_skipped_and_noted(home: Home) -> None:
+    _projects(home, [
+        "not a pair", [1, {}], ["/only-a-path"], ["/bad-config", "no"], ["/three", {}, 3],
+        {"/an": "object"}, None, ["/", {}], ["/ok/", {"displayName": 7, "more": [1]}],
+        ["/ok", {"displayName": "OK", "workspaces": "no"}],
+    ])  # fmt: skip
+    registry = load_registry(home)
+    assert [(p.path, p.display_name) for p in registry.projects] == [("/ok", "OK")]
+    assert registry.problems == (
+        *["config.json: skipped a malformed project entry"] * 7,
+        "config.json: skipped the project '/' (no path)",
+        "config.json: '/ok' is registered twice; like mux, only its last entry is used",
+    )
+
+
+def test_a_display_name_that_is_no_text_reads_as_the_paths_last_name(home: Home) -> None:
+    _projects(home, [["/src/app", {"displayName": 3}], ["/src/lib", {"displayName": "  "}]])
+    assert [p.display_name for p in load_registry(home).projects] == ["app", "lib"]
+
+
+def test_adding_writes_the_pair_and_the_workspace_as_before(home: Home) -> None:
+    _projects(home, [["/src/app", {"workspaces": [], "x": 1}, "kept as it is"]])
+    with pytest.raises(HomeError, match="malformed"):
+        add_workspace(home, "/src/app", "w")
+    _projects(home, [["/src/app", {"x": 1}]])
+    add_workspace(home, "/src/app/", "w", workspace_id="abc123")
+    add_workspace(home, "/src/new", "n", workspace_id="def456", workspace_path="/wt/n")
+    add_project(home, "/src/named/", "Named")
+    projects = json.loads(home.config_path.read_text(encoding="utf-8"))["projects"]
+    assert [(path, list(config)) for path, config in projects] == [
+        ("/src/app", ["x", "workspaces"]), ("/src/new", ["workspaces"]),
+        ("/src/named", ["workspaces", "displayName"]),
+    ]  # fmt: skip
+    added = projects[0][1]["workspaces"][0]
+    assert list(added) == ["path", "id", "name", "createdAt"]
+    assert added["path"] == "/src/app" and added["createdAt"].endswith("Z")
+    assert projects[1][1]["workspaces"][0]["path"] == "/wt/n"
+    assert projects[2][1]["displayName"] == "Named"
