@@ -21,6 +21,7 @@ from memtab.fs.records import (
     NotWritten,
     OmitNone,
     OrNone,
+    Positional,
     PositiveTime,
     Record,
     RecordError,
@@ -254,3 +255,25 @@ def test_an_inlined_record_is_written_as_the_outputs_own_fields_at_its_place() -
     assert written == {"before": "b", **row.to_json(), "size": 2, "after": True}
     nothing = KeptAndMore(before="b", row=None, size=2, after=False).to_json()
     assert nothing == {"before": "b", "size": 2, "after": False}
+
+
+class Pair(Positional):
+    path: str
+    config: Kept
+
+
+@pytest.mark.parametrize(
+    "raw", [{"path": "/p", "config": {}}, ["/p"], ["/p", {}, 3], [1, {}], ["/p", "x"], "/p", None]
+)
+def test_a_positional_record_is_a_list_of_its_values_and_nothing_else(raw: object) -> None:
+    assert Pair.read(raw) is None
+
+
+def test_a_positional_record_reads_and_writes_its_list() -> None:
+    pair = Pair.read(["/p", {"name": "n", "more": {"a": 1}}])
+    assert pair is not None and pair.path == "/p" and pair.config.unknown == {"more": {"a": 1}}
+    assert pair.to_json() == ["/p", {"name": "n", "size": 0, "more": {"a": 1}}]
+    assert Pair(path="/q", config=Kept(name="k")).to_json() == ["/q", {"name": "k", "size": 0}]
+    assert Pair.read(pair) is pair
+    with pytest.raises(RecordError, match="not a list of 2"):
+        Pair.read_or_raise({"path": "/p"})

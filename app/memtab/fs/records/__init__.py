@@ -28,6 +28,9 @@ field it applies to (`Annotated[T, marker…]`, the first marker innermost):
 - `KeepUnread`: an optional field's value that cannot be read is written back as it was
   (among the unknown fields of a `keep_unknown=True` record).
 
+A record a file holds as a list of its values (`[path, config]`) subclasses `Positional`:
+read from the list, written as it.
+
 A record whose unknown fields must be written back is declared `keep_unknown=True` (they
 come back after the known ones); a sidecar others write too is changed through
 `memtab.fs.sidecar`, which keeps every field at every level whatever the record knows.
@@ -107,6 +110,7 @@ __all__ = [
     "NotWritten",
     "OmitNone",
     "OrNone",
+    "Positional",
     "PositiveTime",
     "Record",
     "RecordError",
@@ -383,6 +387,29 @@ class Record(metaclass=_RecordClass):
     def __rich_repr__(self) -> Iterator[tuple[str, Any]]:
         for name in self._field_names:
             yield name, getattr(self, name)
+
+
+class Positional(Record):
+    """A record a file holds as the list of its fields' values, in declared order (mux's
+    `[projectPath, config]` pairs): `read` takes a list of exactly that many items (none
+    other is the record), `to_json()` gives the list. Its fields are all written, so none
+    is `OmitNone` and it keeps no unknown field. A subclass's own `before_read` mends the
+    list, before this one maps it."""
+
+    __slots__ = ()
+
+    @classmethod
+    def before_read(cls, raw: Any) -> Any:
+        if isinstance(raw, cls):
+            return raw
+        keys = tuple(declared.key for declared in cls.fields())
+        if not isinstance(raw, list | tuple) or len(raw) != len(keys):
+            raise RecordError(f"not a list of {len(keys)}", raw)
+        return dict(zip(keys, raw, strict=True))
+
+    def to_json(self) -> list[Any]:  # type: ignore[override]  # its JSON is a list
+        """The list of the fields' values as JSON, in declared order."""
+        return list(Record.to_json(self).values())
 
 
 def _rebuilt(cls: type[Record], values: tuple[Any, ...], unknown: Any) -> Record:

@@ -21,7 +21,15 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, NamedTuple
 
 from memtab.fs.jsonfile import finite_number
-from memtab.fs.records import Healed, Record, ValidEntries, ValidItems
+from memtab.fs.records import (
+    Healed,
+    OmitNone,
+    OrNone,
+    Positional,
+    Record,
+    ValidEntries,
+    ValidItems,
+)
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home, HomeError
 from memtab.store.notebook_owner import OwnerLinks, notebook_owner
@@ -180,24 +188,46 @@ class ProjectRef(Record):
     project_path: str
 
 
+Given = Annotated[Text, OmitNone]
+"""A text field of a workspace, written only when it has a value (`add_workspace` writes
+four)."""
+
+
 class WorkspaceEntry(Record):
     """A workspace as config.json holds it (docs/formats.md §2.2), read as mux reads it: a
     text that is blank or not a string is absent, a bad item of `projects` dropped. Its id
     may be missing (a legacy entry: `_workspace_id`); `Workspace` is what Memtab makes of
-    it."""
+    it. `add_workspace` writes a new one (its four fields first, in this order)."""
 
-    id: Text = None
-    name: Text = None
-    path: Text = None
-    projects: ValidItems[tuple[ProjectRef, ...]] = ()
-    title: Text = None
-    parent_workspace_id: Text = None
-    created_at: Text = None
-    archived_at: Text = None
-    unarchived_at: Text = None
-    kind: Text = None
-    side_chat_parent_workspace_id: Text = None
-    memory_owner_workspace_id: Text = None
+    path: Given = None
+    id: Given = None
+    name: Given = None
+    created_at: Given = None
+    projects: Annotated[OrNone[ValidItems[tuple[ProjectRef, ...]]], OmitNone] = None
+    title: Given = None
+    parent_workspace_id: Given = None
+    archived_at: Given = None
+    unarchived_at: Given = None
+    kind: Given = None
+    side_chat_parent_workspace_id: Given = None
+    memory_owner_workspace_id: Given = None
+
+
+class ProjectConfig(Record, keep_unknown=True):
+    """A project's config in config.json (§2.1): its display name (a text that is blank or
+    not a string: none) and its workspaces — kept raw here, each read as a `WorkspaceEntry`
+    so that a bad one is skipped and noted, not the project; the rest kept."""
+
+    workspaces: Any = ()
+    display_name: Given = None
+
+
+class ProjectPair(Positional):
+    """An item of config.json's `projects`: `[projectPath, config]`, mux's Map entries
+    (§2.1). Anything else is no project."""
+
+    path: str
+    config: ProjectConfig
 
 
 def _interval(value: Any) -> int:
@@ -255,29 +285,24 @@ def registry_from_document(home: Home, document: dict[str, Any]) -> Registry:
     if not isinstance(raw_projects, list):
         problems.append("config.json: `projects` is not a list")
         raw_projects = []
-    configs: dict[str, dict[str, Any]] = {}
+    configs: dict[str, ProjectConfig] = {}
     for entry in raw_projects:
-        if (
-            not isinstance(entry, list | tuple)
-            or len(entry) != 2
-            or not isinstance(entry[0], str)
-            or not isinstance(entry[1], dict)
-        ):
+        pair = ProjectPair.read(entry)
+        if pair is None:
             problems.append("config.json: skipped a malformed project entry")
             continue
-        project_path = normalize_project_path(entry[0])
+        project_path = normalize_project_path(pair.path)
         if not project_path:
-            problems.append(f"config.json: skipped the project {entry[0]!r} (no path)")
+            problems.append(f"config.json: skipped the project {pair.path!r} (no path)")
             continue
         if project_path in configs:
             problems.append(
                 f"config.json: {project_path!r} is registered twice; like mux, only its "
                 "last entry is used"
             )
-        configs[project_path] = entry[1]
+        configs[project_path] = pair.config
     displays = {
-        project_path: _optional_str(config.get("displayName"))
-        or (project_basename(project_path) or project_path)
+        project_path: config.display_name or (project_basename(project_path) or project_path)
         for project_path, config in configs.items()
     }
     # As mux's loader: a sub-project's workspaces follow those of its top-level project.
@@ -286,7 +311,7 @@ def registry_from_document(home: Home, document: dict[str, Any]) -> Registry:
     for project_path, config in sorted(configs.items(), key=lambda item: item[0] in owners):
         owner = owners.get(project_path, project_path)
         workspaces[owner].extend(
-            _iter_workspaces(home, owner, displays[owner], config.get("workspaces"), problems)
+            _iter_workspaces(home, owner, displays[owner], config.workspaces, problems)
         )
     owners_of = _notebook_owners([ws for listed in workspaces.values() for ws in listed])
     projects = [
@@ -368,7 +393,7 @@ def _iter_workspaces(
             path=entry.path or "",
             project_path=project_path,
             project_name=SCRATCH_PROJECT_NAME if entry.kind == SCRATCH_KIND else project_name,
-            projects=tuple(ref.project_path for ref in entry.projects),
+            projects=tuple(ref.project_path for ref in entry.projects or ()),
             title=entry.title,
             parent_id=entry.parent_workspace_id,
             created_at=entry.created_at,
@@ -426,14 +451,12 @@ def _ensure_project(
         projects = document["projects"] = []
     entry = _project_entry(projects, project_path)
     if entry is not None:
-        if len(entry) == 2 and isinstance(entry[1], dict):
-            return entry[1], False
+        if ProjectPair.read(entry) is not None:
+            return entry[1], False  # changed in place: what Memtab does not know stays
         raise HomeError(f"config.json: the entry of {project_path!r} is malformed; fix it by hand")
-    config: dict[str, Any] = {"workspaces": []}
-    if display_name:
-        config["displayName"] = display_name
-    projects.append([project_path, config])
-    return config, True
+    config = ProjectConfig(display_name=display_name or None)
+    projects.append(ProjectPair(path=project_path, config=config).to_json())
+    return projects[-1][1], True
 
 
 def _editing_registry(home: Home) -> AbstractContextManager[dict[str, Any]]:
@@ -486,14 +509,10 @@ def add_workspace(
             raise HomeError(
                 f"{home.config_path}: `workspaces` of {normalized!r} is not a list; fix it by hand"
             )
-        workspaces.append(
-            {
-                "path": workspace_path or normalized,
-                "id": new_id,
-                "name": name,
-                "createdAt": iso_now(),
-            }
+        added = WorkspaceEntry(
+            path=workspace_path or normalized, id=new_id, name=name, created_at=iso_now()
         )
+        workspaces.append(added.to_json())
     return new_id
 
 
