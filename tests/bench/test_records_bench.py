@@ -8,6 +8,10 @@ Run: .venv/bin/python -m pytest -q --bench tests/bench/test_records_bench.py -s
   `MetaEntry.to_json`; the readers and writer generated per class by
   `fs/records/compiler.py`) against the hand reader memtab had before (kept here as the
   floor: `_hand_entry`). CPU time, best of `ROUNDS`;
+- the description cache's file (§15.4, 20,000 entries, read by the first scan): checking the
+  parsed file and encoding it, the record `DescriptionCacheFile` (its roots `PlainJson`)
+  against the hand codec it replaced, the walk of every entry the marker spares, and the
+  record's first read (its reader built) in a fresh interpreter;
 - in a fresh interpreter (its bytecode compiled by a first start, not measured):
   importing `memtab.fs.records`, defining 60 record classes of 8 fields, and the first
   read of each (its reader built then).
@@ -29,6 +33,8 @@ import pytest
 from bench.floors import child_environment
 from bench.table import Row, record
 from memtab.fs.jsonfile import finite_number
+from memtab.fs.records.codec import written
+from memtab.store.description_cache import DescriptionCacheFile
 from memtab.store.sidecars.meta import parse_meta_document
 
 pytestmark = pytest.mark.bench
@@ -178,3 +184,88 @@ def test_import_define_and_first_read_of_records(tmp_path: Path) -> None:
         strict=True,
     ):
         record(f"records-{key}", Row(f"{what} (CPU, best of 5)", f"{value:.1f} ms", "—"))
+
+
+# --- the description cache (§15.4): 20,000 entries kept as parsed (`PlainJson`) ------------
+
+CACHED_FILES = 20_000
+_CACHE_FIRST_READ = """
+import json, sys, time
+from memtab.store.description_cache import DescriptionCacheFile
+document = json.loads(sys.argv[1])
+started = time.process_time()
+DescriptionCacheFile.read(document)
+first = time.process_time()
+DescriptionCacheFile.read(document)
+print(first - started, time.process_time() - first)
+"""
+
+
+def _cache_document() -> dict[str, Any]:
+    roots = {
+        f"/home/u/.mux/memory/scope{r}": {
+            f"dir{n % 40}/note{n}.md": [900 + n, 10**18 + n, 10**18 + n, 4_000_000 + n,
+                                        f"What note {n} is about", "", False]
+            for n in range(r, CACHED_FILES, 4)
+        }
+        for r in range(4)
+    }  # fmt: skip
+    parsed: dict[str, Any] = json.loads(json.dumps({"version": 1, "home": "/h", "roots": roots}))
+    return parsed
+
+
+def _hand_cache_read(document: Any) -> dict[str, Any]:
+    """The hand reader the cache had before its record (the floor)."""
+    if (
+        not isinstance(document, dict)
+        or document.get("version") != 1
+        or document.get("home") != "/h"
+        or not isinstance(document.get("roots"), dict)
+    ):
+        return {}
+    return {root: files for root, files in document["roots"].items() if isinstance(files, dict)}
+
+
+def test_description_cache_read_and_write_against_the_hand_codec(tmp_path: Path) -> None:
+    document = _cache_document()
+    cache = DescriptionCacheFile.read(document)
+    assert cache is not None and cache.roots == _hand_cache_read(document)
+    compact: dict[str, Any] = {"ensure_ascii": False, "separators": (",", ":")}
+    assert cache.to_json() == document
+    read_floor = _best_ms(lambda: _hand_cache_read(document))
+    read = _best_ms(lambda: DescriptionCacheFile.read(document))
+    write_floor = _best_ms(lambda: json.dumps(document, **compact))
+    write = _best_ms(lambda: json.dumps(cache.to_json(), **compact))
+    walked = _best_ms(lambda: written(cache.roots))  # what a record's writer walked before
+    env = child_environment(tmp_path / "pycache")
+    firsts = []
+    empty = json.dumps(_cache_document() | {"roots": {}})
+    for _ in range(4):
+        out = subprocess.run(
+            [sys.executable, "-c", _CACHE_FIRST_READ, empty],
+            capture_output=True, text=True, check=True, env=env,
+        ).stdout  # fmt: skip
+        firsts.append(float(out.split()[0]) * 1000)
+    for key, what, floor, value, unit, scale in (
+        ("read", "check the parsed cache file", read_floor, read, "µs", 1000),
+        ("write", "encode the cache file (json.dumps)", write_floor, write, "ms", 1),
+    ):
+        record(
+            f"records-description-cache-{key}",
+            Row(
+                f"{what}, {CACHED_FILES:,} entries (CPU, best of {ROUNDS})",
+                f"{value * scale:.1f} {unit}",
+                "as cheap as the hand codec",
+                f"{floor * scale:.1f} {unit} (hand)",
+                value / floor if floor else None,
+            ),
+        )
+    record(
+        "records-description-cache-walk",
+        Row(f"the walk PlainJson spares, {CACHED_FILES:,} entries", f"{walked:.1f} ms", "—"),
+    )
+    record(
+        "records-description-cache-first-read",
+        Row("the cache record's first read (its reader built; best of 3)",
+            f"{min(firsts[1:]):.2f} ms", "—"),
+    )  # fmt: skip

@@ -25,13 +25,15 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Annotated, Any, Final, Literal
 
 from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import cache_dir
+from memtab.fs.records import PlainJson, Record, ValidEntries
 
 logger = logging.getLogger(__name__)
 
-CACHE_VERSION = 1
+CACHE_VERSION: Final = 1
 # A file modified this close to its reading may change again with the same mtime.
 RACY_MARGIN_NS = 2_000_000_000
 # The scope roots one cache remembers (a workspace switch lists other roots): the most
@@ -46,6 +48,18 @@ Described = tuple[str, str, bool]
 # One file as the cache file holds it, kept in memory as parsed (no copy: 20,000 files
 # parse into ~8 MB of objects): [size, mtime_ns, ctime_ns, inode, description, heading,
 # binary], the first four what any write to the file or over it changes.
+RootFiles = Annotated[dict[str, Any], PlainJson]
+
+
+class DescriptionCacheFile(Record):
+    """The cache file (docs/formats.md §15.4): its version, its home's path, and each scope
+    root's files by relative path. A root's entries are kept as parsed and written as they
+    are (`PlainJson`: no walk of 20,000 entries either way); each is checked as a listing
+    recalls it (`KnownFiles.recall`). A root that is no object is dropped."""
+
+    version: Literal[1]
+    home: str
+    roots: ValidEntries[dict[str, RootFiles]]
 
 
 class KnownFiles:
@@ -146,12 +160,8 @@ class DescriptionCache:
         for root, files in self._roots.items():
             if root not in roots and len(roots) < MAX_ROOTS:
                 roots[root] = files
-        document = {
-            "version": CACHE_VERSION,
-            "home": self._home,
-            "roots": roots,
-        }
-        data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+        document = DescriptionCacheFile(version=CACHE_VERSION, home=self._home, roots=roots)
+        data = json.dumps(document.to_json(), ensure_ascii=False, separators=(",", ":")).encode()
         try:  # atomic, not durable: a cache lost with a crash is only read again
             self._path.parent.mkdir(parents=True, exist_ok=True)
             with Directory.open(self._path.parent) as directory:
@@ -178,11 +188,7 @@ class DescriptionCache:
         except (ValueError, RecursionError):
             logger.info("Description cache %s is not JSON: ignored", self._path)
             return {}
-        if (
-            not isinstance(document, dict)
-            or document.get("version") != CACHE_VERSION
-            or document.get("home") != self._home
-            or not isinstance(document.get("roots"), dict)
-        ):
+        cache = DescriptionCacheFile.read(document)
+        if cache is None or cache.home != self._home:
             return {}
-        return {root: files for root, files in document["roots"].items() if isinstance(files, dict)}
+        return cache.roots

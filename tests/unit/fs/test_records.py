@@ -21,6 +21,7 @@ from memtab.fs.records import (
     NotWritten,
     OmitNone,
     OrNone,
+    PlainJson,
     Positional,
     PositiveTime,
     Record,
@@ -277,3 +278,34 @@ def test_a_positional_record_reads_and_writes_its_list() -> None:
     assert Pair.read(pair) is pair
     with pytest.raises(RecordError, match="not a list of 2"):
         Pair.read_or_raise({"path": "/p"})
+
+
+class Cache(Record):
+    files: Annotated[dict[str, Any], PlainJson]
+    rows: Annotated[list[Any], PlainJson] = field(default_factory=list)
+    roots: ValidEntries[dict[str, Annotated[dict[str, Any], PlainJson]]] = field(
+        default_factory=dict
+    )
+
+
+def test_plain_json_is_kept_as_parsed_and_written_without_a_walk() -> None:
+    files, rows, root = {"a": [1, "x", {"b": None}]}, [[1], 2], {"k": [3]}
+    cache = Cache.read({"files": files, "rows": rows, "roots": {"r": root, "bad": [1]}})
+    assert cache is not None and cache.files is files and cache.rows is rows
+    assert cache.roots == {"r": root} and cache.roots["r"] is root  # a bad root dropped
+    written = cache.to_json()
+    assert written["files"] is files and written["rows"] is rows
+    assert written["roots"]["r"] is root
+
+
+@pytest.mark.parametrize("raw", [{"files": []}, {"files": "x"}, {"files": {}, "rows": {}}])
+def test_plain_json_checks_its_outer_kind(raw: dict[str, Any]) -> None:
+    assert Cache.read(raw) is None
+
+
+def test_plain_json_is_for_an_object_or_a_list() -> None:
+    class Text(Record):
+        text: Annotated[str, PlainJson]
+
+    with pytest.raises(TypeError, match="PlainJson is for an object, a list or Any"):
+        Text.read({"text": "x"})

@@ -26,7 +26,9 @@ field it applies to (`Annotated[T, marker…]`, the first marker innermost):
   least n);
 - `OmitNone`: written only when it has a value (mux leaves such fields out);
 - `KeepUnread`: an optional field's value that cannot be read is written back as it was
-  (among the unknown fields of a `keep_unknown=True` record).
+  (among the unknown fields of a `keep_unknown=True` record);
+- `PlainJson`: JSON as parsed, its outer kind checked and nothing in it read, written as
+  it is without a walk (a big cache whose entries are checked where they are used).
 
 A record a file holds as a list of its values (`[path, config]`) subclasses `Positional`:
 read from the list, written as it.
@@ -81,6 +83,7 @@ from memtab.fs.records.markers import (
     Lenient,
     OmitNone,
     OrNone,
+    PlainJson,
     PositiveTime,
     RequiredTime,
     TrimmedText,
@@ -110,6 +113,7 @@ __all__ = [
     "NotWritten",
     "OmitNone",
     "OrNone",
+    "PlainJson",
     "Positional",
     "PositiveTime",
     "Record",

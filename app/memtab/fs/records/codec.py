@@ -59,6 +59,9 @@ class Marker:
     keeps_accepted: bool = False
     """Whether a value the wrapped reader accepts comes out of this marker's reader as it
     is (so a generated reader may test the value inline: `records.compiler`)."""
+    as_parsed: bool = False
+    """Whether the value is JSON as parsed, read without a walk and written as it is
+    (`PlainJson`)."""
 
     def wrap(self, read: Reader) -> Reader:
         return read
@@ -116,7 +119,8 @@ def reader_of(declared: Any, record_reader: Callable[[Any], Reader | None]) -> R
     origin = get_origin(declared)
     if origin is Annotated:
         inner, *markers = get_args(declared)
-        read = reader_of(inner, record_reader)
+        as_parsed = any(getattr(marker, "as_parsed", False) for marker in markers)
+        read = _outer_kind(inner) if as_parsed else reader_of(inner, record_reader)
         for marker in markers:
             if isinstance(marker, Marker):
                 read = marker.wrap(read)
@@ -146,6 +150,42 @@ def reader_of(declared: Any, record_reader: Callable[[Any], Reader | None]) -> R
     if declared is pathlib.Path:
         return _path
     raise TypeError(f"a record field cannot be of type {declared!r}")
+
+
+def _outer_kind(declared: Any) -> Reader:
+    """The reader of a value kept as parsed (`PlainJson`): its outer kind checked, nothing
+    in it read."""
+    origin = get_origin(declared) or declared
+    if origin in (dict, Mapping):
+        return _object_as_parsed
+    if origin in (list, tuple, typing.Sequence):
+        return _list_as_parsed
+    if declared is Any:
+        return _as_is
+    raise TypeError(f"PlainJson is for an object, a list or Any, not {declared!r}")
+
+
+def _object_as_parsed(value: Any) -> Any:
+    if type(value) is not dict:
+        raise RecordError("not an object", value)
+    return value
+
+
+def _list_as_parsed(value: Any) -> Any:
+    if type(value) is not list:
+        raise RecordError("not a list", value)
+    return value
+
+
+def written_as_parsed(bare: Any, markers: tuple[Any, ...]) -> bool:
+    """Whether a field of type `bare` with `markers` holds JSON as parsed, written as it is:
+    `PlainJson`, or an object whose values are (`dict[str, Annotated[…, PlainJson]]`)."""
+    if any(getattr(marker, "as_parsed", False) for marker in markers):
+        return True
+    if (get_origin(bare) or bare) not in (dict, Mapping) or len(get_args(bare)) != 2:
+        return False
+    value = get_args(bare)[1]
+    return any(getattr(m, "as_parsed", False) for m in getattr(value, "__metadata__", ()))
 
 
 def accepted_as_is(declared: Any, var: str) -> str | None:

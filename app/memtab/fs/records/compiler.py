@@ -51,6 +51,7 @@ from memtab.fs.records.codec import (
     healed_then,
     written,
     written_as_is,
+    written_as_parsed,
 )
 from memtab.fs.records.output import Inlined
 
@@ -225,6 +226,8 @@ def source_of_writer(
     names: dict[str, Any] = {"written": written}
 
     def plain(declared: Field) -> bool:
+        if declared.write is None and written_as_parsed(declared.type, declared.markers):
+            return True  # JSON as parsed (`PlainJson`): no walk
         return (
             cls._checks_when_built  # else a value may be of any type
             and declared.name in cls._field_names  # not computed

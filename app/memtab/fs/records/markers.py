@@ -1,9 +1,9 @@
 """The markers a record's field declares on its type (`Annotated[T, marker…]`): how a value
 another program wrote is read (`Lenient`, `Healed`, `Checked`, `AtLeast`, `ValidItems`,
 `ValidEntries` and the healing values `FiniteNumber`, `PositiveTime`, `Count`, `TrueOnly`,
-`TrimmedText`), named (`Key`) or written (`OmitNone`). `memtab.fs.records` exports them
-with the rest of the record API (its docstring says what each does); import them from
-there.
+`TrimmedText`), named (`Key`), written (`OmitNone`) or kept as parsed (`PlainJson`).
+`memtab.fs.records` exports them with the rest of the record API (its docstring says what
+each does); import them from there.
 """
 
 from __future__ import annotations
@@ -228,6 +228,22 @@ class _ValidEntries(Marker):
 
         return read_valid
 
+
+class _PlainJson(Marker):
+    __slots__ = ()
+    keeps_accepted = True
+    as_parsed = True
+
+    def __repr__(self) -> str:
+        return "PlainJson"
+
+
+PlainJson = _PlainJson()
+"""`Annotated[dict[str, Any], PlainJson]`: JSON as parsed (an object, a list, or `Any`), its
+outer kind checked and nothing in it read (its user checks what it takes, as it takes it:
+the description cache's 20,000 entries), kept without a copy and written as it is, without
+a walk — so it must hold JSON values only. An object of such values is written as it is
+too."""
 
 ValidItems = Annotated[T, _ValidItems()]
 """`ValidItems[tuple[X, ...]]`: a list whose items that are not an `X` are dropped (a value
