@@ -22,7 +22,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from watchdog.events import (
     EVENT_TYPE_ATTRIB,
@@ -35,13 +34,14 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
 from memtab.agent_server.ranked_search import Document, RankedIndex, best_line
+from memtab.fs.records import Record
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import scan
 from memtab.sources.listing import source_file_row
 from memtab.store.description_cache import DescriptionCache, KnownFiles
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing, list_scope
 from memtab.store.paths import SCOPE_ORDER
-from memtab.store.scopes.file_rows import file_rows
+from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
@@ -58,8 +58,21 @@ MAX_LIMIT = 100
 class _Entry:
     """A listed file: its row (as `list` shows it) and where its text is (None: unread)."""
 
-    row: dict[str, Any]
+    row: FileRow
     physical: str | None
+
+
+class SearchHit(Record, write_only=True):
+    """A file `search` found (docs/formats.md §22.2): its path, scope and description, its
+    score, and the line that holds most of the query's words (None: only the name or the
+    description did)."""
+
+    path: str
+    scope: str
+    description: str | None
+    score: float
+    line: int | None
+    snippet: str | None
 
 
 class MemoryCatalog:
@@ -101,7 +114,7 @@ class MemoryCatalog:
         """List again before the next answer (this server changed a file)."""
         self._listed_at = None
 
-    def rows(self, *, scope: str | None = None) -> list[dict[str, Any]]:
+    def rows(self, *, scope: str | None = None) -> list[FileRow]:
         """Every file (in `scope`, when given), as `memtab list --json` shows it (other
         agents' files with their own fields)."""
         self._fresh()
@@ -109,7 +122,7 @@ class MemoryCatalog:
             entries = list(self._entries.values())
         return [entry.row for entry in entries if scope is None or _in_scope(entry.row, scope)]
 
-    def search(self, query: str, *, scope: str | None, limit: int) -> list[dict[str, Any]]:
+    def search(self, query: str, *, scope: str | None, limit: int) -> list[SearchHit]:
         """The files best matching `query`, best first: path, scope, score and the line
         that holds most of its words (`line` None when only the name or description did)."""
         self._fresh()
@@ -125,14 +138,14 @@ class MemoryCatalog:
         for hit, entry in hits:
             found = best_line(self._text(entry.physical), query)
             results.append(
-                {
-                    "path": hit.id,
-                    "scope": entry.row["scope"],
-                    "description": entry.row["description"],
-                    "score": round(hit.score, 3),
-                    "line": found[0] if found else None,
-                    "snippet": found[1] if found else None,
-                }
+                SearchHit(
+                    path=hit.id,
+                    scope=entry.row.scope,
+                    description=entry.row.description,
+                    score=round(hit.score, 3),
+                    line=found[0] if found else None,
+                    snippet=found[1] if found else None,
+                )
             )
         return results
 
@@ -172,7 +185,7 @@ class MemoryCatalog:
         self._changed.clear()
         entries = self._list()
         documents = [
-            Document(key, f"{key}\n{entry.row['description']}", _stamp(entry.row))
+            Document(key, f"{key}\n{entry.row.description}", _stamp(entry.row))
             for key, entry in entries.items()
         ]
         with self._lock:
@@ -214,16 +227,14 @@ class MemoryCatalog:
         for (root, file), row in zip(files, file_rows(listings, self.store), strict=True):
             readable = not file.binary and file.size_bytes <= MAX_INDEXED_BYTES
             physical = os.path.join(root, *file.path.segments) if readable else None
-            entries[row.path] = _Entry(row.to_json(), physical)
+            entries[row.path] = _Entry(row, physical)
         if self._sources is not None:
             _, source_listings = scan(self._sources())
             for listing in source_listings:
                 for source_file in listing.files:
                     readable = source_file.size_bytes <= MAX_INDEXED_BYTES
                     physical = os.fspath(source_file.physical) if readable else None
-                    entries[source_file.id] = _Entry(
-                        source_file_row(source_file).to_json(), physical
-                    )
+                    entries[source_file.id] = _Entry(source_file_row(source_file), physical)
         return entries
 
     def _store_listings(self) -> tuple[list[ScopeListing], dict[str, str]]:
@@ -275,12 +286,12 @@ class _ChangeFlag(FileSystemEventHandler):
             self._flag.set()
 
 
-def _stamp(row: dict[str, Any]) -> tuple[int, int]:
-    return int(row["sizeBytes"]), int(row["modifiedAt"] or 0)
+def _stamp(row: FileRow) -> tuple[int, int]:
+    return row.size_bytes, row.modified_at or 0
 
 
-def _in_scope(row: dict[str, Any], scope: str) -> bool:
+def _in_scope(row: FileRow, scope: str) -> bool:
     """A row is in `scope` when its scope is it, or its agent is (`claude-code` covers
     `claude-code:user` and every project of Claude Code's)."""
-    value = str(row["scope"])
+    value = row.scope
     return value == scope or value.split(":", 1)[0] == scope

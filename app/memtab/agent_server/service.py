@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog
+from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog, SearchHit
 from memtab.agent_server.tools import (
     CHANGE_TOOLS,
     DEFAULT_LIST_LIMIT,
@@ -32,6 +32,7 @@ from memtab.agent_server.tools import (
     READ_TOOLS,
 )
 from memtab.file_protocol.file_ref import OTHER_AGENTS, SourceError
+from memtab.fs.records import Record
 from memtab.redact import redact_secrets
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
@@ -42,6 +43,7 @@ from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.home import Home
 from memtab.store.paths import PathError, parse_virtual_path
 from memtab.store.proposals.queue import ProposalError, ProposalQueue, ToolCall
+from memtab.store.scopes.file_rows import FileRow
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool, ToolRequest, numbered_view, parse_tool_request
 from memtab.store.scopes.tool_args import ViewArgs
@@ -71,6 +73,21 @@ def client_actor(name: str | None) -> str:
     """The history actor of a client: `mcp:` and its name (letters, digits, `._-`)."""
     cleaned = _CLIENT_NAME.sub("-", (name or "").strip()).strip("-")[:60]
     return MCP_PREFIX + (cleaned or UNKNOWN_CLIENT)
+
+
+class FilePage(Record, write_only=True):
+    """What `list` answers (docs/formats.md §22.2): a page of the rows of `memtab list
+    --json` (another agent's file with its own fields), how many in all, where it starts."""
+
+    files: tuple[FileRow, ...]
+    total: int
+    offset: int
+
+
+class SearchResults(Record, write_only=True):
+    """What `search` answers: the files found, best first."""
+
+    results: tuple[SearchHit, ...]
 
 
 class MemoryService:
@@ -117,8 +134,8 @@ class MemoryService:
         offset = _integer(arguments, "offset", 0, 0, None)
         limit = _integer(arguments, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT)
         rows = self.catalog.rows(scope=scope)
-        page = {"files": rows[offset : offset + limit], "total": len(rows), "offset": offset}
-        return Answer(json.dumps(page, ensure_ascii=False, indent=1))
+        page = FilePage(files=tuple(rows[offset : offset + limit]), total=len(rows), offset=offset)
+        return Answer(json.dumps(page.to_json(), ensure_ascii=False, indent=1))
 
     def _search(self, arguments: dict[str, Any]) -> Answer:
         query = arguments.get("query")
@@ -129,7 +146,8 @@ class MemoryService:
         limit = _integer(arguments, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
         scope = _optional_text(arguments, "scope")
         results = self.catalog.search(query, scope=scope, limit=limit)
-        return Answer(json.dumps({"results": results}, ensure_ascii=False, indent=1))
+        found = SearchResults(results=tuple(results))
+        return Answer(json.dumps(found.to_json(), ensure_ascii=False, indent=1))
 
     # --- the memory tool's commands -----------------------------------------------------
 

@@ -13,7 +13,7 @@ from memtab.store.scopes.memory import MemoryStore
 
 
 def found(catalog: MemoryCatalog, query: str) -> list[str]:
-    return [result["path"] for result in catalog.search(query, scope=None, limit=10)]
+    return [result.path for result in catalog.search(query, scope=None, limit=10)]
 
 
 def test_a_change_made_outside_is_seen_through_the_watch(tmp_path: Path) -> None:
