@@ -235,6 +235,13 @@ def test_files_not_in_a_synced_scope_stay_local(tmp_path: Path, remote: Path) ->
         check=True,
     ).stdout.split()
     assert tree == [".memtab/format.json", ".memtab/meta/global.json", "global/notes.md"]
+    layout = subprocess.run(
+        ["git", "--git-dir", str(remote), "show", "main:.memtab/format.json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert layout == '{\n  "format": 1\n}\n'
     meta = subprocess.run(
         ["git", "--git-dir", str(remote), "show", "main:.memtab/meta/global.json"],
         capture_output=True,
