@@ -30,7 +30,7 @@ from memtab.sync.meta_merge import (
     parse_records,
     render_records,
 )
-from memtab.sync.records import Pending, SyncState
+from memtab.sync.records import Pending, RepoFormat, SyncState
 from memtab.sync.repository.layout import FORMAT_PATH, FORMAT_VERSION, SyncedScope
 from memtab.sync.repository.objects import (
     Change,
@@ -232,7 +232,7 @@ def _merge_pending(
 
 
 def _format_file() -> bytes:
-    return (json.dumps({"format": FORMAT_VERSION}, indent=2) + "\n").encode()
+    return (json.dumps(RepoFormat(format=FORMAT_VERSION).to_json(), indent=2) + "\n").encode()
 
 
 def _shown(synced: list[SyncedStore], path: str) -> str:

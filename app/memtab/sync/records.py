@@ -132,6 +132,13 @@ _ScopeMeta = Annotated[dict[str, MetaRecord], Healed(_objects_only), WrittenAs(_
 dropped. (Declared after `MetaRecord`: SyncState's fields are resolved at its first read.)"""
 
 
+class RepoFormat(Record):
+    """`.memtab/format.json` in the repository (docs/formats.md §18.2): the version of the
+    repository's layout."""
+
+    format: Literal[1]
+
+
 class RepoMetaFile(Record):
     """`.memtab/meta/<scope>.json` in the repository: every file's `MetaRecord`."""
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import socket
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from memtab.fs.records import (
     AtLeast,
@@ -48,7 +48,7 @@ from memtab.store.sidecars.meta import global_key, project_key, workspace_key
 ScopeKind = Literal["global", "project", "workspace"]
 META_DIR = ".memtab/meta"
 FORMAT_PATH = ".memtab/format.json"
-FORMAT_VERSION = 1
+FORMAT_VERSION: Final = 1
 DEFAULT_BRANCH = "main"
 DEFAULT_TARGET = "memory"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
