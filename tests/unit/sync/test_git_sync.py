@@ -222,32 +222,22 @@ def test_usage_is_added_across_machines_and_never_counted_twice(
     assert counts == {"alpha": 3, "beta": 3}
 
 
+def _git(remote: Path, *args: str) -> str:
+    """What git says of the remote repository."""
+    command = ["git", "--git-dir", str(remote), *args]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+
 def test_files_not_in_a_synced_scope_stay_local(tmp_path: Path, remote: Path) -> None:
     alpha = Machine.create(tmp_path, "alpha")
     alpha.connect(remote)  # global only, the default
     alpha.store.meta.set_pinned("workspace:w1:local.md", True)
     alpha.write(NOTES, "shared\n")
     alpha.sync()
-    tree = subprocess.run(
-        ["git", "--git-dir", str(remote), "ls-tree", "-r", "--name-only", "main"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
+    tree = _git(remote, "ls-tree", "-r", "--name-only", "main").split()
     assert tree == [".memtab/format.json", ".memtab/meta/global.json", "global/notes.md"]
-    layout = subprocess.run(
-        ["git", "--git-dir", str(remote), "show", "main:.memtab/format.json"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert layout == '{\n  "format": 1\n}\n'
-    meta = subprocess.run(
-        ["git", "--git-dir", str(remote), "show", "main:.memtab/meta/global.json"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    assert _git(remote, "show", "main:.memtab/format.json") == '{\n  "format": 1\n}\n'
+    meta = _git(remote, "show", "main:.memtab/meta/global.json")
     assert "workspace" not in meta
 
 
