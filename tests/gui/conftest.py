@@ -5,6 +5,9 @@ by the cycle collector, on whichever thread happens to allocate when it runs —
 a worker thread of the next test, where deleting Qt objects crashes the process. Running
 it here, on the GUI thread, frees them where Qt expects.
 
+A window starts watching its home as soon as its first scan is shown, not
+`WATCH_START_DELAY_MS` later (below).
+
 The offscreen screen is 800×600, a laptop's width by `gui.first_paint.geometry`'s measure: its
 first windows would open maximized, and the tests size their windows themselves. They
 open unmaximized (`test_layout` checks the maximizing on its own).
@@ -18,7 +21,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent
 
-from memtab.gui.first_paint import geometry
+from memtab.gui.first_paint import geometry, main_window
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -53,3 +56,11 @@ def _collect_garbage_on_the_gui_thread(
 @pytest.fixture(autouse=True)
 def _first_windows_unmaximized(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(geometry, "LAPTOP_WIDTH", 0)
+
+
+@pytest.fixture(autouse=True)
+def _windows_watch_once_their_first_scan_is_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The delay lets a user's tree paint before the watch set-up competes with it; a test
+    waits for the watcher instead (`wait_watching`: 150 ms idle, in ~70 tests) or races
+    its start (a catch-up scan that begins in the middle of the test)."""
+    monkeypatch.setattr(main_window, "WATCH_START_DELAY_MS", 0)

@@ -16,6 +16,7 @@ from memtab.fs.sidecar import keep_aside
 from memtab.gui.first_paint.main_window import KeptAsideNotices
 from memtab.store.home import Home
 from memtab.store.sidecars.meta import MetaStore, global_key
+from support.logfail import ExpectLog
 from support.memory_home import MAIN
 
 home = support.home
@@ -29,15 +30,27 @@ DEEP = "[" * 100_000 + "]" * 100_000
     ["memory-meta.json", "memory-consolidation.json", "extensionMetadata.json", "config.json"],
 )
 def test_a_home_with_a_deeply_nested_sidecar_still_loads(
-    make_window: WindowFactory, home: Home, name: str
+    qtbot: QtBot,
+    make_window: WindowFactory,
+    home: Home,
+    name: str,
+    expect_log: ExpectLog,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     (home.root / name).write_text('{"entries": ' + DEEP + ', "workspaces": {}, "version": 1}')
+    if name == "config.json":  # the memory writer, started with the watch, says so
+        expect_log("memtab.writer.job.service", "WARNING", "cannot read the registry")
     window = make_window(home)  # waits for the first scan to be shown
     files = file_names(window)
     assert any(name.endswith("preferences.md") for name in files)
     if name == "config.json":  # no registry: global scope only, and a one-line error
         message = window.statusBar().currentMessage()
         assert "nested too deeply" in message and "\n" not in message
+        # Waited for, or the writer would say it during the next test.
+        qtbot.waitUntil(
+            lambda: any("cannot read the registry" in r.getMessage() for r in caplog.records),
+            timeout=WAIT_MS,
+        )
     else:
         assert window.memory_tab.workspace is not None
         assert window.memory_tab.workspace.id == MAIN
