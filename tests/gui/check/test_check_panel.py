@@ -16,6 +16,7 @@ from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.check.records import Finding
 from memtab.components.check.marks import row_marks, shown_in
 from memtab.demo import MAIN_ID, create_demo_home
+from memtab.gui.check import feature
 from memtab.gui.check.feature import CheckFeature
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.tree.model import MARKS_ROLE
@@ -136,8 +137,11 @@ def test_apply_fix_is_reviewed_like_consolidate_now_then_checked_again(
 
 
 def test_a_change_on_disk_is_checked_again(
-    qtbot: QtBot, make_window: WindowFactory, demo: Home
+    qtbot: QtBot, make_window: WindowFactory, demo: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # What is tested is that a change is checked again, not how long the disk stays quiet
+    # first (2 s, idle).
+    monkeypatch.setattr(feature, "RECHECK_DELAY_MS", 50)
     window, check = checked(qtbot, make_window, demo)
     support.wait_watching(qtbot, window)
     physical = demo.workspace_root(MAIN_ID) / "dev-setup.md"

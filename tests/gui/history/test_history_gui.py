@@ -27,6 +27,7 @@ from memtab.consolidation.service import ConsolidationService
 from memtab.fs.clock import now_ms
 from memtab.gui.files.file_actions import ASK_CROSS_SCOPE_DROPS
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.history import hub
 from memtab.gui.history.revert import LEFT_ALONE, RESTORED
 from memtab.gui.history.trash_dialog import SELECT_PROMPT
 from memtab.llm.types import ModelReply
@@ -71,10 +72,11 @@ def store_of(home: Home) -> MemoryStore:
 
 
 def test_a_file_deleted_outside_is_restored_from_recently_deleted_through_the_watcher(
-    qtbot: QtBot, make_window: WindowFactory, home: Home
+    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The issue's test: delete a file, restore it from Recently deleted, and see the tree
     and the editor follow through the watcher."""
+    monkeypatch.setattr(hub, "RECORD_QUIET_MS", 50)  # waited for below: 1.5 s idle
     window = watched_window(qtbot, make_window, home)
     tab = window.memory_tab
     physical = home.workspace_root(MAIN) / "notes.md"
