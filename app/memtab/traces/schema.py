@@ -37,25 +37,10 @@ ErrorText = Annotated[str | None, Lenient.ERROR_TEXT]
 Timestamp = Annotated[int | None, Lenient.TIMESTAMP]
 
 
-class DumpModel(Record, checked_when_built=False):
+class DumpModel(Record, checked_when_built=False, given_only=True):
     """A part of a dump: a record (camelCase in the file, snake_case in Python, immutable)
-    that remembers which fields it was given: a dump holds those and no others."""
-
-    __slots__ = ("_given",)  # a slot, not a field: read with getattr
-
-    def _fill(self, values: dict[str, Any]) -> None:
-        object.__setattr__(self, "_given", frozenset(values))
-        super()._fill(values)
-
-    def given(self, name: str) -> bool:
-        """Whether the field `name` was given (read from the dump, or set by the writer)."""
-        return name in getattr(self, "_given")  # noqa: B009 - a slot: see __slots__
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON object: camelCase names, exactly the fields that were given (at every
-        level: a nested part writes its own)."""
-        keys = {field.key for field in self.fields() if self.given(field.name)}
-        return {key: value for key, value in super().to_json().items() if key in keys}
+    that writes the fields it was given and no others (`given`: read from the dump, or set
+    by the writer), at every level: a dump holds those."""
 
     def to_document(self) -> dict[str, Any]:
         """The dump's JSON document (`to_json`)."""

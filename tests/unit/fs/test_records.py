@@ -309,3 +309,24 @@ def test_plain_json_is_for_an_object_or_a_list() -> None:
 
     with pytest.raises(TypeError, match="PlainJson is for an object, a list or Any"):
         Text.read({"text": "x"})
+
+
+class Given(Record, given_only=True):
+    name: str | None = None
+    size: int = 0
+    part: Given | None = None
+    shown: str = computed(lambda given: f"{given.name}:{given.size}")
+
+
+def test_a_given_only_record_writes_the_fields_it_was_given_and_no_others() -> None:
+    read = Given.read({"size": 3, "part": {"name": None}})
+    assert read is not None and read.name is None and read.part is not None
+    assert read.to_json() == {
+        "size": 3,
+        "part": {"name": None, "shown": "None:0"},
+        "shown": "None:3",
+    }
+    assert (read.given("size"), read.given("name"), read.part.given("name")) == (True, False, True)
+    assert Given(name="n").to_json() == {"name": "n", "shown": "n:0"}
+    assert Given().to_json() == {"shown": "None:0"}
+    assert Kept(name="k").given("size")  # another record: every field is

@@ -33,6 +33,10 @@ field it applies to (`Annotated[T, marker…]`, the first marker innermost):
 A record a file holds as a list of its values (`[path, config]`) subclasses `Positional`:
 read from the list, written as it.
 
+A record that writes the fields it was given and no others (read from a file that has
+them, or given to its constructor; `rec.given(name)` says which) is declared
+`given_only=True` (the trace dumps: a dump holds what its writer wrote).
+
 A record whose unknown fields must be written back is declared `keep_unknown=True` (they
 come back after the known ones); a sidecar others write too is changed through
 `memtab.fs.sidecar`, which keeps every field at every level whatever the record knows.
@@ -154,9 +158,13 @@ class _RecordClass(type):
             namespace[n] = property(value.compute)
             del defaults[n]
         stored = [n for n in own if n not in derived]
+        remembers = kwargs.get("given_only") and not any(
+            getattr(base, "_given_only", False) for base in bases
+        )
         namespace["__slots__"] = (
             *(n for n in stored if n not in inherited),
             *namespace.get("__slots__", ()),
+            *(("_given",) if remembers else ()),  # which fields it was given (`given_only`)
         )
         namespace["_own_fields"] = (tuple(stored), defaults, tuple(own))
         return super().__new__(mcs, name, bases, namespace, **kwargs)
@@ -183,6 +191,7 @@ class Record(metaclass=_RecordClass):
     _keeps_unknown: ClassVar[bool] = False
     _checks_when_built: ClassVar[bool] = True
     _write_only: ClassVar[bool] = False
+    _given_only: ClassVar[bool] = False
     _fields: ClassVar[tuple[Field, ...] | None] = None
     _writes: ClassVar[tuple[Field, ...] | None] = None
     _own_fields: ClassVar[tuple[tuple[str, ...], dict[str, Any], tuple[str, ...]]]
@@ -195,6 +204,7 @@ class Record(metaclass=_RecordClass):
         keep_unknown: bool | None = None,
         checked_when_built: bool | None = None,
         write_only: bool | None = None,
+        given_only: bool | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
@@ -217,6 +227,8 @@ class Record(metaclass=_RecordClass):
             cls._checks_when_built = checked_when_built
         if write_only:
             cls._write_only, cls._checks_when_built = True, False
+        if given_only:
+            cls._given_only = True
 
     def __init__(self, **values: Any) -> None:
         """A record of `values`, each read as it would be from a file (a text capped, a
@@ -234,6 +246,8 @@ class Record(metaclass=_RecordClass):
     def _fill(self, values: dict[str, Any]) -> None:
         """Set every field: from `values` (taken out of it), else its default."""
         set_slot, defaults = object.__setattr__, self._defaults
+        if self._given_only:
+            set_slot(self, "_given", frozenset(values))
         for name in self._field_names:
             value = values.pop(name, ABSENT)
             if value is ABSENT:
@@ -350,6 +364,11 @@ class Record(metaclass=_RecordClass):
         return cls._writes  # type: ignore[return-value]
 
     # --- a value -------------------------------------------------------------------------
+
+    def given(self, name: str) -> bool:
+        """Whether the field `name` was given (read from the file, or to the constructor):
+        what a `given_only=True` record writes. Every field is, in another record."""
+        return not self._given_only or name in getattr(self, "_given")  # noqa: B009 - a slot
 
     def replaced(self, **changes: Any) -> Self:
         """A copy with `changes` (unknown fields kept)."""

@@ -115,7 +115,8 @@ def source_of_reader(
         "        if not isinstance(raw, dict): raise RecordError('not an object', raw)",
         "    get = raw.get",
     ]
-    fills = overrides(cls, "_fill", base)  # the class keeps something of what was given
+    # the class keeps something of what was given (its own `_fill`, or which: `given_only`)
+    fills = overrides(cls, "_fill", base) or cls._given_only
     unread = [f.key for f in fields if any(getattr(m, "keeps_unread", False) for m in f.markers)]
     if unread:
         lines.append("    unread = {}")
@@ -238,29 +239,24 @@ def source_of_writer(
 
     lines = [f"def write_{cls.__name__}(self):"]
     inlined = [any(m is Inlined for m in f.markers) for f in fields]
-    if not any(inlined) and all(plain(declared) and not declared.omit_none for declared in fields):
+    given_only = cls._given_only
+    if given_only:  # each field written only when it was given
+        lines.append("    given = self._given")
+    if (
+        not given_only
+        and not any(inlined)
+        and all(plain(declared) and not declared.omit_none for declared in fields)
+    ):
         shown = (f"{f.key!r}: self.{f.name}" for f in fields)
         lines.append(f"    out = {{{', '.join(shown)}}}")
     else:
         lines.append("    out = {}")
         for n, declared in enumerate(fields):
-            key = repr(declared.key)
-            if inlined[n]:  # its record's fields, at its place (`Inlined`)
-                lines.append(f"    v = self.{declared.name}")
-                lines.append("    if v is not None: out.update(v.to_json())")
-                continue
-            if plain(declared) and not declared.omit_none:
-                lines.append(f"    out[{key}] = self.{declared.name}")
-                continue
-            lines.append(f"    v = self.{declared.name}")
-            value = "v" if plain(declared) else "written(v)"
-            if declared.write is not None:
-                names[f"w{n}"] = declared.write
-                value = f"written(w{n}(v))"
-            if declared.omit_none:
-                lines.append(f"    if v is not None: out[{key}] = {value}")
-            else:
-                lines.append(f"    out[{key}] = None if v is None else {value}")
+            written_lines = _field_writer(n, declared, plain(declared), inlined[n], names)
+            if given_only and declared.name in cls._field_names:  # not a computed one
+                lines.append(f"    if {declared.name!r} in given:")
+                written_lines = ["    " + line for line in written_lines]
+            lines += written_lines
     lines += [
         "    unknown = self._unknown",
         "    if unknown:",
@@ -268,6 +264,24 @@ def source_of_writer(
         "    return out",
     ]
     return "\n".join(lines) + "\n", names
+
+
+def _field_writer(
+    n: int, declared: Field, plain: bool, inlined: bool, names: dict[str, Any]
+) -> list[str]:
+    """The writer's lines that put field `n` in `out`."""
+    key = repr(declared.key)
+    if inlined:  # its record's fields, at its place (`Inlined`)
+        return [f"    v = self.{declared.name}", "    if v is not None: out.update(v.to_json())"]
+    if plain and not declared.omit_none:
+        return [f"    out[{key}] = self.{declared.name}"]
+    value = "v" if plain else "written(v)"
+    if declared.write is not None:
+        names[f"w{n}"] = declared.write
+        value = f"written(w{n}(v))"
+    if declared.omit_none:
+        return [f"    v = self.{declared.name}", f"    if v is not None: out[{key}] = {value}"]
+    return [f"    v = self.{declared.name}", f"    out[{key}] = None if v is None else {value}"]
 
 
 def compiled(source: str, names: dict[str, Any], filename: str) -> Any:
