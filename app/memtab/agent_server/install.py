@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.fs.records import Record
+from memtab.fs.records import Record, field
 from memtab.store.home import Home
 
 SERVER_KEY = "memtab"
@@ -95,8 +95,19 @@ def config_path(agent: AgentName, home: Home, env: Mapping[str, str] | None = No
 # --- the entries --------------------------------------------------------------------------
 
 
+class ClaudeMcpServer(Record, write_only=True):
+    """The server in Claude Code's `mcpServers` (docs/formats.md §22.6), as `claude mcp add
+    --scope user` writes it."""
+
+    type: Literal["stdio"] = "stdio"
+    command: str
+    args: tuple[str, ...]
+    env: dict[str, str] = field(default_factory=dict)
+
+
 def claude_entry(command: list[str]) -> dict[str, Any]:
-    return {"type": "stdio", "command": command[0], "args": command[1:], "env": {}}
+    """Claude Code's entry of the server run by `command`, as JSON."""
+    return ClaudeMcpServer(command=command[0], args=tuple(command[1:])).to_json()
 
 
 def codex_table(command: list[str]) -> str:
