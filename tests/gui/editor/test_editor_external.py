@@ -79,7 +79,11 @@ def test_visual_opens_the_real_path(
     no_editor_variables: None,
 ) -> None:
     received = tmp_path / "received"
-    editor = script(tmp_path, f'printf "%s" "$1" > "{received}"')
+    # Written aside and renamed: `received` exists only once it holds the whole path (a
+    # shell's `>` creates it empty first, which the wait below could see under load).
+    editor = script(
+        tmp_path, f'printf "%s" "$1" > "{received}.part" && mv "{received}.part" "{received}"'
+    )
     monkeypatch.setenv("VISUAL", f"'{editor}'")
     monkeypatch.setenv("EDITOR", "definitely-not-an-editor")  # $VISUAL comes first
     open_loaded(qtbot, panel, NOTES)
