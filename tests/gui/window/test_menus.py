@@ -376,9 +376,10 @@ def _show(qtbot: QtBot, dialog: AddWorkspaceDialog) -> None:
 
 
 def test_a_folder_that_does_not_exist_is_said_and_added_only_when_confirmed(
-    qtbot: QtBot, home: Home, tmp_path: Path, runner: TaskRunner
+    qtbot: QtBot, home: Home, tmp_path: Path, runner: TaskRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 19: Add workspace registered a project folder that does not exist."""
+    monkeypatch.setattr(home_dialogs, "CHECK_DELAY_MS", 20)  # the pause after typing: idle
     dialog = AddWorkspaceDialog(home, load_registry(home), runner)
     _show(qtbot, dialog)
     missing = tmp_path / "src" / "app"
