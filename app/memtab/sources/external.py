@@ -33,7 +33,7 @@ from memtab.sources.agent_file import index_key
 from memtab.sources.content import file_lock_path, read_source_file
 from memtab.sources.model import SourceFile, SourceListing
 from memtab.store.history.blobs import sha256_of
-from memtab.store.history.recorder import HistoryRecorder, Observation
+from memtab.store.history.recorder import HistoryRecorder, Observation, ReadAgainst
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
 
@@ -76,7 +76,7 @@ def record_source_external(
         _record_file(recorder, key, listing, file, found, report, actor)
     if listing.error is None and not listing.truncated:
         gone = [
-            Observation(path, None)
+            Observation(path, None, read_against=ReadAgainst(version.id))
             for path, version in newest.items()
             if not version.deleted and path not in listed
         ]

@@ -4,7 +4,10 @@
 version by size and mtime only, reads and hashes just the files whose stat differs, and
 records a version for each whose content differs (a file seen for the first time gets a
 baseline version). A file history has as existing but that is gone is recorded as
-deleted — its content stays in history, so a file mux deletes can be restored.
+deleted — its content stays in history, so a file mux deletes can be restored. What a
+pass read is recorded only if history has recorded nothing for that file since the pass
+read it (a Memtab save in between: what it read may be older than the save), else the
+next pass looks again.
 
 On an unchanged home this is one `lstat` per file and no reads. A file whose stat
 changed but whose content did not (touched, or moved by Memtab as part of a directory)
@@ -56,7 +59,7 @@ from memtab.store.history.capture import (
     TooLargeForHistoryError,
     read_whole,
 )
-from memtab.store.history.recorder import HistoryRecorder, Observation
+from memtab.store.history.recorder import HistoryRecorder, Observation, ReadAgainst
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.paths import (
     SCOPE_ORDER,
@@ -209,7 +212,12 @@ def _record_scope(
                 observed.append(observation.stored())
     if gone and not report.cancelled:
         meta = store.meta_snapshot()
-        observed += [Observation(p, None, meta=meta.get(_meta_key(store, p))) for p in gone]
+        observed += [
+            Observation(
+                p, None, meta=meta.get(_meta_key(store, p)), read_against=ReadAgainst(newest[p].id)
+            )
+            for p in gone
+        ]
     for start in range(0, len(observed), INDEX_BATCH):
         if start and stop():
             report.cancelled = True
@@ -241,7 +249,10 @@ def _read_changed(
         if current is not None and not current.deleted and current.sha256 == digest:
             kept_cache[path_text] = (*walked[path_text], digest)
             continue
-        seen.append(Observation(path_text, data, walked[path_text], sha256=digest))
+        against = ReadAgainst(current.id if current is not None else None)
+        seen.append(
+            Observation(path_text, data, walked[path_text], sha256=digest, read_against=against)
+        )
     return seen
 
 

@@ -33,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from memtab.fs.clock import Clock
 from memtab.store.errors import HistoryUnavailableError, UnkeptChangeError
@@ -59,10 +60,21 @@ class FileChange:
     meta: dict[str, object] | None = None  # pins and usage of a file deleted or moved away
 
 
+class ReadAgainst(NamedTuple):
+    """The path's newest version in history when an observation was made (None: none)."""
+
+    version_id: str | None
+
+
 @dataclass(frozen=True)
 class Observation:
     """What a file holds now, as `record_external` found it: its content (`data`, or only
-    its `sha256` and `size` once the caller has stored it), or neither: it is gone."""
+    its `sha256` and `size` once the caller has stored it), or neither: it is gone.
+
+    `read_against`: history's newest version of the file when it was read. If history has
+    recorded another since (a save of Memtab's, between the read and the index lock), the
+    observation may be older than that version and is not recorded: the next pass looks
+    again. None: not compared."""
 
     path: str
     data: bytes | None
@@ -70,6 +82,7 @@ class Observation:
     meta: dict[str, object] | None = None  # pins and usage of a file found gone
     sha256: str | None = None  # of the content, when the caller has it already
     size: int | None = None  # of the content, when `data` is dropped
+    read_against: ReadAgainst | None = None
 
     @property
     def gone(self) -> bool:
@@ -244,6 +257,10 @@ class HistoryRecorder:
             added: list[Version] = []
             for observation in seen:
                 current = newest.get(observation.path)
+                against = observation.read_against
+                now_id = current.id if current is not None else None
+                if against is not None and against.version_id != now_id:
+                    continue  # read before a version recorded since: maybe older than it
                 if observation.gone:
                     change = FileChange(observation.path, None, None, "seen")
                     version = self._catch_up(current, change, actor)
