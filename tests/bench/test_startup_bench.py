@@ -66,6 +66,8 @@ class MemtabStart:
     loaded_paint_ms: float
     files: int
     peak_rss_mb: float
+    tree_paint_cpu_ms: float
+    """The CPU time the process had used when the tree painted (every thread)."""
 
 
 def timing_events(stderr: str, started: float) -> dict[str, dict[str, float]]:
@@ -111,7 +113,9 @@ def start_memtab(
     if events is not None:
         events.update({name: fields["ms"] for name, fields in timed.items()})
     tree, loaded = timed["tree-paint"], timed["loaded-paint"]
-    return MemtabStart(tree["ms"], loaded["ms"], int(loaded["files"]), loaded["peak-rss-mb"])
+    return MemtabStart(
+        tree["ms"], loaded["ms"], int(loaded["files"]), loaded["peak-rss-mb"], tree["cpu-ms"]
+    )
 
 
 def ms(value: float) -> str:
@@ -130,10 +134,13 @@ def test_first_paint_against_a_bare_window(home_3k: Home, tmp_path: Path) -> Non
     floor = median([sample.paint_ms for sample in floors])
     painted = median([start.tree_paint_ms for start in starts])
     loaded = median([start.loaded_paint_ms for start in starts])
+    cpu = median([start.tree_paint_cpu_ms for start in starts])
+    floor_cpu = median([sample.cpu_ms for sample in floors])
     print(
         f"\nstart → painted, runs: {' / '.join(f'{s.tree_paint_ms:.0f}' for s in starts)} ms; "
         f"bare window: {' / '.join(f'{s.paint_ms:.0f}' for s in floors)} ms; every "
-        f"description shown after {ms(loaded)} ({loaded / floor:.2f}×)"
+        f"description shown after {ms(loaded)} ({loaded / floor:.2f}×); CPU used by the "
+        f"paint: {ms(cpu)} against the bare window's {ms(floor_cpu)} ({cpu / floor_cpu:.2f}×)"
     )
     assert {start.files for start in starts} == {3000}
     record(

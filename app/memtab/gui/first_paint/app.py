@@ -7,8 +7,9 @@ names the missing library when it cannot), and installs the crash dialog.
 
 Set `MEMTAB_TIMING=1` to print, on stderr, when the Memory tab's tree was first painted
 showing the home (`memtab-timing: tree-paint at <epoch s> scan-ms <ms> files <n>
-peak-rss-mb <MiB>`) and first painted with every description read (`loaded-paint`, same
-fields), and first painted with other agents' memory (`sources-paint`); the benchmarks
+peak-rss-mb <MiB> cpu-ms <CPU time used so far, every thread>`) and first painted with
+every description read (`loaded-paint`, same fields), and first painted with other
+agents' memory (`sources-paint`); the benchmarks
 (tests/bench/test_startup_bench.py) time process start with them.
 """
 
@@ -184,7 +185,8 @@ class _PaintTimer(QObject):
         files = sum(section.file_count for section in tab.model.root.children)
         print(
             f"memtab-timing: {name} at {time.time():.6f} scan-ms {scan_ms:.1f} "
-            f"files {files} peak-rss-mb {_peak_rss_mb():.0f}",
+            f"files {files} peak-rss-mb {_peak_rss_mb():.0f} "
+            f"cpu-ms {time.process_time() * 1000:.0f}",
             file=sys.stderr,
             flush=True,
         )
