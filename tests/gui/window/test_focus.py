@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import open_loaded, settle
 from gui.memory_tree_support import (
+    WAIT_MS,
     FakeDialogs,
     WindowFactory,
     action,
@@ -26,6 +27,7 @@ from gui.memory_tree_support import (
 )
 from memtab.components.editor.leaving import DiscardChoice
 from memtab.components.tree.tree import file_key
+from memtab.gui.editor.tab import held_keys
 from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.text.source_edit import SourceEdit
@@ -194,8 +196,11 @@ def test_after_new_file_the_typing_goes_into_its_body(
 
 
 def test_keys_typed_while_a_new_file_is_made_go_into_its_body(
-    qtbot: QtBot, windows: WindowFactory, home: Home
+    qtbot: QtBot, windows: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The keys are held until the file is there, at most HOLD_MS (5 s): at load, making,
+    # showing and reading it took longer, the keys were dropped and the test failed.
+    monkeypatch.setattr(held_keys, "HOLD_MS", WAIT_MS)
     window = windows(home)
     activate(qtbot, window)
     wait_idle(qtbot, window)

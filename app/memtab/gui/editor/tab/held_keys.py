@@ -113,6 +113,12 @@ def _copy(event: QKeyEvent) -> QKeyEvent:
     )
 
 
+HOLD_MS = 5_000
+"""How long `TypedAhead` holds the keys typed for a new file at most. Read when one is made:
+a test on a loaded machine, where making the file may take longer, sets it to the bound of
+its own waits."""
+
+
 class TypedAhead(QObject):
     """Keys typed in a window while a new file is made, for that file's text.
 
@@ -121,17 +127,18 @@ class TypedAhead(QObject):
     went to the tree, whose type-ahead jumped to other files. `hold` takes every key press
     sent to a widget of the window (shortcuts never reach a widget: they act as ever),
     `send_to` types them into the new text once it is there, and `drop` forgets them (the
-    file was not made). A hold ends by itself after `timeout_ms` (what was held is dropped).
+    file was not made). A hold ends by itself after `timeout_ms` (`HOLD_MS` unless given;
+    what was held is dropped).
     """
 
-    def __init__(self, parent: QObject | None = None, timeout_ms: int = 5_000) -> None:
+    def __init__(self, parent: QObject | None = None, timeout_ms: int | None = None) -> None:
         super().__init__(parent)
         self._window: QWidget | None = None
         self._held: list[QKeyEvent] = []
         self._holding = False
         self._timeout = QTimer(self)
         self._timeout.setSingleShot(True)
-        self._timeout.setInterval(timeout_ms)
+        self._timeout.setInterval(HOLD_MS if timeout_ms is None else timeout_ms)
         self._timeout.timeout.connect(self.drop)
 
     @property
