@@ -96,6 +96,29 @@ def test_merge_keeps_unchanged_rows_and_persistent_indexes(
     assert preferences is not None and preferences.description == "Changed description"
 
 
+def test_a_tree_that_replaces_a_reconcile_in_progress_is_shown_whole(
+    home: Home, qtmodeltester: ModelTester
+) -> None:
+    """A newer tree wins over a reconcile in progress, and what that one left undone below
+    the rows it had reached is reconciled too — a scan in slices, replaced by the
+    watcher's rescan of the same disk, once left a file dropped back into Global unshown."""
+    first = scanned(home)
+    model = MemoryTreeModel()
+    qtmodeltester.check(model)
+    model.replace_tree(build_tree(first))
+    (home.global_root / "Zeta.md").unlink()
+    atomic_write_text(home.global_root / "tools" / "docker.md", memory("Docker"))
+    second = scanned(home, previous=first)
+    model.start_reconcile(build_tree(second))
+    assert not model.continue_reconcile(0)  # one step (the sections' row), then a paint
+    model.replace_tree(build_tree(scanned(home, previous=second)))  # the same disk again
+    expected = MemoryTreeModel()
+    expected.replace_tree(build_tree(scanned(home, previous=second)))
+    assert [node.key for node in model.nodes()] == [node.key for node in expected.nodes()]
+    assert "Zeta.md" not in names(model.root.children[0])
+    qtmodeltester.check(model)
+
+
 def test_merge_across_a_workspace_switch_replaces_section_contents(
     home: Home, qtmodeltester: ModelTester
 ) -> None:

@@ -228,6 +228,26 @@ class TreeNode:
             yield node
             stack.extend(reversed(node.children))
 
+    def dispose(self) -> None:
+        """Break the parent/child reference cycles of this subtree, which left the tree, so
+        it is freed at once by reference counting instead of by a (GUI-pausing) full
+        collection."""
+        for node in list(self.walk()):
+            node.children = []
+            node.parent = None
+
+    def forget_fingerprints(self) -> None:
+        """Clear the fingerprint (0: compared again) of this node and of every one above it.
+
+        A reconcile dropped half-way (a newer tree wins) gave the nodes it reached the new
+        tree's fields and fingerprint before it reached the nodes below them: a next tree
+        like that one would be skipped there, and what was left undone never shown.
+        """
+        node: TreeNode | None = self
+        while node is not None:
+            node.fingerprint = 0
+            node = node.parent
+
     @property
     def is_file(self) -> bool:
         return self.kind is NodeKind.FILE

@@ -81,14 +81,6 @@ def _changed_keys(old: Mapping[str, Badge], new: Mapping[str, Badge]) -> frozens
     return frozenset(key for key in old.keys() | new.keys() if old.get(key) != new.get(key))
 
 
-def _dispose(subtree: TreeNode) -> None:
-    """Break the parent/child reference cycles of nodes that left the tree, so they are
-    freed at once by reference counting instead of by a (GUI-pausing) full collection."""
-    for node in list(subtree.walk()):
-        node.children = []
-        node.parent = None
-
-
 class _Reconcile:
     """A reconcile in progress: (shown, new) node pairs still to compare."""
 
@@ -307,6 +299,9 @@ class MemoryTreeModel(QAbstractItemModel):
         Subtrees whose fingerprint did not change are skipped, so an unchanged home costs
         nothing; changed rows are reported in one `dataChanged` per run of siblings.
         """
+        if self._reconcile is not None:  # dropped: what it left undone is compared again
+            for old, _new in self._reconcile.pending:
+                old.forget_fingerprints()
         self._reconcile = _Reconcile(tree)
         self._reconcile.pending.append((self._root, tree))
         if badges is not None:
@@ -339,7 +334,7 @@ class MemoryTreeModel(QAbstractItemModel):
 
     def _reconcile_step(self, reconcile: _Reconcile, old: TreeNode, new: TreeNode) -> None:
         if old.fingerprint == new.fingerprint and old.fingerprint != 0:
-            _dispose(new)
+            new.dispose()
             return
         changed_rows: list[int] = []
         for kept, fresh in self._reconcile_children(old, new):
@@ -408,7 +403,7 @@ class MemoryTreeModel(QAbstractItemModel):
                 self._unregister(node)
             self.endRemoveRows()
             for node in removed:
-                _dispose(node)
+                node.dispose()
             end = start - 1
         kept_keys = [child.key for child in children]
         if [key for key in (c.key for c in new.children) if key in set(kept_keys)] != kept_keys:
@@ -447,7 +442,7 @@ class MemoryTreeModel(QAbstractItemModel):
                 self._unregister(node)
             self.endRemoveRows()
             for node in removed:
-                _dispose(node)
+                node.dispose()
         if new.children:
             self.beginInsertRows(parent_index, 0, len(new.children) - 1)
             old.adopt(list(new.children))
