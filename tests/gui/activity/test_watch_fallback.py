@@ -7,6 +7,7 @@ OSError(ENOSPC) the kernel gives.
 
 from __future__ import annotations
 
+import ctypes.util
 import errno
 import os
 import subprocess
@@ -165,6 +166,21 @@ def test_the_inotify_probe_asks_the_kernel(tmp_path: Path) -> None:
         probe.check(str(tmp_path / "gone"))  # vanished: nothing to watch or poll
     finally:
         probe.close()
+
+
+def test_the_inotify_probe_starts_without_running_a_program(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Looking libc up by name runs `ldconfig -p`: a fork of the whole window."""
+
+    def no_program(name: str) -> str:
+        raise AssertionError(f"find_library({name!r}) runs ldconfig")
+
+    monkeypatch.setattr(ctypes.util, "find_library", no_program)
+    probe = InotifyProbe.open()
+    assert probe is not None
+    probe.check(str(tmp_path))
+    probe.close()
 
 
 def test_new_directories_do_not_print_watchdog_warnings(tmp_path: Path) -> None:

@@ -127,9 +127,11 @@ class InotifyProbe:
 
     def __init__(self) -> None:
         """Open the inotify instance; OSError when even that is refused."""
-        import ctypes.util  # lazy: platform (inotify), and only a watching window needs it
+        import ctypes  # lazy: platform (inotify), and only a watching window needs it
 
-        self._libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        # The process's own symbols, libc's among them: `find_library("c")` would run
+        # `ldconfig -p` (a fork of the whole window) to find the same library.
+        self._libc = ctypes.CDLL(None, use_errno=True)
         self._fd = self._libc.inotify_init1(self._IN_CLOEXEC | self._IN_NONBLOCK)
         if self._fd < 0:
             code = ctypes.get_errno()
