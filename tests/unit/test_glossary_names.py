@@ -125,12 +125,13 @@ def _trees() -> dict[str, ast.Module]:
     }
 
 
-def _names_by_module() -> dict[str, set[str]]:
+@functools.cache  # walked once for every rule, not once per rule
+def _names_by_module() -> dict[str, frozenset[str]]:
     by_module = {}
     for module, tree in _trees().items():
         names = _names(tree)
         names.update(part.removesuffix(".py") for part in module.split("/"))
-        by_module[module] = names
+        by_module[module] = frozenset(names)
     return by_module
 
 

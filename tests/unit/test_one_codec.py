@@ -19,6 +19,7 @@ from pathlib import Path
 APP = Path(__file__).resolve().parents[2] / "app" / "memtab"
 THE_CODEC = {"fs/records/__init__.py", "fs/records/codec.py", "fs/records/output.py"}
 A_HAND_CODEC = re.compile(r"^_?(\w+_)?(to|from)_(json|dict)$")
+A_HAND_CODEC_DEF = re.compile(r"\bdef\s+_?(\w+_)?(to|from)_(json|dict)\b")
 
 LEFT = {
     # the transcripts' events are built field by field as a transcript is parsed (mutable),
@@ -44,7 +45,9 @@ def hand_codecs(path: Path) -> set[str]:
             else:
                 visit(child, owner)
 
-    visit(ast.parse(path.read_text(encoding="utf-8")), None)
+    text = path.read_text(encoding="utf-8")
+    if A_HAND_CODEC_DEF.search(text):  # only a module that defines one is parsed
+        visit(ast.parse(text), None)
     return found
 
 
