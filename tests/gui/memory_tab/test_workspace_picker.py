@@ -100,6 +100,7 @@ def test_choosing_a_workspace_switches_scopes_and_is_remembered(
     qtbot.waitUntil(
         lambda: tab.workspace is not None and tab.workspace.id == MULTI, timeout=WAIT_MS
     )
+    wait_idle(qtbot, window)  # its tree shown whole: reconciled in slices, painting between
     message = tab.model.node_for_key(message_key(SectionId.PROJECT))
     assert message is not None and message.name == PROJECT_UNAVAILABLE_TEXT
     assert "project:architecture.md" not in file_names(window)
