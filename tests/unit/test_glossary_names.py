@@ -101,58 +101,47 @@ RULES = (
 )
 
 
-def _names(tree: ast.AST) -> set[str]:
-    found: set[str] = set()
-    for node in ast.walk(tree):
+class ModuleWords(NamedTuple):
+    """What one module names (its functions, classes, variables, attributes, arguments,
+    imports) and the string literals it shows or writes (its docstrings left out: prose
+    for maintainers, not words shown to users)."""
+
+    names: frozenset[str]
+    texts: tuple[str, ...]
+
+
+def _words(module: str, tree: ast.Module) -> ModuleWords:
+    names: set[str] = {part.removesuffix(".py") for part in module.split("/")}
+    docstrings: set[int] = set()
+    constants: list[ast.Constant] = []
+    for node in ast.walk(tree):  # one walk for both: every module is walked once
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            found.add(node.name)
+            names.add(node.name)
         elif isinstance(node, ast.Name):
-            found.add(node.id)
+            names.add(node.id)
         elif isinstance(node, ast.Attribute):
-            found.add(node.attr)
+            names.add(node.attr)
         elif isinstance(node, ast.arg) or (isinstance(node, ast.keyword) and node.arg):
-            found.add(node.arg)
+            names.add(node.arg)
         elif isinstance(node, ast.alias):
-            found.update((node.asname or node.name).split("."))
-    return found
+            names.update((node.asname or node.name).split("."))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            constants.append(node)
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            docstrings.add(id(body[0].value))
+    texts = tuple(str(c.value) for c in constants if id(c) not in docstrings)
+    return ModuleWords(frozenset(names), texts)
 
 
 @functools.cache
-def _trees() -> dict[str, ast.Module]:
+def _words_by_module() -> dict[str, ModuleWords]:
     return {
-        str(path.relative_to(APP.parent)): ast.parse(path.read_text(encoding="utf-8"))
+        str(path.relative_to(APP.parent)): _words(
+            str(path.relative_to(APP.parent)), ast.parse(path.read_text(encoding="utf-8"))
+        )
         for path in sorted(APP.rglob("*.py"))
     }
-
-
-@functools.cache  # walked once for every rule, not once per rule
-def _names_by_module() -> dict[str, frozenset[str]]:
-    by_module = {}
-    for module, tree in _trees().items():
-        names = _names(tree)
-        names.update(part.removesuffix(".py") for part in module.split("/"))
-        by_module[module] = frozenset(names)
-    return by_module
-
-
-def _docstrings(tree: ast.Module) -> set[int]:
-    """The ids of the docstrings' nodes: prose for maintainers, not words shown to users."""
-    found = set()
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
-            found.add(id(body[0].value))
-    return found
-
-
-def _texts(tree: ast.Module) -> list[str]:
-    """The string literals of a module but its docstrings: what it shows or writes."""
-    skip = _docstrings(tree)
-    return [
-        node.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
-    ]
 
 
 # Words the window, the CLI's help and the ops' descriptions showed in a meaning the
@@ -171,8 +160,8 @@ UI_TEXTS = (
 def test_no_text_shown_uses_a_word_in_a_meaning_the_glossary_forbids() -> None:
     wrong = [
         (module, text, instead)
-        for module, tree in _trees().items()
-        for text in _texts(tree)
+        for module, words in _words_by_module().items()
+        for text in words.texts
         for pattern, instead in UI_TEXTS
         if pattern.search(text)
     ]
@@ -181,13 +170,13 @@ def test_no_text_shown_uses_a_word_in_a_meaning_the_glossary_forbids() -> None:
 
 @pytest.mark.parametrize("rule", RULES, ids=[f"{rule.word}-{n}" for n, rule in enumerate(RULES)])
 def test_no_name_uses_a_word_in_a_meaning_the_glossary_forbids(rule: Rule) -> None:
-    by_module = _names_by_module()
+    by_module = _words_by_module()
     assert len(by_module) > 300  # the package itself, not an installed stub
     wrong = {
         module: sorted(
-            name for name in names if rule.pattern.search(name) and name not in rule.allowed
+            name for name in words.names if rule.pattern.search(name) and name not in rule.allowed
         )
-        for module, names in by_module.items()
+        for module, words in by_module.items()
         if module.startswith(rule.where)
     }
     assert {module: names for module, names in wrong.items() if names} == {}, rule.say_instead
