@@ -104,7 +104,15 @@ def test_a_check_of_1000_files_against_a_repository_of_10000(tmp_path: Path) -> 
     path = stand_in_programs(tmp_path / "bin", ("make", "npm", "git", "pytest"))
 
     def fresh() -> CheckEngine:
-        return CheckEngine(home, env={"PATH": path}, find_program=which_in(path), stale_days=90)
+        # keeping the documents: `recheck` below reads only the changed file (the
+        # window's engine keeps none: its re-check is "same engine again" + one file)
+        return CheckEngine(
+            home,
+            env={"PATH": path},
+            find_program=which_in(path),
+            stale_days=90,
+            keep_documents=True,
+        )
 
     report = fresh().check(workspace)
     kinds = {kind: sum(1 for f in report.findings if f.kind == kind) for kind in

@@ -67,9 +67,9 @@ class Document:
     `scope_roots`: where `/memories/<scope>/…` links of a mux file resolve.
     `last_used_ms`: when an agent last read or wrote it (None: unknown, not checked for
     staleness: other agents' files). `packed`: its text, compressed (`pack_text`): an
-    engine keeps every document of its last check, and Markdown shrinks 4-10×; so a
-    document has slots, and what its scope shares (where it was read from: `origin`, the
-    roots, the checkout) is shared, not copied.
+    engine made to recheck keeps every document of its last check, and Markdown shrinks
+    4-10×; so a document has slots, and what its scope shares (where it was read from:
+    `origin`, the roots, the checkout) is shared, not copied.
     """
 
     key: str

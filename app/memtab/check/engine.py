@@ -12,13 +12,18 @@ thread. `cancel` (a threading.Event) stops it between files (the report says
 `cancelled`); `progress(done, total)` is told as files are checked. An engine keeps what
 it learnt: each checkout's index until it changes (`CheckoutCache`), and each file's
 findings until its text or checkout changes: a second check reads every file but checks
-only those that changed, and `recheck(keys)` after an edit reads and checks only the
-files named (a new file: a whole check), then redoes the cheap cross-file rules. One
-check runs at a time per engine; the window keeps one engine per home.
+only those that changed. An engine made with `keep_documents=True` also keeps the last
+check's documents (their compressed texts, ~0.6 KB a file), so that `recheck(keys)` after
+an edit reads and checks only the files named (a new file: a whole check), then redoes
+the cheap cross-file rules; without them a recheck is a whole check. The window keeps
+none (it checks whole: ~2 MiB less resident with 3,000 files, a re-check re-reads them
+all on its worker); the check bench keeps them. One check runs at a time per engine; the
+window keeps one engine per home.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import threading
@@ -28,7 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memtab.check.checkout import Checkout, CheckoutCache
-from memtab.check.documents import GLOBAL_GROUP, Collected, Document, checkout_of, collect
+from memtab.check.documents import GLOBAL_GROUP, Document, checkout_of, collect
 from memtab.check.findings import finding, place
 from memtab.check.markdown import scan_markdown
 from memtab.check.programs import program_finder
@@ -56,11 +61,11 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True, slots=True)
 class _Checked:
-    """What the rules of one file found, and what it was checked as (`packed`: its
-    text, `Document.packed`). Kept for every file: tuples (most are empty, and an empty
-    tuple is one object)."""
+    """What the rules of one file found, and what it was checked as (`digest`: of its
+    text, `_text_digest`: 16 bytes, not the text). Kept for every file: tuples (most are
+    empty, and an empty tuple is one object)."""
 
-    packed: bytes
+    digest: bytes
     checkout: Checkout | None
     aliases: frozenset[str]
     findings: tuple[Finding, ...]
@@ -80,6 +85,7 @@ class CheckEngine:
         find_program: Callable[[str], str | None] | None = None,
         stale_days: int | None = None,
         sources: bool = True,
+        keep_documents: bool = False,
     ) -> None:
         self.home = home
         self._env = dict(os.environ if env is None else env)
@@ -95,9 +101,10 @@ class CheckEngine:
         # The aliases each file defines, by the text that defines them (`_aliases`): only
         # for files that define some, most define none (3,000 entries were ~0.3 MB).
         self._alias_cache: dict[str, tuple[bytes, frozenset[str]]] = {}
-        self._documents: dict[str, Document] = {}
-        self._collected: Collected | None = None
+        self._keep_documents = keep_documents
+        self._documents: dict[str, Document] = {}  # the last check's, if kept
         self._workspace: str | None = None
+        self._problems: tuple[str, ...] = ()  # what the last check could not read
         self._lock = threading.Lock()  # the engine's state, between threads
         self._running = threading.Lock()  # one check at a time
 
@@ -119,11 +126,13 @@ class CheckEngine:
             collected = collect(
                 self.home, registry, workspace_id, sources=context if self._sources else None
             )
+            keys = {d.key for d in collected.documents}
             with self._lock:
                 self._workspace = workspace_id
-                self._collected = collected
-                self._documents = {d.key: d for d in collected.documents}
-                self._checked = {k: v for k, v in self._checked.items() if k in self._documents}
+                self._problems = collected.problems
+                if self._keep_documents:
+                    self._documents = {d.key: d for d in collected.documents}
+                self._checked = {k: v for k, v in self._checked.items() if k in keys}
             return self._report(collected.documents, cancel, progress)
 
     def recheck(
@@ -135,11 +144,12 @@ class CheckEngine:
     ) -> CheckReport:
         """The last check's report again, with the files `keys` names (`key_of`) read and
         checked again and the others not read; a file that is gone is left out. A key
-        the last check did not read (a new file) makes it a whole check again."""
+        the last check did not read (a new file), or an engine that keeps no documents,
+        makes it a whole check again."""
         with self._lock:
             documents = dict(self._documents)
             workspace = self._workspace
-        if any(key not in documents for key in keys):
+        if not documents or any(key not in documents for key in keys):
             return self.check(workspace, cancel=cancel, progress=progress)
         with self._running:
             for key in keys:
@@ -157,7 +167,8 @@ class CheckEngine:
     ) -> str | None:
         """The key of a file the last check read: another agent's file id, or a virtual
         path with the workspace (for workspace memory) and project (for project memory)
-        whose scope it is in. None when the last check did not read it."""
+        whose scope it is in. None when the last check did not read it, or the engine
+        keeps no documents."""
         with self._lock:
             documents = list(self._documents.values())
         for document in documents:
@@ -199,12 +210,11 @@ class CheckEngine:
         findings += self._disagreements(results)
         findings += self._stale([document for document, _ in results])
         findings += self._projects_missing([document for document, _ in results])
-        collected = self._collected
         return CheckReport(
             findings=tuple(sorted(findings, key=lambda f: f.sort_key)),
             files_checked=len(results),
             projects=tuple(sorted({d.project for d, _ in results if d.project})),
-            problems=collected.problems if collected is not None else (),
+            problems=self._problems,
             cancelled=cancelled,
             stale_days=self.stale_days,
         )
@@ -212,9 +222,10 @@ class CheckEngine:
     def _check_document(self, document: Document, aliases: frozenset[str]) -> _Checked:
         checkout = self._checkout(document.checkout)
         cached = self._checked.get(document.key)
+        digest = _text_digest(document)
         if (
             cached is not None
-            and cached.packed == document.packed
+            and cached.digest == digest
             and cached.checkout is checkout
             and cached.aliases == aliases
         ):
@@ -254,7 +265,7 @@ class CheckEngine:
                 )
             )
         checked = _Checked(
-            document.packed,
+            digest,
             checkout,
             aliases,
             tuple(findings),
@@ -281,16 +292,17 @@ class CheckEngine:
         back to such a text, even after a cancelled check, still has them)."""
         found: set[str] = set()
         for document in documents:
+            digest = _text_digest(document)
             known = self._alias_cache.get(document.key)
-            if known is not None and known[0] == document.packed:
+            if known is not None and known[0] == digest:
                 found |= known[1]
                 continue
             checked = self._checked.get(document.key)
-            if known is None and checked is not None and checked.packed == document.packed:
+            if known is None and checked is not None and checked.digest == digest:
                 continue  # read as it is when last checked: it defines none
             text = document.text
             if "alias " in text and (aliases := frozenset(aliases_in(scan_markdown(text)))):
-                self._alias_cache[document.key] = (document.packed, aliases)
+                self._alias_cache[document.key] = (digest, aliases)
                 found |= aliases
         return frozenset(found)
 
@@ -454,6 +466,12 @@ class CheckEngine:
             )
             findings.append(missing.replaced(path=path, workspace=None, scope="project"))
         return findings
+
+
+def _text_digest(document: Document) -> bytes:
+    """What an engine keeps of a text it checked, to know it again: a 16-byte BLAKE2b
+    digest of `Document.packed` (the same text packs to the same bytes)."""
+    return hashlib.blake2b(document.packed, digest_size=16).digest()
 
 
 def _asked(named: NamedPath) -> str:

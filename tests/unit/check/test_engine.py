@@ -3,13 +3,16 @@ re-checking one file, cancelling, and the settings it reads."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import threading
+import types
 from pathlib import Path
 
 import pytest
 
+from memtab.check.documents import Document, pack_text
 from memtab.check.engine import CheckEngine
 from memtab.check.programs import which_in
 from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days, save_stale_days
@@ -92,7 +95,9 @@ def test_recheck_reads_only_the_changed_file(tmp_path: Path) -> None:
         tmp_path, repo, {"a.md": "- `src/a.py`\n", "b.md": "- `src/gone.py`\n"}
     )
     path = programs(tmp_path)
-    engine = CheckEngine(home, env={"PATH": path}, find_program=which_in(path), stale_days=0)
+    engine = CheckEngine(
+        home, env={"PATH": path}, find_program=which_in(path), stale_days=0, keep_documents=True
+    )
     first = engine.check()
     assert [f.path for f in first.findings] == ["/memories/project/b.md"]
     (home.project_root(str(repo)) / "a.md").write_text("- `src/other.py`\n")
@@ -105,6 +110,42 @@ def test_recheck_reads_only_the_changed_file(tmp_path: Path) -> None:
     assert engine.key_of("/memories/project/c.md") is None
     grown = engine.recheck(["mux:project::/memories/project/c.md"])  # new: a whole check
     assert grown.files_checked == 3 and len(grown.findings) == 3
+
+
+def _reachable(root: object) -> list[object]:
+    """Every object `root` holds, directly or not (modules and classes not entered)."""
+    seen: dict[int, object] = {}
+    stack = [root]
+    while stack:
+        held = stack.pop()
+        if id(held) in seen or isinstance(held, (type, types.ModuleType)):
+            continue
+        seen[id(held)] = held
+        stack.extend(gc.get_referents(held))
+    return list(seen.values())
+
+
+def test_an_engine_keeps_no_document_unless_asked(tmp_path: Path) -> None:
+    # The window's engine: what it keeps between checks is each file's findings, not
+    # the documents (their texts); a recheck is then a whole check.
+    repo = make_checkout(tmp_path / "acme", {"src/a.py": ""})
+    home, _ = home_with_project(
+        tmp_path, repo, {"a.md": "- `src/a.py`\n", "b.md": "- `src/gone.py`\n"}
+    )
+    path = programs(tmp_path)
+    engine = CheckEngine(home, env={"PATH": path}, find_program=which_in(path), stale_days=0)
+    first = engine.check()
+    assert [f.path for f in first.findings] == ["/memories/project/b.md"]
+    gc.collect()
+    assert [o for o in gc.get_objects() if isinstance(o, Document)] == []
+    texts = {pack_text(text) for text in ("- `src/a.py`\n", "- `src/gone.py`\n")}
+    kept = {held for held in _reachable(engine) if isinstance(held, bytes)}
+    assert kept and texts.isdisjoint(kept)  # a digest of each, not the text
+    assert engine.key_of("/memories/project/a.md", project=str(repo)) is None
+    (home.project_root(str(repo)) / "a.md").write_text("- `src/other.py`\n")
+    again = engine.recheck(["mux:project::/memories/project/a.md"])
+    assert [f.path for f in again.findings] == ["/memories/project/a.md", "/memories/project/b.md"]
+    assert again.files_checked == 2
 
 
 def test_an_alias_follows_its_file_from_check_to_check(tmp_path: Path) -> None:
