@@ -61,11 +61,11 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True, slots=True)
 class _Checked:
-    """What the rules of one file found, and what it was checked as (`digest`: of its
-    text, `_text_digest`: 16 bytes, not the text). Kept for every file: tuples (most are
-    empty, and an empty tuple is one object)."""
+    """What the rules of one file found (kept by `_checked_as`: the file and its text,
+    16 bytes) and what it was checked against. Kept for every file: tuples (most are
+    empty, and an empty tuple is one object); the files where nothing was found share
+    one (`CheckEngine._clean_as`)."""
 
-    digest: bytes
     checkout: Checkout | None
     aliases: frozenset[str]
     findings: tuple[Finding, ...]
@@ -95,7 +95,8 @@ class CheckEngine:
         self.stale_days = load_stale_days(self._env) if stale_days is None else stale_days
         self._sources = sources
         self._checkouts = CheckoutCache()
-        self._checked: dict[str, _Checked] = {}
+        self._checked: dict[bytes, _Checked] = {}  # by `_checked_as`
+        self._clean: dict[tuple[Path | None, frozenset[str]], _Checked] = {}  # `_clean_as`
         self._renames: dict[str, tuple[object, dict[str, str]]] = {}
         self._ignored: dict[tuple[Path, object, frozenset[str]], frozenset[str]] = {}
         # The aliases each file defines, by the text that defines them (`_aliases`): only
@@ -126,13 +127,11 @@ class CheckEngine:
             collected = collect(
                 self.home, registry, workspace_id, sources=context if self._sources else None
             )
-            keys = {d.key for d in collected.documents}
             with self._lock:
                 self._workspace = workspace_id
                 self._problems = collected.problems
                 if self._keep_documents:
                     self._documents = {d.key: d for d in collected.documents}
-                self._checked = {k: v for k, v in self._checked.items() if k in keys}
             return self._report(collected.documents, cancel, progress)
 
     def recheck(
@@ -191,7 +190,11 @@ class CheckEngine:
         findings: list[Finding] = []
         results: list[tuple[Document, _Checked]] = []
         cancelled = False
-        aliases = self._aliases(documents)
+        checked_as = {document.key: _checked_as(document) for document in documents}
+        wanted = set(checked_as.values())
+        with self._lock:  # what no file is now is forgotten
+            self._checked = {k: v for k, v in self._checked.items() if k in wanted}
+        aliases = self._aliases(documents, checked_as)
         # What is installed is looked up again by each check (the user may install it).
         self._find_program = self._given_finder or program_finder(self._env)
         for checkout in self._checkouts.all():
@@ -201,7 +204,8 @@ class CheckEngine:
             if cancel is not None and cancel.is_set():
                 cancelled = True
                 break
-            results.append((document, self._check_document(document, aliases)))
+            checked = self._check_document(document, checked_as[document.key], aliases)
+            results.append((document, checked))
             if progress is not None:
                 progress(done + 1, len(documents))
         for _, checked in results:
@@ -219,16 +223,12 @@ class CheckEngine:
             stale_days=self.stale_days,
         )
 
-    def _check_document(self, document: Document, aliases: frozenset[str]) -> _Checked:
+    def _check_document(
+        self, document: Document, digest: bytes, aliases: frozenset[str]
+    ) -> _Checked:
         checkout = self._checkout(document.checkout)
-        cached = self._checked.get(document.key)
-        digest = _text_digest(document)
-        if (
-            cached is not None
-            and cached.digest == digest
-            and cached.checkout is checkout
-            and cached.aliases == aliases
-        ):
+        cached = self._checked.get(digest)
+        if cached is not None and cached.checkout is checkout and cached.aliases == aliases:
             return cached
         scanned = scan_markdown(document.text)
         findings: list[Finding] = []
@@ -265,14 +265,22 @@ class CheckEngine:
                 )
             )
         checked = _Checked(
-            digest,
-            checkout,
-            aliases,
-            tuple(findings),
-            tuple(missing),
-            tuple(facts_of(scanned)),
+            checkout, aliases, tuple(findings), tuple(missing), tuple(facts_of(scanned))
         )
-        self._checked[document.key] = checked
+        if not (checked.findings or checked.missing or checked.facts):
+            checked = self._clean_as(checked)
+        self._checked[digest] = checked
+        return checked
+
+    def _clean_as(self, checked: _Checked) -> _Checked:
+        """One `_Checked` for every file of a checkout whose rules found nothing (most
+        files): the one kept for its checkout and aliases, unless the checkout's index
+        was made again since."""
+        slot = (checked.checkout.root if checked.checkout is not None else None, checked.aliases)
+        kept = self._clean.get(slot)
+        if kept is not None and kept.checkout is checked.checkout:
+            return kept
+        self._clean[slot] = checked
         return checked
 
     def _checkout(self, root: Path | None) -> Checkout | None:
@@ -284,7 +292,9 @@ class CheckEngine:
             logger.info("Check: cannot index %s: %s", root, error)
             return None
 
-    def _aliases(self, documents: Iterable[Document]) -> frozenset[str]:
+    def _aliases(
+        self, documents: Iterable[Document], checked_as: Mapping[str, bytes]
+    ) -> frozenset[str]:
         """The shell aliases any of the documents defines (`alias docker=podman`): the
         user has them. A text is read for them once: a file none of whose texts defined
         one is not read again while it is the text last checked (`_checked`); the texts
@@ -292,13 +302,12 @@ class CheckEngine:
         back to such a text, even after a cancelled check, still has them)."""
         found: set[str] = set()
         for document in documents:
-            digest = _text_digest(document)
+            digest = checked_as[document.key]
             known = self._alias_cache.get(document.key)
             if known is not None and known[0] == digest:
                 found |= known[1]
                 continue
-            checked = self._checked.get(document.key)
-            if known is None and checked is not None and checked.digest == digest:
+            if known is None and digest in self._checked:
                 continue  # read as it is when last checked: it defines none
             text = document.text
             if "alias " in text and (aliases := frozenset(aliases_in(scan_markdown(text)))):
@@ -468,10 +477,14 @@ class CheckEngine:
         return findings
 
 
-def _text_digest(document: Document) -> bytes:
-    """What an engine keeps of a text it checked, to know it again: a 16-byte BLAKE2b
-    digest of `Document.packed` (the same text packs to the same bytes)."""
-    return hashlib.blake2b(document.packed, digest_size=16).digest()
+def _checked_as(document: Document) -> bytes:
+    """What an engine keeps of a file it checked, to know it and its text again: a
+    16-byte BLAKE2b digest of its key and `Document.packed` (the same text packs to the
+    same bytes) — not the text, nor the key (~110 bytes a file)."""
+    digest = hashlib.blake2b(document.key.encode("utf-8", "surrogatepass"), digest_size=16)
+    digest.update(b"\0")
+    digest.update(document.packed)
+    return digest.digest()
 
 
 def _asked(named: NamedPath) -> str:

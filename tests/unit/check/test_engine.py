@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memtab.check.documents import Document, pack_text
-from memtab.check.engine import CheckEngine
+from memtab.check.engine import CheckEngine, _Checked
 from memtab.check.programs import which_in
 from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days, save_stale_days
 from memtab.demo import ACME, MAIN_ID, WEBAPP, create_demo_home
@@ -122,6 +122,8 @@ def _reachable(root: object) -> list[object]:
             continue
         seen[id(held)] = held
         stack.extend(gc.get_referents(held))
+        if isinstance(held, dict):  # a dict of str keys does not name its keys to gc
+            stack.extend(held)
     return list(seen.values())
 
 
@@ -130,7 +132,9 @@ def test_an_engine_keeps_no_document_unless_asked(tmp_path: Path) -> None:
     # the documents (their texts); a recheck is then a whole check.
     repo = make_checkout(tmp_path / "acme", {"src/a.py": ""})
     home, _ = home_with_project(
-        tmp_path, repo, {"a.md": "- `src/a.py`\n", "b.md": "- `src/gone.py`\n"}
+        tmp_path,
+        repo,
+        {"a.md": "- `src/a.py`\n", "b.md": "- `src/gone.py`\n", "c.md": "- `src/a.py` too\n"},
     )
     path = programs(tmp_path)
     engine = CheckEngine(home, env={"PATH": path}, find_program=which_in(path), stale_days=0)
@@ -139,13 +143,17 @@ def test_an_engine_keeps_no_document_unless_asked(tmp_path: Path) -> None:
     gc.collect()
     assert [o for o in gc.get_objects() if isinstance(o, Document)] == []
     texts = {pack_text(text) for text in ("- `src/a.py`\n", "- `src/gone.py`\n")}
-    kept = {held for held in _reachable(engine) if isinstance(held, bytes)}
-    assert kept and texts.isdisjoint(kept)  # a digest of each, not the text
+    kept = _reachable(engine)
+    kept_bytes = {held for held in kept if isinstance(held, bytes)}
+    assert kept_bytes and texts.isdisjoint(kept_bytes)  # a digest of each, not the text
+    assert not [held for held in kept if isinstance(held, str) and held.endswith("/a.md")]
+    # what the rules found in b.md, and one "nothing found" for a.md and c.md
+    assert len({id(held) for held in kept if isinstance(held, _Checked)}) == 2
     assert engine.key_of("/memories/project/a.md", project=str(repo)) is None
     (home.project_root(str(repo)) / "a.md").write_text("- `src/other.py`\n")
     again = engine.recheck(["mux:project::/memories/project/a.md"])
     assert [f.path for f in again.findings] == ["/memories/project/a.md", "/memories/project/b.md"]
-    assert again.files_checked == 2
+    assert again.files_checked == 3
 
 
 def test_an_alias_follows_its_file_from_check_to_check(tmp_path: Path) -> None:
