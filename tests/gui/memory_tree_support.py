@@ -22,6 +22,7 @@ from memtab.gui.files.dialogs import NewKind
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.ui_state import UiState
+from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -130,6 +131,13 @@ def wait_idle(qtbot: QtBot, window: MainWindow) -> None:
     """Wait until the Memory tab has nothing left to scan, search, run or merge (instead
     of sleeping before asserting that something did not happen)."""
     qtbot.waitUntil(lambda: window.memory_tab.is_idle, timeout=WAIT_MS)
+
+
+def choose_target(qtbot: QtBot, panel: InboxPanel, path: str) -> None:
+    """Choose the file the Inbox accepts into, once its chooser offers `path`: the files
+    it offers are listed off the GUI thread and may come after the items were selected."""
+    qtbot.waitUntil(lambda: panel.target.combo.findData(path) >= 0, timeout=WAIT_MS)
+    panel.target.choose(path)
 
 
 def refresh_menus(qtbot: QtBot, window: MainWindow) -> None:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QDialog, QLabel
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_watching
+from gui.memory_tree_support import WAIT_MS, WindowFactory, choose_target, wait_watching
 from memtab.components.tree.nodes import file_key
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.writer import inbox_panel
@@ -105,7 +105,7 @@ def test_accepting_writes_the_notes_file_and_the_tree_shows_it(
     size_before = tab.model.node_for_key(key).size_bytes  # type: ignore[union-attr]
     select(panel, "Always use pnpm.")
     assert panel.target.combo.currentText() == "project/notes.md (proposed)"
-    panel.target.choose(NOTES)  # the user's choice: this workspace's notes
+    choose_target(qtbot, panel, NOTES)  # the user's choice: this workspace's notes
     with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS) as said:
         panel.accept_button.click()
     assert said.args[0] == f"Accepted 1 memory into {NOTES}"

@@ -10,7 +10,7 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WAIT_MS, WindowFactory
+from gui.memory_tree_support import WAIT_MS, WindowFactory, choose_target
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.gui.writer.target_box import NOTHING_SELECTED
 from memtab.store.home import Home
@@ -81,7 +81,7 @@ def test_each_item_proposes_its_memory_and_the_user_may_choose_another(
     assert not panel.target.combo.isEnabled()
     assert panel.target.combo.currentText() == "workspace/a.md"
     select_rows(panel, 1)
-    panel.target.choose(CONVENTIONS)
+    choose_target(qtbot, panel, CONVENTIONS)
     panel.list.setFocus()
     panel.reload()  # read again (the watcher does): the user's choice stays
     qtbot.waitUntil(lambda: not panel.busy, timeout=WAIT_MS)

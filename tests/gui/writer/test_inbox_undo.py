@@ -8,7 +8,14 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WAIT_MS, WindowFactory, action, activate, refresh_menus
+from gui.memory_tree_support import (
+    WAIT_MS,
+    WindowFactory,
+    action,
+    activate,
+    choose_target,
+    refresh_menus,
+)
 from memtab.components.files import undo
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.writer.inbox_panel import InboxPanel
@@ -114,7 +121,7 @@ def test_ctrl_z_in_the_inbox_right_after_accept_takes_it_back(
     activate(qtbot, window)
     select(panel, "Always use pnpm.")
     panel.accept_button.setFocus()
-    panel.target.choose(NOTES)
+    choose_target(qtbot, panel, NOTES)
     qtbot.keyClick(panel.accept_button, Qt.Key.Key_Space)  # the keyboard's click
     assert panel.list.hasFocus()  # not lost with the disabled button: the keys stay here
     qtbot.keyClick(panel.list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
