@@ -7,7 +7,7 @@ from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.editor_support import open_loaded
+from gui.editor_support import open_loaded, settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.components.editor.session import BarKind
 from memtab.gui.editor.text.preview import MarkdownPreview
@@ -84,15 +84,18 @@ def test_back_and_forward_after_following_a_link(
     editor.set_view_mode(ViewMode.PREVIEW)
     click_link(qtbot, editor.preview, "Zeta")
     qtbot.waitUntil(lambda: editor.current_path == zeta, timeout=WAIT_MS)
+    settle(qtbot, editor)  # visited once its text is read: then Back goes to the index
     alt = Qt.KeyboardModifier.AltModifier
     editor.preview.setFocus()
     qtbot.keyClick(editor.preview, Qt.Key.Key_Left, alt)  # from the preview, too
     qtbot.waitUntil(lambda: editor.current_path == index, timeout=WAIT_MS)
+    settle(qtbot, editor)
     current = window.memory_tab.tree.current_node()
     assert current is not None and current.path == index  # shown as a link shows it
     window.memory_tab.tree.setFocus()
     qtbot.keyClick(window.memory_tab.tree, Qt.Key.Key_Right, alt)
     qtbot.waitUntil(lambda: editor.current_path == zeta, timeout=WAIT_MS)
+    settle(qtbot, editor)
     back = window.context.actions.action("editor.back")
     forward = window.context.actions.action("editor.forward")
     forward.trigger()  # nothing ahead: stays

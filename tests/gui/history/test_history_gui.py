@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.editor_support import open_loaded, saved
+from gui.editor_support import open_loaded, saved, settle
 from gui.memory_tree_support import (
     WAIT_MS,
     FakeDialogs,
@@ -183,6 +183,7 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
     tab.file_actions.history_action.trigger()
     assert window.history.dock.isVisible()
     wait_for(qtbot, lambda: tab.editor.current_path == ZETA)
+    settle(qtbot, tab.editor)  # its text is read on the file channel: typed after it came
     wait_for(
         qtbot,
         lambda: (
