@@ -4,6 +4,7 @@ marked, Apply fix goes through Consolidate now's review, and a change is checked
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -155,6 +156,34 @@ def test_a_change_on_disk_is_checked_again(
         ),
         timeout=20_000,
     )
+
+
+def test_the_heap_is_given_back_once_the_first_report_is_shown(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What the first check freed, and what the start's last steps freed, goes back to
+    # the system once, after its report is shown (`fs.heap`), on the check's worker, not
+    # the GUI thread. (When the window settles, not how long after: the delay is short.)
+    monkeypatch.setattr(feature, "HEAP_RELEASE_DELAY_MS", 50)
+    calls: list[tuple[bool, bool]] = []
+    window = make_window(demo, MAIN_ID)
+    check = window.check
+    assert check is not None
+
+    def release() -> bool:
+        calls.append(
+            (check.report is not None, threading.current_thread() is threading.main_thread())
+        )
+        return True
+
+    monkeypatch.setattr(feature, "release_free_heap", release)
+    window.show()
+    wait_for(qtbot, lambda: bool(calls) and not check.busy)
+    assert calls == [(True, False)]
+    shown = check.report
+    check.check_now()
+    wait_for(qtbot, lambda: check.report is not shown and not check.busy)
+    assert calls == [(True, False)]
 
 
 def test_marks_are_for_what_the_shown_workspace_sees(demo: Home) -> None:
