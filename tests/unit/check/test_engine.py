@@ -113,12 +113,15 @@ def test_recheck_reads_only_the_changed_file(tmp_path: Path) -> None:
 
 
 def _reachable(root: object) -> list[object]:
-    """Every object `root` holds, directly or not (modules and classes not entered)."""
+    """Every object `root` holds, directly or not: its data. Modules, classes and
+    functions are not entered — a function reaches its module's globals, and through
+    them whatever the other tests of the run keep alive."""
     seen: dict[int, object] = {}
     stack = [root]
+    code = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
     while stack:
         held = stack.pop()
-        if id(held) in seen or isinstance(held, (type, types.ModuleType)):
+        if id(held) in seen or isinstance(held, code):
             continue
         seen[id(held)] = held
         stack.extend(gc.get_referents(held))
