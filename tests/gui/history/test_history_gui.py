@@ -387,7 +387,7 @@ def test_reverting_a_consolidation_run_from_runs(
     row = runs.run_list.topLevelItem(0)
     reverted_row = runs.run_list.topLevelItem(1)
     assert row is not None and row.text(1) == "Revert · You"
-    assert reverted_row is not None and reverted_row.text(2).startswith("Reverted · ")
+    assert reverted_row is not None and reverted_row.text(2).startswith("Partly reverted · ")
     assert runs.detail is not None and runs.detail.run.id == run_id  # still selected
     runs.select_run(runs.runs[0].id)
     wait_for(qtbot, lambda: runs.detail is not None and runs.detail.run.kind == "revert")

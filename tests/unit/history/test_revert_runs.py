@@ -127,9 +127,14 @@ def test_a_partial_revert_offers_the_revert_again_until_every_file_is_restored(
     assert detail.revertible and detail.left_alone == (GOTCHAS,)
     assert detail.reverted_words.startswith("Partly reverted by You ")
     assert detail.reverted_words.endswith(": 1 file left as changed since")
+    listing = load_run_list(home, RunFilter())
+    assert listing.partly_reverted == {run.id}
+    outcome = run_outcome(run, listing.reverted[run.id], partly=True)
+    assert outcome.startswith("Partly reverted · ")
 
     gotchas.write_text(after_run)  # the hand edit undone: the revert can finish
     assert main(["--home", str(home.root), "revert-run", run.id]) == 0
     detail = load_run_detail(home, run)
     assert not detail.revertible and detail.left_alone == ()
     assert detail.reverted_words.startswith("Reverted by You ")
+    assert load_run_list(home, RunFilter()).partly_reverted == set()

@@ -58,10 +58,12 @@ class RunFilter:
 
 
 class RunList(NamedTuple):
-    """The runs a filter lists, and for each run a revert reverted, the newest revert."""
+    """The runs a filter lists, for each run a revert reverted the newest revert, and the
+    runs whose reverts left some of their files alone (`left_alone`)."""
 
     runs: list[RunEntry]
     reverted: dict[str, RunEntry]
+    partly_reverted: frozenset[str] = frozenset()
 
 
 def load_runs(home: Home, run_filter: RunFilter) -> list[RunEntry]:
@@ -79,7 +81,22 @@ def load_run_list(home: Home, run_filter: RunFilter) -> RunList:
         trigger=run_filter.trigger,
         failed_only=run_filter.failed_only,
     )
-    return RunList(runs, reverted_by(log.runs(kind=REVERT_KIND)))
+    reverts = log.runs(kind=REVERT_KIND)
+    reverted = reverted_by(reverts)
+    partly = frozenset(run.id for run in runs if run.id in reverted and left_alone(run, reverts))
+    return RunList(runs, reverted, partly)
+
+
+def left_alone(run: RunEntry, reverts: list[RunEntry]) -> tuple[str, ...]:
+    """The files `run` changed that none of its reverts (among `reverts`) restored: a
+    revert refused them (changed since)."""
+    restored = {
+        path
+        for revert in reverts
+        if revert.reverts == run.id and not revert.failed
+        for path in touched_paths(revert.ops)
+    }
+    return tuple(path for path in touched_paths(run.ops) if path not in restored)
 
 
 def run_title(run: RunEntry) -> str:
@@ -97,13 +114,13 @@ def run_title(run: RunEntry) -> str:
     return kind
 
 
-def run_outcome(run: RunEntry, reverted: RunEntry | None = None) -> str:
+def run_outcome(run: RunEntry, reverted: RunEntry | None = None, *, partly: bool = False) -> str:
     """`2 files changed · 1 not applied`, `failed: …`, `changed nothing`; a writer run that changed
     no file says what it did instead (`suggested 5 memories for review`, its summary);
-    `Reverted · …` when a revert run (`reverted`) took it back (first: a narrow column
-    cuts the end)."""
+    `Reverted · …` when a revert run (`reverted`) took it back, `Partly reverted · …` when
+    it left some of its files alone (first: a narrow column cuts the end)."""
     if reverted is not None:
-        return f"Reverted · {run_outcome(run)}"
+        return f"{'Partly reverted' if partly else 'Reverted'} · {run_outcome(run)}"
     if run.failed:
         return f"failed: {run.error or 'no reason recorded'}"
     if not run.ops:
@@ -215,22 +232,16 @@ def load_run_detail(home: Home, run: RunEntry) -> RunDetail:
     reverted = reverted_at(store, run) if store is not None else None
     reverts = RunsLog(home).runs(kind=REVERT_KIND)
     revert = reverted_by(reverts).get(run.id)
-    left_alone: tuple[str, ...] = ()
+    left: tuple[str, ...] = ()
     if revert is not None:
         reverted = max(reverted or 0, revert.at)
-        restored = {
-            path
-            for each in reverts
-            if each.reverts == run.id and not each.failed
-            for path in touched_paths(each.ops)
-        }
-        left_alone = tuple(path for path in touched_paths(run.ops) if path not in restored)
+        left = left_alone(run, reverts)
     refusal = revert_refusal(run)
-    if reverted is not None and refusal is None and not left_alone:
+    if reverted is not None and refusal is None and not left:
         refusal = (
             f"reverted {humanize.relative_time(reverted)}: its files hold what they held before it"
         )
-    return RunDetail(run, tuple(ops), refusal, reverted, revert, left_alone)
+    return RunDetail(run, tuple(ops), refusal, reverted, revert, left)
 
 
 def no_change_message(run: RunEntry) -> str:

@@ -363,7 +363,8 @@ class RunsDialog(QDialog):
         failed = QBrush(accent_text(palette, Accent.ERROR))
         for run in runs:
             workspace = self._names.get(run.workspace_id or "", run.workspace_id or "—")
-            outcome = run_outcome(run, listing.reverted.get(run.id))
+            partly = run.id in listing.partly_reverted
+            outcome = run_outcome(run, listing.reverted.get(run.id), partly=partly)
             item = QTreeWidgetItem(
                 [humanize.relative_time(run.at), run_title(run), outcome, workspace]
             )
