@@ -6,7 +6,8 @@ a worker thread of the next test, where deleting Qt objects crashes the process.
 it here, on the GUI thread, frees them where Qt expects.
 
 A window starts watching its home as soon as its first scan is shown, not
-`WATCH_START_DELAY_MS` later (below).
+`WATCH_START_DELAY_MS` later, and records outside changes 50 ms after the disk goes quiet,
+not `RECORD_QUIET_MS` (below).
 
 The offscreen screen is 800×600, a laptop's width by `gui.first_paint.geometry`'s measure: its
 first windows would open maximized, and the tests size their windows themselves. They
@@ -22,6 +23,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent
 
 from memtab.gui.first_paint import geometry, main_window
+from memtab.gui.history import hub
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -64,3 +66,11 @@ def _windows_watch_once_their_first_scan_is_shown(monkeypatch: pytest.MonkeyPatc
     waits for the watcher instead (`wait_watching`: 150 ms idle, in ~70 tests) or races
     its start (a catch-up scan that begins in the middle of the test)."""
     monkeypatch.setattr(main_window, "WATCH_START_DELAY_MS", 0)
+
+
+@pytest.fixture(autouse=True)
+def _outside_changes_recorded_soon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 1.5 s quiet spares a user's big home a recording pass per burst of changes; a
+    test waited for it idle (restoring what another program deleted, a version to view),
+    and the recorder now runs while a test's own saves and moves do, as it can for a user."""
+    monkeypatch.setattr(hub, "RECORD_QUIET_MS", 50)

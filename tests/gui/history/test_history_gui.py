@@ -27,7 +27,6 @@ from memtab.consolidation.service import ConsolidationService
 from memtab.fs.clock import now_ms
 from memtab.gui.files.file_actions import ASK_CROSS_SCOPE_DROPS
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.history import hub
 from memtab.gui.history.revert import LEFT_ALONE, RESTORED
 from memtab.gui.history.trash_dialog import SELECT_PROMPT
 from memtab.llm.types import ModelReply
@@ -72,11 +71,10 @@ def store_of(home: Home) -> MemoryStore:
 
 
 def test_a_file_deleted_outside_is_restored_from_recently_deleted_through_the_watcher(
-    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
     """The issue's test: delete a file, restore it from Recently deleted, and see the tree
     and the editor follow through the watcher."""
-    monkeypatch.setattr(hub, "RECORD_QUIET_MS", 50)  # waited for below: 1.5 s idle
     window = watched_window(qtbot, make_window, home)
     tab = window.memory_tab
     physical = home.workspace_root(MAIN) / "notes.md"
@@ -170,11 +168,11 @@ def test_a_scope_sections_menu_opens_its_recently_deleted(
 
 
 def test_the_history_panel_follows_the_file_diffs_and_restores(
-    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
-    # The recorder of outside changes runs soon after each change: it must not take the
-    # save below for another program's (it read the file before the save was recorded).
-    monkeypatch.setattr(hub, "RECORD_QUIET_MS", 50)
+    # The recorder of outside changes runs soon after each change (tests/gui/conftest.py):
+    # it must not take the save below for another program's (it read the file before the
+    # save was recorded).
     window = watched_window(qtbot, make_window, home)
     tab, panel = window.memory_tab, window.history.panel
     physical = home.global_root / "Zeta.md"

@@ -16,7 +16,6 @@ from memtab.components.files.copy import CopyTarget
 from memtab.components.tree.nodes import SectionId, file_key, section_key
 from memtab.gui.files.copy import CopyChoice
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.history import hub
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.gui_thread_io import GuiThreadIo
@@ -266,10 +265,7 @@ def test_a_window_action_runs_its_disk_work_off_the_gui_thread(
     make_window: WindowFactory,
     home: Home,
     gui_thread_io: GuiThreadIo,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    if name == "view a version in History":  # the version is the recording's: 1.5 s idle
-        monkeypatch.setattr(hub, "RECORD_QUIET_MS", 50)
     if name == "follow a preview link":
         zeta = home.global_root / "Zeta.md"
         zeta.write_text(zeta.read_text(encoding="utf-8") + "See [git](tools/git.md).\n")
