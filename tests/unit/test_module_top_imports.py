@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib.util
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -162,3 +164,94 @@ def test_the_check_parses_every_module_that_may_import_in_a_function(
     module = tmp_path / "sample.py"
     module.write_text(source, encoding="utf-8")
     assert unmarked(module)[0], source
+
+
+def _is_module(name: str) -> bool:
+    """Whether `name` is one of Memtab's modules or packages, or the standard library's."""
+    if name == "memtab" or name.startswith("memtab."):
+        stem = APP.parent.joinpath(*name.split("."))
+        return stem.with_suffix(".py").is_file() or (stem / "__init__.py").is_file()
+    if name.partition(".")[0] not in sys.stdlib_module_names:
+        return False
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:
+        return False
+
+
+def _imported(statement: ast.Import | ast.ImportFrom, package: str) -> list[str]:
+    """The modules an import statement loads: `import a.b` loads `a.b`; `from x import y`
+    loads `x.y` when that is a module, else `x` (relative to `package`)."""
+    if isinstance(statement, ast.Import):
+        return [alias.name for alias in statement.names]
+    base = statement.module or ""
+    if statement.level:
+        parts = package.split(".")[: len(package.split(".")) - statement.level + 1]
+        base = ".".join([*parts, *([base] if base else [])])
+    loaded = [f"{base}.{alias.name}" for alias in statement.names]
+    return [name if _is_module(name) else base for name in loaded]
+
+
+def imported_again(path: Path) -> list[int]:
+    """The lines of `path`'s imports inside functions and `TYPE_CHECKING` blocks whose every
+    module the file already imports at its top (outside any function or block)."""
+    source = path.read_text(encoding="utf-8")
+    if not MAY_HAVE_ONE.search(source):
+        return []
+    name = module_name(path) if path.is_relative_to(APP) else path.stem
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(source)
+    at_top = {
+        module
+        for statement in tree.body
+        if isinstance(statement, ast.Import | ast.ImportFrom)
+        for module in _imported(statement, package)
+    }
+    again: list[int] = []
+
+    def walk(node: ast.AST, deferred: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                if deferred and set(_imported(child, package)) <= at_top:
+                    again.append(child.lineno)
+                continue
+            inner = isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) or (
+                isinstance(child, ast.If) and is_type_checking(child.test)
+            )
+            walk(child, deferred or inner)
+
+    walk(tree, deferred=False)
+    return again
+
+
+def test_no_import_is_deferred_that_its_module_already_makes_at_its_top() -> None:
+    found = {
+        module_name(path): lines
+        for path in sorted(APP.rglob("*.py"))
+        if (lines := imported_again(path))
+    }
+    assert not found, (
+        f"imported inside a function or a TYPE_CHECKING block, and at the module's top too: "
+        f"{found} — the deferred import saves nothing; use the top one"
+    )
+
+
+def test_the_check_sees_an_import_made_at_the_top_already(tmp_path: Path) -> None:
+    module = tmp_path / "sample.py"
+    module.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from collections.abc import Callable\n"
+        "from memtab.store import home\n"
+        "from memtab.store.home import Home\n"
+        "if TYPE_CHECKING:  # lazy: ~80 ms\n"
+        "    from collections.abc import Sequence\n"
+        "    from memtab.store import paths\n"
+        "def f():\n"
+        "    from memtab.store.home import HomeError  # lazy: ~10 ms\n"
+        "    from memtab.store.home import Home, PathKind  # lazy: ~10 ms\n"
+        "    from memtab.store import home, paths  # lazy: ~10 ms\n"
+        "    import memtab.store.home  # lazy: ~10 ms\n"
+        "    import json  # lazy: ~1 ms\n",
+        encoding="utf-8",
+    )
+    assert imported_again(module) == [6, 9, 10, 12]

@@ -99,9 +99,6 @@ class _Engine:
     def _check(self, workspace_id: str | None, ctx: TaskContext) -> CheckReport:
         with self._lock:
             if self._engine is None:
-                # lazy: imported on the check's worker thread, not on the GUI thread
-                from memtab.check.engine import CheckEngine
-
                 self._engine = CheckEngine(self._home)
             engine = self._engine
         report = engine.check(workspace_id, cancel=ctx.cancel_event)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -27,8 +27,6 @@ from PySide6.QtCore import QObject, Signal, Slot
 from memtab.store.home import Home
 
 if TYPE_CHECKING:  # lazy: the engine (~80 ms, ~1 MiB) loads when Consolidate now is near
-    from collections.abc import Sequence
-
     from memtab.consolidation.records import ConsolidationPlan
     from memtab.consolidation.service import ConsolidationService
     from memtab.gui.tasks.consolidation import ConsolidationTasks

@@ -1,22 +1,21 @@
 """The review of a plan, opened without stalling the window.
 
 Building `review_dialog.ReviewDialog` at once when a plan arrives took one 20–30 ms slice
-of the GUI thread (its module's import, PySide's first use of the enums it needs, the
-widgets, the rows, the first diff, showing and painting it): a frame or two dropped.
-`ReviewOpener` does the same work as short steps a frame apart (`STEP_PAUSE_MS`: the
-window paints and takes input between them), each a few ms:
+of the GUI thread (PySide's first use of the enums it needs, the widgets, the rows, the
+first diff, showing and painting it): a frame or two dropped. `ReviewOpener` does the same
+work as short steps a frame apart (`STEP_PAUSE_MS`: the window paints and takes input
+between them), each a few ms:
 
-1. import the dialog's module;
-2. build the dialog, empty and hidden;
-3. when the plan is there, list its changes, show the first one's diff (`show_plan`)
+1. build the dialog, empty and hidden;
+2. when the plan is there, list its changes, show the first one's diff (`show_plan`)
    and lay the dialog out (`lay_out`);
-4. open it (shown and painted).
+3. open it (shown and painted).
 
-`prepare()` runs steps 1–2 while the plan is being made (the footer calls it when
+`prepare()` runs step 1 while the plan is being made (the footer calls it when
 Consolidate now starts a run: making a plan takes seconds), so the plan's arrival costs
-only steps 3–4; a plan that comes unannounced (the check's Apply fix) goes through all
-four. The dialog opened is the same either way, and it is one-shot: closed, it is
-deleted, and the next run prepares another.
+only steps 2–3; a plan that comes unannounced (the check's Apply fix) goes through all
+three. The dialog opened is the same either way, and it is one-shot: closed, it is
+deleted, and the next run prepares another. (Its module is imported with the footer.)
 """
 
 from __future__ import annotations
@@ -47,7 +46,6 @@ class ReviewOpener(QObject):
         """Dialogs are made as children of `parent` (the footer)."""
         super().__init__(parent)
         self._parent = parent
-        self._dialog_class: type[ReviewDialog] | None = None
         self._spare: ReviewDialog | None = None  # built ahead, hidden, without a plan
         self._pending: tuple[ConsolidationPlan, str] | None = None  # a plan to show
         self._filled: ReviewDialog | None = None  # showing the plan, not open yet
@@ -89,17 +87,11 @@ class ReviewOpener(QObject):
 
     def _advance(self) -> bool:
         """One step; returns whether another is due."""
-        if self._dialog_class is None:
-            # lazy: the dialog's import is one of the opener's steps (its docstring)
-            from memtab.gui.consolidation.review_dialog import ReviewDialog
-
-            self._dialog_class = ReviewDialog
-            return True
         if self._filled is not None:
             self._show(self._filled)
             return False
         if self._spare is None:
-            self._spare = self._dialog_class(parent=self._parent)
+            self._spare = ReviewDialog(parent=self._parent)
             return self._pending is not None
         if self._pending is None:
             return False  # prepared: the plan's arrival asks for the rest

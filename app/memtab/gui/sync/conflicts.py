@@ -31,6 +31,7 @@ from memtab.store.sidecars.registry import Workspace
 from memtab.sync.conflicts.copies import (
     SidecarCopy,
     memory_copies,
+    resolve_memory_copy,
     resolve_sidecar_copy,
     sidecar_copies,
 )
@@ -231,8 +232,6 @@ def resolve(
         return f"Resolved {_name(item.subject.path)}: {_DONE[decision]}; the next sync sends it"
     copy_keep = {"mine": "mine", "theirs": "this", "both": "both"}.get(decision)
     if item.kind == "copy":
-        from memtab.sync.conflicts.copies import resolve_memory_copy  # lazy: as above
-
         assert isinstance(item.subject, ConflictCopy)
         resolve_memory_copy(
             MemoryStore(home, workspace),

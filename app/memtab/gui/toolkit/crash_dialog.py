@@ -5,6 +5,8 @@ are only counted (their tracebacks are in the log).
 
 from __future__ import annotations
 
+import platform
+
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtGui import QFontDatabase, QGuiApplication
@@ -27,11 +29,7 @@ MAX_REPORTS_PER_DIALOG = 5
 
 
 def _environment() -> str:
-    """What "Copy details" says the error ran on. `platform` (~2 ms to import, with its
-    regexes) is loaded here, when details are copied, not before the window's first paint."""
-    # lazy: platform
-    import platform
-
+    """What "Copy details" says the error ran on."""
     return (
         f"Memtab {__version__} · Python {platform.python_version()} · PySide6 "
         f"{pyside_version} · {platform.platform()}"
