@@ -76,17 +76,12 @@ class FileVersions(Record, keep_unknown=True):
         )
 
 
-class RunOp(Record, keep_unknown=True):
-    """One op of a run: the journal's op (docs/formats.md §8: `command`, `path`, `applied`
-    required, the rest read leniently) and the versions it made, and the unit it belongs
-    to when the engine that made it said (ops of one unit are taken or left together: a
-    merge's edit and delete; None: not said)."""
+class RunOp(JournalOp, keep_unknown=True):
+    """One op of a run: the journal's op (`JournalOp`, docs/formats.md §8: its fields
+    first, read by the same rules), the versions it made, and the unit it belongs to when
+    the engine that made it said (ops of one unit are taken or left together: a merge's
+    edit and delete; None: not said)."""
 
-    command: str
-    path: str
-    new_path: Annotated[OrNone[str], OmitNone] = None
-    applied: bool
-    note: Annotated[OrNone[str], _capped(MAX_NOTE_BYTES), OmitNone] = None
     files: Annotated[ValidItems[tuple[FileVersions, ...]], Key("versions")] = ()
     unit: Annotated[OrNone[Positive], OmitNone] = None
 
