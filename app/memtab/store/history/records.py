@@ -36,7 +36,7 @@ from memtab.fs.records import (
 )
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.sidecars.journal import JournalOp
-from memtab.store.text.free_text import MAX_ERROR_BYTES, MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
+from memtab.store.text.free_text import MAX_ERROR_BYTES, MAX_SUMMARY_BYTES, cap_text
 
 MEMTAB_SOURCE = "memtab"
 """The `source` of a run Memtab logged (mux's journal runs are `runs.MUX_SOURCE`)."""
