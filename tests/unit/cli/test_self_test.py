@@ -30,6 +30,9 @@ def test_self_test_consolidates_offline_in_a_child_process(tmp_path: Path) -> No
     )
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
+    assert list(report) == ["version", "frozen", "listedFiles", "consolidation", "ok"]
+    assert list(report["consolidation"]) == ["ok", "error", "progressMessages", "appliedOps"]
+    assert report["consolidation"]["ok"] is True and report["consolidation"]["error"] is None
     assert report["ok"] is True and report["frozen"] is False
     assert report["listedFiles"] > 0
     assert report["consolidation"]["appliedOps"] > 0

@@ -9,26 +9,45 @@ read or written. Prints one JSON object; exits 1 when a step failed.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
 
 from memtab import __version__
+from memtab.cli.common import print_json
 from memtab.consolidation.job import run_isolated
 from memtab.demo import MAIN_ID, create_demo_home
+from memtab.fs.records import Record, computed
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 
 logger = logging.getLogger(__name__)
 
 
+class SelfTestConsolidation(Record, write_only=True):
+    """The offline consolidation of the scratch demo, in a child process."""
+
+    ok: bool
+    error: str | None
+    progress_messages: int
+    applied_ops: int
+
+
+class SelfTestReport(Record, write_only=True):
+    """What `memtab --self-test` prints (docs/install.md): ok when the demo listed files
+    and its consolidation ran."""
+
+    version: str
+    frozen: bool
+    listed_files: int
+    consolidation: SelfTestConsolidation
+    ok: bool = computed(lambda report: report.listed_files > 0 and report.consolidation.ok)
+
+
 def run_self_test() -> int:
-    report: dict[str, Any] = {"version": __version__, "frozen": bool(getattr(sys, "frozen", False))}
     with tempfile.TemporaryDirectory(prefix="memtab-self-test-") as scratch:
         # The child process inherits these: offline, and no user settings.
         os.environ["MEMTAB_PROVIDER"] = "offline"
@@ -36,7 +55,7 @@ def run_self_test() -> int:
         home = create_demo_home(Path(scratch) / "demo")
         registry = load_registry(home)
         store = MemoryStore.open(home, MAIN_ID, registry)
-        report["listedFiles"] = sum(len(listing.files) for listing in store.list_all())
+        listed = sum(len(listing.files) for listing in store.list_all())
         steps: list[str] = []
         outcome = run_isolated(
             home.root,
@@ -46,15 +65,18 @@ def run_self_test() -> int:
             on_step=lambda _step, message: steps.append(message),
         )
         record = outcome.record
-        report["consolidation"] = {
-            "ok": record is not None,
-            "error": outcome.error,
-            "progressMessages": len(steps),
-            "appliedOps": record.applied_count if record else 0,
-        }
-    report["ok"] = report["listedFiles"] > 0 and report["consolidation"]["ok"]
-    json.dump(report, sys.stdout, indent=2)
-    sys.stdout.write("\n")
-    if not report["ok"]:
-        logger.error("Self-test failed: %s", report)
-    return 0 if report["ok"] else 1
+        report = SelfTestReport(
+            version=__version__,
+            frozen=bool(getattr(sys, "frozen", False)),
+            listed_files=listed,
+            consolidation=SelfTestConsolidation(
+                ok=record is not None,
+                error=outcome.error,
+                progress_messages=len(steps),
+                applied_ops=record.applied_count if record else 0,
+            ),
+        )
+    print_json(report.to_json())
+    if not report.ok:
+        logger.error("Self-test failed: %s", report.to_json())
+    return 0 if report.ok else 1
