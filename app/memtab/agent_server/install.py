@@ -107,7 +107,23 @@ class ClaudeMcpServer(Record, write_only=True):
 
 def claude_entry(command: list[str]) -> dict[str, Any]:
     """Claude Code's entry of the server run by `command`, as JSON."""
-    return ClaudeMcpServer(command=command[0], args=tuple(command[1:])).to_json()
+    return _claude_server(command).to_json()
+
+
+def _claude_server(command: list[str]) -> ClaudeMcpServer:
+    return ClaudeMcpServer(command=command[0], args=tuple(command[1:]))
+
+
+class ClaudeMcpServers(Record, write_only=True):
+    """Claude Code's `mcpServers` with Memtab's server alone: the snippet to add by hand."""
+
+    mcp_servers: dict[str, ClaudeMcpServer]
+
+
+class XumMcpServers(Record, write_only=True):
+    """xum's `mcp.jsonc` `servers` with Memtab's server alone: the snippet to add by hand."""
+
+    servers: dict[str, str]
 
 
 def codex_table(command: list[str]) -> str:
@@ -127,10 +143,11 @@ def xum_entry(command: list[str]) -> str:
 def snippet(agent: AgentName, command: list[str]) -> str:
     """What to add to the agent's file by hand."""
     if agent == "claude":
-        return json.dumps({"mcpServers": {SERVER_KEY: claude_entry(command)}}, indent=2)
+        servers = ClaudeMcpServers(mcp_servers={SERVER_KEY: _claude_server(command)})
+        return json.dumps(servers.to_json(), indent=2)
     if agent == "codex":
         return codex_table(command).rstrip("\n")
-    return json.dumps({"servers": {SERVER_KEY: xum_entry(command)}}, indent=2)
+    return json.dumps(XumMcpServers(servers={SERVER_KEY: xum_entry(command)}).to_json(), indent=2)
 
 
 # --- registering --------------------------------------------------------------------------

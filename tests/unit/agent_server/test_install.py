@@ -15,6 +15,7 @@ from memtab.agent_server.install import (
     register_server,
     registered,
     server_command,
+    snippet,
 )
 from memtab.cli.main import main
 from memtab.store.home import Home
@@ -126,3 +127,21 @@ def test_the_command_installs_where_each_agent_looks_and_print_changes_nothing(
     assert "Codex: updated" in capsys.readouterr().out
     codex = tomllib.loads(config_path("codex", home).read_text())["mcp_servers"]["memtab"]
     assert codex["args"][-2:] == ["--writes", "direct"]
+
+
+def test_the_snippets_to_add_by_hand_are_what_each_file_holds() -> None:
+    assert json.loads(snippet("claude", COMMAND)) == {
+        "mcpServers": {
+            "memtab": {"type": "stdio", "command": COMMAND[0], "args": COMMAND[1:], "env": {}}
+        }
+    }
+    assert snippet("claude", COMMAND).startswith('{\n  "mcpServers": {\n    "memtab": {\n')
+    assert snippet("xum", COMMAND) == (
+        '{\n  "servers": {\n'
+        '    "memtab": "/opt/memtab/bin/memtab mcp --home \'/data/my home\'"\n'
+        "  }\n}"
+    )
+    assert tomllib.loads(snippet("codex", COMMAND))["mcp_servers"]["memtab"] == {
+        "command": COMMAND[0],
+        "args": COMMAND[1:],
+    }
