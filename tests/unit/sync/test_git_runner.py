@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.locking.filesystems import filesystem_of, parse_mountinfo, probe_locks
-from memtab.sync.repository.git import Git, Identity, classify_network_error
+from memtab.sync.repository.git import (
+    Git,
+    Identity,
+    branch_problem,
+    classify_network_error,
+    find_git,
+)
 from memtab.sync.repository.objects import NewCommit, Repository
 from support.sync_machines import bare_repository
 
@@ -83,3 +89,40 @@ def test_the_file_system_of_a_home_is_read_from_the_mount_table(tmp_path: Path) 
 
 def test_locks_are_probed_where_the_home_is(tmp_path: Path) -> None:
     assert probe_locks(tmp_path / "locks").works
+
+
+def _counting_git(tmp_path: Path) -> tuple[str, Path]:
+    """A git that logs each command it is asked to run, then runs the real one."""
+    log = tmp_path / "git-calls.log"
+    program = tmp_path / "git"
+    program.write_text(f'#!/bin/sh\necho "$*" >> {log}\nexec {find_git()} "$@"\n')
+    program.chmod(0o755)
+    return str(program), log
+
+
+def test_a_branch_name_git_accepted_is_not_asked_again_and_a_refused_one_is(
+    tmp_path: Path,
+) -> None:
+    program, log = _counting_git(tmp_path)
+    assert branch_problem("memory/main", program) is None
+    assert branch_problem("memory/main", program) is None
+    assert branch_problem("bad..name", program) == "'bad..name' is not a branch name git accepts"
+    assert branch_problem("bad..name", program) is not None
+    assert log.read_text().splitlines() == [
+        "check-ref-format refs/heads/memory/main",
+        "check-ref-format refs/heads/bad..name",
+        "check-ref-format refs/heads/bad..name",
+    ]
+
+
+def test_origin_is_asked_once_and_again_after_init_changes_it(tmp_path: Path) -> None:
+    program, log = _counting_git(tmp_path)
+    git = Git(bare_repository(tmp_path / "r.git"), git=program)
+    git.init(str(tmp_path / "first.git"), "main")
+    assert git.remote_url() == str(tmp_path / "first.git")
+    assert git.remote_url() == str(tmp_path / "first.git")
+    git.init(str(tmp_path / "second.git"), "main")
+    assert git.remote_url() == str(tmp_path / "second.git")
+    assert git.remote_url() == str(tmp_path / "second.git")
+    asked = [line for line in log.read_text().splitlines() if "remote get-url" in line]
+    assert len(asked) == 2

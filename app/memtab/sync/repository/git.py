@@ -137,11 +137,18 @@ def describe_remote_error(remote: str, error: GitError) -> str:
     return f"Cannot use {remote}: {words}"
 
 
+# The (git program, branch) pairs git accepted: each sync checks its target's branch, and
+# git's rules do not change under a running Memtab — one process per name, not per sync.
+_ACCEPTED_BRANCHES: set[tuple[str, str]] = set()
+
+
 def branch_problem(branch: str, git: str) -> str | None:
     """Why git would refuse `branch` as a branch name (`git check-ref-format`), or None."""
     refused = f"{branch!r} is not a branch name git accepts"
     if not branch or branch.startswith("-"):
         return refused
+    if (git, branch) in _ACCEPTED_BRANCHES:
+        return None
     try:
         checked = subprocess.run(
             [git, "check-ref-format", f"refs/heads/{branch}"],
@@ -152,7 +159,10 @@ def branch_problem(branch: str, git: str) -> str | None:
         )
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"{refused} ({error})"
-    return refused if checked.returncode != 0 else None
+    if checked.returncode != 0:
+        return refused
+    _ACCEPTED_BRANCHES.add((git, branch))
+    return None
 
 
 @dataclass(frozen=True)
@@ -212,6 +222,7 @@ class Git:
         self.cancel = cancel or (lambda: False)
         self._env = self._environment()
         self._config: dict[str, str] | None = None
+        self._origin: tuple[str | None] | None = None  # (origin's URL,) once asked
 
     # --- running -------------------------------------------------------------------------
 
@@ -379,10 +390,15 @@ class Git:
             self.run(["remote", "set-url", "origin", remote])
         else:
             self.run(["remote", "add", "origin", remote])
+        self._config = self._origin = None
 
     def remote_url(self) -> str | None:
-        result = self.run(["remote", "get-url", "origin"], check=False)
-        return result.stdout.decode("utf-8", "replace").strip() or None
+        """origin's URL as git uses it (the user's `insteadOf` applied), asked once: only
+        `init` changes it."""
+        if self._origin is None:
+            result = self.run(["remote", "get-url", "origin"], check=False)
+            self._origin = (result.stdout.decode("utf-8", "replace").strip() or None,)
+        return self._origin[0]
 
     @property
     def object_format(self) -> str:
