@@ -1,8 +1,9 @@
 """Every reader of Markdown lines agrees with the one classifier (`memtab.markdown`), line by
 line, on real memory files (tests/fixtures/shared, docs/) and on the corners where the
 readers told lines apart each their own way before: the check, the offline consolidator's
-units, the writer's sections, a file's title and Claude Code's `@`-imports. (The editor's
-highlighter: tests/gui/editor/test_highlighter_lines.py.)"""
+units, the writer's sections, a file's title and Claude Code's `@`-imports, the lines a
+plan may not lose, the notes the writer's news counts, and whether a file starts with a
+heading. (The editor's highlighter: tests/gui/editor/test_highlighter_lines.py.)"""
 
 from __future__ import annotations
 
@@ -11,9 +12,13 @@ from pathlib import Path
 import pytest
 
 from memtab.check.markdown import scan_markdown
+from memtab.components.writer.news import count_notes
+from memtab.consolidation.offline.describe import Description, with_description
 from memtab.consolidation.offline.units import split_units
 from memtab.markdown import Line, LineKind, classify, text_lines
 from memtab.sources.claude.instructions import imports_of
+from memtab.sources.notes import Note as AgentNote
+from memtab.store.text.content_lines import content_lines, normalize_line
 from memtab.store.text.frontmatter import heading_text, title_of
 from memtab.writer.offline.notes import Note, apply_notes
 from support.markdown_texts import REAL_FILES, TEXTS
@@ -100,3 +105,38 @@ def test_claude_imports_are_read_outside_code_as_the_classifier(tmp_path: Path) 
     (tmp_path / "b.md").write_text("b\n")
     text = "````\n```\n@a.md\n```\n````\n@b.md\n"
     assert [path.name for path in imports_of(text, tmp_path, tmp_path)] == ["b.md"]
+
+
+@pytest.mark.parametrize(("name", "text"), TEXTS, ids=[name for name, _ in TEXTS])
+def test_a_files_content_lines_are_what_the_classifier_calls_content(name: str, text: str) -> None:
+    lines = text_lines(text)
+    content = {LineKind.TEXT, LineKind.FENCE, LineKind.CODE, LineKind.LIST_ITEM, LineKind.RULE}
+    assert content_lines(text) == {
+        normalize_line(line)
+        for line, found in zip(lines, classify(lines), strict=True)
+        if found.kind in content and line.strip()
+    }
+
+
+def test_a_comment_in_a_code_block_is_content_a_plan_may_not_lose() -> None:
+    text = "---\ndescription: d\n---\n# Build\n\n```sh\n# once a day\nmake\n```\n"
+    assert content_lines(text) == {"```sh", "# once a day", "make", "```"}
+
+
+def test_the_writers_news_counts_list_items_as_the_classifier() -> None:
+    after = "# Notes\n```\n- an example, not a note\n```\n1. a note\n#tag line\n"
+    assert count_notes(after, (2, 4)) == 1
+    assert count_notes(after, (5,)) == 1  # `#tag` is text, not a heading
+
+
+def test_a_file_starts_with_a_heading_as_the_classifier_tells_it() -> None:
+    description = Description("Build steps", "heading")
+    assert with_description(["#hashtag first"], description) is None  # text comes first
+    assert with_description(["# Build"], description) == [
+        "---",
+        "description: Build steps",
+        "---",
+        "# Build",
+    ]
+    note = AgentNote(name="Build", description="", body="#hashtag first\n", topic_type=None)
+    assert note.as_mux() == "---\ndescription: Build\n---\n\n# Build\n\n#hashtag first\n"

@@ -11,6 +11,7 @@ import logging
 import re
 from dataclasses import dataclass
 
+from memtab.markdown import heading, text_lines
 from memtab.store.text.frontmatter import (
     find_frontmatter,
     frontmatter_strings,
@@ -48,7 +49,8 @@ class Note:
 
     def _body_with_title(self) -> str:
         """The body, led by `# name` unless it already starts with a heading."""
-        if self.body.lstrip().startswith("#") or not self.name:
+        first = next((line for line in text_lines(self.body) if line.strip()), "")
+        if heading(first) is not None or not self.name:
             return self.body
         return f"# {self.name}\n\n{self.body}"
 

@@ -17,6 +17,7 @@ import enum
 from dataclasses import dataclass
 
 from memtab import humanize
+from memtab.markdown import LineKind, classify, text_lines
 from memtab.store.paths import PathError, parse_file_path
 
 
@@ -30,7 +31,7 @@ class NewsKind(enum.StrEnum):
 def added_lines(before: str, after: str) -> tuple[int, ...]:
     """The numbers (from 0) of the lines of `after` that are not in `before` — the lines
     a run added or changed — leaving out blank ones."""
-    old, new = before.splitlines(), after.splitlines()
+    old, new = text_lines(before), text_lines(after)
     added: list[int] = []
     matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
     for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
@@ -42,11 +43,10 @@ def added_lines(before: str, after: str) -> tuple[int, ...]:
 def count_notes(after: str, lines: tuple[int, ...]) -> int:
     """How many notes the added `lines` hold: the bullets among them (a note written as
     a plain line counts too when no bullet was added)."""
-    texts = after.splitlines()
-    added = [texts[n].lstrip() for n in lines if n < len(texts)]
-    bullets = sum(1 for text in added if text.startswith(("- ", "* ", "+ ")))
-    headings = sum(1 for text in added if text.startswith("#"))
-    return bullets or len(added) - headings
+    kinds = [line.kind for line in classify(text_lines(after))]
+    added = [kinds[n] for n in lines if n < len(kinds)]
+    bullets = added.count(LineKind.LIST_ITEM)
+    return bullets or len(added) - added.count(LineKind.HEADING)
 
 
 def file_name(virtual_path: str) -> str:

@@ -237,7 +237,7 @@ def with_description(lines: list[str], description: Description) -> list[str] | 
     text = clean_description(description.text)
     if block is None:
         first = next((line for line in lines if line.strip()), "")
-        if not first.lstrip().startswith("#"):
+        if heading(first) is None:
             return None  # not a plain note: a marker line (`v1`) or prose comes first
         updated = ["---", _yaml_line(text), "---", *lines]
     elif "description" in block:

@@ -6,18 +6,19 @@ delete was merged into) and the check that keeps a reviewed plan from losing a l
 (`consolidation.review.plan`) all compare lines this way. A line compares modulo whitespace
 runs and its bullet marker (`* x`, `1. x` and `- x` are one line). Blank lines, headings
 (they title content; a merged note's content goes under its keeper's title) and the
-frontmatter (the file's own metadata: its description, name, type) are not content.
+frontmatter (the file's own metadata: its description, name, type) are not content, as
+the one line classifier (`memtab.markdown`) tells them: a `# comment` in a code block is.
 """
 
 from __future__ import annotations
 
 import re
 
-from memtab.store.text.frontmatter import find_frontmatter
+from memtab.markdown import LineKind, classify, text_lines
 
 BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 """A list item's marker and the space after it."""
-_HEADING = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
+_NOT_CONTENT = frozenset({LineKind.BLANK, LineKind.FRONTMATTER, LineKind.HEADING})
 
 
 def normalize_line(line: str) -> str:
@@ -35,10 +36,9 @@ def normalize_line(line: str) -> str:
 
 def content_lines(text: str) -> set[str]:
     """The content lines of a file's text, as compared (see the module doc)."""
-    span = find_frontmatter(text)
-    body = text[span.end :] if span is not None else text
+    lines = text_lines(text)
     return {
         normalize_line(line)
-        for line in body.splitlines()
-        if line.strip() and not _HEADING.match(line)
+        for line, found in zip(lines, classify(lines), strict=True)
+        if found.kind not in _NOT_CONTENT and line.strip()
     }
