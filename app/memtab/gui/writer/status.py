@@ -5,7 +5,7 @@ a link to the trace of a failed run, and a pause/resume button.
     window.statusBar().addPermanentWidget(widget)
     widget.attach(supervisor)                      # status and runs in, pause/resume out
     widget.trace_requested.connect(window.show_trace)              # Path
-    widget.news_opened.connect(window._on_writer_status_news_opened)   # WriterNews
+    widget.news_opened.connect(open_news)                          # WriterNews
 
 After a run that wrote, the line says "Recorded 3 notes in notes.md · just now" (the time
 kept current); after one that queued suggestions, "Suggested 2 notes — review". Both are
