@@ -3,7 +3,8 @@
 The watcher's batches are classified once and published on the context
 (`WindowContext.changes`); a feature subscribes to `context.changes.published`. Only the
 window feeds the context from the watcher, so a new feature that connects to
-`HomeWatcher.paths_changed` itself (and classifies every path again) fails here.
+`HomeWatcher.paths_changed` itself (and classifies every path again) fails here. Nor is a
+feature wired to another object's private slot: it connects to what that object offers.
 """
 
 from __future__ import annotations
@@ -46,3 +47,55 @@ def test_only_the_window_connects_to_the_watchers_batches() -> None:
         f"connected to HomeWatcher.paths_changed: {found} — subscribe to the window "
         "context's classified batches instead (`context.changes.published`, a ChangeBatch)"
     )
+
+
+# The runner hands jobs to its own worker object (one class's two halves, one per thread).
+OWN_HALVES = {"gui/tasks/runner.py"}
+
+
+def _connections_to_private_slots(source: str) -> list[int]:
+    """The lines that connect a signal to a private method of another object than `self`
+    (`x.signal.connect(window._on_something)`)."""
+    if ".connect(" not in source:
+        return []
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "connect"
+            and node.args
+        ):
+            continue
+        slot = node.args[0]
+        if (
+            isinstance(slot, ast.Attribute)
+            and slot.attr.startswith("_")
+            and not slot.attr.startswith("__")
+            and not (isinstance(slot.value, ast.Name) and slot.value.id == "self")
+        ):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_no_feature_is_wired_to_another_objects_private_slot() -> None:
+    found = {
+        name: lines
+        for path in APP.rglob("*.py")
+        if (name := str(path.relative_to(APP))) not in OWN_HALVES
+        and (lines := _connections_to_private_slots(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}, (
+        f"connected to another object's private slot: {found} — connect to a public method "
+        "or signal it offers, or subscribe on the window context"
+    )
+
+
+def test_the_check_sees_a_private_slot_of_another_object() -> None:
+    source = (
+        "a.clicked.connect(self._on_clicked)\n"
+        "a.news.connect(window._on_news)\n"
+        "a.done.connect(self.tab._on_done)\n"
+        "a.done.connect(window.open_news)\n"
+    )
+    assert _connections_to_private_slots(source) == [2, 3]
