@@ -301,7 +301,7 @@ class ConsolidationService:
         `reservation` is the place `reserve` took for this run (else one is taken now).
         `run_id` names the run in history and the runs log (default: a new id).
         """
-        # lazy: the engine (~1 MiB, ~80 ms) loads with a run, never in a settled window
+        # lazy: the engine (~1.5 MiB, ~25 ms) loads with a run, never in a settled window
         from memtab.consolidation.declined import DeclinedMatcher
         from memtab.consolidation.engine.runner import run_consolidation
 
@@ -415,7 +415,7 @@ class ConsolidationService:
     ) -> ConsolidationPlan:
         """What a run would do, op by op with diffs, without touching the home (see
         `memtab.consolidation.review.plan`). Raises like `run`; never journals or logs."""
-        # lazy: the engine (~1 MiB, ~80 ms) loads with a run, never in a settled window
+        # lazy: the engine (~1.5 MiB, ~25 ms) loads with a run, never in a settled window
         from memtab.consolidation.declined import DeclinedMatcher
         from memtab.consolidation.engine.runner import run_consolidation
         from memtab.consolidation.review.plan import copy_scopes, plan_from_run, scratch_home
@@ -476,7 +476,7 @@ class ConsolidationService:
         plan. Raises PlanError (another home, unknown op numbers), HomeError, and the
         errors of `run` about locks; journaled and logged like a run otherwise.
         """
-        # lazy: the engine (~1 MiB, ~80 ms) loads with a run, never in a settled window
+        # lazy: the engine (~1.5 MiB, ~25 ms) loads with a run, never in a settled window
         from memtab.consolidation.declined import record_declined
         from memtab.consolidation.review.plan import check_plan
         from memtab.consolidation.review.plan_apply import applied_summary, apply_ops

@@ -139,7 +139,8 @@ def _unaddressable_rows(listings: list[ScopeListing]) -> list[UnaddressableRow]:
 
 def run_list(args: argparse.Namespace) -> int:
     if args.source not in (None, "mux"):
-        from memtab.cli.memory.source_commands import run_source_list  # lazy: --source only
+        # lazy: --source only (other agents' sources: ~28 ms, 39 modules `memtab list` saves)
+        from memtab.cli.memory.source_commands import run_source_list
 
         return run_source_list(args)
     home = open_home(args)

@@ -51,7 +51,7 @@ _INDEXES_ROLE = Qt.ItemDataRole.UserRole
 
 
 def _forget_job(home_root: str, workspace_id: str, _ctx: TaskContext) -> object:
-    # lazy: the engine's declines (~80 ms with the engine) load only when asked
+    # lazy: the engine's declines (~0.8 MiB, ~12 ms: the offline consolidator) only when asked
     from memtab.consolidation.declined import forget_workspace_declined
 
     return forget_workspace_declined(home_root, workspace_id)
