@@ -1,7 +1,8 @@
-"""The GUI's rules are tested without Qt (docs/ARCHITECTURE.md "The house rules"): the
-modules of `memtab.components` import no PySide6 (an import contract holds them), and
-neither do their tests nor what those tests import — so they run in milliseconds, with no
-QApplication, in a process that never loads Qt."""
+"""The GUI's rules are tested without Qt (docs/ARCHITECTURE.md
+"The house rules, where the layout holds them"): the modules of `memtab.components` import
+no PySide6 (an import contract holds them), and neither do their tests nor what those tests
+import — so they run in milliseconds, with no QApplication, in a process that never loads
+Qt."""
 
 from __future__ import annotations
 
