@@ -5,6 +5,7 @@ Qt runs offscreen; no test ever sees the developer's real memory home, settings 
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Iterator
@@ -72,6 +73,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "bench" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the collection loaded (~275,000 objects: modules, test items) is never garbage:
+    kept out of the cycle collector (`gc.freeze`), its full collections scan only what
+    tests make — ~10% of the unit tests' CPU (tests/unit: 65.6–66.0 s → 58.2–59.9 s, load
+    4), and a full collection after each GUI test took ~0.2 s instead of a few ms."""
+    gc.collect()
+    gc.freeze()
 
 
 def _machine_pip_settings() -> dict[str, str]:

@@ -26,19 +26,8 @@ from memtab.gui.first_paint import geometry, main_window
 from memtab.gui.history import hub
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _what_the_collection_loaded_out_of_the_collector() -> None:
-    """The modules and test items loaded by then (~275,000 objects) are never garbage: kept
-    out of the collector (`gc.freeze`), the collection after each test scans only what
-    tests made — a full one took ~0.2 s of CPU, after each of ~1,500 GUI tests."""
-    gc.collect()
-    gc.freeze()
-
-
 @pytest.fixture(autouse=True)
-def _collect_garbage_on_the_gui_thread(
-    _what_the_collection_loaded_out_of_the_collector: None,
-) -> Iterator[None]:
+def _collect_garbage_on_the_gui_thread() -> Iterator[None]:
     """What the test made and left in cycles is freed here, with the Qt objects it asked to
     delete later (their wrappers' cycles are garbage only once they are deleted); what is
     left is alive past the test (modules it imported, caches) and joins the frozen objects,
