@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import Qt
@@ -137,7 +136,7 @@ def test_results_show_the_matching_lines_with_the_match_highlighted(
     node = tab.tree.node_at(line)
     assert node is not None and node.line_match is not None
     with_spans = paint_row(tab.tree, line)
-    node.line_match = replace(node.line_match, spans=())
+    node.line_match = node.line_match._replace(spans=())
     assert paint_row(tab.tree, line) != with_spans
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 
 class MarkTone(enum.Enum):
@@ -18,8 +17,7 @@ class MarkTone(enum.Enum):
     UNSAVED = "unsaved"  # the editor holds changes to it not yet saved
 
 
-@dataclass(frozen=True)
-class RowMark:
+class RowMark(NamedTuple):
     """A mark on a file row: its words and its tooltip's sentence."""
 
     text: str

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
@@ -99,8 +99,7 @@ def match_key(file_row_key: str, line: int) -> str:
     return f"match:{line}:{file_row_key}"
 
 
-@dataclass(frozen=True)
-class LineMatch:
+class LineMatch(NamedTuple):
     """A line of a file holding a search term, as shown under the file's row.
 
     `line` counts from 0; `text` is the part of the line shown (it starts `column`
@@ -116,8 +115,7 @@ class LineMatch:
     """Whether text before `column` (other than indentation) was left out."""
 
 
-@dataclass(frozen=True)
-class FileMatch:
+class FileMatch(NamedTuple):
     """How a file matched the search: by name/description, how often in its text, and
     the first matching lines."""
 
@@ -125,54 +123,162 @@ class FileMatch:
     lines: tuple[LineMatch, ...] = ()
 
 
-@dataclass(eq=False, slots=True)
 class TreeNode:
-    """One row of the tree. Plain data; `children` is owned by the node."""
+    """One row of the tree. Plain data; `children` is owned by the node; compared by
+    identity.
+
+    A slotted class with its `__init__` written out, not a dataclass: the tree is built
+    before the window's first paint, and a dataclass writes and compiles its methods when
+    its module loads (this one ~5 M instructions of the start).
+    """
+
+    __slots__ = (
+        "accepts_drops",
+        "access_count",
+        "agent",
+        "children",
+        "content_hits",
+        "description",
+        "file_count",
+        "fingerprint",
+        "key",
+        "kind",
+        "last_accessed_at",
+        "line_match",
+        "message_kind",
+        "modified_at_ms",
+        "name",
+        "not_editable_reason",
+        "orphan_dir",
+        "parent",
+        "path",
+        "physical",
+        "pinned",
+        "read_only",
+        "ref",
+        "row",
+        "section",
+        "size_bytes",
+        "subtitle",
+        "tag",
+        "total_count",
+        "unfilled_files",
+        "warning",
+    )
 
     key: str
     kind: NodeKind
     name: str
-    section: SectionId | None = None
-    path: VirtualPath | None = None
+    section: SectionId | None
+    path: VirtualPath | None
     """Scope items and scope sections: the virtual path (None for orphans and messages)."""
-    physical: str | None = None
+    physical: str | None
     """Files and directories: where they are on disk."""
-    orphan_dir: str | None = None
-    subtitle: str = ""
-    description: str = ""
-    file_count: int = 0
+    orphan_dir: str | None
+    subtitle: str
+    description: str
+    file_count: int
     """Sections and directories: files below (those matching, while searching)."""
-    total_count: int | None = None
+    total_count: int | None
     """Sections while searching: all files, for "3 of 12"."""
-    size_bytes: int = 0
-    modified_at_ms: int = 0
-    not_editable_reason: str | None = None
-    pinned: bool = False
-    access_count: int = 0
-    last_accessed_at: int | None = None
-    message_kind: MessageKind | None = None
-    content_hits: int = 0
-    line_match: LineMatch | None = None
+    size_bytes: int
+    modified_at_ms: int
+    not_editable_reason: str | None
+    pinned: bool
+    access_count: int
+    last_accessed_at: int | None
+    message_kind: MessageKind | None
+    content_hits: int
+    line_match: LineMatch | None
     """Search-result lines: where the match is in the file."""
-    read_only: bool = False
-    accepts_drops: bool = False
-    unfilled_files: int = 0
+    read_only: bool
+    accepts_drops: bool
+    unfilled_files: int
     """Containers of a large home: files directly inside whose rows are not built yet."""
-    agent: str | None = None
+    agent: str | None
     """Other agents' rows: whose memory it is (`file_protocol.file_ref.Agent`), for the icon."""
-    ref: MemoryFileRef | None = None
+    ref: MemoryFileRef | None
     """The memory file or folder the row names, mux's or another agent's (another agent's
     source row: its root, path ""); None for sections, messages and orphans."""
-    tag: str = ""
+    tag: str
     """Other agents' files: what the file is to its agent (`feedback`, `generated`…); a
     file-sync tool's copy beside its original: `conflict copy (Syncthing)`."""
-    warning: str | None = None
+    warning: str | None
     """Something wrong the row shows (a MEMORY.md over Claude Code's load limit)."""
-    fingerprint: int = 0
+    fingerprint: int
     """A hash of everything shown by this node and its subtree (see `fingerprint_tree`)."""
-    parent: TreeNode | None = field(default=None, repr=False)
-    children: list[TreeNode] = field(default_factory=list, repr=False)
-    row: int = 0
+    parent: TreeNode | None
+    children: list[TreeNode]
+    row: int
+
+    def __init__(
+        self,
+        key: str,
+        kind: NodeKind,
+        name: str,
+        section: SectionId | None = None,
+        path: VirtualPath | None = None,
+        physical: str | None = None,
+        orphan_dir: str | None = None,
+        subtitle: str = "",
+        description: str = "",
+        file_count: int = 0,
+        total_count: int | None = None,
+        size_bytes: int = 0,
+        modified_at_ms: int = 0,
+        not_editable_reason: str | None = None,
+        pinned: bool = False,
+        access_count: int = 0,
+        last_accessed_at: int | None = None,
+        message_kind: MessageKind | None = None,
+        content_hits: int = 0,
+        line_match: LineMatch | None = None,
+        read_only: bool = False,
+        accepts_drops: bool = False,
+        unfilled_files: int = 0,
+        agent: str | None = None,
+        ref: MemoryFileRef | None = None,
+        tag: str = "",
+        warning: str | None = None,
+        fingerprint: int = 0,
+        parent: TreeNode | None = None,
+        children: list[TreeNode] | None = None,
+        row: int = 0,
+    ) -> None:
+        self.key = key
+        self.kind = kind
+        self.name = name
+        self.section = section
+        self.path = path
+        self.physical = physical
+        self.orphan_dir = orphan_dir
+        self.subtitle = subtitle
+        self.description = description
+        self.file_count = file_count
+        self.total_count = total_count
+        self.size_bytes = size_bytes
+        self.modified_at_ms = modified_at_ms
+        self.not_editable_reason = not_editable_reason
+        self.pinned = pinned
+        self.access_count = access_count
+        self.last_accessed_at = last_accessed_at
+        self.message_kind = message_kind
+        self.content_hits = content_hits
+        self.line_match = line_match
+        self.read_only = read_only
+        self.accepts_drops = accepts_drops
+        self.unfilled_files = unfilled_files
+        self.agent = agent
+        self.ref = ref
+        self.tag = tag
+        self.warning = warning
+        self.fingerprint = fingerprint
+        self.parent = parent
+        self.children = [] if children is None else children
+        self.row = row
+
+    def __repr__(self) -> str:
+        return f"TreeNode({self.key!r}, {self.kind!r}, {self.name!r})"
 
     def signature(self) -> tuple[object, ...]:
         """Everything a row shows, to tell whether an updated node needs repainting."""
