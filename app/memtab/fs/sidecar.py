@@ -22,10 +22,9 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from memtab.fs.atomic import atomic_write_bytes, atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
@@ -38,8 +37,7 @@ CORRUPT_INFIX = ".corrupt-"
 _KEPT_ASIDE_MODE = 0o600
 
 
-@dataclass(frozen=True)
-class SidecarRead:
+class SidecarRead(NamedTuple):
     """What a sidecar holds: its object, or why it could not be used.
 
     `document` is always a dict (empty when the file is missing or unusable); `problem`
@@ -56,8 +54,7 @@ class SidecarRead:
         return self.raw is not None
 
 
-@dataclass(frozen=True)
-class KeptAside:
+class KeptAside(NamedTuple):
     """A sidecar Memtab could not use, copied aside before it was replaced."""
 
     original: Path

@@ -16,7 +16,6 @@ import os
 import stat
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
@@ -409,8 +408,7 @@ def content_sha256(content: str) -> str:
     return hashlib.sha256(encode_utf8(content)).hexdigest()
 
 
-@dataclass(frozen=True)
-class FileContent:
+class FileContent(NamedTuple):
     """A file's text as the editor sees it, with the sha that guards the next save.
 
     Reads stop at the cap: an over-cap file holds only its first MAX_FILE_BYTES bytes

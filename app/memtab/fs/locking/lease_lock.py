@@ -36,8 +36,8 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from memtab.fs.locking.locks import LockUnavailableError
 
@@ -210,11 +210,13 @@ def _place(temp: Path, path: Path, token: str) -> bool:
 # --- holding --------------------------------------------------------------------------------
 
 
-@dataclass
 class _Held:
-    path: Path
-    token: str
-    renewed: float = field(default_factory=time.monotonic)
+    __slots__ = ("path", "renewed", "token")
+
+    def __init__(self, path: Path, token: str) -> None:
+        self.path = path
+        self.token = token
+        self.renewed = time.monotonic()
 
 
 _held: dict[int, _Held] = {}
@@ -412,8 +414,7 @@ def _reclaim_guard(path: Path) -> Iterator[bool]:
 # --- what a lock file says ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LockState:
+class LockState(NamedTuple):
     """Who holds a lock file as far as its token tells (`memtab doctor`)."""
 
     path: Path

@@ -34,7 +34,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -61,12 +60,14 @@ class LockUnavailableError(TimeoutError):
     """The lock could not be had in time (another holder), or this thread already holds it."""
 
 
-@dataclass
 class _ThreadGuard:
     """The in-process half of a lock: threads wait here (no polling), with a timeout."""
 
-    lock: threading.Lock
-    owner: int | None = None
+    __slots__ = ("lock", "owner")
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self.lock = lock
+        self.owner: int | None = None
 
 
 _guards: dict[str, _ThreadGuard] = {}

@@ -16,7 +16,6 @@ import re
 import secrets
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, NamedTuple
 
@@ -60,8 +59,7 @@ def iso_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-@dataclass(frozen=True)
-class Workspace:
+class Workspace(NamedTuple):
     """A workspace (one branch/session of an agent) as the registry describes it."""
 
     id: str
@@ -319,7 +317,7 @@ def registry_from_document(home: Home, document: dict[str, Any]) -> Registry:
             project_path,
             displays[project_path],
             tuple(
-                replace(ws, notebook_owner_id=owners_of[ws.id]) for ws in workspaces[project_path]
+                ws._replace(notebook_owner_id=owners_of[ws.id]) for ws in workspaces[project_path]
             ),
         )
         for project_path in configs
