@@ -14,10 +14,10 @@ names its rows with it before the first paint; what a source and its files are i
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from memtab.fs.lazy_re import LazyPattern
 from memtab.store.paths import VIRTUAL_ROOT, VirtualPath, parse_file_path
 
 Agent = Literal["mux", "claude-code", "codex", "loki"]
@@ -32,7 +32,7 @@ AGENT_TITLES: dict[Agent, str] = {
 }
 
 MUX_SOURCE_ID = "mux"
-_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
+_NAME = LazyPattern(r"^[A-Za-z0-9._-]+$")
 
 
 class SourceError(Exception):

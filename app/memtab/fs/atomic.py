@@ -26,7 +26,6 @@ import functools
 import hashlib
 import json
 import os
-import re
 import secrets
 import stat
 import sys
@@ -34,12 +33,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+from memtab.fs.lazy_re import LazyPattern
+
+_LONE_SURROGATE = LazyPattern("[\ud800-\udfff]")
 
 MAX_NAME_BYTES = 255
 TEMP_SUFFIX = ".tmp"
 # `.<name>.<8 hex>.tmp`, or `.<32 hex>.<8 hex>.tmp` when the name is too long to repeat.
-TEMP_NAME = re.compile(r"\..+\.[0-9a-f]{8}\.tmp")
+TEMP_NAME = LazyPattern(r"\..+\.[0-9a-f]{8}\.tmp")
 
 _BINARY = getattr(os, "O_BINARY", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 
+from memtab.fs.lazy_re import LazyPattern
+
 # C0 controls but tab and line feed, DEL, C1 controls (0x9B is CSI on 8-bit terminals),
 # and the bidirectional embeddings, overrides and isolates.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_UNSAFE_OR_NEWLINE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = LazyPattern("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_OR_NEWLINE = LazyPattern("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _escaped(match: re.Match[str]) -> str:

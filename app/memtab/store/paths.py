@@ -12,6 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from memtab.fs.atomic import encode_utf8, is_temp_name
+from memtab.fs.lazy_re import LazyPattern
 
 VIRTUAL_ROOT = "/memories"
 
@@ -89,11 +90,11 @@ class VirtualPath:
         return f"{self.scope.virtual_root}/{self.relative}"
 
 
-_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL_CHARS = LazyPattern(r"[\x00-\x1f\x7f]")
 # A lone surrogate (JSON `"\ud800"`, or an undecodable byte of a file name) is not text:
 # no file system can store it as given.
-_SURROGATES = re.compile("[\ud800-\udfff]")
-_ENCODED_SEPARATORS = re.compile(r"%2e|%2f|%5c", re.IGNORECASE)
+_SURROGATES = LazyPattern("[\ud800-\udfff]")
+_ENCODED_SEPARATORS = LazyPattern(r"%2e|%2f|%5c", re.IGNORECASE)
 _FORBIDDEN_CHARS = ("~", "\\", "<", ">", '"')
 # What JavaScript's String.prototype.trim removes. Python's str.strip would also remove
 # U+001C–U+001F and U+0085, silently accepting paths that end in those control chars.
@@ -245,9 +246,9 @@ def parse_file_path(raw: str) -> VirtualPath:
     return path
 
 
-_DIR_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+_DIR_NAME_UNSAFE = LazyPattern(r"[^A-Za-z0-9._-]")
 _DIR_NAME_BASE_UNITS = 40
-_TRAILING_SEPARATORS = re.compile(r"[/\\]+$")
+_TRAILING_SEPARATORS = LazyPattern(r"[/\\]+$")
 # mux splits a path on `/` only, except on Windows where `\` separates too
 # (src/common/utils/paths.ts PlatformPaths.basename).
 _SEPARATORS = re.compile(r"[/\\]" if sys.platform == "win32" else "/")

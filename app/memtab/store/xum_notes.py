@@ -19,13 +19,12 @@ acting workspace alone (`sessionMemoryStorePath` in `memoryService.ts`).
 
 from __future__ import annotations
 
-import re
-
+from memtab.fs.lazy_re import LazyPattern
 from memtab.store.paths import Scope, VirtualPath
 
 IMPORTED_DIR = "imported"
 CHECKPOINT_NAME = "context-notes.md"
-_ESCAPE = re.compile(r"=([0-9A-F]{2})")
+_ESCAPE = LazyPattern(r"=([0-9A-F]{2})")
 
 
 def adopted_child(path: VirtualPath) -> str | None:

@@ -29,7 +29,6 @@ import errno
 import logging
 import os
 import random
-import re
 import secrets
 import stat
 import sys
@@ -39,6 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from memtab.fs.lazy_re import LazyPattern
 from memtab.fs.locking.locks import LockUnavailableError
 
 logger = logging.getLogger(__name__)
@@ -53,8 +53,8 @@ _RETRY_S = 0.010
 _BIRTH_CACHE_S = 1.0
 # Link failures that mean "no hard links here", not "held".
 _NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.EXDEV}
-_LEADING_INT = re.compile(r"\s*([+-]?\d+)")
-_HEX = re.compile(r"[0-9a-f]+")
+_LEADING_INT = LazyPattern(r"\s*([+-]?\d+)")
+_HEX = LazyPattern(r"[0-9a-f]+")
 _TICKS = "linux-ticks:"
 
 
@@ -442,8 +442,8 @@ def lock_state(path: Path) -> LockState | None:
 
 # --- what a killed process leaves beside a lock -------------------------------------------------
 
-_TEMP_NAME = re.compile(r"^(?P<lock>.+)\.tmp-(?P<pid>\d+)-[0-9a-f]+$")
-_MOVED_NAME = re.compile(r"^(?P<lock>.+)\.stale-[0-9a-f]+$")
+_TEMP_NAME = LazyPattern(r"^(?P<lock>.+)\.tmp-(?P<pid>\d+)-[0-9a-f]+$")
+_MOVED_NAME = LazyPattern(r"^(?P<lock>.+)\.stale-[0-9a-f]+$")
 # A temp file lives for one acquire (seconds), a moved-aside lock for one reclaim
 # (milliseconds): one older than this is nobody's work in progress.
 LEFTOVER_MIN_AGE_S = 60.0

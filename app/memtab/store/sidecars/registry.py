@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, NamedTuple
 
 from memtab.fs.jsonfile import finite_number
+from memtab.fs.lazy_re import LazyPattern
 from memtab.fs.records import (
     Healed,
     OmitNone,
@@ -40,7 +41,7 @@ SCRATCH_PROJECT_NAME = "Scratch"
 DEFAULT_WRITER_INTERVAL = 2
 MIN_WRITER_INTERVAL = 1
 MAX_WRITER_INTERVAL = 50
-_WORKSPACE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+_WORKSPACE_ID = LazyPattern(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
 def parse_iso_time(value: Any) -> datetime | None:
@@ -355,7 +356,7 @@ def _top_level_projects(project_paths: list[str]) -> dict[str, str]:
     return owners
 
 
-_WINDOWS_PATH = re.compile(r"^[a-z]:(?:/|$)", re.IGNORECASE)
+_WINDOWS_PATH = LazyPattern(r"^[a-z]:(?:/|$)", re.IGNORECASE)
 
 
 def _descendant_form(path: str) -> str:
