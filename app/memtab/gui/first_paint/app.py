@@ -20,7 +20,6 @@ import functools
 import gc
 import logging
 import os
-import signal
 import sys
 import time
 from collections.abc import Mapping
@@ -28,11 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
-    QBuffer,
-    QByteArray,
     QEvent,
     QEventLoop,
-    QIODevice,
     QLibraryInfo,
     QMessageLogContext,
     QObject,
@@ -281,6 +277,9 @@ def take_screenshot(
 def save_screenshot(widget: QWidget, target: Path) -> str | None:
     """Write `widget` as a PNG to the file the user named — into a FIFO or `/dev/null`,
     never renamed over (docs/formats.md §16.1); why not, or None."""
+    # lazy: --screenshot only, after the first paint (their enums: ~4 M instructions)
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -412,11 +411,7 @@ def run_app(location: HomeLocation, workspace_id: str | None, screenshot: str | 
         window.close_without_asking()
         destroy_window(window)
         return 0 if ok and not crashes.errors_seen else 1
-    # Ctrl+C in the terminal closes the window (asking about unsaved changes).
-    signal.signal(signal.SIGINT, lambda *_: window.close())
-    wakeup = QTimer(window)
-    wakeup.timeout.connect(_let_python_handle_signals)
-    wakeup.start(250)
+    window.memory_tab.loaded.connect(functools.partial(close_on_ctrl_c, window))
     window.show()
     status = int(app.exec())
     destroy_window(window)
@@ -440,6 +435,17 @@ def destroy_window(window: MainWindow) -> None:
         current = current.successor
     for each in reversed(windows):
         shiboken6.delete(each)
+
+
+def close_on_ctrl_c(window: MainWindow) -> None:
+    """Make Ctrl+C in the terminal close the window (asking about unsaved changes), from
+    its first scan shown on (before it, Ctrl+C raises Python's KeyboardInterrupt)."""
+    import signal  # lazy: its enums cost the start ~4 M instructions before the first paint
+
+    signal.signal(signal.SIGINT, lambda *_: window.close())
+    wakeup = QTimer(window)
+    wakeup.timeout.connect(_let_python_handle_signals)
+    wakeup.start(250)
 
 
 def _let_python_handle_signals() -> None:
