@@ -4,11 +4,13 @@ else reads exactly as the field's reader says."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import enum
+from typing import Annotated, Any, Literal
 
 import pytest
 
 from memtab.fs.records import (
+    COMPILED_AT,
     AtLeast,
     Count,
     KeepUnread,
@@ -18,6 +20,7 @@ from memtab.fs.records import (
     OrNone,
     Record,
     TrueOnly,
+    computed,
     field,
 )
 from memtab.fs.records.codec import Field
@@ -122,7 +125,7 @@ def test_a_record_that_holds_its_own_kind_reads_at_every_depth() -> None:
 @pytest.mark.parametrize("cls", [Entry, Counted, Tree])
 def test_the_generated_source_is_python_a_reader_can_read(cls: type[Record]) -> None:
     reader, _ = source_of_reader(cls, Record, cls.fields(), cls._defaults)
-    writer, _ = source_of_writer(cls, cls.written_fields(), cls._defaults)
+    writer, _ = source_of_writer(cls, Record, cls.written_fields(), cls._defaults)
     compile(reader, "reader", "exec")
     compile(writer, "writer", "exec")
     assert reader.startswith(f"def read_{cls.__name__}(raw, problems=None):")
@@ -150,3 +153,74 @@ def test_a_value_at_least_its_bound_skips_the_fields_reader() -> None:
     assert Bounded.read({"size": 3, "name": "abc"}) is not None and called == []
     assert Bounded.read({"size": 0}) is None and called == ["size"]
     assert Bounded.read({"size": 1, "name": "a"}) is None and called == ["size", "name"]
+
+
+class Colour(enum.Enum):
+    RED = "red"
+
+
+class Step(Record, write_only=True):
+    name: str
+    kind: Literal["run", "wait"] = "run"
+    size: Annotated[int | None, OmitNone] = None
+
+
+class Walk(Record, write_only=True):
+    label: str
+    steps: list[Step] = field(default_factory=list)
+    pairs: tuple[Step, ...] = ()
+    first: str = computed(lambda walk: walk.steps[0].name if walk.steps else "")
+
+
+def test_an_unchecked_value_its_declared_type_does_not_accept_is_still_made_json() -> None:
+    steps: Any = (Step(name="a", size=2), {"name": Colour.RED})  # not a list, not all Steps
+    labelled: Any = Colour.RED
+    walk = Walk(label=labelled, steps=steps, pairs=(Step(name="b"),))
+    assert walk.to_json() == {
+        "label": "red",
+        "steps": [{"name": "a", "kind": "run", "size": 2}, {"name": "red"}],
+        "pairs": [{"name": "b", "kind": "run"}],
+        "first": "a",
+    }
+    writer, _ = source_of_writer(Walk, Record, Walk.written_fields(), Walk._defaults)
+    assert "if type(v0) is str else written(v0)" in writer  # the call only for the others
+    assert "c3(self)" in writer  # a computed value's function, not through its property
+
+
+class Built(Record, checked_when_built=False):
+    name: str
+    tags: list[str] = field(default_factory=list)
+    size: int = 0
+
+
+def test_a_record_built_unchecked_gets_a_generated_constructor_that_builds_the_same() -> None:
+    def built() -> list[Any]:
+        one = Built(name="a")
+        one.tags.append("t")  # each record its own default list
+        with pytest.raises(TypeError, match=r"Built\(\) needs `name`"):
+            Built()  # type: ignore[call-arg]
+        with pytest.raises(TypeError, match=r"Built\(\) has no field `other`"):
+            Built(name="a", other=1)  # type: ignore[call-arg]
+        with pytest.raises(TypeError, match=r"__init__\(\) takes 1 positional argument"):
+            Built("a")  # type: ignore[misc]
+        return [one, Built(name="b", size=2), Built(name="c").tags]
+
+    generic, first = Built.__init__, built()
+    for _ in range(COMPILED_AT):
+        Built(name="x")
+    assert Built.__init__ is not generic  # generated at its COMPILED_AT-th build
+    assert built() == first == [Built(name="a", tags=["t"]), Built(name="b", size=2), []]
+
+    class Sub(Built):
+        more: str = "m"
+
+    assert Sub(name="s").to_json() == {"name": "s", "tags": [], "size": 0, "more": "m"}
+
+
+def test_a_record_is_built_from_its_fields_only() -> None:
+    with pytest.raises(TypeError, match="built from its fields"):
+
+        class Own(Record):
+            name: str
+
+            def __init__(self, name: str) -> None: ...

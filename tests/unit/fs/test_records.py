@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 import pytest
 
 from memtab.fs.records import (
+    COMPILED_AT,
     AtLeast,
     Checked,
     Count,
@@ -19,6 +20,7 @@ from memtab.fs.records import (
     Key,
     Lenient,
     NotWritten,
+    OmitEmpty,
     OmitNone,
     OrNone,
     PlainJson,
@@ -330,3 +332,47 @@ def test_a_given_only_record_writes_the_fields_it_was_given_and_no_others() -> N
     assert Given(name="n").to_json() == {"name": "n", "shown": "n:0"}
     assert Given().to_json() == {"shown": "None:0"}
     assert Kept(name="k").given("size")  # another record: every field is
+
+
+class Said(Record):
+    text: Annotated[str, OmitEmpty] = ""
+    items: Annotated[tuple[int, ...], OmitEmpty] = ()
+    flagged: Annotated[bool, OmitEmpty] = False
+    count: Annotated[int | None, OmitNone] = None
+
+
+def test_an_omit_empty_field_is_written_when_it_holds_something() -> None:
+    assert Said().to_json() == {}
+    assert Said(count=0).to_json() == {"count": 0}  # a number: OmitNone, 0 is a value
+    full = Said(text="t", items=(0,), flagged=True)
+    assert full.to_json() == {"text": "t", "items": [0], "flagged": True}
+    assert Said.read({}) == Said() and Said.read(full.to_json()) == full
+
+
+class Growing(Record, frozen=False, checked_when_built=False):
+    name: str
+    parts: list[str] = field(default_factory=list)
+
+
+def test_a_record_not_frozen_is_set_as_it_is_built_and_told_apart_by_identity() -> None:
+    grown = Growing(name="a")
+    grown.name, grown.parts = "b", ["p"]
+    assert grown.to_json() == {"name": "b", "parts": ["p"]}
+    twin = Growing(name="b", parts=["p"])
+    assert grown != twin and len({grown, twin}) == 2 and {grown: 1}[grown] == 1
+    for _ in range(COMPILED_AT):  # its generated constructor sets its fields as it is
+        assert Growing(name="n").to_json() == {"name": "n", "parts": []}
+    with pytest.raises(AttributeError):
+        Healing().count = 2  # type: ignore[misc]  # the others stay values
+
+
+class Either(Record):
+    input: Annotated[dict[str, Any] | str, PlainJson]
+
+
+def test_plain_json_may_be_an_object_or_a_text() -> None:
+    arguments = {"cmd": ["ls"]}
+    read = Either.read({"input": arguments})
+    assert read is not None and read.input is arguments and read.to_json()["input"] is arguments
+    assert Either.read({"input": "ls"}) == Either(input="ls")
+    assert Either.read({"input": ["ls"]}) is None

@@ -24,7 +24,8 @@ field it applies to (`Annotated[T, marker…]`, the first marker innermost):
 - `Healed(fn)` (the raw value mended before it is read), `Checked(fn)` (the value read,
   mended or refused with ValueError), `AtLeast(n)` (a number ≥ n, a text or list of at
   least n);
-- `OmitNone`: written only when it has a value (mux leaves such fields out);
+- `OmitNone`: written only when it has a value (mux leaves such fields out); `OmitEmpty`:
+  only when it holds something (a text, a list, true);
 - `KeepUnread`: an optional field's value that cannot be read is written back as it was
   (among the unknown fields of a `keep_unknown=True` record);
 - `PlainJson`: JSON as parsed, its outer kind checked and nothing in it read, written as
@@ -37,6 +38,10 @@ A record that writes the fields it was given and no others (read from a file tha
 them, or given to its constructor; `rec.given(name)` says which) is declared
 `given_only=True` (the trace dumps: a dump holds what its writer wrote).
 
+A record built field by field, as its source is parsed (a transcript's events), is declared
+`frozen=False`: its fields may be set after it is built, and it is compared and hashed by
+identity (a value that changes is no key).
+
 A record whose unknown fields must be written back is declared `keep_unknown=True` (they
 come back after the known ones); a sidecar others write too is changed through
 `memtab.fs.sidecar`, which keeps every field at every level whatever the record knows.
@@ -48,8 +53,10 @@ What a record writes may differ from what it holds (`computed`, `WrittenAs`, `No
 
 The codec is Memtab's own, and cheap: defining a record class costs what a plain class
 costs; its first read (write) generates the class's reader (writer) as one function
-(`memtab.fs.records.compiler`), as fast as a hand-written one; importing it loads no
-third-party package — docs/ARCHITECTURE.md "Records" gives the measurements that chose it.
+(`memtab.fs.records.compiler`), as fast as a hand-written one (and the constructor of a
+class built unchecked, at its `COMPILED_AT`th build, nearly as fast as a dataclass's);
+importing it loads no third-party package — docs/ARCHITECTURE.md "Records" gives the
+measurements that chose it.
 The markers live in `memtab.fs.records.markers`; import everything from here.
 """
 
@@ -73,6 +80,7 @@ from memtab.fs.records.compiler import (
     WriteFunction,
     compiled,
     overrides,
+    source_of_init,
     source_of_reader,
     source_of_writer,
 )
@@ -85,6 +93,7 @@ from memtab.fs.records.markers import (
     KeepUnread,
     Key,
     Lenient,
+    OmitEmpty,
     OmitNone,
     OrNone,
     PlainJson,
@@ -115,6 +124,7 @@ __all__ = [
     "Key",
     "Lenient",
     "NotWritten",
+    "OmitEmpty",
     "OmitNone",
     "OrNone",
     "PlainJson",
@@ -205,6 +215,7 @@ class Record(metaclass=_RecordClass):
         checked_when_built: bool | None = None,
         write_only: bool | None = None,
         given_only: bool | None = None,
+        frozen: bool | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
@@ -219,6 +230,9 @@ class Record(metaclass=_RecordClass):
         # Its own reader and writer, built at its first read and write (the parent's, if
         # built, are the parent's fields').
         cls._read_object = Record.__dict__["_read_object"]  # type: ignore[method-assign]
+        if "__init__" in cls.__dict__:
+            raise TypeError(f"{cls.__name__}: a record is built from its fields, by keyword")
+        cls.__init__ = Record.__dict__["__init__"]  # type: ignore[method-assign]  # its own, built later
         if "to_json" not in cls.__dict__ and not overrides(cls, "to_json", Record):
             cls.to_json = Record.to_json  # type: ignore[method-assign]
         if keep_unknown is not None:
@@ -229,18 +243,31 @@ class Record(metaclass=_RecordClass):
             cls._write_only, cls._checks_when_built = True, False
         if given_only:
             cls._given_only = True
+        if frozen is False:  # set as it is built; a value that changes is no key: by identity
+            cls.__setattr__ = object.__setattr__  # type: ignore[method-assign,assignment]
+            cls.__delattr__ = object.__delattr__  # type: ignore[method-assign]
+            cls.__eq__ = object.__eq__  # type: ignore[method-assign]
+            cls.__hash__ = object.__hash__  # type: ignore[method-assign]
 
     def __init__(self, **values: Any) -> None:
         """A record of `values`, each read as it would be from a file (a text capped, a
         list made a tuple; RecordError: one its field refuses) unless the class says
-        `checked_when_built=False` (records built by the thousand from values known good)."""
-        if self._checks_when_built:
+        `checked_when_built=False` (records built by the thousand from values known good:
+        such a class's constructor is generated at its `COMPILED_AT`th build, and put in
+        this one's place)."""
+        cls = type(self)
+        if cls._checks_when_built:
             for declared in self.fields():
                 if declared.name in values:
                     try:
                         values[declared.name] = declared.read(values[declared.name])
                     except RecordError as problem:
                         raise problem.at(declared.name) from None
+        elif not cls._given_only:
+            built = _BUILDS[cls] = _BUILDS.get(cls, 0) + 1
+            if built >= COMPILED_AT:
+                cls._build_init()(self, **values)
+                return
         self._fill(values)
 
     def _fill(self, values: dict[str, Any]) -> None:
@@ -325,8 +352,16 @@ class Record(metaclass=_RecordClass):
         return read
 
     @classmethod
+    def _build_init(cls) -> Callable[..., None]:
+        source, names = source_of_init(cls, cls._field_names, cls._defaults)
+        init: Callable[..., None] = compiled(source, names, f"<record init {cls.__qualname__}>")
+        init.__qualname__ = f"{cls.__qualname__}.__init__"  # what a wrong call's error names
+        cls.__init__ = init  # type: ignore[method-assign]
+        return init
+
+    @classmethod
     def _build_writer(cls) -> WriteFunction:
-        source, names = source_of_writer(cls, cls.written_fields(), cls._defaults)
+        source, names = source_of_writer(cls, Record, cls.written_fields(), cls._defaults)
         write = compiled(source, names, f"<record writer {cls.__qualname__}>")
         write.generated = True
         cls._writer = write
@@ -454,6 +489,12 @@ def _annotations(cls: type[Record]) -> dict[str, Any]:
 
 _FIELDS_BEING_BUILT: set[type[Record]] = set()
 
+COMPILED_AT = 100
+"""The build of an unchecked record class at which its constructor is generated: compiling
+it (~0.15 ms) costs what the generic one's extra 1.5 µs costs over 100 builds, so a class
+built a few times (on the first paint) compiles nothing."""
+_BUILDS: dict[type[Record], int] = {}
+
 
 def _record_reader(declared: Any) -> Reader | None:
     """A record class's reader (built now), for a field that holds one; None: no record."""
@@ -475,4 +516,5 @@ def _declared(name: str, declared: Any, readable: bool = True) -> Field:
     bare = get_args(declared)[0] if markers else declared
     read = reader_of(declared, _record_reader) if readable else not_read(name)
     write = next((m.write for m in markers if isinstance(m, WrittenAs)), None)
-    return Field(name, key, bare, markers, read, any(m is OmitNone for m in markers), write)
+    omit_none, omit_empty = (any(m is omit for m in markers) for omit in (OmitNone, OmitEmpty))
+    return Field(name, key, bare, markers, read, omit_none, write, omit_empty)

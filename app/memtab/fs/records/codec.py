@@ -78,11 +78,11 @@ class Marker:
 
 class Field:
     """One declared field: its Python name, its key in the file, its type (without
-    markers), its markers, how it is read, whether it is written when None, and how it is
-    written (`write`: the value → what the JSON holds; None: as it is). (Plain classes
-    here, not dataclasses: a dataclass costs ~1 ms to define.)"""
+    markers), its markers, how it is read, whether it is written when None (when empty),
+    and how it is written (`write`: the value → what the JSON holds; None: as it is).
+    (Plain classes here, not dataclasses: a dataclass costs ~1 ms to define.)"""
 
-    __slots__ = ("key", "markers", "name", "omit_none", "read", "type", "write")
+    __slots__ = ("key", "markers", "name", "omit_empty", "omit_none", "read", "type", "write")
 
     def __init__(
         self,
@@ -93,9 +93,10 @@ class Field:
         read: Reader,
         omit_none: bool,
         write: Callable[[Any], Any] | None = None,
+        omit_empty: bool = False,
     ) -> None:
         self.name, self.key, self.type, self.markers = name, key, declared, markers
-        self.read, self.omit_none = read, omit_none
+        self.read, self.omit_none, self.omit_empty = read, omit_none, omit_empty
         self.write = write
 
 
@@ -152,10 +153,14 @@ def reader_of(declared: Any, record_reader: Callable[[Any], Reader | None]) -> R
     raise TypeError(f"a record field cannot be of type {declared!r}")
 
 
-def _outer_kind(declared: Any) -> Reader:
+def _outer_kind(declared: Any, in_union: bool = False) -> Reader:
     """The reader of a value kept as parsed (`PlainJson`): its outer kind checked, nothing
-    in it read."""
+    in it read (in a union with an object or a list, a plain value read as its type)."""
     origin = get_origin(declared) or declared
+    if origin in (Union, types.UnionType):
+        return _union(tuple(_outer_kind(member, True) for member in get_args(declared)))
+    if in_union and declared in (*_SCALARS, None, type(None)):
+        return _SCALARS.get(declared, _none)
     if origin in (dict, Mapping):
         return _object_as_parsed
     if origin in (list, tuple, typing.Sequence):

@@ -1,16 +1,18 @@
-"""A record class's reader and writer, each generated as one plain function at its first use.
+"""A record class's reader and writer, each generated as one plain function at its first use
+(and the constructor of a class built unchecked, once it is built often).
 
 `memtab.fs.records` declares, `memtab.fs.records.codec` says how each type is read; this
-module turns a class's fields into the two functions that run at every read and write, so
-a record costs what a hand-written reader costs (docs/ARCHITECTURE.md "Records" has the
-measurements). The source is generated (`exec`) because the alternative — a loop over the
-fields calling each field's chain of closures — spends most of its time in calls: here each
-field is a few inline lines, its plain type checked in place (`type(v) is str`), and a
-field's full reader (the markers' closures, the error's place and message) runs only for a
-value the inline test does not accept. What a value reads as is therefore decided by the
-full reader alone; the inline test only skips it where it would give the value back as it
-is (`records.codec.accepted_as_is`). `source_of_reader` / `source_of_writer` give the text,
-for a reader of this module who wants to see what runs.
+module turns a class's fields into the functions that run at every read, write and build,
+so a record costs what a hand-written reader (a dataclass) costs (docs/ARCHITECTURE.md
+"Records" has the measurements). The source is generated (`exec`) because the alternative
+— a loop over the fields calling each field's chain of closures — spends most of its time
+in calls: here each field is a few inline lines, its plain type checked in place
+(`type(v) is str`), and a field's full reader (the markers' closures, the error's place and
+message) runs only for a value the inline test does not accept. What a value reads as is
+therefore decided by the full reader alone; the inline test only skips it where it would
+give the value back as it is (`records.codec.accepted_as_is`). The writer tests a value the
+same way before it calls `written`. `source_of_reader` / `source_of_writer` /
+`source_of_init` give the text, for a reader of this module who wants to see what runs.
 
 A generated reader, for `class Entry(Record): pinned: TrueOnly = False; name: str`:
 
@@ -38,7 +40,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 from memtab.fs.records.codec import (
     ABSENT,
@@ -217,13 +219,59 @@ def _no_default(default: Any) -> bool:
     return default is ABSENT or unset
 
 
-def source_of_writer(
-    cls: Any, fields: tuple[Field, ...], defaults: dict[str, Any]
+def needs(cls: Any, name: str) -> None:
+    raise TypeError(f"{cls.__name__}() needs `{name}`")
+
+
+def no_field(cls: Any, given: dict[str, Any]) -> None:
+    raise TypeError(f"{cls.__name__}() has no field `{next(iter(given))}`")
+
+
+def source_of_init(
+    cls: Any, field_names: tuple[str, ...], defaults: dict[str, Any]
 ) -> tuple[str, dict[str, Any]]:
-    """The writer's source: `fields` (what the record writes) in order under their keys —
-    a field that always holds plain JSON as it is, `written` (after the field's `write`,
-    but for None) makes the others JSON; one dict display when every field is plain and
-    written when None —, the unknown fields after them."""
+    """The constructor of a record built unchecked (`checked_when_built=False`): each field
+    a keyword-only parameter, its default made when it is not given, the slots set — what a
+    dataclass's `__init__` does, and as fast. (Generated names start with `_`, which no
+    field's does.)"""
+    names: dict[str, Any] = {"_ABSENT": ABSENT, "_cls": cls, "_needs": needs, "_no": no_field}
+    params, lines = [], []
+    for n, name in enumerate(field_names):
+        default = defaults.get(name, ABSENT)
+        value = default.value if isinstance(default, Default) else default
+        if isinstance(default, Default) and default.factory is not None:
+            names[f"_f{n}"] = default.factory
+            lines.append(f"    if {name} is _ABSENT: {name} = _f{n}()")
+        elif value is ABSENT:
+            lines.append(f"    if {name} is _ABSENT: _needs(_cls, {name!r})")
+        else:
+            names[f"_d{n}"] = value
+            params.append(f"{name}=_d{n}")
+            continue
+        params.append(f"{name}=_ABSENT")
+    lines.append("    if _rest: _no(_cls, _rest)")
+    settable = cls.__setattr__ is object.__setattr__  # `frozen=False`: set as a dataclass does
+    for n, name in enumerate((*field_names, "_unknown")):
+        value = name if n < len(field_names) else "None"
+        if settable:
+            lines.append(f"    _self.{name} = {value}")
+        else:
+            names[f"_s{n}"] = _slot_setter(cls, name)
+            lines.append(f"    _s{n}(_self, {value})")
+    head = f"def init_{cls.__name__}(_self, *, {''.join(p + ', ' for p in params)}**_rest):"
+    return "\n".join((head, *lines)) + "\n", names
+
+
+def source_of_writer(
+    cls: Any, base: type, fields: tuple[Field, ...], defaults: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """The writer's source: `fields` (what the record writes) in order under their keys,
+    the unknown fields after them. A field that always holds plain JSON is written as it
+    is; another is made JSON by `written` (after the field's `write`), except a value its
+    declared type's test accepts (`type(v) is str`, a list of the declared record class:
+    a record built unchecked, a computed value). The leading fields written whatever
+    their value are one dict display. `base` is the record base class (a field holding
+    `base`s: `list[R]`)."""
     names: dict[str, Any] = {"written": written}
 
     def plain(declared: Field) -> bool:
@@ -242,46 +290,100 @@ def source_of_writer(
     given_only = cls._given_only
     if given_only:  # each field written only when it was given
         lines.append("    given = self._given")
-    if (
-        not given_only
-        and not any(inlined)
-        and all(plain(declared) and not declared.omit_none for declared in fields)
-    ):
-        shown = (f"{f.key!r}: self.{f.name}" for f in fields)
-        lines.append(f"    out = {{{', '.join(shown)}}}")
-    else:
-        lines.append("    out = {}")
-        for n, declared in enumerate(fields):
-            written_lines = _field_writer(n, declared, plain(declared), inlined[n], names)
-            if given_only and declared.name in cls._field_names:  # not a computed one
-                lines.append(f"    if {declared.name!r} in given:")
-                written_lines = ["    " + line for line in written_lines]
-            lines += written_lines
-    lines += [
-        "    unknown = self._unknown",
-        "    if unknown:",
-        "        for key, value in unknown.items(): out.setdefault(key, value)",
-        "    return out",
-    ]
+    head: list[str] = []  # the leading fields written whatever their value
+    got = [_getter(cls, n, declared.name, names) for n, declared in enumerate(fields)]
+    for n, declared in enumerate(fields):
+        if given_only or inlined[n] or declared.omit_none or declared.omit_empty:
+            break
+        if plain(declared):
+            head.append(f"{declared.key!r}: {got[n]}")
+        else:
+            lines.append(f"    v{n} = {got[n]}")
+            head.append(f"{declared.key!r}: {_value(n, declared, f'v{n}', base, names)}")
+    lines.append(f"    out = {{{', '.join(head)}}}")
+    for n, declared in enumerate(fields[len(head) :], len(head)):
+        if inlined[n]:  # its record's fields, at its place (`Inlined`)
+            written_lines = [f"    v = {got[n]}", "    if v is not None: out.update(v.to_json())"]
+        else:
+            written_lines = _field_writer(n, declared, got[n], plain(declared), base, names)
+        if given_only and declared.name in cls._field_names:  # not a computed one
+            lines.append(f"    if {declared.name!r} in given:")
+            written_lines = ["    " + line for line in written_lines]
+        lines += written_lines
+    if not cls._write_only:  # (never read: it holds no unknown field)
+        lines += [
+            "    unknown = self._unknown",
+            "    if unknown:",
+            "        for key, value in unknown.items(): out.setdefault(key, value)",
+        ]
+    lines.append("    return out")
     return "\n".join(lines) + "\n", names
 
 
 def _field_writer(
-    n: int, declared: Field, plain: bool, inlined: bool, names: dict[str, Any]
+    n: int, declared: Field, got: str, plain: bool, base: type, names: dict[str, Any]
 ) -> list[str]:
-    """The writer's lines that put field `n` in `out`."""
+    """The writer's lines that put field `n` (its value `got`) in `out`, unless it is to be
+    left out."""
     key = repr(declared.key)
-    if inlined:  # its record's fields, at its place (`Inlined`)
-        return [f"    v = self.{declared.name}", "    if v is not None: out.update(v.to_json())"]
-    if plain and not declared.omit_none:
-        return [f"    out[{key}] = self.{declared.name}"]
-    value = "v" if plain else "written(v)"
+    value = "v" if plain else _value(n, declared, "v", base, names)
+    if declared.omit_empty:
+        return [f"    v = {got}", f"    if v: out[{key}] = {value}"]
+    if declared.omit_none:
+        return [f"    v = {got}", f"    if v is not None: out[{key}] = {value}"]
+    if plain:
+        return [f"    out[{key}] = {got}"]
+    return [f"    v = {got}", f"    out[{key}] = {value}"]
+
+
+def _getter(cls: Any, n: int, name: str, names: dict[str, Any]) -> str:
+    """An expression of field `n`'s value: its slot, or a computed value's function called
+    (not through the property)."""
+    found = next((owner.__dict__[name] for owner in cls.__mro__ if name in owner.__dict__), None)
+    if isinstance(found, property) and found.fget is not None:
+        names[f"c{n}"] = found.fget
+        return f"c{n}(self)"
+    return f"self.{name}"
+
+
+def _value(n: int, declared: Field, var: str, base: type, names: dict[str, Any]) -> str:
+    """An expression of field `n`'s JSON, its value being `var`."""
     if declared.write is not None:
         names[f"w{n}"] = declared.write
-        value = f"written(w{n}(v))"
-    if declared.omit_none:
-        return [f"    v = self.{declared.name}", f"    if v is not None: out[{key}] = {value}"]
-    return [f"    v = self.{declared.name}", f"    out[{key}] = None if v is None else {value}"]
+        return f"None if {var} is None else written(w{n}({var}))"
+    bare = declared.type
+    if (test := _plain_json_test(bare, var)) is not None:
+        return f"{var} if {test} else written({var})"  # `written` only for what the test refuses
+    item = _record_items(bare, base)
+    if item is not None:
+        names[f"k{n}"] = item
+        each = f"[i.to_json() if type(i) is k{n} else written(i) for i in {var}]"
+        return f"{each} if type({var}) is list or type({var}) is tuple else written({var})"
+    return f"written({var})"
+
+
+def _record_items(declared: Any, base: type) -> type | None:
+    """The record class of the items of a `list[R]` or `tuple[R, ...]`, else None."""
+    kind, args = get_origin(declared), get_args(declared)
+    if (kind, len(args)) != (list, 1) and (kind, args[1:]) != (tuple, (Ellipsis,)):
+        return None
+    return args[0] if isinstance(args[0], type) and issubclass(args[0], base) else None
+
+
+def _plain_json_test(declared: Any, var: str) -> str | None:
+    """A Python test of `var` true only for a value of type `declared` that is plain JSON,
+    which `written` gives back as it is (None: no such test)."""
+    if get_origin(declared) is Literal:
+        kinds = {type(choice) for choice in get_args(declared)}
+        if not kinds <= PLAIN_JSON:
+            return None
+        tests = (
+            f"{var} is None" if kind is type(None) else f"type({var}) is {kind.__name__}"
+            for kind in sorted(kinds, key=str)
+        )
+        return " or ".join(tests)
+    test = accepted_as_is(declared, var)
+    return None if test == "True" else test
 
 
 def compiled(source: str, names: dict[str, Any], filename: str) -> Any:

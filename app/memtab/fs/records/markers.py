@@ -1,7 +1,8 @@
 """The markers a record's field declares on its type (`Annotated[T, marker…]`): how a value
 another program wrote is read (`Lenient`, `Healed`, `Checked`, `AtLeast`, `ValidItems`,
 `ValidEntries` and the healing values `FiniteNumber`, `PositiveTime`, `Count`, `TrueOnly`,
-`TrimmedText`), named (`Key`), written (`OmitNone`) or kept as parsed (`PlainJson`).
+`TrimmedText`), named (`Key`), written (`OmitNone`, `OmitEmpty`) or kept as parsed
+(`PlainJson`).
 `memtab.fs.records` exports them with the rest of the record API (its docstring says what
 each does); import them from there.
 """
@@ -39,6 +40,21 @@ class _OmitNone(Marker):
 
 OmitNone = _OmitNone()
 """A field written only when it is not None: `Annotated[OrNone[int], OmitNone]`."""
+
+
+class _OmitEmpty(Marker):
+    __slots__ = ()
+    keeps_accepted = True
+
+    def __repr__(self) -> str:
+        return "OmitEmpty"
+
+
+OmitEmpty = _OmitEmpty()
+"""A field written only when it holds something — not None, false, "" or an empty list or
+object (mux writes `isError` only when true, a text only when there is one):
+`Annotated[str, OmitEmpty]`. For a text, a list or a flag: a number uses `OmitNone` (0 is a
+value)."""
 
 
 class _KeepUnread(Marker):
