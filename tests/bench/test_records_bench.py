@@ -14,17 +14,23 @@ Run: .venv/bin/python -m pytest -q --bench tests/bench/test_records_bench.py -s
   record's first read (its reader built) in a fresh interpreter;
 - in a fresh interpreter (its bytecode compiled by a first start, not measured):
   importing `memtab.fs.records`, defining 60 record classes of 8 fields, and the first
-  read of each (its reader built then).
+  read of each (its reader built then);
+- the transcripts' events (§10.2), records built field by field as a transcript is parsed
+  (`frozen=False`): every event of the real transcripts in tests/fixtures/shared encoded by
+  its record against the hand `to_json` it replaced, built against the dataclass it was, and
+  the writer's budget over the largest one (whole and streamed) with either encoding.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -36,6 +42,14 @@ from memtab.fs.jsonfile import finite_number
 from memtab.fs.records.codec import written
 from memtab.store.description_cache import DescriptionCacheFile
 from memtab.store.sidecars.meta import parse_meta_document
+from memtab.transcripts import (
+    TranscriptEvent,
+    TranscriptToolCall,
+    compact_json,
+    read_newest_events,
+    read_transcript,
+    select_event_budget,
+)
 
 pytestmark = pytest.mark.bench
 
@@ -269,3 +283,151 @@ def test_description_cache_read_and_write_against_the_hand_codec(tmp_path: Path)
         Row("the cache record's first read (its reader built; best of 3)",
             f"{min(firsts[1:]):.2f} ms", "—"),
     )  # fmt: skip
+
+
+# --- the transcripts' events (§10.2): records built as a transcript is parsed -------------
+
+SHARED = Path(__file__).resolve().parents[1] / "fixtures" / "shared"
+LARGEST = (
+    SHARED
+    / "claude-code"
+    / ("marot-spotter__test__fixtures__transcripts__4d5611e5-241a-462a-8d15-5122611a9569.jsonl")
+)
+
+
+def _hand_call_json(call: TranscriptToolCall) -> dict[str, Any]:
+    """The hand `to_json` a call had before it was a record (the floor)."""
+    item: dict[str, Any] = {"toolCallId": call.id, "toolName": call.name, "input": call.input}
+    if call.output is not None:
+        item["output"] = call.output
+    if call.is_error:
+        item["isError"] = True
+    if call.error and call.error != call.output:
+        item["error"] = call.error
+    if call.exit_code is not None:
+        item["exitCode"] = call.exit_code
+    return item
+
+
+def _hand_event_json(event: TranscriptEvent) -> dict[str, Any]:
+    """The hand `to_json` an event had before it was a record (the floor)."""
+    item: dict[str, Any] = {"id": event.id, "role": event.role}
+    if event.history_sequence is not None:
+        item["historySequence"] = event.history_sequence
+    if event.timestamp is not None:
+        item["timestamp"] = event.timestamp
+    if event.text:
+        item["text"] = event.text
+    if event.tool_calls:
+        item["toolCalls"] = [_hand_call_json(call) for call in event.tool_calls]
+    if event.sidechain:
+        item["sidechain"] = True
+    return item
+
+
+@dataclass(slots=True, eq=False)
+class _DataclassCall:
+    """What a call was before it was a record (the floor of a build)."""
+
+    id: str
+    name: str
+    input: dict[str, Any] | str
+    output: str | None = None
+    is_error: bool = False
+    error: str = ""
+    exit_code: int | None = None
+
+
+@dataclass(slots=True, eq=False)
+class _DataclassEvent:
+    """What an event was before it was a record (the floor of a build)."""
+
+    id: str
+    role: str
+    source: str
+    text: str = ""
+    tool_calls: list[Any] = field(default_factory=list)
+    timestamp: int | None = None
+    message_id: str | None = None
+    history_sequence: int | None = None
+    model: str | None = None
+    completed_turn: bool = False
+    sidechain: bool = False
+    cwd: str | None = None
+
+
+def _real_events(folder: Path) -> list[TranscriptEvent]:
+    """Every event of every real transcript (mux, Claude Code, Codex; gzipped ones too)."""
+    events: list[TranscriptEvent] = []
+    for path in sorted(SHARED.glob("*/*.jsonl*")):
+        read = path
+        if path.name.endswith(".gz"):
+            read = folder / path.name.removesuffix(".gz")
+            read.write_bytes(gzip.decompress(path.read_bytes()))
+        events += read_transcript(read).events
+    return events
+
+
+def _build(events: list[TranscriptEvent], event: Any, call: Any) -> list[Any]:
+    return [
+        event(
+            id=e.id, role=e.role, source=e.source, text=e.text, timestamp=e.timestamp,
+            message_id=e.message_id, history_sequence=e.history_sequence, model=e.model,
+            completed_turn=e.completed_turn, sidechain=e.sidechain, cwd=e.cwd,
+            tool_calls=[
+                call(id=c.id, name=c.name, input=c.input, output=c.output,
+                     is_error=c.is_error, error=c.error, exit_code=c.exit_code)
+                for c in e.tool_calls
+            ],
+        )
+        for e in events
+    ]  # fmt: skip
+
+
+def test_transcript_events_against_the_hand_code_they_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events = _real_events(tmp_path)
+    assert all(
+        compact_json(event.to_json()) == compact_json(_hand_event_json(event)) for event in events
+    )
+    count, calls = len(events), sum(len(event.tool_calls) for event in events)
+    encode_floor = _best_ms(lambda: [_hand_event_json(event) for event in events])
+    encode = _best_ms(lambda: [event.to_json() for event in events])
+    build_floor = _best_ms(lambda: _build(events, _DataclassEvent, _DataclassCall))
+    build = _best_ms(lambda: _build(events, TranscriptEvent, TranscriptToolCall))
+    for key, what, floor, value in (
+        ("encode", "encode", encode_floor, encode),
+        ("build", "build (the constructor generated)", build_floor, build),
+    ):
+        record(
+            f"records-events-{key}",
+            Row(
+                f"{what} {count:,} real transcript events, {calls:,} calls (CPU, best of "
+                f"{ROUNDS}; per event)",
+                f"{value / count * 1000:.2f} µs",
+                f"≤ 1.5× the {'hand code' if key == 'encode' else 'dataclass'}",
+                f"{floor / count * 1000:.2f} µs ({'hand' if key == 'encode' else 'dataclass'})",
+                value / floor,
+            ),
+        )
+    largest = read_transcript(LARGEST).events
+    budgets = {}
+    for encoding, to_json in (("hand", _hand_event_json), ("record", TranscriptEvent.to_json)):
+        monkeypatch.setattr(TranscriptEvent, "to_json", to_json)
+        budgets[encoding] = (
+            _best_ms(lambda: select_event_budget(largest, 80_000, redact=True)),
+            _best_ms(lambda: read_newest_events(LARGEST, max_json_chars=80_000, redact=True)),
+        )
+    for n, what in enumerate(("whole (select_event_budget)", "streamed (read_newest_events)")):
+        record(
+            f"records-events-budget-{n}",
+            Row(
+                f"the writer's budget, redacted, over the largest real transcript, {what} "
+                f"(CPU, best of {ROUNDS})",
+                f"{budgets['record'][n]:.1f} ms",
+                "within noise of the hand code",
+                f"{budgets['hand'][n]:.1f} ms (hand to_json)",
+                budgets["record"][n] / budgets["hand"][n],
+            ),
+        )

@@ -15,11 +15,20 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from memtab.fs.jsonfile import finite_number
+from memtab.fs.records import (
+    Key,
+    NotWritten,
+    OmitEmpty,
+    OmitNone,
+    PlainJson,
+    Record,
+    computed,
+    field,
+)
 
 TranscriptFormat = Literal["mux", "claude", "codex"]
 EventRole = Literal["user", "assistant", "system", "summary"]
@@ -133,10 +142,10 @@ def _shell_command_from(value: Any) -> str | None:
     return None
 
 
-@dataclass(slots=True, eq=False)
-class TranscriptToolCall:
+class TranscriptToolCall(Record, write_only=True, frozen=False):
     """One tool call seen in a transcript and, once known, its result (a model's request
-    to Memtab's own tools is `memtab.llm.types.ToolCall`).
+    to Memtab's own tools is `memtab.llm.types.ToolCall`); its JSON is mux's `toolCalls[]`
+    shape plus the normalized result (docs/formats.md §10.2).
 
     `output` is None while no result has been recorded (a call still running, or one that was
     interrupted). `error` holds an error message only when the source gives one separately
@@ -144,13 +153,17 @@ class TranscriptToolCall:
     wrong" regardless of format.
     """
 
-    id: str
-    name: str
-    input: dict[str, Any] | str
-    output: str | None = None
-    is_error: bool = False
-    error: str = ""
-    exit_code: int | None = None
+    id: Annotated[str, Key("toolCallId")]
+    name: Annotated[str, Key("toolName")]
+    input: Annotated[dict[str, Any] | str, PlainJson]
+    output: Annotated[str | None, OmitNone] = None
+    is_error: Annotated[bool, OmitEmpty] = False
+    error: Annotated[str, NotWritten] = ""
+    # the error, written when it says more than the output
+    error_apart: Annotated[str, Key("error"), OmitEmpty] = computed(
+        lambda call: call.error if call.error != call.output else ""
+    )
+    exit_code: Annotated[int | None, OmitNone] = None
 
     @property
     def has_output(self) -> bool:
@@ -180,27 +193,10 @@ class TranscriptToolCall:
                 return found
         return None
 
-    def to_json(self) -> dict[str, Any]:
-        """Compact JSON-able dict (mux's `toolCalls[]` shape plus the normalized result)."""
-        item: dict[str, Any] = {
-            "toolCallId": self.id,
-            "toolName": self.name,
-            "input": self.input,
-        }
-        if self.output is not None:
-            item["output"] = self.output
-        if self.is_error:
-            item["isError"] = True
-        if self.error and self.error != self.output:
-            item["error"] = self.error
-        if self.exit_code is not None:
-            item["exitCode"] = self.exit_code
-        return item
 
-
-@dataclass(slots=True, eq=False)
-class TranscriptEvent:
-    """One normalized message of a transcript.
+class TranscriptEvent(Record, write_only=True, frozen=False):
+    """One normalized message of a transcript; its JSON (`to_json()`) is what the writer's
+    budget measures and trace dumps store (docs/formats.md §10.2).
 
     - `id`: stable across re-reads of the same file (the record's own id, else a hash of
       its line). For mux it is the message id, which is also `message_id`.
@@ -217,33 +213,18 @@ class TranscriptEvent:
 
     id: str
     role: EventRole
-    source: TranscriptFormat
-    text: str = ""
-    tool_calls: list[TranscriptToolCall] = field(default_factory=list)
-    timestamp: int | None = None
-    message_id: str | None = None
-    history_sequence: int | None = None
-    model: str | None = None
-    completed_turn: bool = False
-    sidechain: bool = False
-    cwd: str | None = None
+    source: Annotated[TranscriptFormat, NotWritten]
+    history_sequence: Annotated[int | None, OmitNone] = None
+    timestamp: Annotated[int | None, OmitNone] = None
+    text: Annotated[str, OmitEmpty] = ""
+    tool_calls: Annotated[list[TranscriptToolCall], OmitEmpty] = field(default_factory=list)
+    sidechain: Annotated[bool, OmitEmpty] = False
+    message_id: Annotated[str | None, NotWritten] = None
+    model: Annotated[str | None, NotWritten] = None
+    completed_turn: Annotated[bool, NotWritten] = False
+    cwd: Annotated[str | None, NotWritten] = None
 
     @property
     def is_empty(self) -> bool:
         """No text and no tool calls (e.g. a mux assistant message aborted before output)."""
         return not self.text and not self.tool_calls
-
-    def to_json(self) -> dict[str, Any]:
-        """Compact JSON-able dict: what the writer's budget measures and trace dumps store."""
-        item: dict[str, Any] = {"id": self.id, "role": self.role}
-        if self.history_sequence is not None:
-            item["historySequence"] = self.history_sequence
-        if self.timestamp is not None:
-            item["timestamp"] = self.timestamp
-        if self.text:
-            item["text"] = self.text
-        if self.tool_calls:
-            item["toolCalls"] = [call.to_json() for call in self.tool_calls]
-        if self.sidechain:
-            item["sidechain"] = True
-        return item

@@ -49,7 +49,7 @@ ENDED = {
 
 
 def calls(call: TranscriptToolCall) -> TranscriptEvent:
-    return TranscriptEvent("a1", "assistant", "codex", tool_calls=[call])
+    return TranscriptEvent(id="a1", role="assistant", source="codex", tool_calls=[call])
 
 
 def _line(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -106,10 +106,10 @@ def test_a_cell_that_printed_only_the_output_is_judged_by_it() -> None:
     # hk: `text(r.output)` prints what the command printed, not how it ended
     cell = 'const r = await tools.exec_command({cmd:"mise run test:bats"});text(r.output)\n'
     shown = "Script completed\nWall time 0.1 seconds\nOutput:\n\n\n"
-    failed = TranscriptToolCall("c1", "exec", cell, output=shown + "not ok 3 races\n")
+    failed = TranscriptToolCall(id="c1", name="exec", input=cell, output=shown + "not ok 3 races\n")
     assert extract_findings([calls(failed)]).tools == []
     passed = TranscriptToolCall(
-        "c2", "exec", cell, output=shown + "ok 1 a\n\n2 tests, 0 failures\n"
+        id="c2", name="exec", input=cell, output=shown + "ok 1 a\n\n2 tests, 0 failures\n"
     )
     [tool] = extract_findings([calls(passed)]).tools
     assert tool.examples == ("mise run test:bats",)

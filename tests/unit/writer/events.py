@@ -11,26 +11,34 @@ _ids = count()
 
 
 def user(text: str, *, sidechain: bool = False) -> TranscriptEvent:
-    return TranscriptEvent(f"u{next(_ids)}", "user", "claude", text=text, sidechain=sidechain)
+    return TranscriptEvent(
+        id=f"u{next(_ids)}", role="user", source="claude", text=text, sidechain=sidechain
+    )
 
 
 def answer(text: str) -> TranscriptEvent:
     """The assistant's final answer of a turn."""
-    return TranscriptEvent(f"a{next(_ids)}", "assistant", "claude", text=text, completed_turn=True)
+    return TranscriptEvent(
+        id=f"a{next(_ids)}", role="assistant", source="claude", text=text, completed_turn=True
+    )
 
 
 def calls(*tool_calls: TranscriptToolCall, sidechain: bool = False) -> TranscriptEvent:
     return TranscriptEvent(
-        f"a{next(_ids)}", "assistant", "claude", tool_calls=list(tool_calls), sidechain=sidechain
+        id=f"a{next(_ids)}",
+        role="assistant",
+        source="claude",
+        tool_calls=list(tool_calls),
+        sidechain=sidechain,
     )
 
 
 def shell(command: str, *, ok: bool = True, output: str = "ok") -> TranscriptToolCall:
     """A Bash call and its result (exit code 0, or 1 with `output` as the error)."""
     return TranscriptToolCall(
-        f"c{next(_ids)}",
-        "Bash",
-        {"command": command},
+        id=f"c{next(_ids)}",
+        name="Bash",
+        input={"command": command},
         output=output,
         is_error=not ok,
         exit_code=0 if ok else 1,
@@ -40,7 +48,9 @@ def shell(command: str, *, ok: bool = True, output: str = "ok") -> TranscriptToo
 def tool(
     name: str, arguments: dict[str, Any] | str, *, output: str = "ok", ok: bool = True
 ) -> TranscriptToolCall:
-    return TranscriptToolCall(f"c{next(_ids)}", name, arguments, output=output, is_error=not ok)
+    return TranscriptToolCall(
+        id=f"c{next(_ids)}", name=name, input=arguments, output=output, is_error=not ok
+    )
 
 
 def bash(command: str, *, ok: bool = True, output: str = "ok") -> TranscriptEvent:

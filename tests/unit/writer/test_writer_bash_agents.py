@@ -25,7 +25,7 @@ REPORT = (
 
 def _task(prompt: str, report: str, kind: str = "Bash") -> TranscriptToolCall:
     arguments = {"subagent_type": kind, "prompt": prompt, "description": "Run type check"}
-    return TranscriptToolCall("t1", "Task", arguments, output=report)
+    return TranscriptToolCall(id="t1", name="Task", input=arguments, output=report)
 
 
 def test_a_bash_agents_report_of_a_passing_command_is_its_run() -> None:

@@ -44,7 +44,7 @@ def test_a_fact_names_the_file_the_session_read() -> None:
 
 
 def test_a_fact_said_again_counts_and_mid_work_is_not_a_final_answer() -> None:
-    mid_work = TranscriptEvent("a-mid", "assistant", "claude", text=UNMARKED_FACT)
+    mid_work = TranscriptEvent(id="a-mid", role="assistant", source="claude", text=UNMARKED_FACT)
     wide = extract_candidates([mid_work, bash("make test"), answer(UNMARKED_FACT)])
     found = wide.evidence[("finding", UNMARKED_FACT)]
     assert found.said == 2 and found.source == "answer" and found.weight == 2  # told at the end

@@ -22,15 +22,15 @@ ENDED = (
 
 
 def _exec(command: str, output: str) -> TranscriptToolCall:
-    return TranscriptToolCall("c1", "exec_command", {"cmd": command}, output=output)
+    return TranscriptToolCall(id="c1", name="exec_command", input={"cmd": command}, output=output)
 
 
 def _poll(output: str, exit_code: int | None) -> TranscriptToolCall:
     arguments = {"session_id": 99248, "chars": "", "yield_time_ms": 30000}
     return TranscriptToolCall(
-        "c2",
-        "write_stdin",
-        arguments,
+        id="c2",
+        name="write_stdin",
+        input=arguments,
         output=output,
         exit_code=exit_code,
         is_error=exit_code not in (None, 0),

@@ -16,7 +16,7 @@ _ids = count()
 def _working(text: str, *calls: TranscriptToolCall) -> TranscriptEvent:
     """The assistant's words mid-work (not a turn's final answer), then its calls."""
     return TranscriptEvent(
-        f"w{next(_ids)}", "assistant", "codex", text=text, tool_calls=list(calls)
+        id=f"w{next(_ids)}", role="assistant", source="codex", text=text, tool_calls=list(calls)
     )
 
 

@@ -421,7 +421,7 @@ class TranscriptDigest:
         (`_background_end`)."""
         task = background_task(call)
         if task is not None and len(self._background) < MAX_KEPT:
-            self._background[task] = (replace(call, output=None), origin)  # output not kept
+            self._background[task] = (call.replaced(output=None), origin)  # output not kept
         polled = ended_task(call)
         if polled is not None:
             return self._background_end(*polled)
@@ -429,7 +429,7 @@ class TranscriptDigest:
         if session is not None:
             if session in self._running or len(self._running) < MAX_KEPT:
                 # its output is not kept: the poll that ends it brings the end of it
-                self._running[session] = (replace(call, output=None), origin)
+                self._running[session] = (call.replaced(output=None), origin)
             return None
         session = polled_session(call)
         if session is None:
@@ -438,8 +438,8 @@ class TranscriptDigest:
         if started is None or call.exit_code is None:
             return None
         del self._running[session]
-        ended = replace(
-            started[0], output=call.output, exit_code=call.exit_code, is_error=call.is_error
+        ended = started[0].replaced(
+            output=call.output, exit_code=call.exit_code, is_error=call.is_error
         )
         return ended, started[1]
 
@@ -456,7 +456,7 @@ class TranscriptDigest:
         call, origin = started
         if exit_code != 0:
             self._forget_command(call.command or "", origin)
-        return replace(call, output=output, exit_code=exit_code, is_error=exit_code != 0), origin
+        return call.replaced(output=output, exit_code=exit_code, is_error=exit_code != 0), origin
 
     def _note_command(self, step: Step) -> None:
         command = step.command
