@@ -55,8 +55,8 @@ The codec is Memtab's own, and cheap: defining a record class costs what a plain
 costs; its first read (write) generates the class's reader (writer) as one function
 (`memtab.fs.records.compiler`), as fast as a hand-written one (and the constructor of a
 class built unchecked, at its `COMPILED_AT`th build, nearly as fast as a dataclass's);
-importing it loads no third-party package — docs/ARCHITECTURE.md "Records" gives the
-measurements that chose it.
+importing it loads no third-party package — docs/ARCHITECTURE.md "Records" says why it was
+chosen, docs/performance.md "Records" what was measured.
 The markers live in `memtab.fs.records.markers`; import everything from here.
 """
 

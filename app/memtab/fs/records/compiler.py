@@ -3,7 +3,7 @@
 
 `memtab.fs.records` declares, `memtab.fs.records.codec` says how each type is read; this
 module turns a class's fields into the functions that run at every read, write and build,
-so a record costs what a hand-written reader (a dataclass) costs (docs/ARCHITECTURE.md
+so a record costs what a hand-written reader (a dataclass) costs (docs/performance.md
 "Records" has the measurements). The source is generated (`exec`) because the alternative
 — a loop over the fields calling each field's chain of closures — spends most of its time
 in calls: here each field is a few inline lines, its plain type checked in place
