@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6 import QtCore
 from PySide6.QtCore import (
     QEvent,
     QEventLoop,
@@ -277,12 +278,11 @@ def take_screenshot(
 def save_screenshot(widget: QWidget, target: Path) -> str | None:
     """Write `widget` as a PNG to the file the user named — into a FIFO or `/dev/null`,
     never renamed over (docs/formats.md §16.1); why not, or None."""
-    # lazy: --screenshot only, after the first paint (their enums: ~4 M instructions)
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    # Named through the module: PySide builds a class's Python enums when it is first named,
+    # and these three (~4 M instructions) are needed only here, after the first paint.
+    data = QtCore.QByteArray()
+    buffer = QtCore.QBuffer(data)
+    buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
     encoded = widget.grab().save(buffer, "PNG")
     buffer.close()
     if not encoded:
