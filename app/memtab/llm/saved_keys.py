@@ -23,23 +23,23 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from memtab.llm.endpoints import DEFAULT_BASE_URLS, key_origin
+from memtab.llm.settings_model import ProviderSection
 
 KEYS_SECTION = "api_keys"
 KeyPlace = tuple[str, str]
 """(provider, origin): where a key was given for."""
 
 
-def _clean(value: object) -> str | None:
-    if not isinstance(value, str):
-        return None
-    return value.strip() or None
+def configured(value: str | None) -> str | None:
+    """A configured string value, or None when unset or blank."""
+    return value.strip() or None if value is not None else None
 
 
 def place_of(provider: str, base_url: str | None) -> KeyPlace | None:
     """The place of a key given for `provider` at `base_url` (blank: the provider's
     default), or None when it has none (offline, a URL without a host)."""
     name = provider.strip().lower()
-    url = _clean(base_url) or DEFAULT_BASE_URLS.get(name)
+    url = configured(base_url) or DEFAULT_BASE_URLS.get(name)
     origin = key_origin(url) if url else ""
     return (name, origin) if origin else None
 
@@ -55,19 +55,17 @@ class SavedKeys:
     unbound_base_url: str | None = None
 
     @classmethod
-    def from_document(cls, document: Mapping[str, Any]) -> SavedKeys:
-        """The keys of a settings document (or its provider section). Values of the wrong
-        type are skipped: resolving settings refuses them first (`settings_model`), and
-        a save replaces them."""
+    def of(cls, section: ProviderSection) -> SavedKeys:
+        """The keys of a settings file's provider section (read leniently: what is not a
+        string is not there); a blank key, or one for no host, is skipped."""
         keys: dict[KeyPlace, str] = {}
-        by_provider = document.get(KEYS_SECTION)
-        for provider, by_origin in (by_provider if isinstance(by_provider, dict) else {}).items():
-            for origin, key in (by_origin if isinstance(by_origin, dict) else {}).items():
-                cleaned, where = _clean(key), key_origin(origin) if isinstance(origin, str) else ""
-                if cleaned and where and isinstance(provider, str):
+        for provider, by_origin in (section.api_keys or {}).items():
+            for origin, key in by_origin.items():
+                cleaned, where = configured(key), key_origin(origin)
+                if cleaned and where:
                     keys[(provider.strip().lower(), where)] = cleaned
-        top_key, top_provider = _clean(document.get("api_key")), _clean(document.get("provider"))
-        base_url = _clean(document.get("base_url"))
+        top_key, top_provider = configured(section.api_key), configured(section.provider)
+        base_url = configured(section.base_url)
         if top_key is None:
             return cls(keys)
         if top_provider is None:
@@ -130,7 +128,7 @@ def store_keys(
     `base_url`: `saved` (read from the document before this save) plus `new_keys`, the
     selection's key at the top level and the others under `api_keys`."""
     keys = saved.bound(provider)
-    keys.update({place: key for place, key in new_keys.items() if _clean(key)})
+    keys.update({place: key for place, key in new_keys.items() if configured(key)})
     document.pop("api_key", None)
     here = place_of(provider, base_url) if provider != "offline" else None
     if here is not None and here in keys:

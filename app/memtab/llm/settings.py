@@ -51,8 +51,8 @@ from memtab.llm.endpoints import (
     origin_label,
     url_host,
 )
-from memtab.llm.saved_keys import KeyPlace, SavedKeys, place_of, store_keys
-from memtab.llm.settings_model import read_provider_section
+from memtab.llm.saved_keys import KeyPlace, SavedKeys, configured, place_of, store_keys
+from memtab.llm.settings_model import ProviderSection, provider_section, read_provider_section
 from memtab.llm.types import ChatProvider, ProviderError
 
 if TYPE_CHECKING:  # lazy: httpx (~8 MiB, ~190 ms) with the first model call
@@ -169,19 +169,10 @@ class ProviderSettings:
         return self.provider == "offline"
 
 
-def load_provider_section(path: Path) -> dict[str, Any]:
-    """The provider keys of the settings file (`settings_model.ProviderSection`): each a
-    string or None, `api_keys` a mapping or None. SettingsFileError (naming the file and
-    the key) when the file or one of them is unusable."""
-    return read_provider_section(load_settings_file(path), path).to_json()
-
-
-def _clean(value: object) -> str | None:
-    """A configured string value, or None when unset or blank."""
-    if not isinstance(value, str):
-        return None
-    stripped = value.strip()
-    return stripped or None
+def load_provider_section(path: Path) -> ProviderSection:
+    """The provider keys of the settings file. SettingsFileError (naming the file and the
+    key) when the file or one of them is unusable."""
+    return read_provider_section(load_settings_file(path), path)
 
 
 @dataclass(frozen=True)
@@ -251,25 +242,27 @@ def explain_provider_settings(
     env = os.environ if env is None else env
     path = settings_path(env)
     stored = load_provider_section(path)
-    file_keys = SavedKeys.from_document(stored)
+    file_keys = SavedKeys.of(stored)
 
     # Each layer: where it came from, the provider it names, its model, base URL and key.
     layers = [
-        _Layer("command-line options", _clean(provider), _clean(model), _clean(base_url)),
+        _Layer(
+            "command-line options", configured(provider), configured(model), configured(base_url)
+        ),
         _Layer(
             "environment variables MEMTAB_*",
-            _clean(env.get("MEMTAB_PROVIDER")),
-            _clean(env.get("MEMTAB_MODEL")),
-            _clean(env.get("MEMTAB_BASE_URL")),
-            _clean(env.get(MEMTAB_KEY_VAR)),
+            configured(env.get("MEMTAB_PROVIDER")),
+            configured(env.get("MEMTAB_MODEL")),
+            configured(env.get("MEMTAB_BASE_URL")),
+            configured(env.get(MEMTAB_KEY_VAR)),
             MEMTAB_KEY_VAR,
         ),
         # The file's keys are looked up by provider and host once both are known.
         _Layer(
             f"settings file {path}",
-            _clean(stored.get("provider")),
-            _clean(stored.get("model")),
-            _clean(stored.get("base_url")),
+            configured(stored.provider),
+            configured(stored.model),
+            configured(stored.base_url),
         ),
     ]
     chosen: ProviderName = "offline"
@@ -341,7 +334,7 @@ def with_key(
             settings, api_key=explicit_key, api_key_env=explicit_key_env, withheld_key_env=None
         )
     variable = KEY_ENV_VARS[settings.provider]
-    env_key = _clean(env.get(variable))
+    env_key = configured(env.get(variable))
     if env_key is None:
         return replace(settings, api_key=None, api_key_env=None, withheld_key_env=None)
     if is_official_endpoint(settings.provider, settings.base_url):
@@ -375,17 +368,17 @@ def form_settings(
         base_url=base_url.strip().rstrip("/") or DEFAULT_BASE_URLS[provider],
     )
     env_provider = env.get("MEMTAB_PROVIDER", "").strip().lower()
-    memtab_key = _clean(env.get(MEMTAB_KEY_VAR))
+    memtab_key = configured(env.get(MEMTAB_KEY_VAR))
     if memtab_key and env_provider in ("", provider):
         return with_key(settings, env, memtab_key, MEMTAB_KEY_VAR)
-    return with_key(settings, env, _clean(typed_key) or saved_key)
+    return with_key(settings, env, configured(typed_key) or saved_key)
 
 
 def saved_keys(env: Mapping[str, str] | None = None) -> SavedKeys:
     """The keys the settings file holds, by provider and host (none when it cannot be
     read: a settings form says why elsewhere)."""
     try:
-        return SavedKeys.from_document(load_provider_section(settings_path(env)))
+        return SavedKeys.of(load_provider_section(settings_path(env)))
     except SettingsFileError:
         return SavedKeys()
 
@@ -422,7 +415,7 @@ def save_provider_settings(
         new_keys[here] = settings.api_key
 
     def update(data: dict[str, Any]) -> None:
-        saved = SavedKeys.from_document(data).without(forget)  # read before it changes
+        saved = SavedKeys.of(provider_section(data)).without(forget)  # read before it changes
         data["provider"] = settings.provider
         data["model"] = settings.model
         if settings.base_url:

@@ -2,9 +2,11 @@
 
 `provider`, `model`, `base_url`, `api_key` and `api_keys` (the keys saved for other
 providers and hosts, `saved_keys.py`) sit at the top of the file, beside the other
-sections (`writer`, `sources`…), which this record ignores. Unlike a writer setting, a bad
-provider value is an error, not a default: falling back to the official base URL or
-another provider would send memories somewhere the user did not choose.
+sections (`writer`, `sources`…), which this record ignores. The record reads leniently, as
+a save must: a value of the wrong type reads as unset, a bad entry of `api_keys` as
+absent, and the rest is kept. A command does not: unlike a writer setting, a bad provider
+value is an error, not a default — falling back to the official base URL or another
+provider would send memories somewhere the user did not choose (`read_provider_section`).
 """
 
 from __future__ import annotations
@@ -13,18 +15,23 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from memtab.fs.config.settings_file import SettingsFileError
-from memtab.fs.records import Key, Record
+from memtab.fs.records import Key, OrNone, Record, ValidEntries
+
+SavedKeysByPlace = ValidEntries[dict[str, ValidEntries[dict[str, str]]]]
+"""`{"<provider>": {"<origin>": "<key>"}}`: a provider's keys that are not an object read
+as none, a key that is not a string as absent."""
 
 
 class ProviderSection(Record):
     """The provider keys of settings.json (docs/formats.md §15.1; snake_case keys); each is
-    optional, blank counts as unset (see `settings._clean`)."""
+    optional, blank counts as unset (see `saved_keys.configured`)."""
 
-    provider: str | None = None
-    model: str | None = None
-    base_url: Annotated[str | None, Key("base_url")] = None
-    api_key: Annotated[str | None, Key("api_key")] = None
-    api_keys: Annotated[dict[str, dict[str, str]] | None, Key("api_keys")] = None
+    provider: OrNone[str] = None
+    model: OrNone[str] = None
+    base_url: Annotated[OrNone[str], Key("base_url")] = None
+    api_key: Annotated[OrNone[str], Key("api_key")] = None
+    # A union reads left to right: null stays null, anything else reads as the entries.
+    api_keys: Annotated[None | SavedKeysByPlace, Key("api_keys")] = None  # noqa: RUF036
 
     def __repr__(self) -> str:  # the keys stay out of logs and tracebacks
         return f"ProviderSection(provider={self.provider!r}, model={self.model!r}, …)"
@@ -35,13 +42,19 @@ _SECRET_FIELDS = frozenset({"api_key", "api_keys"})
 _EXPECTED = {"api_keys": 'an object of {"<provider>": {"<https://host>": "<key>"}}'}
 
 
+def provider_section(document: dict[str, Any]) -> ProviderSection:
+    """The provider keys of a settings document, read leniently (what a save keeps)."""
+    return ProviderSection.read_or_raise(document)  # every field reads: never raises
+
+
 def read_provider_section(document: dict[str, Any], path: Path) -> ProviderSection:
-    """The provider keys of the settings file at `path`; SettingsFileError naming the file
-    and the key when one is not a string."""
-    problems = ProviderSection.read_problems(document)
-    if not problems:
-        return ProviderSection.read_or_raise(document)
-    key = str(problems[0].where[0])
-    shown = "" if key in _SECRET_FIELDS else f", not {document.get(key)!r}"
-    expected = _EXPECTED.get(key, "a string")
-    raise SettingsFileError(f"the settings file {path}: '{key}' must be {expected}{shown}")
+    """The provider keys of the settings file at `path`, as the file says them;
+    SettingsFileError naming the file and the first key whose value the record could not
+    take as it is (not a string; `api_keys` not an object of objects of strings)."""
+    section = provider_section(document)
+    for key, value in section.to_json().items():  # in declared order
+        if key in document and document[key] != value:
+            shown = "" if key in _SECRET_FIELDS else f", not {document[key]!r}"
+            expected = _EXPECTED.get(key, "a string")
+            raise SettingsFileError(f"the settings file {path}: '{key}' must be {expected}{shown}")
+    return section

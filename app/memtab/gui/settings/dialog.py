@@ -77,6 +77,7 @@ from memtab.llm.settings import (
     save_provider_settings,
     saved_key,
 )
+from memtab.llm.settings_model import ProviderSection
 from memtab.llm.types import ProviderError
 from memtab.store.home import Home
 from memtab.writer.config import parse_writer_settings, save_writer_settings
@@ -269,18 +270,16 @@ class SettingsDialog(QDialog):
             stored = {}
             problems.append(f"{error}. Saving will not overwrite it until it is fixed.")
         try:
-            section = load_provider_section(path) if stored else {}
+            section = load_provider_section(path) if stored else ProviderSection()
         except SettingsFileError as error:
-            section = {}
+            section = ProviderSection()
             problems.append(f"{error}. Saving replaces it with the values below.")
-        provider = section.get("provider")
-        saved = SavedKeys.from_document(section)
-        self._keys = FormKeys.from_saved(saved, list(DEFAULT_MODELS))
-        index = self.provider.findData((provider or "offline").strip().lower())
+        self._keys = FormKeys.from_saved(SavedKeys.of(section), list(DEFAULT_MODELS))
+        index = self.provider.findData((section.provider or "offline").strip().lower())
         self.provider.setCurrentIndex(max(index, 0))
         self._on_provider_current_index_changed()  # shown: the fields are its own
-        self.model.setText(section.get("model") or "")
-        self.base_url.setText(section.get("base_url") or "")
+        self.model.setText(section.model or "")
+        self.base_url.setText(section.base_url or "")
         self.writer.load(parse_writer_settings(stored.get("writer")))
         self.review_first.setChecked(load_review_mode(self._env) == "review-first")
         overrides = [name for name in _OVERRIDE_VARIABLES if self._env.get(name, "").strip()]
