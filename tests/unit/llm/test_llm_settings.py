@@ -408,11 +408,21 @@ def test_saving_a_section_keeps_its_keys_this_version_does_not_know(config: Path
     assert stored == {"writer": {"max_dumps": 3, "future_knob": [1, 2]}, "theme": "dark"}
 
 
-def test_a_form_resolves_its_key_in_the_same_order_as_the_engines(config: Path) -> None:
+def test_a_form_stands_for_its_own_values_and_the_resolvers_key(config: Path) -> None:
+    """The form's provider, model and base URL (blank: the provider's defaults), not the
+    environment's; its key in the resolver's order: $MEMTAB_API_KEY (unless
+    $MEMTAB_PROVIDER names another provider), the key typed, the one saved for this
+    provider and host, then the provider's own variable (its official API only)."""
     env = _env(config, ANTHROPIC_API_KEY="sk-ant-env-0123456789")
     blank = form_settings("anthropic", " ", "", env=env)
     assert (blank.model, blank.base_url) == ("claude-sonnet-4-5", "https://api.anthropic.com")
-    assert blank.api_key_env == "ANTHROPIC_API_KEY"
+    assert (blank.api_key, blank.api_key_env) == ("sk-ant-env-0123456789", "ANTHROPIC_API_KEY")
+    assert form_settings("anthropic", "m", " / ", env=env).base_url == "https://api.anthropic.com"
+    overridden = {**env, "MEMTAB_MODEL": "env-model", "MEMTAB_BASE_URL": "https://env.test"}
+    own = form_settings("anthropic", "", "https://proxy.test//", env=overridden)
+    assert (own.model, own.base_url) == ("claude-sonnet-4-5", "https://proxy.test")
+    assert (own.api_key, own.withheld_key_env) == (None, "ANTHROPIC_API_KEY")
+    assert own.saved_key_origins == ()
     saved = form_settings("anthropic", "m", "https://proxy.test/", saved_key="kept", env=env)
     assert (saved.api_key, saved.api_key_env, saved.base_url) == (
         "kept",
@@ -420,13 +430,24 @@ def test_a_form_resolves_its_key_in_the_same_order_as_the_engines(config: Path) 
         "https://proxy.test",
     )
     typed = form_settings("anthropic", "m", "", typed_key=" typed ", saved_key="kept", env=env)
-    assert typed.api_key == "typed"
+    assert (typed.api_key, typed.api_key_env) == ("typed", None)
     memtab = form_settings(
         "anthropic", "m", "", typed_key="typed", env={**env, "MEMTAB_API_KEY": "mk"}
     )
     assert (memtab.api_key, memtab.api_key_env) == ("mk", "MEMTAB_API_KEY")
-    other = {**env, "MEMTAB_API_KEY": "mk", "MEMTAB_PROVIDER": "openai"}
-    assert form_settings("anthropic", "m", "", typed_key="typed", env=other).api_key == "typed"
+    for named in ("openai", "bogus"):
+        other = {**env, "MEMTAB_API_KEY": "mk", "MEMTAB_PROVIDER": named}
+        assert form_settings("anthropic", "m", "", typed_key="typed", env=other).api_key == "typed"
+    same = {**env, "MEMTAB_API_KEY": "mk", "MEMTAB_PROVIDER": " Anthropic "}
+    assert form_settings("anthropic", "m", "", typed_key="typed", env=same).api_key == "mk"
+    offline = form_settings(
+        "offline", "", "", typed_key="typed", env={**env, "MEMTAB_API_KEY": "mk"}
+    )
+    assert (offline.provider, offline.api_key, offline.key_note()) == (
+        "offline",
+        None,
+        "No model is called, so no key is used and nothing leaves this machine.",
+    )
 
 
 def test_the_saved_key_is_the_one_saved_for_that_provider(config: Path) -> None:
