@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
@@ -242,21 +242,11 @@ def explain_provider_settings(
     env = os.environ if env is None else env
     path = settings_path(env)
     stored = load_provider_section(path)
-    file_keys = SavedKeys.of(stored)
-
-    # Each layer: where it came from, the provider it names, its model, base URL and key.
-    layers = [
+    layers = (
         _Layer(
             "command-line options", configured(provider), configured(model), configured(base_url)
         ),
-        _Layer(
-            "environment variables MEMTAB_*",
-            configured(env.get("MEMTAB_PROVIDER")),
-            configured(env.get("MEMTAB_MODEL")),
-            configured(env.get("MEMTAB_BASE_URL")),
-            configured(env.get(MEMTAB_KEY_VAR)),
-            MEMTAB_KEY_VAR,
-        ),
+        _environment(env),
         # The file's keys are looked up by provider and host once both are known.
         _Layer(
             f"settings file {path}",
@@ -264,7 +254,31 @@ def explain_provider_settings(
             configured(stored.model),
             configured(stored.base_url),
         ),
-    ]
+    )
+    return _resolve(layers, SavedKeys.of(stored), env)
+
+
+def _environment(env: Mapping[str, str]) -> _Layer:
+    return _Layer(
+        "environment variables MEMTAB_*",
+        configured(env.get("MEMTAB_PROVIDER")),
+        configured(env.get("MEMTAB_MODEL")),
+        configured(env.get("MEMTAB_BASE_URL")),
+        configured(env.get(MEMTAB_KEY_VAR)),
+        MEMTAB_KEY_VAR,
+    )
+
+
+def _resolve(
+    layers: Sequence[_Layer], saved: SavedKeys, env: Mapping[str, str], *, refuse_url: bool = True
+) -> ResolvedProvider:
+    """What `layers` stand for, the first to set a value winning (a layer that names
+    another provider than the chosen one counts for nothing): the provider the first one
+    names (offline when none does), its model and base URL (else the defaults), and the
+    key the first gives, else the one `saved` for this provider and host, else the
+    provider's own variable for its official API only (`with_key`). ProviderError("config")
+    for an unknown provider, a model or base URL without one, and — unless not
+    `refuse_url` (a form shows why instead) — a base URL requests may not go to."""
     chosen: ProviderName = "offline"
     provider_origin = DEFAULT_ORIGIN
     for layer in layers:
@@ -290,7 +304,7 @@ def explain_provider_settings(
     url_layer = next((layer for layer in usable if layer.base_url), None)
     url = url_layer.base_url if url_layer and url_layer.base_url else DEFAULT_BASE_URLS[chosen]
     url = url.rstrip("/")
-    problem = base_url_problem(url)
+    problem = base_url_problem(url) if refuse_url else None
     if problem is not None:
         source = url_layer.source if url_layer else DEFAULT_ORIGIN
         raise ProviderError("config", f"{problem} (from {source})")
@@ -308,9 +322,9 @@ def explain_provider_settings(
     if key_layer is not None:
         keyed = with_key(settings, env, key_layer.api_key, key_layer.key_variable)
         return ResolvedProvider(keyed, origins)
-    keyed = with_key(settings, env, file_keys.key_for(chosen, url))
+    keyed = with_key(settings, env, saved.key_for(chosen, url))
     if keyed.api_key is None:
-        keyed = replace(keyed, saved_key_origins=tuple(sorted(file_keys.origins(chosen))))
+        keyed = replace(keyed, saved_key_origins=tuple(sorted(saved.origins(chosen))))
     return ResolvedProvider(keyed, origins)
 
 
@@ -357,21 +371,22 @@ def form_settings(
     saved_key: str | None = None,
     env: Mapping[str, str],
 ) -> ProviderSettings:
-    """What a settings form (the Settings dialog) stands for, key included: blank model and
-    base URL mean the provider's defaults; the key is chosen in `resolve_provider_settings`'
-    order — `$MEMTAB_API_KEY` (unless `$MEMTAB_PROVIDER` names another provider), the key
-    typed in the form, the one saved for this provider, then the provider's own variable
-    (official API only)."""
-    settings = ProviderSettings(
-        provider=provider,
-        model=model.strip() or DEFAULT_MODELS[provider],
-        base_url=base_url.strip().rstrip("/") or DEFAULT_BASE_URLS[provider],
+    """What a settings form (the Settings dialog) stands for, key included, resolved as
+    settings are: the form's own provider, model and base URL (blank: the provider's
+    defaults; not the environment's, which the dialog names as overriding the file), and
+    the key in the resolver's order — `$MEMTAB_API_KEY` (unless `$MEMTAB_PROVIDER` names
+    another provider), the key typed in the form, `saved_key` (the one saved for this
+    provider and host), then the provider's own variable (official API only). A base URL
+    requests may not go to is kept: the form says why."""
+    url = base_url.strip().rstrip("/")
+    layers = (
+        _Layer("the form", provider, configured(model), configured(url)),
+        replace(_environment(env), model=None, base_url=None),
+        _Layer("the form", None, None, None, configured(typed_key)),
     )
-    env_provider = env.get("MEMTAB_PROVIDER", "").strip().lower()
-    memtab_key = configured(env.get(MEMTAB_KEY_VAR))
-    if memtab_key and env_provider in ("", provider):
-        return with_key(settings, env, memtab_key, MEMTAB_KEY_VAR)
-    return with_key(settings, env, configured(typed_key) or saved_key)
+    here = place_of(provider, url)
+    saved = SavedKeys({here: saved_key} if here is not None and saved_key else {})
+    return _resolve(layers, saved, env, refuse_url=False).settings
 
 
 def saved_keys(env: Mapping[str, str] | None = None) -> SavedKeys:
