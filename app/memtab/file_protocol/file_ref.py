@@ -14,8 +14,7 @@ names its rows with it before the first paint; what a source and its files are i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 from memtab.fs.lazy_re import LazyPattern
 from memtab.store.paths import VIRTUAL_ROOT, VirtualPath, parse_file_path
@@ -50,8 +49,7 @@ def is_valid_source_name(name: str) -> bool:
     return bool(_NAME.match(name))
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryFileRef:
+class MemoryFileRef(NamedTuple):
     """One memory file, mux's or another agent's: which store holds it and where.
 
     `source_id` is `mux` for mux's scopes, else another agent's source id; `path` is a mux

@@ -13,8 +13,8 @@ added here on purpose, with what it costs the start (measure it: `python -X impo
 or tests/bench/test_startup_bench.py). Two costs hide in a module's top level: a Qt class
 imported by name builds all its Python enum types (`QT_CLASSES_NEVER_BEFORE_FIRST_PAINT`
 lists those the first paint never needs), and a dataclass is made by writing and compiling
-its methods (~3–6 M instructions each): the window's own modules on the path (`memtab.gui`)
-keep their records as NamedTuples (the test holds them to it).
+its methods (~3.4 M instructions each): the modules on the path keep their records as
+NamedTuples or slotted classes (the test holds every module of a big home's start to it).
 
 This package (`memtab.gui.first_paint`) and all it imports is held statically too, by the
 import contract "first-paint" in pyproject.toml (imports inside functions and for
