@@ -157,7 +157,10 @@ class _ListingTree:
 
     def count_unfilled(self, segments: tuple[str, ...], count: int = 1) -> None:
         """Count files in the directory at `segments` without building their rows."""
-        self.directory(VirtualPath(self.listing.scope, segments)).unfilled_files += count
+        node = self.directories.get(segments)  # an outline's directories are made already
+        if node is None:
+            node = self.directory(VirtualPath(self.listing.scope, segments))
+        node.unfilled_files += count
 
     def file_node(
         self, entry: FileEntry, meta: MetaEntry | None, match: FileMatch | None
