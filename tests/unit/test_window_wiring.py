@@ -5,6 +5,8 @@ The watcher's batches are classified once and published on the context
 window feeds the context from the watcher, so a new feature that connects to
 `HomeWatcher.paths_changed` itself (and classifies every path again) fails here. Nor is a
 feature wired to another object's private slot: it connects to what that object offers.
+Nor does a subscriber test the batch's paths itself: it reads their places, which
+`Home.classify` gave once (Memtab's own files, the Inbox's, a workspace's transcript…).
 """
 
 from __future__ import annotations
@@ -99,3 +101,87 @@ def test_the_check_sees_a_private_slot_of_another_object() -> None:
         "a.done.connect(window.open_news)\n"
     )
     assert _connections_to_private_slots(source) == [2, 3]
+
+
+# What a subscriber reads of a batch: the places `Home.classify` gave its paths.
+BATCH_READS = {"places", "kinds", "everything", "affects", "keys"}
+# The Memory tab hands the paths a batch concerns to its scans: the files to read again
+# (and other agents' files, which are outside the home's layout, by path).
+READ_PATHS = {"gui/first_paint/memory_tab.py"}
+
+
+def _names_change_batch(annotation: ast.expr | None) -> bool:
+    if isinstance(annotation, ast.Name):
+        return annotation.id == "ChangeBatch"
+    return isinstance(annotation, ast.Constant) and annotation.value == "ChangeBatch"
+
+
+def _batch_subscribers(source: str) -> dict[str, list[int]]:
+    """Each function with a `ChangeBatch` parameter, and the lines where it reads more of
+    the batch than its places (its paths, an item, the batch passed on whole)."""
+    if "ChangeBatch" not in source:
+        return {}
+    found: dict[str, list[int]] = {}
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        batches = {
+            arg.arg
+            for arg in node.args.args + node.args.kwonlyargs
+            if _names_change_batch(arg.annotation)
+        }
+        if not batches:
+            continue
+        allowed: set[int] = set()
+        for inner in ast.walk(node):
+            if (
+                isinstance(inner, ast.Attribute)
+                and isinstance(inner.value, ast.Name)
+                and inner.value.id in batches
+                and inner.attr in BATCH_READS
+            ):
+                allowed.add(id(inner.value))
+        found[node.name] = [
+            inner.lineno
+            for inner in ast.walk(node)
+            if isinstance(inner, ast.Name)
+            and inner.id in batches
+            and isinstance(inner.ctx, ast.Load)
+            and id(inner) not in allowed
+        ]
+    return found
+
+
+def test_subscribers_read_the_batchs_places_not_its_paths() -> None:
+    subscribers: dict[str, list[str]] = {}
+    reading_paths: dict[str, dict[str, list[int]]] = {}
+    for path in APP.rglob("*.py"):
+        name = str(path.relative_to(APP))
+        found = _batch_subscribers(path.read_text(encoding="utf-8"))
+        if found:
+            subscribers[name] = sorted(found)
+        if name not in READ_PATHS and (paths := {f: ls for f, ls in found.items() if ls}):
+            reading_paths[name] = paths
+    assert len(subscribers) >= 8, subscribers  # the tab, history, check, Inbox, sync…
+    assert reading_paths == {}, (
+        f"a subscriber reads the batch's paths: {reading_paths} — ask the places "
+        "`Home.classify` gave them (`batch.places`, `kinds`, `affects`, `keys`, "
+        "`everything`); a place it needs that classify lacks is a new PathKind"
+    )
+
+
+def test_the_check_sees_a_subscriber_that_reads_paths() -> None:
+    source = (
+        "def a(self, batch: ChangeBatch) -> None:\n"
+        "    if batch.affects(PathKind.SYNC) or PathKind.CONFIG in batch.kinds:\n"
+        "        return\n"
+        "    for path in batch.paths:\n"
+        "        print(path)\n"
+        "def b(self, changes: 'ChangeBatch') -> None:\n"
+        "    self.rescan(changes)\n"
+        "    for path, place in changes.items():\n"
+        "        pass\n"
+        "def c(self, paths: list[str]) -> None:\n"
+        "    print(paths)\n"
+    )
+    assert _batch_subscribers(source) == {"a": [4], "b": [7, 8]}

@@ -158,19 +158,42 @@ class PathKind(enum.StrEnum):
     SYNC_REPOSITORY = "sync_repository"
     """Anything in a sync target's git repository (git's own files: never a view's
     concern, so the watcher does not report them)."""
+    SUGGESTIONS = "suggestions"
+    """A workspace's queue of the offline writer's suggestions (key = workspace id)."""
+    PROPOSALS = "proposals"
+    """A queue of agents' proposals (key = workspace id, or `global`)."""
+    MEMTAB_DATA = "memtab_data"
+    """Memtab's own dir and anything in it no kind above names (locks, history's blobs…)."""
     OTHER = "other"
-    """Anything else, including Memtab's own dir and paths outside the home."""
+    """Anything else: paths outside the home, or in it but no part of its layout."""
+
+
+MEMTAB_KINDS = frozenset(
+    {
+        PathKind.HISTORY_INDEX,
+        PathKind.RUNS_LOG,
+        PathKind.SYNC,
+        PathKind.SYNC_REPOSITORY,
+        PathKind.SUGGESTIONS,
+        PathKind.PROPOSALS,
+        PathKind.MEMTAB_DATA,
+    }
+)
+"""The kinds of path inside Memtab's own dir (`Home.memtab_dir`), and only those."""
 
 
 class PathPlace(NamedTuple):
     """Where a path is in a home: its kind and, for per-item kinds, which item.
 
     `key` is a project dir name or a workspace id; None means "the kind as a whole" (the
-    dir of all project scopes affects every project scope).
+    dir of all project scopes affects every project scope). `harvest`: the path is mux's
+    harvest folder of a workspace scope or in it (the kind stays `WORKSPACE_SCOPE`: its
+    files are memory).
     """
 
     kind: PathKind
     key: str | None = None
+    harvest: bool = False
 
 
 class _LayoutNames(NamedTuple):
@@ -185,10 +208,11 @@ class _LayoutNames(NamedTuple):
     workspace_files: Mapping[str, PathKind]
     debug: str
     traces: str
-    history: tuple[str, ...]
+    memtab: str
+    history: str
     history_index: str
     runs_log: str
-    sync: tuple[str, ...]
+    sync: str
 
 
 @functools.cache
@@ -213,26 +237,56 @@ def _layout_names() -> _LayoutNames:
         },
         debug=home.debug_dir.name,
         traces=home.trace_dir(sample).name,
-        history=home.history_dir.relative_to(home.root).parts,
+        memtab=home.memtab_dir.name,
+        history=home.history_dir.name,
         history_index=home.history_index_dir.name,
         runs_log=home.runs_log_path.name,
-        sync=home.sync_dir.relative_to(home.root).parts,
+        sync=home.sync_dir.name,
     )
 
 
 _INDEX_SUFFIX = ".jsonl"
+_QUEUE_SUFFIX = ".json"
+_MEMTAB_DATA = PathPlace(PathKind.MEMTAB_DATA)
+
+HARVEST_DIR_NAME = "harvest"
+"""mux's harvest folder in a workspace scope (`memtab.writer.inbox.harvest`)."""
+SUGGESTIONS_DIR_NAME = "suggestions"
+"""The offline writer's suggestions in Memtab's own dir, a `<workspace id>.json` each
+(`memtab.writer.inbox.suggestions`)."""
+PROPOSALS_DIR_NAME = "proposals"
+"""Agents' proposals in Memtab's own dir, a `<workspace id or global>.json` each
+(`memtab.store.proposals.queue`)."""
+_QUEUES = {SUGGESTIONS_DIR_NAME: PathKind.SUGGESTIONS, PROPOSALS_DIR_NAME: PathKind.PROPOSALS}
+
+
+def _named(name: str, suffix: str) -> str | None:
+    """`name` without `suffix`, if it ends with it and has more."""
+    return name[: -len(suffix)] if name.endswith(suffix) and len(name) > len(suffix) else None
+
+
+def _memtab_place(inside: list[str], names: _LayoutNames) -> PathPlace:
+    """A path inside Memtab's own dir (every one of its places is in `MEMTAB_KINDS`)."""
+    first, rest = (inside[0] if inside else ""), inside[1:]
+    if first == names.history:
+        return _history_place(rest, names)
+    if first == names.sync:
+        return _sync_place(rest)
+    if first in _QUEUES and len(rest) == 1 and (key := _named(rest[0], _QUEUE_SUFFIX)):
+        return PathPlace(_QUEUES[first], key)
+    return _MEMTAB_DATA
 
 
 def _history_place(inside: list[str], names: _LayoutNames) -> PathPlace:
-    """A path inside the history dir: the runs log, an index (its other files are OTHER:
-    content blobs, stat caches, the prune mark)."""
+    """A path inside the history dir: the runs log, an index (its other files are
+    MEMTAB_DATA: content blobs, stat caches, the prune mark)."""
     if inside == [names.runs_log]:
         return PathPlace(PathKind.RUNS_LOG)
     if len(inside) == 2 and inside[0] == names.history_index:
-        name = inside[1]
-        if name.endswith(_INDEX_SUFFIX) and len(name) > len(_INDEX_SUFFIX):
-            return PathPlace(PathKind.HISTORY_INDEX, name[: -len(_INDEX_SUFFIX)])
-    return PathPlace(PathKind.OTHER)
+        key = _named(inside[1], _INDEX_SUFFIX)
+        if key is not None:
+            return PathPlace(PathKind.HISTORY_INDEX, key)
+    return _MEMTAB_DATA
 
 
 PROVENANCE_LOCK = "history-provenance"
@@ -252,7 +306,7 @@ def _sync_place(inside: list[str]) -> PathPlace:
         return PathPlace(PathKind.SYNC_REPOSITORY, inside[0])
     if len(inside) == 2 and inside[1] == SYNC_STATE_NAME:
         return PathPlace(PathKind.SYNC, inside[0])
-    return PathPlace(PathKind.OTHER)
+    return _MEMTAB_DATA
 
 
 def is_sync_repository(rel: str) -> bool:
@@ -260,8 +314,8 @@ def is_sync_repository(rel: str) -> bool:
     names = _layout_names()
     parts = rel.split(os.sep)
     return (
-        tuple(parts[: len(names.sync)]) == names.sync
-        and _sync_place(parts[len(names.sync) :]).kind is PathKind.SYNC_REPOSITORY
+        parts[:2] == [names.memtab, names.sync]
+        and _sync_place(parts[2:]).kind is PathKind.SYNC_REPOSITORY
     )
 
 
@@ -310,7 +364,8 @@ class Home:
             if not inside:
                 return PathPlace(PathKind.WORKSPACE_DIR, workspace_id)
             if inside[0] == names.workspace_memory:
-                return PathPlace(PathKind.WORKSPACE_SCOPE, workspace_id)
+                harvest = inside[1:2] == [HARVEST_DIR_NAME]
+                return PathPlace(PathKind.WORKSPACE_SCOPE, workspace_id, harvest)
             if len(inside) == 1 and inside[0] in names.workspace_files:
                 return PathPlace(names.workspace_files[inside[0]], workspace_id)
         elif top == names.debug:
@@ -318,10 +373,8 @@ class Home:
                 return PathPlace(PathKind.WRITER_TRACES)
             if len(rest) == 1 or rest[1] == names.traces:
                 return PathPlace(PathKind.WRITER_TRACES, rest[0])
-        elif tuple(parts[: len(names.history)]) == names.history:
-            return _history_place(parts[len(names.history) :], names)
-        elif tuple(parts[: len(names.sync)]) == names.sync:
-            return _sync_place(parts[len(names.sync) :])
+        elif top == names.memtab:
+            return _memtab_place(rest, names)
         return PathPlace(PathKind.OTHER)
 
     @property

@@ -158,6 +158,53 @@ def test_a_change_on_disk_is_checked_again(
     )
 
 
+def test_what_changes_is_checked_again_and_memtabs_own_files_are_not(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    # By the places the context's batches give: memory, the registry, a checkout or another
+    # agent's file outside the home may change what the check finds; Memtab's own files
+    # (history, locks, queues, sync), transcripts and dumps do not.
+    window, check = checked(qtbot, make_window, demo)
+    support.wait_watching(qtbot, window)
+    window.watcher.stop()  # only the batches published here
+    timer = check._recheck
+    checked_again = [
+        demo.workspace_root(MAIN_ID) / "dev-setup.md",
+        demo.global_root,
+        demo.config_path,
+        demo.root,
+        demo.root.parent / "checkout" / "Makefile",
+        demo.root / "memtabby" / "x",
+    ]
+    not_checked_again = [
+        demo.memtab_dir,
+        demo.lock_path("meta"),
+        demo.runs_log_path,
+        demo.history_blobs_dir / "ab" / "cd.z",
+        demo.history_index_dir / "global.jsonl",
+        demo.memtab_dir / "suggestions" / f"{MAIN_ID}.json",
+        demo.memtab_dir / "proposals" / "global.json",
+        demo.sync_dir / "config.json",
+        demo.sync_dir / "memory" / "repo.git" / "HEAD",
+        demo.transcript_path(MAIN_ID),
+        demo.trace_dir(MAIN_ID) / "1.json",
+        demo.meta_path,
+    ]
+    for path in checked_again:
+        timer.stop()
+        window.context.changes.publish([str(path)])
+        assert timer.isActive(), path
+    for path in not_checked_again:
+        timer.stop()
+        window.context.changes.publish([str(path)])
+        assert not timer.isActive(), path
+    window.context.changes.publish(
+        [str(path) for path in not_checked_again[:3]] + [str(demo.root.parent / "x")]
+    )
+    assert timer.isActive()
+    timer.stop()
+
+
 def test_the_heap_is_given_back_once_the_first_report_is_shown(
     qtbot: QtBot, make_window: WindowFactory, demo: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:

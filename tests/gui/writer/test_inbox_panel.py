@@ -304,3 +304,45 @@ def test_the_panel_keeps_its_height_while_items_are_decided(
     qtbot.wait(50)  # the overlay lays the panel out again
     after = (panel.list.maximumHeight(), panel.accept_button.mapTo(window, QPoint(0, 0)))
     assert after == before  # the next click lands where the last did, not on a tree row
+
+
+def test_the_inbox_reads_again_when_one_of_its_files_changes_and_only_then(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # By the places the context's batches give (`inbox_places`): the shown workspace's
+    # suggestions, mux's harvest folder and what is in it, its proposals and the global
+    # ones — no other workspace's, no other file of Memtab's or of the scope.
+    window = make_window(home)
+    wait_watching(qtbot, window)
+    window.watcher.stop()  # only the batches published here
+    panel = panel_of(window)
+    qtbot.waitUntil(lambda: not panel.busy, timeout=WAIT_MS)
+    reads: list[int] = []
+    monkeypatch.setattr(panel, "reload", lambda: reads.append(1))
+    memtab, scope = home.memtab_dir, home.workspace_root(MAIN)
+    reading = [
+        memtab / "suggestions" / f"{MAIN}.json",
+        memtab / "proposals" / "global.json",
+        memtab / "proposals" / f"{MAIN}.json",
+        scope / "harvest",
+        scope / "harvest" / "1700000000000.json",
+    ]
+    not_reading = [
+        memtab / "suggestions" / f"{ARCHIVED}.json",
+        memtab / "suggestions" / f"{MAIN}.json.tmp",
+        memtab / "proposals" / f"{ARCHIVED}.json",
+        memtab / "locks" / "suggestions.lock",
+        home.workspace_root(ARCHIVED) / "harvest" / "1.json",
+        scope / "harvested.md",
+        scope / "notes" / "harvest",
+        home.transcript_path(MAIN),
+    ]
+    for path in reading:
+        reads.clear()
+        window.context.changes.publish([str(path)])
+        assert reads == [1], path
+    for path in not_reading:
+        window.context.changes.publish([str(path)])
+    assert reads == [1]  # the last of `reading`'s, none since
+    window.context.changes.publish([str(path) for path in (*not_reading, reading[1])])
+    assert reads == [1, 1]  # once a batch, however many of its files it holds

@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.home import Home, PathKind, PathPlace
+from memtab.store.home import MEMTAB_KINDS, Home, PathKind, PathPlace
+from memtab.store.paths import parse_file_path
+from memtab.store.proposals.queue import GLOBAL_QUEUE, proposals_path
+from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.sidecars.registry import Workspace
+from memtab.writer.inbox.harvest import HARVEST_DIR
+from memtab.writer.inbox.suggestions import queue_path
 
 HOME = "/home/alice/.mux"
 
@@ -50,18 +56,18 @@ HOME = "/home/alice/.mux"
             PathPlace(PathKind.WRITER_TRACES, "a1b2c3d4e5"),
         ),
         ("debug_obj/a1b2c3d4e5/other_tool/x.json", PathPlace(PathKind.OTHER)),
-        ("memtab/history/x.json", PathPlace(PathKind.OTHER)),
+        ("memtab/history/x.json", PathPlace(PathKind.MEMTAB_DATA)),
         ("memtab/history/runs.jsonl", PathPlace(PathKind.RUNS_LOG)),
         ("memtab/history/index/global.jsonl", PathPlace(PathKind.HISTORY_INDEX, "global")),
         (
             "memtab/history/index/workspace-a1b2c3d4e5.jsonl",
             PathPlace(PathKind.HISTORY_INDEX, "workspace-a1b2c3d4e5"),
         ),
-        ("memtab/history/index/global.stat.json", PathPlace(PathKind.OTHER)),
-        ("memtab/history/index/.jsonl", PathPlace(PathKind.OTHER)),
-        ("memtab/history/blobs/ab/cdef.z", PathPlace(PathKind.OTHER)),
-        ("memtab/history/index", PathPlace(PathKind.OTHER)),
-        ("memtab/locks/history-global.lock", PathPlace(PathKind.OTHER)),
+        ("memtab/history/index/global.stat.json", PathPlace(PathKind.MEMTAB_DATA)),
+        ("memtab/history/index/.jsonl", PathPlace(PathKind.MEMTAB_DATA)),
+        ("memtab/history/blobs/ab/cdef.z", PathPlace(PathKind.MEMTAB_DATA)),
+        ("memtab/history/index", PathPlace(PathKind.MEMTAB_DATA)),
+        ("memtab/locks/history-global.lock", PathPlace(PathKind.MEMTAB_DATA)),
         ("memtab/sync/config.json", PathPlace(PathKind.SYNC)),
         ("memtab/sync/memory/state.json", PathPlace(PathKind.SYNC, "memory")),
         ("memtab/sync/memory/repo.git", PathPlace(PathKind.SYNC_REPOSITORY, "memory")),
@@ -69,9 +75,32 @@ HOME = "/home/alice/.mux"
             "memtab/sync/memory/repo.git/objects/pack/x.pack",
             PathPlace(PathKind.SYNC_REPOSITORY, "memory"),
         ),
-        ("memtab/sync/memory", PathPlace(PathKind.OTHER)),
-        ("memtab/sync/memory/state.json.bak", PathPlace(PathKind.OTHER)),
+        ("memtab/sync/memory", PathPlace(PathKind.MEMTAB_DATA)),
+        ("memtab/sync/memory/state.json.bak", PathPlace(PathKind.MEMTAB_DATA)),
         ("config.json.bak", PathPlace(PathKind.OTHER)),
+        ("memtab", PathPlace(PathKind.MEMTAB_DATA)),
+        ("memtab/settings.json", PathPlace(PathKind.MEMTAB_DATA)),
+        ("memtab/suggestions/a1b2c3d4e5.json", PathPlace(PathKind.SUGGESTIONS, "a1b2c3d4e5")),
+        ("memtab/suggestions", PathPlace(PathKind.MEMTAB_DATA)),
+        ("memtab/suggestions/.json", PathPlace(PathKind.MEMTAB_DATA)),
+        ("memtab/suggestions/a1b2c3d4e5.json.tmp", PathPlace(PathKind.MEMTAB_DATA)),
+        ("memtab/proposals/global.json", PathPlace(PathKind.PROPOSALS, "global")),
+        ("memtab/proposals/a1b2c3d4e5.json", PathPlace(PathKind.PROPOSALS, "a1b2c3d4e5")),
+        ("memtab/proposals/x/a.json", PathPlace(PathKind.MEMTAB_DATA)),
+        ("memtabs/history/runs.jsonl", PathPlace(PathKind.OTHER)),
+        (
+            "sessions/a1b2c3d4e5/memory/harvest",
+            PathPlace(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5", harvest=True),
+        ),
+        (
+            "sessions/a1b2c3d4e5/memory/harvest/1700000000000.json",
+            PathPlace(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5", harvest=True),
+        ),
+        (
+            "sessions/a1b2c3d4e5/memory/harvested.md",
+            PathPlace(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5"),
+        ),
+        ("sessions/a1b2c3d4e5/memory/x/harvest", PathPlace(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5")),
     ],
 )
 def test_classify(rel: str, place: PathPlace) -> None:
@@ -100,7 +129,56 @@ def test_the_layout_comes_from_the_homes_own_paths(tmp_path: Path) -> None:
     assert home.classify(home.writer_state_path("w1")) == PathPlace(PathKind.WRITER_STATE, "w1")
     assert home.classify(home.runs_log_path) == PathPlace(PathKind.RUNS_LOG)
     assert home.classify(home.trace_dir("w1") / "1.json") == PathPlace(PathKind.WRITER_TRACES, "w1")
-    assert home.classify(home.lock_path("meta")) == PathPlace(PathKind.OTHER)
+    assert home.classify(home.lock_path("meta")) == PathPlace(PathKind.MEMTAB_DATA)
+
+
+def test_memtab_kinds_are_what_is_in_memtabs_own_dir(tmp_path: Path) -> None:
+    """A feature that ignores Memtab's own files (the check) asks the kind, not the path:
+    every path in `Home.memtab_dir` is of a kind in MEMTAB_KINDS, and no other path is."""
+    home = Home(tmp_path / "home")
+    inside = [
+        home.memtab_dir,
+        home.lock_path("meta"),
+        home.runs_log_path,
+        home.provenance_log_path,
+        home.history_blobs_dir / "ab" / "cd.z",
+        home.history_index_dir / "global.jsonl",
+        home.started_runs_dir / "x.json",
+        home.sync_dir / "config.json",
+        home.sync_dir / "memory" / "state.json",
+        home.sync_dir / "memory" / "repo.git" / "HEAD",
+        queue_path(home, "w1"),
+        proposals_path(home, "w1"),
+        proposals_path(home, GLOBAL_QUEUE),
+    ]
+    outside = [
+        home.root,
+        home.config_path,
+        home.global_root / "a.md",
+        home.workspace_root("w1") / "memtab" / "a.md",
+        home.transcript_path("w1"),
+        home.trace_dir("w1") / "1.json",
+        tmp_path / "elsewhere" / "memtab" / "x",
+    ]
+    for path in inside:
+        assert path.is_relative_to(home.memtab_dir)
+        assert home.classify(path).kind in MEMTAB_KINDS, path
+    for path in outside:
+        assert not path.is_relative_to(home.memtab_dir)
+        assert home.classify(path).kind not in MEMTAB_KINDS, path
+
+
+def test_the_inboxs_files_are_classified_where_their_writers_put_them(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    assert home.classify(queue_path(home, "w1")) == PathPlace(PathKind.SUGGESTIONS, "w1")
+    assert home.classify(proposals_path(home, "w1")) == PathPlace(PathKind.PROPOSALS, "w1")
+    assert home.classify(proposals_path(home, GLOBAL_QUEUE)) == PathPlace(
+        PathKind.PROPOSALS, GLOBAL_QUEUE
+    )
+    workspace = Workspace("w1", "main", "/src/app", "/src/app", "app")
+    harvest = ScopeView(home, workspace).physical(parse_file_path(f"{HARVEST_DIR}/1.json"))
+    assert home.classify(harvest) == PathPlace(PathKind.WORKSPACE_SCOPE, "w1", harvest=True)
+    assert home.classify(harvest.parent) == PathPlace(PathKind.WORKSPACE_SCOPE, "w1", harvest=True)
 
 
 def test_history_indexes_are_named_by_the_scope_key_history_uses(tmp_path: Path) -> None:

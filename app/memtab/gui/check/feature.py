@@ -19,7 +19,6 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtWidgets import QDockWidget
@@ -42,7 +41,7 @@ from memtab.gui.check.panel import CheckPanel
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.text.line_margin import MarginEditor
-from memtab.store.home import HomeError, PathKind, PathPlace
+from memtab.store.home import MEMTAB_KINDS, HomeError, PathKind
 from memtab.store.sidecars.registry import Workspace
 
 logger = logging.getLogger(__name__)
@@ -56,20 +55,16 @@ HEAP_RELEASE_DELAY_MS = 3000
 pages go back to the system once more (given back only as the first check ends, with
 3,000 files, ~0.9 MiB more stayed resident: what the start's last steps free comes after;
 with 20,000 the first check ends late, and what it read is given back at once)."""
-_NOT_CHECKED = frozenset(
-    {
-        PathKind.WORKSPACE_DIR,
-        PathKind.CHAT_TRANSCRIPT,
-        PathKind.WRITER_STATE,
-        PathKind.WRITER_TRACES,
-        PathKind.MEMORY_META,
-        PathKind.CONSOLIDATION_JOURNAL,
-        PathKind.EXTENSION_METADATA,
-        PathKind.HISTORY_INDEX,
-        PathKind.RUNS_LOG,
-    }
-)
-"""Paths whose changes change nothing the check reads."""
+_NOT_CHECKED = MEMTAB_KINDS | {
+    PathKind.WORKSPACE_DIR,
+    PathKind.CHAT_TRANSCRIPT,
+    PathKind.WRITER_STATE,
+    PathKind.WRITER_TRACES,
+    PathKind.MEMORY_META,
+    PathKind.CONSOLIDATION_JOURNAL,
+    PathKind.EXTENSION_METADATA,
+}
+"""Paths whose changes change nothing the check reads (Memtab's own files among them)."""
 PANEL_FLAG = "check-panel"
 """The UI-state flag: whether the Check panel is shown."""
 
@@ -215,13 +210,8 @@ class CheckFeature(QObject):
         # Check again once the disk is quiet, when a change may change what the check
         # finds (memory, the registry, a checkout, another agent's memory — not Memtab's
         # own files, transcripts or dumps).
-        if self._started and any(self._concerns(path, place) for path, place in batch.items()):
+        if self._started and not batch.kinds <= _NOT_CHECKED:
             self._recheck.start()
-
-    def _concerns(self, path: str, place: PathPlace) -> bool:
-        if Path(path).is_relative_to(self._context.home.memtab_dir):
-            return False
-        return place.kind not in _NOT_CHECKED
 
     def save_ui_state(self) -> None:
         """Remember whether the panel shows."""

@@ -13,9 +13,10 @@ panel shows itself only while something waits. Selecting an item shows where it 
 from, its confidence and rationale, where accepting puts it and why ("Accept into:",
 `target_box`), and the transcript messages it rests on (read for that item alone).
 
-It follows the queue file and the workspace's harvest folder through the window's
-watcher (the batches `context.changes` publishes): what mux harvests, what the writer
-suggests and what the CLI (`memtab inbox`) or another Memtab decides shows here at once.
+It follows its files — the suggestions, mux's harvest folder, agents' proposals
+(`inbox_places`) — by the places of the watcher's batches (`context.changes`): what mux
+harvests, what the writer suggests and what the CLI (`memtab inbox`) or another Memtab
+decides shows here at once.
 Accepted lines land in the notes file; the watcher's rescan then shows them in the tree,
 like any change.
 """
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 from typing import cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
@@ -63,11 +63,10 @@ from memtab.gui.writer.inbox_jobs import (
     reject,
 )
 from memtab.gui.writer.target_box import TargetBox
-from memtab.store.proposals.queue import GLOBAL_QUEUE, proposals_path
+from memtab.store.home import PathKind, PathPlace
+from memtab.store.proposals.queue import GLOBAL_QUEUE
 from memtab.store.sidecars.registry import Workspace
-from memtab.writer.inbox.harvest import HARVEST_DIR
 from memtab.writer.inbox.inbox import InboxItem
-from memtab.writer.inbox.suggestions import queue_path
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +76,19 @@ TARGETS_KEY = "inbox-targets"
 LIST_ROWS = 5  # the list's height in rows (and LIST_LINES lines); more scroll
 LIST_LINES = 8
 _ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def inbox_places(workspace: Workspace | None) -> frozenset[PathPlace]:
+    """Where a change changes what waits in `workspace`'s Inbox (as `Home.classify` says):
+    its suggestions, mux's harvest folder, its agents' proposals and the global ones."""
+    places = {PathPlace(PathKind.PROPOSALS, GLOBAL_QUEUE)}
+    if workspace is not None:
+        places |= {
+            PathPlace(PathKind.SUGGESTIONS, workspace.id),
+            PathPlace(PathKind.WORKSPACE_SCOPE, workspace.id, harvest=True),
+            PathPlace(PathKind.PROPOSALS, workspace.id),
+        }
+    return frozenset(places)
 
 
 def origin_text(item: InboxItem) -> str:
@@ -172,8 +184,7 @@ class InboxPanel(QFrame):
         self._context = context
         self.home = context.home
         self._workspace: Workspace | None = None
-        self._proposal_files: tuple[str, ...] = ()  # agents' proposals (§22.5)
-        self._watched: tuple[str, str] | None = None  # the queue file, the harvest folder
+        self._watched: frozenset[PathPlace] = frozenset()  # what a change of reloads
         self._items: tuple[InboxItem, ...] = ()
         self._loading: int | None = None  # the latest read asked for
         self._decisions: set[object] = set()  # one token per accept or reject under way
@@ -282,15 +293,7 @@ class InboxPanel(QFrame):
     def set_workspace(self, workspace: Workspace | None) -> None:
         """Show the inbox of `workspace` (none for no workspace)."""
         self._workspace = workspace
-        self._watched = None
-        self._proposal_files = (str(proposals_path(self.home, GLOBAL_QUEUE)),)
-        if workspace is not None:
-            harvest = HARVEST_DIR.removeprefix("/memories/workspace/")
-            self._watched = (
-                str(queue_path(self.home, workspace.id)),
-                str(self.home.workspace_root(workspace.id) / harvest),
-            )
-            self._proposal_files += (str(proposals_path(self.home, workspace.id)),)
+        self._watched = inbox_places(workspace)
         self._show(())
         self.reload()
 
@@ -308,16 +311,8 @@ class InboxPanel(QFrame):
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
-        # Reload when the queue file, a harvest file or a proposals file changed.
-        watched = set(self._proposal_files)
-        harvest = None
-        if self._watched is not None:
-            queue, harvest = self._watched
-            watched.update((queue, harvest))
-        for path in batch.paths:
-            if path in watched or (harvest is not None and path.startswith(harvest + os.sep)):
-                self.reload()
-                return
+        if not self._watched.isdisjoint(batch.places):
+            self.reload()
 
     def reveal(self) -> None:
         """Open the list and put the keyboard in it (from "Suggested N notes — review")."""

@@ -34,7 +34,7 @@ from memtab.redact import redact_secrets
 from memtab.store.actors import MCP_PREFIX
 from memtab.store.errors import ScopeUnavailableError, ToolArgumentError
 from memtab.store.history.recorder import RecordedChange
-from memtab.store.home import Home
+from memtab.store.home import PROPOSALS_DIR_NAME, Home
 from memtab.store.paths import parse_file_path
 from memtab.store.proposals.records import AgentProposal, ProposalFile
 from memtab.store.scopes.memory import MemoryStore
@@ -264,12 +264,12 @@ def proposals_path(home: Home, key: str) -> Path:
     """Where a queue is kept (inside `<home>/memtab`)."""
     if not key or key.startswith(".") or any(char in key for char in "/\\\0"):
         raise ProposalError(f"Invalid workspace id {key!r}")
-    return home.memtab_dir / "proposals" / f"{key}.json"
+    return home.memtab_dir / PROPOSALS_DIR_NAME / f"{key}.json"
 
 
 def proposing_workspaces(home: Home) -> list[str]:
     """Ids of the workspaces that have a proposals file (the global queue left out)."""
-    folder = home.memtab_dir / "proposals"
+    folder = home.memtab_dir / PROPOSALS_DIR_NAME
     try:
         names = [p.stem for p in folder.iterdir() if p.suffix == ".json" and p.is_file()]
     except OSError:

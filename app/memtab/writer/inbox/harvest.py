@@ -44,12 +44,13 @@ from itertools import pairwise
 
 from memtab.store.errors import NotFoundError
 from memtab.store.files import content_sha256
+from memtab.store.home import HARVEST_DIR_NAME
 from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 
-HARVEST_DIR = "/memories/workspace/harvest"
+HARVEST_DIR = f"/memories/workspace/{HARVEST_DIR_NAME}"
 # mux's candidate categories (MemoryCandidateSchema) and its limit on a candidate's text.
 CATEGORIES = ("preference", "project", "environment", "workflow", "other")
 MAX_TEXT_CHARS = 1000

@@ -54,7 +54,7 @@ from memtab.redact import redact_secrets
 from memtab.store.history.provenance import log_provenance
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import NoteOrigin, ProvenanceRecord
-from memtab.store.home import Home
+from memtab.store.home import SUGGESTIONS_DIR_NAME, Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore, NotFoundError, SaveConflictError
 from memtab.store.sidecars.registry import Workspace
@@ -149,12 +149,12 @@ def _check_workspace_id(workspace_id: str) -> str:
 
 def queue_path(home: Home, workspace_id: str) -> Path:
     """Where a workspace's suggestions are kept (inside `<home>/memtab`)."""
-    return home.memtab_dir / "suggestions" / f"{_check_workspace_id(workspace_id)}.json"
+    return home.memtab_dir / SUGGESTIONS_DIR_NAME / f"{_check_workspace_id(workspace_id)}.json"
 
 
 def queued_workspaces(home: Home) -> list[str]:
     """Ids of the workspaces that have a suggestion file."""
-    folder = home.memtab_dir / "suggestions"
+    folder = home.memtab_dir / SUGGESTIONS_DIR_NAME
     try:
         return sorted(p.stem for p in folder.iterdir() if p.suffix == ".json" and p.is_file())
     except OSError:
