@@ -79,3 +79,32 @@ def test_a_sources_file_that_is_no_object_isolates_nothing(tmp_path: Path, text:
     home.memtab_dir.mkdir(parents=True)
     (home.memtab_dir / "sources.json").write_text(text, encoding="utf-8")
     assert load_home_overrides(home).isolated is False
+
+
+@pytest.mark.parametrize(
+    ("document", "problems"),
+    [
+        ({"isolated": True, "codex": {"path": 5}, "loki": None}, ["sources.codex is malformed"]),
+        (
+            {"claude-code": [], "codex": "off", "extra": 1},
+            ["sources.claude-code is malformed", "sources.codex is malformed"],
+        ),
+        ({"claude_code": {"enabled": "no"}, "codex": {}}, []),
+        ([1], ["`sources` is not an object; ignored"]),
+        (None, []),
+    ],
+)
+def test_a_homes_sources_report_each_malformed_agent(
+    tmp_path: Path, document: object, problems: list[str]
+) -> None:
+    home = Home(tmp_path / "home")
+    home.memtab_dir.mkdir(parents=True)
+    path = home.memtab_dir / "sources.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    overrides = load_home_overrides(home)
+    said = [
+        f"{path}: {problem}" + ("; using the defaults" if "malformed" in problem else "")
+        for problem in problems
+    ]
+    assert list(overrides.problems) == said
+    assert "claude-code" not in overrides.agents and "loki" not in overrides.agents
