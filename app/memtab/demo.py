@@ -20,11 +20,10 @@ Other agents' memory (Claude Code, Codex, loki-mode) sits in `other-agents/` ins
 demo home, and the home's own source settings (`memtab/sources.json`, isolated) point only
 there: the demo never shows or touches the user's real `~/.claude` or `~/.codex`.
 
-Every file Memtab writes is written here through the record or codec Memtab writes it
-with (the writer state and the trace dump are records; pins and usage, the journal's runs
-and the source settings are their hand-written codecs). mux's own files — config.json,
-extensionMetadata.json, the journal's harvests, chat.jsonl — which Memtab reads but never
-writes, are written as mux writes them.
+Every file Memtab writes is written here through the record Memtab writes it with (the
+writer state, the trace dump, pins and usage, the journal's runs, the source settings).
+mux's own files — config.json, extensionMetadata.json, the journal's harvests, chat.jsonl
+— which Memtab reads but never writes, are written as mux writes them.
 """
 
 from __future__ import annotations
@@ -45,15 +44,16 @@ from memtab.demo_history import (
     write_demo_history,
     write_failed_trace_dump,
 )
+from memtab.file_protocol.file_ref import Agent
 from memtab.fs import clock
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.fs.locking.locks import interprocess_lock
 from memtab.resources import resource_path
-from memtab.sources.config import HOME_OVERRIDES_NAME, AgentSettings
+from memtab.sources.config import HOME_OVERRIDES_NAME, AgentSettings, HomeSources
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import project_dir_name
 from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, RunUsage
-from memtab.store.sidecars.meta import MetaEntry, global_key, project_key, workspace_key
+from memtab.store.sidecars.meta import MetaEntry, MetaFile, global_key, project_key, workspace_key
 from memtab.writer.records import WriterState
 
 ACME = "/home/dev/src/acme-api"
@@ -210,11 +210,11 @@ def _write_history(home: Home, now: int) -> None:
 
 
 def _write_meta(home: Home, now: int) -> None:
-    def entry(pinned: bool, uses: int, read_ago: int, write_ago: int | None) -> dict[str, Any]:
+    def entry(pinned: bool, uses: int, read_ago: int, write_ago: int | None) -> MetaEntry:
         written = None if write_ago is None else now - write_ago
         return MetaEntry(
             pinned=pinned, access_count=uses, last_accessed_at=now - read_ago, last_write_at=written
-        ).to_json()
+        )
 
     entries = {
         global_key("preferences.md"): entry(True, 42, 20 * MINUTE, 12 * DAY),
@@ -228,7 +228,7 @@ def _write_meta(home: Home, now: int) -> None:
         workspace_key(MAIN_ID, "todo.md"): entry(True, 3, 5 * HOUR, 5 * HOUR),
         workspace_key(MULTI_ID, "contract.md"): entry(False, 2, 1 * DAY, 1 * DAY),
     }
-    atomic_write_json(home.meta_path, {"entries": entries})
+    atomic_write_json(home.meta_path, MetaFile(entries=entries).to_json())
 
 
 def _write_journal(home: Home, now: int) -> None:
@@ -467,7 +467,7 @@ def _write_transcript_and_writer_state(home: Home, now: int) -> None:
 # The demo's other agents: the seed in resources/demo/other-agents/, copied into the same
 # dir of the demo home (not `agents/`: mux keeps agent prompts such as dream.md there).
 DEMO_AGENTS_DIR = "other-agents"
-DEMO_AGENT_DIRS = {"claude-code": "claude", "codex": "codex", "loki": "loki"}
+DEMO_AGENT_DIRS: dict[Agent, str] = {"claude-code": "claude", "codex": "codex", "loki": "loki"}
 
 
 def _write_agent_sources(home: Home, now: int) -> None:
@@ -481,10 +481,12 @@ def _write_agent_sources(home: Home, now: int) -> None:
             atomic_write_text(target, file.read_text(encoding="utf-8"))
             modified = (now - 6 * DAY + index * 53 * MINUTE) / 1000
             os.utime(target, (modified, modified))
-    overrides: dict[str, Any] = {"isolated": True}
-    for agent, folder in DEMO_AGENT_DIRS.items():
-        overrides[agent] = AgentSettings(path=f"{DEMO_AGENTS_DIR}/{folder}").to_json()
-    atomic_write_json(home.memtab_dir / HOME_OVERRIDES_NAME, overrides)
+    agents = {
+        agent: AgentSettings(path=f"{DEMO_AGENTS_DIR}/{folder}")
+        for agent, folder in DEMO_AGENT_DIRS.items()
+    }
+    sources = HomeSources.of(agents, isolated=True)
+    atomic_write_json(home.memtab_dir / HOME_OVERRIDES_NAME, sources.to_json())
 
 
 def demo_worktree(home: Home) -> Path:

@@ -5,7 +5,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memtab.demo import DARK_MODE_ID, DELETED_ID, MAIN_ID, MULTI_ID, create_demo_home
+from memtab.demo import (
+    DARK_MODE_ID,
+    DELETED_ID,
+    DEMO_AGENT_DIRS,
+    DEMO_AGENTS_DIR,
+    MAIN_ID,
+    MULTI_ID,
+    create_demo_home,
+)
+from memtab.sources.config import (
+    HOME_OVERRIDES_NAME,
+    AgentSettings,
+    HomeSources,
+    load_home_overrides,
+)
 from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.records import ProvenanceRecord, RunEntry
@@ -104,3 +118,18 @@ def test_demo_inbox_holds_the_completed_harvest_with_its_evidence(tmp_path: Path
     items = Inbox(home, workspace).items(with_evidence=True)
     assert [i.source for i in items] == [f"/memories/workspace/harvest/{completed[0]}.md"] * 3
     assert all(e.text for item in items for e in item.evidence)  # in the demo transcript
+
+
+def test_demo_sources_are_the_home_sources_record_and_isolate_the_home(tmp_path: Path) -> None:
+    home = create_demo_home(tmp_path / "demo", now_ms=1_800_000_000_000)
+    path = home.memtab_dir / HOME_OVERRIDES_NAME
+    agents = {
+        agent: AgentSettings(path=f"{DEMO_AGENTS_DIR}/{folder}")
+        for agent, folder in DEMO_AGENT_DIRS.items()
+    }
+    record = HomeSources.of(agents, isolated=True)
+    assert path.read_text(encoding="utf-8") == json.dumps(record.to_json(), indent=2) + "\n"
+    assert HomeSources.read(json.loads(path.read_text(encoding="utf-8"))) == record
+    overrides = load_home_overrides(home)
+    assert overrides.isolated and overrides.problems == ()
+    assert overrides.agents["codex"].path == str(home.root / DEMO_AGENTS_DIR / "codex")

@@ -19,7 +19,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 from memtab.file_protocol.file_ref import OTHER_AGENTS, Agent
 from memtab.fs.config.config_dir import config_dir
@@ -31,7 +31,7 @@ from memtab.fs.config.settings_file import (
 )
 from memtab.fs.jsonfile import JsonError, read_json
 from memtab.fs.locking.locks import interprocess_lock
-from memtab.fs.records import Checked, Record, TrueOnly
+from memtab.fs.records import Checked, KeepUnread, Key, OmitNone, OrNone, Record, TrueOnly
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import Registry, load_registry
 
@@ -65,10 +65,40 @@ class AgentSettings(Record, checked_when_built=False):
     """Trimmed; a blank one is None."""
 
 
-class HomeSources(Record):
+_AGENT_FIELDS: dict[Agent, str] = {agent: agent.replace("-", "_") for agent in OTHER_AGENTS}
+AgentEntry = Annotated[OrNone[AgentSettings], KeepUnread, OmitNone]
+"""One agent's entry: a malformed one reads as None and is kept as it was, to be reported."""
+
+
+class AgentSources(Record, keep_unknown=True):
+    """Each agent's entry (`AgentSettings`), read on its own: settings.json's `sources`
+    (docs/formats.md §15.1), and the agents of a home's `sources.json` (§14.4)."""
+
+    claude_code: Annotated[AgentEntry, Key("claude-code")] = None
+    codex: AgentEntry = None
+    loki: AgentEntry = None
+
+    @classmethod
+    def of(cls, agents: Mapping[Agent, AgentSettings], **fields: Any) -> Self:
+        """The entries of `agents` (and the record's other `fields`)."""
+        return cls(
+            **{_AGENT_FIELDS[agent]: settings for agent, settings in agents.items()}, **fields
+        )
+
+    def agents(self) -> dict[Agent, AgentSettings]:
+        """The agents whose entry was read."""
+        read = ((agent, getattr(self, name)) for agent, name in _AGENT_FIELDS.items())
+        return {agent: settings for agent, settings in read if settings is not None}
+
+    def malformed(self) -> list[Agent]:
+        """The agents whose entry is there but could not be read (a null one is absent)."""
+        unread = self.unknown
+        return [agent for agent in _AGENT_FIELDS if unread.get(agent) is not None]
+
+
+class HomeSources(AgentSources):
     """`<home>/memtab/sources.json` (docs/formats.md §14.4): its agents' entries are the
-    settings' (`AgentSettings`), read one by one; `isolated` is true only when it says
-    `true`."""
+    settings' (`AgentSources`); `isolated` is true only when it says `true`."""
 
     isolated: TrueOnly = False
 
@@ -84,22 +114,18 @@ class SourcesSettings:
 
 def parse_sources_settings(raw: Any, *, origin: str) -> SourcesSettings:
     """The `"sources"` object; each malformed entry is reported and left at its default."""
+    return _settings(raw, AgentSources.read(raw), origin)
+
+
+def _settings(raw: Any, read: AgentSources | None, origin: str) -> SourcesSettings:
     if raw is None:
         return SourcesSettings()
-    if not isinstance(raw, dict):
+    if read is None:
         return SourcesSettings(problems=(f"{origin}: `sources` is not an object; ignored",))
-    agents: dict[Agent, AgentSettings] = {}
-    problems: list[str] = []
-    for agent in OTHER_AGENTS:
-        entry = raw.get(agent)
-        if entry is None:
-            continue
-        settings = AgentSettings.read(entry)
-        if settings is None:
-            problems.append(f"{origin}: sources.{agent} is malformed; using the defaults")
-            continue
-        agents[agent] = settings
-    return SourcesSettings(agents, tuple(problems))
+    problems = (
+        f"{origin}: sources.{agent} is malformed; using the defaults" for agent in read.malformed()
+    )
+    return SourcesSettings(read.agents(), tuple(problems))
 
 
 def load_sources_settings(env: Mapping[str, str] | None = None) -> SourcesSettings:
@@ -121,10 +147,8 @@ def save_agent_settings(
     different agents at once keep both changes.
     """
     with interprocess_lock(config_dir(env) / ".sources-settings.lock"):
-        current = load_sources_settings(env)
-        section: dict[str, Any] = {a: s.to_json() for a, s in current.agents.items()}
-        section[agent] = settings.to_json()
-        return save_settings_section(SETTINGS_KEY, section, env=env)
+        agents = {**load_sources_settings(env).agents, agent: settings}
+        return save_settings_section(SETTINGS_KEY, AgentSources.of(agents).to_json(), env=env)
 
 
 @dataclass(frozen=True)
@@ -145,13 +169,13 @@ def load_home_overrides(home: Home) -> HomeOverrides:
     except (OSError, JsonError) as error:
         # Never fall back to the user's real agents for a home that asked to be isolated.
         return HomeOverrides(isolated=True, problems=(f"{path}: {error}; no sources shown",))
-    parsed = parse_sources_settings(raw, origin=str(path))
+    sources = HomeSources.read(raw)
+    parsed = _settings(raw, sources, str(path))
     agents = {
         agent: AgentSettings(enabled=s.enabled, path=_against(home.root, s.path))
         for agent, s in parsed.agents.items()
     }
-    switch = HomeSources.read(raw)
-    return HomeOverrides(agents, switch is not None and switch.isolated, parsed.problems)
+    return HomeOverrides(agents, sources is not None and sources.isolated, parsed.problems)
 
 
 def _against(base: Path, raw: str | None) -> str | None:
