@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import importlib.metadata
 import io
-import json
 import logging
 import platform
 import subprocess
@@ -24,12 +23,16 @@ import watchdog.version
 
 from memtab import __version__
 from memtab.diagnostics.report import Findings
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.records import OrNone, Record
 from memtab.logs import LOG_FILE_NAME, log_dir, log_file
 
 logger = logging.getLogger(__name__)
 
 QT_CHECK_TIMEOUT_S = 30.0
-# Run by a child interpreter (or exec'd in a frozen bundle); prints one JSON object.
+# Run by a child interpreter (or exec'd in a frozen bundle); prints one JSON object, the
+# record `QtCheck`. It imports nothing of Memtab: the child may not find it (a frozen
+# bundle has no interpreter of its own, and `sys.path` of this process is not the child's).
 QT_CHECK = """
 import ctypes, json, pathlib, sys
 found = {}
@@ -50,16 +53,28 @@ except Exception as error:
 print(json.dumps(found))
 """
 
-QtChecker = Callable[[], dict[str, Any]]
+
+class QtCheck(Record):
+    """What `QT_CHECK` found, the JSON object the child prints on its last line: the
+    versions, and why Qt does not load (`problem`) or its xcb platform plugin cannot
+    (`platformProblem`)."""
+
+    pyside6: OrNone[str] = None
+    qt: OrNone[str] = None
+    platform_problem: OrNone[str] = None
+    problem: OrNone[str] = None
 
 
-def run_qt_check() -> dict[str, Any]:
-    """What `QT_CHECK` found: versions, and a `problem` / `platformProblem` if any."""
+QtChecker = Callable[[], QtCheck]
+
+
+def run_qt_check() -> QtCheck:
+    """What `QT_CHECK` found, in a child Python (in this process in a frozen bundle)."""
     if getattr(sys, "frozen", False):
         output = io.StringIO()
         with contextlib.redirect_stdout(output):
             exec(compile(QT_CHECK, "<qt check>", "exec"), {"__name__": "qt_check"})
-        return _parse_qt_check(output.getvalue(), "")
+        return read_qt_check(output.getvalue(), "")
     try:
         child = subprocess.run(
             [sys.executable, "-c", QT_CHECK],
@@ -69,19 +84,20 @@ def run_qt_check() -> dict[str, Any]:
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as error:
-        return {"problem": f"the Qt check could not run ({error})"}
-    return _parse_qt_check(child.stdout, child.stderr)
+        return QtCheck(problem=f"the Qt check could not run ({error})")
+    return read_qt_check(child.stdout, child.stderr)
 
 
-def _parse_qt_check(stdout: str, stderr: str) -> dict[str, Any]:
+def read_qt_check(stdout: str, stderr: str) -> QtCheck:
+    """What the check printed (its last line), or why there is no answer."""
     lines = stdout.strip().splitlines()
     try:
-        found = json.loads(lines[-1]) if lines else None
-    except json.JSONDecodeError:
+        found = QtCheck.read(parse_json(lines[-1])) if lines else None
+    except JsonError:
         found = None
-    if not isinstance(found, dict):
+    if found is None:
         last = (stderr.strip().splitlines() or ["no output"])[-1]
-        return {"problem": f"the Qt check ended without an answer ({last})"}
+        return QtCheck(problem=f"the Qt check ended without an answer ({last})")
     return found
 
 
@@ -101,11 +117,11 @@ def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[dict[str, Any], F
 
     found = Findings("runtime")
     qt = qt_check()
-    if qt.get("problem"):
-        found.broken(f"Qt does not load, so the window cannot open: {qt['problem']}")
-    if qt.get("platformProblem"):
+    if qt.problem:
+        found.broken(f"Qt does not load, so the window cannot open: {qt.problem}")
+    if qt.platform_problem:
         found.broken(
-            f"Qt's xcb platform plugin cannot load ({qt['platformProblem']}): the window "
+            f"Qt's xcb platform plugin cannot load ({qt.platform_problem}): the window "
             "will not open on X11; `memtab` names the package to install, and "
             "scripts/install-system-deps installs everything Qt needs"
         )
@@ -113,8 +129,8 @@ def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[dict[str, Any], F
         "memtab": __version__,
         "python": platform.python_version(),
         "platform": platform.platform(),
-        "pyside6": qt.get("pyside6") or _distribution_version("PySide6-Essentials", "PySide6"),
-        "qt": qt.get("qt"),
+        "pyside6": qt.pyside6 or _distribution_version("PySide6-Essentials", "PySide6"),
+        "qt": qt.qt,
         "watchdog": watchdog.version.VERSION_STRING,
         "httpx": httpx.__version__,
         # the MCP SDK's (Memtab's own code does not import it): read, not imported
@@ -122,7 +138,7 @@ def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[dict[str, Any], F
     }
     section = {
         "versions": versions,
-        "qtProblem": qt.get("problem") or qt.get("platformProblem"),
+        "qtProblem": qt.problem or qt.platform_problem,
         "frozen": bool(getattr(sys, "frozen", False)),
         "logFile": str(log_file() or log_dir() / LOG_FILE_NAME),
     }

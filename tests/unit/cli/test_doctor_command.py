@@ -7,18 +7,18 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from memtab.cli.main import main, modules_for
 from memtab.demo import create_demo_home
+from memtab.diagnostics.runtime import QtCheck
 
 
 @pytest.fixture(autouse=True)
 def _qt_loads(monkeypatch: pytest.MonkeyPatch) -> None:
-    def fine() -> dict[str, Any]:
-        return {"pyside6": "6.9.0", "qt": "6.9.1"}
+    def fine() -> QtCheck:
+        return QtCheck(pyside6="6.9.0", qt="6.9.1")
 
     monkeypatch.setattr("memtab.diagnostics.doctor.run_qt_check", fine)
 

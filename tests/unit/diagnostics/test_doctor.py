@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from memtab.demo import create_demo_home
 from memtab.diagnostics.doctor import run_doctor
 from memtab.diagnostics.home import check_sidecars, home_why
 from memtab.diagnostics.report import Level
-from memtab.diagnostics.runtime import run_qt_check
+from memtab.diagnostics.runtime import QT_CHECK, QtCheck, read_qt_check, run_qt_check
 from memtab.diagnostics.watching import check_watcher, count_directories, inotify_in_use
 from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import config_dir
@@ -26,11 +27,11 @@ from memtab.store.scopes.memory import MemoryStore
 from support.fake_model_server import FakeModelServer
 
 SECRET = "sk-ant-doctor-SECRET-0123456789"
-QT_FINE = {"pyside6": "6.0.0", "qt": "6.0.1"}
+QT_FINE = QtCheck(pyside6="6.0.0", qt="6.0.1")
 
 
-def fine_qt() -> dict[str, Any]:
-    return dict(QT_FINE)
+def fine_qt() -> QtCheck:
+    return QT_FINE
 
 
 def doctor(home: Path, **kwargs: Any) -> dict[str, Any]:
@@ -211,20 +212,45 @@ def test_bad_writer_settings_are_warnings(demo: Home) -> None:
 def test_qt_that_does_not_load_is_broken(demo: Home) -> None:
     report = run_doctor(
         HomeLocation(demo.root, "--home"),
-        qt_check=lambda: {"problem": "ImportError: libGL.so.1: cannot open shared object file"},
+        qt_check=lambda: QtCheck(problem="ImportError: libGL.so.1: cannot open shared object file"),
     )
     assert report.broken
     assert "window cannot open" in report.findings[-1].message
     platform = run_doctor(
         HomeLocation(demo.root, "--home"),
-        qt_check=lambda: {**QT_FINE, "platformProblem": "libxcb-cursor.so.0: cannot open"},
+        qt_check=lambda: QT_FINE.replaced(platform_problem="libxcb-cursor.so.0: cannot open"),
     )
     assert platform.broken and "xcb platform plugin" in platform.findings[-1].message
 
 
 def test_the_real_qt_check_runs_in_a_child_and_reads_the_versions() -> None:
     found = run_qt_check()
-    assert found.get("qt") and found.get("pyside6"), found
+    assert found.qt and found.pyside6, found
+
+
+def test_the_qt_check_prints_the_record_the_doctor_reads() -> None:
+    printed = set(re.findall(r'found\["(\w+)"\]', QT_CHECK))
+    assert printed == {declared.key for declared in QtCheck.fields()}
+    line = '{"pyside6": "6.9.0", "qt": "6.9.1", "platformProblem": "libxcb.so: missing"}'
+    assert read_qt_check(f"noise\n{line}\n", "") == QtCheck(
+        pyside6="6.9.0", qt="6.9.1", platform_problem="libxcb.so: missing"
+    )
+
+
+@pytest.mark.parametrize(
+    ("stdout", "stderr", "said"),
+    [
+        ("", "", "no output"),
+        ("not json\n", "Traceback …\nImportError: no PySide6\n", "ImportError: no PySide6"),
+        ("[1]\n", "", "no output"),
+        ('"versions"\n', "warning: late\n", "warning: late"),
+    ],
+)
+def test_a_qt_check_without_an_answer_says_what_it_printed_last(
+    stdout: str, stderr: str, said: str
+) -> None:
+    problem = f"the Qt check ended without an answer ({said})"
+    assert read_qt_check(stdout, stderr) == QtCheck(problem=problem)
 
 
 def test_other_agents_memory_is_found(

@@ -7,13 +7,13 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from memtab.cli.health.doctor_commands import describe
 from memtab.demo import create_demo_home
 from memtab.diagnostics.doctor import run_doctor
+from memtab.diagnostics.runtime import QtCheck
 from memtab.store.home import Home, HomeLocation
 from memtab.store.xum_locks import meta_lock_path, target_lock_paths
 from support.xum import xum_holding
@@ -25,8 +25,8 @@ def _dead_pid() -> int:
     return child.pid
 
 
-def fine_qt() -> dict[str, Any]:
-    return {"pyside6": "6.0.0", "qt": "6.0.1"}
+def fine_qt() -> QtCheck:
+    return QtCheck(pyside6="6.0.0", qt="6.0.1")
 
 
 @pytest.fixture
