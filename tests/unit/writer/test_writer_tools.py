@@ -197,3 +197,14 @@ def test_a_multi_line_private_key_added_at_once_is_redacted_whole() -> None:
     key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabc123\n-----END RSA PRIVATE KEY-----"
     result = redact_added_lines("# Notes\n", f"# Notes\n{key}\n")
     assert "MIIEowIBAAKCAQEA" not in result and result.startswith("# Notes\n")
+
+
+def test_the_answers_text_is_pinned(tools: WriterTools) -> None:
+    """What the model reads (docs/formats.md §10.2), byte for byte."""
+    assert tools.execute(call("memory_read")).content == '{"exists": false, "content": ""}'
+    written = tools.execute(call("memory_write", old_string="", new_string="# Notes — é\n"))
+    assert written.content == '{"success": true}'
+    assert tools.execute(call("memory_read")).content == (
+        '{"exists": true, "content": "# Notes — é\\n"}'
+    )
+    assert tools.execute(call("no_new_memories")).content == '{"success": true}'
