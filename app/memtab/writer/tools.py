@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memtab.fs.records import Record
 from memtab.llm.types import ToolCall, ToolOutcome, ToolSpec
 from memtab.redact import redact_secrets
 from memtab.store.files import FileContent
@@ -114,7 +115,7 @@ class WriterTools:
             return outcome
         if call.name == NO_NEW_MEMORIES:
             self.tally.no_new_memories = True
-            return ToolOutcome(call.id, _json({"success": True}))
+            return ToolOutcome(call.id, _answer(Succeeded()))
         return ToolOutcome(call.id, f"Unknown tool {call.name!r}", is_error=True)
 
     def _read(self, call_id: str) -> ToolOutcome:
@@ -123,8 +124,8 @@ class WriterTools:
         except (MemoryStoreError, PathError) as error:
             return ToolOutcome(call_id, str(error), is_error=True)
         if current is None:
-            return ToolOutcome(call_id, _json({"exists": False, "content": ""}))
-        return ToolOutcome(call_id, _json({"exists": True, "content": current.content}))
+            return ToolOutcome(call_id, _answer(MemoryRead(exists=False, content="")))
+        return ToolOutcome(call_id, _answer(MemoryRead(exists=True, content=current.content)))
 
     def _write(self, call_id: str, arguments: dict[str, Any]) -> ToolOutcome:
         old_string = arguments.get("old_string")
@@ -159,7 +160,7 @@ class WriterTools:
         except (MemoryStoreError, PathError, OSError) as error:
             return ToolOutcome(call_id, str(error), is_error=True)
         self.written = new_content
-        return ToolOutcome(call_id, _json({"success": True}))
+        return ToolOutcome(call_id, _answer(Succeeded()))
 
 
 @dataclass(frozen=True)
@@ -216,5 +217,19 @@ def redact_added_lines(before: str, after: str) -> str:
     return "\n".join(output)
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+class MemoryRead(Record, write_only=True):
+    """`memory_read`'s answer (docs/formats.md §10.2): empty content when the file is
+    missing."""
+
+    exists: bool
+    content: str
+
+
+class Succeeded(Record, write_only=True):
+    """The answer of a `memory_write` that saved, and of `no_new_memories` (§10.2)."""
+
+    success: bool = True
+
+
+def _answer(answer: Record) -> str:
+    return json.dumps(answer.to_json(), ensure_ascii=False)
