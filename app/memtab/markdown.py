@@ -1,11 +1,13 @@
 """The one Markdown line classifier: what each line of a memory file is, and its links.
 
 Every reader that tells lines apart — the check (`check.markdown`), the offline
-consolidator (`consolidation.offline.units`), the writer's notes (`writer.offline.notes`),
-the title a file gives itself (`store.text.frontmatter.title_of`), Claude Code's `@`-imports
+consolidator (`consolidation.offline.units`), the writer's notes (`writer.offline.notes`)
+and what it reads in messages (directives, facts, a handed plan's title, a `Bash` agent's
+command: `classify(lines, frontmatter=False)`, a message having none), the title a file
+gives itself (`store.text.frontmatter.title_of`), Claude Code's `@`-imports
 (`sources.claude.instructions`), the editor's highlighter and its links — asks here, so
-they agree line by line (tests/unit/test_markdown.py checks it on real files). The rules
-(docs/formats.md §4.4):
+they agree line by line (tests/unit/test_markdown_users.py checks it on real files). The
+rules (docs/formats.md §4.4):
 
 - **Frontmatter**: mux's rule (`store.text.frontmatter`): the first line is exactly `---`
   and the block closes at the first later line that is exactly `---`, the line right
@@ -191,10 +193,11 @@ def _item_line(marker: str, indent: int) -> Line:
     return Line(LineKind.LIST_ITEM, marker=marker, indent=indent)
 
 
-def classify(lines: Sequence[str]) -> list[Line]:
-    """Every line of a file, classified (see the module doc)."""
+def classify(lines: Sequence[str], *, frontmatter: bool = True) -> list[Line]:
+    """Every line of a file, classified (see the module doc); not `frontmatter`: of a text
+    that has none (an agent's message: a first `---` is a rule)."""
     result: list[Line] = []
-    count = frontmatter_lines(lines)
+    count = frontmatter_lines(lines) if frontmatter else 0
     if count:
         result.extend([_FRONTMATTER_LINE] * count)
     state: State = None
@@ -206,6 +209,40 @@ def classify(lines: Sequence[str]) -> list[Line]:
             found, state = classify_line(line, state, index)
         result.append(found)
     return result
+
+
+def item_text(line: str, item: Line) -> str:
+    """What a list item says: `line`, classified `item`, after its marker and the blanks
+    after it."""
+    return line[item.indent + len(item.marker) :].lstrip(" \t")
+
+
+class Block(NamedTuple):
+    """A fenced block of classified lines: its fence, the index of the line that opens it
+    and of the one that closes it (None: unclosed, it runs to the end)."""
+
+    fence: Fence
+    start: int
+    end: int | None
+
+
+def fenced_blocks(lines: Sequence[Line]) -> list[Block]:
+    """The fenced blocks of classified lines (`classify`), in order."""
+    blocks: list[Block] = []
+    start: int | None = None
+    for index, line in enumerate(lines):
+        if line.kind is not LineKind.FENCE or line.fence is None:
+            continue
+        if start is None:
+            start = index
+        else:
+            blocks.append(Block(line.fence, start, index))
+            start = None
+    if start is not None:
+        fence = lines[start].fence
+        assert fence is not None
+        blocks.append(Block(fence, start, None))
+    return blocks
 
 
 def text_lines(text: str) -> list[str]:

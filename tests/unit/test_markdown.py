@@ -6,13 +6,16 @@ import pytest
 
 from memtab.markdown import (
     FRONTMATTER_OPEN,
+    Block,
     Fence,
     Line,
     LineKind,
     classify,
     classify_line,
+    fenced_blocks,
     frontmatter_lines,
     heading,
+    item_text,
     link_path,
     text_lines,
 )
@@ -78,6 +81,32 @@ def test_list_items_and_rules() -> None:
     assert [(line.marker, line.indent) for line in lines[:4]] == [
         ("-", 0), ("*", 2), ("10.", 0), ("3)", 0),
     ]  # fmt: skip
+
+
+def test_a_list_items_text_is_after_its_marker() -> None:
+    lines = ["- a", "  * b c", "10.\td", "3) e ", "-", "+ [x](x.md)"]
+    found = classify(lines)
+    assert [item_text(line, item) for line, item in zip(lines, found, strict=True)] == [
+        "a", "b c", "d", "e ", "", "[x](x.md)",
+    ]  # fmt: skip
+
+
+def test_a_text_with_no_frontmatter() -> None:
+    """An agent's message is no file: a first `---` is a rule, what follows it prose."""
+    lines = ["---", "a: 1", "---"]
+    assert names(classify(lines)) == "frontmatter frontmatter frontmatter"
+    assert names(classify(lines, frontmatter=False)) == "rule text rule"
+
+
+def test_fenced_blocks() -> None:
+    text = "a\n```bash\nls\n```\n~~~\n```\n~~~\n````md\nx\n"
+    blocks = fenced_blocks(classify(text_lines(text)))
+    assert blocks == [
+        Block(Fence("`", 3, "bash"), 1, 3),
+        Block(Fence("~", 3, ""), 4, 6),  # a run of the other character is code in it
+        Block(Fence("`", 4, "md"), 7, None),  # unclosed: to the end
+    ]
+    assert fenced_blocks(classify(["x", "```y```"])) == []
 
 
 def test_line_by_line_a_frontmatter_counts_while_typed() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
+from memtab.markdown import LineKind, classify, item_text
 from memtab.transcripts import TranscriptToolCall
 from memtab.writer.offline.answers import is_news, opens_on_a_verb, stands_alone
 from memtab.writer.offline.language import ended, is_claimed
@@ -29,8 +30,9 @@ MAX_MEMORY_CHARS = 240
 _MEMORY_FILE = re.compile(r"/\.claude/projects/[^/]+/memory/(?!MEMORY\.md$)[^/]+\.md$")
 _MEMORY_INDEX = re.compile(r"/\.claude/projects/[^/]+/memory/MEMORY\.md$")
 _EDIT_TOOL = re.compile(r"^edit$", re.IGNORECASE)
-# A bullet of the older inline layout; a link bullet (`- [x.md](x.md) — …`) is the index's.
-_INLINE_MEMORY = re.compile(r"^\s*[-*]\s+(?!\[)(?P<text>.+?)\s*$")
+# A bullet of the older inline layout (`-` or `*`); a link bullet (`- [x.md](x.md) — …`)
+# is the index's.
+_INLINE_MARKERS = ("-", "*")
 MAX_MEMORIES_PER_EDIT = 3
 _WRITE_TOOL = re.compile(r"^(?:write|create_file)$", re.IGNORECASE)
 _FRONTMATTER = re.compile(r"\A---\s*\n(?P<head>.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
@@ -70,9 +72,12 @@ def _memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
         return []
     before = set(old.splitlines())
     found: list[SavedMemory] = []
-    for line in new.splitlines():
-        bullet = _INLINE_MEMORY.match(line) if line not in before else None
-        text = " ".join(bullet["text"].replace("**", "").split()) if bullet else ""
+    lines = new.splitlines()
+    for line, item in zip(lines, classify(lines, frontmatter=False), strict=True):
+        bullet = item_text(line, item) if item.kind is LineKind.LIST_ITEM else ""
+        if line in before or item.marker not in _INLINE_MARKERS or bullet.startswith("["):
+            continue
+        text = " ".join(bullet.replace("**", "").split())
         if not MIN_MEMORY_CHARS <= len(text) <= MAX_MEMORY_CHARS or opens_on_a_verb(text):
             continue  # a bullet with no subject leans on its heading ("Use `IF NOT EXISTS` …")
         if is_news(text):

@@ -39,7 +39,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memtab.markdown import LineKind, classify
 from memtab.transcripts import TranscriptEvent, TranscriptToolCall
+from memtab.writer.offline.directives import bare_line
 from memtab.writer.offline.language import ended
 
 MAX_FINDING_CHARS = 240
@@ -214,7 +216,6 @@ _HTML_ELEMENT = (
 _PLACEHOLDER = re.compile(
     rf"<(?!(?:{_HTML_ELEMENT})>)[A-Za-z_ -]+>|\{{\{{|\bTODO\b|\bXXX\b|\.\.\.$|…$"
 )
-_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _LABEL = re.compile(r"^\*{0,2}[\w /-]{2,30}\*{0,2}\s?:\*{0,2}\s+")
 # A code review's item: something to fix or to weigh, not a fact about the project.
 _REVIEW_ITEM = re.compile(
@@ -280,7 +281,6 @@ _ENGLISH_WORDS = re.compile(
 )
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])|(?<=[。！？])")
-_FENCED_CODE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _TASK_RESULT = re.compile(r"<task-notification>.*?<result>(.*?)(?:</result>|\Z)", re.DOTALL)
 _AGENT_TOOL = re.compile(r"^(?:task|agent|spawn_agent|subagent|dispatch_agent)$", re.I)
 
@@ -335,10 +335,13 @@ def facts_in(answer: str, *, concluded: bool = False, lenient: bool = False) -> 
     """The lines of one answer that state a lasting fact (see the module doc); `lenient`:
     outside English too when not firm (a soft gate: the judge's candidates, `candidates`)."""
     facts: list[str] = []
-    for raw_line in _FENCED_CODE.sub("\n", answer).splitlines():
-        line = _BULLET.sub("", raw_line.strip()).strip()
-        if not line or line.startswith(("#", "|", ">")) or line.endswith(":"):
+    lines = answer.splitlines()
+    for raw_line, found in zip(lines, classify(lines, frontmatter=False), strict=True):
+        if found.kind in (LineKind.FENCE, LineKind.CODE, LineKind.HEADING):
             continue
+        line = bare_line(raw_line, found)
+        if not line or line.startswith(("|", ">")) or line.endswith(":"):
+            continue  # a table, a quote, what introduces a list
         line = line.replace("**", "")
         for sentence in _SENTENCE_END.split(line):
             fact = _fact(sentence, concluded, lenient)

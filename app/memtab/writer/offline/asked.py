@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Annotated
 
 from memtab.fs.records import Checked, OrNone, Record, ValidItems
+from memtab.markdown import heading
 from memtab.transcripts import TranscriptToolCall
 from memtab.writer.offline.answers import is_english
 from memtab.writer.offline.directives import human_text, looks_pasted
@@ -69,13 +70,14 @@ _REPORTS_A_PROBLEM = re.compile(
 )
 # Claude Code hands a plan made in plan mode to the session that carries it out as
 # "Implement the following plan:" and the plan, whose first heading is its title.
-_PLAN_HANDOFF = re.compile(r"^\s*Implement the following plan:\s*#{1,6}\s*([^\n]+)")
+_PLAN_HANDOFF = "Implement the following plan:"
 # A first sentence that is not a task of its own: a role given to the agent ("You are an
-# expert in Hugo."), a link the message is about, a heading, or one that points at what
-# follows it ("Add the following meta tag:", "以下のメタタグを追加してください").
+# expert in Hugo."), a link the message is about, or one that points at what follows it
+# ("Add the following meta tag:", "以下のメタタグを追加してください"). (Nor is a heading:
+# no request opens on one, `_REQUEST`.)
 _NOT_A_TASK = re.compile(
     r"^(?:you are|you're|あなたは|你是|您是|tu es|vous êtes|você é|eres|du bist|당신은|너는)\b"
-    r"|^(?:https?://|#|/[\w:-]+$)|:$|：$"
+    r"|^(?:https?://|/[\w:-]+$)|:$|：$"
     r"|\b(?:the following|below|ci-dessous|suivant(?:e|s)?|folgende[nrs]?|unten|siguiente"
     r"|abaixo|seguinte)\b|以下|下面|下記|次の|아래|다음",
     re.IGNORECASE,
@@ -115,9 +117,9 @@ def goal_in(first_message: str) -> str | None:
     fits one sentence."""
     if _NOT_HUMAN.match(first_message):
         return None
-    plan = _PLAN_HANDOFF.match(first_message)
+    plan = _handed_plan(first_message)
     if plan is not None:
-        title = " ".join(plan.group(1).split()).rstrip(".")
+        title = " ".join(plan.split()).rstrip(".")
         if not is_claimed(title):
             return None  # prose the writer cannot check (`language`)
         if MIN_GOAL_CHARS <= len(title) <= MAX_GOAL_CHARS:
@@ -150,6 +152,16 @@ def goal_in(first_message: str) -> str | None:
     if goal[-1] not in ".!?。！？)":
         goal += "."
     return f"Goal of this session, as the user put it: {goal}"
+
+
+def _handed_plan(message: str) -> str | None:
+    """The title of the plan a message hands over (`_PLAN_HANDOFF`, then its first line, a
+    heading), or None."""
+    lines = [line for line in message.splitlines() if line.strip()]
+    if len(lines) < 2 or lines[0].strip() != _PLAN_HANDOFF:
+        return None
+    title = heading(lines[1])
+    return title.text if title is not None else None
 
 
 def is_question(call: TranscriptToolCall) -> bool:

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 
+from memtab.markdown import Line, LineKind, classify, item_text
 from memtab.writer.offline.language import ended, language_of
 
 MAX_DIRECTIVE_CHARS = 300
@@ -51,14 +52,13 @@ _HARNESS_TAGS = re.compile(
     r".*?(?:</\1>|\Z)",
     re.DOTALL,
 )
-_FENCED_CODE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]\s*")
-_MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+\S", re.MULTILINE)
+_CODE = (LineKind.FENCE, LineKind.CODE)
 # A message this long, or with this many headings, is a pasted document.
 PASTED_LINES = 12
 PASTED_CHARS = 1500
 PASTED_HEADINGS = 2
-_LIST_MARKER = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
+_BULLET = re.compile(r"^•\s+")  # pasted from a document: no Markdown, but a list item
 # Sentence ends: Latin punctuation followed by a space, or CJK full stops anywhere.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 _QUESTION = re.compile(r"[?？]\s*$|[?？]\s")
@@ -200,18 +200,20 @@ _REWRITE_PREFIXES = re.compile(
 def human_text(text: str) -> str:
     """What the human typed in a message: without `<private>` parts, harness injections
     (slash-command wrappers, system reminders), code fences and an interruption marker."""
-    text = _FENCED_CODE.sub(" ", _HARNESS_TAGS.sub(" ", _PRIVATE.sub(" ", text)))
+    text = _HARNESS_TAGS.sub(" ", _PRIVATE.sub(" ", text))
+    kinds = [line.kind for line in classify(text.splitlines(), frontmatter=False)]
+    lines = zip(text.splitlines(keepends=True), kinds, strict=True)
+    text = "".join(line for line, kind in lines if kind not in _CODE)
     return _INTERRUPTED.sub("", text.strip())
 
 
 def looks_pasted(text: str) -> bool:
     """Whether a message reads as a pasted document rather than something typed."""
     lines = [line for line in text.splitlines() if line.strip()]
-    return (
-        len(lines) > PASTED_LINES
-        or len(text) > PASTED_CHARS
-        or len(_MARKDOWN_HEADING.findall(text)) >= PASTED_HEADINGS
-    )
+    if len(lines) > PASTED_LINES or len(text) > PASTED_CHARS:
+        return True
+    found = classify(text.splitlines(), frontmatter=False)
+    return sum(line.kind is LineKind.HEADING for line in found) >= PASTED_HEADINGS
 
 
 def directives_in(text: str) -> list[str]:
@@ -221,18 +223,28 @@ def directives_in(text: str) -> list[str]:
         text = text.split("\n\n", 1)[0]  # what the user wrote above what they pasted
         if looks_pasted(text):
             return []
-    found: list[str] = []
-    for raw_line in text.splitlines():
+    directives: list[str] = []
+    lines = text.splitlines()
+    for raw_line, found in zip(lines, classify(lines, frontmatter=False), strict=True):
         line = raw_line.strip()
-        if not line or line.startswith((">", "$", "#", "|")) or raw_line.startswith("    "):
-            continue
-        line = _LIST_MARKER.sub("", line)
-        for raw_sentence in _SENTENCE_END.split(line):
+        if not line or found.kind is LineKind.HEADING or line.startswith((">", "$", "|")):
+            continue  # a heading, a quote, a shell prompt, a table
+        if raw_line.startswith("    "):
+            continue  # indented: code, or what was pasted
+        for raw_sentence in _SENTENCE_END.split(bare_line(raw_line, found)):
             sentence = raw_sentence.strip()
             directive = _directive(sentence) or _obligation(sentence) or _correct_value(sentence)
-            if directive and directive not in found:
-                found.append(directive)
-    return found
+            if directive and directive not in directives:
+                directives.append(directive)
+    return directives
+
+
+def bare_line(line: str, found: Line) -> str:
+    """What a line of a message says (`found`: its kind), without the blanks around it and
+    its list marker: a Markdown item's, or a `•` pasted from a document."""
+    if found.kind is LineKind.LIST_ITEM:
+        return item_text(line, found).strip()
+    return _BULLET.sub("", line.strip()).strip()
 
 
 def is_directive(sentence: str) -> bool:

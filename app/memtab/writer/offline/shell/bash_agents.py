@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 
+from memtab.markdown import classify, fenced_blocks
 from memtab.transcripts import TranscriptToolCall
 from memtab.writer.offline.shell.commands import main_words
 from memtab.writer.offline.shell.outcomes import output_shows_success
 
 _AGENT_TOOL_NAMES = frozenset(("Task", "Agent"))
-_SHELL_FENCE = re.compile(r"```(?:bash|sh|shell|zsh|console)\s*\n(.*?)\n\s*```", re.DOTALL)
+_SHELLS = frozenset(("bash", "sh", "shell", "zsh", "console"))  # a fence's language
 # Tool calls written out as text: the sub-agent described calls instead of making them.
 _CALLS_AS_TEXT = re.compile(
     r"<(?:function_calls|invoke|tool_call|tool_response|function_response)\b"
@@ -41,12 +42,19 @@ def command_a_bash_agent_ran(call: TranscriptToolCall) -> str | None:
     report = _AGENT_TRAILER.sub("", call.output or "")
     if not isinstance(prompt, str) or _CALLS_AS_TEXT.search(report):
         return None
-    fences = list(_SHELL_FENCE.finditer(report))
-    if len(fences) != 1:
-        return None
-    command = fences[0].group(1).strip()
+    lines = report.splitlines()
+    blocks = [
+        (block.start, block.end)
+        for block in fenced_blocks(classify(lines, frontmatter=False))
+        if block.fence.info in _SHELLS and block.end is not None
+    ]
+    if len(blocks) != 1:
+        return None  # none closed, or several commands
+    start, end = blocks[0]
+    assert end is not None
+    command = "\n".join(lines[start + 1 : end]).strip()
     words = main_words(command)
     if "\n" in command or not words or " ".join(words) not in " ".join(prompt.split()):
         return None
-    after = report[fences[0].end() :]
+    after = "\n".join(lines[end + 1 :])
     return command if after.strip() and output_shows_success(after) else None
