@@ -346,3 +346,5 @@ def test_the_inbox_reads_again_when_one_of_its_files_changes_and_only_then(
     assert reads == [1]  # the last of `reading`'s, none since
     window.context.changes.publish([str(path) for path in (*not_reading, reading[1])])
     assert reads == [1, 1]  # once a batch, however many of its files it holds
+    window.context.changes.publish([str(home.root)])  # a storm, reported as the home
+    assert reads == [1, 1, 1]

@@ -239,18 +239,18 @@ class HistoryHub(QObject):
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
-        # Routed by place (see the module docstring).
-        kinds = batch.kinds
-        if PathKind.HISTORY_INDEX in kinds:
+        # Routed by place (see the module docstring); a batch of the home (a storm) may
+        # have changed any of them.
+        if batch.affects(PathKind.HISTORY_INDEX):
             key = self._panel_scope_key()
-            if key is not None and key in batch.keys(PathKind.HISTORY_INDEX):
+            if key is not None and batch.affects(PathKind.HISTORY_INDEX, key):
                 self.panel.reload()
             if self.trash_dialog is not None and self.trash_dialog.isVisible():
                 self.trash_dialog.reload(record_first=False)  # history changed: nothing to record
         runs = self.runs_dialog
-        if PathKind.RUNS_LOG in kinds and runs is not None and runs.isVisible():
+        if batch.affects(PathKind.RUNS_LOG) and runs is not None and runs.isVisible():
             runs.reload()
-        if PathKind.CONSOLIDATION_JOURNAL in kinds or batch.everything:
+        if batch.affects(PathKind.CONSOLIDATION_JOURNAL):
             self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
 
     def tab_loaded(self) -> None:

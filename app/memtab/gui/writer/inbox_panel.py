@@ -311,7 +311,8 @@ class InboxPanel(QFrame):
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
-        if not self._watched.isdisjoint(batch.places):
+        # `everything`: the home appeared or went, or a storm was reported as the home.
+        if batch.everything or not self._watched.isdisjoint(batch.places):
             self.reload()
 
     def reveal(self) -> None:
