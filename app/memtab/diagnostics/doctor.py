@@ -45,7 +45,7 @@ def run_doctor(
     sections["sync"] = section(*check_sync(home))
     sections["history"] = section(*check_history(home))
     locks, found_in_locks = check_locks(home)
-    locks["xum"] = check_xum_locks(home, found_in_locks)
+    locks = locks.replaced(xum=check_xum_locks(home, found_in_locks))
     sections["locks"] = section(locks, found_in_locks)
     sections["watcher"] = section(*check_watcher(home.root))
     sections["sources"] = section(*check_sources(home, registry, env))

@@ -12,10 +12,11 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
 from memtab.diagnostics.report import Findings
 from memtab.fs.config.settings_file import SETTINGS_FILE_NAME
+from memtab.fs.records import Inlined, Record
 from memtab.fs.sidecar import CORRUPT_INFIX, read_sidecar
 from memtab.store.home import Home, HomeLocation
 from memtab.store.sidecars.registry import Registry, orphan_project_dirs, registry_from_document
@@ -41,7 +42,58 @@ def home_why(source: str) -> str:
     return _WHY.get(source, f"set by {source}")
 
 
-def check_home(location: HomeLocation) -> tuple[dict[str, Any], Findings]:
+class HomeFacts(Record, write_only=True):
+    """`home`: where the home is, why, and whether Memtab can read and write it."""
+
+    path: str
+    source: str
+    why: str
+    exists: bool
+    readable: bool
+    writable: bool
+
+
+class RegistryCounts(Record, write_only=True):
+    """What a readable config.json registers (written as `registry`'s own fields)."""
+
+    projects: int
+    workspaces: int
+    archived_workspaces: int
+    multi_project_workspaces: int
+    writer_interval: int
+    skipped: tuple[str, ...]
+    orphan_project_dirs: tuple[str, ...]
+
+
+class RegistryFacts(Record, write_only=True):
+    """`registry`: config.json, and what it registers — no counts when it cannot be read."""
+
+    path: str
+    exists: bool
+    problem: str | None
+    counts: Annotated[RegistryCounts | None, Inlined] = None
+
+
+class KeptAside(Record, write_only=True):
+    """A copy of a sidecar kept aside when it could not be parsed."""
+
+    path: str
+    size: int | None
+
+
+class SidecarFacts(Record, write_only=True):
+    """One row of `sidecars`: a sidecar's parse status, size and copies kept aside."""
+
+    name: str
+    path: str
+    exists: bool
+    size: int | None
+    status: str
+    problem: str | None
+    kept_aside: tuple[KeptAside, ...]
+
+
+def check_home(location: HomeLocation) -> tuple[HomeFacts, Findings]:
     """Where the home is, why, and whether Memtab can read and write it."""
     found = Findings("home")
     path = location.path
@@ -57,47 +109,41 @@ def check_home(location: HomeLocation) -> tuple[dict[str, Any], Findings]:
         found.broken(f"The home {path} is not readable")
     elif not writable:
         found.broken(f"The home {path} is read-only: memories can be read, not changed")
-    section = {
-        "path": str(path),
-        "source": location.source,
-        "why": home_why(location.source),
-        "exists": exists,
-        "readable": readable,
-        "writable": writable,
-    }
-    return section, found
+    facts = HomeFacts(
+        path=str(path),
+        source=location.source,
+        why=home_why(location.source),
+        exists=exists,
+        readable=readable,
+        writable=writable,
+    )
+    return facts, found
 
 
-def check_registry(home: Home) -> tuple[dict[str, Any], Findings, Registry | None]:
+def check_registry(home: Home) -> tuple[RegistryFacts, Findings, Registry | None]:
     """What config.json registers, and what of it was skipped (as mux's loader skips it)."""
     found = Findings("registry")
     read = read_sidecar(home.config_path)
-    section: dict[str, Any] = {
-        "path": str(home.config_path),
-        "exists": read.exists,
-        "problem": read.problem,
-    }
+    facts = RegistryFacts(path=str(home.config_path), exists=read.exists, problem=read.problem)
     if read.problem is not None:
         found.broken(
             f"{home.config_path} is {read.problem}: projects and workspaces cannot be read"
         )
-        return section, found, None
+        return facts, found, None
     registry = registry_from_document(home, read.document)
     workspaces = registry.workspaces
-    section.update(
-        {
-            "projects": len(registry.projects),
-            "workspaces": len(workspaces),
-            "archivedWorkspaces": sum(1 for ws in workspaces if ws.archived),
-            "multiProjectWorkspaces": sum(1 for ws in workspaces if ws.multi_project),
-            "writerInterval": registry.writer_interval,
-            "skipped": list(registry.problems),
-            "orphanProjectDirs": orphan_project_dirs(home, registry),
-        }
+    counts = RegistryCounts(
+        projects=len(registry.projects),
+        workspaces=len(workspaces),
+        archived_workspaces=sum(1 for ws in workspaces if ws.archived),
+        multi_project_workspaces=sum(1 for ws in workspaces if ws.multi_project),
+        writer_interval=registry.writer_interval,
+        skipped=tuple(registry.problems),
+        orphan_project_dirs=tuple(orphan_project_dirs(home, registry)),
     )
     for problem in registry.problems:
         found.warning(problem)
-    return section, found, registry
+    return facts.replaced(counts=counts), found, registry
 
 
 def sidecar_paths(home: Home, config_dir: Path) -> list[Path]:
@@ -135,14 +181,14 @@ def sidecar_paths(home: Home, config_dir: Path) -> list[Path]:
     return paths
 
 
-def check_sidecars(home: Home, config_dir: Path) -> tuple[list[dict[str, Any]], Findings]:
+def check_sidecars(home: Home, config_dir: Path) -> tuple[tuple[SidecarFacts, ...], Findings]:
     """Each sidecar's parse status, size and copies kept aside.
 
     A sidecar that cannot be used is broken (its pins, journal or settings are not being
     read), except Memtab's own UI state, which only remembers the window's layout.
     """
     found = Findings("sidecars")
-    rows: list[dict[str, Any]] = []
+    rows: list[SidecarFacts] = []
     settings = config_dir / SETTINGS_FILE_NAME
     for path in sidecar_paths(home, config_dir):
         read = read_sidecar(path)
@@ -164,17 +210,17 @@ def check_sidecars(home: Home, config_dir: Path) -> tuple[list[dict[str, Any]], 
                 "current file, then delete them"
             )
         rows.append(
-            {
-                "name": path.name,
-                "path": str(path),
-                "exists": read.exists,
-                "size": len(read.raw) if read.raw is not None else None,
-                "status": status,
-                "problem": read.problem,
-                "keptAside": [{"path": str(copy), "size": _size(copy)} for copy in kept],
-            }
+            SidecarFacts(
+                name=path.name,
+                path=str(path),
+                exists=read.exists,
+                size=len(read.raw) if read.raw is not None else None,
+                status=status,
+                problem=read.problem,
+                kept_aside=tuple(KeptAside(path=str(copy), size=_size(copy)) for copy in kept),
+            )
         )
-    return rows, found
+    return tuple(rows), found
 
 
 def _kept_aside(path: Path) -> list[Path]:

@@ -15,12 +15,14 @@ import contextlib
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
 from memtab.diagnostics.report import Findings
+from memtab.diagnostics.xum_locks import XumLocksFacts
 from memtab.fs.atomic import Directory
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
+from memtab.fs.records import OmitNone, Record
 from memtab.humanize import plural
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.recorder import history_problem
@@ -35,37 +37,62 @@ _PROBE = "doctor-probe"
 _LINES_NAMED = 3  # bad lines of an index named by number; the rest are counted
 
 
-def check_history(home: Home) -> tuple[dict[str, Any], Findings]:
+class IndexFacts(Record, write_only=True):
+    """One of `history.indexes`: an index (or the runs log), its records and bad lines."""
+
+    path: str
+    records: int
+    bad_lines: tuple[int, ...]
+
+
+class HistoryFacts(Record, write_only=True):
+    """`history`: whether it can keep copies, what it stored, and its indexes."""
+
+    path: str
+    exists: bool
+    writable: bool | None = None
+    contents: int = 0
+    unreadable_contents: int = 0
+    indexes: tuple[IndexFacts, ...] = ()
+
+
+class LocksFacts(Record, write_only=True):
+    """`locks`: whether a lock can be taken; the lock files that are not files (when
+    the directory was probed), and xum's locks (`xum_locks.py`)."""
+
+    path: str
+    lockable: bool | None = None
+    not_lock_files: Annotated[tuple[str, ...] | None, OmitNone] = None
+    xum: Annotated[XumLocksFacts | None, OmitNone] = None
+
+
+def check_history(home: Home) -> tuple[HistoryFacts, Findings]:
     """Whether history can keep copies (every directory it writes), read back what it
     stored, and parse every line of its indexes and runs log."""
     found = Findings("history")
     root = home.history_dir
-    section: dict[str, Any] = {
-        "path": str(root),
-        "exists": root.exists(),
-        "writable": None,
-        "contents": 0,
-        "unreadableContents": 0,
-        "indexes": [],
-    }
+    facts = HistoryFacts(path=str(root), exists=root.exists())
     if not os.path.lexists(root):
-        return section, found  # made by the first change
+        return facts, found  # made by the first change
     if not root.is_dir():
         found.broken(
             f"{root} is not a directory: history cannot keep a copy of what a change "
             "replaces, so deletes and overwrites are refused"
         )
-        return section, found
+        return facts, found
     problem = _write_problem(root, [root, home.history_blobs_dir, home.history_index_dir])
-    section["writable"] = problem is None
     if problem is not None:
         found.broken(
             f"History cannot keep copies ({problem}): deletes and overwrites are refused "
             "until it can"
         )
-    _check_contents(home, section, found)
-    _check_indexes(home, section, found)
-    return section, found
+    contents, unreadable = _check_contents(home, found)
+    return facts.replaced(
+        writable=problem is None,
+        contents=contents,
+        unreadable_contents=unreadable,
+        indexes=_check_indexes(home, found),
+    ), found
 
 
 def _write_problem(history_dir: Path, directories: list[Path]) -> str | None:
@@ -81,16 +108,17 @@ def _write_problem(history_dir: Path, directories: list[Path]) -> str | None:
     return None
 
 
-def _check_contents(home: Home, section: dict[str, Any], found: Findings) -> None:
-    """Read back every stored content (loose blobs and packs) and check its sha."""
+def _check_contents(home: Home, found: Findings) -> tuple[int, int]:
+    """Read back every stored content (loose blobs and packs) and check its sha: how many
+    there are, and how many cannot be read."""
     blobs = BlobStore(home.history_blobs_dir)
     try:
         os.scandir(blobs.directory).close()
     except FileNotFoundError:
-        return
+        return 0, 0
     except OSError as error:
         found.broken(f"{blobs.directory} cannot be read: {error.strerror or error}")
-        return
+        return 0, 0
     stored = unreadable = 0
     for info in blobs.all():
         stored += 1
@@ -98,15 +126,15 @@ def _check_contents(home: Home, section: dict[str, Any], found: Findings) -> Non
             blobs.get(info.sha256)
         except BlobError:
             unreadable += 1
-    section["contents"], section["unreadableContents"] = stored, unreadable
     if unreadable:
         found.broken(
             f"{plural(unreadable, 'stored content')} in {blobs.directory} cannot be read "
             "(damaged or unreadable): the versions that hold them cannot be restored"
         )
+    return stored, unreadable
 
 
-def _check_indexes(home: Home, section: dict[str, Any], found: Findings) -> None:
+def _check_indexes(home: Home, found: Findings) -> tuple[IndexFacts, ...]:
     """Parse every line of each scope's index and of the runs log, as their readers do."""
     try:
         names = sorted(n for n in os.listdir(home.history_index_dir) if n.endswith(".jsonl"))
@@ -116,6 +144,7 @@ def _check_indexes(home: Home, section: dict[str, Any], found: Findings) -> None
         found.broken(f"{home.history_index_dir} cannot be read: {error.strerror or error}")
         names = []
     files = [(home.history_index_dir / name, "version") for name in names]
+    indexes: list[IndexFacts] = []
     if home.runs_log_path.exists():
         files.append((home.runs_log_path, "run"))
     for path, kind in files:
@@ -125,7 +154,7 @@ def _check_indexes(home: Home, section: dict[str, Any], found: Findings) -> None
             found.broken(f"{path} cannot be read: {error.strerror or error}")
             continue
         records, bad = _parse_lines(data, kind)
-        section["indexes"].append({"path": str(path), "records": records, "badLines": bad})
+        indexes.append(IndexFacts(path=str(path), records=records, bad_lines=tuple(bad)))
         if bad:
             named = ", ".join(str(number) for number in bad[:_LINES_NAMED])
             more = f" and {len(bad) - _LINES_NAMED} more" if len(bad) > _LINES_NAMED else ""
@@ -133,6 +162,7 @@ def _check_indexes(home: Home, section: dict[str, Any], found: Findings) -> None
                 f"{path}: {plural(len(bad), 'line')} cannot be read (line {named}{more}): "
                 f"the {kind}s they held are not shown; they are kept as they are"
             )
+    return tuple(indexes)
 
 
 def _parse_lines(data: bytes, kind: str) -> tuple[int, list[int]]:
@@ -155,41 +185,39 @@ def _parse_lines(data: bytes, kind: str) -> tuple[int, list[int]]:
     return records, bad
 
 
-def check_locks(home: Home) -> tuple[dict[str, Any], Findings]:
+def check_locks(home: Home) -> tuple[LocksFacts, Findings]:
     """Whether a lock can be taken (and released) in the locks directory, as every change
-    to memory does."""
+    to memory does (xum's locks are `xum_locks.py`'s)."""
     found = Findings("locks")
     probe = home.lock_path(_PROBE)
-    section: dict[str, Any] = {"path": str(probe.parent), "lockable": None}
+    facts = LocksFacts(path=str(probe.parent))
     if not home.root.is_dir():
-        return section, found  # no home yet: the home check says so
+        return facts, found  # no home yet: the home check says so
     try:
         with interprocess_lock(probe, timeout_s=0):
             pass
     except LockUnavailableError:
-        section["lockable"] = True  # another doctor holds the probe: locks work
-        return section, found
+        return facts.replaced(lockable=True), found  # another doctor holds it: locks work
     except OSError as error:
-        section["lockable"] = False
         where = f" ({error.filename})" if error.filename else ""
         found.broken(
             f"No lock can be taken in {probe.parent}: {error.strerror or error}{where}; "
             "every change to memory fails until it can"
         )
-        return section, found
+        return facts.replaced(lockable=False), found
     with contextlib.suppress(OSError):
         probe.unlink()
     # The probe proves the directory; a lock file that is a directory (or a FIFO…) fails
     # every change that takes that lock, as surely.
     blocked = _not_lock_files((probe.parent, xum_locks_dir(home)))
-    section["lockable"] = not blocked
-    section["notLockFiles"] = [str(path) for path in blocked]
     for path in blocked:
         found.broken(
             f"{path} is not a lock file (a directory or another kind of entry): every "
             "change that takes this lock fails until it is removed"
         )
-    return section, found
+    return facts.replaced(
+        lockable=not blocked, not_lock_files=tuple(str(path) for path in blocked)
+    ), found
 
 
 def _not_lock_files(directories: tuple[Path, ...]) -> list[Path]:

@@ -1,7 +1,8 @@
-"""A doctor's report: each check's facts as JSON, and what it found wrong.
+"""A doctor's report: each check's facts, and what it found wrong.
 
 The JSON (the record `DoctorReport`) is a stable contract, documented in
-docs/troubleshooting.md: fields are added, never renamed or removed.
+docs/troubleshooting.md: fields are added, never renamed or removed. Each check's facts
+are a write-only record beside the check (`HomeFacts` in home.py…), or `CouldNotRun`.
 """
 
 from __future__ import annotations
@@ -46,8 +47,15 @@ class Findings:
         self.items.append(Finding(check=self.check, level=Level.WARNING, message=message))
 
 
-Section = Any
-"""One check's facts: plain JSON data (an object, or a list)."""
+Section = Record | tuple[Record, ...]
+"""One check's facts: its write-only record (the sidecars': one a file)."""
+
+
+class CouldNotRun(Record, write_only=True):
+    """The facts of a check that could not run: only why (the provider's, when its
+    settings cannot be used)."""
+
+    problem: str
 
 
 def _worst(report: DoctorReport) -> Level:
@@ -77,7 +85,8 @@ class DoctorReport(Record, write_only=True):
         return self.status is Level.BROKEN
 
     @property
-    def sections(self) -> dict[str, Section]:
-        """Each check's section by its name."""
+    def sections(self) -> dict[str, Any]:
+        """Each check's section by its name, as its JSON."""
+        written = self.to_json()
         names = self._field_names[self._field_names.index("home") :]
-        return {name: getattr(self, name) for name in names}
+        return {name: written[name] for name in names}

@@ -17,7 +17,6 @@ import platform
 import subprocess
 import sys
 from collections.abc import Callable
-from typing import Any
 
 import watchdog.version
 
@@ -110,7 +109,31 @@ def _distribution_version(*names: str) -> str | None:
     return None
 
 
-def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[dict[str, Any], Findings]:
+class Versions(Record, write_only=True):
+    """`runtime.versions`: Memtab's, Python's, the platform's and the libraries' (Qt's as
+    the child read it; None: not found)."""
+
+    memtab: str
+    python: str
+    platform: str
+    pyside6: str | None
+    qt: str | None
+    watchdog: str
+    httpx: str
+    pydantic: str | None
+
+
+class RuntimeFacts(Record, write_only=True):
+    """`runtime`: the versions, why Qt does not load (if it does not), whether this is a
+    frozen bundle, and the log file."""
+
+    versions: Versions
+    qt_problem: str | None
+    frozen: bool
+    log_file: str
+
+
+def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[RuntimeFacts, Findings]:
     """Versions of Memtab, Python, Qt and the libraries, and whether Qt loads."""
     # lazy: httpx (~8 MiB, ~190 ms) only when asked
     import httpx
@@ -125,21 +148,21 @@ def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[dict[str, Any], F
             "will not open on X11; `memtab` names the package to install, and "
             "scripts/install-system-deps installs everything Qt needs"
         )
-    versions = {
-        "memtab": __version__,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "pyside6": qt.pyside6 or _distribution_version("PySide6-Essentials", "PySide6"),
-        "qt": qt.qt,
-        "watchdog": watchdog.version.VERSION_STRING,
-        "httpx": httpx.__version__,
+    versions = Versions(
+        memtab=__version__,
+        python=platform.python_version(),
+        platform=platform.platform(),
+        pyside6=qt.pyside6 or _distribution_version("PySide6-Essentials", "PySide6"),
+        qt=qt.qt,
+        watchdog=watchdog.version.VERSION_STRING,
+        httpx=httpx.__version__,
         # the MCP SDK's (Memtab's own code does not import it): read, not imported
-        "pydantic": _distribution_version("pydantic"),
-    }
-    section = {
-        "versions": versions,
-        "qtProblem": qt.problem or qt.platform_problem,
-        "frozen": bool(getattr(sys, "frozen", False)),
-        "logFile": str(log_file() or log_dir() / LOG_FILE_NAME),
-    }
-    return section, found
+        pydantic=_distribution_version("pydantic"),
+    )
+    facts = RuntimeFacts(
+        versions=versions,
+        qt_problem=qt.problem or qt.platform_problem,
+        frozen=bool(getattr(sys, "frozen", False)),
+        log_file=str(log_file() or log_dir() / LOG_FILE_NAME),
+    )
+    return facts, found

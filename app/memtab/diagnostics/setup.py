@@ -9,54 +9,111 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated
 
-from memtab.diagnostics.report import Findings
+from memtab.diagnostics.report import CouldNotRun, Findings
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
+from memtab.fs.records import Key, Record
 from memtab.llm.endpoints import OFFICIAL_HOSTS, url_host
 from memtab.llm.settings import explain_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
+from memtab.sources.model import LookedFor
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Registry
 from memtab.writer.config import SETTINGS_KEY as WRITER_KEY
-from memtab.writer.config import check_writer_settings
+from memtab.writer.config import WriterSettings, check_writer_settings
 
 logger = logging.getLogger(__name__)
 
 
+class ProviderOrigins(Record, write_only=True):
+    """`provider.origins`: where each value came from (a layer, or the default)."""
+
+    provider: str
+    model: str | None
+    base_url: str | None
+
+
+class KeyFacts(Record, write_only=True):
+    """`provider.key`: whether requests carry a key, from where, and why (never the key)."""
+
+    sent: bool
+    came_from: Annotated[str | None, Key("from")]
+    withheld: str | None
+    saved_for: tuple[str, ...]
+    note: str
+
+
+class ProviderFacts(Record, write_only=True):
+    """`provider`: the model in use (model and base URL null offline), where each value
+    came from, the key rule, and the test request's result (`--check-provider`)."""
+
+    provider: str
+    model: str | None
+    base_url: str | None
+    origins: ProviderOrigins
+    key: KeyFacts
+    problem: str | None = None
+    check: Record | None = None  # `llm.probe.ProbeResult`, loaded with httpx when asked
+
+
+class WriterFacts(Record, write_only=True):
+    """`writer`: its settings under settings.json's names, and each bad value's problem."""
+
+    settings: WriterSettings
+    problems: tuple[str, ...]
+
+
+class SourceFacts(Record, write_only=True):
+    """One of `sources.found`: another agent's memory found."""
+
+    id: str
+    agent: str
+    label: str
+    root: str
+    project: str | None
+    writable: bool
+
+
+class SourcesFacts(Record, write_only=True):
+    """`sources`: other agents' memory found, where it was looked for, and problems."""
+
+    found: tuple[SourceFacts, ...]
+    looked_for: tuple[LookedFor, ...]
+    problems: tuple[str, ...]
+
+
 def check_provider(
     env: Mapping[str, str], *, probe: bool = False
-) -> tuple[dict[str, Any], Findings]:
+) -> tuple[ProviderFacts | CouldNotRun, Findings]:
     """The provider, model and base URL in use, where each came from, and the key rule."""
     found = Findings("provider")
     try:
         resolved = explain_provider_settings(env=env)
     except (ProviderError, SettingsFileError) as error:
         found.broken(f"The model settings cannot be used: {error}")
-        return {"problem": str(error)}, found
+        return CouldNotRun(problem=str(error)), found
     settings = resolved.settings
     origins = dict(resolved.origins)
-    section: dict[str, Any] = {
-        "provider": settings.provider,
-        "model": None if settings.is_offline else settings.model,
-        "baseUrl": None if settings.is_offline else settings.base_url,
-        "origins": {
-            "provider": origins["provider"],
-            "model": origins.get("model"),
-            "baseUrl": origins.get("base_url"),
-        },
-        "key": {
-            "sent": bool(settings.api_key),
-            "from": _key_origin(settings.api_key, settings.api_key_env),
-            "withheld": f"${settings.withheld_key_env}" if settings.withheld_key_env else None,
-            "savedFor": list(settings.saved_key_origins),
-            "note": settings.key_note(),
-        },
-        "problem": None,
-        "check": None,
-    }
+    facts = ProviderFacts(
+        provider=settings.provider,
+        model=None if settings.is_offline else settings.model,
+        base_url=None if settings.is_offline else settings.base_url,
+        origins=ProviderOrigins(
+            provider=origins["provider"],
+            model=origins.get("model"),
+            base_url=origins.get("base_url"),
+        ),
+        key=KeyFacts(
+            sent=bool(settings.api_key),
+            came_from=_key_origin(settings.api_key, settings.api_key_env),
+            withheld=f"${settings.withheld_key_env}" if settings.withheld_key_env else None,
+            saved_for=settings.saved_key_origins,
+            note=settings.key_note(),
+        ),
+    )
     if settings.provider == "anthropic" and not settings.api_key:
         how = (
             settings.key_note()
@@ -76,10 +133,10 @@ def check_provider(
         from memtab.llm.probe import probe_provider  # lazy: httpx (~8 MiB), only when asked
 
         result = probe_provider(settings)
-        section["check"] = result.to_json()
+        facts = facts.replaced(check=result)
         if not result.ok:
             found.broken(f"Test request: {result.summary}")
-    return section, found
+    return facts, found
 
 
 def _key_origin(key: str | None, variable: str | None) -> str | None:
@@ -88,7 +145,7 @@ def _key_origin(key: str | None, variable: str | None) -> str | None:
     return f"${variable}" if variable else "settings file"
 
 
-def check_writer(env: Mapping[str, str]) -> tuple[dict[str, Any], Findings]:
+def check_writer(env: Mapping[str, str]) -> tuple[WriterFacts, Findings]:
     """The writer's settings as the app reads them; each value replaced by its default."""
     found = Findings("writer")
     path = settings_path(env)
@@ -100,13 +157,12 @@ def check_writer(env: Mapping[str, str]) -> tuple[dict[str, Any], Findings]:
     settings, problems = check_writer_settings(raw, source=str(path))
     for problem in problems:
         found.warning(problem)
-    # The settings under the names settings.json gives them.
-    return {"settings": settings.to_json(), "problems": problems}, found
+    return WriterFacts(settings=settings, problems=tuple(problems)), found
 
 
 def check_sources(
     home: Home, registry: Registry | None, env: Mapping[str, str]
-) -> tuple[dict[str, Any], Findings]:
+) -> tuple[SourcesFacts, Findings]:
     """Other agents' memory found (Claude Code, Codex, loki-mode), and where it was looked
     for; mux's own is the home itself."""
     found = Findings("sources")
@@ -114,28 +170,19 @@ def check_sources(
     discovery = discover(context)
     for problem in context.problems:
         found.warning(problem)
-    section = {
-        "found": [
-            {
-                "id": source.id,
-                "agent": source.agent,
-                "label": source.label,
-                "root": str(source.root),
-                "project": source.project,
-                "writable": source.writable,
-            }
+    facts = SourcesFacts(
+        found=tuple(
+            SourceFacts(
+                id=source.id,
+                agent=source.agent,
+                label=source.label,
+                root=str(source.root),
+                project=source.project,
+                writable=source.writable,
+            )
             for source in discovery.sources
-        ],
-        "lookedFor": [
-            {
-                "agent": item.agent,
-                "path": item.path,
-                "found": item.found,
-                "how": item.how,
-                "note": item.note,
-            }
-            for item in discovery.looked_for
-        ],
-        "problems": list(context.problems),
-    }
-    return section, found
+        ),
+        looked_for=discovery.looked_for,
+        problems=tuple(context.problems),
+    )
+    return facts, found

@@ -17,45 +17,79 @@ from __future__ import annotations
 
 import os
 import shutil
-from typing import Any
+from pathlib import Path
 
 from memtab.diagnostics.report import Findings
 from memtab.fs.locking.filesystems import filesystem_of, lock_problem, probe_locks
+from memtab.fs.records import Record
 from memtab.store.conflict_copies import find_copies
 from memtab.store.files import list_scope
 from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.xum_backup import backup_overlap
-from memtab.sync.conflicts.copies import copy_row, sidecar_copies
+from memtab.sync.conflicts.copies import CopyRow, SidecarCopy, copy_row, sidecar_copies
 from memtab.sync.repository.git import branch_problem
 from memtab.sync.repository.layout import SyncPaths, load_config
 from memtab.sync.state import load_state
 
 
-def check_sync(home: Home) -> tuple[dict[str, Any], Findings]:
+class FileSystemFacts(Record, write_only=True):
+    """`sync.fileSystem`: the home's file system, and whether Memtab's locks work there
+    (None: no home to probe)."""
+
+    type: str
+    mount_point: str
+    remote: bool
+    locks_work: bool | None
+
+
+class TargetFacts(Record, write_only=True):
+    """One of `sync.targets`: a sync target as its state file leaves it (no network)."""
+
+    name: str
+    remote: str
+    scopes: tuple[str, ...]
+    last_sync_at: int | None
+    offline_since: int | None
+    conflicts: tuple[str, ...]
+    last_error: str | None
+
+
+class SyncFacts(Record, write_only=True):
+    """`sync`: the file system, git, the targets, the scopes xum's settings backup
+    carries too, and the conflict copies a file-sync tool left."""
+
+    file_system: FileSystemFacts | None
+    git: str | None
+    targets: tuple[TargetFacts, ...]
+    xum_backup: tuple[str, ...]
+    conflict_copies: tuple[CopyRow | SidecarCopy, ...]
+
+
+def check_sync(home: Home) -> tuple[SyncFacts, Findings]:
     found = Findings("sync")
-    section: dict[str, Any] = {
-        "fileSystem": _file_system(home, found),
-        "git": shutil.which("git"),
-        "targets": _targets(home, found),
-        "xumBackup": _xum_backup(home, found),
-        "conflictCopies": _copies(home, found),
-    }
-    return section, found
+    facts = SyncFacts(
+        file_system=_file_system(home, found),
+        git=shutil.which("git"),
+        targets=_targets(home, found),
+        xum_backup=_xum_backup(home, found),
+        conflict_copies=_copies(home, found),
+    )
+    return facts, found
 
 
-def _xum_backup(home: Home, found: Findings) -> list[str]:
+def _xum_backup(home: Home, found: Findings) -> tuple[str, ...]:
     """The synced scopes xum's settings backup carries too (a warning while no owner is
     chosen, and while the chosen owner is not the only one)."""
     scopes = [(s.kind, s.key) for target in load_config(home).targets for s in target.scopes]
     overlap = backup_overlap(home, scopes)
     if overlap is None:
-        return []
+        return ()
     found.warning(overlap.message)
-    return list(overlap.scopes)
+    return tuple(overlap.scopes)
 
 
-def _file_system(home: Home, found: Findings) -> dict[str, Any] | None:
+def _file_system(home: Home, found: Findings) -> FileSystemFacts | None:
     mount = filesystem_of(home.root)
     works = None
     if home.root.is_dir():
@@ -68,22 +102,19 @@ def _file_system(home: Home, found: Findings) -> dict[str, Any] | None:
             found.broken(lock_problem(home.root, home.lock_path("x").parent, probe) or "")
     if mount is None:
         return None
-    return {
-        "type": mount.type,
-        "mountPoint": mount.mount_point,
-        "remote": mount.remote,
-        "locksWork": works,
-    }
+    return FileSystemFacts(
+        type=mount.type, mount_point=mount.mount_point, remote=mount.remote, locks_work=works
+    )
 
 
-def _targets(home: Home, found: Findings) -> list[dict[str, Any]]:
+def _targets(home: Home, found: Findings) -> tuple[TargetFacts, ...]:
     config = load_config(home)
     if config.problem:
         found.broken(f"Sync's set-up {config.problem}: memtab sync cannot run")
     git = shutil.which("git")
     if config.targets and git is None:
         found.broken("Sync is set up but git is not installed: memtab sync cannot run")
-    rows = []
+    rows: list[TargetFacts] = []
     paths = SyncPaths(home)
     for target in config.targets:
         if not paths.repository(target.name).is_dir():
@@ -104,21 +135,21 @@ def _targets(home: Home, found: Findings) -> list[dict[str, Any]]:
         if state.last_error and not state.offline_since:
             found.warning(f"The last sync with {target.name} failed: {state.last_error}")
         rows.append(
-            {
-                "name": target.name,
-                "remote": target.remote,
-                "scopes": [scope.label for scope in target.scopes],
-                "lastSyncAt": state.last_sync_at,
-                "offlineSince": state.offline_since,
-                "conflicts": conflicts,
-                "lastError": state.last_error,
-            }
+            TargetFacts(
+                name=target.name,
+                remote=target.remote,
+                scopes=tuple(scope.label for scope in target.scopes),
+                last_sync_at=state.last_sync_at,
+                offline_since=state.offline_since,
+                conflicts=tuple(conflicts),
+                last_error=state.last_error,
+            )
         )
-    return rows
+    return tuple(rows)
 
 
-def _scope_roots(home: Home) -> list[tuple[Scope, str, Any]]:
-    roots: list[tuple[Scope, str, Any]] = [(Scope.GLOBAL, "global", home.global_root)]
+def _scope_roots(home: Home) -> list[tuple[Scope, str, Path]]:
+    roots: list[tuple[Scope, str, Path]] = [(Scope.GLOBAL, "global", home.global_root)]
     for parent, scope in (
         (home.projects_root, Scope.PROJECT),
         (home.sessions_dir, Scope.WORKSPACE),
@@ -135,19 +166,19 @@ def _scope_roots(home: Home) -> list[tuple[Scope, str, Any]]:
     return roots
 
 
-def _copies(home: Home, found: Findings) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _copies(home: Home, found: Findings) -> tuple[CopyRow | SidecarCopy, ...]:
+    rows: list[CopyRow | SidecarCopy] = []
     for scope, where, root in _scope_roots(home):
         listing = list_scope(scope, root, read_files=False)
         for copy in find_copies(entry.path for entry in listing.files).values():
-            rows.append(copy_row(copy).replaced(where=where).to_json())
+            rows.append(copy_row(copy).replaced(where=where))
     for sidecar in sidecar_copies(home):
-        rows.append(sidecar.replaced(where="home").to_json())
+        rows.append(sidecar.replaced(where="home"))
     if rows:
-        named = ", ".join(f"{row['path']} ({row['in']})" for row in rows[:3])
+        named = ", ".join(f"{row.path} ({row.where})" for row in rows[:3])
         more = f" and {len(rows) - 3} more" if len(rows) > 3 else ""
         found.warning(
             f"{len(rows)} conflict cop{'y' if len(rows) == 1 else 'ies'} left by a file-sync "
             f"tool: {named}{more}; agents do not see them until resolved: memtab conflicts"
         )
-    return rows
+    return tuple(rows)

@@ -16,11 +16,12 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from watchdog.observers import Observer
 
 from memtab.diagnostics.report import Findings
+from memtab.fs.records import Record
 
 logger = logging.getLogger(__name__)
 
@@ -100,30 +101,44 @@ def count_directories(root: Path) -> int:
     return count
 
 
+class InotifyFacts(Record, write_only=True):
+    """`watcher.inotify`: the user's limits, what is in use, and the watches left."""
+
+    max_user_watches: int | None
+    max_user_instances: int | None
+    watches_in_use: int | None
+    instances_in_use: int | None
+    headroom: int | None
+
+
+class WatcherFacts(Record, write_only=True):
+    """`watcher`: the backend, the home's directories, and inotify (Linux only)."""
+
+    backend: str
+    native: bool
+    home_directories: int
+    inotify: InotifyFacts | None = None
+
+
 def check_watcher(
     home_root: Path,
     *,
     limits: Path = INOTIFY_LIMITS,
     proc: Path = PROC,
     backend: str | None = None,
-) -> tuple[dict[str, Any], Findings]:
+) -> tuple[WatcherFacts, Findings]:
     """The backend, the home's directory count and, on Linux, the inotify headroom."""
     found = Findings("watcher")
     backend = backend or watchdog_backend()
     directories = count_directories(home_root) if home_root.is_dir() else 0
-    section: dict[str, Any] = {
-        "backend": backend,
-        "native": backend != "polling",
-        "homeDirectories": directories,
-        "inotify": None,
-    }
+    facts = WatcherFacts(backend=backend, native=backend != "polling", home_directories=directories)
     if backend == "polling":
         found.warning(
             "watchdog has no native file watcher here: the window polls the home, so it "
             "notices changes a second or two later"
         )
     if backend != "inotify" or not sys.platform.startswith("linux"):
-        return section, found
+        return facts, found
     max_watches = _read_limit("max_user_watches", limits)
     max_instances = _read_limit("max_user_instances", limits)
     use = inotify_in_use(proc)
@@ -132,13 +147,13 @@ def check_watcher(
         if max_watches is not None and use.watches is not None
         else max_watches
     )
-    section["inotify"] = {
-        "maxUserWatches": max_watches,
-        "maxUserInstances": max_instances,
-        "watchesInUse": use.watches,
-        "instancesInUse": use.instances,
-        "headroom": headroom,
-    }
+    inotify = InotifyFacts(
+        max_user_watches=max_watches,
+        max_user_instances=max_instances,
+        watches_in_use=use.watches,
+        instances_in_use=use.instances,
+        headroom=headroom,
+    )
     if headroom is not None and headroom < directories:
         found.warning(
             f"The home has {directories} directories but only {headroom} more inotify "
@@ -152,4 +167,4 @@ def check_watcher(
             f"All {max_instances} inotify instances of this user are taken "
             "(fs.inotify.max_user_instances): a new window will poll the home"
         )
-    return section, found
+    return facts.replaced(inotify=inotify), found

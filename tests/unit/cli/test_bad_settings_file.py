@@ -35,8 +35,9 @@ def test_memtab_models_names_the_file_and_the_key(
 
 
 def test_the_doctor_reports_it_broken(settings: Path) -> None:
-    section, found = check_provider({"MEMTAB_CONFIG_DIR": str(settings.parent)})
-    assert str(settings) in section["problem"] and PROBLEM in section["problem"]
+    facts, found = check_provider({"MEMTAB_CONFIG_DIR": str(settings.parent)})
+    assert facts.to_json() == {"problem": facts.problem}
+    assert str(settings) in facts.problem and PROBLEM in facts.problem
     assert [item.level.value for item in found.items] == ["broken"]
 
 

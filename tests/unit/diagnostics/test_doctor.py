@@ -124,7 +124,7 @@ def test_a_broken_ui_state_is_only_a_warning(demo: Home) -> None:
     (config / "ui-state.json").write_text("[]")
     rows, found = check_sidecars(demo, config)
     assert [f.level for f in found.items] == [Level.WARNING]
-    assert rows[-1]["name"] == "ui-state.json" and rows[-1]["status"] == "unusable"
+    assert rows[-1].name == "ui-state.json" and rows[-1].status == "unusable"
 
 
 def test_a_corrupt_registry_is_broken(demo: Home) -> None:
@@ -299,7 +299,8 @@ def test_too_few_free_watches_for_the_home_is_a_warning(demo: Home, tmp_path: Pa
     directories = count_directories(demo.root)
     (limits / "max_user_watches").write_text(f"{directories + 4}\n")
     proc = _fake_proc(tmp_path / "proc", [3, 2])
-    section, found = check_watcher(demo.root, limits=limits, proc=proc, backend="inotify")
+    facts, found = check_watcher(demo.root, limits=limits, proc=proc, backend="inotify")
+    section = facts.to_json()
     if not section["inotify"]:
         pytest.skip("inotify is Linux's")
     assert section["inotify"] == {
@@ -314,12 +315,12 @@ def test_too_few_free_watches_for_the_home_is_a_warning(demo: Home, tmp_path: Pa
     assert f"The home has {directories} directories but only {directories - 1}" in messages[0]
     assert "All 2 inotify instances" in messages[1]
     roomy, fine = check_watcher(demo.root, limits=limits, proc=tmp_path / "none", backend="inotify")
-    assert roomy["inotify"]["watchesInUse"] is None and not fine.items
+    assert roomy.inotify is not None and roomy.inotify.watches_in_use is None and not fine.items
 
 
 def test_polling_is_a_warning(demo: Home) -> None:
-    section, found = check_watcher(demo.root, backend="polling")
-    assert section["native"] is False and section["inotify"] is None
+    facts, found = check_watcher(demo.root, backend="polling")
+    assert facts.to_json()["native"] is False and facts.to_json()["inotify"] is None
     assert [f.level for f in found.items] == [Level.WARNING]
 
 

@@ -18,7 +18,8 @@ from support.sync_machines import Machine
 def test_a_plain_home_has_nothing_to_say(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     home.root.mkdir()
-    section, found = check_sync(home)
+    facts, found = check_sync(home)
+    section = facts.to_json()
     assert found.items == []
     assert section["targets"] == [] and section["conflictCopies"] == []
     assert section["fileSystem"] is None or section["fileSystem"]["locksWork"]
@@ -35,7 +36,8 @@ def test_conflict_copies_in_every_scope_and_of_sidecars_are_warned(tmp_path: Pat
     (project / "y_conflict-20261122-143000.md").write_text("z\n")
     (home.root / "memory-meta.json").write_text("{}")
     (home.root / "memory-meta.sync-conflict-20261122-143000-ABCDEF7.json").write_text("{}")
-    section, found = check_sync(home)
+    facts, found = check_sync(home)
+    section = facts.to_json()
     assert {row["in"] for row in section["conflictCopies"]} == {
         "global",
         "app-0123456789ab",
@@ -55,7 +57,8 @@ def test_conflicts_waiting_are_warned(tmp_path: Path, alpha: Machine, beta: Mach
     beta.write(notes, "c\n")
     alpha.sync()
     beta.sync()
-    section, found = check_sync(beta.home)
+    facts, found = check_sync(beta.home)
+    section = facts.to_json()
     assert section["targets"][0]["conflicts"] == ["global/notes.md"]
     assert any("sync conflict" in item.message for item in found.items)
 
