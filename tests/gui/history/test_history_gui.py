@@ -218,28 +218,6 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
     assert str(physical) not in tab.agent_edited  # Memtab's own write
 
 
-def test_a_storm_reported_as_the_home_reads_the_panel_and_the_dialogs_again(
-    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Over 500 paths at once, the watcher reports the home itself: any history may have
-    # changed (a sync, a checkout), as when one of their own files is in the batch.
-    window = watched_window(qtbot, make_window, home)
-    window.watcher.stop()  # only the batches published here
-    tab, history = window.memory_tab, window.history
-    assert tab.tree.select_key(file_key(ZETA))
-    tab.file_actions.history_action.trigger()
-    wait_for(qtbot, lambda: history.panel.subject is not None)
-    runs, trash = history.open_runs(), history.open_trash()
-    read: list[str] = []
-    monkeypatch.setattr(history.panel, "reload", lambda: read.append("panel"))
-    monkeypatch.setattr(runs, "reload", lambda: read.append("runs"))
-    monkeypatch.setattr(trash, "reload", lambda record_first: read.append("trash"))
-    window.context.changes.publish([str(home.root / "memory" / "global" / "other.md")])
-    assert read == []
-    window.context.changes.publish([str(home.root)])
-    assert sorted(read) == ["panel", "runs", "trash"]
-
-
 def test_the_panel_is_remembered_and_hides_on_other_tabs(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
