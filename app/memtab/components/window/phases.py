@@ -14,9 +14,12 @@ happen, to a `Composition` and tells it which phase it has reached:
 
 Reaching a phase builds every feature of it and of the phases before it not built yet,
 in the list's order (a window that starts watching before its menus are built still
-builds them first). Each feature is built once. Closing the window saves the UI state of
-every part built (`save_ui_state`) and shuts them down in the reverse order of their
-building (`shutdown`), each once.
+builds them first). Each feature is built once, and always in the list's order: a phase
+reached again while features are being built (a builder that needs the parts, a signal
+one sends) is left to the building already under way, which goes on to the phase asked
+for. Closing the window saves the UI state of every part built (`save_ui_state`) and
+shuts them down in the reverse order of their building (`shutdown`), each once; a part a
+feature builds into another (the Memory tab's, its attributes) is that one's to stop.
 """
 
 from __future__ import annotations
@@ -83,6 +86,7 @@ class Composition(Generic[Host]):
         self._built: dict[str, object] = {}
         self._order: list[str] = []  # as built
         self.reached: Phase | None = None
+        self._reaching = False
         self._closed = False
 
     @property
@@ -95,15 +99,24 @@ class Composition(Generic[Host]):
         return self._built.get(name)
 
     def reach(self, phase: Phase) -> None:
-        """Build every feature up to `phase` not built yet, in the list's order (a builder
-        may reach a later phase itself: nothing is built twice)."""
+        """Build every feature up to `phase` not built yet, in the list's order.
+
+        Called again while features are being built (re-entered from a builder), it
+        builds nothing itself: the building under way goes on up to `phase`, so nothing
+        is built twice or before a feature the list puts first."""
         if phase is Phase.ON_DEMAND:
             raise ValueError("on-demand features are built by demand(name)")
         if self.reached is None or phase > self.reached:
             self.reached = phase
-        for feature in self._features:
-            if feature.phase <= phase:
-                self._build(feature)
+        if self._reaching:
+            return
+        self._reaching = True
+        try:
+            for feature in self._features:
+                if feature.phase <= self.reached:  # raised by a builder: read each time
+                    self._build(feature)
+        finally:
+            self._reaching = False
 
     def demand(self, name: str) -> object | None:
         """Build the on-demand feature `name` if it is not yet; what it built."""

@@ -132,6 +132,23 @@ def test_a_builder_reaching_a_later_phase_builds_nothing_twice() -> None:
     assert window.log == ["build tab", "run menus", "build writer"]
 
 
+def test_a_phase_reached_again_while_it_is_built_is_left_to_the_building_under_way() -> None:
+    window = Window()
+
+    def editor(host: Window) -> None:
+        host.log.append("build editor")
+        parts.reach(Phase.AFTER_PAINT)  # e.g. an error shown while the parts are built
+        host.log.append("editor built")
+
+    parts = Composition(
+        window,
+        [part("tab"), Feature("editor", Phase.AFTER_PAINT, editor), part("history")],
+    )
+    parts.reach(Phase.AFTER_PAINT)
+    assert window.log == ["build tab", "build editor", "editor built", "build history"]
+    assert parts.built == ("tab", "editor", "history")
+
+
 def test_the_list_is_the_order_things_happen() -> None:
     with pytest.raises(ValueError, match="phase order"):
         Composition(Window(), [part("history"), part("tab")])
