@@ -1,5 +1,6 @@
-"""The window's features: built phase by phase from one list, closed in reverse, and
-following the watcher's batches through the context, classified once."""
+"""The window's features: built phase by phase from one list (the Memory tab's parts
+too, however early the tab is assembled), closed in reverse, and following the watcher's
+batches through the context, classified once."""
 
 from __future__ import annotations
 
@@ -11,9 +12,16 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WindowFactory
+from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.window.phases import Phase
+from memtab.components.editor.session import BarKind
+from memtab.components.window.phases import Feature, Phase
+from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.first_paint.app import create_main_window
+from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.first_paint.memory_tab import MemoryTab
+from memtab.gui.toolkit.ui_state import UiState
+from memtab.gui.window import features as window_features
 from memtab.gui.window.features import WINDOW_FEATURES
 from memtab.store.home import Home, PathKind, PathPlace
 from support.memory_home import MAIN
@@ -85,3 +93,131 @@ def test_the_window_builds_its_features_phase_by_phase_in_the_lists_order(
 def stop(stopped: list[str], name: str, shutdown: Callable[[], None]) -> None:
     stopped.append(name)
     shutdown()
+
+
+TAB_PARTS = frozenset(MemoryTab.__annotations__)
+"""The parts the Memory tab declares, built after the paint."""
+BUILT_WITH = {"search_edit": "search box", "file_ops": "file actions"}
+"""The parts built by the feature of another: the search box's field, the context's file
+operations the file actions run on."""
+
+
+class Recorded:
+    """Which feature of the window's list set each attribute of the Memory tab, and how
+    many times each feature was built."""
+
+    def __init__(self) -> None:
+        self.built_by: dict[str, str] = {}
+        self.builds: dict[str, int] = {}
+
+    def wrap(self, feature: Feature[MainWindow]) -> Feature[MainWindow]:
+        def build(window: MainWindow) -> object:
+            before = set(vars(window.memory_tab))
+            part = feature.build(window)
+            for name in set(vars(window.memory_tab)) - before:
+                self.built_by.setdefault(name, feature.name)
+            self.builds[feature.name] = self.builds.get(feature.name, 0) + 1
+            return part
+
+        return feature._replace(build=build)
+
+
+@pytest.fixture
+def recorded(monkeypatch: pytest.MonkeyPatch) -> Recorded:
+    """The window's list, each feature's building recorded."""
+    record = Recorded()
+    wrapped = tuple(record.wrap(feature) for feature in WINDOW_FEATURES)
+    monkeypatch.setattr(window_features, "WINDOW_FEATURES", wrapped)
+    return record
+
+
+def test_each_part_the_memory_tab_declares_is_built_by_the_feature_named_for_it(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, recorded: Recorded
+) -> None:
+    window = make_window(home)
+    support.wait_watching(qtbot, window)
+    built_by = {name: recorded.built_by.get(name) for name in TAB_PARTS}
+    assert built_by == {name: BUILT_WITH.get(name, name.replace("_", " ")) for name in TAB_PARTS}
+    names = [feature.name for feature in WINDOW_FEATURES]
+    for name in set(built_by.values()):
+        [feature] = [feature for feature in WINDOW_FEATURES if feature.name == name]
+        assert feature.phase is Phase.AFTER_PAINT
+        assert names.index(name) < names.index("tab wired") < names.index("history")
+    assert set(recorded.builds.values()) == {1}, "each feature built once"
+
+
+def early_window(qtbot: QtBot, home: Home, tmp_path: Path) -> MainWindow:
+    """A window just made: its scan started, nothing shown or painted yet."""
+    window = create_main_window(
+        home,
+        MAIN,
+        ui_state=UiState(tmp_path / "ui.json"),
+        watcher=HomeWatcher(debounce_ms=30, max_latency_ms=300),
+    )
+    qtbot.addWidget(window)
+    assert window.memory_tab.scan is None and window.features is None
+    return window
+
+
+@pytest.mark.parametrize("early", ["assemble", "show_error"])
+def test_the_memory_tab_assembled_before_its_paint_builds_its_parts_through_the_list(
+    qtbot: QtBot, home: Home, tmp_path: Path, recorded: Recorded, early: str
+) -> None:
+    window = early_window(qtbot, home, tmp_path)
+    tab = window.memory_tab
+    try:
+        if early == "assemble":
+            tab.assemble()  # e.g. a search asked for before the paint
+        else:
+            tab.show_error("The home could not be read")
+            assert tab.message_bar.kind is BarKind.ERROR
+            assert tab.message_bar.text == "The home could not be read"
+        features = window.features
+        assert features is not None and features.reached is Phase.AFTER_PAINT
+        up_to_after_paint = [f.name for f in WINDOW_FEATURES if f.phase <= Phase.AFTER_PAINT]
+        assert list(features.built) == up_to_after_paint
+        assert {name: recorded.built_by.get(name) for name in TAB_PARTS} == {
+            name: BUILT_WITH.get(name, name.replace("_", " ")) for name in TAB_PARTS
+        }
+        assert tab.is_assembled and not tab.is_loaded
+        tab.assemble()
+        qtbot.waitUntil(lambda: tab.is_loaded, timeout=WAIT_MS)  # the scan caught up
+        support.wait_watching(qtbot, window)
+        assert list(features.built) == [
+            f.name for f in WINDOW_FEATURES if f.phase is not Phase.ON_DEMAND
+        ]
+        assert set(recorded.builds.values()) == {1}, "nothing built twice"
+    finally:
+        window.close_without_asking()
+
+
+def test_a_window_closed_before_its_memory_tab_is_assembled_builds_nothing_after(
+    qtbot: QtBot, home: Home, tmp_path: Path, recorded: Recorded
+) -> None:
+    window = early_window(qtbot, home, tmp_path)
+    tab = window.memory_tab
+    window.close_without_asking()
+    tab.assemble()  # e.g. the first scan's paint, come after the window closed
+    assert window.features is None and not tab.is_assembled
+    assert recorded.builds == {} and not TAB_PARTS & set(vars(tab))
+
+
+def test_closing_stops_the_tabs_scans_then_its_parts_once_and_saves_its_badges(
+    qtbot: QtBot, home: Home, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = early_window(qtbot, home, tmp_path)
+    tab = window.memory_tab
+    tab.assemble()
+    calls: list[str] = []
+    for name, part, method in (
+        ("scans", tab.scans, "shutdown"),
+        ("search box", tab.search_box, "shutdown"),
+        ("mux", tab.mux, "shutdown"),
+        ("editor", tab.editor, "shutdown"),
+        ("consolidation", tab.consolidation, "shutdown"),
+        ("badges saved", tab.marks, "save"),
+    ):
+        done = functools.partial(stop, calls, name, getattr(part, method))
+        monkeypatch.setattr(part, method, done)
+    window.close_without_asking()
+    assert calls == ["badges saved", "scans", "search box", "mux", "editor", "consolidation"]

@@ -10,12 +10,13 @@ The window is the `WindowShell` its features ask (bring the Memory tab to the fr
 a file in it, dock a panel); they get everything else from the `WindowContext` it is
 built with. Its features are one ordered list, each with its phase
 (`gui/window/features.WINDOW_FEATURES`, the step after the first paint): the window runs
-it (`features`, a `components.window.phases.Composition`) — after paint once the Memory
-tab is assembled (its own actions and the features', then the menus made from the
-registry), watching once the first scan has painted, the Traces tab on demand — and
-closing saves and stops what it built. The dialogs it opens for them (a folder to
-choose, a yes/no question) are named through `QtWidgets`: a class imported by name is
-built at import, its Python enums with it, before the first paint that never asks.
+it (`features`, a `components.window.phases.Composition`) — after paint when the Memory
+tab is assembled (the tab asks, `MemoryTab.assemble`: its parts, then its own actions
+and the features', then the menus made from the registry), watching once the first scan
+has painted, the Traces tab on demand — and closing saves and stops what it built. The
+dialogs it opens for them (a folder to choose, a yes/no question) are named through
+`QtWidgets`: a class imported by name is built at import, its Python enums with it,
+before the first paint that never asks.
 """
 
 from __future__ import annotations
@@ -184,8 +185,9 @@ class MainWindow(QMainWindow):
         self.start_writer = start_writer
         """Whether the background memory writer runs in this window."""
         self.features: Composition[MainWindow] | None = None
-        """The window's features, built phase by phase (made right after the first paint:
-        its list is the settled step's, `gui.window.features.WINDOW_FEATURES`)."""
+        """The window's features, built phase by phase (made when the Memory tab is first
+        assembled, or the Traces tab first asked for: its list is the settled step's,
+        `gui.window.features.WINDOW_FEATURES`)."""
         self._closing = False
         self._closed = False
         self.setWindowTitle(display_path(home.root))
@@ -225,10 +227,7 @@ class MainWindow(QMainWindow):
         # menus themselves once the Memory tab has built the actions they hold.
         for title in MENU_TITLES:
             self.menuBar().addMenu(title)
-        if memory_tab.is_assembled:
-            self._on_memory_tab_assembled()
-        else:
-            memory_tab.assembled.connect(self._on_memory_tab_assembled)
+        memory_tab.set_assembler(self._assemble_memory_tab)
         self.successor: MainWindow | None = None
         """The window of the home opened with File → Open home (this one then closes)."""
         memory_tab.picker.add_workspace_requested.connect(self.add_workspace)
@@ -337,9 +336,11 @@ class MainWindow(QMainWindow):
             self.features.reach(Phase.FIRST_PAINT)
         return self.features
 
-    @Slot()
-    def _on_memory_tab_assembled(self) -> None:
-        self._composition().reach(Phase.AFTER_PAINT)
+    def _assemble_memory_tab(self) -> None:
+        """The Memory tab's parts and the features that use them (`MemoryTab.assemble`):
+        the phase after the paint (not once the window is closing)."""
+        if not self._closing:
+            self._composition().reach(Phase.AFTER_PAINT)
 
     def _restore_geometry(self) -> None:
         """As the user left it; on first start, fitted to the screen (a 1366×768 laptop)."""
@@ -432,7 +433,7 @@ class MainWindow(QMainWindow):
 
     def add_workspace(self) -> None:
         """File → Add workspace (also the picker's link)."""
-        self.memory_tab.assemble()  # the actions are built with the menus, on `assembled`
+        self.memory_tab.assemble()  # the window's actions are built with the tab's parts
         assert self.own_actions is not None
         self.own_actions.add_workspace()
 

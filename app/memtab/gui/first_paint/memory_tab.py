@@ -8,31 +8,35 @@ selection and scroll position stay. After each scan the tab feeds the footer
 (`set_context`), the editor (`follow_changes`) and the "agent edited" badges
 (`components.activity.badges`).
 
-The tab composes the features it shows, each with one job: `ScanScheduler` (when to
-rescan), `SlicedReconcile` (a tree reconciled into the model in slices), `SearchBox` (the search
-field and its searches), `TreeEditorSync` (tree ↔ editor), `FileCommands` (the tree's
-file actions, run on the window's file-operation worker; the rescan they cause shows
-their result, like any other change on disk), `TabFiles` (the open file remembered and
-reopened, the row a file operation selects after its rescan), `EditMarks` (the "agent
-edited" badges, naming who changed a file), `InboxPanel` (what agents proposed),
-`MuxPresence` (whether mux runs, for the warnings that only matter then) and `SourcesSync`
-(other agents' memory, scanned from the first scan shown on).
-What they share comes from the `WindowContext` (home, UI state, own writes, actions,
-status bar, the file-operation worker); what the tab shows it publishes there
-(`context.shown`: the scan, its workspace), for the features outside the tab too.
+The tab's parts each have one job: `ScanScheduler` (when to rescan), `SlicedReconcile` (a
+tree reconciled into the model in slices), `SearchBox` (the search field and its
+searches), `TreeEditorLink` (tree ↔ editor), `FileActions` (the tree's file actions, run
+on the window's file operations; the rescan they cause shows their result, like any
+other change on disk), `TabFiles` (the open file remembered and reopened, the row a file
+operation selects after its rescan), `EditMarks` (the "agent edited" badges, naming who
+changed a file), `InboxPanel` (what agents proposed), `MuxPresence` (whether mux runs,
+for the warnings that only matter then) and `SourcesFollower` (other agents' memory,
+scanned from the first scan shown on). What they share comes from the `WindowContext`
+(home, UI state, own writes, actions, status bar, the file operations); what the tab
+shows it publishes there (`context.shown`: the scan, its workspace), for the features
+outside the tab too.
 
 Start-up, in three steps: (1) the first paint shows what the constructor made (picker,
 tree, scans, `TabLayout`'s stand-ins): a big home's outline, before any file is read
 (`tree_ready`); only the modules `gui.first_paint.boundary.BEFORE_FIRST_PAINT` lists are
 imported by then (a test holds it); (2) the first full scan, started once that paint is
-done (run with it, it held the interpreter), is reconciled and painted, nothing else built yet
-(`descriptions_shown`); (3) after that paint `assemble()` imports the one step after the
-paint (`boundary.settled_step()`: `gui.window.features`), which starts the log's rotation
-and builds the parts and every collaborator above (`assembled`: the window's features and
-menus follow, built by the same step), they catch up with the shown scan, and `loaded`
-fires (the window then starts its watcher and writer; the consolidation engine preloads
-once Consolidate now is pointed at). What needs the parts sooner (an error, a search, a
-reveal) calls `assemble()`. `TreeFill` builds a big home's folders as they are opened.
+done (run with it, it held the interpreter), is reconciled and painted, nothing else built
+yet (`descriptions_shown`); (3) after that paint `assemble()` has the window reach its
+phase after the paint: the window's one list (`gui.window.features.WINDOW_FEATURES`,
+imported by name by `boundary.settled_step()`) starts the log's rotation, builds the
+parts the paint does not show, each a feature of the list named for the attribute it
+sets, has the tab place and wire them (`place_parts`, `wire_parts`: `assembled`),
+builds the window's features that use them (history, blame, the check, sync, its
+actions, the menus), and has the tab catch the parts up with the scan shown
+(`catch_up`): `loaded` fires (the window then starts its watcher and writer; the
+consolidation engine preloads once Consolidate now is pointed at). What needs the parts
+sooner (an error, a search, a reveal) calls `assemble()`: the same list, sooner.
+`TreeFill` builds a big home's folders as they are opened.
 """
 
 from __future__ import annotations
@@ -100,8 +104,8 @@ class MemoryTab(QWidget):
         tree_ready(): the tree first shows the home (a big home's outline: folders and
             counts; descriptions follow).
         descriptions_shown(): the tree first shows every description (the first scan).
-        assembled(): the editor, footer, search and actions exist (see the module
-            docstring); menus that use the tab's actions are built on it.
+        assembled(): the editor, footer, search and actions exist, placed and wired
+            (see the module docstring); the window's features that use them follow.
         loaded(): the first scan is shown, the parts caught up (`--screenshot`, tests).
         tree_updated(): the tree finished showing a scan or search result.
         watch_targets_changed(object): other agents' directories to watch, as
@@ -117,7 +121,8 @@ class MemoryTab(QWidget):
     watch_targets_changed = Signal(object)
     sources_loaded = Signal()
 
-    # Built by `assemble()`.
+    # The parts: built after the paint, each by the feature of the window's list named
+    # for it (`gui.window.features.WINDOW_FEATURES`), when the tab is assembled.
     editor: EditorPanel
     footer: ConsolidationFooter
     dialogs: TabDialogs
@@ -144,8 +149,9 @@ class MemoryTab(QWidget):
     ) -> None:
         """Compose what the first paint shows; nothing is read until `start()`.
 
-        The step after the paint (`gui.window.features`) builds the editor, the footer
-        and the rest when the tab is assembled (see the module docstring). `workspace_id`
+        The window's features after the paint (`gui.window.features`) build the editor,
+        the footer and the rest when the tab is assembled, through the window
+        (`set_assembler`; see the module docstring). `workspace_id`
         (e.g. `--workspace`) wins over the one remembered in the UI state. The tab takes
         ownership of its parts and of `consolidation`.
         `source_context` reads the settings of other agents' memory (tests inject one).
@@ -165,6 +171,7 @@ class MemoryTab(QWidget):
         self._tree_ready = False
         self._first_scan_shown = False
         self._assembled = False
+        self._assembler: Callable[[], None] | None = None
         self._loaded = False
 
         self.model = MemoryTreeModel(self)
@@ -196,15 +203,29 @@ class MemoryTab(QWidget):
         """Whether `assemble()` has run."""
         return self._assembled
 
+    def set_assembler(self, assemble: Callable[[], None]) -> None:
+        """How the tab is assembled: its window's features of the phase after the paint
+        (`MainWindow`, as it is built; this package never names `gui.window.features`)."""
+        self._assembler = assemble
+
     def assemble(self) -> None:
-        """Import and build the editor, footer, search, actions and file operations, and
-        put them in place (once; see the module docstring)."""
+        """Build the editor, footer, search, actions and the rest now if they are not yet,
+        put them in place and catch them up: the window reaches its phase after the paint,
+        whose features build them (once; see the module docstring)."""
         if self._assembled:
             return
+        if self._assembler is None:
+            raise RuntimeError("a Memory tab is assembled by its window (MainWindow)")
+        self._assembler()
+
+    # -- the steps of the window's list that are the tab's (`gui.window.features`) -------
+
+    def start_assembling(self) -> None:
+        """The parts are being built: `assemble()` returns at once from here on."""
         self._assembled = True
-        step = settled_step()
-        step.after_first_paint()
-        step.build_tab_parts(self)
+
+    def place_parts(self) -> None:
+        """Put the parts built in place: the layout, the tab order, the panes."""
         self.file_actions.fill_new_menu(self.new_button)
         self._layout.place(
             self.search_edit, [self.message_bar, self.inbox], self.footer, self.editor
@@ -215,7 +236,9 @@ class MemoryTab(QWidget):
         )
         self.panes.follow(self.context.actions, self.tree, self.editor)
         self.search_box.results_found.connect(self._on_search_box_results_found)
-        step.build_tab_files(self)
+
+    def wire_parts(self) -> None:
+        """Connect the parts to the tab and the window, then `assembled`."""
         self.inbox.status_message.connect(self.context.status.show)
         self.sources.status_message.connect(self.context.status.show)
         self.sources.watch_targets_changed.connect(self.watch_targets_changed)
@@ -224,20 +247,26 @@ class MemoryTab(QWidget):
         self.mux.changed.connect(self._on_mux_changed)
         self.marks.follow(self.consolidation)
         self.assembled.emit()
+
+    def catch_up(self) -> None:
+        """Feed the parts the scan the tree already shows (built after it: they have not
+        seen it), then `loaded` if it was the first; after the window's features that
+        follow the scans shown."""
         scan = self._shown.scan
-        if scan is not None:  # the tree shows a scan the parts have not seen
-            caught_up = scan_steps(
-                scan,
-                None,
-                assembled=True,
-                searching=False,
-                explicit_workspace=self._explicit_workspace,
-            )
-            self._apply_scan_to_parts(scan, caught_up)
-            self.marks.show()
-            self._shown.scan_applied.emit(scan)
-            if self._first_scan_shown:
-                self._finish_loading()
+        if scan is None:
+            return
+        caught_up = scan_steps(
+            scan,
+            None,
+            assembled=True,
+            searching=False,
+            explicit_workspace=self._explicit_workspace,
+        )
+        self._apply_scan_to_parts(scan, caught_up)
+        self.marks.show()
+        self._shown.scan_applied.emit(scan)
+        if self._first_scan_shown:
+            self._finish_loading()
 
     # -- public API ------------------------------------------------------------------------
 
@@ -379,7 +408,8 @@ class MemoryTab(QWidget):
     def show_error(self, text: str) -> None:
         """An error in the tab's bar (and the status bar)."""
         self.assemble()
-        settled_step().show_tab_error(self, text)
+        if self._assembled:  # not in a window closed before its parts were built
+            settled_step().show_tab_error(self, text)
         self.context.status.show(text)
 
     # -- scans -------------------------------------------------------------------------------

@@ -1,19 +1,23 @@
 """The window's one step after its first paint: the only module that imports the features
-the settled window is made of (the editor, the footer, search, file actions, the inbox,
-the window's actions and menus, history, blame, check, loads, sync, the writer; Traces
-when first shown).
+the settled window is made of (the Memory tab's parts — the editor, the footer, search,
+file actions, the Inbox, the badges —, the window's actions and menus, history, blame,
+check, loads, sync, the writer; Traces when first shown).
 
 `WINDOW_FEATURES` is the window's composition root: every feature of the window in one
 ordered list, each with the phase it is built in (first paint, after paint, watching, on
 demand: `components/window/phases.py`). The window runs it (`MainWindow.features`): it
 reaches a phase, the features of it are built in the list's order, and closing saves
-the UI state of those built and shuts them down, the last built first.
+the UI state of those built and shuts them down, the last built first. A part of the
+Memory tab is a feature too, built into the tab (an attribute `MemoryTab` declares, set
+by the feature named for it); the tab places and wires them (`place_parts`,
+`wire_parts`) and catches them up with its scan (`catch_up`) at the list's steps, and
+stops them with itself. `MemoryTab.assemble()` — right after the tree's first paint, or
+sooner when something needs the parts — reaches the after-paint phase through its window.
 
 `memtab.gui.first_paint` never imports it: `boundary.settled_step()` imports it by name when
-the Memory tab is assembled (right after the tree's first paint, or sooner when something
-needs the parts), so the import-linter contract "first-paint" holds the window's start to
-what its package imports. Everything here imports at the top of the module but the
-Traces tab, built on demand.
+the window first runs its list (the tab assembled), so the import-linter contract
+"first-paint" holds the window's start to what its package imports. Everything here
+imports at the top of the module but the Traces tab, built on demand.
 """
 
 from __future__ import annotations
@@ -63,33 +67,96 @@ def after_first_paint() -> None:
     use_native_panels()
 
 
-def build_tab_parts(tab: MemoryTab) -> None:
-    """The Memory tab's parts the first paint does not show: the editor, the footer, search,
-    the file actions, the inbox, the badges (`MemoryTab.assemble` wires them)."""
-    tab.editor = EditorPanel(tab.context, tab_keys_in=tab)  # Ctrl+W from the tree too
+def start_assembling(window: MainWindow) -> None:
+    """The first step after the paint: the Memory tab is being assembled (its `assemble()`
+    returns at once from here on), and what changes once the tree has painted."""
+    window.memory_tab.start_assembling()
+    after_first_paint()
+
+
+# The Memory tab's parts, in the order they are built: each is one of the attributes
+# `MemoryTab` declares, built into the tab by the feature named for it (the tab stops
+# them itself, its scans first: `MemoryTab.shutdown`), none of them shown by the paint.
+
+
+def build_editor(window: MainWindow) -> None:
+    """The editor (the tab's Ctrl+W works from the tree too)."""
+    tab = window.memory_tab
+    tab.editor = EditorPanel(tab.context, tab_keys_in=tab)
+
+
+def build_footer(window: MainWindow) -> None:
+    """The consolidation footer."""
+    tab = window.memory_tab
     tab.footer = ConsolidationFooter(tab.consolidation)
     # The engine loads when Consolidate now is first pointed at or focused (a click may
     # follow), not with every window: ~1 MiB a window that never consolidates would keep.
     tab.footer.about_to_consolidate.connect(tab.consolidation.preload)
-    tab.dialogs = TabDialogs(tab)  # replaced by canned answers in tests
+
+
+def build_dialogs(window: MainWindow) -> None:
+    """The file actions' dialogs (replaced by canned answers in tests)."""
+    tab = window.memory_tab
+    tab.dialogs = TabDialogs(tab)
+
+
+def build_marks(window: MainWindow) -> None:
+    """The edit marks: the badges naming who changed a file, other windows' runs too."""
+    tab = window.memory_tab
     tab.marks = EditMarks(tab.home, tab.model, tab.editor, tab.own_writes, tab.ui_state, tab)
     tab.marks.follow_other_runs(tab.context)
+
+
+def build_inbox(window: MainWindow) -> None:
+    """The Inbox: what the writer and agents proposed."""
+    tab = window.memory_tab
     tab.inbox = InboxPanel(tab.context, tab)
+
+
+def build_mux(window: MainWindow) -> None:
+    """Whether mux runs (the warnings that only matter then)."""
+    tab = window.memory_tab
     tab.mux = MuxPresence(tab.home, tab)
+
+
+def build_editor_link(window: MainWindow) -> None:
+    """The tree and the editor kept in step."""
+    tab = window.memory_tab
     tab.editor_link = TreeEditorLink(tab.tree, tab.model, tab.editor, tab, shown=tab.context.shown)
+
+
+def build_sources(window: MainWindow) -> None:
+    """Other agents' memory in the tree, followed from the first scan shown."""
+    tab = window.memory_tab
     tab.sources = SourcesFollower(
         tab.tree, tab.model, tab.editor, tab.footer, tab.is_searching, tab
     )
+
+
+def build_search_box(window: MainWindow) -> None:
+    """The search field and its searches."""
+    tab = window.memory_tab
     tab.search_box = SearchBox(tab.context, tab, tab.tree, tab.model, tab.editor_link, tab)
+    tab.search_edit = tab.search_box.edit
+
+
+def build_file_actions(window: MainWindow) -> None:
+    """The tree's file actions, run by the window's file operations."""
+    tab = window.memory_tab
     tab.file_ops = tab.context.file_ops
     tab.file_actions = FileActions(tab.context, tab, tab.tree, tab.model, tab.editor, tab)
-    tab.search_edit = tab.search_box.edit
+
+
+def build_message_bar(window: MainWindow) -> None:
+    """The tab's message bar (its errors)."""
+    tab = window.memory_tab
     tab.message_bar = MessageBar(tab)
 
 
-def build_tab_files(tab: MemoryTab) -> None:
+def build_files(window: MainWindow) -> None:
     """The open file remembered and reopened, the row a file operation selects (once the
     tab's parts are placed)."""
+    tab = window.memory_tab
     tab.files = TabFiles(
         tab.context,
         tab,
@@ -264,7 +331,24 @@ def build_traces(window: MainWindow) -> TracesTab | None:
 WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     # built before the first paint by the window's start (`first_paint.app`)
     Feature("memory tab", Phase.FIRST_PAINT, lambda window: window.memory_tab),
-    # once the Memory tab's parts are built, right after its first paint
+    # right after the tree's first paint (`MemoryTab.assemble()`, or sooner when needed):
+    # the Memory tab's parts, placed and wired in the tab...
+    Feature("start assembling", Phase.AFTER_PAINT, start_assembling),
+    Feature("editor", Phase.AFTER_PAINT, build_editor),
+    Feature("footer", Phase.AFTER_PAINT, build_footer),
+    Feature("dialogs", Phase.AFTER_PAINT, build_dialogs),
+    Feature("marks", Phase.AFTER_PAINT, build_marks),
+    Feature("inbox", Phase.AFTER_PAINT, build_inbox),
+    Feature("mux", Phase.AFTER_PAINT, build_mux),
+    Feature("editor link", Phase.AFTER_PAINT, build_editor_link),
+    Feature("sources", Phase.AFTER_PAINT, build_sources),
+    Feature("search box", Phase.AFTER_PAINT, build_search_box),
+    Feature("file actions", Phase.AFTER_PAINT, build_file_actions),
+    Feature("message bar", Phase.AFTER_PAINT, build_message_bar),
+    Feature("tab placed", Phase.AFTER_PAINT, lambda window: window.memory_tab.place_parts()),
+    Feature("files", Phase.AFTER_PAINT, build_files),
+    Feature("tab wired", Phase.AFTER_PAINT, lambda window: window.memory_tab.wire_parts()),
+    # ...then the window's features that use them...
     Feature("history", Phase.AFTER_PAINT, build_history),
     Feature("blame", Phase.AFTER_PAINT, build_blame),
     Feature("check", Phase.AFTER_PAINT, build_check),
@@ -273,6 +357,8 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     Feature("palette", Phase.AFTER_PAINT, build_palette),
     Feature("sync", Phase.AFTER_PAINT, build_sync),
     Feature("menus", Phase.AFTER_PAINT, build_menus),
+    # ...and the parts catch up with the scan the tree shows (`loaded` when it is the first)
+    Feature("tab caught up", Phase.AFTER_PAINT, lambda window: window.memory_tab.catch_up()),
     # once the first scan is shown (its paint first: the watch setup slows everything)
     Feature("watching", Phase.WATCHING, start_watching),
     Feature("writer", Phase.WATCHING, build_writer),
