@@ -19,11 +19,12 @@ NamedTuples or slotted classes (the test holds every module of a big home's star
 This package (`memtab.gui.first_paint`) and all it imports is held statically too, by the
 import contract "first-paint" in pyproject.toml (imports inside functions and for
 annotations count there). After the paint, `MemoryTab.assemble()` (the three start-up
-steps are in `gui/first_paint/memory_tab.py`'s docstring) imports the one step after it,
-`SETTLED_STEP`, by name with `settled_step()`: that module starts the log's rotation,
-hands rows' backgrounds to the widget style (`memtab.gui.toolkit.paint`) and builds the tab's
-parts and the window's features. Whatever only the window's later life needs is
-imported there, never by a module of this package.
+steps are in `gui/first_paint/memory_tab.py`'s docstring) has the window run its features'
+list, which the window takes from the one step after the paint, `SETTLED_STEP`, imported by
+name with `settled_step()`: that list starts the log's rotation, hands rows' backgrounds to
+the widget style (`memtab.gui.toolkit.paint`) and builds the tab's parts and the window's
+other features. Whatever only the window's later life needs is imported there, never by a
+module of this package.
 """
 
 from __future__ import annotations
@@ -241,5 +242,6 @@ SETTLED_STEP = "memtab.gui.window.features"
 
 def settled_step() -> ModuleType:
     """The step after the first paint (`memtab.gui.window.features`), imported the first
-    time the Memory tab is assembled; its functions build the settled window."""
+    time the window runs its features' list (`WINDOW_FEATURES`: the Memory tab assembled,
+    or an error it shows before)."""
     return importlib.import_module(SETTLED_STEP)
