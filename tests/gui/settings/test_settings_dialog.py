@@ -6,6 +6,7 @@ import json
 import os
 import socket
 import stat
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -37,9 +38,23 @@ def settings_file() -> Path:
     return settings_path()
 
 
-def make_dialog(qtbot: QtBot) -> SettingsDialog:
-    dialog = SettingsDialog()
+_OPEN: list[SettingsDialog] = []
+
+
+@pytest.fixture(autouse=True)
+def _dialogs_outlive_the_test() -> Iterator[None]:
+    """A dialog made without a parent is Python's, and qtbot holds it weakly: once the test's
+    locals go it dies when the collector finds its cycle — which may be inside one of its
+    own events pytest-qt delivers after the test (a page's layout request: a crash).
+    Held here, it goes at teardown, where the GUI tier collects."""
+    yield
+    _OPEN.clear()
+
+
+def make_dialog(qtbot: QtBot, kinds: Sequence[ServerKind] | None = None) -> SettingsDialog:
+    dialog = SettingsDialog() if kinds is None else SettingsDialog(local_server_kinds=kinds)
     qtbot.addWidget(dialog)
+    _OPEN.append(dialog)
     return dialog
 
 
@@ -415,8 +430,7 @@ def test_local_servers_are_found_off_the_gui_thread_and_used_in_one_click(
     port = int(fake_model_server.base_url.rsplit(":", 1)[1])
     fake_model_server.add_json({"object": "list", "data": [{"id": "qwen2.5-coder:7b"}]})
     kinds = [ServerKind("ollama", "Ollama", _free_port()), ServerKind("vllm", "vLLM", port)]
-    dialog = SettingsDialog(local_server_kinds=kinds)
-    qtbot.addWidget(dialog)
+    dialog = make_dialog(qtbot, kinds)
     box = dialog.local_servers
     assert "Ollama" in box.status.text() and "vLLM" in box.status.text()
     with qtbot.waitSignal(box.searched, timeout=10_000):
@@ -441,8 +455,7 @@ def test_local_servers_are_found_off_the_gui_thread_and_used_in_one_click(
 
 
 def test_when_no_local_server_answers_it_says_what_to_do(qtbot: QtBot) -> None:
-    dialog = SettingsDialog(local_server_kinds=[ServerKind("ollama", "Ollama", _free_port())])
-    qtbot.addWidget(dialog)
+    dialog = make_dialog(qtbot, [ServerKind("ollama", "Ollama", _free_port())])
     with qtbot.waitSignal(dialog.local_servers.searched, timeout=10_000):
         dialog.local_servers.search()
     assert dialog.local_servers.servers == []
