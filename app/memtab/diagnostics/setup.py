@@ -15,7 +15,7 @@ from memtab.diagnostics.report import CouldNotRun, Findings
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.fs.records import Key, Record
 from memtab.llm.endpoints import OFFICIAL_HOSTS, url_host
-from memtab.llm.settings import explain_provider_settings
+from memtab.llm.settings import explain_provider_settings, unused_key_problems
 from memtab.llm.types import ProviderError
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
@@ -90,6 +90,8 @@ def check_provider(
 ) -> tuple[ProviderFacts | CouldNotRun, Findings]:
     """The provider, model and base URL in use, where each came from, and the key rule."""
     found = Findings("provider")
+    for problem in unused_key_problems(env):
+        found.warning(problem)
     try:
         resolved = explain_provider_settings(env=env)
     except (ProviderError, SettingsFileError) as error:

@@ -398,6 +398,18 @@ def saved_keys(env: Mapping[str, str] | None = None) -> SavedKeys:
         return SavedKeys()
 
 
+def unused_key_problems(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """Each key the settings file holds that Memtab cannot place, in one sentence (none
+    when the file cannot be parsed: that is reported elsewhere). Read leniently: a value
+    of the wrong type elsewhere does not hide them."""
+    path = settings_path(env)
+    try:
+        document = load_settings_file(path)
+    except SettingsFileError:
+        return ()
+    return SavedKeys.of(provider_section(document)).problems(str(path))
+
+
 def saved_key(provider: str, base_url: str, env: Mapping[str, str] | None = None) -> str | None:
     """The key the settings file holds for `provider` at `base_url`'s host (blank: the
     provider's default), or None."""

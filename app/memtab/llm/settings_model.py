@@ -1,7 +1,8 @@
 """The provider keys of settings.json as a record: what each may hold, once.
 
-`provider`, `model`, `base_url`, `api_key` and `api_keys` (the keys saved for other
-providers and hosts, `saved_keys.py`) sit at the top of the file, beside the other
+`provider`, `model`, `base_url`, `api_key`, `api_keys` (the keys saved for other
+providers and hosts, `saved_keys.py`) and `unused_keys` (keys a save set aside because
+Memtab could not place them, never sent) sit at the top of the file, beside the other
 sections (`writer`, `sources`…), which this record ignores. The record reads leniently, as
 a save must: a value of the wrong type reads as unset, a bad entry of `api_keys` as
 absent, and the rest is kept. A command does not: unlike a writer setting, a bad provider
@@ -15,11 +16,28 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from memtab.fs.config.settings_file import SettingsFileError
-from memtab.fs.records import Key, OrNone, Record, ValidEntries
+from memtab.fs.records import Key, OmitNone, OrNone, Record, ValidEntries, ValidItems
 
 SavedKeysByPlace = ValidEntries[dict[str, ValidEntries[dict[str, str]]]]
 """`{"<provider>": {"<origin>": "<key>"}}`: a provider's keys that are not an object read
 as none, a key that is not a string as absent."""
+
+
+class UnusedKey(Record):
+    """One of settings.json's `unused_keys` (docs/formats.md §15.1): a top-level key a save
+    set aside because Memtab could not place it, with the top-level `provider` and
+    `base_url` it was written with, each as written (absent: not written)."""
+
+    provider: Annotated[OrNone[str], OmitNone] = None
+    base_url: Annotated[OrNone[str], OmitNone, Key("base_url")] = None
+    api_key: Annotated[str, Key("api_key")]
+
+    def __repr__(self) -> str:  # the key stays out of logs and tracebacks
+        return f"UnusedKey(provider={self.provider!r}, base_url={self.base_url!r}, …)"
+
+
+UnusedKeys = ValidItems[tuple[UnusedKey, ...]]
+"""`[{"provider", "base_url", "api_key"}, …]`: an item that is no such object is skipped."""
 
 
 class ProviderSection(Record):
@@ -32,6 +50,8 @@ class ProviderSection(Record):
     api_key: Annotated[OrNone[str], Key("api_key")] = None
     # A union reads left to right: null stays null, anything else reads as the entries.
     api_keys: Annotated[None | SavedKeysByPlace, Key("api_keys")] = None  # noqa: RUF036
+    # Read for what the user is told only: a save appends to the list as it is on disk.
+    unused_keys: Annotated[None | UnusedKeys, Key("unused_keys")] = None  # noqa: RUF036
 
     def __repr__(self) -> str:  # the keys stay out of logs and tracebacks
         return f"ProviderSection(provider={self.provider!r}, model={self.model!r}, …)"
@@ -39,6 +59,8 @@ class ProviderSection(Record):
 
 # Values shown in messages, except where a key may hide in a malformed value.
 _SECRET_FIELDS = frozenset({"api_key", "api_keys"})
+# Nothing there is ever sent, so nothing there is a reason to refuse a command.
+_UNCHECKED_FIELDS = frozenset({"unused_keys"})
 _EXPECTED = {"api_keys": 'an object of {"<provider>": {"<https://host>": "<key>"}}'}
 
 
@@ -53,7 +75,7 @@ def read_provider_section(document: dict[str, Any], path: Path) -> ProviderSecti
     take as it is (not a string; `api_keys` not an object of objects of strings)."""
     section = provider_section(document)
     for key, value in section.to_json().items():  # in declared order
-        if key in document and document[key] != value:
+        if key in document and key not in _UNCHECKED_FIELDS and document[key] != value:
             shown = "" if key in _SECRET_FIELDS else f", not {document[key]!r}"
             expected = _EXPECTED.get(key, "a string")
             raise SettingsFileError(f"the settings file {path}: '{key}' must be {expected}{shown}")

@@ -112,6 +112,39 @@ def test_unknown_keys_in_the_file_survive(qtbot: QtBot) -> None:
     assert stored["theme"] == "dark" and stored["writer"]["max_dumps"] == 7
 
 
+def test_a_saved_key_with_no_place_is_said_once_and_kept_by_a_save(qtbot: QtBot) -> None:
+    """A key for a provider Memtab does not know (a typo), with no base URL, and one
+    for an origin without a scheme: neither is sent, and Save keeps both."""
+    bogus, unhosted = "sk-ant-typo-0123456789abcdef", "sk-or-v1-nohost-0123456789"
+    settings_file().parent.mkdir(parents=True, exist_ok=True)
+    settings_file().write_text(
+        json.dumps(
+            {
+                "provider": "antropic",
+                "api_key": bogus,
+                "api_keys": {"openai": {"openrouter.ai": unhosted}},
+            }
+        )
+    )
+    dialog = make_dialog(qtbot)
+    said = dialog.error.text()
+    assert dialog.error.isVisibleTo(dialog)
+    assert said.count("The key saved for 'antropic' is not used: Memtab knows no provider") == 1
+    assert said.count("The key under api_keys for 'openai' is not used: its origin is not") == 1
+    assert bogus not in said and unhosted not in said
+    dialog.provider.setCurrentIndex(dialog.provider.findData("anthropic"))
+    assert dialog.api_key.placeholderText() == "not set"  # the typo's key is not Anthropic's
+    dialog.accept()
+    assert dialog.result() == dialog.DialogCode.Accepted
+    stored = json.loads(settings_file().read_text())
+    assert (stored["provider"], "api_key" in stored) == ("anthropic", False)
+    assert stored["api_keys"] == {"openai": {"openrouter.ai": unhosted}}
+    assert stored["unused_keys"] == [{"provider": "antropic", "api_key": bogus}]
+    assert resolve_provider_settings().api_key is None
+    reopened = make_dialog(qtbot)
+    assert "The key under unused_keys for 'antropic' is not used" in reopened.error.text()
+
+
 def test_a_memory_path_outside_the_workspace_scope_is_refused(qtbot: QtBot) -> None:
     dialog = make_dialog(qtbot)
     dialog.writer.memory_path.setText("/memories/global/notes.md")

@@ -184,6 +184,32 @@ def test_a_provider_that_cannot_work_is_broken(demo: Home, monkeypatch: pytest.M
     assert levels(data, "provider") == ["warning"] and data["provider"]["key"]["withheld"]
 
 
+def test_a_saved_key_with_no_place_is_a_warning_once_and_never_shown(demo: Home) -> None:
+    config = config_dir()
+    config.mkdir(parents=True, exist_ok=True)
+    path = config / "settings.json"
+    document = {
+        "provider": "openai",
+        "base_url": "http://localhost:11434/v1",
+        "api_keys": {"anthropic": {"api.anthropic.com": SECRET}},  # no scheme: no host
+    }
+    path.write_text(json.dumps(document))
+    data = doctor(demo.root)
+    assert [(f["level"], f["message"]) for f in data["findings"] if f["check"] == "provider"] == [
+        (
+            "warning",
+            "The key under api_keys for 'anthropic' is not used: its origin is not a URL with "
+            f"a host (scheme://host). Fix or remove it in {path}.",
+        )
+    ]
+    assert data["provider"]["key"]["sent"] is False and SECRET not in json.dumps(data)
+    path.write_text(json.dumps({"provider": "antropic", "api_key": SECRET}))
+    data = doctor(demo.root)  # the provider cannot be used, and its key is not lost
+    assert levels(data, "provider") == ["warning", "broken"]
+    assert "The key saved for 'antropic' is not used" in json.dumps(data["findings"])
+    assert SECRET not in json.dumps(data)
+
+
 def test_check_provider_sends_one_request(
     demo: Home, monkeypatch: pytest.MonkeyPatch, fake_model_server: FakeModelServer
 ) -> None:

@@ -77,7 +77,7 @@ from memtab.llm.settings import (
     save_provider_settings,
     saved_key,
 )
-from memtab.llm.settings_model import ProviderSection
+from memtab.llm.settings_model import ProviderSection, provider_section
 from memtab.llm.types import ProviderError
 from memtab.store.home import Home
 from memtab.writer.config import parse_writer_settings, save_writer_settings
@@ -275,6 +275,8 @@ class SettingsDialog(QDialog):
             section = ProviderSection()
             problems.append(f"{error}. Saving replaces it with the values below.")
         self._keys = FormKeys.from_saved(SavedKeys.of(section), list(DEFAULT_MODELS))
+        # Said even when a value elsewhere is refused: a save keeps these keys either way.
+        problems.extend(SavedKeys.of(provider_section(stored)).problems("the settings file"))
         index = self.provider.findData((section.provider or "offline").strip().lower())
         self.provider.setCurrentIndex(max(index, 0))
         self._on_provider_current_index_changed()  # shown: the fields are its own
