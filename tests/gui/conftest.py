@@ -18,24 +18,40 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtWidgets import QWidget
+from pytestqt.qtbot import QtBot
 
 from memtab.gui.first_paint import geometry, main_window
 from memtab.gui.history import hub
 
 
 @pytest.fixture(autouse=True)
-def _collect_garbage_on_the_gui_thread() -> Iterator[None]:
+def _collect_garbage_on_the_gui_thread(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """What the test made and left in cycles is freed here, with the Qt objects it asked to
     delete later (their wrappers' cycles are garbage only once they are deleted); what is
     left is alive past the test (modules it imported, caches) and joins the frozen objects,
     so the next test's collection scans only what that test made: unfrozen, they were
     scanned again after every test (~30 ms of CPU each, a fifth of the GUI tests' CPU). What
     dies in a cycle later (a cache's entry) is not freed: the GUI tier's largest worker stayed
-    at ~320 MB."""
+    at ~320 MB.
+
+    The widgets a test gives `qtbot.addWidget` are held until then too: pytest-qt holds them
+    weakly, so a dialog made without a parent died when the collector found its cycle — which
+    could be inside one of its own events pytest-qt delivers after the test (a crash)."""
+    held: list[QWidget] = []
+    add_widget = QtBot.addWidget
+
+    def add_and_hold(bot: QtBot, widget: QWidget, **options: Any) -> None:
+        held.append(widget)
+        add_widget(bot, widget, **options)
+
+    monkeypatch.setattr(QtBot, "addWidget", add_and_hold)
     yield
+    held.clear()
     for _ in range(3):
         if QCoreApplication.instance() is not None:
             QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

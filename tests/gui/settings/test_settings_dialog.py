@@ -6,7 +6,7 @@ import json
 import os
 import socket
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -38,23 +38,9 @@ def settings_file() -> Path:
     return settings_path()
 
 
-_OPEN: list[SettingsDialog] = []
-
-
-@pytest.fixture(autouse=True)
-def _dialogs_outlive_the_test() -> Iterator[None]:
-    """A dialog made without a parent is Python's, and qtbot holds it weakly: once the test's
-    locals go it dies when the collector finds its cycle — which may be inside one of its
-    own events pytest-qt delivers after the test (a page's layout request: a crash).
-    Held here, it goes at teardown, where the GUI tier collects."""
-    yield
-    _OPEN.clear()
-
-
 def make_dialog(qtbot: QtBot, kinds: Sequence[ServerKind] | None = None) -> SettingsDialog:
     dialog = SettingsDialog() if kinds is None else SettingsDialog(local_server_kinds=kinds)
-    qtbot.addWidget(dialog)
-    _OPEN.append(dialog)
+    qtbot.addWidget(dialog)  # held until the test is over (tests/gui/conftest.py)
     return dialog
 
 
