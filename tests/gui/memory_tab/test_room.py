@@ -143,6 +143,13 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     settle()
     assert panes.shown is Pane.FILES
 
+    # Closing the last file open (Ctrl+W) leaves nothing to edit: back to the files.
+    click_row(qtbot, window, key)
+    qtbot.waitUntil(lambda: panes.shown is Pane.EDITOR, timeout=WAIT_MS)
+    while tab.editor.tabs:
+        qtbot.keyClick(tab.editor.text_edit, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    assert panes.shown is Pane.FILES and tab.tree.hasFocus()
+
     # Wide again: both panes, the tree as wide as it was, the editor taking the rest (the
     # History dock beside it may have settled at another width); what is remembered is
     # what the user left, not what the narrow window squeezed.

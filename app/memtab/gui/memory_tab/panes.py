@@ -13,7 +13,7 @@ What moves between the panes, narrow:
 - a file opened from elsewhere (Runs…, the History panel, a search hit, a link) while
   the keyboard is not in the files pane shows the editor;
 - Files / Ctrl+0, and the search key, show the files with the tree (or the search
-  field) focused.
+  field) focused; so does closing the last open file (the editor has nothing to show).
 
 Going from narrow to wide shows both panes at the sizes the user gave them (`wide_sizes`,
 what the tab remembers: the last drag of the splitter, or the remembered or default
@@ -74,6 +74,9 @@ class PaneEditor(Protocol):
 
     @property
     def file_opened(self) -> SignalInstance: ...
+
+    @property
+    def file_closed(self) -> SignalInstance: ...
 
     @property
     def text_edit(self) -> KeyboardText: ...
@@ -159,13 +162,15 @@ class PaneSwitch(QObject):
     def follow(self, actions: ActionRegistry, tree: FileTree, editor: PaneEditor) -> None:
         """Switch panes as the user picks files (see the module docstring): a click or
         Enter on a file row of `tree`, a file `editor` opened while the keyboard is
-        elsewhere; register View → Files in `actions`; follow the tab's width."""
+        elsewhere, its last file closed; register View → Files in `actions`; follow the
+        tab's width."""
         self._is_file_row = tree.is_file_row
         self._focus = {Pane.FILES: tree.setFocus, Pane.EDITOR: self._focus_text}
         self._editor = editor
         tree.clicked.connect(self._on_tree_row_chosen)
         tree.activated.connect(self._on_tree_row_chosen)
         editor.file_opened.connect(self._on_file_opened)
+        editor.file_closed.connect(self._on_last_file_closed)
         tab = self._splitter.parentWidget()
         actions.add(
             "memory.show_files",
@@ -250,3 +255,8 @@ class PaneSwitch(QObject):
         if focus is not None and (focus is files or files.isAncestorOf(focus)):
             return  # walking the tree, or searching: the user stays in the files
         self.show_pane(Pane.EDITOR, focus=False)
+
+    @Slot()
+    def _on_last_file_closed(self) -> None:
+        if self._narrow and self._shown is Pane.EDITOR:
+            self.show_pane(Pane.FILES)
