@@ -74,7 +74,7 @@ class RegistryFacts(Record, write_only=True):
     counts: Annotated[RegistryCounts | None, Inlined] = None
 
 
-class KeptAside(Record, write_only=True):
+class KeptAsideCopy(Record, write_only=True):
     """A copy of a sidecar kept aside when it could not be parsed."""
 
     path: str
@@ -90,7 +90,7 @@ class SidecarFacts(Record, write_only=True):
     size: int | None
     status: str
     problem: str | None
-    kept_aside: tuple[KeptAside, ...]
+    kept_aside: tuple[KeptAsideCopy, ...]
 
 
 def check_home(location: HomeLocation) -> tuple[HomeFacts, Findings]:
@@ -217,7 +217,7 @@ def check_sidecars(home: Home, config_dir: Path) -> tuple[tuple[SidecarFacts, ..
                 size=len(read.raw) if read.raw is not None else None,
                 status=status,
                 problem=read.problem,
-                kept_aside=tuple(KeptAside(path=str(copy), size=_size(copy)) for copy in kept),
+                kept_aside=tuple(KeptAsideCopy(path=str(copy), size=_size(copy)) for copy in kept),
             )
         )
     return tuple(rows), found
