@@ -136,11 +136,14 @@ def _read_entry(
 def _read_entry_stat(
     physical: str, path: VirtualPath, known: os.DirEntry[str] | os.stat_result
 ) -> tuple[FileEntry, os.stat_result]:
-    """The file read, and its stat as read."""
+    """The file read, and its stat as read. FileNotFoundError when it went since it was
+    listed (an agent deleted or moved it meanwhile)."""
     # os.open + fstat + read: one open for both the size/mtime and the 4 KiB prefix, and
     # none of the buffering layers of `open()` (listing speed is dominated by this).
     try:
         fd = os.open(physical, _OPEN_FLAGS)
+    except FileNotFoundError:
+        raise  # not listed undescribed from the listing's stat: it is no longer there
     except OSError:  # listed, undescribed
         stat_result = (
             known if isinstance(known, os.stat_result) else known.stat(follow_symlinks=False)
@@ -172,11 +175,15 @@ def _read_entry_stat(
 
 def _described_entry(
     entry: os.DirEntry[str], path: VirtualPath, known: KnownFiles | None
-) -> FileEntry:
+) -> FileEntry | None:
     """A listed file with its description: as remembered in `known` when the file is
-    still as it was then (`store.description_cache`), else read (and learnt)."""
+    still as it was then (`store.description_cache`), else read (and learnt). None when
+    it went between the listing and its reading: the next scan reports it gone."""
     if known is None:
-        return _read_entry(entry.path, path, entry)
+        try:
+            return _read_entry(entry.path, path, entry)
+        except OSError:
+            return None
     relative = "/".join(path.segments)
     try:
         info = entry.stat(follow_symlinks=False)
@@ -188,7 +195,10 @@ def _described_entry(
         return FileEntry(
             path, description, info.st_size, info.st_mtime_ns // 1_000_000, binary, heading
         )
-    fresh, read = _read_entry_stat(entry.path, path, entry)
+    try:
+        fresh, read = _read_entry_stat(entry.path, path, entry)
+    except OSError:
+        return None
     known.learn(relative, read, (fresh.description, fresh.heading, fresh.binary))
     return fresh
 
@@ -305,7 +315,8 @@ def list_scope(
         if is_dir:
             directories.append(path)
         elif read_files:
-            files.append(_described_entry(entry, path, known))
+            if (described := _described_entry(entry, path, known)) is not None:
+                files.append(described)
         elif (stated := _stat_entry(path, entry)) is not None:
             files.append(stated)
     files.sort(key=_file_sort_key)

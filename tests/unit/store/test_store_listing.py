@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from memtab.store.description_cache import DescriptionCache
 from memtab.store.files import (
     MAX_FILE_BYTES,
     MAX_FILES_PER_SCOPE,
@@ -401,3 +402,26 @@ def test_a_listing_without_reading_files_opens_none(
     ]
     assert [f.description for f in bare.files] == ["", ""]
     assert bare.directories == described.directories
+
+
+@pytest.mark.parametrize("remembering", [False, True], ids=["first-listing", "with-cache"])
+def test_a_file_deleted_between_the_listing_and_its_reading_is_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, remembering: bool
+) -> None:
+    """An agent deletes or moves a file while the tree's scan walks the scope: the scan
+    lists the others (the next one reports the file gone) instead of failing whole."""
+    root = tmp_path / "home" / "memory" / "global"
+    write(root / "kept.md", "---\ndescription: Kept\n---\n")
+    write(root / "going.md", "---\ndescription: Going\n---\n")
+    cache = DescriptionCache(root.parent.parent, tmp_path / "descriptions.json")
+    known = cache.for_root(root) if remembering else None
+    real_open = os.open
+
+    def deleted_just_before(path: str, *args: object, **kwargs: object) -> int:
+        if os.fspath(path).endswith("going.md"):
+            os.unlink(path)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", deleted_just_before)
+    listing = list_scope(Scope.GLOBAL, root, known=known)
+    assert [(f.path.relative, f.description) for f in listing.files] == [("kept.md", "Kept")]
