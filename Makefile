@@ -76,7 +76,8 @@ test-fast: $(STAMP)
 	$(if $(FAST_TMP),TMPDIR=$(FAST_TMP)/tmp) $(BIN)/python -m pytest -q \
 		--numprocesses $(FAST_WORKERS) --dist loadfile --no-fsync \
 		$(if $(FAST_TMP),--basetemp=$(FAST_TMP)/pytest -o tmp_path_retention_policy=failed) \
-		-m "not slow and not bench" --ignore=tests/quality --ignore=tests/integration --ignore=tests/bundle
+		-m "not slow and not bench" --ignore=tests/quality --ignore=tests/integration --ignore=tests/bundle \
+		--ignore=tests/bench
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest -q --bench tests/bench -s
