@@ -1,4 +1,4 @@
-"""GUI tests: Python's cycle collector runs on the test's own thread after each test.
+"""GUI tests: Python's cycle collector runs on the GUI thread once each test is over.
 
 A reference cycle that holds Qt wrappers (a window, its slots, a test's lambdas) is freed
 by the cycle collector, on whichever thread happens to allocate when it runs — possibly
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,21 +29,19 @@ from pytestqt.qtbot import QtBot
 from memtab.gui.first_paint import geometry, main_window
 from memtab.gui.history import hub
 
+GUI_TESTS = Path(__file__).resolve().parent
+HELD_WIDGETS = pytest.StashKey[list[QWidget]]()
+
 
 @pytest.fixture(autouse=True)
-def _collect_garbage_on_the_gui_thread(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """What the test made and left in cycles is freed here, with the Qt objects it asked to
-    delete later (their wrappers' cycles are garbage only once they are deleted); what is
-    left is alive past the test (modules it imported, caches) and joins the frozen objects,
-    so the next test's collection scans only what that test made: unfrozen, they were
-    scanned again after every test (~30 ms of CPU each, a fifth of the GUI tests' CPU). What
-    dies in a cycle later (a cache's entry) is not freed: the GUI tier's largest worker stayed
-    at ~320 MB.
-
-    The widgets a test gives `qtbot.addWidget` are held until then too: pytest-qt holds them
-    weakly, so a dialog made without a parent died when the collector found its cycle — which
-    could be inside one of its own events pytest-qt delivers after the test (a crash)."""
-    held: list[QWidget] = []
+def _widgets_live_until_the_test_is_over(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The widgets a test gives `qtbot.addWidget` are held until it is over (below):
+    pytest-qt holds them weakly, so a dialog made without a parent died when the collector
+    found its cycle — which could be inside one of its own events pytest-qt delivers after
+    the test (a crash)."""
+    held = request.node.stash.setdefault(HELD_WIDGETS, [])
     add_widget = QtBot.addWidget
 
     def add_and_hold(bot: QtBot, widget: QWidget, **options: Any) -> None:
@@ -50,14 +49,28 @@ def _collect_garbage_on_the_gui_thread(monkeypatch: pytest.MonkeyPatch) -> Itera
         add_widget(bot, widget, **options)
 
     monkeypatch.setattr(QtBot, "addWidget", add_and_hold)
-    yield
-    held.clear()
-    for _ in range(3):
-        if QCoreApplication.instance() is not None:
-            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        if not gc.collect():
-            break
-    gc.freeze()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """What a GUI test made is freed once pytest has let go of its fixtures' values (after
+    the protocol, not in a fixture's teardown), with the Qt objects it asked to delete
+    later (their wrappers' cycles are garbage only once they are deleted). What is left is
+    alive past the test (modules it imported, caches) and joins the frozen objects, so the
+    next test's collection scans only what that test made: unfrozen, they were scanned
+    again after every test (~30 ms of CPU each, a fifth of the GUI tests' CPU). Frozen
+    in a fixture's teardown instead, a test's window was frozen while pytest still held
+    it, and never freed: a worker grew by ~0.4 MB a GUI test, to ~390 MB."""
+    outcome = yield
+    if GUI_TESTS in item.path.parents:
+        item.stash.get(HELD_WIDGETS, []).clear()
+        for _ in range(3):
+            if QCoreApplication.instance() is not None:
+                QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            if not gc.collect():
+                break
+        gc.freeze()
+    return outcome
 
 
 @pytest.fixture(autouse=True)

@@ -52,7 +52,8 @@ def own_writes() -> OwnWrites:
 def panel(qtbot: QtBot, store: MemoryStore, own_writes: OwnWrites) -> Iterator[EditorPanel]:
     context = WindowContext(store.home, own_writes=own_writes)
     editor = EditorPanel(context)
-    context.actions.attach(editor)  # the panel is the window here: Save's keys live on it
+    context.owned_by(editor)  # the panel is the window here: it owns the context,
+    context.actions.attach(editor)  # and Save's keys live on it
     qtbot.addWidget(editor)
     editor.resize(900, 600)
     editor.set_store(store)

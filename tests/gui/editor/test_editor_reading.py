@@ -49,6 +49,7 @@ def _editor_panel(
     qtbot: QtBot, store: MemoryStore, context: WindowContext, clock: GuiClock = QT_CLOCK
 ) -> Iterator[EditorPanel]:
     editor = EditorPanel(context, clock=clock)
+    context.owned_by(editor)  # the panel is the window here
     context.actions.attach(editor)
     qtbot.addWidget(editor)
     editor.resize(900, 600)

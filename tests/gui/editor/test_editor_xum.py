@@ -86,6 +86,7 @@ def workspace_panel(qtbot: QtBot, workspace_home: Home) -> Iterator[EditorPanel]
     workspace_store.create_file(str(NOTE), "# Plan\n")
     context = WindowContext(home)
     editor = EditorPanel(context)
+    context.owned_by(editor)  # the panel is the window here
     qtbot.addWidget(editor)
     editor.set_store(workspace_store)
     yield editor

@@ -35,7 +35,9 @@ def dialog_on(qtbot: QtBot) -> Iterator[object]:
 
     def open_on(machine: Machine) -> ConflictsDialog:
         sync = WindowSync(machine.home, clock=FakeGuiClock())
-        dialog = ConflictsDialog(WindowContext(machine.home), sync)
+        context = WindowContext(machine.home)
+        dialog = ConflictsDialog(context, sync)
+        context.owned_by(dialog)  # the dialog is the window here
         qtbot.addWidget(dialog)
         made.append((dialog, sync))
         dialog.reload()
@@ -46,6 +48,7 @@ def dialog_on(qtbot: QtBot) -> Iterator[object]:
     for dialog, sync in made:
         dialog.shutdown()
         sync.shutdown()
+        sync.deleteLater()  # it is the window's in the app: with it go the test's slots
 
 
 def wait(qtbot: QtBot, dialog: ConflictsDialog) -> None:

@@ -32,7 +32,9 @@ def open_setup(qtbot: QtBot) -> Iterator[Opener]:
 
     def open_on(machine: Machine, git_program: str | None = None) -> SyncSetupDialog:
         sync = WindowSync(machine.home, clock=FakeGuiClock(), git_program=git_program)
-        dialog = SyncSetupDialog(WindowContext(machine.home), sync)
+        context = WindowContext(machine.home)
+        dialog = SyncSetupDialog(context, sync)
+        context.owned_by(dialog)  # the dialog is the window here
         qtbot.addWidget(dialog)
         made.append((dialog, sync))
         dialog.reload()
@@ -44,6 +46,7 @@ def open_setup(qtbot: QtBot) -> Iterator[Opener]:
     for dialog, sync in made:
         dialog.shutdown()
         sync.shutdown()
+        sync.deleteLater()  # it is the window's in the app: with it go the test's slots
 
 
 def settle(qtbot: QtBot, dialog: SyncSetupDialog) -> None:

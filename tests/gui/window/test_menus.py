@@ -478,6 +478,7 @@ def test_open_home_opens_the_chosen_home_in_a_new_window(
     qtbot.waitUntil(lambda: window.successor is not None, timeout=WAIT_MS)
     successor = window.successor
     assert successor is not None
+    qtbot.addWidget(successor)
     try:
         assert asked and "not a memory home yet" in asked[0]
         assert successor.home.root == other
