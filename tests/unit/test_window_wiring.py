@@ -7,6 +7,8 @@ window feeds the context from the watcher, so a new feature that connects to
 feature wired to another object's private slot: it connects to what that object offers.
 Nor does a subscriber test the batch's paths itself: it reads their places, which
 `Home.classify` gave once (Memtab's own files, the Inbox's, a workspace's transcript…).
+Nor is a call put off with `QTimer.singleShot(ms, owner, callback)`: PySide keeps that
+callback alive for good when the owner goes first; `toolkit.clock.call_soon` does not.
 """
 
 from __future__ import annotations
@@ -185,3 +187,39 @@ def test_the_check_sees_a_subscriber_that_reads_paths() -> None:
         "    print(paths)\n"
     )
     assert _batch_subscribers(source) == {"a": [4], "b": [7, 8]}
+
+
+def _single_shots_with_an_owner(source: str) -> list[int]:
+    """The lines that call `QTimer.singleShot` with an owner (three arguments)."""
+    if "singleShot" not in source:
+        return []
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "singleShot"
+        and len(node.args) == 3
+    ]
+
+
+def test_no_call_is_put_off_with_an_owner_qt_does_not_let_go_of() -> None:
+    found = {
+        str(path.relative_to(APP)): lines
+        for path in APP.rglob("*.py")
+        if (lines := _single_shots_with_an_owner(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}, (
+        f"QTimer.singleShot(ms, owner, callback) at {found}: its callback (and all it "
+        "reaches) stays alive when the owner is deleted first — use "
+        "`toolkit.clock.call_soon(owner, callback, ms)`"
+    )
+
+
+def test_the_check_sees_a_single_shot_with_an_owner() -> None:
+    source = (
+        "QTimer.singleShot(0, self.place)\n"
+        "QTimer.singleShot(0, self, self.place)\n"
+        "call_soon(self, self.place)\n"
+    )
+    assert _single_shots_with_an_owner(source) == [2]

@@ -15,9 +15,11 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from PySide6.QtCore import QEvent, QObject, QRect, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from memtab.gui.toolkit.clock import QT_CLOCK
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +50,7 @@ class TreeOverlay(QWidget):
         self._column = QVBoxLayout(self)
         self._column.setContentsMargins(0, 1, 0, 0)  # the line above the panels
         self._column.setSpacing(2)
-        self._pending = False
+        self._place_soon = QT_CLOCK.timer(self, self.place, single_shot=True)
         tree.installEventFilter(self)
         self.hide()
 
@@ -89,7 +91,7 @@ class TreeOverlay(QWidget):
 
     def place(self) -> None:
         """Cover the bottom of the tree with the shown panels (or nothing)."""
-        self._pending = False
+        self._place_soon.stop()
         tree = self._tree.geometry()
         if not self._showing():
             self.hide()
@@ -117,9 +119,8 @@ class TreeOverlay(QWidget):
 
     def _schedule(self) -> None:
         """Place once the events of this turn are handled (several may ask at once)."""
-        if not self._pending:
-            self._pending = True
-            QTimer.singleShot(0, self, self.place)
+        if not self._place_soon.isActive():
+            self._place_soon.start(0)
 
 
 _REPLACING_EVENTS = frozenset(

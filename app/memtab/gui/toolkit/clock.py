@@ -63,3 +63,17 @@ class QtClock:
 
 QT_CLOCK = QtClock()
 """The clock every window object uses unless a test passes its own."""
+
+
+def call_soon(owner: QObject, callback: Callable[[], object], ms: int = 0) -> None:
+    """Call `callback` on the GUI thread `ms` ms from now, unless `owner` is deleted first.
+
+    Instead of `QTimer.singleShot(ms, owner, callback)`: PySide6 (6.11 at least) keeps that
+    callback, and all it reaches, alive for good when `owner` goes before it fires (a
+    window closed with a layout pass pending stayed in memory whole). A timer that is
+    `owner`'s child lets go of the callback with it."""
+    timer = QTimer(owner)
+    timer.setSingleShot(True)
+    timer.timeout.connect(callback)
+    timer.timeout.connect(timer.deleteLater)
+    timer.start(ms)

@@ -27,7 +27,7 @@ import functools
 import logging
 from typing import cast
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -50,6 +50,7 @@ from memtab.components.tree.scan import HomeScan
 from memtab.gui.context import WindowContext
 from memtab.gui.text.rich_text import escape_html
 from memtab.gui.text.text_fields import is_redo_key
+from memtab.gui.toolkit.clock import call_soon
 from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.writer.inbox_jobs import (
@@ -492,7 +493,7 @@ class InboxPanel(QFrame):
             resize = cast(QResizeEvent, event)
             if resize.oldSize().width() != resize.size().width():
                 self._fitting = True
-                QTimer.singleShot(0, self, self._fit_list)
+                call_soon(self, self._fit_list)
         return False
 
     def _show_details(self) -> None:

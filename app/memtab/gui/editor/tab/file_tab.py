@@ -41,7 +41,7 @@ import logging
 from collections.abc import Callable, Collection
 from pathlib import Path
 
-from PySide6.QtCore import QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -57,7 +57,7 @@ from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.editor.tab.prompts import EditorPrompts, TaskSource
 from memtab.gui.editor.tab.reading import WhileReading
 from memtab.gui.editor.text.view import EditorView
-from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
+from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock, call_soon
 from memtab.humanize import short_name
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -278,7 +278,7 @@ class FileTab(QWidget):
         is read, it saves once the text (and what was typed meanwhile) is in."""
         start = self.doc.file.save_start(self.view.is_modified(), self.doc.saving)
         if start is SaveStart.AFTER_TEXT:  # and what was typed while it was read
-            self.after_load(lambda: QTimer.singleShot(0, self, functools.partial(self.save, then)))
+            self.after_load(lambda: call_soon(self, functools.partial(self.save, then)))
         elif start is not SaveStart.SAVE:
             if then is not None:
                 then(start is SaveStart.SAVED)
