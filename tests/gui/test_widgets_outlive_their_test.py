@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QDialog, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import editor_support
-from gui.memory_tree_support import WindowFactory, make_window
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WindowFactory
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.store.home import Home
@@ -24,7 +25,7 @@ home = memory_home.home
 store = editor_support.store
 own_writes = editor_support.own_writes
 panel = editor_support.panel
-__all__ = ["make_window"]  # a fixture, used by name
+make_window = support.make_window
 
 _GONE: list[weakref.ReferenceType[QDialog]] = []
 _LEFT: dict[str, list[weakref.ReferenceType[QWidget | WindowContext]]] = {}
