@@ -8,8 +8,9 @@ sees the old content or the new one:
 - `Directory`: an open directory and the writes memory files need, by name inside it —
   replace only if the file is still what the caller read (`replace_if_unchanged`),
   create without ever clobbering (`create_new`), rename without ever overwriting
-  (`rename_no_replace`). Working through a directory descriptor means a symlink swapped
-  into the path after a check cannot redirect the write (see `memtab.fs.confined`).
+  (`rename_no_replace`), swap two entries in one step (`exchange`). Working through a
+  directory descriptor means a symlink swapped into the path after a check cannot
+  redirect the write (see `memtab.fs.confined`).
 - `durable=False` skips the fsyncs, for many writes made durable together afterwards
   with one `make_filesystem_durable`. Readers still see the old content or the new one, but a
   crash before that sync can leave the file empty or cut short: only for copies whose
@@ -261,6 +262,22 @@ class Directory:
             raise
         return True
 
+    def exchange(self, name: str, other: str) -> None:
+        """Swap the entries `name` and `other` in one step: each name then holds what the
+        other held, and no reader ever finds either missing. What a rename replaces is
+        gone; what an exchange displaces is still there to look at (and put back).
+
+        Raises OSError: ENOSYS where the platform has no such call (Linux's renameat2,
+        macOS's renameatx_np), EINVAL or ENOTSUP where the file system cannot.
+        """
+        swap = _exchange_call() if self.fd is not None else None
+        if swap is None:
+            raise OSError(errno.ENOSYS, "exchanging two files is not supported here", self.path)
+        code = swap(self.fd, os.fsencode(name), self.fd, os.fsencode(other), _RENAME_EXCHANGE)
+        if code != 0:
+            number = _errno()
+            raise OSError(number, os.strerror(number), self.display(name))
+
     def create_new(self, name: str, data: bytes) -> None:
         """Create `name` holding `data`; FileExistsError if anything is there, even if it
         appeared a moment ago: the complete temp file is published with a hard link,
@@ -396,6 +413,24 @@ def _syncfs(fd: int) -> int:
     if syncfs is None:
         return errno.ENOSYS
     return 0 if syncfs(fd) == 0 else ctypes.get_errno()
+
+
+# renameat2's RENAME_EXCHANGE (Linux) and renameatx_np's RENAME_SWAP (macOS) are both 2,
+# and both calls take (dir fd, name, dir fd, name, flags).
+_RENAME_EXCHANGE = 2
+
+
+@functools.cache
+def _exchange_call() -> Any:
+    """The C library's exchanging rename, or None where it has none."""
+    libc = _libc()
+    return getattr(libc, "renameat2", None) or getattr(libc, "renameatx_np", None)
+
+
+def _errno() -> int:
+    import ctypes  # lazy: platform — the error of a C library call (exchange, syncfs)
+
+    return ctypes.get_errno()
 
 
 @functools.cache
