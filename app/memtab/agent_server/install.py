@@ -8,16 +8,18 @@
 - xum: `<home>/mcp.jsonc`, `servers.memtab` = the command line as one string, as xum's
   own settings write a stdio server (xum's `src/node/services/mcpConfigService.ts`).
 
-Each file keeps everything else. Registering again changes nothing and says so. A file
-that cannot be read as its format is never rewritten: the user gets the snippet to add
-by hand (`--print` shows the snippets without touching anything).
+Only the server's entry changes: every other byte of the file stays as it was, and the
+file is replaced only while it holds what was read (`config_files/`). Registering again
+changes nothing and says so. A file that is not a regular file within its cap, or cannot
+be read as its format, is never rewritten: the user gets the snippet to add by hand
+(`--print` shows the snippets without touching anything).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
-import re
 import shlex
 import shutil
 import sys
@@ -26,9 +28,21 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from memtab.fs.atomic import atomic_write_json, atomic_write_text
-from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.agent_server.config_files import EditStatus
+from memtab.agent_server.config_files.checked_replace import (
+    CONFIG_LIMIT,
+    ConfigFileError,
+    edit_file,
+)
+from memtab.agent_server.config_files.json_members import JsonEditError, member_value, set_member
+from memtab.agent_server.config_files.toml_tables import (
+    TomlEditError,
+    set_keys,
+    toml_array,
+    toml_string,
+)
 from memtab.fs.records import Record, field
+from memtab.fs.user_files import read_regular_file
 from memtab.store.home import Home
 
 SERVER_KEY = "memtab"
@@ -36,8 +50,6 @@ AgentName = Literal["claude", "codex", "xum"]
 AGENTS: tuple[AgentName, ...] = ("claude", "codex", "xum")
 AGENT_TITLES: dict[AgentName, str] = {"claude": "Claude Code", "codex": "Codex", "xum": "xum"}
 Status = Literal["added", "updated", "unchanged", "refused"]
-_CODEX_HEADER = re.compile(r"""^\s*\[\s*mcp_servers\s*\.\s*(?:memtab|"memtab")\s*\]\s*(?:#.*)?$""")
-_TABLE_START = re.compile(r"^\s*\[")
 
 
 class InstallError(Exception):
@@ -127,12 +139,10 @@ class XumMcpServers(Record, write_only=True):
 
 
 def codex_table(command: list[str]) -> str:
-    # A JSON string is a TOML basic string (same escapes), so json.dumps quotes for both.
-    quoted = ", ".join(json.dumps(arg, ensure_ascii=False) for arg in command[1:])
     return (
         f"[mcp_servers.{SERVER_KEY}]\n"
-        f"command = {json.dumps(command[0], ensure_ascii=False)}\n"
-        f"args = [{quoted}]\n"
+        f"command = {toml_string(command[0])}\n"
+        f"args = {toml_array(command[1:])}\n"
     )
 
 
@@ -152,101 +162,113 @@ def snippet(agent: AgentName, command: list[str]) -> str:
 
 # --- registering --------------------------------------------------------------------------
 
+_ENTRY_NAMES: dict[AgentName, str] = {
+    "claude": "mcpServers.memtab",
+    "codex": "[mcp_servers.memtab]",
+    "xum": "servers.memtab",
+}
+_JSON_KEYS: dict[AgentName, str] = {"claude": "mcpServers", "xum": "servers"}
+_WORDS = {
+    "added": "added the memtab server to",
+    "updated": "updated the memtab server in",
+    "unchanged": "the memtab server is already in",
+}
+
 
 def register_server(agent: AgentName, path: Path, command: list[str]) -> Outcome:
-    """Add (or bring up to date) the server in `path`, keeping everything else."""
+    """Add (or bring up to date) the server in `path`, changing nothing else there
+    (config_files/checked_replace.py says how)."""
     try:
-        if agent == "codex":
-            status = _register_codex(path, command)
-        else:
-            key = "mcpServers" if agent == "claude" else "servers"
-            entry: Any = claude_entry(command) if agent == "claude" else xum_entry(command)
-            status = _register_json(path, key, entry)
-    except InstallError as error:
-        message = f"{error}; add this by hand:\n{snippet(agent, command)}"
+        edited = edit_file(path, lambda data: _edited(agent, path, data, command))
+    except (InstallError, ConfigFileError) as error:
+        why = f"left {path} as it is: {error}" if isinstance(error, ConfigFileError) else error
+        message = f"{AGENT_TITLES[agent]}: {why}; add this by hand:\n{snippet(agent, command)}"
         return Outcome(agent=agent, path=path, status="refused", message=message)
     except OSError as error:
-        message = f"cannot write {path}: {error.strerror or error}"
+        message = f"{AGENT_TITLES[agent]}: cannot write {path}: {error.strerror or error}"
         return Outcome(agent=agent, path=path, status="refused", message=message)
-    words = {
-        "added": "added the memtab server to",
-        "updated": "updated the memtab server in",
-        "unchanged": "the memtab server is already in",
-    }
-    message = f"{AGENT_TITLES[agent]}: {words[status]} {path}"
-    return Outcome(agent=agent, path=path, status=status, message=message)
+    where = str(path) if edited.target == path else f"{edited.target} (linked from {path})"
+    message = f"{AGENT_TITLES[agent]}: {_WORDS[edited.status]} {where}"
+    if edited.status != "unchanged":
+        message += f": {_ENTRY_NAMES[agent]} runs {shlex.join(command)}; nothing else changed"
+    if edited.backup is not None:
+        message += f"; the file as it was is kept as {edited.backup}"
+    return Outcome(agent=agent, path=path, status=edited.status, message=message)
 
 
-def _read_text(path: Path) -> str | None:
+def _edited(
+    agent: AgentName, path: Path, data: bytes | None, command: list[str]
+) -> tuple[bytes, EditStatus]:
+    """The file's new bytes with the server's entry, and what changed."""
+    text = _decode(path, data)
+    if agent == "codex":
+        updated, status = _codex_text(path, text, command)
+    else:
+        try:
+            updated, status = _json_text(agent, text, command)
+        except JsonEditError as error:
+            raise InstallError(f"{path} {error}") from None
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
+        return updated.encode("utf-8"), status
+    except UnicodeEncodeError:
+        raise InstallError(
+            f"the server's command line cannot be written as UTF-8: {command}"
+        ) from None
+
+
+def _json_text(agent: AgentName, text: str, command: list[str]) -> tuple[str, EditStatus]:
+    """Set the server's member in Claude Code's or xum's file. xum's entry written as an
+    object (a server the user disabled, or whose tools they chose) keeps all but its
+    `command`, as xum's own settings keep them when a server is added again."""
+    xum = agent == "xum"
+    path: tuple[str, ...] = (_JSON_KEYS[agent], SERVER_KEY)
+    entry: Any = claude_entry(command) if agent == "claude" else xum_entry(command)
+    if xum and text.strip():
+        there, current = member_value(text, path, jsonc=True)
+        if there and isinstance(current, dict):
+            path = (*path, "command")
+    edited, status = set_member(text, path, entry, jsonc=xum)
+    return edited, "updated" if status == "added" and len(path) > 2 else status
+
+
+def _decode(path: Path, data: bytes | None) -> str:
+    if data is None:
+        return ""
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise InstallError(f"{path} is not UTF-8 text") from None
 
 
-def _register_json(path: Path, key: str, entry: Any) -> Status:
-    text = _read_text(path)
-    document: Any = {}
-    if text is not None and text.strip():
-        try:
-            document = parse_json(text)
-        except JsonError as error:
-            # mcp.jsonc may hold comments: rewriting it as JSON would drop them.
-            raise InstallError(f"{path} is not plain JSON ({error})") from None
-    if not isinstance(document, dict) or not isinstance(document.get(key, {}), dict):
-        raise InstallError(f"{path} does not hold a JSON object with an object {key!r}")
-    servers = dict(document.get(key, {}))
-    if servers.get(SERVER_KEY) == entry:
-        return "unchanged"
-    status: Status = "updated" if SERVER_KEY in servers else "added"
-    servers[SERVER_KEY] = entry
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_json(path, {**document, key: servers}, mode=0o600)
-    return status
-
-
-def _register_codex(path: Path, command: list[str]) -> Status:
-    """Replace the `[mcp_servers.memtab]` table's own lines (or append one), then check
-    with tomllib that the file now says exactly that and everything else as before."""
-    text = _read_text(path) or ""
+def _codex_text(path: Path, text: str, command: list[str]) -> tuple[str, EditStatus]:
+    """Set the `[mcp_servers.memtab]` table's `command` and `args` in place (or add the
+    table), then check with tomllib that the file now says exactly that and everything
+    else as before."""
     before = _parse_toml(path, text)
     wanted = {"command": command[0], "args": command[1:]}
-    current = before.get("mcp_servers", {}).get(SERVER_KEY)
+    current = _codex_server(path, before)
     if isinstance(current, dict) and {k: current.get(k) for k in wanted} == wanted:
-        return "unchanged"
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if _CODEX_HEADER.match(line)), None)
-    table = codex_table(command)
-    if start is None:
-        prefix = text if not text or text.endswith("\n") else text + "\n"
-        updated = prefix + ("\n" if text.strip() else "") + table
-    else:
-        end = next(
-            (i for i in range(start + 1, len(lines)) if _TABLE_START.match(lines[i])), len(lines)
-        )
-        kept = [line for line in lines[start + 1 : end] if _other_key(line)]
-        block = table + "".join(kept)
-        gap = "\n" if end < len(lines) and not block.endswith("\n\n") else ""
-        updated = "".join(lines[:start]) + block + gap + "".join(lines[end:])
+        return text, "unchanged"
+    values = {"command": toml_string(command[0]), "args": toml_array(command[1:])}
+    cannot = InstallError(f"{path} declares mcp_servers.{SERVER_KEY} in a way Memtab cannot edit")
     try:
+        updated = set_keys(text, ("mcp_servers", SERVER_KEY), values)
         after = tomllib.loads(updated)
-    except tomllib.TOMLDecodeError:
-        after = {}
-    server = after.get("mcp_servers", {}).get(SERVER_KEY, {})
-    others_kept = _without_server(after) == _without_server(before)
-    if {k: server.get(k) for k in wanted} != wanted or not others_kept:
-        raise InstallError(f"{path} declares mcp_servers.{SERVER_KEY} in a way Memtab cannot edit")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, updated)
-    return "added" if current is None else "updated"
+    except (TomlEditError, tomllib.TOMLDecodeError, RecursionError):
+        raise cannot from None
+    server = _codex_server(path, after)
+    if not isinstance(server, dict) or {k: server.get(k) for k in wanted} != wanted:
+        raise cannot
+    if not same_values(_without_command(before), _without_command(after)):
+        raise cannot
+    return updated, "added" if current is None else "updated"
 
 
-def _other_key(line: str) -> bool:
-    """A line of the old table worth keeping: a key other than command and args."""
-    stripped = line.strip()
-    return bool(stripped) and not re.match(r"^(command|args)\s*=", stripped)
+def _codex_server(path: Path, document: dict[str, Any]) -> Any:
+    servers = document.get("mcp_servers", {})
+    if not isinstance(servers, dict):
+        raise InstallError(f"{path} holds an mcp_servers that is not a table")
+    return servers.get(SERVER_KEY)
 
 
 def _parse_toml(path: Path, text: str) -> dict[str, Any]:
@@ -254,13 +276,43 @@ def _parse_toml(path: Path, text: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InstallError(f"{path} is not valid TOML ({error})") from None
+    except RecursionError:
+        raise InstallError(f"{path} is nested too deeply to read as TOML") from None
 
 
-def _without_server(document: dict[str, Any]) -> dict[str, Any]:
+def _without_command(document: dict[str, Any]) -> dict[str, Any]:
+    """`document` without the server's `command` and `args` (nor the tables they leave
+    empty): what an edit of the server must keep."""
     servers = dict(document.get("mcp_servers", {}))
-    servers.pop(SERVER_KEY, None)
-    rest = {key: value for key, value in document.items() if key != "mcp_servers"}
-    return {**rest, "mcp_servers": servers} if servers else rest
+    server = servers.pop(SERVER_KEY, None)
+    if isinstance(server, dict):
+        rest = {key: value for key, value in server.items() if key not in ("command", "args")}
+        if rest:
+            servers[SERVER_KEY] = rest
+    others = {key: value for key, value in document.items() if key != "mcp_servers"}
+    return {**others, "mcp_servers": servers} if servers else others
+
+
+def same_values(one: Any, other: Any) -> bool:
+    """Whether two parsed documents hold the same values, NaN equal to NaN (a TOML `nan`
+    read twice is two floats that compare unequal); without recursion."""
+    pairs = [(one, other)]
+    while pairs:
+        a, b = pairs.pop()
+        if isinstance(a, dict):
+            if not isinstance(b, dict) or list(a) != list(b):
+                return False
+            pairs.extend((a[key], b[key]) for key in a)
+        elif isinstance(a, list):
+            if not isinstance(b, list) or len(a) != len(b):
+                return False
+            pairs.extend(zip(a, b, strict=True))
+        elif isinstance(a, float) and isinstance(b, float) and math.isnan(a):
+            if not math.isnan(b):
+                return False
+        elif type(a) is not type(b) or a != b:
+            return False
+    return True
 
 
 def agent_found(agent: AgentName, home: Home, env: Mapping[str, str] | None = None) -> bool:
@@ -280,19 +332,17 @@ def agent_found(agent: AgentName, home: Home, env: Mapping[str, str] | None = No
 
 
 def registered(agent: AgentName, path: Path) -> bool:
-    """Whether `path` names a memtab server (any command): for Settings and `--print`."""
+    """Whether `path` names a memtab server (any command): for Settings and `--print`.
+    Read as install reads it: a regular file within its cap, else not."""
     try:
-        text = _read_text(path)
-        if text is None:
-            return False
+        text = read_regular_file(path, limit=CONFIG_LIMIT).decode("utf-8")
         if agent == "codex":
-            return SERVER_KEY in _parse_toml(path, text).get("mcp_servers", {})
-        document = parse_json(text)
-    except (InstallError, JsonError, OSError):
+            servers = _parse_toml(path, text).get("mcp_servers")
+            return isinstance(servers, dict) and SERVER_KEY in servers
+        there, _ = member_value(text, (_JSON_KEYS[agent], SERVER_KEY), jsonc=agent == "xum")
+    except (InstallError, JsonEditError, OSError, UnicodeDecodeError):
         return False
-    key = "mcpServers" if agent == "claude" else "servers"
-    servers = document.get(key) if isinstance(document, dict) else None
-    return isinstance(servers, dict) and SERVER_KEY in servers
+    return there
 
 
 def registrations(home: Home, env: Mapping[str, str] | None = None) -> list[tuple[str, bool]]:

@@ -87,10 +87,12 @@ def test_a_fresh_codex_config_and_xums_file_are_created(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("agent", "name", "text", "why"),
     [
-        ("xum", "mcp.jsonc", '{// mine\n "servers": {}}', "is not plain JSON"),
+        ("xum", "mcp.jsonc", '{// mine\n "servers": {}', "ends before its value does (line 2"),
         ("codex", "config.toml", "model = \n", "is not valid TOML"),
         ("codex", "config.toml", 'mcp_servers.memtab.command = "x"\n', "cannot edit"),
-        ("claude", ".claude.json", '{"mcpServers": []}', "object 'mcpServers'"),
+        ("codex", "config.toml", "mcp_servers = 1\n", "mcp_servers that is not a table"),
+        ("claude", ".claude.json", '{"mcpServers": []}', "'mcpServers' that is not a JSON object"),
+        ("claude", ".claude.json", '{"a": NaN}', "is not valid JSON (line 1, column 7)"),
     ],
 )
 def test_a_file_memtab_cannot_edit_safely_is_left_alone(
@@ -102,6 +104,7 @@ def test_a_file_memtab_cannot_edit_safely_is_left_alone(
     assert outcome.status == "refused" and why in outcome.message
     assert "add this by hand" in outcome.message and "memtab" in outcome.message
     assert path.read_text() == text
+    assert [child.name for child in tmp_path.iterdir()] == [name]  # no backup, no temp
 
 
 def test_the_command_installs_where_each_agent_looks_and_print_changes_nothing(

@@ -2,3 +2,8 @@
 read only when regular and within a cap, changed only in Memtab's own entry (JSON members
 and TOML tables spliced in place), and replaced only while they still hold what was read.
 """
+
+from typing import Literal
+
+# What an edit did to the file: `unchanged` writes nothing.
+EditStatus = Literal["added", "updated", "unchanged"]

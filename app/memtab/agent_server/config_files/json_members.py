@@ -17,11 +17,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
+from memtab.agent_server.config_files import EditStatus
 from memtab.fs.jsonfile import JsonError, parse_json
-
-EditStatus = Literal["added", "updated", "unchanged"]
 
 _BOM = "\ufeff"
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -35,6 +34,9 @@ _TOKEN = re.compile(
 )
 # What may follow a member on its own line: spaces, block comments, a line comment.
 _REST_OF_LINE = re.compile(r"[ \t]*+(?:/\*[^\n]*?\*/[ \t]*+)*(?://[^\n]*+)?(?=\r?\n)")
+
+_KEY_SEPARATOR = re.compile(r"[ \t]*:[ \t]*")
+_SPACES = re.compile(r"[ \t]*")
 
 # What the scanner expects next.
 _VALUE, _KEY_OR_END, _COLON, _COMMA_OR_END, _VALUE_OR_END, _DONE = range(6)
@@ -331,7 +333,7 @@ def _layout(text: str, obj: JsonObject, outer: _Layout | None, newline: str) -> 
     first = obj.members[0]
     multiline = "\n" in text[obj.start : first.key_start]
     between = text[first.key_end : first.value_start]
-    if re.fullmatch(r"[ \t]*:[ \t]*", between):
+    if _KEY_SEPARATOR.fullmatch(between):
         key_sep = ":" + between.split(":", 1)[1]
     if multiline:
         member_indent = _line_indent(text, first.key_start)
@@ -340,7 +342,7 @@ def _layout(text: str, obj: JsonObject, outer: _Layout | None, newline: str) -> 
         return _Layout(True, indent, member_indent, unit, key_sep, item_sep, newline)
     if len(obj.members) > 1 and first.comma_end is not None:
         gap = text[first.comma_end : obj.members[1].key_start]
-        item_sep = "," + gap if re.fullmatch(r"[ \t]*", gap) else item_sep
+        item_sep = "," + gap if _SPACES.fullmatch(gap) else item_sep
     return _Layout(False, indent, "", unit, key_sep, item_sep, newline)
 
 

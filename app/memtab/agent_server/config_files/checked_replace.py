@@ -1,0 +1,236 @@
+"""An agent's configuration file changed only while it still holds what was read
+(docs/formats.md §22.6).
+
+The agents rewrite their files whenever they like and take no lock Memtab could share
+(Claude Code saves `~/.claude.json` many times a minute). `edit_file` reads the file
+(a regular file within `CONFIG_LIMIT`, `fs/user_files.py`), asks for the new content,
+writes it to a temp file beside it and puts it in place only if the file still holds
+exactly the bytes read — else it starts again from the new bytes, a few times, then
+refuses in words. The last look and the swap cannot be one step, so the swap is an
+exchange (`Directory.exchange`) where the platform has one: what it displaced is read
+back, and a save that landed in between is put back at once (and the edit redone from
+it); nothing an agent saved is ever deleted. Without an exchange, a checked rename
+leaves a window of a few microseconds.
+
+A link is followed to the regular file it names, which is the file changed (the link
+stays a link): dotfile managers keep these files in a repository and link them. Before
+Memtab's first change, the file's bytes are copied to `<name>.memtab-backup` beside it
+(mode 0600: the file may hold credentials); that copy is never replaced. A changed file
+keeps its mode and owner; a new one is created with mode 0600.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memtab.agent_server.config_files import EditStatus
+from memtab.fs.atomic import Directory
+from memtab.fs.user_files import read_regular_file, size_words
+
+CONFIG_LIMIT = 16 << 20  # a real ~/.claude.json holds a few MB of project history
+ATTEMPTS = 5
+BACKUP_SUFFIX = ".memtab-backup"
+KEPT_INFIX = ".memtab-kept-"
+NEW_FILE_MODE = 0o600
+# An exchange the platform or file system does not offer: fall back to a checked rename.
+_NO_EXCHANGE = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP}
+
+# From the file's bytes (None: there is no file), its new bytes and what that did.
+Edit = Callable[[bytes | None], tuple[bytes, EditStatus]]
+
+
+class ConfigFileError(Exception):
+    """A file Memtab will not change; the message says why in words."""
+
+
+@dataclass(frozen=True)
+class Edited:
+    """What `edit_file` did: `status`, in `target` (the file a link names), and the copy of
+    its bytes made before this first change (None: none made now)."""
+
+    status: EditStatus
+    target: Path
+    backup: Path | None = None
+
+
+def edit_file(
+    path: Path, edit: Edit, *, limit: int = CONFIG_LIMIT, attempts: int = ATTEMPTS
+) -> Edited:
+    """Apply `edit` to the file at `path` (see the module doc). Raises ConfigFileError when
+    the file is no regular file within `limit`, a link to nothing, or kept changing;
+    `edit`'s own errors; OSError when it cannot be written."""
+    backup: Path | None = None
+    for _ in range(attempts):
+        target = _target(path)
+        data = _read(target, limit)
+        new, status = edit(data)
+        if status == "unchanged":
+            return Edited(status, target, backup)
+        if data is None:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        with Directory.open(target.parent) as directory:
+            if data is None:
+                if _create(directory, target.name, new):
+                    return Edited(status, target, backup)
+                continue
+            backup = backup or _back_up(directory, target.name, data)
+            if _replace(directory, target.name, data, new, limit):
+                return Edited(status, target, backup)
+    raise ConfigFileError(f"it kept changing while Memtab edited it ({attempts} tries)")
+
+
+def _target(path: Path) -> Path:
+    """The file to read and change: `path`, or the file its link names."""
+    if not path.is_symlink():
+        return path
+    target = Path(os.path.realpath(path))
+    if not os.path.lexists(target):
+        raise ConfigFileError(f"it is a link to {target}, which does not exist")
+    return target
+
+
+def _read(target: Path, limit: int) -> bytes | None:
+    try:
+        return read_regular_file(target, limit=limit)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if error.errno == errno.EFBIG:
+            raise ConfigFileError(
+                f"it holds more than {size_words(limit)}, more than Memtab edits"
+            ) from None
+        raise ConfigFileError(error.strerror or str(error)) from None
+
+
+def _entry(directory: Directory, name: str, limit: int) -> bytes | None:
+    """The bytes of the regular file `name` (never through a link), or None."""
+    try:
+        return read_regular_file(directory.display(name), limit=limit, follow_links=False)
+    except OSError:
+        return None
+
+
+def _create(directory: Directory, name: str, data: bytes) -> bool:
+    """Create `name`; False when a file appeared there meanwhile (nothing written)."""
+    temp = directory.write_temp(name, data, mode=NEW_FILE_MODE)
+    try:
+        directory.publish(temp, name, unchanged=None, create=True)
+    except FileExistsError:
+        return False
+    directory.fsync()
+    return True
+
+
+def _back_up(directory: Directory, name: str, data: bytes) -> Path | None:
+    """Copy `data` to `<name>.memtab-backup` unless that copy exists; the path when made."""
+    backup = name + BACKUP_SUFFIX
+    if directory.lstat(backup) is not None:
+        return None
+    temp = directory.write_temp(backup, data, mode=0o600)
+    try:
+        directory.publish(temp, backup, unchanged=None, create=True)
+    except FileExistsError:
+        return None
+    directory.fsync()
+    return Path(directory.display(backup))
+
+
+def _replace(directory: Directory, name: str, data: bytes, new: bytes, limit: int) -> bool:
+    """Put `new` in place of `name` if it still holds `data`; False (nothing changed,
+    nothing lost) when it does not."""
+    info = directory.lstat(name)
+    if info is None or not stat.S_ISREG(info.st_mode):
+        return False
+    temp = directory.write_temp(name, new, mode=stat.S_IMODE(info.st_mode))
+    try:
+        ours = _keep_owner(directory, temp, info)
+        still = _entry(directory, name, limit) == data
+        if still:
+            directory.exchange(temp, name)
+    except OSError as error:
+        if still and error.errno in _NO_EXCHANGE:
+            return _publish_checked(directory, temp, name, data, limit)
+        directory.discard(temp)
+        if error.errno == errno.ENOENT:  # the file went meanwhile: start again
+            return False
+        raise
+    except BaseException:
+        directory.discard(temp)
+        raise
+    if not still:
+        directory.discard(temp)
+        return False
+    # `temp` now names what the exchange displaced.
+    if _entry(directory, temp, limit) == data:
+        directory.discard(temp)
+        directory.fsync()
+        return True
+    _put_back(directory, temp, name, ours)
+    return False
+
+
+def _publish_checked(directory: Directory, temp: str, name: str, data: bytes, limit: int) -> bool:
+    """Without an exchange: rename `temp` over `name` if it still holds `data` (a window of
+    microseconds remains between that last look and the rename)."""
+    published = directory.publish(
+        temp, name, unchanged=lambda: _entry(directory, name, limit) == data
+    )
+    if published:
+        directory.fsync()
+    return published
+
+
+def _put_back(
+    directory: Directory, held: str, name: str, ours: tuple[int, int], attempts: int = ATTEMPTS
+) -> None:
+    """A save landed between the last look and the exchange, and `held` now names it: swap
+    it back in place. What comes out is ours, then all is as before. Else the file was
+    saved again meanwhile: that newer save is put back in turn; the older one that then
+    comes out is kept beside the file under a name that says so (ConfigFileError): an
+    agent's save is never deleted, and the file holds its latest."""
+    expected: tuple[int, int] | None = ours
+    for _ in range(attempts):
+        putting = _identity(directory, held)
+        directory.exchange(held, name)
+        out = _identity(directory, held)
+        if out == expected:
+            break
+        expected = putting
+    if expected == ours:
+        directory.discard(held)
+        directory.fsync()
+        return
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    kept = f"{name}{KEPT_INFIX}{stamp}"
+    directory.rename_no_replace(held, directory, kept)
+    raise ConfigFileError(
+        f"it was saved twice while Memtab replaced it; the earlier save is kept as "
+        f"{directory.display(kept)}"
+    )
+
+
+def _identity(directory: Directory, name: str) -> tuple[int, int] | None:
+    info = directory.lstat(name)
+    return None if info is None else (info.st_dev, info.st_ino)
+
+
+def _keep_owner(directory: Directory, temp: str, info: os.stat_result) -> tuple[int, int]:
+    """Give the temp file the owner of the file it replaces; its identity."""
+    mine = directory.lstat(temp)
+    if mine is None:  # pragma: no cover - just written
+        raise FileNotFoundError(errno.ENOENT, "the temp file is gone", directory.display(temp))
+    if (mine.st_uid, mine.st_gid) != (info.st_uid, info.st_gid) and hasattr(os, "chown"):
+        path, at = directory.at(temp)
+        try:
+            os.chown(path, info.st_uid, info.st_gid, follow_symlinks=False, **at)
+        except PermissionError:
+            raise ConfigFileError(
+                "it belongs to another user or group, which Memtab cannot give its new version"
+            ) from None
+    return mine.st_dev, mine.st_ino
