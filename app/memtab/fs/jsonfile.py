@@ -11,21 +11,32 @@ later, in whatever walks it (redaction, `json.dumps(indent=…)`, a GUI model). 
 nest a dozen levels at most.
 
 `finite_number` is the one rule for a number read from such a file.
+
+`parse_strict_json` reads what must be JSON and nothing else (the MCP server's frames):
+no BOM, no `NaN`/`Infinity`, no number past a float's range, no lone surrogate escape,
+nesting capped as above.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 _BOM = "\ufeff"
 MAX_DEPTH = 128
+# An escape of a UTF-16 surrogate: only then can a parsed string hold a lone one.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class JsonError(ValueError):
     """Text that is not usable JSON; the message is one line meant for the user."""
+
+
+class JsonValueError(JsonError):
+    """Text that is JSON, holding a value a strict reader refuses (`parse_strict_json`)."""
 
 
 def finite_number(value: Any) -> int | float | None:
@@ -88,6 +99,62 @@ def nesting_exceeds(value: Any, max_depth: int) -> bool:
                 if kind is dict or kind is list:
                     below.append(child)
         level = below
+    return False
+
+
+def parse_strict_json(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
+    """The value `text` holds as JSON (RFC 8259) and nothing more lenient.
+
+    JsonError when it is not JSON: a leading BOM, `NaN` or `Infinity`, a raw control
+    character (NUL…) in a string, anything after the value. JsonValueError when it is
+    JSON holding what a strict reader refuses: arrays and objects nested more than
+    `max_depth` levels, a lone surrogate escape (`"\\ud800"`, as JavaScript writes a
+    broken pair), a number past a float's range (`1e999`).
+    """
+    if text.startswith(_BOM):
+        raise JsonError("not valid JSON (it starts with a byte order mark)")
+    try:
+        value = json.loads(text, parse_constant=_not_json, parse_float=_finite_float)
+    except JsonError:
+        raise
+    except RecursionError:
+        raise JsonValueError(f"nested too deeply to read (more than {max_depth} levels)") from None
+    except ValueError as error:
+        raise JsonError(f"not valid JSON ({error})") from None
+    if text.count("[") + text.count("{") > max_depth and nesting_exceeds(value, max_depth):
+        raise JsonValueError(f"nested too deeply to read (more than {max_depth} levels)")
+    if _SURROGATE_ESCAPE.search(text) and _holds_lone_surrogate(value):
+        raise JsonValueError("a string holds a lone surrogate escape (half of a UTF-16 pair)")
+    return value
+
+
+def _not_json(name: str) -> NoReturn:
+    raise JsonError(f"not valid JSON ({name} is not a JSON number)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise JsonValueError(f"a number past a float's range ({text[:40]})")
+    return value
+
+
+def _holds_lone_surrogate(value: Any) -> bool:
+    """Whether a string (a key or a value) in `value` holds a lone surrogate; its nesting
+    is already known to be bounded."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if type(item) is dict:
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif type(item) is list:
+            pending.extend(item)
+        elif type(item) is str:
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
     return False
 
 
