@@ -12,6 +12,10 @@ Every one of them is read and changed through this module, with three promises:
   its status bar); then the write starts from a fresh object.
 - The write starts from the document as read — every field the caller does not touch,
   at any level, is written back as it was.
+
+A caller may cap what it reads (`max_bytes`): a larger file is never read into memory; it
+reads as a problem, and a change first sets it aside whole (renamed, not copied) as a file
+that could not be parsed is kept aside.
 """
 
 from __future__ import annotations
@@ -42,12 +46,14 @@ class SidecarRead(NamedTuple):
 
     `document` is always a dict (empty when the file is missing or unusable); `problem`
     says in one line why the file could not be used, worded to follow "the file is" (e.g.
-    "not valid JSON (…)"); `raw` are the bytes read (None when they could not be read).
+    "not valid JSON (…)"); `raw` are the bytes read (None when they could not be read, or
+    were not: `over_cap`, a file larger than the reader's `max_bytes`).
     """
 
     document: dict[str, Any]
     problem: str | None = None
     raw: bytes | None = None
+    over_cap: bool = False
 
     @property
     def exists(self) -> bool:
@@ -81,20 +87,46 @@ def parse_object(data: bytes) -> tuple[dict[str, Any], str | None]:
     return value, None
 
 
-def read_sidecar(path: Path) -> SidecarRead:
+def read_sidecar(path: Path, *, max_bytes: int | None = None) -> SidecarRead:
     """Read the JSON object in `path` without ever raising.
 
     A missing file is an empty object with no problem; an unreadable or unusable one is
-    an empty object with the reason in `problem`.
+    an empty object with the reason in `problem`; one larger than `max_bytes` is not read
+    (`over_cap`).
     """
     try:
-        data = path.read_bytes()
+        data = _read_capped(path, max_bytes)
     except FileNotFoundError:
         return SidecarRead({})
     except OSError as error:
         return SidecarRead({}, f"unreadable ({error.strerror or error})")
+    if data is None:
+        return SidecarRead({}, _over_cap_problem(path, max_bytes), over_cap=True)
     document, problem = parse_object(data)
     return SidecarRead(document, problem, data)
+
+
+def _read_capped(path: Path, max_bytes: int | None) -> bytes | None:
+    """The bytes of `path`, or None when there are more than `max_bytes` (then none is
+    read, or one more than that if it grew meanwhile)."""
+    if max_bytes is None:
+        return path.read_bytes()
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > max_bytes:
+            return None
+        data = handle.read(size + 1)  # read(n) sets n bytes aside first: not the cap
+        if len(data) > size:  # it grew meanwhile
+            data += handle.read(max_bytes + 1 - len(data))
+    return data if len(data) <= max_bytes else None
+
+
+def _over_cap_problem(path: Path, max_bytes: int | None) -> str:
+    try:
+        size = f"{path.stat().st_size} bytes"
+    except OSError:
+        size = "more"
+    return f"larger than the {max_bytes}-byte cap: {size}, not read"
 
 
 def _json_type(value: Any) -> str:
@@ -117,6 +149,7 @@ def edit_sidecar(
     shape_problem: Callable[[dict[str, Any]], str | None] | None = None,
     mode: int | None = None,
     lock_timeout_s: float = DEFAULT_TIMEOUT_S,
+    max_bytes: int | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Read-modify-write the JSON object in `path`: change the yielded dict in place.
 
@@ -128,7 +161,8 @@ def edit_sidecar(
     inside the block writes nothing, and so does a block that leaves the document as it
     was. An unreadable file raises OSError rather than being replaced by what little
     could be read. `lock_timeout_s`: how long to wait for the lock (then
-    LockUnavailableError).
+    LockUnavailableError). A file larger than `max_bytes` is not read: it is set aside
+    (`set_aside`) and the dict starts empty.
     """
     locking = (
         interprocess_lock(lock_path, timeout_s=lock_timeout_s)
@@ -137,7 +171,9 @@ def edit_sidecar(
     )
     with locking:
         try:
-            data: bytes | None = path.read_bytes()
+            data = _read_capped(path, max_bytes)
+            if data is None:
+                set_aside(path, _over_cap_problem(path, max_bytes))
         except FileNotFoundError:
             data = None
         document: dict[str, Any] = {}
@@ -176,6 +212,18 @@ def keep_aside(path: Path, data: bytes, reason: str) -> KeptAside:
     return kept
 
 
+def set_aside(path: Path, reason: str) -> KeptAside:
+    """Rename `path`, a sidecar too large to read (`reason`), to the name `keep_aside`
+    gives a copy: its bytes are kept, never read. Logs a warning and tells every
+    listener; OSError when it cannot be renamed."""
+    backup = _copy_name(path)
+    os.replace(path, backup)
+    kept = KeptAside(path, backup, reason)
+    logger.warning("%s (in %s)", kept.message, path.parent)
+    notify_kept_aside(kept)
+    return kept
+
+
 def _existing_copy(path: Path, data: bytes) -> Path | None:
     prefix = path.name + CORRUPT_INFIX
     try:
@@ -199,13 +247,19 @@ def _existing_copy(path: Path, data: bytes) -> Path | None:
 
 
 def _write_copy(path: Path, data: bytes) -> Path:
+    backup = _copy_name(path)
+    atomic_write_bytes(backup, data, mode=_KEPT_ASIDE_MODE)
+    return backup
+
+
+def _copy_name(path: Path) -> Path:
+    """`<name>.corrupt-<UTC timestamp>` beside `path`, with `-N` when that is taken."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     base = path.with_name(f"{path.name}{CORRUPT_INFIX}{stamp}")
     backup, suffix = base, 1
     while backup.exists():
         backup = base.with_name(f"{base.name}-{suffix}")
         suffix += 1
-    atomic_write_bytes(backup, data, mode=_KEPT_ASIDE_MODE)
     return backup
 
 
