@@ -110,5 +110,7 @@ def test_proposals_are_checked_before_they_are_queued(
         ProposalQueue(home, None).propose(create("/memories/project/a.md", ""), client="x")
     monkeypatch.setattr(proposals, "MAX_PENDING", 1)
     ProposalQueue(home, None).propose(create(NOTE, "1"), client="x")
-    with pytest.raises(proposals.ProposalError, match="already holds 1 proposals"):
+    with pytest.raises(
+        proposals.ProposalError, match=r"Inbox is full \(1 proposals wait for a decision\)"
+    ):
         ProposalQueue(home, None).propose(create(NOTE, "2"), client="x")

@@ -16,6 +16,13 @@ without a workspace (it sees global memory only; its proposals show in every wor
 Inbox). Records: `AgentProposal`, `ProposalFile` (`store.proposals.records`). The call is applied
 while the queue's lock is held, so two deciders never apply one proposal twice.
 
+A proposal is checked as the memory tool checks the change before it runs (its paths,
+its names, the file cap: `check_change`), and the queues are bounded: `MAX_PENDING`
+waiting per queue, `MAX_QUEUED_BYTES` of queue files per home (the oldest decisions are
+forgotten first to make room). A queue file larger than that (an older version wrote no
+bound) is never read: the first read or change of its queue sets it aside whole, and the
+user is told (`fs.sidecar.set_aside`).
+
 Everything here is disk: call it off the GUI thread.
 """
 
@@ -23,13 +30,16 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memtab.fs.atomic import encode_utf8, json_document
 from memtab.fs.clock import Clock, now_ms
-from memtab.fs.sidecar import edit_sidecar, read_sidecar
+from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
+from memtab.fs.sidecar import edit_sidecar, read_sidecar, set_aside
 from memtab.redact import redact_secrets
 from memtab.store.actors import MCP_PREFIX
 from memtab.store.errors import ScopeUnavailableError, ToolArgumentError
@@ -38,7 +48,8 @@ from memtab.store.home import PROPOSALS_DIR_NAME, Home
 from memtab.store.paths import parse_file_path
 from memtab.store.proposals.records import AgentProposal, ProposalFile
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.scopes.tool import MemoryTool, ToolRequest, parse_tool_request
+from memtab.store.scopes.scope_store import READ_LOCK_WAIT_S
+from memtab.store.scopes.tool import MemoryTool, ToolRequest, check_change, parse_tool_request
 from memtab.store.sidecars.registry import Workspace
 
 logger = logging.getLogger(__name__)
@@ -46,6 +57,9 @@ logger = logging.getLogger(__name__)
 GLOBAL_QUEUE = "global"
 MAX_PENDING = 200
 MAX_DECIDED = 200
+# What a home's queue files hold together: a few dozen proposals of the largest legal
+# change, and what the Inbox (two queues at most) or a server reads, bounded.
+MAX_QUEUED_BYTES = 8 * 1024 * 1024
 # The argument that holds the text a change writes, by command: what the user may edit.
 TEXT_ARGUMENT = {"create": "file_text", "str_replace": "new_str", "insert": "insert_text"}
 
@@ -119,18 +133,34 @@ class ProposalQueue:
         return [p for p in self._load()[0] if p.status == "pending"]
 
     def _load(self) -> tuple[list[AgentProposal], list[Any]]:
-        read = read_sidecar(self.path)
+        read = read_sidecar(self.path, max_bytes=MAX_QUEUED_BYTES)
+        if read.over_cap:
+            self._set_aside_unread(read.problem or "")
+            return [], []
         if read.problem is not None or not read.exists:
             if read.problem is not None:
                 logger.warning("Inbox: cannot use %s: %s", self.path, read.problem)
             return [], []
         return _split(read.document)
 
+    def _set_aside_unread(self, problem: str) -> None:
+        """A read's bookkeeping: set aside a queue file too large to read (saying so), if
+        its lock comes within READ_LOCK_WAIT_S; else left for the next read or change."""
+        lock = self.home.lock_path(f"proposals-{self.key}")
+        try:
+            with interprocess_lock(lock, timeout_s=READ_LOCK_WAIT_S):
+                if self.path.stat().st_size > MAX_QUEUED_BYTES:
+                    set_aside(self.path, problem)
+        except (LockUnavailableError, OSError) as error:
+            logger.warning("Inbox: cannot use %s: %s (%s)", self.path, problem, error)
+
     # --- changing -----------------------------------------------------------------------
 
     def _edit(self, change: Callable[[list[AgentProposal]], None]) -> None:
         lock = self.home.lock_path(f"proposals-{self.key}")
-        with edit_sidecar(self.path, lock, shape_problem=_shape_problem) as raw:
+        with edit_sidecar(
+            self.path, lock, shape_problem=_shape_problem, max_bytes=MAX_QUEUED_BYTES
+        ) as raw:
             proposals, unknown = _split(raw)
             change(proposals)
             proposals = _pruned(proposals)
@@ -142,10 +172,12 @@ class ProposalQueue:
 
     def propose(self, call: ToolCall, *, client: str) -> AgentProposal:
         """Queue `call` from `client` (its text already redacted by the caller): checked by
-        the memory tool's argument models (ToolArgumentError), on files of scopes this
-        queue's store has (PathError, ScopeUnavailableError); ProposalError when the
-        queue is full. The proposal queued."""
+        the memory tool's argument models (ToolArgumentError) and as the tool checks a
+        change before it runs (`check_change`: PathError, CapError…), on files of scopes
+        this queue's store has (ScopeUnavailableError); ProposalError when the Inbox is
+        full. The proposal queued."""
         request = call.request
+        check_change(request)
         view = MemoryStore(self.home, self.workspace)
         for raw in (request.path, request.new_path):
             if raw is not None:
@@ -167,14 +199,36 @@ class ProposalQueue:
 
         def change(proposals: list[AgentProposal]) -> None:
             if sum(p.status == "pending" for p in proposals) >= MAX_PENDING:
-                raise ProposalError(
-                    f"The user's Inbox already holds {MAX_PENDING} proposals waiting for a "
-                    "decision; nothing was proposed"
-                )
+                raise _inbox_full(f"{MAX_PENDING} proposals wait for a decision")
+            forget = self._room_for(proposal, proposals)
+            proposals[:] = [p for p in proposals if p.id not in forget]
             proposals.append(proposal)
 
         self._edit(change)
         return proposal
+
+    def _room_for(self, proposal: AgentProposal, proposals: list[AgentProposal]) -> set[str]:
+        """The ids of the oldest decisions to forget so that `proposal` fits in the
+        home's MAX_QUEUED_BYTES (under this queue's lock); ProposalError when even
+        forgetting them all leaves no room."""
+        room = MAX_QUEUED_BYTES - _queue_files_bytes(self.path.parent, but=self.path.name)
+        try:
+            need = self.path.stat().st_size + _entry_bytes(proposal)
+        except FileNotFoundError:
+            need = _entry_bytes(proposal)
+        forget: set[str] = set()
+        decided = sorted(
+            (p for p in proposals if p.status != "pending"), key=lambda p: p.decided_at or 0
+        )
+        for old in decided:
+            if need <= room:
+                break
+            forget.add(old.id)
+            need -= _entry_bytes(old)
+        if need > room:
+            mib = MAX_QUEUED_BYTES // (1024 * 1024)
+            raise _inbox_full(f"the proposals waiting fill its {mib} MiB")
+        return forget
 
     def accept(
         self,
@@ -275,6 +329,39 @@ def proposing_workspaces(home: Home) -> list[str]:
     except OSError:
         return []
     return sorted(name for name in names if name != GLOBAL_QUEUE)
+
+
+def _inbox_full(why: str) -> ProposalError:
+    return ProposalError(
+        f"The user's Memtab Inbox is full ({why}); nothing was proposed. Ask the user to "
+        "review the Inbox (accept or reject what waits) before proposing more"
+    )
+
+
+def _entry_bytes(proposal: AgentProposal) -> int:
+    """About what `proposal` takes in its queue file."""
+    return len(encode_utf8(json_document(proposal.to_json())))
+
+
+def _queue_files_bytes(folder: Path, *, but: str) -> int:
+    """What the queue files in `folder` other than `but` hold; one too large to read is
+    not counted (it is set aside unread the first time its queue is used)."""
+    total = 0
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name == but or not entry.name.endswith(".json"):
+                    continue
+                try:
+                    if not entry.is_file(follow_symlinks=False):
+                        continue
+                    size = entry.stat(follow_symlinks=False).st_size
+                except OSError:
+                    continue
+                total += size if size <= MAX_QUEUED_BYTES else 0
+    except OSError:
+        return 0
+    return total
 
 
 def _split(raw: dict[str, Any]) -> tuple[list[AgentProposal], list[Any]]:

@@ -49,6 +49,13 @@ SCOPE_LOCK_TIMEOUT_S = 10.0
 READ_LOCK_WAIT_S = 0.25
 
 
+def check_file_size(size: int) -> None:
+    """CapError (mux's message) when a memory file of `size` bytes would pass the cap:
+    the rule every write applies, and a proposal before it is queued."""
+    if size > MAX_FILE_BYTES:
+        raise CapError(file_cap_message(size))
+
+
 class ScopeStore(ScopeView):
     """The global, project and workspace scopes as one workspace sees them: read through
     `ScopeView`, with what every change needs."""
@@ -252,8 +259,7 @@ class ScopeStore(ScopeView):
 
     @staticmethod
     def _check_size(size: int) -> None:
-        if size > MAX_FILE_BYTES:
-            raise CapError(file_cap_message(size))
+        check_file_size(size)
 
     def check_scope_room(self, scope: Scope, adding: int = 1) -> None:
         if count_files(self.root(scope)) + adding > MAX_FILES_PER_SCOPE:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+from memtab.fs.atomic import encode_utf8
 from memtab.fs.records import Key, NotWritten, OmitNone, Record, computed
 from memtab.store.conflict_copies import copy_names
 from memtab.store.errors import ToolArgumentError
@@ -21,6 +22,7 @@ from memtab.store.paths import (
     Scope,
     VirtualPath,
     parse_virtual_path,
+    require_listed,
 )
 from memtab.store.scopes.memory import (
     MemoryStore,
@@ -28,6 +30,7 @@ from memtab.store.scopes.memory import (
     NotFoundError,
     SaveConflictError,
 )
+from memtab.store.scopes.scope_store import check_file_size
 from memtab.store.scopes.tool_args import (
     CreateArgs,
     DeleteArgs,
@@ -291,15 +294,48 @@ class MemoryTool:
         return f"Deleted {path}"
 
     def _rename(self, args: RenameArgs) -> str:
-        old = self._file_path(args.old_path)
-        new = self._file_path(args.new_path)
-        if old.scope != new.scope:
-            raise MemoryStoreError(
-                f"Cannot rename across memory scopes ({old} -> {new}); "
-                "create the file in the target scope instead"
-            )
+        old, new = _rename_paths(args)
         self.store.move(str(old), str(new))
         return f"Renamed {old} to {new}"
+
+
+def _rename_paths(args: RenameArgs) -> tuple[VirtualPath, VirtualPath]:
+    """A rename's source and destination, in one scope (MemoryStoreError otherwise)."""
+    old = MemoryTool._file_path(args.old_path)
+    new = MemoryTool._file_path(args.new_path)
+    if old.scope != new.scope:
+        raise MemoryStoreError(
+            f"Cannot rename across memory scopes ({old} -> {new}); "
+            "create the file in the target scope instead"
+        )
+    return old, new
+
+
+def check_change(request: ToolRequest) -> None:
+    """What a change must pass before any file is read: the rules and caps the memory
+    tool applies to it as it runs (a proposal is checked so before it is queued, docs/formats.md
+    §22.5). Its paths name files inside a scope, a created or renamed-to name is one a
+    listing shows, a rename stays in its scope, and no text it writes would make the file
+    larger than the cap (the file holds at least `file_text`, `new_str`, or `insert_text`
+    without its last newline; an `old_str` is in it). PathError, CapError or
+    MemoryStoreError, with the memory tool's messages."""
+    args = request.args
+    if isinstance(args, RenameArgs):
+        old, new = _rename_paths(args)
+        require_listed(new, f"move {old} to")
+        return
+    path = MemoryTool._file_path(args.path)
+    if isinstance(args, CreateArgs):
+        require_listed(path, "create")
+        written = [args.file_text]
+    elif isinstance(args, StrReplaceArgs):
+        written = [args.new_str, args.old_str]
+    elif isinstance(args, InsertArgs):
+        written = [args.insert_text.removesuffix("\n")]
+    else:
+        written = []
+    for text in written:
+        check_file_size(len(encode_utf8(text)))
 
 
 def numbered_view(text: str, label: str, offset: int, limit: int | None) -> str:
