@@ -2,7 +2,8 @@
 
 Built on the official MCP Python SDK's low-level `Server`: it answers the 2025-11-25
 `initialize` handshake (and older revisions) and the 2026-07-28 stateless revision, as
-the SDK does — the client's first request decides which. The tools and what they do are
+the SDK does — the client's first request decides which. Its stdin is read through
+`frames` (every frame the SDK would drop unanswered is answered). The tools and what they do are
 `tools` and `service`; this module only turns calls into answers. The client's name (its
 `clientInfo`, from the handshake or the 2026 request envelope) is who history records.
 
@@ -20,9 +21,9 @@ import anyio
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 
 from memtab import __version__
+from memtab.agent_server.frames import guarded_stdio_server
 from memtab.agent_server.service import Answer, MemoryService
 from memtab.agent_server.tools import SERVER_INSTRUCTIONS, tool_list
 
@@ -77,7 +78,7 @@ def serve_stdio(service: MemoryService) -> None:
     server = build_server(service)
 
     async def run() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+        async with guarded_stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     logger.info("memtab mcp: serving over stdio (writes: %s)", service.writes)

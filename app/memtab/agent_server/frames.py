@@ -1,0 +1,387 @@
+"""The frames `memtab mcp` reads from stdin, each answered or handed on, before the MCP
+SDK sees them (docs/formats.md §22.7).
+
+The SDK's stdio transport reads a line whole, however long, and drops a line it cannot
+validate with a debug log: the client that sent it waits for an answer for ever. Here
+stdin is read by `FrameGuard`, and each line (a frame) is:
+
+- capped at `MAX_FRAME_BYTES`, read in chunks of `CHUNK_BYTES`: the rest of a longer line
+  is discarded up to its newline, never held in memory;
+- decoded as the SDK decodes it (UTF-8, a bad byte replaced) and read strictly
+  (`fs.jsonfile.parse_strict_json`);
+- one JSON-RPC message, as the SDK's own adapter validates it.
+
+A frame that fails gets an error answer at once, through the SDK's own writer (so it never
+interleaves with the SDK's answers): -32700 when it is not JSON (a BOM, a raw NUL…),
+-32600 when it is JSON but no message the server takes (over the cap, nested past 128
+levels, a lone surrogate escape, 1e999, a batch — no revision the SDK speaks has them —,
+a request whose id is neither a string nor an integer). The answer carries the request's
+id when the frame is a request whose id can be read (from the frame's first and last
+members when it could not be read whole), else null. A frame that passes goes on to the
+SDK exactly as the SDK would have read it; a blank line is no frame.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, cast
+
+import anyio
+import anyio.to_thread
+from mcp.os.win32.utilities import rebind_std_handle_to_fd
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp_types import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    jsonrpc_message_adapter,
+)
+
+from memtab.fs.jsonfile import JsonError, JsonValueError, parse_strict_json
+
+logger = logging.getLogger(__name__)
+
+# The largest legal change is 100 KiB of text in each of two arguments (str_replace),
+# up to 6 bytes a character once JSON-escaped: 1.2 MiB. A frame may be 4 MiB.
+MAX_FRAME_BYTES = 4 * 1024 * 1024
+CHUNK_BYTES = 64 * 1024
+# How much of a frame's start and end its id is looked for in, when it is not read whole.
+ID_WINDOW_CHARS = 4096
+_JSON_SPACE = " \t\r\n"
+_SCALAR_CHARACTERS = frozenset("-+.0123456789eEtruefalsn")
+_LENIENT = json.JSONDecoder(strict=False)  # control characters in strings: what a NUL breaks
+
+RequestId = int | str
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A frame refused: its JSON-RPC error code, the reason, the request's id if read."""
+
+    code: int
+    message: str
+    request_id: RequestId | None = None
+
+    def answer(self) -> JSONRPCError:
+        error = ErrorData(code=self.code, message=self.message)
+        return JSONRPCError(jsonrpc="2.0", id=self.request_id, error=error)
+
+
+def check_frame(line: bytes) -> str | Refusal | None:
+    """One line read from stdin, without its newline: the text the SDK is given, the
+    refusal to answer, or None for a blank line."""
+    text = line.decode("utf-8", "replace")
+    if not text.strip(_JSON_SPACE):
+        return None
+    try:
+        value = parse_strict_json(text)
+    except JsonValueError as error:
+        return Refusal(INVALID_REQUEST, f"Invalid request: {error}", frame_id(text, text))
+    except JsonError as error:
+        return Refusal(PARSE_ERROR, f"Parse error: {error}", frame_id(text, text))
+    if isinstance(value, list):
+        return Refusal(INVALID_REQUEST, "Invalid request: a batch (MCP takes one message a line)")
+    if not isinstance(value, dict):
+        return Refusal(INVALID_REQUEST, "Invalid request: not a JSON-RPC message (an object)")
+    request_id = _request_id(value)
+    if "method" in value and "id" in value and request_id is None:
+        return Refusal(INVALID_REQUEST, "Invalid request: an id must be a string or an integer")
+    try:
+        jsonrpc_message_adapter.validate_json(text, by_name=False)
+    except ValueError as error:  # the SDK's validation error (pydantic's) is a ValueError
+        return Refusal(INVALID_REQUEST, f"Invalid request: {_first_problem(error)}", request_id)
+    return text
+
+
+def _request_id(members: dict[str, Any]) -> RequestId | None:
+    """The id of a request (a message with a `method`), when it is a string or an integer
+    an answer can carry; else None."""
+    if "method" not in members:
+        return None  # an answer's id is the server's own request's: never answered
+    value = members.get("id")
+    if type(value) is int:
+        return value
+    if type(value) is str:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: no answer can carry it
+            return None
+        return value
+    return None
+
+
+def _first_problem(error: ValueError) -> str:
+    """The first thing the SDK's validation says is wrong, where: `params: Input should
+    be a valid dictionary` (the union's member named first is left out)."""
+    errors = getattr(error, "errors", None)
+    problems: list[dict[str, Any]] = (
+        errors(include_url=False, include_input=False) if callable(errors) else []
+    )
+    if not problems:
+        return "not a JSON-RPC message"
+    first = problems[0]
+    where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "the message"
+    return f"{where}: {first.get('msg', 'not valid')}"[:200]
+
+
+def frame_id(head: str, tail: str) -> RequestId | None:
+    """The id of a request that could not be read whole, from the top-level members at
+    the start of its text (`head`) and at its end (`tail`): a JSON reader keeps the last
+    `id`, and clients write it first (Python's SDK) or last (TypeScript's)."""
+    first = _leading_members(head[:ID_WINDOW_CHARS])
+    last = _trailing_members(tail[-ID_WINDOW_CHARS:])
+    return _request_id({**first, **last})
+
+
+def _leading_members(head: str) -> dict[str, Any]:
+    """The members at the start of a JSON object's text, as far as they can be read."""
+    members: dict[str, Any] = {}
+    index = _over_space(head, len(head) - len(head.lstrip("\ufeff")))
+    if not head.startswith("{", index):
+        return members
+    index += 1
+    try:
+        while True:
+            index = _over_space(head, index)
+            key, index = _LENIENT.raw_decode(head, index)
+            index = _over_space(head, index)
+            if type(key) is not str or not head.startswith(":", index):
+                return members
+            value, index = _LENIENT.raw_decode(head, _over_space(head, index + 1))
+            members[key] = value
+            index = _over_space(head, index)
+            if not head.startswith(",", index):
+                return members
+            index += 1
+    except (ValueError, RecursionError):
+        return members
+
+
+def _trailing_members(tail: str) -> dict[str, Any]:
+    """The members at the end of a JSON object's text whose values are strings, numbers,
+    true, false or null, read back to front as far as they can be."""
+    members: dict[str, Any] = {}
+    end = _back_over_space(tail, len(tail))
+    if not tail.startswith("}", end - 1):
+        return members
+    end -= 1
+    while True:
+        end = _back_over_space(tail, end)
+        start = _token_start(tail, end)
+        colon = _back_over_space(tail, start)
+        if start == end or not tail.startswith(":", colon - 1):
+            return members
+        key_end = _back_over_space(tail, colon - 1)
+        key_start = _token_start(tail, key_end)
+        try:
+            key = _LENIENT.decode(tail[key_start:key_end])
+            value = _LENIENT.decode(tail[start:end])
+        except (ValueError, RecursionError):
+            return members
+        if type(key) is not str or isinstance(value, dict | list):
+            return members
+        members.setdefault(key, value)  # read back to front: the first seen is the last
+        comma = _back_over_space(tail, key_start)
+        if not tail.startswith(",", comma - 1):
+            return members
+        end = comma - 1
+
+
+def _over_space(text: str, index: int) -> int:
+    while index < len(text) and text[index] in _JSON_SPACE:
+        index += 1
+    return index
+
+
+def _back_over_space(text: str, end: int) -> int:
+    while end > 0 and text[end - 1] in _JSON_SPACE:
+        end -= 1
+    return end
+
+
+def _token_start(text: str, end: int) -> int:
+    """Where the string, number or literal ending at `end` starts (`end` when none does):
+    a string's opening quote is the nearest quote before its closing one that no
+    backslash escapes."""
+    if text.startswith('"', end - 1):
+        index = end - 1
+        while (index := text.rfind('"', 0, index)) >= 0:
+            backslashes = 0
+            while index - backslashes > 0 and text[index - backslashes - 1] == "\\":
+                backslashes += 1
+            if backslashes % 2 == 0:
+                return index
+        return end
+    start = end
+    while start > 0 and text[start - 1] in _SCALAR_CHARACTERS:
+        start -= 1
+    return start
+
+
+class FrameGuard:
+    """What the SDK's stdio transport reads as stdin: the lines that pass `check_frame`,
+    read from `read` (a chunk of bytes; empty at the end), the others answered on the
+    stream given to `answer_through` (the transport's write stream)."""
+
+    def __init__(self, read: Callable[[], Awaitable[bytes]]) -> None:
+        self._read = read
+        self._buffer = bytearray()
+        self._searched = 0  # the buffer holds no newline before this offset
+        self._ended = False  # no more input
+        self._stopped = False  # the server took no more answers: nothing more is handed on
+        self._answers: Any = None
+        self._ready = anyio.Event()
+
+    def answer_through(self, stream: Any) -> None:
+        """Send the refusals' answers on `stream` (an SDK write stream of SessionMessage)."""
+        self._answers = stream
+        self._ready.set()
+
+    def __aiter__(self) -> FrameGuard:
+        return self
+
+    async def __anext__(self) -> str:
+        while True:
+            line = None if self._stopped else await self._next_line()
+            if line is None:
+                raise StopAsyncIteration
+            checked = check_frame(line) if isinstance(line, bytes) else line
+            if isinstance(checked, str):
+                return checked
+            if checked is not None:
+                await self._answer(checked)
+
+    async def _answer(self, refusal: Refusal) -> None:
+        logger.info("memtab mcp: refused a frame (%d): %s", refusal.code, refusal.message)
+        await self._ready.wait()
+        try:
+            await self._answers.send(SessionMessage(refusal.answer()))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self._stopped = True
+
+    async def _chunk(self) -> bytes:
+        if self._ended:
+            return b""
+        chunk = await self._read()
+        self._ended = not chunk
+        return chunk
+
+    async def _next_line(self) -> bytes | Refusal | None:
+        """The next line (without its newline), a refusal of one over the cap, or None at
+        the end of input."""
+        while True:
+            newline = self._buffer.find(b"\n", self._searched)
+            if newline > MAX_FRAME_BYTES:
+                tail = self._buffer[newline - ID_WINDOW_CHARS : newline]
+                refusal = _over_cap(self._buffer[:ID_WINDOW_CHARS], tail, newline)
+                del self._buffer[: newline + 1]
+                self._searched = 0
+                return refusal
+            if newline >= 0:
+                line = bytes(self._buffer[:newline])
+                del self._buffer[: newline + 1]
+                if not self._buffer:  # let go of what a long line made it take
+                    self._buffer = bytearray()
+                self._searched = 0
+                return line
+            if len(self._buffer) > MAX_FRAME_BYTES:
+                return await self._discard_over_cap()
+            self._searched = len(self._buffer)
+            chunk = await self._chunk()
+            if not chunk:
+                line, self._buffer, self._searched = bytes(self._buffer), bytearray(), 0
+                return line or None
+            self._buffer += chunk
+
+    async def _discard_over_cap(self) -> Refusal:
+        """Read the rest of a line over the cap up to its newline, keeping only its first
+        and last ID_WINDOW_CHARS bytes: the refusal, with the id they hold."""
+        head = bytes(self._buffer[:ID_WINDOW_CHARS])
+        tail = bytes(self._buffer[-ID_WINDOW_CHARS:])
+        size = len(self._buffer)
+        self._buffer, self._searched = bytearray(), 0
+        while True:
+            chunk = await self._chunk()
+            newline = chunk.find(b"\n")
+            part = chunk if newline < 0 else chunk[:newline]
+            size += len(part)
+            tail = (tail + part)[-ID_WINDOW_CHARS:]
+            if newline >= 0:
+                self._buffer += chunk[newline + 1 :]
+                break
+            if not chunk:
+                break
+        return _over_cap(head, tail, size)
+
+
+def _over_cap(head: bytes | bytearray, tail: bytes | bytearray, size: int) -> Refusal:
+    """The refusal of a frame of `size` bytes, over the cap, that starts with `head` and
+    ends with `tail`."""
+    request_id = frame_id(
+        bytes(head[:ID_WINDOW_CHARS]).decode("utf-8", "replace"),
+        bytes(tail[-ID_WINDOW_CHARS:]).decode("utf-8", "replace"),
+    )
+    message = (
+        f"Invalid request: the frame is over the {MAX_FRAME_BYTES}-byte cap ({size} bytes); "
+        "it was not read"
+    )
+    return Refusal(INVALID_REQUEST, message, request_id)
+
+
+@contextmanager
+def claimed_stdin() -> Iterator[int]:
+    """The descriptor the frames come in on: stdin's, duplicated, while fd 0 points at the
+    null device (as the SDK's own reader has it), so a handler or a child that reads
+    stdin reads nothing, never a frame. fd 0 is restored at the end; the duplicate is
+    never closed (a thread may still be blocked reading it)."""
+    try:
+        wire = os.dup(0)
+    except OSError:  # no stdin at all: read in place, which ends at once
+        yield 0
+        return
+    try:
+        null = os.open(os.devnull, os.O_RDONLY)
+        try:
+            os.dup2(null, 0)
+        finally:
+            os.close(null)
+        with suppress(OSError):
+            rebind_std_handle_to_fd(0)
+    except OSError:  # not diverted: read the duplicate all the same
+        pass
+    try:
+        yield wire
+    finally:
+        with suppress(OSError):
+            os.dup2(wire, 0)
+            rebind_std_handle_to_fd(0)
+
+
+async def read_chunk(fd: int) -> bytes:
+    """Up to CHUNK_BYTES from `fd`, on a worker thread; empty at the end (or an error)."""
+    try:
+        return await anyio.to_thread.run_sync(
+            partial(os.read, fd, CHUNK_BYTES), abandon_on_cancel=True
+        )
+    except OSError:
+        return b""
+
+
+@asynccontextmanager
+async def guarded_stdio_server() -> AsyncIterator[tuple[Any, Any]]:
+    """The SDK's stdio transport (its stdout side as it is), its stdin read through a
+    `FrameGuard`: the read and write streams `Server.run` takes."""
+    with claimed_stdin() as wire:
+        guard = FrameGuard(partial(read_chunk, wire))
+        stdin = cast("anyio.AsyncFile[str]", guard)  # the transport only iterates it
+        async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+            guard.answer_through(write_stream)
+            yield read_stream, write_stream
