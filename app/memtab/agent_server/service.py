@@ -41,7 +41,7 @@ from memtab.sources.listing import find_file
 from memtab.store.actors import MCP_PREFIX
 from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.home import Home
-from memtab.store.paths import PathError, parse_virtual_path
+from memtab.store.paths import SCOPE_ORDER, PathError, parse_virtual_path
 from memtab.store.proposals.queue import ProposalError, ProposalQueue, ToolCall
 from memtab.store.scopes.file_rows import FileRow
 from memtab.store.scopes.memory import MemoryStore
@@ -59,6 +59,7 @@ UNKNOWN_CLIENT = "unknown-client"
 _TEXT_ARGUMENTS = ("file_text", "new_str", "insert_text")
 _AGENT_OWNED = "another agent's memory file"
 _CLIENT_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+_STORE_SCOPES = frozenset(scope.value for scope in SCOPE_ORDER)
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ class MemoryService:
         self._reader = MemoryStore(home, workspace, actor="agent-tool")
         # Other agents' memory: discovery re-reads settings.json, so a source turned off
         # in the window is gone from the next listing.
+        self._other_agents = other_agents
         sources = (lambda: SourceContext.load(home)) if other_agents else None
         self.catalog = MemoryCatalog(self._reader, sources=sources)
         self._stores: dict[str, MemoryStore] = {}
@@ -130,12 +132,27 @@ class MemoryService:
     # --- reading ------------------------------------------------------------------------
 
     def _list(self, arguments: dict[str, Any]) -> Answer:
-        scope = _optional_text(arguments, "scope")
+        scope = self._known_scope(_optional_text(arguments, "scope"))
         offset = _integer(arguments, "offset", 0, 0, None)
         limit = _integer(arguments, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT)
         rows = self.catalog.rows(scope=scope)
         page = FilePage(files=tuple(rows[offset : offset + limit]), total=len(rows), offset=offset)
         return Answer(json.dumps(page.to_json(), ensure_ascii=False, indent=1))
+
+    def _known_scope(self, scope: str | None) -> str | None:
+        """`scope` when it names one: a scope of the store's, an agent, or a source of one
+        found (ToolArgumentError, or SourceError naming the sources found, otherwise)."""
+        if scope is None or scope in _STORE_SCOPES or scope in OTHER_AGENTS:
+            return scope
+        agent, _, name = scope.partition(":")
+        if agent not in OTHER_AGENTS or not name:
+            raise ToolArgumentError(
+                f"Unknown scope {scope!r}: `scope` is global, project or workspace, an agent "
+                f"({', '.join(OTHER_AGENTS)}) or one of its sources (e.g. claude-code:user)"
+            )
+        if self._other_agents:
+            discover(SourceContext.load(self.home)).source(scope)
+        return scope
 
     def _search(self, arguments: dict[str, Any]) -> Answer:
         query = arguments.get("query")

@@ -1,0 +1,50 @@
+"""`list` keeps the scope it is given — one of the store's, an agent, or a source found —
+and refuses, in words, one that names nothing (it used to answer an empty list)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from memtab.agent_server.service import MemoryService
+from memtab.demo import MAIN_ID, create_demo_home
+from memtab.store.sidecars.registry import load_registry
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[MemoryService]:
+    home = create_demo_home(tmp_path / "demo")
+    served = MemoryService(home, load_registry(home).workspace(MAIN_ID), writes="off")
+    yield served
+    served.catalog.close()
+
+
+def listed_scopes(service: MemoryService, scope: str) -> set[str]:
+    answer = service.call("list", {"scope": scope}, "test")
+    assert answer.error is None, answer.error
+    return {row["scope"] for row in json.loads(answer.text)["files"]}
+
+
+UNKNOWN = [
+    ("nope", "Unknown scope 'nope': `scope` is global, project or workspace, an agent "
+     "(claude-code, codex, loki) or one of its sources (e.g. claude-code:user)"),
+    ("Global", "Unknown scope 'Global'"),
+    ("mux", "Unknown scope 'mux'"),
+    ("codex:", "Unknown scope 'codex:'"),
+    ("claude-code:nowhere", "No source 'claude-code:nowhere' (see `memtab sources`; "
+     "found: claude-code:user"),
+]  # fmt: skip
+
+
+def test_an_unknown_scope_is_refused_in_words_and_a_known_one_lists_its_files(
+    service: MemoryService,
+) -> None:
+    for scope, says in UNKNOWN:
+        answer = service.call("list", {"scope": scope}, "test")
+        assert answer.error is not None and answer.error.startswith(says), scope
+    assert listed_scopes(service, "global") == {"global"}
+    assert listed_scopes(service, "claude-code:user") == {"claude-code:user"}
+    assert {scope.split(":")[0] for scope in listed_scopes(service, "codex")} == {"codex"}
