@@ -164,7 +164,10 @@ def test_an_agent_saving_all_the_time_loses_no_save_to_installs(tmp_path: Path) 
         stop.touch()
         out, _ = agent.communicate(timeout=60)
     report = json.loads(out)
-    assert report["saves"] > 10 and report["reverted"] == 0  # the old code: ~20 of 40
+    # A save landing in the microseconds between the last look and the swap is displaced
+    # only until it is put back; an agent that reads in that moment (more likely on a busy
+    # machine) sees the older bytes once. The old code reverted ~20 of 40 for good.
+    assert report["saves"] > 10 and report["reverted"] <= 2
     assert all(o.status == "updated" or "kept changing" in o.message for o in outcomes[1:])
     assert sum(o.status == "updated" for o in outcomes) >= 5
-    assert not [child.name for child in tmp_path.iterdir() if KEPT_INFIX in child.name]
+    assert json.loads(path.read_text())["saves"] == report["saves"]
