@@ -12,15 +12,19 @@ after a scan does the same.
 held, a rewritten one gets the content it had before — each through the store (mux's
 scopes, `from_history.restore`) or the source (`agent_file.restore_version`), recorded as the
 user's restore. A file changed again since, or back already, is left as it is and said.
+What was put back since is read from history too: a version restored from what the event
+took (its `restoredFrom`, in any index: Restore to… may put it in another scope) marks
+that file of the event restored (`ChangeEvent.restores`).
 """
 
 from __future__ import annotations
 
+import bisect
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, NamedTuple
 
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.fs.atomic import encode_utf8
@@ -54,10 +58,35 @@ class ChangeEvent:
     key: str
     actor: str
     versions: tuple[Version, ...]
+    restores: tuple[Version, ...] = ()
+    """The restores since that put back what it took, one per file at most."""
 
     @property
     def id(self) -> str:
         return self.versions[0].id
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Its files, each once, in the order it changed them."""
+        return tuple(dict.fromkeys(version.path for version in self.versions))
+
+    @property
+    def restored(self) -> int:
+        """How many of its files were put back since."""
+        return len(self.restores)
+
+    @property
+    def restored_at(self) -> int | None:
+        """When the last of them was put back (None: none was)."""
+        return max((version.at for version in self.restores), default=None)
+
+    def restored_words(self) -> str:
+        """`restored`, `3 of 20 restored`, or "" when nothing was put back."""
+        if not self.restores:
+            return ""
+        if self.restored >= len(self.paths):
+            return "restored"
+        return f"{self.restored} of {len(self.paths)} restored"
 
     @property
     def at(self) -> int:
@@ -93,6 +122,8 @@ class ChangeEvent:
             rewritten=self.rewritten,
             paths=tuple(version.path for version in self.versions),
             words=self.words(),
+            restored=self.restored,
+            restored_at=self.restored_at,
         )
 
 
@@ -109,19 +140,98 @@ class ListedEvent(Record):
     rewritten: int
     paths: tuple[str, ...]
     words: str
+    restored: int = 0
+    """How many of its files were put back since (by a restore of what it took)."""
+    restored_at: int | None = None
+    """When the last of them was put back (null: none was)."""
 
 
 def _files(count: int) -> str:
     return f"{count} file" if count == 1 else f"{count} files"
 
 
-def change_events(home: Home, *, min_files: int = 1, since_ms: int = 0) -> list[ChangeEvent]:
-    """Every event of the home's history with at least `min_files` files, newest first."""
+def change_events(
+    home: Home,
+    *,
+    min_files: int = 1,
+    since_ms: int = 0,
+    keys: Collection[str] | None = None,
+) -> list[ChangeEvent]:
+    """Every event of the home's history with at least `min_files` files (of the indexes
+    `keys`, when given), newest first, each with what was restored of it since."""
     events: list[ChangeEvent] = []
+    histories: dict[str, list[Version]] = {}
+    restores: dict[str, Version] = {}  # a restored version's id → the restore
     for key in index_keys(home):
-        events += _events_of(key, ScopeHistory(home, key).versions(), since_ms)
-    events = [event for event in events if len(event.versions) >= min_files]
+        versions = histories[key] = ScopeHistory(home, key).versions()
+        for version in versions:
+            if version.restored_from is not None and version.op == "restore":
+                restores[version.restored_from] = version
+        if keys is None or key in keys:
+            events += _events_of(key, versions, since_ms)
+    earlier = {key: Earlier(versions) for key, versions in histories.items()}
+    events = [
+        _with_restores(event, earlier[event.key], restores)
+        for event in events
+        if len(event.versions) >= min_files
+    ]
     return sorted(events, key=lambda event: event.id, reverse=True)
+
+
+def _with_restores(
+    event: ChangeEvent, earlier: Earlier, restores: Mapping[str, Version]
+) -> ChangeEvent:
+    """`event` with the restores of what it took: a deletion holds it, a rewrite's file
+    held it in the version before the event."""
+    found: list[Version] = []
+    for taken in earlier.taken(event):
+        restore = restores.get(taken.held.id) if taken.held is not None else None
+        if restore is not None and restore.at >= event.at:
+            found.append(restore)
+    return ChangeEvent(event.key, event.actor, event.versions, tuple(found)) if found else event
+
+
+class Taken(NamedTuple):
+    """One file of an event and what the event took of it."""
+
+    path: str
+    last: Version
+    """Its last version in the event (a deletion, or what a rewrite left)."""
+    held: Version | None
+    """What it held before: a deletion holds what it deleted, a rewritten file's version
+    before the event holds the rest (None: history has nothing of it from before)."""
+
+
+class Earlier:
+    """The versions of one index, to tell what each file of an event held before it: by
+    bisection, the index's positions built at the first question (an index holds
+    thousands of versions, and `memtab events` reads thousands of one-file events)."""
+
+    def __init__(self, history: Sequence[Version]) -> None:
+        self._history = history
+        self._position: dict[str, int] = {}
+        self._by_path: dict[str, list[int]] = {}
+
+    def before(self, path: str, version_id: str) -> Version | None:
+        """The newest version of `path` recorded before version `version_id`."""
+        if not self._position:
+            for index, version in enumerate(self._history):
+                self._position[version.id] = index
+                self._by_path.setdefault(version.path, []).append(index)
+        positions = self._by_path.get(path, [])
+        count = bisect.bisect_left(positions, self._position.get(version_id, len(self._history)))
+        return self._history[positions[count - 1]] if count else None
+
+    def taken(self, event: ChangeEvent) -> list[Taken]:
+        """Each file of `event` (once, in the order it changed them) and what it took."""
+        taken = []
+        for version in {version.path: version for version in event.versions}.values():
+            held: Version | None = version
+            if not version.deleted:
+                held = self.before(version.path, event.id)
+                held = held if held is not None and not held.deleted else None
+            taken.append(Taken(version.path, version, held))
+        return taken
 
 
 def _events_of(key: str, versions: Iterable[Version], since_ms: int) -> list[ChangeEvent]:
@@ -167,43 +277,33 @@ class EventRestore(Record):
     left: tuple[LeftPath, ...] = ()
 
 
-def restore_event(home: Home, event: ChangeEvent) -> EventRestore:
-    """Put back what `event` deleted or rewrote (see the module doc)."""
+def restore_event(
+    home: Home, event: ChangeEvent, only: Collection[str] | None = None
+) -> EventRestore:
+    """Put back what `event` deleted or rewrote (see the module doc); `only`: those of its
+    files alone."""
     restored: list[str] = []
     left: list[LeftPath] = []
-    history = ScopeHistory(home, event.key).versions()
+    earlier = Earlier(ScopeHistory(home, event.key).versions())
     targets = Targets.find(home)
-    last_in_event = {version.path: version for version in event.versions}
-    for path, version in last_in_event.items():
-        before = _before(history, path, event.id)
+    for taken in earlier.taken(event):
+        if only is not None and taken.path not in only:
+            continue
         try:
-            why = _restore_one(targets, event.key, path, version, before)
+            why = _restore_one(targets, event.key, taken)
         except (MemoryStoreError, SourceError, OSError) as error:
             why = str(error)
         if why is None:
-            restored.append(path)
+            restored.append(taken.path)
         else:
-            left.append(LeftPath(path=path, why=why))
+            left.append(LeftPath(path=taken.path, why=why))
     return EventRestore(event_id=event.id, restored=tuple(restored), left=tuple(left))
 
 
-def _before(history: list[Version], path: str, first_id: str) -> Version | None:
-    """The path's newest version recorded before the event's first one."""
-    found: Version | None = None
-    for version in history:
-        if version.id == first_id:
-            break
-        if version.path == path:
-            found = version
-    return found
-
-
-def _restore_one(
-    targets: Targets, key: str, path: str, version: Version, before: Version | None
-) -> str | None:
+def _restore_one(targets: Targets, key: str, taken: Taken) -> str | None:
     """Restore one file of an event; None when done, else why it was left."""
-    target = version if version.deleted else before  # a deletion holds what it deleted
-    if target is None or (target.deleted and target is not version):
+    path, version, target = taken
+    if target is None:
         return "history has nothing of it from before the event"
     if key.startswith(INDEX_PREFIX):
         return _restore_source_file(targets, path, version, target)

@@ -1,5 +1,7 @@
-"""Recently deleted offers a burst whole: "Claude Code removed 3 files at 14:02 — Restore
-all" puts every file of it back in one step."""
+"""Recently deleted lists what another program removed, grouped by agent and burst: a
+burst's row holds every file it took ("Claude Code removed 3 files at 14:02"), each with
+its size, who removed it and a preview; each comes back alone or all at once, and the
+burst stays listed, marked restored."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from gui.memory_tree_support import WAIT_MS, wait_for
 from memtab.gui.history.trash_dialog import TrashDialog
+from memtab.gui.history.trash_rows import BURST_ROLE
 from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
@@ -21,7 +24,9 @@ def _claude_code(_scope: Scope, _paths: Sequence[str]) -> str:
     return "claude-code"
 
 
-def test_a_burst_is_offered_and_restored_in_one_step(qtbot: QtBot, tmp_path: Path) -> None:
+def test_a_burst_is_listed_with_its_files_and_restored_in_one_step(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
     home = Home(tmp_path / "home")
     add_workspace(home, str(tmp_path / "project"), "main", workspace_id="a1a1a1a1a1")
     store = MemoryStore(home, load_registry(home).workspaces[0])
@@ -35,15 +40,38 @@ def test_a_burst_is_offered_and_restored_in_one_step(qtbot: QtBot, tmp_path: Pat
 
     trash = TrashDialog()
     qtbot.addWidget(trash)
-    trash.show_store(store)
-    wait_for(qtbot, lambda: bool(trash.events))
-    assert trash.restore_all_button.isVisibleTo(trash)
-    assert trash.bursts.currentText().startswith("Claude Code removed 3 files at ")
+    trash.show_store(store, sources=())
+    wait_for(qtbot, lambda: bool(trash.bursts))
+    (burst,) = trash.bursts
+    assert burst.words.startswith("Claude Code removed 3 files at ")
+    (group,) = [g for g in trash.groups if g.bursts]
+    assert group.label == "Global" and group.items == ()  # not listed twice
+    assert [file.path for file in burst.files] == paths
+    row = trash.files.topLevelItem(0).child(0)  # type: ignore[union-attr]
+    assert row.data(0, BURST_ROLE) == burst.id and row.text(0) == burst.words
+    assert row.childCount() == 3
+    contents = [f"# {path}\n".encode() for path in paths]
+    first = row.child(0)
+    assert first.text(0) == "topic0.md"
+    assert first.text(2) == "Claude Code"  # who removed it, as users know it
+    assert first.text(3) == f"{len(contents[0])} B"
+    trash.show_burst(burst.id)  # the notice's Review…
+    assert trash.files.currentItem() is row
+    assert trash.preview.toPlainText().startswith(burst.words)
+    assert "topic0.md — deleted" in trash.preview.toPlainText()
+    assert trash.select_path(paths[1])
+    wait_for(qtbot, lambda: trash.preview.toPlainText() == f"# {paths[1]}\n")
+    assert trash.restore_all_button.isEnabled()  # its burst's
+
     trash.restore_all_button.click()
     wait_for(qtbot, lambda: trash.note.full_text == "Restored 3 files")
-    assert [store.read_whole(path) for path in paths] == [f"# {p}\n".encode() for p in paths]
-    with qtbot.waitSignal(trash.loaded, timeout=WAIT_MS):
-        trash.reload(record_first=False)
+    assert [store.read_whole(path) for path in paths] == contents
+    wait_for(qtbot, lambda: trash.bursts and trash.bursts[0].left_to_restore == 0)
+    (restored,) = trash.bursts  # still listed, marked so
+    assert restored.words.endswith("— restored")
+    assert all(file.state_words().startswith("restored ") for file in restored.files)
+    assert trash.select_burst(restored.id) and not trash.restore_all_button.isEnabled()
+    assert trash.select_path(paths[0]) and not trash.restore_button.isEnabled()
     trash.shutdown()
 
 
@@ -55,7 +83,7 @@ def test_without_a_burst_nothing_more_is_shown(qtbot: QtBot, tmp_path: Path) -> 
     trash = TrashDialog()
     qtbot.addWidget(trash)
     with qtbot.waitSignal(trash.loaded, timeout=WAIT_MS):
-        trash.show_store(store)
+        trash.show_store(store, sources=())
     assert not trash.restore_all_button.isVisibleTo(trash)
-    assert not trash.bursts.isVisibleTo(trash)
+    assert trash.bursts == [] and trash.select_path("/memories/global/one.md")
     trash.shutdown()

@@ -14,7 +14,7 @@ from memtab.cli.main import main
 from memtab.components.files import undo
 from memtab.components.files.ops import delete_orphan_project_dir as delete_from_the_tree
 from memtab.components.files.undo import UndoStack, undo_step
-from memtab.components.history.history import load_trash
+from memtab.components.history.deleted import load_trash
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home

@@ -35,7 +35,7 @@ def test_a_trash_item_keeps_its_keys_in_order() -> None:
     assert item.deleted_at == 11 and item.pinned
     assert json.dumps(item.to_json()) == (
         '{"path": "/memories/global/a.md", "deletedAt": 11, "version": "v1", "sizeBytes": 12, '
-        '"actor": "memtab", "runId": "run-1", "pinned": true}'
+        '"actor": "memtab", "runId": "run-1", "pinned": true, "agent": "mux", "event": null}'
     )
 
 

@@ -18,7 +18,7 @@ from memtab.fs.clock import now_ms
 from memtab.fs.records import Inlined, Record
 from memtab.humanize import absolute_time, relative_time
 from memtab.store.home import Home
-from memtab.watch.events import BURST_MIN_FILES, ListedEvent, change_events
+from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, ListedEvent, change_events
 from memtab.watch.lease import RecorderLease, RecorderStatus
 from memtab.watch.recorder import Recorder, RecorderBusyError
 from memtab.watch.service import install, platform_name, service_path, uninstall
@@ -142,6 +142,12 @@ def _record(home: Home, *, polling: bool) -> int:
     return 0
 
 
+def _what(event: ChangeEvent) -> str:
+    """`Claude Code removed 23 files at 14:02 · restored` (what was put back since)."""
+    restored = event.restored_words()
+    return f"{event.words()} · {restored}" if restored else event.words()
+
+
 class EventListing(Record, write_only=True):
     """`memtab events --json`: the change events (docs/formats.md §14.5)."""
 
@@ -159,7 +165,7 @@ def run_events(args: argparse.Namespace) -> int:
         print("No events")
         return 0
     rows = [["EVENT", "WHEN", "WHAT"]]
-    rows += [[event.id, relative_time(event.at), event.words()] for event in events]
+    rows += [[event.id, relative_time(event.at), _what(event)] for event in events]
     print(format_table(rows))
     print("\nRestore one with: memtab restore --event EVENT", file=sys.stderr)
     return 0

@@ -25,6 +25,12 @@ from memtab.cli.common import (
     print_json,
     require_memory_path,
 )
+from memtab.components.history.deleted import (
+    discovered_sources,
+    every_item,
+    load_trash,
+    record_source_deletions,
+)
 from memtab.file_protocol.file_ref import SourceError, is_virtual_path, parse_file_id
 from memtab.fs.records import Inlined, Record
 from memtab.humanize import absolute_time, files_changed_text, relative_time, size_text
@@ -51,7 +57,6 @@ from memtab.store.restore.from_history import (
     file_history,
     restore,
     revert_run,
-    trash,
 )
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
@@ -421,10 +426,15 @@ class TrashListing(Record, write_only=True):
 
 
 def run_trash(args: argparse.Namespace) -> int:
+    """`memtab trash`: what mux's scopes (or one orphaned dir) and, without `--orphan`,
+    every other agent's memory lost (`components.history.deleted`, §14.5)."""
     store = _caught_up_store(args)
-    items = trash(store)
+    sources = () if args.orphan is not None else discovered_sources(store.home)
+    record_source_deletions(store.home, sources)
+    groups = load_trash(store, record_first=False, sources=sources, orphans=False)
+    items = every_item(groups)
     if args.json:
-        print_json(TrashListing(files=tuple(items)).to_json())
+        print_json(TrashListing(files=tuple(item.trash_item() for item in items)).to_json())
         return 0
     if not items:
         print("No deleted files in history")
@@ -435,13 +445,18 @@ def run_trash(args: argparse.Namespace) -> int:
             [
                 item.path + (" *" if item.pinned else ""),
                 relative_time(item.deleted_at),
-                actor_name(item.version.actor),
+                actor_name(item.actor),
                 item.version.id,
-                size_text(item.version.size_bytes),
+                size_text(item.size_bytes),
             ]
         )
     print(format_table(rows))
     where = f" --workspace {args.workspace}" if args.workspace else ""
     where += f" --orphan {args.orphan}" if args.orphan else ""
     print(f"\nRestore one with: memtab restore PATH --version VERSION{where}", file=sys.stderr)
+    for burst in (b for group in groups for b in group.bursts if b.left_to_restore):
+        print(
+            f"Restore what {burst.event.words()} with: memtab restore --event {burst.id}",
+            file=sys.stderr,
+        )
     return 0

@@ -286,11 +286,11 @@ def restored_result(
     deleted mux file whose name a newer file took comes back beside it); `created`:
     there was no file. The result's `created` names a file the restore made."""
     if unchanged:
-        return OpResult(f"{restored.key} already holds that version", touched=touched)
+        return OpResult(f"{restored.shown} already holds that version", touched=touched)
     beside = restored != requested
     if beside:
         name = requested.relative
         message = f"Restored {name} as {restored.name} ({name} is taken by a newer file)"
     else:
-        message = f"Restored {restored.key}"
+        message = f"Restored {restored.shown}"  # another agent's: `Claude Code · memory/a.md`
     return OpResult(message, created=restored if beside or created else None, touched=touched)

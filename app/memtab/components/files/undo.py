@@ -324,3 +324,15 @@ def restore_version(
         created=restored.created,
         touched=physical_paths(target),
     )
+
+
+def restore_deleted(
+    stack: UndoStack, file: MemoryFile, version_id: str, *, allow_unkept: bool = False
+) -> OpResult:
+    """Recently deleted's restore of another agent's deleted file: made only while nothing
+    is at its path — what its agent wrote there since is never replaced — then as
+    `restore_version` (what would be replaced meanwhile is kept in history)."""
+    if file.read_whole() is not None:
+        there = SaveConflictError("exists", f"{file.ref.key} is there again; nothing was changed")
+        return OpResult.failed(f"Restoring {file.label} failed", there)
+    return restore_version(stack, file, version_id, allow_unkept=allow_unkept)

@@ -1,12 +1,10 @@
-"""A file's history and the trash as the window shows them, and restoring from them.
+"""A file's history as the window shows it.
 
 Plain Python over `memtab.store.history`: a file's versions as rows in words (when, who,
 what changed, the size and how it changed) — any memory file's, mux's or another agent's,
-through its `MemoryFile` — the diff of a version against what the file holds now, the
-deleted files of each scope and of orphaned project dirs, restoring one (a recorded
-change, reported as an `OpResult` like every file operation of the tree), and recording
-what other programs changed after each scan. Every function here reads the disk: run it
-off the GUI thread.
+through its `MemoryFile` — the diff of a version against what the file holds now, and
+recording what other programs changed after each scan. What was deleted is `deleted`.
+Every function here reads the disk: run it off the GUI thread.
 """
 
 from __future__ import annotations
@@ -29,14 +27,11 @@ from memtab.store.history.versions import Version
 from memtab.store.history.xum_journal import XumJournal
 from memtab.store.home import Home
 from memtab.store.leftovers import remove_leftover_temps_once
-from memtab.store.paths import SCOPE_ORDER, PathError, Scope, parse_file_path
+from memtab.store.paths import PathError, Scope, parse_file_path
 from memtab.store.restore.from_history import (
-    TrashItem,
     content_of,
     text_of,
-    trash,
 )
-from memtab.store.restore.orphans import OrphanProjectStore, orphans_with_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.lease import recorder_running
 from memtab.watch.sources import record_sources
@@ -194,62 +189,6 @@ def version_diff(
     """The diff from a version (a deletion: what was deleted) to the file now.
     HistoryError when history no longer has the version's content."""
     return compute_diff(text_of(content_of(home, version)), text_of(current), ctx)
-
-
-@dataclass(frozen=True)
-class TrashGroup:
-    """The deleted files of one scope, newest first."""
-
-    scope: Scope
-    label: str
-    items: tuple[TrashItem, ...]
-    orphan_dir: str | None = None
-    """An orphaned project dir's group: its files are restored through its own store."""
-
-
-def trash_item_words(item: TrashItem, now: int | None = None) -> str:
-    """`deleted 5 min ago by You`."""
-    who = actor_words(item.version.actor)
-    return f"deleted {humanize.relative_time(item.deleted_at, now)} by {who}"
-
-
-def load_trash(store: MemoryStore, *, record_first: bool = True) -> list[TrashGroup]:
-    """The deleted files of every scope of the store (after recording what other programs
-    deleted since the last look, unless not `record_first`: history has just changed, so it is
-    up to date), grouped by scope in the tree's order."""
-    if record_first:
-        record_external(store)
-    by_scope: dict[Scope, list[TrashItem]] = {}
-    for item in trash(store):
-        try:
-            scope = parse_file_path(item.path).scope
-        except PathError:
-            continue
-        if scope is not None:
-            by_scope.setdefault(scope, []).append(item)
-    groups = [
-        TrashGroup(scope, SCOPE_TITLES[scope], tuple(by_scope.get(scope, ())))
-        for scope in SCOPE_ORDER
-        if store.unavailable_reason(scope) is None
-    ]
-    return groups + orphan_trash(store.home)
-
-
-def orphan_trash(home: Home) -> list[TrashGroup]:
-    """What orphaned project dirs lost (deleted whole from the tree, most often): a group
-    per dir with deleted files, under the project filter."""
-    groups = []
-    for dir_name in orphans_with_history(home):
-        items = tuple(trash(OrphanProjectStore(home, dir_name)))
-        if items:
-            label = f"Orphaned project memory {dir_name}"
-            groups.append(TrashGroup(Scope.PROJECT, label, items, orphan_dir=dir_name))
-    return groups
-
-
-def deleted_text(home: Home, item: TrashItem) -> str:
-    """What a deleted file held (HistoryError when history lost it)."""
-    return text_of(content_of(home, item.version))
 
 
 def record_external_changes(

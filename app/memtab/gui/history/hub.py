@@ -35,8 +35,10 @@ from PySide6.QtWidgets import QDockWidget
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
+from memtab.components.history.deleted import DeletedFile, agent_file
 from memtab.components.history.history import record_external_changes
 from memtab.components.tree.scan import HomeScan
+from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.editor import EditorPanel
@@ -45,6 +47,7 @@ from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.sources.model import Source
 from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.home import Home, PathKind
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
@@ -69,11 +72,26 @@ def _import_job(home: Home, _ctx: TaskContext) -> object:
     return catch_up_runs(home)
 
 
+def _restore_deleted_file(
+    stack: undo.UndoStack, home: Home, file: DeletedFile, *, allow_unkept: bool = False
+) -> OpResult:
+    """Recently deleted's restore of another agent's file (`undo.restore_deleted`)."""
+    try:
+        target = agent_file(home, file)
+    except SourceError as error:
+        return OpResult.failed(f"Restoring {file.name} failed", error)
+    return undo.restore_deleted(stack, target, file.version.id, allow_unkept=allow_unkept)
+
+
 class HistoryHub(QObject):
     """The window's history features (see the module docstring)."""
 
     def __init__(
-        self, context: WindowContext, shell: WindowShell, editor: EditorPanel, parent: QObject
+        self,
+        context: WindowContext,
+        shell: WindowShell,
+        editor: EditorPanel,
+        parent: QObject,
     ) -> None:
         """Dock the History panel in `shell`, follow `editor`'s open file, register the
         actions; `tab_loaded()` once the Memory tab has loaded."""
@@ -186,7 +204,9 @@ class HistoryHub(QObject):
         if self.trash_dialog is None:
             self.trash_dialog = TrashDialog(self._shell.as_widget())
             self.trash_dialog.restore_requested.connect(self._on_trash_restore_requested)
-        self.trash_dialog.show_store(MemoryStore.of(self._context.shown.view()), scope)
+            self.trash_dialog.restore_file_requested.connect(self._on_trash_restore_file_requested)
+        store = MemoryStore.of(self._context.shown.view())
+        self.trash_dialog.show_store(store, scope, self._shown_sources())
         self._raise(self.trash_dialog)
         return self.trash_dialog
 
@@ -234,6 +254,12 @@ class HistoryHub(QObject):
 
     def _follow_editor(self) -> None:
         self.panel.show_file(self._editor.current_file)
+
+    def _shown_sources(self) -> tuple[Source, ...] | None:
+        """The other agents' sources the tree shows (None: not listed yet)."""
+        scan = self._context.shown.scan
+        sources = scan.sources if scan is not None else None
+        return sources.discovery.sources if sources is not None else None
 
     # -- slots -------------------------------------------------------------------------------
 
@@ -362,6 +388,15 @@ class HistoryHub(QObject):
         if self.trash_dialog is not None:
             text = result.message if result.ok else f"{result.message}: {result.error}"
             self.trash_dialog.note.set_full_text(text)
+
+    @Slot(object)
+    def _on_trash_restore_file_requested(self, file: DeletedFile) -> None:
+        context = self._context
+        context.own_writes.note(file.physical)  # no "edited outside" badge on a restore
+        restore = functools.partial(_restore_deleted_file, context.undo_stack, self._home, file)
+        follow_up = _without_copy(restore)
+        self._restores.append(follow_up)
+        context.file_ops.run(restore, follow_up)
 
     @Slot(str, str)
     def _on_runner_latest_failed(self, key: str, message: str) -> None:

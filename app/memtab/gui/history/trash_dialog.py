@@ -1,27 +1,32 @@
-"""Recently deleted: the files each scope lost — by a delete in Memtab, a consolidation
-run, or another program (mux, a shell) while Memtab was watching — and restoring them.
+"""Recently deleted: the files every memory the window shows lost — by a delete in Memtab,
+a consolidation run, or another program (mux, an agent, a shell) — and restoring them.
 
-Files are grouped under their scope (as in the tree), and the files of orphaned project
-dirs (deleted whole from the tree) under their dir, with the project scope; the scope
-filter shows one. The preview shows what the file held. **Restore** puts it back where it
-was, with its pins and usage — beside a newer file of the same name if one took its
-place; **Restore to…** puts it at another path (not an orphan's file: it goes back into
-its dir). Either asks the tab to do it (`restore_requested`), as a recorded change of its
-own; the tree and editor follow through the watcher like for any change.
+Files are grouped under their scope (as in the tree), an orphaned project dir (deleted
+whole from the tree) or their agent (Claude Code, Codex, loki-mode), and within a group
+by burst: what one program removed at once ("Claude Code removed 23 files at 14:02",
+`components.history.deleted`) is a row of its own holding every file it took — still
+deleted, or marked restored (or there again) once back. The filter shows one scope or
+agent. Each file row says when it went, who removed it and its size; the preview shows
+what it held (a burst's row: what became of each of its files).
 
-Above the list, a burst — what one program deleted or rewrote in many files at once
-(`memtab.watch.events`: "Claude Code removed 23 files at 14:02"), in any memory Memtab
-knows, other agents' too — is offered whole: **Restore all** puts back every file of it
-that has not changed since (`restore_event`, the user's restores), on the dialog's worker.
+**Restore** puts the selected file back where it was — a mux file with its pins and
+usage, beside a newer file of the same name if one took its place; another agent's only
+while nothing is at its path — asking the window to do it (`restore_requested`,
+`restore_file_requested`) as a recorded change that Edit → Undo takes back; a file a
+burst rewrote gets what it held before, if unchanged since. **Restore to…** puts a mux
+file at another path (not an orphan's file: it goes back into its dir). **Restore all**
+puts back every file of the selected burst that has not changed since (`restore_event`,
+the user's restores). The tree and editor follow through the watcher, as for any change.
 
-Listing (after recording what other programs deleted) and reading a deleted file's
-content run on the dialog's own worker (`components.history.history`).
+Listing (after recording what other programs deleted), reading a deleted file's content
+and restoring a burst run on the dialog's own worker.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QFontDatabase
@@ -40,15 +45,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab import humanize
-from memtab.components.history.history import (
-    SCOPE_TITLES,
+from memtab.components.history.deleted import (
+    BurstFiles,
+    DeletedFile,
     TrashGroup,
-    actor_words,
+    burst_text,
     deleted_text,
     load_trash,
 )
-from memtab.fs.clock import now_ms
+from memtab.components.history.history import SCOPE_TITLES
+from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS
+from memtab.gui.history import trash_rows
+from memtab.gui.history.trash_rows import BURST_ROLE, ORPHAN_ROLE, PATH_ROLE, ROW_ROLE
 from memtab.gui.history.widgets import fit_columns
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.toolkit.dialog_layout import (
@@ -60,49 +68,38 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.widgets import ElidedLabel
+from memtab.sources.model import Source
 from memtab.store.history.describe import display_name
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
-from memtab.store.restore.from_history import TrashItem
 from memtab.store.scopes.memory import MemoryStore
-from memtab.watch.events import (
-    BURST_MIN_FILES,
-    ChangeEvent,
-    EventRestore,
-    change_events,
-    restore_event,
-)
+from memtab.watch.events import ChangeEvent, EventRestore, restore_event
 
 logger = logging.getLogger(__name__)
 
-STACK_BELOW = 640  # px: narrower, the list goes above the preview
+STACK_BELOW = 760  # px: narrower, the list goes above the preview (its File column readable)
 LIST_KEY = "trash"
 PREVIEW_KEY = "trash-preview"
-BURSTS_KEY = "trash-bursts"
-RESTORE_ALL_KEY = "trash-restore-all"
-BURSTS_SHOWN_MS = 7 * 24 * 60 * 60 * 1000
-_PATH_ROLE = Qt.ItemDataRole.UserRole
-_SCOPE_ROLE = Qt.ItemDataRole.UserRole + 1
-_ORPHAN_ROLE = Qt.ItemDataRole.UserRole + 2
-NOTHING = "Nothing was deleted here (that Memtab saw)."
+RESTORE_BURST_KEY = "trash-restore-burst"
+NOTHING = trash_rows.NOTHING
 SELECT_PROMPT = "Select a file to see what it held."
 READING = "Reading…"
 
 
-def _list_job(store: MemoryStore, record_first: bool, _ctx: TaskContext) -> object:
-    return load_trash(store, record_first=record_first)
+def _list_job(
+    store: MemoryStore, sources: Sequence[Source] | None, record_first: bool, _ctx: TaskContext
+) -> object:
+    return load_trash(store, record_first=record_first, sources=sources)
 
 
-def _preview_job(home: Home, item: TrashItem, _ctx: TaskContext) -> object:
-    return (item.version.id, deleted_text(home, item))
+def _preview_job(home: Home, file: DeletedFile, _ctx: TaskContext) -> object:
+    return (trash_rows.row_key(file), deleted_text(home, file))
 
 
-def _bursts_job(home: Home, _ctx: TaskContext) -> object:
-    return change_events(home, min_files=BURST_MIN_FILES, since_ms=now_ms() - BURSTS_SHOWN_MS)
-
-
-def _restore_all_job(home: Home, event: ChangeEvent, _ctx: TaskContext) -> object:
-    return restore_event(home, event)
+def _restore_burst_job(
+    home: Home, event: ChangeEvent, only: frozenset[str], _ctx: TaskContext
+) -> object:
+    return restore_event(home, event, only)
 
 
 def restored_words(result: EventRestore) -> str:
@@ -120,12 +117,15 @@ class TrashDialog(QDialog):
     """Recently deleted (see the module docstring).
 
     Signals:
-        restore_requested(str, str, object, str): (path, version id, target VirtualPath
-            or None for where it was, the orphaned project dir it was deleted from or "").
+        restore_requested(str, str, object, str): a mux file: (path, version id, target
+            VirtualPath or None for where it was, the orphaned project dir it was deleted
+            from or "").
+        restore_file_requested(object): another agent's deleted file (`DeletedFile`).
         loaded(): the list (or its failure) is shown.
     """
 
     restore_requested = Signal(str, str, object, str)
+    restore_file_requested = Signal(object)
     loaded = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -133,20 +133,27 @@ class TrashDialog(QDialog):
         self.setWindowTitle("Recently deleted")
         self.setAccessibleName("Recently deleted")
         self._store: MemoryStore | None = None
+        self._sources: tuple[Source, ...] | None = None
         self._groups: list[TrashGroup] = []
+        self._rows: dict[str, DeletedFile] = {}
+        self._bursts: dict[str, BurstFiles] = {}
+        self._wanted_burst: str | None = None  # to select once listed (`show_burst`)
         self._runner: TaskRunner | None = None  # started on first use, stopped on close
 
         self.scope_filter = QComboBox(self)
-        self.scope_filter.setAccessibleName("Scope")
-        self.scope_filter.addItem("All scopes", None)
+        self.scope_filter.setAccessibleName("Scope or agent")
+        self.scope_filter.addItem("Everything", None)
         for scope in (Scope.GLOBAL, Scope.PROJECT, Scope.WORKSPACE):
             self.scope_filter.addItem(SCOPE_TITLES[scope], scope.value)
+        for agent in OTHER_AGENTS:
+            self.scope_filter.addItem(AGENT_TITLES[agent], agent)
         self.scope_filter.currentIndexChanged.connect(self._on_scope_filter_changed)
         self.files = QTreeWidget(self)
         self.files.setAccessibleName("Deleted files")
         self.files.setHeaderLabels(["File", "Deleted", "By", "Size"])
         self.files.setAllColumnsShowFocus(True)
         self.files.setUniformRowHeights(True)
+        self.files.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long path keeps its name
         fit_columns(self.files, stretch=0)
         self.files.currentItemChanged.connect(self._on_files_current_item_changed)
         self.files.itemDoubleClicked.connect(self._on_files_item_double_clicked)
@@ -171,28 +178,23 @@ class TrashDialog(QDialog):
         self.restore_button.clicked.connect(self._on_restore_button_clicked)
         self.restore_to_button = QPushButton("Restore &to…", self)
         self.restore_to_button.clicked.connect(self._on_restore_to_button_clicked)
-        actions = QHBoxLayout()
-        actions.addWidget(self.note, 1)
-        actions.addWidget(self.restore_to_button)
-        actions.addWidget(self.restore_button)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        give_mnemonics(buttons)
-        buttons.rejected.connect(self.reject)
-        self.bursts = QComboBox(self)
-        self.bursts.setAccessibleName("What a program did to many files at once")
-        self.bursts.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.restore_all_button = QPushButton("Restore &all", self)
         self.restore_all_button.setToolTip(
             "Put back every file this burst deleted or rewrote (a file changed since is "
             "left as it is)"
         )
         self.restore_all_button.clicked.connect(self._on_restore_all_button_clicked)
-        self._events: list[ChangeEvent] = []
+        actions = QHBoxLayout()
+        actions.addWidget(self.note, 1)
+        actions.addWidget(self.restore_all_button)
+        actions.addWidget(self.restore_to_button)
+        actions.addWidget(self.restore_button)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        give_mnemonics(buttons)
+        buttons.rejected.connect(self.reject)
         top = QHBoxLayout()
         top.addWidget(self.scope_filter)
         top.addStretch(1)
-        top.addWidget(self.bursts)
-        top.addWidget(self.restore_all_button)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
@@ -200,7 +202,6 @@ class TrashDialog(QDialog):
         layout.addWidget(buttons)
         self._recolor()
         self._update_buttons()
-        self._show_bursts([])
         fit_to_title(self)
         fit_to_screen(self, QSize(820, 520), remember="trash")
 
@@ -208,48 +209,74 @@ class TrashDialog(QDialog):
 
     @property
     def groups(self) -> list[TrashGroup]:
-        """The deleted files by scope, as last read."""
+        """The deleted files by scope and agent, as last read."""
         return list(self._groups)
+
+    @property
+    def bursts(self) -> list[BurstFiles]:
+        """The bursts listed, newest first."""
+        return sorted(self._bursts.values(), key=lambda burst: burst.id, reverse=True)
 
     @property
     def busy(self) -> bool:
         return self._runner is not None and self._runner.is_busy()
 
-    def show_store(self, store: MemoryStore, scope: Scope | None = None) -> None:
-        """List what `store`'s scopes lost (`scope`: only that one)."""
+    def show_store(
+        self,
+        store: MemoryStore,
+        scope: Scope | None = None,
+        sources: Sequence[Source] | None = None,
+    ) -> None:
+        """List what `store`'s scopes and the other agents' `sources` (None: those
+        discovery finds) lost (`scope`: only that one)."""
+        if not self.isVisible():
+            self.note.set_full_text("")  # opened again: what it said last time is over
         self._store = store
+        self._sources = tuple(sources) if sources is not None else None
         self.scope_filter.blockSignals(True)
         index = self.scope_filter.findData(scope.value if scope is not None else None)
         self.scope_filter.setCurrentIndex(max(index, 0))
         self.scope_filter.blockSignals(False)
         self.reload()
 
+    def show_burst(self, burst_id: str) -> None:
+        """Select a burst once it is listed (the burst notice's Review…)."""
+        self._wanted_burst = burst_id
+        if self.select_burst(burst_id):
+            self._wanted_burst = None
+
     def reload(self, *, record_first: bool = True) -> None:
-        """Read the trash again (off the GUI thread); `record_first`: record what other programs
-        deleted first (not when history itself just changed: it is up to date)."""
+        """Read the trash again (off the GUI thread); `record_first`: record what other
+        programs deleted first (not when history itself just changed: it is up to date)."""
         if self._store is not None:
-            job = functools.partial(_list_job, self._store, record_first)
+            job = functools.partial(_list_job, self._store, self._sources, record_first)
             self._jobs().submit_latest(LIST_KEY, job)
-            bursts = functools.partial(_bursts_job, self._store.home)
-            self._jobs().submit_latest(BURSTS_KEY, bursts)
 
     def select_path(self, path: str, orphan_dir: str | None = None) -> bool:
         """Select a deleted file (of an orphaned project dir: `orphan_dir`); False when
         it is not listed."""
-        for group_index in range(self.files.topLevelItemCount()):
-            group = self.files.topLevelItem(group_index)
-            for index in range(group.childCount() if group is not None else 0):
-                item = group.child(index) if group is not None else None
-                if (
-                    item is not None
-                    and item.data(0, _PATH_ROLE) == path
-                    and item.data(0, _ORPHAN_ROLE) == (orphan_dir or "")
-                ):
-                    self.files.setCurrentItem(item)
-                    return True
+        for item in self._items():
+            if item.data(0, PATH_ROLE) == path and item.data(0, ORPHAN_ROLE) == (orphan_dir or ""):
+                self.files.setCurrentItem(item)
+                return True
         return False
 
-    def ask_target(self, item: TrashItem) -> VirtualPath | None:
+    def select_burst(self, burst_id: str) -> bool:
+        """Select a burst's row (shown whatever the filter hid); False when not listed."""
+        burst = self._bursts.get(burst_id)
+        if burst is None:
+            return False
+        if not any(item.data(0, BURST_ROLE) == burst_id for item in self._items()):
+            self.scope_filter.setCurrentIndex(0)  # everything: it is in another group
+        for item in self._items():
+            if item.data(0, BURST_ROLE) == burst_id:
+                item.setExpanded(True)
+                self.files.setCurrentItem(item)
+                self.files.scrollToItem(item)
+                return True
+        return False
+
+    def ask_target(self, item: DeletedFile) -> VirtualPath | None:
         """Where "Restore to…" puts a file (a seam for tests); None when cancelled."""
         ask = QInputDialog(self)
         small_dialog(ask)
@@ -296,96 +323,131 @@ class TrashDialog(QDialog):
 
     # -- showing -----------------------------------------------------------------------------
 
+    def _items(self) -> list[QTreeWidgetItem]:
+        """Every row of the list, in order."""
+        found: list[QTreeWidgetItem] = []
+
+        def walk(item: QTreeWidgetItem | None) -> None:
+            if item is None:
+                return
+            found.append(item)
+            for index in range(item.childCount()):
+                walk(item.child(index))
+
+        for index in range(self.files.topLevelItemCount()):
+            walk(self.files.topLevelItem(index))
+        return found
+
     def _show_groups(self, groups: list[TrashGroup]) -> None:
-        selected = self._selected()
+        selected = self._selection_key()
         self._groups = groups
+        self._rows = {trash_rows.row_key(f): f for group in groups for f in group.files}
+        self._bursts = {burst.id: burst for group in groups for burst in group.bursts}
         wanted = self.scope_filter.currentData()
+        palette = self.palette()
         self.files.blockSignals(True)
         self.files.clear()
         for group in groups:
-            if wanted is not None and group.scope.value != wanted:
+            if wanted is not None and group.filter_key != wanted:
                 continue
-            header = QTreeWidgetItem([f"{group.label} ({len(group.items)})"])
-            header.setFlags(Qt.ItemFlag.ItemIsEnabled)
-            header.setData(0, _SCOPE_ROLE, group.scope.value)
+            header = trash_rows.group_row(group)
             self.files.addTopLevelItem(header)
             header.setFirstColumnSpanned(True)  # once in the tree: spanning is the view's
+            for burst in group.bursts:
+                row = trash_rows.burst_row(burst, palette)
+                header.addChild(row)
+                row.setFirstColumnSpanned(True)
+                row.addChildren([trash_rows.file_row(file, palette) for file in burst.files])
+                row.setExpanded(bool(burst.left_to_restore))  # a restored burst folds away
             for item in group.items:
-                header.addChild(self._row(item, group.orphan_dir))
-            if not group.items:
-                empty = QTreeWidgetItem([NOTHING])
-                empty.setFlags(Qt.ItemFlag.NoItemFlags)
+                header.addChild(trash_rows.file_row(item, palette))
+            if not group.items and not group.bursts:
+                empty = trash_rows.empty_row()
                 header.addChild(empty)
                 empty.setFirstColumnSpanned(True)
             header.setExpanded(True)
         self.files.blockSignals(False)
-        if selected is None or not self.select_path(selected[1].path, selected[0].orphan_dir):
+        if not self._select_again(selected):
             # The file shown was restored (or the filter hides it): nothing is being read.
             self.preview.clear()
             self.preview.setPlaceholderText(SELECT_PROMPT)
+        if self._wanted_burst is not None and self.select_burst(self._wanted_burst):
+            self._wanted_burst = None
         self._update_buttons()
+        self.restore_all_button.setVisible(bool(self._bursts))
         self.loaded.emit()
 
-    def _row(self, item: TrashItem, orphan_dir: str | None) -> QTreeWidgetItem:
-        row = QTreeWidgetItem(
-            [
-                display_name(item.path) + (" · pinned" if item.pinned else ""),
-                humanize.relative_time(item.deleted_at),
-                actor_words(item.version.actor),
-                humanize.size_text(item.version.size_bytes),
-            ]
-        )
-        row.setData(0, _PATH_ROLE, item.path)
-        row.setData(0, _ORPHAN_ROLE, orphan_dir or "")
-        row.setToolTip(
-            0, item.path + ("\nPinned: the pin comes back with it" if item.pinned else "")
-        )
-        row.setToolTip(1, humanize.absolute_time(item.deleted_at))
-        if item.version.run_id:
-            row.setToolTip(2, f"Run {item.version.run_id}")
-        return row
-
-    @property
-    def events(self) -> list[ChangeEvent]:
-        """The bursts offered, newest first."""
-        return list(self._events)
-
-    def _show_bursts(self, events: list[ChangeEvent]) -> None:
-        self._events = events
-        self.bursts.clear()
-        for event in events:
-            self.bursts.addItem(event.words(), event.id)
-            self.bursts.setItemData(
-                self.bursts.count() - 1,
-                "\n".join(v.path for v in event.versions[:20]),
-                Qt.ItemDataRole.ToolTipRole,
-            )
-        self.bursts.setVisible(bool(events))
-        self.restore_all_button.setVisible(bool(events))
-
-    def _selected(self) -> tuple[TrashGroup, TrashItem] | None:
+    def _selection_key(self) -> tuple[int, str] | None:
         current = self.files.currentItem()
         if current is None:
             return None
-        path, orphan_dir = current.data(0, _PATH_ROLE), current.data(0, _ORPHAN_ROLE) or None
-        for group in self._groups:
-            for item in group.items:
-                if item.path == path and group.orphan_dir == orphan_dir:
-                    return group, item
+        if current.data(0, BURST_ROLE):
+            return BURST_ROLE, str(current.data(0, BURST_ROLE))
+        if current.data(0, ROW_ROLE):
+            return ROW_ROLE, str(current.data(0, ROW_ROLE))
         return None
+
+    def _select_again(self, selected: tuple[int, str] | None) -> bool:
+        if selected is None:
+            return False
+        role, key = selected
+        for item in self._items():
+            if item.data(0, role) == key:
+                self.files.setCurrentItem(item)
+                return True
+        return False
+
+    def _selected(self) -> DeletedFile | None:
+        current = self.files.currentItem()
+        key = current.data(0, ROW_ROLE) if current is not None else None
+        return self._rows.get(key) if key else None
+
+    def _selected_burst(self) -> BurstFiles | None:
+        """The burst selected, or the burst of the file selected."""
+        current = self.files.currentItem()
+        if current is None:
+            return None
+        burst_id = current.data(0, BURST_ROLE)
+        if not burst_id:
+            file = self._selected()
+            burst_id = file.burst_id if file is not None else None
+        return self._bursts.get(burst_id) if burst_id else None
 
     def _update_buttons(self) -> None:
         selected = self._selected()
-        self.restore_button.setEnabled(selected is not None)
-        self.restore_to_button.setEnabled(selected is not None and not selected[0].orphan_dir)
+        restorable = selected is not None and selected.restorable
+        self.restore_button.setEnabled(restorable)
+        self.restore_to_button.setEnabled(
+            restorable
+            and selected is not None
+            and selected.source is None
+            and not selected.orphan_dir
+            and not selected.rewritten
+        )
+        burst = self._selected_burst()
+        self.restore_all_button.setEnabled(burst is not None and burst.left_to_restore > 0)
+        if selected is not None and selected.cannot_restore:
+            self.note.set_full_text(f"Cannot be restored: {selected.cannot_restore}")
 
     def _restore(self, to: VirtualPath | None) -> None:
-        selected = self._selected()
-        if selected is None:
+        file = self._selected()
+        if file is None or not file.restorable or self._store is None:
             return
-        group, item = selected
-        self.note.set_full_text(f"Restoring {display_name(item.path)}…")
-        self.restore_requested.emit(item.path, item.version.id, to, group.orphan_dir or "")
+        self.note.set_full_text(f"Restoring {file.name}…")
+        if file.rewritten:  # what it held before the burst, only if unchanged since
+            self._restore_burst(file.burst_id, frozenset({file.path}))
+        elif file.source is not None:
+            self.restore_file_requested.emit(file)
+        else:
+            self.restore_requested.emit(file.path, file.version.id, to, file.orphan_dir or "")
+
+    def _restore_burst(self, burst_id: str | None, only: frozenset[str]) -> None:
+        burst = self._bursts.get(burst_id) if burst_id else None
+        if burst is None or self._store is None:
+            return
+        self.restore_all_button.setEnabled(False)
+        job = functools.partial(_restore_burst_job, self._store.home, burst.event, only)
+        self._jobs().submit_latest(RESTORE_BURST_KEY, job)
 
     def changeEvent(self, event: QEvent) -> None:
         """Follow palette changes (light ↔ dark)."""
@@ -407,14 +469,18 @@ class TrashDialog(QDialog):
         self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
     ) -> None:
         self._update_buttons()
-        selected = self._selected()
         self.preview.clear()
         self.preview.setPlaceholderText(SELECT_PROMPT)
+        burst_id = current.data(0, BURST_ROLE) if current is not None else None
+        burst = self._bursts.get(burst_id) if burst_id else None
+        if burst is not None:
+            self.preview.setPlainText(burst_text(burst))
+            return
+        selected = self._selected()
         if selected is not None and self._store is not None:
-            item = selected[1]
             self.preview.setPlaceholderText(READING)
             self._jobs().submit_latest(
-                PREVIEW_KEY, functools.partial(_preview_job, self._store.home, item)
+                PREVIEW_KEY, functools.partial(_preview_job, self._store.home, selected)
             )
 
     @Slot(QTreeWidgetItem, int)
@@ -428,36 +494,32 @@ class TrashDialog(QDialog):
     @Slot()
     def _on_restore_to_button_clicked(self) -> None:
         selected = self._selected()
-        if selected is None or selected[0].orphan_dir:
+        if selected is None or selected.orphan_dir or selected.source is not None:
             return
-        target = self.ask_target(selected[1])
+        target = self.ask_target(selected)
         if target is not None:
             self._restore(target)
 
     @Slot()
     def _on_restore_all_button_clicked(self) -> None:
-        event = next((e for e in self._events if e.id == self.bursts.currentData()), None)
-        if event is None or self._store is None:
+        burst = self._selected_burst()
+        if burst is None:
             return
-        self.restore_all_button.setEnabled(False)
-        self.note.set_full_text(f"Restoring what {event.words()}…")
-        job = functools.partial(_restore_all_job, self._store.home, event)
-        self._jobs().submit_latest(RESTORE_ALL_KEY, job)
+        self.note.set_full_text(f"Restoring what {burst.event.words()}…")
+        # Its files still gone: one back already is no file "left as it is".
+        self._restore_burst(burst.id, frozenset(f.path for f in burst.files if f.restorable))
 
     @Slot(str, object)
     def _on_runner_latest_finished(self, key: str, result: object) -> None:
         if key == LIST_KEY and isinstance(result, list):
             self._show_groups(result)
-        elif key == BURSTS_KEY and isinstance(result, list):
-            self._show_bursts(result)
-        elif key == RESTORE_ALL_KEY and isinstance(result, EventRestore):
-            self.restore_all_button.setEnabled(True)
+        elif key == RESTORE_BURST_KEY and isinstance(result, EventRestore):
             self.note.set_full_text(restored_words(result))
             self.reload(record_first=False)
         elif key == PREVIEW_KEY and isinstance(result, tuple):
-            version_id, text = result
-            selected = self._selected()
-            if selected is not None and selected[1].version.id == version_id:
+            shown_key, text = result
+            current = self.files.currentItem()
+            if current is not None and current.data(0, ROW_ROLE) == shown_key:
                 self.preview.setPlainText(text)
 
     @Slot(str, str)
@@ -465,10 +527,8 @@ class TrashDialog(QDialog):
         if key == LIST_KEY:
             self.note.set_full_text(f"Cannot read what was deleted: {message}")
             self.loaded.emit()
-        elif key == RESTORE_ALL_KEY:
-            self.restore_all_button.setEnabled(True)
+        elif key == RESTORE_BURST_KEY:
+            self._update_buttons()
             self.note.set_full_text(f"Cannot restore them: {message}")
-        elif key == BURSTS_KEY:
-            logger.warning("Cannot read the bursts of changes: %s", message)
         else:
             self.preview.setPlaceholderText(f"Cannot show it: {message}")

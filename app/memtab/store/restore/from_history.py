@@ -202,7 +202,8 @@ def _was_pinned(item: TrashItem) -> bool:
 
 
 class TrashItem(Record, write_only=True):
-    """A deleted file history still has; `memtab trash --json` (docs/formats.md §14.2)."""
+    """A deleted file history still has; `memtab trash --json` (docs/formats.md §14.2,
+    a stable contract: fields are only added)."""
 
     path: str
     deleted_at: int = computed(lambda item: item.version.at)
@@ -211,6 +212,11 @@ class TrashItem(Record, write_only=True):
     actor: str = computed(lambda item: item.version.actor)
     run_id: str | None = computed(lambda item: item.version.run_id)
     pinned: bool = computed(_was_pinned)
+    agent: str = "mux"
+    """Whose memory it was: `mux`, or another agent's (`claude-code`, `codex`, `loki`),
+    whose files history names by file id (§17)."""
+    event: str | None = None
+    """The burst it was deleted in (`memtab events`, §14.5), or null."""
 
 
 def trash(store: MemoryStore) -> list[TrashItem]:

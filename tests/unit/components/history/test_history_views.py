@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from memtab.components.files.ops import restore_file
+from memtab.components.history.deleted import load_trash
 from memtab.components.history.diff import join_diffs, parse_unified_diff
 from memtab.components.history.history import (
     load_file_history,
-    load_trash,
     record_external_changes,
     version_diff,
 )
