@@ -145,3 +145,17 @@ def test_forgetting_removes_only_what_it_forgets(tmp_path: Path) -> None:
     assert state.save()
     written = json.loads(state.path.read_text(encoding="utf-8"))
     assert written["homes"] == {str(HOME): {"open_files": {}, "open_tabs": {}, "other": 1}}
+
+
+def test_the_bursts_seen_are_remembered_per_home_and_a_bad_one_dropped(tmp_path: Path) -> None:
+    state = _state(tmp_path, {
+        "homes": {str(HOME): {"seen_bursts": ["1a2b", 3, "", "1a2c"]}, "/x": {"seen_bursts": 1}},
+    })  # fmt: skip
+    assert state.bursts_seen_for(HOME) == ["1a2b", "1a2c"]
+    assert state.bursts_seen_for(Path("/x")) == []
+    state.set_bursts_seen(HOME, ["1a2c", "1a2d"])
+    assert state.save()
+    assert UiState.load(state.path).bursts_seen_for(HOME) == ["1a2c", "1a2d"]
+    state.set_bursts_seen(HOME, [])  # forgotten: the key goes
+    assert state.save()
+    assert "seen_bursts" not in json.loads(state.path.read_text("utf-8"))["homes"][str(HOME)]

@@ -60,7 +60,7 @@ from memtab.watch.sources import record_sources
 logger = logging.getLogger(__name__)
 
 BURSTS_SHOWN_MS = 7 * 24 * 60 * 60 * 1000
-"""How long a burst is listed after it happened."""
+"""How long a burst is listed (and news: `burst_news`) after it happened."""
 
 
 @dataclass(frozen=True)
@@ -463,6 +463,20 @@ def burst_text(burst: BurstFiles, now: int | None = None) -> str:
 
 def _files(count: int) -> str:
     return f"{count} file" if count == 1 else f"{count} files"
+
+
+def news_bursts(
+    store: MemoryStore, sources: Sequence[Source] | None = None, *, now: int | None = None
+) -> list[ChangeEvent]:
+    """The bursts of the last `BURSTS_SHOWN_MS` Recently deleted lists for `store` that
+    deleted files and have some left to put back, newest first (`burst_news`)."""
+    found = discovered_sources(store.home) if sources is None else tuple(sources)
+    moment = now_ms() if now is None else now
+    keys = _places(store, found, orphans=True)
+    events = change_events(
+        store.home, min_files=BURST_MIN_FILES, since_ms=moment - BURSTS_SHOWN_MS, keys=keys
+    )
+    return [event for event in events if event.deleted and event.restored < len(event.paths)]
 
 
 def every_item(groups: Iterable[TrashGroup]) -> list[DeletedFile]:

@@ -137,6 +137,7 @@ class MemoryTab(QWidget):
     files: TabFiles
     file_actions: FileActions
     message_bar: MessageBar
+    news_bar: MessageBar
 
     def __init__(
         self,
@@ -227,12 +228,11 @@ class MemoryTab(QWidget):
     def place_parts(self) -> None:
         """Put the parts built in place: the layout, the tab order, the panes."""
         self.file_actions.fill_new_menu(self.new_button)
-        self._layout.place(
-            self.search_edit, [self.message_bar, self.inbox], self.footer, self.editor
-        )
+        over_tree: list[QWidget] = [self.message_bar, self.news_bar, self.inbox]
+        self._layout.place(self.search_edit, over_tree, self.footer, self.editor)
         self._layout.set_tab_order(
             [self.picker.combo, self.search_edit, self.new_button, self.tree],
-            [self.message_bar, self.inbox, self.editor, self.footer],
+            [*over_tree, self.editor, self.footer],
         )
         self.panes.follow(self.context.actions, self.tree, self.editor)
         self.search_box.results_found.connect(self._on_search_box_results_found)

@@ -20,6 +20,10 @@ its actions (`history.panel`, `history.trash`, `history.runs`):
   reloads the panel (for the open file's scope) and the trash, the runs log reloads
   Runs…, and mux's journal adds its new runs to the log (`catch_up_runs`, which
   also logs the runs a kill left unlogged; it runs once when the tab has loaded too).
+- A burst is news: when the tab has loaded, when history changes and when another
+  workspace is shown, the bursts Recently deleted lists are read on the hub's worker
+  (`news_bursts`) and one not seen yet is shown in the tab's news bar (`BurstNotices`);
+  its Review… opens Recently deleted at it.
 """
 
 from __future__ import annotations
@@ -35,13 +39,14 @@ from PySide6.QtWidgets import QDockWidget
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
-from memtab.components.history.deleted import DeletedFile, agent_file
+from memtab.components.history.deleted import DeletedFile, agent_file, news_bursts
 from memtab.components.history.history import record_external_changes
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.history.burst_notice import BurstNotices, NoticeBar
 from memtab.gui.history.panel import HistoryPanel
 from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
@@ -60,6 +65,7 @@ RECORD_KEY = "record-external-changes"
 RECORD_QUIET_MS = 1500
 RECORD_MAX_WAIT_MS = 20_000
 IMPORT_KEY = "import-journal-runs"
+NEWS_KEY = "burst-news"
 PANEL_FLAG = "history-panel"
 """The UI-state flag: whether the History panel is shown."""
 
@@ -70,6 +76,10 @@ def _record_job(store: MemoryStore, ctx: TaskContext) -> object:
 
 def _import_job(home: Home, _ctx: TaskContext) -> object:
     return catch_up_runs(home)
+
+
+def _news_job(store: MemoryStore, sources: tuple[Source, ...] | None, _ctx: TaskContext) -> object:
+    return news_bursts(store, sources)
 
 
 def _restore_deleted_file(
@@ -92,9 +102,11 @@ class HistoryHub(QObject):
         shell: WindowShell,
         editor: EditorPanel,
         parent: QObject,
+        news: NoticeBar | None = None,
     ) -> None:
         """Dock the History panel in `shell`, follow `editor`'s open file, register the
-        actions; `tab_loaded()` once the Memory tab has loaded."""
+        actions, show bursts in `news` (none: no notice); `tab_loaded()` once the Memory
+        tab has loaded."""
         super().__init__(parent)
         self._context = context
         self._shell = shell
@@ -112,6 +124,10 @@ class HistoryHub(QObject):
         self._record_timer.timeout.connect(self._on_record_timer_timeout)
         self.runs_dialog: RunsDialog | None = None
         self.trash_dialog: TrashDialog | None = None
+        self.notices: BurstNotices | None = None
+        if news is not None:
+            self.notices = BurstNotices(context, news, self)
+            self.notices.review_requested.connect(self.review_burst)
 
         self.panel = HistoryPanel()
         self.dock = QDockWidget("History")
@@ -210,6 +226,12 @@ class HistoryHub(QObject):
         self._raise(self.trash_dialog)
         return self.trash_dialog
 
+    @Slot(str)
+    def review_burst(self, burst_id: str) -> None:
+        """The burst notice's Review…: Recently deleted, over the Memory tab, at the burst."""
+        self._shell.show_memory_tab()
+        self.open_trash().show_burst(burst_id)
+
     def show_history(self, path: VirtualPath | None = None) -> None:
         """Show the History panel (of `path`, opened in the editor first)."""
         self._shell.show_memory_tab()
@@ -240,6 +262,7 @@ class HistoryHub(QObject):
     def _jobs(self) -> TaskRunner:
         if self._runner is None:
             self._runner = TaskRunner("history", parent=self)
+            self._runner.latest_finished.connect(self._on_runner_latest_finished)
             self._runner.latest_failed.connect(self._on_runner_latest_failed)
         return self._runner
 
@@ -261,6 +284,14 @@ class HistoryHub(QObject):
         sources = scan.sources if scan is not None else None
         return sources.discovery.sources if sources is not None else None
 
+    def _look_for_news(self) -> None:
+        """Read the bursts Recently deleted lists, for the notice (off the GUI thread)."""
+        if self.notices is None or not self._loaded or self._shut_down:
+            return
+        store = MemoryStore.of(self._context.shown.view())
+        job = functools.partial(_news_job, store, self._shown_sources())
+        self._jobs().submit_latest(NEWS_KEY, job)
+
     # -- slots -------------------------------------------------------------------------------
 
     @Slot(object)
@@ -273,6 +304,7 @@ class HistoryHub(QObject):
                 self.panel.reload()
             if self.trash_dialog is not None and self.trash_dialog.isVisible():
                 self.trash_dialog.reload(record_first=False)  # history changed: nothing to record
+            self._look_for_news()
         runs = self.runs_dialog
         if batch.affects(PathKind.RUNS_LOG) and runs is not None and runs.isVisible():
             runs.reload()
@@ -289,6 +321,7 @@ class HistoryHub(QObject):
         # (Not once the window is closing: its last scan may end after the workers did.)
         if not self._shut_down:
             self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
+        self._look_for_news()  # what happened while no window ran
 
     @Slot(object)
     def _on_shown_scan_applied(self, scan: HomeScan) -> None:
@@ -317,6 +350,7 @@ class HistoryHub(QObject):
     @Slot(object)
     def _on_shown_workspace_changed(self, _workspace: object) -> None:
         self._follow_editor()
+        self._look_for_news()  # its scopes' bursts
 
     @Slot(object)
     def _on_editor_file_opened(self, _path: object) -> None:
@@ -397,6 +431,11 @@ class HistoryHub(QObject):
         follow_up = _without_copy(restore)
         self._restores.append(follow_up)
         context.file_ops.run(restore, follow_up)
+
+    @Slot(str, object)
+    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+        if key == NEWS_KEY and isinstance(result, list) and self.notices is not None:
+            self.notices.take(result)
 
     @Slot(str, str)
     def _on_runner_latest_failed(self, key: str, message: str) -> None:

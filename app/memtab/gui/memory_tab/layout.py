@@ -3,9 +3,9 @@
 The tab paints before its editor, footer and search field exist (`MemoryTab.assemble`):
 `TabLayout` lays out the picker and the tree with a disabled search field and an empty
 editor pane in their places, and `place` puts the real parts there once they are built
-(the message bar and the Inbox over the bottom of the tree, the footer below it),
-and `set_tab_order` chains the keyboard through them. `panes` shows one pane at a time
-when the tab is narrow (`panes.PaneSwitch`).
+(the message bar, the news bar and the Inbox over the bottom of the tree, the footer
+below it), and `set_tab_order` chains the keyboard through them. `panes` shows one pane at
+a time when the tab is narrow (`panes.PaneSwitch`).
 """
 
 from __future__ import annotations
@@ -101,8 +101,8 @@ class TabLayout:
         editor: QWidget,
     ) -> None:
         """Put the assembled parts where their stand-ins (or gaps) are: `over_tree` (the
-        message bar, the Inbox) over the bottom of the tree, where they come and
-        go without moving it (`TreeOverlay`)."""
+        message bar, the news bar, the Inbox) over the bottom of the tree, where they come
+        and go without moving it (`TreeOverlay`)."""
         self._search_row.replaceWidget(self._search_stand_in, search_field)
         self._search_stand_in.deleteLater()
         for widget in over_tree:

@@ -1,6 +1,7 @@
 """Choices the window remembers between runs: the workspace and open file per home, the
-"agent edited" badges not yet looked at, geometry, splitters, the sizes users gave
-dialogs, and yes/no choices such as "don't ask again" (`flag`).
+"agent edited" badges not yet looked at, the bursts whose notice was shown, geometry,
+splitters, the sizes users gave dialogs, and yes/no choices such as "don't ask again"
+(`flag`).
 
 A small JSON file in Memtab's config dir (`memtab.fs.config.config_dir`, the same place as
 settings.json), written atomically. It is a convenience, never a source of truth: a
@@ -64,6 +65,8 @@ class HomeUiState(Record):
     )
     badges: Annotated[dict[str, Any], Lenient({})] = field(default_factory=dict)
     """The "agent edited" badges, each read by `components.activity.badges.Badge`."""
+    seen_bursts: ValidItems[tuple[Annotated[str, AtLeast(1)], ...]] = ()
+    """The bursts whose notice the window showed (their event ids, `watch.events`)."""
 
 
 class UiStateFile(Record):
@@ -204,6 +207,14 @@ class UiState:
     def set_badges(self, home: Path, badges: dict[str, Any]) -> None:
         """Remember the badges of `home` (an empty dict forgets them)."""
         self._put(self._object("homes", str(home)), "badges", badges)
+
+    def bursts_seen_for(self, home: Path) -> list[str]:
+        """The bursts of `home` whose notice was shown (`components.history.burst_news`)."""
+        return list(self._home(home).seen_bursts)
+
+    def set_bursts_seen(self, home: Path, burst_ids: list[str]) -> None:
+        """Remember the bursts of `home` whose notice was shown."""
+        self._put(self._object("homes", str(home)), "seen_bursts", list(burst_ids))
 
     # -- yes/no choices ----------------------------------------------------------------------
 

@@ -153,6 +153,14 @@ def build_message_bar(window: MainWindow) -> None:
     tab.message_bar = MessageBar(tab)
 
 
+def build_news_bar(window: MainWindow) -> None:
+    """The tab's news bar (a burst of deletions: `gui/history/burst_notice.py`)."""
+    tab = window.memory_tab
+    tab.news_bar = MessageBar(tab)
+    tab.news_bar.setObjectName("newsBar")
+    tab.news_bar.setAccessibleName("News")
+
+
 def build_files(window: MainWindow) -> None:
     """The open file remembered and reopened, the row a file operation selects (once the
     tab's parts are placed)."""
@@ -180,7 +188,9 @@ def show_tab_error(tab: MemoryTab, text: str) -> None:
 def build_history(window: MainWindow) -> HistoryHub:
     """The History panel, Runs…, Recently deleted (the tab's parts exist now)."""
     tab = window.memory_tab
-    window.history = history = HistoryHub(window.context, window, tab.editor, window)
+    window.history = history = HistoryHub(
+        window.context, window, tab.editor, window, news=tab.news_bar
+    )
     tab.footer.runs_dialog_requested.connect(history.show_runs)
     tab.file_actions.history_requested.connect(history.show_history)
     tab.file_actions.trash_requested.connect(history.open_trash)
@@ -345,6 +355,7 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     Feature("search box", Phase.AFTER_PAINT, build_search_box),
     Feature("file actions", Phase.AFTER_PAINT, build_file_actions),
     Feature("message bar", Phase.AFTER_PAINT, build_message_bar),
+    Feature("news bar", Phase.AFTER_PAINT, build_news_bar),
     Feature("tab placed", Phase.AFTER_PAINT, lambda window: window.memory_tab.place_parts()),
     Feature("files", Phase.AFTER_PAINT, build_files),
     Feature("tab wired", Phase.AFTER_PAINT, lambda window: window.memory_tab.wire_parts()),

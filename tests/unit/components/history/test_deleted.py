@@ -1,7 +1,7 @@
 """Recently deleted lists what another program removed from every agent's memory —
 grouped by agent and by burst, each file with its size, who removed it and what it held —
 restorable one by one (never over what is there again) or all at once; a restored burst
-is marked so (the CLI's side: tests/unit/watch/test_trash_command.py)."""
+is marked so; a burst is news once (the CLI's side: tests/unit/watch/test_trash_command.py)."""
 
 from __future__ import annotations
 
@@ -12,18 +12,22 @@ import pytest
 
 from memtab.components.files import undo
 from memtab.components.files.undo import UndoStack, undo_step
+from memtab.components.history.burst_news import BurstNews
 from memtab.components.history.deleted import (
     agent_file,
     deleted_text,
     load_trash,
+    news_bursts,
 )
+from memtab.fs.clock import now_ms
 from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.sources.model import Source
+from memtab.store.history.versions import Version
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
-from memtab.watch.events import change_events, restore_event
+from memtab.watch.events import ChangeEvent, change_events, restore_event
 from memtab.watch.sources import record_source
 from support.agent_machine import Machine, build_machine
 
@@ -104,6 +108,7 @@ def test_a_restored_burst_is_marked_so_in_the_list(machine: Machine) -> None:
     (burst,) = group.bursts  # still listed, marked restored
     assert burst.words.endswith("— restored") and burst.left_to_restore == 0
     assert group.deleted_count == 0
+    assert news_bursts(store_of(machine)) == []  # nothing left to review
 
 
 def test_a_rewritten_file_of_a_burst_is_listed_with_what_it_held_before(
@@ -140,3 +145,50 @@ def test_one_deleted_agent_file_comes_back_only_while_nothing_is_there(
     step = stack.pop()
     assert step is not None and undo_step(machine.home, step).ok  # Edit → Undo: gone again
     assert not topics[0].exists()
+
+
+def test_a_burst_is_news_once_the_newest_first_and_then_no_more(machine: Machine) -> None:
+    claude_prunes(machine)
+    (burst,) = news_bursts(store_of(machine), now=now_ms())
+    news = BurstNews()
+    assert news.take([burst])
+    assert news.notice is not None and news.notice.burst_id == burst.id
+    assert news.notice.text.startswith(f"Claude Code removed {TOPICS} files at ")
+    assert not news.take([burst])  # once
+    later = BurstNews(news.seen)  # the next window, from the UI state
+    assert not later.take([burst]) and later.notice is None
+    news.dismissed()
+    assert news.notice is None
+
+
+def _burst(first_id: str, actor: str, files: int) -> ChangeEvent:
+    versions = tuple(
+        Version(
+            id=f"{first_id}{index}",
+            at=1_700_000_000_000 + int(first_id, 16),
+            path=f"/memories/global/n{index}.md",
+            actor=actor,
+            op="delete",
+            sha256="0" * 64,
+            size_bytes=1,
+            deleted=True,
+        )
+        for index in range(files)
+    )
+    return ChangeEvent("global", actor, versions)
+
+
+def test_the_notice_names_the_newest_burst_and_how_many_more_came_until_dismissed() -> None:
+    news = BurstNews(seen=["0a"])
+    older, newer = _burst("0b", "external", 3), _burst("0c", "codex", 2)
+    assert news.take([older])
+    assert news.notice is not None and news.notice.text.startswith("Another program removed 3")
+    assert news.take([newer, older])
+    assert news.notice is not None and news.notice.burst_id == newer.id
+    assert news.notice.text.startswith("Codex removed 2 files at ")
+    assert news.notice.text.endswith(" (and 1 more burst)")
+    assert news.seen == ["0a", older.id, newer.id]  # ids sort as their times: oldest first
+    assert news.take([older]) and news.notice is not None  # the newer one put back
+    assert news.notice.burst_id == older.id and not news.notice.text.endswith("burst)")
+    assert news.take([]) and news.notice is None  # all put back: the notice goes
+    assert not news.take([newer, older]) and news.notice is None  # seen: not again

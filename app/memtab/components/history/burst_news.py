@@ -1,0 +1,80 @@
+"""A burst is news: the window's notice "Claude Code removed 23 files at 15:27 — Review…",
+once per burst (docs/formats.md §14.5).
+
+`BurstNews` is told the bursts Recently deleted would list (`deleted.news_bursts`: files
+deleted, some not put back yet, the last 7 days) whenever history changes and when the
+window opens, and says what the notice shows: the newest burst not seen yet, and how
+many more came since the notice was last dismissed. A burst is seen once a notice showed
+it: the window remembers the ids in its UI state, so a burst that happened while no
+window ran is news when one opens, and never again after. Plain Python: no Qt, no disk.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from memtab.watch.events import ChangeEvent
+
+logger = logging.getLogger(__name__)
+
+SEEN_KEPT = 200
+"""The most burst ids remembered as seen (the newest): a burst is news for 7 days only."""
+REVIEW = "review"
+"""The notice's action: Recently deleted at its burst."""
+
+
+@dataclass(frozen=True)
+class BurstNotice:
+    """What the notice says, and the burst Review… leads to."""
+
+    burst_id: str
+    text: str
+    """`Claude Code removed 23 files at 15:27` (`and 2 more bursts` when there are)."""
+
+
+class BurstNews:
+    """Which bursts are news (see the module doc)."""
+
+    def __init__(self, seen: Iterable[str] = ()) -> None:
+        """`seen`: the ids of bursts already shown (the UI state's)."""
+        self._seen: list[str] = sorted(set(seen))
+        self._showing: list[ChangeEvent] = []  # the bursts the notice covers, newest first
+
+    @property
+    def seen(self) -> list[str]:
+        """The burst ids to remember, oldest first (at most `SEEN_KEPT`)."""
+        return list(self._seen)
+
+    @property
+    def notice(self) -> BurstNotice | None:
+        """What the notice shows now (None: nothing)."""
+        if not self._showing:
+            return None
+        newest = self._showing[0]
+        more = len(self._showing) - 1
+        text = newest.words()
+        if more:
+            text += f" (and {more} more burst{'s' if more > 1 else ''})"
+        return BurstNotice(newest.id, text)
+
+    def take(self, bursts: Sequence[ChangeEvent]) -> bool:
+        """Take the bursts listed now (newest first); whether the notice changed — it then
+        shows the newest not seen yet, which is seen from now on, or nothing once every
+        burst it named is put back (no longer listed)."""
+        listed = {burst.id for burst in bursts}
+        still = [burst for burst in self._showing if burst.id in listed]
+        new = [burst for burst in bursts if burst.id not in self._seen]
+        if not new:
+            changed = len(still) != len(self._showing)
+            self._showing = still
+            return changed
+        self._showing = sorted([*new, *still], key=lambda burst: burst.id, reverse=True)
+        # Ids sort as their times do: the newest are kept.
+        self._seen = sorted({*self._seen, *(burst.id for burst in new)})[-SEEN_KEPT:]
+        return True
+
+    def dismissed(self) -> None:
+        """The notice was closed (or followed): it shows nothing until the next burst."""
+        self._showing = []

@@ -1,0 +1,105 @@
+"""The burst notice: "Claude Code removed 23 files at 15:27 — Review…" over the tree.
+
+The bar is the Memory tab's news bar (a `MessageBar` the window composes), shown by
+`BurstNotices` as `components.history.burst_news` says: the newest burst not seen yet,
+once. The bursts it is told come from the history hub's worker (`deleted.news_bursts`),
+whenever history changes and when the window opens; which were shown is kept in the UI
+state (saved at once, on the window's file channel). Review… asks for Recently deleted at
+that burst (`review_requested`); dismissing it shows nothing until the next burst, and
+it goes by itself once what it named was put back.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Protocol
+
+from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
+
+from memtab.components.editor.session import BarKind
+from memtab.components.history.burst_news import REVIEW, BurstNews
+from memtab.gui.context import WindowContext
+from memtab.watch.events import ChangeEvent
+
+logger = logging.getLogger(__name__)
+
+
+class NoticeBar(Protocol):
+    """What the notice needs of its bar (`gui.editor.tab.bar.MessageBar`)."""
+
+    @property
+    def action_triggered(self) -> SignalInstance:
+        """Signal(str): the id of the action clicked."""
+        ...
+
+    @property
+    def dismissed(self) -> SignalInstance:
+        """Signal(): closed by the user."""
+        ...
+
+    def show_message(
+        self,
+        kind: BarKind,
+        text: str,
+        actions: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (),
+        *,
+        closable: bool = True,
+        default: str | None = None,
+    ) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def isHidden(self) -> bool: ...
+
+
+class BurstNotices(QObject):
+    """Shows bursts as news in the bar (see the module docstring).
+
+    Signals:
+        review_requested(str): Review… was clicked: the burst's id.
+    """
+
+    review_requested = Signal(str)
+
+    def __init__(self, context: WindowContext, bar: NoticeBar, parent: QObject) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._bar = bar
+        state = context.ui_state
+        self.news = BurstNews(state.bursts_seen_for(context.home.root) if state else ())
+        bar.action_triggered.connect(self._on_bar_action_triggered)
+        bar.dismissed.connect(self._on_bar_dismissed)
+
+    @property
+    def text(self) -> str:
+        """What the notice says now ("" when it shows nothing)."""
+        notice = self.news.notice
+        return notice.text if notice is not None and not self._bar.isHidden() else ""
+
+    def take(self, bursts: Sequence[ChangeEvent]) -> None:
+        """The bursts Recently deleted lists now: show the newest not seen yet."""
+        if not self.news.take(bursts):
+            return
+        notice = self.news.notice
+        if notice is None:  # what it named was put back
+            self._bar.clear()
+            return
+        self._bar.show_message(BarKind.INFO, notice.text, [(REVIEW, "&Review…")], default=REVIEW)
+        state = self._context.ui_state
+        if state is not None:
+            state.set_bursts_seen(self._context.home.root, self.news.seen)
+            self._context.save_ui_state()
+
+    @Slot(str)
+    def _on_bar_action_triggered(self, action_id: str) -> None:
+        notice = self.news.notice
+        if action_id != REVIEW or notice is None:
+            return
+        self.news.dismissed()
+        self._bar.clear()
+        self.review_requested.emit(notice.burst_id)
+
+    @Slot()
+    def _on_bar_dismissed(self) -> None:
+        self.news.dismissed()

@@ -1,0 +1,141 @@
+"""A burst is news: the window says "Claude Code removed 3 files at 15:27 — Review…" once
+per burst — while it is open, or when it opens after one happened while it was closed —
+and Review… opens Recently deleted at that burst, whose Restore all puts it back; the
+burst stays listed, marked restored."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_for
+from memtab.components.history.burst_news import REVIEW
+from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.history.trash_rows import BURST_ROLE
+from memtab.gui.toolkit.ui_state import UiState
+from memtab.sources.claude.settings import CONSOLIDATE_LOCK
+from memtab.sources.config import SourceContext
+from memtab.sources.discovery import discover
+from memtab.watch.events import change_events
+from memtab.watch.sources import record_source
+from support.agent_machine import WORKSPACE_ID, Machine, build_machine
+
+make_window = support.make_window
+TOPICS = 3
+
+
+@pytest.fixture
+def machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Machine:
+    """A machine whose Claude Code auto memory has `TOPICS` topics, in history."""
+    built = build_machine(tmp_path / "machine")
+    monkeypatch.setenv("HOME", str(built.user))  # what `memtab watch` discovers too
+    for index in range(TOPICS):
+        topic = built.claude_memory / f"topic_{index}.md"
+        topic.write_text(f"# Topic {index}\n", "utf-8")
+    record_auto_memory(built)
+    return built
+
+
+def record_auto_memory(machine: Machine) -> None:
+    """What the recorder does while no window runs."""
+    (source,) = [
+        source
+        for source in discover(SourceContext.load(machine.home)).sources
+        if source.root == machine.claude_memory.parent
+    ]
+    record_source(machine.home, source)
+
+
+def prune(machine: Machine) -> list[Path]:
+    """Claude Code's consolidation removes every topic (holding its lock)."""
+    (machine.claude_memory / CONSOLIDATE_LOCK).write_text(str(os.getpid()), "utf-8")
+    topics = sorted(machine.claude_memory.glob("topic_*.md"))
+    for topic in topics:
+        topic.unlink()
+    return topics
+
+
+def open_window(
+    make_window: WindowFactory, machine: Machine, qtbot: QtBot, state: UiState
+) -> MainWindow:
+    window = make_window(
+        machine.home,
+        WORKSPACE_ID,
+        source_context=lambda _home: machine.context(),
+        ui_state=state,
+        start_writer=False,
+    )
+    qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
+    return window
+
+
+def notice(window: MainWindow) -> str:
+    history = window.history
+    assert history is not None and history.notices is not None
+    return history.notices.text
+
+
+def test_a_burst_while_no_window_ran_is_news_once_and_review_restores_it(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine, tmp_path: Path
+) -> None:
+    topics = prune(machine)
+    record_auto_memory(machine)  # `memtab watch`, the window closed
+    state = UiState(tmp_path / "ui.json")
+    window = open_window(make_window, machine, qtbot, state)
+    tab = window.memory_tab
+    wait_for(qtbot, lambda: notice(window).startswith(f"Claude Code removed {TOPICS} files at "))
+    assert not tab.news_bar.isHidden() and tab.news_bar.action_ids() == [REVIEW]
+    assert tab.news_bar.button(REVIEW).text() == "&Review…"
+    (seen,) = state.bursts_seen_for(machine.home.root)  # remembered once shown
+    wait_for(qtbot, lambda: UiState.load(state.path).bursts_seen_for(machine.home.root) == [seen])
+
+    tab.news_bar.button(REVIEW).click()
+    assert window.history is not None
+    trash = window.history.trash_dialog
+    assert trash is not None and trash.isVisible() and tab.news_bar.isHidden()
+    wait_for(qtbot, lambda: (current := trash.files.currentItem()) and current.data(0, BURST_ROLE))
+    assert trash.files.currentItem().data(0, BURST_ROLE) == seen  # type: ignore[union-attr]
+    (group,) = [g for g in trash.groups if g.bursts]
+    assert group.label == "Claude Code" and group.bursts[0].id == seen
+    first = group.bursts[0].files[0]
+    assert (first.name, first.actor) == ("memory/topic_0.md", "claude-code")
+
+    trash.restore_all_button.click()
+    wait_for(qtbot, lambda: trash.note.full_text == f"Restored {TOPICS} files")
+    assert [topic.read_text("utf-8") for topic in topics] == [
+        f"# Topic {index}\n" for index in range(TOPICS)
+    ]
+    wait_for(qtbot, lambda: trash.bursts and trash.bursts[0].words.endswith("— restored"))
+
+
+def test_a_burst_seen_is_no_news_at_the_next_start(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine, tmp_path: Path
+) -> None:
+    prune(machine)
+    record_auto_memory(machine)
+    (burst,) = change_events(machine.home)
+    state = UiState(tmp_path / "ui.json")
+    state.set_bursts_seen(machine.home.root, [burst.id])  # the last window showed it
+    window = open_window(make_window, machine, qtbot, state)
+    support.wait_watching(qtbot, window)
+    history = window.history
+    assert history is not None and history.notices is not None
+    qtbot.waitUntil(lambda: not history.busy, timeout=WAIT_MS)  # the bursts were read
+    assert notice(window) == "" and window.memory_tab.news_bar.isHidden()
+
+
+def test_a_burst_while_the_window_is_open_is_news_at_once(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine, tmp_path: Path
+) -> None:
+    window = open_window(make_window, machine, qtbot, UiState(tmp_path / "ui.json"))
+    support.wait_watching(qtbot, window)
+    assert notice(window) == ""
+    prune(machine)  # the window records it itself (no recorder runs), then sees history
+    wait_for(qtbot, lambda: notice(window).startswith(f"Claude Code removed {TOPICS} files at "))
+    window.memory_tab.news_bar.dismissed.emit()  # closed: nothing until the next burst
+    assert window.history is not None and window.history.notices is not None
+    assert window.history.notices.news.notice is None
