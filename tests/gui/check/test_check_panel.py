@@ -19,6 +19,7 @@ from memtab.components.check.marks import row_marks, shown_in
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.check import feature
 from memtab.gui.check.feature import CheckFeature
+from memtab.gui.check.panel import CheckPanel
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.tree.model import MARKS_ROLE
 from memtab.store.home import Home
@@ -106,6 +107,25 @@ def test_open_puts_the_cursor_on_the_finding_s_line(
     line = text_edit.textCursor().block().text()
     assert text_edit.textCursor().blockNumber() == finding.line - 1  # lines count from 1
     assert "settings_local.py" in line, line
+
+
+def test_enter_on_a_finding_opens_it(qtbot: QtBot) -> None:
+    panel = CheckPanel()
+    qtbot.addWidget(panel)
+    finding = Finding(
+        path="/memories/workspace/dev-setup.md",
+        line=3,
+        kind="missing-path",
+        message="settings_local.py is not in the checkout",
+        why="The memory names a file the code does not have.",
+        scope="workspace",
+    )
+    panel.set_findings([finding])
+    panel.select(0)
+    panel.list.setFocus()
+    with qtbot.waitSignal(panel.open_requested) as opened:
+        qtbot.keyClick(panel.list, Qt.Key.Key_Return)
+    assert opened.args == [finding]
 
 
 @pytest.mark.slow

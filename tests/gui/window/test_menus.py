@@ -72,6 +72,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Memory",
         "Traces",
         "Files",
+        "Editor",
         "Next tab",
         "Previous tab",
         "Back",

@@ -141,8 +141,9 @@ class DocumentBase:
             self.show_bar(*page.bar)
         if self.document is not None:
             self._host.document_opened(self.document.ref)
-        if self._view.text_has_focus():  # given while it was read: typing starts here
-            self._view.start_past_frontmatter()
+        # The cursor starts in the body, wherever the keyboard is now: what is typed once
+        # the text takes it goes there, never into the frontmatter's YAML.
+        self._view.start_past_frontmatter()
         self.while_reading.release_keys()
 
     def _tooltip(self, title: str) -> str:

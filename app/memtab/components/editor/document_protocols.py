@@ -77,10 +77,6 @@ class DocumentView(Protocol):
         """What Preview shows in place of the text (a file shown in Source as it is)."""
         ...
 
-    def text_has_focus(self) -> bool:
-        """Whether the text has the keyboard focus."""
-        ...
-
     def start_past_frontmatter(self) -> None:
         """A cursor at the very top goes past the frontmatter."""
         ...

@@ -1,6 +1,8 @@
 """The `description:` of a Markdown buffer: read it for the field, rewrite it from the field.
 
-Plain Python (no Qt), so the editor's description field is a thin adapter over it.
+Plain Python (no Qt), so the editor's description field is a thin adapter over it; so is
+where the cursor of a file just opened lands (`frontmatter_lines`: in its body, past the
+frontmatter).
 Reading is the store's one frontmatter reader (`memtab.store.text.frontmatter`): the field shows
 exactly the description the tree and mux see, only not cut to 200 characters. Writing
 touches only the `description:` entry of the frontmatter that reader finds — every other
@@ -81,3 +83,14 @@ def body_without_frontmatter(text: str) -> str:
     """The Markdown after the frontmatter (all of `text` when there is none)."""
     span = find_frontmatter(text)
     return text if span is None else text[span.end :]
+
+
+def frontmatter_lines(text: str) -> int | None:
+    """How many lines the frontmatter at the top of `text` takes, its fences included
+    (None: it has none) — by the one reader's rule, so the cursor of a file just opened
+    lands in its body, where a key typed cannot break the YAML that holds its description.
+    `text` may be the head of the file only, as long as it holds the closing fence."""
+    span = find_frontmatter(text)
+    if span is None:
+        return None
+    return text.count("\n", 0, span.end) + (0 if text[: span.end].endswith("\n") else 1)

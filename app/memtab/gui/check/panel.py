@@ -2,8 +2,8 @@
 
 A list of findings (each row: file, line, kind, message; its tooltip and the box under
 the list say why, and the obvious fix); a status line (checking, or what the last check
-found over how many files); buttons: Check now, Open (the file at the line; also a
-double-click), Apply fix (the selected findings' fixes, as a plan reviewed like
+found over how many files); buttons: Check now, Open (the file at the line; also Enter
+or a double-click on a finding), Apply fix (the selected findings' fixes, as a plan reviewed like
 Consolidate now's — only a mux file's line can be fixed so). It shows what
 `CheckFeature` gives it and asks through its signals; it reads nothing itself.
 """
@@ -83,7 +83,7 @@ class CheckPanel(QWidget):
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.fix_button.clicked.connect(self._on_fix_button_clicked)
         self.list.itemSelectionChanged.connect(self._on_list_selection_changed)
-        self.list.itemDoubleClicked.connect(self._on_list_item_double_clicked)
+        self.list.itemActivated.connect(self._on_list_item_activated)
         self._on_list_selection_changed()
 
     def sizeHint(self) -> QSize:
@@ -156,7 +156,7 @@ class CheckPanel(QWidget):
             self.open_requested.emit(chosen[0])
 
     @Slot(QTreeWidgetItem, int)
-    def _on_list_item_double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
+    def _on_list_item_activated(self, item: QTreeWidgetItem, _column: int) -> None:
         index = item.data(0, _INDEX_ROLE)
         if index is not None:
             self.open_requested.emit(self._findings[int(index)])

@@ -197,6 +197,9 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
         self.add_tab(memory_tab, "Memory")
+        # The keyboard starts in the tree: else the window's activation hands it to the
+        # first widget of its focus chain, the tab bar, where no key does anything.
+        memory_tab.tree.setFocus()
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self._traces_tab: TracesTab | None = None
         self._traces_container: QWidget | None = None

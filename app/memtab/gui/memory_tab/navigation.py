@@ -3,8 +3,9 @@ as in a browser or VS Code: after following a link from an index to a file, Back
 to the index and Forward to the file again.
 
 Each file made current — by a link, the tree, Quick open, a tab — is a step
-(`FileHistory.visited`); Back steps to the one before, Forward to the one after, and a
-step elsewhere after going back drops what was ahead. Files are kept by their ref's key
+(`FileHistory.visited`); Back steps to the one before, Forward to the one after — the
+keyboard then in its text, as after Quick open — and a step elsewhere after going back
+drops what was ahead. Files are kept by their ref's key
 (the tree's row key); one the tree no longer shows (deleted, another workspace's) is
 skipped.
 """

@@ -4,8 +4,9 @@ terminal), as VS Code's and Obsidian's narrow layouts do.
 Wide, the tab shows the files (picker, search, tree, footer) and the editor side by side.
 Below `NARROW_WIDTH` — or below what the two panes need side by side, whichever is more —
 it shows one of them: the files, or the editor with a "Files" button above it to go back
-(View → Files, Ctrl+0, works anywhere in the window). The tab then asks only for the
-wider pane's minimum width, so the window can be as narrow as one pane.
+(View → Files, Ctrl+0, works anywhere in the window; View → Editor, Ctrl+E, goes back to
+the open file's text, wide or narrow). The tab then asks only for the wider pane's minimum
+width, so the window can be as narrow as one pane.
 
 What moves between the panes, narrow:
 - clicking a file in the tree, or Enter on it, shows the editor with the cursor in the
@@ -40,6 +41,7 @@ logger = logging.getLogger(__name__)
 NARROW_WIDTH = 760
 """Below this width (the tab's), one pane shows at a time."""
 SHOW_FILES_KEY = "Ctrl+0"
+SHOW_EDITOR_KEY = "Ctrl+E"
 
 
 class Pane(enum.Enum):
@@ -80,6 +82,9 @@ class PaneEditor(Protocol):
 
     @property
     def text_edit(self) -> KeyboardText: ...
+
+    @property
+    def current_ref(self) -> object | None: ...
 
 
 class PaneSwitch(QObject):
@@ -182,6 +187,22 @@ class PaneSwitch(QObject):
             menu="view",
             tip="Show the memory files and put the keyboard in the tree",
         )
+        actions.add(
+            "memory.show_editor",
+            "&Editor",
+            self.show_editor,
+            keys=[SHOW_EDITOR_KEY],
+            focus=Focus.WITHIN,
+            on=tab,
+            menu="view",
+            tip="Put the keyboard in the open file's text",
+        )
+
+    def show_editor(self) -> None:
+        """View → Editor: the keyboard in the open file's text (narrow: the editor shown);
+        with no file open it stays where it is."""
+        if self._editor is not None and self._editor.current_ref is not None:
+            self.show_pane(Pane.EDITOR)
 
     def _focus_text(self) -> None:
         """The keyboard in the editor's text: the current tab's (asked for now), past the

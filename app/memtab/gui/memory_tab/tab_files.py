@@ -16,7 +16,8 @@
   tab's ● is out of sight when the tabs are many, or beside a terminal, where the tree
   and the editor take turns).
 - Each file shown is a step of Back and Forward (`navigation.FileNavigation`), which
-  show a file as a link does: its row selected and opened.
+  show a file as a link does, its row selected and opened, and put the keyboard in its
+  text (`edit_key`, as Quick open does).
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ class TabFiles(QObject):
         self._typed_ahead = TypedAhead(self)
         self._reopen_pending = False
         self._reopen_waits = False  # for the remembered file's row, until the sources show
-        self.navigation = FileNavigation(context.actions, self._show_key, self)
+        self.navigation = FileNavigation(context.actions, self.edit_key, self)
         context.file_ops.op_queued.connect(self._on_file_ops_op_queued)
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
         context.file_ops.op_failed.connect(self._on_file_ops_op_failed)
@@ -183,6 +184,15 @@ class TabFiles(QObject):
         if self._model.reveal(key) is None:
             return False
         self._editor_link.select_key(key, open_it=True)
+        return True
+
+    def edit_key(self, key: str) -> bool:
+        """Open the row of `key` and put the keyboard in its text — past its frontmatter
+        when it was just opened — as Quick open, Back and Forward do (False: the tree does
+        not show it, and the keyboard stays)."""
+        if not self._show_key(key):
+            return False
+        self._panes.show_pane(Pane.EDITOR)
         return True
 
     @Slot(object)

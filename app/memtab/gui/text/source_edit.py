@@ -23,9 +23,9 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from memtab.components.editor.frontmatter import frontmatter_lines
 from memtab.components.editor.text_buffer import buffer_from_raw
 from memtab.gui.text.text_fields import is_redo_key
-from memtab.store.text.frontmatter import find_frontmatter
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +92,8 @@ class SourceEdit(QPlainTextEdit):
         self.setTextCursor(cursor)
 
     def _frontmatter_lines(self) -> int | None:
-        """How many lines the frontmatter takes, its fences included (None: it has none)."""
+        """How many lines the frontmatter takes, its fences included (None: it has none):
+        the rule is `components.editor.frontmatter.frontmatter_lines`', on the text's head."""
         first = self.document().firstBlock()
         if first.text().rstrip("\r") != "---":
             return None
@@ -103,8 +104,7 @@ class SourceEdit(QPlainTextEdit):
             if block.text().rstrip("\r") in ("---", "..."):
                 break
             block = block.next()
-        head = buffer_from_raw("\n".join(lines) + "\n")
-        return len(lines) if find_frontmatter(head) is not None else None
+        return frontmatter_lines(buffer_from_raw("\n".join(lines) + "\n"))
 
     def event(self, event: QEvent) -> bool:
         """A window key is not the text's to override: its shortcut fires."""

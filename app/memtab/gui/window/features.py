@@ -252,8 +252,8 @@ def build_actions(window: MainWindow) -> WindowActions:
 
 def build_palette(window: MainWindow) -> Palette:
     """The command palette."""
-    select = functools.partial(window.memory_tab.editor_link.select_key, open_it=True)
-    window.command_palette = palette = Palette(window.context, window, select, window)
+    edit = window.memory_tab.files.edit_key  # Quick open: the keyboard in the file's text
+    window.command_palette = palette = Palette(window.context, window, edit, window)
     return palette
 
 

@@ -93,6 +93,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "window.show_memory",
         "window.show_traces",
         "memory.show_files",
+        "memory.show_editor",
         None,
         "editor.next_tab",
         "editor.previous_tab",

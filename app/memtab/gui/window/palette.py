@@ -3,10 +3,10 @@
 Quick open lists every memory file the Memory tab's scan shows — the workspace's scopes
 and the other agents' memory — by name and path; typing narrows the list by fuzzy match
 (`components.search.fuzzy`), Enter opens the file in the editor (its row is selected, its
-folder opened). The palette lists every action of the window's registry that is enabled
-now, with its menu and keys; Enter runs it. Both are one small dialog over the window: a
-field and a list, Up/Down moving in the list while the field keeps the focus.
-"""
+folder opened) with the keyboard in its text. The palette lists every action of the
+window's registry that is enabled now, with its menu and keys; Enter runs it. Both are one
+small dialog over the window: a field and a list, Up/Down moving in the list while the
+field keeps the focus."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ class PaletteEntry(NamedTuple):
 
     label: str
     detail: str
-    choose: Callable[[], None]
+    choose: Callable[[], object]
 
     @property
     def searched(self) -> str:
@@ -165,7 +165,7 @@ class PaletteDialog(QDialog):
         self._choose(item)
 
 
-def file_entries(scan: HomeScan | None, open_key: Callable[[str], None]) -> list[PaletteEntry]:
+def file_entries(scan: HomeScan | None, open_key: Callable[[str], object]) -> list[PaletteEntry]:
     """Every file the scan shows — the workspace's scopes, then the other agents' — each
     opened by its tree row's key."""
     if scan is None:
@@ -232,7 +232,7 @@ class Palette(QObject):
         self,
         context: WindowContext,
         window: PaletteWindow,
-        open_key: Callable[[str], None],
+        open_key: Callable[[str], object],
         parent: QObject,
     ) -> None:
         super().__init__(parent)

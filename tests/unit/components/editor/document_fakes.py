@@ -95,9 +95,6 @@ class FakeView:
     def show_rendered(self, markdown: str) -> None:
         self.rendered = markdown
 
-    def text_has_focus(self) -> bool:
-        return self.focused
-
     def start_past_frontmatter(self) -> None:
         self.past_frontmatter += 1
 

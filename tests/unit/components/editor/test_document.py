@@ -68,6 +68,16 @@ def test_a_slow_read_says_reading_and_holds_the_keys_until_the_text_is_in(
     assert editor.view.past_frontmatter == 1, "typing starts past the frontmatter"
 
 
+def test_a_file_opened_without_the_keyboard_starts_past_its_frontmatter_too(
+    editor: Editor,
+) -> None:
+    editor.write_outside(BASE)
+    editor.doc.open(editor.memory_file())
+    editor.files.run()
+    assert not editor.view.focused and editor.view.text == BASE
+    assert editor.view.past_frontmatter == 1, "the text takes the keyboard in its body"
+
+
 def test_a_newer_open_drops_what_the_older_one_read(editor: Editor) -> None:
     editor.write_outside("first\n")
     editor.write_outside("second\n", "/memories/global/other.md")

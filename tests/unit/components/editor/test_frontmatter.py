@@ -8,6 +8,7 @@ import pytest
 from memtab.components.editor.frontmatter import (
     body_without_frontmatter,
     description_line,
+    frontmatter_lines,
     read_description,
     with_description,
 )
@@ -99,3 +100,18 @@ def test_body_without_frontmatter() -> None:
     assert body_without_frontmatter("---\na: b\n---\n# T\n") == "# T\n"
     assert body_without_frontmatter("# T\n") == "# T\n"
     assert body_without_frontmatter("---\nunclosed\n# T\n") == "---\nunclosed\n# T\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("---\ndescription: x\n---\n\n# Body\n", 3),
+        ("---\ndescription: x\nname: y\n---", 4),  # the closing fence ends the text
+        ("---\r\ndescription: x\r\n---\r\nbody", 3),
+        ("# No frontmatter\n", None),
+        ("---\ndescription: x\n--- \nbody\n", None),  # a fence with a space closes nothing
+        ("\n---\ndescription: x\n---\n", None),  # not at the very top
+    ],
+)
+def test_where_a_file_just_opened_starts_its_body(text: str, lines: int | None) -> None:
+    assert frontmatter_lines(text) == lines

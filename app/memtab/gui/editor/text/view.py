@@ -407,10 +407,6 @@ class EditorView(QWidget):
         """What the editor holds, with `\\n` line breaks (exactly, unlike toPlainText)."""
         return buffer_from_raw(self.text_edit.document().toRawText())
 
-    def text_has_focus(self) -> bool:
-        """Whether the text has the keyboard focus."""
-        return self.text_edit.hasFocus()
-
     def focus_text(self) -> None:
         """Give the text the keyboard focus (to review what was put in it, and save)."""
         self.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)
