@@ -353,7 +353,11 @@ def _overlap(first: Registered, second: Registered) -> bool:
 
 
 def _claimed(first: Registered, second: Registered) -> bool:
-    """Whether one of the two claims the key inside the other's reach."""
+    """Whether one of the two claims the key inside the other's reach — not both on one
+    widget: neither is the inner one then, and Qt runs neither (Find next's standard keys
+    held Ctrl+G on X11, where Go to line is)."""
+    if first.claim and second.claim and first.on is second.on:
+        return False
     return any(
         inner.claim and inner.on is not None and (outer.on is None or _contains(outer.on, inner.on))
         for inner, outer in ((first, second), (second, first))

@@ -64,8 +64,10 @@ def test_the_gutter_names_who_wrote_each_line_of_the_open_file(
     actors = {e.actor for e in feature.gutter.entries}
     assert actors == {"before-memtab", "writer", "consolidator"}
     assert feature.gutter.isVisible()
-    margin = window.memory_tab.editor.text_edit.viewportMargins().left()
-    assert margin == feature.gutter.width() > 0
+    text_edit = window.memory_tab.editor.text_edit
+    numbers = text_edit.viewportMargins().left() - feature.gutter.width()
+    assert feature.gutter.width() > 0 and numbers > 0  # beside the line numbers
+    assert feature.gutter.x() + feature.gutter.width() == text_edit.viewport().x()
     _, writer = entry_of(feature, "writer")
     assert writer.title == "Memory writer" and writer.label.startswith("writer ")
     shown = "Shown the transcript from message user-0001 to assistant-0001"
@@ -74,7 +76,7 @@ def test_the_gutter_names_who_wrote_each_line_of_the_open_file(
 
     action(window, "blame.toggle").trigger()  # off again: the margin goes with it
     assert not feature.shown
-    assert window.memory_tab.editor.text_edit.viewportMargins().left() == 0
+    assert text_edit.viewportMargins().left() == numbers
 
 
 def test_a_writer_line_opens_its_trace_dump_and_a_consolidation_line_its_run_and_op(

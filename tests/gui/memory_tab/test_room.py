@@ -22,6 +22,7 @@ from memtab.components.tree.nodes import file_key
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.consolidation.review_dialog import ReviewDialog
+from memtab.gui.editor.go_to_line import GoToLineDialog
 from memtab.gui.editor.unsaved import ask_unsaved
 from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.files.copy import CopyToDialog
@@ -471,6 +472,7 @@ def test_every_dialog_fits_a_small_screen(
         about_box(window),
         LoadsDialog(window),
         PaletteDialog("Quick open", "Type part of a file's name", [], window),
+        GoToLineDialog(120, 249, window),
     ]
     for dialog in opened:
         fits(dialog)

@@ -19,6 +19,7 @@ from gui import memory_tree_support as support
 from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.tree.nodes import file_key
+from memtab.gui.actions import Focus
 from memtab.gui.editor.text.view import ViewMode
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.window import home_dialogs
@@ -202,6 +203,22 @@ def test_two_window_wide_actions_with_one_key_are_a_conflict(
     actions = make_window(home).context.actions
     actions.add("test.first", "First", lambda: None, keys=["Ctrl+Alt+K"])
     actions.add("test.second", "Second", lambda: None, keys=["Ctrl+Alt+K"])
+    [conflict] = actions.conflicts()
+    assert (conflict.first, conflict.second) == ("test.first", "test.second")
+
+
+def test_two_actions_claiming_one_key_in_one_widget_are_a_conflict(
+    make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    actions, tab = window.context.actions, window.memory_tab
+    within = Focus.WITHIN
+    actions.add(
+        "test.first", "First", lambda: None, keys=["Ctrl+Alt+K"], focus=within, on=tab, claim=True
+    )
+    actions.add(
+        "test.second", "Second", lambda: None, keys=["Ctrl+Alt+K"], focus=within, on=tab, claim=True
+    )
     [conflict] = actions.conflicts()
     assert (conflict.first, conflict.second) == ("test.first", "test.second")
 

@@ -1,5 +1,5 @@
-"""The editor's actions: save, find, replace, find next/previous, open in an external
-editor, copy the real path — registered as actions (`gui/actions.py`, ids `editor.*`) and
+"""The editor's actions: save, find, replace, find next/previous, go to line, open in an
+external editor, copy the real path — registered as actions (`gui/actions.py`, ids `editor.*`) and
 callable as methods.
 
 The window's menus and the editor's "more" menu show the same `QAction`s. Their keys
@@ -16,6 +16,7 @@ platform's own key besides.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -23,13 +24,16 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from memtab.components.editor.go_to import LineTarget
 from memtab.components.editor.session import BarKind
 from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.autosave import AutoSave
 from memtab.gui.editor.external import ExternalOpener
+from memtab.gui.editor.go_to_line import GoToLineDialog
 from memtab.gui.editor.text.view import EditorView, ViewMode
+from memtab.gui.text.line_numbers import go_to
 from memtab.gui.text.source_edit import SourceEdit
 
 logger = logging.getLogger(__name__)
@@ -120,17 +124,27 @@ class EditorActions(QObject):
         self.find_next_action = self._action(
             "editor.find_next",
             "Find &next",
-            ["F3", StandardKey.FindNext],
+            ["F3"],  # not StandardKey.FindNext: Ctrl+G on X11, which is Go to line
             "Next match",
             self.find_next,
         )
         self.find_previous_action = self._action(
             "editor.find_previous",
             "Find &previous",
-            ["Shift+F3", StandardKey.FindPrevious],
+            ["Shift+F3"],  # not StandardKey.FindPrevious: Ctrl+Shift+G on X11
             "Previous match",
             self.find_previous,
         )
+        self.go_to_line_action = self._action(
+            "editor.go_to_line",
+            "&Go to line…",
+            ["Ctrl+G"],
+            "Put the cursor on a line of the open file (line, or line:column)",
+            self.go_to_line,
+            keys_in=self._tab_keys_in,
+        )
+        self.go_to_line_dialog: GoToLineDialog | None = None
+        """The dialog Go to line opened last, while it is open."""
         self.open_external_action = self._action(
             "editor.open_external",
             "Open in &external editor",
@@ -266,7 +280,12 @@ class EditorActions(QObject):
         """Enable what applies to the file shown now."""
         panel = self._panel
         has_file = self._view.has_file
-        for action in (self.find_action, self.find_next_action, self.find_previous_action):
+        for action in (
+            self.find_action,
+            self.find_next_action,
+            self.find_previous_action,
+            self.go_to_line_action,
+        ):
             action.setEnabled(has_file)
         self.replace_action.setEnabled(has_file and not panel.is_read_only)
         on_disk = panel.real_path is not None
@@ -307,6 +326,30 @@ class EditorActions(QObject):
             self._view.find_bar.find_previous()
         else:
             self.find_in_file()
+
+    @Slot()
+    def go_to_line(self) -> None:
+        """Ask for a line of the open file, then put the cursor there (the source is
+        shown if only the preview was)."""
+        if not self._show_source():
+            return
+        text = self._view.text_edit
+        dialog = GoToLineDialog(
+            text.textCursor().blockNumber() + 1, text.document().blockCount(), self._widget
+        )
+        dialog.chosen.connect(functools.partial(self._go_to, text))
+        dialog.finished.connect(self._on_go_to_line_dialog_finished)
+        self.go_to_line_dialog = dialog
+        dialog.open()
+
+    def _go_to(self, text: QPlainTextEdit, target: LineTarget) -> None:
+        go_to(text, target.line, target.column)
+
+    @Slot()
+    def _on_go_to_line_dialog_finished(self) -> None:
+        dialog, self.go_to_line_dialog = self.go_to_line_dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
 
     @Slot()
     def toggle_tab_moves_focus(self) -> None:

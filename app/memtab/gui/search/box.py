@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QKeySequence
+from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QWidget
 
 from memtab.components.search.search import SearchQuery
@@ -121,7 +121,7 @@ class SearchBox(QObject):
             "search.next_result",
             "Next search result",
             self.next_result,
-            keys=["F3", QKeySequence.StandardKey.FindNext],
+            keys=["F3"],  # not StandardKey.FindNext: Ctrl+G on X11, which is Go to line
             focus=within,
             on=parent,
             menu="edit",
@@ -130,7 +130,7 @@ class SearchBox(QObject):
             "search.previous_result",
             "Previous search result",
             self.previous_result,
-            keys=["Shift+F3", QKeySequence.StandardKey.FindPrevious],
+            keys=["Shift+F3"],  # not StandardKey.FindPrevious: Ctrl+Shift+G on X11
             focus=within,
             on=parent,
             menu="edit",

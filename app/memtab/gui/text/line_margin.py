@@ -1,10 +1,11 @@
 """A strip beside a text widget's lines, for features that say something per line.
 
 `LineMargin(text_edit, side)` attaches itself to any `QPlainTextEdit`: while shown it
-takes its width of the text viewport's margin on its side (left or right; two margins on
-two sides live together) and follows the text's scrolling and size. A subclass paints
-the lines `visible_lines()` gives and finds the line under the mouse with `line_at(y)`;
-the blame gutter and the check's marks are two.
+takes its width of the text viewport's margin on its side (left or right) and follows the
+text's scrolling and size. Margins of one side stand side by side, in their `order`
+(lower: farther from the text) — the editor's line numbers, then blame's gutter. A
+subclass paints the lines `visible_lines()` gives and finds the line under the mouse with
+`line_at(y)`; the line numbers, the blame gutter and the check's marks are three.
 
 What a margin says is about the lines as they were when it was told (`follow_lines`):
 while the user types, the lines a margin shows follow the text — a line added above a
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from typing import Protocol, Self
+from typing import ClassVar, Protocol, Self
 
 from PySide6.QtCore import QEvent, QObject, QRect, SignalInstance, Slot
 from PySide6.QtGui import QPainter, QPalette
@@ -54,11 +55,16 @@ _attached: dict[tuple[int, type[LineMargin]], LineMargin] = {}
 class LineMargin(QWidget):
     """A strip on one side of `text_edit`'s lines (see the module docstring)."""
 
+    order: ClassVar[int] = 1
+    """Where the strip stands among the shown margins of its side: lower is farther from
+    the text."""
+
     def __init__(self, text_edit: QPlainTextEdit, side: Side) -> None:
         super().__init__(text_edit)
         self.setMouseTracking(True)
         self.text_edit = text_edit
         self.side = side
+        self._shown = False
         self._told_lines: list[int | None] | None = None
         """Each line of the text now → its line when the margin was told; None: the same."""
         self._line_count = text_edit.document().blockCount()
@@ -85,16 +91,38 @@ class LineMargin(QWidget):
         return self.sizeHint().width()
 
     def set_shown(self, shown: bool) -> None:
-        """Show the strip (taking its margin of the text's viewport) or hide it."""
+        """Show the strip (taking its margin of the text's viewport, beside the other shown
+        margins of its side) or hide it."""
+        self._shown = shown
         self.setVisible(shown)
+        self.relayout()
+
+    def relayout(self) -> None:
+        """Give the shown margins of this side their room and place (after one showed,
+        hid or changed its width)."""
+        beside = self._side_margins()
         margins = self.text_edit.viewportMargins()
-        width = self.margin_width() if shown else 0
+        width = sum(margin.margin_width() for margin in beside)
         if self.side is Side.LEFT:
             margins.setLeft(width)
         else:
             margins.setRight(width)
         self.text_edit.setViewportMargins(margins)
-        self._place()
+        for margin in beside:
+            margin._place()
+
+    def _side_margins(self) -> list[LineMargin]:
+        """The shown margins of this text's side, farthest from the text first."""
+        found = [
+            margin
+            for (text_id, _kind), margin in _attached.items()
+            if text_id == id(self.text_edit)
+            and isValid(margin)
+            and margin.text_edit is self.text_edit
+            and margin.side is self.side
+            and margin._shown
+        ]
+        return sorted(found, key=lambda margin: margin.order)
 
     def fill_background(self, painter: QPainter, rect: QRect) -> None:
         """Paint the strip's background: between the window's and the text's colours."""
@@ -111,6 +139,16 @@ class LineMargin(QWidget):
     def visible_lines(self) -> list[tuple[int, int, int]]:
         """(line, top, height) of each line that shows and was there when the margin was
         told (its number then, 0-based), in the strip's coordinates."""
+        found: list[tuple[int, int, int]] = []
+        for now, top, height in self.visible_blocks():
+            line = self._told_line(now)
+            if line is not None:
+                found.append((line, top, height))
+        return found
+
+    def visible_blocks(self) -> list[tuple[int, int, int]]:
+        """(line, top, height) of each line of the text that shows, by its number now
+        (0-based), in the strip's coordinates."""
         text = self.text_edit
         block = text.firstVisibleBlock()
         offset = text.contentOffset()
@@ -122,9 +160,8 @@ class LineMargin(QWidget):
             top = round(geometry.top()) + shift
             if top > bottom_limit:
                 break
-            line = self._told_line(block.blockNumber())
-            if block.isVisible() and line is not None:
-                found.append((line, top, max(1, round(geometry.height()))))
+            if block.isVisible():
+                found.append((block.blockNumber(), top, max(1, round(geometry.height()))))
             block = block.next()
         return found
 
@@ -148,7 +185,15 @@ class LineMargin(QWidget):
     def _place(self) -> None:
         contents = self.text_edit.contentsRect()
         width = self.margin_width()
-        left = contents.left() if self.side is Side.LEFT else contents.right() + 1 - width
+        outer = 0  # the widths of the shown margins farther from the text
+        for margin in self._side_margins():
+            if margin is self:
+                break
+            outer += margin.margin_width()
+        if self.side is Side.LEFT:
+            left = contents.left() + outer
+        else:
+            left = contents.right() + 1 - outer - width
         self.setGeometry(left, contents.top(), width, contents.height())
 
     @Slot(int, int, int)

@@ -65,6 +65,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "editor.replace",
         "editor.find_next",
         "editor.find_previous",
+        "editor.go_to_line",
         None,
         "search.focus",
         "search.next_result",

@@ -3,15 +3,14 @@
 `EditorView` lays out the path (elided; its tooltip and context menu carry the real path),
 the state ("● Unsaved"), the Source / Split / Preview buttons, Save, a "more" menu (the
 panel's actions: find, open in an external editor, copy the real path), the description
-field, a slot for the message bar, the Markdown source (highlighted), the rendered
-preview and the find bar (`gui.text.find_bar`). It also does what any text editor must do with
-its buffer: load text with a fresh undo history, replace it with one undoable edit that
-keeps the cursor and scroll position, end it with a line break before a save, keep the
-description field in step with the frontmatter, and re-render the preview when typing
-pauses. The text widget is `source_edit.SourceEdit` (Tab never traps the keyboard, Redo
-on Ctrl+Y too). Which file is shown, and when it is saved or reloaded, is
-`editor.EditorPanel`'s business.
-"""
+field, a slot for the message bar, the Markdown source (highlighted, its lines numbered on
+the left: `gui.text.line_numbers`), the rendered preview and the find bar
+(`gui.text.find_bar`). It also does what any text editor must do with its buffer: load
+text with a fresh undo history, replace it with one undoable edit that keeps the cursor
+and scroll position, end it with a line break before a save, keep the description field
+in step with the frontmatter, and re-render the preview when typing pauses. The text
+widget is `source_edit.SourceEdit` (Tab never traps the keyboard, Redo on Ctrl+Y too).
+Which file is shown, and when it is saved or reloaded, is `editor.EditorPanel`'s business."""
 
 from __future__ import annotations
 
@@ -56,6 +55,7 @@ from memtab.gui.editor.text.empty_state import EmptyState
 from memtab.gui.editor.text.highlighter import MarkdownHighlighter
 from memtab.gui.editor.text.preview import MarkdownPreview
 from memtab.gui.text.find_bar import FindBar
+from memtab.gui.text.line_numbers import LineNumbers
 from memtab.gui.text.source_edit import SourceEdit
 from memtab.gui.text.text_fields import give_redo_keys
 from memtab.gui.toolkit.icons import tinted_icon
@@ -209,6 +209,8 @@ class EditorView(QWidget):
         self.text_edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         document = self.text_edit.document()
         document.setDocumentMargin(8)
+        self.line_numbers = LineNumbers(self.text_edit)
+        self.line_numbers.set_shown(True)
         self._highlighter = MarkdownHighlighter(document, self.palette())
         document.contentsChanged.connect(self._on_document_contents_changed)
         document.modificationChanged.connect(self._on_document_modification_changed)

@@ -1,0 +1,38 @@
+"""Go to line (Ctrl+G): what the field's text asks for, and what it says — no Qt.
+
+As in VS Code: `120` goes to line 120, `120:5` (or `120,5`) to its fifth column; a line
+past the end is the last one, a column past the line's end its end. Anything else is no
+line, and the dialog says what it takes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_TARGET = re.compile(r"^\s*:?\s*(\d+)\s*(?:[:,]\s*(\d+)\s*)?$")
+
+
+class LineTarget(NamedTuple):
+    """Where to go: a line and a column, both 1-based, the line within the text."""
+
+    line: int
+    column: int = 1
+
+
+def parse_target(typed: str, lines: int) -> LineTarget | None:
+    """What `typed` asks for in a text of `lines` lines; None when it is no line number."""
+    match = _TARGET.match(typed)
+    if match is None:
+        return None
+    line = min(max(int(match.group(1)), 1), max(lines, 1))
+    column = max(int(match.group(2) or 1), 1)
+    return LineTarget(line, column)
+
+
+def go_to_hint(current: int, lines: int) -> str:
+    """What the dialog says under its field: where the cursor is and what it takes."""
+    return (
+        f"The cursor is on line {current} of {lines}. Type a line number (1–{lines}), "
+        "or line:column."
+    )
