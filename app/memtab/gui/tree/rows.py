@@ -8,7 +8,8 @@ Rows, by kind:
   changed it: writer, consolidator, mux, edited outside), what another agent's file is
   to it (`feedback`, `generated`…), a warning (`over limit`), the features' marks
   (`2 to check`, `sync conflict`: `components.tree.marks`) and search hit count on the
-  first line; the description (muted, elided) and `Used N× · <when>` below;
+  first line, the name never elided before them (`components.tree.row_fit`); the
+  description (muted, elided) and `Used N× · <when>` below;
 - message: one italic line (empty scope, unavailable project memory, listing errors);
 - match (under a file, while searching): the line number and the matching line, the
   matches highlighted.
@@ -46,6 +47,17 @@ from memtab.components.activity.badges import Badge
 from memtab.components.search.highlight import highlight_spans
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import MessageKind, NodeKind, TreeNode
+from memtab.components.tree.row_fit import (
+    BADGE,
+    CHECK,
+    CONFLICT,
+    HITS,
+    TAG,
+    UNSAVED,
+    WARNING,
+    Pill,
+    pills_kept,
+)
 from memtab.gui.toolkit.icons import tinted_pixmap
 from memtab.gui.toolkit.paint import fill, paint_row_panel
 from memtab.gui.toolkit.style import Accent, accent_text, blend, muted
@@ -58,6 +70,7 @@ _PAD_X = 6
 _ICON = 16
 _GAP = 6
 WARNING_PILL = "over limit"
+_MARK_RANKS = {MarkTone.CHECK: CHECK, MarkTone.UNSAVED: UNSAVED, MarkTone.CONFLICT: CONFLICT}
 """What a file row with a warning says (the tooltip says what the limit is)."""
 # Text alignments, combined once: combining enum flags in Python takes microseconds, and
 # a row is painted with several.
@@ -329,25 +342,11 @@ class MemoryItemDelegate(QStyledItemDelegate):
         left = rect.left() + _ICON + _GAP
         right = rect.right()
 
-        # First line, right to left: hit count, agent-edited badge; then name and pin.
+        # First line, right to left: the pills, then name and pin (`first_line`).
         painter.setFont(small)
-        if node.content_hits:
-            hits = humanize.plural(node.content_hits, "hit")
-            right = self._paint_pill(painter, hits, line1, right, colors.muted, None)
-        if badge_label is not None:
-            right = self._paint_pill(
-                painter, badge_label, line1, right, colors.accent, colors.badge_fill
-            )
-        if node.warning:
-            right = self._paint_pill(painter, WARNING_PILL, line1, right, colors.error, None)
-        for mark in marks:
-            color = colors.error if mark.tone is MarkTone.CONFLICT else colors.pin
-            right = self._paint_pill(painter, mark.text, line1, right, color, None)
-        if node.tag:
-            right = self._paint_pill(painter, node.tag, line1, right, colors.faint, None)
-        pin_room = _ICON - 2 + _GAP if node.pinned else 0
-        name_room = max(0, right - left - pin_room - _GAP)
-        name = metrics.elidedText(node.name, Qt.TextElideMode.ElideMiddle, name_room)
+        name, pills = self.first_line(node, badge_label, marks, font, right - left, colors)
+        for text, color, background in pills:
+            right = self._paint_pill(painter, text, line1, right, color, background)
         name_end = self._paint_highlighted(painter, name, font, line1, left, colors.text)
         if node.pinned:
             size = _ICON - 2
@@ -366,6 +365,42 @@ class MemoryItemDelegate(QStyledItemDelegate):
             room = line2.width() - (_ICON + _GAP) - (usage_width + 2 * _GAP if usage else 0)
             text = small_metrics.elidedText(node.description, Qt.TextElideMode.ElideRight, room)
             self._paint_highlighted(painter, text, small, line2, left, colors.muted)
+
+    def first_line(
+        self,
+        node: TreeNode,
+        badge_label: str | None,
+        marks: Sequence[RowMark],
+        font: QFont,
+        width: int,
+        colors: _Colors | None = None,
+    ) -> tuple[str, list[tuple[str, QColor, QColor | None]]]:
+        """What a file row's first line shows in `width` pixels right of its icon: the name
+        (elided only when it does not fit alone) and the pills kept beside it, right to left
+        — hit count, agent-edited badge, the warning, the marks, the tag (`row_fit`)."""
+        colors = colors or self._row_colors(QPalette(), False)
+        metrics = QFontMetrics(font)
+        small_metrics = QFontMetrics(self._small_font(font))
+        pills: list[tuple[str, QColor, QColor | None, int]] = []
+        if node.content_hits:
+            pills.append((humanize.plural(node.content_hits, "hit"), colors.muted, None, HITS))
+        if badge_label is not None:
+            pills.append((badge_label, colors.accent, colors.badge_fill, BADGE))
+        if node.warning:
+            pills.append((WARNING_PILL, colors.error, None, WARNING))
+        for mark in marks:
+            color = colors.error if mark.tone is MarkTone.CONFLICT else colors.pin
+            pills.append((mark.text, color, None, _MARK_RANKS[mark.tone]))
+        if node.tag:
+            pills.append((node.tag, colors.faint, None, TAG))
+        pin_room = _ICON - 2 + _GAP if node.pinned else 0
+        sizes = [Pill(small_metrics.horizontalAdvance(text) + 10, rank) for text, *_, rank in pills]
+        name_width = metrics.horizontalAdvance(node.name) + pin_room
+        kept = pills_kept(name_width, sizes, width - _GAP, _GAP)
+        shown = [pill[:3] for pill, on in zip(pills, kept, strict=True) if on]
+        used = sum(size.width + _GAP for size, on in zip(sizes, kept, strict=True) if on)
+        name_room = max(0, width - used - pin_room - _GAP)
+        return metrics.elidedText(node.name, Qt.TextElideMode.ElideMiddle, name_room), shown
 
     def _paint_highlighted(
         self, painter: QPainter, text: str, font: QFont, line: QRect, left: int, color: QColor
