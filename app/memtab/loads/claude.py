@@ -40,6 +40,7 @@ def claude_loads(
                 text,
                 kind=found.kind,
                 imported_by=str(found.imported_by) if found.imported_by else None,
+                imported_at_line=found.imported_at_line,
                 **named(found.path, identify),
             )
         )

@@ -41,6 +41,8 @@ class LoadedFile(Record):
     when: Literal["start", "on demand"] = "start"
     physical_path: Annotated[str | None, OmitNone] = None
     imported_by: Annotated[str | None, OmitNone] = None
+    imported_at_line: Annotated[int | None, OmitNone] = None
+    """The line of `imported_by` that `@`-imports it (1-based)."""
     cut_reason: Annotated[str | None, OmitNone] = None
     """Why the agent stops, in words (`the 200-line limit of MEMORY.md`)."""
 

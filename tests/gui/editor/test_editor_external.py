@@ -16,8 +16,8 @@ from gui import editor_support
 from gui.editor_support import NOTES, open_loaded, type_at_end
 from memtab.components.editor.external import EditorLaunch
 from memtab.components.editor.session import BarKind
-from memtab.gui.editor import external as editor_external
 from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.toolkit import external_editor as editor_external
 from memtab.store.scopes.memory import MemoryStore
 
 store = editor_support.store

@@ -1,29 +1,25 @@
 """View → What each agent loads, in the window: filled on a worker for the shown workspace,
-MEMORY.md's cut said in its row, a row opens its file (docs/formats.md §17.6)."""
+MEMORY.md's cut said in its row (wrapped, never elided), `@`-imports under the file that
+imports them, a row opens its file — in the external editor when no source holds it
+(docs/formats.md §17.6). MEMORY.md's cut in the editor: test_memory_md_cut."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.editor_support import replace_in_buffer, saved, settle
+from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
-from memtab.components.tree.nodes import ref_key
-from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.gui.editor.tab.file_tab import SAVE_PAST_CUT
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
+from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.loads.records import LoadedFile
-from memtab.sources.claude.source import encode_project_path
 from memtab.store.sidecars.registry import add_workspace
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
-
-from ..tree.test_sources import open_key
 
 make_window = support.make_window
 
@@ -45,16 +41,6 @@ def open_loads(
     dialog = feature.dialog
     qtbot.waitUntil(lambda: dialog.tree.topLevelItemCount() == 3, timeout=WAIT_MS)
     return window, dialog
-
-
-def open_memory_md(qtbot: QtBot, make_window: WindowFactory, machine: Machine) -> MainWindow:
-    """A window with Claude Code's MEMORY.md of the project open."""
-    window = make_window(machine.home, WORKSPACE_ID, source_context=lambda _home: machine.context())
-    qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
-    wait_idle(qtbot, window)
-    source_id = f"claude-code:memory-{encode_project_path(str(machine.project))}"
-    open_key(qtbot, window, ref_key(MemoryFileRef(source_id, "memory/MEMORY.md")))
-    return window
 
 
 def rows(agent: QTreeWidgetItem) -> list[QTreeWidgetItem]:
@@ -82,80 +68,6 @@ def test_each_agent_in_its_order_with_memory_mds_cut(
     assert editor.real_path == machine.claude_memory / "MEMORY.md"
 
 
-def test_memory_md_shows_claude_codes_cut_and_says_when_an_edit_pushes_lines_past_it(
-    qtbot: QtBot, make_window: WindowFactory, machine: Machine
-) -> None:
-    window = open_memory_md(qtbot, make_window, machine)
-    feature = window.loads
-    assert feature is not None
-    line = feature.cut_line()
-    assert line is not None and line.cut is not None
-    assert (line.cut.cut_at_line, line.past_cut) == (201, 49)
-    # Ten lines typed at the top push ten more past the cut, before any save.
-    editor = window.memory_tab.editor
-    cursor = editor.text_edit.textCursor()
-    cursor.movePosition(QTextCursor.MoveOperation.Start)
-    cursor.insertText("- new\n" * 10)
-    qtbot.waitUntil(lambda: line.past_cut == 59, timeout=WAIT_MS)
-    assert "59 lines of MEMORY.md are now past Claude Code's cut" in (
-        window.status_bar.currentMessage()
-    )
-    # Another agent's file has no cut drawn.
-    open_key(qtbot, window, ref_key(MemoryFileRef("claude-code:user", "CLAUDE.md")))
-    assert feature.cut_line() is None
-
-
-def test_the_lines_past_the_cut_move_into_a_topic_file_linked_from_the_index(
-    qtbot: QtBot, make_window: WindowFactory, machine: Machine
-) -> None:
-    window = open_memory_md(qtbot, make_window, machine)
-    original = (machine.claude_memory / "MEMORY.md").read_text(encoding="utf-8").split("\n")
-    action = window.context.actions.action("loads.move_past_cut")
-    window.context.actions.refresh()
-    assert action.isEnabled()
-    action.trigger()
-    topic = machine.claude_memory / "MEMORY-continued.md"
-    editor = window.memory_tab.editor
-    qtbot.waitUntil(
-        lambda: topic.exists() and editor.buffer_text().count("\n") == 200, timeout=WAIT_MS
-    )
-    lines = editor.buffer_text().split("\n")
-    assert lines[:199] == original[:199]
-    assert lines[199].startswith("- [More of this index](MEMORY-continued.md)")
-    written = topic.read_text(encoding="utf-8")
-    assert written.startswith("---\nname: MEMORY.md, continued\n")
-    assert written.split("---\n\n", 1)[1].split("\n") == original[199:]
-    line = window.loads.cut_line() if window.loads else None
-    qtbot.waitUntil(lambda: line is not None and line.past_cut == 0, timeout=WAIT_MS)
-    assert editor.is_dirty  # the index is saved when the user saves it
-
-
-def test_a_save_that_pushes_lines_past_the_cut_waits_for_save_anyway(
-    qtbot: QtBot, make_window: WindowFactory, machine: Machine
-) -> None:
-    window = open_memory_md(qtbot, make_window, machine)
-    index = machine.claude_memory / "MEMORY.md"
-    before = index.read_text(encoding="utf-8")
-    editor = window.memory_tab.editor
-    cursor = editor.text_edit.textCursor()
-    cursor.movePosition(QTextCursor.MoveOperation.Start)
-    cursor.insertText("- new\n" * 3)
-    assert not saved(qtbot, editor)
-    assert index.read_text(encoding="utf-8") == before
-    assert "Not saved: 3 more lines of MEMORY.md would be past the cut" in editor.message_bar.text
-    assert editor.message_bar.button(SAVE_PAST_CUT).text() == "Save anyway"
-    editor.message_bar.button(SAVE_PAST_CUT).click()
-    qtbot.waitUntil(
-        lambda: index.read_text(encoding="utf-8").startswith("- new\n" * 3), timeout=WAIT_MS
-    )
-    settle(qtbot, editor)
-    assert not editor.is_dirty
-    # A change that pushes nothing past the cut saves at once.
-    replace_in_buffer(editor, "- new\n- new\n- new\n", "- one\n- two\n- six\n")
-    assert saved(qtbot, editor)
-    assert index.read_text(encoding="utf-8").startswith("- one\n- two\n- six\n")
-
-
 def test_the_dialog_follows_the_workspace_the_memory_tab_shows(
     qtbot: QtBot, make_window: WindowFactory, machine: Machine
 ) -> None:
@@ -166,3 +78,40 @@ def test_the_dialog_follows_the_workspace_the_memory_tab_shows(
     assert str(machine.project) in dialog.summary.text()
     window.memory_tab.switch_workspace("b1b2c3d4e5")
     qtbot.waitUntil(lambda: str(other) in dialog.summary.text(), timeout=WAIT_MS)
+
+
+def test_imports_are_under_their_importer_and_a_file_outside_opens_on_disk(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (machine.project / "docs").mkdir()
+    (machine.project / "docs" / "style.md").write_text("# Style\n\n- short lines\n")
+    (machine.project / "CLAUDE.md").write_text(
+        "# acme-api\n\nUse make check.\n\nSee @docs/style.md for the style.\n"
+    )
+    opened: list[Path] = []
+    monkeypatch.setattr(ExternalOpener, "open", lambda _self, path: opened.append(path))
+    window, dialog = open_loads(qtbot, make_window, machine)
+    claude = dialog.tree.topLevelItem(0)
+    claude_md = next(row for row in rows(claude) if row.text(0).endswith("acme-api/CLAUDE.md"))
+    [style] = rows(claude_md)
+    assert style.text(0) == "style.md"
+    assert style.text(4) == "Imported by CLAUDE.md, line 5. Read whole"
+    dialog.tree.itemActivated.emit(style, 0)  # no source holds it: on disk, as it is
+    assert opened == [machine.project / "docs" / "style.md"]
+    assert window.memory_tab.editor.current_ref is None
+
+
+def test_where_it_stops_wraps_at_half_a_laptop(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine
+) -> None:
+    _window, dialog = open_loads(qtbot, make_window, machine)
+    dialog.resize(683, 520)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    index = rows(dialog.tree.topLevelItem(0))[-1]
+    reason = index.text(4)
+    assert reason.startswith("From line 201 on it is not read")
+    column = dialog.tree.header().sectionSize(4)
+    line = dialog.tree.fontMetrics().height()
+    assert dialog.tree.fontMetrics().horizontalAdvance(reason) > column  # longer than a line
+    qtbot.waitUntil(lambda: dialog.tree.visualItemRect(index).height() >= 2 * line)

@@ -93,6 +93,8 @@ def test_both_mode_reads_agents_md_beside_claude_md_but_not_twice(machine: Machi
     assert shown.count("<project>/AGENTS.md") == 1
     imported = agent.files[shown.index("<project>/AGENTS.md")]
     assert imported.imported_by == str(machine.project / "CLAUDE.md")
+    assert imported.imported_at_line == 3  # the line that imports it
+    assert imported.to_json()["importedAtLine"] == 3
 
 
 def test_managed_only_keeps_the_managed_file_and_auto_memory(machine: Machine) -> None:

@@ -19,6 +19,7 @@ from typing import Protocol, TypeVar
 from memtab.components.cancel import CancelToken
 from memtab.components.editor.session import (
     BarKind,
+    Choice,
     DiskAbsence,
     DiskRead,
     Situation,
@@ -27,12 +28,14 @@ from memtab.components.editor.session import (
     not_editable_reason,
 )
 from memtab.components.editor.text_buffer import TextCodec
+from memtab.components.loads.cut_bars import NOTE_CHOICES, cut_note
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import (
     MemoryFile,
     MemoryFileError,
     MemoryFileMissingError,
 )
+from memtab.sources.claude.index import is_cut_index
 from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, read_file_content
 
@@ -150,6 +153,8 @@ class Page:
     rendered: str | None = None
     """The Preview of a file shown in Source as its own text (loki-mode's JSON)."""
     bar: tuple[Situation, BarKind, str] | None = None
+    choices: tuple[Choice, ...] = ()
+    """The bar's buttons."""
     real_path: Path | None = None
     """Where the file is on disk (None: Memtab cannot place it) — found here, not on the
     GUI thread: resolving it stats each folder on the way."""
@@ -179,6 +184,11 @@ def _page(document: MemoryFile) -> Page:
         return Page(title, source, reason, content, display_text(content), note)
     codec = TextCodec.detect(content.content)
     page = Page(title, codec.to_buffer(content.content), None, content)
+    if is_cut_index(document.ref.agent, document.ref.name):  # the note follows the text
+        past = cut_note(page.text)
+        if past is not None:
+            cut_bar = (Situation.CUT_NOTE, BarKind.WARNING, past)
+            return replace(page, bar=cut_bar, choices=NOTE_CHOICES)
     if document.note:
         return replace(page, bar=(Situation.NOTE, BarKind.WARNING, document.note))
     if not codec.round_trips(content.content):

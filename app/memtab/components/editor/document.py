@@ -359,7 +359,7 @@ class OpenDocument(DocumentBase):
                 self._view.end_with_newline()  # the buffer shows what was written
             self._view.set_modified(False)
         # else: typed on while it was written: the rest is unsaved, based on this save.
-        if self.file.situation not in (Situation.NOTE, Situation.SYNC_CONFLICT):
+        if self.file.situation not in (Situation.NOTE, Situation.CUT_NOTE, Situation.SYNC_CONFLICT):
             self.clear_bar()
         self._host.refresh_chrome()
         self._host.document_saved(document.ref)

@@ -138,7 +138,7 @@ class DocumentBase:
         if page.rendered is not None:  # Source shows the file's JSON, Preview the reading
             self._view.show_rendered(page.rendered)
         if page.bar is not None:
-            self.show_bar(*page.bar)
+            self.show_bar(*page.bar, list(page.choices) or None)
         if self.document is not None:
             self._host.document_opened(self.document.ref)
         # The cursor starts in the body, wherever the keyboard is now: what is typed once

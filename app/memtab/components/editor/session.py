@@ -24,9 +24,10 @@ from dataclasses import dataclass
 
 from memtab.components.editor.merge import MergeBasis
 from memtab.components.editor.text_buffer import TextCodec
+from memtab.components.loads.cut_bars import past_cut_warning
 from memtab.components.merge import choices
 from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.sources.claude.index import is_cut_index, pushed_past_cut
+from memtab.sources.claude.index import is_cut_index
 from memtab.store.files import MAX_FILE_BYTES, FileContent
 
 # Action ids shared by the bar and the diff dialog; their words are a conflict's everywhere
@@ -59,6 +60,11 @@ class Situation(enum.Enum):
     DRAFT_REPLACED = "draft_replaced"
     ERROR = "error"
     NOTE = "note"
+    CUT_NOTE = "cut_note"
+    """What Claude Code does not read of the open MEMORY.md (`cut_bars`): it follows the
+    text, and stays over saves."""
+    PAST_CUT = "past_cut"
+    """A save of MEMORY.md that waits for *Save anyway* (`cut_bars`): it follows the text."""
     SYNC_CONFLICT = "sync_conflict"
     """Another machine changed the file's same lines (`gui.sync.editor_bar`): the bar stays
     over saves and reloads until the conflict is decided."""
@@ -228,14 +234,7 @@ class OpenFile:
         ref = self.ref
         if ref is None or not is_cut_index(ref.agent, ref.name):
             return None
-        pushed = pushed_past_cut(self.clean_text, text)
-        if not pushed:
-            return None
-        return (
-            f"Not saved: {pushed} more lines of MEMORY.md would be past the cut Claude Code "
-            "reads to. Move them up, or Edit → Move lines past Claude Code's cut into a "
-            "topic file."
-        )
+        return past_cut_warning(self.clean_text, text)
 
     def save_expectation(self) -> str | None:
         """The sha a save expects on disk (None: the file must not exist)."""

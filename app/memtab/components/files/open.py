@@ -7,6 +7,9 @@ opened here is changed through the store of the scanned workspace (`MemoryStore.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
@@ -25,3 +28,16 @@ def open_file(scan: HomeScan, ref: MemoryFileRef) -> MemoryFile | None:
         store=MemoryStore.of(scan.view()),
         find_agent_file=sources.find if sources is not None else None,
     )
+
+
+def ref_on_disk(scan: HomeScan, physical: Path) -> MemoryFileRef | None:
+    """The memory file of another agent's that `scan` lists at `physical` (an `@`-import
+    followed), or None: a file Memtab does not show."""
+    if scan.sources is None:
+        return None
+    wanted = os.path.normpath(physical)
+    for listing in scan.sources.listings:
+        for file in listing.files:
+            if os.path.normpath(file.physical) == wanted:
+                return file.ref
+    return None

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from memtab.components.history.history import SCOPE_TITLES
 from memtab.components.tree.nodes import NodeKind, TreeNode
+from memtab.sources.claude.index import is_cut_index
 from memtab.store.paths import Scope, VirtualPath
 
 _EDITABLE_KINDS = (NodeKind.FILE, NodeKind.DIRECTORY)
@@ -37,14 +38,20 @@ class RowAction(enum.Enum):
     REVEAL = "reveal"
     DELETE = "delete"
     DELETE_ORPHAN = "delete_orphan"
+    GO_TO_CUT = "go_to_cut"
+    """Claude Code's MEMORY.md past its cut: the cursor to the first line it does not read
+    (the loads feature's action)."""
     SEPARATOR = "separator"
 
 
 def row_actions(node: TreeNode) -> tuple[RowAction, ...]:
     """What a row's context menu offers, in order: another agent's file can only be copied
     (or its folder opened), an orphaned project dir deleted whole; a file of a scope is
-    pinned, copied, renamed, deleted…; a scope or folder takes new files."""
+    pinned, copied, renamed, deleted…; a scope or folder takes new files. A Claude Code
+    `MEMORY.md` past its cut offers Go to the cut first."""
     offered: list[RowAction] = []
+    if is_cut_past(node):
+        offered += (RowAction.GO_TO_CUT, RowAction.SEPARATOR)
     if node.read_only:
         if node.ref is not None and node.kind is NodeKind.FILE:
             offered.append(RowAction.COPY_TO)
@@ -69,6 +76,18 @@ def row_actions(node: TreeNode) -> tuple[RowAction, ...]:
             RowAction.DELETE,
         )
     return tuple(offered)
+
+
+def is_cut_past(node: TreeNode) -> bool:
+    """Whether `node` is a Claude Code `MEMORY.md` its agent does not read whole (its
+    listing's warning names the cut: docs/formats.md §17.6)."""
+    ref = node.ref
+    return (
+        node.kind is NodeKind.FILE
+        and ref is not None
+        and is_cut_index(ref.agent, ref.name)
+        and bool(node.warning)
+    )
 
 
 def is_editable(node: TreeNode | None, *kinds: NodeKind) -> bool:

@@ -441,3 +441,45 @@ class PinStep(UndoStep):
             pinned_before=not self.pinned_before,
         )
         return Applied(result, inverse if result.ok else None)
+
+
+@dataclass(frozen=True)
+class TogetherStep(UndoStep):
+    """One operation that changed several files, taken back as one step: its steps in
+    order, stopping at the first that fails (what it undid so far stays undone, and the
+    message says what did not). Turned around: what the applied ones did, in reverse."""
+
+    steps: tuple[UndoStep, ...]
+
+    @property
+    def affected(self) -> tuple[MemoryFileRef, ...]:
+        return tuple(ref for step in self.steps for ref in step.affected)
+
+    @property
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        return tuple(ref for step in self.steps for ref in step.written)
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        inverses: list[UndoStep] = []
+        touched: list[str] = []
+        created: MemoryFileRef | None = None
+        messages: list[str] = []
+        for step in self.steps:
+            applied = step.apply(store, allow_unkept=allow_unkept)
+            if applied.inverse is not None:
+                inverses.insert(0, applied.inverse)
+            touched += applied.result.touched
+            if not applied.result.ok:
+                result = replace(applied.result, touched=tuple(touched))
+                return Applied(result, self._turned(inverses))
+            created = created or applied.result.created
+            messages.append(applied.result.message)
+        result = OpResult("; ".join(messages), created=created, touched=tuple(touched))
+        return Applied(result, self._turned(inverses))
+
+    def _turned(self, inverses: list[UndoStep]) -> UndoStep | None:
+        if not inverses:
+            return None
+        return TogetherStep(
+            self.workspace, self.description, orphan_dir=self.orphan_dir, steps=tuple(inverses)
+        )

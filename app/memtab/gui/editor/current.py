@@ -55,6 +55,12 @@ class CurrentTab:
         """Whether the current tab has unsaved changes."""
         return self._current.is_dirty
 
+    @property
+    def expected_on_disk(self) -> str | None:
+        """The sha the current file's next save expects on disk (None: it must not exist):
+        what another operation writing the buffer's text checks too."""
+        return self._current.doc.file.save_expectation()
+
     def revert_to_disk(self) -> None:
         """File → Revert file: the version on disk in place of the draft, which stays
         restorable with Undo (as the conflict bar's Reload)."""

@@ -70,6 +70,8 @@ class EditorPanel(CurrentTab, QWidget):
         tabs_changed(): a tab was opened, closed or kept (the UI state remembers them).
         link_opened(object): a link in the current tab's preview leads to this memory file
             (a MemoryFileRef); the tab opens it where the tree shows it.
+        path_opened(object): an `@`-import followed leads to this file on disk (a Path):
+            the tab shows it if it is a memory file, else `open_external` opens it.
     """
 
     saved = Signal(object)
@@ -78,6 +80,7 @@ class EditorPanel(CurrentTab, QWidget):
     file_closed = Signal()
     tabs_changed = Signal()
     link_opened = Signal(object)
+    path_opened = Signal(object)
 
     def __init__(
         self,
@@ -426,6 +429,8 @@ class EditorPanel(CurrentTab, QWidget):
         tab.state_changed.connect(self._on_tab_state_changed)
         tab.close_requested.connect(self._on_tab_close_requested)
         tab.link_opened.connect(self._on_tab_link_opened)
+        tab.action_requested.connect(self._on_tab_action_requested)
+        tab.path_link_opened.connect(self.path_opened)
         tab.view.text_edit.textChanged.connect(self._on_tab_text_changed)
         self._stack.addWidget(tab)
         return tab
@@ -543,6 +548,22 @@ class EditorPanel(CurrentTab, QWidget):
         if isinstance(tab, FileTab):
             self.keep(tab)  # followed a link: the page it came from stays
         self.link_opened.emit(ref)
+
+    @Slot(str)
+    def _on_tab_action_requested(self, action_id: str) -> None:
+        # Another feature's action (the cut's, the loads feature's), by its registered id.
+        if action_id in self._context.actions:
+            self._context.actions.action(action_id).trigger()
+
+    def open_external(self, path: Path) -> None:
+        """Open the file at `path` in the external editor (a failure is a notice)."""
+        self.editor_actions.open_path(path)
+
+    def path_missing(self, path: Path) -> None:
+        """Say in the current tab that the file an `@`-import names does not exist."""
+        self._current.show_notice(
+            BarKind.WARNING, f"{path.name} does not exist: the import leads to {path}."
+        )
 
     def link_missing(self, ref: MemoryFileRef) -> None:
         """Say in the current tab that the file a link leads to does not exist."""

@@ -30,11 +30,11 @@ from memtab.components.editor.go_to import LineTarget
 from memtab.components.editor.session import BarKind
 from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.autosave import AutoSave
-from memtab.gui.editor.external import ExternalOpener
 from memtab.gui.editor.go_to_line import GoToLineDialog
 from memtab.gui.editor.text.view import EditorView, ViewMode
 from memtab.gui.text.line_numbers import go_to
 from memtab.gui.text.source_edit import SourceEdit
+from memtab.gui.toolkit.external_editor import ExternalOpener
 
 logger = logging.getLogger(__name__)
 
@@ -370,6 +370,10 @@ class EditorActions(QObject):
         path = self._panel.real_path
         if path is not None:
             self._opener.open(path)
+
+    def open_path(self, path: Path) -> None:
+        """Open `path` (any file on disk) in the external editor (a failure is a notice)."""
+        self._opener.open(path)
 
     @Slot()
     def copy_real_path(self) -> None:

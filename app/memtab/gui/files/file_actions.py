@@ -28,6 +28,7 @@ from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 from memtab.components.files import ops as file_ops
 from memtab.components.files import rules, undo
 from memtab.components.files.rules import RowAction
+from memtab.components.loads.cut_bars import GO_TO_CUT
 from memtab.components.tree.nodes import NodeKind, TreeNode, file_key
 from memtab.components.tree.text import PIN_NOTE
 from memtab.file_protocol.file_ref import MemoryFileRef
@@ -246,7 +247,7 @@ class FileActions(QObject):
         for action in rules.row_actions(node):
             if action is RowAction.SEPARATOR:
                 menu.addSeparator()
-            else:
+            elif action in actions:  # another feature's, when the window has it
                 menu.addAction(actions[action])
         if node.kind is NodeKind.FILE and not node.read_only:
             self.pin_action.setText(rules.pin_text(node))
@@ -265,7 +266,13 @@ class FileActions(QObject):
             RowAction.REVEAL: self.reveal_action,
             RowAction.DELETE: self.delete_action,
             RowAction.DELETE_ORPHAN: self.delete_orphan_action,
-        }
+        } | self._registered({RowAction.GO_TO_CUT: GO_TO_CUT})
+
+    def _registered(self, ids: dict[RowAction, str]) -> dict[RowAction, QAction]:
+        """Other features' actions a row offers, by their registered ids (those the window
+        has)."""
+        registry = self._context.actions
+        return {row: registry.action(id_) for row, id_ in ids.items() if id_ in registry}
 
     # --- what the menus ask ---------------------------------------------------------------
 

@@ -1,32 +1,29 @@
 """Where Claude Code stops reading the open `MEMORY.md`, drawn over the text: a dashed line
 under the last line it reads, the lines below it tinted, and "Claude Code does not read
-below this line" beside it (`sources.claude.index`). It follows the text as the user types,
-so a line pushed past the cut shows before it is saved; `cut_moved(int)` tells how many
-lines are past it whenever that changes.
+below this line" beside it where the text leaves room — never over text
+(`sources.claude.index`). It follows the text as the user types, so a line pushed past the
+cut shows before it is saved (the editor's bar says how many).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPointF, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Slot
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen, QTextBlock
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.gui.toolkit.style import Accent
 from memtab.sources.claude.index import IndexCut, index_cut
 
 LABEL = "Claude Code does not read below this line"
+LABEL_MARGIN = 8
+"""Between the label and the viewport's edge, and between the label and any text."""
+LABEL_SCALE = 0.85
 RECUT_DELAY_MS = 150
 """Typing settles this long before the cut is found again (a 25 KB file: a millisecond)."""
 
 
 class CutLine(QWidget):
-    """The cut over `text_edit`'s viewport (see the module doc); mouse events pass through.
-
-    Signals:
-        cut_moved(int): how many lines are past the cut now (0: none), when it changes.
-    """
-
-    cut_moved = Signal(int)
+    """The cut over `text_edit`'s viewport (see the module doc); mouse events pass through."""
 
     def __init__(self, text_edit: QPlainTextEdit) -> None:
         # Over the viewport, not in it: a viewport scrolls its children with the text.
@@ -67,9 +64,7 @@ class CutLine(QWidget):
             return
         self.cut = index_cut(self.text_edit.toPlainText())
         past = 0 if self.cut.cut_at_line is None else self.cut.lines - self.cut.cut_at_line + 1
-        if past != self._past:
-            self._past = past
-            self.cut_moved.emit(past)
+        self._past = past
         self.update()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -87,19 +82,76 @@ class CutLine(QWidget):
         if self.shown:
             self.update()
 
-    def paintEvent(self, event: QPaintEvent) -> None:
+    def _cut_top(self) -> float | None:
+        """Where the cut is drawn: the top of the first line Claude Code does not read, in
+        the viewport's coordinates (None: no cut, or not in view)."""
         cut = self.cut
         if cut is None or cut.cut_at_line is None:
-            return
+            return None
         block = self.text_edit.document().findBlockByNumber(cut.cut_at_line - 1)
         if not block.isValid():
-            return
+            return None
         top = (
             self.text_edit.blockBoundingGeometry(block)
             .translated(self.text_edit.contentOffset())
             .top()
         )
-        if top > self.height():
+        return top if top <= self.height() else None
+
+    def label_rect(self) -> QRectF | None:
+        """Where the label is drawn, or None: right-aligned in the room the text leaves
+        beside the line above the cut, else beside the line below it — never over text.
+        Where neither has room (long lines on both sides, a narrow editor), only the line is
+        drawn: the editor's bar says what it means."""
+        top = self._cut_top()
+        if top is None or self.cut is None or self.cut.cut_at_line is None:
+            return None
+        metrics = QFontMetricsF(self._label_font())
+        width = metrics.horizontalAdvance(LABEL)
+        height = metrics.height()
+        left = self.width() - LABEL_MARGIN - width
+        if left < LABEL_MARGIN:
+            return None
+        document = self.text_edit.document()
+        around = [document.findBlockByNumber(self.cut.cut_at_line + step) for step in (-2, -1, 0)]
+        for rect in (
+            QRectF(left, top - height - 2, width, height),  # beside the last line read
+            QRectF(left, top + 2, width, height),  # beside the first line not read
+        ):
+            if rect.top() >= 0 and not any(
+                block.isValid() and self._text_covers(block, rect) for block in around
+            ):
+                return rect
+        return None
+
+    def _label_font(self) -> QFont:
+        """The label's: the text's, a little smaller (it fits in a line's height)."""
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * LABEL_SCALE)
+        return font
+
+    def _text_covers(self, block: QTextBlock, rect: QRectF) -> bool:
+        """Whether any row of `block`'s text reaches into `rect` (a gap of the label's
+        margin kept)."""
+        geometry = self.text_edit.blockBoundingGeometry(block).translated(
+            self.text_edit.contentOffset()
+        )
+        layout = block.layout()
+        for index in range(layout.lineCount()):
+            row = layout.lineAt(index)
+            row_rect = QRectF(
+                geometry.left() + row.x(),
+                geometry.top() + row.y(),
+                row.naturalTextWidth() + LABEL_MARGIN,
+                row.height(),
+            )
+            if row.naturalTextWidth() > 0 and row_rect.intersects(rect):
+                return True
+        return False
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        top = self._cut_top()
+        if top is None:
             return
         color = QColor(Accent.WARNING.value)
         painter = QPainter(self)
@@ -111,5 +163,9 @@ class CutLine(QWidget):
         pen.setWidth(2)
         painter.setPen(pen)
         painter.drawLine(QPointF(0, top), QPointF(self.width(), top))
-        width = painter.fontMetrics().horizontalAdvance(LABEL)
-        painter.drawText(QPointF(self.width() - width - 8, top - 4), LABEL)
+        label = self.label_rect()
+        if label is not None:
+            painter.setFont(self._label_font())
+            painter.drawText(
+                label, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, LABEL
+            )

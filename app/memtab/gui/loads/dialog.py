@@ -1,9 +1,10 @@
 """The dialog of View → What each agent loads: per agent, in its order, the files it reads
-at a session's start, how much of each and where it stops (`memtab.loads`)."""
+at a session's start — each `@`-import under the file that imports it — how much of each
+and where it stops, wrapped (`memtab.loads`; the rows: `components.loads.rows`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal, Slot
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QDialog,
@@ -11,12 +12,15 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from memtab.components.loads.rows import agent_rows, opens_outside
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.style import Accent
 from memtab.humanize import display_path
@@ -27,25 +31,25 @@ COLUMNS = ("File", "Lines", "Read", "Tokens", "Where it stops")
 FILE_ROLE = Qt.ItemDataRole.UserRole
 
 
-def where_it_stops(file: LoadedFile) -> str:
-    """The row's last column, in words."""
-    if file.when == "on demand" and file.cut_reason is None:
-        return "Read only when the agent opens it"
-    if file.cut_at_line is None:
-        return "Read whole"
-    if file.resumes_at_line is not None:
-        return (
-            f"Lines {file.cut_at_line}–{file.resumes_at_line - 1} are not read: {file.cut_reason}"
-        )
-    if file.cut_at_line == 1 and file.loaded_lines == 0:
-        return file.cut_reason or "Not read"
-    return f"From line {file.cut_at_line} on it is not read: {file.cut_reason}"
+STOPS_COLUMN = COLUMNS.index("Where it stops")
 
 
-def file_label(file: LoadedFile) -> str:
-    if file.physical_path:
-        return display_path(file.physical_path)
-    return file.path or file.id or ""
+class WrappingDelegate(QStyledItemDelegate):
+    """Rows as tall as *Where it stops* wrapped at its column's width (Qt's own asks for
+    one line: its size hint knows no column width)."""
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__(tree)
+        self._tree = tree
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        if index.column() == STOPS_COLUMN:
+            option = QStyleOptionViewItem(option)
+            # A valid rect, or Qt's style measures the text on one line.
+            option.rect = QRect(0, 0, self._tree.header().sectionSize(STOPS_COLUMN), 1)
+        return super().sizeHint(option, index)
 
 
 class LoadsDialog(QDialog):
@@ -54,10 +58,13 @@ class LoadsDialog(QDialog):
     Signals:
         refresh_requested(): Refresh was clicked.
         file_requested(str): a row was activated: open its file (its id or path).
+        outside_requested(str): a row of a file no source holds was activated: open it
+            on disk (its path) in the external editor.
     """
 
     refresh_requested = Signal()
     file_requested = Signal(str)
+    outside_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,7 +78,9 @@ class LoadsDialog(QDialog):
         self.tree.setObjectName("loadsTree")
         self.tree.setHeaderLabels(list(COLUMNS))
         self.tree.setRootIsDecorated(True)
-        self.tree.setUniformRowHeights(True)
+        # Where a file stops is wrapped, never elided: rows grow to hold it.
+        self.tree.setUniformRowHeights(False)
+        self.tree.setWordWrap(True)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a path's name stays
         header = self.tree.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
@@ -79,6 +88,8 @@ class LoadsDialog(QDialog):
         for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
+        self.tree.setItemDelegate(WrappingDelegate(self.tree))
+        header.sectionResized.connect(self._on_header_section_resized)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.refresh_button = QPushButton("&Refresh", self)
         buttons.addButton(self.refresh_button, QDialogButtonBox.ButtonRole.ActionRole)
@@ -125,30 +136,35 @@ class LoadsDialog(QDialog):
         font = item.font(0)
         font.setBold(True)
         item.setFont(0, font)
-        for file in agent.files:
+        rows: list[QTreeWidgetItem] = []
+        for file, parent, label, stops in agent_rows(agent):
             row = QTreeWidgetItem(
-                [
-                    file_label(file),
-                    str(file.lines),
-                    str(file.loaded_lines),
-                    f"{file.loaded_tokens:,}",
-                    where_it_stops(file),
-                ]
+                [label, str(file.lines), str(file.loaded_lines), f"{file.loaded_tokens:,}", stops]
             )
             row.setData(0, FILE_ROLE, file)
-            row.setToolTip(0, file.id or file.path or "")
-            row.setToolTip(4, where_it_stops(file))
+            where = file.id or file.path or file.physical_path or ""
+            outside = " (not among Memtab's files: Enter opens it in the external editor)"
+            row.setToolTip(0, where + (outside if opens_outside(file) else ""))
+            row.setToolTip(4, stops)
             if file.cut_at_line is not None:
                 for column in range(len(COLUMNS)):
                     row.setForeground(column, QBrush(QColor(Accent.WARNING.value)))
             elif file.when == "on demand":
                 for column in range(len(COLUMNS)):
                     row.setForeground(column, QBrush(QColor("gray")))
-            item.addChild(row)
+            (item if parent is None else rows[parent]).addChild(row)
+            rows.append(row)
         return item
+
+    @Slot(int, int, int)
+    def _on_header_section_resized(self, column: int, _old: int, _new: int) -> None:
+        if column == STOPS_COLUMN:
+            self.tree.scheduleDelayedItemsLayout()  # the rows' heights, wrapped anew
 
     @Slot(QTreeWidgetItem, int)
     def _on_tree_item_activated(self, item: QTreeWidgetItem, _column: int) -> None:
         file = item.data(0, FILE_ROLE)
-        if isinstance(file, LoadedFile):
+        if isinstance(file, LoadedFile) and opens_outside(file) and file.physical_path:
+            self.outside_requested.emit(file.physical_path)
+        elif isinstance(file, LoadedFile):
             self.file_requested.emit(file.id or file.path or "")

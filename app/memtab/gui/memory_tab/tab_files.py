@@ -15,6 +15,8 @@
 - A file with unsaved changes in an editor tab is marked "● unsaved" on its row (the
   tab's ● is out of sight when the tabs are many, or beside a terminal, where the tree
   and the editor take turns).
+- An `@`-import followed in a Claude Code instruction file opens the memory file it names
+  where the tree shows it, else the file on disk in the external editor.
 - Each file shown is a step of Back and Forward (`navigation.FileNavigation`), which
   show a file as a link does, its row selected and opened, and put the keyboard in its
   text (`edit_key`, as Quick open does).
@@ -23,11 +25,12 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QObject, Slot
 
-from memtab.components.files.open import open_file
+from memtab.components.files.open import open_file, ref_on_disk
 from memtab.components.files.ops import OpResult
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import ref_key
@@ -108,6 +111,7 @@ class TabFiles(QObject):
         editor.file_closed.connect(self._on_editor_file_closed)
         editor.tabs_changed.connect(self._on_editor_tabs_changed)
         editor.link_opened.connect(self._on_editor_link_opened)
+        editor.path_opened.connect(self._on_editor_path_opened)
         for changed in (editor.dirty_changed, editor.tabs_changed, editor.saved):
             changed.connect(self._mark_unsaved)
 
@@ -218,6 +222,18 @@ class TabFiles(QObject):
     def _on_editor_link_opened(self, ref: MemoryFileRef) -> None:
         if not self._show_key(ref_key(ref)):
             self._editor.link_missing(ref)
+
+    @Slot(object)
+    def _on_editor_path_opened(self, path: Path) -> None:
+        # An `@`-import: a memory file where the tree shows it, else the file on disk.
+        scan = self._context.shown.scan
+        ref = ref_on_disk(scan, path) if scan is not None else None
+        if ref is not None and self._show_key(ref_key(ref)):
+            return
+        if path.is_file():
+            self._editor.open_external(path)
+        else:
+            self._editor.path_missing(path)
 
     @Slot()
     def _on_editor_tabs_changed(self) -> None:

@@ -66,6 +66,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "editor.find_next",
         "editor.find_previous",
         "editor.go_to_line",
+        "loads.go_to_cut",
         None,
         "search.focus",
         "search.next_result",

@@ -56,6 +56,7 @@ _OWN_INSTRUCTIONS = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
 _AGENTS_FILES = ("AGENTS.md", ".claude/AGENTS.md")
 _PATHS_KEY = re.compile(r"(?m)^paths\s*:")
 _IMPORT = re.compile(r"(?:^|\s)@((?:[^\s\\]|\\ )+)")
+_CODE_SPAN = re.compile(r"`[^`]*`")
 _TEXT_SUFFIXES = frozenset(
     [
         ".md",
@@ -97,6 +98,8 @@ class InstructionFile:
     path: Path
     kind: Kind
     imported_by: Path | None = None
+    imported_at_line: int | None = None
+    """The line of `imported_by` that imports it (1-based)."""
 
 
 def instruction_mode(settings_files: Sequence[Path]) -> tuple[InstructionMode, Path | None]:
@@ -160,34 +163,53 @@ def _add_with_imports(
     seen: set[str],
     path: Path,
     kind: Kind,
-    parent: Path | None,
+    parent: tuple[Path, int] | None,
     user_home: Path,
     depth: int,
 ) -> None:
     seen.add(_key(path))
-    found.append(InstructionFile(path, kind, parent))
+    found.append(InstructionFile(path, kind, *(parent or (None, None))))
     if depth >= MAX_IMPORT_DEPTH:
         return
-    for target in imports_of(_read(path), path.parent, user_home):
+    for target, line in imports_with_lines(_read(path), path.parent, user_home):
         if _is_file(target) and _key(target) not in seen:
-            _add_with_imports(found, seen, target, kind, path, user_home, depth + 1)
+            _add_with_imports(found, seen, target, kind, (path, line), user_home, depth + 1)
 
 
 _NOT_PROSE = (LineKind.FRONTMATTER, LineKind.FENCE, LineKind.CODE)
 
 
 def imports_of(text: str, base: Path, user_home: Path) -> Iterator[Path]:
-    """The files `text` `@`-imports, resolved: `~/` under the home, a relative path from
-    `base`; never in the frontmatter, a fenced code block (as the one classifier tells
-    them, `memtab.markdown`) or a code span; only text files."""
+    """The files `text` `@`-imports, resolved (`imports_with_lines`)."""
+    for target, _line in imports_with_lines(text, base, user_home):
+        yield target
+
+
+def imports_with_lines(text: str, base: Path, user_home: Path) -> Iterator[tuple[Path, int]]:
+    """The files `text` `@`-imports, resolved, each with its line (1-based): `~/` under the
+    home, a relative path from `base`; never in the frontmatter, a fenced code block (as
+    the one classifier tells them, `memtab.markdown`) or a code span; only text files."""
     lines = text.splitlines()
-    for line, found in zip(lines, classify(lines), strict=True):
+    for number, (line, found) in enumerate(zip(lines, classify(lines), strict=True), 1):
         if found.kind in _NOT_PROSE:
             continue
-        for match in _IMPORT.finditer(re.sub(r"`[^`]*`", " ", line)):
-            target = _import_target(match.group(1), base, user_home)
+        for _start, _end, written in import_spans(line):
+            target = import_target(written, base, user_home)
             if target is not None:
-                yield target
+                yield target, number
+
+
+def import_spans(line: str) -> list[tuple[int, int, str]]:
+    """Where one prose line `@`-imports: (start, end) of each `@path` in the line and the
+    path as written — none inside a code span."""
+    prose = _CODE_SPAN.sub(lambda code: " " * len(code.group(0)), line)
+    return [(match.start(1) - 1, match.end(1), match.group(1)) for match in _IMPORT.finditer(prose)]
+
+
+def import_target(raw: str, base: Path, user_home: Path) -> Path | None:
+    """The file an `@`-import of `raw` in a file of folder `base` names, or None (not a
+    path, or not a text file)."""
+    return _import_target(raw, base, user_home)
 
 
 def _import_target(raw: str, base: Path, user_home: Path) -> Path | None:

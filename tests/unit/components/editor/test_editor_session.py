@@ -267,7 +267,8 @@ def test_a_save_pushing_memory_md_past_claude_codes_cut_waits_for_the_users_word
     index.clean_text = lines
     assert index.past_cut_warning(lines + "- one more\n") is None, "still within the cut"
     warning = index.past_cut_warning(lines + "- one\n- two\n- three\n")
-    assert warning is not None and warning.startswith("Not saved: 2 more lines of MEMORY.md")
+    assert warning is not None and warning.startswith("Not saved: Claude Code would not read")
+    assert "2 more than the file on disk" in warning
     index.clean_text = lines + "- one\n- two\n"  # already past it: only what is new counts
     assert index.past_cut_warning(lines + "- one\n- two\n- three\n") is not None
     assert index.past_cut_warning(lines + "- one\n- two\n") is None

@@ -47,6 +47,18 @@ def test_what_each_row_offers_in_the_menus_order() -> None:
     assert rules.row_actions(message) == ()
 
 
+def test_claude_codes_memory_md_past_its_cut_offers_go_to_the_cut_first() -> None:
+    def index(name: str, warning: str | None) -> TreeNode:
+        node = TreeNode(name, NodeKind.FILE, name, physical=f"/c/memory/{name}", warning=warning)
+        node.ref = MemoryFileRef("claude-code:memory-x", f"memory/{name}")
+        return node
+
+    cut = "MEMORY.md has 249 lines: Claude Code reads only its first 200 lines"
+    assert rules.row_actions(index("MEMORY.md", cut))[:2] == (C.GO_TO_CUT, SEP)
+    assert C.GO_TO_CUT not in rules.row_actions(index("MEMORY.md", None))  # read whole
+    assert C.GO_TO_CUT not in rules.row_actions(index("topic.md", cut))
+
+
 def test_what_the_actions_apply_to() -> None:
     mine, read_only = file("/memories/global/a"), file("/memories/global/a", read_only=True)
     assert rules.is_editable(mine) and rules.is_pinnable(mine) and rules.is_copyable(mine)

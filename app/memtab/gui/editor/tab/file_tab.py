@@ -15,6 +15,10 @@ What it guarantees:
   sides changed different lines) replace the buffer with one undoable edit and offer
   "Restore my draft", so they need not ask first.
 - The description field edits the frontmatter `description:` line and follows it.
+- Claude Code's MEMORY.md says on the bar what Claude Code does not read of it, and a
+  save that would push more lines past its cut waits for *Save anyway*; both bars follow
+  the text (`components.loads.cut_bars`) and their *Go to the cut* and *Move them to a
+  topic file* are the loads feature's actions (`action_requested`).
 - Binary (NUL) and over-cap files open read-only with a note; so does another agent's
   file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
 - Diffs and merges are computed on a worker thread (`TaskRunner`), never blocking; the
@@ -51,21 +55,39 @@ from memtab.components.editor.document import OpenDocument
 from memtab.components.editor.frontmatter import with_description
 from memtab.components.editor.links import resolve_link
 from memtab.components.editor.session import BarKind, SaveStart, Situation
+from memtab.components.loads.cut_bars import (
+    GO_TO_CUT,
+    MOVE_PAST_CUT,
+    NOTE_CHOICES,
+    SAVE_CHOICES,
+    SAVE_PAST_CUT,
+    Shown,
+    bar_now,
+    cut_note,
+)
+from memtab.components.loads.imports import IMPORT_HREF, import_file, reads_imports
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.editor.tab.prompts import EditorPrompts, TaskSource
 from memtab.gui.editor.tab.reading import WhileReading
+from memtab.gui.editor.text.import_clicks import ImportClicks
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock, call_soon
 from memtab.humanize import short_name
+from memtab.sources.claude.index import is_cut_index, lines_past_cut
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 
-SAVE_PAST_CUT = "save_past_cut"
-"""The bar's "Save anyway" for a MEMORY.md save that pushes lines past Claude Code's cut."""
+_CUT_SHOWN: dict[Situation, Shown] = {
+    Situation.CUT_NOTE: "note",
+    Situation.PAST_CUT: "save",
+    Situation.NONE: "none",
+}
+CUT_FOLLOW_MS = 150
+"""Typing settles this long before the cut's bar follows the text (a 25 KB file: a ms)."""
 
 
 class FileTab(QWidget):
@@ -80,6 +102,11 @@ class FileTab(QWidget):
         close_requested(): the bar's Close was chosen (the panel asks, then closes).
         link_opened(object): a link of the preview to a memory file (its MemoryFileRef)
             was clicked.
+        path_link_opened(object): an `@`-import of the text or the preview was followed:
+            the file it names on disk (a Path), which may be no memory file.
+        action_requested(str): a button of the bar asks for another feature's
+            registered action, by its id (the cut's Go to the cut, Move them to a topic
+            file: `components.loads.cut_bars`).
     """
 
     saved = Signal(object)
@@ -87,6 +114,8 @@ class FileTab(QWidget):
     state_changed = Signal()
     close_requested = Signal()
     link_opened = Signal(object)
+    path_link_opened = Signal(object)
+    action_requested = Signal(str)
 
     def __init__(
         self,
@@ -98,7 +127,8 @@ class FileTab(QWidget):
         clock: GuiClock = QT_CLOCK,
     ) -> None:
         """Nothing open; reads and saves go through `files` (the window's file channel),
-        diffs run on the worker `tasks` gives; `clock` times a slow read's "Reading…"."""
+        diffs run on the worker `tasks` gives; `clock` times a slow read's "Reading…" and
+        when the cut's bar follows the typing."""
         super().__init__(parent)
         self.kept = False
         """A kept tab stays when another file opens; a preview tab (False) is replaced."""
@@ -107,6 +137,7 @@ class FileTab(QWidget):
         self._physical_only: Path | None = None  # an orphan's file, shown read-only
         self._after_load: list[Callable[[], None]] = []  # once the text is shown
         self._past_cut_ok = ""  # the MEMORY.md text the user chose to save past its cut
+        self._past_cut = 0  # lines of it past the cut when its bar last looked
         self.view = EditorView(self)
         self.prompts = EditorPrompts(self.view.page, tasks)
         self.view.set_bar(self.prompts.bar)
@@ -121,6 +152,10 @@ class FileTab(QWidget):
         self.prompts.action_chosen.connect(self._on_prompts_action_chosen)
         self.prompts.dismissed.connect(self._on_prompts_dismissed)
         self.view.preview.link_clicked.connect(self._on_preview_link_clicked)
+        self._import_clicks = ImportClicks(self.view.text_edit)
+        self._import_clicks.link_clicked.connect(self._on_preview_link_clicked)
+        self._cut_follow = clock.timer(self, self._follow_cut, single_shot=True)
+        self.view.text_edit.document().contentsChanged.connect(self._on_document_contents_changed)
 
     # --- what is open ------------------------------------------------------------------------
 
@@ -292,12 +327,31 @@ class FileTab(QWidget):
         warning = self.doc.file.past_cut_warning(text) if text != self._past_cut_ok else None
         if warning is None:
             return False
-        self.doc.show_bar(
-            Situation.NOTE, BarKind.WARNING, warning, [(SAVE_PAST_CUT, "Save anyway")]
-        )
+        self.doc.show_bar(Situation.PAST_CUT, BarKind.WARNING, warning, list(SAVE_CHOICES))
         if then is not None:
             then(False)
         return True
+
+    def _follow_cut(self) -> None:
+        """The cut's bar follows the text of Claude Code's MEMORY.md (`cut_bars.bar_now`):
+        new words, or it goes, or the note comes."""
+        ref = self.doc.file.ref
+        if ref is None or not is_cut_index(ref.agent, ref.name):
+            return
+        text = self.view.buffer_text()
+        was_past, self._past_cut = self._past_cut, lines_past_cut(text)
+        shown = _CUT_SHOWN.get(self.doc.file.situation)
+        if shown is None:
+            return  # another bar (a conflict's) is not the cut's to change
+        now = bar_now(shown, was_past, self.doc.file.clean_text, text)
+        if now is None:
+            if shown != "none":
+                self.doc.clear_bar()
+            return
+        bar = self.prompts.bar
+        if (now.text, [choice for choice, _label in now.choices]) != (bar.text, bar.action_ids()):
+            situation = Situation.CUT_NOTE if now.note else Situation.PAST_CUT
+            self.doc.show_bar(situation, BarKind.WARNING, now.text, list(now.choices))
 
     @property
     def saving(self) -> bool:
@@ -332,6 +386,10 @@ class FileTab(QWidget):
     def document_opened(self, ref: MemoryFileRef) -> None:
         """`opened` for the document just opened and shown (`DocumentHost`), then what
         waited for its text (`after_load`)."""
+        self._import_clicks.on = imports = reads_imports(ref)
+        self.view.set_imports(imports)
+        self._cut_follow.stop()  # the note, if any, came with the text
+        self._past_cut = lines_past_cut(self.doc.file.clean_text)
         self.opened.emit(ref)
         waiting, self._after_load = self._after_load, []
         for then in waiting:
@@ -379,12 +437,30 @@ class FileTab(QWidget):
         if action == SAVE_PAST_CUT:
             self._past_cut_ok = self.view.buffer_text()
             self.doc.clear_bar()
-            self.save()
+            self.save(self._after_save_anyway)
+            return
+        if action in (GO_TO_CUT, MOVE_PAST_CUT):
+            self.action_requested.emit(action)
             return
         self.doc.perform(action)
 
+    def _after_save_anyway(self, saved: bool) -> None:
+        """Saved past the cut: the cut's note says what Claude Code does not read now."""
+        note = cut_note(self.view.buffer_text()) if saved else None
+        if note is not None and self.doc.file.situation is Situation.NONE:
+            self.doc.show_bar(Situation.CUT_NOTE, BarKind.WARNING, note, list(NOTE_CHOICES))
+
+    @Slot()
+    def _on_document_contents_changed(self) -> None:
+        ref = self.doc.file.ref
+        if ref is not None and is_cut_index(ref.agent, ref.name) and not self.doc.reading:
+            self._cut_follow.start(CUT_FOLLOW_MS)
+
     @Slot(str)
     def _on_preview_link_clicked(self, href: str) -> None:
+        if href.startswith(IMPORT_HREF) and reads_imports(self.ref):
+            self._follow_import(href.removeprefix(IMPORT_HREF))
+            return
         target = resolve_link(self.ref, href)
         if target.ref is not None:
             self.link_opened.emit(target.ref)
@@ -394,6 +470,16 @@ class FileTab(QWidget):
             QDesktopServices.openUrl(QUrl(target.web))
         else:
             self.show_notice(BarKind.INFO, target.why)
+
+    def _follow_import(self, written: str) -> None:
+        """An `@`-import clicked: the file it names, where Memtab shows it or on disk
+        (`path_link_opened`), or why not."""
+        real = self.real_path
+        target = import_file(written, real, Path.home()) if real is not None else None
+        if target is None:
+            self.show_notice(BarKind.INFO, f"Claude Code imports no file by @{written}")
+        else:
+            self.path_link_opened.emit(target)
 
     @Slot()
     def _on_prompts_dismissed(self) -> None:

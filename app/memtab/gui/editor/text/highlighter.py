@@ -1,4 +1,5 @@
-"""Light Markdown highlighting for the editor: frontmatter, headings, bullets and code.
+"""Light Markdown highlighting for the editor: frontmatter, headings, bullets and code; in
+Claude Code's instruction files, `@`-imports as links (`components.loads.imports`).
 
 Each line is told by the one classifier (`memtab.markdown.classify_line`), as the check,
 the consolidator and the writer tell it. Cheap enough for 100 KiB files: one pass per line
@@ -21,6 +22,7 @@ from PySide6.QtGui import (
 
 from memtab.gui.toolkit.style import Accent, blend, is_dark, muted_text
 from memtab.markdown import FRONTMATTER_OPEN, Fence, LineKind, State, classify_line
+from memtab.sources.claude.instructions import import_spans
 
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 _FRONTMATTER_KEY = re.compile(r"^([A-Za-z0-9_-]+)\s*:")
@@ -47,6 +49,13 @@ def classifier_state(block: int) -> State:
     return Fence("~" if tilde else "`", length, "")
 
 
+def _link_format(color: QColor) -> QTextCharFormat:
+    text_format = QTextCharFormat()
+    text_format.setForeground(color)
+    text_format.setFontUnderline(True)
+    return text_format
+
+
 def _format(
     color: QColor, *, bold: bool = False, background: QColor | None = None
 ) -> QTextCharFormat:
@@ -66,7 +75,14 @@ class MarkdownHighlighter(QSyntaxHighlighter):
         """Attach to `document`; call `set_palette` when the theme changes."""
         super().__init__(document)
         self._formats: dict[str, QTextCharFormat] = {}
+        self._imports = False
         self._build_formats(palette)
+
+    def set_imports(self, on: bool) -> None:
+        """Mark `@`-imports as links (Claude Code's instruction files), or not."""
+        if on != self._imports:
+            self._imports = on
+            self.rehighlight()
 
     def set_palette(self, palette: QPalette) -> None:
         """Recompute the colours for a new palette and re-highlight."""
@@ -87,6 +103,7 @@ class MarkdownHighlighter(QSyntaxHighlighter):
             "bullet": _format(blend(text, Accent.WARNING.color, 0.75), bold=True),
             "code": _format(code_text, background=blend(base, text, 0.06)),
             "fence": _format(muted_text(palette), background=blend(base, text, 0.06)),
+            "link": _link_format(palette.color(QPalette.ColorRole.Link)),
         }
 
     def highlightBlock(self, text: str) -> None:
@@ -114,6 +131,9 @@ class MarkdownHighlighter(QSyntaxHighlighter):
         if "`" in text:
             for match in _INLINE_CODE.finditer(text):
                 self.setFormat(match.start(), match.end() - match.start(), self._formats["code"])
+        if self._imports and "@" in text:
+            for start, end, _written in import_spans(text):
+                self.setFormat(start, end - start, self._formats["link"])
 
     def _highlight_frontmatter_line(self, text: str) -> None:
         self.setFormat(0, len(text), self._formats["frontmatter"])

@@ -4,7 +4,8 @@ Qt's own Markdown reader (`QTextDocument.setMarkdown`, CommonMark with GitHub ex
 renders the body; the frontmatter is left out (the description has its own field above the
 editor). A click on a link is reported (`link_clicked`): the tab decides where it leads
 (`components.editor.links` — a memory file opens in Memtab, a web link in the browser,
-`file:` and other schemes never: memory files are untrusted text).
+`file:` and other schemes never: memory files are untrusted text). In Claude Code's
+instruction files, `@`-imports are links too (`components.loads.imports`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from memtab.components.editor.frontmatter import body_without_frontmatter
+from memtab.components.loads.imports import with_import_links
 
 
 class MarkdownPreview(QTextBrowser):
@@ -34,6 +36,7 @@ class MarkdownPreview(QTextBrowser):
         self.anchorClicked.connect(self._on_anchor_clicked)
         self.document().setDocumentMargin(14)
         self._source = ""
+        self._imports = False
 
     @property
     def source_text(self) -> str:
@@ -47,10 +50,18 @@ class MarkdownPreview(QTextBrowser):
         self._source = text
         bar = self.verticalScrollBar()
         position = bar.value()
-        self.document().setMarkdown(
-            body_without_frontmatter(text), QTextDocument.MarkdownFeature.MarkdownDialectGitHub
-        )
+        body = body_without_frontmatter(text)
+        if self._imports:
+            body = with_import_links(body)
+        self.document().setMarkdown(body, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
         bar.setValue(min(position, bar.maximum()))
+
+    def set_imports(self, on: bool) -> None:
+        """Render `@`-imports as links (Claude Code's instruction files), or not."""
+        if on != self._imports:
+            self._imports = on
+            source, self._source = self._source, ""
+            self.set_markdown_source(source)
 
     @Slot(QUrl)
     def _on_anchor_clicked(self, url: QUrl) -> None:

@@ -390,6 +390,12 @@ class EditorView(QWidget):
             f"color: {accent}; border: 1px solid {accent}; border-radius: 7px; padding: 0 5px;"
         )
 
+    def set_imports(self, on: bool) -> None:
+        """`@`-imports as links in the text and the preview (Claude Code's instruction
+        files: `components.loads.imports`), or not."""
+        self._highlighter.set_imports(on)
+        self.preview.set_imports(on)
+
     def set_view_mode(self, mode: ViewMode) -> None:
         """Show the source, the preview, or both."""
         self._view_mode = mode

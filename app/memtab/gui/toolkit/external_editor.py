@@ -7,6 +7,8 @@ editor that fails at once (bad arguments, cannot open a display) is reported ins
 vanishing. Without either variable the desktop's default application opens the file
 (`QDesktopServices`), and when there is none that is said too. Whatever the program
 writes, the watcher sees: the editor panel reloads or asks, as for any outside change.
+The editor's *Open in external editor* uses it, and so does the loads view for a file no
+source of Memtab's holds.
 """
 
 from __future__ import annotations

@@ -1,0 +1,113 @@
+"""What the editor's bar says of Claude Code's cut of an open `MEMORY.md` (docs/formats.md
+§17.6) — no Qt.
+
+Two bars, each following the text as it is typed (`bar_now`):
+
+- the cut's note (`Situation.CUT_NOTE`), from the moment the file opens: how many lines
+  Claude Code does not read, from which line on; *Go to the cut* and *Move them to a
+  topic file*. It goes once the text is within the cut, stays over saves (the text is
+  still past it), and comes when lines go past a cut they were all within.
+- *Not saved* (`Situation.PAST_CUT`): a save that would leave more lines past the cut
+  than the file on disk waits for the user's word — how many lines Claude Code would not
+  read, how many more than on disk; *Save anyway*, *Move them to a topic file*, *Go to
+  the cut*. It goes once the save would not wait any more (lines moved up, deleted) or
+  the text is saved.
+
+Every button has a letter (Alt+A, Alt+M, Alt+G). *Go to the cut* and *Move them to a topic
+file* are the loads feature's registered actions (`GO_TO_CUT`, `MOVE_PAST_CUT`): the
+editor runs them by their ids.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from memtab.humanize import plural
+from memtab.sources.claude.index import (
+    INDEX_MAX_LINES,
+    INDEX_MAX_UNITS,
+    IndexCut,
+    index_cut,
+    lines_past_cut,
+)
+
+GO_TO_CUT = "loads.go_to_cut"
+"""The loads feature's action: the cursor to the first line Claude Code does not read."""
+MOVE_PAST_CUT = "loads.move_past_cut"
+"""The loads feature's action: the lines past the cut into a topic file beside the index."""
+SAVE_PAST_CUT = "save_past_cut"
+"""The bar's *Save anyway*: save this text though it pushes lines past the cut."""
+
+Choice = tuple[str, str]
+"""An action id and its button label (as `components.editor.session`'s)."""
+
+NOTE_CHOICES: tuple[Choice, ...] = (
+    (GO_TO_CUT, "&Go to the cut"),
+    (MOVE_PAST_CUT, "&Move them to a topic file"),
+)
+SAVE_CHOICES: tuple[Choice, ...] = (
+    (SAVE_PAST_CUT, "Save &anyway"),
+    (MOVE_PAST_CUT, "&Move them to a topic file"),
+    (GO_TO_CUT, "&Go to the cut"),
+)
+
+
+def _limit(cut: IndexCut) -> str:
+    if cut.reason == "size":
+        return f"its first {INDEX_MAX_UNITS:,} characters"
+    return f"its first {INDEX_MAX_LINES} lines"
+
+
+def cut_note(text: str) -> str | None:
+    """The cut's note for a `MEMORY.md` holding `text` (None: Claude Code reads it whole)."""
+    cut = index_cut(text)
+    if cut.cut_at_line is None:
+        return None
+    past = lines_past_cut(text)
+    return (
+        f"Claude Code does not read {plural(past, 'line')} of MEMORY.md, from line "
+        f"{cut.cut_at_line} on: it loads only {_limit(cut)} into a session."
+    )
+
+
+def past_cut_warning(on_disk: str, text: str) -> str | None:
+    """Why saving `text` over `on_disk` waits for the user's word: more of its lines would
+    be past the cut than the file on disk has (None: the save need not wait)."""
+    more = lines_past_cut(text) - lines_past_cut(on_disk)
+    cut = index_cut(text)
+    if more <= 0 or cut.cut_at_line is None:
+        return None
+    past = lines_past_cut(text)
+    return (
+        f"Not saved: Claude Code would not read {plural(past, 'line')} of MEMORY.md, from "
+        f"line {cut.cut_at_line} on — {more} more than the file on disk."
+    )
+
+
+class CutBar(NamedTuple):
+    """What the cut's bar shows: the note (`note`) or *Not saved*, its words, its buttons."""
+
+    note: bool
+    text: str
+    choices: tuple[Choice, ...]
+
+
+Shown = Literal["note", "save", "none"]
+"""Which bar shows: the cut's note, *Not saved*, or none at all (another bar, a conflict's,
+is not the cut's to change)."""
+
+
+def bar_now(shown: Shown, was_past: int, on_disk: str, text: str) -> CutBar | None:
+    """What the cut's bar shows now that the buffer holds `text` (the file on disk
+    `on_disk`; `was_past` lines were past the cut when it last looked), or None: no cut
+    bar — the one shown has nothing left to say. *Not saved* gives way to the note while
+    lines are still past the cut; with no bar shown, the note comes when lines go past a
+    cut they were all within (typed, or the text reloaded), not again once dismissed."""
+    if shown == "save":
+        warning = past_cut_warning(on_disk, text)
+        if warning is not None:
+            return CutBar(False, warning, SAVE_CHOICES)
+    if shown == "none" and was_past:
+        return None
+    note = cut_note(text)
+    return CutBar(True, note, NOTE_CHOICES) if note is not None else None
