@@ -355,7 +355,7 @@ def _overlap(first: Registered, second: Registered) -> bool:
 def _claimed(first: Registered, second: Registered) -> bool:
     """Whether one of the two claims the key inside the other's reach — not both on one
     widget: neither is the inner one then, and Qt runs neither (Find next's standard keys
-    held Ctrl+G on X11, where Go to line is)."""
+    held Ctrl+G on GNOME and XFCE, Go to line's key)."""
     if first.claim and second.claim and first.on is second.on:
         return False
     return any(

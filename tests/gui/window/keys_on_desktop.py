@@ -22,6 +22,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit
 
 from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.paths import parse_file_path
@@ -51,6 +52,17 @@ def redone_by(field: QLineEdit | QPlainTextEdit) -> list[str]:
     return redone
 
 
+def went_to_line(editor: EditorPanel) -> bool:
+    """Whether Ctrl+G in the text opens Go to line (GNOME's and XFCE's standard Find next
+    is Ctrl+G too)."""
+    editor.text_edit.setFocus()
+    QTest.keyClick(editor.text_edit, Qt.Key.Key_G, CTRL)
+    dialog = editor.editor_actions.go_to_line_dialog
+    if dialog is not None:
+        dialog.reject()
+    return dialog is not None
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
@@ -75,9 +87,11 @@ def main() -> None:
         while (editor.current_path is None or editor.is_reading) and time.monotonic() < deadline:
             QApplication.processEvents()
             time.sleep(0.01)
+        go_to_line = went_to_line(editor)
         print(
             json.dumps(
                 {
+                    "go_to_line": go_to_line,
                     "keys": {
                         entry.id: [key.toString(portable) for key in entry.keys]
                         for entry in actions.entries()

@@ -124,14 +124,14 @@ class EditorActions(QObject):
         self.find_next_action = self._action(
             "editor.find_next",
             "Find &next",
-            ["F3"],  # not StandardKey.FindNext: Ctrl+G on X11, which is Go to line
+            ["F3"],  # not StandardKey.FindNext: Ctrl+G on GNOME and XFCE, Go to line
             "Next match",
             self.find_next,
         )
         self.find_previous_action = self._action(
             "editor.find_previous",
             "Find &previous",
-            ["Shift+F3"],  # not StandardKey.FindPrevious: Ctrl+Shift+G on X11
+            ["Shift+F3"],  # not StandardKey.FindPrevious: Ctrl+Shift+G on GNOME
             "Previous match",
             self.find_previous,
         )

@@ -121,7 +121,7 @@ class SearchBox(QObject):
             "search.next_result",
             "Next search result",
             self.next_result,
-            keys=["F3"],  # not StandardKey.FindNext: Ctrl+G on X11, which is Go to line
+            keys=["F3"],  # not StandardKey.FindNext: Ctrl+G on GNOME and XFCE, Go to line
             focus=within,
             on=parent,
             menu="edit",
@@ -130,7 +130,7 @@ class SearchBox(QObject):
             "search.previous_result",
             "Previous search result",
             self.previous_result,
-            keys=["Shift+F3"],  # not StandardKey.FindPrevious: Ctrl+Shift+G on X11
+            keys=["Shift+F3"],  # not StandardKey.FindPrevious: Ctrl+Shift+G on GNOME
             focus=within,
             on=parent,
             menu="edit",
