@@ -58,14 +58,18 @@ def _limit(cut: IndexCut) -> str:
     return f"its first {INDEX_MAX_LINES} lines"
 
 
+def _past(cut: IndexCut) -> int:
+    """Lines of the text `cut` is of that Claude Code does not read whole."""
+    return 0 if cut.cut_at_line is None else cut.lines - cut.cut_at_line + 1
+
+
 def cut_note(text: str) -> str | None:
     """The cut's note for a `MEMORY.md` holding `text` (None: Claude Code reads it whole)."""
     cut = index_cut(text)
     if cut.cut_at_line is None:
         return None
-    past = lines_past_cut(text)
     return (
-        f"Claude Code does not read {plural(past, 'line')} of MEMORY.md, from line "
+        f"Claude Code does not read {plural(_past(cut), 'line')} of MEMORY.md, from line "
         f"{cut.cut_at_line} on: it loads only {_limit(cut)} into a session."
     )
 
@@ -73,14 +77,13 @@ def cut_note(text: str) -> str | None:
 def past_cut_warning(on_disk: str, text: str) -> str | None:
     """Why saving `text` over `on_disk` waits for the user's word: more of its lines would
     be past the cut than the file on disk has (None: the save need not wait)."""
-    more = lines_past_cut(text) - lines_past_cut(on_disk)
     cut = index_cut(text)
+    more = _past(cut) - lines_past_cut(on_disk)
     if more <= 0 or cut.cut_at_line is None:
         return None
-    past = lines_past_cut(text)
     return (
-        f"Not saved: Claude Code would not read {plural(past, 'line')} of MEMORY.md, from "
-        f"line {cut.cut_at_line} on — {more} more than the file on disk."
+        f"Not saved: Claude Code would not read {plural(_past(cut), 'line')} of MEMORY.md, "
+        f"from line {cut.cut_at_line} on — {more} more than the file on disk."
     )
 
 

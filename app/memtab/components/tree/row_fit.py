@@ -31,14 +31,12 @@ def pills_kept(name_width: int, pills: Sequence[Pill], room: int, gap: int) -> l
     `room` pixels: all while the whole name fits, else the most telling that leave it room
     (a pill dropped for a lower one never is)."""
     kept = [True] * len(pills)
-
-    def needed() -> int:
-        return name_width + sum(
-            pill.width + gap for pill, on in zip(pills, kept, strict=True) if on
-        )
-
+    needed = name_width + sum(pill.width for pill in pills) + gap * len(pills)
+    if needed <= room:  # most rows: all of it fits
+        return kept
     for index in sorted(range(len(pills)), key=lambda i: (pills[i].rank, -i)):
-        if needed() <= room:
-            break
         kept[index] = False
+        needed -= pills[index].width + gap
+        if needed <= room:
+            break
     return kept
