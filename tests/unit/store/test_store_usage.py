@@ -376,3 +376,30 @@ def test_failed_pin_leaves_meta_untouched(store: MemoryStore) -> None:
     with pytest.raises(NotFoundError):
         store.set_pinned(f"{G}/missing.md", True)
     assert store.home.meta_path.read_text(encoding="utf-8") == '{"entries": {}, "unknown": true}'
+
+
+def test_several_entries_change_in_one_write_told_first_to_the_caller(home: Home) -> None:
+    meta = MetaStore(home)
+    meta.update_entries({key: lambda _entry: MetaEntry(pinned=True) for key in ("a", "b")})
+    before = home.meta_path.read_bytes()
+    told: list[tuple[dict[str, tuple[MetaEntry, MetaEntry]], bytes]] = []
+
+    def note(changing: dict[str, tuple[MetaEntry, MetaEntry]]) -> None:
+        told.append((changing, home.meta_path.read_bytes()))  # the file not written yet
+
+    meta.update_entries(
+        {
+            "a": lambda entry: entry.replaced(access_count=entry.access_count + 2),
+            "b": lambda entry: entry,  # unchanged: not told
+            "c": lambda _entry: MetaEntry(access_count=1),
+        },
+        before_write=note,
+    )
+
+    [(changing, on_disk)] = told
+    assert on_disk == before
+    assert changing == {
+        "a": (MetaEntry(pinned=True), MetaEntry(pinned=True, access_count=2)),
+        "c": (MetaEntry(), MetaEntry(access_count=1)),
+    }
+    assert meta.load()["a"].access_count == 2

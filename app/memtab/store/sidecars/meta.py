@@ -248,18 +248,29 @@ class MetaStore:
                 entries.raw[key] = {**(current if isinstance(current, dict) else {}), **provenance}
 
     def update_entries(
-        self, updates: Mapping[str, Callable[[MetaEntry], MetaEntry | None]]
+        self,
+        updates: Mapping[str, Callable[[MetaEntry], MetaEntry | None]],
+        *,
+        before_write: Callable[[dict[str, tuple[MetaEntry, MetaEntry]]], None] | None = None,
     ) -> None:
         """Change several entries in one write: each key's entry becomes what its function
         makes of the entry as it is now (None: removed). Sync brings other machines' pins
         and usage in this way (re-read under the lock, so nothing counted meanwhile is
-        lost)."""
+        lost). `before_write` is told, under the lock and before the file is written, each
+        entry that changes as it is and as it will be: a caller's note of what it is about
+        to write (sync's, so a kill between the two is told apart)."""
         with self._editing() as entries:
+            changing: dict[str, tuple[MetaEntry, MetaEntry]] = {}
             for key, update in updates.items():
-                updated = update(entries.get(key))
+                current = entries.get(key)
+                updated = update(current)
                 # None forgets pins and usage; xum's marker (any field Memtab does not
                 # know) stays with the file.
                 entries.set(key, _DEFAULT_ENTRY if updated is None else updated)
+                if entries.get(key) != current:
+                    changing[key] = (current, entries.get(key))
+            if before_write is not None:
+                before_write(changing)
 
     def drop_subtree(self, subtree_key: str) -> None:
         """Forget pins and usage of a deleted file or directory."""
