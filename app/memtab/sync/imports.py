@@ -1,7 +1,8 @@
 """What a sync brought in, in the runs log (docs/formats.md §14.3, §18.3): one run of kind
-`sync` per sync that wrote files here, each file an op with the versions history
-recorded, so Runs… shows what came from the other machines (and can take it back).
-The log stays this machine's: it is never synced."""
+`sync` per import that wrote files here (logged before the import's intent goes, so an
+import a kill cut short is logged by the sync that finishes it, once), each file an op
+with the versions history recorded, so Runs… shows what came from the other machines
+(and can take it back). The log stays this machine's: it is never synced."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Sequence
 from memtab.humanize import plural
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import FileVersions, RunEntry, RunOp
-from memtab.store.history.runs import log_run, new_run_id
+from memtab.store.history.runs import RunsLog, log_run, new_run_id
 from memtab.store.home import Home
 from memtab.sync.repository.layout import Target
 
@@ -43,6 +44,18 @@ def log_imports(home: Home, target: Target, changes: Sequence[RecordedChange], a
             ops=ops,
         ),
     )
+
+
+def not_logged(home: Home, changes: Sequence[RecordedChange]) -> list[RecordedChange]:
+    """The changes no sync's run in the runs log names yet."""
+    if not changes:
+        return []
+    try:
+        runs = RunsLog(home).runs(kind="sync")
+    except (OSError, TimeoutError):
+        runs = []
+    logged = {file.after_version for run in runs for op in run.ops for file in op.files}
+    return [change for change in changes if change.after.id not in logged]
 
 
 def _command(change: RecordedChange) -> str:

@@ -2,6 +2,8 @@
 pins and usage (docs/formats.md §18.3, §18.4).
 
 - `SyncState` (with its `Pending` files): `<home>/memtab/sync/<target>/state.json`.
+- `ImportIntent` (with its `IntendedFile`s and `MetaChange`s): `<home>/memtab/sync/<target>/
+  import.json`, what an import is about to write, while it writes (§18.3).
 - `MetaRecord`: one file's pins and usage in the repository's `.memtab/meta/<scope>.json`
   (`{"entries": {path: MetaRecord}}`, `meta_merge.parse_records`/`render_records`): the
   entry of memory-meta.json (§7: a `MetaEntry`, `store.sidecars.meta`, healed alike) plus
@@ -31,6 +33,7 @@ from memtab.store.sidecars.meta import MetaEntry
 T = TypeVar("T")
 PendingKind = Literal["conflict", "unapplied"]
 STATE_VERSION = 1
+INTENT_VERSION: Literal[1] = 1
 
 
 def _non_empty(value: Any) -> str | None:
@@ -143,3 +146,40 @@ class RepoMetaFile(Record):
     """`.memtab/meta/<scope>.json` in the repository: every file's `MetaRecord`."""
 
     entries: Annotated[dict[str, MetaRecord], Lenient({})] = field(default_factory=dict)
+
+
+class IntendedFile(Record):
+    """A file an import writes (docs/formats.md §18.3): the blob it held when the merge was
+    made (`before`) and the blob the import leaves (`after`); None: no file."""
+
+    before: str | None = None
+    after: str | None = None
+
+
+class MetaChange(Record):
+    """A memory-meta.json entry as an import found it and as it was about to leave it."""
+
+    before: MetaEntry
+    after: MetaEntry
+
+
+class ImportIntent(Record):
+    """`<home>/memtab/sync/<target>/import.json` (docs/formats.md §18.3): what an import is
+    about to write, written before its first file and gone once the state says it is done.
+    Read strictly: a field that does not read makes the whole intent unreadable (the next
+    sync then works the import out from the repository)."""
+
+    version: Literal[1]
+    merge: str
+    """The commit brought in: the branch moves to it once the scopes hold it."""
+    start: str | None
+    """The branch's commit when the import began (None: the branch had none)."""
+    remote: str | None = None
+    files: dict[str, IntendedFile]
+    """Every file the import writes, by repository path."""
+    state: SyncState
+    """The state the import began from (its conflicts included)."""
+    done: SyncState | None = None
+    """The state once every file is written (None: they are being written)."""
+    meta: dict[str, MetaChange] = field(default_factory=dict)
+    """With `done`: each entry of memory-meta.json the import was about to change, by key."""

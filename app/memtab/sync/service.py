@@ -28,10 +28,10 @@ from memtab.fs.records import NotWritten, Record, WrittenAs, computed
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
 from memtab.store.paths import PathError
+from memtab.store.scopes.memory import MemoryStore
 from memtab.store.xum_backup import BackupOverlap
 from memtab.sync.engine import SyncCancelledError, SyncOutcome, TargetSync
 from memtab.sync.export import Committer, SyncedStore
-from memtab.sync.imports import log_imports
 from memtab.sync.records import SyncState
 from memtab.sync.repository.git import (
     Git,
@@ -242,6 +242,7 @@ class SyncService:
         existed = repository.exists()
         if not existed:  # a state left by an earlier repository names commits it had
             self.paths.state(name).unlink(missing_ok=True)
+            self.paths.import_intent(name).unlink(missing_ok=True)
         git = self.git(name, cancel)
         try:
             git.init(target.remote, branch)
@@ -347,6 +348,8 @@ class SyncService:
             target,
             git,
             Committer(repo, config.machine, target.branch),
+            self.paths,
+            lambda: self._open_scopes(target),
             lambda: self._read_scopes(target, git),
             state,
             ever_synced=state.last_sync_at is not None,
@@ -364,14 +367,16 @@ class SyncService:
                 save_state(state_path, target_sync.state_after_cancel())
                 return TargetReport(target=target.name, remote=target.remote, status="cancelled")
             logger.warning("Sync of %s failed: %s", target.name, error)
-            save_state(state_path, state.with_changes(last_attempt_at=now, last_error=str(error)))
+            reached = target_sync.state_after_cancel()  # what it committed stands
+            save_state(state_path, reached.with_changes(last_attempt_at=now, last_error=str(error)))
             return TargetReport(
                 target=target.name, remote=target.remote, status="failed", error=str(error)
             )
         except Exception as error:  # a bug: said as a failure, kept for doctor and status
             logger.exception("Sync of %s stopped on an internal error", target.name)
             message = f"Memtab stopped on an internal error ({type(error).__name__}: {error})"
-            save_state(state_path, state.with_changes(last_attempt_at=now, last_error=message))
+            reached = target_sync.state_after_cancel()
+            save_state(state_path, reached.with_changes(last_attempt_at=now, last_error=message))
             return TargetReport(
                 target=target.name, remote=target.remote, status="failed", error=message
             )
@@ -383,13 +388,17 @@ class SyncService:
             last_error=outcome.error or outcome.offline,
         )
         save_state(state_path, final)
-        log_imports(self.home, target, outcome.imported, self.clock())
         return self._report(target, outcome, final)
+
+    def _open_scopes(self, target: Target) -> list[tuple[SyncedScope, MemoryStore]]:
+        run_id = f"sync:{target.name}"
+        return [
+            (scope, open_scope_store(self.home, scope, run_id=run_id)) for scope in target.scopes
+        ]
 
     def _read_scopes(self, target: Target, git: Git) -> list[SyncedStore]:
         synced = []
-        for scope in target.scopes:
-            store = open_scope_store(self.home, scope, run_id=f"sync:{target.name}")
+        for scope, store in self._open_scopes(target):
             problems = record_outside_changes(store)
             files = functools.partial(read_scope, store, scope, git.blob_id)
             item = SyncedStore.read(scope, store, files)

@@ -16,16 +16,22 @@
 - `historyAt`: per history index, the time of the newest version already exported.
 - `lastSyncAt`, `lastAttemptAt`, `offlineSince`, `lastError`: how the last syncs went;
   `unpushed`: commits made here that no push has taken yet.
+
+Beside it, while an import writes, `import.json` (the record `sync.records.ImportIntent`,
+docs/formats.md §18.3): what the import is about to write, so a sync killed midway is
+finished by the next (`sync.importer`).
 """
 
 from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import NamedTuple
 
-from memtab.fs.atomic import atomic_write_json, make_directory_durably
+from memtab.fs.atomic import Directory, atomic_write_json, make_directory_durably
+from memtab.fs.records import RecordError
 from memtab.fs.sidecar import keep_aside, read_sidecar
-from memtab.sync.records import SyncState
+from memtab.sync.records import INTENT_VERSION, ImportIntent, SyncState
 
 logger = logging.getLogger(__name__)
 
@@ -45,3 +51,60 @@ def load_state(path: Path) -> SyncState:
 def save_state(path: Path, state: SyncState) -> None:
     make_directory_durably(path.parent)
     atomic_write_json(path, state.to_json())
+
+
+class IntentRead(NamedTuple):
+    """An import's intent as read: the intent, or why it cannot be used (None and None:
+    there is none)."""
+
+    intent: ImportIntent | None = None
+    problem: str | None = None
+
+
+def load_intent(path: Path) -> IntentRead:
+    """The intent an import left in `path`. One that cannot be used (damaged, or written by
+    another version of Memtab) is kept aside (docs/formats.md §16) and removed, and the
+    problem says so in words."""
+    read = read_sidecar(path)
+    if read.raw is None and read.problem is None:
+        return IntentRead()
+    problem = read.problem
+    intent = None
+    if problem is None:
+        version = read.document.get("version")
+        if version != INTENT_VERSION:
+            problem = f"written by another version of Memtab (version {version!r})"
+        else:
+            try:
+                intent = ImportIntent.read_or_raise(read.document)
+            except RecordError as error:
+                problem = f"not an import's record ({error})"
+    if intent is not None:
+        return IntentRead(intent)
+    assert problem is not None
+    where = ""
+    if read.raw is not None:
+        try:
+            kept = keep_aside(path, read.raw, problem)
+        except OSError as error:  # not copied: not removed either
+            logger.warning("Cannot keep %s aside: %s", path, error)
+        else:
+            where = f" (kept as {kept.backup.name})"
+            clear_intent(path)
+    return IntentRead(problem=f"{path} could not be used: {problem}{where}")
+
+
+def save_intent(path: Path, intent: ImportIntent) -> None:
+    """Write an import's intent durably (before the writes it names)."""
+    make_directory_durably(path.parent)
+    atomic_write_json(path, intent.to_json())
+
+
+def clear_intent(path: Path) -> None:
+    """The import is done: its intent goes (durably, so no later start reads it again)."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return
+    with Directory.open(path.parent) as folder:
+        folder.fsync()

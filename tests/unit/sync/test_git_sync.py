@@ -11,7 +11,7 @@ import pytest
 
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.restore.from_history import file_history
-from memtab.sync import engine
+from memtab.sync import importer
 from memtab.sync.conflicts.resolve import conflict_texts, find_conflict
 from support.sync_machines import Machine
 
@@ -287,14 +287,14 @@ def test_a_file_changed_while_the_merge_is_written_is_merged_again(
     alpha.publish(NOTES, "a\nb\nc\n", beta)
     alpha.write(NOTES, "A\nb\nc\n")
     alpha.sync()
-    real_write = engine.restore_contents
+    real_write = importer.restore_contents
 
     def agent_writes_first(store, scope, items):  # type: ignore[no-untyped-def]
         (beta.home.global_root / "notes.md").write_text("a\nb\nc\nagent\n")  # mux, no lock
-        monkeypatch.setattr(engine, "restore_contents", real_write)
+        monkeypatch.setattr(importer, "restore_contents", real_write)
         return real_write(store, scope, items)
 
-    monkeypatch.setattr(engine, "restore_contents", agent_writes_first)
+    monkeypatch.setattr(importer, "restore_contents", agent_writes_first)
     beta.sync()
     assert beta.text(NOTES) == "a\nb\nc\nagent\n"  # the agent's write was not overwritten
     assert beta.service.status().targets[0].unapplied == (NOTES,)

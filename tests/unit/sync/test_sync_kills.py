@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.sync.engine import TargetSync
-from support.sync_machines import Machine
+from memtab.sync.importer import Importer
+from memtab.sync.repository.git import Git
+from support.sync_machines import Machine, virtual
 
 NOTES = "/memories/global/notes.md"
 
@@ -31,7 +32,7 @@ def test_a_sync_killed_between_its_merge_and_the_branch_finishes_next_time(
         raise _Killed
 
     with monkeypatch.context() as patch:
-        patch.setattr(TargetSync, "_import", killed)
+        patch.setattr(Importer, "bring_in", killed)
         with pytest.raises(_Killed):
             beta.service.sync()  # the merge commit is written, the branch did not move
     # What else a kill leaves: a ref's lock, the state's temp file, a pack half written.
@@ -51,3 +52,27 @@ def test_a_sync_killed_between_its_merge_and_the_branch_finishes_next_time(
     assert sorted(p.name for p in beta.sync_dir.iterdir()) == ["repo.git", "state.json"]
     assert not (repository / "refs" / "heads" / "main.lock").exists()
     assert not list((repository / "objects" / "pack").glob("tmp_*"))
+
+
+# slow: syncs of two machines (~1 s of CPU, git's included)
+@pytest.mark.slow
+def test_uses_a_sync_sent_before_it_was_killed_are_not_sent_again(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alpha.publish(NOTES, "a\n", beta)
+    alpha.store.record_read(virtual(NOTES))
+    assert alpha.store.meta_entries()["global:notes.md"].access_count == 2
+
+    def killed(*_args: object, **_kwargs: object) -> None:
+        raise _Killed
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Git, "fetch", killed)
+        with pytest.raises(_Killed):
+            alpha.service.sync()  # the export sent the use; killed before the state was
+    alpha.sync()
+    beta.sync()
+    alpha.sync()
+
+    counts = {m.name: m.store.meta_entries()["global:notes.md"].access_count for m in (alpha, beta)}
+    assert counts == {"alpha": 2, "beta": 2}

@@ -119,6 +119,11 @@ def _resolve_locked(
     keep: Keep | None,
     merged: bytes | None,
 ) -> None:
+    if service.paths.import_intent(target.name).exists():  # the branch must not move first
+        raise SyncError(
+            f"A sync of {target.name} stopped while it brought files in; run memtab sync to "
+            "finish it, then decide"
+        )
     state_path = service.paths.state(target.name)
     state = load_state(state_path)
     record = state.pending.get(conflict.repo_path)

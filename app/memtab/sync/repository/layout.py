@@ -240,6 +240,9 @@ class SyncConfig(Record):
         raise SyncSetupError(f"No sync target named {name!r} (see memtab sync status)")
 
 
+IMPORT_INTENT_NAME = "import.json"
+
+
 class SyncPaths:
     """Where sync keeps its files in a home (all under `<home>/memtab/sync/`)."""
 
@@ -256,6 +259,10 @@ class SyncPaths:
 
     def state(self, name: str) -> Path:
         return self.target_dir(name) / SYNC_STATE_NAME
+
+    def import_intent(self, name: str) -> Path:
+        """What an import is about to write, while it writes (docs/formats.md §18.3)."""
+        return self.target_dir(name) / IMPORT_INTENT_NAME
 
     def lock(self, name: str) -> Path:
         return self.home.lock_path(f"sync-{name}")

@@ -390,6 +390,14 @@ class Repository:
             return None
         return oid if kind == "commit" else None
 
+    def parents(self, commit: str) -> list[str]:
+        """A commit's parents, first parent first (ObjectMissingError: no such commit)."""
+        _, kind, data = self.reader.read(commit)
+        if kind != "commit":
+            raise ObjectMissingError(f"{commit} is a {kind}, not a commit")
+        header = data.split(b"\n\n", 1)[0]
+        return [line[7:].decode() for line in header.split(b"\n") if line.startswith(b"parent ")]
+
     def entries(self, commit: str | None) -> dict[str, TreeEntry]:
         return self.reader.files(commit)
 

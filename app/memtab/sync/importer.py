@@ -1,0 +1,391 @@
+"""Bringing a merge into the scopes (docs/formats.md §18.3, step 4).
+
+The import writes each file the merge changed through `MemoryStore`, checked against what
+the export read, then pins and usage; the branch moves to the merge only then. A kill can
+fall at any of those writes, and the next sync must know what the import wrote as sync's
+own: its export compares the scopes with the branch, so a file the import had deleted would
+be sent as deleted here — a rename the other machine made, brought in as "delete the old
+name, write the new one", would then drop this machine's edit of the file. So the import
+first says what it is about to do, in the target's `import.json` (`ImportIntent`):
+
+1. before its first write: the commit it brings in, the branch's commit it starts from,
+   each file it writes with the blob the file holds and the blob it leaves, and the state
+   it starts from (its new conflicts included);
+2. once every file is written, under memory-meta.json's lock right before pins and usage
+   are written: the state it ends with, and each entry as it is and as it will be;
+3. then the branch moves, the import's run is logged, the state is saved, the intent goes.
+
+The next sync begins by finishing what an intent names (`interrupted_import.py`), with
+this module's writes.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from memtab.fs.clock import Clock
+from memtab.humanize import plural
+from memtab.store.errors import MemoryStoreError, SaveConflictError
+from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
+from memtab.store.history.recorder import RecordedChange
+from memtab.store.paths import PathError, VirtualPath
+from memtab.store.restore.bulk_restore import Restore, RestoreResult, restore_contents
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.meta import MetaEntry
+from memtab.sync.export import SyncedStore
+from memtab.sync.imports import log_imports
+from memtab.sync.meta_merge import import_entry, parse_records
+from memtab.sync.records import (
+    INTENT_VERSION,
+    ImportIntent,
+    IntendedFile,
+    MetaChange,
+    MetaRecord,
+    Pending,
+    SyncState,
+)
+from memtab.sync.repository.layout import SyncedScope, SyncPaths, Target
+from memtab.sync.repository.objects import Repository
+from memtab.sync.repository.scopes import LocalFile, write_file
+from memtab.sync.state import clear_intent, save_intent, save_state
+from memtab.sync.tree_merge import PathConflict
+
+logger = logging.getLogger(__name__)
+
+TOO_LARGE = f"larger than {MAX_HISTORY_FILE_BYTES // (1024 * 1024)} MB, which history cannot keep"
+MERGE_REF = "refs/memtab/merge"
+Progress = Callable[[str], None]
+ScopeMeta = dict[str, dict[str, MetaRecord]]
+
+
+@dataclass
+class Brought:
+    """What a sync's imports brought in, for its report and its run in the runs log."""
+
+    pulled: list[str] = field(default_factory=list)
+    pulled_on_disk: list[str] = field(default_factory=list)
+    """Where the pulled files are on this disk (the window badges their changes as sync's)."""
+    deleted: list[str] = field(default_factory=list)
+    """The pulled files that were removed (deleted on another machine)."""
+    imported: list[RecordedChange] = field(default_factory=list)
+    """The versions the files brought in were recorded as (the runs log's run of kind `sync`)."""
+    notes: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Write:
+    """A file to write: its scope, what it holds (None: no file), the blob it gets (None:
+    removed)."""
+
+    item: SyncedStore
+    have: LocalFile | None
+    want: str | None
+
+
+@dataclass
+class Importer:
+    """The imports of one sync of a target (see the module doc)."""
+
+    target: Target
+    repo: Repository
+    paths: SyncPaths
+    open_scopes: Callable[[], list[tuple[SyncedScope, MemoryStore]]]
+    """The target's scopes' stores (sync's), nothing read or recorded yet."""
+    read_scopes: Callable[[], list[SyncedStore]]
+    clock: Clock
+    progress: Progress
+    brought: Brought
+
+    # --- an import ---------------------------------------------------------------------------
+
+    def bring_in(
+        self,
+        synced: list[SyncedStore],
+        merged: str | None,
+        start: str | None,
+        remote: str | None,
+        conflicts: Sequence[PathConflict],
+        meta_read: Mapping[str, dict[str, MetaEntry]],
+        state: SyncState,
+    ) -> SyncState:
+        """Bring commit `merged` into the scopes and move the branch from `start` to it;
+        the state once done (saved when anything was written). `merged` None: neither
+        side has a commit, so there is nothing to bring."""
+        if merged is None:
+            return ended(state, None, dict(state.pending), {}, self.clock())
+        tree = self.repo.files(merged)
+        pending = dict(state.pending)
+        for conflict in conflicts:
+            local = _local(synced, conflict.path)
+            pending[conflict.path] = Pending(
+                kind="conflict",
+                base=conflict.base,
+                local=local.sha256 if local else None,
+                remote=tree.get(conflict.path),
+                since=self.clock(),
+                remote_commit=remote,
+                reason=conflict.reason,
+            )
+        for path, why in sorted(self.repo.reader.skipped.items()):
+            self.brought.problems.append(f"{path} in the repository was not read: {why}")
+        writes = _planned(synced, tree, pending)
+        baseline, updates = meta_plan(self.repo.blobs, synced, tree, meta_read)
+        if merged == start and not writes and not updates:
+            return ended(state, merged, pending, baseline, self.clock())
+        mark = len(self.brought.imported)
+        self._keep_bases(start, writes)
+        intent = ImportIntent(
+            version=INTENT_VERSION,
+            merge=merged,
+            start=start,
+            remote=remote,
+            files={
+                path: IntendedFile(before=write.have.blob if write.have else None, after=write.want)
+                for path, write in writes.items()
+            },
+            state=state.with_changes(pending=pending),
+        )
+        save_intent(self.paths.import_intent(self.target.name), intent)
+        self.write(writes, pending)
+        final = ended(state, merged, pending, baseline, self.clock())
+        self.write_meta(synced, updates, intent, final)
+        self.complete(intent, final, start, self.brought.imported[mark:])
+        return final
+
+    def _keep_bases(self, start: str | None, writes: Mapping[str, Write]) -> None:
+        """What each file held, in the repository (the base a later merge of it reads)."""
+        replaced = [write.have for write in writes.values() if write.have is not None]
+        known = set(self.repo.files(start).values()) if replaced else set()
+        for have in replaced:
+            if have.blob not in known:
+                self.repo.store_blob(have.data)
+
+    def write(self, writes: Mapping[str, Write], pending: dict[str, Pending]) -> None:
+        """Write the files (deleted through the store, the others written together);
+        one that changed since it was read is merged again next time (`unapplied`)."""
+        if writes:
+            self.progress(f"Bringing in {plural(len(writes), 'file')}")
+        contents = self.repo.blobs(write.want for write in writes.values() if write.want)
+        batches: dict[int, tuple[SyncedStore, list[Restore]]] = {}
+        repo_paths: dict[VirtualPath, str] = {}
+        for path, write in writes.items():
+            item, have, want = write.item, write.have, write.want
+            virtual = item.scope.virtual_path(path)
+            assert virtual is not None
+            data = contents.get(want) if want else None
+            if want and (data is None or len(data) > MAX_HISTORY_FILE_BYTES):
+                # History could not keep it: not brought in (and so never removed either).
+                self.brought.problems.append(f"{virtual} was not brought in: {TOO_LARGE}")
+                pending[path] = self._unapplied(have, want)
+            elif data is not None:  # written together, durable at once (`bulk_restore`)
+                repo_paths[virtual] = path
+                restore = Restore(virtual, data, have.sha256 if have else None)
+                batches.setdefault(id(item), (item, []))[1].append(restore)
+            else:
+                self._delete(item, path, have, want, pending)
+        for item, batch in batches.values():
+            try:
+                done = restore_contents(item.store, item.scope.scope, batch)
+            except MemoryStoreError as error:
+                done = RestoreResult(failed={restore.path: str(error) for restore in batch})
+            for virtual in done.written:
+                pending.pop(repo_paths[virtual], None)
+                self.pulled(item, virtual)
+            for virtual, why in done.failed.items():
+                self.brought.problems.append(f"{virtual} was not updated: {why}")
+            for virtual in [*done.changed, *done.failed]:
+                # Changed since the export (or not written): merged again next time.
+                write = writes[repo_paths[virtual]]
+                pending[repo_paths[virtual]] = self._unapplied(write.have, write.want)
+            self.brought.imported += done.recorded
+
+    def _delete(
+        self,
+        item: SyncedStore,
+        path: str,
+        have: LocalFile | None,
+        want: str | None,
+        pending: dict[str, Pending],
+    ) -> None:
+        """Remove a file the merge removed (through the store: history keeps it)."""
+        virtual = item.scope.virtual_path(path)
+        assert virtual is not None
+        try:
+            pinned = item.store.is_pinned(virtual)
+            with item.store.collecting_changes() as recorded:
+                write_file(item.store, virtual, None, have.sha256 if have else None)
+        except SaveConflictError:
+            # Changed since the export: merged again from what it held then.
+            pending[path] = self._unapplied(have, want)
+            return
+        except (MemoryStoreError, PathError, OSError) as error:
+            self.brought.problems.append(f"{virtual} was not updated: {error}")
+            pending[path] = self._unapplied(have, want)
+            return
+        pending.pop(path, None)
+        self.pulled(item, virtual, deleted=True)
+        self.brought.imported += recorded
+        if pinned:  # history keeps the pin with the deleted version: a restore brings both
+            self.brought.notes.append(
+                (path, "pinned here, deleted on another machine: in the trash with its pin "
+                 "(memtab trash; memtab restore brings it back pinned)")
+            )  # fmt: skip
+
+    def _unapplied(self, have: LocalFile | None, want: str | None) -> Pending:
+        """A merge that could not be written: merged again next time from what the file
+        held when it was made (kept in the repository as the base)."""
+        if have is not None:
+            self.repo.store_blob(have.data)
+        return Pending(
+            kind="unapplied",
+            base=have.blob if have else None,
+            local=have.sha256 if have else None,
+            remote=want,
+            since=self.clock(),
+        )
+
+    def pulled(self, item: SyncedStore, virtual: VirtualPath, *, deleted: bool = False) -> None:
+        """Count `virtual` of `item` in as pulled, with where it is on disk."""
+        self.brought.pulled.append(str(virtual))
+        root = item.store.root(item.scope.scope)
+        self.brought.pulled_on_disk.append("/".join((str(root), *virtual.segments)))
+        if deleted:
+            self.brought.deleted.append(str(virtual))
+
+    def write_meta(
+        self,
+        synced: list[SyncedStore],
+        updates: Mapping[str, Callable[[MetaEntry], MetaEntry | None]],
+        intent: ImportIntent,
+        final: SyncState,
+    ) -> None:
+        """Pins and usage into memory-meta.json, the intent told first what they will be
+        (and that the files are done)."""
+        path = self.paths.import_intent(self.target.name)
+
+        def note(changing: dict[str, tuple[MetaEntry, MetaEntry]]) -> None:
+            meta = {key: MetaChange(before=old, after=new) for key, (old, new) in changing.items()}
+            save_intent(path, intent.replaced(done=final, meta=meta))
+
+        if not updates:
+            note({})
+            return
+        try:
+            synced[0].store.meta.update_entries(updates, before_write=note)
+        except (OSError, MemoryStoreError) as error:
+            logger.warning("Pins and usage from the sync were not recorded: %s", error)
+            note({})  # the files are done all the same
+
+    def complete(
+        self,
+        intent: ImportIntent,
+        final: SyncState,
+        branch: str | None,
+        recorded: Sequence[RecordedChange],
+    ) -> None:
+        """The branch (at `branch`) to the merge, the import's run in the runs log, the
+        state saved, the intent gone."""
+        if branch != intent.merge:
+            self.repo.git.set_branch(self.target.branch, intent.merge, branch)
+        log_imports(self.paths.home, self.target, recorded, self.clock())
+        save_state(self.paths.state(self.target.name), final)
+        clear_intent(self.paths.import_intent(self.target.name))
+
+
+def _local(synced: Sequence[SyncedStore], path: str) -> LocalFile | None:
+    item = scope_item(synced, path)
+    return item.files.files.get(path) if item is not None else None
+
+
+def blob_of(file: LocalFile | None) -> str | None:
+    return file.blob if file is not None else None
+
+
+def scope_item(synced: Sequence[SyncedStore], path: str) -> SyncedStore | None:
+    for item in synced:
+        if item.scope.virtual_path(path) is not None:
+            return item
+    return None
+
+
+def _planned(
+    synced: Sequence[SyncedStore], tree: Mapping[str, str], pending: dict[str, Pending]
+) -> dict[str, Write]:
+    """The files whose content here is not the merge's (conflicts and files left out
+    aside: their records follow the merge)."""
+    writes: dict[str, Write] = {}
+    for item in synced:
+        scope = item.scope
+        in_tree = {p for p in tree if scope.virtual_path(p) is not None}
+        for path in sorted(in_tree | set(item.files.files)):
+            record = pending.get(path)
+            if path in item.files.left_out or (record and record.kind == "conflict"):
+                if record is not None and tree.get(path) != record.remote:
+                    pending[path] = record.replaced(remote=tree.get(path))
+                continue
+            have, want = item.files.files.get(path), tree.get(path)
+            if (have.blob if have else None) != want:
+                writes[path] = Write(item, have, want)
+    return writes
+
+
+def ended(
+    state: SyncState, merged: str | None, pending: dict[str, Pending], meta: ScopeMeta, now: int
+) -> SyncState:
+    return state.with_changes(
+        head=merged,
+        pending=pending,
+        meta=meta,
+        last_sync_at=now,
+        offline_since=None,
+        last_error=None,
+    )
+
+
+def meta_plan(
+    blobs: Callable[[Iterable[str]], dict[str, bytes]],
+    synced: Sequence[SyncedStore],
+    tree: Mapping[str, str],
+    read: Mapping[str, dict[str, MetaEntry]],
+) -> tuple[ScopeMeta, dict[str, Callable[[MetaEntry], MetaEntry | None]]]:
+    """The merge's pins and usage: the new baseline, and what memory-meta.json gets."""
+    metas = blobs(tree[item.scope.meta_path] for item in synced if item.scope.meta_path in tree)
+    baseline: ScopeMeta = {}
+    updates: dict[str, Callable[[MetaEntry], MetaEntry | None]] = {}
+    for item in synced:
+        scope = item.scope
+        oid = tree.get(scope.meta_path)
+        merged = parse_records(metas.get(oid) if oid else None)
+        head = scope.prefix + "/"
+        # Only a memory file's key: never one a teammate's sidecar made up (`../x.md`).
+        files = {path[len(head) :] for path in tree if scope.virtual_path(path) is not None}
+        merged = {rel: record for rel, record in merged.items() if rel in files}
+        baseline[scope.prefix] = merged
+        exported = read.get(scope.prefix, {})
+        for rel in sorted(files & (set(merged) | set(exported))):
+            record = merged.get(rel, MetaRecord())
+            before = exported.get(rel, MetaEntry())
+            if record.to_entry() == before:
+                # Nothing to bring (a time mux set back aside, which the next import
+                # brings): so a sync that brings nothing writes nothing.
+                continue
+            updates[scope.meta_key(rel)] = functools.partial(_imported, before, record)
+    return baseline, updates
+
+
+def _imported(before: MetaEntry, record: MetaRecord, current: MetaEntry) -> MetaEntry | None:
+    """A file's entry here once the merged one comes back (None: back to no entry)."""
+    entry = import_entry(current, before, record)
+    return None if entry.is_default else entry
+
+
+def meta_read_then(meta: ScopeMeta) -> dict[str, dict[str, MetaEntry]]:
+    """This machine's entries as the export read them (the state's baseline after it)."""
+    return {
+        prefix: {rel: r.to_entry() for rel, r in records.items()}
+        for prefix, records in meta.items()
+    }

@@ -1,0 +1,318 @@
+"""An import a kill cut short, finished by the next sync (docs/formats.md §18.3).
+
+An import names what it is about to write in the target's `import.json` (`ImportIntent`,
+`importer.py`) before its first write. The next sync begins here (`finish`): a file holding
+what the import leaves is done (recorded in history as sync's when the kill fell between
+the write and its record, before outside changes are recorded as another program's), one
+still holding what it held is written now, and one holding anything else was changed since
+by someone else — it keeps that, and is merged again from what it held (`unapplied`). Pins
+and usage are written unless memory-meta.json shows they were. Then the branch, the runs
+log, the state, as the import would have.
+
+An intent that cannot be used (damaged, or a newer Memtab's) is kept aside, and the import
+is worked out from the repository instead (`_from_repository`): the files whose blob the
+merge changed, a file both sides changed kept as a conflict. An intent whose branch moved
+meanwhile (another program's git) is dropped, with a warning.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memtab.store.errors import MemoryStoreError
+from memtab.store.history.blobs import sha256_of
+from memtab.store.history.recorder import FileChange, RecordedChange
+from memtab.store.history.versions import ScopeHistory, Version
+from memtab.store.paths import PathError, VirtualPath
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.meta import MetaEntry
+from memtab.sync.export import SyncedStore
+from memtab.sync.importer import (
+    MERGE_REF,
+    Importer,
+    Write,
+    blob_of,
+    ended,
+    meta_plan,
+    meta_read_then,
+    scope_item,
+)
+from memtab.sync.imports import not_logged
+from memtab.sync.records import INTENT_VERSION, ImportIntent, IntendedFile, Pending, SyncState
+from memtab.sync.repository.git import GitError
+from memtab.sync.repository.objects import ObjectMissingError, Repository
+from memtab.sync.repository.scopes import SYNC_ACTOR, LocalFile
+from memtab.sync.state import clear_intent, load_intent
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class InterruptedImport:
+    """Finishing the import an intent names, with the sync's importer (see the module doc)."""
+
+    importer: Importer
+
+    @property
+    def _repo(self) -> Repository:
+        return self.importer.repo
+
+    def finish(self, state: SyncState) -> SyncState | None:
+        """Finish the import an intent names (see the module doc); the state then, None
+        when there was none to finish."""
+        importer = self.importer
+        read = load_intent(importer.paths.import_intent(importer.target.name))
+        branch = importer.repo.resolve(f"refs/heads/{importer.target.branch}")
+        intent = read.intent
+        if read.problem is not None:
+            intent = self._from_repository(branch, state)
+            then = "finished from the repository" if intent else "nothing left to finish"
+            importer.brought.problems.append(f"{read.problem}; {then}")
+        if intent is None:
+            return None
+        # Before its files are done the branch is where the import began; after, it may
+        # have moved to the merge already.
+        if branch not in ((intent.start,) if intent.done is None else (intent.start, intent.merge)):
+            self._stale(intent, branch)
+            return None
+        try:
+            tree = importer.repo.files(intent.merge)
+        except ObjectMissingError as error:
+            self._stale(intent, branch, str(error))
+            return None
+        importer.progress("Finishing the import a stopped sync began")
+        mark = len(importer.brought.imported)
+        if intent.done is None:
+            self._claim(intent)  # before outside changes are recorded as another program's
+        synced = importer.read_scopes()
+        read_then = meta_read_then(intent.state.meta)
+        if intent.done is not None:  # the files are done: pins and usage, if not written
+            final = intent.done
+            self._sort_out(synced, intent, None)
+            if not _meta_written(synced, intent):
+                _, updates = meta_plan(importer.repo.blobs, synced, tree, read_then)
+                importer.write_meta(synced, updates, intent, final)
+        else:
+            pending = dict(intent.state.pending)
+            importer.write(self._sort_out(synced, intent, pending), pending)
+            baseline, updates = meta_plan(importer.repo.blobs, synced, tree, read_then)
+            final = ended(intent.state, intent.merge, pending, baseline, importer.clock())
+            importer.write_meta(synced, updates, intent, final)
+        importer.complete(intent, final, branch, importer.brought.imported[mark:])
+        return final
+
+    def _sort_out(
+        self, synced: list[SyncedStore], intent: ImportIntent, pending: dict[str, Pending] | None
+    ) -> dict[str, Write]:
+        """The intent's files as they are now: one holding what the import leaves is done
+        (counted in, its sync version in the runs log), one holding what it held is to be
+        written, one holding anything else was changed since by someone else — it keeps
+        that, and is merged again from what it held. `pending` None: the files are done,
+        the intent's end state says which were not written."""
+        writes: dict[str, Write] = {}
+        done: list[tuple[SyncedStore, VirtualPath, LocalFile | None]] = []
+        for path, planned in sorted(intent.files.items()):
+            item = scope_item(synced, path)
+            virtual = item.scope.virtual_path(path) if item is not None else None
+            if item is None or virtual is None:
+                continue  # no longer synced here
+            have = item.files.files.get(path)
+            if path not in item.files.left_out and blob_of(have) == planned.after:
+                if pending is not None:
+                    pending.pop(path, None)
+                self.importer.pulled(item, virtual, deleted=planned.after is None)
+                done.append((item, virtual, have))
+            elif pending is None:
+                continue
+            elif path not in item.files.left_out and blob_of(have) == planned.before:
+                writes[path] = Write(item, have, planned.after)
+            else:
+                pending[path] = Pending(
+                    kind="unapplied",
+                    base=planned.before,
+                    local=have.sha256 if have else None,
+                    remote=planned.after,
+                    since=self.importer.clock(),
+                )
+        self.importer.brought.imported += not_logged(self.importer.paths.home, _sync_versions(done))
+        return writes
+
+    def _stale(self, intent: ImportIntent, branch: str | None, why: str = "") -> None:
+        """An intent that names another branch than this one: not finished, and gone."""
+        reason = why or f"the branch is at {(branch or 'nothing')[:12]}, not where it began"
+        logger.warning(
+            "Sync of %s: an unfinished import was left as it is: %s",
+            self.importer.target.name,
+            reason,
+        )
+        self.importer.brought.problems.append(
+            f"An import a stopped sync began could not be finished ({reason}); "
+            "its files were taken as they are"
+        )
+        clear_intent(self.importer.paths.import_intent(self.importer.target.name))
+
+    def _claim(self, intent: ImportIntent) -> None:
+        """Record as sync's the files the import wrote but the kill left unrecorded (before
+        outside changes are recorded, which would name them another program's); a file it
+        removed loses its pins and usage, as a removal through the store does."""
+        for scope, store in self.importer.open_scopes():
+            changes: list[FileChange] = []
+            gone: list[str] = []
+            newest = ScopeHistory(store.home, store.history_key(scope.scope)).newest_by_path()
+            for path, planned in sorted(intent.files.items()):
+                virtual = scope.virtual_path(path)
+                if virtual is None:
+                    continue
+                try:
+                    data = store.read_whole(str(virtual))
+                except (MemoryStoreError, PathError):
+                    continue
+                if (self._repo.git.blob_id(data) if data is not None else None) != planned.after:
+                    continue
+                version = newest.get(str(virtual))
+                if data is None:
+                    gone.append(store.meta_key(virtual))
+                    if version is None or version.deleted:
+                        continue
+                elif _holds(version, data):
+                    continue
+                change = self._claimed(store, virtual, planned, data)
+                if change is not None:
+                    changes.append(change)
+            if changes:
+                with store.writing(scope.scope, changes_home=False):
+                    store.record_changes(scope.scope, changes)
+            if gone:  # after the record, which keeps them with the removed version
+                store.meta.drop_subtrees(gone)
+
+    def _claimed(
+        self, store: MemoryStore, virtual: VirtualPath, planned: IntendedFile, data: bytes | None
+    ) -> FileChange | None:
+        """The change the import made to one file, as history records it."""
+        before = None
+        if planned.before is not None:
+            try:
+                before = self._repo.blobs([planned.before]).get(planned.before)
+            except ObjectMissingError:
+                return None
+            if before is None:
+                return None
+        if data is None:
+            if before is None:
+                return None
+            meta = store.meta_snapshot().get(store.meta_key(virtual))
+            return FileChange(str(virtual), before, None, "delete", meta=meta)
+        return FileChange(str(virtual), before, data, "create" if before is None else "edit")
+
+    def _from_repository(self, branch: str | None, state: SyncState) -> ImportIntent | None:
+        """The import a sync stopped in, worked out from the repository when its intent
+        cannot be used: the merge waiting in `MERGE_REF` on the branch, or the remote's
+        commit ahead of it. Each file whose blob differs is written, but one this machine
+        changed since the merge base that the merge gives the remote's text is kept as a
+        conflict (it may be one: the merge commit holds a conflict's remote text). A file
+        this machine changed is removed only when a rename carried the change (a merge
+        keeps an edit the other side deleted)."""
+        try:
+            found = self._waiting_merge(branch)
+            if found is None:
+                return None
+            merge, remote = found
+            base = self._repo.git.merge_base(branch, remote) if branch else None
+            trees = [self._repo.files(commit) for commit in (base, branch, merge)]
+            theirs = self._repo.files(remote)
+        except (GitError, ObjectMissingError):
+            return None
+        before, ours, after = trees
+        pending = dict(state.pending)
+        files: dict[str, IntendedFile] = {}
+        for path in sorted(set(ours) | set(after)):
+            if ours.get(path) == after.get(path) or path in pending:
+                continue
+            if not any(scope.virtual_path(path) for scope in self.importer.target.scopes):
+                continue  # pins and usage, the format: not a memory file
+            mine, merged = ours.get(path), after.get(path)
+            if mine != before.get(path) and merged is not None and merged == theirs.get(path):
+                pending[path] = Pending(
+                    kind="conflict",
+                    base=before.get(path),
+                    local=None,
+                    remote=after.get(path),
+                    since=self.importer.clock(),
+                    remote_commit=remote,
+                    reason="both sides changed it (an interrupted sync's record was lost)",
+                )
+                continue
+            files[path] = IntendedFile(before=ours.get(path), after=after.get(path))
+        return ImportIntent(
+            version=INTENT_VERSION,
+            merge=merge,
+            start=branch,
+            remote=remote,
+            files=files,
+            state=state.with_changes(pending=pending),
+        )
+
+    def _waiting_merge(self, branch: str | None) -> tuple[str, str] | None:
+        """The commit an import was bringing in on `branch`, and the remote's: the merge
+        waiting in `MERGE_REF` on it, or the remote's commit ahead of it."""
+        merge = self._repo.resolve(MERGE_REF)
+        if merge is not None:
+            parents = self._repo.parents(merge)
+            if len(parents) == 2 and parents[0] == branch:
+                return merge, parents[1]
+        remote = self._repo.resolve(f"refs/remotes/origin/{self.importer.target.branch}")
+        if remote is None or remote == branch:
+            return None
+        if branch is not None and not self._repo.git.is_ancestor(branch, remote):
+            return None
+        return remote, remote
+
+
+def _meta_written(synced: Sequence[SyncedStore], intent: ImportIntent) -> bool:
+    """Whether memory-meta.json holds what the intent says the import was about to write:
+    an entry as it was to be tells it was written, one as it was tells it was not; when
+    none tells (each changed since), it counts as written — a use is never counted twice."""
+    if not intent.meta or not synced:
+        return True
+    entries = synced[0].store.meta.load()
+    for key, change in intent.meta.items():
+        now = entries.get(key, MetaEntry())
+        if now == change.after:
+            return True
+        if now == change.before:
+            return False
+    return True
+
+
+def _holds(version: Version | None, data: bytes) -> bool:
+    return version is not None and not version.deleted and version.sha256 == sha256_of(data)
+
+
+def _sync_versions(
+    done: Sequence[tuple[SyncedStore, VirtualPath, LocalFile | None]],
+) -> list[RecordedChange]:
+    """The versions sync recorded of files the import had written (the runs log's): each
+    file's newest, when it is sync's and holds what the file holds."""
+    found: list[RecordedChange] = []
+    by_store: dict[int, tuple[SyncedStore, dict[str, LocalFile | None]]] = {}
+    for item, virtual, have in done:
+        by_store.setdefault(id(item), (item, {}))[1][str(virtual)] = have
+    for item, files in by_store.values():
+        key = item.store.history_key(item.scope.scope)
+        previous: dict[str, Version] = {}
+        newest: dict[str, tuple[Version | None, Version]] = {}
+        for version in ScopeHistory(item.store.home, key).versions():
+            if version.path in files:
+                newest[version.path] = (previous.get(version.path), version)
+                previous[version.path] = version
+        for path, (before, after) in sorted(newest.items()):
+            have = files[path]
+            holds = (
+                after.deleted if have is None else not after.deleted and after.sha256 == have.sha256
+            )
+            if after.actor == SYNC_ACTOR and holds:
+                alive = before if before is not None and not before.deleted else None
+                found.append(RecordedChange(key, path, alive, after))
+    return found
