@@ -26,6 +26,7 @@ pytest_plugins = [
     "support.gui_thread_io",
     "support.logfail",
     "support.sync_fixtures",
+    "support.hostile_files",
     "support.model_tester",
 ]
 

@@ -10,8 +10,10 @@ one, and no search waits for 20,000 files to be walked (docs/formats.md §22.3).
 this server made is listed again at once, before the next answer (`invalidate`). A re-listing reads
 only the files whose stat changed: their descriptions are remembered per root
 (`store.description_cache.KnownFiles`, first loaded from the window's cache), their texts
-by the index's stamps. A file over `MAX_INDEXED_BYTES`, binary, or that its listing could
-not read is found by its path and description only.
+by the index's stamps. A file's text is what `view` would show of it
+(`store.files.read_file_content`, by the one readability rule): a file over the cap,
+binary, with other hard links, or no longer a regular file is found by its path and
+description only, never snippeted.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from memtab.sources.config import SourceContext
 from memtab.sources.discovery import scan
 from memtab.sources.listing import source_file_row
 from memtab.store.description_cache import DescriptionCache, KnownFiles
-from memtab.store.files import MAX_FILE_BYTES, ScopeListing, list_scope
+from memtab.store.files import MAX_FILE_BYTES, ScopeListing, list_scope, read_file_content
 from memtab.store.paths import SCOPE_ORDER
 from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.memory import MemoryStore
@@ -49,17 +51,18 @@ logger = logging.getLogger(__name__)
 REFRESH_S = 2.0
 _NOT_CHANGES = frozenset({EVENT_TYPE_OPENED, EVENT_TYPE_CLOSED_NO_WRITE, EVENT_TYPE_ATTRIB})
 FULL_RELIST_S = 30.0
-MAX_INDEXED_BYTES = 4 * MAX_FILE_BYTES
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
 
 
 @dataclass(frozen=True, slots=True)
 class _Entry:
-    """A listed file: its row (as `list` shows it) and where its text is (None: unread)."""
+    """A listed file: its row (as `list` shows it) and where its text is (None: unread;
+    `linked`: a link another agent's layout lets Memtab read through)."""
 
     row: FileRow
     physical: str | None
+    linked: bool = False
 
 
 class SearchHit(Record, write_only=True):
@@ -136,7 +139,7 @@ class MemoryCatalog:
             ]
         results = []
         for hit, entry in hits:
-            found = best_line(self._text(entry.physical), query)
+            found = best_line(_text(entry), query)
             results.append(
                 SearchHit(
                     path=hit.id,
@@ -189,7 +192,7 @@ class MemoryCatalog:
             for key, entry in entries.items()
         ]
         with self._lock:
-            read = self._index.update(documents, lambda key: self._text(entries[key].physical))
+            read = self._index.update(documents, lambda key: _text(entries[key]))
             self._entries = entries
         self._listed_at = started
         logger.debug("catalog: %d files, %d (re)indexed", len(entries), read)
@@ -225,16 +228,17 @@ class MemoryCatalog:
             (roots[listing.scope.value], file) for listing in listings for file in listing.files
         ]
         for (root, file), row in zip(files, file_rows(listings, self.store), strict=True):
-            readable = not file.binary and file.size_bytes <= MAX_INDEXED_BYTES
+            readable = file.editable  # view refuses a binary or over-cap file
             physical = os.path.join(root, *file.path.segments) if readable else None
             entries[row.path] = _Entry(row, physical)
         if self._sources is not None:
             _, source_listings = scan(self._sources())
             for listing in source_listings:
                 for source_file in listing.files:
-                    readable = source_file.size_bytes <= MAX_INDEXED_BYTES
+                    readable = source_file.size_bytes <= MAX_FILE_BYTES
                     physical = os.fspath(source_file.physical) if readable else None
-                    entries[source_file.id] = _Entry(source_file_row(source_file), physical)
+                    row = source_file_row(source_file)
+                    entries[source_file.id] = _Entry(row, physical, source_file.linked)
         return entries
 
     def _store_listings(self) -> tuple[list[ScopeListing], dict[str, str]]:
@@ -259,19 +263,6 @@ class MemoryCatalog:
         self._known = known_now
         return listings, roots
 
-    @staticmethod
-    def _text(physical: str | None) -> str:
-        if physical is None:
-            return ""
-        try:
-            with open(physical, "rb") as handle:
-                data = handle.read(MAX_INDEXED_BYTES + 1)
-        except OSError:
-            return ""
-        if len(data) > MAX_INDEXED_BYTES or b"\0" in data:
-            return ""
-        return data.decode("utf-8", "replace")
-
 
 class _ChangeFlag(FileSystemEventHandler):
     """Observer thread: a change of a file or folder sets the flag; opening, reading and
@@ -284,6 +275,18 @@ class _ChangeFlag(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type not in _NOT_CHANGES:
             self._flag.set()
+
+
+def _text(entry: _Entry) -> str:
+    """The text `view` would show of a listed file (the one readability rule, the cap, no
+    NUL), "" when it would refuse it."""
+    if entry.physical is None:
+        return ""
+    try:
+        content = read_file_content(entry.physical, follow_link=entry.linked)
+    except OSError:
+        return ""
+    return "" if content.over_cap or content.binary else content.content
 
 
 def _stamp(row: FileRow) -> tuple[int, int]:

@@ -21,11 +21,11 @@ import os
 import stat
 from collections.abc import Sequence
 
-from memtab.fs.atomic import Directory, is_temp_name
+from memtab.fs.atomic import Directory
+from memtab.fs.readable import read_readable
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_CHUNK_BYTES = 1 << 20
 _SUBDIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW | _CLOEXEC
 
 
@@ -34,19 +34,6 @@ class LinkInPathError(OSError):
 
     def __init__(self, path: str) -> None:
         super().__init__(errno.ELOOP, "a symbolic link is in the way", path)
-
-
-class HardLinkedFileError(OSError):
-    """A file with other hard links: one may be a file outside the tree, so it is not read
-    (nor copied, which would turn it into a readable file of its own)."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__(
-            errno.EPERM,
-            "it has other hard links (one may be outside the memory home), so Memtab "
-            "does not read it",
-            path,
-        )
 
 
 def open_subdirectory(parent: Directory, name: str, *, create: bool = False) -> Directory:
@@ -82,47 +69,6 @@ def _check_directory(parent: Directory, name: str) -> None:
         raise LinkInPathError(parent.display(name))
     if not stat.S_ISDIR(info.st_mode):
         raise NotADirectoryError(errno.ENOTDIR, "Not a directory", parent.display(name))
-
-
-def read_prefix(
-    directory: Directory, name: str, *, limit: int | None
-) -> tuple[bytes, os.stat_result]:
-    """Up to `limit` bytes (None: all) from the start of regular file `name`, and its stat.
-
-    Never follows a symlink; a directory or other non-file raises OSError, a file with
-    other hard links HardLinkedFileError.
-    """
-    fd = directory.open_file(name)
-    try:
-        info = os.fstat(fd)
-        if info.st_nlink > 1 and not _linked_only_to_own_temp(directory, info):
-            raise HardLinkedFileError(directory.display(name))
-        chunks: list[bytes] = []
-        remaining = limit
-        while remaining is None or remaining > 0:
-            chunk = os.read(fd, _CHUNK_BYTES if remaining is None else min(remaining, _CHUNK_BYTES))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            if remaining is not None:
-                remaining -= len(chunk)
-        return b"".join(chunks), info
-    finally:
-        os.close(fd)
-
-
-def _linked_only_to_own_temp(directory: Directory, info: os.stat_result) -> bool:
-    """Whether a file's one other link is a temp file of Memtab's in the same directory:
-    what a create killed between publishing (link) and cleaning up (unlink) leaves."""
-    if info.st_nlink != 2:
-        return False
-    try:
-        return any(
-            is_temp_name(entry.name) and entry.inode() == info.st_ino
-            for entry in entries_of(directory)
-        )
-    except OSError:
-        return False
 
 
 def entries_of(directory: Directory) -> list[os.DirEntry[str]]:
@@ -262,7 +208,7 @@ def _copy_entry(source: Directory, target: Directory, entry: os.DirEntry[str]) -
         return False
     if not entry.is_file(follow_symlinks=False):
         return False  # sockets, fifos: not memory
-    data, info = read_prefix(source, entry.name, limit=None)
+    data, info = read_readable(source, entry.name, limit=None)
     target.create_new(entry.name, data)
     with contextlib.suppress(OSError):
         os.utime(target_path, ns=(info.st_atime_ns, info.st_mtime_ns), **target_at)

@@ -25,6 +25,8 @@ import re
 from pathlib import Path
 from typing import Any, NoReturn
 
+from memtab.fs.user_files import read_whole_regular_file
+
 _BOM = "\ufeff"
 MAX_DEPTH = 128
 # An escape of a UTF-16 surrogate: only then can a parsed string hold a lone one.
@@ -160,4 +162,4 @@ def _holds_lone_surrogate(value: Any) -> bool:
 
 def read_json(path: Path) -> Any:
     """The JSON value stored in `path`: OSError when unreadable, JsonError when not JSON."""
-    return parse_json(path.read_bytes())
+    return parse_json(read_whole_regular_file(path))

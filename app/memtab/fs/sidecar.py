@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 from memtab.fs.atomic import atomic_write_bytes, atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.locking.locks import DEFAULT_TIMEOUT_S, interprocess_lock
+from memtab.fs.user_files import open_regular_file
 
 logger = logging.getLogger(__name__)
 
@@ -109,9 +110,9 @@ def read_sidecar(path: Path, *, max_bytes: int | None = None) -> SidecarRead:
 def _read_capped(path: Path, max_bytes: int | None) -> bytes | None:
     """The bytes of `path`, or None when there are more than `max_bytes` (then none is
     read, or one more than that if it grew meanwhile)."""
-    if max_bytes is None:
-        return path.read_bytes()
-    with open(path, "rb") as handle:
+    with open_regular_file(path) as handle:  # a FIFO there is refused, never waited for
+        if max_bytes is None:
+            return handle.read()
         size = os.fstat(handle.fileno()).st_size
         if size > max_bytes:
             return None

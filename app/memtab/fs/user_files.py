@@ -40,7 +40,8 @@ def size_words(limit: int) -> str:
     return f"{limit:,} bytes"
 
 
-def _not_regular(info: os.stat_result, path: str) -> OSError:
+def not_regular_error(info: os.stat_result, path: str) -> OSError:
+    """The error for a path that is no regular file, its kind in words."""
     mode = info.st_mode
     if stat.S_ISDIR(mode):
         return IsADirectoryError(errno.EISDIR, "it is a directory, not a file", path)
@@ -71,7 +72,7 @@ def read_regular_file(
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise _not_regular(info, name)
+            raise not_regular_error(info, name)
         if info.st_size > limit and not truncate:
             raise _too_large(name, limit)
         data = _read_at_most(fd, limit + 1)  # one more: the file may have grown
@@ -92,11 +93,18 @@ def open_regular_file(path: Path | str) -> BinaryIO:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise _not_regular(info, name)
+            raise not_regular_error(info, name)
     except BaseException:
         os.close(fd)
         raise
     return os.fdopen(fd, "rb")
+
+
+def read_whole_regular_file(path: Path | str) -> bytes:
+    """All of the regular file `path` (a file Memtab keeps, which another program may have
+    replaced with a FIFO or a device): never waited for; OSError as `read_regular_file`."""
+    with open_regular_file(path) as stream:
+        return stream.read()
 
 
 def read_stream(stream: BinaryIO, *, limit: int, name: str = "standard input") -> bytes:
@@ -139,7 +147,7 @@ def write_output_file(path: Path | str, data: bytes) -> None:
         atomic_write_bytes(Path(os.path.realpath(name)), data)
         return
     if not (stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode)):
-        raise _not_regular(info, name)
+        raise not_regular_error(info, name)
     try:
         # Non-blocking: a FIFO with no reader fails at once (ENXIO) instead of waiting.
         fd = os.open(name, os.O_WRONLY | _NONBLOCK | _CLOEXEC | _BINARY)

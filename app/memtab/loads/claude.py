@@ -32,7 +32,7 @@ def claude_loads(
     for found in instruction_files(
         cwd=cwd, config_root=config_root, managed_dir=managed_dir, user_home=user_home, mode=mode
     ):
-        text = read_text(found.path)
+        text = read_text(found.path, notes)
         if text is None:
             continue
         files.append(
@@ -46,7 +46,7 @@ def claude_loads(
         )
     if cwd is not None:
         memory = auto_memory_directory(config_root, auto_memory_base(cwd), managed_settings)
-        index = _index_record(memory / INDEX_NAME, identify)
+        index = _index_record(memory / INDEX_NAME, identify, notes)
         if index is not None:
             files.append(index)
     else:
@@ -55,8 +55,8 @@ def claude_loads(
     return AgentLoads(agent="claude", files=tuple(files), total_tokens=total, notes=tuple(notes))
 
 
-def _index_record(path: Path, identify: Identify) -> LoadedFile | None:
-    text = read_text(path)
+def _index_record(path: Path, identify: Identify, notes: list[str]) -> LoadedFile | None:
+    text = read_text(path, notes)
     if text is None:
         return None
     cut = index_cut(text)

@@ -40,25 +40,25 @@ def codex_loads(*, codex_root: Path | None, cwd: Path | None, identify: Identify
     if codex_root is None:
         return AgentLoads(agent="codex", notes=("Codex's directory was not found",))
     files: list[LoadedFile] = []
-    user = _first_file(codex_root)
+    notes: list[str] = []
+    user = _first_file(codex_root, notes)
     if user is not None:
         files.append(_whole(user, "instructions", identify))
     if cwd is not None:
-        files.extend(_project_docs(cwd, identify))
-    notes: list[str] = []
+        files.extend(_project_docs(cwd, identify, notes))
     summary_path = codex_root / "memories" / SUMMARY_NAME
-    summary = read_text(summary_path)
+    summary = read_text(summary_path, notes)
     if summary is not None and summary.strip():
         files.append(_summary(summary, summary_path, identify))
-        files.extend(_named_files(summary, codex_root / "memories", identify))
+        files.extend(_named_files(summary, codex_root / "memories", identify, notes))
         notes.append("memory_summary.md is read when Codex's memories feature is on")
     total = sum(f.loaded_tokens for f in files if f.when == "start")
     return AgentLoads(agent="codex", files=tuple(files), total_tokens=total, notes=tuple(notes))
 
 
-def _first_file(directory: Path) -> Path | None:
+def _first_file(directory: Path, notes: list[str]) -> Path | None:
     for name in ("AGENTS.override.md", "AGENTS.md"):
-        text = read_text(directory / name)
+        text = read_text(directory / name, notes)
         if text is not None and text.strip():
             return directory / name
     return None
@@ -68,13 +68,13 @@ def _whole(path: Path, kind: str, identify: Identify) -> LoadedFile:
     return measured(read_text(path) or "", kind=kind, **named(path, identify))
 
 
-def _project_docs(cwd: Path, identify: Identify) -> list[LoadedFile]:
+def _project_docs(cwd: Path, identify: Identify, notes: list[str]) -> list[LoadedFile]:
     root = next((d for d in (cwd, *cwd.parents) if (d / ".git").exists()), cwd)
     directories = [d for d in (*reversed(cwd.parents), cwd) if d == root or root in d.parents]
     files: list[LoadedFile] = []
     left = PROJECT_DOC_MAX_BYTES
     for directory in directories:
-        path = _first_file(directory)
+        path = _first_file(directory, notes)
         if path is None:
             continue
         text = read_text(path) or ""
@@ -141,12 +141,14 @@ def _summary(text: str, path: Path, identify: Identify) -> LoadedFile:
     )
 
 
-def _named_files(summary: str, memories: Path, identify: Identify) -> list[LoadedFile]:
+def _named_files(
+    summary: str, memories: Path, identify: Identify, notes: list[str]
+) -> list[LoadedFile]:
     names = ["MEMORY.md", *(m.group(1) for m in _NAMED.finditer(summary))]
     files: list[LoadedFile] = []
     for name in dict.fromkeys(names):
         path = memories / name
-        text = read_text(path)
+        text = read_text(path, notes)
         if text is not None:
             record = measured(text, kind="named", **named(path, identify))
             files.append(

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from memtab.fs.readable import read_readable_path
 from memtab.loads.records import LoadedFile
 from memtab.sources.claude.index import count_lines
 from memtab.store.files import MAX_FILE_BYTES
@@ -24,13 +25,20 @@ def estimate_tokens(text: str) -> int:
     return (size + BYTES_PER_TOKEN - 1) // BYTES_PER_TOKEN
 
 
-def read_text(path: Path) -> str | None:
-    """A file's text (at most `READ_LIMIT` bytes), or None when it cannot be read."""
+def read_text(path: Path, notes: list[str] | None = None) -> str | None:
+    """A file's text (at most `READ_LIMIT` bytes) by the readability rule (`fs.readable`:
+    a regular file opened without blocking, no other hard link; a link is read as the
+    file it names, as the agent reads it), or None when it is missing or refused. Why a
+    file there was refused (a FIFO, a device, hard links, unreadable) goes to `notes`."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(READ_LIMIT).decode("utf-8", errors="replace")
-    except OSError:
+        data = read_readable_path(path, limit=READ_LIMIT, follow_link=True)
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    except OSError as error:
+        if notes is not None:
+            notes.append(f"{path} is not read: {error.strerror or error}")
+        return None
+    return data.decode("utf-8", errors="replace")
 
 
 def measured(

@@ -30,13 +30,9 @@ from typing import Protocol
 from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.atomic import Directory, encode_utf8
 from memtab.fs.config.config_dir import config_dir
-from memtab.fs.confined import (
-    HardLinkedFileError,
-    LinkInPathError,
-    descend,
-    read_prefix,
-)
+from memtab.fs.confined import LinkInPathError, descend
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
+from memtab.fs.readable import open_readable, read_readable
 from memtab.sources.loki_render import render_loki
 from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceFile
 from memtab.store.errors import CapError, SaveConflictError, file_cap_message
@@ -127,13 +123,10 @@ def read_raw_source_text(source: Source, file: SourceFile) -> str:
 def _read(directory: Directory, name: str, *, from_end: bool) -> tuple[bytes, int]:
     """At most the cap plus one byte (the last cap bytes of a log) and the full size."""
     if not from_end:
-        data, info = read_prefix(directory, name, limit=MAX_FILE_BYTES + 1)
+        data, info = read_readable(directory, name, limit=MAX_FILE_BYTES + 1)
         return data, max(info.st_size, len(data))
-    fd = directory.open_file(name)
+    fd, info = open_readable(directory, name)
     try:
-        info = os.fstat(fd)
-        if info.st_nlink > 1:
-            raise HardLinkedFileError(directory.display(name))
         if info.st_size > MAX_FILE_BYTES:
             os.lseek(fd, info.st_size - MAX_FILE_BYTES, os.SEEK_SET)
         chunks, remaining = [], MAX_FILE_BYTES
@@ -264,7 +257,7 @@ def remove_created_file(
                 raise changed from None
             with directory:
                 try:
-                    data, _info = read_prefix(directory, name, limit=MAX_FILE_BYTES + 1)
+                    data, _info = read_readable(directory, name, limit=MAX_FILE_BYTES + 1)
                 except FileNotFoundError:
                     raise changed from None
                 if hashlib.sha256(data).hexdigest() != expected_sha256:

@@ -15,6 +15,7 @@ import stat
 from pathlib import Path
 
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
+from memtab.fs.readable import HardLinkedFileError, read_readable_path
 from memtab.sources.claude.index import index_cut, index_warning
 from memtab.sources.claude.settings import last_consolidated_ms
 from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, auto_memory_dir, classify
@@ -39,9 +40,6 @@ from memtab.store.text.frontmatter import (
 logger = logging.getLogger(__name__)
 
 MAX_FILES_PER_SOURCE = MAX_FILES_PER_SCOPE
-
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
-_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def list_source(source: Source) -> SourceListing:
@@ -165,12 +163,13 @@ def _file_entry(
         if not stat.S_ISREG(info.st_mode):
             return None
         # As in the store: another hard link may be a file from anywhere; it is not read.
-        hard_linked = info.st_nlink > 1 and not linked
-        if hard_linked:
+        try:
+            if info.st_nlink > 1 and not linked:
+                raise HardLinkedFileError(physical)
+            prefix = _prefix(physical, segments[-1], rule.kind, info.st_size, follow=linked)
+        except HardLinkedFileError:
             reason = reason or "it has other hard links (one may be anywhere): not read"
             prefix = ""
-        else:
-            prefix = _prefix(physical, segments[-1], rule.kind, info.st_size, follow=linked)
     except OSError:
         return None  # vanished, unreadable, or a dangling link
     relative = "/".join(segments)
@@ -200,11 +199,8 @@ def _prefix(physical: str, name: str, kind: FileKind, size: int, *, follow: bool
     """The text a description needs: 4 KiB of Markdown, nothing of rendered JSON."""
     if kind is FileKind.RENDERED or not name.endswith(".md") or size == 0:
         return ""
-    fd = os.open(physical, _OPEN_FLAGS | (0 if follow else _NO_FOLLOW))
-    try:
-        return os.read(fd, DESCRIPTION_PREFIX_BYTES).decode("utf-8", "replace")
-    finally:
-        os.close(fd)
+    data = read_readable_path(physical, limit=DESCRIPTION_PREFIX_BYTES, follow_link=follow)
+    return data.decode("utf-8", "replace")
 
 
 def _description(layout: Layout, segments: tuple[str, ...], prefix: str) -> str:
@@ -250,8 +246,7 @@ def loki_description(segments: tuple[str, ...]) -> str:
 def _index_warning(physical: str) -> str | None:
     """Say when Claude Code will not read all of MEMORY.md (`claude_index`)."""
     try:
-        with open(physical, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES)
+        data = read_readable_path(physical, limit=MAX_FILE_BYTES, follow_link=True)
     except OSError:
         return None
     return index_warning(index_cut(data.decode("utf-8", errors="replace")))

@@ -30,6 +30,7 @@ from typing import Annotated, Any, Final, Literal
 from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import cache_dir
 from memtab.fs.records import PlainJson, Record, ValidEntries
+from memtab.fs.user_files import read_regular_file
 
 logger = logging.getLogger(__name__)
 
@@ -174,8 +175,7 @@ class DescriptionCache:
 
     def _load(self) -> dict[str, dict[str, object]]:
         try:
-            with open(self._path, "rb") as handle:
-                data = handle.read(MAX_CACHE_BYTES + 1)
+            data = read_regular_file(self._path, limit=MAX_CACHE_BYTES + 1, truncate=True)
         except FileNotFoundError:
             return {}
         except OSError as error:

@@ -10,6 +10,7 @@ watcher reported and patches a listing with them. Descriptions come from
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
 import os
@@ -21,7 +22,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from memtab.fs.atomic import Directory, encode_utf8, is_temp_name
-from memtab.fs.confined import read_prefix
+from memtab.fs.readable import HardLinkedFileError, open_readable_path, read_readable
 from memtab.store.description_cache import KnownFiles
 from memtab.store.paths import (
     Scope,
@@ -124,9 +125,6 @@ class ScopeOutline(NamedTuple):
         return sum(self.direct_files.values())
 
 
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
-
-
 def _read_entry(
     physical: str, path: VirtualPath, known: os.DirEntry[str] | os.stat_result
 ) -> FileEntry:
@@ -137,24 +135,28 @@ def _read_entry_stat(
     physical: str, path: VirtualPath, known: os.DirEntry[str] | os.stat_result
 ) -> tuple[FileEntry, os.stat_result]:
     """The file read, and its stat as read. FileNotFoundError when it went since it was
-    listed (an agent deleted or moved it meanwhile)."""
-    # os.open + fstat + read: one open for both the size/mtime and the 4 KiB prefix, and
-    # none of the buffering layers of `open()` (listing speed is dominated by this).
+    listed (an agent deleted or moved it meanwhile), OSError when it is no longer a
+    regular file (a FIFO put in its place: never listed)."""
+    # One open (by the readability rule, `fs.readable`) for both the size/mtime and the
+    # 4 KiB prefix, and none of the buffering layers of `open()` (listing speed is
+    # dominated by this).
     try:
-        fd = os.open(physical, _OPEN_FLAGS)
-    except FileNotFoundError:
+        fd, stat_result = open_readable_path(physical)
+    except HardLinkedFileError as linked:  # may be a file outside the home: listed, not read
+        stat_result = linked.info or os.lstat(physical)
+        prefix = b""
+    except (FileNotFoundError, IsADirectoryError):
         raise  # not listed undescribed from the listing's stat: it is no longer there
-    except OSError:  # listed, undescribed
-        stat_result = (
+    except OSError as error:
+        if error.errno in (errno.EINVAL, errno.ELOOP):
+            raise  # a link or a special file now: never listed
+        stat_result = (  # unreadable (permissions): listed, undescribed
             known if isinstance(known, os.stat_result) else known.stat(follow_symlinks=False)
         )
         prefix = b""
     else:
         try:
-            stat_result = os.fstat(fd)
-            # A hard-linked file may be a file outside the home: listed, but not read.
-            linked = stat_result.st_nlink > 1
-            prefix = b"" if linked else os.read(fd, DESCRIPTION_PREFIX_BYTES)
+            prefix = os.read(fd, DESCRIPTION_PREFIX_BYTES)
         finally:
             os.close(fd)
     binary = b"\x00" in prefix
@@ -391,9 +393,7 @@ def update_listing(
     files = list(by_path.values())
     if added:
         files.sort(key=_file_sort_key)
-    return ScopeListing(
-        listing.scope, tuple(files), listing.directories, listing.error, listing.unaddressable
-    )
+    return listing._replace(files=tuple(files))
 
 
 def sort_key(segments: tuple[str, ...], *, is_dir: bool) -> str:
@@ -441,7 +441,7 @@ def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
     UTF-8 replaced by U+FFFD) takes more bytes. Raises OSError (`HardLinkedFileError` for
     a file with other hard links).
     """
-    data, info = read_prefix(directory, name, limit=MAX_FILE_BYTES + 1)
+    data, info = read_readable(directory, name, limit=MAX_FILE_BYTES + 1)
     kept = data[:MAX_FILE_BYTES]
     try:
         content = kept.decode("utf-8")
@@ -455,10 +455,13 @@ def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
     return FileContent(content, sha256, size, b"\x00" in kept, over_cap), data
 
 
-def read_file_content(physical: Path) -> FileContent:
-    """Read a memory file by path (see `read_file_in`; at most the cap). Raises OSError."""
-    with Directory.open(physical.parent) as directory:
-        return read_file_in(directory, physical.name)[0]
+def read_file_content(physical: Path | str, *, follow_link: bool = False) -> FileContent:
+    """Read a memory file by path (see `read_file_in`; at most the cap), its folder's path
+    trusted as it is. `follow_link`: a link is read as the file it names (another agent's
+    linked file, `sources`), held to the same rule. Raises OSError."""
+    text = os.path.realpath(physical) if follow_link else os.fspath(physical)
+    parent, name = os.path.split(text)
+    return read_file_in(Directory(None, parent or "."), name)[0]
 
 
 def count_files(root: Path) -> int:

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import platformdirs
 
+from memtab.fs.user_files import read_regular_file
 from memtab.store.paths import project_dir_name
 
 WRITER_TRACES_DIR_NAME = "system1_memory_writer"
@@ -106,7 +107,8 @@ def _marked_legacy_home(home_dir: Path) -> str | None:
         info = marker.lstat()
         if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_MARKER_BYTES:
             return None
-        text = marker.read_bytes()[: _MAX_MARKER_BYTES + 1].decode("utf-8", "replace")
+        data = read_regular_file(marker, limit=_MAX_MARKER_BYTES + 1, truncate=True)
+        text = data.decode("utf-8", "replace")
     except OSError:
         return None
     name = text.strip()

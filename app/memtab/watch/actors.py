@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memtab.fs.clock import now_ms
+from memtab.fs.user_files import read_regular_file
 from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.layouts import auto_memory_dir
 from memtab.sources.model import Layout, Source
@@ -85,8 +86,7 @@ def _claude_consolidating(memory_dir: Path, moment: int) -> bool:
     lock = memory_dir / CONSOLIDATE_LOCK
     try:
         info = os.stat(lock, follow_symlinks=False)
-        with open(lock, "rb") as handle:
-            body = handle.read(_PID_BYTES).strip()
+        body = read_regular_file(lock, limit=_PID_BYTES, truncate=True).strip()
     except OSError:
         return False
     if moment - info.st_mtime_ns // 1_000_000 <= RECENT_MS:

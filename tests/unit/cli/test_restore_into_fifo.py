@@ -32,5 +32,5 @@ def test_restore_to_a_fifo_is_refused_at_once(
     for force in ([], ["--force"]):
         argv = ["restore", "/memories/global/a.md", "--version", oldest]
         assert main(["--home", str(home), *argv, "--to", "/memories/global/f.md", *force]) == 1
-        assert "Not a regular file" in capsys.readouterr().err
+        assert "it is a FIFO (named pipe), not a regular file" in capsys.readouterr().err
         assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

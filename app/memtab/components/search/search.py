@@ -3,8 +3,10 @@
 A query is split into terms; a file matches when every term (case-insensitively) occurs in
 its path inside the scope (or the source), its description or its text. Other agents'
 files are searched with mux's (their keys are their refs' tree keys, `tree.ref_key`); a
-file whose listing refused to read it (other hard links, NUL bytes) is matched by name and
-description only, and loki-mode's JSON is searched as written, not as rendered. Contents come from a
+file's text is what the editor would show of it (`store.files.read_file_content`, by the
+one readability rule: at most the cap, nothing of a file with other hard links, NUL bytes
+or that is no longer a regular file, which is matched by name and description only), and
+loki-mode's JSON is searched as written, not as rendered. Contents come from a
 `ContentIndex`: casefolded file texts, re-read only when a file's size or time changes.
 The index is not thread-safe on purpose: only the search worker's jobs ever touch it.
 It keeps each folded text as UTF-8 (terms are matched as UTF-8 too, which finds exactly
@@ -37,11 +39,8 @@ from memtab.components.tree.nodes import FileMatch, LineMatch, file_key, orphan_
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.sources_scan import SourcesScan
 from memtab.sources.layouts import classify
-from memtab.store.files import MAX_FILE_BYTES, ScopeListing
+from memtab.store.files import ScopeListing, read_file_content
 
-# Files larger than this are matched by name and description only: reading megabytes on
-# every keystroke is not worth a hit in a file Memtab cannot even edit.
-MAX_INDEXED_BYTES = 4 * MAX_FILE_BYTES
 MAX_LINES_PER_FILE = 20
 MAX_FILES_WITH_LINES = 200
 # How much of a matching line a result row shows, and of it before the first match.
@@ -80,13 +79,15 @@ class SearchQuery:
 @dataclass(frozen=True, slots=True)
 class _Searchable:
     """A file as the search sees it: its tree key, what its name and description say,
-    where it is and its version (size, mtime); `readable` False: never read."""
+    where it is and its version (size, mtime); `readable` False: never read; `linked`: a
+    link another agent's layout lets Memtab read through."""
 
     key: str
     label: str
     physical: str
     version: tuple[int, int]
     readable: bool = True
+    linked: bool = False
 
 
 def _searchables(
@@ -143,6 +144,7 @@ def _source_searchables(
                 os.fspath(file.physical),
                 (file.size_bytes, file.modified_at_ms),
                 readable,
+                file.linked,
             )
 
 
@@ -162,33 +164,35 @@ class ContentIndex:
     def folded(self, item: _Searchable) -> bytes:
         """The casefolded content of a listed file, as UTF-8 (b"" if binary, huge or
         unreadable)."""
-        if not item.readable or item.version[0] > MAX_INDEXED_BYTES:
+        if not item.readable:
             return b""
         key, version = item.physical, item.version
         cached = self._texts.get(key)
         if cached is not None and cached[0] == version:
             return cached[1]
-        folded = self._read(key, version).casefold().encode("utf-8", "surrogatepass")
+        folded = self._read(item).casefold().encode("utf-8", "surrogatepass")
         self._texts[key] = (version, folded)
         return folded
 
     def original(self, item: _Searchable) -> str:
         """The content of a listed file as written (for showing its matching lines)."""
-        if not item.readable or item.version[0] > MAX_INDEXED_BYTES:
+        if not item.readable:
             return ""
         key, version = item.physical, item.version
         cached = self._originals.get(key)
         if cached is not None and cached[0] == version:
             self._originals.move_to_end(key)
             return cached[1]
-        return self._read(key, version)
+        return self._read(item)
 
-    def _read(self, key: str, version: tuple[int, int]) -> str:
+    def _read(self, item: _Searchable) -> str:
+        key, version = item.physical, item.version
         try:
-            with open(key, "rb") as handle:
-                text = handle.read().decode("utf-8", "replace")
+            content = read_file_content(key, follow_link=item.linked)
         except OSError:
             text = ""
+        else:
+            text = "" if content.binary else content.content
         self._originals[key] = (version, text)
         self._originals.move_to_end(key)
         while len(self._originals) > ORIGINAL_CACHE_FILES:

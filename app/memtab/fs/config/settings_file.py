@@ -18,6 +18,7 @@ from memtab.fs.atomic import atomic_write_json
 from memtab.fs.config.config_dir import config_dir
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.locking.locks import interprocess_lock
+from memtab.fs.user_files import read_whole_regular_file
 
 SETTINGS_FILE_NAME = "settings.json"
 _LOCK_NAME = ".settings.json.lock"
@@ -37,7 +38,7 @@ def load_settings_file(path: Path) -> dict[str, Any]:
     """The settings file as a dict ({} when absent or empty); SettingsFileError when it
     cannot be read or is not a JSON object."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_whole_regular_file(path).decode("utf-8")
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as exc:

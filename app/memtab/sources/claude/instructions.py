@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from memtab.fs.readable import read_readable_path
 from memtab.markdown import LineKind, classify
 from memtab.sources.claude.settings import read_settings_file
 from memtab.store.text.frontmatter import frontmatter_block
@@ -255,11 +256,13 @@ def _rules(directory: Path) -> list[Path]:
 
 
 def _read(path: Path) -> str:
+    """The start of a file Claude Code reads, by the readability rule (`fs.readable`): a
+    FIFO or a device put there is never waited for; "" when it cannot be read."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(_MAX_READ_BYTES).decode("utf-8", errors="replace")
+        data = read_readable_path(path, limit=_MAX_READ_BYTES, follow_link=True)
     except OSError:
         return ""
+    return data.decode("utf-8", errors="replace")
 
 
 def _is_file(path: Path) -> bool:

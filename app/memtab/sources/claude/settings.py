@@ -29,6 +29,7 @@ from typing import Annotated, Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import Key, Lenient, Record
+from memtab.fs.user_files import read_regular_file
 
 logger = logging.getLogger(__name__)
 
@@ -133,9 +134,8 @@ class ClaudeSettings(Record):
 
 def read_settings_file(settings_file: Path) -> ClaudeSettings | None:
     """A Claude Code settings file, or None (missing, over 1 MiB, not a JSON object)."""
-    try:
-        with open(settings_file, "rb") as handle:
-            data = handle.read(_SETTINGS_MAX_BYTES + 1)
+    try:  # without blocking: a FIFO named settings.json is refused at once
+        data = read_regular_file(settings_file, limit=_SETTINGS_MAX_BYTES + 1, truncate=True)
     except OSError:
         return None
     if len(data) > _SETTINGS_MAX_BYTES:

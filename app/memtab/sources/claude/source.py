@@ -24,6 +24,7 @@ from pathlib import Path
 
 from memtab.file_protocol.file_ref import is_valid_source_name, source_id
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.user_files import read_regular_file
 from memtab.sources.claude.settings import auto_memory_setting, user_auto_memory_directory
 from memtab.sources.model import Layout, Source, linked_root_reason
 
@@ -160,9 +161,8 @@ def transcript_cwd(directory: Path) -> str | None:
 
 
 def _first_cwd(transcript: Path) -> str | None:
-    try:
-        with open(transcript, "rb") as handle:
-            head = handle.read(_TRANSCRIPT_HEAD_BYTES)
+    try:  # without blocking: a FIFO named like a transcript is refused at once
+        head = read_regular_file(transcript, limit=_TRANSCRIPT_HEAD_BYTES, truncate=True)
     except OSError:
         return None
     lines = head.split(b"\n")
@@ -317,12 +317,12 @@ def _main_checkout(pointer: Path) -> Path | None:
     """A linked worktree's main checkout: `.git` names its git dir (`gitdir: …`), whose
     `commondir` is the main repository's `.git`."""
     try:
-        text = pointer.read_text(encoding="utf-8", errors="replace")[:4096]
+        text = read_regular_file(pointer, limit=4096, truncate=True).decode("utf-8", "replace")
         if not text.startswith("gitdir:"):
             return None
         git_dir = Path(text[len("gitdir:") :].strip().splitlines()[0])
         git_dir = git_dir if git_dir.is_absolute() else pointer.parent / git_dir
-        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+        common = read_regular_file(git_dir / "commondir", limit=4096).decode().strip()
     except (OSError, IndexError):
         return None
     common_dir = Path(os.path.normpath(git_dir / common))

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from memtab.file_protocol.file_ref import source_id
+from memtab.fs.user_files import read_regular_file
 from memtab.sources.model import Layout, Source, linked_root_reason
 
 logger = logging.getLogger(__name__)
@@ -63,9 +64,8 @@ def codex_sources(root: Path) -> list[Source]:
 def codex_projects(root: Path) -> list[str]:
     """The project paths `config.toml` has settings for (`[projects."/path"]`)."""
     path = root / "config.toml"
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(_CONFIG_MAX_BYTES + 1)
+    try:  # without blocking: a FIFO named config.toml is refused at once
+        data = read_regular_file(path, limit=_CONFIG_MAX_BYTES + 1, truncate=True)
     except OSError:
         return []
     if len(data) > _CONFIG_MAX_BYTES:

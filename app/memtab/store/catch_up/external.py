@@ -47,7 +47,7 @@ from pathlib import Path
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
-from memtab.fs.confined import HardLinkedFileError
+from memtab.fs.readable import HardLinkedFileError
 from memtab.fs.records import Record, ValidEntries
 from memtab.fs.records import field as records_field
 from memtab.fs.sidecar import read_sidecar

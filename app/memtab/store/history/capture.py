@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from memtab.fs.atomic import Directory
-from memtab.fs.confined import HardLinkedFileError, entries_of, open_subdirectory, read_prefix
+from memtab.fs.confined import entries_of, open_subdirectory
+from memtab.fs.readable import HardLinkedFileError, read_readable
 from memtab.store.files import is_listable_name
 from memtab.store.paths import VirtualPath
 
@@ -43,10 +44,10 @@ def read_whole(directory: Directory, name: str) -> bytes | None:
     """The whole content of file `name`, or None when it is missing.
 
     Raises OSError when it cannot be read whole: TooLargeForHistoryError,
-    HardLinkedFileError (`memtab.fs.confined`), or unreadable.
+    HardLinkedFileError (`memtab.fs.readable`), or unreadable.
     """
     try:
-        data, _ = read_prefix(directory, name, limit=MAX_HISTORY_FILE_BYTES + 1)
+        data, _ = read_readable(directory, name, limit=MAX_HISTORY_FILE_BYTES + 1)
     except FileNotFoundError:
         return None
     if len(data) > MAX_HISTORY_FILE_BYTES:

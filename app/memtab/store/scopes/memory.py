@@ -38,7 +38,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memtab.fs.atomic import Directory, encode_utf8
-from memtab.fs.confined import copy_tree, read_prefix, remove_entry
+from memtab.fs.confined import copy_tree, remove_entry
+from memtab.fs.readable import read_readable
 from memtab.store.errors import (
     AlreadyExistsError,
     CapError,
@@ -455,7 +456,7 @@ class MemoryStore(ScopeStore):
         with self._open_parent(old) as source, self._open_parent(new, create=True) as target:
             try:
                 if kind == "file":
-                    target.create_new(new.name, read_prefix(source, old.name, limit=None)[0])
+                    target.create_new(new.name, read_readable(source, old.name, limit=None)[0])
                 else:
                     copy_tree(source, old.name, target, new.name)
             except FileExistsError:

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Literal
 
 from memtab.fs.atomic import Directory
-from memtab.fs.confined import HardLinkedFileError, LinkInPathError, entries_of, open_subdirectory
+from memtab.fs.confined import LinkInPathError, entries_of, open_subdirectory
+from memtab.fs.readable import HardLinkedFileError
 from memtab.store.errors import (
     AlreadyExistsError,
     CapError,
@@ -182,7 +183,9 @@ class ScopeView:
             return None
 
     def entries(self, path: VirtualPath) -> list[tuple[str, bool]]:
-        """The visible entries of directory `path` as (name, is_dir); [] when missing."""
+        """The visible entries of directory `path` as (name, is_dir): listable names of
+        regular files and directories, as a listing shows them (no links, FIFOs, sockets
+        or devices); [] when missing."""
         try:
             directory = self._open_directory(path, target=path, create=False)
         except NotFoundError:
@@ -195,8 +198,12 @@ class ScopeView:
         visible = []
         for entry in found:
             try:
-                if is_listable_name(entry.name) and not entry.is_symlink():
-                    visible.append((entry.name, entry.is_dir(follow_symlinks=False)))
+                if not is_listable_name(entry.name):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    visible.append((entry.name, True))
+                elif entry.is_file(follow_symlinks=False):
+                    visible.append((entry.name, False))
             except OSError:
                 continue  # vanished while listing
         return visible

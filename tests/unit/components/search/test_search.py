@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from memtab.components.search.highlight import highlight_spans
@@ -163,3 +166,14 @@ def test_a_cancelled_search_stops(home: Home) -> None:
     scan = scan_home(ScanRequest(home, MAIN))
     with pytest.raises(CancelledError):
         find_matches(scan, SearchQuery.parse("ruff"), ContentIndex(), cancel=Token())
+
+
+def test_a_file_with_another_hard_link_is_matched_by_name_never_by_its_text(
+    home: Home, tmp_path: Path
+) -> None:
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text("kestrel-7 is the deploy password\n")
+    os.link(outside, home.global_root / "linked.md")
+    (home.global_root / "big.md").write_text("x\n" * 60_000 + "kestrel-8 lies past the cap\n")
+    assert matches(home, "kestrel") == {}  # view and the editor refuse that text too
+    assert set(matches(home, "linked")) == {key("/memories/global/linked.md")}

@@ -1,0 +1,148 @@
+"""The one readability rule: what any surface may read of a file another program could
+have put in a memory folder (docs/formats.md §3.3, §4.3).
+
+A name in a folder may be anything: a FIFO nothing writes to (an open would wait for
+ever), a device, a socket, a symbolic link to anywhere, a hard link to a file outside the
+home, a file of gigabytes. A file is read only when, opened without blocking and without
+following a link (`O_NONBLOCK | O_NOFOLLOW`), the open file's own stat says it is a
+regular file with no other hard link (one of them may be a file outside the home) — a
+temp file of Memtab's own beside it excepted, what a create killed between publishing and
+cleaning up leaves —, and never past the caller's cap. View, search, the catalog, the
+window's tree and search, loads, sync and the recorder read through here, so no surface
+shows what another refuses.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from typing import Any
+
+from memtab.fs.atomic import Directory, is_temp_name
+from memtab.fs.user_files import not_regular_error
+
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+_CHUNK_BYTES = 1 << 20
+
+
+class HardLinkedFileError(OSError):
+    """A file with other hard links: one may be a file outside the tree, so it is not read
+    (nor copied, which would turn it into a readable file of its own). `info` is its stat,
+    for a listing that still shows its size and time."""
+
+    def __init__(self, path: str, info: os.stat_result | None = None) -> None:
+        super().__init__(
+            errno.EPERM,
+            "it has other hard links (one may be outside the memory home), so Memtab "
+            "does not read it",
+            path,
+        )
+        self.info = info
+
+
+def open_readable(directory: Directory, name: str) -> tuple[int, os.stat_result]:
+    """A read-only descriptor of file `name` in `directory` and its stat, if the rule lets
+    it be read (the caller closes it). Never blocks, never follows a link.
+
+    Raises FileNotFoundError; OSError whose `strerror` says why in words for a link, a
+    directory, a FIFO, a device or a socket; HardLinkedFileError; or the open's own.
+    """
+    path, at = directory.at(name)
+    return _opened(path, at, directory, name)
+
+
+def open_readable_path(path: str) -> tuple[int, os.stat_result]:
+    """`open_readable` of a file by its path (its folder's path trusted as it is): what
+    a listing, which has the path already, opens each file with."""
+    parent, name = os.path.split(path)
+    return _opened(path, {}, None, name, parent)
+
+
+def _opened(
+    path: str,
+    at: dict[str, Any],
+    directory: Directory | None,
+    name: str,
+    parent: str = "",
+) -> tuple[int, os.stat_result]:
+    shown = directory.display(name) if directory is not None else path
+    try:
+        fd = os.open(path, _READ_FLAGS, **at)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise OSError(errno.ELOOP, "it is a symbolic link", shown) from None
+        if error.errno == errno.ENXIO:  # a socket cannot be opened: say what it is
+            raise not_regular_error(os.stat(path, follow_symlinks=False, **at), shown) from None
+        raise
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise not_regular_error(info, shown)
+        if info.st_nlink > 1 and not _linked_only_to_own_temp(
+            directory or Directory(None, parent or "."), info
+        ):
+            raise HardLinkedFileError(shown, info)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
+def read_readable(
+    directory: Directory, name: str, *, limit: int | None
+) -> tuple[bytes, os.stat_result]:
+    """Up to `limit` bytes (None: all) from the start of file `name`, and its stat, if
+    the rule lets it be read (OSError as `open_readable` otherwise)."""
+    fd, info = open_readable(directory, name)
+    try:
+        return read_at_most(fd, limit), info
+    finally:
+        os.close(fd)
+
+
+def read_readable_path(
+    path: str | os.PathLike[str], *, limit: int | None, follow_link: bool = False
+) -> bytes:
+    """`read_readable` of a file by its path (its folder's path is trusted as it is).
+    `follow_link`: a link is read as the file it names, as an agent reads its
+    instruction files (`memtab loads`); that file is held to the rule."""
+    text = os.fspath(path)
+    if follow_link:
+        text = os.path.realpath(text)
+    parent, name = os.path.split(text)
+    return read_readable(Directory(None, parent or "."), name, limit=limit)[0]
+
+
+def read_at_most(fd: int, limit: int | None) -> bytes:
+    """At most `limit` bytes (None: all) from `fd`'s position."""
+    chunks: list[bytes] = []
+    remaining = limit
+    while remaining is None or remaining > 0:
+        chunk = os.read(fd, _CHUNK_BYTES if remaining is None else min(remaining, _CHUNK_BYTES))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        if remaining is not None:
+            remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def _linked_only_to_own_temp(directory: Directory, info: os.stat_result) -> bool:
+    """Whether a file's one other link is a temp file of Memtab's in the same directory:
+    what a create killed between publishing (link) and cleaning up (unlink) leaves."""
+    if info.st_nlink != 2:
+        return False
+    try:
+        with os.scandir(directory.path if directory.fd is None else directory.fd) as entries:
+            return any(
+                is_temp_name(entry.name) and entry.inode() == info.st_ino for entry in entries
+            )
+    except OSError:
+        return False
