@@ -18,6 +18,7 @@ description only, never snippeted.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -42,9 +43,10 @@ from memtab.sources.discovery import scan
 from memtab.sources.listing import source_file_row
 from memtab.store.description_cache import DescriptionCache, KnownFiles
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing, list_scope, read_file_content
-from memtab.store.paths import SCOPE_ORDER
+from memtab.store.paths import SCOPE_ORDER, too_deep_words
 from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.memory import MemoryStore
+from memtab.watch.observers import watching_any_depth
 
 logger = logging.getLogger(__name__)
 
@@ -98,6 +100,7 @@ class MemoryCatalog:
         self._clock = clock
         self._background = background
         self._entries: dict[str, _Entry] = {}
+        self._notes: tuple[str, ...] = ()
         self._listed_at: float | None = None
         self._index = RankedIndex()
         self._lock = threading.Lock()
@@ -116,6 +119,11 @@ class MemoryCatalog:
     def invalidate(self) -> None:
         """List again before the next answer (this server changed a file)."""
         self._listed_at = None
+
+    def notes(self) -> tuple[str, ...]:
+        """What the listing left out and why (folders past the depth memory paths go to,
+        docs/formats.md §5), for an answer to say."""
+        return self._notes
 
     def rows(self, *, scope: str | None = None) -> list[FileRow]:
         """Every file (in `scope`, when given), as `memtab list --json` shows it (other
@@ -186,7 +194,7 @@ class MemoryCatalog:
         """List, then index what changed (the caller holds `_listing`)."""
         started = self._clock()
         self._changed.clear()
-        entries = self._list()
+        entries, notes = self._list()
         documents = [
             Document(key, f"{key}\n{entry.row.description}", _stamp(entry.row))
             for key, entry in entries.items()
@@ -194,6 +202,7 @@ class MemoryCatalog:
         with self._lock:
             read = self._index.update(documents, lambda key: _text(entries[key]))
             self._entries = entries
+            self._notes = notes
         self._listed_at = started
         logger.debug("catalog: %d files, %d (re)indexed", len(entries), read)
         if self._observer is None and self._background:
@@ -211,18 +220,26 @@ class MemoryCatalog:
         observer.daemon = True
         handler = _ChangeFlag(self._changed)
         try:
-            for root in roots:
-                if root.is_dir():
-                    observer.schedule(handler, os.fspath(root), recursive=True)
-            observer.start()
-        except OSError as error:  # out of inotify watches: re-listed by age instead
+            with watching_any_depth(*roots):
+                for root in roots:
+                    if root.is_dir():
+                        observer.schedule(handler, os.fspath(root), recursive=True)
+                observer.start()
+        except OSError as error:  # out of inotify watches, a tree too deep: re-listed by age
             logger.info("catalog: not watching the scopes (%s)", error)
+            with contextlib.suppress(Exception):
+                observer.stop()
             return
         self._observer = observer
 
-    def _list(self) -> dict[str, _Entry]:
+    def _list(self) -> tuple[dict[str, _Entry], tuple[str, ...]]:
         entries: dict[str, _Entry] = {}
         listings, roots = self._store_listings()
+        notes = [
+            f"Not listed or searched: {too_deep_words(path)}"
+            for listing in listings
+            for path in listing.too_deep
+        ]
         # file_rows keeps the listings' order: each row is its listed file's.
         files = [
             (roots[listing.scope.value], file) for listing in listings for file in listing.files
@@ -239,7 +256,7 @@ class MemoryCatalog:
                     physical = os.fspath(source_file.physical) if readable else None
                     row = source_file_row(source_file)
                     entries[source_file.id] = _Entry(row, physical, source_file.linked)
-        return entries
+        return entries, tuple(notes)
 
     def _store_listings(self) -> tuple[list[ScopeListing], dict[str, str]]:
         """The store's scopes listed, each file read only if its stat changed since the

@@ -21,7 +21,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog, SearchHit
 from memtab.agent_server.tools import (
@@ -32,7 +32,7 @@ from memtab.agent_server.tools import (
     READ_TOOLS,
 )
 from memtab.file_protocol.file_ref import OTHER_AGENTS, SourceError
-from memtab.fs.records import Record
+from memtab.fs.records import OmitEmpty, Record
 from memtab.redact import redact_secrets
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
@@ -78,17 +78,20 @@ def client_actor(name: str | None) -> str:
 
 class FilePage(Record, write_only=True):
     """What `list` answers (docs/formats.md §22.2): a page of the rows of `memtab list
-    --json` (another agent's file with its own fields), how many in all, where it starts."""
+    --json` (another agent's file with its own fields), how many in all, where it starts,
+    and what was left out and why (`notes`, only when something was)."""
 
     files: tuple[FileRow, ...]
     total: int
     offset: int
+    notes: Annotated[tuple[str, ...], OmitEmpty] = ()
 
 
 class SearchResults(Record, write_only=True):
-    """What `search` answers: the files found, best first."""
+    """What `search` answers: the files found, best first, and `notes` as `list`'s."""
 
     results: tuple[SearchHit, ...]
+    notes: Annotated[tuple[str, ...], OmitEmpty] = ()
 
 
 class MemoryService:
@@ -136,7 +139,12 @@ class MemoryService:
         offset = _integer(arguments, "offset", 0, 0, None)
         limit = _integer(arguments, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT)
         rows = self.catalog.rows(scope=scope)
-        page = FilePage(files=tuple(rows[offset : offset + limit]), total=len(rows), offset=offset)
+        page = FilePage(
+            files=tuple(rows[offset : offset + limit]),
+            total=len(rows),
+            offset=offset,
+            notes=self.catalog.notes(),
+        )
         return Answer(json.dumps(page.to_json(), ensure_ascii=False, indent=1))
 
     def _known_scope(self, scope: str | None) -> str | None:
@@ -163,7 +171,7 @@ class MemoryService:
         limit = _integer(arguments, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
         scope = _optional_text(arguments, "scope")
         results = self.catalog.search(query, scope=scope, limit=limit)
-        found = SearchResults(results=tuple(results))
+        found = SearchResults(results=tuple(results), notes=self.catalog.notes())
         return Answer(json.dumps(found.to_json(), ensure_ascii=False, indent=1))
 
     # --- the memory tool's commands -----------------------------------------------------

@@ -22,6 +22,10 @@ from watchdog.observers import Observer
 
 from memtab.diagnostics.report import Findings
 from memtab.fs.records import Record
+from memtab.store.files import outline_scope
+from memtab.store.home import Home
+from memtab.store.paths import MAX_PATH_DEPTH, Scope, short_path, too_deep_words
+from memtab.watch.observers import WATCH_MAX_DEPTH
 
 logger = logging.getLogger(__name__)
 
@@ -89,16 +93,61 @@ def _read_limit(name: str, limits: Path) -> int | None:
 def count_directories(root: Path) -> int:
     """The directories under `root`, itself included, without following links (one
     inotify watch each)."""
-    count, pending = 0, [str(root)]
+    return _walk_directories(root)[0]
+
+
+def _walk_directories(root: Path) -> tuple[int, str | None]:
+    """How many directories are under `root` (itself included, links not followed), and
+    the first found more than `WATCH_MAX_DEPTH` levels below it (None: none is)."""
+    count, pending = 0, [(str(root), 0)]
+    deep: str | None = None
     while pending:
-        current = pending.pop()
+        current, depth = pending.pop()
         count += 1
+        if depth > WATCH_MAX_DEPTH and deep is None:
+            deep = current
         try:
             with os.scandir(current) as entries:
-                pending.extend(e.path for e in entries if e.is_dir(follow_symlinks=False))
+                pending.extend(
+                    (e.path, depth + 1) for e in entries if e.is_dir(follow_symlinks=False)
+                )
         except OSError:
             continue
-    return count
+    return count, deep
+
+
+def check_depth(home: Home) -> Findings:
+    """A warning for each folder of the memory whose contents are too deep to be seen."""
+    found = Findings("memory")
+    for words in too_deep_memory(home):
+        found.warning(
+            f"Not listed, searched, recorded or synced: {words}; memory paths go at most "
+            f"{MAX_PATH_DEPTH} levels below their scope: move or delete them"
+        )
+    return found
+
+
+def too_deep_memory(home: Home) -> list[str]:
+    """Every folder of every scope of the home whose contents are past the depth memory
+    paths go to (docs/formats.md §5), as `<scope root>: <words>`."""
+    roots: list[tuple[Scope, Path]] = [(Scope.GLOBAL, home.global_root)]
+    roots += [(Scope.PROJECT, path) for path in _subdirectories(home.projects_root)]
+    roots += [(Scope.WORKSPACE, path / "memory") for path in _subdirectories(home.sessions_dir)]
+    return [
+        f"{too_deep_words(path)} (in {root})"
+        for scope, root in roots
+        for path in outline_scope(scope, root).too_deep
+    ]
+
+
+def _subdirectories(directory: Path) -> list[Path]:
+    try:
+        with os.scandir(directory) as entries:
+            return sorted(
+                Path(entry.path) for entry in entries if entry.is_dir(follow_symlinks=False)
+            )
+    except OSError:
+        return []
 
 
 class InotifyFacts(Record, write_only=True):
@@ -130,8 +179,15 @@ def check_watcher(
     """The backend, the home's directory count and, on Linux, the inotify headroom."""
     found = Findings("watcher")
     backend = backend or watchdog_backend()
-    directories = count_directories(home_root) if home_root.is_dir() else 0
+    directories, deep = _walk_directories(home_root) if home_root.is_dir() else (0, None)
     facts = WatcherFacts(backend=backend, native=backend != "polling", home_directories=directories)
+    if deep is not None and backend != "polling":
+        found.warning(
+            f"{short_path(deep)} is more than {WATCH_MAX_DEPTH} levels below the home: "
+            "the native file watcher may not follow a tree this deep (watchdog walks it by "
+            "recursion), and then the window and memtab watch poll instead, noticing "
+            "changes a second or two later"
+        )
     if backend == "polling":
         found.warning(
             "watchdog has no native file watcher here: the window polls the home, so it "

@@ -28,7 +28,8 @@ from memtab.sources.model import (
     SourceFile,
     SourceListing,
 )
-from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE
+from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE, holds_entries
+from memtab.store.paths import MAX_PATH_DEPTH, too_deep_words
 from memtab.store.scopes.file_rows import FileRow
 from memtab.store.text.frontmatter import (
     DESCRIPTION_PREFIX_BYTES,
@@ -55,8 +56,9 @@ def list_source(source: Source) -> SourceListing:
         return SourceListing(source, error=f"Cannot read {source.root}: {failure.strerror}")
     for relative in plan.files:
         _add(found, source, tuple(relative.split("/")))
+    too_deep: list[str] = []
     for relative in plan.directories:
-        walked = _walk(source.root / relative if relative else source.root)
+        walked = _walk(source.root / relative if relative else source.root, too_deep)
         if walked is None:
             continue
         prefix = tuple(relative.split("/")) if relative else ()
@@ -72,6 +74,11 @@ def list_source(source: Source) -> SourceListing:
     if truncated:
         error = f"Only the first {MAX_FILES_PER_SOURCE} files of {source.root} are shown"
         files = files[:MAX_FILES_PER_SOURCE]
+    elif too_deep:
+        error = f"Not listed: {too_deep_words(min(too_deep))}"
+        if (source.root, min(too_deep)) not in _LOGGED_TOO_DEEP:
+            _LOGGED_TOO_DEEP.add((source.root, min(too_deep)))
+            logger.warning("%s: %s", source.id, error)
     memory_dir = auto_memory_dir(source)
     consolidated = last_consolidated_ms(memory_dir) if memory_dir is not None else None
     return SourceListing(source, tuple(files), error, truncated, consolidated)
@@ -252,8 +259,13 @@ def _index_warning(physical: str) -> str | None:
     return index_warning(index_cut(data.decode("utf-8", errors="replace")))
 
 
-def _walk(root: Path) -> list[tuple[str, ...]] | None:
-    """Relative segments of every regular file below `root` (dotfiles and links skipped)."""
+_LOGGED_TOO_DEEP: set[tuple[Path, str]] = set()
+
+
+def _walk(root: Path, too_deep: list[str]) -> list[tuple[str, ...]] | None:
+    """Relative segments of every regular file below `root` (dotfiles and links skipped),
+    at most `MAX_PATH_DEPTH` deep; a folder at that depth that holds anything is added to
+    `too_deep`, not walked."""
     results: list[tuple[str, ...]] = []
     pending: list[tuple[str, tuple[str, ...]]] = [(str(root), ())]
     while pending and len(results) <= MAX_FILES_PER_SOURCE:
@@ -270,7 +282,10 @@ def _walk(root: Path) -> list[tuple[str, ...]] | None:
                 continue
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    pending.append((entry.path, (*segments, entry.name)))
+                    if len(segments) + 1 < MAX_PATH_DEPTH:
+                        pending.append((entry.path, (*segments, entry.name)))
+                    elif holds_entries(entry.path):
+                        too_deep.append(entry.path)
                 elif entry.is_file(follow_symlinks=False):
                     results.append((*segments, entry.name))
             except OSError:

@@ -25,10 +25,13 @@ from memtab.fs.atomic import Directory, encode_utf8, is_temp_name
 from memtab.fs.readable import HardLinkedFileError, open_readable_path, read_readable
 from memtab.store.description_cache import KnownFiles
 from memtab.store.paths import (
+    MAX_PATH_DEPTH,
     Scope,
     VirtualPath,
     is_addressable_name,
+    is_too_deep,
     shown_name,
+    too_deep_words,
     unaddressable_reason,
 )
 from memtab.store.text.frontmatter import (
@@ -105,6 +108,8 @@ class ScopeListing(NamedTuple):
     error: str | None = None
     unaddressable: tuple[UnaddressableEntry, ...] = ()
     """Files and folders no virtual path can name, shown apart with a warning."""
+    too_deep: tuple[VirtualPath, ...] = ()
+    """Directories at `MAX_PATH_DEPTH` whose entries are not listed (docs/formats.md §5)."""
 
     @property
     def file_count(self) -> int:
@@ -119,6 +124,8 @@ class ScopeOutline(NamedTuple):
     direct_files: Mapping[tuple[str, ...], int] = MappingProxyType({})
     """Files directly in each directory, by its segments (`()` is the scope root)."""
     error: str | None = None
+    too_deep: tuple[VirtualPath, ...] = ()
+    """As `ScopeListing.too_deep`."""
 
     @property
     def file_count(self) -> int:
@@ -234,10 +241,12 @@ class _Walk:
     """Every listable entry below a scope root, as (parent segments, entry, is a dir).
 
     Dotfiles and entries with invalid names are skipped; symlinks are neither yielded nor
-    followed (`follow_symlinks=False`: a link is neither a file nor a dir here); an
-    unreadable directory yields nothing, and `error` says so when it is the root. With
-    `remove_stale_temps`, temp files an interrupted write left behind (Memtab's pattern,
-    over a minute old) are removed on the way: the walk sees them anyway.
+    followed (`follow_symlinks=False`: a link is neither a file nor a dir here); sockets,
+    FIFOs and devices are not yielded; an unreadable directory yields nothing, and `error`
+    says so when it is the root. Nothing past `MAX_PATH_DEPTH` is yielded: a directory at
+    that depth is not descended into, and `too_deep` names it when it holds anything.
+    With `remove_stale_temps`, temp files an interrupted write left behind (Memtab's
+    pattern, over a minute old) are removed on the way: the walk sees them anyway.
     """
 
     def __init__(self, root: Path, *, remove_stale_temps: bool = False) -> None:
@@ -247,6 +256,8 @@ class _Walk:
         self.unaddressable: list[tuple[tuple[str, ...], str, bool]] = []
         """(parent segments, name, is a dir) of entries no virtual path can name (not
         dotfiles: those are hidden on purpose), not descended into."""
+        self.too_deep: list[tuple[str, ...]] = []
+        """The segments of directories at `MAX_PATH_DEPTH` that hold entries (not walked)."""
 
     def __iter__(self) -> Iterator[tuple[tuple[str, ...], os.DirEntry[str], bool]]:
         # An explicit stack, not recursion: a deeply nested tree must not overflow it.
@@ -275,7 +286,11 @@ class _Walk:
                         yield segments, entry, False
                     elif entry.is_dir(follow_symlinks=False):
                         yield segments, entry, True
-                        pending.append((entry.path, (*segments, entry.name)))
+                        child = (*segments, entry.name)
+                        if len(child) < MAX_PATH_DEPTH:
+                            pending.append((entry.path, child))
+                        elif holds_entries(entry.path):
+                            self.too_deep.append(child)
                 except OSError:
                     continue  # vanished or unreadable while listing
 
@@ -287,6 +302,33 @@ class _Walk:
                 self.unaddressable.append((segments, entry.name, False))
         except OSError:
             pass  # vanished while listing
+
+
+def holds_entries(directory: str) -> bool:
+    """Whether a directory holds anything but dotfiles (False when it cannot be read)."""
+    try:
+        with os.scandir(directory) as iterator:
+            return any(not entry.name.startswith(".") for entry in iterator)
+    except OSError:
+        return False
+
+
+def note_too_deep(
+    scope: Scope, root: Path, too_deep: Iterable[tuple[str, ...]]
+) -> tuple[VirtualPath, ...]:
+    """The directories a walk of `root` did not go into, as paths; each is logged once a
+    process."""
+    found = sorted(too_deep)
+    for segments in found:
+        key = (os.fspath(root), segments)
+        if key not in _LOGGED_TOO_DEEP:
+            _LOGGED_TOO_DEEP.add(key)
+            words = too_deep_words(VirtualPath(scope, segments))
+            logger.warning("Not listed, searched or recorded: %s (docs/formats.md §5)", words)
+    return tuple(VirtualPath(scope, segments) for segments in found)
+
+
+_LOGGED_TOO_DEEP: set[tuple[str, tuple[str, ...]]] = set()
 
 
 def _stat_entry(path: VirtualPath, entry: os.DirEntry[str]) -> FileEntry | None:
@@ -327,7 +369,10 @@ def list_scope(
         UnaddressableEntry(VirtualPath(scope, segments), name, is_dir)
         for segments, name, is_dir in sorted(walk.unaddressable)
     ]
-    return ScopeListing(scope, tuple(files), tuple(directories), walk.error, tuple(unaddressable))
+    too_deep = note_too_deep(scope, root, walk.too_deep)
+    return ScopeListing(
+        scope, tuple(files), tuple(directories), walk.error, tuple(unaddressable), too_deep
+    )
 
 
 def outline_scope(scope: Scope, root: Path | None) -> ScopeOutline:
@@ -344,7 +389,8 @@ def outline_scope(scope: Scope, root: Path | None) -> ScopeOutline:
         else:
             counts[segments] = counts.get(segments, 0) + 1
     directories.sort(key=_directory_sort_key)
-    return ScopeOutline(scope, tuple(directories), counts, walk.error)
+    too_deep = note_too_deep(scope, root, walk.too_deep)
+    return ScopeOutline(scope, tuple(directories), counts, walk.error, too_deep)
 
 
 def update_listing(
@@ -367,7 +413,7 @@ def update_listing(
                 return None
             continue
         path = VirtualPath(listing.scope, segments)
-        if segments in known_dirs or segments[:-1] not in known_dirs:
+        if segments in known_dirs or segments[:-1] not in known_dirs or is_too_deep(segments):
             return None
         physical = os.path.join(root, *segments)
         try:

@@ -15,6 +15,9 @@ from memtab.fs.atomic import encode_utf8, is_temp_name
 from memtab.fs.lazy_re import LazyPattern
 
 VIRTUAL_ROOT = "/memories"
+MAX_PATH_DEPTH = 32
+"""The most segments a memory path has below its scope (docs/formats.md §5): deeper
+entries are not listed, searched or recorded, and nothing is created or moved there."""
 
 
 class Scope(StrEnum):
@@ -190,12 +193,44 @@ def unaddressable_reason(name: str) -> str:
     return "its name ends with white space"
 
 
+def is_too_deep(segments: tuple[str, ...]) -> bool:
+    """Whether an entry this many segments below its scope is past `MAX_PATH_DEPTH`."""
+    return len(segments) > MAX_PATH_DEPTH
+
+
+def entries_too_deep(folder: tuple[str, ...]) -> bool:
+    """Whether what a folder this many segments below its scope holds is past the depth
+    (the folder itself is not: it is at it)."""
+    return len(folder) >= MAX_PATH_DEPTH
+
+
+def too_deep_words(path: VirtualPath | str) -> str:
+    """`the contents of <path> are more than 32 levels deep`, for a folder at the depth
+    that holds entries, its path shortened (a tree a program made may be a thousand
+    levels deep)."""
+    return f"the contents of {short_path(str(path))} are more than {MAX_PATH_DEPTH} levels deep"
+
+
+def short_path(text: str, *, keep: int = 4) -> str:
+    """A long path as a message shows it: its first and last `keep` segments around `…`."""
+    parts = text.split("/")
+    if len(parts) <= 2 * keep + 1:
+        return text
+    return "/".join([*parts[: keep + 1], f"…({len(parts) - 2 * keep - 1} more)…", *parts[-keep:]])
+
+
 def hidden_name_problem(path: VirtualPath) -> str | None:
     """Why no listing would show a file or folder created at `path`, or None.
 
     Paths may name dotfiles (mux's tool reads them), but listings skip them, Memtab's and
     mux's alike (docs/formats.md §4.2): a new file there could never be seen, so creating
-    or renaming to one is refused. `.md` is the likeliest: a name left empty."""
+    or renaming to one is refused. `.md` is the likeliest: a name left empty. Nor is
+    anything listed past `MAX_PATH_DEPTH` (docs/formats.md §5)."""
+    if is_too_deep(path.segments):
+        return (
+            f"it would be {len(path.segments)} levels deep, and memory paths go at most "
+            f"{MAX_PATH_DEPTH} levels below their scope"
+        )
     for segment in path.segments:
         if segment.startswith("."):
             if "." not in segment[1:]:
@@ -212,7 +247,20 @@ def require_listed(path: VirtualPath, doing: str) -> None:
     (`hidden_name_problem`); `doing` says what was refused (`create`, `move a.md to`)."""
     problem = hidden_name_problem(path)
     if problem is not None:
-        raise PathError(f"Cannot {doing} {path}: {problem}; choose another name")
+        choose = "a shallower place" if is_too_deep(path.segments) else "another name"
+        raise PathError(f"Cannot {doing} {short_path(str(path))}: {problem}; choose {choose}")
+
+
+def require_depth_room(path: VirtualPath, below: int, doing: str) -> None:
+    """PathError when a directory moved to `path` with files `below` levels under it
+    would put them past `MAX_PATH_DEPTH` (`doing` as for `require_listed`)."""
+    depth = len(path.segments) + below
+    if depth > MAX_PATH_DEPTH:
+        raise PathError(
+            f"Cannot {doing} {short_path(str(path))}: files in it would be {depth} levels "
+            f"deep, and memory paths go at most {MAX_PATH_DEPTH} levels below their scope; "
+            "choose a shallower place"
+        )
 
 
 def parse_virtual_path(raw: str) -> VirtualPath:

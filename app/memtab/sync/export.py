@@ -111,7 +111,7 @@ def export_changes(
     for item in synced:
         in_tree = {path for path in tree if item.scope.virtual_path(path) is not None}
         for path in sorted(set(item.files.files) | in_tree):
-            if path in item.files.left_out:
+            if item.files.leaves_out(path):
                 continue
             disk, held = item.files.files.get(path), tree.get(path)
             record = pending.get(path)

@@ -323,7 +323,7 @@ def _planned(
         in_tree = {p for p in tree if scope.virtual_path(p) is not None}
         for path in sorted(in_tree | set(item.files.files)):
             record = pending.get(path)
-            if path in item.files.left_out or (record and record.kind == "conflict"):
+            if item.files.leaves_out(path) or (record and record.kind == "conflict"):
                 if record is not None and tree.get(path) != record.remote:
                     pending[path] = record.replaced(remote=tree.get(path))
                 continue

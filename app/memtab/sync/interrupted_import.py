@@ -119,14 +119,14 @@ class InterruptedImport:
             if item is None or virtual is None:
                 continue  # no longer synced here
             have = item.files.files.get(path)
-            if path not in item.files.left_out and blob_of(have) == planned.after:
+            if not item.files.leaves_out(path) and blob_of(have) == planned.after:
                 if pending is not None:
                     pending.pop(path, None)
                 self.importer.pulled(item, virtual, deleted=planned.after is None)
                 done.append((item, virtual, have))
             elif pending is None:
                 continue
-            elif path not in item.files.left_out and blob_of(have) == planned.before:
+            elif not item.files.leaves_out(path) and blob_of(have) == planned.before:
                 writes[path] = Write(item, have, planned.after)
             else:
                 pending[path] = Pending(

@@ -501,7 +501,9 @@ class SyncService:
             for item in self._read_scopes(target, git):
                 problems += item.files.problems
                 in_tree = {p for p in tree if item.scope.virtual_path(p) is not None}
-                for path in (in_tree | set(item.files.files)) - item.files.left_out:
+                for path in in_tree | set(item.files.files):
+                    if item.files.leaves_out(path):
+                        continue
                     file = item.files.files.get(path)
                     if path not in state.pending and (file.blob if file else None) != tree.get(
                         path

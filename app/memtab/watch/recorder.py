@@ -2,14 +2,14 @@
 §14.5).
 
 It holds the home's recorder lease (`lease.py`), records once what changed since history
-last looked (every scope of every workspace, every other agent's source), then follows
-the disk: watchdog (inotify, FSEvents…; polling when the native observer cannot start,
-as the window does) reports paths, `Targets.concerned` turns them into the scopes and
-sources they touch, and once they have been quiet for `SETTLE_S` (at most `MAX_DELAY_S`
-after the first) those are recorded — `record_external` for mux's scopes,
-`record_source_external` for the others — with the actor `actors.py` can tell. A burst of
-changes lands in one pass, so its versions are one event (`events.py`). Every
-`FULL_PASS_S` everything is recorded again, for what a watch missed.
+last looked (every scope of every workspace, every other agent's source), then follows the
+disk: watchdog (inotify, FSEvents…; polling when the native observer cannot start —
+inotify's limits, a tree too deep for it, `observers.py` — as the window does) reports
+paths, `Targets.concerned` turns them into the scopes and sources they touch, and once they
+have been quiet for `SETTLE_S` (at most `MAX_DELAY_S` after the first) those are recorded —
+`record_external` for mux's scopes, `record_source_external` for the others — with the actor
+`actors.py` can tell. A burst of changes lands in one pass, so its versions are one event
+(`events.py`). Every `FULL_PASS_S` everything is recorded again, for what a watch missed.
 
 Between changes it sleeps in `threading.Event.wait`: no timer ticks while nothing
 changes. It never writes a memory file: it only reads them and writes history.
@@ -35,7 +35,6 @@ from watchdog.events import (
 )
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
-from watchdog.observers.polling import PollingObserver
 
 from memtab.fs.heap import release_free_heap
 from memtab.logs import quiet_library_warnings
@@ -45,6 +44,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.watch.actors import mux_actor
 from memtab.watch.lease import RecorderLease
+from memtab.watch.observers import BoundedPollingObserver, watching_any_depth
 from memtab.watch.sources import record_source
 from memtab.watch.targets import RETARGET, ScopeTarget, Targets
 
@@ -250,17 +250,18 @@ class Recorder:
         if not self._use_polling:
             observer: BaseObserver = Observer()
             try:
-                for directory, recursive in directories:
-                    observer.schedule(handler, directory, recursive=recursive)
-                observer.start()
-            except OSError as error:  # inotify's limits, permissions: poll, as the window
+                with watching_any_depth(*(directory for directory, _ in directories)):
+                    for directory, recursive in directories:
+                        observer.schedule(handler, directory, recursive=recursive)
+                    observer.start()
+            except OSError as error:  # inotify's limits, a tree too deep: poll, as the window
                 logger.warning("Falling back to polling: %s", error)
                 with contextlib.suppress(Exception):
                     observer.stop()
             else:
                 self.backend = type(observer).__name__.removesuffix("Observer").lower()
                 return observer
-        polling = PollingObserver(timeout=self._poll_interval_s)
+        polling = BoundedPollingObserver(timeout=self._poll_interval_s)
         for directory, recursive in directories:
             polling.schedule(handler, directory, recursive=recursive)
         polling.start()

@@ -13,7 +13,7 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from watchdog.observers.inotify import InotifyObserver
 
 from memtab.gui.activity import watch
 from memtab.gui.activity.watch import HomeWatcher, InotifyProbe, WatchBackend
+from memtab.watch.observers import WATCH_MAX_DEPTH
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify")
 
@@ -211,3 +212,23 @@ def test_new_directories_do_not_print_watchdog_warnings(tmp_path: Path) -> None:
     )
     assert "already exists" not in result.stderr
     assert result.stderr == ""
+
+
+@pytest.mark.slow  # slow: a thousand folders made and removed (~5 s)
+@pytest.mark.expect_log(
+    "memtab.gui.activity.watch",
+    "WARNING",
+    rf"^Falling back to polling for .*: a folder is nested more than {WATCH_MAX_DEPTH} levels",
+)
+def test_a_tree_deeper_than_the_native_watcher_walks_is_polled_and_the_status_says_so(
+    qtbot: QtBot, home: Path, watchers: list[HomeWatcher], deep_tree: Callable[..., None]
+) -> None:
+    deep_tree(home / "memory", "deep")
+    watcher, seen = make(watchers)
+    watcher.start(home)
+
+    assert watcher.backend is WatchBackend.POLLING
+    assert "native watcher failed: a folder is nested more than" in watcher.backend_detail
+    note = home / "memory" / "note.md"
+    note.write_text("seen by polling a tree of any depth\n")
+    qtbot.waitUntil(lambda: str(note) in seen, timeout=WAIT_MS)

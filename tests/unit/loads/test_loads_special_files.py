@@ -58,6 +58,23 @@ def test_a_fifo_among_claude_code_s_rules_is_not_waited_for(machine: Machine) ->
     assert str(rules / "style.md") in shown and str(fifo) not in shown
 
 
+@pytest.mark.slow  # slow: a thousand folders made and removed (~5 s)
+def test_claude_code_s_rules_a_thousand_folders_deep_are_read_to_the_depth(
+    machine: Machine, deep_tree: Callable[..., None]
+) -> None:
+    rules = machine.project / ".claude" / "rules"
+    deep_tree(rules, "deep", file="bottom.md")
+    (rules / "style.md").write_text("Use tabs.\n")
+
+    found = compute_loads(
+        machine.home, workspace_id=WORKSPACE_ID, agents=("claude",), context=machine.context()
+    )
+
+    shown = [f.physical_path for f in found.agents[0].files]
+    assert str(rules / "style.md") in shown
+    assert not any(path.endswith("bottom.md") for path in shown)
+
+
 def test_fifos_for_the_agents_settings_are_not_waited_for(machine: Machine) -> None:
     fifos = []
     for path in (machine.claude / "settings.json", machine.codex / "config.toml"):

@@ -176,22 +176,6 @@ def test_listing_reports_size_mtime_and_nesting(store: MemoryStore) -> None:
     ]
 
 
-@pytest.mark.slow
-def test_deeply_nested_tree_lists_without_recursion_errors(store: MemoryStore) -> None:
-    depth = 1100  # deeper than the interpreter recursion limit (1000)
-    path = store.root(Scope.GLOBAL)
-    path.mkdir(parents=True)
-    for _ in range(depth):  # one level at a time: pathlib's mkdir(parents=True) recurses
-        path = path / "d"
-        path.mkdir()
-    write(path / "bottom.md", "x")
-    listing = store.list_scope(Scope.GLOBAL)
-    assert len(listing.files) == 1
-    assert len(listing.directories) == depth
-    store.delete(f"{G}/d")  # shutil.rmtree (and pytest's cleanup) would recurse too deep
-    assert store.list_scope(Scope.GLOBAL).directories == ()
-
-
 def test_list_all_is_in_scope_order_and_unavailable_scopes_are_empty(
     store: MemoryStore, multi_store: MemoryStore
 ) -> None:

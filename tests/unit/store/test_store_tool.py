@@ -200,16 +200,6 @@ def test_create_with_a_lone_surrogate_writes_a_replacement_char(tool: MemoryTool
     assert (tool.store.root(Scope.GLOBAL) / "s.md").read_bytes() == "a\ufffdb".encode()
 
 
-@pytest.mark.slow
-def test_create_and_delete_a_deeply_nested_path(tool: MemoryTool) -> None:
-    deep = "/".join(["d"] * 1200)  # deeper than Python can recurse
-    ok(tool.execute({"command": "create", "path": f"{G}/{deep}/x.md", "file_text": "x"}))
-    assert text_of(tool, f"{G}/{deep}/x.md") == "x"
-    ok(tool.execute({"command": "rename", "old_path": f"{G}/d", "new_path": f"{G}/e"}))
-    ok(tool.execute({"command": "delete", "path": f"{G}/e"}))
-    assert list((tool.store.root(Scope.GLOBAL)).iterdir()) == []
-
-
 # --- aliases ---------------------------------------------------------------------------
 
 

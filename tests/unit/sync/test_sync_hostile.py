@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import subprocess
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from memtab.store.paths import MAX_PATH_DEPTH
 from memtab.store.restore.from_history import restore, trash
 from support.sync_machines import Machine
 
@@ -128,3 +130,23 @@ def test_a_pinned_file_a_teammate_deletes_comes_back_pinned(alpha: Machine, beta
     [item] = trash(alpha.store)
     restore(alpha.store, item.path, item.version.id)
     assert alpha.text(notes) == "notes\n" and alpha.pinned(notes)
+
+
+@pytest.mark.expect_log(
+    "memtab.store.files", "WARNING", r"^Not listed, searched or recorded: the contents of "
+)
+def test_a_local_tree_deeper_than_memory_paths_go_is_left_out_and_said(
+    alpha: Machine, beta: Machine, remote: Path, deep_tree: Callable[..., None]
+) -> None:
+    alpha.publish("/memories/global/notes.md", "notes\n")
+    deep_tree(alpha.home.global_root, "deep", MAX_PATH_DEPTH + 8, file="bottom.md")
+
+    report = alpha.sync()
+
+    assert report.targets[0].status == "synced"
+    [problem] = report.targets[0].problems
+    assert "not synced: the contents of /memories/global/deep/d/…" in problem
+    in_repository = _git(remote, "ls-tree", "-r", "--name-only", "main").splitlines()
+    assert not any("bottom.md" in path for path in in_repository)
+    beta.sync()
+    assert beta.files() == {"/memories/global/notes.md": "notes\n"}

@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from memtab.cli.common import (
     CliError,
@@ -22,11 +22,17 @@ from memtab.cli.common import (
 )
 from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.fs.records import Record
+from memtab.fs.records import OmitEmpty, Record
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
 from memtab.store.catch_up.external import record_external
 from memtab.store.files import ScopeListing
-from memtab.store.paths import SCOPE_ORDER, Scope, normalize_project_path
+from memtab.store.paths import (
+    MAX_PATH_DEPTH,
+    SCOPE_ORDER,
+    Scope,
+    normalize_project_path,
+    too_deep_words,
+)
 from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.journal import Journal
@@ -118,10 +124,12 @@ class UnaddressableRow(Record, write_only=True):
 
 
 class FileListing(Record, write_only=True):
-    """`memtab list --json` (docs/formats.md §22.2): the files, then what cannot be named."""
+    """`memtab list --json` (docs/formats.md §22.2): the files, then what cannot be named,
+    then the folders whose contents are too deep to list (only when there are some)."""
 
     files: tuple[FileRow, ...]
     unaddressable: tuple[UnaddressableRow, ...]
+    too_deep: Annotated[tuple[str, ...], OmitEmpty] = ()
 
 
 def _unaddressable_rows(listings: list[ScopeListing]) -> list[UnaddressableRow]:
@@ -151,9 +159,21 @@ def run_list(args: argparse.Namespace) -> int:
     listings = store.list_all()
     rows = file_rows(listings, store)
     unaddressable = _unaddressable_rows(listings)
+    too_deep = [path for listing in listings for path in listing.too_deep]
     if args.json:
-        print_json(FileListing(files=tuple(rows), unaddressable=tuple(unaddressable)).to_json())
+        listed = FileListing(
+            files=tuple(rows),
+            unaddressable=tuple(unaddressable),
+            too_deep=tuple(str(path) for path in too_deep),
+        )
+        print_json(listed.to_json())
         return 0
+    for path in too_deep:
+        print(
+            f"warning: not listed: {too_deep_words(path)} (memory paths go at most "
+            f"{MAX_PATH_DEPTH} levels below their scope)",
+            file=sys.stderr,
+        )
     for entry in unaddressable:
         print(
             f"warning: {entry.path} is not listed: {entry.reason}; rename it outside "

@@ -441,6 +441,10 @@ def unaddressable_key(section: SectionId) -> str:
     return f"unaddressable:{section.value}"
 
 
+def too_deep_key(section: SectionId) -> str:
+    return f"too-deep:{section.value}"
+
+
 def match_node(file_node: TreeNode, line: LineMatch) -> TreeNode:
     """A row under a file's row: one of its lines that matches the search."""
     return TreeNode(

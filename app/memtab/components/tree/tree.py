@@ -35,6 +35,7 @@ from memtab.components.tree.nodes import (
     orphan_entry_key,
     orphan_key,
     section_key,
+    too_deep_key,
     unaddressable_key,
 )
 from memtab.components.tree.scan import HomeScan, OrphanScan, ScopeScan
@@ -42,7 +43,7 @@ from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.loads.limits import pinned_cut_warning
 from memtab.store.conflict_copies import ConflictCopy, find_copies
 from memtab.store.files import FileEntry, ScopeListing, UnaddressableEntry
-from memtab.store.paths import Scope, VirtualPath
+from memtab.store.paths import MAX_PATH_DEPTH, Scope, VirtualPath, too_deep_words
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.meta import MetaEntry
 
@@ -258,6 +259,22 @@ def _unaddressable_row(section: SectionId, entries: Sequence[UnaddressableEntry]
     )
 
 
+def _too_deep_row(section: SectionId, paths: Sequence[VirtualPath]) -> TreeNode:
+    """The warning row naming folders whose contents are past the depth memory paths go
+    to (docs/formats.md §5): not shown, searched or recorded."""
+    folders = humanize.plural(len(paths), "folder", "folders")
+    where = "\n".join(too_deep_words(path) for path in paths)
+    return TreeNode(
+        too_deep_key(section),
+        NodeKind.MESSAGE,
+        f"⚠ Not shown: the contents of {folders}, nested too deep",
+        section,
+        message_kind=MessageKind.ERROR,
+        subtitle=f"Memory paths go at most {MAX_PATH_DEPTH} levels below their scope; what "
+        f"is deeper is not shown, searched or recorded:\n{where}",
+    )
+
+
 def _section_node(section: SectionId, subtitle: str = "") -> TreeNode:
     path = None if section is SectionId.ORPHANS else VirtualPath(Scope(section.value))
     return TreeNode(
@@ -329,8 +346,11 @@ def _build_scope_section(
     finish_counts(node)
     if matches is not None:
         node.total_count = scope_scan.file_count
-    elif scope_scan.listing.unaddressable:
-        node.children.append(_unaddressable_row(section, scope_scan.listing.unaddressable))
+    else:
+        if scope_scan.listing.unaddressable:
+            node.children.append(_unaddressable_row(section, scope_scan.listing.unaddressable))
+        if scope_scan.listing.too_deep:
+            node.children.append(_too_deep_row(section, scope_scan.listing.too_deep))
     if not node.children and not node.unfilled_files:
         if matches is not None:
             node.adopt([_message(section, MessageKind.NO_MATCHES, "No matches")])

@@ -31,6 +31,7 @@ from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
 from memtab.components.activity.changes import changed_paths
+from memtab.watch.observers import BoundedPollingObserver, watching_any_depth
 
 logger = logging.getLogger(__name__)
 
@@ -92,15 +93,19 @@ def native_observer() -> BaseObserver:
 
 
 def polling_observer(interval_s: float) -> BaseObserver:
-    return PollingObserver(timeout=interval_s)
+    """Polling that lists no folder deeper than a tree of any depth allows
+    (`memtab.watch.observers`)."""
+    return BoundedPollingObserver(timeout=interval_s)
 
 
 def is_polling(observer: BaseObserver) -> bool:
-    return isinstance(observer, PollingObserver)
+    return isinstance(observer, PollingObserver | BoundedPollingObserver)
 
 
 def observer_name(observer: BaseObserver) -> str:
     """ "inotify", "fsevents", "polling"…: the watchdog observer class it is (or extends)."""
+    if isinstance(observer, BoundedPollingObserver):
+        return "polling"
     for cls in type(observer).__mro__:
         if cls.__module__.startswith("watchdog.") and cls.__name__.endswith("Observer"):
             return cls.__name__.removesuffix("Observer").lower()
@@ -111,8 +116,11 @@ def watch(
     observer: BaseObserver, handler: EventPoster, directory: str, *, recursive: bool = True
 ) -> ObservedWatch:
     """Schedule `handler` on `directory` (recursively unless told) for the change events
-    only; the watch, to unschedule it."""
-    return observer.schedule(handler, directory, recursive=recursive, event_filter=CHANGE_EVENTS)
+    only; the watch, to unschedule it. OSError (`TooDeepToWatchError` too) if it fails."""
+    with watching_any_depth(directory):
+        return observer.schedule(
+            handler, directory, recursive=recursive, event_filter=CHANGE_EVENTS
+        )
 
 
 def unwatch(observer: BaseObserver, watch: ObservedWatch) -> None:
@@ -124,8 +132,9 @@ def unwatch(observer: BaseObserver, watch: ObservedWatch) -> None:
 def launch(observer: BaseObserver, handler: EventPoster, watched_root: str) -> None:
     """Schedule and start `observer`; on failure stop it and re-raise."""
     try:
-        watch(observer, handler, watched_root)
-        observer.start()
+        with watching_any_depth(watched_root):
+            watch(observer, handler, watched_root)
+            observer.start()
     except OSError:
         # Stopping an unstarted observer releases what its constructor/schedule took
         # (the inotify fd thread); anything it raises now is secondary.

@@ -37,6 +37,7 @@ from typing import Literal
 from memtab.fs.readable import read_readable_path
 from memtab.markdown import LineKind, classify
 from memtab.sources.claude.settings import read_settings_file
+from memtab.store.paths import MAX_PATH_DEPTH
 from memtab.store.text.frontmatter import frontmatter_block
 
 InstructionMode = Literal[
@@ -243,15 +244,34 @@ def _same_as_loaded(agents: Path, found: list[InstructionFile]) -> bool:
 
 
 def _rules(directory: Path) -> list[Path]:
-    """Rule files read at the start: `*.md` below `directory`, sorted, except those whose
-    frontmatter names `paths` (read only when Claude works on a matching file)."""
+    """Rule files read at the start: `*.md` below `directory` (at most `MAX_PATH_DEPTH`
+    deep: a walk with a stack, as os.walk's recursion would fail a thousand levels down),
+    in os.walk's top-down sorted order, except those whose frontmatter names `paths`
+    (read only when Claude works on a matching file)."""
     found: list[Path] = []
-    for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            path = Path(root) / name
-            if name.endswith(".md") and not _PATHS_KEY.search(frontmatter_block(_read(path)) or ""):
-                found.append(path)
+    pending: list[tuple[Path, int]] = [(directory, 0)]
+    while pending:
+        folder, depth = pending.pop()
+        try:
+            with os.scandir(folder) as iterator:
+                entries = sorted(iterator, key=lambda entry: entry.name)
+        except OSError:
+            continue
+        below: list[Path] = []
+        for entry in entries:
+            try:
+                # os.walk's own tests: a link to a folder is a folder, never gone into
+                is_dir, is_link = entry.is_dir(), entry.is_symlink()
+            except OSError:
+                continue
+            if is_dir:
+                if not (entry.name.startswith(".") or is_link) and depth + 1 < MAX_PATH_DEPTH:
+                    below.append(Path(entry.path))
+            elif entry.name.endswith(".md"):
+                path = Path(entry.path)
+                if not _PATHS_KEY.search(frontmatter_block(_read(path)) or ""):
+                    found.append(path)
+        pending.extend((child, depth + 1) for child in reversed(below))
     return found
 
 

@@ -52,6 +52,7 @@ from memtab.fs.records import Record, ValidEntries
 from memtab.fs.records import field as records_field
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeBusyError
+from memtab.store.files import holds_entries, note_too_deep
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.capture import (
     MAX_HISTORY_FILE_BYTES,
@@ -62,6 +63,7 @@ from memtab.store.history.capture import (
 from memtab.store.history.recorder import HistoryRecorder, Observation, ReadAgainst
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.paths import (
+    MAX_PATH_DEPTH,
     SCOPE_ORDER,
     PathError,
     Scope,
@@ -190,7 +192,11 @@ def _record_scope(
         for p, found in walked.items()
         if not _unchanged(newest.get(p), found, cache) and not_kept.get(p) != found
     ]
-    gone = [p for p, v in newest.items() if not v.deleted and p not in walked] if complete else []
+    gone = (
+        [p for p, v in newest.items() if not v.deleted and p not in walked and _walked_to(p)]
+        if complete
+        else []
+    )
     kept_cache = {p: entry for p, entry in cache.items() if p in walked}
     still_not_kept = {p: found for p, found in not_kept.items() if walked.get(p) == found}
     if not candidates and not gone:
@@ -350,14 +356,22 @@ def _meta_key(store: MemoryStore, path_text: str) -> str:
         return ""
 
 
+def _walked_to(path_text: str) -> bool:
+    """Whether the walk goes as deep as a path (history may hold deeper ones, recorded
+    before the depth was a rule: not walked is not gone)."""
+    return path_text.count("/") - 2 <= MAX_PATH_DEPTH
+
+
 def _stat_walk(
     scope: Scope, root: Path
 ) -> tuple[dict[str, Stat], bool, dict[str, tuple[str, ...]]]:
-    """(size, mtime_ns) of every file of a scope but dotfiles, by path; whether every
-    directory could be read (if not, missing files may only be unreadable: none count as
-    gone); and the names on disk of the paths no virtual path parses (shown names)."""
+    """(size, mtime_ns) of every file of a scope but dotfiles, by path, at most
+    `MAX_PATH_DEPTH` deep; whether every directory could be read (if not, missing files
+    may only be unreadable: none count as gone); and the names on disk of the paths no
+    virtual path parses (shown names)."""
     found: dict[str, Stat] = {}
     raw: dict[str, tuple[str, ...]] = {}
+    too_deep: list[tuple[str, ...]] = []
     complete = True
     # (directory, its segments on disk, the same as shown, whether one is not addressable,
     # its virtual path: built a name at a time, not from segments at every file)
@@ -387,13 +401,19 @@ def _stat_walk(
             child_shown = (*shown, name)
             path_text = f"{shown_text}/{name}"  # str(VirtualPath(scope, child_shown))
             if stat.S_ISDIR(info.st_mode):
-                pending.append((entry.path, child, child_shown, odd or not addressable, path_text))
+                if len(child) < MAX_PATH_DEPTH:
+                    pending.append(
+                        (entry.path, child, child_shown, odd or not addressable, path_text)
+                    )
+                elif addressable and not odd and holds_entries(entry.path):
+                    too_deep.append(child)
             elif stat.S_ISREG(info.st_mode):
                 found[path_text] = (info.st_size, info.st_mtime_ns)
                 # A name no virtual path parses (`bad~name.md`, shown as it is): read by
                 # its segments on disk, never parsed back from the text.
                 if odd or not addressable:
                     raw[path_text] = child
+    note_too_deep(scope, root, too_deep)
     return found, complete, raw
 
 

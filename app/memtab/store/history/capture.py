@@ -17,7 +17,7 @@ from memtab.fs.atomic import Directory
 from memtab.fs.confined import entries_of, open_subdirectory
 from memtab.fs.readable import HardLinkedFileError, read_readable
 from memtab.store.files import is_listable_name
-from memtab.store.paths import VirtualPath
+from memtab.store.paths import MAX_PATH_DEPTH, VirtualPath, entries_too_deep
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -108,7 +108,10 @@ def capture_tree(
                 child = where.child(entry.name)
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        pending.append((open_subdirectory(directory, entry.name), child))
+                        if entries_too_deep(child.segments):
+                            _not_kept_too_deep(directory, entry.name, child, unkept)
+                        else:
+                            pending.append((open_subdirectory(directory, entry.name), child))
                     elif entry.is_file(follow_symlinks=False):
                         data = capture_file(directory, child, unkept=unkept)
                         if data is not None:
@@ -116,6 +119,27 @@ def capture_tree(
                 except OSError as error:
                     logger.warning("History cannot keep %s: %s", child, error.strerror or error)
     return captured
+
+
+def _not_kept_too_deep(
+    directory: Directory,
+    name: str,
+    path: VirtualPath,
+    unkept: list[tuple[VirtualPath, str]] | None,
+) -> None:
+    """A directory at the depth (docs/formats.md §5): what it holds is not walked, nor
+    kept; said as for a file history cannot keep, when it holds anything."""
+    try:
+        with open_subdirectory(directory, name) as below:
+            if not any(not entry.name.startswith(".") for entry in entries_of(below)):
+                return
+    except OSError:
+        return
+    why = f"what it holds is more than {MAX_PATH_DEPTH} levels deep"
+    if unkept is None:
+        logger.warning("History cannot keep %s: %s", path, why)
+    else:
+        unkept.append((path, why))
 
 
 def removes_nothing(before: bytes, after: bytes) -> bool:

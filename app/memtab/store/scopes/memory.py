@@ -71,6 +71,7 @@ from memtab.store.paths import (
     Scope,
     VirtualPath,
     parse_file_path,
+    require_depth_room,
     require_listed,
 )
 from memtab.store.scopes.scope_access import (
@@ -417,6 +418,8 @@ class MemoryStore(ScopeStore):
                 raise taken
             with self._open_parent(old) as source_parent:
                 moved = self._capture(source_parent, old, kind)
+            below = max((len(p.segments) - len(old.segments) for p, _ in moved), default=0)
+            require_depth_room(new, below, f"move {old} to")
             # A move destroys nothing (it never replaces a file): it goes on without a copy.
             kept = self.keep_before(
                 old.scope, moved, label=old, done="moved", destroys=False, allow_unkept=False

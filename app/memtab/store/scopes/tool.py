@@ -21,8 +21,10 @@ from memtab.store.paths import (
     PathError,
     Scope,
     VirtualPath,
+    entries_too_deep,
     parse_virtual_path,
     require_listed,
+    too_deep_words,
 )
 from memtab.store.scopes.memory import (
     MemoryStore,
@@ -220,6 +222,11 @@ class MemoryTool:
         return "\n".join(lines)
 
     def _tree(self, path: VirtualPath, *, depth: int, indent: str) -> list[str]:
+        if entries_too_deep(path.segments):
+            # Nothing below is listed (docs/formats.md §5): say so rather than show it.
+            if self.store.entries(path):
+                return [f"{indent}(not listed: {too_deep_words(path)})"]
+            return []
         entries = self.store.entries(path)
         # A file-sync tool's conflict copy is not shown to agents until it is resolved.
         copies = copy_names(name for name, is_dir in entries if not is_dir)

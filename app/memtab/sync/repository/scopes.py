@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtab.store.catch_up.external import record_external
@@ -25,7 +25,7 @@ from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeUnavailabl
 from memtab.store.history.capture import read_whole
 from memtab.store.history.versions import Op
 from memtab.store.home import Home
-from memtab.store.paths import PathError, Scope, VirtualPath
+from memtab.store.paths import PathError, Scope, VirtualPath, too_deep_words
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import open_scope_directory
 from memtab.store.sidecars.registry import load_registry
@@ -87,11 +87,18 @@ class LocalFile:
 
 @dataclass
 class ScopeFiles:
-    """What a scope holds, by repository path."""
+    """What a scope holds, by repository path; `left_out` and what is below `too_deep`
+    (folders whose contents are past the depth memory paths go to) are neither exported
+    nor imported (`leaves_out`)."""
 
     files: dict[str, LocalFile]
     left_out: set[str]
     problems: list[str]
+    too_deep: list[str] = field(default_factory=list)
+
+    def leaves_out(self, path: str) -> bool:
+        """Whether a repository path is left as it is, here and in the repository."""
+        return path in self.left_out or any(path.startswith(f"{d}/") for d in self.too_deep)
 
 
 def read_scope(
@@ -107,6 +114,9 @@ def read_scope(
         return result
     if listing.error:
         result.problems.append(f"{synced.label}: {listing.error}")
+    for folder in listing.too_deep:  # docs/formats.md §5
+        result.too_deep.append(synced.repo_path(folder))
+        result.problems.append(f"{synced.label}: not synced: {too_deep_words(folder)}")
     copies = find_copies(entry.path for entry in listing.files)
     by_folder: dict[VirtualPath, list[VirtualPath]] = {}
     for entry in listing.files:

@@ -1,0 +1,112 @@
+"""watchdog observers that survive a tree of any depth: the recorder's, the MCP server's
+catalog's and the window's (docs/formats.md §5).
+
+watchdog walks a recursive watch's tree by recursion (`os.walk` in the inotify emitter,
+`DirectorySnapshot.walk` when polling): a folder about a thousand levels deep, which any
+program can make, raises RecursionError where the watch starts. So every start of an
+observer goes through `watching_any_depth`, which turns that into `TooDeepToWatchError`
+— an OSError, so each caller falls back to polling as it does when inotify runs out of
+watches — naming the folder; and polling is `BoundedPollingObserver`, which lists no
+folder more than `WATCH_MAX_DEPTH` levels below its watch's root (memory is listed to
+`MAX_PATH_DEPTH` levels only, and a home's own folders take a few more).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from watchdog.events import FileSystemEventHandler
+from watchdog.observers.api import ObservedWatch
+from watchdog.observers.polling import PollingObserverVFS
+
+from memtab.store.paths import MAX_PATH_DEPTH, short_path
+
+WATCH_MAX_DEPTH = 2 * MAX_PATH_DEPTH
+"""How many levels below a watch's root polling lists."""
+
+
+class TooDeepToWatchError(OSError):
+    """watchdog's native watcher could not walk a tree this deep (its recursion)."""
+
+    def __init__(self, roots: tuple[str, ...]) -> None:
+        deep = next((found for root in roots if (found := deep_directory(root))), None)
+        where = f": {short_path(deep)}" if deep else ""
+        super().__init__(
+            f"a folder is nested more than {WATCH_MAX_DEPTH} levels deep{where}, deeper "
+            "than the native watcher can follow"
+        )
+        self.directory = deep
+
+
+@contextlib.contextmanager
+def watching_any_depth(*roots: str | Path) -> Iterator[None]:
+    """Around scheduling and starting an observer on `roots`: watchdog's RecursionError
+    becomes TooDeepToWatchError (the caller stops the observer and polls instead)."""
+    try:
+        yield
+    except RecursionError:
+        raise TooDeepToWatchError(tuple(os.fspath(root) for root in roots)) from None
+
+
+def deep_directory(root: str, limit: int = WATCH_MAX_DEPTH) -> str | None:
+    """The first folder found more than `limit` levels below `root` (links not followed;
+    a walk with a stack), or None."""
+    pending: list[tuple[str, int]] = [(root, 0)]
+    while pending:
+        directory, depth = pending.pop()
+        try:
+            with os.scandir(directory) as entries:
+                below = [entry.path for entry in entries if _is_directory(entry)]
+        except OSError:
+            continue
+        if below and depth + 1 > limit:
+            return below[0]
+        pending.extend((path, depth + 1) for path in below)
+    return None
+
+
+class BoundedPollingObserver(PollingObserverVFS):
+    """watchdog's polling observer, listing no folder more than `max_depth` levels below
+    the root of the watch it belongs to: its recursive walk stays shallow whatever is on
+    disk."""
+
+    def __init__(self, *, timeout: float, max_depth: int = WATCH_MAX_DEPTH) -> None:
+        self._listdir = _BoundedListdir(max_depth)
+        super().__init__(os.stat, self._listdir, polling_interval=timeout)
+
+    def schedule(
+        self, event_handler: FileSystemEventHandler, path: str | Path, **options: Any
+    ) -> ObservedWatch:
+        self._listdir.roots.add(os.fspath(path))
+        return super().schedule(event_handler, path, **options)
+
+
+class _BoundedListdir:
+    """`os.scandir` that lists nothing `max_depth` levels below the longest root a path is
+    under (a path under none is listed)."""
+
+    def __init__(self, max_depth: int) -> None:
+        self.max_depth = max_depth
+        self.roots: set[str] = set()
+
+    def __call__(self, path: str | None) -> Iterator[os.DirEntry[str]]:
+        text = os.fspath(path or ".")
+        depths = [
+            text[len(root) :].count(os.sep)
+            for root in self.roots
+            if text == root or text.startswith(root.rstrip(os.sep) + os.sep)
+        ]
+        if depths and min(depths) >= self.max_depth:
+            return iter(())
+        return os.scandir(text)
+
+
+def _is_directory(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
