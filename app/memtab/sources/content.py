@@ -9,7 +9,8 @@ the agent does. Only the single files of a user's own config dir may be links (a
 dotfiles repository's CLAUDE.md): those are read through, never written.
 
 Reads stop at the store's 100 KiB file cap (the newest 100 KiB of a JSON-lines log) and
-skip files with other hard links, as the store does; loki-mode's JSON is shown rendered.
+skip files with other hard links, as the store does; loki-mode's JSON and a Codex
+extension's manifest are shown rendered.
 Saves go through the store's sha-checked save (`replace_loaded_in`), or its create that
 never replaces anything (`Directory.create_new`), under a cross-process lock per file kept
 in Memtab's config dir (two Memtab windows on different homes still take turns), and only
@@ -33,8 +34,10 @@ from memtab.fs.config.config_dir import config_dir
 from memtab.fs.confined import LinkInPathError, descend
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.fs.readable import open_readable, read_readable
+from memtab.sources.codex.manifest import render_manifest
+from memtab.sources.layouts import content_problem
 from memtab.sources.loki_render import render_loki
-from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceFile
+from memtab.sources.model import AgentFormatError, FileKind, ReadOnlyError, Source, SourceFile
 from memtab.store.errors import CapError, SaveConflictError, file_cap_message
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.history.capture import removes_nothing
@@ -69,7 +72,7 @@ class ChangeRecorder(Protocol):
 
 @dataclass(frozen=True)
 class SourceContent:
-    """A file's text as shown (rendered for loki-mode JSON) and the sha guarding a save."""
+    """A file's text as shown (rendered for JSON) and the sha guarding a save."""
 
     text: str
     sha256: str
@@ -97,13 +100,21 @@ def read_source_file(source: Source, file: SourceFile) -> SourceContent:
                 f"{MAX_FILE_BYTES}-byte cap: it is not rendered.\n"
             )
         else:
-            text = render_loki(file.relative, data, newest_only=over_cap)
+            text = _rendered(source, file, data, newest_only=over_cap)
         return SourceContent(text, content_sha256(text), size, over_cap=over_cap, rendered=True)
     text = data[:MAX_FILE_BYTES].decode("utf-8", "replace")
     note = f"Only the first {MAX_FILE_BYTES} bytes are shown." if over_cap else None
     return SourceContent(
         text, content_sha256(text), size, over_cap=over_cap, binary=b"\x00" in data, note=note
     )
+
+
+def _rendered(source: Source, file: SourceFile, data: bytes, *, newest_only: bool) -> str:
+    """The Markdown a rendered file is shown as: a Codex extension's manifest, else
+    loki-mode's JSON."""
+    if source.agent == "codex":
+        return render_manifest(file.relative, data)
+    return render_loki(file.relative, data, newest_only=newest_only)
 
 
 def read_raw_source_text(source: Source, file: SourceFile) -> str:
@@ -153,17 +164,21 @@ def save_source_file(
 
     `expected_sha256` None creates the file, refusing if anything is there; otherwise the
     file must still hold what was loaded (SaveConflictError from the store, the file
-    untouched). ReadOnlyError for a file its agent owns; SourceError for a path through a
-    link, or when the file's lock is held too long. `history` records the change (a
-    restore of version `restored_from`, a create or an edit) under the file's lock, and
-    keeps what an edit or restore replaces before it writes (write-ahead); a save that
-    would destroy what history cannot keep is refused (UnkeptChangeError) unless
-    `allow_unkept`.
+    untouched). ReadOnlyError for a file its agent owns; AgentFormatError for content its
+    agent would not read (`layouts.content_problem`: Codex's summary without its `v1`
+    line); SourceError for a path through a link, or when the file's lock is held too
+    long. `history` records the change (a restore of version `restored_from`, a create or
+    an edit) under the file's lock, and keeps what an edit or restore replaces before it
+    writes (write-ahead); a save that would destroy what history cannot keep is refused
+    (UnkeptChangeError) unless `allow_unkept`.
     """
     if file.source_id != source.id:
         raise SourceError(f"{file.id} is not a file of {source.id}")
     if not file.writable:
         raise ReadOnlyError(f"{file.id} is read-only: {file.read_only_reason}")
+    problem = content_problem(source.layout, tuple(file.relative.split("/")), content)
+    if problem is not None:
+        raise AgentFormatError(f"{file.id} was not changed: {problem}")
     data = encode_utf8(content)
     if len(data) > MAX_FILE_BYTES:
         raise CapError(file_cap_message(len(data)))

@@ -10,27 +10,47 @@ sources' own save, which refuses an existing file and read-only places alike.
 A copy into mux is recorded in history by the store; a copy into another agent's memory
 by `history` (`memtab.sources.agent_file`) when the caller gives one. `on_copied` tells the
 caller what was written (how Edit → Undo takes it back).
+
+A note to Codex (`add_codex_note`) is memory put into Codex's the way Codex means its
+memory to be added to: one small file per request in `memories/extensions/ad_hoc/notes/`
+(its memory prompt's "where user-requested memory updates should be written"; its
+`add_ad_hoc_note` tool writes there), which its next consolidation folds in and tags
+`[ad-hoc note]`. Memtab writes the same: one new Markdown file per note, named
+`<UTC time>-<words of the note>.md` (`2026-09-18T00-30-00-use-pnpm.md`), never replacing
+anything, recorded in history like every save (docs/formats.md §17.3).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
-from memtab.file_protocol.memory_file import MemoryFile
+from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
+from memtab.fs.clock import now_ms
+from memtab.redact import redact_secrets
+from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.content import ChangeRecorder, save_source_file
+from memtab.sources.layouts import CODEX_NOTES_DIR
 from memtab.sources.listing import target_file
-from memtab.sources.model import FileKind, Source
+from memtab.sources.model import Discovery, FileKind, Layout, Source, SourceFile
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES, Note
+from memtab.store.errors import SaveConflictError
+from memtab.store.home import Home
 from memtab.store.paths import VIRTUAL_ROOT
 from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_TOPIC_TYPE = "project"
+MAX_NAME_WORDS = 6
+MAX_SLUG_CHARS = 48
+_NAME_TRIES = 20
+_WORD = re.compile(r"[a-z0-9]+")
 
 
 @dataclass(frozen=True)
@@ -116,3 +136,45 @@ def default_name(ref: MemoryFileRef) -> str:
     if path.name == "SKILL.md" and path.parent.name:
         return path.parent.name
     return path.stem or path.name
+
+
+# --- a note to Codex ----------------------------------------------------------------------
+
+
+def codex_memories(discovery: Discovery) -> Source | None:
+    """Codex's `memories/` folder among the sources found (None when it has none)."""
+    return next((s for s in discovery.sources if s.layout is Layout.CODEX_MEMORIES), None)
+
+
+def note_name(text: str, at_ms: int) -> str:
+    """`<UTC time>-<first words>.md` for a note written at `at_ms`."""
+    stamp = datetime.fromtimestamp(at_ms / 1000, UTC).strftime("%Y-%m-%dT%H-%M-%S")
+    words = _WORD.findall(text.casefold())[:MAX_NAME_WORDS]
+    slug = "-".join(words)[:MAX_SLUG_CHARS].strip("-") or "note"
+    return f"{stamp}-{slug}.md"
+
+
+def add_codex_note(
+    home: Home, source: Source, text: str, *, at_ms: int | None = None
+) -> SourceFile:
+    """Write `text` (redacted, §12) as a new note in Codex's `memories/` `source`; returns
+    the file written. SourceError when the note is empty, the source is not Codex's
+    memories or cannot be written (a linked folder…), or no free name is found."""
+    if source.layout is not Layout.CODEX_MEMORIES:
+        raise SourceError(f"{source.id} is not Codex's memories folder")
+    body = redact_secrets(text.strip())
+    if not body:
+        raise SourceError("The note is empty")
+    name = note_name(body, now_ms() if at_ms is None else at_ms)
+    stem = name.removesuffix(".md")
+    for attempt in range(1, _NAME_TRIES + 1):
+        relative = f"{CODEX_NOTES_DIR}/{stem if attempt == 1 else f'{stem}-{attempt}'}.md"
+        file = target_file(source, relative)
+        try:
+            AgentFile(source, file, SourceVersions(home)).save(body + "\n", None)
+        except SaveConflictError:
+            continue  # a note of the same second and words: the next name
+        except MemoryFileError as error:
+            raise SourceError(str(error)) from None
+        return file
+    raise SourceError(f"No free name for the note in {source.root / CODEX_NOTES_DIR}")

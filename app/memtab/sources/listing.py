@@ -3,7 +3,8 @@
 Walks follow the store's listing rules (docs/formats.md §4.2): names starting with `.` are skipped,
 linked directories are never followed, an unreadable directory lists as empty. Reads
 stop at the first 4 KiB of Markdown files (for the description), except Claude Code's
-`MEMORY.md`, read whole (at most the cap) to check its load limit.
+`MEMORY.md`, read whole (at most the cap) to check its load limit. A Codex source's
+extensions are read with their manifests (`sources.codex.extensions`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.fs.readable import HardLinkedFileError, read_readable_path
 from memtab.sources.claude.index import index_cut, index_warning
 from memtab.sources.claude.settings import last_consolidated_ms
+from memtab.sources.codex.extensions import read_extensions
+from memtab.sources.content import read_raw_source_text
 from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, auto_memory_dir, classify
 from memtab.sources.model import (
     Discovery,
@@ -81,7 +84,8 @@ def list_source(source: Source) -> SourceListing:
             logger.warning("%s: %s", source.id, error)
     memory_dir = auto_memory_dir(source)
     consolidated = last_consolidated_ms(memory_dir) if memory_dir is not None else None
-    return SourceListing(source, tuple(files), error, truncated, consolidated)
+    extensions = read_extensions(source, files, read_raw_source_text)
+    return SourceListing(source, tuple(files), error, truncated, consolidated, extensions)
 
 
 def source_file(source: Source, relative: str) -> SourceFile | None:

@@ -20,8 +20,13 @@ from pathlib import Path
 
 from memtab.file_protocol.file_ref import Agent, MemoryFileRef, SourceError
 from memtab.fs.records import Record
+from memtab.humanize import plural
 
 logger = logging.getLogger(__name__)
+
+AD_HOC_EXTENSION = "ad_hoc"
+"""Codex's ad-hoc notes extension: its `notes/` are the user's (docs/formats.md §17.3)."""
+_SHOWN = 8
 
 
 class UnknownSourceError(SourceError):
@@ -30,6 +35,11 @@ class UnknownSourceError(SourceError):
 
 class ReadOnlyError(SourceError):
     """The file belongs to its agent (generated, rendered, a session summary…)."""
+
+
+class AgentFormatError(SourceError):
+    """What would be written breaks a rule its agent reads the file by (Codex's
+    `memory_summary.md` begins with the line `v1`): nothing is written."""
 
 
 class Layout(StrEnum):
@@ -59,7 +69,7 @@ class FileKind(StrEnum):
     SKILL = "skill"  # Codex skills/*
     EXTENSION = "extension"  # Codex memory extensions
     NOTE = "note"  # any other text file of a source
-    RENDERED = "rendered"  # loki-mode JSON, shown as Markdown text
+    RENDERED = "rendered"  # JSON shown as Markdown text: loki-mode's, a Codex manifest
 
 
 @dataclass(frozen=True)
@@ -158,16 +168,105 @@ class SourceFile:
 
 
 @dataclass(frozen=True)
+class ListedResource:
+    """A resource the manifest lists: where it comes from, its file (relative to the
+    source's root), the sha of its origin, and whether that file is there."""
+
+    source_id: str
+    relative: str
+    content_sha256: str
+    present: bool
+
+
+@dataclass(frozen=True)
+class CodexExtension:
+    """One of Codex's memory extensions as its folder and manifest have it (paths relative
+    to the source's root, '/'-separated; `sources.codex.extensions` reads it,
+    docs/formats.md §17.3)."""
+
+    name: str
+    folder: str
+    description: str = ""
+    """The title of its instructions.md ("" when it has none)."""
+    instructions: str | None = None
+    manifest: str | None = None
+    manifest_version: int | None = None
+    listed: tuple[ListedResource, ...] = ()
+    resources: tuple[str, ...] = ()
+    """Every file below `resources/`, listed in the manifest or not."""
+    notes: tuple[str, ...] = ()
+    """The ad-hoc notes extension's notes (`notes/`)."""
+    problem: str | None = None
+    """Why Codex could not use its manifest.json (None: it can, or there is none)."""
+
+    @property
+    def unlisted(self) -> tuple[str, ...]:
+        """The files of `resources/` its manifest does not list (Codex leaves them be)."""
+        listed = {resource.relative for resource in self.listed}
+        return tuple(r for r in self.resources if r not in listed)
+
+    def inside(self, relative: str) -> str:
+        """A file of the extension as named inside it (`resources/index-a.md`)."""
+        return relative.removeprefix(f"{self.folder}/")
+
+    def summary(self) -> str:
+        """What it holds in a few words: `2 resources · manifest v1: 2 listed`."""
+        parts: list[str] = []
+        if self.notes or self.name == AD_HOC_EXTENSION:
+            parts.append(plural(len(self.notes), "note"))
+        if self.resources or not (self.notes or self.name == AD_HOC_EXTENSION):
+            parts.append(plural(len(self.resources), "resource"))
+        if self.manifest is not None:
+            if self.problem is not None:
+                parts.append("manifest unusable")
+            else:
+                parts.append(f"manifest v{self.manifest_version}: {len(self.listed)} listed")
+        return " · ".join(parts)
+
+    def details(self) -> list[str]:
+        """What it is, line by line: its description, its manifest's resources (where each
+        comes from), the other resources and notes."""
+        title = f"Codex memory extension `{self.name}`"
+        lines = [f"{title}: {self.description}" if self.description else title]
+        if self.manifest is None:
+            if self.resources:
+                lines.append("No manifest.json: what feeds it writes its resources")
+        elif self.problem is not None:
+            lines.append(f"manifest.json: Codex cannot use it ({self.problem})")
+        else:
+            lines.append(
+                f"manifest.json (version {self.manifest_version}): "
+                f"{plural(len(self.listed), 'resource')} Codex keeps in step"
+            )
+            for resource in self.listed[:_SHOWN]:
+                gone = "" if resource.present else " (not there)"
+                lines.append(f"  {self.inside(resource.relative)} ← {resource.source_id}{gone}")
+            if len(self.listed) > _SHOWN:
+                lines.append(f"  and {len(self.listed) - _SHOWN} more")
+        usable = self.manifest is not None and self.problem is None
+        others = self.unlisted if usable else self.resources
+        if others:
+            shown = ", ".join(self.inside(r) for r in others[:_SHOWN])
+            more = f" and {len(others) - _SHOWN} more" if len(others) > _SHOWN else ""
+            lines.append(f"{'Not in it' if usable else 'Resources'}: {shown}{more}")
+        if self.notes:
+            lines.append(f"{plural(len(self.notes), 'note')} in notes/")
+        return lines
+
+
+@dataclass(frozen=True)
 class SourceListing:
     """A source and its files, sorted by relative path; `error` when its root is unreadable.
     `last_consolidated_ms`: when its agent last consolidated it (Claude Code's auto
-    memory), None when never or not known."""
+    memory), None when never or not known. `extensions`: Codex's memory extensions among
+    its files, with their manifests (`sources.codex.extensions`)."""
 
     source: Source
     files: tuple[SourceFile, ...] = ()
     error: str | None = None
     truncated: bool = False
     last_consolidated_ms: int | None = None
+    extensions: tuple[CodexExtension, ...] = ()
 
     @property
     def file_count(self) -> int:

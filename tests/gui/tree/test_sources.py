@@ -50,6 +50,7 @@ from memtab.store.paths import parse_file_path
 from memtab.store.restore.from_history import trash
 from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
+from support.codex_home import ROLLOUT
 
 make_window = support.make_window
 
@@ -267,7 +268,7 @@ def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(
 ) -> None:
     window = open_window(make_window, machine, qtbot)
     editor = window.memory_tab.editor
-    open_key(qtbot, window, ref_key(parse_file_ref("codex:memories:MEMORY.md")))
+    open_key(qtbot, window, ref_key(parse_file_ref(f"codex:memories:{ROLLOUT}")))
     assert editor.is_read_only and not editor.save_button.isEnabled()
     assert editor.message_bar.text == f"Read-only: {GENERATED_BY_CODEX}."
     episode = next(

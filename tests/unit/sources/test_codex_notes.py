@@ -11,7 +11,7 @@ import pytest
 from memtab.cli.main import main
 from memtab.file_protocol.file_ref import SourceError
 from memtab.sources.agent_file import SourceVersions
-from memtab.sources.codex.notes import add_codex_note, codex_memories, note_name
+from memtab.sources.copy import add_codex_note, codex_memories, note_name
 from memtab.sources.discovery import discover
 from memtab.sources.layouts import CODEX_NOTES_DIR, GENERATED_BY_CODEX
 from memtab.sources.listing import list_source
@@ -62,7 +62,10 @@ def test_a_secret_is_redacted_and_an_empty_note_refused(machine: Machine) -> Non
 def test_codexs_generated_files_point_to_the_notes(machine: Machine) -> None:
     source = codex_memories(discover(machine.context()))
     assert source is not None
-    generated = next(f for f in list_source(source).files if f.kind is FileKind.GENERATED)
+    generated = next(
+        f for f in list_source(source).files if f.relative.startswith("rollout_summaries/")
+    )
+    assert generated.kind is FileKind.GENERATED
     assert generated.read_only_reason == GENERATED_BY_CODEX
     assert "Add a note to Codex memory" in GENERATED_BY_CODEX
     assert CODEX_NOTES_DIR in GENERATED_BY_CODEX

@@ -14,6 +14,7 @@ from memtab.sources.model import ReadOnlyError, SourceFile
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.scopes.memory import CapError, NotEditableError, SaveConflictError
 from support.agent_machine import Machine
+from support.codex_home import ROLLOUT
 
 from .helpers import file_in
 
@@ -46,7 +47,7 @@ def test_a_save_over_a_change_made_meanwhile_is_refused_and_changes_nothing(
 
 def test_read_only_files_are_never_written(machine: Machine) -> None:
     for prefix, relative in (
-        ("codex:memories", "MEMORY.md"),
+        ("codex:memories", ROLLOUT),
         ("loki:", "semantic/patterns.json"),
     ):
         source, file = file_in(machine, prefix, relative)

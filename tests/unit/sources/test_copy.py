@@ -126,7 +126,7 @@ def test_a_copy_never_overwrites(machine: Machine) -> None:
 @pytest.mark.parametrize(
     ("prefix", "relative", "error"),
     [
-        ("codex:memories", "MEMORY.md", ReadOnlyError),
+        ("codex:memories", "raw_memories.md", ReadOnlyError),
         ("codex:memories", "rollout_summaries/new.md", ReadOnlyError),
         ("loki:", "semantic/new.json", ReadOnlyError),
         ("claude-code:memory-", "some-session/session-memory/summary.md", ReadOnlyError),

@@ -11,7 +11,7 @@ from memtab.file_protocol.file_ref import SourceError
 from memtab.sources.claude.index import INDEX_MAX_LINES, INDEX_MAX_UNITS
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import discover
-from memtab.sources.layouts import GENERATED_BY_CODEX, SESSION_MEMORY_IS_CLAUDES, WRITTEN_BY_LOKI
+from memtab.sources.layouts import SESSION_MEMORY_IS_CLAUDES, WRITTEN_BY_LOKI
 from memtab.sources.listing import (
     MAX_FILES_PER_SOURCE,
     list_source,
@@ -72,10 +72,10 @@ def test_a_session_summary_is_described_by_the_title_it_holds(machine: Machine) 
     assert again.description == "Token refresh race in the auth client"
 
 
-def test_codex_generated_files_are_read_only_skills_are_not(machine: Machine) -> None:
+def test_codex_rollout_summaries_are_read_only_what_it_keeps_is_not(machine: Machine) -> None:
     files = files_of(machine, "codex:memories")
-    for name in ("MEMORY.md", "memory_summary.md"):
-        assert files[name].read_only_reason == GENERATED_BY_CODEX
+    for name in ("MEMORY.md", "memory_summary.md"):  # its consolidation keeps hand edits
+        assert files[name].kind is FileKind.GENERATED and files[name].writable
     rollouts = [f for f in files.values() if f.relative.startswith("rollout_summaries/")]
     assert len(rollouts) == 2 and all(f.kind is FileKind.GENERATED for f in rollouts)
     assert not any(f.writable for f in rollouts)
@@ -97,6 +97,7 @@ def test_codex_legacy_buckets_extensions_and_other_files(machine: Machine) -> No
     assert files["0123456789abcdef/memory/raw_memories/thread-1.md"].kind is FileKind.GENERATED
     assert not files["0123456789abcdef/memory/consolidated.md"].writable
     assert files["extensions/telepathy/instructions.md"].kind is FileKind.EXTENSION
+    assert not files["extensions/telepathy/instructions.md"].writable  # Codex's
     assert files["notes.md"].writable and files["notes.md"].kind is FileKind.NOTE
     assert not any(relative.startswith(".git") for relative in files)
 

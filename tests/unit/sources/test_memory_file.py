@@ -23,6 +23,7 @@ from memtab.sources.open_file import open_memory_file
 from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import Machine, build_machine, scan_machine
+from support.codex_home import ROLLOUT
 
 
 @pytest.fixture
@@ -111,12 +112,12 @@ def test_another_agents_file_saves_against_the_sha_it_read(machine: Machine) -> 
 
 def test_a_generated_file_is_read_only_and_says_who_writes_it(machine: Machine) -> None:
     scan = scan_machine(machine)
-    file = agent_file(scan, "codex:memories:MEMORY.md")
+    file = agent_file(scan, f"codex:memories:{ROLLOUT}")
     assert file.read_only_reason == GENERATED_BY_CODEX
-    before = (machine.codex / "memories" / "MEMORY.md").read_bytes()
+    before = (machine.codex / "memories" / ROLLOUT).read_bytes()
     with pytest.raises(MemoryFileError, match="read-only"):
         file.save("overwritten\n", file.read().sha256)
-    assert (machine.codex / "memories" / "MEMORY.md").read_bytes() == before
+    assert (machine.codex / "memories" / ROLLOUT).read_bytes() == before
 
 
 def test_a_file_no_listing_has_opens_as_nothing(machine: Machine) -> None:

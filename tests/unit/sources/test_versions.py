@@ -17,6 +17,7 @@ from memtab.store.history.versions import ScopeHistory
 from memtab.store.restore.from_history import HistoryError, content_of
 from memtab.store.scopes.memory import SaveConflictError
 from support.agent_machine import Machine
+from support.codex_home import ROLLOUT
 
 from .helpers import file_in
 
@@ -82,7 +83,7 @@ def test_read_only_files_are_not_restored_and_pruning_keeps_the_newest(
     machine: Machine,
 ) -> None:
     history = SourceVersions(machine.home)
-    source, file = file_in(machine, "codex:memories", "MEMORY.md")
+    source, file = file_in(machine, "codex:memories", ROLLOUT)
     assert not file.writable
     assert history.versions(file.id) == []
     source_w, writable = file_in(machine, "claude-code:user", "CLAUDE.md")

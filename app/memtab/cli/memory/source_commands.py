@@ -43,10 +43,9 @@ from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.records import Inlined, Key, Record
 from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.sources.agent_file import SourceVersions
-from memtab.sources.codex.notes import add_codex_note, codex_memories
 from memtab.sources.config import AgentSettings, SourceContext, save_agent_settings
 from memtab.sources.content import read_source_file
-from memtab.sources.copy import CopyOrigin, copy_note
+from memtab.sources.copy import CopyOrigin, add_codex_note, codex_memories, copy_note
 from memtab.sources.discovery import discover, scan
 from memtab.sources.history import source_history
 from memtab.sources.listing import SourceFileRow, find_file, list_source, source_file_row
@@ -131,8 +130,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     note = commands.add_parser(
         "codex-note",
         help="add a note to Codex's memory (its extensions/ad_hoc/notes/)",
-        description="Codex rewrites its memory files from its own records; the way to add "
-        "to its memory is a note, which its next consolidation reads. This writes one.",
+        description="The way Codex asks to be told what to remember is a note, which its "
+        "next consolidation folds in, marking what it took [ad-hoc note]. This writes one.",
     )
     add_home_option(note)
     note.add_argument("text", metavar="TEXT", help="the note ('-': read it from stdin)")

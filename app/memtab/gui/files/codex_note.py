@@ -1,8 +1,10 @@
 """File → Add a note to Codex memory…: the way Codex means its memory to be added to.
 
-Codex rewrites its memory files from its own records (the editor says so on each of them,
-read-only); a note in `memories/extensions/ad_hoc/notes/` is what its next consolidation
-folds in (`sources.codex.notes`, docs/formats.md §17.3). The action asks for the text,
+Codex rewrites its raw memories and rollout summaries from its own records (the editor says
+so on each of them, read-only); its consolidation keeps a hand edit of MEMORY.md and
+memory_summary.md, but a note in `memories/extensions/ad_hoc/notes/` is what it asks for:
+its next consolidation folds it in and tags what it took `[ad-hoc note]`
+(`sources.copy.add_codex_note`, docs/formats.md §17.3). The action asks for the text,
 writes the note on the window's file-operation worker, then the tree shows and opens it.
 Enabled while the shown scan found Codex's `memories/` folder.
 """
@@ -20,7 +22,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import mute
-from memtab.sources.codex.notes import add_codex_note, codex_memories
+from memtab.sources.copy import add_codex_note, codex_memories
 from memtab.sources.layouts import CODEX_NOTES_DIR
 from memtab.sources.model import Source
 from memtab.store.home import Home
@@ -48,8 +50,9 @@ class CodexNoteDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Add a note to Codex memory — Memtab")
         about = QLabel(
-            "Codex rewrites its memory files itself; it takes what you want it to remember "
-            f"from notes in {CODEX_NOTES_DIR}/, at its next memory consolidation.",
+            "Codex takes what you want it to remember from notes in "
+            f"{CODEX_NOTES_DIR}/, at its next memory consolidation, and marks what it took "
+            "[ad-hoc note].",
             self,
         )
         about.setWordWrap(True)

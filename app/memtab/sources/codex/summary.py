@@ -1,0 +1,50 @@
+"""What Codex requires of `memories/memory_summary.md`: its first line is exactly `v1`.
+
+Codex's consolidation (openai/codex `codex-rs/memories/write/templates/memories/
+consolidation.md`) reads the summary it had only when its first line is exactly `v1`;
+otherwise it treats it as schema-incompatible and writes the whole file again from scratch,
+so what the summary says is lost. Once the run ends, Codex checks the summary it left
+(`memories/write/src/workspace.rs` `validate_consolidation_artifacts_for_version`:
+`summary.lines().next() == Some("v1")`) and counts a run that leaves one without it as
+failed (its workspace baseline is not moved). The newer memory (`memories_v2/`) is used
+only once its summary is valid (`is_valid_v2_summary`). At a session's start Codex injects
+the file as it is. So a save that would leave the summary without its `v1` line is
+refused (`content_problem`), and `memtab check` flags a summary without it
+(docs/formats.md §17.3).
+
+"The first line" is Rust's `str::lines`: the text up to the first `\\n`, one `\\r` before
+it dropped. A BOM, a space or frontmatter before `v1` is not `v1`.
+"""
+
+from __future__ import annotations
+
+from memtab.file_protocol.file_ref import source_id
+
+SUMMARY_NAME = "memory_summary.md"
+VERSION_LINE = "v1"
+SUMMARY_FILE_ID = f"{source_id('codex', 'memories')}:{SUMMARY_NAME}"
+"""The summary's file id (docs/formats.md §17.1): the only summary Codex reads now."""
+
+WITHOUT_VERSION_LINE = (
+    "Codex's memory_summary.md must begin with the line `v1`: without it, Codex's "
+    "consolidation does not read the summary and writes it again from scratch (what it says "
+    "is lost), and counts its run as failed. Put the line `v1` back at the top"
+)
+
+
+def first_line(text: str) -> str | None:
+    """The first line as Codex reads it (Rust's `str::lines`); None for an empty text."""
+    if not text:
+        return None
+    line = text.split("\n", 1)[0]
+    return line.removesuffix("\r")
+
+
+def has_version_line(text: str) -> bool:
+    """Whether `text` begins with the exact line `v1`."""
+    return first_line(text) == VERSION_LINE
+
+
+def summary_problem(text: str) -> str | None:
+    """Why Codex would not read `text` as its summary (None: it begins with `v1`)."""
+    return None if has_version_line(text) else WITHOUT_VERSION_LINE
