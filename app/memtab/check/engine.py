@@ -2,8 +2,9 @@
 
 `CheckEngine.check()` reads every memory file a home holds (or one workspace sees,
 `check.documents`), checks each against its project's checkout — paths it names, script
-targets, programs (`check.rules.paths`, `check.rules.runnable`) — and its links
-(`check.rules.links`), then compares facts across files (`check.rules.facts`), finds stale
+targets, programs (`check.rules.paths`, `check.rules.runnable`) — its links
+(`check.rules.links`) and, for Codex's summary, its `v1` line (`check.rules.codex_summary`),
+then compares facts across files (`check.rules.facts`), finds stale
 files, and says once per project that is not on this disk. Its result is a `CheckReport` of
 `Finding` records.
 
@@ -38,6 +39,7 @@ from memtab.check.findings import finding, place
 from memtab.check.markdown import scan_markdown
 from memtab.check.programs import program_finder
 from memtab.check.records import CheckReport, Finding, FindingKind
+from memtab.check.rules import codex_summary
 from memtab.check.rules.facts import Fact, disagree, facts_of, what
 from memtab.check.rules.links import broken_links
 from memtab.check.rules.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
@@ -46,6 +48,7 @@ from memtab.check.settings import load_stale_days
 from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
+from memtab.sources.codex.summary import VERSION_LINE
 from memtab.sources.config import SourceContext
 from memtab.sources.history import run_git
 from memtab.store.history.versions import ScopeHistory, index_path
@@ -252,6 +255,19 @@ class CheckEngine:
                         related=tuple(place(document, line) for line in problem.also),
                     )
                 )
+        unversioned = codex_summary.missing_version_line(document)
+        if unversioned is not None:
+            findings.append(
+                finding(
+                    document,
+                    unversioned.line,
+                    "codex-summary-version",
+                    subject=VERSION_LINE,
+                    message=codex_summary.MESSAGE,
+                    why=codex_summary.WHY,
+                    fix=unversioned.fix,
+                )
+            )
         for link in broken_links(document, scanned, self._renamed):
             findings.append(
                 finding(

@@ -25,6 +25,7 @@ FindingKind = Literal[
     "disagreement",
     "stale",
     "project-missing",
+    "codex-summary-version",
 ]
 FINDING_KINDS: Final[tuple[FindingKind, ...]] = get_args(FindingKind)
 FindingScope = Literal["global", "project", "workspace"]

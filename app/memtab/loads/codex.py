@@ -27,10 +27,12 @@ from memtab.loads.measure import (
 )
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.sources.claude.index import count_lines
+from memtab.sources.codex.summary import has_version_line
 
 PROJECT_DOC_MAX_BYTES = 32 * 1024
 SUMMARY_TOKEN_LIMIT = 5_000
 SUMMARY_NAME = "memory_summary.md"
+NO_V1_NOTE = "Codex reads it as it is, and its next consolidation writes it again from scratch"
 _NAMED = re.compile(
     r"(?<![\w/.-])((?:rollout_summaries|skills|extensions)/[^\s)`'\",]+\.md|MEMORY\.md)"
 )
@@ -52,6 +54,8 @@ def codex_loads(*, codex_root: Path | None, cwd: Path | None, identify: Identify
         files.append(_summary(summary, summary_path, identify))
         files.extend(_named_files(summary, codex_root / "memories", identify, notes))
         notes.append("memory_summary.md is read when Codex's memories feature is on")
+        if not has_version_line(summary):  # read now, written again from scratch later
+            notes.append(f"memory_summary.md does not begin with `v1`: {NO_V1_NOTE}")
     total = sum(f.loaded_tokens for f in files if f.when == "start")
     return AgentLoads(agent="codex", files=tuple(files), total_tokens=total, notes=tuple(notes))
 

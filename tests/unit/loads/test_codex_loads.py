@@ -57,3 +57,17 @@ def test_a_summary_naming_a_rollout_summary_lists_it_on_demand(machine: Machine)
     summary.write_text(f"v1\n\n- see rollout_summaries/{rollout}\n", encoding="utf-8")
     named = [f.id for f in codex(machine).files if f.when == "on demand"]
     assert named == ["codex:memories:MEMORY.md", f"codex:memories:rollout_summaries/{rollout}"]
+
+
+def test_a_summary_without_v1_is_read_and_said_to_be_written_again(machine: Machine) -> None:
+    assert codex(machine).notes == (
+        "memory_summary.md is read when Codex's memories feature is on",
+    )
+    summary = machine.codex / "memories" / "memory_summary.md"
+    summary.write_text(summary.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+    agent = codex(machine)
+    assert [f.id for f in agent.files][2] == "codex:memories:memory_summary.md"  # read still
+    assert agent.notes[-1] == (
+        "memory_summary.md does not begin with `v1`: Codex reads it as it is, and its next "
+        "consolidation writes it again from scratch"
+    )

@@ -26,6 +26,7 @@ KIND_WORDS: dict[str, str] = {
     "disagreement": "Memories disagree",
     "stale": "Stale",
     "project-missing": "Project not on this disk",
+    "codex-summary-version": "Codex summary without v1",
 }
 """A finding's kind in the panel's words (docs/formats.md §19.3)."""
 
