@@ -40,9 +40,10 @@ from memtab.file_protocol.file_ref import (
 )
 from memtab.file_protocol.memory_file import Commit, MemoryFile, MemoryFileError
 from memtab.fs.config.settings_file import SettingsFileError
-from memtab.fs.records import Inlined, Key, Record
+from memtab.fs.records import Inlined, Key, OmitEmpty, Record
 from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.sources.agent_file import SourceVersions
+from memtab.sources.codex.extensions import ExtensionRow, extension_row
 from memtab.sources.config import AgentSettings, SourceContext, save_agent_settings
 from memtab.sources.content import read_source_file
 from memtab.sources.copy import CopyOrigin, add_codex_note, codex_memories, copy_note
@@ -289,9 +290,11 @@ class SourceListingOutput(Record, write_only=True):
 
 
 class SourceFiles(Record, write_only=True):
-    """`memtab list --source ID --json`: another agent's files, as `list` lists mux's."""
+    """`memtab list --source ID --json`: another agent's files, as `list` lists mux's, and
+    Codex's memory extensions among them with their manifests (docs/formats.md §17.3)."""
 
     files: tuple[SourceFileRow, ...]
+    extensions: Annotated[tuple[ExtensionRow, ...], OmitEmpty] = ()
 
 
 # --- list --source ------------------------------------------------------------------------
@@ -303,7 +306,9 @@ def run_source_list(args: argparse.Namespace) -> int:
     discovery = discover(_context(open_home(args)))
     listing = list_source(discovery.source(args.source))
     if args.json:
-        print_json(SourceFiles(files=tuple(map(source_file_row, listing.files))).to_json())
+        extensions = tuple(extension_row(listing.source, e) for e in listing.extensions)
+        rows = tuple(map(source_file_row, listing.files))
+        print_json(SourceFiles(files=rows, extensions=extensions).to_json())
     elif not listing.files:
         print(f"No files in {listing.source.id} ({listing.source.root})")
     else:
@@ -322,12 +327,24 @@ def run_source_list(args: argparse.Namespace) -> int:
         print(format_table(table, right_aligned=(2,)))
         if any(not f.writable for f in listing.files):
             print("\nro: read-only in Memtab (`memtab show ID --json` says why)")
+        _print_extensions(listing)
     for file in listing.files:
         if file.warning:
             print(f"warning: {file.id}: {file.warning}", file=sys.stderr)
     if listing.error:
         print(f"warning: {listing.error}", file=sys.stderr)
     return 0
+
+
+def _print_extensions(listing: SourceListing) -> None:
+    """Codex's memory extensions: what each holds and what its manifest lists."""
+    if not listing.extensions:
+        return
+    print("\nExtensions (Codex's, read-only but for the ad-hoc notes):")
+    for extension in listing.extensions:
+        print(f"  {listing.source.file_id(extension.folder)} — {extension.summary()}")
+        for line in extension.details():
+            print(f"    {line}")
 
 
 # --- show ---------------------------------------------------------------------------------

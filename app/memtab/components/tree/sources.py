@@ -4,7 +4,8 @@ Sources that belong to a project are grouped in one section per project (its CLA
 its Claude Code auto memory, its AGENTS.md and its `.loki` together; the shown
 workspace's project first), the others in one section per agent (Claude Code's user
 instructions, Codex's memories…). Under a section, each source is a row with its agent's
-icon (`NodeKind.SOURCE`), then its folders and files as its listing has them. Every row
+icon (`NodeKind.SOURCE`), then its folders and files as its listing has them (a Codex
+memory extension's folder saying what it holds and what its manifest lists). Every row
 of a source is read-only for the tree (no drag, no move): what can be written is the
 editor's business, by `SourceFile.read_only_reason`.
 
@@ -34,7 +35,15 @@ from memtab.components.tree.nodes import (
 from memtab.components.tree.sources_scan import SourcesScan
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, MemoryFileRef
 from memtab.humanize import display_path
-from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceListing
+from memtab.sources.layouts import codex_extension_reason
+from memtab.sources.model import (
+    AD_HOC_EXTENSION,
+    FileKind,
+    Layout,
+    Source,
+    SourceFile,
+    SourceListing,
+)
 
 _WHAT: dict[Layout, str] = {
     Layout.CLAUDE_USER: "CLAUDE.md and rules",
@@ -178,6 +187,7 @@ class _SourceRows:
                 continue
             parent = self.directory(str(PurePosixPath(file.relative).parent).strip("."))
             parent.children.append(self.file_row(file, key, match))
+        self.describe_extensions()
         if self.listing.error and matches is None:
             self.node.children.append(
                 TreeNode(
@@ -188,6 +198,17 @@ class _SourceRows:
                     message_kind=MessageKind.ERROR,
                 )
             )
+
+    def describe_extensions(self) -> None:
+        """A Codex extension's folder says what it holds and what its manifest lists."""
+        for extension in self.listing.extensions:
+            node = self.directories.get(extension.folder)
+            if node is None:
+                continue
+            node.subtitle = f"extension · {extension.summary()}"
+            node.description = "\n".join(extension.details())
+            if extension.name != AD_HOC_EXTENSION:  # the ad-hoc notes are the user's
+                node.not_editable_reason = codex_extension_reason(extension.name)
 
     def file_row(self, file: SourceFile, key: str, match: FileMatch | None) -> TreeNode:
         node = TreeNode(

@@ -138,6 +138,8 @@ def row_tooltip(
     if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
         where = str(node.path) if node.path is not None else (node.physical or node.name)
         text = f"{where} — {humanize.plural(node.file_count, 'file')}{read_only}"
+        if node.description:  # a Codex memory extension: what it holds
+            text = f"{text}\n{node.description}"
         purpose = xum_note_sentence(node.path) if node.path is not None else None
         if purpose:
             text = f"{text}\n{purpose}"
