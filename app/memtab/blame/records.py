@@ -73,7 +73,28 @@ class XumToolCallSource(Record):
     """`agent` (a model's tool call) or `user` (xum's Memory tab)."""
 
 
-Source = TranscriptSource | ConsolidationSource | XumToolCallSource
+class AdHocNote(Record):
+    """An ad-hoc note of Codex's a line was drawn from (docs/formats.md §20.2): its file id,
+    who wrote it and when."""
+
+    id: str
+    actor: str
+    """`user` (in Memtab), `mcp:<client>`, or `codex` for a note Memtab did not write (Codex's
+    `add_ad_hoc_note` tool, or the user by other means)."""
+    at: int
+    """When it was written: its first version in history, else its modification time."""
+
+
+class AdHocNoteSource(Record):
+    """A line of Codex's memory tagged `[ad-hoc note]` — Codex's mark for what its
+    consolidation took from the user's notes — with the notes whose words it shares, best
+    first; none when no note now there does (deleted, or reworded) (docs/formats.md §20.2)."""
+
+    kind: Literal["codex-ad-hoc-note"] = "codex-ad-hoc-note"
+    notes: tuple[AdHocNote, ...] = ()
+
+
+Source = TranscriptSource | ConsolidationSource | XumToolCallSource | AdHocNoteSource
 
 
 class BlameLine(Record, checked_when_built=False):  # built a line at a time

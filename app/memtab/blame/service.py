@@ -7,7 +7,8 @@ nothing here touches Qt):
   `record_external` first so history holds what other programs changed (the CLI does);
   lines of the file history has not recorded yet are still shown, as `external`.
 - `blame_source_file(home, source, file)` / `blame_file_id(home, file_id)`: another
-  agent's file, from what Memtab wrote over (`sources.agent_file`) and the file now.
+  agent's file, from what Memtab wrote over (`sources.agent_file`) and the file now; a
+  line Codex tagged `[ad-hoc note]` names the notes it was drawn from (`blame.ad_hoc`).
 - `blame_file(file)`: either, as a `MemoryFile` the window opened (the editor's gutter).
 
 The walk over versions (`walk.owners_of`: contents read and compared) is the costly part:
@@ -24,6 +25,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from memtab.blame.ad_hoc import with_ad_hoc_notes
 from memtab.blame.attribution import Attributor, FileContext
 from memtab.blame.lines import normalized
 from memtab.blame.records import Blame
@@ -75,7 +77,8 @@ def blame_source_file(home: Home, source: Source, file: SourceFile) -> Blame:
     chain = list(reversed(SourceVersions(home).versions(file.id)))
     owners = _owners(home, file.id, chain, normalized(shown.text))
     context = FileContext(agent=source.agent, mtime_ms=file.modified_at_ms)
-    return Blame(path=file.id, lines=tuple(Attributor(home, chain, context).lines(owners)))
+    lines = Attributor(home, chain, context).lines(owners)
+    return Blame(path=file.id, lines=tuple(with_ad_hoc_notes(home, source, file, lines)))
 
 
 def blame_file(file: MemoryFile) -> Blame:

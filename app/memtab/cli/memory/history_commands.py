@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import Annotated
 
-from memtab.blame.records import BlameLine
+from memtab.blame.records import AdHocNoteSource, BlameLine
 from memtab.blame.service import blame_file_id, blame_memory_file
 from memtab.cli.common import (
     CliError,
@@ -273,17 +274,35 @@ def run_blame(args: argparse.Namespace) -> int:
     ]
     if rows:
         print(format_table(rows, right_aligned=(3,)))
+        _print_ad_hoc_notes(blame.lines)
     else:
         print(f"{blame.path} is empty", file=sys.stderr)
     return 0
 
 
 def _blame_actor(line: BlameLine) -> str:
-    """The actor column: a xum tool call is named by its id (docs/formats.md §14.6)."""
+    """The actor column: a xum tool call is named by its id (docs/formats.md §14.6), a
+    line Codex drew from an ad-hoc note says so."""
     source = line.source
     if source is not None and source.kind == "xum-tool-call" and source.tool_call_id:
         return f"{actor_short(line.actor)} {source.tool_call_id}"
+    if source is not None and source.kind == "codex-ad-hoc-note":
+        return f"{actor_short(line.actor)} ← note"
     return actor_short(line.actor)  # the gutter's word, as git blame's author
+
+
+def _print_ad_hoc_notes(lines: Sequence[BlameLine]) -> None:
+    """Below the table: the notes each `[ad-hoc note]` line was drawn from (§20.2)."""
+    drawn = [(line.line, line.source) for line in lines if isinstance(line.source, AdHocNoteSource)]
+    if not drawn:
+        return
+    print("\nLines Codex drew from ad-hoc notes:")
+    for number, source in drawn:
+        named = "; ".join(
+            f"{note.id} ({actor_name(note.actor)}, {absolute_time(note.at)[:16]})"
+            for note in source.notes
+        )
+        print(f"  {number}) ← {named or 'no note there shares its words (deleted, or reworded)'}")
 
 
 def run_restore(args: argparse.Namespace) -> int:

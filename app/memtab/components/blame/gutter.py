@@ -104,6 +104,13 @@ def describe(line: BlameLine, now: int) -> GutterEntry:
         call = f", call {source.tool_call_id}" if source.tool_call_id else ""
         details.append(f"{who}: {source.op}{call} (workspace {source.workspace_id})")
         details.append(f"xum's undo journal, event {source.event_id}")
+    elif source is not None and source.kind == "codex-ad-hoc-note":
+        details.append("Tagged [ad-hoc note]: Codex's consolidation drew it from the user's notes")
+        for note in source.notes:
+            written = f"{actor_words(note.actor)}, {absolute_time(note.at)}"
+            details.append(f"From the note {note.id} ({written})")
+        if not source.notes:
+            details.append("No note there now shares its words (deleted, or reworded)")
     elif line.run_id:
         details.append(f"Run {line.run_id}")
         links.append(Link("run", "Open the run in Runs…", line.run_id))

@@ -3,7 +3,14 @@ file's lines; the card's words and links."""
 
 from __future__ import annotations
 
-from memtab.blame.records import Blame, BlameLine, ConsolidationSource, TranscriptSource
+from memtab.blame.records import (
+    AdHocNote,
+    AdHocNoteSource,
+    Blame,
+    BlameLine,
+    ConsolidationSource,
+    TranscriptSource,
+)
 from memtab.components.blame.gutter import UNSAVED, describe, entries
 
 NOW = 1_800_000_000_000
@@ -67,3 +74,22 @@ def test_a_consolidation_line_links_its_run_and_op_and_says_why() -> None:
     assert any("run-c, op 2: str_replace" in detail for detail in dream.details)
     (link,) = dream.links
     assert (link.kind, link.target, link.op_index) == ("run", "run-c", 1)
+
+
+def test_a_codex_line_from_an_ad_hoc_note_names_the_note_on_its_card() -> None:
+    note = AdHocNote(id="codex:memories:extensions/ad_hoc/notes/n.md", actor="user", at=NOW)
+    drawn = BlameLine(
+        line=4,
+        text="- Use pnpm [ad-hoc note]",
+        actor="codex",
+        at=NOW,
+        source=AdHocNoteSource(notes=(note,)),
+    )
+    card = describe(drawn, NOW)
+    assert card.title == "Codex" and card.links == ()
+    assert (
+        "Tagged [ad-hoc note]: Codex's consolidation drew it from the user's notes" in card.details
+    )
+    assert any(d.startswith(f"From the note {note.id} (You, ") for d in card.details)
+    gone = describe(drawn.replaced(source=AdHocNoteSource()), NOW)
+    assert "No note there now shares its words (deleted, or reworded)" in gone.details
