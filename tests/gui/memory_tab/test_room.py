@@ -3,50 +3,27 @@ time; panels that come and go never move the tree; the status bar's notes elide.
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-from types import SimpleNamespace
-
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QWidget
 from pytestqt.qtbot import QtBot
 
-import memtab
 from gui import memory_tree_support as support
 from gui.editor_support import open_loaded
+from gui.every_dialog import dialog_classes, open_every_dialog
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_watching
 from memtab.components.blame.gutter import GutterEntry
-from memtab.components.files.copy import CopyTarget
 from memtab.components.tree.nodes import file_key
-from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.gui.blame.card import BlameCard
-from memtab.gui.consolidation.review_dialog import ReviewDialog
-from memtab.gui.editor.go_to_line import GoToLineDialog
-from memtab.gui.editor.unsaved import ask_unsaved
-from memtab.gui.files.codex_note import CodexNoteDialog
-from memtab.gui.files.copy import CopyToDialog
-from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.history.revert import RevertResultDialog
-from memtab.gui.loads.dialog import LoadsDialog
 from memtab.gui.memory_tab.layout import DEFAULT_SPLITTER_SIZES
 from memtab.gui.memory_tab.overlay import MOST_OF_THE_TREE
 from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
-from memtab.gui.merge.three_way import ThreeWayView
-from memtab.gui.settings.keys import confirm_key_host
-from memtab.gui.text.diff_view import DiffDialog
 from memtab.gui.toolkit import dialog_layout
-from memtab.gui.toolkit.crash_dialog import CrashDialog
 from memtab.gui.toolkit.screen_room import room_on
-from memtab.gui.window.palette import PaletteDialog
-from memtab.gui.writer.inbox_panel import EditProposalDialog
-from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
-from memtab.store.paths import Scope, parse_file_path
-from memtab.store.restore.from_history import RevertResult
+from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
-from memtab.writer.inbox.inbox import InboxItem
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.offline.notes import Note
 from support.memory_home import MAIN
@@ -378,8 +355,6 @@ def test_every_dialog_fits_a_small_screen(
     room = room_on(screen)
     monkeypatch.setattr(dialog_layout, "available_geometry", lambda _window: QRect(screen))
     window = laptop_window(qtbot, make_window, home)
-    tab = window.memory_tab
-    checked: list[str] = []  # the class of each dialog checked, in order
 
     def fits(dialog: QWidget) -> None:
         assert isinstance(dialog, QDialog)
@@ -401,81 +376,13 @@ def test_every_dialog_fits_a_small_screen(
                 place = QRect(button.mapTo(dialog, QPoint(0, 0)), button.size())
                 assert dialog.rect().contains(place), (name, button.text())
         dialog.reject()  # as closing it does: workers it started stop
-        checked.append(type(dialog).__name__)
         if type(dialog).__name__ not in BIG_DIALOGS:  # a form or a question: close only
             flags = dialog.windowFlags()
             assert not flags & Qt.WindowType.WindowMinimizeButtonHint, name
             assert not flags & Qt.WindowType.WindowMaximizeButtonHint, name
             assert flags & Qt.WindowType.CustomizeWindowHint, name  # else the WM's defaults
 
-    def record(dialog: QDialog) -> int:
-        fits(dialog)  # now: some are deleted once their exec returns
-        return QDialog.DialogCode.Rejected.value
-
-    monkeypatch.setattr(QDialog, "exec", record)
-    monkeypatch.setattr(QMessageBox, "exec", record)
-    for command in ("window.settings", "window.shortcuts", "window.add_workspace"):
-        window.context.actions.action(command).trigger()
-    assert checked == ["SettingsDialog", "ShortcutsDialog", "AddWorkspaceDialog"]
-    runs = window.history.open_runs()
-    run = RunEntry(id="run-1", at=1, kind="consolidation", trigger="manual", workspace_id=MAIN)
-    runs.confirm_revert(run)
-    trash = window.history.open_trash()
-    trash.ask_target(SimpleNamespace(path=str(PREFERENCES)))  # Restore to…
-    assert window.sync is not None
-    window.sync.open_conflicts()
-    window.sync.open_setup()
-    confirm_key_host(window, "https://api.anthropic.com", "http://localhost:11434", "Send")
-    assert checked[3:] == ["QMessageBox", "QInputDialog", "QMessageBox"]
-    opened: list[QWidget] = [runs, trash, window.sync.dialog, window.sync.setup]
-    store = MemoryStore.of(tab.view())
-    plan = ConsolidationPlan(
-        id="plan-1", created_at=1, home=str(home.root), workspace_id=MAIN, trigger="manual",
-        summary="tidy up",
-        ops=(
-            PlannedOp(
-                index=1, command="delete", path=str(PREFERENCES),
-                arguments={"command": "delete", "path": str(PREFERENCES)}, proposed=True,
-                description="Deleted preferences.md",
-                files=(PlannedFile(path=str(PREFERENCES), base_sha256="0" * 64, diff="-gone"),),
-            ),
-        ),
-    )  # fmt: skip
-    conflict = DiffDialog(
-        "Differences — preferences.md", "On disk", "Your draft", [("merge", "Merge")]
-    )
-    conflict.add_first_view(ThreeWayView(conflict), "Three ways")  # as the editor's conflict
-    proposal = InboxItem(
-        id="s-1", kind="suggestion", workspace_id=MAIN, text="Always use pnpm.",
-        section="Directives", memory_path="/memories/workspace/notes.md", source="writer",
-    )  # fmt: skip
-    opened += [
-        ReviewDialog(plan, "main"),
-        CopyToDialog(
-            "Copy preferences.md to",
-            [CopyTarget("scope:global", "Global", "mux", Scope.GLOBAL)],
-            "preferences.md",
-            None,
-        ),
-        NewItemDialog(store, PREFERENCES.parent, NewKind.FILE),
-        NewItemDialog(store, PREFERENCES.parent, NewKind.FOLDER),
-        MoveDialog(store, PREFERENCES),
-        conflict,
-        RevertResultDialog(RevertResult(run=run, restored=[str(PREFERENCES)])),
-        CrashDialog(),
-        CodexNoteDialog(window),
-        EditProposalDialog(proposal, window),
-        ask_unsaved(window, ["preferences.md", "notes.md"], lambda _choice: None),
-        confirmation_box(
-            window, "Delete memory", "Delete preferences.md?", "Undo restores it.", "Delete"
-        )[0],
-        about_box(window),
-        LoadsDialog(window),
-        PaletteDialog("Quick open", "Type part of a file's name", [], window),
-        GoToLineDialog(120, 249, window),
-    ]
-    for dialog in opened:
-        fits(dialog)
+    checked = open_every_dialog(window, home, fits)
     assert dialog_classes() <= set(checked), "a dialog this test does not open"
     window.history.show_history()
     assert window.history.dock.minimumSizeHint().height() <= LAPTOP_HEIGHT
@@ -503,22 +410,3 @@ def test_dialogs_opened_from_a_window_on_half_a_laptop_fit_its_width(
         settle()
         assert dialog.width() <= window.width(), dialog.windowTitle()
         dialog.reject()
-
-
-def dialog_classes() -> set[str]:
-    """The names of the app's dialog classes (a QDialog's subclasses), read from its source."""
-    names: set[str] = set()
-    for path in Path(memtab.__file__).parent.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ClassDef) and any(
-                isinstance(base, ast.Name) and base.id in ("QDialog", "QMessageBox")
-                for base in node.bases
-            ):
-                names.add(node.name)
-    return names
-
-
-def about_box(window: MainWindow) -> QMessageBox:
-    """Help → About's box."""
-    assert window.own_actions is not None
-    return window.own_actions.about_box()

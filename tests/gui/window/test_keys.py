@@ -4,8 +4,6 @@ Settings on Ctrl+,, and the same keys on every Linux desktop (a real X display).
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -29,6 +27,7 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.memory_home import MAIN
 from support.trace_dumps import DEMO_STARTED, fixture_dump, install_dump
+from support.x_display import fresh_x_display, xcb_child_env
 
 home = support.home
 make_window = support.make_window
@@ -128,25 +127,8 @@ def test_ctrl_comma_opens_settings(qtbot: QtBot, make_window: WindowFactory, hom
 @pytest.fixture(scope="module")
 def x_display() -> Iterator[str]:
     """A display of a fresh Xvfb (the xcb platform asks the desktop's theme for keys)."""
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        pytest.skip("needs Xvfb (make test installs it: scripts/install-system-deps --test)")
-    read, write = os.pipe()
-    with subprocess.Popen(
-        [xvfb, "-displayfd", str(write), "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    ) as server:
-        os.close(write)
-        with os.fdopen(read) as said:
-            number = said.readline().strip()
-        try:
-            assert number.isdigit(), "Xvfb did not say which display it opened"
-            yield f":{number}"
-        finally:
-            server.terminate()
-            server.wait(10)
+    with fresh_x_display() as display:
+        yield display
 
 
 @pytest.fixture(scope="module")
@@ -154,14 +136,9 @@ def keys_by_desktop(x_display: str) -> dict[str | None, dict[str, object]]:
     """Each desktop's window: every action's keys and the conflicts among them."""
     children = {}
     for desktop in DESKTOPS:
-        env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "DISPLAY": x_display}
-        env.pop("XDG_CURRENT_DESKTOP", None)
-        env.pop("QT_QPA_PLATFORMTHEME", None)
-        if desktop is not None:
-            env["XDG_CURRENT_DESKTOP"] = desktop
         children[desktop] = subprocess.Popen(
             [sys.executable, str(CHILD)],
-            env=env,
+            env=xcb_child_env(x_display, desktop),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -7,8 +7,8 @@
   focus" is on (Ctrl+M, as in VS Code), which makes them move the focus everywhere.
   The mode is one for the whole application, as VS Code's is. A text with Qt's
   `tabChangesFocus` (in a dialog) always moves the focus.
-- One key, one meaning: a key of the window's (`WINDOW_KEYS`, Ctrl+D: Pin) is never the
-  text's own, though Qt's X11 bindings make Ctrl+D delete the next character.
+- One key, one meaning: a key of the window's (Ctrl+D: Pin) is never the text's own, as in
+  every text field (`text_fields.keep_window_keys_from_fields`).
 - Indenting is a code editor's: Tab on a selection over several lines indents each of
   them (Qt's would replace the selection by a tab), Shift+Tab outdents the lines it
   touches (Qt's does nothing) — each one undo step.
@@ -19,8 +19,8 @@ from __future__ import annotations
 import logging
 from typing import ClassVar
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.components.editor.frontmatter import frontmatter_lines
@@ -38,17 +38,6 @@ _INDENT_SPACES = 4
 """The spaces Shift+Tab takes away at most from a line indented with spaces."""
 _FRONTMATTER_SCAN_BLOCKS = 200
 """How far down a closing fence is looked for (a frontmatter is a few lines)."""
-
-
-WINDOW_KEYS = (QKeySequence("Ctrl+D"),)
-"""Keys the window's actions own wherever the focus is, though the text binds them on some
-desktops (X11: Ctrl+D is Delete). The action's shortcut fires; without one, nothing."""
-
-
-def is_window_key(event: QKeyEvent) -> bool:
-    """Whether `event` is one of `WINDOW_KEYS`."""
-    pressed = QKeySequence(event.keyCombination())
-    return any(key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch for key in WINDOW_KEYS)
 
 
 class SourceEdit(QPlainTextEdit):
@@ -106,19 +95,8 @@ class SourceEdit(QPlainTextEdit):
             block = block.next()
         return frontmatter_lines(buffer_from_raw("\n".join(lines) + "\n"))
 
-    def event(self, event: QEvent) -> bool:
-        """A window key is not the text's to override: its shortcut fires."""
-        override = event.type() == QEvent.Type.ShortcutOverride
-        if override and isinstance(event, QKeyEvent) and is_window_key(event):
-            event.ignore()
-            return True
-        return super().event(event)
-
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        """Tab and Shift+Tab (see the module docstring), Redo's keys, the window's keys."""
-        if is_window_key(event):  # no shortcut took it (say, Pin disabled): not a delete
-            event.ignore()
-            return
+        """Tab and Shift+Tab (see the module docstring), Redo's keys."""
         if is_redo_key(event):
             if not self.isReadOnly():
                 self.redo()

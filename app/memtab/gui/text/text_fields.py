@@ -1,12 +1,30 @@
 """Text fields and their typing: `focused_text_field` is the field Edit → Undo and Redo act
-on, and `REDO_KEYS` redo in a field on every desktop (`give_redo_keys` for a line edit).
+on, `REDO_KEYS` redo in a field on every desktop (`give_redo_keys` for a line edit), and
+`WINDOW_KEYS` are never a field's own.
+
+One key, one meaning, in every text field of every window and dialog: Qt's X11 bindings
+make Ctrl+D a field's Delete (the next character goes), while it is the window's Pin.
+`keep_window_keys_from_fields()` makes it one rule for the whole application: the field
+that takes the keyboard (any line edit, plain or rich text, spin box or combo box — the
+editor's text, a dialog's, Qt's own in a QInputDialog) leaves `WINDOW_KEYS` to the
+window's shortcuts, and, where none takes them (a dialog, Pin disabled), to nothing. Only
+the fields the focus reaches are watched: an application-wide event filter would run
+Python for every event of every widget.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Slot
 from PySide6.QtGui import QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
 
 
 def focused_text_field() -> QPlainTextEdit | QLineEdit | None:
@@ -57,3 +75,53 @@ def field_can(field: QPlainTextEdit | QLineEdit, *, redo: bool) -> bool:
         return field.isRedoAvailable() if redo else field.isUndoAvailable()
     document = field.document()
     return document.isRedoAvailable() if redo else document.isUndoAvailable()
+
+
+WINDOW_KEYS = (QKeySequence("Ctrl+D"),)
+"""Keys the window's actions own wherever the focus is, though a text field binds them on
+some desktops (X11: Ctrl+D is Delete). The action's shortcut fires; without one, nothing."""
+
+TEXT_FIELDS = (QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox, QComboBox)
+"""What takes the keyboard as a text field (a spin box and a combo box pass keys to the
+line edit inside them)."""
+
+
+def is_window_key(event: QKeyEvent) -> bool:
+    """Whether `event` is one of `WINDOW_KEYS`."""
+    pressed = QKeySequence(event.keyCombination())
+    return any(key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch for key in WINDOW_KEYS)
+
+
+class WindowKeysInFields(QObject):
+    """`keep_window_keys_from_fields`' rule: one filter, on each text field the focus
+    reaches (see the module docstring)."""
+
+    def __init__(self, app: QApplication) -> None:
+        super().__init__(app)
+        app.focusChanged.connect(self._on_application_focus_changed)
+        self._on_application_focus_changed(None, app.focusWidget())
+
+    @Slot(QWidget, QWidget)
+    def _on_application_focus_changed(self, _old: QWidget | None, now: QWidget | None) -> None:
+        if isinstance(now, TEXT_FIELDS):
+            now.installEventFilter(self)  # again: Qt keeps one, and puts it first
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if not (isinstance(event, QKeyEvent) and is_window_key(event)):
+            return False
+        if event.type() == QEvent.Type.ShortcutOverride:
+            event.ignore()  # not the field's: the window's shortcut may take it
+            return True
+        if event.type() == QEvent.Type.KeyPress:  # no shortcut took it: it deletes nothing
+            event.ignore()
+            return True
+        return False
+
+
+def keep_window_keys_from_fields() -> None:
+    """Make `WINDOW_KEYS` the window's in every text field of the application (once for
+    the process; every window asks after its first paint)."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication) or app.findChild(WindowKeysInFields) is not None:
+        return
+    WindowKeysInFields(app)

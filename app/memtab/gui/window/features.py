@@ -45,6 +45,7 @@ from memtab.gui.memory_tab.tab_files import TabFiles
 from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.tasks.writer import WriterSupervisor
+from memtab.gui.text.text_fields import keep_window_keys_from_fields
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.tree.editor_link import TreeEditorLink
 from memtab.gui.tree.sources import SourcesFollower
@@ -61,10 +62,12 @@ if TYPE_CHECKING:  # lazy: the Traces tab loads when first shown (build_traces)
 
 
 def after_first_paint() -> None:
-    """What changes once the tree has painted: the log file starts rotating, and rows'
-    backgrounds are drawn by the widget style from then on (`memtab.gui.toolkit.paint`)."""
+    """What changes once the tree has painted: the log file starts rotating, rows'
+    backgrounds are drawn by the widget style from then on (`memtab.gui.toolkit.paint`),
+    and the window's keys are never a text field's (`text_fields`: Ctrl+D deletes nothing)."""
     start_rotating()
     use_native_panels()
+    keep_window_keys_from_fields()
 
 
 def start_assembling(window: MainWindow) -> None:

@@ -1,0 +1,159 @@
+"""Every dialog and message box the app makes, opened from a window: what the tests that
+hold every dialog to a rule walk (`test_room`: each fits a small screen; the X11 keys
+test: Ctrl+D deletes nothing in any of their text fields).
+
+    visited = open_every_dialog(window, home, visit)   # the classes visited, in order
+
+Where a command opens a dialog, the command runs and the dialog is visited in place of
+its `exec`; the others are made as their feature makes them. `visit` shows the dialog
+and closes it (`reject()`: workers it started stop). `dialog_classes()` names every
+dialog class of the app's source, for a walk to prove it left none out.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+from unittest import mock
+
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+import memtab
+from memtab.components.files.copy import CopyTarget
+from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
+from memtab.gui.consolidation.review_dialog import ReviewDialog
+from memtab.gui.editor.go_to_line import GoToLineDialog
+from memtab.gui.editor.unsaved import ask_unsaved
+from memtab.gui.files.codex_note import CodexNoteDialog
+from memtab.gui.files.copy import CopyToDialog
+from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
+from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.history.revert import RevertResultDialog
+from memtab.gui.loads.dialog import LoadsDialog
+from memtab.gui.merge.three_way import ThreeWayView
+from memtab.gui.settings.keys import confirm_key_host
+from memtab.gui.text.diff_view import DiffDialog
+from memtab.gui.toolkit.crash_dialog import CrashDialog
+from memtab.gui.window.palette import PaletteDialog
+from memtab.gui.writer.inbox_panel import EditProposalDialog
+from memtab.store.history.records import RunEntry
+from memtab.store.home import Home
+from memtab.store.paths import Scope, parse_file_path
+from memtab.store.restore.from_history import RevertResult
+from memtab.store.scopes.memory import MemoryStore
+from memtab.writer.inbox.inbox import InboxItem
+from support.memory_home import MAIN
+
+PREFERENCES = parse_file_path("/memories/global/preferences.md")
+BY_COMMAND = ["SettingsDialog", "ShortcutsDialog", "AddWorkspaceDialog"]
+"""The dialogs the window's commands open first, in order."""
+BY_QUESTION = ["QMessageBox", "QInputDialog", "QMessageBox"]
+"""Then the questions: revert a run, Restore to…, a key for another host."""
+
+
+def open_every_dialog(
+    window: MainWindow, home: Home, visit: Callable[[QDialog], None]
+) -> list[str]:
+    """Open each dialog and message box of the app from `window` and `visit` it (see the
+    module docstring); the class name of each visited, in order."""
+    tab = window.memory_tab
+    visited: list[str] = []
+
+    def record(dialog: QDialog) -> int:
+        visit(dialog)  # now: some are deleted once their exec returns
+        visited.append(type(dialog).__name__)
+        return QDialog.DialogCode.Rejected.value
+
+    with mock.patch.object(QDialog, "exec", record), mock.patch.object(QMessageBox, "exec", record):
+        for command in ("window.settings", "window.shortcuts", "window.add_workspace"):
+            window.context.actions.action(command).trigger()
+        assert visited == BY_COMMAND
+        assert window.history is not None
+        runs = window.history.open_runs()
+        run = RunEntry(id="run-1", at=1, kind="consolidation", trigger="manual", workspace_id=MAIN)
+        runs.confirm_revert(run)
+        trash = window.history.open_trash()
+        trash.ask_target(SimpleNamespace(path=str(PREFERENCES)))  # type: ignore[arg-type]
+        assert window.sync is not None
+        window.sync.open_conflicts()
+        window.sync.open_setup()
+        confirm_key_host(window, "https://api.anthropic.com", "http://localhost:11434", "Send")
+        assert visited[len(BY_COMMAND) :] == BY_QUESTION
+    assert window.sync.dialog is not None and window.sync.setup is not None
+    for shown in (runs, trash, window.sync.dialog, window.sync.setup):
+        visit(shown)
+        visited.append(type(shown).__name__)
+    store = MemoryStore.of(tab.view())
+    plan = ConsolidationPlan(
+        id="plan-1", created_at=1, home=str(home.root), workspace_id=MAIN, trigger="manual",
+        summary="tidy up",
+        ops=(
+            PlannedOp(
+                index=1, command="delete", path=str(PREFERENCES),
+                arguments={"command": "delete", "path": str(PREFERENCES)}, proposed=True,
+                description="Deleted preferences.md",
+                files=(PlannedFile(path=str(PREFERENCES), base_sha256="0" * 64, diff="-gone"),),
+            ),
+        ),
+    )  # fmt: skip
+
+    def conflict() -> QDialog:
+        dialog = DiffDialog(
+            "Differences — preferences.md", "On disk", "Your draft", [("merge", "Merge")]
+        )
+        dialog.add_first_view(ThreeWayView(dialog), "Three ways")  # as the editor's conflict
+        return dialog
+
+    proposal = InboxItem(
+        id="s-1", kind="suggestion", workspace_id=MAIN, text="Always use pnpm.",
+        section="Directives", memory_path="/memories/workspace/notes.md", source="writer",
+    )  # fmt: skip
+    own_actions = window.own_actions
+    assert own_actions is not None
+    # Each made when its turn comes: a window-modal one (the unsaved changes' question,
+    # opened as it is made) would keep the next ones from the keyboard.
+    makers: list[Callable[[], QDialog]] = [
+        lambda: ReviewDialog(plan, "main"),
+        lambda: CopyToDialog(
+            "Copy preferences.md to",
+            [CopyTarget("scope:global", "Global", "mux", Scope.GLOBAL)],
+            "preferences.md",
+            None,
+        ),
+        lambda: NewItemDialog(store, PREFERENCES.parent, NewKind.FILE),
+        lambda: NewItemDialog(store, PREFERENCES.parent, NewKind.FOLDER),
+        lambda: MoveDialog(store, PREFERENCES),
+        conflict,
+        lambda: RevertResultDialog(RevertResult(run=run, restored=[str(PREFERENCES)])),
+        CrashDialog,
+        lambda: CodexNoteDialog(window),
+        lambda: EditProposalDialog(proposal, window),
+        lambda: ask_unsaved(window, ["preferences.md", "notes.md"], lambda _choice: None),
+        lambda: confirmation_box(
+            window, "Delete memory", "Delete preferences.md?", "Undo restores it.", "Delete"
+        )[0],
+        own_actions.about_box,
+        lambda: LoadsDialog(window),
+        lambda: PaletteDialog("Quick open", "Type part of a file's name", [], window),
+        lambda: GoToLineDialog(120, 249, window),
+    ]
+    for make in makers:
+        dialog = make()
+        visit(dialog)
+        visited.append(type(dialog).__name__)
+    return visited
+
+
+def dialog_classes() -> set[str]:
+    """The names of the app's dialog classes (a QDialog's subclasses), read from its source."""
+    names: set[str] = set()
+    for path in Path(memtab.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and any(
+                isinstance(base, ast.Name) and base.id in ("QDialog", "QMessageBox")
+                for base in node.bases
+            ):
+                names.add(node.name)
+    return names
