@@ -43,6 +43,7 @@ FIELD_KEYS = (
     ShortcutRow("search.down", "In the search box", "Go to the results", "↓, Enter"),
     ShortcutRow("tree.type", "In the tree", "Go to the row whose name starts so", "letters"),
     ShortcutRow("tree.open", "In the tree", "Open the file (or fold the folder)", "Enter"),
+    ShortcutRow("inbox.enter", "In the Inbox", "Accept the selected proposals", "Enter"),
     ShortcutRow("window.dialogs", "In dialogs", "A button: its underlined letter", "Alt+letter"),
 )
 """Keys a widget handles itself (not registered actions): listed after the actions."""

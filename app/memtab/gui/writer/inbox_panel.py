@@ -28,9 +28,10 @@ import logging
 from typing import cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
-from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QDialog,
     QFrame,
     QHBoxLayout,
@@ -47,6 +48,7 @@ from PySide6.QtWidgets import (
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.tree.scan import HomeScan
+from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.text.rich_text import escape_html
 from memtab.gui.text.text_fields import is_redo_key
@@ -77,6 +79,12 @@ TARGETS_KEY = "inbox-targets"
 LIST_ROWS = 5  # the list's height in rows (and LIST_LINES lines); more scroll
 LIST_LINES = 8
 _ID_ROLE = Qt.ItemDataRole.UserRole + 1
+_ENTER = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+
+def _click_if_enabled(button: QPushButton) -> None:
+    if button.isEnabled():  # nothing selected, or a decision under way: the key does nothing
+        button.click()
 
 
 def inbox_places(workspace: Workspace | None) -> frozenset[PathPlace]:
@@ -193,6 +201,7 @@ class InboxPanel(QFrame):
         self._targets_of: HomeScan | None = None  # the scan the choices were listed from
         self._build()
         self.hide()
+        self._add_actions()
         # A file operation may change what waits (Edit → Undo of a decision, a harvest
         # file deleted from the tree): read again once it ends, sooner than the watcher.
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
@@ -221,6 +230,11 @@ class InboxPanel(QFrame):
         self.list.setAccessibleName("Inbox")
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setWordWrap(True)
+        # Rows wrap at the list's width and never scroll sideways: QListView wraps in its
+        # height less an as-needed scroll bar's, which a list fitted to one row does not
+        # have — its row did not wrap, and the bar took the whole list (0 px: an Inbox of
+        # one proposal could not be selected).
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setAlternatingRowColors(True)
         self.list.itemSelectionChanged.connect(self._on_list_item_selection_changed)
         self.list.itemDoubleClicked.connect(self._on_list_item_double_clicked)
@@ -234,15 +248,15 @@ class InboxPanel(QFrame):
         lines = self.details.fontMetrics().lineSpacing()
         self.details.setMinimumHeight(2 * lines + 2 * self.details.frameWidth())  # scrolls
         self.details.hide()
-        self.accept_button = QPushButton("Accept", self)
+        self.accept_button = QPushButton("&Accept", self)
         self.accept_button.setToolTip(
             "Write the selected memories into the memory chosen in Accept into: where each "
             "belongs (a preference in global memory, a project fact in the project's), or "
             "the file you choose"
         )
-        self.edit_button = QPushButton("Edit…", self)
+        self.edit_button = QPushButton("E&dit…", self)
         self.edit_button.setToolTip("Edit the selected memory, then accept it")
-        self.reject_button = QPushButton("Reject", self)
+        self.reject_button = QPushButton("Re&ject", self)
         self.reject_button.setToolTip(
             "Drop the selected memories (a harvest candidate leaves its harvest file; a "
             "suggestion is not proposed again)"
@@ -278,6 +292,25 @@ class InboxPanel(QFrame):
         layout.addLayout(header)
         layout.addWidget(self._body)
         self._update_buttons()
+
+    def _add_actions(self) -> None:
+        """The list's keys: F2 edits, Del rejects what is selected; Enter accepts it (the
+        list's own key, `eventFilter`). The buttons' letters work anywhere in the window:
+        Alt+A accepts, Alt+D edits, Alt+J rejects."""
+        actions = self._context.actions
+        for action_id, text, button, key in (
+            ("inbox.edit", "Edit proposal, then accept", self.edit_button, "F2"),
+            ("inbox.reject", "Reject proposals", self.reject_button, "Del"),
+        ):
+            actions.add(
+                action_id,
+                text,
+                functools.partial(_click_if_enabled, button),
+                keys=[key],
+                focus=Focus.WIDGET,
+                on=self.list,
+                tip=button.toolTip(),
+            )
 
     # -- public API ----------------------------------------------------------------------
 
@@ -320,7 +353,7 @@ class InboxPanel(QFrame):
         """Open the list and put the keyboard in it (from "Suggested N notes — review")."""
         self.toggle.setChecked(True)
         self.list.setFocus(Qt.FocusReason.OtherFocusReason)
-        if self.list.count() and not self.list.selectedItems():
+        if self.list.count() and not self.list.selectedItems():  # it had the focus already
             self.list.setCurrentRow(0)
 
     def accept_selected(self, text: str | None = None) -> None:
@@ -446,6 +479,11 @@ class InboxPanel(QFrame):
         self.toggle.setText(f"Inbox ({count})")
         self._list_targets()
         self._fit_list(keep_height=self.isVisible() and count > 0)
+        if not count and self.isAncestorOf(QApplication.focusWidget()):
+            # The last one decided: the keyboard goes back to the tree it lies over (before
+            # the Inbox in the focus chain), not on to whatever follows a hidden panel.
+            self.toggle.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.focusNextPrevChild(False)
         self.setVisible(count > 0)
         self._show_details()
         self._update_buttons()
@@ -488,12 +526,25 @@ class InboxPanel(QFrame):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The list got wider or narrower: its rows wrap anew, so fit it again (once this
-        turn's events are handled)."""
-        if watched is self.list and event.type() == QEvent.Type.Resize and not self._fitting:
+        turn's events are handled). Enter accepts what is selected. The keyboard came to
+        it (Tab, not a click): the row it stands on is selected — Qt only marks it
+        current, and with one row ↓ selects nothing, so Enter had nothing to accept."""
+        if watched is not self.list:
+            return False
+        if event.type() == QEvent.Type.Resize and not self._fitting:
             resize = cast(QResizeEvent, event)
             if resize.oldSize().width() != resize.size().width():
                 self._fitting = True
                 call_soon(self, self._fit_list)
+        elif event.type() == QEvent.Type.KeyPress:
+            key = cast(QKeyEvent, event)
+            if key.key() in _ENTER and not key.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+                _click_if_enabled(self.accept_button)
+                return True
+        elif event.type() == QEvent.Type.FocusIn:
+            clicked = cast(QFocusEvent, event).reason() == Qt.FocusReason.MouseFocusReason
+            if not clicked and self.list.count() and not self.list.selectedItems():
+                self.list.setCurrentRow(max(self.list.currentRow(), 0))
         return False
 
     def _show_details(self) -> None:

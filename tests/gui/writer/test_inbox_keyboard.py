@@ -1,0 +1,117 @@
+"""The Inbox by keyboard alone, and with one item — the common case: an agent's one
+proposal is shown whole, and selected, accepted or rejected without the pointer."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QWidget
+from pytestqt.qtbot import QtBot
+
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_watching
+from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.writer.inbox_panel import InboxPanel
+from memtab.store.home import Home
+from memtab.store.proposals.queue import ProposalQueue, ToolCall
+from memtab.store.sidecars.registry import load_registry
+from support.memory_home import MAIN
+
+home = support.home
+make_window = support.make_window
+
+NOTE = "/memories/global/package-managers.md"
+TEXT = (
+    "# Package managers\n\nUse pnpm, never npm: the lockfile is pnpm's. Run "
+    "`pnpm install --frozen-lockfile` in CI, and `pnpm dedupe` after every upgrade.\n"
+)
+ALT = Qt.KeyboardModifier.AltModifier
+
+
+def one_proposal(home: Home) -> None:
+    ProposalQueue(home, load_registry(home).require_workspace(MAIN)).propose(
+        ToolCall("create", {"path": NOTE, "file_text": TEXT}), client="codex-mcp-client"
+    )
+
+
+def shown_with_one(qtbot: QtBot, make_window: WindowFactory, home: Home) -> MainWindow:
+    """A laptop's window whose Inbox shows one proposal."""
+    one_proposal(home)
+    window = make_window(home)
+    window.resize(1280, 712)
+    activate(qtbot, window)
+    wait_watching(qtbot, window)
+    panel = window.memory_tab.inbox
+    qtbot.waitUntil(lambda: panel.isVisible() and len(panel.items) == 1, timeout=WAIT_MS)
+    return window
+
+
+def row_shows_whole(panel: InboxPanel) -> bool:
+    view = panel.list.viewport()
+    row = panel.list.visualRect(panel.list.model().index(0, 0))
+    return view.height() > 0 and view.rect().contains(row)
+
+
+def focused() -> QWidget:
+    widget = QApplication.focusWidget()
+    assert widget is not None
+    return widget
+
+
+def test_an_inbox_of_one_long_proposal_shows_its_row_whole(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """Its row wraps at the list's width: no sideways scroll bar takes the list's height
+    (a list of 0 px, whatever the window's width)."""
+    window = shown_with_one(qtbot, make_window, home)
+    panel = window.memory_tab.inbox
+    qtbot.waitUntil(lambda: row_shows_whole(panel), timeout=WAIT_MS)
+    assert not panel.list.horizontalScrollBar().isVisible()
+    window.resize(683, 700)  # half a laptop
+    qtbot.waitUntil(lambda: row_shows_whole(panel), timeout=WAIT_MS)
+
+
+def test_one_agent_proposal_is_accepted_by_keyboard_alone(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """Tab from the tree reaches the Inbox's list, its one proposal selected (↓ changes
+    nothing), Enter accepts it, and the keyboard is back in the tree."""
+    window = shown_with_one(qtbot, make_window, home)
+    tab = window.memory_tab
+    panel = tab.inbox
+    tab.tree.setFocus()
+    for _ in range(6):  # the Inbox's title and Accept into: come first
+        if panel.list.hasFocus():
+            break
+        qtbot.keyClick(focused(), Qt.Key.Key_Tab)
+    assert panel.list.hasFocus()
+    qtbot.keyClick(panel.list, Qt.Key.Key_Down)
+    assert panel.selected_ids() == [panel.items[0].id]
+    qtbot.waitUntil(lambda: row_shows_whole(panel), timeout=WAIT_MS)
+    with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS):
+        qtbot.keyClick(panel.list, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: panel.items == (), timeout=WAIT_MS)
+    assert (home.global_root / "package-managers.md").read_text() == TEXT
+    assert tab.tree.hasFocus()  # the Inbox went: the keyboard is back where it came from
+
+
+def test_the_inbox_buttons_answer_their_letters(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """Alt+J rejects what is selected, from anywhere in the window (the buttons' letters:
+    Alt+A accepts, Alt+D edits); Del in the list does too."""
+    window = shown_with_one(qtbot, make_window, home)
+    panel = window.memory_tab.inbox
+    assert [b.text() for b in (panel.accept_button, panel.edit_button, panel.reject_button)] == [
+        "&Accept",
+        "E&dit…",
+        "Re&ject",
+    ]
+    panel.list.setFocus()
+    qtbot.keyClick(panel.list, Qt.Key.Key_Down)
+    window.memory_tab.tree.setFocus()
+    with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS):
+        qtbot.keyClick(focused(), Qt.Key.Key_J, ALT)
+    qtbot.waitUntil(lambda: panel.items == (), timeout=WAIT_MS)
+    assert not (home.global_root / "package-managers.md").exists()
+    queue = ProposalQueue(home, load_registry(home).require_workspace(MAIN))
+    assert queue.pending() == []
