@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from memtab.fs.records import OmitNone, Record
+from memtab.fs.records import OmitNone, Record, computed
+from memtab.store.actors import actor_name
 
 Actor = str
 """Who introduced a line (docs/formats.md §20.2): `user`, `writer`, `consolidator`,
-`agent-tool`, `sync`, `external`, `mux`, `xum`, `before-memtab`, `unknown`, or the agent
-that owns another agent's file (`claude-code`, `codex`, `loki`); named by `memtab.store.actors`."""
+`agent-tool`, `sync`, `external`, `mux`, `xum`, `before-memtab`, `unknown`, an MCP client
+(`mcp:<client>`), or the agent that owns another agent's file (`claude-code`, `codex`,
+`loki`); named by `memtab.store.actors`."""
 
 UNKNOWN = "unknown"
 """Lines older than the history Memtab still keeps."""
@@ -105,6 +107,8 @@ class BlameLine(Record, checked_when_built=False):  # built a line at a time
     """1-based."""
     text: str
     actor: Actor
+    actor_name: str = computed(lambda line: actor_name(line.actor))
+    """Who the actor is, in words (docs/formats.md §14.7)."""
     at: int
     """ms since the epoch."""
     run_id: Annotated[str | None, OmitNone] = None

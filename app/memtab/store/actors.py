@@ -1,5 +1,5 @@
 """Who changed a memory file, in one set of words: History, Blame, the tree's badges,
-Recently deleted, the runs and the CLI all name an actor through this module
+Recently deleted, the Inbox, the runs and the CLI all name an actor through this module
 (docs/formats.md §14.7).
 
 An actor is what history records (`Version.actor`, §14.2: `user`, `consolidator`,
@@ -9,6 +9,11 @@ An actor is what history records (`Version.actor`, §14.2: `user`, `consolidator
 "Another program"), and a short form of at most seven letters for the blame gutter
 ("consol", "other"). A new source of changes (xum's journal, an MCP client) adds its
 actor here, and every view names it the same way.
+
+An MCP client is recorded as it named itself (`mcp:<its clientInfo name>`, §22.1: Codex's
+is `codex-mcp-client`); `MCP_CLIENTS` is the one table of the names agents' clients give,
+so a known client is named as its agent everywhere ("Codex", "codex"; "Codex via Memtab
+MCP" where the words say how), and any other keeps the name it gave.
 """
 
 from __future__ import annotations
@@ -56,19 +61,46 @@ ACTORS: dict[str, ActorName] = {
 """Every actor Memtab knows, by the id history, blame and the runs record."""
 
 
-def actor_name(actor: str) -> str:
-    """The name of `actor` ("Consolidator"; an MCP client: "Claude Code through MCP"; an
-    actor this module does not know: as it is recorded)."""
+MCP_CLIENTS: dict[str, ActorName] = {
+    "claude-code": ACTORS["claude-code"],
+    "codex-mcp-client": ACTORS["codex"],
+    "codex": ACTORS["codex"],
+    "mux": ACTORS["mux"],
+    "xum": ActorName("xum", "xum"),
+}
+"""The agents whose MCP clients Memtab knows, by the name the client gives (its
+`clientInfo`, as the server records it, in any case): Claude Code's, Codex's, mux's and
+xum's when they name themselves so."""
+
+VIA_MCP = "via Memtab MCP"
+"""How an MCP client's change came, after its name where the words say how."""
+
+
+def mcp_agent(actor: str) -> ActorName | None:
+    """The agent of an MCP client's actor (`mcp:codex-mcp-client`: Codex), if Memtab
+    knows the client."""
+    if not actor.startswith(MCP_PREFIX):
+        return None
+    return MCP_CLIENTS.get(actor.removeprefix(MCP_PREFIX).casefold())
+
+
+def actor_name(actor: str, *, how: bool = True) -> str:
+    """The name of `actor` ("Consolidator"; an actor this module does not know: as it is
+    recorded). An MCP client is its agent's name ("Codex") or the name it gave, followed
+    by "via Memtab MCP" unless `how` is False (where the view says it: the Inbox, a badge)."""
     if actor.startswith(MCP_PREFIX):
-        client = actor.removeprefix(MCP_PREFIX)
-        return f"{ACTORS[client].name if client in ACTORS else client} through MCP"
+        agent = mcp_agent(actor)
+        name = agent.name if agent is not None else actor.removeprefix(MCP_PREFIX)
+        return f"{name} {VIA_MCP}" if how else name
     known = ACTORS.get(actor)
     return known.name if known is not None else actor
 
 
 def actor_short(actor: str) -> str:
-    """`actor` in at most seven letters (an MCP client: "mcp")."""
+    """`actor` in at most seven letters (an MCP client: its agent's, "codex", or the
+    first letters of the name it gave)."""
     if actor.startswith(MCP_PREFIX):
-        return "mcp"
+        agent = mcp_agent(actor)
+        return agent.short if agent is not None else actor.removeprefix(MCP_PREFIX)[:7]
     known = ACTORS.get(actor)
     return known.short if known is not None else actor[:7]

@@ -1,15 +1,17 @@
 """Agents' proposals (`memtab mcp --writes inbox`) in the window's Inbox: they arrive live
 (the workspace's, and the global ones of a server with no workspace), show who proposed
-what, and accepting one writes it through the memory tool as the client's change."""
+what — and what each would write, diffed against its file now — and accepting one writes
+it through the memory tool as the client's change, badged as its agent's."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_watching
+from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_watching
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.writer.inbox_panel import InboxPanel, details_html, row_tag
 from memtab.store.home import Home
@@ -48,9 +50,9 @@ def test_proposals_arrive_live_and_accepting_one_writes_it_as_the_clients(
     qtbot.waitUntil(lambda: len(panel.items) == 2, timeout=WAIT_MS)
     by_source = {item.source: item for item in panel.items}
     codex = by_source["mcp:codex-cli"]
-    assert row_tag(codex) == "codex-cli create"
+    assert row_tag(codex) == "codex-cli create"  # a client Memtab does not know: its name
+    assert row_tag(by_source["mcp:claude-code"]) == "Claude Code insert"
     assert f"Changes {GLOBAL_NOTE}" in details_html(codex)
-    assert "insert_line=0" in details_html(by_source["mcp:claude-code"])
 
     panel.list.clearSelection()
     for row in range(panel.list.count()):
@@ -82,3 +84,69 @@ def test_a_home_without_workspaces_shows_the_global_inbox(
         panel.accept_button.click()
     qtbot.waitUntil(lambda: panel.items == (), timeout=WAIT_MS)
     assert (bare.global_root / "from-codex.md").read_text() == "Use pnpm.\n"
+
+
+GIT = "/memories/global/tools/git.md"
+
+
+def review_says(panel: InboxPanel, item_id: str) -> str:
+    """The review's heading once the selected proposal's review came (off the GUI thread)."""
+    review = panel.review
+    ready = lambda: review.shown_id == item_id and review.diff.result is not None  # noqa: E731
+    return review.heading.text() if ready() else ""
+
+
+def test_a_proposal_is_reviewed_as_what_it_would_write(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """Not the call flattened into one line: a replacement is the diff against the file
+    now, a create the file whole, one the tool would refuse now says why; accepted by
+    Enter, the file's badge names the agent (Codex's client is codex-mcp-client)."""
+    workspace = load_registry(home).require_workspace(MAIN)
+    queue = ProposalQueue(home, workspace)
+    client = "codex-mcp-client"
+    replace = queue.propose(
+        ToolCall("str_replace", {"path": GIT, "old_str": "never merge", "new_str": "then merge"}),
+        client=client,
+    )
+    create = queue.propose(
+        ToolCall("create", {"path": GLOBAL_NOTE, "file_text": "# pnpm\n\nUse pnpm.\n"}),
+        client=client,
+    )
+    gone = queue.propose(
+        ToolCall("str_replace", {"path": GIT, "old_str": "Squash", "new_str": "x"}), client=client
+    )
+    window = make_window(home)
+    activate(qtbot, window)
+    wait_watching(qtbot, window)
+    panel = panel_of(window)
+    qtbot.waitUntil(lambda: len(panel.items) == 3, timeout=WAIT_MS)
+    rows = {item.id: row for row, item in enumerate(panel.items)}
+    said = {}
+    for proposal in (replace, create, gone):
+        panel.list.setCurrentRow(rows[proposal.id])
+        qtbot.waitUntil(lambda p=proposal: bool(review_says(panel, p.id)), timeout=WAIT_MS)
+        said[proposal.id] = (review_says(panel, proposal.id), panel.review.diff.toPlainText())
+    heading, diff = said[replace.id]
+    assert "Codex via Memtab MCP · str_replace" in heading
+    assert f"Changes {GIT}: 1 line added, 1 removed" in heading
+    assert "- Rebase, never merge." in diff and "+ Rebase, then merge." in diff
+    heading, diff = said[create.id]
+    assert f"Creates {GLOBAL_NOTE} (3 lines)" in heading and "+ Use pnpm." in diff
+    heading, _diff = said[gone.id]
+    assert (
+        f"Cannot be applied now: No replacement was performed: old_str was not found in {GIT}"
+        in (heading)
+    )
+    assert not panel.details.isVisible()  # who proposed it is the review's first line
+
+    panel.list.setCurrentRow(rows[replace.id])
+    panel.list.setFocus()
+    with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS):
+        qtbot.keyClick(panel.list, Qt.Key.Key_Return)
+    physical = str(home.global_root / "tools" / "git.md")
+    marks = window.memory_tab.marks
+    qtbot.waitUntil(lambda: physical in marks.badges, timeout=WAIT_MS)
+    assert marks.badges[physical].label == "codex"
+    versions = file_history(MemoryStore(home, workspace), GIT)
+    assert versions[0].actor == "mcp:codex-mcp-client"

@@ -27,7 +27,7 @@ from memtab.store.sidecars.registry import add_workspace, load_registry
 from memtab.traces.catalog import list_traces
 from quality.stores import CLAUDE, install, real_files
 
-LINE_FIELDS = {"line", "text", "actor", "at", "runId", "version", "source"}
+LINE_FIELDS = {"line", "text", "actor", "actorName", "at", "runId", "version", "source"}
 NOTES = "/memories/workspace/notes.md"
 CLAUDE_MEMORY = "claude-code:memory--home-dev-src-acme-api"
 
@@ -39,7 +39,7 @@ def blame(home: Home, *args: str, capsys: pytest.CaptureFixture[str]) -> dict[st
     document: dict[str, Any] = json.loads(captured.out)
     assert set(document) == {"path", "lines"}
     for number, line in enumerate(document["lines"], 1):
-        assert {"line", "text", "actor", "at"} <= set(line) <= LINE_FIELDS
+        assert {"line", "text", "actor", "actorName", "at"} <= set(line) <= LINE_FIELDS
         assert line["line"] == number and isinstance(line["at"], int)
     return document
 
@@ -111,6 +111,30 @@ def test_the_table_reads_like_git_blame(demo: Home, capsys: pytest.CaptureFixtur
     assert (actor, number) == ("writer", "7)") and len(version) == 16
     assert day.count("-") == 2 and time.count(":") == 1
     assert " ".join(text).startswith("- `pytest tests/integration -k refresh`")
+
+
+def test_an_agents_change_through_mcp_is_blamed_on_the_agent(
+    demo: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Codex's client calls itself codex-mcp-client: blame's table says "codex" (it said
+    "mcp" for every agent), its JSON and History's add the words, the ids stay."""
+    workspace = load_registry(demo).require_workspace(MAIN_ID)
+    store = MemoryStore(demo, workspace, actor="mcp:codex-mcp-client")
+    store.edit_text(NOTES, lambda text: text + "- Squash fixups before review.\n")
+    assert main(["--home", str(demo.root), "blame", NOTES, "--workspace", MAIN_ID]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.split()[1] == "codex" and last.endswith("- Squash fixups before review.")
+    line = blame(demo, NOTES, "--workspace", MAIN_ID, capsys=capsys)["lines"][-1]
+    assert (line["actor"], line["actorName"]) == ("mcp:codex-mcp-client", "Codex via Memtab MCP")
+    status = main(["--home", str(demo.root), "history", NOTES, "--workspace", MAIN_ID, "--json"])
+    newest = json.loads(capsys.readouterr().out)["versions"][0]
+    assert status == 0
+    assert (newest["actor"], newest["actorName"]) == (
+        "mcp:codex-mcp-client",
+        "Codex via Memtab MCP",
+    )
+    assert main(["--home", str(demo.root), "history", NOTES, "--workspace", MAIN_ID]) == 0
+    assert "Codex via Memtab MCP" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

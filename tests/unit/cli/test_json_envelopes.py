@@ -58,6 +58,7 @@ def test_the_inbox_and_its_decisions(demo: str, capsys: pytest.CaptureFixture[st
 INBOX_ITEM = [
     "id", "kind", "workspaceId", "text", "section", "memoryPath", "source", "category",
     "evidence", "confidence", "rationale", "createdAt", "targetReason", "retargetable",
+    "sourceName",
 ]  # fmt: skip
 
 

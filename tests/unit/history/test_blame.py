@@ -276,5 +276,6 @@ def test_the_json_holds_exactly_the_contracts_fields(home: Home) -> None:
     document = blame_memory_file(store, NOTES).to_json()
     assert set(document) == {"path", "lines"}
     (line,) = document["lines"]
-    assert set(line) == {"line", "text", "actor", "at", "version"}
+    assert set(line) == {"line", "text", "actor", "actorName", "at", "version"}
     assert line["line"] == 1 and line["text"] == "- a" and line["actor"] == "user"
+    assert line["actorName"] == "You"

@@ -174,6 +174,7 @@ def test_cli_lists_accepts_and_rejects(
     assert set(listed[0]) == {
         "id", "kind", "workspaceId", "text", "section", "memoryPath", "source", "category",
         "evidence", "confidence", "rationale", "createdAt", "targetReason", "retargetable",
+        "sourceName",
     }  # fmt: skip
     assert listed[0]["evidence"] == [
         {

@@ -84,7 +84,7 @@ def test_an_inbox_item_keeps_its_keys_in_order() -> None:
         '"evidence": [{"id": "e1", "role": "user", "text": "use uv"}, '
         '{"id": "e2", "role": null, "text": null}], "confidence": 0.5, '
         '"rationale": "said twice", "createdAt": 9, "targetReason": "a preference", '
-        '"retargetable": true}'
+        '"retargetable": true, "sourceName": "mux harvest"}'
     )
     agent = InboxItem(
         id="a1",

@@ -21,8 +21,8 @@ harvest file (docs/formats.md §10.5). `--json` prints
 `kind` ("harvest", "suggestion" or "agent"), `workspaceId`, `text`, `section`, `memoryPath`,
 `source`, `category`, `evidence` ([{"id", "role", "text"}]), `confidence`, `rationale`,
 `createdAt`, `targetReason`, `retargetable` (false for an agent's call, which changes the
-file it names); an accepted item's `text` is the text written and its `memoryPath` the
-file written.
+file it names), `sourceName` (who proposed it, in words: "Codex via Memtab MCP"); an
+accepted item's `text` is the text written and its `memoryPath` the file written.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
 from memtab.fs.records import Record
 from memtab.fs.terminal_text import printable
+from memtab.store.actors import actor_name
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import PathError
 from memtab.store.proposals.queue import proposing_workspaces
@@ -142,7 +143,8 @@ def run_list(args: argparse.Namespace) -> int:
         return 0
     rows = [("ID", "WORKSPACE", "FROM", "CONFIDENCE", "INTO", "TEXT")]
     for item in items:
-        origin = _ORIGINS.get(item.kind) or _one_line(f"{item.source} {item.rationale}")
+        agent = actor_name(item.source, how=False)  # as History names it: "Codex"
+        origin = _ORIGINS.get(item.kind) or _one_line(f"{agent} {item.rationale}")
         confidence = "" if item.confidence is None else f"{item.confidence:.2f}"
         workspace = item.workspace_id or "(global)"
         into = item.memory_path.removeprefix("/memories/")

@@ -14,7 +14,9 @@ Who changed a file, in this order:
    files a run wrote (from the run's result or journal record) — before or after the
    scan saw the change — and a change seen while this window's consolidation runs on
    the shown workspace (`consolidating`) is the consolidator's. A sync of this window
-   claims the files it brought in the same way (sync's: the other machine's change).
+   claims the files it brought in the same way (sync's: the other machine's change), and
+   an agent's proposal accepted in this window's Inbox is that agent's change
+   (`Actor.AGENT`: "codex", as History names its actor).
    Runs of Memtab in other processes (`memtab sync`, `memtab write`, another window)
    claim the contents they wrote, as the runs log records them (`claim_content`).
 2. mux, when the file's `lastWriteAt` in memory-meta.json is the time the file changed:
@@ -33,7 +35,7 @@ from memtab import humanize
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan
 from memtab.fs.clock import Clock, now_ms
-from memtab.fs.records import AtLeast, Key, Record
+from memtab.fs.records import AtLeast, Key, OmitNone, OrNone, Record
 from memtab.store.actors import actor_name
 from memtab.store.errors import ScopeUnavailableError
 from memtab.store.files import FileEntry
@@ -54,6 +56,8 @@ class Actor(enum.StrEnum):
     MUX = "mux"
     SYNC = "sync"
     OUTSIDE = "outside"
+    AGENT = "agent"
+    """An agent's change the user accepted in the Inbox (the badge's `agent` says whose)."""
 
 
 _ACTOR_IDS = {
@@ -68,21 +72,28 @@ _ACTOR_IDS = {
 
 class Badge(Record):
     """A file's badge: who changed it, and when the change was seen. Saved in ui-state.json
-    by physical path, `{"actor", "at"}` (docs/formats.md §15.2); one whose actor is not one
-    of `Actor` or whose time is not an integer > 0 is not restored."""
+    by physical path, `{"actor", "at", "agent"?}` (docs/formats.md §15.2); one whose actor
+    is not one of `Actor` or whose time is not an integer > 0 is not restored. `agent`:
+    an agent's change, by its history actor (`mcp:codex-mcp-client`)."""
 
     actor: Actor
     at_ms: Annotated[int, Key("at"), AtLeast(1)]
+    agent: Annotated[OrNone[str], OmitNone] = None
+
+    @property
+    def _who(self) -> str:
+        """The actor as history names it."""
+        return self.agent or _ACTOR_IDS.get(self.actor, "external")
 
     @property
     def label(self) -> str:
-        """The short text on the badge."""
-        return actor_name(_ACTOR_IDS[self.actor]).lower()
+        """The short text on the badge ("memory writer", "codex")."""
+        return actor_name(self._who, how=False).lower()
 
     def sentence(self, now: int | None = None) -> str:
         """The tooltip line: `mux changed it 5 min ago, since you last opened it`."""
         when = humanize.relative_time(self.at_ms, now)
-        return f"{actor_name(_ACTOR_IDS[self.actor])} changed it {when}, since you last opened it"
+        return f"{actor_name(self._who)} changed it {when}, since you last opened it"
 
 
 class AgentEdits:
@@ -93,7 +104,7 @@ class AgentEdits:
         self._own_writes = own_writes
         self._clock = clock
         self._badges: dict[str, Badge] = {}
-        self._claims: dict[str, tuple[Actor, int]] = {}
+        self._claims: dict[str, tuple[Actor, int, str | None]] = {}
         self._content_claims: dict[str, tuple[Actor, int]] = {}  # by content sha-256
         self._badged_contents: dict[str, str] = {}  # physical → the sha its badge saw
         self.consolidating = False
@@ -137,22 +148,25 @@ class AgentEdits:
                 self._badges.pop(physical, None)  # the user's own save: nothing to point out
                 continue
             sha = changes.shas.get(path)
-            actor = self._actor(scan, meta_keys, path, physical, entries.get(path), sha)
-            self._badges[physical] = Badge(actor=actor, at_ms=self._clock())
+            actor, agent = self._actor(scan, meta_keys, path, physical, entries.get(path), sha)
+            self._badges[physical] = Badge(actor=actor, at_ms=self._clock(), agent=agent)
             if sha is not None:
                 self._badged_contents[physical] = sha
         return self._badges != before
 
-    def claim(self, physical: str, actor: Actor) -> bool:
+    def claim(self, physical: str, actor: Actor, agent: str | None = None) -> bool:
         """One of Memtab's jobs wrote `physical` (just now, or in a moment): its change is
-        that job's. True when a badge already shown changed its actor."""
+        that job's — or, `Actor.AGENT`, the change of the agent `agent` names (its history
+        actor) the user accepted. True when a badge already shown changed its actor."""
         now = self._clock()
         self._claims = {p: c for p, c in self._claims.items() if c[1] > now}
-        self._claims[physical] = (actor, now + CLAIM_TTL_MS)
+        self._claims[physical] = (actor, now + CLAIM_TTL_MS, agent)
         badge = self._badges.get(physical)
-        if badge is None or badge.actor is actor or now - badge.at_ms > CLAIM_TTL_MS:
+        if badge is None or now - badge.at_ms > CLAIM_TTL_MS:
             return False
-        self._badges[physical] = Badge(actor=actor, at_ms=badge.at_ms)
+        if badge.actor is actor and badge.agent == agent:
+            return False
+        self._badges[physical] = Badge(actor=actor, at_ms=badge.at_ms, agent=agent)
         return True
 
     def claim_content(self, sha256: str, actor: Actor) -> bool:
@@ -229,20 +243,25 @@ class AgentEdits:
         physical: str,
         entry: FileEntry | None,
         sha: str | None,
-    ) -> Actor:
+    ) -> tuple[Actor, str | None]:
+        """Who made the change, and the agent when it is an agent's."""
         now = self._clock()
-        for claim in (self._claims.get(physical), self._content_claims.get(sha or "")):
-            if claim is not None and claim[1] > now:
-                return claim[0]
+        claim = self._claims.get(physical)
+        if claim is not None and claim[1] > now:
+            return claim[0], claim[2]
+        content = self._content_claims.get(sha or "")
+        if content is not None and content[1] > now:
+            return content[0], None
         if self.consolidating:
-            return Actor.CONSOLIDATOR
+            return Actor.CONSOLIDATOR, None
         key = meta_keys.of(path)
         meta = scan.meta.get(key) if key is not None else None
         written = meta.last_write_at if meta is not None else None
         changed_at = entry.modified_at_ms if entry is not None else None
         if written is not None and changed_at is not None:
-            return Actor.MUX if abs(written - changed_at) <= META_WRITE_SLACK_MS else Actor.OUTSIDE
-        return Actor.OUTSIDE
+            by_tool = abs(written - changed_at) <= META_WRITE_SLACK_MS
+            return (Actor.MUX if by_tool else Actor.OUTSIDE), None
+        return Actor.OUTSIDE, None
 
     def _is_own_change(self, physical: str, path: VirtualPath, sha: str | None) -> bool:
         own = self._own_writes

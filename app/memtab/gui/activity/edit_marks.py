@@ -7,8 +7,9 @@ this collaborator of the Memory tab feeds it and shows the result:
   header;
 - Memtab's own jobs claim what they wrote: a writer run of this window
   (`claim_writer_run`), a consolidation run of this window (its journal record, and
-  every change seen while it runs on the shown workspace) and a sync of this window
-  (`claim_sync`: the files it brought in);
+  every change seen while it runs on the shown workspace), a sync of this window
+  (`claim_sync`: the files it brought in) and an agent's proposal accepted in the Inbox
+  (`claim_agent`: the agent's change);
 - Memtab's runs in other processes (`memtab sync`, `memtab write`, another window) claim
   the contents they wrote: each run the runs log gains is read off the GUI thread
   (`follow_other_runs`);
@@ -128,6 +129,19 @@ class EditMarks(QObject):
             notebook = workspace.notebook_id if workspace is not None else workspace_id
             physical = self._home.workspace_root(notebook).joinpath(*path.segments)
             self._claim(physical, Actor.WRITER)
+
+    @Slot(str, str)
+    def claim_agent(self, memory_path: str, actor: str) -> None:
+        """An agent's proposal the user accepted writes `memory_path` (of the shown
+        workspace): its change is the agent's, named by its history actor `actor`."""
+        scan = self._scan
+        try:
+            path = parse_file_path(memory_path)
+        except PathError:
+            return
+        physical = scan.scope(path.scope).physical(path) if scan and path.scope else None
+        if physical is not None and self.edits.claim(str(physical), Actor.AGENT, actor):
+            self.show()
 
     def claim_sync(self, look: SyncLook) -> None:
         """This window's sync (`look`, after a job) brought files in: their changes are sync's."""

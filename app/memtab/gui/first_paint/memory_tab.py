@@ -240,6 +240,7 @@ class MemoryTab(QWidget):
     def wire_parts(self) -> None:
         """Connect the parts to the tab and the window, then `assembled`."""
         self.inbox.status_message.connect(self.context.status.show)
+        self.inbox.agent_accepting.connect(self.marks.claim_agent)  # badged as the agent's
         self.sources.status_message.connect(self.context.status.show)
         self.sources.watch_targets_changed.connect(self.watch_targets_changed)
         self.sources.shown.connect(self.sources_loaded)

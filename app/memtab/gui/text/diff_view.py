@@ -42,6 +42,7 @@ MAX_RENDERED_LINES = 20_000
 # the rest of its colours follow a pass at a time, so the GUI thread never holds a frame
 # (2,500 lines took ~15 ms in one go).
 COLOR_LINES_PER_PASS = 500
+IDENTICAL = "No differences: the draft matches the file on disk."
 
 _SIGNS = {LineKind.HUNK: "", LineKind.CONTEXT: " ", LineKind.ADDED: "+", LineKind.REMOVED: "-"}
 
@@ -91,11 +92,12 @@ class DiffView(QPlainTextEdit):
         self._result = None
         self.setPlainText(f"Could not compute the differences: {message}")
 
-    def set_diff(self, result: DiffResult) -> None:
-        """Render `result`: removed lines red, added green, hunk headers muted."""
+    def set_diff(self, result: DiffResult, *, identical: str = IDENTICAL) -> None:
+        """Render `result`: removed lines red, added green, hunk headers muted (`identical`:
+        what it says when there is no difference)."""
         self._result = result
         if result.identical:
-            self.setPlainText("No differences: the draft matches the file on disk.")
+            self.setPlainText(identical)
             return
         shown = result.lines[:MAX_RENDERED_LINES]
         width = len(str(max((line.old_number or line.new_number or 0) for line in shown)))

@@ -1,5 +1,6 @@
 """The Inbox's jobs, on the window's file channel off the GUI thread: read what waits (and
-the files an item may be accepted into), read an item's evidence, and decide — accept or
+the files an item may be accepted into), read an item's evidence, review an agent's
+proposal (what it would write, diffed against the file now), and decide — accept or
 reject, each pushing the step Edit → Undo takes it back with (`inbox_steps`)."""
 
 from __future__ import annotations
@@ -8,12 +9,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memtab.components.files.undo import UndoStack
+from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.writer.inbox_steps import InboxStep
 from memtab.humanize import plural
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import PathError
+from memtab.store.proposals.preview import ProposalPreview, preview_pending
+from memtab.store.proposals.queue import ProposalError
 from memtab.store.scopes.memory import MemoryStoreError
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import (
@@ -45,6 +49,17 @@ class WithEvidence:
 
 
 @dataclass(frozen=True)
+class Reviewed:
+    """What an agent's proposal would write (`preview`) and its diff against the file
+    now, or why it could not be read (`problem`: no longer pending, unreadable)."""
+
+    item_id: str
+    preview: ProposalPreview | None = None
+    diff: DiffResult | None = None
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
 class Decided:
     """What an accept or reject job did: a note for the status bar, or why it failed."""
 
@@ -71,6 +86,20 @@ def load_evidence(
 ) -> WithEvidence:
     """The job: the item's evidence messages, from the workspace's transcript."""
     return WithEvidence(workspace_id, with_transcript_evidence(home, workspace_id, [item])[0])
+
+
+def load_review(
+    home: Home, workspace: Workspace | None, item: InboxItem, context: TaskContext
+) -> Reviewed:
+    """The job: what the agent's proposal `item` would write, diffed against its file now
+    (a global proposal's queue and file are global memory's)."""
+    queue = workspace if item.workspace_id is not None else None
+    try:
+        preview = preview_pending(home, queue, item.id)
+    except (ProposalError, MemoryStoreError, PathError, HomeError, OSError) as error:
+        return Reviewed(item.id, problem=str(error))
+    diff = compute_diff(preview.before or "", preview.after or "", context)
+    return Reviewed(item.id, preview, diff)
 
 
 def accept(

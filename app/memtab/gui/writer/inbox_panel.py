@@ -50,7 +50,6 @@ from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
-from memtab.gui.text.rich_text import escape_html
 from memtab.gui.text.text_fields import is_redo_key
 from memtab.gui.toolkit.clock import call_soon
 from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
@@ -58,13 +57,17 @@ from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.writer.inbox_jobs import (
     Decided,
     Pending,
+    Reviewed,
     WithEvidence,
     accept,
     load_evidence,
     load_pending,
+    load_review,
     load_targets,
     reject,
 )
+from memtab.gui.writer.inbox_texts import details_html, origin_text, row_tag
+from memtab.gui.writer.review_view import ProposalReview
 from memtab.gui.writer.target_box import TargetBox
 from memtab.store.home import PathKind, PathPlace
 from memtab.store.proposals.queue import GLOBAL_QUEUE
@@ -76,8 +79,10 @@ logger = logging.getLogger(__name__)
 LOAD_KEY = "inbox"
 EVIDENCE_KEY = "inbox-evidence"
 TARGETS_KEY = "inbox-targets"
+REVIEW_KEY = "inbox-review"
 LIST_ROWS = 5  # the list's height in rows (and LIST_LINES lines); more scroll
 LIST_LINES = 8
+LIST_LEAST_LINES = 3  # short of room, its first row stays whole up to so many lines
 _ID_ROLE = Qt.ItemDataRole.UserRole + 1
 _ENTER = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 
@@ -98,58 +103,6 @@ def inbox_places(workspace: Workspace | None) -> frozenset[PathPlace]:
             PathPlace(PathKind.PROPOSALS, workspace.id),
         }
     return frozenset(places)
-
-
-def origin_text(item: InboxItem) -> str:
-    """Who proposed an item, in a few words."""
-    if item.kind == "harvest":
-        confidence = "" if item.confidence is None else f" · confidence {item.confidence:.2f}"
-        return f"mux harvest · {item.category}{confidence}"
-    if item.kind == "agent":
-        return f"{item.source.removeprefix('mcp:')} through MCP · {item.category}"
-    return "Memtab's offline writer"
-
-
-def row_tag(item: InboxItem) -> str:
-    """Who proposed an item, as its row's first words."""
-    if item.kind == "harvest":
-        return "mux" if item.confidence is None else f"mux {item.confidence:.2f}"
-    if item.kind == "agent":
-        return f"{item.source.removeprefix('mcp:')} {item.category}"
-    return "writer"
-
-
-def details_html(item: InboxItem) -> str:
-    """The item's provenance and evidence, for the details pane."""
-    escape = escape_html
-    if item.kind == "agent":  # a memory-tool call: its target and the call itself
-        return (
-            f"<p><b>{escape(origin_text(item))}</b><br>"
-            f"Changes {escape(item.memory_path)}</p>"
-            f"<p><i>Call:</i> <code>{escape(item.rationale or '')}</code></p>"
-        )
-    parts = [
-        f"<p><b>{escape(origin_text(item))}</b><br>"
-        f"From {escape(item.source)} · goes to {escape(item.memory_path)}, "
-        f"under “{escape(item.section)}”</p>"
-    ]
-    if item.rationale:
-        parts.append(f"<p><i>Why:</i> {escape(item.rationale)}</p>")
-    if item.target_reason:
-        parts.append(f"<p><i>Why there:</i> {escape(item.target_reason)}</p>")
-    if item.evidence:
-        rows = []
-        for evidence in item.evidence:
-            if evidence.text is None:
-                rows.append(f"<li><code>{escape(evidence.id)}</code> — not in the transcript</li>")
-            else:
-                text = escape(evidence.text).replace("\n", "<br>")
-                rows.append(
-                    f"<li><code>{escape(evidence.id)}</code> ({escape(evidence.role or '?')}): "
-                    f"{text}</li>"
-                )
-        parts.append("<p><i>Evidence:</i></p><ul>" + "".join(rows) + "</ul>")
-    return "".join(parts)
 
 
 class EditProposalDialog(QDialog):
@@ -180,10 +133,13 @@ class InboxPanel(QFrame):
     Signals:
         status_message(str): what an accept or reject did (or why it failed).
         count_changed(int): how many proposed memories wait for review.
+        agent_accepting(str, str): an agent's proposal is accepted as it is: the file it
+            changes (a virtual path) is about to be the agent's change (its history actor).
     """
 
     status_message = Signal(str)
     count_changed = Signal(int)
+    agent_accepting = Signal(str, str)
 
     def __init__(self, context: WindowContext, parent: QWidget | None = None) -> None:
         """A hidden panel; `set_workspace` fills it."""
@@ -248,6 +204,7 @@ class InboxPanel(QFrame):
         lines = self.details.fontMetrics().lineSpacing()
         self.details.setMinimumHeight(2 * lines + 2 * self.details.frameWidth())  # scrolls
         self.details.hide()
+        self.review = ProposalReview(self)
         self.accept_button = QPushButton("&Accept", self)
         self.accept_button.setToolTip(
             "Write the selected memories into the memory chosen in Accept into: where each "
@@ -274,6 +231,7 @@ class InboxPanel(QFrame):
         body.setSpacing(4)
         body.addWidget(self.list)
         body.addWidget(self.details)
+        body.addWidget(self.review)
         buttons = QHBoxLayout()
         buttons.setSpacing(4)
         buttons.addWidget(self.accept_button)
@@ -361,8 +319,11 @@ class InboxPanel(QFrame):
         ids = self.selected_ids()
         if ids:
             to = self.target.chosen
-            for path in {to or i.memory_path for i in self._items if i.id in ids}:
-                self._context.own_writes.note(path)  # the user's own: no "agent edited" badge
+            for item in (i for i in self._items if i.id in ids):
+                if item.kind == "agent" and text is None:  # as the agent proposed it
+                    self.agent_accepting.emit(item.memory_path, item.source)
+                else:  # the user's own: no "agent edited" badge
+                    self._context.own_writes.note(to or item.memory_path)
             stack = self._context.undo_stack
             job = functools.partial(accept, self.home, self._workspace, ids, text, to, stack)
             self._decide(job)
@@ -479,7 +440,8 @@ class InboxPanel(QFrame):
         self.toggle.setText(f"Inbox ({count})")
         self._list_targets()
         self._fit_list(keep_height=self.isVisible() and count > 0)
-        if not count and self.isAncestorOf(QApplication.focusWidget()):
+        focused = QApplication.focusWidget()
+        if not count and focused is not None and self.isAncestorOf(focused):
             # The last one decided: the keyboard goes back to the tree it lies over (before
             # the Inbox in the focus chain), not on to whatever follows a hidden panel.
             self.toggle.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -492,6 +454,8 @@ class InboxPanel(QFrame):
     @Slot(object)
     def _on_shown_scan_applied(self, _scan: object) -> None:
         self._list_targets()
+        if self.review.shown_id is not None:  # its file may have changed: review it anew
+            self._show_details()
 
     def _list_targets(self) -> None:
         """The files to accept into, listed again from each new scan of the shown
@@ -508,20 +472,26 @@ class InboxPanel(QFrame):
     def _fit_list(self, *, keep_height: bool = False) -> None:
         """As tall as its first rows, wrapped at the list's width (each row whole), at most
         LIST_ROWS of them and LIST_LINES lines of text; more scroll. Short of room (the
-        tree it lies over is short) it gives way down to two lines. `keep_height`: items
+        tree it lies over is short, a proposal's review shows) it gives way down to its
+        first row whole, up to LIST_LEAST_LINES lines (two at least). `keep_height`: items
         were decided while it shows — it does not shrink, so its buttons stay where the
         last click was (the next one landed on a tree row)."""
         self._fitting = False
         held = self.list.maximumHeight() if keep_height else 0
         lines = self.list.fontMetrics().lineSpacing()
         self.list.doItemsLayout()  # rows wrapped at the width the list has now
-        wanted = 0
-        for row in range(min(self.list.count(), LIST_ROWS)):
-            wanted += self.list.visualRect(self.list.model().index(row, 0)).height()
+        heights = [
+            self.list.visualRect(self.list.model().index(row, 0)).height()
+            for row in range(min(self.list.count(), LIST_ROWS))
+        ]
         frame = 2 * self.list.frameWidth()
-        fitted = min(max(wanted, lines), LIST_LINES * lines) + frame
+        fitted = min(max(sum(heights), lines), LIST_LINES * lines) + frame
         fitted = max(fitted, held)
-        self.list.setMinimumHeight(min(fitted, 2 * lines + frame))
+        # Hidden, its rows are wrapped at a width it will not have: its first row whole
+        # waits for the width it is shown at (its resize fits it again).
+        first = heights[0] if heights and self.list.isVisible() else 0
+        least = min(max(first, 2 * lines), LIST_LEAST_LINES * lines) + frame
+        self.list.setMinimumHeight(min(fitted, least))
         self.list.setMaximumHeight(fitted)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -548,22 +518,41 @@ class InboxPanel(QFrame):
         return False
 
     def _show_details(self) -> None:
-        """The details of the one item selected (its evidence read off the GUI thread)."""
+        """The details of the one item selected: its evidence, or an agent's proposal's
+        review — what it would write, diffed against the file now — each read off the
+        GUI thread."""
         ids = self.selected_ids()
         chosen = [i for i in self._items if i.id in ids]
         self._cancel_evidence()
         self.target.show_for(chosen)
-        if len(chosen) != 1 or self._workspace is None:
+        one = chosen[0] if len(chosen) == 1 else None
+        agent = one if one is not None and one.kind == "agent" else None
+        self._review(agent)  # who proposed it is said there: no details of their own
+        if one is None or agent is not None or self._workspace is None:
             self.details.hide()
             return
-        self.details.setHtml(details_html(chosen[0]))
+        self.details.setHtml(details_html(one))
         self.details.show()
-        if chosen[0].evidence:
+        if one.evidence and self._workspace is not None:
             self._evidence = self._context.files.listing(
                 EVIDENCE_KEY,
-                functools.partial(load_evidence, self.home, self._workspace.id, chosen[0]),
+                functools.partial(load_evidence, self.home, self._workspace.id, one),
                 self._evidence_read,
             )
+
+    def _review(self, item: InboxItem | None) -> None:
+        """Read what the agent's proposal `item` would write (None: no review)."""
+        if item is None:
+            self.review.clear()
+            return
+        if self.review.shown_id != item.id:
+            self.review.show_reading(item.id, origin_text(item))
+        job = functools.partial(load_review, self.home, self._workspace, item)
+        self._context.files.listing(REVIEW_KEY, job, self._reviewed)
+
+    def _reviewed(self, result: Reviewed) -> None:
+        if self.selected_ids() == [result.item_id]:
+            self.review.show_review(result)
 
     def _update_buttons(self) -> None:
         selected = len(self.selected_ids())

@@ -28,7 +28,9 @@ from memtab.fs.records import (
     OrNone,
     Record,
     TrueOnly,
+    computed,
 )
+from memtab.store.actors import actor_name
 from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.home import Home
 from memtab.store.paths import Scope, project_dir_name
@@ -120,11 +122,12 @@ class Version(Record, keep_unknown=True, checked_when_built=False):
 
 class VersionListing(Record, write_only=True):
     """A version as `memtab history --json` lists it (a stable contract: fields are added,
-    never renamed)."""
+    never renamed); `actorName` is who the actor is, in words (docs/formats.md §14.7)."""
 
     id: str
     at: int
     actor: str
+    actor_name: str = computed(lambda version: actor_name(version.actor))
     run_id: str | None
     size_bytes: int
     sha256: str

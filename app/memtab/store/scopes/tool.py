@@ -170,7 +170,7 @@ class MemoryTool:
             path = self._file_path(request.path)
             if self.store.kind_of(path) != "file":
                 raise ToolArgumentError(f"`expected_sha256` applies to a file; {path} is none")
-            _require_sha(path, self.store.read(str(path)).sha256, expected)
+            require_sha(path, self.store.read(str(path)).sha256, expected)
         return expected
 
     def _edit(self, path: VirtualPath, change: Callable[[str], str]) -> None:
@@ -179,7 +179,7 @@ class MemoryTool:
 
         def checked(content: str) -> str:
             if expected is not None:
-                _require_sha(path, content_sha256(content), expected)
+                require_sha(path, content_sha256(content), expected)
             return change(content)
 
         self.store.edit_text(str(path), checked)
@@ -254,46 +254,14 @@ class MemoryTool:
 
     def _str_replace(self, args: StrReplaceArgs) -> str:
         path = self._file_path(args.path)
-        old, new = args.old_str, args.new_str
-
-        def replace_once(content: str) -> str:
-            starts = _match_starts(content, old)
-            if not starts:
-                raise MemoryStoreError(
-                    f"No replacement was performed: old_str was not found in {path}"
-                )
-            if len(starts) > 1:
-                raise MemoryStoreError(
-                    f"No replacement was performed: old_str matches {len(starts)} locations "
-                    f"(lines {_line_numbers(content, starts)}) in {path}. "
-                    "Provide a longer, unique old_str."
-                )
-            # Slicing, not a regex or str.replace, keeps `$&` and `\1` literal.
-            index = starts[0]
-            return content[:index] + new + content[index + len(old) :]
-
-        self._edit(path, replace_once)
+        self._edit(path, lambda content: replaced_once(content, args, path))
         return f"Edited {path}"
 
     def _insert(self, args: InsertArgs) -> str:
         path = self._file_path(args.path)
-        line = args.insert_line
-        new_lines = args.insert_text.split("\n")
-        if new_lines and new_lines[-1] == "":
-            new_lines.pop()
-
-        def insert_lines(content: str) -> str:
-            lines = _lines(content)
-            if line > len(lines):
-                raise ToolArgumentError(
-                    f"insert_line must be between 0 and {len(lines)} "
-                    "(0 inserts at the top; N inserts after line N)"
-                )
-            lines[line:line] = new_lines
-            return "\n".join(lines)
-
-        self._edit(path, insert_lines)
-        return f"Inserted {len(new_lines)} line(s) into {path} after line {line}"
+        self._edit(path, lambda content: inserted(content, args))
+        count = len(_inserted_lines(args))
+        return f"Inserted {count} line(s) into {path} after line {args.insert_line}"
 
     def _delete(self, args: DeleteArgs) -> str:
         path = self._file_path(args.path)
@@ -343,6 +311,43 @@ def check_change(request: ToolRequest) -> None:
         written = []
     for text in written:
         check_file_size(len(encode_utf8(text)))
+def replaced_once(content: str, args: StrReplaceArgs, path: VirtualPath) -> str:
+    """`content` with `args.old_str`, found exactly once, replaced by `args.new_str` (a
+    str_replace's change; MemoryStoreError naming `path` when it is not found once)."""
+    old = args.old_str
+    starts = _match_starts(content, old)
+    if not starts:
+        raise MemoryStoreError(f"No replacement was performed: old_str was not found in {path}")
+    if len(starts) > 1:
+        raise MemoryStoreError(
+            f"No replacement was performed: old_str matches {len(starts)} locations "
+            f"(lines {_line_numbers(content, starts)}) in {path}. "
+            "Provide a longer, unique old_str."
+        )
+    # Slicing, not a regex or str.replace, keeps `$&` and `\1` literal.
+    index = starts[0]
+    return content[:index] + args.new_str + content[index + len(old) :]
+
+
+def inserted(content: str, args: InsertArgs) -> str:
+    """`content` with `args.insert_text` after line `args.insert_line` (an insert's change;
+    ToolArgumentError past the last line)."""
+    lines = _lines(content)
+    line = args.insert_line
+    if line > len(lines):
+        raise ToolArgumentError(
+            f"insert_line must be between 0 and {len(lines)} "
+            "(0 inserts at the top; N inserts after line N)"
+        )
+    lines[line:line] = _inserted_lines(args)
+    return "\n".join(lines)
+
+
+def _inserted_lines(args: InsertArgs) -> list[str]:
+    new_lines = args.insert_text.split("\n")
+    if new_lines and new_lines[-1] == "":
+        new_lines.pop()
+    return new_lines
 
 
 def numbered_view(text: str, label: str, offset: int, limit: int | None) -> str:
@@ -366,7 +371,9 @@ def numbered_view(text: str, label: str, offset: int, limit: int | None) -> str:
     return "\n".join(f"{number}\t{line}" for number, line in enumerate(selected, offset))
 
 
-def _require_sha(path: VirtualPath, actual: str, expected: str) -> None:
+def require_sha(path: VirtualPath, actual: str, expected: str) -> None:
+    """SaveConflictError unless the content's sha-256 `actual` is the `expected_sha256` a
+    call was sent with (docs/formats.md §5.2)."""
     if actual != expected.strip().lower():
         raise SaveConflictError(
             "changed",

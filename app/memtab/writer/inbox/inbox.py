@@ -37,7 +37,7 @@ from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import Record, computed
 from memtab.fs.user_files import open_regular_file
 from memtab.redact import redact_secrets
-from memtab.store.actors import MCP_PREFIX
+from memtab.store.actors import MCP_PREFIX, actor_name
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -115,6 +115,8 @@ class InboxItem(Record, write_only=True):
     retargetable: bool = computed(lambda item: item.kind != "agent")
     """Whether the user may accept it into another file (a note: not an agent's call,
     which changes the file it names)."""
+    source_name: str = computed(lambda item: proposer_name(item.kind, item.source))
+    """Who proposed it, in words: an agent as History names it ("Codex via Memtab MCP")."""
 
     def with_evidence(self, evidence: tuple[Evidence, ...]) -> InboxItem:
         return self.replaced(evidence=evidence)
@@ -166,6 +168,13 @@ class _Done:
             suggestions=tuple(self.suggestions),
             proposals=tuple(self.proposals),
         )
+
+
+def proposer_name(kind: Kind, source: str) -> str:
+    """Who proposed an item of `kind` from `source`, in words (docs/formats.md §14.7)."""
+    if kind == "agent":
+        return actor_name(source)
+    return "mux harvest" if kind == "harvest" else "Memtab's offline writer"
 
 
 def harvest_run_id(path: str) -> str:
