@@ -17,7 +17,9 @@ for these:
 - `files`: the one channel of the window's reads and writes of memory files
   (`gui/tasks/file_channel.py`); `file_ops`, the file operations every write of the tree,
   history and Copy to… goes through (on `files`, started on first use), and
-  `undo_stack`, how to take each back.
+  `undo_stack`, how to take each back;
+- `before_closing`: what a feature asks before its window closes (`ClosingQuestion`: sync's
+  changes not sent yet), after the editor's unsaved changes.
 
 `WindowShell` is what a feature may ask of the window itself (bring the Memory tab to
 the front, open a file in it, dock a panel); the window provides it, features name only
@@ -27,7 +29,7 @@ the protocol, so nothing below `gui/window/` imports the window.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
@@ -154,6 +156,20 @@ class WindowShell(Protocol):
         """Make the window the active one (QWidget's)."""
 
 
+class ClosingQuestion(Protocol):
+    """What a feature asks before its window closes, without blocking (the window asks
+    each in turn, and closes once the last lets it)."""
+
+    def needs_asking(self) -> bool:
+        """Whether there may be something to ask (else the window closes without it)."""
+        ...
+
+    def ask(self, then: Callable[[], object]) -> None:
+        """Ask, or find there is nothing to ask; run `then` once the window may close
+        (never, on Cancel)."""
+        ...
+
+
 class WindowContext:
     """What every feature of one window needs (see the module docstring)."""
 
@@ -176,6 +192,8 @@ class WindowContext:
         self._files: FileChannel | None = None
         self._file_ops: FileOpTasks | None = None
         self._undo_stack: UndoStack | None = None
+        self.before_closing: list[ClosingQuestion] = []
+        """What the window asks before it closes, in order (see `ClosingQuestion`)."""
 
     @property
     def files(self) -> FileChannel:

@@ -471,11 +471,11 @@ class MainWindow(QMainWindow):
                 self.successor.close()
             event.accept()
             return
-        tab = self.memory_tab
-        if not self._closing and tab.is_assembled and tab.editor.has_unsaved_tabs:
-            # Ask about every tab with unsaved changes, without blocking; close after.
+        if not self._closing and self._must_ask():
+            # Ask about every tab with unsaved changes, then what the features ask (sync's
+            # changes not sent yet), each without blocking; close after the last.
             event.ignore()
-            tab.editor.leave(self._close_after_leaving)
+            self._ask_before_closing(0)
             return
         self._closing = True
         self.kept_aside_notices.stop()
@@ -492,6 +492,29 @@ class MainWindow(QMainWindow):
         self.context.shutdown()
         self._closed = True
         event.accept()
+
+    def _must_ask(self) -> bool:
+        tab = self.memory_tab
+        unsaved = tab.is_assembled and tab.editor.has_unsaved_tabs
+        return unsaved or any(q.needs_asking() for q in self.context.before_closing)
+
+    def _ask_before_closing(self, step: int) -> None:
+        """Ask the `step`th question (0: the editor's unsaved changes), then the next."""
+        tab = self.memory_tab
+        questions = self.context.before_closing
+        if step == 0:
+            if tab.is_assembled and tab.editor.has_unsaved_tabs:
+                tab.editor.leave(lambda: self._ask_before_closing(1))
+            else:
+                self._ask_before_closing(1)
+        elif step <= len(questions):
+            question = questions[step - 1]
+            if question.needs_asking():
+                question.ask(lambda: self._ask_before_closing(step + 1))
+            else:
+                self._ask_before_closing(step + 1)
+        else:
+            self._close_after_leaving()
 
     def _close_after_leaving(self) -> None:
         # Later: an answer given inside this close event cannot close the window from it.

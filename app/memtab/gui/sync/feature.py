@@ -5,7 +5,8 @@ the watcher's batches, puts `SyncStatusWidget` in the status bar, and registers 
 Sync now (F9) and File → Resolve conflicts…; a file in sync conflict open in an editor
 tab says so in the tab's bar (`editor_bar`). The conflicts are counted from the sync
 targets' states and from the conflict copies a file-sync tool left in the scopes the
-Memory tab shows (`memtab.store.conflict_copies`).
+Memory tab shows (`memtab.store.conflict_copies`). Closing the window with changes not
+sent yet syncs first or asks (`quitting`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from memtab.gui.sync.conflicts import conflict_marks
 from memtab.gui.sync.conflicts_dialog import ConflictsDialog
 from memtab.gui.sync.editor_bar import SyncConflictBars
 from memtab.gui.sync.jobs import SyncLook
+from memtab.gui.sync.quitting import UnsentAtQuit
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.sync.status import SyncStatusWidget
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
@@ -77,6 +79,8 @@ class SyncFeature(QObject):
         self._shell = shell
         self._rows = rows
         self.sync = WindowSync(context.home, clock=clock, git_program=git_program, parent=self)
+        self.quitting = UnsentAtQuit(self.sync, context.status, shell.as_widget(), self)
+        context.before_closing.append(self.quitting)  # "1 change not sent yet"
         self.status = SyncStatusWidget()
         self.sync.changed.connect(self.status.show_look)
         self.sync.changed.connect(self._mark_conflicts)

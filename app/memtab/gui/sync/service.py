@@ -92,6 +92,8 @@ class WindowSync(QObject):
         self._closed = False
         self.look = SyncLook()
         """Where sync stood after the last job (not set up until the first look)."""
+        self.looked = False
+        """Whether a job has said where sync stands (`look` is more than a guess)."""
 
     # --- what the window asks ----------------------------------------------------------------
 
@@ -212,6 +214,7 @@ class WindowSync(QObject):
         if not result.synced and result.configured:  # what the last sync did still stands
             result = dataclasses.replace(result, report=self.look.report)
         self.look = result
+        self.looked = True
         self._plan_next(kind)
         self.changed.emit(result)
         if kind != "look":
@@ -223,6 +226,7 @@ class WindowSync(QObject):
         if kind is None:
             return
         self.look = dataclasses.replace(self.look, synced=False, error=message)
+        self.looked = True
         self._plan_next(kind)
         self.changed.emit(self.look)
         if kind != "look":

@@ -137,6 +137,11 @@ def _conflicts_text(count: int) -> str:
     return plural(count, "conflict")
 
 
+def why_not_synced(look: SyncLook) -> str | None:
+    """Why the last sync could not sync, in git's words and the engine's (None: it did)."""
+    return look.error or _failure(look) or _offline(look)
+
+
 def _failure(look: SyncLook) -> str | None:
     if look.report is None:
         return None
