@@ -311,6 +311,8 @@ def check_change(request: ToolRequest) -> None:
         written = []
     for text in written:
         check_file_size(len(encode_utf8(text)))
+
+
 def replaced_once(content: str, args: StrReplaceArgs, path: VirtualPath) -> str:
     """`content` with `args.old_str`, found exactly once, replaced by `args.new_str` (a
     str_replace's change; MemoryStoreError naming `path` when it is not found once)."""
