@@ -57,6 +57,33 @@ class Member:
     value_end: int = -1
     comma_end: int | None = None  # just after the comma that follows the value
     child: JsonObject | None = None  # the value, when it is an object on the key path
+    array: JsonArray | None = None  # the value, when it is the list the key path ends at
+
+    @property
+    def start(self) -> int:
+        return self.key_start
+
+    @property
+    def end(self) -> int:
+        return self.value_end
+
+
+@dataclass
+class Item:
+    """One value of a scanned list, by position in the text."""
+
+    start: int
+    end: int = -1
+    comma_end: int | None = None
+
+
+@dataclass
+class JsonArray:
+    """The list the key path ends at: `[` at `start`, `]` just before `end`."""
+
+    start: int
+    end: int = -1
+    items: list[Item] = field(default_factory=list)
 
 
 @dataclass
@@ -79,12 +106,14 @@ class _Frame:
     level: int  # for a recorded object: how many keys of the path lead to it
     member: Member | None = None  # the recorded member being read
     after_comma: bool = False
+    array: JsonArray | None = None  # recorded: the list the key path ends at
 
 
 def scan(text: str, path: tuple[str, ...] = (), *, jsonc: bool = False) -> JsonObject | None:
     """The root object of `text` with its members, and the members of each object whose
-    key path is a prefix of `path` (`Member.child`); None when the root is no object.
-    Raises JsonEditError when `text` is not one JSON value (JSONC with `jsonc`)."""
+    key path is a prefix of `path` (`Member.child`), and the items of a list at `path`
+    (`Member.array`); None when the root is no object. Raises JsonEditError when `text` is
+    not one JSON value (JSONC with `jsonc`)."""
     skip = _SPACE_AND_COMMENTS if jsonc else _SPACE
     pos = len(_BOM) if text.startswith(_BOM) else 0
     stack: list[_Frame] = []
@@ -115,11 +144,15 @@ def scan(text: str, path: tuple[str, ...] = (), *, jsonc: bool = False) -> JsonO
             stack.pop()
             if frame.obj is not None:
                 frame.obj.end = end
+            if frame.array is not None:
+                frame.array.end = end
             state = _value_done(stack, frame.start, end)
             continue
         if state == _COMMA_OR_END and char == "," and frame is not None:
             if frame.member is not None:
                 frame.member.comma_end = end
+            if frame.array is not None:
+                frame.array.items[-1].comma_end = end
             frame.after_comma = True
             state = _KEY_OR_END if frame.kind == "{" else _VALUE_OR_END
             continue
@@ -128,13 +161,16 @@ def scan(text: str, path: tuple[str, ...] = (), *, jsonc: bool = False) -> JsonO
         member = frame.member if frame is not None else None
         if member is not None:
             member.value_start = start
+        if frame is not None and frame.array is not None:
+            frame.array.items.append(Item(start))
         if char in "{[":
             opened = _opened(char, start, frame, member, path)
             if frame is None:
                 root = opened.obj
-            # off the path, from a recorded object (a subtree the token loop reads
-            # already failed to skip once: never again inside it)
-            if opened.obj is None and (frame is None or frame.obj is not None):
+            # off the path, from a recorded object or list (a subtree the token loop
+            # reads already failed to skip once: never again inside it)
+            recorded = frame is None or frame.obj is not None or frame.array is not None
+            if opened.obj is None and opened.array is None and recorded:
                 skipped = _skip_value(text, start)
                 if skipped is not None:
                     pos = skipped
@@ -153,8 +189,18 @@ def _opened(
     char: str, start: int, parent: _Frame | None, member: Member | None, path: tuple[str, ...]
 ) -> _Frame:
     """The frame of a container opening at `start`; an object is recorded when it is the
-    root or the value of the next key of `path` in a recorded object."""
+    root or the value of the next key of `path` in a recorded object, a list when it is
+    the value of the last."""
     if char == "[":
+        if (
+            parent is not None
+            and parent.obj is not None
+            and member is not None
+            and parent.level == len(path) - 1
+            and member.key == path[-1]
+        ):
+            member.array = JsonArray(start)
+            return _Frame("[", start, None, 0, array=member.array)
         return _Frame("[", start, None, 0)
     if parent is None:
         return _Frame("{", start, JsonObject(start), 0)
@@ -202,6 +248,8 @@ def _value_done(stack: list[_Frame], start: int, end: int) -> int:
     frame = stack[-1]
     if frame.member is not None:
         frame.member.value_end = end
+    if frame.array is not None:
+        frame.array.items[-1].end = end
     return _COMMA_OR_END
 
 

@@ -222,6 +222,24 @@ def set_keys(text: str, table: tuple[str, ...], values: dict[str, str]) -> str:
     return text
 
 
+def remove_tables(text: str, table: tuple[str, ...]) -> str:
+    """`text` without the table `[table]` and the tables below it (`[table.*]`), each
+    with the blank line that set it apart from the one before; every other character as
+    it was. The caller checks the result with `tomllib` (a key of the table set through a
+    dotted key or an inline table elsewhere stays: that check refuses it)."""
+    sections = scan(text)
+    mine = [
+        s for s in sections if s.key is not None and s.key[: len(table)] == table and not s.array
+    ]
+    for section in reversed(mine):
+        start = section.start
+        before = text[:start]
+        if before.endswith(("\n\n", "\n\r\n")):
+            start -= 2 if before.endswith("\r\n\r\n") else 1
+        text = text[:start] + text[section.end :]
+    return text
+
+
 def _beside(section: Section, before: list[str], after: list[str]) -> int:
     """Where a missing key goes: after the statement of a key before it in order, else
     before the statement of one after it, else right after the header."""
