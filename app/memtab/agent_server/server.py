@@ -25,7 +25,7 @@ from mcp.server.lowlevel import Server
 from memtab import __version__
 from memtab.agent_server.frames import guarded_stdio_server
 from memtab.agent_server.service import Answer, MemoryService
-from memtab.agent_server.tools import SERVER_INSTRUCTIONS, tool_list
+from memtab.agent_server.tools import server_instructions, tool_list
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ def build_server(service: MemoryService) -> Server[Any]:
         SERVER_NAME,
         version=__version__,
         title="Memtab",
-        instructions=SERVER_INSTRUCTIONS,
+        instructions=server_instructions(service.writes),
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )

@@ -21,15 +21,15 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog, SearchHit
+from memtab.agent_server.server_names import READ_TOOLS, WriteMode
 from memtab.agent_server.tools import (
     CHANGE_TOOLS,
     DEFAULT_LIST_LIMIT,
     MAX_LIST_LIMIT,
     MAX_QUERY_CHARS,
-    READ_TOOLS,
 )
 from memtab.file_protocol.file_ref import OTHER_AGENTS, SourceError
 from memtab.fs.records import OmitEmpty, Record
@@ -51,9 +51,6 @@ from memtab.store.sidecars.registry import Workspace
 
 logger = logging.getLogger(__name__)
 
-WriteMode = Literal["inbox", "direct", "off"]
-WRITE_MODES: tuple[WriteMode, ...] = ("inbox", "direct", "off")
-DEFAULT_WRITES: WriteMode = "inbox"
 UNKNOWN_CLIENT = "unknown-client"
 # The text arguments a change writes: redacted before anything else sees them.
 _TEXT_ARGUMENTS = ("file_text", "new_str", "insert_text")

@@ -9,15 +9,15 @@ written in a memory file or a search result.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import mcp_types as types
 
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT
+from memtab.agent_server.server_names import READ_TOOLS
 from memtab.store.scopes.tool import MUTATING_COMMANDS
 from memtab.store.scopes.tool_args import command_schema
 
-READ_TOOLS: Final = ("list", "search", "view")
 CHANGE_TOOLS: Final = MUTATING_COMMANDS
 MAX_QUERY_CHARS = 1000
 DEFAULT_LIST_LIMIT = 200
@@ -31,34 +31,103 @@ PATHS = (
     "Paths are virtual: /memories/global/... (every project), /memories/project/... (this "
     "repository), /memories/workspace/... (this workspace)."
 )
-SERVER_INSTRUCTIONS = (
-    "Memtab keeps the durable memory coding agents share: notes, directives and findings "
-    "in Markdown files, with history, review and blame. Use `search` or `list` to find "
-    "what is known before you work, `view` to read a file, and the change tools to keep "
-    f"it true. {PATHS} {DATA_NOT_INSTRUCTIONS}"
+# What the instructions say first: Codex shows an agent only their first ~250 characters
+# before its tool search loads the tools, and both agents' searches match these words.
+INSTRUCTIONS_LEAD = (
+    "Memtab is the user's memory across sessions and agents: facts, decisions, preferences "
+    "and lessons kept as notes. Before you work, recall what was decided with `search`. "
+    "When asked to remember something for next time, save it as a note."
 )
+FIND_CHANGE_TOOLS = (
+    "To save, update or forget a note use `create`, `insert`, `str_replace`, `delete`, "
+    "`rename`; if they are not loaded yet, your tool search finds them (remember, save a "
+    "note)."
+)
+READ_ONLY_NOTE = "This server is read-only: `search`, `list` and `view` only."
+
+
+def server_instructions(writes: str) -> str:
+    """The server's `instructions` for a server started with `writes` (§22.1)."""
+    change = FIND_CHANGE_TOOLS + change_note(writes) if writes != "off" else READ_ONLY_NOTE
+    return f"{INSTRUCTIONS_LEAD} {change} {PATHS} {DATA_NOT_INSTRUCTIONS}"
+
 
 _DESCRIPTIONS = {
-    "list": "List the memory files this workspace sees, and other agents' memory Memtab "
-    "found (Claude Code, Codex…), as JSON: path, scope, description, pinned, usage "
-    "(accessCount), size, modifiedAt; `total` says how many there are, `offset` and "
-    "`limit` page through them. `scope` keeps one scope (global, project, workspace) or "
-    "one agent's files (e.g. claude-code).",
-    "search": "Search every memory file for words, ranked by relevance (BM25 over text, "
-    "path and description). JSON results, best first: path, scope, score, and the line "
-    "that matches best with a snippet. `scope` as for `list`; `limit` results "
+    "list": "List what is remembered: the memory files this workspace sees (notes, "
+    "decisions, preferences, lessons), and other agents' memory Memtab found (Claude Code, "
+    "Codex…), as JSON: path, scope, description, pinned, usage (accessCount), size, "
+    "modifiedAt; `total` says how many there are, `offset` and `limit` page through them. "
+    "`scope` keeps one scope (global, project, workspace) or one agent's files (e.g. "
+    "claude-code).",
+    "search": "Recall what was remembered: search every memory file (notes, facts, "
+    "decisions, preferences, lessons) for words, ranked by relevance (BM25 over text, path "
+    "and description). JSON results, best first: path, scope, score, and the line that "
+    "matches best with a snippet. `scope` as for `list`; `limit` results "
     f"(default {DEFAULT_LIMIT}, at most {MAX_LIMIT}).",
-    "view": "Read a memory file with line numbers (`offset`: first line, 1-based; `limit`: "
-    "how many), or list a directory (/memories for every scope). The file's sha256 "
-    "follows: pass it as `expected_sha256` to change the file only if it is unchanged. "
-    "Another agent's file is read by the id `list` and `search` give (e.g. "
+    "view": "Read a remembered note: a memory file with line numbers (`offset`: first "
+    "line, 1-based; `limit`: how many), or list a directory (/memories for every scope). "
+    "The file's sha256 follows: pass it as `expected_sha256` to change the file only if it "
+    "is unchanged. Another agent's file is read by the id `list` and `search` give (e.g. "
     "claude-code:user:CLAUDE.md), read-only.",
-    "create": "Create a memory file (it must not exist) with `file_text`.",
-    "str_replace": "Replace `old_str` (which must occur exactly once) with `new_str`.",
-    "insert": "Insert `insert_text` after line `insert_line` (0 = the top of the file).",
-    "delete": "Delete a memory file or directory.",
-    "rename": "Rename or move a file within one scope (`old_path` to `new_path`).",
+    "create": "Remember something for next time: save a fact, note, decision, preference "
+    "or lesson as a new memory file (it must not exist) with `file_text`.",
+    "str_replace": "Update what is remembered — a fact, decision or preference that "
+    "changed: replace `old_str` (which must occur exactly once) with `new_str`.",
+    "insert": "Add a note, fact or lesson to a memory file, to remember it next time: "
+    "insert `insert_text` after line `insert_line` (0 = the top of the file).",
+    "delete": "Forget what is remembered: delete a memory file or directory.",
+    "rename": "Rename or move a memory file within one scope (`old_path` to `new_path`).",
 }
+
+
+class ToolLoading(NamedTuple):
+    """How an agent holds a tool before it is called (Claude Code reads these as the
+    tool's `_meta`, §22.2): in the prompt from the first turn (`always_load`) or deferred
+    behind its tool search, found by `search_hint`'s words; a result longer than
+    `max_result_chars` is saved to a file the model must read (None: the agent's default,
+    100,000 characters)."""
+
+    always_load: bool
+    search_hint: str
+    max_result_chars: int | None = None
+
+
+# The reads are what an agent needs before its first step, so they come whole with the
+# first request; the changes are asked for in words ("remember this", "save a fact") and
+# wait behind the tool search, found by those words. A view of a file at the 100 KiB cap,
+# numbered, is shown whole rather than saved to a file the model would have to read.
+VIEW_RESULT_CHARS = 200_000
+LOADING: Final[dict[str, ToolLoading]] = {
+    "search": ToolLoading(
+        True, "recall what was remembered: search saved notes, facts, decisions, preferences"
+    ),
+    "view": ToolLoading(True, "read a remembered note or memory file", VIEW_RESULT_CHARS),
+    "list": ToolLoading(True, "list the remembered notes and memory files"),
+    "create": ToolLoading(
+        False,
+        "remember this for next time: save a fact, note, decision, preference or lesson",
+    ),
+    "str_replace": ToolLoading(
+        False, "update a remembered fact, note, decided choice or preference that changed"
+    ),
+    "insert": ToolLoading(False, "add a note, fact or lesson to remember next time"),
+    "delete": ToolLoading(False, "forget a remembered note: delete a memory file"),
+    "rename": ToolLoading(False, "rename or move a memory note file"),
+}
+
+
+def tool_meta(name: str) -> dict[str, Any]:
+    """Tool `name`'s `_meta`: the keys Claude Code reads (`anthropic/...`)."""
+    loading = LOADING[name]
+    meta: dict[str, Any] = {
+        "anthropic/alwaysLoad": loading.always_load,
+        "anthropic/searchHint": loading.search_hint,
+    }
+    if loading.max_result_chars is not None:
+        meta["anthropic/maxResultSizeChars"] = loading.max_result_chars
+    return meta
+
+
 _EXPECTED_SHA256 = {
     "type": "string",
     "description": "Change only if the file's content still has this sha256 (from `view`).",
@@ -143,6 +212,7 @@ def tool_list(writes: str) -> list[types.Tool]:
                 name=name,
                 description=f"{description} {DATA_NOT_INSTRUCTIONS}",
                 input_schema=input_schema(name),
+                _meta=tool_meta(name),
                 annotations=types.ToolAnnotations(
                     read_only_hint=read_only,
                     destructive_hint=None if read_only else name in ("delete", "str_replace"),

@@ -24,7 +24,8 @@ from memtab.agent_server.install import (
     snippet,
 )
 from memtab.agent_server.server import serve_stdio
-from memtab.agent_server.service import DEFAULT_WRITES, WRITE_MODES, MemoryService
+from memtab.agent_server.server_names import DEFAULT_WRITES, WRITE_MODES
+from memtab.agent_server.service import MemoryService
 from memtab.cli.common import CliError, add_home_option, open_home
 from memtab.store.home import HomeError
 from memtab.store.sidecars.registry import load_registry
