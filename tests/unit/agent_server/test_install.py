@@ -10,13 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from memtab.agent_server.install import (
-    config_path,
-    register_server,
-    registered,
-    server_command,
-    snippet,
-)
+from memtab.agent_server.agents import config_path
+from memtab.agent_server.install import register_server, server_command, snippet
+from memtab.agent_server.registrations import registered
 from memtab.cli.main import main
 from memtab.store.home import Home
 
@@ -46,6 +42,7 @@ def test_claude_codes_user_config_keeps_every_other_key(tmp_path: Path) -> None:
         "command": COMMAND[0],
         "args": COMMAND[1:],
         "env": {},
+        "alwaysLoad": True,
     }
     assert register_server("claude", path, COMMAND).status == "unchanged"
     assert register_server("claude", path, [*COMMAND, "--workspace", "w"]).status == "updated"
@@ -63,7 +60,9 @@ def test_codex_gets_its_table_replaced_in_place_and_the_rest_kept(tmp_path: Path
     assert document["mcp_servers"]["memtab"] == {
         "command": COMMAND[0],
         "args": COMMAND[1:],
+        "required": True,
         "env": {"A": "1"},
+        "tools": {name: {"approval_mode": "approve"} for name in ("list", "search", "view")},
     }
     assert register_server("codex", path, COMMAND).status == "unchanged"
     assert path.read_text() == text
@@ -135,7 +134,13 @@ def test_the_command_installs_where_each_agent_looks_and_print_changes_nothing(
 def test_the_snippets_to_add_by_hand_are_what_each_file_holds() -> None:
     assert json.loads(snippet("claude", COMMAND)) == {
         "mcpServers": {
-            "memtab": {"type": "stdio", "command": COMMAND[0], "args": COMMAND[1:], "env": {}}
+            "memtab": {
+                "type": "stdio",
+                "command": COMMAND[0],
+                "args": COMMAND[1:],
+                "env": {},
+                "alwaysLoad": True,
+            }
         }
     }
     assert snippet("claude", COMMAND).startswith('{\n  "mcpServers": {\n    "memtab": {\n')
@@ -147,4 +152,6 @@ def test_the_snippets_to_add_by_hand_are_what_each_file_holds() -> None:
     assert tomllib.loads(snippet("codex", COMMAND))["mcp_servers"]["memtab"] == {
         "command": COMMAND[0],
         "args": COMMAND[1:],
+        "required": True,
+        "tools": {name: {"approval_mode": "approve"} for name in ("list", "search", "view")},
     }

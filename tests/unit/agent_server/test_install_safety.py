@@ -14,13 +14,15 @@ from pathlib import Path
 import pytest
 
 from memtab.agent_server.config_files.checked_replace import BACKUP_SUFFIX, CONFIG_LIMIT
-from memtab.agent_server.install import register_server, registered
+from memtab.agent_server.install import register_server
+from memtab.agent_server.registrations import registered
 from memtab.cli.main import main
 
 COMMAND = ["/opt/memtab/bin/memtab", "mcp", "--home", "/data/h"]
 ENTRY = (
     '{\n    "type": "stdio",\n    "command": "/opt/memtab/bin/memtab",\n'
-    '    "args": [\n      "mcp",\n      "--home",\n      "/data/h"\n    ],\n    "env": {}\n  }'
+    '    "args": [\n      "mcp",\n      "--home",\n      "/data/h"\n    ],\n    "env": {},\n'
+    '    "alwaysLoad": true\n  }'
 )
 
 
@@ -117,10 +119,17 @@ def test_codex_comments_and_odd_whitespace_are_kept(tmp_path: Path) -> None:
     )
     path.write_bytes(before.encode())
     assert register_server("codex", path, COMMAND).status == "updated"
+    tools = "".join(
+        f'\r\n[mcp_servers.memtab.tools.{name}]\r\n\tapproval_mode = "approve"\r\n'
+        for name in ("list", "search", "view")
+    )
     assert path.read_bytes().decode() == (
-        before.replace("'old'", '"/opt/memtab/bin/memtab"').replace(
-            "[\r\n\t  'mcp', # one\r\n\t]", '["mcp", "--home", "/data/h"]'
+        before.replace("'old'", '"/opt/memtab/bin/memtab"')
+        .replace(
+            "[\r\n\t  'mcp', # one\r\n\t]\r\n",
+            '["mcp", "--home", "/data/h"]\r\n\trequired = true\r\n',
         )
+        .replace("\tenv = { A = '1' }\r\n", "\tenv = { A = '1' }\r\n" + tools)
     )
     assert tomllib.loads(path.read_text())["mcp_servers"]["memtab"]["env"] == {"A": "1"}
 

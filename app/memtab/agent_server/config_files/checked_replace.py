@@ -12,11 +12,12 @@ back, and a save that landed in between is put back at once (and the edit redone
 it); nothing an agent saved is ever deleted. Without an exchange, a checked rename
 leaves a window of a few microseconds.
 
-A link is followed to the regular file it names, which is the file changed (the link
-stays a link): dotfile managers keep these files in a repository and link them. Before
-Memtab's first change, the file's bytes are copied to `<name>.memtab-backup` beside it
-(mode 0600: the file may hold credentials); that copy is never replaced. A changed file
-keeps its mode and owner; a new one is created with mode 0600.
+A file its owner made read-only is refused (the edit is not made). A link is followed to
+the regular file it names, which is the file changed (the link stays a link): dotfile
+managers keep these files in a repository and link them. Before Memtab's first change,
+the file's bytes are copied to `<name>.memtab-backup` beside it (mode 0600: the file may
+hold credentials); that copy is never replaced. A changed file keeps its mode and owner; a
+new one is created with mode 0600.
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ def edit_file(
         new, status = edit(data)
         if status == "unchanged":
             return Edited(status, target, backup)
+        if data is not None:
+            _require_writable(target)
         if data is None:
             target.parent.mkdir(parents=True, exist_ok=True)
         with Directory.open(target.parent) as directory:
@@ -93,6 +96,19 @@ def _target(path: Path) -> Path:
     if not os.path.lexists(target):
         raise ConfigFileError(f"it is a link to {target}, which does not exist")
     return target
+
+
+def _require_writable(target: Path) -> None:
+    """Refuse a file its owner made read-only (a rename would replace it all the same)."""
+    try:
+        mode = os.stat(target).st_mode
+    except OSError as error:
+        raise ConfigFileError(error.strerror or str(error)) from None
+    if not mode & stat.S_IWUSR or not os.access(target, os.W_OK):
+        raise ConfigFileError(
+            f"it is read-only (mode {stat.S_IMODE(mode):04o}); make it writable to let Memtab "
+            "change it"
+        )
 
 
 def _read(target: Path, limit: int) -> bytes | None:

@@ -2,27 +2,22 @@
 
     memtab mcp [--home DIR] [--workspace ID] [--writes inbox|direct|off]
     memtab mcp install [--claude] [--codex] [--xum] [--print] [--workspace ID] [--writes MODE]
+    memtab mcp uninstall [--claude] [--codex] [--xum]
 
 stdout is the protocol's: everything else goes to stderr and the log. `install`
 registers the server in each agent's own configuration (every agent found, without a
-flag), keeping everything else there, and says what it changed; `--print` shows what it
-would add instead.
+flag) so that the agent waits for it and has its tools from the first turn, allows its
+read-only tools where the agent keeps a permission list, keeping everything else there,
+and says what it wrote and why (and warns when that serves fewer scopes or another write
+mode than before); `--print` shows what it would add instead. `uninstall` takes all of it
+out again (from every agent that has it, without a flag).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
-from memtab.agent_server.install import (
-    AGENT_TITLES,
-    AGENTS,
-    agent_found,
-    config_path,
-    register_server,
-    server_command,
-    snippet,
-)
+from memtab.agent_server.agents import AGENT_TITLES, AGENTS
 from memtab.agent_server.server import serve_stdio
 from memtab.agent_server.server_names import DEFAULT_WRITES, WRITE_MODES
 from memtab.agent_server.service import MemoryService
@@ -76,30 +71,34 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="the agents' write mode (default: inbox)",
     )
     install.set_defaults(handler=run_install)
+    uninstall = actions.add_parser(
+        "uninstall",
+        help="take `memtab mcp` out of Claude Code, Codex and xum again",
+        description="Remove the memtab server (and, for Claude Code, the permission for its "
+        "read-only tools) from each agent's configuration, keeping everything else. Without "
+        "an agent flag: every agent that has it.",
+    )
+    add_home_option(uninstall)
+    for agent in AGENTS:
+        uninstall.add_argument(
+            f"--{agent}", action="store_true", help=f"take it out of {AGENT_TITLES[agent]}"
+        )
+    uninstall.set_defaults(handler=run_uninstall)
 
 
 def run_install(args: argparse.Namespace) -> int:
-    home = open_home(args)
-    chosen = [agent for agent in AGENTS if getattr(args, agent)]
-    agents = chosen or [agent for agent in AGENTS if agent_found(agent, home)]
-    if not agents:
-        raise CliError(
-            "No agent found (Claude Code, Codex, xum): name one, e.g. memtab mcp install --claude"
-        )
-    writes = getattr(args, "writes", None)  # the server's own default needs no option
-    command = server_command(
-        home, getattr(args, "workspace", None), None if writes == DEFAULT_WRITES else writes
-    )
-    failed = False
-    for agent in agents:
-        path = config_path(agent, home)
-        if args.print:
-            print(f"# {AGENT_TITLES[agent]}: {path}\n{snippet(agent, command)}\n")
-            continue
-        outcome = register_server(agent, path, command)
-        failed |= outcome.status == "refused"
-        print(outcome.message, file=sys.stderr if outcome.status == "refused" else sys.stdout)
-    return 1 if failed else 0
+    # lazy: install and uninstall only (~10-30 ms of CPU, 9 modules: the agents' file
+    # editors) kept off `memtab mcp`'s start, which an agent waits for
+    from memtab.cli.share.agent_install_commands import install
+
+    return install(args)
+
+
+def run_uninstall(args: argparse.Namespace) -> int:
+    # lazy: as run_install
+    from memtab.cli.share.agent_install_commands import uninstall
+
+    return uninstall(args)
 
 
 def run_mcp(args: argparse.Namespace) -> int:

@@ -1,6 +1,8 @@
 """Settings → Other agents → Memtab for your agents: which agents have Memtab's MCP server
-(`memtab mcp`, docs/formats.md §22.6) in their configuration, read on a worker thread
-(Claude Code's ~/.claude.json may be megabytes), and the command that connects the others."""
+(`memtab mcp`, docs/formats.md §22.6) registered and what it serves them, with Install and
+Remove — `memtab mcp install` / `uninstall` for that agent. Reading and changing the
+agents' files runs on the box's worker (Claude Code's ~/.claude.json may be megabytes);
+a file Memtab cannot read offers no button: it is never rewritten blindly."""
 
 from __future__ import annotations
 
@@ -8,58 +10,129 @@ import functools
 from collections.abc import Mapping
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from memtab.agent_server.install import AGENTS, registrations
+from memtab.agent_server.agents import AGENT_TITLES, AGENTS, AgentName
+from memtab.agent_server.install import Outcome, install_on_home
+from memtab.agent_server.registrations import Registration, registrations
+from memtab.agent_server.uninstall import uninstall_agent
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.toolkit.style import mute
 from memtab.store.home import Home
 
 LOOK_KEY = "agent-server-registrations"
+CHANGE_KEY = "agent-server-change"
 
 
-def _look(home: Home, env: Mapping[str, str], _context: TaskContext) -> list[tuple[str, bool]]:
+def _look(home: Home, env: Mapping[str, str], _context: TaskContext) -> list[Registration]:
     return registrations(home, env)
 
 
+def _install(
+    agent: AgentName, home: Home, env: Mapping[str, str], _context: TaskContext
+) -> list[Outcome]:
+    return install_on_home(agent, home, env)
+
+
+def _uninstall(
+    agent: AgentName, home: Home, env: Mapping[str, str], _context: TaskContext
+) -> list[Outcome]:
+    return uninstall_agent(agent, home, env)
+
+
 class AgentServerBox(QGroupBox):
-    """One line per agent: connected to Memtab's MCP server, or how to connect it."""
+    """One line per agent: registered (and where its changes go), or not, with the button
+    that changes that; below, what the last change did."""
 
     def __init__(self, home: Home, env: Mapping[str, str], parent: QWidget | None = None):
         super().__init__("Memtab for your agents (MCP)", parent)
         self.setObjectName("agentServerSettings")
+        self._home = home
+        self._env = dict(env)
         layout = QVBoxLayout(self)
         intro = QLabel(
-            "Agents that connect to `memtab mcp` list, search and read this memory; their "
-            "changes wait in the Inbox for you.",
+            "A registered agent starts `memtab mcp` itself and lists, searches and reads this "
+            "memory from its first turn; its changes go to your Inbox.",
             self,
         )
         intro.setWordWrap(True)
         mute(intro)
         layout.addWidget(intro)
+        grid = QGridLayout()
+        layout.addLayout(grid)
         self.lines: list[QLabel] = []
-        for _ in AGENTS:
+        self.buttons: list[QPushButton] = []
+        self._registered: list[bool] = [False] * len(AGENTS)
+        for row, agent in enumerate(AGENTS):
             line = QLabel("Looking…", self)
             line.setWordWrap(True)
             line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            layout.addWidget(line)
+            button = QPushButton("Install", self)
+            button.setObjectName(f"agentServer-{agent}")
+            button.setToolTip(f"memtab mcp install --{agent}")
+            button.hide()
+            button.clicked.connect(functools.partial(self._on_button_clicked, row))
+            grid.addWidget(line, row, 0)
+            grid.addWidget(button, row, 1, Qt.AlignmentFlag.AlignTop)
             self.lines.append(line)
+            self.buttons.append(button)
+        grid.setColumnStretch(0, 1)
+        self.result = QLabel("", self)
+        self.result.setObjectName("agentServerResult")
+        self.result.setWordWrap(True)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result.hide()
+        layout.addWidget(self.result)
         self._runner = TaskRunner("agent-server-settings", parent=self)
         self._runner.latest_finished.connect(self._on_runner_latest_finished)
         self._runner.latest_failed.connect(self._on_runner_latest_failed)
-        self._runner.submit_latest(LOOK_KEY, functools.partial(_look, home, dict(env)))
+        self._look()
 
     def shutdown(self) -> None:
         """Stop the worker (the dialog closes)."""
         self._runner.shutdown(timeout_ms=2000)
 
+    def _look(self) -> None:
+        self._runner.submit_latest(LOOK_KEY, functools.partial(_look, self._home, self._env))
+
+    def _on_button_clicked(self, row: int, _checked: bool = False) -> None:
+        agent = AGENTS[row]
+        change = _uninstall if self._registered[row] else _install
+        for button in self.buttons:
+            button.setEnabled(False)
+        self.result.setText(
+            f"{'Removing from' if self._registered[row] else 'Installing in'} "
+            f"{AGENT_TITLES[agent]}…"
+        )
+        self.result.show()
+        job = functools.partial(change, agent, self._home, self._env)
+        self._runner.submit_latest(CHANGE_KEY, job)
+
     @Slot(str, object)
     def _on_runner_latest_finished(self, key: str, found: object) -> None:
         assert isinstance(found, list)
-        for label, (text, _connected) in zip(self.lines, found, strict=True):
-            label.setText(text)
+        if key == CHANGE_KEY:
+            lines = [o.message for o in found] + [w for o in found for w in o.warnings]
+            self.result.setText("\n".join(lines))
+            self._look()
+            return
+        for row, registration in enumerate(found):
+            assert isinstance(registration, Registration)
+            self.lines[row].setText(registration.text())
+            self._registered[row] = registration.registered
+            button = self.buttons[row]
+            agent = AGENTS[row]
+            button.setText("Remove" if registration.registered else "Install")
+            action = "uninstall" if registration.registered else "install"
+            button.setToolTip(f"memtab mcp {action} --{agent}")
+            button.setVisible(registration.problem is None)
+            button.setEnabled(True)
 
     @Slot(str, str)
     def _on_runner_latest_failed(self, key: str, message: str) -> None:
+        if key == CHANGE_KEY:
+            self.result.setText(f"Could not change the agent's settings: {message}")
+            self._look()
+            return
         for label in self.lines:
             label.setText(f"Could not look: {message}")

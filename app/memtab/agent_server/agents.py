@@ -1,0 +1,122 @@
+"""The agents `memtab mcp install` registers with, and the files of theirs it edits
+(docs/formats.md §22.6): their names, where each keeps its MCP servers and its permission
+list, whether one seems used here, and what a registered entry's command line serves.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Literal, NamedTuple
+
+from memtab.agent_server.server_names import DEFAULT_WRITES, READ_TOOLS
+from memtab.store.home import Home
+
+SERVER_KEY = "memtab"
+AgentName = Literal["claude", "codex", "xum"]
+AGENTS: tuple[AgentName, ...] = ("claude", "codex", "xum")
+AGENT_TITLES: dict[AgentName, str] = {"claude": "Claude Code", "codex": "Codex", "xum": "xum"}
+# Claude Code's names of Memtab's read-only tools, as its permission rules spell them.
+CLAUDE_READ_RULES: tuple[str, ...] = tuple(f"mcp__{SERVER_KEY}__{name}" for name in READ_TOOLS)
+
+
+def _user_home(env: Mapping[str, str]) -> Path:
+    return Path(env.get("HOME") or os.path.expanduser("~"))
+
+
+def config_path(agent: AgentName, home: Home, env: Mapping[str, str] | None = None) -> Path:
+    """The file an agent reads its MCP servers from."""
+    environ = os.environ if env is None else env
+    if agent == "claude":
+        folder = environ.get("CLAUDE_CONFIG_DIR")
+        return Path(folder) / ".claude.json" if folder else _user_home(environ) / ".claude.json"
+    if agent == "codex":
+        folder = environ.get("CODEX_HOME")
+        return (Path(folder) if folder else _user_home(environ) / ".codex") / "config.toml"
+    return home.root / "mcp.jsonc"
+
+
+def claude_settings_path(env: Mapping[str, str] | None = None) -> Path:
+    """Claude Code's user settings, where its permission list is: `~/.claude/settings.json`
+    (`$CLAUDE_CONFIG_DIR/settings.json` when set)."""
+    environ = os.environ if env is None else env
+    folder = environ.get("CLAUDE_CONFIG_DIR")
+    return (Path(folder) if folder else _user_home(environ) / ".claude") / "settings.json"
+
+
+def agent_found(agent: AgentName, home: Home, env: Mapping[str, str] | None = None) -> bool:
+    """Whether the agent seems to be used here: its configuration (or folder) exists; xum
+    when the home is a xum (or mux) home."""
+    if agent == "xum":
+        return (home.root / "config.json").is_file()
+    environ = os.environ if env is None else env
+    path = config_path(agent, home, environ)
+    if agent == "codex":
+        return path.parent.is_dir()
+    return path.exists() or (_user_home(environ) / ".claude").is_dir()
+
+
+class ServedOptions(NamedTuple):
+    """What a registered command line serves: a workspace's scopes (else the global scope
+    only) and the write mode."""
+
+    workspace: str | None
+    writes: str
+
+    def scopes_words(self) -> str:
+        if self.workspace is None:
+            return "the global scope only"
+        return f"workspace {self.workspace} (its global, project and workspace scopes)"
+
+
+WRITES_WORDS = {
+    "inbox": "changes go to your Inbox",
+    "direct": "changes are written at once",
+    "off": "read-only",
+}
+
+
+def served_options(command: Sequence[str]) -> ServedOptions | None:
+    """The options of a `memtab mcp` command line, or None when it is no such line (an
+    entry another program wrote under the name)."""
+    words = list(command)
+    try:
+        at = words.index("mcp")
+    except ValueError:
+        return None
+    workspace: str | None = None
+    writes: str = DEFAULT_WRITES
+    rest = words[at + 1 :]
+    for index, word in enumerate(rest):
+        following = rest[index + 1] if index + 1 < len(rest) else None
+        if word == "--workspace" and following is not None:
+            workspace = following
+        elif word.startswith("--workspace="):
+            workspace = word.split("=", 1)[1]
+        elif word == "--writes" and following is not None:
+            writes = following
+        elif word.startswith("--writes="):
+            writes = word.split("=", 1)[1]
+    return ServedOptions(workspace or None, writes)
+
+
+def changed_options(before: ServedOptions | None, after: ServedOptions) -> list[str]:
+    """What a new registration changes that the user may not mean to (§22.6): fewer
+    scopes, another workspace, another write mode — one warning each."""
+    if before is None:
+        return []
+    warnings = []
+    if before.workspace != after.workspace:
+        narrows = after.workspace is None
+        verb = "narrows what it serves" if narrows else "changes what it serves"
+        warnings.append(
+            f"this {verb}: it served {before.scopes_words()}, now {after.scopes_words()}"
+        )
+    if before.writes != after.writes:
+        warnings.append(
+            f"this changes the write mode: it was --writes {before.writes} "
+            f"({WRITES_WORDS.get(before.writes, 'unknown')}), now --writes {after.writes} "
+            f"({WRITES_WORDS.get(after.writes, 'unknown')})"
+        )
+    return warnings

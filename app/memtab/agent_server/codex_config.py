@@ -1,0 +1,195 @@
+"""Memtab's server in Codex's `config.toml` (docs/formats.md §22.6): set in place, or
+taken out, and checked with `tomllib` before anything is written.
+
+Memtab's entry is the table `[mcp_servers.memtab]` — `command`, `args` and `required =
+true` (Codex waits for a required server as it starts: without it Codex gives an optional
+server one second) — and one table per read-only tool, `[mcp_servers.memtab.tools.<tool>]`
+with `approval_mode = "approve"` (Codex's list of tools that run without asking). Setting
+it replaces those values where they are (their keys, spacing and comments kept) or adds
+the tables after the last `[mcp_servers.*]` table; taking it out removes the tables. Either
+way every other value of the file must read as before, or nothing is written.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from memtab.agent_server.agents import SERVER_KEY
+from memtab.agent_server.config_files import EditStatus
+from memtab.agent_server.config_files.toml_tables import (
+    TomlEditError,
+    remove_tables,
+    set_keys,
+    toml_array,
+    toml_string,
+)
+from memtab.agent_server.server_names import READ_TOOLS
+
+APPROVED = "approve"
+_TABLE = ("mcp_servers", SERVER_KEY)
+
+
+class CodexConfigError(ValueError):
+    """A config.toml Memtab will not change; the message (one line) says why."""
+
+
+def parse_toml(path: Path, text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CodexConfigError(f"{path} is not valid TOML ({error})") from None
+    except RecursionError:
+        raise CodexConfigError(f"{path} is nested too deeply to read as TOML") from None
+
+
+def codex_server(path: Path, document: dict[str, Any]) -> Any:
+    """The `mcp_servers.memtab` value of a parsed config.toml (None: none)."""
+    servers = document.get("mcp_servers", {})
+    if not isinstance(servers, dict):
+        raise CodexConfigError(f"{path} holds an mcp_servers that is not a table")
+    return servers.get(SERVER_KEY)
+
+
+def _wanted(command: list[str]) -> dict[str, Any]:
+    return {"command": command[0], "args": command[1:], "required": True}
+
+
+def _is_set(server: Any, command: list[str]) -> bool:
+    """Whether `server` (parsed) already says everything Memtab writes for `command`."""
+    if not isinstance(server, dict):
+        return False
+    if any(server.get(key) != value for key, value in _wanted(command).items()):
+        return False
+    tools = server.get("tools")
+    return isinstance(tools, dict) and all(
+        isinstance(tools.get(name), dict) and tools[name].get("approval_mode") == APPROVED
+        for name in READ_TOOLS
+    )
+
+
+def set_codex_server(
+    text: str, command: list[str], *, path: Path = Path("config.toml")
+) -> tuple[str, EditStatus]:
+    """`text` with Memtab's server run by `command`, and what that changed."""
+    before = parse_toml(path, text)
+    current = codex_server(path, before)
+    if _is_set(current, command):
+        return text, "unchanged"
+    values = {
+        "command": toml_string(command[0]),
+        "args": toml_array(command[1:]),
+        "required": "true",
+    }
+    cannot = CodexConfigError(
+        f"{path} declares mcp_servers.{SERVER_KEY} in a way Memtab cannot edit"
+    )
+    try:
+        updated = set_keys(text, _TABLE, values)
+        for name in READ_TOOLS:
+            approval = {"approval_mode": toml_string(APPROVED)}
+            updated = set_keys(updated, (*_TABLE, "tools", name), approval)
+        after = tomllib.loads(updated)
+    except (TomlEditError, tomllib.TOMLDecodeError, RecursionError):
+        raise cannot from None
+    if not _is_set(codex_server(path, after), command):
+        raise cannot
+    if not same_values(_unmanaged(before), _unmanaged(after)):
+        raise cannot
+    return updated, "added" if current is None else "updated"
+
+
+def remove_codex_server(
+    text: str, *, path: Path = Path("config.toml")
+) -> tuple[str, Literal["removed", "unchanged"]]:
+    """`text` without Memtab's server (its table and the tables below it)."""
+    before = parse_toml(path, text)
+    if codex_server(path, before) is None:
+        return text, "unchanged"
+    cannot = CodexConfigError(
+        f"{path} declares mcp_servers.{SERVER_KEY} in a way Memtab cannot take out"
+    )
+    try:
+        updated = remove_tables(text, _TABLE)
+        after = tomllib.loads(updated)
+    except (TomlEditError, tomllib.TOMLDecodeError, RecursionError):
+        raise cannot from None
+    if codex_server(path, after) is not None:
+        raise cannot
+    if not same_values(_without_server(before), _without_server(after)):
+        raise cannot
+    return updated, "removed"
+
+
+def _without_server(document: dict[str, Any]) -> dict[str, Any]:
+    """`document` without Memtab's server (nor an `mcp_servers` that leaves empty)."""
+    return _with_server(document, lambda server: None)
+
+
+def _unmanaged(document: dict[str, Any]) -> dict[str, Any]:
+    """`document` without what Memtab sets (the server's command, args and required, and
+    its read-only tools' approval modes; nor the tables that leaves empty): what an edit
+    of the server must keep."""
+    return _with_server(document, _unmanaged_server)
+
+
+def _unmanaged_server(server: Any) -> Any:
+    if not isinstance(server, dict):
+        return server
+    rest = {k: v for k, v in server.items() if k not in ("command", "args", "required")}
+    tools = rest.get("tools")
+    if isinstance(tools, dict):
+        kept = {}
+        for name, tool in tools.items():
+            left = tool
+            if name in READ_TOOLS and isinstance(tool, dict):
+                left = {k: v for k, v in tool.items() if k != "approval_mode"}
+            if left:
+                kept[name] = left
+        rest = {k: v for k, v in rest.items() if k != "tools"}
+        if kept:
+            rest["tools"] = kept
+    return rest or None
+
+
+def _with_server(document: dict[str, Any], change: Callable[[Any], Any]) -> dict[str, Any]:
+    """`document` with Memtab's server replaced by `change(server)` (None: taken out, and
+    an `mcp_servers` left empty with it), every key where it was."""
+    result: dict[str, Any] = {}
+    for key, value in document.items():
+        if key == "mcp_servers" and isinstance(value, dict):
+            servers: dict[str, Any] = {}
+            for name, server in value.items():
+                kept = change(server) if name == SERVER_KEY else server
+                if kept is not None:
+                    servers[name] = kept
+            if servers:
+                result[key] = servers
+        else:
+            result[key] = value
+    return result
+
+
+def same_values(one: Any, other: Any) -> bool:
+    """Whether two parsed documents hold the same values, NaN equal to NaN (a TOML `nan`
+    read twice is two floats that compare unequal); without recursion."""
+    pairs = [(one, other)]
+    while pairs:
+        a, b = pairs.pop()
+        if isinstance(a, dict):
+            if not isinstance(b, dict) or list(a) != list(b):
+                return False
+            pairs.extend((a[key], b[key]) for key in a)
+        elif isinstance(a, list):
+            if not isinstance(b, list) or len(a) != len(b):
+                return False
+            pairs.extend(zip(a, b, strict=True))
+        elif isinstance(a, float) and isinstance(b, float) and math.isnan(a):
+            if not math.isnan(b):
+                return False
+        elif type(a) is not type(b) or a != b:
+            return False
+    return True

@@ -1,0 +1,85 @@
+"""Who has Memtab's server, and what it serves there: for Settings → Other agents and for
+`memtab mcp uninstall` without an agent named (docs/formats.md §22.6).
+
+Each agent's file is read as install reads it (a regular file within its cap, §16.1);
+one that cannot be read is said to be so, never taken for "not registered".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from memtab.agent_server.agents import (
+    AGENT_TITLES,
+    AGENTS,
+    WRITES_WORDS,
+    AgentName,
+    ServedOptions,
+    config_path,
+    served_options,
+)
+from memtab.agent_server.config_files.checked_replace import CONFIG_LIMIT
+from memtab.agent_server.install import InstallError, entry_command
+from memtab.fs.user_files import read_regular_file
+from memtab.store.home import Home
+
+
+class Registration(NamedTuple):
+    """One agent's file and Memtab's entry there: `command` is its command line (None: no
+    entry), `options` what that serves (None: not a `memtab mcp` line), `problem` why the
+    file could not be read."""
+
+    agent: AgentName
+    path: Path
+    command: list[str] | None
+    options: ServedOptions | None
+    problem: str | None = None
+
+    @property
+    def registered(self) -> bool:
+        return self.command is not None
+
+    def text(self) -> str:
+        """The line Settings shows."""
+        title = AGENT_TITLES[self.agent]
+        if self.problem is not None:
+            return f"{title}: {self.problem}"
+        if self.command is None:
+            return f"{title}: not registered ({self.path})"
+        if self.options is None:
+            return f"{title}: registered, as a command Memtab does not know ({self.path})"
+        writes = WRITES_WORDS.get(self.options.writes, f"--writes {self.options.writes}")
+        return f"{title}: registered — {writes} ({self.path})"
+
+
+def registration(agent: AgentName, path: Path) -> Registration:
+    """What `path` (the agent's MCP file) says of Memtab's server (disk: off the GUI
+    thread)."""
+    try:
+        data = read_regular_file(path, limit=CONFIG_LIMIT)
+    except FileNotFoundError:
+        return Registration(agent, path, None, None)
+    except OSError as error:
+        why = error.strerror or str(error)
+        return Registration(agent, path, None, None, f"cannot read {path}: {why}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return Registration(agent, path, None, None, f"{path} is not UTF-8 text")
+    try:
+        command = entry_command(agent, path, text)
+    except InstallError as error:
+        return Registration(agent, path, None, None, str(error))
+    return Registration(agent, path, command, served_options(command) if command else None)
+
+
+def registered(agent: AgentName, path: Path) -> bool:
+    """Whether `path` names a memtab server Memtab can read."""
+    return registration(agent, path).registered
+
+
+def registrations(home: Home, env: Mapping[str, str] | None = None) -> list[Registration]:
+    """Every agent's registration (disk: call it off the GUI thread)."""
+    return [registration(agent, config_path(agent, home, env)) for agent in AGENTS]

@@ -1,0 +1,114 @@
+"""Taking `memtab mcp` out of each agent's files again (`memtab mcp uninstall`,
+docs/formats.md §22.6): what `install.py` wrote, and nothing else.
+
+- Claude Code: `mcpServers.memtab` out of `~/.claude.json`, Memtab's read-only tools out
+  of `permissions.allow` in `~/.claude/settings.json`;
+- Codex: `[mcp_servers.memtab]` and the tables below it out of `config.toml`;
+- xum: `servers.memtab` out of `mcp.jsonc`.
+
+Each file is read and replaced as install does (`config_files/checked_replace.py`: a
+regular writable file within its cap, replaced only while it holds what was read, a copy
+made before Memtab's first change). The member, item or table goes with its own lines
+and the separator install added, and an object or list it leaves empty goes too: right
+after an install, the file is back byte for byte. A file Memtab cannot read as its format
+is left as it is, saying what to take out by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from memtab.agent_server.agents import (
+    AGENT_TITLES,
+    CLAUDE_READ_RULES,
+    SERVER_KEY,
+    AgentName,
+    claude_settings_path,
+    config_path,
+)
+from memtab.agent_server.codex_config import CodexConfigError, remove_codex_server
+from memtab.agent_server.config_files import EditStatus
+from memtab.agent_server.config_files.checked_replace import ConfigFileError, Edit, edit_file
+from memtab.agent_server.config_files.json_edits import remove_items, remove_member
+from memtab.agent_server.config_files.json_members import JsonEditError
+from memtab.agent_server.install import (
+    CLAUDE_ALLOW_PATH,
+    ENTRY_NAMES,
+    JSON_KEYS,
+    InstallError,
+    Outcome,
+    decode,
+)
+from memtab.store.home import Home
+
+
+def uninstall_agent(
+    agent: AgentName, home: Home, env: Mapping[str, str] | None = None
+) -> list[Outcome]:
+    """Take the server out of `agent`'s files: its entry, and for Claude Code Memtab's
+    rules in its permission list."""
+    outcomes = [unregister_server(agent, config_path(agent, home, env))]
+    if agent == "claude":
+        outcomes.append(forbid_read_tools(claude_settings_path(env)))
+    return outcomes
+
+
+def unregister_server(agent: AgentName, path: Path) -> Outcome:
+    """Take `memtab` out of the agent's MCP servers in `path`, changing nothing else."""
+
+    def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
+        if data is None:
+            return b"", "unchanged"
+        text = decode(path, data)
+        try:
+            if agent == "codex":
+                updated, status = remove_codex_server(text, path=path)
+            else:
+                entry = (JSON_KEYS[agent], SERVER_KEY)
+                updated, status = remove_member(text, entry, jsonc=agent == "xum")
+        except CodexConfigError as error:
+            raise InstallError(str(error)) from None
+        except JsonEditError as error:
+            raise InstallError(f"{path} {error}") from None
+        return updated.encode("utf-8"), "updated" if status == "removed" else "unchanged"
+
+    return _removed(agent, path, edit, f"the memtab server ({ENTRY_NAMES[agent]})")
+
+
+def forbid_read_tools(path: Path) -> Outcome:
+    """Take Memtab's read-only tools out of Claude Code's permission list in `path`."""
+
+    def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
+        if data is None:
+            return b"", "unchanged"
+        text = decode(path, data)
+        try:
+            updated, status = remove_items(text, CLAUDE_ALLOW_PATH, list(CLAUDE_READ_RULES))
+        except JsonEditError as error:
+            raise InstallError(f"{path} {error}") from None
+        return updated.encode("utf-8"), "updated" if status == "removed" else "unchanged"
+
+    what = f"Memtab's read-only tools ({', '.join(CLAUDE_READ_RULES)}) in permissions.allow"
+    return _removed("claude", path, edit, what)
+
+
+def _removed(agent: AgentName, path: Path, edit: Edit, what: str) -> Outcome:
+    title = AGENT_TITLES[agent]
+    try:
+        edited = edit_file(path, edit)
+    except (InstallError, ConfigFileError) as error:
+        why = f"left {path} as it is: {error}" if isinstance(error, ConfigFileError) else error
+        message = f"{title}: {why}; take out {what} by hand"
+        return Outcome(agent=agent, path=path, status="refused", message=message)
+    except OSError as error:
+        message = f"{title}: cannot write {path}: {error.strerror or error}"
+        return Outcome(agent=agent, path=path, status="refused", message=message)
+    where = str(path) if edited.target == path else f"{edited.target} (linked from {path})"
+    if edited.status == "unchanged":
+        message = f"{title}: nothing of Memtab's to take out of {where}"
+        return Outcome(agent=agent, path=path, status="unchanged", message=message)
+    message = f"{title}: took {what} out of {where}; nothing else changed"
+    if edited.backup is not None:
+        message += f"; the file as it was is kept as {edited.backup}"
+    return Outcome(agent=agent, path=path, status="removed", message=message)
