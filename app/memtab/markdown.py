@@ -80,8 +80,9 @@ FRONTMATTER_OPEN = "frontmatter"
 State = Fence | str | None
 
 _FENCE = re.compile(r"[ \t]*+(`{3,}+|~{3,}+)[ \t]*+([^\s]*+)(.*)")
-_HEADING = re.compile(r" {0,3}+(#{1,6}+)(?:[ \t]++(.*?))?[ \t\r]*+$")
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]++)#++$")
+# A heading's opening; what follows it is read by `heading` without a pattern (a lazy
+# text before `[ \t\r]*$` tried each end of a long run of blanks: quadratic).
+_HEADING = re.compile(r" {0,3}+(#{1,6}+)")
 _LIST_ITEM = re.compile(r"([ \t]*+)([-*+]|\d{1,9}+[.)])(?:[ \t]|\r?$)")
 _RULE = re.compile(r" {0,3}+(?:(?:\*[ \t]*+){3,}+|(?:-[ \t]*+){3,}+|(?:_[ \t]*+){3,}+)\r?$")
 _BLANK = Line(LineKind.BLANK)
@@ -129,9 +130,19 @@ def heading(line: str) -> Line | None:
     match = _HEADING.match(line)
     if match is None:
         return None
-    text = match.group(2) or ""
-    if text.endswith("#"):
-        text = _CLOSING_HASHES.sub("", text).rstrip()
+    rest = line[match.end() :].removesuffix("\n")
+    if "\n" in rest:
+        return None
+    if rest[:1] in (" ", "\t"):
+        text = rest.lstrip(" \t").rstrip(" \t\r")
+    elif rest.strip("\r \t") or rest[:1] not in ("", "\r"):
+        return None  # `#tag`, or `#######`: text
+    else:
+        text = ""
+    if text.endswith("#"):  # a closing run of `#`, after a blank or alone
+        opened = text.rstrip("#")
+        if not opened or opened[-1] in " \t":
+            text = opened.rstrip()
     return Line(LineKind.HEADING, level=len(match.group(1)), text=text)
 
 
@@ -258,10 +269,11 @@ def text_lines(text: str) -> list[str]:
 
 _SCHEME = re.compile(r"^[A-Za-z][\w+.-]*:")
 # Linear in the line (a memory may hold a 100 KB line): what cannot give back is
-# possessive, so a failing match never tries each split of a long run.
+# possessive, so a failing match never tries each split of a long run, and no part runs past
+# where another link could start (an angled target holds no `<`, as CommonMark's).
 # [label](target "title") and <target> forms; an image's `!` is part of the label's lead.
 INLINE_LINK = re.compile(
-    r"\[(?P<label>[^\[\]\n]*+)\]\(\s*+(?:<(?P<angled>[^>\n]*+)>|(?P<bare>[^\s()]++))"
+    r"\[(?P<label>[^\[\]\n]*+)\]\(\s*+(?:<(?P<angled>[^<>\n]*+)>|(?P<bare>[^\s()]++))"
     r"(?:\s++(?:\"[^\"]*+\"|'[^']*+'))?\s*+\)"
 )
 REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]++\]:\s*+<?(?P<target>[^\s>]++)>?")

@@ -118,6 +118,8 @@ _NOT_A_VALUE = rf"(?!{_REFERENCE})"
 # Upper-case variables glued to the name (`PGPASSWORD`, `MYSQL_PWD`; `PWD` alone is the
 # working directory).
 _GLUED_ENV_NAME = r"(?:[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD)|[A-Z][A-Z0-9_]*_PWD)"
+# A registry login, read up to the next one at most (as a `curl`'s options).
+_LOGIN = r"(?:docker|podman|nerdctl|helm(?: registry)?|oras|skopeo)\s+login\b"
 # A secret value after its name: quoted (spaces allowed) or a bare word, 8+ characters.
 _VALUE = r"(?:\\?(?P<q>[\"'])(?P<quoted>(?:(?!(?P=q))[^\\\n]){8,})|(?P<secret>[^\s\"']{8,}))"
 
@@ -196,14 +198,15 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "curl_user_password",
         "curl",
-        r"\bcurl\b[^\n|;&]*?\s(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"']+:"
+        # up to the next `curl` at most (a later one reads on itself: each `curl` of a long
+        # line read the rest of it again)
+        r"\bcurl\b(?:(?!\bcurl\b)[^\n|;&])*?\s(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"']+:"
         r"(?P<secret>(?!\$)[^\s\"'@]+)",
     ),
     _rule(
         "password_flag",
         "login sshpass",
-        r"\b(?:(?:docker|podman|nerdctl|helm(?: registry)?|oras|skopeo)\s+login\b[^\n|;&]*?\s"
-        r"|sshpass\s+)-p[ \t]+" + _VALUE,
+        rf"\b(?:{_LOGIN}(?:(?!\b{_LOGIN})[^\n|;&])*?\s|sshpass\s+)-p[ \t]+" + _VALUE,
     ),
     _rule(
         "azure_key",

@@ -26,7 +26,7 @@ _BACKTICKS = re.compile(r"`+")
 # Every pattern here takes time linear in the line (a memory may hold a 100 KB line):
 # where a token may start is pinned by a look-behind, and what cannot give back is
 # possessive, so a failing match never tries each split of a long run.
-_SHELL_COMMENT = re.compile(r"(?:^|\s)#\s*(.*)$")
+_SHELL_COMMENT = re.compile(r"(?:^|\s)#\s*+(.*)")  # to the line's end, which `.` stops at
 # A token (what lies between spaces) with a slash, or a dot inside a word (`x.py`).
 _NOT_WORDS = re.compile(r"(?<!\S)\S*?(?:[/\\]|\w\.\w\w)\S*+")
 # A line that is only a bold label, `**Still open:**` or `**Next steps**:`.

@@ -21,6 +21,8 @@ from memtab.store.text.frontmatter import (
 
 logger = logging.getLogger(__name__)
 
+_NOT_A_SLUG_CHAR = re.compile(r"[^a-z0-9]+")
+
 CLAUDE_TOPIC_TYPES = ("user", "feedback", "project", "reference")
 
 
@@ -72,7 +74,7 @@ class Note:
 
     def as_codex_skill(self) -> str:
         """A Codex skill's SKILL.md (`name` lowercase-hyphenated, `description`)."""
-        slug = re.sub(r"[^a-z0-9]+", "-", self.name.lower()).strip("-")[:64] or "memory"
+        slug = _NOT_A_SLUG_CHAR.sub("-", self.name.lower()).strip("-")[:64] or "memory"
         return (
             "---\n"
             f"name: {slug}\n"

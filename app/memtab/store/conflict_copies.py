@@ -59,10 +59,11 @@ _PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
     (
         # OneDrive keeps both by adding the computer's name: <stem>-<COMPUTERNAME><ext>
         # (a NetBIOS name: up to 15 capitals, digits and hyphens; one digit or hyphen at
-        # least, so a word like `-TODO` is not taken for one).
+        # least, so a word like `-TODO` is not taken for one: looked for within the 15 the
+        # name may have, not to the end of a long run from each of its hyphens).
         "onedrive",
         LazyPattern(
-            r"^(?P<stem>.+?)-(?P<by>(?=[A-Z0-9-]*[0-9-])[A-Z][A-Z0-9-]{1,14})" + _EXT + "$"
+            r"^(?P<stem>.+?)-(?P<by>(?=[A-Z0-9-]{0,14}[0-9-])[A-Z][A-Z0-9-]{1,14})" + _EXT + "$"
         ),
     ),
     (

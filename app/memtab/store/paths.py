@@ -300,7 +300,7 @@ def parse_file_path(raw: str) -> VirtualPath:
 
 _DIR_NAME_UNSAFE = LazyPattern(r"[^A-Za-z0-9._-]")
 _DIR_NAME_BASE_UNITS = 40
-_TRAILING_SEPARATORS = LazyPattern(r"[/\\]+$")
+_TRAILING_SEPARATORS = LazyPattern(r"(?<![/\\])[/\\]+$")  # from a run's start only
 # mux splits a path on `/` only, except on Windows where `\` separates too
 # (src/common/utils/paths.ts PlatformPaths.basename).
 _SEPARATORS = re.compile(r"[/\\]" if sys.platform == "win32" else "/")

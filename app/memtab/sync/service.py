@@ -64,6 +64,8 @@ from memtab.sync.state import load_state, save_state
 
 logger = logging.getLogger(__name__)
 
+_NOT_A_HOST_CHAR = re.compile(r"[^A-Za-z0-9.-]")
+
 Progress = Callable[[str], None]
 Cancel = Callable[[], bool]
 TargetStatus = Literal["synced", "offline", "conflicts", "failed", "cancelled"]
@@ -414,7 +416,7 @@ class SyncService:
             user = getpass.getuser()
         except (OSError, KeyError):
             user = "memtab"
-        host = re.sub(r"[^A-Za-z0-9.-]", "-", machine) or "localhost"
+        host = _NOT_A_HOST_CHAR.sub("-", machine) or "localhost"
         return Repository(git, git.identity(Identity(f"{user} ({machine})", f"{user}@{host}")))
 
     def _report(self, target: Target, outcome: SyncOutcome, state: SyncState) -> TargetReport:

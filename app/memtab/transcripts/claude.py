@@ -302,7 +302,12 @@ class ClaudeParser(RecordParser):
 _BACKGROUND = re.compile(r"\ACommand running in background with ID: (\w+)")
 _TASK_ENDED = re.compile(r"<status>(?:completed|failed|killed)</status>")
 _TASK_EXIT_CODE = re.compile(r"<exit_code>(-?\d+)</exit_code>")
-_TASK_OUTPUT = re.compile(r"<(output|stdout)>\n?(.*?)\n?</\1>", re.DOTALL)
+# A task's output, in the first `<output>` (or `<stdout>`) that is closed: each tag's first
+# opening is held (an atomic group), for a later one has no closing if the first has none —
+# tried from each opening, a long text of them was read again and again.
+_TASK_OUTPUTS = tuple(
+    re.compile(rf"\A(?>.*?<{tag}>)\n?(.*?)\n?</{tag}>", re.DOTALL) for tag in ("output", "stdout")
+)
 _TASK_POLLS = {"TaskOutput": "task_id", "BashOutput": "bash_id"}
 
 
@@ -326,5 +331,6 @@ def ended_task(call: TranscriptToolCall) -> tuple[str, int, str] | None:
     code = _TASK_EXIT_CODE.search(call.output)
     if not isinstance(task, str) or ended is None or code is None:
         return None
-    output = _TASK_OUTPUT.search(call.output)
-    return task, int(code.group(1)), output.group(2) if output else ""
+    outputs = [found for pattern in _TASK_OUTPUTS if (found := pattern.match(call.output))]
+    first = min(outputs, key=lambda found: found.start(1), default=None)
+    return task, int(code.group(1)), first.group(1) if first else ""

@@ -23,7 +23,9 @@ from memtab.resources import resource_path
 
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 _TOOL_SECTION = re.compile(r"^## +(\S+)[ \t]*$", re.MULTILINE)
-_JSON_FENCE = re.compile(r"```json[ \t]*\n(.*?)\n```", re.DOTALL)
+# The first ```json block (held by an atomic group: after one without an end, no later
+# opening is tried again — none of them has an end either).
+_JSON_FENCE = re.compile(r"\A(?>.*?(?P<fence>```json[ \t]*\n))(?P<schema>.*?)\n```", re.DOTALL)
 
 
 class PromptError(Exception):
@@ -72,14 +74,14 @@ def parse_tool_specs(text: str, *, source: str) -> tuple[ToolSpec, ...]:
         if fence is None:
             raise PromptError(f"{source}: tool {heading.group(1)} has no ```json schema")
         try:
-            schema: Any = json.loads(fence.group(1))
+            schema: Any = json.loads(fence["schema"])
         except ValueError as error:
             raise PromptError(
                 f"{source}: the schema of {heading.group(1)} is not JSON: {error}"
             ) from None
         if not isinstance(schema, dict):
             raise PromptError(f"{source}: the schema of {heading.group(1)} is not an object")
-        description = " ".join(body[: fence.start()].split())
+        description = " ".join(body[: fence.start("fence")].split())
         specs.append(ToolSpec(heading.group(1), description, schema))
     if not specs:
         raise PromptError(f"{source}: no tool sections")

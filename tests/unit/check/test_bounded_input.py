@@ -7,7 +7,9 @@ pytest-timeout (generous: a regression is exponential or quadratic, not a few pe
 
 from __future__ import annotations
 
+import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from memtab.check.rules.facts import facts_of
 from memtab.check.rules.paths import named_paths
 from memtab.check.rules.runnable import aliases_in, run_problems
 from memtab.check.scripts import just_recipes, make_targets, python_project
+from memtab.cli.main import main
 
 from .helpers import check, home_with_project, make_checkout, of_kind
 
@@ -122,3 +125,26 @@ def test_a_check_of_a_checkout_whose_pyproject_is_a_fifo_finishes(tmp_path: Path
     home, workspace = home_with_project(tmp_path, repo, {"notes.md": "Run `uv run acme`.\n"})
     report = check(home, tmp_path, workspace)
     assert report.files_checked == 1
+
+
+def _check_cost(tmp_path: Path, name: str, text: str, capsys: pytest.CaptureFixture[str]) -> float:
+    """The CPU time `memtab check --json` takes over a workspace whose one memory is `text`."""
+    repo = make_checkout(tmp_path / name / "acme", {"src/acme/x.py": ""}, git=False)
+    home, workspace = home_with_project(tmp_path / name, repo, {"notes.md": text})
+    started = time.process_time()
+    main(["check", "--home", str(home.root), "--workspace", workspace, "--json"])
+    cost = time.process_time() - started
+    assert json.loads(capsys.readouterr().out)["filesChecked"] == 1
+    return cost
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("lead", ["# x", "## Notes"])
+def test_memtab_check_reads_a_heading_of_blanks_ending_in_a_hash_in_linear_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lead: str
+) -> None:
+    # A heading, 100 KB of spaces and tabs, `#`: 16 s, each end of the run tried as the
+    # heading's end. Now about what 100 KB of words costs.
+    heading = _check_cost(tmp_path, "heading", lead + " \t" * 50_000 + "#\n", capsys)
+    words = _check_cost(tmp_path, "words", "words " * 16_667 + "\n", capsys)
+    assert heading < 5 * words + 0.5

@@ -24,6 +24,7 @@ from memtab.markdown import link_path
 
 _HOOK = re.compile(r"\s[—–-]\s")
 _VIRTUAL = re.compile(r"^/memories/(global|project|workspace)(?:/(.*))?$")
+_WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 _MAX_ROOT_FILES = 5000
 
 Renamed = Callable[[Document, str], str | None]
@@ -58,7 +59,7 @@ def broken_links(
         virtual = _VIRTUAL.match(target)
         if virtual is not None:
             physical = _virtual_physical(document, virtual)
-        elif target.startswith(("/", "~", "\\")) or re.match(r"^[A-Za-z]:[\\/]", target):
+        elif target.startswith(("/", "~", "\\")) or _WINDOWS_DRIVE.match(target):
             continue
         else:
             physical = _relative_physical(document, target)

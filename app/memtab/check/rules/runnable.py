@@ -35,6 +35,7 @@ _INSTALLS = re.compile(
 # Languages that put the object first: every word of a line that speaks of installing.
 _INSTALL_OBJECT_FIRST = re.compile(r"설치|安装|インストール")
 _ALIAS = re.compile(r"\balias\s+([\w.+-]+)=")
+_WORD = re.compile(r"[\w.+-]+")
 _SHOWN_TARGETS = 8
 
 
@@ -131,7 +132,7 @@ def _installs(scanned: ScannedText) -> set[str]:
             for word in match.group(1).split():
                 words.add(word.rsplit("/", 1)[-1].split("@", 1)[0])
         if _INSTALL_OBJECT_FIRST.search(line.text):
-            words.update(re.findall(r"[\w.+-]+", line.text))
+            words.update(_WORD.findall(line.text))
     return words
 
 

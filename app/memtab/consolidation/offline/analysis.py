@@ -22,11 +22,13 @@ from memtab.consolidation.offline.units import (
 )
 from memtab.store.text.frontmatter import description_from_text, description_prefix
 
-_FRONTMATTER_TYPE = re.compile(r"^type:\s*(\S.*?)\s*$", re.MULTILINE)
+_FRONTMATTER_TYPE = re.compile(r"^type:\s*+(\S.*)", re.MULTILINE)  # the rest of its line
 # Markdown links, wiki links and bare `name.md` mentions: files named this way are never
 # deleted (an index such as Claude Code's MEMORY.md would point at nothing). A wiki link
 # names a page without its extension.
-_REFERENCE = re.compile(r"\]\(\s*<?([^)>\s#?]+)|\[\[([^\]|#]+)|([\w.\-/]+\.md)\b")
+# A mention is looked for from where its run of name characters begins only (from each of
+# them, a long run was read to its end again: quadratic).
+_REFERENCE = re.compile(r"\]\(\s*<?([^)>\s#?]+)|\[\[([^\]|#]+)|(?<![\w.\-/])([\w.\-/]+\.md)\b")
 
 
 def short(path: str) -> str:
@@ -80,7 +82,7 @@ class FileAnalysis:
             return ""
         block = "\n".join(self.lines[frontmatter[0].start : frontmatter[0].end])
         match = _FRONTMATTER_TYPE.search(block)
-        return match.group(1).strip("'\"").lower() if match else ""
+        return match.group(1).rstrip().strip("'\"").lower() if match else ""
 
     @cached_property
     def body_lines(self) -> set[str]:

@@ -43,8 +43,10 @@ MAX_DESCRIPTION_CHARS = 160
 
 _DATE_LIKE = re.compile(r"\d[\d\-:/.TtZz+ ]*[\dZz]|\d")
 # Ids (uuids, hashes) name an instance, not a subject: `Thread 019e3f4a-2fbe-…`.
+# A dashed one has a digit within the 64 characters it starts with (looked for to the end of
+# every dashed run, from each of its parts, a long run was read again and again).
 _IDENTIFIER = re.compile(
-    r"\b(?=[0-9a-f-]*\d)[0-9a-f]{4,}(?:-[0-9a-f]{2,})+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b"
+    r"\b(?=[0-9a-f-]{0,64}\d)[0-9a-f]{4,}(?:-[0-9a-f]{2,})+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b"
 )
 _LATIN_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 

@@ -115,6 +115,7 @@ def small_dialog(dialog: QDialog) -> None:
 
 
 _MNEMONIC = re.compile(r"(?<!&)&(?!&)(.)")
+_WORD_START = re.compile(r"\b\w")
 
 
 def mnemonic(text: str) -> str | None:
@@ -126,7 +127,7 @@ def mnemonic(text: str) -> str | None:
 def with_mnemonic(text: str, taken: set[str]) -> str:
     """`text` with a `&` before a letter not in `taken` — a word's first letter if one is
     free, else any other — or unchanged when every letter is taken."""
-    firsts = [match.start() for match in re.finditer(r"\b\w", text)]
+    firsts = [match.start() for match in _WORD_START.finditer(text)]
     others = [index for index, char in enumerate(text) if char.isalnum()]
     for index in [*firsts, *others]:
         if text[index].lower() not in taken:

@@ -11,17 +11,19 @@ holds nothing else, and comes back with a file restored from history (§7).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 from memtab.fs.clock import Clock, now_ms
+from memtab.fs.lazy_re import LazyPattern
 from memtab.fs.locking.locks import DEFAULT_TIMEOUT_S
 from memtab.fs.records import Count, PositiveTime, Record, TrueOnly, ValidEntries, field
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
 from memtab.store.xum_locks import holding_meta
+
+_ESCAPED = LazyPattern(r"%(25|3A)")
 
 
 def escape_key_component(component: str) -> str:
@@ -32,7 +34,7 @@ def escape_key_component(component: str) -> str:
 def unescape_key_component(component: str) -> str:
     """The component `escape_key_component` escaped (read left to right, so `%253A` is
     `%3A`)."""
-    return re.sub(r"%(25|3A)", lambda match: "%" if match[1] == "25" else ":", component)
+    return _ESCAPED.sub(lambda match: "%" if match[1] == "25" else ":", component)
 
 
 def global_key(relative: str) -> str:

@@ -179,7 +179,9 @@ def read_agent_definition(text: str) -> AgentDefinition:
 
 # --- the title a file gives itself ---------------------------------------------------------
 
-_HEADING_LINK = LazyPattern(r"\[([^\]]*)\]\([^)]*\)")
+# A link's text and target end where another link could begin: a long run of `[` or of
+# unclosed links is read once, not once from each `[`.
+_HEADING_LINK = LazyPattern(r"\[([^\[\]]*+)\]\([^)\[]*+\)")
 _HEADING_MARKUP = LazyPattern(r"[*_`~]+")
 # A template's title heading, filled in below it: Claude Code's session summaries start
 # `# Session Title` / `_A short and distinctive 5-10 word descriptive title…_` / the title.

@@ -95,6 +95,8 @@ def is_local_remote(url: str) -> bool:
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_HELPER = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)::")
+_NOT_A_REPOSITORY = re.compile(r"does not appear to be a git")
 
 
 def remote_problem(url: str) -> str | None:
@@ -107,7 +109,7 @@ def remote_problem(url: str) -> str | None:
         return "The remote has a line break or a control character in it: paste it again"
     if url.strip().startswith("-"):
         return f"{url.strip()!r} starts with '-', which git would read as an option"
-    helper = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)::", url.strip())
+    helper = _HELPER.match(url.strip())
     if helper:
         return (
             f"Memtab does not use git's remote helpers ('{helper.group(1)}::' hands the "
@@ -203,7 +205,7 @@ def classify_network_error(stderr: str) -> ErrorKind:
     comes with "Could not read from remote repository")."""
     if _AUTH.search(stderr):
         return "auth"
-    if _OFFLINE.search(stderr) and not re.search(r"does not appear to be a git", stderr):
+    if _OFFLINE.search(stderr) and not _NOT_A_REPOSITORY.search(stderr):
         return "offline"
     if _MISSING.search(stderr):
         return "missing"

@@ -52,6 +52,7 @@ FORMAT_VERSION: Final = 1
 DEFAULT_BRANCH = "main"
 DEFAULT_TARGET = "memory"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
 def default_machine_name() -> str:
@@ -199,7 +200,7 @@ def parse_scope(spec: str) -> SyncedScope:
 
 def _safe(name: str) -> str:
     """A directory's name as a folder name of the repository (odd characters as `_`)."""
-    return re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".") or "project"
+    return _UNSAFE.sub("_", name).lstrip(".") or "project"
 
 
 class Target(Record):

@@ -58,7 +58,7 @@ _HEADING = re.compile(r"^## (" + "|".join(CATEGORIES) + r")\s*$")
 _EVIDENCE = "Evidence: "
 _CONFIDENCE = "Confidence: "
 _RATIONALE = "Rationale: "
-_BOUNDARY = re.compile(r"^Source boundary: (.+?)\s*$", re.MULTILINE)
+_BOUNDARY = re.compile(r"^Source boundary: (.+)", re.MULTILINE)  # its trailing blanks: code
 _EPOCH = re.compile(r"^# Harvest inbox: compaction (\S+)\s*$", re.MULTILINE)
 
 
@@ -135,7 +135,7 @@ def parse_harvest(path: str, content: str) -> HarvestFile:
     epoch = _EPOCH.search("\n".join(blocks[0].lines))
     return HarvestFile(
         path,
-        boundary.group(1) if boundary else None,
+        (boundary.group(1).rstrip() or boundary.group(1)[0]) if boundary else None,
         epoch.group(1) if epoch else None,
         tuple(blocks),
         content_sha256(content),

@@ -35,9 +35,11 @@ _EDIT_TOOL = re.compile(r"^edit$", re.IGNORECASE)
 _INLINE_MARKERS = ("-", "*")
 MAX_MEMORIES_PER_EDIT = 3
 _WRITE_TOOL = re.compile(r"^(?:write|create_file)$", re.IGNORECASE)
-_FRONTMATTER = re.compile(r"\A---\s*\n(?P<head>.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
-_DESCRIPTION = re.compile(r"^description:\s*(?P<text>.+?)\s*$", re.MULTILINE)
-_TYPE = re.compile(r"^\s*type:\s*[\"']?(?P<type>\w+)", re.MULTILINE)
+# No run of blanks is read twice: the opening line holds no line break of the head, the
+# description is its line to the end (trimmed after), a `type:` key is looked for in its line.
+_FRONTMATTER = re.compile(r"\A---[^\S\n]*+\n(?P<head>.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
+_DESCRIPTION = re.compile(r"^description:\s*+(?P<text>.+)", re.MULTILINE)
+_TYPE = re.compile(r"^[^\S\n]*type:\s*[\"']?(?P<type>\w+)", re.MULTILINE)
 
 
 class SavedMemory(NamedTuple):
@@ -101,7 +103,7 @@ def memory_saved(call: TranscriptToolCall) -> SavedMemory | None:
     described = _DESCRIPTION.search(head["head"]) if head else None
     if described is None:
         return None
-    text = " ".join(described["text"].strip("\"'").split())
+    text = " ".join(described["text"].rstrip().strip("\"'").split())
     if not MIN_MEMORY_CHARS <= len(text) <= MAX_MEMORY_CHARS or _PLACEHOLDER.search(text):
         return None
     text = ended(text)

@@ -106,8 +106,11 @@ _CONCLUSION_LABEL = re.compile(
 _FAILED_BECAUSE = re.compile(r"\bfail(?:s|ed|ing)? (?:because|due to)\b", re.IGNORECASE)
 # A pointer to a line of a file (`remediation.ts:613`, `[omp.zsh:426](…)`): the code as it
 # is this moment — what was changed there, or a review's pointer — for line numbers move.
+# A name is read from where its run of name characters begins (`_RUN`), not from each of its
+# parts: a long run of `a.a.a…` was read again from every part (quadratic).
+_RUN = r"(?<![\w.-])[.-]*+\b"
 _LINE_POINTER = re.compile(
-    r"\b[\w.-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|json|mdx?|toml|ya?ml|sh|bash|zsh|fish|ps1|rs|go"
+    _RUN + r"[\w.-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|json|mdx?|toml|ya?ml|sh|bash|zsh|fish|ps1|rs|go"
     r"|ex|exs|rb|java|kt|swift|c|h|cc|cpp|hpp|cs|php|vue|svelte|css|scss|html|sql|lua|nu)"
     r":\d+(?:-\d+)?\b"
 )
@@ -115,9 +118,9 @@ _LINE_POINTER = re.compile(
 # that is only punctuation (`/`, `->`) names nothing: "o código submetia o valor do input (`/`)"
 # does not say which code.
 _CONCRETE = re.compile(
-    r"`[^`]*\w[^`]*`|\b[\w.-]+/[\w./-]+|\b[\w-]+\.(?:py|ts|tsx|js|json|md|toml|ya?ml|sh|rs|go|ex|exs"
-    r"|lock|cfg|ini|env|css|html)\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"
-    r"|(?:port|porta|puerto|ポート|端口|포트)\s*:?\s*\d{2,5}\b|\b\d{2,5}\s*(?:番?ポート|端口|포트)"
+    r"`[^`]*\w[^`]*`|" + _RUN + r"[\w.-]+/[\w./-]+|(?<![\w-])-*+\b[\w-]+\.(?:py|ts|tsx|js|json|md"
+    r"|toml|ya?ml|sh|rs|go|ex|exs|lock|cfg|ini|env|css|html)\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"
+    r"|(?:port|porta|puerto|ポート|端口|포트)\s*+:?\s*+\d{2,5}\b|\b\d{2,5}\s*(?:番?ポート|端口|포트)"
 )
 _NOT_A_FACT = re.compile(
     r"^(?:i|i'm|i've|i'll|i'd|let me|let's|we'll|want me|would you|shall i|should i|if you"
@@ -280,8 +283,14 @@ _ENGLISH_WORDS = re.compile(
     re.IGNORECASE,
 )
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
+_NOT_ASCII_PROSE = re.compile(r"[^\x00-\x7f“”‘’—–…→]")
+_PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])|(?<=[。！？])")
-_TASK_RESULT = re.compile(r"<task-notification>.*?<result>(.*?)(?:</result>|\Z)", re.DOTALL)
+# A notification's result, looked for up to the next notification (each one without a result
+# read the rest of the text again: quadratic); a result is still found once.
+_TASK_RESULT = re.compile(
+    r"<task-notification>(?:(?!<task-notification>).)*?<result>(.*?)(?:</result>|\Z)", re.DOTALL
+)
 _AGENT_TOOL = re.compile(r"^(?:task|agent|spawn_agent|subagent|dispatch_agent)$", re.I)
 
 
@@ -432,7 +441,7 @@ def is_english(text: str) -> bool:
     and English's own small words. The rules read English best; in the other languages a
     finding must be firm (`_FIRM`) to be kept — the writer says less where it is less sure."""
     prose = _CODE_SPAN.sub(" ", text)
-    if _CJK_CHAR.search(prose) or re.search(r"[^\x00-\x7f“”‘’—–…→]", prose):
+    if _CJK_CHAR.search(prose) or _NOT_ASCII_PROSE.search(prose):
         return False
     return bool(_ENGLISH_WORDS.search(prose)) or not _OTHER_SMALL_WORDS.search(prose)
 
@@ -484,7 +493,7 @@ def _has_prose(text: str) -> bool:
     prose = _CODE_SPAN.sub(" ", text)
     if len(_CJK_CHAR.findall(prose)) >= MIN_PROSE_CJK_CHARS:
         return True
-    return len(re.findall(r"[^\W\d_]{2,}", prose)) >= MIN_PROSE_WORDS
+    return len(_PROSE_WORD.findall(prose)) >= MIN_PROSE_WORDS
 
 
 def stands_alone(text: str) -> bool:

@@ -54,7 +54,7 @@ _QUESTION_TOOL = re.compile(r"^ask_?user_?questions?$", re.IGNORECASE)
 _ANSWERED = re.compile(r"(?:User has answered your questions|Your questions have been answered):")
 # The answer ends at its closing quote, before the next answer, the end, or what the user
 # added to it (the option's preview, their notes).
-_ANSWER_END = r'(.*?)"(?=,\s"|\.\s|\.?\s*$|\s+(?:selected preview|user notes):)'
+_ANSWER_END = re.compile(r'(.*?)"(?=,\s"|\.\s|\.?\s*$|\s+(?:selected preview|user notes):)')
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)(?:</command-args>|\Z)", re.DOTALL)
 _NOT_HUMAN = re.compile(r"^\s*(?:<task-notification>|\[Request interrupted)")
 _FIRST_SENTENCE = re.compile(r"^(.+?(?:[.!?](?=\s|$)|[。！？]))")
@@ -210,10 +210,10 @@ def decisions_in(
     decisions: list[str] = []
     for item in asked_input.questions:
         question = item.question
-        match = re.search(re.escape(f'"{question}"="') + _ANSWER_END, output)
-        if match is None:
+        answered = _answer_to(question, output)
+        if answered is None:
             continue
-        answer = " ".join(match.group(1).split())
+        answer = " ".join(answered.split())
         if not answer or len(answer) > MAX_ANSWER_CHARS or _TRIVIAL_ANSWER.match(answer):
             continue
         if not _is_offered(answer, item):
@@ -229,6 +229,21 @@ def decisions_in(
         chose = f"{answer.rstrip('.')} — {meaning}" if meaning else answer.rstrip(".")
         decisions.append(f'Asked "{asked}" — the user chose: {ended(chose)}')
     return decisions
+
+
+def _answer_to(question: str, output: str) -> str | None:
+    """What the user answered to `question`, in the tool's output: after the first
+    `"question"="` of a line that an answer's end follows on that line. (When one has none,
+    neither has a later one of its line: each is skipped, not read to the line's end again.)"""
+    asked = f'"{question}"="'
+    start = output.find(asked)
+    while start >= 0:
+        found = _ANSWER_END.match(output, start + len(asked))
+        if found is not None:
+            return found.group(1)
+        line_end = output.find("\n", start)
+        start = output.find(asked, line_end) if line_end >= 0 else -1
+    return None
 
 
 def _chosen_description(answer: str, question: AskedQuestion) -> str | None:

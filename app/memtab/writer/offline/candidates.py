@@ -39,7 +39,7 @@ MAX_CANDIDATE_FACTS = 200
 MAX_FILES = 2000
 _FILE_KEYS = ("file_path", "path", "notebook_path", "filePath", "target_file")
 # The file names a line names: `src/app.ts`, app.ts, `app.ts`.
-_FILE_NAME = re.compile(r"[\w.-]+\.[A-Za-z]{1,6}\b")
+_FILE_NAME = re.compile(r"(?<![\w.-])[\w.-]+\.[A-Za-z]{1,6}\b")  # from a name's start only
 
 
 @dataclass

@@ -333,8 +333,11 @@ def _obligation(sentence: str) -> str | None:
 # A value the user says is the right one ("G-081QKVSS83 が正しい測定IDです", "The correct
 # ID is `G-081QKVSS83`"): a correction of the agent, kept even inside a question ("X が正しい
 # IDなのですが、正しく設定されていますか？"). The value must look like one — code, or a token
-# with a digit or a separator — not "this is the correct approach".
-_VALUE = r"(?P<value>`[^`]+`|[A-Za-z0-9_.:/@+-]*(?:\d|[.:/@_-][A-Za-z0-9])[A-Za-z0-9_.:/@+-]*)"
+# with a digit or a separator — not "this is the correct approach". A token is read from
+# where it begins, whole: from each of its characters, a long one was read again and again
+# (each split of it tried: cubic).
+_TOKEN = r"[A-Za-z0-9_.:/@+-]"
+_VALUE = rf"(?P<value>`[^`]+`|(?<!{_TOKEN})(?={_TOKEN}*?(?:\d|[.:/@_-][A-Za-z0-9])){_TOKEN}++)"
 _CORRECT_VALUE = (
     re.compile(
         _VALUE
@@ -365,16 +368,34 @@ def _correct_value(sentence: str) -> str | None:
 
 
 MIN_VALUE_CHARS = 4
-_TRAILING_OFF = re.compile(r"\s*(?:\.{2,}|…)+$")
 
 
 def _as_note(text: str) -> str:
     """A sentence as a directive note: one line, its first letter up (outside CJK), ended
     (a sentence the user let trail off, "…co-author...", ends on a full stop)."""
-    text = _TRAILING_OFF.sub("", " ".join(text.split()))
+    text = _without_trailing_off(" ".join(text.split()))
     if not any(_is_cjk(char) for char in text):
         text = text[0].upper() + text[1:]
     return ended(text)
+
+
+def _without_trailing_off(text: str) -> str:
+    """`text` (its blanks single spaces) without the dots it trails off with: its longest
+    end made of runs of two dots or more and `…`s, and the blank before it. (Read without a
+    pattern: one tried from each dot of a long run read the run again and again.)"""
+    body = text.rstrip(".…")
+    tail = text[len(body) :]
+    lone = max((i for i, c in enumerate(tail) if c == "." and _lone_dot(tail, i)), default=-1)
+    if lone >= 0:
+        return text[: len(body) + lone + 1]  # a lone dot ends what stays
+    return body.rstrip(" ") if tail else text
+
+
+def _lone_dot(tail: str, index: int) -> bool:
+    """Whether the dot at `index` of `tail` is a run of one (between `…`s or ends)."""
+    before = tail[index - 1] if index > 0 else ""
+    after = tail[index + 1] if index + 1 < len(tail) else ""
+    return before != "." and after != "."
 
 
 def _is_cjk(char: str) -> bool:

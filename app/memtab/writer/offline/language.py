@@ -36,7 +36,9 @@ import re
 # its prose rules find only in these.
 CLAIMED_LANGUAGES = frozenset({"en", "ja", "pt"})
 
-_CODE = re.compile(r"`[^`]*`|https?://\S+|\b[\w.-]*/[\w./{}-]+")
+# A path is read from where its run of name characters begins (from each part of a long
+# `a.a.a…`, the run was read again: quadratic).
+_CODE = re.compile(r"`[^`]*`|https?://\S+|(?<![\w.-])[.-]*+\b[\w.-]*/[\w./{}-]+")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
 _HAN = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf]")

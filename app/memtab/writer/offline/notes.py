@@ -93,6 +93,8 @@ SIGNATURE_OVERLAP = 0.6
 _MIN_FUZZY_WORDS = 3
 _FAILURE_WORD = re.compile(r"\bfail", re.IGNORECASE)
 _FIXED_WORDS = re.compile(r"\bfixed\b|\bworked\b", re.IGNORECASE)
+_QUOTES = re.compile(r"[`*_\"'“”‘’]")
+_NUMBER = re.compile(r"\d+")
 
 
 @dataclass(frozen=True)
@@ -115,8 +117,8 @@ def normalize(text: str) -> str:
     """Text as compared for duplicates: lower case, no quotes/backticks/emphasis, every
     number as 0, whitespace collapsed."""
     text = text.lower()
-    text = re.sub(r"[`*_\"'“”‘’]", "", text)
-    text = re.sub(r"\d+", "0", text)
+    text = _QUOTES.sub("", text)
+    text = _NUMBER.sub("0", text)
     return " ".join(text.split())
 
 

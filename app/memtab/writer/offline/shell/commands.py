@@ -18,18 +18,23 @@ MAX_COMMAND_CHARS = 120
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 SEPARATORS = frozenset(("&&", "||", ";", "&", ";;"))
 _REDIRECT = re.compile(r"^[<>]+&?$|^&>+$")
-_TRAILING_NOISE = re.compile(r"\s*(?:2>&1|>\s*/dev/null)\s*$")
+# Looked for from where a run of blanks begins only (from each blank of a long run, the
+# rest of the run was read again: quadratic).
+_TRAILING_NOISE = re.compile(r"(?<!\s)\s*+(?:2>&1|>\s*+/dev/null)\s*+$")
 MASKED = re.compile(r"\|\|\s*(?:true|:)\s*$|;\s*(?:true|exit 0)\s*$")
 # A pipe into these hides the command's own exit status (and shows only part of it).
 FILTER_PIPE = re.compile(r"\|\s*(?:head|tail|grep|less|more|tee|wc|sort|uniq|cut|awk|sed|jq)\b")
-# Output cut to its end (the summary a test run or build ends with) — nothing else.
-_TAIL_CUT = re.compile(r"\s*(?:2>&1\s*)?(?:\|\s*(?:tail|tee)\b[^|&;<>]*)+$")
+# Output cut to its end (the summary a test run or build ends with) — nothing else: the
+# command's last pipes, each into `tail` or `tee` (`_tail_cut`).
+_TAIL_SEGMENT = re.compile(r"\|\s*(?:tail|tee)\b[^|&;<>]*")
 PIPE = re.compile(r"(?<!\|)\|(?!\|)")
 # Code given inline or fed to an interpreter by a heredoc, or a script in a temp dir: a
 # one-off, never a project command. (A heredoc that feeds `git commit -m` is just data.)
 _INLINE_CODE = re.compile(
     r"(?:^|\s)(?:python3?|node|ruby|perl|php|bash|sh|zsh|bun|deno)\s+(?:-\w*[ce]\b|eval\b)"
-    r"|\bmix run -e\b|(?:^|\s)(?:python3?|node|ruby|perl|php|bash|sh|zsh)\b[^|;&]*<<"
+    r"|\bmix run -e\b|(?:^|\s)(?:python3?|node|ruby|perl|php|bash|sh|zsh)\b"
+    # what an interpreter is fed, up to where the next one is named (linear: no two read it)
+    r"(?:(?!\s(?:python3?|node|ruby|perl|php|bash|sh|zsh)\b)[^|;&])*<<"
     r"|(?:^|\s)/(?:tmp|var/tmp)/\S+"
 )
 
@@ -493,15 +498,28 @@ def unfiltered(command: str) -> str | None:
     """A command whose output was only cut to its end (`go test ./... 2>&1 | tail -30`)
     without that cut, or None for any other command. Its status is tail's, but its output
     still shows how it ended (`outcomes.output_shows_success`)."""
-    match = _TAIL_CUT.search(command)
-    if match is None or MASKED.search(command):
+    cut = _tail_cut(command)
+    if cut is None or MASKED.search(command):
         return None
-    rest = command[: match.start()].strip()
+    rest = command[:cut].rstrip()
+    rest = rest.removesuffix("2>&1").strip()
     return rest if rest and not PIPE.search(rest) else None
 
 
+def _tail_cut(command: str) -> int | None:
+    """Where the pipes into `tail` or `tee` that end `command` begin, or None: found from
+    the end, a pipe at a time (a pattern for the whole chain, tried from each of its pipes,
+    read a long one again and again)."""
+    start = len(command)
+    while (pipe := command.rfind("|", 0, start)) >= 0:
+        if _TAIL_SEGMENT.fullmatch(command, pipe, start) is None:
+            break
+        start = pipe
+    return start if start < len(command) else None
+
+
 # `| head`, `| head -20`, `| head -n 20`: the output's first lines (10 by default).
-_HEAD_CUT = re.compile(r"\s*(?:2>&1\s*)?\|\s*head(?:\s+-n\s*(\d+)|\s+-(\d+))?\s*$")
+_HEAD_CUT = re.compile(r"(?<!\s)\s*+(?:2>&1\s*+)?\|\s*+head(?:\s+-n\s*(\d+)|\s+-(\d+))?\s*+$")
 _HEAD_DEFAULT_LINES = 10
 
 

@@ -18,7 +18,7 @@ _GENERIC_ERROR_LINE = re.compile(
     re.IGNORECASE,
 )
 _NOISE_LINE = re.compile(
-    r"^(?:\s*>?\s*\d+\s*\|)|^\s*at\s+\S.*[:(]\d+|^\s*File \".*\", line \d+|^[\s^~|_=*#-]*$"
+    r"^(?:\s*+>?\s*+\d++\s*+\|)|^\s*at\s+\S.*[:(]\d+|^\s*File \".*\", line \d+|^[\s^~|_=*#-]*$"
 )
 _EXCEPTION_LINE = re.compile(
     r"^(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Failure|Fault|Interrupt)\b:?(?:\s|$)"
@@ -57,9 +57,9 @@ _NONE_FAILED = re.compile(
 # closing time (`Total in 325 ms`, Hugo; `Done in 1.2s`, Yarn; `built in 812ms`, Vite;
 # `Checked 286 files in 128ms.`, Biome): how these tools say they passed, when no failure
 # line is shown beside them.
-_ALL_CLEAR = re.compile(
-    r"^\W*(?:0|no) (?:issues?|problems?)(?: found)?\W*$"
-    r"|^\W*(?:total|done|built|checked \d+ files?) in \d+(?:\.\d+)?\s?(?:ms|s)\b",
+_ALL_CLEAR = re.compile(  # within a line (`\W` ran over every line break of a blank run)
+    r"^[^\w\n]*(?:0|no) (?:issues?|problems?)(?: found)?[^\w\n]*$"
+    r"|^[^\w\n]*(?:total|done|built|checked \d+ files?) in \d+(?:\.\d+)?\s?(?:ms|s)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 # A failure's mark; `not ok 3 …` is a TAP runner's (bats, node's test runner).
@@ -118,7 +118,7 @@ def output_shows_failure(output: str) -> bool:
 
 
 # Claude Code's stand-in for a command that printed nothing.
-_NO_OUTPUT = re.compile(r"^\s*(?:\(Bash completed with no output\))?\s*$")
+_NO_OUTPUT = re.compile(r"^\s*+(?:\(Bash completed with no output\)\s*+)?$")
 
 
 # The lines a package manager prints before it runs a script (`> web@0.13.2 lint /src/web`,
@@ -192,7 +192,7 @@ def repair_hint(output: str) -> tuple[str, str] | None:
         if before:
             return before, hint["command"].strip()
         for earlier in reversed(lines[:index]):
-            if earlier and not _HOOK_PASSED.match(earlier) and not _NOISE_LINE.match(earlier):
+            if earlier and _hook_passed(earlier) is None and not _NOISE_LINE.match(earlier):
                 return earlier, hint["command"].strip()
         return "", hint["command"].strip()
     return None
@@ -217,11 +217,8 @@ def _clean_signature(raw: str) -> str:
     return line if len(line) <= MAX_SIGNATURE_CHARS else line[: MAX_SIGNATURE_CHARS - 1] + "…"
 
 
-# pre-commit's report of each hook a commit (or a push) ran: `golangci-lint.......Passed`.
-_HOOK_PASSED = re.compile(r"^([^\s.][^\n]*?)\.{3,}Passed\s*$", re.MULTILINE)
-# A package script a hook ran, as the package manager echoes it before running it: bun's
-# and yarn's `$ bun test src/`, npm's and pnpm's `> acme@1.0.0 lint` then `> eslint .`.
-_SCRIPT_ECHO = re.compile(r"^\$ (\S.*?)\s*$|^> \S+@\S+ \S+\s*\n> (\S.*?)\s*$", re.MULTILINE)
+# npm's and pnpm's banner before the package script it runs: `> acme@1.0.0 lint`.
+_PACKAGE_BANNER = re.compile(r"> (\S++) \S++\s*+")
 MAX_HOOKS_NAMED = 6
 
 
@@ -243,7 +240,46 @@ def hooks_that_passed(output: str) -> list[str]:
     else the package scripts a hook manager such as husky ran, in code (`` `bun test src/` ``,
     `` `tsc --noEmit` ``); empty when it shows none."""
     plain = _ANSI.sub("", output)
-    names = [" ".join(match.group(1).split()) for match in _HOOK_PASSED.finditer(plain)]
+    lines = plain.split("\n")
+    names = [" ".join(name.split()) for line in lines if (name := _hook_passed(line))]
     if not names:
-        names = [f"`{script}`" for pair in _SCRIPT_ECHO.findall(plain) for script in pair if script]
+        names = [f"`{script}`" for script in _script_echoes(lines)]
     return list(dict.fromkeys(names))
+
+
+# Read line by line, without a pattern: `^(\S.*?)\.{3,}Passed\s*$` tried every end of a long
+# run of dots, and `^\$ (\S.*?)\s*$` every end of a long run of blanks.
+def _hook_passed(line: str) -> str | None:
+    """The hook a line of pre-commit's report says passed (`golangci-lint.......Passed`),
+    or None."""
+    text = line.rstrip()
+    if not text.endswith("Passed"):
+        return None
+    dotted = text.removesuffix("Passed")
+    name = dotted.rstrip(".")
+    if len(dotted) - len(name) < 3 or not name or name[0] == "." or name[0].isspace():
+        return None
+    return name
+
+
+def _script_echoes(lines: list[str]) -> list[str]:
+    """The package scripts a hook ran, as the package manager echoes each before running
+    it: bun's and yarn's `$ bun test src/`, npm's and pnpm's `> acme@1.0.0 lint` then (blank
+    lines between) `> eslint .`."""
+    found: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if line.startswith("$ ") and line[2:3].strip():
+            found.append(line[2:].rstrip())
+            continue
+        banner = _PACKAGE_BANNER.fullmatch(line)
+        if banner is None or "@" not in banner[1][1:-1]:
+            continue
+        while index < len(lines) and not lines[index].strip():
+            index += 1
+        if index < len(lines) and lines[index].startswith("> ") and lines[index][2:3].strip():
+            found.append(lines[index][2:].rstrip())
+            index += 1
+    return found
