@@ -23,6 +23,12 @@ leaves an index pointing at a lost content:
   system cannot be flushed at once (`FILESYSTEM_FLUSH_WORKS`: not on macOS or Windows), each
   blob of a batch is written durably, as `put` does.
 
+Reading. A blob is expanded as it is read, a chunk at a time, and never to more than
+history keeps (`MAX_HISTORY_FILE_BYTES`, formats §14.2): a damaged or planted blob that
+would expand further (a megabyte of zlib can hold a gigabyte) is refused in words having held
+at most that much — every reader of a content (restore, blame, a diff, sync, the doctor)
+goes through `BlobStore.get`.
+
 Packs. A batch with many new contents (the first sight of thousands of files) writes
 them into a few pack files instead of one file each (`packs.py`); a pack is fsynced
 before it gets its name, so it needs no flush of the file system. Reading, listing and
@@ -37,7 +43,7 @@ import hashlib
 import logging
 import os
 import zlib
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -49,16 +55,49 @@ from memtab.fs.atomic import (
     make_filesystem_durable,
 )
 from memtab.store.history import packs
+from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES, MB
 from memtab.store.history.packs import PackEntry
 
 logger = logging.getLogger(__name__)
 
 _SUFFIX = ".z"
 _COMPRESSION_LEVEL = 6
+_CHUNK = 64 * 1024
+_MAX_COMPRESSED = MAX_HISTORY_FILE_BYTES + MAX_HISTORY_FILE_BYTES // 64  # zlib adds < 0.1 %
 
 
 class BlobError(Exception):
     """A content history should hold is missing or damaged; the message says which."""
+
+
+class OversizedBlobError(Exception):
+    """A blob that expands past what history keeps: damaged, or planted."""
+
+
+def expand(read: Callable[[int], bytes]) -> bytes:
+    """The content of a compressed blob, read `_CHUNK` bytes at a time (`read(n)`, b"" at
+    its end) and expanded as they come. Raises OversizedBlobError as soon as it would
+    expand past `MAX_HISTORY_FILE_BYTES` (or its compressed form is larger than any of
+    those), zlib.error when it is not whole zlib, OSError when it cannot be read."""
+    inflater = zlib.decompressobj()
+    content = bytearray()
+    taken = 0
+    while not inflater.eof:
+        chunk = read(_CHUNK)
+        if not chunk:
+            raise zlib.error("incomplete or truncated stream")
+        taken += len(chunk)
+        if taken > _MAX_COMPRESSED:
+            raise OversizedBlobError
+        content += inflater.decompress(chunk, MAX_HISTORY_FILE_BYTES + 1 - len(content))
+        if len(content) > MAX_HISTORY_FILE_BYTES:
+            raise OversizedBlobError
+    return bytes(content)
+
+
+def _expand_file(path: Path) -> bytes:
+    with path.open("rb") as handle:
+        return expand(handle.read)
 
 
 def sha256_of(data: bytes) -> str:
@@ -107,10 +146,16 @@ class BlobStore:
         """The content with this sha256, from its loose blob or else a pack. BlobError when
         it is missing or damaged in both."""
         problem = "is missing from history"
-        for read in (self.path_of(sha256).read_bytes, lambda: self._packed(sha256)):
+        for read in (lambda: _expand_file(self.path_of(sha256)), lambda: self._packed(sha256)):
             try:
-                data = zlib.decompress(read())
+                data = read()
             except FileNotFoundError:
+                continue
+            except OversizedBlobError:
+                problem = (
+                    f"expands past {MAX_HISTORY_FILE_BYTES // MB} MB, more than history keeps "
+                    "(damaged, or not Memtab's): it is not read"
+                )
                 continue
             except (OSError, zlib.error) as error:
                 problem = f"cannot be read: {error}"
@@ -121,13 +166,13 @@ class BlobStore:
         raise BlobError(f"the stored content {sha256[:12]} {problem}")
 
     def _packed(self, sha256: str) -> bytes:
-        """The compressed content from its pack. FileNotFoundError when no pack has it,
+        """The content from its pack (see `expand`). FileNotFoundError when no pack has it,
         even as a loose blob again (a pack dissolved meanwhile)."""
         entry = packs.locate(self.packs_dir, sha256)
         if entry is not None:
-            with contextlib.suppress(FileNotFoundError):
-                return packs.read_entry(entry)
-        return self.path_of(sha256).read_bytes()
+            with contextlib.suppress(FileNotFoundError), entry.pack.open("rb") as handle:
+                return expand(packs.entry_reader(entry, handle))
+        return _expand_file(self.path_of(sha256))
 
     def all(self) -> Iterator[BlobInfo]:
         """Every blob on disk (for pruning)."""
@@ -245,8 +290,8 @@ class BlobBatch:
             handle = self._pack_files.get(entry.pack)
             if handle is None:
                 handle = self._pack_files[entry.pack] = entry.pack.open("rb")
-            intact = sha256_of(zlib.decompress(packs.read_entry(entry, handle))) == digest
-        except (OSError, zlib.error):
+            intact = sha256_of(expand(packs.entry_reader(entry, handle))) == digest
+        except (OSError, zlib.error, OversizedBlobError):
             intact = False
         if intact and entry.pack not in self._touched:
             packs.touch(entry)
@@ -328,8 +373,8 @@ def _intact_fd(shard: Directory, name: str, digest: str) -> int | None:
         return None
     try:
         with open(fd, "rb", closefd=False) as handle:
-            intact = sha256_of(zlib.decompress(handle.read())) == digest
-    except (OSError, zlib.error):
+            intact = sha256_of(expand(handle.read)) == digest
+    except (OSError, zlib.error, OversizedBlobError):
         intact = False
     if not intact:
         os.close(fd)

@@ -27,7 +27,7 @@ import os
 import secrets
 import struct
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -106,17 +106,22 @@ def all_entries(directory: Path) -> Iterator[tuple[str, PackEntry, float]]:
             yield digest, entry, mtime
 
 
-def read_entry(entry: PackEntry, handle: BinaryIO | None = None) -> bytes:
-    """The compressed content at `entry` (through `handle`, the pack open, if given).
-    Raises OSError (FileNotFoundError: the pack was dissolved meanwhile)."""
-    if handle is None:
-        with entry.pack.open("rb") as opened:
-            return read_entry(entry, opened)
+def entry_reader(entry: PackEntry, handle: BinaryIO) -> Callable[[int], bytes]:
+    """`read(n)` of the compressed content at `entry`, through `handle` (the pack, open):
+    at most `n` bytes a call, b"" past its end — never more than its index says it holds.
+    A read raises OSError (the pack cut short)."""
     handle.seek(entry.offset)
-    data = handle.read(entry.length)
-    if len(data) != entry.length:
-        raise OSError(f"{entry.pack.name} is cut short")
-    return data
+    left = entry.length
+
+    def read(size: int) -> bytes:
+        nonlocal left
+        data = handle.read(min(size, left))
+        if left and not data:
+            raise OSError(f"{entry.pack.name} is cut short")
+        left -= len(data)
+        return data
+
+    return read
 
 
 def index_of(path: Path) -> dict[str, PackEntry]:
