@@ -24,6 +24,8 @@ from memtab import __version__
 from memtab.cli.options import (
     CliError,
     CommandParser,
+    UsageError,
+    UsageParser,
     add_home_option,
     add_verbose_option,
     default_demo_home,
@@ -39,7 +41,8 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home, HomeError, HomeLocation
 from memtab.store.paths import PathError
 
-if TYPE_CHECKING:  # lazy: only --demo makes a demo home (~20 ms)
+if TYPE_CHECKING:  # lazy: only --demo makes a demo home (~20 ms); a failure, cli.common
+    from memtab.cli.failure import Kind
     from memtab.demo import DemoSession
 
 logger = logging.getLogger(__name__)
@@ -116,7 +119,7 @@ def modules_for(argv: Sequence[str]) -> list[str]:
 
 
 def build_parser(argv: Sequence[str] = ("--help",)) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = UsageParser(
         prog="memtab",
         description="Browse, edit and consolidate the memories your coding agents keep. "
         "Without a command, opens the Memtab window.",
@@ -235,7 +238,12 @@ def install_desktop() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `memtab` command; returns the exit status."""
     words = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(words).parse_args(words)
+    try:
+        args = build_parser(words).parse_args(words)
+    except UsageError as error:  # argparse has said it on stderr
+        if "--json" in words:
+            _failed(error.words, "usage", json=True, command=requested_command(words), quiet=True)
+        raise
     setup_logging(verbosity=verbosity(args))
     if args.command is not None or args.install_desktop or args.self_test:
         # The window's log rotates from its first paint on (`gui.first_paint.boundary`).
@@ -244,6 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         start_rotating()
     # The window shows these in its status bar; a terminal gets them on stderr.
     stop_telling = on_kept_aside(_say_kept_aside) if args.command else lambda: None
+    json = bool(getattr(args, "json", False)) and args.command is not None
     try:
         if args.install_desktop:
             return install_desktop()
@@ -259,19 +268,51 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.handler(args)
         return status
     except (CliError, HomeError, MemoryStoreError, PathError) as error:  # DemoError too
-        print(f"memtab: {printable(str(error), multiline=True)}", file=sys.stderr)
-        return 1
+        return _failed(str(error), "refused", json=json, command=args.command, error=error)
     except BrokenPipeError:
         _print_nowhere()
         return 0
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""
-        print(f"memtab: {error.strerror or error}{where}", file=sys.stderr)
-        return 1
+        said = f"{error.strerror or error}{where}"
+        return _failed(said, "system", json=json, command=args.command, error=error)
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        if not json:
+            raise  # a fault of Memtab's: its traceback, as Python prints it
+        logger.exception("memtab %s failed", args.command)
+        return _failed(_internal(error), "internal", json=True, command=args.command)
     finally:
         stop_telling()
+
+
+def _failed(
+    words: str,
+    kind: Kind,
+    *,
+    json: bool,
+    command: str | None,
+    error: Exception | None = None,
+    quiet: bool = False,
+) -> int:
+    """A command's failure said: its words on stderr (unless `quiet`: said already), and
+    under `--json` the JSON on stdout too (`cli.failure`); the exit status."""
+    if not json:
+        print(f"memtab: {printable(words, multiline=True)}", file=sys.stderr)
+        return 1
+    # lazy: cli.common's store machinery (~40 ms quiet, ~400 ms at load 10) stays out of the
+    # window's start; a command that fails has it loaded already
+    from memtab.cli.failure import failed
+
+    return failed(words, kind, json=True, command=command, error=error, quiet=quiet)
+
+
+def _internal(error: Exception) -> str:
+    # lazy: as `_failed`'s
+    from memtab.cli.failure import internal_words
+
+    return internal_words(error)
 
 
 def _print_nowhere() -> None:

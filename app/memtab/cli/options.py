@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import platformdirs
 
@@ -18,7 +19,13 @@ from memtab.store.home import HomeLocation, resolve_home
 
 
 class CliError(Exception):
-    """A user mistake or an unusable home: printed as one line, exit status 1."""
+    """A user mistake or an unusable home: printed as one line, exit status 1. `output`:
+    the JSON of what the command did before it failed (a run's record), which `--json`
+    prints inside the failure rather than as a second object."""
+
+    def __init__(self, message: str, *, output: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.output = output
 
 
 def add_home_option(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
@@ -49,7 +56,26 @@ def verbosity(args: argparse.Namespace) -> int:
     return int(getattr(args, "verbose", 0)) + int(getattr(args, "verbose_after_command", 0))
 
 
-class CommandParser(argparse.ArgumentParser):
+class UsageError(SystemExit):
+    """Words a parser cannot read: argparse has said so on stderr, with the usage, and the
+    command exits 2, as ever; `words` is what it said (for `--json`)."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__(2)
+        self.words = words
+
+
+class UsageParser(argparse.ArgumentParser):
+    """argparse's parser, keeping what it says of words it cannot read (`UsageError`)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        words = f"{self.prog}: error: {message}"
+        print(words, file=sys.stderr)
+        raise UsageError(words)
+
+
+class CommandParser(UsageParser):
     """A sub-command's parser: it takes the options every command shares after its name.
 
     argparse parses a sub-command's words with the sub-command's parser alone, so an

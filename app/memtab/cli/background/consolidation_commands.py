@@ -248,8 +248,11 @@ def run_consolidate(args: argparse.Namespace) -> int:
 
 def _failed(args: argparse.Namespace, error: ConsolidationError) -> CliError:
     """The error line of a run that did not go through; a run that changed something
-    first prints what it applied (its journal record) before it."""
+    first prints what it applied (its journal record) before it — under `--json` inside
+    the failure's one object."""
     record = error.record if isinstance(error, RunFailedError) else None
+    if record is not None and args.json:
+        return CliError(str(error), output=record.to_json())
     if record is not None:
         _print_record(args, record)
     return CliError(str(error))

@@ -19,6 +19,7 @@ from memtab.check.engine import CheckEngine
 from memtab.check.records import CheckReport, Finding
 from memtab.check.settings import MAX_STALE_DAYS
 from memtab.cli.common import CliError, add_home_option, open_home, print_json
+from memtab.cli.failure import Kind, failed
 from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.review.plan import write_plan
 from memtab.humanize import plural
@@ -81,8 +82,11 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         report = engine.check(args.workspace)
     except (HomeError, MemoryStoreError, PathError, OSError) as error:
-        print(f"memtab: cannot check: {error}", file=sys.stderr)
-        return COULD_NOT_CHECK
+        words = f"cannot check: {error}"
+        kind: Kind = "system" if isinstance(error, OSError) else "refused"
+        return failed(
+            words, kind, json=args.json, command="check", error=error, status=COULD_NOT_CHECK
+        )
     plan_note = (
         _write_plan(home, args.workspace, report, Path(args.plan_out)) if args.plan_out else None
     )

@@ -1,0 +1,90 @@
+"""What a command says when it fails: its words on stderr, as always, and under `--json`
+one JSON object on stdout as well, whatever failed (docs/formats.md, the conventions).
+
+A script reading `memtab COMMAND --json` gets JSON on stdout either way: the command's
+output, or `CommandFailure` — the same words, what kind of failure it was, the system's
+name for it (`ENOSPC`) and the file it was about when the system says. `main` sends every
+failure here; a command that ends on one of its own (`memtab check` could not check) too.
+"""
+
+from __future__ import annotations
+
+import errno as errnos
+import logging
+import sys
+from typing import Annotated, Any, Literal
+
+from memtab.cli.common import CliError, print_json
+from memtab.fs.records import OmitNone, Record
+from memtab.fs.terminal_text import printable
+from memtab.logs import log_file
+
+logger = logging.getLogger(__name__)
+
+Kind = Literal["usage", "refused", "system", "internal"]
+
+
+class CommandFailure(Record, write_only=True):
+    """What `memtab COMMAND --json` prints on stdout when it fails (a stable contract:
+    fields are only added). `kind`: `usage` (words the command does not take), `refused`
+    (Memtab's own refusal, said why), `system` (the system refused: `errno` names it,
+    `path` the file when it says), `internal` (a fault of Memtab's: the log has its
+    traceback). `output`: what the command did before it failed (a run's journal record),
+    where there is such a thing."""
+
+    error: str
+    kind: Kind
+    errno: Annotated[str | None, OmitNone] = None
+    path: Annotated[str | None, OmitNone] = None
+    command: Annotated[str | None, OmitNone] = None
+    output: Annotated[dict[str, Any] | None, OmitNone] = None
+
+
+def failed(
+    words: str,
+    kind: Kind,
+    *,
+    json: bool,
+    command: str | None,
+    error: BaseException | None = None,
+    status: int = 1,
+    quiet: bool = False,
+) -> int:
+    """Say `words` on stderr (`memtab: …`; not when `quiet`: said already) and, under
+    `--json`, the failure on stdout; returns the exit status. When stdout cannot be
+    written either (a full disk under it), stderr says so."""
+    if not quiet:
+        print(f"memtab: {printable(words, multiline=True)}", file=sys.stderr)
+    if not json:
+        return status
+    system = _system_cause(error)
+    failure = CommandFailure(
+        error=words,
+        kind=kind,
+        errno=errnos.errorcode.get(system.errno or 0) if system is not None else None,
+        path=str(system.filename) if system is not None and system.filename else None,
+        command=command,
+        output=error.output if isinstance(error, CliError) else None,
+    )
+    try:
+        print_json(failure.to_json())
+    except OSError as unwritten:
+        print(f"memtab: the JSON could not be written either: {unwritten}", file=sys.stderr)
+    return status
+
+
+def _system_cause(error: BaseException | None) -> OSError | None:
+    """The system's refusal `error` is, or that Memtab's refusal was made of (a full disk
+    under a save), by the chain of exceptions raised while handling one another."""
+    for _ in range(8):
+        if error is None or isinstance(error, OSError):
+            return error
+        error = error.__cause__ or error.__context__
+    return None
+
+
+def internal_words(error: BaseException) -> str:
+    """A fault of Memtab's in words, and where its traceback went (the caller logs it)."""
+    where = log_file()
+    kept = f"; its traceback is in {where}" if where is not None else ""
+    return f"an unexpected error: {type(error).__name__}: {error}{kept}"
