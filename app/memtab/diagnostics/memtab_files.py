@@ -7,6 +7,9 @@ broken. So are stored contents that cannot be read back (their versions cannot b
 restored) and index lines that do not parse (their versions are not shown). Every change
 to memory takes a lock in the locks directory (§14.1): one that cannot be taken is broken
 too. Each check writes only a hidden probe of Memtab's temp pattern, removed at once.
+History not being recorded (a recording pass could not write it: `memtab watch`'s, or a
+window's) is said with why and since when, as the home says it (`store.catch_up.recording`):
+broken while history still cannot be written, a warning once it can again.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import os
 from pathlib import Path
 from typing import Annotated
 
+from memtab import humanize
 from memtab.diagnostics.report import Findings
 from memtab.diagnostics.xum_locks import XumLocksFacts
 from memtab.fs.atomic import Directory
@@ -24,6 +28,11 @@ from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.fs.records import OmitNone, Record
 from memtab.humanize import plural
+from memtab.store.catch_up.recording import (
+    RecordingState,
+    not_recorded_words,
+    recording_state,
+)
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.recorder import history_problem
 from memtab.store.history.runs import parse_run
@@ -54,6 +63,8 @@ class HistoryFacts(Record, write_only=True):
     contents: int = 0
     unreadable_contents: int = 0
     indexes: tuple[IndexFacts, ...] = ()
+    recording: RecordingState | None = None
+    """What the last recording pass said (`recording.json`), None when none has."""
 
 
 class LocksFacts(Record, write_only=True):
@@ -87,11 +98,20 @@ def check_history(home: Home) -> tuple[HistoryFacts, Findings]:
             "until it can"
         )
     contents, unreadable = _check_contents(home, found)
+    recording = recording_state(home)
+    if recording is not None and not recording.recording:
+        since = humanize.absolute_time(recording.since_ms)[:16] if recording.since_ms else "a while"
+        words = not_recorded_words(recording, since)
+        if problem is None:
+            found.warning(f"{words} (it can be written now: the next recording pass catches up)")
+        else:
+            found.broken(words)
     return facts.replaced(
         writable=problem is None,
         contents=contents,
         unreadable_contents=unreadable,
         indexes=_check_indexes(home, found),
+        recording=recording,
     ), found
 
 

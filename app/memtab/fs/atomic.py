@@ -11,6 +11,8 @@ sees the old content or the new one:
   (`rename_no_replace`), swap two entries in one step (`exchange`). Working through a
   directory descriptor means a symlink swapped into the path after a check cannot
   redirect the write (see `memtab.fs.confined`).
+- `overwrite_in_place`: the one write that is not atomic, for a small file of news kept at
+  a fixed size: written over in place, it needs no new block, so a full disk still takes it.
 - `durable=False` skips the fsyncs, for many writes made durable together afterwards
   with one `make_filesystem_durable`. Readers still see the old content or the new one, but a
   crash before that sync can leave the file empty or cut short: only for copies whose
@@ -438,6 +440,24 @@ def _libc() -> Any:
     import ctypes  # lazy: platform (the C library, where there is one)
 
     return ctypes.CDLL(None, use_errno=True)
+
+
+def overwrite_in_place(target: Path, data: bytes) -> None:
+    """Write `data` over the regular file `target`, which holds as many bytes already, in
+    place and fsynced. It allocates nothing, so it works on a full disk; it is not atomic
+    (a reader may see old and new bytes mixed for a moment: its readers read it again).
+    OSError when `target` is missing, a link, not a regular file or of another size."""
+    fd = os.open(target, os.O_WRONLY | _BINARY | _CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+            raise OSError(errno.EINVAL, "not a file of that size", str(target))
+        written = 0
+        while written < len(data):
+            written += os.write(fd, data[written:])
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def atomic_write_text(target: Path, text: str, *, mode: int | None = None) -> None:

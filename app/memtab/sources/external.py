@@ -32,6 +32,7 @@ from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.sources.agent_file import index_key
 from memtab.sources.content import file_lock_path, read_source_file
 from memtab.sources.model import SourceFile, SourceListing
+from memtab.store.catch_up.recording import unrecorded_reason
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.recorder import HistoryRecorder, Observation, ReadAgainst
 from memtab.store.history.versions import ScopeHistory, Version
@@ -53,6 +54,8 @@ class SourceExternalReport:
     busy: int = 0
     """Files left for the next pass (Memtab was saving them)."""
     problems: list[str] = field(default_factory=list)
+    unrecorded: str | None = None
+    """Why history could not be written, when it could not (a full disk: formats §14.5)."""
 
     @property
     def changed(self) -> bool:
@@ -73,7 +76,7 @@ def record_source_external(
         found = _stat(file)
         if found is None or _unchanged(newest.get(file.id), found, _SAME.get((key, file.id))):
             continue
-        _record_file(recorder, key, listing, file, found, report, actor)
+        _record_file(home, recorder, key, listing, file, found, report, actor)
     if listing.error is None and not listing.truncated:
         gone = [
             Observation(path, None, read_against=ReadAgainst(version.id))
@@ -85,6 +88,7 @@ def record_source_external(
                 added = recorder.observe(key, gone, actor=actor)
             except (OSError, TimeoutError) as error:
                 report.problems.append(f"{listing.source.id}: cannot record deletions: {error}")
+                report.unrecorded = report.unrecorded or unrecorded_reason(error, home)
             else:
                 report.deleted += sum(1 for version in added if version.deleted)
     for problem in report.problems:
@@ -93,6 +97,7 @@ def record_source_external(
 
 
 def _record_file(
+    home: Home,
     recorder: HistoryRecorder,
     key: str,
     listing: SourceListing,
@@ -117,6 +122,7 @@ def _record_file(
         return
     except (SourceError, OSError, TimeoutError) as error:
         report.problems.append(f"{file.id}: {error}")
+        report.unrecorded = report.unrecorded or unrecorded_reason(error, home)
         return
     report.recorded += len(added)
 

@@ -152,6 +152,9 @@ class PathKind(enum.StrEnum):
     HISTORY_INDEX = "history_index"
     """A history index of Memtab's (key = its scope key: `global`, `project-<dir>`,
     `workspace-<id>`): a version of one of that scope's files was recorded."""
+    HISTORY_RECORDING = "history_recording"
+    """Whether what other programs change is being recorded in history
+    (`memtab/history/recording.json`, `store.catch_up.recording`)."""
     RUNS_LOG = "runs_log"
     """Memtab's log of every run: consolidation, writer, sync, revert."""
     SYNC = "sync"
@@ -173,6 +176,7 @@ class PathKind(enum.StrEnum):
 MEMTAB_KINDS = frozenset(
     {
         PathKind.HISTORY_INDEX,
+        PathKind.HISTORY_RECORDING,
         PathKind.RUNS_LOG,
         PathKind.SYNC,
         PathKind.SYNC_REPOSITORY,
@@ -214,6 +218,7 @@ class _LayoutNames(NamedTuple):
     history: str
     history_index: str
     runs_log: str
+    recording: str
     sync: str
 
 
@@ -243,6 +248,7 @@ def _layout_names() -> _LayoutNames:
         history=home.history_dir.name,
         history_index=home.history_index_dir.name,
         runs_log=home.runs_log_path.name,
+        recording=home.recording_path.name,
         sync=home.sync_dir.name,
     )
 
@@ -284,6 +290,8 @@ def _history_place(inside: list[str], names: _LayoutNames) -> PathPlace:
     MEMTAB_DATA: content blobs, stat caches, the prune mark)."""
     if inside == [names.runs_log]:
         return PathPlace(PathKind.RUNS_LOG)
+    if inside == [names.recording]:
+        return PathPlace(PathKind.HISTORY_RECORDING)
     if len(inside) == 2 and inside[0] == names.history_index:
         key = _named(inside[1], _INDEX_SUFFIX)
         if key is not None:
@@ -444,6 +452,11 @@ class Home:
     def history_index_dir(self) -> Path:
         """One append-only JSON-lines index per scope (global, a project, a workspace)."""
         return self.history_dir / "index"
+
+    @property
+    def recording_path(self) -> Path:
+        """Whether history is being recorded, and why not (`store.catch_up.recording`)."""
+        return self.history_dir / "recording.json"
 
     @property
     def runs_log_path(self) -> Path:

@@ -11,6 +11,11 @@ have been quiet for `SETTLE_S` (at most `MAX_DELAY_S` after the first) those are
 `actors.py` can tell. A burst of changes lands in one pass, so its versions are one event
 (`events.py`). Every `FULL_PASS_S` everything is recorded again, for what a watch missed.
 
+A pass that cannot write history (a full disk) leaves what it found for the next: the home
+says history is not being recorded, why and since when (`store.catch_up.recording`, which
+the window and `memtab doctor` read), the targets that failed are tried again every
+`RETRY_S`, and the first pass that records them all says history is recorded again.
+
 Between changes it sleeps in `threading.Event.wait`: no timer ticks while nothing
 changes. It never writes a memory file: it only reads them and writes history.
 """
@@ -39,6 +44,7 @@ from watchdog.observers.api import BaseObserver
 from memtab.fs.heap import release_free_heap
 from memtab.logs import quiet_library_warnings
 from memtab.store.catch_up.external import record_external
+from memtab.store.catch_up.recording import note_recording, unrecorded_reason
 from memtab.store.history.prune import maybe_prune
 from memtab.store.home import Home
 from memtab.store.paths import Scope
@@ -55,6 +61,8 @@ SETTLE_S = 0.1
 MAX_DELAY_S = 0.3
 """The longest a change waits for quiet: a change is recorded within about a second."""
 FULL_PASS_S = 600.0
+RETRY_S = 60.0
+"""How often the targets history could not be written for are tried again."""
 POLL_INTERVAL_S = 1.0
 _SKIPPED_EVENTS = frozenset({EVENT_TYPE_OPENED, EVENT_TYPE_CLOSED_NO_WRITE})
 
@@ -100,6 +108,7 @@ class Recorder:
         use_polling: bool = False,
         poll_interval_s: float = POLL_INTERVAL_S,
         full_pass_s: float = FULL_PASS_S,
+        retry_s: float = RETRY_S,
         on_ready: Callable[[Recorder], None] | None = None,
     ) -> None:
         """`on_ready` is called (on `run`'s thread) once the first pass is done and the
@@ -109,6 +118,9 @@ class Recorder:
         self._use_polling = use_polling
         self._poll_interval_s = poll_interval_s
         self._full_pass_s = full_pass_s
+        self._retry_s = retry_s
+        self._unrecorded: dict[str, str] = {}  # target → why history could not be written
+        self._by = f"memtab watch (pid {os.getpid()})"
         self._lease = RecorderLease(home)
         self._stop = threading.Event()
         self._wake = threading.Event()
@@ -170,17 +182,29 @@ class Recorder:
                 report.recorded += found.recorded
                 report.deleted += found.deleted
                 report.problems += found.problems
-                return
-            target = self._targets.scopes.get(key)
-            if target is None:
-                return
-            actor_of = functools.partial(self._mux_actor, target)
-            recorded = record_external(target.store, scopes=(target.scope,), actor_of=actor_of)
-            report.recorded += recorded.recorded
-            report.deleted += recorded.deleted
-            report.problems += recorded.warnings()
-        except Exception:  # one target's failure must not end the recorder
+                unrecorded = found.unrecorded
+            else:
+                target = self._targets.scopes.get(key)
+                if target is None:
+                    return
+                actor_of = functools.partial(self._mux_actor, target)
+                recorded = record_external(target.store, scopes=(target.scope,), actor_of=actor_of)
+                report.recorded += recorded.recorded
+                report.deleted += recorded.deleted
+                report.problems += recorded.warnings()
+                unrecorded = recorded.unrecorded
+        except Exception as error:  # one target's failure must not end the recorder
             logger.exception("Cannot record the changes of %s", key)
+            unrecorded = unrecorded_reason(error, self.home)
+        self._note(key, unrecorded)
+
+    def _note(self, key: str, unrecorded: str | None) -> None:
+        """Whether `key` could be recorded, and so whether history is (the home says)."""
+        if unrecorded is None:
+            self._unrecorded.pop(key, None)
+        else:
+            self._unrecorded[key] = unrecorded
+        note_recording(self.home, next(iter(self._unrecorded.values()), None), by=self._by)
 
     def _mux_actor(self, target: ScopeTarget, scope: Scope, paths: Sequence[str]) -> str:
         """Who changed `paths` of `target`'s scope (they are named on disk too: xum's
@@ -204,14 +228,22 @@ class Recorder:
 
     def _loop(self) -> None:
         next_full = time.monotonic() + self._full_pass_s
+        next_retry = time.monotonic() + self._retry_s
         while not self._stop.is_set():
-            woke = self._wake.wait(timeout=max(next_full - time.monotonic(), 0.0))
+            due = min(next_full, next_retry) if self._unrecorded else next_full
+            woke = self._wake.wait(timeout=max(due - time.monotonic(), 0.0))
             if self._stop.is_set():
                 break
-            if not woke:
+            if not woke and time.monotonic() >= next_full:
                 self.record_everything()
                 release_free_heap()
                 next_full = time.monotonic() + self._full_pass_s
+                continue
+            if not woke:  # history could not be written for some: try them again
+                report = PassReport()
+                for key in sorted(self._unrecorded):
+                    self._record_key(key, report)
+                next_retry = time.monotonic() + self._retry_s
                 continue
             self._settle()
             self._wake.clear()  # before taking the keys: a change posted after wakes again

@@ -12,6 +12,7 @@ from memtab.sources.discovery import discover
 from memtab.sources.external import SourceExternalReport, record_source_external
 from memtab.sources.listing import list_source
 from memtab.sources.model import Source
+from memtab.store.catch_up.recording import unrecorded_reason
 from memtab.store.home import Home
 from memtab.watch.actors import source_actor
 
@@ -37,11 +38,13 @@ def record_sources(
             break
         try:
             report = record_source(home, source)
-        except Exception:  # one source's failure must not stop the others
+        except Exception as error:  # one source's failure must not stop the others
             logger.exception("Cannot record the changes of %s", source.id)
+            total.unrecorded = total.unrecorded or unrecorded_reason(error, home)
             continue
         total.recorded += report.recorded
         total.deleted += report.deleted
         total.busy += report.busy
         total.problems += report.problems
+        total.unrecorded = total.unrecorded or report.unrecorded
     return total

@@ -10,6 +10,7 @@ Every function here reads the disk: run it off the GUI thread.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.file_protocol.memory_file import Commit, MemoryFile
 from memtab.store.actors import actor_name
 from memtab.store.catch_up.external import ExternalReport, record_external
+from memtab.store.catch_up.recording import RecordingState, not_recorded_words, note_recording
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.prune import maybe_prune
 from memtab.store.history.versions import Version
@@ -200,7 +202,8 @@ def record_external_changes(
     first one of a home also removes what a killed Memtab left there (`store.leftovers`).
     Other agents' sources are recorded too (`watch.sources`). While `memtab watch` runs
     for the home it records them all (with who made them): the window leaves them to it
-    (docs/formats.md §14.5)."""
+    (docs/formats.md §14.5). Whether history could be written, the home says
+    (`store.catch_up.recording`): the window's status bar follows that file."""
     remove_leftover_temps_once(store.home)
     if recorder_running(store.home):
         return ExternalReport()
@@ -210,6 +213,18 @@ def record_external_changes(
         report.recorded += sources.recorded
         report.deleted += sources.deleted
         report.problems += sources.problems
+        report.unrecorded = report.unrecorded or sources.unrecorded
+    if report.unrecorded or not report.cancelled:
+        note_recording(store.home, report.unrecorded, by=f"the window (pid {os.getpid()})")
     if not report.cancelled:
         maybe_prune(store.home)
     return report
+
+
+def recording_notice(state: RecordingState | None) -> tuple[str, str] | None:
+    """The status bar's note while history is not being recorded — a word, and what it
+    means (`not_recorded_words`) — or None while it is (or nothing was said)."""
+    if state is None or state.recording:
+        return None
+    since = humanize.absolute_time(state.since_ms)[:16] if state.since_ms else "a while"
+    return "History not recorded", not_recorded_words(state, since)

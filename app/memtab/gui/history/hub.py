@@ -24,6 +24,10 @@ its actions (`history.panel`, `history.trash`, `history.runs`):
   workspace is shown, the bursts Recently deleted lists are read on the hub's worker
   (`news_bursts`) and one not seen yet is shown in the tab's news bar (`BurstNotices`);
   its Review… opens Recently deleted at it.
+- Whether history is being recorded (`memtab/history/recording.json`, which this window's
+  recording passes and `memtab watch` write) is read when the tab has loaded and whenever
+  the watcher says it changed: while it is not, the status bar says so (`recording_note`,
+  why and since when in its tooltip).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import contextlib
 import functools
 import logging
 from collections.abc import Callable
+from typing import cast
 
 from PySide6.QtCore import QElapsedTimer, QObject, QTimer, Slot
 from PySide6.QtWidgets import QDockWidget
@@ -40,7 +45,7 @@ from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
 from memtab.components.history.deleted import DeletedFile, agent_file, news_bursts
-from memtab.components.history.history import record_external_changes
+from memtab.components.history.history import record_external_changes, recording_notice
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile
@@ -50,9 +55,11 @@ from memtab.gui.history.burst_notice import BurstNotices, NoticeBar
 from memtab.gui.history.panel import HistoryPanel
 from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
+from memtab.gui.history.widgets import RecordingNote
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.sources.model import Source
+from memtab.store.catch_up.recording import recording_state
 from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.home import Home, PathKind
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
@@ -66,6 +73,7 @@ RECORD_QUIET_MS = 1500
 RECORD_MAX_WAIT_MS = 20_000
 IMPORT_KEY = "import-journal-runs"
 NEWS_KEY = "burst-news"
+RECORDING_KEY = "read-recording-state"
 PANEL_FLAG = "history-panel"
 """The UI-state flag: whether the History panel is shown."""
 
@@ -91,6 +99,10 @@ def _restore_deleted_file(
     except SourceError as error:
         return OpResult.failed(f"Restoring {file.name} failed", error)
     return undo.restore_deleted(stack, target, file.version.id, allow_unkept=allow_unkept)
+
+
+def _recording_job(home: Home, _ctx: TaskContext) -> object:
+    return recording_notice(recording_state(home))
 
 
 class HistoryHub(QObject):
@@ -128,6 +140,8 @@ class HistoryHub(QObject):
         if news is not None:
             self.notices = BurstNotices(context, news, self)
             self.notices.review_requested.connect(self.review_burst)
+        self.recording_note = RecordingNote(shell.as_widget())
+        """Placed in the window's status bar by the window (`gui.window.features`)."""
 
         self.panel = HistoryPanel()
         self.dock = QDockWidget("History")
@@ -310,6 +324,8 @@ class HistoryHub(QObject):
             runs.reload()
         if batch.affects(PathKind.CONSOLIDATION_JOURNAL):
             self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
+        if batch.affects(PathKind.HISTORY_RECORDING) and not self._shut_down:
+            self._read_recording()
 
     def tab_loaded(self) -> None:
         """The Memory tab has loaded: record what changed from the next scan on."""
@@ -321,7 +337,12 @@ class HistoryHub(QObject):
         # (Not once the window is closing: its last scan may end after the workers did.)
         if not self._shut_down:
             self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
+            self._read_recording()
         self._look_for_news()  # what happened while no window ran
+
+    def _read_recording(self) -> None:
+        """Read whether history is being recorded (off the GUI thread) and show it."""
+        self._jobs().submit_latest(RECORDING_KEY, functools.partial(_recording_job, self._home))
 
     @Slot(object)
     def _on_shown_scan_applied(self, scan: HomeScan) -> None:
@@ -434,7 +455,9 @@ class HistoryHub(QObject):
 
     @Slot(str, object)
     def _on_runner_latest_finished(self, key: str, result: object) -> None:
-        if key == NEWS_KEY and isinstance(result, list) and self.notices is not None:
+        if key == RECORDING_KEY:
+            self.recording_note.show_notice(cast("tuple[str, str] | None", result))
+        elif key == NEWS_KEY and isinstance(result, list) and self.notices is not None:
             self.notices.take(result)
 
     @Slot(str, str)

@@ -3,7 +3,8 @@
 `DiffPane` frames the one `DiffView` with what its two sides are (`− version of 12:03 ·
 + now`) and the counts; the History panel, Runs…, a revert's refusals and the review of
 a plan all show their diffs in it. `RowList` is the plain sortless list of rows with
-columns they use for versions, runs, deleted files and ops.
+columns they use for versions, runs, deleted files and ops. `RecordingNote` is the status
+bar's word while history is not being recorded.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -28,6 +30,27 @@ from memtab.gui.toolkit.style import Accent, accent_text, muted_text
 from memtab.gui.toolkit.widgets import WrappedLabel
 
 logger = logging.getLogger(__name__)
+
+
+class RecordingNote(QLabel):
+    """The status bar's word while what other programs change is not being recorded in
+    history (a full disk): its tooltip says why and since when; hidden while it is."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("historyRecording")
+        self.setAccessibleName("History recording")
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, accent_text(palette, Accent.WARNING))
+        self.setPalette(palette)
+        self.setVisible(False)
+
+    def show_notice(self, notice: tuple[str, str] | None) -> None:
+        """Show `(word, what it means)`, or hide for None (history is recorded)."""
+        word, meaning = notice if notice is not None else ("", "")
+        self.setText(word)
+        self.setToolTip(meaning)
+        self.setVisible(notice is not None)
 
 
 class DiffPane(QWidget):

@@ -194,6 +194,7 @@ def build_history(window: MainWindow) -> HistoryHub:
     window.history = history = HistoryHub(
         window.context, window, tab.editor, window, news=tab.news_bar
     )
+    window.status_bar.insert_permanent_first(history.recording_note)
     tab.footer.runs_dialog_requested.connect(history.show_runs)
     tab.file_actions.history_requested.connect(history.show_history)
     tab.file_actions.trash_requested.connect(history.open_trash)

@@ -51,6 +51,7 @@ from memtab.fs.readable import HardLinkedFileError
 from memtab.fs.records import Record, ValidEntries
 from memtab.fs.records import field as records_field
 from memtab.fs.sidecar import read_sidecar
+from memtab.store.catch_up.recording import unrecorded_reason
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeBusyError
 from memtab.store.files import holds_entries, note_too_deep
 from memtab.store.history.blobs import sha256_of
@@ -97,6 +98,8 @@ class ExternalReport:
     problems: list[str] = field(default_factory=list)
     not_kept: list[tuple[str, str]] = field(default_factory=list)  # (path, why), new ones
     cancelled: bool = False
+    unrecorded: str | None = None
+    """Why history could not be written, when it could not (a full disk: `recording`)."""
 
     @property
     def changed(self) -> bool:
@@ -169,6 +172,7 @@ def record_external(
             problem = f"cannot record external changes of the {scope.value} scope: {error}"
             logger.warning("%s", problem)
             report.problems.append(problem)
+            report.unrecorded = report.unrecorded or unrecorded_reason(error, store.home)
     return report
 
 
