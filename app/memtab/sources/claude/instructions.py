@@ -59,8 +59,145 @@ _AGENTS_FILES = ("AGENTS.md", ".claude/AGENTS.md")
 _PATHS_KEY = re.compile(r"(?m)^paths\s*:")
 _IMPORT = re.compile(r"(?:^|\s)@((?:[^\s\\]|\\ )+)")
 _CODE_SPAN = re.compile(r"`[^`]*`")
-        for match in _IMPORT.finditer(_CODE_SPAN.sub(" ", line)):
-            target = _import_target(match.group(1), base, user_home)
+_RELATIVE_IMPORT = re.compile(r"[A-Za-z0-9._-]")
+_TEXT_SUFFIXES = frozenset(
+    [
+        ".md",
+        ".markdown",
+        ".txt",
+        ".text",
+        ".rst",
+        ".adoc",
+        ".json",
+        ".yaml",
+        ".yml",
+        ".toml",
+        ".ini",
+        ".cfg",
+        ".conf",
+        ".xml",
+        ".csv",
+        ".py",
+        ".js",
+        ".ts",
+        ".tsx",
+        ".jsx",
+        ".sh",
+        ".go",
+        ".rs",
+        ".java",
+        ".rb",
+        ".sql",
+        ".html",
+        ".css",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class InstructionFile:
+    """One file Claude Code reads, why, and (for an import) which file imported it."""
+
+    path: Path
+    kind: Kind
+    imported_by: Path | None = None
+    imported_at_line: int | None = None
+    """The line of `imported_by` that imports it (1-based)."""
+
+
+def instruction_mode(settings_files: Sequence[Path]) -> tuple[InstructionMode, Path | None]:
+    """The `instructionFiles` value in effect (first set wins) and the file that set it."""
+    for settings_file in settings_files:
+        settings = read_settings_file(settings_file)
+        if settings is None:
+            continue
+        raw = settings.instruction_files_option
+        if raw is not None:
+            mode = next((m for m in MODES if m == raw), DEFAULT_MODE)
+            return mode, settings_file
+    return DEFAULT_MODE, None
+
+
+def instruction_files(
+    *,
+    cwd: Path | None,
+    config_root: Path | None,
+    managed_dir: Path | None,
+    user_home: Path,
+    mode: InstructionMode,
+) -> list[InstructionFile]:
+    """The instruction files (not auto memory) read at a session start in `cwd`, in order."""
+    found: list[InstructionFile] = []
+    seen: set[str] = set()
+
+    def add(path: Path, kind: Kind) -> None:
+        if _is_file(path) and _key(path) not in seen:
+            _add_with_imports(found, seen, path, kind, None, user_home, 0)
+
+    if managed_dir is not None:
+        add(managed_dir / "CLAUDE.md", "managed")
+        for rule in _rules(managed_dir / ".claude" / "rules"):
+            add(rule, "managed")
+    if mode != "managed-only" and config_root is not None:
+        add(config_root / "CLAUDE.md", "user")
+        for rule in _rules(config_root / "rules"):
+            add(rule, "user")
+    if mode == "managed-only" or cwd is None:
+        return found
+    directories = [*reversed(cwd.parents), cwd][1:]  # root excluded, down to cwd
+    own = any(_is_file(d / name) for d in directories for name in _OWN_INSTRUCTIONS)
+    with_agents = mode == "claude-md-and-agents-md" or (mode == DEFAULT_MODE and not own)
+    for directory in directories:
+        add(directory / "CLAUDE.md", "project")
+        add(directory / ".claude" / "CLAUDE.md", "project")
+        for rule in _rules(directory / ".claude" / "rules"):
+            add(rule, "project")
+        add(directory / "CLAUDE.local.md", "local")
+        if with_agents:
+            for name in _AGENTS_FILES:
+                agents = directory / name
+                if not _same_as_loaded(agents, found):
+                    add(agents, "project")
+    return found
+
+
+def _add_with_imports(
+    found: list[InstructionFile],
+    seen: set[str],
+    path: Path,
+    kind: Kind,
+    parent: tuple[Path, int] | None,
+    user_home: Path,
+    depth: int,
+) -> None:
+    seen.add(_key(path))
+    found.append(InstructionFile(path, kind, *(parent or (None, None))))
+    if depth >= MAX_IMPORT_DEPTH:
+        return
+    for target, line in imports_with_lines(_read(path), path.parent, user_home):
+        if _is_file(target) and _key(target) not in seen:
+            _add_with_imports(found, seen, target, kind, (path, line), user_home, depth + 1)
+
+
+_NOT_PROSE = (LineKind.FRONTMATTER, LineKind.FENCE, LineKind.CODE)
+
+
+def imports_of(text: str, base: Path, user_home: Path) -> Iterator[Path]:
+    """The files `text` `@`-imports, resolved (`imports_with_lines`)."""
+    for target, _line in imports_with_lines(text, base, user_home):
+        yield target
+
+
+def imports_with_lines(text: str, base: Path, user_home: Path) -> Iterator[tuple[Path, int]]:
+    """The files `text` `@`-imports, resolved, each with its line (1-based): `~/` under the
+    home, a relative path from `base`; never in the frontmatter, a fenced code block (as
+    the one classifier tells them, `memtab.markdown`) or a code span; only text files."""
+    lines = text.splitlines()
+    for number, (line, found) in enumerate(zip(lines, classify(lines), strict=True), 1):
+        if found.kind in _NOT_PROSE:
+            continue
+        for _start, _end, written in import_spans(line):
+            target = import_target(written, base, user_home)
             if target is not None:
                 yield target, number
 
