@@ -97,6 +97,14 @@ def test_jsonc_comments_and_trailing_commas_stay_where_they_were() -> None:
         set_member("{// no\n}", PATH, "m")  # comments are JSONC's, not JSON's
 
 
+def test_a_comment_ends_at_its_first_closing_even_where_a_later_one_follows() -> None:
+    """The object closes on its last member's line, a comment on each side of the brace:
+    the member goes right after the last value, not after the later comment's `*/`."""
+    text = '{\n  "servers": {\n    "gh": "gh-mcp" /* a */ } /* b */\n}'
+    edited, _ = set_member(text, ("servers", "memtab"), "m", jsonc=True)
+    assert edited == text.replace('"gh-mcp" ', '"gh-mcp",\n    "memtab": "m" ')
+
+
 @pytest.mark.parametrize(
     ("text", "why"),
     [

@@ -32,8 +32,9 @@ _TOKEN = re.compile(
     r"|-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?"
     r"|true|false|null|[{}\[\]:,]"
 )
-# What may follow a member on its own line: spaces, block comments, a line comment.
-_REST_OF_LINE = re.compile(r"[ \t]*+(?:/\*[^\n]*?\*/[ \t]*+)*(?://[^\n]*+)?(?=\r?\n)")
+# What may follow a member on its own line: spaces, block comments, a line comment. A
+# comment ends at its first `*/` (atomic), so the comments of a line are read one way only.
+_REST_OF_LINE = re.compile(r"[ \t]*+(?:(?>/\*[^\n]*?\*/)[ \t]*+)*+(?://[^\n]*+)?(?=\r?\n)")
 
 _KEY_SEPARATOR = re.compile(r"[ \t]*:[ \t]*")
 _SPACES = re.compile(r"[ \t]*")

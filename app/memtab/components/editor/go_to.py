@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-_TARGET = re.compile(r"^\s*:?\s*(\d+)\s*(?:[:,]\s*(\d+)\s*)?$")
+# Possessive runs: the blanks before an optional `:` are read once, not split every way.
+_TARGET = re.compile(r"^\s*+:?\s*+(\d++)\s*+(?:[:,]\s*+(\d++)\s*+)?$")
 
 
 class LineTarget(NamedTuple):
