@@ -30,6 +30,15 @@ from watchdog.events import (
     EVENT_TYPE_ATTRIB,
     EVENT_TYPE_CLOSED_NO_WRITE,
     EVENT_TYPE_OPENED,
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirModifiedEvent,
+    DirMovedEvent,
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
     FileSystemEvent,
     FileSystemEventHandler,
 )
@@ -52,6 +61,20 @@ logger = logging.getLogger(__name__)
 
 REFRESH_S = 2.0
 _NOT_CHANGES = frozenset({EVENT_TYPE_OPENED, EVENT_TYPE_CLOSED_NO_WRITE, EVENT_TYPE_ATTRIB})
+# What the watch asks the kernel for: changes only. Every read of a watched file (the
+# catalog's own, for snippets and indexing) would otherwise wake the watcher, and an
+# event in its hands when it stops makes watchdog log an ERROR for a normal close.
+_CHANGES = [
+    FileCreatedEvent,
+    DirCreatedEvent,
+    FileModifiedEvent,
+    DirModifiedEvent,
+    FileDeletedEvent,
+    DirDeletedEvent,
+    FileMovedEvent,
+    DirMovedEvent,
+    FileClosedEvent,
+]
 FULL_RELIST_S = 30.0
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
@@ -223,7 +246,9 @@ class MemoryCatalog:
             with watching_any_depth(*roots):
                 for root in roots:
                     if root.is_dir():
-                        observer.schedule(handler, os.fspath(root), recursive=True)
+                        observer.schedule(
+                            handler, os.fspath(root), recursive=True, event_filter=_CHANGES
+                        )
                 observer.start()
         except OSError as error:  # out of inotify watches, a tree too deep: re-listed by age
             logger.info("catalog: not watching the scopes (%s)", error)
