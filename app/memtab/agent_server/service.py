@@ -166,7 +166,7 @@ class MemoryService:
         if len(query) > MAX_QUERY_CHARS:
             raise ToolArgumentError(f"`query` must be at most {MAX_QUERY_CHARS} characters")
         limit = _integer(arguments, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
-        scope = _optional_text(arguments, "scope")
+        scope = self._known_scope(_optional_text(arguments, "scope"))
         results = self.catalog.search(query, scope=scope, limit=limit)
         found = SearchResults(results=tuple(results), notes=self.catalog.notes())
         return Answer(json.dumps(found.to_json(), ensure_ascii=False, indent=1))

@@ -1,5 +1,6 @@
-"""`list` keeps the scope it is given — one of the store's, an agent, or a source found —
-and refuses, in words, one that names nothing (it used to answer an empty list)."""
+"""`list` and `search` keep the scope they are given — one of the store's, an agent, or a
+source found — and refuse, in words, one that names nothing (each used to answer an empty
+list, as if the scope held no file)."""
 
 from __future__ import annotations
 
@@ -43,8 +44,16 @@ def test_an_unknown_scope_is_refused_in_words_and_a_known_one_lists_its_files(
     service: MemoryService,
 ) -> None:
     for scope, says in UNKNOWN:
-        answer = service.call("list", {"scope": scope}, "test")
-        assert answer.error is not None and answer.error.startswith(says), scope
+        for tool in ("list", "search"):
+            answer = service.call(tool, {"scope": scope, "query": "memory"}, "test")
+            assert answer.error is not None and answer.error.startswith(says), (tool, scope)
     assert listed_scopes(service, "global") == {"global"}
     assert listed_scopes(service, "claude-code:user") == {"claude-code:user"}
     assert {scope.split(":")[0] for scope in listed_scopes(service, "codex")} == {"codex"}
+
+
+def test_search_in_a_known_scope_finds_only_its_files(service: MemoryService) -> None:
+    answer = service.call("search", {"query": "diffs", "scope": "claude-code:user"}, "test")
+    assert answer.error is None, answer.error
+    found = {hit["scope"] for hit in json.loads(answer.text)["results"]}
+    assert found == {"claude-code:user"}
