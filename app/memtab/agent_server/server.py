@@ -40,7 +40,7 @@ def client_name(context: ServerRequestContext[Any]) -> str | None:
 
 def build_server(service: MemoryService) -> Server[Any]:
     """The SDK server whose tools are `service`'s."""
-    tools = tool_list(service.writes)
+    tools = tool_list(service.writes, service.budget)
 
     async def on_list_tools(
         context: ServerRequestContext[Any], params: types.PaginatedRequestParams | None

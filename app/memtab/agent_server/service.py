@@ -17,13 +17,21 @@ server goes on.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
-from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog, SearchHit
+from memtab.agent_server.answers import file_page, lines_page, search_page
+from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog
+from memtab.agent_server.paging import (
+    CURSOR_SHA_DIGITS,
+    DEFAULT_ANSWER_BUDGET,
+    PageCursor,
+    cut_to_fit,
+    decode_cursor,
+    framed_size,
+)
 from memtab.agent_server.server_names import READ_TOOLS, WriteMode
 from memtab.agent_server.tools import (
     CHANGE_TOOLS,
@@ -32,7 +40,6 @@ from memtab.agent_server.tools import (
     MAX_QUERY_CHARS,
 )
 from memtab.file_protocol.file_ref import OTHER_AGENTS, SourceError
-from memtab.fs.records import OmitEmpty, Record
 from memtab.redact import redact_secrets
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
@@ -40,12 +47,12 @@ from memtab.sources.discovery import discover
 from memtab.sources.listing import find_file
 from memtab.store.actors import MCP_PREFIX
 from memtab.store.errors import MemoryStoreError, ToolArgumentError
+from memtab.store.files import content_sha256
 from memtab.store.home import Home
 from memtab.store.paths import SCOPE_ORDER, PathError, parse_virtual_path
 from memtab.store.proposals.queue import ProposalError, ProposalQueue, ToolCall
-from memtab.store.scopes.file_rows import FileRow
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.scopes.tool import MemoryTool, ToolRequest, numbered_view, parse_tool_request
+from memtab.store.scopes.tool import MemoryTool, ToolRequest, parse_tool_request, view_lines
 from memtab.store.scopes.tool_args import ViewArgs
 from memtab.store.sidecars.registry import Workspace
 
@@ -73,26 +80,10 @@ def client_actor(name: str | None) -> str:
     return MCP_PREFIX + (cleaned or UNKNOWN_CLIENT)
 
 
-class FilePage(Record, write_only=True):
-    """What `list` answers (docs/formats.md §22.2): a page of the rows of `memtab list
-    --json` (another agent's file with its own fields), how many in all, where it starts,
-    and what was left out and why (`notes`, only when something was)."""
-
-    files: tuple[FileRow, ...]
-    total: int
-    offset: int
-    notes: Annotated[tuple[str, ...], OmitEmpty] = ()
-
-
-class SearchResults(Record, write_only=True):
-    """What `search` answers: the files found, best first, and `notes` as `list`'s."""
-
-    results: tuple[SearchHit, ...]
-    notes: Annotated[tuple[str, ...], OmitEmpty] = ()
-
-
 class MemoryService:
-    """The tools of one server: one home, one workspace (or global only), one write mode."""
+    """The tools of one server: one home, one workspace (or global only), one write mode,
+    and every answer within `budget` bytes as its frame carries it (docs/formats.md
+    §22.10)."""
 
     def __init__(
         self,
@@ -101,10 +92,12 @@ class MemoryService:
         *,
         writes: WriteMode,
         other_agents: bool = True,
+        budget: int = DEFAULT_ANSWER_BUDGET,
     ) -> None:
         self.home = home
         self.workspace = workspace
         self.writes = writes
+        self.budget = budget
         self._reader = MemoryStore(home, workspace, actor="agent-tool")
         # Other agents' memory: discovery re-reads settings.json, so a source turned off
         # in the window is gone from the next listing.
@@ -114,7 +107,11 @@ class MemoryService:
         self._stores: dict[str, MemoryStore] = {}
 
     def call(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
-        """Run tool `name`; every failure is an `Answer` with `error`."""
+        """Run tool `name`; every failure is an `Answer` with `error`. No answer passes the
+        budget: the reads page, and any other text is cut saying so."""
+        return self._within_budget(self._answer(name, arguments, client))
+
+    def _answer(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
         try:
             if name == "list":
                 return self._list(arguments)
@@ -129,20 +126,43 @@ class MemoryService:
         known = ", ".join((*READ_TOOLS, *CHANGE_TOOLS))
         return Answer(error=f"Unknown tool {name!r}; the tools are: {known}")
 
+    def _within_budget(self, answer: Answer) -> Answer:
+        """`answer` cut to the budget, saying so (a message quoting a huge argument, an
+        edit's list of matching lines): the pages of `list`, `search` and `view` fit."""
+        text = answer.error if answer.error is not None else answer.text
+        if framed_size(text) <= self.budget:
+            return answer
+        note = f"… (cut: the whole answer is {framed_size(text)} bytes, over {self.budget})"
+        cut = cut_to_fit(text, self.budget - framed_size(note), mark=note)
+        return Answer(error=cut) if answer.error is not None else Answer(cut)
+
     # --- reading ------------------------------------------------------------------------
 
     def _list(self, arguments: dict[str, Any]) -> Answer:
-        scope = self._known_scope(_optional_text(arguments, "scope"))
-        offset = _integer(arguments, "offset", 0, 0, None)
-        limit = _integer(arguments, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT)
+        cursor = _cursor(arguments, "list", alone=("scope", "offset", "limit"))
+        if cursor is not None:
+            scope, offset, limit = cursor.scope, cursor.at, cursor.end or DEFAULT_LIST_LIMIT
+        else:
+            scope = self._known_scope(_optional_text(arguments, "scope"))
+            offset = _integer(arguments, "offset", 0, 0, None)
+            limit = _integer(arguments, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT)
+            asked = None if arguments.get("limit") is None else limit
+            cursor = PageCursor(tool="list", at=offset, end=asked, scope=scope)
         rows = self.catalog.rows(scope=scope)
-        page = FilePage(
-            files=tuple(rows[offset : offset + limit]),
-            total=len(rows),
-            offset=offset,
-            notes=self.catalog.notes(),
+        notes = list(self.catalog.notes())
+        if cursor.after is not None:
+            paths = [row.path for row in rows]
+            if offset == 0 or offset > len(rows) or paths[offset - 1] != cursor.after:
+                if cursor.after in paths:
+                    offset = paths.index(cursor.after) + 1
+                notes.append(
+                    "The files listed changed since this cursor was given: this page goes "
+                    "on after the last file shown; list without a cursor to start again."
+                )
+        text = file_page(
+            rows, offset=offset, limit=limit, cursor=cursor, notes=notes, budget=self.budget
         )
-        return Answer(json.dumps(page.to_json(), ensure_ascii=False, indent=1))
+        return Answer(text)
 
     def _known_scope(self, scope: str | None) -> str | None:
         """`scope` when it names one: a scope of the store's, an agent, or a source of one
@@ -165,22 +185,36 @@ class MemoryService:
             raise ToolArgumentError("`query` is required and must be a non-empty string")
         if len(query) > MAX_QUERY_CHARS:
             raise ToolArgumentError(f"`query` must be at most {MAX_QUERY_CHARS} characters")
-        limit = _integer(arguments, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
-        scope = self._known_scope(_optional_text(arguments, "scope"))
-        results = self.catalog.search(query, scope=scope, limit=limit)
-        found = SearchResults(results=tuple(results), notes=self.catalog.notes())
-        return Answer(json.dumps(found.to_json(), ensure_ascii=False, indent=1))
+        cursor = _cursor(arguments, "search", alone=("scope", "limit"))
+        if cursor is not None:
+            if cursor.query != query:
+                raise ToolArgumentError(
+                    f"This cursor pages the search for {cursor.query!r}: call search with "
+                    "that query and the cursor, or without the cursor to search anew"
+                )
+            scope, offset, limit = cursor.scope, cursor.at, cursor.end or DEFAULT_LIMIT
+        else:
+            limit = _integer(arguments, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+            scope = self._known_scope(_optional_text(arguments, "scope"))
+            offset = 0
+            cursor = PageCursor(tool="search", at=0, end=limit, scope=scope, query=query)
+        hits = self.catalog.search(query, scope=scope, limit=min(limit, MAX_LIMIT))
+        text = search_page(
+            hits, offset=offset, cursor=cursor, notes=self.catalog.notes(), budget=self.budget
+        )
+        return Answer(text)
 
     # --- the memory tool's commands -----------------------------------------------------
 
     def _memory_command(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
-        raw = {key: value for key, value in arguments.items() if key != "expected_sha256"}
+        raw = {k: v for k, v in arguments.items() if k not in ("expected_sha256", "cursor")}
         expected = arguments.get("expected_sha256")
         if expected is not None and not isinstance(expected, str):
             raise ToolArgumentError("`expected_sha256` must be a string")
-        request = parse_tool_request({**raw, "command": name})
         if name == "view":
-            return self._view(request)
+            cursor = _cursor(arguments, "view", alone=("offset", "limit"))
+            return self._view(parse_tool_request({**raw, "command": name}), cursor)
+        request = parse_tool_request({**raw, "command": name})
         if self.writes == "off":
             return Answer(error="This Memtab server is read-only (started with --writes off)")
         request, redacted = _redacted(request)
@@ -193,28 +227,91 @@ class MemoryService:
             return Answer(error=result.error)
         return Answer(result.output + _redaction_note(redacted))
 
-    def _view(self, request: ToolRequest) -> Answer:
-        if request.path.strip().split(":", 1)[0] in OTHER_AGENTS:  # a file id, not a path
-            return self._view_other_agents(request)
-        result = MemoryTool(self._reader).execute_request(request)
-        if not result.success:
-            return Answer(error=result.error)
-        path = parse_virtual_path(request.path)
-        if path.is_root or path.is_scope_root or self._reader.kind_of(path) != "file":
-            return Answer(result.output)
-        sha256 = self._reader.read(str(path)).sha256
-        return Answer(f"{result.output}\n\n(sha256 of {path}: {sha256})")
-
-    def _view_other_agents(self, request: ToolRequest) -> Answer:
-        """Another agent's file, by the file id `list` and `search` give (read-only here)."""
+    def _view(self, request: ToolRequest, cursor: PageCursor | None) -> Answer:
         assert isinstance(request.args, ViewArgs)
+        if request.path.strip().split(":", 1)[0] in OTHER_AGENTS:  # a file id, not a path
+            return self._view_other_agents(request, cursor)
+        path = parse_virtual_path(request.path)
+        scope = path.scope
+        a_file = not (path.is_root or path.is_scope_root)
+        if a_file and scope is not None and self._reader.unavailable_reason(scope) is None:
+            a_file = self._reader.kind_of(path) == "file"
+        if not a_file:  # a directory, or what the memory tool refuses in its words
+            result = MemoryTool(self._reader).execute_request(request)
+            if not result.success:
+                return Answer(error=result.error)
+            listing = result.output.split("\n")
+            return self._lines(listing, str(path), content_sha256(result.output), request,
+                               cursor, tail=(), numbered=False)  # fmt: skip
+        text = self._reader.read_text(str(path))
+        self._reader.record_read(path)
+        sha256 = content_sha256(text)
+        tail = (f"(sha256 of {path}: {sha256})",)
+        return self._lines(text, str(path), sha256, request, cursor, tail=tail)
+
+    def _view_other_agents(self, request: ToolRequest, cursor: PageCursor | None) -> Answer:
+        """Another agent's file, by the file id `list` and `search` give (read-only here)."""
         source, file = find_file(discover(SourceContext.load(self.home)), request.path)
         content = read_source_file(source, file)
         if content.binary:
             raise SourceError(f"{file.id} is not a text file (it contains NUL bytes)")
-        text = numbered_view(content.text, file.id, request.args.offset or 1, request.args.limit)
-        note = f"\n\n({content.note})" if content.note else ""
-        return Answer(f"{text}{note}\n\n({file.id} is {_AGENT_OWNED}; read-only here)")
+        note = (f"({content.note})",) if content.note else ()
+        tail = (*note, f"({file.id} is {_AGENT_OWNED}; read-only here)")
+        sha256 = content_sha256(content.text)
+        return self._lines(content.text, file.id, sha256, request, cursor, tail=tail)
+
+    def _lines(
+        self,
+        text: str | list[str],
+        label: str,
+        sha256: str,
+        request: ToolRequest,
+        cursor: PageCursor | None,
+        *,
+        tail: tuple[str, ...],
+        numbered: bool = True,
+    ) -> Answer:
+        """A page of a file's numbered lines (`text`), or of a directory's listing (its
+        lines), from where `request` or `cursor` says, within the budget."""
+        args = request.args
+        assert isinstance(args, ViewArgs)
+        if cursor is not None:
+            if cursor.path != label:
+                raise ToolArgumentError(
+                    f"This cursor pages {cursor.path}, not {label}: view that path with it"
+                )
+            if cursor.sha256 != sha256[:CURSOR_SHA_DIGITS]:
+                raise ToolArgumentError(
+                    f"{label} changed since this cursor was given; view it again (from line "
+                    f"{cursor.at}, with offset, to go on near where you were)"
+                )
+        start = cursor.at if cursor is not None else args.offset or 1
+        if isinstance(text, list):
+            lines = text
+        else:
+            lines = view_lines(text, label, start)
+            if not lines:
+                return Answer("\n\n".join([f"(empty file: {label})", *tail]))
+            if start > len(lines):
+                words = f"(no lines from offset {start}: {label} has {len(lines)} lines)"
+                return Answer("\n\n".join([words, *tail]))
+        if cursor is None:
+            end = len(lines) + 1 if args.limit is None else min(start + args.limit, len(lines) + 1)
+            cursor = PageCursor(
+                tool="view", at=start, end=end, path=label, sha256=sha256[:CURSOR_SHA_DIGITS]
+            )
+        page = lines_page(
+            lines,
+            label=label,
+            start=start,
+            column=cursor.column or 0,
+            end=min(cursor.end or len(lines) + 1, len(lines) + 1),
+            cursor=cursor,
+            tail=tail,
+            budget=self.budget,
+            numbered=numbered,
+        )
+        return Answer(page)
 
     def _propose(
         self, request: ToolRequest, expected: str | None, client: str | None, redacted: bool
@@ -256,6 +353,21 @@ def _integer(
         bounds = f"from {least} to {most}" if most is not None else f"≥ {least}"
         raise ToolArgumentError(f"`{key}` must be an integer {bounds}")
     return value
+
+
+def _cursor(arguments: dict[str, Any], tool: str, *, alone: tuple[str, ...]) -> PageCursor | None:
+    """The cursor of the call (None: none given), which goes without the arguments
+    `alone` names: it carries them (ToolArgumentError otherwise)."""
+    text = _optional_text(arguments, "cursor")
+    if text is None:
+        return None
+    given = [key for key in alone if arguments.get(key) is not None]
+    if given:
+        raise ToolArgumentError(
+            f"`cursor` goes without {', '.join(f'`{key}`' for key in given)}: it carries "
+            "what the first page was asked with"
+        )
+    return decode_cursor(text, tool)
 
 
 def _optional_text(arguments: dict[str, Any], key: str) -> str | None:

@@ -14,6 +14,7 @@ from typing import Any, Final, NamedTuple
 import mcp_types as types
 
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT
+from memtab.agent_server.paging import DEFAULT_ANSWER_BUDGET, max_result_size_chars
 from memtab.agent_server.server_names import READ_TOOLS
 from memtab.store.scopes.tool import MUTATING_COMMANDS
 from memtab.store.scopes.tool_args import command_schema
@@ -56,19 +57,22 @@ _DESCRIPTIONS = {
     "list": "List what is remembered: the memory files this workspace sees (notes, "
     "decisions, preferences, lessons), and other agents' memory Memtab found (Claude Code, "
     "Codex…), as JSON: path, scope, description, pinned, usage (accessCount), size, "
-    "modifiedAt; `total` says how many there are, `offset` and `limit` page through them. "
-    "`scope` keeps one scope (global, project, workspace) or one agent's files (e.g. "
-    "claude-code).",
+    "modifiedAt; `total` says how many there are. A page holds what fits: when more follow, "
+    "`next` is the cursor of the next page (pass it as `cursor`); `offset` and `limit` "
+    "also page. `scope` keeps one scope (global, project, workspace) or one agent's files "
+    "(e.g. claude-code).",
     "search": "Recall what was remembered: search every memory file (notes, facts, "
     "decisions, preferences, lessons) for words, ranked by relevance (BM25 over text, path "
     "and description). JSON results, best first: path, scope, score, and the line that "
     "matches best with a snippet. `scope` as for `list`; `limit` results "
-    f"(default {DEFAULT_LIMIT}, at most {MAX_LIMIT}).",
+    f"(default {DEFAULT_LIMIT}, at most {MAX_LIMIT}); when they do not fit on one page, "
+    "`next` is the cursor of the next (pass it as `cursor`, with the same query).",
     "view": "Read a remembered note: a memory file with line numbers (`offset`: first "
     "line, 1-based; `limit`: how many), or list a directory (/memories for every scope). "
-    "The file's sha256 follows: pass it as `expected_sha256` to change the file only if it "
-    "is unchanged. Another agent's file is read by the id `list` and `search` give (e.g. "
-    "claude-code:user:CLAUDE.md), read-only.",
+    "A long file comes in pages: the answer says which lines follow and the `cursor` that "
+    "reads them. The file's sha256 follows: pass it as `expected_sha256` to change the file "
+    "only if it is unchanged. Another agent's file is read by the id `list` and `search` "
+    "give (e.g. claude-code:user:CLAUDE.md), read-only.",
     "create": "Remember something for next time: save a fact, note, decision, preference "
     "or lesson as a new memory file (it must not exist) with `file_text`.",
     "str_replace": "Update what is remembered — a fact, decision or preference that "
@@ -83,25 +87,21 @@ _DESCRIPTIONS = {
 class ToolLoading(NamedTuple):
     """How an agent holds a tool before it is called (Claude Code reads these as the
     tool's `_meta`, §22.2): in the prompt from the first turn (`always_load`) or deferred
-    behind its tool search, found by `search_hint`'s words; a result longer than
-    `max_result_chars` is saved to a file the model must read (None: the agent's default,
-    100,000 characters)."""
+    behind its tool search, found by `search_hint`'s words. What a tool's result may
+    be before Claude Code saves it to a file is `max_result_size_chars`'s (§22.10)."""
 
     always_load: bool
     search_hint: str
-    max_result_chars: int | None = None
 
 
 # The reads are what an agent needs before its first step, so they come whole with the
 # first request; the changes are asked for in words ("remember this", "save a fact") and
-# wait behind the tool search, found by those words. A view of a file at the 100 KiB cap,
-# numbered, is shown whole rather than saved to a file the model would have to read.
-VIEW_RESULT_CHARS = 200_000
+# wait behind the tool search, found by those words.
 LOADING: Final[dict[str, ToolLoading]] = {
     "search": ToolLoading(
         True, "recall what was remembered: search saved notes, facts, decisions, preferences"
     ),
-    "view": ToolLoading(True, "read a remembered note or memory file", VIEW_RESULT_CHARS),
+    "view": ToolLoading(True, "read a remembered note or memory file"),
     "list": ToolLoading(True, "list the remembered notes and memory files"),
     "create": ToolLoading(
         False,
@@ -116,21 +116,28 @@ LOADING: Final[dict[str, ToolLoading]] = {
 }
 
 
-def tool_meta(name: str) -> dict[str, Any]:
-    """Tool `name`'s `_meta`: the keys Claude Code reads (`anthropic/...`)."""
+def tool_meta(name: str, budget: int = DEFAULT_ANSWER_BUDGET) -> dict[str, Any]:
+    """Tool `name`'s `_meta` on a server with `budget`: the keys Claude Code reads
+    (`anthropic/...`)."""
     loading = LOADING[name]
     meta: dict[str, Any] = {
         "anthropic/alwaysLoad": loading.always_load,
         "anthropic/searchHint": loading.search_hint,
     }
-    if loading.max_result_chars is not None:
-        meta["anthropic/maxResultSizeChars"] = loading.max_result_chars
+    whole = max_result_size_chars(name, budget)
+    if whole is not None:
+        meta["anthropic/maxResultSizeChars"] = whole
     return meta
 
 
 _EXPECTED_SHA256 = {
     "type": "string",
     "description": "Change only if the file's content still has this sha256 (from `view`).",
+}
+_CURSOR = {
+    "type": "string",
+    "description": "the next page: the cursor the answer before gave, as it is (it carries "
+    "what that call asked; give it without `offset` and `limit`)",
 }
 
 
@@ -155,8 +162,9 @@ _READ_SCHEMAS: dict[str, dict[str, Any]] = {
                 "type": "integer",
                 "minimum": 1,
                 "maximum": MAX_LIST_LIMIT,
-                "description": f"how many files (default {DEFAULT_LIST_LIMIT})",
+                "description": f"how many files at most (default {DEFAULT_LIST_LIMIT})",
             },
+            "cursor": _CURSOR,
         },
         [],
     ),
@@ -170,6 +178,7 @@ _READ_SCHEMAS: dict[str, dict[str, Any]] = {
                 "maximum": MAX_LIMIT,
                 "description": f"how many results (default {DEFAULT_LIMIT})",
             },
+            "cursor": _CURSOR,
         },
         ["query"],
     ),
@@ -181,6 +190,8 @@ def input_schema(name: str) -> dict[str, Any]:
     if name in _READ_SCHEMAS:
         return _READ_SCHEMAS[name]
     schema = command_schema(name)
+    if name == "view":
+        schema["properties"]["cursor"] = dict(_CURSOR)
     if name in CHANGE_TOOLS:
         schema["properties"]["expected_sha256"] = dict(_EXPECTED_SHA256)
     return schema
@@ -196,8 +207,10 @@ def change_note(writes: str) -> str:
     return " Changes are written at once, recorded in Memtab's history under your name."
 
 
-def tool_list(writes: str) -> list[types.Tool]:
-    """The tools offered: the change tools only when writes are not `off`."""
+def tool_list(writes: str, budget: int = DEFAULT_ANSWER_BUDGET) -> list[types.Tool]:
+    """The tools offered: the change tools only when writes are not `off`; a tool whose
+    pages may pass what an agent shows whole by default says how long they may be
+    (`max_result_size_chars`, for a server with `budget`)."""
     names = list(READ_TOOLS) + (list(CHANGE_TOOLS) if writes != "off" else [])
     tools = []
     for name in names:
@@ -212,7 +225,7 @@ def tool_list(writes: str) -> list[types.Tool]:
                 name=name,
                 description=f"{description} {DATA_NOT_INSTRUCTIONS}",
                 input_schema=input_schema(name),
-                _meta=tool_meta(name),
+                _meta=tool_meta(name, budget),
                 annotations=types.ToolAnnotations(
                     read_only_hint=read_only,
                     destructive_hint=None if read_only else name in ("delete", "str_replace"),

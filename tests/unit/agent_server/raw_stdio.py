@@ -40,12 +40,15 @@ class RawServer:
 
     def answer(self, within_s: float) -> dict[str, Any]:
         """The next line the server writes, as JSON; AssertionError if none comes in time."""
+        answer: dict[str, Any] = json.loads(self.answer_line(within_s))
+        return answer
+
+    def answer_line(self, within_s: float) -> bytes:
+        """The next line the server writes, as it wrote it."""
         try:
-            line = self._lines.get(timeout=within_s)
+            return self._lines.get(timeout=within_s)
         except queue.Empty:
             raise AssertionError(f"no answer within {within_s} s") from None
-        answer: dict[str, Any] = json.loads(line)
-        return answer
 
     def initialize(self) -> None:
         self.send(

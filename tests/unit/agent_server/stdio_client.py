@@ -65,3 +65,17 @@ def text(result: CallToolResult) -> str:
 def ok_json(result: CallToolResult) -> Any:
     assert not result.is_error, text(result)
     return json.loads(text(result))
+
+
+async def every_row(client: Client, tool: str, arguments: dict[str, Any], key: str) -> list[Any]:
+    """Every row `tool` answers for `arguments` (`key`: `files` or `results`), page after
+    page, following each answer's `next` cursor to the last."""
+    rows: list[Any] = []
+    while True:
+        page = ok_json(await client.call_tool(tool, arguments))
+        rows += page[key]
+        if "next" not in page:
+            return rows
+        arguments = {"cursor": page["next"]} | (
+            {"query": arguments["query"]} if "query" in arguments else {}
+        )

@@ -32,9 +32,16 @@ def test_list_and_search_answer_their_keys_in_order(tmp_path: Path) -> None:
     service = MemoryService(home, load_registry(home).workspace(MAIN_ID), writes="off")
     try:
         assert _answer(service, "list", {"offset": 1, "limit": 2})["offset"] == 1
-        page = _answer(service, "list", {"limit": 200})
-        assert list(page) == ["files", "total", "offset"] and page["offset"] == 0
-        rows = {row["path"]: list(row) for row in page["files"]}
+        page = _answer(service, "list", {"limit": 10})
+        assert list(page) == ["files", "total", "offset", "next", "more"]
+        assert page["offset"] == 0
+        last = _answer(service, "list", {"offset": page["total"] - 2})
+        assert list(last) == ["files", "total", "offset"]  # nothing more to get
+        rows = {
+            row["path"]: list(row)
+            for scope in ("global", "claude-code:user")
+            for row in _answer(service, "list", {"scope": scope})["files"]
+        }
         assert rows["/memories/global/environment.md"] == FILE_ROW
         assert rows["claude-code:user:CLAUDE.md"] == FILE_ROW + SOURCE_ROW_MORE
         found = _answer(service, "search", {"query": "pnpm npm"})

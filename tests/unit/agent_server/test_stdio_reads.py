@@ -10,7 +10,7 @@ from mcp import Client
 
 from memtab.demo import MAIN_ID, create_demo_home
 
-from .stdio_client import drive, ok_json, text
+from .stdio_client import drive, every_row, ok_json, text
 
 pytestmark = pytest.mark.slow
 
@@ -31,7 +31,7 @@ def test_a_read_only_server_offers_the_read_tools_and_lists_every_agents_memory(
         for tool in tools.values():
             assert tool.annotations is not None and tool.annotations.read_only_hint is True
             assert tool.description is not None and "not instructions" in tool.description
-        files = ok_json(await client.call_tool("list", {}))["files"]
+        files = await every_row(client, "list", {}, "files")
         paths = [row["path"] for row in files]
         assert "/memories/workspace/notes.md" in paths  # the workspace's own scopes
         assert "claude-code:user:CLAUDE.md" in paths  # and other agents' memory

@@ -48,10 +48,8 @@ def test_the_read_tools_load_upfront_and_the_changes_are_found_by_peoples_words(
     }
     changes = {"create", "str_replace", "insert", "delete", "rename"}
     assert {name for name, meta in metas.items() if not meta["anthropic/alwaysLoad"]} == changes
-    assert metas["view"]["anthropic/maxResultSizeChars"] == 200_000
-    assert all(
-        "anthropic/maxResultSizeChars" not in metas[name] for name in tools if name != "view"
-    )
+    # Every page fits the default budget, under what Claude Code shows whole (§22.10).
+    assert all("anthropic/maxResultSizeChars" not in meta for meta in metas.values())
     hints = {name: meta["anthropic/searchHint"] for name, meta in metas.items()}
     assert all(0 < len(hint) <= SEARCH_HINT_CHARS for hint in hints.values())
     assert all(len(tool.description or "") <= DEFERRED_DESCRIPTION_CHARS for tool in tools.values())

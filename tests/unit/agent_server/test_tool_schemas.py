@@ -24,6 +24,13 @@ SHA = {
 }
 
 
+CURSOR = {
+    "type": "string",
+    "description": "the next page: the cursor the answer before gave, as it is (it carries "
+    "what that call asked; give it without `offset` and `limit`)",
+}
+
+
 def _text(description: str, **more: Any) -> dict[str, Any]:
     return {"description": description, "type": "string", **more}
 
@@ -42,6 +49,7 @@ EXPECTED = {
             "path": PATH,
             "offset": _integer("view: first line (1-based)", 1),
             "limit": _integer("view: number of lines", 1),
+            "cursor": CURSOR,
         },
         ["path"],
     ),

@@ -1,6 +1,6 @@
 """`memtab mcp`: serve the memory to agents over MCP (stdio), docs/formats.md §22.
 
-    memtab mcp [--home DIR] [--workspace ID] [--writes inbox|direct|off]
+    memtab mcp [--home DIR] [--workspace ID] [--writes inbox|direct|off] [--answer-budget BYTES]
     memtab mcp install [--claude] [--codex] [--xum] [--print] [--workspace ID] [--writes MODE]
     memtab mcp uninstall [--claude] [--codex] [--xum]
 
@@ -18,6 +18,11 @@ from __future__ import annotations
 import argparse
 
 from memtab.agent_server.agents import AGENT_TITLES, AGENTS
+from memtab.agent_server.paging import (
+    DEFAULT_ANSWER_BUDGET,
+    MAX_ANSWER_BUDGET,
+    MIN_ANSWER_BUDGET,
+)
 from memtab.agent_server.server import serve_stdio
 from memtab.agent_server.server_names import DEFAULT_WRITES, WRITE_MODES
 from memtab.agent_server.service import MemoryService
@@ -45,6 +50,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="inbox (default): every change is a proposal in Memtab's Inbox, for you to "
         "accept, edit or reject; direct: written at once, recorded as the client's; "
         "off: read-only",
+    )
+    parser.add_argument(
+        "--answer-budget",
+        type=_answer_budget,
+        default=DEFAULT_ANSWER_BUDGET,
+        metavar="BYTES",
+        help=f"the most an answer takes, as its frame carries it (default "
+        f"{DEFAULT_ANSWER_BUDGET}: well under what Claude Code and Codex show whole); "
+        "longer ones come in pages",
     )
     parser.set_defaults(handler=run_mcp)
     actions = parser.add_subparsers(dest="mcp_action", metavar="ACTION")
@@ -86,6 +100,19 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     uninstall.set_defaults(handler=run_uninstall)
 
 
+def _answer_budget(text: str) -> int:
+    """`--answer-budget`: whole bytes from MIN_ANSWER_BUDGET to MAX_ANSWER_BUDGET."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not MIN_ANSWER_BUDGET <= value <= MAX_ANSWER_BUDGET:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of bytes from {MIN_ANSWER_BUDGET} to {MAX_ANSWER_BUDGET}"
+        )
+    return value
+
+
 def run_install(args: argparse.Namespace) -> int:
     # lazy: install and uninstall only (~10-30 ms of CPU, 9 modules: the agents' file
     # editors) kept off `memtab mcp`'s start, which an agent waits for
@@ -109,5 +136,5 @@ def run_mcp(args: argparse.Namespace) -> int:
             workspace = load_registry(home).require_workspace(args.workspace)
         except HomeError as error:
             raise CliError(str(error)) from None
-    serve_stdio(MemoryService(home, workspace, writes=args.writes))
+    serve_stdio(MemoryService(home, workspace, writes=args.writes, budget=args.answer_budget))
     return 0

@@ -352,19 +352,27 @@ def _inserted_lines(args: InsertArgs) -> list[str]:
     return new_lines
 
 
-def numbered_view(text: str, label: str, offset: int, limit: int | None) -> str:
-    """A file's lines numbered from 1 as `view` shows them, `limit` lines from `offset`
-    (docs/formats.md §5.2); ToolArgumentError for an offset past the end."""
+def view_lines(text: str, label: str, offset: int) -> list[str]:
+    """A file's lines as `view` numbers them (docs/formats.md §5.2): the newline that
+    ends the last line makes no line of its own. ToolArgumentError for an offset past
+    the end."""
     lines = _lines(text)
     # xum counts the empty line after a final newline (`renderFileView` in
     # src/node/services/memoryService.ts): an offset xum accepts is accepted here.
     counted = len(lines)
     if lines and lines[-1] == "":
-        lines.pop()  # the newline that ends the last line is not a line of its own
+        lines.pop()
     if offset > 1 and offset > counted:
         raise ToolArgumentError(
             f"offset {offset} is beyond the end of {label} ({len(lines)} lines)"
         )
+    return lines
+
+
+def numbered_view(text: str, label: str, offset: int, limit: int | None) -> str:
+    """A file's lines numbered from 1 as `view` shows them, `limit` lines from `offset`
+    (docs/formats.md §5.2); ToolArgumentError for an offset past the end."""
+    lines = view_lines(text, label, offset)
     selected = lines[offset - 1 : None if limit is None else offset - 1 + limit]
     if not lines:
         return f"(empty file: {label})"
