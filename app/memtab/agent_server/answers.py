@@ -21,6 +21,7 @@ from memtab.agent_server.paging import (
     line_window,
     rows_that_fit,
 )
+from memtab.agent_server.session_scope import ServedScopes
 from memtab.fs.records import OmitEmpty, OmitNone, Record
 from memtab.store.scopes.file_rows import FileRow
 
@@ -33,8 +34,9 @@ _CUTTABLE = ("description", "not_editable", "read_only_reason", "warning", "snip
 class FilePage(Record, write_only=True):
     """What `list` answers (docs/formats.md §22.2): a page of the rows of `memtab list
     --json` (another agent's file with its own fields), how many in all, where it starts,
-    what was left out and why (`notes`, only when something was); and, when more rows
-    follow, the cursor of the next page (`next`) and how to ask for it (`more`, §22.10)."""
+    what was left out and why (`notes`, only when something was); when more rows follow,
+    the cursor of the next page (`next`) and how to ask for it (`more`, §22.10); and what
+    the session serves (`session`, §22.9)."""
 
     files: tuple[FileRow, ...]
     total: int
@@ -42,6 +44,7 @@ class FilePage(Record, write_only=True):
     next: Annotated[str | None, OmitNone] = None
     more: Annotated[str | None, OmitNone] = None
     notes: Annotated[tuple[str, ...], OmitEmpty] = ()
+    session: Annotated[ServedScopes | None, OmitNone] = None
 
 
 class SearchResults(Record, write_only=True):
@@ -94,6 +97,7 @@ def file_page(
     limit: int,
     cursor: PageCursor,
     notes: Sequence[str],
+    session: ServedScopes | None,
     budget: int,
 ) -> str:
     """The page of `rows` from `offset`: at most `limit` rows, as many as fit in
@@ -112,6 +116,7 @@ def file_page(
             if more
             else None,
             notes=tuple(notes),
+            session=session,
         )
         return json_text(page)
 

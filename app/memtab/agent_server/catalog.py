@@ -1,5 +1,6 @@
-"""What the MCP server's `list` and `search` see: the workspace's memory files (mux's three
-scopes, through the store) and the other agents' memory Memtab found (`memtab.sources`).
+"""What the MCP server's `list` and `search` see: the session's memory files (mux's scopes,
+through the store) and the other agents' memory Memtab found (`memtab.sources`) that the
+session reads (`keep`).
 
 The first call lists and indexes everything, and starts watching the scope roots
 (watchdog); later calls answer from memory. When a watched root reported a change (or,
@@ -48,8 +49,9 @@ from watchdog.observers.api import BaseObserver
 from memtab.agent_server.ranked_search import Document, RankedIndex, best_line
 from memtab.fs.records import Record
 from memtab.sources.config import SourceContext
-from memtab.sources.discovery import scan
-from memtab.sources.listing import source_file_row
+from memtab.sources.discovery import discover, is_shown
+from memtab.sources.listing import list_source, source_file_row
+from memtab.sources.model import Source
 from memtab.store.description_cache import DescriptionCache, KnownFiles
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing, list_scope, read_file_content
 from memtab.store.paths import SCOPE_ORDER, too_deep_words
@@ -115,11 +117,13 @@ class MemoryCatalog:
         store: MemoryStore,
         *,
         sources: Callable[[], SourceContext] | None = None,
+        keep: Callable[[Source], bool] | None = None,
         clock: Callable[[], float] = time.monotonic,
         background: bool = True,
     ) -> None:
         self.store = store
         self._sources = sources
+        self._keep = keep
         self._clock = clock
         self._background = background
         self._entries: dict[str, _Entry] = {}
@@ -274,7 +278,10 @@ class MemoryCatalog:
             physical = os.path.join(root, *file.path.segments) if readable else None
             entries[row.path] = _Entry(row, physical)
         if self._sources is not None:
-            _, source_listings = scan(self._sources())
+            # Only the sources kept are listed: a session reads its project's, not every one.
+            found = discover(self._sources()).sources
+            kept = [source for source in found if self._keep is None or self._keep(source)]
+            source_listings = [shown for s in kept if is_shown(shown := list_source(s))]
             for listing in source_listings:
                 for source_file in listing.files:
                     readable = source_file.size_bytes <= MAX_FILE_BYTES

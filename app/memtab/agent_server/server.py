@@ -7,6 +7,12 @@ the SDK does — the client's first request decides which. Its stdin is read thr
 `tools` and `service`; this module only turns calls into answers. The client's name (its
 `clientInfo`, from the handshake or the 2026 request envelope) is who history records.
 
+What a session serves is decided from where the agent works (§22.9): the directory the
+server started in, until the client lists its roots — asked (`roots/list`) before the
+first listing or call when its handshake declared the roots capability, and again after
+it says they changed. When what the session serves changes, the client is told its tools
+changed (their descriptions say what is served).
+
 Tool calls run one at a time on the event loop: they are millisecond disk reads and
 writes, and the store, catalog and memory tool are single-threaded by design.
 """
@@ -16,20 +22,26 @@ from __future__ import annotations
 import logging
 import sys
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import anyio
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.shared.exceptions import MCPError
 
 from memtab import __version__
 from memtab.agent_server.frames import guarded_stdio_server
 from memtab.agent_server.service import Answer, MemoryService
+from memtab.agent_server.session_scope import FROM_ROOTS, SessionScope
 from memtab.agent_server.tools import server_instructions, tool_list
 
 logger = logging.getLogger(__name__)
 
 SERVER_NAME = "memtab"
+ROOTS_TIMEOUT_S = 5.0
+"""How long a session waits for the client's roots before it serves where it started."""
+ROOTS_CHANGED = "notifications/roots/list_changed"
 
 
 def client_name(context: ServerRequestContext[Any]) -> str | None:
@@ -38,33 +50,98 @@ def client_name(context: ServerRequestContext[Any]) -> str | None:
     return params.client_info.name if params is not None else None
 
 
+class _Roots:
+    """Whether the client's roots are still to be asked, and what the tools said last."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.listed: SessionScope | None = None
+
+
 def build_server(service: MemoryService) -> Server[Any]:
     """The SDK server whose tools are `service`'s."""
-    tools = tool_list(service.writes, service.budget)
+    roots = _Roots()
+
+    async def settle(context: ServerRequestContext[Any]) -> None:
+        """Serve where the client's roots are, when it has them and they are not yet
+        asked (a failure or no answer in time leaves what is served as it is)."""
+        if roots.asked:
+            return
+        roots.asked = True
+        capabilities = context.session.client_capabilities
+        if capabilities is None or capabilities.roots is None:
+            return
+        if not context.session.can_send_request:
+            return
+        try:
+            with anyio.fail_after(ROOTS_TIMEOUT_S):
+                listed = await context.session.send_request(
+                    types.ListRootsRequest(), types.ListRootsResult
+                )
+        except (TimeoutError, MCPError, ValueError) as error:
+            logger.info("memtab mcp: no roots from the client (%s)", error)
+            return
+        directories = [path for root in listed.roots if (path := _local_path(str(root.uri)))]
+        if directories:
+            service.settle(directories, FROM_ROOTS)
+
+    async def told(context: ServerRequestContext[Any]) -> None:
+        """Tell the client its tools changed when what the session serves did since it
+        listed them (their descriptions say it)."""
+        if roots.listed is not None and roots.listed != service.scope:
+            roots.listed = service.scope
+            try:
+                await context.session.send_tool_list_changed()
+            except Exception as error:  # a client gone or without a channel: it lists anew
+                logger.info("memtab mcp: could not say the tools changed (%s)", error)
 
     async def on_list_tools(
         context: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
+        await settle(context)
+        service.refresh()
+        roots.listed = service.scope
+        return types.ListToolsResult(
+            tools=tool_list(service.writes, service.budget, service.scope.paths_words())
+        )
 
     async def on_call_tool(
         context: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        await settle(context)
         try:
             answer = service.call(params.name, dict(params.arguments or {}), client_name(context))
         except Exception as error:  # a refusal, never a crash: the client shows the reason
             logger.exception("memtab mcp: tool %s failed unexpectedly", params.name)
             answer = Answer(error=f"Internal error in Memtab's MCP server: {error!r}")
+        await told(context)
         return _result(answer)
 
-    return Server(
+    async def on_roots_changed(
+        context: ServerRequestContext[Any], params: types.NotificationParams | None
+    ) -> None:
+        roots.asked = False  # asked again before the next listing or call
+
+    server: Server[Any] = Server(
         SERVER_NAME,
         version=__version__,
         title="Memtab",
-        instructions=server_instructions(service.writes),
+        instructions=server_instructions(service.writes, service.scope.words()),
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
+    server.add_notification_handler(ROOTS_CHANGED, types.NotificationParams, on_roots_changed)
+    return server
+
+
+def _local_path(uri: str) -> str | None:
+    """The directory a `file://` root names on this machine (None: another scheme or
+    host)."""
+    parts = urlsplit(uri)
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    path = unquote(parts.path)
+    return path if path.startswith("/") else None
 
 
 def _result(answer: Answer) -> types.CallToolResult:
@@ -76,10 +153,11 @@ def _result(answer: Answer) -> types.CallToolResult:
 def serve_stdio(service: MemoryService) -> None:
     """Serve `service` on this process's stdin and stdout until the client hangs up."""
     server = build_server(service)
+    options = server.create_initialization_options(NotificationOptions(tools_changed=True))
 
     async def run() -> None:
         async with guarded_stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            await server.run(read_stream, write_stream, options)
 
     logger.info("memtab mcp: serving over stdio (writes: %s)", service.writes)
     try:

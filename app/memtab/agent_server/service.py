@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from memtab.agent_server.answers import file_page, lines_page, search_page
@@ -33,6 +35,7 @@ from memtab.agent_server.paging import (
     framed_size,
 )
 from memtab.agent_server.server_names import READ_TOOLS, WriteMode
+from memtab.agent_server.session_scope import SessionScope, SessionStore, session_scope
 from memtab.agent_server.tools import (
     CHANGE_TOOLS,
     DEFAULT_LIST_LIMIT,
@@ -45,14 +48,21 @@ from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import discover
 from memtab.sources.listing import find_file
+from memtab.sources.model import Source
 from memtab.store.actors import MCP_PREFIX
 from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.files import content_sha256
 from memtab.store.home import Home
-from memtab.store.paths import SCOPE_ORDER, PathError, parse_virtual_path
+from memtab.store.paths import SCOPE_ORDER, PathError, Scope, parse_virtual_path
 from memtab.store.proposals.queue import ProposalError, ProposalQueue, ToolCall
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.scopes.tool import MemoryTool, ToolRequest, parse_tool_request, view_lines
+from memtab.store.scopes.tool import (
+    MemoryTool,
+    ToolRequest,
+    parse_tool_request,
+    scope_of,
+    view_lines,
+)
 from memtab.store.scopes.tool_args import ViewArgs
 from memtab.store.sidecars.registry import Workspace
 
@@ -62,6 +72,13 @@ UNKNOWN_CLIENT = "unknown-client"
 # The text arguments a change writes: redacted before anything else sees them.
 _TEXT_ARGUMENTS = ("file_text", "new_str", "insert_text")
 _AGENT_OWNED = "another agent's memory file"
+_NO_INBOX = (
+    "Nothing was proposed: this session serves the project memory of {project} without a "
+    "workspace (its checkout is the project's, not a xum workspace's), and a proposal waits "
+    "in a workspace's Inbox. Start the agent in a workspace's checkout, or register one "
+    "working here (`memtab workspace add --project {project} --name NAME`); the next call "
+    "proposes into its Inbox."
+)
 _CLIENT_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 _STORE_SCOPES = frozenset(scope.value for scope in SCOPE_ORDER)
 
@@ -81,34 +98,73 @@ def client_actor(name: str | None) -> str:
 
 
 class MemoryService:
-    """The tools of one server: one home, one workspace (or global only), one write mode,
-    and every answer within `budget` bytes as its frame carries it (docs/formats.md
-    §22.10)."""
+    """The tools of one session: one home, the scopes the session serves (its project's
+    and workspace's, from where it works: `SessionScope`), one write mode, and every answer
+    within `budget` bytes as its frame carries it (docs/formats.md §22.9, §22.10).
+
+    Told only a `workspace` (or none), it serves that workspace's scopes (global only) and
+    every other agent's memory; told where the session works (`settle`), it serves what
+    `session_scope` says of it, and again whenever the registry changes."""
 
     def __init__(
         self,
         home: Home,
-        workspace: Workspace | None,
+        workspace: Workspace | None = None,
         *,
         writes: WriteMode,
         other_agents: bool = True,
         budget: int = DEFAULT_ANSWER_BUDGET,
+        scope: SessionScope | None = None,
     ) -> None:
         self.home = home
-        self.workspace = workspace
         self.writes = writes
         self.budget = budget
-        self._reader = MemoryStore(home, workspace, actor="agent-tool")
+        self._other_agents = other_agents
+        self._pinned = workspace.id if workspace is not None else None
+        self._place: tuple[tuple[str, ...], str] | None = None
+        self._registry_stamp: tuple[int, int, int] | None = None
+        self._serve(scope or SessionScope.of_workspace(workspace))
+
+    @property
+    def workspace(self) -> Workspace | None:
+        return self.scope.workspace
+
+    def settle(self, directories: Sequence[str], decided_by: str) -> bool:
+        """Serve what a session working in `directories` (absolute) serves, the workspace
+        it was given being its pin (`session_scope`), and again from them whenever the
+        registry changes; whether what it serves changed."""
+        self._place = (tuple(directories), decided_by)
+        self._registry_stamp = _stamp(self.home.config_path)
+        scope = session_scope(self.home, directories, decided_by=decided_by, pinned=self._pinned)
+        return self._serve(scope)
+
+    def _serve(self, scope: SessionScope) -> bool:
+        if getattr(self, "scope", None) == scope:
+            return False
+        old = getattr(self, "catalog", None)
+        self.scope = scope
+        self._reader = SessionStore(self.home, scope, actor="agent-tool")
         # Other agents' memory: discovery re-reads settings.json, so a source turned off
         # in the window is gone from the next listing.
-        self._other_agents = other_agents
-        sources = (lambda: SourceContext.load(home)) if other_agents else None
-        self.catalog = MemoryCatalog(self._reader, sources=sources)
+        home = self.home
+        sources = (lambda: SourceContext.load(home)) if self._other_agents else None
+        self.catalog = MemoryCatalog(self._reader, sources=sources, keep=scope.serves)
         self._stores: dict[str, MemoryStore] = {}
+        if old is not None:
+            old.close()
+        return True
+
+    def refresh(self) -> bool:
+        """Serve anew when the registry changed since the scope was decided (a project
+        registered, a workspace added); whether what it serves changed."""
+        if self._place is None or _stamp(self.home.config_path) == self._registry_stamp:
+            return False
+        return self.settle(*self._place)
 
     def call(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
         """Run tool `name`; every failure is an `Answer` with `error`. No answer passes the
         budget: the reads page, and any other text is cut saying so."""
+        self.refresh()
         return self._within_budget(self._answer(name, arguments, client))
 
     def _answer(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
@@ -160,14 +216,26 @@ class MemoryService:
                     "on after the last file shown; list without a cursor to start again."
                 )
         text = file_page(
-            rows, offset=offset, limit=limit, cursor=cursor, notes=notes, budget=self.budget
+            rows,
+            offset=offset,
+            limit=limit,
+            cursor=cursor,
+            notes=notes,
+            session=self.scope.served(),
+            budget=self.budget,
         )
         return Answer(text)
 
     def _known_scope(self, scope: str | None) -> str | None:
-        """`scope` when it names one: a scope of the store's, an agent, or a source of one
-        found (ToolArgumentError, or SourceError naming the sources found, otherwise)."""
-        if scope is None or scope in _STORE_SCOPES or scope in OTHER_AGENTS:
+        """`scope` when it names one this session serves: a scope of the store's, an
+        agent, or a source of one found (ToolArgumentError, or SourceError naming the
+        sources found, otherwise); the one check of `list` and `search`."""
+        if scope in _STORE_SCOPES:
+            reason = self._reader.unavailable_reason(Scope(scope))
+            if reason:
+                raise ToolArgumentError(reason)
+            return scope
+        if scope is None or scope in OTHER_AGENTS:
             return scope
         agent, _, name = scope.partition(":")
         if agent not in OTHER_AGENTS or not name:
@@ -176,8 +244,16 @@ class MemoryService:
                 f"({', '.join(OTHER_AGENTS)}) or one of its sources (e.g. claude-code:user)"
             )
         if self._other_agents:
-            discover(SourceContext.load(self.home)).source(scope)
+            self._served_source(discover(SourceContext.load(self.home)).source(scope))
         return scope
+
+    def _served_source(self, source: Source) -> None:
+        """SourceError, in words, for another agent's source this session does not read."""
+        if not self.scope.serves(source):
+            raise SourceError(
+                f"{source.id} is memory of {source.project or 'another project'}, not of this "
+                f"session's: {self.scope.words()}"
+            )
 
     def _search(self, arguments: dict[str, Any]) -> Answer:
         query = arguments.get("query")
@@ -252,6 +328,7 @@ class MemoryService:
     def _view_other_agents(self, request: ToolRequest, cursor: PageCursor | None) -> Answer:
         """Another agent's file, by the file id `list` and `search` give (read-only here)."""
         source, file = find_file(discover(SourceContext.load(self.home)), request.path)
+        self._served_source(source)
         content = read_source_file(source, file)
         if content.binary:
             raise SourceError(f"{file.id} is not a text file (it contains NUL bytes)")
@@ -316,6 +393,13 @@ class MemoryService:
     def _propose(
         self, request: ToolRequest, expected: str | None, client: str | None, redacted: bool
     ) -> Answer:
+        for raw in (request.path, request.new_path):
+            scope = scope_of(raw)
+            reason = self._reader.unavailable_reason(scope) if scope is not None else None
+            if reason:
+                return Answer(error=reason)
+            if scope is Scope.PROJECT and self.workspace is None:
+                return Answer(error=_NO_INBOX.format(project=self.scope.project))
         call = ToolCall(
             command=request.command,
             arguments=request.args.arguments,
@@ -336,7 +420,7 @@ class MemoryService:
         actor = client_actor(client)
         store = self._stores.get(actor)
         if store is None:
-            store = MemoryStore(self.home, self.workspace, actor=actor)
+            store = SessionStore(self.home, self.scope, actor=actor)
             self._stores[actor] = store
         return store
 
@@ -353,6 +437,15 @@ def _integer(
         bounds = f"from {least} to {most}" if most is not None else f"≥ {least}"
         raise ToolArgumentError(f"`{key}` must be an integer {bounds}")
     return value
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells a file changed: its size, mtime and inode (None: missing)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns, stat.st_ino
 
 
 def _cursor(arguments: dict[str, Any], tool: str, *, alone: tuple[str, ...]) -> PageCursor | None:

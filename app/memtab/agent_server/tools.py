@@ -45,12 +45,16 @@ FIND_CHANGE_TOOLS = (
     "note)."
 )
 READ_ONLY_NOTE = "This server is read-only: `search`, `list` and `view` only."
+SCOPES_FOLLOW = (
+    "When the client lists its roots, they decide what is served; `list` says what is served now."
+)
 
 
-def server_instructions(writes: str) -> str:
-    """The server's `instructions` for a server started with `writes` (§22.1)."""
+def server_instructions(writes: str, served: str = PATHS) -> str:
+    """The server's `instructions` for a server started with `writes`, saying what the
+    session serves (`served`: decided where it started, §22.9) (§22.1)."""
     change = FIND_CHANGE_TOOLS + change_note(writes) if writes != "off" else READ_ONLY_NOTE
-    return f"{INSTRUCTIONS_LEAD} {change} {PATHS} {DATA_NOT_INSTRUCTIONS}"
+    return f"{INSTRUCTIONS_LEAD} {change} {served} {SCOPES_FOLLOW} {DATA_NOT_INSTRUCTIONS}"
 
 
 _DESCRIPTIONS = {
@@ -207,17 +211,19 @@ def change_note(writes: str) -> str:
     return " Changes are written at once, recorded in Memtab's history under your name."
 
 
-def tool_list(writes: str, budget: int = DEFAULT_ANSWER_BUDGET) -> list[types.Tool]:
-    """The tools offered: the change tools only when writes are not `off`; a tool whose
-    pages may pass what an agent shows whole by default says how long they may be
+def tool_list(
+    writes: str, budget: int = DEFAULT_ANSWER_BUDGET, paths: str = PATHS
+) -> list[types.Tool]:
+    """The tools offered: the change tools only when writes are not `off`; `paths` says
+    where each virtual path leads in this session (`SessionScope.paths_words`); a tool
+    whose pages may pass what an agent shows whole by default says how long they may be
     (`max_result_size_chars`, for a server with `budget`)."""
     names = list(READ_TOOLS) + (list(CHANGE_TOOLS) if writes != "off" else [])
     tools = []
     for name in names:
         read_only = name in READ_TOOLS
         description = _DESCRIPTIONS[name]
-        if name not in ("list", "search"):
-            description += " " + PATHS
+        description += " " + paths
         if not read_only:
             description += change_note(writes)
         tools.append(

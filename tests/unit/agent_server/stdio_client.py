@@ -13,7 +13,8 @@ from typing import Any
 import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from mcp_types import CallToolResult, Implementation, TextContent
+from mcp_types import CallToolResult, Implementation, ListRootsResult, Root, TextContent
+from pydantic import FileUrl
 
 # What the child needs of the test's fake user (the SDK passes only a few variables on).
 _PASSED_ON = (
@@ -27,12 +28,13 @@ _PASSED_ON = (
 )
 
 
-def server_parameters(home: Path, *options: str) -> StdioServerParameters:
+def server_parameters(home: Path, *options: str, cwd: Path | None = None) -> StdioServerParameters:
     env = {name: os.environ[name] for name in _PASSED_ON if name in os.environ}
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "memtab", "mcp", "--home", str(home), *options],
         env=env,
+        cwd=cwd,
     )
 
 
@@ -42,14 +44,22 @@ def drive(
     *options: str,
     mode: str = "legacy",
     client_name: str = "test-agent",
+    cwd: Path | None = None,
+    roots: Callable[[], list[Path]] | None = None,
 ) -> None:
-    """Start the server with `options`, connect as `client_name` and run `session`."""
+    """Start the server with `options` in `cwd`, connect as `client_name` (offering
+    `roots()` as its roots when given) and run `session`."""
+
+    async def list_roots(context: Any) -> ListRootsResult:
+        assert roots is not None
+        return ListRootsResult(roots=[Root(uri=FileUrl(path.as_uri())) for path in roots()])
 
     async def run() -> None:
         async with Client(
-            server_parameters(home, *options),
+            server_parameters(home, *options, cwd=cwd),
             mode=mode,
             client_info=Implementation(name=client_name, version="1.0"),
+            list_roots_callback=list_roots if roots is not None else None,
         ) as client:
             await session(client)
 

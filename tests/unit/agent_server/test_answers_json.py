@@ -33,10 +33,13 @@ def test_list_and_search_answer_their_keys_in_order(tmp_path: Path) -> None:
     try:
         assert _answer(service, "list", {"offset": 1, "limit": 2})["offset"] == 1
         page = _answer(service, "list", {"limit": 10})
-        assert list(page) == ["files", "total", "offset", "next", "more"]
+        assert list(page) == ["files", "total", "offset", "next", "more", "session"]
         assert page["offset"] == 0
+        assert list(page["session"]) == [
+            "scopes", "directories", "decidedBy", "project", "workspace", "words"
+        ]  # fmt: skip
         last = _answer(service, "list", {"offset": page["total"] - 2})
-        assert list(last) == ["files", "total", "offset"]  # nothing more to get
+        assert list(last) == ["files", "total", "offset", "session"]  # nothing more to get
         rows = {
             row["path"]: list(row)
             for scope in ("global", "claude-code:user")

@@ -16,6 +16,7 @@ out again (from every agent that has it, without a flag).
 from __future__ import annotations
 
 import argparse
+import os
 
 from memtab.agent_server.agents import AGENT_TITLES, AGENTS
 from memtab.agent_server.paging import (
@@ -26,6 +27,7 @@ from memtab.agent_server.paging import (
 from memtab.agent_server.server import serve_stdio
 from memtab.agent_server.server_names import DEFAULT_WRITES, WRITE_MODES
 from memtab.agent_server.service import MemoryService
+from memtab.agent_server.session_scope import FROM_DIRECTORY
 from memtab.cli.common import CliError, add_home_option, open_home
 from memtab.store.home import HomeError
 from memtab.store.sidecars.registry import load_registry
@@ -136,5 +138,9 @@ def run_mcp(args: argparse.Namespace) -> int:
             workspace = load_registry(home).require_workspace(args.workspace)
         except HomeError as error:
             raise CliError(str(error)) from None
-    serve_stdio(MemoryService(home, workspace, writes=args.writes, budget=args.answer_budget))
+    service = MemoryService(home, workspace, writes=args.writes, budget=args.answer_budget)
+    # Where the agent works: the directory it started the server in, until its client
+    # lists roots (the server asks for them).
+    service.settle([os.getcwd()], FROM_DIRECTORY)
+    serve_stdio(service)
     return 0

@@ -65,13 +65,15 @@ class ScopeStore(ScopeView):
         home: Home,
         workspace: Workspace | None = None,
         *,
+        project: str | None = None,
         clock: Clock = now_ms,
         actor: str = "user",
         run_id: str | None = None,
         record_history: bool = True,
     ) -> None:
-        """`actor`/`run_id`: who every change made through this store is recorded as."""
-        super().__init__(home, workspace)
+        """`actor`/`run_id`: who every change made through this store is recorded as;
+        `project`: a project identity to see without a workspace (`ScopeView`)."""
+        super().__init__(home, workspace, project=project)
         self.meta = MetaStore(home, clock)
         self.history: HistoryRecorder | None = None
         if record_history:
@@ -102,7 +104,10 @@ class ScopeStore(ScopeView):
     def of(cls, view: ScopeView) -> Self:
         """The store of the scopes `view` reads (`view` itself when it is one), whose
         changes are recorded as the user's."""
-        return view if isinstance(view, cls) else cls(view.home, view.workspace)
+        if isinstance(view, cls):
+            return view
+        project = view.project_path if view.workspace is None else None
+        return cls(view.home, view.workspace, project=project)
 
     def history_key(self, scope: Scope) -> str:
         """The history index of a scope (ScopeUnavailableError when it has none here)."""

@@ -57,25 +57,32 @@ NO_WORKSPACE = "Workspace memory is unavailable: no workspace is selected"
 
 class ScopeView:
     """The global, project and workspace scopes as one workspace sees them, read only:
-    where they are, their listings and files. Constructing one touches no disk."""
+    where they are, their listings and files. Constructing one touches no disk.
 
-    def __init__(self, home: Home, workspace: Workspace | None = None) -> None:
+    Without a workspace, `project` names a project identity (docs/formats.md §2.2) whose
+    project scope it sees beside the global one: a checkout of a registered project that
+    no single workspace works in (an agent's session there, §22.9)."""
+
+    def __init__(
+        self, home: Home, workspace: Workspace | None = None, *, project: str | None = None
+    ) -> None:
         self.home = home
         self.workspace = workspace
+        self._project = project if workspace is None else None
 
     # --- scopes -------------------------------------------------------------------------
 
     @property
     def project_path(self) -> str | None:
-        """The project identity, or None (no workspace, or multi-project)."""
-        return self.workspace.project_identity if self.workspace else None
+        """The project identity, or None (no workspace nor project, or multi-project)."""
+        return self.workspace.project_identity if self.workspace else self._project
 
     def unavailable_reason(self, scope: Scope) -> str | None:
         """Why a scope cannot be used here, or None when it can."""
         if scope is Scope.WORKSPACE and self.workspace is None:
             return NO_WORKSPACE
         if scope is Scope.PROJECT:
-            if self.workspace is None:
+            if self.workspace is None and self._project is None:
                 return "Project memory is unavailable: no workspace is selected"
             if self.project_path is None:
                 return PROJECT_UNAVAILABLE
@@ -88,10 +95,10 @@ class ScopeView:
             raise ScopeUnavailableError(reason)
         if scope is Scope.GLOBAL:
             return self.home.global_root
-        assert self.workspace is not None
         if scope is Scope.PROJECT:
             assert self.project_path is not None
             return self.home.project_root(self.project_path)
+        assert self.workspace is not None
         return self.home.workspace_root(self.workspace.notebook_id)
 
     def refuse_if_removed(self) -> None:

@@ -335,6 +335,13 @@ def _notebook_owners(workspaces: list[Workspace]) -> dict[str, str]:
     return {ws.id: notebook_owner(links, ws.id) for ws in workspaces}
 
 
+def top_level_project(registry: Registry, project_path: str) -> str:
+    """The outermost registered project holding `project_path` (itself when none does):
+    whose project memory a sub-project's checkout is, as for its workspaces (§2.1)."""
+    owners = _top_level_projects([project.path for project in registry.projects])
+    return owners.get(project_path, project_path)
+
+
 def _top_level_projects(project_paths: list[str]) -> dict[str, str]:
     """For each project inside another registered project, the outermost one holding it.
 
