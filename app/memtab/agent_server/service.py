@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memtab.agent_server.answers import file_page, lines_page, search_page
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog
-from memtab.agent_server.paging import (
+from memtab.agent_server.pages.answers import file_page, lines_page, search_page
+from memtab.agent_server.pages.paging import (
     CURSOR_SHA_DIGITS,
     DEFAULT_ANSWER_BUDGET,
     PageCursor,

@@ -14,7 +14,7 @@ from typing import Any, Final, NamedTuple
 import mcp_types as types
 
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT
-from memtab.agent_server.paging import DEFAULT_ANSWER_BUDGET, max_result_size_chars
+from memtab.agent_server.pages.paging import DEFAULT_ANSWER_BUDGET, max_result_size_chars
 from memtab.agent_server.server_names import READ_TOOLS
 from memtab.store.scopes.tool import MUTATING_COMMANDS
 from memtab.store.scopes.tool_args import command_schema

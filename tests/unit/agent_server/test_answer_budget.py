@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from memtab.agent_server.paging import DEFAULT_ANSWER_BUDGET, framed_size
+from memtab.agent_server.pages.paging import DEFAULT_ANSWER_BUDGET, framed_size
 from memtab.agent_server.service import Answer, MemoryService
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home

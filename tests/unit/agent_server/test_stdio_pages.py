@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from memtab.agent_server.paging import framed_size
+from memtab.agent_server.pages.paging import framed_size
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
 

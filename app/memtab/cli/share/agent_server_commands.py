@@ -19,7 +19,7 @@ import argparse
 import os
 
 from memtab.agent_server.agents import AGENT_TITLES, AGENTS
-from memtab.agent_server.paging import (
+from memtab.agent_server.pages.paging import (
     DEFAULT_ANSWER_BUDGET,
     MAX_ANSWER_BUDGET,
     MIN_ANSWER_BUDGET,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Annotated, TypeVar
 
 from memtab.agent_server.catalog import SearchHit
-from memtab.agent_server.paging import (
+from memtab.agent_server.pages.paging import (
     LineWindow,
     PageCursor,
     cut_to_fit,
