@@ -11,12 +11,17 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from memtab.agent_server.server_names import DEFAULT_WRITES, READ_TOOLS
+from memtab.sources.claude.source import auto_memory_base
 from memtab.store.home import Home
 
 SERVER_KEY = "memtab"
 AgentName = Literal["claude", "codex", "xum"]
 AGENTS: tuple[AgentName, ...] = ("claude", "codex", "xum")
 AGENT_TITLES: dict[AgentName, str] = {"claude": "Claude Code", "codex": "Codex", "xum": "xum"}
+NO_XUM_PROJECT = (
+    "xum keeps its MCP servers per home (<home>/mcp.jsonc), not per project: install it "
+    "without --project (each session there serves the project it works in)"
+)
 # Claude Code's names of Memtab's read-only tools, as its permission rules spell them.
 CLAUDE_READ_RULES: tuple[str, ...] = tuple(f"mcp__{SERVER_KEY}__{name}" for name in READ_TOOLS)
 
@@ -25,9 +30,34 @@ def _user_home(env: Mapping[str, str]) -> Path:
     return Path(env.get("HOME") or os.path.expanduser("~"))
 
 
-def config_path(agent: AgentName, home: Home, env: Mapping[str, str] | None = None) -> Path:
-    """The file an agent reads its MCP servers from."""
+class ProjectPlace(NamedTuple):
+    """Where an install for one project goes (docs/formats.md §22.6): Claude Code's local
+    scope, keyed by `claude_key` (the checkout's canonical git root, as Claude Code keys a
+    project) in its user file; Codex's project config `<checkout>/.codex/config.toml`."""
+
+    checkout: Path
+    claude_key: str
+
+
+def project_place(directory: Path) -> ProjectPlace:
+    """The place of a per-project install for a checkout at (or holding) `directory`."""
+    checkout = Path(os.path.abspath(directory))
+    return ProjectPlace(checkout, str(auto_memory_base(checkout)))
+
+
+def config_path(
+    agent: AgentName,
+    home: Home,
+    env: Mapping[str, str] | None = None,
+    project: ProjectPlace | None = None,
+) -> Path:
+    """The file an agent reads its MCP servers from (for `project`: the one holding its
+    per-project entry; xum has none: ValueError)."""
     environ = os.environ if env is None else env
+    if project is not None and agent == "codex":
+        return project.checkout / ".codex" / "config.toml"
+    if project is not None and agent == "xum":
+        raise ValueError(NO_XUM_PROJECT)
     if agent == "claude":
         folder = environ.get("CLAUDE_CONFIG_DIR")
         return Path(folder) / ".claude.json" if folder else _user_home(environ) / ".claude.json"

@@ -35,6 +35,7 @@ from memtab.agent_server.agents import (
     CLAUDE_READ_RULES,
     SERVER_KEY,
     AgentName,
+    ProjectPlace,
     ServedOptions,
     changed_options,
     claude_settings_path,
@@ -177,6 +178,38 @@ ENTRY_NAMES: dict[AgentName, str] = {
     "codex": "[mcp_servers.memtab]",
     "xum": "servers.memtab",
 }
+
+
+def entry_keys(agent: AgentName, project: ProjectPlace | None = None) -> tuple[str, ...]:
+    """Where Memtab's entry is in a JSON agent file: `mcpServers.memtab` (Claude Code's
+    user scope), `projects.<key>.mcpServers.memtab` (its local scope, for `project`), or
+    xum's `servers.memtab`. (Codex's is a TOML table, the same in either file.)"""
+    keys = (JSON_KEYS.get(agent, ""), SERVER_KEY)
+    if project is not None and agent == "claude":
+        return ("projects", project.claude_key, *keys)
+    return keys
+
+
+def entry_name(agent: AgentName, project: ProjectPlace | None = None) -> str:
+    if project is not None and agent == "claude":
+        return f"projects[{json.dumps(project.claude_key)}].{ENTRY_NAMES[agent]}"
+    return ENTRY_NAMES[agent]
+
+
+def _project_words(agent: AgentName, project: ProjectPlace) -> str:
+    """What a per-project entry means, in words (§22.6)."""
+    if agent == "claude":
+        return (
+            f"Claude Code's local scope: read only by sessions started in {project.claude_key} "
+            "(or below it), where it takes the place of a user-wide memtab entry"
+        )
+    return (
+        f"Codex's project config: read only by sessions started in {project.checkout} once "
+        "Codex trusts the project, where it takes the place of the memtab entry in "
+        "~/.codex/config.toml"
+    )
+
+
 _WORDS = {
     "added": "added the memtab server to",
     "updated": "updated the memtab server in",
@@ -196,11 +229,17 @@ _WHY: dict[AgentName, str] = {
 
 
 def install_agent(
-    agent: AgentName, home: Home, command: list[str], env: Mapping[str, str] | None = None
+    agent: AgentName,
+    home: Home,
+    command: list[str],
+    env: Mapping[str, str] | None = None,
+    project: ProjectPlace | None = None,
 ) -> list[Outcome]:
-    """Register the server run by `command` with `agent`: its entry, and for Claude Code
-    its permission list (which is changed only once the entry is in place)."""
-    outcomes = [register_server(agent, config_path(agent, home, env), command)]
+    """Register the server run by `command` with `agent` (for `project` only, where the
+    agent has a per-project configuration): its entry, and for Claude Code its permission
+    list (which is changed only once the entry is in place)."""
+    path = config_path(agent, home, env, project)
+    outcomes = [register_server(agent, path, command, project)]
     if agent == "claude" and outcomes[0].status != "refused":
         outcomes.append(allow_read_tools(claude_settings_path(env)))
     return outcomes
@@ -214,15 +253,18 @@ def install_on_home(
     return install_agent(agent, home, server_command(home), env)
 
 
-def register_server(agent: AgentName, path: Path, command: list[str]) -> Outcome:
-    """Add (or bring up to date) the server in `path`, changing nothing else there
-    (config_files/checked_replace.py says how)."""
+def register_server(
+    agent: AgentName, path: Path, command: list[str], project: ProjectPlace | None = None
+) -> Outcome:
+    """Add (or bring up to date) the server in `path` (`project`'s entry there when
+    given), changing nothing else there (config_files/checked_replace.py says how)."""
     previous: list[ServedOptions | None] = [None]
+    keys = entry_keys(agent, project)
 
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
         text = decode(path, data)
-        edited = _edited(agent, path, text, command)
-        previous[0] = _served(agent, path, text)
+        edited = _edited(agent, path, text, command, keys)
+        previous[0] = _served(agent, path, text, keys)
         return edited
 
     try:
@@ -235,8 +277,9 @@ def register_server(agent: AgentName, path: Path, command: list[str]) -> Outcome
     where = str(path) if edited.target == path else f"{edited.target} (linked from {path})"
     message = f"{AGENT_TITLES[agent]}: {_WORDS[edited.status]} {where}"
     if edited.status != "unchanged":
-        message += f": {ENTRY_NAMES[agent]} runs {shlex.join(command)}"
+        message += f": {entry_name(agent, project)} runs {shlex.join(command)}"
         message += f", {_WHY[agent]}" if _WHY[agent] else ""
+        message += f"; {_project_words(agent, project)}" if project is not None else ""
         message += "; nothing else changed"
     if edited.backup is not None:
         message += f"; the file as it was is kept as {edited.backup}"
@@ -301,16 +344,18 @@ def decode(path: Path, data: bytes | None) -> str:
         raise InstallError(f"{path} is not UTF-8 text") from None
 
 
-def _served(agent: AgentName, path: Path, text: str) -> ServedOptions | None:
+def _served(agent: AgentName, path: Path, text: str, keys: tuple[str, ...]) -> ServedOptions | None:
     """What the entry there now serves (None: no entry, or none of Memtab's)."""
-    current = entry_command(agent, path, text)
+    current = entry_command(agent, path, text, keys)
     return served_options(current) if current is not None else None
 
 
-def entry_command(agent: AgentName, path: Path, text: str) -> list[str] | None:
-    """The command line of the `memtab` entry in the agent's file text (None: there is
-    none, or it is no command line). Raises InstallError when the text cannot be read as
-    the file's format."""
+def entry_command(
+    agent: AgentName, path: Path, text: str, keys: tuple[str, ...] | None = None
+) -> list[str] | None:
+    """The command line of the `memtab` entry in the agent's file text (at `keys`, a JSON
+    file's; None: there is none, or it is no command line). Raises InstallError when the
+    text cannot be read as the file's format."""
     if not text.strip():
         return None
     try:
@@ -320,7 +365,7 @@ def entry_command(agent: AgentName, path: Path, text: str) -> list[str] | None:
                 return None
             value: Any = {"command": server.get("command"), "args": server.get("args", [])}
         else:
-            entry = (JSON_KEYS[agent], SERVER_KEY)
+            entry = keys or entry_keys(agent)
             there, value = member_value(text, entry, jsonc=agent == "xum")
             if not there:
                 return None
@@ -343,7 +388,7 @@ def entry_command(agent: AgentName, path: Path, text: str) -> list[str] | None:
 
 
 def _edited(
-    agent: AgentName, path: Path, text: str, command: list[str]
+    agent: AgentName, path: Path, text: str, command: list[str], keys: tuple[str, ...]
 ) -> tuple[bytes, EditStatus]:
     """The file's new bytes with the server's entry, and what changed."""
     if agent == "codex":
@@ -353,7 +398,7 @@ def _edited(
             raise InstallError(str(error)) from None
     else:
         try:
-            updated, status = _json_text(agent, text, command)
+            updated, status = _json_text(agent, text, command, keys)
         except JsonEditError as error:
             raise InstallError(f"{path} {error}") from None
     try:
@@ -364,16 +409,18 @@ def _edited(
         ) from None
 
 
-def _json_text(agent: AgentName, text: str, command: list[str]) -> tuple[str, EditStatus]:
+def _json_text(
+    agent: AgentName, text: str, command: list[str], keys: tuple[str, ...]
+) -> tuple[str, EditStatus]:
     """Set the server's member in Claude Code's or xum's file. xum's entry written as an
     object (a server the user disabled, or whose tools they chose) keeps all but its
     `command`, as xum's own settings keep them when a server is added again."""
     xum = agent == "xum"
-    path: tuple[str, ...] = (JSON_KEYS[agent], SERVER_KEY)
+    path = keys
     entry: Any = claude_entry(command) if agent == "claude" else xum_entry(command)
     if xum and text.strip():
         there, current = member_value(text, path, jsonc=True)
         if there and isinstance(current, dict):
             path = (*path, "command")
     edited, status = set_member(text, path, entry, jsonc=xum)
-    return edited, "updated" if status == "added" and len(path) > 2 else status
+    return edited, "updated" if status == "added" and len(path) > len(keys) else status

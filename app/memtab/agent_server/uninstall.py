@@ -22,8 +22,8 @@ from pathlib import Path
 from memtab.agent_server.agents import (
     AGENT_TITLES,
     CLAUDE_READ_RULES,
-    SERVER_KEY,
     AgentName,
+    ProjectPlace,
     claude_settings_path,
     config_path,
 )
@@ -34,28 +34,33 @@ from memtab.agent_server.config_files.json_edits import remove_items, remove_mem
 from memtab.agent_server.config_files.json_members import JsonEditError
 from memtab.agent_server.install import (
     CLAUDE_ALLOW_PATH,
-    ENTRY_NAMES,
-    JSON_KEYS,
     InstallError,
     Outcome,
     decode,
+    entry_keys,
+    entry_name,
 )
 from memtab.store.home import Home
 
 
 def uninstall_agent(
-    agent: AgentName, home: Home, env: Mapping[str, str] | None = None
+    agent: AgentName,
+    home: Home,
+    env: Mapping[str, str] | None = None,
+    project: ProjectPlace | None = None,
 ) -> list[Outcome]:
-    """Take the server out of `agent`'s files: its entry, and for Claude Code Memtab's
-    rules in its permission list."""
-    outcomes = [unregister_server(agent, config_path(agent, home, env))]
-    if agent == "claude":
+    """Take the server out of `agent`'s files: its entry (`project`'s alone, when given),
+    and for Claude Code, Memtab's rules in its permission list (unless it was `project`'s:
+    the user-wide entry may still use them)."""
+    outcomes = [unregister_server(agent, config_path(agent, home, env, project), project)]
+    if agent == "claude" and project is None:
         outcomes.append(forbid_read_tools(claude_settings_path(env)))
     return outcomes
 
 
-def unregister_server(agent: AgentName, path: Path) -> Outcome:
-    """Take `memtab` out of the agent's MCP servers in `path`, changing nothing else."""
+def unregister_server(agent: AgentName, path: Path, project: ProjectPlace | None = None) -> Outcome:
+    """Take `memtab` out of the agent's MCP servers in `path` (`project`'s), changing
+    nothing else."""
 
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
         if data is None:
@@ -65,7 +70,7 @@ def unregister_server(agent: AgentName, path: Path) -> Outcome:
             if agent == "codex":
                 updated, status = remove_codex_server(text, path=path)
             else:
-                entry = (JSON_KEYS[agent], SERVER_KEY)
+                entry = entry_keys(agent, project)
                 updated, status = remove_member(text, entry, jsonc=agent == "xum")
         except CodexConfigError as error:
             raise InstallError(str(error)) from None
@@ -73,7 +78,7 @@ def unregister_server(agent: AgentName, path: Path) -> Outcome:
             raise InstallError(f"{path} {error}") from None
         return updated.encode("utf-8"), "updated" if status == "removed" else "unchanged"
 
-    return _removed(agent, path, edit, f"the memtab server ({ENTRY_NAMES[agent]})")
+    return _removed(agent, path, edit, f"the memtab server ({entry_name(agent, project)})")
 
 
 def forbid_read_tools(path: Path) -> Outcome:

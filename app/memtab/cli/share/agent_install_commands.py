@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from memtab.agent_server.agents import (
     AGENT_TITLES,
     AGENTS,
+    NO_XUM_PROJECT,
+    AgentName,
+    ProjectPlace,
     agent_found,
     claude_settings_path,
     config_path,
+    project_place,
 )
 from memtab.agent_server.install import (
     Outcome,
@@ -23,47 +28,96 @@ from memtab.agent_server.install import (
 )
 from memtab.agent_server.registrations import registration
 from memtab.agent_server.server_names import DEFAULT_WRITES
+from memtab.agent_server.session_scope import FROM_DIRECTORY, session_scope
 from memtab.agent_server.uninstall import uninstall_agent
 from memtab.cli.common import CliError, open_home
+from memtab.store.home import Home
 
 
 def install(args: argparse.Namespace) -> int:
     home = open_home(args)
+    project = _project(args)
     chosen = [agent for agent in AGENTS if getattr(args, agent)]
-    agents = chosen or [agent for agent in AGENTS if agent_found(agent, home)]
+    agents = chosen or [agent for agent in _agents(project) if agent_found(agent, home)]
     if not agents:
         raise CliError(
             "No agent found (Claude Code, Codex, xum): name one, e.g. memtab mcp install --claude"
         )
+    _refuse_xum(agents, project)
     writes = getattr(args, "writes", None)  # the server's own default needs no option
-    command = server_command(
-        home, getattr(args, "workspace", None), None if writes == DEFAULT_WRITES else writes
-    )
+    workspace = getattr(args, "workspace", None)
+    command = server_command(home, workspace, None if writes == DEFAULT_WRITES else writes)
     if args.print:
         for agent in agents:
-            print(
-                f"# {AGENT_TITLES[agent]}: {config_path(agent, home)}\n{snippet(agent, command)}\n"
+            path = config_path(agent, home, project=project)
+            under = (
+                f" (under projects[{project.claude_key!r}])"
+                if project and agent == "claude"
+                else ""
             )
+            print(f"# {AGENT_TITLES[agent]}: {path}{under}\n{snippet(agent, command)}\n")
             if agent == "claude":
                 print(
                     f"# {AGENT_TITLES[agent]}: {claude_settings_path()}\n{permissions_snippet()}\n"
                 )
         return 0
-    outcomes = [outcome for agent in agents for outcome in install_agent(agent, home, command)]
-    return _report(outcomes)
+    outcomes = [
+        outcome
+        for agent in agents
+        for outcome in install_agent(agent, home, command, project=project)
+    ]
+    status = _report(outcomes)
+    if project is not None:
+        print(_served_there(home, project, workspace))
+    return status
 
 
 def uninstall(args: argparse.Namespace) -> int:
     home = open_home(args)
+    project = _project(args)
     chosen = [agent for agent in AGENTS if getattr(args, agent)]
     agents = chosen or [
-        agent for agent in AGENTS if registration(agent, config_path(agent, home)).registered
+        agent
+        for agent in _agents(project)
+        if project is not None or registration(agent, config_path(agent, home)).registered
     ]
     if not agents:
         raise CliError(
             "No agent has the memtab server (Claude Code, Codex, xum): nothing to take out"
         )
-    return _report([outcome for agent in agents for outcome in uninstall_agent(agent, home)])
+    _refuse_xum(agents, project)
+    return _report(
+        [outcome for agent in agents for outcome in uninstall_agent(agent, home, project=project)]
+    )
+
+
+def _project(args: argparse.Namespace) -> ProjectPlace | None:
+    """`--project DIR`'s place (None without it); CliError when DIR is no directory."""
+    directory = getattr(args, "project", None)
+    if directory is None:
+        return None
+    path = Path(directory).expanduser()
+    if not path.is_dir():
+        raise CliError(f"--project {directory}: no such directory")
+    return project_place(path)
+
+
+def _agents(project: ProjectPlace | None) -> tuple[AgentName, ...]:
+    """The agents an install may go to: all, or those with a per-project configuration."""
+    return AGENTS if project is None else tuple(a for a in AGENTS if a != "xum")
+
+
+def _refuse_xum(agents: list[AgentName], project: ProjectPlace | None) -> None:
+    if project is not None and "xum" in agents:
+        raise CliError(NO_XUM_PROJECT)
+
+
+def _served_there(home: Home, project: ProjectPlace, workspace: str | None) -> str:
+    """What a session started in the checkout serves (§22.9), so nothing narrows unsaid."""
+    scope = session_scope(
+        home, [str(project.checkout)], decided_by=FROM_DIRECTORY, pinned=workspace
+    )
+    return f"In {project.checkout}: {scope.words()}"
 
 
 def _report(outcomes: list[Outcome]) -> int:

@@ -2,7 +2,8 @@
 
     memtab mcp [--home DIR] [--workspace ID] [--writes inbox|direct|off] [--answer-budget BYTES]
     memtab mcp install [--claude] [--codex] [--xum] [--print] [--workspace ID] [--writes MODE]
-    memtab mcp uninstall [--claude] [--codex] [--xum]
+                       [--project DIR]
+    memtab mcp uninstall [--claude] [--codex] [--xum] [--project DIR]
 
 stdout is the protocol's: everything else goes to stderr and the log. `install`
 registers the server in each agent's own configuration (every agent found, without a
@@ -86,6 +87,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default=argparse.SUPPRESS,
         help="the agents' write mode (default: inbox)",
     )
+    install.add_argument(
+        "--project",
+        metavar="DIR",
+        default=None,
+        help="for the checkout DIR only: Claude Code's local scope, Codex's project config "
+        "(xum has no per-project configuration)",
+    )
     install.set_defaults(handler=run_install)
     uninstall = actions.add_parser(
         "uninstall",
@@ -99,6 +107,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         uninstall.add_argument(
             f"--{agent}", action="store_true", help=f"take it out of {AGENT_TITLES[agent]}"
         )
+    uninstall.add_argument(
+        "--project", metavar="DIR", default=None, help="take out DIR's per-project entry alone"
+    )
     uninstall.set_defaults(handler=run_uninstall)
 
 
