@@ -203,7 +203,7 @@ def test_memtab_sources_rows_keep_their_keys_in_order(
     mux = json.loads(capsys.readouterr().out)["sources"][0]
     assert list(mux) == [
         "id", "agent", "root", "project", "writable", "fileCount", "label", "readOnlyReason",
-        "hasHistory", "note", "error", "lastConsolidatedAt",
+        "hasHistory", "note", "error", "lastConsolidatedAt", "shared",
     ]  # fmt: skip
     assert (mux["agent"], mux["writable"], mux["project"]) == ("mux", True, None)
 

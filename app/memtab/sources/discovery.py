@@ -20,8 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtab.file_protocol.file_ref import Agent, source_id
-from memtab.sources.claude.settings import local_auto_memory_directory, managed_settings_files
-from memtab.sources.claude.source import claude_sources
+from memtab.sources.claude.memory_dir import MemoryStore
+from memtab.sources.claude.settings import (
+    local_auto_memory_directory,
+    managed_settings_files,
+    session_memory_stores,
+)
+from memtab.sources.claude.source import auto_memory_sources, claude_sources
 from memtab.sources.codex.source import codex_projects, codex_sources
 from memtab.sources.config import SourceContext
 from memtab.sources.layouts import WRITTEN_BY_LOKI
@@ -73,6 +78,9 @@ def discover(context: SourceContext) -> Discovery:
     codex_root = _agent_root(context, "codex", looked)
     codex_known = codex_projects(codex_root) if codex_root is not None else []
     claude_projects: list[str] = []
+    stores: tuple[MemoryStore, ...] = ()
+    if claude_root is not None and not context.isolated:
+        stores = session_memory_stores(claude_root, context.env)
     if claude_root is not None:
         # Claude Code's names are matched against every project known so far.
         found, claude_projects = claude_sources(
@@ -82,6 +90,7 @@ def discover(context: SourceContext) -> Discovery:
             probe=not context.isolated,
             # An isolated home (the demo, tests) reads nothing of this system's policies.
             managed_settings=() if context.isolated else managed_settings_files(),
+            stores=stores,
         )
         sources.extend(found)
     if codex_root is not None:
@@ -94,7 +103,7 @@ def discover(context: SourceContext) -> Discovery:
     ]
     enabled = {agent: context.agent_settings(agent).enabled for agent in ("claude-code", "codex")}
     for project in projects:
-        sources.extend(_project_sources(context, project, enabled))
+        sources.extend(_project_sources(context, project, enabled, stores))
     if context.agent_settings("loki").enabled:
         found_loki = any(s.agent == "loki" for s in sources)
         looked.append(
@@ -150,7 +159,10 @@ def _agent_root(context: SourceContext, agent: Agent, looked: list[LookedFor]) -
 
 
 def _project_sources(
-    context: SourceContext, project: str, enabled: dict[str, bool]
+    context: SourceContext,
+    project: str,
+    enabled: dict[str, bool],
+    stores: tuple[MemoryStore, ...],
 ) -> Iterable[Source]:
     if not os.path.isdir(project):  # one stat for the many places an agent once ran
         return
@@ -167,14 +179,9 @@ def _project_sources(
         )
     moved = local_auto_memory_directory(project) if enabled["claude-code"] else None
     if moved is not None:
-        yield Source(
-            id=source_id("claude-code", f"auto-memory-project-{slug}"),
-            agent="claude-code",
-            layout=Layout.CLAUDE_AUTO_MEMORY,
-            root=moved.path,
-            label="Claude Code auto memory",
-            project=project,
-            note=f"This project's auto memory: {moved.how}",
+        note = f"This project's auto memory: {moved.how}"
+        yield from auto_memory_sources(
+            f"auto-memory-project-{slug}", moved.path, note, project, stores
         )
     if enabled["codex"] and _any_exists(project, _CODEX_PROJECT_MARKERS):
         yield Source(

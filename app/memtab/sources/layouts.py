@@ -7,7 +7,10 @@ What was checked, and where:
 - Claude Code: instruction memory (`CLAUDE.md`, `rules/*.md` in the config dir;
   `CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules/*.md`, `CLAUDE.local.md` in a project),
   auto memory in `projects/<encoded>/memory/` (`MEMORY.md` index plus topic files) or in
-  the directory `autoMemoryDirectory` names (`claude_settings.py`), session memory in
+  the directory `autoMemoryDirectory` names (`claude_settings.py`) — its memory files
+  and the subtrees that are not the user's own (team memory, logs, sessions, proposals)
+  as `claude/memory_dir.py` says —, team memory's mounts in `<auto memory>/team/`,
+  account memory in `<config>/memory/personal/`, session memory in
   `projects/<encoded>/<session>/session-memory/summary.md`, and subagents' memory in
   `agent-memory/<subagent>/` (user scope), `.claude/agent-memory/<subagent>/` and
   `.claude/agent-memory-local/<subagent>/` (a project's), each a `MEMORY.md` index plus
@@ -37,6 +40,13 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtab.sources.claude.memory_dir import (
+    SKILL_FILE,
+    SKILLS_FOLDER,
+    is_memory_file_name,
+    is_team_folder,
+    not_personal,
+)
 from memtab.sources.codex.manifest import MANIFEST_NAME
 from memtab.sources.codex.summary import SUMMARY_NAME, summary_problem
 from memtab.sources.model import AD_HOC_EXTENSION, FileKind, Layout, Source
@@ -106,6 +116,8 @@ PLANS: dict[Layout, Plan] = {
     Layout.CLAUDE_MEMORY: Plan(directories=("memory",), session_summaries=True),
     Layout.CLAUDE_AUTO_MEMORY: Plan(directories=("",)),
     Layout.CLAUDE_AGENT_MEMORY: Plan(directories=("",)),
+    Layout.CLAUDE_TEAM_MEMORY: Plan(directories=("",)),
+    Layout.CLAUDE_ACCOUNT_MEMORY: Plan(directories=("",)),
     Layout.CODEX_USER: Plan(files=_INSTRUCTION_NAMES),
     Layout.CODEX_PROJECT: Plan(files=_INSTRUCTION_NAMES),
     Layout.CODEX_MEMORIES: Plan(directories=("",)),
@@ -137,9 +149,13 @@ def classify(layout: Layout, segments: tuple[str, ...]) -> Rule | None:
     if layout is Layout.CLAUDE_MEMORY:
         return _claude_memory_rule(segments)
     if layout is Layout.CLAUDE_AUTO_MEMORY:
-        return _auto_memory_rule(segments)
+        return _personal_memory_rule(segments)
     if layout is Layout.CLAUDE_AGENT_MEMORY:
         return _agent_memory_rule(segments)
+    if layout is Layout.CLAUDE_TEAM_MEMORY:
+        return _team_memory_rule(segments)
+    if layout is Layout.CLAUDE_ACCOUNT_MEMORY:
+        return _memory_file_rule(segments)
     if layout in (Layout.CODEX_USER, Layout.CODEX_PROJECT):
         return Rule(FileKind.INSTRUCTIONS) if segments in _INSTRUCTION_FILES else None
     if layout is Layout.CODEX_MEMORIES:
@@ -168,6 +184,39 @@ def _auto_memory_rule(segments: tuple[str, ...]) -> Rule:
     return Rule(FileKind.NOTE)
 
 
+def _memory_file_rule(segments: tuple[str, ...]) -> Rule | None:
+    """A file of a Claude Code memory folder, if it is one of its memory files."""
+    return _auto_memory_rule(segments) if is_memory_file_name(segments[-1]) else None
+
+
+def _personal_memory_rule(segments: tuple[str, ...]) -> Rule | None:
+    """A file of the user's own auto memory: its memory files outside team memory, logs,
+    sessions and proposals."""
+    return None if not_personal(segments) else _memory_file_rule(segments)
+
+
+def _team_memory_rule(segments: tuple[str, ...]) -> Rule | None:
+    """A file of team memory (`team/`): each mount's index, topics and shared skills."""
+    rule = _memory_file_rule(segments)
+    if rule is None:
+        return None
+    if len(segments) > 1 and segments[1:] == ("MEMORY.md",):
+        return Rule(FileKind.AUTO_MEMORY_INDEX)
+    if segments[-1] == SKILL_FILE and SKILLS_FOLDER in segments[:-2]:
+        return Rule(FileKind.SKILL)
+    return Rule(FileKind.AUTO_MEMORY_TOPIC) if rule.kind is not FileKind.NOTE else rule
+
+
+def is_team_memory(layout: Layout, segments: tuple[str, ...]) -> bool:
+    """Whether a path inside a root of `layout` is in its team memory folder (the team
+    memory source's, not this one's)."""
+    if layout is Layout.CLAUDE_MEMORY:
+        return len(segments) > 1 and segments[0] == "memory" and is_team_folder(segments[1])
+    if layout is Layout.CLAUDE_AUTO_MEMORY:
+        return bool(segments) and is_team_folder(segments[0])
+    return False
+
+
 def _agent_memory_rule(segments: tuple[str, ...]) -> Rule | None:
     """A file of a subagents' memory folder: each subagent's folder is an auto memory."""
     return _auto_memory_rule(segments[1:]) if len(segments) > 1 else None
@@ -175,7 +224,7 @@ def _agent_memory_rule(segments: tuple[str, ...]) -> Rule | None:
 
 def _claude_memory_rule(segments: tuple[str, ...]) -> Rule | None:
     if segments[0] == "memory" and len(segments) > 1:
-        return _auto_memory_rule(segments[1:])
+        return _personal_memory_rule(segments[1:])
     if len(segments) == 3 and segments[1:] == ("session-memory", "summary.md"):
         return Rule(FileKind.SESSION_SUMMARY, SESSION_MEMORY_IS_CLAUDES)
     return None

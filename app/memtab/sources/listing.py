@@ -122,8 +122,10 @@ def target_file(source: Source, relative: str) -> SourceFile:
         raise SourceError(
             f"{source.id} has no place for {relative!r} (see `memtab list --source {source.id}`)"
         )
-    if rule.read_only_reason is not None or source.read_only_reason is not None:
-        reason = rule.read_only_reason or source.read_only_reason
+    reason = (
+        rule.read_only_reason or source.folder_read_only_reason(segments) or source.read_only_reason
+    )
+    if reason is not None:
         raise ReadOnlyError(f"Cannot write {source.file_id(relative)}: {reason}")
     return SourceFile(
         source_id=source.id,
@@ -189,7 +191,8 @@ def _file_entry(
         reason = reason or "not a text file (it contains NUL bytes)"
     elif info.st_size > MAX_FILE_BYTES:
         reason = reason or f"larger than the {MAX_FILE_BYTES}-byte cap"
-    reason = reason or source.read_only_reason  # after the file's own (search reads by it)
+    # After the file's own (search reads by it): its folder's, then its source's.
+    reason = reason or source.folder_read_only_reason(segments) or source.read_only_reason
     return SourceFile(
         source_id=source.id,
         relative=relative,

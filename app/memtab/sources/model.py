@@ -17,6 +17,7 @@ import os
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Literal
 
 from memtab.file_protocol.file_ref import Agent, MemoryFileRef, SourceError
 from memtab.fs.records import Record
@@ -50,6 +51,8 @@ class Layout(StrEnum):
     CLAUDE_MEMORY = "claude-memory"  # <config>/projects/<encoded>/memory/**, session summaries
     CLAUDE_AUTO_MEMORY = "claude-auto-memory"  # an autoMemoryDirectory's files
     CLAUDE_AGENT_MEMORY = "claude-agent-memory"  # <config>/agent-memory/<subagent>/**
+    CLAUDE_TEAM_MEMORY = "claude-team-memory"  # <auto memory>/team/<mount>/**
+    CLAUDE_ACCOUNT_MEMORY = "claude-account-memory"  # <config>/memory/personal/**
     CODEX_USER = "codex-user"  # <codex home>/AGENTS.md
     CODEX_PROJECT = "codex-project"  # <project>/AGENTS.md
     CODEX_MEMORIES = "codex-memories"  # <codex home>/memories/**
@@ -98,6 +101,17 @@ class Source:
     # Something the user should know (e.g. how the project was decided).
     note: str | None = None
     trusted_root: Path | None = None
+    # Folders (the first segment below `root`) its agent may not write, and why.
+    read_only_folders: tuple[tuple[str, str], ...] = ()
+    # Memory its agent shares beyond this machine: synced to the user's account, or with
+    # the repository's collaborators (a write holding a potential secret is refused).
+    shared: Literal["account", "team"] | None = None
+
+    def folder_read_only_reason(self, segments: tuple[str, ...]) -> str | None:
+        """Why the file at `segments` may not be written, for its folder (None: it may)."""
+        if len(segments) < 2:
+            return None
+        return next((why for name, why in self.read_only_folders if name == segments[0]), None)
 
     @property
     def below_trusted_root(self) -> tuple[str, ...]:

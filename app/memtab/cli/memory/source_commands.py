@@ -238,6 +238,9 @@ class SourceRow(Record, write_only=True):
     error: str | None
     last_consolidated_at: int | None
     """Claude Code's auto-dream, ms (mux's consolidation: `memtab status`)."""
+    shared: str | None = None
+    """`account` (synced to the user's account), `team` (shared with the repository's
+    collaborators), or null: memory kept on this machine."""
 
 
 def _mux_row(home: Home) -> SourceRow:
@@ -276,6 +279,7 @@ def _source_row(listing: SourceListing) -> SourceRow:
         read_only_reason=source.read_only_reason,
         has_history=source.has_history,
         note=source.note,
+        shared=source.shared,
         error=listing.error,
         last_consolidated_at=listing.last_consolidated_ms,
     )

@@ -51,6 +51,8 @@ _WHAT: dict[Layout, str] = {
     Layout.CLAUDE_MEMORY: "auto memory",
     Layout.CLAUDE_AUTO_MEMORY: "auto memory",
     Layout.CLAUDE_AGENT_MEMORY: "subagent memory",
+    Layout.CLAUDE_TEAM_MEMORY: "team memory",
+    Layout.CLAUDE_ACCOUNT_MEMORY: "account memory",
     Layout.CODEX_USER: "AGENTS.md",
     Layout.CODEX_PROJECT: "AGENTS.md",
     Layout.CODEX_MEMORIES: "memories",

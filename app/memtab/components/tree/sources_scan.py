@@ -22,7 +22,7 @@ from pathlib import Path
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import is_shown, scan
-from memtab.sources.layouts import PLANS, classify, watch_targets
+from memtab.sources.layouts import PLANS, classify, is_team_memory, watch_targets
 from memtab.sources.listing import list_source
 from memtab.sources.model import Discovery, Layout, Source, SourceFile, SourceListing
 from memtab.store.home import Home
@@ -74,6 +74,16 @@ class SourcesScan:
         listing = self.listing(ref.source_id)
         found = listing.file(ref.path) if listing is not None else None
         return (listing.source, found) if listing is not None and found is not None else None
+
+    def opens_a_source(self, path: str) -> bool:
+        """Whether a change of `path` may be a source discovery has not found yet (team
+        memory appearing in an auto memory directory): the sources are found again."""
+        source = self.discovery.source_containing(Path(path))
+        if source is None:
+            return False
+        relative = os.path.relpath(path, source.root)
+        segments = () if relative == "." else tuple(relative.split(os.sep))
+        return is_team_memory(source.layout, segments)
 
     def affected_by(self, path: str) -> Source | None:
         """The source whose files a change of `path` may concern (a transcript or a
@@ -145,7 +155,12 @@ def scan_sources(
     """Discover and list the sources, or relist those `changed_paths` touch (see the
     module docstring). Blocks on disk: run it on a worker."""
     started = time.perf_counter()
-    if previous is None or changed_paths is None or str(home.root) in changed_paths:
+    if (
+        previous is None
+        or changed_paths is None
+        or str(home.root) in changed_paths
+        or any(previous.opens_a_source(path) for path in changed_paths)
+    ):
         context = (load_context or SourceContext.load)(home)
         discovery, listings = scan(context)
         return SourcesScan(

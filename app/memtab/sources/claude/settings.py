@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -30,6 +30,7 @@ from typing import Annotated, Any
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import Key, Lenient, Record
 from memtab.fs.user_files import read_regular_file
+from memtab.sources.claude.memory_dir import MemoryStore, memory_stores, stores_setting
 
 logger = logging.getLogger(__name__)
 
@@ -117,11 +118,13 @@ class ClaudeSettings(Record):
     `autoMemoryDirectory` and `instructionFiles` (also as the option of the
     `agents-md@builtin` plugin in `pluginConfigs`), as written — Claude Code's rules take
     them (`memory_path`, `instructions.instruction_mode`); an object on the way to the
-    plugin's option that is not one reads as absent."""
+    plugin's option that is not one reads as absent. `env`: the variables Claude Code
+    sets for its sessions (`CLAUDE_MEMORY_STORES`, `memory_dir.memory_stores`)."""
 
     auto_memory_directory: Any = None
     instruction_files: Any = None
     plugin_configs: Annotated[_PluginConfigs | None, Lenient(None)] = None
+    env: Any = None
 
     @property
     def instruction_files_option(self) -> Any:
@@ -130,6 +133,14 @@ class ClaudeSettings(Record):
         options = plugin.options if plugin else None
         chosen = options.instruction_files if options else None
         return chosen if chosen is not None else self.instruction_files
+
+
+def session_memory_stores(config_root: Path, env: Mapping[str, str]) -> tuple[MemoryStore, ...]:
+    """The memory stores (team memory's mounts) a session would take from
+    `CLAUDE_MEMORY_STORES`: the user's settings' `env`, else the environment `env`."""
+    settings = read_settings_file(config_root / "settings.json")
+    settings_env = settings.env if settings is not None and isinstance(settings.env, dict) else {}
+    return memory_stores(stores_setting(env, settings_env))
 
 
 def read_settings_file(settings_file: Path) -> ClaudeSettings | None:

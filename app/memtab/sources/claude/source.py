@@ -25,6 +25,13 @@ from pathlib import Path
 from memtab.file_protocol.file_ref import is_valid_source_name, source_id
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.user_files import read_regular_file
+from memtab.sources.claude.memory_dir import (
+    TEAM_FOLDER,
+    MemoryStore,
+    account_memory_directory,
+    is_remote_store,
+    read_only_mounts,
+)
 from memtab.sources.claude.settings import auto_memory_setting, user_auto_memory_directory
 from memtab.sources.model import Layout, Source, linked_root_reason
 
@@ -219,6 +226,7 @@ def claude_sources(
     *,
     probe: bool = True,
     managed_settings: Sequence[Path] = (),
+    stores: tuple[MemoryStore, ...] = (),
 ) -> tuple[list[Source], list[str]]:
     """Claude Code's sources under its config dir `root`, and the projects it knows.
 
@@ -226,7 +234,8 @@ def claude_sources(
     `project_of` maps a workspace path to its project, so a worktree's auto memory is
     grouped with its project. `probe` False never looks outside `root` to decode a name.
     `managed_settings`: the policy settings files to read `autoMemoryDirectory` from
-    before the user's (`claude_settings`).
+    before the user's (`claude_settings`). `stores`: `CLAUDE_MEMORY_STORES` as a session
+    would read it (which team memory mounts are read-only).
     """
     sources = [
         Source(
@@ -237,17 +246,25 @@ def claude_sources(
             label="Claude Code (user)",
         )
     ]
-    moved = user_auto_memory_directory(root, managed_settings)
-    if moved is not None:
+    account = account_memory_directory(root)
+    if account.is_dir():
         sources.append(
             Source(
-                id=source_id("claude-code", "auto-memory"),
+                id=source_id("claude-code", "account-memory"),
                 agent="claude-code",
-                layout=Layout.CLAUDE_AUTO_MEMORY,
-                root=moved.path,
-                label="Claude Code auto memory",
-                note=f"Every project's auto memory: {moved.how}",
+                layout=Layout.CLAUDE_ACCOUNT_MEMORY,
+                root=account,
+                label="Claude Code account memory",
+                note=ACCOUNT_NOTE,
+                read_only_reason=linked_root_reason(root, account),
+                trusted_root=root,
+                shared="account",
             )
+        )
+    moved = user_auto_memory_directory(root, managed_settings)
+    if moved is not None:
+        sources += auto_memory_sources(
+            "auto-memory", moved.path, f"Every project's auto memory: {moved.how}", None, stores
         )
     agent_memory = root / "agent-memory"
     if agent_memory.is_dir():
@@ -283,7 +300,8 @@ def claude_sources(
         if project is not None:
             projects.append(project)
         memory_root = root / "projects" / name
-        notes = [note for note in (decoded.note, not_read) if note]
+        remote = is_remote_store(memory_root / "memory")
+        notes = [note for note in (decoded.note, not_read, remote and ACCOUNT_NOTE) if note]
         sources.append(
             Source(
                 id=source_id("claude-code", f"memory-{name}"),
@@ -295,9 +313,77 @@ def claude_sources(
                 note="; ".join(notes) or None,
                 read_only_reason=linked_root_reason(root, memory_root),
                 trusted_root=root,
+                shared="account" if remote else None,
             )
         )
+        team = team_source(f"team-{name}", memory_root / "memory", project, stores, root)
+        if team is not None:
+            sources.append(team)
     return sources, projects
+
+
+ACCOUNT_NOTE = "Synced to your account"
+TEAM_NOTE = (
+    "Team memory: shared with all repository collaborators (Claude Code syncs it at the start "
+    "of every session)"
+)
+
+
+def auto_memory_sources(
+    name: str, directory: Path, note: str, project: str | None, stores: tuple[MemoryStore, ...]
+) -> list[Source]:
+    """The sources of an auto memory directory `autoMemoryDirectory` names: the user's own
+    memory (`name`), and its team memory when it has some."""
+    remote = is_remote_store(directory)
+    found = [
+        Source(
+            id=source_id("claude-code", name),
+            agent="claude-code",
+            layout=Layout.CLAUDE_AUTO_MEMORY,
+            root=directory,
+            label="Claude Code auto memory",
+            project=project,
+            note=f"{note}; {ACCOUNT_NOTE}" if remote else note,
+            shared="account" if remote else None,
+        )
+    ]
+    team = team_source(f"{name}-team", directory, project, stores, None)
+    return found + ([team] if team is not None else [])
+
+
+def team_source(
+    name: str,
+    memory_dir: Path,
+    project: str | None,
+    stores: tuple[MemoryStore, ...],
+    trusted_root: Path | None,
+) -> Source | None:
+    """The team memory of the auto memory directory `memory_dir` (its `team/` folder, one
+    folder per mount), or None when it has none. A mount `stores` marks `ro` is
+    read-only, as it is for Claude Code's sessions."""
+    folder = memory_dir / TEAM_FOLDER
+    if not folder.is_dir():
+        return None
+    read_only = tuple(
+        (mount, f"Claude Code mounts the team memory {mount!r} read-only ({STORES_NOTE})")
+        for mount in read_only_mounts(stores)
+    )
+    return Source(
+        id=source_id("claude-code", name),
+        agent="claude-code",
+        layout=Layout.CLAUDE_TEAM_MEMORY,
+        root=folder,
+        label="Claude Code team memory",
+        project=project,
+        note=TEAM_NOTE,
+        read_only_reason=linked_root_reason(trusted_root, folder) if trusted_root else None,
+        trusted_root=trusted_root,
+        read_only_folders=read_only,
+        shared="team",
+    )
+
+
+STORES_NOTE = 'mode "ro" in CLAUDE_MEMORY_STORES'
 
 
 def auto_memory_base(cwd: Path) -> Path:

@@ -1,0 +1,152 @@
+"""What an auto memory directory holds besides personal memory, as Claude Code 2.1.331 lays
+it out (docs/formats.md §17.2): which files are memory, the subtrees that are not the
+user's own, team memory's mounts, account memory, and which folders are synced.
+
+Read in its bundle (`@anthropic-ai/claude-code` 2.1.331, its memory store chunk):
+- memory files end in `.md`, `.txt`, `.json` or `.jsonl` and never start with `.`; its
+  own temp files (`<name>.<ext>.tmp.<8 hex>`, `….tmp~<8 hex>`, `.<16 hex>.tmp`,
+  `.<16 hex>.tmp~`, `….purge.<uuid>.tmp`, `.<16 hex>.aside`) are none of those;
+- the personal store (the auto memory directory) excludes the top-level subtrees
+  `team`, `logs`, `sessions` and `proposals` (the first segment compared in NFC, with
+  trailing dots and blanks dropped, case-folded), and any segment starting with `.`;
+- team memory is `<auto memory>/team/<mount>/`: one folder per store of
+  `CLAUDE_MEMORY_STORES` (a JSON list of a path or `{path, mode: rw|ro, scope:
+  user|team, mount, promptIndex, skillsDirs}`; `mount` defaults to the path's last
+  segment with every character outside `A-Za-z0-9_-` made `-`), or of the organisation's
+  memory; a store whose `mode` is `ro` is read-only for its sessions;
+- account memory is `<config>/memory/personal/` (made with mode 0700), synced to the
+  user's account;
+- a folder a sync keeps holds its manifest `.memory-sync` (`{"v": 1, "partition": …}`):
+  the user's own auto memory holds one when it is synced to the account.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.fs.jsonfile import JsonError, parse_json
+
+logger = logging.getLogger(__name__)
+
+MEMORY_FILE_SUFFIXES = (".md", ".txt", ".json", ".jsonl")
+TEAM_FOLDER = "team"
+NOT_PERSONAL_FOLDERS = frozenset({TEAM_FOLDER, "logs", "sessions", "proposals"})
+"""Top-level subtrees of an auto memory directory that are not the user's own memory."""
+STORE_MANIFEST = ".memory-sync"
+STORES_VARIABLE = "CLAUDE_MEMORY_STORES"
+SKILLS_FOLDER = "skills"
+SKILL_FILE = "SKILL.md"
+SKILL_MAX_BYTES = 128 * 1024
+"""A shared memory skill's `SKILL.md` over 128 KB is skipped by Claude Code."""
+SKILL_IGNORED_KEYS = ("allowed-tools", "hooks", "model", "shell")
+"""A shared memory skill's capability frontmatter, which Claude Code ignores."""
+
+TEMP_FILE = re.compile(
+    r"(?:^\.[0-9a-f]{16}\.tmp~?$)|(?:\.tmp[.~][0-9a-f]{8}$)"
+    r"|(?:\.purge\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$)"
+    r"|(?:^\.[0-9a-f]{16}\.aside$)"
+)
+"""Claude Code's own temp files in a memory folder (never memory)."""
+
+_MOUNT_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+_MOUNT_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def folded(segment: str) -> str:
+    """A folder name as Claude Code compares it with its reserved names: NFC, without
+    trailing dots and blanks, lower case (`Team.` is `team`)."""
+    return unicodedata.normalize("NFC", segment).rstrip(". ").lower()
+
+
+def is_memory_file_name(name: str) -> bool:
+    """Whether Claude Code takes a file of this name for a memory file."""
+    return not name.startswith(".") and name.endswith(MEMORY_FILE_SUFFIXES)
+
+
+def not_personal(segments: tuple[str, ...]) -> bool:
+    """Whether a path inside an auto memory directory is in a subtree that is not the
+    user's own memory (team memory, logs, sessions, proposals)."""
+    return len(segments) > 1 and folded(segments[0]) in NOT_PERSONAL_FOLDERS
+
+
+def is_team_folder(name: str) -> bool:
+    return folded(name) == TEAM_FOLDER
+
+
+def is_remote_store(directory: Path) -> bool:
+    """Whether Claude Code keeps `directory` as a store of its server: it holds the
+    store's manifest (a link is not one)."""
+    manifest = directory / STORE_MANIFEST
+    return os.path.isfile(manifest) and not os.path.islink(manifest)
+
+
+def account_memory_directory(config_root: Path) -> Path:
+    """Where Claude Code keeps the memory synced to the user's account."""
+    return config_root / "memory" / "personal"
+
+
+@dataclass(frozen=True)
+class MemoryStore:
+    """One store of `CLAUDE_MEMORY_STORES`: where it mounts and whether it is read-only."""
+
+    mount: str
+    read_only: bool
+    scope: str  # "team" or "user"
+
+
+def memory_stores(raw: str | None) -> tuple[MemoryStore, ...]:
+    """The stores a `CLAUDE_MEMORY_STORES` value lists; () when it is unset or Claude Code
+    would refuse it (not JSON, not a list, an entry it cannot take)."""
+    if raw is None or not raw.strip():
+        return ()
+    try:
+        entries = parse_json(raw)
+    except JsonError:
+        logger.info("Claude Code: %s is not JSON; no team memory mounts read", STORES_VARIABLE)
+        return ()
+    if not isinstance(entries, list):
+        return ()
+    stores: list[MemoryStore] = []
+    for entry in entries:
+        store = _store(entry)
+        if store is None:
+            logger.info("Claude Code: an entry of %s was not taken: %r", STORES_VARIABLE, entry)
+            return ()
+        stores.append(store)
+    return tuple(stores)
+
+
+def _store(entry: object) -> MemoryStore | None:
+    if isinstance(entry, str):
+        entry = {"path": entry}
+    if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+        return None
+    mode, scope, mount = entry.get("mode", "rw"), entry.get("scope", "team"), entry.get("mount")
+    if mode not in ("rw", "ro") or scope not in ("team", "user"):
+        return None
+    if mount is None:
+        last = entry["path"].rstrip("/").rsplit("/", 1)[-1]
+        mount = _MOUNT_UNSAFE.sub("-", last)
+    if not isinstance(mount, str) or not _MOUNT_NAME.match(mount):
+        return None
+    return MemoryStore(mount=mount, read_only=mode == "ro", scope=scope)
+
+
+def stores_setting(env: Mapping[str, str], settings_env: Mapping[str, object]) -> str | None:
+    """`CLAUDE_MEMORY_STORES` as a session would have it: the user's settings' `env` (which
+    Claude Code sets in its environment), else the environment Memtab runs in."""
+    from_settings = settings_env.get(STORES_VARIABLE)
+    if isinstance(from_settings, str):
+        return from_settings
+    return env.get(STORES_VARIABLE)
+
+
+def read_only_mounts(stores: tuple[MemoryStore, ...]) -> tuple[str, ...]:
+    """The team mounts its sessions may not write."""
+    return tuple(store.mount for store in stores if store.scope == "team" and store.read_only)
