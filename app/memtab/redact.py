@@ -39,6 +39,10 @@ The shape rules, in the order they run (`RULES`):
   characters; a quoted value may contain spaces. References to a secret are not one
   (`${DB_PASSWORD}`, `{{ secrets.X }}`, `<your key>`, `os.environ[…]`, `process.env.…`).
 
+`secret_labels` names the tokens of the first kinds (private keys, vendors' prefixed
+tokens; not JWTs, which Claude Code holds unsure) a text holds, as Claude Code names them
+when it refuses to write one into memory that is synced or shared (§17.5).
+
 Not a secret, and left alone: git shas, UUIDs, base64 images, `token_count`/`max_tokens`,
 Stripe publishable keys (`pk_live_…`), public keys and certificates, URLs without a
 password.
@@ -78,6 +82,9 @@ class Rule:
     name: str
     pattern: re.Pattern[str]
     needles: tuple[str, ...]
+    label: str | None = None
+    """A token known by its shape (a vendor's key, a private key), named as Claude Code
+    names it when it refuses one (`secret_labels`); None: a secret by its context."""
 
     def apply(self, text: str, lowered: str | None = None) -> str:
         """`text` with this rule's secrets replaced (`lowered` is `text.lower()`, if known)."""
@@ -98,8 +105,10 @@ def _replace_secret(match: re.Match[str]) -> str:
     return REDACTED
 
 
-def _rule(name: str, needles: str, pattern: str, flags: int = 0) -> Rule:
-    return Rule(name, re.compile(pattern, flags), tuple(needles.split()))
+def _rule(
+    name: str, needles: str, pattern: str, flags: int = 0, *, label: str | None = None
+) -> Rule:
+    return Rule(name, re.compile(pattern, flags), tuple(needles.split()), label)
 
 
 # A token must not continue a longer word on either side.
@@ -130,6 +139,7 @@ RULES: tuple[Rule, ...] = (
         r"-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY((?: BLOCK)?)-----"
         r"(?:.*?-----END \1PRIVATE KEY\2-----|.*\Z)",
         re.DOTALL,
+        label="Private Key",
     ),
     _rule(
         "ssh2_private_key",
@@ -137,41 +147,67 @@ RULES: tuple[Rule, ...] = (
         r"---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----"
         r"(?:.*?---- END SSH2 ENCRYPTED PRIVATE KEY ----|.*\Z)",
         re.DOTALL,
+        label="Private Key",
     ),
     _rule(
         "putty_private_key",
         "private-lines",
         r"(?m)^Private-Lines: *\d+\r?\n(?:[A-Za-z0-9+/=]+(?:\r?\n|\Z))+",
+        label="Private Key",
     ),
     _rule(
         "anthropic_openai_key",
         "sk-",
         _START + r"sk-(?:ant|proj|svcacct|admin|or)-[A-Za-z0-9_-]{20,}",
+        label="Anthropic or OpenAI API Key",
     ),
-    _rule("openai_legacy_key", "sk-", r"sk-[A-Za-z0-9]{20,}"),
+    _rule("openai_legacy_key", "sk-", r"sk-[A-Za-z0-9]{20,}", label="OpenAI Legacy API Key"),
     _rule(
         "github_token",
         "ghp_ gho_ ghu_ ghs_ ghr_ github_pat_",
         _START + r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
+        label="GitHub Token",
     ),
-    _rule("gitlab_token", "glpat-", _START + r"glpat-[A-Za-z0-9_-]{20,}"),
-    _rule("slack_token", "xox", _START + r"xox[abposr]-[A-Za-z0-9-]{10,}"),
+    _rule("gitlab_token", "glpat-", _START + r"glpat-[A-Za-z0-9_-]{20,}", label="GitLab PAT"),
+    _rule("slack_token", "xox", _START + r"xox[abposr]-[A-Za-z0-9-]{10,}", label="Slack Token"),
     _rule(
         "slack_webhook",
         "hooks.slack.com",
         r"hooks\.slack\.com/services/(?P<secret>T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]+)",
+        label="Slack Webhook URL",
     ),
-    _rule("stripe_key", "k_live_ k_test_", _START + r"[rs]k_(?:live|test)_[A-Za-z0-9]{16,}"),
-    _rule("google_api_key", "aiza", _START + r"AIza[0-9A-Za-z_-]{35}" + _END),
+    _rule(
+        "stripe_key",
+        "k_live_ k_test_",
+        _START + r"[rs]k_(?:live|test)_[A-Za-z0-9]{16,}",
+        label="Stripe Access Token",
+    ),
+    _rule("google_api_key", "aiza", _START + r"AIza[0-9A-Za-z_-]{35}" + _END, label="GCP API Key"),
     _rule(
         "google_oauth",
         "gocspx- ya29.",
         _START + r"(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\.[A-Za-z0-9_-]{20,})",
+        label="Google OAuth Token",
     ),
-    _rule("aws_access_key_id", "akia asia abia acca", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
-    _rule("npm_token", "npm_", _START + r"npm_[A-Za-z0-9]{36}" + _END),
-    _rule("pypi_token", "pypi-", _START + r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}"),
-    _rule("huggingface_token", "hf_", _START + r"hf_[A-Za-z0-9]{30,}" + _END),
+    _rule(
+        "aws_access_key_id",
+        "akia asia abia acca",
+        r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b",
+        label="AWS Access Token",
+    ),
+    _rule("npm_token", "npm_", _START + r"npm_[A-Za-z0-9]{36}" + _END, label="npm Access Token"),
+    _rule(
+        "pypi_token",
+        "pypi-",
+        _START + r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}",
+        label="PyPI Upload Token",
+    ),
+    _rule(
+        "huggingface_token",
+        "hf_",
+        _START + r"hf_[A-Za-z0-9]{30,}" + _END,
+        label="Hugging Face Access Token",
+    ),
     _rule("jwt", "eyj", _START + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
     _rule(
         "url_password",
@@ -217,9 +253,15 @@ RULES: tuple[Rule, ...] = (
         "sendgrid_key",
         "sg.",
         _START + r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}" + _END,
+        label="SendGrid API Token",
     ),
     _rule("square_token", "sq0", _START + r"sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,}" + _END),
-    _rule("digitalocean_token", "dop_v1_ doo_v1_", _START + r"do[op]_v1_[a-f0-9]{64}" + _END),
+    _rule(
+        "digitalocean_token",
+        "dop_v1_ doo_v1_",
+        _START + r"do[op]_v1_[a-f0-9]{64}" + _END,
+        label="DigitalOcean Access Token",
+    ),
     _rule(
         "secret_named_value",
         "key secret token pass",
@@ -240,6 +282,20 @@ def redact_secrets(text: str) -> str:
     for rule in RULES:
         text = rule.apply(text, lowered)
     return text
+
+
+def secret_labels(text: str) -> list[str]:
+    """The kinds of token `text` holds that are known by their shape (`Rule.label`), each
+    once, in the rules' order: what a memory shared beyond this machine refuses (Claude
+    Code refuses these, not secrets it knows only by their context)."""
+    lowered = text.lower()
+    found: list[str] = []
+    for rule in RULES:
+        if rule.label is None or rule.label in found:
+            continue
+        if any(needle in lowered for needle in rule.needles) and rule.pattern.search(text):
+            found.append(rule.label)
+    return found
 
 
 def redact_json(value: Any) -> Any:

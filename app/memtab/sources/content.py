@@ -34,10 +34,19 @@ from memtab.fs.config.config_dir import config_dir
 from memtab.fs.confined import LinkInPathError, descend
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.fs.readable import open_readable, read_readable
+from memtab.redact import secret_labels
+from memtab.sources.claude.hidden_text import secret_scan_texts
 from memtab.sources.codex.manifest import render_manifest
 from memtab.sources.layouts import content_problem
 from memtab.sources.loki_render import render_loki
-from memtab.sources.model import AgentFormatError, FileKind, ReadOnlyError, Source, SourceFile
+from memtab.sources.model import (
+    AgentFormatError,
+    FileKind,
+    ReadOnlyError,
+    SecretRefusedError,
+    Source,
+    SourceFile,
+)
 from memtab.store.errors import CapError, SaveConflictError, file_cap_message
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.history.capture import removes_nothing
@@ -166,9 +175,11 @@ def save_source_file(
     file must still hold what was loaded (SaveConflictError from the store, the file
     untouched). ReadOnlyError for a file its agent owns; AgentFormatError for content its
     agent would not read (`layouts.content_problem`: Codex's summary without its `v1`
-    line); SourceError for a path through a link, or when the file's lock is held too
-    long. `history` records the change (a restore of version `restored_from`, a create or
-    an edit) under the file's lock, and keeps what an edit or restore replaces before it
+    line); SecretRefusedError for a potential secret in memory that is synced or shared
+    (`shared_memory_refusal`); SourceError for a path through a link, or when the file's
+    lock is held too long. `history` records the change (a restore of version
+    `restored_from`, a create or an edit) under the file's lock, and keeps what an edit or
+    restore replaces before it
     writes (write-ahead); a save that would destroy what history cannot keep is refused
     (UnkeptChangeError) unless `allow_unkept`.
     """
@@ -179,6 +190,9 @@ def save_source_file(
     problem = content_problem(source.layout, tuple(file.relative.split("/")), content)
     if problem is not None:
         raise AgentFormatError(f"{file.id} was not changed: {problem}")
+    refusal = shared_memory_refusal(source, content)
+    if refusal is not None:
+        raise SecretRefusedError(refusal)
     data = encode_utf8(content)
     if len(data) > MAX_FILE_BYTES:
         raise CapError(file_cap_message(len(data)))
@@ -230,6 +244,29 @@ def save_source_file(
         raise SourceError(f"Cannot save {file.id}: {_reason(error)}") from None
     logger.info("Saved %s", file.id)
     return content_sha256(content)
+
+
+def shared_memory_refusal(source: Source, content: str) -> str | None:
+    """Why `content` may not be written into `source`, in Claude Code's own words, when the
+    memory is synced or shared (`Source.shared`) and the text holds a potential secret
+    (what Claude Code refuses there: `redact.secret_labels`, the text scanned with and
+    without its invisible characters); None: it may."""
+    if source.shared is None:
+        return None
+    found = [label for text in secret_scan_texts(content) for label in secret_labels(text)]
+    if not found:
+        return None
+    kinds = ", ".join(dict.fromkeys(found))
+    if source.shared == "team":
+        return (
+            f"Content contains potential secrets ({kinds}) and cannot be written to team "
+            "memory. Team memory is shared with all repository collaborators. Remove the "
+            "sensitive content and try again."
+        )
+    return (
+        f"Content contains potential secrets ({kinds}) and cannot be written to memory. "
+        "Memory is synced to your account. Remove the sensitive content and try again."
+    )
 
 
 def missing_folders(source: Source, relative: str) -> int:

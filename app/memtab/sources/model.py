@@ -43,6 +43,11 @@ class AgentFormatError(SourceError):
     `memory_summary.md` begins with the line `v1`): nothing is written."""
 
 
+class SecretRefusedError(SourceError):
+    """The text holds a potential secret, and the memory it would be written to is shared
+    beyond this machine (`Source.shared`): refused, in its agent's words."""
+
+
 class Layout(StrEnum):
     """Which files of a source's root belong to it and what each one is."""
 
