@@ -25,6 +25,7 @@ from typing import Protocol
 
 from memtab.check.records import Agent, FindingScope
 from memtab.file_protocol.file_ref import SourceError
+from memtab.sources.claude.recall import recall_warning
 from memtab.sources.codex.source import bucket_project
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
@@ -91,6 +92,9 @@ class Document:
     names is history, not a claim about the code now; only its links are checked."""
     history_key: str | None = None
     origin: Origin | None = field(default=None, compare=False)
+    recall_note: str | None = None
+    """Why its agent cannot recall it well (a Claude Code topic file without a
+    description, `sources.claude.recall`), or None."""
 
     @property
     def text(self) -> str:
@@ -390,6 +394,7 @@ def _source_document(source: Source, file: SourceFile, project: str | None) -> D
         modified_ms=file.modified_at_ms,
         record=is_record(source, file),
         origin=_SourceOrigin(source, file, project, content.rendered),
+        recall_note=recall_warning(source.layout, tuple(file.relative.split("/")), content.text),
     )
 
 

@@ -43,6 +43,7 @@ from memtab.check.rules import codex_summary
 from memtab.check.rules.facts import Fact, disagree, facts_of, what
 from memtab.check.rules.links import broken_links
 from memtab.check.rules.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
+from memtab.check.rules.recall import recall_findings
 from memtab.check.rules.runnable import aliases_in, run_problems
 from memtab.check.settings import load_stale_days
 from memtab.file_protocol.file_ref import SourceError
@@ -280,6 +281,7 @@ class CheckEngine:
                     fix=link.fix,
                 )
             )
+        findings += recall_findings(document)
         checked = _Checked(
             checkout, aliases, tuple(findings), tuple(missing), tuple(facts_of(scanned))
         )

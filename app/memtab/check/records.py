@@ -26,6 +26,7 @@ FindingKind = Literal[
     "stale",
     "project-missing",
     "codex-summary-version",
+    "no-description",
 ]
 FINDING_KINDS: Final[tuple[FindingKind, ...]] = get_args(FindingKind)
 FindingScope = Literal["global", "project", "workspace"]

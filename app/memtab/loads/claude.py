@@ -1,16 +1,27 @@
 """What Claude Code reads at a session's start: its instruction files in order
 (`sources.claude.instructions`), then auto memory's `MEMORY.md` up to its cut
-(`sources.claude.index`). docs/formats.md §17.6."""
+(`sources.claude.index`); its topic files are recalled later, by name and description
+(`sources.claude.recall`): those it cannot recall well are listed `on demand`, saying why.
+docs/formats.md §17.6."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from memtab.file_protocol.file_ref import source_id
+from memtab.humanize import plural
 from memtab.loads.measure import Identify, measured, named, read_text
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.sources.claude.index import INDEX_MAX_LINES, INDEX_MAX_UNITS, INDEX_NAME, index_cut
 from memtab.sources.claude.instructions import instruction_files, instruction_mode
+from memtab.sources.claude.recall import (
+    HOW_TOPICS_ARE_RECALLED,
+    RECALL_CANDIDATES,
+    is_recalled_topic,
+)
 from memtab.sources.claude.source import auto_memory_base, auto_memory_directory
+from memtab.sources.listing import list_source
+from memtab.sources.model import Layout, Source, SourceFile
 
 
 def claude_loads(
@@ -49,10 +60,55 @@ def claude_loads(
         index = _index_record(memory / INDEX_NAME, identify, notes)
         if index is not None:
             files.append(index)
+        topics = recalled_topics(memory)
+        if topics:
+            notes.append(_recall_note(topics))
+        files += [_unrecallable(topic, identify) for topic in topics if topic.warning]
     else:
         notes.append("No project chosen: only the managed and the user's files are shown")
     total = sum(f.loaded_tokens for f in files)
     return AgentLoads(agent="claude", files=tuple(files), total_tokens=total, notes=tuple(notes))
+
+
+def recalled_topics(memory: Path) -> list[SourceFile]:
+    """The topic files of the auto memory directory `memory` Claude Code recalls from,
+    newest first (each with the listing's warning when it cannot recall it well)."""
+    listing = list_source(
+        Source(
+            id=source_id("claude-code", "loads"),
+            agent="claude-code",
+            layout=Layout.CLAUDE_AUTO_MEMORY,
+            root=memory,
+            label="auto memory",
+        )
+    )
+    topics = [f for f in listing.files if is_recalled_topic(tuple(f.relative.split("/")))]
+    return sorted(topics, key=lambda f: (-f.modified_at_ms, f.relative))
+
+
+def _recall_note(topics: list[SourceFile]) -> str:
+    without = sum(1 for topic in topics if topic.warning)
+    note = f"{HOW_TOPICS_ARE_RECALLED}; {plural(len(topics), 'topic file')} here"
+    if len(topics) > RECALL_CANDIDATES:
+        note += f", {len(topics) - RECALL_CANDIDATES} older than the newest {RECALL_CANDIDATES}"
+    if without:
+        note += f", {without} without a description (listed)"
+    return note
+
+
+def _unrecallable(topic: SourceFile, identify: Identify) -> LoadedFile:
+    """A topic file Claude Code cannot recall well, listed `on demand` with why."""
+    text = read_text(topic.physical) or ""
+    record = measured(
+        text,
+        loaded="",
+        loaded_lines=0,
+        cut_at_line=1,
+        cut_reason=topic.warning,
+        kind="topic",
+        **named(topic.physical, identify),
+    )
+    return record.replaced(when="on demand")
 
 
 def _index_record(path: Path, identify: Identify, notes: list[str]) -> LoadedFile | None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.fs.readable import HardLinkedFileError, read_readable_path
 from memtab.sources.claude.index import index_cut, index_warning
+from memtab.sources.claude.recall import recall_warning
 from memtab.sources.claude.settings import last_consolidated_ms
 from memtab.sources.codex.extensions import read_extensions
 from memtab.sources.content import read_raw_source_text
@@ -176,11 +177,13 @@ def _file_entry(
         if not stat.S_ISREG(info.st_mode):
             return None
         # As in the store: another hard link may be a file from anywhere; it is not read.
+        hard_linked = False
         try:
             if info.st_nlink > 1 and not linked:
                 raise HardLinkedFileError(physical)
             prefix = _prefix(physical, segments[-1], rule.kind, info.st_size, follow=linked)
         except HardLinkedFileError:
+            hard_linked = True
             reason = reason or "it has other hard links (one may be anywhere): not read"
             prefix = ""
     except OSError:
@@ -193,6 +196,10 @@ def _file_entry(
         reason = reason or f"larger than the {MAX_FILE_BYTES}-byte cap"
     # After the file's own (search reads by it): its folder's, then its source's.
     reason = reason or source.folder_read_only_reason(segments) or source.read_only_reason
+    if rule.kind is FileKind.AUTO_MEMORY_INDEX:
+        warning = _index_warning(physical)
+    else:
+        warning = None if hard_linked else recall_warning(source.layout, segments, prefix)
     return SourceFile(
         source_id=source.id,
         relative=relative,
@@ -204,7 +211,7 @@ def _file_entry(
         read_only_reason=reason,
         topic_type=fields.get("type"),
         topic_name=fields.get("name"),
-        warning=_index_warning(physical) if rule.kind is FileKind.AUTO_MEMORY_INDEX else None,
+        warning=warning,
         linked=linked,
     )
 

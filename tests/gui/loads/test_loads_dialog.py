@@ -54,9 +54,14 @@ def test_each_agent_in_its_order_with_memory_mds_cut(
     claude, codex, xum = (dialog.tree.topLevelItem(i) for i in range(3))
     assert claude.text(0).startswith("Claude Code — about ")
     assert codex.text(0).startswith("Codex — about ") and xum.text(0).startswith("xum — about ")
-    index = rows(claude)[-1]
-    assert index.text(0).endswith("MEMORY.md") and (index.text(1), index.text(2)) == ("249", "200")
+    index = next(row for row in rows(claude) if row.text(0).endswith("MEMORY.md"))
+    assert (index.text(1), index.text(2)) == ("249", "200")
     assert index.text(4).startswith("From line 201 on it is not read")
+    # A topic file Claude Code cannot recall well, after it, says why; the notes say how.
+    topic = rows(claude)[-1]
+    assert topic.text(0).endswith("notiontalk-landing-strategy.md")
+    assert topic.text(4).startswith("No description: Claude Code picks the topic files")
+    assert "Topic files are not read at the start" in claude.text(4)
     assert str(machine.project) in dialog.summary.text()
     # Activating the row opens MEMORY.md in the Memory tab.
     dialog.tree.itemActivated.emit(index, 0)
@@ -108,7 +113,7 @@ def test_where_it_stops_wraps_at_half_a_laptop(
     dialog.resize(683, 520)
     dialog.show()
     qtbot.waitExposed(dialog)
-    index = rows(dialog.tree.topLevelItem(0))[-1]
+    index = next(r for r in rows(dialog.tree.topLevelItem(0)) if r.text(0).endswith("MEMORY.md"))
     reason = index.text(4)
     assert reason.startswith("From line 201 on it is not read")
     column = dialog.tree.header().sectionSize(4)

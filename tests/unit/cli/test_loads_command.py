@@ -22,7 +22,7 @@ def test_loads_json_has_every_agent_with_the_contract_fields(
         assert isinstance(agent["totalTokens"], int)
         for file in agent["files"]:
             assert set(file) >= FILE_FIELDS and ("path" in file) != ("id" in file)
-    index = document["agents"][0]["files"][-1]
+    index = next(file for file in document["agents"][0]["files"] if file["kind"] == "memory")
     assert (index["loadedLines"], index["cutAtLine"]) == (200, 201)
     assert document["directory"] == str(machine.project)
 

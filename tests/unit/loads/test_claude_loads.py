@@ -25,8 +25,11 @@ def claude(machine: Machine, directory: Path | None = None) -> AgentLoads:
 
 
 def paths(agent: AgentLoads, machine: Machine) -> list[str]:
+    """What is read at the start, in order (not the topic files recalled later)."""
     shown = []
     for file in agent.files:
+        if file.when != "start":
+            continue
         path = Path(file.physical_path or "")
         for base, label in ((machine.project, "<project>"), (machine.claude, "<config>")):
             if path == base or base in path.parents:
@@ -55,7 +58,7 @@ def test_user_then_project_files_then_memory_md_cut_at_line_201(machine: Machine
         "<project>/.claude/rules/api.md",
         memory_index(machine),
     ]
-    index = agent.files[-1]
+    index = next(file for file in agent.files if file.kind == "memory")
     assert (index.lines, index.loaded_lines, index.cut_at_line) == (249, 200, 201)
     assert index.id is not None and index.id.endswith(":memory/MEMORY.md")
     assert agent.total_tokens == sum(f.loaded_tokens for f in agent.files)

@@ -27,6 +27,7 @@ KIND_WORDS: dict[str, str] = {
     "stale": "Stale",
     "project-missing": "Project not on this disk",
     "codex-summary-version": "Codex summary without v1",
+    "no-description": "Cannot be recalled well",
 }
 """A finding's kind in the panel's words (docs/formats.md §19.3)."""
 

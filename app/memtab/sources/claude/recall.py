@@ -1,0 +1,68 @@
+"""How Claude Code recalls its auto memory's topic files (docs/formats.md §17.6).
+
+Only `MEMORY.md` is read at a session's start. For each prompt Claude Code 2.1.331 has a
+model pick the topic files worth reading (its `memdir` recall, `selectRelevantMemories`):
+"Return a list of filenames for the memories that will clearly be useful … (up to 5).
+Only include memories that you are certain will be helpful based on their name and
+description." The candidates are the `.md` files of the user's own auto memory (no
+`MEMORY.md`, nothing in `team/`, `logs/`, `sessions/` or `proposals/`), the newest 200 by
+modification time, each shown as `- [type] <file name> (<mtime>): <description>`; the
+description is the frontmatter's `description:` read from the file's first 30 lines. A
+recalled file is read up to its first 200 lines or 4,096 bytes. So a topic file without a
+description is shown by its name alone: Claude Code cannot recall it well.
+"""
+
+from __future__ import annotations
+
+from memtab.sources.claude.index import INDEX_NAME
+from memtab.sources.claude.memory_dir import not_personal
+from memtab.sources.model import Layout
+from memtab.store.text.frontmatter import description_value
+
+RECALL_PICKS = 5
+RECALL_CANDIDATES = 200
+RECALL_READ_LINES = 200
+RECALL_READ_BYTES = 4096
+FRONTMATTER_LINES = 30
+
+NO_DESCRIPTION = (
+    "No description: Claude Code picks the topic files it reads for a prompt by file name "
+    "and description, so it cannot recall this one well"
+)
+HOW_TOPICS_ARE_RECALLED = (
+    f"Topic files are not read at the start: for each prompt Claude Code picks up to "
+    f"{RECALL_PICKS} of the newest {RECALL_CANDIDATES} by file name and description, and "
+    f"reads each up to {RECALL_READ_LINES} lines or {RECALL_READ_BYTES:,} bytes"
+)
+
+
+def is_recalled_topic(segments: tuple[str, ...]) -> bool:
+    """Whether a file at `segments` inside the user's own auto memory is one Claude Code
+    may recall (a `.md` topic file of the personal memory)."""
+    return (
+        bool(segments)
+        and segments[-1].endswith(".md")
+        and segments[-1] != INDEX_NAME
+        and not not_personal(segments)
+        and not any(segment.startswith(".") for segment in segments)
+    )
+
+
+def has_description(head: str) -> bool:
+    """Whether the frontmatter in the first 30 lines of `head` (a file's first bytes) has
+    a `description` that is not empty, as Claude Code reads it for recall."""
+    lines = head.split("\n", FRONTMATTER_LINES)[:FRONTMATTER_LINES]
+    value = description_value("\n".join(lines) + "\n")
+    return value is not None and value.strip() != ""
+
+
+def recall_warning(layout: Layout, segments: tuple[str, ...], head: str) -> str | None:
+    """`NO_DESCRIPTION` for a topic file of the user's own auto memory (at `segments` in a
+    root of `layout`) whose first bytes `head` give it no description; else None."""
+    if layout is Layout.CLAUDE_MEMORY and segments[:1] == ("memory",):
+        segments = segments[1:]
+    elif layout is not Layout.CLAUDE_AUTO_MEMORY:
+        return None
+    if not is_recalled_topic(segments) or has_description(head):
+        return None
+    return NO_DESCRIPTION
