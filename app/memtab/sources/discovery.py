@@ -42,6 +42,7 @@ _CLAUDE_PROJECT_MARKERS = (
     ".claude/CLAUDE.md",
     "CLAUDE.local.md",
     ".claude/rules",
+    ".claude/skills",
     ".claude/agent-memory",
     ".claude/agent-memory-local",
 )

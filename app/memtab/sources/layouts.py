@@ -6,6 +6,7 @@ so a file Memtab lists as read-only can never be written by another route.
 What was checked, and where:
 - Claude Code: instruction memory (`CLAUDE.md`, `rules/*.md` in the config dir;
   `CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules/*.md`, `CLAUDE.local.md` in a project),
+  a project's skills (`.claude/skills/<name>/SKILL.md`, which its feedback memories edit),
   auto memory in `projects/<encoded>/memory/` (`MEMORY.md` index plus topic files) or in
   the directory `autoMemoryDirectory` names (`claude_settings.py`) — its memory files
   and the subtrees that are not the user's own (team memory, logs, sessions, proposals)
@@ -111,7 +112,7 @@ PLANS: dict[Layout, Plan] = {
     Layout.CLAUDE_USER: Plan(files=("CLAUDE.md",), directories=("rules",)),
     Layout.CLAUDE_PROJECT: Plan(
         files=("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"),
-        directories=(".claude/rules", *_PROJECT_AGENT_MEMORY),
+        directories=(".claude/rules", ".claude/skills", *_PROJECT_AGENT_MEMORY),
     ),
     Layout.CLAUDE_MEMORY: Plan(directories=("memory",), session_summaries=True),
     Layout.CLAUDE_AUTO_MEMORY: Plan(directories=("",)),
@@ -145,6 +146,8 @@ def classify(layout: Layout, segments: tuple[str, ...]) -> Rule | None:
             return Rule(FileKind.INSTRUCTIONS)
         if segments[:2] in ((".claude", "agent-memory"), (".claude", "agent-memory-local")):
             return _agent_memory_rule(segments[2:])
+        if len(segments) == 4 and segments[:2] == (".claude", "skills") and name == SKILL_FILE:
+            return Rule(FileKind.SKILL)  # a project skill Claude Code's feedback edits
         return Rule(FileKind.RULE) if _markdown_under(segments, (".claude", "rules")) else None
     if layout is Layout.CLAUDE_MEMORY:
         return _claude_memory_rule(segments)

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.memory.source_commands import _source_row as source_row
-from memtab.components.tree.nodes import NodeKind, TreeNode
+from memtab.components.search.search import ContentIndex, SearchQuery, find_matches
+from memtab.components.tree.nodes import MemoryFileRef, NodeKind, TreeNode, ref_key
 from memtab.components.tree.sources import build_source_sections
 from memtab.components.tree.sources_scan import SourcesScan, scan_sources
 from memtab.file_protocol.file_ref import SourceError
@@ -26,7 +27,7 @@ from memtab.sources.discovery import discover, scan
 from memtab.sources.listing import source_file, target_file
 from memtab.sources.model import FileKind, ReadOnlyError, SourceListing
 from memtab.watch.targets import RETARGET, Targets
-from support.agent_machine import Machine
+from support.agent_machine import Machine, scan_machine
 
 UUID = "3f2b8c1d-4e5a-4b6c-8d7e-9f0a1b2c3d4e"
 REAL_FILES = {
@@ -159,6 +160,9 @@ def test_a_mount_claude_code_reads_only_is_read_only(machine: Machine) -> None:
     with pytest.raises(ReadOnlyError, match="read-only"):
         target_file(team.source, "docs/new.md")
     assert target_file(team.source, "platform/new.md").relative == "platform/new.md"
+    # Read-only, yet read: its text is searched as the writable mounts' is.
+    found = find_matches(scan_machine(machine), SearchQuery.parse("short words"), ContentIndex())
+    assert ref_key(MemoryFileRef(team.source.id, "docs/style.md")) in found
 
 
 def test_the_stores_of_the_environment_are_read_when_the_settings_have_none(

@@ -131,11 +131,13 @@ def _source_searchables(
             # Read only what the listing read: a reason other than the layout's or the
             # source's own (a file with other hard links, NUL bytes, over the cap) means
             # it was not.
-            rule = classify(listing.source.layout, tuple(file.relative.split("/")))
+            segments = tuple(file.relative.split("/"))
+            rule = classify(listing.source.layout, segments)
             layout_reason = rule.read_only_reason if rule is not None else None
             readable = file.linked or file.read_only_reason in (
                 None,
                 layout_reason,
+                listing.source.folder_read_only_reason(segments),
                 listing.source.read_only_reason,
             )
             yield _Searchable(
