@@ -41,6 +41,7 @@ from memtab.check.programs import program_finder
 from memtab.check.records import CheckReport, Finding, FindingKind
 from memtab.check.rules import codex_summary
 from memtab.check.rules.facts import Fact, disagree, facts_of, what
+from memtab.check.rules.hidden_text import hidden_text_findings
 from memtab.check.rules.links import broken_links
 from memtab.check.rules.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
 from memtab.check.rules.recall import recall_findings
@@ -281,7 +282,7 @@ class CheckEngine:
                     fix=link.fix,
                 )
             )
-        findings += recall_findings(document)
+        findings += recall_findings(document) + hidden_text_findings(document)
         checked = _Checked(
             checkout, aliases, tuple(findings), tuple(missing), tuple(facts_of(scanned))
         )

@@ -27,6 +27,7 @@ FindingKind = Literal[
     "project-missing",
     "codex-summary-version",
     "no-description",
+    "hidden-text",
 ]
 FINDING_KINDS: Final[tuple[FindingKind, ...]] = get_args(FindingKind)
 FindingScope = Literal["global", "project", "workspace"]

@@ -28,6 +28,7 @@ KIND_WORDS: dict[str, str] = {
     "project-missing": "Project not on this disk",
     "codex-summary-version": "Codex summary without v1",
     "no-description": "Cannot be recalled well",
+    "hidden-text": "Hidden text",
 }
 """A finding's kind in the panel's words (docs/formats.md §19.3)."""
 

@@ -1,5 +1,5 @@
-"""What Claude Code takes out of the memory it loads: invisible characters
-(docs/formats.md §17.6).
+"""What Claude Code neutralizes in the memory it loads: invisible characters and text
+shaped like its harness's markup (docs/formats.md §17.6).
 
 Claude Code 2.1.331 strips from auto memory (`MEMORY.md`, a recalled topic file, the
 descriptions it indexes) every character its `Ayn` names invisible — format (`Cf`),
@@ -8,6 +8,15 @@ default-ignorable ones, and the C0 and C1 controls — but tab, line feed, carri
 the zero-width (non-)joiner and the variation selectors 15 and 16 (emoji need them). It
 refuses a memory file whose path holds one, and scans a text for secrets with and without
 them (`iSr`: a key split by a zero-width space is still a key).
+
+It then neutralizes text shaped like a tag of its harness (`<system-reminder>`,
+`<function_results>`, `<command-name>`, `<teammate-message>`, an `antml:` prefix…: the
+`uAe` list and `antml`) by writing `<\\` for its `<`, whatever lookalike spells the bracket
+or the name (a table of confusable letters: fullwidth, mathematical, Cyrillic and Greek
+ones). `markup_in` finds such text as Memtab can tell it: a `<` or a lookalike of one, an
+optional `/` and blanks, then a tag's name — its letters folded by NFKC, case and
+Claude Code's own Cyrillic and Greek table (`zP`), invisible characters skipped, `-` and
+`_` alike — followed by a blank, `/`, `>` or the line's end.
 """
 
 from __future__ import annotations
@@ -15,9 +24,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
+from functools import lru_cache
 
-_CANDIDATE = re.compile(r"[^\t\n\r\x20-\x7e]")
-"""What may be invisible (everything but printable ASCII and tab, line feed, return)."""
+_CANDIDATE = re.compile(
+    "[^\t\n\r\x20-\x7e\u00a0-\u00ac\u00ae-\u024f\u0391-\u03a1\u03a3-\u03ce"
+    "\u0400-\u04ff\u2010-\u2027\u2030-\u205e\u2190-\u23ff\u2500-\u27bf\u3000-\u303f"
+    "\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]"
+)
+"""What may be invisible: all but tab, line feed, return and blocks of assigned, visible
+characters (ASCII, Latin, Greek, Cyrillic, punctuation, arrows and symbols, kana, CJK,
+Hangul), which most text is made of (checked one by one, a character costs ~200 ns)."""
 _KEPT = frozenset({0x09, 0x0A, 0x0D, 0x200C, 0x200D, 0xFE0E, 0xFE0F})
 _JOINERS = frozenset({0x200C, 0x200D, 0xFE0E, 0xFE0F})
 _INVISIBLE_CATEGORIES = frozenset({"Cf", "Co", "Cn", "Cs"})
@@ -43,6 +59,7 @@ _DEFAULT_IGNORABLE = (
 )
 
 
+@lru_cache(maxsize=8192)  # a text beyond ASCII repeats few characters (Hangul, CJK)
 def is_invisible(char: str) -> bool:
     """Whether Claude Code takes `char` out of memory it loads."""
     point = ord(char)
@@ -73,6 +90,124 @@ def secret_scan_texts(text: str) -> tuple[str, ...]:
     bare = without_invisible(text)
     barer = "".join(char for char in bare if ord(char) not in _JOINERS)
     return tuple(dict.fromkeys((text, bare, barer)))
+
+
+HARNESS_TAGS = (
+    "bash-input",
+    "bash-stdout",
+    "bash-stderr",
+    "bash-exit-code",
+    "local-command-stdout",
+    "local-command-stderr",
+    "local-command-caveat",
+    "command-name",
+    "command-message",
+    "command-args",
+    "task-notification",
+    "agent-message",
+    "teammate-message",
+    "cross-session-message",
+    "remote-review",
+    "slack-ping",
+    "slack-tag-message",
+    "tick",
+    "fetched-web-content",
+    "untrusted-widget-state",
+    "coordinator-relay",
+    "artifact-type-instructions",
+    "cowritten-artifact-html",
+    "artifact-file-content",
+    "artifact-origin-notes",
+    "artifact-stored-declaration",
+    "channel",
+    "system-reminder",
+    "function-results",
+    "tool-use-error",
+    "sandbox-violations",
+    "persisted-output",
+    "total-tokens",
+    "user-prompt-submit-hook",
+)
+"""The tags of Claude Code 2.1.331's harness whose lookalikes it neutralizes (`-` stands
+for `-` or `_`)."""
+
+_OPENER = re.compile("[<\u2039\u02c2\u1438\u2329\u276c\u276e\u27e8\u3008\ufe64\uff1c]")
+_NAMES = "|".join(sorted((t.replace("-", "[-_]") for t in HARNESS_TAGS), key=len, reverse=True))
+_TAG = re.compile(rf"[ \t/]{{0,4}}(?:(?:{_NAMES})(?=[\s/>]|$)|antml:)")
+_WINDOW = 48
+# Claude Code's table of Cyrillic and Greek letters that look like Latin ones (`zP`).
+_LOOKALIKES = {
+    **dict.fromkeys("\u0430\u03b1", "a"),
+    **dict.fromkeys("\u0442\u03c4", "t"),
+    **dict.fromkeys("\u0585\u043e\u03bf", "o"),
+    **dict.fromkeys("\u0578", "n"),
+    **dict.fromkeys("\u0435\u03b5", "e"),
+    **dict.fromkeys("\u0440\u03c1", "p"),
+    "\u0441": "c",
+    "\u0443": "y",
+    "\u0445": "x",
+    **dict.fromkeys("\u0456\u03b9", "i"),
+    "\u0455": "s",
+    "\u0458": "j",
+    "\u04bb": "h",
+    "\u0501": "d",
+    "\u051b": "q",
+    "\u051d": "w",
+    **dict.fromkeys("\u0475\u03bd", "v"),
+    "\u03c5": "u",
+    "\u03ba": "k",
+    **dict.fromkeys("\u0410\u0391", "A"),
+    **dict.fromkeys("\u0415\u0395", "E"),
+    **dict.fromkeys("\u041e\u039f", "O"),
+    **dict.fromkeys("\u0420\u03a1", "P"),
+    "\u0421": "C",
+    **dict.fromkeys("\u0423\u03a5", "Y"),
+    **dict.fromkeys("\u0425\u03a7", "X"),
+    **dict.fromkeys("\u0406\u0399", "I"),
+    "\u0405": "S",
+    "\u0408": "J",
+    **dict.fromkeys("\u041d\u0397", "H"),
+    **dict.fromkeys("\u041c\u039c", "M"),
+    **dict.fromkeys("\u0422\u03a4", "T"),
+    **dict.fromkeys("\u0412\u0392", "B"),
+    **dict.fromkeys("\u041a\u039a", "K"),
+    "\u039d": "N",
+    "\u0396": "Z",
+}
+
+
+def markup_in(text: str) -> Iterator[tuple[int, str]]:
+    """Each place of `text` Claude Code would neutralize as its harness's markup: the
+    bracket's offset and the text as written there (`<system-reminder`)."""
+    for opener in _OPENER.finditer(text):
+        start = opener.end()
+        if text.startswith("\\", start):
+            continue  # already neutralized (`<\`)
+        folded, origins = _folded(text, start)
+        found = _TAG.match(folded)
+        if found is not None:
+            end = origins[found.end() - 1] + 1 if found.end() else start
+            yield opener.start(), text[opener.start() : end]
+
+
+def _folded(text: str, start: int) -> tuple[str, list[int]]:
+    """The next characters of `text` from `start` as Claude Code compares them with a
+    tag's name (invisible ones skipped), and where each one is in `text`."""
+    chars: list[str] = []
+    origins: list[int] = []
+    index = start
+    while index < len(text) and len(chars) < _WINDOW:
+        char = text[index]
+        if char > "~" and is_invisible(char):
+            index += 1
+            continue
+        if char > "~":
+            folded = unicodedata.normalize("NFKC", _LOOKALIKES.get(char, char))
+            char = folded if len(folded) == 1 else char
+        chars.append(char.lower())
+        origins.append(index)
+        index += 1
+    return "".join(chars), origins
 
 
 def name_code_point(char: str) -> str:
