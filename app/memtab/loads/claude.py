@@ -20,6 +20,7 @@ from memtab.sources.claude.recall import (
     is_recalled_topic,
 )
 from memtab.sources.claude.source import auto_memory_base, auto_memory_directory
+from memtab.sources.claude.subagents import find_subagent
 from memtab.sources.listing import list_source
 from memtab.sources.model import Layout, Source, SourceFile
 
@@ -31,8 +32,10 @@ def claude_loads(
     user_home: Path,
     managed_settings: tuple[Path, ...],
     identify: Identify,
+    subagent: str | None = None,
 ) -> AgentLoads:
-    """Claude Code's session start in `cwd` (user-level files only without one)."""
+    """Claude Code's session start in `cwd` (user-level files only without one); with
+    `subagent`, what that subagent of such a session loads (`subagent_loads`)."""
     if config_root is None:
         return AgentLoads(agent="claude", notes=("Claude Code's directory was not found",))
     settings = (*managed_settings, config_root / "settings.json")
@@ -66,8 +69,65 @@ def claude_loads(
         files += [_unrecallable(topic, identify) for topic in topics if topic.warning]
     else:
         notes.append("No project chosen: only the managed and the user's files are shown")
-    total = sum(f.loaded_tokens for f in files)
-    return AgentLoads(agent="claude", files=tuple(files), total_tokens=total, notes=tuple(notes))
+    loads = AgentLoads(agent="claude", files=tuple(files), notes=tuple(notes))
+    if subagent is not None:
+        loads = subagent_loads(
+            loads,
+            subagent,
+            cwd=cwd,
+            config_root=config_root,
+            managed_dir=managed_dir,
+            identify=identify,
+        )
+    total = sum(f.loaded_tokens for f in loads.files if f.when == "start")
+    return loads.replaced(total_tokens=total)
+
+
+def subagent_loads(
+    session: AgentLoads,
+    name: str,
+    *,
+    cwd: Path | None,
+    config_root: Path,
+    managed_dir: Path | None,
+    identify: Identify,
+) -> AgentLoads:
+    """What the subagent `name` of a session that loads `session` reads at its start: a
+    subagent with `omitClaudeMd` none of the session's instruction files and no
+    `MEMORY.md` (a custom one keeps the managed files), then its own memory's `MEMORY.md`
+    when it has a memory scope (`sources.claude.subagents`)."""
+    agent = find_subagent(name, cwd=cwd, config_root=config_root, managed_dir=managed_dir)
+    if agent is None:
+        note = (
+            f"No subagent {name!r} found in .claude/agents/ (managed, the project's, the "
+            "user's) nor built in: a subagent that sets no omitClaudeMd loads what the "
+            "session loads, shown here"
+        )
+        return session.replaced(subagent=name, notes=(note, *session.notes))
+    where = "built in" if agent.where == "built-in" else f"defined in {agent.where}"
+    files = list(session.files)
+    notes = [f"Subagent {name} ({where})"]
+    if agent.omit_claude_md:
+        kept = "only the managed ones" if agent.keeps_managed_files else "none of them"
+        notes[0] += (
+            f": omitClaudeMd, so it loads no CLAUDE.md, rules or MEMORY.md of the session — {kept}"
+        )
+        files = [f for f in files if agent.keeps_managed_files and f.kind == "managed"]
+        notes += [note for note in session.notes if note.startswith("instructionFiles")]
+    else:
+        notes[0] += ": no omitClaudeMd, so it loads what the session loads"
+        notes += session.notes
+    index = agent.memory_index(config_root, _project_root(cwd) if cwd is not None else None)
+    record = _index_record(index, identify, notes) if index is not None else None
+    if record is not None:
+        files.append(record)
+        notes.append(f"Its own memory ({agent.memory} scope): {index}")
+    return session.replaced(subagent=name, files=tuple(files), notes=tuple(notes))
+
+
+def _project_root(cwd: Path) -> Path:
+    """The checkout holding `cwd` (the nearest folder with `.git`), else `cwd`."""
+    return next((d for d in (cwd, *cwd.parents) if (d / ".git").exists()), cwd)
 
 
 def recalled_topics(memory: Path) -> list[SourceFile]:

@@ -33,10 +33,12 @@ def compute_loads(
     context: SourceContext | None = None,
     registry: Registry | None = None,
     now: int | None = None,
+    subagent: str | None = None,
 ) -> Loads:
     """What `agents` read at a session's start in `workspace_id` (its checkout) or in
     `directory`; without either, only what every session reads (user-level files, xum's
-    global scope). HomeError for an unknown workspace."""
+    global scope). `subagent`: Claude Code's start is that subagent's. HomeError for an
+    unknown workspace."""
     registry = registry or load_registry(home)
     workspace = registry.require_workspace(workspace_id) if workspace_id else None
     cwd = _working_directory(workspace, directory)
@@ -56,6 +58,7 @@ def compute_loads(
                     user_home=context.user_home,
                     managed_settings=() if context.isolated else managed_settings_files(),
                     identify=identify,
+                    subagent=subagent,
                 )
             )
         elif agent == "codex":

@@ -58,6 +58,8 @@ class AgentLoads(Record):
     notes: tuple[str, ...] = ()
     """What the agent's settings chose (`instructionFiles: claude-md-or-agents-md`), and
     what could not be told."""
+    subagent: Annotated[str | None, OmitNone] = None
+    """The Claude Code subagent whose start this is (`--subagent`), else absent."""
 
 
 class Loads(Record):

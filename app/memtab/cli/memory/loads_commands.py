@@ -29,6 +29,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="the directory Claude Code and Codex start in (default: the workspace's)",
     )
     loads.add_argument("--agent", choices=AGENTS, action="append", help="only this agent")
+    loads.add_argument(
+        "--subagent",
+        metavar="NAME",
+        help="Claude Code: what this subagent (Explore, a .claude/agents/ one) loads instead",
+    )
     loads.add_argument("--json", action="store_true")
     loads.set_defaults(handler=run_loads)
 
@@ -39,6 +44,7 @@ def run_loads(args: argparse.Namespace) -> int:
         workspace_id=args.workspace,
         directory=args.directory,
         agents=tuple(dict.fromkeys(args.agent)) if args.agent else AGENTS,
+        subagent=args.subagent,
     )
     if args.json:
         print_json(result.to_json())
@@ -51,7 +57,8 @@ def run_loads(args: argparse.Namespace) -> int:
 
 
 def _print_agent(agent: AgentLoads) -> None:
-    print(f"{_LABELS[agent.agent]} — about {agent.total_tokens:,} tokens at the start")
+    label = _LABELS[agent.agent] + (f" (subagent {agent.subagent})" if agent.subagent else "")
+    print(f"{label} — about {agent.total_tokens:,} tokens at the start")
     for note in agent.notes:
         print(f"  ({note})")
     rows = [["", "FILE", "LINES", "READ", "TOKENS", "WHERE IT STOPS"]]

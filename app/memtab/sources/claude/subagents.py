@@ -1,0 +1,106 @@
+"""Claude Code's subagents, as far as what they load at their start (docs/formats.md §17.6).
+
+A subagent is defined by a Markdown file with frontmatter (`name`, `description`,
+`omitClaudeMd`, `memory`…) in `.claude/agents/` of the managed folder, of a project (the
+working directory or a folder above it) or of the user's config dir, or built into
+Claude Code. Claude Code 2.1.331's settings schema: `omitClaudeMd` — "Run this agent
+without the user, project and local CLAUDE.md instruction files when it runs as a
+subagent; managed policy files are kept." In its bundle a built-in or managed agent with
+it loads none of its session's instruction files, `MEMORY.md` included; another keeps
+only the managed ones. Its built-in Explore, Plan and web-fetch agents set it. A subagent
+with `memory: user|project|local` also reads its own memory folder's `MEMORY.md`
+(`agent-memory/<name>/` in the config dir, `.claude/agent-memory/<name>/` or
+`.claude/agent-memory-local/<name>/` in the project), cut as auto memory's is.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.store.text.frontmatter import FrontmatterError, read_agent_definition
+
+BUILT_IN_WITHOUT_CLAUDE_MD = ("Explore", "Plan", "web-fetch")
+MEMORY_SCOPES = ("user", "project", "local")
+_MAX_DEFINITION_BYTES = 256 * 1024
+_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+@dataclass(frozen=True)
+class Subagent:
+    """A subagent's definition, what of it decides its loads."""
+
+    name: str
+    where: str  # "built-in", or the definition file's path
+    omit_claude_md: bool
+    managed: bool = False
+    memory: str | None = None  # "user", "project", "local"
+
+    @property
+    def keeps_managed_files(self) -> bool:
+        """Whether it keeps the managed instruction files when it omits the others (a
+        built-in or managed agent keeps none)."""
+        return not (self.where == "built-in" or self.managed)
+
+    def memory_index(self, config_root: Path, project: Path | None) -> Path | None:
+        """Its own memory folder's `MEMORY.md`, when it has a memory scope."""
+        folder = _UNSAFE.sub("-", self.name) or "unknown"
+        if self.memory == "user":
+            return config_root / "agent-memory" / folder / "MEMORY.md"
+        if self.memory in ("project", "local") and project is not None:
+            kind = "agent-memory" if self.memory == "project" else "agent-memory-local"
+            return project / ".claude" / kind / folder / "MEMORY.md"
+        return None
+
+
+def find_subagent(
+    name: str, *, cwd: Path | None, config_root: Path, managed_dir: Path | None
+) -> Subagent | None:
+    """The subagent called `name` a session in `cwd` would run: the managed definition,
+    a project's (the nearest folder first), the user's, then a built-in one; None when
+    there is none Memtab can see (a plugin's, one `--agents` gives)."""
+    folders: list[tuple[Path, bool]] = []
+    if managed_dir is not None:
+        folders.append((managed_dir / ".claude" / "agents", True))
+    if cwd is not None:
+        folders += [(d / ".claude" / "agents", False) for d in [cwd, *cwd.parents][:-1]]
+    folders.append((config_root / "agents", False))
+    for folder, managed in folders:
+        for path in _definitions(folder):
+            found = _read(path, managed)
+            if found is not None and found.name == name:
+                return found
+    if name in BUILT_IN_WITHOUT_CLAUDE_MD:
+        return Subagent(name, "built-in", omit_claude_md=True)
+    return None
+
+
+def _definitions(folder: Path) -> list[Path]:
+    found: list[Path] = []
+    for directory, names, files in os.walk(folder):
+        names[:] = sorted(n for n in names if not n.startswith("."))
+        found += [Path(directory) / f for f in sorted(files) if f.endswith(".md")]
+    return found
+
+
+def _read(path: Path, managed: bool) -> Subagent | None:
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(_MAX_DEFINITION_BYTES).decode("utf-8", "replace")
+        frontmatter = read_agent_definition(text).frontmatter
+    except (OSError, FrontmatterError):
+        return None
+    name = frontmatter.get("name")
+    if not isinstance(name, str) or not name:
+        return None
+    omit = frontmatter.get("omitClaudeMd") in (True, "true")
+    memory = frontmatter.get("memory")
+    return Subagent(
+        name,
+        str(path),
+        omit_claude_md=omit,
+        managed=managed,
+        memory=memory if memory in MEMORY_SCOPES else None,
+    )
