@@ -203,7 +203,7 @@ def _team_memory_rule(segments: tuple[str, ...]) -> Rule | None:
     rule = _memory_file_rule(segments)
     if rule is None:
         return None
-    if len(segments) > 1 and segments[1:] == ("MEMORY.md",):
+    if segments[-1] == "MEMORY.md" and len(segments) <= 2:  # team/ itself or a mount's
         return Rule(FileKind.AUTO_MEMORY_INDEX)
     if segments[-1] == SKILL_FILE and SKILLS_FOLDER in segments[:-2]:
         return Rule(FileKind.SKILL)

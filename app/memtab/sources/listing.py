@@ -18,6 +18,7 @@ from pathlib import Path
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.fs.readable import HardLinkedFileError, read_readable_path
 from memtab.sources.claude.index import index_cut, index_warning
+from memtab.sources.claude.memory_dir import shared_skill_warning
 from memtab.sources.claude.recall import recall_warning
 from memtab.sources.claude.settings import last_consolidated_ms
 from memtab.sources.codex.extensions import read_extensions
@@ -198,6 +199,8 @@ def _file_entry(
     reason = reason or source.folder_read_only_reason(segments) or source.read_only_reason
     if rule.kind is FileKind.AUTO_MEMORY_INDEX:
         warning = _index_warning(physical)
+    elif rule.kind is FileKind.SKILL and source.layout is Layout.CLAUDE_TEAM_MEMORY:
+        warning = shared_skill_warning(prefix, info.st_size)
     else:
         warning = None if hard_linked else recall_warning(source.layout, segments, prefix)
     return SourceFile(

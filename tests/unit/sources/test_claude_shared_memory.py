@@ -60,6 +60,7 @@ def lay_out_2_1_331(machine: Machine) -> None:
     write(team / "platform" / ".memory-sync", '{"v":1,"partition":"p"}')
     write(team / "docs" / "style.md", "---\ndescription: House style\n---\n\nShort words.\n")
     write(team / "legacy-note.md", "---\ndescription: Before mounts\n---\n")
+    write(team / "MEMORY.md", "- [Legacy](legacy-note.md) — team memory's own index\n")
     # Not memory: the subtrees the personal store excludes, and Claude Code's own files.
     write(memory / "logs" / "2026" / "11" / "2026-11-20.md", "# Daily log\n")
     write(memory / "sessions" / "0b5c7a52.md", "# Session\n")
@@ -111,6 +112,7 @@ def test_personal_team_and_account_memory_are_told_apart(machine: Machine) -> No
     assert {f.relative: f.kind for f in team.files} == {
         "docs/style.md": FileKind.AUTO_MEMORY_TOPIC,
         "legacy-note.md": FileKind.AUTO_MEMORY_TOPIC,
+        "MEMORY.md": FileKind.AUTO_MEMORY_INDEX,
         "platform/MEMORY.md": FileKind.AUTO_MEMORY_INDEX,
         "platform/deploys.md": FileKind.AUTO_MEMORY_TOPIC,
         "platform/skills/release/SKILL.md": FileKind.SKILL,
@@ -197,7 +199,12 @@ def test_the_tree_names_each_memory_for_what_it_is(machine: Machine) -> None:
     project = next(s for s in sections if s.physical == str(machine.project))
     team = rows(project)["Claude Code · team memory"]
     assert "shared with all repository collaborators" in team.description
-    assert [child.name for child in team.children] == ["docs", "platform", "legacy-note.md"]
+    assert [child.name for child in team.children] == [
+        "docs",
+        "platform",
+        "legacy-note.md",
+        "MEMORY.md",
+    ]
     assert "Synced to your account" in rows(project)["Claude Code · auto memory"].description
     claude = next(s for s in sections if s.key == "sources:agent:claude-code")
     assert rows(claude)["account memory"].description == "Synced to your account"
@@ -225,3 +232,21 @@ def test_team_memory_appearing_later_is_found(
     team = next(s for s in again.discovery.sources if s.layout == "claude-team-memory")
     assert again.listing(team.id).file("platform/deploys.md") is not None  # type: ignore[union-attr]
     assert discover(machine.context()).source(team.id).root == machine.claude_memory / "team"
+
+
+def test_a_shared_skill_says_what_claude_code_does_not_take_of_it(machine: Machine) -> None:
+    skills = machine.claude_memory / "team" / "platform" / "skills"
+    write(skills / "plain" / "SKILL.md", "---\nname: plain\ndescription: Ship it\n---\n\nSteps.\n")
+    write(
+        skills / "powerful" / "SKILL.md",
+        "---\nname: powerful\nallowed-tools: Bash(*)\nhooks:\n  PreToolUse: []\n---\n\n!`make`\n",
+    )
+    write(skills / "huge" / "SKILL.md", "---\nname: huge\n---\n" + "x" * (128 * 1024))
+    team = by_layout(listings(machine), "claude-team-memory")
+    warnings = {f.relative.split("/")[2]: f.warning for f in team.files if f.kind is FileKind.SKILL}
+    assert warnings == {
+        "plain": None,
+        "powerful": "Claude Code ignores allowed-tools, hooks in a shared memory skill (and runs "
+        "none of its inline shell): a skill from team memory cannot widen what it may do",
+        "huge": "Over 128 KB: Claude Code skips a shared memory skill this large",
+    }

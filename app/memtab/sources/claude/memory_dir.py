@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.store.text.frontmatter import frontmatter_block
 
 logger = logging.getLogger(__name__)
 
@@ -150,3 +151,19 @@ def stores_setting(env: Mapping[str, str], settings_env: Mapping[str, object]) -
 def read_only_mounts(stores: tuple[MemoryStore, ...]) -> tuple[str, ...]:
     """The team mounts its sessions may not write."""
     return tuple(store.mount for store in stores if store.scope == "team" and store.read_only)
+
+
+def shared_skill_warning(head: str, size: int) -> str | None:
+    """What Claude Code does not take of a shared memory skill (a team mount's
+    `…/skills/<name>/SKILL.md`, whose first bytes are `head`): it skips one over 128 KB,
+    and ignores its capability frontmatter."""
+    if size > SKILL_MAX_BYTES:
+        return "Over 128 KB: Claude Code skips a shared memory skill this large"
+    block = frontmatter_block(head) or ""
+    keys = [key for key in SKILL_IGNORED_KEYS if re.search(rf"(?m)^{re.escape(key)}\s*:", block)]
+    if not keys:
+        return None
+    return (
+        f"Claude Code ignores {', '.join(keys)} in a shared memory skill (and runs none of "
+        "its inline shell): a skill from team memory cannot widen what it may do"
+    )
