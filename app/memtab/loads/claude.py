@@ -19,6 +19,7 @@ from memtab.sources.claude.recall import (
     RECALL_CANDIDATES,
     is_recalled_topic,
 )
+from memtab.sources.claude.settings import auto_memory_turned_off
 from memtab.sources.claude.source import auto_memory_base, auto_memory_directory
 from memtab.sources.claude.subagents import find_subagent
 from memtab.sources.listing import list_source
@@ -58,17 +59,21 @@ def claude_loads(
                 **named(found.path, identify),
             )
         )
-    if cwd is not None:
-        memory = auto_memory_directory(config_root, auto_memory_base(cwd), managed_settings)
-        index = _index_record(memory / INDEX_NAME, identify, notes)
-        if index is not None:
-            files.append(index)
-        topics = recalled_topics(memory)
-        if topics:
-            notes.append(_recall_note(topics))
-        files += [_unrecallable(topic, identify) for topic in topics if topic.warning]
-    else:
+    if cwd is None:
         notes.append("No project chosen: only the managed and the user's files are shown")
+    else:
+        turned_off = auto_memory_turned_off(config_root, str(cwd), managed_settings)
+        if turned_off is not None:
+            notes.append(f"autoMemoryEnabled is false in {turned_off}: no auto memory is read")
+        else:
+            memory = auto_memory_directory(config_root, auto_memory_base(cwd), managed_settings)
+            index = _index_record(memory / INDEX_NAME, identify, notes)
+            if index is not None:
+                files.append(index)
+            topics = recalled_topics(memory)
+            if topics:
+                notes.append(_recall_note(topics))
+            files += [_unrecallable(topic, identify) for topic in topics if topic.warning]
     loads = AgentLoads(agent="claude", files=tuple(files), notes=tuple(notes))
     if subagent is not None:
         loads = subagent_loads(

@@ -8,6 +8,8 @@ import itertools
 import json
 from pathlib import Path
 
+import pytest
+
 from memtab.loads.engine import compute_loads
 from memtab.loads.records import AgentLoads
 from support.agent_machine import WORKSPACE_ID, Machine
@@ -166,3 +168,21 @@ def test_a_linked_worktree_shares_its_main_checkouts_auto_memory(
     worktree.mkdir(parents=True)
     (worktree / ".git").write_text(f"gitdir: {git_dir}\n", encoding="utf-8")
     assert paths(claude(machine, worktree), machine)[-1] == memory_index(machine)
+
+
+@pytest.mark.parametrize("where", ["settings.local.json", "settings.json"])
+def test_auto_memory_turned_off_is_not_read(machine: Machine, where: str) -> None:
+    """`autoMemoryEnabled: false` (the project's settings, local or shared, or the user's)
+    turns auto memory off: no MEMORY.md, no topic file to recall."""
+    settings = machine.project / ".claude" / where
+    settings.write_text(json.dumps({"autoMemoryEnabled": False}), encoding="utf-8")
+    loads = claude(machine)
+    assert [f for f in loads.files if f.kind in ("memory", "topic")] == []
+    assert f"autoMemoryEnabled is false in {settings}: no auto memory is read" in loads.notes
+    # The user's `true` does not win over the project's `false`; the project's `true` does.
+    (machine.claude / "settings.json").write_text(
+        json.dumps({"autoMemoryEnabled": True}), encoding="utf-8"
+    )
+    assert not [f for f in claude(machine).files if f.kind == "memory"]
+    settings.write_text(json.dumps({"autoMemoryEnabled": True}), encoding="utf-8")
+    assert [f.kind for f in claude(machine).files if f.kind == "memory"] == ["memory"]

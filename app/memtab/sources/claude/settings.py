@@ -119,9 +119,11 @@ class ClaudeSettings(Record):
     `agents-md@builtin` plugin in `pluginConfigs`), as written — Claude Code's rules take
     them (`memory_path`, `instructions.instruction_mode`); an object on the way to the
     plugin's option that is not one reads as absent. `env`: the variables Claude Code
-    sets for its sessions (`CLAUDE_MEMORY_STORES`, `memory_dir.memory_stores`)."""
+    sets for its sessions (`CLAUDE_MEMORY_STORES`, `memory_dir.memory_stores`).
+    `autoMemoryEnabled`: false turns auto memory off (`auto_memory_turned_off`)."""
 
     auto_memory_directory: Any = None
+    auto_memory_enabled: Any = None
     instruction_files: Any = None
     plugin_configs: Annotated[_PluginConfigs | None, Lenient(None)] = None
     env: Any = None
@@ -133,6 +135,27 @@ class ClaudeSettings(Record):
         options = plugin.options if plugin else None
         chosen = options.instruction_files if options else None
         return chosen if chosen is not None else self.instruction_files
+
+
+def auto_memory_turned_off(
+    config_root: Path, project: str, managed: Sequence[Path] = ()
+) -> Path | None:
+    """The settings file whose `autoMemoryEnabled: false` turns auto memory off for
+    sessions started in `project`, or None when it is on. Claude Code merges its settings,
+    the first set wins: managed, the project's local, the project's shared (both in the
+    session's directory's `.claude/`), the user's."""
+    project_settings = Path(project) / ".claude"
+    for settings_file in (
+        *managed,
+        project_settings / "settings.local.json",
+        project_settings / "settings.json",
+        config_root / "settings.json",
+    ):
+        settings = read_settings_file(settings_file)
+        value = settings.auto_memory_enabled if settings is not None else None
+        if isinstance(value, bool):
+            return None if value else settings_file
+    return None
 
 
 def session_memory_stores(config_root: Path, env: Mapping[str, str]) -> tuple[MemoryStore, ...]:
