@@ -16,6 +16,7 @@ from memtab.cli.main import main
 from memtab.loads.engine import compute_loads
 from memtab.loads.records import AgentLoads
 from support.agent_machine import WORKSPACE_ID, Machine
+from support.hostile_files import answers_within, fifo_at
 
 
 def write(path: Path, text: str) -> Path:
@@ -96,3 +97,13 @@ def test_memtab_loads_shows_a_subagents_loads_when_asked(
         .out.splitlines()[2]
         .startswith("Claude Code (subagent Plan) — about 0 tokens at the start")
     )
+
+
+def test_a_fifo_among_the_definitions_does_not_hang_the_search(machine: Machine) -> None:
+    """Another program's FIFO named like a definition (`.claude/agents/a-stuck.md`, read
+    before `reviewer.md`) is passed over by the readability rule, never waited on."""
+    agents = machine.project / ".claude" / "agents"
+    stuck = fifo_at(agents / "a-stuck.md")
+    write(agents / "reviewer.md", "---\nname: reviewer\nomitClaudeMd: true\n---\n")
+    reviewer = answers_within(5, lambda: loads_of(machine, "reviewer"), stuck)
+    assert reviewer.notes[0].startswith("Subagent reviewer (defined in ")

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtab.fs.readable import read_readable_path
 from memtab.store.text.frontmatter import FrontmatterError, read_agent_definition
 
 BUILT_IN_WITHOUT_CLAUDE_MD = ("Explore", "Plan", "web-fetch")
@@ -87,8 +88,8 @@ def _definitions(folder: Path) -> list[Path]:
 
 def _read(path: Path, managed: bool) -> Subagent | None:
     try:
-        with open(path, "rb") as handle:
-            text = handle.read(_MAX_DEFINITION_BYTES).decode("utf-8", "replace")
+        data = read_readable_path(path, limit=_MAX_DEFINITION_BYTES, follow_link=True)
+        text = data.decode("utf-8", "replace")
         frontmatter = read_agent_definition(text).frontmatter
     except (OSError, FrontmatterError):
         return None
