@@ -19,7 +19,7 @@ from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.fs.readable import HardLinkedFileError, read_readable_path
 from memtab.sources.claude.index import index_cut, index_warning
 from memtab.sources.claude.memory_dir import shared_skill_warning
-from memtab.sources.claude.recall import recall_warning
+from memtab.sources.claude.recall import NO_DESCRIPTION_LABEL, recall_warning
 from memtab.sources.claude.settings import last_consolidated_ms
 from memtab.sources.codex.extensions import read_extensions
 from memtab.sources.content import read_raw_source_text
@@ -197,11 +197,13 @@ def _file_entry(
         reason = reason or f"larger than the {MAX_FILE_BYTES}-byte cap"
     # After the file's own (search reads by it): its folder's, then its source's.
     reason = reason or source.folder_read_only_reason(segments) or source.read_only_reason
+    warning: str | None
     if rule.kind is FileKind.AUTO_MEMORY_INDEX:
-        warning = _index_warning(physical)
+        label, warning = "over limit", _index_warning(physical)
     elif rule.kind is FileKind.SKILL and source.layout is Layout.CLAUDE_TEAM_MEMORY:
-        warning = shared_skill_warning(prefix, info.st_size)
+        label, warning = shared_skill_warning(prefix, info.st_size) or ("", None)
     else:
+        label = NO_DESCRIPTION_LABEL
         warning = None if hard_linked else recall_warning(source.layout, segments, prefix)
     return SourceFile(
         source_id=source.id,
@@ -215,6 +217,7 @@ def _file_entry(
         topic_type=fields.get("type"),
         topic_name=fields.get("name"),
         warning=warning,
+        warning_label=label if warning else None,
         linked=linked,
     )
 

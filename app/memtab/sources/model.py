@@ -167,6 +167,7 @@ class SourceFile:
     topic_type: str | None = None  # Claude Code topic files: user/feedback/project/reference
     topic_name: str | None = None  # Claude Code topic files: `name:`
     warning: str | None = None  # e.g. a MEMORY.md over Claude Code's load limit
+    warning_label: str | None = None  # the warning in two words, for the tree's row
     linked: bool = False  # a link in a user's own config dir (read through, never written)
 
     @property

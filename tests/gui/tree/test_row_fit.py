@@ -34,3 +34,20 @@ def test_the_name_is_whole_and_the_least_telling_pills_give_way(qtbot: QtBot) ->
     assert "feedback" not in kept and "writer" in kept
     alone = delegate.first_line(node, None, [], font, name_width // 2)
     assert alone[1] == [] and alone[0] != NAME  # too narrow for the name alone: elided
+
+
+def test_the_warning_pill_says_what_is_wrong(qtbot: QtBot) -> None:
+    """A topic file Claude Code cannot recall well is not `over limit`: its pill says
+    `no description` (the row's warning_label); a warning without one is a limit."""
+    view = MemoryTreeView()
+    qtbot.addWidget(view)
+    font = QFont(view.font())
+    topic = TreeNode(
+        NAME, NodeKind.FILE, NAME, warning="No description: …", warning_label="no description"
+    )
+    shown = view.delegate.first_line(topic, None, [], font, 2000)
+    assert [text for text, *_ in shown[1]] == ["no description"]
+    index = TreeNode("MEMORY.md", NodeKind.FILE, "MEMORY.md", warning="MEMORY.md has 249 lines")
+    assert [text for text, *_ in view.delegate.first_line(index, None, [], font, 2000)[1]] == [
+        "over limit"
+    ]

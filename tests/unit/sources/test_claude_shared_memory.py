@@ -243,10 +243,17 @@ def test_a_shared_skill_says_what_claude_code_does_not_take_of_it(machine: Machi
     )
     write(skills / "huge" / "SKILL.md", "---\nname: huge\n---\n" + "x" * (128 * 1024))
     team = by_layout(listings(machine), "claude-team-memory")
-    warnings = {f.relative.split("/")[2]: f.warning for f in team.files if f.kind is FileKind.SKILL}
+    warnings = {
+        f.relative.split("/")[2]: (f.warning_label, f.warning)
+        for f in team.files
+        if f.kind is FileKind.SKILL
+    }
     assert warnings == {
-        "plain": None,
-        "powerful": "Claude Code ignores allowed-tools, hooks in a shared memory skill (and runs "
-        "none of its inline shell): a skill from team memory cannot widen what it may do",
-        "huge": "Over 128 KB: Claude Code skips a shared memory skill this large",
+        "plain": (None, None),
+        "powerful": (
+            "keys ignored",
+            "Claude Code ignores allowed-tools, hooks in a shared memory skill (and runs "
+            "none of its inline shell): a skill from team memory cannot widen what it may do",
+        ),
+        "huge": ("over limit", "Over 128 KB: Claude Code skips a shared memory skill this large"),
     }

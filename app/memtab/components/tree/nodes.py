@@ -164,6 +164,7 @@ class TreeNode:
         "total_count",
         "unfilled_files",
         "warning",
+        "warning_label",
     )
 
     key: str
@@ -205,6 +206,8 @@ class TreeNode:
     file-sync tool's copy beside its original: `conflict copy (Syncthing)`."""
     warning: str | None
     """Something wrong the row shows (a MEMORY.md over Claude Code's load limit)."""
+    warning_label: str | None
+    """The warning in two words, its row's pill (`no description`); None: `over limit`."""
     fingerprint: int
     """A hash of everything shown by this node and its subtree (see `fingerprint_tree`)."""
     parent: TreeNode | None
@@ -240,6 +243,7 @@ class TreeNode:
         ref: MemoryFileRef | None = None,
         tag: str = "",
         warning: str | None = None,
+        warning_label: str | None = None,
         fingerprint: int = 0,
         parent: TreeNode | None = None,
         children: list[TreeNode] | None = None,
@@ -272,6 +276,7 @@ class TreeNode:
         self.ref = ref
         self.tag = tag
         self.warning = warning
+        self.warning_label = warning_label
         self.fingerprint = fingerprint
         self.parent = parent
         self.children = [] if children is None else children
@@ -307,6 +312,7 @@ class TreeNode:
             self.ref,
             self.tag,
             self.warning,
+            self.warning_label,
         )
 
     def copy_fields_from(self, other: TreeNode) -> None:
@@ -402,6 +408,7 @@ _DATA_FIELDS = (
     "ref",
     "tag",
     "warning",
+    "warning_label",
 )
 
 

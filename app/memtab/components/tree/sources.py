@@ -229,6 +229,7 @@ class _SourceRows:
             ref=file.ref,
             tag=file_tag(file),
             warning=file.warning,
+            warning_label=file.warning_label,
         )
         if match is not None and match.lines:
             node.adopt([match_node(node, line) for line in match.lines])

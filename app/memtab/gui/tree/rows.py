@@ -6,10 +6,10 @@ Rows, by kind:
 - another agent's source: that agent's icon, what it holds, file count;
 - file: icon, name (search terms in bold), pin icon, the "agent edited" badge (naming who
   changed it: writer, consolidator, mux, edited outside), what another agent's file is
-  to it (`feedback`, `generated`…), a warning (`over limit`), the features' marks
-  (`2 to check`, `sync conflict`: `components.tree.marks`) and search hit count on the
-  first line, the name never elided before them (`components.tree.row_fit`); the
-  description (muted, elided) and `Used N× · <when>` below;
+  to it (`feedback`, `generated`…), a warning in two words (`over limit`, `no description`),
+  the features' marks (`2 to check`, `sync conflict`: `components.tree.marks`) and search
+  hit count on the first line, the name never elided before them
+  (`components.tree.row_fit`); the description (muted, elided) and `Used N× · <when>` below;
 - message: one italic line (empty scope, unavailable project memory, listing errors);
 - match (under a file, while searching): the line number and the matching line, the
   matches highlighted.
@@ -70,8 +70,9 @@ _PAD_X = 6
 _ICON = 16
 _GAP = 6
 WARNING_PILL = "over limit"
+"""What a file row with a warning says when it has no `warning_label` (the tooltip says
+what the limit is)."""
 _MARK_RANKS = {MarkTone.CHECK: CHECK, MarkTone.UNSAVED: UNSAVED, MarkTone.CONFLICT: CONFLICT}
-"""What a file row with a warning says (the tooltip says what the limit is)."""
 # Text alignments, combined once: combining enum flags in Python takes microseconds, and
 # a row is painted with several.
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
@@ -387,7 +388,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
         if badge_label is not None:
             pills.append((badge_label, colors.accent, colors.badge_fill, BADGE))
         if node.warning:
-            pills.append((WARNING_PILL, colors.error, None, WARNING))
+            pills.append((node.warning_label or WARNING_PILL, colors.error, None, WARNING))
         for mark in marks:
             color = colors.error if mark.tone is MarkTone.CONFLICT else colors.pin
             pills.append((mark.text, color, None, _MARK_RANKS[mark.tone]))

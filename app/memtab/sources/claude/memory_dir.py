@@ -153,17 +153,17 @@ def read_only_mounts(stores: tuple[MemoryStore, ...]) -> tuple[str, ...]:
     return tuple(store.mount for store in stores if store.scope == "team" and store.read_only)
 
 
-def shared_skill_warning(head: str, size: int) -> str | None:
+def shared_skill_warning(head: str, size: int) -> tuple[str, str] | None:
     """What Claude Code does not take of a shared memory skill (a team mount's
-    `…/skills/<name>/SKILL.md`, whose first bytes are `head`): it skips one over 128 KB,
-    and ignores its capability frontmatter."""
+    `…/skills/<name>/SKILL.md`, whose first bytes are `head`), in two words and in full:
+    it skips one over 128 KB, and ignores its capability frontmatter."""
     if size > SKILL_MAX_BYTES:
-        return "Over 128 KB: Claude Code skips a shared memory skill this large"
+        return "over limit", "Over 128 KB: Claude Code skips a shared memory skill this large"
     block = frontmatter_block(head) or ""
     keys = [key for key in SKILL_IGNORED_KEYS if re.search(rf"(?m)^{re.escape(key)}\s*:", block)]
     if not keys:
         return None
-    return (
+    return "keys ignored", (
         f"Claude Code ignores {', '.join(keys)} in a shared memory skill (and runs none of "
         "its inline shell): a skill from team memory cannot widen what it may do"
     )

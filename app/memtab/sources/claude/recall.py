@@ -29,6 +29,7 @@ NO_DESCRIPTION = (
     "No description: Claude Code picks the topic files it reads for a prompt by file name "
     "and description, so it cannot recall this one well"
 )
+NO_DESCRIPTION_LABEL = "no description"
 HOW_TOPICS_ARE_RECALLED = (
     f"Topic files are not read at the start: for each prompt Claude Code picks up to "
     f"{RECALL_PICKS} of the newest {RECALL_CANDIDATES} by file name and description, and "
