@@ -23,7 +23,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
@@ -81,22 +81,11 @@ class KnownFiles:
         """The file at `relative` as last read, if it is still as it was (`info`, never
         through a link) and its entry has the cache's shape."""
         entry = self._known.get(relative)
-        if type(entry) is not list or len(entry) != 7:
+        if not still_as_read(entry, info, 3):
             return None
-        size, mtime_ns, ctime_ns, inode, description, heading, binary = entry
-        if not (
-            type(size) is int
-            and type(mtime_ns) is int
-            and type(ctime_ns) is int
-            and type(inode) is int
-            and size == info.st_size
-            and mtime_ns == info.st_mtime_ns
-            and ctime_ns == info.st_ctime_ns
-            and inode == info.st_ino
-            and type(description) is str
-            and type(heading) is str
-            and type(binary) is bool
-        ):
+        assert isinstance(entry, list)
+        description, heading, binary = entry[4:]
+        if not (type(description) is str and type(heading) is str and type(binary) is bool):
             return None
         self.seen[relative] = entry
         return description, heading, binary
@@ -104,19 +93,47 @@ class KnownFiles:
     def learn(self, relative: str, info: os.stat_result, described: Described) -> None:
         """Remember a file just read (unless it changed too recently to be sure)."""
         self.read_again += 1
-        if max(info.st_mtime_ns, info.st_ctime_ns) < self._racy_after_ns:
-            self.seen[relative] = [
-                info.st_size,
-                info.st_mtime_ns,
-                info.st_ctime_ns,
-                info.st_ino,
-                *described,
-            ]
+        entry = remembered(info, self._racy_after_ns, described)
+        if entry is not None:
+            self.seen[relative] = entry
 
     @property
     def changed(self) -> bool:
         """Whether the files seen differ from those remembered."""
         return self.read_again > 0 or len(self.seen) != len(self._known)
+
+
+def still_as_read(entry: object, info: os.stat_result, more: int) -> bool:
+    """Whether `entry` is a cache entry of a file still as `info` says it is now: a list
+    of its size, mtime, ctime and inode when it was read, then `more` values of what it
+    held (the caller checks those). Any write to the file changes its mtime and ctime (an
+    editor or `touch` can set the mtime back, never the ctime), a rename over it the
+    inode."""
+    if type(entry) is not list or len(entry) != 4 + more:
+        return False
+    size, mtime_ns, ctime_ns, inode = entry[:4]
+    return (
+        type(size) is int
+        and type(mtime_ns) is int
+        and type(ctime_ns) is int
+        and type(inode) is int
+        and size == info.st_size
+        and mtime_ns == info.st_mtime_ns
+        and ctime_ns == info.st_ctime_ns
+        and inode == info.st_ino
+    )
+
+
+def remembered(
+    info: os.stat_result, racy_after_ns: int, held: Sequence[object]
+) -> list[object] | None:
+    """The cache entry of a file read as `info` says, holding `held` — None when it was
+    modified after `racy_after_ns` (`time.time_ns()` less `RACY_MARGIN_NS` when it was
+    read), as a write right after it could keep the same mtime on a coarse clock (git's
+    "racily clean" entries)."""
+    if max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns:
+        return None
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, *held]
 
 
 def cache_file_for(home_root: Path, env: Mapping[str, str] | None = None) -> Path:

@@ -214,6 +214,23 @@ class HistoryRecorder:
         except Exception as error:
             raise HistoryUnavailableError(history_problem(error, self.home.history_dir)) from error
 
+    def keep_contents(self, contents: Sequence[bytes], *, each: bool) -> bool:
+        """Store contents a change is about to write, durably: each fsynced (`each`), or
+        all made durable together (`BlobStore.batch`). Whether they were (a copy that
+        cannot be made now is the record's to make, and to warn about)."""
+        try:
+            if each:
+                for data in contents:
+                    self.blobs.put(data)
+            else:
+                with self.blobs.batch() as batch:
+                    for data in contents:
+                        batch.put(data)
+        except OSError as error:
+            logger.info("Contents not copied into history before their change: %s", error)
+            return False
+        return True
+
     def record(
         self,
         key: str,
@@ -221,13 +238,17 @@ class HistoryRecorder:
         *,
         actor: str | None = None,
         before_kept: bool = False,
+        after_kept: bool = False,
     ) -> list[RecordedChange]:
         """Record changes of one scope; never raises (see the module doc). `before_kept`:
-        `keep_before` stored their `before` contents already."""
+        `keep_before` stored their `before` contents already; `after_kept`:
+        `keep_contents` stored their `after` contents already."""
         if not changes:
             return []
         try:
-            recorded = self._record(key, changes, actor or self.actor, before_kept=before_kept)
+            recorded = self._record(
+                key, changes, actor or self.actor, before_kept=before_kept, after_kept=after_kept
+            )
         except Exception as error:  # history must never fail the change itself
             paths = ", ".join(change.path for change in changes[:3])
             logger.warning("Could not record the history of %s: %s", paths, error)
@@ -280,14 +301,23 @@ class HistoryRecorder:
         return added
 
     def _record(
-        self, key: str, changes: Sequence[FileChange], actor: str, *, before_kept: bool
+        self,
+        key: str,
+        changes: Sequence[FileChange],
+        actor: str,
+        *,
+        before_kept: bool,
+        after_kept: bool = False,
     ) -> list[RecordedChange]:
         # Blobs first, outside the index lock: a blob nobody indexes is only pruned later.
         # Many at once are made durable together (one flush, `BlobStore.batch`).
         contents = [
             data
             for change in changes
-            for data in (None if before_kept else change.before, change.after)
+            for data in (
+                None if before_kept else change.before,
+                None if after_kept else change.after,
+            )
             if data is not None
         ]
         if len(contents) > 2:

@@ -3,25 +3,30 @@
 A sync that brings in a thousand files (a machine joining) cannot afford the five fsyncs
 of each single write. `restore_contents` keeps every guarantee of `restore_content` —
 under the scope lock, only over what the caller saw, the replaced contents kept in
-history first, recorded in history — and makes the batch durable together: every new
-content is written to its temp file, one flush of the file system makes them durable,
-each is published (renamed into place, checked as a single write checks it), and one
-more flush makes the renames durable. A crash leaves each file old or new, never cut
-short; a temp file left behind is a leftover the next start removes (`leftovers.py`).
-Where one flush of the file system is not durable (not Linux), each temp file and
-directory is fsynced.
+history first, recorded in history — and makes the batch durable together. What does not
+depend on what the files hold is done first, without the lock: every new content is
+copied into history (by its sha256, as any copy there is) and written to its temp file
+beside its file (folders made as needed), and one flush of the file system makes them all
+durable (a few fsyncs instead when they are few). Then, a chunk at a time under the scope
+lock, each file is checked, its replaced content kept, its temp published (renamed into
+place, checked as a single write checks it), the folders holding them fsynced, and the
+chunk recorded. A crash leaves each file old or new, never cut short; a temp file left
+behind is a leftover the next listing or start removes (`leftovers.py`). Where one flush
+of the file system is not durable (not Linux), each temp file is fsynced.
 
 A batch is written in chunks, each under its own hold of the scope (and of xum's target
-lock, docs/formats.md §21.2): a chunk is sized to hold it about `CHUNK_HOLD_S`, and
-between chunks the lock is let go for longer than xum's retry, so a xum write waiting its
-2 s gets in and is never refused. Files a later chunk cannot write (the scope taken for
-longer than Memtab waits) are reported failed, as one file that fails is.
+lock, docs/formats.md §21.2): a chunk is sized by the pace of the last to hold it about
+`CHUNK_HOLD_S`, and between chunks the lock is let go for longer than xum's retry, so a
+xum write waiting its 2 s gets in and is never refused. Files a later chunk cannot write
+(the scope taken for longer than Memtab waits) are reported failed, as one file that
+fails is.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import stat
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +43,7 @@ from memtab.store.history.versions import Op
 from memtab.store.paths import PathError, Scope, VirtualPath, require_listed
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_access import reporting_os_errors
-from memtab.store.scopes.scope_view import kind_in, open_scope_directory
+from memtab.store.scopes.scope_view import open_scope_directory
 
 logger = logging.getLogger(__name__)
 
@@ -70,16 +75,20 @@ class _Planned:
     item: Restore
     current: bytes | None
     temp: str | None = None
+    copied: bool = False
+    """Its content is in history already (`keep_contents`)."""
 
 
 _Entry = TypeVar("_Entry", Restore, _Planned)
 
 CHUNK_HOLD_S = 0.2
-"""About how long one chunk holds the scope (xum waits 2 s for its target lock)."""
-_FIRST_CHUNK = 64
-_MAX_CHUNK = 1024
+"""About how long one chunk holds the scope (xum waits 2 s for its target lock): files are
+checked for a third of it, then the chunk publishes and records them."""
 _GAP_S = 0.03
 """The lock let go between chunks: longer than xum's 10–20 ms retry (`fileLock.ts`)."""
+_FSYNC_AT_MOST = 8
+"""Up to this many temps (or folders) are fsynced each; more, one flush of the file system
+(which also writes what other programs left unflushed: cheaper only for many)."""
 
 
 def restore_contents(store: MemoryStore, scope: Scope, items: Sequence[Restore]) -> RestoreResult:
@@ -87,56 +96,83 @@ def restore_contents(store: MemoryStore, scope: Scope, items: Sequence[Restore])
     would, one by one, but durable together (see the module doc). Never raises for one
     file; MemoryStoreError when the scope cannot be written at all (lock, unavailable)."""
     result = RestoreResult()
-    done, size = 0, _FIRST_CHUNK
-    while done < len(items):
-        if done:
-            time.sleep(_GAP_S)  # a waiting xum (or Memtab) takes the lock now
-        chunk = items[done : done + size]
-        began = time.monotonic()
-        try:
-            _restore_chunk(store, scope, chunk, result)
-        except MemoryStoreError as error:
-            if not done:
-                raise  # nothing written: the scope cannot be written at all
-            result.failed.update({item.path: str(error) for item in items[done:]})
-            break
-        done += len(chunk)
-        took = time.monotonic() - began
-        if took < CHUNK_HOLD_S / 2:
-            size = min(size * 2, _MAX_CHUNK)
-        elif took > CHUNK_HOLD_S:
-            size = max(size // 2, 1)
+    staged = _stage(store, scope, items, result)
+    try:
+        done = 0
+        while done < len(staged):
+            if done:
+                time.sleep(_GAP_S)  # a waiting xum (or Memtab) takes the lock now
+            try:
+                done += _restore_chunk(store, scope, staged[done:], result)
+            except MemoryStoreError as error:
+                if not done:
+                    raise  # nothing written: the scope cannot be written at all
+                result.failed.update({entry.item.path: str(error) for entry in staged[done:]})
+                break
+    finally:
+        _discard_temps(store, staged)  # what was not published (changed, failed, stopped)
     return result
 
 
-def _restore_chunk(
+def _stage(
     store: MemoryStore, scope: Scope, items: Sequence[Restore], result: RestoreResult
-) -> None:
-    """One chunk of `restore_contents`, under one hold of the scope."""
+) -> list[_Planned]:
+    """Every new content copied into history and written to its temp file, all durable
+    (see the module doc); the entries whose temp is written. Taken before the scope lock:
+    nothing here depends on what the files hold, and nothing a reader sees changes."""
+    if not items:
+        return []
+    root = store.root(scope)
+    few = len(items) <= _FSYNC_AT_MOST or not FILESYSTEM_FLUSH_WORKS
+    staged = _write_temps(root, [_Planned(item, None) for item in items], result, few=few)
+    # After the temps: the copies' flush makes them durable too (one file system, mostly).
+    copied = store.keep_contents([entry.item.data for entry in staged], each=few)
+    if staged and not few:
+        try:
+            make_filesystem_durable(root)
+        except OSError as error:
+            _discard_temps(store, staged)
+            raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
+    for entry in staged:
+        entry.copied = copied
+    return staged
+
+
+def _restore_chunk(
+    store: MemoryStore, scope: Scope, staged: Sequence[_Planned], result: RestoreResult
+) -> int:
+    """One chunk of `restore_contents`, under one hold of the scope: the first of `staged`
+    that can be checked in a third of `CHUNK_HOLD_S` (publishing and recording them take
+    about as long each); how many it took."""
     with store.writing(scope):
-        planned = _plan(store, scope, items, result)
+        until = time.monotonic() + CHUNK_HOLD_S / 3
+        planned, taken = _plan(store, scope, staged, result, until)
         kept = _keep_replaced(store, scope, planned, result)
         root = store.root(scope)
-        planned = _write_temps(root, planned, result)
-        try:
-            _make_durable(store, scope, planned)
-        except BaseException:
-            _discard_temps(store, planned)
-            raise
         changes = _publish(root, planned, result)
         _make_durable(store, scope, planned)
-        result.recorded += store.record_changes(scope, changes, before_kept=kept)
+        copied = all(entry.copied for entry in planned)
+        result.recorded += store.record_changes(scope, changes, before_kept=kept, after_kept=copied)
+    return taken
 
 
 def _plan(
-    store: MemoryStore, scope: Scope, items: Sequence[Restore], result: RestoreResult
-) -> list[_Planned]:
-    """The items that can be written: the file is what the caller saw, the name is one a
-    listing shows, and the scope has room for the files it creates."""
+    store: MemoryStore,
+    scope: Scope,
+    staged: Sequence[_Planned],
+    result: RestoreResult,
+    until: float,
+) -> tuple[list[_Planned], int]:
+    """The entries that can be published: the file is what the caller saw, the name is one
+    a listing shows, and the scope has room for the files it creates. Checked in order
+    until `until` (a `time.monotonic()`; one at least); how many were."""
     root = store.root(scope)
     room = MAX_FILES_PER_SCOPE - count_files(root)
-    planned = []
-    for folder, group in _by_folder(items).items():
+    planned: list[_Planned] = []
+    taken = 0
+    for folder, group in _by_folder(staged).items():
+        if taken and time.monotonic() > until:
+            break
         try:
             directory: Directory | None = open_scope_directory(
                 root, folder, target=folder, create=False
@@ -144,10 +180,15 @@ def _plan(
         except NotFoundError:
             directory = None  # no folder: no file
         except (MemoryStoreError, PathError) as error:
-            result.failed.update({item.path: str(error) for item in group})
+            result.failed.update({entry.item.path: str(error) for entry in group})
+            taken += len(group)
             continue
         with directory or contextlib.nullcontext():
-            for item in group:
+            for entry in group:
+                if taken and time.monotonic() > until:
+                    break
+                taken += 1
+                item = entry.item
                 try:
                     current = _read(directory, item.path)
                     sha = sha256_of(current) if current is not None else None
@@ -165,8 +206,9 @@ def _plan(
                 except (MemoryStoreError, PathError) as error:
                     result.failed[item.path] = str(error)
                     continue
-                planned.append(_Planned(item, current))
-    return planned
+                entry.current = current
+                planned.append(entry)
+    return planned, taken
 
 
 def _by_folder(entries: Sequence[_Entry]) -> dict[VirtualPath, list[_Entry]]:
@@ -182,7 +224,10 @@ def _read(directory: Directory | None, path: VirtualPath) -> bytes | None:
     if directory is None:
         return None
     with reporting_os_errors(path, "restore"):
-        if kind_in(directory, path.name) == "dir":
+        info = directory.lstat(path.name)
+        if info is None:
+            return None  # nothing there (most files a home joining brings)
+        if stat.S_ISDIR(info.st_mode):
             raise MemoryStoreError(f"{path} is a directory")
         return read_whole(directory, path.name)
 
@@ -232,15 +277,16 @@ def _in_folders(
                 yield directory, entry
 
 
-def _write_temps(root: Path, planned: list[_Planned], result: RestoreResult) -> list[_Planned]:
+def _write_temps(
+    root: Path, planned: list[_Planned], result: RestoreResult, *, few: bool
+) -> list[_Planned]:
+    """Each entry's temp file beside its file (its folder made), fsynced if `few`."""
     written = []
     for directory, entry in _in_folders(root, planned, result, create=True):
         path = entry.item.path
         try:
             with reporting_os_errors(path, "restore"):
-                entry.temp = directory.write_temp(
-                    path.name, entry.item.data, durable=not FILESYSTEM_FLUSH_WORKS
-                )
+                entry.temp = directory.write_temp(path.name, entry.item.data, durable=few)
         except MemoryStoreError as error:
             result.failed[path] = str(error)
             continue
@@ -248,31 +294,35 @@ def _write_temps(root: Path, planned: list[_Planned], result: RestoreResult) -> 
     return written
 
 
-def _discard_temps(store: MemoryStore, planned: list[_Planned]) -> None:
-    for entry in planned:
-        if entry.temp is not None:
-            try:
-                with _open_parent(store, entry.item.path) as parent:
+def _discard_temps(store: MemoryStore, planned: Sequence[_Planned]) -> None:
+    left = [entry for entry in planned if entry.temp is not None]
+    for entries in _by_folder(left).values():
+        try:
+            with _open_parent(store, entries[0].item.path) as parent:
+                for entry in entries:
+                    assert entry.temp is not None
                     parent.discard(entry.temp)
-            except (MemoryStoreError, PathError):
-                pass  # the next listing removes it
+                    entry.temp = None
+        except (MemoryStoreError, PathError):
+            pass  # the next listing removes them
 
 
 def _make_durable(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> None:
-    """Make what the batch wrote so far durable: one flush of the file system (each
-    directory's fsync where that is not durable)."""
-    if not planned:
-        return
-    if FILESYSTEM_FLUSH_WORKS:
-        try:
-            make_filesystem_durable(store.root(scope))
-        except OSError as error:
-            raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
+    """Make the chunk's renames durable: each folder they were made in fsynced, or one
+    flush of the file system when they are many."""
+    folders = {entry.item.path.parent for entry in planned}
+    if not folders:
         return
     root = store.root(scope)
-    for parent_path in {entry.item.path.parent for entry in planned}:
-        with open_scope_directory(root, parent_path, target=parent_path, create=False) as parent:
-            parent.fsync()
+    try:
+        if len(folders) > _FSYNC_AT_MOST and FILESYSTEM_FLUSH_WORKS:
+            make_filesystem_durable(root)
+            return
+        for folder in folders:
+            with open_scope_directory(root, folder, target=folder, create=False) as parent:
+                parent.fsync()
+    except (OSError, MemoryStoreError, PathError) as error:
+        raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
 
 
 def _publish(root: Path, planned: list[_Planned], result: RestoreResult) -> list[FileChange]:
@@ -296,12 +346,13 @@ def _publish(root: Path, planned: list[_Planned], result: RestoreResult) -> list
 
 def _published(parent: Directory, entry: _Planned) -> bool:
     """Publish the temp file; False (it is discarded) when the file changed meanwhile."""
-    name, current = entry.item.path.name, entry.current
-    assert entry.temp is not None
+    name, current, temp = entry.item.path.name, entry.current, entry.temp
+    assert temp is not None
+    entry.temp = None  # published or discarded, whatever happens
     if current is None:
         try:
-            parent.publish(entry.temp, name, unchanged=None, create=True)
+            parent.publish(temp, name, unchanged=None, create=True)
         except FileExistsError:
             return False
         return True
-    return parent.publish(entry.temp, name, unchanged=lambda: read_whole(parent, name) == current)
+    return parent.publish(temp, name, unchanged=lambda: read_whole(parent, name) == current)

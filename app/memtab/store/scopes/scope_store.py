@@ -146,14 +146,30 @@ class ScopeStore(ScopeView):
             allow_unkept=allow_unkept,
         )
 
+    def keep_contents(self, contents: Sequence[bytes], *, each: bool) -> bool:
+        """Copies in history of contents a change is about to write, made before it takes
+        the scope (they depend on nothing there): durable once this returns, each fsynced
+        (`each`) or all with one flush. Whether they were kept (pass it to
+        `record_changes` as `after_kept`); if not, the record copies them as ever."""
+        if self.history is None:
+            return False
+        return self.history.keep_contents(contents, each=each)
+
     def record_changes(
-        self, scope: Scope, changes: Sequence[FileChange], *, before_kept: bool = False
+        self,
+        scope: Scope,
+        changes: Sequence[FileChange],
+        *,
+        before_kept: bool = False,
+        after_kept: bool = False,
     ) -> list[RecordedChange]:
         """Record changes of one scope in history (never raises; see `HistoryRecorder`).
-        `before_kept`: what `keep_before` returned for their `before` contents."""
+        `before_kept`: what `keep_before` returned for their `before` contents;
+        `after_kept`: what `keep_contents` returned for their `after` contents."""
         if self.history is None:
             return []
-        return self.history.record(self.history_key(scope), changes, before_kept=before_kept)
+        key = self.history_key(scope)
+        return self.history.record(key, changes, before_kept=before_kept, after_kept=after_kept)
 
     @contextmanager
     def collecting_changes(self) -> Iterator[list[RecordedChange]]:
