@@ -25,21 +25,19 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal
+from typing import Literal
+
+from memtab.sync.repository.child_process import POLL_S, Pipes, ended, kill
 
 logger = logging.getLogger(__name__)
 
 NETWORK_TIMEOUT_S = 120.0
 LOCAL_TIMEOUT_S = 60.0
-_POLL_S = 0.05
-_CHUNK = 1 << 16
 GIT_MISSING = (
     "Sync needs the git program, which was not found on PATH; install git (Debian/Ubuntu: "
     "apt install git; macOS: xcode-select --install; Windows: git-scm.com) and try again"
@@ -318,28 +316,23 @@ class Git:
         """Feed stdin and drain stdout and stderr at once, each on a thread of its own:
         a child that writes while it reads (fast-import, a fetch's progress) never waits on
         a pipe nobody empties. The process group is killed on cancel or past the time."""
-        pipes = _Pipes(process, input_data)
+        pipes = Pipes(process, input_data)
         deadline = time.monotonic() + timeout_s
-        while True:
-            try:
-                process.wait(timeout=_POLL_S)
-                break
-            except subprocess.TimeoutExpired:
-                if self.cancel():
-                    _kill(process)
-                    pipes.join(_POLL_S)
-                    raise GitError("cancelled", "cancelled") from None
-                if time.monotonic() > deadline:
-                    _kill(process)
-                    pipes.join(_POLL_S)
-                    raise GitError(
-                        f"git {args[0]} took longer than {timeout_s:.0f} s and was stopped",
-                        "offline",
-                    ) from None
+        while not ended(process, pipes):
+            if self.cancel():
+                kill(process)
+                pipes.join(POLL_S)
+                raise GitError("cancelled", "cancelled")
+            if time.monotonic() > deadline:
+                kill(process)
+                pipes.join(POLL_S)
+                raise GitError(
+                    f"git {args[0]} took longer than {timeout_s:.0f} s and was stopped", "offline"
+                )
         # A child it left behind (ssh) may hold the pipes open: not past the time limit.
-        if not pipes.join(max(deadline - time.monotonic(), _POLL_S)):
-            _kill(process)
-            pipes.join(_POLL_S)
+        if not pipes.join(max(deadline - time.monotonic(), POLL_S)):
+            kill(process)
+            pipes.join(POLL_S)
         return pipes.stdout, pipes.stderr
 
     def config(self) -> dict[str, str]:
@@ -517,66 +510,6 @@ class Git:
                 return False
             raise
         return True
-
-
-def _kill(process: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (OSError, AttributeError):
-        process.kill()
-    process.wait()
-
-
-class _Pipes:
-    """A child's stdin fed and its stdout and stderr read, each on a thread of its own."""
-
-    def __init__(self, process: subprocess.Popen[bytes], input_data: bytes | None) -> None:
-        self._out: list[bytes] = []
-        self._err: list[bytes] = []
-        self._threads = [
-            threading.Thread(target=_drain, args=(process.stdout, self._out), daemon=True),
-            threading.Thread(target=_drain, args=(process.stderr, self._err), daemon=True),
-        ]
-        if process.stdin is not None:
-            feed = threading.Thread(target=_feed, args=(process.stdin, input_data), daemon=True)
-            self._threads.append(feed)
-        for thread in self._threads:
-            thread.start()
-
-    def join(self, timeout_s: float) -> bool:
-        """Wait for the three to end; whether they did."""
-        deadline = time.monotonic() + timeout_s
-        for thread in self._threads:
-            thread.join(max(deadline - time.monotonic(), 0))
-        return not any(thread.is_alive() for thread in self._threads)
-
-    @property
-    def stdout(self) -> bytes:
-        return b"".join(self._out)
-
-    @property
-    def stderr(self) -> bytes:
-        return b"".join(self._err)
-
-
-def _drain(pipe: IO[bytes] | None, into: list[bytes]) -> None:
-    if pipe is None:
-        return
-    with pipe:
-        while chunk := pipe.read(_CHUNK):
-            into.append(chunk)
-
-
-def _feed(pipe: IO[bytes], data: bytes | None) -> None:
-    """Write `data` and close: a child that stopped reading (it failed, or was killed)
-    ends the writing, its own message says why."""
-    try:
-        with pipe:
-            view = memoryview(data or b"")
-            for start in range(0, len(view), _CHUNK):
-                pipe.write(view[start : start + _CHUNK])
-    except (BrokenPipeError, OSError, ValueError):
-        pass
 
 
 # git's advice after a failed fetch or push: the lines before it say what failed.
