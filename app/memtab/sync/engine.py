@@ -21,7 +21,9 @@ so pins and usage the export sent are not sent again after a kill.
 
 from __future__ import annotations
 
+import functools
 import logging
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -30,7 +32,7 @@ from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
 from memtab.store.scopes.memory import MemoryStore
 from memtab.sync.export import Committer, ExportResult, SyncedStore, export_changes
-from memtab.sync.importer import MERGE_REF, Brought, Importer
+from memtab.sync.importer import MERGE_REF, Brought, Importer, ReadScopes
 from memtab.sync.interrupted_import import InterruptedImport
 from memtab.sync.meta_merge import (
     follow_renames,
@@ -77,7 +79,7 @@ class TargetSync:
     paths: SyncPaths
     open_scopes: Callable[[], list[tuple[SyncedScope, MemoryStore]]]
     """The target's scopes' stores, nothing read yet."""
-    read_scopes: Callable[[], list[SyncedStore]]
+    read_scopes: ReadScopes
     """The target's scopes as they are now (read at each export)."""
     state: SyncState
     ever_synced: bool
@@ -125,13 +127,20 @@ class TargetSync:
         exported = self._export(head, outcome, counted=True)
         head = exported.head
         self.check_cancel()
-        for _attempt in range(PUSH_ATTEMPTS):
-            self.progress(f"Fetching {self.target.remote}")
-            try:
-                remote = self.git.fetch(self.target.branch)
-            except GitError as error:
-                self._network_failure(error, outcome)
+        fetched: tuple[str | None] | None = None  # the remote's commit, once fetched
+        if head is not None and outcome.state.unpushed:
+            fetched = self._push_while_fetching(exported, importer)
+            if fetched is None:
                 return outcome
+        for _attempt in range(PUSH_ATTEMPTS):
+            if fetched is None:
+                self.progress(f"Fetching {self.target.remote}")
+                try:
+                    fetched = (self.git.fetch(self.target.branch),)
+                except GitError as error:
+                    self._network_failure(error, outcome)
+                    return outcome
+            (remote,), fetched = fetched, None
             self.check_cancel()
             self.progress("Merging")
             merged, conflicts = self._merge(head, remote, outcome)
@@ -164,16 +173,53 @@ class TargetSync:
 
     # --- the steps -------------------------------------------------------------------------
 
+    def _push_while_fetching(
+        self, exported: ExportResult, importer: Importer
+    ) -> tuple[str | None] | None:
+        """Push this machine's commits while the remote is fetched, not after: taken (a
+        fast-forward only), the remote had nothing this machine lacks, so there is nothing
+        to merge and the sync is done — one exchange with the remote, as long as git's own
+        push. Refused (the remote moved, or this user may not push), the sync goes on from
+        what was fetched: merge, import, push. None: the sync is over (pushed, offline or
+        failed: the outcome says), else the remote's commit as fetched."""
+        outcome, head, branch = self.outcome, exported.head, self.target.branch
+        assert head is not None
+        self.progress(f"Fetching {self.target.remote}")
+        self.progress(f"Pushing {plural(outcome.state.unpushed, 'change')} to {self.target.remote}")
+        pushing = _Pushing(self.git, branch, head)
+        fetch_error: GitError | None = None
+        try:
+            self.git.remote_url()  # asked once, before the two ask it at once
+            pushing.start()
+            fetched = self.git.fetch(branch, track=False)
+        except GitError as error:
+            fetch_error, fetched = error, None
+        finally:
+            taken = pushing.result()
+        if taken:
+            with self._uncancellable():
+                outcome.state = importer.bring_in(
+                    self.synced, head, head, head, [], exported.meta_read, outcome.state
+                )
+            outcome.pushed += outcome.state.unpushed
+            outcome.state = outcome.state.with_changes(unpushed=0)
+            return None
+        if fetch_error is not None:
+            self._network_failure(fetch_error, outcome)
+            return None
+        self.git.track(branch, fetched)  # the remote-tracking branch, as a fetch leaves it
+        return (fetched,)
+
     def _export(
         self, head: str | None, outcome: SyncOutcome, counted: bool = False
     ) -> ExportResult:
-        self.synced = self.read_scopes()
+        tree = self.repo.files(head)
+        self.synced = self.read_scopes(tree, outcome.state.pending)
         for item in self.synced:
             outcome.problems.extend(item.files.problems)
         if counted:  # what the first sync of a big home is busy with, in numbers
             read = sum(len(item.files.files) for item in self.synced)
             self.progress(f"Recording the changes among {plural(read, 'memory file')} here")
-        tree = self.repo.files(head)
         exported = export_changes(
             self.committer, head, tree, self.synced, outcome.state, self.clock()
         )
@@ -306,6 +352,33 @@ class TargetSync:
         rels = [p[len(prefix) + 1 :] for p in files if p.startswith(prefix + "/")]
         merged = merge_records(records[0] if has_base else None, records[1], records[2], rels)
         return render_records(merged) if merged else None
+
+
+class _Pushing(threading.Thread):
+    """`git.push` on a thread of its own; `result()` waits for it: whether the remote took
+    the commit (False also when the push failed: the fetch beside it says more, and the
+    sync pushes again once it merged)."""
+
+    def __init__(self, git: Git, branch: str, commit: str) -> None:
+        super().__init__(name="memtab-sync-push", daemon=True)
+        self._push = functools.partial(git.push, branch, commit)
+        self._taken = False
+        self._raised: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._taken = self._push()
+        except GitError:
+            self._taken = False
+        except BaseException as error:  # re-raised where the sync runs
+            self._raised = error
+
+    def result(self) -> bool:
+        if self.ident is not None:
+            self.join()
+        if self._raised is not None:
+            raise self._raised
+        return self._taken
 
 
 def _oid(entry: TreeEntry | None) -> str | None:

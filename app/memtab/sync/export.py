@@ -130,7 +130,7 @@ def export_changes(
     result = ExportResult(head, pending=pending)
     planned: list[NewCommit] = []
     if changed and head is None:
-        contents: dict[str, Change] = {p: (f.data if f else None) for p, f in changed.items()}
+        contents: dict[str, Change] = {p: (f.content() if f else None) for p, f in changed.items()}
         message = _message(
             f"First sync from {committer.machine}: {len(contents)} files",
             [],
@@ -197,7 +197,7 @@ def _merge_pending(
     disk_sha = disk.sha256 if disk else None
     if record.kind == "conflict" and disk_sha == record.local and held == record.remote:
         return record  # nothing moved on either side
-    own = {disk.blob: disk.data} if disk else {}
+    own = {disk.blob: disk.content()} if disk else {}
     base_oid = record.base
     if base_oid is not None and base_oid not in own:
         try:
@@ -227,7 +227,7 @@ def _merge_pending(
     if path in merged.merged:
         return _Merged(merged.merged[path], unchanged=False)
     chosen = merged.tree.get(path)
-    data = disk.data if disk is not None and chosen == disk.blob else None
+    data = disk.content() if disk is not None and chosen == disk.blob else None
     return _Merged(data, unchanged=chosen == held)
 
 
@@ -323,7 +323,7 @@ def _replay_history(
         if group_changes:
             commits.append(NewCommit(group_changes, _describe(group, committer.machine)))
     rest: dict[str, Change] = {
-        path: (file.data if file else None)
+        path: (file.content() if file else None)
         for path, file in changed.items()
         if held.get(path) != (file.blob if file else None)
     }

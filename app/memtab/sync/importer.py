@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memtab.fs.clock import Clock
@@ -59,6 +59,10 @@ TOO_LARGE = f"larger than {MAX_HISTORY_FILE_BYTES // (1024 * 1024)} MB, which hi
 MERGE_REF = "refs/memtab/merge"
 Progress = Callable[[str], None]
 ScopeMeta = dict[str, dict[str, MetaRecord]]
+ReadScopes = Callable[[Mapping[str, str], Container[str]], list[SyncedStore]]
+"""The target's scopes as they are now: a file unchanged since a sync read it, whose blob
+is the one the given files (a commit's, by repository path) have at its path, is not read
+again, unless it is among the paths given (its `LocalFile.data` is None)."""
 
 
 @dataclass
@@ -95,10 +99,11 @@ class Importer:
     paths: SyncPaths
     open_scopes: Callable[[], list[tuple[SyncedScope, MemoryStore]]]
     """The target's scopes' stores (sync's), nothing read or recorded yet."""
-    read_scopes: Callable[[], list[SyncedStore]]
+    read_scopes: ReadScopes
     clock: Clock
     progress: Progress
     brought: Brought
+    _roots: dict[int, str] = field(default_factory=dict, init=False, repr=False)
 
     # --- an import ---------------------------------------------------------------------------
 
@@ -161,7 +166,7 @@ class Importer:
         replaced = [write.have for write in writes.values() if write.have is not None]
         known = set(self.repo.files(start).values()) if replaced else set()
         for have in replaced:
-            if have.blob not in known:
+            if have.blob not in known and have.data is not None:  # not read: held there
                 self.repo.store_blob(have.data)
 
     def write(self, writes: Mapping[str, Write], pending: dict[str, Pending]) -> None:
@@ -238,7 +243,7 @@ class Importer:
     def _unapplied(self, have: LocalFile | None, want: str | None) -> Pending:
         """A merge that could not be written: merged again next time from what the file
         held when it was made (kept in the repository as the base)."""
-        if have is not None:
+        if have is not None and have.data is not None:  # not read: the repository holds it
             self.repo.store_blob(have.data)
         return Pending(
             kind="unapplied",
@@ -251,8 +256,10 @@ class Importer:
     def pulled(self, item: SyncedStore, virtual: VirtualPath, *, deleted: bool = False) -> None:
         """Count `virtual` of `item` in as pulled, with where it is on disk."""
         self.brought.pulled.append(str(virtual))
-        root = item.store.root(item.scope.scope)
-        self.brought.pulled_on_disk.append("/".join((str(root), *virtual.segments)))
+        root = self._roots.get(id(item))
+        if root is None:  # once a scope: a thousand files joining ask it a thousand times
+            root = self._roots[id(item)] = str(item.store.root(item.scope.scope))
+        self.brought.pulled_on_disk.append("/".join((root, *virtual.segments)))
         if deleted:
             self.brought.deleted.append(str(virtual))
 

@@ -86,7 +86,7 @@ class InterruptedImport:
         mark = len(importer.brought.imported)
         if intent.done is None:
             self._claim(intent)  # before outside changes are recorded as another program's
-        synced = importer.read_scopes()
+        synced = importer.read_scopes(importer.repo.files(branch), ())
         read_then = meta_read_then(intent.state.meta)
         if intent.done is not None:  # the files are done: pins and usage, if not written
             final = intent.done

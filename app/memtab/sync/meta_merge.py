@@ -29,6 +29,7 @@ from memtab.store.sidecars.meta import MetaEntry
 from memtab.sync.records import MetaRecord, RepoMetaFile
 
 _DEFAULT = MetaRecord()
+_DEFAULT_ENTRY = MetaEntry()
 Records = dict[str, MetaRecord]
 
 
@@ -69,13 +70,22 @@ def export_entries(
     exported: Records = {}
     for rel in files:
         held = tree.get(rel, _DEFAULT)
-        mine = local.get(rel, MetaEntry())
+        mine = local.get(rel, _DEFAULT_ENTRY)
         before = baseline.get(rel, _DEFAULT)
-        record = held.replaced(
-            access_count=max(0, held.access_count + mine.access_count - before.access_count),
-            last_accessed_at=_latest(held.last_accessed_at, mine.last_accessed_at),
-            last_write_at=_latest(held.last_write_at, mine.last_write_at),
-        )
+        count = max(0, held.access_count + mine.access_count - before.access_count)
+        accessed = _latest(held.last_accessed_at, mine.last_accessed_at)
+        written = _latest(held.last_write_at, mine.last_write_at)
+        record = held
+        # Most files changed nothing since the last sync: their record is the repository's
+        # as it is (a record built per file of a big home is most of an export's time).
+        if (count, accessed, written) != (
+            held.access_count,
+            held.last_accessed_at,
+            held.last_write_at,
+        ):
+            record = held.replaced(
+                access_count=count, last_accessed_at=accessed, last_write_at=written
+            )
         if mine.pinned != before.pinned:
             record = record.replaced(pinned=mine.pinned, pin_changed_at=now)
         if not record.is_default:

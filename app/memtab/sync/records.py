@@ -148,9 +148,10 @@ class RepoMetaFile(Record):
     entries: Annotated[dict[str, MetaRecord], Lenient({})] = field(default_factory=dict)
 
 
-class IntendedFile(Record):
+class IntendedFile(Record, checked_when_built=False):
     """A file an import writes (docs/formats.md §18.3): the blob it held when the merge was
-    made (`before`) and the blob the import leaves (`after`); None: no file."""
+    made (`before`) and the blob the import leaves (`after`); None: no file. Built by the
+    thousand from the repository's own ids, unchecked (read from the file, checked)."""
 
     before: str | None = None
     after: str | None = None

@@ -18,7 +18,8 @@ import getpass
 import logging
 import re
 import shutil
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -59,6 +60,7 @@ from memtab.sync.repository.layout import (
 from memtab.sync.repository.objects import ObjectMissingError, Repository
 from memtab.sync.repository.recovery import clear_leftovers
 from memtab.sync.repository.scopes import open_scope_store, read_scope, record_outside_changes
+from memtab.sync.repository.seen_files import SeenFiles
 from memtab.sync.standing import distance, files_apart, scope_of, shown
 from memtab.sync.state import load_state, save_state
 
@@ -193,6 +195,9 @@ class SyncService:
     home: Home
     clock: Clock = now_ms
     git_program: str | None = None
+    now_ns: Callable[[], int] = time.time_ns
+    """The wall clock the memory files' times are compared with (`SeenFiles`; tests: a
+    later one, so that files just written are known by their stat)."""
     paths: SyncPaths = field(init=False)
 
     def __post_init__(self) -> None:
@@ -352,7 +357,7 @@ class SyncService:
             Committer(repo, config.machine, target.branch),
             self.paths,
             lambda: self._open_scopes(target),
-            lambda: self._read_scopes(target, git),
+            functools.partial(self._read_scopes, target, git),
             state,
             ever_synced=state.last_sync_at is not None,
             progress=progress,
@@ -398,14 +403,24 @@ class SyncService:
             (scope, open_scope_store(self.home, scope, run_id=run_id)) for scope in target.scopes
         ]
 
-    def _read_scopes(self, target: Target, git: Git) -> list[SyncedStore]:
+    def _read_scopes(
+        self, target: Target, git: Git, held: Mapping[str, str], wanted: Container[str]
+    ) -> list[SyncedStore]:
+        """The target's scopes as they are now, outside changes recorded first; a file
+        unchanged since a sync read it, holding what `held` (the commit's files the sync
+        compares with) has at its path, is not read again unless `wanted`."""
+        seen = SeenFiles(self.home.root, target.name, now_ns=self.now_ns)
+        seen.start()
         synced = []
         for scope, store in self._open_scopes(target):
             problems = record_outside_changes(store)
-            files = functools.partial(read_scope, store, scope, git.blob_id)
+            files = functools.partial(
+                read_scope, store, scope, git.blob_id, seen=seen, held=held, wanted=wanted
+            )
             item = SyncedStore.read(scope, store, files)
             item.files.problems[:0] = problems
             synced.append(item)
+        seen.save()
         return synced
 
     @staticmethod
@@ -500,7 +515,7 @@ class SyncService:
                 committed, received = files_apart(repo, target, head, remote)
             finally:
                 repo.close()
-            for item in self._read_scopes(target, git):
+            for item in self._read_scopes(target, git, tree, state.pending):
                 problems += item.files.problems
                 in_tree = {p for p in tree if item.scope.virtual_path(p) is not None}
                 for path in in_tree | set(item.files.files):

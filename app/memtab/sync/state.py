@@ -24,11 +24,18 @@ finished by the next (`sync.importer`).
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 from typing import NamedTuple
 
-from memtab.fs.atomic import Directory, atomic_write_json, make_directory_durably
+from memtab.fs.atomic import (
+    Directory,
+    atomic_write_bytes,
+    atomic_write_json,
+    encode_utf8,
+    make_directory_durably,
+)
 from memtab.fs.records import RecordError
 from memtab.fs.sidecar import keep_aside, read_sidecar
 from memtab.sync.records import INTENT_VERSION, ImportIntent, SyncState
@@ -95,9 +102,11 @@ def load_intent(path: Path) -> IntentRead:
 
 
 def save_intent(path: Path, intent: ImportIntent) -> None:
-    """Write an import's intent durably (before the writes it names)."""
+    """Write an import's intent durably (before the writes it names): compact, as it names
+    every file a machine joining brings (thousands), and only a sync reads it."""
     make_directory_durably(path.parent)
-    atomic_write_json(path, intent.to_json())
+    document = json.dumps(intent.to_json(), ensure_ascii=False, separators=(",", ":"))
+    atomic_write_bytes(path, encode_utf8(document + "\n"))
 
 
 def clear_intent(path: Path) -> None:

@@ -284,6 +284,10 @@ class Git:
             # repository with directories (each one more for a home's watcher).
             "-c",
             "fetch.unpackLimit=1",
+            # What a fetch brought is read in FETCH_HEAD (`Git.fetch`), whatever the user's
+            # config says (git before 2.29 always writes it).
+            "-c",
+            "fetch.writeFetchHEAD=true",
             *args,
         ]
 
@@ -449,29 +453,62 @@ class Git:
         settings = " ".join(f"-c {shlex.quote(item)}" for item in _REMOTE_SIDE_CONFIG)
         return [f"{option}={shlex.quote(self.git)} {settings} {program}"]
 
-    def fetch(self, branch: str, *, timeout_s: float = NETWORK_TIMEOUT_S) -> str | None:
+    def fetch(
+        self, branch: str, *, track: bool = True, timeout_s: float = NETWORK_TIMEOUT_S
+    ) -> str | None:
         """Fetch `branch` of origin; the commit it points at, None when the remote has no
-        such branch yet (an empty repository). GitError (kind offline/auth/missing)."""
+        such branch yet (an empty repository). GitError (kind offline/auth/missing).
+        `track`: origin's remote-tracking branch is moved to it too; else it is left for
+        `track` (a push beside the fetch moves it when the remote takes the push)."""
         tracking = f"refs/remotes/origin/{branch}"
+        spec = f"+refs/heads/{branch}:{tracking}" if track else f"refs/heads/{branch}"
         try:
             self.run(
                 [
                     "fetch",
                     "--quiet",
                     "--no-tags",
+                    *([] if track else ["--refmap="]),  # nothing but FETCH_HEAD written
                     *self._remote_side("--upload-pack", "upload-pack"),
                     "origin",
-                    f"+refs/heads/{branch}:{tracking}",
+                    spec,
                 ],
                 timeout_s=timeout_s,
                 network=True,
             )
         except GitError as error:
             if "couldn't find remote ref" in str(error):
-                self.run(["update-ref", "-d", tracking], check=False)
+                if track:
+                    self.run(["update-ref", "-d", tracking], check=False)
                 return None
             raise
-        return self.resolve(tracking)
+        fetched = self._fetched()
+        if fetched is None:  # not said where git says it: asked
+            fetched = self.resolve(tracking) if track else None
+            if not track:
+                raise GitError(f"git fetch did not say what {branch} of origin is")
+        return fetched
+
+    def _fetched(self) -> str | None:
+        """The commit the fetch just made wrote in FETCH_HEAD (its first line: `<id>`, a
+        tab, …), read there rather than by one more git."""
+        try:
+            with open(self.repo / "FETCH_HEAD", "rb") as handle:
+                line = handle.readline(256)
+        except OSError:
+            return None
+        oid = line.split(b"\t", 1)[0].decode("ascii", "replace").strip()
+        length = 64 if self.object_format == "sha256" else 40
+        return oid if len(oid) == length and all(c in "0123456789abcdef" for c in oid) else None
+
+    def track(self, branch: str, commit: str | None) -> None:
+        """Move origin's remote-tracking branch to `commit` (None: remove it), as a fetch
+        that tracks it leaves it."""
+        tracking = f"refs/remotes/origin/{branch}"
+        if commit is None:
+            self.run(["update-ref", "-d", tracking], check=False)
+        else:
+            self.run(["update-ref", "-m", "memtab sync: fetch", tracking, commit])
 
     def heads(self, *, timeout_s: float = NETWORK_TIMEOUT_S) -> dict[str, str]:
         """The branches of origin and their commits (`ls-remote`: nothing is fetched).

@@ -16,6 +16,7 @@ under `<home>/memtab/`; each target's repository and state are in
 
 from __future__ import annotations
 
+import functools
 import re
 import socket
 from pathlib import Path
@@ -160,10 +161,7 @@ class SyncedScope(Record):
         head = self.prefix + "/"
         if not repo_path.startswith(head):
             return None
-        segments = tuple(repo_path[len(head) :].split("/"))
-        if not all(is_addressable_name(s) and not s.startswith(".") for s in segments):
-            return None
-        return VirtualPath(self.scope, segments)
+        return _memory_path(self.scope, repo_path[len(head) :])
 
     def meta_key(self, relative: str) -> str:
         """This machine's memory-meta.json key of a file of the scope."""
@@ -176,6 +174,18 @@ class SyncedScope(Record):
 
 
 GLOBAL_SCOPE = SyncedScope(kind="global")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _memory_path(scope: Scope, relative: str) -> VirtualPath | None:
+    """A scope's file at `relative` (`/`-joined), or None when no memory path is (each
+    sync asks it of every file a few times: a thousand files' names checked once)."""
+    segments = tuple(relative.split("/"))
+    if not all(is_addressable_name(s) and not s.startswith(".") for s in segments):
+        return None
+    return VirtualPath(scope, segments)
+
+
 _KEY_NAME = {"project": "path", "workspace": "id"}
 
 

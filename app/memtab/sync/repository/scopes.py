@@ -6,16 +6,17 @@ lock, is checked against what the file held when the merge was made (a program t
 wrote meanwhile is not overwritten), and is recorded in history as the actor `sync`
 (with the run id naming the target and the commit it came from).
 
-A scope's files are read whole; left out (and so never removed from the repository) are
-the file-sync tools' conflict copies (they wait for the user), and files history cannot
-keep (over 16 MB, with other hard links, unreadable).
+A scope's files are read whole, but for those unchanged since a sync read them whose
+content is the repository's (`seen_files`); left out (and so never removed from the
+repository) are the file-sync tools' conflict copies (they wait for the user), and files
+history cannot keep (over 16 MB, with other hard links, unreadable).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import open_scope_directory
 from memtab.store.sidecars.registry import load_registry
 from memtab.sync.repository.layout import SyncedScope, SyncSetupError
+from memtab.sync.repository.seen_files import SeenFiles
 
 logger = logging.getLogger(__name__)
 
@@ -78,11 +80,20 @@ def open_scope_store(
 
 @dataclass(frozen=True)
 class LocalFile:
-    """A file as this home holds it: its bytes, its git blob id and its sha256."""
+    """A file as this home holds it: its bytes, its git blob id and its sha256. `data`
+    None: not read, as it is unchanged since a sync read it and the repository holds it
+    at its path (`read_scope`)."""
 
-    data: bytes
+    data: bytes | None
     blob: str
     sha256: str
+
+    def content(self) -> bytes:
+        """Its bytes, which a sync reads wherever it uses them (a content that differs
+        from the repository's, or waits for the user: `read_scope`'s `held`, `wanted`)."""
+        if self.data is None:
+            raise AssertionError(f"a content sync did not read ({self.blob[:12]}) was asked for")
+        return self.data
 
 
 @dataclass
@@ -102,9 +113,17 @@ class ScopeFiles:
 
 
 def read_scope(
-    store: MemoryStore, synced: SyncedScope, blob_id: Callable[[bytes], str]
+    store: MemoryStore,
+    synced: SyncedScope,
+    blob_id: Callable[[bytes], str],
+    *,
+    seen: SeenFiles | None = None,
+    held: Mapping[str, str] | None = None,
+    wanted: Container[str] = (),
 ) -> ScopeFiles:
-    """Every file of the scope (see the module doc for what is left out)."""
+    """Every file of the scope (see the module doc for what is left out). With `seen`, a
+    file unchanged since a sync read it, holding the blob `held` (a commit's files by
+    repository path) has at its path, is not read again — unless it is `wanted`."""
     result = ScopeFiles({}, set(), [])
     scope = synced.scope
     try:
@@ -137,6 +156,13 @@ def read_scope(
             continue
         with directory:
             for path in paths:
+                repo_path = synced.repo_path(path)
+                info = directory.lstat(path.name) if seen is not None else None
+                if seen is not None and info is not None and repo_path not in wanted:
+                    known = seen.recall(repo_path, info)
+                    if known is not None and known[0] == (held or {}).get(repo_path):
+                        result.files[repo_path] = LocalFile(None, *known)
+                        continue
                 try:
                     data = read_whole(directory, path.name)
                 except OSError as error:
@@ -144,7 +170,9 @@ def read_scope(
                     continue
                 if data is not None:  # else gone since the listing
                     local = LocalFile(data, blob_id(data), hashlib.sha256(data).hexdigest())
-                    result.files[synced.repo_path(path)] = local
+                    result.files[repo_path] = local
+                    if seen is not None and info is not None:
+                        seen.learn(repo_path, info, local.blob, local.sha256)
     return result
 
 
