@@ -204,6 +204,13 @@ WORST: dict[str, Worst] = {
     "memtab.redact:_SECRET_KEY_NAME": X("", "a_", "x"),
     "memtab.redact:_REFERENCE_VALUE": M("", "a"),
     # sources
+    "memtab.sources.claude.hidden_text:_CANDIDATE": F("", "a\u200b"),
+    "memtab.sources.claude.hidden_text:_OPENER": F("", "a<"),
+    "memtab.sources.claude.hidden_text:_TAG": M("    ", "system_reminde"),
+    "memtab.sources.claude.memory_dir:TEMP_FILE": S("", ".tmp.0000"),
+    "memtab.sources.claude.memory_dir:_MOUNT_NAME": M("", "a", "!"),
+    "memtab.sources.claude.memory_dir:_MOUNT_UNSAFE": F("", "a!"),
+    "memtab.sources.claude.subagents:_UNSAFE": F("", "a!"),
     "memtab.sources.claude.instructions:_PATHS_KEY": S("paths", "\n", "x"),
     "memtab.sources.claude.instructions:_IMPORT": F("", " @a\\"),
     "memtab.sources.claude.instructions:_CODE_SPAN": F("`", "a"),
