@@ -55,6 +55,7 @@ _ISOLATED_ENV = (
     "CODEX_HOME",
     "LOKI_DIR",
     "MEMTAB_LOG_DIR",
+    "MEMTAB_MCP_SHARED",
 )
 
 
@@ -119,6 +120,12 @@ def _as_fake_user(monkeypatch: pytest.MonkeyPatch, fake_user: Path) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(fake_user / "xdg-config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(fake_user / "state"))  # the log
     monkeypatch.setenv("XDG_CACHE_HOME", str(fake_user / "cache"))
+    runtime = fake_user / "run"
+    runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    # Every `memtab mcp` a test starts serves itself, as an agent's did before hosts; the
+    # tests of the warm host (tests/unit/agent_server/hosting/) turn it back on.
+    monkeypatch.setenv("MEMTAB_MCP_SHARED", "off")
     for name, value in _PIP_SETTINGS.items():
         monkeypatch.setenv(name, value)
 

@@ -21,3 +21,40 @@ def requested_command(argv: Sequence[str]) -> str | None:
         elif not word.startswith("-"):
             return word
     return None
+
+
+# `memtab mcp`'s own options that take a value.
+MCP_OPTIONS_WITH_VALUES = ("--home", "--workspace", "--writes", "--answer-budget")
+
+
+def bridged_mcp(argv: Sequence[str]) -> bool:
+    """Whether `argv` asks for `memtab mcp` serving a session and says nothing the thin
+    bridge would have to understand: `--home DIR` before `mcp`, then only `--home`,
+    `--workspace`, `--writes` and `--answer-budget` with their values (`--x v` or `--x=v`;
+    a value argparse refuses is refused by the host, and said by the session's own
+    process). Anything else (an
+    action such as `install`, `-v`, `--help`, an abbreviation) goes to the full CLI."""
+    words = list(argv)
+    index = 0
+    while index < len(words) and words[index] != "mcp":
+        width = _option_width(words, index, ("--home",))
+        if not width:
+            return False
+        index += width
+    if index == len(words):
+        return False
+    index += 1
+    while index < len(words):
+        width = _option_width(words, index, MCP_OPTIONS_WITH_VALUES)
+        if not width:
+            return False
+        index += width
+    return True
+
+
+def _option_width(words: Sequence[str], index: int, options: Sequence[str]) -> int:
+    """How many words the option at `index` takes (0: not one of `options`)."""
+    word = words[index]
+    if word in options:
+        return 2 if index + 1 < len(words) else 0
+    return 1 if any(word.startswith(option + "=") for option in options) else 0

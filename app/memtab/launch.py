@@ -3,7 +3,9 @@ bundle (packaging/memtab_entry.py) call `main()`, which runs `memtab.cli.main`.
 
 It imports nothing of Memtab at its top but `memtab.invocation` (which imports nothing),
 so it can decide what must be decided before the first import: the window's process (no
-sub-command) hashes with Python's own implementations (sha256, blake2…), not OpenSSL's.
+sub-command) hashes with Python's own implementations (sha256, blake2…), not OpenSSL's,
+and an agent's session of `memtab mcp` runs the thin bridge to a warm Memtab
+(`agent_server.bridge`, docs/formats.md §22.8) without loading the CLI.
 Loading OpenSSL's `_hashlib` maps libcrypto — ~3 ms of the window's start and ~3 MiB it
 keeps resident — for hashing that, in the window, runs on worker threads over small
 files (~10 µs for a 2 KB file instead of ~2). The commands, which may hash a whole home,
@@ -15,7 +17,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from memtab.invocation import requested_command
+from memtab.invocation import bridged_mcp, requested_command
 
 
 def use_builtin_hashes() -> None:
@@ -30,8 +32,18 @@ def use_builtin_hashes() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `memtab` with `argv` (default: the process's arguments); its exit status."""
     words = sys.argv[1:] if argv is None else list(argv)
-    if requested_command(words) is None:
+    command = requested_command(words)
+    if command is None:
         use_builtin_hashes()
+    elif command == "mcp" and bridged_mcp(words):
+        use_builtin_hashes()  # the bridge hashes one short line; OpenSSL's costs ~3 MiB
+        # lazy: a session of `memtab mcp` imports the thin bridge alone (docs/formats.md
+        # §22.8): ~25 ms and ~10 MiB instead of the CLI's and the SDK's ~0.5 s and ~70 MiB
+        from memtab.agent_server.bridge.session import main as bridge
+
+        status = bridge(words)
+        if status is not None:
+            return status  # else no warm Memtab serves it: this process does, as always
     # lazy: after use_builtin_hashes(): nothing may import hashlib before it decides
     from memtab.cli.main import main as run_memtab
 

@@ -23,7 +23,6 @@ SDK exactly as the SDK would have read it; a blank line is no frame.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -45,6 +44,13 @@ from mcp_types import (
     jsonrpc_message_adapter,
 )
 
+from memtab.agent_server.bridge.frame_ids import (
+    ID_WINDOW_CHARS,
+    JSON_SPACE,
+    RequestId,
+    frame_id,
+    request_id,
+)
 from memtab.fs.jsonfile import JsonError, JsonValueError, parse_strict_json
 
 logger = logging.getLogger(__name__)
@@ -53,13 +59,6 @@ logger = logging.getLogger(__name__)
 # up to 6 bytes a character once JSON-escaped: 1.2 MiB. A frame may be 4 MiB.
 MAX_FRAME_BYTES = 4 * 1024 * 1024
 CHUNK_BYTES = 64 * 1024
-# How much of a frame's start and end its id is looked for in, when it is not read whole.
-ID_WINDOW_CHARS = 4096
-_JSON_SPACE = " \t\r\n"
-_SCALAR_CHARACTERS = frozenset("-+.0123456789eEtruefalsn")
-_LENIENT = json.JSONDecoder(strict=False)  # control characters in strings: what a NUL breaks
-
-RequestId = int | str
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +78,7 @@ def check_frame(line: bytes) -> str | Refusal | None:
     """One line read from stdin, without its newline: the text the SDK is given, the
     refusal to answer, or None for a blank line."""
     text = line.decode("utf-8", "replace")
-    if not text.strip(_JSON_SPACE):
+    if not text.strip(JSON_SPACE):
         return None
     try:
         value = parse_strict_json(text)
@@ -91,31 +90,14 @@ def check_frame(line: bytes) -> str | Refusal | None:
         return Refusal(INVALID_REQUEST, "Invalid request: a batch (MCP takes one message a line)")
     if not isinstance(value, dict):
         return Refusal(INVALID_REQUEST, "Invalid request: not a JSON-RPC message (an object)")
-    request_id = _request_id(value)
-    if "method" in value and "id" in value and request_id is None:
+    its_id = request_id(value)
+    if "method" in value and "id" in value and its_id is None:
         return Refusal(INVALID_REQUEST, "Invalid request: an id must be a string or an integer")
     try:
         jsonrpc_message_adapter.validate_json(text, by_name=False)
     except ValueError as error:  # the SDK's validation error (pydantic's) is a ValueError
-        return Refusal(INVALID_REQUEST, f"Invalid request: {_first_problem(error)}", request_id)
+        return Refusal(INVALID_REQUEST, f"Invalid request: {_first_problem(error)}", its_id)
     return text
-
-
-def _request_id(members: dict[str, Any]) -> RequestId | None:
-    """The id of a request (a message with a `method`), when it is a string or an integer
-    an answer can carry; else None."""
-    if "method" not in members:
-        return None  # an answer's id is the server's own request's: never answered
-    value = members.get("id")
-    if type(value) is int:
-        return value
-    if type(value) is str:
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: no answer can carry it
-            return None
-        return value
-    return None
 
 
 def _first_problem(error: ValueError) -> str:
@@ -130,100 +112,6 @@ def _first_problem(error: ValueError) -> str:
     first = problems[0]
     where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "the message"
     return f"{where}: {first.get('msg', 'not valid')}"[:200]
-
-
-def frame_id(head: str, tail: str) -> RequestId | None:
-    """The id of a request that could not be read whole, from the top-level members at
-    the start of its text (`head`) and at its end (`tail`): a JSON reader keeps the last
-    `id`, and clients write it first (Python's SDK) or last (TypeScript's)."""
-    first = _leading_members(head[:ID_WINDOW_CHARS])
-    last = _trailing_members(tail[-ID_WINDOW_CHARS:])
-    return _request_id({**first, **last})
-
-
-def _leading_members(head: str) -> dict[str, Any]:
-    """The members at the start of a JSON object's text, as far as they can be read."""
-    members: dict[str, Any] = {}
-    index = _over_space(head, len(head) - len(head.lstrip("\ufeff")))
-    if not head.startswith("{", index):
-        return members
-    index += 1
-    try:
-        while True:
-            index = _over_space(head, index)
-            key, index = _LENIENT.raw_decode(head, index)
-            index = _over_space(head, index)
-            if type(key) is not str or not head.startswith(":", index):
-                return members
-            value, index = _LENIENT.raw_decode(head, _over_space(head, index + 1))
-            members[key] = value
-            index = _over_space(head, index)
-            if not head.startswith(",", index):
-                return members
-            index += 1
-    except (ValueError, RecursionError):
-        return members
-
-
-def _trailing_members(tail: str) -> dict[str, Any]:
-    """The members at the end of a JSON object's text whose values are strings, numbers,
-    true, false or null, read back to front as far as they can be."""
-    members: dict[str, Any] = {}
-    end = _back_over_space(tail, len(tail))
-    if not tail.startswith("}", end - 1):
-        return members
-    end -= 1
-    while True:
-        end = _back_over_space(tail, end)
-        start = _token_start(tail, end)
-        colon = _back_over_space(tail, start)
-        if start == end or not tail.startswith(":", colon - 1):
-            return members
-        key_end = _back_over_space(tail, colon - 1)
-        key_start = _token_start(tail, key_end)
-        try:
-            key = _LENIENT.decode(tail[key_start:key_end])
-            value = _LENIENT.decode(tail[start:end])
-        except (ValueError, RecursionError):
-            return members
-        if type(key) is not str or isinstance(value, dict | list):
-            return members
-        members.setdefault(key, value)  # read back to front: the first seen is the last
-        comma = _back_over_space(tail, key_start)
-        if not tail.startswith(",", comma - 1):
-            return members
-        end = comma - 1
-
-
-def _over_space(text: str, index: int) -> int:
-    while index < len(text) and text[index] in _JSON_SPACE:
-        index += 1
-    return index
-
-
-def _back_over_space(text: str, end: int) -> int:
-    while end > 0 and text[end - 1] in _JSON_SPACE:
-        end -= 1
-    return end
-
-
-def _token_start(text: str, end: int) -> int:
-    """Where the string, number or literal ending at `end` starts (`end` when none does):
-    a string's opening quote is the nearest quote before its closing one that no
-    backslash escapes."""
-    if text.startswith('"', end - 1):
-        index = end - 1
-        while (index := text.rfind('"', 0, index)) >= 0:
-            backslashes = 0
-            while index - backslashes > 0 and text[index - backslashes - 1] == "\\":
-                backslashes += 1
-            if backslashes % 2 == 0:
-                return index
-        return end
-    start = end
-    while start > 0 and text[start - 1] in _SCALAR_CHARACTERS:
-        start -= 1
-    return start
 
 
 class FrameGuard:
@@ -325,7 +213,7 @@ class FrameGuard:
 def _over_cap(head: bytes | bytearray, tail: bytes | bytearray, size: int) -> Refusal:
     """The refusal of a frame of `size` bytes, over the cap, that starts with `head` and
     ends with `tail`."""
-    request_id = frame_id(
+    its_id = frame_id(
         bytes(head[:ID_WINDOW_CHARS]).decode("utf-8", "replace"),
         bytes(tail[-ID_WINDOW_CHARS:]).decode("utf-8", "replace"),
     )
@@ -333,7 +221,7 @@ def _over_cap(head: bytes | bytearray, tail: bytes | bytearray, size: int) -> Re
         f"Invalid request: the frame is over the {MAX_FRAME_BYTES}-byte cap ({size} bytes); "
         "it was not read"
     )
-    return Refusal(INVALID_REQUEST, message, request_id)
+    return Refusal(INVALID_REQUEST, message, its_id)
 
 
 @contextmanager
@@ -380,8 +268,20 @@ async def guarded_stdio_server() -> AsyncIterator[tuple[Any, Any]]:
     """The SDK's stdio transport (its stdout side as it is), its stdin read through a
     `FrameGuard`: the read and write streams `Server.run` takes."""
     with claimed_stdin() as wire:
-        guard = FrameGuard(partial(read_chunk, wire))
-        stdin = cast("anyio.AsyncFile[str]", guard)  # the transport only iterates it
-        async with stdio_server(stdin=stdin) as (read_stream, write_stream):
-            guard.answer_through(write_stream)
-            yield read_stream, write_stream
+        async with guarded_streams(partial(read_chunk, wire)) as streams:
+            yield streams
+
+
+@asynccontextmanager
+async def guarded_streams(
+    read: Callable[[], Awaitable[bytes]], text_out: Any = None
+) -> AsyncIterator[tuple[Any, Any]]:
+    """The SDK's stdio transport over any byte stream (a hosted session's socket): the
+    frames come from `read` (a chunk; empty at the end) through a `FrameGuard`, the
+    answers go to `text_out` (an object with async `write(str)` and `flush()`; None:
+    this process's stdout)."""
+    guard = FrameGuard(read)
+    stdin = cast("anyio.AsyncFile[str]", guard)  # the transport only iterates it
+    async with stdio_server(stdin=stdin, stdout=text_out) as (read_stream, write_stream):
+        guard.answer_through(write_stream)
+        yield read_stream, write_stream

@@ -13,25 +13,28 @@ first listing or call when its handshake declared the roots capability, and agai
 it says they changed. When what the session serves changes, the client is told its tools
 changed (their descriptions say what is served).
 
-Tool calls run one at a time on the event loop: they are millisecond disk reads and
-writes, and the store, catalog and memory tool are single-threaded by design.
+Tool calls of a session run one at a time, each on a worker thread: they are millisecond
+disk reads and writes, and the store and memory tool are single-threaded by design (the
+catalog, which a warm host shares between sessions, is thread-safe).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import anyio
+import anyio.to_thread
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPError
 
 from memtab import __version__
-from memtab.agent_server.frames import guarded_stdio_server
+from memtab.agent_server.frames import guarded_stdio_server, guarded_streams
 from memtab.agent_server.service import Answer, MemoryService
 from memtab.agent_server.session_scope import FROM_ROOTS, SessionScope
 from memtab.agent_server.tools import server_instructions, tool_list
@@ -61,6 +64,11 @@ class _Roots:
 def build_server(service: MemoryService) -> Server[Any]:
     """The SDK server whose tools are `service`'s."""
     roots = _Roots()
+    # One call or listing at a time per session, its disk work on a worker thread: a slow
+    # call (a first listing, a lock another program holds) never stops the loop, which a
+    # warm host shares with every other session and the bridges' pings; what the session
+    # serves changes only between them.
+    one_at_a_time = anyio.Lock()
 
     async def settle(context: ServerRequestContext[Any]) -> None:
         """Serve where the client's roots are, when it has them and they are not yet
@@ -83,7 +91,7 @@ def build_server(service: MemoryService) -> Server[Any]:
             return
         directories = [path for root in listed.roots if (path := _local_path(str(root.uri)))]
         if directories:
-            service.settle(directories, FROM_ROOTS)
+            await anyio.to_thread.run_sync(service.settle, directories, FROM_ROOTS)
 
     async def told(context: ServerRequestContext[Any]) -> None:
         """Tell the client its tools changed when what the session serves did since it
@@ -98,23 +106,31 @@ def build_server(service: MemoryService) -> Server[Any]:
     async def on_list_tools(
         context: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        await settle(context)
-        service.refresh()
-        roots.listed = service.scope
-        return types.ListToolsResult(
-            tools=tool_list(service.writes, service.budget, service.scope.paths_words())
-        )
+        async with one_at_a_time:
+            await settle(context)
+            await anyio.to_thread.run_sync(service.refresh)
+            roots.listed = service.scope
+            return types.ListToolsResult(
+                tools=tool_list(service.writes, service.budget, service.scope.paths_words())
+            )
+
+    def call(name: str, arguments: dict[str, Any], client: str | None) -> Answer:
+        try:
+            return service.call(name, arguments, client)
+        except Exception as error:  # a refusal, never a crash: the client shows the reason
+            logger.exception("memtab mcp: tool %s failed unexpectedly", name)
+            return Answer(error=f"Internal error in Memtab's MCP server: {error!r}")
 
     async def on_call_tool(
         context: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        await settle(context)
-        try:
-            answer = service.call(params.name, dict(params.arguments or {}), client_name(context))
-        except Exception as error:  # a refusal, never a crash: the client shows the reason
-            logger.exception("memtab mcp: tool %s failed unexpectedly", params.name)
-            answer = Answer(error=f"Internal error in Memtab's MCP server: {error!r}")
-        await told(context)
+        arguments = dict(params.arguments or {})
+        async with one_at_a_time:
+            await settle(context)
+            answer = await anyio.to_thread.run_sync(
+                call, params.name, arguments, client_name(context)
+            )
+            await told(context)
         return _result(answer)
 
     async def on_roots_changed(
@@ -150,10 +166,26 @@ def _result(answer: Answer) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(text=answer.text)])
 
 
+async def serve_streams(
+    service: MemoryService, read: Callable[[], Awaitable[bytes]], text_out: Any
+) -> None:
+    """Serve one session of `service` over a byte stream (a warm host's connection): the
+    frames from `read`, checked by the frame guard, the answers to `text_out`."""
+    server = build_server(service)
+    async with guarded_streams(read, text_out) as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, initialization_options(server))
+
+
+def initialization_options(server: Server[Any]) -> Any:
+    """What a session says of itself in `initialize`: its tools may change (what it
+    serves follows the client's roots and the registry)."""
+    return server.create_initialization_options(NotificationOptions(tools_changed=True))
+
+
 def serve_stdio(service: MemoryService) -> None:
     """Serve `service` on this process's stdin and stdout until the client hangs up."""
     server = build_server(service)
-    options = server.create_initialization_options(NotificationOptions(tools_changed=True))
+    options = initialization_options(server)
 
     async def run() -> None:
         async with guarded_stdio_server() as (read_stream, write_stream):
@@ -165,4 +197,4 @@ def serve_stdio(service: MemoryService) -> None:
     except KeyboardInterrupt:
         print("memtab mcp: stopped", file=sys.stderr)
     finally:
-        service.catalog.close()
+        service.close()

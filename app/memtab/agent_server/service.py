@@ -22,9 +22,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog
+from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.pages.answers import file_page, lines_page, search_page
 from memtab.agent_server.pages.paging import (
     CURSOR_SHA_DIGITS,
@@ -35,7 +36,12 @@ from memtab.agent_server.pages.paging import (
     framed_size,
 )
 from memtab.agent_server.server_names import READ_TOOLS, WriteMode
-from memtab.agent_server.session_scope import SessionScope, SessionStore, session_scope
+from memtab.agent_server.session_scope import (
+    FROM_DIRECTORY,
+    SessionScope,
+    SessionStore,
+    session_scope,
+)
 from memtab.agent_server.tools import (
     CHANGE_TOOLS,
     DEFAULT_LIST_LIMIT,
@@ -69,6 +75,7 @@ from memtab.store.sidecars.registry import Workspace
 logger = logging.getLogger(__name__)
 
 UNKNOWN_CLIENT = "unknown-client"
+READER_ACTOR = "agent-tool"
 # The text arguments a change writes: redacted before anything else sees them.
 _TEXT_ARGUMENTS = ("file_text", "new_str", "insert_text")
 _AGENT_OWNED = "another agent's memory file"
@@ -97,6 +104,24 @@ def client_actor(name: str | None) -> str:
     return MCP_PREFIX + (cleaned or UNKNOWN_CLIENT)
 
 
+class SharedCatalogs(Protocol):
+    """A host's catalogs (`hosting/catalogs.py`): the one a session of `home` serving
+    `scope` lists, with or without the other agents' memory, taken and given back."""
+
+    def take(self, home: Home, scope: SessionScope, other_agents: bool) -> MemoryCatalog: ...
+
+    def give_back(self, catalog: MemoryCatalog) -> None: ...
+
+
+def new_catalog(reader: SessionStore, scope: SessionScope, *, other_agents: bool) -> MemoryCatalog:
+    """The catalog of what a session serving `scope` lists, read through `reader`."""
+    # Other agents' memory: discovery re-reads settings.json, so a source turned off in the
+    # window is gone from the next listing.
+    home = reader.home
+    sources = (lambda: SourceContext.load(home)) if other_agents else None
+    return MemoryCatalog(reader, sources=sources, keep=scope.serves)
+
+
 class MemoryService:
     """The tools of one session: one home, the scopes the session serves (its project's
     and workspace's, from where it works: `SessionScope`), one write mode, and every answer
@@ -104,7 +129,10 @@ class MemoryService:
 
     Told only a `workspace` (or none), it serves that workspace's scopes (global only) and
     every other agent's memory; told where the session works (`settle`), it serves what
-    `session_scope` says of it, and again whenever the registry changes."""
+    `session_scope` says of it, and again whenever the registry changes. Given its
+    `origin` (its own process's, or the bridge's when a warm Memtab hosts it: §22.8), it
+    starts where the origin's directory says. A host hands it `catalogs`, which give the
+    sessions that serve the same files one catalog, its listing and index shared and warm."""
 
     def __init__(
         self,
@@ -115,15 +143,24 @@ class MemoryService:
         other_agents: bool = True,
         budget: int = DEFAULT_ANSWER_BUDGET,
         scope: SessionScope | None = None,
+        origin: SessionOrigin | None = None,
+        catalogs: SharedCatalogs | None = None,
     ) -> None:
         self.home = home
         self.writes = writes
         self.budget = budget
+        self.origin = origin
+        self._catalogs = catalogs
         self._other_agents = other_agents
         self._pinned = workspace.id if workspace is not None else None
         self._place: tuple[tuple[str, ...], str] | None = None
         self._registry_stamp: tuple[int, int, int] | None = None
-        self._serve(scope or SessionScope.of_workspace(workspace))
+        if scope is None and origin is not None and origin.cwd:
+            # Where the agent works: the directory it started `memtab mcp` in, until its
+            # client lists roots (the server asks for them).
+            self.settle([origin.cwd], FROM_DIRECTORY)
+        else:
+            self._serve(scope or SessionScope.of_workspace(workspace))
 
     @property
     def workspace(self) -> Workspace | None:
@@ -143,16 +180,25 @@ class MemoryService:
             return False
         old = getattr(self, "catalog", None)
         self.scope = scope
-        self._reader = SessionStore(self.home, scope, actor="agent-tool")
-        # Other agents' memory: discovery re-reads settings.json, so a source turned off
-        # in the window is gone from the next listing.
-        home = self.home
-        sources = (lambda: SourceContext.load(home)) if self._other_agents else None
-        self.catalog = MemoryCatalog(self._reader, sources=sources, keep=scope.serves)
-        self._stores: dict[str, MemoryStore] = {}
+        self._reader = SessionStore(self.home, scope, actor=READER_ACTOR)
+        if self._catalogs is not None:  # a host's, shared with its other sessions
+            self.catalog = self._catalogs.take(self.home, scope, self._other_agents)
+        else:
+            self.catalog = new_catalog(self._reader, scope, other_agents=self._other_agents)
         if old is not None:
-            old.close()
+            self._let_go(old)
+        self._stores: dict[str, MemoryStore] = {}
         return True
+
+    def close(self) -> None:
+        """The session ends: its catalog stops watching, or goes back to its host."""
+        self._let_go(self.catalog)
+
+    def _let_go(self, catalog: MemoryCatalog) -> None:
+        if self._catalogs is not None:
+            self._catalogs.give_back(catalog)
+        else:
+            catalog.close()
 
     def refresh(self) -> bool:
         """Serve anew when the registry changed since the scope was decided (a project

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -96,9 +97,19 @@ def default_demo_home() -> Path:
     return Path(platformdirs.user_data_dir("memtab-demo", appauthor=False))
 
 
-def home_location(args: argparse.Namespace) -> HomeLocation:
-    """The home this invocation works on; CliError when it is not a usable directory."""
-    location = resolve_home(getattr(args, "home", None))
+def home_location(
+    args: argparse.Namespace, *, env: Mapping[str, str] | None = None, cwd: str | None = None
+) -> HomeLocation:
+    """The home this invocation works on (or the one whose environment `env` and
+    directory `cwd` are given: a hosted MCP session's); CliError when it is not a usable
+    directory."""
+    user_home = env.get("HOME") if env is not None else None
+    location = resolve_home(
+        getattr(args, "home", None),
+        env,
+        user_home=Path(user_home) if user_home else None,
+        cwd=cwd or None,
+    )
     if location.path.exists() and not location.path.is_dir():
         raise CliError(f"The memory home {location.path} is not a directory")
     if location.path.is_dir() and not os.access(location.path, os.R_OK | os.X_OK):

@@ -40,6 +40,7 @@ def resolve_home(
     cli_home: str | None = None,
     env: Mapping[str, str] | None = None,
     user_home: Path | None = None,
+    cwd: str | None = None,
 ) -> HomeLocation:
     """Find the memory home by the order of docs/formats.md §1. Never creates `~/.xum` or `~/.mux`.
 
@@ -48,18 +49,19 @@ def resolve_home(
     `XUM_ROOT` hides `MUX_ROOT`, as `??` does there); a populated `~/.xum`; the leftover
     home a `~/.xum.legacy-fallback` marker names; an existing `~/.xum`, even empty; then
     `~/.mux` and `~/.cmux`. Where mux would create `~/.xum`, Memtab uses its own home.
-    (mux's `-dev` homes for NODE_ENV=development are not considered.)
+    (mux's `-dev` homes for NODE_ENV=development are not considered.) A relative path is
+    made absolute against `cwd` (default: this process's directory).
     """
     environ = os.environ if env is None else env
     if cli_home:
-        return HomeLocation(_absolute(cli_home), "--home")
+        return HomeLocation(_absolute(cli_home, cwd), "--home")
     memtab_home = environ.get("MEMTAB_HOME", "").strip()
     if memtab_home:
-        return HomeLocation(_absolute(memtab_home), "MEMTAB_HOME")
+        return HomeLocation(_absolute(memtab_home, cwd), "MEMTAB_HOME")
     root_variable = "XUM_ROOT" if environ.get("XUM_ROOT") is not None else "MUX_ROOT"
     root = environ.get(root_variable, "").strip()
     if root:
-        return HomeLocation(_absolute(root), root_variable)
+        return HomeLocation(_absolute(root, cwd), root_variable)
     home_dir = user_home if user_home is not None else Path(os.path.expanduser("~"))
     xum = home_dir / ".xum"
     if _is_directory(xum) and _has_entries(xum):
@@ -115,8 +117,9 @@ def _marked_legacy_home(home_dir: Path) -> str | None:
     return name if name in _LEGACY_HOME_NAMES else None
 
 
-def _absolute(raw: str) -> Path:
-    return Path(os.path.abspath(os.path.expanduser(raw)))
+def _absolute(raw: str, cwd: str | None = None) -> Path:
+    expanded = os.path.expanduser(raw)
+    return Path(os.path.abspath(os.path.join(cwd, expanded) if cwd else expanded))
 
 
 class PathKind(enum.StrEnum):

@@ -16,7 +16,7 @@ from memtab.store.home import Home
 
 from .stdio_client import drive, text
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("served")]
 
 NOTE = "/memories/global/deploy.md"
 TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB"

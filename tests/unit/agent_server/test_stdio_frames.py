@@ -16,7 +16,7 @@ from memtab.store.home import Home
 from .raw_stdio import RawServer, raw_server
 
 # slow: each test starts `memtab mcp` (~1 s of CPU) and pushes up to 200 MB through it
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("served")]
 
 PARSE, INVALID = -32700, -32600
 MB = 1024 * 1024

@@ -15,7 +15,7 @@ from memtab.store.home import Home
 
 from .stdio_client import drive, text
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("served")]
 
 NOTE = "/memories/global/deploy.md"
 TOKEN = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789abcdef"

@@ -12,7 +12,7 @@ from memtab.demo import MAIN_ID, create_demo_home
 
 from .stdio_client import drive, every_row, ok_json, text
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("served")]
 
 
 @pytest.fixture

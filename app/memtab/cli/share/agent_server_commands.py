@@ -4,6 +4,7 @@
     memtab mcp install [--claude] [--codex] [--xum] [--print] [--workspace ID] [--writes MODE]
                        [--project DIR]
     memtab mcp uninstall [--claude] [--codex] [--xum] [--project DIR]
+    memtab mcp host [--home DIR] [--idle-exit SECONDS]
 
 stdout is the protocol's: everything else goes to stderr and the log. `install`
 registers the server in each agent's own configuration (every agent found, without a
@@ -11,15 +12,18 @@ flag) so that the agent waits for it and has its tools from the first turn, allo
 read-only tools where the agent keeps a permission list, keeping everything else there,
 and says what it wrote and why (and warns when that serves fewer scopes or another write
 mode than before); `--print` shows what it would add instead. `uninstall` takes all of it
-out again (from every agent that has it, without a flag).
+out again (from every agent that has it, without a flag). `host` keeps one warm server
+for every agent session of the home (`cli/share/mcp_sessions.py`; agents start one by
+themselves when none runs).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import sys
 
 from memtab.agent_server.agents import AGENT_TITLES, AGENTS
+from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.pages.paging import (
     DEFAULT_ANSWER_BUDGET,
     MAX_ANSWER_BUDGET,
@@ -27,11 +31,8 @@ from memtab.agent_server.pages.paging import (
 )
 from memtab.agent_server.server import serve_stdio
 from memtab.agent_server.server_names import DEFAULT_WRITES, WRITE_MODES
-from memtab.agent_server.service import MemoryService
-from memtab.agent_server.session_scope import FROM_DIRECTORY
-from memtab.cli.common import CliError, add_home_option, open_home
-from memtab.store.home import HomeError
-from memtab.store.sidecars.registry import load_registry
+from memtab.cli.common import add_home_option
+from memtab.cli.share.mcp_sessions import run_host, session_service
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -111,6 +112,23 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--project", metavar="DIR", default=None, help="take out DIR's per-project entry alone"
     )
     uninstall.set_defaults(handler=run_uninstall)
+    host = actions.add_parser(
+        "host",
+        help="keep one warm server for every agent session of this home",
+        description="Serve every agent session of this home from this process (each "
+        "session's `memtab mcp` becomes a thin bridge to it) until stopped. Agents start one "
+        "by themselves when none runs, and `memtab watch` hosts them too.",
+    )
+    add_home_option(host)
+    host.add_argument(
+        "--idle-exit",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="exit after this long without a session (default: never)",
+    )
+    host.add_argument("--ready-fd", type=int, default=None, help=argparse.SUPPRESS)
+    host.set_defaults(handler=run_host)
 
 
 def _answer_budget(text: str) -> int:
@@ -142,16 +160,6 @@ def run_uninstall(args: argparse.Namespace) -> int:
 
 
 def run_mcp(args: argparse.Namespace) -> int:
-    home = open_home(args)
-    workspace = None
-    if args.workspace is not None:
-        try:
-            workspace = load_registry(home).require_workspace(args.workspace)
-        except HomeError as error:
-            raise CliError(str(error)) from None
-    service = MemoryService(home, workspace, writes=args.writes, budget=args.answer_budget)
-    # Where the agent works: the directory it started the server in, until its client
-    # lists roots (the server asks for them).
-    service.settle([os.getcwd()], FROM_DIRECTORY)
-    serve_stdio(service)
+    """Serve one session in this process (the bridge's fallback, or MEMTAB_MCP_SHARED=off)."""
+    serve_stdio(session_service(args, SessionOrigin.here(sys.argv[1:])))
     return 0

@@ -1,0 +1,71 @@
+"""The bridge's first line to a host, and what it reads back (docs/formats.md §22.8).
+
+The bridge writes and reads these by hand, to import no record machinery: they are the
+records `Hello`, `SessionOrigin`, `Welcome` and `HostStatus` (`agent_server.hosting.
+handshake`, `agent_server.origin`), and `tests/unit/agent_server/test_handshake_lines.py`
+holds the two to the same fields.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+
+from memtab import __version__
+from memtab.agent_server.bridge.rendezvous import PROTOCOL, install_identity, origin_env
+
+SESSION = "session"
+STATUS = "status"
+
+
+def session_origin(words: Sequence[str], environ: Mapping[str, str]) -> dict[str, object]:
+    """Where a session comes from, as the record `SessionOrigin` writes it: the words of
+    its `memtab` command, its working directory, the variables that matter, its pid and
+    its parent's (the agent)."""
+    try:
+        cwd = os.getcwd()
+    except OSError:  # removed under it: the host reads no project from it
+        cwd = ""
+    return {
+        "argv": list(words),
+        "cwd": cwd,
+        "env": origin_env(environ),
+        "pid": os.getpid(),
+        "parentPid": os.getppid(),
+    }
+
+
+def hello(purpose: str, origin: dict[str, object] | None = None) -> bytes:
+    """The line `Hello` writes: this Memtab, what the connection is for, the origin."""
+    python, package = install_identity()
+    fields: dict[str, object] = {
+        "memtab": __version__,
+        "protocol": PROTOCOL,
+        "python": python,
+        "package": package,
+        "purpose": purpose,
+    }
+    if origin is not None:
+        fields["origin"] = origin
+    return json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n"
+
+
+def welcome_problem(line: bytes) -> str | None:
+    """Why the host's answer to a session's hello (the record `Welcome`) is no welcome
+    to this bridge; None when the session may start."""
+    try:
+        answer = json.loads(line)
+    except ValueError:
+        return "the host's answer is not JSON"
+    if not isinstance(answer, dict):
+        return "the host's answer is not a JSON object"
+    if answer.get("memtab") != __version__ or answer.get("protocol") != PROTOCOL:
+        return (
+            f"the host is Memtab {answer.get('memtab')!r} (protocol {answer.get('protocol')!r}), "
+            f"this is {__version__!r} (protocol {PROTOCOL})"
+        )
+    if answer.get("ok") is not True:
+        reason = answer.get("reason")
+        return str(reason) if reason else "the host refused the session"
+    return None

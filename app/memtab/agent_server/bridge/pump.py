@@ -1,0 +1,399 @@
+"""The bridge's pipe: the agent's stdin to the host's socket and the host's answers to the
+agent's stdout, byte for byte, and every request in flight accounted for (docs/formats.md
+§22.8).
+
+The bytes are not changed: the host's frame guard reads them as `memtab mcp` reads stdin.
+The bridge only follows the lines to know which requests wait for an answer
+(`frame_ids`: a line read whole up to the frame cap, else from its first and last
+characters), so that when the host dies (its socket ends) or hangs (a `ping` the bridge
+sends after `QUIET_S` without a word while requests wait gets no answer in `HANG_S`),
+each waiting request is answered at once with a JSON-RPC error, and no answer of that
+host reaches the agent late. Then it connects again (starting a host if none runs) and
+replays the session's `initialize` and `notifications/initialized`, so the agent's session
+goes on; a line the dead host got part of is answered with the error and not sent on.
+After `MAX_RECONNECTS` losses, or when no host can be had, the session ends (exit 1).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import socket
+import sys
+import time
+from collections.abc import Callable
+
+from memtab.agent_server.bridge.frame_ids import ID_WINDOW_CHARS, frame_id, request_id
+
+QUIET_S = 5.0
+HANG_S = 10.0
+MAX_RECONNECTS = 3
+FRAME_CAP_BYTES = 4 * 1024 * 1024  # the frame guard's MAX_FRAME_BYTES
+CHUNK_BYTES = 64 * 1024
+HIGH_WATER_BYTES = 1024 * 1024  # what is buffered one way before that side is read again
+CLOSING_S = 5.0  # after the agent's stdin ends: how long the host may take to finish
+CONNECTION_CLOSED = -32000  # the SDK's code for a connection that closed under a request
+_INITIALIZED = b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+
+Connect = Callable[[], socket.socket]
+"""A new connection to a host, welcomed for this session (raises `NoHostError`)."""
+
+
+class NoHostError(Exception):
+    """No host can serve this session; the message says why."""
+
+
+class _Line:
+    """The line the agent is writing: its start and end (for its id), and all of it while
+    it is within the frame cap."""
+
+    def __init__(self) -> None:
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.whole: bytearray | None = bytearray()
+        self.size = 0
+
+    def feed(self, data: bytes) -> None:
+        self.size += len(data)
+        if len(self.head) < ID_WINDOW_CHARS:
+            self.head += data[: ID_WINDOW_CHARS - len(self.head)]
+        self.tail = (self.tail + data)[-ID_WINDOW_CHARS:]
+        if self.whole is not None:
+            self.whole += data
+            if len(self.whole) > FRAME_CAP_BYTES:
+                self.whole = None
+
+    def blank(self) -> bool:
+        """No frame: nothing but JSON's white space (the frame guard skips it too)."""
+        text = self.whole if self.whole is not None else self.head
+        return self.size == 0 or not bytes(text).strip(b" \t\r")
+
+    def message(self) -> dict[str, object] | None:
+        """The line as a JSON object, when it is one within the cap."""
+        if self.whole is None:
+            return None
+        try:
+            value = json.loads(self.whole.decode("utf-8", "replace"))
+        except (ValueError, RecursionError):
+            return None
+        return value if isinstance(value, dict) else None
+
+    def id(self) -> int | str | None:
+        """The id an answer to this line would carry (None: no request, or unreadable)."""
+        message = self.message()
+        if message is not None:
+            return request_id(message)
+        head = bytes(self.head).decode("utf-8", "replace")
+        return frame_id(head, bytes(self.tail).decode("utf-8", "replace"))
+
+
+def _key(value: object) -> tuple[str, object]:
+    return type(value).__name__, value  # 1 and "1" are two ids
+
+
+class Pump:
+    """Runs one session's bytes between the agent (`stdin`, `stdout`) and a host."""
+
+    def __init__(
+        self,
+        connection: socket.socket,
+        connect: Connect,
+        *,
+        stdin: int = 0,
+        stdout: int = 1,
+        clock: Callable[[], float] = time.monotonic,
+        quiet_s: float = QUIET_S,
+        hang_s: float = HANG_S,
+    ) -> None:
+        self._socket: socket.socket | None = connection
+        self._connect = connect
+        self._stdin = stdin
+        self._stdout = stdout
+        self._clock = clock
+        self._quiet_s = quiet_s
+        self._hang_s = hang_s
+        self._to_host = bytearray()
+        self._to_agent = bytearray()
+        self._from_host = bytearray()  # the host's line not yet whole
+        self._line = _Line()
+        self._dropping = False  # the rest of the agent's line goes nowhere
+        self._pending: dict[tuple[str, object], int | str] = {}
+        self._initialize: dict[str, object] | None = None
+        self._initialize_key: tuple[str, object] | None = None
+        self._initialized = False
+        self._session_open = False  # the host answered the agent's initialize
+        self._own = f"memtab-bridge-{os.getpid()}-"
+        self._own_count = 0
+        self._ping: str | None = None
+        self._ping_at = 0.0
+        self._replay: str | None = None
+        self._heard_at = clock()
+        self._agent_open = True
+        self._closing_since: float | None = None
+        self._losses = 0
+        self._status: int | None = None
+
+    # --- the loop ---------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Pump until the session ends; the exit status."""
+        blocking = [(fd, os.get_blocking(fd)) for fd in (self._stdin, self._stdout)]
+        for fd, _ in blocking:
+            os.set_blocking(fd, False)
+        try:
+            while self._status is None:
+                self._turn()
+            self._flush_to_agent()
+            return self._status
+        finally:
+            for fd, was in blocking:
+                with contextlib.suppress(OSError):
+                    os.set_blocking(fd, was)
+            if self._socket is not None:
+                self._socket.close()
+
+    def _turn(self) -> None:
+        poller = select.poll()
+        reading_agent = self._agent_open and self._replay is None
+        if reading_agent and len(self._to_host) < HIGH_WATER_BYTES:
+            poller.register(self._stdin, select.POLLIN)
+        if self._to_agent:
+            poller.register(self._stdout, select.POLLOUT)
+        connection = self._socket
+        assert connection is not None
+        events = select.POLLOUT if self._to_host else 0
+        if len(self._to_agent) < HIGH_WATER_BYTES:
+            events |= select.POLLIN
+        if events:
+            poller.register(connection, events)
+        timeout = self._timeout()
+        ready = poller.poll(None if timeout is None else max(timeout, 0.0) * 1000)
+        for fd, event in ready:
+            if self._status is not None or self._socket is not connection:
+                return
+            if fd == self._stdin:
+                self._read_agent()
+            elif fd == self._stdout:
+                self._write_agent()
+            else:
+                self._on_socket(connection, event)
+        if self._status is None and self._socket is connection:
+            self._keep_time()
+
+    def _timeout(self) -> float | None:
+        now = self._clock()
+        deadlines = []
+        if self._ping is not None:
+            deadlines.append(self._ping_at + self._hang_s)
+        elif self._pending or self._replay is not None:
+            deadlines.append(self._heard_at + self._quiet_s)
+        if self._closing_since is not None:
+            deadlines.append(self._closing_since + CLOSING_S)
+        return min(deadlines) - now if deadlines else None
+
+    def _keep_time(self) -> None:
+        now = self._clock()
+        if self._ping is not None and now - max(self._ping_at, self._heard_at) >= self._hang_s:
+            self._lost(f"it did not answer for {self._hang_s + self._quiet_s:g} s")
+        elif (
+            self._ping is None
+            and (self._pending or self._replay is not None)
+            and now - self._heard_at >= self._quiet_s
+        ):
+            self._ping = self._own_id("ping")
+            self._ping_at = now
+            self._to_host += _line({"jsonrpc": "2.0", "id": self._ping, "method": "ping"})
+        if self._closing_since is not None and now - self._closing_since >= CLOSING_S:
+            self._lost("it did not finish after the agent's input ended")
+
+    # --- the agent's side -------------------------------------------------------------
+
+    def _read_agent(self) -> None:
+        try:
+            chunk = os.read(self._stdin, CHUNK_BYTES)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._agent_open = False
+            self._end_line()  # a last line without its newline is a frame too
+            self._closing_since = self._clock()
+            self._shut_when_sent()
+            return
+        start = 0
+        while start < len(chunk):
+            newline = chunk.find(b"\n", start)
+            end = len(chunk) if newline < 0 else newline
+            part = chunk[start:end]
+            self._line.feed(part)
+            if not self._dropping:
+                self._to_host += part
+            if newline < 0:
+                break
+            if not self._dropping:
+                self._to_host += b"\n"
+            self._end_line()
+            start = newline + 1
+
+    def _end_line(self) -> None:
+        line, self._line = self._line, _Line()
+        if line.blank():
+            self._dropping = False
+            return
+        if self._dropping:  # the host that got its start is gone
+            self._dropping = False
+            its_id = line.id()
+            if its_id is not None:
+                self._answer_lost(its_id, "it stopped while this request was being sent")
+            return
+        message = line.message()
+        its_id = request_id(message) if message is not None else line.id()
+        if its_id is not None:
+            self._pending[_key(its_id)] = its_id
+        if message is None:
+            return
+        method = message.get("method")
+        if method == "initialize" and its_id is not None:
+            self._initialize, self._initialize_key = message, _key(its_id)
+        elif method == "notifications/initialized":
+            self._initialized = True
+        elif method == "notifications/cancelled":
+            params = message.get("params")
+            if isinstance(params, dict):
+                self._pending.pop(_key(params.get("requestId")), None)
+
+    def _write_agent(self) -> None:
+        try:
+            written = os.write(self._stdout, self._to_agent[:CHUNK_BYTES])
+        except BlockingIOError:
+            return
+        except OSError:  # the agent is gone: nobody reads the answers
+            self._status = 0
+            self._to_agent.clear()
+            return
+        del self._to_agent[:written]
+
+    def _flush_to_agent(self) -> None:
+        """What is left for the agent, written before the bridge exits."""
+        deadline = self._clock() + CLOSING_S
+        while self._to_agent and self._clock() < deadline:
+            select.poll().poll(10)
+            self._write_agent()
+
+    # --- the host's side --------------------------------------------------------------
+
+    def _on_socket(self, connection: socket.socket, event: int) -> None:
+        if event & select.POLLOUT and self._to_host:
+            try:
+                sent = connection.send(self._to_host[:CHUNK_BYTES])
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                self._lost("its connection broke")
+                return
+            del self._to_host[:sent]
+            self._shut_when_sent()
+        if event & (select.POLLIN | select.POLLHUP | select.POLLERR):
+            try:
+                chunk = connection.recv(CHUNK_BYTES)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._lost("it exited" if self._agent_open else "the session ended")
+                return
+            self._heard_at = self._clock()
+            self._from_host += chunk
+            self._host_lines()
+
+    def _host_lines(self) -> None:
+        while (newline := self._from_host.find(b"\n")) >= 0:
+            line = bytes(self._from_host[: newline + 1])
+            del self._from_host[: newline + 1]
+            if self._host_line(line):
+                self._to_agent += line
+
+    def _host_line(self, line: bytes) -> bool:
+        """Take note of a line of the host's; whether it goes on to the agent."""
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            return True
+        if not isinstance(message, dict) or "method" in message or "id" not in message:
+            return True  # the host's own requests and notifications pass as they are
+        key = _key(message["id"])
+        if self._ping is not None and key == _key(self._ping):
+            self._ping = None
+            return False
+        if self._replay is not None and key == _key(self._replay):
+            self._replay = None
+            if self._initialized:
+                self._to_host += _INITIALIZED
+            return False
+        self._pending.pop(key, None)
+        if key == self._initialize_key and "result" in message:
+            self._session_open = True
+        return True
+
+    def _shut_when_sent(self) -> None:
+        if not self._agent_open and not self._to_host and self._socket is not None:
+            with contextlib.suppress(OSError):
+                self._socket.shutdown(socket.SHUT_WR)
+
+    # --- when the host is lost ------------------------------------------------------------
+
+    def _lost(self, why: str) -> None:
+        """The host died or hangs: answer what waits, then connect again (or end)."""
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+        for waiting in list(self._pending.values()):
+            self._answer_lost(waiting, why)
+        self._pending.clear()
+        self._to_host.clear()
+        self._from_host.clear()
+        self._ping = self._replay = None
+        self._dropping = self._line.size > 0
+        self._flush_to_agent()  # the answers first: starting a host may take seconds
+        if not self._agent_open:
+            self._status = 0
+            return
+        self._losses += 1
+        if self._losses > MAX_RECONNECTS:
+            self._end(f"Memtab's shared server stopped {self._losses} times ({why})")
+            return
+        try:
+            connection = self._connect()
+        except NoHostError as error:
+            self._end(f"Memtab's shared server stopped ({why}) and none could start: {error}")
+            return
+        connection.setblocking(False)
+        self._socket = connection
+        self._heard_at = self._clock()
+        if self._session_open and self._initialize is not None:
+            self._replay = self._own_id("initialize")
+            self._to_host += _line({**self._initialize, "id": self._replay})
+
+    def _answer_lost(self, its_id: int | str, why: str) -> None:
+        message = (
+            f"Connection closed: Memtab's shared server stopped before answering ({why}); "
+            "the next request goes to a new one"
+        )
+        error = {"code": CONNECTION_CLOSED, "message": message}
+        self._to_agent += _line({"jsonrpc": "2.0", "id": its_id, "error": error})
+
+    def _end(self, message: str) -> None:
+        print(f"memtab mcp: {message}; ending this session", file=sys.stderr, flush=True)
+        self._status = 1
+
+    def _own_id(self, what: str) -> str:
+        self._own_count += 1
+        return f"{self._own}{what}-{self._own_count}"
+
+
+def _line(message: dict[str, object]) -> bytes:
+    return json.dumps(message, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n"

@@ -1,0 +1,203 @@
+"""Reaching the host of a session (docs/formats.md §22.8): connecting to its socket, the
+handshake, and starting one, detached, when none listens.
+
+A host that accepts but says nothing within `HANDSHAKE_TIMEOUT_S` is taken for hung and
+replaced: a new one takes the socket's name (the hung one exits once it notices). Bridges
+start a host one at a time (a lock beside the socket), each checking first whether one
+started meanwhile. The host runs in a session of its own (`setsid`, forked twice: no
+agent waits on it or reaps it), in `/`, its output to the log beside the socket, and
+says on a pipe when it takes connections; a host that exits before that, or is not
+ready within `START_TIMEOUT_S`, leaves the session to its own process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import select
+import socket
+import sys
+import time
+from collections.abc import Iterator
+
+from memtab.agent_server.bridge.greeting import welcome_problem
+from memtab.agent_server.bridge.pump import NoHostError
+from memtab.agent_server.bridge.rendezvous import Rendezvous, peer_credentials
+
+HANDSHAKE_TIMEOUT_S = 10.0
+START_TIMEOUT_S = 30.0
+IDLE_EXIT_S = 600.0
+"""How long a host a bridge started waits without a session before it exits."""
+MAX_LOG_BYTES = 1024 * 1024
+_NOBODY = frozenset({errno.ENOENT, errno.ECONNREFUSED})
+
+
+class _NobodyError(Exception):
+    """Nothing listens at the socket."""
+
+
+class _HungError(Exception):
+    """Something listens there and says nothing."""
+
+
+def reach(place: Rendezvous, hello: bytes, home: str | None) -> socket.socket:
+    """A connection to the host at `place`, welcomed for the session `hello` asks for,
+    started when none listens; NoHostError says why the session serves itself."""
+    try:
+        return _handshake(place, hello)
+    except _NobodyError:
+        pass
+    except _HungError:
+        pass
+    with _start_lock(place):
+        try:  # another bridge may have started it while this one waited
+            return _handshake(place, hello)
+        except (_NobodyError, _HungError):
+            pass
+        start_host(place, home)
+    try:
+        return _handshake(place, hello)
+    except (_NobodyError, _HungError):
+        raise NoHostError("the shared server started but does not answer") from None
+
+
+def _handshake(place: Rendezvous, hello: bytes) -> socket.socket:
+    """Connect, say hello and read the welcome (a host leaving as it is reached: once
+    more)."""
+    for attempt in range(2):
+        connection = _connected(place)
+        try:
+            line = _welcome_line(connection, hello)
+        except BaseException:
+            connection.close()
+            raise
+        if line is None and attempt == 0:
+            connection.close()
+            continue
+        problem = welcome_problem(line or b"")
+        if problem is not None:
+            connection.close()
+            raise NoHostError(problem)
+        return connection
+    raise _NobodyError
+
+
+def _connected(place: Rendezvous) -> socket.socket:
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        connection.connect(place.socket)
+        _pid, uid = peer_credentials(connection)
+    except OSError as error:
+        connection.close()
+        if error.errno in _NOBODY:
+            raise _NobodyError from None
+        raise NoHostError(f"cannot connect to {place.socket}: {error.strerror}") from None
+    if uid != os.geteuid():
+        connection.close()
+        raise NoHostError(f"{place.socket} is served by another user (uid {uid})")
+    return connection
+
+
+def _welcome_line(connection: socket.socket, hello: bytes) -> bytes | None:
+    """The host's answer to `hello` (None: it closed the connection first)."""
+    deadline = time.monotonic() + HANDSHAKE_TIMEOUT_S
+    try:
+        connection.sendall(hello)
+    except OSError:
+        return None
+    answer = bytearray()
+    while b"\n" not in answer:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([connection], [], [], left)[0]:
+            raise _HungError
+        try:
+            chunk = connection.recv(4096)
+        except OSError:
+            return None
+        if not chunk:
+            return None
+        answer += chunk
+    line, _, rest = bytes(answer).partition(b"\n")
+    if rest:  # the host speaks first only after the agent: nothing may follow the welcome
+        raise NoHostError("the host said more than its welcome")
+    return line
+
+
+@contextlib.contextmanager
+def _start_lock(place: Rendezvous) -> Iterator[None]:
+    """The lock bridges take to start a host, one at a time (NoHostError if not in time)."""
+    handle = os.open(place.start_lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S + HANDSHAKE_TIMEOUT_S
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise NoHostError("another session has been starting one too long") from None
+                time.sleep(0.02)
+        yield
+    finally:
+        os.close(handle)
+
+
+def host_command(home: str | None, ready_fd: int) -> list[str]:
+    """How a bridge starts the host: this Memtab (the bundle, else this Python)."""
+    program = (
+        [sys.executable] if getattr(sys, "frozen", False) else [sys.executable, "-m", "memtab"]
+    )
+    words = ["--home", home] if home else []
+    idle = ["--idle-exit", f"{IDLE_EXIT_S:g}"]
+    return [*program, *words, "mcp", "host", *idle, "--ready-fd", str(ready_fd)]
+
+
+def start_host(place: Rendezvous, home: str | None) -> None:
+    """Start the host detached and wait until it takes connections (NoHostError: it
+    exited first, or was not ready in time)."""
+    readable, writable = os.pipe()
+    try:
+        command = host_command(home, writable)
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the forked child execs or exits
+            _become_host(command, writable, readable, place.log)
+        os.close(writable)
+        writable = -1
+        os.waitpid(child, 0)
+        ready = select.select([readable], [], [], START_TIMEOUT_S)[0]
+        said = os.read(readable, 1) if ready else None
+    finally:
+        os.close(readable)
+        if writable >= 0:
+            os.close(writable)
+    if said is None:
+        raise NoHostError(f"the shared server was not ready in {START_TIMEOUT_S:g} s")
+    if said != b"R":
+        raise NoHostError(f"the shared server could not start (see {place.log})")
+
+
+def _become_host(command: list[str], ready: int, other_end: int, log: str) -> None:
+    """In the forked child: a new session, forked again, the grandchild execs the host."""
+    try:
+        os.close(other_end)
+        os.setsid()
+        if os.fork() > 0:
+            os._exit(0)
+        os.chdir("/")
+        null = os.open(os.devnull, os.O_RDWR)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+        try:
+            if os.stat(log).st_size > MAX_LOG_BYTES:
+                flags |= os.O_TRUNC
+        except OSError:
+            pass
+        output = os.open(log, flags, 0o600)
+        os.dup2(null, 0)
+        os.dup2(output, 1)
+        os.dup2(output, 2)
+        os.set_inheritable(ready, True)
+        os.execv(command[0], command)
+    finally:
+        os._exit(127)

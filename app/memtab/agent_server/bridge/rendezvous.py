@@ -1,0 +1,199 @@
+"""Where the warm Memtab of a home waits for agents' sessions, and who may reach it
+(docs/formats.md §22.8).
+
+A host serves the sessions whose bridges compute the same socket: one per Memtab (its
+version, Python and package folder), per `--home` given (else none), and per value of
+each variable that decides which home, config, sources and log a session gets
+(`KEY_VARIABLES`). So every session a host serves has the environment the host itself
+runs with in everything Memtab reads from it; what differs between sessions (the working
+directory, the agent's own variables) travels in the session's origin.
+
+The socket is in a private folder of the user's: `$XDG_RUNTIME_DIR/memtab/`, else
+`<tmp>/memtab-<uid>/`, created 0700 and used only when it is a real folder (no link)
+that the user owns and nobody else can enter. A connection is served only when the
+peer's uid (SO_PEERCRED, from the kernel) is the host's; the bridge checks the host's
+the same way. Where Unix sockets or peer credentials are missing (Windows; macOS and the
+BSDs, whose peer credentials Python does not read), every session is served in its own
+process, as `shared_unavailable` says.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import stat
+import struct
+import sys
+from collections.abc import Mapping, Sequence
+
+import memtab
+from memtab import __version__
+
+# The handshake's protocol: a bridge and a host that differ never talk.
+PROTOCOL = 1
+SHARED_VARIABLE = "MEMTAB_MCP_SHARED"
+"""`off` (or `0`, `no`, `false`): every agent session serves itself, as before hosting."""
+# What decides the home (§1), Memtab's config and cache dirs, its log, and where the
+# other agents' memory is (§17): a host only serves sessions that agree with it on these.
+KEY_VARIABLES = (
+    "HOME",
+    "MEMTAB_HOME",
+    "XUM_ROOT",
+    "MUX_ROOT",
+    "MEMTAB_CONFIG_DIR",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_STATE_HOME",
+    "MEMTAB_LOG_DIR",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "LOKI_DIR",
+)
+# The agents' own variables a session's origin carries (the project and scopes may be
+# read from them), but never one that looks like a credential.
+SESSION_PREFIXES = ("CLAUDE_", "CODEX_", "XUM_", "MUX_", "MEMTAB_", "LOKI_")
+_SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
+MAX_ORIGIN_VALUE_CHARS = 4096
+# sun_path holds 108 bytes on Linux, its NUL included.
+MAX_SOCKET_PATH_BYTES = 107
+_BOUND_BESIDE_BYTES = 8  # the host binds `<socket>.<pid>` first, then renames it
+_PEER_CREDENTIALS = struct.Struct("3i")  # struct ucred: pid, uid, gid
+_OFF = frozenset({"off", "0", "no", "false"})
+
+
+class RendezvousError(Exception):
+    """No private place for the socket: the message says why, in words."""
+
+
+def shared_unavailable(env: Mapping[str, str]) -> str | None:
+    """Why this system (or `env`) keeps every session in its own process; None when a
+    warm host may serve it."""
+    if env.get(SHARED_VARIABLE, "").strip().lower() in _OFF:
+        return f"{SHARED_VARIABLE}=off: each agent session runs its own server"
+    if not hasattr(socket, "AF_UNIX"):
+        return "this system has no Unix sockets: each agent session runs its own server"
+    if not hasattr(socket, "SO_PEERCRED"):
+        return (
+            "Memtab cannot read who connects to a socket on this system (no SO_PEERCRED): "
+            "each agent session runs its own server"
+        )
+    return None
+
+
+def origin_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """The variables a session's origin carries: `KEY_VARIABLES` and the agents' own
+    (`SESSION_PREFIXES`), no credential, each at most `MAX_ORIGIN_VALUE_CHARS`."""
+    chosen: dict[str, str] = {}
+    for name, value in environ.items():
+        if name in KEY_VARIABLES or (
+            name.startswith(SESSION_PREFIXES) and not any(w in name for w in _SECRET_WORDS)
+        ):
+            chosen[name] = value[:MAX_ORIGIN_VALUE_CHARS]
+    return dict(sorted(chosen.items()))
+
+
+def install_identity() -> tuple[str, str]:
+    """This Memtab: its Python (the bundle when frozen) and its package folder."""
+    return sys.executable, os.path.dirname(os.path.abspath(memtab.__file__))
+
+
+def home_option(words: Sequence[str]) -> str | None:
+    """The `--home` a `memtab mcp` command line gives (the last one, as the parser keeps
+    it), made absolute against this process's directory; None without one."""
+    value = None
+    for index, word in enumerate(words):
+        if word == "--home" and index + 1 < len(words):
+            value = words[index + 1]
+        elif word.startswith("--home="):
+            value = word.removeprefix("--home=")
+    return os.path.abspath(os.path.expanduser(value)) if value else None
+
+
+def socket_key(home: str | None, env: Mapping[str, str]) -> str:
+    """What tells hosts apart (see the module's docstring), as 16 hex digits."""
+    python, package = install_identity()
+    words = [str(PROTOCOL), __version__, python, package, home or ""]
+    words += [f"{name}={env[name]}" if name in env else name for name in KEY_VARIABLES]
+    return hashlib.sha256("\0".join(words).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+class Rendezvous:
+    """The files of one host: its socket, the lock bridges take to start it, its log."""
+
+    __slots__ = ("folder", "key", "log", "socket", "start_lock")
+
+    def __init__(self, folder: str, key: str) -> None:
+        stem = os.path.join(folder, f"mcp-{_version_word()}-{key}")
+        self.folder = folder
+        self.key = key
+        self.socket = stem + ".sock"
+        self.start_lock = stem + ".start"
+        self.log = stem + ".log"
+
+
+def rendezvous(home: str | None, env: Mapping[str, str]) -> Rendezvous:
+    """The files of the host that serves sessions of `home` (an absolute `--home`, or
+    None) with `env`; RendezvousError when no private folder can hold them."""
+    key = socket_key(home, env)
+    return Rendezvous(runtime_folder(env, len(Rendezvous("", key).socket)), key)
+
+
+def runtime_folder(env: Mapping[str, str], name_bytes: int = 32) -> str:
+    """The private folder the sockets are in (created 0700); RendezvousError with every
+    place's problem when none will do."""
+    uid = os.geteuid()
+    candidates = []
+    base = env.get("XDG_RUNTIME_DIR", "")
+    if os.path.isabs(base):
+        candidates.append(os.path.join(base, "memtab"))
+    candidates.append(os.path.join(env.get("TMPDIR") or "/tmp", f"memtab-{uid}"))
+    problems = []
+    for folder in candidates:
+        if len(os.fsencode(folder)) + name_bytes + _BOUND_BESIDE_BYTES > MAX_SOCKET_PATH_BYTES:
+            problems.append(f"{folder} is too long a path for a socket")
+            continue
+        try:
+            _make_private(folder, uid)
+        except RendezvousError as error:
+            problems.append(str(error))
+            continue
+        return folder
+    raise RendezvousError("; ".join(problems))
+
+
+def _make_private(folder: str, uid: int) -> None:
+    """`folder` exists, is a folder (not a link) the user owns and nobody else may enter."""
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        raise RendezvousError(f"cannot create {folder}: {error.strerror or error}") from None
+    try:
+        info = os.lstat(folder)
+    except OSError as error:
+        raise RendezvousError(f"cannot read {folder}: {error.strerror or error}") from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise RendezvousError(f"{folder} is not a folder")
+    if info.st_uid != uid:
+        raise RendezvousError(f"{folder} belongs to another user (uid {info.st_uid})")
+    if info.st_mode & 0o077:
+        try:  # the user's own folder, opened up since: closed again
+            os.chmod(folder, 0o700)
+        except OSError as error:
+            raise RendezvousError(f"cannot make {folder} private: {error.strerror}") from None
+
+
+def peer_credentials(connection: socket.socket) -> tuple[int, int]:
+    """The pid and uid of the process at the other end of a Unix socket, as the kernel
+    recorded them when it connected (or listened)."""
+    raw = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _PEER_CREDENTIALS.size)
+    pid, uid, _gid = _PEER_CREDENTIALS.unpack(raw)
+    return pid, uid
+
+
+def _version_word() -> str:
+    kept = "".join(c if c.isalnum() or c in ".+_-" else "_" for c in __version__)
+    return kept[:24]

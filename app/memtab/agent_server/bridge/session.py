@@ -1,0 +1,43 @@
+"""`memtab mcp` in an agent's session (docs/formats.md §22.8): a thin bridge to the warm
+Memtab of its home when one can be reached or started, else the server in this process,
+as before there were hosts.
+
+`memtab.launch` runs this before anything else of Memtab is imported, for the command
+lines `invocation.bridged_mcp` accepts; the full CLI (the SDK, the store) is imported only
+when the session is served here, by `memtab.launch` once this says so.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from functools import partial
+
+from memtab.agent_server.bridge.greeting import SESSION, hello, session_origin
+from memtab.agent_server.bridge.pump import NoHostError, Pump
+from memtab.agent_server.bridge.reach import reach
+from memtab.agent_server.bridge.rendezvous import (
+    RendezvousError,
+    home_option,
+    rendezvous,
+    shared_unavailable,
+)
+
+
+def main(words: Sequence[str]) -> int | None:
+    """Bridge the session `memtab <words>` asks for to its host; its exit status, or None
+    when this process is to serve it (`memtab.launch` then runs the full CLI)."""
+    if shared_unavailable(os.environ) is not None:  # chosen, or the system's: said by doctor
+        return None
+    home = home_option(words)
+    try:
+        place = rendezvous(home, os.environ)
+        greeting = hello(SESSION, session_origin(words, os.environ))
+        connect = partial(reach, place, greeting, home)
+        connection = connect()
+    except (RendezvousError, NoHostError) as error:
+        print(f"memtab mcp: serving this session in its own process: {error}", file=sys.stderr)
+        return None
+    connection.setblocking(False)
+    return Pump(connection, connect).run()

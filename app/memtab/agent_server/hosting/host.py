@@ -1,0 +1,436 @@
+"""The warm Memtab: one process that serves every agent session of a home over a Unix
+socket, one SDK session per connection (docs/formats.md §22.8).
+
+A connection is served only when its peer is this user (the kernel's SO_PEERCRED); its
+first line is the bridge's `Hello`, read within `HELLO_TIMEOUT_S` and `HELLO_CAP_BYTES`.
+A bridge of another Memtab (version, protocol, Python or package) is refused with the
+reason, and so is an origin the session cannot be opened from (`SessionRefusedError`): the
+bridge then serves the session in its own process. Otherwise the host answers `Welcome`
+and serves MCP on the connection exactly as `memtab mcp` does on stdio — the same frame
+guard, the same server — with the session's `MemoryService` opened from its origin, and
+the catalog of what it serves shared with every other session serving the same (listed in
+the background as soon as the first one opens; `hosting/catalogs.py`).
+
+The socket is bound beside its name and renamed onto it once it listens, so a bridge
+never finds a name nobody listens on; a newer host takes the name over the same way. The
+host exits when its name is gone or another's (after its last session), and, started
+for the agents, after `idle_exit_s` without a session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import signal
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any
+
+import anyio
+import anyio.abc
+import anyio.from_thread
+import anyio.lowlevel
+import anyio.to_thread
+
+from memtab import __version__
+from memtab.agent_server.bridge.greeting import STATUS
+from memtab.agent_server.bridge.rendezvous import (
+    PROTOCOL,
+    Rendezvous,
+    install_identity,
+    peer_credentials,
+)
+from memtab.agent_server.catalog import MemoryCatalog
+from memtab.agent_server.frames import CHUNK_BYTES
+from memtab.agent_server.hosting.catalogs import CatalogShelf
+from memtab.agent_server.hosting.handshake import Hello, HostedBy, HostStatus, Welcome
+from memtab.agent_server.origin import SessionOrigin
+from memtab.agent_server.server import serve_streams
+from memtab.agent_server.service import MemoryService
+from memtab.fs.clock import now_ms
+from memtab.fs.records import Record
+
+logger = logging.getLogger(__name__)
+
+HELLO_CAP_BYTES = 1024 * 1024
+HELLO_TIMEOUT_S = 10.0
+IDLE_EXIT_S = 600.0
+"""How long a host started for the agents waits without a session before it exits."""
+CHECK_EVERY_S = 2.0
+_DISCONNECTS = (anyio.BrokenResourceError, anyio.ClosedResourceError, anyio.EndOfStream)
+
+
+class SessionRefusedError(Exception):
+    """The session cannot be opened from its origin; the message says why (the bridge
+    serves it in its own process, which says the same to the user)."""
+
+
+OpenSession = Callable[[SessionOrigin, CatalogShelf], MemoryService]
+"""Opens a session's service from its origin (the CLI's `open_session`), taking its
+catalogs from the shelf."""
+
+
+class McpHost:
+    """Serves the sessions that reach `rendezvous.socket` until it is stopped, replaced,
+    or idle for `idle_exit_s` (None: never). Time is `clock`'s; the socket's name and the
+    idle time are looked at every `check_every_s`."""
+
+    def __init__(
+        self,
+        rendezvous: Rendezvous,
+        open_session: OpenSession,
+        *,
+        hosted_by: HostedBy,
+        idle_exit_s: float | None,
+        clock: Callable[[], float] = time.monotonic,
+        check_every_s: float = CHECK_EVERY_S,
+        version: str = __version__,
+    ) -> None:
+        self.rendezvous = rendezvous
+        self.hosted_by = hosted_by
+        self.idle_exit_s = idle_exit_s
+        self.sessions = 0  # connections open, a handshake's too
+        self.checks = 0  # how often the name and the idle time were looked at
+        self.shelf = CatalogShelf()
+        self._open_session = open_session
+        self._clock = clock
+        self._check_every_s = check_every_s
+        self._version = version
+        self._idle_since = clock()
+        self._started_at = now_ms()
+        self._identity: tuple[int, int] | None = None
+        self._listener: anyio.abc.SocketListener | None = None
+        self._scope: anyio.CancelScope | None = None
+        self._token: Any = None
+        self._stop_asked = False
+
+    # --- running ----------------------------------------------------------------------
+
+    def run(self, *, ready: Callable[[], None] | None = None, signals: bool = False) -> None:
+        """Serve until done (blocks); `ready` is called once the socket takes connections;
+        `signals`: SIGTERM and SIGINT stop it (the main thread of its own process)."""
+        anyio.run(partial(self.serve, ready=ready, signals=signals))
+
+    async def serve(
+        self, *, ready: Callable[[], None] | None = None, signals: bool = False
+    ) -> None:
+        listening = self._bind()
+        try:
+            self._listener = await anyio.abc.SocketListener.from_socket(listening)
+            async with anyio.create_task_group() as group:
+                self._scope = group.cancel_scope
+                self._token = anyio.lowlevel.current_token()
+                if self._stop_asked:
+                    group.cancel_scope.cancel()
+                group.start_soon(self._accept, group)
+                group.start_soon(self._look_after, group)
+                if signals:
+                    group.start_soon(self._stop_on_signals)
+                logger.info(
+                    "memtab mcp host: serving %s (pid %d, %s)",
+                    self.rendezvous.socket,
+                    os.getpid(),
+                    self.hosted_by,
+                )
+                if ready is not None:
+                    ready()
+        finally:
+            self._let_go_of_name()
+            with contextlib.suppress(Exception):
+                listening.close()
+            self.shelf.close()
+            logger.info("memtab mcp host: stopped (%s)", self.rendezvous.socket)
+
+    def stop(self) -> None:
+        """Stop serving (from any thread): the open sessions end, their bridges reconnect."""
+        self._stop_asked = True
+        if self._scope is None or self._token is None:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop has already ended
+            anyio.from_thread.run_sync(self._scope.cancel, token=self._token)
+
+    async def _stop_on_signals(self) -> None:
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
+            async for _ in received:
+                assert self._scope is not None
+                self._scope.cancel()
+                return
+
+    async def _accept(self, group: anyio.abc.TaskGroup) -> None:
+        assert self._listener is not None
+        while True:
+            try:
+                stream = await self._listener.accept()
+            except (anyio.ClosedResourceError, OSError):
+                return  # no longer listening: the sessions open end as they will
+            self.sessions += 1
+            group.start_soon(self._connection, stream)
+
+    async def _look_after(self, group: anyio.abc.TaskGroup) -> None:
+        """Every `check_every_s`: stop taking sessions once the name is another's, and
+        exit once that leaves none, or after `idle_exit_s` without one."""
+        while True:
+            await anyio.sleep(self._check_every_s)
+            self.checks += 1
+            if self._listener is not None and not self._owns_name():
+                logger.info("memtab mcp host: %s is no longer this host's", self.rendezvous.socket)
+                await self._listener.aclose()
+                self._listener = None
+            if self.sessions == 0 and (self._listener is None or self._idle_too_long()):
+                group.cancel_scope.cancel()
+
+    def _idle_too_long(self) -> bool:
+        if self.idle_exit_s is None or self._clock() - self._idle_since < self.idle_exit_s:
+            return False
+        logger.info("memtab mcp host: no session for %g s", self.idle_exit_s)
+        return True
+
+    # --- one connection ---------------------------------------------------------------
+
+    async def _connection(self, stream: anyio.abc.SocketStream) -> None:
+        connection = _Connection(stream.extra(anyio.abc.SocketAttribute.raw_socket))
+        try:
+            await self._serve_connection(connection)
+        except Exception as error:
+            if _only_disconnects(error):
+                logger.debug("memtab mcp host: a bridge went away (%r)", error)
+            else:
+                logger.exception("memtab mcp host: a session failed")
+        finally:
+            connection.close()
+            self.sessions -= 1
+            if self.sessions == 0:
+                self._idle_since = self._clock()
+
+    async def _serve_connection(self, connection: _Connection) -> None:
+        pid, uid = peer_credentials(connection.socket)
+        if uid != os.geteuid():
+            logger.info("memtab mcp host: refused a connection of uid %d (pid %d)", uid, pid)
+            return
+        try:
+            with anyio.fail_after(HELLO_TIMEOUT_S):
+                line, rest = await connection.first_line(HELLO_CAP_BYTES)
+        except (TimeoutError, ValueError) as error:
+            logger.info("memtab mcp host: no hello from pid %d (%s)", pid, error or "in time")
+            return
+        hello = Hello.read(_parsed(line))
+        if hello is None:
+            logger.info("memtab mcp host: pid %d sent no hello", pid)
+            return
+        problem = self._skew(hello)
+        if hello.purpose == STATUS and problem is None:
+            await connection.send_record(self.status())
+            return
+        if problem is None and hello.origin is None:
+            problem = "the hello carries no session origin"
+        service = None
+        if problem is None:
+            assert hello.origin is not None
+            try:
+                service = await anyio.to_thread.run_sync(
+                    self._open_session, hello.origin, self.shelf
+                )
+            except SessionRefusedError as error:
+                problem = str(error)
+        await connection.send_record(self._welcome(problem))
+        if service is None:
+            logger.info("memtab mcp host: refused a session of pid %d: %s", pid, problem)
+            return
+        self._warm_fresh_catalogs()
+        logger.info("memtab mcp host: a session of pid %d (%d open)", pid, self.sessions)
+        connection.leftover = rest
+        try:
+            await serve_streams(service, connection.receive, _SocketText(connection))
+        finally:
+            service.close()
+
+    def _skew(self, hello: Hello) -> str | None:
+        python, package = install_identity()
+        ours = (self._version, PROTOCOL, python, package)
+        if (hello.memtab, hello.protocol, hello.python, hello.package) == ours:
+            return None
+        return (
+            f"the bridge is Memtab {hello.memtab} (protocol {hello.protocol}, {hello.package}), "
+            f"this host {self._version} (protocol {PROTOCOL}, {package})"
+        )
+
+    def _welcome(self, problem: str | None) -> Welcome:
+        return Welcome(
+            ok=problem is None,
+            memtab=self._version,
+            protocol=PROTOCOL,
+            pid=os.getpid(),
+            reason=problem,
+        )
+
+    def status(self) -> HostStatus:
+        return HostStatus(
+            memtab=self._version,
+            protocol=PROTOCOL,
+            pid=os.getpid(),
+            hosted_by=self.hosted_by,
+            started_at=self._started_at,
+            sessions=max(self.sessions - 1, 0),  # not the question's own connection
+            idle_exit_s=self.idle_exit_s,
+            socket=self.rendezvous.socket,
+        )
+
+    def _warm_fresh_catalogs(self) -> None:
+        """List a catalog the first session took, on a worker thread: the session's
+        first search finds it listed (the agent's model thinks meanwhile)."""
+        fresh, self.shelf.fresh = self.shelf.fresh, []
+        for catalog in fresh:
+            thread = threading.Thread(
+                target=_warm, args=(catalog,), name="memtab-mcp-warm", daemon=True
+            )
+            thread.start()
+
+    # --- the socket's name --------------------------------------------------------------
+
+    def _bind(self) -> socket.socket:
+        """A socket listening under the rendezvous name (taken over from a host before)."""
+        path = self.rendezvous.socket
+        beside = f"{path}.{os.getpid()}"
+        listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(beside)
+            listening.bind(beside)
+            os.chmod(beside, 0o600)
+            listening.listen(128)
+            with self._name_lock():
+                os.replace(beside, path)
+                info = os.stat(path)
+                self._identity = (info.st_dev, info.st_ino)
+        except BaseException:
+            listening.close()
+            with contextlib.suppress(OSError):
+                os.unlink(beside)
+            raise
+        return listening
+
+    def _owns_name(self) -> bool:
+        try:
+            info = os.stat(self.rendezvous.socket)
+        except OSError:
+            return False
+        return (info.st_dev, info.st_ino) == self._identity
+
+    def _let_go_of_name(self) -> None:
+        with self._name_lock(), contextlib.suppress(OSError):
+            if self._owns_name():
+                os.unlink(self.rendezvous.socket)
+
+    @contextlib.contextmanager
+    def _name_lock(self) -> Iterator[None]:
+        """Hosts take over and give up the name one at a time (a host leaving never
+        removes the name a newer host just took)."""
+        handle = os.open(self.rendezvous.socket + ".name", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(handle)
+
+
+# --- the connection's bytes ---------------------------------------------------------------
+
+
+class _Connection:
+    """A session's socket, read and written on the loop without a stream object: anyio's
+    socket streams race a cancelled read against its readiness (asyncio logs an
+    InvalidStateError when a stopping host cancels a session whose bridge just left);
+    `wait_readable` does not."""
+
+    def __init__(self, raw: socket.socket) -> None:
+        self.socket = raw
+        self.leftover = b""
+
+    async def receive(self) -> bytes:
+        """The next chunk of the session's frames (what came with the hello first); empty
+        at the end or when the connection broke."""
+        if self.leftover:
+            chunk, self.leftover = self.leftover, b""
+            return chunk
+        while True:
+            try:
+                return self.socket.recv(CHUNK_BYTES)
+            except BlockingIOError:
+                await anyio.wait_readable(self.socket)
+            except OSError:
+                return b""
+
+    async def send(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                sent = self.socket.send(view)
+            except BlockingIOError:
+                await anyio.wait_writable(self.socket)
+                continue
+            except OSError as error:
+                raise anyio.BrokenResourceError from error
+            view = view[sent:]
+
+    async def send_record(self, record: Record) -> None:
+        line = json.dumps(record.to_json(), ensure_ascii=False) + "\n"
+        await self.send(line.encode("utf-8", "surrogatepass"))
+
+    async def first_line(self, cap: int) -> tuple[bytes, bytes]:
+        """The first line (without its newline) and what came after it; ValueError past
+        `cap` or at the end of the connection before a newline."""
+        buffer = bytearray()
+        while (newline := buffer.find(b"\n")) < 0:
+            if len(buffer) > cap:
+                raise ValueError(f"the first line is over {cap} bytes")
+            chunk = await self.receive()
+            if not chunk:
+                raise ValueError("the connection ended before its first line")
+            buffer += chunk
+        return bytes(buffer[:newline]), bytes(buffer[newline + 1 :])
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+def _parsed(line: bytes) -> Any:
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+class _SocketText:
+    """The session's answers, as the SDK's stdio transport writes them, onto the socket."""
+
+    def __init__(self, connection: _Connection) -> None:
+        self._connection = connection
+
+    async def write(self, text: str) -> None:
+        try:
+            await self._connection.send(text.encode("utf-8"))
+        except anyio.BrokenResourceError:
+            raise anyio.ClosedResourceError from None  # what the transport stops on
+
+    async def flush(self) -> None:
+        return None
+
+
+def _warm(catalog: MemoryCatalog) -> None:
+    try:
+        catalog.rows()
+    except Exception:  # the first call lists again and says what failed
+        logger.info("memtab mcp host: listing ahead failed", exc_info=True)
+
+
+def _only_disconnects(error: BaseException) -> bool:
+    """Whether `error` (a group's too) is nothing but a bridge going away."""
+    if isinstance(error, BaseExceptionGroup):
+        return all(_only_disconnects(inner) for inner in error.exceptions)
+    return isinstance(error, _DISCONNECTS | ConnectionError)

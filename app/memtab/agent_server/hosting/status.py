@@ -1,0 +1,126 @@
+"""Whether agents get a warm Memtab, and why not (docs/formats.md §22.8): for `memtab doctor`
+and Settings → Other agents.
+
+The answer is for the sessions `memtab mcp install` registers (`--home <home>`) started
+with this process's environment: the host is asked how it is over its socket (`status`),
+and when none answers, the reason sessions would serve themselves is found as a bridge
+finds it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+from collections.abc import Mapping
+
+from memtab.agent_server.bridge.greeting import STATUS, hello
+from memtab.agent_server.bridge.reach import IDLE_EXIT_S
+from memtab.agent_server.bridge.rendezvous import (
+    RendezvousError,
+    peer_credentials,
+    rendezvous,
+    shared_unavailable,
+)
+from memtab.agent_server.hosting.handshake import HostStatus
+from memtab.fs.records import Record
+from memtab.store.home import Home
+
+STATUS_TIMEOUT_S = 2.0
+_WHO = {
+    "watch": "`memtab watch`",
+    "agents": "a shared server an agent started",
+    "command": "`memtab mcp host`",
+}
+
+
+class SharedServerFacts(Record, write_only=True):
+    """`memtab doctor --json`'s `agentServer`: whether agents' sessions get a warm Memtab
+    (`shared`), whether one runs now and who runs it, and the same in words (`note`)."""
+
+    shared: bool
+    running: bool
+    hosted_by: str | None
+    pid: int | None
+    sessions: int | None
+    socket: str | None
+    note: str
+
+
+def host_status(path: str, timeout_s: float = STATUS_TIMEOUT_S) -> HostStatus | None:
+    """How the host at the socket `path` is, or None when none (of this user) answers in
+    time."""
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    with contextlib.closing(connection):
+        connection.settimeout(timeout_s)
+        try:
+            connection.connect(path)
+            if peer_credentials(connection)[1] != os.geteuid():
+                return None
+            connection.sendall(hello(STATUS))
+            answer = bytearray()
+            while b"\n" not in answer:
+                chunk = connection.recv(4096)
+                if not chunk:
+                    return None
+                answer += chunk
+        except OSError:
+            return None
+    try:
+        return HostStatus.read(json.loads(bytes(answer).partition(b"\n")[0]))
+    except ValueError:
+        return None
+
+
+def shared_server_facts(home: Home, env: Mapping[str, str] | None = None) -> SharedServerFacts:
+    """Whether agents' sessions of `home` started with `env` (default: this process's)
+    get a warm Memtab, and why not (blocks on a socket for at most ~2 s)."""
+    environ = os.environ if env is None else env
+    reason = shared_unavailable(environ)
+    if reason is None:
+        try:
+            place = rendezvous(str(home.root), environ)
+        except RendezvousError as error:
+            reason = str(error)
+    if reason is not None:
+        return SharedServerFacts(
+            shared=False,
+            running=False,
+            hosted_by=None,
+            pid=None,
+            sessions=None,
+            socket=None,
+            note=f"Each agent session runs its own server: {reason}",
+        )
+    status = host_status(place.socket)
+    if status is None:
+        note = (
+            "No shared server runs now: the next agent session starts one (it exits after "
+            f"{IDLE_EXIT_S / 60:g} idle minutes); `memtab watch --install` keeps one warm "
+            "from login"
+        )
+        return SharedServerFacts(
+            shared=True,
+            running=False,
+            hosted_by=None,
+            pid=None,
+            sessions=None,
+            socket=place.socket,
+            note=note,
+        )
+    sessions = f"{status.sessions} session{'' if status.sessions == 1 else 's'} now"
+    note = f"Agents' sessions are served by {_WHO[status.hosted_by]} (pid {status.pid}, {sessions})"
+    if status.idle_exit_s is not None:
+        note += f"; it exits after {status.idle_exit_s / 60:g} idle minutes"
+    if status.hosted_by != "watch":
+        note += "; `memtab watch --install` keeps one warm from login"
+    return SharedServerFacts(
+        shared=True,
+        running=True,
+        hosted_by=status.hosted_by,
+        pid=status.pid,
+        sessions=status.sessions,
+        socket=place.socket,
+        note=note,
+    )

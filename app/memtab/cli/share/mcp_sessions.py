@@ -1,0 +1,161 @@
+"""A session of `memtab mcp` opened from its origin, in its own process or hosted by a
+warm Memtab, and the hosts: `memtab mcp host`, and the one `memtab watch` runs
+(docs/formats.md §22.8).
+
+`session_service` is the one way a session's `MemoryService` is made: from the parsed
+`memtab mcp` options and the session's origin (its directory and environment decide the
+home; the project and scopes, when they are read from where the agent runs, are read
+from it too). The in-process server calls it with its own origin; a host with the one its
+bridge sent, after parsing the bridge's words with `memtab`'s own parser
+(`open_session`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import logging
+import os
+import sys
+import threading
+from collections.abc import Sequence
+
+from memtab.agent_server.bridge.rendezvous import (
+    Rendezvous,
+    RendezvousError,
+    rendezvous,
+    shared_unavailable,
+)
+from memtab.agent_server.hosting.catalogs import CatalogShelf
+from memtab.agent_server.hosting.handshake import HostedBy
+from memtab.agent_server.hosting.host import McpHost, SessionRefusedError
+from memtab.agent_server.origin import SessionOrigin
+from memtab.agent_server.service import MemoryService
+from memtab.cli.common import CliError, home_location
+from memtab.cli.main import build_parser
+from memtab.store.home import Home, HomeError
+from memtab.store.sidecars.registry import load_registry
+
+logger = logging.getLogger(__name__)
+
+
+def session_service(
+    args: argparse.Namespace, origin: SessionOrigin, shelf: CatalogShelf | None = None
+) -> MemoryService:
+    """The service of a session started with `args` from `origin` (CliError: why not):
+    the project it serves from the origin's directory (docs/formats.md §22.9), its catalogs
+    from `shelf` when a host shares them."""
+    home = Home(home_location(args, env=origin.env, cwd=origin.cwd).path)
+    workspace = None
+    if args.workspace is not None:
+        try:
+            workspace = load_registry(home).require_workspace(args.workspace)
+        except HomeError as error:
+            raise CliError(str(error)) from None
+    return MemoryService(
+        home,
+        workspace,
+        writes=args.writes,
+        budget=args.answer_budget,
+        origin=origin,
+        catalogs=shelf,
+    )
+
+
+def open_session(origin: SessionOrigin, shelf: CatalogShelf) -> MemoryService:
+    """A hosted session's service, from the words its bridge was started with, parsed by
+    `memtab`'s parser (SessionRefusedError when they are not a session of `memtab mcp` or name
+    no usable home or workspace: the bridge's own process then says so)."""
+    args = _parsed(origin.argv)
+    try:
+        return session_service(args, origin, shelf)
+    except CliError as error:
+        raise SessionRefusedError(str(error)) from None
+
+
+def _parsed(words: Sequence[str]) -> argparse.Namespace:
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(said):  # argparse's complaint, for the reason
+            args = build_parser(words).parse_args(words)
+    except SystemExit:
+        problem = said.getvalue().strip().splitlines()
+        reason = problem[-1] if problem else "not a `memtab mcp` command"
+        raise SessionRefusedError(reason) from None
+    if args.command != "mcp" or getattr(args, "mcp_action", None) is not None:
+        raise SessionRefusedError("not a session of `memtab mcp`")
+    return args
+
+
+# --- hosts --------------------------------------------------------------------------------
+
+
+def host_rendezvous(home: str | None) -> Rendezvous:
+    """Where the host of `home` (absolute, or None) waits, for this process's environment;
+    CliError when no host can run here."""
+    reason = shared_unavailable(os.environ)
+    if reason is not None:
+        raise CliError(f"No shared server here: {reason}")
+    try:
+        return rendezvous(home, os.environ)
+    except RendezvousError as error:
+        raise CliError(f"No shared server here: {error}") from None
+
+
+def run_host(args: argparse.Namespace) -> int:
+    """`memtab mcp host`: serve every agent session of the home until stopped (or idle
+    for `--idle-exit` seconds)."""
+    home = getattr(args, "home", None)
+    place = host_rendezvous(os.path.abspath(os.path.expanduser(home)) if home else None)
+    ready_fd = args.ready_fd
+    hosted_by: HostedBy = "agents" if ready_fd is not None else "command"
+    host = McpHost(
+        place,
+        open_session,
+        hosted_by=hosted_by,
+        idle_exit_s=args.idle_exit or None,
+    )
+
+    def ready() -> None:
+        if ready_fd is not None:
+            with contextlib.suppress(OSError):
+                os.write(ready_fd, b"R")
+                os.close(ready_fd)
+        else:
+            print(f"memtab mcp host: serving {place.socket}", file=sys.stderr, flush=True)
+
+    try:
+        host.run(ready=ready, signals=True)
+    except OSError as error:
+        raise CliError(f"Cannot serve at {place.socket}: {error.strerror or error}") from None
+    return 0
+
+
+class HostThread:
+    """A host on a thread of its own (`memtab watch`'s): `stop()` ends it."""
+
+    def __init__(self, host: McpHost) -> None:
+        self.host = host
+        self._thread = threading.Thread(target=self._run, name="memtab-mcp-host", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.host.run()
+        except OSError as error:
+            logger.info("memtab watch: not hosting agents' sessions (%s)", error)
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        self.host.stop()
+        self._thread.join(timeout_s)
+
+
+def start_hosting(home: Home, hosted_by: HostedBy = "watch") -> HostThread | str:
+    """Host the agents' sessions of `home` on a thread (they run `memtab mcp --home
+    <home>`, as `memtab mcp install` registers it); why not, in words, when it cannot."""
+    try:
+        place = host_rendezvous(str(home.root))
+    except CliError as error:
+        return str(error)
+    return HostThread(McpHost(place, open_session, hosted_by=hosted_by, idle_exit_s=None))
