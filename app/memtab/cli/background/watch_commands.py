@@ -1,6 +1,7 @@
 """`memtab watch`: the recorder that keeps history while no window runs, its login entry
 (`--install`, `--uninstall`) and `--status`; `memtab events`: the bursts it recorded
-(restored with `memtab restore --event ID`). docs/formats.md §14.5.
+(restored with `memtab restore --event ID`). docs/formats.md §14.5. While it records, it
+also hosts the agents' MCP sessions of its home (§22.8).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
 from memtab.fs.clock import now_ms
@@ -22,6 +23,9 @@ from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, ListedEvent, chang
 from memtab.watch.lease import RecorderLease, RecorderStatus
 from memtab.watch.recorder import Recorder, RecorderBusyError
 from memtab.watch.service import install, platform_name, service_path, uninstall
+
+if TYPE_CHECKING:  # lazy: the annotation of what `_host_agents` loads when it runs
+    from memtab.cli.share.mcp_sessions import HostThread
 
 DAY_MS = 24 * 60 * 60 * 1000
 
@@ -135,11 +139,33 @@ def _record(home: Home, *, polling: bool) -> int:
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
     print(f"Recording every change to the memory of {home.root} (Ctrl+C stops)", file=sys.stderr)
+    hosting = _host_agents(home)
     try:
         recorder.run()
     except RecorderBusyError as error:
         raise CliError(f"{error}: see `memtab watch --status`") from None
+    finally:
+        if hosting is not None:
+            hosting.stop()
     return 0
+
+
+def _host_agents(home: Home) -> HostThread | None:
+    """Serve the agents' MCP sessions of `home` while the recorder runs (docs/formats.md
+    §22.8): their `memtab mcp` finds this process warm."""
+    # lazy: the MCP SDK and the host (~45 MiB, 0.5 s of CPU or more) only for a run, not
+    # for `memtab events` or `watch --status`, which share this module
+    from memtab.cli.share.mcp_sessions import start_hosting
+
+    hosting = start_hosting(home)
+    if isinstance(hosting, str):
+        print(f"Not hosting agents' MCP sessions: {hosting}", file=sys.stderr)
+        return None
+    print(
+        f"Hosting agents' MCP sessions of {home.root} at {hosting.host.rendezvous.socket}",
+        file=sys.stderr,
+    )
+    return hosting
 
 
 def _what(event: ChangeEvent) -> str:

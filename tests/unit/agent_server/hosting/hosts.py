@@ -7,6 +7,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from memtab.agent_server.bridge.rendezvous import Rendezvous
@@ -37,6 +38,15 @@ def gone(pid: int) -> bool:
     except (OSError, IndexError):
         return True
     return state in ("Z", "X")
+
+
+def wait_for(condition: Callable[[], object], what: str) -> None:
+    """Wait until `condition()` holds (a failure after _STOP_TIMEOUT_S, not a timing test)."""
+    deadline = time.monotonic() + _STOP_TIMEOUT_S
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened: {what}")
+        time.sleep(0.02)
 
 
 def wait_gone(pid: int, timeout_s: float = _STOP_TIMEOUT_S) -> bool:
