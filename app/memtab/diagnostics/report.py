@@ -79,6 +79,7 @@ class DoctorReport(Record, write_only=True):
     provider: Section
     writer: Section
     runtime: Section
+    agent_server: Section
 
     @property
     def broken(self) -> bool:
@@ -88,5 +89,5 @@ class DoctorReport(Record, write_only=True):
     def sections(self) -> dict[str, Any]:
         """Each check's section by its name, as its JSON."""
         written = self.to_json()
-        names = self._field_names[self._field_names.index("home") :]
-        return {name: written[name] for name in names}
+        names = list(written)
+        return {name: written[name] for name in names[names.index("home") :]}

@@ -1,7 +1,7 @@
 """Settings → Other agents shows which agents have Memtab's MCP server registered and where
 their changes go, read off the GUI thread, with Install and Remove (`memtab mcp install` /
 `uninstall` for that agent, run on the box's worker); a file Memtab cannot read offers
-neither."""
+neither; and whether the agents' sessions get a warm server (docs/formats.md §22.8)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from memtab.agent_server.agents import claude_settings_path, config_path
+from memtab.agent_server.bridge.rendezvous import rendezvous
 from memtab.agent_server.install import register_server, server_command
 from memtab.gui.settings.agent_server import AgentServerBox
 from memtab.gui.settings.dialog import SettingsDialog
 from memtab.store.home import Home
+from support.mcp_hosts import start
 
 
 def _settled(qtbot: QtBot, box: AgentServerBox) -> None:
@@ -85,3 +87,27 @@ def test_a_file_memtab_cannot_read_offers_no_button(qtbot: QtBot, tmp_path: Path
     assert "is not valid JSON: it ends before its value does" in box.lines[0].text()
     assert not box.buttons[0].isVisible() and box.buttons[1].isVisible()
     box.shutdown()
+
+
+def test_the_box_says_whether_the_agents_sessions_get_a_warm_server(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    home = Home(tmp_path / "home")
+    home.root.mkdir()
+    env = {key: value for key, value in os.environ.items() if key != "MEMTAB_MCP_SHARED"}
+    host = start(rendezvous(str(home.root), env))
+    try:
+        box = AgentServerBox(home, env)
+        qtbot.addWidget(box)
+        _settled(qtbot, box)
+        assert box.warm_line.text().startswith(
+            f"Agents' sessions are served by `memtab mcp host` (pid {os.getpid()}, 0 sessions"
+        )
+        box.shutdown()
+    finally:
+        host.stop()
+    off = AgentServerBox(home, {**env, "MEMTAB_MCP_SHARED": "off"})
+    qtbot.addWidget(off)
+    _settled(qtbot, off)
+    assert off.warm_line.text() == "Each agent session runs its own server: MEMTAB_MCP_SHARED=off"
+    off.shutdown()

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from .hosting.hosts import end_hosts, host_pids
+from support.mcp_hosts import end_hosts, host_pids
 
 SERVED = ("own-process", "hosted")
 

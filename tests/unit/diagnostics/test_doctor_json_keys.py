@@ -51,6 +51,7 @@ WRITER_SETTINGS = [
 ]
 RUNTIME = ["versions", "qtProblem", "frozen", "logFile"]
 VERSIONS = ["memtab", "python", "platform", "pyside6", "qt", "watchdog", "httpx", "pydantic"]
+AGENT_SERVER = ["shared", "whyNot", "running", "hostedBy", "pid", "sessions", "socket", "note"]
 SECTIONS = [
     "status",
     "findings",
@@ -65,6 +66,7 @@ SECTIONS = [
     "provider",
     "writer",
     "runtime",
+    "agentServer",
 ]
 
 
@@ -85,6 +87,7 @@ def doctor(home: Path) -> dict[str, Any]:
     assert all(list(row) == LOOKED_FOR for row in data["sources"]["lookedFor"])
     assert list(data["writer"]) == WRITER and list(data["writer"]["settings"]) == WRITER_SETTINGS
     assert list(data["runtime"]) == RUNTIME and list(data["runtime"]["versions"]) == VERSIONS
+    assert list(data["agentServer"]) == AGENT_SERVER
     return data
 
 

@@ -71,14 +71,11 @@ def shared_unavailable(env: Mapping[str, str]) -> str | None:
     """Why this system (or `env`) keeps every session in its own process; None when a
     warm host may serve it."""
     if env.get(SHARED_VARIABLE, "").strip().lower() in _OFF:
-        return f"{SHARED_VARIABLE}=off: each agent session runs its own server"
+        return f"{SHARED_VARIABLE}=off"
     if not hasattr(socket, "AF_UNIX"):
-        return "this system has no Unix sockets: each agent session runs its own server"
+        return "this system has no Unix sockets"
     if not hasattr(socket, "SO_PEERCRED"):
-        return (
-            "Memtab cannot read who connects to a socket on this system (no SO_PEERCRED): "
-            "each agent session runs its own server"
-        )
+        return "Memtab cannot read who connects to a socket on this system (no SO_PEERCRED)"
     return None
 
 

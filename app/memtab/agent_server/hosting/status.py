@@ -37,9 +37,11 @@ _WHO = {
 
 class SharedServerFacts(Record, write_only=True):
     """`memtab doctor --json`'s `agentServer`: whether agents' sessions get a warm Memtab
-    (`shared`), whether one runs now and who runs it, and the same in words (`note`)."""
+    (`shared`; else why not), whether one runs now and who runs it, and the same in words
+    (`note`)."""
 
     shared: bool
+    why_not: str | None
     running: bool
     hosted_by: str | None
     pid: int | None
@@ -86,6 +88,7 @@ def shared_server_facts(home: Home, env: Mapping[str, str] | None = None) -> Sha
     if reason is not None:
         return SharedServerFacts(
             shared=False,
+            why_not=reason,
             running=False,
             hosted_by=None,
             pid=None,
@@ -102,6 +105,7 @@ def shared_server_facts(home: Home, env: Mapping[str, str] | None = None) -> Sha
         )
         return SharedServerFacts(
             shared=True,
+            why_not=None,
             running=False,
             hosted_by=None,
             pid=None,
@@ -117,6 +121,7 @@ def shared_server_facts(home: Home, env: Mapping[str, str] | None = None) -> Sha
         note += "; `memtab watch --install` keeps one warm from login"
     return SharedServerFacts(
         shared=True,
+        why_not=None,
         running=True,
         hosted_by=status.hosted_by,
         pid=status.pid,

@@ -22,7 +22,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     """Add `doctor` to the `memtab` parser."""
     doctor = commands.add_parser(
         "doctor",
-        help="check the home, sidecars, file watcher, sources, model settings and versions",
+        help="check the home, sidecars, file watcher, sources, model settings, versions and "
+        "the agents' warm MCP server",
         description="Check what Memtab would use here. Exits 1 when something is broken "
         "(a file or setting Memtab cannot use, a provider that cannot work, Qt that does "
         "not load); warnings alone exit 0.",
@@ -64,6 +65,7 @@ def describe(report: DoctorReport) -> str:
         ["Writer:", _writer(s["writer"]["settings"])],
         ["Versions:", _versions(s["runtime"]["versions"])],
         ["Log:", s["runtime"]["logFile"]],
+        ["MCP:", s["agentServer"]["note"]],
     ]
     counts = [
         plural(sum(1 for f in report.findings if f.level is level), word)

@@ -2,7 +2,8 @@
 (`memtab mcp`, docs/formats.md §22.6) registered and what it serves them, with Install and
 Remove — `memtab mcp install` / `uninstall` for that agent. Reading and changing the
 agents' files runs on the box's worker (Claude Code's ~/.claude.json may be megabytes);
-a file Memtab cannot read offers no button: it is never rewritten blindly."""
+a file Memtab cannot read offers no button: it is never rewritten blindly. Below, whether
+their sessions get a warm server (§22.8: the host asked over its socket, on the worker)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from memtab.agent_server.agents import AGENT_TITLES, AGENTS, AgentName
+from memtab.agent_server.hosting.status import shared_server_facts
 from memtab.agent_server.install import Outcome, install_on_home
 from memtab.agent_server.registrations import Registration, registrations
 from memtab.agent_server.uninstall import uninstall_agent
@@ -24,8 +26,10 @@ LOOK_KEY = "agent-server-registrations"
 CHANGE_KEY = "agent-server-change"
 
 
-def _look(home: Home, env: Mapping[str, str], _context: TaskContext) -> list[Registration]:
-    return registrations(home, env)
+def _look(
+    home: Home, env: Mapping[str, str], _context: TaskContext
+) -> tuple[list[Registration], str]:
+    return registrations(home, env), shared_server_facts(home, env).note
 
 
 def _install(
@@ -42,7 +46,8 @@ def _uninstall(
 
 class AgentServerBox(QGroupBox):
     """One line per agent: registered (and where its changes go), or not, with the button
-    that changes that; below, what the last change did."""
+    that changes that; below, whether their sessions get a warm server and what the last
+    change did."""
 
     def __init__(self, home: Home, env: Mapping[str, str], parent: QWidget | None = None):
         super().__init__("Memtab for your agents (MCP)", parent)
@@ -77,6 +82,12 @@ class AgentServerBox(QGroupBox):
             self.lines.append(line)
             self.buttons.append(button)
         grid.setColumnStretch(0, 1)
+        self.warm_line = QLabel("Looking…", self)
+        self.warm_line.setObjectName("agentServerWarm")
+        self.warm_line.setWordWrap(True)
+        self.warm_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        mute(self.warm_line)
+        layout.addWidget(self.warm_line)
         self.result = QLabel("", self)
         self.result.setObjectName("agentServerResult")
         self.result.setWordWrap(True)
@@ -110,13 +121,16 @@ class AgentServerBox(QGroupBox):
 
     @Slot(str, object)
     def _on_runner_latest_finished(self, key: str, found: object) -> None:
-        assert isinstance(found, list)
         if key == CHANGE_KEY:
+            assert isinstance(found, list)
             lines = [o.message for o in found] + [w for o in found for w in o.warnings]
             self.result.setText("\n".join(lines))
             self._look()
             return
-        for row, registration in enumerate(found):
+        assert isinstance(found, tuple)
+        registered, warm = found
+        self.warm_line.setText(warm)
+        for row, registration in enumerate(registered):
             assert isinstance(registration, Registration)
             self.lines[row].setText(registration.text())
             self._registered[row] = registration.registered
@@ -134,5 +148,5 @@ class AgentServerBox(QGroupBox):
             self.result.setText(f"Could not change the agent's settings: {message}")
             self._look()
             return
-        for label in self.lines:
+        for label in [*self.lines, self.warm_line]:
             label.setText(f"Could not look: {message}")

@@ -14,8 +14,7 @@ import pytest
 
 from memtab.agent_server.bridge.rendezvous import rendezvous
 from memtab.demo import create_demo_home
-
-from .hosts import start
+from support.mcp_hosts import start
 
 # What the bridge's process holds of Memtab, exactly.
 BRIDGE_MODULES = {

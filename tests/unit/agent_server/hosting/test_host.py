@@ -19,8 +19,7 @@ from memtab.agent_server.bridge.rendezvous import Rendezvous, rendezvous
 from memtab.agent_server.hosting.handshake import HostStatus, Welcome
 from memtab.agent_server.hosting.status import host_status
 from memtab.demo import create_demo_home
-
-from .hosts import Clock, Running, start
+from support.mcp_hosts import Clock, Running, start
 
 WITHIN_S = 10.0
 

@@ -29,10 +29,10 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
+from support.mcp_hosts import end_hosts, host_pids, sockets, start, wait_gone
 
 from ..raw_stdio import raw_server
 from ..stdio_client import ok_json, server_parameters
-from .hosts import end_hosts, host_pids, sockets, start, wait_gone
 
 # slow: each test starts `memtab mcp` processes and a host (~1 s of CPU each)
 pytestmark = pytest.mark.slow

@@ -96,9 +96,7 @@ def test_a_sessions_origin_carries_no_credential() -> None:
 
 
 def test_sessions_serve_themselves_when_asked_to() -> None:
-    assert shared_unavailable({"MEMTAB_MCP_SHARED": "off"}) == (
-        "MEMTAB_MCP_SHARED=off: each agent session runs its own server"
-    )
+    assert shared_unavailable({"MEMTAB_MCP_SHARED": "off"}) == "MEMTAB_MCP_SHARED=off"
     assert shared_unavailable({}) is None
 
 

@@ -16,9 +16,9 @@ import pytest
 from memtab.agent_server.bridge.rendezvous import rendezvous
 from memtab.agent_server.hosting.status import host_status
 from memtab.demo import create_demo_home
+from support.mcp_hosts import end_hosts, wait_for, wait_gone
 
 from ..raw_stdio import raw_server
-from .hosts import end_hosts, wait_for, wait_gone
 
 # slow: runs the recorder and a session's bridge (~1 s of CPU or more)
 pytestmark = pytest.mark.slow

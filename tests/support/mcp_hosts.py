@@ -1,4 +1,5 @@
-"""The hosts a test's sessions started (detached, as agents' are), found and ended with it."""
+"""Warm MCP hosts in tests (docs/formats.md §22.8): one on a thread of the test, and the ones
+a test's sessions started (detached, as agents' are), found and ended with the test."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from memtab.cli.share.mcp_sessions import open_session
 WITHIN_S = 10.0
 # Long enough for a host on a loaded 2-core machine to stop once asked.
 _STOP_TIMEOUT_S = 20.0
+# Long enough for a process to import the SDK and start hosting at load 10 or more.
+_START_TIMEOUT_S = 90.0
 
 
 def sockets() -> list[Path]:
@@ -41,8 +44,8 @@ def gone(pid: int) -> bool:
 
 
 def wait_for(condition: Callable[[], object], what: str) -> None:
-    """Wait until `condition()` holds (a failure after _STOP_TIMEOUT_S, not a timing test)."""
-    deadline = time.monotonic() + _STOP_TIMEOUT_S
+    """Wait until `condition()` holds (a failure after _START_TIMEOUT_S, not a timing test)."""
+    deadline = time.monotonic() + _START_TIMEOUT_S
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"never happened: {what}")
