@@ -20,7 +20,10 @@ from memtab.store.sidecars.registry import add_project
 from .session_homes import WORKSPACE_ID, two_projects
 from .stdio_client import drive, every_row, ok_json, text
 
-pytestmark = pytest.mark.slow  # slow: a server process started for each test
+# slow: a server process started for each test. Each runs twice (`served`): the session
+# in its own process, and through the bridge by a warm host (docs/formats.md §22.8), whose
+# own directory is not the agent's: the project comes from the session's origin.
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("served")]
 
 
 async def listed(client: Client) -> tuple[set[str], dict[str, Any]]:
