@@ -47,6 +47,9 @@ SKILL_MAX_BYTES = 128 * 1024
 """A shared memory skill's `SKILL.md` over 128 KB is skipped by Claude Code."""
 SKILL_IGNORED_KEYS = ("allowed-tools", "hooks", "model", "shell")
 """A shared memory skill's capability frontmatter, which Claude Code ignores."""
+_IGNORED_KEY = re.compile(
+    rf"^({'|'.join(re.escape(key) for key in SKILL_IGNORED_KEYS)})[ \t]*:", re.MULTILINE
+)
 
 TEMP_FILE = re.compile(
     r"(?:^\.[0-9a-f]{16}\.tmp~?$)|(?:\.tmp[.~][0-9a-f]{8}$)"
@@ -160,7 +163,8 @@ def shared_skill_warning(head: str, size: int) -> tuple[str, str] | None:
     if size > SKILL_MAX_BYTES:
         return "over limit", "Over 128 KB: Claude Code skips a shared memory skill this large"
     block = frontmatter_block(head) or ""
-    keys = [key for key in SKILL_IGNORED_KEYS if re.search(rf"(?m)^{re.escape(key)}\s*:", block)]
+    present = {match.group(1) for match in _IGNORED_KEY.finditer(block)}
+    keys = [key for key in SKILL_IGNORED_KEYS if key in present]
     if not keys:
         return None
     return "keys ignored", (
