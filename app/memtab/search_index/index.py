@@ -1,0 +1,415 @@
+"""The search index on disk: one SQLite file per home, with FTS5, shared by every process
+that searches (docs/formats.md §22.11).
+
+A server starting anew finds what the last one indexed: a `refresh` compares each listed
+file's stamp (size, mtime, ctime, inode) with the row it has and reads only the files that
+changed, so a first search costs a stat walk, not a read of every file. Nothing it answers
+is stale: a refresh takes out the rows of the files gone or changed before it reads
+anything, in its first transaction; with a time budget it stops reading when the budget
+is spent and says how many files are left (`Refreshed.pending`), which are then missing,
+never answered from their old text. A file's text is what `view` would show of it (the one
+readability rule, `store.files.read_file_content`): a file `view` refuses is indexed by its
+name and description only.
+
+Several processes share the file: WAL (readers never wait for the writer), one writer at a
+time (`BEGIN IMMEDIATE`, a busy timeout), writes in short transactions of at most
+`CHUNK_FILES` files, each checking again what another writer may have indexed meanwhile.
+A file of another schema version, or one SQLite finds damaged, is rebuilt, saying so in
+the log; a kill mid-write loses only the transaction it was in.
+
+Ranking is today's Okapi BM25 (`search_index.ranking`): FTS5's `bm25()` for a single word
+is that word's weight times its term-frequency part over the same lengths, so each word's
+scores are scaled from FTS5's weight (floored, as FTS5 does, where a word is in most files)
+to ours and summed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import math
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.fs.config.config_dir import cache_dir
+from memtab.search_index.ranking import LABEL_WEIGHT, idf, tokens
+from memtab.store.files import read_file_content
+
+logger = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+# Files read and written per transaction: another writer waits at most this long.
+CHUNK_FILES = 200
+BUSY_TIMEOUT_MS = 10_000
+# SQLite's result codes for a file it cannot use: damaged, or not a database.
+_DAMAGED = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+# FTS5's floor for the weight of a word in more than half the files.
+_FTS5_FLOOR = 1e-6
+
+Stamp = tuple[int, int, int, int]
+"""What any write to a file or over it changes: (size, mtime_ns, ctime_ns, inode)."""
+
+_SCHEMA = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE files (rowid INTEGER PRIMARY KEY, root TEXT NOT NULL, id TEXT NOT NULL,"
+    " size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, inode INTEGER, UNIQUE (root, id))",
+    "CREATE VIRTUAL TABLE docs USING fts5(label, body, tokenize = 'unicode61 remove_diacritics 2')",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedFile:
+    """A listed file as the index takes it: the root it was listed under (a scope root's
+    path, a source's id) and its id there (virtual path or source file id), the words that
+    name it (path, description), where its text is (None: `view` refuses it, indexed by
+    its label only; `linked`: read through a link another agent's layout allows), and its
+    stamp (None: changed too recently to trust one, read every time)."""
+
+    root: str
+    id: str
+    label: str
+    physical: str | None
+    stamp: Stamp | None
+    linked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A ranked match: the file's id and its BM25 score."""
+
+    id: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Refreshed:
+    """What a refresh did: files (re)read, and changed files it left for the next one."""
+
+    read: int
+    pending: int
+
+
+def index_file_for(home_root: Path) -> Path:
+    """Where the index of the home at `home_root` lives: Memtab's cache dir, never a scope
+    (nothing syncs it)."""
+    digest = hashlib.sha256(os.fsencode(str(home_root))).hexdigest()[:20]
+    return cache_dir() / f"search-{digest}.sqlite3"
+
+
+class SearchIndex:
+    """One home's index file. Thread-safe: queries and refreshes each have their own
+    connection, so a query answers while a refresh writes."""
+
+    def __init__(self, path: Path, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.path = path
+        self._clock = clock
+        self._write_lock = threading.Lock()
+        self._read_lock = threading.Lock()
+        self._writer = self._open()
+        self._reader = self._connect()
+
+    @classmethod
+    def of_home(cls, home_root: Path) -> SearchIndex:
+        return cls(index_file_for(home_root))
+
+    def close(self) -> None:
+        with self._write_lock, self._read_lock:
+            self._writer.close()
+            self._reader.close()
+
+    def __len__(self) -> int:
+        with self._reading() as connection:
+            return int(connection.execute("SELECT count(*) FROM files").fetchone()[0])
+
+    # --- keeping it fresh ---------------------------------------------------------------
+
+    def refresh(
+        self,
+        files: Sequence[IndexedFile],
+        roots: Collection[str],
+        *,
+        budget_s: float | None = None,
+    ) -> Refreshed:
+        """Make the index hold exactly `files` under `roots` (other roots' rows are other
+        processes' business: another workspace's server shares the file): rows of files
+        gone or changed out first, then the changed files read and indexed, a transaction of
+        `CHUNK_FILES` at a time, until `budget_s` is spent (None: all)."""
+        with self._write_lock:
+            try:
+                return self._refresh(files, roots, budget_s)
+            except sqlite3.DatabaseError as error:
+                if error.sqlite_errorcode not in _DAMAGED:
+                    raise
+                self._rebuild(f"damaged ({error})")
+                return self._refresh(files, roots, budget_s)
+
+    def _refresh(
+        self, files: Sequence[IndexedFile], roots: Collection[str], budget_s: float | None
+    ) -> Refreshed:
+        started = self._clock()
+        connection = self._writer
+        stamps: dict[tuple[str, str], tuple[int, ...]] = {}
+        for root in roots:
+            for key, *stamp in connection.execute(
+                "SELECT id, size, mtime_ns, ctime_ns, inode FROM files WHERE root = ?", (root,)
+            ):
+                stamps[root, key] = tuple(stamp)
+        wanted = {(file.root, file.id) for file in files}
+        changed = [
+            file
+            for file in files
+            if file.stamp is None or stamps.get((file.root, file.id)) != file.stamp
+        ]
+        gone = [key for key in stamps if key not in wanted]
+        out = [*gone, *((file.root, file.id) for file in changed if (file.root, file.id) in stamps)]
+        if not changed and not out:
+            return Refreshed(0, 0)
+        with self._transaction():
+            for root, key in out:
+                _remove(connection, root, key)
+        read = 0
+        for first in range(0, len(changed), CHUNK_FILES):
+            with self._transaction():
+                for file in changed[first : first + CHUNK_FILES]:
+                    read += _index(connection, file)
+            if budget_s is not None and self._clock() - started >= budget_s:
+                return Refreshed(read, max(0, len(changed) - first - CHUNK_FILES))
+        return Refreshed(read, 0)
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One writer at a time across processes (`BEGIN IMMEDIATE` waits its turn)."""
+        self._writer.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._writer.rollback()
+            raise
+        self._writer.commit()
+
+    # --- searching ----------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        roots: Collection[str],
+        *,
+        limit: int,
+        among: Collection[str] | None = None,
+    ) -> list[Hit]:
+        """The best `limit` files under `roots` for `query` (only the ids `among` when
+        given), best first; ties by id, so the order is stable."""
+        terms = list(dict.fromkeys(tokens(query)))
+        if not terms:
+            return []
+        with self._reading() as connection:
+            count = int(connection.execute("SELECT count(*) FROM files").fetchone()[0])
+            scores: dict[int, float] = {}
+            for term in terms:
+                _score_word(connection, term, count, scores)
+            return _best(connection, scores, limit, set(roots), among)
+
+    def text(self, root: str, key: str) -> str:
+        """The text indexed for `key` under `root` ("" when none: refused by `view`, or not
+        indexed)."""
+        with self._reading() as connection:
+            row = connection.execute(
+                "SELECT body FROM docs WHERE rowid ="
+                " (SELECT rowid FROM files WHERE root = ? AND id = ?)",
+                (root, key),
+            ).fetchone()
+        return str(row[0]) if row else ""
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        with self._read_lock:
+            try:
+                yield self._reader
+            except sqlite3.DatabaseError as error:
+                if error.sqlite_errorcode not in _DAMAGED:
+                    raise
+                with self._write_lock:
+                    self._rebuild(f"damaged ({error})")
+                raise
+
+    # --- the file -----------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+            check_same_thread=False,
+        )  # fmt: skip
+        connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return connection
+
+    def _open(self) -> sqlite3.Connection:
+        """The writer's connection to a file of this schema version: made when missing,
+        rebuilt when of another version or damaged."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        connection = self._connect()
+        try:
+            problem = _schema_problem(connection)
+        except sqlite3.DatabaseError as error:
+            problem = f"damaged ({error})"
+        if problem is None:
+            return connection
+        connection.close()
+        if problem != "new":
+            logger.warning("Search index %s is %s: rebuilt", self.path, problem)
+            _delete(self.path)
+        connection = self._connect()
+        _create(connection)
+        return connection
+
+    def _rebuild(self, problem: str) -> None:
+        """Start the file again (the caller holds the write lock)."""
+        logger.warning("Search index %s is %s: rebuilt", self.path, problem)
+        with self._read_lock:
+            self._writer.close()
+            self._reader.close()
+            _delete(self.path)
+            self._writer = self._connect()
+            _create(self._writer)
+            self._reader = self._connect()
+
+
+def _schema_problem(connection: sqlite3.Connection) -> str | None:
+    """None when the file is an index of this version, "new" when it holds nothing yet,
+    else what is wrong with it."""
+    connection.execute("PRAGMA journal_mode = WAL")
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    if not tables:
+        return "new"
+    if "meta" not in tables:
+        return "not Memtab's search index"
+    row = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    if row is None or row[0] != str(SCHEMA_VERSION):
+        return f"of another version ({row[0] if row else 'none'}, not {SCHEMA_VERSION})"
+    return None
+
+
+def _create(connection: sqlite3.Connection) -> None:
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        if "meta" not in tables:  # another process may have made it meanwhile
+            for statement in _SCHEMA:
+                connection.execute(statement)
+            connection.execute(
+                "INSERT INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+            )
+    except BaseException:
+        connection.rollback()
+        raise
+    connection.commit()
+
+
+def _delete(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(f"{path}{suffix}")
+
+
+def _remove(connection: sqlite3.Connection, root: str, key: str) -> None:
+    row = connection.execute(
+        "SELECT rowid FROM files WHERE root = ? AND id = ?", (root, key)
+    ).fetchone()
+    if row is not None:
+        connection.execute("DELETE FROM docs WHERE rowid = ?", row)
+        connection.execute("DELETE FROM files WHERE rowid = ?", row)
+
+
+def _index(connection: sqlite3.Connection, file: IndexedFile) -> int:
+    """Index `file` unless another writer just did (inside a transaction); 1 if read."""
+    row = connection.execute(
+        "SELECT size, mtime_ns, ctime_ns, inode FROM files WHERE root = ? AND id = ?",
+        (file.root, file.id),
+    ).fetchone()
+    if row is not None:
+        if file.stamp is not None and tuple(row) == file.stamp:
+            return 0
+        _remove(connection, file.root, file.id)
+    size, mtime_ns, ctime_ns, inode = file.stamp or (None, None, None, None)
+    cursor = connection.execute(
+        "INSERT INTO files (root, id, size, mtime_ns, ctime_ns, inode) VALUES (?, ?, ?, ?, ?, ?)",
+        (file.root, file.id, size, mtime_ns, ctime_ns, inode),
+    )
+    label = "\n".join([file.label] * LABEL_WEIGHT)
+    connection.execute(
+        "INSERT INTO docs (rowid, label, body) VALUES (?, ?, ?)",
+        (cursor.lastrowid, label, _readable_text(file)),
+    )
+    return 1
+
+
+def _readable_text(file: IndexedFile) -> str:
+    """The text `view` would show of `file` (the one readability rule, the cap, no NUL),
+    "" when it would refuse it."""
+    if file.physical is None:
+        return ""
+    try:
+        content = read_file_content(file.physical, follow_link=file.linked)
+    except OSError:
+        return ""
+    return "" if content.over_cap or content.binary else content.content
+
+
+def _score_word(
+    connection: sqlite3.Connection, term: str, count: int, scores: dict[int, float]
+) -> None:
+    """Add one word's BM25 part to each file holding it: FTS5's score for the word alone,
+    scaled from its weight to ours."""
+    phrase = '"' + term.replace('"', '""') + '"'
+    holding = int(
+        connection.execute("SELECT count(*) FROM docs WHERE docs MATCH ?", (phrase,)).fetchone()[0]
+    )
+    if not holding:
+        return
+    fts5_weight = max(math.log((count - holding + 0.5) / (holding + 0.5)), _FTS5_FLOOR)
+    scale = -idf(count, holding) / fts5_weight  # bm25() is negative: lower is better
+    for rowid, score in connection.execute(
+        "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ?", (phrase,)
+    ):
+        scores[rowid] = scores.get(rowid, 0.0) + score * scale
+
+
+def _best(
+    connection: sqlite3.Connection,
+    scores: dict[int, float],
+    limit: int,
+    roots: set[str],
+    among: Collection[str] | None,
+) -> list[Hit]:
+    """The `limit` best of `scores` (by rowid) under `roots` and among `among`, best
+    first, ties by id: ids are looked up in batches down the ranking until no later file
+    can enter it."""
+    if not scores:
+        return []
+    ranked = sorted(scores.items(), key=lambda item: -item[1])
+    found: list[tuple[float, str]] = []
+    batch = max(limit * 4, 256)
+    for first in range(0, len(ranked), batch):
+        part = ranked[first : first + batch]
+        if len(found) >= limit and part[0][1] < sorted(s for s, _ in found)[-limit]:
+            break  # no later file can enter the best
+        names = _ids(connection, [rowid for rowid, _ in part], roots)
+        for rowid, score in part:
+            key = names.get(rowid)
+            if key is not None and (among is None or key in among):
+                found.append((score, key))
+    found.sort(key=lambda item: (-item[0], item[1]))
+    return [Hit(key, score) for score, key in found[:limit]]
+
+
+def _ids(connection: sqlite3.Connection, rowids: list[int], roots: set[str]) -> dict[int, str]:
+    """The ids of the files at `rowids` under `roots`."""
+    marks = ",".join("?" * len(rowids))
+    rows = connection.execute(f"SELECT rowid, root, id FROM files WHERE rowid IN ({marks})", rowids)
+    return {int(rowid): str(key) for rowid, root, key in rows if root in roots}
