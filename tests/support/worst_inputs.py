@@ -98,7 +98,6 @@ WORST: dict[str, Worst] = {
     "memtab.agent_server.config_files.toml_tables:_STRINGS[3]": M("'", "a", "\n"),
     "memtab.agent_server.config_files.toml_tables:_PLAIN": M("", "a", "["),
     "memtab.agent_server.config_files.toml_tables:_SCALAR": M("", "a", "#"),
-    "memtab.agent_server.ranked_search:_WORD": F("", "a_"),
     "memtab.search_index.ranking:_WORD": F("", "a_"),
     "memtab.agent_server.service:_CLIENT_NAME": F("", "a!"),
     # blame

@@ -2,19 +2,20 @@
 through the store) and the other agents' memory Memtab found (`memtab.sources`) that the
 session reads (`keep`).
 
-The first call lists and indexes everything, and starts watching the scope roots
-(watchdog); later calls answer from memory. When a watched root reported a change (or,
-unwatched, when the listing is older than `REFRESH_S`; in any case every `FULL_RELIST_S`,
-which also re-reads the other agents' sources), a call starts a re-listing on a background
-thread and answers from what it has: a change made outside shows by the next call but
-one, and no search waits for 20,000 files to be walked (docs/formats.md §22.3). A change
-this server made is listed again at once, before the next answer (`invalidate`). A re-listing reads
-only the files whose stat changed: their descriptions are remembered per root
-(`store.description_cache.KnownFiles`, first loaded from the window's cache), their texts
-by the index's stamps. A file's text is what `view` would show of it
-(`store.files.read_file_content`, by the one readability rule): a file over the cap,
-binary, with other hard links, or no longer a regular file is found by its path and
-description only, never snippeted.
+The first call lists everything, brings the home's search index on disk up to date
+(`memtab.search_index`: only the files changed since any Memtab last indexed them are
+read) and starts watching the scope roots (watchdog). A later call lists again first when
+a watched root reported a change (or, unwatched, every call), so a file changed or
+deleted outside is answered as it is now; every `FULL_RELIST_S` a re-listing also re-reads
+the other agents' sources, in the background (docs/formats.md §22.3, §22.11). A change
+this server made is listed again at once, before the next answer (`invalidate`). A
+re-listing reads only the files whose stat changed: their descriptions are remembered per
+root (`store.description_cache.KnownFiles`, first loaded from the window's cache), their
+texts by the index's stamps. Indexing what no index holds yet takes at most
+`INDEXING_BUDGET_S` of a call: the rest goes on in the background, and answers say how
+many files are not searched yet. A file's text is what `view` would show of it (by the
+one readability rule): a file over the cap, binary, with other hard links, or no longer
+a regular file is found by its path and description only, never snippeted.
 """
 
 from __future__ import annotations
@@ -46,14 +47,15 @@ from watchdog.events import (
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
-from memtab.agent_server.ranked_search import Document, RankedIndex, best_line
 from memtab.fs.records import Record
+from memtab.search_index.index import IndexedFile, SearchIndex, Stamp
+from memtab.search_index.ranking import best_line
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, is_shown
 from memtab.sources.listing import list_source, source_file_row
 from memtab.sources.model import Source
 from memtab.store.description_cache import DescriptionCache, KnownFiles
-from memtab.store.files import MAX_FILE_BYTES, ScopeListing, list_scope, read_file_content
+from memtab.store.files import MAX_FILE_BYTES, ScopeListing, list_scope
 from memtab.store.paths import SCOPE_ORDER, too_deep_words
 from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.memory import MemoryStore
@@ -61,7 +63,8 @@ from memtab.watch.observers import watching_any_depth
 
 logger = logging.getLogger(__name__)
 
-REFRESH_S = 2.0
+# How long a call may spend indexing files no index holds yet before it answers.
+INDEXING_BUDGET_S = 2.0
 _NOT_CHANGES = frozenset({EVENT_TYPE_OPENED, EVENT_TYPE_CLOSED_NO_WRITE, EVENT_TYPE_ATTRIB})
 # What the watch asks the kernel for: changes only. Every read of a watched file (the
 # catalog's own, for snippets and indexing) would otherwise wake the watcher, and an
@@ -84,11 +87,14 @@ MAX_LIMIT = 100
 
 @dataclass(frozen=True, slots=True)
 class _Entry:
-    """A listed file: its row (as `list` shows it) and where its text is (None: unread;
-    `linked`: a link another agent's layout lets Memtab read through)."""
+    """A listed file: its row (as `list` shows it), the root it was listed under, where
+    its text is (None: unread; `linked`: a link another agent's layout lets Memtab read
+    through) and its stamp (None: not to be trusted, `search_index.IndexedFile`)."""
 
     row: FileRow
+    root: str
     physical: str | None
+    stamp: Stamp | None
     linked: bool = False
 
 
@@ -129,7 +135,10 @@ class MemoryCatalog:
         self._entries: dict[str, _Entry] = {}
         self._notes: tuple[str, ...] = ()
         self._listed_at: float | None = None
-        self._index = RankedIndex()
+        self._index: SearchIndex | None = None  # opened by the first listing
+        self._roots: tuple[str, ...] = ()
+        self._indexing: threading.Thread | None = None
+        self._unindexed = 0  # files left to the background indexing
         self._lock = threading.Lock()
         self._listing = threading.Lock()
         self._known: dict[str, dict[str, object]] | None = None  # per root, as last seen
@@ -137,11 +146,16 @@ class MemoryCatalog:
         self._changed = threading.Event()  # a watched root reported a change
 
     def close(self) -> None:
-        """Stop watching (the server ends)."""
+        """Stop watching and indexing (the server ends)."""
         if self._observer is not None:
             self._observer.stop()
             self._observer.join(timeout=2)
             self._observer = None
+        if self._indexing is not None:
+            self._indexing.join()
+        if self._index is not None:
+            self._index.close()
+            self._index = None
 
     def invalidate(self) -> None:
         """List again before the next answer (this server changed a file)."""
@@ -149,8 +163,15 @@ class MemoryCatalog:
 
     def notes(self) -> tuple[str, ...]:
         """What the listing left out and why (folders past the depth memory paths go to,
-        docs/formats.md §5), for an answer to say."""
-        return self._notes
+        docs/formats.md §5; files not indexed yet, §22.11), for an answer to say."""
+        unindexed = self._unindexed
+        if not unindexed:
+            return self._notes
+        words = (
+            f"Still indexing: {unindexed} file{'s' if unindexed != 1 else ''} not searched "
+            "yet (the first search of this home); search again in a moment for all of them"
+        )
+        return (*self._notes, words)
 
     def rows(self, *, scope: str | None = None) -> list[FileRow]:
         """Every file (in `scope`, when given), as `memtab list --json` shows it (other
@@ -168,13 +189,16 @@ class MemoryCatalog:
             among = None
             if scope:
                 among = {k for k, entry in self._entries.items() if _in_scope(entry.row, scope)}
-            hits = [
-                (hit, self._entries[hit.id])
-                for hit in self._index.search(query, limit=limit, among=among)
-            ]
+            entries, roots, index = self._entries, self._roots, self._index
+        assert index is not None  # opened by the first listing
+        hits = [
+            (hit, entries[hit.id])
+            for hit in index.search(query, roots, limit=limit, among=among)
+            if hit.id in entries  # indexed by another process since this listing
+        ]
         results = []
         for hit, entry in hits:
-            found = best_line(_text(entry), query)
+            found = best_line(index.text(entry.root, hit.id), query)
             results.append(
                 SearchHit(
                     path=hit.id,
@@ -188,19 +212,22 @@ class MemoryCatalog:
         return results
 
     def _fresh(self) -> None:
-        """List now when nothing (or a change of ours) is listed; in the background when
-        the listing is merely old."""
+        """List now when nothing (or a change of ours, or one a watched root reported) is
+        listed, or when nothing watches; in the background when the listing is merely old.
+        While the first indexing goes on in the background, answer from what it did."""
+        if self._indexing is not None and self._indexing.is_alive():
+            return
         listed_at = self._listed_at
-        if listed_at is None:
+        if listed_at is None or self._changed.is_set() or self._observer is None:
             with self._listing:
-                if self._listed_at is None:
+                if (
+                    self._listed_at is None
+                    or self._changed.is_set()
+                    or (self._observer is None and self._listed_at == listed_at)
+                ):
                     self._relist()
             return
-        age = self._clock() - listed_at
-        if self._observer is not None and self._changed.is_set():
-            stale = True
-        else:
-            stale = age >= (FULL_RELIST_S if self._observer is not None else REFRESH_S)
+        stale = self._clock() - listed_at >= FULL_RELIST_S
         if not stale or not self._background:
             return
         if self._listing.acquire(blocking=False):
@@ -222,18 +249,50 @@ class MemoryCatalog:
         started = self._clock()
         self._changed.clear()
         entries, notes = self._list()
-        documents = [
-            Document(key, f"{key}\n{entry.row.description}", _stamp(entry.row))
+        files = [
+            IndexedFile(
+                entry.root,
+                key,
+                f"{key}\n{entry.row.description}",
+                entry.physical,
+                entry.stamp,
+                entry.linked,
+            )
             for key, entry in entries.items()
         ]
+        roots = tuple(dict.fromkeys(entry.root for entry in entries.values()))
+        if self._index is None:
+            self._index = SearchIndex.of_home(self.store.home.root)
+        refreshed = self._index.refresh(files, roots, budget_s=INDEXING_BUDGET_S)
         with self._lock:
-            read = self._index.update(documents, lambda key: _text(entries[key]))
             self._entries = entries
             self._notes = notes
+            self._roots = roots
+            self._unindexed = refreshed.pending
         self._listed_at = started
-        logger.debug("catalog: %d files, %d (re)indexed", len(entries), read)
+        logger.debug("catalog: %d files, %d (re)indexed", len(entries), refreshed.read)
+        if refreshed.pending:
+            self._indexing = threading.Thread(
+                target=self._index_the_rest,
+                args=(self._index, files, roots),
+                name="memtab-mcp-indexing",
+                daemon=True,
+            )
+            self._indexing.start()
         if self._observer is None and self._background:
             self._watch()
+
+    def _index_the_rest(
+        self, index: SearchIndex, files: list[IndexedFile], roots: tuple[str, ...]
+    ) -> None:
+        """Background: index what the first call's budget left, then have the next call
+        list again (what changed meanwhile)."""
+        try:
+            index.refresh(files, roots)
+        except Exception:  # the next listing tries again
+            logger.exception("catalog: indexing failed")
+        self._unindexed = 0
+        self._changed.set()
 
     def _watch(self) -> None:
         """Watch the available scope roots that exist (recursively); others are re-listed
@@ -273,10 +332,12 @@ class MemoryCatalog:
         files = [
             (roots[listing.scope.value], file) for listing in listings for file in listing.files
         ]
+        known = self._known or {}
         for (root, file), row in zip(files, file_rows(listings, self.store), strict=True):
             readable = file.editable  # view refuses a binary or over-cap file
             physical = os.path.join(root, *file.path.segments) if readable else None
-            entries[row.path] = _Entry(row, physical)
+            seen = known.get(root, {}).get("/".join(file.path.segments))
+            entries[row.path] = _Entry(row, root, physical, _stamp(seen))
         if self._sources is not None:
             # Only the sources kept are listed: a session reads its project's, not every one.
             found = discover(self._sources()).sources
@@ -287,7 +348,11 @@ class MemoryCatalog:
                     readable = source_file.size_bytes <= MAX_FILE_BYTES
                     physical = os.fspath(source_file.physical) if readable else None
                     row = source_file_row(source_file)
-                    entries[source_file.id] = _Entry(row, physical, source_file.linked)
+                    # Sources are stamped by their listing's size and time alone.
+                    stamp = (source_file.size_bytes, source_file.modified_at_ms, 0, 0)
+                    entries[source_file.id] = _Entry(
+                        row, source_file.source_id, physical, stamp, source_file.linked
+                    )
         return entries, tuple(notes)
 
     def _store_listings(self) -> tuple[list[ScopeListing], dict[str, str]]:
@@ -326,20 +391,13 @@ class _ChangeFlag(FileSystemEventHandler):
             self._flag.set()
 
 
-def _text(entry: _Entry) -> str:
-    """The text `view` would show of a listed file (the one readability rule, the cap, no
-    NUL), "" when it would refuse it."""
-    if entry.physical is None:
-        return ""
-    try:
-        content = read_file_content(entry.physical, follow_link=entry.linked)
-    except OSError:
-        return ""
-    return "" if content.over_cap or content.binary else content.content
-
-
-def _stamp(row: FileRow) -> tuple[int, int]:
-    return row.size_bytes, row.modified_at or 0
+def _stamp(seen: object) -> Stamp | None:
+    """A store file's stamp, from what its listing remembered of it (`KnownFiles.seen`:
+    size, mtime, ctime, inode first); None when it did not (changed too recently)."""
+    if type(seen) is not list or len(seen) < 4:
+        return None
+    size, mtime_ns, ctime_ns, inode = seen[:4]
+    return int(size), int(mtime_ns), int(ctime_ns), int(inode)
 
 
 def _in_scope(row: FileRow, scope: str) -> bool:

@@ -1,0 +1,120 @@
+"""`search` over the home's index on disk: a server started anew reads only the files
+changed since the last one indexed them; a change made outside is answered by the next
+search once the watch has seen it, a deleted file no more; with nothing indexed yet, the
+first answer comes within its budget and says indexing goes on (docs/formats.md §22.11)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtab.agent_server import catalog as catalog_module
+from memtab.agent_server.service import MemoryService
+from memtab.search_index import index as index_module
+from memtab.store import description_cache
+from memtab.store import files as store_files
+from memtab.store.home import Home
+
+
+def _service(home: Home) -> MemoryService:
+    return MemoryService(home, None, writes="off", other_agents=False)
+
+
+def _paths(service: MemoryService, query: str) -> list[str]:
+    answer = service.call("search", {"query": query, "limit": 100}, "test")
+    assert answer.error is None, answer.error
+    return sorted(hit["path"] for hit in json.loads(answer.text)["results"])
+
+
+def _home(tmp_path: Path, count: int) -> Home:
+    home = Home(tmp_path / "home")
+    home.global_root.mkdir(parents=True)
+    for number in range(count):
+        (home.global_root / f"n{number:03d}.md").write_text(f"note {number} about kestrel\n")
+    return home
+
+
+def test_a_new_server_reads_only_the_files_changed_since_the_last_indexed_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    home = _home(tmp_path, 30)
+    first = _service(home)
+    assert len(_paths(first, "kestrel")) == 30
+    first.catalog.close()
+    (home.global_root / "n007.md").write_text("note 7 about osprey now\n")
+    reads: list[str] = []
+    original = store_files.read_file_in
+
+    def counting(directory: Any, name: str) -> Any:
+        reads.append(name)
+        return original(directory, name)
+
+    monkeypatch.setattr(store_files, "read_file_in", counting)
+    second = _service(home)
+    try:
+        assert _paths(second, "osprey") == ["/memories/global/n007.md"]
+        assert len(_paths(second, "kestrel")) == 29
+        assert reads == ["n007.md"]
+    finally:
+        second.catalog.close()
+
+
+def test_a_change_made_outside_is_answered_by_the_next_search_once_watched(
+    tmp_path: Path,
+) -> None:
+    home = _home(tmp_path, 3)
+    service = _service(home)
+    try:
+        assert len(_paths(service, "kestrel")) == 3
+        (home.global_root / "n001.md").write_text("now about osprey\n")
+        (home.global_root / "n002.md").unlink()
+        deadline = time.monotonic() + 30
+        while not service.catalog._changed.is_set():  # the watch has seen it
+            assert time.monotonic() < deadline, "the watch never saw the change"
+            time.sleep(0.01)
+        assert _paths(service, "kestrel") == ["/memories/global/n000.md"]
+        assert _paths(service, "osprey") == ["/memories/global/n001.md"]
+    finally:
+        service.catalog.close()
+
+
+def test_with_nothing_indexed_the_first_answer_says_indexing_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(catalog_module, "INDEXING_BUDGET_S", 0.0)  # one transaction
+    monkeypatch.setattr(index_module, "CHUNK_FILES", 1)
+    home = _home(tmp_path, 3)
+    go_on = threading.Event()
+    original = store_files.read_file_in
+
+    def held(directory: Any, name: str) -> Any:
+        if threading.current_thread().name == "memtab-mcp-indexing":
+            assert go_on.wait(30), "never let go on"
+        return original(directory, name)
+
+    monkeypatch.setattr(store_files, "read_file_in", held)
+    service = _service(home)
+    try:
+        answer = json.loads(service.call("search", {"query": "kestrel"}, "test").text)
+        assert [hit["path"] for hit in answer["results"]] == ["/memories/global/n000.md"]
+        assert answer["notes"] == [
+            "Still indexing: 2 files not searched yet (the first search of this home); "
+            "search again in a moment for all of them"
+        ]
+        go_on.set()
+        deadline = time.monotonic() + 30
+        while len(_paths(service, "kestrel")) < 3:
+            assert time.monotonic() < deadline, "the indexing never finished"
+            time.sleep(0.01)
+        final = json.loads(service.call("search", {"query": "kestrel"}, "test").text)
+        assert "notes" not in final
+    finally:
+        go_on.set()
+        service.catalog.close()
