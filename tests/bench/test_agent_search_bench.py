@@ -1,19 +1,27 @@
-"""Benchmark: the MCP server's ranked `search` over 20,000 memory files (issue 38's target:
-p95 under 100 ms once warm).
+"""Benchmark: the MCP server's ranked `search` over 20,000 memory files in three scopes
+(issue 54's targets: a fresh server's first search with the index on disk ≤ 2× `grep -rli`
+of one word over the same folders; with no index yet, an answer within its budget saying
+indexing goes on; warm p95 ≤ 20 ms).
 
 Run: .venv/bin/python -m pytest --bench tests/bench/test_agent_search_bench.py -s
 
-Measures what a tool call costs inside the server (`MemoryService.call`, JSON included):
-the first call (lists the three scopes and indexes every file), then 300 queries of one
-to three words — common, rare and absent ones — over the warm index while the catalog
-re-lists in the background every 2 s as it does in use, and the time a re-listing takes.
-The files' words follow a Zipf law over a 3,000-word vocabulary, so postings are as
-uneven as in real notes.
+In one run, against the grep floor measured in it (warm page cache, median of 3): a
+`memtab mcp` child's first `search`, timed from its request once `initialize` is
+answered, with no index yet and then (three fresh children) with the index on disk; the
+time to index everything; then what a tool call costs inside the server
+(`MemoryService.call`, JSON included) over 300 queries of one to three words — common,
+rare and absent ones. The files' words follow a Zipf law over a 3,000-word vocabulary, so
+postings are as uneven as in real notes; the files are older than the racy margin
+(formats §15.4), as a home's are.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 import time
 
 import pytest
@@ -49,7 +57,67 @@ def big_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
         folder = roots[index % 3] / f"area{index % 40:02d}"
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"note{index:05d}.md").write_text(_note(rng, index), encoding="utf-8")
+    time.sleep(2.1)  # past the racy margin (formats §15.4): a home's files are older
     return home
+
+
+def _roots(home: Home) -> list[str]:
+    return [
+        os.fspath(root)
+        for root in (home.global_root, home.project_root(PROJECT), home.workspace_root(WORKSPACE))
+    ]
+
+
+def _grep_s(home: Home) -> float:
+    """`grep -rli` of one word over the three scopes, warm (median of 3 after one)."""
+    command = ["grep", "-rli", "w2999", *_roots(home)]
+    subprocess.run(command, stdout=subprocess.DEVNULL, check=False)
+    timings = []
+    for _ in range(3):
+        started = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, check=False)
+        timings.append(time.perf_counter() - started)
+    return median(timings)
+
+
+def _send(child: subprocess.Popen[bytes], message: dict[str, object]) -> None:
+    assert child.stdin is not None
+    child.stdin.write(json.dumps(message).encode() + b"\n")
+    child.stdin.flush()
+
+
+def _answer(child: subprocess.Popen[bytes], request_id: int) -> dict[str, object]:
+    assert child.stdout is not None
+    while True:
+        message = json.loads(child.stdout.readline())
+        if message.get("id") == request_id:
+            return dict(message)
+
+
+def _first_search_s(home: Home, query: str) -> tuple[float, str]:
+    """A fresh `memtab mcp`'s first search, from its request (once `initialize` is
+    answered) to its answer; and the answer's text."""
+    command = [sys.executable, "-m", "memtab", "mcp", "--home", os.fspath(home.root)]
+    command += ["--workspace", WORKSPACE, "--writes", "off"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE) as child:
+        _send(child, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "bench", "version": "1"},
+        }})  # fmt: skip
+        _answer(child, 1)
+        _send(child, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        started = time.perf_counter()
+        _send(child, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "search", "arguments": {"query": query},
+        }})  # fmt: skip
+        answer = _answer(child, 2)
+        elapsed = time.perf_counter() - started
+        assert child.stdin is not None
+        child.stdin.close()
+        child.wait(120)
+    result = answer["result"]
+    assert isinstance(result, dict)
+    return elapsed, str(result["content"][0]["text"])
 
 
 def _query(rng: random.Random) -> str:
@@ -60,12 +128,21 @@ def _query(rng: random.Random) -> str:
 
 
 def test_ranked_search_over_20000_files(big_home: Home) -> None:
+    grep_s = _grep_s(big_home)
+    cold_s, cold_text = _first_search_s(big_home, "w1 w2000")
+    assert "Still indexing" in cold_text
     workspace = load_registry(big_home).require_workspace(WORKSPACE)
     service = MemoryService(big_home, workspace, writes="off", other_agents=False)
     started = time.perf_counter()
-    first = service.call("search", {"query": "w1 w2000"}, None)
-    cold_s = time.perf_counter() - started
-    assert first.error is None and '"results"' in first.text
+    while "Still indexing" in service.call("search", {"query": "w1"}, None).text:
+        time.sleep(0.1)
+    indexed_s = time.perf_counter() - started
+    while not service.catalog.warm:  # the postings in memory, filled in the background
+        time.sleep(0.1)
+    warm_s = time.perf_counter() - started - indexed_s
+    warm_first = [_first_search_s(big_home, "w1 w2000") for _ in range(3)]
+    assert all("Still indexing" not in text for _, text in warm_first)
+    first_s = median([elapsed for elapsed, _ in warm_first])
     rng = random.Random(7)
     timings, cpu = [], []
     for _ in range(QUERIES):
@@ -75,19 +152,32 @@ def test_ranked_search_over_20000_files(big_home: Home) -> None:
         timings.append((time.perf_counter() - started) * 1000)
         cpu.append((time.thread_time() - started_cpu) * 1000)
         assert answer.error is None
-        time.sleep(0.02)  # a model's pace is slower still: the background re-listing runs
+        time.sleep(0.02)  # a model's pace is slower still
     service.catalog.invalidate()
     started = time.perf_counter()
     service.catalog.rows()
     relist_s = time.perf_counter() - started
     service.catalog.close()
+    load = os.getloadavg()[0]
+    record(
+        "mcp-first-search-20k",
+        Row(
+            f"a fresh `memtab mcp`'s first search, {FILES:,} files in three scopes, the index "
+            f"on disk: median of 3, request → answer (load {load:.1f}; with no index yet "
+            f"{cold_s:.1f} s, saying it is indexing; indexing the rest {indexed_s:.1f} s)",
+            f"{first_s * 1000:.0f} ms",
+            "≤ 2× grep",
+            floor=f"{grep_s * 1000:.0f} ms (grep -rli of one word, warm)",
+            ratio=first_s / grep_s,
+        ),
+    )
     record(
         "mcp-search-20k",
         Row(
-            f"`memtab mcp` search, {FILES:,} files, warm: p50 / p95 "
-            f"(first call {cold_s:.1f} s; re-listing {relist_s:.2f} s, in the background)",
+            f"`memtab mcp` search, {FILES:,} files, warm: p50 / p95 (load {load:.1f}; the "
+            f"postings filled {warm_s:.1f} s after; a re-listing after a change {relist_s:.2f} s)",
             f"{median(timings):.1f} / {p95(timings):.1f} ms "
             f"(CPU {median(cpu):.1f} / {p95(cpu):.1f} ms)",
-            "p95 < 100 ms",
+            "p95 ≤ 20 ms",
         ),
     )

@@ -10,7 +10,8 @@ deleted outside is answered as it is now; every `FULL_RELIST_S` a re-listing als
 the other agents' sources, in the background (docs/formats.md §22.3, §22.11). A change
 this server made is listed again at once, before the next answer (`invalidate`). A
 re-listing reads only the files whose stat changed: their descriptions are remembered per
-root (`store.description_cache.KnownFiles`, first loaded from the window's cache), their
+root (`store.description_cache.KnownFiles`, first loaded from the home's cache, which the
+first listing saves too), their
 texts by the index's stamps. Indexing what no index holds yet takes at most
 `INDEXING_BUDGET_S` of a call: the rest goes on in the background, and answers say how
 many files are not searched yet. A file's text is what `view` would show of it (by the
@@ -49,6 +50,7 @@ from watchdog.observers.api import BaseObserver
 
 from memtab.fs.records import Record
 from memtab.search_index.index import IndexedFile, SearchIndex, Stamp
+from memtab.search_index.postings import Document, Postings
 from memtab.search_index.ranking import best_line
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, is_shown
@@ -139,6 +141,9 @@ class MemoryCatalog:
         self._roots: tuple[str, ...] = ()
         self._indexing: threading.Thread | None = None
         self._unindexed = 0  # files left to the background indexing
+        self._closing = threading.Event()
+        self._postings: Postings | None = None  # the warm ranking, once filled
+        self._warming: threading.Thread | None = None
         self._lock = threading.Lock()
         self._listing = threading.Lock()
         self._known: dict[str, dict[str, object]] | None = None  # per root, as last seen
@@ -151,8 +156,10 @@ class MemoryCatalog:
             self._observer.stop()
             self._observer.join(timeout=2)
             self._observer = None
-        if self._indexing is not None:
-            self._indexing.join()
+        self._closing.set()  # the indexing stops after its transaction, the postings at once
+        for thread in (self._indexing, self._warming):
+            if thread is not None:
+                thread.join()
         if self._index is not None:
             self._index.close()
             self._index = None
@@ -160,6 +167,11 @@ class MemoryCatalog:
     def invalidate(self) -> None:
         """List again before the next answer (this server changed a file)."""
         self._listed_at = None
+
+    @property
+    def warm(self) -> bool:
+        """Whether calls rank in memory (the postings are filled) rather than in the file."""
+        return self._postings is not None
 
     def notes(self) -> tuple[str, ...]:
         """What the listing left out and why (folders past the depth memory paths go to,
@@ -190,10 +202,15 @@ class MemoryCatalog:
             if scope:
                 among = {k for k, entry in self._entries.items() if _in_scope(entry.row, scope)}
             entries, roots, index = self._entries, self._roots, self._index
+            ranked = None
+            if self._postings is not None:
+                ranked = self._postings.search(query, limit=limit, among=among)
         assert index is not None  # opened by the first listing
+        if ranked is None:
+            ranked = index.search(query, roots, limit=limit, among=among)
         hits = [
             (hit, entries[hit.id])
-            for hit in index.search(query, roots, limit=limit, among=among)
+            for hit in ranked
             if hit.id in entries  # indexed by another process since this listing
         ]
         results = []
@@ -263,12 +280,20 @@ class MemoryCatalog:
         roots = tuple(dict.fromkeys(entry.root for entry in entries.values()))
         if self._index is None:
             self._index = SearchIndex.of_home(self.store.home.root)
-        refreshed = self._index.refresh(files, roots, budget_s=INDEXING_BUDGET_S)
+        index = self._index
+        refreshed = index.refresh(files, roots, budget_s=INDEXING_BUDGET_S)
         with self._lock:
             self._entries = entries
             self._notes = notes
             self._roots = roots
             self._unindexed = refreshed.pending
+            if self._postings is not None:
+                self._postings.update(_documents(entries), _text_of(index, entries))
+        if not refreshed.pending and self._warming is None and self._background:
+            self._warming = threading.Thread(
+                target=self._warm, args=(index,), name="memtab-mcp-postings", daemon=True
+            )
+            self._warming.start()
         self._listed_at = started
         logger.debug("catalog: %d files, %d (re)indexed", len(entries), refreshed.read)
         if refreshed.pending:
@@ -282,13 +307,28 @@ class MemoryCatalog:
         if self._observer is None and self._background:
             self._watch()
 
+    def _warm(self, index: SearchIndex) -> None:
+        """Background: fill the postings warm calls rank by, from the texts the index holds
+        (no file is read), then bring them to the latest listing."""
+        postings = Postings()
+        entries = self._entries
+        try:
+            postings.update(_documents(entries), _text_of(index, entries, self._closing))
+            with self._lock:
+                if self._entries is not entries:
+                    entries = self._entries
+                    postings.update(_documents(entries), _text_of(index, entries))
+                self._postings = postings
+        except _ClosingError:
+            return
+
     def _index_the_rest(
         self, index: SearchIndex, files: list[IndexedFile], roots: tuple[str, ...]
     ) -> None:
         """Background: index what the first call's budget left, then have the next call
         list again (what changed meanwhile)."""
         try:
-            index.refresh(files, roots)
+            index.refresh(files, roots, stop=self._closing)
         except Exception:  # the next listing tries again
             logger.exception("catalog: indexing failed")
         self._unindexed = 0
@@ -357,7 +397,8 @@ class MemoryCatalog:
 
     def _store_listings(self) -> tuple[list[ScopeListing], dict[str, str]]:
         """The store's scopes listed, each file read only if its stat changed since the
-        last listing (the first one recalls the window's description cache)."""
+        last listing (the first one recalls the home's description cache, the window's
+        and the last server's, and saves what it read: the next server reads none)."""
         cache = DescriptionCache.of_home(self.store.home.root) if self._known is None else None
         known_now: dict[str, dict[str, object]] = {}
         listings: list[ScopeListing] = []
@@ -375,6 +416,8 @@ class MemoryCatalog:
             known_now[key] = known.seen
             roots[scope.value] = key
         self._known = known_now
+        if cache is not None:
+            cache.save()
         return listings, roots
 
 
@@ -389,6 +432,30 @@ class _ChangeFlag(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type not in _NOT_CHANGES:
             self._flag.set()
+
+
+class _ClosingError(Exception):
+    """The catalog closes: the postings are not filled."""
+
+
+def _documents(entries: dict[str, _Entry]) -> list[Document]:
+    return [
+        Document(key, f"{key}\n{entry.row.description}", entry.stamp)
+        for key, entry in entries.items()
+    ]
+
+
+def _text_of(
+    index: SearchIndex, entries: dict[str, _Entry], closing: threading.Event | None = None
+) -> Callable[[str], str]:
+    """How the postings read a file's text: from the index (_ClosingError once `closing` is set)."""
+
+    def text(key: str) -> str:
+        if closing is not None and closing.is_set():
+            raise _ClosingError
+        return index.text(entries[key].root, key)
+
+    return text
 
 
 def _stamp(seen: object) -> Stamp | None:

@@ -59,7 +59,7 @@ _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files (rowid INTEGER PRIMARY KEY, root TEXT NOT NULL, id TEXT NOT NULL,"
     " size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, inode INTEGER, UNIQUE (root, id))",
-    "CREATE VIRTUAL TABLE docs USING fts5(label, body, tokenize = 'unicode61 remove_diacritics 2')",
+    "CREATE VIRTUAL TABLE docs USING fts5(label, body, tokenize = 'unicode61 remove_diacritics 0')",
 )
 
 
@@ -135,22 +135,27 @@ class SearchIndex:
         roots: Collection[str],
         *,
         budget_s: float | None = None,
+        stop: threading.Event | None = None,
     ) -> Refreshed:
         """Make the index hold exactly `files` under `roots` (other roots' rows are other
         processes' business: another workspace's server shares the file): rows of files
         gone or changed out first, then the changed files read and indexed, a transaction of
-        `CHUNK_FILES` at a time, until `budget_s` is spent (None: all)."""
+        `CHUNK_FILES` at a time, until `budget_s` is spent (None: all) or `stop` is set."""
         with self._write_lock:
             try:
-                return self._refresh(files, roots, budget_s)
+                return self._refresh(files, roots, budget_s, stop)
             except sqlite3.DatabaseError as error:
                 if error.sqlite_errorcode not in _DAMAGED:
                     raise
                 self._rebuild(f"damaged ({error})")
-                return self._refresh(files, roots, budget_s)
+                return self._refresh(files, roots, budget_s, stop)
 
     def _refresh(
-        self, files: Sequence[IndexedFile], roots: Collection[str], budget_s: float | None
+        self,
+        files: Sequence[IndexedFile],
+        roots: Collection[str],
+        budget_s: float | None,
+        stop: threading.Event | None,
     ) -> Refreshed:
         started = self._clock()
         connection = self._writer
@@ -178,7 +183,8 @@ class SearchIndex:
             with self._transaction():
                 for file in changed[first : first + CHUNK_FILES]:
                     read += _index(connection, file)
-            if budget_s is not None and self._clock() - started >= budget_s:
+            spent = budget_s is not None and self._clock() - started >= budget_s
+            if spent or (stop is not None and stop.is_set()):
                 return Refreshed(read, max(0, len(changed) - first - CHUNK_FILES))
         return Refreshed(read, 0)
 

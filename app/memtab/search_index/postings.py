@@ -1,0 +1,104 @@
+"""The postings a warm server ranks by, in memory: the same BM25 as the index on disk
+(`search_index.ranking`, docs/formats.md §22.3), without its per-file cost.
+
+FTS5's `bm25()` costs ~2 µs a matching file, so a word in every one of 20,000 files takes
+~40 ms on a quiet machine; these postings (term → {file: count}) take a dict walk. A
+server fills them in the background from the texts the index on disk holds (no file is
+read) once its first answer is given, and keeps them fresh by the same stamps; until then
+it answers from the index (`catalog`). The postings keep no text.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from memtab.search_index.index import Hit
+from memtab.search_index.ranking import K1, LABEL_WEIGHT, B, idf, tokens
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A file as the postings see it: its id (virtual path or source file id), the words
+    that name it (path, description), and its stamp (None: read again every time)."""
+
+    id: str
+    label: str
+    stamp: tuple[int, ...] | None
+
+
+class Postings:
+    """BM25 postings over a changing set of files (use from one thread at a time)."""
+
+    def __init__(self) -> None:
+        self._postings: dict[str, dict[str, int]] = {}
+        self._lengths: dict[str, int] = {}
+        self._stamps: dict[str, tuple[int, ...] | None] = {}
+        self._terms: dict[str, tuple[str, ...]] = {}
+        self._total_length = 0
+
+    def __len__(self) -> int:
+        return len(self._lengths)
+
+    def update(self, documents: Iterable[Document], read_text: Callable[[str], str]) -> int:
+        """Make the index hold exactly `documents`: re-index those whose stamp changed
+        (their text from `read_text(id)`), drop the others. How many were (re)read."""
+        seen: set[str] = set()
+        read = 0
+        for document in documents:
+            seen.add(document.id)
+            if document.stamp is not None and self._stamps.get(document.id) == document.stamp:
+                continue
+            self._remove(document.id)
+            self._add(document, read_text(document.id))
+            read += 1
+        for gone in [doc_id for doc_id in self._lengths if doc_id not in seen]:
+            self._remove(gone)
+        return read
+
+    def search(self, query: str, *, limit: int, among: set[str] | None = None) -> list[Hit]:
+        """The best `limit` documents for `query` (only `among` when given), best first;
+        ties by id, so the order is stable."""
+        terms = list(dict.fromkeys(tokens(query)))
+        count = len(self._lengths)
+        if not terms or not count:
+            return []
+        average = self._total_length / count or 1.0
+        scores: dict[str, float] = {}
+        for term in terms:
+            postings = self._postings.get(term)
+            if not postings:
+                continue
+            weight = idf(count, len(postings))
+            for doc_id, frequency in postings.items():
+                if among is not None and doc_id not in among:
+                    continue
+                norm = K1 * (1 - B + B * self._lengths[doc_id] / average)
+                gain = weight * frequency * (K1 + 1) / (frequency + norm)
+                scores[doc_id] = scores.get(doc_id, 0.0) + gain
+        best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], item[0]))
+        return [Hit(doc_id, score) for doc_id, score in best]
+
+    def _add(self, document: Document, text: str) -> None:
+        words = tokens(text) + tokens(document.label) * LABEL_WEIGHT
+        counts = Counter(words)
+        for term, frequency in counts.items():
+            self._postings.setdefault(term, {})[document.id] = frequency
+        self._terms[document.id] = tuple(counts)
+        self._lengths[document.id] = len(words)
+        self._stamps[document.id] = document.stamp
+        self._total_length += len(words)
+
+    def _remove(self, doc_id: str) -> None:
+        length = self._lengths.pop(doc_id, None)
+        if length is None:
+            return
+        self._total_length -= length
+        del self._stamps[doc_id]
+        for term in self._terms.pop(doc_id):
+            postings = self._postings[term]
+            del postings[doc_id]
+            if not postings:
+                del self._postings[term]
