@@ -127,6 +127,7 @@ def _query(rng: random.Random) -> str:
     return rng.choice(shapes)
 
 
+@pytest.mark.timeout(1800)  # indexing and filling the postings take minutes under load
 def test_ranked_search_over_20000_files(big_home: Home) -> None:
     grep_s = _grep_s(big_home)
     cold_s, cold_text = _first_search_s(big_home, "w1 w2000")

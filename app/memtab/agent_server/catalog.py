@@ -289,11 +289,8 @@ class MemoryCatalog:
             self._unindexed = refreshed.pending
             if self._postings is not None:
                 self._postings.update(_documents(entries), _text_of(index, entries))
-        if not refreshed.pending and self._warming is None and self._background:
-            self._warming = threading.Thread(
-                target=self._warm, args=(index,), name="memtab-mcp-postings", daemon=True
-            )
-            self._warming.start()
+        if not refreshed.pending:
+            self._start_warming(index)
         self._listed_at = started
         logger.debug("catalog: %d files, %d (re)indexed", len(entries), refreshed.read)
         if refreshed.pending:
@@ -306,6 +303,15 @@ class MemoryCatalog:
             self._indexing.start()
         if self._observer is None and self._background:
             self._watch()
+
+    def _start_warming(self, index: SearchIndex) -> None:
+        """Fill the postings in the background, once everything is indexed."""
+        with self._lock:  # the indexing's thread and a listing may both get here
+            if self._warming is None and self._background and not self._closing.is_set():
+                self._warming = threading.Thread(
+                    target=self._warm, args=(index,), name="memtab-mcp-postings", daemon=True
+                )
+                self._warming.start()
 
     def _warm(self, index: SearchIndex) -> None:
         """Background: fill the postings warm calls rank by, from the texts the index holds
@@ -328,9 +334,12 @@ class MemoryCatalog:
         """Background: index what the first call's budget left, then have the next call
         list again (what changed meanwhile)."""
         try:
-            index.refresh(files, roots, stop=self._closing)
+            refreshed = index.refresh(files, roots, stop=self._closing)
         except Exception:  # the next listing tries again
             logger.exception("catalog: indexing failed")
+        else:
+            if not refreshed.pending:
+                self._start_warming(index)
         self._unindexed = 0
         self._changed.set()
 
