@@ -1,5 +1,6 @@
 """`search` over the home's index on disk: a server started anew reads only the files
-changed since the last one indexed them; a change made outside is answered by the next
+changed since the last one indexed them, and recalls the others' descriptions from the
+cache the last one saved; a change made outside is answered by the next
 search once the watch has seen it, a deleted file no more; with nothing indexed yet, the
 first answer comes within its budget and says indexing goes on (docs/formats.md §22.11)."""
 
@@ -15,6 +16,7 @@ import pytest
 
 from memtab.agent_server import catalog as catalog_module
 from memtab.agent_server.service import MemoryService
+from memtab.fs import readable
 from memtab.search_index import index as index_module
 from memtab.store import description_cache
 from memtab.store import files as store_files
@@ -39,7 +41,7 @@ def _home(tmp_path: Path, count: int) -> Home:
     return home
 
 
-def test_a_new_server_reads_only_the_files_changed_since_the_last_indexed_them(
+def test_a_new_server_reads_only_the_files_changed_since_the_last_one_listed_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
@@ -49,18 +51,25 @@ def test_a_new_server_reads_only_the_files_changed_since_the_last_indexed_them(
     first.catalog.close()
     (home.global_root / "n007.md").write_text("note 7 about osprey now\n")
     reads: list[str] = []
-    original = store_files.read_file_in
+    described: list[str] = []
+    original, original_open = store_files.read_file_in, readable.open_readable_path
 
     def counting(directory: Any, name: str) -> Any:
         reads.append(name)
         return original(directory, name)
 
+    def opening(path: str) -> Any:
+        described.append(path.rsplit("/", 1)[-1])
+        return original_open(path)
+
     monkeypatch.setattr(store_files, "read_file_in", counting)
+    monkeypatch.setattr("memtab.store.files.open_readable_path", opening)
     second = _service(home)
     try:
         assert _paths(second, "osprey") == ["/memories/global/n007.md"]
         assert len(_paths(second, "kestrel")) == 29
-        assert reads == ["n007.md"]
+        assert reads == ["n007.md"]  # its text, for the index
+        assert described == ["n007.md"]  # its description: the others' the first one saved
     finally:
         second.catalog.close()
 
