@@ -13,7 +13,7 @@ from memtab.diagnostics.report import DoctorReport, Finding, Findings, Section
 from memtab.diagnostics.runtime import QtChecker, check_runtime, run_qt_check
 from memtab.diagnostics.setup import check_provider, check_sources, check_writer
 from memtab.diagnostics.sync import check_sync
-from memtab.diagnostics.watching import check_depth, check_watcher
+from memtab.diagnostics.watching import check_depth, check_watcher, check_xum_temps
 from memtab.diagnostics.xum_locks import check_xum_locks
 from memtab.fs.config.config_dir import config_dir
 from memtab.store.home import Home, HomeLocation
@@ -50,6 +50,7 @@ def run_doctor(
     sections["locks"] = section(locks, found_in_locks)
     sections["watcher"] = section(*check_watcher(home.root))
     findings.extend(check_depth(home).items)
+    findings.extend(check_xum_temps(home).items)
     sections["sources"] = section(*check_sources(home, registry, env))
     sections["provider"] = section(*check_provider(env, probe=check_connection))
     sections["writer"] = section(*check_writer(env))

@@ -24,7 +24,8 @@ from memtab.diagnostics.report import Findings
 from memtab.fs.records import Record
 from memtab.store.files import outline_scope
 from memtab.store.home import Home
-from memtab.store.paths import MAX_PATH_DEPTH, Scope, short_path, too_deep_words
+from memtab.store.leftovers import xum_temp_leftovers
+from memtab.store.paths import MAX_PATH_DEPTH, short_path, too_deep_words
 from memtab.watch.observers import WATCH_MAX_DEPTH
 
 logger = logging.getLogger(__name__)
@@ -127,27 +128,28 @@ def check_depth(home: Home) -> Findings:
     return found
 
 
+def check_xum_temps(home: Home) -> Findings:
+    """A warning naming xum's temp files a killed xum left in the memory (§16)."""
+    found = Findings("memory")
+    left = xum_temp_leftovers(home)
+    if left:
+        shown = ", ".join(str(path) for path in left[:5])
+        more = f" and {len(left) - 5} more" if len(left) > 5 else ""
+        found.warning(
+            f"xum's temp files left by an interrupted write: {shown}{more}. They are not "
+            "memory (never listed, recorded or synced); delete them once xum is not running"
+        )
+    return found
+
+
 def too_deep_memory(home: Home) -> list[str]:
     """Every folder of every scope of the home whose contents are past the depth memory
     paths go to (docs/formats.md §5), as `<scope root>: <words>`."""
-    roots: list[tuple[Scope, Path]] = [(Scope.GLOBAL, home.global_root)]
-    roots += [(Scope.PROJECT, path) for path in _subdirectories(home.projects_root)]
-    roots += [(Scope.WORKSPACE, path / "memory") for path in _subdirectories(home.sessions_dir)]
     return [
         f"{too_deep_words(path)} (in {root})"
-        for scope, root in roots
+        for scope, root in home.scope_roots()
         for path in outline_scope(scope, root).too_deep
     ]
-
-
-def _subdirectories(directory: Path) -> list[Path]:
-    try:
-        with os.scandir(directory) as entries:
-            return sorted(
-                Path(entry.path) for entry in entries if entry.is_dir(follow_symlinks=False)
-            )
-    except OSError:
-        return []
 
 
 class InotifyFacts(Record, write_only=True):

@@ -91,6 +91,26 @@ def is_temp_name(name: str) -> bool:
     return name.startswith(".") and name.endswith(TEMP_SUFFIX) and bool(TEMP_NAME.fullmatch(name))
 
 
+XUM_TEMP_HEX_DIGITS = 12
+_LOWER_HEX = frozenset("0123456789abcdef")
+
+
+def is_xum_temp_name(name: str) -> bool:
+    """Whether `name` is xum's atomic-write temp sibling, `<target>.<12 lowercase hex>`:
+    xum 0.30 writes a file's new content there, then renames it over the target
+    (`tempPathFor` in its `src/node/utils/writeFileAtomic.ts`; docs/formats.md §16)."""
+    cut = len(name) - XUM_TEMP_HEX_DIGITS - 1
+    return cut > 0 and name[cut] == "." and _LOWER_HEX.issuperset(name[cut + 1 :])
+
+
+def is_write_temp(name: str) -> bool:
+    """Whether `name` is a temp file an atomic write puts beside its target — Memtab's
+    (`is_temp_name`) or xum's (`is_xum_temp_name`): never a memory file, whatever it
+    holds. The one rule listings, the recorder, history, badges, sync and consolidation
+    share (docs/formats.md §16)."""
+    return is_temp_name(name) or is_xum_temp_name(name)
+
+
 class Directory:
     """An open directory; every operation names an entry directly inside it.
 

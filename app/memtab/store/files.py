@@ -21,7 +21,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
 
-from memtab.fs.atomic import Directory, encode_utf8, is_temp_name
+from memtab.fs.atomic import Directory, encode_utf8, is_temp_name, is_write_temp
 from memtab.fs.readable import HardLinkedFileError, open_readable_path, read_readable
 from memtab.store.description_cache import KnownFiles
 from memtab.store.paths import (
@@ -232,19 +232,28 @@ def remove_if_stale_temp(
     return True
 
 
+def is_hidden_name(name: str) -> bool:
+    """Whether an entry is left out of every listing on purpose, whatever its name says:
+    a dotfile (docs/formats.md §4.2), or the temp file an atomic write puts beside its
+    target, Memtab's or xum's (`fs.atomic.is_write_temp`, §16) — never a memory file,
+    so never listed, recorded, badged, synced or consolidated."""
+    return name.startswith(".") or is_write_temp(name)
+
+
 def is_listable_name(name: str) -> bool:
-    """Whether a directory entry may appear in listings: no dotfiles, an addressable name."""
-    return not name.startswith(".") and is_addressable_name(name)
+    """Whether a directory entry may appear in listings: not hidden, an addressable name."""
+    return not is_hidden_name(name) and is_addressable_name(name)
 
 
 class _Walk:
     """Every listable entry below a scope root, as (parent segments, entry, is a dir).
 
-    Dotfiles and entries with invalid names are skipped; symlinks are neither yielded nor
-    followed (`follow_symlinks=False`: a link is neither a file nor a dir here); sockets,
-    FIFOs and devices are not yielded; an unreadable directory yields nothing, and `error`
-    says so when it is the root. Nothing past `MAX_PATH_DEPTH` is yielded: a directory at
-    that depth is not descended into, and `too_deep` names it when it holds anything.
+    Hidden entries (`is_hidden_name`) and entries with invalid names are skipped;
+    symlinks are neither yielded nor followed (`follow_symlinks=False`: a link is neither
+    a file nor a dir here); sockets, FIFOs and devices are not yielded; an unreadable
+    directory yields nothing, and `error` says so when it is the root. Nothing past
+    `MAX_PATH_DEPTH` is yielded: a directory at that depth is not descended into, and
+    `too_deep` names it when it holds anything.
     With `remove_stale_temps`, temp files an interrupted write left behind (Memtab's
     pattern, over a minute old) are removed on the way: the walk sees them anyway.
     """
@@ -278,7 +287,7 @@ class _Walk:
                 if not is_listable_name(entry.name):
                     if self._remove_stale_temps:
                         remove_if_stale_temp(entry, now)
-                    if not entry.name.startswith("."):
+                    if not is_hidden_name(entry.name):
                         self._note_unaddressable(segments, entry)
                     continue
                 try:
@@ -305,10 +314,11 @@ class _Walk:
 
 
 def holds_entries(directory: str) -> bool:
-    """Whether a directory holds anything but dotfiles (False when it cannot be read)."""
+    """Whether a directory holds anything but hidden entries (False when it cannot be
+    read)."""
     try:
         with os.scandir(directory) as iterator:
-            return any(not entry.name.startswith(".") for entry in iterator)
+            return any(not is_hidden_name(entry.name) for entry in iterator)
     except OSError:
         return False
 

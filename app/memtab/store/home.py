@@ -19,7 +19,7 @@ from typing import NamedTuple
 import platformdirs
 
 from memtab.fs.user_files import read_regular_file
-from memtab.store.paths import project_dir_name
+from memtab.store.paths import Scope, project_dir_name
 
 WRITER_TRACES_DIR_NAME = "system1_memory_writer"
 """mux's folder for the memory writer's trace dumps, under `debug_obj/<workspaceId>/`."""
@@ -471,6 +471,15 @@ class Home:
         """Where the lines writers added came from (JSON lines, `history.provenance`)."""
         return self.history_dir / "provenance.jsonl"
 
+    def scope_roots(self) -> list[tuple[Scope, Path]]:
+        """Every scope root of the home that is a directory now, whichever workspace it is
+        of: the global scope, each dir under `memory/project/`, each workspace's notebook."""
+        roots: list[tuple[Scope, Path]] = [(Scope.GLOBAL, self.global_root)]
+        roots += [(Scope.PROJECT, path) for path in _subdirectories(self.projects_root)]
+        for session in _subdirectories(self.sessions_dir):
+            roots.append((Scope.WORKSPACE, session / self.workspace_root("x").name))
+        return [(scope, root) for scope, root in roots if root.is_dir()]
+
     def project_root(self, project_path: str) -> Path:
         return self.projects_root / project_dir_name(project_path)
 
@@ -488,3 +497,17 @@ class Home:
 
     def trace_dir(self, workspace_id: str) -> Path:
         return self.debug_dir / workspace_id / WRITER_TRACES_DIR_NAME
+
+
+def _subdirectories(directory: Path) -> list[Path]:
+    """The directories in `directory` (not links, not dotfiles), sorted; none when it
+    cannot be read."""
+    try:
+        with os.scandir(directory) as entries:
+            return sorted(
+                Path(entry.path)
+                for entry in entries
+                if not entry.name.startswith(".") and entry.is_dir(follow_symlinks=False)
+            )
+    except OSError:
+        return []

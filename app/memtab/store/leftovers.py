@@ -13,19 +13,26 @@ locks a killed process (xum or Memtab) left are removed by the lock protocol's o
 
 `remove_leftover_temps` is called by the window's first sync of a home and by every
 `memtab` command that writes to the home (`memtab.cli.main`).
+
+xum writes a memory file through its own temp sibling, `<name>.<12 hex>` (docs/formats.md
+§16): never a memory file, and never removed by Memtab (xum deletes its own when the write
+ends, or at its exit); one over a minute old was left by a xum that was killed mid-write,
+and `xum_temp_leftovers` finds them for `memtab doctor` to name.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import stat
 import threading
 import time
 from pathlib import Path
 
-from memtab.fs.atomic import is_temp_name
-from memtab.store.files import remove_if_stale_temp
+from memtab.fs.atomic import is_temp_name, is_xum_temp_name
+from memtab.store.files import STALE_TEMP_AGE_S, remove_if_stale_temp
 from memtab.store.home import Home
+from memtab.store.paths import MAX_PATH_DEPTH
 from memtab.store.xum_locks import remove_lock_leftovers
 
 logger = logging.getLogger(__name__)
@@ -81,3 +88,38 @@ def remove_leftover_temps_once(home: Home) -> int:
             return 0
         _cleaned.add(key)
     return remove_leftover_temps(home)
+
+
+def xum_temp_leftovers(home: Home, *, now: float | None = None) -> list[Path]:
+    """xum's temp siblings (`<name>.<12 hex>`, docs/formats.md §16) in every scope of the
+    home, last changed more than a minute before `now`: what a killed xum left. Found by
+    name, regular files only; links and dot-folders are not followed, nothing past the
+    depth memory paths go to (§5) is walked."""
+    now = time.time() if now is None else now
+    found: list[Path] = []
+    for _scope, root in home.scope_roots():
+        pending: list[tuple[str, int]] = [(str(root), 0)]
+        while pending:
+            directory, depth = pending.pop()
+            try:
+                with os.scandir(directory) as iterator:
+                    entries = list(iterator)
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat.S_ISDIR(info.st_mode):
+                    if depth + 1 < MAX_PATH_DEPTH:
+                        pending.append((entry.path, depth + 1))
+                elif (
+                    stat.S_ISREG(info.st_mode)
+                    and is_xum_temp_name(entry.name)
+                    and now - info.st_mtime > STALE_TEMP_AGE_S
+                ):
+                    found.append(Path(entry.path))
+    return sorted(found)

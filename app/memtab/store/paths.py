@@ -11,7 +11,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import NamedTuple
 
-from memtab.fs.atomic import encode_utf8, is_temp_name
+from memtab.fs.atomic import encode_utf8, is_temp_name, is_xum_temp_name
 from memtab.fs.lazy_re import LazyPattern
 
 VIRTUAL_ROOT = "/memories"
@@ -225,7 +225,8 @@ def hidden_name_problem(path: VirtualPath) -> str | None:
     Paths may name dotfiles (mux's tool reads them), but listings skip them, Memtab's and
     mux's alike (docs/formats.md §4.2): a new file there could never be seen, so creating
     or renaming to one is refused. `.md` is the likeliest: a name left empty. Nor is
-    anything listed past `MAX_PATH_DEPTH` (docs/formats.md §5)."""
+    anything listed past `MAX_PATH_DEPTH` (docs/formats.md §5), or named like xum's temp
+    files (§16)."""
     if is_too_deep(path.segments):
         return (
             f"it would be {len(path.segments)} levels deep, and memory paths go at most "
@@ -239,6 +240,11 @@ def hidden_name_problem(path: VirtualPath) -> str | None:
                     "with '.' is hidden: no listing would show it"
                 )
             return f"{segment!r} starts with '.', and hidden names are never listed"
+        if is_xum_temp_name(segment):
+            return (
+                f"{segment!r} is named like xum's temporary files (<name>.<12 hex digits>), "
+                "which are never listed"
+            )
     return None
 
 

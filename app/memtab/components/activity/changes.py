@@ -24,6 +24,7 @@ from watchdog.events import (
     FileSystemEvent,
 )
 
+from memtab.fs.atomic import is_write_temp
 from memtab.store.home import is_sync_repository
 
 # Only these change what is on disk. `opened`/`closed_no_write` are reads; `attrib` is
@@ -48,10 +49,10 @@ def is_ignored(rel: str) -> bool:
 
     Any component starting with `.` hides the path (dotfiles, vim's `.name.swp`/`.swx`,
     Memtab's own `.<name>.<random>.tmp`, and everything inside hidden dirs — a scope
-    listing skips those too). The last component is also ignored when it is `4913` or
-    ends in `.tmp` or `~`. So is everything in a sync target's git repository (a fetch
-    writes hundreds of files no view shows). The home itself (`rel == ""`) is never
-    ignored.
+    listing skips those too). The last component is also ignored when it is `4913`, ends
+    in `.tmp` or `~`, or is xum's atomic-write temp `<name>.<12 hex>` (`is_write_temp`).
+    So is everything in a sync target's git repository (a fetch writes hundreds of files
+    no view shows). The home itself (`rel == ""`) is never ignored.
     """
     if not rel:
         return False
@@ -61,7 +62,7 @@ def is_ignored(rel: str) -> bool:
     if any(part.startswith(".") for part in parts):
         return True
     name = parts[-1]
-    return name == _VIM_PROBE_NAME or name.endswith(_TEMP_SUFFIXES)
+    return name == _VIM_PROBE_NAME or name.endswith(_TEMP_SUFFIXES) or is_write_temp(name)
 
 
 def relative_to_root(path: str, root: str) -> str | None:

@@ -53,7 +53,7 @@ from memtab.fs.records import field as records_field
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.catch_up.recording import unrecorded_reason
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeBusyError
-from memtab.store.files import holds_entries, note_too_deep
+from memtab.store.files import holds_entries, is_hidden_name, note_too_deep
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.capture import (
     MAX_HISTORY_FILE_BYTES,
@@ -393,7 +393,7 @@ def _stat_walk(
             complete = False
             continue
         for entry in entries:
-            if entry.name.startswith("."):  # hidden on purpose (and Memtab's temp files)
+            if is_hidden_name(entry.name):  # dotfiles, and Memtab's and xum's temp files
                 continue
             try:
                 info = entry.stat(follow_symlinks=False)

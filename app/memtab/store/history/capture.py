@@ -16,7 +16,7 @@ from typing import TypeVar
 from memtab.fs.atomic import Directory
 from memtab.fs.confined import entries_of, open_subdirectory
 from memtab.fs.readable import HardLinkedFileError, read_readable
-from memtab.store.files import is_listable_name
+from memtab.store.files import is_hidden_name, is_listable_name
 from memtab.store.paths import MAX_PATH_DEPTH, VirtualPath, entries_too_deep
 
 logger = logging.getLogger(__name__)
@@ -131,7 +131,7 @@ def _not_kept_too_deep(
     kept; said as for a file history cannot keep, when it holds anything."""
     try:
         with open_subdirectory(directory, name) as below:
-            if not any(not entry.name.startswith(".") for entry in entries_of(below)):
+            if all(is_hidden_name(entry.name) for entry in entries_of(below)):
                 return
     except OSError:
         return

@@ -36,11 +36,11 @@ from memtab.fs.records import (
     field,
 )
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
+from memtab.store.files import is_listable_name
 from memtab.store.home import SYNC_CONFIG_NAME, SYNC_REPOSITORY_NAME, SYNC_STATE_NAME, Home
 from memtab.store.paths import (
     Scope,
     VirtualPath,
-    is_addressable_name,
     normalize_project_path,
     project_basename,
 )
@@ -157,7 +157,8 @@ class SyncedScope(Record):
 
     def virtual_path(self, repo_path: str) -> VirtualPath | None:
         """The memory file a repository path is, or None when it is not this scope's or
-        cannot be a memory file here (a dotfile, a name memory paths refuse)."""
+        cannot be a memory file here (a name no listing shows: a dotfile, a temp file an
+        atomic write left, a name memory paths refuse)."""
         head = self.prefix + "/"
         if not repo_path.startswith(head):
             return None
@@ -181,7 +182,7 @@ def _memory_path(scope: Scope, relative: str) -> VirtualPath | None:
     """A scope's file at `relative` (`/`-joined), or None when no memory path is (each
     sync asks it of every file a few times: a thousand files' names checked once)."""
     segments = tuple(relative.split("/"))
-    if not all(is_addressable_name(s) and not s.startswith(".") for s in segments):
+    if not all(is_listable_name(s) for s in segments):  # never a temp sibling (§16)
         return None
     return VirtualPath(scope, segments)
 
