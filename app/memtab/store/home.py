@@ -489,6 +489,10 @@ class Home:
     def workspace_root(self, workspace_id: str) -> Path:
         return self.workspace_dir(workspace_id) / "memory"
 
+    def notebook_revision_path(self, workspace_id: str) -> Path:
+        """xum's clock of the notebook `workspace_id` owns (`store.notebook_revision`)."""
+        return self.workspace_dir(workspace_id) / "memory.revision"
+
     def transcript_path(self, workspace_id: str) -> Path:
         return self.workspace_dir(workspace_id) / "chat.jsonl"
 

@@ -110,6 +110,11 @@ _JS_WHITESPACE = (
 )
 
 
+def js_trim(text: str) -> str:
+    """`text` trimmed as JavaScript's `String.prototype.trim` does (not Python's `strip`)."""
+    return text.strip(_JS_WHITESPACE)
+
+
 # Most names are plain words with dots, dashes and spaces: accepted by one regex (a hot
 # path in listings); anything else goes through every rule below.
 _ORDINARY_SEGMENT = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9 _-]*(?:\.[A-Za-z0-9 _-]+)*")
@@ -273,7 +278,7 @@ def parse_virtual_path(raw: str) -> VirtualPath:
     """Validate `raw` against docs/formats.md §3 and return it parsed, or raise PathError."""
     if not isinstance(raw, str):
         raise PathError(f"Invalid memory path {raw!r}: it must be a string")
-    text = raw.strip(_JS_WHITESPACE)
+    text = js_trim(raw)
     while len(text) > 1 and text.endswith("/"):
         text = text[:-1]
     if text == VIRTUAL_ROOT:

@@ -7,9 +7,11 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from memtab.blame.records import XumToolCallSource
 from memtab.blame.service import blame_memory_file
 from memtab.cli.main import main
 from memtab.components.history.history import load_file_history
@@ -17,7 +19,7 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.fs.clock import now_ms
 from memtab.sources.open_file import open_memory_file
 from memtab.store.catch_up.external import record_external
-from memtab.store.history.xum_journal import XumJournal
+from memtab.store.history.xum_journal import XumJournal, recent_edits
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 
@@ -149,3 +151,73 @@ def test_a_change_the_recorder_gave_to_mux_names_its_tool_call_too(home: Home) -
     )
     assert file is not None
     assert f"call {CALL}" in load_file_history(file).rows[0].who
+
+
+CHILD = "c1c1c1c1c1"
+
+
+def _migrated(home: Home, text: str, *, made_at: int, copied_at: int) -> tuple[Path, Path]:
+    """A sub-agent's change of the shared notebook and xum's copy of its row in the owner's
+    journal, as coder/shux's `sharedMemoryRowMigration.ts` appends it before the child's
+    session dir is deleted: `migratedFrom` `<child>:<row id>`, the owner's evidence, the
+    copy's own `ts`, the source's `sourceTs` and origin (`durableEvent.ts`)."""
+    physical = store_for(home).physical(parse_file_path(NOTES))
+    physical.parent.mkdir(parents=True, exist_ok=True)
+    physical.write_text(text)
+    sha = hashlib.sha256(text.encode()).hexdigest()
+    data: dict[str, Any] = {
+        "kind": "memory",
+        "action": {"op": "str_replace", "path": NOTES},
+        "inverse": {"op": "restore-files", "files": [{"path": str(physical), "blobRef": "x"}]},
+        "evidence": {"workspaceId": CHILD, "toolName": "memory", "toolCallId": CALL},
+        "postState": {"files": [{"path": str(physical), "sha256": sha}]},
+        "sourceTs": made_at,
+    }
+    source: dict[str, Any] = {"workspaceId": CHILD, "kind": "refinement", "data": data}
+    source.update({"v": 1, "seq": 3, "id": "child-row", "ts": made_at})
+    copy_data = {**data, "evidence": {**data["evidence"], "workspaceId": WS}}
+    copy_data.update({"migratedFrom": f"{CHILD}:child-row", "originJournal": CHILD, "originSeq": 3})
+    copy: dict[str, Any] = {"workspaceId": WS, "kind": "refinement", "data": copy_data}
+    copy.update({"v": 1, "seq": 40, "id": "owner-copy", "ts": copied_at})
+    journals = []
+    for workspace, row in ((CHILD, source), (WS, copy)):
+        journal = home.workspace_dir(workspace) / "durable-events.jsonl"
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        journal.write_text(json.dumps(row) + "\n")
+        journals.append(journal)
+    return journals[0], journals[1]
+
+
+def test_a_migrated_row_is_the_sub_agents_change_once(home: Home) -> None:
+    made_at, copied_at = 1_767_225_600_000, 1_767_312_000_000
+    child_journal, _ = _migrated(
+        home, "# Notes\n- from the task\n", made_at=made_at, copied_at=copied_at
+    )
+
+    [edit] = XumJournal(home).edits  # the child's row; its copy is the same change
+    assert (edit.event_id, edit.workspace_id, edit.at) == ("child-row", CHILD, made_at)
+
+    child_journal.unlink()  # xum deletes the child's session dir after the copy
+    [edit] = XumJournal(home).edits
+    assert (edit.event_id, edit.workspace_id, edit.at) == ("owner-copy", CHILD, made_at)
+    assert edit.words == f"xum's memory tool (str_replace, call {CALL}, workspace {CHILD})"
+
+
+def test_a_migrated_row_is_no_change_made_just_now(home: Home) -> None:
+    now = now_ms()
+    _migrated(home, "# Notes\n- from the task\n", made_at=now - 86_400_000, copied_at=now)
+    (home.workspace_dir(CHILD) / "durable-events.jsonl").unlink()
+
+    assert list(recent_edits(home, now - 60_000, 1 << 20)) == []
+
+
+def test_blame_names_the_sub_agent_once_its_journal_is_gone(home: Home) -> None:
+    store_for(home).create_file(NOTES, "# Notes\n")
+    now = now_ms()
+    child_journal, _ = _migrated(home, "# Notes\n- from the task\n", made_at=now, copied_at=now + 5)
+    child_journal.unlink()
+    record_external(store_for(home))
+
+    [_, line] = blame_memory_file(store_for(home), NOTES).lines
+    assert line.actor == "xum" and isinstance(line.source, XumToolCallSource)
+    assert (line.source.tool_call_id, line.source.workspace_id) == (CALL, CHILD)

@@ -22,6 +22,13 @@ Every path a row names (`XumEdit.paths`: its action's, its inverse's — `paths`
 `deletePaths`, a rename's `from`/`to` — and its post-state's, virtual or on disk) is what
 `memtab watch` asks of the rows written just now (`recent_edits`, §14.5): the one reader of
 this journal for both.
+
+Before it deletes a sub-agent's session dir, xum copies the sub-agent's live rows about
+the shared notebook into the owner's journal (`sharedMemoryRowMigration.ts`): the copy
+says `migratedFrom: "<child>:<row id>"`, its `ts` is when it was copied and its evidence
+names the owner. Such a copy is the sub-agent's change, made when its `sourceTs` says: read
+so, and only once — never beside its source while the sub-agent's journal is still there,
+and never as a change made just now.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from pathlib import Path
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.store.history.xum_journal_rows import REFINEMENT_KIND, Row
 from memtab.store.home import Home
+from memtab.store.notebook_revision import MAX_SAFE_INTEGER
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +71,17 @@ class XumEdit:
     paths: frozenset[str] = frozenset()
     """Every path the row names: its action's (virtual), its inverse's and post-state's
     (on disk)."""
+    journal: str = ""
+    """The session dir whose journal holds the row."""
+    migrated_from: str | None = None
+    """The row this one is xum's copy of (`<workspace id>:<row id>`), for a copy."""
+
+    @property
+    def identities(self) -> frozenset[str]:
+        """How a copy of this row names it (`<workspace id>:<row id>`)."""
+        return frozenset(
+            {f"{self.journal}:{self.event_id}", f"{self.workspace_id}:{self.event_id}"}
+        )
 
     @property
     def words(self) -> str:
@@ -92,8 +111,10 @@ class XumJournal:
             return ()
         for journal in journals:
             found.extend(_read(journal.parent.name, _journal_bytes(journal, head=True)))
-        found.sort(key=lambda edit: edit.at)
-        return tuple(found)
+        read = {identity for edit in found for identity in edit.identities}
+        kept = [edit for edit in found if edit.migrated_from not in read]
+        kept.sort(key=lambda edit: edit.at)
+        return tuple(kept)
 
     def edit_for(self, path: str, sha256: str, at: int | None = None) -> XumEdit | None:
         """The journaled change that left `path` holding the content hashed `sha256`: the
@@ -127,7 +148,11 @@ def recent_edits(home: Home, since_ms: int, tail_bytes: int) -> Iterator[XumEdit
         except OSError:
             continue
         data = _journal_bytes(journal, head=False, limit=tail_bytes)
-        yield from (edit for edit in _read(session.name, data) if edit.at >= since_ms)
+        yield from (
+            edit
+            for edit in _read(session.name, data)
+            if edit.at >= since_ms and edit.migrated_from is None  # a copy was made earlier
+        )
 
 
 def _journal_bytes(journal: Path, *, head: bool, limit: int = MAX_JOURNAL_BYTES) -> bytes:
@@ -156,10 +181,15 @@ def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
         post = row.data.post_state.files if row.data.post_state is not None else ()
         action = row.data.action
         named = {*(file.path for file in post), *row.data.inverse.named}
+        body = row.data
+        acting, at = evidence.workspace_id or row.workspace_id or session_id, row.ts
+        if body.migrated_from is not None:  # the sub-agent's change, when it made it
+            acting = body.origin_journal or body.migrated_from.partition(":")[0] or acting
+            at = _clock_or(body.source_ts, row.ts)
         yield XumEdit(
             event_id=row.id,
-            at=row.ts,
-            workspace_id=evidence.workspace_id or row.workspace_id or session_id,
+            at=at,
+            workspace_id=acting,
             op=row.data.action.op,
             path=row.data.action.path,
             new_path=row.data.action.new_path,
@@ -168,4 +198,15 @@ def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
             actor=evidence.actor,
             post_sha256=frozenset(file.sha256 for file in post),
             paths=frozenset(named | {p for p in (action.path, action.new_path) if p}),
+            journal=session_id,
+            migrated_from=body.migrated_from,
         )
+
+
+def _clock_or(source_ts: int | None, ts: int) -> int:
+    """When a row's change was made: its `sourceTs` when that is a time (xum's
+    `isValidSourceClock`: a positive safe integer; anything else is no order evidence),
+    else its `ts`."""
+    if source_ts is not None and 0 < source_ts <= MAX_SAFE_INTEGER:
+        return source_ts
+    return ts

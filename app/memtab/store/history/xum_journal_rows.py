@@ -60,6 +60,15 @@ class _Data(Record):
     evidence: Annotated[_Evidence, Lenient(_Evidence())] = _Evidence()
     inverse: Annotated[_Inverse, Lenient(_Inverse())] = _Inverse()
     post_state: OrNone[_PostState] = None
+    migrated_from: OrNone[str] = None
+    """`<child workspace id>:<row id>` on a row xum copied from a removed sub-agent's
+    journal into its notebook owner's (`sharedMemoryRowMigration.ts`)."""
+    origin_journal: OrNone[str] = None
+    """The journal (workspace id) a copied row was first appended to; a copy of a copy
+    keeps the first."""
+    source_ts: OrNone[int] = None
+    """The notebook's clock when the change was made (`memory.revision`); a copy keeps
+    its source's: the time the change was made, where `ts` is the copy's own."""
 
 
 class Row(Record):

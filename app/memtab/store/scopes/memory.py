@@ -587,6 +587,10 @@ class MemoryStore(ScopeStore):
         if self.kind_of(path) != "file":
             raise NotFoundError(f"Only files can be pinned; no memory file at {path}")
         if path.scope is Scope.WORKSPACE:
-            self.refuse_if_removed()  # as xum: no pin for a removed workspace's notes
+            # As xum: under the notebook's locks, refused for a removed workspace, and
+            # its clock advanced (the pin re-ranks what xum's sessions preload from it).
+            with self.writing(Scope.WORKSPACE):
+                self.meta.set_pinned(self.meta_key(path), pinned)
+            return path
         self.meta.set_pinned(self.meta_key(path), pinned)
         return path

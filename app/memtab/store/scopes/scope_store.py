@@ -32,12 +32,13 @@ from memtab.store.history.capture import read_whole
 from memtab.store.history.recorder import FileChange, HistoryRecorder, RecordedChange
 from memtab.store.history.versions import scope_key
 from memtab.store.home import Home
+from memtab.store.notebook_revision import advance_after_change
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.scope_access import reporting_os_errors
 from memtab.store.scopes.scope_view import ScopeView, kind_in
 from memtab.store.sidecars.meta import MetaEntry, MetaStore, key_in_subtree
 from memtab.store.sidecars.registry import Registry, Workspace, load_registry
-from memtab.store.xum_locks import holding_targets
+from memtab.store.xum_locks import holding_targets, owner_of_root
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +75,7 @@ class ScopeStore(ScopeView):
         """`actor`/`run_id`: who every change made through this store is recorded as;
         `project`: a project identity to see without a workspace (`ScopeView`)."""
         super().__init__(home, workspace, project=project)
+        self.clock = clock
         self.meta = MetaStore(home, clock)
         self.history: HistoryRecorder | None = None
         if record_history:
@@ -201,9 +203,10 @@ class ScopeStore(ScopeView):
         One lock per root rather than per file: renames, directory deletes and the
         1000-file cap span many files, and edits take milliseconds, so nothing waits long.
         `changes_home`: the block changes memory files, so xum's target locks are held
-        too (`store.xum_locks`, at most TARGET_WAIT_S, then ScopeBusyError), and a
-        workspace xum removed refuses it (WorkspaceRemovedError); False for a block that
-        only records history.
+        too (`store.xum_locks`, at most TARGET_WAIT_S, then ScopeBusyError), a
+        workspace xum removed refuses it (WorkspaceRemovedError), and xum's clock of the
+        notebook is advanced after it, under the same lock (`store.notebook_revision`);
+        False for a block that only records history.
         """
         lock_paths = sorted({self.scope_lock_path(scope) for scope in scopes})
         with self._holding_scope_locks(lock_paths, timeout_s):
@@ -212,9 +215,21 @@ class ScopeStore(ScopeView):
                 return
             roots = [self.root(scope) for scope in scopes]
             with holding_targets(self.home, roots):
-                if Scope.WORKSPACE in scopes:
-                    self.refuse_if_removed()
-                yield
+                if Scope.WORKSPACE not in scopes:
+                    yield
+                    return
+                self.refuse_if_removed()
+                try:
+                    yield
+                finally:
+                    self._advance_notebook_clock()
+
+    def _advance_notebook_clock(self) -> None:
+        """Advance xum's clock of the workspace's notebook, if its owner keeps one: a
+        change of the notebook ran (or may have, when it raised) under its target lock."""
+        owner = owner_of_root(self.home, self.root(Scope.WORKSPACE))
+        if owner is not None:
+            advance_after_change(self.home, owner, self.clock)
 
     @contextmanager
     def _holding_scope_locks(self, lock_paths: list[Path], timeout_s: float) -> Iterator[None]:
