@@ -168,7 +168,7 @@ def test_another_agents_file() -> None:
         '{"path": "claude:a/MEMORY.md", "scope": "claude", "description": "d", '
         '"pinned": false, "accessCount": 0, "lastAccessedAt": null, "sizeBytes": 3, '
         '"modifiedAt": 4, "conflictOf": null, "notEditable": "r", "adoptedFrom": null, '
-        '"checkpoint": false, "kind": "instructions", "writable": false, '
+        '"kind": "instructions", "writable": false, '
         '"readOnlyReason": "r", "type": "user", "warning": "w", '
         '"physicalPath": "/c/a/MEMORY.md"}'
     )
@@ -189,7 +189,7 @@ def test_memtab_list_rows_keep_their_keys_in_order(
 
 FILE_ROW_KEYS = [
     "path", "scope", "description", "pinned", "accessCount", "lastAccessedAt", "sizeBytes",
-    "modifiedAt", "conflictOf", "notEditable", "adoptedFrom", "checkpoint",
+    "modifiedAt", "conflictOf", "notEditable", "adoptedFrom",
 ]  # fmt: skip
 
 

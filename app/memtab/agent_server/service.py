@@ -286,8 +286,8 @@ class MemoryService:
         agent, _, name = scope.partition(":")
         if agent not in OTHER_AGENTS or not name:
             raise ToolArgumentError(
-                f"Unknown scope {scope!r}: `scope` is global, project or workspace, an agent "
-                f"({', '.join(OTHER_AGENTS)}) or one of its sources (e.g. claude-code:user)"
+                f"Unknown scope {scope!r}: `scope` is global, project, workspace or session, an "
+                f"agent ({', '.join(OTHER_AGENTS)}) or one of its sources (e.g. claude-code:user)"
             )
         if self._other_agents:
             self._served_source(discover(SourceContext.load(self.home)).source(scope))

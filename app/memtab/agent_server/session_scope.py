@@ -23,7 +23,7 @@ from memtab.fs.records import OmitNone, Record
 from memtab.sources.claude.source import auto_memory_base, names_match
 from memtab.sources.model import Layout, Source
 from memtab.store.home import Home, HomeError
-from memtab.store.paths import SCOPE_ORDER, Scope
+from memtab.store.paths import SCOPE_ORDER, SHARED_SCOPES, Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.checkouts import CheckoutOwner, checkout_owner
 from memtab.store.sidecars.registry import Registry, Workspace, load_registry
@@ -88,7 +88,8 @@ class SessionScope:
             parts.append(f"/memories/project/... ({self._project_words()})")
         if self.workspace is not None:
             parts.append(f"/memories/workspace/... ({self._workspace_words()})")
-        unserved = [scope.value for scope in SCOPE_ORDER if scope not in self.scopes]
+        # xum's session scope is served where the workspace keeps one (`ScopeView.scopes`)
+        unserved = [scope.value for scope in SHARED_SCOPES if scope not in self.scopes]
         served = f"Paths are virtual: {', '.join(parts)}."
         if unserved:
             served += f" This session has no {' or '.join(unserved)} memory: `list` says why."

@@ -63,7 +63,8 @@ _DESCRIPTIONS = {
     "Codex…), as JSON: path, scope, description, pinned, usage (accessCount), size, "
     "modifiedAt; `total` says how many there are. A page holds what fits: when more follow, "
     "`next` is the cursor of the next page (pass it as `cursor`); `offset` and `limit` "
-    "also page. `scope` keeps one scope (global, project, workspace) or one agent's files "
+    "also page. `scope` keeps one scope (global, project, workspace, session) or one agent's "
+    "files "
     "(e.g. claude-code).",
     "search": "Recall what was remembered: search every memory file (notes, facts, "
     "decisions, preferences, lessons) for words, ranked by relevance (BM25 over text, path "
@@ -151,7 +152,8 @@ def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 _SCOPE = {
     "type": "string",
-    "description": "global, project, workspace, or an agent's source id (e.g. claude-code)",
+    "description": "global, project, workspace, session, or an agent's source id (e.g. "
+    "claude-code)",
 }
 _READ_SCHEMAS: dict[str, dict[str, Any]] = {
     "list": _schema(

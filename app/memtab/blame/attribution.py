@@ -275,7 +275,7 @@ class Attributor:
         same_workspace = (
             run.workspace_id is not None and run.workspace_id == self.context.workspace_id
         )
-        if scope is Scope.WORKSPACE:
+        if scope in (Scope.WORKSPACE, Scope.SESSION):
             return same_workspace
         project = self.context.project_path
         return same_workspace or (project is not None and run.project_path == project)

@@ -35,7 +35,7 @@ from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceLis
 from memtab.store.errors import MemoryStoreError
 from memtab.store.files import FileContent
 from memtab.store.home import Home
-from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath
+from memtab.store.paths import SHARED_SCOPES, PathError, Scope, VirtualPath
 from memtab.store.scopes.scope_store import ScopeStore
 from memtab.store.sidecars.meta import MetaEntry
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Registry, Workspace
@@ -159,7 +159,7 @@ def _mux_documents(
     if workspace_id is not None:
         workspace = registry.require_workspace(workspace_id)
         store = ScopeStore(home, workspace, record_history=False)
-        for scope in SCOPE_ORDER:
+        for scope in SHARED_SCOPES:
             if store.unavailable_reason(scope) is None:
                 yield from _scope_documents(store, scope, problems)
         return
@@ -238,7 +238,9 @@ class _Where:
             workspace_id = workspace.id
             checkout = checkout_of(workspace.path) or checkout_of(project)
             group = f"project:{project}" if project else f"workspace:{workspace.id}"
-        roots = {s.value: store.root(s) for s in SCOPE_ORDER if store.unavailable_reason(s) is None}
+        roots = {
+            s.value: store.root(s) for s in SHARED_SCOPES if store.unavailable_reason(s) is None
+        }
         return cls(
             store,
             scope,
@@ -271,6 +273,15 @@ class _Where:
         return Path(os.path.join(self.root, *self._virtual(document).segments))
 
 
+_FINDING_SCOPES: dict[Scope, FindingScope] = {
+    Scope.GLOBAL: "global",
+    Scope.PROJECT: "project",
+    Scope.WORKSPACE: "workspace",
+}
+"""The scopes the check reads (`SHARED_SCOPES`: never xum's session scope), as findings
+name them."""
+
+
 def _mux_document(
     where: _Where,
     path: VirtualPath,
@@ -285,7 +296,7 @@ def _mux_document(
         key=f"mux:{where.scope.value}:{where.workspace or where.project or ''}:{path}",
         path=str(path),
         agent="mux",
-        scope=where.scope.value,
+        scope=_FINDING_SCOPES[where.scope],
         packed=pack_text(content.content),
         project=where.project,
         workspace=where.workspace,

@@ -25,7 +25,7 @@ from memtab.cli.options import (
 from memtab.fs.atomic import encode_utf8
 from memtab.store.errors import ScopeUnavailableError
 from memtab.store.home import Home
-from memtab.store.paths import PathError, Scope, parse_file_path
+from memtab.store.paths import SCOPE_ORDER, PathError, Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.registry import Registry, load_registry
@@ -148,7 +148,7 @@ def _files_named(home: Home, relative: str) -> list[tuple[str, str | None]]:
     seen: set[tuple[str, str]] = set()
     views = [(ScopeView(home), None), *((ScopeView(home, w), w.id) for w in registry.workspaces)]
     for view, workspace_id in views:
-        scopes = (Scope.GLOBAL,) if workspace_id is None else (Scope.PROJECT, Scope.WORKSPACE)
+        scopes = (Scope.GLOBAL,) if workspace_id is None else SCOPE_ORDER[1:]
         for scope in scopes:
             try:
                 root = view.root(scope)

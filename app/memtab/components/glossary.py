@@ -18,6 +18,14 @@ OTHER_AGENTS = (
     "read-only; consolidation works on mux's memory only."
 )
 
+SESSION = (
+    "Session memory is xum's session scope: the agent of this workspace keeps its own "
+    "checkpoint there in token-budget mode, to carry its work into its next context window. "
+    "It is host-local and deleted with its workspace; consolidation never reads or changes "
+    "it, and sync never carries it."
+)
+SESSION_NEVER_CONSOLIDATED = "never consolidated (an agent's own checkpoint)"
+
 ORPHANED_PROJECT_MEMORY = (
     "Orphaned project memory: a folder under memory/project/ that no registered project "
     "owns any more (the project was removed from mux or its folder moved). It is shown "

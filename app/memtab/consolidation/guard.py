@@ -4,6 +4,8 @@ Every call goes through `ConsolidationGuard.execute`. Reads pass straight to the
 `MemoryTool` (and count as usage there). Each mutation attempt is checked, in this order:
 
 1. scope whitelist — workspace and global always; project only with a project identity;
+   never xum's session scope, an agent's own checkpoint (its tool offers it neither to
+   read: `MemoryTool(scopes=SHARED_SCOPES)`);
 2. pins — a pinned file, or a directory holding one, is never deleted or renamed;
    declines — a call the user declined in review, its files unchanged, is not made
    again (`declined`, docs/formats.md §9.7);
@@ -37,7 +39,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from memtab.store.errors import ToolArgumentError
-from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
+from memtab.store.paths import SHARED_SCOPES, PathError, Scope, VirtualPath, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import (
     MemoryTool,
@@ -46,6 +48,7 @@ from memtab.store.scopes.tool import (
     parse_tool_request,
 )
 from memtab.store.sidecars.journal import JournalOp
+from memtab.store.xum_notes import SESSION_SCOPE_UNOFFERED
 
 MUTATION_BUDGET = 8
 DRY_RUN_NOTE = "dry-run"
@@ -120,7 +123,7 @@ class ConsolidationGuard:
         self.store = store
         self.before_dispatch = before_dispatch
         self.declined = declined
-        self.tool = MemoryTool(store)
+        self.tool = MemoryTool(store, scopes=SHARED_SCOPES)
         self.budget = budget or MutationBudget()
         self.dry_run = dry_run
         self._ops: list[JournalOp] = []
@@ -206,6 +209,8 @@ class ConsolidationGuard:
                 continue
             if candidate.scope is Scope.PROJECT and self.store.project_path is None:
                 raise _RejectedError(PROJECT_SCOPE_REJECTION)
+            if not candidate.scope.shared:
+                raise _RejectedError(f"{candidate.scope.virtual_root} is {SESSION_SCOPE_UNOFFERED}")
             reason = self.store.unavailable_reason(candidate.scope)
             if reason:
                 raise _RejectedError(reason)

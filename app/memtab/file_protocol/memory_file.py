@@ -259,8 +259,8 @@ class MuxFile:
     def read_only_reason(self) -> str | None:
         """Why the file takes no save: its workspace was removed in xum (a stat; asked on
         the editor's worker, docs/formats.md §21.3)."""
-        if self.path.scope is Scope.WORKSPACE:
-            return self.store.removed_reason()
+        if self.path.scope in (Scope.WORKSPACE, Scope.SESSION):
+            return self.store.removed_reason(self.path.scope)
         return None
 
     @property

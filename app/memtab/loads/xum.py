@@ -37,7 +37,7 @@ from memtab.loads.limits import (
 from memtab.loads.measure import estimate_tokens, line_of_byte, measured
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.store.files import FileContent
-from memtab.store.paths import Scope, VirtualPath
+from memtab.store.paths import SHARED_SCOPES, Scope, VirtualPath
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.meta import MetaEntry
 
@@ -87,9 +87,12 @@ def xum_loads(
     view: ScopeView, meta: dict[str, MetaEntry], now_ms: int, *, removed: bool = False
 ) -> AgentLoads:
     """The index and the hot set of the workspace `view` shows (global only without one);
-    a `removed` workspace's notebook is not read (xum's `assertWorkspaceReadExposable`)."""
+    a `removed` workspace's notebook is not read (xum's `assertWorkspaceReadExposable`), nor
+    is the session scope (a fresh window injects nothing of it: ADR 0007)."""
     listings = [
-        listing for listing in view.list_all() if not (removed and listing.scope is Scope.WORKSPACE)
+        listing
+        for listing in view.list_all(scopes=SHARED_SCOPES)
+        if not (removed and listing.scope is Scope.WORKSPACE)
     ]
     listed = [f for listing in listings for f in listing.files[:MAX_FILES_PER_SCOPE]]
     lines = [

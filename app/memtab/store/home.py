@@ -137,6 +137,8 @@ class PathKind(enum.StrEnum):
     """A workspace's session dir (key = id), or the sessions dir (key None)."""
     WORKSPACE_SCOPE = "workspace_scope"
     """A workspace scope and anything in it (key = workspace id)."""
+    SESSION_SCOPE = "session_scope"
+    """xum's session scope of a workspace and anything in it (key = workspace id)."""
     CHAT_TRANSCRIPT = "chat_transcript"
     """A workspace's transcript (key = workspace id)."""
     WRITER_STATE = "writer_state"
@@ -214,6 +216,7 @@ class _LayoutNames(NamedTuple):
     projects: str
     sessions: str
     workspace_memory: str
+    session_memory: str
     workspace_files: Mapping[str, PathKind]
     debug: str
     traces: str
@@ -241,6 +244,7 @@ def _layout_names() -> _LayoutNames:
         projects=home.projects_root.name,
         sessions=home.sessions_dir.name,
         workspace_memory=home.workspace_root(sample).name,
+        session_memory=home.session_root(sample).name,
         workspace_files={
             home.transcript_path(sample).name: PathKind.CHAT_TRANSCRIPT,
             home.writer_state_path(sample).name: PathKind.WRITER_STATE,
@@ -379,6 +383,8 @@ class Home:
             if inside[0] == names.workspace_memory:
                 harvest = inside[1:2] == [HARVEST_DIR_NAME]
                 return PathPlace(PathKind.WORKSPACE_SCOPE, workspace_id, harvest)
+            if inside[0] == names.session_memory:
+                return PathPlace(PathKind.SESSION_SCOPE, workspace_id)
             if len(inside) == 1 and inside[0] in names.workspace_files:
                 return PathPlace(names.workspace_files[inside[0]], workspace_id)
         elif top == names.debug:
@@ -473,11 +479,13 @@ class Home:
 
     def scope_roots(self) -> list[tuple[Scope, Path]]:
         """Every scope root of the home that is a directory now, whichever workspace it is
-        of: the global scope, each dir under `memory/project/`, each workspace's notebook."""
+        of: the global scope, each dir under `memory/project/`, each workspace's notebook
+        and session scope."""
         roots: list[tuple[Scope, Path]] = [(Scope.GLOBAL, self.global_root)]
         roots += [(Scope.PROJECT, path) for path in _subdirectories(self.projects_root)]
         for session in _subdirectories(self.sessions_dir):
-            roots.append((Scope.WORKSPACE, session / self.workspace_root("x").name))
+            roots.append((Scope.WORKSPACE, self.workspace_root(session.name)))
+            roots.append((Scope.SESSION, self.session_root(session.name)))
         return [(scope, root) for scope, root in roots if root.is_dir()]
 
     def project_root(self, project_path: str) -> Path:
@@ -488,6 +496,10 @@ class Home:
 
     def workspace_root(self, workspace_id: str) -> Path:
         return self.workspace_dir(workspace_id) / "memory"
+
+    def session_root(self, workspace_id: str) -> Path:
+        """xum's session scope of a workspace, beside its notebook (docs/formats.md §3.1)."""
+        return self.workspace_dir(workspace_id) / "session-memory"
 
     def notebook_revision_path(self, workspace_id: str) -> Path:
         """xum's clock of the notebook `workspace_id` owns (`store.notebook_revision`)."""

@@ -21,11 +21,14 @@ entries are not listed, searched or recorded, and nothing is created or moved th
 
 
 class Scope(StrEnum):
-    """The three memory scopes, in the order they are shown everywhere."""
+    """The memory scopes, in the order they are shown everywhere (docs/formats.md §3.1)."""
 
     GLOBAL = "global"
     PROJECT = "project"
     WORKSPACE = "workspace"
+    SESSION = "session"
+    """xum's fourth scope: one agent's own checkpoint, of the acting workspace alone
+    (ADR 0007); never consolidated or synced."""
 
     @property
     def label(self) -> str:
@@ -35,8 +38,18 @@ class Scope(StrEnum):
     def virtual_root(self) -> str:
         return f"{VIRTUAL_ROOT}/{self.value}"
 
+    @property
+    def shared(self) -> bool:
+        """Whether the scope's memory is shared beyond one agent's session: consolidated,
+        synced, written by the writer, loaded at a session's start — every scope but the
+        session scope."""
+        return self is not Scope.SESSION
 
-SCOPE_ORDER: tuple[Scope, ...] = (Scope.GLOBAL, Scope.PROJECT, Scope.WORKSPACE)
+
+SCOPE_ORDER: tuple[Scope, ...] = (Scope.GLOBAL, Scope.PROJECT, Scope.WORKSPACE, Scope.SESSION)
+SHARED_SCOPES: tuple[Scope, ...] = tuple(scope for scope in SCOPE_ORDER if scope.shared)
+"""The scopes consolidation, sync, the writer and what agents load at a session's start
+work on: all but xum's session scope (docs/formats.md §3.1)."""
 
 
 class PathError(ValueError):
@@ -291,7 +304,7 @@ def parse_virtual_path(raw: str) -> VirtualPath:
     except ValueError:
         raise PathError(
             f"Invalid memory path {raw!r}: unknown scope {parts[0]!r} "
-            "(expected global, project or workspace)"
+            "(expected global, project, workspace or session)"
         ) from None
     segments = tuple(parts[1:])
     for segment in segments:

@@ -5,7 +5,8 @@ own locks (`fs/locking/locks.py`):
 
 1. the target lock of the memory store changed (`targetMutationLocks.ts`):
    `<home>/locks/target-<sha256(key)[:32]>.lock`, key `<home>/memory` for the global and
-   project scopes, `<home>/sessions/<owner>/memory` for a workspace (2 s, then refused);
+   project scopes, `<home>/sessions/<owner>/memory` for a workspace, the root itself for a
+   session scope (2 s, then refused);
 2. inside it, when `memory-meta.json` changes, `<home>/memory-meta.json.lock`
    (`memoryMeta.ts`, 5 s).
 
@@ -156,7 +157,9 @@ def lock_subjects(home: Home) -> dict[str, str]:
         with os.scandir(home.sessions_dir) as entries:
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
-                    roots[Path(entry.path) / "memory"] = f"workspace {entry.name}'s notebook"
+                    name = entry.name
+                    roots[home.workspace_root(name)] = f"workspace {name}'s notebook"
+                    roots[home.session_root(name)] = f"workspace {name}'s session memory"
     except OSError:
         pass
     for root, subject in roots.items():

@@ -1,5 +1,5 @@
-"""xum's notes that are not the user's or an agent's own (docs/formats.md §2.5): notes xum
-adopted from a sub-agent's old private notebook, and an agent's rollover checkpoint.
+"""xum's notes that are not the user's or an agent's own (docs/formats.md §2.5, §3.1): notes
+xum adopted from a sub-agent's old private notebook, and its session scope.
 
 Before a task tree shared one notebook, each sub-agent kept `/memories/workspace` in its
 own `sessions/<child>/memory`. xum now copies those notes into the owner's notebook
@@ -10,11 +10,10 @@ when the path grammar admits it; otherwise every byte of its UTF-8 outside
 `[A-Za-z0-9_-]` is written `=XX` (hex, capitals), and a name that holds `=` is always of
 that form. Memtab names such notes for what they are and never writes that manifest.
 
-An agent running in xum's token-budget mode keeps a rollover checkpoint — what it must
-carry into its next context window — in `context-notes.md` (`CONTEXT_NOTES_MEMORY_PATH`,
-`src/common/constants/contextBudget.ts`): `/memories/workspace/context-notes.md`, or, in
-xum's newest layout, its own `session` scope, kept beside the workspace notebook for the
-acting workspace alone (`sessionMemoryStorePath` in `memoryService.ts`).
+An agent in xum's token-budget mode keeps its rollover checkpoint in the session scope,
+`/memories/session/` (`docs/adr/0007-session-memory-is-the-rollover-checkpoint.md`):
+`sessions/<acting workspace>/session-memory/`, beside the notebook, the acting
+workspace's alone. `context-notes.md` in the notebook is an ordinary note since then.
 """
 
 from __future__ import annotations
@@ -23,7 +22,12 @@ from memtab.fs.lazy_re import LazyPattern
 from memtab.store.paths import Scope, VirtualPath
 
 IMPORTED_DIR = "imported"
-CHECKPOINT_NAME = "context-notes.md"
+SESSION_SCOPE_WORDS = (
+    "xum's session scope: this workspace's agent keeps its own checkpoint here in "
+    "token-budget mode, to carry its work into its next context window; host-local, deleted "
+    "with its workspace, never consolidated or synced"
+)
+SESSION_SCOPE_UNOFFERED = "an agent's own checkpoint: consolidation never reads or changes it"
 _ESCAPE = LazyPattern(r"=([0-9A-F]{2})")
 
 
@@ -50,18 +54,12 @@ def child_id(segment: str) -> str:
     return data.decode("utf-8", "replace")
 
 
-def is_checkpoint(path: VirtualPath) -> bool:
-    """Whether a workspace note is an agent's rollover checkpoint."""
-    return path.scope is Scope.WORKSPACE and path.segments == (CHECKPOINT_NAME,)
-
-
 def xum_note_sentence(path: VirtualPath) -> str | None:
     """What a row is, in the tree's words, when xum made it for a purpose of its own."""
-    if is_checkpoint(path):
-        return (
-            "An agent's rollover checkpoint: what it keeps to carry its work into its next "
-            "context window (xum rewrites it before each rollover)"
-        )
+    if path.scope is Scope.SESSION:
+        if path.is_scope_root:
+            return SESSION_SCOPE_WORDS  # xum's name is lower case, first in a sentence too
+        return "In xum's session scope: an agent's own checkpoint, never consolidated or synced"
     if path.scope is Scope.WORKSPACE and path.segments == (IMPORTED_DIR,):
         return "Notes xum adopted from sub-agents' old private notebooks"
     child = adopted_child(path)

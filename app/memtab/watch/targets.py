@@ -115,6 +115,8 @@ class Targets:
             return f"project-{place.key}" if place.key else RETARGET
         if place.kind is PathKind.WORKSPACE_SCOPE:
             return f"workspace-{place.key}"
+        if place.kind is PathKind.SESSION_SCOPE:
+            return f"session-{place.key}"
         if place.kind is not PathKind.OTHER:
             return None
         best: Source | None = None

@@ -159,6 +159,19 @@ def test_multi_project_workspace_reads_unavailable(footer: ConsolidationFooter) 
     assert footer.line_text("Workspace") == "3 h ago · manual · 2 files changed"
 
 
+def test_a_workspace_that_keeps_a_session_scope_says_it_is_never_consolidated(
+    footer: ConsolidationFooter,
+) -> None:
+    """xum's session scope (docs/formats.md §3.1): the footer says no run touches it."""
+    footer.set_context(MAIN, make_status(), session=True)
+    assert footer.is_line_visible("Session")
+    assert footer.line_text("Session") == "never consolidated (an agent's own checkpoint)"
+    assert "never reads or changes it" in footer.line_tooltip("Session")
+    footer.set_context(MAIN, make_status())  # a workspace that keeps none
+    assert not footer.is_line_visible("Session")
+    assert footer.line_text("Workspace") != ""
+
+
 def test_harvest_line_when_the_last_harvest_completed(footer: ConsolidationFooter) -> None:
     footer.set_context(MAIN, make_status(latest_harvest=harvest("completed")))
     assert footer.is_line_visible("Harvest")

@@ -14,7 +14,7 @@ from memtab.store.sidecars.registry import load_registry
 
 FILE_ROW = [
     "path", "scope", "description", "pinned", "accessCount", "lastAccessedAt", "sizeBytes",
-    "modifiedAt", "conflictOf", "notEditable", "adoptedFrom", "checkpoint",
+    "modifiedAt", "conflictOf", "notEditable", "adoptedFrom",
 ]  # fmt: skip
 SOURCE_ROW_MORE = ["kind", "writable", "readOnlyReason", "type", "warning", "physicalPath"]
 

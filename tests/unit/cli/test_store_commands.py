@@ -24,7 +24,6 @@ FILE_FIELDS = {
     "conflictOf",
     "notEditable",
     "adoptedFrom",
-    "checkpoint",
 }
 
 

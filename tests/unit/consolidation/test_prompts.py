@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import pytest
 
@@ -20,6 +21,7 @@ from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ModelReply, UserMessage
 from memtab.store.files import ScopeListing
 from memtab.store.home import Home
+from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from support.logfail import ExpectLog
 
@@ -150,9 +152,11 @@ def test_an_offline_run_lists_the_home_once(
     listings: list[int] = []
     real_list_all = MemoryStore.list_all
 
-    def counted(self: MemoryStore, *, read_files: bool = True) -> list[ScopeListing]:
+    def counted(
+        self: MemoryStore, *, read_files: bool = True, scopes: Iterable[Scope] | None = None
+    ) -> list[ScopeListing]:
         listings.append(1)
-        return real_list_all(self, read_files=read_files)
+        return real_list_all(self, read_files=read_files, scopes=scopes)
 
     monkeypatch.setattr(MemoryStore, "list_all", counted)
     ConsolidationService(home, settings=ProviderSettings("offline", "offline", "")).run(WS)

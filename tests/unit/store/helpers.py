@@ -96,6 +96,7 @@ def read_meta(home: Home) -> dict[str, Any]:
 G = "/memories/global"
 W = "/memories/workspace"
 P = "/memories/project"
+S = "/memories/session"
 
 
 def create(tool: MemoryTool, path: str, text: str) -> None:

@@ -14,7 +14,7 @@ from memtab.store.scopes.tool import (
     parse_tool_request,
 )
 
-from .helpers import G, P, W, create, err, ok, text_of, write
+from .helpers import G, P, S, W, create, err, ok, text_of, write
 
 # --- view ------------------------------------------------------------------------------
 
@@ -469,11 +469,12 @@ def test_delete_a_directory_recursively(tool: MemoryTool) -> None:
     assert [f.path.relative for f in tool.store.list_scope(Scope.GLOBAL).files] == ["keep.md"]
 
 
-@pytest.mark.parametrize("root", ["/memories", G, P, W])
+@pytest.mark.parametrize("root", ["/memories", G, P, W, S])
 def test_delete_never_removes_a_scope_root(tool: MemoryTool, root: str) -> None:
     create(tool, f"{G}/a.md", "a")
     create(tool, f"{P}/a.md", "a")
     create(tool, f"{W}/a.md", "a")
+    create(tool, f"{S}/a.md", "a")
     err(tool.execute({"command": "delete", "path": root}))
     assert all(tool.store.root(scope).is_dir() for scope in Scope)
     assert all(len(tool.store.list_scope(scope).files) == 1 for scope in Scope)

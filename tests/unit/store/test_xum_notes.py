@@ -1,7 +1,7 @@
 """Notes xum adopted from a sub-agent's old private notebook, `imported/<child>/` of the
-owner's workspace notebook (xum's memoryLegacyAdoption.ts), and an agent's rollover
-checkpoint (`context-notes.md`, contextBudget.ts; docs/formats.md §2.5): the tree and
-`memtab list` say what they are."""
+owner's workspace notebook (xum's memoryLegacyAdoption.ts; docs/formats.md §2.5): the tree
+and `memtab list` say what they are. `context-notes.md` is an ordinary note since xum's
+ADR 0007 moved the rollover checkpoint to the session scope."""
 
 from __future__ import annotations
 
@@ -81,19 +81,24 @@ def test_memtab_list_names_the_sub_agent(home: Home, capsys: pytest.CaptureFixtu
     rows = {row["path"]: row for row in json.loads(capsys.readouterr().out)["files"]}
     assert rows["/memories/workspace/imported/ws-child/plan.md"]["adoptedFrom"] == CHILD
     assert rows["/memories/workspace/own.md"]["adoptedFrom"] is None
-    assert rows["/memories/workspace/context-notes.md"]["checkpoint"] is True
-    assert rows["/memories/workspace/own.md"]["checkpoint"] is False
     assert main(["--home", str(home.root), "list", "--workspace", CHILD]) == 0
     out = capsys.readouterr().out
     assert "adopted from sub-agent ws-child" in out
-    assert "an agent's rollover checkpoint" in out
 
 
-def test_the_tree_says_a_checkpoint_is_one() -> None:
+def test_context_notes_is_an_ordinary_workspace_note(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """xum's ADR 0007: "Existing `context-notes.md` files stay as ordinary workspace
+    memory" — no checkpoint label in the tree or in `memtab list`."""
     path = parse_virtual_path("/memories/workspace/context-notes.md")
     file = TreeNode("f", NodeKind.FILE, "context-notes.md", path=path, modified_at_ms=1)
-    assert "rollover checkpoint" in (row_tooltip(file, None) or "")
-    other = TreeNode(
-        "g", NodeKind.FILE, "notes.md", path=parse_virtual_path("/memories/workspace/notes.md")
-    )
-    assert "checkpoint" not in (row_tooltip(other, None) or "")
+    assert "checkpoint" not in (row_tooltip(file, None) or "")
+
+    write_config(home, {"projects": [[PROJECT, {"workspaces": [{"id": OWNER, "path": "/w"}]}]]})
+    write(home.workspace_root(OWNER) / "context-notes.md", "## Next\n- finish the parser\n")
+    assert main(["--home", str(home.root), "list", "--workspace", OWNER, "--json"]) == 0
+    [row] = json.loads(capsys.readouterr().out)["files"]
+    assert "checkpoint" not in row
+    assert main(["--home", str(home.root), "list", "--workspace", OWNER]) == 0
+    assert "checkpoint" not in capsys.readouterr().out

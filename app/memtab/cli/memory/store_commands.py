@@ -28,7 +28,6 @@ from memtab.store.catch_up.external import record_external
 from memtab.store.files import ScopeListing
 from memtab.store.paths import (
     MAX_PATH_DEPTH,
-    SCOPE_ORDER,
     Scope,
     normalize_project_path,
     too_deep_words,
@@ -45,6 +44,7 @@ from memtab.store.sidecars.registry import (
     load_registry,
     orphan_project_dirs,
 )
+from memtab.store.xum_notes import SESSION_SCOPE_WORDS
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -105,8 +105,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def _described(row: FileRow) -> str:
     if row.conflict_of:
         return f"conflict copy of {row.conflict_of} (see memtab conflicts)"
-    if row.checkpoint:
-        return "an agent's rollover checkpoint (xum rewrites it)"
     if row.adopted_from:
         adopted = f"adopted from sub-agent {row.adopted_from}"
         return f"{adopted}: {elide(row.description, 40)}" if row.description else adopted
@@ -198,7 +196,9 @@ def run_list(args: argparse.Namespace) -> int:
         print(format_table(table, right_aligned=(2, 4)))
         if any(row.pinned for row in rows):
             print("\n* pinned")
-    for scope in SCOPE_ORDER:
+        if any(row.scope == Scope.SESSION.value for row in rows):
+            print(f"\n{Scope.SESSION.virtual_root} is {SESSION_SCOPE_WORDS}")
+    for scope in store.scopes():
         reason = store.unavailable_reason(scope)
         if reason and store.workspace is not None:
             print(f"({reason})", file=sys.stderr)

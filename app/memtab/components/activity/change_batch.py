@@ -24,6 +24,7 @@ _CONTAINERS: dict[PathKind, tuple[PathKind, ...]] = {
     PathKind.GLOBAL_SCOPE: (PathKind.MEMORY_DIR,),
     PathKind.PROJECT_SCOPE: (PathKind.MEMORY_DIR,),
     PathKind.WORKSPACE_SCOPE: (PathKind.WORKSPACE_DIR,),
+    PathKind.SESSION_SCOPE: (PathKind.WORKSPACE_DIR,),
     PathKind.CHAT_TRANSCRIPT: (PathKind.WORKSPACE_DIR,),
     PathKind.WRITER_STATE: (PathKind.WORKSPACE_DIR,),
 }

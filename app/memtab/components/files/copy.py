@@ -118,7 +118,7 @@ def copy_targets(scan: HomeScan, origin: MemoryFileRef | None = None) -> list[Co
             f"mux:{item.scope.value}", f"mux · {_SCOPE_TITLES[item.scope]}", "mux", item.scope
         )
         for item in scan.scopes
-        if item.unavailable is None and item.root is not None
+        if item.unavailable is None and item.root is not None and item.scope.shared
     ]
     if scan.sources is None:
         return targets

@@ -47,7 +47,7 @@ from memtab.store.actors import actor_name
 from memtab.store.catch_up.external import record_external
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import display_name
-from memtab.store.history.versions import ScopeHistory, Version
+from memtab.store.history.versions import ScopeHistory, Version, index_path
 from memtab.store.home import Home
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, parse_file_path
 from memtab.store.restore.from_history import TrashItem, content_of, text_of, trash
@@ -290,9 +290,13 @@ def load_trash(
 def _places(store: MemoryStore, sources: Sequence[Source], orphans: bool) -> dict[str, _Place]:
     """Every history index listed, to the group its files go in (in the groups' order)."""
     places: dict[str, _Place] = {}
+    shown = store.scopes()
     for scope in SCOPE_ORDER:
-        if store.unavailable_reason(scope) is None:
-            places[store.history_key(scope)] = _Place(SCOPE_TITLES[scope], scope, store=store)
+        if store.unavailable_reason(scope) is not None:
+            continue
+        key = store.history_key(scope)
+        if scope in shown or index_path(store.home, key).exists():  # a session scope once kept
+            places[key] = _Place(SCOPE_TITLES[scope], scope, store=store)
     if orphans and not isinstance(store, OrphanProjectStore):
         for dir_name in orphans_with_history(store.home):
             label = f"Orphaned project memory {dir_name}"

@@ -33,7 +33,7 @@ from memtab.store.history.runs import (
 )
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home, HomeError
-from memtab.store.paths import SCOPE_ORDER, PathError, parse_file_path
+from memtab.store.paths import SHARED_SCOPES, PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 
@@ -263,7 +263,7 @@ def reverted_at(store: MemoryStore, run: RunEntry) -> int | None:
     """When a revert of `run` restored a file (its newest such version), if one did."""
     times = [
         version.at
-        for scope in SCOPE_ORDER
+        for scope in SHARED_SCOPES  # no run changes a session scope
         if not store.unavailable_reason(scope)
         for version in ScopeHistory(store.home, store.history_key(scope)).versions()
         if version.revert_of == run.id

@@ -38,7 +38,7 @@ from memtab.components.tree.scan import (
 from memtab.store.description_cache import DescriptionCache
 from memtab.store.files import ScopeListing, list_scope, read_file_content, update_listing
 from memtab.store.home import Home
-from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath
+from memtab.store.paths import Scope, VirtualPath
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalData, status_from
 from memtab.store.sidecars.meta import MetaStore
@@ -184,8 +184,8 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
     # Loaded only if a scope is listed in full (the first scan, a directory come or gone).
     cache = DescriptionCache.of_home(home.root) if request.remember_descriptions else None
     scopes: list[ScopeScan] = []
-    for scope in SCOPE_ORDER:
-        earlier = previous.scope(scope) if previous is not None else None
+    for scope in view.scopes():
+        earlier = previous.scope_if_shown(scope) if previous is not None else None
         scopes.append(_scan_scope(scope, view, earlier, request.changed_paths, cache))
         if context is not None:
             context.raise_if_cancelled()

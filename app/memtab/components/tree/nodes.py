@@ -41,6 +41,8 @@ class SectionId(enum.StrEnum):
     GLOBAL = "global"
     PROJECT = "project"
     WORKSPACE = "workspace"
+    SESSION = "session"
+    """xum's session scope of the workspace, shown when it keeps one."""
     ORPHANS = "orphans"
     SOURCES = "sources"
     """Every section of other agents' memory (one per project, or per agent)."""
@@ -50,6 +52,7 @@ SECTION_TITLES = {
     SectionId.GLOBAL: "Global",
     SectionId.PROJECT: "Project",
     SectionId.WORKSPACE: "Workspace",
+    SectionId.SESSION: "Session",
     SectionId.ORPHANS: "Orphaned project memory",
 }
 

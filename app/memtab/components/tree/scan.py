@@ -31,7 +31,7 @@ from memtab.store.files import (
     outline_scope,
 )
 from memtab.store.home import Home, HomeError
-from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath
+from memtab.store.paths import Scope, VirtualPath
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.meta import MetaEntry
 from memtab.store.sidecars.registry import (
@@ -149,8 +149,18 @@ class HomeScan(NamedTuple):
     """Other agents' memory, once asked for (`ScanRequest.with_sources`)."""
 
     def scope(self, scope: Scope) -> ScopeScan:
-        """The scan of one scope."""
+        """The scan of one scope the scan shows."""
         return next(item for item in self.scopes if item.scope is scope)
+
+    @property
+    def shows_session(self) -> bool:
+        """Whether the scan shows xum's session scope of its workspace (it keeps one)."""
+        return self.scope_if_shown(Scope.SESSION) is not None
+
+    def scope_if_shown(self, scope: Scope) -> ScopeScan | None:
+        """The scan of one scope, None when the scan does not show it (the session scope
+        of a workspace that keeps none)."""
+        return next((item for item in self.scopes if item.scope is scope), None)
 
     def view(self) -> ScopeView:
         """The scanned workspace's scopes, to read (constructing it touches no disk; to
@@ -244,9 +254,9 @@ def workspace_identity(workspace: Workspace | None) -> tuple[str, str | None] | 
 
 
 def removed_reason(view: ScopeView, scope: Scope) -> str | None:
-    """Why the workspace scope takes no writes (xum removed the workspace; two stats), or
-    None — for every other scope too."""
-    return view.removed_reason() if scope is Scope.WORKSPACE else None
+    """Why the workspace or session scope takes no writes (xum removed the workspace; two
+    stats), or None — for every other scope too."""
+    return view.removed_reason(scope) if scope in (Scope.WORKSPACE, Scope.SESSION) else None
 
 
 def registry_and_workspace(
@@ -274,7 +284,7 @@ def scan_outline(request: ScanRequest, context: CancelToken | None = None) -> Ho
     registry, registry_error, recency, workspace, note = registry_and_workspace(request)
     view = ScopeView(home, workspace)
     scopes: list[ScopeScan] = []
-    for scope in SCOPE_ORDER:
+    for scope in view.scopes():
         reason = view.unavailable_reason(scope)
         if reason is not None:
             scopes.append(ScopeScan(scope, None, reason, ScopeListing(scope)))

@@ -134,7 +134,9 @@ def row_tooltip(
     if node.kind is NodeKind.SECTION:
         where = f" · {node.subtitle}" if node.subtitle else ""
         files = humanize.plural(node.file_count, "file")
-        return f"{node.name} memory{where} — {files}{read_only}"
+        purpose = xum_note_sentence(node.path) if node.path is not None else None
+        about = f"\n{purpose}" if purpose else ""
+        return f"{node.name} memory{where} — {files}{about}{read_only}"
     if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
         where = str(node.path) if node.path is not None else (node.physical or node.name)
         text = f"{where} — {humanize.plural(node.file_count, 'file')}{read_only}"

@@ -55,11 +55,13 @@ LAZY_FILL_MIN_FILES = 2000
 PROJECT_UNAVAILABLE_TEXT = "Project memory unavailable — multi-project workspace"
 NO_WORKSPACE_PROJECT_TEXT = "No workspace selected — no project memory"
 NO_WORKSPACE_TEXT = "No workspace selected — no workspace memory"
+NO_WORKSPACE_SESSION_TEXT = "No workspace selected — no session memory"
 REMOVED_SUBTITLE = "removed in xum, read-only"
 EMPTY_TEXTS = {
     SectionId.GLOBAL: "No global memories yet",
     SectionId.PROJECT: "No project memories yet",
     SectionId.WORKSPACE: "No workspace memories yet",
+    SectionId.SESSION: "No session memories yet",
 }
 
 
@@ -290,6 +292,8 @@ def _section_node(section: SectionId, subtitle: str = "") -> TreeNode:
 
 def _unavailable_text(scan: HomeScan, scope: Scope) -> str:
     if scan.workspace is None:
+        if scope is Scope.SESSION:
+            return NO_WORKSPACE_SESSION_TEXT
         return NO_WORKSPACE_PROJECT_TEXT if scope is Scope.PROJECT else NO_WORKSPACE_TEXT
     if scope is Scope.PROJECT:
         return PROJECT_UNAVAILABLE_TEXT

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from memtab.consolidation.errors import LockHeldError, RunCancelledError
 from memtab.fs.locking.locks import LockUnavailableError, OwnedLock, interprocess_lock, lock_holder
 from memtab.store.home import CONSOLIDATION_LOCK, Home
-from memtab.store.paths import SCOPE_ORDER
+from memtab.store.paths import SHARED_SCOPES
 from memtab.store.scopes.scope_store import ScopeStore
 
 # While waiting for another process's run, how often to look again (and at `cancel`).
@@ -86,7 +86,7 @@ class ConsolidationLock:
 def check_scopes_free(store: ScopeStore, wait_s: float = SCOPE_WAIT_S) -> None:
     """LockHeldError, naming the holder where the system tells, when another program has
     kept one of the store's scopes locked for `wait_s` (see the module doc)."""
-    for scope in SCOPE_ORDER:
+    for scope in SHARED_SCOPES:  # a run never changes a session scope
         if store.unavailable_reason(scope):
             continue
         path = store.scope_lock_path(scope)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from memtab.store.conflict_copies import find_copies
 from memtab.store.files import MAX_FILE_BYTES, FileContent, FileEntry
-from memtab.store.paths import PathError, Scope, VirtualPath
+from memtab.store.paths import SHARED_SCOPES, PathError, Scope, VirtualPath
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
 
 logger = logging.getLogger(__name__)
@@ -106,7 +106,7 @@ def collect_memory_files(store: MemoryStore) -> list[MemoryFile]:
     entries = store.meta_entries()
     listed: dict[VirtualPath, MemoryFile] = {}  # in listing order, content still to read
     wanted: list[VirtualPath] = []
-    for listing in store.list_all(read_files=False):  # read_many reads them next
+    for listing in store.list_all(read_files=False, scopes=SHARED_SCOPES):  # read next
         copies = find_copies(entry.path for entry in listing.files)
         for entry in listing.files:
             scope = entry.path.scope

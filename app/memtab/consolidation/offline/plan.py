@@ -49,7 +49,7 @@ from memtab.consolidation.offline.units import (
     text_size,
 )
 from memtab.humanize import plural
-from memtab.store.paths import Scope
+from memtab.store.paths import SHARED_SCOPES, Scope
 
 # Each scope's units are checked against every wider scope.
 WIDER_SCOPES: dict[Scope, tuple[Scope, ...]] = {
@@ -129,12 +129,12 @@ class _Workbench:
         self.referenced = referenced_paths(analyses)
 
     def _wider_coverage(self) -> dict[Scope, Coverage]:
-        by_scope = {scope: Coverage() for scope in Scope}
+        by_scope = {scope: Coverage() for scope in SHARED_SCOPES}
         for analysis in self.analyses:
             if analysis.file.scope in _WIDER:  # straight into the scope's (no set per file)
                 add_coverage(by_scope[analysis.file.scope], analysis.units)
         wider = {}
-        for scope in Scope:
+        for scope in SHARED_SCOPES:
             coverage = Coverage()
             for other in WIDER_SCOPES[scope]:
                 coverage.update(by_scope[other])
@@ -142,13 +142,13 @@ class _Workbench:
         return wider
 
     def _wider_lines(self) -> dict[Scope, set[str]]:
-        by_scope: dict[Scope, set[str]] = {scope: set() for scope in Scope}
+        by_scope: dict[Scope, set[str]] = {scope: set() for scope in SHARED_SCOPES}
         for analysis in self.analyses:
             if analysis.file.scope in _WIDER:
                 by_scope[analysis.file.scope] |= analysis.body_lines
         return {
             scope: set().union(*(by_scope[other] for other in WIDER_SCOPES[scope]))
-            for scope in Scope
+            for scope in SHARED_SCOPES
         }
 
     def touched(self, path: str) -> bool:
@@ -167,7 +167,7 @@ class _Workbench:
         """Near-duplicate groups of every scope, the most valuable first."""
         groups: list[tuple[list[FileAnalysis], float]] = []
         by_prose: dict[tuple[str, ...], frozenset[int]] = {}
-        for scope in Scope:
+        for scope in SHARED_SCOPES:
             items: list[FileAnalysis] = []
             shingles: list[frozenset[int]] = []
             for analysis in self.analyses:

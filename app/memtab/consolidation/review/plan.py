@@ -54,7 +54,7 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import describe_ops, op_texts, op_units, unified_diff
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
-from memtab.store.paths import SCOPE_ORDER, PathError, VirtualPath
+from memtab.store.paths import SHARED_SCOPES, PathError, VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Trigger
 from memtab.store.sidecars.registry import Workspace
@@ -107,7 +107,7 @@ def copy_scopes(
     unreadable one is left out of the plan, which then cannot touch it.
     """
     target = MemoryStore(scratch, store.workspace, record_history=False)
-    for scope in SCOPE_ORDER:
+    for scope in SHARED_SCOPES:
         if store.unavailable_reason(scope):
             continue
         listing = store.list_scope(scope, read_files=only is None)

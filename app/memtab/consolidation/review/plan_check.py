@@ -36,7 +36,7 @@ from memtab.store.files import FileContent
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.records import FileVersions, RunOp
 from memtab.store.home import Home
-from memtab.store.paths import SCOPE_ORDER, PathError, parse_virtual_path
+from memtab.store.paths import SHARED_SCOPES, PathError, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import parse_tool_request
 from memtab.store.sidecars.journal import JournalOp, Trigger
@@ -185,7 +185,7 @@ def _under(path: str, named: set[str]) -> bool:
 
 def _find_holders(store: MemoryStore, holders: LineHolders) -> None:
     """Tell `holders` what every file of the store's scopes holds (read once each)."""
-    for scope in SCOPE_ORDER:
+    for scope in SHARED_SCOPES:
         listing = store.list_scope(scope, read_files=False)
         for path, content in store.read_many(file.path for file in listing.files):
             if isinstance(content, FileContent) and not content.binary:

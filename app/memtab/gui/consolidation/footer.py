@@ -2,7 +2,8 @@
 
 Compact, under the tree: a header (the "Consolidation" toggle, the runs button and
 **Consolidate now**), one line per scope (`footer_lines.CoverageLines`: `Workspace:`,
-`Project:`, `Global:` and `Harvest:`) which the toggle collapses into the header, and a
+`Project:`, `Global:`, `Session:` for a workspace that shows xum's session scope — never
+consolidated — and `Harvest:`) which the toggle collapses into the header, and a
 status line of fixed height. The tooltip lists the runs' summaries, each once. The
 footer never reads disk: the tab calls `set_context` after every scan, including the one
 the watcher triggers when a run journals its record, so the lines change because the
@@ -238,11 +239,19 @@ class ConsolidationFooter(QFrame):
 
     # --- the seam ----------------------------------------------------------------------------
 
-    def set_context(self, workspace: Workspace | None, status: ConsolidationStatus | None) -> None:
-        """Show the coverage of `workspace` (called by the tab after every scan). A
+    def set_context(
+        self,
+        workspace: Workspace | None,
+        status: ConsolidationStatus | None,
+        *,
+        session: bool = False,
+    ) -> None:
+        """Show the coverage of `workspace` (called by the tab after every scan); `session`:
+        it shows xum's session scope, which the footer says is never consolidated. A
         different workspace clears the last error or note."""
         self._runs.show_workspace(workspace)
         self._status = status if workspace is not None else None
+        self._lines.show_session(session and workspace is not None)
         self._refresh()
 
     @property
@@ -269,8 +278,13 @@ class ConsolidationFooter(QFrame):
         return self._runs.busy_here
 
     def line_text(self, key: str) -> str:
-        """The value shown after `Workspace:`, `Project:`, `Global:` or `Harvest:`."""
+        """The value shown after `Workspace:`, `Project:`, `Global:`, `Session:` or
+        `Harvest:`."""
         return self._lines.value(key).full_text
+
+    def line_tooltip(self, key: str) -> str:
+        """The tooltip of a line's value (the whole of what it says)."""
+        return self._lines.value(key).toolTip()
 
     def is_line_visible(self, key: str) -> bool:
         """Whether a line is shown (Harvest only when mux wrote harvests)."""

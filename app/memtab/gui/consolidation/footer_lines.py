@@ -2,7 +2,8 @@
 
 One line per scope — `Workspace:`, `Project:` (or `unavailable`), `Global:`, each the
 `coverage_text` of its record, counting the files that run changed in that scope
-(docs/formats.md §9.6) — and `Harvest:` when mux wrote harvest records, with the last
+(docs/formats.md §9.6); `Session: never consolidated` when the workspace shows xum's
+session scope (§3.1) — and `Harvest:` when mux wrote harvest records, with the last
 harvest's error on the same line. The lines show what the footer is given (`show_status`)
 and never read disk. Every value elides (whole in its tooltip).
 """
@@ -22,7 +23,7 @@ from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStat
 
 logger = logging.getLogger(__name__)
 
-LINE_KEYS = ("Workspace", "Project", "Global", "Harvest")
+LINE_KEYS = ("Workspace", "Project", "Global", "Session", "Harvest")
 
 
 def summaries_tooltip(status: ConsolidationStatus | None) -> str:
@@ -75,12 +76,22 @@ class CoverageLines(QWidget):
         harvest.setSpacing(6)
         harvest.addWidget(self._values["Harvest"], 1)
         harvest.addWidget(self.harvest_error, 2)
-        grid.addWidget(self._harvest_row, 3, 1)
+        grid.addWidget(self._harvest_row, LINE_KEYS.index("Harvest"), 1)
         grid.setColumnStretch(1, 1)
+        self._values["Session"].set_full_text(glossary.SESSION_NEVER_CONSOLIDATED, glossary.SESSION)
+        self._keys["Session"].setToolTip(glossary.SESSION)
+        self.show_session(False)
 
     def value(self, key: str) -> ElidedLabel:
-        """The value label after `Workspace:`, `Project:`, `Global:` or `Harvest:`."""
+        """The value label after `Workspace:`, `Project:`, `Global:`, `Session:` or
+        `Harvest:`."""
         return self._values[key]
+
+    def show_session(self, shown: bool) -> None:
+        """Show the `Session:` line: the workspace shows xum's session scope, which no run
+        consolidates."""
+        for widget in (self._keys["Session"], self._values["Session"]):
+            widget.setVisible(shown)
 
     def show_waiting(self) -> None:
         """A workspace whose status is not known yet: "…" on each scope's line."""

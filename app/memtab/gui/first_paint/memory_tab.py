@@ -482,7 +482,7 @@ class MemoryTab(QWidget):
             self._on_workspace_shown(scan, steps.workspace_note)
         self.marks.scanned(scan, first=steps.workspace_changed)
         self.sources.scanned(scan)  # before the tree: a small one is shown at once
-        self.footer.set_context(scan.workspace, scan.status)
+        self.footer.set_context(scan.workspace, scan.status, session=scan.shows_session)
 
     def _on_workspace_shown(self, scan: HomeScan, note: str | None) -> None:
         if note:

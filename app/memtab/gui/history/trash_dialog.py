@@ -71,7 +71,7 @@ from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.sources.model import Source
 from memtab.store.history.describe import display_name
 from memtab.store.home import Home
-from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import ChangeEvent, EventRestore, restore_event
 
@@ -143,7 +143,7 @@ class TrashDialog(QDialog):
         self.scope_filter = QComboBox(self)
         self.scope_filter.setAccessibleName("Scope or agent")
         self.scope_filter.addItem("Everything", None)
-        for scope in (Scope.GLOBAL, Scope.PROJECT, Scope.WORKSPACE):
+        for scope in SCOPE_ORDER:
             self.scope_filter.addItem(SCOPE_TITLES[scope], scope.value)
         for agent in OTHER_AGENTS:
             self.scope_filter.addItem(AGENT_TITLES[agent], agent)

@@ -46,6 +46,7 @@ RESCAN_KINDS = frozenset(
         PathKind.PROJECT_SCOPE,
         PathKind.WORKSPACE_DIR,
         PathKind.WORKSPACE_SCOPE,
+        PathKind.SESSION_SCOPE,
         PathKind.MEMORY_META,
         PathKind.CONSOLIDATION_JOURNAL,
         PathKind.CONFIG,

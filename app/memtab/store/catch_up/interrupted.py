@@ -52,7 +52,7 @@ from memtab.store.history.runs import RunsLog, journal_fingerprint
 from memtab.store.history.started import started_dir, started_run_names
 from memtab.store.history.versions import ScopeHistory, Version, scope_key
 from memtab.store.home import CONSOLIDATION_LOCK, Home, HomeError
-from memtab.store.paths import PathError, Scope, parse_file_path, parse_virtual_path
+from memtab.store.paths import SHARED_SCOPES, PathError, parse_file_path, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
@@ -227,7 +227,7 @@ def _notebook(home: Home, header: RunHeader) -> str:
 def _run_versions(home: Home, header: RunHeader) -> dict[str, list[tuple[Version | None, Version]]]:
     """The versions recorded under the run's id, by path, each with the version before it."""
     found: dict[str, list[tuple[Version | None, Version]]] = {}
-    for scope in Scope:
+    for scope in SHARED_SCOPES:  # a run never changes a session scope
         try:
             key = scope_key(
                 scope, project_path=header.project_path, workspace_id=_notebook(home, header)

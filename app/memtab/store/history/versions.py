@@ -7,8 +7,9 @@ deleted content (`deleted: true`, `sha256` = what was deleted) and the file's pi
 usage (`meta`), so a deleted file comes back whole. A move is two versions: the old path
 deleted with `movedTo`, the new path with `movedFrom`.
 
-Scopes are keyed `global`, `project-<project dir name>` and `workspace-<id>`: the file
-`index/<key>.jsonl` lists virtual paths (`/memories/project/x.md`) of that scope only.
+Scopes are keyed `global`, `project-<project dir name>`, `workspace-<id>` (the notebook's
+owner) and `session-<id>` (the acting workspace): the file `index/<key>.jsonl` lists
+virtual paths (`/memories/project/x.md`) of that scope only.
 """
 
 from __future__ import annotations
@@ -48,13 +49,16 @@ def new_version_id(at_ms: int) -> str:
 
 
 def scope_key(scope: Scope, *, project_path: str | None, workspace_id: str | None) -> str:
-    """The index name of a scope (see the module doc); ValueError when it has none."""
+    """The index name of a scope (see the module doc), `workspace_id` the workspace whose
+    session dir holds it; ValueError when it has none."""
     if scope is Scope.GLOBAL:
         return "global"
     if scope is Scope.PROJECT and project_path is not None:
         return f"project-{project_dir_name(project_path)}"
     if scope is Scope.WORKSPACE and workspace_id is not None:
         return f"workspace-{workspace_id}"
+    if scope is Scope.SESSION and workspace_id is not None:
+        return f"session-{workspace_id}"
     raise ValueError(f"the {scope.value} scope is not available here")
 
 

@@ -7,7 +7,7 @@ from memtab.fs.records import Record
 from memtab.store.conflict_copies import find_copies
 from memtab.store.files import ScopeListing
 from memtab.store.scopes.scope_store import ScopeStore
-from memtab.store.xum_notes import adopted_child, is_checkpoint
+from memtab.store.xum_notes import adopted_child
 
 
 class FileRow(Record, write_only=True):
@@ -28,8 +28,6 @@ class FileRow(Record, write_only=True):
     not_editable: str | None = None
     adopted_from: str | None = None
     """The sub-agent's old notebook xum adopted it from (docs/formats.md §2.5)."""
-    checkpoint: bool = False
-    """An agent's rollover checkpoint, which xum rewrites (§2.5)."""
 
 
 def file_rows(listings: list[ScopeListing], store: ScopeStore) -> list[FileRow]:
@@ -53,7 +51,6 @@ def file_rows(listings: list[ScopeListing], store: ScopeStore) -> list[FileRow]:
                 conflict_of=str(copy.original) if copy else None,
                 not_editable=file.not_editable_reason,
                 adopted_from=adopted_child(file.path),
-                checkpoint=is_checkpoint(file.path),
             )
             rows.append(row)
     return rows

@@ -115,9 +115,7 @@ class ScopeStore(ScopeView):
         """The history index of a scope (ScopeUnavailableError when it has none here)."""
         try:
             return scope_key(
-                scope,
-                project_path=self.project_path,
-                workspace_id=self.workspace.notebook_id if self.workspace else None,
+                scope, project_path=self.project_path, workspace_id=self.workspace_holding(scope)
             )
         except ValueError:
             raise ScopeUnavailableError(self.unavailable_reason(scope) or str(scope)) from None
@@ -215,6 +213,8 @@ class ScopeStore(ScopeView):
                 return
             roots = [self.root(scope) for scope in scopes]
             with holding_targets(self.home, roots):
+                if Scope.SESSION in scopes:
+                    self.refuse_if_removed(Scope.SESSION)
                 if Scope.WORKSPACE not in scopes:
                     yield
                     return

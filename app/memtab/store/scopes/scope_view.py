@@ -1,4 +1,4 @@
-"""Reading a workspace's three memory scopes: `ScopeView`, and the confined reads under it.
+"""Reading a workspace's memory scopes: `ScopeView`, and the confined reads under it.
 
 The view is what every reader of the scopes goes through — the tree's scan and outline, the
 editor's reads, the memory tool's `view` — and what `MemoryStore` reads through too (its
@@ -37,6 +37,7 @@ from memtab.store.files import FileContent, ScopeListing, is_listable_name, list
 from memtab.store.home import Home
 from memtab.store.paths import (
     SCOPE_ORDER,
+    SHARED_SCOPES,
     PathError,
     Scope,
     VirtualPath,
@@ -45,7 +46,7 @@ from memtab.store.paths import (
     real_path,
     resolve_inside_root,
 )
-from memtab.store.sidecars.meta import global_key, project_key, workspace_key
+from memtab.store.sidecars.meta import global_key, project_key, session_key, workspace_key
 from memtab.store.sidecars.registry import Workspace
 from memtab.store.xum_locks import WorkspaceRemovedError, owner_of_root, refuse_if_removed
 
@@ -53,11 +54,12 @@ PROJECT_UNAVAILABLE = (
     "Project memory is unavailable: multi-project workspaces have no single project identity"
 )
 NO_WORKSPACE = "Workspace memory is unavailable: no workspace is selected"
+NO_SESSION = "Session memory is unavailable: no workspace is selected"
 
 
 class ScopeView:
-    """The global, project and workspace scopes as one workspace sees them, read only:
-    where they are, their listings and files. Constructing one touches no disk.
+    """The global, project, workspace and session scopes as one workspace sees them, read
+    only: where they are, their listings and files. Constructing one touches no disk.
 
     Without a workspace, `project` names a project identity (docs/formats.md §2.2) whose
     project scope it sees beside the global one: a checkout of a registered project that
@@ -81,6 +83,8 @@ class ScopeView:
         """Why a scope cannot be used here, or None when it can."""
         if scope is Scope.WORKSPACE and self.workspace is None:
             return NO_WORKSPACE
+        if scope is Scope.SESSION and self.workspace is None:
+            return NO_SESSION
         if scope is Scope.PROJECT:
             if self.workspace is None and self._project is None:
                 return "Project memory is unavailable: no workspace is selected"
@@ -99,20 +103,41 @@ class ScopeView:
             assert self.project_path is not None
             return self.home.project_root(self.project_path)
         assert self.workspace is not None
+        if scope is Scope.SESSION:
+            return self.home.session_root(self.workspace.id)
         return self.home.workspace_root(self.workspace.notebook_id)
 
-    def refuse_if_removed(self) -> None:
-        """WorkspaceRemovedError when xum removed this workspace or the one whose notebook
-        its workspace scope is (docs/formats.md §21.3)."""
+    def workspace_holding(self, scope: Scope) -> str | None:
+        """The workspace whose session dir holds a scope: the notebook's owner for the
+        workspace scope (docs/formats.md §2.5), the acting workspace for the session scope
+        (§3.1); None for the others, or with no workspace."""
+        if self.workspace is None:
+            return None
+        if scope is Scope.SESSION:
+            return self.workspace.id
+        return self.workspace.notebook_id if scope is Scope.WORKSPACE else None
+
+    def scopes(self) -> tuple[Scope, ...]:
+        """The scopes this workspace shows, in display order: global, project and
+        workspace always (an unavailable one says why), and xum's session scope when the
+        acting workspace keeps one — its directory exists (a stat)."""
+        if self.workspace is not None and self.root(Scope.SESSION).is_dir():
+            return SCOPE_ORDER
+        return SHARED_SCOPES
+
+    def refuse_if_removed(self, scope: Scope = Scope.WORKSPACE) -> None:
+        """WorkspaceRemovedError when xum removed this workspace or, for the workspace
+        scope, the one whose notebook it is (docs/formats.md §21.3)."""
         if self.workspace is None:
             return
-        owner = owner_of_root(self.home, self.root(Scope.WORKSPACE))
+        owner = owner_of_root(self.home, self.root(scope))
         refuse_if_removed(self.home, [self.workspace.id, owner])
 
-    def removed_reason(self) -> str | None:
-        """Why this workspace's notebook takes no writes (xum removed it), or None."""
+    def removed_reason(self, scope: Scope = Scope.WORKSPACE) -> str | None:
+        """Why this workspace's notebook (or its session scope) takes no writes (xum
+        removed it), or None."""
         try:
-            self.refuse_if_removed()
+            self.refuse_if_removed(scope)
         except WorkspaceRemovedError as removed:
             return str(removed)
         return None
@@ -144,6 +169,8 @@ class ScopeView:
             return project_key(self.project_path, path.relative)
         if path.scope is Scope.WORKSPACE and self.workspace is not None:
             return workspace_key(self.workspace.notebook_id, path.relative)
+        if path.scope is Scope.SESSION and self.workspace is not None:
+            return session_key(self.workspace.id, path.relative)
         raise ScopeUnavailableError(
             self.unavailable_reason(path.scope or Scope.GLOBAL) or f"No key for {path}"
         )
@@ -171,9 +198,12 @@ class ScopeView:
             return ScopeListing(scope)
         return list_scope(scope, self.root(scope), read_files=read_files)
 
-    def list_all(self, *, read_files: bool = True) -> list[ScopeListing]:
-        """All three scopes in display order."""
-        return [self.list_scope(scope, read_files=read_files) for scope in SCOPE_ORDER]
+    def list_all(
+        self, *, read_files: bool = True, scopes: Iterable[Scope] | None = None
+    ) -> list[ScopeListing]:
+        """The scopes this workspace shows (`scopes()`), or `scopes`, in display order."""
+        wanted = self.scopes() if scopes is None else scopes
+        return [self.list_scope(scope, read_files=read_files) for scope in wanted]
 
     def kind_of(self, path: VirtualPath) -> Literal["file", "dir"] | None:
         """Whether a path is a file, a directory, or missing (symlinks count as missing).

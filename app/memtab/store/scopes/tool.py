@@ -7,7 +7,7 @@ are returned, never raised. Agent reads and writes count as usage in memory-meta
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -44,6 +44,7 @@ from memtab.store.scopes.tool_args import (
     input_schema,
     validate_arguments,
 )
+from memtab.store.xum_notes import SESSION_SCOPE_UNOFFERED
 
 logger = logging.getLogger(__name__)
 
@@ -121,10 +122,12 @@ def _lines(content: str) -> list[str]:
 
 
 class MemoryTool:
-    """Runs memory-tool commands against one workspace's store."""
+    """Runs memory-tool commands against one workspace's store, in the scopes it offers
+    (every one, or `scopes`: consolidation's tool offers no session scope)."""
 
-    def __init__(self, store: MemoryStore) -> None:
+    def __init__(self, store: MemoryStore, *, scopes: Sequence[Scope] | None = None) -> None:
         self.store = store
+        self.scopes = tuple(SCOPE_ORDER if scopes is None else scopes)
         self._expected: str | None = None  # the running call's expected_sha256
 
     def execute(self, raw: Any) -> ToolResult:
@@ -144,6 +147,7 @@ class MemoryTool:
         this content — an edit checks it on the text it edits, under the scope lock; a
         delete or rename right before it (docs/formats.md §5)."""
         try:
+            self._refuse_unoffered(request)
             self._expected = self._checked_expectation(request, expected_sha256)
             handler = getattr(self, f"_{request.command}")
             output: str = handler(request.args)
@@ -157,6 +161,19 @@ class MemoryTool:
             return ToolResult(success=False, error=f"Internal error in the memory tool: {error!r}")
         finally:
             self._expected = None
+
+    def _refuse_unoffered(self, request: ToolRequest) -> None:
+        """PathError for a call naming a scope this tool does not offer."""
+        for raw in (request.path, request.new_path):
+            try:
+                scope = parse_virtual_path(raw).scope if raw is not None else None
+            except PathError:
+                continue  # the command says what is wrong with it
+            if scope is not None and scope not in self.scopes:
+                why = f" ({SESSION_SCOPE_UNOFFERED})" if scope is Scope.SESSION else ""
+                raise PathError(
+                    f"Invalid memory path {raw!r}: the {scope.value} scope is not offered here{why}"
+                )
 
     def _checked_expectation(self, request: ToolRequest, expected: str | None) -> str | None:
         """`expected` for a call it applies to; a delete or rename is checked here."""
@@ -211,7 +228,7 @@ class MemoryTool:
 
     def _view_root(self) -> str:
         lines = ["Directory: /memories"]
-        for scope in SCOPE_ORDER:
+        for scope in (scope for scope in self.store.scopes() if scope in self.scopes):
             lines.append(f"- {scope.value}/")
             reason = self.store.unavailable_reason(scope)
             if reason:

@@ -49,6 +49,11 @@ def workspace_key(workspace_id: str, relative: str) -> str:
     return f"workspace:{escape_key_component(workspace_id)}:{escape_key_component(relative)}"
 
 
+def session_key(workspace_id: str, relative: str) -> str:
+    """The key of a file of xum's session scope: the ACTING workspace's id (§7)."""
+    return f"session:{escape_key_component(workspace_id)}:{escape_key_component(relative)}"
+
+
 def key_in_subtree(key: str, subtree: str) -> bool:
     """True when `key` is `subtree` itself or a path below it."""
     return key == subtree or key.startswith(subtree + "/")

@@ -204,6 +204,12 @@ def parse_scope(spec: str) -> SyncedScope:
         return SyncedScope.of("project", check_name(_safe(chosen), "The project name"), path)
     if kind == "workspace" and value:
         return SyncedScope.of("workspace", check_name(name or value, "The workspace name"), value)
+    if kind == Scope.SESSION.value:
+        raise SyncSetupError(
+            f"{spec!r}: xum's session scope is never synced — it is one agent's own "
+            "checkpoint, host-local and deleted with its workspace; sync global, "
+            "project:PATH or workspace:ID"
+        )
     raise SyncSetupError(
         f"{spec!r} is not a scope: use global, project:PATH[=NAME] or workspace:ID[=NAME]"
     )

@@ -91,6 +91,8 @@ def target_problem(view: ScopeView, raw: str) -> str | None:
     if _in_harvest(path):
         return f"{raw} is one of mux's harvest files; choose a memory file"
     assert path.scope is not None
+    if not path.scope.shared:
+        return f"{raw} is in xum's session scope, an agent's own checkpoint; choose a memory file"
     return view.unavailable_reason(path.scope)
 
 
