@@ -88,7 +88,11 @@ class SessionScope:
             parts.append(f"/memories/project/... ({self._project_words()})")
         if self.workspace is not None:
             parts.append(f"/memories/workspace/... ({self._workspace_words()})")
-        # xum's session scope is served where the workspace keeps one (`ScopeView.scopes`)
+            # served where the workspace keeps one (`ScopeView.scopes`), which may come later
+            parts.append(
+                f"/memories/session/... (the session memory of xum workspace "
+                f"{self.workspace.display_name}, where it keeps one)"
+            )
         unserved = [scope.value for scope in SHARED_SCOPES if scope not in self.scopes]
         served = f"Paths are virtual: {', '.join(parts)}."
         if unserved:

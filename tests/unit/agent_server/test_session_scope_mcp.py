@@ -69,5 +69,7 @@ def test_a_session_never_says_it_lacks_xums_session_scope(service: MemoryService
     workspace = load_registry(service.home).workspace(OWNER)
     words = SessionScope.of_workspace(workspace).paths_words()
     assert "This session has no" not in words, words
+    assert "/memories/session/... (the session memory of xum workspace" in words, words
     alone = SessionScope.of_workspace(None).paths_words()
     assert alone.endswith("This session has no project or workspace memory: `list` says why.")
+    assert "/memories/session/" not in alone
