@@ -366,8 +366,8 @@ def _first_sync_text(look: SyncLook | None) -> str:
     """What the first sync did, in a sentence."""
     if look is None:
         return (
-            "Stopped. Sync is set up: what this machine recorded waits and goes out at the "
-            "next sync (File → Sync now, or in five minutes)."
+            "Stopped. Sync is set up: the next sync (File → Sync now, or in five minutes) "
+            "finishes what this one began, and nothing this machine recorded is lost."
         )
     report = look.report
     if look.error or report is None:
