@@ -69,15 +69,6 @@ def slow_git(tmp_path: Path, slow_fetch: int) -> str:
     return str(script)
 
 
-def remote_has_branch(remote: Path) -> bool:
-    found = subprocess.run(
-        ["git", "--git-dir", str(remote), "rev-parse", "--verify", "--quiet", "main"],
-        capture_output=True,
-        check=False,
-    )
-    return found.returncode == 0
-
-
 def test_set_up_test_and_first_sync_in_the_dialog(
     qtbot: QtBot, open_setup: Opener, tmp_path: Path, remote: Path, beta: Machine
 ) -> None:
