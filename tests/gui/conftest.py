@@ -12,6 +12,9 @@ not `RECORD_QUIET_MS` (below).
 The offscreen screen is 800×600, a laptop's width by `gui.first_paint.geometry`'s measure: its
 first windows would open maximized, and the tests size their windows themselves. They
 open unmaximized (`test_layout` checks the maximizing on its own).
+
+A feature or dialog a test builds without a window gets its job clients from `jobs`, a job
+service of the test's own (a window has its context's), shut down when the test ends.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pytestqt.qtbot import QtBot
 
 from memtab.gui.first_paint import geometry, main_window
 from memtab.gui.history import hub
+from memtab.gui.tasks.jobs import JobService
 
 GUI_TESTS = Path(__file__).resolve().parent
 HELD_WIDGETS = pytest.StashKey[list[QWidget]]()
@@ -92,3 +96,11 @@ def _outside_changes_recorded_soon(monkeypatch: pytest.MonkeyPatch) -> None:
     test waited for it idle (restoring what another program deleted, a version to view),
     and the recorder now runs while a test's own saves and moves do, as it can for a user."""
     monkeypatch.setattr(hub, "RECORD_QUIET_MS", 50)
+
+
+@pytest.fixture
+def jobs(qtbot: QtBot) -> Iterator[JobService]:
+    """A job service for what a test builds without a window (its lanes stop at the end)."""
+    service = JobService()
+    yield service
+    service.shutdown()

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from memtab.fs.clock import now_ms
 from memtab.gui.consolidation.footer import ConsolidationFooter
 from memtab.gui.consolidation.review_dialog import ReviewDialog
+from memtab.gui.tasks.jobs import JobService
 from memtab.store.sidecars.journal import (
     ConsolidationRecord,
     ConsolidationStatus,
@@ -118,8 +119,8 @@ def facade() -> FakeConsolidation:
 
 
 @pytest.fixture
-def footer(qtbot: QtBot, facade: FakeConsolidation) -> ConsolidationFooter:
-    widget = ConsolidationFooter(facade)
+def footer(qtbot: QtBot, facade: FakeConsolidation, jobs: JobService) -> ConsolidationFooter:
+    widget = ConsolidationFooter(facade, jobs)
     qtbot.addWidget(widget)
     widget.resize(360, 260)
     return widget

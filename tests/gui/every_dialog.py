@@ -115,7 +115,7 @@ def open_every_dialog(
     # Each made when its turn comes: a window-modal one (the unsaved changes' question,
     # opened as it is made) would keep the next ones from the keyboard.
     makers: list[Callable[[], QDialog]] = [
-        lambda: ReviewDialog(plan, "main"),
+        lambda: ReviewDialog(window.context.jobs, plan, "main"),
         lambda: CopyToDialog(
             "Copy preferences.md to",
             [CopyTarget("scope:global", "Global", "mux", Scope.GLOBAL)],

@@ -14,7 +14,8 @@ from pytestqt.qtbot import QtBot
 
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed
-from memtab.gui.tasks.writer import WriterSupervisor
+from memtab.gui.tasks.jobs import JobService
+from memtab.gui.writer.supervisor import WriterSupervisor
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
 from memtab.writer.inbox.suggestions import SuggestionQueue
@@ -59,7 +60,8 @@ def test_messages_appended_by_another_process_make_suggested_memories(
     transcript.write_text(json.dumps(mux_message("old", "assistant", "history", 0)) + "\n")
 
     watcher = HomeWatcher(debounce_ms=50, max_latency_ms=300)
-    supervisor = WriterSupervisor(home)  # the configured provider: the offline writer
+    jobs = JobService()
+    supervisor = WriterSupervisor(home, jobs)  # the configured provider: the offline writer
     changes = ChangeFeed(home)
     watcher.paths_changed.connect(changes.publish)
     supervisor.attach(changes)
@@ -91,3 +93,4 @@ def test_messages_appended_by_another_process_make_suggested_memories(
             appender.kill()
         watcher.stop()
         supervisor.shutdown()
+        jobs.shutdown()

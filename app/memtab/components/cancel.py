@@ -1,6 +1,6 @@
 """What a long job checks between steps to stop early, without knowing who runs it.
 
-`gui.tasks.runner.TaskContext` is one; the Qt-free code here only needs this much of it.
+`operations.job.JobContext` is one; the Qt-free code here only needs this much of it.
 """
 
 from __future__ import annotations

@@ -14,10 +14,13 @@ for these:
 - `changes`: what changed on disk — each of the watcher's batches classified once
   (`components/activity/change_batch.ChangeBatch`) and published to every feature that
   follows the disk (the window feeds it; features subscribe to `changes.published`);
+- `jobs`: the window's one job service (`gui/tasks/jobs.py`): a feature's work off the
+  GUI thread goes through its own client (`context.jobs.client("history")`), on one of a
+  few lanes;
 - `files`: the one channel of the window's reads and writes of memory files
-  (`gui/tasks/file_channel.py`); `file_ops`, the file operations every write of the tree,
-  history and Copy to… goes through (on `files`, started on first use), and
-  `undo_stack`, how to take each back;
+  (`gui/tasks/file_channel.py`, on the job service's files lane); `file_ops`, the file
+  operations every write of the tree, history and Copy to… goes through (on `files`),
+  and `undo_stack`, how to take each back;
 - `before_closing`: what a feature asks before its window closes (`ClosingQuestion`: sync's
   changes not sent yet), after the editor's unsaved changes.
 
@@ -39,6 +42,7 @@ from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import ActionRegistry
+from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
@@ -189,6 +193,8 @@ class WindowContext:
         self.status = StatusNotices(self._owner)
         self.shown = Shown(home, self._owner)
         self.changes = ChangeFeed(home, self._owner)
+        self.jobs = JobService(self._owner)
+        """The window's job service: each feature's client, on its lanes."""
         self._files: FileChannel | None = None
         self._file_ops: FileOpTasks | None = None
         self._undo_stack: UndoStack | None = None
@@ -203,7 +209,7 @@ class WindowContext:
             # lazy: the file channel and its store (~70 ms) load with the first file job
             from memtab.gui.tasks.file_channel import FileChannel
 
-            self._files = FileChannel(self._owner)
+            self._files = FileChannel(self.jobs, self._owner)
         return self._files
 
     def save_ui_state(self) -> None:
@@ -241,8 +247,7 @@ class WindowContext:
         self._owner.setParent(owner)
 
     def shutdown(self) -> None:
-        """Stop the workers the context started (on window close)."""
-        if self._file_ops is not None:
-            self._file_ops.shutdown()
+        """Stop the job service (on window close), once the writes asked for ran."""
         if self._files is not None:
             self._files.shutdown()
+        self.jobs.shutdown()

@@ -26,7 +26,7 @@ class TraceCatalog:
     """Lists the dumps of a home, remembering summaries of files that did not change.
 
     Not thread-safe: use one catalog from one thread at a time (the GUI keeps one and
-    scans it on its task runner).
+    scans it on the job service's scans lane).
     """
 
     def __init__(self, home: Home) -> None:

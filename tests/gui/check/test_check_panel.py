@@ -22,6 +22,7 @@ from memtab.gui.check.feature import CheckFeature
 from memtab.gui.check.panel import CheckPanel
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.tree.model import MARKS_ROLE
+from memtab.operations import check as check_ops
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 
@@ -245,7 +246,7 @@ def test_the_heap_is_given_back_once_the_first_report_is_shown(
         return True
 
     monkeypatch.setattr(CheckFeature, "_show", shown)
-    monkeypatch.setattr(feature, "release_free_heap", release)
+    monkeypatch.setattr(check_ops, "release_free_heap", release)
     window = make_window(demo, MAIN_ID)
     check = window.check
     assert check is not None

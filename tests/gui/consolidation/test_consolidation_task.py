@@ -10,7 +10,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from memtab.consolidation.service import ConsolidationService
-from memtab.gui.tasks.consolidation import ConsolidationTasks
+from memtab.gui.consolidation.tasks import ConsolidationTasks
+from memtab.gui.tasks.jobs import JobService
 from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
@@ -70,13 +71,13 @@ def home(tmp_path: Path) -> Home:
 
 @pytest.fixture
 def tasks(
-    qtbot: QtBot, home: Home, fake_model_server: FakeModelServer
+    qtbot: QtBot, home: Home, fake_model_server: FakeModelServer, jobs: JobService
 ) -> Iterator[ConsolidationTasks]:
     settings = ProviderSettings(
         "anthropic", "claude-test", fake_model_server.anthropic_base_url, api_key=KEY
     )
     facade = ConsolidationTasks(
-        ConsolidationService(home, settings=settings, http_options=FAST_HTTP)
+        ConsolidationService(home, settings=settings, http_options=FAST_HTTP), jobs
     )
     yield facade
     facade.shutdown()

@@ -23,6 +23,7 @@ from gui.consolidation_support import (
 from memtab import humanize
 from memtab.fs.clock import now_ms
 from memtab.gui.consolidation.footer import CONSOLIDATE_NOW, ConsolidationFooter
+from memtab.gui.tasks.jobs import JobService
 from memtab.store.paths import Scope
 from memtab.store.sidecars.journal import (
     ConsolidationRecord,
@@ -122,11 +123,11 @@ def test_each_line_counts_its_own_scopes_changes(footer: ConsolidationFooter) ->
 
 @pytest.mark.parametrize("workspace", [MAIN, MULTI])
 def test_every_value_has_room_without_a_harvest_record(
-    qtbot: QtBot, facade: FakeConsolidation, workspace: Workspace
+    qtbot: QtBot, facade: FakeConsolidation, workspace: Workspace, jobs: JobService
 ) -> None:
     """Issue 19: a workspace mux never harvested (and the demo's multi-project one) showed
     blank values: the empty Harvest row left them no width."""
-    footer = ConsolidationFooter(facade)
+    footer = ConsolidationFooter(facade, jobs)
     qtbot.addWidget(footer)
     footer.resize(420, 160)
     footer.show()
@@ -362,14 +363,14 @@ def settle() -> None:
 
 
 def test_a_run_starting_and_ending_never_moves_the_tree(
-    facade: FakeConsolidation, qtbot: QtBot
+    facade: FakeConsolidation, qtbot: QtBot, jobs: JobService
 ) -> None:
     """The tree sits above the footer as in the Memory tab: progress, Done and errors come
     and go in a status line of fixed height, so a click lands on the row it aimed at."""
     pane = QWidget()
     qtbot.addWidget(pane)
     tree = QTreeView(pane)
-    footer = ConsolidationFooter(facade, pane)
+    footer = ConsolidationFooter(facade, jobs, pane)
     layout = QVBoxLayout(pane)
     layout.addWidget(tree, 1)
     layout.addWidget(footer)

@@ -16,7 +16,8 @@ from memtab.consolidation.review.review_setting import save_review_mode
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.consolidation.footer import ConsolidationFooter
-from memtab.gui.tasks.consolidation import ConsolidationTasks
+from memtab.gui.consolidation.tasks import ConsolidationTasks
+from memtab.gui.tasks.jobs import JobService
 from memtab.store.home import Home
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import Workspace, load_registry
@@ -33,10 +34,10 @@ class Demo:
 
 
 @pytest.fixture
-def demo(qtbot: QtBot, tmp_path: Path) -> Iterator[Demo]:
+def demo(qtbot: QtBot, tmp_path: Path, jobs: JobService) -> Iterator[Demo]:
     home = create_demo_home(tmp_path / "demo")
-    tasks = ConsolidationTasks(ConsolidationService(home))
-    footer = ConsolidationFooter(tasks)
+    tasks = ConsolidationTasks(ConsolidationService(home), jobs)
+    footer = ConsolidationFooter(tasks, jobs)
     qtbot.addWidget(footer)
     yield Demo(home, tasks, load_registry(home).require_workspace(MAIN_ID), footer)
     tasks.shutdown()

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 from memtab.consolidation.declined import load_declined
 from memtab.consolidation.service import ConsolidationService
 from memtab.gui.consolidation.review_dialog import ReviewDialog
+from memtab.gui.tasks.jobs import JobService
 from memtab.llm.settings import ProviderSettings
 from unit.consolidation.helpers import WS, new_home, store_for
 from unit.consolidation.test_declined import DUPLICATE, install_real_stores
@@ -19,7 +20,7 @@ OFFLINE = ProviderSettings("offline", "offline", "")
 
 
 def test_forget_declined_changes_releases_them_for_the_next_run(
-    qtbot: QtBot, tmp_path: Path
+    qtbot: QtBot, tmp_path: Path, jobs: JobService
 ) -> None:
     home = new_home(tmp_path / "home")
     install_real_stores(store_for(home, WS))
@@ -29,7 +30,7 @@ def test_forget_declined_changes_releases_them_for_the_next_run(
     again = service.plan(WS)
     assert again.held_back_count == 1
 
-    review = ReviewDialog(again, "main")
+    review = ReviewDialog(jobs, again, "main")
     qtbot.addWidget(review)
     review.show()
     assert review.forget_button.isVisible()
@@ -43,10 +44,12 @@ def test_forget_declined_changes_releases_them_for_the_next_run(
     review.reject()
 
 
-def test_a_plan_without_declines_shows_no_forget_button(qtbot: QtBot, tmp_path: Path) -> None:
+def test_a_plan_without_declines_shows_no_forget_button(
+    qtbot: QtBot, tmp_path: Path, jobs: JobService
+) -> None:
     home = new_home(tmp_path / "home")
     install_real_stores(store_for(home, WS))
-    review = ReviewDialog(ConsolidationService(home, settings=OFFLINE).plan(WS), "main")
+    review = ReviewDialog(jobs, ConsolidationService(home, settings=OFFLINE).plan(WS), "main")
     qtbot.addWidget(review)
     review.show()
     assert not review.forget_button.isVisible()

@@ -10,6 +10,7 @@ from gui import consolidation_support
 from gui.consolidation_support import MAIN, FakeConsolidation, a_plan, opened_review, start_run
 from memtab.gui.consolidation.footer import ConsolidationFooter
 from memtab.gui.consolidation.review_dialog import ReviewDialog
+from memtab.gui.tasks.jobs import JobService
 
 facade = consolidation_support.facade
 footer = consolidation_support.footer
@@ -72,10 +73,12 @@ def test_a_new_plan_replaces_the_open_review(
     assert facade.applied == []
 
 
-def test_a_review_built_ahead_shows_what_one_built_for_the_plan_shows(qtbot: QtBot) -> None:
+def test_a_review_built_ahead_shows_what_one_built_for_the_plan_shows(
+    qtbot: QtBot, jobs: JobService
+) -> None:
     plan = a_plan(True, False, True)
-    direct = ReviewDialog(plan, "fix-token-refresh")  # type: ignore[arg-type]
-    ahead = ReviewDialog()
+    direct = ReviewDialog(jobs, plan, "fix-token-refresh")  # type: ignore[arg-type]
+    ahead = ReviewDialog(jobs)
     qtbot.addWidget(direct)
     qtbot.addWidget(ahead)
     assert ahead.windowTitle() == "" and ahead.ops.topLevelItemCount() == 0

@@ -38,7 +38,7 @@ from memtab.components.text_diff import DiffResult, LineKind
 from memtab.file_protocol.memory_file import MuxFile
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.text.view import EDITOR_ACCESSIBLE_NAME
-from memtab.gui.tasks.runner import TaskContext
+from memtab.operations.job import JobContext
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
@@ -386,7 +386,7 @@ def test_diff_is_computed_on_the_worker_thread(
     threads: list[threading.Thread] = []
     real = text_diff.compute_diff
 
-    def watched(old: str, new: str, ctx: TaskContext | None = None) -> DiffResult:
+    def watched(old: str, new: str, ctx: JobContext | None = None) -> DiffResult:
         threads.append(threading.current_thread())
         return real(old, new, ctx)
 

@@ -30,8 +30,8 @@ from memtab.components.editor.merge import MergeResult
 from memtab.components.editor.session import BarKind
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.merge.three_way import ThreeWayView
-from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.text.diff_view import DiffDialog
+from memtab.operations.job import JobContext
 from memtab.store.scopes.memory import MemoryStore
 
 store = editor_support.store
@@ -189,7 +189,7 @@ def test_the_merge_is_computed_on_the_worker_thread(
     threads: list[threading.Thread] = []
     real = merge.merge_three_way
 
-    def watched(base: str, mine: str, theirs: str, ctx: TaskContext | None = None) -> MergeResult:
+    def watched(base: str, mine: str, theirs: str, ctx: JobContext | None = None) -> MergeResult:
         threads.append(threading.current_thread())
         return real(base, mine, theirs, ctx)
 

@@ -28,8 +28,8 @@ from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.reading import READING_SHOWN_AFTER_MS
 from memtab.gui.editor.text.view import READING
-from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
+from memtab.operations.job import JobContext
 from memtab.store.scopes.memory import MemoryStore
 from support.gui_clock import FakeGuiClock
 from support.gui_thread_io import GuiThreadIo
@@ -80,7 +80,7 @@ def busy_disk(context: WindowContext) -> threading.Event:
     """Make the files lane busy (a save waiting for a lock, say) until the event is set."""
     gate = threading.Event()
 
-    def busy(_ctx: TaskContext) -> None:
+    def busy(_ctx: JobContext) -> None:
         assert gate.wait(10), "the test never let the disk go on"
 
     context.files.write(busy)

@@ -36,7 +36,7 @@ from memtab.components.tree.nodes import (
     section_key,
 )
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.history import hub as history_hub
+from memtab.operations import history as history_ops
 from memtab.store.catch_up.external import ExternalReport
 from memtab.store.files import read_file_content
 from memtab.store.history.blobs import BlobStore
@@ -552,7 +552,7 @@ def test_a_delete_history_cannot_keep_asks_before_deleting_without_a_copy(
     expect_log: Any,
     go_on: bool,
 ) -> None:
-    monkeypatch.setattr(history_hub, "record_external_changes", lambda *_args: ExternalReport())
+    monkeypatch.setattr(history_ops, "record_external_changes", lambda *_args: ExternalReport())
     window, dialogs = open_window(make_window, home)  # history has no copy of notes.md
     notes = parse_file_path("/memories/workspace/notes.md")
     physical = home.workspace_root(MAIN) / "notes.md"

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from memtab.components.history.runs import OpState, usage_line
 from memtab.fs.clock import now_ms
 from memtab.gui.history.runs_dialog import EMPTY_TEXT, RunsDialog
+from memtab.gui.tasks.jobs import JobService
 from memtab.store.history.records import RunEntry, RunOp, TokenUsage
 from memtab.store.history.runs import MUX_SOURCE, RunsLog
 from memtab.store.home import Home
@@ -50,8 +51,8 @@ def home(tmp_path: Path) -> Home:
 
 
 @pytest.fixture
-def dialog(qtbot: QtBot, home: Home) -> Iterator[RunsDialog]:
-    widget = RunsDialog(home)
+def dialog(qtbot: QtBot, home: Home, jobs: JobService) -> Iterator[RunsDialog]:
+    widget = RunsDialog(home, jobs)
     qtbot.addWidget(widget)
     widget.set_workspaces([(WS, "fix-token-refresh")], None)
     yield widget

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from gui.memory_tree_support import WAIT_MS, wait_for
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.history.trash_rows import BURST_ROLE
+from memtab.gui.tasks.jobs import JobService
 from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
@@ -25,7 +26,7 @@ def _claude_code(_scope: Scope, _paths: Sequence[str]) -> str:
 
 
 def test_a_burst_is_listed_with_its_files_and_restored_in_one_step(
-    qtbot: QtBot, tmp_path: Path
+    qtbot: QtBot, tmp_path: Path, jobs: JobService
 ) -> None:
     home = Home(tmp_path / "home")
     add_workspace(home, str(tmp_path / "project"), "main", workspace_id="a1a1a1a1a1")
@@ -38,7 +39,7 @@ def test_a_burst_is_listed_with_its_files_and_restored_in_one_step(
         store.physical(parse_file_path(path)).unlink()
     record_external(store, actor_of=_claude_code)  # as the recorder records it
 
-    trash = TrashDialog()
+    trash = TrashDialog(jobs)
     qtbot.addWidget(trash)
     trash.show_store(store, sources=())
     wait_for(qtbot, lambda: bool(trash.bursts))
@@ -75,12 +76,14 @@ def test_a_burst_is_listed_with_its_files_and_restored_in_one_step(
     trash.shutdown()
 
 
-def test_without_a_burst_nothing_more_is_shown(qtbot: QtBot, tmp_path: Path) -> None:
+def test_without_a_burst_nothing_more_is_shown(
+    qtbot: QtBot, tmp_path: Path, jobs: JobService
+) -> None:
     home = Home(tmp_path / "home")
     store = MemoryStore(home, None)
     store.create_file("/memories/global/one.md", "# one\n")
     store.delete("/memories/global/one.md")  # the user's own delete: not a burst
-    trash = TrashDialog()
+    trash = TrashDialog(jobs)
     qtbot.addWidget(trash)
     with qtbot.waitSignal(trash.loaded, timeout=WAIT_MS):
         trash.show_store(store, sources=())

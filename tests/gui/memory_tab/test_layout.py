@@ -25,6 +25,7 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
+from memtab.gui.tasks.jobs import JobService
 from memtab.gui.text.diff_view import DiffDialog
 from memtab.gui.toolkit.dialog_layout import title_width
 from memtab.gui.toolkit.ui_state import UiState
@@ -204,7 +205,7 @@ def needed_width(dialog: QWidget) -> int:
 
 
 def test_dialogs_show_their_titles_and_elide_long_paths(
-    qtbot: QtBot, long_home: Home, tmp_path: Path
+    qtbot: QtBot, long_home: Home, tmp_path: Path, jobs: JobService
 ) -> None:
     store = MemoryStore(long_home)
     deep = parse_virtual_path(LONG_FILE)
@@ -235,7 +236,7 @@ def test_dialogs_show_their_titles_and_elide_long_paths(
         ops=(RunOp(command="delete", path=LONG_FILE, applied=True),),
     )
     RunsLog(long_home).append(run)
-    runs = RunsDialog(long_home)
+    runs = RunsDialog(long_home, jobs)
     runs.set_workspaces([(MAIN_ID, LONG_NAME)], MAIN_ID)
     with qtbot.waitSignal(runs.loaded, timeout=WAIT_MS):
         runs.reload()
@@ -250,13 +251,13 @@ def test_dialogs_show_their_titles_and_elide_long_paths(
     )
     long_store = MemoryStore(long_home, None)
     long_store.delete(LONG_FILE)  # the long home has it
-    trash = TrashDialog()
+    trash = TrashDialog(jobs)
     with qtbot.waitSignal(trash.loaded, timeout=WAIT_MS):
         trash.show_store(long_store)
     assert trash.select_path(LONG_FILE)
     check_dialog(qtbot, trash)
     trash.shutdown()
-    check_dialog(qtbot, ReviewDialog(long_plan(long_home), LONG_NAME))
+    check_dialog(qtbot, ReviewDialog(jobs, long_plan(long_home), LONG_NAME))
 
 
 def long_plan(home: Home) -> object:

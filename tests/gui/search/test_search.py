@@ -13,7 +13,7 @@ from gui import memory_tree_support as support
 from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names
 from memtab.components.tree.nodes import NodeKind, SectionId, directory_key, file_key, section_key
-from memtab.gui.search import tasks as search_tasks
+from memtab.operations import search as search_tasks
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 

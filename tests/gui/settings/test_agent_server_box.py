@@ -1,7 +1,7 @@
 """Settings → Other agents shows which agents have Memtab's MCP server registered and where
 their changes go, read off the GUI thread, with Install and Remove (`memtab mcp install` /
-`uninstall` for that agent, run on the box's worker); a file Memtab cannot read offers
-neither; and whether the agents' sessions get a warm server (docs/formats.md §22.8)."""
+`uninstall` for that agent, run on the window's job service); a file Memtab cannot read
+offers neither; and whether the agents' sessions get a warm server (docs/formats.md §22.8)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from memtab.agent_server.bridge.rendezvous import rendezvous
 from memtab.agent_server.install import register_server, server_command
 from memtab.gui.settings.agent_server import AgentServerBox
 from memtab.gui.settings.dialog import SettingsDialog
+from memtab.gui.tasks.jobs import JobService
 from memtab.store.home import Home
 from support.mcp_hosts import start
 
@@ -28,13 +29,13 @@ def _settled(qtbot: QtBot, box: AgentServerBox) -> None:
 
 
 def test_the_other_agents_page_says_which_agents_are_registered(
-    qtbot: QtBot, tmp_path: Path
+    qtbot: QtBot, tmp_path: Path, jobs: JobService
 ) -> None:
     home = Home(tmp_path / "home")
     home.root.mkdir()
     register_server("claude", config_path("claude", home), server_command(home))
     register_server("xum", config_path("xum", home), server_command(home, writes="direct"))
-    dialog = SettingsDialog(home=home, env=dict(os.environ))
+    dialog = SettingsDialog(jobs=jobs, home=home, env=dict(os.environ))
     qtbot.addWidget(dialog)
     box = dialog.agent_server_box
     assert box is not None
@@ -49,11 +50,11 @@ def test_the_other_agents_page_says_which_agents_are_registered(
 
 
 def test_install_and_remove_change_the_agents_files_on_the_worker(
-    qtbot: QtBot, tmp_path: Path
+    qtbot: QtBot, tmp_path: Path, jobs: JobService
 ) -> None:
     home = Home(tmp_path / "home")
     home.root.mkdir()
-    box = AgentServerBox(home, dict(os.environ))
+    box = AgentServerBox(home, dict(os.environ), jobs)
     qtbot.addWidget(box)
     _settled(qtbot, box)
     assert box.buttons[0].text() == "Install"
@@ -76,11 +77,13 @@ def test_install_and_remove_change_the_agents_files_on_the_worker(
     box.shutdown()
 
 
-def test_a_file_memtab_cannot_read_offers_no_button(qtbot: QtBot, tmp_path: Path) -> None:
+def test_a_file_memtab_cannot_read_offers_no_button(
+    qtbot: QtBot, tmp_path: Path, jobs: JobService
+) -> None:
     home = Home(tmp_path / "home")
     home.root.mkdir()
     config_path("claude", home).write_text('{"mcpServers": {"memtab": ')
-    box = AgentServerBox(home, dict(os.environ))
+    box = AgentServerBox(home, dict(os.environ), jobs)
     qtbot.addWidget(box)
     box.show()
     _settled(qtbot, box)
@@ -90,14 +93,14 @@ def test_a_file_memtab_cannot_read_offers_no_button(qtbot: QtBot, tmp_path: Path
 
 
 def test_the_box_says_whether_the_agents_sessions_get_a_warm_server(
-    qtbot: QtBot, tmp_path: Path
+    qtbot: QtBot, tmp_path: Path, jobs: JobService
 ) -> None:
     home = Home(tmp_path / "home")
     home.root.mkdir()
     env = {key: value for key, value in os.environ.items() if key != "MEMTAB_MCP_SHARED"}
     host = start(rendezvous(str(home.root), env))
     try:
-        box = AgentServerBox(home, env)
+        box = AgentServerBox(home, env, jobs)
         qtbot.addWidget(box)
         _settled(qtbot, box)
         assert box.warm_line.text().startswith(
@@ -106,7 +109,7 @@ def test_the_box_says_whether_the_agents_sessions_get_a_warm_server(
         box.shutdown()
     finally:
         host.stop()
-    off = AgentServerBox(home, {**env, "MEMTAB_MCP_SHARED": "off"})
+    off = AgentServerBox(home, {**env, "MEMTAB_MCP_SHARED": "off"}, jobs)
     qtbot.addWidget(off)
     _settled(qtbot, off)
     assert off.warm_line.text() == "Each agent session runs its own server: MEMTAB_MCP_SHARED=off"

@@ -23,6 +23,7 @@ from memtab.gui.settings.dialog import (
     SettingsDialog,
 )
 from memtab.gui.settings.local_servers import FINDING_LABEL
+from memtab.gui.tasks.jobs import JobService
 from memtab.llm.local_servers import ServerKind
 from memtab.llm.settings import (
     ProviderSettings,
@@ -38,22 +39,30 @@ def settings_file() -> Path:
     return settings_path()
 
 
-def make_dialog(qtbot: QtBot, kinds: Sequence[ServerKind] | None = None) -> SettingsDialog:
-    dialog = SettingsDialog() if kinds is None else SettingsDialog(local_server_kinds=kinds)
+def make_dialog(
+    qtbot: QtBot, jobs: JobService, kinds: Sequence[ServerKind] | None = None
+) -> SettingsDialog:
+    dialog = (
+        SettingsDialog(jobs=jobs)
+        if kinds is None
+        else SettingsDialog(jobs=jobs, local_server_kinds=kinds)
+    )
     qtbot.addWidget(dialog)  # held until the test is over (tests/gui/conftest.py)
     return dialog
 
 
-def test_defaults_are_offline_and_nothing_is_written_until_saved(qtbot: QtBot) -> None:
-    dialog = make_dialog(qtbot)
+def test_defaults_are_offline_and_nothing_is_written_until_saved(
+    qtbot: QtBot, jobs: JobService
+) -> None:
+    dialog = make_dialog(qtbot, jobs)
     assert dialog.chosen_provider == "offline"
     assert not dialog.model.isEnabled() and not dialog.api_key.isEnabled()
     dialog.reject()
     assert not settings_file().exists()
 
 
-def test_saving_a_model_is_what_the_engines_resolve(qtbot: QtBot) -> None:
-    dialog = make_dialog(qtbot)
+def test_saving_a_model_is_what_the_engines_resolve(qtbot: QtBot, jobs: JobService) -> None:
+    dialog = make_dialog(qtbot, jobs)
     dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
     dialog.model.setText("llama3.1:8b")
     dialog.base_url.setText("http://localhost:11434/v1/")
@@ -73,14 +82,16 @@ def test_saving_a_model_is_what_the_engines_resolve(qtbot: QtBot) -> None:
     assert stat.S_IMODE(os.stat(settings_file()).st_mode) == 0o600
 
 
-def test_a_typed_key_is_stored_privately_and_never_shown_again(qtbot: QtBot) -> None:
-    dialog = make_dialog(qtbot)
+def test_a_typed_key_is_stored_privately_and_never_shown_again(
+    qtbot: QtBot, jobs: JobService
+) -> None:
+    dialog = make_dialog(qtbot, jobs)
     dialog.provider.setCurrentIndex(dialog.provider.findData("anthropic"))
     dialog.api_key.setText("sk-ant-test-0123456789abcdef")
     dialog.accept()
     assert resolve_provider_settings().api_key == "sk-ant-test-0123456789abcdef"
 
-    reopened = make_dialog(qtbot)
+    reopened = make_dialog(qtbot, jobs)
     assert reopened.api_key.text() == ""
     assert reopened.api_key.echoMode() == reopened.api_key.EchoMode.Password
     assert "unchanged" in reopened.api_key.placeholderText()
@@ -88,17 +99,19 @@ def test_a_typed_key_is_stored_privately_and_never_shown_again(qtbot: QtBot) -> 
     assert resolve_provider_settings().api_key == "sk-ant-test-0123456789abcdef"
 
 
-def test_unknown_keys_in_the_file_survive(qtbot: QtBot) -> None:
+def test_unknown_keys_in_the_file_survive(qtbot: QtBot, jobs: JobService) -> None:
     settings_file().parent.mkdir(parents=True, exist_ok=True)
     settings_file().write_text(json.dumps({"theme": "dark", "writer": {"max_dumps": 7}}))
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     assert dialog.writer.max_dumps.value() == 7
     dialog.accept()
     stored = json.loads(settings_file().read_text())
     assert stored["theme"] == "dark" and stored["writer"]["max_dumps"] == 7
 
 
-def test_a_saved_key_with_no_place_is_said_once_and_kept_by_a_save(qtbot: QtBot) -> None:
+def test_a_saved_key_with_no_place_is_said_once_and_kept_by_a_save(
+    qtbot: QtBot, jobs: JobService
+) -> None:
     """A key for a provider Memtab does not know (a typo), with no base URL, and one
     for an origin without a scheme: neither is sent, and Save keeps both."""
     bogus, unhosted = "sk-ant-typo-0123456789abcdef", "sk-or-v1-nohost-0123456789"
@@ -112,7 +125,7 @@ def test_a_saved_key_with_no_place_is_said_once_and_kept_by_a_save(qtbot: QtBot)
             }
         )
     )
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     said = dialog.error.text()
     assert dialog.error.isVisibleTo(dialog)
     assert said.count("The key saved for 'antropic' is not used: Memtab knows no provider") == 1
@@ -127,12 +140,14 @@ def test_a_saved_key_with_no_place_is_said_once_and_kept_by_a_save(qtbot: QtBot)
     assert stored["api_keys"] == {"openai": {"openrouter.ai": unhosted}}
     assert stored["unused_keys"] == [{"provider": "antropic", "api_key": bogus}]
     assert resolve_provider_settings().api_key is None
-    reopened = make_dialog(qtbot)
+    reopened = make_dialog(qtbot, jobs)
     assert "The key under unused_keys for 'antropic' is not used" in reopened.error.text()
 
 
-def test_a_memory_path_outside_the_workspace_scope_is_refused(qtbot: QtBot) -> None:
-    dialog = make_dialog(qtbot)
+def test_a_memory_path_outside_the_workspace_scope_is_refused(
+    qtbot: QtBot, jobs: JobService
+) -> None:
+    dialog = make_dialog(qtbot, jobs)
     dialog.writer.memory_path.setText("/memories/global/notes.md")
     dialog.accept()
     assert dialog.result() != dialog.DialogCode.Accepted
@@ -145,10 +160,12 @@ def test_a_memory_path_outside_the_workspace_scope_is_refused(qtbot: QtBot) -> N
     "WARNING",
     r"settings.json is not valid JSON .*; consolidation reviews its plan first",
 )
-def test_a_corrupt_settings_file_is_reported_and_not_overwritten(qtbot: QtBot) -> None:
+def test_a_corrupt_settings_file_is_reported_and_not_overwritten(
+    qtbot: QtBot, jobs: JobService
+) -> None:
     settings_file().parent.mkdir(parents=True, exist_ok=True)
     settings_file().write_text("{broken")
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     assert "not valid JSON" in dialog.error.text()
     dialog.accept()
     assert settings_file().read_text() == "{broken"
@@ -156,20 +173,20 @@ def test_a_corrupt_settings_file_is_reported_and_not_overwritten(qtbot: QtBot) -
 
 
 def test_environment_overrides_are_pointed_out(
-    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, jobs: JobService
 ) -> None:
     monkeypatch.setenv("MEMTAB_PROVIDER", "anthropic")
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     assert dialog.override_note.isVisibleTo(dialog)
     assert "MEMTAB_PROVIDER" in dialog.override_note.text()
 
 
 def test_the_key_note_says_which_key_is_used_and_why(
-    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, jobs: JobService
 ) -> None:
     secret = "sk-envOPENAI0123456789abcdefghijkl"
     monkeypatch.setenv("OPENAI_API_KEY", secret)
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
     assert "Uses $OPENAI_API_KEY" in dialog.key_note.text()
     assert dialog.api_key.placeholderText() == "from $OPENAI_API_KEY"
@@ -185,11 +202,11 @@ def test_the_key_note_says_which_key_is_used_and_why(
 
 
 def test_without_a_key_the_note_says_to_enter_one_above(
-    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, jobs: JobService
 ) -> None:
     for variable in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "MEMTAB_API_KEY"):
         monkeypatch.delenv(variable, raising=False)
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     dialog.provider.setCurrentIndex(dialog.provider.findData("anthropic"))
     note = dialog.key_note.text()
     assert note.startswith(NO_KEY_NOTE)
@@ -204,8 +221,8 @@ def test_without_a_key_the_note_says_to_enter_one_above(
     dialog.reject()
 
 
-def test_plain_http_to_another_machine_is_not_saved(qtbot: QtBot) -> None:
-    dialog = make_dialog(qtbot)
+def test_plain_http_to_another_machine_is_not_saved(qtbot: QtBot, jobs: JobService) -> None:
+    dialog = make_dialog(qtbot, jobs)
     dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
     dialog.base_url.setText("http://192.168.1.20:11434/v1")
     assert "plain http://" in dialog.key_note.text()
@@ -215,8 +232,8 @@ def test_plain_http_to_another_machine_is_not_saved(qtbot: QtBot) -> None:
     assert not settings_file().exists()
 
 
-def test_the_writer_ranges_come_from_the_settings_model(qtbot: QtBot) -> None:
-    dialog = make_dialog(qtbot)
+def test_the_writer_ranges_come_from_the_settings_model(qtbot: QtBot, jobs: JobService) -> None:
+    dialog = make_dialog(qtbot, jobs)
     assert (
         dialog.writer.writer_timeout.minimum(),
         dialog.writer.writer_timeout.maximum(),
@@ -226,33 +243,33 @@ def test_the_writer_ranges_come_from_the_settings_model(qtbot: QtBot) -> None:
     )
 
 
-def test_offline_notes_can_be_chosen(qtbot: QtBot) -> None:
-    dialog = make_dialog(qtbot)
+def test_offline_notes_can_be_chosen(qtbot: QtBot, jobs: JobService) -> None:
+    dialog = make_dialog(qtbot, jobs)
     assert dialog.writer.offline_notes.currentData() == "suggest"
     dialog.writer.offline_notes.setCurrentIndex(dialog.writer.offline_notes.findData("write"))
     dialog.accept()
     assert load_writer_settings().offline_notes is OfflineNotes.WRITE
-    assert make_dialog(qtbot).writer.offline_notes.currentData() == "write"
+    assert make_dialog(qtbot, jobs).writer.offline_notes.currentData() == "write"
 
 
-def test_desktop_notifications_are_off_until_ticked(qtbot: QtBot) -> None:
-    dialog = make_dialog(qtbot)
+def test_desktop_notifications_are_off_until_ticked(qtbot: QtBot, jobs: JobService) -> None:
+    dialog = make_dialog(qtbot, jobs)
     assert not dialog.writer.notify.isChecked()
     dialog.writer.notify.setChecked(True)
     dialog.accept()
     assert load_writer_settings().notify is True
-    assert make_dialog(qtbot).writer.notify.isChecked()
+    assert make_dialog(qtbot, jobs).writer.notify.isChecked()
 
 
-def test_consolidate_now_reviews_first_until_unticked(qtbot: QtBot) -> None:
+def test_consolidate_now_reviews_first_until_unticked(qtbot: QtBot, jobs: JobService) -> None:
     from memtab.consolidation.review.review_setting import load_review_mode
 
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     assert dialog.review_first.isChecked()
     dialog.review_first.setChecked(False)
     dialog.accept()
     assert load_review_mode() == "apply-directly"
-    again = make_dialog(qtbot)
+    again = make_dialog(qtbot, jobs)
     assert not again.review_first.isChecked()
     again.review_first.setChecked(True)
     again.accept()
@@ -267,10 +284,10 @@ def _test_connection(qtbot: QtBot, dialog: SettingsDialog) -> str:
 
 
 def test_test_connection_uses_the_form_as_it_is_and_saves_nothing(
-    qtbot: QtBot, fake_model_server: FakeModelServer
+    qtbot: QtBot, fake_model_server: FakeModelServer, jobs: JobService
 ) -> None:
     fake_model_server.add_openai_reply(text="OK")
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     assert not dialog.test_button.isEnabled()  # offline: nothing to test
     dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
     dialog.model.setText("llama3.1:8b")
@@ -287,7 +304,7 @@ def test_test_connection_uses_the_form_as_it_is_and_saves_nothing(
 
 
 def test_test_connection_uses_the_saved_key_and_says_when_it_is_refused(
-    qtbot: QtBot, fake_model_server: FakeModelServer
+    qtbot: QtBot, fake_model_server: FakeModelServer, jobs: JobService
 ) -> None:
     save_provider_settings(
         ProviderSettings(
@@ -295,7 +312,7 @@ def test_test_connection_uses_the_saved_key_and_says_when_it_is_refused(
         )
     )
     fake_model_server.add_error(401, {"error": {"message": "invalid x-api-key"}})
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     result = _test_connection(qtbot, dialog)
     assert result.startswith("The API key was refused: the server refused the credentials")
     assert "invalid x-api-key" in result and "sk-ant-saved-key" not in result
@@ -304,11 +321,11 @@ def test_test_connection_uses_the_saved_key_and_says_when_it_is_refused(
 
 
 def test_a_test_under_way_can_be_cancelled_and_closing_cancels_it(
-    qtbot: QtBot, fake_model_server: FakeModelServer
+    qtbot: QtBot, fake_model_server: FakeModelServer, jobs: JobService
 ) -> None:
     fake_model_server.add_openai_reply(text="late", delay=30.0)
     fake_model_server.add_openai_reply(text="late", delay=30.0)
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
     dialog.base_url.setText(fake_model_server.openai_base_url)
     dialog.test_button.click()
@@ -325,10 +342,12 @@ def test_a_test_under_way_can_be_cancelled_and_closing_cancels_it(
     assert not settings_file().exists()
 
 
-def test_a_malformed_provider_value_is_reported_and_replaced_on_save(qtbot: QtBot) -> None:
+def test_a_malformed_provider_value_is_reported_and_replaced_on_save(
+    qtbot: QtBot, jobs: JobService
+) -> None:
     settings_file().parent.mkdir(parents=True, exist_ok=True)
     settings_file().write_text(json.dumps({"provider": "openai", "model": 42, "theme": "dark"}))
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     assert "'model' must be a string, not 42" in dialog.error.text()
     assert dialog.chosen_provider == "offline" and dialog.model.text() == ""
     dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
@@ -353,13 +372,13 @@ def _answer_key_question(button_prefix: str, seen: list[str]) -> None:
 
 
 def test_a_key_typed_for_anthropic_never_reaches_an_openai_compatible_server(
-    qtbot: QtBot, fake_model_server: FakeModelServer
+    qtbot: QtBot, fake_model_server: FakeModelServer, jobs: JobService
 ) -> None:
     """Issue 19: a key typed for Anthropic (not saved), the provider switched to an
     OpenAI-compatible server on this machine, Test connection: the key stays home."""
     anthropic_key = "sk-ant-typed-0123456789abcdefghij"
     fake_model_server.add_openai_reply(text="OK")
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     dialog.provider.setCurrentIndex(dialog.provider.findData("anthropic"))
     qtbot.keyClicks(dialog.api_key, anthropic_key)
     dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
@@ -380,7 +399,7 @@ def test_a_key_typed_for_anthropic_never_reaches_an_openai_compatible_server(
     assert resolve_provider_settings().api_key is None
     assert resolve_provider_settings("anthropic").api_key == anthropic_key
 
-    reopened = make_dialog(qtbot)
+    reopened = make_dialog(qtbot, jobs)
     assert reopened.api_key.placeholderText() == "not set"
     reopened.provider.setCurrentIndex(reopened.provider.findData("anthropic"))
     assert "a key is saved for this host" in reopened.api_key.placeholderText()
@@ -388,11 +407,11 @@ def test_a_key_typed_for_anthropic_never_reaches_an_openai_compatible_server(
 
 
 def test_a_key_goes_to_another_host_only_after_a_question_that_names_it(
-    qtbot: QtBot, fake_model_server: FakeModelServer
+    qtbot: QtBot, fake_model_server: FakeModelServer, jobs: JobService
 ) -> None:
     typed = "sk-typed-for-the-official-api-0123456789"
     fake_model_server.add_openai_reply(text="OK")
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
     qtbot.keyClicks(dialog.api_key, typed)  # typed for api.openai.com
     dialog.base_url.setText(fake_model_server.openai_base_url)
@@ -420,14 +439,16 @@ def test_a_key_goes_to_another_host_only_after_a_question_that_names_it(
     assert json.loads(settings_file().read_text())["api_key"] == typed
 
 
-def test_a_saved_key_can_be_forgotten_for_its_provider_and_host_only(qtbot: QtBot) -> None:
+def test_a_saved_key_can_be_forgotten_for_its_provider_and_host_only(
+    qtbot: QtBot, jobs: JobService
+) -> None:
     save_provider_settings(
         ProviderSettings("anthropic", "claude-x", "https://api.anthropic.com", "sk-ant-kept-0123")
     )
     save_provider_settings(
         ProviderSettings("openai", "llama", "http://localhost:11434/v1", "local-key-0123")
     )
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     assert dialog.forget_key.isVisibleTo(dialog)  # a key is saved for the local server
     dialog.forget_key.click()
     assert not dialog.forget_key.isVisibleTo(dialog)
@@ -444,12 +465,12 @@ def _free_port() -> int:
 
 
 def test_local_servers_are_found_off_the_gui_thread_and_used_in_one_click(
-    qtbot: QtBot, fake_model_server: FakeModelServer
+    qtbot: QtBot, fake_model_server: FakeModelServer, jobs: JobService
 ) -> None:
     port = int(fake_model_server.base_url.rsplit(":", 1)[1])
     fake_model_server.add_json({"object": "list", "data": [{"id": "qwen2.5-coder:7b"}]})
     kinds = [ServerKind("ollama", "Ollama", _free_port()), ServerKind("vllm", "vLLM", port)]
-    dialog = make_dialog(qtbot, kinds)
+    dialog = make_dialog(qtbot, jobs, kinds)
     box = dialog.local_servers
     assert "Ollama" in box.status.text() and "vLLM" in box.status.text()
     with qtbot.waitSignal(box.searched, timeout=10_000):
@@ -473,8 +494,8 @@ def test_local_servers_are_found_off_the_gui_thread_and_used_in_one_click(
     assert resolve_provider_settings().base_url == f"http://127.0.0.1:{port}/v1"
 
 
-def test_when_no_local_server_answers_it_says_what_to_do(qtbot: QtBot) -> None:
-    dialog = make_dialog(qtbot, [ServerKind("ollama", "Ollama", _free_port())])
+def test_when_no_local_server_answers_it_says_what_to_do(qtbot: QtBot, jobs: JobService) -> None:
+    dialog = make_dialog(qtbot, jobs, [ServerKind("ollama", "Ollama", _free_port())])
     with qtbot.waitSignal(dialog.local_servers.searched, timeout=10_000):
         dialog.local_servers.search()
     assert dialog.local_servers.servers == []
@@ -483,9 +504,9 @@ def test_when_no_local_server_answers_it_says_what_to_do(qtbot: QtBot) -> None:
 
 
 def test_the_dialog_fits_a_laptop_screen_and_results_wrap(
-    qtbot: QtBot, fake_model_server: FakeModelServer
+    qtbot: QtBot, fake_model_server: FakeModelServer, jobs: JobService
 ) -> None:
-    dialog = make_dialog(qtbot)
+    dialog = make_dialog(qtbot, jobs)
     dialog.show()
     qtbot.waitExposed(dialog)
     assert dialog.minimumSizeHint().height() <= 700

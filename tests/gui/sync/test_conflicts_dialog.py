@@ -31,23 +31,24 @@ NOTES = "/memories/global/notes.md"
 
 @pytest.fixture
 def dialog_on(qtbot: QtBot) -> Iterator[object]:
-    made: list[tuple[ConflictsDialog, WindowSync]] = []
+    made: list[tuple[ConflictsDialog, WindowSync, WindowContext]] = []
 
     def open_on(machine: Machine) -> ConflictsDialog:
-        sync = WindowSync(machine.home, clock=FakeGuiClock())
         context = WindowContext(machine.home)
+        sync = WindowSync(machine.home, context.jobs, clock=FakeGuiClock())
         dialog = ConflictsDialog(context, sync)
         context.owned_by(dialog)  # the dialog is the window here
         qtbot.addWidget(dialog)
-        made.append((dialog, sync))
+        made.append((dialog, sync, context))
         dialog.reload()
         qtbot.waitUntil(lambda: not dialog.busy, timeout=30_000)
         return dialog
 
     yield open_on
-    for dialog, sync in made:
+    for dialog, sync, context in made:
         dialog.shutdown()
         sync.shutdown()
+        context.shutdown()
         sync.deleteLater()  # it is the window's in the app: with it go the test's slots
 
 

@@ -17,6 +17,7 @@ from memtab.gui.context import StatusNotices
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.sync.quitting import UnsentAtQuit, UnsentChoice, ask_unsent
 from memtab.gui.sync.service import WindowSync
+from memtab.gui.tasks.jobs import JobService
 from support.sync_machines import Machine
 
 make_window = support.make_window
@@ -144,9 +145,11 @@ def test_with_nothing_to_send_the_window_closes_without_asking(
     assert asked == []
 
 
-def test_closing_before_sync_first_looked_still_asks(qtbot: QtBot, alpha: Machine) -> None:
+def test_closing_before_sync_first_looked_still_asks(
+    qtbot: QtBot, alpha: Machine, jobs: JobService
+) -> None:
     """A window closed early — before its sync said whether it is set up — looks first."""
-    sync = WindowSync(alpha.home)  # not started: no look yet
+    sync = WindowSync(alpha.home, jobs)  # not started: no look yet
     parent = QWidget()
     qtbot.addWidget(parent)
     quitting = UnsentAtQuit(sync, StatusNotices(parent), parent, parent)

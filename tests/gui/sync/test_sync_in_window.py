@@ -15,9 +15,13 @@ from gui.memory_tree_support import WindowFactory, action, node, wait_for, wait_
 from memtab.components.activity.badges import Actor
 from memtab.components.tree.nodes import file_key
 from memtab.components.tree.text import file_tooltip
-from memtab.gui.sync.conflicts import SYNC_CONFLICT_DETAIL, SYNC_CONFLICT_MARK, conflict_marks
 from memtab.gui.sync.feature import NOT_SET_UP
 from memtab.gui.tree.model import MARKS_ROLE
+from memtab.operations.sync.conflicts import (
+    SYNC_CONFLICT_DETAIL,
+    SYNC_CONFLICT_MARK,
+    conflict_marks,
+)
 from memtab.store.actors import actor_name
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path

@@ -15,8 +15,8 @@ from pytestqt.qtbot import QtBot
 
 from memtab.gui.context import WindowContext
 from memtab.gui.sync.service import WindowSync
-from memtab.gui.sync.setup import scope_choices
 from memtab.gui.sync.setup_dialog import SyncSetupDialog
+from memtab.operations.sync.setup import scope_choices
 from memtab.store.sidecars.registry import Workspace
 from memtab.sync.repository.layout import load_config
 from support.gui_clock import FakeGuiClock
@@ -28,24 +28,25 @@ Opener = Callable[..., SyncSetupDialog]
 
 @pytest.fixture
 def open_setup(qtbot: QtBot) -> Iterator[Opener]:
-    made: list[tuple[SyncSetupDialog, WindowSync]] = []
+    made: list[tuple[SyncSetupDialog, WindowSync, WindowContext]] = []
 
     def open_on(machine: Machine, git_program: str | None = None) -> SyncSetupDialog:
-        sync = WindowSync(machine.home, clock=FakeGuiClock(), git_program=git_program)
         context = WindowContext(machine.home)
+        sync = WindowSync(machine.home, context.jobs, clock=FakeGuiClock(), git_program=git_program)
         dialog = SyncSetupDialog(context, sync)
         context.owned_by(dialog)  # the dialog is the window here
         qtbot.addWidget(dialog)
-        made.append((dialog, sync))
+        made.append((dialog, sync, context))
         dialog.reload()
         dialog.show()
         settle(qtbot, dialog)
         return dialog
 
     yield open_on
-    for dialog, sync in made:
+    for dialog, sync, context in made:
         dialog.shutdown()
         sync.shutdown()
+        context.shutdown()
         sync.deleteLater()  # it is the window's in the app: with it go the test's slots
 
 

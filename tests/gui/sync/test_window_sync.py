@@ -12,7 +12,6 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.gui.sync.jobs import SyncLook
 from memtab.gui.sync.service import (
     DEBOUNCE_MS,
     FIRST_SYNC_MS,
@@ -21,6 +20,8 @@ from memtab.gui.sync.service import (
     WindowSync,
 )
 from memtab.gui.sync.status import SyncStatusWidget, sync_line
+from memtab.gui.tasks.jobs import JobService
+from memtab.operations.sync.look import SyncLook
 from memtab.store.home import Home
 from support.gui_clock import FakeGuiClock
 from support.sync_machines import Machine
@@ -29,12 +30,12 @@ NOTES = "/memories/global/notes.md"
 
 
 @pytest.fixture
-def started(qtbot: QtBot) -> Iterator[Callable[..., WindowSync]]:
+def started(qtbot: QtBot, jobs: JobService) -> Iterator[Callable[..., WindowSync]]:
     """Start a window's sync on a home (its first look done); shut down at the end."""
     made: list[WindowSync] = []
 
     def start(home: Home, clock: FakeGuiClock, first_sync_ms: int = FIRST_SYNC_MS) -> WindowSync:
-        sync = WindowSync(home, clock=clock, first_sync_ms=first_sync_ms)
+        sync = WindowSync(home, jobs, clock=clock, first_sync_ms=first_sync_ms)
         made.append(sync)
         sync.start()
         settle(qtbot, sync)

@@ -10,20 +10,21 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from memtab.gui.tasks.file_channel import FileChannel
-from memtab.gui.tasks.runner import TaskContext
+from memtab.gui.tasks.jobs import JobService
+from memtab.operations.job import JobContext
 
 GATE_TIMEOUT_S = 10.0
 
 
 @pytest.fixture
-def channel(qtbot: QtBot) -> Iterator[FileChannel]:
-    files = FileChannel()
+def channel(qtbot: QtBot, jobs: JobService) -> Iterator[FileChannel]:
+    files = FileChannel(jobs)
     yield files
     files.shutdown(timeout_ms=5000)
 
 
 def gate_job(gate: threading.Event, value: str) -> object:
-    def job(_context: TaskContext) -> str:
+    def job(_context: JobContext) -> str:
         assert gate.wait(GATE_TIMEOUT_S)
         return value
 
@@ -38,7 +39,7 @@ def test_writes_apply_in_order_off_the_gui_thread_and_report_on_it(
     reported: list[tuple[str, bool]] = []
 
     def save(text: str) -> object:
-        def job(_context: TaskContext) -> str:
+        def job(_context: JobContext) -> str:
             worker_threads.add(threading.get_ident())
             disk.append(text)
             return text
@@ -61,7 +62,7 @@ def test_a_read_asked_after_a_write_reads_what_it_wrote(qtbot: QtBot, channel: F
     disk = {"notes.md": "old"}
     seen: list[str] = []
 
-    def slow_save(_context: TaskContext) -> None:
+    def slow_save(_context: JobContext) -> None:
         assert gate.wait(GATE_TIMEOUT_S)
         disk["notes.md"] = "new"
 
@@ -127,7 +128,7 @@ def test_a_job_that_raises_reports_failed_with_its_message(
     failures: list[str] = []
     seen: list[object] = []
 
-    def broken(_context: TaskContext) -> None:
+    def broken(_context: JobContext) -> None:
         raise OSError("No space left on device")
 
     channel.write(broken, seen.append, failures.append)
@@ -136,14 +137,16 @@ def test_a_job_that_raises_reports_failed_with_its_message(
     assert seen == []
 
 
-def test_closing_runs_the_writes_asked_for_and_drops_reads_and_callbacks(qtbot: QtBot) -> None:
-    channel = FileChannel()
+def test_closing_runs_the_writes_asked_for_and_drops_reads_and_callbacks(
+    qtbot: QtBot, jobs: JobService
+) -> None:
+    channel = FileChannel(jobs)
     gate = threading.Event()
     disk: list[str] = []
     reported: list[str] = []
 
     def save(text: str) -> object:
-        def job(_context: TaskContext) -> str:
+        def job(_context: JobContext) -> str:
             assert gate.wait(GATE_TIMEOUT_S)
             disk.append(text)
             return text
@@ -163,8 +166,8 @@ def test_closing_runs_the_writes_asked_for_and_drops_reads_and_callbacks(qtbot: 
 
 
 @pytest.mark.expect_log("memtab.gui.tasks.file_channel", "ERROR", r"still running 50 ms after")
-def test_closing_waits_for_writes_only_so_long(qtbot: QtBot) -> None:
-    channel = FileChannel()
+def test_closing_waits_for_writes_only_so_long(qtbot: QtBot, jobs: JobService) -> None:
+    channel = FileChannel(jobs)
     gate = threading.Event()
     channel.write(gate_job(gate, "stuck"))
     release = threading.Timer(0.3, gate.set)  # the job ends while shutdown waits for it

@@ -16,7 +16,8 @@ import pytest
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.tasks import TaskContext, TaskRunner
+from memtab.gui.tasks.runner import TaskRunner
+from memtab.operations.job import JobContext
 
 EMITS = 10_000
 WAIT_MS = 30_000  # only bounds a broken run; a healthy one takes well under a second
@@ -156,7 +157,7 @@ def test_task_runner_relays_ten_thousand_progress_reports(qtbot: QtBot) -> None:
     counter = ProgressCounter()
     runner.job_progress.connect(counter._on_runner_job_progress)
 
-    def chatty(ctx: TaskContext) -> bool:
+    def chatty(ctx: JobContext) -> bool:
         for step in range(EMITS):
             ctx.report_progress(step, "working")
         return True

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.tasks import TaskContext, TaskRunner
 from memtab.gui.tasks import runner as runner_module
+from memtab.gui.tasks.runner import TaskRunner
+from memtab.operations.job import JobContext
 
 # Jobs block on these gates; the generous timeout only bounds a broken test.
 GATE_TIMEOUT_S = 10.0
@@ -67,7 +68,7 @@ def test_progress_then_finished_in_order_on_the_worker_thread(
 ) -> None:
     threads: list[int] = []
 
-    def job(ctx: TaskContext) -> str:
+    def job(ctx: JobContext) -> str:
         threads.append(threading.get_ident())
         for step in (1, 2, 3):
             ctx.report_progress(step, f"step {step}")
@@ -105,7 +106,7 @@ def test_jobs_run_sequentially_in_submission_order(
 def test_exception_becomes_job_failed_with_a_clear_message_and_the_thread_survives(
     qtbot: QtBot, runner: TaskRunner, recorder: Recorder, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def job(ctx: TaskContext) -> None:
+    def job(ctx: JobContext) -> None:
         raise ValueError("the journal is not valid JSON")
 
     with (
@@ -126,10 +127,10 @@ def test_exception_becomes_job_failed_with_a_clear_message_and_the_thread_surviv
 def test_a_running_job_sees_its_cancel_event_set_at_once(
     qtbot: QtBot, runner: TaskRunner, recorder: Recorder
 ) -> None:
-    contexts: list[TaskContext] = []
+    contexts: list[JobContext] = []
     woke: list[bool] = []
 
-    def job(ctx: TaskContext) -> str:
+    def job(ctx: JobContext) -> str:
         contexts.append(ctx)
         woke.append(ctx.cancel_event.wait(GATE_TIMEOUT_S))  # True: woken by the cancel
         return "too late"
@@ -152,11 +153,11 @@ def test_raise_if_cancelled_and_errors_after_cancel_end_as_cancelled(
 ) -> None:
     go = threading.Event()
 
-    def raises_cancelled(ctx: TaskContext) -> None:
+    def raises_cancelled(ctx: JobContext) -> None:
         go.wait(GATE_TIMEOUT_S)
         ctx.raise_if_cancelled()
 
-    def fails_while_torn_down(ctx: TaskContext) -> None:
+    def fails_while_torn_down(ctx: JobContext) -> None:
         go.wait(GATE_TIMEOUT_S)
         raise ConnectionError("client closed")
 
@@ -176,11 +177,11 @@ def test_queued_job_cancelled_never_runs_and_is_reported_at_once(
     gate = threading.Event()
     ran: list[str] = []
 
-    def blocker_job(ctx: TaskContext) -> str:
+    def blocker_job(ctx: JobContext) -> str:
         gate.wait(GATE_TIMEOUT_S)
         return "first"
 
-    def queued_job(ctx: TaskContext) -> str:
+    def queued_job(ctx: JobContext) -> str:
         ran.append("queued")
         return "second"
 
@@ -206,7 +207,7 @@ def test_a_newer_job_with_the_same_key_makes_older_ones_stale(
 ) -> None:
     gate = threading.Event()
 
-    def old_scan(ctx: TaskContext) -> str:
+    def old_scan(ctx: JobContext) -> str:
         # Ignores its cancel event on purpose: its result must still be dropped.
         gate.wait(GATE_TIMEOUT_S)
         ctx.report_progress(1, "stale progress")
@@ -258,7 +259,7 @@ def test_submit_latest_reports_only_the_newest_result_of_its_key(
     latest = Latest(runner)
     gate = threading.Event()
 
-    def old_search(ctx: TaskContext) -> str:
+    def old_search(ctx: JobContext) -> str:
         gate.wait(GATE_TIMEOUT_S)  # ignores its cancel event: still dropped
         return "old"
 
@@ -281,7 +282,7 @@ def test_submit_latest_failures_and_cancel_latest(
 ) -> None:
     latest = Latest(runner)
 
-    def broken(ctx: TaskContext) -> str:
+    def broken(ctx: JobContext) -> str:
         raise ValueError("no such file")
 
     with qtbot.waitSignal(runner.idle, timeout=5000):
@@ -290,7 +291,7 @@ def test_submit_latest_failures_and_cancel_latest(
 
     gate = threading.Event()
 
-    def slow(ctx: TaskContext) -> str:
+    def slow(ctx: JobContext) -> str:
         gate.wait(GATE_TIMEOUT_S)
         return "too late"
 
@@ -333,7 +334,7 @@ def test_shutdown_joins_a_running_job_that_honours_cancel(
 ) -> None:
     exited = threading.Event()
 
-    def job(ctx: TaskContext) -> None:
+    def job(ctx: JobContext) -> None:
         ctx.cancel_event.wait(GATE_TIMEOUT_S)
         exited.set()
 
@@ -361,7 +362,7 @@ def test_shutdown_gives_up_on_a_job_that_ignores_cancel(
 
     ended = threading.Event()
 
-    def ignoring_cancel(ctx: TaskContext) -> None:
+    def ignoring_cancel(ctx: JobContext) -> None:
         gate.wait(GATE_TIMEOUT_S)
         ended.set()
 
@@ -392,7 +393,7 @@ def test_a_runner_destroyed_with_its_owner_stops_its_thread(qtbot: QtBot) -> Non
     saw_cancel = threading.Event()
     ran: list[str] = []
 
-    def waits_for_cancel(ctx: TaskContext) -> None:
+    def waits_for_cancel(ctx: JobContext) -> None:
         if ctx.cancel_event.wait(GATE_TIMEOUT_S):
             saw_cancel.set()
 

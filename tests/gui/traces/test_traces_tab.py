@@ -19,11 +19,12 @@ from pytestqt.qtbot import QtBot
 from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed
+from memtab.gui.tasks.jobs import JobService
 from memtab.gui.traces import TracesTab
-from memtab.gui.traces import tab as tab_module
 from memtab.gui.traces.models import FAILED_ROLE, TraceListModel
 from memtab.gui.traces.pages import AttemptPage
 from memtab.gui.traces.tab import EMPTY_TEXT
+from memtab.operations import traces as trace_ops
 from memtab.store.home import Home
 from memtab.traces.describe import format_json
 from memtab.traces.outcome import Outcome
@@ -68,11 +69,11 @@ def home(template_home: Home, tmp_path: Path) -> Home:
 
 
 @pytest.fixture
-def make_tab(qtbot: QtBot) -> Iterator[TabFactory]:
+def make_tab(qtbot: QtBot, jobs: JobService) -> Iterator[TabFactory]:
     tabs: list[TracesTab] = []
 
     def make(home: Home, changes: ChangeFeed | None = None) -> TracesTab:
-        tab = TracesTab(home, changes)
+        tab = TracesTab(home, changes, jobs)
         qtbot.addWidget(tab)
         tabs.append(tab)
         tab.resize(1300, 800)
@@ -416,14 +417,14 @@ def test_large_dump_parses_off_the_gui_thread_while_it_keeps_ticking(
     tab = make_tab(home)
     gate = threading.Event()
     parse_threads: list[threading.Thread] = []
-    real_parse = tab_module.parse_trace
+    real_parse = trace_ops.parse_trace
 
     def gated_parse(path: Path) -> TraceDump:
         parse_threads.append(threading.current_thread())
         gate.wait(WAIT_MS / 1000)
         return real_parse(path)
 
-    monkeypatch.setattr(tab_module, "parse_trace", gated_parse)
+    monkeypatch.setattr(trace_ops, "parse_trace", gated_parse)
     ticks: list[int] = []
     heartbeat = QTimer()
     heartbeat.setInterval(5)
@@ -467,14 +468,14 @@ def test_only_the_newest_selection_lands(
     tab = make_tab(home)
     gate = threading.Event()
     started = threading.Event()
-    real_parse = tab_module.parse_trace
+    real_parse = trace_ops.parse_trace
 
     def gated_parse(path: Path) -> TraceDump:
         started.set()
         gate.wait(WAIT_MS / 1000)
         return real_parse(path)
 
-    monkeypatch.setattr(tab_module, "parse_trace", gated_parse)
+    monkeypatch.setattr(trace_ops, "parse_trace", gated_parse)
     shown: list[Path] = []
     tab.trace_shown.connect(lambda dump: shown.append(dump.path))
     try:

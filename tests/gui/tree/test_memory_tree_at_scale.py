@@ -116,17 +116,17 @@ def test_the_first_scan_starts_once_the_outline_has_painted(
     # Queued behind the outline, the scan held the interpreter on its worker while the GUI
     # thread merged and painted the outline.
     from memtab.gui.first_paint.app import create_main_window
-    from memtab.gui.tasks.scan import ScanTasks
     from memtab.gui.toolkit.ui_state import UiState
+    from memtab.operations import tree
 
     events: list[str] = []
-    submit_scan = ScanTasks.scan
+    real_scan = tree.scan
 
-    def scan(tasks: ScanTasks, *args: object, **kwargs: object) -> int:
-        events.append("scan submitted")
-        return submit_scan(tasks, *args, **kwargs)  # type: ignore[arg-type]
+    def scan(*args: object, **kwargs: object) -> object:
+        events.append("scan started")  # on the scans lane, once submitted
+        return real_scan(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(ScanTasks, "scan", scan)
+    monkeypatch.setattr(tree, "scan", scan)
     window = create_main_window(home, MAIN, ui_state=UiState(tmp_path / "ui.json"))
     qtbot.addWidget(window)
     tab = window.memory_tab
@@ -135,7 +135,7 @@ def test_the_first_scan_starts_once_the_outline_has_painted(
     window.show()
     try:
         qtbot.waitUntil(lambda: tab.is_loaded, timeout=WAIT_MS)
-        assert events[:3] == ["outline shown", "painted", "scan submitted"]
+        assert events[:3] == ["outline shown", "painted", "scan started"]
     finally:
         window.close_without_asking()
 

@@ -38,6 +38,7 @@ from memtab.gui.editor.text.view import ViewMode
 from memtab.gui.files.copy import CopyChoice
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.settings.dialog import SettingsDialog
+from memtab.gui.tasks.jobs import JobService
 from memtab.gui.tree.model import KEY_ROLE
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.config import load_sources_settings
@@ -422,10 +423,10 @@ def test_a_claude_auto_memory_file_written_by_claude_reaches_the_tree(
 
 
 def test_the_settings_say_where_memtab_looked_and_store_each_agents_choice(
-    qtbot: QtBot, machine: Machine, tmp_path: Path
+    qtbot: QtBot, machine: Machine, tmp_path: Path, jobs: JobService
 ) -> None:
     env = {"MEMTAB_CONFIG_DIR": str(tmp_path / "config"), "HOME": str(machine.user)}
-    dialog = SettingsDialog(None, env, home=machine.home)
+    dialog = SettingsDialog(None, env, jobs=jobs, home=machine.home)
     qtbot.addWidget(dialog)
     box = dialog.sources_box
     qtbot.waitUntil(lambda: "found" in box.looked["claude-code"].text(), timeout=WAIT_MS)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,11 +20,12 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.tree.nodes import file_key
 from memtab.gui.actions import Focus
 from memtab.gui.editor.text.view import ViewMode
-from memtab.gui.tasks.runner import TaskRunner
+from memtab.gui.tasks.jobs import JobClient, JobService
 from memtab.gui.window import home_dialogs
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
 from memtab.gui.window.menus import ShortcutRow, action_title, shortcut_rows
 from memtab.gui.window.shortcuts_dialog import FIELD_KEYS, ShortcutsDialog
+from memtab.operations import home as home_operations
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import load_registry
@@ -327,13 +327,13 @@ def test_add_workspace_registers_it_off_the_gui_thread_and_shows_it(
     project = tmp_path / "projects" / "shop"
     project.mkdir(parents=True)
     threads: list[threading.Thread] = []
-    real = home_dialogs.add_workspace
+    real = home_operations.add_workspace
 
     def recording(*args: object) -> str:
         threads.append(threading.current_thread())
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(home_dialogs, "add_workspace", recording)
+    monkeypatch.setattr(home_operations, "add_workspace", recording)
 
     def answer(dialog: QDialog) -> int:
         assert isinstance(dialog, AddWorkspaceDialog)
@@ -358,14 +358,12 @@ def test_add_workspace_registers_it_off_the_gui_thread_and_shows_it(
 
 
 @pytest.fixture
-def runner(qtbot: QtBot) -> Iterator[TaskRunner]:
-    tasks = TaskRunner("test-home")
-    yield tasks
-    tasks.shutdown()
+def runner(qtbot: QtBot, jobs: JobService) -> JobClient:
+    return jobs.client("test-home")
 
 
 def test_add_workspace_keeps_the_dialog_open_with_the_reason(
-    qtbot: QtBot, home: Home, tmp_path: Path, runner: TaskRunner
+    qtbot: QtBot, home: Home, tmp_path: Path, runner: JobClient
 ) -> None:
     dialog = AddWorkspaceDialog(home, load_registry(home), runner)
     qtbot.addWidget(dialog)
@@ -394,7 +392,7 @@ def _show(qtbot: QtBot, dialog: AddWorkspaceDialog) -> None:
 
 
 def test_a_folder_that_does_not_exist_is_said_and_added_only_when_confirmed(
-    qtbot: QtBot, home: Home, tmp_path: Path, runner: TaskRunner, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, home: Home, tmp_path: Path, runner: JobClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 19: Add workspace registered a project folder that does not exist."""
     monkeypatch.setattr(home_dialogs, "CHECK_DELAY_MS", 20)  # the pause after typing: idle
@@ -426,7 +424,7 @@ def test_a_folder_that_does_not_exist_is_said_and_added_only_when_confirmed(
 
 
 def test_another_path_must_be_confirmed_again(
-    qtbot: QtBot, home: Home, tmp_path: Path, runner: TaskRunner
+    qtbot: QtBot, home: Home, tmp_path: Path, runner: JobClient
 ) -> None:
     dialog = AddWorkspaceDialog(home, load_registry(home), runner)
     _show(qtbot, dialog)
@@ -447,7 +445,7 @@ def test_another_path_must_be_confirmed_again(
 
 
 def test_completion_never_changes_what_was_typed(
-    qtbot: QtBot, home: Home, runner: TaskRunner
+    qtbot: QtBot, home: Home, runner: JobClient
 ) -> None:
     """Issue 19: inline completion turned a typed `/src/ac` into the known `/src/acme`
     when focus left."""
@@ -476,7 +474,7 @@ def test_completion_never_changes_what_was_typed(
     assert dialog.project_edit.currentText() == "/src/acme"
 
 
-def test_registered_projects_are_offered(home: Home, qtbot: QtBot, runner: TaskRunner) -> None:
+def test_registered_projects_are_offered(home: Home, qtbot: QtBot, runner: JobClient) -> None:
     dialog = AddWorkspaceDialog(home, load_registry(home), runner)
     qtbot.addWidget(dialog)
     offered = [dialog.project_edit.itemText(i) for i in range(dialog.project_edit.count())]

@@ -43,7 +43,7 @@ import json, sys
 WRITER_ENGINE = ("memtab.writer.job.run", "memtab.writer.job.offline_provider",
                  "memtab.writer.offline.extract", "memtab.llm.loop")
 CONSOLIDATION_ENGINE = ("memtab.consolidation.service", "memtab.consolidation.job",
-                        "memtab.gui.tasks.consolidation")
+                        "memtab.gui.consolidation.tasks")
 from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from memtab.gui.toolkit.ui_state import UiState

@@ -24,6 +24,7 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.tree.model import AGENT_EDITED_ROLE, KEY_ROLE
 from memtab.gui.writer.status import NEWS_LINK, WriterStatusWidget
+from memtab.operations import activity as activity_ops
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.writer.job.result import WriterRunResult
@@ -319,7 +320,7 @@ def test_the_jargon_is_explained_where_it_appears(
     assert harvest_key.toolTip() == glossary.HARVEST
     from memtab.gui.settings.dialog import SettingsDialog
 
-    dialog = SettingsDialog(window)
+    dialog = SettingsDialog(window, jobs=window.context.jobs)
     assert dialog.writer.writer_mode.toolTip() == glossary.STEP_ASIDE
     dialog.deleteLater()
     traces = window.traces_tab
@@ -331,8 +332,6 @@ def test_the_jargon_is_explained_where_it_appears(
 def test_the_pin_warning_about_mux_only_while_mux_may_run_checked_off_the_gui_thread(
     qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memtab.gui.activity import mux_presence
-
     answers = [MuxActivity(False, "no mux"), MuxActivity(True, "a mux process is running")]
     threads: list[threading.Thread] = []
 
@@ -340,7 +339,7 @@ def test_the_pin_warning_about_mux_only_while_mux_may_run_checked_off_the_gui_th
         threads.append(threading.current_thread())
         return answers[0]
 
-    monkeypatch.setattr(mux_presence, "mux_activity", checked)
+    monkeypatch.setattr(activity_ops, "mux_activity", checked)
     window = make_window(home)
     tab = window.memory_tab
     prefs = tab.model.index_for_key(file_key(parse_file_path("/memories/global/preferences.md")))

@@ -7,8 +7,9 @@ from pathlib import Path
 from PySide6.QtWidgets import QLabel, QToolButton
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.tasks.writer import WriterActivity, WriterStatus, WriterSupervisor
+from memtab.gui.tasks.jobs import JobService
 from memtab.gui.writer.status import TRACE_LINK, WriterStatusWidget
+from memtab.gui.writer.supervisor import WriterActivity, WriterStatus, WriterSupervisor
 from memtab.store.home import Home
 
 FAILED = WriterStatus(
@@ -77,9 +78,9 @@ def test_the_toggle_pauses_and_resumes(qtbot: QtBot) -> None:
 
 
 def test_attached_it_pauses_the_supervisor_and_follows_its_status(
-    qtbot: QtBot, tmp_path: Path
+    qtbot: QtBot, tmp_path: Path, jobs: JobService
 ) -> None:
-    supervisor = WriterSupervisor(Home(tmp_path / "home"))
+    supervisor = WriterSupervisor(Home(tmp_path / "home"), jobs)
     widget = WriterStatusWidget()
     qtbot.addWidget(widget)
     widget.attach(supervisor)

@@ -14,7 +14,8 @@ from pytestqt.qtbot import QtBot
 from memtab.fs.atomic import atomic_write_json
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed
-from memtab.gui.tasks.writer import WriterActivity, WriterStatus, WriterSupervisor
+from memtab.gui.tasks.jobs import JobService
+from memtab.gui.writer.supervisor import WriterActivity, WriterStatus, WriterSupervisor
 from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import HttpOptions
 from memtab.llm.types import ChatProvider
@@ -98,12 +99,14 @@ def offline() -> tuple[ChatProvider, tuple[str, ...]]:
 
 
 @pytest.fixture
-def make_supervisor(qtbot: QtBot, home: Home) -> Iterator[Any]:
+def make_supervisor(qtbot: QtBot, home: Home, jobs: JobService) -> Iterator[Any]:
     made: list[tuple[WriterSupervisor, HomeWatcher, ChangeFeed]] = []
 
     def make(factory: WriterProviderFactory = offline) -> WriterSupervisor:
         watcher = HomeWatcher(debounce_ms=50, max_latency_ms=300)
-        supervisor = WriterSupervisor(home, service=WriterService(home, provider_factory=factory))
+        supervisor = WriterSupervisor(
+            home, jobs, service=WriterService(home, provider_factory=factory)
+        )
         changes = ChangeFeed(home)
         watcher.paths_changed.connect(changes.publish)
         supervisor.attach(changes)
@@ -226,11 +229,11 @@ sys.stdin.read()
 
 
 def test_a_second_memtab_stands_by_and_takes_over_when_the_first_exits(
-    qtbot: QtBot, home: Home
+    qtbot: QtBot, home: Home, jobs: JobService
 ) -> None:
     watcher = HomeWatcher(debounce_ms=50, max_latency_ms=300)
     service = WriterService(home, provider_factory=offline)
-    supervisor = WriterSupervisor(home, service=service)
+    supervisor = WriterSupervisor(home, jobs, service=service)
     changes = ChangeFeed(home)
     watcher.paths_changed.connect(changes.publish)
     supervisor.attach(changes)
@@ -255,11 +258,11 @@ def test_a_second_memtab_stands_by_and_takes_over_when_the_first_exits(
 
 
 def test_the_writer_lock_is_taken_off_the_gui_thread(
-    qtbot: QtBot, home: Home, gui_thread_io: GuiThreadIo
+    qtbot: QtBot, home: Home, gui_thread_io: GuiThreadIo, jobs: JobService
 ) -> None:
     """Starting the writer takes a cross-process lock (a file, created and flocked, its
     holder written down): on a slow or network disk that must not freeze the window."""
-    supervisor = WriterSupervisor(home, service=WriterService(home, provider_factory=offline))
+    supervisor = WriterSupervisor(home, jobs, service=WriterService(home, provider_factory=offline))
     try:
         with (
             gui_thread_io.watching(home.root),

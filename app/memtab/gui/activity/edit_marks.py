@@ -37,11 +37,10 @@ from memtab.fs.clock import now_ms
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.sync.jobs import SyncLook
-from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.tree.model import MemoryTreeModel
-from memtab.store.history.runs import RunsLog
+from memtab.operations.history import contents_written_since
+from memtab.operations.sync.look import SyncLook
 from memtab.store.home import Home, PathKind
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.sidecars.journal import ConsolidationRecord
@@ -169,7 +168,7 @@ class EditMarks(QObject):
     def _on_changes_published(self, batch: ChangeBatch) -> None:
         if self._context is not None and batch.affects(PathKind.RUNS_LOG):
             since = now_ms() - CLAIM_TTL_MS
-            job = functools.partial(_contents_written_since, self._home, since)
+            job = functools.partial(contents_written_since, self._home, since)
             self._context.files.read(_RUNS_READ, job, self._claim_contents)
 
     def _claim_contents(self, written: dict[str, str]) -> None:
@@ -253,7 +252,3 @@ class EditMarks(QObject):
     @Slot()
     def _on_editor_file_closed(self) -> None:
         self._editor.set_badge(None)
-
-
-def _contents_written_since(home: Home, since_ms: int, _ctx: TaskContext) -> dict[str, str]:
-    return RunsLog(home).contents_written_since(since_ms)

@@ -1,8 +1,9 @@
 """Whether mux may be running on the shown home, checked off the GUI thread.
 
 The warning "a running mux may overwrite pin changes" is only true while mux runs; this
-asks `components.activity.mux_activity` now and then (on a worker: it lists processes and
-looks at the home) and says when the answer changes.
+asks `components.activity.mux_activity` now and then (`operations.activity`, on the job
+service's jobs lane: it lists processes and looks at the home) and says when the answer
+changes.
 """
 
 from __future__ import annotations
@@ -12,18 +13,15 @@ import logging
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from memtab.components.activity.mux_activity import MuxActivity, mux_activity
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.components.activity.mux_activity import MuxActivity
+from memtab.gui.tasks.jobs import JobClient, JobService, Lane
+from memtab.operations.activity import mux_presence
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
 
 CHECK_EVERY_MS = 60_000
 CHECK_KEY = "mux"
-
-
-def _check(home: Home, _context: TaskContext) -> MuxActivity:
-    return mux_activity(home)
 
 
 class MuxPresence(QObject):
@@ -36,12 +34,13 @@ class MuxPresence(QObject):
 
     changed = Signal(bool)
 
-    def __init__(self, home: Home, parent: QObject | None = None) -> None:
-        """Nothing is checked until `check()`; then every minute."""
+    def __init__(self, home: Home, jobs: JobService, parent: QObject | None = None) -> None:
+        """Nothing is checked until `check()`; then every minute, on `jobs`' jobs lane."""
         super().__init__(parent)
         self._home = home
         self._activity: MuxActivity | None = None
-        self._runner: TaskRunner | None = None
+        self._job_service = jobs
+        self._client: JobClient | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(CHECK_EVERY_MS)
         self._timer.timeout.connect(self._on_timer_timeout)
@@ -58,24 +57,24 @@ class MuxPresence(QObject):
 
     def check(self) -> None:
         """Ask now (off the GUI thread), and every minute from now on."""
-        if self._runner is None:
-            self._runner = TaskRunner("mux-presence", parent=self)
-            self._runner.latest_finished.connect(self._on_runner_latest_finished)
-        self._runner.submit_latest(CHECK_KEY, functools.partial(_check, self._home))
+        if self._client is None:
+            self._client = self._job_service.client("mux-presence", Lane.JOBS, parent=self)
+            self._client.latest_finished.connect(self._on_client_latest_finished)
+        self._client.submit_latest(CHECK_KEY, functools.partial(mux_presence, self._home))
         self._timer.start()
 
-    def shutdown(self, timeout_ms: int = 2000) -> None:
-        """Stop checking and stop the worker thread."""
+    def shutdown(self) -> None:
+        """Stop checking."""
         self._timer.stop()
-        if self._runner is not None:
-            self._runner.shutdown(timeout_ms)
+        if self._client is not None:
+            self._client.shutdown()
 
     @Slot()
     def _on_timer_timeout(self) -> None:
         self.check()
 
     @Slot(str, object)
-    def _on_runner_latest_finished(self, _key: str, result: object) -> None:
+    def _on_client_latest_finished(self, _key: str, result: object) -> None:
         if not isinstance(result, MuxActivity):
             return
         first = self._activity is None

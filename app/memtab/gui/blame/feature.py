@@ -1,12 +1,13 @@
 """Blame in the window: View → Blame toggles the gutter beside the editor's text.
 
 `BlameFeature` follows the editor: each file opened or saved, and each scan shown (the
-file may have changed on disk), is blamed on the feature's worker (`blame.service.
-blame_file`: history read and compared; cached per file and newest version, so a rescan
-costs little), and the gutter shows the result. Typing realigns the lines on the worker
-after a pause (`components.blame.gutter.entries`), so a line keeps its author while lines
-are added above it. A click on the gutter opens the line's card (`BlameCard`): a writer
-line's trace dump opens in the Traces tab, a consolidation line's run in Runs… on its op.
+file may have changed on disk), is blamed off the GUI thread (`operations.blame`, on the
+job service's jobs lane: `blame.service.blame_file`, history read and compared; cached per
+file and newest version, so a rescan costs little), and the gutter shows the result.
+Typing realigns the lines on the lane after a pause (`components.blame.gutter.entries`),
+so a line keeps its author while lines are added above it. A click on the gutter opens the
+line's card (`BlameCard`): a writer line's trace dump opens in the Traces tab, a
+consolidation line's run in Runs… on its op.
 
 Nothing is read while the gutter is hidden; whether it shows is remembered (UI state).
 The editor is whatever provides `BlameEditor` (`EditorPanel`): the gutter attaches to its
@@ -26,17 +27,14 @@ from PySide6.QtCore import QObject, QPoint, QTimer, SignalInstance, Slot
 from shiboken6 import isValid
 
 from memtab.blame.records import Blame
-from memtab.components.blame.gutter import GutterEntry, Link, entries
-from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
-from memtab.file_protocol.memory_file import MemoryFile
-from memtab.fs.clock import now_ms
+from memtab.components.blame.gutter import Link
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.gutter import BlameGutter
 from memtab.gui.context import WindowContext
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.text.line_margin import MarginEditor
-from memtab.store.errors import MemoryStoreError
-from memtab.store.paths import PathError
+from memtab.operations.blame import align, blame_text
 
 logger = logging.getLogger(__name__)
 
@@ -56,25 +54,6 @@ class BlameEditor(MarginEditor, Protocol):
     def buffer_text(self) -> str: ...
 
 
-def _blame_job(
-    file: MemoryFile, text: str, _ctx: TaskContext
-) -> tuple[MemoryFileRef, Blame, list[GutterEntry]] | str:
-    # lazy: blame's engine (~0.2 MiB, 8 modules) loads on the worker with the first blame
-    from memtab.blame.service import blame_file
-
-    try:
-        blame = blame_file(file)
-    except (MemoryStoreError, PathError, SourceError, OSError) as error:
-        return str(error)  # gone or unreadable now: the gutter says so, not a defect
-    return file.ref, blame, entries(blame, text, now_ms())
-
-
-def _align_job(
-    ref: MemoryFileRef, blame: Blame, text: str, _ctx: TaskContext
-) -> tuple[MemoryFileRef, Blame, list[GutterEntry]]:
-    return ref, blame, entries(blame, text, now_ms())
-
-
 class BlameFeature(QObject):
     """The blame gutter of one editor (see the module docstring)."""
 
@@ -92,7 +71,7 @@ class BlameFeature(QObject):
         self._editor = editor
         self._open_trace = open_trace
         self._open_run = open_run
-        self._runner: TaskRunner | None = None
+        self._client: JobClient | None = None
         self._shut_down = False  # no worker is started after the window closed
         self._blame: Blame | None = None
         self._blamed: MemoryFileRef | None = None
@@ -150,7 +129,7 @@ class BlameFeature(QObject):
     @property
     def busy(self) -> bool:
         """Whether a blame or realignment is running (tests wait for it to end)."""
-        return self._runner is not None and self._runner.is_busy()
+        return self._client is not None and self._client.is_busy()
 
     def set_shown(self, shown: bool) -> None:
         """Show the gutter (blaming the open file) or hide it."""
@@ -162,9 +141,9 @@ class BlameFeature(QObject):
             self.refresh()
         else:
             self._realign.stop()
-            if self._runner is not None:
-                self._runner.cancel_latest(BLAME_KEY)
-                self._runner.cancel_latest(ALIGN_KEY)
+            if self._client is not None:
+                self._client.cancel_latest(BLAME_KEY)
+                self._client.cancel_latest(ALIGN_KEY)
 
     def refresh(self) -> None:
         """Blame the open file again (on the worker)."""
@@ -178,7 +157,7 @@ class BlameFeature(QObject):
         if file.ref != self._blamed:
             self._blame, self._blamed = None, file.ref
             self.gutter.set_status("Reading history…")
-        job = functools.partial(_blame_job, file, self._editor.buffer_text())
+        job = functools.partial(blame_text, file, self._editor.buffer_text())
         self._jobs().submit_latest(BLAME_KEY, job)
 
     def open_link(self, link: Link) -> None:
@@ -201,22 +180,22 @@ class BlameFeature(QObject):
     def shutdown(self) -> None:
         """Stop the worker (on window close); nothing is checked after it."""
         self._shut_down = True
-        if self._runner is not None:
-            self._runner.shutdown()
+        if self._client is not None:
+            self._client.shutdown()
 
     # -- the worker --------------------------------------------------------------------------
 
-    def _jobs(self) -> TaskRunner:
-        if self._runner is None:
-            self._runner = TaskRunner("blame", parent=self)
-            self._runner.latest_finished.connect(self._on_runner_latest_finished)
-            self._runner.latest_failed.connect(self._on_runner_latest_failed)
-        return self._runner
+    def _jobs(self) -> JobClient:
+        if self._client is None:
+            self._client = self._context.jobs.client("blame", Lane.JOBS, parent=self)
+            self._client.latest_finished.connect(self._on_client_latest_finished)
+            self._client.latest_failed.connect(self._on_client_latest_failed)
+        return self._client
 
     @Slot(str, object)
-    def _on_runner_latest_finished(self, _key: str, result: object) -> None:
+    def _on_client_latest_finished(self, _key: str, result: object) -> None:
         if isinstance(result, str):
-            self._on_runner_latest_failed(_key, result)
+            self._on_client_latest_failed(_key, result)
             return
         if not isinstance(result, tuple) or not self.shown:
             return
@@ -228,7 +207,7 @@ class BlameFeature(QObject):
         self.gutter.set_entries(lines)
 
     @Slot(str, str)
-    def _on_runner_latest_failed(self, _key: str, message: str) -> None:
+    def _on_client_latest_failed(self, _key: str, message: str) -> None:
         self.gutter.set_status("No blame")
         self._context.status.show(f"Cannot blame this file: {message}")
 
@@ -260,7 +239,7 @@ class BlameFeature(QObject):
     def _on_realign_timeout(self) -> None:
         if self._blame is None or self._blamed is None or self._shut_down:
             return
-        job = functools.partial(_align_job, self._blamed, self._blame, self._editor.buffer_text())
+        job = functools.partial(align, self._blamed, self._blame, self._editor.buffer_text())
         self._jobs().submit_latest(ALIGN_KEY, job)
 
     @Slot(int, QPoint)

@@ -1,29 +1,26 @@
 """The check in the window: is what the memory says still true of the code?
 
-`CheckFeature` checks the home's memory, as `memtab check` does, (`memtab.check.engine.CheckEngine`,
-one per window: it keeps each checkout's index and each file's findings, so a check after
-a change checks only what changed) on its own worker: once the Memory tab shows its first
-scan, and after every change the watcher reports (debounced: `RECHECK_DELAY_MS` after
-the last). What it found shows in three places: the Check panel
-(a dock, View → Check: every finding), a mark on the tree row of each file with findings
-and bars beside the open file's lines (`CheckLineMarks`) — for the files the shown
-workspace sees. "Apply fix" makes a plan of the selected
-findings' fixes on the worker (`consolidation.review.check_fixes.plan_fixes`) and hands it to
-`review` — the same review dialog and apply as Consolidate now.
+`CheckFeature` checks the home's memory, as `memtab check` does (`operations.check`: one
+`memtab.check.engine.CheckEngine` per window, which keeps each checkout's index and each
+file's findings, so a check after a change checks only what changed), on the job
+service's runs lane: once the Memory tab shows its first scan, and after every change the
+watcher reports (debounced: `RECHECK_DELAY_MS` after the last). What it found shows in
+three places: the Check panel (a dock, View → Check: every finding), a mark on the tree
+row of each file with findings and bars beside the open file's lines (`CheckLineMarks`) —
+for the files the shown workspace sees. "Apply fix" makes a plan of the selected
+findings' fixes on the lane (`consolidation.review.check_fixes.plan_fixes`) and hands it
+to `review` — the same review dialog and apply as Consolidate now.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtWidgets import QDockWidget
 
-from memtab.check.engine import CheckEngine
 from memtab.check.records import CheckReport, Finding
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.check.marks import (
@@ -35,14 +32,13 @@ from memtab.components.check.marks import (
 )
 from memtab.components.tree.marks import MarkedRows
 from memtab.consolidation.records import ConsolidationPlan
-from memtab.fs.heap import release_free_heap
 from memtab.gui.check.line_marks import CheckLineMarks
 from memtab.gui.check.panel import CheckPanel
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.text.line_margin import MarginEditor
-from memtab.store.home import MEMTAB_KINDS, HomeError, PathKind
-from memtab.store.sidecars.registry import Workspace
+from memtab.operations.check import NotChecked, WindowCheck, plan_check_fixes, release_heap
+from memtab.store.home import MEMTAB_KINDS, PathKind
 
 logger = logging.getLogger(__name__)
 
@@ -69,56 +65,6 @@ PANEL_FLAG = "check-panel"
 """The UI-state flag: whether the Check panel is shown."""
 
 
-@dataclass(frozen=True)
-class NotChecked:
-    """Why the home could not be checked (the registry cannot be read)."""
-
-    message: str
-
-
-class _Engine:
-    """The window's one check engine, built on the worker on first use."""
-
-    def __init__(self, context: WindowContext) -> None:
-        self._home = context.home
-        self._engine: CheckEngine | None = None
-        self._lock = threading.Lock()
-        self._checked_once = False
-
-    def check(self, workspace_id: str | None, ctx: TaskContext) -> CheckReport | NotChecked:
-        try:
-            return self._check(workspace_id, ctx)
-        except HomeError as error:  # an unreadable registry: said in the panel, not a defect
-            return NotChecked(str(error))
-
-    def _check(self, workspace_id: str | None, ctx: TaskContext) -> CheckReport:
-        with self._lock:
-            if self._engine is None:
-                self._engine = CheckEngine(self._home)
-            engine = self._engine
-        report = engine.check(workspace_id, cancel=ctx.cancel_event)
-        if not self._checked_once:
-            # The first check read every memory file on this thread, as the start's other
-            # big jobs did before it: give back the heap they freed (`fs.heap`) now, and
-            # again once the start is over (`HEAP_RELEASE_DELAY_MS`).
-            self._checked_once = True
-            release_free_heap()
-        return report
-
-
-def _release_free_heap(_ctx: TaskContext) -> None:
-    release_free_heap()
-
-
-def _fix_job(
-    context: WindowContext, workspace: Workspace, findings: tuple[Finding, ...], _ctx: TaskContext
-) -> object:
-    # lazy: the consolidation engine (~1.4 MiB, ~100 ms) with the first fix
-    from memtab.consolidation.review.check_fixes import plan_fixes
-
-    return plan_fixes(context.home, workspace, findings)
-
-
 class CheckFeature(QObject):
     """The check's panel, row marks and line marks (see the module docstring)."""
 
@@ -143,8 +89,8 @@ class CheckFeature(QObject):
         self._editor = editor
         self._rows = rows
         self._review = review
-        self._engine = _Engine(context)
-        self._runner: TaskRunner | None = None
+        self._engine = WindowCheck(context.home)
+        self._client: JobClient | None = None
         self._shut_down = False  # no worker is started after the window closed
         self._started = False
         self.report: CheckReport | None = None
@@ -193,7 +139,7 @@ class CheckFeature(QObject):
     @property
     def busy(self) -> bool:
         """Whether a check or a plan of fixes is being made (tests wait for it to end)."""
-        return self._runner is not None and self._runner.is_busy()
+        return self._client is not None and self._client.is_busy()
 
     def check_now(self) -> None:
         """Check the home's memory (on the worker; a newer check supersedes)."""
@@ -219,11 +165,11 @@ class CheckFeature(QObject):
             self._context.ui_state.set_flag(PANEL_FLAG, self.dock.isVisible())
 
     def shutdown(self) -> None:
-        """Stop the worker (on window close); nothing is checked after it."""
+        """Stop checking (on window close); nothing is checked after it."""
         self._shut_down = True
         self._recheck.stop()
-        if self._runner is not None:
-            self._runner.shutdown()
+        if self._client is not None:
+            self._client.shutdown()
 
     # -- showing -----------------------------------------------------------------------------
 
@@ -255,21 +201,22 @@ class CheckFeature(QObject):
     def _release_free_heap(self) -> None:
         # The first check read every memory file, as the start's other big jobs did before
         # it, its report is shown and the start's last steps are done: give back the heap
-        # they freed (`fs.heap`), on the worker (it walks the heap: not the GUI thread).
+        # they freed (`fs.heap`), on the lane (it walks the heap: not the GUI thread).
         if not self._shut_down:
-            self._jobs().submit(_release_free_heap)
+            self._jobs().submit(release_heap)
 
-    def _jobs(self) -> TaskRunner:
-        if self._runner is None:
-            self._runner = TaskRunner("check", parent=self)
-            self._runner.latest_finished.connect(self._on_runner_latest_finished)
-            self._runner.latest_failed.connect(self._on_runner_latest_failed)
-        return self._runner
+    def _jobs(self) -> JobClient:
+        if self._client is None:
+            # The runs lane: the first check of a big home reads every file for seconds.
+            self._client = self._context.jobs.client("check", Lane.RUNS, parent=self)
+            self._client.latest_finished.connect(self._on_client_latest_finished)
+            self._client.latest_failed.connect(self._on_client_latest_failed)
+        return self._client
 
     # -- slots -------------------------------------------------------------------------------
 
     @Slot(str, object)
-    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+    def _on_client_latest_finished(self, key: str, result: object) -> None:
         if isinstance(result, NotChecked):
             self.panel.set_status(f"Could not check: {result.message}")
             return
@@ -288,7 +235,7 @@ class CheckFeature(QObject):
             self._review(result.plan)
 
     @Slot(str, str)
-    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+    def _on_client_latest_failed(self, key: str, message: str) -> None:
         if key == CHECK_KEY:
             self.panel.set_status(f"Could not check: {message}")
         else:
@@ -336,5 +283,5 @@ class CheckFeature(QObject):
             return
         self._context.status.show("Making the fixes' plan…")
         self._jobs().submit_latest(
-            FIX_KEY, functools.partial(_fix_job, self._context, workspace, findings)
+            FIX_KEY, functools.partial(plan_check_fixes, self._context.home, workspace, findings)
         )

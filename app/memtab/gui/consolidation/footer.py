@@ -57,6 +57,7 @@ from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.consolidation.footer_lines import CoverageLines, summaries_tooltip
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.consolidation.review_opener import ReviewOpener
+from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text
 from memtab.gui.toolkit.widgets import ElidedLabel
@@ -71,7 +72,7 @@ _ACCENTS = {Tone.SUCCESS: Accent.SUCCESS, Tone.ERROR: Accent.ERROR, Tone.INFO: A
 
 
 class ConsolidationFacade(Protocol):
-    """What the footer needs of `memtab.gui.tasks.consolidation.ConsolidationTasks`."""
+    """What the footer needs of `memtab.gui.consolidation.tasks.ConsolidationTasks`."""
 
     @property
     def run_started(self) -> SignalInstance: ...  # (str workspace_id)
@@ -118,15 +119,18 @@ class ConsolidationFooter(QFrame):
     runs_dialog_requested = Signal()
     about_to_consolidate = Signal()
 
-    def __init__(self, consolidation: ConsolidationFacade, parent: QWidget | None = None) -> None:
-        """Listen to the window's consolidation facade; `set_context` fills the lines."""
+    def __init__(
+        self, consolidation: ConsolidationFacade, jobs: JobService, parent: QWidget | None = None
+    ) -> None:
+        """Listen to the window's consolidation facade; `set_context` fills the lines. The
+        reviews' own jobs run on `jobs`."""
         super().__init__(parent)
         self.setObjectName("consolidationFooter")
         self._facade = consolidation
         self._status: ConsolidationStatus | None = None
         self._runs = RunStates()
         self._said = self._runs.said  # the last note put in the status line
-        self._reviews = ReviewOpener(self)
+        self._reviews = ReviewOpener(jobs, self)
         self._reviews.apply_requested.connect(self._on_reviews_apply_requested)
         self._reviews.discarded.connect(self._on_reviews_discarded)
 

@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from memtab.gui.tasks.jobs import JobService
 from memtab.store.home import Home
 
 if TYPE_CHECKING:  # lazy: the engine (~1.5 MiB, ~25 ms) loads when Consolidate now is near
     from memtab.consolidation.records import ConsolidationPlan
     from memtab.consolidation.service import ConsolidationService
-    from memtab.gui.tasks.consolidation import ConsolidationTasks
+    from memtab.gui.consolidation.tasks import ConsolidationTasks
     from memtab.store.sidecars.journal import Trigger
 
 logger = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ def _default_service(home: Home) -> ConsolidationService:
 class LazyConsolidationTasks(QObject):
     """`ConsolidationTasks`' interface; the real facade is built on the first `start()`.
 
-    Signals: as `memtab.gui.tasks.consolidation.ConsolidationTasks` (run_started(str),
+    Signals: as `memtab.gui.consolidation.tasks.ConsolidationTasks` (run_started(str),
     progress(int, str), run_finished(object), run_failed(str), run_cancelled(str),
     plan_ready(object)).
     """
@@ -66,12 +67,15 @@ class LazyConsolidationTasks(QObject):
     def __init__(
         self,
         home: Home,
+        jobs: JobService,
         service_factory: ServiceFactory | None = None,
         parent: QObject | None = None,
     ) -> None:
-        """Runs will consolidate `home` with the service `service_factory` builds."""
+        """Runs will consolidate `home` with the service `service_factory` builds, on
+        `jobs`' runs lane."""
         super().__init__(parent)
         self._home = home
+        self._jobs = jobs
         self._service_factory = service_factory or _default_service
         # The default service is rebuilt the same in a child process, so its runs can leave
         # this process (and its interpreter lock) alone; an injected one runs in-process.
@@ -112,10 +116,10 @@ class LazyConsolidationTasks(QObject):
     def tasks(self) -> ConsolidationTasks:
         """The real facade, built (and connected) on first use."""
         if self._tasks is None:
-            from memtab.gui.tasks.consolidation import ConsolidationTasks  # lazy: as above
+            from memtab.gui.consolidation.tasks import ConsolidationTasks  # lazy: as above
 
             tasks = ConsolidationTasks(
-                self._service_factory(self._home), parent=self, isolated=self._isolated
+                self._service_factory(self._home), self._jobs, parent=self, isolated=self._isolated
             )
             tasks.run_started.connect(self._on_tasks_run_started)
             tasks.progress.connect(self._on_tasks_progress)
@@ -152,7 +156,7 @@ class LazyConsolidationTasks(QObject):
             self._tasks.cancel()
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
-        """Stop the worker thread, if one was started."""
+        """Cancel the runs, if the facade was built (see `ConsolidationTasks.shutdown`)."""
         self._closed = True
         return self._tasks.shutdown(timeout_ms) if self._tasks is not None else True
 

@@ -38,23 +38,17 @@ from memtab.components.history.diff import join_diffs
 from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 from memtab.consolidation.review.review_setting import save_review_mode
 from memtab.gui.history.widgets import DiffPane, RowList
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.humanize import short_name
+from memtab.operations.consolidation import forget_declined
 
 logger = logging.getLogger(__name__)
 
 _INDEXES_ROLE = Qt.ItemDataRole.UserRole
 """The op numbers a row stands for: a unit's (its row), an op's (a part or a refused op)."""
-
-
-def _forget_job(home_root: str, workspace_id: str, _ctx: TaskContext) -> object:
-    # lazy: the engine's declines (~0.8 MiB, ~12 ms: the offline consolidator) only when asked
-    from memtab.consolidation.declined import forget_workspace_declined
-
-    return forget_workspace_declined(home_root, workspace_id)
 
 
 class ReviewDialog(QDialog):
@@ -70,13 +64,16 @@ class ReviewDialog(QDialog):
 
     def __init__(
         self,
+        jobs: JobService,
         plan: ConsolidationPlan | None = None,
         workspace_name: str = "",
         parent: QWidget | None = None,
     ) -> None:
         """The review of `plan`; without one, an empty dialog that `show_plan` fills (the
-        footer builds it while the plan is being made: see `review_opener`)."""
+        footer builds it while the plan is being made: see `review_opener`). Forget
+        declined changes runs on `jobs`' jobs lane."""
         super().__init__(parent)
+        self._jobs = jobs
         self._plan: ConsolidationPlan | None = None
         self.setAccessibleName("Review consolidation")
         self.summary = WrappedLabel("", self)
@@ -120,7 +117,7 @@ class ReviewDialog(QDialog):
         )
         self.forget_button.clicked.connect(self._on_forget_button_clicked)
         self.forget_button.hide()
-        self._runner: TaskRunner | None = None  # forgets the declines off the GUI thread
+        self._client: JobClient | None = None  # forgets the declines off the GUI thread
         self.discard_button = QPushButton("Di&scard", self)
         self.discard_button.setToolTip("Change nothing")
         self.discard_button.clicked.connect(self.reject)
@@ -306,17 +303,17 @@ class ReviewDialog(QDialog):
     def _on_forget_button_clicked(self) -> None:
         if self._plan is None:
             return
-        if self._runner is None:
-            self._runner = TaskRunner("review-declines", parent=self)
-            self._runner.job_finished.connect(self._on_runner_job_finished)
-            self._runner.job_failed.connect(self._on_runner_job_failed)
+        if self._client is None:
+            self._client = self._jobs.client("review-declines", Lane.JOBS, parent=self)
+            self._client.job_finished.connect(self._on_client_job_finished)
+            self._client.job_failed.connect(self._on_client_job_failed)
         self.forget_button.setEnabled(False)
-        self._runner.submit(
-            functools.partial(_forget_job, self._plan.home, self._plan.workspace_id)
+        self._client.submit(
+            functools.partial(forget_declined, self._plan.home, self._plan.workspace_id)
         )
 
     @Slot(int, object)
-    def _on_runner_job_finished(self, _job: int, forgotten: object) -> None:
+    def _on_client_job_finished(self, _job: int, forgotten: object) -> None:
         self.forget_button.hide()
         count = forgotten if isinstance(forgotten, int) else 0
         self.summary.setText(
@@ -325,15 +322,15 @@ class ReviewDialog(QDialog):
         )
 
     @Slot(int, str)
-    def _on_runner_job_failed(self, _job: int, message: str) -> None:
+    def _on_client_job_failed(self, _job: int, message: str) -> None:
         self.forget_button.setEnabled(True)
         self.summary.setText(f"{self.summary.text()}\nCould not forget them: {message}")
 
     def done(self, result: int) -> None:
-        """Closing stops the worker of Forget declined changes, if it ran."""
-        runner, self._runner = self._runner, None
-        if runner is not None:
-            runner.shutdown()
+        """Closing drops Forget declined changes, if it runs."""
+        client, self._client = self._client, None
+        if client is not None:
+            client.shutdown()
         super().done(result)
 
     @Slot()

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QWidget
 
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.consolidation.review_dialog import ReviewDialog
+from memtab.gui.tasks.jobs import JobService
 
 # Between two steps the window gets a frame's time of its own (paints, input, timers).
 STEP_PAUSE_MS = 16
@@ -42,9 +43,10 @@ class ReviewOpener(QObject):
     apply_requested = Signal(object, object)
     discarded = Signal()
 
-    def __init__(self, parent: QWidget) -> None:
-        """Dialogs are made as children of `parent` (the footer)."""
+    def __init__(self, jobs: JobService, parent: QWidget) -> None:
+        """Dialogs are made as children of `parent` (the footer), their jobs on `jobs`."""
         super().__init__(parent)
+        self._jobs = jobs
         self._parent = parent
         self._spare: ReviewDialog | None = None  # built ahead, hidden, without a plan
         self._pending: tuple[ConsolidationPlan, str] | None = None  # a plan to show
@@ -91,7 +93,7 @@ class ReviewOpener(QObject):
             self._show(self._filled)
             return False
         if self._spare is None:
-            self._spare = ReviewDialog(parent=self._parent)
+            self._spare = ReviewDialog(self._jobs, parent=self._parent)
             return self._pending is not None
         if self._pending is None:
             return False  # prepared: the plan's arrival asks for the rest

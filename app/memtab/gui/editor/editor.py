@@ -45,7 +45,7 @@ from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.editor.tab_bar import EditorTabBar, chain_like
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.editor.unsaved import ask_unsaved
-from memtab.gui.tasks.runner import TaskRunner
+from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -87,21 +87,18 @@ class EditorPanel(CurrentTab, QWidget):
         context: WindowContext,
         parent: QWidget | None = None,
         *,
-        tasks: TaskRunner | None = None,
         clock: GuiClock = QT_CLOCK,
         tab_keys_in: QWidget | None = None,
     ) -> None:
-        """No tab open; its actions are registered in `context.actions`. `tasks` runs the
-        diffs; without one the panel starts its own worker thread on first use, and
-        `shutdown()` must be called on close (the tab does). `clock` times when a slow
-        read says "Reading…". `tab_keys_in`: where Ctrl+W, Ctrl+Tab, Ctrl+H work (the
+        """No tab open; its actions are registered in `context.actions`, its diffs run on
+        `context.jobs` (`shutdown()` drops them on close: the tab calls it). `clock` times
+        when a slow read says "Reading…". `tab_keys_in`: where Ctrl+W, Ctrl+Tab, Ctrl+H work (the
         Memory tab: from the tree too); the panel itself by default."""
         super().__init__(parent)
         self._context = context  # its registry claims the editor's keys: keep it alive
         self._clock = clock
         self._store: MemoryStore | None = None
-        self._tasks = tasks
-        self._owns_tasks = tasks is None
+        self._tasks: JobClient | None = None  # the tabs' diffs, made with the first
         self._last_dirty = False
         self._quiet_switch = False
         self._tabs: list[FileTab] = []  # in the tab bar's order
@@ -388,11 +385,11 @@ class EditorPanel(CurrentTab, QWidget):
         self.editor_actions.find_in_file(query)
 
     def shutdown(self) -> None:
-        """Stop the diff worker thread the panel started (call on close)."""
+        """Drop the diffs under way (call on close)."""
         self.editor_actions.stop()
         for tab in [*self._tabs, self._empty]:
             tab.shutdown()
-        if self._owns_tasks and self._tasks is not None:
+        if self._tasks is not None:
             self._tasks.shutdown()
             self._tasks = None
 
@@ -410,10 +407,9 @@ class EditorPanel(CurrentTab, QWidget):
 
     # --- building tabs -----------------------------------------------------------------------
 
-    def _task_runner(self) -> TaskRunner:
+    def _task_runner(self) -> JobClient:
         if self._tasks is None:
-            self._tasks = TaskRunner("editor-diff", parent=self)
-            self._owns_tasks = True
+            self._tasks = self._context.jobs.client("editor-diff", Lane.JOBS, parent=self)
         return self._tasks
 
     def _new_tab(self) -> FileTab:

@@ -108,7 +108,7 @@ def create_main_window(
     prefer_the_gui_thread()
     state = ui_state if ui_state is not None else UiState.load()
     context = WindowContext(home, ui_state=state)
-    consolidation = LazyConsolidationTasks(home, service_factory)
+    consolidation = LazyConsolidationTasks(home, context.jobs, service_factory)
     tab = MemoryTab(
         context,
         consolidation=consolidation,

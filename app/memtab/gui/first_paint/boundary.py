@@ -115,6 +115,10 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.components.tree.tree",
         "memtab.components.window",
         "memtab.components.window.phases",  # the window runs its features by phase (stdlib)
+        # what the first scan runs on its lane: a plain function and its context (stdlib)
+        "memtab.operations",
+        "memtab.operations.job",
+        "memtab.operations.tree",
         # this package: the start, the window's and the Memory tab's frames
         "memtab.gui.first_paint",
         "memtab.gui.first_paint.app",
@@ -137,8 +141,8 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.memory_tab.panes",
         "memtab.gui.memory_tab.workspace_picker",
         "memtab.gui.tasks",
+        "memtab.gui.tasks.jobs",  # the window's job service: lanes start with their first job
         "memtab.gui.tasks.runner",
-        "memtab.gui.tasks.scan",
         "memtab.gui.tree",
         "memtab.gui.tree.fill",
         "memtab.gui.tree.reconcile",

@@ -180,7 +180,7 @@ class MemoryTab(QWidget):
         self.tree = MemoryTreeView(self)
         self.tree.setModel(self.model)
         self.tree_reconcile = SlicedReconcile(self.model, self.tree_fill, self._quietly, self)
-        self.scans = ScanScheduler(home, self, self, source_context=source_context)
+        self.scans = ScanScheduler(home, self, context.jobs, self, source_context=source_context)
         self.picker = WorkspacePicker(self)
         sizes = ui_state.splitter_sizes(SPLITTER_NAME) if ui_state is not None else None
         self._layout = TabLayout(self, self.picker, self.tree, sizes)

@@ -6,7 +6,8 @@ tab shows (through the `WindowContext`), without either knowing the details; it 
 its actions (`history.panel`, `history.trash`, `history.runs`):
 
 - After the scans (from the one the watcher's start causes, once the loaded tab has
-  painted), `record_external_changes` runs on the hub's worker: what mux, an editor or a
+  painted), `record_external_changes` runs on the job service's runs lane (it may read
+  every file): what mux, an editor or a
   script changed is recorded in history as `external`, so a file another program deletes
   can still be restored. It waits for the changes to settle (`RECORD_QUIET_MS` without a
   scan, at most `RECORD_MAX_WAIT_MS`): reading the scopes competes with the window for the
@@ -21,7 +22,7 @@ its actions (`history.panel`, `history.trash`, `history.runs`):
   Runs…, and mux's journal adds its new runs to the log (`catch_up_runs`, which
   also logs the runs a kill left unlogged; it runs once when the tab has loaded too).
 - A burst is news: when the tab has loaded, when history changes and when another
-  workspace is shown, the bursts Recently deleted lists are read on the hub's worker
+  workspace is shown, the bursts Recently deleted lists are read off the GUI thread
   (`news_bursts`) and one not seen yet is shown in the tab's news bar (`BurstNotices`);
   its Review… opens Recently deleted at it.
 - Whether history is being recorded (`memtab/history/recording.json`, which this window's
@@ -44,10 +45,8 @@ from PySide6.QtWidgets import QDockWidget
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
-from memtab.components.history.deleted import DeletedFile, agent_file, news_bursts
-from memtab.components.history.history import record_external_changes, recording_notice
+from memtab.components.history.deleted import DeletedFile
 from memtab.components.tree.scan import HomeScan
-from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.editor import EditorPanel
@@ -57,11 +56,16 @@ from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.history.widgets import RecordingNote
 from memtab.gui.tasks.file_ops import OpFollowUp
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.operations.history import (
+    burst_news,
+    catch_up_runs_log,
+    record_outside_changes,
+    recording,
+    restore_deleted_file,
+)
 from memtab.sources.model import Source
-from memtab.store.catch_up.recording import recording_state
-from memtab.store.catch_up.runs_log import catch_up_runs
-from memtab.store.home import Home, PathKind
+from memtab.store.home import PathKind
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
@@ -76,33 +80,6 @@ NEWS_KEY = "burst-news"
 RECORDING_KEY = "read-recording-state"
 PANEL_FLAG = "history-panel"
 """The UI-state flag: whether the History panel is shown."""
-
-
-def _record_job(store: MemoryStore, ctx: TaskContext) -> object:
-    return record_external_changes(store, ctx.is_cancelled)
-
-
-def _import_job(home: Home, _ctx: TaskContext) -> object:
-    return catch_up_runs(home)
-
-
-def _news_job(store: MemoryStore, sources: tuple[Source, ...] | None, _ctx: TaskContext) -> object:
-    return news_bursts(store, sources)
-
-
-def _restore_deleted_file(
-    stack: undo.UndoStack, home: Home, file: DeletedFile, *, allow_unkept: bool = False
-) -> OpResult:
-    """Recently deleted's restore of another agent's file (`undo.restore_deleted`)."""
-    try:
-        target = agent_file(home, file)
-    except SourceError as error:
-        return OpResult.failed(f"Restoring {file.name} failed", error)
-    return undo.restore_deleted(stack, target, file.version.id, allow_unkept=allow_unkept)
-
-
-def _recording_job(home: Home, _ctx: TaskContext) -> object:
-    return recording_notice(recording_state(home))
 
 
 class HistoryHub(QObject):
@@ -126,7 +103,7 @@ class HistoryHub(QObject):
         self._home = context.home
         self._loaded = False
         self._shut_down = False
-        self._runner: TaskRunner | None = None
+        self._client: JobClient | None = None  # made with the first job
         self._restores: list[OpFollowUp] = []  # the follow-ups of restores from the trash
         self._panel_back = False  # shown again when the Memory tab comes back
         self._record_store: MemoryStore | None = None  # the store of the last scan, to record
@@ -143,7 +120,7 @@ class HistoryHub(QObject):
         self.recording_note = RecordingNote(shell.as_widget())
         """Placed in the window's status bar by the window (`gui.window.features`)."""
 
-        self.panel = HistoryPanel()
+        self.panel = HistoryPanel(context.jobs)
         self.dock = QDockWidget("History")
         self.dock.setObjectName("historyDock")
         self.dock.setWidget(self.panel)
@@ -197,7 +174,7 @@ class HistoryHub(QObject):
     def busy(self) -> bool:
         """Whether the hub records (or waits to record) or imports something."""
         return self._record_timer.isActive() or (
-            self._runner is not None and self._runner.is_busy()
+            self._client is not None and self._client.is_busy()
         )
 
     @Slot()
@@ -209,7 +186,7 @@ class HistoryHub(QObject):
     def open_runs(self) -> RunsDialog:
         """Open (or raise) Runs…, listing the runs again."""
         if self.runs_dialog is None:
-            self.runs_dialog = RunsDialog(self._home, self._shell.as_widget())
+            self.runs_dialog = RunsDialog(self._home, self._context.jobs, self._shell.as_widget())
             self.runs_dialog.open_file_requested.connect(self._on_runs_open_file_requested)
         scan = self._context.shown.scan
         workspaces = (
@@ -232,7 +209,7 @@ class HistoryHub(QObject):
     def open_trash(self, scope: Scope | None = None) -> TrashDialog:
         """Open (or raise) Recently deleted, for one scope or all."""
         if self.trash_dialog is None:
-            self.trash_dialog = TrashDialog(self._shell.as_widget())
+            self.trash_dialog = TrashDialog(self._context.jobs, self._shell.as_widget())
             self.trash_dialog.restore_requested.connect(self._on_trash_restore_requested)
             self.trash_dialog.restore_file_requested.connect(self._on_trash_restore_file_requested)
         store = MemoryStore.of(self._context.shown.view())
@@ -268,17 +245,18 @@ class HistoryHub(QObject):
         for dialog in (self.runs_dialog, self.trash_dialog):
             if dialog is not None:
                 dialog.shutdown()
-        if self._runner is not None:
-            self._runner.shutdown()
+        if self._client is not None:
+            self._client.shutdown()
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _jobs(self) -> TaskRunner:
-        if self._runner is None:
-            self._runner = TaskRunner("history", parent=self)
-            self._runner.latest_finished.connect(self._on_runner_latest_finished)
-            self._runner.latest_failed.connect(self._on_runner_latest_failed)
-        return self._runner
+    def _jobs(self) -> JobClient:
+        if self._client is None:
+            # The runs lane: the first recording pass of a big home reads every file.
+            self._client = self._context.jobs.client("history", Lane.RUNS, parent=self)
+            self._client.latest_finished.connect(self._on_client_latest_finished)
+            self._client.latest_failed.connect(self._on_client_latest_failed)
+        return self._client
 
     def _raise(self, dialog: RunsDialog | TrashDialog) -> None:
         dialog.show()
@@ -303,7 +281,7 @@ class HistoryHub(QObject):
         if self.notices is None or not self._loaded or self._shut_down:
             return
         store = MemoryStore.of(self._context.shown.view())
-        job = functools.partial(_news_job, store, self._shown_sources())
+        job = functools.partial(burst_news, store, self._shown_sources())
         self._jobs().submit_latest(NEWS_KEY, job)
 
     # -- slots -------------------------------------------------------------------------------
@@ -323,7 +301,7 @@ class HistoryHub(QObject):
         if batch.affects(PathKind.RUNS_LOG) and runs is not None and runs.isVisible():
             runs.reload()
         if batch.affects(PathKind.CONSOLIDATION_JOURNAL):
-            self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
+            self._jobs().submit_latest(IMPORT_KEY, functools.partial(catch_up_runs_log, self._home))
         if batch.affects(PathKind.HISTORY_RECORDING) and not self._shut_down:
             self._read_recording()
 
@@ -336,13 +314,13 @@ class HistoryHub(QObject):
         # CLI's) is logged with its changes, mux's records since the last look are added.
         # (Not once the window is closing: its last scan may end after the workers did.)
         if not self._shut_down:
-            self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
+            self._jobs().submit_latest(IMPORT_KEY, functools.partial(catch_up_runs_log, self._home))
             self._read_recording()
         self._look_for_news()  # what happened while no window ran
 
     def _read_recording(self) -> None:
         """Read whether history is being recorded (off the GUI thread) and show it."""
-        self._jobs().submit_latest(RECORDING_KEY, functools.partial(_recording_job, self._home))
+        self._jobs().submit_latest(RECORDING_KEY, functools.partial(recording, self._home))
 
     @Slot(object)
     def _on_shown_scan_applied(self, scan: HomeScan) -> None:
@@ -366,7 +344,7 @@ class HistoryHub(QObject):
         store, self._record_store = self._record_store, None
         self._record_waiting.invalidate()
         if store is not None:
-            self._jobs().submit_latest(RECORD_KEY, functools.partial(_record_job, store))
+            self._jobs().submit_latest(RECORD_KEY, functools.partial(record_outside_changes, store))
 
     @Slot(object)
     def _on_shown_workspace_changed(self, _workspace: object) -> None:
@@ -448,20 +426,20 @@ class HistoryHub(QObject):
     def _on_trash_restore_file_requested(self, file: DeletedFile) -> None:
         context = self._context
         context.own_writes.note(file.physical)  # no "edited outside" badge on a restore
-        restore = functools.partial(_restore_deleted_file, context.undo_stack, self._home, file)
+        restore = functools.partial(restore_deleted_file, context.undo_stack, self._home, file)
         follow_up = _without_copy(restore)
         self._restores.append(follow_up)
         context.file_ops.run(restore, follow_up)
 
     @Slot(str, object)
-    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+    def _on_client_latest_finished(self, key: str, result: object) -> None:
         if key == RECORDING_KEY:
             self.recording_note.show_notice(cast("tuple[str, str] | None", result))
         elif key == NEWS_KEY and isinstance(result, list) and self.notices is not None:
             self.notices.take(result)
 
     @Slot(str, str)
-    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+    def _on_client_latest_failed(self, key: str, message: str) -> None:
         logger.warning("History: %s failed: %s", key, message)
 
 

@@ -33,21 +33,15 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import humanize
-from memtab.components.history.history import (
-    FileHistory,
-    VersionRow,
-    commit_diff,
-    load_file_history,
-    version_diff,
-)
+from memtab.components.history.history import FileHistory, VersionRow
 from memtab.components.text_diff import DiffResult
 from memtab.file_protocol.memory_file import Commit, MemoryFile
 from memtab.gui.history.widgets import DiffPane, RowList
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
+from memtab.operations.history import diff_commit, diff_version, file_history
 from memtab.store.history.versions import Version
-from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
 
@@ -64,18 +58,6 @@ COMMIT_NOT_RESTORED = (
     "A commit of the agent's own repository: Memtab shows it, copy what you need from the diff"
 )
 _ID_ROLE = Qt.ItemDataRole.UserRole
-
-
-def _diff_job(home: Home, version: Version, current: bytes | None, ctx: TaskContext) -> object:
-    return version_diff(home, version, current, ctx)
-
-
-def _commit_diff_job(file: MemoryFile, sha: str, current: bytes | None, ctx: TaskContext) -> object:
-    return commit_diff(file, sha, current, ctx)
-
-
-def _history_job(file: MemoryFile, _ctx: TaskContext) -> object:
-    return load_file_history(file)
 
 
 # recorded like any change: the version before comes back the same way
@@ -95,14 +77,16 @@ class HistoryPanel(QWidget):
     restore_requested = Signal(object, str)
     loaded = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, jobs: JobService, parent: QWidget | None = None) -> None:
+        """An empty panel; its reads run on `jobs`' scans lane."""
         super().__init__(parent)
         self.setObjectName("historyPanel")
         self.setAccessibleName("File history")
         self._subject: MemoryFile | None = None
         self._history: FileHistory | None = None
         self._active = False
-        self._runner: TaskRunner | None = None
+        self._job_service = jobs
+        self._client: JobClient | None = None  # made with the first read
 
         self.title = ElidedLabel(NO_FILE, self, min_width=0)
         self.note = WrappedLabel("", self)
@@ -147,7 +131,7 @@ class HistoryPanel(QWidget):
     @property
     def busy(self) -> bool:
         """Whether a history or a diff is being read (tests wait for this)."""
-        return self._runner is not None and self._runner.is_busy()
+        return self._client is not None and self._client.is_busy()
 
     def show_file(self, file: MemoryFile | None) -> None:
         """Follow the editor: show `file`'s history (None: no file)."""
@@ -173,7 +157,7 @@ class HistoryPanel(QWidget):
         self.title.set_full_text(f"History of {subject.label}", subject.ref.key)
         if not self._active:
             return
-        self._jobs().submit_latest(HISTORY_KEY, functools.partial(_history_job, subject))
+        self._jobs().submit_latest(HISTORY_KEY, functools.partial(file_history, subject))
 
     def select_version(self, version_id: str) -> bool:
         """Select the row of a version (False when it is not listed)."""
@@ -185,18 +169,18 @@ class HistoryPanel(QWidget):
         return False
 
     def shutdown(self) -> None:
-        """Stop the worker (on window close)."""
-        if self._runner is not None:
-            self._runner.shutdown()
+        """Drop the reads under way (on window close)."""
+        if self._client is not None:
+            self._client.shutdown()
 
     # -- showing -----------------------------------------------------------------------------
 
-    def _jobs(self) -> TaskRunner:
-        if self._runner is None:
-            self._runner = TaskRunner("history-panel", parent=self)
-            self._runner.latest_finished.connect(self._on_runner_latest_finished)
-            self._runner.latest_failed.connect(self._on_runner_latest_failed)
-        return self._runner
+    def _jobs(self) -> JobClient:
+        if self._client is None:
+            self._client = self._job_service.client("history-panel", Lane.SCANS, parent=self)
+            self._client.latest_finished.connect(self._on_client_latest_finished)
+            self._client.latest_failed.connect(self._on_client_latest_failed)
+        return self._client
 
     def _show_state(self, note: str) -> None:
         shown = self._subject is not None
@@ -262,7 +246,7 @@ class HistoryPanel(QWidget):
         )
         self.diff.show_message("Computing the differences…")
         self._jobs().submit_latest(
-            DIFF_KEY, functools.partial(_commit_diff_job, subject, commit.sha, history.current)
+            DIFF_KEY, functools.partial(diff_commit, subject, commit.sha, history.current)
         )
 
     def _selected_version(self) -> Version | None:
@@ -298,7 +282,7 @@ class HistoryPanel(QWidget):
         self.diff.show_message("Computing the differences…")
         self._jobs().submit_latest(
             DIFF_KEY,
-            functools.partial(_diff_job, self._subject.home, version, history.current),
+            functools.partial(diff_version, self._subject.home, version, history.current),
         )
 
     # -- slots -------------------------------------------------------------------------------
@@ -316,7 +300,7 @@ class HistoryPanel(QWidget):
             self.restore_requested.emit(self._subject, version.id)
 
     @Slot(str, object)
-    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+    def _on_client_latest_finished(self, key: str, result: object) -> None:
         shown = self._subject.ref if self._subject is not None else None
         if key == HISTORY_KEY and isinstance(result, FileHistory) and result.ref == shown:
             self._show_history(result)
@@ -324,7 +308,7 @@ class HistoryPanel(QWidget):
             self.diff.set_diff(result, "No differences: the file holds this version now.")
 
     @Slot(str, str)
-    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+    def _on_client_latest_failed(self, key: str, message: str) -> None:
         if key == HISTORY_KEY:
             self._history = None
             self.versions.clear()

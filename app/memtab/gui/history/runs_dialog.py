@@ -44,8 +44,6 @@ from memtab.components.history.runs import (
     RunDetail,
     RunFilter,
     RunList,
-    load_run_detail,
-    load_run_list,
     no_change_message,
     run_outcome,
     run_title,
@@ -53,7 +51,7 @@ from memtab.components.history.runs import (
 )
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.history.widgets import DiffPane, RowList
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
     fit_to_title,
@@ -63,10 +61,11 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
+from memtab.operations.history import revert, run_detail, runs
 from memtab.store.history.records import RunEntry
 from memtab.store.history.runs import MUX_SOURCE
 from memtab.store.home import Home
-from memtab.store.restore.from_history import RevertResult, revert_run
+from memtab.store.restore.from_history import RevertResult
 from memtab.store.sidecars.journal import TRIGGERS
 
 logger = logging.getLogger(__name__)
@@ -82,18 +81,6 @@ EMPTY_TEXT = (
 _RUN_ROLE = Qt.ItemDataRole.UserRole
 
 
-def _list_job(home: Home, run_filter: RunFilter, _ctx: TaskContext) -> object:
-    return load_run_list(home, run_filter)
-
-
-def _detail_job(home: Home, run: RunEntry, _ctx: TaskContext) -> object:
-    return load_run_detail(home, run)
-
-
-def _revert_job(home: Home, run_id: str, _ctx: TaskContext) -> object:
-    return revert_run(home, run_id)
-
-
 class RunsDialog(QDialog):
     """Every run, filtered, with its ops and their diffs (see the module docstring).
 
@@ -107,8 +94,9 @@ class RunsDialog(QDialog):
     loaded = Signal()
     reverted = Signal(object)
 
-    def __init__(self, home: Home, parent: QWidget | None = None) -> None:
-        """An empty dialog; `set_workspaces` names the workspaces, `reload` lists runs."""
+    def __init__(self, home: Home, jobs: JobService, parent: QWidget | None = None) -> None:
+        """An empty dialog; `set_workspaces` names the workspaces, `reload` lists runs (on
+        `jobs`' scans lane)."""
         super().__init__(parent)
         self.setWindowTitle("Runs")
         self.setAccessibleName("Runs")
@@ -116,7 +104,8 @@ class RunsDialog(QDialog):
         self._runs: list[RunEntry] = []
         self._detail: RunDetail | None = None
         self._names: dict[str, str] = {}
-        self._runner: TaskRunner | None = None  # started on first use, stopped on close
+        self._job_service = jobs
+        self._client: JobClient | None = None  # made on first use, let go on close
         self._revert_job: int | None = None
         self._wanted: tuple[str, int | None] | None = None  # `show_run`'s, until listed
         self._select_newest = False  # the next list shown selects its newest run
@@ -233,7 +222,7 @@ class RunsDialog(QDialog):
     @property
     def busy(self) -> bool:
         """Whether runs are being read or a run reverted."""
-        return self._runner is not None and self._runner.is_busy()
+        return self._client is not None and self._client.is_busy()
 
     def set_workspaces(self, workspaces: list[tuple[str, str]], current: str | None) -> None:
         """The workspaces to filter by, (id, name); `current` is chosen the first time."""
@@ -263,9 +252,7 @@ class RunsDialog(QDialog):
         """List the runs again (off the GUI thread), keeping the selected run; `newest`:
         select the newest run instead (the dialog is opened again)."""
         self._select_newest = self._select_newest or newest
-        self._jobs().submit_latest(
-            LIST_KEY, functools.partial(_list_job, self._home, self.run_filter)
-        )
+        self._jobs().submit_latest(LIST_KEY, functools.partial(runs, self._home, self.run_filter))
 
     def select_run(self, run_id: str) -> bool:
         """Select a listed run (False when it is not listed)."""
@@ -322,34 +309,32 @@ class RunsDialog(QDialog):
             return False
         if not self.confirm_revert(detail.run):
             return False
-        self._revert_job = self._jobs().submit(
-            functools.partial(_revert_job, self._home, detail.run.id)
-        )
+        self._revert_job = self._jobs().submit(functools.partial(revert, self._home, detail.run.id))
         self.revert_button.setEnabled(False)
         self.note.set_full_text("Reverting…")
         return True
 
     def shutdown(self) -> None:
-        """Stop the worker (on window close)."""
-        runner, self._runner = self._runner, None
-        if runner is not None:
-            runner.shutdown()
+        """Drop the jobs under way (on window close)."""
+        client, self._client = self._client, None
+        if client is not None:
+            client.shutdown()
 
     def done(self, result: int) -> None:
-        """Closing stops the worker — unless a revert is under way (it finishes, and the
-        window stops the worker when it closes)."""
+        """Closing drops the jobs under way — unless a revert is under way (it finishes,
+        and the window drops what is left when it closes)."""
         if self._revert_job is None:
             self.shutdown()
         super().done(result)
 
-    def _jobs(self) -> TaskRunner:
-        if self._runner is None:
-            self._runner = TaskRunner("runs-dialog", parent=self)
-            self._runner.latest_finished.connect(self._on_runner_latest_finished)
-            self._runner.latest_failed.connect(self._on_runner_latest_failed)
-            self._runner.job_finished.connect(self._on_runner_job_finished)
-            self._runner.job_failed.connect(self._on_runner_job_failed)
-        return self._runner
+    def _jobs(self) -> JobClient:
+        if self._client is None:
+            self._client = self._job_service.client("runs-dialog", Lane.SCANS, parent=self)
+            self._client.latest_finished.connect(self._on_client_latest_finished)
+            self._client.latest_failed.connect(self._on_client_latest_failed)
+            self._client.job_finished.connect(self._on_client_job_finished)
+            self._client.job_failed.connect(self._on_client_job_failed)
+        return self._client
 
     # -- showing -----------------------------------------------------------------------------
 
@@ -507,7 +492,7 @@ class RunsDialog(QDialog):
         if self._detail is not None and self._detail.run == run:
             return
         self._show_detail(None, run)
-        self._jobs().submit_latest(DETAIL_KEY, functools.partial(_detail_job, self._home, run))
+        self._jobs().submit_latest(DETAIL_KEY, functools.partial(run_detail, self._home, run))
 
     @Slot(QTreeWidgetItem, QTreeWidgetItem)
     def _on_ops_current_item_changed(
@@ -539,7 +524,7 @@ class RunsDialog(QDialog):
         self.revert_selected()
 
     @Slot(str, object)
-    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+    def _on_client_latest_finished(self, key: str, result: object) -> None:
         if key == LIST_KEY and isinstance(result, RunList):
             self._show_runs(result)
         elif (
@@ -553,12 +538,12 @@ class RunsDialog(QDialog):
             self.loaded.emit()
 
     @Slot(str, str)
-    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+    def _on_client_latest_failed(self, key: str, message: str) -> None:
         self.note.set_full_text(f"Cannot read the runs: {message}")
         self.loaded.emit()
 
     @Slot(int, object)
-    def _on_runner_job_finished(self, job: int, result: object) -> None:
+    def _on_client_job_finished(self, job: int, result: object) -> None:
         if job != self._revert_job or not isinstance(result, RevertResult):
             return
         self._revert_job = None
@@ -569,11 +554,11 @@ class RunsDialog(QDialog):
         if self._detail is not None:  # read again: reverted, or partly (offered again)
             run = self._detail.run
             self._show_detail(None, run)
-            self._jobs().submit_latest(DETAIL_KEY, functools.partial(_detail_job, self._home, run))
+            self._jobs().submit_latest(DETAIL_KEY, functools.partial(run_detail, self._home, run))
         self.reload()  # the revert is a run of its own
 
     @Slot(int, str)
-    def _on_runner_job_failed(self, job: int, message: str) -> None:
+    def _on_client_job_failed(self, job: int, message: str) -> None:
         if job != self._revert_job:
             return
         self._revert_job = None

@@ -50,15 +50,13 @@ from memtab.components.history.deleted import (
     DeletedFile,
     TrashGroup,
     burst_text,
-    deleted_text,
-    load_trash,
 )
 from memtab.components.history.history import SCOPE_TITLES
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS
 from memtab.gui.history import trash_rows
 from memtab.gui.history.trash_rows import BURST_ROLE, ORPHAN_ROLE, PATH_ROLE, ROW_ROLE
 from memtab.gui.history.widgets import fit_columns
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
     fit_to_title,
@@ -68,12 +66,12 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.widgets import ElidedLabel
+from memtab.operations.history import DeletedPreview, deleted_preview, restore_burst, trash
 from memtab.sources.model import Source
 from memtab.store.history.describe import display_name
-from memtab.store.home import Home
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
-from memtab.watch.events import ChangeEvent, EventRestore, restore_event
+from memtab.watch.events import EventRestore
 
 logger = logging.getLogger(__name__)
 
@@ -84,22 +82,6 @@ RESTORE_BURST_KEY = "trash-restore-burst"
 NOTHING = trash_rows.NOTHING
 SELECT_PROMPT = "Select a file to see what it held."
 READING = "Reading…"
-
-
-def _list_job(
-    store: MemoryStore, sources: Sequence[Source] | None, record_first: bool, _ctx: TaskContext
-) -> object:
-    return load_trash(store, record_first=record_first, sources=sources)
-
-
-def _preview_job(home: Home, file: DeletedFile, _ctx: TaskContext) -> object:
-    return (trash_rows.row_key(file), deleted_text(home, file))
-
-
-def _restore_burst_job(
-    home: Home, event: ChangeEvent, only: frozenset[str], _ctx: TaskContext
-) -> object:
-    return restore_event(home, event, only)
 
 
 def restored_words(result: EventRestore) -> str:
@@ -128,7 +110,8 @@ class TrashDialog(QDialog):
     restore_file_requested = Signal(object)
     loaded = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, jobs: JobService, parent: QWidget | None = None) -> None:
+        """An empty dialog (`show_store` lists); its reads run on `jobs`' scans lane."""
         super().__init__(parent)
         self.setWindowTitle("Recently deleted")
         self.setAccessibleName("Recently deleted")
@@ -138,7 +121,8 @@ class TrashDialog(QDialog):
         self._rows: dict[str, DeletedFile] = {}
         self._bursts: dict[str, BurstFiles] = {}
         self._wanted_burst: str | None = None  # to select once listed (`show_burst`)
-        self._runner: TaskRunner | None = None  # started on first use, stopped on close
+        self._job_service = jobs
+        self._client: JobClient | None = None  # made on first use, let go on close
 
         self.scope_filter = QComboBox(self)
         self.scope_filter.setAccessibleName("Scope or agent")
@@ -219,7 +203,7 @@ class TrashDialog(QDialog):
 
     @property
     def busy(self) -> bool:
-        return self._runner is not None and self._runner.is_busy()
+        return self._client is not None and self._client.is_busy()
 
     def show_store(
         self,
@@ -249,7 +233,7 @@ class TrashDialog(QDialog):
         """Read the trash again (off the GUI thread); `record_first`: record what other
         programs deleted first (not when history itself just changed: it is up to date)."""
         if self._store is not None:
-            job = functools.partial(_list_job, self._store, self._sources, record_first)
+            job = functools.partial(trash, self._store, self._sources, record_first)
             self._jobs().submit_latest(LIST_KEY, job)
 
     def select_path(self, path: str, orphan_dir: str | None = None) -> bool:
@@ -304,22 +288,22 @@ class TrashDialog(QDialog):
         return target
 
     def shutdown(self) -> None:
-        """Stop the worker (closing the dialog, or the window)."""
-        runner, self._runner = self._runner, None
-        if runner is not None:
-            runner.shutdown()
+        """Drop the jobs under way (closing the dialog, or the window)."""
+        client, self._client = self._client, None
+        if client is not None:
+            client.shutdown()
 
     def done(self, result: int) -> None:
-        """Closing stops the worker (reopening starts another)."""
+        """Closing drops the jobs under way (reopening makes a new client)."""
         self.shutdown()
         super().done(result)
 
-    def _jobs(self) -> TaskRunner:
-        if self._runner is None:
-            self._runner = TaskRunner("trash-dialog", parent=self)
-            self._runner.latest_finished.connect(self._on_runner_latest_finished)
-            self._runner.latest_failed.connect(self._on_runner_latest_failed)
-        return self._runner
+    def _jobs(self) -> JobClient:
+        if self._client is None:
+            self._client = self._job_service.client("trash-dialog", Lane.SCANS, parent=self)
+            self._client.latest_finished.connect(self._on_client_latest_finished)
+            self._client.latest_failed.connect(self._on_client_latest_failed)
+        return self._client
 
     # -- showing -----------------------------------------------------------------------------
 
@@ -446,7 +430,7 @@ class TrashDialog(QDialog):
         if burst is None or self._store is None:
             return
         self.restore_all_button.setEnabled(False)
-        job = functools.partial(_restore_burst_job, self._store.home, burst.event, only)
+        job = functools.partial(restore_burst, self._store.home, burst.event, only)
         self._jobs().submit_latest(RESTORE_BURST_KEY, job)
 
     def changeEvent(self, event: QEvent) -> None:
@@ -480,7 +464,7 @@ class TrashDialog(QDialog):
         if selected is not None and self._store is not None:
             self.preview.setPlaceholderText(READING)
             self._jobs().submit_latest(
-                PREVIEW_KEY, functools.partial(_preview_job, self._store.home, selected)
+                PREVIEW_KEY, functools.partial(deleted_preview, self._store.home, selected)
             )
 
     @Slot(QTreeWidgetItem, int)
@@ -510,20 +494,19 @@ class TrashDialog(QDialog):
         self._restore_burst(burst.id, frozenset(f.path for f in burst.files if f.restorable))
 
     @Slot(str, object)
-    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+    def _on_client_latest_finished(self, key: str, result: object) -> None:
         if key == LIST_KEY and isinstance(result, list):
             self._show_groups(result)
         elif key == RESTORE_BURST_KEY and isinstance(result, EventRestore):
             self.note.set_full_text(restored_words(result))
             self.reload(record_first=False)
-        elif key == PREVIEW_KEY and isinstance(result, tuple):
-            shown_key, text = result
+        elif key == PREVIEW_KEY and isinstance(result, DeletedPreview):
             current = self.files.currentItem()
-            if current is not None and current.data(0, ROW_ROLE) == shown_key:
-                self.preview.setPlainText(text)
+            if current is not None and current.data(0, ROW_ROLE) == trash_rows.row_key(result.file):
+                self.preview.setPlainText(result.text)
 
     @Slot(str, str)
-    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+    def _on_client_latest_failed(self, key: str, message: str) -> None:
         if key == LIST_KEY:
             self.note.set_full_text(f"Cannot read what was deleted: {message}")
             self.loaded.emit()

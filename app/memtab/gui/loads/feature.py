@@ -1,5 +1,5 @@
-"""View → What each agent loads: the dialog, filled on a worker (`memtab.loads` reads the
-disk: the agents' settings, their files, the workspace's scopes).
+"""View → What each agent loads: the dialog, filled off the GUI thread (`operations.loads`:
+`memtab.loads` reads the disk — the agents' settings, their files, the workspace's scopes).
 
 The loads are those of the workspace the Memory tab shows; Refresh asks again, and a
 newer request supersedes one still running. Activating a row opens its file in the
@@ -22,24 +22,14 @@ from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.loads.cut_actions import CutEditor, IndexCutActions
 from memtab.gui.loads.cut_line import CutLine
 from memtab.gui.loads.dialog import LoadsDialog
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.external_editor import ExternalOpener
+from memtab.operations.loads import ContextLoader, agent_loads
 from memtab.sources.config import SourceContext
-from memtab.store.home import Home
 from memtab.store.paths import PathError
 
 LOADS_KEY = "loads"
-ContextLoader = Callable[[Home], SourceContext]
 SelectKey = Callable[[str], None]
-
-
-def loads_job(
-    home: Home, workspace_id: str | None, load_context: ContextLoader, _ctx: TaskContext
-) -> object:
-    # lazy: the loads' engine (~0.1 MiB, 7 modules) on the worker, when the dialog opens
-    from memtab.loads.engine import compute_loads
-
-    return compute_loads(home, workspace_id=workspace_id, context=load_context(home))
 
 
 class LoadsFeature(QObject):
@@ -60,7 +50,7 @@ class LoadsFeature(QObject):
         self._shell = shell
         self._select_key = select_key
         self._load_context: ContextLoader = source_context or SourceContext.load
-        self._runner: TaskRunner | None = None
+        self._client: JobClient | None = None
         self.dialog: LoadsDialog | None = None
         self.cut = IndexCutActions(context, editor, self)
         self._opener = ExternalOpener(self)  # files no source holds: on disk, as they are
@@ -77,7 +67,7 @@ class LoadsFeature(QObject):
 
     @property
     def busy(self) -> bool:
-        return self._runner is not None and self._runner.is_busy()
+        return self._client is not None and self._client.is_busy()
 
     def show(self) -> None:
         """Show the dialog and read what each agent loads, for the shown workspace."""
@@ -94,29 +84,29 @@ class LoadsFeature(QObject):
         assert self.dialog is not None
         self.dialog.show_busy()
         job = functools.partial(
-            loads_job, self._context.home, self._context.shown.workspace_id, self._load_context
+            agent_loads, self._context.home, self._context.shown.workspace_id, self._load_context
         )
         self._jobs().submit_latest(LOADS_KEY, job)
 
-    def _jobs(self) -> TaskRunner:
-        if self._runner is None:
-            self._runner = TaskRunner("loads", parent=self)
-            self._runner.latest_finished.connect(self._on_runner_latest_finished)
-            self._runner.latest_failed.connect(self._on_runner_latest_failed)
-        return self._runner
+    def _jobs(self) -> JobClient:
+        if self._client is None:
+            self._client = self._context.jobs.client("loads", Lane.JOBS, parent=self)
+            self._client.latest_finished.connect(self._on_client_latest_finished)
+            self._client.latest_failed.connect(self._on_client_latest_failed)
+        return self._client
 
     def shutdown(self) -> None:
         self._opener.stop()
-        if self._runner is not None:
-            self._runner.shutdown()
+        if self._client is not None:
+            self._client.shutdown()
 
     @Slot(str, object)
-    def _on_runner_latest_finished(self, _key: str, result: object) -> None:
+    def _on_client_latest_finished(self, _key: str, result: object) -> None:
         if self.dialog is not None:
             self.dialog.show_result(result)
 
     @Slot(str, str)
-    def _on_runner_latest_failed(self, _key: str, message: str) -> None:
+    def _on_client_latest_failed(self, _key: str, message: str) -> None:
         if self.dialog is not None:
             self.dialog.show_failure(message)
 

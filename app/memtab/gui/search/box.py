@@ -1,12 +1,13 @@
 """The Memory tab's search field and what it does to the tree.
 
 Typing filters the tree to the files whose path, description or text hold every term
-(searched off the GUI thread by `SearchTasks`; a newer query supersedes the older one,
-and an outcome whose scan or query is no longer current is dropped). Matches are
-highlighted, and each file's matching lines are shown under it; the expansion the user
-had while browsing comes back when the field is cleared. Escape clears the field; Down
-or Enter move to the first match. The files' contents are read into the search's index
-when the field first takes the focus (so the first query is quick), not at start-up.
+(searched off the GUI thread, on the job service's scans lane, by `operations.search`; a
+newer query supersedes the older one, and an outcome whose scan or query is no longer
+current is dropped). Matches are highlighted, and each file's matching lines are shown
+under it; the expansion the user had while browsing comes back when the field is cleared.
+Escape clears the field; Down or Enter move to the first match. The files' contents are
+read into the search's index when the field first takes the focus (so the first query is
+quick), not at start-up.
 
 Its actions: `search.focus` (Ctrl+Shift+F) puts the cursor in the field,
 `search.next_result` and `search.previous_result` (F3, Shift+F3) step through the
@@ -15,6 +16,7 @@ matching lines in the editor (in the editor itself, its own F3 finds in the file
 
 from __future__ import annotations
 
+import functools
 import logging
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
@@ -26,15 +28,19 @@ from memtab.components.tree.nodes import NodeKind
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
-from memtab.gui.search.tasks import SearchOutcome, SearchTasks
+from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.tree.editor_link import TreeEditorLink
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanTarget
 from memtab.gui.tree.view import MemoryTreeView
+from memtab.operations.search import Searcher, SearchOutcome
 
 logger = logging.getLogger(__name__)
+
+SEARCH_KEY = "search"
+WARM_KEY = "warm-index"
 
 NO_MATCHING_LINES = "No matching lines: type in the search box first"
 
@@ -89,8 +95,10 @@ class SearchBox(QObject):
         self._query = SearchQuery.parse("")
         self._browse_expanded: set[str] | None = None
         self._warmed = False
-        self._tasks = SearchTasks(self)
-        self._tasks.search_finished.connect(self._on_tasks_search_finished)
+        self._searcher = Searcher()  # its jobs run on one lane, one at a time
+        self._jobs = context.jobs.client("search", Lane.SCANS, parent=self)
+        self._jobs.latest_finished.connect(self._on_jobs_latest_finished)
+        self._jobs.latest_failed.connect(self._on_jobs_latest_failed)
 
         self.edit = _SearchField(parent)
         self.edit.setObjectName("memorySearch")
@@ -144,11 +152,11 @@ class SearchBox(QObject):
     @property
     def busy(self) -> bool:
         """Whether a search is queued or running."""
-        return self._tasks.busy
+        return self._jobs.is_busy(SEARCH_KEY)
 
     def search(self, scan: HomeScan) -> None:
         """Run the current query over `scan` (a new scan landed while searching)."""
-        self._tasks.search(scan, self._query)
+        self._search(scan, self._query)
 
     def focus(self) -> None:
         """Ctrl+Shift+F: put the cursor in the field."""
@@ -174,8 +182,11 @@ class SearchBox(QObject):
             self._browse_expanded = None
 
     def shutdown(self) -> None:
-        """Stop the search worker thread."""
-        self._tasks.shutdown()
+        """Drop the searches under way."""
+        self._jobs.shutdown()
+
+    def _search(self, scan: HomeScan, query: SearchQuery) -> None:
+        self._jobs.submit_latest(SEARCH_KEY, functools.partial(self._searcher.search, scan, query))
 
     @Slot()
     def _on_edit_focused(self) -> None:
@@ -184,7 +195,7 @@ class SearchBox(QObject):
         scan = self._target.scan
         if scan is not None and not self._warmed:
             self._warmed = True
-            self._tasks.warm(scan)
+            self._jobs.submit(functools.partial(self._searcher.warm, scan), key=WARM_KEY)
 
     @Slot()
     def _on_edit_first_match_requested(self) -> None:
@@ -209,10 +220,17 @@ class SearchBox(QObject):
         self._model.refresh_all()
         scan = self._target.scan
         if scan is not None:
-            self._tasks.search(scan, query)
+            self._search(scan, query)
 
-    @Slot(object)
-    def _on_tasks_search_finished(self, outcome: SearchOutcome) -> None:
+    @Slot(str, object)
+    def _on_jobs_latest_finished(self, key: str, outcome: object) -> None:
+        if key != SEARCH_KEY or not isinstance(outcome, SearchOutcome):
+            return
         if outcome.scan is not self._target.scan or outcome.query.terms != self._query.terms:
             return  # stale: the home or the query changed since
         self.results_found.emit(outcome.tree)
+
+    @Slot(str, str)
+    def _on_jobs_latest_failed(self, key: str, message: str) -> None:
+        if key == SEARCH_KEY:
+            logger.warning("Search failed: %s", message)

@@ -1,9 +1,10 @@
 """Settings → Other agents → Memtab for your agents: which agents have Memtab's MCP server
 (`memtab mcp`, docs/formats.md §22.6) registered and what it serves them, with Install and
 Remove — `memtab mcp install` / `uninstall` for that agent. Reading and changing the
-agents' files runs on the box's worker (Claude Code's ~/.claude.json may be megabytes);
-a file Memtab cannot read offers no button: it is never rewritten blindly. Below, whether
-their sessions get a warm server (§22.8: the host asked over its socket, on the worker)."""
+agents' files runs on the window's job service (Claude Code's ~/.claude.json may be
+megabytes); a file Memtab cannot read offers no button: it is never rewritten blindly.
+Below, whether their sessions get a warm server (§22.8: the host asked over its socket,
+off the GUI thread)."""
 
 from __future__ import annotations
 
@@ -13,35 +14,19 @@ from collections.abc import Mapping
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from memtab.agent_server.agents import AGENT_TITLES, AGENTS, AgentName
-from memtab.agent_server.hosting.status import shared_server_facts
-from memtab.agent_server.install import Outcome, install_on_home
-from memtab.agent_server.registrations import Registration, registrations
-from memtab.agent_server.uninstall import uninstall_agent
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.agent_server.agents import AGENT_TITLES, AGENTS
+from memtab.agent_server.registrations import Registration
+from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.style import mute
+from memtab.operations.settings import (
+    agent_server_registrations,
+    install_agent_server,
+    uninstall_agent_server,
+)
 from memtab.store.home import Home
 
 LOOK_KEY = "agent-server-registrations"
 CHANGE_KEY = "agent-server-change"
-
-
-def _look(
-    home: Home, env: Mapping[str, str], _context: TaskContext
-) -> tuple[list[Registration], str]:
-    return registrations(home, env), shared_server_facts(home, env).note
-
-
-def _install(
-    agent: AgentName, home: Home, env: Mapping[str, str], _context: TaskContext
-) -> list[Outcome]:
-    return install_on_home(agent, home, env)
-
-
-def _uninstall(
-    agent: AgentName, home: Home, env: Mapping[str, str], _context: TaskContext
-) -> list[Outcome]:
-    return uninstall_agent(agent, home, env)
 
 
 class AgentServerBox(QGroupBox):
@@ -49,7 +34,9 @@ class AgentServerBox(QGroupBox):
     that changes that; below, whether their sessions get a warm server and what the last
     change did."""
 
-    def __init__(self, home: Home, env: Mapping[str, str], parent: QWidget | None = None):
+    def __init__(
+        self, home: Home, env: Mapping[str, str], jobs: JobService, parent: QWidget | None = None
+    ):
         super().__init__("Memtab for your agents (MCP)", parent)
         self.setObjectName("agentServerSettings")
         self._home = home
@@ -94,21 +81,24 @@ class AgentServerBox(QGroupBox):
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.result.hide()
         layout.addWidget(self.result)
-        self._runner = TaskRunner("agent-server-settings", parent=self)
+        self._runner = jobs.client("agent-server-settings", Lane.JOBS, parent=self)
         self._runner.latest_finished.connect(self._on_runner_latest_finished)
         self._runner.latest_failed.connect(self._on_runner_latest_failed)
         self._look()
 
     def shutdown(self) -> None:
-        """Stop the worker (the dialog closes)."""
+        """Drop the look or change under way (the dialog closes; a change already running
+        is waited for, briefly)."""
         self._runner.shutdown(timeout_ms=2000)
 
     def _look(self) -> None:
-        self._runner.submit_latest(LOOK_KEY, functools.partial(_look, self._home, self._env))
+        self._runner.submit_latest(
+            LOOK_KEY, functools.partial(agent_server_registrations, self._home, self._env)
+        )
 
     def _on_button_clicked(self, row: int, _checked: bool = False) -> None:
         agent = AGENTS[row]
-        change = _uninstall if self._registered[row] else _install
+        change = uninstall_agent_server if self._registered[row] else install_agent_server
         for button in self.buttons:
             button.setEnabled(False)
         self.result.setText(

@@ -58,13 +58,13 @@ from memtab.gui.settings.local_servers import LocalServersBox
 from memtab.gui.settings.page import ScrollingPage
 from memtab.gui.settings.sources import SourcesSettingsBox
 from memtab.gui.settings.writer_page import WriterSettingsBox
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import give_mnemonics, small_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.llm.endpoints import base_url_problem, key_origin, origin_label
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
-from memtab.llm.probe import ProbeResult, probe_provider
+from memtab.llm.probe import ProbeResult
 from memtab.llm.saved_keys import KeyPlace, SavedKeys
 from memtab.llm.settings import (
     DEFAULT_BASE_URLS,
@@ -75,10 +75,10 @@ from memtab.llm.settings import (
     form_settings,
     load_provider_section,
     save_provider_settings,
-    saved_key,
 )
 from memtab.llm.settings_model import ProviderSection, provider_section
 from memtab.llm.types import ProviderError
+from memtab.operations.settings import probe_connection
 from memtab.store.home import Home
 from memtab.writer.config import parse_writer_settings, save_writer_settings
 from memtab.writer.config_values import memory_path_problem
@@ -101,21 +101,6 @@ _STORAGE_NOTE = (
 )
 
 
-def run_probe(
-    provider: ProviderName,
-    model: str,
-    base_url: str,
-    typed_key: str,
-    env: Mapping[str, str],
-    ctx: TaskContext,
-) -> ProbeResult:
-    """The connection test (on the worker thread): the form's values, with the key saved
-    for this provider and host read here, off the GUI thread, when none was typed for it."""
-    key = None if typed_key.strip() else saved_key(provider, base_url, env)
-    settings = form_settings(provider, model, base_url, typed_key=typed_key, saved_key=key, env=env)
-    return probe_provider(settings, cancel=ctx.cancel_event)
-
-
 class SettingsDialog(QDialog):
     """The settings form; `accept()` saves, and stays open with the reason if it cannot."""
 
@@ -124,13 +109,16 @@ class SettingsDialog(QDialog):
         parent: QWidget | None = None,
         env: Mapping[str, str] | None = None,
         *,
+        jobs: JobService,
         home: Home | None = None,
         local_server_kinds: Sequence[ServerKind] = KNOWN_SERVERS,
     ):
-        """`home`: the window's, for where other agents' memory was looked for;
+        """`jobs`: the window's job service (a connection test, the looks, on its lanes);
+        `home`: the window's, for where other agents' memory was looked for;
         `local_server_kinds`: the local model servers *Find local servers* asks for."""
         super().__init__(parent)
         small_dialog(self)
+        self._jobs = jobs
         self._home = home
         self._local_server_kinds = local_server_kinds
         self.setWindowTitle("Memtab settings")
@@ -144,7 +132,7 @@ class SettingsDialog(QDialog):
         # Model and base URL as left for each provider not shown (a switch restores them).
         self._fields: dict[ProviderName, tuple[str, str]] = {}
         self._shown: ProviderName | None = None
-        self._probes: TaskRunner | None = None  # its thread starts with the first test
+        self._probes: JobClient | None = None  # made with the first test
         self._build()
         self._load()
 
@@ -218,7 +206,7 @@ class SettingsDialog(QDialog):
         column.addWidget(self.test_result)
         column.addWidget(self.review_first)
         model_form.addRow("", below)
-        self.local_servers = LocalServersBox(self._local_server_kinds, self)
+        self.local_servers = LocalServersBox(self._jobs, self._local_server_kinds, self)
         self.local_servers.use_requested.connect(self._on_local_servers_use_requested)
 
         self.writer = WriterSettingsBox(self)
@@ -238,9 +226,11 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
 
-        self.sources_box = SourcesSettingsBox(self._home, self._env, self)
+        self.sources_box = SourcesSettingsBox(self._home, self._env, self._jobs, self)
         self.agent_server_box = (
-            AgentServerBox(self._home, self._env, self) if self._home is not None else None
+            AgentServerBox(self._home, self._env, self._jobs, self)
+            if self._home is not None
+            else None
         )
         agents_page: list[QWidget] = [self.sources_box]
         if self.agent_server_box is not None:
@@ -440,7 +430,8 @@ class SettingsDialog(QDialog):
     @Slot()
     def _on_test_button_clicked(self) -> None:
         if self._probes is None:
-            self._probes = TaskRunner("connection-test", parent=self)
+            # The runs lane: a probe may wait for its timeout (30 s).
+            self._probes = self._jobs.client("connection-test", Lane.RUNS, parent=self)
             self._probes.latest_finished.connect(self._on_probes_latest_finished)
             self._probes.latest_failed.connect(self._on_probes_latest_failed)
             self._probes.job_cancelled.connect(self._on_probes_job_cancelled)
@@ -460,7 +451,7 @@ class SettingsDialog(QDialog):
         self._probes.submit_latest(
             PROBE_KEY,
             functools.partial(
-                run_probe,
+                probe_connection,
                 self.chosen_provider,
                 self.model.text(),
                 self.base_url.text(),
@@ -487,7 +478,7 @@ class SettingsDialog(QDialog):
 
     @Slot()
     def _on_probes_idle(self) -> None:
-        """The test has ended (its outcome shown): its thread is not kept around."""
+        """The test has ended (its outcome shown): its client is not kept around."""
         self._stop_testing()
         self.test_button.setText(TEST_LABEL)
         self.test_button.setEnabled(self.chosen_provider != "offline")
@@ -513,7 +504,7 @@ class SettingsDialog(QDialog):
         self.test_result.setPalette(palette)
 
     def _stop_testing(self) -> None:
-        """Cancel a test under way and stop its thread (a probe ends within ~50 ms of
+        """Cancel a test under way and let its client go (a probe ends within ~50 ms of
         being cancelled, so this does not keep the GUI waiting)."""
         if self._probes is not None:
             self._probes.shutdown(timeout_ms=2000)

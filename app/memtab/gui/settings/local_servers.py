@@ -3,7 +3,7 @@
 People run Ollama (port 11434), LM Studio (1234), a llama.cpp server (8080) or vLLM
 (8000) on their own machine. *Find local servers* asks each of those ports on the
 loopback address which models it serves (`memtab.llm.local_servers.find_local_servers`,
-what `memtab models --local` runs) on a worker thread — the dialog never waits — and
+what `memtab models --local` runs) off the GUI thread — the dialog never waits — and
 lists each server that answered with its models; *Use* fills the form with it (the
 OpenAI-compatible provider, the server's base URL, the model chosen, no key needed).
 Nothing is saved until the dialog's Save. Only this machine is ever asked.
@@ -27,10 +27,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.widgets import WrappedLabel
-from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind, find_local_servers
+from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
+from memtab.operations.settings import local_servers
 
 logger = logging.getLogger(__name__)
 
@@ -45,10 +46,6 @@ def kinds_named(kinds: Sequence[ServerKind]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-def _find_job(kinds: Sequence[ServerKind], ctx: TaskContext) -> object:
-    return find_local_servers(kinds, cancel=ctx.cancel_event)
-
-
 class LocalServersBox(QGroupBox):
     """The local model servers found, each with its models and a Use button.
 
@@ -61,13 +58,18 @@ class LocalServersBox(QGroupBox):
     searched = Signal()
 
     def __init__(
-        self, kinds: Sequence[ServerKind] = KNOWN_SERVERS, parent: QWidget | None = None
+        self,
+        jobs: JobService,
+        kinds: Sequence[ServerKind] = KNOWN_SERVERS,
+        parent: QWidget | None = None,
     ) -> None:
-        """An empty box; `search()` (or its button) looks for `kinds` on this machine."""
+        """An empty box; `search()` (or its button) looks for `kinds` on this machine (on
+        `jobs`' jobs lane: it returns within about a timeout, 0.6 s)."""
         super().__init__("Local model servers", parent)
+        self._jobs = jobs
         self._kinds = tuple(kinds)
         self._servers: list[LocalServer] = []
-        self._runner: TaskRunner | None = None
+        self._client: JobClient | None = None
         self.find_button = QPushButton(FIND_LABEL, self)
         self.find_button.setToolTip(
             "Ask the usual ports on this machine (never another one) which models they serve"
@@ -99,19 +101,19 @@ class LocalServersBox(QGroupBox):
     @property
     def busy(self) -> bool:
         """Whether a search is under way."""
-        return self._runner is not None and self._runner.is_busy(FIND_KEY)
+        return self._client is not None and self._client.is_busy(FIND_KEY)
 
     @Slot()
     def search(self) -> None:
         """Look for the servers (off the GUI thread); the list follows when it ends."""
-        if self._runner is None:
-            self._runner = TaskRunner("local-servers", parent=self)
-            self._runner.latest_finished.connect(self._on_runner_latest_finished)
-            self._runner.latest_failed.connect(self._on_runner_latest_failed)
+        if self._client is None:
+            self._client = self._jobs.client("local-servers", Lane.JOBS, parent=self)
+            self._client.latest_finished.connect(self._on_client_latest_finished)
+            self._client.latest_failed.connect(self._on_client_latest_failed)
         self.find_button.setEnabled(False)
         self.find_button.setText(FINDING_LABEL)
         self.status.setText(f"Asking {kinds_named(self._kinds)} on this machine…")
-        self._runner.submit_latest(FIND_KEY, functools.partial(_find_job, self._kinds))
+        self._client.submit_latest(FIND_KEY, functools.partial(local_servers, self._kinds))
 
     def use_button(self, server: LocalServer) -> QPushButton | None:
         """The Use button of a server listed (for tests and screen readers)."""
@@ -129,9 +131,9 @@ class LocalServersBox(QGroupBox):
 
     def shutdown(self) -> None:
         """Stop a search under way (the dialog closes; a search ends within ~50 ms)."""
-        runner, self._runner = self._runner, None
-        if runner is not None:
-            runner.shutdown(timeout_ms=2000)
+        client, self._client = self._client, None
+        if client is not None:
+            client.shutdown(timeout_ms=2000)
 
     # -- showing ------------------------------------------------------------------------------
 
@@ -180,12 +182,12 @@ class LocalServersBox(QGroupBox):
         self.use_requested.emit(server, models.currentText())
 
     @Slot(str, object)
-    def _on_runner_latest_finished(self, _key: str, result: object) -> None:
+    def _on_client_latest_finished(self, _key: str, result: object) -> None:
         assert isinstance(result, list)
         self._show(result)
         self._searched()
 
     @Slot(str, str)
-    def _on_runner_latest_failed(self, _key: str, message: str) -> None:
+    def _on_client_latest_failed(self, _key: str, message: str) -> None:
         self.status.setText(f"Could not look for local servers: {message}")
         self._searched()

@@ -3,7 +3,7 @@
 One row per agent (Claude Code, Codex, loki-mode): a check box turns it on or off, a path
 overrides where its memory is looked for (empty: the agent's own variable, else its
 default directory), and a line under it says where Memtab looked and what it found.
-That line comes from a discovery run on a worker thread when the box is shown (it stats
+That line comes from a discovery run off the GUI thread when the box is shown (it stats
 directories, which a network home may make slow); it describes the saved settings.
 
 Saving goes through `sources.config.save_agent_settings` (settings.json, under a lock,
@@ -30,19 +30,18 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, Agent
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.style import mute
 from memtab.humanize import display_path
+from memtab.operations.settings import looked_for
 from memtab.sources.config import (
     DEFAULT_DIRS,
     ENV_VARIABLES,
     AgentSettings,
-    SourceContext,
     load_home_overrides,
     load_sources_settings,
     save_agent_settings,
 )
-from memtab.sources.discovery import discover
 from memtab.sources.model import LookedFor
 from memtab.store.home import Home
 
@@ -67,22 +66,24 @@ def looked_for_text(agent: Agent, looked: list[LookedFor]) -> str:
     return "\n".join(lines) or "Not looked for"
 
 
-def _discover(home: Home, env: Mapping[str, str], context: TaskContext) -> list[LookedFor]:
-    return list(discover(SourceContext.load(home, env=env)).looked_for)
-
-
 class SourcesSettingsBox(QGroupBox):
     """The settings of other agents' memory (see the module docstring)."""
 
     def __init__(
-        self, home: Home | None, env: Mapping[str, str], parent: QWidget | None = None
+        self,
+        home: Home | None,
+        env: Mapping[str, str],
+        jobs: JobService,
+        parent: QWidget | None = None,
     ) -> None:
+        """The stored settings; where discovery looks runs on `jobs`' jobs lane."""
         super().__init__("Other agents' memory", parent)
         self.setObjectName("sourcesSettings")
         self._home = home
         self._env = env
+        self._jobs = jobs
         self._stored = load_sources_settings(env)
-        self._runner: TaskRunner | None = None
+        self._client: JobClient | None = None
         self.enabled: dict[Agent, QCheckBox] = {}
         self.paths: dict[Agent, QLineEdit] = {}
         self.looked: dict[Agent, QLabel] = {}
@@ -140,29 +141,29 @@ class SourcesSettingsBox(QGroupBox):
         return changed
 
     def shutdown(self) -> None:
-        """Stop the discovery thread (the dialog closes)."""
-        if self._runner is not None:
-            self._runner.shutdown(timeout_ms=2000)
-            self._runner.deleteLater()
-            self._runner = None
+        """Drop a discovery under way (the dialog closes)."""
+        if self._client is not None:
+            self._client.shutdown(timeout_ms=2000)
+            self._client.deleteLater()
+            self._client = None
 
     def _look(self) -> None:
         assert self._home is not None
-        self._runner = TaskRunner("sources-settings", parent=self)
-        self._runner.latest_finished.connect(self._on_runner_latest_finished)
-        self._runner.latest_failed.connect(self._on_runner_latest_failed)
-        self._runner.submit_latest(
-            DISCOVERY_KEY, functools.partial(_discover, self._home, dict(self._env))
+        self._client = self._jobs.client("sources-settings", Lane.JOBS, parent=self)
+        self._client.latest_finished.connect(self._on_client_latest_finished)
+        self._client.latest_failed.connect(self._on_client_latest_failed)
+        self._client.submit_latest(
+            DISCOVERY_KEY, functools.partial(looked_for, self._home, dict(self._env))
         )
 
     @Slot(str, object)
-    def _on_runner_latest_finished(self, key: str, looked: object) -> None:
+    def _on_client_latest_finished(self, key: str, looked: object) -> None:
         assert isinstance(looked, list)
         for agent in OTHER_AGENTS:
             self.looked[agent].setText(looked_for_text(agent, looked))
 
     @Slot(str, str)
-    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+    def _on_client_latest_failed(self, key: str, message: str) -> None:
         for agent in OTHER_AGENTS:
             self.looked[agent].setText(f"Could not look: {message}")
 

@@ -2,7 +2,7 @@
 
 The list holds the files two machines changed on the same lines (sync), then the
 conflict copies a file-sync tool left beside their originals in the scopes the window
-shows, then copies of the home's sidecars (`gui.sync.conflicts`). Choosing one shows its
+shows, then copies of the home's sidecars (`operations.sync.conflicts`). Choosing one shows its
 texts (`gui.merge.three_way.ThreeWayView`) and the decisions it allows:
 
 - **Keep mine** — this machine's text, or the original beside the copy;
@@ -42,13 +42,18 @@ from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts
 from memtab.gui.context import WindowContext
 from memtab.gui.merge.three_way import ThreeWayView
-from memtab.gui.sync.conflicts import ConflictItem, Decision, list_conflicts, load_texts, resolve
 from memtab.gui.sync.service import WindowSync
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, stack_when_narrow
 from memtab.gui.toolkit.widgets import WrappedLabel
-from memtab.store.home import Home
-from memtab.store.sidecars.registry import Workspace
+from memtab.operations.sync.conflicts import (
+    ConflictItem,
+    ConflictTexts,
+    Decision,
+    list_conflicts,
+    load_texts,
+    resolve,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -75,11 +80,11 @@ class ConflictsDialog(QDialog):
         self.setWindowTitle("Resolve conflicts")
         self._context = context
         self._sync = sync
-        self._runner = TaskRunner("conflicts", self)
-        self._runner.latest_finished.connect(self._on_runner_latest_finished)
-        self._runner.latest_failed.connect(self._on_runner_latest_failed)
-        self._runner.job_finished.connect(self._on_runner_job_finished)
-        self._runner.job_failed.connect(self._on_runner_job_failed)
+        self._jobs = context.jobs.client("conflicts", Lane.JOBS, parent=self)
+        self._jobs.latest_finished.connect(self._on_jobs_latest_finished)
+        self._jobs.latest_failed.connect(self._on_jobs_latest_failed)
+        self._jobs.job_finished.connect(self._on_jobs_job_finished)
+        self._jobs.job_failed.connect(self._on_jobs_job_failed)
         self._deciding: int | None = None
         self._both_shown = False  # the text to keep is Keep both's result, as shown
         self._both_for: str | None = None  # the conflict to show Keep both's result of
@@ -141,7 +146,7 @@ class ConflictsDialog(QDialog):
 
     @property
     def busy(self) -> bool:
-        return self._runner.is_busy()
+        return self._jobs.is_busy()
 
     def reload(self, select: str | None = None, *, show_both: bool = False) -> None:
         """Read the conflicts again (the selection stays when it is still there, else
@@ -152,8 +157,8 @@ class ConflictsDialog(QDialog):
             self._wanted = select
             self._both_for = select if show_both else None
         home, workspace = self._context.home, self._context.shown.workspace
-        job = functools.partial(_list_job, home, workspace, self._sync.git_program)
-        self._runner.submit_latest(LIST_KEY, job)
+        job = functools.partial(list_conflicts, home, workspace, self._sync.git_program)
+        self._jobs.submit_latest(LIST_KEY, job)
 
     def select(self, key: str) -> bool:
         """Select the conflict `key` names (a virtual path, a sidecar copy's path)."""
@@ -198,8 +203,8 @@ class ConflictsDialog(QDialog):
             return
         self.buttons["merged"].setVisible(item.editable)
         home, workspace = self._context.home, self._context.shown.workspace
-        job = functools.partial(_texts_job, home, workspace, item, self._sync.git_program)
-        self._runner.submit_latest(TEXTS_KEY, job)
+        job = functools.partial(load_texts, home, workspace, item, self._sync.git_program)
+        self._jobs.submit_latest(TEXTS_KEY, job)
 
     def _enable(self, item: ConflictItem, texts: ThreeWayTexts) -> None:
         self.view.set_texts(texts)
@@ -229,15 +234,15 @@ class ConflictsDialog(QDialog):
         merged = self.view.merged_text() if decision == "merged" else None
         home, workspace = self._context.home, self._context.shown.workspace
         job = functools.partial(
-            _resolve_job, home, workspace, item, decision, merged, self._sync.git_program
+            resolve, home, workspace, item, decision, merged, self._sync.git_program
         )
         for button in self.buttons.values():
             button.setEnabled(False)
         self.message.setText("Resolving…")
-        self._deciding = self._runner.submit(job)
+        self._deciding = self._jobs.submit(job)
 
     def shutdown(self) -> None:
-        self._runner.shutdown()
+        self._jobs.shutdown()
 
     # --- slots -----------------------------------------------------------------------------
 
@@ -255,22 +260,22 @@ class ConflictsDialog(QDialog):
             self.message.clear()
 
     @Slot(str, object)
-    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+    def _on_jobs_latest_finished(self, key: str, result: object) -> None:
         if key == LIST_KEY and isinstance(result, list):
             self._show_list(result)
-        elif key == TEXTS_KEY and isinstance(result, tuple):
-            item, texts = result
-            if item == self.current():
-                self._enable(item, texts)
+        elif (
+            key == TEXTS_KEY and isinstance(result, ConflictTexts) and result.item == self.current()
+        ):
+            self._enable(result.item, result.texts)
 
     @Slot(str, str)
-    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+    def _on_jobs_latest_failed(self, key: str, message: str) -> None:
         if key == LIST_KEY:
             self.empty.setVisible(False)
         self.message.setText(f"Cannot read the conflicts: {message}")
 
     @Slot(int, object)
-    def _on_runner_job_finished(self, job_id: int, result: object) -> None:
+    def _on_jobs_job_finished(self, job_id: int, result: object) -> None:
         if job_id != self._deciding:
             return
         self._deciding = None
@@ -280,33 +285,9 @@ class ConflictsDialog(QDialog):
         self.reload()
 
     @Slot(int, str)
-    def _on_runner_job_failed(self, job_id: int, message: str) -> None:
+    def _on_jobs_job_failed(self, job_id: int, message: str) -> None:
         if job_id != self._deciding:
             return
         self._deciding = None
         self.message.setText(message.split(": ", 1)[-1])
         self.reload()
-
-
-def _list_job(
-    home: Home, workspace: Workspace | None, git: str | None, _ctx: TaskContext
-) -> object:
-    return list_conflicts(home, workspace, git)
-
-
-def _texts_job(
-    home: Home, workspace: Workspace | None, item: ConflictItem, git: str | None, _ctx: TaskContext
-) -> object:
-    return item, load_texts(home, workspace, item, git)
-
-
-def _resolve_job(
-    home: Home,
-    workspace: Workspace | None,
-    item: ConflictItem,
-    decision: Decision,
-    merged: str | None,
-    git: str | None,
-    _ctx: TaskContext,
-) -> object:
-    return resolve(home, workspace, item, decision, merged, git)

@@ -8,7 +8,7 @@ the text to keep), Keep mine, Keep theirs, Keep both — which opens that dialog
 result in the text to keep, to be seen before a second press keeps it. Enter picks
 Compare.
 
-A decision is made by sync's engine (`gui.sync.conflicts.resolve`) on a worker of its
+A decision is made by sync's engine (`operations.sync.conflicts.resolve`) on a lane of its
 own; an unsaved draft is saved first, so *mine* is the text in front of the user (the
 draft Keep theirs replaces stays in history). The bar follows the window's sync: it
 comes when a look finds the conflict, goes when the conflict is decided (here, in the
@@ -32,11 +32,9 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.file_tab import FileTab
-from memtab.gui.sync.conflicts import Decision, resolve, shown_conflicts, sync_item
 from memtab.gui.sync.service import WindowSync
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.store.home import Home
-from memtab.store.sidecars.registry import Workspace
+from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.operations.sync.conflicts import Decision, resolve_sync_conflict, shown_conflicts
 
 if TYPE_CHECKING:  # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
     from memtab.sync.service import SyncConflict
@@ -83,7 +81,7 @@ class SyncConflictBars(QObject):
         self._sync = sync
         self._compare = compare
         self._resolved = resolved
-        self._runner: TaskRunner | None = None  # its thread starts with the first decision
+        self._client: JobClient | None = None  # made with the first decision
         self._jobs: dict[int, FileTab] = {}
         self._connected: set[int] = set()
         self._showing: dict[int, str] = {}
@@ -117,8 +115,8 @@ class SyncConflictBars(QObject):
                 self._show(tab, conflict)
 
     def shutdown(self) -> None:
-        if self._runner is not None:
-            self._runner.shutdown()
+        if self._client is not None:
+            self._client.shutdown()
 
     # --- the bar -----------------------------------------------------------------------------
 
@@ -171,17 +169,17 @@ class SyncConflictBars(QObject):
         home, workspace = self._context.home, self._context.shown.workspace
         decision = _DECISIONS[choice]
         job = functools.partial(
-            _resolve_job, home, workspace, conflict, decision, self._sync.git_program
+            resolve_sync_conflict, home, workspace, conflict, decision, self._sync.git_program
         )
         self._jobs[self._tasks().submit(job)] = tab
 
-    def _tasks(self) -> TaskRunner:
-        if self._runner is None:
-            self._runner = TaskRunner("sync-bar", self)
-            self._runner.job_finished.connect(self._on_runner_job_finished)
-            self._runner.job_failed.connect(self._on_runner_job_failed)
-            self._runner.job_cancelled.connect(self._on_runner_job_cancelled)
-        return self._runner
+    def _tasks(self) -> JobClient:
+        if self._client is None:
+            self._client = self._context.jobs.client("sync-bar", Lane.JOBS, parent=self)
+            self._client.job_finished.connect(self._on_client_job_finished)
+            self._client.job_failed.connect(self._on_client_job_failed)
+            self._client.job_cancelled.connect(self._on_client_job_cancelled)
+        return self._client
 
     # --- slots -------------------------------------------------------------------------------
 
@@ -201,13 +199,13 @@ class SyncConflictBars(QObject):
             self.decide(tab, action.removeprefix(PREFIX))
 
     @Slot(int, object)
-    def _on_runner_job_finished(self, job_id: int, result: object) -> None:
+    def _on_client_job_finished(self, job_id: int, result: object) -> None:
         self._jobs.pop(job_id, None)
         self._resolved(str(result))
         self._sync.look_again()
 
     @Slot(int, str)
-    def _on_runner_job_failed(self, job_id: int, message: str) -> None:
+    def _on_client_job_failed(self, job_id: int, message: str) -> None:
         tab = self._jobs.pop(job_id, None)
         conflict = self.conflict_for(tab) if tab is not None else None
         if tab is not None and conflict is not None:
@@ -215,16 +213,5 @@ class SyncConflictBars(QObject):
         self._sync.look_again()
 
     @Slot(int)
-    def _on_runner_job_cancelled(self, job_id: int) -> None:
+    def _on_client_job_cancelled(self, job_id: int) -> None:
         self._jobs.pop(job_id, None)
-
-
-def _resolve_job(
-    home: Home,
-    workspace: Workspace | None,
-    conflict: SyncConflict,
-    decision: Decision,
-    git: str | None,
-    _ctx: TaskContext,
-) -> str:
-    return resolve(home, workspace, sync_item(conflict), decision, None, git)

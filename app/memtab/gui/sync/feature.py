@@ -21,14 +21,14 @@ from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.sync.conflicts import conflict_marks
 from memtab.gui.sync.conflicts_dialog import ConflictsDialog
 from memtab.gui.sync.editor_bar import SyncConflictBars
-from memtab.gui.sync.jobs import SyncLook
 from memtab.gui.sync.quitting import UnsentAtQuit
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.sync.status import SyncStatusWidget
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
+from memtab.operations.sync.conflicts import conflict_marks
+from memtab.operations.sync.look import SyncLook
 from memtab.store.conflict_copies import find_copies
 from memtab.store.files import ScopeListing
 from memtab.store.paths import Scope
@@ -78,7 +78,9 @@ class SyncFeature(QObject):
         self._context = context
         self._shell = shell
         self._rows = rows
-        self.sync = WindowSync(context.home, clock=clock, git_program=git_program, parent=self)
+        self.sync = WindowSync(
+            context.home, context.jobs, clock=clock, git_program=git_program, parent=self
+        )
         self.quitting = UnsentAtQuit(self.sync, context.status, shell.as_widget(), self)
         context.before_closing.append(self.quitting)  # "1 change not sent yet"
         self.status = SyncStatusWidget()

@@ -24,11 +24,11 @@ from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from memtab.gui.context import StatusNotices
-from memtab.gui.sync.jobs import SyncLook
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.sync.status import why_not_synced
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
 from memtab.humanize import plural
+from memtab.operations.sync.look import SyncLook
 from memtab.sync.repository.layout import SyncPaths
 
 _NAMED = 3  # files named in the question; more are counted

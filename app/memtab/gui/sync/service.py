@@ -1,6 +1,6 @@
 """The window's sync: git sync in the background, never on the GUI thread.
 
-    sync = WindowSync(home, parent=window)
+    sync = WindowSync(home, context.jobs, parent=window)
     context.changes.published.connect(sync.follow_changes)  # the watcher's batches
     sync.changed.connect(status_widget.show_look)       # SyncLook
     sync.start()                                         # looks once, then follows
@@ -18,9 +18,10 @@ Every job ends with a look at where sync stands without the network (`sync statu
 files that wait to be sent and brought in, which the status bar counts ("↑2 ↓1"); a
 memory file that changed is counted `LOOK_MS` later, long before it is sent.
 
-One sync at a time on the `sync` worker; a request while one runs is kept and runs
-after it (a full sync wins over a sync of changes). A change to sync's set-up or a
-target's state (the CLI synced or resolved) is looked at again. Offline is normal: the
+One sync at a time, on the job service's `runs` lane (`operations.sync.look`); a request
+while one runs is kept and runs after it (a full sync wins over a sync of changes). A
+change to sync's set-up or a target's state (the CLI synced or resolved) is looked at
+again. Offline is normal: the
 look says so and the schedule retries.
 
 Signals: `changed(SyncLook)` after every job; `busy_changed(bool)` when a sync starts or
@@ -37,9 +38,9 @@ import logging
 from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.gui.sync.jobs import SyncKind, SyncLook, run_sync
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
+from memtab.operations.sync.look import SyncKind, SyncLook, look_or_sync
 from memtab.store.home import Home, PathKind
 
 logger = logging.getLogger(__name__)
@@ -67,6 +68,7 @@ class WindowSync(QObject):
     def __init__(
         self,
         home: Home,
+        jobs: JobService,
         *,
         clock: GuiClock = QT_CLOCK,
         debounce_ms: int = DEBOUNCE_MS,
@@ -82,7 +84,8 @@ class WindowSync(QObject):
         self._debounce_ms = debounce_ms
         self._interval_ms = interval_ms
         self._first_sync_ms = first_sync_ms
-        self._runner: TaskRunner | None = None  # its thread starts with the first job
+        self._jobs_service = jobs
+        self._client: JobClient | None = None  # made with the first job
         self._debounce = clock.timer(self, self._on_debounce_timeout, single_shot=True)
         self._schedule = clock.timer(self, self._on_schedule_timeout, single_shot=True)
         self._look_soon = clock.timer(self, self._on_look_soon_timeout, single_shot=True)
@@ -127,9 +130,9 @@ class WindowSync(QObject):
         """Stop the sync that runs (its git is stopped; what it committed stays, and a
         merge being written is finished first); True if one ran. `finished(None)` once it
         has stopped."""
-        if self._runner is None or self._running is None or self._running[1] == "look":
+        if self._client is None or self._running is None or self._running[1] == "look":
             return False
-        return self._runner.cancel(self._running[0])
+        return self._client.cancel(self._running[0])
 
     def look_again(self) -> None:
         """Read where sync stands (after a conflict was resolved)."""
@@ -153,8 +156,8 @@ class WindowSync(QObject):
         self._debounce.stop()
         self._schedule.stop()
         self._look_soon.stop()
-        if self._runner is not None:
-            self._runner.shutdown()
+        if self._client is not None:
+            self._client.shutdown()
 
     # --- running one job at a time -------------------------------------------------------------
 
@@ -168,20 +171,20 @@ class WindowSync(QObject):
         self._submit(kind)
 
     def _submit(self, kind: SyncKind) -> None:
-        job = functools.partial(_job, self.home, kind, self.git_program)
+        job = functools.partial(look_or_sync, self.home, kind, self.git_program)
         was_syncing = self.syncing
         self._running = (self._jobs().submit(job), kind)
         if self.syncing != was_syncing:
             self.busy_changed.emit(True)
 
-    def _jobs(self) -> TaskRunner:
-        if self._runner is None:
-            self._runner = TaskRunner("sync", self)
-            self._runner.job_finished.connect(self._on_runner_job_finished)
-            self._runner.job_failed.connect(self._on_runner_job_failed)
-            self._runner.job_cancelled.connect(self._on_runner_job_cancelled)
-            self._runner.job_progress.connect(self._on_runner_job_progress)
-        return self._runner
+    def _jobs(self) -> JobClient:
+        if self._client is None:
+            self._client = self._jobs_service.client("sync", Lane.RUNS, parent=self)
+            self._client.job_finished.connect(self._on_client_job_finished)
+            self._client.job_failed.connect(self._on_client_job_failed)
+            self._client.job_cancelled.connect(self._on_client_job_cancelled)
+            self._client.job_progress.connect(self._on_client_job_progress)
+        return self._client
 
     def _ended(self, job_id: int) -> SyncKind | None:
         if self._running is None or self._running[0] != job_id:
@@ -207,7 +210,7 @@ class WindowSync(QObject):
             self._schedule.start(self._first_sync_ms)
 
     @Slot(int, object)
-    def _on_runner_job_finished(self, job_id: int, result: object) -> None:
+    def _on_client_job_finished(self, job_id: int, result: object) -> None:
         kind = self._ended(job_id)
         if kind is None or not isinstance(result, SyncLook):
             return
@@ -221,7 +224,7 @@ class WindowSync(QObject):
             self.finished.emit(result)
 
     @Slot(int, str)
-    def _on_runner_job_failed(self, job_id: int, message: str) -> None:
+    def _on_client_job_failed(self, job_id: int, message: str) -> None:
         kind = self._ended(job_id)
         if kind is None:
             return
@@ -233,14 +236,14 @@ class WindowSync(QObject):
             self.finished.emit(self.look)
 
     @Slot(int)
-    def _on_runner_job_cancelled(self, job_id: int) -> None:
+    def _on_client_job_cancelled(self, job_id: int) -> None:
         kind = self._ended(job_id)
         if kind is not None and kind != "look" and not self._closed:
             self.finished.emit(None)
             self._request("look")  # where the stopped sync left things
 
     @Slot(int, int, str)
-    def _on_runner_job_progress(self, job_id: int, step: int, message: str) -> None:
+    def _on_client_job_progress(self, job_id: int, step: int, message: str) -> None:
         self.progress.emit(message)
 
     def _on_debounce_timeout(self) -> None:
@@ -251,13 +254,3 @@ class WindowSync(QObject):
 
     def _on_look_soon_timeout(self) -> None:
         self._request("look")
-
-
-def _job(home: Home, kind: SyncKind, git_program: str | None, ctx: TaskContext) -> SyncLook:
-    return run_sync(
-        home,
-        kind,
-        git_program=git_program,
-        progress=functools.partial(ctx.report_progress, 0),
-        cancel=ctx.is_cancelled,
-    )

@@ -6,8 +6,9 @@ connection, and the first sync with its progress — then change it or stop it.
                 [busy bar] Recording the changes among 2000 memory files here
                                      [Start first sync] [Stop syncing] [Cancel] [Close]
 
-Everything that reads the disk or talks to the remote runs on the dialog's worker
-(`gui.sync.setup`, the service `memtab sync init` uses); the sync itself is the window's
+Everything that reads the disk or talks to the remote runs off the GUI thread
+(`operations.sync.setup`, the service `memtab sync init` uses: reads on the job service's
+`jobs` lane, the remote on its `runs` lane); the sync itself is the window's
 (`WindowSync`: one sync at a time, its progress lines, its cancel). Cancel stops what runs:
 a set-up being made is not kept (the service removes what it began), a first sync keeps
 what it committed and the set-up (the next sync goes on; nothing is half-written). Once
@@ -37,9 +38,14 @@ from PySide6.QtWidgets import (
 
 from memtab.fs.clock import now_ms
 from memtab.gui.context import WindowContext
-from memtab.gui.sync.jobs import SyncLook
 from memtab.gui.sync.service import WindowSync
-from memtab.gui.sync.setup import (
+from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.dialog_layout import fit_to_screen
+from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.humanize import plural, relative_time
+from memtab.operations.job import JobFunction
+from memtab.operations.sync.look import SyncLook
+from memtab.operations.sync.setup import (
     Refused,
     ScopeChoice,
     SetupState,
@@ -49,11 +55,6 @@ from memtab.gui.sync.setup import (
     set_up,
     stop_syncing,
 )
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.toolkit.dialog_layout import fit_to_screen
-from memtab.gui.toolkit.widgets import WrappedLabel
-from memtab.humanize import plural, relative_time
-from memtab.store.home import Home
 from memtab.sync.repository.layout import DEFAULT_TARGET, SyncedScope
 
 logger = logging.getLogger(__name__)
@@ -77,10 +78,9 @@ class SyncSetupDialog(QDialog):
         self.setWindowTitle("Sync")
         self._context = context
         self._sync = sync
-        self._runner = TaskRunner("sync-setup", self)
-        self._runner.job_finished.connect(self._on_runner_job_finished)
-        self._runner.job_failed.connect(self._on_runner_job_failed)
-        self._runner.job_cancelled.connect(self._on_runner_job_cancelled)
+        # Reads on the jobs lane; the remote (seconds, a timeout) on the runs lane.
+        self._reads = self._client(Lane.JOBS)
+        self._remote = self._client(Lane.RUNS)
         self._job: tuple[int, Callable[[object], None]] | None = None
         self._syncing = False  # the first sync, on the window's sync, is ours to follow
         self.state: SetupState | None = None
@@ -158,14 +158,18 @@ class SyncSetupDialog(QDialog):
 
     def reload(self) -> None:
         """Read the set-up (on the worker), then show it."""
-        self._run(functools.partial(_read_job, self._context.home), self._on_state_read)
+        self._run(
+            self._reads, functools.partial(read_setup, self._context.home), self._on_state_read
+        )
 
     def test_connection(self) -> None:
         """Ask the remote for its branches (on the worker); say what it holds or why not."""
         remote = self.remote.text().strip()
         self._say(f"Connecting to {remote}…", busy=True)
-        job = functools.partial(_test_job, self._context.home, remote, self._sync.git_program)
-        self._run(job, self._on_tested)
+        home, git = self._context.home, self._sync.git_program
+        self._run(
+            self._remote, functools.partial(check_connection, home, remote, git), self._on_tested
+        )
 
     def apply(self) -> None:
         """Start first sync (set up, then sync), or save a change of the remote or scopes."""
@@ -175,23 +179,26 @@ class SyncSetupDialog(QDialog):
         name = target.name if target is not None else DEFAULT_TARGET
         self._say(f"Connecting to {remote}…", busy=True)
         job = functools.partial(
-            _set_up_job, self._context.home, remote, scopes, self._sync.git_program, name
+            set_up, self._context.home, remote, scopes, self._sync.git_program, name
         )
-        self._run(job, functools.partial(self._on_set_up, target is None))
+        self._run(self._remote, job, functools.partial(self._on_set_up, target is None))
 
     def stop_syncing(self) -> None:
         """Stop syncing the target shown (its repository stays)."""
         target = self.state.target if self.state is not None else None
         if target is None:
             return
-        job = functools.partial(_stop_job, self._context.home, target.name, self._sync.git_program)
+        job = functools.partial(
+            stop_syncing, self._context.home, target.name, self._sync.git_program
+        )
         self._say("Stopping…", busy=True)
-        self._run(job, self._on_stopped)
+        self._run(self._reads, job, self._on_stopped)
 
     def cancel_running(self) -> None:
         """Cancel what runs: the test, the set-up, or the first sync."""
         if self._job is not None:
-            self._runner.cancel(self._job[0])
+            if not self._reads.cancel(self._job[0]):
+                self._remote.cancel(self._job[0])
         elif self._syncing:
             self._say("Stopping the sync…", busy=True)
             self._sync.cancel()
@@ -202,7 +209,8 @@ class SyncSetupDialog(QDialog):
         )
 
     def shutdown(self) -> None:
-        self._runner.shutdown()
+        self._reads.shutdown()
+        self._remote.shutdown()
 
     # --- showing ------------------------------------------------------------------------------
 
@@ -261,12 +269,19 @@ class SyncSetupDialog(QDialog):
 
     # --- jobs ---------------------------------------------------------------------------------
 
-    def _run(self, job: Callable[[TaskContext], object], then: Callable[[object], None]) -> None:
-        self._job = (self._runner.submit(job), then)
+    def _client(self, lane: Lane) -> JobClient:
+        client = self._context.jobs.client("sync-setup", lane, parent=self)
+        client.job_finished.connect(self._on_client_job_finished)
+        client.job_failed.connect(self._on_client_job_failed)
+        client.job_cancelled.connect(self._on_client_job_cancelled)
+        return client
+
+    def _run(self, client: JobClient, job: JobFunction, then: Callable[[object], None]) -> None:
+        self._job = (client.submit(job), then)
         self._enable()
 
     @Slot(int, object)
-    def _on_runner_job_finished(self, job_id: int, result: object) -> None:
+    def _on_client_job_finished(self, job_id: int, result: object) -> None:
         if self._job is None or self._job[0] != job_id:
             return
         then = self._job[1]
@@ -278,7 +293,7 @@ class SyncSetupDialog(QDialog):
         self._enable()
 
     @Slot(int, str)
-    def _on_runner_job_failed(self, job_id: int, message: str) -> None:
+    def _on_client_job_failed(self, job_id: int, message: str) -> None:
         if self._job is None or self._job[0] != job_id:
             return
         self._job = None
@@ -286,7 +301,7 @@ class SyncSetupDialog(QDialog):
         self._enable()
 
     @Slot(int)
-    def _on_runner_job_cancelled(self, job_id: int) -> None:
+    def _on_client_job_cancelled(self, job_id: int) -> None:
         if self._job is None or self._job[0] != job_id:
             return
         self._job = None
@@ -384,26 +399,3 @@ def _first_sync_text(look: SyncLook | None) -> str:
     if target.conflicts:
         said += f" {plural(len(target.conflicts), 'conflict')}: File → Resolve conflicts…."
     return said + " From now on the window syncs by itself."
-
-
-def _read_job(home: Home, _ctx: TaskContext) -> SetupState:
-    return read_setup(home)
-
-
-def _test_job(home: Home, remote: str, git: str | None, ctx: TaskContext) -> object:
-    return check_connection(home, remote, git, ctx.is_cancelled)
-
-
-def _set_up_job(
-    home: Home,
-    remote: str,
-    scopes: tuple[SyncedScope, ...],
-    git: str | None,
-    name: str,
-    ctx: TaskContext,
-) -> object:
-    return set_up(home, remote, scopes, git, name, ctx.is_cancelled)
-
-
-def _stop_job(home: Home, name: str, git: str | None, _ctx: TaskContext) -> object:
-    return stop_syncing(home, name, git)

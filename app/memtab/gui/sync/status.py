@@ -23,8 +23,8 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QToolButton, QWidget
 
 from memtab.fs.clock import now_ms
-from memtab.gui.sync.jobs import SyncLook
 from memtab.humanize import plural, relative_time
+from memtab.operations.sync.look import SyncLook
 
 
 @dataclass(frozen=True)

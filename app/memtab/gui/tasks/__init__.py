@@ -1,10 +1,5 @@
-"""Background work for the GUI: a generic QThread runner and the domain facades on it.
-
-`runner` holds the generic machinery (`TaskRunner`, `TaskContext`); each domain
-(consolidation, writer, scans, file operations) adds its facade in a module of its own
-next to it.
+"""Work off the GUI thread: the window's one job service (`jobs`: lanes, a client per
+feature), the lane's worker (`runner.TaskRunner`, which only the service builds), the file
+channel the window's reads and writes of memory files go through (`file_channel`) and the
+file operations on it (`file_ops`). What the jobs do is `memtab.operations`'.
 """
-
-from memtab.gui.tasks.runner import TaskCancelledError, TaskContext, TaskFunction, TaskRunner
-
-__all__ = ["TaskCancelledError", "TaskContext", "TaskFunction", "TaskRunner"]

@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, Signal
 
 from memtab.components.files.ops import OpResult
 from memtab.gui.tasks.file_channel import FileChannel
-from memtab.gui.tasks.runner import TaskContext
+from memtab.operations.job import JobContext
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ class _OpJob:
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
 
-    def __call__(self, context: TaskContext) -> OpResult:
+    def __call__(self, context: JobContext) -> OpResult:
         return self._operation()
 
 
@@ -67,12 +67,10 @@ class FileOpTasks(QObject):
     op_failed = Signal(str)
     ended = Signal()
 
-    def __init__(self, parent: QObject | None = None, channel: FileChannel | None = None) -> None:
-        """Operations go through `channel` (else a channel of their own, which `shutdown`
-        stops)."""
+    def __init__(self, parent: QObject | None, channel: FileChannel) -> None:
+        """Operations go through the window's file channel."""
         super().__init__(parent)
-        self._owns_channel = channel is None
-        self._channel = channel if channel is not None else FileChannel(self)
+        self._channel = channel
         self._pending = 0
 
     @property
@@ -91,7 +89,7 @@ class FileOpTasks(QObject):
 
     def decide(
         self,
-        job: Callable[[TaskContext], T],
+        job: Callable[[JobContext], T],
         done: Callable[[T], None],
         failed: Callable[[str], None],
     ) -> None:
@@ -111,11 +109,6 @@ class FileOpTasks(QObject):
 
         self._pending += 1
         self._channel.write(job, finished, raised)
-
-    def shutdown(self) -> None:
-        """Stop the worker thread (on window close), once the operations asked for ran."""
-        if self._owns_channel:
-            self._channel.shutdown()
 
     def _finished(self, result: object, follow_up: OpFollowUp) -> None:
         self._pending -= 1

@@ -1,29 +1,30 @@
-"""Background jobs on a QThread, reported through a GUI-thread facade.
+"""One worker thread that runs jobs in order: a lane of the window's job service.
 
-The pattern (ARCHITECTURE "Threads and the watcher"):
+`TaskRunner` is the machinery under `gui/tasks/jobs.py`: the job service builds one per
+lane and nothing else builds one (`tests/unit/test_one_job_service.py`); features submit
+through a `JobClient`, which has the same calls and signals for its own jobs only.
 
 - A `TaskRunner` lives on the GUI thread and owns one worker thread. The worker is a plain
   QObject moved to that QThread (not a QThread subclass); jobs reach it through a queued
   signal, so they run one at a time, in submission order, on the worker thread.
-- A job is any `fn(ctx: TaskContext) -> result` — plain Python that knows nothing of Qt.
-  It checks `ctx.is_cancelled()` (or calls `ctx.raise_if_cancelled()`) between steps and
-  may call `ctx.report_progress(step, message)` from any thread.
+- A job is any `fn(ctx: JobContext) -> result` — plain Python that knows nothing of Qt
+  (`memtab/operations/`). It checks `ctx.is_cancelled()` (or calls
+  `ctx.raise_if_cancelled()`) between steps and may call `ctx.report_progress(step,
+  message)` from any thread.
 - The runner re-emits the worker's signals on the GUI thread: `job_started(id)`,
   `job_progress(id, step, message)`, then exactly one of `job_finished(id, result)`,
-  `job_failed(id, message)` or `job_cancelled(id)`. Views and tests connect only to the
-  runner (or a domain facade on top of it), never to the worker.
+  `job_failed(id, message)` or `job_cancelled(id)`.
 - Cancellation is the job's `threading.Event`. A queued job that is cancelled never runs
   and reports `job_cancelled` at once; a running one reports `job_cancelled` when its
   function returns. A cancelled job never reports `job_finished`, even if its function
   ignored the event and returned a result: stale results are dropped.
 - `submit(fn, key=...)`: a new job with the same key supersedes every older job with that
   key (they are cancelled), so only the newest rescan of a scope can land.
-- `submit_latest(key, fn)` is "the latest job wins", the one way views drop stale results:
-  it supersedes like `submit(key=...)`, and the newest job of the key also reports
-  `latest_finished(key, result)` / `latest_failed(key, message)`, so a facade needs no
-  job-id bookkeeping of its own. `cancel_latest(key)` withdraws it.
+- `submit_latest(key, fn)` is "the latest job wins": it supersedes like `submit(key=...)`,
+  and the newest job of the key also reports `latest_finished(key, result)` /
+  `latest_failed(key, message)`. `cancel_latest(key)` withdraws it.
 - `idle()` is emitted when the last queued or running job has ended (after its final
-  signal); tests wait for it (or `is_busy()` turning False) instead of sleeping.
+  signal).
 - `wait_briefly(job_id, timeout_ms)` gives a job that is usually fast (a small file read
   for the user) a few milliseconds: if it ends meanwhile, its outcome is delivered before
   this returns, so the window shows it in the same frame; else it arrives as ever. The
@@ -38,33 +39,6 @@ The pattern (ARCHITECTURE "Threads and the watcher"):
   dropped), waiting at most `timeout_ms`.
 - Cross-thread signals connect only to bound `@Slot` methods of GUI-thread objects, never
   to lambdas (a lambda connected to a worker signal runs on the worker thread).
-
-A domain facade adds meaning in a few lines — it is a GUI-thread QObject that owns a
-runner and re-emits in its own terms::
-
-    class ScanTasks(QObject):
-        scan_finished = Signal(object)   # ScanOutcome
-        scan_failed = Signal(str)
-
-        def __init__(self, parent: QObject | None = None) -> None:
-            super().__init__(parent)
-            self._runner = TaskRunner("scan", parent=self)
-            self._runner.latest_finished.connect(self._on_runner_latest_finished)
-            self._runner.latest_failed.connect(self._on_runner_latest_failed)
-
-        def scan(self, request: ScanRequest) -> int:
-            # A newer scan supersedes the one in flight: only the newest lands.
-            return self._runner.submit_latest(SCAN_KEY, functools.partial(scan_home, request))
-
-        @Slot(str, object)
-        def _on_runner_latest_finished(self, key: str, outcome: object) -> None:
-            self.scan_finished.emit(outcome)
-
-        ...  # failed alike; shutdown() → self._runner.shutdown()
-
-Use a key only where a newer job makes an older one pointless. Work that must not be
-cut short — a consolidation run — is submitted without one: a second `start` must be
-refused (by whoever owns that rule: `ConsolidationService`), never cancel the running run.
 """
 
 from __future__ import annotations
@@ -74,7 +48,6 @@ import functools
 import itertools
 import logging
 import threading
-from collections.abc import Callable
 
 import shiboken6
 from PySide6.QtCore import (
@@ -89,11 +62,9 @@ from PySide6.QtCore import (
 )
 
 from memtab.gui.toolkit.crash_reports import is_defect, report_exception
+from memtab.operations.job import JobCancelledError, JobContext, JobFunction
 
 logger = logging.getLogger(__name__)
-
-TaskFunction = Callable[["TaskContext"], object]
-"""A job: runs on the worker thread, gets its context, returns the result."""
 
 # Job ids are unique across every runner of the process, so logs and facades that listen
 # to several runners never confuse two jobs.
@@ -124,38 +95,6 @@ def _stop_orphaned_thread(
         _abandoned_threads.append((thread, worker))
 
 
-class TaskCancelledError(Exception):
-    """Raised inside a job (by `TaskContext.raise_if_cancelled`) to end it as cancelled."""
-
-
-class TaskContext:
-    """What a running job gets: its id, its cancel event and a progress channel."""
-
-    def __init__(
-        self,
-        job_id: int,
-        cancel_event: threading.Event,
-        emit_progress: Callable[[int, int, str], None],
-    ) -> None:
-        """Built by `TaskRunner.submit`; jobs only receive it."""
-        self.job_id = job_id
-        self.cancel_event = cancel_event
-        self._emit_progress = emit_progress
-
-    def is_cancelled(self) -> bool:
-        """Whether the job was cancelled or superseded; check it between steps."""
-        return self.cancel_event.is_set()
-
-    def raise_if_cancelled(self) -> None:
-        """Raise `TaskCancelledError` if the job was cancelled (the job then ends cancelled)."""
-        if self.cancel_event.is_set():
-            raise TaskCancelledError
-
-    def report_progress(self, step: int, message: str) -> None:
-        """Report progress; thread-safe, delivered to the GUI thread through a signal."""
-        self._emit_progress(self.job_id, step, message)
-
-
 class _JobState(enum.Enum):
     QUEUED = enum.auto()
     RUNNING = enum.auto()
@@ -165,9 +104,10 @@ class _JobState(enum.Enum):
 class _Job:
     """A submitted job. Its state moves under a lock shared by both threads."""
 
-    def __init__(self, fn: TaskFunction, key: str | None, context: TaskContext) -> None:
+    def __init__(self, fn: JobFunction, key: str | None, context: JobContext, label: str) -> None:
         self.fn = fn
         self.key = key
+        self.label = label
         self.context = context
         self._lock = threading.Lock()
         self._state = _JobState.QUEUED
@@ -226,7 +166,7 @@ class _Worker(QObject):
             # Once claimed, fn always runs (even if cancelled a moment ago): whoever saw
             # `job_started` may rely on the job's own cleanup having happened.
             result = job.fn(context)
-        except TaskCancelledError:
+        except JobCancelledError:
             self.job_cancelled.emit(job_id)
             return
         except Exception as exc:
@@ -235,11 +175,10 @@ class _Worker(QObject):
                 logger.info("Cancelled job %d raised on its way out", job_id, exc_info=True)
                 self.job_cancelled.emit(job_id)
             else:
-                logger.exception("Background job %d (%r) failed", job_id, job.fn)
+                logger.exception("Background job %d of %s (%r) failed", job_id, job.label, job.fn)
                 if is_defect(exc):
-                    report_exception(
-                        f"a background job ({QThread.currentThread().objectName()})", exc
-                    )
+                    thread = QThread.currentThread().objectName()
+                    report_exception(f"a background job ({job.label}, on {thread})", exc)
                 self.job_failed.emit(job_id, _describe_failure(exc))
             return
         if context.is_cancelled():
@@ -314,17 +253,23 @@ class TaskRunner(QObject):
         """The name given at construction."""
         return self._name
 
-    def submit(self, fn: TaskFunction, *, key: str | None = None) -> int:
+    @property
+    def thread_finished(self) -> bool:
+        """Whether the worker thread has ended (after `shutdown`)."""
+        return self._thread.isFinished()
+
+    def submit(self, fn: JobFunction, *, key: str | None = None, label: str = "") -> int:
         """Queue `fn` to run on the worker thread; return its job id.
 
         With a `key`, every older job with the same key is cancelled first (queued ones
-        report `job_cancelled` before this returns; a running one when it ends).
+        report `job_cancelled` before this returns; a running one when it ends). `label`
+        names whose job it is in the log and the crash dialog (the runner's name if none).
         """
         if self._closed:
             raise RuntimeError(f"the {self._name} task runner has been shut down")
         job_id = next(_job_ids)
-        context = TaskContext(job_id, threading.Event(), self._worker.job_progress.emit)
-        job = _Job(fn, key, context)
+        context = JobContext(job_id, threading.Event(), self._worker.job_progress.emit)
+        job = _Job(fn, key, context, label or self._name)
         older = [other for other in self._jobs.values() if key is not None and other.key == key]
         # Known before the older ones are cancelled, so the runner never looks idle between.
         self._jobs[job_id] = job
@@ -333,7 +278,7 @@ class TaskRunner(QObject):
         self._job_submitted.emit(job)
         return job_id
 
-    def submit_latest(self, key: str, fn: TaskFunction) -> int:
+    def submit_latest(self, key: str, fn: JobFunction) -> int:
         """Queue `fn` as the newest job of `key` ("the latest job wins"); return its id.
 
         Older jobs of the key are superseded as with `submit(fn, key=key)`. This job, if it

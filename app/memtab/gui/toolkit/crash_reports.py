@@ -7,7 +7,7 @@ any thread:
 - an exception escaping a slot or event handler on the GUI thread (`sys.excepthook`, which
   PySide6 calls for them),
 - an exception ending a Python thread (`threading.excepthook`),
-- a background job of a `TaskRunner` failing with a defect rather than an error it
+- a background job (`gui/tasks/jobs.py`) failing with a defect rather than an error it
   reports itself (`report_exception`; see `is_defect`).
 
 Every report is logged with its traceback. The dialog never comes as a storm: one is open

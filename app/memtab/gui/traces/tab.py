@@ -1,6 +1,7 @@
 """The Traces tab: every writer trace dump of the home, and one of them in full.
 
-Scans and parses run on the tab's own `TaskRunner` (never the GUI thread): a rescan when
+Scans and parses run on the job service's scans lane (`operations.traces`, never the GUI
+thread): a rescan when
 the watcher reports a change under `debug_obj/` (or the registry, for names), and a parse
 each time the selection moves — keyed, so only the newest selection lands. The list is
 swapped in whole and the selection restored by path; the disk is the only truth.
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.gui.context import ChangeFeed
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.style import mute
 from memtab.gui.traces.detail import TraceDetailView
 from memtab.gui.traces.models import (
@@ -39,10 +40,11 @@ from memtab.gui.traces.models import (
 )
 from memtab.gui.traces.pages import make_table
 from memtab.humanize import plural
+from memtab.operations.traces import read_trace, trace_list
 from memtab.store.home import Home, PathKind
 from memtab.traces.catalog import TraceCatalog
 from memtab.traces.outcome import Outcome
-from memtab.traces.reader import TraceDump, TraceSummary, parse_trace
+from memtab.traces.reader import TraceDump, TraceSummary
 
 logger = logging.getLogger(__name__)
 
@@ -51,14 +53,6 @@ TIME_REFRESH_MS = 60_000
 SPLIT_UNIT = 1000  # the list gets 2/5 of the width, the detail 3/5
 _SCAN_KEY = "traces:scan"
 _OPEN_KEY = "traces:open"
-
-
-def _scan(catalog: TraceCatalog, _context: TaskContext) -> list[TraceSummary]:
-    return catalog.scan()
-
-
-def _parse(path: Path, _context: TaskContext) -> TraceDump:
-    return parse_trace(path)
 
 
 def _same_path(first: Path | str, second: Path | str) -> bool:
@@ -77,15 +71,19 @@ class TracesTab(QWidget):
     trace_shown = Signal(object)
 
     def __init__(
-        self, home: Home, changes: ChangeFeed | None, parent: QWidget | None = None
+        self,
+        home: Home,
+        changes: ChangeFeed | None,
+        jobs: JobService,
+        parent: QWidget | None = None,
     ) -> None:
-        """Build the tab over `home` and start the first scan; the watcher's batches
-        (`changes`, the window context's) keep it live."""
+        """Build the tab over `home` and start the first scan (on `jobs`' scans lane); the
+        watcher's batches (`changes`, the window context's) keep it live."""
         super().__init__(parent)
         self._home = home
         self._changes = changes
         self._catalog = TraceCatalog(home)
-        self._runner = TaskRunner("traces", parent=self)
+        self._jobs = jobs.client("traces", Lane.SCANS, parent=self)
         self._scan_job: int | None = None
         self._open_job: int | None = None
         self._opening: Path | None = None
@@ -98,8 +96,8 @@ class TracesTab(QWidget):
         self.proxy.setSourceModel(self.model)
         self._build()
 
-        self._runner.job_finished.connect(self._on_runner_job_finished)
-        self._runner.job_failed.connect(self._on_runner_job_failed)
+        self._jobs.job_finished.connect(self._on_jobs_job_finished)
+        self._jobs.job_failed.connect(self._on_jobs_job_failed)
         if changes is not None:
             changes.published.connect(self._on_changes_published)
         self._time_timer = QTimer(self)
@@ -194,7 +192,9 @@ class TracesTab(QWidget):
         """Rescan the home's dumps (off the GUI thread); `scan_finished` when it lands."""
         if self._closed:
             return
-        self._scan_job = self._runner.submit(functools.partial(_scan, self._catalog), key=_SCAN_KEY)
+        self._scan_job = self._jobs.submit(
+            functools.partial(trace_list, self._catalog), key=_SCAN_KEY
+        )
 
     def show_trace(self, path: Path) -> None:
         """Select and open the dump at `path` (clearing filters that would hide it).
@@ -227,7 +227,7 @@ class TracesTab(QWidget):
         if self._changes is not None:
             self._changes.published.disconnect(self._on_changes_published)
             self._changes = None
-        self._runner.shutdown()
+        self._jobs.shutdown()
 
     # -- scanning --------------------------------------------------------------------------
 
@@ -237,7 +237,7 @@ class TracesTab(QWidget):
             self.refresh()
 
     @Slot(int, object)
-    def _on_runner_job_finished(self, job: int, result: object) -> None:
+    def _on_jobs_job_finished(self, job: int, result: object) -> None:
         if job == self._scan_job and isinstance(result, list):
             self._scan_job = None
             self._apply_scan(result)
@@ -246,7 +246,7 @@ class TracesTab(QWidget):
             self._show_dump(result)
 
     @Slot(int, str)
-    def _on_runner_job_failed(self, job: int, message: str) -> None:
+    def _on_jobs_job_failed(self, job: int, message: str) -> None:
         # The reader never raises on bad files; this is a bug, shown rather than hidden.
         logger.error("Traces tab job %d failed: %s", job, message)
         if job == self._open_job:
@@ -351,7 +351,7 @@ class TracesTab(QWidget):
             return
         self._opening = path
         self.detail.show_loading(path.name)
-        self._open_job = self._runner.submit(functools.partial(_parse, path), key=_OPEN_KEY)
+        self._open_job = self._jobs.submit(functools.partial(read_trace, path), key=_OPEN_KEY)
 
     def _show_dump(self, dump: TraceDump) -> None:
         self._opening = None

@@ -1,11 +1,12 @@
 """When the Memory tab rescans, and what: one scan at a time, changes folded into the next.
 
 The watcher (and the tab's own file operations) report changed paths; `ScanScheduler`
-keeps those that concern the tab (scopes, pins and usage, the journal, the registry —
-not transcripts, writer state or traces) and asks `ScanTasks` for an incremental rescan
-off the GUI thread. Only one scan runs at a time: paths arriving meanwhile are collected
-and covered by the next scan, submitted as soon as the running one lands. A workspace
-switch supersedes the scan in flight (what it covered is covered again).
+keeps those that concern the tab (scopes, pins and usage, the journal, the registry — not
+transcripts, writer state or traces) and runs an incremental rescan
+(`operations.tree.scan`) on the job service's scans lane, off the GUI thread: the latest
+scan wins, only the newest lands. Only one scan runs at a time: paths arriving meanwhile
+are collected and covered by the next scan, submitted as soon as the running one lands. A
+workspace switch supersedes the scan in flight (what it covered is covered again).
 
 The first scan (`start`) is preceded by an outline, so a big home paints its folders and
 counts before any file is read (`outline_finished`); that scan is submitted once the
@@ -28,7 +29,8 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.tree.scan import HomeScan, ScanOutcome, ScanRequest
 from memtab.components.tree.tree import build_tree
-from memtab.gui.tasks.scan import ScanTasks
+from memtab.gui.tasks.jobs import JobService, Lane
+from memtab.operations import tree as tree_ops
 from memtab.store.home import Home, PathKind, PathPlace
 
 if TYPE_CHECKING:  # lazy: what sources are (~45 ms) loads with the first scan of them
@@ -73,6 +75,9 @@ class ScanTarget(Protocol):
         ...
 
 
+SCAN_KEY = "scan"
+OUTLINE_KEY = "outline"
+
 ContextLoader = Callable[[Home], "SourceContext"]
 """How discovery reads its settings (tests inject an agent machine's)."""
 
@@ -94,12 +99,13 @@ class ScanScheduler(QObject):
         self,
         home: Home,
         target: ScanTarget,
+        jobs: JobService,
         parent: QObject | None = None,
         *,
         source_context: ContextLoader | None = None,
     ) -> None:
-        """Scan `home` for `target`; nothing runs until `request`. `source_context` reads
-        the sources' settings (default: `SourceContext.load`)."""
+        """Scan `home` for `target` on `jobs`' scans lane; nothing runs until `request`.
+        `source_context` reads the sources' settings (default: `SourceContext.load`)."""
         super().__init__(parent)
         self._home = home
         self._target = target
@@ -109,11 +115,9 @@ class ScanScheduler(QObject):
         self._inflight: frozenset[str] | None = frozenset()  # None: everything
         self._due = False
         self._after_outline = False  # the first scan waits for the outline's paint
-        self._tasks = ScanTasks(parent=self)
-        self._tasks.scan_finished.connect(self._on_tasks_scan_finished)
-        self._tasks.outline_finished.connect(self._on_tasks_outline_finished)
-        self._tasks.outline_skipped.connect(self.outline_shown)
-        self._tasks.scan_failed.connect(self._on_tasks_scan_failed)
+        self._jobs = jobs.client("scan", Lane.SCANS, parent=self)
+        self._jobs.latest_finished.connect(self._on_jobs_latest_finished)
+        self._jobs.latest_failed.connect(self._on_jobs_latest_failed)
 
     @property
     def source_context(self) -> ContextLoader | None:
@@ -123,7 +127,7 @@ class ScanScheduler(QObject):
     @property
     def busy(self) -> bool:
         """Whether a scan is queued or running, or another one is due after it."""
-        return self._tasks.busy or self._due or self._after_outline
+        return self._jobs.is_busy() or self._due or self._after_outline
 
     @property
     def with_sources(self) -> bool:
@@ -147,7 +151,8 @@ class ScanScheduler(QObject):
 
     def start(self) -> None:
         """The first scan of the home, after an outline of it (see the module docstring)."""
-        self._tasks.outline(self._request(None), build_tree)
+        job = functools.partial(tree_ops.outline, self._request(None), build_tree)
+        self._jobs.submit_latest(OUTLINE_KEY, job)
         self._pending = None
         self._after_outline = True
 
@@ -171,14 +176,14 @@ class ScanScheduler(QObject):
             else:
                 self._pending.update(self._inflight)
             self._submit()
-        elif self._tasks.busy:
+        elif self._jobs.is_busy():
             self._due = True
         else:
             self._submit()
 
     def shutdown(self) -> None:
-        """Cancel scans and stop the worker thread (on window close)."""
-        self._tasks.shutdown()
+        """Cancel scans (on window close)."""
+        self._jobs.shutdown()
 
     def _submit(self) -> None:
         pending, self._pending = self._pending, set()
@@ -186,9 +191,9 @@ class ScanScheduler(QObject):
         self._after_outline = False
         self._inflight = frozenset(pending) if pending is not None else None
         opened = frozenset(self._target.open_containers)
-        self._tasks.scan(
-            self._request(self._inflight), functools.partial(build_tree, open_containers=opened)
-        )
+        present = functools.partial(build_tree, open_containers=opened)
+        job = functools.partial(tree_ops.scan, self._request(self._inflight), present)
+        self._jobs.submit_latest(SCAN_KEY, job)
 
     def _request(self, changed_paths: frozenset[str] | None) -> ScanRequest:
         return ScanRequest(
@@ -202,20 +207,27 @@ class ScanScheduler(QObject):
             remember_descriptions=True,
         )
 
-    @Slot(object)
-    def _on_tasks_outline_finished(self, outcome: ScanOutcome) -> None:
-        self.outline_finished.emit(outcome)
-
-    @Slot(object)
-    def _on_tasks_scan_finished(self, outcome: ScanOutcome) -> None:
+    @Slot(str, object)
+    def _on_jobs_latest_finished(self, key: str, outcome: object) -> None:
+        if outcome is None:  # an outline of a small home: nothing to show before the scan
+            self.outline_shown()
+            return
+        assert isinstance(outcome, ScanOutcome)
+        if key == OUTLINE_KEY:
+            self.outline_finished.emit(outcome)
+            return
         self._inflight = frozenset()
         self.scan_finished.emit(outcome)
         if self._due:
             self._submit()
 
-    @Slot(str)
-    def _on_tasks_scan_failed(self, message: str) -> None:
+    @Slot(str, str)
+    def _on_jobs_latest_failed(self, key: str, message: str) -> None:
+        if key == OUTLINE_KEY:
+            logger.warning("The outline of the home failed: %s", message)
+            self.outline_shown()  # the scan after it reports what is wrong
+            return
         self._inflight = frozenset()
-        self.scan_failed.emit(message)
+        self.scan_failed.emit(f"Could not read the memory home: {message}")
         if self._due:
             self._submit()

@@ -44,7 +44,6 @@ from memtab.gui.loads.feature import LoadsFeature
 from memtab.gui.memory_tab.tab_files import TabFiles
 from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
-from memtab.gui.tasks.writer import WriterSupervisor
 from memtab.gui.text.text_fields import keep_window_keys_from_fields
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.tree.editor_link import TreeEditorLink
@@ -55,6 +54,7 @@ from memtab.gui.window.window_actions import WindowActions
 from memtab.gui.writer.feedback import WriterFeedback
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.gui.writer.status import WriterStatusWidget
+from memtab.gui.writer.supervisor import WriterSupervisor
 from memtab.log_rotation import start_rotating
 
 if TYPE_CHECKING:  # lazy: the Traces tab loads when first shown (build_traces)
@@ -91,7 +91,7 @@ def build_editor(window: MainWindow) -> None:
 def build_footer(window: MainWindow) -> None:
     """The consolidation footer."""
     tab = window.memory_tab
-    tab.footer = ConsolidationFooter(tab.consolidation)
+    tab.footer = ConsolidationFooter(tab.consolidation, tab.context.jobs)
     # The engine loads when Consolidate now is first pointed at or focused (a click may
     # follow), not with every window: ~1 MiB a window that never consolidates would keep.
     tab.footer.about_to_consolidate.connect(tab.consolidation.preload)
@@ -119,7 +119,7 @@ def build_inbox(window: MainWindow) -> None:
 def build_mux(window: MainWindow) -> None:
     """Whether mux runs (the warnings that only matter then)."""
     tab = window.memory_tab
-    tab.mux = MuxPresence(tab.home, tab)
+    tab.mux = MuxPresence(tab.home, tab.context.jobs, tab)
 
 
 def build_editor_link(window: MainWindow) -> None:
@@ -293,7 +293,7 @@ def build_writer(window: MainWindow) -> WriterSupervisor | None:
     that runs none)."""
     if not window.start_writer:
         return None
-    window.writer = writer = WriterSupervisor(window.home)
+    window.writer = writer = WriterSupervisor(window.home, window.context.jobs)
     writer.setParent(window)
     writer.attach(window.context.changes)
     return writer
@@ -334,7 +334,7 @@ def build_traces(window: MainWindow) -> TracesTab | None:
     # lazy: on demand — ~0.8 MiB the settled window keeps only once Traces is first shown
     from memtab.gui.traces import TracesTab
 
-    traces = TracesTab(window.home, window.context.changes)
+    traces = TracesTab(window.home, window.context.changes, window.context.jobs)
     restore_splitter(window.ui_state, TRACES_SPLITTER, traces.splitter)
     layout = container.layout()
     assert layout is not None

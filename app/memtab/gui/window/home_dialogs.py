@@ -1,15 +1,15 @@
 """File → Add workspace… and File → Open home…: setting up a home from the window.
 
 `AddWorkspaceDialog` asks for a project folder (one already registered, or any folder)
-and a workspace name, then registers them with `store.home.add_workspace` on the
-window's worker thread (the `TaskRunner` it is given) — config.json is read and written
-under its lock there, never on the GUI thread — and stays open with the reason when that
-fails. A folder that does not exist on this machine is said as it is typed (looked at on
-the worker, once typing pauses) and registered only when the user says so again (*Add
+and a workspace name, then registers them (`operations.home.register_workspace`) on the
+job client it is given — config.json is read and written under its lock there, never on
+the GUI thread — and stays open with the reason when that fails. A folder that does not
+exist on this machine is said as it is typed (looked at off the GUI thread, once typing
+pauses) and registered only when the user says so again (*Add
 anyway*: mux may run the project on another machine that shares this home). Completion
 offers the registered projects in a popup; it never changes what was typed by itself.
-`describe_home_folder` is what Open home checks about a folder before Memtab opens it
-(also off the GUI thread).
+`operations.home.describe_home_folder` is what Open home checks about a folder before
+Memtab opens it (also off the GUI thread).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import logging
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer, Slot
@@ -36,11 +35,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.style import Accent, accent_text, mute
-from memtab.store.home import Home, HomeError
-from memtab.store.sidecars.registry import Registry, add_workspace
+from memtab.operations.home import Added, FolderCheck, check_folder, register_workspace
+from memtab.store.home import Home
+from memtab.store.sidecars.registry import Registry
 
 logger = logging.getLogger(__name__)
 
@@ -49,77 +49,6 @@ ADD_ANYWAY_LABEL = "&Add anyway"
 
 
 CHECK_DELAY_MS = 400  # after the last keystroke, the typed folder is looked at
-
-
-@dataclass(frozen=True)
-class Added:
-    """What registering a workspace did: its id, or why it could not (`missing`: the
-    folder does not exist on this machine, which the user may confirm)."""
-
-    workspace_id: str | None = None
-    error: str | None = None
-    missing: bool = False
-
-
-@dataclass(frozen=True)
-class FolderCheck:
-    """What is at a typed project path: `problem` None for a folder."""
-
-    path: str
-    problem: str | None
-    missing: bool = False
-
-
-def check_folder(path: str, _context: TaskContext | None = None) -> FolderCheck:
-    """Whether `path` is a folder on this machine (a job: it looks at the disk)."""
-    if os.path.isdir(path):
-        return FolderCheck(path, None)
-    if os.path.lexists(path):
-        return FolderCheck(path, f"{path} is not a folder.")
-    return FolderCheck(path, f"{path} does not exist on this machine.", missing=True)
-
-
-def register_workspace(
-    home: Home, project: str, name: str, allow_missing: bool, _context: TaskContext
-) -> Added:
-    """The job: add the project (if new) and the workspace to the home's config.json —
-    a project folder that does not exist only with `allow_missing` (the user said so)."""
-    found = check_folder(project)
-    if found.problem is not None and not (found.missing and allow_missing):
-        return Added(error=found.problem, missing=found.missing)
-    try:
-        return Added(workspace_id=add_workspace(home, project, name))
-    except (HomeError, OSError, TimeoutError) as error:
-        return Added(error=str(error) or type(error).__name__)
-
-
-@dataclass(frozen=True)
-class HomeFolder:
-    """What Open home found about a folder: whether it can be opened, and what to say
-    before opening it (None: it is a memory home)."""
-
-    path: Path
-    can_open: bool
-    note: str | None = None
-
-
-def describe_home_folder(path: Path, _context: TaskContext | None = None) -> HomeFolder:
-    """Whether `path` can be opened as a home (a job: it looks at the disk).
-
-    A folder without config.json, memory/ or sessions/ is not a memory home yet: Memtab
-    can still open it (its files are made on the first write), but the user should know.
-    """
-    if not path.is_dir():
-        return HomeFolder(path, False, f"{path} is not a folder")
-    home = Home(path)
-    if any(p.exists() for p in (home.config_path, home.global_root.parent, home.sessions_dir)):
-        return HomeFolder(path, True)
-    return HomeFolder(
-        path,
-        True,
-        f"{path} is not a memory home yet (no config.json, memory/ or sessions/). "
-        "Memtab creates its files there when you add memories.",
-    )
 
 
 class AddWorkspaceDialog(QDialog):
@@ -132,10 +61,10 @@ class AddWorkspaceDialog(QDialog):
         self,
         home: Home,
         registry: Registry | None,
-        runner: TaskRunner,
+        runner: JobClient,
         parent: QWidget | None = None,
     ) -> None:
-        """`runner` (owned by the window) runs the registration."""
+        """`runner` (the window's actions' job client) runs the registration."""
         super().__init__(parent)
         self.setObjectName("addWorkspaceDialog")
         self.setWindowTitle("Add a workspace — Memtab")

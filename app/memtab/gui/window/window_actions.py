@@ -24,15 +24,16 @@ from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.text.view import ViewMode
 from memtab.gui.first_paint.memory_tab import MemoryTab
-from memtab.gui.tasks.runner import TaskRunner
+from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.text.rich_text import escape_html
 from memtab.gui.toolkit.dialog_layout import give_mnemonics, small_dialog
-from memtab.gui.window.home_dialogs import AddWorkspaceDialog, HomeFolder, describe_home_folder
+from memtab.gui.window.home_dialogs import AddWorkspaceDialog
 from memtab.gui.window.menus import shortcut_rows
 from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
 from memtab.gui.writer.feedback import WriterFeedback
 from memtab.gui.writer.status import WriterStatusWidget
 from memtab.logs import log_file
+from memtab.operations.home import HomeFolder, describe_home_folder
 
 if TYPE_CHECKING:  # lazy: the Traces tab (~0.8 MiB) loads when first shown
     from memtab.gui.traces import TracesTab
@@ -89,7 +90,7 @@ class WindowActions(QObject):
         super().__init__(parent)
         self._context = context
         self._window = window
-        self._home_runner: TaskRunner | None = None
+        self._home_client: JobClient | None = None
         self._register()
 
     def _register(self) -> None:
@@ -202,9 +203,9 @@ class WindowActions(QObject):
         )
 
     def shutdown(self) -> None:
-        """Stop the worker of Open home and Add workspace (on window close)."""
-        if self._home_runner is not None:
-            self._home_runner.shutdown()
+        """Drop the jobs of Open home and Add workspace (on window close)."""
+        if self._home_client is not None:
+            self._home_client.shutdown()
 
     # -- the actions ------------------------------------------------------------------------
 
@@ -263,7 +264,9 @@ class WindowActions(QObject):
         from memtab.gui.settings.dialog import SettingsDialog
 
         window = self._window
-        dialog = SettingsDialog(window.as_widget(), home=self._context.home)
+        dialog = SettingsDialog(
+            window.as_widget(), jobs=self._context.jobs, home=self._context.home
+        )
         if window.exec_dialog(dialog):
             self._context.status.show("Settings saved; they apply from the next run.")
             if dialog.sources_changed:  # other agents' memory is looked for elsewhere now
@@ -336,15 +339,15 @@ class WindowActions(QObject):
             OPEN_HOME_KEY, functools.partial(describe_home_folder, folder.absolute())
         )
 
-    def _home_jobs(self) -> TaskRunner:
-        """The worker of File → Open home and Add workspace (started on first use)."""
-        if self._home_runner is None:
-            self._home_runner = TaskRunner("home", parent=self)
-            self._home_runner.latest_finished.connect(self._on_home_runner_latest_finished)
-        return self._home_runner
+    def _home_jobs(self) -> JobClient:
+        """The job client of File → Open home and Add workspace (made on first use)."""
+        if self._home_client is None:
+            self._home_client = self._context.jobs.client("home", Lane.JOBS, parent=self)
+            self._home_client.latest_finished.connect(self._on_home_client_latest_finished)
+        return self._home_client
 
     @Slot(str, object)
-    def _on_home_runner_latest_finished(self, key: str, result: object) -> None:
+    def _on_home_client_latest_finished(self, key: str, result: object) -> None:
         window = self._window
         if key != OPEN_HOME_KEY or not isinstance(result, HomeFolder) or window.is_closing:
             return

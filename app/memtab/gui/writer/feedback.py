@@ -20,10 +20,10 @@ from PySide6.QtCore import QObject, Slot
 from memtab.components.writer.news import NewsKind, WriterNews
 from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.tasks.writer import WriterSupervisor
 from memtab.gui.toolkit.notifications import DesktopNotifier
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.gui.writer.status import WriterStatusWidget
+from memtab.gui.writer.supervisor import WriterSupervisor
 from memtab.store.paths import PathError, parse_file_path
 from memtab.writer.config import load_writer_settings
 from memtab.writer.job.result import WriterRunResult

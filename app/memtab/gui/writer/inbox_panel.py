@@ -54,7 +54,10 @@ from memtab.gui.text.text_fields import is_redo_key
 from memtab.gui.toolkit.clock import call_soon
 from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
-from memtab.gui.writer.inbox_jobs import (
+from memtab.gui.writer.inbox_texts import details_html, origin_text, row_tag
+from memtab.gui.writer.review_view import ProposalReview
+from memtab.gui.writer.target_box import TargetBox
+from memtab.operations.writer.inbox import (
     Decided,
     Pending,
     Reviewed,
@@ -66,9 +69,6 @@ from memtab.gui.writer.inbox_jobs import (
     load_targets,
     reject,
 )
-from memtab.gui.writer.inbox_texts import details_html, origin_text, row_tag
-from memtab.gui.writer.review_view import ProposalReview
-from memtab.gui.writer.target_box import TargetBox
 from memtab.store.home import PathKind, PathPlace
 from memtab.store.proposals.queue import GLOBAL_QUEUE
 from memtab.store.sidecars.registry import Workspace

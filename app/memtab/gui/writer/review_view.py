@@ -17,7 +17,7 @@ from memtab.gui.text.diff_view import DiffView
 from memtab.gui.text.rich_text import escape_html
 from memtab.gui.toolkit.style import Accent, accent_text
 from memtab.gui.toolkit.widgets import WrappedLabel
-from memtab.gui.writer.inbox_jobs import Reviewed
+from memtab.operations.writer.inbox import Reviewed
 
 REVIEW_LINES = 12
 """The diff's height at most, in lines; more scroll."""

@@ -1,56 +1,39 @@
 """Where the editor asks the user: its inline message bar and its diff window.
 
-Conflicts, disk changes, notes and errors are shown here, and the user's choice comes
-from here. `EditorPrompts` shows a message with choices in the `MessageBar` (never a
-modal), opens the diff window, computes the diff on a worker thread (the latest diff job
-wins: a newer one, or closing the window, drops the older result) and reports every
-choice by action id through `action_chosen` — the panel (`editor.EditorPanel`) decides
-what it means, by the rules of `components.editor.session`.
+Conflicts, disk changes, notes and errors are shown here, and the user's choice comes from
+here. `EditorPrompts` shows a message with choices in the `MessageBar` (never a modal),
+opens the diff window, computes the diff off the GUI thread (`operations.editor`; the
+latest diff job wins: a newer one, or closing the window, drops the older result) and
+reports every choice by action id through `action_chosen` — the panel
+(`editor.EditorPanel`) decides what it means, by the rules of `components.editor.session`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import itertools
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
-from memtab.components import text_diff
-from memtab.components.editor import merge
 from memtab.components.editor.merge import MergeBasis, MergeOutcome, keep_both_outcome
 from memtab.components.editor.session import MERGE, BarKind, Choice, default_choice
 from memtab.components.merge import choices
-from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.merge.three_way import ThreeWayView
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobClient
 from memtab.gui.text import diff_view
+from memtab.operations.editor import Comparison, compare
 
 logger = logging.getLogger(__name__)
 
-TaskSource = Callable[[], TaskRunner]
-"""Gives the worker the diffs run on (one for every tab, started on first use)."""
+TaskSource = Callable[[], JobClient]
+"""Gives the job client the diffs run on (one for every tab, made on first use)."""
 
 _diff_keys = itertools.count(1)
-
-THREE_WAY_LABELS = ("When you opened it", "Your draft", "On disk now")
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """The worker's answer: the diff, and the merge and three-way texts when a merge was
-    asked for."""
-
-    diff: text_diff.DiffResult
-    merge: merge.MergeResult | None
-    disk_sha: str | None
-    three_way: ThreeWayTexts | None = None
 
 
 class EditorPrompts(QObject):
@@ -65,12 +48,12 @@ class EditorPrompts(QObject):
     dismissed = Signal()
 
     def __init__(self, page: QWidget, tasks: TaskSource) -> None:
-        """A hidden bar on `page`; `tasks()` gives the worker the diffs run on (shared by
-        every tab: each tab's diff has its own key, the latest of which wins)."""
+        """A hidden bar on `page`; `tasks()` gives the job client the diffs run on (shared
+        by every tab: each tab's diff has its own key, the latest of which wins)."""
         super().__init__(page)
         self._page = page
         self._task_source = tasks
-        self._tasks: TaskRunner | None = None
+        self._tasks: JobClient | None = None
         self._diff_key = f"editor-diff-{next(_diff_keys)}"
         self._diff_dialog: diff_view.DiffDialog | None = None
         self._merge: MergeOutcome | None = None
@@ -128,7 +111,7 @@ class EditorPrompts(QObject):
             dialog.add_first_view(self._three_way, "Three ways")
         self._diff_dialog = dialog
         self._runner().submit_latest(
-            self._diff_key, functools.partial(_diff_job, old, new, merge_basis)
+            self._diff_key, functools.partial(compare, old, new, merge_basis)
         )
         dialog.show()
 
@@ -144,7 +127,7 @@ class EditorPrompts(QObject):
         if self._tasks is not None:
             self._tasks.cancel_latest(self._diff_key)
 
-    def _runner(self) -> TaskRunner:
+    def _runner(self) -> JobClient:
         if self._tasks is None:
             self._tasks = self._task_source()
             self._tasks.latest_finished.connect(self._on_tasks_latest_finished)
@@ -207,20 +190,3 @@ class EditorPrompts(QObject):
     def _on_tasks_latest_failed(self, key: str, message: str) -> None:
         if key == self._diff_key and self._diff_dialog is not None:
             self._diff_dialog.show_failure(message)
-
-
-def _diff_job(old: str, new: str, basis: MergeBasis | None, ctx: TaskContext) -> Comparison:
-    """The diff, the merge and the three-way texts, on the worker thread (resolved through
-    the modules so tests can watch)."""
-    diff = text_diff.compute_diff(old, new, ctx)
-    if basis is None:
-        return Comparison(diff, None, None)
-    merged = merge.merge_three_way(basis.base, new, old, ctx)
-    texts = three_way_texts(
-        basis.base.encode(), new.encode(), old.encode(), labels=THREE_WAY_LABELS
-    )
-    # The text to keep starts as the editor's own merge (appends at one place are a
-    # conflict here, as Keep both says), else as the draft.
-    start = merged.text if merged.text is not None else new
-    texts = dataclasses.replace(texts, draft=start, clean=merged.text is not None)
-    return Comparison(diff, merged, basis.disk_sha, texts)

@@ -1,4 +1,4 @@
-"""The Inbox's jobs, on the window's file channel off the GUI thread: read what waits (and
+"""The Inbox's operations, on the window's file channel off the GUI thread: read what waits (and
 the files an item may be accepted into), read an item's evidence, review an agent's
 proposal (what it would write, diffed against the file now), and decide — accept or
 reject, each pushing the step Edit → Undo takes it back with (`inbox_steps`)."""
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from memtab.components.files.undo import UndoStack
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.scan import HomeScan
-from memtab.gui.tasks.runner import TaskContext
-from memtab.gui.writer.inbox_steps import InboxStep
 from memtab.humanize import plural
+from memtab.operations.job import JobContext
+from memtab.operations.writer.inbox_steps import InboxStep
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import PathError
 from memtab.store.proposals.preview import ProposalPreview, preview_pending
@@ -68,28 +68,28 @@ class Decided:
     memory_path: str | None = None
 
 
-def load_pending(home: Home, workspace: Workspace | None, _context: TaskContext) -> Pending:
+def load_pending(home: Home, workspace: Workspace | None, _context: JobContext) -> Pending:
     """The job: read the inbox (unreadable files read as empty, and are logged); without
     a workspace, the global one (agents' proposals for global memory)."""
     workspace_id = workspace.id if workspace is not None else None
     return Pending(workspace_id, tuple(Inbox(home, workspace).items()))
 
 
-def load_targets(scan: HomeScan, _context: TaskContext) -> tuple[str, ...]:
+def load_targets(scan: HomeScan, _context: JobContext) -> tuple[str, ...]:
     """The job: the files to accept into, from the scopes the tab's `scan` shows (no disk,
     but ~30 ms over 20,000 files: not on the GUI thread)."""
     return target_choices(s.listing for s in scan.scopes if s.unavailable is None)
 
 
 def load_evidence(
-    home: Home, workspace_id: str, item: InboxItem, _context: TaskContext
+    home: Home, workspace_id: str, item: InboxItem, _context: JobContext
 ) -> WithEvidence:
     """The job: the item's evidence messages, from the workspace's transcript."""
     return WithEvidence(workspace_id, with_transcript_evidence(home, workspace_id, [item])[0])
 
 
 def load_review(
-    home: Home, workspace: Workspace | None, item: InboxItem, context: TaskContext
+    home: Home, workspace: Workspace | None, item: InboxItem, context: JobContext
 ) -> Reviewed:
     """The job: what the agent's proposal `item` would write, diffed against its file now
     (a global proposal's queue and file are global memory's)."""
@@ -109,7 +109,7 @@ def accept(
     text: str | None,
     to: str | None,
     stack: UndoStack,
-    _context: TaskContext,
+    _context: JobContext,
 ) -> Decided:
     """The job: write the items into their notes file (`to`: the one the user chose) and
     take them out of the inbox; Edit → Undo takes it back (`stack`)."""
@@ -130,7 +130,7 @@ def reject(
     workspace: Workspace | None,
     ids: Sequence[str],
     stack: UndoStack,
-    _context: TaskContext,
+    _context: JobContext,
 ) -> Decided:
     """The job: take the items out of the inbox (a harvest candidate leaves its file);
     Edit → Undo brings them back (`stack`)."""

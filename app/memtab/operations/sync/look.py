@@ -1,4 +1,4 @@
-"""What the window's sync does on its worker thread: plain functions, no Qt.
+"""What the window's sync does on its lane: plain functions, no Qt.
 
 Each returns a `SyncLook` — where sync stands for the status bar — and never raises for
 what a sync meets (the engine reports offline, conflicts and failures in its report).
@@ -10,10 +10,12 @@ a target: the sync engine, which a window on a home without sync never needs.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from memtab.operations.job import JobContext
 from memtab.store.home import Home
 from memtab.sync.repository.layout import load_config
 from memtab.sync.state import load_state
@@ -93,6 +95,17 @@ def run_sync(
     except SyncError as failure:
         error = str(failure)
     return _look(service, names, report, error, status)
+
+
+def look_or_sync(home: Home, kind: SyncKind, git_program: str | None, ctx: JobContext) -> SyncLook:
+    """`run_sync` as the window's job: progress lines reported, stopped when cancelled."""
+    return run_sync(
+        home,
+        kind,
+        git_program=git_program,
+        progress=functools.partial(ctx.report_progress, 0),
+        cancel=ctx.is_cancelled,
+    )
 
 
 def _has_changes(status: SyncStatus) -> bool:

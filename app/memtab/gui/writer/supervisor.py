@@ -1,23 +1,24 @@
-"""The background memory writer in the app: a GUI-thread facade over two worker threads.
+"""The background memory writer in the app: a GUI-thread facade over two job clients.
 
 Wire it to the home watcher and the status bar::
 
-    supervisor = WriterSupervisor(home, parent=window)
+    supervisor = WriterSupervisor(home, context.jobs, parent=window)
     supervisor.attach(context.changes)   # the watcher's classified batches → polls
     status_widget.attach(supervisor)     # status, "view trace", pause/resume
     supervisor.start()                   # follow every transcript from its current end
     ...
     supervisor.shutdown()                # on close
 
-How it works (`memtab.writer.job.service.WriterService` does the work, off the GUI thread):
+How it works (`memtab.writer.job.service.WriterService` does the work, off the GUI thread,
+through `operations.writer.runs`):
 
-- The watcher reports `sessions/<ws>/chat.jsonl` changing → a poll job on the *watch*
-  thread reads the new lines, counts completed assistant turns of eligible workspaces
+- The watcher reports `sessions/<ws>/chat.jsonl` changing → a poll job on the job
+  service's *jobs* lane reads the new lines, counts completed assistant turns of eligible workspaces
   (registered, not archived, not a child task) and applies the every-N-turns policy.
-- Each run the policy starts is a job on the *run* thread (one run at a time; a run of
+- Each run the policy starts is a job on the *runs* lane (one run at a time; a run of
   a workspace is "in flight" from the moment the policy starts it, so no second run of it
   can start meanwhile). The memory file it writes reaches the views through the watcher.
-- The watcher reports a writer state file changing → a check job on the watch thread;
+- The watcher reports a writer state file changing → a check job on the jobs lane;
   in `auto` mode a state advanced by another process (mux running its own writer) makes
   the supervisor leave that workspace to it (`external_writer_detected`).
 - Paused, polls consume new lines without counting them and no run starts; runs still
@@ -38,7 +39,6 @@ import enum
 import functools
 import logging
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
@@ -46,7 +46,9 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.gui.tasks.runner import TaskContext, TaskFunction, TaskRunner
+from memtab.gui.tasks.jobs import JobService, Lane
+from memtab.operations.job import JobFunction
+from memtab.operations.writer.runs import begin, check_states, poll, run
 from memtab.store.home import Home, PathKind, PathPlace
 from memtab.writer.job.lock import WriterLock
 from memtab.writer.job.policy import RunTicket
@@ -94,34 +96,6 @@ class _WatchJob(enum.Enum):
     CHECK = enum.auto()
 
 
-def _begin(lock: WriterLock, service: WriterService, ctx: TaskContext) -> bool:
-    """Take the writer lock (never waits) and, when taken, follow every transcript from its
-    end. On the worker: the lock is a file (created, flocked, its holder written down)."""
-    if not lock.acquire():
-        return False
-    service.prime()
-    return True
-
-
-def _poll(
-    service: WriterService,
-    workspace_ids: list[str] | None,
-    paused: Callable[[], bool],
-    ctx: TaskContext,
-) -> PollResult:
-    # Asked as the job runs, not when it was queued: a poll queued just before a pause
-    # must not count the turns that arrive after it.
-    return service.poll(workspace_ids, paused=paused())
-
-
-def _check(service: WriterService, workspace_ids: list[str], ctx: TaskContext) -> list[str]:
-    return service.check_state_changes(workspace_ids)
-
-
-def _run(service: WriterService, ticket: RunTicket, ctx: TaskContext) -> WriterRunResult:
-    return service.run(ticket, ctx.cancel_event)
-
-
 class WriterSupervisor(QObject):
     """Runs the memory writer in the background (see the module docstring)."""
 
@@ -136,22 +110,24 @@ class WriterSupervisor(QObject):
     def __init__(
         self,
         home: Home,
+        jobs: JobService,
         parent: QObject | None = None,
         *,
         service: WriterService | None = None,
     ) -> None:
-        """Nothing is watched or run until `start()`."""
+        """Nothing is watched or run until `start()`; polls run on `jobs`' jobs lane, runs
+        on its runs lane."""
         super().__init__(parent)
         self._home = home
         self._service = service or WriterService(home)
-        self._watch_runner = TaskRunner("writer-watch", parent=self)
-        self._run_runner = TaskRunner("writer-runs", parent=self)
+        self._watch_client = jobs.client("writer-watch", Lane.JOBS, parent=self)
+        self._run_client = jobs.client("writer-runs", Lane.RUNS, parent=self)
         self._watch_jobs: dict[int, _WatchJob] = {}
         self._tickets: dict[int, RunTicket] = {}
         self._running: set[int] = set()
         self._names: dict[str, str] = {}
         self._status = WriterStatus()
-        self._pause = threading.Event()  # `paused`, for the jobs on the watch thread
+        self._pause = threading.Event()  # `paused`, for the polls on their lane
         self._writer_lock = WriterLock(home)
         self._started = False
         self._active = False  # holds the lock and follows transcripts
@@ -159,13 +135,13 @@ class WriterSupervisor(QObject):
         self._changed_while_beginning = False
         self._closed = False
 
-        self._watch_runner.job_finished.connect(self._on_watch_runner_job_finished)
-        self._watch_runner.job_failed.connect(self._on_watch_runner_job_failed)
-        self._watch_runner.job_cancelled.connect(self._on_watch_runner_job_cancelled)
-        self._run_runner.job_started.connect(self._on_run_runner_job_started)
-        self._run_runner.job_finished.connect(self._on_run_runner_job_finished)
-        self._run_runner.job_failed.connect(self._on_run_runner_job_failed)
-        self._run_runner.job_cancelled.connect(self._on_run_runner_job_cancelled)
+        self._watch_client.job_finished.connect(self._on_watch_client_job_finished)
+        self._watch_client.job_failed.connect(self._on_watch_client_job_failed)
+        self._watch_client.job_cancelled.connect(self._on_watch_client_job_cancelled)
+        self._run_client.job_started.connect(self._on_run_client_job_started)
+        self._run_client.job_finished.connect(self._on_run_client_job_finished)
+        self._run_client.job_failed.connect(self._on_run_client_job_failed)
+        self._run_client.job_cancelled.connect(self._on_run_client_job_cancelled)
 
     # --- public API ---------------------------------------------------------------------
 
@@ -202,7 +178,7 @@ class WriterSupervisor(QObject):
         self._beginning = True
         self._changed_while_beginning = False
         self._submit_watch(
-            _WatchJob.BEGIN, functools.partial(_begin, self._writer_lock, self._service)
+            _WatchJob.BEGIN, functools.partial(begin, self._writer_lock, self._service)
         )
 
     def _began(self, took_lock: bool) -> None:
@@ -224,7 +200,7 @@ class WriterSupervisor(QObject):
             # A change reported while the lock was being taken may postdate the ends the
             # prime read: look at every transcript once more.
             self._submit_watch(
-                _WatchJob.POLL, functools.partial(_poll, self._service, None, self._pause.is_set)
+                _WatchJob.POLL, functools.partial(poll, self._service, None, self._pause.is_set)
             )
 
     @Slot(bool)
@@ -235,18 +211,19 @@ class WriterSupervisor(QObject):
         if paused:
             self._pause.set()
             for job in [job for job in self._tickets if job not in self._running]:
-                self._run_runner.cancel(job)
+                self._run_client.cancel(job)
         else:
             self._pause.clear()
         self._set_status(replace(self._status, paused=paused))
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
-        """Stop both worker threads (a run in progress is cancelled within about a second)."""
+        """Stop following and running (a run in progress is cancelled within about a
+        second; its end is waited for, at most `timeout_ms`, before the lock is let go)."""
         if self._closed:
             return
         self._closed = True
-        self._watch_runner.shutdown(timeout_ms)
-        self._run_runner.shutdown(timeout_ms)
+        self._watch_client.shutdown(timeout_ms)
+        self._run_client.shutdown(timeout_ms)
         self._writer_lock.release()
 
     # --- watcher ------------------------------------------------------------------------
@@ -265,7 +242,9 @@ class WriterSupervisor(QObject):
         # appended a message and advanced its state in one batch, we must see that first.
         states = sorted(batch.keys(PathKind.WRITER_STATE))
         if states:
-            self._submit_watch(_WatchJob.CHECK, functools.partial(_check, self._service, states))
+            self._submit_watch(
+                _WatchJob.CHECK, functools.partial(check_states, self._service, states)
+            )
         everything = batch.everything or PathPlace(PathKind.WORKSPACE_DIR) in batch.places
         transcripts = sorted(
             batch.keys(PathKind.CHAT_TRANSCRIPT) | batch.keys(PathKind.WORKSPACE_DIR)
@@ -274,15 +253,15 @@ class WriterSupervisor(QObject):
             self._submit_watch(
                 _WatchJob.POLL,
                 functools.partial(
-                    _poll, self._service, None if everything else transcripts, self._pause.is_set
+                    poll, self._service, None if everything else transcripts, self._pause.is_set
                 ),
             )
 
-    def _submit_watch(self, kind: _WatchJob, job: TaskFunction) -> None:
-        self._watch_jobs[self._watch_runner.submit(job)] = kind
+    def _submit_watch(self, kind: _WatchJob, job: JobFunction) -> None:
+        self._watch_jobs[self._watch_client.submit(job)] = kind
 
     @Slot(int, object)
-    def _on_watch_runner_job_finished(self, job: int, result: object) -> None:
+    def _on_watch_client_job_finished(self, job: int, result: object) -> None:
         kind = self._watch_jobs.pop(job, None)
         if kind is _WatchJob.BEGIN:
             self._began(result is True)
@@ -294,14 +273,14 @@ class WriterSupervisor(QObject):
                 self.external_writer_detected.emit(workspace_id)
 
     @Slot(int, str)
-    def _on_watch_runner_job_failed(self, job: int, message: str) -> None:
+    def _on_watch_client_job_failed(self, job: int, message: str) -> None:
         kind = self._watch_jobs.pop(job, None)
         logger.warning("Memory writer: %s job failed: %s", kind.name if kind else "?", message)
         if kind is _WatchJob.BEGIN:
             self._beginning = False  # the next change tries again
 
     @Slot(int)
-    def _on_watch_runner_job_cancelled(self, job: int) -> None:
+    def _on_watch_client_job_cancelled(self, job: int) -> None:
         if self._watch_jobs.pop(job, None) is _WatchJob.BEGIN:
             self._beginning = False
 
@@ -311,13 +290,13 @@ class WriterSupervisor(QObject):
             if self._closed or self.paused:
                 self._service.abandon(ticket)
                 continue
-            job = self._run_runner.submit(functools.partial(_run, self._service, ticket))
+            job = self._run_client.submit(functools.partial(run, self._service, ticket))
             self._tickets[job] = ticket
 
     # --- runs ---------------------------------------------------------------------------
 
     @Slot(int)
-    def _on_run_runner_job_started(self, job: int) -> None:
+    def _on_run_client_job_started(self, job: int) -> None:
         ticket = self._tickets.get(job)
         if ticket is None:
             return
@@ -334,7 +313,7 @@ class WriterSupervisor(QObject):
         self.run_started.emit(ticket.workspace_id)
 
     @Slot(int, object)
-    def _on_run_runner_job_finished(self, job: int, result: object) -> None:
+    def _on_run_client_job_finished(self, job: int, result: object) -> None:
         ticket = self._end_job(job)
         if ticket is None or not isinstance(result, WriterRunResult):
             return
@@ -347,7 +326,7 @@ class WriterSupervisor(QObject):
             self.run_failed.emit(ticket.workspace_id, message, result.trace_path)
 
     @Slot(int, str)
-    def _on_run_runner_job_failed(self, job: int, message: str) -> None:
+    def _on_run_client_job_failed(self, job: int, message: str) -> None:
         ticket = self._end_job(job)
         if ticket is None:
             return
@@ -355,7 +334,7 @@ class WriterSupervisor(QObject):
         self.run_failed.emit(ticket.workspace_id, message, None)
 
     @Slot(int)
-    def _on_run_runner_job_cancelled(self, job: int) -> None:
+    def _on_run_client_job_cancelled(self, job: int) -> None:
         started = job in self._running
         ticket = self._end_job(job)
         if ticket is None:

@@ -1,4 +1,4 @@
-"""The conflicts the window resolves, read and decided on a worker: plain functions, no Qt.
+"""The conflicts the window resolves, read and decided on a lane: plain functions, no Qt.
 
 Three kinds (docs/formats.md §18.4, §18.5):
 
@@ -23,7 +23,8 @@ from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import file_key
-from memtab.gui.sync.jobs import service_for
+from memtab.operations.job import JobContext
+from memtab.operations.sync.look import service_for
 from memtab.store.conflict_copies import ConflictCopy, CopyName
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
@@ -73,7 +74,7 @@ class ConflictItem:
 
 
 def list_conflicts(
-    home: Home, workspace: Workspace | None, git_program: str | None = None
+    home: Home, workspace: Workspace | None, git_program: str | None, _ctx: JobContext
 ) -> list[ConflictItem]:
     """Every conflict of the home the window shows: sync's, then the copies."""
     items: list[ConflictItem] = []
@@ -158,10 +159,28 @@ def _name(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
+@dataclass(frozen=True)
+class ConflictTexts:
+    """A conflict's texts for the three-way view (`load_texts`)."""
+
+    item: ConflictItem
+    texts: ThreeWayTexts
+
+
 def load_texts(
-    home: Home, workspace: Workspace | None, item: ConflictItem, git_program: str | None = None
-) -> ThreeWayTexts:
+    home: Home,
+    workspace: Workspace | None,
+    item: ConflictItem,
+    git_program: str | None,
+    _ctx: JobContext,
+) -> ConflictTexts:
     """The conflict's texts for the three-way view."""
+    return ConflictTexts(item, _texts(home, workspace, item, git_program))
+
+
+def _texts(
+    home: Home, workspace: Workspace | None, item: ConflictItem, git_program: str | None
+) -> ThreeWayTexts:
     if item.kind == "sync":
         # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
         from memtab.sync.conflicts.resolve import conflict_texts
@@ -210,8 +229,9 @@ def resolve(
     workspace: Workspace | None,
     item: ConflictItem,
     decision: Decision,
-    merged: str | None = None,
-    git_program: str | None = None,
+    merged: str | None,
+    git_program: str | None,
+    _ctx: JobContext,
 ) -> str:
     """Decide a conflict through its engine; what was done, in words. Raises the
     engine's error (one line) when it cannot (the file changed meanwhile, a sync runs)."""
@@ -247,6 +267,18 @@ def resolve(
     assert isinstance(item.subject, SidecarCopy) and copy_keep is not None
     aside = resolve_sidecar_copy(home, item.subject, copy_keep)  # type: ignore[arg-type]
     return f"Resolved {item.subject.original.name}: {_DONE[decision]}; set aside in {aside}"
+
+
+def resolve_sync_conflict(
+    home: Home,
+    workspace: Workspace | None,
+    conflict: SyncConflict,
+    decision: Decision,
+    git_program: str | None,
+    ctx: JobContext,
+) -> str:
+    """Decide a sync conflict from the editor's bar (as `resolve`, no text written)."""
+    return resolve(home, workspace, sync_item(conflict), decision, None, git_program, ctx)
 
 
 _DONE: dict[Decision, str] = {

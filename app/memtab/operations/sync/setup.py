@@ -1,4 +1,4 @@
-"""File → Sync…'s work, on the dialog's worker: plain functions, no Qt.
+"""File → Sync…'s operations, on the job service's lanes: plain functions, no Qt.
 
 The dialog sets sync up through the service `memtab sync init` uses (`SyncService.init`:
 a repository of the target's own and a first fetch with the user's credentials, nothing
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memtab.operations.job import JobContext
 from memtab.store.home import Home
 from memtab.store.paths import project_basename
 from memtab.store.sidecars.registry import Workspace
@@ -26,7 +27,7 @@ from memtab.sync.repository.layout import (
     load_config,
     parse_scope,
 )
-from memtab.sync.service import Cancel, SyncError, SyncService
+from memtab.sync.service import SyncError, SyncService
 from memtab.sync.state import load_state
 
 
@@ -60,7 +61,8 @@ class ScopeChoice:
     detail: str
 
 
-def read_setup(home: Home) -> SetupState:
+def read_setup(home: Home, _ctx: JobContext) -> SetupState:
+    """The home's sync set-up as the dialog shows it."""
     config = load_config(home)
     if not config.targets:
         return SetupState(None, problem=config.problem)
@@ -119,12 +121,12 @@ def scope_choices(workspace: Workspace | None, target: Target | None) -> list[Sc
 
 
 def check_connection(
-    home: Home, remote: str, git_program: str | None, cancel: Cancel | None = None
+    home: Home, remote: str, git_program: str | None, ctx: JobContext
 ) -> str | Refused:
     """What the remote holds, in a sentence, or why it cannot be used."""
     try:
         service = SyncService(home, git_program=git_program)
-        return check_remote(service, remote, cancel=cancel).message
+        return check_remote(service, remote, cancel=ctx.is_cancelled).message
     except SyncError as error:
         return Refused(str(error))
 
@@ -134,8 +136,8 @@ def set_up(
     remote: str,
     scopes: tuple[SyncedScope, ...],
     git_program: str | None,
-    name: str = DEFAULT_TARGET,
-    cancel: Cancel | None = None,
+    name: str,
+    ctx: JobContext,
 ) -> Target | Refused:
     """Connect `scopes` to `remote` as the target `name` (a new one, or a change of it),
     or say why not, having changed nothing."""
@@ -143,13 +145,13 @@ def set_up(
         return Refused("Choose at least one memory to sync")
     try:
         return SyncService(home, git_program=git_program).init(
-            remote, scopes, name=name, cancel=cancel
+            remote, scopes, name=name, cancel=ctx.is_cancelled
         )
     except (SyncError, SyncSetupError) as error:
         return Refused(str(error))
 
 
-def stop_syncing(home: Home, name: str, git_program: str | None) -> str | Refused:
+def stop_syncing(home: Home, name: str, git_program: str | None, _ctx: JobContext) -> str | Refused:
     """Stop syncing the target `name` (what it holds stays): what was done, or why not."""
     service = SyncService(home, git_program=git_program)
     try:

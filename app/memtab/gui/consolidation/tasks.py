@@ -1,8 +1,8 @@
-"""Consolidation runs for the GUI: a facade over a `TaskRunner` (one worker thread).
+"""Consolidation runs in the window, on the job service's runs lane (`operations.consolidation`).
 
 Wire a "Consolidate now" button like this::
 
-    tasks = ConsolidationTasks(ConsolidationService(home), parent=window)
+    tasks = ConsolidationTasks(ConsolidationService(home), context.jobs, parent=window)
     tasks.start(workspace_id)                      # e.g. from the button's clicked slot
     tasks.run_started.connect(self._on_consolidation_run_started)      # str workspace id
     tasks.progress.connect(self._on_consolidation_progress)            # int step, str text
@@ -22,7 +22,7 @@ workspace's place with `ConsolidationService.reserve` at once, so a workspace th
 already has a run queued or running (here, or started by another caller in this process)
 is refused (`run_failed` with "a consolidation run is already in flight…", and `start`
 returns False) — except `trigger="archive"`, which queues behind it. Runs take turns on
-one worker thread. `cancel()` stops the running run within about a second (the model
+the runs lane. `cancel()` stops the running run within about a second (the model
 call is abandoned; nothing is journaled). The memory files and journal a run changes
 reach the views through the file watcher, not through these signals.
 """
@@ -32,84 +32,18 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.consolidation.errors import ConsolidationError
-from memtab.consolidation.job import (
-    JobMode,
-    PlanChoice,
-    RunOutcome,
-    run_for_outcome,
-    run_isolated,
-)
+from memtab.consolidation.job import PlanChoice, RunOutcome
 from memtab.consolidation.records import ConsolidationPlan
-from memtab.consolidation.review.review_setting import load_review_mode
 from memtab.consolidation.service import ConsolidationService, RunReservation
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.jobs import JobService, Lane
+from memtab.operations.consolidation import RunRequest, consolidate
 from memtab.store.sidecars.journal import Trigger
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class _Request:
-    """What a job does: a run, a plan (`review` True; None: as the setting says), or the
-    application of a reviewed plan (`choice`)."""
-
-    trigger: Trigger
-    review: bool | None = False
-    choice: PlanChoice | None = None
-
-    def mode(self) -> JobMode:
-        if self.choice is not None:
-            return "apply"
-        review = self.review
-        if review is None:  # read here, on the worker: settings.json is on disk
-            review = load_review_mode() == "review-first"
-        return "plan" if review else "run"
-
-
-def _consolidate(
-    service: ConsolidationService,
-    reservation: RunReservation,
-    request: _Request,
-    isolated: bool,
-    ctx: TaskContext,
-) -> RunOutcome:
-    """The job (worker thread): one run, plan or apply, here or in a child process (see
-    `job.py`); in a child, this process keeps holding the reservation until it ends."""
-    workspace_id = reservation.workspace_id
-    trigger, mode = request.trigger, request.mode()
-    last: list[tuple[int, str]] = []
-
-    def report(step: int, message: str) -> None:
-        # A step that reads 1000 files says "running memory" 1000 times: say it once.
-        if last != [(step, message)]:
-            last[:] = [(step, message)]
-            ctx.report_progress(step, message)
-
-    if isolated:
-        return run_isolated(
-            service.home.root,
-            workspace_id,
-            trigger,
-            cancel=ctx.cancel_event,
-            on_step=report,
-            mode=mode,
-            choice=request.choice,
-        )
-    return run_for_outcome(
-        service,
-        workspace_id,
-        trigger,
-        cancel=ctx.cancel_event,
-        on_step=report,
-        reservation=reservation,
-        mode=mode,
-        choice=request.choice,
-    )
 
 
 class ConsolidationTasks(QObject):
@@ -125,23 +59,25 @@ class ConsolidationTasks(QObject):
     def __init__(
         self,
         service: ConsolidationService,
+        jobs: JobService,
         parent: QObject | None = None,
         *,
         isolated: bool = False,
     ) -> None:
-        """Runs use `service`; `isolated` runs each in a child process on the service's home
-        (a fresh default service there), which keeps the GUI thread smooth."""
+        """Runs use `service`, on `jobs`' runs lane; `isolated` runs each in a child process
+        on the service's home (a fresh default service there), which keeps the GUI thread
+        smooth."""
         super().__init__(parent)
         self._service = service
         self._isolated = isolated
-        self._runner = TaskRunner("consolidation", parent=self)
+        self._jobs = jobs.client("consolidation", Lane.RUNS, parent=self)
         self._reservations: dict[int, RunReservation] = {}
         self._running_job: int | None = None
-        self._runner.job_started.connect(self._on_runner_job_started)
-        self._runner.job_progress.connect(self._on_runner_job_progress)
-        self._runner.job_finished.connect(self._on_runner_job_finished)
-        self._runner.job_failed.connect(self._on_runner_job_failed)
-        self._runner.job_cancelled.connect(self._on_runner_job_cancelled)
+        self._jobs.job_started.connect(self._on_jobs_job_started)
+        self._jobs.job_progress.connect(self._on_jobs_job_progress)
+        self._jobs.job_finished.connect(self._on_jobs_job_finished)
+        self._jobs.job_failed.connect(self._on_jobs_job_failed)
+        self._jobs.job_cancelled.connect(self._on_jobs_job_cancelled)
 
     @property
     def service(self) -> ConsolidationService:
@@ -168,38 +104,39 @@ class ConsolidationTasks(QObject):
     ) -> bool:
         """Queue a run (`review`: a plan instead; None: as the setting says); False (and
         `run_failed`) if the service refuses it."""
-        return self._submit(workspace_id, _Request(trigger, review))
+        return self._submit(workspace_id, RunRequest(trigger, review))
 
     def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> bool:
         """Queue the application of the accepted ops of a reviewed plan (a run of its
         own: `run_started` … `run_finished`); False (and `run_failed`) if refused."""
         choice = PlanChoice(plan, tuple(accepted))
-        return self._submit(plan.workspace_id, _Request(plan.trigger, choice=choice))
+        return self._submit(plan.workspace_id, RunRequest(plan.trigger, choice=choice))
 
-    def _submit(self, workspace_id: str, request: _Request) -> bool:
+    def _submit(self, workspace_id: str, request: RunRequest) -> bool:
         try:
             reservation = self._service.reserve(workspace_id, request.trigger)
         except ConsolidationError as refusal:
             self.run_failed.emit(str(refusal))
             return False
-        job = self._runner.submit(
-            functools.partial(_consolidate, self._service, reservation, request, self._isolated)
+        job = self._jobs.submit(
+            functools.partial(consolidate, self._service, reservation, request, self._isolated)
         )
         self._reservations[job] = reservation
         return True
 
     def cancel(self) -> None:
         """Cancel every queued and running run (each reports `run_cancelled`)."""
-        self._runner.cancel_all()
+        self._jobs.cancel_all()
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
-        """Cancel everything and stop the worker thread (call on app close)."""
-        return self._runner.shutdown(timeout_ms)
+        """Cancel every run (call on app close), waiting at most `timeout_ms` for the
+        running one to stop; True if none runs any more."""
+        return self._jobs.shutdown(timeout_ms)
 
-    # --- runner → facade (GUI thread) ---------------------------------------------------
+    # --- jobs → facade (GUI thread) ---------------------------------------------------
 
     @Slot(int)
-    def _on_runner_job_started(self, job: int) -> None:
+    def _on_jobs_job_started(self, job: int) -> None:
         reservation = self._reservations.get(job)
         if reservation is None:
             return
@@ -207,12 +144,12 @@ class ConsolidationTasks(QObject):
         self.run_started.emit(reservation.workspace_id)
 
     @Slot(int, int, str)
-    def _on_runner_job_progress(self, job: int, step: int, message: str) -> None:
+    def _on_jobs_job_progress(self, job: int, step: int, message: str) -> None:
         if job in self._reservations:
             self.progress.emit(step, message)
 
     @Slot(int, object)
-    def _on_runner_job_finished(self, job: int, outcome: object) -> None:
+    def _on_jobs_job_finished(self, job: int, outcome: object) -> None:
         if self._end(job) is None:
             return
         assert isinstance(outcome, RunOutcome)
@@ -224,13 +161,13 @@ class ConsolidationTasks(QObject):
             self.run_failed.emit(outcome.error or "the consolidation run failed")
 
     @Slot(int, str)
-    def _on_runner_job_failed(self, job: int, message: str) -> None:
+    def _on_jobs_job_failed(self, job: int, message: str) -> None:
         if self._end(job) is not None:
             logger.error("consolidation job failed unexpectedly: %s", message)
             self.run_failed.emit(message)
 
     @Slot(int)
-    def _on_runner_job_cancelled(self, job: int) -> None:
+    def _on_jobs_job_cancelled(self, job: int) -> None:
         workspace_id = self._end(job)
         if workspace_id is not None:
             self.run_cancelled.emit(workspace_id)

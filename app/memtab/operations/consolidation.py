@@ -1,0 +1,93 @@
+"""Consolidation's operations in the window: a run, a plan to review or a reviewed plan
+applied (`consolidate`), here or in a child process (`consolidation/job.py`), and the
+declines of earlier reviews forgotten (`forget_declined`).
+
+Whether a run may start is `ConsolidationService.reserve`'s answer, asked on the GUI
+thread before the job is queued (`gui/consolidation/tasks.py`); the job holds that
+reservation until it ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memtab.consolidation.review.review_setting import load_review_mode
+from memtab.operations.job import JobContext
+from memtab.store.sidecars.journal import Trigger
+
+if TYPE_CHECKING:  # lazy: the engine's job and service (~1.5 MiB) load with the first run;
+    # the review dialog imports this module for `forget_declined` with the footer
+    from memtab.consolidation.job import JobMode, PlanChoice, RunOutcome
+    from memtab.consolidation.service import ConsolidationService, RunReservation
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What a job does: a run, a plan (`review` True; None: as the setting says), or the
+    application of a reviewed plan (`choice`)."""
+
+    trigger: Trigger
+    review: bool | None = False
+    choice: PlanChoice | None = None
+
+    def mode(self) -> JobMode:
+        """`run`, `plan` or `apply` (the setting is read here, on the lane: it is on disk)."""
+        if self.choice is not None:
+            return "apply"
+        review = self.review
+        if review is None:
+            review = load_review_mode() == "review-first"
+        return "plan" if review else "run"
+
+
+def consolidate(
+    service: ConsolidationService,
+    reservation: RunReservation,
+    request: RunRequest,
+    isolated: bool,
+    ctx: JobContext,
+) -> RunOutcome:
+    """One run, plan or apply, here or in a child process (see `consolidation/job.py`); in
+    a child, this process keeps holding the reservation until it ends."""
+    # lazy: loaded already by the window's consolidation facade, which queued this job
+    from memtab.consolidation.job import run_for_outcome, run_isolated
+
+    workspace_id = reservation.workspace_id
+    trigger, mode = request.trigger, request.mode()
+    last: list[tuple[int, str]] = []
+
+    def report(step: int, message: str) -> None:
+        # A step that reads 1000 files says "running memory" 1000 times: say it once.
+        if last != [(step, message)]:
+            last[:] = [(step, message)]
+            ctx.report_progress(step, message)
+
+    if isolated:
+        return run_isolated(
+            service.home.root,
+            workspace_id,
+            trigger,
+            cancel=ctx.cancel_event,
+            on_step=report,
+            mode=mode,
+            choice=request.choice,
+        )
+    return run_for_outcome(
+        service,
+        workspace_id,
+        trigger,
+        cancel=ctx.cancel_event,
+        on_step=report,
+        reservation=reservation,
+        mode=mode,
+        choice=request.choice,
+    )
+
+
+def forget_declined(home_root: str, workspace_id: str, _ctx: JobContext) -> int:
+    """Forget what earlier reviews of `workspace_id` declined; how many were forgotten."""
+    # lazy: the engine's declines (~0.8 MiB, ~12 ms: the offline consolidator) only when asked
+    from memtab.consolidation.declined import forget_workspace_declined
+
+    return forget_workspace_declined(home_root, workspace_id)

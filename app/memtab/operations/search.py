@@ -1,0 +1,64 @@
+"""Search's operations: a query matched against a scan, and the filtered tree built, off
+the GUI thread.
+
+`Searcher` owns the `ContentIndex` and the last search's matches; its jobs run one at a
+time on one lane (the job service's scans lane), so neither needs a lock. A search is the
+latest job of its key, so a newer one supersedes it — and a superseded search stops within
+a few hundred files; the window also drops an outcome whose scan or query is no longer
+current. A query that narrows the last one over the same scan only looks at that one's
+matches. `warm` reads the files' contents in the background, so the first search is quick.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memtab.components.search.search import ContentIndex, SearchQuery, find_matches
+from memtab.components.tree.nodes import TreeNode
+from memtab.components.tree.scan import HomeScan
+from memtab.components.tree.tree import build_tree
+from memtab.operations.job import JobContext
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    """The tree to show for `query` over `scan` (the full tree when the query is empty)."""
+
+    scan: HomeScan
+    query: SearchQuery
+    tree: TreeNode
+    match_count: int
+
+
+class Searcher:
+    """The index and the last search (see the module docstring); only its lane's jobs
+    touch them."""
+
+    def __init__(self) -> None:
+        self._index = ContentIndex()
+        self._scan: HomeScan | None = None
+        self._query = SearchQuery.parse("")
+        self._keys: frozenset[str] = frozenset()
+
+    def search(self, scan: HomeScan, query: SearchQuery, ctx: JobContext) -> SearchOutcome:
+        """The tree of `scan`'s files matching `query` (every file for an empty one)."""
+        if not query.active:
+            return SearchOutcome(scan, query, build_tree(scan), 0)
+        matches = find_matches(
+            scan, query, self._index, candidates=self._candidates(scan, query), cancel=ctx
+        )
+        self._scan, self._query = scan, query
+        self._keys = frozenset(matches)
+        ctx.raise_if_cancelled()
+        return SearchOutcome(scan, query, build_tree(scan, matches), len(matches))
+
+    def warm(self, scan: HomeScan, _ctx: JobContext) -> None:
+        """Read the contents of `scan`'s files into the index."""
+        self._index.refresh(scan)
+
+    def _candidates(self, scan: HomeScan, query: SearchQuery) -> frozenset[str] | None:
+        """The files worth looking at for `query`: the last matches when it narrows the
+        last query over the same scan, else None (every file)."""
+        if scan is self._scan and query.narrows(self._query):
+            return self._keys
+        return None
