@@ -296,11 +296,14 @@ def test_the_panel_keeps_its_height_while_items_are_decided(
     panel = panel_of(window)
     qtbot.waitUntil(lambda: len(shown(window)) == 3, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: panel.isVisible(), timeout=WAIT_MS)
+    # The files to accept into are listed on the scans lane, maybe behind a scan: landed.
+    qtbot.waitUntil(lambda: not window.context.files.busy, timeout=WAIT_MS)
     qtbot.wait(50)  # the overlay lays the panel out
     before = (panel.list.maximumHeight(), panel.accept_button.mapTo(window, QPoint(0, 0)))
     select(panel, "Always use pnpm.")
     panel.reject_button.click()
     qtbot.waitUntil(lambda: len(shown(window)) == 2, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not window.context.files.busy, timeout=WAIT_MS)
     qtbot.wait(50)  # the overlay lays the panel out again
     after = (panel.list.maximumHeight(), panel.accept_button.mapTo(window, QPoint(0, 0)))
     assert after == before  # the next click lands where the last did, not on a tree row
