@@ -47,8 +47,9 @@ if TYPE_CHECKING:  # lazy: only --demo makes a demo home (~20 ms); a failure, cl
 
 logger = logging.getLogger(__name__)
 
-# Each module adds its sub-commands with `register(subparsers)`. They are imported only when
-# needed: the engines they pull in (httpx, the consolidator) would slow the window's start.
+# Which module adds each command (its `register(subparsers)`, where the command also declares
+# whether it writes the home). They are imported only when needed: the engines they pull in
+# (httpx, the consolidator) would slow the window's start.
 COMMAND_MODULES = {
     "memtab.cli.memory.store_commands": (
         "list",
@@ -59,7 +60,7 @@ COMMAND_MODULES = {
         "workspace",
         "demo",
     ),
-    "memtab.cli.background.consolidation_commands": ("consolidate", "sweep"),
+    "memtab.cli.background.consolidation_commands": ("consolidate", "declined", "sweep"),
     "memtab.cli.background.writer_commands": ("write",),
     "memtab.cli.memory.inbox_commands": ("inbox", "suggestions"),
     "memtab.cli.background.traces_commands": ("traces",),
@@ -80,30 +81,6 @@ COMMAND_MODULES = {
     "memtab.cli.background.watch_commands": ("watch", "events"),
     "memtab.cli.share.agent_server_commands": ("mcp",),
 }
-# Commands that write to the home (history's record of outside changes counts): each
-# first removes the temp files a killed Memtab left there (`store.leftovers`).
-HOME_WRITING_COMMANDS = frozenset(
-    {
-        "list",
-        "tool",
-        "consolidate",
-        "sweep",
-        "write",
-        "suggestions",
-        "inbox",
-        "copy",
-        "codex-note",
-        "history",
-        "blame",
-        "restore",
-        "runs",
-        "revert-run",
-        "trash",
-        "project",
-        "workspace",
-        "watch",
-    }
-)
 
 
 def modules_for(argv: Sequence[str]) -> list[str]:
@@ -263,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_self_test()
         if args.command is None:
             return run_window(args)
-        if args.command in HOME_WRITING_COMMANDS:
+        if args.writes_home:  # declared by each command (`CommandParser`)
             _remove_leftovers(args)
         status: int = args.handler(args)
         return status

@@ -82,11 +82,17 @@ class CommandParser(UsageParser):
     argparse parses a sub-command's words with the sub-command's parser alone, so an
     option of the top-level parser is refused after the command unless repeated here.
     Nested sub-commands (`project add`) get the same class from argparse.
+
+    Each command declares where it is added whether it writes the home
+    (`commands.add_parser("trash", writes_home=True, ...)`; history's record of outside
+    changes counts): such a command first removes the temp files a killed Memtab left there.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, writes_home: bool | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         add_verbose_option(self)
+        if writes_home is not None:
+            self.set_defaults(writes_home=writes_home)
 
 
 def default_demo_home() -> Path:

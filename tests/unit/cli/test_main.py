@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ import pytest
 
 from memtab.cli.common import verbosity
 from memtab.cli.main import COMMAND_MODULES, build_parser, main, modules_for
+from memtab.cli.options import CommandParser
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.invocation import requested_command
 
@@ -64,8 +66,39 @@ def test_modules_for_each_kind_of_invocation() -> None:
     assert modules_for(["show", "claude-code:user:CLAUDE.md"]) == [
         "memtab.cli.memory.source_commands"
     ]
+    assert modules_for(["declined"]) == ["memtab.cli.background.consolidation_commands"]
     assert modules_for(["--help"]) == list(COMMAND_MODULES)
     assert modules_for(["no-such-command"]) == list(COMMAND_MODULES)
+
+
+def test_each_module_adds_the_commands_routed_to_it_and_each_says_if_it_writes_the_home() -> None:
+    for module, routed in COMMAND_MODULES.items():
+        parser = argparse.ArgumentParser()
+        commands = parser.add_subparsers(dest="command", parser_class=CommandParser)
+        importlib.import_module(module).register(commands)
+        assert set(commands.choices) == set(routed), module
+        undeclared = [
+            name
+            for name, command in commands.choices.items()
+            if not isinstance(command.get_default("writes_home"), bool)
+        ]
+        assert undeclared == [], module
+
+
+def test_a_command_that_writes_the_home_clears_a_killed_memtabs_leftovers_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cleared: list[str] = []
+    monkeypatch.setattr(
+        importlib.import_module("memtab.cli.main"),
+        "_remove_leftovers",
+        lambda args: cleared.append(args.command),
+    )
+    create_demo_home(tmp_path / "home")
+    home = ["--home", str(tmp_path / "home")]
+    assert main([*home, "status", "--workspace", MAIN_ID]) == 0
+    assert main([*home, "trash", "--workspace", MAIN_ID]) == 0
+    assert cleared == ["trash"]
 
 
 def test_the_window_path_does_not_import_the_engines() -> None:

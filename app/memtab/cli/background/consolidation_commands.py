@@ -72,7 +72,9 @@ def _add_provider_options(parser: argparse.ArgumentParser) -> None:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `consolidate` and `sweep` to the `memtab` parser."""
     consolidate = commands.add_parser(
-        "consolidate", help="consolidate a workspace's memory now (combine, prune, promote)"
+        "consolidate",
+        writes_home=True,
+        help="consolidate a workspace's memory now (combine, prune, promote)",
     )
     add_home_option(consolidate)
     consolidate.add_argument("--workspace", metavar="ID", required=True)
@@ -98,6 +100,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
     declined = commands.add_parser(
         "declined",
+        writes_home=False,
         help="changes declined in review, not proposed again until their files change",
         description="List the changes you declined in a consolidation review of this "
         "workspace's scopes. A later run does not propose one again while the files it "
@@ -113,6 +116,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
     sweep = commands.add_parser(
         "sweep",
+        writes_home=True,
         help="run the launch sweep: consolidate up to 3 idle workspaces that need it",
         description="Run the launch sweep as mux does at start-up: consolidate up to 3 "
         "workspaces idle for 24 h with memory writes since their last run. Like mux, it "

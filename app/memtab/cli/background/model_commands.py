@@ -44,6 +44,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     """Add `models` and `settings` to the `memtab` parser."""
     models = commands.add_parser(
         "models",
+        writes_home=False,
         help="the model in use, and model servers running on this machine",
         description="Print the model the writer and Consolidate now use; with --local, also "
         f"ask this machine's usual ports ({_KIND_NAMES}) which models they serve.",
@@ -53,7 +54,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     models.add_argument("--json", action="store_true", help="machine-readable output")
     models.set_defaults(handler=run_models)
 
-    settings = commands.add_parser("settings", help="choose the model Memtab uses")
+    settings = commands.add_parser(
+        "settings", writes_home=False, help="choose the model Memtab uses"
+    )
     actions = settings.add_subparsers(dest="action", metavar="ACTION", required=True)
     use_local = actions.add_parser(
         "use-local",

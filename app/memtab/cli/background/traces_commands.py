@@ -21,7 +21,9 @@ ERROR_COLUMN_WIDTH = 60
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `traces` to the `memtab` parser."""
     traces = commands.add_parser(
-        "traces", help="list the background writer's trace dumps (why runs failed)"
+        "traces",
+        writes_home=False,
+        help="list the background writer's trace dumps (why runs failed)",
     )
     add_home_option(traces)
     traces.add_argument("--workspace", metavar="ID", help="only this workspace's dumps")

@@ -33,6 +33,7 @@ DAY_MS = 24 * 60 * 60 * 1000
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     watch = commands.add_parser(
         "watch",
+        writes_home=True,
         help="record every change any program makes to every agent's memory, without the "
         "window (runs until stopped)",
     )
@@ -51,6 +52,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
     events = commands.add_parser(
         "events",
+        writes_home=False,
         help="what a program did to many files at once (restore one with "
         "`memtab restore --event ID`)",
     )

@@ -47,6 +47,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     """Add `memtab write` to the `memtab` parser."""
     write = commands.add_parser(
         "write",
+        writes_home=True,
         help="run the background memory writer once for a workspace",
         description="Read a workspace's transcript and update its memory file now, "
         "ignoring the every-N-turns interval.",

@@ -34,6 +34,7 @@ COULD_NOT_CHECK = 2
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     check = commands.add_parser(
         "check",
+        writes_home=False,
         help="check the memory against the code: missing files, scripts and programs, "
         "broken links, disagreeing facts, stale memory",
         description="Check what the memory says against each project's checkout: paths "

@@ -22,6 +22,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     """Add `doctor` to the `memtab` parser."""
     doctor = commands.add_parser(
         "doctor",
+        writes_home=False,
         help="check the home, sidecars, file watcher, sources, model settings, versions and "
         "the agents' warm MCP server",
         description="Check what Memtab would use here. Exits 1 when something is broken "

@@ -66,7 +66,9 @@ from memtab.watch.events import find_event, restore_event
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this module's sub-commands to the `memtab` parser."""
-    history = commands.add_parser("history", help="every recorded version of a memory file")
+    history = commands.add_parser(
+        "history", writes_home=True, help="every recorded version of a memory file"
+    )
     add_home_option(history)
     history.add_argument(
         "path",
@@ -79,7 +81,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     history.set_defaults(handler=run_history)
 
     blame = commands.add_parser(
-        "blame", help="who introduced each line of a memory file, when, and from what"
+        "blame",
+        writes_home=True,
+        help="who introduced each line of a memory file, when, and from what",
     )
     add_home_option(blame)
     blame.add_argument(
@@ -93,7 +97,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     blame.set_defaults(handler=run_blame)
 
     restore_parser = commands.add_parser(
-        "restore", help="make a file hold one of its versions again (a deleted file too)"
+        "restore",
+        writes_home=True,
+        help="make a file hold one of its versions again (a deleted file too)",
     )
     add_home_option(restore_parser)
     restore_parser.add_argument("path", metavar="PATH", nargs="?")
@@ -116,7 +122,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     restore_parser.set_defaults(handler=run_restore)
 
     runs = commands.add_parser(
-        "runs", help="every consolidation, writer run, sync and revert, newest first"
+        "runs",
+        writes_home=True,
+        help="every consolidation, writer run, sync and revert, newest first",
     )
     add_home_option(runs)
     runs.add_argument("--workspace", metavar="ID", help="only this workspace's runs")
@@ -127,14 +135,18 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     runs.set_defaults(handler=run_runs)
 
     revert = commands.add_parser(
-        "revert-run", help="restore every file a run changed to what it held before"
+        "revert-run",
+        writes_home=True,
+        help="restore every file a run changed to what it held before",
     )
     add_home_option(revert)
     revert.add_argument("run_id", metavar="RUN_ID")
     revert.add_argument("--json", action="store_true")
     revert.set_defaults(handler=run_revert)
 
-    trash_parser = commands.add_parser("trash", help="deleted files history can restore")
+    trash_parser = commands.add_parser(
+        "trash", writes_home=True, help="deleted files history can restore"
+    )
     add_home_option(trash_parser)
     trash_parser.add_argument("--workspace", metavar="ID")
     _add_orphan_option(trash_parser)

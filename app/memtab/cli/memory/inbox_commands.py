@@ -54,6 +54,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     `memtab suggestions`."""
     parser = commands.add_parser(
         "inbox",
+        writes_home=True,
         aliases=[OLD_NAME],
         help="review the memories agents proposed (mux's harvest, Memtab's writer)",
         description="List the memories waiting for review — mux's harvest candidates with "

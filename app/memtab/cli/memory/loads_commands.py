@@ -19,7 +19,9 @@ _LABELS = {"claude": "Claude Code", "codex": "Codex", "xum": "xum"}
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `loads` to the `memtab` parser."""
     loads = commands.add_parser(
-        "loads", help="what each agent reads at a session's start, and where it stops"
+        "loads",
+        writes_home=False,
+        help="what each agent reads at a session's start, and where it stops",
     )
     add_home_option(loads)
     loads.add_argument("--workspace", metavar="ID", help="a workspace (its checkout and scopes)")

@@ -76,7 +76,9 @@ def _one_line_errors(handler: Handler) -> Handler:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this module's sub-commands to the `memtab` parser."""
     sources = commands.add_parser(
-        "sources", help="the agents' memory Memtab found (Claude Code, Codex, loki-mode, mux)"
+        "sources",
+        writes_home=False,
+        help="the agents' memory Memtab found (Claude Code, Codex, loki-mode, mux)",
     )
     add_home_option(sources)
     sources.add_argument("--json", action="store_true", help="machine-readable output")
@@ -94,14 +96,18 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     sources.set_defaults(handler=run_sources)
 
-    show = commands.add_parser("show", help="print one file (a file id or a virtual path)")
+    show = commands.add_parser(
+        "show", writes_home=False, help="print one file (a file id or a virtual path)"
+    )
     add_home_option(show)
     show.add_argument("file", metavar="FILE_ID")
     show.add_argument("--workspace", metavar="ID", help="for project and workspace paths")
     show.add_argument("--json", action="store_true")
     show.set_defaults(handler=run_show)
 
-    copy = commands.add_parser("copy", help="copy a memory into another agent's scope")
+    copy = commands.add_parser(
+        "copy", writes_home=True, help="copy a memory into another agent's scope"
+    )
     add_home_option(copy)
     copy.add_argument("file", metavar="FROM", help="a file id or a virtual path")
     copy.add_argument(
@@ -120,7 +126,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     copy.add_argument("--json", action="store_true")
     copy.set_defaults(handler=run_copy)
 
-    log = commands.add_parser("source-log", help="a source's history (Codex's memories git log)")
+    log = commands.add_parser(
+        "source-log", writes_home=False, help="a source's history (Codex's memories git log)"
+    )
     add_home_option(log)
     log.add_argument("source", metavar="SOURCE_ID")
     log.add_argument("path", metavar="PATH", nargs="?", help="only commits touching this file")
@@ -130,6 +138,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
     note = commands.add_parser(
         "codex-note",
+        writes_home=True,
         help="add a note to Codex's memory (its extensions/ad_hoc/notes/)",
         description="The way Codex asks to be told what to remember is a note, which its "
         "next consolidation folds in, marking what it took [ad-hoc note]. This writes one.",

@@ -49,7 +49,9 @@ from memtab.store.xum_notes import SESSION_SCOPE_WORDS
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this module's sub-commands to the `memtab` parser."""
-    listing = commands.add_parser("list", help="list memory files with descriptions and usage")
+    listing = commands.add_parser(
+        "list", writes_home=True, help="list memory files with descriptions and usage"
+    )
     add_home_option(listing)
     listing.add_argument("--workspace", metavar="ID", help="include its project and workspace")
     listing.add_argument(
@@ -58,24 +60,32 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     listing.add_argument("--json", action="store_true", help="machine-readable output")
     listing.set_defaults(handler=run_list)
 
-    tool = commands.add_parser("tool", help="run one memory-tool call (JSON in, JSON out)")
+    tool = commands.add_parser(
+        "tool", writes_home=True, help="run one memory-tool call (JSON in, JSON out)"
+    )
     add_home_option(tool)
     tool.add_argument("--workspace", metavar="ID", help="the workspace whose scopes to use")
     tool.add_argument("call", metavar="JSON", help="the tool call as a JSON object, or - for stdin")
     tool.set_defaults(handler=run_tool)
 
-    status = commands.add_parser("status", help="consolidation coverage of a workspace")
+    status = commands.add_parser(
+        "status", writes_home=False, help="consolidation coverage of a workspace"
+    )
     add_home_option(status)
     status.add_argument("--workspace", metavar="ID", required=True)
     status.add_argument("--json", action="store_true")
     status.set_defaults(handler=run_status)
 
-    workspaces = commands.add_parser("workspaces", help="list projects and workspaces")
+    workspaces = commands.add_parser(
+        "workspaces", writes_home=False, help="list projects and workspaces"
+    )
     add_home_option(workspaces)
     workspaces.add_argument("--json", action="store_true")
     workspaces.set_defaults(handler=run_workspaces)
 
-    project = commands.add_parser("project", help="register projects (for homes without mux)")
+    project = commands.add_parser(
+        "project", writes_home=True, help="register projects (for homes without mux)"
+    )
     add_home_option(project)
     project_actions = project.add_subparsers(dest="action", required=True, metavar="ACTION")
     project_add = project_actions.add_parser("add", help="register a project directory")
@@ -84,7 +94,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     project_add.add_argument("--name", help="display name (default: the directory name)")
     project_add.set_defaults(handler=run_project_add)
 
-    workspace = commands.add_parser("workspace", help="register workspaces (without mux)")
+    workspace = commands.add_parser(
+        "workspace", writes_home=True, help="register workspaces (without mux)"
+    )
     add_home_option(workspace)
     workspace_actions = workspace.add_subparsers(dest="action", required=True, metavar="ACTION")
     workspace_add = workspace_actions.add_parser("add", help="register a workspace")
@@ -94,7 +106,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     workspace_add.add_argument("--id", dest="workspace_id", metavar="ID")
     workspace_add.set_defaults(handler=run_workspace_add)
 
-    demo = commands.add_parser("demo", help="write a realistic demo home into DIR")
+    demo = commands.add_parser(
+        "demo", writes_home=False, help="write a realistic demo home into DIR"
+    )
     demo.add_argument("directory", metavar="DIR")
     demo.set_defaults(handler=run_demo)
 

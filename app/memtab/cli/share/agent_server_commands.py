@@ -39,6 +39,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     """Add `memtab mcp` to the `memtab` parser."""
     parser = commands.add_parser(
         "mcp",
+        writes_home=False,
         help="serve the memory to coding agents over MCP (stdio)",
         description="An MCP server over stdin/stdout: agents list, search and read every "
         "memory Memtab manages, and change it as --writes allows.",

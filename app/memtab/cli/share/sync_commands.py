@@ -54,7 +54,7 @@ from memtab.sync.service import SyncConflict, SyncError, SyncReport, SyncService
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this module's sub-commands to the `memtab` parser."""
     sync = commands.add_parser(
-        "sync", help="sync memory with a git remote: commit, fetch, merge, push"
+        "sync", writes_home=False, help="sync memory with a git remote: commit, fetch, merge, push"
     )
     add_home_option(sync)
     sync.add_argument("--target", metavar="NAME", help="only this target (default: every one)")
@@ -105,7 +105,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     owner.set_defaults(handler=run_backup_owner)
 
     conflicts = commands.add_parser(
-        "conflicts", help="conflict copies a file-sync tool left (Syncthing, Dropbox…)"
+        "conflicts",
+        writes_home=False,
+        help="conflict copies a file-sync tool left (Syncthing, Dropbox…)",
     )
     add_home_option(conflicts)
     conflicts.add_argument("--workspace", metavar="ID", help="include its project and workspace")
