@@ -17,7 +17,7 @@ import time
 from pytestqt.qtbot import QtBot
 
 from memtab.components.merge.three_way import three_way_texts
-from memtab.gui.merge.three_way import ThreeWayView
+from memtab.gui.toolkit.text.three_way import ThreeWayView
 
 PROSE = (
     "the agent keeps its memory in markdown files under the project and reads them at the "

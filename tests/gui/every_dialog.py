@@ -32,10 +32,10 @@ from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirm
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.loads.dialog import LoadsDialog
-from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.settings.keys import confirm_key_host
-from memtab.gui.text.diff_view import DiffDialog
 from memtab.gui.toolkit.crash_dialog import CrashDialog
+from memtab.gui.toolkit.text.diff_view import DiffDialog
+from memtab.gui.toolkit.text.three_way import ThreeWayView
 from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.history.records import RunEntry

@@ -8,7 +8,7 @@ from pytestqt.qtbot import QtBot
 
 from memtab.components.text_diff import compute_diff
 from memtab.gui.editor.text.highlighter import MarkdownHighlighter
-from memtab.gui.text.diff_view import COLOR_LINES_PER_PASS, DiffView
+from memtab.gui.toolkit.text.diff_view import COLOR_LINES_PER_PASS, DiffView
 
 # --- diff view ---------------------------------------------------------------------------------
 

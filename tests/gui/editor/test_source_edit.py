@@ -11,7 +11,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.text.source_edit import SourceEdit
+from memtab.gui.toolkit.text.source_edit import SourceEdit
 
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 BODY = "# Notes\n- one\n- two\n\t- nested\n    - spaced\n"

@@ -20,8 +20,8 @@ from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.loads.cut_line import CutLine
-from memtab.gui.text.line_numbers import go_to
 from memtab.gui.toolkit.dialog_layout import mnemonic
+from memtab.gui.toolkit.text.line_numbers import go_to
 from memtab.sources.claude.source import encode_project_path
 from memtab.store.files import content_sha256 as sha256
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine

@@ -26,8 +26,8 @@ from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.tasks.jobs import JobService
-from memtab.gui.text.diff_view import DiffDialog
 from memtab.gui.toolkit.dialog_layout import title_width
+from memtab.gui.toolkit.text.diff_view import DiffDialog
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.humanize import short_name
 from memtab.store.history.records import RunEntry, RunOp

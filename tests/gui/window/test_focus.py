@@ -30,8 +30,8 @@ from memtab.components.tree.tree import file_key
 from memtab.gui.editor.tab import held_keys
 from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.text.source_edit import SourceEdit
 from memtab.gui.toolkit.dialog_layout import give_mnemonics, with_mnemonic
+from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path

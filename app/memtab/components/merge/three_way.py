@@ -1,4 +1,4 @@
-"""A conflict's three texts, ready for the three-way view (`gui.merge.three_way`).
+"""A conflict's three texts, ready for the three-way view (`gui.toolkit.text.three_way`).
 
 Two sides changed one file — two machines (sync), a file-sync tool's copy beside its
 original, or the editor's draft and the file on disk — and a person decides. The view

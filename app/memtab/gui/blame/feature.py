@@ -33,7 +33,7 @@ from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.gutter import BlameGutter
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.jobs import JobClient, Lane
-from memtab.gui.text.line_margin import MarginEditor
+from memtab.gui.toolkit.text.line_margin import MarginEditor
 from memtab.operations.blame import align, blame_text
 
 logger = logging.getLogger(__name__)

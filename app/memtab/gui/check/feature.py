@@ -36,7 +36,7 @@ from memtab.gui.check.line_marks import CheckLineMarks
 from memtab.gui.check.panel import CheckPanel
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
-from memtab.gui.text.line_margin import MarginEditor
+from memtab.gui.toolkit.text.line_margin import MarginEditor
 from memtab.operations.check import NotChecked, WindowCheck, plan_check_fixes, release_heap
 from memtab.store.home import MEMTAB_KINDS, PathKind
 

@@ -12,8 +12,8 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QPlainTextEdit, QToolTip
 
-from memtab.gui.text.line_margin import LineMargin, Side
 from memtab.gui.toolkit.style import Accent
+from memtab.gui.toolkit.text.line_margin import LineMargin, Side
 
 WIDTH = 6
 

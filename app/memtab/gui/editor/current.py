@@ -16,9 +16,9 @@ from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.editor.text.preview import MarkdownPreview
 from memtab.gui.editor.text.view import ViewMode
-from memtab.gui.text.diff_view import DiffDialog
-from memtab.gui.text.find_bar import FindBar
-from memtab.gui.text.source_edit import SourceEdit
+from memtab.gui.toolkit.text.diff_view import DiffDialog
+from memtab.gui.toolkit.text.find_bar import FindBar
+from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.store.paths import VirtualPath
 
 

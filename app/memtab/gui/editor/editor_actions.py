@@ -32,9 +32,9 @@ from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.autosave import AutoSave
 from memtab.gui.editor.go_to_line import GoToLineDialog
 from memtab.gui.editor.text.view import EditorView, ViewMode
-from memtab.gui.text.line_numbers import go_to
-from memtab.gui.text.source_edit import SourceEdit
 from memtab.gui.toolkit.external_editor import ExternalOpener
+from memtab.gui.toolkit.text.line_numbers import go_to
+from memtab.gui.toolkit.text.source_edit import SourceEdit
 
 logger = logging.getLogger(__name__)
 

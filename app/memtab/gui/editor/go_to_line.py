@@ -2,7 +2,7 @@
 
 Typing a line number (or `line:column`, `components.editor.go_to`) and Enter puts the
 cursor there, brings it into view and gives the text the keyboard
-(`gui.text.line_numbers.go_to`); Escape leaves the cursor where it was. The dialog opens
+(`gui.toolkit.text.line_numbers.go_to`); Escape leaves the cursor where it was. The dialog opens
 window-modal and never blocks: `chosen` brings the line.
 """
 

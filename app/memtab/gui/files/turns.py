@@ -30,7 +30,7 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.file_ops import OpFollowUp
-from memtab.gui.text.text_fields import field_can, focused_text_field
+from memtab.gui.toolkit.text.text_fields import field_can, focused_text_field
 from memtab.gui.tree.view import MemoryTreeView
 
 logger = logging.getLogger(__name__)

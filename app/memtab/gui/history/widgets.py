@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.text_diff import DiffResult
-from memtab.gui.text.diff_view import DiffView
-from memtab.gui.text.rich_text import escape_html
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.text.diff_view import DiffView
+from memtab.gui.toolkit.text.rich_text import escape_html
 from memtab.gui.toolkit.widgets import WrappedLabel
 
 logger = logging.getLogger(__name__)

@@ -28,8 +28,8 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.loads.cut_line import CutLine
 from memtab.gui.tasks.file_ops import OpFollowUp
-from memtab.gui.text.line_margin import MarginEditor
-from memtab.gui.text.line_numbers import go_to
+from memtab.gui.toolkit.text.line_margin import MarginEditor
+from memtab.gui.toolkit.text.line_numbers import go_to
 from memtab.sources.claude.index import index_cut, is_cut_index, lines_past_cut
 from memtab.store.scopes.memory import MemoryStore
 

@@ -3,7 +3,7 @@
 The list holds the files two machines changed on the same lines (sync), then the
 conflict copies a file-sync tool left beside their originals in the scopes the window
 shows, then copies of the home's sidecars (`operations.sync.conflicts`). Choosing one shows its
-texts (`gui.merge.three_way.ThreeWayView`) and the decisions it allows:
+texts (`gui.toolkit.text.three_way.ThreeWayView`) and the decisions it allows:
 
 - **Keep mine** — this machine's text, or the original beside the copy;
 - **Keep theirs** — the other machine's text, or the copy's;
@@ -41,10 +41,10 @@ from PySide6.QtWidgets import (
 from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts
 from memtab.gui.context import WindowContext
-from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, stack_when_narrow
+from memtab.gui.toolkit.text.three_way import ThreeWayView
 from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.operations.sync.conflicts import (
     ConflictItem,

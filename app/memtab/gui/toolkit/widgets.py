@@ -6,7 +6,7 @@ passes that up until the window grows past the screen. `ElidedLabel` (one line, 
 in the middle, whole text in the tooltip) and `WrappedLabel` (wraps, cuts a long word at
 the edge) ask for nothing. Dialogs' sizes and
 buttons are `gui/toolkit/dialog_layout.py`'s; text fields' undo and redo
-`gui/text/text_fields.py`'s.
+`gui/toolkit/text/text_fields.py`'s.
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.text.find_bar import FindBar
 from memtab.gui.toolkit.style import Accent, accent_text, mute, tint
+from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.gui.traces.models import (
     Preview,

@@ -44,8 +44,8 @@ from memtab.gui.loads.feature import LoadsFeature
 from memtab.gui.memory_tab.tab_files import TabFiles
 from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
-from memtab.gui.text.text_fields import keep_window_keys_from_fields
 from memtab.gui.toolkit.paint import use_native_panels
+from memtab.gui.toolkit.text.text_fields import keep_window_keys_from_fields
 from memtab.gui.tree.editor_link import TreeEditorLink
 from memtab.gui.tree.sources import SourcesFollower
 from memtab.gui.window.menus import WindowMenus

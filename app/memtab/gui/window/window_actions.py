@@ -25,8 +25,8 @@ from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.text.view import ViewMode
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.tasks.jobs import JobClient, Lane
-from memtab.gui.text.rich_text import escape_html
 from memtab.gui.toolkit.dialog_layout import give_mnemonics, small_dialog
+from memtab.gui.toolkit.text.rich_text import escape_html
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
 from memtab.gui.window.menus import shortcut_rows
 from memtab.gui.window.shortcuts_dialog import ShortcutsDialog

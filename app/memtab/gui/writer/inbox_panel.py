@@ -50,10 +50,10 @@ from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
-from memtab.gui.text.text_fields import is_redo_key
 from memtab.gui.toolkit.clock import call_soon
 from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
+from memtab.gui.toolkit.text.text_fields import is_redo_key
 from memtab.gui.writer.inbox_texts import details_html, origin_text, row_tag
 from memtab.gui.writer.review_view import ProposalReview
 from memtab.gui.writer.target_box import TargetBox

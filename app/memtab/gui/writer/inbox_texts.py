@@ -5,7 +5,7 @@ its review's (`review_view`)."""
 
 from __future__ import annotations
 
-from memtab.gui.text.rich_text import escape_html
+from memtab.gui.toolkit.text.rich_text import escape_html
 from memtab.store.actors import actor_name
 from memtab.writer.inbox.inbox import InboxItem
 

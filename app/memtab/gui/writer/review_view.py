@@ -4,7 +4,7 @@ applied now) over the diff against the file as it is — a create's file whole, 
 insert's lines with their context, a delete's lines gone — not the call in one line.
 
 The panel asks for it (`inbox_jobs.load_review`, off the GUI thread) and hands the result
-here; the diff is `gui.text.diff_view`'s, scrolled by the keyboard like any text.
+here; the diff is `gui.toolkit.text.diff_view`'s, scrolled by the keyboard like any text.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
 
 from memtab.components.writer.proposal_review import MOVED_UNCHANGED, review_heading
-from memtab.gui.text.diff_view import DiffView
-from memtab.gui.text.rich_text import escape_html
 from memtab.gui.toolkit.style import Accent, accent_text
+from memtab.gui.toolkit.text.diff_view import DiffView
+from memtab.gui.toolkit.text.rich_text import escape_html
 from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.operations.writer.inbox import Reviewed
 

@@ -23,9 +23,9 @@ from memtab.components.editor.merge import MergeBasis, MergeOutcome, keep_both_o
 from memtab.components.editor.session import MERGE, BarKind, Choice, default_choice
 from memtab.components.merge import choices
 from memtab.gui.editor.tab.bar import MessageBar
-from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.tasks.jobs import JobClient
-from memtab.gui.text import diff_view
+from memtab.gui.toolkit.text import diff_view
+from memtab.gui.toolkit.text.three_way import ThreeWayView
 from memtab.operations.editor import Comparison, compare
 
 logger = logging.getLogger(__name__)

@@ -4,8 +4,8 @@
 the state ("● Unsaved"), the Source / Split / Preview buttons, Save, a "more" menu (the
 panel's actions: find, open in an external editor, copy the real path), the description
 field, a slot for the message bar, the Markdown source (highlighted, its lines numbered on
-the left: `gui.text.line_numbers`), the rendered preview and the find bar
-(`gui.text.find_bar`). It also does what any text editor must do with its buffer: load
+the left: `gui.toolkit.text.line_numbers`), the rendered preview and the find bar
+(`gui.toolkit.text.find_bar`). It also does what any text editor must do with its buffer: load
 text with a fresh undo history, replace it with one undoable edit that keeps the cursor
 and scroll position, end it with a line break before a save, keep the description field
 in step with the frontmatter, and re-render the preview when typing pauses. The text
@@ -54,12 +54,12 @@ from memtab.components.editor.text_buffer import (
 from memtab.gui.editor.text.empty_state import EmptyState
 from memtab.gui.editor.text.highlighter import MarkdownHighlighter
 from memtab.gui.editor.text.preview import MarkdownPreview
-from memtab.gui.text.find_bar import FindBar
-from memtab.gui.text.line_numbers import LineNumbers
-from memtab.gui.text.source_edit import SourceEdit
-from memtab.gui.text.text_fields import give_redo_keys
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.text.find_bar import FindBar
+from memtab.gui.toolkit.text.line_numbers import LineNumbers
+from memtab.gui.toolkit.text.source_edit import SourceEdit
+from memtab.gui.toolkit.text.text_fields import give_redo_keys
 from memtab.gui.toolkit.widgets import ElidedLabel
 
 logger = logging.getLogger(__name__)

@@ -14,8 +14,8 @@ from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtGui import QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
-from memtab.gui.text.line_margin import LineMargin, Side
 from memtab.gui.toolkit.style import muted_text
+from memtab.gui.toolkit.text.line_margin import LineMargin, Side
 
 PADDING = 6
 MIN_DIGITS = 2

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.components.editor.frontmatter import frontmatter_lines
 from memtab.components.editor.text_buffer import buffer_from_raw
-from memtab.gui.text.text_fields import is_redo_key
+from memtab.gui.toolkit.text.text_fields import is_redo_key
 
 logger = logging.getLogger(__name__)
 

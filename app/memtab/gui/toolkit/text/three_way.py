@@ -41,8 +41,8 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QW
 
 from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts
-from memtab.gui.text.source_edit import SourceEdit
 from memtab.gui.toolkit.style import Accent, mute, tint
+from memtab.gui.toolkit.text.source_edit import SourceEdit
 
 Pane = Literal["base", "mine", "theirs"]
 _NO_FILE = "(no file on this side: it was deleted or never made)"

@@ -1,1 +1,0 @@
-"""Text widgets more than one feature uses: the source editor, find bar, line margin, diff view."""
