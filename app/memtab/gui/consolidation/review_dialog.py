@@ -37,10 +37,11 @@ from memtab import humanize
 from memtab.components.history.diff import join_diffs
 from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 from memtab.consolidation.review.review_setting import save_review_mode
-from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title
+from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import muted_text
+from memtab.gui.toolkit.text.diff_pane import DiffPane
 from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.humanize import short_name
 from memtab.operations.consolidation import forget_declined

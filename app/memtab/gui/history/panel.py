@@ -36,9 +36,10 @@ from memtab import humanize
 from memtab.components.history.history import FileHistory, VersionRow
 from memtab.components.text_diff import DiffResult
 from memtab.file_protocol.memory_file import Commit, MemoryFile
-from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
+from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import mute
+from memtab.gui.toolkit.text.diff_pane import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.operations.history import diff_commit, diff_version, file_history
 from memtab.store.history.versions import Version

@@ -12,8 +12,9 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTreeWidgetItem, QVBoxL
 
 from memtab import humanize
 from memtab.components.history.diff import parse_unified_diff
-from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
+from memtab.gui.toolkit.row_list import RowList
+from memtab.gui.toolkit.text.diff_pane import DiffPane
 from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.store.history.describe import display_name
 from memtab.store.restore.from_history import RevertResult

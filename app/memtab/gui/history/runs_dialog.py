@@ -50,7 +50,6 @@ from memtab.components.history.runs import (
     usage_line,
 )
 from memtab.gui.history.revert import RevertResultDialog
-from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
@@ -59,7 +58,9 @@ from memtab.gui.toolkit.dialog_layout import (
     small_dialog,
     stack_when_narrow,
 )
+from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.text.diff_pane import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.operations.history import revert, run_detail, runs
 from memtab.store.history.records import RunEntry

@@ -55,7 +55,6 @@ from memtab.components.history.history import SCOPE_TITLES
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS
 from memtab.gui.history import trash_rows
 from memtab.gui.history.trash_rows import BURST_ROLE, ORPHAN_ROLE, PATH_ROLE, ROW_ROLE
-from memtab.gui.history.widgets import fit_columns
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
@@ -64,6 +63,7 @@ from memtab.gui.toolkit.dialog_layout import (
     small_dialog,
     stack_when_narrow,
 )
+from memtab.gui.toolkit.row_list import fit_columns
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.operations.history import DeletedPreview, deleted_preview, restore_burst, trash

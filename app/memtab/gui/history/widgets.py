@@ -1,33 +1,18 @@
-"""Widgets the history screens share: a diff with its legend, and a list of rows.
+"""`RecordingNote`: the status bar's word while history is not being recorded.
 
-`DiffPane` frames the one `DiffView` with what its two sides are (`− version of 12:03 ·
-+ now`) and the counts; the History panel, Runs…, a revert's refusals and the review of
-a plan all show their diffs in it. `RowList` is the plain sortless list of rows with
-columns they use for versions, runs, deleted files and ops. `RecordingNote` is the status
-bar's word while history is not being recorded.
+The diffs and lists of rows the history screens show are the toolkit's (`DiffPane`:
+`gui/toolkit/text/diff_pane.py`; `RowList`: `gui/toolkit/row_list.py`), shared with the
+review of a consolidation plan.
 """
 
 from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QTreeWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QWidget
 
-from memtab.components.text_diff import DiffResult
-from memtab.gui.toolkit.style import Accent, accent_text, muted_text
-from memtab.gui.toolkit.text.diff_view import DiffView
-from memtab.gui.toolkit.text.rich_text import escape_html
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.style import Accent, accent_text
 
 logger = logging.getLogger(__name__)
 
@@ -51,106 +36,3 @@ class RecordingNote(QLabel):
         self.setText(word)
         self.setToolTip(meaning)
         self.setVisible(notice is not None)
-
-
-class DiffPane(QWidget):
-    """A `DiffView` under a legend naming its sides and the added/removed counts."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        """An empty pane; `set_sides`, then `set_diff` or `show_message`, fill it."""
-        super().__init__(parent)
-        self._old_label = ""
-        self._new_label = ""
-        # Wraps: a long side ("version of 12:03 by the consolidator") never widens the
-        # pane — the History panel's dock grew when a version was picked.
-        self.legend = WrappedLabel("", self)
-        self.stats = QLabel(self)
-        self.view = DiffView(self)
-        header = QHBoxLayout()
-        header.setContentsMargins(0, 0, 0, 0)
-        header.addWidget(self.legend, 1)
-        header.addWidget(self.stats)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addLayout(header)
-        layout.addWidget(self.view, 1)
-        self._recolor()
-
-    @property
-    def result(self) -> DiffResult | None:
-        """The diff shown (None: a message instead)."""
-        return self.view.result
-
-    @property
-    def text(self) -> str:
-        """What the view shows (for tests and screen readers)."""
-        return self.view.toPlainText()
-
-    def set_sides(self, old_label: str, new_label: str) -> None:
-        """What the removed (red) and added (green) lines are."""
-        self._old_label, self._new_label = old_label, new_label
-        self._recolor()
-
-    def set_diff(self, result: DiffResult, identical_text: str = "No differences.") -> None:
-        """Show a diff (`identical_text` when it has no changed line)."""
-        self.view.set_diff(result)
-        if result.identical:
-            self.view.setPlainText(identical_text)
-        self.stats.setText(f"+{result.added}  −{result.removed}")
-
-    def show_message(self, text: str) -> None:
-        """Show a sentence instead of a diff (computing, nothing selected, a failure)."""
-        self.view.show_computing()
-        self.view.setPlainText(text)
-        self.stats.setText("")
-
-    def changeEvent(self, event: QEvent) -> None:
-        """Follow palette changes (light ↔ dark)."""
-        if event.type() == QEvent.Type.PaletteChange:
-            self._recolor()
-        super().changeEvent(event)
-
-    def _recolor(self) -> None:
-        palette = self.palette()
-        removed = accent_text(palette, Accent.REMOVED).name()
-        added = accent_text(palette, Accent.ADDED).name()
-        parts = []
-        if self._old_label:
-            parts.append(f"<span style='color:{removed}'>− {escape_html(self._old_label)}</span>")
-        if self._new_label:
-            parts.append(f"<span style='color:{added}'>+ {escape_html(self._new_label)}</span>")
-        self.legend.setText("&nbsp;&nbsp;&nbsp;".join(parts))
-        self.stats.setStyleSheet(f"color: {muted_text(palette).name()}")
-
-
-def fit_columns(tree: QTreeWidget, stretch: int) -> None:
-    """Every column as wide as its contents but `stretch`, which takes the rest (and is
-    cut, elided, when there is no room: the list never scrolls sideways)."""
-    header = tree.header()
-    header.setStretchLastSection(False)
-    for column in range(tree.columnCount()):
-        mode = (
-            QHeaderView.ResizeMode.Stretch
-            if column == stretch
-            else QHeaderView.ResizeMode.ResizeToContents
-        )
-        header.setSectionResizeMode(column, mode)
-    tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-
-
-class RowList(QTreeWidget):
-    """A flat list of rows with columns (`stretch`, by default the last, takes the room
-    left), one row selected."""
-
-    def __init__(
-        self, columns: list[str], name: str, parent: QWidget | None = None, *, stretch: int = -1
-    ) -> None:
-        super().__init__(parent)
-        self.setAccessibleName(name)
-        self.setHeaderLabels(columns)
-        self.setRootIsDecorated(False)
-        self.setUniformRowHeights(True)
-        self.setAllColumnsShowFocus(True)
-        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        fit_columns(self, stretch % len(columns))
