@@ -25,8 +25,9 @@ import logging
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Protocol
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QObject, SignalInstance, Slot
 
 from memtab.components.activity.badges import CLAIM_TTL_MS, Actor, AgentEdits, Badge
 from memtab.components.activity.change_batch import ChangeBatch
@@ -34,11 +35,8 @@ from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.fs.clock import now_ms
-from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.context import WindowContext
-from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.toolkit.ui_state import UiState
-from memtab.gui.tree.model import MemoryTreeModel
 from memtab.operations.history import contents_written_since
 from memtab.operations.sync.look import SyncLook
 from memtab.store.home import Home, PathKind
@@ -52,14 +50,51 @@ RUN_ACTORS = {"writer": Actor.WRITER, "consolidation": Actor.CONSOLIDATOR, "sync
 _RUNS_READ = "edit-marks-runs"
 
 
+class BadgedTree(Protocol):
+    """What the badges need of the tree's model (`MemoryTreeModel`)."""
+
+    def set_agent_edited(self, badges: Mapping[str, Badge]) -> None: ...
+
+
+class BadgedEditor(Protocol):
+    """What the badges need of the editor (`EditorPanel`): when files open and close, which
+    are still being read, where the open one is, and its header's badge."""
+
+    @property
+    def file_opened(self) -> SignalInstance: ...
+    @property
+    def file_closed(self) -> SignalInstance: ...
+    @property
+    def reading_refs(self) -> list[MemoryFileRef]: ...
+    @property
+    def real_path(self) -> Path | None: ...
+
+    def set_badge(self, text: str | None, tooltip: str = "") -> None: ...
+
+
+class ConsolidationRuns(Protocol):
+    """This window's consolidation runs (`LazyConsolidationTasks`), as they start and end."""
+
+    @property
+    def run_started(self) -> SignalInstance: ...
+    @property
+    def run_finished(self) -> SignalInstance: ...
+    @property
+    def run_failed(self) -> SignalInstance: ...
+    @property
+    def run_cancelled(self) -> SignalInstance: ...
+    @property
+    def plan_ready(self) -> SignalInstance: ...
+
+
 class EditMarks(QObject):
     """Keeps the tree's and the editor's badges in step (see the module docstring)."""
 
     def __init__(
         self,
         home: Home,
-        model: MemoryTreeModel,
-        editor: EditorPanel,
+        model: BadgedTree,
+        editor: BadgedEditor,
         own_writes: OwnWrites,
         ui_state: UiState | None,
         parent: QObject | None = None,
@@ -149,7 +184,7 @@ class EditMarks(QObject):
                 for physical in target.pulled_on_disk:
                     self._claim(Path(physical), Actor.SYNC)
 
-    def follow(self, consolidation: LazyConsolidationTasks) -> None:
+    def follow(self, consolidation: ConsolidationRuns) -> None:
         """Claim what this window's consolidation runs change."""
         consolidation.run_started.connect(self._on_consolidation_run_started)
         consolidation.run_finished.connect(self._on_consolidation_run_finished)

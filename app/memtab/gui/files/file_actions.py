@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QPoint, QUrl, Signal, Slot
+from PySide6.QtCore import QModelIndex, QObject, QPoint, QUrl, Signal, SignalInstance, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
@@ -39,8 +39,6 @@ from memtab.gui.files.copy import copy_node
 from memtab.gui.files.dialogs import NewKind, TabDialogs
 from memtab.gui.files.turns import UndoRedoActions
 from memtab.gui.tasks.file_ops import OpFollowUp
-from memtab.gui.tree.model import MemoryTreeModel
-from memtab.gui.tree.view import MemoryTreeView
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 
@@ -48,6 +46,40 @@ ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"
 """The UI-state flag: ask before a drop moves files into another scope (default yes)."""
 
 logger = logging.getLogger(__name__)
+
+
+class ActionTree(Protocol):
+    """What the actions need of the tree (`MemoryTreeView`): its rows, where a context menu
+    was asked for, and the widget their keys work on while it has the focus."""
+
+    @property
+    def context_menu_requested(self) -> SignalInstance: ...
+
+    def as_widget(self) -> QWidget: ...
+
+    def hasFocus(self) -> bool: ...
+
+    def current_node(self) -> TreeNode | None: ...
+
+    def selected_nodes(self) -> list[TreeNode]: ...
+
+    def node_at(self, index: QModelIndex) -> TreeNode | None: ...
+
+    def indexAt(self, point: QPoint) -> QModelIndex: ...
+
+    def viewport(self) -> QWidget: ...
+
+
+class ActionRows(Protocol):
+    """What the actions need of the tree's model (`MemoryTreeModel`): its rows, and the
+    moves dropped on them."""
+
+    @property
+    def move_requested(self) -> SignalInstance: ...
+
+    def node_for_key(self, key: str) -> TreeNode | None: ...
+
+    def nodes(self) -> Iterable[TreeNode]: ...
 
 
 class ActionEditor(Protocol):
@@ -101,8 +133,8 @@ class FileActions(QObject):
         self,
         context: WindowContext,
         widget: QWidget,
-        tree: MemoryTreeView,
-        model: MemoryTreeModel,
+        tree: ActionTree,
+        model: ActionRows,
         editor: ActionEditor,
         host: TabForFileActions,
     ) -> None:
@@ -117,8 +149,9 @@ class FileActions(QObject):
         self._own_writes = context.own_writes
         self._host = host
         self.undo_stack = context.undo_stack
-        self._register(context.actions, widget, tree)
-        self.turns = UndoRedoActions(context, context.actions, tree, editor)  # Edit → Undo…
+        keys_on = tree.as_widget()
+        self._register(context.actions, widget, keys_on)
+        self.turns = UndoRedoActions(context, context.actions, keys_on, editor)  # Edit → Undo…
         self.codex_note = CodexNoteAction(context, widget)  # File → Add a note to Codex…
         tree.context_menu_requested.connect(self._on_tree_context_menu_requested)
         model.move_requested.connect(self._on_model_move_requested)
@@ -127,7 +160,7 @@ class FileActions(QObject):
         """The store of the shown workspace's scopes: what the actions change."""
         return MemoryStore.of(self._context.shown.view())
 
-    def _register(self, actions: ActionRegistry, tab: QWidget, tree: MemoryTreeView) -> None:
+    def _register(self, actions: ActionRegistry, tab: QWidget, tree: QWidget) -> None:
         tree_only, in_tab = Focus.WIDGET, Focus.WITHIN  # tree_only: while the tree has focus
         editable_row = self._applies_to_current(rules.is_editable)
         actions.add(
@@ -349,7 +382,7 @@ class FileActions(QObject):
         if not roots or scan is None:
             return
         # Counted from the scan, not the rows: a search filter hides files a folder holds.
-        rows = self._tree.memory_model().nodes()
+        rows = self._model.nodes()
         shown = (
             {row.path for row in rows if row.kind is NodeKind.FILE and row.path is not None}
             if self._host.is_searching()

@@ -23,6 +23,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QWidget
 
 from memtab.components.files import undo
 from memtab.components.files.steps import UndoStep
@@ -31,7 +32,6 @@ from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.toolkit.text.text_fields import field_can, focused_text_field
-from memtab.gui.tree.view import MemoryTreeView
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class UndoRedoActions(QObject):
         self,
         context: WindowContext,
         actions: ActionRegistry,
-        tree: MemoryTreeView,
+        tree: QWidget,
         editor: TabsToClose,
     ) -> None:
         """Register the actions; their keys work while `tree` has the focus (in a text

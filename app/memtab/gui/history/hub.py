@@ -37,9 +37,9 @@ import contextlib
 import functools
 import logging
 from collections.abc import Callable
-from typing import cast
+from typing import Protocol, cast
 
-from PySide6.QtCore import QElapsedTimer, QObject, QTimer, Slot
+from PySide6.QtCore import QElapsedTimer, QObject, QTimer, SignalInstance, Slot
 from PySide6.QtWidgets import QDockWidget
 
 from memtab.components.activity.change_batch import ChangeBatch
@@ -49,7 +49,6 @@ from memtab.components.history.deleted import DeletedFile
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.history.burst_notice import BurstNotices, NoticeBar
 from memtab.gui.history.panel import HistoryPanel
 from memtab.gui.history.runs_dialog import RunsDialog
@@ -82,6 +81,19 @@ PANEL_FLAG = "history-panel"
 """The UI-state flag: whether the History panel is shown."""
 
 
+class FollowedEditor(Protocol):
+    """What the History panel follows of the editor (`EditorPanel`): its open file."""
+
+    @property
+    def file_opened(self) -> SignalInstance: ...
+    @property
+    def file_closed(self) -> SignalInstance: ...
+    @property
+    def current_file(self) -> MemoryFile | None: ...
+    @property
+    def current_path(self) -> VirtualPath | None: ...
+
+
 class HistoryHub(QObject):
     """The window's history features (see the module docstring)."""
 
@@ -89,7 +101,7 @@ class HistoryHub(QObject):
         self,
         context: WindowContext,
         shell: WindowShell,
-        editor: EditorPanel,
+        editor: FollowedEditor,
         parent: QObject,
         news: NoticeBar | None = None,
     ) -> None:

@@ -28,13 +28,10 @@ from memtab.components.tree.nodes import NodeKind
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
+from memtab.gui.search.needs import MatchStepper, SearchedRows, SearchedTree, ShownScan
 from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import muted_text
-from memtab.gui.tree.editor_link import TreeEditorLink
-from memtab.gui.tree.model import MemoryTreeModel
-from memtab.gui.tree.scan_scheduler import ScanTarget
-from memtab.gui.tree.view import MemoryTreeView
 from memtab.operations.search import Searcher, SearchOutcome
 
 logger = logging.getLogger(__name__)
@@ -79,10 +76,10 @@ class SearchBox(QObject):
         self,
         context: WindowContext,
         parent: QWidget,
-        tree: MemoryTreeView,
-        model: MemoryTreeModel,
-        editor_link: TreeEditorLink,
-        target: ScanTarget,
+        tree: SearchedTree,
+        model: SearchedRows,
+        editor_link: MatchStepper,
+        target: ShownScan,
     ) -> None:
         """Build the field (on `parent`, for its layout, and the actions' keys: they work
         within it); searches run over `target.scan`."""

@@ -30,8 +30,7 @@ from memtab.components.editor.session import BarKind, Situation
 from memtab.components.merge.choices import COMPARE, KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
-from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.tab.file_tab import FileTab
+from memtab.gui.sync.needs import ConflictEditor, ConflictTab
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.operations.sync.conflicts import Decision, resolve_sync_conflict, shown_conflicts
@@ -69,7 +68,7 @@ class SyncConflictBars(QObject):
     def __init__(
         self,
         context: WindowContext,
-        editor: EditorPanel,
+        editor: ConflictEditor,
         sync: WindowSync,
         compare: Callable[[str, bool], None],
         resolved: Callable[[str], None],
@@ -82,7 +81,7 @@ class SyncConflictBars(QObject):
         self._compare = compare
         self._resolved = resolved
         self._client: JobClient | None = None  # made with the first decision
-        self._jobs: dict[int, FileTab] = {}
+        self._jobs: dict[int, ConflictTab] = {}
         self._connected: set[int] = set()
         self._showing: dict[int, str] = {}
         """The tabs (by id) the bar was shown on, and for which file: not shown again
@@ -92,7 +91,7 @@ class SyncConflictBars(QObject):
         editor.tabs_changed.connect(self.refresh)
         context.shown.workspace_changed.connect(self.refresh)
 
-    def conflict_for(self, tab: FileTab) -> SyncConflict | None:
+    def conflict_for(self, tab: ConflictTab) -> SyncConflict | None:
         """The sync conflict of the file `tab` shows, if it is in one."""
         key = tab.key
         if key is None:
@@ -120,10 +119,10 @@ class SyncConflictBars(QObject):
 
     # --- the bar -----------------------------------------------------------------------------
 
-    def _dismissed(self, tab: FileTab) -> bool:
+    def _dismissed(self, tab: ConflictTab) -> bool:
         return self._showing.get(id(tab)) == tab.key
 
-    def _show(self, tab: FileTab, conflict: SyncConflict, said: str = "") -> None:
+    def _show(self, tab: ConflictTab, conflict: SyncConflict, said: str = "") -> None:
         self._showing[id(tab)] = tab.key or ""
         choices = [(PREFIX + choice.id, choice.button) for choice in CHOICES]
         tab.doc.file.situation = Situation.SYNC_CONFLICT
@@ -134,7 +133,7 @@ class SyncConflictBars(QObject):
         for choice in CHOICES:
             bar.button(PREFIX + choice.id).setToolTip(choice.tip)
 
-    def _connect(self, tab: FileTab) -> None:
+    def _connect(self, tab: ConflictTab) -> None:
         if id(tab) in self._connected:
             return
         self._connected.add(id(tab))
@@ -147,7 +146,7 @@ class SyncConflictBars(QObject):
 
     # --- deciding ----------------------------------------------------------------------------
 
-    def decide(self, tab: FileTab, choice: str) -> None:
+    def decide(self, tab: ConflictTab, choice: str) -> None:
         """Carry out a choice of `tab`'s bar (a choice's id: `compare`, `mine`, …)."""
         conflict = self.conflict_for(tab)
         if conflict is None or tab in self._jobs.values():
@@ -163,7 +162,7 @@ class SyncConflictBars(QObject):
         else:
             go(True)
 
-    def _resolve(self, tab: FileTab, conflict: SyncConflict, choice: str, saved: bool) -> None:
+    def _resolve(self, tab: ConflictTab, conflict: SyncConflict, choice: str, saved: bool) -> None:
         if not saved:  # the bar says why (a save's conflict, an error)
             return
         home, workspace = self._context.home, self._context.shown.workspace
@@ -194,7 +193,7 @@ class SyncConflictBars(QObject):
             self._showing.pop(id(tab), None)  # opened anew: its bar shows again
         self.refresh()
 
-    def _on_tab_action_chosen(self, tab: FileTab, action: str) -> None:
+    def _on_tab_action_chosen(self, tab: ConflictTab, action: str) -> None:
         if action.startswith(PREFIX):
             self.decide(tab, action.removeprefix(PREFIX))
 

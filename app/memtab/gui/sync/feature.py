@@ -20,9 +20,9 @@ from memtab.components.tree.marks import MarkedRows
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.sync.conflicts_dialog import ConflictsDialog
 from memtab.gui.sync.editor_bar import SyncConflictBars
+from memtab.gui.sync.needs import ConflictEditor
 from memtab.gui.sync.quitting import UnsentAtQuit
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.sync.status import SyncStatusWidget
@@ -71,7 +71,7 @@ class SyncFeature(QObject):
         clock: GuiClock = QT_CLOCK,
         git_program: str | None = None,
         rows: MarkedRows | None = None,
-        editor: EditorPanel | None = None,
+        editor: ConflictEditor | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)

@@ -170,6 +170,10 @@ class MemoryTreeView(QTreeView):
         assert isinstance(delegate, MemoryItemDelegate)
         return delegate
 
+    def as_widget(self) -> QWidget:
+        """The tree as a widget: what the file actions' keys work on while it has the focus."""
+        return self
+
     def memory_model(self) -> MemoryTreeModel:
         """The model, typed."""
         model = self.model()

@@ -18,7 +18,6 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Slot
 
 from memtab.components.writer.news import NewsKind, WriterNews
-from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.toolkit.notifications import DesktopNotifier
 from memtab.gui.writer.inbox_panel import InboxPanel
@@ -31,11 +30,17 @@ from memtab.writer.job.result import WriterRunResult
 logger = logging.getLogger(__name__)
 
 
+class WriterClaims(Protocol):
+    """The badges (`EditMarks`): what this window's writer wrote is claimed for it."""
+
+    def claim_writer_run(self, workspace_id: str, memory_path: str) -> None: ...
+
+
 class FeedbackTab(Protocol):
     """The Memory tab's parts the feedback follows (`MemoryTab`, once assembled)."""
 
     @property
-    def marks(self) -> EditMarks: ...
+    def marks(self) -> WriterClaims: ...
 
     @property
     def inbox(self) -> InboxPanel: ...
