@@ -1,0 +1,51 @@
+"""The window's features stand alone (issue 53): import-linter's independence contract
+`gui-features-alone` names every feature folder under gui/, so a folder added and left out
+cannot import its siblings unseen; the gui layers contract places the same folders between
+the Memory tab and the shared layers. What is not a feature is named here, with why."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import memtab
+
+GUI = Path(memtab.__file__).parent / "gui"
+PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+
+COMPOSITION = {"first_paint", "memory_tab", "window"}
+"""What puts the features together (the first paint's frame, the tab, the window): it may
+import every feature."""
+SHARED = {"tasks", "toolkit"}
+"""What every feature may stand on: the job service, and the widgets, text widgets and
+three-way view several features show."""
+
+
+def _contracts() -> list[dict[str, Any]]:
+    config = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+    contracts: list[dict[str, Any]] = config["tool"]["importlinter"]["contracts"]
+    return contracts
+
+
+def _feature_folders() -> set[str]:
+    folders = {path.name for path in GUI.iterdir() if (path / "__init__.py").is_file()}
+    assert {"editor", "tree", "toolkit", "window"} <= folders  # the package itself
+    return folders - COMPOSITION - SHARED
+
+
+def test_every_feature_folder_is_in_the_independence_contract() -> None:
+    contract = next((c for c in _contracts() if c.get("id") == "gui-features-alone"), None)
+    assert contract is not None, "no contract `gui-features-alone` in pyproject.toml"
+    assert contract["type"] == "independence"
+    assert not contract.get("ignore_imports"), "the features stand alone with no exception"
+    named = {module.removeprefix("memtab.gui.") for module in contract["modules"]}
+    assert named == _feature_folders()
+
+
+def test_the_gui_layers_place_the_same_features() -> None:
+    layers = next(c["layers"] for c in _contracts() if c.get("containers") == ["memtab.gui"])
+    features = next(layer for layer in layers if "editor" in layer.split(" "))
+    assert {name.strip() for name in features.replace("|", ":").split(":")} == _feature_folders()
+    others = " ".join(layer for layer in layers if layer != features)
+    assert set(others.replace(":", " ").split()) == COMPOSITION | SHARED | {"context", "actions"}
