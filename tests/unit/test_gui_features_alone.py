@@ -1,10 +1,13 @@
 """The window's features stand alone (issue 53): import-linter's independence contract
 `gui-features-alone` names every feature folder under gui/, so a folder added and left out
 cannot import its siblings unseen; the gui layers contract places the same folders between
-the Memory tab and the shared layers. What is not a feature is named here, with why."""
+the Memory tab and the shared layers; the settled window (`gui/window/`) builds each feature
+from its one entry module, `gui/<feature>/feature.py`. What is not a feature is named here,
+with why."""
 
 from __future__ import annotations
 
+import ast
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -49,3 +52,31 @@ def test_the_gui_layers_place_the_same_features() -> None:
     assert {name.strip() for name in features.replace("|", ":").split(":")} == _feature_folders()
     others = " ".join(layer for layer in layers if layer != features)
     assert set(others.replace(":", " ").split()) == COMPOSITION | SHARED | {"context", "actions"}
+
+
+def _imported(path: Path) -> set[str]:
+    """The modules `path` imports, lazily or for annotations too."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return names
+
+
+def test_the_window_builds_each_feature_from_its_entry_module() -> None:
+    features = _feature_folders()
+    for feature in features:
+        assert (GUI / feature / "feature.py").is_file(), f"gui/{feature}/ has no feature.py"
+    reached = {
+        f"{path.name} imports {name}"
+        for path in sorted((GUI / "window").glob("*.py"))
+        for name in _imported(path)
+        if name.split(".")[:2] == ["memtab", "gui"]
+        and len(name.split(".")) > 3
+        and name.split(".")[2] in features
+        and name.split(".")[3] != "feature"
+    }
+    assert reached == set()

@@ -20,7 +20,7 @@ from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService
-from memtab.gui.traces import TracesTab
+from memtab.gui.traces.feature import TracesTab
 from memtab.gui.traces.models import FAILED_ROLE, TraceListModel
 from memtab.gui.traces.pages import AttemptPage
 from memtab.gui.traces.tab import EMPTY_TEXT

@@ -25,7 +25,7 @@ from support.trace_dumps import fixture_dump
 # Modules loaded before the window's first paint, or by a writer that has not dumped yet.
 EARLY_MODULES = (
     "memtab.gui.first_paint.app",
-    "memtab.gui.traces",
+    "memtab.gui.traces.feature",
     "memtab.gui.writer.supervisor",
     "memtab.writer.job.service",
     "memtab.cli.main",

@@ -62,7 +62,7 @@ if (
     from memtab.gui.history.hub import HistoryHub
     from memtab.gui.loads.feature import LoadsFeature
     from memtab.gui.sync.feature import SyncFeature
-    from memtab.gui.traces import TracesTab
+    from memtab.gui.traces.feature import TracesTab
     from memtab.gui.writer.feedback import WriterFeedback
     from memtab.gui.writer.status import WriterStatusWidget
     from memtab.gui.writer.supervisor import WriterSupervisor

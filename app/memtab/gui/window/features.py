@@ -27,38 +27,36 @@ from typing import TYPE_CHECKING
 
 from memtab.components.editor.session import BarKind
 from memtab.components.window.phases import Feature, Phase
-from memtab.gui.activity.edit_marks import EditMarks
-from memtab.gui.activity.mux_presence import MuxPresence
+from memtab.gui.activity.feature import EditMarks, MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
-from memtab.gui.consolidation.footer import ConsolidationFooter
-from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.tab.bar import MessageBar
-from memtab.gui.files.dialogs import TabDialogs
-from memtab.gui.files.file_actions import FileActions
+from memtab.gui.consolidation.feature import ConsolidationFooter
+from memtab.gui.editor.feature import EditorPanel, MessageBar
+from memtab.gui.files.feature import FileActions, TabDialogs
 from memtab.gui.first_paint.geometry import restore_splitter
 from memtab.gui.first_paint.main_window import TRACES_SPLITTER, MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
-from memtab.gui.history.hub import HistoryHub
+from memtab.gui.history.feature import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
 from memtab.gui.memory_tab.tab_files import TabFiles
-from memtab.gui.search.box import SearchBox
+from memtab.gui.search.feature import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.toolkit.text.text_fields import keep_window_keys_from_fields
-from memtab.gui.tree.editor_link import TreeEditorLink
-from memtab.gui.tree.sources import SourcesFollower
+from memtab.gui.tree.feature import SourcesFollower, TreeEditorLink
 from memtab.gui.window.menus import WindowMenus
 from memtab.gui.window.palette import Palette
 from memtab.gui.window.window_actions import WindowActions
-from memtab.gui.writer.feedback import WriterFeedback
-from memtab.gui.writer.inbox_panel import InboxPanel
-from memtab.gui.writer.status import WriterStatusWidget
-from memtab.gui.writer.supervisor import WriterSupervisor
+from memtab.gui.writer.feature import (
+    InboxPanel,
+    WriterFeedback,
+    WriterStatusWidget,
+    WriterSupervisor,
+)
 from memtab.log_rotation import start_rotating
 
 if TYPE_CHECKING:  # lazy: the Traces tab loads when first shown (build_traces)
-    from memtab.gui.traces import TracesTab
+    from memtab.gui.traces.feature import TracesTab
 
 
 def after_first_paint() -> None:
@@ -332,7 +330,7 @@ def build_traces(window: MainWindow) -> TracesTab | None:
     if container is None:
         return None
     # lazy: on demand — ~0.8 MiB the settled window keeps only once Traces is first shown
-    from memtab.gui.traces import TracesTab
+    from memtab.gui.traces.feature import TracesTab
 
     traces = TracesTab(window.home, window.context.changes, window.context.jobs)
     restore_splitter(window.ui_state, TRACES_SPLITTER, traces.splitter)

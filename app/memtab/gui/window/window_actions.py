@@ -21,8 +21,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 
 from memtab import __version__
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.text.view import ViewMode
+from memtab.gui.editor.feature import EditorPanel, ViewMode
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import give_mnemonics, small_dialog
@@ -30,13 +29,12 @@ from memtab.gui.toolkit.text.rich_text import escape_html
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
 from memtab.gui.window.menus import shortcut_rows
 from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
-from memtab.gui.writer.feedback import WriterFeedback
-from memtab.gui.writer.status import WriterStatusWidget
+from memtab.gui.writer.feature import WriterFeedback, WriterStatusWidget
 from memtab.logs import log_file
 from memtab.operations.home import HomeFolder, describe_home_folder
 
 if TYPE_CHECKING:  # lazy: the Traces tab (~0.8 MiB) loads when first shown
-    from memtab.gui.traces import TracesTab
+    from memtab.gui.traces.feature import TracesTab
 
 logger = logging.getLogger(__name__)
 
@@ -261,7 +259,7 @@ class WindowActions(QObject):
     def open_settings(self) -> None:
         """File → Settings."""
         # lazy: the dialog and the engines' settings (~40 modules) when it opens
-        from memtab.gui.settings.dialog import SettingsDialog
+        from memtab.gui.settings.feature import SettingsDialog
 
         window = self._window
         dialog = SettingsDialog(
