@@ -1,5 +1,6 @@
 """watchdog observers that survive a tree of any depth: the recorder's, the MCP server's
-catalog's and the window's (docs/formats.md §5).
+catalog's and the window's (docs/formats.md §5); and the one handler the recorder and the
+window put on them (`EventPoster`: the one watcher policy, `memtab.watch_policy.paths`).
 
 watchdog walks a recursive watch's tree by recursion (`os.walk` in the inotify emitter,
 `DirectorySnapshot.walk` when polling): a folder about a thousand levels deep, which any
@@ -15,18 +16,83 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from watchdog.events import FileSystemEventHandler
+from watchdog.events import (
+    EVENT_TYPE_CREATED,
+    EVENT_TYPE_MOVED,
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirMovedEvent,
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
 from watchdog.observers.api import ObservedWatch
 from watchdog.observers.polling import PollingObserverVFS
 
 from memtab.store.paths import MAX_PATH_DEPTH, short_path
+from memtab.watch_policy.paths import changed_paths, is_settled
 
 WATCH_MAX_DEPTH = 2 * MAX_PATH_DEPTH
 """How many levels below a watch's root polling lists."""
+
+
+CHANGE_EVENTS: list[type[FileSystemEvent]] = [
+    FileCreatedEvent,
+    DirCreatedEvent,
+    FileDeletedEvent,
+    DirDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    DirMovedEvent,
+    FileClosedEvent,
+]
+"""The events a watch asks for (`event_filter`): only those that can mean a change. Without
+it inotify also reports every open and read-only close, so each scan's reads would flood
+the handler with echoes."""
+
+Poster = Callable[[list[str], bool], None]
+"""Receives an event's paths and whether the event leaves them settled."""
+
+
+class EventPoster(FileSystemEventHandler):
+    """Observer-thread handler: filter one event into paths by the one watcher policy
+    (`memtab.watch_policy.paths.changed_paths`) and post them, nothing else.
+
+    `watched_root` is the directory scheduled (the paths events carry start with it),
+    `reported_root` that directory as the caller spells it. `on_new_directory` (observer
+    thread) sees every directory created or moved in first.
+    """
+
+    def __init__(
+        self,
+        post: Poster,
+        watched_root: str,
+        reported_root: str,
+        on_new_directory: Callable[[str], None] | None = None,
+    ) -> None:
+        super().__init__()
+        self._post = post
+        self._watched_root = watched_root
+        self._reported_root = reported_root
+        self.on_new_directory = on_new_directory
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if self.on_new_directory is not None and event.is_directory:
+            if event.event_type == EVENT_TYPE_CREATED:
+                self.on_new_directory(os.fsdecode(event.src_path))
+            elif event.event_type == EVENT_TYPE_MOVED:
+                self.on_new_directory(os.fsdecode(event.dest_path))
+        paths = changed_paths(event, self._watched_root, self._reported_root)
+        if paths:
+            self._post(paths, is_settled(event))
 
 
 class TooDeepToWatchError(OSError):

@@ -5,8 +5,11 @@ It holds the home's recorder lease (`lease.py`), records once what changed since
 last looked (every scope of every workspace, every other agent's source), then follows the
 disk: watchdog (inotify, FSEvents…; polling when the native observer cannot start —
 inotify's limits, a tree too deep for it, `observers.py` — as the window does) reports
-paths, `Targets.concerned` turns them into the scopes and sources they touch, and once they
-have been quiet for `SETTLE_S` (at most `MAX_DELAY_S` after the first) those are recorded —
+paths, filtered by the window's own rule (`memtab.watch_policy.paths`: no temp files, xum's
+`<target>.<12 hex>` siblings, hidden files or lock files), `Targets.concerned` turns them into
+the scopes and sources they touch, and once they have been quiet for `SETTLE_S` (at most
+`MAX_DELAY_S` after the first: the window's coalescing, `memtab.watch_policy.coalesce`,
+without its leading edge, since a pass records them all) those are recorded —
 `record_external` for mux's scopes, `record_source_external` for the others — with the actor
 `actors.py` can tell. A burst of changes lands in one pass, so its versions are one event
 (`events.py`). Every `FULL_PASS_S` everything is recorded again, for what a watch missed.
@@ -32,12 +35,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from watchdog.events import (
-    EVENT_TYPE_CLOSED_NO_WRITE,
-    EVENT_TYPE_OPENED,
-    FileSystemEvent,
-    FileSystemEventHandler,
-)
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
@@ -50,9 +47,15 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.watch.actors import mux_actor
 from memtab.watch.lease import RecorderLease
-from memtab.watch.observers import BoundedPollingObserver, watching_any_depth
+from memtab.watch.observers import (
+    CHANGE_EVENTS,
+    BoundedPollingObserver,
+    EventPoster,
+    watching_any_depth,
+)
 from memtab.watch.sources import record_source
 from memtab.watch.targets import RETARGET, ScopeTarget, Targets
+from memtab.watch_policy.coalesce import Coalescer
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +67,6 @@ FULL_PASS_S = 600.0
 RETRY_S = 60.0
 """How often the targets history could not be written for are tried again."""
 POLL_INTERVAL_S = 1.0
-_SKIPPED_EVENTS = frozenset({EVENT_TYPE_OPENED, EVENT_TYPE_CLOSED_NO_WRITE})
 
 
 class RecorderBusyError(RuntimeError):
@@ -78,24 +80,6 @@ class PassReport:
     recorded: int = 0
     deleted: int = 0
     problems: list[str] = field(default_factory=list)
-
-
-class _Poster(FileSystemEventHandler):
-    """Observer thread: hands each event's paths to the recorder, nothing else."""
-
-    def __init__(self, post: Callable[[list[str]], None]) -> None:
-        super().__init__()
-        self._post = post
-
-    def on_any_event(self, event: FileSystemEvent) -> None:
-        if event.event_type in _SKIPPED_EVENTS:
-            return
-        if event.is_directory and event.event_type == "modified":
-            return  # a child's own event says what changed
-        paths = [os.fsdecode(event.src_path)]
-        if event.dest_path:
-            paths.append(os.fsdecode(event.dest_path))
-        self._post(paths)
 
 
 class Recorder:
@@ -124,9 +108,10 @@ class Recorder:
         self._lease = RecorderLease(home)
         self._stop = threading.Event()
         self._wake = threading.Event()
-        self._pending: set[str] = set()
+        self._pending = Coalescer(
+            debounce_ms=SETTLE_S * 1000, max_latency_ms=MAX_DELAY_S * 1000, leading_edge=False
+        )
         self._pending_lock = threading.Lock()
-        self._first_pending: float | None = None
         self._targets = Targets(home)
         self._observer: BaseObserver | None = None
         self.watched: list[tuple[str, bool]] = []
@@ -216,14 +201,12 @@ class Recorder:
 
     # --- following the disk --------------------------------------------------------------
 
-    def _post(self, paths: list[str]) -> None:
+    def _post(self, paths: list[str], _settled: bool) -> None:
         keys = {key for path in paths if (key := self._targets.concerned(path)) is not None}
         if not keys:
             return
         with self._pending_lock:
-            self._pending |= keys
-            if self._first_pending is None:
-                self._first_pending = time.monotonic()
+            self._pending.add(_now_ms(), keys)
         self._wake.set()
 
     def _loop(self) -> None:
@@ -248,8 +231,7 @@ class Recorder:
             self._settle()
             self._wake.clear()  # before taking the keys: a change posted after wakes again
             with self._pending_lock:
-                keys, self._pending = self._pending, set()
-                self._first_pending = None
+                keys = set(self._pending.take())
             if RETARGET in keys:
                 self._retarget()
                 self.record_everything()
@@ -260,15 +242,15 @@ class Recorder:
             self.passes += 1
 
     def _settle(self) -> None:
-        """Wait until no change came for `SETTLE_S`, at most `MAX_DELAY_S` in all."""
+        """Wait until the changes are due (`SETTLE_S` of quiet, at most `MAX_DELAY_S` after
+        the first), as the coalescing policy says."""
         while not self._stop.is_set():
             with self._pending_lock:
-                first = self._first_pending
-            if first is None or time.monotonic() - first >= MAX_DELAY_S:
+                wait_ms = self._pending.wait_ms(_now_ms())
+            if not wait_ms:
                 return
             self._wake.clear()
-            if not self._wake.wait(SETTLE_S):
-                return
+            self._wake.wait(wait_ms / 1000)
 
     def _retarget(self) -> None:
         """Find the targets again and watch their directories."""
@@ -278,13 +260,12 @@ class Recorder:
         self._observer = self._start_observer(self.watched)
 
     def _start_observer(self, directories: list[tuple[str, bool]]) -> BaseObserver:
-        handler = _Poster(self._post)
         if not self._use_polling:
             observer: BaseObserver = Observer()
             try:
                 with watching_any_depth(*(directory for directory, _ in directories)):
                     for directory, recursive in directories:
-                        observer.schedule(handler, directory, recursive=recursive)
+                        self._schedule(observer, directory, recursive)
                     observer.start()
             except OSError as error:  # inotify's limits, a tree too deep: poll, as the window
                 logger.warning("Falling back to polling: %s", error)
@@ -295,10 +276,16 @@ class Recorder:
                 return observer
         polling = BoundedPollingObserver(timeout=self._poll_interval_s)
         for directory, recursive in directories:
-            polling.schedule(handler, directory, recursive=recursive)
+            self._schedule(polling, directory, recursive)
         polling.start()
         self.backend = f"polling every {self._poll_interval_s:g} s"
         return polling
+
+    def _schedule(self, observer: BaseObserver, directory: str, recursive: bool) -> None:
+        """Watch `directory` for the change events, each filtered by the one watcher policy
+        relative to it (the window's rule: its paths are the home's or a source's own)."""
+        handler = EventPoster(self._post, directory, directory)
+        observer.schedule(handler, directory, recursive=recursive, event_filter=CHANGE_EVENTS)
 
     def _stop_observer(self) -> None:
         observer, self._observer = self._observer, None
@@ -307,3 +294,7 @@ class Recorder:
         with contextlib.suppress(Exception):
             observer.stop()
             observer.join(timeout=5)
+
+
+def _now_ms() -> float:
+    return time.monotonic() * 1000.0

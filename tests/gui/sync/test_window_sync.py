@@ -226,7 +226,7 @@ def test_a_sync_asked_while_one_runs_runs_after_it(
 
 
 def test_the_git_repository_is_not_watched(alpha: Machine) -> None:
-    from memtab.components.activity.changes import is_ignored
+    from memtab.watch_policy.paths import is_ignored
 
     repository = alpha.home.sync_dir / "memory" / "repo.git"
     assert repository.is_dir()

@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.components.activity.changes import is_ignored
 from memtab.consolidation.engine.prompts import run_message
 from memtab.diagnostics.watching import check_xum_temps
 from memtab.fs.atomic import is_write_temp, is_xum_temp_name
@@ -32,6 +31,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from memtab.sync.repository.layout import GLOBAL_SCOPE
 from memtab.sync.repository.scopes import read_scope
+from memtab.watch_policy.paths import is_ignored
 
 from .helpers import WORKSPACE_ID
 

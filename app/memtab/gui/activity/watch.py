@@ -2,15 +2,13 @@
 
 `HomeWatcher` runs a watchdog observer over the memory home (recursively). The observer's
 handler runs on the observer thread and does one thing: it turns the event into paths
-(`components.activity.changes.changed_paths`: reads, attribute changes, temp names and
-parent-dir noise are dropped there) and posts them to the watcher through a queued signal.
-On the GUI thread the watcher collects paths in a set and flushes them on a single-shot
-timer: a trailing debounce (150 ms by default) that is capped by a maximum latency (1 s by
-default), so a continuous stream of writes still reaches the views about once a second. A
-settled change (a rename onto the path — an atomic save —, the close after a write, a
-deletion) is reported at once instead, the leading edge, unless changes are coming fast
-(more than one other within the debounce interval) or a batch is already waiting: then it
-joins the batch, so a storm still comes in batches. Each flush emits
+(`memtab.watch_policy.paths`: reads, attribute changes, temp names and parent-dir noise are
+dropped there, as `memtab watch` drops them) and posts them to the watcher through a queued
+signal. On the GUI thread the watcher asks the one coalescing policy
+(`memtab.watch_policy.coalesce.Coalescer`, on the watcher's clock) what to do with them and
+keeps only its timer: a trailing debounce (150 ms by default) capped by a maximum latency (1 s
+by default), a settled change (a rename onto the path — an atomic save —, the close after a
+write, a deletion) reported at once while calm, a storm in batches. Each flush emits
 `paths_changed(list[str])`, sorted absolute paths under the root as given to `start()` — or
 under one of the extra directories (`set_extra_targets`: other agents' memory outside the
 home, each watched recursively or not, on the same observer). The window hands each batch
@@ -47,7 +45,6 @@ Usage::
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import enum
 import errno
@@ -63,11 +60,12 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.logs import quiet_library_warnings
+from memtab.watch_policy.coalesce import Coalescer
 
 if TYPE_CHECKING:  # lazy: watchdog (~20 ms) loads when watching starts (watch_observer)
     from watchdog.observers.api import BaseObserver, ObservedWatch
 
-    from memtab.gui.activity.watch_observer import EventPoster
+    from memtab.watch.observers import EventPoster
 
 logger = logging.getLogger(__name__)
 
@@ -79,9 +77,6 @@ _OBSERVER_JOIN_TIMEOUT_S = 2.0
 
 # Batches larger than this are reported as the root alone ("anything may have changed").
 LARGE_BATCH = 500
-# A settled change is reported at once while at most this many others arrived within the
-# debounce interval; more is a storm, and storms are batched.
-LEADING_EDGE_MAX_RECENT = 1
 
 
 class WatchBackend(enum.StrEnum):
@@ -214,10 +209,7 @@ class HomeWatcher(QObject):
         checks (tests pass one they advance by hand).
         """
         super().__init__(parent)
-        if debounce_ms < 0 or max_latency_ms < debounce_ms:
-            raise ValueError("need 0 <= debounce_ms <= max_latency_ms")
-        self._debounce_ms = debounce_ms
-        self._max_latency_ms = max_latency_ms
+        self._coalescer = Coalescer(debounce_ms=debounce_ms, max_latency_ms=max_latency_ms)
         self._missing_root_retry_ms = missing_root_retry_ms
         self._clock = clock
         self._use_polling = use_polling
@@ -241,9 +233,6 @@ class HomeWatcher(QObject):
 
         self._inbox_lock = threading.Lock()
         self._inbox: list[tuple[list[str], bool, int]] = []
-        self._pending: set[str] = set()
-        self._batch_started = 0.0  # monotonic ms of the oldest pending path
-        self._arrivals: collections.deque[float] = collections.deque()  # ms, within the debounce
         self._flush_timer = clock.timer(self, self._on_flush_timer_timeout, single_shot=True)
         self._retry_timer = clock.timer(self, self._on_retry_timer_timeout, single_shot=False)
         self._health_timer = clock.timer(self, self._on_health_timer_timeout, single_shot=False)
@@ -299,7 +288,7 @@ class HomeWatcher(QObject):
             observers.unwatch(observer, watch)
         self._extra_watches = []
         for directory, recursive in self._extra_targets:
-            poster = observers.EventPoster(
+            poster = observers.event_poster(
                 self._make_poster(self._generation), os.path.realpath(directory), directory
             )
             try:
@@ -327,7 +316,7 @@ class HomeWatcher(QObject):
         self._generation += 1
         self._retry_timer.stop()
         self._flush_timer.stop()
-        self._pending.clear()
+        self._coalescer.clear()
         self._stop_observer()
         self._root = None
         self._set_backend(WatchBackend.STOPPED, "not watching")
@@ -340,7 +329,7 @@ class HomeWatcher(QObject):
         assert self._root is not None
         self._generation += 1
         watched_root = os.path.realpath(self._root)
-        handler = observers.EventPoster(
+        handler = observers.event_poster(
             self._make_poster(self._generation), watched_root, str(self._root)
         )
         self._handler = handler
@@ -372,7 +361,7 @@ class HomeWatcher(QObject):
                 logger.warning("Falling back to polling for %s: %s", self._root, limit)
                 self._stop_observer()
                 self._generation += 1
-                handler = observers.EventPoster(
+                handler = observers.event_poster(
                     self._make_poster(self._generation), watched_root, str(self._root)
                 )
                 self._handler = handler
@@ -516,21 +505,11 @@ class HomeWatcher(QObject):
     # -- coalescing --------------------------------------------------------------------
 
     def _add_pending(self, paths: list[str], *, settled: bool = False) -> None:
-        now = self._clock.monotonic_ms()
-        arrivals = self._arrivals
-        while arrivals and now - arrivals[0] > self._debounce_ms:
-            arrivals.popleft()
-        calm = len(arrivals) <= LEADING_EDGE_MAX_RECENT and not self._pending
-        arrivals.append(now)
-        if settled and calm:
-            self._emit(sorted(set(paths)))  # the leading edge
-            return
-        if not self._pending:
-            self._batch_started = now
-        self._pending.update(paths)
-        waited_ms = now - self._batch_started
-        remaining_ms = max(0.0, self._max_latency_ms - waited_ms)
-        self._flush_timer.start(int(min(self._debounce_ms, remaining_ms)))
+        decision = self._coalescer.add(self._clock.monotonic_ms(), paths, settled=settled)
+        if decision.report is not None:
+            self._emit(decision.report)  # the leading edge
+        else:
+            self._flush_timer.start(decision.wait_ms)
 
     @Slot()
     def _on_observer_paths_posted(self) -> None:
@@ -545,10 +524,9 @@ class HomeWatcher(QObject):
 
     @Slot()
     def _on_flush_timer_timeout(self) -> None:
-        if not self._pending:
-            return
-        batch, self._pending = sorted(self._pending), set()
-        self._emit(batch)
+        batch = self._coalescer.take()
+        if batch:
+            self._emit(batch)
 
     def _emit(self, batch: list[str]) -> None:
         root = self._root

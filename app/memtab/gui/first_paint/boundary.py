@@ -159,6 +159,9 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.toolkit.style",
         "memtab.gui.toolkit.ui_state",
         "memtab.gui.toolkit.widgets",
+        # the watcher's coalescing (the one watcher policy, `memtab watch`'s too; stdlib only)
+        "memtab.watch_policy",
+        "memtab.watch_policy.coalesce",
     }
 )
 

@@ -1,4 +1,4 @@
-"""components.activity.changes: event filtering and change summaries, without Qt."""
+"""watch_policy.paths: what counts as a change, for the window's watcher and `memtab watch`."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from watchdog.events import (
     FileSystemEvent,
 )
 
-from memtab.components.activity.changes import (
+from memtab.watch_policy.paths import (
     changed_paths,
     is_ignored,
 )
@@ -33,16 +33,16 @@ REAL = "/home/alice/.xum"  # what the ~/.mux symlink points at
 SCOPE = f"{REAL}/memory/global"
 
 
-@pytest.mark.slow
-def test_the_components_do_not_import_qt() -> None:
+@pytest.mark.slow  # slow: a Python process (~0.3 s CPU)
+def test_the_policy_imports_neither_qt_nor_watchdog() -> None:
+    """The window's first paint imports it (its watcher), and loads neither."""
     probe = (
-        "import sys, pkgutil, importlib, memtab.components as components\n"
-        "names = [m.name for m in pkgutil.walk_packages(\n"
-        "    components.__path__, 'memtab.components.')]\n"
-        "assert len(names) > 20, names\n"
+        "import sys, pkgutil, importlib, memtab.watch_policy as policy\n"
+        "names = [m.name for m in pkgutil.walk_packages(policy.__path__, 'memtab.watch_policy.')]\n"
+        "assert len(names) >= 2, names\n"
         "for name in names:\n"
         "    importlib.import_module(name)\n"
-        "sys.exit('PySide6' in sys.modules)"
+        "sys.exit(any(m.split('.')[0] in ('PySide6', 'watchdog') for m in sys.modules))"
     )
     assert subprocess.run([sys.executable, "-c", probe], check=False).returncode == 0
 

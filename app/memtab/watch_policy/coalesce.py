@@ -1,0 +1,93 @@
+"""How changes coalesce: one policy for the window's watcher and `memtab watch`
+(docs/formats.md §14.5), Qt-free and timer-free — the caller passes the time and keeps the
+timer the decision asks for.
+
+Changes wait for a trailing debounce (`debounce_ms` of quiet), capped by a maximum latency
+(`max_latency_ms` after the first of a batch), so a continuous stream of writes is still
+reported about once per latency. A settled change (`paths.is_settled`: a rename onto the
+path, the close after a write, a deletion) is reported at once instead — the leading edge —
+unless changes are coming fast (more than `LEADING_EDGE_MAX_RECENT` others within the
+debounce) or a batch is already waiting: then it joins the batch, so a storm still comes in
+batches. A caller that works in passes (the recorder) asks for no leading edge.
+
+    coalescer = Coalescer(debounce_ms=150, max_latency_ms=1000)
+    decision = coalescer.add(now_ms, paths, settled=True)
+    if decision.report is not None: report(decision.report)   # the leading edge
+    else: timer.start(decision.wait_ms)                        # then `take()` at its timeout
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Iterable
+from typing import NamedTuple
+
+LEADING_EDGE_MAX_RECENT = 1
+"""A settled change is reported at once while at most this many others arrived within the
+debounce interval; more is a storm, and storms are batched."""
+
+
+class Decision(NamedTuple):
+    """What to do after a change arrived: report `report` now, or wait `wait_ms` and `take()`."""
+
+    report: list[str] | None
+    """The change's items, sorted, to report now (the leading edge); None: wait."""
+    wait_ms: int
+    """How long from now until the waiting batch is due (0 when reported now)."""
+
+
+class Coalescer:
+    """Collects changed items (paths, or what they concern) into batches; see the module doc."""
+
+    def __init__(
+        self, *, debounce_ms: float, max_latency_ms: float, leading_edge: bool = True
+    ) -> None:
+        if debounce_ms < 0 or max_latency_ms < debounce_ms:
+            raise ValueError("need 0 <= debounce_ms <= max_latency_ms")
+        self.debounce_ms = debounce_ms
+        self.max_latency_ms = max_latency_ms
+        self._leading_edge = leading_edge
+        self._pending: set[str] = set()
+        self._first_ms = 0.0  # when the oldest pending item arrived
+        self._last_ms = 0.0  # when the newest did
+        self._arrivals: collections.deque[float] = collections.deque()  # within the debounce
+
+    @property
+    def pending(self) -> bool:
+        """Whether a batch is waiting."""
+        return bool(self._pending)
+
+    def add(self, now_ms: float, items: Iterable[str], *, settled: bool = False) -> Decision:
+        """A change of `items` arrived at `now_ms`: report it now, or how long to wait."""
+        arrivals = self._arrivals
+        while arrivals and now_ms - arrivals[0] > self.debounce_ms:
+            arrivals.popleft()
+        calm = len(arrivals) <= LEADING_EDGE_MAX_RECENT and not self._pending
+        arrivals.append(now_ms)
+        if settled and calm and self._leading_edge:
+            return Decision(sorted(set(items)), 0)
+        if not self._pending:
+            self._first_ms = now_ms
+        self._pending.update(items)
+        self._last_ms = now_ms
+        wait = self.wait_ms(now_ms)
+        assert wait is not None
+        return Decision(None, wait)
+
+    def wait_ms(self, now_ms: float) -> int | None:
+        """How long from `now_ms` until the waiting batch is due (0: now); None when none
+        waits. Due after `debounce_ms` of quiet, and never later than `max_latency_ms` after
+        its first item."""
+        if not self._pending:
+            return None
+        due = min(self._last_ms + self.debounce_ms, self._first_ms + self.max_latency_ms)
+        return int(max(0.0, due - now_ms))
+
+    def take(self) -> list[str]:
+        """The waiting batch, sorted (empty when none), and nothing waits any more."""
+        batch, self._pending = sorted(self._pending), set()
+        return batch
+
+    def clear(self) -> None:
+        """Drop the waiting batch (the watch stopped)."""
+        self._pending.clear()
