@@ -14,6 +14,9 @@ for these:
 - `changes`: what changed on disk — each of the watcher's batches classified once
   (`components/activity/change_batch.ChangeBatch`) and published to every feature that
   follows the disk (the window feeds it; features subscribe to `changes.published`);
+- `settings`: what changed in settings.json — published when the Settings dialog saves
+  (`components/window/settings_news.SettingsChange`, which sections and what they hold now);
+  each feature that holds a setting applies it at once (`settings.published`);
 - `jobs`: the window's one job service (`gui/tasks/jobs.py`): a feature's work off the
   GUI thread goes through its own client (`context.jobs.client("history")`), on one of a
   few lanes;
@@ -41,6 +44,7 @@ from PySide6.QtWidgets import QDockWidget, QWidget
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan
+from memtab.components.window.settings_news import SettingsChange
 from memtab.gui.actions import ActionRegistry
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.ui_state import UiState
@@ -126,6 +130,22 @@ class ChangeFeed(QObject):
         self.published.emit(ChangeBatch.classify(paths, self._home))
 
 
+class SettingsFeed(QObject):
+    """Changes of settings.json, for every feature that holds a setting: they connect to
+    `published` and apply the sections they follow at once.
+
+    Signals:
+        published(SettingsChange): which sections changed, and what the file holds now.
+    """
+
+    published = Signal(object)
+
+    def publish(self, change: SettingsChange) -> None:
+        """Hand a change to every subscriber (nothing when no section changed)."""
+        if change.sections:
+            self.published.emit(change)
+
+
 class WindowShell(Protocol):
     """What a feature may ask of the window (`MainWindow` provides it)."""
 
@@ -193,6 +213,7 @@ class WindowContext:
         self.status = StatusNotices(self._owner)
         self.shown = Shown(home, self._owner)
         self.changes = ChangeFeed(home, self._owner)
+        self.settings = SettingsFeed(self._owner)
         self.jobs = JobService(self._owner)
         """The window's job service: each feature's client, on its lanes."""
         self._files: FileChannel | None = None

@@ -4,6 +4,7 @@ appends, runs at the interval off the GUI thread, status signals, failures, paus
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,9 +12,10 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
+from memtab.components.window.settings_news import SettingsChange, SettingsSection
 from memtab.fs.atomic import atomic_write_json
 from memtab.gui.activity.watch import HomeWatcher
-from memtab.gui.context import ChangeFeed
+from memtab.gui.context import ChangeFeed, SettingsFeed
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.writer.supervisor import WriterActivity, WriterStatus, WriterSupervisor
 from memtab.llm.anthropic import AnthropicProvider
@@ -66,8 +68,8 @@ def message(message_id: str, role: str, text: str) -> dict[str, Any]:
     }
 
 
-def append_turn(home: Home, turn: str, user_text: str = "go on") -> None:
-    with home.transcript_path(WS).open("a", encoding="utf-8") as handle:
+def append_turn(home: Home, turn: str, user_text: str = "go on", workspace: str = WS) -> None:
+    with home.transcript_path(workspace).open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(message(f"u-{turn}", "user", user_text)) + "\n")
         handle.write(json.dumps(message(f"a-{turn}", "assistant", f"done {turn}")) + "\n")
 
@@ -272,3 +274,37 @@ def test_the_writer_lock_is_taken_off_the_gui_thread(
         assert not supervisor.status.standby
     finally:
         supervisor.shutdown()
+
+
+def test_the_writer_turned_off_in_settings_withdraws_its_queued_runs_at_once(
+    qtbot: QtBot, home: Home, make_supervisor: Any, jobs: JobService
+) -> None:
+    """A settings save is news (`context.settings`): the writer off, a run still queued is
+    withdrawn then and there — not left to run with the settings of before."""
+    other = "f6e5d4c3b2"
+    add_workspace(home, "/src/other", "other", workspace_id=other)
+    home.transcript_path(other).parent.mkdir(parents=True)
+    home.transcript_path(other).touch()
+    set_interval(home, 1)
+    release = threading.Event()
+
+    def held() -> tuple[ChatProvider, tuple[str, ...]]:
+        release.wait(WAIT_MS / 1000)  # the first run holds the runs lane until released
+        return offline()
+
+    supervisor: WriterSupervisor = make_supervisor(held)
+    recorder = Recorder(supervisor)
+    settings = SettingsFeed()
+    supervisor.follow_settings(settings)
+    with qtbot.waitSignal(supervisor.run_started, timeout=WAIT_MS):
+        append_turn(home, "1", "Remember that the first run holds the lane.")
+    with qtbot.waitSignal(supervisor.transcripts_checked, timeout=WAIT_MS):
+        append_turn(home, "1", "Remember that this run waits in the queue.", workspace=other)
+
+    settings.publish(
+        SettingsChange(frozenset({SettingsSection.WRITER}), {"writer": {"mode": "off"}})
+    )
+    release.set()
+    qtbot.waitUntil(lambda: not jobs.busy, timeout=WAIT_MS)
+    assert recorder.started == [WS]  # the queued run of `other` never started
+    assert not (home.workspace_root(other) / "notes.md").exists()

@@ -115,6 +115,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.components.tree.tree",
         "memtab.components.window",
         "memtab.components.window.phases",  # the window runs its features by phase (stdlib)
+        "memtab.components.window.settings_news",  # the context's settings news (stdlib)
         # what the first scan runs on its lane: a plain function and its context (stdlib)
         "memtab.operations",
         "memtab.operations.job",

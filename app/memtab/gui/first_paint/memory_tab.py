@@ -57,6 +57,7 @@ from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan, ScanOutcome
 from memtab.components.tree.scan_steps import ScanSteps, scan_steps
 from memtab.components.tree.tree import default_expanded_keys
+from memtab.components.window.settings_news import SettingsChange, SettingsSection
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.context import WindowContext
 from memtab.gui.first_paint.boundary import settled_step
@@ -192,6 +193,7 @@ class MemoryTab(QWidget):
         self.picker.workspace_requested.connect(self._on_picker_workspace_requested)
         self.tree_reconcile.reconciled.connect(self._on_tree_reconciled)
         context.changes.published.connect(self._on_changes_published)
+        context.settings.published.connect(self._on_settings_published)
         self._time_refresh = QTimer(self)
         self._time_refresh.setInterval(_RELATIVE_TIME_REFRESH_MS)
         self._time_refresh.timeout.connect(self._on_time_refresh_timeout)
@@ -570,6 +572,11 @@ class MemoryTab(QWidget):
         relevant = [path for path, place in batch.items() if self.scans.concerns(path, place)]
         if relevant:
             self.scans.request(relevant)
+
+    @Slot(object)
+    def _on_settings_published(self, change: SettingsChange) -> None:
+        if change.touches(SettingsSection.SOURCES):  # other agents' memory is elsewhere now
+            self.rescan_all()
 
     @Slot()
     def _on_time_refresh_timeout(self) -> None:

@@ -1,11 +1,13 @@
 """File → Settings: which model consolidates and writes memories, and how the writer runs.
 
 Everything is stored in Memtab's `settings.json` (mode 0600, unknown keys kept), the same
-file the CLI reads; the consolidator and the writer re-read it for every run, so a change
-applies from the next run on. Environment variables still win over the file, and the
-dialog says so when they are set. Under the key field it says which key requests will
-carry and why (never the key): `$ANTHROPIC_API_KEY`/`$OPENAI_API_KEY` only reach their
-official API, so a custom base URL needs a key typed here or `$MEMTAB_API_KEY`.
+file the CLI reads. A save is news on the window's context (`context.settings`): each
+feature applies what it holds at once (other agents' memory is scanned again, the writer
+turned off withdraws its queued runs, `notify` counts from the next news), and every writer
+or consolidation run started after it reads what was saved. Environment variables still win
+over the file, and the dialog says so when they are set. Under the key field it says which
+key requests will carry and why (never the key): `$ANTHROPIC_API_KEY`/`$OPENAI_API_KEY` only
+reach their official API, so a custom base URL needs a key typed here or `$MEMTAB_API_KEY`.
 
 A key belongs to the provider and host it was typed for (docs/formats.md §12.3): the key
 field shows the chosen provider's own key (typed in this dialog, else "a key is saved" for

@@ -294,6 +294,7 @@ def build_writer(window: MainWindow) -> WriterSupervisor | None:
     window.writer = writer = WriterSupervisor(window.home, window.context.jobs)
     writer.setParent(window)
     writer.attach(window.context.changes)
+    writer.follow_settings(window.context.settings)
     return writer
 
 

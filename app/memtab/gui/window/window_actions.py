@@ -13,13 +13,15 @@ from __future__ import annotations
 import functools
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from memtab import __version__
+from memtab.components.window.settings_news import settings_change
+from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.feature import EditorPanel, ViewMode
 from memtab.gui.first_paint.memory_tab import MemoryTab
@@ -29,7 +31,7 @@ from memtab.gui.toolkit.text.rich_text import escape_html
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
 from memtab.gui.window.menus import shortcut_rows
 from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
-from memtab.gui.writer.feature import WriterFeedback, WriterStatusWidget
+from memtab.gui.writer.feature import WriterStatusWidget
 from memtab.logs import log_file
 from memtab.operations.home import HomeFolder, describe_home_folder
 
@@ -40,6 +42,16 @@ logger = logging.getLogger(__name__)
 
 OPEN_HOME_KEY = "open-home"
 _VIEW_MODE_KEYS = ("Ctrl+1", "Ctrl+2", "Ctrl+3")
+
+
+def _settings_now() -> dict[str, Any] | None:
+    """settings.json as it is (None when it cannot be read: every section then counts as
+    changed). A small file in the config dir, read as the dialog reads it."""
+    try:
+        return load_settings_file(settings_path())
+    except SettingsFileError as error:
+        logger.info("Settings: %s", error)
+        return None
 
 
 def _shows(editor: EditorPanel, mode: ViewMode) -> bool:
@@ -54,9 +66,6 @@ class WindowForActions(WindowShell, Protocol):
 
     @property
     def writer_status(self) -> WriterStatusWidget | None: ...
-
-    @property
-    def writer_feedback(self) -> WriterFeedback | None: ...
 
     @property
     def has_traces_tab(self) -> bool: ...
@@ -262,15 +271,14 @@ class WindowActions(QObject):
         from memtab.gui.settings.feature import SettingsDialog
 
         window = self._window
+        before = _settings_now()
         dialog = SettingsDialog(
             window.as_widget(), jobs=self._context.jobs, home=self._context.home
         )
         if window.exec_dialog(dialog):
-            self._context.status.show("Settings saved; they apply from the next run.")
-            if dialog.sources_changed:  # other agents' memory is looked for elsewhere now
-                window.memory_tab.rescan_all()
-            if window.writer_feedback is not None:
-                window.writer_feedback.reload_settings()
+            self._context.status.show("Settings saved.")
+            # News, as a change on disk is: each feature applies what it holds at once.
+            self._context.settings.publish(settings_change(before, _settings_now()))
 
     def show_shortcuts(self) -> None:
         """Help → Keyboard shortcuts: the table made from the registered actions."""

@@ -6,7 +6,8 @@
   lines highlighted; clicking "Suggested 2 notes — review" shows the Suggested memories
   of that workspace.
 - With the writer setting `notify` on, news that arrives while the window is not the
-  active one becomes a desktop notification.
+  active one becomes a desktop notification (a change of it applies at once: settings news
+  on the context).
 - "Suggested 2 notes — review" goes once that workspace has no suggestion left to review.
 """
 
@@ -17,6 +18,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, Slot
 
+from memtab.components.window.settings_news import SettingsChange, SettingsSection
 from memtab.components.writer.news import NewsKind, WriterNews
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.toolkit.notifications import DesktopNotifier
@@ -24,7 +26,7 @@ from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.gui.writer.status import WriterStatusWidget
 from memtab.gui.writer.supervisor import WriterSupervisor
 from memtab.store.paths import PathError, parse_file_path
-from memtab.writer.config import load_writer_settings
+from memtab.writer.config import load_writer_settings, parse_writer_settings
 from memtab.writer.job.result import WriterRunResult
 
 logger = logging.getLogger(__name__)
@@ -71,11 +73,14 @@ class WriterFeedback(QObject):
         status.news_opened.connect(self._on_status_news_opened)
         status.news_arrived.connect(self._on_status_news_arrived)
         tab.inbox.count_changed.connect(self._on_suggestions_count_changed)
+        context.settings.published.connect(self._on_settings_published)
         self._status = status
 
-    def reload_settings(self) -> None:
-        """Read the `notify` setting again (after the Settings dialog saved)."""
-        self.notify = load_writer_settings().notify
+    @Slot(object)
+    def _on_settings_published(self, change: SettingsChange) -> None:
+        """The `notify` setting, as saved: from the next news on."""
+        if change.touches(SettingsSection.WRITER):
+            self.notify = parse_writer_settings(change.section("writer")).notify
 
     def open_news(self, news: WriterNews) -> None:
         """Show what the news is about in the Memory tab."""

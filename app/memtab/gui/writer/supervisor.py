@@ -22,7 +22,9 @@ through `operations.writer.runs`):
   in `auto` mode a state advanced by another process (mux running its own writer) makes
   the supervisor leave that workspace to it (`external_writer_detected`).
 - Paused, polls consume new lines without counting them and no run starts; runs still
-  queued are withdrawn (a run already going finishes).
+  queued are withdrawn (a run already going finishes). The writer turned off in Settings
+  withdraws them too, at once (`follow_settings`: the context's settings news); each run
+  reads the model and settings when it starts, so a run queued before a save uses it.
 - One Memtab process per home supervises the writer (`memtab.writer.job.lock`): a second
   one stands by (`status.standby`) and takes over when the first exits.
 
@@ -46,10 +48,13 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.window.settings_news import SettingsChange, SettingsSection
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.operations.job import JobFunction
 from memtab.operations.writer.runs import begin, check_states, poll, run
 from memtab.store.home import Home, PathKind, PathPlace
+from memtab.writer.config import parse_writer_settings
+from memtab.writer.config_values import WriterMode
 from memtab.writer.job.lock import WriterLock
 from memtab.writer.job.policy import RunTicket
 from memtab.writer.job.result import WriterRunResult
@@ -64,6 +69,15 @@ class ChangePublisher(Protocol):
     @property
     def published(self) -> SignalInstance:
         """Signal(ChangeBatch): one batch of changed paths, classified."""
+        ...
+
+
+class SettingsPublisher(Protocol):
+    """What publishes settings.json's changes (`gui.context.SettingsFeed`)."""
+
+    @property
+    def published(self) -> SignalInstance:
+        """Signal(SettingsChange): which sections changed, and what they hold now."""
         ...
 
 
@@ -210,11 +224,26 @@ class WriterSupervisor(QObject):
             return
         if paused:
             self._pause.set()
-            for job in [job for job in self._tickets if job not in self._running]:
-                self._run_client.cancel(job)
+            self._withdraw_queued()
         else:
             self._pause.clear()
         self._set_status(replace(self._status, paused=paused))
+
+    def follow_settings(self, settings: SettingsPublisher) -> None:
+        """Apply the writer's settings as they are saved (`context.settings`): the writer
+        turned off withdraws the runs still queued at once (a run going finishes, as when
+        paused); every run started after a save reads the model and settings saved."""
+        settings.published.connect(self._on_settings_published)
+
+    @Slot(object)
+    def _on_settings_published(self, change: SettingsChange) -> None:
+        writer = change.section("writer") if change.touches(SettingsSection.WRITER) else None
+        if writer is not None and parse_writer_settings(writer).mode is WriterMode.OFF:
+            self._withdraw_queued()
+
+    def _withdraw_queued(self) -> None:
+        for job in [job for job in self._tickets if job not in self._running]:
+            self._run_client.cancel(job)
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Stop following and running (a run in progress is cancelled within about a
