@@ -110,6 +110,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.components.tree.nodes",
         "memtab.components.tree.row_fit",
         "memtab.components.tree.scan",
+        "memtab.components.tree.scan_policy",  # when the tab scans (stdlib only)
         "memtab.components.tree.scan_steps",  # what each scan the tab shows fans out to
         "memtab.components.tree.text",
         "memtab.components.tree.tree",

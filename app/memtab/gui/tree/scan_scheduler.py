@@ -1,4 +1,5 @@
-"""When the Memory tab rescans, and what: one scan at a time, changes folded into the next.
+"""When the Memory tab rescans, and what: one scan at a time, changes folded into the next
+(the decisions are `components.tree.scan_policy.ScanPolicy`'s; this keeps the job client).
 
 The watcher (and the tab's own file operations) report changed paths; `ScanScheduler`
 keeps those that concern the tab (scopes, pins and usage, the journal, the registry — not
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.tree.scan import HomeScan, ScanOutcome, ScanRequest
+from memtab.components.tree.scan_policy import ScanPolicy
 from memtab.components.tree.tree import build_tree
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.operations import tree as tree_ops
@@ -111,10 +113,7 @@ class ScanScheduler(QObject):
         self._target = target
         self._source_context = source_context
         self._with_sources = False
-        self._pending: set[str] | None = set()  # None: everything
-        self._inflight: frozenset[str] | None = frozenset()  # None: everything
-        self._due = False
-        self._after_outline = False  # the first scan waits for the outline's paint
+        self._policy = ScanPolicy()
         self._jobs = jobs.client("scan", Lane.SCANS, parent=self)
         self._jobs.latest_finished.connect(self._on_jobs_latest_finished)
         self._jobs.latest_failed.connect(self._on_jobs_latest_failed)
@@ -127,7 +126,8 @@ class ScanScheduler(QObject):
     @property
     def busy(self) -> bool:
         """Whether a scan is queued or running, or another one is due after it."""
-        return self._jobs.is_busy() or self._due or self._after_outline
+        policy = self._policy
+        return self._jobs.is_busy() or policy.due or policy.waiting_for_outline
 
     @property
     def with_sources(self) -> bool:
@@ -153,32 +153,18 @@ class ScanScheduler(QObject):
         """The first scan of the home, after an outline of it (see the module docstring)."""
         job = functools.partial(tree_ops.outline, self._request(None), build_tree)
         self._jobs.submit_latest(OUTLINE_KEY, job)
-        self._pending = None
-        self._after_outline = True
+        self._policy.begin_with_outline()
 
     @Slot()
     def outline_shown(self) -> None:
         """The outline is on screen, or there is none to show: the first scan, now."""
-        if self._after_outline:
+        if self._policy.outline_shown():
             self._submit()
 
     def request(self, paths: Iterable[str] | None, *, supersede: bool = False) -> None:
         """Rescan `paths` (None: everything) — now, or right after the scan in flight;
         `supersede` cancels the scan in flight instead (a workspace switch)."""
-        if paths is None:
-            self._pending = None
-        elif self._pending is not None:
-            self._pending.update(paths)
-        if supersede:
-            # The scan in flight is cancelled; whatever it covered must be covered again.
-            if self._inflight is None or self._pending is None:
-                self._pending = None
-            else:
-                self._pending.update(self._inflight)
-            self._submit()
-        elif self._jobs.is_busy():
-            self._due = True
-        else:
+        if self._policy.request(paths, supersede=supersede, running=self._jobs.is_busy()):
             self._submit()
 
     def shutdown(self) -> None:
@@ -186,13 +172,10 @@ class ScanScheduler(QObject):
         self._jobs.shutdown()
 
     def _submit(self) -> None:
-        pending, self._pending = self._pending, set()
-        self._due = False
-        self._after_outline = False
-        self._inflight = frozenset(pending) if pending is not None else None
+        covered = self._policy.take()
         opened = frozenset(self._target.open_containers)
         present = functools.partial(build_tree, open_containers=opened)
-        job = functools.partial(tree_ops.scan, self._request(self._inflight), present)
+        job = functools.partial(tree_ops.scan, self._request(covered), present)
         self._jobs.submit_latest(SCAN_KEY, job)
 
     def _request(self, changed_paths: frozenset[str] | None) -> ScanRequest:
@@ -216,9 +199,9 @@ class ScanScheduler(QObject):
         if key == OUTLINE_KEY:
             self.outline_finished.emit(outcome)
             return
-        self._inflight = frozenset()
+        self._policy.landed()
         self.scan_finished.emit(outcome)
-        if self._due:
+        if self._policy.due:  # asked before it landed, or by a slot of the signal just sent
             self._submit()
 
     @Slot(str, str)
@@ -227,7 +210,7 @@ class ScanScheduler(QObject):
             logger.warning("The outline of the home failed: %s", message)
             self.outline_shown()  # the scan after it reports what is wrong
             return
-        self._inflight = frozenset()
+        self._policy.landed()
         self.scan_failed.emit(f"Could not read the memory home: {message}")
-        if self._due:
+        if self._policy.due:
             self._submit()
