@@ -108,6 +108,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.components.tree",
         "memtab.components.tree.marks",
         "memtab.components.tree.nodes",
+        "memtab.components.tree.reconcile_slices",  # a reconcile's slices (stdlib only)
         "memtab.components.tree.row_fit",
         "memtab.components.tree.scan",
         "memtab.components.tree.scan_policy",  # when the tab scans (stdlib only)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -38,6 +37,7 @@ from PySide6.QtCore import (
 from memtab.components.activity.badges import Badge
 from memtab.components.tree.marks import RowMark, RowMarks
 from memtab.components.tree.nodes import NodeKind, TreeNode, file_container_key
+from memtab.components.tree.reconcile_slices import Slice, perf_ms
 from memtab.components.tree.text import PIN_NOTE, describe_for_accessibility, row_tooltip
 from memtab.components.tree.tree import loading_tree
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
@@ -313,8 +313,11 @@ class MemoryTreeModel(QAbstractItemModel):
         """Whether a reconcile has been started and not finished."""
         return self._reconcile is not None
 
-    def continue_reconcile(self, budget_ms: float | None) -> bool:
-        """Reconcile for at most about `budget_ms` (None: to the end); True when done.
+    def continue_reconcile(
+        self, budget_ms: float | None, now_ms: Callable[[], float] = perf_ms
+    ) -> bool:
+        """Reconcile for at most about `budget_ms` on `now_ms` (None: to the end); True
+        when done (`components.tree.reconcile_slices.Slice`).
 
         Each step leaves a consistent model, so the GUI can paint between slices and a
         big change never freezes it.
@@ -322,11 +325,11 @@ class MemoryTreeModel(QAbstractItemModel):
         reconcile = self._reconcile
         if reconcile is None:
             return True
-        deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
+        slice_ = Slice(budget_ms, now_ms)
         while reconcile.pending:
             old, new = reconcile.pending.pop()
             self._reconcile_step(reconcile, old, new)
-            if deadline is not None and time.perf_counter() >= deadline and reconcile.pending:
+            if reconcile.pending and slice_.over():
                 return False
         self._reconcile = None
         self._emit_badges_changed(reconcile.badge_changes, reconcile.reported)

@@ -1,9 +1,10 @@
 """Showing a tree in the Memory tab: reconciled into the model in slices, painting between.
 
 A scan or search result is a whole new node tree; `MemoryTreeModel` reconciles it into the
-shown one step by step (`start_merge`/`continue_merge`). `SlicedReconcile` runs those steps a
-few milliseconds at a time on a zero-interval timer, so the GUI stays responsive even
-when thousands of rows change, and a newer tree simply replaces a reconcile in progress.
+shown one step by step (`start_reconcile`/`continue_reconcile`). `SlicedReconcile` runs
+those steps in slices (`components.tree.reconcile_slices`: `RECONCILE_SLICE_MS` on its
+clock) on a zero-interval timer, so the GUI stays responsive even when thousands of rows
+change, and a newer tree simply replaces a reconcile in progress.
 When a reconcile is done it builds the file rows of open containers (`TreeFill`), runs the
 caller's follow-up, then emits `reconciled`.
 """
@@ -14,17 +15,16 @@ import logging
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.activity.badges import Badge
 from memtab.components.tree.nodes import TreeNode
+from memtab.components.tree.reconcile_slices import RECONCILE_SLICE_MS
+from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.gui.tree.fill import TreeFill
 from memtab.gui.tree.model import MemoryTreeModel
 
 logger = logging.getLogger(__name__)
-
-# The tree reconciles a scan in slices this long, painting in between.
-RECONCILE_SLICE_MS = 12.0
 
 Quietly = Callable[[], AbstractContextManager[None]]
 """A block in which the tree's selection changes open nothing (`TreeEditorSync.quietly`)."""
@@ -40,19 +40,23 @@ class SlicedReconcile(QObject):
     reconciled = Signal()
 
     def __init__(
-        self, model: MemoryTreeModel, fill: TreeFill, quietly: Quietly, parent: QObject
+        self,
+        model: MemoryTreeModel,
+        fill: TreeFill,
+        quietly: Quietly,
+        parent: QObject,
+        *,
+        clock: GuiClock = QT_CLOCK,
     ) -> None:
         """Reconcile into `model`; `fill` refills open containers after each reconcile; each slice
-        runs inside `quietly()`."""
+        runs inside `quietly()`, for `RECONCILE_SLICE_MS` on `clock` (tests pass a fake one)."""
         super().__init__(parent)
         self._model = model
         self._fill = fill
         self._quietly = quietly
+        self._clock = clock
         self._after: Callable[[], None] | None = None
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self._on_timer_timeout)
+        self._timer = clock.timer(self, self._on_timer_timeout, single_shot=True)
 
     @property
     def busy(self) -> bool:
@@ -81,9 +85,9 @@ class SlicedReconcile(QObject):
 
     def _continue(self) -> None:
         with self._quietly():
-            done = self._model.continue_reconcile(RECONCILE_SLICE_MS)
+            done = self._model.continue_reconcile(RECONCILE_SLICE_MS, self._clock.monotonic_ms)
         if not done:
-            self._timer.start()
+            self._timer.start(0)  # the GUI paints, then the next slice
             return
         self._fill.refill()
         after, self._after = self._after, None
