@@ -126,8 +126,6 @@ class SettingsDialog(QDialog):
         self.setWindowTitle("Memtab settings")
         self.setObjectName("settingsDialog")
         self._env = os.environ if env is None else env
-        self.sources_changed = False
-        """After Save: whether other agents' memory is now looked for elsewhere."""
         # Filled once in _load: no disk reads while the form is used.
         self._keys = FormKeys()
         self._switching = False  # the key field is being filled for another provider
@@ -564,7 +562,7 @@ class SettingsDialog(QDialog):
                 "review-first" if self.review_first.isChecked() else "apply-directly",
                 env=self._env,
             )
-            self.sources_changed = self.sources_box.save()
+            self.sources_box.save()
         except (ProviderError, SettingsFileError, OSError) as error:
             message = error.message if isinstance(error, ProviderError) else str(error)
             self._show_error(f"Could not save the settings: {message}")
