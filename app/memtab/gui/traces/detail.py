@@ -7,8 +7,6 @@ all", and the raw JSON is only loaded when its tab is first opened.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Slot
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -22,46 +20,32 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components import glossary
+from memtab.components.traces.header import (
+    FIELD_TIPS,
+    FIELDS,
+    WIDE_FIELDS,
+    attempt_tab_title,
+    dump_header,
+    events_tab_title,
+)
+from memtab.components.traces.texts import (
+    event_preview,
+    events_summary_text,
+    prompt_section_preview,
+    prompt_section_text,
+    prompt_sections,
+)
 from memtab.gui.toolkit.style import Accent, mute
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
-from memtab.gui.traces.models import (
-    Preview,
-    cell_text,
-    duration_text,
-    outcome_icon,
-    outcome_label,
-)
+from memtab.gui.traces.models import outcome_icon
 from memtab.gui.traces.pages import AttemptPage, Inspector, RawJsonView, Styled
 from memtab.gui.traces.text_view import LongTextView
-from memtab.humanize import absolute_time, plural, relative_time, size_text
-from memtab.store.sidecars.registry import MULTI_PROJECT_KEY
-from memtab.traces.describe import describe_event, format_json
+from memtab.traces.describe import format_json
 from memtab.traces.reader import TraceDump
 
-MAX_LISTED_PROBLEMS = 6
 LOADING_DELAY_MS = 150
 TWO_COLUMNS_WIDTH = 640
 """The header's least width for its short fields two pairs a row."""
-
-
-_FIELDS = (
-    ("workspace", "Workspace"),
-    ("model", "Model"),
-    ("timeout", "Timeout"),
-    ("trigger", "Trigger message"),
-    ("timed_out", "Timed out"),
-    ("wrote_memory", "Wrote memory"),
-    ("policy", "Policy satisfied"),
-    ("attempts", "Attempts"),
-)
-_FIELD_TIPS = {"policy": glossary.POLICY_SATISFIED}
-_WIDE_FIELDS = (
-    ("project", "Project"),
-    ("workspace_path", "Workspace path"),
-    ("memory_path", "Memory path"),
-    ("file", "File"),
-)
 
 
 class TraceDetailView(QWidget):
@@ -173,14 +157,14 @@ class TraceDetailView(QWidget):
         self._fields_grid = QGridLayout()
         self._fields_grid.setHorizontalSpacing(12)
         self._fields_grid.setVerticalSpacing(3)
-        for key, label in _FIELDS:
+        for key, label in FIELDS:
             name = self._field_name(label)
-            name.setToolTip(_FIELD_TIPS.get(key, ""))  # the value's tooltip is its whole text
+            name.setToolTip(FIELD_TIPS.get(key, ""))  # the value's tooltip is its whole text
             value = ElidedLabel("", self.header)
             value.setObjectName(f"field:{key}")
             self.fields[key] = value
             self._field_rows.append((name, value, False))
-        for key, label in _WIDE_FIELDS:
+        for key, label in WIDE_FIELDS:
             # Spanning the value columns: it takes their room, not decides it.
             wide = ElidedLabel("", self.header, max_hint=120)
             wide.setObjectName(f"field:{key}")
@@ -269,64 +253,18 @@ class TraceDetailView(QWidget):
         self.stack.setCurrentIndex(self.LOADING)
 
     def _fill_header(self, dump: TraceDump, workspace_label: str) -> None:
-        header = dump.record
+        header = dump_header(dump, workspace_label)
         self.outcome_dot.setPixmap(outcome_icon(dump.outcome).pixmap(12, 12))
-        self.title.set_full_text(f"{outcome_label(dump.outcome)} · {workspace_label}")
-        when = header.run_started_at
-        facts = [f"{relative_time(when)} ({absolute_time(when)})"] if when else []
-        facts.append(size_text(dump.size_bytes))
-        if header.schema_version is not None:
-            facts.append(f"schema {header.schema_version}")
-        self.subtitle.set_full_text(" · ".join(facts))
-        self.error_label.setText(dump.error_line)
-        self.error_label.setVisible(bool(dump.error_line))
-        notes = [dump.file_problem] if dump.file_problem else []
-        if dump.problems:
-            listed = [f"• {problem}" for problem in dump.problems[:MAX_LISTED_PROBLEMS]]
-            hidden = len(dump.problems) - len(listed)
-            if hidden > 0:
-                listed.append(f"• …and {hidden} more")
-            notes.append(f"{plural(len(dump.problems), 'field')} had unexpected values:")
-            notes.extend(listed)
-        self.problem_label.setText("\n".join(notes))
-        self.problem_banner.setVisible(bool(notes))
-
-        self._set_field("workspace", f"{workspace_label} ({dump.workspace_id})")
-        self._set_field("model", header.model_string or "—")
-        self._set_field("timeout", _timeout_text(header.timeout_ms))
-        self._set_field("trigger", header.trigger_message_id or "—")
-        self._set_flag("timed_out", header.timed_out, bad=True)
-        self._set_flag("wrote_memory", header.did_write_memory, bad=None)
-        self._set_flag(
-            "policy",
-            header.satisfied_memory_tool_policy,
-            bad=False,
-            unknown="not recorded (older dump)",
-        )
-        calls = dump.tool_executions
-        failed_calls = sum(1 for call in calls if call.failed)
-        attempts = f"{len(dump.attempts)} · {plural(len(calls), 'tool call')}"
-        if failed_calls:
-            attempts += f" ({failed_calls} failed)"
-        self._set_field("attempts", attempts)
-        project = header.project_path or "—"
-        if project == MULTI_PROJECT_KEY:
-            project = "several projects (multi-project workspace)"
-        self._set_field("project", project)
-        self._set_field("workspace_path", header.workspace_path or "—")
-        self._set_field("memory_path", header.memory_path or "—")
-        self._set_field("file", str(dump.path))
-
-    def _set_field(self, key: str, text: str, accent: Accent | None = None) -> None:
-        label = self.fields[key]
-        label.set_full_text(text)
-        self._styled.text(label, accent)
-
-    def _set_flag(
-        self, key: str, value: bool | None, *, bad: bool | None, unknown: str = "—"
-    ) -> None:
-        text = unknown if value is None else ("Yes" if value else "No")
-        self._set_field(key, text, Accent.ERROR if value is not None and value == bad else None)
+        self.title.set_full_text(header.title)
+        self.subtitle.set_full_text(header.subtitle)
+        self.error_label.setText(header.error)
+        self.error_label.setVisible(bool(header.error))
+        self.problem_label.setText(header.notes)
+        self.problem_banner.setVisible(bool(header.notes))
+        for key, value in header.fields.items():
+            label = self.fields[key]
+            label.set_full_text(value.text)
+            self._styled.text(label, Accent.ERROR if value.bad else None)
 
     def _fill_tabs(self, dump: TraceDump) -> None:
         current = self.tabs.tabText(self.tabs.currentIndex()) if self.tabs.count() else ""
@@ -339,7 +277,7 @@ class TraceDetailView(QWidget):
         ]
         self._dump_pages = list(self.attempt_pages)
         for page in self.attempt_pages:
-            title = f"Attempt {page.attempt.number}"
+            title = attempt_tab_title(page.attempt.number)
             if page.attempt.failed:
                 self.tabs.addTab(page, outcome_icon(dump.outcome), title)
             else:
@@ -352,27 +290,23 @@ class TraceDetailView(QWidget):
             self.tabs.addTab(empty, "Attempts")
         for page, title in self._fixed_pages:
             self.tabs.addTab(page, title)
-        events_title = f"Events ({len(dump.record.events)})"
-        self.tabs.setTabText(self.tabs.indexOf(self._events_page), events_title)
+        self.tabs.setTabText(self.tabs.indexOf(self._events_page), events_tab_title(dump))
         self.tabs.blockSignals(False)
 
         self.memory_view.set_text(dump.record.existing_memory or "")
-        self.events_summary.set_full_text(_events_summary_text(dump))
+        self.events_summary.set_full_text(events_summary_text(dump))
         self.events.set_items(
             ("#", "Role", "Text", "Tools"),
             dump.record.events,
-            _describe_event_row,
+            event_preview,
             format_json,
             widths=(5, 9, 60),
         )
-        sections = _prompt_sections(dump)
         self.prompt.set_items(
             ("Section", "Size", "Start"),
-            sections,
-            lambda _row, section: Preview(
-                (section[0], size_text(len(section[1])), cell_text(section[1]))
-            ),
-            lambda section: section[1],
+            prompt_sections(dump),
+            prompt_section_preview,
+            prompt_section_text,
             widths=(20, 9),
         )
         self._raw_loaded = False
@@ -401,50 +335,3 @@ class TraceDetailView(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:  # the app palette, propagated
             self._styled.reapply()
-
-
-# --- text for the sections ----------------------------------------------------------------
-
-
-def _timeout_text(timeout_ms: int | None) -> str:
-    if timeout_ms is None:
-        return "—"
-    return f"{duration_text(timeout_ms)} ({timeout_ms:,} ms)"
-
-
-def _describe_event_row(row: int, event: Any) -> Preview:
-    view = describe_event(event)
-    number = str(view.sequence) if view.sequence is not None else str(row + 1)
-    tools = ""
-    if view.tool_names:
-        counts: dict[str, int] = {}
-        for name in view.tool_names:
-            counts[name] = counts.get(name, 0) + 1
-        tools = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counts.items())
-        if view.failed_tools:
-            tools += f" ({view.failed_tools} failed)"
-    text = cell_text(view.text) or ("(tool calls only)" if view.tool_names else "(no text)")
-    return Preview((number, view.role, text, tools), failed=view.failed_tools > 0)
-
-
-def _events_summary_text(dump: TraceDump) -> str:
-    summary = dump.record.events_summary
-    sent = plural(len(dump.record.events), "event")
-    if summary is None:
-        return f"{sent} in this dump."
-    facts = [f"{sent} sent to the model"]
-    if summary.original_count is not None:
-        facts[0] += f", of {summary.original_count:,} in the transcript"
-    if summary.max_json_chars is not None:
-        facts.append(f"budget {summary.max_json_chars:,} characters of JSON")
-    return " · ".join(facts) + "."
-
-
-def _prompt_sections(dump: TraceDump) -> list[tuple[str, str]]:
-    sections = [
-        ("System prompt", dump.record.system_prompt or ""),
-        ("User message", dump.record.user_message or ""),
-    ]
-    for key, value in dump.other_fields.items():
-        sections.append((key, "" if value is None else format_json(value)))
-    return sections

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +22,18 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle
 
+from memtab.components.traces.rows import (
+    ExecutionColumn,
+    TraceColumn,
+    TraceFilter,
+    TraceRows,
+    execution_cell,
+    execution_tooltip,
+    trace_cell,
+    trace_tooltip,
+)
+from memtab.components.traces.texts import Preview
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, tint
-from memtab.humanize import absolute_time, relative_time
-from memtab.traces.describe import compact_json, first_line
 from memtab.traces.outcome import Outcome
 from memtab.traces.reader import TraceSummary
 from memtab.traces.schema import ToolExecutionRecord
@@ -39,8 +47,6 @@ PATH_ROLE = Qt.ItemDataRole.UserRole + 2
 """The dump's path as a str (list model)."""
 FAILED_ROLE = Qt.ItemDataRole.UserRole + 3
 """bool: the row is a failure (highlighted)."""
-
-CELL_MAX_CHARS = 160
 
 # The accent each outcome's dot is drawn in.
 _OUTCOME_ACCENTS = {
@@ -75,28 +81,6 @@ def _warning_icon() -> QIcon:
     """The style's warning icon: this file is damaged (truncated, corrupt, unreadable)."""
     style = QApplication.style()
     return style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
-
-
-def outcome_label(outcome: Outcome) -> str:
-    """`Timed out`, `Policy not satisfied`, ... (sentence case for the UI)."""
-    return outcome.value[:1].upper() + outcome.value[1:]
-
-
-def cell_text(text: str) -> str:
-    """The first non-empty line of `text`, shortened for a table cell."""
-    return first_line(text, CELL_MAX_CHARS)
-
-
-def duration_text(duration_ms: float | None) -> str:
-    """`3 ms`, `1.2 s`, `2 min 5 s`; "" when unknown."""
-    if duration_ms is None:
-        return ""
-    if duration_ms < 1000:
-        return f"{duration_ms:.0f} ms" if duration_ms >= 1 else f"{duration_ms:.1f} ms"
-    seconds = duration_ms / 1000
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    return f"{int(seconds // 60)} min {int(seconds % 60)} s"
 
 
 def _palette_error_text() -> QColor:
@@ -143,47 +127,51 @@ class _FlatTableModel(QAbstractTableModel):
 class TraceListModel(_FlatTableModel):
     """Every dump as a row: time, workspace, outcome, error (newest first, as given)."""
 
-    TIME, WORKSPACE, OUTCOME, ERROR = range(4)
-    headers = ("Time", "Workspace", "Outcome", "Error")
+    TIME, WORKSPACE, OUTCOME, ERROR = (
+        TraceColumn.TIME,
+        TraceColumn.WORKSPACE,
+        TraceColumn.OUTCOME,
+        TraceColumn.ERROR,
+    )
+    headers = TraceColumn.HEADERS
 
     def __init__(self, parent: QObject | None = None) -> None:
         """An empty list; fill it with `set_summaries`."""
         super().__init__(parent)
-        self._rows: list[TraceSummary] = []
+        self._rows = TraceRows()
 
     def set_summaries(self, summaries: Sequence[TraceSummary]) -> None:
         """Swap in a new scan (views restore their selection by path afterwards)."""
         self.beginResetModel()
-        self._rows = list(summaries)
+        self._rows.set(summaries)
         self.endResetModel()
 
     def summaries(self) -> list[TraceSummary]:
         """The rows, in order."""
-        return list(self._rows)
+        return self._rows.summaries()
 
     def row_of(self, path: Path) -> int | None:
         """The row of the dump at `path`, or None."""
-        wanted = str(path)
-        return next((row for row, s in enumerate(self._rows) if str(s.path) == wanted), None)
+        return self._rows.row_of(path)
 
     def _row_count(self) -> int:
         return len(self._rows)
 
     def refresh_times(self) -> None:
         """Relative times age: repaint the time column."""
-        if self._rows:
+        if len(self._rows):
             last = self.index(len(self._rows) - 1, self.TIME)
             self.dataChanged.emit(self.index(0, self.TIME), last, [Qt.ItemDataRole.DisplayRole])
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        summary = self._rows.at(index.row()) if index.isValid() else None
+        if summary is None:
             return None
-        summary = self._rows[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(summary, column)
+            return trace_cell(summary, column)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(summary, column)
+            return trace_tooltip(summary, column)
         if role == Qt.ItemDataRole.DecorationRole and column == self.OUTCOME:
             return outcome_icon(summary.outcome)
         if role == Qt.ItemDataRole.DecorationRole and column == self.ERROR and summary.problem:
@@ -198,58 +186,36 @@ class TraceListModel(_FlatTableModel):
             return summary.outcome.failed
         return None
 
-    def _display(self, summary: TraceSummary, column: int) -> str:
-        if column == self.TIME:
-            return relative_time(summary.run_started_at)
-        if column == self.WORKSPACE:
-            return summary.display_workspace
-        if column == self.OUTCOME:
-            return outcome_label(summary.outcome)
-        return cell_text(summary.error or summary.problem or "")
-
-    def _tooltip(self, summary: TraceSummary, column: int) -> str:
-        if column == self.TIME:
-            return absolute_time(summary.run_started_at)
-        if column == self.WORKSPACE:
-            return f"{summary.display_workspace} ({summary.workspace_id})"
-        if column == self.ERROR:
-            return "\n".join(text for text in (summary.error, summary.problem) if text)
-        return str(summary.path)
-
 
 class TraceFilterProxy(QSortFilterProxyModel):
-    """Keeps the rows of one workspace and/or one outcome; the source order is kept."""
+    """Keeps the rows `TraceFilter` accepts; the source order is kept."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         """No filter until one is set."""
         super().__init__(parent)
-        self._workspace_id: str | None = None
-        self._outcome: Outcome | None = None
+        self._filter = TraceFilter()
 
     @property
     def workspace_id(self) -> str | None:
-        return self._workspace_id
+        return self._filter.workspace_id
 
     @property
     def outcome(self) -> Outcome | None:
-        return self._outcome
+        return self._filter.outcome
 
     def set_filters(self, workspace_id: str | None, outcome: Outcome | None) -> None:
         """Show only `workspace_id`'s dumps with `outcome` (None: any)."""
-        if (workspace_id, outcome) == (self._workspace_id, self._outcome):
+        wanted = TraceFilter(workspace_id, outcome)
+        if wanted == self._filter:
             return
         self.beginFilterChange()
-        self._workspace_id, self._outcome = workspace_id, outcome
+        self._filter = wanted
         self.endFilterChange()
 
     def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
         source = self.sourceModel()
         summary = source.data(source.index(source_row, 0, source_parent), SUMMARY_ROLE)
-        if not isinstance(summary, TraceSummary):
-            return False
-        if self._workspace_id is not None and summary.workspace_id != self._workspace_id:
-            return False
-        return self._outcome is None or summary.outcome is self._outcome
+        return isinstance(summary, TraceSummary) and self._filter.accepts(summary)
 
 
 # --- tool executions ------------------------------------------------------------------------
@@ -258,8 +224,14 @@ class TraceFilterProxy(QSortFilterProxyModel):
 class ToolExecutionModel(_FlatTableModel):
     """An attempt's tool calls: tool, input, output or error, duration, start; errors tinted."""
 
-    TOOL, INPUT, RESULT, DURATION, STARTED = range(5)
-    headers = ("Tool", "Input", "Output or error", "Duration", "Started")
+    TOOL, INPUT, RESULT, DURATION, STARTED = (
+        ExecutionColumn.TOOL,
+        ExecutionColumn.INPUT,
+        ExecutionColumn.RESULT,
+        ExecutionColumn.DURATION,
+        ExecutionColumn.STARTED,
+    )
+    headers = ExecutionColumn.HEADERS
 
     def __init__(
         self,
@@ -280,14 +252,14 @@ class ToolExecutionModel(_FlatTableModel):
         return len(self._rows)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        execution = self.execution(index.row()) if index.isValid() else None
+        if execution is None:
             return None
-        execution = self._rows[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(execution, column)
+            return execution_cell(execution, column, self._run_started_at)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(execution, column)
+            return execution_tooltip(execution, column)
         if role == FAILED_ROLE:
             return execution.failed
         if role == Qt.ItemDataRole.BackgroundRole and execution.failed:
@@ -303,53 +275,8 @@ class ToolExecutionModel(_FlatTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def _display(self, execution: ToolExecutionRecord, column: int) -> str:
-        if column == self.TOOL:
-            return execution.name
-        if column == self.INPUT:
-            return cell_text(compact_json(execution.input))
-        if column == self.RESULT:
-            if execution.failed:
-                return cell_text(execution.problem or "")
-            return cell_text(compact_json(execution.output)) if execution.has_output else ""
-        if column == self.DURATION:
-            return duration_text(execution.duration_ms)
-        return self._started_text(execution)
-
-    def _started_text(self, execution: ToolExecutionRecord) -> str:
-        if execution.started_at is None:
-            return ""
-        if self._run_started_at is None:
-            return absolute_time(execution.started_at)
-        return f"+{duration_text(execution.started_at - self._run_started_at)}"
-
-    def _tooltip(self, execution: ToolExecutionRecord, column: int) -> str | None:
-        if column == self.TOOL and execution.tool_call_id:
-            return f"{execution.name} (call {execution.tool_call_id})"
-        if column == self.INPUT:
-            return _tooltip_text(compact_json(execution.input))
-        if column == self.RESULT:
-            if execution.failed:
-                return _tooltip_text(execution.problem or "")
-            return _tooltip_text(compact_json(execution.output))
-        if column == self.STARTED and execution.started_at is not None:
-            return absolute_time(execution.started_at)
-        return None
-
-
-def _tooltip_text(text: str, limit: int = 1500) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
 
 # --- previews: events, messages, step results, prompt sections ------------------------------
-
-
-@dataclass(frozen=True)
-class Preview:
-    """How one item shows in a preview table: its cells, and whether it is a failure."""
-
-    cells: tuple[str, ...]
-    failed: bool = False
 
 
 class PreviewTableModel(_FlatTableModel):
@@ -417,8 +344,5 @@ __all__ = [
     "ToolExecutionModel",
     "TraceFilterProxy",
     "TraceListModel",
-    "cell_text",
-    "duration_text",
     "outcome_icon",
-    "outcome_label",
 ]

@@ -24,21 +24,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.traces.header import attempt_tab_title
+from memtab.components.traces.texts import (
+    Preview,
+    attempt_status,
+    execution_detail,
+    first_failed,
+    message_preview,
+    message_text,
+    step_preview,
+)
 from memtab.gui.toolkit.style import Accent, accent_text, mute, tint
 from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
-from memtab.gui.traces.models import (
-    Preview,
-    PreviewTableModel,
-    ToolExecutionModel,
-    cell_text,
-    duration_text,
-)
+from memtab.gui.traces.models import PreviewTableModel, ToolExecutionModel
 from memtab.gui.traces.text_view import LongTextView
-from memtab.humanize import absolute_time, size_text
-from memtab.traces.describe import describe_step, format_json
-from memtab.traces.reader import TraceAttempt, TraceDump, TraceMessage
-from memtab.traces.schema import ToolExecutionRecord
+from memtab.humanize import size_text
+from memtab.traces.describe import format_json
+from memtab.traces.reader import TraceAttempt, TraceDump
 
 RAW_LIMIT_CHARS = 256 * 1024
 
@@ -176,8 +179,8 @@ class AttemptPage(QWidget):
         super().__init__()
         self.attempt = attempt
         styled = self._styled = Styled()
-        number = QLabel(f"<b>Attempt {attempt.number}</b>", self)
-        facts = _attempt_status(attempt)  # may hold a model's finish reason: elided
+        number = QLabel(f"<b>{attempt_tab_title(attempt.number)}</b>", self)
+        facts = attempt_status(attempt)  # may hold a model's finish reason: elided
         self.status = ElidedLabel(f"· {facts}" if facts else "", self)
         status = QHBoxLayout()
         status.addWidget(number)
@@ -212,15 +215,15 @@ class AttemptPage(QWidget):
         self.messages.set_items(
             ("#", "Role", "Text"),
             attempt.messages,
-            _describe_message,
-            _message_detail,
+            message_preview,
+            message_text,
             widths=(4, 10),
         )
         self.steps = Inspector("Step results", self)
         self.steps.set_items(
             ("#", "Summary"),
             record.step_results,
-            lambda row, step: Preview((str(row + 1), describe_step(step))),
+            step_preview,
             format_json,
             widths=(4,),
         )
@@ -254,8 +257,7 @@ class AttemptPage(QWidget):
         layout.addWidget(splitter, 1)
 
         if calls:
-            first = next((row for row, call in enumerate(calls) if call.failed), 0)
-            self.tool_table.setCurrentIndex(self.tool_model.index(first, 0))
+            self.tool_table.setCurrentIndex(self.tool_model.index(first_failed(calls), 0))
         else:
             self.call_view.set_placeholder("No tool calls in this attempt.")
             self.inner_tabs.setCurrentWidget(self.messages)
@@ -269,7 +271,7 @@ class AttemptPage(QWidget):
     def _on_tool_table_current_row_changed(self, current: QModelIndex, _prev: QModelIndex) -> None:
         execution = self.tool_model.execution(current.row())
         if execution is not None:
-            self.call_view.set_text(_execution_detail(execution))
+            self.call_view.set_text(execution_detail(execution))
             self.inner_tabs.setCurrentWidget(self.call_view)
 
 
@@ -329,44 +331,3 @@ class RawJsonView(QWidget):
     @Slot()
     def _on_reset_timer_timeout(self) -> None:
         self.copy_button.setText("Copy")
-
-
-# --- text for an attempt ------------------------------------------------------------------
-
-
-def _attempt_status(attempt: TraceAttempt) -> str:
-    parts: list[str] = []
-    record = attempt.record
-    if record.finish_reason:
-        parts.append(f"finish reason: {record.finish_reason}")
-    if record.wrote:
-        parts.append("wrote memory")
-    if record.no_new_memories:
-        parts.append("no new memories")
-    if record.aborted and record.finish_reason != "aborted":
-        parts.append("aborted")
-    return " · ".join(parts)
-
-
-def _execution_detail(execution: ToolExecutionRecord) -> str:
-    facts = [execution.name]
-    if execution.tool_call_id:
-        facts.append(f"call {execution.tool_call_id}")
-    if execution.duration_ms is not None:
-        facts.append(f"took {duration_text(execution.duration_ms)}")
-    if execution.started_at is not None:
-        facts.append(f"started {absolute_time(execution.started_at)}")
-    sections = [" · ".join(facts), "", "Input", format_json(execution.input)]
-    if execution.error is not None:
-        sections += ["", "Error", execution.error]
-    if execution.has_output:
-        sections += ["", "Output", format_json(execution.output)]
-    return "\n".join(sections)
-
-
-def _describe_message(row: int, message: TraceMessage) -> Preview:
-    return Preview((str(row + 1), message.role, cell_text(message.text) or "(empty)"))
-
-
-def _message_detail(message: TraceMessage) -> str:
-    return message.text

@@ -27,6 +27,16 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.traces.rows import (
+    ALL_WORKSPACES,
+    Reopen,
+    outcome_choices,
+    outcome_of,
+    reopen_after_scan,
+    same_path,
+    workspace_choices,
+)
+from memtab.components.traces.texts import count_text
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.style import mute
@@ -36,14 +46,11 @@ from memtab.gui.traces.models import (
     TraceFilterProxy,
     TraceListModel,
     outcome_icon,
-    outcome_label,
 )
 from memtab.gui.traces.pages import make_table
-from memtab.humanize import plural
 from memtab.operations.traces import read_trace, trace_list
 from memtab.store.home import Home, PathKind
 from memtab.traces.catalog import TraceCatalog
-from memtab.traces.outcome import Outcome
 from memtab.traces.reader import TraceDump, TraceSummary
 
 logger = logging.getLogger(__name__)
@@ -53,10 +60,6 @@ TIME_REFRESH_MS = 60_000
 SPLIT_UNIT = 1000  # the list gets 2/5 of the width, the detail 3/5
 _SCAN_KEY = "traces:scan"
 _OPEN_KEY = "traces:open"
-
-
-def _same_path(first: Path | str, second: Path | str) -> bool:
-    return os.path.abspath(first) == os.path.abspath(second)
 
 
 class TracesTab(QWidget):
@@ -116,15 +119,13 @@ class TracesTab(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.workspace_filter.setMinimumContentsLength(14)
-        self.workspace_filter.addItem("All workspaces", None)
+        self.workspace_filter.addItem(ALL_WORKSPACES, None)
         self.workspace_filter.currentIndexChanged.connect(self._on_filter_changed)
         self.outcome_filter = QComboBox(self)
         self.outcome_filter.setAccessibleName("Filter by outcome")
         self.outcome_filter.addItem("All outcomes", None)
-        for outcome in Outcome:
-            self.outcome_filter.addItem(
-                outcome_icon(outcome), outcome_label(outcome), outcome.value
-            )
+        for outcome, label in outcome_choices():
+            self.outcome_filter.addItem(outcome_icon(outcome), label, outcome.value)
         self.outcome_filter.currentIndexChanged.connect(self._on_filter_changed)
         self.count_label = QLabel(self)
         mute(self.count_label)
@@ -279,28 +280,21 @@ class TracesTab(QWidget):
         self.scan_finished.emit()
 
     def _update_workspace_filter(self, summaries: list[TraceSummary]) -> None:
-        names: dict[str, str] = {}
-        for summary in summaries:
-            names.setdefault(summary.workspace_id, summary.display_workspace)
         current = self.workspace_filter.currentData()
         self.workspace_filter.blockSignals(True)
         self.workspace_filter.clear()
-        self.workspace_filter.addItem("All workspaces", None)
-        for workspace_id, name in sorted(names.items(), key=lambda item: item[1].lower()):
+        self.workspace_filter.addItem(ALL_WORKSPACES, None)
+        for workspace_id, name in workspace_choices(summaries, current):
             self.workspace_filter.addItem(name, workspace_id)
             self.workspace_filter.setItemData(
                 self.workspace_filter.count() - 1, workspace_id, Qt.ItemDataRole.ToolTipRole
             )
-        if current is not None and current not in names:
-            # Keep a filter the user chose even if its dumps were all pruned.
-            self.workspace_filter.addItem(current, current)
         self.workspace_filter.setCurrentIndex(max(0, self.workspace_filter.findData(current)))
         self.workspace_filter.blockSignals(False)
 
     def _update_counts(self) -> None:
         total, shown = self.model.rowCount(), self.proxy.rowCount()
-        text = plural(total, "dump")
-        self.count_label.setText(text if shown == total else f"{shown} of {text}")
+        self.count_label.setText(count_text(total, shown))
         self.no_match.setVisible(total > 0 and shown == 0)
 
     # -- selection and opening -------------------------------------------------------------
@@ -324,15 +318,11 @@ class TracesTab(QWidget):
         self.list_view.scrollTo(proxy_index)
         # The same row as before: reopen only if the file changed on disk.
         summary = self.model.summaries()[row]
-        shown = self._shown
-        if shown is not None and _same_path(shown.path, summary.path):
-            if shown.modified_at_ms is None and shown.size_bytes == summary.size_bytes:
-                self._shown = summary  # opened before the scan saw it: the same file
-            elif (shown.size_bytes, shown.modified_at_ms) != (
-                summary.size_bytes,
-                summary.modified_at_ms,
-            ):
-                self._open(summary.path)  # rewritten on disk since it was opened
+        reopen = reopen_after_scan(self._shown, summary)
+        if reopen is Reopen.ADOPT:
+            self._shown = summary
+        elif reopen is Reopen.REOPEN:
+            self._open(summary.path)
         return True
 
     @Slot(QModelIndex, QModelIndex)
@@ -340,9 +330,9 @@ class TracesTab(QWidget):
         summary = self.proxy.data(current, SUMMARY_ROLE)
         if not isinstance(summary, TraceSummary):
             return
-        if self._shown is not None and _same_path(self._shown.path, summary.path):
+        if self._shown is not None and same_path(self._shown.path, summary.path):
             return
-        if self._opening is not None and _same_path(self._opening, summary.path):
+        if self._opening is not None and same_path(self._opening, summary.path):
             return
         self._open(summary.path)
 
@@ -366,10 +356,8 @@ class TracesTab(QWidget):
 
     @Slot(int)
     def _on_filter_changed(self, _index: int) -> None:
-        outcome = self.outcome_filter.currentData()
-        self.proxy.set_filters(
-            self.workspace_filter.currentData(), Outcome(outcome) if outcome else None
-        )
+        outcome = outcome_of(self.outcome_filter.currentData())
+        self.proxy.set_filters(self.workspace_filter.currentData(), outcome)
         self._update_counts()
         if not self.list_view.currentIndex().isValid() and self.proxy.rowCount():
             self.list_view.setCurrentIndex(self.proxy.index(0, 0))
