@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab import humanize
 from memtab.components.history.runs import (
     KIND_WORDS,
     OpState,
@@ -45,9 +44,18 @@ from memtab.components.history.runs import (
     RunFilter,
     RunList,
     no_change_message,
-    run_outcome,
-    run_title,
-    usage_line,
+)
+from memtab.components.history.runs_view import (
+    EMPTY_TEXT,
+    PICK_A_CHANGE,
+    READING_CHANGES,
+    REVERTING,
+    RunsPresenter,
+    empty_text,
+    op_diff_view,
+    revert_tip,
+    run_heading,
+    run_rows,
 )
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
@@ -64,7 +72,6 @@ from memtab.gui.toolkit.text.diff_pane import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.operations.history import revert, run_detail, runs
 from memtab.store.history.records import RunEntry
-from memtab.store.history.runs import MUX_SOURCE
 from memtab.store.home import Home
 from memtab.store.restore.from_history import RevertResult
 from memtab.store.sidecars.journal import TRIGGERS
@@ -75,10 +82,6 @@ STACK_BELOW = 760  # px: narrower, the list of runs goes above the run
 LIST_KEY = "runs"
 DETAIL_KEY = "run-detail"
 ALL_WORKSPACES = "All workspaces"
-EMPTY_TEXT = (
-    "No runs yet. Runs appear here after Consolidate now, a launch sweep, an archive, a "
-    "compaction or a memory writer run — and mux's runs once Memtab sees them."
-)
 _RUN_ROLE = Qt.ItemDataRole.UserRole
 
 
@@ -102,14 +105,9 @@ class RunsDialog(QDialog):
         self.setWindowTitle("Runs")
         self.setAccessibleName("Runs")
         self._home = home
-        self._runs: list[RunEntry] = []
-        self._detail: RunDetail | None = None
-        self._names: dict[str, str] = {}
+        self._state = RunsPresenter()
         self._job_service = jobs
         self._client: JobClient | None = None  # made on first use, let go on close
-        self._revert_job: int | None = None
-        self._wanted: tuple[str, int | None] | None = None  # `show_run`'s, until listed
-        self._select_newest = False  # the next list shown selects its newest run
         self.result_dialog: RevertResultDialog | None = None
         self._build()
         self._recolor()
@@ -163,7 +161,7 @@ class RunsDialog(QDialog):
         self.ops.currentItemChanged.connect(self._on_ops_current_item_changed)
         self.ops.itemDoubleClicked.connect(self._on_ops_item_double_clicked)
         self.diff = DiffPane(self._detail_pane)
-        self.diff.show_message("Select a change to see its diff.")
+        self.diff.show_message(PICK_A_CHANGE)
         ops_split = QSplitter(Qt.Orientation.Vertical, self._detail_pane)
         ops_split.setChildrenCollapsible(False)
         ops_split.addWidget(self.ops)
@@ -213,12 +211,12 @@ class RunsDialog(QDialog):
     @property
     def runs(self) -> list[RunEntry]:
         """The runs listed, newest first."""
-        return list(self._runs)
+        return list(self._state.runs)
 
     @property
     def detail(self) -> RunDetail | None:
         """The selected run's details, once read."""
-        return self._detail
+        return self._state.detail
 
     @property
     def busy(self) -> bool:
@@ -227,7 +225,7 @@ class RunsDialog(QDialog):
 
     def set_workspaces(self, workspaces: list[tuple[str, str]], current: str | None) -> None:
         """The workspaces to filter by, (id, name); `current` is chosen the first time."""
-        self._names = dict(workspaces)
+        self._state.names = dict(workspaces)
         first = self.workspace_filter.count() == 1
         chosen = current if first else self.workspace_filter.currentData()
         self.workspace_filter.blockSignals(True)
@@ -252,7 +250,8 @@ class RunsDialog(QDialog):
     def reload(self, *, newest: bool = False) -> None:
         """List the runs again (off the GUI thread), keeping the selected run; `newest`:
         select the newest run instead (the dialog is opened again)."""
-        self._select_newest = self._select_newest or newest
+        if newest:
+            self._state.ask_newest()
         self._jobs().submit_latest(LIST_KEY, functools.partial(runs, self._home, self.run_filter))
 
     def select_run(self, run_id: str) -> bool:
@@ -267,7 +266,7 @@ class RunsDialog(QDialog):
     def show_run(self, run_id: str, op_index: int | None = None) -> None:
         """List every run again and select `run_id` (and its `op_index`th op) once listed
         (blame's card: the run that wrote a line)."""
-        self._wanted = (run_id, op_index)
+        self._state.want(run_id, op_index)
         for combo in (self.workspace_filter, self.kind_filter, self.trigger_filter):
             combo.blockSignals(True)
             combo.setCurrentIndex(0)
@@ -282,11 +281,6 @@ class RunsDialog(QDialog):
         item = self.ops.topLevelItem(index)
         if item is not None:
             self.ops.setCurrentItem(item)
-
-    def _select_wanted_op(self) -> None:
-        wanted, self._wanted = self._wanted, None
-        if wanted is not None and wanted[1] is not None:
-            self.select_op(wanted[1])
 
     def confirm_revert(self, run: RunEntry) -> bool:
         """Ask before reverting (a seam for tests)."""
@@ -305,14 +299,16 @@ class RunsDialog(QDialog):
 
     def revert_selected(self) -> bool:
         """Revert the selected run after asking; False when nothing was started."""
-        detail = self._detail
-        if detail is None or not detail.revertible or self._revert_job is not None:
+        detail = self._state.detail
+        if detail is None or not self._state.can_revert():
             return False
         if not self.confirm_revert(detail.run):
             return False
-        self._revert_job = self._jobs().submit(functools.partial(revert, self._home, detail.run.id))
+        self._state.revert_job = self._jobs().submit(
+            functools.partial(revert, self._home, detail.run.id)
+        )
         self.revert_button.setEnabled(False)
-        self.note.set_full_text("Reverting…")
+        self.note.set_full_text(REVERTING)
         return True
 
     def shutdown(self) -> None:
@@ -324,7 +320,7 @@ class RunsDialog(QDialog):
     def done(self, result: int) -> None:
         """Closing drops the jobs under way — unless a revert is under way (it finishes,
         and the window drops what is left when it closes)."""
-        if self._revert_job is None:
+        if self._state.revert_job is None:
             self.shutdown()
         super().done(result)
 
@@ -340,42 +336,30 @@ class RunsDialog(QDialog):
     # -- showing -----------------------------------------------------------------------------
 
     def _show_runs(self, listing: RunList) -> None:
-        selected = None if self._select_newest else self._selected_run_id()
-        self._select_newest = False
-        self._runs = runs = listing.runs
+        choice = self._state.listed(listing, self._selected_run_id())
         self.run_list.blockSignals(True)
         self.run_list.clear()
-        palette = self.palette()
-        failed = QBrush(accent_text(palette, Accent.ERROR))
-        for run in runs:
-            workspace = self._names.get(run.workspace_id or "", run.workspace_id or "—")
-            partly = run.id in listing.partly_reverted
-            outcome = run_outcome(run, listing.reverted.get(run.id), partly=partly)
-            item = QTreeWidgetItem(
-                [humanize.relative_time(run.at), run_title(run), outcome, workspace]
-            )
-            item.setData(0, _RUN_ROLE, run.id)
-            item.setToolTip(0, humanize.absolute_time(run.at))
-            item.setToolTip(2, outcome)
-            item.setToolTip(3, workspace)
-            if run.failed:
+        failed = QBrush(accent_text(self.palette(), Accent.ERROR))
+        for row in run_rows(listing, self._state.names):
+            item = QTreeWidgetItem(row.cells)
+            item.setData(0, _RUN_ROLE, row.run_id)
+            item.setToolTip(0, row.when_tip)
+            item.setToolTip(2, row.outcome)
+            item.setToolTip(3, row.workspace)
+            if row.failed:
                 item.setForeground(2, failed)
             self.run_list.addTopLevelItem(item)
         self.run_list.blockSignals(False)
-        filtered = self.run_filter != RunFilter()
-        self._empty.setText("No runs match these filters." if filtered else EMPTY_TEXT)
-        self._body.setCurrentIndex(0 if runs else 1)
+        self._empty.setText(empty_text(self.run_filter))
+        self._body.setCurrentIndex(0 if listing.runs else 1)
+        if choice.note is not None:
+            self.note.set_full_text(choice.note)
         first = self.run_list.topLevelItem(0)
-        if self._wanted is not None:
-            selected = self._wanted[0]
-            if not self.select_run(selected):
-                self.note.set_full_text(f"The run {selected} is no longer in the runs log")
-                self._wanted = None
-            elif self._detail is not None and self._detail.run.id == selected:
-                self._select_wanted_op()  # its details are shown already
-        if first is not None and not (selected is not None and self.select_run(selected)):
+        if first is not None and not (choice.run_id is not None and self.select_run(choice.run_id)):
             self.run_list.setCurrentItem(first)
-        if not runs:
+        if choice.op_now is not None:
+            self.select_op(choice.op_now)
+        if not listing.runs:
             self._show_detail(None)
         self.loaded.emit()
 
@@ -383,17 +367,13 @@ class RunsDialog(QDialog):
         item = self.run_list.currentItem()
         return str(item.data(0, _RUN_ROLE)) if item is not None else None
 
-    def _selected_run(self) -> RunEntry | None:
-        run_id = self._selected_run_id()
-        return next((run for run in self._runs if run.id == run_id), None)
-
     def _show_detail(self, detail: RunDetail | None, run: RunEntry | None = None) -> None:
-        self._detail = detail
+        self._state.detail = detail
         run = detail.run if detail is not None else run
         self.ops.clear()
         self.note.set_full_text("")
         self.diff.set_sides("", "")
-        self.diff.show_message("Select a change to see its diff.")
+        self.diff.show_message(PICK_A_CHANGE)
         if run is None:
             self._heading.set_full_text("")
             self._meta.setText("")
@@ -401,33 +381,17 @@ class RunsDialog(QDialog):
             self.revert_button.setEnabled(False)
             self.open_button.setEnabled(False)
             return
-        self._heading.set_full_text(run_title(run))
-        meta = [f"{humanize.absolute_time(run.at)} ({humanize.relative_time(run.at)})"]
-        if run.workspace_id:
-            meta.append(self._names.get(run.workspace_id, run.workspace_id))
-        if run.provider:
-            meta.append(f"{run.provider} {run.model or ''}".strip())
-        if usage := usage_line(run):
-            meta.append(usage)
-        if run.source == MUX_SOURCE:
-            meta.append("from mux's journal")
-        self._meta.setText(" · ".join(meta))
-        summary = run.summary or "(no summary)"
-        if run.failed:
-            summary += f"\nFailed: {run.error or 'no reason recorded'}"
-        self.summary.setText(summary)
+        heading = run_heading(run, detail, self._state.names)
+        self._heading.set_full_text(heading.title)
+        self._meta.setText(heading.meta)
+        self.summary.setText(heading.summary)
         if detail is None:
-            self.ops.addTopLevelItem(QTreeWidgetItem(["", "Reading the changes…"]))
+            self.ops.addTopLevelItem(QTreeWidgetItem(["", READING_CHANGES]))
             self.revert_button.setEnabled(False)
             return
-        if detail.reverted_words:
-            self.summary.setText(f"{summary}\n{detail.reverted_words}")
         self._fill_ops(detail)
-        self.revert_button.setEnabled(detail.revertible and self._revert_job is None)
-        self.revert_button.setToolTip(
-            detail.revert_refusal
-            or "Restore every file this run changed to what it held before the run"
-        )
+        self.revert_button.setEnabled(self._state.can_revert())
+        self.revert_button.setToolTip(revert_tip(detail))
         if not detail.ops:
             self.diff.show_message(no_change_message(run))
 
@@ -448,22 +412,17 @@ class RunsDialog(QDialog):
 
     def _selected_op(self) -> OpView | None:
         item = self.ops.currentItem()
-        detail = self._detail
-        if item is None or detail is None:
-            return None
-        index = item.data(0, _RUN_ROLE)
-        return detail.ops[index] if isinstance(index, int) else None
+        return self._state.op(item.data(0, _RUN_ROLE)) if item is not None else None
 
     def _open_selected_op(self) -> None:
-        op, detail = self._selected_op(), self._detail
-        if op is None or detail is None:
+        op = self._selected_op()
+        if op is None:
             return
-        if op.open_path is None:
-            self.note.set_full_text(
-                f"{op.op.new_path or op.op.path} no longer exists: see Recently deleted"
-            )
+        opened = self._state.open_op(op)
+        if isinstance(opened, str):
+            self.note.set_full_text(opened)
             return
-        self.open_file_requested.emit(detail.run.workspace_id, op.open_path)
+        self.open_file_requested.emit(*opened)
 
     def changeEvent(self, event: QEvent) -> None:
         """Follow palette changes (light ↔ dark)."""
@@ -486,11 +445,11 @@ class RunsDialog(QDialog):
     def _on_run_list_current_item_changed(
         self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
     ) -> None:
-        run = self._selected_run()
+        run = self._state.run(self._selected_run_id())
         if run is None:
             self._show_detail(None)
             return
-        if self._detail is not None and self._detail.run == run:
+        if not self._state.needs_detail(run):
             return
         self._show_detail(None, run)
         self._jobs().submit_latest(DETAIL_KEY, functools.partial(run_detail, self._home, run))
@@ -503,14 +462,13 @@ class RunsDialog(QDialog):
         self.open_button.setEnabled(op is not None and op.open_path is not None)
         if op is None:
             return
-        if op.state is not OpState.APPLIED:
-            self.diff.set_sides("", "")
-            self.diff.show_message("This change was not applied: nothing changed on disk.")
-        elif not op.diff.lines:
-            self.diff.show_message("History has no contents for this change (made by mux).")
-        else:
-            self.diff.set_sides("before the run", "after the run")
+        view = op_diff_view(op)
+        if view.sides is not None:
+            self.diff.set_sides(*view.sides)
+        if view.message is None:
             self.diff.set_diff(op.diff)
+        else:
+            self.diff.show_message(view.message)
 
     @Slot(QTreeWidgetItem, int)
     def _on_ops_item_double_clicked(self, _item: QTreeWidgetItem, _column: int) -> None:
@@ -534,8 +492,10 @@ class RunsDialog(QDialog):
             and result.run.id == self._selected_run_id()
         ):
             self._show_detail(result)
-            if self._wanted is not None and self._wanted[0] == result.run.id:
-                self._select_wanted_op()
+            if self._state.is_wanted(result.run.id):
+                op_index = self._state.take_wanted_op()
+                if op_index is not None:
+                    self.select_op(op_index)
             self.loaded.emit()
 
     @Slot(str, str)
@@ -545,24 +505,24 @@ class RunsDialog(QDialog):
 
     @Slot(int, object)
     def _on_client_job_finished(self, job: int, result: object) -> None:
-        if job != self._revert_job or not isinstance(result, RevertResult):
+        if job != self._state.revert_job or not isinstance(result, RevertResult):
             return
-        self._revert_job = None
+        self._state.revert_job = None
         self.note.set_full_text("")
         self.result_dialog = RevertResultDialog(result, self)
         self.result_dialog.open()
         self.reverted.emit(result)
-        if self._detail is not None:  # read again: reverted, or partly (offered again)
-            run = self._detail.run
+        if self._state.detail is not None:  # read again: reverted, or partly (offered again)
+            run = self._state.detail.run
             self._show_detail(None, run)
             self._jobs().submit_latest(DETAIL_KEY, functools.partial(run_detail, self._home, run))
         self.reload()  # the revert is a run of its own
 
     @Slot(int, str)
     def _on_client_job_failed(self, job: int, message: str) -> None:
-        if job != self._revert_job:
+        if job != self._state.revert_job:
             return
-        self._revert_job = None
+        self._state.revert_job = None
         self.note.set_full_text(f"Revert failed: {message}")
-        if self._detail is not None:
-            self.revert_button.setEnabled(self._detail.revertible)
+        if self._state.detail is not None:
+            self.revert_button.setEnabled(self._state.detail.revertible)
