@@ -12,6 +12,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.sync.status_line import sync_line
 from memtab.gui.sync.service import (
     DEBOUNCE_MS,
     FIRST_SYNC_MS,
@@ -19,7 +20,7 @@ from memtab.gui.sync.service import (
     LOOK_MS,
     WindowSync,
 )
-from memtab.gui.sync.status import SyncStatusWidget, sync_line
+from memtab.gui.sync.status import SyncStatusWidget
 from memtab.gui.tasks.jobs import JobService
 from memtab.operations.sync.look import SyncLook
 from memtab.store.home import Home

@@ -17,45 +17,24 @@ and the next sync sends it.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from memtab.components.sync.quit_question import (
+    QuitQuestion,
+    QuitStep,
+    UnsentChoice,
+    unsent_question,
+)
 from memtab.gui.context import StatusNotices
 from memtab.gui.sync.service import WindowSync
-from memtab.gui.sync.status import why_not_synced
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
-from memtab.humanize import plural
 from memtab.operations.sync.look import SyncLook
 from memtab.sync.repository.layout import SyncPaths
 
-_NAMED = 3  # files named in the question; more are counted
 LOOKING_MS = 2000  # how long the status bar says it looks (a look takes a moment)
-
-
-class UnsentChoice(enum.Enum):
-    SYNC = "sync"
-    QUIT = "quit"
-    CANCEL = "cancel"
-
-
-def unsent_question(look: SyncLook, failure: str | None = None) -> tuple[str, str]:
-    """The question and its detail for the changes `look` counts as not sent (`failure`:
-    why the sync just tried could not send them)."""
-    waiting = look.to_send
-    one = len(waiting) == 1
-    names = ", ".join(path.rsplit("/", 1)[-1] for path in waiting[:_NAMED])
-    if len(waiting) > _NAMED:
-        names += f" and {len(waiting) - _NAMED} more"
-    them = "it" if one else "them"
-    why = f"The sync could not send {them}: {failure}\n\n" if failure else ""
-    return (
-        f"{plural(len(waiting), 'change')} not sent yet",
-        f"{why}{names} changed here, and no sync has sent {them} yet. Sync now sends "
-        f"{them} before Memtab quits; quit anyway, and the next sync sends what waits.",
-    )
 
 
 def ask_unsent(
@@ -102,9 +81,7 @@ class UnsentAtQuit(QObject):
         self._sync = sync
         self._status = status
         self._parent_widget = parent_widget
-        self._then: Callable[[], object] | None = None
-        self._waiting: str | None = None  # "look" or "sync": what the answer waits for
-        self._failure: str | None = None
+        self._question = QuitQuestion()
         self._box: QMessageBox | None = None  # the question, while it is open
         self.ask_box = ask_unsent
         """Opens the question (a seam for tests, which answer it)."""
@@ -120,69 +97,46 @@ class UnsentAtQuit(QObject):
 
     def ask(self, then: Callable[[], object]) -> None:
         """Look where sync stands (after the sync that runs); close, or ask."""
-        first = self._then is None
-        self._then = then
-        if self._waiting == "sync":  # closed again while it syncs: quit without waiting
-            self._waiting = None
-            self._close()
-        elif first:
-            self._failure = None
-            self._look()
+        self._do(self._question.ask(then))
 
-    def _look(self) -> None:
-        self._waiting = "look"
-        self._status.show("Looking for changes sync has not sent…", LOOKING_MS)
-        self._sync.look_again()  # after the sync that runs, if one does
+    def _do(self, step: QuitStep) -> None:
+        if step is QuitStep.LOOK:
+            self._status.show("Looking for changes sync has not sent…", LOOKING_MS)
+            self._sync.look_again()  # after the sync that runs, if one does
+        elif step is QuitStep.SYNC:
+            self._status.show("Syncing before Memtab quits…")
+            self._sync.sync_now()
+        elif step is QuitStep.CLOSE:
+            self._close()
 
     @Slot(object)
     def _on_sync_changed(self, look: SyncLook) -> None:
-        if self._sync.busy:
-            return
-        if self._box is not None and not look.to_send:  # a sync sent it meanwhile
+        action = self._question.sync_changed(look, busy=self._sync.busy)
+        if action.step is QuitStep.DISMISS_AND_CLOSE and self._box is not None:
             box, self._box = self._box, None
             box.finished.disconnect()
             box.close()
             box.deleteLater()
             self._close()
-            return
-        if self._waiting != "look":
-            return
-        self._waiting = None
-        if not look.configured or not look.to_send:
-            self._close()
-            return
-        text, detail = unsent_question(look, self._failure)
-        self._box = self.ask_box(self._parent_widget, text, detail, self._on_answered)
+        elif action.step is QuitStep.ASK:
+            self._box = self.ask_box(
+                self._parent_widget, action.text, action.detail, self._on_answered
+            )
+        else:
+            self._do(action.step)
 
     @Slot(object)
     def _on_sync_finished(self, look: SyncLook | None) -> None:
-        if self._waiting != "sync":
-            return
-        if look is not None and look.to_send == () and look.error is None:
-            self._waiting = None
-            self._close()
-            return
-        self._failure = _why_not_sent(look)
-        self._look()  # ask again, with why
+        self._do(self._question.sync_finished(look))
 
     def _on_answered(self, choice: UnsentChoice) -> None:
         self._box = None
-        if choice is UnsentChoice.QUIT:
-            self._close()
-        elif choice is UnsentChoice.SYNC:
-            self._waiting = "sync"
-            self._status.show("Syncing before Memtab quits…")
-            self._sync.sync_now()
-        else:
-            self._then = None
+        self._do(self._question.answered(choice))
 
     def _close(self) -> None:
-        then, self._then = self._then, None
+        then = self._question.take_then()
         if then is not None:
             then()
 
 
-def _why_not_sent(look: SyncLook | None) -> str:
-    if look is None:
-        return "the sync was stopped"
-    return why_not_synced(look) or "it is still waiting"
+__all__ = ["UnsentAtQuit", "UnsentChoice", "ask_unsent", "unsent_question"]

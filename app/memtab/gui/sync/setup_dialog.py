@@ -36,13 +36,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.sync.setup_view import (
+    CANCELLED,
+    INTRO,
+    PLACEHOLDER,
+    SAVED,
+    SETTING_UP,
+    STOPPING,
+    STOPPING_SYNC,
+    checked_at_first,
+    connecting_text,
+    current_text,
+    first_sync_text,
+    primary_label,
+    problem_text,
+    setup_controls,
+    target_of,
+)
 from memtab.fs.clock import now_ms
 from memtab.gui.context import WindowContext
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen
 from memtab.gui.toolkit.widgets import WrappedLabel
-from memtab.humanize import plural, relative_time
 from memtab.operations.job import JobFunction
 from memtab.operations.sync.look import SyncLook
 from memtab.operations.sync.setup import (
@@ -58,13 +74,6 @@ from memtab.operations.sync.setup import (
 from memtab.sync.repository.layout import DEFAULT_TARGET, SyncedScope
 
 logger = logging.getLogger(__name__)
-
-PLACEHOLDER = "git@github.com:you/memory.git, https://…, or /path/to/memory.git"
-INTRO = (
-    "Memory syncs through a git repository you own — a private one on GitHub or GitLab, or "
-    "a bare repository on a server or a shared drive. Memtab runs your git, with your ssh "
-    "keys and credential helpers; it never asks for a password."
-)
 
 
 class SyncSetupDialog(QDialog):
@@ -165,7 +174,7 @@ class SyncSetupDialog(QDialog):
     def test_connection(self) -> None:
         """Ask the remote for its branches (on the worker); say what it holds or why not."""
         remote = self.remote.text().strip()
-        self._say(f"Connecting to {remote}…", busy=True)
+        self._say(connecting_text(remote), busy=True)
         home, git = self._context.home, self._sync.git_program
         self._run(
             self._remote, functools.partial(check_connection, home, remote, git), self._on_tested
@@ -175,9 +184,9 @@ class SyncSetupDialog(QDialog):
         """Start first sync (set up, then sync), or save a change of the remote or scopes."""
         remote = self.remote.text().strip()
         scopes = self.chosen_scopes()
-        target = self.state.target if self.state is not None else None
+        target = target_of(self.state)
         name = target.name if target is not None else DEFAULT_TARGET
-        self._say(f"Connecting to {remote}…", busy=True)
+        self._say(connecting_text(remote), busy=True)
         job = functools.partial(
             set_up, self._context.home, remote, scopes, self._sync.git_program, name
         )
@@ -185,13 +194,13 @@ class SyncSetupDialog(QDialog):
 
     def stop_syncing(self) -> None:
         """Stop syncing the target shown (its repository stays)."""
-        target = self.state.target if self.state is not None else None
+        target = target_of(self.state)
         if target is None:
             return
         job = functools.partial(
             stop_syncing, self._context.home, target.name, self._sync.git_program
         )
-        self._say("Stopping…", busy=True)
+        self._say(STOPPING, busy=True)
         self._run(self._reads, job, self._on_stopped)
 
     def cancel_running(self) -> None:
@@ -200,7 +209,7 @@ class SyncSetupDialog(QDialog):
             if not self._reads.cancel(self._job[0]):
                 self._remote.cancel(self._job[0])
         elif self._syncing:
-            self._say("Stopping the sync…", busy=True)
+            self._say(STOPPING_SYNC, busy=True)
             self._sync.cancel()
 
     def chosen_scopes(self) -> tuple[SyncedScope, ...]:
@@ -216,50 +225,37 @@ class SyncSetupDialog(QDialog):
 
     def _show_state(self) -> None:
         state = self.state
-        target = state.target if state is not None else None
+        target = target_of(state)
         self.choices = scope_choices(self._context.shown.workspace, target)
         for box in self.boxes:
             box.deleteLater()
         self.boxes = []
-        carried = {(s.kind, s.key) for s in target.scopes} if target is not None else None
         for choice in self.choices:
             box = QCheckBox(choice.label, self.scopes)
             box.setToolTip(choice.detail)
-            box.setChecked(
-                (choice.scope.kind, choice.scope.key) in carried
-                if carried is not None
-                else choice.scope.kind == "global"
-            )
+            box.setChecked(checked_at_first(choice, target))
             box.toggled.connect(self._on_box_toggled)
             self._scopes_layout.addWidget(box)
             self.boxes.append(box)
         if target is not None:
             self.remote.setText(target.remote)
-        self.current.setText(_current_text(state))
+        self.current.setText(current_text(state, now_ms()))
         self.current.setVisible(bool(self.current.text()))
-        self.primary.setText("&Save changes" if target is not None else "&Start first sync")
+        self.primary.setText(primary_label(target))
         self._enable()
 
     def _enable(self) -> None:
-        busy = self.busy
-        target = self.state.target if self.state is not None else None
-        has_remote = bool(self.remote.text().strip())
-        changed = target is None or (
-            self.remote.text().strip() != target.remote
-            or {(s.kind, s.key) for s in self.chosen_scopes()}
-            != {(s.kind, s.key) for s in target.scopes}
+        controls = setup_controls(
+            self.state, self.remote.text(), self.chosen_scopes(), busy=self.busy
         )
-        loaded = self.state is not None
-        self.remote.setEnabled(loaded and not busy)
-        self.scopes.setEnabled(loaded and not busy)
-        self.test.setEnabled(loaded and not busy and has_remote)
-        self.primary.setEnabled(
-            loaded and not busy and has_remote and changed and bool(self.chosen_scopes())
-        )
-        self.stop.setVisible(target is not None)
-        self.stop.setEnabled(not busy)
-        self.cancel.setVisible(busy)
-        self.progress.setVisible(busy)
+        self.remote.setEnabled(controls.remote)
+        self.scopes.setEnabled(controls.scopes)
+        self.test.setEnabled(controls.test)
+        self.primary.setEnabled(controls.primary)
+        self.stop.setVisible(controls.stop_shown)
+        self.stop.setEnabled(controls.stop)
+        self.cancel.setVisible(controls.cancel_shown)
+        self.progress.setVisible(controls.progress_shown)
 
     def _say(self, text: str, *, busy: bool = False) -> None:
         self.message.setText(text)
@@ -305,7 +301,7 @@ class SyncSetupDialog(QDialog):
         if self._job is None or self._job[0] != job_id:
             return
         self._job = None
-        self._say("Stopped: nothing was changed.")
+        self._say(CANCELLED)
         self._enable()
         self.reload()
 
@@ -314,8 +310,8 @@ class SyncSetupDialog(QDialog):
             self.state = result
             self._show_state()
             self.remote.setFocus()  # (disabled while it was read: typing goes here now)
-            if result.problem and result.target is None:
-                self._say(f"Sync's set-up {result.problem}; setting sync up again rewrites it.")
+            if (problem := problem_text(result)) is not None:
+                self._say(problem)
 
     def _on_tested(self, result: object) -> None:
         self._say(f"✓ {result}.")
@@ -323,12 +319,12 @@ class SyncSetupDialog(QDialog):
     def _on_set_up(self, first: bool, _target: object) -> None:
         self._sync.look_again()
         if not first:
-            self._say("Saved: the next sync carries what you chose.")
+            self._say(SAVED)
             self._sync.sync_now()
             self.reload()
             return
         self._syncing = True
-        self._say("Set up. Syncing for the first time…", busy=True)
+        self._say(SETTING_UP, busy=True)
         self._sync.sync_now()
 
     def _on_stopped(self, result: object) -> None:
@@ -356,46 +352,6 @@ class SyncSetupDialog(QDialog):
         if not self._syncing or self._sync.syncing:  # not ours, or ours is still to come
             return
         self._syncing = False
-        self._say(_first_sync_text(look if isinstance(look, SyncLook) else None))
+        self._say(first_sync_text(look if isinstance(look, SyncLook) else None))
         self._enable()
         self.reload()
-
-
-def _current_text(state: SetupState | None) -> str:
-    if state is None:
-        return "Reading sync's set-up…"
-    target = state.target
-    if target is None:
-        return ""
-    when = relative_time(state.last_sync_at, now_ms()) if state.last_sync_at else "not yet"
-    text = f"Syncing with {target.remote} (branch {target.branch}); last sync: {when}."
-    if state.conflicts:
-        text += f" {plural(state.conflicts, 'conflict')} to resolve (File → Resolve conflicts…)."
-    if state.others:
-        names = ", ".join(f"{t.name} ({t.remote})" for t in state.others)
-        text += f" Also synced: {names} — memtab sync status."
-    return text
-
-
-def _first_sync_text(look: SyncLook | None) -> str:
-    """What the first sync did, in a sentence."""
-    if look is None:
-        return (
-            "Stopped. Sync is set up: the next sync (File → Sync now, or in five minutes) "
-            "finishes what this one began, and nothing this machine recorded is lost."
-        )
-    report = look.report
-    if look.error or report is None:
-        return f"The first sync failed: {look.error or 'no report'}"
-    target = report.targets[0] if report.targets else None
-    if target is None:
-        return "Synced."
-    if target.status == "failed":
-        return f"The first sync failed: {target.error}"
-    if target.status == "offline":
-        return f"Set up, but the remote cannot be reached now ({target.offline}); changes wait."
-    sent = "this machine's memory sent" if target.pushed else "nothing here to send"
-    said = f"Synced: {sent}, {plural(len(target.pulled), 'file')} brought in."
-    if target.conflicts:
-        said += f" {plural(len(target.conflicts), 'conflict')}: File → Resolve conflicts…."
-    return said + " From now on the window syncs by itself."
