@@ -12,8 +12,9 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_watching
+from memtab.components.writer.inbox_view import details_html, row_tag
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.writer.inbox_panel import InboxPanel, details_html, row_tag
+from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
 from memtab.store.restore.from_history import file_history

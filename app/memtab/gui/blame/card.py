@@ -13,7 +13,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from memtab.components.blame.gutter import GutterEntry, Link
-from memtab.gui.toolkit.text.rich_text import escape_html
+from memtab.components.rich_text import escape_html
 
 CARD_WIDTH = 420
 

@@ -19,9 +19,9 @@ from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QPlainTextEdit, QToolTip
 
 from memtab.components.blame.gutter import GutterEntry
+from memtab.components.rich_text import escape_html
 from memtab.gui.toolkit.style import Accent, muted_text
 from memtab.gui.toolkit.text.line_margin import LineMargin, Side
-from memtab.gui.toolkit.text.rich_text import escape_html
 
 LABEL_CHARS = 11
 """The gutter is as wide as this many characters of the label (`writer 12w`)."""

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.rich_text import escape_html
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.style import mute
-from memtab.gui.toolkit.text.rich_text import escape_html
 from memtab.gui.window.menus import ShortcutRow
 
 logger = logging.getLogger(__name__)

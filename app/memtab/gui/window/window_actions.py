@@ -20,6 +20,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from memtab import __version__
+from memtab.components.rich_text import escape_html
 from memtab.components.window.settings_news import settings_change
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.context import WindowContext, WindowShell
@@ -27,7 +28,6 @@ from memtab.gui.editor.feature import EditorPanel, ViewMode
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import give_mnemonics, small_dialog
-from memtab.gui.toolkit.text.rich_text import escape_html
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
 from memtab.gui.window.menus import shortcut_rows
 from memtab.gui.window.shortcuts_dialog import ShortcutsDialog

@@ -48,13 +48,24 @@ from PySide6.QtWidgets import (
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.tree.scan import HomeScan
+from memtab.components.writer.inbox_view import (
+    LIST_ROWS,
+    InboxPresenter,
+    count_text,
+    details_html,
+    inbox_places,
+    list_heights,
+    origin_text,
+    row_text,
+    row_tooltip,
+    where_text,
+)
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.clock import call_soon
 from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.text.text_fields import is_redo_key
-from memtab.gui.writer.inbox_texts import details_html, origin_text, row_tag
 from memtab.gui.writer.review_view import ProposalReview
 from memtab.gui.writer.target_box import TargetBox
 from memtab.operations.writer.inbox import (
@@ -69,8 +80,7 @@ from memtab.operations.writer.inbox import (
     load_targets,
     reject,
 )
-from memtab.store.home import PathKind, PathPlace
-from memtab.store.proposals.queue import GLOBAL_QUEUE
+from memtab.store.home import PathPlace
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import InboxItem
 
@@ -80,9 +90,6 @@ LOAD_KEY = "inbox"
 EVIDENCE_KEY = "inbox-evidence"
 TARGETS_KEY = "inbox-targets"
 REVIEW_KEY = "inbox-review"
-LIST_ROWS = 5  # the list's height in rows (and LIST_LINES lines); more scroll
-LIST_LINES = 8
-LIST_LEAST_LINES = 3  # short of room, its first row stays whole up to so many lines
 _ID_ROLE = Qt.ItemDataRole.UserRole + 1
 _ENTER = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 
@@ -90,19 +97,6 @@ _ENTER = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 def _click_if_enabled(button: QPushButton) -> None:
     if button.isEnabled():  # nothing selected, or a decision under way: the key does nothing
         button.click()
-
-
-def inbox_places(workspace: Workspace | None) -> frozenset[PathPlace]:
-    """Where a change changes what waits in `workspace`'s Inbox (as `Home.classify` says):
-    its suggestions, mux's harvest folder, its agents' proposals and the global ones."""
-    places = {PathPlace(PathKind.PROPOSALS, GLOBAL_QUEUE)}
-    if workspace is not None:
-        places |= {
-            PathPlace(PathKind.SUGGESTIONS, workspace.id),
-            PathPlace(PathKind.WORKSPACE_SCOPE, workspace.id, harvest=True),
-            PathPlace(PathKind.PROPOSALS, workspace.id),
-        }
-    return frozenset(places)
 
 
 class EditProposalDialog(QDialog):
@@ -113,10 +107,7 @@ class EditProposalDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Edit, then accept — Memtab")
-        where_text = f"Goes to {to or item.memory_path}" + (
-            f", under “{item.section}”." if item.section else "."
-        )
-        where = QLabel(where_text, self)
+        where = QLabel(where_text(item, to), self)
         mute(where)
         self.text_edit = QPlainTextEdit(item.text, self)
         self.text_edit.setAccessibleName("Proposed memory")
@@ -148,11 +139,9 @@ class InboxPanel(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self._context = context
         self.home = context.home
-        self._workspace: Workspace | None = None
+        self._state: InboxPresenter[InboxItem] = InboxPresenter()
         self._watched: frozenset[PathPlace] = frozenset()  # what a change of reloads
-        self._items: tuple[InboxItem, ...] = ()
         self._loading: int | None = None  # the latest read asked for
-        self._decisions: set[object] = set()  # one token per accept or reject under way
         self._evidence: int | None = None
         self._targets_of: HomeScan | None = None  # the scan the choices were listed from
         self._build()
@@ -275,16 +264,16 @@ class InboxPanel(QFrame):
     @property
     def items(self) -> tuple[InboxItem, ...]:
         """The proposed memories shown: harvest candidates, then suggestions."""
-        return self._items
+        return self._state.items
 
     @property
     def busy(self) -> bool:
         """Whether a read of the inbox, an accept or a reject is still to come back."""
-        return self._loading is not None or bool(self._decisions)
+        return self._loading is not None or self._state.has_decisions
 
     def set_workspace(self, workspace: Workspace | None) -> None:
         """Show the inbox of `workspace` (none for no workspace)."""
-        self._workspace = workspace
+        self._state.workspace = workspace
         self._watched = inbox_places(workspace)
         self._show(())
         self.reload()
@@ -296,7 +285,7 @@ class InboxPanel(QFrame):
             self._loading = None
         self._loading = self._context.files.read(
             LOAD_KEY,
-            functools.partial(load_pending, self.home, self._workspace),
+            functools.partial(load_pending, self.home, self._state.workspace),
             self._loaded,
             self._load_failed,
         )
@@ -319,13 +308,14 @@ class InboxPanel(QFrame):
         ids = self.selected_ids()
         if ids:
             to = self.target.chosen
-            for item in (i for i in self._items if i.id in ids):
-                if item.kind == "agent" and text is None:  # as the agent proposed it
-                    self.agent_accepting.emit(item.memory_path, item.source)
+            for write in self._state.accepting(ids, text, to):
+                if write.agent is not None:  # as the agent proposed it
+                    self.agent_accepting.emit(write.path, write.agent)
                 else:  # the user's own: no "agent edited" badge
-                    self._context.own_writes.note(to or item.memory_path)
+                    self._context.own_writes.note(write.path)
             stack = self._context.undo_stack
-            job = functools.partial(accept, self.home, self._workspace, ids, text, to, stack)
+            workspace = self._state.workspace
+            job = functools.partial(accept, self.home, workspace, ids, text, to, stack)
             self._decide(job)
 
     def reject_selected(self) -> None:
@@ -333,12 +323,11 @@ class InboxPanel(QFrame):
         ids = self.selected_ids()
         if ids:
             stack = self._context.undo_stack
-            self._decide(functools.partial(reject, self.home, self._workspace, ids, stack))
+            self._decide(functools.partial(reject, self.home, self._state.workspace, ids, stack))
 
     def edit_selected(self) -> None:
         """Edit the selected item in a dialog, then accept it."""
-        ids = self.selected_ids()
-        chosen = [i for i in self._items if i.id in ids]
+        chosen = self._state.chosen(self.selected_ids())
         if len(chosen) != 1:
             return
         dialog = EditProposalDialog(chosen[0], self, to=self.target.chosen)
@@ -362,14 +351,14 @@ class InboxPanel(QFrame):
     def _decide(self, job: functools.partial[Decided]) -> None:
         self.error_label.hide()
         token = object()
-        self._decisions.add(token)
+        self._state.deciding(token)
 
         def done(result: Decided) -> None:
-            self._decisions.discard(token)
+            self._state.decided(token)
             self._decided(result)
 
         def failed(message: str) -> None:
-            self._decisions.discard(token)
+            self._state.decided(token)
             self._show_error(message)
             self._update_buttons()
 
@@ -405,8 +394,7 @@ class InboxPanel(QFrame):
 
     def _loaded(self, result: Pending) -> None:
         self._loading = None
-        current = self._workspace.id if self._workspace is not None else None
-        if result.workspace_id == current:
+        if self._state.is_current(result.workspace_id):
             self._show(result.items)
 
     def _load_failed(self, message: str) -> None:
@@ -415,8 +403,7 @@ class InboxPanel(QFrame):
 
     def _evidence_read(self, result: WithEvidence) -> None:
         self._evidence = None
-        current = self._workspace.id if self._workspace is not None else None
-        if result.workspace_id == current and self.selected_ids() == [result.item.id]:
+        if self._state.is_current(result.workspace_id) and self.selected_ids() == [result.item.id]:
             self.details.setHtml(details_html(result.item))
 
     def _cancel_evidence(self) -> None:
@@ -426,18 +413,18 @@ class InboxPanel(QFrame):
 
     def _show(self, items: tuple[InboxItem, ...]) -> None:
         selected = set(self.selected_ids())
-        self._items = items
+        self._state.items = items
         self.list.blockSignals(True)
         self.list.clear()
         for entry in items:
-            row = QListWidgetItem(f"{row_tag(entry)} · {' '.join(entry.text.split())}")
+            row = QListWidgetItem(row_text(entry))
             row.setData(_ID_ROLE, entry.id)
-            row.setToolTip(f"{origin_text(entry)}\n{entry.text}")
+            row.setToolTip(row_tooltip(entry))
             self.list.addItem(row)
             row.setSelected(entry.id in selected)
         self.list.blockSignals(False)
         count = len(items)
-        self.toggle.setText(f"Inbox ({count})")
+        self.toggle.setText(count_text(count))
         self._list_targets()
         self._fit_list(keep_height=self.isVisible() and count > 0)
         focused = QApplication.focusWidget()
@@ -461,9 +448,13 @@ class InboxPanel(QFrame):
         """The files to accept into, listed again from each new scan of the shown
         workspace while something waits (off the GUI thread)."""
         scan = self._context.shown.scan
-        current = self._workspace.id if self._workspace is not None else None
         shown = scan.workspace.id if scan is not None and scan.workspace is not None else None
-        if scan is None or scan is self._targets_of or not self._items or shown != current:
+        if (
+            scan is None
+            or scan is self._targets_of
+            or not self._state.items
+            or not self._state.is_current(shown)
+        ):
             return
         self._targets_of = scan
         job = functools.partial(load_targets, scan)
@@ -477,22 +468,21 @@ class InboxPanel(QFrame):
         were decided while it shows — it does not shrink, so its buttons stay where the
         last click was (the next one landed on a tree row)."""
         self._fitting = False
-        held = self.list.maximumHeight() if keep_height else 0
-        lines = self.list.fontMetrics().lineSpacing()
         self.list.doItemsLayout()  # rows wrapped at the width the list has now
-        heights = [
-            self.list.visualRect(self.list.model().index(row, 0)).height()
-            for row in range(min(self.list.count(), LIST_ROWS))
-        ]
-        frame = 2 * self.list.frameWidth()
-        fitted = min(max(sum(heights), lines), LIST_LINES * lines) + frame
-        fitted = max(fitted, held)
-        # Hidden, its rows are wrapped at a width it will not have: its first row whole
-        # waits for the width it is shown at (its resize fits it again).
-        first = heights[0] if heights and self.list.isVisible() else 0
-        least = min(max(first, 2 * lines), LIST_LEAST_LINES * lines) + frame
-        self.list.setMinimumHeight(min(fitted, least))
-        self.list.setMaximumHeight(fitted)
+        least, most = list_heights(
+            [
+                self.list.visualRect(self.list.model().index(row, 0)).height()
+                for row in range(min(self.list.count(), LIST_ROWS))
+            ],
+            self.list.fontMetrics().lineSpacing(),
+            2 * self.list.frameWidth(),
+            held=self.list.maximumHeight() if keep_height else 0,
+            # Hidden, its rows are wrapped at a width it will not have: its first row
+            # whole waits for the width it is shown at (its resize fits it again).
+            first_whole=self.list.isVisible(),
+        )
+        self.list.setMinimumHeight(least)
+        self.list.setMaximumHeight(most)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The list got wider or narrower: its rows wrap anew, so fit it again (once this
@@ -522,21 +512,20 @@ class InboxPanel(QFrame):
         review — what it would write, diffed against the file now — each read off the
         GUI thread."""
         ids = self.selected_ids()
-        chosen = [i for i in self._items if i.id in ids]
         self._cancel_evidence()
-        self.target.show_for(chosen)
-        one = chosen[0] if len(chosen) == 1 else None
-        agent = one if one is not None and one.kind == "agent" else None
-        self._review(agent)  # who proposed it is said there: no details of their own
-        if one is None or agent is not None or self._workspace is None:
+        self.target.show_for(self._state.chosen(ids))
+        plan = self._state.details(ids)
+        self._review(plan.review)  # who proposed it is said there: no details of their own
+        one, workspace = plan.one, self._state.workspace
+        if not plan.provenance or one is None:
             self.details.hide()
             return
         self.details.setHtml(details_html(one))
         self.details.show()
-        if one.evidence and self._workspace is not None:
+        if plan.read_evidence and workspace is not None:
             self._evidence = self._context.files.listing(
                 EVIDENCE_KEY,
-                functools.partial(load_evidence, self.home, self._workspace.id, one),
+                functools.partial(load_evidence, self.home, workspace.id, one),
                 self._evidence_read,
             )
 
@@ -547,7 +536,7 @@ class InboxPanel(QFrame):
             return
         if self.review.shown_id != item.id:
             self.review.show_reading(item.id, origin_text(item))
-        job = functools.partial(load_review, self.home, self._workspace, item)
+        job = functools.partial(load_review, self.home, self._state.workspace, item)
         self._context.files.listing(REVIEW_KEY, job, self._reviewed)
 
     def _reviewed(self, result: Reviewed) -> None:
@@ -555,11 +544,10 @@ class InboxPanel(QFrame):
             self.review.show_review(result)
 
     def _update_buttons(self) -> None:
-        selected = len(self.selected_ids())
-        deciding = bool(self._decisions)
-        self.accept_button.setEnabled(selected > 0 and not deciding)
-        self.reject_button.setEnabled(selected > 0 and not deciding)
-        self.edit_button.setEnabled(selected == 1 and not deciding)
+        buttons = self._state.buttons(len(self.selected_ids()))
+        self.accept_button.setEnabled(buttons.accept)
+        self.reject_button.setEnabled(buttons.reject)
+        self.edit_button.setEnabled(buttons.edit)
 
     @Slot(object, object)
     def _on_file_ops_op_finished(self, _result: object, _follow_up: object) -> None:

@@ -26,9 +26,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
+from memtab.components.rich_text import escape_html
 from memtab.components.writer.news import WriterNews, news_from_run
 from memtab.fs.clock import now_ms
-from memtab.gui.toolkit.text.rich_text import escape_html
 from memtab.gui.writer.supervisor import WriterActivity, WriterStatus, WriterSupervisor
 from memtab.writer.job.result import WriterRunResult
 

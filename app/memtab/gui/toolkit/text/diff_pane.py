@@ -8,10 +8,10 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from memtab.components.rich_text import escape_html
 from memtab.components.text_diff import DiffResult
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text
 from memtab.gui.toolkit.text.diff_view import DiffView
-from memtab.gui.toolkit.text.rich_text import escape_html
 from memtab.gui.toolkit.widgets import WrappedLabel
 
 

@@ -7,7 +7,7 @@ import html
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memtab.gui.toolkit.text.rich_text import escape_html
+from memtab.components.rich_text import escape_html
 
 
 @given(st.text())

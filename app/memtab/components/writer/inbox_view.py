@@ -1,0 +1,260 @@
+"""The Inbox without Qt: what it says of each proposed memory (who proposed it, its row,
+where accepting puts it, its provenance and evidence), what a change of which files
+reloads, which buttons work, what the details pane shows for a selection, and how tall
+the list is.
+
+`gui/writer/inbox_panel.py` builds the widgets, runs the reads and decisions on the
+file channel and forwards to `InboxPresenter`. The items are `writer.inbox`'s records;
+components name the fields they read (`InboxItemView`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from memtab.components.rich_text import escape_html
+from memtab.store.actors import actor_name
+from memtab.store.home import PathKind, PathPlace
+from memtab.store.proposals.queue import GLOBAL_QUEUE
+from memtab.store.sidecars.registry import Workspace
+
+LIST_ROWS = 5  # the list's height in rows (and LIST_LINES lines); more scroll
+LIST_LINES = 8
+LIST_LEAST_LINES = 3  # short of room, its first row stays whole up to so many lines
+
+
+class EvidenceView(Protocol):
+    """A transcript message a proposal rests on (`writer.inbox.inbox.Evidence`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def role(self) -> str | None: ...
+    @property
+    def text(self) -> str | None: ...
+
+
+class InboxItemView(Protocol):
+    """One proposed memory (`writer.inbox.inbox.InboxItem`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def section(self) -> str: ...
+    @property
+    def memory_path(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def category(self) -> str | None: ...
+    @property
+    def evidence(self) -> Sequence[EvidenceView]: ...
+    @property
+    def confidence(self) -> float | None: ...
+    @property
+    def rationale(self) -> str | None: ...
+    @property
+    def target_reason(self) -> str | None: ...
+
+
+ItemT = TypeVar("ItemT", bound=InboxItemView)
+
+
+# --- words -----------------------------------------------------------------------------------
+
+
+def origin_text(item: InboxItemView) -> str:
+    """Who proposed an item, in a few words."""
+    if item.kind == "harvest":
+        confidence = "" if item.confidence is None else f" · confidence {item.confidence:.2f}"
+        return f"mux harvest · {item.category}{confidence}"
+    if item.kind == "agent":
+        return f"{actor_name(item.source)} · {item.category}"
+    return "Memtab's offline writer"
+
+
+def row_tag(item: InboxItemView) -> str:
+    """Who proposed an item, as its row's first words."""
+    if item.kind == "harvest":
+        return "mux" if item.confidence is None else f"mux {item.confidence:.2f}"
+    if item.kind == "agent":
+        return f"{actor_name(item.source, how=False)} {item.category}"
+    return "writer"
+
+
+def row_text(item: InboxItemView) -> str:
+    """An item's row: who proposed it, then its text on one line."""
+    return f"{row_tag(item)} · {' '.join(item.text.split())}"
+
+
+def row_tooltip(item: InboxItemView) -> str:
+    """An item's row's tooltip: who proposed it, then its text whole."""
+    return f"{origin_text(item)}\n{item.text}"
+
+
+def count_text(count: int) -> str:
+    """The panel's title: `Inbox (3)`."""
+    return f"Inbox ({count})"
+
+
+def where_text(item: InboxItemView, to: str | None) -> str:
+    """Where accepting the edited text puts it (`to`: the file chosen, else its own)."""
+    section = f", under “{item.section}”." if item.section else "."
+    return f"Goes to {to or item.memory_path}{section}"
+
+
+def details_html(item: InboxItemView) -> str:
+    """The item's provenance and evidence, for the details pane."""
+    escape = escape_html
+    if item.kind == "agent":  # a memory-tool call: what it writes is the review's
+        return f"<p><b>{escape(origin_text(item))}</b><br>Changes {escape(item.memory_path)}</p>"
+    parts = [
+        f"<p><b>{escape(origin_text(item))}</b><br>"
+        f"From {escape(item.source)} · goes to {escape(item.memory_path)}, "
+        f"under “{escape(item.section)}”</p>"
+    ]
+    if item.rationale:
+        parts.append(f"<p><i>Why:</i> {escape(item.rationale)}</p>")
+    if item.target_reason:
+        parts.append(f"<p><i>Why there:</i> {escape(item.target_reason)}</p>")
+    if item.evidence:
+        rows = []
+        for evidence in item.evidence:
+            if evidence.text is None:
+                rows.append(f"<li><code>{escape(evidence.id)}</code> — not in the transcript</li>")
+            else:
+                text = escape(evidence.text).replace("\n", "<br>")
+                rows.append(
+                    f"<li><code>{escape(evidence.id)}</code> ({escape(evidence.role or '?')}): "
+                    f"{text}</li>"
+                )
+        parts.append("<p><i>Evidence:</i></p><ul>" + "".join(rows) + "</ul>")
+    return "".join(parts)
+
+
+# --- rules -----------------------------------------------------------------------------------
+
+
+def inbox_places(workspace: Workspace | None) -> frozenset[PathPlace]:
+    """Where a change changes what waits in `workspace`'s Inbox (as `Home.classify` says):
+    its suggestions, mux's harvest folder, its agents' proposals and the global ones."""
+    places = {PathPlace(PathKind.PROPOSALS, GLOBAL_QUEUE)}
+    if workspace is not None:
+        places |= {
+            PathPlace(PathKind.SUGGESTIONS, workspace.id),
+            PathPlace(PathKind.WORKSPACE_SCOPE, workspace.id, harvest=True),
+            PathPlace(PathKind.PROPOSALS, workspace.id),
+        }
+    return frozenset(places)
+
+
+@dataclass(frozen=True)
+class InboxButtons:
+    """Which decisions the buttons (and their keys) offer now."""
+
+    accept: bool
+    edit: bool
+    reject: bool
+
+
+@dataclass(frozen=True)
+class Accepting:
+    """Who an accepted item's write is: the agent's own (`agent`: it is accepted as the
+    agent proposed it), else the user's, into `path`."""
+
+    path: str
+    agent: str | None
+
+
+@dataclass(frozen=True)
+class DetailsPlan(Generic[ItemT]):
+    """What the details show for a selection: the one item selected (None: several or
+    none), an agent's proposal to review (its own pane), or the provenance, and whether
+    its evidence is to be read."""
+
+    one: ItemT | None
+    review: ItemT | None
+    provenance: bool
+    read_evidence: bool
+
+
+class InboxPresenter(Generic[ItemT]):
+    """The shown workspace's Inbox: its items and the decisions under way."""
+
+    def __init__(self) -> None:
+        """No workspace, nothing waiting."""
+        self.workspace: Workspace | None = None
+        self.items: tuple[ItemT, ...] = ()
+        self._decisions: set[object] = set()
+
+    @property
+    def workspace_id(self) -> str | None:
+        return self.workspace.id if self.workspace is not None else None
+
+    def is_current(self, workspace_id: str | None) -> bool:
+        """Whether a read for `workspace_id` is still the shown workspace's."""
+        return workspace_id == self.workspace_id
+
+    def chosen(self, ids: Sequence[str]) -> list[ItemT]:
+        """The items of `ids`, in list order."""
+        wanted = set(ids)
+        return [item for item in self.items if item.id in wanted]
+
+    def deciding(self, token: object) -> None:
+        """A decision started."""
+        self._decisions.add(token)
+
+    def decided(self, token: object) -> None:
+        """A decision ended (done or failed)."""
+        self._decisions.discard(token)
+
+    @property
+    def has_decisions(self) -> bool:
+        return bool(self._decisions)
+
+    def buttons(self, selected: int) -> InboxButtons:
+        """Accept and reject what is selected; edit one; none while a decision runs."""
+        free = not self._decisions
+        return InboxButtons(selected > 0 and free, selected == 1 and free, selected > 0 and free)
+
+    def accepting(self, ids: Sequence[str], text: str | None, to: str | None) -> list[Accepting]:
+        """Whose change each accepted item's write is (`text`: the user's edit, `to`: the
+        file chosen): an agent's proposal taken as it is stays the agent's."""
+        return [
+            Accepting(item.memory_path, item.source)
+            if item.kind == "agent" and text is None
+            else Accepting(to or item.memory_path, None)
+            for item in self.chosen(ids)
+        ]
+
+    def details(self, ids: Sequence[str]) -> DetailsPlan[ItemT]:
+        """What the details show for the selection `ids`."""
+        chosen = self.chosen(ids)
+        one = chosen[0] if len(chosen) == 1 else None
+        agent = one if one is not None and one.kind == "agent" else None
+        provenance = one is not None and agent is None and self.workspace is not None
+        return DetailsPlan(
+            one, agent, provenance, provenance and one is not None and bool(one.evidence)
+        )
+
+
+def list_heights(
+    row_heights: Sequence[int], line: int, frame: int, *, held: int, first_whole: bool
+) -> tuple[int, int]:
+    """The list's (least, most) height: as tall as its first rows (`row_heights`, wrapped
+    at its width), at most LIST_ROWS of them and LIST_LINES lines; never below `held` (it
+    does not shrink while decisions land); short of room it gives way down to its first
+    row whole (`first_whole`: its rows are wrapped at the width it shows at), up to
+    LIST_LEAST_LINES lines, two at least."""
+    heights = list(row_heights)[:LIST_ROWS]
+    fitted = min(max(sum(heights), line), LIST_LINES * line) + frame
+    fitted = max(fitted, held)
+    first = heights[0] if heights and first_whole else 0
+    least = min(max(first, 2 * line), LIST_LEAST_LINES * line) + frame
+    return min(fitted, least), fitted

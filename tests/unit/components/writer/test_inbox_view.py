@@ -1,0 +1,129 @@
+"""The Inbox without Qt: its rows and words, which files' changes reload it, its buttons,
+whose change an accepted item is, what the details show for a selection, and the list's
+height."""
+
+from __future__ import annotations
+
+from memtab.components.writer.inbox_view import (
+    LIST_LINES,
+    InboxButtons,
+    InboxPresenter,
+    details_html,
+    inbox_places,
+    list_heights,
+    row_text,
+    row_tooltip,
+    where_text,
+)
+from memtab.store.home import PathKind, PathPlace
+from memtab.store.proposals.queue import GLOBAL_QUEUE
+from memtab.store.sidecars.registry import Workspace
+from memtab.writer.inbox.inbox import Evidence, InboxItem
+
+NOTES = "/memories/workspace/notes.md"
+WORKSPACE = Workspace("main", "Main", "/src/app", "/src/app", "app")
+
+
+def _item(item_id: str, kind: str = "suggestion", **fields: object) -> InboxItem:
+    values: dict[str, object] = {
+        "id": item_id,
+        "kind": kind,
+        "workspace_id": "main",
+        "text": "Always use\n  pnpm.",
+        "section": "Directives",
+        "memory_path": NOTES,
+        "source": "writer",
+    }
+    values.update(fields)
+    return InboxItem(**values)  # type: ignore[arg-type]
+
+
+def _presenter(*items: InboxItem) -> InboxPresenter[InboxItem]:
+    presenter: InboxPresenter[InboxItem] = InboxPresenter()
+    presenter.workspace = WORKSPACE
+    presenter.items = items
+    return presenter
+
+
+def test_a_row_says_who_proposed_it_and_its_text_on_one_line() -> None:
+    harvest = _item("h", "harvest", category="tooling", confidence=0.8)
+    assert row_text(harvest) == "mux 0.80 · Always use pnpm."
+    assert row_tooltip(harvest) == "mux harvest · tooling · confidence 0.80\nAlways use\n  pnpm."
+    assert row_text(_item("s")) == "writer · Always use pnpm."
+    assert where_text(_item("s"), None) == f"Goes to {NOTES}, under “Directives”."
+    assert where_text(_item("s", section=""), "/memories/global/x.md") == (
+        "Goes to /memories/global/x.md."
+    )
+
+
+def test_the_details_escape_what_a_transcript_says() -> None:
+    item = _item(
+        "s",
+        rationale="<b>twice</b>",
+        evidence=(Evidence(id="m1", role="user", text="a\nb & c"), Evidence(id="m2")),
+    )
+    html = details_html(item)
+    assert "<i>Why:</i> &lt;b&gt;twice&lt;/b&gt;" in html
+    assert "<li><code>m1</code> (user): a<br>b &amp; c</li>" in html
+    assert "<li><code>m2</code> — not in the transcript</li>" in html
+
+
+def test_the_inbox_reloads_on_its_workspaces_places_and_the_global_proposals() -> None:
+    assert inbox_places(None) == {PathPlace(PathKind.PROPOSALS, GLOBAL_QUEUE)}
+    places = inbox_places(WORKSPACE)
+    assert PathPlace(PathKind.SUGGESTIONS, "main") in places
+    assert PathPlace(PathKind.WORKSPACE_SCOPE, "main", harvest=True) in places
+    assert len(places) == 4
+
+
+def test_buttons_wait_for_a_decision_and_edit_takes_one() -> None:
+    presenter = _presenter(_item("a"), _item("b"))
+    assert presenter.buttons(0) == InboxButtons(accept=False, edit=False, reject=False)
+    two = presenter.buttons(2)
+    assert two.accept and two.reject and not two.edit
+    assert presenter.buttons(1).edit
+    token = object()
+    presenter.deciding(token)
+    assert not presenter.buttons(1).accept and presenter.has_decisions
+    presenter.decided(token)
+    assert presenter.buttons(1).accept and not presenter.has_decisions
+
+
+def test_an_agents_proposal_accepted_as_it_is_stays_the_agents_change() -> None:
+    agent = _item("a", "agent", source="mcp:claude-code", category="insert")
+    note = _item("s")
+    presenter = _presenter(agent, note)
+    as_proposed = presenter.accepting(["s", "a"], None, "/memories/global/x.md")
+    assert [(w.path, w.agent) for w in as_proposed] == [
+        (NOTES, "mcp:claude-code"),
+        ("/memories/global/x.md", None),
+    ]
+    edited = presenter.accepting(["a"], "edited", None)
+    assert [(w.path, w.agent) for w in edited] == [(NOTES, None)]
+
+
+def test_the_details_show_provenance_for_one_note_and_a_review_for_an_agents() -> None:
+    agent = _item("a", "agent", source="mcp:codex", category="create")
+    note = _item("s", evidence=(Evidence(id="m1"),))
+    bare = _item("t")
+    presenter = _presenter(agent, note, bare)
+    plan = presenter.details(["s"])
+    assert plan.one is note and plan.provenance and plan.read_evidence and plan.review is None
+    assert presenter.details(["t"]).read_evidence is False
+    review = presenter.details(["a"])
+    assert review.review is agent and not review.provenance
+    several = presenter.details(["s", "t"])
+    assert several.one is None and not several.provenance
+    presenter.workspace = None
+    assert not presenter.details(["s"]).provenance
+    assert presenter.is_current(None) and not presenter.is_current("main")
+
+
+def test_the_list_is_as_tall_as_its_first_rows_and_gives_way_to_its_first_row() -> None:
+    line, frame = 10, 2
+    assert list_heights([10], line, frame, held=0, first_whole=True) == (12, 12)
+    least, most = list_heights([30, 30, 30], line, frame, held=0, first_whole=True)
+    assert most == LIST_LINES * line + frame and least == 30 + frame
+    assert list_heights([50], line, frame, held=0, first_whole=True)[0] == 3 * line + frame
+    assert list_heights([50], line, frame, held=0, first_whole=False)[0] == 2 * line + frame
+    assert list_heights([10], line, frame, held=60, first_whole=True)[1] == 60
