@@ -33,9 +33,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab import humanize
-from memtab.components.history.diff import join_diffs
-from memtab.consolidation.records import ConsolidationPlan, PlannedOp
+from memtab.components.consolidation.review_view import (
+    PlannedOpView,
+    accepted_ops,
+    apply_label,
+    forgot_text,
+    has_parts,
+    ops_of,
+    review_rows,
+    review_summary,
+    review_title,
+    row_diff,
+)
+from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.review.review_setting import save_review_mode
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title
@@ -43,7 +53,6 @@ from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.text.diff_pane import DiffPane
 from memtab.gui.toolkit.widgets import WrappedLabel
-from memtab.humanize import short_name
 from memtab.operations.consolidation import forget_declined
 
 logger = logging.getLogger(__name__)
@@ -150,13 +159,8 @@ class ReviewDialog(QDialog):
     def show_plan(self, plan: ConsolidationPlan, workspace_name: str) -> None:
         """List `plan`'s changes (every proposed one ticked) and show the first one's diff."""
         self._plan = plan
-        self.setWindowTitle(f"Review consolidation — {short_name(workspace_name)}")
-        proposed = len(plan.units)
-        self.summary.setText(
-            f"{plan.summary or 'The consolidator proposes these changes.'}\n"
-            f"Nothing has changed yet: tick the {humanize.plural(proposed, 'change')} to "
-            "apply. Each goes through the same rails as any run."
-        )
+        self.setWindowTitle(review_title(workspace_name))
+        self.summary.setText(review_summary(plan))
         self._fill(plan)
         self.forget_button.setVisible(plan.held_back_count > 0)
         self.forget_button.setEnabled(True)
@@ -169,11 +173,11 @@ class ReviewDialog(QDialog):
     @property
     def accepted_ops(self) -> tuple[int, ...]:
         """The numbers of the ops of the ticked changes, in plan order."""
-        chosen: list[int] = []
-        for item in self._change_rows():
-            if item.checkState(0) == Qt.CheckState.Checked:
-                chosen.extend(item.data(0, _INDEXES_ROLE))
-        return tuple(sorted(chosen))
+        return accepted_ops(
+            item.data(0, _INDEXES_ROLE)
+            for item in self._change_rows()
+            if item.checkState(0) == Qt.CheckState.Checked
+        )
 
     @property
     def accepted_changes(self) -> int:
@@ -217,52 +221,43 @@ class ReviewDialog(QDialog):
         # A QColor, not a QBrush: PySide builds QBrush's enums (QGradient's ~200 presets,
         # ~4 ms) the first time one is made.
         muted = muted_text(self.palette())
-        units = {unit.indexes[0]: unit for unit in plan.units}
         self.ops.blockSignals(True)
         self.ops.clear()
-        for op in plan.ops:
-            unit = units.get(op.index)
-            if unit is not None:
-                item = QTreeWidgetItem(["", unit.description])
+        for row in review_rows(plan):
+            item = QTreeWidgetItem([row.apply, row.words])
+            item.setData(0, _INDEXES_ROLE, row.indexes)
+            if row.checkable:
                 item.setFlags(
                     Qt.ItemFlag.ItemIsEnabled
                     | Qt.ItemFlag.ItemIsSelectable
                     | Qt.ItemFlag.ItemIsUserCheckable
                 )
                 item.setCheckState(0, Qt.CheckState.Checked)
-                item.setData(0, _INDEXES_ROLE, unit.indexes)
-                if len(unit.ops) > 1:
-                    item.setToolTip(0, f"Applied together: {unit.numbers()} of the plan")
-                    for part in unit.ops:
-                        child = QTreeWidgetItem(["", part.description or part.command])
-                        child.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-                        child.setData(0, _INDEXES_ROLE, (part.index,))
-                        child.setToolTip(1, child.text(1))
-                        item.addChild(child)
-            elif op.proposed:
-                continue  # a later part of a unit: listed under its row
             else:
-                words = op.description or f"{op.command} {op.path}"
-                item = QTreeWidgetItem(["refused", f"{words}: {op.note or 'refused'}"])
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
                 item.setForeground(0, muted)
                 item.setForeground(1, muted)
-                item.setData(0, _INDEXES_ROLE, (op.index,))
-            item.setToolTip(1, item.text(1))
+            if row.tooltip:
+                item.setToolTip(0, row.tooltip)
+            for words, index in row.parts:
+                child = QTreeWidgetItem(["", words])
+                child.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                child.setData(0, _INDEXES_ROLE, (index,))
+                child.setToolTip(1, words)
+                item.addChild(child)
+            item.setToolTip(1, row.words)
             self.ops.addTopLevelItem(item)
             item.setExpanded(True)
-        self.ops.setRootIsDecorated(any(len(unit.ops) > 1 for unit in plan.units))
+        self.ops.setRootIsDecorated(has_parts(plan))
         self.ops.blockSignals(False)
 
-    def _selected_ops(self, item: QTreeWidgetItem | None) -> list[PlannedOp]:
-        if item is None or self._plan is None:
+    def _selected_ops(self, item: QTreeWidgetItem | None) -> list[PlannedOpView]:
+        if item is None:
             return []
-        indexes = item.data(0, _INDEXES_ROLE) or ()
-        return [op for op in self._plan.ops if op.index in indexes]
+        return ops_of(self._plan, item.data(0, _INDEXES_ROLE) or ())
 
     def _update_apply(self) -> None:
-        files = self._plan.files_changed(self.accepted_ops) if self._plan is not None else 0
-        self.apply_button.setText(f"&Apply changes to {humanize.plural(files, 'file')}")
+        self.apply_button.setText(apply_label(self._plan, self.accepted_ops))
         self.apply_button.setEnabled(self.accepted_changes > 0)
 
     def _save_direct_mode(self) -> None:
@@ -278,15 +273,15 @@ class ReviewDialog(QDialog):
         ops = self._selected_ops(current)
         if not ops:
             return
-        reasons = [op.note for op in ops if op.proposed and op.note]
-        self.reason.setText("Why: " + " ".join(dict.fromkeys(reasons)) if reasons else "")
-        self.reason.setVisible(bool(reasons))
-        if not ops[0].proposed or not any(op.files for op in ops):
+        shown = row_diff(ops)
+        self.reason.setText(shown.reason)
+        self.reason.setVisible(bool(shown.reason))
+        if shown.diff is None:
             self.diff.set_sides("", "")
-            self.diff.show_message(f"Not proposed: {ops[0].note or 'the rails refused it'}.")
+            self.diff.show_message(shown.message or "")
             return
         self.diff.set_sides("before this change", "after it")
-        self.diff.set_diff(join_diffs(file.diff for op in ops for file in op.files))
+        self.diff.set_diff(shown.diff)
 
     @Slot(QTreeWidgetItem, int)
     def _on_ops_item_changed(self, _item: QTreeWidgetItem, _column: int) -> None:
@@ -316,11 +311,7 @@ class ReviewDialog(QDialog):
     @Slot(int, object)
     def _on_client_job_finished(self, _job: int, forgotten: object) -> None:
         self.forget_button.hide()
-        count = forgotten if isinstance(forgotten, int) else 0
-        self.summary.setText(
-            f"{self.summary.text()}\nForgot {humanize.plural(count, 'declined change')}: "
-            "the next Consolidate now may propose them again."
-        )
+        self.summary.setText(f"{self.summary.text()}\n{forgot_text(forgotten)}")
 
     @Slot(int, str)
     def _on_client_job_failed(self, _job: int, message: str) -> None:
