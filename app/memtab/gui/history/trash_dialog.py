@@ -52,6 +52,19 @@ from memtab.components.history.deleted import (
     burst_text,
 )
 from memtab.components.history.history import SCOPE_TITLES
+from memtab.components.history.trash_view import (
+    READING,
+    SELECT_PROMPT,
+    Restore,
+    TrashPresenter,
+    may_restore_to,
+    restore_kind,
+    restored_words,
+    restoring_burst_text,
+    restoring_text,
+    row_key,
+    still_gone,
+)
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS
 from memtab.gui.history import trash_rows
 from memtab.gui.history.trash_rows import BURST_ROLE, ORPHAN_ROLE, PATH_ROLE, ROW_ROLE
@@ -68,7 +81,6 @@ from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.operations.history import DeletedPreview, deleted_preview, restore_burst, trash
 from memtab.sources.model import Source
-from memtab.store.history.describe import display_name
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import EventRestore
@@ -79,20 +91,6 @@ STACK_BELOW = 760  # px: narrower, the list goes above the preview (its File col
 LIST_KEY = "trash"
 PREVIEW_KEY = "trash-preview"
 RESTORE_BURST_KEY = "trash-restore-burst"
-NOTHING = trash_rows.NOTHING
-SELECT_PROMPT = "Select a file to see what it held."
-READING = "Reading…"
-
-
-def restored_words(result: EventRestore) -> str:
-    """`Restored 23 files` and what was left, in one line."""
-    count = len(result.restored)
-    words = f"Restored {count} file{'s' if count != 1 else ''}"
-    if result.left:
-        left = result.left[0]
-        more = f" and {len(result.left) - 1} more" if len(result.left) > 1 else ""
-        words += f"; left {display_name(left.path)} ({left.why}){more}"
-    return words
 
 
 class TrashDialog(QDialog):
@@ -117,10 +115,7 @@ class TrashDialog(QDialog):
         self.setAccessibleName("Recently deleted")
         self._store: MemoryStore | None = None
         self._sources: tuple[Source, ...] | None = None
-        self._groups: list[TrashGroup] = []
-        self._rows: dict[str, DeletedFile] = {}
-        self._bursts: dict[str, BurstFiles] = {}
-        self._wanted_burst: str | None = None  # to select once listed (`show_burst`)
+        self._state = TrashPresenter()
         self._job_service = jobs
         self._client: JobClient | None = None  # made on first use, let go on close
 
@@ -194,12 +189,12 @@ class TrashDialog(QDialog):
     @property
     def groups(self) -> list[TrashGroup]:
         """The deleted files by scope and agent, as last read."""
-        return list(self._groups)
+        return list(self._state.groups)
 
     @property
     def bursts(self) -> list[BurstFiles]:
         """The bursts listed, newest first."""
-        return sorted(self._bursts.values(), key=lambda burst: burst.id, reverse=True)
+        return self._state.bursts
 
     @property
     def busy(self) -> bool:
@@ -225,9 +220,9 @@ class TrashDialog(QDialog):
 
     def show_burst(self, burst_id: str) -> None:
         """Select a burst once it is listed (the burst notice's Review…)."""
-        self._wanted_burst = burst_id
+        self._state.wanted_burst = burst_id
         if self.select_burst(burst_id):
-            self._wanted_burst = None
+            self._state.wanted_burst = None
 
     def reload(self, *, record_first: bool = True) -> None:
         """Read the trash again (off the GUI thread); `record_first`: record what other
@@ -247,8 +242,7 @@ class TrashDialog(QDialog):
 
     def select_burst(self, burst_id: str) -> bool:
         """Select a burst's row (shown whatever the filter hid); False when not listed."""
-        burst = self._bursts.get(burst_id)
-        if burst is None:
+        if self._state.burst(burst_id) is None:
             return False
         if not any(item.data(0, BURST_ROLE) == burst_id for item in self._items()):
             self.scope_filter.setCurrentIndex(0)  # everything: it is in another group
@@ -324,16 +318,11 @@ class TrashDialog(QDialog):
 
     def _show_groups(self, groups: list[TrashGroup]) -> None:
         selected = self._selection_key()
-        self._groups = groups
-        self._rows = {trash_rows.row_key(f): f for group in groups for f in group.files}
-        self._bursts = {burst.id: burst for group in groups for burst in group.bursts}
-        wanted = self.scope_filter.currentData()
+        self._state.take(groups)
         palette = self.palette()
         self.files.blockSignals(True)
         self.files.clear()
-        for group in groups:
-            if wanted is not None and group.filter_key != wanted:
-                continue
+        for group in self._state.shown(self.scope_filter.currentData()):
             header = trash_rows.group_row(group)
             self.files.addTopLevelItem(header)
             header.setFirstColumnSpanned(True)  # once in the tree: spanning is the view's
@@ -355,10 +344,11 @@ class TrashDialog(QDialog):
             # The file shown was restored (or the filter hides it): nothing is being read.
             self.preview.clear()
             self.preview.setPlaceholderText(SELECT_PROMPT)
-        if self._wanted_burst is not None and self.select_burst(self._wanted_burst):
-            self._wanted_burst = None
+        wanted = self._state.wanted_burst
+        if wanted is not None and self.select_burst(wanted):
+            self._state.wanted_burst = None
         self._update_buttons()
-        self.restore_all_button.setVisible(bool(self._bursts))
+        self.restore_all_button.setVisible(self._state.has_bursts)
         self.loaded.emit()
 
     def _selection_key(self) -> tuple[int, str] | None:
@@ -383,50 +373,38 @@ class TrashDialog(QDialog):
 
     def _selected(self) -> DeletedFile | None:
         current = self.files.currentItem()
-        key = current.data(0, ROW_ROLE) if current is not None else None
-        return self._rows.get(key) if key else None
+        return self._state.file(current.data(0, ROW_ROLE) if current is not None else None)
 
     def _selected_burst(self) -> BurstFiles | None:
         """The burst selected, or the burst of the file selected."""
         current = self.files.currentItem()
         if current is None:
             return None
-        burst_id = current.data(0, BURST_ROLE)
-        if not burst_id:
-            file = self._selected()
-            burst_id = file.burst_id if file is not None else None
-        return self._bursts.get(burst_id) if burst_id else None
+        return self._state.burst_of(current.data(0, BURST_ROLE), self._selected())
 
     def _update_buttons(self) -> None:
-        selected = self._selected()
-        restorable = selected is not None and selected.restorable
-        self.restore_button.setEnabled(restorable)
-        self.restore_to_button.setEnabled(
-            restorable
-            and selected is not None
-            and selected.source is None
-            and not selected.orphan_dir
-            and not selected.rewritten
-        )
-        burst = self._selected_burst()
-        self.restore_all_button.setEnabled(burst is not None and burst.left_to_restore > 0)
-        if selected is not None and selected.cannot_restore:
-            self.note.set_full_text(f"Cannot be restored: {selected.cannot_restore}")
+        buttons = self._state.buttons(self._selected(), self._selected_burst())
+        self.restore_button.setEnabled(buttons.restore)
+        self.restore_to_button.setEnabled(buttons.restore_to)
+        self.restore_all_button.setEnabled(buttons.restore_all)
+        if buttons.note is not None:
+            self.note.set_full_text(buttons.note)
 
     def _restore(self, to: VirtualPath | None) -> None:
         file = self._selected()
         if file is None or not file.restorable or self._store is None:
             return
-        self.note.set_full_text(f"Restoring {file.name}…")
-        if file.rewritten:  # what it held before the burst, only if unchanged since
+        self.note.set_full_text(restoring_text(file))
+        kind = restore_kind(file)
+        if kind is Restore.BURST:
             self._restore_burst(file.burst_id, frozenset({file.path}))
-        elif file.source is not None:
+        elif kind is Restore.AGENT_FILE:
             self.restore_file_requested.emit(file)
         else:
             self.restore_requested.emit(file.path, file.version.id, to, file.orphan_dir or "")
 
     def _restore_burst(self, burst_id: str | None, only: frozenset[str]) -> None:
-        burst = self._bursts.get(burst_id) if burst_id else None
+        burst = self._state.burst(burst_id)
         if burst is None or self._store is None:
             return
         self.restore_all_button.setEnabled(False)
@@ -446,7 +424,7 @@ class TrashDialog(QDialog):
 
     @Slot()
     def _on_scope_filter_changed(self) -> None:
-        self._show_groups(self._groups)
+        self._show_groups(self._state.groups)
 
     @Slot(QTreeWidgetItem, QTreeWidgetItem)
     def _on_files_current_item_changed(
@@ -455,8 +433,7 @@ class TrashDialog(QDialog):
         self._update_buttons()
         self.preview.clear()
         self.preview.setPlaceholderText(SELECT_PROMPT)
-        burst_id = current.data(0, BURST_ROLE) if current is not None else None
-        burst = self._bursts.get(burst_id) if burst_id else None
+        burst = self._state.burst(current.data(0, BURST_ROLE) if current is not None else None)
         if burst is not None:
             self.preview.setPlainText(burst_text(burst))
             return
@@ -478,7 +455,7 @@ class TrashDialog(QDialog):
     @Slot()
     def _on_restore_to_button_clicked(self) -> None:
         selected = self._selected()
-        if selected is None or selected.orphan_dir or selected.source is not None:
+        if selected is None or not may_restore_to(selected):
             return
         target = self.ask_target(selected)
         if target is not None:
@@ -489,9 +466,8 @@ class TrashDialog(QDialog):
         burst = self._selected_burst()
         if burst is None:
             return
-        self.note.set_full_text(f"Restoring what {burst.event.words()}…")
-        # Its files still gone: one back already is no file "left as it is".
-        self._restore_burst(burst.id, frozenset(f.path for f in burst.files if f.restorable))
+        self.note.set_full_text(restoring_burst_text(burst))
+        self._restore_burst(burst.id, still_gone(burst))
 
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:
@@ -502,7 +478,7 @@ class TrashDialog(QDialog):
             self.reload(record_first=False)
         elif key == PREVIEW_KEY and isinstance(result, DeletedPreview):
             current = self.files.currentItem()
-            if current is not None and current.data(0, ROW_ROLE) == trash_rows.row_key(result.file):
+            if current is not None and current.data(0, ROW_ROLE) == row_key(result.file):
                 self.preview.setPlainText(result.text)
 
     @Slot(str, str)

@@ -1,0 +1,214 @@
+"""Recently deleted without Qt: what each row says (a group, a burst, a file), which rows a
+filter shows, what the buttons may do for the selection, what Restore does with a file,
+and what a restore of a burst did, in words.
+
+`gui/history/trash_dialog.py` and `trash_rows.py` build the items and forward to
+`TrashPresenter`; the groups are `components.history.deleted`'s.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from memtab import humanize
+from memtab.components.history.deleted import BurstFiles, DeletedFile, TrashGroup
+from memtab.store.actors import actor_name
+from memtab.store.history.describe import display_name
+from memtab.watch.events import EventRestore
+
+NOTHING = "Nothing was deleted here (that Memtab saw)."
+SELECT_PROMPT = "Select a file to see what it held."
+READING = "Reading…"
+
+
+def row_key(file: DeletedFile) -> str:
+    """What tells one row from every other: a file may be in a burst (restored since)
+    and deleted again on its own."""
+    return f"{file.key}\n{file.path}\n{file.version.id}\n{file.burst_id or ''}"
+
+
+def group_title(group: TrashGroup) -> str:
+    """A group's title row: `Claude Code (20)` (the files still deleted)."""
+    return f"{group.label} ({group.deleted_count})"
+
+
+@dataclass(frozen=True)
+class BurstRow:
+    """A burst's row: what happened, its tooltip, and whether it is greyed (all back)."""
+
+    words: str
+    tooltip: str
+    muted: bool
+
+
+@dataclass(frozen=True)
+class FileRow:
+    """A file's row: its cells (name, when, who, size), their tooltips ("" for none), and
+    whether it is greyed (back, or cannot come back)."""
+
+    cells: tuple[str, str, str, str]
+    tooltips: tuple[str, str, str]
+    muted: bool
+
+
+def burst_row(burst: BurstFiles) -> BurstRow:
+    """A burst: who, how many, when — and what was put back since."""
+    size = humanize.size_text(sum(file.size_bytes for file in burst.files))
+    lines = [burst.words, humanize.absolute_time(burst.event.at)]
+    if burst.place:
+        lines.append(f"In {burst.place} · {size}")
+    if burst.left_to_restore:
+        lines.append(f"Restore all puts back {humanize.plural(burst.left_to_restore, 'file')}")
+    return BurstRow(burst.words, "\n".join(lines), not burst.left_to_restore)
+
+
+def file_row(file: DeletedFile) -> FileRow:
+    """A deleted (or a burst's rewritten) file: its name, when, who, its size."""
+    marks = [" · pinned" if file.pinned else "", " · rewritten" if file.rewritten else ""]
+    if file.restored_by is not None:
+        marks.append(" · restored")  # by whom and when: its tooltip, the burst's preview
+    elif file.there_again:
+        marks.append(" · there again")
+    state = file.state_words()
+    tips = [file.where] + ([state] if state else [])
+    if file.pinned:
+        tips.append("Pinned: the pin comes back with it")
+    if file.rewritten:
+        tips.append("Rewritten: Restore gives it what it held before (if unchanged since)")
+    if file.cannot_restore:
+        tips.append(f"Cannot be restored: {file.cannot_restore}")
+    return FileRow(
+        (
+            file.name + "".join(marks),
+            humanize.relative_time(file.at),
+            actor_name(file.actor),
+            humanize.size_text(file.size_bytes),
+        ),
+        (
+            "\n".join(tips),
+            humanize.absolute_time(file.at),
+            f"Run {file.version.run_id}" if file.version.run_id else "",
+        ),
+        not file.restorable,
+    )
+
+
+def restored_words(result: EventRestore) -> str:
+    """`Restored 23 files` and what was left, in one line."""
+    count = len(result.restored)
+    words = f"Restored {count} file{'s' if count != 1 else ''}"
+    if result.left:
+        left = result.left[0]
+        more = f" and {len(result.left) - 1} more" if len(result.left) > 1 else ""
+        words += f"; left {display_name(left.path)} ({left.why}){more}"
+    return words
+
+
+class Restore(enum.Enum):
+    """How Restore puts a file back."""
+
+    BURST = "burst"  # what it held before the burst that rewrote it, if unchanged since
+    AGENT_FILE = "agent file"  # another agent's file, by the window
+    FROM_HISTORY = "from history"  # a mux file, from its version in history
+
+
+@dataclass(frozen=True)
+class TrashButtons:
+    """What the buttons may do for the selection, and the note to show (None: as is)."""
+
+    restore: bool
+    restore_to: bool
+    restore_all: bool
+    note: str | None
+
+
+class TrashPresenter:
+    """What was last read: the groups, each file by its row key, each burst by its id;
+    and a burst asked for (the notice's Review…) until it is listed."""
+
+    def __init__(self) -> None:
+        self.groups: list[TrashGroup] = []
+        self._files: dict[str, DeletedFile] = {}
+        self._bursts: dict[str, BurstFiles] = {}
+        self.wanted_burst: str | None = None
+
+    def take(self, groups: list[TrashGroup]) -> None:
+        """A new reading of the trash."""
+        self.groups = groups
+        self._files = {row_key(f): f for group in groups for f in group.files}
+        self._bursts = {burst.id: burst for group in groups for burst in group.bursts}
+
+    def shown(self, filter_key: str | None) -> list[TrashGroup]:
+        """The groups the filter shows (None: every one)."""
+        return [g for g in self.groups if filter_key is None or g.filter_key == filter_key]
+
+    @property
+    def bursts(self) -> list[BurstFiles]:
+        """The bursts listed, newest first."""
+        return sorted(self._bursts.values(), key=lambda burst: burst.id, reverse=True)
+
+    @property
+    def has_bursts(self) -> bool:
+        return bool(self._bursts)
+
+    def file(self, key: object) -> DeletedFile | None:
+        """The file of a row's key (None: not a file's row)."""
+        return self._files.get(key) if isinstance(key, str) and key else None
+
+    def burst(self, burst_id: object) -> BurstFiles | None:
+        """The burst of an id (None: not listed)."""
+        return self._bursts.get(burst_id) if isinstance(burst_id, str) and burst_id else None
+
+    def burst_of(self, burst_id: object, file: DeletedFile | None) -> BurstFiles | None:
+        """The burst selected, or the burst of the file selected."""
+        return self.burst(burst_id) or (self.burst(file.burst_id) if file is not None else None)
+
+    def buttons(self, file: DeletedFile | None, burst: BurstFiles | None) -> TrashButtons:
+        """Restore a file that can come back; Restore to… only a mux file deleted on its
+        own; Restore all a burst with files still gone."""
+        restorable = file is not None and file.restorable
+        movable = (
+            restorable
+            and file is not None
+            and file.source is None
+            and not file.orphan_dir
+            and not file.rewritten
+        )
+        note = (
+            f"Cannot be restored: {file.cannot_restore}"
+            if file is not None and file.cannot_restore
+            else None
+        )
+        return TrashButtons(
+            restorable, movable, burst is not None and burst.left_to_restore > 0, note
+        )
+
+
+def may_restore_to(file: DeletedFile | None) -> bool:
+    """Whether Restore to… may ask where (an orphan's file goes back into its dir,
+    another agent's to its place)."""
+    return file is not None and not file.orphan_dir and file.source is None
+
+
+def restore_kind(file: DeletedFile) -> Restore:
+    """How Restore puts `file` back."""
+    if file.rewritten:
+        return Restore.BURST
+    if file.source is not None:
+        return Restore.AGENT_FILE
+    return Restore.FROM_HISTORY
+
+
+def restoring_text(file: DeletedFile) -> str:
+    return f"Restoring {file.name}…"
+
+
+def restoring_burst_text(burst: BurstFiles) -> str:
+    return f"Restoring what {burst.event.words()}…"
+
+
+def still_gone(burst: BurstFiles) -> frozenset[str]:
+    """The paths Restore all puts back: its files still gone (one back already is no
+    file "left as it is")."""
+    return frozenset(f.path for f in burst.files if f.restorable)
