@@ -7,9 +7,10 @@ from pathlib import Path
 from PySide6.QtWidgets import QLabel, QToolButton
 from pytestqt.qtbot import QtBot
 
+from memtab.components.writer.status_line import WriterActivity, WriterStatus
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.writer.status import TRACE_LINK, WriterStatusWidget
-from memtab.gui.writer.supervisor import WriterActivity, WriterStatus, WriterSupervisor
+from memtab.gui.writer.supervisor import WriterSupervisor
 from memtab.store.home import Home
 
 FAILED = WriterStatus(

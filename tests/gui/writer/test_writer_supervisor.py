@@ -13,11 +13,12 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from memtab.components.window.settings_news import SettingsChange, SettingsSection
+from memtab.components.writer.status_line import WriterActivity, WriterStatus
 from memtab.fs.atomic import atomic_write_json
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed, SettingsFeed
 from memtab.gui.tasks.jobs import JobService
-from memtab.gui.writer.supervisor import WriterActivity, WriterStatus, WriterSupervisor
+from memtab.gui.writer.supervisor import WriterSupervisor
 from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import HttpOptions
 from memtab.llm.types import ChatProvider

@@ -26,37 +26,21 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
-from memtab.components.rich_text import escape_html
 from memtab.components.writer.news import WriterNews, news_from_run
+from memtab.components.writer.status_line import (
+    NEWS_LINK,
+    TRACE_LINK,
+    WriterStatus,
+    status_text,
+    status_view,
+)
 from memtab.fs.clock import now_ms
-from memtab.gui.writer.supervisor import WriterActivity, WriterStatus, WriterSupervisor
+from memtab.gui.writer.supervisor import WriterSupervisor
 from memtab.writer.job.result import WriterRunResult
 
 logger = logging.getLogger(__name__)
 
-TRACE_LINK = "memtab-writer-trace"
-NEWS_LINK = "memtab-writer-news"
 NEWS_REFRESH_MS = 30_000  # "just now" → "1 min ago"
-_DOT_COLORS = {
-    "idle": "#8a8f98",
-    "paused": "#c98a00",
-    "running": "#2f7de1",
-    "failed": "#d33a2c",
-}
-
-
-def status_text(status: WriterStatus, news: WriterNews | None = None) -> str:
-    """The plain-text line the widget shows for a status (and the last run's news)."""
-    name = status.workspace_name or status.workspace_id or ""
-    if status.activity is WriterActivity.RUNNING:
-        return f"Writing memory for {name}…"
-    if status.activity is WriterActivity.FAILED:
-        return f"Memory writer failed for {name}"
-    if status.standby:
-        return "Memory writer runs in another Memtab window"
-    if news is not None:
-        return news.text() + (" · writer paused" if status.paused else "")
-    return "Memory writer paused" if status.paused else "Memory writer idle"
 
 
 def run_news(result: WriterRunResult) -> WriterNews | None:
@@ -186,31 +170,15 @@ class WriterStatusWidget(QWidget):
     # --- internals ------------------------------------------------------------------------
 
     def _render(self) -> None:
-        status, news = self._status, self._news
-        text = escape_html(status_text(status, news))
-        tip = status.message
-        if status.activity is WriterActivity.FAILED:
-            if status.trace_path is not None:
-                text += f' · <a href="{TRACE_LINK}">view trace</a>'
-        elif news is not None and not status.standby and status.activity is WriterActivity.IDLE:
-            text = f'<a href="{NEWS_LINK}">{text}</a>'
-            tip = news.details()
-        self._label.setText(text)
-        self._label.setAccessibleName(status_text(status, news))
-        key = "paused" if self._paused and status.activity is WriterActivity.IDLE else None
-        color = _DOT_COLORS[key or status.activity.value]
-        self._dot.setStyleSheet(f"color: {color};")
-        self._label.setToolTip(tip)
-        self._dot.setToolTip(tip)
-        self._toggle.setText("Resume" if self._paused else "Pause")
-        self._toggle.setAccessibleName(
-            "Resume the memory writer" if self._paused else "Pause the memory writer"
-        )
-        self._toggle.setToolTip(
-            "Resume the background memory writer"
-            if self._paused
-            else "Pause the background memory writer (no runs until resumed)"
-        )
+        view = status_view(self._status, self._news, paused=self._paused)
+        self._label.setText(view.html)
+        self._label.setAccessibleName(view.text)
+        self._dot.setStyleSheet(f"color: {view.dot_color};")
+        self._label.setToolTip(view.tooltip)
+        self._dot.setToolTip(view.tooltip)
+        self._toggle.setText(view.toggle)
+        self._toggle.setAccessibleName(view.toggle_name)
+        self._toggle.setToolTip(view.toggle_tooltip)
 
     @Slot(str)
     def _on_label_link_activated(self, link: str) -> None:
@@ -226,3 +194,6 @@ class WriterStatusWidget(QWidget):
     @Slot()
     def _on_refresh_timeout(self) -> None:
         self._render()
+
+
+__all__ = ["TRACE_LINK", "WriterStatusWidget", "run_news", "status_text"]

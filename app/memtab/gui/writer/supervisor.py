@@ -41,7 +41,7 @@ import enum
 import functools
 import logging
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
@@ -49,6 +49,7 @@ from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.window.settings_news import SettingsChange, SettingsSection
+from memtab.components.writer.status_line import WriterActivity, WriterStatus
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.operations.job import JobFunction
 from memtab.operations.writer.runs import begin, check_states, poll, run
@@ -79,29 +80,6 @@ class SettingsPublisher(Protocol):
     def published(self) -> SignalInstance:
         """Signal(SettingsChange): which sections changed, and what they hold now."""
         ...
-
-
-class WriterActivity(enum.StrEnum):
-    """What the writer is doing."""
-
-    IDLE = "idle"
-    RUNNING = "running"
-    FAILED = "failed"
-
-
-@dataclass(frozen=True)
-class WriterStatus:
-    """The writer's status for the status bar. `message` is the last run's one-line
-    summary (or error); `trace_path` the dump of a failed run, when one was written;
-    `standby` means another Memtab process runs the writer of this home."""
-
-    activity: WriterActivity = WriterActivity.IDLE
-    paused: bool = False
-    standby: bool = False
-    workspace_id: str | None = None
-    workspace_name: str | None = None
-    message: str = ""
-    trace_path: Path | None = None
 
 
 class _WatchJob(enum.Enum):
