@@ -32,39 +32,33 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab import humanize
-from memtab.components.history.history import FileHistory, VersionRow
+from memtab.components.history.history import FileHistory
+from memtab.components.history.panel_view import (
+    COMPUTING,
+    NO_DIFFERENCES,
+    NO_FILE,
+    PICK_VERSION,
+    RESTORE_TIP,
+    Selected,
+    history_note,
+    panel_rows,
+    selected,
+    title_text,
+)
 from memtab.components.text_diff import DiffResult
-from memtab.file_protocol.memory_file import Commit, MemoryFile
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.diff_pane import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.operations.history import diff_commit, diff_version, file_history
-from memtab.store.history.versions import Version
 
 logger = logging.getLogger(__name__)
 
 HISTORY_KEY = "file-history"
 DIFF_KEY = "version-diff"
-NO_FILE = "Open a file to see its history."
-NO_VERSIONS = (
-    "No history yet: Memtab records a version at every change it makes or sees, from now on."
-)
-PICK_VERSION = "Select a version to compare it with the file now."
-COMMIT_PREFIX = "commit:"
-COMMIT_WHO = "Its agent (git)"
-COMMIT_NOT_RESTORED = (
-    "A commit of the agent's own repository: Memtab shows it, copy what you need from the diff"
-)
 _ID_ROLE = Qt.ItemDataRole.UserRole
-
-
-# recorded like any change: the version before comes back the same way
-RESTORE_TIP = (
-    "Make the file hold this version again (recorded too: the version before can be restored here)"
-)
 
 
 class HistoryPanel(QWidget):
@@ -155,7 +149,7 @@ class HistoryPanel(QWidget):
         if subject is None:
             self._show_state(NO_FILE)
             return
-        self.title.set_full_text(f"History of {subject.label}", subject.ref.key)
+        self.title.set_full_text(title_text(subject.label), subject.ref.key)
         if not self._active:
             return
         self._jobs().submit_latest(HISTORY_KEY, functools.partial(file_history, subject))
@@ -195,96 +189,43 @@ class HistoryPanel(QWidget):
         self.restore_button.setEnabled(False)
 
     def _show_history(self, history: FileHistory) -> None:
-        selected = self._selected_version()
+        chosen = self._selected()
         self._history = history
         self.versions.blockSignals(True)
         self.versions.clear()
-        for row in history.rows:
-            self.versions.addTopLevelItem(self._item(row))
-        for commit in history.commits:
-            self.versions.addTopLevelItem(self._commit_item(commit))
+        for row in panel_rows(history):
+            item = QTreeWidgetItem(list(row.cells))
+            item.setData(0, _ID_ROLE, row.id)
+            for column in range(4):
+                item.setToolTip(column, row.tooltip)
+            self.versions.addTopLevelItem(item)
         self.versions.blockSignals(False)
-        self._show_state("" if history.rows or history.commits else NO_VERSIONS)
-        if selected is None or not self.select_version(selected.id):
+        self._show_state(history_note(history))
+        version = chosen.version if chosen is not None else None
+        if version is None or not self.select_version(version.id):
             self.diff.show_message(PICK_VERSION)
         self.loaded.emit()
 
-    def _item(self, row: VersionRow) -> QTreeWidgetItem:
-        size = row.size
-        if row.size_change:
-            size = f"{size} ({row.size_change})" if size else row.size_change
-        item = QTreeWidgetItem([row.when, row.who, row.change, size])
-        item.setData(0, _ID_ROLE, row.version.id)
-        for column in range(4):
-            item.setToolTip(column, row.tooltip)
-        return item
-
-    def _commit_item(self, commit: Commit) -> QTreeWidgetItem:
-        when = humanize.relative_time(commit.committed_at_ms)
-        item = QTreeWidgetItem([when, COMMIT_WHO, f"Commit: {commit.subject}", ""])
-        item.setData(0, _ID_ROLE, COMMIT_PREFIX + commit.sha)
-        tip = f"{humanize.absolute_time(commit.committed_at_ms)} · commit {commit.sha[:10]}"
-        for column in range(4):
-            item.setToolTip(column, f"{tip}\n{commit.subject}")
-        return item
-
-    def _selected_commit(self) -> Commit | None:
+    def _selected(self) -> Selected | None:
         item = self.versions.currentItem()
-        history = self._history
-        if item is None or history is None:
-            return None
-        sha = str(item.data(0, _ID_ROLE)).removeprefix(COMMIT_PREFIX)
-        return next((c for c in history.commits if c.sha == sha), None)
-
-    def _show_selected_commit(self, commit: Commit, history: FileHistory) -> None:
-        subject = self._subject
-        assert subject is not None
-        self.restore_button.setEnabled(False)
-        self.restore_button.setToolTip(COMMIT_NOT_RESTORED)
-        self.diff.set_sides(
-            f"commit {commit.sha[:10]} ({humanize.absolute_time(commit.committed_at_ms)})",
-            "the file now" if history.current is not None else "no file now",
-        )
-        self.diff.show_message("Computing the differences…")
-        self._jobs().submit_latest(
-            DIFF_KEY, functools.partial(diff_commit, subject, commit.sha, history.current)
-        )
-
-    def _selected_version(self) -> Version | None:
-        item = self.versions.currentItem()
-        history = self._history
-        if item is None or history is None:
-            return None
-        version_id = item.data(0, _ID_ROLE)
-        return next((v for v in history.versions if v.id == version_id), None)
+        return selected(self._history, item.data(0, _ID_ROLE) if item is not None else None)
 
     def _show_selected(self) -> None:
-        version = self._selected_version()
-        history = self._history
-        commit = self._selected_commit()
-        if commit is not None and history is not None:
-            self._show_selected_commit(commit, history)
-            return
-        if version is None or history is None or self._subject is None:
+        chosen, history, subject = self._selected(), self._history, self._subject
+        if chosen is None or history is None or subject is None:
             self.restore_button.setEnabled(False)
             self.diff.show_message(PICK_VERSION)
             return
-        row = next(row for row in history.rows if row.version.id == version.id)
-        current = history.is_current(version)
-        self.restore_button.setEnabled(not current)
-        self.restore_button.setToolTip(
-            "The file holds this version now" if current else RESTORE_TIP
-        )
-        what = "what was deleted" if version.deleted else "this version"
-        self.diff.set_sides(
-            f"{what} ({row.when_exact})",
-            "the file now" if history.current is not None else "no file now",
-        )
-        self.diff.show_message("Computing the differences…")
-        self._jobs().submit_latest(
-            DIFF_KEY,
-            functools.partial(diff_version, self._subject.home, version, history.current),
-        )
+        self.restore_button.setEnabled(chosen.restore)
+        self.restore_button.setToolTip(chosen.restore_tip)
+        self.diff.set_sides(*chosen.sides)
+        self.diff.show_message(COMPUTING)
+        if chosen.commit is not None:
+            job = functools.partial(diff_commit, subject, chosen.commit.sha, history.current)
+        else:
+            assert chosen.version is not None
+            job = functools.partial(diff_version, subject.home, chosen.version, history.current)
+        self._jobs().submit_latest(DIFF_KEY, job)
 
     # -- slots -------------------------------------------------------------------------------
 
@@ -296,9 +237,9 @@ class HistoryPanel(QWidget):
 
     @Slot()
     def _on_restore_button_clicked(self) -> None:
-        version = self._selected_version()
-        if version is not None and self._subject is not None:
-            self.restore_requested.emit(self._subject, version.id)
+        chosen = self._selected()
+        if chosen is not None and chosen.version is not None and self._subject is not None:
+            self.restore_requested.emit(self._subject, chosen.version.id)
 
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:
@@ -306,7 +247,7 @@ class HistoryPanel(QWidget):
         if key == HISTORY_KEY and isinstance(result, FileHistory) and result.ref == shown:
             self._show_history(result)
         elif key == DIFF_KEY and isinstance(result, DiffResult):
-            self.diff.set_diff(result, "No differences: the file holds this version now.")
+            self.diff.set_diff(result, NO_DIFFERENCES)
 
     @Slot(str, str)
     def _on_client_latest_failed(self, key: str, message: str) -> None:
