@@ -38,8 +38,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts
+from memtab.components.sync.conflicts_view import (
+    DECISIONS,
+    EMPTY_TEXT,
+    KEEP_BOTH_AGAIN,
+    RESOLVING,
+    ConflictsPresenter,
+    Decision,
+    Press,
+    allowed,
+    resolve_failed_text,
+)
 from memtab.gui.context import WindowContext
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import Lane
@@ -49,7 +59,6 @@ from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.operations.sync.conflicts import (
     ConflictItem,
     ConflictTexts,
-    Decision,
     list_conflicts,
     load_texts,
     resolve,
@@ -61,12 +70,6 @@ STACK_BELOW = 840  # px: narrower, the list goes above the texts
 LIST_KEY = "conflicts"
 TEXTS_KEY = "conflict-texts"
 _ITEM_ROLE = Qt.ItemDataRole.UserRole
-_CHOICES: dict[Decision, choices.ConflictChoice] = {
-    "mine": choices.KEEP_MINE,
-    "theirs": choices.KEEP_THEIRS,
-    "both": choices.KEEP_BOTH,
-    "merged": choices.KEEP_TEXT,
-}
 
 
 class ConflictsDialog(QDialog):
@@ -85,18 +88,14 @@ class ConflictsDialog(QDialog):
         self._jobs.latest_failed.connect(self._on_jobs_latest_failed)
         self._jobs.job_finished.connect(self._on_jobs_job_finished)
         self._jobs.job_failed.connect(self._on_jobs_job_failed)
-        self._deciding: int | None = None
-        self._both_shown = False  # the text to keep is Keep both's result, as shown
-        self._both_for: str | None = None  # the conflict to show Keep both's result of
-        self._wanted: str | None = None  # the conflict to select once listed
-        self.items: list[ConflictItem] = []
+        self._state: ConflictsPresenter[ConflictItem] = ConflictsPresenter()
 
         self.list = QListWidget(self)
         self.list.setObjectName("conflictList")
         self.list.setAccessibleName("Conflicts")
         self.list.setSpacing(3)
         self.list.currentItemChanged.connect(self._on_list_current_item_changed)
-        self.empty = WrappedLabel("No conflicts: every file is as both sides agree.", self)
+        self.empty = WrappedLabel(EMPTY_TEXT, self)
         self.detail = WrappedLabel("", self)
         self.view = ThreeWayView(self)
         self.view.merged_edited.connect(self._on_view_merged_edited)
@@ -104,7 +103,7 @@ class ConflictsDialog(QDialog):
         self.message.setObjectName("conflictMessage")
         self.buttons: dict[Decision, QPushButton] = {}
         row = QHBoxLayout()
-        for decision, choice in _CHOICES.items():
+        for decision, choice in DECISIONS.items():
             button = QPushButton(choice.label, self)
             button.setToolTip(choice.tip)
             button.setObjectName(f"conflict_{decision}")
@@ -154,8 +153,7 @@ class ConflictsDialog(QDialog):
         Keep both's result shown in its text to keep, for a second press to keep (an
         editor bar's Keep both)."""
         if select is not None:
-            self._wanted = select
-            self._both_for = select if show_both else None
+            self._state.want(select, show_both=show_both)
         home, workspace = self._context.home, self._context.shown.workspace
         job = functools.partial(list_conflicts, home, workspace, self._sync.git_program)
         self._jobs.submit_latest(LIST_KEY, job)
@@ -168,14 +166,18 @@ class ConflictsDialog(QDialog):
                 return True
         return False
 
+    @property
+    def items(self) -> list[ConflictItem]:
+        """The conflicts listed."""
+        return list(self._state.items)
+
     def current(self) -> ConflictItem | None:
         item = self.list.currentItem()
-        key = item.data(_ITEM_ROLE) if item is not None else None
-        return next((found for found in self.items if found.key == key), None)
+        return self._state.item(item.data(_ITEM_ROLE) if item is not None else None)
 
     def _show_list(self, items: list[ConflictItem]) -> None:
         selected = self.current()
-        self.items = items
+        keys = self._state.listed(items, selected.key if selected is not None else None)
         self.list.blockSignals(True)
         self.list.clear()
         for found in items:
@@ -184,17 +186,14 @@ class ConflictsDialog(QDialog):
             row.setToolTip(found.detail)
         self.list.blockSignals(False)
         self.empty.setVisible(not items)
-        wanted, self._wanted = self._wanted, None
         if not items:
             self._show_item(None)
-        elif wanted is not None and self.select(wanted):
-            pass
-        elif selected is None or not self.select(selected.key):
+        elif not any(self.select(key) for key in keys):
             self.list.setCurrentRow(0)
 
     def _show_item(self, item: ConflictItem | None) -> None:
         self.view.clear()
-        self._both_shown = False
+        self._state.shown()
         self.view.setEnabled(item is not None)
         self.detail.setText(item.detail if item is not None else "")
         for button in self.buttons.values():
@@ -208,28 +207,26 @@ class ConflictsDialog(QDialog):
 
     def _enable(self, item: ConflictItem, texts: ThreeWayTexts) -> None:
         self.view.set_texts(texts)
-        self.view.merged.setReadOnly(texts.binary or not item.editable)
-        self.buttons["mine"].setEnabled(True)
-        self.buttons["theirs"].setEnabled(True)
-        self.buttons["both"].setEnabled(item.mergeable and not texts.binary)
-        self.buttons["merged"].setEnabled(item.editable and not texts.binary)
-        if self._both_for == item.key:
-            self._both_for = None
-            if self.buttons["both"].isEnabled():
-                self.decide("both")  # shows what it keeps: a second press keeps it
+        offered = allowed(item, binary=texts.binary)
+        self.view.merged.setReadOnly(not offered.editable)
+        for decision, enabled in offered.buttons.items():
+            self.buttons[decision].setEnabled(enabled)
+        if self._state.show_both_now(item, offered.buttons["both"]):
+            self.decide("both")  # shows what it keeps: a second press keeps it
 
     # --- deciding --------------------------------------------------------------------------
 
     def decide(self, decision: Decision) -> None:
         """Resolve the selected conflict as `decision` says (on the worker)."""
         item = self.current()
-        if item is None or self._deciding is not None:
+        press = self._state.press(decision, item)
+        if item is None or press is Press.NOTHING:
             return
         # Keep both is seen before it is kept: its result in the text to keep, and a
         # second press keeps it.
-        if decision == "both" and item.editable and not self._both_shown and self.view.show_both():
-            self._both_shown = True
-            self.message.setText(f"Press {choices.KEEP_BOTH.button} again to keep it.")
+        if press is Press.SHOW_BOTH and self.view.show_both():
+            self._state.both_shown = True
+            self.message.setText(KEEP_BOTH_AGAIN)
             return
         merged = self.view.merged_text() if decision == "merged" else None
         home, workspace = self._context.home, self._context.shown.workspace
@@ -238,8 +235,8 @@ class ConflictsDialog(QDialog):
         )
         for button in self.buttons.values():
             button.setEnabled(False)
-        self.message.setText("Resolving…")
-        self._deciding = self._jobs.submit(job)
+        self.message.setText(RESOLVING)
+        self._state.deciding = self._jobs.submit(job)
 
     def shutdown(self) -> None:
         self._jobs.shutdown()
@@ -255,8 +252,7 @@ class ConflictsDialog(QDialog):
 
     @Slot()
     def _on_view_merged_edited(self) -> None:
-        if self._both_shown:  # no longer Keep both's result: the next press shows it again
-            self._both_shown = False
+        if self._state.merged_edited():  # no longer Keep both's result: shown again next
             self.message.clear()
 
     @Slot(str, object)
@@ -276,9 +272,8 @@ class ConflictsDialog(QDialog):
 
     @Slot(int, object)
     def _on_jobs_job_finished(self, job_id: int, result: object) -> None:
-        if job_id != self._deciding:
+        if not self._state.ended(job_id):
             return
-        self._deciding = None
         self.message.setText(str(result))
         self._context.status.show(str(result))
         self._sync.look_again()
@@ -286,8 +281,7 @@ class ConflictsDialog(QDialog):
 
     @Slot(int, str)
     def _on_jobs_job_failed(self, job_id: int, message: str) -> None:
-        if job_id != self._deciding:
+        if not self._state.ended(job_id):
             return
-        self._deciding = None
-        self.message.setText(message.split(": ", 1)[-1])
+        self.message.setText(resolve_failed_text(message))
         self.reload()

@@ -28,12 +28,13 @@ from PySide6.QtCore import QObject, Slot
 
 from memtab.components.editor.session import BarKind, Situation
 from memtab.components.merge.choices import COMPARE, KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
+from memtab.components.sync.conflicts_view import Decision
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.sync.needs import ConflictEditor, ConflictTab
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobClient, Lane
-from memtab.operations.sync.conflicts import Decision, resolve_sync_conflict, shown_conflicts
+from memtab.operations.sync.conflicts import resolve_sync_conflict, shown_conflicts
 
 if TYPE_CHECKING:  # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
     from memtab.sync.service import SyncConflict

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Literal
 
 from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
+from memtab.components.sync.conflicts_view import Decision
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import file_key
 from memtab.operations.job import JobContext
@@ -42,7 +43,6 @@ if TYPE_CHECKING:  # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
     from memtab.sync.service import SyncConflict
 
 ConflictKind = Literal["sync", "copy", "sidecar"]
-Decision = Literal["mine", "theirs", "both", "merged"]
 """Keep mine, keep theirs (the other machine's text, or the copy's), both (every line of
 each, the shared ones once), or the text the person wrote."""
 
