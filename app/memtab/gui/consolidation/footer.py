@@ -45,8 +45,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab import humanize
 from memtab.components import glossary
+from memtab.components.consolidation.coverage import (
+    NO_WORKSPACE,
+    WAITING,
+    header_summary,
+    summaries_tooltip,
+)
 from memtab.components.consolidation.run_states import (
     CONSOLIDATE_NOW,
     Controls,
@@ -54,7 +59,7 @@ from memtab.components.consolidation.run_states import (
     Tone,
 )
 from memtab.consolidation.records import ConsolidationPlan
-from memtab.gui.consolidation.footer_lines import CoverageLines, summaries_tooltip
+from memtab.gui.consolidation.footer_lines import CoverageLines
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.consolidation.review_opener import ReviewOpener
 from memtab.gui.tasks.jobs import JobService
@@ -329,20 +334,16 @@ class ConsolidationFooter(QFrame):
         self.summary.setVisible(not expanded)
         if not has_workspace:
             self.setToolTip("")
-            self.summary.set_full_text("no workspace selected")
+            self.summary.set_full_text(NO_WORKSPACE)
             return
         if status is None:
             self._lines.show_waiting()
             self.setToolTip("")
-            self.summary.set_full_text("…")
+            self.summary.set_full_text(WAITING)
             return
         self._lines.show_status(status)
         self.setToolTip(summaries_tooltip(status))
-        record = status.workspace_record
-        self.summary.set_full_text(
-            f"ran {humanize.relative_time(record.last_run_at)}" if record else "never run",
-            summaries_tooltip(status),
-        )
+        self.summary.set_full_text(header_summary(status), summaries_tooltip(status))
 
     def _refresh_controls(self) -> None:
         shown = self._runs.controls()

@@ -4,8 +4,9 @@ One line per scope — `Workspace:`, `Project:` (or `unavailable`), `Global:`, e
 `coverage_text` of its record, counting the files that run changed in that scope
 (docs/formats.md §9.6); `Session: never consolidated` when the workspace shows xum's
 session scope (§3.1) — and `Harvest:` when mux wrote harvest records, with the last
-harvest's error on the same line. The lines show what the footer is given (`show_status`)
-and never read disk. Every value elides (whole in its tooltip).
+harvest's error on the same line (their words: `components.consolidation.coverage`).
+The lines show what the footer is given (`show_status`) and never read disk. Every value
+elides (whole in its tooltip).
 """
 
 from __future__ import annotations
@@ -14,34 +15,18 @@ import logging
 
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QWidget
 
-from memtab import humanize
 from memtab.components import glossary
+from memtab.components.consolidation.coverage import (
+    LINE_KEYS,
+    WAITING,
+    harvest_line,
+    scope_lines,
+)
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text
 from memtab.gui.toolkit.widgets import ElidedLabel
-from memtab.store.paths import Scope
-from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus
+from memtab.store.sidecars.journal import ConsolidationStatus
 
 logger = logging.getLogger(__name__)
-
-LINE_KEYS = ("Workspace", "Project", "Global", "Session", "Harvest")
-
-
-def summaries_tooltip(status: ConsolidationStatus | None) -> str:
-    """Each distinct run summary once, after the scopes whose last run it was."""
-    if status is None:
-        return ""
-    scopes_of: dict[str, list[str]] = {}
-    for label, record in (
-        ("Workspace", status.workspace_record),
-        ("Project", status.project_record),
-        ("Global", status.global_record),
-    ):
-        if record is None or not record.summary.strip():
-            continue
-        scopes_of.setdefault(record.summary.strip(), []).append(label)
-    if not scopes_of:
-        return "No consolidation runs yet."
-    return "\n".join(f"{', '.join(scopes)}: {summary}" for summary, scopes in scopes_of.items())
 
 
 class CoverageLines(QWidget):
@@ -96,21 +81,16 @@ class CoverageLines(QWidget):
     def show_waiting(self) -> None:
         """A workspace whose status is not known yet: "…" on each scope's line."""
         for key in ("Workspace", "Project", "Global"):
-            self._values[key].set_full_text("…")
+            self._values[key].set_full_text(WAITING)
         self._set_harvest(None)
 
     def show_status(self, status: ConsolidationStatus) -> None:
         """Each scope's last run, and the last harvest when there is one."""
-        self._set_line("Workspace", status.workspace_record, Scope.WORKSPACE)
-        if status.project_available:
-            self._set_line("Project", status.project_record, Scope.PROJECT)
-        else:
-            self._values["Project"].set_full_text(
-                "unavailable",
-                "Multi-project workspaces have no project identity, so no project memory.",
-            )
-            self._values["Project"].setStyleSheet(f"color: {muted_text(self.palette()).name()}")
-        self._set_line("Global", status.global_record, Scope.GLOBAL)
+        muted = muted_text(self.palette()).name()
+        for key, line in scope_lines(status).items():
+            value = self._values[key]
+            value.set_full_text(line.text, line.tooltip)
+            value.setStyleSheet(f"color: {muted}" if line.muted else "")
         self._set_harvest(status)
 
     def apply_palette(self) -> None:
@@ -121,29 +101,16 @@ class CoverageLines(QWidget):
             key_label.setStyleSheet(f"color: {muted}")
         self.harvest_error.setStyleSheet(f"color: {accent_text(palette, Accent.ERROR).name()}")
 
-    def _set_line(self, key: str, record: ConsolidationRecord | None, scope: Scope) -> None:
-        self._values[key].setStyleSheet("")
-        self._values[key].set_full_text(
-            humanize.coverage_text(record, scope),
-            humanize.absolute_time(record.last_run_at) if record is not None else "",
-        )
-
     def _set_harvest(self, status: ConsolidationStatus | None) -> None:
-        harvest = status.latest_harvest if status is not None else None
+        harvest = harvest_line(status)
         for widget in (self._keys["Harvest"], self._harvest_row, self._values["Harvest"]):
             widget.setVisible(harvest is not None)
-        failed = harvest is not None and harvest.status == "failed"
-        error = harvest.error if harvest is not None and failed else None
+        error = harvest.error if harvest is not None else None
         self.harvest_error.setVisible(bool(error))
         self.harvest_error.set_full_text(error or "")
         if harvest is None:
             return
-        value = self._values["Harvest"]
-        value.set_full_text(
-            humanize.harvest_text(harvest),
-            f"mux harvest of summary {harvest.summary_message_id}, "
-            f"attempt {harvest.attempt_count}; {humanize.absolute_time(harvest.sort_time or None)}"
-            f"\n{glossary.HARVEST}",
-        )
+        self._values["Harvest"].set_full_text(harvest.text, harvest.tooltip)
+        failed = harvest.error is not None
         color = accent_text(self.palette(), Accent.ERROR) if failed else None
-        value.setStyleSheet(f"color: {color.name()}" if color is not None else "")
+        self._values["Harvest"].setStyleSheet(f"color: {color.name()}" if color is not None else "")
