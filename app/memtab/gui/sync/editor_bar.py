@@ -27,8 +27,19 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Slot
 
 from memtab.components.editor.session import BarKind, Situation
-from memtab.components.merge.choices import COMPARE, KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
-from memtab.components.sync.conflicts_view import Decision
+from memtab.components.sync.conflict_bar import (
+    CHOICES,
+    DECISIONS,
+    DEFAULT_ACTION,
+    PREFIX,
+    BarStep,
+    Choice,
+    bar_actions,
+    bar_step,
+    bar_text,
+    choice_of,
+    not_resolved_text,
+)
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.sync.needs import ConflictEditor, ConflictTab
@@ -41,21 +52,7 @@ if TYPE_CHECKING:  # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
 
 logger = logging.getLogger(__name__)
 
-PREFIX = "sync:"
-"""The bar's action ids are the choices' ids after this (the editor's own never are)."""
-CHOICES = (COMPARE, KEEP_MINE, KEEP_THEIRS, KEEP_BOTH)
-_DECISIONS: dict[str, Decision] = {
-    KEEP_MINE.id: "mine",
-    KEEP_THEIRS.id: "theirs",
-}
-
-
-def bar_text(conflict: SyncConflict) -> str:
-    """What the bar says of a conflict: the news first (two lines show at 683 px)."""
-    return (
-        "Sync conflict: another machine changed the same lines. You see this machine's "
-        f"text until you decide ({conflict.reason})."
-    )
+__all__ = ["PREFIX", "SyncConflictBars"]
 
 
 class SyncConflictBars(QObject):
@@ -106,12 +103,17 @@ class SyncConflictBars(QObject):
         for tab in self._editor.tabs:
             self._connect(tab)
             conflict = self.conflict_for(tab)
-            situation = tab.doc.file.situation
             if conflict is None:
                 self._showing.pop(id(tab), None)
-                if situation is Situation.SYNC_CONFLICT:
-                    tab.doc.clear_bar()
-            elif situation is Situation.NONE and not tab.reading and not self._dismissed(tab):
+            step = bar_step(
+                conflict is not None,
+                tab.doc.file.situation,
+                reading=tab.reading,
+                dismissed=self._dismissed(tab),
+            )
+            if step is BarStep.CLEAR:
+                tab.doc.clear_bar()
+            elif step is BarStep.SHOW and conflict is not None:
                 self._show(tab, conflict)
 
     def shutdown(self) -> None:
@@ -125,11 +127,13 @@ class SyncConflictBars(QObject):
 
     def _show(self, tab: ConflictTab, conflict: SyncConflict, said: str = "") -> None:
         self._showing[id(tab)] = tab.key or ""
-        choices = [(PREFIX + choice.id, choice.button) for choice in CHOICES]
         tab.doc.file.situation = Situation.SYNC_CONFLICT
         bar = tab.prompts.bar
         bar.show_message(
-            BarKind.WARNING, said + bar_text(conflict), choices, default=PREFIX + COMPARE.id
+            BarKind.WARNING,
+            said + bar_text(conflict),
+            bar_actions(),
+            default=DEFAULT_ACTION,
         )
         for choice in CHOICES:
             bar.button(PREFIX + choice.id).setToolTip(choice.tip)
@@ -152,8 +156,9 @@ class SyncConflictBars(QObject):
         conflict = self.conflict_for(tab)
         if conflict is None or tab in self._jobs.values():
             return
-        if choice in (COMPARE.id, KEEP_BOTH.id):  # Keep both is seen before it is kept
-            self._compare(conflict.path, choice == KEEP_BOTH.id)
+        does = choice_of(choice)
+        if does is not Choice.DECIDE:  # Keep both is seen before it is kept
+            self._compare(conflict.path, does is Choice.COMPARE_BOTH)
             return
         for action in tab.prompts.bar.action_ids():
             tab.prompts.bar.button(action).setEnabled(False)
@@ -167,7 +172,7 @@ class SyncConflictBars(QObject):
         if not saved:  # the bar says why (a save's conflict, an error)
             return
         home, workspace = self._context.home, self._context.shown.workspace
-        decision = _DECISIONS[choice]
+        decision = DECISIONS[choice]
         job = functools.partial(
             resolve_sync_conflict, home, workspace, conflict, decision, self._sync.git_program
         )
@@ -209,7 +214,7 @@ class SyncConflictBars(QObject):
         tab = self._jobs.pop(job_id, None)
         conflict = self.conflict_for(tab) if tab is not None else None
         if tab is not None and conflict is not None:
-            self._show(tab, conflict, f"Not resolved: {message.split(': ', 1)[-1]}. ")
+            self._show(tab, conflict, not_resolved_text(message))
         self._sync.look_again()
 
     @Slot(int)
