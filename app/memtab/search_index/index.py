@@ -17,10 +17,10 @@ time (`BEGIN IMMEDIATE`, a busy timeout), writes in short transactions of at mos
 A file of another schema version, or one SQLite finds damaged, is rebuilt, saying so in
 the log; a kill mid-write loses only the transaction it was in.
 
-Ranking is today's Okapi BM25 (`search_index.ranking`): FTS5's `bm25()` for a single word
-is that word's weight times its term-frequency part over the same lengths, so each word's
-scores are scaled from FTS5's weight (floored, as FTS5 does, where a word is in most files)
-to ours and summed.
+Ranking is today's Okapi BM25 (`search_index.ranking`), from FTS5's scores
+(`search_index.scoring`). A caller that lists its files by their stat alone asks which are
+`stale` and `update`s those; `search_ahead` answers a query with the rows it was answered
+from, so a caller whose listing matches them needs no second read.
 """
 
 from __future__ import annotations
@@ -28,17 +28,17 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
-import math
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.fs.config.config_dir import cache_dir
-from memtab.search_index.ranking import LABEL_WEIGHT, idf, tokens
+from memtab.search_index.ranking import LABEL_WEIGHT, tokens
+from memtab.search_index.scoring import best_files
 from memtab.store.files import read_file_content
 
 logger = logging.getLogger(__name__)
@@ -49,11 +49,11 @@ CHUNK_FILES = 200
 BUSY_TIMEOUT_MS = 10_000
 # SQLite's result codes for a file it cannot use: damaged, or not a database.
 _DAMAGED = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
-# FTS5's floor for the weight of a word in more than half the files.
-_FTS5_FLOOR = 1e-6
 
 Stamp = tuple[int, int, int, int]
 """What any write to a file or over it changes: (size, mtime_ns, ctime_ns, inode)."""
+Key = tuple[str, str]
+"""A file in the index: the root it was listed under and its id there."""
 
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -77,6 +77,9 @@ class IndexedFile:
     physical: str | None
     stamp: Stamp | None
     linked: bool = False
+    labelled: Callable[[], str] | None = None
+    """When given, the label is this call's answer, asked only if the file is indexed (a
+    stat walk's listing reads no description it need not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,18 @@ class Hit:
 
     id: str
     score: float
+
+
+Row = tuple[object, ...]
+"""A file's row as a stale check compares it: (id, size, mtime_ns, ctime_ns, inode)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """A search read with the rows it was answered from (`SearchIndex.search_ahead`)."""
+
+    hits: list[Hit]
+    rows: dict[str, set[Row]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,26 +172,85 @@ class SearchIndex:
         budget_s: float | None,
         stop: threading.Event | None,
     ) -> Refreshed:
+        stale, gone = _stale(
+            self._writer, {(file.root, file.id): file.stamp for file in files}, roots
+        )
+        changed = [file for file in files if (file.root, file.id) in stale]
+        return self._update(changed, gone, budget_s, stop)
+
+    def stale(
+        self,
+        listed: Mapping[Key, Stamp | None],
+        roots: Collection[str],
+        *,
+        held: Mapping[str, set[Row]] | None = None,
+    ) -> tuple[set[Key], list[Key]]:
+        """What of `listed` ((root, id) → stamp) the index does not hold as it is now (new,
+        changed, or without a stamp to trust), and the rows under `roots` of files not in
+        `listed` (gone); with `held`, as they were when read (`Ahead.rows`). Reads only: a
+        refresh's first half, for a caller that builds the `IndexedFile`s of the stale
+        files alone (`update`)."""
+        with self._reading() as connection:
+            return _stale(connection, listed, roots, held)
+
+    def update(
+        self,
+        files: Sequence[IndexedFile],
+        gone: Collection[Key],
+        *,
+        budget_s: float | None = None,
+        stop: threading.Event | None = None,
+    ) -> Refreshed:
+        """Take out the rows of `gone` and of `files`, then index `files` (a refresh's
+        second half, `refresh`'s rules: a transaction of `CHUNK_FILES` at a time, until
+        `budget_s` is spent or `stop` is set)."""
+        with self._write_lock:
+            try:
+                return self._update(files, gone, budget_s, stop)
+            except sqlite3.DatabaseError as error:
+                if error.sqlite_errorcode not in _DAMAGED:
+                    raise
+                self._rebuild(f"damaged ({error})")
+                return self._update(files, gone, budget_s, stop)
+
+    def forget_missing_roots(self) -> int:
+        """Take out the rows of every root that is a folder no longer on disk (a workspace
+        removed, a project's memory deleted): no listing names it again, and its rows
+        would stay for good. Roots that are no path (another agent's source) are kept.
+        Safe beside other writers: each root is checked again inside the transaction that
+        takes it out. How many rows went."""
+        with self._write_lock:
+            roots = [str(row[0]) for row in self._writer.execute("SELECT DISTINCT root FROM files")]
+            missing = [root for root in roots if os.path.isabs(root) and not os.path.isdir(root)]
+            if not missing:
+                return 0
+            removed = 0
+            with self._transaction():
+                for root in missing:
+                    if os.path.isdir(root):
+                        continue  # made again meanwhile: its server indexes it
+                    self._writer.execute(
+                        "DELETE FROM docs WHERE rowid IN (SELECT rowid FROM files WHERE root = ?)",
+                        (root,),
+                    )
+                    removed += self._writer.execute(
+                        "DELETE FROM files WHERE root = ?", (root,)
+                    ).rowcount
+            return removed
+
+    def _update(
+        self,
+        changed: Sequence[IndexedFile],
+        gone: Collection[Key],
+        budget_s: float | None,
+        stop: threading.Event | None,
+    ) -> Refreshed:
         started = self._clock()
         connection = self._writer
-        stamps: dict[tuple[str, str], tuple[int, ...]] = {}
-        for root in roots:
-            for key, *stamp in connection.execute(
-                "SELECT id, size, mtime_ns, ctime_ns, inode FROM files WHERE root = ?", (root,)
-            ):
-                stamps[root, key] = tuple(stamp)
-        wanted = {(file.root, file.id) for file in files}
-        changed = [
-            file
-            for file in files
-            if file.stamp is None or stamps.get((file.root, file.id)) != file.stamp
-        ]
-        gone = [key for key in stamps if key not in wanted]
-        out = [*gone, *((file.root, file.id) for file in changed if (file.root, file.id) in stamps)]
-        if not changed and not out:
+        if not changed and not gone:
             return Refreshed(0, 0)
         with self._transaction():
-            for root, key in out:
+            for root, key in [*gone, *((file.root, file.id) for file in changed)]:
                 _remove(connection, root, key)
         read = 0
         for first in range(0, len(changed), CHUNK_FILES):
@@ -215,11 +289,49 @@ class SearchIndex:
         if not terms:
             return []
         with self._reading() as connection:
-            count = int(connection.execute("SELECT count(*) FROM files").fetchone()[0])
-            scores: dict[int, float] = {}
-            for term in terms:
-                _score_word(connection, term, count, scores)
-            return _best(connection, scores, limit, set(roots), among)
+            best = best_files(connection, terms, limit, set(roots), among)
+        return [Hit(key, score) for key, score in best]
+
+    def search_ahead(
+        self, query: str, roots: Collection[str], *, limit: int, within: Collection[str]
+    ) -> Ahead:
+        """`search` under the roots `within`, and the rows of every root in `roots`, read
+        at one moment: a caller listing the files meanwhile that finds them as those rows
+        say (`stale`) has the answer of its listing, with no second read."""
+        terms = list(dict.fromkeys(tokens(query)))
+        with self._reading() as connection:
+            connection.execute("BEGIN")  # one snapshot for the search and the rows
+            try:
+                best = best_files(connection, terms, limit, set(within), None) if terms else []
+                rows = {root: _rows_of(connection, root) for root in roots}
+            finally:
+                connection.execute("COMMIT")
+        return Ahead([Hit(key, score) for key, score in best], rows)
+
+    def words(self, root: str, key: str) -> str:
+        """Every word the index holds of `key` under `root`, its label as weighted and its
+        text, as one text ("" when not indexed): what the postings count of it, with an
+        empty label (`postings.Postings`)."""
+        with self._reading() as connection:
+            row = connection.execute(
+                "SELECT label, body FROM docs WHERE rowid ="
+                " (SELECT rowid FROM files WHERE root = ? AND id = ?)",
+                (root, key),
+            ).fetchone()
+        return f"{row[0]}\n{row[1]}" if row else ""
+
+    def document(self, root: str, key: str) -> tuple[str, str] | None:
+        """The label and the text indexed for `key` under `root` (None: not indexed)."""
+        with self._reading() as connection:
+            row = connection.execute(
+                "SELECT label, body FROM docs WHERE rowid ="
+                " (SELECT rowid FROM files WHERE root = ? AND id = ?)",
+                (root, key),
+            ).fetchone()
+        if row is None:
+            return None
+        weighted = str(row[0])  # the label LABEL_WEIGHT times, a line break between
+        return weighted[: (len(weighted) - LABEL_WEIGHT + 1) // LABEL_WEIGHT], str(row[1])
 
     def text(self, root: str, key: str) -> str:
         """The text indexed for `key` under `root` ("" when none: refused by `view`, or not
@@ -285,6 +397,45 @@ class SearchIndex:
             self._reader = self._connect()
 
 
+def _rows_of(connection: sqlite3.Connection, root: str) -> set[Row]:
+    rows = connection.execute(
+        "SELECT id, size, mtime_ns, ctime_ns, inode FROM files WHERE root = ?", (root,)
+    )
+    return set(rows)
+
+
+def _stale(
+    connection: sqlite3.Connection,
+    listed: Mapping[Key, Stamp | None],
+    roots: Collection[str],
+    rows: Mapping[str, set[Row]] | None = None,
+) -> tuple[set[Key], list[Key]]:
+    """`SearchIndex.stale`, on `connection`: the rows under `roots` read at once and
+    compared as sets (20,000 files in a few milliseconds), any other listed file's row by
+    itself."""
+    wanted: dict[str, set[Row]] = {root: set() for root in roots}
+    stale: set[Key] = set()
+    for where, stamp in listed.items():
+        mine = wanted.get(where[0])
+        if stamp is None:
+            stale.add(where)
+        elif mine is not None:
+            mine.add((where[1], *stamp))
+        else:
+            row = connection.execute(
+                "SELECT size, mtime_ns, ctime_ns, inode FROM files WHERE root = ? AND id = ?",
+                where,
+            ).fetchone()
+            if row is None or tuple(row) != stamp:
+                stale.add(where)
+    gone: list[Key] = []
+    for root, mine in wanted.items():
+        held = rows[root] if rows is not None and root in rows else _rows_of(connection, root)
+        stale.update((root, str(row[0])) for row in mine - held)
+        gone += [(root, str(row[0])) for row in held - mine if (root, str(row[0])) not in listed]
+    return stale, gone
+
+
 def _schema_problem(connection: sqlite3.Connection) -> str | None:
     """None when the file is an index of this version, "new" when it holds nothing yet,
     else what is wrong with it."""
@@ -347,7 +498,7 @@ def _index(connection: sqlite3.Connection, file: IndexedFile) -> int:
         "INSERT INTO files (root, id, size, mtime_ns, ctime_ns, inode) VALUES (?, ?, ?, ?, ?, ?)",
         (file.root, file.id, size, mtime_ns, ctime_ns, inode),
     )
-    label = "\n".join([file.label] * LABEL_WEIGHT)
+    label = "\n".join([file.label if file.labelled is None else file.labelled()] * LABEL_WEIGHT)
     connection.execute(
         "INSERT INTO docs (rowid, label, body) VALUES (?, ?, ?)",
         (cursor.lastrowid, label, _readable_text(file)),
@@ -365,57 +516,3 @@ def _readable_text(file: IndexedFile) -> str:
     except OSError:
         return ""
     return "" if content.over_cap or content.binary else content.content
-
-
-def _score_word(
-    connection: sqlite3.Connection, term: str, count: int, scores: dict[int, float]
-) -> None:
-    """Add one word's BM25 part to each file holding it: FTS5's score for the word alone,
-    scaled from its weight to ours."""
-    phrase = '"' + term.replace('"', '""') + '"'
-    holding = int(
-        connection.execute("SELECT count(*) FROM docs WHERE docs MATCH ?", (phrase,)).fetchone()[0]
-    )
-    if not holding:
-        return
-    fts5_weight = max(math.log((count - holding + 0.5) / (holding + 0.5)), _FTS5_FLOOR)
-    scale = -idf(count, holding) / fts5_weight  # bm25() is negative: lower is better
-    for rowid, score in connection.execute(
-        "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ?", (phrase,)
-    ):
-        scores[rowid] = scores.get(rowid, 0.0) + score * scale
-
-
-def _best(
-    connection: sqlite3.Connection,
-    scores: dict[int, float],
-    limit: int,
-    roots: set[str],
-    among: Collection[str] | None,
-) -> list[Hit]:
-    """The `limit` best of `scores` (by rowid) under `roots` and among `among`, best
-    first, ties by id: ids are looked up in batches down the ranking until no later file
-    can enter it."""
-    if not scores:
-        return []
-    ranked = sorted(scores.items(), key=lambda item: -item[1])
-    found: list[tuple[float, str]] = []
-    batch = max(limit * 4, 256)
-    for first in range(0, len(ranked), batch):
-        part = ranked[first : first + batch]
-        if len(found) >= limit and part[0][1] < sorted(s for s, _ in found)[-limit]:
-            break  # no later file can enter the best
-        names = _ids(connection, [rowid for rowid, _ in part], roots)
-        for rowid, score in part:
-            key = names.get(rowid)
-            if key is not None and (among is None or key in among):
-                found.append((score, key))
-    found.sort(key=lambda item: (-item[0], item[1]))
-    return [Hit(key, score) for score, key in found[:limit]]
-
-
-def _ids(connection: sqlite3.Connection, rowids: list[int], roots: set[str]) -> dict[int, str]:
-    """The ids of the files at `rowids` under `roots`."""
-    marks = ",".join("?" * len(rowids))
-    rows = connection.execute(f"SELECT rowid, root, id FROM files WHERE rowid IN ({marks})", rowids)
-    return {int(rowid): str(key) for rowid, root, key in rows if root in roots}

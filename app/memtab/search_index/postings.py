@@ -58,6 +58,23 @@ class Postings:
             self._remove(gone)
         return read
 
+    def change(
+        self, documents: Iterable[Document], gone: Iterable[str], read_text: Callable[[str], str]
+    ) -> int:
+        """Re-index `documents` whose stamp changed and drop `gone`, leaving every other
+        document as it is (what a watch reported, without a walk of all of them). How many
+        were (re)read."""
+        for doc_id in gone:
+            self._remove(doc_id)
+        read = 0
+        for document in documents:
+            if document.stamp is not None and self._stamps.get(document.id) == document.stamp:
+                continue
+            self._remove(document.id)
+            self._add(document, read_text(document.id))
+            read += 1
+        return read
+
     def search(self, query: str, *, limit: int, among: set[str] | None = None) -> list[Hit]:
         """The best `limit` documents for `query` (only `among` when given), best first;
         ties by id, so the order is stable."""

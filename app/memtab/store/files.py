@@ -4,7 +4,8 @@ Three views of a scope, one walk (`_walk`: the listing rules of docs/formats.md 
 followed): `list_scope` reads every file's size, time and description; `outline_scope`
 only counts the files of each directory from their names (no file is opened or stat'ed:
 what a tree can show of 20,000 files at once); `update_listing` re-reads just the files a
-watcher reported and patches a listing with them. Descriptions come from
+watcher reported and patches a listing with them; `stat_scope` only stats them (what a
+search index compares), `stat_listed_file` one a watcher reported. Descriptions come from
 `memtab.store.text.frontmatter`, the one frontmatter reader.
 """
 
@@ -349,6 +350,74 @@ def _stat_entry(path: VirtualPath, entry: os.DirEntry[str]) -> FileEntry | None:
     except OSError:
         return None
     return FileEntry(path, "", info.st_size, info.st_mtime_ns // 1_000_000)
+
+
+class StatListing(NamedTuple):
+    """A scope's files as a stat walk sees them: each file's `lstat` by its path inside
+    the scope (`/`-joined), in no particular order; no file opened."""
+
+    scope: Scope
+    files: Mapping[str, os.stat_result] = MappingProxyType({})
+    too_deep: tuple[VirtualPath, ...] = ()
+    """As `ScopeListing.too_deep`."""
+
+
+def stat_scope(scope: Scope, root: Path | None) -> StatListing:
+    """The files `list_scope` lists, with their stat and nothing read: what a search
+    compares with its index's stamps (size, mtime, ctime, inode) to find what changed."""
+    if root is None:
+        return StatListing(scope)
+    files: dict[str, os.stat_result] = {}
+    walk = _Walk(root, remove_stale_temps=True)
+    folder: tuple[str, ...] = ()
+    base = ""
+    for segments, entry, is_dir in walk:
+        if is_dir:
+            continue
+        if segments is not folder:  # one tuple a directory: its prefix joined once
+            folder, base = segments, "".join(f"{name}/" for name in segments)
+        try:
+            files[base + entry.name] = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue  # vanished while listing
+    return StatListing(scope, files, note_too_deep(scope, root, walk.too_deep))
+
+
+def stat_listed_file(root: Path | str, segments: tuple[str, ...]) -> os.stat_result | None:
+    """The `lstat` of the file at `segments` under `root` when a listing lists it there,
+    None when it lists nothing there (gone, a hidden or unaddressable name, past the
+    depth, a link or a special file, or reached through a link). IsADirectoryError when
+    it is a directory: what it holds needs a listing."""
+    if not segments or not all(is_listable_name(name) for name in segments):
+        return None
+    if is_too_deep(segments):
+        return None
+    try:
+        for depth in range(1, len(segments)):  # no directory on the way is a link
+            if not stat.S_ISDIR(os.lstat(os.path.join(root, *segments[:depth])).st_mode):
+                return None
+        info = os.lstat(os.path.join(root, *segments))
+    except OSError:
+        return None
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(os.path.join(root, *segments))
+    return info if stat.S_ISREG(info.st_mode) else None
+
+
+def read_description(physical: str) -> str:
+    """A file's description as `list_scope` reads it (the first 4 KiB, by the readability
+    rule): "" when it has none, is binary, or cannot be read."""
+    try:
+        fd, _info = open_readable_path(physical)
+    except OSError:
+        return ""
+    try:
+        prefix = os.read(fd, DESCRIPTION_PREFIX_BYTES)
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+    return "" if b"\x00" in prefix else description_from_prefix(prefix)
 
 
 def list_scope(
