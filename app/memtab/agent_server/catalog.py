@@ -2,21 +2,25 @@
 through the store) and the other agents' memory Memtab found (`memtab.sources`) that the
 session reads (`keep`).
 
-The first call lists everything, brings the home's search index on disk up to date
+A search needs no file's row: the first call stats every file (`catalog_listing`: no file
+opened), brings the home's search index on disk up to date by the files' stamps
 (`memtab.search_index`: only the files changed since any Memtab last indexed them are
-read) and starts watching the scope roots (watchdog). A later call lists again first when
-a watched root reported a change (or, unwatched, every call), so a file changed or
-deleted outside is answered as it is now; every `FULL_RELIST_S` a re-listing also re-reads
-the other agents' sources, in the background (docs/formats.md §22.3, §22.11). A change
-this server made is listed again at once, before the next answer (`invalidate`). A
-re-listing reads only the files whose stat changed: their descriptions are remembered per
-root (`store.description_cache.KnownFiles`, first loaded from the home's cache, which the
-first listing saves too), their
-texts by the index's stamps. Indexing what no index holds yet takes at most
-`INDEXING_BUDGET_S` of a call: the rest goes on in the background, and answers say how
-many files are not searched yet. A file's text is what `view` would show of it (by the
-one readability rule): a file over the cap, binary, with other hard links, or no longer
-a regular file is found by its path and description only, never snippeted.
+read) and answers from it, each result's description the one the index read; then, in
+the background, it starts watching the scope roots (watchdog) and walks them once more
+(what changed before the watch began). A later call re-stats and re-indexes only the
+files the watch reported (`catalog_listing.WatchedChanges`), and lists everything again
+when it reported a folder, too many files or lost events, or when nothing watches (every
+call), so a file changed or deleted outside is answered as it is now; every
+`FULL_RELIST_S` a re-listing also re-reads the other agents' sources, in the background
+(docs/formats.md §22.3, §22.11). A change this server made is listed again at once,
+before the next answer (`invalidate`). `list`'s full rows (descriptions, pins, usage) are
+built when it asks, reading only the files whose stat changed
+(`store.description_cache.KnownFiles`, first loaded from the home's cache, which that
+listing saves too). Indexing what no index holds yet takes at most `INDEXING_BUDGET_S` of
+a call: the rest goes on in the background, and answers say how many files are not
+searched yet. A file's text is what `view` would show of it (by the one readability
+rule): a file over the cap, binary, with other hard links, or no longer a regular file is
+found by its path and description only, never snippeted.
 """
 
 from __future__ import annotations
@@ -29,36 +33,28 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from watchdog.events import (
-    EVENT_TYPE_ATTRIB,
-    EVENT_TYPE_CLOSED_NO_WRITE,
-    EVENT_TYPE_OPENED,
-    DirCreatedEvent,
-    DirDeletedEvent,
-    DirModifiedEvent,
-    DirMovedEvent,
-    FileClosedEvent,
-    FileCreatedEvent,
-    FileDeletedEvent,
-    FileModifiedEvent,
-    FileMovedEvent,
-    FileSystemEvent,
-    FileSystemEventHandler,
-)
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
+from memtab.agent_server.catalog_listing import (
+    CHANGES,
+    Listed,
+    NeedsListingError,
+    WatchedChanges,
+    kept_sources,
+    list_files,
+    restat,
+    scope_roots,
+)
 from memtab.fs.records import Record
-from memtab.search_index.index import IndexedFile, SearchIndex, Stamp
+from memtab.search_index.index import Ahead, Hit, IndexedFile, Row, SearchIndex
 from memtab.search_index.postings import Document, Postings
 from memtab.search_index.ranking import best_line
 from memtab.sources.config import SourceContext
-from memtab.sources.discovery import discover, is_shown
-from memtab.sources.listing import list_source, source_file_row
 from memtab.sources.model import Source
 from memtab.store.description_cache import DescriptionCache, KnownFiles
-from memtab.store.files import MAX_FILE_BYTES, ScopeListing, list_scope
-from memtab.store.paths import SCOPE_ORDER, too_deep_words
+from memtab.store.files import ScopeListing, list_scope
+from memtab.store.paths import SCOPE_ORDER, Scope
 from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.observers import watching_any_depth
@@ -67,37 +63,9 @@ logger = logging.getLogger(__name__)
 
 # How long a call may spend indexing files no index holds yet before it answers.
 INDEXING_BUDGET_S = 2.0
-_NOT_CHANGES = frozenset({EVENT_TYPE_OPENED, EVENT_TYPE_CLOSED_NO_WRITE, EVENT_TYPE_ATTRIB})
-# What the watch asks the kernel for: changes only. Every read of a watched file (the
-# catalog's own, for snippets and indexing) would otherwise wake the watcher, and an
-# event in its hands when it stops makes watchdog log an ERROR for a normal close.
-_CHANGES = [
-    FileCreatedEvent,
-    DirCreatedEvent,
-    FileModifiedEvent,
-    DirModifiedEvent,
-    FileDeletedEvent,
-    DirDeletedEvent,
-    FileMovedEvent,
-    DirMovedEvent,
-    FileClosedEvent,
-]
 FULL_RELIST_S = 30.0
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
-
-
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """A listed file: its row (as `list` shows it), the root it was listed under, where
-    its text is (None: unread; `linked`: a link another agent's layout lets Memtab read
-    through) and its stamp (None: not to be trusted, `search_index.IndexedFile`)."""
-
-    row: FileRow
-    root: str
-    physical: str | None
-    stamp: Stamp | None
-    linked: bool = False
 
 
 class SearchHit(Record, write_only=True):
@@ -116,9 +84,9 @@ class SearchHit(Record, write_only=True):
 class MemoryCatalog:
     """The files one store and the other agents' sources hold, listed and indexed.
 
-    Thread-safe: calls come from the server's loop, re-listings from one background
-    thread; `_lock` guards the entries and the index, `_listing` keeps one listing at a
-    time."""
+    Thread-safe: calls come from the server's loop, re-listings and the watch's start
+    from background threads; `_lock` guards the listing and the index, `_listing` keeps
+    one listing at a time."""
 
     def __init__(
         self,
@@ -134,32 +102,41 @@ class MemoryCatalog:
         self._keep = keep
         self._clock = clock
         self._background = background
-        self._entries: dict[str, _Entry] = {}
+        self._files: dict[str, Listed] = {}
         self._notes: tuple[str, ...] = ()
         self._listed_at: float | None = None
         self._index: SearchIndex | None = None  # opened by the first listing
         self._roots: tuple[str, ...] = ()
+        self._scope_roots: dict[Scope, str] = {}
         self._indexing: threading.Thread | None = None
         self._unindexed = 0  # files left to the background indexing
         self._closing = threading.Event()
+        # Set once a call has its answer: the background work (watching, the postings, the
+        # rest of the indexing) starts then, not while the first answer is being made.
+        self._answered = threading.Event()
         self._postings: Postings | None = None  # the warm ranking, once filled
         self._warming: threading.Thread | None = None
         self._lock = threading.Lock()
         self._listing = threading.Lock()
+        self._rows: tuple[object, list[FileRow]] | None = None  # the full rows, of a listing
         self._known: dict[str, dict[str, object]] | None = None  # per root, as last seen
         self._observer: BaseObserver | None = None
-        self._changed = threading.Event()  # a watched root reported a change
+        self._watching: threading.Thread | None = None
+        self._changes = WatchedChanges()
+        self._changed = self._changes.reported  # a watched root reported a change
 
     def close(self) -> None:
         """Stop watching and indexing (the server ends)."""
-        if self._observer is not None:
-            self._observer.stop()
-            self._observer.join(timeout=2)
-            self._observer = None
         self._closing.set()  # the indexing stops after its transaction, the postings at once
-        for thread in (self._indexing, self._warming):
+        self._answered.set()
+        for thread in (self._watching, self._indexing, self._warming):
             if thread is not None:
                 thread.join()
+        with self._lock:
+            observer, self._observer = self._observer, None
+        if observer is not None:
+            observer.stop()
+            observer.join(timeout=2)
         if self._index is not None:
             self._index.close()
             self._index = None
@@ -187,71 +164,84 @@ class MemoryCatalog:
 
     def rows(self, *, scope: str | None = None) -> list[FileRow]:
         """Every file (in `scope`, when given), as `memtab list --json` shows it (other
-        agents' files with their own fields)."""
+        agents' files with their own fields): the full rows, built from a listing of their
+        own when the files changed since the last were."""
         self._fresh()
-        with self._lock:
-            entries = list(self._entries.values())
-        return [entry.row for entry in entries if scope is None or _in_scope(entry.row, scope)]
+        with self._listing:
+            files = self._files
+            if self._rows is None or self._rows[0] is not files:
+                self._rows = (files, self._full_rows(files))
+            rows = self._rows[1]
+        self._answered.set()
+        return [row for row in rows if scope is None or _in_scope(row.scope, scope)]
 
     def search(self, query: str, *, scope: str | None, limit: int) -> list[SearchHit]:
         """The files best matching `query`, best first: path, scope, score and the line
         that holds most of its words (`line` None when only the name or description did)."""
-        self._fresh()
+        ranked = self._fresh(_Query(query, scope, limit))
         with self._lock:
-            among = None
-            if scope:
-                among = {k for k, entry in self._entries.items() if _in_scope(entry.row, scope)}
-            entries, roots, index = self._entries, self._roots, self._index
-            ranked = None
-            if self._postings is not None:
-                ranked = self._postings.search(query, limit=limit, among=among)
+            files, roots, index = self._files, self._roots, self._index
+            if ranked is None:
+                among = None
+                if scope:
+                    among = {k for k, file in files.items() if _in_scope(file.scope, scope)}
+                if self._postings is not None:
+                    ranked = self._postings.search(query, limit=limit, among=among)
         assert index is not None  # opened by the first listing
         if ranked is None:
             ranked = index.search(query, roots, limit=limit, among=among)
-        hits = [
-            (hit, entries[hit.id])
-            for hit in ranked
-            if hit.id in entries  # indexed by another process since this listing
-        ]
         results = []
-        for hit, entry in hits:
-            found = best_line(index.text(entry.root, hit.id), query)
+        for hit in ranked:
+            listed = files.get(hit.id)
+            if listed is None:
+                continue  # indexed by another process since this listing
+            label, text = index.document(listed.root, hit.id) or ("", "")
+            # The listing's description, as the index read it with the text.
+            description: str | None = label.partition("\n")[2]
+            if listed.row is not None:
+                description = listed.row.description
+            found = best_line(text, query)
             results.append(
                 SearchHit(
                     path=hit.id,
-                    scope=entry.row.scope,
-                    description=entry.row.description,
+                    scope=listed.scope,
+                    description=description,
                     score=round(hit.score, 3),
                     line=found[0] if found else None,
                     snippet=found[1] if found else None,
                 )
             )
+        self._answered.set()
         return results
 
-    def _fresh(self) -> None:
-        """List now when nothing (or a change of ours, or one a watched root reported) is
-        listed, or when nothing watches; in the background when the listing is merely old.
-        While the first indexing goes on in the background, answer from what it did."""
+    def _fresh(self, query: _Query | None = None) -> list[Hit] | None:
+        """List now when nothing (or a change of ours, or a folder's a watched root
+        reported) is listed, or when nothing watches; re-stat the files a watched root
+        reported; list in the background when the listing is merely old. While the first
+        indexing goes on in the background, answer from what it did. The answer to
+        `query` when a listing now found the index holding every file as it is (read
+        while the files were listed), else None."""
         if self._indexing is not None and self._indexing.is_alive():
-            return
+            return None
         listed_at = self._listed_at
         if listed_at is None or self._changed.is_set() or self._observer is None:
             with self._listing:
-                if (
-                    self._listed_at is None
-                    or self._changed.is_set()
-                    or (self._observer is None and self._listed_at == listed_at)
+                if self._listed_at is None or (
+                    self._observer is None and self._listed_at == listed_at
                 ):
-                    self._relist()
-            return
+                    return self._relist(query)
+                if self._changed.is_set():
+                    self._apply_changes()
+            return None
         stale = self._clock() - listed_at >= FULL_RELIST_S
         if not stale or not self._background:
-            return
+            return None
         if self._listing.acquire(blocking=False):
             thread = threading.Thread(
                 target=self._relist_in_background, name="memtab-mcp-listing", daemon=True
             )
             thread.start()
+        return None
 
     def _relist_in_background(self) -> None:
         try:
@@ -261,48 +251,130 @@ class MemoryCatalog:
         finally:
             self._listing.release()
 
-    def _relist(self) -> None:
-        """List, then index what changed (the caller holds `_listing`)."""
+    def _relist(self, query: _Query | None = None) -> list[Hit] | None:
+        """List by a stat walk, then index what changed (the caller holds `_listing`).
+        With a `query` and no postings, the index answers it while the files are listed,
+        in one read with its rows: the answer stands (returned) when they are the
+        listing's."""
         started = self._clock()
-        self._changed.clear()
-        entries, notes = self._list()
-        files = [
-            IndexedFile(
-                entry.root,
-                key,
-                f"{key}\n{entry.row.description}",
-                entry.physical,
-                entry.stamp,
-                entry.linked,
-            )
-            for key, entry in entries.items()
-        ]
-        roots = tuple(dict.fromkeys(entry.root for entry in entries.values()))
+        self._changes.take()
         if self._index is None:
             self._index = SearchIndex.of_home(self.store.home.root)
         index = self._index
-        refreshed = index.refresh(files, roots, budget_s=INDEXING_BUDGET_S)
+        kept = kept_sources(self._sources, self._keep)
+        ahead = None
+        if query is not None and self._postings is None:
+            ahead = _SearchAhead(index, query, self._guessed_roots(kept))
+        listing = list_files(self.store, kept)
+        files = listing.files
+        held = ahead.rows_if(listing.roots) if ahead is not None else None
+        stale, gone = index.stale(
+            {(file.root, key): file.stamp for key, file in files.items()},
+            listing.roots,
+            held=held,
+        )
+        answered = ahead.hits if ahead is not None and held and not stale and not gone else None
+        # In the listing's order (scopes, then paths): a budget indexes the first ones.
+        order = {root: place for place, root in enumerate(listing.roots)}
+        keys = sorted((key for key, file in files.items() if (file.root, key) in stale),
+                      key=lambda key: (order[files[key].root], key))  # fmt: skip
+        changed = [files[key].indexed(key) for key in keys]
+        refreshed = index.update(changed, gone, budget_s=INDEXING_BUDGET_S)
         with self._lock:
-            self._entries = entries
-            self._notes = notes
-            self._roots = roots
+            self._files = files
+            self._notes = listing.notes
+            self._roots = listing.roots
+            self._scope_roots = scope_roots(self.store)
             self._unindexed = refreshed.pending
             if self._postings is not None:
-                self._postings.update(_documents(entries), _text_of(index, entries))
+                self._postings.update(_documents(files), _words_of(index, files))
         if not refreshed.pending:
             self._start_warming(index)
         self._listed_at = started
-        logger.debug("catalog: %d files, %d (re)indexed", len(entries), refreshed.read)
+        logger.debug("catalog: %d files, %d (re)indexed", len(files), refreshed.read)
         if refreshed.pending:
             self._indexing = threading.Thread(
                 target=self._index_the_rest,
-                args=(self._index, files, roots),
+                args=(index, changed[len(changed) - refreshed.pending :]),
                 name="memtab-mcp-indexing",
                 daemon=True,
             )
             self._indexing.start()
-        if self._observer is None and self._background:
-            self._watch()
+        if self._watching is None and self._background:
+            self._watching = threading.Thread(
+                target=self._start_watching, name="memtab-mcp-watch", daemon=True
+            )
+            self._watching.start()
+        return answered
+
+    def _guessed_roots(self, kept: list[Source]) -> dict[str, str]:
+        """The roots a listing now will list (the store's available scope roots, the
+        kept sources' ids), each with the scope its files are in."""
+        roots = {root: scope.value for scope, root in scope_roots(self.store).items()}
+        roots.update((source.id, source.id) for source in kept)
+        return roots
+
+    def _apply_changes(self) -> None:
+        """Re-stat and re-index only the files the watch reported (the caller holds
+        `_listing`); list everything again when it reported a folder, too many files, or
+        lost track."""
+        paths, everything = self._changes.take()
+        if everything:
+            self._relist()
+            return
+        try:
+            listed, gone = restat(self._scope_roots, paths)
+        except NeedsListingError:
+            self._relist()
+            return
+        index = self._index
+        assert index is not None  # opened by the first listing
+        stale, _ = index.stale({(file.root, key): file.stamp for key, file in listed.items()}, ())
+        changed = [file.indexed(key) for key, file in listed.items() if (file.root, key) in stale]
+        files = self._files
+        out = [(files[key].root, key) for key in gone if key in files]
+        index.update(changed, out)
+        with self._lock:
+            files = {key: file for key, file in files.items() if key not in gone}
+            files.update(listed)
+            self._files = files
+            if self._postings is not None:
+                self._postings.change(
+                    _documents(listed), [key for _, key in out], _words_of(index, files)
+                )
+        logger.debug("catalog: %d files re-stat'ed, %d (re)indexed", len(paths), len(changed))
+
+    def _start_watching(self) -> None:
+        """Background, after the first answer: watch the scope roots, then walk them once
+        more and report what changed between the first walk and the watch (and what was
+        too recent to trust) as the watch would; take the rows of roots no longer on disk
+        out of the index."""
+        self._answered.wait()
+        try:
+            observer = self._watch()
+            if observer is not None:
+                with self._lock:
+                    if not self._closing.is_set():
+                        self._observer, observer = observer, None
+                if observer is not None:  # closed meanwhile
+                    observer.stop()
+                    observer.join(timeout=2)
+                    return
+                now = list_files(self.store, []).files
+                files = self._files
+                # Changed, new, gone, or too recent to trust (racy): re-stat'ed next call.
+                self._changes.report(
+                    [file.physical for key, file in now.items()
+                     if file.stamp is None or (seen := files.get(key)) is None
+                     or seen.stamp != file.stamp]
+                    + [file.physical for key, file in files.items()
+                       if file.row is None and key not in now]
+                )  # fmt: skip
+            index = self._index
+            if index is not None and not self._closing.is_set():
+                index.forget_missing_roots()
+        except Exception:  # unwatched: every call lists again
+            logger.exception("catalog: watching failed")
 
     def _start_warming(self, index: SearchIndex) -> None:
         """Fill the postings in the background, once everything is indexed."""
@@ -314,38 +386,38 @@ class MemoryCatalog:
                 self._warming.start()
 
     def _warm(self, index: SearchIndex) -> None:
-        """Background: fill the postings warm calls rank by, from the texts the index holds
-        (no file is read), then bring them to the latest listing."""
+        """Background: fill the postings warm calls rank by, from the words the index
+        holds (no file is read), then bring them to the latest listing."""
+        self._answered.wait()
         postings = Postings()
-        entries = self._entries
+        files = self._files
         try:
-            postings.update(_documents(entries), _text_of(index, entries, self._closing))
+            postings.update(_documents(files), _words_of(index, files, self._closing))
             with self._lock:
-                if self._entries is not entries:
-                    entries = self._entries
-                    postings.update(_documents(entries), _text_of(index, entries))
+                if self._files is not files:
+                    files = self._files
+                    postings.update(_documents(files), _words_of(index, files))
                 self._postings = postings
         except _ClosingError:
             return
 
-    def _index_the_rest(
-        self, index: SearchIndex, files: list[IndexedFile], roots: tuple[str, ...]
-    ) -> None:
+    def _index_the_rest(self, index: SearchIndex, files: list[IndexedFile]) -> None:
         """Background: index what the first call's budget left, then have the next call
         list again (what changed meanwhile)."""
+        self._answered.wait()
         try:
-            refreshed = index.refresh(files, roots, stop=self._closing)
+            refreshed = index.update(files, (), stop=self._closing)
         except Exception:  # the next listing tries again
             logger.exception("catalog: indexing failed")
         else:
             if not refreshed.pending:
                 self._start_warming(index)
         self._unindexed = 0
-        self._changed.set()
+        self._changes.everything()
 
-    def _watch(self) -> None:
-        """Watch the available scope roots that exist (recursively); others are re-listed
-        by age."""
+    def _watch(self) -> BaseObserver | None:
+        """An observer of the available scope roots that exist (recursively), started;
+        None when it cannot start (others are re-listed by age)."""
         roots = [
             self.store.root(scope)
             for scope in SCOPE_ORDER
@@ -353,56 +425,27 @@ class MemoryCatalog:
         ]
         observer = Observer()
         observer.daemon = True
-        handler = _ChangeFlag(self._changed)
         try:
             with watching_any_depth(*roots):
                 for root in roots:
                     if root.is_dir():
                         observer.schedule(
-                            handler, os.fspath(root), recursive=True, event_filter=_CHANGES
+                            self._changes, os.fspath(root), recursive=True, event_filter=CHANGES
                         )
                 observer.start()
         except OSError as error:  # out of inotify watches, a tree too deep: re-listed by age
             logger.info("catalog: not watching the scopes (%s)", error)
             with contextlib.suppress(Exception):
                 observer.stop()
-            return
-        self._observer = observer
+            return None
+        return observer
 
-    def _list(self) -> tuple[dict[str, _Entry], tuple[str, ...]]:
-        entries: dict[str, _Entry] = {}
-        listings, roots = self._store_listings()
-        notes = [
-            f"Not listed or searched: {too_deep_words(path)}"
-            for listing in listings
-            for path in listing.too_deep
-        ]
-        # file_rows keeps the listings' order: each row is its listed file's.
-        files = [
-            (roots[listing.scope.value], file) for listing in listings for file in listing.files
-        ]
-        known = self._known or {}
-        for (root, file), row in zip(files, file_rows(listings, self.store), strict=True):
-            readable = file.editable  # view refuses a binary or over-cap file
-            physical = os.path.join(root, *file.path.segments) if readable else None
-            seen = known.get(root, {}).get("/".join(file.path.segments))
-            entries[row.path] = _Entry(row, root, physical, _stamp(seen))
-        if self._sources is not None:
-            # Only the sources kept are listed: a session reads its project's, not every one.
-            found = discover(self._sources()).sources
-            kept = [source for source in found if self._keep is None or self._keep(source)]
-            source_listings = [shown for s in kept if is_shown(shown := list_source(s))]
-            for listing in source_listings:
-                for source_file in listing.files:
-                    readable = source_file.size_bytes <= MAX_FILE_BYTES
-                    physical = os.fspath(source_file.physical) if readable else None
-                    row = source_file_row(source_file)
-                    # Sources are stamped by their listing's size and time alone.
-                    stamp = (source_file.size_bytes, source_file.modified_at_ms, 0, 0)
-                    entries[source_file.id] = _Entry(
-                        row, source_file.source_id, physical, stamp, source_file.linked
-                    )
-        return entries, tuple(notes)
+    def _full_rows(self, files: dict[str, Listed]) -> list[FileRow]:
+        """Every file's row: the store's scopes listed with their descriptions (each file
+        read only if its stat changed since the last listing) and the sources' rows."""
+        listings, _ = self._store_listings()
+        rows = file_rows(listings, self.store)
+        return rows + [file.row for file in files.values() if file.row is not None]
 
     def _store_listings(self) -> tuple[list[ScopeListing], dict[str, str]]:
         """The store's scopes listed, each file read only if its stat changed since the
@@ -430,54 +473,75 @@ class MemoryCatalog:
         return listings, roots
 
 
-class _ChangeFlag(FileSystemEventHandler):
-    """Observer thread: a change of a file or folder sets the flag; opening, reading and
-    attributes do not (indexing a file just written updates its atime)."""
+@dataclass(frozen=True, slots=True)
+class _Query:
+    """A search to answer: its words, the scope it is limited to, how many results."""
 
-    def __init__(self, flag: threading.Event) -> None:
-        super().__init__()
-        self._flag = flag
+    text: str
+    scope: str | None
+    limit: int
 
-    def on_any_event(self, event: FileSystemEvent) -> None:
-        if event.event_type not in _NOT_CHANGES:
-            self._flag.set()
+
+class _SearchAhead:
+    """The index's answer to a query and its rows, read on a thread of its own while the
+    files are listed (SQLite lets go of the interpreter while it ranks)."""
+
+    def __init__(self, index: SearchIndex, query: _Query, roots: dict[str, str]) -> None:
+        within = [root for root, scope in roots.items() if _in_scope(scope, query.scope)]
+        self._roots = set(roots)
+        self._read: Ahead | None = None
+        self._thread = threading.Thread(
+            target=self._search,
+            args=(index, query, within),
+            name="memtab-mcp-search-ahead",
+            daemon=True,
+        )
+        self._thread.start()
+
+    def _search(self, index: SearchIndex, query: _Query, within: list[str]) -> None:
+        try:
+            self._read = index.search_ahead(
+                query.text, self._roots, limit=query.limit, within=within
+            )
+        except Exception:  # the search after the listing answers instead
+            logger.exception("catalog: searching ahead failed")
+
+    @property
+    def hits(self) -> list[Hit] | None:
+        return self._read.hits if self._read is not None else None
+
+    def rows_if(self, roots: tuple[str, ...]) -> dict[str, set[Row]] | None:
+        """The rows read, once read, when they are of the roots listed (None otherwise)."""
+        self._thread.join()
+        if self._read is None or set(roots) != self._roots:
+            return None
+        return self._read.rows
 
 
 class _ClosingError(Exception):
     """The catalog closes: the postings are not filled."""
 
 
-def _documents(entries: dict[str, _Entry]) -> list[Document]:
-    return [
-        Document(key, f"{key}\n{entry.row.description}", entry.stamp)
-        for key, entry in entries.items()
-    ]
+def _documents(files: dict[str, Listed]) -> list[Document]:
+    """The postings' documents, labelled by what the index holds (`_words_of`)."""
+    return [Document(key, "", file.stamp) for key, file in files.items()]
 
 
-def _text_of(
-    index: SearchIndex, entries: dict[str, _Entry], closing: threading.Event | None = None
+def _words_of(
+    index: SearchIndex, files: dict[str, Listed], closing: threading.Event | None = None
 ) -> Callable[[str], str]:
-    """How the postings read a file's text: from the index (_ClosingError once `closing` is set)."""
+    """How the postings read a file's words: from the index, its label as weighted and its
+    text (_ClosingError once `closing` is set)."""
 
-    def text(key: str) -> str:
+    def words(key: str) -> str:
         if closing is not None and closing.is_set():
             raise _ClosingError
-        return index.text(entries[key].root, key)
+        return index.words(files[key].root, key)
 
-    return text
-
-
-def _stamp(seen: object) -> Stamp | None:
-    """A store file's stamp, from what its listing remembered of it (`KnownFiles.seen`:
-    size, mtime, ctime, inode first); None when it did not (changed too recently)."""
-    if type(seen) is not list or len(seen) < 4:
-        return None
-    size, mtime_ns, ctime_ns, inode = seen[:4]
-    return int(size), int(mtime_ns), int(ctime_ns), int(inode)
+    return words
 
 
-def _in_scope(row: FileRow, scope: str) -> bool:
-    """A row is in `scope` when its scope is it, or its agent is (`claude-code` covers
+def _in_scope(value: str, scope: str | None) -> bool:
+    """A file is in `scope` when its scope is it, or its agent is (`claude-code` covers
     `claude-code:user` and every project of Claude Code's)."""
-    value = row.scope
-    return value == scope or value.split(":", 1)[0] == scope
+    return scope is None or value == scope or value.split(":", 1)[0] == scope

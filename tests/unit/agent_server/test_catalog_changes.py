@@ -1,0 +1,186 @@
+"""What a search costs beyond the index: a fresh server's first search walks the scopes'
+stats and reads no file it need not (no description, no row of `list`), yet finds a file
+changed while no server ran and not one deleted; a change the watch reports is answered
+by re-stating that file alone, a folder moved in by a listing of everything
+(docs/formats.md §22.11)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtab.agent_server import catalog as catalog_module
+from memtab.agent_server.catalog_listing import WatchedChanges
+from memtab.agent_server.service import MemoryService
+from memtab.search_index.index import SearchIndex
+from memtab.store import description_cache
+from memtab.store import files as store_files
+from memtab.store.home import Home
+from memtab.store.scopes import file_rows as file_rows_module
+from memtab.store.sidecars.registry import add_workspace, load_registry
+
+
+def _service(home: Home) -> MemoryService:
+    return MemoryService(home, None, writes="off", other_agents=False)
+
+
+def _paths(service: MemoryService, query: str) -> list[str]:
+    answer = service.call("search", {"query": query, "limit": 100}, "test")
+    assert answer.error is None, answer.error
+    return sorted(hit["path"] for hit in json.loads(answer.text)["results"])
+
+
+def _home(tmp_path: Path, count: int) -> Home:
+    home = Home(tmp_path / "home")
+    home.global_root.mkdir(parents=True)
+    for number in range(count):
+        (home.global_root / f"n{number:03d}.md").write_text(
+            f"---\ndescription: note {number}\n---\nabout kestrel\n"
+        )
+    return home
+
+
+class _Walks:
+    """Counts the listings' walks of a scope (`store.files._Walk`)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        original = store_files._Walk
+        counter = self
+
+        class Counted(original):  # type: ignore[misc, valid-type]
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                counter.count += 1
+                super().__init__(*args, **kwargs)
+
+        monkeypatch.setattr(store_files, "_Walk", Counted)
+
+
+def _wait_watched(service: MemoryService) -> None:
+    """Until the catalog watches (it starts once the first answer is given)."""
+    deadline = time.monotonic() + 30
+    while service.catalog._observer is None:
+        assert time.monotonic() < deadline, "the catalog never watched"
+        time.sleep(0.01)
+    thread = getattr(service.catalog, "_watching", None)
+    if thread is not None:
+        thread.join(30)  # its walk after the watch began is done
+
+
+def _until(service: MemoryService, query: str, expected: list[str]) -> None:
+    """Search until the answer is `expected` (the watch's events come on its own thread)."""
+    deadline = time.monotonic() + 30
+    while _paths(service, query) != expected:
+        assert time.monotonic() < deadline, "the change was never answered"
+        time.sleep(0.01)
+
+
+def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    home = _home(tmp_path, 20)
+    first = _service(home)
+    assert len(_paths(first, "kestrel")) == 20
+    first.catalog.close()
+    # While no server runs: an edit, a delete.
+    (home.global_root / "n004.md").write_text("---\ndescription: osprey now\n---\nabout osprey\n")
+    (home.global_root / "n005.md").unlink()
+    opened: list[str] = []
+    rows: list[int] = []
+    original_open = store_files.open_readable_path
+    original_rows = file_rows_module.file_rows
+
+    def opening(path: str) -> Any:
+        opened.append(path.rsplit("/", 1)[-1])
+        return original_open(path)
+
+    def counting_rows(*args: Any) -> Any:
+        rows.append(1)
+        return original_rows(*args)
+
+    monkeypatch.setattr(store_files, "open_readable_path", opening)
+    monkeypatch.setattr(catalog_module, "file_rows", counting_rows)
+    second = _service(home)
+    try:
+        answer = json.loads(second.call("search", {"query": "osprey"}, "test").text)
+        [hit] = answer["results"]
+        assert (hit["path"], hit["description"]) == ("/memories/global/n004.md", "osprey now")
+        assert opened == ["n004.md"]  # its description, for the index: no other file's
+        assert rows == []  # no row of `list` built for a search
+        assert len(_paths(second, "kestrel")) == 18
+        assert "/memories/global/n005.md" not in _paths(second, "note")
+    finally:
+        second.catalog.close()
+
+
+def test_a_change_the_watch_reports_is_answered_by_re_stating_that_file_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = _home(tmp_path, 30)
+    service = _service(home)
+    walks = _Walks(monkeypatch)
+    try:
+        assert len(_paths(service, "kestrel")) == 30
+        _wait_watched(service)
+        walks.count = 0
+        (home.global_root / "n001.md").write_text("now about osprey\n")
+        (home.global_root / "n002.md").unlink()
+        (home.global_root / "n100.md").write_text("a new one about osprey\n")
+        _until(service, "osprey", ["/memories/global/n001.md", "/memories/global/n100.md"])
+        assert len(_paths(service, "kestrel")) == 28
+        assert walks.count == 0  # no scope listed again: the three files re-stat'ed
+        # A folder moved in brings no event for what it holds: everything is listed again.
+        outside = tmp_path / "elsewhere"
+        outside.mkdir()
+        (outside / "inside.md").write_text("hidden heron\n")
+        outside.rename(home.global_root / "moved")
+        _until(service, "heron", ["/memories/global/moved/inside.md"])
+        assert walks.count == 1
+    finally:
+        service.catalog.close()
+
+
+def test_events_the_kernel_lost_have_everything_listed_again() -> None:
+    changes = WatchedChanges()
+    assert changes.take() == (set(), False)
+    # watchdog tells a queue overflow only in its log.
+    name = "watchdog.observers.inotify_c"
+    logging.getLogger(name).filter(
+        logging.LogRecord(
+            name, logging.WARNING, __file__, 1,
+            "Inotify queue overflowed; filesystem events were lost", None, None,
+        )
+    )  # fmt: skip
+    assert changes.reported.is_set()
+    assert changes.take() == (set(), True)
+
+
+def test_a_removed_workspaces_rows_go_from_the_index(tmp_path: Path) -> None:
+    home = _home(tmp_path, 3)
+    add_workspace(home, "/src/app", "app", workspace_id="w1")
+    root = home.workspace_root("w1")
+    root.mkdir(parents=True)
+    (root / "ws.md").write_text("about kestrel in the workspace\n")
+    workspace = load_registry(home).require_workspace("w1")
+    first = MemoryService(home, workspace, writes="off", other_agents=False)
+    assert "/memories/workspace/ws.md" in _paths(first, "kestrel")
+    first.catalog.close()
+    shutil.rmtree(home.workspace_dir("w1"))  # the workspace removed
+    second = _service(home)
+    try:
+        assert len(_paths(second, "kestrel")) == 3
+        _wait_watched(second)  # the rows of roots gone are taken out after the answer
+        index = SearchIndex.of_home(home.root)
+        assert index.search("kestrel", [os.fspath(root)], limit=10) == []
+        assert len(index) == 3
+        index.close()
+    finally:
+        second.catalog.close()
