@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections.abc import Collection, Iterable
+from operator import itemgetter
 
 from memtab.search_index.ranking import K1, idf
 
@@ -49,7 +50,11 @@ def best_files(
             return best
     scores: dict[int, float] = {}
     for term in terms:
-        for rowid, gain in _gains(connection, term, count, holding[term]).items():
+        gains = _gains(connection, term, count, holding[term])
+        if not scores:
+            scores = gains  # 0.0 + a gain is that gain
+            continue
+        for rowid, gain in gains.items():
             scores[rowid] = scores.get(rowid, 0.0) + gain
     return _best(connection, scores, limit, roots, among)
 
@@ -128,13 +133,15 @@ def _gains(
         return {}
     fts5_weight = max(math.log((count - holding + 0.5) / (holding + 0.5)), _FTS5_FLOOR)
     scale = -idf(count, holding) / fts5_weight  # bm25() is negative: lower is better
-    query = "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ?"
-    arguments: list[object] = [_phrase(term)]
+    # Scaled by SQLite (the same double product) and gathered by `dict`: no Python loop
+    # over 20,000 rows.
+    query = "SELECT rowid, bm25(docs) * ? FROM docs WHERE docs MATCH ?"
+    arguments: list[object] = [scale, _phrase(term)]
     if rowids is not None:
         wanted = list(rowids)
         query += f" AND rowid IN ({','.join('?' * len(wanted))})"
         arguments += wanted
-    return {rowid: score * scale for rowid, score in connection.execute(query, arguments)}
+    return dict(connection.execute(query, arguments))
 
 
 def _best(
@@ -149,7 +156,7 @@ def _best(
     can enter it."""
     if not scores:
         return []
-    ranked = sorted(scores.items(), key=lambda item: -item[1])
+    ranked = sorted(scores.items(), key=itemgetter(1), reverse=True)
     found: list[tuple[float, str]] = []
     batch = max(limit * 4, 256)
     for first in range(0, len(ranked), batch):
