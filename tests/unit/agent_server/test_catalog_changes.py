@@ -20,6 +20,7 @@ from memtab.agent_server import catalog as catalog_module
 from memtab.agent_server.catalog_listing import WatchedChanges
 from memtab.agent_server.service import MemoryService
 from memtab.search_index.index import SearchIndex
+from memtab.search_index.postings import Postings
 from memtab.store import description_cache
 from memtab.store import files as store_files
 from memtab.store.home import Home
@@ -184,3 +185,39 @@ def test_a_removed_workspaces_rows_go_from_the_index(tmp_path: Path) -> None:
         index.close()
     finally:
         second.catalog.close()
+
+
+def test_with_nothing_changed_the_first_search_is_the_one_read_while_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    home = _home(tmp_path, 5)
+    add_workspace(home, "/src/app", "app", workspace_id="w1")
+    root = home.workspace_root("w1")
+    root.mkdir(parents=True)
+    (root / "ws.md").write_text("---\ndescription: the workspace's\n---\nabout kestrel\n")
+    workspace = load_registry(home).require_workspace("w1")
+    first = MemoryService(home, workspace, writes="off", other_agents=False)
+    assert len(_paths(first, "kestrel")) == 6
+    first.catalog.close()
+
+    def searched_after_listing(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("searched again after the listing")
+
+    monkeypatch.setattr(SearchIndex, "search", searched_after_listing)
+    monkeypatch.setattr(Postings, "search", searched_after_listing)
+    for scope, expected in ((None, 6), ("workspace", 1), ("global", 5)):
+        second = MemoryService(home, workspace, writes="off", other_agents=False)
+        try:
+            arguments = {"query": "kestrel", "limit": 100, **({"scope": scope} if scope else {})}
+            answer = json.loads(second.call("search", arguments, "test").text)
+            assert len(answer["results"]) == expected, scope
+            if scope == "workspace":
+                [hit] = answer["results"]
+                assert (hit["path"], hit["scope"], hit["description"]) == (
+                    "/memories/workspace/ws.md",
+                    "workspace",
+                    "the workspace's",
+                )
+        finally:
+            second.catalog.close()
