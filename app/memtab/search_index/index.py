@@ -289,7 +289,11 @@ class SearchIndex:
         if not terms:
             return []
         with self._reading() as connection:
-            best = best_files(connection, terms, limit, set(roots), among)
+            connection.execute("BEGIN")  # the counts and the scores of one moment
+            try:
+                best = best_files(connection, terms, limit, set(roots), among)
+            finally:
+                connection.execute("COMMIT")
         return [Hit(key, score) for key, score in best]
 
     def search_ahead(

@@ -42,7 +42,9 @@ def best_files(
     """The ids and scores of the best `limit` files under `roots` (among `among` when
     given) for the words `terms`, best first, ties by id."""
     count = int(connection.execute("SELECT count(*) FROM files").fetchone()[0])
-    holding = {term: _holding(connection, term) for term in terms}
+    # Read in one transaction, no word is in more files than there are; a caller outside
+    # one could see a writer's rows between the two counts.
+    holding = {term: min(_holding(connection, term), count) for term in terms}
     common = [term for term in terms if holding[term] > COMMON_FILES]
     if common and len(common) < len(terms):
         best = _best_of_rare(connection, terms, common, holding, count, limit, roots, among)

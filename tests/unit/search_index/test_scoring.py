@@ -49,3 +49,49 @@ def test_a_common_word_is_scored_only_for_the_files_it_can_reorder(
     for query in queries:
         assert pruned[query] == index.search(query, ROOTS, limit=5), query
     index.close()
+
+
+def test_a_search_beside_a_writer_never_counts_a_word_in_more_files_than_there_are(
+    tmp_path: Path,
+) -> None:
+    """A search read the number of files, then a writer's new files, then how many hold
+    a word: more than there were, and the weight's logarithm failed ("math domain
+    error", seen by the search bench while the first indexing went on)."""
+    folder = tmp_path / "files"
+    folder.mkdir()
+    files = []
+    for number in range(6):
+        path = folder / f"{number}.md"
+        path.write_text("kestrel\n")
+        files.append(IndexedFile("r", f"n{number}", f"n{number}", str(path), (number, 1, 1, 1)))
+    index = SearchIndex(tmp_path / "index.sqlite3")
+    index.refresh(files[:3], ROOTS)
+    writer = SearchIndex(tmp_path / "index.sqlite3")
+    connection = index._reader
+    counted = connection.execute("SELECT count(*) FROM files").fetchone()
+
+    class Between:
+        """The connection as a search outside a transaction saw it: the count before the
+        writer's three files, the rest after."""
+
+        def execute(self, sql: str, *args: Any) -> Any:
+            if sql == "SELECT count(*) FROM files":
+                writer.refresh(files, ROOTS)  # lands between the two counts
+                return _Rows([counted])
+            return connection.execute(sql, *args)
+
+    hits = scoring.best_files(Between(), ["kestrel"], 10, set(ROOTS), None)  # type: ignore[arg-type]
+    assert len(hits) == 6
+    assert [hit.id for hit in index.search("kestrel", ROOTS, limit=10)] == [
+        f"n{number}" for number in range(6)
+    ]
+    writer.close()
+    index.close()
+
+
+class _Rows:
+    def __init__(self, rows: list[Any]) -> None:
+        self._rows = rows
+
+    def fetchone(self) -> Any:
+        return self._rows[0]
