@@ -223,7 +223,7 @@ class TextPaints(QObject):
 
 def test_opening_a_file_to_its_text_shown(qtbot: QtBot, window: MainWindow) -> None:
     tab = window.memory_tab
-    editor = tab.editor
+    editor = tab.controller.editor
     store = MemoryStore.of(tab.view())
     bare = QPlainTextEdit()
     shown_at: list[float] = []
@@ -344,9 +344,11 @@ def test_gui_stall_during_a_consolidation_run(qtbot: QtBot, window: MainWindow) 
     tab = window.memory_tab
     # As a user would: the pointer reaches Consolidate now before the click, and the engine
     # loads in the background meanwhile, so this measures the run itself.
-    footer = tab.footer
+    footer = tab.controller.footer
     footer.about_to_consolidate.emit()  # type: ignore[attr-defined]
-    qtbot.waitUntil(lambda: bool(getattr(tab.consolidation, "loaded", True)), timeout=30_000)
+    qtbot.waitUntil(
+        lambda: bool(getattr(tab.controller.consolidation, "loaded", True)), timeout=30_000
+    )
     before = footer.line_text("Workspace")  # type: ignore[attr-defined]
     button = footer.consolidate_button  # type: ignore[attr-defined]
     heartbeat = Heartbeat()

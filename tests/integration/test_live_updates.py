@@ -56,7 +56,7 @@ def test_a_second_process_writing_updates_tree_and_footer_within_2_s(
     window = make_window(home, MAIN)
     support.wait_watching(qtbot, window)
     tab = window.memory_tab
-    footer = tab.footer
+    footer = tab.controller.footer
     assert footer.line_text("Workspace") == "never"  # type: ignore[attr-defined]
     key = file_key(parse_file_path("/memories/workspace/from-agent.md"))
     assert tab.model.node_for_key(key) is None

@@ -36,7 +36,7 @@ def demo(tmp_path: Path) -> Home:
 def blamed_window(qtbot: QtBot, make_window: WindowFactory, demo: Home) -> MainWindow:
     window = make_window(demo, MAIN_ID)
     window.show()
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     open_loaded(qtbot, editor, NOTES)
     wait_for(qtbot, lambda: editor.current_path == NOTES)
     action(window, "blame.toggle").trigger()
@@ -59,12 +59,12 @@ def test_the_gutter_names_who_wrote_each_line_of_the_open_file(
 ) -> None:
     window = blamed_window(qtbot, make_window, demo)
     feature = feature_of(window)
-    text = window.memory_tab.editor.buffer_text()
+    text = window.memory_tab.controller.editor.buffer_text()
     assert len(feature.gutter.entries) == len(text.splitlines())
     actors = {e.actor for e in feature.gutter.entries}
     assert actors == {"before-memtab", "writer", "consolidator"}
     assert feature.gutter.isVisible()
-    text_edit = window.memory_tab.editor.text_edit
+    text_edit = window.memory_tab.controller.editor.text_edit
     numbers = text_edit.viewportMargins().left() - feature.gutter.width()
     assert feature.gutter.width() > 0 and numbers > 0  # beside the line numbers
     assert feature.gutter.x() + feature.gutter.width() == text_edit.viewport().x()
@@ -118,7 +118,7 @@ def test_typing_keeps_each_line_s_author_and_marks_new_lines_unsaved(
     window = blamed_window(qtbot, make_window, demo)
     feature = feature_of(window)
     before = [e.actor for e in feature.gutter.entries]
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     cursor = editor.text_edit.textCursor()
     cursor.movePosition(cursor.MoveOperation.Start)
     editor.text_edit.setTextCursor(cursor)

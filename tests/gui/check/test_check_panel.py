@@ -80,7 +80,7 @@ def test_the_open_file_s_lines_are_marked(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> None:
     window, check = checked(qtbot, make_window, demo)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     open_loaded(qtbot, editor, DEV_SETUP)
     wait_for(qtbot, lambda: editor.current_path == DEV_SETUP)
     wait_for(qtbot, lambda: check.line_marks.notes)
@@ -88,7 +88,7 @@ def test_the_open_file_s_lines_are_marked(
     assert sorted(notes) == [5, 6]  # lines 6 and 7
     assert "settings_local.py" in notes[5][0]
     assert check.line_marks.isVisible()
-    assert window.memory_tab.editor.text_edit.viewportMargins().right() > 0
+    assert window.memory_tab.controller.editor.text_edit.viewportMargins().right() > 0
 
 
 def test_open_puts_the_cursor_on_the_finding_s_line(
@@ -101,7 +101,7 @@ def test_open_puts_the_cursor_on_the_finding_s_line(
     assert finding.line is not None
     check.panel.select(index)
     check.panel.open_button.click()
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     wait_for(qtbot, lambda: editor.current_path == DEV_SETUP)
     text_edit = editor.text_edit
     wait_for(qtbot, lambda: text_edit.textCursor().blockNumber() > 0)
@@ -141,7 +141,7 @@ def test_apply_fix_is_reviewed_like_consolidate_now_then_checked_again(
     assert check.panel.fix_button.isEnabled()
     assert "Fix:" in check.panel.why.text()
     check.panel.fix_button.click()
-    footer = window.memory_tab.footer
+    footer = window.memory_tab.controller.footer
     wait_for(qtbot, lambda: footer.review_dialog is not None, timeout=20_000)  # type: ignore[attr-defined]
     review = footer.review_dialog  # type: ignore[attr-defined]
     assert len(review.plan.proposed) == 1

@@ -49,12 +49,13 @@ from memtab.gui.toolkit.ui_state import UiState
 app = application()
 home = create_demo_home(Path({str(tmp_path / "demo")!r}))
 window = create_main_window(home, None, ui_state=UiState(Path({str(tmp_path / "ui.json")!r})))
-consolidation = window.memory_tab.consolidation
 window.show()
 while not window.memory_tab.is_loaded:
     app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
 window.memory_tab.assemble()
-window.memory_tab.footer.about_to_consolidate.emit()  # the pointer reached Consolidate now
+consolidation = window.memory_tab.controller.consolidation
+# the pointer reached Consolidate now
+window.memory_tab.controller.footer.about_to_consolidate.emit()
 while not consolidation.loaded:
     app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
 window.close_without_asking()

@@ -35,7 +35,7 @@ def test_one_run_counts_the_same_on_the_review_the_footer_runs_and_the_cli(
     demo = create_demo_home(tmp_path / "demo")
     window = make_window(demo, MAIN_ID)
     support.wait_watching(qtbot, window)
-    footer = window.memory_tab.footer
+    footer = window.memory_tab.controller.footer
     footer.consolidate_button.click()  # type: ignore[attr-defined]
     qtbot.waitUntil(lambda: footer.review_dialog is not None, timeout=20_000)  # type: ignore[attr-defined]
     review = footer.review_dialog  # type: ignore[attr-defined]

@@ -43,7 +43,7 @@ def test_a_preview_link_opens_the_linked_memory_file(
     window = make_window(home)
     window.show()
     qtbot.waitExposed(window)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     index = parse_file_path("/memories/global/MEMORY.md")
     open_loaded(qtbot, editor, index)
     editor.set_view_mode(ViewMode.PREVIEW)
@@ -77,7 +77,7 @@ def test_back_and_forward_after_following_a_link(
     (home.global_root / "MEMORY.md").write_text(INDEX, encoding="utf-8")
     window = make_window(home)
     support.activate(qtbot, window)  # the keys are the window's shortcuts
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     index = parse_file_path("/memories/global/MEMORY.md")
     zeta = parse_file_path("/memories/global/Zeta.md")
     open_loaded(qtbot, editor, index)

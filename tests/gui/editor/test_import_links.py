@@ -55,7 +55,7 @@ def open_claude_md(qtbot: QtBot, make_window: WindowFactory, machine: Machine) -
 
 def ctrl_click(qtbot: QtBot, window: MainWindow, text: str) -> None:
     """Ctrl+click the middle of `text` in the editor's source."""
-    text_edit = window.memory_tab.editor.text_edit
+    text_edit = window.memory_tab.controller.editor.text_edit
     found = text_edit.document().find(text)
     assert not found.isNull(), text
     middle = QTextCursor(found)
@@ -72,7 +72,7 @@ def test_imports_are_links_in_the_text_and_the_preview(
     opened: list[Path] = []
     monkeypatch.setattr(ExternalOpener, "open", lambda _self, path: opened.append(path))
     window = open_claude_md(qtbot, make_window, machine)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     block = editor.text_edit.document().findBlockByNumber(4)
     underlined = {
         block.text()[r.start : r.start + r.length]

@@ -53,7 +53,7 @@ make_window = support.make_window
 def open_window(make_window: WindowFactory, home: Home) -> tuple[MainWindow, FakeDialogs]:
     window = make_window(home)
     dialogs = FakeDialogs()
-    window.memory_tab.dialogs = dialogs  # type: ignore[assignment]
+    window.memory_tab.controller.dialogs = dialogs  # type: ignore[assignment]
     return window, dialogs
 
 
@@ -73,9 +73,9 @@ def test_new_file_with_description_is_created_shown_and_opened(
     target = parse_file_path("/memories/workspace/ideas/new.md")
     dialogs.new_item = (target, 'Ideas: "quoted" and more')
     select(window, section_key(SectionId.WORKSPACE))
-    tab.file_actions.new_file_action.trigger()
+    tab.controller.file_actions.new_file_action.trigger()
     assert dialogs.asked[0][1] == VirtualPath(Scope.WORKSPACE)
-    wait_for(qtbot, lambda: tab.editor.current_path == target)
+    wait_for(qtbot, lambda: tab.controller.editor.current_path == target)
     text = (home.workspace_root(MAIN) / "ideas" / "new.md").read_text()
     assert text.startswith("---\ndescription: 'Ideas: \"quoted\" and more'\n---")
     node = tab.model.node_for_key(file_key(target))
@@ -89,7 +89,7 @@ def test_new_folder_in_the_selected_scope(
     window, dialogs = open_window(make_window, home)
     select(window, path_key("/memories/project/architecture.md"))
     dialogs.new_item = (parse_file_path("/memories/project/runbooks"), "")
-    window.memory_tab.file_actions.new_folder_action.trigger()
+    window.memory_tab.controller.file_actions.new_folder_action.trigger()
     assert dialogs.asked[0][1] == VirtualPath(Scope.PROJECT)  # the file's folder
     key = directory_key(parse_file_path("/memories/project/runbooks"))
     wait_for(qtbot, lambda: window.memory_tab.model.node_for_key(key))
@@ -102,8 +102,8 @@ def test_creating_over_an_existing_file_shows_the_error_and_changes_nothing(
     window, dialogs = open_window(make_window, home)
     before = (home.global_root / "Zeta.md").read_text()
     dialogs.new_item = (parse_file_path("/memories/global/Zeta.md"), "")
-    window.memory_tab.file_actions.new_file_action.trigger()
-    bar = window.memory_tab.message_bar
+    window.memory_tab.controller.file_actions.new_file_action.trigger()
+    bar = window.memory_tab.controller.message_bar
     wait_for(qtbot, lambda: "already exists" in bar.text)
     assert (home.global_root / "Zeta.md").read_text() == before
 
@@ -149,8 +149,8 @@ def test_a_move_onto_an_existing_name_is_refused_with_a_clear_message(
     (home.workspace_root(MAIN) / "Zeta.md").write_text("other")
     select(window, path_key("/memories/global/Zeta.md"))
     dialogs.move_target = parse_file_path("/memories/workspace/Zeta.md")
-    window.memory_tab.file_actions.rename_action.trigger()
-    bar = window.memory_tab.message_bar
+    window.memory_tab.controller.file_actions.rename_action.trigger()
+    bar = window.memory_tab.controller.message_bar
     wait_for(qtbot, lambda: "already exists" in bar.text)
     assert (home.global_root / "Zeta.md").is_file()
     assert (home.workspace_root(MAIN) / "Zeta.md").read_text() == "other"
@@ -164,11 +164,11 @@ def test_delete_asks_then_deletes_and_closes_the_open_editor(
     activate(qtbot, window)
     notes = parse_file_path("/memories/workspace/notes.md")
     select(window, file_key(notes))
-    wait_for(qtbot, lambda: tab.editor.current_path == notes)
+    wait_for(qtbot, lambda: tab.controller.editor.current_path == notes)
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_Delete)
     assert dialogs.asked == [("delete", ("notes.md",), 1, False)]
-    assert tab.editor.current_path is None
+    assert tab.controller.editor.current_path is None
     wait_for(qtbot, lambda: tab.model.node_for_key(file_key(notes)) is None)
     assert not (home.workspace_root(MAIN) / "notes.md").exists()
 
@@ -179,7 +179,7 @@ def test_cancelled_delete_keeps_everything(
     window, dialogs = open_window(make_window, home)
     dialogs.confirm = False
     select(window, directory_key(parse_file_path("/memories/global/tools")))
-    window.memory_tab.file_actions.delete_action.trigger()
+    window.memory_tab.controller.file_actions.delete_action.trigger()
     assert dialogs.asked == [("delete", ("tools",), 2, False)]
     wait_idle(qtbot, window)
     assert (home.global_root / "tools" / "git.md").is_file()
@@ -209,7 +209,7 @@ def test_a_bulk_delete_under_a_search_counts_the_files_the_filter_hides(
     window, dialogs = open_window(make_window, home)
     tab = window.memory_tab
     activate(qtbot, window)
-    tab.search_edit.setText("python")
+    tab.controller.search_edit.setText("python")
     wait_for(
         qtbot,
         lambda: (
@@ -258,8 +258,8 @@ def test_ctrl_d_toggles_the_pin_and_mentions_mux(
     wait_for(qtbot, lambda: (node := tab.model.node_for_key(key)) is not None and node.pinned)
     assert MetaStore(home).load()[global_key("Zeta.md")].pinned
     assert any("mux may overwrite" in message for message in messages)
-    assert "mux may overwrite" in tab.file_actions.pin_action.toolTip()
-    tab.file_actions.toggle_pin()
+    assert "mux may overwrite" in tab.controller.file_actions.pin_action.toolTip()
+    tab.controller.file_actions.toggle_pin()
     wait_for(qtbot, lambda: (node := tab.model.node_for_key(key)) is not None and not node.pinned)
 
 
@@ -271,7 +271,9 @@ def test_context_menus_offer_what_each_row_allows(make_window: WindowFactory, ho
         node = tab.model.node_for_key(key)
         assert node is not None
         return [
-            a.text() for a in tab.file_actions.context_menu(node).actions() if not a.isSeparator()
+            a.text()
+            for a in tab.controller.file_actions.context_menu(node).actions()
+            if not a.isSeparator()
         ]
 
     assert texts(path_key("/memories/global/preferences.md")) == [
@@ -304,11 +306,11 @@ def test_orphan_files_open_read_only_and_orphan_dirs_can_be_deleted(
         "gone-0123456789ab", parse_file_path("/memories/project/old.md"), is_dir=False
     )
     select(window, old)
-    settle(qtbot, window.memory_tab.editor)
-    assert tab.editor.is_read_only
-    assert "Orphaned note" in tab.editor.buffer_text()
+    settle(qtbot, window.memory_tab.controller.editor)
+    assert tab.controller.editor.is_read_only
+    assert "Orphaned note" in tab.controller.editor.buffer_text()
     select(window, orphan_key("gone-0123456789ab"))
-    tab.file_actions.delete_orphan_action.trigger()
+    tab.controller.file_actions.delete_orphan_action.trigger()
     assert dialogs.asked == [("delete-orphan", "gone-0123456789ab", 1)]
     wait_for(qtbot, lambda: tab.model.node_for_key(section_key(SectionId.ORPHANS)) is None)
     assert not (home.projects_root / "gone-0123456789ab").exists()
@@ -321,20 +323,20 @@ def test_a_draft_stays_in_its_tab_when_another_file_opens(
     tab = window.memory_tab
     notes = parse_file_path("/memories/workspace/notes.md")
     select(window, file_key(notes))
-    settle(qtbot, window.memory_tab.editor)
-    assert tab.editor.current_path == notes
-    tab.editor.text_edit.insertPlainText("draft ")
-    assert tab.editor.is_dirty
+    settle(qtbot, window.memory_tab.controller.editor)
+    assert tab.controller.editor.current_path == notes
+    tab.controller.editor.text_edit.insertPlainText("draft ")
+    assert tab.controller.editor.is_dirty
     select(window, path_key("/memories/global/Zeta.md"))  # no question: a tab each
-    assert str(tab.editor.current_path) == "/memories/global/Zeta.md"
-    assert [str(ref.key) for ref in tab.editor.open_refs] == [
+    assert str(tab.controller.editor.current_path) == "/memories/global/Zeta.md"
+    assert [str(ref.key) for ref in tab.controller.editor.open_refs] == [
         str(notes),
         "/memories/global/Zeta.md",
     ]
     select(window, file_key(notes))
-    settle(qtbot, window.memory_tab.editor)
-    assert tab.editor.current_path == notes
-    assert "\ndraft \n" in tab.editor.buffer_text()  # typed in its body
+    settle(qtbot, window.memory_tab.controller.editor)
+    assert tab.controller.editor.current_path == notes
+    assert "\ndraft \n" in tab.controller.editor.buffer_text()  # typed in its body
     current = tab.tree.current_node()
     assert current is not None and current.path == notes
 
@@ -348,8 +350,8 @@ def test_enter_opens_the_file_and_moves_focus_to_the_editor(
     tab.tree.setFocus()
     select(window, path_key("/memories/global/Zeta.md"))
     qtbot.keyClick(tab.tree, Qt.Key.Key_Return)
-    assert tab.editor.current_path == parse_file_path("/memories/global/Zeta.md")
-    assert tab.editor.text_edit.hasFocus()
+    assert tab.controller.editor.current_path == parse_file_path("/memories/global/Zeta.md")
+    assert tab.controller.editor.text_edit.hasFocus()
 
 
 def test_tab_order_runs_picker_search_tree_editor_footer(
@@ -366,9 +368,9 @@ def test_tab_order_runs_picker_search_tree_editor_footer(
         widget = widget.nextInFocusChain()
         if widget is tab.picker.combo:
             break
-    consolidate = tab.footer.consolidate_button  # type: ignore[attr-defined]
-    order = [chain.index(w) for w in (tab.picker.combo, tab.search_edit, tab.tree)]
-    order += [chain.index(tab.editor.text_edit), chain.index(consolidate)]
+    consolidate = tab.controller.footer.consolidate_button  # type: ignore[attr-defined]
+    order = [chain.index(w) for w in (tab.picker.combo, tab.controller.search_edit, tab.tree)]
+    order += [chain.index(tab.controller.editor.text_edit), chain.index(consolidate)]
     assert order == sorted(order)
 
 
@@ -384,7 +386,7 @@ def test_an_outside_change_gets_the_agent_edited_badge_until_opened(
     index = tab.model.index_for_key(path_key("/memories/global/tools/git.md"))
     assert "agent edited" in index.data(Qt.ItemDataRole.AccessibleDescriptionRole)
     select(window, path_key("/memories/global/tools/git.md"))
-    settle(qtbot, window.memory_tab.editor)
+    settle(qtbot, window.memory_tab.controller.editor)
     assert str(git) not in tab.agent_edited
 
 
@@ -394,18 +396,18 @@ def test_after_a_reviewed_run_an_outside_change_is_badged_as_outside(
     window, _dialogs = open_window(make_window, home)
     wait_watching(qtbot, window)
     tab = window.memory_tab
-    consolidation = tab.consolidation
+    consolidation = tab.controller.consolidation
     # Consolidate now with review: the run makes a plan (and changes nothing); the user
     # discards it.
     consolidation.run_started.emit(tab.view().workspace.id)
     consolidation.plan_ready.emit(a_plan(True))
-    review = tab.footer.review_dialog  # type: ignore[attr-defined]
+    review = tab.controller.footer.review_dialog  # type: ignore[attr-defined]
     if review is not None:
         review.reject()
     git = home.global_root / "tools" / "git.md"
     touch_later(git, memory("Git conventions", "Squash merges only.\n"))
     wait_for(qtbot, lambda: str(git) in tab.agent_edited)
-    badge = tab.marks.edits.badge(str(git))
+    badge = tab.controller.marks.edits.badge(str(git))
     assert badge is not None and badge.actor is Actor.OUTSIDE, badge
 
 
@@ -423,7 +425,7 @@ def test_memtabs_own_saves_get_no_badge(
     physical = home.global_root / "Zeta.md"
     sha = read_file_content(physical).sha256
     result = MemoryStore.of(tab.view()).save(str(zeta), memory("Saved by Memtab"), sha)
-    tab.own_writes.note(zeta, result.sha256)
+    tab.context.own_writes.note(zeta, result.sha256)
     wait_for(
         qtbot,
         lambda: (
@@ -562,7 +564,7 @@ def test_a_delete_history_cannot_keep_asks_before_deleting_without_a_copy(
         expect_log("memtab.store.history.recorder", "WARNING", r"deleted without a copy")
         expect_log("memtab.store.history.recorder", "WARNING", r"Could not record")
     select(window, file_key(notes))
-    window.memory_tab.file_actions.delete_action.trigger()
+    window.memory_tab.controller.file_actions.delete_action.trigger()
     wait_for(qtbot, lambda: len(dialogs.asked) == 2)
     (_, refusal, done) = dialogs.asked[1]
     assert dialogs.asked[1][0] == "without-copy" and done == "deleted"

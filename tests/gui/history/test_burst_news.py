@@ -88,15 +88,17 @@ def test_a_burst_while_no_window_ran_is_news_once_and_review_restores_it(
     window = open_window(make_window, machine, qtbot, state)
     tab = window.memory_tab
     wait_for(qtbot, lambda: notice(window).startswith(f"Claude Code removed {TOPICS} files at "))
-    assert not tab.news_bar.isHidden() and tab.news_bar.action_ids() == [REVIEW]
-    assert tab.news_bar.button(REVIEW).text() == "&Review…"
+    assert not tab.controller.news_bar.isHidden() and tab.controller.news_bar.action_ids() == [
+        REVIEW
+    ]
+    assert tab.controller.news_bar.button(REVIEW).text() == "&Review…"
     (seen,) = state.bursts_seen_for(machine.home.root)  # remembered once shown
     wait_for(qtbot, lambda: UiState.load(state.path).bursts_seen_for(machine.home.root) == [seen])
 
-    tab.news_bar.button(REVIEW).click()
+    tab.controller.news_bar.button(REVIEW).click()
     assert window.history is not None
     trash = window.history.trash_dialog
-    assert trash is not None and trash.isVisible() and tab.news_bar.isHidden()
+    assert trash is not None and trash.isVisible() and tab.controller.news_bar.isHidden()
     wait_for(qtbot, lambda: (current := trash.files.currentItem()) and current.data(0, BURST_ROLE))
     assert trash.files.currentItem().data(0, BURST_ROLE) == seen  # type: ignore[union-attr]
     (group,) = [g for g in trash.groups if g.bursts]
@@ -125,7 +127,7 @@ def test_a_burst_seen_is_no_news_at_the_next_start(
     history = window.history
     assert history is not None and history.notices is not None
     qtbot.waitUntil(lambda: not history.busy, timeout=WAIT_MS)  # the bursts were read
-    assert notice(window) == "" and window.memory_tab.news_bar.isHidden()
+    assert notice(window) == "" and window.memory_tab.controller.news_bar.isHidden()
 
 
 def test_a_burst_while_the_window_is_open_is_news_at_once(
@@ -136,6 +138,6 @@ def test_a_burst_while_the_window_is_open_is_news_at_once(
     assert notice(window) == ""
     prune(machine)  # the window records it itself (no recorder runs), then sees history
     wait_for(qtbot, lambda: notice(window).startswith(f"Claude Code removed {TOPICS} files at "))
-    window.memory_tab.news_bar.dismissed.emit()  # closed: nothing until the next burst
+    window.memory_tab.controller.news_bar.dismissed.emit()  # closed: nothing until the next burst
     assert window.history is not None and window.history.notices is not None
     assert window.history.notices.news.notice is None

@@ -29,7 +29,7 @@ def test_a_storm_reported_as_the_home_reads_the_panel_and_the_dialogs_again(
     window.watcher.stop()  # only the batches published here
     tab, history = window.memory_tab, window.history
     assert tab.tree.select_key(file_key(ZETA))
-    tab.file_actions.history_action.trigger()
+    tab.controller.file_actions.history_action.trigger()
     wait_for(qtbot, lambda: history.panel.subject is not None)
     runs, trash = history.open_runs(), history.open_trash()
     read: list[str] = []

@@ -55,7 +55,7 @@ def watched_window(qtbot: QtBot, make_window: WindowFactory, home: Home) -> Main
     window = make_window(home)
     window.show()  # the History panel reads only while it is shown
     support.wait_watching(qtbot, window)
-    window.memory_tab.dialogs = FakeDialogs()  # type: ignore[assignment]
+    window.memory_tab.controller.dialogs = FakeDialogs()  # type: ignore[assignment]
     return window
 
 
@@ -79,12 +79,12 @@ def test_a_file_deleted_outside_is_restored_from_recently_deleted_through_the_wa
     tab = window.memory_tab
     physical = home.workspace_root(MAIN) / "notes.md"
     content = physical.read_text()
-    open_loaded(qtbot, tab.editor, NOTES)
+    open_loaded(qtbot, tab.controller.editor, NOTES)
     # Memtab has seen it (the scan after the watch began is recorded) before mux deletes it.
     wait_for(qtbot, lambda: file_history(store_of(home), str(NOTES)))
     physical.unlink()  # mux, a shell: not Memtab
     wait_for(qtbot, lambda: not shown(window, NOTES))
-    wait_for(qtbot, lambda: "was deleted on disk" in tab.editor.message_bar.text)
+    wait_for(qtbot, lambda: "was deleted on disk" in tab.controller.editor.message_bar.text)
 
     trash = window.history.open_trash()
     wait_for(qtbot, lambda: trash.select_path(str(NOTES)))
@@ -96,9 +96,9 @@ def test_a_file_deleted_outside_is_restored_from_recently_deleted_through_the_wa
 
     wait_for(qtbot, lambda: shown(window, NOTES))  # the watcher's rescan
     assert physical.read_text() == content
-    wait_for(qtbot, tab.editor.message_bar.isHidden)  # "deleted on disk" is answered
-    assert tab.editor.current_path == NOTES
-    assert tab.editor.buffer_text() == content
+    wait_for(qtbot, tab.controller.editor.message_bar.isHidden)  # "deleted on disk" is answered
+    assert tab.controller.editor.current_path == NOTES
+    assert tab.controller.editor.buffer_text() == content
     assert str(physical) not in tab.agent_edited  # Memtab's own restore
     wait_for(qtbot, lambda: trash.note.full_text == f"Restored {NOTES}")
     wait_for(qtbot, lambda: not [i for g in trash.groups for i in g.items])  # reloaded
@@ -113,7 +113,7 @@ def test_restore_to_another_path_and_scopes_filter(
     window = watched_window(qtbot, make_window, home)
     tab = window.memory_tab
     assert tab.tree.select_key(file_key(PREFERENCES))
-    tab.file_actions.delete_action.trigger()
+    tab.controller.file_actions.delete_action.trigger()
     wait_for(qtbot, lambda: not shown(window, PREFERENCES))
     trash = window.history.open_trash()
     wait_for(qtbot, lambda: trash.select_path(str(PREFERENCES)))
@@ -138,13 +138,13 @@ def test_restore_to_another_path_and_scopes_filter(
     wait_for(qtbot, lambda: shown(window, elsewhere))
     node = tab.model.node_for_key(file_key(elsewhere))
     assert node is not None and node.pinned  # the pin came back with it
-    wait_for(qtbot, lambda: tab.editor.current_path == elsewhere)  # opened
+    wait_for(qtbot, lambda: tab.controller.editor.current_path == elsewhere)  # opened
     # Edit → Undo takes the restore back (not the delete before it): the file goes again.
     refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").text() == "&Undo restore of preferences.md"
     window.context.actions.action("files.undo").trigger()
     wait_for(qtbot, lambda: not shown(window, elsewhere))
-    assert tab.editor.current_path is None
+    assert tab.controller.editor.current_path is None
     assert store_of(home).kind_of(elsewhere) is None
     refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").text() == "&Undo delete of preferences.md"
@@ -156,7 +156,7 @@ def test_a_scope_sections_menu_opens_its_recently_deleted(
     window = watched_window(qtbot, make_window, home)
     tab = window.memory_tab
     assert tab.tree.select_key(section_key(SectionId.PROJECT))
-    tab.file_actions.trash_action.trigger()
+    tab.controller.file_actions.trash_action.trigger()
     trash = window.history.trash_dialog
     assert trash is not None and trash.isVisible()
     assert trash.scope_filter.currentData() == "project"
@@ -178,10 +178,12 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
     physical = home.global_root / "Zeta.md"
     first = physical.read_text()
     assert tab.tree.select_key(file_key(ZETA))
-    tab.file_actions.history_action.trigger()
+    tab.controller.file_actions.history_action.trigger()
     assert window.history.dock.isVisible()
-    wait_for(qtbot, lambda: tab.editor.current_path == ZETA)
-    settle(qtbot, tab.editor)  # its text is read on the file channel: typed after it came
+    wait_for(qtbot, lambda: tab.controller.editor.current_path == ZETA)
+    settle(
+        qtbot, tab.controller.editor
+    )  # its text is read on the file channel: typed after it came
     wait_for(
         qtbot,
         lambda: (
@@ -190,9 +192,9 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
             and panel.history is not None
         ),
     )
-    tab.editor.text_edit.moveCursor(QTextCursor.MoveOperation.End)
-    tab.editor.text_edit.insertPlainText("A new line.\n")
-    assert saved(qtbot, tab.editor)
+    tab.controller.editor.text_edit.moveCursor(QTextCursor.MoveOperation.End)
+    tab.controller.editor.text_edit.insertPlainText("A new line.\n")
+    assert saved(qtbot, tab.controller.editor)
     assert physical.read_text() == first + "A new line.\n"
     wait_for(qtbot, lambda: panel.history is not None and len(panel.history.rows) >= 2)
     rows = panel.history.rows  # type: ignore[union-attr]
@@ -205,7 +207,7 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
     assert panel.restore_button.isEnabled()
     panel.restore_button.click()
     wait_for(qtbot, lambda: physical.read_text() == first)
-    wait_for(qtbot, lambda: tab.editor.buffer_text() == first)  # the editor reloads
+    wait_for(qtbot, lambda: tab.controller.editor.buffer_text() == first)  # the editor reloads
     wait_for(qtbot, lambda: panel.history is not None and panel.history.rows[0].change != "Edited")
     assert panel.history.rows[0].change == "Restored an earlier version"  # type: ignore[union-attr]
     assert panel.select_version(older.id) and not panel.restore_button.isEnabled()  # now
@@ -214,7 +216,7 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
     assert window.context.actions.action("files.undo").text() == "&Undo restore of Zeta.md"
     window.context.actions.action("files.undo").trigger()
     wait_for(qtbot, lambda: physical.read_text() == first + "A new line.\n")
-    wait_for(qtbot, lambda: tab.editor.buffer_text() == first + "A new line.\n")
+    wait_for(qtbot, lambda: tab.controller.editor.buffer_text() == first + "A new line.\n")
     assert str(physical) not in tab.agent_edited  # Memtab's own write
 
 
@@ -419,7 +421,7 @@ def test_runs_filters_open_a_file_and_follow_the_log(
     runs.select_op(0)
     assert runs.open_button.isEnabled()
     runs.ops.itemDoubleClicked.emit(runs.ops.currentItem(), 0)
-    wait_for(qtbot, lambda: tab.editor.current_path == PREFERENCES)
+    wait_for(qtbot, lambda: tab.controller.editor.current_path == PREFERENCES)
     runs.close()
 
 
@@ -434,7 +436,7 @@ def test_undo_a_delete_with_ctrl_z_in_the_tree_brings_the_file_and_its_pin_back(
     window.activateWindow()
     wait_for(qtbot, window.isActiveWindow)
     assert tab.tree.select_key(file_key(PREFERENCES))
-    tab.file_actions.delete_action.trigger()
+    tab.controller.file_actions.delete_action.trigger()
     wait_for(qtbot, lambda: not shown(window, PREFERENCES))
     refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").isEnabled()
@@ -456,7 +458,7 @@ def test_undo_a_delete_with_ctrl_z_in_the_tree_brings_the_file_and_its_pin_back(
     tools = parse_file_path("/memories/global/tools")
     git = parse_file_path("/memories/global/tools/git.md")
     assert tab.tree.select_key(directory_key(tools))
-    tab.file_actions.delete_action.trigger()
+    tab.controller.file_actions.delete_action.trigger()
     wait_for(qtbot, lambda: not shown(window, git))
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
@@ -475,7 +477,7 @@ def test_ctrl_z_pressed_while_the_delete_still_runs_waits_for_it_and_takes_it_ba
     tools = parse_file_path("/memories/global/tools")
     git = parse_file_path("/memories/global/tools/git.md")
     assert tab.tree.select_key(directory_key(tools))
-    tab.file_actions.delete_action.trigger()
+    tab.controller.file_actions.delete_action.trigger()
     assert window.context.file_ops.busy
     window.menus.refresh()
     assert window.context.actions.action("files.undo").isEnabled()
@@ -495,19 +497,19 @@ def test_edit_undo_takes_back_a_rename_and_reopens_the_file(
 ) -> None:
     window = watched_window(qtbot, make_window, home)
     tab = window.memory_tab
-    dialogs = tab.dialogs
+    dialogs = tab.controller.dialogs
     assert isinstance(dialogs, FakeDialogs)
     renamed = parse_file_path("/memories/global/Omega.md")
-    open_loaded(qtbot, tab.editor, ZETA)
+    open_loaded(qtbot, tab.controller.editor, ZETA)
     assert tab.tree.select_key(file_key(ZETA))
     dialogs.move_target = renamed
-    tab.file_actions.rename_action.trigger()
-    wait_for(qtbot, lambda: tab.editor.current_path == renamed)
+    tab.controller.file_actions.rename_action.trigger()
+    wait_for(qtbot, lambda: tab.controller.editor.current_path == renamed)
     refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").text() == "&Undo rename of Zeta.md"
     window.context.actions.action("files.undo").trigger()
     wait_for(qtbot, lambda: shown(window, ZETA) and not shown(window, renamed))
-    wait_for(qtbot, lambda: tab.editor.current_path == ZETA)
+    wait_for(qtbot, lambda: tab.controller.editor.current_path == ZETA)
 
 
 def test_a_drop_into_another_scope_asks_first_unless_told_not_to(
@@ -515,7 +517,7 @@ def test_a_drop_into_another_scope_asks_first_unless_told_not_to(
 ) -> None:
     window = watched_window(qtbot, make_window, home)
     tab, model = window.memory_tab, window.memory_tab.model
-    dialogs = tab.dialogs
+    dialogs = tab.controller.dialogs
     assert isinstance(dialogs, FakeDialogs)
 
     def drop(path: VirtualPath, section: SectionId) -> None:
@@ -552,7 +554,7 @@ def test_a_deleted_orphan_dir_comes_back_with_undo_and_from_recently_deleted(
 
     def delete_orphan() -> None:
         assert tab.tree.select_key(orphan_key(ORPHAN))
-        tab.file_actions.delete_orphan_action.trigger()
+        tab.controller.file_actions.delete_orphan_action.trigger()
         wait_for(qtbot, lambda: tab.model.node_for_key(orphan_key(ORPHAN)) is None)
         assert not orphan.exists()
 

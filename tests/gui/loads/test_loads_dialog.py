@@ -65,7 +65,7 @@ def test_each_agent_in_its_order_with_memory_mds_cut(
     assert str(machine.project) in dialog.summary.text()
     # Activating the row opens MEMORY.md in the Memory tab.
     dialog.tree.itemActivated.emit(index, 0)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     file = index.data(0, FILE_ROLE)
     assert isinstance(file, LoadedFile) and file.id is not None
     qtbot.waitUntil(lambda: editor.current_ref is not None, timeout=WAIT_MS)
@@ -103,7 +103,7 @@ def test_imports_are_under_their_importer_and_a_file_outside_opens_on_disk(
     assert style.text(4) == "Imported by CLAUDE.md, line 5. Read whole"
     dialog.tree.itemActivated.emit(style, 0)  # no source holds it: on disk, as it is
     assert opened == [machine.project / "docs" / "style.md"]
-    assert window.memory_tab.editor.current_ref is None
+    assert window.memory_tab.controller.editor.current_ref is None
 
 
 def test_where_it_stops_wraps_at_half_a_laptop(

@@ -65,14 +65,14 @@ def cut_line(window: MainWindow) -> CutLine:
 
 
 def type_at_top(window: MainWindow, text: str) -> None:
-    cursor = window.memory_tab.editor.text_edit.textCursor()
+    cursor = window.memory_tab.controller.editor.text_edit.textCursor()
     cursor.movePosition(QTextCursor.MoveOperation.Start)
     cursor.insertText(text)
 
 
 def set_line(window: MainWindow, number: int, text: str) -> None:
     """Line `number` (1-based) of the buffer holds `text` instead."""
-    block = window.memory_tab.editor.text_edit.document().findBlockByNumber(number - 1)
+    block = window.memory_tab.controller.editor.text_edit.document().findBlockByNumber(number - 1)
     cursor = QTextCursor(block)
     cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
     cursor.insertText(text)
@@ -98,7 +98,7 @@ def text_rows(line: CutLine, numbers: tuple[int, ...]) -> list[QRectF]:
 
 
 def bar_buttons(window: MainWindow) -> dict[str, str]:
-    bar = window.memory_tab.editor.message_bar
+    bar = window.memory_tab.controller.editor.message_bar
     return {action: bar.button(action).text() for action in bar.action_ids()}
 
 
@@ -106,7 +106,7 @@ def test_the_bar_counts_the_lines_claude_code_does_not_read_and_follows_the_text
     qtbot: QtBot, make_window: WindowFactory, machine: Machine
 ) -> None:
     window = open_memory_md(qtbot, make_window, machine)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     assert editor.message_bar.isVisible() and editor.message_bar.text == NOTE
     buttons = bar_buttons(window)
     assert buttons == {GO_TO_CUT: "&Go to the cut", MOVE_PAST_CUT: "&Move them to a topic file"}
@@ -137,7 +137,7 @@ def test_a_save_past_the_cut_waits_for_save_anyway_and_its_bar_goes_with_the_lin
     window = open_memory_md(qtbot, make_window, machine)
     index = machine.claude_memory / "MEMORY.md"
     before = index.read_text(encoding="utf-8")
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     type_at_top(window, "- new\n")
     assert not saved(qtbot, editor)
     assert index.read_text(encoding="utf-8") == before
@@ -176,7 +176,7 @@ def test_one_line_past_the_cut_is_one_line(
     lines = index.read_text(encoding="utf-8").split("\n")
     index.write_text("\n".join(lines[:201]) + "\n", encoding="utf-8")
     window = open_memory_md(qtbot, make_window, machine)
-    assert window.memory_tab.editor.message_bar.text.startswith(
+    assert window.memory_tab.controller.editor.message_bar.text.startswith(
         "Claude Code does not read 1 line of MEMORY.md, from line 201 on"
     )
 
@@ -185,7 +185,7 @@ def test_go_to_the_cut_from_the_bar_and_from_the_tree(
     qtbot: QtBot, make_window: WindowFactory, machine: Machine
 ) -> None:
     window = open_memory_md(qtbot, make_window, machine)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     text = editor.text_edit
     window.memory_tab.tree.setFocus()
     editor.message_bar.button(GO_TO_CUT).click()
@@ -195,7 +195,7 @@ def test_go_to_the_cut_from_the_bar_and_from_the_tree(
     window.memory_tab.tree.setFocus()
     node = window.memory_tab.model.node_for_key(ref_key(index_ref(machine)))
     assert node is not None
-    menu = window.memory_tab.file_actions.context_menu(node)
+    menu = window.memory_tab.controller.file_actions.context_menu(node)
     first = menu.actions()[0]
     assert first.text() == "Go to Claude Code's c&ut"
     first.trigger()
@@ -206,7 +206,7 @@ def test_go_to_the_cut_from_the_bar_and_from_the_tree(
     other = window.memory_tab.model.node_for_key(ref_key(claude_md))
     assert other is not None
     assert "Go to Claude Code's c&ut" not in [
-        a.text() for a in window.memory_tab.file_actions.context_menu(other).actions()
+        a.text() for a in window.memory_tab.controller.file_actions.context_menu(other).actions()
     ]
 
 
@@ -215,13 +215,13 @@ def test_the_cut_s_label_never_covers_text(
 ) -> None:
     window = open_memory_md(qtbot, make_window, machine)
     window.resize(1366, 768)
-    qtbot.waitUntil(lambda: window.memory_tab.editor.text_edit.viewport().width() > 600)
+    qtbot.waitUntil(lambda: window.memory_tab.controller.editor.text_edit.viewport().width() > 600)
     line = cut_line(window)
     around = (199, 200, 201, 202)
     # The last line read fills its last row, the first not read is blank: below the cut.
     fill_last_row(window, 200)
     set_line(window, 201, "")
-    go_to(window.memory_tab.editor.text_edit, 201)  # the cut in view
+    go_to(window.memory_tab.controller.editor.text_edit, 201)  # the cut in view
     line.recut()
     label = line.label_rect()
     assert label is not None and label.top() > cut_top(line)
@@ -237,7 +237,7 @@ def test_the_cut_s_label_never_covers_text(
     assert label is not None and label.bottom() < cut_top(line)
     assert not any(row.intersects(label) for row in text_rows(line, around))
     # So narrow that the label fits nowhere: none.
-    window.memory_tab.editor.text_edit.setFixedWidth(260)
+    window.memory_tab.controller.editor.text_edit.setFixedWidth(260)
     qtbot.waitUntil(lambda: line.width() < 260)
     line.recut()
     assert line.label_rect() is None
@@ -245,7 +245,7 @@ def test_the_cut_s_label_never_covers_text(
 
 def fill_last_row(window: MainWindow, number: int) -> None:
     """Line `number` (1-based) holds words up to the right end of its last row."""
-    text_edit = window.memory_tab.editor.text_edit
+    text_edit = window.memory_tab.controller.editor.text_edit
     words = ["- entry"]
     while True:
         set_line(window, number, " ".join(words))
@@ -269,7 +269,7 @@ def test_the_lines_past_the_cut_move_into_a_topic_file_as_one_undo_step(
     window = open_memory_md(qtbot, make_window, machine)
     index = machine.claude_memory / "MEMORY.md"
     original = index.read_text(encoding="utf-8")
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     type_at_top(window, "- new\n")  # an unsaved line: the save waits, the bar offers Move
     assert not saved(qtbot, editor)
     editor.message_bar.button(MOVE_PAST_CUT).click()

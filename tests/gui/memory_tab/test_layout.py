@@ -87,8 +87,10 @@ def test_long_paths_in_every_tab_never_widen_the_window(
     qtbot.waitExposed(window)
     tab = window.memory_tab
     # The editor with a long path, and a long message in its bar.
-    open_loaded(qtbot, tab.editor, parse_virtual_path(LONG_FILE))
-    tab.editor.message_bar.show_message(BarKind.ERROR, f"Cannot save {long_home.root}{LONG_FILE}")
+    open_loaded(qtbot, tab.controller.editor, parse_virtual_path(LONG_FILE))
+    tab.controller.editor.message_bar.show_message(
+        BarKind.ERROR, f"Cannot save {long_home.root}{LONG_FILE}"
+    )
     # The footer with a long harvest error.
     harvest = HarvestRecord(
         summary_message_id="m",
@@ -105,7 +107,7 @@ def test_long_paths_in_every_tab_never_widen_the_window(
         project_available=True,
         latest_harvest=harvest,
     )
-    tab.footer.set_context(tab.footer.workspace, status)
+    tab.controller.footer.set_context(tab.controller.footer.workspace, status)
     settle()
     fits_the_laptop(window)
     assert window.size() == WINDOW

@@ -75,11 +75,11 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     window = laptop_window(qtbot, make_window, home)
     tab = window.memory_tab
     panes = tab.panes
-    open_loaded(qtbot, tab.editor, PREFERENCES)
+    open_loaded(qtbot, tab.controller.editor, PREFERENCES)
     window.history.show_history()  # the History dock beside the editor, too
     qtbot.waitUntil(lambda: window.history.panel.subject is not None, timeout=WAIT_MS)
     settle()
-    assert not panes.narrow and tab.tree.isVisible() and tab.editor.isVisible()
+    assert not panes.narrow and tab.tree.isVisible() and tab.controller.editor.isVisible()
     wide_sizes = tab.splitter.sizes()
 
     assert window.traces_tab is not None  # built: its page counts in the window's width too
@@ -89,18 +89,20 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     settle()
     assert window.width() == HALF_LAPTOP
     assert tab.width() < NARROW_WIDTH and panes.narrow
-    assert panes.shown is Pane.FILES and tab.tree.isVisible() and not tab.editor.isVisible()
+    assert (
+        panes.shown is Pane.FILES and tab.tree.isVisible() and not tab.controller.editor.isVisible()
+    )
     assert window.history.dock.isVisible()
 
     # A click on a file shows the editor, the cursor in the text; Files goes back.
     key = file_key(PREFERENCES)
     click_row(qtbot, window, key)
     qtbot.waitUntil(lambda: panes.shown is Pane.EDITOR, timeout=WAIT_MS)
-    assert tab.editor.isVisible() and not tab.tree.isVisible()
-    assert tab.editor.current_path == PREFERENCES
-    qtbot.waitUntil(lambda: tab.editor.text_edit.hasFocus(), timeout=WAIT_MS)
+    assert tab.controller.editor.isVisible() and not tab.tree.isVisible()
+    assert tab.controller.editor.current_path == PREFERENCES
+    qtbot.waitUntil(lambda: tab.controller.editor.text_edit.hasFocus(), timeout=WAIT_MS)
     # ... past the frontmatter: the first key typed goes to the body, not into the YAML.
-    text = tab.editor.text_edit
+    text = tab.controller.editor.text_edit
     assert text.toPlainText().startswith("---\n") and not text.in_frontmatter()
     assert text.textCursor().block().previous().text() == "---"  # the closing fence
     back = tab.findChild(QWidget, "backToFiles")
@@ -112,8 +114,10 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: panes.shown is Pane.EDITOR, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: tab.editor.text_edit.hasFocus(), timeout=WAIT_MS)
-    qtbot.keyClick(tab.editor.text_edit, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: tab.controller.editor.text_edit.hasFocus(), timeout=WAIT_MS)
+    qtbot.keyClick(
+        tab.controller.editor.text_edit, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier
+    )
     assert panes.shown is Pane.FILES and tab.tree.hasFocus()
 
     # Arrow keys walk the tree, opening files, without leaving it.
@@ -124,8 +128,10 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     # Closing the last file open (Ctrl+W) leaves nothing to edit: back to the files.
     click_row(qtbot, window, key)
     qtbot.waitUntil(lambda: panes.shown is Pane.EDITOR, timeout=WAIT_MS)
-    while tab.editor.tabs:
-        qtbot.keyClick(tab.editor.text_edit, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    while tab.controller.editor.tabs:
+        qtbot.keyClick(
+            tab.controller.editor.text_edit, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier
+        )
     assert panes.shown is Pane.FILES and tab.tree.hasFocus()
 
     # Wide again: both panes, the tree as wide as it was, the editor taking the rest (the
@@ -133,7 +139,7 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     # what the user left, not what the narrow window squeezed.
     window.resize(*LAPTOP_WINDOW)
     settle()
-    assert not panes.narrow and tab.tree.isVisible() and tab.editor.isVisible()
+    assert not panes.narrow and tab.tree.isVisible() and tab.controller.editor.isVisible()
     assert not back.isVisible()
     again = tab.splitter.sizes()
     assert (
@@ -156,11 +162,13 @@ def test_beside_a_terminal_typing_at_once_goes_to_the_body_of_the_file_clicked(
     settle()
     assert tab.panes.narrow
     click_row(qtbot, window, file_key(PREFERENCES))
-    text = tab.editor.text_edit
+    text = tab.controller.editor.text_edit
     qtbot.waitUntil(text.hasFocus, timeout=WAIT_MS)
     qtbot.keyClicks(text, "zz")
-    qtbot.waitUntil(lambda: "zz" in tab.editor.buffer_text(), timeout=WAIT_MS)
-    assert tab.editor.buffer_text().startswith("---\ndescription: How I like code written\n---\nzz")
+    qtbot.waitUntil(lambda: "zz" in tab.controller.editor.buffer_text(), timeout=WAIT_MS)
+    assert tab.controller.editor.buffer_text().startswith(
+        "---\ndescription: How I like code written\n---\nzz"
+    )
 
 
 @pytest.mark.parametrize("width", [1366, LAPTOP_WINDOW[0]])
@@ -198,7 +206,7 @@ def test_panels_that_come_and_go_never_move_the_tree(
 
     # An error banner lies over the bottom of the tree; the rows under it scroll up.
     tab.show_error("Cannot move notes.md: the target exists. " * 4)
-    qtbot.waitUntil(lambda: tab.message_bar.isVisible(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: tab.controller.message_bar.isVisible(), timeout=WAIT_MS)
     settle()
     assert place_of(tab.tree, window) == where
     overlay = tab.findChild(QWidget, "treeOverlay")
@@ -211,18 +219,18 @@ def test_panels_that_come_and_go_never_move_the_tree(
     SuggestionQueue(home, MAIN).propose(
         [Note("Directives", "Always use pnpm.")], memory_path="/memories/workspace/notes.md"
     )
-    qtbot.waitUntil(lambda: tab.inbox.isVisible(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: tab.controller.inbox.isVisible(), timeout=WAIT_MS)
     settle()
     assert place_of(tab.tree, window) == where
 
     # The footer's line about another agent's file takes the status line, not a new one.
-    tab.footer.set_mux_only_note("Claude Code")
+    tab.controller.footer.set_mux_only_note("Claude Code")
     settle()
-    assert tab.footer.mux_only_note.isVisible()
+    assert tab.controller.footer.mux_only_note.isVisible()
     assert place_of(tab.tree, window) == where
 
-    tab.message_bar.clear()
-    tab.footer.set_mux_only_note(None)
+    tab.controller.message_bar.clear()
+    tab.controller.footer.set_mux_only_note(None)
     settle()
     assert place_of(tab.tree, window) == where
     assert tab.tree.viewport().height() < where.height()  # the Inbox is still over it
@@ -230,7 +238,7 @@ def test_panels_that_come_and_go_never_move_the_tree(
     # The Inbox is whole over the tree, and the keyboard reaches it: Tab from the tree,
     # or "review" (show_suggestions) puts it in the list; a selected item's details grow
     # the Inbox upwards, over the tree, which stays put.
-    inbox = tab.inbox
+    inbox = tab.controller.inbox
     assert place_of(inbox, window).top() >= place_of(overlay, window).top()
     assert inbox.height() >= inbox.minimumSizeHint().height()
     tab.tree.setFocus()
@@ -263,7 +271,7 @@ def test_over_a_short_tree_the_inbox_gives_way_and_leaves_rows_to_click(
     window.resize(LAPTOP_WINDOW[0], 480)
     activate(qtbot, window)
     tab = window.memory_tab
-    inbox = tab.inbox
+    inbox = tab.controller.inbox
     qtbot.waitUntil(lambda: inbox.isVisible() and len(inbox.items) == 3, timeout=WAIT_MS)
     inbox.list.setCurrentRow(0)
     qtbot.waitUntil(inbox.details.isVisible, timeout=WAIT_MS)
@@ -283,7 +291,7 @@ def test_picking_a_version_in_history_never_widens_its_dock(
     window = laptop_window(qtbot, make_window, home)
     tab = window.memory_tab
     MemoryStore.of(tab.view()).edit_text(str(PREFERENCES), lambda text: text + "- another line\n")
-    open_loaded(qtbot, tab.editor, PREFERENCES)
+    open_loaded(qtbot, tab.controller.editor, PREFERENCES)
     window.history.show_history()
     panel = window.history.panel
     qtbot.waitUntil(lambda: panel.versions.topLevelItemCount() > 0, timeout=WAIT_MS)

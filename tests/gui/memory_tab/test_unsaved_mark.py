@@ -33,7 +33,7 @@ def test_a_file_with_unsaved_changes_is_marked_in_the_tree(
     window = make_window(home)
     support.activate(qtbot, window)
     support.wait_idle(qtbot, window)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     open_loaded(qtbot, editor, GIT, keep=True)
     assert not marked(window, GIT)
     editor.text_edit.insertPlainText("draft ")

@@ -118,9 +118,9 @@ def test_unsaved_changes_can_keep_the_current_workspace(
     window = make_window(home)
     tab = window.memory_tab
     tab.assemble()
-    open_loaded(qtbot, tab.editor, parse_file_path("/memories/workspace/notes.md"))
-    tab.editor.text_edit.insertPlainText("draft ")
-    asked = patch_choice(monkeypatch, tab.editor, DiscardChoice.CANCEL)
+    open_loaded(qtbot, tab.controller.editor, parse_file_path("/memories/workspace/notes.md"))
+    tab.controller.editor.text_edit.insertPlainText("draft ")
+    asked = patch_choice(monkeypatch, tab.controller.editor, DiscardChoice.CANCEL)
     row = tab.picker.model.row_of(MULTI)
     tab.picker.combo.setCurrentIndex(row)
     tab.picker.combo.activated.emit(row)
@@ -129,12 +129,12 @@ def test_unsaved_changes_can_keep_the_current_workspace(
     assert tab.picker.combo.currentIndex() == tab.picker.model.row_of(MAIN)
     wait_idle(qtbot, window)
     assert tab.workspace is not None and tab.workspace.id == MAIN
-    assert "\ndraft \n" in tab.editor.buffer_text()  # typed in its body
+    assert "\ndraft \n" in tab.controller.editor.buffer_text()  # typed in its body
     # Discarding switches: the workspace's tab closes with the draft.
-    patch_choice(monkeypatch, tab.editor, DiscardChoice.DISCARD)
+    patch_choice(monkeypatch, tab.controller.editor, DiscardChoice.DISCARD)
     tab.picker.combo.activated.emit(row)
     assert tab.picker.current_workspace_id == MULTI
-    assert tab.editor.current_ref is None
+    assert tab.controller.editor.current_ref is None
 
 
 def test_a_home_without_workspaces_shows_global_only_and_a_hint(

@@ -26,7 +26,7 @@ def key(raw: str) -> str:
 
 
 def search_box(window: object) -> QLineEdit:
-    box = window.memory_tab.search_edit  # type: ignore[attr-defined]
+    box = window.memory_tab.controller.search_edit  # type: ignore[attr-defined]
     assert box.accessibleName() == "Search memories"
     return box
 
@@ -165,9 +165,9 @@ def test_opening_a_result_selects_its_first_match_in_the_editor(
     tab = window.memory_tab
     search_box(window).setText("ruff")
     qtbot.waitUntil(lambda: bool(match_rows(window)), timeout=WAIT_MS)
-    tab.editor_link.select_key(key("/memories/global/tools/python.md"), open_it=True)
-    settle(qtbot, tab.editor)
-    cursor = tab.editor.text_edit.textCursor()
+    tab.controller.editor_link.select_key(key("/memories/global/tools/python.md"), open_it=True)
+    settle(qtbot, tab.controller.editor)
+    cursor = tab.controller.editor.text_edit.textCursor()
     assert cursor.selectedText() == "ruff"
     assert cursor.blockNumber() == 4 and cursor.selectionStart() == cursor.block().position() + 4
 
@@ -181,9 +181,9 @@ def test_next_and_previous_match_go_through_the_lines_file_after_file(
     search_box(window).setText("rebase")
     qtbot.waitUntil(lambda: len(match_rows(window)) == 2, timeout=WAIT_MS)
     tab.context.actions.action("search.next_result").trigger()
-    assert tab.editor.current_path == parse_file_path("/memories/global/tools/git.md")
-    settle(qtbot, tab.editor)
-    editor = tab.editor.text_edit  # the file's tab's
+    assert tab.controller.editor.current_path == parse_file_path("/memories/global/tools/git.md")
+    settle(qtbot, tab.controller.editor)
+    editor = tab.controller.editor.text_edit  # the file's tab's
     assert (editor.textCursor().blockNumber(), editor.textCursor().selectedText()) == (
         0,
         "Rebase",
@@ -222,7 +222,7 @@ def test_the_files_are_read_for_search_once_the_field_takes_the_focus(
     window = make_window(home)
     tab = window.memory_tab
     qtbot.wait(200)
-    assert indexed == [] and not tab.search_box.busy
+    assert indexed == [] and not tab.controller.search_box.busy
     window.show()
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)

@@ -24,8 +24,10 @@ NOTES = "/memories/global/notes.md"
 
 
 def open_in_editor(qtbot: QtBot, window: MainWindow, path: str) -> FileTab:
-    window.memory_tab.editor_link.select_key(file_key(parse_file_path(path)), open_it=True)
-    editor = window.memory_tab.editor
+    window.memory_tab.controller.editor_link.select_key(
+        file_key(parse_file_path(path)), open_it=True
+    )
+    editor = window.memory_tab.controller.editor
     wait_for(qtbot, lambda: editor.current_tab is not None and editor.current_tab.ref)
     tab = editor.current_tab
     assert tab is not None

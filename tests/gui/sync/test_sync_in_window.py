@@ -73,7 +73,7 @@ def test_a_file_a_sync_brings_in_is_badged_as_syncs(
     tab = window.memory_tab
     notes = str(alpha.home.global_root / "notes.md")
     wait_for(qtbot, lambda: notes in tab.agent_edited, 30_000)
-    badge = tab.marks.edits.badge(notes)
+    badge = tab.controller.marks.edits.badge(notes)
     assert badge is not None and badge.actor is Actor.SYNC
     row = tab.model.index_for_key(file_key(parse_file_path(NOTES)))
     tip = row.data(Qt.ItemDataRole.ToolTipRole)
@@ -96,7 +96,7 @@ def test_a_file_a_sync_outside_the_window_brings_in_is_badged_as_syncs(
     tab = window.memory_tab
     notes = str(alpha.home.global_root / "notes.md")
     wait_for(qtbot, lambda: notes in tab.agent_edited, 30_000)
-    wait_for(qtbot, lambda: tab.marks.edits.badges[notes].actor is Actor.SYNC, 30_000)
+    wait_for(qtbot, lambda: tab.controller.marks.edits.badges[notes].actor is Actor.SYNC, 30_000)
 
 
 def test_without_sync_the_status_is_hidden_and_sync_now_says_how(

@@ -33,9 +33,9 @@ def open_codex_file(
     qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
     wait_idle(qtbot, window)
     key = ref_key(parse_file_ref(f"codex:memories:{relative}"))
-    window.memory_tab.editor_link.select_key(key, open_it=True)
-    qtbot.waitUntil(lambda: window.memory_tab.editor.current_key == key, timeout=WAIT_MS)
-    settle(qtbot, window.memory_tab.editor)
+    window.memory_tab.controller.editor_link.select_key(key, open_it=True)
+    qtbot.waitUntil(lambda: window.memory_tab.controller.editor.current_key == key, timeout=WAIT_MS)
+    settle(qtbot, window.memory_tab.controller.editor)
     return window
 
 
@@ -43,7 +43,7 @@ def test_codexs_memory_md_is_edited_and_saved_with_history(
     qtbot: QtBot, make_window: WindowFactory, machine: Machine
 ) -> None:
     window = open_codex_file(qtbot, make_window, machine, "MEMORY.md")
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     assert not editor.is_read_only
     type_at_end(qtbot, editor, "- Checked by hand: the nvm layout is versions/node/.")
     assert saved(qtbot, editor)
@@ -57,7 +57,7 @@ def test_a_summary_without_its_v1_line_is_not_saved_and_the_draft_is_kept(
     qtbot: QtBot, make_window: WindowFactory, machine: Machine
 ) -> None:
     window = open_codex_file(qtbot, make_window, machine, "memory_summary.md")
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     summary = machine.codex / "memories" / "memory_summary.md"
     before = summary.read_bytes()
     assert not editor.is_read_only and editor.buffer_text().startswith("v1\n")

@@ -38,7 +38,9 @@ def test_a_note_is_added_to_codex_memory_and_opened(
     actions = tab.context.actions
     actions.refresh()
     assert actions.action(ACTION_ID).isEnabled()
-    tab.file_actions.codex_note.ask_text = lambda: "Releases are cut from the release branch."  # type: ignore[method-assign]
+    tab.controller.file_actions.codex_note.ask_text = lambda: (
+        "Releases are cut from the release branch."
+    )  # type: ignore[method-assign]
     actions.action(ACTION_ID).trigger()
     notes = machine.codex / "memories" / CODEX_NOTES_DIR
 
@@ -50,8 +52,10 @@ def test_a_note_is_added_to_codex_memory_and_opened(
     qtbot.waitUntil(lambda: len(written_notes()) == 1, timeout=WAIT_MS)
     (written,) = written_notes()
     assert written.read_text(encoding="utf-8") == "Releases are cut from the release branch.\n"
-    qtbot.waitUntil(lambda: (tab.editor.current_key or "").endswith(written.name), timeout=WAIT_MS)
-    assert not tab.editor.is_read_only
+    qtbot.waitUntil(
+        lambda: (tab.controller.editor.current_key or "").endswith(written.name), timeout=WAIT_MS
+    )
+    assert not tab.controller.editor.is_read_only
 
 
 def test_without_codex_the_command_is_off(

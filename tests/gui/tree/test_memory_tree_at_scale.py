@@ -201,7 +201,9 @@ def test_the_remembered_file_reopens_from_an_unfilled_directory(
     window = make_window(home, ui_state=state)
     tab = window.memory_tab
     qtbot.waitUntil(
-        lambda: tab.editor.current_path == parse_file_path("/memories/global/tools/git.md"),
+        lambda: (
+            tab.controller.editor.current_path == parse_file_path("/memories/global/tools/git.md")
+        ),
         timeout=WAIT_MS,
     )
     assert tab.tree.current_node() is tab.model.node_for_key(GIT)
@@ -213,10 +215,12 @@ def test_search_reaches_unfilled_directories_and_clearing_keeps_what_was_opened(
     window = make_window(home)
     tab = window.memory_tab
     tab.tree.setExpanded(tab.model.index_for_key(TOOLS), True)
-    tab.search_edit.setText("postgres")
+    tab.controller.search_edit.setText("postgres")
     qtbot.waitUntil(lambda: support.file_names(window) == ["project:db.md"], timeout=WAIT_MS)
-    tab.search_edit.clear()
-    qtbot.waitUntil(lambda: not tab.search_box.query.active and tab.is_idle, timeout=WAIT_MS)
+    tab.controller.search_edit.clear()
+    qtbot.waitUntil(
+        lambda: not tab.controller.search_box.query.active and tab.is_idle, timeout=WAIT_MS
+    )
     wait_idle(qtbot, window)
     assert rows(window, TOOLS) == ["git.md", "python.md"]
     decisions = tab.model.node_for_key(DECISIONS)
@@ -230,7 +234,7 @@ def test_a_drop_onto_an_unfilled_directory_moves_the_file_into_it(
     wait_watching(qtbot, window)
     tab = window.memory_tab
     dialogs = FakeDialogs()  # the move crosses scopes: it is asked about first
-    tab.dialogs = dialogs  # type: ignore[assignment]
+    tab.controller.dialogs = dialogs  # type: ignore[assignment]
     data = QMimeData()
     data.setData(MIME_TYPE, b"/memories/global/Zeta.md")
     target = tab.model.index_for_key(DECISIONS)
@@ -296,4 +300,4 @@ def test_the_search_field_stand_in_says_what_the_field_says(
     from memtab.gui.memory_tab.layout import SEARCH_PLACEHOLDER
 
     window = make_window(home)
-    assert window.memory_tab.search_edit.placeholderText() == SEARCH_PLACEHOLDER
+    assert window.memory_tab.controller.search_edit.placeholderText() == SEARCH_PLACEHOLDER

@@ -65,12 +65,12 @@ def open_window(make_window: WindowFactory, machine: Machine, qtbot: QtBot) -> M
     window = make_window(machine.home, WORKSPACE_ID, source_context=lambda _home: machine.context())
     qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
     wait_idle(qtbot, window)
-    window.memory_tab.dialogs = FakeDialogs()  # type: ignore[assignment]
+    window.memory_tab.controller.dialogs = FakeDialogs()  # type: ignore[assignment]
     return window
 
 
 def dialogs(window: MainWindow) -> FakeDialogs:
-    fake = window.memory_tab.dialogs
+    fake = window.memory_tab.controller.dialogs
     assert isinstance(fake, FakeDialogs)
     return fake
 
@@ -92,9 +92,9 @@ def memory_id(window: MainWindow) -> str:
 
 
 def open_key(qtbot: QtBot, window: MainWindow, key: str) -> None:
-    window.memory_tab.editor_link.select_key(key, open_it=True)
-    qtbot.waitUntil(lambda: window.memory_tab.editor.current_key == key, timeout=WAIT_MS)
-    settle(qtbot, window.memory_tab.editor)
+    window.memory_tab.controller.editor_link.select_key(key, open_it=True)
+    qtbot.waitUntil(lambda: window.memory_tab.controller.editor.current_key == key, timeout=WAIT_MS)
+    settle(qtbot, window.memory_tab.controller.editor)
 
 
 def test_sources_come_after_the_mux_scopes_painted_grouped_by_project(
@@ -154,7 +154,7 @@ def test_a_writable_file_of_another_agent_is_edited_and_saved_sha_checked(
     qtbot: QtBot, make_window: WindowFactory, machine: Machine
 ) -> None:
     window = open_window(make_window, machine, qtbot)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     key = ref_key(parse_file_ref("claude-code:user:CLAUDE.md"))
     open_key(qtbot, window, key)
     assert editor.current_ref == parse_file_ref("claude-code:user:CLAUDE.md")
@@ -175,7 +175,7 @@ def test_a_writable_file_of_another_agent_is_edited_and_saved_sha_checked(
     assert editor.buffer_text().endswith("- my draft\n")
     assert "Not saved" in editor.message_bar.text
     # The footer says consolidation leaves it alone, while it is open.
-    note = window.memory_tab.footer.mux_only_note
+    note = window.memory_tab.controller.footer.mux_only_note
     assert note.isVisibleTo(window) and "Claude Code" in note.full_text
     editor.close_file()  # the draft goes: nothing asks when the window closes
     assert not note.isVisibleTo(window)
@@ -218,7 +218,7 @@ def test_the_history_panel_shows_and_restores_what_memtab_wrote_over(
     qtbot.waitUntil(lambda: panel.diff.result is not None, timeout=WAIT_MS)
     panel.restore_button.click()
     qtbot.waitUntil(lambda: claude_md.read_text(encoding="utf-8") == original, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: tab.editor.buffer_text() == original, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: tab.controller.editor.buffer_text() == original, timeout=WAIT_MS)
     qtbot.waitUntil(  # Claude's content recorded before the restore wrote over it
         lambda: panel.history is not None and len(panel.history.rows) == 4, timeout=WAIT_MS
     )
@@ -268,7 +268,7 @@ def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(
     qtbot: QtBot, make_window: WindowFactory, machine: Machine
 ) -> None:
     window = open_window(make_window, machine, qtbot)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     open_key(qtbot, window, ref_key(parse_file_ref(f"codex:memories:{ROLLOUT}")))
     assert editor.is_read_only and not editor.save_button.isEnabled()
     assert editor.message_bar.text == f"Read-only: {GENERATED_BY_CODEX}."
@@ -283,7 +283,7 @@ def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(
     assert editor.view_mode is ViewMode.PREVIEW
     assert editor.preview.source_text.startswith("# Episode ")
     assert WRITTEN_BY_LOKI in editor.message_bar.text
-    assert "loki-mode" in window.memory_tab.footer.mux_only_note.full_text
+    assert "loki-mode" in window.memory_tab.controller.footer.mux_only_note.full_text
     summary = next(n for n in window.memory_tab.model.nodes() if n.tag == "session summary")
     open_key(qtbot, window, summary.key)
     assert editor.is_read_only and "Claude Code" in editor.message_bar.text
@@ -294,7 +294,7 @@ def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(
     key = file_key(parse_file_path("/memories/global/notes.md"))
     qtbot.waitUntil(lambda: window.memory_tab.model.node_for_key(key) is not None, timeout=WAIT_MS)
     open_key(qtbot, window, key)
-    assert not window.memory_tab.footer.mux_only_note.isVisibleTo(window)
+    assert not window.memory_tab.controller.footer.mux_only_note.isVisibleTo(window)
 
 
 def choose(
@@ -314,7 +314,7 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     tab = window.memory_tab
     fake = dialogs(window)
     topic_key = ref_key(MemoryFileRef(memory_id(window), "memory/feedback_vercel-env-newline.md"))
-    menu = tab.file_actions.context_menu(node(window, topic_key))
+    menu = tab.controller.file_actions.context_menu(node(window, topic_key))
     assert [a.text() for a in menu.actions() if not a.isSeparator()] == [
         "Copy to…",
         "Open containing folder",
@@ -322,9 +322,9 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     # A Claude Code feedback memory into mux global: frontmatter converted, history kept.
     assert tab.tree.select_key(topic_key)
     fake.copy_to = choose("mux:global", "vercel")
-    tab.file_actions.copy_to_action.trigger()
+    tab.controller.file_actions.copy_to_action.trigger()
     target = parse_file_path("/memories/global/vercel.md")
-    qtbot.waitUntil(lambda: tab.editor.current_path == target, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: tab.controller.editor.current_path == target, timeout=WAIT_MS)
     assert (
         "copy",
         "Claude Code · memory/feedback_vercel-env-newline.md",
@@ -339,9 +339,9 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     # …and a mux memory into Claude Code's auto memory, as a topic of the chosen type.
     assert tab.tree.select_key(file_key(target))
     fake.copy_to = choose(f"source:{memory_id(window)}", "user_vercel", "user")
-    tab.file_actions.copy_to_action.trigger()
+    tab.controller.file_actions.copy_to_action.trigger()
     copied = ref_key(MemoryFileRef(memory_id(window), "memory/user_vercel.md"))
-    qtbot.waitUntil(lambda: tab.editor.current_key == copied, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: tab.controller.editor.current_key == copied, timeout=WAIT_MS)
     assert node(window, copied).tag == "user"
     assert "type: user" in (machine.claude_memory / "user_vercel.md").read_text(encoding="utf-8")
     # Edit → Undo takes back the last copy, then the one before it.
@@ -357,7 +357,9 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
 
     # The watcher's rescan may show the copy gone before the undo's own result arrives.
     qtbot.waitUntil(lambda: undo_text() == "&Undo copy to vercel.md", timeout=WAIT_MS)
-    assert tab.editor.current_key is None  # the removed copy is closed, not "deleted on disk"
+    assert (
+        tab.controller.editor.current_key is None
+    )  # the removed copy is closed, not "deleted on disk"
     window.context.actions.action("files.undo").trigger()
     qtbot.waitUntil(  # in Recently deleted
         lambda: [i.path for i in trash(MemoryStore.of(tab.view()))] == [str(target)],
@@ -371,7 +373,7 @@ def test_search_finds_memory_of_every_agent(
 ) -> None:
     window = open_window(make_window, machine, qtbot)
     tab = window.memory_tab
-    tab.search_edit.setText("heredoc")
+    tab.controller.search_edit.setText("heredoc")
     key = ref_key(MemoryFileRef(memory_id(window), "memory/feedback_vercel-env-newline.md"))
     qtbot.waitUntil(
         lambda: (hit := tab.model.node_for_key(key)) is not None and hit.content_hits > 0,
@@ -382,11 +384,11 @@ def test_search_finds_memory_of_every_agent(
     files = [n for n in tab.model.nodes() if n.kind is NodeKind.FILE]
     assert all(n.content_hits or "heredoc" in n.name for n in files)
     assert found.children[0].kind is NodeKind.MATCH
-    tab.editor_link.select_key(found.children[0].key, open_it=True)
-    qtbot.waitUntil(lambda: tab.editor.current_key == key, timeout=WAIT_MS)
-    settle(qtbot, tab.editor)
-    assert "heredoc" in tab.editor.text_edit.textCursor().selectedText().casefold()
-    tab.search_edit.setText("")
+    tab.controller.editor_link.select_key(found.children[0].key, open_it=True)
+    qtbot.waitUntil(lambda: tab.controller.editor.current_key == key, timeout=WAIT_MS)
+    settle(qtbot, tab.controller.editor)
+    assert "heredoc" in tab.controller.editor.text_edit.textCursor().selectedText().casefold()
+    tab.controller.search_edit.setText("")
     qtbot.waitUntil(
         lambda: (
             tab.model.node_for_key(ref_key(parse_file_ref("codex:memories:MEMORY.md"))) is not None
@@ -416,7 +418,9 @@ def test_a_claude_auto_memory_file_written_by_claude_reaches_the_tree(
         "---\nname: New rule\ndescription: Prefer podman, always\ntype: feedback\n---\n\n"
         "Use podman.\n",
     )
-    qtbot.waitUntil(lambda: "always" in window.memory_tab.editor.buffer_text(), timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: "always" in window.memory_tab.controller.editor.buffer_text(), timeout=WAIT_MS
+    )
     qtbot.waitUntil(
         lambda: node(window, key).description == "Prefer podman, always", timeout=WAIT_MS
     )
@@ -470,7 +474,7 @@ def test_saving_a_claude_memory_with_a_modified_stamp_sets_it_to_now(
         text.replace("type: feedback\n", f"type: feedback\nmodified: {old}\n"), encoding="utf-8"
     )
     window = open_window(make_window, machine, qtbot)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     ref = MemoryFileRef(memory_id(window), "memory/feedback_vercel-env-newline.md")
     open_key(qtbot, window, ref_key(ref))
     type_at_end(qtbot, editor, "- Checked again.")

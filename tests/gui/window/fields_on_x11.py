@@ -119,7 +119,7 @@ def main() -> None:
         window.show()
         window.activateWindow()
         wait_until(lambda: window.memory_tab.is_idle, DEADLINE_S)
-        editor = window.memory_tab.editor
+        editor = window.memory_tab.controller.editor
         editor.open_file(parse_file_path(GIT))
         wait_until(lambda: editor.current_path is not None and not editor.is_reading, DEADLINE_S)
         window.context.actions.action("editor.find").trigger()  # the find bar's fields

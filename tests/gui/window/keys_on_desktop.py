@@ -81,7 +81,7 @@ def main() -> None:
             time.sleep(0.01)
         actions = window.context.actions
         portable = QKeySequence.SequenceFormat.PortableText
-        editor = window.memory_tab.editor
+        editor = window.memory_tab.controller.editor
         editor.open_file(parse_file_path(GIT))
         # Open, and its text shown (it is read on the file channel).
         while (editor.current_path is None or editor.is_reading) and time.monotonic() < deadline:

@@ -59,7 +59,7 @@ def windows(make_window: WindowFactory) -> WindowFactory:
 
     def make(home: Home) -> MainWindow:
         window = make_window(home)
-        editor = window.memory_tab.editor
+        editor = window.memory_tab.controller.editor
 
         def discard(_names: list[str], answer: Callable[[DiscardChoice], None]) -> None:
             answer(DiscardChoice.DISCARD)
@@ -75,9 +75,9 @@ def opened(qtbot: QtBot, windows: WindowFactory, home: Home) -> MainWindow:
     activate(qtbot, window)
     wait_idle(qtbot, window)
     tab = window.memory_tab
-    tab.editor_link.select_key(file_key(parse_file_path(GIT)), open_it=True)
-    wait_for(qtbot, lambda: tab.editor.current_path == parse_file_path(GIT))
-    settle(qtbot, tab.editor)
+    tab.controller.editor_link.select_key(file_key(parse_file_path(GIT)), open_it=True)
+    wait_for(qtbot, lambda: tab.controller.editor.current_path == parse_file_path(GIT))
+    settle(qtbot, tab.controller.editor)
     return window
 
 
@@ -99,7 +99,7 @@ def test_tab_leaves_the_frontmatter_and_ctrl_m_lets_it_leave_the_text(
     qtbot: QtBot, windows: WindowFactory, home: Home
 ) -> None:
     window = opened(qtbot, windows, home)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     text = editor.text_edit
     before = editor.buffer_text()
     text.setFocus()
@@ -121,7 +121,7 @@ def test_tab_leaves_the_frontmatter_and_ctrl_m_lets_it_leave_the_text(
     assert "Tab moves the focus" in window.statusBar().currentMessage()
     indicator = mode_indicator(window, "Tab moves focus")
     assert not indicator.isHidden()  # the mode stays in view after the note has gone
-    footer = window.memory_tab.footer
+    footer = window.memory_tab.controller.footer
     seen = tab_through(qtbot, 6)
     for button in (footer.details_button, footer.runs_button, footer.consolidate_button):
         assert button in seen
@@ -154,7 +154,7 @@ def test_every_tab_has_the_source_text_with_its_keys_and_margins(
     qtbot: QtBot, windows: WindowFactory, home: Home
 ) -> None:
     window = opened(qtbot, windows, home)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     python = parse_file_path("/memories/global/tools/python.md")
     open_loaded(qtbot, editor, python, keep=True)
     wait_for(qtbot, lambda: editor.current_path == python and len(editor.tabs) == 2)
@@ -183,16 +183,19 @@ def test_after_new_file_the_typing_goes_into_its_body(
     assert window.memory_tab.panes.narrow == (width == 683)  # one pane at a time: the tree
     dialogs = FakeDialogs()
     tab = window.memory_tab
-    tab.dialogs = dialogs  # type: ignore[assignment]
+    tab.controller.dialogs = dialogs  # type: ignore[assignment]
     dialogs.new_item = (parse_file_path("/memories/global/fresh.md"), "Fresh notes")
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_N, CTRL)
-    wait_for(qtbot, lambda: tab.editor.current_path == parse_file_path("/memories/global/fresh.md"))
-    text = tab.editor.text_edit
+    wait_for(
+        qtbot,
+        lambda: tab.controller.editor.current_path == parse_file_path("/memories/global/fresh.md"),
+    )
+    text = tab.controller.editor.text_edit
     wait_for(qtbot, lambda: text.hasFocus() and text.isVisible())  # narrow: the editor's pane
     qtbot.keyClicks(focused(), "first words")  # where the keyboard is: not the tree's search
-    assert tab.editor.buffer_text().endswith("first words")
-    assert tab.editor.buffer_text().startswith("---\ndescription:")
+    assert tab.controller.editor.buffer_text().endswith("first words")
+    assert tab.controller.editor.buffer_text().startswith("---\ndescription:")
 
 
 def test_keys_typed_while_a_new_file_is_made_go_into_its_body(
@@ -206,7 +209,7 @@ def test_keys_typed_while_a_new_file_is_made_go_into_its_body(
     wait_idle(qtbot, window)
     dialogs = FakeDialogs()
     tab = window.memory_tab
-    tab.dialogs = dialogs  # type: ignore[assignment]
+    tab.controller.dialogs = dialogs  # type: ignore[assignment]
     fresh = parse_file_path("/memories/global/fresh.md")
     dialogs.new_item = (fresh, "Fresh notes")
     preferences = file_key(parse_file_path("/memories/global/preferences.md"))
@@ -216,11 +219,11 @@ def test_keys_typed_while_a_new_file_is_made_go_into_its_body(
     # tree, "p" would have jumped to preferences.md and opened it.
     qtbot.keyClick(tab.tree, Qt.Key.Key_N, CTRL)
     qtbot.keyClicks(tab.tree, "plan")
-    wait_for(qtbot, lambda: tab.editor.current_path == fresh)
-    wait_for(qtbot, lambda: tab.editor.buffer_text().endswith("plan"))
-    assert tab.editor.text_edit.hasFocus()
-    qtbot.keyClicks(tab.editor.text_edit, " ahead")
-    assert tab.editor.buffer_text().endswith("plan ahead")
+    wait_for(qtbot, lambda: tab.controller.editor.current_path == fresh)
+    wait_for(qtbot, lambda: tab.controller.editor.buffer_text().endswith("plan"))
+    assert tab.controller.editor.text_edit.hasFocus()
+    qtbot.keyClicks(tab.controller.editor.text_edit, " ahead")
+    assert tab.controller.editor.buffer_text().endswith("plan ahead")
 
 
 def test_redo_from_the_tree_with_either_key_and_from_the_menu(
@@ -234,7 +237,7 @@ def test_redo_from_the_tree_with_either_key_and_from_the_menu(
     path = home.global_root / "preferences.md"
     assert tab.tree.select_key(file_key(parse_file_path("/memories/global/preferences.md")))
     dialogs = FakeDialogs()
-    tab.dialogs = dialogs  # type: ignore[assignment]
+    tab.controller.dialogs = dialogs  # type: ignore[assignment]
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_Delete)
     wait_for(qtbot, lambda: not path.exists())
@@ -270,7 +273,7 @@ def test_redo_of_typing_on_every_key_and_from_the_menu(
     qtbot: QtBot, windows: WindowFactory, home: Home
 ) -> None:
     window = opened(qtbot, windows, home)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     text = editor.text_edit
     before = editor.buffer_text()
     text.setFocus()
@@ -358,7 +361,7 @@ def test_ctrl_m_works_from_the_tree_and_the_search_field(
 ) -> None:
     window = opened(qtbot, windows, home)
     toggle = window.context.actions.action("editor.tab_moves_focus")
-    for widget in (window.memory_tab.tree, window.memory_tab.search_edit):
+    for widget in (window.memory_tab.tree, window.memory_tab.controller.search_edit):
         widget.setFocus()
         before = toggle.isChecked()
         qtbot.keyClick(focused() or widget, Qt.Key.Key_M, CTRL)

@@ -38,7 +38,7 @@ call the guard refused: a refused call inside a slot means the condition never c
 def _window(make_window: WindowFactory, home: Home) -> tuple[MainWindow, FakeDialogs]:
     window = make_window(home)
     dialogs = FakeDialogs()
-    window.memory_tab.dialogs = dialogs  # type: ignore[assignment]
+    window.memory_tab.controller.dialogs = dialogs  # type: ignore[assignment]
     return window, dialogs
 
 
@@ -50,7 +50,9 @@ def _select(window: MainWindow, raw: str) -> str:
 
 def _open(qtbot: QtBot, window: MainWindow, raw: str) -> None:
     _select(window, raw)
-    wait_for(qtbot, lambda: window.memory_tab.editor.current_path == parse_file_path(raw))
+    wait_for(
+        qtbot, lambda: window.memory_tab.controller.editor.current_path == parse_file_path(raw)
+    )
     wait_idle(qtbot, window)
 
 
@@ -82,46 +84,46 @@ def test_building_and_loading_the_window(
 
 def _open_file(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     _select(window, GLOBAL_FILE)
-    until(lambda: window.memory_tab.editor.current_path == parse_file_path(GLOBAL_FILE))
+    until(lambda: window.memory_tab.controller.editor.current_path == parse_file_path(GLOBAL_FILE))
 
 
 def _new_file(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     target = parse_file_path("/memories/global/brand-new.md")
     dialogs.new_item = (target, "A file made under the guard")
     assert window.memory_tab.tree.select_key(section_key(SectionId.GLOBAL))
-    window.memory_tab.file_actions.new_file_action.trigger()
-    until(lambda: window.memory_tab.editor.current_path == target)
+    window.memory_tab.controller.file_actions.new_file_action.trigger()
+    until(lambda: window.memory_tab.controller.editor.current_path == target)
 
 
 def _pin(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     key = _select(window, GLOBAL_FILE)
-    window.memory_tab.file_actions.toggle_pin()
+    window.memory_tab.controller.file_actions.toggle_pin()
     until(lambda: (node := window.memory_tab.model.node_for_key(key)) and node.pinned)
 
 
 def _delete_then_undo(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     key = _select(window, GLOBAL_FILE)
-    window.memory_tab.file_actions.delete_selected()
+    window.memory_tab.controller.file_actions.delete_selected()
     until(lambda: window.memory_tab.model.node_for_key(key) is None)
-    window.memory_tab.file_actions.turns.undo_last()
+    window.memory_tab.controller.file_actions.turns.undo_last()
     until(lambda: window.memory_tab.model.node_for_key(key) is not None)
 
 
 def _history(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     _select(window, GLOBAL_FILE)
-    window.memory_tab.file_actions.show_selected_history()
+    window.memory_tab.controller.file_actions.show_selected_history()
     until(lambda: window.memory_tab.is_idle)
 
 
 def _follow_disk(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     text = _elsewhere(window, GLOBAL_FILE, lambda text: text + AGENT_LINE)
     until(lambda: editor.buffer_text() == text and not editor.is_dirty)
 
 
 def _changed_while_editing(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     """A dirty buffer whose file an agent changed: Show diff, then Take theirs."""
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     editor.text_edit.insertPlainText("My draft line.\n")
     text = _elsewhere(window, GLOBAL_FILE, lambda text: text + AGENT_LINE)
     until(lambda: "changed on disk" in editor.message_bar.text)
@@ -133,7 +135,7 @@ def _changed_while_editing(until: Until, window: MainWindow, dialogs: FakeDialog
 
 
 def _keep_mine_then_save(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     editor.text_edit.insertPlainText("My draft line.\n")
     _elsewhere(window, GLOBAL_FILE, lambda text: text + AGENT_LINE)
     until(lambda: "changed on disk" in editor.message_bar.text)
@@ -150,7 +152,7 @@ def _renamed_elsewhere(until: Until, window: MainWindow, dialogs: FakeDialogs) -
     agent.start()
     agent.join()
     renamed = parse_file_path("/memories/global/Zeta-2.md")
-    until(lambda: window.memory_tab.editor.current_path == renamed)
+    until(lambda: window.memory_tab.controller.editor.current_path == renamed)
 
 
 def _reload(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
@@ -159,7 +161,7 @@ def _reload(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
 
 
 def _switch_tabs(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     assert editor.current_tab is not None
     editor.keep(editor.current_tab)  # not replaced by the next file opened
     key = _select(window, GIT_FILE)
@@ -171,14 +173,14 @@ def _switch_tabs(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None
 
 
 def _follow_a_link(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     editor.preview.link_clicked.emit("tools/git.md")  # Zeta.md's link to a neighbour
     until(lambda: editor.current_path == parse_file_path(GIT_FILE) and not editor.is_reading)
 
 
 def _version_view(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     panel = window.history.panel
-    window.memory_tab.file_actions.show_selected_history()
+    window.memory_tab.controller.file_actions.show_selected_history()
     until(lambda: panel.history is not None and bool(panel.history.rows))
     assert panel.history is not None
     assert panel.select_version(panel.history.rows[-1].version.id)
@@ -187,7 +189,7 @@ def _version_view(until: Until, window: MainWindow, dialogs: FakeDialogs) -> Non
 
 def _recently_deleted(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     key = _select(window, GLOBAL_FILE)
-    window.memory_tab.file_actions.delete_selected()
+    window.memory_tab.controller.file_actions.delete_selected()
     until(lambda: window.memory_tab.model.node_for_key(key) is None)
     trash = window.history.open_trash()
     until(lambda: trash.select_path(GLOBAL_FILE))
@@ -203,16 +205,16 @@ def _copy_to(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
 
     dialogs.copy_to = to_project
     _select(window, GLOBAL_FILE)
-    window.memory_tab.file_actions.copy_to_action.trigger()
+    window.memory_tab.controller.file_actions.copy_to_action.trigger()
     copy = parse_file_path("/memories/project/zeta-copy.md")
-    until(lambda: window.memory_tab.editor.current_path == copy)
+    until(lambda: window.memory_tab.controller.editor.current_path == copy)
 
 
 def _switch_workspace(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
     window.memory_tab.switch_workspace(ARCHIVED)
     until(lambda: window.context.shown.workspace_id == ARCHIVED and window.memory_tab.is_idle)
     _select(window, GIT_FILE)  # a file opened in the other workspace
-    until(lambda: window.memory_tab.editor.current_path == parse_file_path(GIT_FILE))
+    until(lambda: window.memory_tab.controller.editor.current_path == parse_file_path(GIT_FILE))
 
 
 PREPARED = {

@@ -35,7 +35,7 @@ BODY = 3
 
 
 def keyboard_in_body(window: MainWindow) -> bool:
-    text = window.memory_tab.editor.text_edit
+    text = window.memory_tab.controller.editor.text_edit
     return text.hasFocus() and text.textCursor().blockNumber() == BODY
 
 
@@ -49,9 +49,9 @@ def ready(qtbot: QtBot, make_window: WindowFactory, home: Home) -> MainWindow:
 def open_from_tree(qtbot: QtBot, window: MainWindow, path: object) -> None:
     tab = window.memory_tab
     tab.tree.setFocus()
-    tab.editor_link.select_key(file_key(path), open_it=True)  # type: ignore[arg-type]
-    qtbot.waitUntil(lambda: tab.editor.current_path == path, timeout=WAIT_MS)
-    settle(qtbot, tab.editor)
+    tab.controller.editor_link.select_key(file_key(path), open_it=True)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: tab.controller.editor.current_path == path, timeout=WAIT_MS)
+    settle(qtbot, tab.controller.editor)
 
 
 def test_the_tree_has_the_keyboard_at_launch(qtbot: QtBot, home: Home, tmp_path: Path) -> None:
@@ -81,7 +81,7 @@ def test_quick_open_puts_the_cursor_in_the_file_past_its_frontmatter(
     answer_with(window, "tools py")
     window.memory_tab.tree.setFocus()
     qtbot.keyClick(window.memory_tab.tree, Qt.Key.Key_P, CTRL)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     qtbot.waitUntil(lambda: editor.current_path == PYTHON, timeout=WAIT_MS)
     settle(qtbot, editor)
     assert keyboard_in_body(window)
@@ -91,7 +91,7 @@ def test_back_and_forward_put_the_cursor_in_the_editor(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
     window = ready(qtbot, make_window, home)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     open_from_tree(qtbot, window, PYTHON)
     open_from_tree(qtbot, window, GIT)
     tree = window.memory_tab.tree
@@ -116,7 +116,7 @@ def test_a_file_opened_from_the_tree_has_its_cursor_in_its_body_and_ctrl_e_goes_
     qtbot.keyClick(tree, Qt.Key.Key_E, CTRL)  # no file open: the keyboard stays
     assert tree.hasFocus()
     open_from_tree(qtbot, window, GIT)
-    text = window.memory_tab.editor.text_edit
+    text = window.memory_tab.controller.editor.text_edit
     assert tree.hasFocus()  # walking the tree opens files without leaving it
     assert text.textCursor().blockNumber() == BODY
     qtbot.keyClick(tree, Qt.Key.Key_E, CTRL)

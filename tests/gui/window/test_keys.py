@@ -39,7 +39,7 @@ CHILD = Path(__file__).with_name("keys_on_desktop.py")
 
 
 def open_file(window_tab: object, path: str) -> None:
-    window_tab.editor_link.select_key(file_key(parse_file_path(path)), open_it=True)  # type: ignore[attr-defined]
+    window_tab.controller.editor_link.select_key(file_key(parse_file_path(path)), open_it=True)  # type: ignore[attr-defined]
 
 
 def test_ctrl_s_saves_the_open_file_from_the_tree(
@@ -50,7 +50,7 @@ def test_ctrl_s_saves_the_open_file_from_the_tree(
     wait_idle(qtbot, window)
     tab = window.memory_tab
     open_file(tab, GIT)
-    editor = tab.editor
+    editor = tab.controller.editor
     qtbot.waitUntil(lambda: editor.current_path == parse_file_path(GIT), timeout=WAIT_MS)
     settle(qtbot, editor)
     editor.text_edit.setFocus()
@@ -70,7 +70,7 @@ def test_ctrl_d_in_the_text_pins_the_open_file_and_deletes_nothing(
     wait_idle(qtbot, window)
     tab = window.memory_tab
     open_file(tab, GIT)
-    editor = tab.editor
+    editor = tab.controller.editor
     qtbot.waitUntil(lambda: editor.current_path == parse_file_path(GIT), timeout=WAIT_MS)
     settle(qtbot, editor)
     text_edit = editor.text_edit
@@ -108,7 +108,7 @@ def test_ctrl_f_on_the_traces_tab_finds_in_the_dump_being_read(
     qtbot.keyClicks(raw.find_bar.query_edit, "toolName")
     qtbot.waitUntil(lambda: raw.find_bar.match_count > 0, timeout=WAIT_MS)
     assert raw.text_view.editor.textCursor().selectedText() == "toolName"
-    assert not window.memory_tab.editor.find_bar.isVisible()
+    assert not window.memory_tab.controller.editor.find_bar.isVisible()
 
 
 def test_ctrl_comma_opens_settings(qtbot: QtBot, make_window: WindowFactory, home: Home) -> None:
@@ -237,14 +237,16 @@ def test_every_menu_key_does_its_menu_action_wherever_the_focus_is(
     wait_idle(qtbot, window)
     tab = window.memory_tab
     open_file(tab, GIT)
-    qtbot.waitUntil(lambda: tab.editor.current_path == parse_file_path(GIT), timeout=WAIT_MS)
-    settle(qtbot, tab.editor)
+    qtbot.waitUntil(
+        lambda: tab.controller.editor.current_path == parse_file_path(GIT), timeout=WAIT_MS
+    )
+    settle(qtbot, tab.controller.editor)
     window.context.actions.action("history.panel").trigger()
     assert window.history is not None
     places = {
-        "text": tab.editor.text_edit,
+        "text": tab.controller.editor.text_edit,
         "tree": tab.tree,
-        "search field": tab.search_edit,
+        "search field": tab.controller.search_edit,
         "a dialog-free panel": window.history.panel.versions,
     }
     actions = window.context.actions

@@ -82,7 +82,7 @@ def test_closing_with_unsaved_changes_asks_once_without_blocking(
 ) -> None:
     window = make_window(home)
     window.show()
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     window.memory_tab.assemble()
     for path in ("/memories/global/Zeta.md", "/memories/workspace/notes.md"):
         open_loaded(qtbot, editor, parse_file_path(path), keep=True)
@@ -156,7 +156,7 @@ def test_unknown_workspace_falls_back_and_says_so(make_window: WindowFactory, ho
     window = make_window(home, "nope000000")
     tab = window.memory_tab
     assert tab.workspace is not None and tab.workspace.id == MAIN
-    assert "not registered" in tab.message_bar.text
+    assert "not registered" in tab.controller.message_bar.text
     assert tab.model.node_for_key(section_key(SectionId.WORKSPACE)) is not None
 
 
@@ -172,7 +172,7 @@ def test_consolidate_now_on_the_demo_home_reviews_then_updates_the_workspace_lin
     demo = create_demo_home(tmp_path / "demo")
     window = make_window(demo, MAIN_ID)
     support.wait_watching(qtbot, window)
-    footer = window.memory_tab.footer
+    footer = window.memory_tab.controller.footer
     before = footer.line_text("Workspace")  # type: ignore[attr-defined]
     assert before.startswith("3 h ago")
     memory_before = {p: p.read_bytes() for p in (demo.root / "memory").rglob("*.md")}
@@ -211,10 +211,12 @@ def test_the_open_file_is_reopened_next_time(
     window = make_window(home, ui_state=UiState(state_path))
     zeta = parse_file_path("/memories/global/Zeta.md")
     assert window.memory_tab.tree.select_key(file_key(zeta))
-    assert window.memory_tab.editor.current_path == zeta
+    assert window.memory_tab.controller.editor.current_path == zeta
     window.close()
     again = make_window(home, ui_state=UiState.load(state_path))
-    qtbot.waitUntil(lambda: again.memory_tab.editor.current_path == zeta, timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: again.memory_tab.controller.editor.current_path == zeta, timeout=WAIT_MS
+    )
     current = again.memory_tab.tree.current_node()
     assert current is not None and current.path == zeta
 
@@ -226,7 +228,7 @@ def test_the_open_tabs_are_reopened_next_time(
 
     state_path = tmp_path / "state.json"
     window = make_window(home, ui_state=UiState(state_path))
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     notes = parse_file_path("/memories/workspace/notes.md")
     zeta = parse_file_path("/memories/global/Zeta.md")
     open_loaded(qtbot, editor, notes, keep=True)
@@ -234,7 +236,7 @@ def test_the_open_tabs_are_reopened_next_time(
     assert [ref.key for ref in editor.open_refs] == [str(notes), str(zeta)]
     window.close()
     again = make_window(home, ui_state=UiState.load(state_path))
-    reopened = again.memory_tab.editor
+    reopened = again.memory_tab.controller.editor
     qtbot.waitUntil(lambda: reopened.current_path == zeta, timeout=WAIT_MS)
     assert [ref.key for ref in reopened.open_refs] == [str(notes), str(zeta)]
 
@@ -247,7 +249,10 @@ def test_menus_are_filled_once_the_memory_tab_is_assembled(
     titles = [action.text() for action in window.menuBar().actions()]
     # The titles shown from the first paint are the menus', once (no stand-ins left).
     assert titles == list(MENU_TITLES) == [menu.title() for menu in window.menus.menus]
-    assert window.memory_tab.file_actions.new_file_action in window.menus.file_menu.actions()
+    assert (
+        window.memory_tab.controller.file_actions.new_file_action
+        in window.menus.file_menu.actions()
+    )
 
 
 def test_the_traces_tab_is_built_when_first_shown(

@@ -158,7 +158,7 @@ def test_help_shortcuts_and_the_panels_still_work_after_a_tab_closed(
     window = make_window(home)
     window.show()
     wait_idle(qtbot, window)
-    editor = window.memory_tab.editor
+    editor = window.memory_tab.controller.editor
     for path in ("/memories/global/tools/git.md", "/memories/global/preferences.md"):
         open_loaded(qtbot, editor, parse_file_path(path), keep=True)
     editor.close_current_tab()
@@ -230,11 +230,11 @@ def test_shortcuts_for_view_modes_tabs_runs_and_consolidation(
     activate(qtbot, window)
     tab = window.memory_tab
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
-    assert tab.editor.view_mode is ViewMode.SPLIT
+    assert tab.controller.editor.view_mode is ViewMode.SPLIT
     qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
-    assert tab.editor.view_mode is ViewMode.PREVIEW
+    assert tab.controller.editor.view_mode is ViewMode.PREVIEW
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
-    assert tab.editor.view_mode is ViewMode.SOURCE
+    assert tab.controller.editor.view_mode is ViewMode.SOURCE
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.AltModifier)
     assert window.tabs.currentIndex() == 1  # Traces
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)
@@ -247,8 +247,10 @@ def test_shortcuts_for_view_modes_tabs_runs_and_consolidation(
     qtbot.keyClick(window, Qt.Key.Key_H, ctrl_shift)
     assert window.history.dock.isVisible()
     started: list[tuple[str, object]] = []
-    tab.consolidation.start = lambda workspace_id, trigger="manual", review=False: started.append(  # type: ignore[method-assign,union-attr]
-        (workspace_id, review)
+    tab.controller.consolidation.start = lambda workspace_id, trigger="manual", review=False: (
+        started.append(  # type: ignore[method-assign,union-attr]
+            (workspace_id, review)
+        )
     )
     qtbot.keyClick(window, Qt.Key.Key_D, ctrl_shift)
     assert started == [(MAIN, None)]  # as the review setting says
@@ -526,13 +528,13 @@ def test_find_finds_in_the_open_file_else_searches_memories(
     wait_idle(qtbot, window)
     tab = window.memory_tab
     window.context.actions.action("window.find").trigger()  # no file open
-    assert tab.search_edit.hasFocus()
-    tab.editor_link.select_key(
+    assert tab.controller.search_edit.hasFocus()
+    tab.controller.editor_link.select_key(
         file_key(parse_file_path("/memories/global/tools/git.md")), open_it=True
     )
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
-    assert tab.editor.find_bar.isVisible()
+    assert tab.controller.editor.find_bar.isVisible()
     ctrl_shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     qtbot.keyClick(tab.tree, Qt.Key.Key_F, ctrl_shift)
-    assert tab.search_edit.hasFocus()
+    assert tab.controller.search_edit.hasFocus()

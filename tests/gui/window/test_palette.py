@@ -38,7 +38,7 @@ def answer_with(window: object, typed: str, keys: tuple[Qt.Key, ...] = ()) -> li
 
 
 def opened(window: MainWindow) -> str | None:
-    ref = window.memory_tab.editor.current_ref
+    ref = window.memory_tab.controller.editor.current_ref
     return None if ref is None else ref.key
 
 
@@ -52,7 +52,7 @@ def test_ctrl_p_opens_the_file_typed_from_the_editor(
     window = make_window(home)
     activate(qtbot, window)
     shown = answer_with(window, "tools py")
-    window.memory_tab.editor.text_edit.setFocus()
+    window.memory_tab.controller.editor.text_edit.setFocus()
     qtbot.keyClick(window.focusWidget(), Qt.Key.Key_P, CTRL)
     [dialog] = shown
     assert dialog.shown[0].detail == "/memories/global/tools/python.md"

@@ -19,7 +19,6 @@ from memtab.components.window.phases import Feature, Phase
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.window import features as window_features
 from memtab.gui.window.features import WINDOW_FEATURES
@@ -95,31 +94,55 @@ def stop(stopped: list[str], name: str, shutdown: Callable[[], None]) -> None:
     shutdown()
 
 
-TAB_PARTS = frozenset(MemoryTab.__annotations__)
-"""The parts the Memory tab declares, built after the paint."""
-BUILT_WITH = {"search_edit": "search box", "file_ops": "file actions"}
-"""The parts built by the feature of another: the search box's field, the context's file
-operations the file actions run on."""
+TAB_PARTS = {
+    "consolidation": window_features.CONSOLIDATION,
+    "editor": window_features.EDITOR,
+    "footer": window_features.FOOTER,
+    "host": window_features.TAB_HOST,
+    "marks": window_features.MARKS,
+    "inbox": window_features.INBOX,
+    "mux": window_features.MUX,
+    "sources": window_features.SOURCES,
+    "editor_link": window_features.EDITOR_LINK,
+    "search_box": window_features.SEARCH_BOX,
+    "file_actions": window_features.FILE_ACTIONS,
+    "files": window_features.FILES,
+    "message_bar": window_features.MESSAGE_BAR,
+    "news_bar": window_features.NEWS_BAR,
+}
+"""The Memory tab controller's parts, each the part of the feature its key names."""
 
 
 class Recorded:
-    """Which feature of the window's list set each attribute of the Memory tab, and how
-    many times each feature was built."""
+    """How many times each feature of the window's list was built."""
 
     def __init__(self) -> None:
-        self.built_by: dict[str, str] = {}
         self.builds: dict[str, int] = {}
 
     def wrap(self, feature: Feature[MainWindow]) -> Feature[MainWindow]:
         def build(window: MainWindow) -> object:
-            before = set(vars(window.memory_tab))
             part = feature.build(window)
-            for name in set(vars(window.memory_tab)) - before:
-                self.built_by.setdefault(name, feature.name)
             self.builds[feature.name] = self.builds.get(feature.name, 0) + 1
             return part
 
         return feature._replace(build=build)
+
+
+def assert_parts_are_the_features(window: MainWindow) -> None:
+    """The controller's parts are those the composition keeps by their keys, built after
+    the paint and before the controller."""
+    controller = window.memory_tab.controller
+    assert controller is not None and controller is window.part(window_features.MEMORY_TAB)
+    assert {name: getattr(controller, name) for name in TAB_PARTS} == {
+        name: window.part(key) for name, key in TAB_PARTS.items()
+    }
+    assert controller.dialogs is window.part(window_features.DIALOGS)
+    names = [feature.name for feature in WINDOW_FEATURES]
+    for key in TAB_PARTS.values():
+        [feature] = [feature for feature in WINDOW_FEATURES if feature.name == key.name]
+        assert feature.phase is Phase.AFTER_PAINT
+        assert names.index(key.name) < names.index(window_features.MEMORY_TAB.name)
+    assert names.index(window_features.MEMORY_TAB.name) < names.index("history")
 
 
 @pytest.fixture
@@ -131,18 +154,12 @@ def recorded(monkeypatch: pytest.MonkeyPatch) -> Recorded:
     return record
 
 
-def test_each_part_the_memory_tab_declares_is_built_by_the_feature_named_for_it(
+def test_the_memory_tab_controller_is_built_with_the_parts_the_composition_keeps(
     qtbot: QtBot, make_window: WindowFactory, home: Home, recorded: Recorded
 ) -> None:
     window = make_window(home)
     support.wait_watching(qtbot, window)
-    built_by = {name: recorded.built_by.get(name) for name in TAB_PARTS}
-    assert built_by == {name: BUILT_WITH.get(name, name.replace("_", " ")) for name in TAB_PARTS}
-    names = [feature.name for feature in WINDOW_FEATURES]
-    for name in set(built_by.values()):
-        [feature] = [feature for feature in WINDOW_FEATURES if feature.name == name]
-        assert feature.phase is Phase.AFTER_PAINT
-        assert names.index(name) < names.index("tab wired") < names.index("history")
+    assert_parts_are_the_features(window)
     assert set(recorded.builds.values()) == {1}, "each feature built once"
 
 
@@ -170,15 +187,13 @@ def test_the_memory_tab_assembled_before_its_paint_builds_its_parts_through_the_
             tab.assemble()  # e.g. a search asked for before the paint
         else:
             tab.show_error("The home could not be read")
-            assert tab.message_bar.kind is BarKind.ERROR
-            assert tab.message_bar.text == "The home could not be read"
+            assert tab.controller.message_bar.kind is BarKind.ERROR
+            assert tab.controller.message_bar.text == "The home could not be read"
         features = window.features
         assert features is not None and features.reached is Phase.AFTER_PAINT
         up_to_after_paint = [f.name for f in WINDOW_FEATURES if f.phase <= Phase.AFTER_PAINT]
         assert list(features.built) == up_to_after_paint
-        assert {name: recorded.built_by.get(name) for name in TAB_PARTS} == {
-            name: BUILT_WITH.get(name, name.replace("_", " ")) for name in TAB_PARTS
-        }
+        assert_parts_are_the_features(window)
         assert tab.is_assembled and not tab.is_loaded
         tab.assemble()
         qtbot.waitUntil(lambda: tab.is_loaded, timeout=WAIT_MS)  # the scan caught up
@@ -199,7 +214,7 @@ def test_a_window_closed_before_its_memory_tab_is_assembled_builds_nothing_after
     window.close_without_asking()
     tab.assemble()  # e.g. the first scan's paint, come after the window closed
     assert window.features is None and not tab.is_assembled
-    assert recorded.builds == {} and not TAB_PARTS & set(vars(tab))
+    assert recorded.builds == {} and tab.controller is None
 
 
 def test_closing_stops_the_tabs_scans_then_its_parts_once_and_saves_its_badges(
@@ -211,11 +226,11 @@ def test_closing_stops_the_tabs_scans_then_its_parts_once_and_saves_its_badges(
     calls: list[str] = []
     for name, part, method in (
         ("scans", tab.scans, "shutdown"),
-        ("search box", tab.search_box, "shutdown"),
-        ("mux", tab.mux, "shutdown"),
-        ("editor", tab.editor, "shutdown"),
-        ("consolidation", tab.consolidation, "shutdown"),
-        ("badges saved", tab.marks, "save"),
+        ("search box", tab.controller.search_box, "shutdown"),
+        ("mux", tab.controller.mux, "shutdown"),
+        ("editor", tab.controller.editor, "shutdown"),
+        ("consolidation", tab.controller.consolidation, "shutdown"),
+        ("badges saved", tab.controller.marks, "save"),
     ):
         done = functools.partial(stop, calls, name, getattr(part, method))
         monkeypatch.setattr(part, method, done)

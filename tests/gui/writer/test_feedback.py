@@ -90,13 +90,15 @@ def test_the_writer_says_what_it_recorded_and_opens_it_with_the_new_lines_highli
     assert "of workspace main" in writer_label(status).toolTip()
     tab = window.memory_tab
     writer_label(status).linkActivated.emit(NEWS_LINK)
-    qtbot.waitUntil(lambda: tab.editor.current_path == NOTES, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: bool(tab.editor_link.highlighted_lines), timeout=WAIT_MS)
-    highlighted = tab.editor.text_edit.extraSelections()
+    qtbot.waitUntil(lambda: tab.controller.editor.current_path == NOTES, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: bool(tab.controller.editor_link.highlighted_lines), timeout=WAIT_MS)
+    highlighted = tab.controller.editor.text_edit.extraSelections()
     lines = AFTER.splitlines()
     shown = [lines[s.cursor.blockNumber()] for s in highlighted]
     assert shown == ["## Directives", "- Always use pnpm.", "- Never push to main."]
-    assert tab.editor.text_edit.textCursor().blockNumber() == lines.index("## Directives")
+    assert tab.controller.editor.text_edit.textCursor().blockNumber() == lines.index(
+        "## Directives"
+    )
 
 
 def test_news_of_another_workspace_switches_to_it_first(
@@ -115,9 +117,9 @@ def test_news_of_another_workspace_switches_to_it_first(
     qtbot.waitUntil(
         lambda: tab.workspace is not None and tab.workspace.id == ARCHIVED, timeout=WAIT_MS
     )
-    qtbot.waitUntil(lambda: tab.editor.current_path == NOTES, timeout=WAIT_MS)
-    settle(qtbot, tab.editor)
-    assert "Never push to main." in tab.editor.buffer_text()
+    qtbot.waitUntil(lambda: tab.controller.editor.current_path == NOTES, timeout=WAIT_MS)
+    settle(qtbot, tab.controller.editor)
+    assert "Never push to main." in tab.controller.editor.buffer_text()
 
 
 def test_a_suggest_only_run_says_review_and_shows_the_suggestions(
@@ -129,14 +131,14 @@ def test_a_suggest_only_run_says_review_and_shows_the_suggestions(
     status.show_run(run_result("suggested", suggested=3, after=BEFORE))
     assert status.text() == "Suggested 3 notes — review"
     revealed: list[bool] = []
-    window.memory_tab.inbox.reveal = lambda: revealed.append(True)  # type: ignore[method-assign]
+    window.memory_tab.controller.inbox.reveal = lambda: revealed.append(True)  # type: ignore[method-assign]
     writer_label(status).linkActivated.emit(NEWS_LINK)
     assert revealed == [True]
     # A run that found nothing keeps the last news.
     status.show_run(run_result("no_new_memories", after=BEFORE))
     assert status.text() == "Suggested 3 notes — review"
     # Once the workspace has nothing left to review, the news goes.
-    window.memory_tab.inbox.count_changed.emit(0)
+    window.memory_tab.controller.inbox.count_changed.emit(0)
     assert status.text() == "Memory writer idle"
 
 
@@ -201,21 +203,23 @@ def test_badges_name_the_actor_in_the_tree_and_on_the_open_file(
     window = watching_window(qtbot, make_window, home)
     tab = window.memory_tab
     notes = home.workspace_root(MAIN) / "notes.md"
-    tab.editor_link.select_key(file_key(NOTES), open_it=True)
-    settle(qtbot, tab.editor)
-    assert tab.editor.badge_text == ""
+    tab.controller.editor_link.select_key(file_key(NOTES), open_it=True)
+    settle(qtbot, tab.controller.editor)
+    assert tab.controller.editor.badge_text == ""
     # The writer of this window writes the open file: claimed as it finishes.
-    tab.marks.claim_writer_run(MAIN, str(NOTES))
+    tab.controller.marks.claim_writer_run(MAIN, str(NOTES))
     touch_later(notes, AFTER)
     qtbot.waitUntil(lambda: str(notes) in tab.agent_edited, timeout=WAIT_MS)
-    badge = tab.marks.edits.badge(str(notes))
+    badge = tab.controller.marks.edits.badge(str(notes))
     assert badge is not None and badge.actor is Actor.WRITER
     row = tab.model.index_for_key(file_key(NOTES))
     assert "Memory writer changed it just now" in row.data(Qt.ItemDataRole.ToolTipRole)
-    assert tab.editor.badge_text == "memory writer"  # the editor's header says it too
+    assert tab.controller.editor.badge_text == "memory writer"  # the editor's header says it too
     # Reloaded (read on the file channel), still badged.
-    qtbot.waitUntil(lambda: "Never push to main." in tab.editor.buffer_text(), timeout=WAIT_MS)
-    assert tab.editor.badge_text == "memory writer"
+    qtbot.waitUntil(
+        lambda: "Never push to main." in tab.controller.editor.buffer_text(), timeout=WAIT_MS
+    )
+    assert tab.controller.editor.badge_text == "memory writer"
     # Someone else changes another file.
     git = home.global_root / "tools" / "git.md"
     touch_later(git, memory("Git conventions", "Squash merges only.\n"))
@@ -223,9 +227,9 @@ def test_badges_name_the_actor_in_the_tree_and_on_the_open_file(
     git_row = tab.model.index_for_key(file_key(parse_file_path("/memories/global/tools/git.md")))
     assert "Another program changed it" in git_row.data(Qt.ItemDataRole.ToolTipRole)
     # The user opens it: its badge goes; the header shows none.
-    tab.editor_link.select_key(git_row.data(KEY_ROLE), open_it=True)
-    settle(qtbot, tab.editor)
-    assert str(git) not in tab.agent_edited and tab.editor.badge_text == ""
+    tab.controller.editor_link.select_key(git_row.data(KEY_ROLE), open_it=True)
+    settle(qtbot, tab.controller.editor)
+    assert str(git) not in tab.agent_edited and tab.controller.editor.badge_text == ""
 
 
 def test_a_sub_agents_writer_run_is_claimed_in_its_task_trees_notebook(
@@ -236,10 +240,10 @@ def test_a_sub_agents_writer_run_is_claimed_in_its_task_trees_notebook(
     window = watching_window(qtbot, make_window, home)
     tab = window.memory_tab
     notes = home.workspace_root(MAIN) / "notes.md"
-    tab.marks.claim_writer_run(CHILD, str(NOTES))
+    tab.controller.marks.claim_writer_run(CHILD, str(NOTES))
     touch_later(notes, AFTER)
     qtbot.waitUntil(lambda: str(notes) in tab.agent_edited, timeout=WAIT_MS)
-    badge = tab.marks.edits.badge(str(notes))
+    badge = tab.controller.marks.edits.badge(str(notes))
     assert badge is not None and badge.actor is Actor.WRITER
 
 
@@ -258,8 +262,8 @@ def test_badges_survive_a_restart_until_the_file_is_opened(
     assert str(git) in tab.agent_edited
     key = file_key(parse_file_path("/memories/global/tools/git.md"))
     assert tab.model.index_for_key(key).data(AGENT_EDITED_ROLE) is True
-    tab.editor_link.select_key(key, open_it=True)
-    settle(qtbot, tab.editor)
+    tab.controller.editor_link.select_key(key, open_it=True)
+    settle(qtbot, tab.controller.editor)
     assert str(git) not in tab.agent_edited
     second.close_without_asking()
     assert UiState.load(state_path).badges_for(home.root) == {}  # opened: nothing to keep
@@ -271,17 +275,17 @@ def test_the_file_reopened_at_start_keeps_its_badge(
     state_path = tmp_path / "ui-state.json"
     first = make_window(home, ui_state=UiState(state_path))
     wait_watching(qtbot, first)
-    first.memory_tab.editor_link.select_key(file_key(NOTES), open_it=True)
+    first.memory_tab.controller.editor_link.select_key(file_key(NOTES), open_it=True)
     notes = home.workspace_root(MAIN) / "notes.md"
     touch_later(notes, AFTER)
     qtbot.waitUntil(lambda: str(notes) in first.memory_tab.agent_edited, timeout=WAIT_MS)
     first.close_without_asking()
     second = make_window(home, ui_state=UiState.load(state_path))
     tab = second.memory_tab
-    qtbot.waitUntil(lambda: tab.editor.current_path == NOTES, timeout=WAIT_MS)
-    settle(qtbot, tab.editor)  # its text shown: the user would have looked now
+    qtbot.waitUntil(lambda: tab.controller.editor.current_path == NOTES, timeout=WAIT_MS)
+    settle(qtbot, tab.controller.editor)  # its text shown: the user would have looked now
     assert str(notes) in tab.agent_edited  # reopened by Memtab, not by the user
-    assert tab.editor.badge_text == "another program"
+    assert tab.controller.editor.badge_text == "another program"
 
 
 # -- saying what went wrong, explaining words ------------------------------------------------
@@ -292,17 +296,17 @@ def test_open_containing_folder_says_so_when_nothing_can_open_it(
 ) -> None:
     window = make_window(home)
     tab = window.memory_tab
-    tab.file_actions.open_url = lambda url: False  # type: ignore[method-assign]
+    tab.controller.file_actions.open_url = lambda url: False  # type: ignore[method-assign]
     tab.tree.select_key(file_key(parse_file_path("/memories/global/tools/git.md")))
     with qtbot.waitSignal(tab.context.status.shown) as said:
-        tab.file_actions.reveal_action.trigger()
+        tab.controller.file_actions.reveal_action.trigger()
     folder = str(home.global_root / "tools")
     assert said.args[0].startswith(f"No file manager could open {folder}")
-    assert tab.message_bar.isVisibleTo(tab)
+    assert tab.controller.message_bar.isVisibleTo(tab)
     assert QApplication.clipboard().text() == folder
     opened: list[QUrl] = []
-    tab.file_actions.open_url = lambda url: opened.append(url) or True  # type: ignore[method-assign]
-    tab.file_actions.reveal_action.trigger()
+    tab.controller.file_actions.open_url = lambda url: opened.append(url) or True  # type: ignore[method-assign]
+    tab.controller.file_actions.reveal_action.trigger()
     assert opened == [QUrl.fromLocalFile(folder)]
 
 
@@ -316,7 +320,9 @@ def test_the_jargon_is_explained_where_it_appears(
     orphans = next(node for node in tab.model.nodes() if node.kind is NodeKind.ORPHAN_DIR)
     index = tab.model.index_for_node(orphans)
     assert glossary.ORPHANED_PROJECT_MEMORY in index.data(Qt.ItemDataRole.ToolTipRole)
-    [harvest_key] = [w for w in tab.footer.findChildren(QLabel) if w.text() == "Harvest:"]
+    [harvest_key] = [
+        w for w in tab.controller.footer.findChildren(QLabel) if w.text() == "Harvest:"
+    ]
     assert harvest_key.toolTip() == glossary.HARVEST
     from memtab.gui.settings.dialog import SettingsDialog
 
@@ -343,15 +349,15 @@ def test_the_pin_warning_about_mux_only_while_mux_may_run_checked_off_the_gui_th
     window = make_window(home)
     tab = window.memory_tab
     prefs = tab.model.index_for_key(file_key(parse_file_path("/memories/global/preferences.md")))
-    qtbot.waitUntil(lambda: tab.mux.activity is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: tab.controller.mux.activity is not None, timeout=WAIT_MS)
     assert threads and threads[0] is not threading.main_thread()
     assert glossary.PINS_WITHOUT_MUX in prefs.data(Qt.ItemDataRole.ToolTipRole)
-    assert tab.file_actions.pin_action.toolTip() == glossary.PINS_WITHOUT_MUX
+    assert tab.controller.file_actions.pin_action.toolTip() == glossary.PINS_WITHOUT_MUX
     answers.pop(0)
-    with qtbot.waitSignal(tab.mux.changed):
-        tab.mux.check()
+    with qtbot.waitSignal(tab.controller.mux.changed):
+        tab.controller.mux.check()
     assert glossary.PINS_WITH_MUX in prefs.data(Qt.ItemDataRole.ToolTipRole)
-    assert tab.file_actions.pin_action.toolTip() == glossary.PINS_WITH_MUX
+    assert tab.controller.file_actions.pin_action.toolTip() == glossary.PINS_WITH_MUX
 
 
 def test_after_switching_workspace_nothing_stays_selected_for_a_closed_file(
@@ -360,13 +366,15 @@ def test_after_switching_workspace_nothing_stays_selected_for_a_closed_file(
     window = make_window(home)
     tab = window.memory_tab
     git = file_key(parse_file_path("/memories/global/tools/git.md"))
-    tab.editor_link.select_key(git, open_it=True)
-    settle(qtbot, tab.editor)
-    assert tab.editor.current_path is not None and tab.tree.selectionModel().selectedRows()
+    tab.controller.editor_link.select_key(git, open_it=True)
+    settle(qtbot, tab.controller.editor)
+    assert (
+        tab.controller.editor.current_path is not None and tab.tree.selectionModel().selectedRows()
+    )
     tab.switch_workspace(ARCHIVED)
     qtbot.waitUntil(
         lambda: tab.workspace is not None and tab.workspace.id == ARCHIVED, timeout=WAIT_MS
     )
     wait_idle(qtbot, window)
-    assert tab.editor.current_path is None
+    assert tab.controller.editor.current_path is None
     assert tab.tree.selectionModel().selectedRows() == []

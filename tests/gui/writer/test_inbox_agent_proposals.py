@@ -30,7 +30,7 @@ NOTES = "/memories/workspace/notes.md"
 
 
 def panel_of(window: MainWindow) -> InboxPanel:
-    return window.memory_tab.inbox
+    return window.memory_tab.controller.inbox
 
 
 def test_proposals_arrive_live_and_accepting_one_writes_it_as_the_clients(
@@ -146,7 +146,7 @@ def test_a_proposal_is_reviewed_as_what_it_would_write(
     with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS):
         qtbot.keyClick(panel.list, Qt.Key.Key_Return)
     physical = str(home.global_root / "tools" / "git.md")
-    marks = window.memory_tab.marks
+    marks = window.memory_tab.controller.marks
     qtbot.waitUntil(lambda: physical in marks.badges, timeout=WAIT_MS)
     assert marks.badges[physical].label == "codex"
     versions = file_history(MemoryStore(home, workspace), GIT)

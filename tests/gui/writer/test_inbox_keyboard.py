@@ -40,7 +40,7 @@ def shown_with_one(qtbot: QtBot, make_window: WindowFactory, home: Home) -> Main
     window.resize(1280, 712)
     activate(qtbot, window)
     wait_watching(qtbot, window)
-    panel = window.memory_tab.inbox
+    panel = window.memory_tab.controller.inbox
     qtbot.waitUntil(lambda: panel.isVisible() and len(panel.items) == 1, timeout=WAIT_MS)
     return window
 
@@ -63,7 +63,7 @@ def test_an_inbox_of_one_long_proposal_shows_its_row_whole(
     """Its row wraps at the list's width: no sideways scroll bar takes the list's height
     (a list of 0 px, whatever the window's width)."""
     window = shown_with_one(qtbot, make_window, home)
-    panel = window.memory_tab.inbox
+    panel = window.memory_tab.controller.inbox
     qtbot.waitUntil(lambda: row_shows_whole(panel), timeout=WAIT_MS)
     assert not panel.list.horizontalScrollBar().isVisible()
     window.resize(683, 700)  # half a laptop
@@ -77,7 +77,7 @@ def test_one_agent_proposal_is_accepted_by_keyboard_alone(
     nothing), Enter accepts it, and the keyboard is back in the tree."""
     window = shown_with_one(qtbot, make_window, home)
     tab = window.memory_tab
-    panel = tab.inbox
+    panel = tab.controller.inbox
     tab.tree.setFocus()
     for _ in range(6):  # the Inbox's title and Accept into: come first
         if panel.list.hasFocus():
@@ -100,7 +100,7 @@ def test_the_inbox_buttons_answer_their_letters(
     """Alt+J rejects what is selected, from anywhere in the window (the buttons' letters:
     Alt+A accepts, Alt+D edits); Del in the list does too."""
     window = shown_with_one(qtbot, make_window, home)
-    panel = window.memory_tab.inbox
+    panel = window.memory_tab.controller.inbox
     assert [b.text() for b in (panel.accept_button, panel.edit_button, panel.reject_button)] == [
         "&Accept",
         "E&dit…",

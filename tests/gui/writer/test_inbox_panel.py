@@ -41,7 +41,7 @@ def propose(home: Home, workspace_id: str, *texts: str) -> None:
 
 
 def panel_of(window: MainWindow) -> InboxPanel:
-    return window.memory_tab.inbox
+    return window.memory_tab.controller.inbox
 
 
 def shown(window: MainWindow) -> list[str]:

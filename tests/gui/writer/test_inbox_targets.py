@@ -49,7 +49,7 @@ def test_each_item_proposes_its_memory_and_the_user_may_choose_another(
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(FIXTURES / HARVEST_NAME, folder / HARVEST_NAME)
     window = make_window(home, start_writer=False)
-    panel = window.memory_tab.inbox
+    panel = window.memory_tab.controller.inbox
     qtbot.waitUntil(lambda: len(panel.items) == 3, timeout=WAIT_MS)
     assert not panel.target.combo.isEnabled()  # nothing selected
     assert panel.target.combo.placeholderText() == NOTHING_SELECTED

@@ -39,7 +39,7 @@ def store_of(home: Home) -> MemoryStore:
 
 
 def inbox_of(window: MainWindow, qtbot: QtBot, count: int) -> InboxPanel:
-    panel = window.memory_tab.inbox
+    panel = window.memory_tab.controller.inbox
     qtbot.waitUntil(lambda: len(panel.items) == count and not panel.busy, timeout=WAIT_MS)
     return panel
 

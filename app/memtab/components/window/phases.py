@@ -18,8 +18,12 @@ builds them first). Each feature is built once, and always in the list's order: 
 reached again while features are being built (a builder that needs the parts, a signal
 one sends) is left to the building already under way, which goes on to the phase asked
 for. Closing the window saves the UI state of every part built (`save_ui_state`) and
-shuts them down in the reverse order of their building (`shutdown`), each once; a part a
-feature builds into another (the Memory tab's, its attributes) is that one's to stop.
+shuts them down in the reverse order of their building (`shutdown`), each once.
+
+A feature that needs another gets it from the composition by a typed key: a
+`FeatureKey[T]` names a feature whose builder returns a `T` (`keyed`, checked by mypy), and
+`Composition.get(key)` hands back what it built, a `T`. Nothing is set on the host or on
+another part from outside: what a part needs it is given when it is built.
 """
 
 from __future__ import annotations
@@ -27,11 +31,12 @@ from __future__ import annotations
 import enum
 import logging
 from collections.abc import Callable, Sequence
-from typing import Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import Generic, NamedTuple, Protocol, TypeVar, cast, runtime_checkable
 
 logger = logging.getLogger(__name__)
 
 Host = TypeVar("Host")
+T = TypeVar("T")
 
 
 class Phase(enum.IntEnum):
@@ -50,6 +55,23 @@ class Feature(NamedTuple, Generic[Host]):
     name: str
     phase: Phase
     build: Callable[[Host], object]
+
+
+class FeatureKey(Generic[T]):
+    """The typed name of a feature whose part is a `T` (see the module docstring)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"FeatureKey({self.name!r})"
+
+
+def keyed(key: FeatureKey[T], phase: Phase, build: Callable[[Host], T]) -> Feature[Host]:
+    """The feature `key` names, built in `phase` by `build` (which returns a `T`)."""
+    return Feature(key.name, phase, build)
 
 
 @runtime_checkable
@@ -85,6 +107,7 @@ class Composition(Generic[Host]):
         self._features = tuple(features)
         self._built: dict[str, object] = {}
         self._order: list[str] = []  # as built
+        self._finished: set[str] = set()
         self.reached: Phase | None = None
         self._reaching = False
         self._closed = False
@@ -97,6 +120,15 @@ class Composition(Generic[Host]):
     def part(self, name: str) -> object | None:
         """What the feature `name` built (None before it is, or for a step)."""
         return self._built.get(name)
+
+    def get(self, key: FeatureKey[T]) -> T:
+        """What the feature `key` names built.
+
+        Raises LookupError when it is not built yet (or is being built): a feature asks
+        only for those the list puts before it."""
+        if key.name not in self._finished:
+            raise LookupError(f"the window's {key.name} is not built yet")
+        return cast(T, self._built[key.name])
 
     def reach(self, phase: Phase) -> None:
         """Build every feature up to `phase` not built yet, in the list's order.
@@ -150,3 +182,4 @@ class Composition(Generic[Host]):
         self._order.append(feature.name)
         logger.debug("Building the window's %s (%s)", feature.name, feature.phase.name)
         self._built[feature.name] = feature.build(self._host)
+        self._finished.add(feature.name)

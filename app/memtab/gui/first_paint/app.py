@@ -24,7 +24,6 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6 import QtCore
 from PySide6.QtCore import (
@@ -44,18 +43,15 @@ from PySide6.QtWidgets import QApplication, QWidget
 from memtab import __version__
 from memtab.fs.user_files import write_output_file
 from memtab.gui.activity.watch import HomeWatcher, WatchBackend
-from memtab.gui.consolidation.lazy import LazyConsolidationTasks, ServiceFactory
 from memtab.gui.context import WindowContext
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.toolkit.crash_reports import CrashReporter
 from memtab.gui.toolkit.icons import app_icon
 from memtab.gui.toolkit.ui_state import UiState
+from memtab.gui.tree.scan_scheduler import ContextLoader
 from memtab.resources import resource_path
 from memtab.store.home import Home, HomeLocation
-
-if TYPE_CHECKING:  # lazy: what sources are (~45 ms) loads with the first scan of them
-    from memtab.components.tree.sources_scan import ContextLoader
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +83,6 @@ def create_main_window(
     home_source: str | None = None,
     ui_state: UiState | None = None,
     watcher: HomeWatcher | None = None,
-    service_factory: ServiceFactory | None = None,
     start_writer: bool = True,
     start_check: bool = True,
     source_context: ContextLoader | None = None,
@@ -96,9 +91,8 @@ def create_main_window(
 
     `workspace_id` (e.g. `--workspace`) wins over the workspace remembered for this home.
     `home_source` is how the home was found (`HomeLocation.source`, for the status bar).
-    `ui_state` defaults to the remembered state in the config dir; `watcher` and
-    `service_factory` (builds the `ConsolidationService` on the first Consolidate now)
-    can be replaced (tests: polling, a scripted provider). The background memory writer
+    `ui_state` defaults to the remembered state in the config dir; `watcher` can be
+    replaced (tests: polling). The background memory writer
     follows the home's transcripts unless `start_writer` is False, and the memory is
     checked against the code in the background unless `start_check` is False; `source_context` reads
     the settings of other agents' memory (tests: an agent machine's). The window is not
@@ -108,10 +102,8 @@ def create_main_window(
     prefer_the_gui_thread()
     state = ui_state if ui_state is not None else UiState.load()
     context = WindowContext(home, ui_state=state)
-    consolidation = LazyConsolidationTasks(home, context.jobs, service_factory)
     tab = MemoryTab(
         context,
-        consolidation=consolidation,
         workspace_id=workspace_id,
         source_context=source_context,
     )

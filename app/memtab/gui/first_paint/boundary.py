@@ -135,8 +135,6 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.actions",
         "memtab.gui.activity",
         "memtab.gui.activity.watch",
-        "memtab.gui.consolidation",
-        "memtab.gui.consolidation.lazy",
         "memtab.gui.context",
         "memtab.gui.memory_tab",
         "memtab.gui.memory_tab.layout",

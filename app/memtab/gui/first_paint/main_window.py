@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 import shiboken6
 from PySide6 import QtWidgets
@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components import glossary
-from memtab.components.window.phases import Composition, Phase
+from memtab.components.window.phases import Composition, FeatureKey, Phase
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.context import WindowContext
@@ -68,6 +68,7 @@ if (
     from memtab.gui.writer.supervisor import WriterSupervisor
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 TRACES_SPLITTER = "traces"
 WATCH_START_DELAY_MS = 150
@@ -339,6 +340,11 @@ class MainWindow(QMainWindow):
             self.features.reach(Phase.FIRST_PAINT)
         return self.features
 
+    def part(self, key: FeatureKey[T]) -> T:
+        """What the feature `key` names built (`Composition.get`: a feature asks for one
+        the window's list builds before it)."""
+        return self._composition().get(key)
+
     def _assemble_memory_tab(self) -> None:
         """The Memory tab's parts and the features that use them (`MemoryTab.assemble`):
         the phase after the paint (not once the window is closing)."""
@@ -494,17 +500,17 @@ class MainWindow(QMainWindow):
         event.accept()
 
     def _must_ask(self) -> bool:
-        tab = self.memory_tab
-        unsaved = tab.is_assembled and tab.editor.has_unsaved_tabs
+        controller = self.memory_tab.controller
+        unsaved = controller is not None and controller.has_unsaved_tabs
         return unsaved or any(q.needs_asking() for q in self.context.before_closing)
 
     def _ask_before_closing(self, step: int) -> None:
         """Ask the `step`th question (0: the editor's unsaved changes), then the next."""
-        tab = self.memory_tab
+        controller = self.memory_tab.controller
         questions = self.context.before_closing
         if step == 0:
-            if tab.is_assembled and tab.editor.has_unsaved_tabs:
-                tab.editor.leave(lambda: self._ask_before_closing(1))
+            if controller is not None and controller.has_unsaved_tabs:
+                controller.leave(lambda: self._ask_before_closing(1))
             else:
                 self._ask_before_closing(1)
         elif step <= len(questions):

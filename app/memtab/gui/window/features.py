@@ -25,19 +25,18 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from memtab.components.editor.session import BarKind
-from memtab.components.window.phases import Feature, Phase
+from memtab.components.window.phases import Feature, FeatureKey, Phase, keyed
 from memtab.gui.activity.feature import EditMarks, MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
-from memtab.gui.consolidation.feature import ConsolidationFooter
+from memtab.gui.consolidation.feature import ConsolidationFooter, LazyConsolidationTasks
 from memtab.gui.editor.feature import EditorPanel, MessageBar
 from memtab.gui.files.feature import FileActions, TabDialogs
 from memtab.gui.first_paint.geometry import restore_splitter
 from memtab.gui.first_paint.main_window import TRACES_SPLITTER, MainWindow
-from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.history.feature import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
+from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
 from memtab.gui.memory_tab.tab_files import TabFiles
 from memtab.gui.search.feature import SearchBox
 from memtab.gui.sync.feature import SyncFeature
@@ -75,127 +74,173 @@ def start_assembling(window: MainWindow) -> None:
     after_first_paint()
 
 
-# The Memory tab's parts, in the order they are built: each is one of the attributes
-# `MemoryTab` declares, built into the tab by the feature named for it (the tab stops
-# them itself, its scans first: `MemoryTab.shutdown`), none of them shown by the paint.
+# The Memory tab's parts, in the order they are built, each a feature the composition keeps
+# by its key (and stops, the last built first), none of them shown by the paint; then the
+# tab's controller, built with them.
+
+CONSOLIDATION = FeatureKey[LazyConsolidationTasks]("consolidation")
+EDITOR = FeatureKey[EditorPanel]("editor")
+FOOTER = FeatureKey[ConsolidationFooter]("footer")
+DIALOGS = FeatureKey[TabDialogs]("dialogs")
+MARKS = FeatureKey[EditMarks]("marks")
+INBOX = FeatureKey[InboxPanel]("inbox")
+MUX = FeatureKey[MuxPresence]("mux")
+EDITOR_LINK = FeatureKey[TreeEditorLink]("editor link")
+SOURCES = FeatureKey[SourcesFollower]("sources")
+SEARCH_BOX = FeatureKey[SearchBox]("search box")
+TAB_HOST = FeatureKey[TabHost]("tab host")
+FILE_ACTIONS = FeatureKey[FileActions]("file actions")
+MESSAGE_BAR = FeatureKey[MessageBar]("message bar")
+NEWS_BAR = FeatureKey[MessageBar]("news bar")
+FILES = FeatureKey[TabFiles]("files")
+MEMORY_TAB = FeatureKey[MemoryTabController]("memory tab controller")
 
 
-def build_editor(window: MainWindow) -> None:
+def build_consolidation(window: MainWindow) -> LazyConsolidationTasks:
+    """Consolidate now's tasks: the engine loads when first pointed at (`preload`)."""
+    return LazyConsolidationTasks(window.home, window.context.jobs, parent=window.memory_tab)
+
+
+def build_editor(window: MainWindow) -> EditorPanel:
     """The editor (the tab's Ctrl+W works from the tree too)."""
     tab = window.memory_tab
-    tab.editor = EditorPanel(tab.context, tab_keys_in=tab)
+    return EditorPanel(tab.context, tab_keys_in=tab)
 
 
-def build_footer(window: MainWindow) -> None:
+def build_footer(window: MainWindow) -> ConsolidationFooter:
     """The consolidation footer."""
-    tab = window.memory_tab
-    tab.footer = ConsolidationFooter(tab.consolidation, tab.context.jobs)
+    consolidation = window.part(CONSOLIDATION)
+    footer = ConsolidationFooter(consolidation, window.context.jobs)
     # The engine loads when Consolidate now is first pointed at or focused (a click may
     # follow), not with every window: ~1 MiB a window that never consolidates would keep.
-    tab.footer.about_to_consolidate.connect(tab.consolidation.preload)
+    footer.about_to_consolidate.connect(consolidation.preload)
+    return footer
 
 
-def build_dialogs(window: MainWindow) -> None:
+def build_dialogs(window: MainWindow) -> TabDialogs:
     """The file actions' dialogs (replaced by canned answers in tests)."""
-    tab = window.memory_tab
-    tab.dialogs = TabDialogs(tab)
+    return TabDialogs(window.memory_tab)
 
 
-def build_marks(window: MainWindow) -> None:
+def build_marks(window: MainWindow) -> EditMarks:
     """The edit marks: the badges naming who changed a file, other windows' runs too."""
-    tab = window.memory_tab
-    tab.marks = EditMarks(tab.home, tab.model, tab.editor, tab.own_writes, tab.ui_state, tab)
-    tab.marks.follow_other_runs(tab.context)
+    tab, context = window.memory_tab, window.context
+    editor = window.part(EDITOR)
+    marks = EditMarks(tab.home, tab.model, editor, context.own_writes, context.ui_state, tab)
+    marks.follow_other_runs(context)
+    return marks
 
 
-def build_inbox(window: MainWindow) -> None:
+def build_inbox(window: MainWindow) -> InboxPanel:
     """The Inbox: what the writer and agents proposed."""
-    tab = window.memory_tab
-    tab.inbox = InboxPanel(tab.context, tab)
+    return InboxPanel(window.context, window.memory_tab)
 
 
-def build_mux(window: MainWindow) -> None:
+def build_mux(window: MainWindow) -> MuxPresence:
     """Whether mux runs (the warnings that only matter then)."""
-    tab = window.memory_tab
-    tab.mux = MuxPresence(tab.home, tab.context.jobs, tab)
+    return MuxPresence(window.home, window.context.jobs, window.memory_tab)
 
 
-def build_editor_link(window: MainWindow) -> None:
+def build_editor_link(window: MainWindow) -> TreeEditorLink:
     """The tree and the editor kept in step."""
     tab = window.memory_tab
-    tab.editor_link = TreeEditorLink(tab.tree, tab.model, tab.editor, tab, shown=tab.context.shown)
+    editor = window.part(EDITOR)
+    return TreeEditorLink(tab.tree, tab.model, editor, tab, shown=window.context.shown)
 
 
-def build_sources(window: MainWindow) -> None:
+def build_sources(window: MainWindow) -> SourcesFollower:
     """Other agents' memory in the tree, followed from the first scan shown."""
     tab = window.memory_tab
-    tab.sources = SourcesFollower(
-        tab.tree, tab.model, tab.editor, tab.footer, tab.is_searching, tab
-    )
+    editor, footer = window.part(EDITOR), window.part(FOOTER)
+    return SourcesFollower(tab.tree, tab.model, editor, footer, tab.is_searching, tab)
 
 
-def build_search_box(window: MainWindow) -> None:
+def build_search_box(window: MainWindow) -> SearchBox:
     """The search field and its searches."""
     tab = window.memory_tab
-    tab.search_box = SearchBox(tab.context, tab, tab.tree, tab.model, tab.editor_link, tab)
-    tab.search_edit = tab.search_box.edit
+    link = window.part(EDITOR_LINK)
+    return SearchBox(window.context, tab, tab.tree, tab.model, link, tab)
 
 
-def build_file_actions(window: MainWindow) -> None:
+def build_tab_host(window: MainWindow) -> TabHost:
+    """What the file actions and the open file ask of the tab, the dialogs with it."""
+    return TabHost(window.memory_tab, window.part(DIALOGS))
+
+
+def build_file_actions(window: MainWindow) -> FileActions:
     """The tree's file actions, run by the window's file operations."""
     tab = window.memory_tab
-    tab.file_ops = tab.context.file_ops
-    tab.file_actions = FileActions(tab.context, tab, tab.tree, tab.model, tab.editor, tab)
+    editor, host = window.part(EDITOR), window.part(TAB_HOST)
+    return FileActions(window.context, tab, tab.tree, tab.model, editor, host)
 
 
-def build_message_bar(window: MainWindow) -> None:
+def build_message_bar(window: MainWindow) -> MessageBar:
     """The tab's message bar (its errors)."""
-    tab = window.memory_tab
-    tab.message_bar = MessageBar(tab)
+    return MessageBar(window.memory_tab)
 
 
-def build_news_bar(window: MainWindow) -> None:
+def build_news_bar(window: MainWindow) -> MessageBar:
     """The tab's news bar (a burst of deletions: `gui/history/burst_notice.py`)."""
-    tab = window.memory_tab
-    tab.news_bar = MessageBar(tab)
-    tab.news_bar.setObjectName("newsBar")
-    tab.news_bar.setAccessibleName("News")
+    news_bar = MessageBar(window.memory_tab)
+    news_bar.setObjectName("newsBar")
+    news_bar.setAccessibleName("News")
+    return news_bar
 
 
-def build_files(window: MainWindow) -> None:
-    """The open file remembered and reopened, the row a file operation selects (once the
-    tab's parts are placed)."""
+def build_files(window: MainWindow) -> TabFiles:
+    """The open file remembered and reopened, the row a file operation selects."""
     tab = window.memory_tab
-    tab.files = TabFiles(
-        tab.context,
-        tab,
+    return TabFiles(
+        window.context,
+        window.part(TAB_HOST),
         model=tab.model,
-        editor_link=tab.editor_link,
-        editor=tab.editor,
-        marks=tab.marks,
-        sources=tab.sources,
+        editor_link=window.part(EDITOR_LINK),
+        editor=window.part(EDITOR),
+        marks=window.part(MARKS),
+        sources=window.part(SOURCES),
         scans=tab.scans,
-        message_bar=tab.message_bar,
+        message_bar=window.part(MESSAGE_BAR),
         panes=tab.panes,
         parent=tab,
     )
 
 
-def show_tab_error(tab: MemoryTab, text: str) -> None:
-    """An error in the tab's message bar (the tab is assembled)."""
-    tab.message_bar.show_message(BarKind.ERROR, text)
+def build_memory_tab(window: MainWindow) -> MemoryTabController:
+    """The Memory tab's settled half, with its parts: it places and wires them and
+    settles the tab (`assembled`)."""
+    part = window.part
+    return MemoryTabController(
+        window.memory_tab,
+        window.context,
+        consolidation=part(CONSOLIDATION),
+        host=part(TAB_HOST),
+        editor=part(EDITOR),
+        footer=part(FOOTER),
+        marks=part(MARKS),
+        inbox=part(INBOX),
+        mux=part(MUX),
+        sources=part(SOURCES),
+        editor_link=part(EDITOR_LINK),
+        search_box=part(SEARCH_BOX),
+        file_actions=part(FILE_ACTIONS),
+        files=part(FILES),
+        message_bar=part(MESSAGE_BAR),
+        news_bar=part(NEWS_BAR),
+        parent=window.memory_tab,
+    )
 
 
 def build_history(window: MainWindow) -> HistoryHub:
     """The History panel, Runs…, Recently deleted (the tab's parts exist now)."""
     tab = window.memory_tab
     window.history = history = HistoryHub(
-        window.context, window, tab.editor, window, news=tab.news_bar
+        window.context, window, window.part(EDITOR), window, news=window.part(NEWS_BAR)
     )
     window.status_bar.insert_permanent_first(history.recording_note)
-    tab.footer.runs_dialog_requested.connect(history.show_runs)
-    tab.file_actions.history_requested.connect(history.show_history)
-    tab.file_actions.trash_requested.connect(history.open_trash)
+    window.part(FOOTER).runs_dialog_requested.connect(history.show_runs)
+    file_actions = window.part(FILE_ACTIONS)
+    file_actions.history_requested.connect(history.show_history)
+    file_actions.trash_requested.connect(history.open_trash)
     if tab.is_loaded:  # the hub is built once the tab is assembled, maybe after
         history.tab_loaded()
     else:
@@ -209,7 +254,7 @@ def build_blame(window: MainWindow) -> BlameFeature:
     assert history is not None  # built before it: a card opens its run in Runs…
     window.blame = BlameFeature(
         window.context,
-        window.memory_tab.editor,
+        window.part(EDITOR),
         open_trace=window.show_trace,
         open_run=history.show_run,
         parent=window,
@@ -219,13 +264,12 @@ def build_blame(window: MainWindow) -> BlameFeature:
 
 def build_check(window: MainWindow) -> CheckFeature:
     """The Check panel, marks and fixes (reviewed like Consolidate now's plans)."""
-    tab = window.memory_tab
     window.check = CheckFeature(
         window.context,
         window,
-        tab.editor,
-        tab.model,
-        review=tab.consolidation.review,
+        window.part(EDITOR),
+        window.memory_tab.model,
+        review=window.part(CONSOLIDATION).review,
         in_background=window.start_check,
         parent=window,
     )
@@ -238,8 +282,8 @@ def build_loads(window: MainWindow) -> LoadsFeature:
     window.loads = LoadsFeature(
         window.context,
         window,
-        functools.partial(tab.editor_link.select_key, open_it=True),
-        tab.editor,
+        functools.partial(window.part(EDITOR_LINK).select_key, open_it=True),
+        window.part(EDITOR),
         source_context=tab.scans.source_context,
         parent=window,
     )
@@ -248,25 +292,28 @@ def build_loads(window: MainWindow) -> LoadsFeature:
 
 def build_actions(window: MainWindow) -> WindowActions:
     """The window's own actions (Open home, Settings, Find, Consolidate now…)."""
-    window.own_actions = WindowActions(window.context, window, window)
+    window.own_actions = WindowActions(window.context, window, window.part(MEMORY_TAB), window)
     return window.own_actions
 
 
 def build_palette(window: MainWindow) -> Palette:
     """The command palette."""
-    edit = window.memory_tab.files.edit_key  # Quick open: the keyboard in the file's text
+    edit = window.part(FILES).edit_key  # Quick open: the keyboard in the file's text
     window.command_palette = palette = Palette(window.context, window, edit, window)
     return palette
 
 
 def build_sync(window: MainWindow) -> SyncFeature:
     """Sync over git and its conflicts: File → Sync now, the status bar's line."""
-    tab = window.memory_tab
     window.sync = sync = SyncFeature(
-        window.context, window, rows=tab.model, editor=tab.editor, parent=window
+        window.context,
+        window,
+        rows=window.memory_tab.model,
+        editor=window.part(EDITOR),
+        parent=window,
     )
     window.status_bar.insert_permanent_first(sync.status)
-    sync.sync.changed.connect(tab.marks.claim_sync)  # what it brings in is badged sync's
+    sync.sync.changed.connect(window.part(MARKS).claim_sync)  # what it brings in is badged sync's
     return sync
 
 
@@ -307,7 +354,7 @@ def build_writer_status(window: MainWindow) -> WriterStatusWidget | None:
     status.attach(writer)
     status.trace_requested.connect(window.show_trace)
     window.writer_feedback = WriterFeedback(
-        window.context, window, writer, status, window.memory_tab, window
+        window.context, window, writer, status, window.part(MEMORY_TAB), window
     )
     window.statusBar().insertWidget(0, status)
     return status
@@ -345,23 +392,24 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     # built before the first paint by the window's start (`first_paint.app`)
     Feature("memory tab", Phase.FIRST_PAINT, lambda window: window.memory_tab),
     # right after the tree's first paint (`MemoryTab.assemble()`, or sooner when needed):
-    # the Memory tab's parts, placed and wired in the tab...
+    # the Memory tab's parts, then its controller with them...
     Feature("start assembling", Phase.AFTER_PAINT, start_assembling),
-    Feature("editor", Phase.AFTER_PAINT, build_editor),
-    Feature("footer", Phase.AFTER_PAINT, build_footer),
-    Feature("dialogs", Phase.AFTER_PAINT, build_dialogs),
-    Feature("marks", Phase.AFTER_PAINT, build_marks),
-    Feature("inbox", Phase.AFTER_PAINT, build_inbox),
-    Feature("mux", Phase.AFTER_PAINT, build_mux),
-    Feature("editor link", Phase.AFTER_PAINT, build_editor_link),
-    Feature("sources", Phase.AFTER_PAINT, build_sources),
-    Feature("search box", Phase.AFTER_PAINT, build_search_box),
-    Feature("file actions", Phase.AFTER_PAINT, build_file_actions),
-    Feature("message bar", Phase.AFTER_PAINT, build_message_bar),
-    Feature("news bar", Phase.AFTER_PAINT, build_news_bar),
-    Feature("tab placed", Phase.AFTER_PAINT, lambda window: window.memory_tab.place_parts()),
-    Feature("files", Phase.AFTER_PAINT, build_files),
-    Feature("tab wired", Phase.AFTER_PAINT, lambda window: window.memory_tab.wire_parts()),
+    keyed(CONSOLIDATION, Phase.AFTER_PAINT, build_consolidation),
+    keyed(EDITOR, Phase.AFTER_PAINT, build_editor),
+    keyed(FOOTER, Phase.AFTER_PAINT, build_footer),
+    keyed(DIALOGS, Phase.AFTER_PAINT, build_dialogs),
+    keyed(MARKS, Phase.AFTER_PAINT, build_marks),
+    keyed(INBOX, Phase.AFTER_PAINT, build_inbox),
+    keyed(MUX, Phase.AFTER_PAINT, build_mux),
+    keyed(EDITOR_LINK, Phase.AFTER_PAINT, build_editor_link),
+    keyed(SOURCES, Phase.AFTER_PAINT, build_sources),
+    keyed(SEARCH_BOX, Phase.AFTER_PAINT, build_search_box),
+    keyed(TAB_HOST, Phase.AFTER_PAINT, build_tab_host),
+    keyed(FILE_ACTIONS, Phase.AFTER_PAINT, build_file_actions),
+    keyed(MESSAGE_BAR, Phase.AFTER_PAINT, build_message_bar),
+    keyed(NEWS_BAR, Phase.AFTER_PAINT, build_news_bar),
+    keyed(FILES, Phase.AFTER_PAINT, build_files),
+    keyed(MEMORY_TAB, Phase.AFTER_PAINT, build_memory_tab),
     # ...then the window's features that use them...
     Feature("history", Phase.AFTER_PAINT, build_history),
     Feature("blame", Phase.AFTER_PAINT, build_blame),
@@ -371,7 +419,7 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     Feature("palette", Phase.AFTER_PAINT, build_palette),
     Feature("sync", Phase.AFTER_PAINT, build_sync),
     Feature("menus", Phase.AFTER_PAINT, build_menus),
-    # ...and the parts catch up with the scan the tree shows (`loaded` when it is the first)
+    # ...and the controller catches up with the scan the tree shows (`loaded` when it is the first)
     Feature("tab caught up", Phase.AFTER_PAINT, lambda window: window.memory_tab.catch_up()),
     # once the first scan is shown (its paint first: the watch setup slows everything)
     Feature("watching", Phase.WATCHING, start_watching),

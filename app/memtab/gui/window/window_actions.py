@@ -26,6 +26,7 @@ from memtab.fs.config.settings_file import SettingsFileError, load_settings_file
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.feature import EditorPanel, ViewMode
 from memtab.gui.first_paint.memory_tab import MemoryTab
+from memtab.gui.memory_tab.controller import MemoryTabController
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import give_mnemonics, small_dialog
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
@@ -92,18 +93,25 @@ class WindowForActions(WindowShell, Protocol):
 class WindowActions(QObject):
     """The window's actions and their actions (see the module docstring)."""
 
-    def __init__(self, context: WindowContext, window: WindowForActions, parent: QObject) -> None:
-        """Register the actions in `context.actions`."""
+    def __init__(
+        self,
+        context: WindowContext,
+        window: WindowForActions,
+        memory_tab: MemoryTabController,
+        parent: QObject,
+    ) -> None:
+        """Register the actions in `context.actions`; `memory_tab` is the Memory tab's
+        settled half (its editor, footer)."""
         super().__init__(parent)
         self._context = context
         self._window = window
+        self._tab = memory_tab
         self._home_client: JobClient | None = None
         self._register()
 
     def _register(self) -> None:
         add = self._context.actions.add
         window = self._window
-        tab = window.memory_tab
         standard = QKeySequence.StandardKey
         add(
             "window.open_home",
@@ -152,7 +160,7 @@ class WindowActions(QObject):
             keys=["Ctrl+Shift+D"],
             menu="edit",
             tip="Run the consolidator on this workspace's memory now",
-            enabled_when=tab.footer.consolidate_button.isEnabled,
+            enabled_when=self._tab.footer.consolidate_button.isEnabled,
         )
         add(
             "writer.pause",
@@ -164,7 +172,7 @@ class WindowActions(QObject):
         )
         modes = QActionGroup(self)
         modes.setExclusive(True)
-        editor = tab.editor
+        editor = self._tab.editor
         for mode, key in zip(ViewMode, _VIEW_MODE_KEYS, strict=True):
             modes.addAction(
                 add(
@@ -226,7 +234,7 @@ class WindowActions(QObject):
             return
         self._window.show_memory_tab()
         tab = self._window.memory_tab
-        editor = tab.editor
+        editor = self._tab.editor
         editor.editor_actions.update()
         if editor.editor_actions.find_action.isEnabled():
             editor.find_in_file()
@@ -235,7 +243,7 @@ class WindowActions(QObject):
 
     def consolidate_now(self) -> None:
         """Edit → Consolidate now: the footer's button, or why it cannot start."""
-        button = self._window.memory_tab.footer.consolidate_button
+        button = self._tab.footer.consolidate_button
         if button.isEnabled():
             button.click()
         else:
@@ -255,7 +263,7 @@ class WindowActions(QObject):
     def set_view_mode(self, mode: ViewMode) -> None:
         """View → Source, Split, Preview: the editor's view, in front."""
         self._window.show_memory_tab()
-        self._window.memory_tab.editor.set_view_mode(mode)
+        self._tab.editor.set_view_mode(mode)
 
     def open_workspace_picker(self) -> None:
         """View → Switch workspace: the picker, open."""
@@ -362,5 +370,4 @@ class WindowActions(QObject):
             return
         if result.note is not None and not window.confirm("Open this folder?", result.note):
             return
-        tab, open_home = window.memory_tab, functools.partial(window.open_home_window, result.path)
-        tab.editor.leave(open_home) if tab.is_assembled else open_home()
+        self._tab.editor.leave(functools.partial(window.open_home_window, result.path))

@@ -1,0 +1,369 @@
+"""The Memory tab's settled half: what the tab coordinates once its first paint is done.
+
+The frame (`gui/first_paint/memory_tab.py`) shows the picker, the tree and its scans; the
+window's features after the paint (`gui/window/features.py`) build the parts the paint does
+not show — the editor, the consolidation footer, the file actions' dialogs, the badges
+(`EditMarks`), the Inbox, mux's presence, other agents' memory (`SourcesFollower`), the
+tree ↔ editor link, the search box, the file actions, the open file (`TabFiles`), the
+message and news bars — and hand them to `MemoryTabController` as its arguments. It places
+them in the frame's gaps, wires them to each other and to the window's context, and settles
+the frame (`MemoryTab.settle`), which from then on hands each scan shown to it
+(`scan_shown`, `files_changed`, `catch_up`: what `components.tree.scan_steps` decided) and
+asks it what only the parts know (a search under way, the badges, an error to show). Nothing
+is set on the frame from outside: the frame gets the controller through `settle`, the
+features get the parts from the composition by their keys (`gui/window/keys.py`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from typing import Protocol
+
+from PySide6.QtCore import QObject, QPoint, SignalInstance, Slot
+from PySide6.QtWidgets import QLineEdit, QMenu, QToolButton, QWidget
+
+from memtab.components import glossary
+from memtab.components.activity.badges import Badge
+from memtab.components.editor.session import BarKind
+from memtab.components.tree.nodes import TreeNode
+from memtab.components.tree.scan import HomeScan
+from memtab.components.tree.scan_steps import ScanSteps
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.gui.activity.edit_marks import EditMarks
+from memtab.gui.activity.mux_presence import MuxPresence
+from memtab.gui.consolidation.footer import ConsolidationFooter
+from memtab.gui.consolidation.lazy import LazyConsolidationTasks
+from memtab.gui.context import WindowContext
+from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.editor.tab.bar import MessageBar
+from memtab.gui.files.dialogs import TabDialogs
+from memtab.gui.files.file_actions import FileActions
+from memtab.gui.memory_tab.panes import Pane, PaneSwitch
+from memtab.gui.memory_tab.tab_files import TabFiles
+from memtab.gui.search.box import SearchBox
+from memtab.gui.tree.editor_link import TreeEditorLink
+from memtab.gui.tree.model import MemoryTreeModel
+from memtab.gui.tree.sources import SourcesFollower
+from memtab.gui.tree.view import MemoryTreeView
+from memtab.gui.writer.inbox_panel import InboxPanel
+from memtab.store.paths import VirtualPath
+from memtab.store.scopes.scope_view import ScopeView
+
+Thunk = Callable[[], object]
+
+
+class TabFrame(Protocol):
+    """What the controller asks of the tab's frame (`gui.first_paint.memory_tab.MemoryTab`,
+    which sits above this package)."""
+
+    @property
+    def tree_updated(self) -> SignalInstance: ...
+
+    @property
+    def watch_targets_changed(self) -> SignalInstance: ...
+
+    @property
+    def sources_loaded(self) -> SignalInstance: ...
+
+    @property
+    def tree(self) -> MemoryTreeView: ...
+
+    @property
+    def model(self) -> MemoryTreeModel: ...
+
+    @property
+    def panes(self) -> PaneSwitch: ...
+
+    @property
+    def new_button(self) -> QToolButton: ...
+
+    @property
+    def scan(self) -> HomeScan | None: ...
+
+    @property
+    def workspace_id(self) -> str | None: ...
+
+    @property
+    def is_loaded(self) -> bool: ...
+
+    def is_searching(self) -> bool: ...
+
+    def show_menu(self, menu: QMenu, where: QPoint) -> None: ...
+
+    def show_error(self, text: str) -> None: ...
+
+    def rescan_all(self) -> None: ...
+
+    def place_parts(
+        self, search_field: QWidget, over_tree: list[QWidget], footer: QWidget, editor: QWidget
+    ) -> None: ...
+
+    def settle(self, controller: MemoryTabController) -> None: ...
+
+    def show_search_results(self, tree: TreeNode, then: Callable[[], None]) -> None: ...
+
+    def switch_workspace(self, workspace_id: str | None, then: Thunk) -> None: ...
+
+    def show_workspace(self, workspace_id: str | None) -> None: ...
+
+    def stop_scanning(self) -> None: ...
+
+
+class TabHost:
+    """What the tree's file actions and the open file ask of the tab (`FileActions`'
+    `TabForFileActions`, `TabFiles`' `FilesHost`): the frame's menus, errors and rescans,
+    and the dialogs they ask through (`dialogs`: the seam tests answer instead)."""
+
+    def __init__(self, frame: TabFrame, dialogs: TabDialogs) -> None:
+        self._frame = frame
+        self.dialogs = dialogs
+
+    @property
+    def is_loaded(self) -> bool:
+        """Whether the tab has shown its first scan."""
+        return self._frame.is_loaded
+
+    def is_searching(self) -> bool:
+        """Whether the tree shows search results."""
+        return self._frame.is_searching()
+
+    def show_menu(self, menu: QMenu, where: QPoint) -> None:
+        """Run a context menu (the frame's)."""
+        self._frame.show_menu(menu, where)
+
+    def show_error(self, text: str) -> None:
+        """An error in the tab's bar and the status bar."""
+        self._frame.show_error(text)
+
+    def rescan_all(self) -> None:
+        """Reread everything the tab shows."""
+        self._frame.rescan_all()
+
+
+class MemoryTabController(QObject):
+    """The Memory tab's settled half (see the module docstring); its parts are its
+    arguments, read by the window's other features."""
+
+    def __init__(
+        self,
+        frame: TabFrame,
+        context: WindowContext,
+        *,
+        consolidation: LazyConsolidationTasks,
+        host: TabHost,
+        editor: EditorPanel,
+        footer: ConsolidationFooter,
+        marks: EditMarks,
+        inbox: InboxPanel,
+        mux: MuxPresence,
+        sources: SourcesFollower,
+        editor_link: TreeEditorLink,
+        search_box: SearchBox,
+        file_actions: FileActions,
+        files: TabFiles,
+        message_bar: MessageBar,
+        news_bar: MessageBar,
+        parent: QObject | None = None,
+    ) -> None:
+        """Place the parts in `frame`, wire them, and settle the frame (`assembled`)."""
+        super().__init__(parent)
+        self.frame = frame
+        self.context = context
+        self.consolidation = consolidation
+        self.host = host
+        self.editor = editor
+        self.footer = footer
+        self.marks = marks
+        self.inbox = inbox
+        self.mux = mux
+        self.sources = sources
+        self.editor_link = editor_link
+        self.search_box = search_box
+        self.file_actions = file_actions
+        self.files = files
+        self.message_bar = message_bar
+        self.news_bar = news_bar
+        self._place()
+        self._wire()
+        frame.settle(self)
+
+    def _place(self) -> None:
+        frame = self.frame
+        self.file_actions.fill_new_menu(frame.new_button)
+        over_tree: list[QWidget] = [self.message_bar, self.news_bar, self.inbox]
+        frame.place_parts(self.search_box.edit, over_tree, self.footer, self.editor)
+        frame.panes.follow(self.context.actions, frame.tree, self.editor)
+
+    def _wire(self) -> None:
+        frame, context = self.frame, self.context
+        self.search_box.results_found.connect(self._on_search_box_results_found)
+        self.inbox.status_message.connect(context.status.show)
+        self.inbox.agent_accepting.connect(self.marks.claim_agent)  # badged as the agent's
+        self.sources.status_message.connect(context.status.show)
+        self.sources.watch_targets_changed.connect(frame.watch_targets_changed)
+        self.sources.shown.connect(frame.sources_loaded)
+        frame.tree_updated.connect(self.sources.tree_shown)
+        self.mux.changed.connect(self._on_mux_changed)
+        self.marks.follow(self.consolidation)
+
+    # -- what the window's features read ---------------------------------------------------
+
+    @property
+    def dialogs(self) -> TabDialogs:
+        """The file actions' dialogs."""
+        return self.host.dialogs
+
+    @dialogs.setter
+    def dialogs(self, dialogs: TabDialogs) -> None:
+        """Ask through `dialogs` from now on (tests: canned answers)."""
+        self.host.dialogs = dialogs
+
+    @property
+    def search_edit(self) -> QLineEdit:
+        """The search field."""
+        return self.search_box.edit
+
+    # -- what the frame asks (`first_paint.memory_tab.TabController`) ----------------------
+
+    @property
+    def badges(self) -> Mapping[str, Badge]:
+        """The "agent edited" badges by physical path."""
+        return self.marks.badges
+
+    @property
+    def agent_edited(self) -> frozenset[str]:
+        """Physical paths of files with the "agent edited" badge."""
+        return self.marks.edits.paths
+
+    @property
+    def busy(self) -> bool:
+        """Whether a search runs or the editor reads a file."""
+        return self.search_box.busy or self.editor.reading
+
+    @property
+    def sources_shown(self) -> bool:
+        """Whether other agents' memory has been shown."""
+        return self.sources.is_shown
+
+    @property
+    def has_unsaved_tabs(self) -> bool:
+        """Whether an editor tab has changes not saved."""
+        return self.editor.has_unsaved_tabs
+
+    def leave(self, then: Callable[[], None]) -> None:
+        """Ask about the unsaved tabs (without blocking), then `then` unless kept."""
+        self.editor.leave(then)
+
+    def is_searching(self) -> bool:
+        """Whether the tree shows search results."""
+        return self.search_box.query.active
+
+    def quietly(self) -> AbstractContextManager[None]:
+        """The tree changes without the editor following its selection."""
+        return self.editor_link.quietly()
+
+    def scan_shown(self, scan: HomeScan, steps: ScanSteps) -> None:
+        """Feed a scan to the parts; a search under way searches it again."""
+        self._apply(scan, steps)
+        if steps.search_again:
+            self.frame.model.set_agent_edited(self.marks.badges)
+            self.search_box.search(scan)
+
+    def files_changed(self, changed: frozenset[MemoryFileRef]) -> None:
+        """The open tabs of `changed` files follow the disk."""
+        with self.marks.opening_quietly():  # a reload is not the user opening it
+            self.editor.follow_changes(changed, self.editor_link.open_file)
+
+    def catch_up(self, scan: HomeScan, steps: ScanSteps) -> None:
+        """Feed the parts the scan the tree showed before they were built."""
+        self._apply(scan, steps)
+        self.marks.show()
+
+    def tree_shown(self) -> None:
+        """A tree was reconciled: reopen or select what is pending."""
+        self.files.after_tree_shown()
+
+    def first_scan_loaded(self) -> None:
+        """The first scan is shown and caught up with."""
+        self.files.reopen_remembered_file()
+        self.editor_link.mark_keyboard_row()
+        self.mux.check()
+
+    def show_error(self, text: str) -> None:
+        """An error in the tab's message bar."""
+        self.message_bar.show_message(BarKind.ERROR, text)
+
+    def reload(self) -> None:
+        """Reread what the parts read themselves (the Inbox)."""
+        self.inbox.reload()
+
+    def switch_workspace(self, workspace_id: str | None, then: Thunk) -> None:
+        """Show another workspace once the drafts of the tabs it closes are saved or
+        discarded (asked without blocking), then run `then` (not if drafts are kept)."""
+        scan = self.frame.scan
+        workspace = scan.registry.workspace(workspace_id) if scan and workspace_id else None
+        view = ScopeView(self.context.home, workspace)
+        switch = functools.partial(self._show_workspace, workspace_id, view, then)
+        self.editor.leave(switch, self.editor.tabs_leaving(view))
+
+    def _show_workspace(self, workspace_id: str | None, view: ScopeView, then: Thunk) -> None:
+        self.frame.show_workspace(workspace_id)
+        self.editor.set_store(view)
+        then()
+
+    def focus_search(self) -> None:
+        """Put the cursor in the search box."""
+        self.frame.panes.show_pane(Pane.FILES, focus=False)
+        self.search_box.focus()
+
+    def reveal_file(
+        self, workspace_id: str | None, path: VirtualPath, lines: tuple[int, ...]
+    ) -> None:
+        """Open `path` of `workspace_id` (switching to it), `lines` highlighted."""
+        now = workspace_id == self.frame.workspace_id  # else: once its tree is shown
+        reveal = functools.partial(self.editor_link.reveal, path, lines, now=now)
+        self.frame.switch_workspace(workspace_id, reveal)
+
+    def show_suggestions(self, workspace_id: str | None) -> None:
+        """Show the Inbox of `workspace_id` (switching to it)."""
+        self.frame.panes.show_pane(Pane.FILES, focus=False)
+        self.frame.switch_workspace(workspace_id, self.inbox.reveal)
+
+    def save_ui_state(self) -> None:
+        """Remember the badges (the window saves the file)."""
+        self.marks.save()
+
+    def shutdown(self) -> None:
+        """The frame's scans stop before the parts they feed (the window stops those
+        after this, the last built first)."""
+        self.frame.stop_scanning()
+
+    # -- the parts' news ---------------------------------------------------------------------
+
+    def _apply(self, scan: HomeScan, steps: ScanSteps) -> None:
+        if steps.workspace_changed:
+            self._workspace_shown(scan, steps.workspace_note)
+        self.marks.scanned(scan, first=steps.workspace_changed)
+        self.sources.scanned(scan)  # before the tree: a small one is shown at once
+        self.footer.set_context(scan.workspace, scan.status, session=scan.shows_session)
+
+    def _workspace_shown(self, scan: HomeScan, note: str | None) -> None:
+        if note:
+            self.frame.show_error(note)
+        self.files.workspace_shown()
+        # Keeps the open file when only the scan caught up with a switch already made.
+        self.editor.set_store(scan.view())
+        self.inbox.set_workspace(scan.workspace)
+        self.context.shown.workspace_changed.emit(scan.workspace)
+
+    @Slot(object)
+    def _on_search_box_results_found(self, tree: TreeNode) -> None:
+        self.frame.show_search_results(tree, self.search_box.after_tree_shown)
+
+    @Slot(object)
+    def _on_mux_changed(self, may_run: bool) -> None:
+        note = glossary.PINS_WITH_MUX if may_run else glossary.PINS_WITHOUT_MUX
+        self.frame.model.pin_note = note
+        self.file_actions.set_pin_note(note)
