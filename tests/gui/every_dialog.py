@@ -36,6 +36,7 @@ from memtab.gui.settings.keys import confirm_key_host
 from memtab.gui.toolkit.crash_dialog import CrashDialog
 from memtab.gui.toolkit.text.diff_view import DiffDialog
 from memtab.gui.toolkit.text.three_way import ThreeWayView
+from memtab.gui.window import keys
 from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.history.records import RunEntry
@@ -70,19 +71,19 @@ def open_every_dialog(
         for command in ("window.settings", "window.shortcuts", "window.add_workspace"):
             window.context.actions.action(command).trigger()
         assert visited == BY_COMMAND
-        assert window.history is not None
-        runs = window.history.open_runs()
+        assert window.part(keys.HISTORY) is not None
+        runs = window.part(keys.HISTORY).open_runs()
         run = RunEntry(id="run-1", at=1, kind="consolidation", trigger="manual", workspace_id=MAIN)
         runs.confirm_revert(run)
-        trash = window.history.open_trash()
+        trash = window.part(keys.HISTORY).open_trash()
         trash.ask_target(SimpleNamespace(path=str(PREFERENCES)))  # type: ignore[arg-type]
-        assert window.sync is not None
-        window.sync.open_conflicts()
-        window.sync.open_setup()
+        assert window.part(keys.SYNC) is not None
+        window.part(keys.SYNC).open_conflicts()
+        window.part(keys.SYNC).open_setup()
         confirm_key_host(window, "https://api.anthropic.com", "http://localhost:11434", "Send")
         assert visited[len(BY_COMMAND) :] == BY_QUESTION
-    assert window.sync.dialog is not None and window.sync.setup is not None
-    for shown in (runs, trash, window.sync.dialog, window.sync.setup):
+    assert window.part(keys.SYNC).dialog is not None and window.part(keys.SYNC).setup is not None
+    for shown in (runs, trash, window.part(keys.SYNC).dialog, window.part(keys.SYNC).setup):
         visit(shown)
         visited.append(type(shown).__name__)
     store = MemoryStore.of(tab.view())
@@ -110,7 +111,7 @@ def open_every_dialog(
         id="s-1", kind="suggestion", workspace_id=MAIN, text="Always use pnpm.",
         section="Directives", memory_path="/memories/workspace/notes.md", source="writer",
     )  # fmt: skip
-    own_actions = window.own_actions
+    own_actions = window.part(keys.OWN_ACTIONS)
     assert own_actions is not None
     # Each made when its turn comes: a window-modal one (the unsaved changes' question,
     # opened as it is made) would keep the next ones from the keyboard.

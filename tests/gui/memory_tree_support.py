@@ -22,6 +22,7 @@ from memtab.gui.files.dialogs import NewKind
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.ui_state import UiState
+from memtab.gui.window import keys
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
@@ -144,7 +145,7 @@ def refresh_menus(qtbot: QtBot, window: MainWindow) -> None:
     """Ask the menus' texts and states as they show once the file operations asked for
     have ended (while one runs, Undo cannot name its step yet: it says "Undo")."""
     qtbot.waitUntil(lambda: not window.context.file_ops.busy, timeout=WAIT_MS)
-    window.menus.refresh()
+    window.part(keys.MENUS).refresh()
 
 
 def action(window: MainWindow, action_id: str) -> QAction:

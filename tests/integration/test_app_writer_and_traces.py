@@ -20,6 +20,7 @@ from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory
 from memtab.components.tree.nodes import file_key
 from memtab.components.writer.status_line import WriterActivity
+from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.writer.config import WriterSettings, save_writer_settings
@@ -59,8 +60,8 @@ def test_appended_turns_make_the_writer_run_and_the_tree_update(
     (home.workspace_root(MAIN) / "notes.md").unlink(missing_ok=True)  # the writer's target
     save_writer_settings(WriterSettings(offline_notes=OfflineNotes.WRITE))  # not suggestions
     window = make_window(home)
-    qtbot.waitUntil(lambda: window.writer is not None, timeout=WAIT_MS)
-    writer = window.writer
+    qtbot.waitUntil(lambda: window.built_part(keys.WRITER) is not None, timeout=WAIT_MS)
+    writer = window.built_part(keys.WRITER)
     assert writer is not None
     qtbot.waitSignal(writer.monitoring_started, timeout=WAIT_MS, raising=False).wait()
 
@@ -78,8 +79,8 @@ def test_appended_turns_make_the_writer_run_and_the_tree_update(
         )
     assert finished.args[0].outcome == "wrote"
     qtbot.waitUntil(lambda: support.node(window, notes_key) is not None, timeout=WAIT_MS)
-    assert window.writer_status is not None
-    assert window.writer_status.status.activity is WriterActivity.IDLE
+    assert window.built_part(keys.WRITER_STATUS) is not None
+    assert window.built_part(keys.WRITER_STATUS).status.activity is WriterActivity.IDLE
 
 
 @pytest.mark.parametrize("via_link", [True, False])
@@ -105,9 +106,9 @@ def test_view_trace_opens_the_dump_in_the_traces_tab(
     traces = window.traces_tab
     assert traces is not None
     if via_link:
-        qtbot.waitUntil(lambda: window.writer_status is not None, timeout=WAIT_MS)
-        assert window.writer_status is not None
-        window.writer_status.trace_requested.emit(Path(dump))
+        qtbot.waitUntil(lambda: window.built_part(keys.WRITER_STATUS) is not None, timeout=WAIT_MS)
+        assert window.built_part(keys.WRITER_STATUS) is not None
+        window.built_part(keys.WRITER_STATUS).trace_requested.emit(Path(dump))
     else:
         window.show_trace(dump)
     assert window.tabs.tabText(window.tabs.currentIndex()) == "Traces"

@@ -20,6 +20,7 @@ from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.feature import SHOWN_FLAG, BlameFeature
 from memtab.gui.blame.gutter import BlameGutter, card_html
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 
@@ -46,8 +47,8 @@ def blamed_window(qtbot: QtBot, make_window: WindowFactory, demo: Home) -> MainW
 
 
 def feature_of(window: MainWindow) -> BlameFeature:
-    assert window.blame is not None
-    return window.blame
+    assert window.part(keys.BLAME) is not None
+    return window.part(keys.BLAME)
 
 
 def entry_of(feature: BlameFeature, actor: str) -> tuple[int, GutterEntry]:
@@ -103,8 +104,8 @@ def test_a_writer_line_opens_its_trace_dump_and_a_consolidation_line_its_run_and
     (run,) = [link for link in consolidation.links if link.kind == "run"]
     assert run.op_index is not None
     feature.open_link(run)
-    assert window.history is not None
-    dialog = window.history.runs_dialog
+    assert window.part(keys.HISTORY) is not None
+    dialog = window.part(keys.HISTORY).runs_dialog
     assert dialog is not None
     wait_for(qtbot, lambda: dialog.detail is not None and dialog.detail.run.id == run.target)
     wait_for(qtbot, lambda: dialog.ops.currentItem() is not None)

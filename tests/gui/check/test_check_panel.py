@@ -22,6 +22,7 @@ from memtab.gui.check.feature import CheckFeature
 from memtab.gui.check.panel import CheckPanel
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.tree.model import MARKS_ROLE
+from memtab.gui.window import keys
 from memtab.operations import check as check_ops
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -42,7 +43,7 @@ def checked(
 ) -> tuple[MainWindow, CheckFeature]:
     window = make_window(demo, MAIN_ID)
     window.show()
-    check = window.check
+    check = window.part(keys.CHECK)
     assert check is not None
     wait_for(qtbot, lambda: check.report is not None and not check.busy)
     return window, check
@@ -248,7 +249,7 @@ def test_the_heap_is_given_back_once_the_first_report_is_shown(
     monkeypatch.setattr(CheckFeature, "_show", shown)
     monkeypatch.setattr(check_ops, "release_free_heap", release)
     window = make_window(demo, MAIN_ID)
-    check = window.check
+    check = window.part(keys.CHECK)
     assert check is not None
     window.show()
     wait_for(qtbot, lambda: len(events) == 3 and not check.busy)

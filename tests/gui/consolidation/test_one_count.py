@@ -16,6 +16,7 @@ from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory
 from memtab.cli.main import main
 from memtab.demo import MAIN_ID, create_demo_home
+from memtab.gui.window import keys
 from memtab.store.history.runs import RunsLog
 
 make_window = support.make_window
@@ -59,7 +60,7 @@ def test_one_run_counts_the_same_on_the_review_the_footer_runs_and_the_cli(
 
     (run, *_) = RunsLog(demo).runs(workspace_id=MAIN_ID)
     assert run.plan_id == plan.id
-    runs = window.history.open_runs()
+    runs = window.part(keys.HISTORY).open_runs()
     qtbot.waitUntil(lambda: bool(runs.runs) and runs.run_list.topLevelItem(0) is not None)
     row = runs.run_list.topLevelItem(0)
     assert runs.runs[0].id == run.id and row is not None

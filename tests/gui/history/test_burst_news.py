@@ -17,6 +17,7 @@ from memtab.components.history.burst_news import REVIEW
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.trash_rows import BURST_ROLE
 from memtab.gui.toolkit.ui_state import UiState
+from memtab.gui.window import keys
 from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
@@ -74,7 +75,7 @@ def open_window(
 
 
 def notice(window: MainWindow) -> str:
-    history = window.history
+    history = window.part(keys.HISTORY)
     assert history is not None and history.notices is not None
     return history.notices.text
 
@@ -96,8 +97,8 @@ def test_a_burst_while_no_window_ran_is_news_once_and_review_restores_it(
     wait_for(qtbot, lambda: UiState.load(state.path).bursts_seen_for(machine.home.root) == [seen])
 
     tab.controller.news_bar.button(REVIEW).click()
-    assert window.history is not None
-    trash = window.history.trash_dialog
+    assert window.part(keys.HISTORY) is not None
+    trash = window.part(keys.HISTORY).trash_dialog
     assert trash is not None and trash.isVisible() and tab.controller.news_bar.isHidden()
     wait_for(qtbot, lambda: (current := trash.files.currentItem()) and current.data(0, BURST_ROLE))
     assert trash.files.currentItem().data(0, BURST_ROLE) == seen  # type: ignore[union-attr]
@@ -124,7 +125,7 @@ def test_a_burst_seen_is_no_news_at_the_next_start(
     state.set_bursts_seen(machine.home.root, [burst.id])  # the last window showed it
     window = open_window(make_window, machine, qtbot, state)
     support.wait_watching(qtbot, window)
-    history = window.history
+    history = window.part(keys.HISTORY)
     assert history is not None and history.notices is not None
     qtbot.waitUntil(lambda: not history.busy, timeout=WAIT_MS)  # the bursts were read
     assert notice(window) == "" and window.memory_tab.controller.news_bar.isHidden()
@@ -139,5 +140,5 @@ def test_a_burst_while_the_window_is_open_is_news_at_once(
     prune(machine)  # the window records it itself (no recorder runs), then sees history
     wait_for(qtbot, lambda: notice(window).startswith(f"Claude Code removed {TOPICS} files at "))
     window.memory_tab.controller.news_bar.dismissed.emit()  # closed: nothing until the next burst
-    assert window.history is not None and window.history.notices is not None
-    assert window.history.notices.news.notice is None
+    assert window.part(keys.HISTORY) is not None and window.part(keys.HISTORY).notices is not None
+    assert window.part(keys.HISTORY).notices.news.notice is None

@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, wait_for
 from memtab.components.tree.nodes import file_key
+from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 
@@ -27,7 +28,7 @@ def test_a_storm_reported_as_the_home_reads_the_panel_and_the_dialogs_again(
     window.show()  # the History panel reads only while it is shown
     support.wait_watching(qtbot, window)
     window.watcher.stop()  # only the batches published here
-    tab, history = window.memory_tab, window.history
+    tab, history = window.memory_tab, window.part(keys.HISTORY)
     assert tab.tree.select_key(file_key(ZETA))
     tab.controller.file_actions.history_action.trigger()
     wait_for(qtbot, lambda: history.panel.subject is not None)

@@ -29,6 +29,7 @@ from memtab.fs.clock import now_ms
 from memtab.gui.files.file_actions import ASK_CROSS_SCOPE_DROPS
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.revert import LEFT_ALONE, RESTORED
+from memtab.gui.window import keys
 from memtab.llm.types import ModelReply
 from memtab.store.history.runs import RunsLog
 from memtab.store.history.started import StartedRun
@@ -86,7 +87,7 @@ def test_a_file_deleted_outside_is_restored_from_recently_deleted_through_the_wa
     wait_for(qtbot, lambda: not shown(window, NOTES))
     wait_for(qtbot, lambda: "was deleted on disk" in tab.controller.editor.message_bar.text)
 
-    trash = window.history.open_trash()
+    trash = window.part(keys.HISTORY).open_trash()
     wait_for(qtbot, lambda: trash.select_path(str(NOTES)))
     workspace_group = next(g for g in trash.groups if g.label == "Workspace")
     (item,) = workspace_group.items
@@ -115,7 +116,7 @@ def test_restore_to_another_path_and_scopes_filter(
     assert tab.tree.select_key(file_key(PREFERENCES))
     tab.controller.file_actions.delete_action.trigger()
     wait_for(qtbot, lambda: not shown(window, PREFERENCES))
-    trash = window.history.open_trash()
+    trash = window.part(keys.HISTORY).open_trash()
     wait_for(qtbot, lambda: trash.select_path(str(PREFERENCES)))
     assert trash.files.topLevelItemCount() == 3  # Global, Project, Workspace
     trash.scope_filter.setCurrentIndex(trash.scope_filter.findData("workspace"))
@@ -157,7 +158,7 @@ def test_a_scope_sections_menu_opens_its_recently_deleted(
     tab = window.memory_tab
     assert tab.tree.select_key(section_key(SectionId.PROJECT))
     tab.controller.file_actions.trash_action.trigger()
-    trash = window.history.trash_dialog
+    trash = window.part(keys.HISTORY).trash_dialog
     assert trash is not None and trash.isVisible()
     assert trash.scope_filter.currentData() == "project"
     trash.close()
@@ -174,12 +175,12 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
     # it must not take the save below for another program's (it read the file before the
     # save was recorded).
     window = watched_window(qtbot, make_window, home)
-    tab, panel = window.memory_tab, window.history.panel
+    tab, panel = window.memory_tab, window.part(keys.HISTORY).panel
     physical = home.global_root / "Zeta.md"
     first = physical.read_text()
     assert tab.tree.select_key(file_key(ZETA))
     tab.controller.file_actions.history_action.trigger()
-    assert window.history.dock.isVisible()
+    assert window.part(keys.HISTORY).dock.isVisible()
     wait_for(qtbot, lambda: tab.controller.editor.current_path == ZETA)
     settle(
         qtbot, tab.controller.editor
@@ -224,17 +225,17 @@ def test_the_panel_is_remembered_and_hides_on_other_tabs(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
     window = watched_window(qtbot, make_window, home)
-    window.history.panel_action.trigger()
-    assert window.history.dock.isVisible()
+    window.part(keys.HISTORY).panel_action.trigger()
+    assert window.part(keys.HISTORY).dock.isVisible()
     window.show_traces_tab()
-    assert not window.history.dock.isVisible()
+    assert not window.part(keys.HISTORY).dock.isVisible()
     window.show_memory_tab()
-    assert window.history.dock.isVisible()
+    assert window.part(keys.HISTORY).dock.isVisible()
     state = window.ui_state
     assert state is not None
     window.close_without_asking()
     again = make_window(home, ui_state=state)
-    assert not again.history.dock.isHidden()
+    assert not again.part(keys.HISTORY).dock.isHidden()
 
 
 # --- recording what other programs changed ------------------------------------------------
@@ -342,7 +343,7 @@ def test_reverting_a_consolidation_run_from_runs(
         store_of(home).read("/memories/global/tools/git.md").sha256,
     )
 
-    runs = window.history.open_runs()
+    runs = window.part(keys.HISTORY).open_runs()
     wait_for(qtbot, lambda: runs.runs and runs.detail is not None)
     assert runs.runs[0].id == run_id
     detail = runs.detail
@@ -402,7 +403,7 @@ def test_runs_filters_open_a_file_and_follow_the_log(
 ) -> None:
     window = watched_window(qtbot, make_window, home)
     tab = window.memory_tab
-    runs = window.history.open_runs()
+    runs = window.part(keys.HISTORY).open_runs()
     wait_for(qtbot, lambda: not runs.busy)
     assert runs.runs == []
     assert runs.workspace_filter.currentData() == MAIN  # the shown workspace first
@@ -479,7 +480,7 @@ def test_ctrl_z_pressed_while_the_delete_still_runs_waits_for_it_and_takes_it_ba
     assert tab.tree.select_key(directory_key(tools))
     tab.controller.file_actions.delete_action.trigger()
     assert window.context.file_ops.busy
-    window.menus.refresh()
+    window.part(keys.MENUS).refresh()
     assert window.context.actions.action("files.undo").isEnabled()
     window.context.actions.release()
     tab.tree.setFocus()
@@ -559,7 +560,7 @@ def test_a_deleted_orphan_dir_comes_back_with_undo_and_from_recently_deleted(
         assert not orphan.exists()
 
     def undo_text() -> str:
-        window.menus.refresh()
+        window.part(keys.MENUS).refresh()
         return window.context.actions.action("files.undo").text()
 
     delete_orphan()
@@ -571,7 +572,7 @@ def test_a_deleted_orphan_dir_comes_back_with_undo_and_from_recently_deleted(
     wait_for(qtbot, lambda: tab.model.node_for_key(orphan_key(ORPHAN)) is not None)
 
     delete_orphan()  # …and later, from Recently deleted, under the dir's own group
-    trash = window.history.open_trash()
+    trash = window.part(keys.HISTORY).open_trash()
     wait_for(qtbot, lambda: trash.select_path(OLD, ORPHAN))
     (group,) = [g for g in trash.groups if g.orphan_dir == ORPHAN]
     assert group.label == f"Orphaned project memory {ORPHAN}"

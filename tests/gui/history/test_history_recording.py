@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, wait_for
+from memtab.gui.window import keys
 from memtab.store.catch_up.recording import note_recording
 from memtab.store.home import Home
 from memtab.watch.lease import RecorderLease
@@ -28,7 +29,7 @@ def test_the_status_bar_says_history_is_not_recorded_and_why_until_it_is_again(
         window = make_window(home)
         window.show()
         support.wait_watching(qtbot, window)
-        note = window.history.recording_note
+        note = window.part(keys.HISTORY).recording_note
         assert window.status_bar.isAncestorOf(note)
         assert not note.isVisible()
         full = f"the disk holding {home.history_dir} is full"

@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, refresh_menus, wait_for
 from memtab.gui.toolkit.ui_state import UiState
+from memtab.gui.window import keys
 from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
@@ -59,8 +60,8 @@ def test_another_agents_deleted_files_are_listed_and_restored_one_by_one(
         start_writer=False,
     )
     qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
-    assert window.history is not None
-    trash = window.history.open_trash()
+    assert window.part(keys.HISTORY) is not None
+    trash = window.part(keys.HISTORY).open_trash()
     first, second = (f"{source_id}:memory/{topic.name}" for topic in topics)
     wait_for(qtbot, lambda: trash.select_path(first))
     wait_for(qtbot, lambda: trash.preview.toPlainText() == "# Topic 0\n")

@@ -17,6 +17,7 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
 from memtab.gui.toolkit.external_editor import ExternalOpener
+from memtab.gui.window import keys
 from memtab.loads.records import LoadedFile
 from memtab.store.sidecars.registry import add_workspace
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
@@ -36,7 +37,7 @@ def open_loads(
     qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
     wait_idle(qtbot, window)
     window.context.actions.action("loads.show").trigger()
-    feature = window.loads
+    feature = window.part(keys.LOADS)
     assert feature is not None and feature.dialog is not None
     dialog = feature.dialog
     qtbot.waitUntil(lambda: dialog.tree.topLevelItemCount() == 3, timeout=WAIT_MS)

@@ -22,6 +22,7 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.loads.cut_line import CutLine
 from memtab.gui.toolkit.dialog_layout import mnemonic
 from memtab.gui.toolkit.text.line_numbers import go_to
+from memtab.gui.window import keys
 from memtab.sources.claude.source import encode_project_path
 from memtab.store.files import content_sha256 as sha256
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
@@ -58,8 +59,8 @@ def open_memory_md(qtbot: QtBot, make_window: WindowFactory, machine: Machine) -
 
 
 def cut_line(window: MainWindow) -> CutLine:
-    assert window.loads is not None
-    line = window.loads.cut_line()
+    assert window.part(keys.LOADS) is not None
+    line = window.part(keys.LOADS).cut_line()
     assert line is not None
     return line
 

@@ -29,6 +29,7 @@ from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.dialog_layout import title_width
 from memtab.gui.toolkit.text.diff_view import DiffDialog
 from memtab.gui.toolkit.ui_state import UiState
+from memtab.gui.window import keys
 from memtab.humanize import short_name
 from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import RunsLog
@@ -112,8 +113,8 @@ def test_long_paths_in_every_tab_never_widen_the_window(
     fits_the_laptop(window)
     assert window.size() == WINDOW
     # The History panel beside the editor, following the long-named file.
-    window.history.show_history()
-    qtbot.waitUntil(lambda: window.history.panel.subject is not None, timeout=WAIT_MS)
+    window.part(keys.HISTORY).show_history()
+    qtbot.waitUntil(lambda: window.part(keys.HISTORY).panel.subject is not None, timeout=WAIT_MS)
     settle()
     fits_the_laptop(window)
     assert window.size() == WINDOW

@@ -21,6 +21,7 @@ from memtab.gui.memory_tab.overlay import MOST_OF_THE_TREE
 from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
 from memtab.gui.toolkit import dialog_layout
 from memtab.gui.toolkit.screen_room import room_on
+from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
@@ -76,8 +77,8 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     tab = window.memory_tab
     panes = tab.panes
     open_loaded(qtbot, tab.controller.editor, PREFERENCES)
-    window.history.show_history()  # the History dock beside the editor, too
-    qtbot.waitUntil(lambda: window.history.panel.subject is not None, timeout=WAIT_MS)
+    window.part(keys.HISTORY).show_history()  # the History dock beside the editor, too
+    qtbot.waitUntil(lambda: window.part(keys.HISTORY).panel.subject is not None, timeout=WAIT_MS)
     settle()
     assert not panes.narrow and tab.tree.isVisible() and tab.controller.editor.isVisible()
     wide_sizes = tab.splitter.sizes()
@@ -92,7 +93,7 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     assert (
         panes.shown is Pane.FILES and tab.tree.isVisible() and not tab.controller.editor.isVisible()
     )
-    assert window.history.dock.isVisible()
+    assert window.part(keys.HISTORY).dock.isVisible()
 
     # A click on a file shows the editor, the cursor in the text; Files goes back.
     key = file_key(PREFERENCES)
@@ -292,16 +293,16 @@ def test_picking_a_version_in_history_never_widens_its_dock(
     tab = window.memory_tab
     MemoryStore.of(tab.view()).edit_text(str(PREFERENCES), lambda text: text + "- another line\n")
     open_loaded(qtbot, tab.controller.editor, PREFERENCES)
-    window.history.show_history()
-    panel = window.history.panel
+    window.part(keys.HISTORY).show_history()
+    panel = window.part(keys.HISTORY).panel
     qtbot.waitUntil(lambda: panel.versions.topLevelItemCount() > 0, timeout=WAIT_MS)
     settle()
-    width, tree_place = window.history.dock.width(), place_of(tab.tree, window)
+    width, tree_place = window.part(keys.HISTORY).dock.width(), place_of(tab.tree, window)
     for row in range(panel.versions.topLevelItemCount()):
         panel.versions.setCurrentItem(panel.versions.topLevelItem(row))
         qtbot.waitUntil(lambda: panel.diff.result is not None, timeout=WAIT_MS)
         settle()
-        assert window.history.dock.width() == width
+        assert window.part(keys.HISTORY).dock.width() == width
         assert place_of(tab.tree, window) == tree_place
 
 
@@ -392,8 +393,8 @@ def test_every_dialog_fits_a_small_screen(
 
     checked = open_every_dialog(window, home, fits)
     assert dialog_classes() <= set(checked), "a dialog this test does not open"
-    window.history.show_history()
-    assert window.history.dock.minimumSizeHint().height() <= LAPTOP_HEIGHT
+    window.part(keys.HISTORY).show_history()
+    assert window.part(keys.HISTORY).dock.minimumSizeHint().height() <= LAPTOP_HEIGHT
     card = BlameCard(GutterEntry("you", "you 1 h", "you", "You", ("1 hour ago",) * 12), window)
     assert card.sizeHint().height() <= LAPTOP_HEIGHT and card.width() <= HALF_LAPTOP
 
@@ -409,9 +410,13 @@ def test_dialogs_opened_from_a_window_on_half_a_laptop_fit_its_width(
     window = make_window(home)
     window.resize(HALF_LAPTOP, LAPTOP_HEIGHT)
     activate(qtbot, window)
-    assert window.sync is not None
-    window.sync.open_conflicts()
-    for dialog in (window.sync.dialog, window.history.open_runs(), window.history.open_trash()):
+    assert window.part(keys.SYNC) is not None
+    window.part(keys.SYNC).open_conflicts()
+    for dialog in (
+        window.part(keys.SYNC).dialog,
+        window.part(keys.HISTORY).open_runs(),
+        window.part(keys.HISTORY).open_trash(),
+    ):
         assert dialog is not None
         dialog.show()
         qtbot.waitExposed(dialog)

@@ -13,6 +13,7 @@ from memtab.components.merge.choices import KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
 from memtab.components.tree.nodes import file_key
 from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.sync.editor_bar import PREFIX
+from memtab.gui.window import keys
 from memtab.store.paths import parse_file_path
 from support.sync_machines import Machine
 
@@ -41,7 +42,7 @@ def conflict_window(
     alpha.conflict_with(beta, NOTES)
     window = make_window(alpha.home, None, start_writer=False)
     wait_watching(qtbot, window)
-    feature = window.sync
+    feature = window.part(keys.SYNC)
     assert feature is not None
     wait_for(qtbot, lambda: feature.sync.look.conflicts, 60_000)
     tab = open_in_editor(qtbot, window, NOTES)
@@ -59,7 +60,7 @@ def test_the_bar_offers_the_dialogs_choices_in_its_words(
     labels = [bar.button(action).text() for action in bar.action_ids()]
     assert labels == ["Compare", "Keep mine", "Keep theirs", "Keep both"]
     assert bar.default_action == PREFIX + "compare"  # Enter looks, never drops a side
-    feature = window.sync
+    feature = window.part(keys.SYNC)
     assert feature is not None
     feature.open_conflicts()
     dialog = feature.dialog
@@ -79,7 +80,7 @@ def test_keep_both_from_the_bar_shows_what_it_keeps_before_it_is_kept(
 ) -> None:
     window, tab = conflict_window(qtbot, make_window, alpha, beta)
     tab.prompts.bar.button(PREFIX + KEEP_BOTH.id).click()
-    feature = window.sync
+    feature = window.part(keys.SYNC)
     assert feature is not None
     both = "one\ntwo from alpha\ntwo from beta\nthree\n"
     wait_for(qtbot, lambda: (d := feature.dialog) is not None and d.view.merged_text() == both)

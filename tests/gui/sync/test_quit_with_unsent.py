@@ -18,6 +18,7 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.sync.quitting import UnsentAtQuit, UnsentChoice, ask_unsent
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobService
+from memtab.gui.window import keys
 from support.sync_machines import Machine
 
 make_window = support.make_window
@@ -28,8 +29,8 @@ SYNC_MS = 60_000
 def synced_window(qtbot: QtBot, make_window: WindowFactory, machine: Machine) -> MainWindow:
     window = make_window(machine.home, None, start_writer=False)
     wait_watching(qtbot, window)
-    assert window.sync is not None
-    sync = window.sync.sync
+    assert window.part(keys.SYNC) is not None
+    sync = window.part(keys.SYNC).sync
     wait_for(qtbot, lambda: sync.configured and not sync.busy, SYNC_MS)
     return window
 
@@ -49,8 +50,8 @@ def answering(
         choice = left.pop(0)
         answer(choice if isinstance(choice, UnsentChoice) else choice())
 
-    assert window.sync is not None
-    window.sync.quitting.ask_box = ask  # type: ignore[assignment]
+    assert window.part(keys.SYNC) is not None
+    window.part(keys.SYNC).quitting.ask_box = ask  # type: ignore[assignment]
     return asked
 
 
@@ -102,8 +103,8 @@ def test_a_sync_that_sends_the_change_while_it_asks_closes_the_question_and_the_
 ) -> None:
     window = synced_window(qtbot, make_window, alpha)
     alpha.write(NOTES, "# Notes\n\n- sent by the schedule\n")
-    assert window.sync is not None
-    quitting = window.sync.quitting
+    assert window.part(keys.SYNC) is not None
+    quitting = window.part(keys.SYNC).quitting
     boxes: list[QMessageBox] = []
 
     def ask(*args: Any) -> QMessageBox:
@@ -113,7 +114,7 @@ def test_a_sync_that_sends_the_change_while_it_asks_closes_the_question_and_the_
     quitting.ask_box = ask
     window.close()
     wait_for(qtbot, lambda: bool(boxes) and boxes[0].isVisible(), SYNC_MS)
-    window.sync.sync.sync_now()  # as the schedule's sync would, the question open
+    window.part(keys.SYNC).sync.sync_now()  # as the schedule's sync would, the question open
     wait_for(qtbot, lambda: window.is_closing, SYNC_MS)
     beta.sync()
     assert beta.text(NOTES) == "# Notes\n\n- sent by the schedule\n"

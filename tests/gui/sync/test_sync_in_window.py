@@ -17,6 +17,7 @@ from memtab.components.tree.nodes import file_key
 from memtab.components.tree.text import file_tooltip
 from memtab.gui.sync.feature import NOT_SET_UP
 from memtab.gui.tree.model import MARKS_ROLE
+from memtab.gui.window import keys
 from memtab.operations.sync.conflicts import (
     SYNC_CONFLICT_DETAIL,
     SYNC_CONFLICT_MARK,
@@ -40,7 +41,7 @@ def test_sync_now_in_the_window_sends_and_says_so(
     alpha.write(NOTES, "# Notes\n\n- from the window\n")
     window = make_window(alpha.home, None, start_writer=False)
     wait_watching(qtbot, window)
-    feature = window.sync
+    feature = window.part(keys.SYNC)
     assert feature is not None
     wait_for(qtbot, lambda: feature.sync.configured and not feature.sync.busy, 60_000)
     said: list[str] = []
@@ -62,7 +63,7 @@ def test_a_file_a_sync_brings_in_is_badged_as_syncs(
     alpha.publish(NOTES, "# Notes\n", beta)
     window = make_window(alpha.home, None, start_writer=False)
     wait_watching(qtbot, window)
-    feature = window.sync
+    feature = window.part(keys.SYNC)
     assert feature is not None
     wait_for(qtbot, lambda: feature.sync.configured and not feature.sync.busy, 60_000)
     beta.write(NOTES, "# Notes\n\n- from beta\n")
@@ -107,7 +108,7 @@ def test_without_sync_the_status_is_hidden_and_sync_now_says_how(
     (home.global_root / "a.md").write_text("a\n")
     window = make_window(home, None, start_writer=False)
     wait_watching(qtbot, window)
-    feature = window.sync
+    feature = window.part(keys.SYNC)
     assert feature is not None
     wait_for(qtbot, lambda: not feature.sync.busy)
     assert not feature.status.isVisibleTo(window)
@@ -135,7 +136,7 @@ def test_a_conflict_copy_is_marked_beside_its_original(
     assert "File → Resolve conflicts" in file_tooltip(row, None)
     original = node(window, file_key(parse_file_path(NOTES)))
     assert original is not None and original.tag == ""
-    feature = window.sync
+    feature = window.part(keys.SYNC)
     assert feature is not None
     wait_for(qtbot, lambda: feature.status.text() == "1 conflict")
     feature.status.click()
@@ -164,7 +165,7 @@ def test_a_file_in_sync_conflict_is_marked_in_the_tree_until_it_is_resolved(
     index = model.index_for_key(key)
     assert SYNC_CONFLICT_DETAIL in model.data(index, Qt.ItemDataRole.ToolTipRole)
     assert SYNC_CONFLICT_MARK in model.data(index, Qt.ItemDataRole.AccessibleDescriptionRole)
-    feature = window.sync
+    feature = window.part(keys.SYNC)
     assert feature is not None
     feature.open_conflicts()
     dialog = feature.dialog

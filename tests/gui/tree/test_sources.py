@@ -40,6 +40,7 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.settings.dialog import SettingsDialog
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.tree.model import KEY_ROLE
+from memtab.gui.window import keys
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.config import load_sources_settings
 from memtab.sources.content import read_source_file, save_source_file
@@ -197,7 +198,7 @@ def test_the_history_panel_shows_and_restores_what_memtab_wrote_over(
     window = open_window(make_window, machine, qtbot)
     window.show()  # the panel reads only while shown
     wait_watching(qtbot, window)  # a save reloads the panel through the watcher
-    hub, tab = window.history, window.memory_tab
+    hub, tab = window.part(keys.HISTORY), window.memory_tab
     assert hub is not None
     open_key(qtbot, window, ref_key(parse_file_ref(file_id)))
     hub.show_history()
@@ -247,7 +248,7 @@ def test_the_history_panel_lists_codexs_own_commits_of_a_memories_file(
     subprocess.run(["git", "-C", str(root), *identity, *commit], check=True)
     window = open_window(make_window, machine, qtbot)
     window.show()
-    hub = window.history
+    hub = window.part(keys.HISTORY)
     assert hub is not None
     open_key(qtbot, window, ref_key(parse_file_ref("codex:memories:MEMORY.md")))
     hub.show_history()
@@ -352,7 +353,7 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     assert not (machine.claude_memory / "user_vercel.md").exists()
 
     def undo_text() -> str:
-        window.menus.refresh()
+        window.part(keys.MENUS).refresh()
         return window.context.actions.action("files.undo").text()
 
     # The watcher's rescan may show the copy gone before the undo's own result arrives.

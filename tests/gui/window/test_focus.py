@@ -32,6 +32,7 @@ from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.dialog_layout import give_mnemonics, with_mnemonic
 from memtab.gui.toolkit.text.source_edit import SourceEdit
+from memtab.gui.window import keys
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -168,7 +169,7 @@ def test_every_tab_has_the_source_text_with_its_keys_and_margins(
     qtbot.keyClick(text, Qt.Key.Key_Tab)  # the second tab's frontmatter: Tab leaves too
     assert editor.buffer_text() == before and not text.hasFocus()
     action(window, "blame.toggle").trigger()  # the per-line margins attach to this text
-    assert window.blame is not None and window.blame.gutter.parent() is text
+    assert window.part(keys.BLAME) is not None and window.part(keys.BLAME).gutter.parent() is text
     action(window, "blame.toggle").trigger()
 
 
@@ -246,9 +247,9 @@ def test_redo_from_the_tree_with_either_key_and_from_the_menu(
     qtbot.keyClick(tab.tree, Qt.Key.Key_Z, CTRL)
     wait_for(qtbot, path.exists)
     wait_idle(qtbot, window)
-    window.menus.edit_menu.aboutToShow.emit()
+    window.part(keys.MENUS).edit_menu.aboutToShow.emit()
     assert actions.action("files.redo").text() == "&Redo delete of preferences.md"
-    window.menus.edit_menu.aboutToHide.emit()
+    window.part(keys.MENUS).edit_menu.aboutToHide.emit()
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_Z, CTRL | SHIFT)  # Redo: deleted again
     wait_for(qtbot, lambda: not path.exists())
@@ -287,9 +288,9 @@ def test_redo_of_typing_on_every_key_and_from_the_menu(
     qtbot.keyClick(text, Qt.Key.Key_Z, CTRL | SHIFT)
     assert editor.buffer_text() == before + "more"
     actions = window.context.actions
-    window.menus.edit_menu.aboutToShow.emit()
+    window.part(keys.MENUS).edit_menu.aboutToShow.emit()
     assert actions.action("files.undo").text() == "&Undo typing"
-    window.menus.edit_menu.aboutToHide.emit()
+    window.part(keys.MENUS).edit_menu.aboutToHide.emit()
     actions.action("files.undo").trigger()  # Edit → Undo acts on the text with the focus
     assert editor.buffer_text() == before
     actions.action("files.redo").trigger()

@@ -16,6 +16,7 @@ from memtab.components.files.copy import CopyTarget
 from memtab.components.tree.nodes import SectionId, file_key, section_key
 from memtab.gui.files.copy import CopyChoice
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.gui_thread_io import GuiThreadIo
@@ -179,7 +180,7 @@ def _follow_a_link(until: Until, window: MainWindow, dialogs: FakeDialogs) -> No
 
 
 def _version_view(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
-    panel = window.history.panel
+    panel = window.part(keys.HISTORY).panel
     window.memory_tab.controller.file_actions.show_selected_history()
     until(lambda: panel.history is not None and bool(panel.history.rows))
     assert panel.history is not None
@@ -191,7 +192,7 @@ def _recently_deleted(until: Until, window: MainWindow, dialogs: FakeDialogs) ->
     key = _select(window, GLOBAL_FILE)
     window.memory_tab.controller.file_actions.delete_selected()
     until(lambda: window.memory_tab.model.node_for_key(key) is None)
-    trash = window.history.open_trash()
+    trash = window.part(keys.HISTORY).open_trash()
     until(lambda: trash.select_path(GLOBAL_FILE))
     until(lambda: bool(trash.preview.toPlainText()))
     trash.restore_button.click()

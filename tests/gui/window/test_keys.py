@@ -22,6 +22,7 @@ from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.tree.tree import file_key
 from memtab.gui.actions import ActionRegistry, Focus
+from memtab.gui.window import keys as window_keys
 from memtab.gui.window.menus import menu_plan
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -242,12 +243,12 @@ def test_every_menu_key_does_its_menu_action_wherever_the_focus_is(
     )
     settle(qtbot, tab.controller.editor)
     window.context.actions.action("history.panel").trigger()
-    assert window.history is not None
+    assert window.part(window_keys.HISTORY) is not None
     places = {
         "text": tab.controller.editor.text_edit,
         "tree": tab.tree,
         "search field": tab.controller.search_edit,
-        "a dialog-free panel": window.history.panel.versions,
+        "a dialog-free panel": window.part(window_keys.HISTORY).panel.versions,
     }
     actions = window.context.actions
     menu_keyed = [

@@ -23,6 +23,7 @@ from memtab.gui.first_paint.app import _wait_until_loaded
 from memtab.gui.first_paint.main_window import MENU_TITLES, display_path, source_text
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.toolkit.widgets import ElidedLabel
+from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.memory_home import MAIN
@@ -248,10 +249,10 @@ def test_menus_are_filled_once_the_memory_tab_is_assembled(
     assert window.memory_tab.is_assembled  # by the time it loaded
     titles = [action.text() for action in window.menuBar().actions()]
     # The titles shown from the first paint are the menus', once (no stand-ins left).
-    assert titles == list(MENU_TITLES) == [menu.title() for menu in window.menus.menus]
+    assert titles == list(MENU_TITLES) == [menu.title() for menu in window.part(keys.MENUS).menus]
     assert (
         window.memory_tab.controller.file_actions.new_file_action
-        in window.menus.file_menu.actions()
+        in window.part(keys.MENUS).file_menu.actions()
     )
 
 

@@ -22,6 +22,7 @@ from memtab.gui.actions import Focus
 from memtab.gui.editor.text.view import ViewMode
 from memtab.gui.tasks.jobs import JobClient, JobService
 from memtab.gui.window import home_dialogs
+from memtab.gui.window import keys as window_keys
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
 from memtab.gui.window.menus import ShortcutRow, action_title, shortcut_rows
 from memtab.gui.window.shortcuts_dialog import FIELD_KEYS, ShortcutsDialog
@@ -41,7 +42,7 @@ def titles(actions: list[QAction]) -> list[str]:
 
 def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) -> None:
     window = make_window(home)
-    menus = window.menus
+    menus = window.part(window_keys.MENUS)
     assert [menu.title() for menu in menus.menus] == ["&File", "&Edit", "&View", "&Help"]
     assert titles(menus.file_menu.actions()) == [
         "Quick open",
@@ -148,8 +149,8 @@ def test_help_shortcuts_is_made_from_the_actions(
     assert ShortcutRow(
         "test.something", "View", "Do something new", QKeySequence("Ctrl+Alt+J").toString(native)
     ) in shortcut_rows(actions)
-    window.menus.refresh()
-    assert titles(window.menus.view_menu.actions())[-1] == "Do something new"
+    window.part(window_keys.MENUS).refresh()
+    assert titles(window.part(window_keys.MENUS).view_menu.actions())[-1] == "Do something new"
 
 
 def test_help_shortcuts_and_the_panels_still_work_after_a_tab_closed(
@@ -170,7 +171,7 @@ def test_help_shortcuts_and_the_panels_still_work_after_a_tab_closed(
     assert isinstance(dialog, ShortcutsDialog)
     assert ("View", "File history") in {(row.section, row.name) for row in dialog.rows}
     window.context.actions.action("history.panel").trigger()
-    assert window.history.dock.isVisible()
+    assert window.part(window_keys.HISTORY).dock.isVisible()
     assert window.context.actions.action("history.panel").isChecked()
 
 
@@ -178,7 +179,8 @@ def test_every_action_is_listed_once_by_a_stable_name_and_no_keys_collide(
     make_window: WindowFactory, home: Home
 ) -> None:
     window = make_window(home)
-    window.writer_status is not None or window.show()  # the window's own part is built
+    # the window's own part is built
+    window.built_part(window_keys.WRITER_STATUS) is not None or window.show()
     actions = window.context.actions
     rows = shortcut_rows(actions)
     ids = [row.id for row in rows] + [also for row in rows for also in row.also]
@@ -187,14 +189,16 @@ def test_every_action_is_listed_once_by_a_stable_name_and_no_keys_collide(
     names = [(row.section, row.name) for row in rows]
     assert len(names) == len(set(names))
     # The names do not follow what an action says now ("Undo delete of notes.md", "Unpin").
-    window.menus.refresh()
+    window.part(window_keys.MENUS).refresh()
     assert ("Edit", "Undo") in names and ("Edit", "Pin") in names
     assert all(entry.id.count(".") == 1 for entry in actions.entries())
     assert actions.conflicts() == []
     # Every action placed in a menu is in it.
     for entry in actions.entries():
         if entry.menu is not None:
-            assert entry.action in window.menus.menu(entry.menu).actions(), entry.id
+            assert entry.action in window.part(window_keys.MENUS).menu(entry.menu).actions(), (
+                entry.id
+            )
 
 
 def test_two_window_wide_actions_with_one_key_are_a_conflict(
@@ -241,11 +245,11 @@ def test_shortcuts_for_view_modes_tabs_runs_and_consolidation(
     assert window.tabs.currentWidget() is tab
     ctrl_shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     qtbot.keyClick(window, Qt.Key.Key_R, ctrl_shift)
-    runs = window.history.runs_dialog
+    runs = window.part(window_keys.HISTORY).runs_dialog
     assert runs is not None and runs.isVisible()
     runs.close()
     qtbot.keyClick(window, Qt.Key.Key_H, ctrl_shift)
-    assert window.history.dock.isVisible()
+    assert window.part(window_keys.HISTORY).dock.isVisible()
     started: list[tuple[str, object]] = []
     tab.controller.consolidation.start = lambda workspace_id, trigger="manual", review=False: (
         started.append(  # type: ignore[method-assign,union-attr]
@@ -274,10 +278,10 @@ def test_undo_says_what_it_takes_back_and_its_key_works_after_the_menu(
 ) -> None:
     window = make_window(home)
     undo = window.context.actions.action("files.undo")
-    window.menus.edit_menu.aboutToShow.emit()
+    window.part(window_keys.MENUS).edit_menu.aboutToShow.emit()
     assert not undo.isEnabled() and "Nothing to undo" in undo.toolTip()
     assert undo.text() == "&Undo"
-    window.menus.edit_menu.aboutToHide.emit()
+    window.part(window_keys.MENUS).edit_menu.aboutToHide.emit()
     assert undo.isEnabled()  # Ctrl+Z in the tree says "Nothing to undo" itself
     said: list[str] = []
     window.context.status.shown.connect(lambda text, _ms: said.append(text))

@@ -20,6 +20,7 @@ from gui.activity.test_watch_fallback import ProbeAtWatchLimit, ShallowInotifyOb
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_watching
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.app import _log_qt_message, platform_plugin_problem, system_packages
+from memtab.gui.window import keys
 from memtab.logs import setup_logging
 from memtab.store.home import Home
 
@@ -33,7 +34,7 @@ def test_about_names_the_log_file(
     monkeypatch.setenv("MEMTAB_LOG_DIR", str(tmp_path / "log"))
     log = setup_logging()  # undone after the test by tests/support/logfail.py
     window = make_window(home)
-    assert f"<code>{log}</code>" in window.own_actions.about_text()
+    assert f"<code>{log}</code>" in window.part(keys.OWN_ACTIONS).about_text()
 
 
 class LimitReachedFor(ProbeAtWatchLimit):

@@ -21,6 +21,7 @@ from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.window import features as window_features
+from memtab.gui.window import keys
 from memtab.gui.window.features import WINDOW_FEATURES
 from memtab.store.home import Home, PathKind, PathPlace
 from support.memory_home import MAIN
@@ -35,8 +36,8 @@ def test_every_feature_follows_one_classification_of_each_batch(
     window = make_window(home)
     support.wait_watching(qtbot, window)
     assert window.traces_tab is not None  # built on demand: it follows the batches too
-    assert window.history is not None and window.check is not None
-    assert window.sync is not None and window.writer is not None
+    assert window.part(keys.HISTORY) is not None and window.part(keys.CHECK) is not None
+    assert window.part(keys.SYNC) is not None and window.built_part(keys.WRITER) is not None
     classified: list[str] = []
     classify = Home.classify
 
@@ -76,7 +77,7 @@ def test_the_window_builds_its_features_phase_by_phase_in_the_lists_order(
     expected = [f.name for f in WINDOW_FEATURES if f.phase is not Phase.ON_DEMAND]
     assert list(features.built) == expected
     assert expected.index("menus") > expected.index("sync"), "made from what they registered"
-    assert window.menus is not None and window.writer is not None
+    assert window.part(keys.MENUS) is not None and window.built_part(keys.WRITER) is not None
     assert features.part("traces") is None, "on demand: not shown yet"
     window.show_traces_tab()
     assert features.built[-1] == "traces" and features.part("traces") is window.traces_tab

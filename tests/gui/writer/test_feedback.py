@@ -23,6 +23,7 @@ from memtab.components.tree.nodes import NodeKind, file_key
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.tree.model import AGENT_EDITED_ROLE, KEY_ROLE
+from memtab.gui.window import keys
 from memtab.gui.writer.status import NEWS_LINK, WriterStatusWidget
 from memtab.operations import activity as activity_ops
 from memtab.store.home import Home
@@ -69,7 +70,7 @@ def shows(window: MainWindow, workspace_id: str) -> bool:
 def watching_window(qtbot: QtBot, make_window: WindowFactory, home: Home) -> MainWindow:
     window = make_window(home)
     wait_watching(qtbot, window)
-    qtbot.waitUntil(lambda: window.writer_status is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.built_part(keys.WRITER_STATUS) is not None, timeout=WAIT_MS)
     return window
 
 
@@ -80,7 +81,7 @@ def test_the_writer_says_what_it_recorded_and_opens_it_with_the_new_lines_highli
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
     window = watching_window(qtbot, make_window, home)
-    status = window.writer_status
+    status = window.built_part(keys.WRITER_STATUS)
     assert status is not None and status.text() == "Memory writer idle"
     notes = home.workspace_root(MAIN) / "notes.md"
     notes.write_text(AFTER)  # what the run wrote
@@ -109,7 +110,7 @@ def test_news_of_another_workspace_switches_to_it_first(
     other.parent.mkdir(parents=True)
     other.write_text(AFTER)
     result = run_result()
-    status = window.writer_status
+    status = window.built_part(keys.WRITER_STATUS)
     assert status is not None
     status.show_run(result.replaced(workspace_id=ARCHIVED, workspace_name="old"))
     writer_label(status).linkActivated.emit(NEWS_LINK)
@@ -126,7 +127,7 @@ def test_a_suggest_only_run_says_review_and_shows_the_suggestions(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
     window = watching_window(qtbot, make_window, home)
-    status = window.writer_status
+    status = window.built_part(keys.WRITER_STATUS)
     assert status is not None
     status.show_run(run_result("suggested", suggested=3, after=BEFORE))
     assert status.text() == "Suggested 3 notes — review"
@@ -155,8 +156,8 @@ def test_a_desktop_notification_only_when_asked_for_and_the_window_is_not_in_fro
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
     window = watching_window(qtbot, make_window, home)
-    feedback = window.writer_feedback
-    status = window.writer_status
+    feedback = window.built_part(keys.WRITER_FEEDBACK)
+    status = window.built_part(keys.WRITER_STATUS)
     assert feedback is not None and status is not None
     assert feedback.notify is False  # off by default
     notifier = FakeNotifier()
@@ -180,7 +181,10 @@ def test_the_notify_setting_is_read_from_the_writer_settings(
 
     save_writer_settings(WriterSettings(notify=True))
     window = watching_window(qtbot, make_window, home)
-    assert window.writer_feedback is not None and window.writer_feedback.notify is True
+    assert (
+        window.built_part(keys.WRITER_FEEDBACK) is not None
+        and window.built_part(keys.WRITER_FEEDBACK).notify is True
+    )
 
 
 def test_pause_and_resume_look_the_same_way(qtbot: QtBot) -> None:

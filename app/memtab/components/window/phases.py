@@ -130,6 +130,10 @@ class Composition(Generic[Host]):
             raise LookupError(f"the window's {key.name} is not built yet")
         return cast(T, self._built[key.name])
 
+    def find(self, key: FeatureKey[T]) -> T | None:
+        """What the feature `key` names built, or None while it is not built."""
+        return cast(T, self._built[key.name]) if key.name in self._finished else None
+
     def reach(self, phase: Phase) -> None:
         """Build every feature up to `phase` not built yet, in the list's order.
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar, cast
+from typing import Protocol, TypeVar
 
 import shiboken6
 from PySide6 import QtWidgets
@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QSizePolicy,
+    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -53,19 +54,6 @@ from memtab.gui.first_paint.status_bar import WindowStatusBar
 from memtab.humanize import display_path
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
-
-if (
-    TYPE_CHECKING
-):  # lazy: annotations only — built by the step after the paint (gui.window.features)
-    from memtab.gui.blame.feature import BlameFeature
-    from memtab.gui.check.feature import CheckFeature
-    from memtab.gui.history.hub import HistoryHub
-    from memtab.gui.loads.feature import LoadsFeature
-    from memtab.gui.sync.feature import SyncFeature
-    from memtab.gui.traces.feature import TracesTab
-    from memtab.gui.writer.feedback import WriterFeedback
-    from memtab.gui.writer.status import WriterStatusWidget
-    from memtab.gui.writer.supervisor import WriterSupervisor
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -125,6 +113,24 @@ class OwnActions(Protocol):
     def shutdown(self) -> None: ...
 
 
+class TracesPage(Protocol):
+    """What the window asks of the Traces tab (`gui.traces.TracesTab`, built when first
+    shown)."""
+
+    @property
+    def splitter(self) -> QSplitter: ...
+
+    def show_trace(self, path: Path) -> None: ...
+
+    def find_in_trace(self) -> None: ...
+
+
+OWN_ACTIONS = FeatureKey[OwnActions]("own actions")
+"""The window's own actions (File → Add workspace, the picker's link: `add_workspace`)."""
+TRACES = FeatureKey[TracesPage | None]("traces")
+"""The Traces tab (None in a window without one), built on demand."""
+
+
 class MainWindow(QMainWindow):
     """Memtab's window (build it with `memtab.gui.first_paint.app.create_main_window`).
 
@@ -134,21 +140,6 @@ class MainWindow(QMainWindow):
     """
 
     memory_tab_current = Signal(bool)
-
-    menus: QObject
-    """`gui.window.menus.WindowMenus`: built once the Memory tab is assembled."""
-    own_actions: OwnActions | None = None
-    """The window's own actions; built with the menus."""
-    history: HistoryHub | None = None
-    """The History panel, Runs…, Recently deleted; built with the menus."""
-    blame: BlameFeature | None = None
-    """View → Blame: the editor's blame gutter and its cards; built with the menus."""
-    check: CheckFeature | None = None
-    """View → Check: the Check panel, the marks of what it found; built with the menus."""
-    loads: LoadsFeature | None = None
-    """View → What each agent loads; built with the menus."""
-    command_palette: QObject
-    """The command palette; built with the menus."""
 
     def __init__(
         self,
@@ -202,17 +193,12 @@ class MainWindow(QMainWindow):
         # first widget of its focus chain, the tab bar, where no key does anything.
         memory_tab.tree.setFocus()
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
-        self._traces_tab: TracesTab | None = None
+        self._traces_tab: TracesPage | None = None
         self._traces_container: QWidget | None = None
         if with_traces:
             self._traces_container = QWidget(self)
             QVBoxLayout(self._traces_container).setContentsMargins(0, 0, 0, 0)
             self.add_tab(self._traces_container, "Traces")
-        self.writer: WriterSupervisor | None = None
-        self.writer_status: WriterStatusWidget | None = None
-        self.writer_feedback: WriterFeedback | None = None
-        self.sync: SyncFeature | None = None
-        """Sync over git and the conflicts; built once the watcher starts."""
 
         self.setStatusBar(WindowStatusBar(self))
         self._home_label = self.status_bar.home_label(
@@ -279,13 +265,13 @@ class MainWindow(QMainWindow):
             self.statusBar().addWidget(widget)
 
     @property
-    def traces_tab(self) -> TracesTab | None:
+    def traces_tab(self) -> TracesPage | None:
         """The Traces tab (built now if it was not yet), or None in a window without one."""
         self._build_traces_tab()
         return self._traces_tab
 
     @property
-    def shown_traces_tab(self) -> TracesTab | None:
+    def shown_traces_tab(self) -> TracesPage | None:
         """The Traces tab when it is the one shown, else None."""
         container = self._traces_container
         if container is None or self.tabs.currentWidget() is not container:
@@ -299,8 +285,9 @@ class MainWindow(QMainWindow):
 
     def _build_traces_tab(self) -> None:
         if self._traces_tab is None and self._traces_container is not None:
-            built = self._composition().demand("traces")
-            self._traces_tab = cast("TracesTab | None", built)
+            features = self._composition()
+            features.demand(TRACES.name)
+            self._traces_tab = features.get(TRACES)
 
     @Slot(object)
     def show_trace(self, path: Path) -> None:
@@ -344,6 +331,11 @@ class MainWindow(QMainWindow):
         """What the feature `key` names built (`Composition.get`: a feature asks for one
         the window's list builds before it)."""
         return self._composition().get(key)
+
+    def built_part(self, key: FeatureKey[T]) -> T | None:
+        """What the feature `key` names built, or None while it is not built (a feature
+        of a later phase asked for sooner, e.g. by an action)."""
+        return None if self.features is None else self.features.find(key)
 
     def _assemble_memory_tab(self) -> None:
         """The Memory tab's parts and the features that use them (`MemoryTab.assemble`):
@@ -443,8 +435,8 @@ class MainWindow(QMainWindow):
     def add_workspace(self) -> None:
         """File → Add workspace (also the picker's link)."""
         self.memory_tab.assemble()  # the window's actions are built with the tab's parts
-        assert self.own_actions is not None
-        self.own_actions.add_workspace()
+        if not self._closing:
+            self.part(OWN_ACTIONS).add_workspace()
 
     def exec_dialog(self, dialog: QDialog) -> int:
         """Run a modal dialog (a seam for tests, which answer it instead)."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from memtab.components.window.phases import Feature, FeatureKey, Phase, keyed
+from memtab.components.window.phases import Feature, Phase, keyed
 from memtab.gui.activity.feature import EditMarks, MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
@@ -33,7 +33,7 @@ from memtab.gui.consolidation.feature import ConsolidationFooter, LazyConsolidat
 from memtab.gui.editor.feature import EditorPanel, MessageBar
 from memtab.gui.files.feature import FileActions, TabDialogs
 from memtab.gui.first_paint.geometry import restore_splitter
-from memtab.gui.first_paint.main_window import TRACES_SPLITTER, MainWindow
+from memtab.gui.first_paint.main_window import OWN_ACTIONS, TRACES, TRACES_SPLITTER, MainWindow
 from memtab.gui.history.feature import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
 from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
@@ -43,6 +43,34 @@ from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.toolkit.text.text_fields import keep_window_keys_from_fields
 from memtab.gui.tree.feature import SourcesFollower, TreeEditorLink
+from memtab.gui.window.keys import (
+    BLAME,
+    CHECK,
+    CONSOLIDATION,
+    DIALOGS,
+    EDITOR,
+    EDITOR_LINK,
+    FILE_ACTIONS,
+    FILES,
+    FOOTER,
+    HISTORY,
+    INBOX,
+    LOADS,
+    MARKS,
+    MEMORY_TAB,
+    MENUS,
+    MESSAGE_BAR,
+    MUX,
+    NEWS_BAR,
+    PALETTE,
+    SEARCH_BOX,
+    SOURCES,
+    SYNC,
+    TAB_HOST,
+    WRITER,
+    WRITER_FEEDBACK,
+    WRITER_STATUS,
+)
 from memtab.gui.window.menus import WindowMenus
 from memtab.gui.window.palette import Palette
 from memtab.gui.window.window_actions import WindowActions
@@ -75,25 +103,8 @@ def start_assembling(window: MainWindow) -> None:
 
 
 # The Memory tab's parts, in the order they are built, each a feature the composition keeps
-# by its key (and stops, the last built first), none of them shown by the paint; then the
-# tab's controller, built with them.
-
-CONSOLIDATION = FeatureKey[LazyConsolidationTasks]("consolidation")
-EDITOR = FeatureKey[EditorPanel]("editor")
-FOOTER = FeatureKey[ConsolidationFooter]("footer")
-DIALOGS = FeatureKey[TabDialogs]("dialogs")
-MARKS = FeatureKey[EditMarks]("marks")
-INBOX = FeatureKey[InboxPanel]("inbox")
-MUX = FeatureKey[MuxPresence]("mux")
-EDITOR_LINK = FeatureKey[TreeEditorLink]("editor link")
-SOURCES = FeatureKey[SourcesFollower]("sources")
-SEARCH_BOX = FeatureKey[SearchBox]("search box")
-TAB_HOST = FeatureKey[TabHost]("tab host")
-FILE_ACTIONS = FeatureKey[FileActions]("file actions")
-MESSAGE_BAR = FeatureKey[MessageBar]("message bar")
-NEWS_BAR = FeatureKey[MessageBar]("news bar")
-FILES = FeatureKey[TabFiles]("files")
-MEMORY_TAB = FeatureKey[MemoryTabController]("memory tab controller")
+# by its key (`keys`; and stops, the last built first), none of them shown by the paint;
+# then the tab's controller, built with them.
 
 
 def build_consolidation(window: MainWindow) -> LazyConsolidationTasks:
@@ -233,7 +244,7 @@ def build_memory_tab(window: MainWindow) -> MemoryTabController:
 def build_history(window: MainWindow) -> HistoryHub:
     """The History panel, Runs…, Recently deleted (the tab's parts exist now)."""
     tab = window.memory_tab
-    window.history = history = HistoryHub(
+    history = HistoryHub(
         window.context, window, window.part(EDITOR), window, news=window.part(NEWS_BAR)
     )
     window.status_bar.insert_permanent_first(history.recording_note)
@@ -250,21 +261,18 @@ def build_history(window: MainWindow) -> HistoryHub:
 
 def build_blame(window: MainWindow) -> BlameFeature:
     """View → Blame: the editor's blame gutter and its cards."""
-    history = window.history
-    assert history is not None  # built before it: a card opens its run in Runs…
-    window.blame = BlameFeature(
+    return BlameFeature(
         window.context,
         window.part(EDITOR),
         open_trace=window.show_trace,
-        open_run=history.show_run,
+        open_run=window.part(HISTORY).show_run,  # a card opens its run in Runs…
         parent=window,
     )
-    return window.blame
 
 
 def build_check(window: MainWindow) -> CheckFeature:
     """The Check panel, marks and fixes (reviewed like Consolidate now's plans)."""
-    window.check = CheckFeature(
+    return CheckFeature(
         window.context,
         window,
         window.part(EDITOR),
@@ -273,13 +281,12 @@ def build_check(window: MainWindow) -> CheckFeature:
         in_background=window.start_check,
         parent=window,
     )
-    return window.check
 
 
 def build_loads(window: MainWindow) -> LoadsFeature:
     """View → What each agent loads."""
     tab = window.memory_tab
-    window.loads = LoadsFeature(
+    return LoadsFeature(
         window.context,
         window,
         functools.partial(window.part(EDITOR_LINK).select_key, open_it=True),
@@ -287,25 +294,22 @@ def build_loads(window: MainWindow) -> LoadsFeature:
         source_context=tab.scans.source_context,
         parent=window,
     )
-    return window.loads
 
 
 def build_actions(window: MainWindow) -> WindowActions:
     """The window's own actions (Open home, Settings, Find, Consolidate now…)."""
-    window.own_actions = WindowActions(window.context, window, window.part(MEMORY_TAB), window)
-    return window.own_actions
+    return WindowActions(window.context, window, window.part(MEMORY_TAB), window)
 
 
 def build_palette(window: MainWindow) -> Palette:
     """The command palette."""
     edit = window.part(FILES).edit_key  # Quick open: the keyboard in the file's text
-    window.command_palette = palette = Palette(window.context, window, edit, window)
-    return palette
+    return Palette(window.context, window, edit, window)
 
 
 def build_sync(window: MainWindow) -> SyncFeature:
     """Sync over git and its conflicts: File → Sync now, the status bar's line."""
-    window.sync = sync = SyncFeature(
+    sync = SyncFeature(
         window.context,
         window,
         rows=window.memory_tab.model,
@@ -317,13 +321,14 @@ def build_sync(window: MainWindow) -> SyncFeature:
     return sync
 
 
-def build_menus(window: MainWindow) -> None:
+def build_menus(window: MainWindow) -> WindowMenus:
     """The menus, made from the actions every feature before registered."""
     window.menuBar().clear()  # the titles shown until now
-    window.menus = WindowMenus(window.context.actions, window.menuBar(), window)
+    menus = WindowMenus(window.context.actions, window.menuBar(), window)
     window.status_bar.mode_indicator(
         window.context.actions.action("editor.tab_moves_focus"), "Tab moves focus"
     )
+    return menus
 
 
 def start_watching(window: MainWindow) -> None:
@@ -338,7 +343,7 @@ def build_writer(window: MainWindow) -> WriterSupervisor | None:
     that runs none)."""
     if not window.start_writer:
         return None
-    window.writer = writer = WriterSupervisor(window.home, window.context.jobs)
+    writer = WriterSupervisor(window.home, window.context.jobs)
     writer.setParent(window)
     writer.attach(window.context.changes)
     writer.follow_settings(window.context.settings)
@@ -346,30 +351,34 @@ def build_writer(window: MainWindow) -> WriterSupervisor | None:
 
 
 def build_writer_status(window: MainWindow) -> WriterStatusWidget | None:
-    """The writer's status in the status bar and its feedback (a run's result, a trace)."""
-    writer = window.writer
+    """The writer's status in the status bar."""
+    writer = window.part(WRITER)
     if writer is None:
         return None
-    window.writer_status = status = WriterStatusWidget(window)
+    status = WriterStatusWidget(window)
     status.attach(writer)
     status.trace_requested.connect(window.show_trace)
-    window.writer_feedback = WriterFeedback(
-        window.context, window, writer, status, window.part(MEMORY_TAB), window
-    )
     window.statusBar().insertWidget(0, status)
     return status
 
 
+def build_writer_feedback(window: MainWindow) -> WriterFeedback | None:
+    """What the writer did, told in the window (a run's result, a trace)."""
+    writer, status = window.part(WRITER), window.part(WRITER_STATUS)
+    if writer is None or status is None:
+        return None
+    return WriterFeedback(window.context, window, writer, status, window.part(MEMORY_TAB), window)
+
+
 def start_writer(window: MainWindow) -> None:
     """The writer follows every transcript from its current end."""
-    if window.writer is not None:
-        window.writer.start()
+    if (writer := window.part(WRITER)) is not None:
+        writer.start()
 
 
 def start_sync(window: MainWindow) -> None:
     """Sync looks where it stands, then follows the edits and its schedule."""
-    if window.sync is not None:
-        window.sync.start()
+    window.part(SYNC).start()
 
 
 def build_traces(window: MainWindow) -> TracesTab | None:
@@ -411,23 +420,24 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     keyed(FILES, Phase.AFTER_PAINT, build_files),
     keyed(MEMORY_TAB, Phase.AFTER_PAINT, build_memory_tab),
     # ...then the window's features that use them...
-    Feature("history", Phase.AFTER_PAINT, build_history),
-    Feature("blame", Phase.AFTER_PAINT, build_blame),
-    Feature("check", Phase.AFTER_PAINT, build_check),
-    Feature("loads", Phase.AFTER_PAINT, build_loads),
-    Feature("own actions", Phase.AFTER_PAINT, build_actions),
-    Feature("palette", Phase.AFTER_PAINT, build_palette),
-    Feature("sync", Phase.AFTER_PAINT, build_sync),
-    Feature("menus", Phase.AFTER_PAINT, build_menus),
+    keyed(HISTORY, Phase.AFTER_PAINT, build_history),
+    keyed(BLAME, Phase.AFTER_PAINT, build_blame),
+    keyed(CHECK, Phase.AFTER_PAINT, build_check),
+    keyed(LOADS, Phase.AFTER_PAINT, build_loads),
+    keyed(OWN_ACTIONS, Phase.AFTER_PAINT, build_actions),
+    keyed(PALETTE, Phase.AFTER_PAINT, build_palette),
+    keyed(SYNC, Phase.AFTER_PAINT, build_sync),
+    keyed(MENUS, Phase.AFTER_PAINT, build_menus),
     # ...and the controller catches up with the scan the tree shows (`loaded` when it is the first)
     Feature("tab caught up", Phase.AFTER_PAINT, lambda window: window.memory_tab.catch_up()),
     # once the first scan is shown (its paint first: the watch setup slows everything)
     Feature("watching", Phase.WATCHING, start_watching),
-    Feature("writer", Phase.WATCHING, build_writer),
-    Feature("writer status", Phase.WATCHING, build_writer_status),
+    keyed(WRITER, Phase.WATCHING, build_writer),
+    keyed(WRITER_STATUS, Phase.WATCHING, build_writer_status),
+    keyed(WRITER_FEEDBACK, Phase.WATCHING, build_writer_feedback),
     Feature("writer start", Phase.WATCHING, start_writer),
     Feature("sync start", Phase.WATCHING, start_sync),
     # when first shown or asked for
-    Feature("traces", Phase.ON_DEMAND, build_traces),
+    keyed(TRACES, Phase.ON_DEMAND, build_traces),
 )
 """The window's features in the order they are built, each with its phase."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -21,25 +21,25 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 
 from memtab import __version__
 from memtab.components.rich_text import escape_html
+from memtab.components.window.phases import FeatureKey
 from memtab.components.window.settings_news import settings_change
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.feature import EditorPanel, ViewMode
+from memtab.gui.first_paint.main_window import TracesPage
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.memory_tab.controller import MemoryTabController
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import give_mnemonics, small_dialog
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
+from memtab.gui.window.keys import WRITER_STATUS
 from memtab.gui.window.menus import shortcut_rows
 from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
-from memtab.gui.writer.feature import WriterStatusWidget
 from memtab.logs import log_file
 from memtab.operations.home import HomeFolder, describe_home_folder
 
-if TYPE_CHECKING:  # lazy: the Traces tab (~0.8 MiB) loads when first shown
-    from memtab.gui.traces.feature import TracesTab
-
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 OPEN_HOME_KEY = "open-home"
 _VIEW_MODE_KEYS = ("Ctrl+1", "Ctrl+2", "Ctrl+3")
@@ -65,14 +65,13 @@ class WindowForActions(WindowShell, Protocol):
     @property
     def memory_tab(self) -> MemoryTab: ...
 
-    @property
-    def writer_status(self) -> WriterStatusWidget | None: ...
+    def built_part(self, key: FeatureKey[T]) -> T | None: ...
 
     @property
     def has_traces_tab(self) -> bool: ...
 
     @property
-    def shown_traces_tab(self) -> TracesTab | None: ...
+    def shown_traces_tab(self) -> TracesPage | None: ...
 
     @property
     def is_closing(self) -> bool: ...
@@ -167,7 +166,7 @@ class WindowActions(QObject):
             "Pause the memory &writer",
             self.toggle_writer_pause,
             menu="edit",
-            enabled_when=lambda: window.writer_status is not None,
+            enabled_when=lambda: window.built_part(WRITER_STATUS) is not None,
             text_when=self._writer_pause_text,
         )
         modes = QActionGroup(self)
@@ -251,12 +250,12 @@ class WindowActions(QObject):
 
     def toggle_writer_pause(self) -> None:
         """Edit → Pause (Resume) the memory writer."""
-        status = self._window.writer_status
+        status = self._window.built_part(WRITER_STATUS)
         if status is not None:
             status.setPaused(not status.isPaused())
 
     def _writer_pause_text(self) -> str:
-        status = self._window.writer_status
+        status = self._window.built_part(WRITER_STATUS)
         paused = status is not None and status.isPaused()
         return "Resume the memory &writer" if paused else "Pause the memory &writer"
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from memtab.components.window.phases import Composition, Feature, Phase
+from memtab.components.window.phases import Composition, Feature, FeatureKey, Phase, keyed
 
 
 @dataclass
@@ -154,3 +154,35 @@ def test_the_list_is_the_order_things_happen() -> None:
         Composition(Window(), [part("history"), part("tab")])
     with pytest.raises(ValueError, match="twice"):
         Composition(Window(), [part("tab"), part("tab")])
+
+
+HISTORY = FeatureKey[Part]("history")
+WRITER = FeatureKey[Part]("writer")
+
+
+def test_a_feature_gets_another_by_its_key_once_the_list_built_it() -> None:
+    window = Window()
+    handed: list[Part] = []
+
+    def menus(host: Window) -> Part:
+        handed.append(parts.get(HISTORY))  # built before it in the list
+        with pytest.raises(LookupError, match="writer"):
+            parts.get(WRITER)  # after it: not built yet
+        return Part("menus", host)
+
+    parts = Composition(
+        window,
+        [
+            keyed(HISTORY, Phase.AFTER_PAINT, lambda host: Part("history", host)),
+            keyed(FeatureKey[Part]("menus"), Phase.AFTER_PAINT, menus),
+            keyed(WRITER, Phase.WATCHING, lambda host: Part("writer", host)),
+        ],
+    )
+    assert parts.find(HISTORY) is None
+    with pytest.raises(LookupError):
+        parts.get(HISTORY)
+    parts.reach(Phase.AFTER_PAINT)
+    assert handed == [parts.get(HISTORY)] and parts.get(HISTORY).name == "history"
+    assert parts.find(WRITER) is None
+    parts.reach(Phase.WATCHING)
+    assert parts.find(WRITER) is parts.get(WRITER) is parts.part("writer")

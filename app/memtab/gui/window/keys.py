@@ -1,0 +1,99 @@
+"""The keys the window's features are given to each other by (`MainWindow.part(key)`,
+`components.window.phases.FeatureKey`): each names one feature of
+`gui.window.features.WINDOW_FEATURES` and the type of what it builds, so mypy checks what
+a feature asks for against what the one it names builds. A feature a window may not have
+(the writer where none runs, the Traces tab) is keyed with `| None`.
+
+The Memory tab's parts and its controller, the window's features built after the paint and
+those that follow the disk; the window's own actions and the Traces tab are keyed in
+`gui.first_paint.main_window` (the window asks them) and named here too.
+"""
+
+from __future__ import annotations
+
+from memtab.components.window.phases import FeatureKey
+from memtab.gui.activity.feature import EditMarks, MuxPresence
+from memtab.gui.blame.feature import BlameFeature
+from memtab.gui.check.feature import CheckFeature
+from memtab.gui.consolidation.feature import ConsolidationFooter, LazyConsolidationTasks
+from memtab.gui.editor.feature import EditorPanel, MessageBar
+from memtab.gui.files.feature import FileActions, TabDialogs
+from memtab.gui.first_paint.main_window import OWN_ACTIONS, TRACES
+from memtab.gui.history.feature import HistoryHub
+from memtab.gui.loads.feature import LoadsFeature
+from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
+from memtab.gui.memory_tab.tab_files import TabFiles
+from memtab.gui.search.feature import SearchBox
+from memtab.gui.sync.feature import SyncFeature
+from memtab.gui.tree.feature import SourcesFollower, TreeEditorLink
+from memtab.gui.window.menus import WindowMenus
+from memtab.gui.window.palette import Palette
+from memtab.gui.writer.feature import (
+    InboxPanel,
+    WriterFeedback,
+    WriterStatusWidget,
+    WriterSupervisor,
+)
+
+# The Memory tab's parts, then its controller built with them.
+CONSOLIDATION = FeatureKey[LazyConsolidationTasks]("consolidation")
+EDITOR = FeatureKey[EditorPanel]("editor")
+FOOTER = FeatureKey[ConsolidationFooter]("footer")
+DIALOGS = FeatureKey[TabDialogs]("dialogs")
+MARKS = FeatureKey[EditMarks]("marks")
+INBOX = FeatureKey[InboxPanel]("inbox")
+MUX = FeatureKey[MuxPresence]("mux")
+EDITOR_LINK = FeatureKey[TreeEditorLink]("editor link")
+SOURCES = FeatureKey[SourcesFollower]("sources")
+SEARCH_BOX = FeatureKey[SearchBox]("search box")
+TAB_HOST = FeatureKey[TabHost]("tab host")
+FILE_ACTIONS = FeatureKey[FileActions]("file actions")
+MESSAGE_BAR = FeatureKey[MessageBar]("message bar")
+NEWS_BAR = FeatureKey[MessageBar]("news bar")
+FILES = FeatureKey[TabFiles]("files")
+MEMORY_TAB = FeatureKey[MemoryTabController]("memory tab controller")
+
+# The window's features that use them.
+HISTORY = FeatureKey[HistoryHub]("history")
+BLAME = FeatureKey[BlameFeature]("blame")
+CHECK = FeatureKey[CheckFeature]("check")
+LOADS = FeatureKey[LoadsFeature]("loads")
+PALETTE = FeatureKey[Palette]("palette")
+SYNC = FeatureKey[SyncFeature]("sync")
+MENUS = FeatureKey[WindowMenus]("menus")
+
+# Once the first scan is shown: the writer, where one runs.
+WRITER = FeatureKey[WriterSupervisor | None]("writer")
+WRITER_STATUS = FeatureKey[WriterStatusWidget | None]("writer status")
+WRITER_FEEDBACK = FeatureKey[WriterFeedback | None]("writer feedback")
+
+__all__ = [
+    "BLAME",
+    "CHECK",
+    "CONSOLIDATION",
+    "DIALOGS",
+    "EDITOR",
+    "EDITOR_LINK",
+    "FILES",
+    "FILE_ACTIONS",
+    "FOOTER",
+    "HISTORY",
+    "INBOX",
+    "LOADS",
+    "MARKS",
+    "MEMORY_TAB",
+    "MENUS",
+    "MESSAGE_BAR",
+    "MUX",
+    "NEWS_BAR",
+    "OWN_ACTIONS",
+    "PALETTE",
+    "SEARCH_BOX",
+    "SOURCES",
+    "SYNC",
+    "TAB_HOST",
+    "TRACES",
+    "WRITER",
+    "WRITER_FEEDBACK",
+    "WRITER_STATUS",
+]
