@@ -1,6 +1,7 @@
 """What each scan the Memory tab shows fans out to, decided without Qt.
 
-The tab (`gui/memory_tab/tab.py`) keeps the widgets and the features; for every scan that
+The tab (its frame, `gui/first_paint/memory_tab.py`, and its controller,
+`gui/memory_tab/controller.py`) keeps the widgets and the features; for every scan that
 lands it asks `scan_steps` what to do and carries it out:
 
 - the first scan, before the tab's parts are built: only the tree (the parts are built

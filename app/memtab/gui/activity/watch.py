@@ -63,9 +63,7 @@ from memtab.logs import quiet_library_warnings
 from memtab.watch_policy.coalesce import Coalescer
 
 if TYPE_CHECKING:  # lazy: watchdog (~20 ms) loads when watching starts (watch_observer)
-    from watchdog.observers.api import BaseObserver, ObservedWatch
-
-    from memtab.watch.observers import EventPoster
+    from memtab.gui.activity.watch_observer import BaseObserver, EventPoster, ObservedWatch
 
 logger = logging.getLogger(__name__)
 

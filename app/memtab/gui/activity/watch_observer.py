@@ -23,6 +23,22 @@ from memtab.watch.observers import (
 
 logger = logging.getLogger(__name__)
 
+# The watcher names watchdog's and the handler's types through this module alone (it loads
+# them when watching starts).
+__all__ = [
+    "BaseObserver",
+    "EventPoster",
+    "ObservedWatch",
+    "event_poster",
+    "is_polling",
+    "launch",
+    "native_observer",
+    "observer_name",
+    "polling_observer",
+    "unwatch",
+    "watch",
+]
+
 
 def event_poster(post: Poster, watched_root: str, reported_root: str) -> EventPoster:
     """The observer-thread handler: each event's paths, filtered by the one watcher policy

@@ -2,29 +2,31 @@
 step that loads what comes right after it.
 
 `memtab` without a command shows the Memory tab's tree as soon as it can: before that
-first paint only the modules in `BEFORE_FIRST_PAINT` are imported (the parser, the
-store's reading side, the outline, the tree and the window frame) and, for a home small
-enough to show its first full scan at once, `FIRST_SCAN_BEFORE_FIRST_PAINT` (that scan's
-readers, loaded by its worker), no library but those in
-`LIBRARIES_BEFORE_FIRST_PAINT`, and none of `NEVER_BEFORE_FIRST_PAINT`
-(tests/gui/test_startup_boundary.py starts the window and compares). A new import on
-that path — a module-level import in one of these modules — fails the test until it is
-added here on purpose, with what it costs the start (measure it: `python -X importtime`,
-or tests/bench/test_startup_bench.py). Two costs hide in a module's top level: a Qt class
-imported by name builds all its Python enum types (`QT_CLASSES_NEVER_BEFORE_FIRST_PAINT`
-lists those the first paint never needs), and a dataclass is made by writing and compiling
-its methods (~3.4 M instructions each): the modules on the path keep their records as
-NamedTuples or slotted classes (the test holds every module of a big home's start to it).
+first paint only the modules the import contract "first-paint" lets its sources reach are
+imported (the parser, the store's reading side, the outline, the tree and the window and
+Memory tab's frames; the test derives the list from the contract) but those
+`REACHED_AFTER_FIRST_PAINT` names, at most `MODULES_BEFORE_FIRST_PAINT_MAX` of them, and,
+for a home small enough to show its first full scan at once,
+`FIRST_SCAN_BEFORE_FIRST_PAINT` (that scan's readers, loaded by its worker); no library but
+those in `LIBRARIES_BEFORE_FIRST_PAINT`, and none of `NEVER_BEFORE_FIRST_PAINT`
+(tests/gui/test_startup_boundary.py starts the window and compares). A new import on that
+path passes the budget only when it is raised here on purpose, with what it costs the start
+(measure it: `python -X importtime`, or tests/bench/test_startup_bench.py). Two costs hide
+in a module's top level: a Qt class imported by name builds all its Python enum types
+(`QT_CLASSES_NEVER_BEFORE_FIRST_PAINT` lists those the first paint never needs), and a
+dataclass is made by writing and compiling its methods (~3.4 M instructions each): the
+modules on the path keep their records as NamedTuples or slotted classes (the test holds
+every module of a big home's start to it).
 
-This package (`memtab.gui.first_paint`) and all it imports is held statically too, by the
-import contract "first-paint" in pyproject.toml (imports inside functions and for
-annotations count there). After the paint, `MemoryTab.assemble()` (the three start-up
-steps are in `gui/first_paint/memory_tab.py`'s docstring) has the window run its features'
-list, which the window takes from the one step after the paint, `SETTLED_STEP`, imported by
-name with `settled_step()`: that list starts the log's rotation, hands rows' backgrounds to
-the widget style (`memtab.gui.toolkit.paint`) and builds the tab's parts and the window's
-other features. Whatever only the window's later life needs is imported there, never by a
-module of this package.
+This package (`memtab.gui.first_paint`) and all it imports is held statically by that
+contract (imports inside functions and for annotations count there). After the paint,
+`MemoryTab.assemble()` (the three start-up steps are in `gui/first_paint/memory_tab.py`'s
+docstring) has the window run its features' list, which the window takes from the one step
+after the paint, `SETTLED_STEP`, imported by name with `settled_step()`: that list starts
+the log's rotation, hands rows' backgrounds to the widget style (`memtab.gui.toolkit.paint`)
+and builds the Memory tab's controller with its parts and the window's other features.
+Whatever only the window's later life needs is imported there, never by a module of this
+package.
 """
 
 from __future__ import annotations
@@ -32,137 +34,28 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-# memtab's modules a window imports before its tree first paints (with a home over
-# `components.tree.scan.OUTLINE_MIN_FILES` files: an outline; under it, the first scan).
-BEFORE_FIRST_PAINT = frozenset(
+# What the start may import before its tree first paints is what the import contract
+# "first-paint" (pyproject.toml) lets its sources reach: the test derives that list from the
+# contract (tests/support/first_paint_contract.py), so it is kept nowhere by hand. What is
+# kept here is what the contract cannot say: how many of memtab's modules the outline's start
+# loads at most (a new import on the path raises it on purpose, with what it costs the start:
+# `python -X importtime`, tests/bench/test_startup_bench.py), and the modules the contract
+# reaches that the start imports later (inside a function or for annotations).
+MODULES_BEFORE_FIRST_PAINT_MAX = 115
+
+# Reached by the contract, imported after the paint: settings' file and other agents'
+# sources once scanned, the desktop's file manager and the crash dialog when asked, the
+# file channel with the first file operation, leftovers with the doctor's look.
+REACHED_AFTER_FIRST_PAINT = frozenset(
     {
-        "memtab",
-        # the command line: its parser and options, the log (a plain file until rotating)
-        "memtab.cli",
-        "memtab.cli.main",
-        "memtab.cli.options",
-        "memtab.invocation",
-        "memtab.launch",
-        "memtab.logs",
-        "memtab.resources",
-        "memtab.humanize",
-        # the floor: atomic files, locks, sidecars, the config dir
-        "memtab.fs",
-        "memtab.fs.atomic",
-        "memtab.fs.clock",
-        "memtab.fs.config",
-        "memtab.fs.config.config_dir",
-        "memtab.fs.confined",
-        "memtab.fs.jsonfile",
-        "memtab.fs.lazy_re",
-        "memtab.fs.readable",  # the one readability rule: the listing reads descriptions by it
-        # the one codec (stdlib only, 3–5 ms to import at load 11; inspect is PySide's
-        # already): lock holders, the sidecars' records (memory-meta.json's, §7); a
-        # class's reader is generated by its first read (MetaFile's and MetaEntry's ~1.5 ms)
-        "memtab.fs.records.codec",
-        "memtab.fs.records.compiler",
-        "memtab.fs.records.markers",
-        "memtab.fs.records.output",
-        "memtab.fs.records",
-        "memtab.fs.locking",
-        "memtab.fs.locking.lease_lock",  # xum's lock files, taken by memory-meta.json's writes
-        "memtab.fs.locking.locks",
-        "memtab.fs.sidecar",
-        "memtab.fs.terminal_text",  # the CLI's error line (two small patterns)
-        "memtab.fs.user_files",  # --screenshot FILE is written through it (no imports of its own)
-        # the store's reading side, the scan reads through (`store.scopes.scope_view`): not its
-        # writing side (NEVER_BEFORE_FIRST_PAINT)
-        "memtab.store",
-        "memtab.store.actors",  # the badges name their actors (one dict, no imports)
-        "memtab.store.conflict_copies",
-        "memtab.store.description_cache",
-        "memtab.store.errors",
-        "memtab.store.files",
-        "memtab.store.text",
-        "memtab.store.text.frontmatter",
-        "memtab.markdown",  # the one line classifier: titles (stdlib only)
-        "memtab.store.home",
-        "memtab.store.sidecars",
-        "memtab.store.sidecars.meta",
-        "memtab.store.notebook_owner",  # the registry resolves whose notebook (stdlib only)
-        "memtab.store.xum_notes",  # the tree names adopted notes and checkpoints (stdlib only)
-        "memtab.store.paths",
-        "memtab.store.sidecars.registry",
-        "memtab.store.scopes",
-        "memtab.store.scopes.scope_view",
-        "memtab.store.xum_locks",  # paths and hashes only, ~1 ms (store.sidecars.meta's writes)
-        "memtab.loads",
-        "memtab.loads.limits",  # xum's hot-set limits: the tree marks a pinned file past them
-        "memtab.file_protocol",
-        "memtab.file_protocol.file_ref",
-        # the scan and the tree it builds, Qt-free
-        "memtab.components",
-        "memtab.components.activity",
-        "memtab.components.activity.badges",
-        "memtab.components.activity.change_batch",  # the context's classified batches (stdlib)
-        "memtab.components.activity.own_writes",
-        "memtab.components.cancel",
-        "memtab.components.glossary",
-        "memtab.components.search",
-        "memtab.components.search.highlight",
-        "memtab.components.tree",
-        "memtab.components.tree.marks",
-        "memtab.components.tree.nodes",
-        "memtab.components.tree.reconcile_slices",  # a reconcile's slices (stdlib only)
-        "memtab.components.tree.row_fit",
-        "memtab.components.tree.scan",
-        "memtab.components.tree.scan_policy",  # when the tab scans (stdlib only)
-        "memtab.components.tree.scan_steps",  # what each scan the tab shows fans out to
-        "memtab.components.tree.text",
-        "memtab.components.tree.tree",
-        "memtab.components.window",
-        "memtab.components.window.phases",  # the window runs its features by phase (stdlib)
-        "memtab.components.window.settings_news",  # the context's settings news (stdlib)
-        # what the first scan runs on its lane: a plain function and its context (stdlib)
-        "memtab.operations",
-        "memtab.operations.job",
-        "memtab.operations.tree",
-        # this package: the start, the window's and the Memory tab's frames
-        "memtab.gui.first_paint",
-        "memtab.gui.first_paint.app",
-        "memtab.gui.first_paint.boundary",
-        "memtab.gui.first_paint.geometry",
-        "memtab.gui.first_paint.main_window",
-        "memtab.gui.first_paint.memory_tab",
-        "memtab.gui.first_paint.status_bar",
-        # the tree and what the frames are made with
-        "memtab.gui",
-        "memtab.gui.actions",
-        "memtab.gui.activity",
-        "memtab.gui.activity.watch",
-        "memtab.gui.context",
-        "memtab.gui.memory_tab",
-        "memtab.gui.memory_tab.layout",
-        "memtab.gui.memory_tab.overlay",
-        "memtab.gui.memory_tab.panes",
-        "memtab.gui.memory_tab.workspace_picker",
-        "memtab.gui.tasks",
-        "memtab.gui.tasks.jobs",  # the window's job service: lanes start with their first job
-        "memtab.gui.tasks.runner",
-        "memtab.gui.tree",
-        "memtab.gui.tree.fill",
-        "memtab.gui.tree.reconcile",
-        "memtab.gui.tree.model",
-        "memtab.gui.tree.rows",
-        "memtab.gui.tree.scan_scheduler",
-        "memtab.gui.tree.view",
-        "memtab.gui.toolkit",
-        "memtab.gui.toolkit.clock",
-        "memtab.gui.toolkit.crash_reports",
-        "memtab.gui.toolkit.icons",
-        "memtab.gui.toolkit.paint",
-        "memtab.gui.toolkit.screen_room",  # two QtCore sizes: the window's room on its screen
-        "memtab.gui.toolkit.style",
-        "memtab.gui.toolkit.ui_state",
-        "memtab.gui.toolkit.widgets",
-        # the watcher's coalescing (the one watcher policy, `memtab watch`'s too; stdlib only)
-        "memtab.watch_policy",
-        "memtab.watch_policy.coalesce",
+        "memtab.desktop",
+        "memtab.fs.config.settings_file",
+        "memtab.gui.tasks.file_channel",
+        "memtab.gui.toolkit.crash_dialog",
+        "memtab.gui.toolkit.dialog_layout",
+        "memtab.sources",
+        "memtab.sources.config",
+        "memtab.store.leftovers",
     }
 )
 

@@ -7,12 +7,14 @@ check, loads, sync, the writer; Traces when first shown).
 ordered list, each with the phase it is built in (first paint, after paint, watching, on
 demand: `components/window/phases.py`). The window runs it (`MainWindow.features`): it
 reaches a phase, the features of it are built in the list's order, and closing saves
-the UI state of those built and shuts them down, the last built first. A part of the
-Memory tab is a feature too, built into the tab (an attribute `MemoryTab` declares, set
-by the feature named for it); the tab places and wires them (`place_parts`,
-`wire_parts`) and catches them up with its scan (`catch_up`) at the list's steps, and
-stops them with itself. `MemoryTab.assemble()` — right after the tree's first paint, or
-sooner when something needs the parts — reaches the after-paint phase through its window.
+the UI state of those built and shuts them down, the last built first. Each part of the
+Memory tab is a feature too, and the tab's controller (`gui/memory_tab/controller.py`) one
+more, built with them as its arguments: it places and wires them and settles the tab's
+frame, which catches it up with its scan (`catch_up`) once the window's features that use
+the parts are built. `MemoryTab.assemble()` — right after the tree's first paint, or sooner
+when something needs the controller — reaches the after-paint phase through its window.
+A feature gets what another built from the composition by its key (`keys`,
+`MainWindow.part`) and never sets anything on the window or the tab.
 
 `memtab.gui.first_paint` never imports it: `boundary.settled_step()` imports it by name when
 the window first runs its list (the tab assembled), so the import-linter contract
