@@ -1,23 +1,30 @@
 """Search's operations: a query matched against a scan, and the filtered tree built, off
 the GUI thread.
 
-`Searcher` owns the `ContentIndex` and the last search's matches; its jobs run one at a
-time on one lane (the job service's scans lane), so neither needs a lock. A search is the
+`Searcher` owns the search index on disk as the window uses it (`IndexedTexts`) and the
+last search's matches; its jobs run one at a time on one lane (the job service's scans
+lane), so neither needs a lock. A search is the
 latest job of its key, so a newer one supersedes it — and a superseded search stops within
 a few hundred files; the window also drops an outcome whose scan or query is no longer
 current. A query that narrows the last one over the same scan only looks at that one's
-matches. `warm` reads the files' contents in the background, so the first search is quick.
+matches. `warm` brings the index to the scan in the background, so the first search is
+quick; a search does it too (what changed since: a stat compare, or nothing).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memtab.components.search.search import ContentIndex, SearchQuery, find_matches
+from memtab.components.search.indexed import IndexedTexts
+from memtab.components.search.search import SearchQuery, find_matches
 from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.tree import build_tree
 from memtab.operations.job import JobContext
+
+# How often a search runs while another process writes to the index meanwhile (it may
+# have taken out a row the search needed, and put it back since).
+SEARCHES_WHILE_WRITTEN = 2
 
 
 @dataclass(frozen=True)
@@ -35,7 +42,7 @@ class Searcher:
     touch them."""
 
     def __init__(self) -> None:
-        self._index = ContentIndex()
+        self._texts = IndexedTexts()
         self._scan: HomeScan | None = None
         self._query = SearchQuery.parse("")
         self._keys: frozenset[str] = frozenset()
@@ -44,17 +51,26 @@ class Searcher:
         """The tree of `scan`'s files matching `query` (every file for an empty one)."""
         if not query.active:
             return SearchOutcome(scan, query, build_tree(scan), 0)
-        matches = find_matches(
-            scan, query, self._index, candidates=self._candidates(scan, query), cancel=ctx
-        )
+        candidates = self._candidates(scan, query)
+        for _attempt in range(SEARCHES_WHILE_WRITTEN):
+            if not self._texts.refresh(scan, stop=ctx.cancel_event):
+                ctx.raise_if_cancelled()
+            matches = find_matches(scan, query, self._texts, candidates=candidates, cancel=ctx)
+            if self._texts.unchanged():
+                break
         self._scan, self._query = scan, query
         self._keys = frozenset(matches)
         ctx.raise_if_cancelled()
         return SearchOutcome(scan, query, build_tree(scan, matches), len(matches))
 
-    def warm(self, scan: HomeScan, _ctx: JobContext) -> None:
-        """Read the contents of `scan`'s files into the index."""
-        self._index.refresh(scan)
+    def warm(self, scan: HomeScan, ctx: JobContext) -> None:
+        """Bring the index on disk to `scan` (only what changed since any Memtab indexed
+        it is read)."""
+        self._texts.refresh(scan, stop=ctx.cancel_event)
+
+    def close(self) -> None:
+        """Close the index file (the window closes, no search runs)."""
+        self._texts.close()
 
     def _candidates(self, scan: HomeScan, query: SearchQuery) -> frozenset[str] | None:
         """The files worth looking at for `query`: the last matches when it narrows the

@@ -360,6 +360,11 @@ class SearchIndex:
                     self._rebuild(f"damaged ({error})")
                 raise
 
+    def rebuild(self, problem: str) -> None:
+        """Start the file again: another connection to it found it `problem` (damaged)."""
+        with self._write_lock:
+            self._rebuild(problem)
+
     # --- the file -----------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
@@ -438,6 +443,11 @@ def _stale(
         stale.update((root, str(row[0])) for row in mine - held)
         gone += [(root, str(row[0])) for row in held - mine if (root, str(row[0])) not in listed]
     return stale, gone
+
+
+def is_damaged(error: sqlite3.DatabaseError) -> bool:
+    """Whether `error` says the file is damaged or no database (then it is rebuilt)."""
+    return error.sqlite_errorcode in _DAMAGED
 
 
 def _schema_problem(connection: sqlite3.Connection) -> str | None:

@@ -14,6 +14,7 @@ from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names
 from memtab.components.tree.nodes import NodeKind, SectionId, directory_key, file_key, section_key
 from memtab.operations import search as search_tasks
+from memtab.search_index.index import Refreshed, SearchIndex
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 
@@ -209,16 +210,18 @@ def test_next_match_without_results_says_what_to_do(
 def test_the_files_are_read_for_search_once_the_field_takes_the_focus(
     qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A window nobody searches in holds no file's text: the index is filled when the
-    field first takes the focus (so the first query is quick), once."""
+    """A window nobody searches in reads no file for it: the search index on disk is
+    brought to the scan when the field first takes the focus (so the first query is
+    quick), once; the search then reads nothing again."""
     indexed: list[int] = []
-    real = search_tasks.ContentIndex.refresh
+    real = SearchIndex.refresh
 
-    def recording(index: search_tasks.ContentIndex, scan: object) -> None:
-        real(index, scan)  # type: ignore[arg-type]
-        indexed.append(len(index))
+    def recording(index: SearchIndex, *args: object, **options: object) -> Refreshed:
+        done = real(index, *args, **options)  # type: ignore[arg-type]
+        indexed.append(done.read)
+        return done
 
-    monkeypatch.setattr(search_tasks.ContentIndex, "refresh", recording)
+    monkeypatch.setattr(SearchIndex, "refresh", recording)
     window = make_window(home)
     tab = window.memory_tab
     qtbot.wait(200)

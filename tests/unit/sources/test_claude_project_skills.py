@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.components.search.search import ContentIndex, SearchQuery, find_matches
+from memtab.components.search.indexed import IndexedTexts
+from memtab.components.search.search import SearchQuery, find_matches
 from memtab.components.tree.nodes import MemoryFileRef, ref_key
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.discovery import discover, scan
@@ -80,7 +81,7 @@ def test_a_skill_is_edited_with_history_searched_and_recorded(
     agent_file.save(loaded.content + "Then run the smoke test.\n", loaded.sha256)
     assert [version.op for version in agent_file.versions()] == ["edit", "seen"]
 
-    found = find_matches(scan_machine(machine), SearchQuery.parse("smoke test"), ContentIndex())
+    found = find_matches(scan_machine(machine), SearchQuery.parse("smoke test"), IndexedTexts())
     assert ref_key(MemoryFileRef(source.id, ".claude/skills/verify/SKILL.md")) in found
 
     monkeypatch.setenv("HOME", str(machine.user))  # the recorder's discovery finds the project

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.memory.source_commands import _source_row as source_row
-from memtab.components.search.search import ContentIndex, SearchQuery, find_matches
+from memtab.components.search.indexed import IndexedTexts
+from memtab.components.search.search import SearchQuery, find_matches
 from memtab.components.tree.nodes import MemoryFileRef, NodeKind, TreeNode, ref_key
 from memtab.components.tree.sources import build_source_sections
 from memtab.components.tree.sources_scan import SourcesScan, scan_sources
@@ -163,7 +164,7 @@ def test_a_mount_claude_code_reads_only_is_read_only(machine: Machine) -> None:
         target_file(team.source, "docs/new.md")
     assert target_file(team.source, "platform/new.md").relative == "platform/new.md"
     # Read-only, yet read: its text is searched as the writable mounts' is.
-    found = find_matches(scan_machine(machine), SearchQuery.parse("short words"), ContentIndex())
+    found = find_matches(scan_machine(machine), SearchQuery.parse("short words"), IndexedTexts())
     assert ref_key(MemoryFileRef(team.source.id, "docs/style.md")) in found
 
 

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.components.search.search import ContentIndex, SearchQuery, find_matches
+from memtab.components.search.indexed import IndexedTexts
+from memtab.components.search.search import SearchQuery, find_matches
 from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.nodes import NodeKind, SectionId, section_key
 from memtab.components.tree.scan import ScanRequest
@@ -214,7 +215,7 @@ def test_the_tree_and_search_show_it_as_the_fourth_section(home: Home) -> None:
     assert "\nxum's session scope: " in tip  # xum's name in lower case
     assert scan.shows_session
 
-    matches = find_matches(scan, SearchQuery.parse("wire parser"), ContentIndex())
+    matches = find_matches(scan, SearchQuery.parse("wire parser"), IndexedTexts())
     assert [key for key in matches if "session" in key] != []
 
     write_config(home, {"projects": [[PROJECT, {"workspaces": [{"id": "f0f0f0f0f0"}]}]]})

@@ -3,22 +3,18 @@
 A query is split into terms; a file matches when every term (case-insensitively) occurs in
 its path inside the scope (or the source), its description or its text. Other agents'
 files are searched with mux's (their keys are their refs' tree keys, `tree.ref_key`); a
-file's text is what the editor would show of it (`store.files.read_file_content`, by the
-one readability rule: at most the cap, nothing of a file with other hard links, NUL bytes
-or that is no longer a regular file, which is matched by name and description only), and
-loki-mode's JSON is searched as written, not as rendered. Contents come from a
-`ContentIndex`: casefolded file texts, re-read only when a file's size or time changes.
-The index is not thread-safe on purpose: only the search worker's jobs ever touch it.
-It keeps each folded text as UTF-8 (terms are matched as UTF-8 too, which finds exactly
-what matching the text finds): a text with one character beyond Latin-1 would take 2 or 4
-bytes per character as a Python string, and half of real memory files have one (`—`, `→`,
-an emoji). The window fills it when the search field first takes the focus, not at
-start-up: a window nobody searches in holds no file's text.
+file's text is what `view` would show of it, read from the home's search index on disk
+(`components.search.indexed`, shared with the MCP servers and `memtab search`): by the one
+readability rule, a file over the cap, with NUL bytes, other hard links or that is no
+longer a regular file is matched by name and description only, and loki-mode's JSON is
+searched as written, not as rendered. The index gives the candidates of each term (the
+files whose words may hold it); only their texts are read and checked. The window keeps
+no text: the index is brought to the scan when the search field first takes the focus,
+not at start-up.
 
 Each match carries its first matching lines (`LineMatch`, shown under the file's row),
 for the first `MAX_FILES_WITH_LINES` files: lines are found in the folded text (casefold
-never adds or removes a line break) and shown from the file's own text, which the index
-keeps for the files recently shown only.
+never adds or removes a line break) and shown from the file's own text.
 
 Searching is incremental: a query that narrows the previous one (every old term is part
 of a new term) only looks at the files the previous one matched (`find_matches`'s
@@ -28,26 +24,21 @@ keystroke never waits for it.
 
 from __future__ import annotations
 
-import os
-from collections import OrderedDict
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from memtab.components.cancel import CancelToken
 from memtab.components.search.highlight import highlight_spans
-from memtab.components.tree.nodes import FileMatch, LineMatch, file_key, orphan_entry_key, ref_key
+from memtab.components.search.indexed import IndexedTexts
+from memtab.components.search.searchables import searchables
+from memtab.components.tree.nodes import FileMatch, LineMatch
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.sources_scan import SourcesScan
-from memtab.sources.layouts import classify
-from memtab.store.files import ScopeListing, read_file_content
 
 MAX_LINES_PER_FILE = 20
 MAX_FILES_WITH_LINES = 200
 # How much of a matching line a result row shows, and of it before the first match.
 LINE_SNIPPET_CHARS = 160
 LINE_LEAD_CHARS = 30
-# Original texts kept for showing lines (the folded ones are kept for every file).
-ORIGINAL_CACHE_FILES = 400
 CANCEL_CHECK_EVERY = 256
 
 
@@ -76,147 +67,10 @@ class SearchQuery:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Searchable:
-    """A file as the search sees it: its tree key, what its name and description say,
-    where it is and its version (size, mtime); `readable` False: never read; `linked`: a
-    link another agent's layout lets Memtab read through."""
-
-    key: str
-    label: str
-    physical: str
-    version: tuple[int, int]
-    readable: bool = True
-    linked: bool = False
-
-
-def _searchables(
-    scan: HomeScan, candidates: Collection[str] | None = None
-) -> Iterator[_Searchable]:
-    """Every file of `scan` (only `candidates`, by tree key, when given) with where it is.
-
-    Paths are joined as strings: at 20,000 files `Path.joinpath` alone costs more than
-    looking at the candidates of a narrowing query.
-    """
-    listings: list[tuple[str, ScopeListing, str | None]] = [
-        (os.fspath(item.root), item.listing, None) for item in scan.scopes if item.root is not None
-    ]
-    listings += [(os.fspath(item.root), item.listing, item.dir_name) for item in scan.orphans]
-    for root, listing, orphan_dir in listings:
-        for entry in listing.files:
-            if orphan_dir is None:
-                key = file_key(entry.path)
-            else:
-                key = orphan_entry_key(orphan_dir, entry.path, is_dir=False)
-            if candidates is None or key in candidates:
-                yield _Searchable(
-                    key,
-                    f"{entry.path.relative}\n{entry.description}",
-                    os.path.join(root, *entry.path.segments),
-                    (entry.size_bytes, entry.modified_at_ms),
-                    not entry.binary,
-                )
-    if scan.sources is not None:
-        yield from _source_searchables(scan.sources, candidates)
-
-
-def _source_searchables(
-    sources: SourcesScan, candidates: Collection[str] | None
-) -> Iterator[_Searchable]:
-    for listing in sources.listings:
-        for file in listing.files:
-            key = ref_key(file.ref)
-            if candidates is not None and key not in candidates:
-                continue
-            # Read only what the listing read: a reason other than the layout's or the
-            # source's own (a file with other hard links, NUL bytes, over the cap) means
-            # it was not.
-            segments = tuple(file.relative.split("/"))
-            rule = classify(listing.source.layout, segments)
-            layout_reason = rule.read_only_reason if rule is not None else None
-            readable = file.linked or file.read_only_reason in (
-                None,
-                layout_reason,
-                listing.source.folder_read_only_reason(segments),
-                listing.source.read_only_reason,
-            )
-            yield _Searchable(
-                key,
-                f"{file.relative}\n{file.description}",
-                os.fspath(file.physical),
-                (file.size_bytes, file.modified_at_ms),
-                readable,
-                file.linked,
-            )
-
-
-class ContentIndex:
-    """Casefolded file contents by physical path, refreshed when a file changes.
-
-    Use it from one thread only (the search worker).
-    """
-
-    def __init__(self) -> None:
-        self._texts: dict[str, tuple[tuple[int, int], bytes]] = {}
-        self._originals: OrderedDict[str, tuple[tuple[int, int], str]] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._texts)
-
-    def folded(self, item: _Searchable) -> bytes:
-        """The casefolded content of a listed file, as UTF-8 (b"" if binary, huge or
-        unreadable)."""
-        if not item.readable:
-            return b""
-        key, version = item.physical, item.version
-        cached = self._texts.get(key)
-        if cached is not None and cached[0] == version:
-            return cached[1]
-        folded = self._read(item).casefold().encode("utf-8", "surrogatepass")
-        self._texts[key] = (version, folded)
-        return folded
-
-    def original(self, item: _Searchable) -> str:
-        """The content of a listed file as written (for showing its matching lines)."""
-        if not item.readable:
-            return ""
-        key, version = item.physical, item.version
-        cached = self._originals.get(key)
-        if cached is not None and cached[0] == version:
-            self._originals.move_to_end(key)
-            return cached[1]
-        return self._read(item)
-
-    def _read(self, item: _Searchable) -> str:
-        key, version = item.physical, item.version
-        try:
-            content = read_file_content(key, follow_link=item.linked)
-        except OSError:
-            text = ""
-        else:
-            text = "" if content.binary else content.content
-        self._originals[key] = (version, text)
-        self._originals.move_to_end(key)
-        while len(self._originals) > ORIGINAL_CACHE_FILES:
-            self._originals.popitem(last=False)
-        return text
-
-    def refresh(self, scan: HomeScan) -> None:
-        """Index every file of `scan` and forget files it no longer lists."""
-        keep: set[str] = set()
-        for item in _searchables(scan):
-            self.folded(item)
-            keep.add(item.physical)
-        for key in [key for key in self._texts if key not in keep]:
-            del self._texts[key]
-        for key in [key for key in self._originals if key not in keep]:
-            del self._originals[key]
-
-
 def find_matches(
     scan: HomeScan,
     query: SearchQuery,
-    index: ContentIndex,
+    texts: IndexedTexts,
     *,
     candidates: Collection[str] | None = None,
     cancel: CancelToken | None = None,
@@ -225,29 +79,39 @@ def find_matches(
     (for the first `MAX_FILES_WITH_LINES` in tree order) its first matching lines.
 
     With `candidates` (tree keys), only those files are looked at: the matches of an
-    earlier query this one narrows. `cancel` is checked every few hundred files, and
-    before each file's lines are found.
+    earlier query this one narrows. Of them, only the files whose label holds each term
+    or whose text may (by the index, `IndexedTexts.holding`) are read from the index and
+    checked, and those the index has no row for at the moment (another process took it
+    out to index the file again): their text is read from the file. `cancel` is checked
+    every few hundred files.
     """
     matches: dict[str, FileMatch] = {}
     if not query.active:
         return matches
+    holding = [(term, texts.holding(scan, term)) for term in query.terms]
+    rows = texts.rows(scan)
+    possible = [
+        item
+        for item in searchables(scan, candidates)
+        if (item.root, item.row) not in rows  # being indexed again by another process
+        or all(
+            held is None or (item.root, item.row) in held or term in item.label.casefold()
+            for term, held in holding
+        )
+    ]
     with_lines = 0
-    encoded = [(term, term.encode("utf-8", "surrogatepass")) for term in query.terms]
-    for count, item in enumerate(_searchables(scan, candidates)):
+    for count, (item, text) in enumerate(texts.texts(scan, possible)):
         if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
             cancel.raise_if_cancelled()
         label = item.label.casefold()
-        content = index.folded(item)
-        if not all(term in label or data in content for term, data in encoded):
+        content = text.casefold()
+        if not all(term in label or term in content for term in query.terms):
             continue
-        hits = sum(content.count(data) for _, data in encoded) if content else 0
+        hits = sum(content.count(term) for term in query.terms) if content else 0
         lines: tuple[LineMatch, ...] = ()
         if hits and with_lines < MAX_FILES_WITH_LINES:
-            if cancel is not None:  # each file's lines may read its text from disk
-                cancel.raise_if_cancelled()
             with_lines += 1
-            folded = content.decode("utf-8", "surrogatepass")
-            lines = matching_lines(index.original(item), folded, query)
+            lines = matching_lines(text, content, query)
         matches[item.key] = FileMatch(hits, lines)
     return matches
 

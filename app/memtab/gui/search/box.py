@@ -5,9 +5,10 @@ Typing filters the tree to the files whose path, description or text hold every 
 newer query supersedes the older one, and an outcome whose scan or query is no longer
 current is dropped). Matches are highlighted, and each file's matching lines are shown
 under it; the expansion the user had while browsing comes back when the field is cleared.
-Escape clears the field; Down or Enter move to the first match. The files' contents are
-read into the search's index when the field first takes the focus (so the first query is
-quick), not at start-up.
+Escape clears the field; Down or Enter move to the first match. The search answers from
+the home's search index on disk, shared with the MCP servers and `memtab search`; it is
+opened and brought up to date on the scans lane when the field first takes the focus (so
+the first query is quick), never at start-up.
 
 Its actions: `search.focus` (Ctrl+Shift+F) puts the cursor in the field,
 `search.next_result` and `search.previous_result` (F3, Shift+F3) step through the
@@ -37,6 +38,9 @@ from memtab.operations.search import Searcher, SearchOutcome
 logger = logging.getLogger(__name__)
 
 SEARCH_KEY = "search"
+# How long closing waits for a search to see its cancel (it checks every few hundred
+# files) before it leaves the index file to be closed with the process.
+SHUTDOWN_WAIT_MS = 200
 WARM_KEY = "warm-index"
 
 NO_MATCHING_LINES = "No matching lines: type in the search box first"
@@ -179,8 +183,9 @@ class SearchBox(QObject):
             self._browse_expanded = None
 
     def shutdown(self) -> None:
-        """Drop the searches under way."""
-        self._jobs.shutdown()
+        """Drop the searches under way; once none runs, close the index file."""
+        if self._jobs.shutdown(timeout_ms=SHUTDOWN_WAIT_MS):
+            self._searcher.close()
 
     def _search(self, scan: HomeScan, query: SearchQuery) -> None:
         self._jobs.submit_latest(SEARCH_KEY, functools.partial(self._searcher.search, scan, query))

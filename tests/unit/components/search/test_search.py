@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from memtab.components.search.highlight import highlight_spans
+from memtab.components.search.indexed import IndexedTexts
 from memtab.components.search.search import (
     LINE_SNIPPET_CHARS,
     MAX_LINES_PER_FILE,
-    ContentIndex,
     SearchQuery,
     find_matches,
     matching_lines,
@@ -33,7 +33,7 @@ def key(raw: str) -> str:
 
 def matches(home: Home, text: str) -> dict[str, int]:
     scan = scan_home(ScanRequest(home, MAIN))
-    found = find_matches(scan, SearchQuery.parse(text), ContentIndex())
+    found = find_matches(scan, SearchQuery.parse(text), IndexedTexts())
     return {k: match.content_hits for k, match in found.items()}
 
 
@@ -59,32 +59,32 @@ def test_orphaned_files_are_searched_too(home: Home) -> None:
     assert set(matches(home, "orphaned")) == {orphan}
 
 
-def test_content_index_rereads_changed_files_and_forgets_removed(home: Home) -> None:
-    index = ContentIndex()
+def test_the_index_follows_changed_and_removed_files(home: Home) -> None:
+    texts = IndexedTexts()
     scan = scan_home(ScanRequest(home, MAIN))
-    index.refresh(scan)
-    size = len(index)
-    assert size == scan.file_count + 1  # and the orphan
+    assert set(find_matches(scan, SearchQuery.parse("preferences"), texts))
     touch_later(home.global_root / "Zeta.md", "now about kubernetes")
     (home.global_root / "preferences.md").unlink()
     rescanned = scan_home(ScanRequest(home, MAIN))
-    assert set(find_matches(rescanned, SearchQuery.parse("kubernetes"), index)) == {
+    assert set(find_matches(rescanned, SearchQuery.parse("kubernetes"), texts)) == {
         key("/memories/global/Zeta.md")
     }
-    index.refresh(rescanned)
-    assert len(index) == size - 1
+    assert set(find_matches(rescanned, SearchQuery.parse("ubernet"), texts)) == {
+        key("/memories/global/Zeta.md")
+    }
+    assert not find_matches(rescanned, SearchQuery.parse("preferences"), texts)
+    texts.close()
 
 
 def test_text_beyond_ascii_is_found_and_counted_as_typed(home: Home) -> None:
-    """The index keeps folded texts as UTF-8 (a string with one `—` or emoji would take
-    2 or 4 bytes a character); what a query finds, and where, is the text's."""
+    """What a query finds, and where, is the casefolded text's: `STRASSE` finds `Straße`
+    (the index's words are candidates by their casefolded form), an emoji is no word."""
     path = home.global_root / "Unicode.md"
     path.write_text("# Notes\nStraße → naïve — 🙂 build\nno match here\n🙂 again\n", "utf-8")
     assert matches(home, "STRASSE") == {key("/memories/global/Unicode.md"): 1}
     assert matches(home, "naïve 🙂") == {key("/memories/global/Unicode.md"): 3}
     scan = scan_home(ScanRequest(home, MAIN))
-    index = ContentIndex()
-    found = find_matches(scan, SearchQuery.parse("🙂"), index)
+    found = find_matches(scan, SearchQuery.parse("🙂"), IndexedTexts())
     lines = found[key("/memories/global/Unicode.md")].lines
     assert [(line.line, line.text) for line in lines] == [
         (1, "Straße → naïve — 🙂 build"),
@@ -104,7 +104,7 @@ def test_highlight_spans_are_merged_and_case_insensitive() -> None:
 
 def test_matches_carry_their_matching_lines_with_the_terms_spans(home: Home) -> None:
     scan = scan_home(ScanRequest(home, MAIN))
-    found = find_matches(scan, SearchQuery.parse("RUFF"), ContentIndex())
+    found = find_matches(scan, SearchQuery.parse("RUFF"), IndexedTexts())
     [line] = found[key("/memories/global/tools/python.md")].lines
     # Line 5 of the file (the frontmatter comes first), shown as written.
     assert (line.line, line.text, line.column) == (4, "Use ruff. ruff!", 0)
@@ -115,7 +115,7 @@ def test_matches_carry_their_matching_lines_with_the_terms_spans(home: Home) -> 
 
 def found_by_name(home: Home, text: str) -> tuple[object, ...]:
     scan = scan_home(ScanRequest(home, MAIN))
-    [match] = find_matches(scan, SearchQuery.parse(text), ContentIndex()).values()
+    [match] = find_matches(scan, SearchQuery.parse(text), IndexedTexts()).values()
     return match.lines
 
 
@@ -144,7 +144,7 @@ def test_a_narrowing_query_only_looks_at_the_earlier_matches(home: Home) -> None
     assert not SearchQuery.parse("ruff").narrows(SearchQuery.parse("ruff git"))
     assert not SearchQuery.parse("ruff").narrows(SearchQuery.parse(""))
     scan = scan_home(ScanRequest(home, MAIN))
-    index = ContentIndex()
+    index = IndexedTexts()
     earlier = find_matches(scan, SearchQuery.parse("o"), index)
     python = key("/memories/global/tools/python.md")
     # The candidates decide which files are read at all: one left out is not found.
@@ -165,7 +165,7 @@ def test_a_cancelled_search_stops(home: Home) -> None:
 
     scan = scan_home(ScanRequest(home, MAIN))
     with pytest.raises(CancelledError):
-        find_matches(scan, SearchQuery.parse("ruff"), ContentIndex(), cancel=Token())
+        find_matches(scan, SearchQuery.parse("ruff"), IndexedTexts(), cancel=Token())
 
 
 def test_a_file_with_another_hard_link_is_matched_by_name_never_by_its_text(

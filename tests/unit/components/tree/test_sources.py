@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.components.search.search import ContentIndex, SearchQuery, find_matches
+from memtab.components.search.indexed import IndexedTexts
+from memtab.components.search.search import SearchQuery, find_matches
 from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.nodes import NodeKind, SectionId, ref_key
 from memtab.components.tree.scan import HomeScan, ScanRequest
@@ -156,7 +157,7 @@ def test_the_tree_groups_sources_by_project_below_mux_scopes(machine: Machine) -
 def test_search_finds_other_agents_files_by_name_and_content(machine: Machine) -> None:
     scan = full_scan(machine)
     assert scan.sources is not None
-    found = find_matches(scan, SearchQuery.parse("heredoc"), ContentIndex())
+    found = find_matches(scan, SearchQuery.parse("heredoc"), IndexedTexts())
     memory_id = memory_source(scan)
     key = ref_key(MemoryFileRef(memory_id, "memory/feedback_vercel-env-newline.md"))
     assert key in found and found[key].lines
@@ -169,7 +170,7 @@ def test_search_finds_other_agents_files_by_name_and_content(machine: Machine) -
     # Codex's generated files are searched too; loki-mode's JSON as written.
     assert any(
         k.startswith("file:codex:memories:")
-        for k in find_matches(scan, SearchQuery.parse("codex"), ContentIndex())
+        for k in find_matches(scan, SearchQuery.parse("codex"), IndexedTexts())
     )
 
 
@@ -178,8 +179,8 @@ def test_search_does_not_read_a_file_its_listing_refused(machine: Machine) -> No
     secret.write_text("password hunter2\n", encoding="utf-8")
     os.link(secret, machine.claude / "rules" / "linked.md")  # another hard link: not read
     scan = full_scan(machine)
-    assert find_matches(scan, SearchQuery.parse("hunter2"), ContentIndex()) == {}
-    assert find_matches(scan, SearchQuery.parse("linked"), ContentIndex())  # by its name
+    assert find_matches(scan, SearchQuery.parse("hunter2"), IndexedTexts()) == {}
+    assert find_matches(scan, SearchQuery.parse("linked"), IndexedTexts())  # by its name
 
 
 def test_scan_sources_runs_without_a_previous_scan(machine: Machine) -> None:

@@ -1,0 +1,227 @@
+"""The texts the window's search checks, from the home's search index on disk — the one
+the MCP servers and `memtab search` share (`memtab.search_index`, docs/formats.md §22.11).
+
+Before it answers, the index is brought to the scan shown (`refresh`: only the files whose
+size, mtime, ctime or inode changed are read, and the rows of files gone are taken out),
+again whenever the scan changes (the watcher's news, the window's own writes) or another
+process wrote to the file since (`PRAGMA data_version`), so nothing it answers is older
+than the tree. A file's stamp is taken once per listing entry (`Searchable.listed`); one
+modified within the racy margin has none and is read at every refresh (docs/formats.md
+§15.4). The window keeps no file's text: a search reads the texts of its candidates from
+the index, a chunk at a time.
+
+A file damaged or not an index is rebuilt (with a warning in the log) and the search
+answers from the new one; a file another process rebuilt is opened again.
+
+Use it from one thread at a time: the search's jobs run one at a time on one lane.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TypeVar
+
+from memtab.components.search.searchables import Searchable, roots_of, searchables
+from memtab.components.tree.scan import HomeScan
+from memtab.search_index.index import IndexedFile, SearchIndex, Stamp, index_file_for, is_damaged
+from memtab.search_index.substrings import Key, SubstringReader
+from memtab.store import description_cache
+from memtab.store.files import read_file_content
+
+logger = logging.getLogger(__name__)
+
+# Texts read from the index per query while a search checks them.
+TEXTS_PER_READ = 256
+
+T = TypeVar("T")
+
+
+class IndexedTexts:
+    """The index on disk as the window's search uses it (see the module docstring)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        """`path`: the index file (None: the scanned home's, in Memtab's cache dir)."""
+        self._path = path
+        self._index: SearchIndex | None = None
+        self._reader: SubstringReader | None = None
+        self._stamps: dict[str, tuple[object, Stamp]] = {}
+        self._scan: HomeScan | None = None  # the scan the index was last brought to
+        self._version = -1  # the file's data_version then
+
+    def close(self) -> None:
+        """Close the file (the window closes)."""
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+        self._scan = None
+
+    def refresh(self, scan: HomeScan, stop: threading.Event | None = None) -> bool:
+        """Bring the index to `scan` unless it is there already; False when `stop` was
+        set before it was (the rest is read by the next refresh). An outline lists no
+        file: it is left alone."""
+        try:
+            self._guarded(scan, _nothing, stop=stop)
+        except _StoppedError:
+            return False
+        return True
+
+    def holding(self, scan: HomeScan, term: str) -> set[Key] | None:
+        """The rows of `scan`'s files whose text may hold `term` (None: any may)."""
+        roots = roots_of(scan)
+        return self._guarded(scan, lambda: self._opened_reader().holding(term, roots))
+
+    def rows(self, scan: HomeScan) -> set[Key]:
+        """The rows the index holds under `scan`'s roots."""
+        roots = roots_of(scan)
+        return self._guarded(scan, lambda: self._opened_reader().rows(roots), fresh=False)
+
+    def texts(self, scan: HomeScan, items: list[Searchable]) -> Iterator[tuple[Searchable, str]]:
+        """Each of `items` with its text, in order: the index's, or — for a file whose row
+        another process has taken out to index it again — read now by the same rule ("" for
+        a file `view` refuses)."""
+        for first in range(0, len(items), TEXTS_PER_READ):
+            part = items[first : first + TEXTS_PER_READ]
+            keys = [(item.root, item.row) for item in part]
+            found = self._guarded(scan, functools.partial(self._read_texts, keys), fresh=False)
+            for item, key in zip(part, keys, strict=True):
+                text = found.get(key)
+                yield item, text if text is not None else _text_now(item)
+
+    def _read_texts(self, keys: list[Key]) -> dict[Key, str]:
+        return self._opened_reader().texts(keys)
+
+    def unchanged(self) -> bool:
+        """Whether no other connection wrote to the file since the last refresh (a
+        search that read it meanwhile may have missed a row another process was
+        writing: it searches again)."""
+        return self._reader is not None and self._reader.version() == self._version
+
+    # --- the file -----------------------------------------------------------------------
+
+    def _guarded(
+        self,
+        scan: HomeScan,
+        step: Callable[[], T],
+        *,
+        stop: threading.Event | None = None,
+        fresh: bool = True,
+    ) -> T:
+        """Run `step` (on an index brought to `scan` first, unless not `fresh`); a file
+        found damaged is rebuilt, brought to `scan` again, and `step` run once more."""
+        for attempt in (1, 2):
+            try:
+                if (fresh or attempt == 2) and not self._fresh(scan, stop):
+                    raise _StoppedError
+                return step()
+            except sqlite3.DatabaseError as error:
+                if attempt == 2 or not is_damaged(error) or self._index is None:
+                    raise
+                self._index.rebuild(f"damaged ({error})")
+                self._drop_reader()
+        raise AssertionError("unreachable")
+
+    def _fresh(self, scan: HomeScan, stop: threading.Event | None) -> bool:
+        """Open the file if needed (again if another process rebuilt it), and refresh it
+        when the scan changed or another connection wrote since the last refresh."""
+        if scan.is_outline:
+            return True
+        if self._reader is not None and self._reader.replaced:
+            self.close()
+        reader = self._opened_reader(scan)
+        if scan is self._scan and reader.version() == self._version:
+            return True
+        index = self._index
+        assert index is not None
+        files = self._files(scan)
+        refreshed = index.refresh(files, roots_of(scan), stop=stop)
+        if reader.replaced:  # the refresh found the file damaged and built it again
+            self._drop_reader()
+            reader = self._opened_reader(scan)
+        if refreshed.pending:
+            self._scan = None
+            return False
+        self._scan, self._version = scan, reader.version()
+        return True
+
+    def _opened_reader(self, scan: HomeScan | None = None) -> SubstringReader:
+        if self._index is None:
+            assert scan is not None, "refreshed before it is read"
+            self._index = SearchIndex(self._path or index_file_for(scan.home.root))
+        if self._reader is None:
+            self._reader = SubstringReader(self._index.path)
+        return self._reader
+
+    def _drop_reader(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+        self._scan = None
+
+    def _files(self, scan: HomeScan) -> list[IndexedFile]:
+        """`scan`'s files as the index takes them, each stamped (see the module docstring)."""
+        racy_after = time.time_ns() - description_cache.RACY_MARGIN_NS
+        known, stamps = self._stamps, {}
+        files = []
+        for item in searchables(scan):
+            stamp = item.stamp
+            if stamp is None:
+                cached = known.get(item.path)
+                if cached is not None and cached[0] is item.listed:
+                    stamp = cached[1]
+                else:
+                    stamp = _stamp(item.path, racy_after)
+                if stamp is not None:
+                    stamps[item.path] = (item.listed, stamp)
+            files.append(
+                IndexedFile(
+                    item.root,
+                    item.row,
+                    item.named,
+                    item.path if item.readable else None,
+                    stamp,
+                    item.linked,
+                )
+            )
+        self._stamps = stamps
+        return files
+
+
+class _StoppedError(Exception):
+    """A refresh was stopped before the index was brought to the scan."""
+
+
+def _nothing() -> None:
+    """What a bare refresh runs once the index is fresh."""
+
+
+def _text_now(item: Searchable) -> str:
+    """What `view` would show of `item` now (the one readability rule, as the index reads
+    it)."""
+    if not item.readable:
+        return ""
+    try:
+        content = read_file_content(item.path, follow_link=item.linked)
+    except OSError:
+        return ""
+    return "" if content.over_cap or content.binary else content.content
+
+
+def _stamp(path: str, racy_after_ns: int) -> Stamp | None:
+    """A file's stamp now; None when it is gone or was modified too recently to trust one."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns:
+        return None
+    return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino

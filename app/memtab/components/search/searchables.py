@@ -1,0 +1,109 @@
+"""The files a search looks at, as a scan lists them: what the window matches of each
+(its tree key, name and description) and the row the search index on disk keeps for it
+(`memtab.search_index`, docs/formats.md §22.11).
+
+A row is named as the MCP server's catalog names it — the root it was listed under (a scope
+root's path, a source's id), its id there (virtual path, source file id) and its label
+(that id and the description) — so the window and the servers share one row a file, and a
+file indexed by one is not read again by the other.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+
+from memtab.components.tree.nodes import file_key, orphan_entry_key, ref_key
+from memtab.components.tree.scan import HomeScan
+from memtab.components.tree.sources_scan import SourcesScan
+from memtab.store.files import MAX_FILE_BYTES, ScopeListing
+
+
+@dataclass(frozen=True, slots=True)
+class Searchable:
+    """A file as the search sees it: its tree key and what its name and description say
+    (`label`); its row in the index (`root`, `row`; `named`: the row's label); where
+    it is, whether `view` may show its text (`readable`; else it is found by name and
+    description only), whether it is read through a link another agent's layout allows
+    (`linked`); and what the listing holds of it (`listed`: a stamp taken of it holds
+    while the listing keeps this entry), or its stamp when the listing gives one
+    (`stamp`: other agents' files, by size and mtime)."""
+
+    key: str
+    label: str
+    root: str
+    row: str
+    path: str
+    readable: bool
+    listed: object
+    stamp: tuple[int, int, int, int] | None = None
+    linked: bool = False
+
+    @property
+    def named(self) -> str:
+        """The row's label: its id and the description."""
+        return self.row + self.label[self.label.index("\n") :]
+
+
+def searchables(scan: HomeScan, candidates: Collection[str] | None = None) -> Iterator[Searchable]:
+    """Every file of `scan` (only `candidates`, by tree key, when given), in tree order.
+
+    Paths are joined as strings: at 20,000 files `Path.joinpath` alone costs more than
+    looking at the candidates of a narrowing query.
+    """
+    listings: list[tuple[str, ScopeListing, str | None]] = [
+        (os.fspath(item.root), item.listing, None) for item in scan.scopes if item.root is not None
+    ]
+    listings += [(os.fspath(item.root), item.listing, item.dir_name) for item in scan.orphans]
+    for root, listing, orphan_dir in listings:
+        prefix = listing.scope.virtual_root + "/"
+        for entry in listing.files:
+            if orphan_dir is None:
+                key = file_key(entry.path)
+            else:
+                key = orphan_entry_key(orphan_dir, entry.path, is_dir=False)
+            if candidates is None or key in candidates:
+                relative = "/".join(entry.path.segments)
+                yield Searchable(
+                    key,
+                    f"{relative}\n{entry.description}",
+                    root,
+                    prefix + relative,
+                    f"{root}/{relative}",
+                    entry.editable,
+                    entry,
+                )
+    if scan.sources is not None:
+        yield from _source_searchables(scan.sources, candidates)
+
+
+def _source_searchables(
+    sources: SourcesScan, candidates: Collection[str] | None
+) -> Iterator[Searchable]:
+    for listing in sources.listings:
+        for file in listing.files:
+            key = ref_key(file.ref)
+            if candidates is not None and key not in candidates:
+                continue
+            yield Searchable(
+                key,
+                f"{file.relative}\n{file.description}",
+                file.source_id,
+                file.id,
+                os.fspath(file.physical),
+                file.size_bytes <= MAX_FILE_BYTES,
+                file,
+                (file.size_bytes, file.modified_at_ms, 0, 0),
+                file.linked,
+            )
+
+
+def roots_of(scan: HomeScan) -> tuple[str, ...]:
+    """The roots `scan` lists in full (the index keeps exactly their files' rows): its
+    scopes' and orphaned dirs' roots, and the sources' ids once sources are listed."""
+    roots = [os.fspath(item.root) for item in scan.scopes if item.root is not None]
+    roots += [os.fspath(item.root) for item in scan.orphans]
+    if scan.sources is not None:
+        roots += [listing.source.id for listing in scan.sources.listings]
+    return tuple(dict.fromkeys(roots))

@@ -1,0 +1,159 @@
+"""Substrings over the search index on disk: what the window's search asks the index
+(docs/formats.md §22.11).
+
+The window finds a file when each term of its query occurs, casefolded, in the file's
+name, description or text — substrings, not words. The index ranks words (FTS5,
+`unicode61`), so it gives candidates: a term's longest run of letters and digits lies
+inside one word of the text, so only the files holding a word of the index's vocabulary
+that contains that run (casefolded) may hold the term. The texts of the candidates are
+then read from the index (no memory file is read) and checked by the caller. A term whose
+run is shorter than `MIN_RUN` characters, or that is inside more than `MAX_WORDS` words,
+has no candidates (`None`): every text is checked, as a direct scan would.
+
+No table is added to the file: the vocabulary is FTS5's own, through a temporary
+`fts5vocab` table of this connection, read again only after another connection wrote.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import sqlite3
+from collections.abc import Collection
+from pathlib import Path
+
+from memtab.search_index.index import BUSY_TIMEOUT_MS
+
+# A run this short is inside too many words to narrow anything: every text is checked.
+MIN_RUN = 3
+MAX_WORDS = 400
+# Ids per query when texts are read by id.
+_IDS_PER_QUERY = 400
+
+Key = tuple[str, str]
+"""A row of the index: (root, id), as `search_index.index.IndexedFile` names it."""
+
+
+def longest_run(term: str) -> str:
+    """The longest run of letters and digits in `term` (the first of equal ones)."""
+    best = current = ""
+    for char in term:
+        if char.isalnum():
+            current += char
+            if len(current) > len(best):
+                best = current
+        else:
+            current = ""
+    return best
+
+
+class SubstringReader:
+    """A connection of its own to an index file, to find which files may hold a substring
+    and read their texts. Use it from one thread at a time."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._connection = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        )
+        self._connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self._connection.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocabulary USING fts5vocab(main, docs, row)"
+        )
+        self._inode = os.stat(path).st_ino
+        self._words: tuple[int, list[str], str, list[int]] | None = None
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def version(self) -> int:
+        """Changes whenever another connection (another process's, or this one's index)
+        committed to the file (`PRAGMA data_version`)."""
+        return int(self._connection.execute("PRAGMA data_version").fetchone()[0])
+
+    @property
+    def replaced(self) -> bool:
+        """Whether the file at `path` is no longer the one this connection reads (another
+        process rebuilt it, or it is gone)."""
+        try:
+            return os.stat(self.path).st_ino != self._inode
+        except FileNotFoundError:
+            return True
+
+    def holding(self, term: str, roots: Collection[str]) -> set[Key] | None:
+        """The files under `roots` whose text may hold `term` (casefolded), None when any
+        may (see the module docstring)."""
+        run = longest_run(term)
+        if len(run) < MIN_RUN:
+            return None
+        words = self._matching_words(run)
+        if words is None:
+            return None
+        if not words:
+            return set()
+        expression = " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
+        rows = self._connection.execute(
+            "SELECT f.root, f.id FROM docs JOIN files f ON f.rowid = docs.rowid WHERE docs MATCH ?",
+            (f"body : ({expression})",),
+        )
+        return {(str(root), str(key)) for root, key in rows if root in roots}
+
+    def rows(self, roots: Collection[str]) -> set[Key]:
+        """Every row under `roots`."""
+        found: set[Key] = set()
+        for root in roots:
+            for (key,) in self._connection.execute("SELECT id FROM files WHERE root = ?", (root,)):
+                found.add((root, str(key)))
+        return found
+
+    def texts(self, keys: Collection[Key]) -> dict[Key, str]:
+        """The text the index holds for each of `keys` it has a row for."""
+        by_root: dict[str, list[str]] = {}
+        for root, key in keys:
+            by_root.setdefault(root, []).append(key)
+        found: dict[Key, str] = {}
+        for root, ids in by_root.items():
+            for first in range(0, len(ids), _IDS_PER_QUERY):
+                part = ids[first : first + _IDS_PER_QUERY]
+                marks = ",".join("?" * len(part))
+                rows = self._connection.execute(
+                    "SELECT f.id, d.body FROM files f JOIN docs d ON d.rowid = f.rowid"
+                    f" WHERE f.root = ? AND f.id IN ({marks})",
+                    (root, *part),
+                )
+                for key, body in rows:
+                    found[root, str(key)] = str(body)
+        return found
+
+    def _matching_words(self, run: str) -> list[str] | None:
+        """The vocabulary's words whose casefolded form contains `run`; None past
+        `MAX_WORDS`."""
+        _, words, folded, starts = self._vocabulary()
+        matched: list[str] = []
+        at = folded.find(run)
+        while at != -1:
+            index = bisect.bisect_right(starts, at) - 1
+            matched.append(words[index])
+            if len(matched) > MAX_WORDS:
+                return None
+            next_start = starts[index + 1] if index + 1 < len(starts) else len(folded)
+            at = folded.find(run, next_start)
+        return matched
+
+    def _vocabulary(self) -> tuple[int, list[str], str, list[int]]:
+        """The index's words, and their casefolded forms joined by line breaks with where
+        each starts; read again when the file changed."""
+        version = self.version()
+        if self._words is not None and self._words[0] == version:
+            return self._words
+        words = [str(row[0]) for row in self._connection.execute("SELECT term FROM vocabulary")]
+        starts: list[int] = []
+        parts: list[str] = []
+        at = 0
+        for word in words:
+            folded = word.casefold()
+            starts.append(at)
+            parts.append(folded)
+            at += len(folded) + 1
+        self._words = (version, words, "\n".join(parts), starts)
+        return self._words
