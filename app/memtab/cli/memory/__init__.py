@@ -1,1 +1,2 @@
-"""Commands over the memory itself: list, show, copy, sources, history, the Inbox, loads."""
+"""Commands over the memory itself: list, search, show, copy, sources, history, the Inbox,
+loads."""

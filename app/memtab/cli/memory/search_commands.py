@@ -1,0 +1,129 @@
+"""`memtab search`: the memory files best matching a query, best first — ranked by BM25 as
+the MCP server's `search` ranks (docs/formats.md §22.3), over the home's search index on
+disk that the servers and the window share (§22.11): only the files changed since any
+Memtab indexed them are read.
+
+The files searched are those `memtab list` lists (the global scope, and with `--workspace`
+its project's and workspace's) and the other agents' memory a session of that workspace
+reads. Results name files by their virtual paths (`/memories/...`) or source file ids;
+`--json` is a stable contract (`SearchListing`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from memtab.agent_server.catalog import MAX_LIMIT, MemoryCatalog, SearchHit
+from memtab.agent_server.session_scope import SessionScope
+from memtab.cli.common import CliError, add_home_option, open_home, open_store, print_json
+from memtab.fs.records import Record
+from memtab.search_index.ranking import tokens
+from memtab.sources.config import SourceContext
+
+DEFAULT_LIMIT = 10
+# The catalog indexes for a while, then goes on in the background (docs/formats.md §22.11):
+# a command waits for the rest, to answer from every file, at most this long.
+INDEXING_WAIT_S = 300.0
+_POLL_S = 0.1
+# How the catalog's notes say files are not indexed yet.
+_STILL_INDEXING = "Still indexing"
+
+
+class SearchListing(Record, write_only=True):
+    """`memtab search --json` (docs/formats.md §22.2's `search` result): the query, the
+    files best matching it, best first (each as the MCP server's `search` gives it: path,
+    scope, description, score, the line holding most of the query's words), and what the
+    search left out and why."""
+
+    query: str
+    results: tuple[SearchHit, ...]
+    notes: tuple[str, ...]
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `search` to the `memtab` parser."""
+    search = commands.add_parser(
+        "search",
+        writes_home=False,
+        help="the memory files best matching a query, best first (ranked, BM25)",
+    )
+    add_home_option(search)
+    search.add_argument("query", metavar="QUERY", help="words to look for")
+    search.add_argument("--workspace", metavar="ID", help="include its project and workspace")
+    search.add_argument(
+        "--scope",
+        metavar="SCOPE",
+        help="only one scope (global, project, workspace, session) or another agent's "
+        "memory (claude-code, codex, or a source id from `memtab sources`)",
+    )
+    search.add_argument(
+        "--limit", type=_limit, default=DEFAULT_LIMIT, help=f"at most this many (1–{MAX_LIMIT})"
+    )
+    search.add_argument(
+        "--mux-only", action="store_true", help="leave out the other agents' memory"
+    )
+    search.add_argument("--json", action="store_true", help="machine-readable output")
+    search.set_defaults(handler=run_search)
+
+
+def _limit(text: str) -> int:
+    """`--limit`: a whole number from 1 to MAX_LIMIT."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_LIMIT}")
+    return value
+
+
+def run_search(args: argparse.Namespace) -> int:
+    if not tokens(args.query):
+        raise CliError(
+            f"Nothing to search for in {args.query!r}: a query needs a word (letters or digits)."
+        )
+    home = open_home(args)
+    store, registry = open_store(home, args.workspace)
+    workspace = registry.workspace(args.workspace) if args.workspace else None
+    sources = None if args.mux_only else (lambda: SourceContext.load(home))
+    keep = SessionScope.of_workspace(workspace).serves
+    catalog = MemoryCatalog(store, sources=sources, keep=keep, background=False)
+    try:
+        hits = _search_everything(catalog, args.query, args.scope, args.limit)
+        notes = catalog.notes()
+    finally:
+        catalog.close()
+    if args.json:
+        print_json(SearchListing(query=args.query, results=tuple(hits), notes=notes).to_json())
+        return 0
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    if not hits:
+        print(f"No memory file matches {args.query!r}")
+        return 0
+    for hit in hits:
+        described = f" — {hit.description}" if hit.description else ""
+        print(f"{hit.score:8.3f}  {hit.path}{described}")
+        if hit.line is not None:
+            print(f"{'':10}{hit.line}: {hit.snippet}")
+    return 0
+
+
+def _search_everything(
+    catalog: MemoryCatalog, query: str, scope: str | None, limit: int
+) -> list[SearchHit]:
+    """The catalog's answer once every file is indexed (the first search of a big home
+    goes on indexing after the catalog's first answer; this waits for it)."""
+    hits = catalog.search(query, scope=scope, limit=limit)
+    if not _indexing(catalog):
+        return hits
+    deadline = time.monotonic() + INDEXING_WAIT_S
+    while _indexing(catalog) and time.monotonic() < deadline:
+        time.sleep(_POLL_S)
+    return catalog.search(query, scope=scope, limit=limit)
+
+
+def _indexing(catalog: MemoryCatalog) -> bool:
+    return any(note.startswith(_STILL_INDEXING) for note in catalog.notes())

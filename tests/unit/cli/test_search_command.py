@@ -1,0 +1,83 @@
+"""`memtab search`: the files best matching a query, ranked as the MCP server ranks, over
+the home's search index on disk that the servers and the window share (docs/formats.md
+§22.3, §22.11): virtual paths, the best line, a `--json` record, a scope, words for bad
+input, and a second search that reads only what changed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtab.cli.main import main
+from memtab.demo import create_demo_home
+from memtab.store import description_cache
+from memtab.store import files as store_files
+from memtab.store.home import Home
+
+WORKSPACE = "a1b2c3d4e5"  # the demo's first workspace
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Home:
+    home = Home(tmp_path / "demo")
+    create_demo_home(home.root)
+    return home
+
+
+def searched(capsys: pytest.CaptureFixture[str], home: Home, *argv: str) -> Any:
+    capsys.readouterr()
+    assert main(["search", "--home", str(home.root), *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_search_ranks_files_by_virtual_path_with_their_best_line(
+    demo: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["search", "--home", str(demo.root), "--workspace", WORKSPACE, "token"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    first = out[0].split()
+    assert float(first[0]) > 0 and first[1].startswith(("/memories/", "claude-code:"))
+    assert "token" in out[1].casefold() and out[1].startswith(" " * 10)
+    listed = searched(capsys, demo, "--workspace", WORKSPACE, "token", "--scope", "project")
+    assert list(listed) == ["query", "results", "notes"] and listed["query"] == "token"
+    [hit] = listed["results"]
+    assert list(hit) == ["path", "scope", "description", "score", "line", "snippet"]
+    assert hit["path"] == "/memories/project/decisions/auth-tokens.md"
+    assert hit["scope"] == "project" and hit["score"] > 0 and "Token" in hit["snippet"]
+    scores = [h["score"] for h in searched(capsys, demo, "pytest", "--limit", "3")["results"]]
+    assert len(scores) == 3 and scores == sorted(scores, reverse=True)
+
+
+def test_bad_input_is_refused_in_words(demo: Home, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["search", "--home", str(demo.root), "..."]) == 1
+    assert "Nothing to search for in '...'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["search", "--home", str(demo.root), "token", "--limit", "0"])
+    assert exited.value.code == 2
+    assert "--limit: must be a whole number from 1 to 100" in capsys.readouterr().err
+
+
+def test_a_second_search_reads_only_what_changed_since(
+    demo: Home, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    first = searched(capsys, demo, "--mux-only", "ruff")["results"]
+    assert [hit["path"] for hit in first] == ["/memories/global/tools/python.md"]
+    (demo.global_root / "birds.md").write_text("---\ndescription: Birds\n---\nThe ruff wades.\n")
+    (demo.global_root / "tools" / "python.md").unlink()
+    reads: list[str] = []
+    original = store_files.read_file_in
+
+    def counting(directory: Any, name: str) -> Any:
+        reads.append(name)
+        return original(directory, name)
+
+    monkeypatch.setattr(store_files, "read_file_in", counting)
+    again = searched(capsys, demo, "--mux-only", "ruff")["results"]
+    assert [hit["path"] for hit in again] == ["/memories/global/birds.md"]
+    assert reads == ["birds.md"]
