@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -13,10 +14,12 @@ from gui import memory_tree_support as support
 from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names
 from memtab.components.tree.nodes import NodeKind, SectionId, directory_key, file_key, section_key
+from memtab.fs.atomic import atomic_write_text
 from memtab.operations import search as search_tasks
 from memtab.search_index.index import Refreshed, SearchIndex
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+from support.memory_home import memory
 
 home = support.home
 make_window = support.make_window
@@ -238,3 +241,27 @@ def test_the_files_are_read_for_search_once_the_field_takes_the_focus(
     qtbot.keyClicks(search_box(window), "ruff")
     qtbot.waitUntil(lambda: file_names(window) == ["global:python.md"], timeout=WAIT_MS)
     assert len(indexed) == 1
+
+
+def test_the_search_answers_from_the_index_on_disk_as_other_programs_write(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """Another program writes a file and deletes one while the window shows a search: the
+    search finds the new file and not the deleted one, from the home's search index on disk
+    (the file the MCP servers and `memtab search` share), which holds the new file's row."""
+    window = make_window(home)
+    box = search_box(window)
+    box.setText("kestrel")
+    qtbot.waitUntil(lambda: file_names(window) == [], timeout=WAIT_MS)
+    atomic_write_text(home.global_root / "birds.md", memory("Birds", "The kestrel hovers.\n"))
+    (home.global_root / "tools" / "python.md").unlink()
+    qtbot.waitUntil(lambda: file_names(window) == ["global:birds.md"], timeout=WAIT_MS)
+    box.setText("ruff")  # python.md's word: gone with it
+    qtbot.waitUntil(lambda: file_names(window) == [], timeout=WAIT_MS)
+    index = SearchIndex.of_home(home.root)
+    try:
+        global_root = os.fspath(home.global_root)
+        assert "kestrel" in index.text(global_root, "/memories/global/birds.md")
+        assert index.text(global_root, "/memories/global/tools/python.md") == ""
+    finally:
+        index.close()
