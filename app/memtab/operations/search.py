@@ -22,10 +22,6 @@ from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.tree import build_tree
 from memtab.operations.job import JobContext
 
-# How often a search runs while another process writes to the index meanwhile (it may
-# have taken out a row the search needed, and put it back since).
-SEARCHES_WHILE_WRITTEN = 2
-
 
 @dataclass(frozen=True)
 class SearchOutcome:
@@ -51,13 +47,11 @@ class Searcher:
         """The tree of `scan`'s files matching `query` (every file for an empty one)."""
         if not query.active:
             return SearchOutcome(scan, query, build_tree(scan), 0)
-        candidates = self._candidates(scan, query)
-        for _attempt in range(SEARCHES_WHILE_WRITTEN):
-            if not self._texts.refresh(scan, stop=ctx.cancel_event):
-                ctx.raise_if_cancelled()
-            matches = find_matches(scan, query, self._texts, candidates=candidates, cancel=ctx)
-            if self._texts.unchanged():
-                break
+        if not self._texts.refresh(scan, stop=ctx.cancel_event):
+            ctx.raise_if_cancelled()
+        matches = find_matches(
+            scan, query, self._texts, candidates=self._candidates(scan, query), cancel=ctx
+        )
         self._scan, self._query = scan, query
         self._keys = frozenset(matches)
         ctx.raise_if_cancelled()

@@ -17,9 +17,10 @@ No table is added to the file: the vocabulary is FTS5's own, through a temporary
 from __future__ import annotations
 
 import bisect
+import contextlib
 import os
 import sqlite3
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from memtab.search_index.index import BUSY_TIMEOUT_MS
@@ -66,9 +67,21 @@ class SubstringReader:
     def close(self) -> None:
         self._connection.close()
 
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read transaction: what is read inside it sees the file at one moment."""
+        self._connection.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self._connection.execute("COMMIT")
+
     def version(self) -> int:
         """Changes whenever another connection (another process's, or this one's index)
-        committed to the file (`PRAGMA data_version`)."""
+        committed to the file (`PRAGMA data_version`): as of now, or inside `snapshot` as
+        of the snapshot. A read comes first: the value is the one the connection's last
+        read found."""
+        self._connection.execute("SELECT 1 FROM meta LIMIT 1").fetchall()
         return int(self._connection.execute("PRAGMA data_version").fetchone()[0])
 
     @property
@@ -143,6 +156,9 @@ class SubstringReader:
     def _vocabulary(self) -> tuple[int, list[str], str, list[int]]:
         """The index's words, and their casefolded forms joined by line breaks with where
         each starts; read again when the file changed."""
+        if not self._connection.in_transaction:
+            with self.snapshot():  # the words and their version of one moment
+                return self._vocabulary()
         version = self.version()
         if self._words is not None and self._words[0] == version:
             return self._words

@@ -53,6 +53,7 @@ class IndexedTexts:
         self._reader: SubstringReader | None = None
         self._stamps: dict[str, tuple[object, Stamp]] = {}
         self._scan: HomeScan | None = None  # the scan the index was last brought to
+        self._items: tuple[HomeScan, list[Searchable]] | None = None  # its files, in order
         self._version = -1  # the file's data_version then
 
     def close(self) -> None:
@@ -64,6 +65,7 @@ class IndexedTexts:
             self._index.close()
             self._index = None
         self._scan = None
+        self._items = None
 
     def refresh(self, scan: HomeScan, stop: threading.Event | None = None) -> bool:
         """Bring the index to `scan` unless it is there already; False when `stop` was
@@ -75,15 +77,31 @@ class IndexedTexts:
             return False
         return True
 
-    def holding(self, scan: HomeScan, term: str) -> set[Key] | None:
-        """The rows of `scan`'s files whose text may hold `term` (None: any may)."""
+    def candidates(
+        self, scan: HomeScan, terms: tuple[str, ...]
+    ) -> tuple[list[tuple[str, set[Key] | None]], set[Key] | None]:
+        """For each term, the rows of `scan`'s files whose text may hold it (None: any
+        may); and, unless the file is as the last refresh left it, every row the index
+        holds under `scan`'s roots (None: a row of every file) — all read at one moment,
+        so a row another process takes out and puts back meanwhile is in both or in
+        neither."""
         roots = roots_of(scan)
-        return self._guarded(scan, lambda: self._opened_reader().holding(term, roots))
 
-    def rows(self, scan: HomeScan) -> set[Key]:
-        """The rows the index holds under `scan`'s roots."""
-        roots = roots_of(scan)
-        return self._guarded(scan, lambda: self._opened_reader().rows(roots), fresh=False)
+        def read() -> tuple[list[tuple[str, set[Key] | None]], set[Key] | None]:
+            reader = self._opened_reader()
+            with reader.snapshot():
+                held = [(term, reader.holding(term, roots)) for term in terms]
+                rows = None if reader.version() == self._version else reader.rows(roots)
+            return held, rows
+
+        return self._guarded(scan, read)
+
+    def items(self, scan: HomeScan) -> list[Searchable]:
+        """`scan`'s files in tree order (kept for the scan last refreshed: every keystroke
+        of a search looks at them)."""
+        if self._items is None or self._items[0] is not scan:
+            self._items = (scan, list(searchables(scan)))
+        return self._items[1]
 
     def texts(self, scan: HomeScan, items: list[Searchable]) -> Iterator[tuple[Searchable, str]]:
         """Each of `items` with its text, in order: the index's, or — for a file whose row
@@ -99,12 +117,6 @@ class IndexedTexts:
 
     def _read_texts(self, keys: list[Key]) -> dict[Key, str]:
         return self._opened_reader().texts(keys)
-
-    def unchanged(self) -> bool:
-        """Whether no other connection wrote to the file since the last refresh (a
-        search that read it meanwhile may have missed a row another process was
-        writing: it searches again)."""
-        return self._reader is not None and self._reader.version() == self._version
 
     # --- the file -----------------------------------------------------------------------
 
@@ -132,13 +144,19 @@ class IndexedTexts:
 
     def _fresh(self, scan: HomeScan, stop: threading.Event | None) -> bool:
         """Open the file if needed (again if another process rebuilt it), and refresh it
-        when the scan changed or another connection wrote since the last refresh."""
+        when the scan changed or any connection wrote since the last refresh began.
+
+        The version kept is the one read before the refresh: the file is still as the
+        refresh left it — a row of every file of the scan — only while no connection has
+        written since, its own writes included (a refresh that wrote is followed by one
+        that finds nothing to write)."""
         if scan.is_outline:
             return True
         if self._reader is not None and self._reader.replaced:
             self.close()
         reader = self._opened_reader(scan)
-        if scan is self._scan and reader.version() == self._version:
+        before = reader.version()
+        if scan is self._scan and before == self._version:
             return True
         index = self._index
         assert index is not None
@@ -146,11 +164,11 @@ class IndexedTexts:
         refreshed = index.refresh(files, roots_of(scan), stop=stop)
         if reader.replaced:  # the refresh found the file damaged and built it again
             self._drop_reader()
-            reader = self._opened_reader(scan)
+            before = -1
         if refreshed.pending:
             self._scan = None
             return False
-        self._scan, self._version = scan, reader.version()
+        self._scan, self._version = scan, before
         return True
 
     def _opened_reader(self, scan: HomeScan | None = None) -> SubstringReader:
@@ -172,7 +190,7 @@ class IndexedTexts:
         racy_after = time.time_ns() - description_cache.RACY_MARGIN_NS
         known, stamps = self._stamps, {}
         files = []
-        for item in searchables(scan):
+        for item in self.items(scan):
             stamp = item.stamp
             if stamp is None:
                 cached = known.get(item.path)

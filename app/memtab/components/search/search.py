@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from memtab.components.cancel import CancelToken
 from memtab.components.search.highlight import highlight_spans
 from memtab.components.search.indexed import IndexedTexts
-from memtab.components.search.searchables import searchables
 from memtab.components.tree.nodes import FileMatch, LineMatch
 from memtab.components.tree.scan import HomeScan
 
@@ -80,7 +79,7 @@ def find_matches(
 
     With `candidates` (tree keys), only those files are looked at: the matches of an
     earlier query this one narrows. Of them, only the files whose label holds each term
-    or whose text may (by the index, `IndexedTexts.holding`) are read from the index and
+    or whose text may (by the index, `IndexedTexts.candidates`) are read from the index and
     checked, and those the index has no row for at the moment (another process took it
     out to index the file again): their text is read from the file. `cancel` is checked
     every few hundred files.
@@ -88,17 +87,26 @@ def find_matches(
     matches: dict[str, FileMatch] = {}
     if not query.active:
         return matches
-    holding = [(term, texts.holding(scan, term)) for term in query.terms]
-    rows = texts.rows(scan)
-    possible = [
-        item
-        for item in searchables(scan, candidates)
-        if (item.root, item.row) not in rows  # being indexed again by another process
-        or all(
-            held is None or (item.root, item.row) in held or term in item.label.casefold()
-            for term, held in holding
-        )
-    ]
+    items = texts.items(scan)
+    if candidates is not None:
+        items = [item for item in items if item.key in candidates]
+    holding, rows = texts.candidates(scan, query.terms)
+    if cancel is not None:
+        cancel.raise_if_cancelled()
+    narrowing = [(term, held) for term, held in holding if held is not None]
+    if rows is None and not narrowing:
+        possible = items
+    else:
+        possible = [
+            item
+            for item in items
+            # A file whose row another process took out to index it again: read from disk.
+            if (rows is not None and (item.root, item.row) not in rows)
+            or all(
+                (item.root, item.row) in held or term in item.label.casefold()
+                for term, held in narrowing
+            )
+        ]
     with_lines = 0
     for count, (item, text) in enumerate(texts.texts(scan, possible)):
         if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
