@@ -7,8 +7,9 @@ name, description or text — substrings, not words. The index ranks words (FTS5
 inside one word of the text, so only the files holding a word of the index's vocabulary
 that contains that run (casefolded) may hold the term. The texts of the candidates are
 then read from the index (no memory file is read) and checked by the caller. A term whose
-run is shorter than `MIN_RUN` characters, or that is inside more than `MAX_WORDS` words,
-has no candidates (`None`): every text is checked, as a direct scan would.
+run is shorter than `MIN_RUN` characters, that is inside more than `MAX_WORDS` words, or
+whose words are in more than half the files (by FTS5's counts) has no candidates (`None`):
+every text is checked, as a direct scan would.
 
 No table is added to the file: the vocabulary is FTS5's own, through a temporary
 `fts5vocab` table of this connection, read again only after another connection wrote.
@@ -28,6 +29,8 @@ from memtab.search_index.index import BUSY_TIMEOUT_MS
 # A run this short is inside too many words to narrow anything: every text is checked.
 MIN_RUN = 3
 MAX_WORDS = 400
+# Words that together are in more than this share of the files narrow nothing.
+BROAD_SHARE = 0.5
 # Ids per query when texts are read by id.
 _IDS_PER_QUERY = 400
 
@@ -62,7 +65,7 @@ class SubstringReader:
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocabulary USING fts5vocab(main, docs, row)"
         )
         self._inode = os.stat(path).st_ino
-        self._words: tuple[int, list[str], str, list[int]] | None = None
+        self._words: tuple[int, list[tuple[str, int]], str, list[int]] | None = None
 
     def close(self) -> None:
         self._connection.close()
@@ -104,7 +107,9 @@ class SubstringReader:
             return None
         if not words:
             return set()
-        expression = " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
+        if sum(count for _, count in words) > BROAD_SHARE * self._file_count():
+            return None  # in most files: narrows nothing worth a query
+        expression = " OR ".join('"' + word.replace('"', '""') + '"' for word, _ in words)
         rows = self._connection.execute(
             "SELECT f.root, f.id FROM docs JOIN files f ON f.rowid = docs.rowid WHERE docs MATCH ?",
             (f"body : ({expression})",),
@@ -138,11 +143,14 @@ class SubstringReader:
                     found[root, str(key)] = str(body)
         return found
 
-    def _matching_words(self, run: str) -> list[str] | None:
-        """The vocabulary's words whose casefolded form contains `run`; None past
-        `MAX_WORDS`."""
+    def _file_count(self) -> int:
+        return int(self._connection.execute("SELECT count(*) FROM files").fetchone()[0])
+
+    def _matching_words(self, run: str) -> list[tuple[str, int]] | None:
+        """The vocabulary's words whose casefolded form contains `run`, with how many files
+        hold each; None past `MAX_WORDS`."""
         _, words, folded, starts = self._vocabulary()
-        matched: list[str] = []
+        matched: list[tuple[str, int]] = []
         at = folded.find(run)
         while at != -1:
             index = bisect.bisect_right(starts, at) - 1
@@ -153,20 +161,23 @@ class SubstringReader:
             at = folded.find(run, next_start)
         return matched
 
-    def _vocabulary(self) -> tuple[int, list[str], str, list[int]]:
-        """The index's words, and their casefolded forms joined by line breaks with where
-        each starts; read again when the file changed."""
+    def _vocabulary(self) -> tuple[int, list[tuple[str, int]], str, list[int]]:
+        """The index's words with how many files hold each, and their casefolded forms
+        joined by line breaks with where each starts; read again when the file changed."""
         if not self._connection.in_transaction:
             with self.snapshot():  # the words and their version of one moment
                 return self._vocabulary()
         version = self.version()
         if self._words is not None and self._words[0] == version:
             return self._words
-        words = [str(row[0]) for row in self._connection.execute("SELECT term FROM vocabulary")]
+        words = [
+            (str(word), int(count))
+            for word, count in self._connection.execute("SELECT term, doc FROM vocabulary")
+        ]
         starts: list[int] = []
         parts: list[str] = []
         at = 0
-        for word in words:
+        for word, _ in words:
             folded = word.casefold()
             starts.append(at)
             parts.append(folded)
