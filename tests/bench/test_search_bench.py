@@ -113,7 +113,10 @@ def test_typing_a_query(
     )
 
 
-def test_a_superseded_search_stops_quickly(big_scan: HomeScan, tmp_path: Path) -> None:
+def test_a_superseded_search_stops_quickly(
+    big_scan: HomeScan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)
     texts = IndexedTexts(tmp_path / "index.sqlite3")
     texts.refresh(big_scan)
     cancelled = threading.Event()

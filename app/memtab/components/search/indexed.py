@@ -39,6 +39,9 @@ logger = logging.getLogger(__name__)
 
 # Texts read from the index per query while a search checks them.
 TEXTS_PER_READ = 256
+# Refreshes in a row until one finds nothing to write (files modified within the racy
+# margin are read by every refresh).
+REFRESHES_TO_SETTLE = 2
 
 T = TypeVar("T")
 
@@ -146,10 +149,10 @@ class IndexedTexts:
         """Open the file if needed (again if another process rebuilt it), and refresh it
         when the scan changed or any connection wrote since the last refresh began.
 
-        The version kept is the one read before the refresh: the file is still as the
-        refresh left it — a row of every file of the scan — only while no connection has
-        written since, its own writes included (a refresh that wrote is followed by one
-        that finds nothing to write)."""
+        The version kept is the one read before a refresh that wrote nothing: the file is
+        still as that refresh found it — a row of every file of the scan — only while no
+        connection has written since (a refresh that wrote is followed by one that finds
+        nothing to write, to settle)."""
         if scan.is_outline:
             return True
         if self._reader is not None and self._reader.replaced:
@@ -161,13 +164,21 @@ class IndexedTexts:
         index = self._index
         assert index is not None
         files = self._files(scan)
-        refreshed = index.refresh(files, roots_of(scan), stop=stop)
-        if reader.replaced:  # the refresh found the file damaged and built it again
-            self._drop_reader()
-            before = -1
-        if refreshed.pending:
-            self._scan = None
-            return False
+        roots = roots_of(scan)
+        for _attempt in range(REFRESHES_TO_SETTLE):
+            refreshed = index.refresh(files, roots, stop=stop)
+            if reader.replaced:  # the refresh found the file damaged and built it again
+                self._drop_reader()
+                reader = self._opened_reader(scan)
+                before = -1
+            if refreshed.pending:
+                self._scan = None
+                return False
+            if not refreshed.read:
+                break
+            before = reader.version()  # it wrote: the next one, writing nothing, settles
+        else:
+            before = -1  # still writing (files changed just now): the rows are read each time
         self._scan, self._version = scan, before
         return True
 
