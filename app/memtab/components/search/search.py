@@ -82,7 +82,7 @@ def find_matches(
     or whose text may (by the index, `IndexedTexts.candidates`) are read from the index and
     checked, and those the index has no row for at the moment (another process took it
     out to index the file again): their text is read from the file. `cancel` is checked
-    every few hundred files.
+    every few hundred files, and before each file's lines are found.
     """
     matches: dict[str, FileMatch] = {}
     if not query.active:
@@ -118,6 +118,8 @@ def find_matches(
         hits = sum(content.count(term) for term in query.terms) if content else 0
         lines: tuple[LineMatch, ...] = ()
         if hits and with_lines < MAX_FILES_WITH_LINES:
+            if cancel is not None:  # finding a file's lines is the costly part
+                cancel.raise_if_cancelled()
             with_lines += 1
             lines = matching_lines(text, content, query)
         matches[item.key] = FileMatch(hits, lines)
