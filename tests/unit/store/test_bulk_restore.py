@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
+
+from memtab.fs.atomic import Directory
 from memtab.store.files import MAX_FILES_PER_SCOPE
 from memtab.store.history.blobs import sha256_of
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore.bulk_restore import Restore, restore_contents
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
+
+G = "/memories/global"
+TAKEN = f"{G}/taken.md"
 
 
 def _restore(path: str, data: bytes, expected: bytes | None) -> Restore:
@@ -70,3 +78,29 @@ def test_the_scope_cap_holds(store: MemoryStore) -> None:
     )
     assert [str(p) for p in done.written] == ["/memories/global/new0.md"]
     assert "full" in done.failed[parse_file_path("/memories/global/new1.md")]
+
+
+def test_files_new_to_the_scope_are_not_looked_for_one_by_one(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A machine joining brings every file in new: publishing one never replaces a file
+    # that appeared meanwhile, so none is looked up first (1,000 lookups a join).
+    store.create_file(TAKEN, "mine\n")
+    (store.root(Scope.GLOBAL) / "dir.md").mkdir()
+    looked: list[str] = []
+    lstat = Directory.lstat
+
+    def counted(self: Directory, name: str) -> os.stat_result | None:
+        looked.append(name)
+        return lstat(self, name)
+
+    monkeypatch.setattr(Directory, "lstat", counted)
+    items = [_restore(f"/memories/global/n{number}.md", b"new\n", None) for number in range(20)]
+    there = [_restore(TAKEN, b"x\n", None), _restore(f"{G}/dir.md", b"x\n", None)]
+    done = restore_contents(store, Scope.GLOBAL, [*items, *there])
+    monkeypatch.undo()
+
+    assert len(done.written) == 20 and [str(p) for p in done.changed] == [TAKEN]
+    assert done.failed == {parse_file_path(f"{G}/dir.md"): f"{G}/dir.md is a directory"}
+    assert store.read_whole(TAKEN) == b"mine\n"
+    assert len([name for name in looked if name.startswith("n")]) <= 20  # its stat, once

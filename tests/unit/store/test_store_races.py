@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from memtab.fs import atomic
 from memtab.store.paths import PathError, Scope
 from memtab.store.scopes.memory import (
     AlreadyExistsError,
@@ -49,6 +50,25 @@ def act_once_before(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(os, name, wrapper)
+    return done
+
+
+def act_once_before_publishing(
+    monkeypatch: pytest.MonkeyPatch, action: Callable[[], None]
+) -> list[int]:
+    """Run `action` just before the next new file is published: the rename that never
+    replaces (Linux) or the hard link (elsewhere, or where the file system refuses it)."""
+    done = act_once_before(monkeypatch, "link", action)
+    rename = atomic._no_replace_call()
+    if rename is not None:
+
+        def wrapper(*args: Any) -> Any:
+            if not done[0]:
+                done[0] += 1
+                action()
+            return rename(*args)
+
+        monkeypatch.setattr(atomic, "_no_replace_call", lambda: wrapper)
     return done
 
 
@@ -183,7 +203,7 @@ def test_create_never_clobbers_a_file_that_appeared_after_the_check(
         path.write_text("written by mux first")
 
     act_once_before(monkeypatch, "replace", appear)
-    act_once_before(monkeypatch, "link", appear)
+    act_once_before_publishing(monkeypatch, appear)
     error = err(tool.execute({"command": "create", "path": f"{G}/new.md", "file_text": "mine"}))
     monkeypatch.undo()
     assert "already exists" in error
@@ -198,7 +218,7 @@ def test_a_new_editor_file_never_clobbers_one_that_appeared(
     path.parent.mkdir(parents=True)
     appear = mux_writes(path, "theirs")
     act_once_before(monkeypatch, "replace", appear)
-    act_once_before(monkeypatch, "link", appear)
+    act_once_before_publishing(monkeypatch, appear)
     with pytest.raises(SaveConflictError) as conflict:
         store.save(f"{G}/new.md", "mine", None)
     monkeypatch.undo()

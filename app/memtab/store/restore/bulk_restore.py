@@ -8,9 +8,9 @@ depend on what the files hold is done first, without the lock: every new content
 copied into history (by its sha256, as any copy there is) and written to its temp file
 beside its file (folders made as needed), and one flush of the file system makes them all
 durable (a few fsyncs instead when they are few). Then, a chunk at a time under the scope
-lock, each file is checked, its replaced content kept, its temp published (renamed into
-place, checked as a single write checks it), the folders holding them fsynced, and the
-chunk recorded. A crash leaves each file old or new, never cut short; a temp file left
+lock, each file it replaces is checked, its replaced content kept, its temp published
+(renamed into place, checked as a single write checks it; a new file's only where nothing is,
+so it is not looked for first), the folders holding them fsynced, and the chunk recorded. A crash leaves each file old or new, never cut short; a temp file left
 behind is a leftover the next listing or start removes (`leftovers.py`). Where one flush
 of the file system is not durable (not Linux), each temp file is fsynced.
 
@@ -190,7 +190,9 @@ def _plan(
                 taken += 1
                 item = entry.item
                 try:
-                    current = _read(directory, item.path)
+                    # A file to create is not looked for: its publishing never replaces
+                    # one that is there (it is then `changed`, `_published`).
+                    current = _read(directory, item.path) if item.expected_sha256 else None
                     sha = sha256_of(current) if current is not None else None
                     if sha != item.expected_sha256:
                         result.changed.append(item.path)
@@ -334,12 +336,12 @@ def _publish(root: Path, planned: list[_Planned], result: RestoreResult) -> list
                 if not _published(directory, entry):
                     result.changed.append(path)
                     continue
-                stat = file_stat(directory, path.name)
+                seen = file_stat(directory, path.name)
         except MemoryStoreError as error:
             result.failed[path] = str(error)
             continue
         op: Op = "create" if current is None else "edit"
-        changes.append(FileChange(str(path), current, data, op, stat))
+        changes.append(FileChange(str(path), current, data, op, seen))
         result.written.append(path)
     return changes
 
@@ -353,6 +355,9 @@ def _published(parent: Directory, entry: _Planned) -> bool:
         try:
             parent.publish(temp, name, unchanged=None, create=True)
         except FileExistsError:
+            info = parent.lstat(name)
+            if info is not None and stat.S_ISDIR(info.st_mode):
+                raise MemoryStoreError(f"{entry.item.path} is a directory") from None
             return False
         return True
     return parent.publish(temp, name, unchanged=lambda: read_whole(parent, name) == current)
