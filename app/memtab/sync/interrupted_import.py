@@ -26,6 +26,7 @@ from memtab.store.history.blobs import sha256_of
 from memtab.store.history.recorder import FileChange, RecordedChange
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.paths import PathError, VirtualPath
+from memtab.store.restore.bulk_restore import remove_empty_folders
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaEntry
 from memtab.sync.export import SyncedStore
@@ -101,7 +102,18 @@ class InterruptedImport:
             final = ended(intent.state, intent.merge, pending, baseline, importer.clock())
             importer.write_meta(synced, updates, intent, final)
         importer.complete(intent, final, branch, importer.brought.imported[mark:])
+        self._tidy_folders(intent)
         return final
+
+    def _tidy_folders(self, intent: ImportIntent) -> None:
+        """The folders the import made for files that are not there now (it was killed
+        after making them, and they were not written since), removed when empty."""
+        made = [path for path, planned in intent.files.items() if planned.after is not None]
+        if not made:
+            return
+        for scope, store in self.importer.open_scopes():
+            paths = [virtual for virtual in map(scope.virtual_path, made) if virtual is not None]
+            remove_empty_folders(store, scope.scope, paths)
 
     def _sort_out(
         self, synced: list[SyncedStore], intent: ImportIntent, pending: dict[str, Pending] | None
@@ -152,6 +164,7 @@ class InterruptedImport:
             "its files were taken as they are"
         )
         clear_intent(self.importer.paths.import_intent(self.importer.target.name))
+        self._tidy_folders(intent)
 
     def _claim(self, intent: ImportIntent) -> None:
         """Record as sync's the files the import wrote but the kill left unrecorded (before

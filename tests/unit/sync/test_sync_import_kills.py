@@ -269,3 +269,34 @@ def test_a_sync_killed_by_sigkill_during_its_import_loses_nothing(
     assert child.returncode == -signal.SIGKILL, child.stderr.decode()
     assert (machines[0].sync_dir / "import.json").exists()  # what it was about to write
     _assert_like(_synced_on(*machines), not_killed, 1)
+
+
+@pytest.mark.expect_log("memtab.sync.interrupted_import", "WARNING", "unfinished import was left")
+def test_the_folders_a_killed_import_made_for_files_never_written_are_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A joining machine's import makes its folders before the scope lock; killed then, and
+    # its intent left as it is (the branch moved meanwhile), nothing writes those files.
+    remote = bare_repository(tmp_path / "remote.git")
+    alpha, beta = Machine.create(tmp_path, "alpha"), Machine.create(tmp_path, "beta")
+    alpha.connect(remote)
+    alpha.write(f"{G}/topic/deep/a.md", "a\n")
+    alpha.sync()
+    beta.connect(remote)
+    with killed_at_write(monkeypatch, 1, in_scopes), contextlib.suppress(Killed):
+        beta.sync()
+    folder = beta.home.global_root / "topic" / "deep"
+    [temp] = folder.iterdir()
+    os.utime(temp, (0, 0))  # old: the next listing removes it, as a killed write's
+    beta.files()
+    tip = subprocess.run(
+        ["git", "-C", str(remote), "rev-parse", "main"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    repo = beta.sync_dir / "repo.git"
+    subprocess.run(["git", "-C", str(repo), "update-ref", "refs/heads/main", tip], check=True)
+    assert folder.is_dir()
+
+    beta.service.sync()
+
+    assert not (beta.home.global_root / "topic").exists()
+    assert beta.home.global_root.is_dir()

@@ -9,26 +9,27 @@ copied into history (by its sha256, as any copy there is) and written to its tem
 beside its file (folders made as needed), and one flush of the file system makes them all
 durable (a few fsyncs instead when they are few). Then, a chunk at a time under the scope
 lock, each file it replaces is checked, its replaced content kept, its temp published
-(renamed into place, checked as a single write checks it; a new file's only where nothing is,
-so it is not looked for first), the folders holding them fsynced, and the chunk recorded. A crash leaves each file old or new, never cut short; a temp file left
-behind is a leftover the next listing or start removes (`leftovers.py`). Where one flush
-of the file system is not durable (not Linux), each temp file is fsynced.
+(renamed into place, checked as a single write checks it; a new file's only where nothing
+is, so it is not looked for first), the folders holding them fsynced, and the chunk
+recorded. A crash leaves each file old or new, never cut short; a temp file left behind is
+a leftover the next listing or start removes (`leftovers.py`). Where one flush of the file
+system is not durable (not Linux), each temp file is fsynced.
 
 A batch is written in chunks, each under its own hold of the scope (and of xum's target
 lock, docs/formats.md §21.2): a chunk is sized by the pace of the last to hold it about
-`CHUNK_HOLD_S`, and between chunks the lock is let go for longer than xum's retry, so a
-xum write waiting its 2 s gets in and is never refused. Files a later chunk cannot write
-(the scope taken for longer than Memtab waits) are reported failed, as one file that
-fails is.
+`CHUNK_HOLD_S`, and between chunks the lock is let go for longer than xum's retry, so a xum
+write waiting its 2 s gets in and is never refused. Files a later chunk cannot write (the
+scope taken for longer than Memtab waits) are reported failed, as one file that fails is.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import stat
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -112,6 +113,30 @@ def restore_contents(store: MemoryStore, scope: Scope, items: Sequence[Restore])
     finally:
         _discard_temps(store, staged)  # what was not published (changed, failed, stopped)
     return result
+
+
+def remove_empty_folders(store: MemoryStore, scope: Scope, paths: Iterable[VirtualPath]) -> None:
+    """The folders of `paths` (files of `scope` a batch meant to create) that are empty,
+    removed, deepest first, up to the scope root (which stays): a batch makes its folders
+    before the scope lock, so one killed then, whose files the next sync does not write,
+    leaves them (docs/formats.md §18.3). Best effort: a folder that holds anything, or
+    cannot be opened, stays."""
+    folders = {path.parent for path in paths if path.parent.segments}
+    for folder in list(folders):
+        above = folder.parent
+        while above.segments:
+            folders.add(above)
+            above = above.parent
+    if not folders:
+        return
+    with contextlib.suppress(MemoryStoreError), store.writing(scope):
+        for folder in sorted(folders, key=lambda f: len(f.segments), reverse=True):
+            try:
+                with _open_parent(store, folder) as parent:
+                    path, at = parent.at(folder.name)
+                    os.rmdir(path, **at)
+            except (MemoryStoreError, PathError, OSError):
+                continue  # not empty, not there, or not to be touched
 
 
 def _stage(
