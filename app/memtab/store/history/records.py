@@ -53,8 +53,9 @@ def _ok_unless_failed(value: Any) -> str:
     return "failed" if value == "failed" else "ok"
 
 
-class FileVersions(Record, keep_unknown=True):
-    """One file an op changed: the versions before (None: no file) and after."""
+class FileVersions(Record, keep_unknown=True, checked_when_built=False):
+    """One file an op changed: the versions before (None: no file) and after. Built from
+    history's versions (known good; a sync's run names a thousand), checked when read."""
 
     path: str
     before_version: OrNone[str] = None
