@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -104,3 +107,33 @@ def test_files_new_to_the_scope_are_not_looked_for_one_by_one(
     assert done.failed == {parse_file_path(f"{G}/dir.md"): f"{G}/dir.md is a directory"}
     assert store.read_whole(TAKEN) == b"mine\n"
     assert len([name for name in looked if name.startswith("n")]) <= 20  # its stat, once
+
+
+def test_history_copies_a_batch_while_its_temps_are_written(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hashing and compressing the copies let go of the interpreter, writing the temps is
+    # the kernel's work: on two cores the copies cost a joining machine no time.
+    copying = threading.Event()
+    keep_contents, write_temp = MemoryStore.keep_contents, Directory.write_temp
+    overlapped: list[bool] = []
+
+    def keep(self: MemoryStore, contents: Sequence[bytes], *, each: bool) -> bool:
+        copying.set()
+        return keep_contents(self, contents, each=each)
+
+    def temp(self: Directory, name: str, data: bytes, **kwargs: Any) -> str:
+        if name == "n10.md":  # a timeout only where the copies wait for the temps
+            overlapped.append(copying.wait(timeout=10))
+        return write_temp(self, name, data, **kwargs)
+
+    monkeypatch.setattr(MemoryStore, "keep_contents", keep)
+    monkeypatch.setattr(Directory, "write_temp", temp)
+    items = [_restore(f"{G}/n{number}.md", b"new %d\n" % number, None) for number in range(20)]
+    done = restore_contents(store, Scope.GLOBAL, items)
+    monkeypatch.undo()
+
+    assert overlapped == [True]
+    assert len(done.written) == 20 and len(done.recorded) == 20
+    versions = file_history(store, f"{G}/n10.md")
+    assert [v.op for v in versions] == ["create"]

@@ -25,9 +25,11 @@ scope taken for longer than Memtab waits) are reported failed, as one file that 
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import stat
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -149,10 +151,20 @@ def _stage(
         return []
     root = store.root(scope)
     few = len(items) <= _FSYNC_AT_MOST or not FILESYSTEM_FLUSH_WORKS
-    staged = _write_temps(root, [_Planned(item, None) for item in items], result, few=few)
-    # After the temps: the copies' flush makes them durable too (one file system, mostly).
-    copied = store.keep_contents([entry.item.data for entry in staged], each=few)
-    if staged and not few:
+    contents = [item.data for item in items]
+    if few:
+        staged = _write_temps(root, [_Planned(item, None) for item in items], result, few=few)
+        copied = store.keep_contents(contents, each=True)
+    else:
+        # History's copies (hashing, compressing: both let go of the interpreter) are made
+        # on a thread while the temps are written: on a second core, they cost no time.
+        copying = _Copying(store, contents)
+        copying.start()
+        try:
+            staged = _write_temps(root, [_Planned(item, None) for item in items], result, few=few)
+        finally:
+            copied = copying.result()
+    if staged and not few:  # the temps and the copies, durable by one flush
         try:
             make_filesystem_durable(root)
         except OSError as error:
@@ -161,6 +173,29 @@ def _stage(
     for entry in staged:
         entry.copied = copied
     return staged
+
+
+class _Copying(threading.Thread):
+    """`keep_contents` of many contents (made durable together) on a thread of its own;
+    `result()` waits for it."""
+
+    def __init__(self, store: MemoryStore, contents: Sequence[bytes]) -> None:
+        super().__init__(name="memtab-history-copies", daemon=True)
+        self._keep = functools.partial(store.keep_contents, contents, each=False)
+        self._copied = False
+        self._raised: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._copied = self._keep()
+        except BaseException as error:  # re-raised where the batch runs
+            self._raised = error
+
+    def result(self) -> bool:
+        self.join()
+        if self._raised is not None:
+            raise self._raised
+        return self._copied
 
 
 def _restore_chunk(
