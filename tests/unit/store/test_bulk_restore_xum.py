@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from memtab.fs.atomic import Directory
+from memtab.store.history.blobs import sha256_of
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore import bulk_restore
 from memtab.store.restore.bulk_restore import Restore, RestoreResult, restore_contents
@@ -17,23 +21,38 @@ from memtab.store.scopes.memory import MemoryStore
 from support.xum_player import acquire, release, target_lock
 
 FILES = 400
-READ_DELAY_S = 0.008
-"""Each file planned this slowly: the batch would hold the lock over 3 s in one piece."""
+DELAY_S = 0.008
+"""Each file checked (or, created, written and published) this slowly: the batch would
+hold the lock over 3 s in one piece."""
 
 
+def _slowed(function: Callable[..., Any]) -> Callable[..., Any]:
+    def slowly(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(DELAY_S)
+        return function(*args, **kwargs)
+
+    return slowly
+
+
+# slow: 400 files checked or published 8 ms each, beside a xum writing (~4–7 s)
 @pytest.mark.slow
+@pytest.mark.parametrize("kind", ["edits", "creates"])
 def test_a_xum_write_waiting_beside_a_long_batch_gets_in(
-    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
-    slow_read = bulk_restore._read
-
-    def read_slowly(*args: object) -> bytes | None:
-        time.sleep(READ_DELAY_S)
-        return slow_read(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(bulk_restore, "_read", read_slowly)
+    folder = store.root(Scope.GLOBAL) / "synced"
+    expected = None
+    if kind == "edits":  # each file read to be checked
+        folder.mkdir(parents=True)
+        for i in range(FILES):
+            (folder / f"n{i}.md").write_bytes(b"old\n")
+        expected = sha256_of(b"old\n")
+        monkeypatch.setattr(bulk_restore, "_read", _slowed(bulk_restore._read))
+    else:  # none read: a chunk is as many as publishing them takes, paced by their temps
+        for name in ("write_temp", "publish"):
+            monkeypatch.setattr(Directory, name, _slowed(getattr(Directory, name)))
     items = [
-        Restore(parse_file_path(f"/memories/global/synced/n{i}.md"), f"{i}\n".encode(), None)
+        Restore(parse_file_path(f"/memories/global/synced/n{i}.md"), f"{i}\n".encode(), expected)
         for i in range(FILES)
     ]
     lock = target_lock(store.home.root)

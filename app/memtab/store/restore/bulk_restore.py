@@ -99,14 +99,15 @@ def restore_contents(store: MemoryStore, scope: Scope, items: Sequence[Restore])
     would, one by one, but durable together (see the module doc). Never raises for one
     file; MemoryStoreError when the scope cannot be written at all (lock, unavailable)."""
     result = RestoreResult()
-    staged = _stage(store, scope, items, result)
+    staged, pace = _stage(store, scope, items, result)
     try:
         done = 0
         while done < len(staged):
             if done:
                 time.sleep(_GAP_S)  # a waiting xum (or Memtab) takes the lock now
             try:
-                done += _restore_chunk(store, scope, staged[done:], result)
+                taken, pace = _restore_chunk(store, scope, staged[done:], result, pace)
+                done += taken
             except MemoryStoreError as error:
                 if not done:
                     raise  # nothing written: the scope cannot be written at all
@@ -143,17 +144,20 @@ def remove_empty_folders(store: MemoryStore, scope: Scope, paths: Iterable[Virtu
 
 def _stage(
     store: MemoryStore, scope: Scope, items: Sequence[Restore], result: RestoreResult
-) -> list[_Planned]:
+) -> tuple[list[_Planned], float]:
     """Every new content copied into history and written to its temp file, all durable
-    (see the module doc); the entries whose temp is written. Taken before the scope lock:
-    nothing here depends on what the files hold, and nothing a reader sees changes."""
+    (see the module doc); the entries whose temp is written, and the seconds a temp took
+    (publishing one takes about as long: the first chunk's pace). Taken before the scope
+    lock: nothing here depends on what the files hold, and nothing a reader sees changes."""
     if not items:
-        return []
+        return [], 0.0
     root = store.root(scope)
     few = len(items) <= _FSYNC_AT_MOST or not FILESYSTEM_FLUSH_WORKS
     contents = [item.data for item in items]
+    started = time.monotonic()
     if few:
         staged = _write_temps(root, [_Planned(item, None) for item in items], result, few=few)
+        pace = (time.monotonic() - started) / len(items)
         copied = store.keep_contents(contents, each=True)
     else:
         # History's copies (hashing, compressing: both let go of the interpreter) are made
@@ -162,6 +166,7 @@ def _stage(
         copying.start()
         try:
             staged = _write_temps(root, [_Planned(item, None) for item in items], result, few=few)
+            pace = (time.monotonic() - started) / len(items)
         finally:
             copied = copying.result()
     if staged and not few:  # the temps and the copies, durable by one flush
@@ -172,7 +177,7 @@ def _stage(
             raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
     for entry in staged:
         entry.copied = copied
-    return staged
+    return staged, pace
 
 
 class _Copying(threading.Thread):
@@ -199,21 +204,30 @@ class _Copying(threading.Thread):
 
 
 def _restore_chunk(
-    store: MemoryStore, scope: Scope, staged: Sequence[_Planned], result: RestoreResult
-) -> int:
+    store: MemoryStore,
+    scope: Scope,
+    staged: Sequence[_Planned],
+    result: RestoreResult,
+    pace: float,
+) -> tuple[int, float]:
     """One chunk of `restore_contents`, under one hold of the scope: the first of `staged`
-    that can be checked in a third of `CHUNK_HOLD_S` (publishing and recording them take
-    about as long each); how many it took."""
+    that can be checked in a third of `CHUNK_HOLD_S`, and no more than can be published and
+    recorded in the rest of it at `pace` (seconds a file: a file to create costs nothing
+    to check); how many it took, and the pace it published and recorded at."""
     with store.writing(scope):
         until = time.monotonic() + CHUNK_HOLD_S / 3
-        planned, taken = _plan(store, scope, staged, result, until)
+        most = max(1, int(CHUNK_HOLD_S * 2 / 3 / pace)) if pace > 0 else len(staged)
+        planned, taken = _plan(store, scope, staged, result, until, most)
+        started = time.monotonic()
         kept = _keep_replaced(store, scope, planned, result)
         root = store.root(scope)
         changes = _publish(root, planned, result)
         _make_durable(store, scope, planned)
         copied = all(entry.copied for entry in planned)
         result.recorded += store.record_changes(scope, changes, before_kept=kept, after_kept=copied)
-    return taken
+        if planned:
+            pace = (time.monotonic() - started) / len(planned)
+    return taken, pace
 
 
 def _plan(
@@ -222,16 +236,17 @@ def _plan(
     staged: Sequence[_Planned],
     result: RestoreResult,
     until: float,
+    most: int,
 ) -> tuple[list[_Planned], int]:
     """The entries that can be published: the file is what the caller saw, the name is one
     a listing shows, and the scope has room for the files it creates. Checked in order
-    until `until` (a `time.monotonic()`; one at least); how many were."""
+    until `until` (a `time.monotonic()`; one at least), `most` at most; how many were."""
     root = store.root(scope)
     room = MAX_FILES_PER_SCOPE - count_files(root)
     planned: list[_Planned] = []
     taken = 0
     for folder, group in _by_folder(staged).items():
-        if taken and time.monotonic() > until:
+        if taken and (taken >= most or time.monotonic() > until):
             break
         try:
             directory: Directory | None = open_scope_directory(
@@ -245,7 +260,7 @@ def _plan(
             continue
         with directory or contextlib.nullcontext():
             for entry in group:
-                if taken and time.monotonic() > until:
+                if taken and (taken >= most or time.monotonic() > until):
                     break
                 taken += 1
                 item = entry.item
