@@ -29,10 +29,11 @@ would expand further (a megabyte of zlib can hold a gigabyte) is refused in word
 at most that much — every reader of a content (restore, blame, a diff, sync, the doctor)
 goes through `BlobStore.get`.
 
-Packs. A batch with many new contents (the first sight of thousands of files) writes
-them into a few pack files instead of one file each (`packs.py`); a pack is fsynced
-before it gets its name, so it needs no flush of the file system. Reading, listing and
-pruning see packed contents as they see loose blobs; `put` never relies on a pack (it
+Packs. A batch with many new contents (the first sight of thousands of files) writes them
+into a few pack files instead of one file each (`packs.py`), made durable by the batch's
+flush as its loose blobs are (a content found in a pack counts as found loose: flushed
+again), or fsynced before it gets its name where there is no such flush. Reading, listing
+and pruning see packed contents as they see loose blobs; `put` never relies on a pack (it
 writes a loose blob).
 """
 
@@ -271,7 +272,10 @@ class BlobBatch:
     def _write_new(self) -> None:
         new, self._new, self._new_bytes = self._new, [], 0
         if len(new) >= packs.PACK_MIN:
-            packs.write_pack(self._store.packs_dir, new)  # durable once it has a name
+            # Durable by the batch's one flush, with its loose blobs (and whatever else the
+            # caller wrote on the file system: a sync's temps), not by fsyncs of its own.
+            packs.write_pack(self._store.packs_dir, new, durable=not FILESYSTEM_FLUSH_WORKS)
+            self._not_durable = FILESYSTEM_FLUSH_WORKS
             return
         for digest, compressed in new:
             shard = self._shard(digest, create=True)
@@ -293,6 +297,8 @@ class BlobBatch:
             intact = sha256_of(expand(packs.entry_reader(entry, handle))) == digest
         except (OSError, zlib.error, OversizedBlobError):
             intact = False
+        if intact:  # maybe a batch's that crashed before its flush, as a loose blob
+            self._not_durable = FILESYSTEM_FLUSH_WORKS
         if intact and entry.pack not in self._touched:
             packs.touch(entry)
             self._touched.add(entry.pack)

@@ -10,10 +10,12 @@ recording pass that first sees 16,000 files spent most of its time creating blob
                                 and `MAGIC` (8). Integers are big-endian.
 
 A pack is written whole to a temp file, fsynced and renamed into place, so it is durable
-once it has a name, and never changed after. One whose footer or index does not add up
-is ignored (its contents count as missing); a content read from a pack is checked against
-its sha like a loose blob. Storing a content a pack already holds refreshes the pack's
-mtime, as it does a loose blob's (pruning's grace period).
+once it has a name (a batch's, where one flush of the file system works, is made durable by
+the batch's flush instead, before anything refers to its contents), and never changed
+after. One whose footer or index does not add up is ignored (its contents count as
+missing); a content read from a pack is checked against its sha like a loose blob. Storing
+a content a pack already holds refreshes the pack's mtime, as it does a loose blob's
+(pruning's grace period).
 
 Pruning dissolves a pack holding a content nothing refers to any more (`dissolve`): the
 contents still referred to are stored as loose blobs, durably, then the pack is removed.
@@ -62,9 +64,11 @@ _cache: dict[Path, _Index] = {}
 _cache_lock = threading.Lock()
 
 
-def write_pack(directory: Path, contents: list[tuple[str, bytes]]) -> Path:
+def write_pack(directory: Path, contents: list[tuple[str, bytes]], *, durable: bool = True) -> Path:
     """Write `contents` ((sha256, compressed data) pairs) as a new pack in `directory`,
-    durably; returns its path. Raises OSError."""
+    durably (else made durable by the caller's flush of the file system before anything
+    refers to it: one a crash cut short is ignored, as any damaged pack); returns its
+    path. Raises OSError."""
     make_directory_durably(directory)
     body = bytearray()
     index = bytearray()
@@ -74,7 +78,7 @@ def write_pack(directory: Path, contents: list[tuple[str, bytes]]) -> Path:
     footer = _FOOTER.pack(len(body), len(contents), MAGIC)
     name = f"{secrets.token_hex(8)}{SUFFIX}"
     with Directory.open(directory) as packs:
-        packs.replace(name, bytes(body + index + footer))
+        packs.replace(name, bytes(body + index + footer), durable=durable)
     return directory / name
 
 
