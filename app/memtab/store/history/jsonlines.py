@@ -35,9 +35,13 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _BINARY = getattr(os, "O_BINARY", 0)
 
 
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""`json.dumps` with these arguments builds an encoder a call: a batch's 1,000 lines, 1,000."""
+
+
 def dump_line(record: dict[str, Any]) -> bytes:
     """One record as a line: compact JSON, UTF-8, newline-terminated."""
-    return encode_utf8(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+    return encode_utf8(_LINE_ENCODER.encode(record) + "\n")
 
 
 @dataclass
