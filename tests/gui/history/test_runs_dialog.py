@@ -160,3 +160,18 @@ def test_reopened_it_selects_the_newest_run(qtbot: QtBot, dialog: RunsDialog, ho
     with qtbot.waitSignal(dialog.loaded, timeout=5000):
         dialog.reload(newest=True)  # opened again
     assert dialog.run_list.currentItem().data(0, Qt.ItemDataRole.UserRole) == "run-newest"  # type: ignore[union-attr]
+
+
+def test_a_run_no_longer_logged_is_said_over_the_run_shown_instead(
+    qtbot: QtBot, dialog: RunsDialog, home: Home
+) -> None:
+    RunsLog(home).append(run("run-kept", 1, APPLIED))
+    with qtbot.waitSignal(dialog.loaded, timeout=5000):
+        dialog.show_run("run-pruned")
+    qtbot.waitUntil(lambda: dialog.detail is not None, timeout=5000)
+    assert dialog.detail is not None and dialog.detail.run.id == "run-kept"
+    assert dialog.note.full_text == "The run run-pruned is no longer in the runs log"
+    RunsLog(home).append(run("run-next", 0.5, APPLIED))
+    show(qtbot, dialog)
+    assert dialog.select_run("run-next")
+    assert dialog.note.full_text == ""  # said of the run shown instead, not of the next

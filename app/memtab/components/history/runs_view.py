@@ -142,7 +142,8 @@ def revert_tip(detail: RunDetail) -> str:
 
 class RunsPresenter:
     """The dialog's state: the runs listed, the run shown, the workspaces' names, a run
-    asked for by `show_run` until listed, and a revert under way."""
+    asked for by `show_run` until listed, a revert under way, and a listing's note with
+    the run it was shown over."""
 
     def __init__(self) -> None:
         """Nothing listed yet."""
@@ -152,6 +153,7 @@ class RunsPresenter:
         self.revert_job: int | None = None
         self._wanted: tuple[str, int | None] | None = None
         self._select_newest = False
+        self._note: tuple[str, str | None] | None = None
 
     def ask_newest(self) -> None:
         """The next listing selects its newest run (the dialog is opened again)."""
@@ -180,10 +182,21 @@ class RunsPresenter:
             wanted = self._wanted[0]
             if wanted not in listed:
                 self._wanted = None
-                return ListingChoice(None, f"The run {wanted} is no longer in the runs log")
+                note = f"The run {wanted} is no longer in the runs log"
+                # The run selected instead: its details must not wipe the note.
+                self._note = (note, listing.runs[0].id if listing.runs else None)
+                return ListingChoice(None, note)
             shown = self.detail is not None and self.detail.run.id == wanted
             return ListingChoice(wanted, op_now=self.take_wanted_op() if shown else None)
         return ListingChoice(keep if keep in listed else None)
+
+    def note_over(self, run_id: str | None) -> str:
+        """The note shown over `run_id`'s details: a listing's note while the run it
+        selected is shown (read or not), gone once another run is."""
+        if self._note is not None and self._note[1] == run_id:
+            return self._note[0]
+        self._note = None
+        return ""
 
     def run(self, run_id: str | None) -> RunEntry | None:
         """The listed run of `run_id`, or None."""

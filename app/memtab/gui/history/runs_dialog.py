@@ -371,7 +371,7 @@ class RunsDialog(QDialog):
         self._state.detail = detail
         run = detail.run if detail is not None else run
         self.ops.clear()
-        self.note.set_full_text("")
+        self.note.set_full_text(self._state.note_over(run.id if run is not None else None))
         self.diff.set_sides("", "")
         self.diff.show_message(PICK_A_CHANGE)
         if run is None:

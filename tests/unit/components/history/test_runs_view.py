@@ -125,3 +125,16 @@ def test_the_run_asked_for_is_selected_and_its_op_once_its_details_are_shown() -
     assert choice.note == "The run pruned is no longer in the runs log"
     assert not presenter.is_wanted("pruned")
     assert not presenter.needs_detail(listing.runs[1]) and presenter.needs_detail(listing.runs[0])
+
+
+def test_a_missing_runs_note_stays_over_the_run_selected_instead() -> None:
+    presenter = RunsPresenter()
+    listing = _listing(_run("new"), _run("old"))
+    presenter.want("pruned", None)
+    choice = presenter.listed(listing, None)
+    assert choice.run_id is None  # the first listed is selected instead
+    note = "The run pruned is no longer in the runs log"
+    assert presenter.note_over("new") == note  # selected: its details are read
+    assert presenter.note_over("new") == note  # and shown
+    assert presenter.note_over("old") == ""  # another run: the note is gone
+    assert presenter.note_over("new") == ""
