@@ -14,14 +14,14 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from memtab.fs.config.settings_file import settings_path
-from memtab.gui.settings.dialog import (
+from memtab.components.settings.model_form import (
     CANCEL_TEST_LABEL,
     NO_KEY_NOTE,
     TEST_LABEL,
     UNTESTED_NO_KEY,
-    SettingsDialog,
 )
+from memtab.fs.config.settings_file import settings_path
+from memtab.gui.settings.dialog import SettingsDialog
 from memtab.gui.settings.local_servers import FINDING_LABEL
 from memtab.gui.tasks.jobs import JobService
 from memtab.llm.local_servers import ServerKind

@@ -52,10 +52,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.settings.model_form import (
+    CANCEL_TEST_LABEL,
+    NOT_SAVED_KEY_HOST,
+    PROVIDER_CHOICES,
+    TEST_CANCELLED,
+    TEST_LABEL,
+    ModelForm,
+    local_server_used,
+    override_note,
+)
 from memtab.consolidation.review.review_setting import load_review_mode, save_review_mode
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.settings.agent_server import AgentServerBox
-from memtab.gui.settings.keys import FormKeys, confirm_key_host
+from memtab.gui.settings.keys import confirm_key_host
 from memtab.gui.settings.local_servers import LocalServersBox
 from memtab.gui.settings.page import ScrollingPage
 from memtab.gui.settings.sources import SourcesSettingsBox
@@ -64,17 +74,14 @@ from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import give_mnemonics, small_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
-from memtab.llm.endpoints import base_url_problem, key_origin, origin_label
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
 from memtab.llm.probe import ProbeResult
-from memtab.llm.saved_keys import KeyPlace, SavedKeys
+from memtab.llm.saved_keys import SavedKeys
 from memtab.llm.settings import (
     DEFAULT_BASE_URLS,
     DEFAULT_MODELS,
-    MEMTAB_KEY_VAR,
     ProviderName,
     ProviderSettings,
-    form_settings,
     load_provider_section,
     save_provider_settings,
 )
@@ -85,22 +92,8 @@ from memtab.store.home import Home
 from memtab.writer.config import parse_writer_settings, save_writer_settings
 from memtab.writer.config_values import memory_path_problem
 
-PROVIDER_CHOICES: tuple[tuple[ProviderName, str], ...] = (
-    ("offline", "Offline — Memtab's built-in rules, no model"),
-    ("anthropic", "Anthropic (Claude)"),
-    ("openai", "OpenAI-compatible (OpenAI, Ollama, llama.cpp, vLLM, LM Studio, OpenRouter)"),
-)
 WRITER_PAGE = 1  # the pages' order: Model, Memory writer, Other agents
 PROBE_KEY = "connection-test"
-TEST_LABEL = "&Test connection"
-CANCEL_TEST_LABEL = "Cancel &test"
-_OVERRIDE_VARIABLES = ("MEMTAB_PROVIDER", "MEMTAB_MODEL", "MEMTAB_BASE_URL", MEMTAB_KEY_VAR)
-NO_KEY_NOTE = "No key yet: enter a key above."
-UNTESTED_NO_KEY = "Not tested: there is no API key yet — enter one above."
-_STORAGE_NOTE = (
-    "A key typed here is stored in the settings file (readable only by you) and never "
-    "written to logs, dumps or the journal."
-)
 
 
 class SettingsDialog(QDialog):
@@ -126,12 +119,9 @@ class SettingsDialog(QDialog):
         self.setWindowTitle("Memtab settings")
         self.setObjectName("settingsDialog")
         self._env = os.environ if env is None else env
-        # Filled once in _load: no disk reads while the form is used.
-        self._keys = FormKeys()
+        # Its keys filled once in _load: no disk reads while the form is used.
+        self._form = ModelForm(self._env)
         self._switching = False  # the key field is being filled for another provider
-        # Model and base URL as left for each provider not shown (a switch restores them).
-        self._fields: dict[ProviderName, tuple[str, str]] = {}
-        self._shown: ProviderName | None = None
         self._probes: JobClient | None = None  # made with the first test
         self._build()
         self._load()
@@ -264,7 +254,8 @@ class SettingsDialog(QDialog):
         except SettingsFileError as error:
             section = ProviderSection()
             problems.append(f"{error}. Saving replaces it with the values below.")
-        self._keys = FormKeys.from_saved(SavedKeys.of(section), list(DEFAULT_MODELS))
+        saved = SavedKeys.of(section)
+        self._form.load({name: saved.origins(name) for name in DEFAULT_MODELS})
         # Said even when a value elsewhere is refused: a save keeps these keys either way.
         problems.extend(SavedKeys.of(provider_section(stored)).problems("the settings file"))
         index = self.provider.findData((section.provider or "offline").strip().lower())
@@ -274,11 +265,9 @@ class SettingsDialog(QDialog):
         self.base_url.setText(section.base_url or "")
         self.writer.load(parse_writer_settings(stored.get("writer")))
         self.review_first.setChecked(load_review_mode(self._env) == "review-first")
-        overrides = [name for name in _OVERRIDE_VARIABLES if self._env.get(name, "").strip()]
+        overrides = override_note(self._env)
         self.override_note.setVisible(bool(overrides))
-        self.override_note.setText(
-            f"Set in the environment, {', '.join(overrides)} override these settings."
-        )
+        self.override_note.setText(overrides)
         self._show_error(" ".join(problems))
 
     @property
@@ -295,114 +284,62 @@ class SettingsDialog(QDialog):
         self.test_button.setEnabled(not offline or self._testing())
         self.model.setPlaceholderText(DEFAULT_MODELS[provider])
         self.base_url.setPlaceholderText(DEFAULT_BASE_URLS.get(provider, ""))
-        if provider != self._shown:
-            # Model, base URL and key are this provider's own: none follows a switch (a
-            # local server's URL must not become Anthropic's, a key typed for Anthropic
-            # must not go to it).
-            if self._shown is not None:
-                self._fields[self._shown] = (self.model.text(), self.base_url.text())
+        switch = self._form.switch(provider, self.model.text(), self.base_url.text())
+        if switch is not None:
+            if switch.left:
                 self._forget_test_result()  # it was about the provider left
-            model, base_url = self._fields.pop(provider, ("", ""))
             self._switching = True
             try:
-                self.model.setText(model)
-                self.base_url.setText(base_url)
-                self.api_key.setText(self._keys.shown(provider))
+                self.model.setText(switch.model)
+                self.base_url.setText(switch.base_url)
+                self.api_key.setText(switch.key)
             finally:
                 self._switching = False
-            self._shown = provider
         self._on_key_inputs_changed()
 
     @Slot(str)
     def _on_api_key_text_changed(self, text: str) -> None:
         """A key typed belongs to the chosen provider at the base URL's host now."""
         if not self._switching:
-            self._keys.type(self.chosen_provider, self._origin(), text)
+            self._form.keys.type(self.chosen_provider, self._origin(), text)
         self._on_key_inputs_changed()
 
     @Slot()
     def _on_forget_key_clicked(self) -> None:
-        place = self._place()
+        place = self._form.place(self.chosen_provider, self.base_url.text())
         if place is not None:
-            self._keys.forget.add(place)
+            self._form.keys.forget.add(place)
         self._on_key_inputs_changed()
 
     def _origin(self) -> str:
         """The origin requests go to with the form as it is ('' offline or unparsable)."""
-        provider = self.chosen_provider
-        if provider == "offline":
-            return ""
-        return key_origin(self.base_url.text().strip() or DEFAULT_BASE_URLS[provider])
-
-    def _place(self) -> KeyPlace | None:
-        origin = self._origin()
-        return (self.chosen_provider, origin) if origin else None
+        return self._form.origin(self.chosen_provider, self.base_url.text())
 
     def _typed_here(self) -> str:
         """The key typed for the chosen provider with this base URL's host ('' if none)."""
-        return self._keys.here(self.chosen_provider, self._origin())
-
-    def _kept_key(self) -> bool:
-        """Whether the settings file holds a key for the chosen provider and host."""
-        return self._keys.is_saved(self._place())
+        return self._form.typed_here(self.chosen_provider, self.base_url.text())
 
     def _preview(self) -> ProviderSettings:
         """What the form would resolve to, key included, without reading the disk."""
-        # The saved key itself is not read back: a stand-in says "there is one", which is
-        # all the note needs (it never shows a key).
-        return form_settings(
-            self.chosen_provider,
-            self.model.text(),
-            self.base_url.text(),
-            typed_key=self._typed_here(),
-            saved_key="saved key" if self._kept_key() else None,
-            env=self._env,
-        )
+        return self._form.preview(self.chosen_provider, self.model.text(), self.base_url.text())
 
     @Slot()
     def _on_key_inputs_changed(self) -> None:
-        provider = self.chosen_provider
-        preview = self._preview()
-        self.forget_key.setVisible(self._kept_key())
-        if provider == "offline":
-            self.api_key.setPlaceholderText("")
-            self.key_note.setText(preview.key_note())
-            return
-        if self._kept_key():
-            self.api_key.setPlaceholderText("unchanged (a key is saved for this host)")
-        elif preview.api_key_env:
-            self.api_key.setPlaceholderText(f"from ${preview.api_key_env}")
-        else:
-            self.api_key.setPlaceholderText("not set")
-        problem = base_url_problem(preview.base_url)
-        note = f"{problem[0].upper()}{problem[1:]}." if problem else preview.key_note()
-        if not problem and self._lacks_key(preview):
-            note = NO_KEY_NOTE
-        elsewhere = self._keys.elsewhere(provider, self._origin())
-        if elsewhere is not None and not problem:
-            note = (
-                f"The key above was typed for {origin_label(elsewhere.origin)}: Memtab asks "
-                f"before it goes to {origin_label(self._origin()) or 'another host'}."
-            )
-        local = " Local servers such as Ollama need none." if provider == "openai" else ""
-        self.key_note.setText(f"{note}{local} {_STORAGE_NOTE}")
-
-    @staticmethod
-    def _lacks_key(preview: ProviderSettings) -> bool:
-        """No key at all for the form as it is: none typed, saved or in the environment
-        (not one held back for another host: the note says why)."""
-        return not (preview.api_key or preview.withheld_key_env or preview.saved_key_origins)
+        view = self._form.key_view(self.chosen_provider, self.model.text(), self.base_url.text())
+        self.forget_key.setVisible(view.forget_shown)
+        self.api_key.setPlaceholderText(view.placeholder)
+        self.key_note.setText(view.note)
 
     def _key_may_go_here(self, action: str) -> bool:
         """Whether the typed key may be used with the base URL as it is now: it was typed
         for this host, or the user says it may go there (then it belongs to it)."""
         here = self._origin()
-        elsewhere = self._keys.elsewhere(self.chosen_provider, here)
+        elsewhere = self._form.keys.elsewhere(self.chosen_provider, here)
         if elsewhere is None:
             return True
         if not here or not confirm_key_host(self, elsewhere.origin, here, action):
             return False
-        self._keys.move(self.chosen_provider, here)
+        self._form.keys.move(self.chosen_provider, here)
         self._on_key_inputs_changed()
         return True
 
@@ -412,11 +349,7 @@ class SettingsDialog(QDialog):
         self.provider.setCurrentIndex(self.provider.findData("openai"))
         self.base_url.setText(server.base_url)
         self.model.setText(model)
-        self._show_test_result(
-            f"The form now uses {model} on {server.title} (no key needed): Test connection "
-            "tries it, Save keeps it.",
-            None,
-        )
+        self._show_test_result(local_server_used(model, server.title), None)
 
     def _show_error(self, message: str) -> None:
         self.error.setText(message)
@@ -441,12 +374,13 @@ class SettingsDialog(QDialog):
             return
         if not self._key_may_go_here("Send"):
             self._show_test_result(
-                f"Not tested: the key was not sent to {origin_label(self._origin())}.", None
+                self._form.not_sent(self.chosen_provider, self.base_url.text()), None
             )
             return
         preview = self._preview()
-        if preview.provider == "anthropic" and self._lacks_key(preview):
-            self._show_test_result(UNTESTED_NO_KEY, None)
+        untested = self._form.untested(preview)
+        if untested is not None:
+            self._show_test_result(untested, None)
             return
         self._probes.submit_latest(
             PROBE_KEY,
@@ -474,7 +408,7 @@ class SettingsDialog(QDialog):
 
     @Slot(int)
     def _on_probes_job_cancelled(self, job_id: int) -> None:
-        self._show_test_result("Test cancelled.", None)
+        self._show_test_result(TEST_CANCELLED, None)
 
     @Slot()
     def _on_probes_idle(self) -> None:
@@ -533,29 +467,23 @@ class SettingsDialog(QDialog):
             self.writer.memory_path.setFocus()
             return
         provider = self.chosen_provider
-        base_url = self.base_url.text().strip().rstrip("/")
-        url_problem = base_url_problem(base_url) if base_url and provider != "offline" else None
+        url_problem = self._form.url_problem(provider, self.base_url.text())
         if url_problem:
-            self._show_error(f"Not saved: {url_problem}.")
+            self._show_error(url_problem)
             self.base_url.setFocus()
             return
         if provider != "offline" and not self._key_may_go_here("Save"):
-            self._show_error("Not saved: say where the key you typed may go, or clear it.")
+            self._show_error(NOT_SAVED_KEY_HOST)
             self.api_key.setFocus()
             return
         writer = self.writer.settings()
-        model = ProviderSettings(
-            provider=provider,
-            model=self.model.text().strip() or DEFAULT_MODELS[provider],
-            base_url=base_url,
-            api_key=self._typed_here() or None,
-        )
+        model = self._form.to_save(provider, self.model.text(), self.base_url.text())
         try:
             save_provider_settings(  # keys typed for other providers are saved for them
                 model,
                 env=self._env,
-                other_keys=self._keys.others(provider),
-                forget=frozenset(self._keys.forget),
+                other_keys=self._form.keys.others(provider),
+                forget=frozenset(self._form.keys.forget),
             )
             save_writer_settings(writer, env=self._env)
             save_review_mode(

@@ -1,0 +1,1 @@
+"""File → Settings without Qt: the model form's keys, notes and checks (`model_form`)."""
