@@ -14,6 +14,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from memtab.components.settings.local_servers_view import FINDING_LABEL
 from memtab.components.settings.model_form import (
     CANCEL_TEST_LABEL,
     NO_KEY_NOTE,
@@ -22,7 +23,6 @@ from memtab.components.settings.model_form import (
 )
 from memtab.fs.config.settings_file import settings_path
 from memtab.gui.settings.dialog import SettingsDialog
-from memtab.gui.settings.local_servers import FINDING_LABEL
 from memtab.gui.tasks.jobs import JobService
 from memtab.llm.local_servers import ServerKind
 from memtab.llm.settings import (

@@ -27,6 +27,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.settings.local_servers_view import (
+    FIND_LABEL,
+    FIND_TIP,
+    FINDING_LABEL,
+    before_search,
+    search_failed,
+    searched,
+    searching,
+    server_row,
+)
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.widgets import WrappedLabel
@@ -36,14 +46,6 @@ from memtab.operations.settings import local_servers
 logger = logging.getLogger(__name__)
 
 FIND_KEY = "local-servers"
-FIND_LABEL = "&Find local servers"
-FINDING_LABEL = "Looking…"
-
-
-def kinds_named(kinds: Sequence[ServerKind]) -> str:
-    """`Ollama (11434), LM Studio (1234) or vLLM (8000)`."""
-    names = [f"{kind.title} ({kind.port})" for kind in kinds]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 class LocalServersBox(QGroupBox):
@@ -71,15 +73,9 @@ class LocalServersBox(QGroupBox):
         self._servers: list[LocalServer] = []
         self._client: JobClient | None = None
         self.find_button = QPushButton(FIND_LABEL, self)
-        self.find_button.setToolTip(
-            "Ask the usual ports on this machine (never another one) which models they serve"
-        )
+        self.find_button.setToolTip(FIND_TIP)
         self.find_button.clicked.connect(self.search)
-        self.status = WrappedLabel(
-            f"Running {kinds_named(self._kinds)} here? Find it, then use one of its "
-            "models: no key needed.",
-            self,
-        )
+        self.status = WrappedLabel(before_search(self._kinds), self)
         self.status.setObjectName("localServersStatus")
         mute(self.status)
         self._rows = QGridLayout()
@@ -112,7 +108,7 @@ class LocalServersBox(QGroupBox):
             self._client.latest_failed.connect(self._on_client_latest_failed)
         self.find_button.setEnabled(False)
         self.find_button.setText(FINDING_LABEL)
-        self.status.setText(f"Asking {kinds_named(self._kinds)} on this machine…")
+        self.status.setText(searching(self._kinds))
         self._client.submit_latest(FIND_KEY, functools.partial(local_servers, self._kinds))
 
     def use_button(self, server: LocalServer) -> QPushButton | None:
@@ -143,26 +139,19 @@ class LocalServersBox(QGroupBox):
             self._rows.removeWidget(widget)
             widget.deleteLater()
         self._row_widgets = []
-        if not servers:
-            self.status.setText(
-                f"None of {kinds_named(self._kinds)} answered on this machine. Start one, "
-                "then look again."
-            )
-        else:
-            self.status.setText("Use a model: Save keeps it for the writer and Consolidate now.")
+        self.status.setText(searched(self._kinds, servers))
         for row, server in enumerate(servers):
-            name = QLabel(f"{server.title} · port {server.port}", self)
-            name.setToolTip(server.base_url)
+            view = server_row(server)
+            name = QLabel(view.name, self)
+            name.setToolTip(view.name_tip)
             models = QComboBox(self)
-            models.setAccessibleName(f"{server.title} models")
-            models.addItems(list(server.models))
-            models.setEnabled(bool(server.models))
-            if not server.models:
-                models.addItem("no model loaded")
+            models.setAccessibleName(view.models_name)
+            models.addItems(list(view.models))
+            models.setEnabled(view.usable)
             use = QPushButton("Use", self)
-            use.setAccessibleName(f"Use {server.title}")
-            use.setToolTip(f"Use this model at {server.base_url} (OpenAI-compatible, no key)")
-            use.setEnabled(bool(server.models))
+            use.setAccessibleName(view.use_name)
+            use.setToolTip(view.use_tip)
+            use.setEnabled(view.usable)
             use.clicked.connect(functools.partial(self._on_use_clicked, server, models))
             for column, widget in enumerate((name, models, use)):
                 widget.setProperty("serverPort", server.port)
@@ -189,5 +178,5 @@ class LocalServersBox(QGroupBox):
 
     @Slot(str, str)
     def _on_client_latest_failed(self, _key: str, message: str) -> None:
-        self.status.setText(f"Could not look for local servers: {message}")
+        self.status.setText(search_failed(message))
         self._searched()
