@@ -67,15 +67,18 @@ FAST_WORKERS := $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(
 # deletes ~25,000 files, and on a disk the file system's bookkeeping of it cost ~15 s of CPU
 # of ~113 (2 cores, load 5: 87 s wall against 68 s). What a test wrote goes as it passes
 # (in RAM, the files of a run would stay: ~240 MB); a failed test's stays until the next
-# run (one directory per user and checkout: two checkouts' runs may overlap).
+# run (one directory per user and checkout: two checkouts' runs may overlap). Its path is no
+# longer than pytest's own (/tmp/pytest-of-<user>/pytest-<n>): a Unix socket's path holds
+# at most 107 bytes, and the tests that bind one in a test's folder (the MCP host's
+# rendezvous, a socket in a memory folder) failed under /dev/shm/memtab-test-fast-….
 FAST_TMP := $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && \
-	echo /dev/shm/memtab-test-fast-$$(id -u)-$$(echo '$(CURDIR)' | cksum | cut -d' ' -f1))
+	echo /dev/shm/mtest-$$(id -u)-$$(echo '$(CURDIR)' | cksum | cut -d' ' -f1))
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
 	$(if $(FAST_TMP),rm -rf $(FAST_TMP) && mkdir -p $(FAST_TMP)/tmp)
 	$(if $(FAST_TMP),TMPDIR=$(FAST_TMP)/tmp) $(BIN)/python -m pytest -q \
 		--numprocesses $(FAST_WORKERS) --dist loadfile --no-fsync \
-		$(if $(FAST_TMP),--basetemp=$(FAST_TMP)/pytest -o tmp_path_retention_policy=failed) \
+		$(if $(FAST_TMP),--basetemp=$(FAST_TMP)/p -o tmp_path_retention_policy=failed) \
 		-m "not slow and not bench" --ignore=tests/quality --ignore=tests/integration --ignore=tests/bundle \
 		--ignore=tests/bench
 
