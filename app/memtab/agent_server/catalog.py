@@ -5,22 +5,22 @@ session reads (`keep`).
 A search needs no file's row: the first call stats every file (`catalog_listing`: no file
 opened), brings the home's search index on disk up to date by the files' stamps
 (`memtab.search_index`: only the files changed since any Memtab last indexed them are
-read) and answers from it, each result's description the one the index read; then, in
-the background, it starts watching the scope roots (watchdog) and walks them once more
-(what changed before the watch began). A later call re-stats and re-indexes only the
-files the watch reported (`catalog_listing.WatchedChanges`), and lists everything again
-when it reported a folder, too many files or lost events, or when nothing watches (every
-call), so a file changed or deleted outside is answered as it is now; every
-`FULL_RELIST_S` a re-listing also re-reads the other agents' sources, in the background
-(docs/formats.md §22.3, §22.11). A change this server made is listed again at once,
-before the next answer (`invalidate`). `list`'s full rows (descriptions, pins, usage) are
-built when it asks, reading only the files whose stat changed
+read) and answers from it, each result's description the one the index read; then, in the
+background, it starts watching the scope roots (watchdog) and walks them once more (what
+changed before the watch began). A later call re-stats and re-indexes only the files the
+watch reported (`catalog_listing.WatchedChanges`), and lists everything again when it
+reported a folder, too many files or lost events, or when nothing watches (every call), so
+a file changed or deleted outside is answered as it is now; every `FULL_RELIST_S` a
+re-listing also re-reads the other agents' sources, in the background (docs/formats.md
+§22.3, §22.11). A change this server made is listed again at once, before the next answer
+(`invalidate`). `list`'s full rows (descriptions, pins, usage) are built when it asks,
+from the files as the last walk or re-stat saw them, reading only those whose stat changed
 (`store.description_cache.KnownFiles`, first loaded from the home's cache, which that
 listing saves too). Indexing what no index holds yet takes at most `INDEXING_BUDGET_S` of
 a call: the rest goes on in the background, and answers say how many files are not
-searched yet. A file's text is what `view` would show of it (by the one readability
-rule): a file over the cap, binary, with other hard links, or no longer a regular file is
-found by its path and description only, never snippeted.
+searched yet. A file's text is what `view` would show of it (by the one readability rule):
+a file over the cap, binary, with other hard links, or no longer a regular file is found
+by its path and description only, never snippeted.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ from memtab.search_index.ranking import best_line
 from memtab.sources.config import SourceContext
 from memtab.sources.model import Source
 from memtab.store.description_cache import DescriptionCache, KnownFiles
-from memtab.store.files import ScopeListing, list_scope
-from memtab.store.paths import SCOPE_ORDER, Scope
+from memtab.store.files import FileEntry, ScopeListing, described_file
+from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath
 from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.observers import watching_any_depth
@@ -441,36 +441,43 @@ class MemoryCatalog:
         return observer
 
     def _full_rows(self, files: dict[str, Listed]) -> list[FileRow]:
-        """Every file's row: the store's scopes listed with their descriptions (each file
-        read only if its stat changed since the last listing) and the sources' rows."""
-        listings, _ = self._store_listings()
-        rows = file_rows(listings, self.store)
+        """Every file's row: the store's files described (each read only if its stat
+        changed since it was last read) and the sources' rows."""
+        rows = file_rows(self._store_listings(files), self.store)
         return rows + [file.row for file in files.values() if file.row is not None]
 
-    def _store_listings(self) -> tuple[list[ScopeListing], dict[str, str]]:
-        """The store's scopes listed, each file read only if its stat changed since the
-        last listing (the first one recalls the home's description cache, the window's
-        and the last server's, and saves what it read: the next server reads none)."""
+    def _store_listings(self, files: dict[str, Listed]) -> list[ScopeListing]:
+        """The store's scopes as `list_scope` lists them, from the files as listed (their
+        stat as walked or re-stat'ed: no walk again), each file read only if its stat
+        changed since it was last read (the first time recalls the home's description
+        cache, the window's and the last server's, and saves what it read: the next
+        server reads none)."""
         cache = DescriptionCache.of_home(self.store.home.root) if self._known is None else None
+        with self._lock:
+            roots = self._scope_roots
+        by_scope: dict[str, list[tuple[str, Listed]]] = {scope.value: [] for scope in roots}
+        for key, file in files.items():
+            if file.row is None and file.info is not None and file.scope in by_scope:
+                by_scope[file.scope].append((key, file))
         known_now: dict[str, dict[str, object]] = {}
         listings: list[ScopeListing] = []
-        roots: dict[str, str] = {}
-        for scope in SCOPE_ORDER:
-            if self.store.unavailable_reason(scope):
-                listings.append(ScopeListing(scope))
-                continue
-            root = self.store.root(scope)
-            key = os.fspath(root)
-            known = cache.for_root(root) if cache is not None else None
+        for scope, root in roots.items():
+            known = cache.for_root(self.store.root(scope)) if cache is not None else None
             if known is None:
-                known = KnownFiles((self._known or {}).get(key, {}))
-            listings.append(list_scope(scope, root, known=known))
-            known_now[key] = known.seen
-            roots[scope.value] = key
+                known = KnownFiles((self._known or {}).get(root, {}))
+            skip = len(scope.virtual_root) + 1
+            entries: list[FileEntry] = []
+            for key, file in sorted(by_scope[scope.value]):
+                assert file.info is not None  # kept above
+                path = VirtualPath(scope, tuple(key[skip:].split("/")))
+                if (entry := described_file(file.physical, path, file.info, known)) is not None:
+                    entries.append(entry)
+            listings.append(ScopeListing(scope, tuple(entries)))
+            known_now[root] = known.seen
         self._known = known_now
         if cache is not None:
             cache.save()
-        return listings, roots
+        return listings
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,9 +59,10 @@ class Listed(NamedTuple):
     """A file a search may find: the root it is listed under (a scope root's path, a
     source's id), the scope a result names, where it is, whether `view` may read its text
     (not over the cap; the index checks the rest), its stamp (None: read every time),
-    whether it is read through a link another agent's layout allows, and its row when its
-    listing gave one (other agents' files). A tuple: 20,000 are made per listing (a frozen
-    dataclass takes five times as long)."""
+    whether it is read through a link another agent's layout allows, its row when its
+    listing gave one (other agents' files), and its stat as walked (the store's files:
+    `list`'s rows are described from it, with no walk of their own). A tuple: 20,000 are
+    made per listing (a frozen dataclass takes five times as long)."""
 
     root: str
     scope: str
@@ -70,6 +71,7 @@ class Listed(NamedTuple):
     stamp: Stamp | None
     linked: bool = False
     row: FileRow | None = None
+    info: os.stat_result | None = None
 
     def indexed(self, key: str) -> IndexedFile:
         """The file as the index takes it: labelled by its path and description (a store
@@ -121,7 +123,7 @@ def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
             size = info.st_size
             stamp = None if racy else (size, mtime_ns, ctime_ns, info.st_ino)
             files[prefix + relative] = Listed(
-                root, name, base + relative, size <= MAX_FILE_BYTES, stamp
+                root, name, base + relative, size <= MAX_FILE_BYTES, stamp, False, None, info
             )
         notes += [f"Not listed or searched: {too_deep_words(path)}" for path in walked.too_deep]
         roots.append(root)
@@ -190,7 +192,9 @@ def _listed(
 ) -> Listed:
     racy = max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns
     stamp = None if racy else (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
-    return Listed(root, scope.value, physical, info.st_size <= MAX_FILE_BYTES, stamp)
+    return Listed(
+        root, scope.value, physical, info.st_size <= MAX_FILE_BYTES, stamp, False, None, info
+    )
 
 
 # More files than this in one report: listing everything again costs less than one

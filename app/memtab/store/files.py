@@ -189,24 +189,29 @@ def _described_entry(
     """A listed file with its description: as remembered in `known` when the file is
     still as it was then (`store.description_cache`), else read (and learnt). None when
     it went between the listing and its reading: the next scan reports it gone."""
-    if known is None:
-        try:
-            return _read_entry(entry.path, path, entry)
-        except OSError:
-            return None
-    relative = "/".join(path.segments)
     try:
-        info = entry.stat(follow_symlinks=False)
+        if known is not None:
+            return described_file(entry.path, path, entry.stat(follow_symlinks=False), known)
+        return _read_entry(entry.path, path, entry)
     except OSError:
-        info = None
-    remembered = known.recall(relative, info) if info is not None else None
-    if remembered is not None and info is not None:
+        return None
+
+
+def described_file(
+    physical: str, path: VirtualPath, info: os.stat_result, known: KnownFiles
+) -> FileEntry | None:
+    """The file at `physical` as `list_scope` lists it, from its stat (`info`, as a stat
+    walk saw it): remembered in `known` when still as `info` says, else read and learnt.
+    None when it went since."""
+    relative = "/".join(path.segments)
+    remembered = known.recall(relative, info)
+    if remembered is not None:
         description, heading, binary = remembered
         return FileEntry(
             path, description, info.st_size, info.st_mtime_ns // 1_000_000, binary, heading
         )
     try:
-        fresh, read = _read_entry_stat(entry.path, path, entry)
+        fresh, read = _read_entry_stat(physical, path, info)
     except OSError:
         return None
     known.learn(relative, read, (fresh.description, fresh.heading, fresh.binary))
