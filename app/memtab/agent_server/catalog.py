@@ -12,9 +12,10 @@ watch reported (`catalog_listing.WatchedChanges`), and lists everything again wh
 reported a folder, too many files or lost events, or when nothing watches (every call), so
 a file changed or deleted outside is answered as it is now; every `FULL_RELIST_S` a
 re-listing also re-reads the other agents' sources, in the background (docs/formats.md
-§22.3, §22.11). A change this server made is listed again at once, before the next answer
-(`invalidate`). `list`'s full rows (descriptions, pins, usage) are built when it asks,
-from the files as the last walk or re-stat saw them, reading only those whose stat changed
+§22.3, §22.11). The files this server wrote are re-stat'ed before the next answer, as the
+watch's are (`invalidate`; everything is listed again when a folder came or went with
+them). `list`'s full rows (descriptions, pins, usage) are built when it asks, from the
+files as the last walk or re-stat saw them, reading only those whose stat changed
 (`store.description_cache.KnownFiles`, first loaded from the home's cache, which that
 listing saves too). Indexing what no index holds yet takes at most `INDEXING_BUDGET_S` of
 a call: the rest goes on in the background, and answers say how many files are not
@@ -30,7 +31,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from watchdog.observers import Observer
@@ -54,7 +55,7 @@ from memtab.sources.config import SourceContext
 from memtab.sources.model import Source
 from memtab.store.description_cache import DescriptionCache, KnownFiles
 from memtab.store.files import FileEntry, ScopeListing, described_file
-from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath
+from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_virtual_path
 from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.observers import watching_any_depth
@@ -141,9 +142,39 @@ class MemoryCatalog:
             self._index.close()
             self._index = None
 
-    def invalidate(self) -> None:
-        """List again before the next answer (this server changed a file)."""
-        self._listed_at = None
+    def invalidate(self, paths: Sequence[str] = ()) -> None:
+        """This server changed the files at `paths` (virtual paths; a rename's both): re-stat
+        them before the next answer. Everything is listed again when none is given, or a
+        folder came or went with them (one is or was a folder, or is in a folder the write
+        made: what a folder holds needs a listing)."""
+        written = self._written(paths)
+        if written is None:
+            self._listed_at = None
+        else:
+            self._changes.report(written)
+
+    def _written(self, paths: Sequence[str]) -> list[str] | None:
+        """Where the files at `paths` are on disk (those of the scopes listed); None when
+        everything must be listed again."""
+        if not paths:
+            return None
+        with self._lock:
+            files, roots = self._files, self._scope_roots
+        written: list[str] = []
+        for raw in paths:
+            try:
+                path = parse_virtual_path(raw)
+            except PathError:
+                continue  # refused by the tool: nothing written there
+            if path.scope is None or not path.segments:
+                return None
+            root = roots.get(path.scope)
+            if root is None:
+                continue  # a scope not listed
+            if str(path) not in files and _folder_came_or_went(files, path):
+                return None
+            written.append(os.path.join(root, *path.segments))
+        return written
 
     @property
     def warm(self) -> bool:
@@ -546,6 +577,19 @@ def _words_of(
         return index.words(files[key].root, key)
 
     return words
+
+
+def _folder_came_or_went(files: dict[str, Listed], path: VirtualPath) -> bool:
+    """Whether a write at `path` (no file listed there) made or removed a folder: a folder
+    was listed there, or none is listed where it goes (no file beside it below its scope's
+    root)."""
+    inside, beside = f"{path}/", f"{path.parent}/"
+    near = len(path.segments) == 1
+    for key in files:
+        if key.startswith(inside):
+            return True
+        near = near or key.startswith(beside)
+    return not near
 
 
 def _in_scope(value: str, scope: str | None) -> bool:

@@ -344,7 +344,7 @@ class MemoryService:
             return self._propose(request, expected, client, redacted)
         store = self._store_for(client)
         result = MemoryTool(store).execute_request(request, expected_sha256=expected)
-        self.catalog.invalidate()
+        self.catalog.invalidate([path for path in (request.path, request.new_path) if path])
         if not result.success:
             return Answer(error=result.error)
         return Answer(result.output + _redaction_note(redacted))

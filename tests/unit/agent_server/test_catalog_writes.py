@@ -1,13 +1,18 @@
-"""What `list` costs after a change: its rows are built from the one walk (docs/formats.md
-§22.3)."""
+"""What the server's own writes and `list` cost: a file written through a tool is found by
+the next search with only the paths written re-stat'ed (a folder made or removed lists
+everything), and `list` after a change builds its rows from the one walk (docs/formats.md
+§22.11)."""
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from memtab.agent_server import catalog_listing
 from memtab.agent_server.catalog import MemoryCatalog
 from memtab.agent_server.service import MemoryService
 from memtab.store import files as store_files
@@ -38,6 +43,76 @@ class _Walks:
                 super().__init__(*args, **kwargs)
 
         monkeypatch.setattr(store_files, "_Walk", Counted)
+
+
+class _Listings:
+    """Counts the catalog's stat walks of a scope (`catalog_listing.stat_scope`; a create's
+    own count of the scope's files is the memory tool's, not the catalog's)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        original = catalog_listing.stat_scope
+
+        def counted(*args: Any) -> Any:
+            self.count += 1
+            return original(*args)
+
+        monkeypatch.setattr(catalog_listing, "stat_scope", counted)
+
+
+def _call(service: MemoryService, name: str, arguments: dict[str, Any]) -> str:
+    answer = service.call(name, arguments, "test")
+    assert answer.error is None, answer.error
+    return answer.text
+
+
+def _paths(service: MemoryService, query: str) -> list[str]:
+    answer = json.loads(_call(service, "search", {"query": query, "limit": 100}))
+    return sorted(hit["path"] for hit in answer["results"])
+
+
+def _watched(home: Home) -> MemoryService:
+    """A server that writes, once its catalog watches (after its first answer)."""
+    service = MemoryService(home, None, writes="direct", other_agents=False)
+    _paths(service, "kestrel")
+    deadline = time.monotonic() + 30
+    while service.catalog._observer is None:
+        assert time.monotonic() < deadline, "the catalog never watched"
+        time.sleep(0.01)
+    thread = service.catalog._watching
+    assert thread is not None
+    thread.join(30)  # its walk after the watch began is done
+    return service
+
+
+def test_the_servers_own_writes_are_found_by_re_stating_the_paths_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = _home(tmp_path, 20)
+    service = _watched(home)
+    walks = _Listings(monkeypatch)
+    try:
+        area = "/memories/global/area"
+        _call(service, "create", {"path": f"{area}/new.md", "file_text": "about osprey\n"})
+        assert _paths(service, "osprey") == [f"{area}/new.md"]
+        _call(service, "str_replace", {"path": f"{area}/n001.md", "old_str": "kestrel",
+                                       "new_str": "osprey"})  # fmt: skip
+        assert _paths(service, "osprey") == [f"{area}/n001.md", f"{area}/new.md"]
+        _call(service, "rename", {"old_path": f"{area}/n001.md", "new_path": f"{area}/r.md"})
+        assert _paths(service, "osprey") == [f"{area}/new.md", f"{area}/r.md"]
+        _call(service, "delete", {"path": f"{area}/new.md"})
+        assert _paths(service, "osprey") == [f"{area}/r.md"]
+        assert len(_paths(service, "kestrel")) == 19
+        assert walks.count == 0  # no scope listed again: only the paths written re-stat'ed
+        # A folder the write made, or one it removed: what it holds needs a listing.
+        _call(service, "create", {"path": "/memories/global/fresh/f.md", "file_text": "heron\n"})
+        assert _paths(service, "heron") == ["/memories/global/fresh/f.md"]
+        assert walks.count == 1
+        _call(service, "delete", {"path": area})
+        assert _paths(service, "kestrel") == []
+        assert walks.count == 2
+    finally:
+        service.catalog.close()
 
 
 def test_list_after_a_change_walks_the_scopes_once(
