@@ -10,9 +10,10 @@ In one run, against the grep floor measured in it (warm page cache, median of 3)
 answered, with no index yet and then (three fresh children) with the index on disk; the
 time to index everything; then what a tool call costs inside the server
 (`MemoryService.call`, JSON included) over 300 queries of one to three words — common,
-rare and absent ones. The files' words follow a Zipf law over a 3,000-word vocabulary, so
-postings are as uneven as in real notes; the files are older than the racy margin
-(formats §15.4), as a home's are.
+rare and absent ones; and, with the server watching, the search after its own `insert`
+and `list`'s rows after it. The files' words follow a Zipf law over a 3,000-word
+vocabulary, so postings are as uneven as in real notes; the files are older than the racy
+margin (formats §15.4), as a home's are.
 """
 
 from __future__ import annotations
@@ -180,5 +181,59 @@ def test_ranked_search_over_20000_files(big_home: Home) -> None:
             f"{median(timings):.1f} / {p95(timings):.1f} ms "
             f"(CPU {median(cpu):.1f} / {p95(cpu):.1f} ms)",
             "p95 ≤ 20 ms",
+        ),
+    )
+
+
+@pytest.mark.timeout(1800)  # indexing takes minutes under load
+def test_search_after_the_servers_own_write_and_list_after_a_change(big_home: Home) -> None:
+    workspace = load_registry(big_home).require_workspace(WORKSPACE)
+    service = MemoryService(big_home, workspace, writes="direct", other_agents=False)
+    started = time.perf_counter()
+    while "Still indexing" in service.call("search", {"query": "w1"}, None).text:
+        time.sleep(0.1)
+    while service.catalog._observer is None or service.catalog.notes():
+        time.sleep(0.1)  # watching, and everything indexed
+    watching = service.catalog._watching
+    assert watching is not None
+    watching.join()
+    indexed_s = time.perf_counter() - started
+    note = "/memories/global/area00/note00000.md"  # a scope holds at most 1,000 files
+    service.catalog.rows()
+
+    def edit() -> None:
+        arguments = {"path": note, "insert_line": 0, "insert_text": "marker\n"}
+        assert service.call("insert", arguments, None).error is None
+
+    searches, listings = [], []
+    for _ in range(5):
+        edit()
+        started = time.perf_counter()
+        text = service.call("search", {"query": "marker"}, None).text
+        searches.append(time.perf_counter() - started)
+        assert note in text
+    for _ in range(5):
+        edit()
+        started = time.perf_counter()
+        service.catalog.rows()
+        listings.append(time.perf_counter() - started)
+    service.catalog.close()
+    load = os.getloadavg()[0]
+    record(
+        "mcp-search-after-own-write-20k",
+        Row(
+            f"`memtab mcp`: the search after its own `insert`, {FILES:,} files (load "
+            f"{load:.1f}; median of 5; indexed and watching after {indexed_s:.0f} s)",
+            f"{median(searches) * 1000:.0f} ms",
+            "—",
+        ),
+    )
+    record(
+        "mcp-list-after-change-20k",
+        Row(
+            f"`memtab mcp`: `list`'s rows after its own `insert`, {FILES:,} files (load "
+            f"{load:.1f}; median of 5)",
+            f"{median(listings) * 1000:.0f} ms",
+            "—",
         ),
     )
