@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal, SignalInstance, Slot
 from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
@@ -60,7 +60,6 @@ from memtab.components.consolidation.run_states import (
 )
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.consolidation.footer_lines import CoverageLines
-from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.consolidation.review_opener import ReviewOpener
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.icons import tinted_icon
@@ -68,6 +67,9 @@ from memtab.gui.toolkit.style import Accent, accent_text, muted_text
 from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus, Trigger
 from memtab.store.sidecars.registry import Workspace
+
+if TYPE_CHECKING:  # lazy: the review dialog loads with the first plan (review_opener)
+    from memtab.gui.consolidation.review_dialog import ReviewDialog
 
 logger = logging.getLogger(__name__)
 

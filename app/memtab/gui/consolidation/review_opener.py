@@ -20,12 +20,16 @@ deleted, and the next run prepares another. (Its module is imported with the foo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
 from memtab.consolidation.records import ConsolidationPlan
-from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.tasks.jobs import JobService
+
+if TYPE_CHECKING:  # lazy: the dialog loads with the first plan's first step (see _advance)
+    from memtab.gui.consolidation.review_dialog import ReviewDialog
 
 # Between two steps the window gets a frame's time of its own (paints, input, timers).
 STEP_PAUSE_MS = 16
@@ -93,6 +97,10 @@ class ReviewOpener(QObject):
             self._show(self._filled)
             return False
         if self._spare is None:
+            # lazy: the dialog and what only it uses (the review's view and setting, the
+            # consolidation's operations) are not imported by a window that never reviews
+            from memtab.gui.consolidation.review_dialog import ReviewDialog
+
             self._spare = ReviewDialog(self._jobs, parent=self._parent)
             return self._pending is not None
         if self._pending is None:

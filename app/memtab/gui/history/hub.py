@@ -37,7 +37,7 @@ import contextlib
 import functools
 import logging
 from collections.abc import Callable
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QElapsedTimer, QObject, QTimer, SignalInstance, Slot
 from PySide6.QtWidgets import QDockWidget
@@ -51,8 +51,6 @@ from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.history.burst_notice import BurstNotices, NoticeBar
 from memtab.gui.history.panel import HistoryPanel
-from memtab.gui.history.runs_dialog import RunsDialog
-from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.history.widgets import RecordingNote
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.jobs import JobClient, Lane
@@ -68,6 +66,10 @@ from memtab.store.home import PathKind
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
+
+if TYPE_CHECKING:  # lazy: Runs… and Recently deleted load when first opened (open_runs, open_trash)
+    from memtab.gui.history.runs_dialog import RunsDialog
+    from memtab.gui.history.trash_dialog import TrashDialog
 
 logger = logging.getLogger(__name__)
 
@@ -198,6 +200,9 @@ class HistoryHub(QObject):
     def open_runs(self) -> RunsDialog:
         """Open (or raise) Runs…, listing the runs again."""
         if self.runs_dialog is None:
+            # lazy: Runs… and what only it uses, not imported by a window that never opens it
+            from memtab.gui.history.runs_dialog import RunsDialog
+
             self.runs_dialog = RunsDialog(self._home, self._context.jobs, self._shell.as_widget())
             self.runs_dialog.open_file_requested.connect(self._on_runs_open_file_requested)
         scan = self._context.shown.scan
@@ -221,6 +226,9 @@ class HistoryHub(QObject):
     def open_trash(self, scope: Scope | None = None) -> TrashDialog:
         """Open (or raise) Recently deleted, for one scope or all."""
         if self.trash_dialog is None:
+            # lazy: Recently deleted and its rows, as Runs… above
+            from memtab.gui.history.trash_dialog import TrashDialog
+
             self.trash_dialog = TrashDialog(self._context.jobs, self._shell.as_widget())
             self.trash_dialog.restore_requested.connect(self._on_trash_restore_requested)
             self.trash_dialog.restore_file_requested.connect(self._on_trash_restore_file_requested)
