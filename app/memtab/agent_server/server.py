@@ -37,7 +37,7 @@ from memtab import __version__
 from memtab.agent_server.frames import guarded_stdio_server, guarded_streams
 from memtab.agent_server.service import Answer, MemoryService
 from memtab.agent_server.session_scope import FROM_ROOTS, SessionScope
-from memtab.agent_server.tools import server_instructions, tool_list
+from memtab.agent_server.tools import server_instructions, tool_specs
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +45,26 @@ SERVER_NAME = "memtab"
 ROOTS_TIMEOUT_S = 5.0
 """How long a session waits for the client's roots before it serves where it started."""
 ROOTS_CHANGED = "notifications/roots/list_changed"
+
+
+def tool_list(writes: str, budget: int, paths: str) -> list[types.Tool]:
+    """The tools offered (`tools.tool_specs`) as the SDK lists them: the SDK stays in the
+    modules that serve, so `service` and the catalog import without it."""
+    return [
+        types.Tool(
+            name=spec.name,
+            description=spec.description,
+            input_schema=spec.input_schema,
+            _meta=spec.meta,
+            annotations=types.ToolAnnotations(
+                read_only_hint=spec.read_only,
+                destructive_hint=spec.destructive,
+                idempotent_hint=spec.read_only,
+                open_world_hint=False,
+            ),
+        )
+        for spec in tool_specs(writes, budget, paths)
+    ]
 
 
 def client_name(context: ServerRequestContext[Any]) -> str | None:

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
-import mcp_types as types
-
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT
 from memtab.agent_server.pages.paging import DEFAULT_ANSWER_BUDGET, max_result_size_chars
 from memtab.agent_server.server_names import READ_TOOLS
@@ -213,9 +211,21 @@ def change_note(writes: str) -> str:
     return " Changes are written at once, recorded in Memtab's history under your name."
 
 
-def tool_list(
+class ToolSpec(NamedTuple):
+    """One tool as offered, in plain values: the server wraps it in the SDK's `Tool`, so
+    importing the tools' words (as `service` does) does not load the SDK."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    meta: dict[str, Any]
+    read_only: bool
+    destructive: bool | None
+
+
+def tool_specs(
     writes: str, budget: int = DEFAULT_ANSWER_BUDGET, paths: str = PATHS
-) -> list[types.Tool]:
+) -> list[ToolSpec]:
     """The tools offered: the change tools only when writes are not `off`; `paths` says
     where each virtual path leads in this session (`SessionScope.paths_words`); a tool
     whose pages may pass what an agent shows whole by default says how long they may be
@@ -229,17 +239,13 @@ def tool_list(
         if not read_only:
             description += change_note(writes)
         tools.append(
-            types.Tool(
+            ToolSpec(
                 name=name,
                 description=f"{description} {DATA_NOT_INSTRUCTIONS}",
                 input_schema=input_schema(name),
-                _meta=tool_meta(name, budget),
-                annotations=types.ToolAnnotations(
-                    read_only_hint=read_only,
-                    destructive_hint=None if read_only else name in ("delete", "str_replace"),
-                    idempotent_hint=read_only,
-                    open_world_hint=False,
-                ),
+                meta=tool_meta(name, budget),
+                read_only=read_only,
+                destructive=None if read_only else name in ("delete", "str_replace"),
             )
         )
     return tools

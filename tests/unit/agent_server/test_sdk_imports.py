@@ -1,0 +1,36 @@
+"""The MCP SDK (`mcp`, `mcp_types`' pydantic models, anyio) is imported by the modules that
+serve MCP (`server`, `frames`, the host) alone: the memory service, its catalog and the
+host's catalog shelf import without it, so a command or a test that answers the tools
+without serving them does not pay for the SDK."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+SDK = {"mcp", "mcp_types", "pydantic", "pydantic_core", "anyio", "starlette"}
+ANSWERING = (
+    "memtab.agent_server.service",
+    "memtab.agent_server.catalog",
+    "memtab.agent_server.tools",
+    "memtab.agent_server.hosting.catalogs",
+)
+
+PROBE = """
+import importlib, json, sys
+for name in sys.argv[1:]:
+    importlib.import_module(name)
+print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
+"""
+
+
+# slow: a fresh interpreter importing the store and the service, ~0.5 s of CPU
+@pytest.mark.slow
+def test_answering_the_tools_does_not_import_the_sdk() -> None:
+    ran = subprocess.run(
+        [sys.executable, "-c", PROBE, *ANSWERING], capture_output=True, text=True, check=True
+    )
+    assert not set(json.loads(ran.stdout)) & SDK
