@@ -39,7 +39,7 @@ from memtab.store.history.recorder import HistoryRecorder, Observation, Recorded
 from memtab.store.history.runs import RunsLog, journal_fingerprint, new_run_id
 from memtab.store.history.versions import scope_key
 from memtab.store.home import PROVENANCE_LOCK, Home
-from memtab.store.paths import Scope
+from memtab.store.paths import Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import Workspace, load_registry
@@ -54,6 +54,7 @@ from memtab.traces.schema import (
 NOTES = "/memories/workspace/notes.md"
 TODO = "/memories/workspace/todo.md"
 REFRESH_RACE = "/memories/workspace/refresh-race.md"
+NOTES_AT, TODO_AT = parse_file_path(NOTES), parse_file_path(TODO)
 
 # The lines each change brought, as the seed files hold them now.
 WRITER_LINES = (
@@ -134,7 +135,7 @@ class _Replay:
 
         user_at = self.now - 5 * HOUR
         user = MemoryStore(self.home, self.workspace, clock=lambda: user_at)
-        user.save(TODO, todo_now, user.read(TODO).sha256)
+        user.save(TODO_AT, todo_now, user.read(TODO_AT).sha256)
         os.utime(self._physical(TODO), (user_at / 1000, user_at / 1000))
 
         self._consolidate(before_writer)
@@ -154,9 +155,9 @@ class _Replay:
             clock=lambda: record.last_run_at - 20_000,
         )
         with store.collecting_changes() as merging:
-            store.save(NOTES, merged, store.read(NOTES).sha256)
+            store.save(NOTES_AT, merged, store.read(NOTES_AT).sha256)
         with store.collecting_changes() as deleting:
-            store.delete(REFRESH_RACE)
+            store.delete(parse_file_path(REFRESH_RACE))
         changes = {NOTES: merging, REFRESH_RACE: deleting}
         ops = [
             _op(op.command, op.path, op.applied, changes.get(op.path, []) if op.applied else [])
@@ -186,7 +187,7 @@ class _Replay:
             self.home, self.workspace, actor="writer", run_id=run_id, clock=lambda: wrote_at
         )
         with store.collecting_changes() as written:
-            store.save(NOTES, after, store.read(NOTES).sha256)
+            store.save(NOTES_AT, after, store.read(NOTES_AT).sha256)
         os.utime(self._physical(NOTES), (wrote_at / 1000, wrote_at / 1000))
         dump_name = trace_file_name(started, WRITER_TRIGGER)
         atomic_write_json(

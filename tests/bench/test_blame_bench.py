@@ -27,6 +27,7 @@ from memtab.store.history.runs import log_run
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import add_workspace, load_registry
+from support.memory_paths import vpath
 
 VERSIONS = 1000
 WS = "a1a1a1a1a1"
@@ -40,14 +41,14 @@ def _history(home: Home, lines: int, edit: Callable[[random.Random, list[str], i
     workspace = load_registry(home).require_workspace(WS)
     rng = random.Random(22)
     text = [f"- fact {n}: " + "lorem ipsum " * rng.randint(1, 6) for n in range(lines)]
-    MemoryStore(home, workspace).create_file(PATH, "\n".join(text) + "\n")
+    MemoryStore(home, workspace).create_file(vpath(PATH), "\n".join(text) + "\n")
     for number in range(1, VERSIONS):
         actor = ACTORS[number % len(ACTORS)]
         run_id = f"run-{number:08d}" if actor in ("writer", "consolidator") else None
         store = MemoryStore(home, workspace, actor=actor, run_id=run_id)
         edit(rng, text, number)
         with store.collecting_changes() as changes:
-            store.save(PATH, "\n".join(text) + "\n", store.read(PATH).sha256)
+            store.save(vpath(PATH), "\n".join(text) + "\n", store.read(vpath(PATH)).sha256)
         if run_id is None:
             continue
         files = tuple(FileVersions.from_change(change) for change in changes)
@@ -98,7 +99,7 @@ def _measure(home: Home, label: str) -> None:
         again.append(time.perf_counter() - started)
     actors = {line.actor for line in blame.lines}
     assert {"user", "writer", "consolidator"} <= actors
-    size = len(store.read_whole(PATH) or b"")
+    size = len(store.read_whole(vpath(PATH)) or b"")
     print(
         f"\nblame of {label} ({len(blame.lines)} lines, {size} B, "
         f"{VERSIONS} versions): {statistics.median(cold) * 1000:.0f} ms cold (median of 5, "

@@ -39,6 +39,7 @@ from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath
 from memtab.store.scopes.memory import MemoryStore
+from support.memory_paths import vpath
 
 pytestmark = [
     pytest.mark.bench,
@@ -241,7 +242,7 @@ def test_opening_a_file_to_its_text_shown(qtbot: QtBot, window: MainWindow) -> N
             expand_to(tab, path)
             qtbot.waitUntil(lambda: tab.is_idle, timeout=10_000)
             qtbot.wait(QUIET_BEFORE_OPEN_MS)
-            bare.setPlainText(store.read(str(path)).content)
+            bare.setPlainText(store.read(vpath(path)).content)
             shown_at.clear()
             paints.expected, paints.painted_at = bare.toPlainText(), None
             started = time.perf_counter()
@@ -251,7 +252,7 @@ def test_opening_a_file_to_its_text_shown(qtbot: QtBot, window: MainWindow) -> N
             assert paints.painted_at is not None
             painted.append((paints.painted_at - started) * 1000.0)
             started = time.perf_counter()  # the floor: the same read, shown, on this thread
-            bare.setPlainText(store.read(str(path)).content)
+            bare.setPlainText(store.read(vpath(path)).content)
             floors.append((time.perf_counter() - started) * 1000.0)
             assert editor.buffer_text() == bare.toPlainText()
     finally:

@@ -21,6 +21,7 @@ from memtab.store.paths import SCOPE_ORDER
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import add_workspace, load_registry
+from support.memory_paths import vpath
 
 SAVE_ROUNDS = 300
 VERSIONS = 1000
@@ -44,7 +45,7 @@ def test_recording_overhead_per_save(tmp_path: Path) -> None:
     recording, plain = _store(home, record=True), _store(home, record=False)
     texts = [f"# Notes\n\n- line {n} " + "lorem ipsum " * 40 + "\n" for n in range(SAVE_ROUNDS)]
     for store, path in ((recording, "/memories/global/a.md"), (plain, "/memories/global/b.md")):
-        store.create_file(path, "start\n")
+        store.create_file(vpath(path), "start\n")
     samples: dict[str, list[float]] = {"with": [], "without": []}
     # Alternate, so load from other processes and fsync times hit both alike.
     for text in texts:
@@ -52,9 +53,9 @@ def test_recording_overhead_per_save(tmp_path: Path) -> None:
             ("with", recording, "/memories/global/a.md"),
             ("without", plain, "/memories/global/b.md"),
         ):
-            loaded = store.read(path).sha256
+            loaded = store.read(vpath(path)).sha256
             started = time.perf_counter()
-            store.save(path, text, loaded)
+            store.save(vpath(path), text, loaded)
             samples[kind].append(time.perf_counter() - started)
     with_ms = statistics.median(samples["with"]) * 1000
     without_ms = statistics.median(samples["without"]) * 1000
@@ -70,18 +71,18 @@ def test_listing_the_history_of_a_file_with_1000_versions(tmp_path: Path) -> Non
     home = _home(tmp_path / "home")
     store = _store(home, record=True)
     path = "/memories/workspace/notes.md"
-    store.create_file(path, "v0\n")
+    store.create_file(vpath(path), "v0\n")
     for number in range(1, VERSIONS):
-        store.save(path, f"v{number}\n" * 20, store.read(path).sha256)
+        store.save(vpath(path), f"v{number}\n" * 20, store.read(vpath(path)).sha256)
     cold = []
     for _ in range(5):
         jsonlines._caches.clear()  # as a fresh process reads it
         started = time.perf_counter()
-        listed = file_history(store, path)
+        listed = file_history(store, vpath(path))
         cold.append(time.perf_counter() - started)
     assert len(listed) == VERSIONS
     started = time.perf_counter()
-    file_history(store, path)
+    file_history(store, vpath(path))
     warm_ms = (time.perf_counter() - started) * 1000
     print(
         f"\nhistory of a file with {VERSIONS} versions: {statistics.median(cold) * 1000:.1f} ms "

@@ -22,6 +22,7 @@ from memtab.gui.editor.editor import EditorPanel
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
+from support.memory_paths import vpath
 
 NOTES = parse_virtual_path("/memories/global/notes.md")
 OTHER = parse_virtual_path("/memories/global/other.md")
@@ -38,8 +39,8 @@ ORIGINAL = "---\ndescription: Build notes\nname: notes\n---\n# Notes\n\n- first\
 @pytest.fixture
 def store(tmp_path: Path) -> MemoryStore:
     memory_store = MemoryStore(Home(tmp_path / "home"))
-    memory_store.create_file(str(NOTES), ORIGINAL)
-    memory_store.create_file(str(OTHER), "# Other\n")
+    memory_store.create_file(vpath(NOTES), ORIGINAL)
+    memory_store.create_file(vpath(OTHER), "# Other\n")
     return memory_store
 
 

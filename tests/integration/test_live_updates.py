@@ -31,12 +31,13 @@ WRITER = textwrap.dedent(
     from pathlib import Path
     from memtab.store.home import Home
     from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, Journal
+    from memtab.store.paths import parse_file_path
     from memtab.store.scopes.memory import MemoryStore
 
     home = Home(Path(sys.argv[1]))
     store = MemoryStore.open(home, sys.argv[2])
     store.create_file(
-        "/memories/workspace/from-agent.md",
+        parse_file_path("/memories/workspace/from-agent.md"),
         "---\\ndescription: Written by another process\\n---\\n\\nHello.\\n",
     )
     record = ConsolidationRecord(

@@ -30,6 +30,7 @@ from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import ConsolidationRecord
 from memtab.store.sidecars.registry import add_workspace, load_registry
+from support.memory_paths import vpath
 from support.xum import player_code
 
 pytestmark = pytest.mark.slow
@@ -61,7 +62,7 @@ def test_nothing_is_lost_when_memtab_and_xum_change_one_memory(
     home = Home(tmp_path / "home")
     add_workspace(home, "/home/dev/src/app", "main", workspace_id=WS)
     store = MemoryStore(home, load_registry(home).require_workspace(WS))
-    store.create_file(SHARED, HEAD + REPEATED + REPEATED)  # the consolidation's work
+    store.create_file(vpath(SHARED), HEAD + REPEATED + REPEATED)  # the consolidation's work
     shared = MuxFile(store, parse_file_path(SHARED))
 
     with subprocess.Popen(
@@ -127,7 +128,7 @@ def test_nothing_is_lost_when_memtab_and_xum_change_one_memory(
     assert not failures, failures
     capsys.readouterr()
 
-    text = store.read(SHARED).content
+    text = store.read(vpath(SHARED)).content
     lines = text.splitlines()
     # the consolidation's change stands (or, skipped every time, the file is as it was)
     assert text.count(REPEATED) == (1 if consolidated else 2)

@@ -14,6 +14,7 @@ from memtab.sync.conflicts.resolve import Keep, find_conflict, resolve_conflict
 from memtab.sync.repository.layout import SyncedScope, parse_scope
 from memtab.sync.repository.scopes import ProjectScopeStore
 from memtab.sync.service import SyncReport, SyncService
+from support.memory_paths import vpath
 
 GIT = shutil.which("git")
 
@@ -56,10 +57,10 @@ class Machine:
     # --- the files ------------------------------------------------------------------------
 
     def write(self, path: str, text: str) -> None:
-        if self.store.read_whole(path) is None:
-            self.store.create_file(path, text)
+        if self.store.read_whole(vpath(path)) is None:
+            self.store.create_file(vpath(path), text)
         else:
-            self.store.edit_text(path, lambda _old: text)
+            self.store.edit_text(vpath(path), lambda _old: text)
 
     def publish(self, path: str, text: str, *receivers: Machine) -> None:
         """Write a file, sync, and let the receivers sync it in: the common start."""
@@ -95,7 +96,7 @@ class Machine:
                 (root / f"{stem}-{number:04d}.md").write_text(f"# {stem} {number}\n{body}")
 
     def text(self, path: str) -> str | None:
-        data = self.store.read_whole(path)
+        data = self.store.read_whole(vpath(path))
         return None if data is None else data.decode("utf-8")
 
     def files(self, scope_root: str = "/memories/global") -> dict[str, str]:
@@ -105,7 +106,7 @@ class Machine:
         listing = self.store.list_scope(root.scope)
         found = {}
         for entry in listing.files:
-            data = self.store.read_whole(str(entry.path))
+            data = self.store.read_whole(vpath(entry.path))
             if data is not None:
                 found[str(entry.path)] = data.decode("utf-8", "replace")
         return found

@@ -29,6 +29,7 @@ from memtab.store.restore.from_history import file_history, trash
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import load_registry, orphan_project_dirs
+from support.memory_paths import vpath
 
 
 def test_demo_home_has_projects_workspaces_and_memories(tmp_path: Path) -> None:
@@ -81,13 +82,15 @@ def test_demo_history_was_made_through_the_store_and_its_logs_are_the_schemas(
 ) -> None:
     home = create_demo_home(tmp_path / "demo")
     store = MemoryStore(home, load_registry(home).require_workspace(MAIN_ID))
-    notes = file_history(store, "/memories/workspace/notes.md")
+    notes = file_history(store, vpath("/memories/workspace/notes.md"))
     assert [(v.actor, v.op) for v in notes] == [
         ("writer", "edit"),
         ("consolidator", "edit"),
         ("external", "seen"),
     ]
-    assert notes[0].sha256 == sha256_of(store.read_whole("/memories/workspace/notes.md") or b"")
+    assert notes[0].sha256 == sha256_of(
+        store.read_whole(vpath("/memories/workspace/notes.md")) or b""
+    )
     assert [item.path for item in trash(store)] == ["/memories/workspace/refresh-race.md"]
     # The journal's record for the workspace is Memtab's run: it is not imported again.
     added = catch_up_runs(home)

@@ -59,14 +59,13 @@ from memtab.store.actors import MCP_PREFIX
 from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.files import content_sha256
 from memtab.store.home import Home
-from memtab.store.paths import SCOPE_ORDER, PathError, Scope, parse_virtual_path
+from memtab.store.paths import SCOPE_ORDER, PathError, Scope
 from memtab.store.proposals.queue import ProposalError, ProposalQueue, ToolCall
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import (
     MemoryTool,
     ToolRequest,
     parse_tool_request,
-    scope_of,
     view_lines,
 )
 from memtab.store.scopes.tool_args import ViewArgs
@@ -353,7 +352,7 @@ class MemoryService:
         assert isinstance(request.args, ViewArgs)
         if request.path.strip().split(":", 1)[0] in OTHER_AGENTS:  # a file id, not a path
             return self._view_other_agents(request, cursor)
-        path = parse_virtual_path(request.path)
+        path = request.target_path
         scope = path.scope
         a_file = not (path.is_root or path.is_scope_root)
         if a_file and scope is not None and self._reader.unavailable_reason(scope) is None:
@@ -365,7 +364,7 @@ class MemoryService:
             listing = result.output.split("\n")
             return self._lines(listing, str(path), content_sha256(result.output), request,
                                cursor, tail=(), numbered=False)  # fmt: skip
-        text = self._reader.read_text(str(path))
+        text = self._reader.read_text(path)
         self._reader.record_read(path)
         sha256 = content_sha256(text)
         tail = (f"(sha256 of {path}: {sha256})",)
@@ -439,8 +438,8 @@ class MemoryService:
     def _propose(
         self, request: ToolRequest, expected: str | None, client: str | None, redacted: bool
     ) -> Answer:
-        for raw in (request.path, request.new_path):
-            scope = scope_of(raw)
+        for _raw, path in request.named_paths():
+            scope = path.scope if path is not None else None
             reason = self._reader.unavailable_reason(scope) if scope is not None else None
             if reason:
                 return Answer(error=reason)

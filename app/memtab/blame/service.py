@@ -56,10 +56,10 @@ def blame_memory_file(store: MemoryStore, raw_path: str) -> Blame:
     """Blame a mux memory file as it is on disk. NotFoundError when there is no such file;
     the store's errors when its scope cannot be used (PathError: not a file path)."""
     path = parse_file_path(raw_path)
-    data = store.read_whole(str(path))
+    data = store.read_whole(path)
     if data is None:
         raise NotFoundError(f"No memory file at {path}")
-    chain = list(reversed(file_history(store, str(path))))
+    chain = list(reversed(file_history(store, path)))
     owners = _owners(store.home, str(path), chain, normalized(text_of(data)))
     workspace = store.workspace
     context = FileContext(

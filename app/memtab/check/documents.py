@@ -260,7 +260,7 @@ class _Where:
     def reread(self, document: Document) -> Document | None:
         path = self._virtual(document)
         try:
-            fresh = self.store.read(document.path)
+            fresh = self.store.read(path)
         except (MemoryStoreError, PathError, OSError):
             return None
         try:

@@ -33,7 +33,7 @@ from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
 from memtab.store.home import Home
-from memtab.store.paths import PathError, Scope, parse_virtual_path
+from memtab.store.paths import PathError, Scope, parse_file_path, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 
 FILE_NAME = "declined-ops.json"
@@ -95,7 +95,7 @@ def scope_key(store: MemoryStore, raw_path: str) -> str | None:
 
 
 def _current_sha(store: MemoryStore, raw_path: str) -> str | None:
-    data = store.read_whole(raw_path)
+    data = store.read_whole(parse_file_path(raw_path))
     return sha256_of(data) if data is not None else None
 
 

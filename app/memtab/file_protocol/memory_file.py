@@ -279,20 +279,18 @@ class MuxFile:
 
     def read(self) -> FileContent:
         with store_errors(missing=True):
-            return self.store.read(str(self.path))
+            return self.store.read(self.path)
 
     def read_whole(self) -> bytes | None:
         with store_errors():
-            return self.store.read_whole(str(self.path))
+            return self.store.read_whole(self.path)
 
     def source_text(self) -> str | None:
         return None  # mux's files are shown as they are
 
     def save(self, content: str, expected_sha256: str | None, *, allow_unkept: bool = False) -> str:
         with store_errors():
-            saved = self.store.save(
-                str(self.path), content, expected_sha256, allow_unkept=allow_unkept
-            )
+            saved = self.store.save(self.path, content, expected_sha256, allow_unkept=allow_unkept)
             return saved.sha256
 
     def history_index(self) -> str | None:
@@ -303,7 +301,7 @@ class MuxFile:
 
     def versions(self) -> list[Version]:
         with store_errors():
-            return file_history(self.store, str(self.path))
+            return file_history(self.store, self.path)
 
     def commits(self) -> tuple[Commit, ...]:
         return ()
@@ -317,13 +315,13 @@ class MuxFile:
         """`store.restore.from_history.restore` (a deleted file may come back beside a newer one
         of the same name), or — `expected_sha256` — the version's content in place, only
         over that content."""
-        path = str(self.path)
+        path = self.path
         with store_errors(), self.store.collecting_changes() as changes:
             if expected_sha256 is not None:
                 version = find_version(self.store, path, version_id)
                 data = None if version.deleted else content_of(self.store.home, version)
                 self.store.restore_content(
-                    path,
+                    self.path,
                     data,
                     expected_sha256=expected_sha256,
                     op="restore" if data is not None else "delete",
@@ -339,7 +337,7 @@ class MuxFile:
                     return Restored(MuxFile(self.store, restored_path), None, sha, unchanged=True)
         change = next((c for c in reversed(changes) if c.after.op in ("restore", "delete")), None)
         if change is None:  # history is not kept here: say what is known
-            data = self.store.read_whole(str(restored_path))
+            data = self.store.read_whole(restored_path)
             return Restored(MuxFile(self.store, restored_path), None, sha256_of(data or b""))
         before = change.before
         return Restored(
@@ -361,7 +359,7 @@ class MuxFile:
     ) -> None:
         with store_errors():
             self.store.restore_content(
-                str(self.path),
+                self.path,
                 None,
                 expected_sha256=expected_sha256,
                 op="delete",

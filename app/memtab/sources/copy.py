@@ -41,7 +41,7 @@ from memtab.sources.model import Discovery, FileKind, Layout, Source, SourceFile
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES, Note
 from memtab.store.errors import SaveConflictError
 from memtab.store.home import Home
-from memtab.store.paths import VIRTUAL_ROOT
+from memtab.store.paths import VIRTUAL_ROOT, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ def copy_note(
         if store is None:
             raise SourceError("Copying into mux memory needs a store")
         content = note.as_mux()
-        saved = store.create_file(target, content)
+        saved = store.create_file(parse_file_path(target), content)
         result = CopyResult(origin.label, str(saved.path), saved.sha256, content)
     else:
         if source is None:

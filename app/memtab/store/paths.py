@@ -316,9 +316,15 @@ def parse_virtual_path(raw: str) -> VirtualPath:
 
 def parse_file_path(raw: str) -> VirtualPath:
     """Like `parse_virtual_path`, but rejects `/memories` and scope roots (commands on files)."""
-    path = parse_virtual_path(raw)
-    if path.is_root or path.is_scope_root:
-        raise PathError(f"Invalid memory path {raw!r}: expected a path inside a scope")
+    return require_file_path(parse_virtual_path(raw), raw)
+
+
+def require_file_path(path: VirtualPath, raw: str | None = None) -> VirtualPath:
+    """`path` when it names something inside a scope; PathError for `/memories` and the
+    scope roots, which commands on files refuse (`raw`: the path as it was given)."""
+    if path.scope is None or not path.segments:
+        shown = str(path) if raw is None else raw
+        raise PathError(f"Invalid memory path {shown!r}: expected a path inside a scope")
     return path
 
 
@@ -385,14 +391,18 @@ def real_path(path: Path | str, display: str) -> str:
         ) from None
 
 
-def resolve_inside_root(root: Path, segments: tuple[str, ...], display: str) -> Path:
+def resolve_inside_root(
+    root: Path, segments: tuple[str, ...], display: str, *, real_root: str | None = None
+) -> Path:
     """The physical path for `segments` under `root`, refusing symlink escapes.
 
     Existing components are resolved through symlinks; the result must stay inside the
-    real scope root, else PathError("path escapes the memory root").
+    real scope root (`real_root`, when the caller resolved it already), else
+    PathError("path escapes the memory root").
     """
     physical = root.joinpath(*segments)
-    real_root = real_path(root, display)
+    if real_root is None:
+        real_root = real_path(root, display)
     # realpath resolves the existing prefix (dangling links too) and appends the rest; the
     # segments were validated, so the appended part holds no `..`.
     real_target = real_path(physical, display)

@@ -179,7 +179,7 @@ class InterruptedImport:
                 if virtual is None:
                     continue
                 try:
-                    data = store.read_whole(str(virtual))
+                    data = store.read_whole(virtual)
                 except (MemoryStoreError, PathError):
                     continue
                 if (self._repo.git.blob_id(data) if data is not None else None) != planned.after:

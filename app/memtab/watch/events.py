@@ -37,6 +37,7 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.versions import ScopeHistory, Version, index_keys
 from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
 from memtab.store.restore.from_history import restore
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
@@ -311,12 +312,13 @@ def _restore_one(targets: Targets, key: str, taken: Taken) -> str | None:
     if scope is None:
         return "its workspace is no longer in the registry"
     store = _users_store(scope.store)
-    current = store.read_whole(path)
+    at = parse_file_path(path)
+    current = store.read_whole(at)
     if version.deleted and current is not None:
         return "a file is there again"
     if not version.deleted and (current is None or sha256_of(current) != version.sha256):
         return "it changed again since"
-    restore(store, path, target.id)
+    restore(store, at, target.id)
     return None
 
 

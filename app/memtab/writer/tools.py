@@ -27,7 +27,7 @@ from memtab.fs.records import Record
 from memtab.llm.types import ToolCall, ToolOutcome, ToolSpec
 from memtab.redact import redact_secrets
 from memtab.store.files import FileContent
-from memtab.store.paths import PathError, parse_file_path
+from memtab.store.paths import PathError, VirtualPath
 from memtab.store.scopes.memory import (
     MemoryStore,
     MemoryStoreError,
@@ -74,7 +74,7 @@ class AttemptTally:
 class WriterTools:
     """Executes the writer's tool calls against one memory file of a workspace store."""
 
-    def __init__(self, store: MemoryStore, memory_path: str) -> None:
+    def __init__(self, store: MemoryStore, memory_path: VirtualPath) -> None:
         self.store = store
         self.memory_path = memory_path
         self.tally = AttemptTally()
@@ -82,7 +82,7 @@ class WriterTools:
 
     def physical_path(self) -> Path:
         """Where the memory file lives on disk. Raises MemoryStoreError / PathError."""
-        return self.store.physical(parse_file_path(self.memory_path))
+        return self.store.physical(self.memory_path)
 
     @property
     def specs(self) -> list[ToolSpec]:

@@ -19,6 +19,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal
 from memtab.store.sidecars.registry import add_workspace
 from support.fake_model_server import FakeModelServer
+from support.memory_paths import vpath
 
 WS = "a1a1a1a1a1"
 OTHER_WS = "b2b2b2b2b2"
@@ -96,7 +97,7 @@ def test_started_progress_finished(
     fake_model_server: FakeModelServer,
 ) -> None:
     store = MemoryStore.open(home, WS)
-    store.create_file("/memories/workspace/notes.md", "- a note\n")
+    store.create_file(vpath("/memories/workspace/notes.md"), "- a note\n")
     fake_model_server.add_anthropic_reply(
         tool_calls=[("memory", {"command": "view", "path": "/memories/workspace/notes.md"})]
     )

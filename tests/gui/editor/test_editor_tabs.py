@@ -29,6 +29,7 @@ from memtab.gui.editor.editor import EditorPanel
 from memtab.store.paths import parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from support.gui_thread_io import GuiThreadIo
+from support.memory_paths import vpath
 
 pytestmark = pytest.mark.fsync  # real fsyncs, even in make test-fast
 
@@ -224,7 +225,7 @@ def test_a_moved_file_takes_its_tab_and_draft_along(
     open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "draft")
     moved = parse_virtual_path("/memories/global/renamed.md")
-    store.move(str(NOTES), str(moved))
+    store.move(vpath(NOTES), vpath(moved))
     panel.follow_moves([(NOTES, moved)])
     assert panel.current_path == moved
     assert tab_names(panel) == ["● renamed.md"]

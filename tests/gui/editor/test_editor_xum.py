@@ -22,6 +22,7 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import add_workspace, load_registry
+from support.memory_paths import vpath
 from support.xum import xum_holding
 
 store = editor_support.store
@@ -83,7 +84,7 @@ def workspace_home(tmp_path: Path) -> Home:
 def workspace_panel(qtbot: QtBot, workspace_home: Home) -> Iterator[EditorPanel]:
     home = workspace_home
     workspace_store = MemoryStore(home, load_registry(home).require_workspace(WS))
-    workspace_store.create_file(str(NOTE), "# Plan\n")
+    workspace_store.create_file(vpath(NOTE), "# Plan\n")
     context = WindowContext(home)
     editor = EditorPanel(context)
     context.owned_by(editor)  # the panel is the window here

@@ -22,6 +22,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from support.memory_home import MAIN, MULTI
+from support.memory_paths import vpath
 
 home = support.home
 
@@ -112,7 +113,7 @@ def test_hidden_names_are_refused_as_the_user_types(tmp_path: Path) -> None:
     location = VirtualPath(Scope.GLOBAL)
     path, reason = resolve_new_path(store, location, ".md", NewKind.FILE)
     assert path is None and reason is not None and "no listing would show it" in reason
-    store.create_file("/memories/global/a.md", "")
+    store.create_file(vpath("/memories/global/a.md"), "")
     target, reason = resolve_move_target(
         store, parse_file_path("/memories/global/a.md"), "/memories/global/.a.md"
     )

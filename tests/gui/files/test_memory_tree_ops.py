@@ -45,6 +45,7 @@ from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaStore, global_key, project_key
 from support.memory_home import MAIN, MULTI, PROJECT, memory, touch_later
+from support.memory_paths import vpath
 
 home = support.home
 make_window = support.make_window
@@ -424,7 +425,7 @@ def test_memtabs_own_saves_get_no_badge(
     tab.context.shown.scan_applied.connect(scans.append)
     physical = home.global_root / "Zeta.md"
     sha = read_file_content(physical).sha256
-    result = MemoryStore.of(tab.view()).save(str(zeta), memory("Saved by Memtab"), sha)
+    result = MemoryStore.of(tab.view()).save(vpath(zeta), memory("Saved by Memtab"), sha)
     tab.context.own_writes.note(zeta, result.sha256)
     wait_for(
         qtbot,

@@ -40,6 +40,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaStore, global_key
 from memtab.store.sidecars.registry import load_registry
 from support.memory_home import MAIN, touch_later
+from support.memory_paths import vpath
 from unit.history.helpers import Scripted, memory_call
 
 home = support.home
@@ -82,7 +83,7 @@ def test_a_file_deleted_outside_is_restored_from_recently_deleted_through_the_wa
     content = physical.read_text()
     open_loaded(qtbot, tab.controller.editor, NOTES)
     # Memtab has seen it (the scan after the watch began is recorded) before mux deletes it.
-    wait_for(qtbot, lambda: file_history(store_of(home), str(NOTES)))
+    wait_for(qtbot, lambda: file_history(store_of(home), vpath(NOTES)))
     physical.unlink()  # mux, a shell: not Memtab
     wait_for(qtbot, lambda: not shown(window, NOTES))
     wait_for(qtbot, lambda: "was deleted on disk" in tab.controller.editor.message_bar.text)
@@ -248,10 +249,10 @@ def test_a_change_outside_memtab_is_recorded_after_the_scan_it_causes(
     window = watched_window(qtbot, make_window, home)
     physical = home.global_root / "tools" / "git.md"
     path = parse_file_path("/memories/global/tools/git.md")
-    wait_for(qtbot, lambda: file_history(store_of(home), str(path)))
+    wait_for(qtbot, lambda: file_history(store_of(home), vpath(path)))
     touch_later(physical, "Rebase, always rebase.\n")
-    wait_for(qtbot, lambda: len(file_history(store_of(home), str(path))) == 2)
-    newest = file_history(store_of(home), str(path))[0]
+    wait_for(qtbot, lambda: len(file_history(store_of(home), vpath(path))) == 2)
+    newest = file_history(store_of(home), vpath(path))[0]
     assert newest.actor == "external" and newest.op == "edit"
     wait_idle(qtbot, window)
 
@@ -293,7 +294,7 @@ def test_a_run_a_kill_left_unlogged_is_logged_when_the_window_starts(
     arguments = {"command": "create", "path": "/memories/global/new.md", "file_text": "x\n"}
     started.attempt("create", "/memories/global/new.md", None, arguments, {})
     run_store = MemoryStore(home, workspace, actor="consolidator", run_id="run-killed")
-    run_store.create_file("/memories/global/new.md", "x\n")
+    run_store.create_file(vpath("/memories/global/new.md"), "x\n")
     assert RunsLog(home).get("run-killed") is None
     watched_window(qtbot, make_window, home)
     wait_for(qtbot, lambda: RunsLog(home).get("run-killed") is not None)
@@ -338,9 +339,9 @@ def test_reverting_a_consolidation_run_from_runs(
     git = home.global_root / "tools" / "git.md"
     git_after_run = git.read_text()
     store_of(home).save(
-        "/memories/global/tools/git.md",
+        vpath("/memories/global/tools/git.md"),
         git_after_run + "Changed after the run.\n",
-        store_of(home).read("/memories/global/tools/git.md").sha256,
+        store_of(home).read(vpath("/memories/global/tools/git.md")).sha256,
     )
 
     runs = window.part(keys.HISTORY).open_runs()

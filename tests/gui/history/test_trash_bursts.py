@@ -19,6 +19,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import add_workspace, load_registry
+from support.memory_paths import vpath
 
 
 def _claude_code(_scope: Scope, _paths: Sequence[str]) -> str:
@@ -33,8 +34,8 @@ def test_a_burst_is_listed_with_its_files_and_restored_in_one_step(
     store = MemoryStore(home, load_registry(home).workspaces[0])
     paths = [f"/memories/global/topic{index}.md" for index in range(3)]
     for path in paths:
-        store.create_file(path, f"# {path}\n")
-    store.create_file("/memories/global/kept.md", "# kept\n")
+        store.create_file(vpath(path), f"# {path}\n")
+    store.create_file(vpath("/memories/global/kept.md"), "# kept\n")
     for path in paths:  # an agent prunes its memory
         store.physical(parse_file_path(path)).unlink()
     record_external(store, actor_of=_claude_code)  # as the recorder records it
@@ -66,7 +67,7 @@ def test_a_burst_is_listed_with_its_files_and_restored_in_one_step(
 
     trash.restore_all_button.click()
     wait_for(qtbot, lambda: trash.note.full_text == "Restored 3 files")
-    assert [store.read_whole(path) for path in paths] == contents
+    assert [store.read_whole(vpath(path)) for path in paths] == contents
     wait_for(qtbot, lambda: trash.bursts and trash.bursts[0].left_to_restore == 0)
     (restored,) = trash.bursts  # still listed, marked so
     assert restored.words.endswith("— restored")
@@ -81,8 +82,8 @@ def test_without_a_burst_nothing_more_is_shown(
 ) -> None:
     home = Home(tmp_path / "home")
     store = MemoryStore(home, None)
-    store.create_file("/memories/global/one.md", "# one\n")
-    store.delete("/memories/global/one.md")  # the user's own delete: not a burst
+    store.create_file(vpath("/memories/global/one.md"), "# one\n")
+    store.delete(vpath("/memories/global/one.md"))  # the user's own delete: not a burst
     trash = TrashDialog(jobs)
     qtbot.addWidget(trash)
     with qtbot.waitSignal(trash.loaded, timeout=WAIT_MS):

@@ -38,6 +38,7 @@ from memtab.store.paths import parse_virtual_path
 from memtab.store.restore.from_history import Refusal, RevertResult
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import ConsolidationStatus, HarvestRecord
+from support.memory_paths import vpath
 
 __all__ = ["make_window"]  # the fixture
 
@@ -62,7 +63,7 @@ def long_home(tmp_path: Path) -> Home:
     workspace["title"] = LONG_NAME
     workspace["name"] = LONG_NAME
     home.config_path.write_text(json.dumps(config), encoding="utf-8")
-    MemoryStore(home).create_file(LONG_FILE, "# A long way down\n")
+    MemoryStore(home).create_file(vpath(LONG_FILE), "# A long way down\n")
     return home
 
 
@@ -253,7 +254,7 @@ def test_dialogs_show_their_titles_and_elide_long_paths(
         qtbot, RevertResultDialog(RevertResult(run=run, restored=[LONG_FILE], refused=[refusal]))
     )
     long_store = MemoryStore(long_home, None)
-    long_store.delete(LONG_FILE)  # the long home has it
+    long_store.delete(vpath(LONG_FILE))  # the long home has it
     trash = TrashDialog(jobs)
     with qtbot.waitSignal(trash.loaded, timeout=WAIT_MS):
         trash.show_store(long_store)

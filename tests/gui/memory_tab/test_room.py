@@ -28,6 +28,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.offline.notes import Note
 from support.memory_home import MAIN
+from support.memory_paths import vpath
 
 home = support.home
 make_window = support.make_window
@@ -291,7 +292,7 @@ def test_picking_a_version_in_history_never_widens_its_dock(
 ) -> None:
     window = laptop_window(qtbot, make_window, home)
     tab = window.memory_tab
-    MemoryStore.of(tab.view()).edit_text(str(PREFERENCES), lambda text: text + "- another line\n")
+    MemoryStore.of(tab.view()).edit_text(vpath(PREFERENCES), lambda text: text + "- another line\n")
     open_loaded(qtbot, tab.controller.editor, PREFERENCES)
     window.part(keys.HISTORY).show_history()
     panel = window.part(keys.HISTORY).panel

@@ -19,6 +19,7 @@ from memtab.gui.sync.quitting import UnsentAtQuit, UnsentChoice, ask_unsent
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.window import keys
+from support.memory_paths import vpath
 from support.sync_machines import Machine
 
 make_window = support.make_window
@@ -71,7 +72,7 @@ def test_quitting_with_a_change_not_sent_asks_and_quit_anyway_leaves_it_here(
     wait_for(qtbot, lambda: window.is_closing, SYNC_MS)
     assert len(asked) == 2
     beta.sync()
-    assert beta.store.read_whole(NOTES) is None  # it stayed here, for the next sync
+    assert beta.store.read_whole(vpath(NOTES)) is None  # it stayed here, for the next sync
 
 
 # slow: syncs through a git remote, twice (git processes, ~1 s of CPU)

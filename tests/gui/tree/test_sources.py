@@ -53,6 +53,7 @@ from memtab.store.restore.from_history import trash
 from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 from support.codex_home import ROLLOUT
+from support.memory_paths import vpath
 
 make_window = support.make_window
 
@@ -290,7 +291,7 @@ def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(
     assert editor.is_read_only and "Claude Code" in editor.message_bar.text
     # Back on a mux file, the footer's note goes.
     store = MemoryStore.of(window.memory_tab.view())
-    store.create_file("/memories/global/notes.md", "# Notes\n")
+    store.create_file(vpath("/memories/global/notes.md"), "# Notes\n")
     window.memory_tab.rescan_all()
     key = file_key(parse_file_path("/memories/global/notes.md"))
     qtbot.waitUntil(lambda: window.memory_tab.model.node_for_key(key) is not None, timeout=WAIT_MS)

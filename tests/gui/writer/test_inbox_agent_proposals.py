@@ -21,6 +21,7 @@ from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from support.memory_home import MAIN
+from support.memory_paths import vpath
 
 home = support.home
 make_window = support.make_window
@@ -65,7 +66,7 @@ def test_proposals_arrive_live_and_accepting_one_writes_it_as_the_clients(
         panel.accept_button.click()
     qtbot.waitUntil(lambda: len(panel.items) == 1, timeout=WAIT_MS)
     assert (home.global_root / "from-codex.md").read_text() == "Use pnpm, never npm.\n"
-    versions = file_history(MemoryStore(home, workspace), GLOBAL_NOTE)
+    versions = file_history(MemoryStore(home, workspace), vpath(GLOBAL_NOTE))
     assert [v.actor for v in versions] == ["mcp:codex-cli"]
 
 
@@ -149,5 +150,5 @@ def test_a_proposal_is_reviewed_as_what_it_would_write(
     marks = window.memory_tab.controller.marks
     qtbot.waitUntil(lambda: physical in marks.badges, timeout=WAIT_MS)
     assert marks.badges[physical].label == "codex"
-    versions = file_history(MemoryStore(home, workspace), GIT)
+    versions = file_history(MemoryStore(home, workspace), vpath(GIT))
     assert versions[0].actor == "mcp:codex-mcp-client"

@@ -27,6 +27,7 @@ from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import Note
 from support.memory_home import ARCHIVED, MAIN
+from support.memory_paths import vpath
 
 home = support.home
 make_window = support.make_window
@@ -58,7 +59,7 @@ def select(panel: InboxPanel, *texts: str) -> None:
 
 
 def notes_text(home: Home, path: str = NOTES) -> str:
-    return MemoryStore(home, load_registry(home).require_workspace(MAIN)).read_text(path)
+    return MemoryStore(home, load_registry(home).require_workspace(MAIN)).read_text(vpath(path))
 
 
 def test_the_panel_lists_the_workspaces_suggestions_read_off_the_gui_thread(

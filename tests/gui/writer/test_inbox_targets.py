@@ -19,6 +19,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from memtab.writer.inbox.targets import GLOBAL_NOTES, PROJECT_NOTES
 from support.memory_home import MAIN
+from support.memory_paths import vpath
 
 home = support.home
 make_window = support.make_window
@@ -44,7 +45,7 @@ def test_each_item_proposes_its_memory_and_the_user_may_choose_another(
 ) -> None:
     workspace = load_registry(home).require_workspace(MAIN)
     store = MemoryStore(home, workspace)
-    store.save(CONVENTIONS, "# Conventions\n", None)
+    store.save(vpath(CONVENTIONS), "# Conventions\n", None)
     folder = home.workspace_root(MAIN) / "harvest"
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(FIXTURES / HARVEST_NAME, folder / HARVEST_NAME)
@@ -67,9 +68,9 @@ def test_each_item_proposes_its_memory_and_the_user_may_choose_another(
     with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS) as said:
         panel.accept_button.click()
     assert said.args[0] == "Accepted 3 memories into the notes files"
-    assert "plain asserts" in store.read_text(GLOBAL_NOTES)
-    assert "make migrate" in store.read_text(PROJECT_NOTES)
-    assert "8081" in store.read_text("/memories/workspace/notes.md")
+    assert "plain asserts" in store.read_text(vpath(GLOBAL_NOTES))
+    assert "make migrate" in store.read_text(vpath(PROJECT_NOTES))
+    assert "8081" in store.read_text(vpath("/memories/workspace/notes.md"))
 
     ProposalQueue(home, workspace).propose(
         ToolCall("create", {"path": "/memories/workspace/a.md", "file_text": "A fact.\n"}),
@@ -90,4 +91,4 @@ def test_each_item_proposes_its_memory_and_the_user_may_choose_another(
     with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS) as said:
         panel.accept_button.click()
     assert said.args[0] == f"Accepted 1 memory into {CONVENTIONS}"
-    assert "make migrate" in store.read_text(CONVENTIONS)
+    assert "make migrate" in store.read_text(vpath(CONVENTIONS))

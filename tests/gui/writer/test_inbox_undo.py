@@ -27,6 +27,7 @@ from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import Note
 from support.memory_home import MAIN
+from support.memory_paths import vpath
 
 home = support.home
 make_window = support.make_window
@@ -58,7 +59,7 @@ def test_undo_takes_an_accept_back_and_redo_makes_it_again(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
     store = store_of(home)
-    store.save(PROJECT_NOTES, "# Ours\n", None)
+    store.save(vpath(PROJECT_NOTES), "# Ours\n", None)
     SuggestionQueue(home, MAIN).propose(
         [Note("Directives", "Always use pnpm."), Note("Directives", "Never push to main.")],
         memory_path=NOTES,
@@ -72,7 +73,7 @@ def test_undo_takes_an_accept_back_and_redo_makes_it_again(
     window.memory_tab.tree.setFocus()
     refresh_menus(qtbot, window)  # waits for the accept, as Undo pressed meanwhile does
     qtbot.waitUntil(lambda: texts(panel) == ["Never push to main."], timeout=WAIT_MS)
-    assert "- Always use pnpm." in store.read_text(PROJECT_NOTES)
+    assert "- Always use pnpm." in store.read_text(vpath(PROJECT_NOTES))
     assert action(window, "files.undo").text() == "&Undo accept 'Always use pnpm.'"
     with qtbot.waitSignal(window.context.file_ops.op_finished, timeout=WAIT_MS) as done:
         action(window, "files.undo").trigger()
@@ -80,7 +81,7 @@ def test_undo_takes_an_accept_back_and_redo_makes_it_again(
         "Undid accept 'Always use pnpm.': 1 proposed memory back in the Inbox"
     )
     qtbot.waitUntil(lambda: texts(panel) == ["Always use pnpm.", "Never push to main."])
-    assert store.read_text(PROJECT_NOTES) == "# Ours\n"
+    assert store.read_text(vpath(PROJECT_NOTES)) == "# Ours\n"
     refresh_menus(qtbot, window)
     assert action(window, "files.redo").text() == "&Redo accept 'Always use pnpm.'"
     assert action(window, "files.undo").text() == "&Undo pin of notes.md"  # the older one
@@ -88,7 +89,7 @@ def test_undo_takes_an_accept_back_and_redo_makes_it_again(
         action(window, "files.redo").trigger()
     assert done.args[0].message == "Redid accept 'Always use pnpm.': 1 memory accepted again"
     qtbot.waitUntil(lambda: texts(panel) == ["Never push to main."], timeout=WAIT_MS)
-    assert "- Always use pnpm." in store.read_text(PROJECT_NOTES)
+    assert "- Always use pnpm." in store.read_text(vpath(PROJECT_NOTES))
 
 
 def test_undo_pressed_before_a_reject_ends_brings_the_item_back(
@@ -98,7 +99,7 @@ def test_undo_pressed_before_a_reject_ends_brings_the_item_back(
     window = make_window(home)
     panel = inbox_of(window, qtbot, 1)
     store = store_of(home)
-    store.save("/memories/workspace/other.md", "x\n", None)
+    store.save(vpath("/memories/workspace/other.md"), "x\n", None)
     undo.set_pinned(
         window.context.undo_stack, store, parse_file_path("/memories/workspace/other.md"), True
     )

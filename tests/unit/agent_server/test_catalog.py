@@ -11,6 +11,7 @@ from pathlib import Path
 from memtab.agent_server.catalog import MemoryCatalog
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
+from support.memory_paths import vpath
 
 
 def found(catalog: MemoryCatalog, query: str) -> list[str]:
@@ -30,7 +31,7 @@ def test_a_change_made_outside_is_seen_through_the_watch(tmp_path: Path) -> None
         while found(catalog, "bravo") != ["/memories/global/b.md"]:
             assert time.monotonic() < deadline, "the change made outside was never seen"
             time.sleep(0.05)
-        store.create_file("/memories/global/c.md", "charlie\n")  # as the server's tools do
+        store.create_file(vpath("/memories/global/c.md"), "charlie\n")  # as the server's tools do
         catalog.invalidate()
         assert found(catalog, "charlie") == ["/memories/global/c.md"]
     finally:

@@ -9,6 +9,7 @@ from tests.quality.stores import CLAUDE, real_files
 
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
+from support.memory_paths import vpath
 
 from .helpers import check, home_with_project, isolate, of_kind
 
@@ -45,7 +46,7 @@ def test_a_link_to_a_renamed_memory_file_is_fixed_from_history(tmp_path: Path) -
         {"MEMORY.md": "- [Testing](testing.md) — how to run tests\n", "testing.md": "x\n"},
     )
     store = MemoryStore(home, load_registry(home).require_workspace(workspace))
-    store.move("/memories/project/testing.md", "/memories/project/guides/tests.md")
+    store.move(vpath("/memories/project/testing.md"), vpath("/memories/project/guides/tests.md"))
     [found] = of_kind(check(home, tmp_path), "broken-link")
     assert found.fix is not None and found.fix.plannable
     assert found.fix.new_str == "- [Testing](guides/tests.md) — how to run tests"

@@ -26,6 +26,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import add_workspace, load_registry
 from memtab.traces.catalog import list_traces
 from quality.stores import CLAUDE, install, real_files
+from support.memory_paths import vpath
 
 LINE_FIELDS = {"line", "text", "actor", "actorName", "at", "runId", "version", "source"}
 NOTES = "/memories/workspace/notes.md"
@@ -120,7 +121,7 @@ def test_an_agents_change_through_mcp_is_blamed_on_the_agent(
     "mcp" for every agent), its JSON and History's add the words, the ids stay."""
     workspace = load_registry(demo).require_workspace(MAIN_ID)
     store = MemoryStore(demo, workspace, actor="mcp:codex-mcp-client")
-    store.edit_text(NOTES, lambda text: text + "- Squash fixups before review.\n")
+    store.edit_text(vpath(NOTES), lambda text: text + "- Squash fixups before review.\n")
     assert main(["--home", str(demo.root), "blame", NOTES, "--workspace", MAIN_ID]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.split()[1] == "codex" and last.endswith("- Squash fixups before review.")
@@ -231,13 +232,15 @@ def test_a_real_store_edited_by_every_actor_is_blamed_line_by_line(
         # The user changes the first line that says something, the writer adds a note at the
         # end, a consolidator one at the start, and the file is renamed between them.
         first = next(i for i, line in enumerate(original) if line.strip() and line != "---")
-        store("user").edit_text(path, lambda text, i=first: _replace_line(text, i, "- mine"))
+        store("user").edit_text(vpath(path), lambda text, i=first: _replace_line(text, i, "- mine"))
         expected[first] = ("- mine", "user")
-        store("writer", "run-w").edit_text(path, lambda text: text + "- from the writer\n")
+        store("writer", "run-w").edit_text(vpath(path), lambda text: text + "- from the writer\n")
         expected.append(("- from the writer", "writer"))
         renamed = path.replace(".md", "-renamed.md")
-        store("user").move(path, renamed)
-        store("consolidator", "run-c").edit_text(renamed, lambda text: "- merged in\n" + text)
+        store("user").move(vpath(path), vpath(renamed))
+        store("consolidator", "run-c").edit_text(
+            vpath(renamed), lambda text: "- merged in\n" + text
+        )
         expected.insert(0, ("- merged in", "consolidator"))
         document = blame(home, renamed, "--workspace", "a1a1a1a1a1", capsys=capsys)
         assert actors(document) == expected, path

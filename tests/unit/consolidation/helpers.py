@@ -20,6 +20,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaStore
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, add_workspace, load_registry
 from support.fake_model_server import FakeModelServer, tool_messages, tool_result_blocks
+from support.memory_paths import vpath
 
 PROJECT = "/home/dev/src/app"
 OTHER_PROJECT = "/home/dev/src/site"
@@ -70,9 +71,9 @@ def store_for(home: Home, workspace_id: str, clock: Clock | None = None) -> Memo
 
 def put(store: MemoryStore, path: str, text: str, *, pinned: bool = False) -> None:
     """Create a memory file (counts as a write), optionally pinned."""
-    store.create_file(path, text)
+    store.create_file(vpath(path), text)
     if pinned:
-        store.set_pinned(path, True)
+        store.set_pinned(vpath(path), True)
 
 
 def physical(store: MemoryStore, path: str) -> Path:

@@ -17,6 +17,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import global_key
+from support.memory_paths import vpath
 
 from .helpers import MULTI, exists, put, read, store_for
 
@@ -200,7 +201,7 @@ def test_dry_run_journals_consumes_budget_and_leaves_disk_alone(store: MemorySto
 )
 def test_a_planted_link_cannot_dodge_a_pin(store: MemoryStore, call: dict[str, object]) -> None:
     put(store, "/memories/global/preferences.md", "keep me\n")
-    store.set_pinned("/memories/global/preferences.md", True)
+    store.set_pinned(vpath("/memories/global/preferences.md"), True)
     (store.root(Scope.GLOBAL) / "al").symlink_to(".")
     guard = ConsolidationGuard(store)
     result = guard.execute(call)
@@ -212,7 +213,7 @@ def test_a_planted_link_cannot_dodge_a_pin(store: MemoryStore, call: dict[str, o
 def test_pins_hold_for_the_file_a_linked_scope_root_resolves_to(store: MemoryStore) -> None:
     # A scope root is trusted even when it is a link; the rules follow it to the file.
     put(store, "/memories/global/preferences.md", "keep me\n")
-    store.set_pinned("/memories/global/preferences.md", True)
+    store.set_pinned(vpath("/memories/global/preferences.md"), True)
     workspace_root = store.root(Scope.WORKSPACE)
     workspace_root.parent.mkdir(parents=True, exist_ok=True)
     workspace_root.symlink_to(store.root(Scope.GLOBAL))

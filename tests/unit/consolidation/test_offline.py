@@ -24,6 +24,7 @@ from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal
+from support.memory_paths import vpath
 
 from .helpers import MULTI, WS, exists, memory_bytes, new_home, put, read, store_for
 
@@ -378,7 +379,7 @@ def test_edit_arguments_turn_old_content_into_new_through_the_real_tool(
     assert arguments is not None
     with tempfile.TemporaryDirectory() as root:
         store = MemoryStore(Home(Path(root)))
-        store.create_file("/memories/global/f.md", content)
+        store.create_file(vpath("/memories/global/f.md"), content)
         result = MemoryTool(store).execute(arguments)
         assert result.success, result.error
         expected = "\n".join(new) + ("\n" if content.endswith("\n") else "")

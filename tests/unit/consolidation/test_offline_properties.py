@@ -24,6 +24,7 @@ from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.journal import ConsolidationRecord
+from support.memory_paths import vpath
 
 from .helpers import WS, memory_bytes, new_home, store_for
 
@@ -154,9 +155,9 @@ def test_random_stores_keep_structure_other_files_and_settle(
                 text = json.dumps({"note": pieces}, indent=2) + "\n"
             else:
                 text = "\n".join(pieces) + "\n"  # the same Markdown, in a .txt file
-            store.create_file(path, text)
+            store.create_file(vpath(path), text)
             if pin:
-                store.set_pinned(path, True)
+                store.set_pinned(vpath(path), True)
                 pinned.add(physical)
         before = files_of(home)
         size_before = memory_bytes(home)
@@ -209,9 +210,9 @@ def test_lines_indented_under_a_label_are_content_a_merge_keeps() -> None:
     with tempfile.TemporaryDirectory() as root:
         home = new_home(Path(root) / "home")
         store = store_for(home, WS)
-        store.create_file("/memories/project/a.md", "- Run make check before every push.\n")
+        store.create_file(vpath("/memories/project/a.md"), "- Run make check before every push.\n")
         store.create_file(
-            "/memories/project/b.md",
+            vpath("/memories/project/b.md"),
             "- Run make check before every push.\n"
             "Preference signals:\n"
             "  continued detail of the item above\n",

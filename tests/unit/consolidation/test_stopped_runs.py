@@ -39,6 +39,7 @@ from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import load_registry
+from support.memory_paths import vpath
 from support.processes import python_child
 
 OFFLINE = ProviderSettings("offline", "offline", "")
@@ -75,7 +76,7 @@ def store_of(home: Home) -> MemoryStore:
 
 
 def text_of(home: Home, path: str) -> str | None:
-    data = store_of(home).read_whole(path)
+    data = store_of(home).read_whole(vpath(path))
     return data.decode() if data is not None else None
 
 

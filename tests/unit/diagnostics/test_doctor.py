@@ -25,6 +25,7 @@ from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home, HomeLocation
 from memtab.store.scopes.memory import MemoryStore
 from support.fake_model_server import FakeModelServer
+from support.memory_paths import vpath
 
 SECRET = "sk-ant-doctor-SECRET-0123456789"
 QT_FINE = QtCheck(pyside6="6.0.0", qt="6.0.1")
@@ -357,7 +358,7 @@ def kept(demo: Home) -> Home:
     """The demo home once Memtab has seen it (history holds its files) and changed a file."""
     store = MemoryStore.open(demo, "a1b2c3d4e5")
     record_external(store)
-    store.create_file("/memories/global/doctor.md", "seen\n")
+    store.create_file(vpath("/memories/global/doctor.md"), "seen\n")
     return demo
 
 

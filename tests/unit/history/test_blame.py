@@ -21,6 +21,7 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.restore.from_history import restore, revert_run, trash
 from memtab.store.scopes.memory import MemoryStore
+from support.memory_paths import vpath
 
 from .helpers import PROJECT, WS, new_home, store_for
 
@@ -41,7 +42,7 @@ def physical(store: MemoryStore, path: str) -> Path:
 
 
 def append(store: MemoryStore, path: str, text: str) -> None:
-    store.edit_text(path, lambda current: current + text)
+    store.edit_text(vpath(path), lambda current: current + text)
 
 
 def test_each_actor_is_named_with_its_version_time_and_run(home: Home) -> None:
@@ -73,10 +74,10 @@ def test_each_actor_is_named_with_its_version_time_and_run(home: Home) -> None:
 
 def test_a_renamed_file_keeps_its_lines_origins_across_scopes(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/workspace/a.md", "- one\n")
+    store.create_file(vpath("/memories/workspace/a.md"), "- one\n")
     append(store_for(home, actor="writer", run_id="run-w"), "/memories/workspace/a.md", "- two\n")
-    store.move("/memories/workspace/a.md", "/memories/workspace/b.md")
-    store.move("/memories/workspace/b.md", "/memories/project/c.md")
+    store.move(vpath("/memories/workspace/a.md"), vpath("/memories/workspace/b.md"))
+    store.move(vpath("/memories/workspace/b.md"), vpath("/memories/project/c.md"))
     append(store, "/memories/project/c.md", "- three\n")
     blame = blame_memory_file(store_for(home), "/memories/project/c.md")
     assert who(blame) == [("- one", "user"), ("- two", "writer"), ("- three", "user")]
@@ -85,12 +86,12 @@ def test_a_renamed_file_keeps_its_lines_origins_across_scopes(home: Home) -> Non
 
 def test_a_restore_attributes_lines_back_to_the_version_restored(home: Home) -> None:
     store = store_for(home)
-    store.create_file(NOTES, "- kept\n")
+    store.create_file(vpath(NOTES), "- kept\n")
     append(store_for(home, actor="writer", run_id="run-w"), NOTES, "- written\n")
     kept = blame_memory_file(store, NOTES)
-    store.delete(NOTES)
+    store.delete(vpath(NOTES))
     (item,) = trash(store)
-    restore(store, NOTES, item.version.id)
+    restore(store, vpath(NOTES), item.version.id)
     back = blame_memory_file(store_for(home), NOTES)
     assert who(back) == who(kept)
     assert [line.version for line in back.lines] == [line.version for line in kept.lines]
@@ -98,11 +99,11 @@ def test_a_restore_attributes_lines_back_to_the_version_restored(home: Home) -> 
 
 def test_a_reverted_run_gives_the_lines_back_to_who_wrote_them(home: Home) -> None:
     store = store_for(home)
-    store.create_file(NOTES, "- a\n- b\n")
+    store.create_file(vpath(NOTES), "- a\n- b\n")
     run_id = new_run_id(now_ms())
     consolidator = store_for(home, actor="consolidator", run_id=run_id)
     with consolidator.collecting_changes() as changes:
-        consolidator.edit_text(NOTES, lambda text: "- merged\n")
+        consolidator.edit_text(vpath(NOTES), lambda text: "- merged\n")
     log_run(
         home,
         RunEntry(
@@ -142,7 +143,7 @@ def test_a_reverted_run_gives_the_lines_back_to_who_wrote_them(home: Home) -> No
 
 def test_a_change_history_has_not_recorded_is_external_at_the_files_time(home: Home) -> None:
     store = store_for(home)
-    store.create_file(NOTES, "- a\n")
+    store.create_file(vpath(NOTES), "- a\n")
     with physical(store, NOTES).open("a") as handle:
         handle.write("- not synced yet\n")
     os.utime(physical(store, NOTES), (1_700_000_000, 1_700_000_000))
@@ -160,7 +161,7 @@ def test_blaming_again_reuses_the_walk_until_a_new_version(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = store_for(home)
-    store.create_file(NOTES, "- a\n")
+    store.create_file(vpath(NOTES), "- a\n")
     walks: list[int] = []
     real = walk.owners_of
 
@@ -198,7 +199,7 @@ def set_mtime(path: Path, at_ms: int) -> None:
 
 def test_a_change_that_matches_a_mux_run_is_mux_consolidation(home: Home) -> None:
     store = store_for(home)
-    store.create_file(NOTES, "- a\n- b\n")
+    store.create_file(vpath(NOTES), "- a\n- b\n")
     time.sleep(0.01)
     run_at = now_ms()
     log_run(
@@ -225,7 +226,7 @@ def test_a_change_that_matches_a_mux_run_is_mux_consolidation(home: Home) -> Non
 
 def test_a_change_made_after_the_mux_run_ended_is_not_the_runs(home: Home) -> None:
     store = store_for(home)
-    store.create_file(NOTES, "- a\n")
+    store.create_file(vpath(NOTES), "- a\n")
     time.sleep(0.01)
     run_at = now_ms()
     log_run(home, mux_run(run_at, RunOp(command="str_replace", path=NOTES, applied=True)))
@@ -237,7 +238,7 @@ def test_a_change_made_after_the_mux_run_ended_is_not_the_runs(home: Home) -> No
 
 def test_another_workspaces_mux_run_is_not_this_files(home: Home) -> None:
     store = store_for(home)
-    store.create_file(NOTES, "- a\n")
+    store.create_file(vpath(NOTES), "- a\n")
     time.sleep(0.01)
     run_at = now_ms()
     log_run(
@@ -272,7 +273,7 @@ def test_a_file_mux_created_is_mux_s_when_memtab_first_sees_it_untouched(home: H
 
 def test_the_json_holds_exactly_the_contracts_fields(home: Home) -> None:
     store = store_for(home)
-    store.create_file(NOTES, "- a\n")
+    store.create_file(vpath(NOTES), "- a\n")
     document = blame_memory_file(store, NOTES).to_json()
     assert set(document) == {"path", "lines"}
     (line,) = document["lines"]

@@ -14,6 +14,7 @@ import pytest
 from memtab.store.catch_up import external
 from memtab.store.catch_up.external import record_external
 from memtab.store.history.blobs import sha256_of
+from support.memory_paths import vpath
 
 from .helpers import new_home, store_for, versions
 
@@ -33,7 +34,7 @@ def test_a_save_recorded_after_the_pass_read_the_file_stays_the_newest_version(
     def read_then_save(*args: Any) -> Iterator[tuple[str, bytes]]:
         read = list(real_read(*args))  # the pass has the old text in hand…
         old = physical.read_bytes()
-        store.save(NOTES, "- old line\n- saved by the user\n", sha256_of(old))  # …then this
+        store.save(vpath(NOTES), "- old line\n- saved by the user\n", sha256_of(old))  # …then this
         yield from read
 
     monkeypatch.setattr(external, "_read_files", read_then_save)

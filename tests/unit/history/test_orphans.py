@@ -28,6 +28,7 @@ from memtab.store.restore.orphans import (
 )
 from memtab.store.sidecars.meta import MetaStore, project_key
 from memtab.store.sidecars.registry import load_registry, orphan_project_dirs
+from support.memory_paths import vpath
 
 from .helpers import PROJECT, new_home, store_for
 
@@ -68,14 +69,14 @@ def test_deleting_an_orphan_records_every_file_and_it_can_be_restored(home: Home
     assert all(item.version.actor == "user" for item in deleted.values())
 
     item = deleted["/memories/project/sub/deep.md"]
-    restore(store, item.path, item.version.id)
+    restore(store, vpath(item.path), item.version.id)
     pinned = deleted["/memories/project/old.md"]
-    restore(store, pinned.path, pinned.version.id)
+    restore(store, vpath(pinned.path), pinned.version.id)
     for relative, data in FILES.items():
         assert (home.projects_root / GONE_DIR / relative).read_bytes() == data
     assert store.is_pinned(parse_file_path("/memories/project/old.md"))
     assert trash(store) == []
-    history = [(v.op, v.actor) for v in file_history(store, "/memories/project/old.md")]
+    history = [(v.op, v.actor) for v in file_history(store, vpath("/memories/project/old.md"))]
     # First seen when it was deleted: its content is recorded, then the deletion.
     assert history == [("restore", "user"), ("delete", "user"), ("seen", "external")]
     assert orphan_project_dirs(home, load_registry(home)) == [GONE_DIR]  # back, still orphan
@@ -152,7 +153,7 @@ def test_an_orphan_whose_identity_is_unknown_is_kept_and_restored_without_meta(
     store = OrphanProjectStore(home, unknown)
     assert store.identity is None
     (item,) = trash(store)
-    restore(store, item.path, item.version.id)
+    restore(store, vpath(item.path), item.version.id)
     assert (home.projects_root / unknown / "a.md").read_bytes() == b"a\n"
     assert home.meta_path.read_bytes() == meta_before  # no key made up for it
 
@@ -195,5 +196,5 @@ def test_recently_deleted_lists_an_orphans_files_and_undoes_their_restore(home: 
     (group,) = [group for group in load_trash(workspace) if group.orphan_dir == GONE_DIR]
     assert len(group.items) == 2
     # A registered project's history is its own scope's, not an orphan's.
-    workspace.create_file("/memories/project/kept.md", "kept\n")
+    workspace.create_file(vpath("/memories/project/kept.md"), "kept\n")
     assert orphans_with_history(home) == [GONE_DIR]

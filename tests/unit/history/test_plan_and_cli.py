@@ -20,6 +20,7 @@ from memtab.store.history.describe import describe_run
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+from support.memory_paths import vpath
 
 from .helpers import WS, Scripted, disk, memory_call, new_home, store_for
 
@@ -28,9 +29,11 @@ from .helpers import WS, Scripted, disk, memory_call, new_home, store_for
 def home(tmp_path: Path) -> Home:
     home = new_home(tmp_path / "home")
     store = store_for(home)
-    store.create_file("/memories/global/testing.md", "# Testing\n- run make test\n")
-    store.create_file("/memories/global/test-tips.md", "- run make test\n- use pytest --lf\n")
-    store.create_file("/memories/global/gotchas.md", "- one\n- stale line\n")
+    store.create_file(vpath("/memories/global/testing.md"), "# Testing\n- run make test\n")
+    store.create_file(
+        vpath("/memories/global/test-tips.md"), "- run make test\n- use pytest --lf\n"
+    )
+    store.create_file(vpath("/memories/global/gotchas.md"), "- one\n- stale line\n")
     return home
 
 

@@ -16,6 +16,7 @@ from memtab.store.paths import Scope, parse_file_path
 from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.registry import load_registry
 from memtab.writer.job.run import run_writer
+from support.memory_paths import vpath
 
 from .helpers import WS, Scripted, disk, memory_call, new_home, store_for, versions
 
@@ -31,9 +32,9 @@ def content(home: Home, sha: str) -> bytes:
 
 def test_user_save_create_and_delete_record_before_and_after(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "one\n")
-    saved = store.save("/memories/global/a.md", "two\n", sha256_of(b"one\n"))
-    store.delete("/memories/global/a.md")
+    store.create_file(vpath("/memories/global/a.md"), "one\n")
+    saved = store.save(vpath("/memories/global/a.md"), "two\n", sha256_of(b"one\n"))
+    store.delete(vpath("/memories/global/a.md"))
     created, edited, deleted = versions(store)
     assert [v.op for v in (created, edited, deleted)] == ["create", "edit", "delete"]
     assert {v.actor for v in (created, edited, deleted)} == {"user"}
@@ -45,10 +46,10 @@ def test_user_save_create_and_delete_record_before_and_after(home: Home) -> None
 
 def test_a_directory_delete_records_each_file_with_its_pins(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/project/d/x.md", "x\n")
-    store.create_file("/memories/project/d/sub/y.md", "y\n")
-    store.set_pinned("/memories/project/d/x.md", True)
-    store.delete("/memories/project/d")
+    store.create_file(vpath("/memories/project/d/x.md"), "x\n")
+    store.create_file(vpath("/memories/project/d/sub/y.md"), "y\n")
+    store.set_pinned(vpath("/memories/project/d/x.md"), True)
+    store.delete(vpath("/memories/project/d"))
     gone = {v.path: v for v in versions(store, Scope.PROJECT) if v.deleted}
     assert set(gone) == {"/memories/project/d/x.md", "/memories/project/d/sub/y.md"}
     assert gone["/memories/project/d/x.md"].meta is not None
@@ -58,9 +59,9 @@ def test_a_directory_delete_records_each_file_with_its_pins(home: Home) -> None:
 
 def test_moves_within_and_across_scopes_record_both_ends(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/workspace/a.md", "a\n")
-    store.move("/memories/workspace/a.md", "/memories/workspace/b.md")
-    store.move("/memories/workspace/b.md", "/memories/global/b.md")
+    store.create_file(vpath("/memories/workspace/a.md"), "a\n")
+    store.move(vpath("/memories/workspace/a.md"), vpath("/memories/workspace/b.md"))
+    store.move(vpath("/memories/workspace/b.md"), vpath("/memories/global/b.md"))
     workspace = versions(store, Scope.WORKSPACE)
     assert [(v.path, v.op, v.deleted) for v in workspace] == [
         ("/memories/workspace/a.md", "create", False),
@@ -87,11 +88,11 @@ def test_agent_tool_edits_are_recorded_as_agent_tool(home: Home) -> None:
 
 def test_a_change_made_outside_memtab_is_kept_before_memtab_writes_over_it(home: Home) -> None:
     store = store_for(home)
-    saved = store.create_file("/memories/global/n.md", "mine\n")
+    saved = store.create_file(vpath("/memories/global/n.md"), "mine\n")
     store.physical(parse_file_path("/memories/global/n.md")).write_text(
         "theirs\n"
     )  # mux or an editor, without Memtab
-    store.save("/memories/global/n.md", "ours again\n", sha256_of(b"theirs\n"))
+    store.save(vpath("/memories/global/n.md"), "ours again\n", sha256_of(b"theirs\n"))
     made, external, edit = versions(store)
     assert made.sha256 == saved.sha256
     assert external.actor == "external" and content(home, external.sha256) == b"theirs\n"
@@ -100,8 +101,8 @@ def test_a_change_made_outside_memtab_is_kept_before_memtab_writes_over_it(home:
 
 def test_consolidator_ops_are_recorded_under_the_run_and_logged(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/keep.md", "# Keep\n- a\n")
-    store.create_file("/memories/global/dup.md", "- b\n")
+    store.create_file(vpath("/memories/global/keep.md"), "# Keep\n- a\n")
+    store.create_file(vpath("/memories/global/dup.md"), "- b\n")
     replies = [
         ModelReply(
             "",
@@ -159,8 +160,8 @@ def test_external_changes_are_recorded_by_sync(home: Home) -> None:
 
 def test_memtabs_own_writes_are_not_seen_again_as_external(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "a\n")
-    store.move("/memories/global/a.md", "/memories/global/b.md")
+    store.create_file(vpath("/memories/global/a.md"), "a\n")
+    store.move(vpath("/memories/global/a.md"), vpath("/memories/global/b.md"))
     report = record_external(store)
     assert not report.changed
     assert [v.actor for v in versions(store)] == ["user", "user", "user"]
@@ -175,5 +176,5 @@ def test_a_recording_failure_never_fails_the_change(home: Home) -> None:
     home.memtab_dir.mkdir(parents=True, exist_ok=True)
     home.history_dir.write_text("not a directory")
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "a\n")
+    store.create_file(vpath("/memories/global/a.md"), "a\n")
     assert disk(store, "/memories/global/a.md") == b"a\n"

@@ -22,6 +22,7 @@ from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.restore.from_history import file_history
+from support.memory_paths import vpath
 
 from .helpers import WS, Scripted, new_home, store_for
 from .test_plan_and_cli import merge_replies
@@ -35,9 +36,9 @@ GOTCHAS = "/memories/global/gotchas.md"
 def home(tmp_path: Path) -> Home:
     home = new_home(tmp_path / "home")
     store = store_for(home)
-    store.create_file(TESTING, "# Testing\n- run make test\n")
-    store.create_file(TIPS, "- run make test\n- use pytest --lf\n")
-    store.create_file(GOTCHAS, "- one\n- stale line\n")
+    store.create_file(vpath(TESTING), "# Testing\n- run make test\n")
+    store.create_file(vpath(TIPS), "- run make test\n- use pytest --lf\n")
+    store.create_file(vpath(GOTCHAS), "- one\n- stale line\n")
     ConsolidationService(home, provider_factory=lambda _: Scripted(merge_replies())).run(WS)
     return home
 
@@ -68,7 +69,7 @@ def test_a_revert_is_logged_as_a_run_and_marks_the_run_it_reverted(
     assert revert["revertedBy"] is None
     assert reverted["id"] == run.id and reverted["revertedBy"] == revert["id"]
     # The files it restored carry its run id in their history.
-    assert file_history(store, TESTING)[0].run_id == revert["id"]
+    assert file_history(store, vpath(TESTING))[0].run_id == revert["id"]
 
     status, out, _ = cli(capsys, home, "runs")
     assert status == 0

@@ -19,6 +19,7 @@ from memtab.store.home import Home
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
+from support.memory_paths import vpath
 
 from .helpers import WS, new_home, store_for, versions
 
@@ -38,7 +39,7 @@ def index_file(home: Home) -> Path:
 def test_the_same_content_is_stored_once(home: Home) -> None:
     store = store_for(home)
     for name in ("a", "b", "c"):
-        store.create_file(f"/memories/global/{name}.md", "same text\n")
+        store.create_file(vpath(f"/memories/global/{name}.md"), "same text\n")
     assert len(list(BlobStore(home.history_blobs_dir).all())) == 1
 
 
@@ -49,11 +50,13 @@ def test_the_same_content_is_stored_once(home: Home) -> None:
 )
 def test_corrupt_and_torn_lines_are_skipped_never_fatal(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "one\n")
+    store.create_file(vpath("/memories/global/a.md"), "one\n")
     with index_file(home).open("ab") as index:
         index.write(b'{"broken json\n[1, 2]\n{"id": "x", "at": "soon"}\n{"id": "torn", "at')
     # The next change closes the torn line and appends after it.
-    store.save("/memories/global/a.md", "two\n", store.read("/memories/global/a.md").sha256)
+    store.save(
+        vpath("/memories/global/a.md"), "two\n", store.read(vpath("/memories/global/a.md")).sha256
+    )
     assert [v.op for v in versions(store)] == ["create", "edit"]
     assert [v.op for v in _reread(home)] == ["create", "edit"]
 
@@ -95,7 +98,7 @@ def test_an_index_line_is_written_back_as_it_was_read() -> None:
 
 def test_a_damaged_blob_is_reported_not_returned(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "one\n")
+    store.create_file(vpath("/memories/global/a.md"), "one\n")
     (version,) = versions(store)
     blobs = BlobStore(home.history_blobs_dir)
     blobs.path_of(version.sha256).write_bytes(b"garbage")
@@ -107,12 +110,12 @@ def test_pruning_drops_old_versions_but_keeps_each_files_newest(home: Home) -> N
     clock = [1_000_000_000_000]
     workspace = load_registry(home).require_workspace(WS)
     store = MemoryStore(home, workspace, clock=lambda: clock[0])
-    store.create_file("/memories/global/old.md", "untouched for a year\n")
-    store.create_file("/memories/global/busy.md", "v0\n")
+    store.create_file(vpath("/memories/global/old.md"), "untouched for a year\n")
+    store.create_file(vpath("/memories/global/busy.md"), "v0\n")
     for number in range(1, 4):
-        store.save("/memories/global/busy.md", f"v{number}\n",
-                   store.read("/memories/global/busy.md").sha256)  # fmt: skip
-    store.delete("/memories/global/old.md")
+        store.save(vpath("/memories/global/busy.md"), f"v{number}\n",
+                   store.read(vpath("/memories/global/busy.md")).sha256)  # fmt: skip
+    store.delete(vpath("/memories/global/old.md"))
     now = clock[0] + 200 * DAY_MS
     report = prune(home, HistoryLimits(max_age_days=180), now_ms=now)
     left = _reread(home)
@@ -127,10 +130,10 @@ def test_pruning_drops_old_versions_but_keeps_each_files_newest(home: Home) -> N
 
 def test_pruning_by_size_removes_the_oldest_first(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/big.md", "start\n")
+    store.create_file(vpath("/memories/global/big.md"), "start\n")
     for _ in range(5):
-        current = store.read("/memories/global/big.md").sha256
-        store.save("/memories/global/big.md", secrets.token_hex(20_000), current)
+        current = store.read(vpath("/memories/global/big.md")).sha256
+        store.save(vpath("/memories/global/big.md"), secrets.token_hex(20_000), current)
     sizes = {blob.sha256: blob.size_bytes for blob in BlobStore(home.history_blobs_dir).all()}
     newest = versions(store)[-1]
     # Room for the newest and the one before it, not for more.
@@ -161,7 +164,7 @@ def test_history_limits_come_from_settings(
 @pytest.mark.slow
 def test_two_processes_recording_at_once_lose_nothing(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/shared.md", "")
+    store.create_file(vpath("/memories/global/shared.md"), "")
     count = 15
     workers = [
         subprocess.Popen(
@@ -174,7 +177,7 @@ def test_two_processes_recording_at_once_lose_nothing(home: Home) -> None:
     recorded = _reread(home)
     created = {v.path for v in recorded if v.op == "create"}
     assert len(created) == 2 * count + 1
-    shared = file_history(store, "/memories/global/shared.md")
+    shared = file_history(store, vpath("/memories/global/shared.md"))
     assert len(shared) == 2 * count + 1  # every edit of both processes, and the create
     assert all(v.actor == "user" for v in shared)
     # Each edit's "before" is the version before it: a chain with no gap.

@@ -15,7 +15,7 @@ from memtab.llm.types import ModelReply
 from memtab.store.catch_up.external import record_external
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
-from memtab.store.paths import parse_file_path
+from memtab.store.paths import VirtualPath, parse_file_path
 from memtab.store.restore.from_history import (
     HistoryError,
     file_history,
@@ -24,6 +24,7 @@ from memtab.store.restore.from_history import (
     trash,
 )
 from memtab.store.scopes.memory import MemoryStore
+from support.memory_paths import vpath
 
 from .helpers import WS, Scripted, disk, memory_call, new_home, store_for
 
@@ -39,26 +40,26 @@ def physical(home: Home, path: str) -> Path:
 
 def test_restore_after_delete_brings_back_content_pins_and_usage(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "keep me\n")
-    store.set_pinned("/memories/global/a.md", True)
-    store.delete("/memories/global/a.md")
+    store.create_file(vpath("/memories/global/a.md"), "keep me\n")
+    store.set_pinned(vpath("/memories/global/a.md"), True)
+    store.delete(vpath("/memories/global/a.md"))
     (item,) = trash(store)
     assert item.path == "/memories/global/a.md" and item.pinned
-    result = restore(store, item.path, item.version.id)
+    result = restore(store, vpath(item.path), item.version.id)
     assert result.path == "/memories/global/a.md"
     assert disk(store, "/memories/global/a.md") == b"keep me\n"
     assert store.is_pinned(parse_file_path("/memories/global/a.md"))
     assert trash(store) == []
-    assert file_history(store, "/memories/global/a.md")[0].op == "restore"
+    assert file_history(store, vpath("/memories/global/a.md"))[0].op == "restore"
 
 
 def test_a_deleted_file_whose_path_is_taken_comes_back_beside_it(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "old\n")
-    store.delete("/memories/global/a.md")
+    store.create_file(vpath("/memories/global/a.md"), "old\n")
+    store.delete(vpath("/memories/global/a.md"))
     (item,) = trash(store)
-    store.create_file("/memories/global/a.md", "new\n")
-    result = restore(store, "/memories/global/a.md", item.version.id)
+    store.create_file(vpath("/memories/global/a.md"), "new\n")
+    result = restore(store, vpath("/memories/global/a.md"), item.version.id)
     assert result.path == "/memories/global/a-restored.md"
     assert disk(store, "/memories/global/a.md") == b"new\n"
     assert disk(store, "/memories/global/a-restored.md") == b"old\n"
@@ -66,27 +67,29 @@ def test_a_deleted_file_whose_path_is_taken_comes_back_beside_it(home: Home) -> 
 
 def test_history_follows_renames_and_restores_an_older_version(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/workspace/old.md", "v1\n")
+    store.create_file(vpath("/memories/workspace/old.md"), "v1\n")
     store.save(
-        "/memories/workspace/old.md", "v2\n", store.read("/memories/workspace/old.md").sha256
+        vpath("/memories/workspace/old.md"),
+        "v2\n",
+        store.read(vpath("/memories/workspace/old.md")).sha256,
     )
-    store.move("/memories/workspace/old.md", "/memories/workspace/new.md")
-    history = file_history(store, "/memories/workspace/new.md")
+    store.move(vpath("/memories/workspace/old.md"), vpath("/memories/workspace/new.md"))
+    history = file_history(store, vpath("/memories/workspace/new.md"))
     assert [(v.path, v.op) for v in history] == [
         ("/memories/workspace/new.md", "move"),
         ("/memories/workspace/old.md", "edit"),
         ("/memories/workspace/old.md", "create"),
     ]
-    restore(store, "/memories/workspace/new.md", history[-1].id)
+    restore(store, vpath("/memories/workspace/new.md"), history[-1].id)
     assert disk(store, "/memories/workspace/new.md") == b"v1\n"
     assert disk(store, "/memories/workspace/old.md") is None
 
 
 def test_an_unknown_version_is_a_clear_error(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "a\n")
+    store.create_file(vpath("/memories/global/a.md"), "a\n")
     with pytest.raises(HistoryError, match=r"No version 'nope' of /memories/global/a\.md"):
-        restore(store, "/memories/global/a.md", "nope")
+        restore(store, vpath("/memories/global/a.md"), "nope")
 
 
 def test_a_file_mux_deletes_is_recoverable_if_memtab_had_seen_it(home: Home) -> None:
@@ -99,14 +102,14 @@ def test_a_file_mux_deletes_is_recoverable_if_memtab_had_seen_it(home: Home) -> 
     assert record_external(store).deleted == 1
     (item,) = trash(store)
     assert item.version.actor == "external"
-    restore(store, item.path, item.version.id)
+    restore(store, vpath(item.path), item.version.id)
     assert (root / "x.md").read_bytes() == b"written by mux\n"
 
 
 def _merge_run(home: Home) -> str:
     store = store_for(home)
-    store.create_file("/memories/global/testing.md", "# Testing\n- run make test\n")
-    store.create_file("/memories/global/test-tips.md", "- use pytest --lf\n")
+    store.create_file(vpath("/memories/global/testing.md"), "# Testing\n- run make test\n")
+    store.create_file(vpath("/memories/global/test-tips.md"), "- use pytest --lf\n")
     replies = [
         ModelReply(
             "",
@@ -130,7 +133,7 @@ def test_restore_after_a_consolidation_merge(home: Home) -> None:
     store = store_for(home)
     (item,) = trash(store)
     assert item.path == "/memories/global/test-tips.md" and item.version.actor == "consolidator"
-    restore(store, item.path, item.version.id)
+    restore(store, vpath(item.path), item.version.id)
     assert disk(store, "/memories/global/test-tips.md") == b"- use pytest --lf\n"
 
 
@@ -146,7 +149,7 @@ def test_reverting_a_run_restores_exactly_the_state_before_it(home: Home) -> Non
     assert sorted(result.restored) == sorted(before)
     assert result.refused == []
     assert {path: disk(store, path) for path in before} == before
-    reverted = [v for v in file_history(store, "/memories/global/testing.md") if v.revert_of]
+    reverted = [v for v in file_history(store, vpath("/memories/global/testing.md")) if v.revert_of]
     assert reverted and reverted[0].actor == "user" and reverted[0].op == "revert"
 
 
@@ -181,11 +184,11 @@ def test_a_revert_stopped_midway_finishes_when_run_again(
     real = MemoryStore.restore_content
     reverted: list[str] = []
 
-    def killed_after_one(self: MemoryStore, raw_path: str, *args: Any, **kwargs: Any) -> Any:
+    def killed_after_one(self: MemoryStore, path: VirtualPath, *args: Any, **kwargs: Any) -> Any:
         if reverted:
             raise _Killed
-        reverted.append(raw_path)
-        return real(self, raw_path, *args, **kwargs)
+        reverted.append(str(path))
+        return real(self, path, *args, **kwargs)
 
     with monkeypatch.context() as patch:
         patch.setattr(MemoryStore, "restore_content", killed_after_one)

@@ -27,6 +27,7 @@ from memtab.store.paths import parse_file_path
 from memtab.store.restore.from_history import file_history, restore, trash
 from memtab.store.scopes.memory import MemoryStore, UnkeptChangeError
 from memtab.store.scopes.tool import MemoryTool
+from support.memory_paths import vpath
 
 from .helpers import WS, disk, new_home, store_for, versions
 
@@ -60,7 +61,7 @@ def history_is_a_file(home: Home) -> None:
 
 def edited_outside(store: MemoryStore, path: str, text: str) -> None:
     """A file Memtab made, then changed by mux or an editor (history has not seen it)."""
-    store.create_file(path, "as memtab wrote it\n")
+    store.create_file(vpath(path), "as memtab wrote it\n")
     store.physical(parse_file_path(path)).write_text(text)
 
 
@@ -81,7 +82,7 @@ def test_a_tool_delete_is_refused_when_history_is_not_a_directory(
     home: Home, capsys: pytest.CaptureFixture[str]
 ) -> None:
     store = store_for(home)
-    store.create_file(A, "only copy\n")
+    store.create_file(vpath(A), "only copy\n")
     store.physical(parse_file_path(A)).write_text("their edit, the only copy\n")
     history_is_a_file(home)
 
@@ -116,15 +117,15 @@ def test_an_editor_save_over_unkept_content_is_refused_unless_chosen(
     store = store_for(home)
     edited_outside(store, A, "their edit\n")
     read_only_history()
-    loaded = store.read(A).sha256
+    loaded = store.read(vpath(A)).sha256
     with pytest.raises(UnkeptChangeError, match=refused_message(A, "saved")) as refused:
-        store.save(A, "mine\n", loaded)
+        store.save(vpath(A), "mine\n", loaded)
     assert refused.value.cause.endswith("is on a read-only file system")
     assert disk(store, A) == b"their edit\n"
 
     expect_log("memtab.store.history.recorder", "WARNING", rf"^{A} saved without a copy")
     expect_log("memtab.store.history.recorder", "WARNING", r"Could not record the history")
-    store.save(A, "mine\n", loaded, allow_unkept=True)  # "Save without a copy"
+    store.save(vpath(A), "mine\n", loaded, allow_unkept=True)  # "Save without a copy"
     assert disk(store, A) == b"mine\n"
 
 
@@ -133,7 +134,7 @@ def test_a_restore_over_unkept_content_is_refused_by_the_cli(
     home: Home, read_only_history: Callable[[], None], capsys: pytest.CaptureFixture[str]
 ) -> None:
     store = store_for(home)
-    store.create_file(A, "first\n")
+    store.create_file(vpath(A), "first\n")
     (first,) = versions(store)
     history_root = home.history_dir
     store.physical(parse_file_path(A)).write_text("their edit\n")
@@ -157,11 +158,11 @@ def test_deleting_a_file_too_large_for_history_is_refused(
     big.parent.mkdir(parents=True)
     big.write_bytes(b"x" * 2048)
     with pytest.raises(UnkeptChangeError, match=r"keeps no copy of /memories/global/notes/big"):
-        store.delete("/memories/global/notes")
+        store.delete(vpath("/memories/global/notes"))
     assert big.exists()
 
     expect_log("memtab.store.scopes.memory", "WARNING", r"^/memories/global/notes deleted without")
-    store.delete("/memories/global/notes", allow_unkept=True)
+    store.delete(vpath("/memories/global/notes"), allow_unkept=True)
     assert not big.exists()
 
 
@@ -173,7 +174,7 @@ def test_content_history_already_holds_is_deleted_and_restorable_later(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = store_for(home)
-    store.create_file(A, "recorded\n")
+    store.create_file(vpath(A), "recorded\n")
     with monkeypatch.context() as patch:  # read-only for the delete only
         patch.setattr(BlobStore, "put", _read_only)
         patch.setattr(JsonLinesFile, "append_locked", _read_only)
@@ -181,7 +182,7 @@ def test_content_history_already_holds_is_deleted_and_restorable_later(
     assert disk(store, A) is None
     record_external(store)  # history writable again: the deletion is seen
     (item,) = trash(store)
-    restore(store, item.path, item.version.id)
+    restore(store, vpath(item.path), item.version.id)
     assert disk(store, A) == b"recorded\n"
 
 
@@ -201,7 +202,7 @@ def test_inserts_creates_and_moves_go_on_with_a_warning(
     assert disk(store, A) == b"one\nx\ntwo\n"
 
     expect_log("memtab.store.history.recorder", "WARNING", rf"^{A} moved \(nothing of it was")
-    store.move(A, "/memories/workspace/a.md")
+    store.move(vpath(A), vpath("/memories/workspace/a.md"))
     assert disk(store, "/memories/workspace/a.md") == b"one\nx\ntwo\n"
 
 
@@ -213,7 +214,7 @@ def test_a_save_that_only_adds_text_goes_on(
     read_only_history()
     expect_log("memtab.store.history.recorder", "WARNING", rf"^{A} saved \(nothing of it was")
     expect_log("memtab.store.history.recorder", "WARNING", r"Could not record")
-    store.save(A, "their line\nmy line\n", store.read(A).sha256)
+    store.save(vpath(A), "their line\nmy line\n", store.read(vpath(A)).sha256)
     assert disk(store, A) == b"their line\nmy line\n"
 
 
@@ -228,9 +229,9 @@ def test_restore_to_an_existing_other_file_needs_force(
     home: Home, capsys: pytest.CaptureFixture[str]
 ) -> None:
     store = store_for(home)
-    store.create_file(A, "a's first\n")
-    store.create_file("/memories/global/b.md", "b, unrelated\n")
-    (first,) = file_history(store, A)
+    store.create_file(vpath(A), "a's first\n")
+    store.create_file(vpath("/memories/global/b.md"), "b, unrelated\n")
+    (first,) = file_history(store, vpath(A))
     restore_to_b = ["--home", str(home.root), "restore", A, "--version", first.id]
     restore_to_b += ["--to", "/memories/global/b.md"]
 

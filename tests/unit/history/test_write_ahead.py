@@ -23,6 +23,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore.from_history import file_history, restore, trash
 from memtab.store.scopes.memory import MemoryStore
+from support.memory_paths import vpath
 
 from .helpers import WS, disk, new_home, store_for, versions
 
@@ -51,7 +52,7 @@ def crash_after_the_change() -> Iterator[None]:
 
 def edited_outside(store: MemoryStore, path: str, text: str) -> None:
     """A file Memtab made, then changed by mux or an editor (not synced since)."""
-    store.create_file(path, "as memtab wrote it\n")
+    store.create_file(vpath(path), "as memtab wrote it\n")
     store.physical(parse_file_path(path)).write_text(text)
 
 
@@ -72,7 +73,7 @@ def test_a_crash_after_deleting_a_file_edited_outside_keeps_the_edit(
     store = store_for(home)
     edited_outside(store, "/memories/global/a.md", "their edit\n")
     with crash_after_the_change():
-        store.delete("/memories/global/a.md")
+        store.delete(vpath("/memories/global/a.md"))
     assert disk(store, "/memories/global/a.md") is None
 
     listed = cli_json(capsys, home, "trash")
@@ -80,7 +81,7 @@ def test_a_crash_after_deleting_a_file_edited_outside_keeps_the_edit(
     assert item["path"] == "/memories/global/a.md"
     (version,) = [v for v in versions(store) if v.id == item["version"]]
     assert stored(home, version.sha256) == b"their edit\n"
-    restore(store_for(home), item["path"], item["version"])
+    restore(store_for(home), vpath(item["path"]), item["version"])
     assert disk(store, "/memories/global/a.md") == b"their edit\n"
 
 
@@ -90,7 +91,7 @@ def test_a_crash_after_saving_over_a_file_edited_outside_keeps_the_edit(
     store = store_for(home)
     edited_outside(store, "/memories/global/a.md", "their edit\n")
     with crash_after_the_change():
-        store.save("/memories/global/a.md", "ours\n", sha256_of(b"their edit\n"))
+        store.save(vpath("/memories/global/a.md"), "ours\n", sha256_of(b"their edit\n"))
     assert disk(store, "/memories/global/a.md") == b"ours\n"
 
     listed = cli_json(capsys, home, "history", "/memories/global/a.md")
@@ -108,9 +109,10 @@ def test_a_crash_after_a_tool_edit_of_a_file_never_seen_keeps_it(home: Home) -> 
     never_seen.parent.mkdir(parents=True)
     never_seen.write_text("written by mux\n")
     with crash_after_the_change():
-        store.edit_text("/memories/global/new.md", lambda text: text.upper())
+        store.edit_text(vpath("/memories/global/new.md"), lambda text: text.upper())
     contents = [
-        stored(home, v.sha256) for v in file_history(store_for(home), "/memories/global/new.md")
+        stored(home, v.sha256)
+        for v in file_history(store_for(home), vpath("/memories/global/new.md"))
     ]
     assert b"written by mux\n" in contents
 
@@ -121,7 +123,7 @@ def test_a_crash_after_a_move_across_scopes_keeps_the_edit_in_the_source_scope(
     store = store_for(home)
     edited_outside(store, "/memories/workspace/a.md", "their edit\n")
     with crash_after_the_change():
-        store.move("/memories/workspace/a.md", "/memories/global/a.md")
+        store.move(vpath("/memories/workspace/a.md"), vpath("/memories/global/a.md"))
     assert disk(store, "/memories/workspace/a.md") is None
 
     listed = cli_json(capsys, home, "trash")
@@ -133,11 +135,11 @@ def test_a_crash_after_a_move_across_scopes_keeps_the_edit_in_the_source_scope(
 
 def test_a_crash_after_a_restore_keeps_what_it_replaced(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "first\n")
+    store.create_file(vpath("/memories/global/a.md"), "first\n")
     first = versions(store)[0]
     store.physical(parse_file_path("/memories/global/a.md")).write_text("their edit\n")
     with crash_after_the_change():
-        restore(store, "/memories/global/a.md", first.id)
+        restore(store, vpath("/memories/global/a.md"), first.id)
     assert disk(store, "/memories/global/a.md") == b"first\n"
     assert b"their edit\n" in [stored(home, v.sha256) for v in versions(store)]
 
@@ -146,11 +148,11 @@ def test_no_version_is_added_when_the_replaced_content_is_already_the_newest(
     home: Home,
 ) -> None:
     store = store_for(home)
-    saved = store.create_file("/memories/global/a.md", "one\n")
-    saved = store.save("/memories/global/a.md", "two\n", saved.sha256)
-    store.edit_text("/memories/global/a.md", lambda text: text + "three\n")
-    store.move("/memories/global/a.md", "/memories/workspace/a.md")
-    store.delete("/memories/workspace/a.md")
+    saved = store.create_file(vpath("/memories/global/a.md"), "one\n")
+    saved = store.save(vpath("/memories/global/a.md"), "two\n", saved.sha256)
+    store.edit_text(vpath("/memories/global/a.md"), lambda text: text + "three\n")
+    store.move(vpath("/memories/global/a.md"), vpath("/memories/workspace/a.md"))
+    store.delete(vpath("/memories/workspace/a.md"))
     ops = [(v.op, v.actor) for v in versions(store) + versions(store, Scope.WORKSPACE)]
     assert ops == [
         ("create", "user"),
@@ -165,7 +167,7 @@ def test_no_version_is_added_when_the_replaced_content_is_already_the_newest(
 def test_an_outside_edit_is_recorded_once_before_the_change(home: Home) -> None:
     store = store_for(home)
     edited_outside(store, "/memories/global/a.md", "their edit\n")
-    store.delete("/memories/global/a.md")
+    store.delete(vpath("/memories/global/a.md"))
     made, external, deleted = versions(store)
     assert (external.actor, external.op) == ("external", "edit")
     assert external.prev_sha256 == made.sha256
@@ -176,9 +178,9 @@ def test_a_restored_file_has_its_pins_before_it_appears(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "keep me\n")
-    store.set_pinned("/memories/global/a.md", True)
-    store.delete("/memories/global/a.md")
+    store.create_file(vpath("/memories/global/a.md"), "keep me\n")
+    store.set_pinned(vpath("/memories/global/a.md"), True)
+    store.delete(vpath("/memories/global/a.md"))
     (item,) = trash(store)
     pinned_when_created: list[bool] = []
     real_create = Directory.create_new
@@ -189,7 +191,7 @@ def test_a_restored_file_has_its_pins_before_it_appears(
         real_create(directory, name, data)
 
     monkeypatch.setattr(Directory, "create_new", create_new)
-    restore(store, item.path, item.version.id)
+    restore(store, vpath(item.path), item.version.id)
     assert pinned_when_created == [True]
     assert store.is_pinned(parse_file_path(item.path))
 
@@ -198,9 +200,9 @@ def test_a_restore_that_cannot_create_the_file_drops_the_pins_again(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "keep me\n")
-    store.set_pinned("/memories/global/a.md", True)
-    store.delete("/memories/global/a.md")
+    store.create_file(vpath("/memories/global/a.md"), "keep me\n")
+    store.set_pinned(vpath("/memories/global/a.md"), True)
+    store.delete(vpath("/memories/global/a.md"))
     (item,) = trash(store)
 
     def no_room(directory: Directory, name: str, data: bytes) -> None:
@@ -208,7 +210,7 @@ def test_a_restore_that_cannot_create_the_file_drops_the_pins_again(
 
     monkeypatch.setattr(Directory, "create_new", no_room)
     with pytest.raises(Exception, match="No space left on device"):
-        restore(store, item.path, item.version.id)
+        restore(store, vpath(item.path), item.version.id)
     assert disk(store, item.path) is None
     assert store.meta.load().get(store.meta_key(parse_file_path(item.path))) is None
 
@@ -231,7 +233,7 @@ def test_a_delete_made_without_a_copy_still_records_every_content_it_can(
         return real_put(blobs, data, sha256)
 
     monkeypatch.setattr(BlobStore, "put", put_failing_once)
-    store.delete("/memories/global/a.md", allow_unkept=True)  # the user chose to
+    store.delete(vpath("/memories/global/a.md"), allow_unkept=True)  # the user chose to
     assert [stored(home, v.sha256) for v in versions(store)] == [
         b"as memtab wrote it\n",
         b"their edit\n",

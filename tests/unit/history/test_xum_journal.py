@@ -22,6 +22,7 @@ from memtab.store.catch_up.external import record_external
 from memtab.store.history.xum_journal import XumJournal, recent_edits
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+from support.memory_paths import vpath
 
 from .helpers import WS, new_home, store_for
 
@@ -72,7 +73,7 @@ def _xum_writes(home: Home, text: str, *, ts: int, call: str | None = CALL, seq:
 def test_blame_and_history_name_the_xum_tool_call(
     home: Home, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    store_for(home).create_file(NOTES, "# Notes\n")
+    store_for(home).create_file(vpath(NOTES), "# Notes\n")
     journal = _xum_writes(home, "# Notes\n- use pnpm\n", ts=now_ms() + 1)
     before = journal.read_bytes()
     record_external(store_for(home))
@@ -105,7 +106,7 @@ def test_blame_and_history_name_the_xum_tool_call(
 
 
 def test_a_change_no_row_describes_stays_another_programs(home: Home) -> None:
-    store_for(home).create_file(NOTES, "# Notes\n")
+    store_for(home).create_file(vpath(NOTES), "# Notes\n")
     # xum journaled other content: this file's content now is an editor's.
     _xum_writes(home, "# Notes\n- journaled\n", ts=1)
     store_for(home).physical(parse_file_path(NOTES)).write_text("# Notes\n- an editor's\n")
@@ -139,9 +140,9 @@ def test_the_journal_is_read_leniently(home: Home) -> None:
 def test_a_change_the_recorder_gave_to_mux_names_its_tool_call_too(home: Home) -> None:
     """`memtab watch` records a change xum's memory tool made as `mux` (formats §14.5):
     blame and History still name the call that made it."""
-    store_for(home).create_file(NOTES, "# Notes\n")
+    store_for(home).create_file(vpath(NOTES), "# Notes\n")
     text = "# Notes\n- use pnpm\n"
-    store_for(home, actor="mux").edit_text(NOTES, lambda _: text)
+    store_for(home, actor="mux").edit_text(vpath(NOTES), lambda _: text)
     _xum_writes(home, text, ts=now_ms(), seq=1)
     [_, line] = blame_memory_file(store_for(home), NOTES).lines
     assert line.actor == "xum" and line.source is not None
@@ -212,7 +213,7 @@ def test_a_migrated_row_is_no_change_made_just_now(home: Home) -> None:
 
 
 def test_blame_names_the_sub_agent_once_its_journal_is_gone(home: Home) -> None:
-    store_for(home).create_file(NOTES, "# Notes\n")
+    store_for(home).create_file(vpath(NOTES), "# Notes\n")
     now = now_ms()
     child_journal, _ = _migrated(home, "# Notes\n- from the task\n", made_at=now, copied_at=now + 5)
     child_journal.unlink()

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 
@@ -16,9 +17,11 @@ def save_many(home_root: str, tag: str, count: int) -> None:
     store = MemoryStore(home, workspace)
     for index in range(count):
         # Each its own file, and every one also edits the file both processes share.
-        store.create_file(f"/memories/global/{tag}-{index}.md", f"{tag} {index}\n")
+        store.create_file(parse_file_path(f"/memories/global/{tag}-{index}.md"), f"{tag} {index}\n")
         line = f"{tag}{index}\n"
-        store.edit_text("/memories/global/shared.md", lambda text, line=line: text + line)
+        store.edit_text(
+            parse_file_path("/memories/global/shared.md"), lambda text, line=line: text + line
+        )
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from memtab.store.scopes.memory import AlreadyExistsError, MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from memtab.store.text.frontmatter import description_from_text, frontmatter_strings
 from support.agent_machine import WORKSPACE_ID, Machine
+from support.memory_paths import vpath
 
 
 def source_of(machine: Machine, prefix: str) -> Source:
@@ -52,7 +53,7 @@ def test_a_claude_feedback_memory_copied_into_mux_global(machine: Machine) -> No
         feedback, "/memories/global/vercel-env.md", store=store, on_copied=recorded.append
     )
     assert recorded == [result] and result.target == "/memories/global/vercel-env.md"
-    text = store.read("/memories/global/vercel-env.md").content
+    text = store.read(vpath("/memories/global/vercel-env.md")).content
     # mux reads only `description:`; the topic's name becomes the title.
     assert description_from_text(text) == (
         "vercel env add 시 heredoc(<<<) 사용하면 \\n 붙어 UUID 등 값이 깨짐"
@@ -72,7 +73,7 @@ def test_a_claude_feedback_memory_copied_into_mux_global(machine: Machine) -> No
 def test_a_mux_memory_becomes_a_claude_topic_file(machine: Machine) -> None:
     store = store_of(machine)
     store.create_file(
-        "/memories/project/testing.md",
+        vpath("/memories/project/testing.md"),
         '---\ndescription: "Tests: run them with make check"\n---\n\n# Testing\n\n- make check\n',
     )
     memory = source_of(machine, "claude-code:memory-")
@@ -153,7 +154,7 @@ def test_a_rendered_loki_pattern_can_be_copied_into_mux(machine: Machine) -> Non
     store = store_of(machine)
     patterns = origin(machine, "loki:", "semantic/patterns.json")
     copy_note(patterns, "/memories/project/loki-patterns.md", store=store)
-    text = store.read("/memories/project/loki-patterns.md").content
+    text = store.read(vpath("/memories/project/loki-patterns.md")).content
     assert description_from_text(text) == "Semantic patterns (1)"
     assert "Correct approach: (none recorded)" in text
 
@@ -192,7 +193,7 @@ def test_a_copy_into_a_linked_agent_folder_is_refused(machine: Machine, tmp_path
     folder.rename(outside)
     folder.symlink_to(outside)
     store = store_of(machine)
-    store.create_file("/memories/global/tips.md", "---\ndescription: Tips\n---\n\n- one\n")
+    store.create_file(vpath("/memories/global/tips.md"), "---\ndescription: Tips\n---\n\n- one\n")
     note = mux_origin(store, "/memories/global/tips.md")
     memory = source_of(machine, "claude-code:memory-")
     with pytest.raises(ReadOnlyError, match="is a link to"):

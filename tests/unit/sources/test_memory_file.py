@@ -24,6 +24,7 @@ from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import Machine, build_machine, scan_machine
 from support.codex_home import ROLLOUT
+from support.memory_paths import vpath
 
 
 @pytest.fixture
@@ -132,7 +133,7 @@ def test_a_file_no_listing_has_opens_as_nothing(machine: Machine) -> None:
 def test_a_mux_file_reads_saves_and_restores_through_the_store(machine: Machine) -> None:
     scan = scan_machine(machine)
     store = MemoryStore(machine.home, scan.workspace)
-    store.create_file("/memories/global/notes.md", "one\n")
+    store.create_file(vpath("/memories/global/notes.md"), "one\n")
     file = open_file(scan, parse_file_ref("/memories/global/notes.md"))
     assert isinstance(file, MuxFile) and file == MuxFile(store, file.path)
     assert (file.title, file.label, file.read_only_reason) == (

@@ -15,6 +15,7 @@ from pathlib import Path
 from memtab.fs.atomic import atomic_write_bytes
 from memtab.store.files import content_sha256
 from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 
@@ -31,7 +32,7 @@ def main() -> None:
             if mode == "atomic":
                 atomic_write_bytes(where / name, new.encode())
             elif index % 2 == 0:
-                store.save(f"/memories/global/{name}", new, content_sha256(old))
+                store.save(parse_file_path(f"/memories/global/{name}"), new, content_sha256(old))
             else:
                 call = {"path": f"/memories/global/{name}", "old_str": old, "new_str": new}
                 result = tool.execute({"command": "str_replace", **call})

@@ -8,6 +8,7 @@ from typing import Any
 
 from memtab.store.home import Home
 from memtab.store.scopes.tool import MemoryTool, ToolResult
+from support.memory_paths import vpath
 
 PROJECT = "/home/alice/proj"
 WORKSPACE_ID = "a1b2c3d4e5"
@@ -106,4 +107,4 @@ def create(tool: MemoryTool, path: str, text: str) -> None:
 
 def text_of(tool: MemoryTool, path: str) -> str:
     """The text of the memory file at `path`, as the tool's store reads it."""
-    return tool.store.read(path).content
+    return tool.store.read(vpath(path)).content

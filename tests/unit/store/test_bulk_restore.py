@@ -16,6 +16,7 @@ from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore.bulk_restore import Restore, restore_contents
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
+from support.memory_paths import vpath
 
 G = "/memories/global"
 TAKEN = f"{G}/taken.md"
@@ -26,8 +27,8 @@ def _restore(path: str, data: bytes, expected: bytes | None) -> Restore:
 
 
 def test_files_are_created_and_replaced_over_what_was_seen(store: MemoryStore) -> None:
-    store.create_file("/memories/global/kept.md", "old\n")
-    store.create_file("/memories/global/moved-on.md", "seen\n")
+    store.create_file(vpath("/memories/global/kept.md"), "old\n")
+    store.create_file(vpath("/memories/global/moved-on.md"), "seen\n")
     (store.root(Scope.GLOBAL) / "moved-on.md").write_text("an agent wrote meanwhile\n")
 
     done = restore_contents(
@@ -45,22 +46,22 @@ def test_files_are_created_and_replaced_over_what_was_seen(store: MemoryStore) -
         "/memories/global/deep/new.md",
     ]
     assert [str(p) for p in done.changed] == ["/memories/global/moved-on.md"]
-    assert store.read_whole("/memories/global/kept.md") == b"new\n"
-    assert store.read_whole("/memories/global/deep/new.md") == b"created\n"
-    assert store.read_whole("/memories/global/moved-on.md") == b"an agent wrote meanwhile\n"
-    versions = file_history(store, "/memories/global/kept.md")
+    assert store.read_whole(vpath("/memories/global/kept.md")) == b"new\n"
+    assert store.read_whole(vpath("/memories/global/deep/new.md")) == b"created\n"
+    assert store.read_whole(vpath("/memories/global/moved-on.md")) == b"an agent wrote meanwhile\n"
+    versions = file_history(store, vpath("/memories/global/kept.md"))
     assert [v.op for v in versions][:2] == ["edit", "create"]
     assert len(done.recorded) == 2
     assert not [p for p in store.root(Scope.GLOBAL).rglob("*") if p.name.endswith(".tmp")]
 
 
 def test_a_file_that_appeared_is_never_replaced(store: MemoryStore) -> None:
-    store.create_file("/memories/global/taken.md", "mine\n")
+    store.create_file(vpath("/memories/global/taken.md"), "mine\n")
     done = restore_contents(
         store, Scope.GLOBAL, [_restore("/memories/global/taken.md", b"x", None)]
     )
     assert [str(p) for p in done.changed] == ["/memories/global/taken.md"]
-    assert store.read_whole("/memories/global/taken.md") == b"mine\n"
+    assert store.read_whole(vpath("/memories/global/taken.md")) == b"mine\n"
 
 
 def test_a_name_no_listing_shows_is_refused(store: MemoryStore) -> None:

@@ -16,6 +16,7 @@ from memtab.store.home import Home
 from memtab.store.leftovers import remove_leftover_temps
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
+from support.memory_paths import vpath
 
 HEX = "0123abcd"
 
@@ -33,7 +34,7 @@ def left(path: Path, *, age_s: float = 120.0) -> Path:
 def kept_store(home: Home, workspace: Workspace) -> MemoryStore:
     """A home whose history holds a version (on the real clock: nothing is pruned)."""
     store = MemoryStore(home, workspace)
-    store.create_file("/memories/global/a.md", "a\n")
+    store.create_file(vpath("/memories/global/a.md"), "a\n")
     return store
 
 

@@ -14,6 +14,7 @@ from memtab.store.home import Home
 from memtab.store.restore.from_history import restore, trash
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import PROVENANCE_FIELD, MetaEntry, MetaStore, global_key
+from support.memory_paths import vpath
 
 from .helpers import FakeClock
 
@@ -35,7 +36,7 @@ def _mark(home: Home, key: str, value: bool, **fields: Any) -> None:
 @pytest.fixture
 def store(home: Home) -> MemoryStore:
     store = MemoryStore(home, None, clock=FakeClock())
-    store.create_file(A, "one\n")
+    store.create_file(vpath(A), "one\n")
     return store
 
 
@@ -43,9 +44,9 @@ def store(home: Home) -> MemoryStore:
 def test_every_change_keeps_the_marker_as_it_is(store: MemoryStore, value: bool) -> None:
     home, key = store.home, global_key("a.md")
     _mark(home, key, value)
-    store.set_pinned(A, True)
-    store.edit_text(A, lambda text: text + "two\n")
-    store.set_pinned(A, False)
+    store.set_pinned(vpath(A), True)
+    store.edit_text(vpath(A), lambda text: text + "two\n")
+    store.set_pinned(vpath(A), False)
     store.meta.record_read(key)
     assert _entries(home)[key][PROVENANCE_FIELD] is value
     # An entry left with nothing but the marker is kept.
@@ -58,24 +59,24 @@ def test_the_marker_moves_with_its_file_and_a_stale_one_at_the_destination_goes(
 ) -> None:
     home = store.home
     _mark(home, global_key("a.md"), True)
-    store.move(A, B)
+    store.move(vpath(A), vpath(B))
     assert _entries(home)[global_key("b.md")][PROVENANCE_FIELD] is True
     assert global_key("a.md") not in _entries(home)
     # A file with no entry renamed where a stale "verified clean" entry was left: that
     # entry does not describe it (xum's renameKeys clears the destination first).
-    store.create_file(A, "other\n")
+    store.create_file(vpath(A), "other\n")
     _mark(home, global_key("c.md"), False, pinned=True)
-    store.move(A, "/memories/global/c.md")
+    store.move(vpath(A), vpath("/memories/global/c.md"))
     assert PROVENANCE_FIELD not in _entries(home).get(global_key("c.md"), {})
 
 
 def test_a_file_restored_from_history_gets_its_marker_back(store: MemoryStore) -> None:
     home = store.home
     _mark(home, global_key("a.md"), False)
-    store.delete(A)
+    store.delete(vpath(A))
     assert global_key("a.md") not in _entries(home)
     [item] = trash(store)
-    restore(store, item.path, item.version.id)
+    restore(store, vpath(item.path), item.version.id)
     assert _entries(home)[global_key("a.md")][PROVENANCE_FIELD] is False
 
 

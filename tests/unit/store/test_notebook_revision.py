@@ -17,6 +17,7 @@ from memtab.store.notebook_revision import MAX_SAFE_INTEGER
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from memtab.store.xum_locks import target_lock_paths
+from support.memory_paths import vpath
 
 from .helpers import PROJECT, WORKSPACE_ID, FakeClock, write_config
 
@@ -37,22 +38,22 @@ def test_a_change_of_the_notebook_advances_its_clock(
     home: Home, store: MemoryStore, clock: FakeClock
 ) -> None:
     revision = _keeps_a_clock(home)
-    store.create_file("/memories/global/prefs.md", "tabs\n")
-    store.create_file("/memories/project/build.md", "make\n")
+    store.create_file(vpath("/memories/global/prefs.md"), "tabs\n")
+    store.create_file(vpath("/memories/project/build.md"), "make\n")
     assert revision.read_text() == str(AHEAD)  # another scope's change
 
-    store.create_file("/memories/workspace/plan.md", "# Plan\n")
+    store.create_file(vpath("/memories/workspace/plan.md"), "# Plan\n")
     assert revision.read_text() == str(AHEAD + 1)  # ahead of now: previous + 1
 
     clock.now = AHEAD + 50_000
-    store.edit_text("/memories/workspace/plan.md", lambda text: text + "- step\n")
+    store.edit_text(vpath("/memories/workspace/plan.md"), lambda text: text + "- step\n")
     advanced = int(revision.read_text())
     assert AHEAD + 50_000 < advanced <= clock.now  # now, once past it
 
-    store.set_pinned("/memories/workspace/plan.md", True)
+    store.set_pinned(vpath("/memories/workspace/plan.md"), True)
     assert int(revision.read_text()) > advanced
     advanced = int(revision.read_text())
-    store.delete("/memories/workspace/plan.md")
+    store.delete(vpath("/memories/workspace/plan.md"))
     assert int(revision.read_text()) > advanced
 
 
@@ -69,7 +70,7 @@ def test_it_is_advanced_under_the_notebooks_target_lock(
         return advance(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(notebook_revision, "advance_revision", watched)
-    store.create_file("/memories/workspace/plan.md", "# Plan\n")
+    store.create_file(vpath("/memories/workspace/plan.md"), "# Plan\n")
     assert held == [True]
     assert not any(lock.exists() for lock in locks)
 
@@ -85,13 +86,13 @@ def test_a_sub_agents_change_advances_its_owners_clock(home: Home, clock: FakeCl
     child_dir.mkdir(parents=True)
     child = MemoryStore(home, load_registry(home).require_workspace(CHILD), clock=clock)
 
-    child.create_file("/memories/workspace/plan.md", "# Plan\n")
+    child.create_file(vpath("/memories/workspace/plan.md"), "# Plan\n")
 
     assert owner_clock.read_text() == str(AHEAD + 1)
     assert list(child_dir.iterdir()) == []  # Memtab never makes a clock
 
     owner_clock.unlink()  # an owner that keeps none gets none
-    child.create_file("/memories/workspace/steps.md", "- one\n")
+    child.create_file(vpath("/memories/workspace/steps.md"), "- one\n")
     assert not owner_clock.exists()
 
 
@@ -105,9 +106,11 @@ def test_a_clock_that_cannot_be_trusted_is_left_as_it_is(
     home: Home, store: MemoryStore, content: str
 ) -> None:
     revision = _keeps_a_clock(home, value=content)
-    store.create_file("/memories/workspace/plan.md", "# Plan\n")
+    store.create_file(vpath("/memories/workspace/plan.md"), "# Plan\n")
     assert revision.read_text() == content
-    assert store.read("/memories/workspace/plan.md").content == "# Plan\n"  # the change stands
+    assert (
+        store.read(vpath("/memories/workspace/plan.md")).content == "# Plan\n"
+    )  # the change stands
 
 
 @pytest.mark.expect_log(
@@ -117,11 +120,11 @@ def test_a_clock_that_cannot_be_trusted_is_left_as_it_is(
 )
 def test_an_exhausted_clock_is_left_as_it_is(home: Home, store: MemoryStore) -> None:
     revision = _keeps_a_clock(home, value=f"{MAX_SAFE_INTEGER}\n")
-    store.create_file("/memories/workspace/plan.md", "# Plan\n")
+    store.create_file(vpath("/memories/workspace/plan.md"), "# Plan\n")
     assert revision.read_text() == f"{MAX_SAFE_INTEGER}\n"
 
 
 def test_xums_own_spelling_is_read(home: Home, store: MemoryStore) -> None:
     revision = _keeps_a_clock(home, value=f"  {AHEAD}\n")  # trimmed, as xum's reader
-    store.create_file("/memories/workspace/plan.md", "# Plan\n")
+    store.create_file(vpath("/memories/workspace/plan.md"), "# Plan\n")
     assert revision.read_text() == str(AHEAD + 1)

@@ -46,6 +46,7 @@ from memtab.store.xum_locks import (
 from memtab.sync.repository.layout import SyncSetupError, parse_scope
 from memtab.watch.targets import Targets
 from memtab.writer.inbox.targets import target_problem
+from support.memory_paths import vpath
 
 from .helpers import PROJECT, FakeClock, write, write_config
 
@@ -80,7 +81,7 @@ def test_it_is_the_fourth_scope_of_the_acting_workspace_beside_the_notebook(home
     store = _store(home)
     assert store.root(Scope.WORKSPACE) == home.workspace_root(OWNER)  # the owner's notebook
     assert store.root(Scope.SESSION) == home.root / "sessions" / CHILD / "session-memory"
-    assert store.read(CHECKPOINT).content == TEXT
+    assert store.read(vpath(CHECKPOINT)).content == TEXT
     assert home.classify(store.root(Scope.SESSION) / "checkpoint.md").kind is (
         PathKind.SESSION_SCOPE
     )
@@ -121,13 +122,13 @@ def test_agents_write_it_with_usage_keyed_by_the_acting_workspace(home: Home) ->
     # Every other write of the sidecar keeps both session entries as they are.
     kept = {k: v for k, v in entries.items() if k.startswith("session:")}
     store = _store(home)
-    store.set_pinned("/memories/workspace/notes.md", True)
-    store.create_file("/memories/global/prefs.md", "tabs\n")
-    store.move("/memories/workspace/notes.md", "/memories/workspace/checkpoint.md")
-    store.delete("/memories/workspace/checkpoint.md")
+    store.set_pinned(vpath("/memories/workspace/notes.md"), True)
+    store.create_file(vpath("/memories/global/prefs.md"), "tabs\n")
+    store.move(vpath("/memories/workspace/notes.md"), vpath("/memories/workspace/checkpoint.md"))
+    store.delete(vpath("/memories/workspace/checkpoint.md"))
     assert {k: v for k, v in meta.load().items() if k.startswith("session:")} == kept
 
-    store.move(CHECKPOINT, "/memories/session/done.md")
+    store.move(vpath(CHECKPOINT), vpath("/memories/session/done.md"))
     moved = meta.load()
     assert f"session:{CHILD}:checkpoint.md" not in moved
     assert moved[f"session:{CHILD}:done.md"].access_count == 3
@@ -135,11 +136,11 @@ def test_agents_write_it_with_usage_keyed_by_the_acting_workspace(home: Home) ->
 
 def test_history_and_the_recorder_keep_its_versions(home: Home) -> None:
     store = _store(home)
-    store.edit_text(CHECKPOINT, lambda text: text + "- next: the lexer\n")
+    store.edit_text(vpath(CHECKPOINT), lambda text: text + "- next: the lexer\n")
     key = store.history_key(Scope.SESSION)
     assert key == f"session-{CHILD}"
     assert [v.path for v in ScopeHistory(home, key).versions()][-1] == CHECKPOINT
-    assert file_history(store, CHECKPOINT)[0].op == "edit"
+    assert file_history(store, vpath(CHECKPOINT))[0].op == "edit"
 
     targets = Targets.find(home)
     assert f"session-{CHILD}" in targets.scopes
@@ -151,8 +152,8 @@ def test_a_removed_workspace_takes_no_more_session_writes(home: Home) -> None:
     tombstone = removal_tombstone_path(home, CHILD)
     write(tombstone, json.dumps({"workspaceId": CHILD, "removedAt": 1, "attemptId": "x"}))
     with pytest.raises(WorkspaceRemovedError):
-        _store(home).create_file("/memories/session/more.md", "x\n")
-    assert _store(home).read(CHECKPOINT).content == TEXT  # reads stay
+        _store(home).create_file(vpath("/memories/session/more.md"), "x\n")
+    assert _store(home).read(vpath(CHECKPOINT)).content == TEXT  # reads stay
 
 
 def test_a_session_write_holds_xums_lock_of_that_scope(
@@ -164,8 +165,8 @@ def test_a_session_write_holds_xums_lock_of_that_scope(
     held.acquire(1.0)
     try:
         with pytest.raises(ScopeBusyError):
-            _store(home).create_file("/memories/session/more.md", "x\n")
-        _store(home).create_file("/memories/workspace/other.md", "x\n")  # another lock
+            _store(home).create_file(vpath("/memories/session/more.md"), "x\n")
+        _store(home).create_file(vpath("/memories/workspace/other.md"), "x\n")  # another lock
     finally:
         held.release()
 
@@ -187,7 +188,7 @@ def test_consolidation_never_reads_or_changes_it(home: Home) -> None:
         (False, "/memories/session is an agent's own checkpoint: consolidation never reads or "
          "changes it"),
     ]  # fmt: skip
-    assert store.read(CHECKPOINT).content == TEXT
+    assert store.read(vpath(CHECKPOINT)).content == TEXT
 
 
 def test_sync_never_carries_it_and_the_writer_never_files_into_it(home: Home) -> None:

@@ -17,6 +17,7 @@ from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.meta import MetaStore, global_key
 from memtab.store.sidecars.registry import Workspace
+from support.memory_paths import vpath
 
 from . import workers
 from .helpers import ok
@@ -117,7 +118,7 @@ def test_parallel_tool_inserts_from_threads_never_lose_an_edit(
         thread.join()
     assert failures == []
     store = MemoryStore(home, workspace)
-    lines = store.read("/memories/workspace/log.md").content.split("\n")
+    lines = store.read(vpath("/memories/workspace/log.md")).content.split("\n")
     assert sorted(lines) == sorted(
         f"t{thread}-{index}" for thread in range(threads_count) for index in range(inserts)
     )

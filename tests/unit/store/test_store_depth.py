@@ -17,6 +17,7 @@ from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import MAX_PATH_DEPTH, Scope, VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
+from support.memory_paths import vpath
 
 from .helpers import G, err, ok, write
 
@@ -113,9 +114,9 @@ def test_a_tree_made_deeper_by_another_program_moves_and_is_deleted_only_when_to
 ) -> None:
     root = store.root(Scope.GLOBAL)
     deep_tree(root, "d", DEEPER)
-    store.move(f"{G}/d", f"{G}/e")
+    store.move(vpath(f"{G}/d"), vpath(f"{G}/e"))
     with pytest.raises(UnkeptChangeError, match="more than 32 levels deep"):
-        store.delete(f"{G}/e")  # history cannot keep what it cannot reach
+        store.delete(vpath(f"{G}/e"))  # history cannot keep what it cannot reach
     assert (root / "e").is_dir()
-    store.delete(f"{G}/e", allow_unkept=True)
+    store.delete(vpath(f"{G}/e"), allow_unkept=True)
     assert list(root.iterdir()) == []

@@ -16,6 +16,7 @@ from memtab.store.scopes.memory import (
     NotFoundError,
     SaveConflictError,
 )
+from support.memory_paths import vpath
 
 from .helpers import PROJECT, WORKSPACE_ID, read_meta, write
 
@@ -33,7 +34,7 @@ def _sha(text: str) -> str:
 
 def test_read_returns_content_and_its_sha256(store: MemoryStore) -> None:
     write(store.root(Scope.GLOBAL) / "a.md", "héllo\n")
-    current = store.read(f"{G}/a.md")
+    current = store.read(vpath(f"{G}/a.md"))
     assert current.content == "héllo\n"
     assert current.sha256 == _sha("héllo\n")
     assert (current.size_bytes, current.binary) == (len("héllo\n".encode()), False)
@@ -41,7 +42,7 @@ def test_read_returns_content_and_its_sha256(store: MemoryStore) -> None:
 
 def test_read_sha_is_over_the_content_with_invalid_utf8_replaced(store: MemoryStore) -> None:
     write(store.root(Scope.GLOBAL) / "a.md", b"ok \xff\xfe end \xe9")
-    current = store.read(f"{G}/a.md")
+    current = store.read(vpath(f"{G}/a.md"))
     assert current.content == "ok \ufffd\ufffd end \ufffd"
     assert current.sha256 == _sha("ok \ufffd\ufffd end \ufffd")
     assert current.sha256 != hashlib.sha256(b"ok \xff\xfe end \xe9").hexdigest()
@@ -51,21 +52,21 @@ def test_read_sha_is_over_the_content_with_invalid_utf8_replaced(store: MemorySt
 def test_read_of_a_missing_file_or_a_directory(store: MemoryStore, raw: str) -> None:
     write(store.root(Scope.GLOBAL) / "dir" / "a.md", "a")
     with pytest.raises(NotFoundError):
-        store.read(raw)
+        store.read(vpath(raw))
 
 
 def test_read_rejects_invalid_paths(store: MemoryStore) -> None:
     with pytest.raises(PathError):
-        store.read(f"{G}/../x.md")
+        store.read(vpath(f"{G}/../x.md"))
     with pytest.raises(PathError):
-        store.read(G)
+        store.read(vpath(G))
 
 
 # --- save ------------------------------------------------------------------------------
 
 
 def test_save_new_file(store: MemoryStore) -> None:
-    result = store.save(f"{W}/notes/new.md", "fresh\n", None)
+    result = store.save(vpath(f"{W}/notes/new.md"), "fresh\n", None)
     assert str(result.path) == f"{W}/notes/new.md"
     assert result.sha256 == _sha("fresh\n")
     assert (store.root(Scope.WORKSPACE) / "notes" / "new.md").read_text() == "fresh\n"
@@ -73,25 +74,25 @@ def test_save_new_file(store: MemoryStore) -> None:
 
 def test_save_existing_file_with_the_loaded_sha(store: MemoryStore) -> None:
     write(store.root(Scope.GLOBAL) / "a.md", "v1")
-    loaded = store.read(f"{G}/a.md")
-    result = store.save(f"{G}/a.md", "v2", loaded.sha256)
-    assert result.sha256 == _sha("v2") == store.read(f"{G}/a.md").sha256
+    loaded = store.read(vpath(f"{G}/a.md"))
+    result = store.save(vpath(f"{G}/a.md"), "v2", loaded.sha256)
+    assert result.sha256 == _sha("v2") == store.read(vpath(f"{G}/a.md")).sha256
     # The new sha guards the next save.
-    store.save(f"{G}/a.md", "v3", result.sha256)
-    assert store.read(f"{G}/a.md").content == "v3"
+    store.save(vpath(f"{G}/a.md"), "v3", result.sha256)
+    assert store.read(vpath(f"{G}/a.md")).content == "v3"
 
 
 def test_saved_sha_matches_the_file_read_back_even_with_lone_surrogates(
     store: MemoryStore,
 ) -> None:
-    result = store.save(f"{G}/s.md", "a\ud800b", None)
-    assert result.sha256 == store.read(f"{G}/s.md").sha256 == _sha("a\ufffdb")
+    result = store.save(vpath(f"{G}/s.md"), "a\ud800b", None)
+    assert result.sha256 == store.read(vpath(f"{G}/s.md")).sha256 == _sha("a\ufffdb")
 
 
 def test_conflict_null_sha_but_the_file_exists(store: MemoryStore) -> None:
     path = write(store.root(Scope.GLOBAL) / "a.md", b"theirs\r\n\xff")
     with pytest.raises(SaveConflictError) as conflict:
-        store.save(f"{G}/a.md", "mine", None)
+        store.save(vpath(f"{G}/a.md"), "mine", None)
     assert conflict.value.kind == "exists"
     assert "already exists; reload before saving" in str(conflict.value)
     assert path.read_bytes() == b"theirs\r\n\xff"
@@ -101,14 +102,14 @@ def test_conflict_null_sha_but_the_file_exists(store: MemoryStore) -> None:
 def test_conflict_null_sha_but_a_directory_exists(store: MemoryStore) -> None:
     write(store.root(Scope.GLOBAL) / "a.md" / "inner.md", "x")
     with pytest.raises(SaveConflictError) as conflict:
-        store.save(f"{G}/a.md", "mine", None)
+        store.save(vpath(f"{G}/a.md"), "mine", None)
     assert conflict.value.kind == "exists"
     assert (store.root(Scope.GLOBAL) / "a.md").is_dir()
 
 
 def test_conflict_sha_given_but_the_file_is_gone(store: MemoryStore) -> None:
     with pytest.raises(SaveConflictError) as conflict:
-        store.save(f"{G}/deleted.md", "mine", _sha("old"))
+        store.save(vpath(f"{G}/deleted.md"), "mine", _sha("old"))
     assert conflict.value.kind == "missing"
     assert "no longer exists; it may have been deleted" in str(conflict.value)
     assert not (store.root(Scope.GLOBAL) / "deleted.md").exists()
@@ -118,7 +119,7 @@ def test_conflict_sha_given_but_the_file_is_gone(store: MemoryStore) -> None:
 def test_conflict_sha_mismatch(store: MemoryStore) -> None:
     path = write(store.root(Scope.GLOBAL) / "a.md", "changed by mux\n")
     with pytest.raises(SaveConflictError) as conflict:
-        store.save(f"{G}/a.md", "mine", _sha("what the editor loaded\n"))
+        store.save(vpath(f"{G}/a.md"), "mine", _sha("what the editor loaded\n"))
     assert conflict.value.kind == "changed"
     assert "changed since it was loaded" in str(conflict.value)
     assert path.read_bytes() == b"changed by mux\n"
@@ -127,59 +128,59 @@ def test_conflict_sha_mismatch(store: MemoryStore) -> None:
 
 def test_cap_violation_on_save_is_a_plain_error(store: MemoryStore) -> None:
     path = write(store.root(Scope.GLOBAL) / "a.md", "small")
-    loaded = store.read(f"{G}/a.md")
+    loaded = store.read(vpath(f"{G}/a.md"))
     with pytest.raises(CapError) as failure:
-        store.save(f"{G}/a.md", "x" * (MAX_FILE_BYTES + 1), loaded.sha256)
+        store.save(vpath(f"{G}/a.md"), "x" * (MAX_FILE_BYTES + 1), loaded.sha256)
     assert not isinstance(failure.value, SaveConflictError)
     assert "limited to 102400 bytes" in str(failure.value)
     assert path.read_text() == "small"
     with pytest.raises(CapError):
-        store.save(f"{G}/new.md", "x" * (MAX_FILE_BYTES + 1), None)
+        store.save(vpath(f"{G}/new.md"), "x" * (MAX_FILE_BYTES + 1), None)
     assert not (store.root(Scope.GLOBAL) / "new.md").exists()
 
 
 def test_save_into_an_unavailable_project_scope(multi_store: MemoryStore) -> None:
     with pytest.raises(MemoryStoreError, match="multi-project"):
-        multi_store.save(f"{P}/a.md", "x", None)
+        multi_store.save(vpath(f"{P}/a.md"), "x", None)
 
 
 # --- create, directories, delete ------------------------------------------------------
 
 
 def test_create_file_returns_the_sha_and_refuses_to_overwrite(store: MemoryStore) -> None:
-    assert store.create_file(f"{G}/a.md", "x").sha256 == _sha("x")
+    assert store.create_file(vpath(f"{G}/a.md"), "x").sha256 == _sha("x")
     with pytest.raises(AlreadyExistsError):
-        store.create_file(f"{G}/a.md", "y")
-    assert store.read(f"{G}/a.md").content == "x"
+        store.create_file(vpath(f"{G}/a.md"), "y")
+    assert store.read(vpath(f"{G}/a.md")).content == "x"
 
 
 def test_create_directory(store: MemoryStore) -> None:
-    created = store.create_directory(f"{G}/a/b/c")
+    created = store.create_directory(vpath(f"{G}/a/b/c"))
     assert str(created) == f"{G}/a/b/c"
     assert (store.root(Scope.GLOBAL) / "a" / "b" / "c").is_dir()
     assert [d.relative for d in store.list_scope(Scope.GLOBAL).directories] == ["a", "a/b", "a/b/c"]
     with pytest.raises(AlreadyExistsError):
-        store.create_directory(f"{G}/a/b")
+        store.create_directory(vpath(f"{G}/a/b"))
     write(store.root(Scope.GLOBAL) / "f.md", "x")
     with pytest.raises(AlreadyExistsError):
-        store.create_directory(f"{G}/f.md")
+        store.create_directory(vpath(f"{G}/f.md"))
     with pytest.raises(AlreadyExistsError, match="is a file"):
-        store.create_directory(f"{G}/f.md/sub")
+        store.create_directory(vpath(f"{G}/f.md/sub"))
 
 
 def test_delete_file_and_directory(store: MemoryStore) -> None:
     write(store.root(Scope.GLOBAL) / "a.md", "a")
     write(store.root(Scope.GLOBAL) / "dir" / "deep" / "b.md", "b")
-    store.set_pinned(f"{G}/dir/deep/b.md", True)
-    store.set_pinned(f"{G}/a.md", True)
-    store.delete(f"{G}/a.md")
-    store.delete(f"{G}/dir")
+    store.set_pinned(vpath(f"{G}/dir/deep/b.md"), True)
+    store.set_pinned(vpath(f"{G}/a.md"), True)
+    store.delete(vpath(f"{G}/a.md"))
+    store.delete(vpath(f"{G}/dir"))
     assert list(store.root(Scope.GLOBAL).iterdir()) == []
     assert read_meta(store.home) == {}
     with pytest.raises(NotFoundError):
-        store.delete(f"{G}/a.md")
+        store.delete(vpath(f"{G}/a.md"))
     with pytest.raises(PathError):
-        store.delete(G)
+        store.delete(vpath(G))
 
 
 # --- move (rename, and across scopes) -------------------------------------------------
@@ -187,8 +188,8 @@ def test_delete_file_and_directory(store: MemoryStore) -> None:
 
 def test_move_file_across_scopes_carries_pins_and_usage(store: MemoryStore) -> None:
     write(store.root(Scope.GLOBAL) / "a.md", b"bytes \xff kept")
-    store.set_pinned(f"{G}/a.md", True)
-    moved = store.move(f"{G}/a.md", f"{W}/sub/a2.md")
+    store.set_pinned(vpath(f"{G}/a.md"), True)
+    moved = store.move(vpath(f"{G}/a.md"), vpath(f"{W}/sub/a2.md"))
     assert str(moved) == f"{W}/sub/a2.md"
     assert (store.root(Scope.WORKSPACE) / "sub" / "a2.md").read_bytes() == b"bytes \xff kept"
     assert not (store.root(Scope.GLOBAL) / "a.md").exists()
@@ -202,8 +203,8 @@ def test_move_file_across_scopes_carries_pins_and_usage(store: MemoryStore) -> N
 def test_move_directory_across_scopes(store: MemoryStore) -> None:
     write(store.root(Scope.GLOBAL) / "dir" / "x.md", "x")
     write(store.root(Scope.GLOBAL) / "dir" / "y" / "z.md", "z")
-    store.set_pinned(f"{G}/dir/y/z.md", True)
-    store.move(f"{G}/dir", f"{P}/dir2")
+    store.set_pinned(vpath(f"{G}/dir/y/z.md"), True)
+    store.move(vpath(f"{G}/dir"), vpath(f"{P}/dir2"))
     assert not (store.root(Scope.GLOBAL) / "dir").exists()
     assert [f.path.relative for f in store.list_scope(Scope.PROJECT).files] == [
         "dir2/x.md",
@@ -220,30 +221,30 @@ def test_move_refuses_to_overwrite(store: MemoryStore, destination: str) -> None
     write(store.root(Scope.WORKSPACE) / "taken.md", "workspace's")
     write(store.root(Scope.GLOBAL) / "taken.md", "global's")
     with pytest.raises(AlreadyExistsError):
-        store.move(f"{G}/a.md", destination)
-    assert store.read(f"{G}/a.md").content == "source"
-    assert store.read(f"{W}/taken.md").content == "workspace's"
-    assert store.read(f"{G}/taken.md").content == "global's"
+        store.move(vpath(f"{G}/a.md"), vpath(destination))
+    assert store.read(vpath(f"{G}/a.md")).content == "source"
+    assert store.read(vpath(f"{W}/taken.md")).content == "workspace's"
+    assert store.read(vpath(f"{G}/taken.md")).content == "global's"
 
 
 def test_move_within_a_scope_creates_parents(store: MemoryStore) -> None:
     write(store.root(Scope.GLOBAL) / "a.md", "a")
-    store.move(f"{G}/a.md", f"{G}/x/y/a.md")
-    assert store.read(f"{G}/x/y/a.md").content == "a"
+    store.move(vpath(f"{G}/a.md"), vpath(f"{G}/x/y/a.md"))
+    assert store.read(vpath(f"{G}/x/y/a.md")).content == "a"
 
 
 def test_move_into_itself_and_of_missing_sources(store: MemoryStore) -> None:
     write(store.root(Scope.GLOBAL) / "d" / "a.md", "a")
     with pytest.raises(MemoryStoreError, match="into itself"):
-        store.move(f"{G}/d", f"{G}/d/e")
+        store.move(vpath(f"{G}/d"), vpath(f"{G}/d/e"))
     with pytest.raises(MemoryStoreError, match="into itself"):
-        store.move(f"{G}/d", f"{G}/d")
+        store.move(vpath(f"{G}/d"), vpath(f"{G}/d"))
     with pytest.raises(NotFoundError):
-        store.move(f"{G}/none.md", f"{W}/none.md")
+        store.move(vpath(f"{G}/none.md"), vpath(f"{W}/none.md"))
 
 
 def test_move_into_an_unavailable_scope(multi_store: MemoryStore) -> None:
     write(multi_store.root(Scope.GLOBAL) / "a.md", "a")
     with pytest.raises(MemoryStoreError, match="multi-project"):
-        multi_store.move(f"{G}/a.md", f"{P}/a.md")
-    assert multi_store.read(f"{G}/a.md").content == "a"
+        multi_store.move(vpath(f"{G}/a.md"), vpath(f"{P}/a.md"))
+    assert multi_store.read(vpath(f"{G}/a.md")).content == "a"

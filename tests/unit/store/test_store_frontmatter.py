@@ -24,6 +24,7 @@ from memtab.store.text.frontmatter import (
     title_of,
     yaml_scalar,
 )
+from support.memory_paths import vpath
 
 # --- descriptions ---------------------------------------------------------------------
 
@@ -454,8 +455,10 @@ def test_an_undescribed_file_is_listed_with_its_title(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     add_workspace(home, "/src/app", "main", workspace_id="a1a1a1a1a1")
     store = MemoryStore.open(home, "a1a1a1a1a1")
-    store.create_file("/memories/global/scratch.md", "# Scratch: refresh race repro\n\n- x\n")
-    store.create_file("/memories/global/kept.md", "---\ndescription: Why\n---\n# Title\n")
+    store.create_file(
+        vpath("/memories/global/scratch.md"), "# Scratch: refresh race repro\n\n- x\n"
+    )
+    store.create_file(vpath("/memories/global/kept.md"), "---\ndescription: Why\n---\n# Title\n")
     entries = {entry.path.name: entry for entry in store.list_scope(Scope.GLOBAL).files}
     assert (entries["scratch.md"].description, entries["scratch.md"].heading) == (
         "",

@@ -19,6 +19,7 @@ from memtab.store.files import MAX_FILE_BYTES, STALE_TEMP_AGE_S
 from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
+from support.memory_paths import vpath
 
 CRASH_ROUNDS = 20
 CRASH_FILE_SIZE = 2 << 20  # 2 MiB: each save takes a few milliseconds
@@ -98,5 +99,5 @@ def test_sigkill_during_store_saves_and_edits_leaves_no_torn_file_and_no_temp(
         store.list_scope(Scope.GLOBAL)  # the next start of the store
         assert sorted(os.listdir(root)) == sorted(STORE_CRASH_NAMES), "a temp was left behind"
         # The killed writer's scope lock died with it: the next edit goes straight on.
-        current = store.read("/memories/global/saved.md")
-        store.save("/memories/global/saved.md", contents[0], current.sha256)
+        current = store.read(vpath("/memories/global/saved.md"))
+        store.save(vpath("/memories/global/saved.md"), contents[0], current.sha256)

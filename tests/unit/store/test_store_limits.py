@@ -18,6 +18,7 @@ from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
+from support.memory_paths import vpath
 
 from .helpers import err, ok, write
 
@@ -41,9 +42,9 @@ def test_a_file_with_the_longest_legal_name_can_be_created_and_edited(tool: Memo
     ok(tool.execute({"command": "create", "path": path, "file_text": "one\n"}))
     ok(tool.execute({"command": "str_replace", "path": path, "old_str": "one", "new_str": "1"}))
     ok(tool.execute({"command": "insert", "path": path, "insert_line": 1, "insert_text": "2"}))
-    current = tool.store.read(path)
-    tool.store.save(path, current.content + "3\n", current.sha256)
-    assert tool.store.read(path).content == "1\n2\n3\n"
+    current = tool.store.read(vpath(path))
+    tool.store.save(vpath(path), current.content + "3\n", current.sha256)
+    assert tool.store.read(vpath(path)).content == "1\n2\n3\n"
     assert os.listdir(tool.store.root(Scope.GLOBAL)) == [LONGEST]
 
 
@@ -191,8 +192,8 @@ def test_store_operations_close_every_directory_they_open(store: MemoryStore) ->
             )
         )
         ok(tool.execute({"command": "rename", "old_path": f"{G}/d", "new_path": f"{G}/f"}))
-        store.move(f"{G}/f", f"{W}/f")
-        store.move(f"{W}/f", f"{G}/d")
-        store.create_directory(f"{G}/tmp/sub")
-        store.delete(f"{G}/tmp")
+        store.move(vpath(f"{G}/f"), vpath(f"{W}/f"))
+        store.move(vpath(f"{W}/f"), vpath(f"{G}/d"))
+        store.create_directory(vpath(f"{G}/tmp/sub"))
+        store.delete(vpath(f"{G}/tmp"))
     assert _descriptors_into(root) == before

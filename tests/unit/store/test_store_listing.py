@@ -19,6 +19,7 @@ from memtab.store.files import (
 from memtab.store.paths import Scope, parse_virtual_path
 from memtab.store.scopes.memory import CapError, MemoryStore, NotEditableError
 from memtab.store.scopes.tool import MemoryTool
+from support.memory_paths import vpath
 
 from .helpers import err, ok, read_meta, write
 
@@ -217,9 +218,9 @@ def test_file_over_the_cap_is_listed_but_not_editable(tool: MemoryTool) -> None:
             {"command": "insert", "path": f"{G}/big.md", "insert_line": 0, "insert_text": "x"}
         )
     )
-    current = tool.store.read(f"{G}/big.md")
+    current = tool.store.read(vpath(f"{G}/big.md"))
     with pytest.raises(NotEditableError, match="cannot be edited"):
-        tool.store.save(f"{G}/big.md", "small now", current.sha256)
+        tool.store.save(vpath(f"{G}/big.md"), "small now", current.sha256)
     assert big.read_bytes() == before
 
 
@@ -239,7 +240,7 @@ def test_invalid_utf8_that_decodes_over_the_cap_is_over_it(tool: MemoryTool) -> 
     # mux measures the decoded text: each invalid byte becomes a 3-byte U+FFFD.
     write(tool.store.root(Scope.GLOBAL) / "odd.md", b"\xff" * (MAX_FILE_BYTES // 2))
     assert OVER_CAP in err(tool.execute({"command": "view", "path": f"{G}/odd.md"}))
-    assert tool.store.read(f"{G}/odd.md").over_cap
+    assert tool.store.read(vpath(f"{G}/odd.md")).over_cap
 
 
 def test_reads_stop_at_the_cap(tool: MemoryTool, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -252,7 +253,7 @@ def test_reads_stop_at_the_cap(tool: MemoryTool, monkeypatch: pytest.MonkeyPatch
         return real_read(fd, size)
 
     monkeypatch.setattr(os, "read", counting_read)
-    current = tool.store.read(f"{G}/huge.md")
+    current = tool.store.read(vpath(f"{G}/huge.md"))
     assert err(tool.execute({"command": "view", "path": f"{G}/huge.md"}))
     monkeypatch.undo()
     assert sum(asked) <= 2 * (MAX_FILE_BYTES + 1)
@@ -313,7 +314,7 @@ def test_scope_file_cap_on_create(tool: MemoryTool) -> None:
         tool.execute({"command": "create", "path": f"{G}/one-more.md", "file_text": ""})
     ) == ("The global memory scope is full (1000 files); delete unused files first")
     with pytest.raises(CapError):
-        tool.store.save(f"{G}/one-more.md", "x", None)
+        tool.store.save(vpath(f"{G}/one-more.md"), "x", None)
     assert not (root / "one-more.md").exists()
     # Editing and deleting still work in a full scope; then there is room again.
     ok(
@@ -329,7 +330,7 @@ def test_scope_file_cap_on_cross_scope_move(store: MemoryStore) -> None:
     _fill_scope(store.root(Scope.WORKSPACE), MAX_FILES_PER_SCOPE)
     write(store.root(Scope.GLOBAL) / "g.md", "g")
     with pytest.raises(CapError, match="workspace memory scope is full"):
-        store.move(f"{G}/g.md", "/memories/workspace/g.md")
+        store.move(vpath(f"{G}/g.md"), vpath("/memories/workspace/g.md"))
     assert (store.root(Scope.GLOBAL) / "g.md").read_text() == "g"
 
 
@@ -360,10 +361,10 @@ def test_file_with_nul_is_listed_as_binary_and_not_editable(tool: MemoryTool) ->
             {"command": "insert", "path": f"{G}/blob.md", "insert_line": 0, "insert_text": "x"}
         )
     )
-    current = tool.store.read(f"{G}/blob.md")
+    current = tool.store.read(vpath(f"{G}/blob.md"))
     assert current.binary
     with pytest.raises(NotEditableError):
-        tool.store.save(f"{G}/blob.md", "clean", current.sha256)
+        tool.store.save(vpath(f"{G}/blob.md"), "clean", current.sha256)
     assert path.read_bytes() == b"text\x00more\n"
 
 

@@ -20,6 +20,7 @@ from memtab.store.paths import PathError, Scope, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from support.memory_home import scanned, write_registry
+from support.memory_paths import vpath
 
 from .helpers import WORKSPACE_ID
 
@@ -50,7 +51,7 @@ def test_an_empty_name_says_so(tool: MemoryTool) -> None:
 def test_a_rename_to_a_hidden_name_and_a_hidden_folder_are_refused(
     tool: MemoryTool, store: MemoryStore
 ) -> None:
-    store.create_file("/memories/global/a.md", "kept\n")
+    store.create_file(vpath("/memories/global/a.md"), "kept\n")
     result = tool.execute(
         {
             "command": "rename",
@@ -59,9 +60,9 @@ def test_a_rename_to_a_hidden_name_and_a_hidden_folder_are_refused(
         }
     )
     assert not result.success and "hidden names are never listed" in result.error
-    assert store.read_text("/memories/global/a.md") == "kept\n"
+    assert store.read_text(vpath("/memories/global/a.md")) == "kept\n"
     with pytest.raises(PathError, match=r"Cannot create /memories/global/\.cache"):
-        store.create_directory("/memories/global/.cache")
+        store.create_directory(vpath("/memories/global/.cache"))
 
 
 # --- shown with a warning, kept in history: names no path can reach --------------------------

@@ -22,6 +22,7 @@ from memtab.store.paths import (
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.registry import add_workspace, load_registry
+from support.memory_paths import vpath
 
 from .helpers import PROJECT, WORKSPACE_ID, err, snapshot, write
 
@@ -165,7 +166,7 @@ def test_commands_needing_a_file_reject_roots(
 
 @pytest.mark.parametrize("root", ["/memories", "/memories/global"])
 def test_rename_rejects_roots_on_either_side(tool: MemoryTool, root: str) -> None:
-    tool.store.create_file("/memories/global/a.md", "a")
+    tool.store.create_file(vpath("/memories/global/a.md"), "a")
     err(tool.execute({"command": "rename", "old_path": root, "new_path": "/memories/global/b"}))
     err(tool.execute({"command": "rename", "old_path": "/memories/global/a.md", "new_path": root}))
     assert tool.store.kind_of(parse_file_path("/memories/global/a.md")) == "file"

@@ -28,6 +28,7 @@ from memtab.store.scopes.memory import (
     SaveConflictError,
 )
 from memtab.store.scopes.tool import MemoryTool
+from support.memory_paths import vpath
 
 from .helpers import err, ok, snapshot, write
 
@@ -170,7 +171,7 @@ def test_a_file_that_keeps_changing_is_not_overwritten(
         monkeypatch, "fsync", lambda: mux_writes(path, f"v{next(versions)}")(), times=100
     )
     with pytest.raises(ChangedDuringEditError, match="kept changing"):
-        store.edit_text(f"{G}/a.md", lambda text: text + " edited")
+        store.edit_text(vpath(f"{G}/a.md"), lambda text: text + " edited")
     monkeypatch.undo()
     assert "edited" not in path.read_text()
     assert [p.name for p in path.parent.iterdir() if p.name.startswith(".")] == []
@@ -180,10 +181,10 @@ def test_an_editor_save_reports_a_change_made_while_it_wrote(
     store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = write(store.root(Scope.GLOBAL) / "a.md", "loaded")
-    loaded = store.read(f"{G}/a.md")
+    loaded = store.read(vpath(f"{G}/a.md"))
     act_once_before(monkeypatch, "fsync", mux_writes(path, "mux's version"))
     with pytest.raises(SaveConflictError) as conflict:
-        store.save(f"{G}/a.md", "mine", loaded.sha256)
+        store.save(vpath(f"{G}/a.md"), "mine", loaded.sha256)
     monkeypatch.undo()
     assert conflict.value.kind == "changed"
     assert path.read_text() == "mux's version"
@@ -220,7 +221,7 @@ def test_a_new_editor_file_never_clobbers_one_that_appeared(
     act_once_before(monkeypatch, "replace", appear)
     act_once_before_publishing(monkeypatch, appear)
     with pytest.raises(SaveConflictError) as conflict:
-        store.save(f"{G}/new.md", "mine", None)
+        store.save(vpath(f"{G}/new.md"), "mine", None)
     monkeypatch.undo()
     assert conflict.value.kind == "exists" and path.read_text() == "theirs"
 
@@ -242,7 +243,7 @@ def test_a_rename_never_overwrites_a_destination_created_after_the_check(
     act_once_before(monkeypatch, "rename", appear)
     act_once_before(monkeypatch, "link", appear)
     with pytest.raises(AlreadyExistsError):
-        store.move(f"{G}/old.md", f"{G}/new.md")
+        store.move(vpath(f"{G}/old.md"), vpath(f"{G}/new.md"))
     monkeypatch.undo()
     theirs = destination / "theirs.md" if kind == "dir" else destination
     assert theirs.read_text() == "theirs"
@@ -343,7 +344,7 @@ def test_racing_symlink_swaps_never_let_a_create_land_outside(
         assert flipper.stdout is not None and flipper.stdout.readline() == b"flipping\n"
         for index in range(150):
             with contextlib.suppress(PathError, MemoryStoreError):  # refused is fine
-                store.create_file(f"{G}/sub/x{index}.md", "x")
+                store.create_file(vpath(f"{G}/sub/x{index}.md"), "x")
     finally:
         flipper.kill()
         flipper.wait()
@@ -394,10 +395,10 @@ def test_editor_operations_refuse_a_path_through_a_symlinked_directory(store: Me
     write(root / "preferences.md", "keep\n")
     (root / "al").symlink_to(".")
     for action in (
-        lambda: store.read(f"{G}/al/preferences.md"),
-        lambda: store.save(f"{G}/al/preferences.md", "x", None),
-        lambda: store.delete(f"{G}/al/preferences.md"),
-        lambda: store.set_pinned(f"{G}/al/preferences.md", True),
+        lambda: store.read(vpath(f"{G}/al/preferences.md")),
+        lambda: store.save(vpath(f"{G}/al/preferences.md"), "x", None),
+        lambda: store.delete(vpath(f"{G}/al/preferences.md")),
+        lambda: store.set_pinned(vpath(f"{G}/al/preferences.md"), True),
     ):
         with pytest.raises(PathError, match="symbolic link"):
             action()
@@ -415,7 +416,7 @@ def test_a_hard_link_to_an_outside_file_is_not_readable(tool: MemoryTool, outsid
     error = err(tool.execute({"command": "view", "path": f"{G}/linked.md"}))
     assert "hard links" in error and "SECRET" not in error
     with pytest.raises(Exception, match="hard links"):
-        tool.store.read(f"{G}/linked.md")
+        tool.store.read(vpath(f"{G}/linked.md"))
     assert "hard links" in err(
         tool.execute(
             {"command": "str_replace", "path": f"{G}/linked.md", "old_str": "TOP", "new_str": "x"}
@@ -444,7 +445,7 @@ def test_a_hard_link_cannot_be_laundered_by_a_move_across_scopes(
         write(root / "dir" / "plain.md", "plain")
     os.link(secret, target)
     with pytest.raises(MemoryStoreError, match="hard links"):
-        store.move(f"{G}/{moved}", f"/memories/workspace/{moved}")
+        store.move(vpath(f"{G}/{moved}"), vpath(f"/memories/workspace/{moved}"))
     assert not (store.root(Scope.WORKSPACE) / moved).exists()
     assert target.exists() and secret.read_text() == "TOP SECRET\n"
 

@@ -24,6 +24,7 @@ from memtab.store.paths import Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_store import READ_LOCK_WAIT_S
 from memtab.store.sidecars.registry import Workspace
+from support.memory_paths import vpath
 from support.processes import python_child
 
 from .helpers import WORKSPACE_ID
@@ -88,7 +89,7 @@ def test_a_view_does_not_wait_for_the_usage_lock(
     waits: list[tuple[str, float]],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    store.create_file(NOTE, "remember this\n")
+    store.create_file(vpath(NOTE), "remember this\n")
     before = uses(store)
     held(home.lock_path("memory-meta"))
     waits.clear()
@@ -109,7 +110,7 @@ def test_list_history_and_trash_do_not_wait_for_a_scope_lock(
     waits: list[tuple[str, float]],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    store.create_file(NOTE, "as memtab wrote it\n")
+    store.create_file(vpath(NOTE), "as memtab wrote it\n")
     store.physical(parse_file_path(NOTE)).write_text("changed outside\n")  # to record
     scope_lock = store.scope_lock_path(Scope.GLOBAL)
     held(scope_lock)
@@ -132,7 +133,7 @@ def test_list_history_and_trash_do_not_wait_for_a_scope_lock(
 def test_the_outside_change_is_recorded_by_the_next_look(
     home: Home, store: MemoryStore, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    store.create_file(NOTE, "as memtab wrote it\n")
+    store.create_file(vpath(NOTE), "as memtab wrote it\n")
     store.physical(parse_file_path(NOTE)).write_text("changed outside\n")
     status, out, _ = cli(home, capsys, "history", NOTE, "--json")
     assert status == 0

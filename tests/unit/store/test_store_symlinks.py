@@ -12,6 +12,7 @@ from memtab.store.files import list_scope
 from memtab.store.paths import PathError, Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore, NotFoundError
 from memtab.store.scopes.tool import MemoryTool
+from support.memory_paths import vpath
 
 from .helpers import err, ok, read_meta, snapshot, write
 
@@ -93,21 +94,27 @@ def test_tool_calls_through_a_link_out_are_rejected(
 
 
 _ESCAPING_EDITOR_CALLS: list[tuple[str, Callable[[MemoryStore], object]]] = [
-    ("read file link", lambda s: s.read(f"{G}/linkfile.md")),
-    ("read through dir link", lambda s: s.read(f"{G}/linkdir/secret.md")),
-    ("save over file link", lambda s: s.save(f"{G}/linkfile.md", "x", "0" * 64)),
-    ("save new through dir link", lambda s: s.save(f"{G}/linkdir/new.md", "x", None)),
-    ("save new over dangling link", lambda s: s.save(f"{G}/dangling.md", "x", None)),
-    ("create through dir link", lambda s: s.create_file(f"{G}/linkdir/new.md", "x")),
-    ("mkdir through dir link", lambda s: s.create_directory(f"{G}/linkdir/newdir")),
-    ("mkdir through dangling dir link", lambda s: s.create_directory(f"{G}/danglingdir/x")),
-    ("delete file link", lambda s: s.delete(f"{G}/linkfile.md")),
-    ("delete dir link", lambda s: s.delete(f"{G}/linkdir")),
-    ("move file link out", lambda s: s.move(f"{G}/linkfile.md", "/memories/workspace/x.md")),
-    ("move into dir link", lambda s: s.move(f"{G}/real.md", f"{G}/linkdir/real.md")),
-    ("move across into link", lambda s: s.move(f"{G}/real.md", f"{G}/danglingdir/r.md")),
-    ("pin file link", lambda s: s.set_pinned(f"{G}/linkfile.md", True)),
-    ("pin through dir link", lambda s: s.set_pinned(f"{G}/linkdir/secret.md", True)),
+    ("read file link", lambda s: s.read(vpath(f"{G}/linkfile.md"))),
+    ("read through dir link", lambda s: s.read(vpath(f"{G}/linkdir/secret.md"))),
+    ("save over file link", lambda s: s.save(vpath(f"{G}/linkfile.md"), "x", "0" * 64)),
+    ("save new through dir link", lambda s: s.save(vpath(f"{G}/linkdir/new.md"), "x", None)),
+    ("save new over dangling link", lambda s: s.save(vpath(f"{G}/dangling.md"), "x", None)),
+    ("create through dir link", lambda s: s.create_file(vpath(f"{G}/linkdir/new.md"), "x")),
+    ("mkdir through dir link", lambda s: s.create_directory(vpath(f"{G}/linkdir/newdir"))),
+    ("mkdir through dangling dir link", lambda s: s.create_directory(vpath(f"{G}/danglingdir/x"))),
+    ("delete file link", lambda s: s.delete(vpath(f"{G}/linkfile.md"))),
+    ("delete dir link", lambda s: s.delete(vpath(f"{G}/linkdir"))),
+    (
+        "move file link out",
+        lambda s: s.move(vpath(f"{G}/linkfile.md"), vpath("/memories/workspace/x.md")),
+    ),
+    ("move into dir link", lambda s: s.move(vpath(f"{G}/real.md"), vpath(f"{G}/linkdir/real.md"))),
+    (
+        "move across into link",
+        lambda s: s.move(vpath(f"{G}/real.md"), vpath(f"{G}/danglingdir/r.md")),
+    ),
+    ("pin file link", lambda s: s.set_pinned(vpath(f"{G}/linkfile.md"), True)),
+    ("pin through dir link", lambda s: s.set_pinned(vpath(f"{G}/linkdir/secret.md"), True)),
 ]
 
 
@@ -150,7 +157,7 @@ def test_a_link_that_stays_inside_is_neither_listed_nor_followed_as_a_file(
     (root / "alias.md").symlink_to(root / "target.md")
     assert [f.path.name for f in store.list_scope(Scope.GLOBAL).files] == ["target.md"]
     with pytest.raises(NotFoundError):
-        store.read(f"{G}/alias.md")
+        store.read(vpath(f"{G}/alias.md"))
     assert store.kind_of(parse_file_path(f"{G}/alias.md")) is None
 
 
@@ -161,7 +168,7 @@ def test_moving_a_directory_across_scopes_keeps_links_as_links(
     write(root / "dir" / "a.md", "a")
     (root / "dir" / "out").symlink_to(outside)
     before_outside = snapshot(outside)
-    store.move(f"{G}/dir", "/memories/workspace/dir")
+    store.move(vpath(f"{G}/dir"), vpath("/memories/workspace/dir"))
     moved = store.root(Scope.WORKSPACE) / "dir"
     assert (moved / "out").is_symlink()
     assert [f.path.name for f in store.list_scope(Scope.WORKSPACE).files] == ["a.md"]
@@ -177,7 +184,7 @@ def test_read_many_reads_what_read_reads_and_never_through_a_link(
     assert set(found) == set(paths)  # every path answered, one bad file stopping nothing
     real, link, through_dir, inside, gone = (found[path] for path in paths)
     assert not isinstance(real, Exception) and real.content == "real content\n"
-    assert real == linked_store.read(f"{G}/real.md")
+    assert real == linked_store.read(vpath(f"{G}/real.md"))
     assert not isinstance(inside, Exception) and inside.content == "inside\n"
     assert isinstance(link, NotFoundError)
     assert isinstance(through_dir, PathError)

@@ -10,13 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtab.store.paths import Scope
+from memtab.store.paths import Scope, VirtualPath
 from memtab.store.scopes.tool import (
     MemoryTool,
     ToolResult,
-    scope_of,
+    parse_tool_request,
     tool_input_schema,
 )
+from support.memory_paths import vpath
 
 from .helpers import TOOL_PROPERTIES, G, P, W, create, err, ok, text_of, write
 
@@ -50,10 +51,14 @@ def test_schema_lists_every_command() -> None:
     ]
 
 
-def test_scope_of() -> None:
-    assert scope_of(f"{P}/a.md") is Scope.PROJECT
-    assert scope_of("/elsewhere") is None
-    assert scope_of(None) is None
+def test_a_calls_paths_are_parsed_once_and_named_as_sent() -> None:
+    rename = {"command": "rename", "old_path": f"{P}/a.md ", "new_path": "/elsewhere"}
+    request = parse_tool_request(rename)
+    assert request.named_paths() == [(f"{P}/a.md ", vpath(f"{P}/a.md")), ("/elsewhere", None)]
+    assert request.target_path is request.target_path  # parsed once for the call
+    assert parse_tool_request({"command": "view", "path": "/memories"}).named_paths() == [
+        ("/memories", VirtualPath(None))
+    ]
 
 
 @pytest.mark.expect_log(

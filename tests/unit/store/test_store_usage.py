@@ -21,6 +21,7 @@ from memtab.store.sidecars.meta import (
     workspace_key,
 )
 from memtab.store.sidecars.registry import add_workspace, load_registry
+from support.memory_paths import vpath
 
 from .helpers import PROJECT, WORKSPACE_ID, FakeClock, ok, read_meta, write
 
@@ -130,22 +131,22 @@ def test_failed_commands_and_directory_views_record_nothing(
 def test_listings_and_editor_reads_record_nothing(store: MemoryStore) -> None:
     _write_global(store, "a.md")
     store.list_all()
-    store.read(f"{G}/a.md")
+    store.read(vpath(f"{G}/a.md"))
     store.meta_entries()
     assert not store.home.meta_path.exists()
 
 
 def test_editor_save_and_create_are_writes(store: MemoryStore, clock: FakeClock) -> None:
-    store.create_file(f"{G}/a.md", "v1")
+    store.create_file(vpath(f"{G}/a.md"), "v1")
     assert _entry(store.home, "global:a.md")["lastWriteAt"] == clock.now
-    current = store.read(f"{G}/a.md")
-    store.save(f"{G}/a.md", "v2", current.sha256)
+    current = store.read(vpath(f"{G}/a.md"))
+    store.save(vpath(f"{G}/a.md"), "v2", current.sha256)
     entry = _entry(store.home, "global:a.md")
     assert (entry["accessCount"], entry["lastWriteAt"]) == (2, clock.now)
 
 
 def test_create_directory_records_nothing(store: MemoryStore) -> None:
-    store.create_directory(f"{G}/dir")
+    store.create_directory(vpath(f"{G}/dir"))
     assert read_meta(store.home) == {}
 
 
@@ -154,7 +155,7 @@ def test_create_directory_records_nothing(store: MemoryStore) -> None:
 
 def test_pin_is_pinned_plus_one_use(store: MemoryStore, clock: FakeClock) -> None:
     _write_global(store, "a.md")
-    store.set_pinned(f"{G}/a.md", True)
+    store.set_pinned(vpath(f"{G}/a.md"), True)
     assert _entry(store.home, "global:a.md") == {
         "pinned": True,
         "accessCount": 1,
@@ -166,31 +167,31 @@ def test_pin_is_pinned_plus_one_use(store: MemoryStore, clock: FakeClock) -> Non
 
 def test_unpin_keeps_the_usage_stats(store: MemoryStore, clock: FakeClock) -> None:
     _write_global(store, "a.md")
-    store.set_pinned(f"{G}/a.md", True)
+    store.set_pinned(vpath(f"{G}/a.md"), True)
     pinned = _entry(store.home, "global:a.md")
-    store.set_pinned(f"{G}/a.md", False)
+    store.set_pinned(vpath(f"{G}/a.md"), False)
     assert _entry(store.home, "global:a.md") == {**pinned, "pinned": False}
 
 
 def test_only_existing_files_can_be_pinned(store: MemoryStore) -> None:
     _write_global(store, "dir/a.md")
     with pytest.raises(NotFoundError, match="Only files can be pinned"):
-        store.set_pinned(f"{G}/dir", True)
+        store.set_pinned(vpath(f"{G}/dir"), True)
     with pytest.raises(NotFoundError):
-        store.set_pinned(f"{G}/missing.md", True)
+        store.set_pinned(vpath(f"{G}/missing.md"), True)
     assert read_meta(store.home) == {}
 
 
 def test_project_pins_need_a_project_identity(multi_store: MemoryStore) -> None:
     with pytest.raises(ScopeUnavailableError):
-        multi_store.set_pinned(f"{P}/a.md", True)
+        multi_store.set_pinned(vpath(f"{P}/a.md"), True)
 
 
 def test_pinned_within_finds_pins_in_a_subtree(store: MemoryStore) -> None:
     for name in ["dir/a.md", "dir/sub/b.md", "dir2/c.md", "d.md"]:
         _write_global(store, name)
-        store.set_pinned(f"{G}/{name}", True)
-    store.set_pinned(f"{G}/d.md", False)
+        store.set_pinned(vpath(f"{G}/{name}"), True)
+    store.set_pinned(vpath(f"{G}/d.md"), False)
     assert sorted(store.pinned_within(parse_file_path(f"{G}/dir"))) == [
         "global:dir/a.md",
         "global:dir/sub/b.md",
@@ -205,7 +206,7 @@ def test_rename_of_a_file_moves_its_entry_then_records_a_write(
     tool: MemoryTool, clock: FakeClock
 ) -> None:
     _write_global(tool.store, "a.md")
-    tool.store.set_pinned(f"{G}/a.md", True)
+    tool.store.set_pinned(vpath(f"{G}/a.md"), True)
     ok(tool.execute({"command": "rename", "old_path": f"{G}/a.md", "new_path": f"{G}/b.md"}))
     entries = read_meta(tool.store.home)
     assert "global:a.md" not in entries
@@ -220,7 +221,7 @@ def test_rename_of_a_file_moves_its_entry_then_records_a_write(
 def test_rename_of_a_directory_moves_the_pins_inside_it(tool: MemoryTool, clock: FakeClock) -> None:
     for name in ["dir/a.md", "dir/sub/b.md", "dir2/c.md", "dir.md"]:
         _write_global(tool.store, name)
-        tool.store.set_pinned(f"{G}/{name}", True)
+        tool.store.set_pinned(vpath(f"{G}/{name}"), True)
     ok(tool.execute({"command": "rename", "old_path": f"{G}/dir", "new_path": f"{G}/moved/dir"}))
     entries = read_meta(tool.store.home)
     assert sorted(k for k, e in entries.items() if e["pinned"]) == [
@@ -236,7 +237,7 @@ def test_rename_of_a_directory_moves_the_pins_inside_it(tool: MemoryTool, clock:
 def test_delete_drops_the_subtree(tool: MemoryTool) -> None:
     for name in ["dir/a.md", "dir/sub/b.md", "dir2/c.md", "dir.md"]:
         _write_global(tool.store, name)
-        tool.store.set_pinned(f"{G}/{name}", True)
+        tool.store.set_pinned(vpath(f"{G}/{name}"), True)
     ok(tool.execute({"command": "delete", "path": f"{G}/dir"}))
     assert sorted(read_meta(tool.store.home)) == ["global:dir.md", "global:dir2/c.md"]
     ok(tool.execute({"command": "delete", "path": f"{G}/dir.md"}))
@@ -268,7 +269,7 @@ def test_tool_usage_keys_escape_file_names(tool: MemoryTool) -> None:
 def test_project_path_with_colon_and_percent(home: Home, clock: FakeClock) -> None:
     add_workspace(home, "C:\\work\\100%", "w", workspace_id="0a0a0a0a0a")
     store = MemoryStore(home, load_registry(home).require_workspace("0a0a0a0a0a"), clock=clock)
-    store.create_file(f"{P}/n.md", "x")
+    store.create_file(vpath(f"{P}/n.md"), "x")
     assert list(read_meta(home)) == ["project:C%3A\\work\\100%25:n.md"]
 
 
@@ -353,7 +354,7 @@ def test_healed_file_is_rewritten_without_default_entries(home: Home, clock: Fak
 
 def test_meta_file_is_pretty_json(store: MemoryStore) -> None:
     _write_global(store, "a.md")
-    store.set_pinned(f"{G}/a.md", True)
+    store.set_pinned(vpath(f"{G}/a.md"), True)
     assert store.home.meta_path.read_text(encoding="utf-8").startswith(
         '{\n  "entries": {\n    "global:a.md": {\n      "pinned": true,'
     )
@@ -362,19 +363,19 @@ def test_meta_file_is_pretty_json(store: MemoryStore) -> None:
 def test_meta_is_reread_before_every_write(store: MemoryStore, clock: FakeClock) -> None:
     _write_global(store, "a.md")
     _write_global(store, "b.md")
-    store.set_pinned(f"{G}/a.md", True)
+    store.set_pinned(vpath(f"{G}/a.md"), True)
     # Another process (mux, another Memtab) writes its own change in between.
     document = json.loads(store.home.meta_path.read_text(encoding="utf-8"))
     document["entries"]["global:external.md"] = {"pinned": True, "accessCount": 1}
     write(store.home.meta_path, json.dumps(document))
-    store.set_pinned(f"{G}/b.md", True)
+    store.set_pinned(vpath(f"{G}/b.md"), True)
     assert sorted(read_meta(store.home)) == ["global:a.md", "global:b.md", "global:external.md"]
 
 
 def test_failed_pin_leaves_meta_untouched(store: MemoryStore) -> None:
     write(store.home.meta_path, '{"entries": {}, "unknown": true}')
     with pytest.raises(NotFoundError):
-        store.set_pinned(f"{G}/missing.md", True)
+        store.set_pinned(vpath(f"{G}/missing.md"), True)
     assert store.home.meta_path.read_text(encoding="utf-8") == '{"entries": {}, "unknown": true}'
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from memtab.store.errors import ToolArgumentError
 from memtab.store.scopes.tool import MemoryTool, parse_tool_request
 from memtab.store.scopes.tool_args import COMMANDS, input_schema
+from support.memory_paths import vpath
 
 from .helpers import TOOL_PROPERTIES, G, err, ok
 
@@ -136,7 +137,7 @@ def test_refusals_are_one_line_in_the_tool_s_words(call: dict[str, Any], expecte
 
 def test_null_counts_as_absent_as_in_mux_s_schema(tool: MemoryTool) -> None:
     ok(tool.execute({"command": "create", "path": f"{G}/a.md", "file_text": None}))
-    assert tool.store.read(f"{G}/a.md").content == ""
+    assert tool.store.read(vpath(f"{G}/a.md")).content == ""
     ok(
         tool.execute(
             {"command": "create", "path": None, "file_path": f"{G}/b.md", "content": "b c"}
@@ -147,7 +148,7 @@ def test_null_counts_as_absent_as_in_mux_s_schema(tool: MemoryTool) -> None:
             {"command": "str_replace", "path": f"{G}/b.md", "old_str": " c", "new_str": None}
         )
     )
-    assert tool.store.read(f"{G}/b.md").content == "b"
+    assert tool.store.read(vpath(f"{G}/b.md")).content == "b"
     assert ok(tool.execute({"command": "view", "path": f"{G}/b.md", "offset": None})) == "1\tb"
     assert "`path` is required" in err(tool.execute({"command": "delete", "path": None}))
 

@@ -30,6 +30,7 @@ from memtab.store.xum_locks import (
     removal_tombstone_path,
     target_lock_path,
 )
+from support.memory_paths import vpath
 from support.xum import xum_holding
 
 from .helpers import WORKSPACE_ID, write_config
@@ -65,14 +66,14 @@ def test_the_lock_files_are_named_as_xum_names_them() -> None:
 
 
 def test_memtab_holds_xums_target_lock_while_it_changes_a_memory(store: MemoryStore) -> None:
-    store.create_file("/memories/global/a.md", "one\n")
+    store.create_file(vpath("/memories/global/a.md"), "one\n")
     seen: list[str] = []
 
     def change(text: str) -> str:
         seen.append(shared_target(store.home).read_text())
         return text + "two\n"
 
-    store.edit_text("/memories/global/a.md", change)
+    store.edit_text(vpath("/memories/global/a.md"), change)
     assert seen[0].split(":")[0] == str(os.getpid())
     assert not shared_target(store.home).exists()  # let go afterwards
 
@@ -80,18 +81,18 @@ def test_memtab_holds_xums_target_lock_while_it_changes_a_memory(store: MemorySt
 @pytest.mark.parametrize("path", ["/memories/global/a.md", "/memories/project/a.md"])
 def test_a_change_is_refused_while_xum_holds_the_memory_root(store: MemoryStore, path: str) -> None:
     with xum_holding(shared_target(store.home)), pytest.raises(ScopeBusyError, match=BUSY):
-        store.create_file(path, "mine\n")
+        store.create_file(vpath(path), "mine\n")
     assert store.kind_of(parse_file_path(path)) is None
 
 
 def test_a_workspace_notebook_has_its_own_target_lock(store: MemoryStore) -> None:
     with xum_holding(shared_target(store.home)):
-        mine = store.create_file("/memories/workspace/a.md", "mine\n")  # not the shared lock
+        mine = store.create_file(vpath("/memories/workspace/a.md"), "mine\n")  # not the shared lock
     workspace_lock = target_lock_path(
         store.home, memory_lock_key(store.home, store.home.workspace_root(WORKSPACE_ID))
     )
     with xum_holding(workspace_lock), pytest.raises(ScopeBusyError, match=BUSY):
-        store.save("/memories/workspace/a.md", "changed\n", mine.sha256)
+        store.save(vpath("/memories/workspace/a.md"), "changed\n", mine.sha256)
     assert (store.home.workspace_root(WORKSPACE_ID) / "a.md").read_text() == "mine\n"
 
 
@@ -102,18 +103,18 @@ def test_a_change_waits_for_xum_to_let_go(
     with xum_holding(shared_target(store.home)) as xum:
         assert xum.stdin is not None
         threading.Timer(0.2, xum.stdin.close).start()
-        store.create_file("/memories/global/a.md", "mine\n")
+        store.create_file(vpath("/memories/global/a.md"), "mine\n")
     assert (store.home.global_root / "a.md").read_text() == "mine\n"
 
 
 def test_memory_meta_is_not_written_while_xum_holds_its_lock(store: MemoryStore) -> None:
-    store.create_file("/memories/global/a.md", "one\n")
+    store.create_file(vpath("/memories/global/a.md"), "one\n")
     before = store.home.meta_path.read_bytes()
     refused = pytest.raises(LockUnavailableError, match=BUSY)
     with xum_holding(meta_lock_path(store.home)), refused:
-        store.set_pinned("/memories/global/a.md", True)
+        store.set_pinned(vpath("/memories/global/a.md"), True)
     assert store.home.meta_path.read_bytes() == before
-    store.set_pinned("/memories/global/a.md", True)
+    store.set_pinned(vpath("/memories/global/a.md"), True)
     assert json.loads(store.home.meta_path.read_text())["entries"]["global:a.md"]["pinned"]
 
 
@@ -134,30 +135,32 @@ def remove_in_xum(home: Home, workspace_id: str) -> None:
 
 
 def test_a_removed_workspaces_notebook_takes_no_writes(store: MemoryStore) -> None:
-    kept = store.create_file("/memories/workspace/a.md", "kept\n").sha256
-    global_sha = store.create_file("/memories/global/g.md", "g\n").sha256
+    kept = store.create_file(vpath("/memories/workspace/a.md"), "kept\n").sha256
+    global_sha = store.create_file(vpath("/memories/global/g.md"), "g\n").sha256
     remove_in_xum(store.home, WORKSPACE_ID)
     refused = pytest.raises(WorkspaceRemovedError, match=f"Workspace {WORKSPACE_ID} was removed")
     with refused:
-        store.create_file("/memories/workspace/b.md", "new\n")
+        store.create_file(vpath("/memories/workspace/b.md"), "new\n")
     with refused:
-        store.save("/memories/workspace/a.md", "changed\n", kept)
+        store.save(vpath("/memories/workspace/a.md"), "changed\n", kept)
     with refused:
-        store.delete("/memories/workspace/a.md")
+        store.delete(vpath("/memories/workspace/a.md"))
     with refused:
-        store.move("/memories/workspace/a.md", "/memories/global/a.md")
+        store.move(vpath("/memories/workspace/a.md"), vpath("/memories/global/a.md"))
     with refused:
-        store.set_pinned("/memories/workspace/a.md", True)
+        store.set_pinned(vpath("/memories/workspace/a.md"), True)
     assert (store.home.workspace_root(WORKSPACE_ID) / "a.md").read_text() == "kept\n"
     assert not (store.home.workspace_root(WORKSPACE_ID) / "b.md").exists()
     assert store.removed_reason() is not None
-    store.save("/memories/global/g.md", "still yours\n", global_sha)  # the other scopes are not
+    store.save(
+        vpath("/memories/global/g.md"), "still yours\n", global_sha
+    )  # the other scopes are not
 
 
 def test_a_removed_workspace_is_not_recreated_by_a_write(store: MemoryStore) -> None:
     remove_in_xum(store.home, WORKSPACE_ID)
     with pytest.raises(WorkspaceRemovedError):
-        store.create_file("/memories/workspace/b.md", "new\n")
+        store.create_file(vpath("/memories/workspace/b.md"), "new\n")
     assert not store.home.workspace_dir(WORKSPACE_ID).exists()
 
 
@@ -183,7 +186,7 @@ def test_memtab_tool_says_why_a_removed_workspace_takes_no_write(
 
 
 def test_the_window_opens_a_removed_workspaces_notes_read_only(store: MemoryStore) -> None:
-    store.create_file("/memories/workspace/a.md", "kept\n")
+    store.create_file(vpath("/memories/workspace/a.md"), "kept\n")
     note = MuxFile(store, parse_file_path("/memories/workspace/a.md"))
     elsewhere = MuxFile(store, parse_file_path("/memories/global/a.md"))
     assert note.read_only_reason is None
@@ -196,7 +199,7 @@ def test_a_change_is_refused_when_xums_lock_cannot_be_taken(store: MemoryStore) 
     (store.home.root / "locks").parent.mkdir(parents=True, exist_ok=True)
     (store.home.root / "locks").write_text("a file where xum keeps its locks")
     with pytest.raises(MemoryStoreError, match="Cannot take xum's lock"):
-        store.create_file("/memories/global/a.md", "mine\n")
+        store.create_file(vpath("/memories/global/a.md"), "mine\n")
     assert not (store.home.global_root / "a.md").exists()
 
 
@@ -219,7 +222,7 @@ def test_xums_lock_is_found_under_the_name_xum_gives_the_home(
     )
     assert xums_lock != shared_target(home)
     with xum_holding(xums_lock), pytest.raises(ScopeBusyError, match=BUSY):
-        MemoryStore(home).create_file("/memories/global/a.md", "mine\n")
+        MemoryStore(home).create_file(vpath("/memories/global/a.md"), "mine\n")
     assert not (real / "memory" / "global" / "a.md").exists()
 
 
@@ -249,10 +252,10 @@ def test_a_sub_agent_writes_nothing_into_the_notebook_of_a_removed_root(home: Ho
     store = MemoryStore(home, load_registry(home).require_workspace(child))
     notebook = target_lock_path(home, memory_lock_key(home, home.workspace_root(WORKSPACE_ID)))
     with xum_holding(notebook), pytest.raises(ScopeBusyError):  # the root's notebook lock
-        store.create_file("/memories/workspace/a.md", "from the sub-agent\n")
+        store.create_file(vpath("/memories/workspace/a.md"), "from the sub-agent\n")
     remove_in_xum(home, WORKSPACE_ID)  # the root is being removed; the child still listed
     with pytest.raises(WorkspaceRemovedError, match=f"Workspace {WORKSPACE_ID} was removed"):
-        store.create_file("/memories/workspace/a.md", "from the sub-agent\n")
+        store.create_file(vpath("/memories/workspace/a.md"), "from the sub-agent\n")
     assert not home.workspace_dir(WORKSPACE_ID).exists()
     assert not home.workspace_dir(child).exists()
 
@@ -272,20 +275,20 @@ def test_every_change_of_the_store_is_refused_while_xum_holds_the_memory(
     store: MemoryStore, change: str
 ) -> None:
     path = "/memories/global/a.md"
-    store.create_file(path, "one\n")
-    store.edit_text(path, lambda text: text + "two\n")
-    first = file_history(store, path)[-1]
-    before = store.read(path).content
+    store.create_file(vpath(path), "one\n")
+    store.edit_text(vpath(path), lambda text: text + "two\n")
+    first = file_history(store, vpath(path))[-1]
+    before = store.read(vpath(path)).content
     lock = meta_lock_path(store.home) if change == "set_pinned" else shared_target(store.home)
     actions = {
-        "create_directory": lambda: store.create_directory("/memories/global/sub"),
-        "edit_text": lambda: store.edit_text(path, lambda text: text + "three\n"),
-        "delete": lambda: store.delete(path),
-        "move": lambda: store.move(path, "/memories/global/b.md"),
-        "set_pinned": lambda: store.set_pinned(path, True),
-        "restore": lambda: restore(store, path, first.id, replace=True),
+        "create_directory": lambda: store.create_directory(vpath("/memories/global/sub")),
+        "edit_text": lambda: store.edit_text(vpath(path), lambda text: text + "three\n"),
+        "delete": lambda: store.delete(vpath(path)),
+        "move": lambda: store.move(vpath(path), vpath("/memories/global/b.md")),
+        "set_pinned": lambda: store.set_pinned(vpath(path), True),
+        "restore": lambda: restore(store, vpath(path), first.id, replace=True),
     }
     with xum_holding(lock), pytest.raises((ScopeBusyError, LockUnavailableError), match=BUSY):
         actions[change]()
-    assert store.read(path).content == before
+    assert store.read(vpath(path)).content == before
     assert sorted(p.name for p in store.home.global_root.iterdir()) == ["a.md"]

@@ -32,6 +32,7 @@ from memtab.store.scopes.tool import MemoryTool
 from memtab.sync.repository.layout import GLOBAL_SCOPE
 from memtab.sync.repository.scopes import read_scope
 from memtab.watch_policy.paths import is_ignored
+from support.memory_paths import vpath
 
 from .helpers import WORKSPACE_ID
 
@@ -133,10 +134,10 @@ def test_sync_never_carries_one(home: Home) -> None:
 
 def test_memtab_never_makes_a_file_named_like_one(store: MemoryStore) -> None:
     with pytest.raises(PathError, match="named like xum's temporary files"):
-        store.create_file(f"/memories/global/{TEMP}", "x\n")
-    store.create_file("/memories/global/environment.md", "x\n")
+        store.create_file(vpath(f"/memories/global/{TEMP}"), "x\n")
+    store.create_file(vpath("/memories/global/environment.md"), "x\n")
     with pytest.raises((PathError, MemoryStoreError), match="named like xum's temporary files"):
-        store.move("/memories/global/environment.md", f"/memories/global/{TEMP}")
+        store.move(vpath("/memories/global/environment.md"), vpath(f"/memories/global/{TEMP}"))
 
 
 def test_doctor_names_a_temp_sibling_older_than_a_minute(home: Home, store: MemoryStore) -> None:

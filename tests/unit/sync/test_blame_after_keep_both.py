@@ -15,6 +15,7 @@ from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.sync.conflicts.copies import resolve_memory_copy
 from memtab.sync.conflicts.resolve import Keep
+from support.memory_paths import vpath
 from support.sync_machines import Machine
 
 NOTES = "/memories/global/notes.md"
@@ -62,7 +63,7 @@ def test_keep_both_of_a_conflict_copy_blames_its_lines_on_the_program_that_wrote
 ) -> None:
     home = Home(tmp_path / "home")
     store = MemoryStore(home)
-    store.create_file("/memories/global/x.md", "a\nmine\nc\n")
+    store.create_file(vpath("/memories/global/x.md"), "a\nmine\nc\n")
     copy = home.global_root / "x.sync-conflict-20261122-143000-ABCDEF7.md"
     copy.write_text("a\ntheirs\nc\n")  # a file-sync tool wrote it
     record_external(store)

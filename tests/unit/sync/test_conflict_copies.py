@@ -24,6 +24,7 @@ from memtab.sync.conflicts.copies import (
     resolve_sidecar_copy,
     sidecar_copies,
 )
+from support.memory_paths import vpath
 
 # The names each tool gives a copy of `x.md`, and the tool Memtab names.
 COPY_NAMES = [
@@ -125,8 +126,8 @@ def test_a_copy_is_resolved_and_kept_in_history(
     store = MemoryStore(home)
     copy = "/memories/global/x.sync-conflict-20261122-143000-ABCDEF7.md"
     resolve_memory_copy(store, copy, keep=keep, merged=merged)  # type: ignore[arg-type]
-    assert store.read_text("/memories/global/x.md") == expected
-    assert store.read_whole(copy) is None
+    assert store.read_text(vpath("/memories/global/x.md")) == expected
+    assert store.read_whole(vpath(copy)) is None
     assert copy in {str(item.version.path) for item in trash(store)}
     assert [str(c.path) for c in memory_copies(store)] == [
         "/memories/global/sub/y (conflicted copy 2026-11-22).md"

@@ -13,6 +13,7 @@ from memtab.store.history.versions import ScopeHistory
 from memtab.store.restore.from_history import file_history
 from memtab.sync import importer
 from memtab.sync.conflicts.resolve import conflict_texts, find_conflict
+from support.memory_paths import vpath
 from support.sync_machines import Machine
 
 NOTES = "/memories/global/notes.md"
@@ -114,7 +115,7 @@ def test_a_conflict_resolved_with_a_merged_text(alpha: Machine, beta: Machine) -
     alpha.sync()
     assert alpha.text(NOTES) == beta.text(NOTES) == "x = 5\n"
     # The text that was not kept is still in beta's history.
-    versions = file_history(beta.store, NOTES)
+    versions = file_history(beta.store, vpath(NOTES))
     kept = {beta.store.history.blobs.get(v.sha256) for v in versions if not v.deleted}
     assert b"x = 3\n" in kept
 
@@ -138,7 +139,7 @@ def test_an_edit_made_to_a_conflicted_file_agreeing_with_the_other_side_resolves
 
 def test_deletes_travel(alpha: Machine, beta: Machine) -> None:
     alpha.publish("/memories/global/old.md", "stale\n", beta)
-    beta.store.delete("/memories/global/old.md")
+    beta.store.delete(vpath("/memories/global/old.md"))
     beta.sync()
     alpha.sync()
     assert alpha.text("/memories/global/old.md") is None
@@ -150,19 +151,19 @@ def test_deletes_travel(alpha: Machine, beta: Machine) -> None:
 @pytest.mark.slow
 def test_renames_and_pins_travel(alpha: Machine, beta: Machine) -> None:
     alpha.write("/memories/global/a.md", "keep me\n")
-    alpha.store.set_pinned("/memories/global/a.md", True)
+    alpha.store.set_pinned(vpath("/memories/global/a.md"), True)
     alpha.sync()
     beta.sync()
     assert beta.pinned("/memories/global/a.md")
 
-    beta.store.move("/memories/global/a.md", "/memories/global/sub/b.md")
+    beta.store.move(vpath("/memories/global/a.md"), vpath("/memories/global/sub/b.md"))
     beta.sync()
     alpha.sync()
     assert alpha.text("/memories/global/a.md") is None
     assert alpha.text("/memories/global/sub/b.md") == "keep me\n"
     assert alpha.pinned("/memories/global/sub/b.md")
 
-    alpha.store.set_pinned("/memories/global/sub/b.md", False)
+    alpha.store.set_pinned(vpath("/memories/global/sub/b.md"), False)
     alpha.sync()
     beta.sync()
     assert not beta.pinned("/memories/global/sub/b.md")
@@ -171,7 +172,7 @@ def test_renames_and_pins_travel(alpha: Machine, beta: Machine) -> None:
 @pytest.mark.slow
 def test_an_edit_follows_a_rename_made_on_the_other_machine(alpha: Machine, beta: Machine) -> None:
     alpha.publish("/memories/global/a.md", "one\n", beta)
-    alpha.store.move("/memories/global/a.md", "/memories/global/b.md")
+    alpha.store.move(vpath("/memories/global/a.md"), vpath("/memories/global/b.md"))
     beta.write("/memories/global/a.md", "one\ntwo\n")
     alpha.sync()
     beta.sync()
@@ -185,8 +186,8 @@ def test_a_pin_made_under_the_old_name_follows_a_rename_of_the_other_machine(
     alpha: Machine, beta: Machine
 ) -> None:
     alpha.publish("/memories/global/a.md", "one\n", beta)
-    alpha.store.move("/memories/global/a.md", "/memories/global/b.md")
-    beta.store.set_pinned("/memories/global/a.md", True)
+    alpha.store.move(vpath("/memories/global/a.md"), vpath("/memories/global/b.md"))
+    beta.store.set_pinned(vpath("/memories/global/a.md"), True)
     alpha.sync()
     beta.sync()
     alpha.sync()
@@ -197,7 +198,7 @@ def test_a_pin_made_under_the_old_name_follows_a_rename_of_the_other_machine(
 
 def test_an_edit_wins_over_a_delete_on_the_other_machine(alpha: Machine, beta: Machine) -> None:
     alpha.publish(NOTES, "one\n", beta)
-    alpha.store.delete(NOTES)
+    alpha.store.delete(vpath(NOTES))
     beta.write(NOTES, "one\ntwo\n")
     alpha.sync()
     report = beta.sync()
@@ -249,12 +250,12 @@ def test_a_project_maps_between_different_paths_on_each_machine(
     alpha.connect(remote, "project:/home/alice/app")
     beta.connect(remote, "project:/Users/alice/src/app")
     alpha_store = _project_store(alpha, "/home/alice/app")
-    alpha_store.create_file("/memories/project/build.md", "make test\n")
-    alpha_store.set_pinned("/memories/project/build.md", True)
+    alpha_store.create_file(vpath("/memories/project/build.md"), "make test\n")
+    alpha_store.set_pinned(vpath("/memories/project/build.md"), True)
     alpha.sync()
     beta.sync()
     beta_store = _project_store(beta, "/Users/alice/src/app")
-    assert beta_store.read_text("/memories/project/build.md") == "make test\n"
+    assert beta_store.read_text(vpath("/memories/project/build.md")) == "make test\n"
     key = "project:/Users/alice/src/app:build.md"
     assert beta.store.meta_entries()[key].pinned
 
@@ -317,7 +318,7 @@ def test_commits_name_who_changed_what_and_the_machine(
     alpha.write(NOTES, "one\n")
     alpha.sync()
     alpha.write(NOTES, "one\ntwo\n")
-    alpha.store.move(NOTES, "/memories/global/renamed.md")
+    alpha.store.move(vpath(NOTES), vpath("/memories/global/renamed.md"))
     alpha.sync()
     log = subprocess.run(
         ["git", "--git-dir", str(remote), "log", "--format=%B%x00", "main"],
@@ -384,11 +385,11 @@ def test_a_workspace_is_synced_only_when_asked_and_maps_by_name(
         m.name: MemoryStore(m.home, load_registry(m.home).require_workspace(ids[m.name]))
         for m in (alpha, beta)
     }
-    stores["alpha"].create_file("/memories/workspace/notes.md", "cart total\n")
-    stores["alpha"].set_pinned("/memories/workspace/notes.md", True)
+    stores["alpha"].create_file(vpath("/memories/workspace/notes.md"), "cart total\n")
+    stores["alpha"].set_pinned(vpath("/memories/workspace/notes.md"), True)
     alpha.sync()
     beta.sync()
-    assert stores["beta"].read_text("/memories/workspace/notes.md") == "cart total\n"
+    assert stores["beta"].read_text(vpath("/memories/workspace/notes.md")) == "cart total\n"
     assert beta.store.meta_entries()["workspace:bbbb000002:notes.md"].pinned
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from memtab.store.paths import MAX_PATH_DEPTH
 from memtab.store.restore.from_history import restore, trash
+from support.memory_paths import vpath
 from support.sync_machines import Machine
 
 Entry = tuple[str, str, str, str]  # mode, type, id, name
@@ -119,8 +120,8 @@ def test_names_and_keys_no_memory_file_has_are_never_written(alpha: Machine, rem
 def test_a_pinned_file_a_teammate_deletes_comes_back_pinned(alpha: Machine, beta: Machine) -> None:
     notes = "/memories/global/notes.md"
     alpha.publish(notes, "notes\n", beta)
-    alpha.store.set_pinned(notes, True)
-    beta.store.delete(notes)
+    alpha.store.set_pinned(vpath(notes), True)
+    beta.store.delete(vpath(notes))
     beta.sync()
 
     [target] = alpha.sync().targets
@@ -128,7 +129,7 @@ def test_a_pinned_file_a_teammate_deletes_comes_back_pinned(alpha: Machine, beta
     assert target.deleted == (notes,) and notes in target.pulled
     assert any("in the trash with its pin" in note for note in target.notes)
     [item] = trash(alpha.store)
-    restore(alpha.store, item.path, item.version.id)
+    restore(alpha.store, vpath(item.path), item.version.id)
     assert alpha.text(notes) == "notes\n" and alpha.pinned(notes)
 
 

@@ -28,6 +28,7 @@ from memtab.store.restore.from_history import trash
 from memtab.sync.conflicts.resolve import find_conflict, resolve_conflict
 from memtab.sync.service import SyncError
 from memtab.sync.state import load_state
+from support.memory_paths import vpath
 from support.sync_faults import Killed, anywhere, in_scopes, killed_at_write
 from support.sync_machines import Machine, bare_repository, virtual
 
@@ -52,14 +53,14 @@ def start(tmp_path: Path) -> Path:
     for number in range(3):
         alpha.write(f"{G}/f{number}.md", f"file {number}\n")
     alpha.write(C, "one\ntwo\nthree\n")
-    alpha.store.set_pinned(F2, True)
+    alpha.store.set_pinned(vpath(F2), True)
     for machine in (alpha, beta, gamma):
         machine.sync()
     gamma.write(F0, "file 0\ngamma's line\n")
     gamma.sync()
-    beta.store.move(F1, H1)
+    beta.store.move(vpath(F1), vpath(H1))
     beta.write(F2, "file 2\nbeta's line\n")
-    beta.store.set_pinned(F0, True)
+    beta.store.set_pinned(vpath(F0), True)
     beta.store.record_read(virtual(F2))
     beta.write(C, "one\ntwo from beta\nthree\n")
     beta.sync()

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from memtab.store.errors import MemoryStoreError
 from memtab.sync import export
+from support.memory_paths import vpath
 from support.sync_machines import Machine, bare_repository
 
 FILES = ("a.md", "b.md", "c.md")
@@ -124,13 +125,13 @@ class Run:
                 machine.write(path, "\n".join(lines) + "\n")
         elif kind == "delete":
             self.live.difference_update(text.splitlines())
-            machine.store.delete(path)
+            machine.store.delete(vpath(path))
         elif kind == "rename":
             if step[3] != step[2] and machine.text(_path(step[3])) is None:
-                machine.store.move(path, _path(step[3]))
+                machine.store.move(vpath(path), vpath(_path(step[3])))
         elif kind == "pin":
             with contextlib.suppress(MemoryStoreError):
-                machine.store.set_pinned(path, step[3])
+                machine.store.set_pinned(vpath(path), step[3])
 
     def settle(self) -> None:
         """Resolve every conflict keeping both texts and sync until the machines agree."""

@@ -17,6 +17,7 @@ from memtab.store.history.capture import read_whole
 from memtab.sync import importer
 from memtab.sync.repository import scopes
 from memtab.sync.repository.seen_files import seen_files_path
+from support.memory_paths import vpath
 from support.sync_faults import Killed, in_scopes, killed_at_write
 from support.sync_machines import Machine
 
@@ -168,7 +169,7 @@ def test_an_import_cut_short_over_files_not_read_is_finished(
     alpha.sync()
     beta.sync()
     beta.sync()  # beta knows its files by their stat
-    alpha.store.move(f"{G}/f1.md", f"{G}/h1.md")
+    alpha.store.move(vpath(f"{G}/f1.md"), vpath(f"{G}/h1.md"))
     alpha.write(f"{G}/f2.md", "f2\nalpha's line\n")
     alpha.sync()
 

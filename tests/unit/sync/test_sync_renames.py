@@ -8,6 +8,7 @@ import pytest
 
 from memtab.diagnostics.sync import check_sync
 from memtab.sync import engine, export
+from support.memory_paths import vpath
 from support.sync_machines import Machine
 
 X, Y, Z = (f"/memories/global/{name}.md" for name in "xyz")
@@ -20,8 +21,8 @@ def test_a_file_moved_twice_between_syncs_arrives_at_its_last_name(
     if apart:  # minutes apart: each half of each move is a change of its own
         monkeypatch.setattr(export, "_MOVE_WINDOW_MS", -1)
     alpha.publish(X, "x\n", beta)
-    alpha.store.move(X, Y)
-    alpha.store.move(Y, Z)
+    alpha.store.move(vpath(X), vpath(Y))
+    alpha.store.move(vpath(Y), vpath(Z))
 
     alpha.sync()
     beta.sync()
@@ -34,8 +35,8 @@ def test_a_file_moved_then_deleted_between_syncs_is_gone_everywhere(
 ) -> None:
     alpha.publish(X, "x\n", beta)
     alpha.write("/memories/global/other.md", "other\n")
-    alpha.store.move(X, Y)
-    alpha.store.delete(Y)
+    alpha.store.move(vpath(X), vpath(Y))
+    alpha.store.delete(vpath(Y))
 
     alpha.sync()
     beta.sync()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from memtab.components.history.runs import load_run_detail, run_title
 from memtab.store.history.runs import RunsLog
+from support.memory_paths import vpath
 from support.sync_machines import Machine
 
 NOTES = "/memories/global/notes.md"
@@ -26,7 +27,7 @@ def test_a_sync_that_brought_files_in_is_logged_with_their_versions(
     assert run_title(first) == "Sync · memory"
 
     alpha.write(NOTES, "one\ntwo\n")
-    alpha.store.delete("/memories/global/gone.md")
+    alpha.store.delete(vpath("/memories/global/gone.md"))
     alpha.sync()
     beta.sync()
     latest = RunsLog(beta.home).runs(kind="sync")[0]

@@ -9,6 +9,7 @@ import pytest
 
 from memtab.store.restore.from_history import file_history
 from memtab.sync.repository.git import Git
+from support.memory_paths import vpath
 from support.sync_machines import Machine, bare_repository
 
 FILES_PER_SCOPE = 1000  # xum's limit (store.files.MAX_FILES_PER_SCOPE)
@@ -57,7 +58,7 @@ def test_a_machine_joining_brings_in_two_thousand_files(tmp_path: Path, remote: 
     assert _texts(beta.project_root("/home/bob/app")) == _texts(
         alpha.project_root("/home/alice/app")
     )
-    [version] = file_history(beta.store, "/memories/global/note-0999.md")
+    [version] = file_history(beta.store, vpath("/memories/global/note-0999.md"))
     assert version.actor == "sync"
 
 

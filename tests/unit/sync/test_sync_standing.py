@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
+from support.memory_paths import vpath
 from support.sync_machines import Machine
 
 NOTES = "/memories/global/notes.md"
@@ -42,7 +43,7 @@ def test_what_waits_is_counted_in_files(alpha: Machine, beta: Machine, remote: P
 
 def test_pins_are_not_counted_as_files(alpha: Machine, beta: Machine) -> None:
     alpha.publish(NOTES, "one\n", beta)
-    alpha.store.set_pinned(NOTES, True)
+    alpha.store.set_pinned(vpath(NOTES), True)
     alpha.sync()
     state = beta.service.status(fetch=True).targets[0]
     assert state.behind == 1 and state.to_receive == ()

@@ -21,6 +21,7 @@ from memtab.store.catch_up.recording import STATE_BYTES, note_recording, recordi
 from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.restore.from_history import file_history
+from support.memory_paths import vpath
 
 from .helpers import change_in_another_process, machine_with_notes, running_recorder, wait_for
 
@@ -82,7 +83,7 @@ def test_the_recorder_says_history_is_not_recorded_on_a_full_disk_and_when_it_is
             lambda: getattr(recording_state(home), "recording", False),
             "the recorder says history is recorded again",
         )
-        assert file_history(store, "/memories/global/note0.md")[0].op == "edit"
+        assert file_history(store, vpath("/memories/global/note0.md"))[0].op == "edit"
     assert not [message for _, message in history_findings(home) if "not being" in message]
 
 

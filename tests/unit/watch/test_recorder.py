@@ -26,6 +26,7 @@ from memtab.watch.events import LeftPath, change_events, restore_event
 from memtab.watch.lease import RecorderLease
 from memtab.watch.targets import Targets
 from support.agent_machine import WORKSPACE_ID
+from support.memory_paths import vpath
 
 from .helpers import change_in_another_process, machine_with_notes, running_recorder, wait_for
 
@@ -48,16 +49,18 @@ def test_mux_scopes_deleted_and_rewritten_by_another_process_come_back(
         wait_for(
             lambda: (
                 _deleted(
-                    file_history(store, "/memories/global/note0.md"), "/memories/global/note0.md"
+                    file_history(store, vpath("/memories/global/note0.md")),
+                    "/memories/global/note0.md",
                 )
                 and _deleted(
-                    file_history(store, "/memories/project/note1.md"), "/memories/project/note1.md"
+                    file_history(store, vpath("/memories/project/note1.md")),
+                    "/memories/project/note1.md",
                 )
-                and file_history(store, "/memories/workspace/note2.md")[0].op == "edit"
+                and file_history(store, vpath("/memories/workspace/note2.md"))[0].op == "edit"
             ),
             "the recorder records the deletions and the rewrite",
         )
-    newest = file_history(store, "/memories/workspace/note2.md")[0]
+    newest = file_history(store, vpath("/memories/workspace/note2.md"))[0]
     assert newest.actor == "external"
     events = [e for e in change_events(machine.home) if e.actor == "external"]
     assert {e.key for e in events} == {

@@ -26,6 +26,7 @@ from memtab.writer.inbox.inbox import Inbox, InboxError, harvest_run_id
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import DIRECTIVES, FINDINGS, Note
+from support.memory_paths import vpath
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"
 HARVEST_NAME = "summary-9f2c1e.md"
@@ -122,7 +123,7 @@ def test_accept_writes_the_note_with_provenance_and_leaves_the_file_as_mux_expec
     decision = inbox.accept([first.id], to=DEFAULT_MEMORY_PATH)
     assert decision.memory_path == DEFAULT_MEMORY_PATH
     store = MemoryStore(home, workspace)
-    notes = store.read_text(DEFAULT_MEMORY_PATH)
+    notes = store.read_text(vpath(DEFAULT_MEMORY_PATH))
     assert f"## {DIRECTIVES}\n\n- {first.text}" in notes
     assert harvested.read_text(encoding="utf-8") == without_candidates(
         parse_harvest(HARVEST_PATH, MUX_TEXT), {first.id}
@@ -145,11 +146,11 @@ def test_edit_then_accept_and_reject_the_rest_deletes_the_file(
     assert decision.memory_path == PROJECT_NOTES  # mux's 'project': the project's memory
     assert "- Migrations: `make migrate`; never edit old ones." in MemoryStore(
         home, workspace
-    ).read_text(PROJECT_NOTES)
+    ).read_text(vpath(PROJECT_NOTES))
     inbox.reject([first.id, third.id])
     assert not harvested.exists()  # mux keeps no inbox without candidates
     assert inbox.items() == []
-    assert "8081" not in MemoryStore(home, workspace).read_text(PROJECT_NOTES)
+    assert "8081" not in MemoryStore(home, workspace).read_text(vpath(PROJECT_NOTES))
     with pytest.raises(InboxError, match="Nothing in the inbox"):
         inbox.reject([first.id])
 

@@ -17,6 +17,7 @@ from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import Inbox, InboxError
+from support.memory_paths import vpath
 
 NOTE = "/memories/global/deploy.md"
 WORKSPACE_NOTE = "/memories/workspace/notes.md"
@@ -27,7 +28,7 @@ def create(path: str, text: str) -> ToolCall:
 
 
 def actors(home: Home, workspace: Workspace | None, path: str) -> list[str]:
-    return [v.actor for v in file_history(MemoryStore(home, workspace), path)]
+    return [v.actor for v in file_history(MemoryStore(home, workspace), vpath(path))]
 
 
 def test_a_proposal_changes_nothing_until_accepted_as_the_client(
@@ -66,15 +67,15 @@ def test_a_call_the_tool_refuses_now_stays_pending_with_the_reason(
     home: Home, workspace: Workspace
 ) -> None:
     store = MemoryStore(home, workspace)
-    store.create_file(WORKSPACE_NOTE, "old\n")
-    sha = store.read(WORKSPACE_NOTE).sha256
+    store.create_file(vpath(WORKSPACE_NOTE), "old\n")
+    sha = store.read(vpath(WORKSPACE_NOTE)).sha256
     call = ToolCall(
         "str_replace", {"path": WORKSPACE_NOTE, "old_str": "old", "new_str": "new"}, sha
     )
     queued = ProposalQueue(home, workspace).propose(call, client="claude-code")
     (item,) = Inbox(home, workspace).items()
     assert item.rationale == f"str_replace {WORKSPACE_NOTE} old_str='old'"
-    store.save(WORKSPACE_NOTE, "old but changed\n", sha)
+    store.save(vpath(WORKSPACE_NOTE), "old but changed\n", sha)
     with pytest.raises(InboxError, match=r"cannot be applied now: .* changed since it was read"):
         Inbox(home, workspace).accept([queued.id])
     assert [i.id for i in Inbox(home, workspace).items()] == [queued.id]

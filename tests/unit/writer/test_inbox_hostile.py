@@ -15,6 +15,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import Inbox
 from memtab.writer.inbox.targets import GLOBAL_NOTES
+from support.memory_paths import vpath
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"
 HARVEST_NAME = "summary-9f2c1e.md"
@@ -64,6 +65,6 @@ def test_escape_sequences_in_harvest_text_reach_neither_the_terminal_nor_the_not
     assert main(["inbox", "--home", str(home.root), "accept", first]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out
-    notes = MemoryStore(home, workspace).read_text(GLOBAL_NOTES)  # mux's 'preference'
+    notes = MemoryStore(home, workspace).read_text(vpath(GLOBAL_NOTES))  # mux's 'preference'
     assert "\x1b" not in notes and "\u202e" not in notes
     assert "plain asserts\\x1b]52;c;aGVsbG8=\\x07\\x1b[2J\\u202e" in notes

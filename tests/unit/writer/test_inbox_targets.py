@@ -26,6 +26,7 @@ from memtab.writer.inbox.inbox import Inbox, InboxError
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import GLOBAL_NOTES, PROJECT_NOTES, target_choices
 from memtab.writer.offline.notes import DIRECTIVES, GOAL, Note
+from support.memory_paths import vpath
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"
 HARVEST_NAME = "summary-9f2c1e.md"
@@ -58,8 +59,8 @@ def test_each_item_proposes_the_memory_it_belongs_in(home: Home, workspace: Work
     assert "preference" in (items[0].target_reason or "")
     accepted = Inbox(home, workspace).accept([items[0].id, items[1].id, items[4].id])
     store = MemoryStore(home, workspace)
-    assert "- The user prefers pytest's plain asserts" in store.read_text(GLOBAL_NOTES)
-    project = store.read_text(PROJECT_NOTES)
+    assert "- The user prefers pytest's plain asserts" in store.read_text(vpath(GLOBAL_NOTES))
+    project = store.read_text(vpath(PROJECT_NOTES))
     assert "# Project notes" in project  # a new file gets the header of its scope
     assert "Database migrations live in db/migrations" in project
     assert "- Run ruff before committing." in project
@@ -84,7 +85,7 @@ def test_the_user_chooses_another_file(home: Home, workspace: Workspace) -> None
     inbox = Inbox(home, workspace)
     preference, _, _, goal, rule = inbox.items()
     store = MemoryStore(home, workspace)
-    store.save("/memories/project/conventions.md", "# Conventions\n", None)
+    store.save(vpath("/memories/project/conventions.md"), "# Conventions\n", None)
     listings = [store.list_scope(scope) for scope in Scope]
     assert target_choices(listings) == (
         GLOBAL_NOTES,
@@ -94,8 +95,8 @@ def test_the_user_chooses_another_file(home: Home, workspace: Workspace) -> None
     )
     inbox.accept([preference.id], to="/memories/project/conventions.md")
     inbox.accept([rule.id], to=" /memories/workspace/notes.md/ ")  # as the store reads it
-    assert "plain asserts" in store.read_text("/memories/project/conventions.md")
-    assert "- Run ruff before committing." in store.read_text(DEFAULT_MEMORY_PATH)
+    assert "plain asserts" in store.read_text(vpath("/memories/project/conventions.md"))
+    assert "- Run ruff before committing." in store.read_text(vpath(DEFAULT_MEMORY_PATH))
     queue = SuggestionQueue(home, workspace.id).all()
     assert [s.accepted_into for s in queue if s.status == "accepted"] == [None]  # its own file
     for bad, said in [
@@ -131,7 +132,9 @@ def test_cli_accepts_into_the_file_given(
     assert main([*root, "accept", first, "--to", "/memories/project/style.md", "--json"]) == 0
     accepted = json.loads(capsys.readouterr().out)["accepted"]
     assert accepted[0]["memoryPath"] == "/memories/project/style.md"
-    assert "plain asserts" in MemoryStore(home, workspace).read_text("/memories/project/style.md")
+    assert "plain asserts" in MemoryStore(home, workspace).read_text(
+        vpath("/memories/project/style.md")
+    )
     assert main([*root, "accept", second, "--to", "/memories/nowhere/x.md"]) == 1
     assert "unknown scope" in capsys.readouterr().err
     assert main([*root, "accept", second]) == 0

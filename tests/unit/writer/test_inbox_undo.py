@@ -19,6 +19,7 @@ from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.inbox.undo import UndoRefusedError, take_back
 from memtab.writer.offline.notes import DIRECTIVES, Note
+from support.memory_paths import vpath
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"
 HARVEST_NAME = "summary-9f2c1e.md"
@@ -36,7 +37,7 @@ def test_an_accept_taken_back_leaves_the_files_as_they_were_and_redo_makes_it_ag
     home: Home, workspace: Workspace, harvested: Path
 ) -> None:
     store = MemoryStore(home, workspace)
-    store.save(PROJECT_NOTES, "# Ours\n", None)
+    store.save(vpath(PROJECT_NOTES), "# Ours\n", None)
     inbox = Inbox(home, workspace)
     ids = [item.id for item in inbox.items()]
     last = inbox.accept([ids[0]], to=DEFAULT_MEMORY_PATH)  # creates the workspace's notes
@@ -46,14 +47,14 @@ def test_an_accept_taken_back_leaves_the_files_as_they_were_and_redo_makes_it_ag
     assert decision.undo.label == "accept of 2 memories"
     assert last.undo.label == "accept 'The user prefers pytest…'"
     assert take_back(store, decision.undo) == "2 proposed memories back in the Inbox"
-    assert store.read_text(PROJECT_NOTES) == "# Ours\n"
+    assert store.read_text(vpath(PROJECT_NOTES)) == "# Ours\n"
     assert [item.id for item in inbox.items()] == ids[1:]  # with the ids they had
     take_back(store, last.undo)
     assert [item.id for item in inbox.items()] == ids
     assert harvested.read_text(encoding="utf-8") == (FIXTURES / HARVEST_NAME).read_text()
     assert not (home.workspace_root(workspace.id) / "notes.md").exists()  # it made it
     again = inbox.redo(last.undo)
-    assert "plain asserts" in store.read_text(DEFAULT_MEMORY_PATH)
+    assert "plain asserts" in store.read_text(vpath(DEFAULT_MEMORY_PATH))
     assert again.undo is not None and [item.id for item in inbox.items()] == ids[1:]
 
 
@@ -61,17 +62,17 @@ def test_a_notes_file_edited_since_loses_only_the_accepted_line(
     home: Home, workspace: Workspace
 ) -> None:
     store = MemoryStore(home, workspace)
-    store.save(PROJECT_NOTES, "# Ours\n\n## Directives\n\n- Never push to main.\n", None)
+    store.save(vpath(PROJECT_NOTES), "# Ours\n\n## Directives\n\n- Never push to main.\n", None)
     SuggestionQueue(home, workspace.id).propose(
         [Note(DIRECTIVES, "Run ruff before committing.")], memory_path=DEFAULT_MEMORY_PATH
     )
     inbox = Inbox(home, workspace)
     (item,) = inbox.items()
     decision = inbox.accept([item.id], text="Run ruff and mypy before committing.")
-    store.edit_text(PROJECT_NOTES, lambda text: text + "- Added by the user after.\n")
+    store.edit_text(vpath(PROJECT_NOTES), lambda text: text + "- Added by the user after.\n")
     assert decision.undo is not None
     take_back(store, decision.undo)
-    assert store.read_text(PROJECT_NOTES) == (
+    assert store.read_text(vpath(PROJECT_NOTES)) == (
         "# Ours\n\n## Directives\n\n- Never push to main.\n- Added by the user after.\n"
     )
     (again,) = inbox.items()
@@ -94,11 +95,13 @@ def test_a_reject_taken_back_and_an_agents_call_that_changed_since(
     take_back(store, rejected.undo)
     assert [item.id for item in inbox.items()] == ids
     accepted = inbox.accept([ids[3]])
-    assert store.read_text("/memories/workspace/a.md") == "A fact.\n"
+    assert store.read_text(vpath("/memories/workspace/a.md")) == "A fact.\n"
     store.save(
-        "/memories/workspace/a.md", "Changed.\n", store.read("/memories/workspace/a.md").sha256
+        vpath("/memories/workspace/a.md"),
+        "Changed.\n",
+        store.read(vpath("/memories/workspace/a.md")).sha256,
     )
     assert accepted.undo is not None
     with pytest.raises(UndoRefusedError, match="a\\.md changed since"):
         take_back(store, accepted.undo)
-    assert store.read_text("/memories/workspace/a.md") == "Changed.\n"
+    assert store.read_text(vpath("/memories/workspace/a.md")) == "Changed.\n"

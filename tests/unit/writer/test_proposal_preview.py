@@ -12,6 +12,7 @@ from memtab.store.proposals.preview import preview_pending
 from memtab.store.proposals.queue import ProposalError, ProposalQueue, ToolCall
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
+from support.memory_paths import vpath
 
 NOTES = "/memories/workspace/notes.md"
 TODAY = "# Notes\n\n- Squash before merging.\n- Rebase, never merge.\n"
@@ -31,7 +32,7 @@ def proposed(
 @pytest.fixture
 def notes(home: Home, workspace: Workspace) -> MemoryStore:
     store = MemoryStore(home, workspace)
-    store.create_file(NOTES, TODAY)
+    store.create_file(vpath(NOTES), TODAY)
     return store
 
 
@@ -52,7 +53,10 @@ def test_each_command_is_shown_as_the_text_it_leaves(
     made = preview_pending(home, workspace, create)
     assert (made.path, made.before, made.after) == ("/memories/global/new.md", None, "a\n")
     delete = proposed(home, workspace, "delete", path=NOTES)
-    assert (preview_pending(home, workspace, delete).after, notes.read_text(NOTES)) == (None, TODAY)
+    assert (preview_pending(home, workspace, delete).after, notes.read_text(vpath(NOTES))) == (
+        None,
+        TODAY,
+    )
     rename = proposed(
         home, workspace, "rename", old_path=NOTES, new_path="/memories/workspace/kept.md"
     )
@@ -62,7 +66,7 @@ def test_each_command_is_shown_as_the_text_it_leaves(
         "/memories/workspace/kept.md",
         TODAY,
     )
-    assert notes.read_text(NOTES) == TODAY  # nothing written
+    assert notes.read_text(vpath(NOTES)) == TODAY  # nothing written
 
 
 def test_a_change_the_tool_would_refuse_now_says_why(
@@ -74,7 +78,7 @@ def test_a_change_the_tool_would_refuse_now_says_why(
         home, workspace, "insert", path=NOTES, insert_line=0, insert_text="x", expected_sha256=read
     )
     exists = proposed(home, workspace, "create", path=NOTES, file_text="x")
-    notes.edit_text(NOTES, lambda text: text.replace("Squash", "Fold"))
+    notes.edit_text(vpath(NOTES), lambda text: text.replace("Squash", "Fold"))
     refused = {key: preview_pending(home, workspace, key).problem for key in (gone, stale, exists)}
     assert refused[gone] == f"No replacement was performed: old_str was not found in {NOTES}"
     assert "changed since it was read" in (refused[stale] or "")

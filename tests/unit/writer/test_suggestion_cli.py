@@ -17,6 +17,7 @@ from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import COMMANDS, DIRECTIVES, Note
 from memtab.writer.records import Suggestion
+from support.memory_paths import vpath
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -64,7 +65,7 @@ def test_accept_with_edited_text_then_dismiss(
     )
     assert status == 0, err
     assert out == f"accepted {first.id} ({workspace.id}) → {PROJECT_NOTES}: pnpm만 쓴다.\n"
-    notes = MemoryStore(home, workspace).read_text(PROJECT_NOTES)  # a rule of the project's
+    notes = MemoryStore(home, workspace).read_text(vpath(PROJECT_NOTES))  # a rule of the project's
     assert notes.endswith("## Directives\n\n- pnpm만 쓴다.\n")
     status, out, err = run_cli(
         ["suggestions", "--home", str(home.root), "dismiss", second.id, "--json"], capsys

@@ -31,6 +31,7 @@ from memtab.writer.job.run import load_transcript_events, run_writer
 from memtab.writer.offline.notes import MAX_NOTES_PER_RUN
 from memtab.writer.prompts import build_user_message, tool_specs
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
+from support.memory_paths import vpath
 
 from .events import answer, bash, user
 
@@ -80,7 +81,7 @@ def write_once(
 
 
 def memory(home: Home, workspace: Workspace) -> str:
-    return MemoryStore(home, workspace).read(DEFAULT_MEMORY_PATH).content
+    return MemoryStore(home, workspace).read(vpath(DEFAULT_MEMORY_PATH)).content
 
 
 @pytest.mark.parametrize("fixture", sorted(EXPECTED_LINES))

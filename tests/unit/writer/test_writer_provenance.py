@@ -18,6 +18,7 @@ from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.job.run import load_transcript_events
 from memtab.writer.offline.extract import extract_findings
+from support.memory_paths import vpath
 from support.writer_models import run_model, run_offline, write_demo_transcript
 
 from .helpers import WORKSPACE_ID
@@ -46,12 +47,12 @@ def test_an_offline_write_logs_each_notes_line_and_messages(
     assert result.outcome == "wrote"
     (record,) = ProvenanceLog(home).records()
     store = MemoryStore(home, workspace)
-    newest = file_history(store, DEFAULT_MEMORY_PATH)[0]
+    newest = file_history(store, vpath(DEFAULT_MEMORY_PATH))[0]
     assert record.kind == "writer-run" and record.run_id == result.run_id
     assert record.versions == (newest.id,) and record.workspace_id == WORKSPACE_ID
     assert record.window is not None and record.window.transcript_path == str(transcript)
     assert record.window.message_ids == ("user-0001", "assistant-0002")
-    lines = store.read(DEFAULT_MEMORY_PATH).content.splitlines()
+    lines = store.read(vpath(DEFAULT_MEMORY_PATH)).content.splitlines()
     assert record.notes and all(note.line in lines for note in record.notes)
     assert all(note.message_ids and note.run_id == result.run_id for note in record.notes)
 
@@ -75,7 +76,7 @@ def test_suggestions_carry_their_origin_and_acceptance_logs_it(
     queue.accept([first.id], workspace=workspace)
     queue.accept([second.id], workspace=workspace, text="Said my own way")
     kept, edited = ProvenanceLog(home).records()
-    history = file_history(MemoryStore(home, workspace), DEFAULT_MEMORY_PATH)
+    history = file_history(MemoryStore(home, workspace), vpath(DEFAULT_MEMORY_PATH))
     assert kept.kind == "accepted-suggestions" and kept.run_id is None
     assert kept.versions == (history[1].id,) and edited.versions == (history[0].id,)
     (note,) = kept.notes
@@ -104,4 +105,7 @@ def test_a_log_that_cannot_be_written_never_fails_the_run(
     home.provenance_log_path.mkdir(parents=True)  # a directory where the log should be
     result = run_model(home, workspace, transcript, "# Notes\n\n- one\n")
     assert result.outcome == "wrote"
-    assert MemoryStore(home, workspace).read(DEFAULT_MEMORY_PATH).content == "# Notes\n\n- one\n"
+    assert (
+        MemoryStore(home, workspace).read(vpath(DEFAULT_MEMORY_PATH)).content
+        == "# Notes\n\n- one\n"
+    )

@@ -26,6 +26,7 @@ from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.providers import bind_to_run
 from memtab.writer.job.run import load_transcript_events, run_writer
 from support.leaks import LEAKS
+from support.memory_paths import vpath
 
 from .helpers import bash_part, mux_message, write_chat
 
@@ -141,7 +142,7 @@ def test_the_offline_writer_request_notes_dump_and_log_hold_no_secret(
     # The request: every message the model was sent.
     assert provider.requests and not _leaked("\n".join(provider.requests))
     # The notes: the directive and the command were written, with the secrets replaced.
-    notes = MemoryStore(home, workspace).read(DEFAULT_MEMORY_PATH).content
+    notes = MemoryStore(home, workspace).read(vpath(DEFAULT_MEMORY_PATH)).content
     assert "DATABASE_URL=postgres://app:" + REDACTED + "@db.internal" in notes
     assert f"GH_TOKEN={REDACTED} make test" in notes
     assert not _leaked(notes)
@@ -159,7 +160,7 @@ def test_a_model_that_writes_secrets_into_memory_is_redacted(
     result = run_writer(home, workspace, load_transcript_events(transcript), EchoingModel())
 
     assert result.outcome == "wrote"
-    notes = MemoryStore(home, workspace).read(DEFAULT_MEMORY_PATH).content
+    notes = MemoryStore(home, workspace).read(vpath(DEFAULT_MEMORY_PATH)).content
     assert notes.count(REDACTED) >= len(LEAKS) - 2 and not _leaked(notes)
 
 

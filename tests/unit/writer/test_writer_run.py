@@ -33,6 +33,7 @@ from support.fake_model_server import (
     tool_messages,
     tool_result_blocks,
 )
+from support.memory_paths import vpath
 
 from .helpers import ANTHROPIC_KEY, PROJECT, bash_part, mux_message, write_chat
 
@@ -109,12 +110,12 @@ def events(home: Home, workspace: Workspace) -> list[TranscriptEvent]:
 @pytest.fixture
 def store(home: Home, workspace: Workspace) -> MemoryStore:
     store = MemoryStore(home, workspace)
-    store.create_file(DEFAULT_MEMORY_PATH, EXISTING)
+    store.create_file(vpath(DEFAULT_MEMORY_PATH), EXISTING)
     return store
 
 
 def memory(store: MemoryStore) -> str:
-    return store.read(DEFAULT_MEMORY_PATH).content
+    return store.read(vpath(DEFAULT_MEMORY_PATH)).content
 
 
 def dumps(home: Home, workspace: Workspace) -> list[Path]:
@@ -195,8 +196,8 @@ def test_a_stale_compare_and_swap_is_recovered_by_read_and_retry(
 
     def write_after_someone_else_did(request: RecordedRequest) -> ScriptedResponse:
         # mux rewrites the line our model is about to replace, after the model read it.
-        current = store.read(DEFAULT_MEMORY_PATH)
-        store.save(DEFAULT_MEMORY_PATH, concurrent, current.sha256)
+        current = store.read(vpath(DEFAULT_MEMORY_PATH))
+        store.save(vpath(DEFAULT_MEMORY_PATH), concurrent, current.sha256)
         stale_write = {"old_string": "- Use uv, not pip.\n", "new_string": "- Use uv.\n"}
         body = anthropic_message(tool_calls=[("memory_write", stale_write)], message_id="m2")
         return json_response(body, wire="anthropic")

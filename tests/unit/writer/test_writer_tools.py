@@ -23,6 +23,7 @@ from memtab.writer.tools import (
     redact_added_lines,
     replace_text,
 )
+from support.memory_paths import vpath
 
 PATH = DEFAULT_MEMORY_PATH
 
@@ -38,7 +39,7 @@ def store(home: Home, workspace: Workspace) -> MemoryStore:
 
 @pytest.fixture
 def tools(store: MemoryStore) -> WriterTools:
-    return WriterTools(store, PATH)
+    return WriterTools(store, vpath(PATH))
 
 
 def file_text(home: Home, workspace: Workspace) -> str:
@@ -165,8 +166,8 @@ class RacingStore(MemoryStore):
 def test_a_change_between_read_and_save_is_a_stale_cas_and_writes_nothing(
     home: Home, workspace: Workspace
 ) -> None:
-    MemoryStore(home, workspace).create_file(PATH, "# Notes\n- old\n")
-    tools = WriterTools(RacingStore(home, workspace), PATH)
+    MemoryStore(home, workspace).create_file(vpath(PATH), "# Notes\n- old\n")
+    tools = WriterTools(RacingStore(home, workspace), vpath(PATH))
     outcome = tools.execute(call("memory_write", old_string="- old\n", new_string="- old\n- new\n"))
     assert outcome == ToolOutcome("call-memory_write", STALE_CHANGED, is_error=True)
     assert file_text(home, workspace) == RacingStore.concurrent
@@ -176,7 +177,7 @@ def test_a_change_between_read_and_save_is_a_stale_cas_and_writes_nothing(
 def test_added_lines_are_redacted_and_existing_lines_are_left_alone(
     tools: WriterTools, store: MemoryStore, home: Home, workspace: Workspace
 ) -> None:
-    store.create_file(PATH, "- my own note: password=hunter2hunter2\n")
+    store.create_file(vpath(PATH), "- my own note: password=hunter2hunter2\n")
     outcome = tools.execute(
         call(
             "memory_write",

@@ -53,6 +53,7 @@ from memtab.store.history.runs import (
 )
 from memtab.store.history.versions import VersionListing
 from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
 from memtab.store.restore.from_history import (
     TrashItem,
     file_history,
@@ -233,7 +234,7 @@ def run_history(args: argparse.Namespace) -> int:
         except SourceError as error:
             raise CliError(str(error)) from None
     else:
-        versions = file_history(_caught_up_store(args), args.path)
+        versions = file_history(_caught_up_store(args), parse_file_path(args.path))
     if args.json:
         listed = tuple(version.listed() for version in versions)
         print_json(VersionHistory(versions=listed).to_json())
@@ -328,7 +329,8 @@ def run_restore(args: argparse.Namespace) -> int:
     if not is_virtual_path(args.path):
         return _restore_source_file(args)
     store = _caught_up_store(args, reading=False)
-    result = restore(store, args.path, args.version, to=args.to, replace=args.force)
+    to = parse_file_path(args.to) if args.to else None
+    result = restore(store, parse_file_path(args.path), args.version, to=to, replace=args.force)
     if args.json:
         print_json(result.to_json())
     elif result.unchanged:

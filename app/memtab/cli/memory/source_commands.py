@@ -54,6 +54,7 @@ from memtab.sources.model import LookedFor, Source, SourceFile, SourceListing
 from memtab.sources.open_file import open_memory_file
 from memtab.store.files import count_files
 from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
 
 logger = logging.getLogger(__name__)
 
@@ -405,7 +406,7 @@ def run_show(args: argparse.Namespace) -> int:
     if is_virtual_path(args.file):
         require_memory_path(home, args.file, args.workspace, "show")  # says what to type
         store, _ = open_store(home, args.workspace)
-        content = store.read(args.file)
+        content = store.read(parse_file_path(args.file))
         if args.json:
             shown_file = MemoryText(path=args.file, content=content.content, sha256=content.sha256)
             print_json(shown_file.to_json())

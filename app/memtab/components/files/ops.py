@@ -94,7 +94,7 @@ def new_file_sha(content: str) -> str:
 def create_file(store: MemoryStore, path: VirtualPath, content: str) -> OpResult:
     """Create a memory file (never overwrites)."""
     try:
-        store.create_file(str(path), content)
+        store.create_file(path, content)
     except (MemoryStoreError, PathError, OSError) as error:
         return _failure(f"Creating {path.name}", error)
     created = MemoryFileRef.of_mux(path)
@@ -104,7 +104,7 @@ def create_file(store: MemoryStore, path: VirtualPath, content: str) -> OpResult
 def create_directory(store: MemoryStore, path: VirtualPath) -> OpResult:
     """Create a directory (and its parents)."""
     try:
-        store.create_directory(str(path))
+        store.create_directory(path)
     except (MemoryStoreError, PathError, OSError) as error:
         return _failure(f"Creating the folder {path.name}", error)
     created = MemoryFileRef.of_mux(path)
@@ -118,7 +118,7 @@ def move(store: MemoryStore, moves: Sequence[tuple[VirtualPath, VirtualPath]]) -
     for old, new in moves:
         old_physical = _physical(store, old)
         try:
-            store.move(str(old), str(new))
+            store.move(old, new)
         except (MemoryStoreError, PathError, OSError) as error:
             failed = _failure(f"Moving {old.name}", error)
             return OpResult(failed.message, failed.error, moved=tuple(done), touched=tuple(touched))
@@ -145,7 +145,7 @@ def delete(
         try:
             if allow_unkept and store.kind_of(path) is None:
                 continue
-            store.delete(str(path), allow_unkept=allow_unkept)
+            store.delete(path, allow_unkept=allow_unkept)
         except (MemoryStoreError, PathError, OSError) as error:
             return OpResult.failed(f"Deleting {path.name} failed", error, touched=tuple(touched))
         touched.append(physical)
@@ -196,7 +196,7 @@ def count_deletion(
 def set_pinned(store: MemoryStore, path: VirtualPath, pinned: bool) -> OpResult:
     """Pin or unpin a file (memory-meta.json)."""
     try:
-        store.set_pinned(str(path), pinned)
+        store.set_pinned(path, pinned)
     except (MemoryStoreError, PathError, OSError, TimeoutError) as error:
         return _failure(f"{'Pinning' if pinned else 'Unpinning'} {path.name}", error)
     verb = "Pinned" if pinned else "Unpinned"
@@ -257,9 +257,9 @@ def restore_file(
             return OpResult(failed, error=f"Something exists at {to}; choose another path")
         result = restore(
             store,
-            path,
+            parse_file_path(path),
             version_id,
-            to=str(to) if to is not None else None,
+            to=to,
             allow_unkept=allow_unkept,
         )
     except (HistoryError, MemoryStoreError, PathError, OSError) as error:

@@ -141,7 +141,7 @@ class DeleteStep(UndoStep):
         for folder in () if failure else self.folders:
             try:
                 if store.kind_of(folder) is None:
-                    store.create_directory(str(folder))
+                    store.create_directory(folder)
                     made.append(folder)
                     touched.append(str(store.physical(folder)))
             except (MemoryStoreError, PathError, OSError) as error:
@@ -201,7 +201,7 @@ class RemoveFilesStep(UndoStep):
                         break
                     physical = str(store.physical(path))
                     store.restore_content(
-                        str(path),
+                        path,
                         None,
                         expected_sha256=sha,
                         op="delete",
@@ -222,7 +222,7 @@ class RemoveFilesStep(UndoStep):
                         failure = OpResult(failed, error=f"{folder} is not empty any more")
                         break
                     physical = str(store.physical(folder))
-                    store.delete(str(folder))
+                    store.delete(folder)
                     removed_folders.append(folder)
                     touched.append(physical)
                 except (MemoryStoreError, PathError, OSError) as error:

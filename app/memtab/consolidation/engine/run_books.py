@@ -30,7 +30,7 @@ from memtab.store.history.records import RunEntry, RunOp, TokenUsage
 from memtab.store.history.runs import CHECK_FIX_PROVIDER, RunsLog, journal_fingerprint
 from memtab.store.history.started import StartedRun
 from memtab.store.home import Home
-from memtab.store.paths import PathError
+from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp, Trigger
 from memtab.store.sidecars.registry import Workspace
@@ -96,7 +96,7 @@ class RunBooks:
             if name is None:
                 continue
             try:
-                data = self.store.read_whole(name)
+                data = self.store.read_whole(parse_file_path(name))
             except (MemoryStoreError, PathError):
                 continue  # a directory, or unreadable: its versions will tell
             before[name] = sha256_of(data) if data is not None else None

@@ -16,6 +16,7 @@ from memtab.fs.clock import Clock, now_ms
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
+from memtab.store.scopes.scope_dir import ScopeDir
 from memtab.store.sidecars.registry import Workspace
 
 logger = logging.getLogger(__name__)
@@ -45,10 +46,10 @@ class RunStore(MemoryStore):
             with self._reads_lock:
                 self._reads.append(path)
 
-    def record_write(self, path: VirtualPath) -> None:
+    def record_write(self, path: VirtualPath, *, where: ScopeDir | None = None) -> None:
         """Record the write now (it anchors the launch sweep's coverage)."""
         if self.count_usage:
-            super().record_write(path)
+            super().record_write(path, where=where)
 
     def flush_reads(self) -> None:
         """Record every read so far in one update of memory-meta.json (best effort)."""

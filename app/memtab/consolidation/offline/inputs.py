@@ -75,7 +75,7 @@ def read_capped(store: MemoryStore, path: VirtualPath) -> FileContent | None:
     resolves the path inside its scope root. Raises OSError, MemoryStoreError or
     PathError when the file cannot be read.
     """
-    content = store.read(str(path))
+    content = store.read(path)
     return None if content.over_cap else content
 
 

@@ -119,7 +119,7 @@ def copy_scopes(
             if only is not None and not only(file.path):
                 continue
             try:
-                data = store.read_whole(str(file.path))
+                data = store.read_whole(file.path)
             except (MemoryStoreError, PathError) as error:
                 logger.warning("The plan leaves out %s: %s", file.path, error)
                 continue

@@ -36,7 +36,7 @@ from memtab.store.files import FileContent
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.records import FileVersions, RunOp
 from memtab.store.home import Home
-from memtab.store.paths import SHARED_SCOPES, PathError, parse_virtual_path
+from memtab.store.paths import SHARED_SCOPES, PathError, parse_file_path, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import parse_tool_request
 from memtab.store.sidecars.journal import JournalOp, Trigger
@@ -74,7 +74,7 @@ class LineHolders:
     def read(self, store: MemoryStore, path: str) -> None:
         """Look at file `path` again (after an op changed it)."""
         try:
-            self.update(path, store.read_whole(path))
+            self.update(path, store.read_whole(parse_file_path(path)))
         except (MemoryStoreError, PathError):
             self.update(path, None)
 
@@ -110,7 +110,7 @@ def base_problem(store: MemoryStore, planned: PlannedOp) -> str | None:
     """Why an op's files are not what the plan expected them to hold first, or None."""
     for file in planned.files:
         try:
-            current = store.read_whole(file.path)
+            current = store.read_whole(parse_file_path(file.path))
         except (MemoryStoreError, PathError) as error:
             return f"cannot check {file.path}: {error}"
         current_sha = sha256_of(current) if current is not None else None
@@ -135,7 +135,7 @@ def check_ops(store: MemoryStore, plan: ConsolidationPlan) -> CheckedPlan:
     for op in plan.proposed:
         for path in deleted_paths(op) if op.command == "delete" else ():
             try:
-                data = store.read_whole(path)
+                data = store.read_whole(parse_file_path(path))
             except (MemoryStoreError, PathError):
                 data = None
             text = data.decode("utf-8", "replace") if data is not None else ""
@@ -335,7 +335,7 @@ def _named_files(store: MemoryStore, op: PlannedOp) -> list[str]:
 
 def _read(store: MemoryStore, path: str) -> bytes | None:
     try:
-        return store.read_whole(path)
+        return store.read_whole(parse_file_path(path))
     except (MemoryStoreError, PathError):
         return None
 

@@ -199,8 +199,8 @@ def _texts(
         store = MemoryStore(home, workspace)
         return three_way_texts(
             None,
-            store.read_whole(str(item.subject.original)),
-            store.read_whole(str(item.subject.path)),
+            store.read_whole(item.subject.original),
+            store.read_whole(item.subject.path),
             labels=(
                 "Common version",
                 f"Mine ({item.subject.original.name})",

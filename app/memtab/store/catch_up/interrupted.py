@@ -302,7 +302,7 @@ def _made_unrecorded(home: Home, store: MemoryStore, attempt: StartedAttempt) ->
         for path in paths:
             sha = before.get(path)
             contents[path] = blobs.get(sha) if isinstance(sha, str) else None
-        now = {path: store.read_whole(path) for path in paths}
+        now = {path: store.read_whole(parse_file_path(path)) for path in paths}
     except (BlobError, MemoryStoreError, PathError):
         return []
     if all(now[p] == contents[p] for p in paths):
@@ -329,7 +329,7 @@ def replay_call(
                 target.write_bytes(data)
         if not MemoryTool(scratch).execute(dict(arguments)).success:
             return None
-        return {path: scratch.read_whole(path) for path in contents}
+        return {path: scratch.read_whole(parse_file_path(path)) for path in contents}
 
 
 def _record(

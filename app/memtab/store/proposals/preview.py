@@ -99,7 +99,7 @@ def preview_pending(home: Home, workspace: Workspace | None, proposal_id: str) -
 def _text_now(store: MemoryStore, path: str) -> str | None:
     """The file's text, or None when there is no file."""
     try:
-        return store.read_text(path)
+        return store.read_text(parse_file_path(path))
     except NotFoundError:
         return None
 

@@ -36,7 +36,13 @@ from memtab.store.history.runs import (
 )
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
-from memtab.store.paths import SCOPE_ORDER, PathError, VirtualPath, parse_file_path
+from memtab.store.paths import (
+    SCOPE_ORDER,
+    PathError,
+    VirtualPath,
+    parse_file_path,
+    require_file_path,
+)
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 
@@ -65,10 +71,9 @@ def text_of(data: bytes | None) -> str:
     return "" if data is None else data.decode("utf-8", "replace")
 
 
-def file_history(store: MemoryStore, raw_path: str) -> list[Version]:
+def file_history(store: MemoryStore, path: VirtualPath) -> list[Version]:
     """Every version of a file, newest first, following renames back to older names."""
-    path = parse_file_path(raw_path)
-    chain = _lineage(store, path, cutoff=None, hops=0)
+    chain = _lineage(store, require_file_path(path), cutoff=None, hops=0)
     # Newest first; versions of the same millisecond stay in the order they were made.
     return sorted(reversed(chain), key=lambda version: version.at, reverse=True)
 
@@ -104,14 +109,13 @@ def _lineage(
     return chain
 
 
-def find_version(store: MemoryStore, raw_path: str, version_id: str) -> Version:
+def find_version(store: MemoryStore, path: VirtualPath, version_id: str) -> Version:
     """Version `version_id` of a file (or of a name it had). HistoryError if unknown."""
-    for version in file_history(store, raw_path):
+    for version in file_history(store, path):
         if version.id == version_id:
             return version
     raise HistoryError(
-        f"No version {version_id!r} of {parse_file_path(raw_path)} "
-        "(see `memtab history PATH` for its versions)"
+        f"No version {version_id!r} of {path} (see `memtab history PATH` for its versions)"
     )
 
 
@@ -137,10 +141,10 @@ class TargetTakenError(AlreadyExistsError):
 
 def restore(
     store: MemoryStore,
-    raw_path: str,
+    path: VirtualPath,
     version_id: str,
     *,
-    to: str | None = None,
+    to: VirtualPath | None = None,
     replace: bool = False,
     allow_unkept: bool = False,
 ) -> RestoreResult:
@@ -153,11 +157,11 @@ def restore(
     meanwhile), UnkeptChangeError (history cannot keep what it would replace;
     `allow_unkept`: the user chose to restore without a copy).
     """
-    version = find_version(store, raw_path, version_id)
+    version = find_version(store, path, version_id)
     data = content_of(store.home, version)
-    own = parse_file_path(raw_path)
-    target = parse_file_path(to) if to else own
-    current = store.read_whole(str(target))
+    own = path
+    target = require_file_path(to) if to is not None else own
+    current = store.read_whole(target)
     if target != own and current is not None and current != data and not replace:
         raise TargetTakenError(
             f"{target} already exists: restoring {own} there would replace it. Restore to "
@@ -169,7 +173,7 @@ def restore(
     if current == data:
         return RestoreResult(version=version, path=str(target), unchanged=True)
     store.restore_content(
-        str(target),
+        target,
         data,
         expected_sha256=sha256_of(current) if current is not None else None,
         op="restore",
@@ -412,7 +416,8 @@ def _revert_file(
     store: MemoryStore, item: _Touched, run: RunEntry, *, allow_unkept: bool
 ) -> Refusal | Literal["restored", "unchanged", "already"]:
     try:
-        current = store.read_whole(item.path)
+        path = parse_file_path(item.path)
+        current = store.read_whole(path)
         current_sha = sha256_of(current) if current is not None else None
         if current_sha == item.pre_sha256 != item.post_sha256:
             return "already"
@@ -428,7 +433,7 @@ def _revert_file(
         if item.pre_sha256 == item.post_sha256:
             return "unchanged"
         store.restore_content(
-            item.path,
+            path,
             pre,
             expected_sha256=current_sha,
             op="revert",

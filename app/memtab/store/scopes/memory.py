@@ -38,8 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memtab.fs.atomic import Directory, encode_utf8
-from memtab.fs.confined import copy_tree, remove_entry
-from memtab.fs.readable import read_readable
+from memtab.fs.confined import remove_entry
 from memtab.store.errors import (
     AlreadyExistsError,
     CapError,
@@ -54,7 +53,6 @@ from memtab.store.errors import (
 )
 from memtab.store.files import (
     content_sha256,
-    count_files,
 )
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.capture import (
@@ -70,18 +68,19 @@ from memtab.store.history.versions import Op
 from memtab.store.paths import (
     Scope,
     VirtualPath,
-    parse_file_path,
     require_depth_room,
+    require_file_path,
     require_listed,
 )
 from memtab.store.scopes.scope_access import (
+    copy_across_scopes,
     missing_conflict,
-    remove_partial_copy,
     replace_loaded_in,
     reporting_os_errors,
     require_editable,
     still_holds,
 )
+from memtab.store.scopes.scope_dir import ScopeDir
 from memtab.store.scopes.scope_store import SCOPE_LOCK_TIMEOUT_S, ScopeStore
 from memtab.store.scopes.scope_view import NO_WORKSPACE, PROJECT_UNAVAILABLE, kind_in, read_in
 from memtab.store.sidecars.meta import provenance_of, sanitize_entry
@@ -122,6 +121,14 @@ class SaveResult:
     sha256: str
 
 
+def _scope_of(path: VirtualPath) -> Scope:
+    """The scope of `path`, a path inside one (PathError for `/memories` and the scope
+    roots, as where paths are parsed: docs/formats.md §3.2)."""
+    scope = require_file_path(path).scope
+    assert scope is not None
+    return scope
+
+
 class MemoryStore(ScopeStore):
     """The global, project and workspace scopes as one workspace sees them, and every
     change to them (reading and where things are: `ScopeStore`)."""
@@ -129,7 +136,7 @@ class MemoryStore(ScopeStore):
     # --- editing --------------------------------------------------------------------------
 
     def edit_text(
-        self, raw_path: str, change: Callable[[str], str], *, allow_unkept: bool = False
+        self, path: VirtualPath, change: Callable[[str], str], *, allow_unkept: bool = False
     ) -> VirtualPath:
         """Replace a file's text with `change(text)`, atomically across processes.
 
@@ -140,11 +147,9 @@ class MemoryStore(ScopeStore):
         An edit that removes text history cannot keep is refused (UnkeptChangeError)
         unless `allow_unkept`; one that only adds goes on (see `keep_before`).
         """
-        path = parse_file_path(raw_path)
-        assert path.scope is not None
         with (
-            self.writing(path.scope),
-            self._open_parent(path) as parent,
+            self.writing(_scope_of(path)) as (where,),
+            where.open_parent(path) as parent,
             reporting_os_errors(path, "edit"),
         ):
             for attempt in range(1, EDIT_ATTEMPTS + 1):
@@ -152,14 +157,14 @@ class MemoryStore(ScopeStore):
                 updated = encode_utf8(change(self._text_of(path, current)))
                 self._check_size(len(updated))
                 kept = self._keep_replaced(
-                    path, read_bytes, updated, done="edited", allow_unkept=allow_unkept
+                    where, path, read_bytes, updated, done="edited", allow_unkept=allow_unkept
                 )
                 if parent.replace_if_unchanged(
                     path.name, updated, unchanged=still_holds(parent, path.name, read_bytes)
                 ):
                     stat = file_stat(parent, path.name)
                     change_made = FileChange(str(path), read_bytes, updated, "edit", stat)
-                    self.record_changes(path.scope, [change_made], before_kept=kept)
+                    self.record_changes(where, [change_made], before_kept=kept)
                     break
                 logger.info("%s changed during an edit (attempt %d); redoing it", path, attempt)
             else:
@@ -167,11 +172,12 @@ class MemoryStore(ScopeStore):
                     f"{path} kept changing while it was being edited (another program is "
                     "writing it); nothing was changed, try again"
                 )
-        self.record_write(path)
+        self.record_write(path, where=where)
         return path
 
     def _keep_replaced(
         self,
+        where: ScopeDir,
         path: VirtualPath,
         before: bytes,
         after: bytes | None,
@@ -181,10 +187,9 @@ class MemoryStore(ScopeStore):
     ) -> bool:
         """`keep_before` of what file `path` holds (`before`) when a change gives it
         `after` (None: removes it): destroying unless it only adds (`removes_nothing`)."""
-        assert path.scope is not None
         destroys = after is None or not removes_nothing(before, after)
         return self.keep_before(
-            path.scope,
+            where,
             [(path, before)],
             label=path,
             done=done,
@@ -192,26 +197,27 @@ class MemoryStore(ScopeStore):
             allow_unkept=allow_unkept,
         )
 
-    def _create_new(self, path: VirtualPath, data: bytes, *, conflict: Exception) -> None:
+    def _create_new(
+        self, where: ScopeDir, path: VirtualPath, data: bytes, *, conflict: Exception
+    ) -> None:
         """Create file `path` (parents made) that must not exist; caps checked; recorded.
         Raises `conflict` if anything is there, also if it appeared a moment ago."""
-        assert path.scope is not None
         self._check_size(len(data))
         require_listed(path, "create")
-        if self.kind_of(path) is not None:
+        if where.kind_of(path) is not None:
             raise conflict
-        self.check_scope_room(path.scope)
-        with self._open_parent(path, create=True) as parent, reporting_os_errors(path, "create"):
+        where.check_room()
+        with where.open_parent(path, create=True) as parent, reporting_os_errors(path, "create"):
             try:
                 parent.create_new(path.name, data)
             except FileExistsError:
                 raise conflict from None
             stat = file_stat(parent, path.name)
-        self.record_changes(path.scope, [FileChange(str(path), None, data, "create", stat)])
+        self.record_changes(where, [FileChange(str(path), None, data, "create", stat)])
 
     def save(
         self,
-        raw_path: str,
+        path: VirtualPath,
         content: str,
         expected_sha256: str | None,
         *,
@@ -223,34 +229,37 @@ class MemoryStore(ScopeStore):
         a successful save counts as a write. A save that removes text history cannot keep
         is refused (UnkeptChangeError) unless `allow_unkept` (see `keep_before`).
         """
-        path = parse_file_path(raw_path)
-        assert path.scope is not None
+        scope = _scope_of(path)
         data = encode_utf8(content)
         self._check_size(len(data))
-        with self.writing(path.scope):
+        with self.writing(scope) as (where,):
             if expected_sha256 is None:
                 exists = SaveConflictError("exists", f"{path} already exists; reload before saving")
-                self._create_new(path, data, conflict=exists)
+                self._create_new(where, path, data, conflict=exists)
             else:
-                self._replace_loaded(path, data, expected_sha256, allow_unkept=allow_unkept)
-        self.record_write(path)
+                self._replace_loaded(where, path, data, expected_sha256, allow_unkept=allow_unkept)
+        self.record_write(path, where=where)
         # The sha of what was written, not a re-read: another writer may already be next.
         return SaveResult(path, content_sha256(content))
 
     def _replace_loaded(
-        self, path: VirtualPath, data: bytes, expected_sha256: str, *, allow_unkept: bool
+        self,
+        where: ScopeDir,
+        path: VirtualPath,
+        data: bytes,
+        expected_sha256: str,
+        *,
+        allow_unkept: bool,
     ) -> None:
-        scope = path.scope
-        assert scope is not None
         try:
-            parent = self._open_parent(path)
+            parent = where.open_parent(path)
         except NotFoundError:
             raise missing_conflict(str(path)) from None
         kept: list[bool] = []
 
         def keep(old: bytes) -> None:
             kept.append(
-                self._keep_replaced(path, old, data, done="saved", allow_unkept=allow_unkept)
+                self._keep_replaced(where, path, old, data, done="saved", allow_unkept=allow_unkept)
             )
 
         with parent, reporting_os_errors(path, "save"):
@@ -264,32 +273,29 @@ class MemoryStore(ScopeStore):
             )
             stat = file_stat(parent, path.name)
         change = FileChange(str(path), replaced, data, "edit", stat)
-        self.record_changes(scope, [change], before_kept=kept == [True])
+        self.record_changes(where, [change], before_kept=kept == [True])
 
-    def create_file(self, raw_path: str, content: str = "") -> SaveResult:
+    def create_file(self, path: VirtualPath, content: str = "") -> SaveResult:
         """Create a new file (fails if anything exists there); counts as a write."""
-        path = parse_file_path(raw_path)
-        assert path.scope is not None
         exists = AlreadyExistsError(
             f"A file already exists at {path}. To overwrite a file, delete it first, "
             "then create it."
         )
-        with self.writing(path.scope):
-            self._create_new(path, encode_utf8(content), conflict=exists)
-        self.record_write(path)
+        with self.writing(_scope_of(path)) as (where,):
+            self._create_new(where, path, encode_utf8(content), conflict=exists)
+        self.record_write(path, where=where)
         return SaveResult(path, content_sha256(content))
 
-    def create_directory(self, raw_path: str) -> VirtualPath:
+    def create_directory(self, path: VirtualPath) -> VirtualPath:
         """Create an empty directory (and its parents)."""
-        path = parse_file_path(raw_path)
-        assert path.scope is not None
+        scope = _scope_of(path)
         exists = AlreadyExistsError(f"Something already exists at {path}")
         require_listed(path, "create")
-        with self.writing(path.scope):
-            if self.kind_of(path) is not None:
+        with self.writing(scope) as (where,):
+            if where.kind_of(path) is not None:
                 raise exists
             with (
-                self._open_parent(path, create=True) as parent,
+                where.open_parent(path, create=True) as parent,
                 reporting_os_errors(path, "create"),
             ):
                 name, at = parent.at(path.name)
@@ -299,18 +305,17 @@ class MemoryStore(ScopeStore):
                     raise exists from None
         return path
 
-    def delete(self, raw_path: str, *, allow_unkept: bool = False) -> VirtualPath:
+    def delete(self, path: VirtualPath, *, allow_unkept: bool = False) -> VirtualPath:
         """Delete a file or a directory (recursively); never a scope root. Drops its meta.
 
         Refused (UnkeptChangeError, nothing deleted) when history cannot keep a copy of
         every file that goes, unless `allow_unkept`: the user chose to delete without one.
         """
-        path = parse_file_path(raw_path)
-        assert path.scope is not None
+        scope = _scope_of(path)
         missing = NotFoundError(f"No memory file or directory at {path}")
-        with self.writing(path.scope):
+        with self.writing(scope) as (where,):
             try:
-                parent = self._open_parent(path)
+                parent = where.open_parent(path)
             except NotFoundError:
                 raise missing from None
             with parent:
@@ -326,7 +331,7 @@ class MemoryStore(ScopeStore):
                         raise UnkeptChangeError(str(path), "deleted", cause)
                     logger.warning("%s deleted without a copy in history: %s", path, cause)
                 kept = self.keep_before(
-                    path.scope,
+                    where,
                     removed,
                     label=path,
                     done="deleted",
@@ -341,14 +346,14 @@ class MemoryStore(ScopeStore):
                     ) from None
             meta = self.meta_snapshot()
             self.record_changes(
-                path.scope,
+                where,
                 [
-                    FileChange(str(p), data, None, "delete", meta=meta.get(self.meta_key(p)))
+                    FileChange(str(p), data, None, "delete", meta=meta.get(where.meta_key(p)))
                     for p, data in removed
                 ],
                 before_kept=kept,
             )
-        self._update_meta(path, lambda: self.meta.drop_subtree(self.meta_key(path)))
+        self._update_meta(path, lambda: self.meta.drop_subtree(where.meta_key(path)))
         return path
 
     def _capture(
@@ -370,117 +375,88 @@ class MemoryStore(ScopeStore):
 
     def _record_move(
         self,
-        old: VirtualPath,
-        new: VirtualPath,
+        source: tuple[ScopeDir, VirtualPath],
+        target: tuple[ScopeDir, VirtualPath],
         moved: list[tuple[VirtualPath, bytes]],
         *,
         kept: bool,
     ) -> None:
         """Record a move: each file deleted at its old path, created at its new one
         (`kept`: `keep_before` stored the moved contents)."""
-        assert old.scope is not None and new.scope is not None
+        (source_dir, old), (target_dir, new) = source, target
         meta = self.meta_snapshot()
         gone, arrived = [], []
-        for source, data in moved:
-            target = relocate(source, old, new)
+        for was, data in moved:
+            now = relocate(was, old, new)
             gone.append(
                 FileChange(
-                    str(source),
+                    str(was),
                     data,
                     None,
                     "move",
-                    moved_to=str(target),
-                    meta=meta.get(self.meta_key(source)),
+                    moved_to=str(now),
+                    meta=meta.get(source_dir.meta_key(was)),
                 )
             )
-            arrived.append(FileChange(str(target), None, data, "move", moved_from=str(source)))
-        self.record_changes(old.scope, gone, before_kept=kept)
-        self.record_changes(new.scope, arrived)
+            arrived.append(FileChange(str(now), None, data, "move", moved_from=str(was)))
+        self.record_changes(source_dir, gone, before_kept=kept)
+        self.record_changes(target_dir, arrived)
 
-    def move(self, raw_old: str, raw_new: str) -> VirtualPath:
+    def move(self, old: VirtualPath, new: VirtualPath) -> VirtualPath:
         """Rename or move a file or directory, within a scope or across scopes.
 
         Never overwrites: the destination must not exist, even if it appears a moment
         after the check. Pins and usage move along. Across scopes this is copy + delete,
         so the source stays whole if the copy fails.
         """
-        old, new = parse_file_path(raw_old), parse_file_path(raw_new)
-        assert old.scope is not None and new.scope is not None
+        scopes = _scope_of(old), _scope_of(new)
         if new.is_within(old):
             raise MemoryStoreError(f"Cannot move {old} into itself ({new})")
         require_listed(new, f"move {old} to")
         taken = AlreadyExistsError(f"Cannot move {old} to {new}: something already exists there")
-        with self.writing(old.scope, new.scope):
-            kind = self.kind_of(old)
+        with self.writing(*scopes) as (source, target):
+            kind = source.kind_of(old)
             if kind is None:
                 raise NotFoundError(f"No memory file or directory at {old}")
-            if self.kind_of(new) is not None:
+            if target.kind_of(new) is not None:
                 raise taken
-            with self._open_parent(old) as source_parent:
+            with source.open_parent(old) as source_parent:
                 moved = self._capture(source_parent, old, kind)
             below = max((len(p.segments) - len(old.segments) for p, _ in moved), default=0)
             require_depth_room(new, below, f"move {old} to")
             # A move destroys nothing (it never replaces a file): it goes on without a copy.
             kept = self.keep_before(
-                old.scope, moved, label=old, done="moved", destroys=False, allow_unkept=False
+                source, moved, label=old, done="moved", destroys=False, allow_unkept=False
             )
-            if old.scope != new.scope:
-                self._copy_across_scopes(old, new, kind, taken)
+            if source.scope != target.scope:
+                copy_across_scopes((source, old), (target, new), kind, taken)
             else:
                 with (
-                    self._open_parent(old) as source,
-                    self._open_parent(new, create=True) as target,
+                    source.open_parent(old) as old_parent,
+                    target.open_parent(new, create=True) as new_parent,
                 ):
                     try:
-                        source.rename_no_replace(old.name, target, new.name)
+                        old_parent.rename_no_replace(old.name, new_parent, new.name)
                     except FileExistsError:
                         raise taken from None
                     except OSError as error:
                         raise MemoryStoreError(
                             f"Cannot move {old} to {new}: {error.strerror or error}"
                         ) from None
-            self._record_move(old, new, moved, kept=kept)
+            self._record_move((source, old), (target, new), moved, kept=kept)
         self._update_meta(
             new,
             # docs/formats.md §7: the keys move, then the rename counts as a write of the new path
             # (a directory too, so the launch sweep sees the scope changed).
             lambda: self.meta.move_subtree(
-                self.meta_key(old), self.meta_key(new), record_write=True
+                source.meta_key(old), target.meta_key(new), record_write=True
             ),
         )
         return new
 
-    def _copy_across_scopes(
-        self, old: VirtualPath, new: VirtualPath, kind: str, taken: AlreadyExistsError
-    ) -> None:
-        assert new.scope is not None
-        adding = 1 if kind == "file" else count_files(self.physical(old))
-        self.check_scope_room(new.scope, adding)
-        with self._open_parent(old) as source, self._open_parent(new, create=True) as target:
-            try:
-                if kind == "file":
-                    target.create_new(new.name, read_readable(source, old.name, limit=None)[0])
-                else:
-                    copy_tree(source, old.name, target, new.name)
-            except FileExistsError:
-                raise taken from None
-            except OSError as error:
-                if kind == "dir":
-                    remove_partial_copy(target, new.name)
-                raise MemoryStoreError(
-                    f"Cannot copy {old} to {new}: {error.strerror or error}"
-                ) from None
-            try:
-                remove_entry(source, old.name, directory=kind == "dir")
-            except OSError as error:
-                raise MemoryStoreError(
-                    f"Copied {old} to {new}, but cannot remove the original: "
-                    f"{error.strerror or error}"
-                ) from None
-
     def restore_content(
         self,
-        raw_path: str,
+        path: VirtualPath,
         data: bytes | None,
         *,
         expected_sha256: str | None,
@@ -491,7 +467,7 @@ class MemoryStore(ScopeStore):
         allow_unkept: bool = False,
         count_as_write: bool = True,
     ) -> VirtualPath:
-        """Make file `raw_path` hold `data` (None: no file), only if it still holds the
+        """Make file `path` hold `data` (None: no file), only if it still holds the
         content whose sha256 is `expected_sha256` (None: only if there is no file).
 
         The one write of restore, revert and sync: any content (it is what the file once
@@ -503,18 +479,17 @@ class MemoryStore(ScopeStore):
         UnkeptChangeError, changing nothing, when it would destroy content history cannot
         keep, unless `allow_unkept` (see `keep_before`).
         """
-        path = parse_file_path(raw_path)
-        assert path.scope is not None
+        scope = _scope_of(path)
         changed = SaveConflictError("changed", f"{path} changed meanwhile; nothing was changed")
-        with self.writing(path.scope):
-            kind = self.kind_of(path)
+        with self.writing(scope) as (where,):
+            kind = where.kind_of(path)
             if kind == "dir":
                 raise AlreadyExistsError(f"{path} is a directory")
             if kind is None and data is not None:
                 require_listed(path, "restore")
-                self.check_scope_room(path.scope)
+                where.check_room()
             try:
-                parent = self._open_parent(path, create=data is not None)
+                parent = where.open_parent(path, create=data is not None)
             except NotFoundError:
                 if expected_sha256 is not None:
                     raise changed from None
@@ -527,12 +502,12 @@ class MemoryStore(ScopeStore):
                     return path
                 done = _DONE.get(op, "changed")
                 kept = current is not None and self._keep_replaced(
-                    path, current, data, done=done, allow_unkept=allow_unkept
+                    where, path, current, data, done=done, allow_unkept=allow_unkept
                 )
                 if data is None:
                     remove_entry(parent, path.name, directory=False)
                 elif current is None:
-                    self._recreate(parent, path, data, meta, changed)
+                    self._recreate(parent, (where, path), data, meta, changed)
                 elif not parent.replace_if_unchanged(
                     path.name, data, unchanged=lambda: read_whole(parent, path.name) == current
                 ):
@@ -546,19 +521,19 @@ class MemoryStore(ScopeStore):
                 stat,
                 restored_from=restored_from,
                 revert_of=revert_of,
-                meta=self.meta_snapshot().get(self.meta_key(path)) if data is None else None,
+                meta=self.meta_snapshot().get(where.meta_key(path)) if data is None else None,
             )
-            self.record_changes(path.scope, [change], before_kept=kept)
+            self.record_changes(where, [change], before_kept=kept)
         if data is None:
-            self._update_meta(path, lambda: self.meta.drop_subtree(self.meta_key(path)))
+            self._update_meta(path, lambda: self.meta.drop_subtree(where.meta_key(path)))
         elif count_as_write and not (current is None and meta):  # else they came back with it
-            self.record_write(path)
+            self.record_write(path, where=where)
         return path
 
     def _recreate(
         self,
         parent: Directory,
-        path: VirtualPath,
+        at: tuple[ScopeDir, VirtualPath],
         data: bytes,
         meta: dict[str, object] | None,
         changed: SaveConflictError,
@@ -566,7 +541,8 @@ class MemoryStore(ScopeStore):
         """Create the file a restore brings back, its pins and usage (`meta`) first, so a
         rescan in between never shows it unpinned; they are dropped again if the create
         fails. Raises `changed` if a file appeared meanwhile."""
-        key = self.meta_key(path)
+        where, path = at
+        key = where.meta_key(path)
         if meta:
             self._update_meta(
                 path,
@@ -581,9 +557,9 @@ class MemoryStore(ScopeStore):
                 raise changed from None
             raise
 
-    def set_pinned(self, raw_path: str, pinned: bool) -> VirtualPath:
+    def set_pinned(self, path: VirtualPath, pinned: bool) -> VirtualPath:
         """Pin or unpin a file (not a directory)."""
-        path = parse_file_path(raw_path)
+        require_file_path(path)
         if self.kind_of(path) != "file":
             raise NotFoundError(f"Only files can be pinned; no memory file at {path}")
         if path.scope is Scope.WORKSPACE:

@@ -14,15 +14,18 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from memtab.fs.atomic import Directory
-from memtab.fs.confined import remove_tree
+from memtab.fs.confined import copy_tree, remove_entry, remove_tree
+from memtab.fs.readable import read_readable
 from memtab.store.errors import (
+    AlreadyExistsError,
     MemoryStoreError,
     NotEditableError,
     SaveConflictError,
     not_text_message,
 )
-from memtab.store.files import MAX_FILE_BYTES, FileContent, read_file_in
+from memtab.store.files import MAX_FILE_BYTES, FileContent, count_files, read_file_in
 from memtab.store.paths import VirtualPath
+from memtab.store.scopes.scope_dir import ScopeDir
 from memtab.store.scopes.scope_view import kind_in
 
 logger = logging.getLogger(__name__)
@@ -110,3 +113,40 @@ def require_editable(label: str, current: FileContent) -> None:
 def missing_conflict(label: str) -> SaveConflictError:
     """The conflict of saving over a file that is gone (`label` names it)."""
     return SaveConflictError("missing", f"{label} no longer exists; it may have been deleted")
+
+
+def copy_across_scopes(
+    source_at: tuple[ScopeDir, VirtualPath],
+    target_at: tuple[ScopeDir, VirtualPath],
+    kind: str,
+    taken: AlreadyExistsError,
+) -> None:
+    """Move `kind` ("file" or "dir") from one scope to another: copied, then the original
+    removed, so the source stays whole if the copy fails; `taken` is raised when something
+    is at the target, also if it appeared a moment ago. Never replaces anything."""
+    (source_dir, old), (target_dir, new) = source_at, target_at
+    adding = 1 if kind == "file" else count_files(source_dir.physical(old))
+    target_dir.check_room(adding)
+    with (
+        source_dir.open_parent(old) as source,
+        target_dir.open_parent(new, create=True) as target,
+    ):
+        try:
+            if kind == "file":
+                target.create_new(new.name, read_readable(source, old.name, limit=None)[0])
+            else:
+                copy_tree(source, old.name, target, new.name)
+        except FileExistsError:
+            raise taken from None
+        except OSError as error:
+            if kind == "dir":
+                remove_partial_copy(target, new.name)
+            raise MemoryStoreError(
+                f"Cannot copy {old} to {new}: {error.strerror or error}"
+            ) from None
+        try:
+            remove_entry(source, old.name, directory=kind == "dir")
+        except OSError as error:
+            raise MemoryStoreError(
+                f"Copied {old} to {new}, but cannot remove the original: {error.strerror or error}"
+            ) from None

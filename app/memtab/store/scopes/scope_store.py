@@ -27,14 +27,15 @@ from memtab.store.errors import (
     ScopeUnavailableError,
     file_cap_message,
 )
-from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE, count_files
+from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.history.capture import read_whole
 from memtab.store.history.recorder import FileChange, HistoryRecorder, RecordedChange
 from memtab.store.history.versions import scope_key
 from memtab.store.home import Home
 from memtab.store.notebook_revision import advance_after_change
-from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.store.paths import Scope, VirtualPath, require_file_path
 from memtab.store.scopes.scope_access import reporting_os_errors
+from memtab.store.scopes.scope_dir import ScopeDir
 from memtab.store.scopes.scope_view import ScopeView, kind_in
 from memtab.store.sidecars.meta import MetaEntry, MetaStore, key_in_subtree
 from memtab.store.sidecars.registry import Registry, Workspace, load_registry
@@ -120,9 +121,26 @@ class ScopeStore(ScopeView):
         except ValueError:
             raise ScopeUnavailableError(self.unavailable_reason(scope) or str(scope)) from None
 
+    def scope_dir(self, scope: Scope) -> ScopeDir:
+        """What a change of `scope` needs, resolved once for the operation (`ScopeDir`);
+        ScopeUnavailableError when the scope is not available here."""
+        root = self.root(scope)
+        real_root = os.path.realpath(root)
+        return ScopeDir(
+            scope,
+            root,
+            real_root,
+            self._lock_path(scope, real_root),
+            self.history_key(scope),
+            self.meta_key(VirtualPath(scope)),
+        )
+
+    def _history_key_of(self, where: Scope | ScopeDir) -> str:
+        return where.history_key if isinstance(where, ScopeDir) else self.history_key(where)
+
     def keep_before(
         self,
-        scope: Scope,
+        scope: Scope | ScopeDir,
         contents: Sequence[tuple[VirtualPath, bytes]],
         *,
         label: VirtualPath,
@@ -134,11 +152,11 @@ class ScopeStore(ScopeView):
         files' contents: keep them in history first; whether they were kept (pass it to
         `record_changes` as `before_kept`). A change that `destroys` content history
         cannot keep is refused with UnkeptChangeError unless `allow_unkept` (see
-        `HistoryRecorder.keep_before`)."""
+        `HistoryRecorder.keep_before`). `scope`: its `ScopeDir` when the caller has it."""
         if self.history is None:
             return False
         return self.history.keep_before(
-            self.history_key(scope),
+            self._history_key_of(scope),
             [(str(path), data) for path, data in contents],
             label=str(label),
             done=done,
@@ -157,7 +175,7 @@ class ScopeStore(ScopeView):
 
     def record_changes(
         self,
-        scope: Scope,
+        scope: Scope | ScopeDir,
         changes: Sequence[FileChange],
         *,
         before_kept: bool = False,
@@ -165,10 +183,11 @@ class ScopeStore(ScopeView):
     ) -> list[RecordedChange]:
         """Record changes of one scope in history (never raises; see `HistoryRecorder`).
         `before_kept`: what `keep_before` returned for their `before` contents;
-        `after_kept`: what `keep_contents` returned for their `after` contents."""
+        `after_kept`: what `keep_contents` returned for their `after` contents. `scope`:
+        its `ScopeDir` when the caller has it."""
         if self.history is None:
             return []
-        key = self.history_key(scope)
+        key = self._history_key_of(scope)
         return self.history.record(key, changes, before_kept=before_kept, after_kept=after_kept)
 
     @contextmanager
@@ -184,7 +203,9 @@ class ScopeStore(ScopeView):
     def scope_lock_path(self, scope: Scope) -> Path:
         """The lock file of a scope root, named after its real path (one lock per root,
         whichever of its names a process uses)."""
-        real_root = os.path.realpath(self.root(scope))
+        return self._lock_path(scope, os.path.realpath(self.root(scope)))
+
+    def _lock_path(self, scope: Scope, real_root: str) -> Path:
         digest = hashlib.sha256(encode_utf8(real_root)).hexdigest()[:16]
         return self.home.lock_path(f"memory-{scope.value}-{digest}")
 
@@ -194,9 +215,10 @@ class ScopeStore(ScopeView):
         *scopes: Scope,
         timeout_s: float = SCOPE_LOCK_TIMEOUT_S,
         changes_home: bool = True,
-    ) -> Iterator[None]:
+    ) -> Iterator[tuple[ScopeDir, ...]]:
         """Hold these scope roots' cross-process locks (always taken in one order), each
-        waited for up to `timeout_s` (then ScopeBusyError).
+        waited for up to `timeout_s` (then ScopeBusyError); gives each scope's `ScopeDir`,
+        in the order of `scopes`, resolved once for the block.
 
         One lock per root rather than per file: renames, directory deletes and the
         1000-file cap span many files, and edits take milliseconds, so nothing waits long.
@@ -206,28 +228,31 @@ class ScopeStore(ScopeView):
         notebook is advanced after it, under the same lock (`store.notebook_revision`);
         False for a block that only records history.
         """
-        lock_paths = sorted({self.scope_lock_path(scope) for scope in scopes})
+        dirs = tuple(self.scope_dir(scope) for scope in scopes)
+        lock_paths = sorted({where.lock_path for where in dirs})
         with self._holding_scope_locks(lock_paths, timeout_s):
             if not changes_home:
-                yield
+                yield dirs
                 return
-            roots = [self.root(scope) for scope in scopes]
-            with holding_targets(self.home, roots):
-                if Scope.SESSION in scopes:
-                    self.refuse_if_removed(Scope.SESSION)
-                if Scope.WORKSPACE not in scopes:
-                    yield
+            with holding_targets(self.home, [where.root for where in dirs]):
+                for where in dirs:
+                    if where.scope is Scope.SESSION:
+                        self._refuse_if_removed_at(where.root)
+                workspace = next((w for w in dirs if w.scope is Scope.WORKSPACE), None)
+                if workspace is None:
+                    yield dirs
                     return
-                self.refuse_if_removed()
+                self._refuse_if_removed_at(workspace.root)
                 try:
-                    yield
+                    yield dirs
                 finally:
-                    self._advance_notebook_clock()
+                    self._advance_notebook_clock(workspace.root)
 
-    def _advance_notebook_clock(self) -> None:
-        """Advance xum's clock of the workspace's notebook, if its owner keeps one: a
-        change of the notebook ran (or may have, when it raised) under its target lock."""
-        owner = owner_of_root(self.home, self.root(Scope.WORKSPACE))
+    def _advance_notebook_clock(self, root: Path) -> None:
+        """Advance xum's clock of the workspace's notebook (at `root`), if its owner keeps
+        one: a change of the notebook ran (or may have, when it raised) under its target
+        lock."""
+        owner = owner_of_root(self.home, root)
         if owner is not None:
             advance_after_change(self.home, owner, self.clock)
 
@@ -276,12 +301,11 @@ class ScopeStore(ScopeView):
 
         self._update_meta(path, count)
 
-    def record_write(self, path: VirtualPath) -> None:
-        """Count a write of `path` (agent edit or UI save); best effort."""
-        self._record_usage(path, self.meta.record_write)
-
-    def _record_usage(self, path: VirtualPath, record: Callable[[str], None]) -> None:
-        self._update_meta(path, lambda: record(self.meta_key(path)))
+    def record_write(self, path: VirtualPath, *, where: ScopeDir | None = None) -> None:
+        """Count a write of `path` (agent edit or UI save); best effort. `where`: the
+        `ScopeDir` of its scope, when the caller has it."""
+        key_of = self.meta_key if where is None else where.meta_key
+        self._update_meta(path, lambda: self.meta.record_write(key_of(path)))
 
     def _update_meta(self, path: VirtualPath, update: Callable[[], None]) -> None:
         # The operation itself already happened: failing to update memory-meta.json (read-
@@ -297,13 +321,6 @@ class ScopeStore(ScopeView):
     def _check_size(size: int) -> None:
         check_file_size(size)
 
-    def check_scope_room(self, scope: Scope, adding: int = 1) -> None:
-        if count_files(self.root(scope)) + adding > MAX_FILES_PER_SCOPE:
-            raise CapError(
-                f"The {scope.value} memory scope is full ({MAX_FILES_PER_SCOPE} files); "
-                "delete unused files first"
-            )
-
     # --- history reads ------------------------------------------------------------------
 
     def meta_snapshot(self) -> dict[str, dict[str, object]]:
@@ -316,10 +333,10 @@ class ScopeStore(ScopeView):
             logger.warning("Cannot read memory-meta.json for history: %s", error)
             return {}
 
-    def read_whole(self, raw_path: str) -> bytes | None:
+    def read_whole(self, path: VirtualPath) -> bytes | None:
         """The whole content of a file (not capped: for history), None when missing.
         MemoryStoreError when it cannot be read whole."""
-        path = parse_file_path(raw_path)
+        require_file_path(path)
         try:
             parent = self._open_parent(path)
         except NotFoundError:

@@ -42,8 +42,8 @@ from memtab.store.paths import (
     Scope,
     VirtualPath,
     is_within_directory,
-    parse_file_path,
     real_path,
+    require_file_path,
     resolve_inside_root,
 )
 from memtab.store.sidecars.meta import global_key, project_key, session_key, workspace_key
@@ -128,10 +128,14 @@ class ScopeView:
     def refuse_if_removed(self, scope: Scope = Scope.WORKSPACE) -> None:
         """WorkspaceRemovedError when xum removed this workspace or, for the workspace
         scope, the one whose notebook it is (docs/formats.md §21.3)."""
+        if self.workspace is not None:
+            self._refuse_if_removed_at(self.root(scope))
+
+    def _refuse_if_removed_at(self, root: Path) -> None:
+        """`refuse_if_removed` of the scope whose root is `root`."""
         if self.workspace is None:
             return
-        owner = owner_of_root(self.home, self.root(scope))
-        refuse_if_removed(self.home, [self.workspace.id, owner])
+        refuse_if_removed(self.home, [self.workspace.id, owner_of_root(self.home, root)])
 
     def removed_reason(self, scope: Scope = Scope.WORKSPACE) -> str | None:
         """Why this workspace's notebook (or its session scope) takes no writes (xum
@@ -245,10 +249,9 @@ class ScopeView:
                 continue  # vanished while listing
         return visible
 
-    def read(self, raw_path: str) -> FileContent:
+    def read(self, path: VirtualPath) -> FileContent:
         """Read a file for the editor (not usage): at most the cap (see `FileContent`)."""
-        path = parse_file_path(raw_path)
-        with self._open_parent(path) as parent:
+        with self._open_parent(require_file_path(path)) as parent:
             return read_in(parent, path)[0]
 
     def read_many(
@@ -275,14 +278,13 @@ class ScopeView:
                         content = error
                     yield path, content
 
-    def read_text(self, raw_path: str) -> str:
+    def read_text(self, path: VirtualPath) -> str:
         """The text of a memory file within the cap, as agents and engines may read it.
 
         CapError (mux's message) for a file over the cap, NotEditableError for a binary
         one; never reads more than the cap.
         """
-        path = parse_file_path(raw_path)
-        return self._text_of(path, self.read(raw_path))
+        return self._text_of(path, self.read(path))
 
     @staticmethod
     def _text_of(path: VirtualPath, current: FileContent) -> str:

@@ -6,6 +6,7 @@ are returned, never raised. Agent reads and writes count as usage in memory-meta
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from memtab.store.paths import (
     VirtualPath,
     entries_too_deep,
     parse_virtual_path,
+    require_file_path,
     require_listed,
     too_deep_words,
 )
@@ -110,6 +112,36 @@ class ToolRequest:
     def mutating(self) -> bool:
         return self.command in MUTATING_COMMANDS
 
+    @functools.cached_property
+    def target_path(self) -> VirtualPath:
+        """`path` parsed, once for the call (PathError when it breaks a rule)."""
+        return parse_virtual_path(self.path)
+
+    @functools.cached_property
+    def destination_path(self) -> VirtualPath | None:
+        """`new_path` parsed, once for the call (PathError when it breaks a rule)."""
+        return None if self.new_path is None else parse_virtual_path(self.new_path)
+
+    def file_path(self) -> VirtualPath:
+        """`target_path`, which must name something inside a scope (PathError)."""
+        return require_file_path(self.target_path)
+
+    def named_paths(self) -> list[tuple[str, VirtualPath | None]]:
+        """Each path the call names, as sent and parsed (None when it breaks a rule: the
+        command says how when it runs)."""
+        named: list[tuple[str, VirtualPath | None]] = []
+        for raw, parse in (
+            (self.path, lambda: self.target_path),
+            (self.new_path, lambda: self.destination_path),
+        ):
+            if raw is None:
+                continue
+            try:
+                named.append((raw, parse()))
+            except PathError:
+                named.append((raw, None))
+        return named
+
 
 def parse_tool_request(raw: Any) -> ToolRequest:
     """Validate a call against its command's record (ToolArgumentError, one line, otherwise)."""
@@ -150,7 +182,7 @@ class MemoryTool:
             self._refuse_unoffered(request)
             self._expected = self._checked_expectation(request, expected_sha256)
             handler = getattr(self, f"_{request.command}")
-            output: str = handler(request.args)
+            output: str = handler(request.args, request)
             return ToolResult(success=True, output=output)
         except (ToolArgumentError, PathError, MemoryStoreError) as error:
             return ToolResult(success=False, error=str(error))
@@ -164,11 +196,8 @@ class MemoryTool:
 
     def _refuse_unoffered(self, request: ToolRequest) -> None:
         """PathError for a call naming a scope this tool does not offer."""
-        for raw in (request.path, request.new_path):
-            try:
-                scope = parse_virtual_path(raw).scope if raw is not None else None
-            except PathError:
-                continue  # the command says what is wrong with it
+        for raw, path in request.named_paths():
+            scope = path.scope if path is not None else None
             if scope is not None and scope not in self.scopes:
                 why = f" ({SESSION_SCOPE_UNOFFERED})" if scope is Scope.SESSION else ""
                 raise PathError(
@@ -184,10 +213,10 @@ class MemoryTool:
                 f"`expected_sha256` applies to a change of an existing file, not {request.command}"
             )
         if request.command in ("delete", "rename"):
-            path = self._file_path(request.path)
+            path = request.file_path()
             if self.store.kind_of(path) != "file":
                 raise ToolArgumentError(f"`expected_sha256` applies to a file; {path} is none")
-            require_sha(path, self.store.read(str(path)).sha256, expected)
+            require_sha(path, self.store.read(path).sha256, expected)
         return expected
 
     def _edit(self, path: VirtualPath, change: Callable[[str], str]) -> None:
@@ -199,19 +228,12 @@ class MemoryTool:
                 require_sha(path, content_sha256(content), expected)
             return change(content)
 
-        self.store.edit_text(str(path), checked)
+        self.store.edit_text(path, checked)
 
     # --- view ----------------------------------------------------------------------------
 
-    @staticmethod
-    def _file_path(raw: str) -> VirtualPath:
-        path = parse_virtual_path(raw)
-        if path.is_root or path.is_scope_root:
-            raise PathError(f"Invalid memory path {str(path)!r}: expected a path inside a scope")
-        return path
-
-    def _view(self, args: ViewArgs) -> str:
-        path = parse_virtual_path(args.path)
+    def _view(self, args: ViewArgs, request: ToolRequest) -> str:
+        path = request.target_path
         if path.is_root:
             return self._view_root()
         assert path.scope is not None
@@ -257,44 +279,45 @@ class MemoryTool:
         return lines
 
     def _view_file(self, path: VirtualPath, args: ViewArgs) -> str:
-        text = self.store.read_text(str(path))
+        text = self.store.read_text(path)
         output = numbered_view(text, str(path), args.offset or 1, args.limit)
         self.store.record_read(path)
         return output
 
     # --- mutations -----------------------------------------------------------------------
 
-    def _create(self, args: CreateArgs) -> str:
-        path = self._file_path(args.path)
-        self.store.create_file(str(path), args.file_text)
+    def _create(self, args: CreateArgs, request: ToolRequest) -> str:
+        path = request.file_path()
+        self.store.create_file(path, args.file_text)
         return f"Created {path}"
 
-    def _str_replace(self, args: StrReplaceArgs) -> str:
-        path = self._file_path(args.path)
+    def _str_replace(self, args: StrReplaceArgs, request: ToolRequest) -> str:
+        path = request.file_path()
         self._edit(path, lambda content: replaced_once(content, args, path))
         return f"Edited {path}"
 
-    def _insert(self, args: InsertArgs) -> str:
-        path = self._file_path(args.path)
+    def _insert(self, args: InsertArgs, request: ToolRequest) -> str:
+        path = request.file_path()
         self._edit(path, lambda content: inserted(content, args))
         count = len(_inserted_lines(args))
         return f"Inserted {count} line(s) into {path} after line {args.insert_line}"
 
-    def _delete(self, args: DeleteArgs) -> str:
-        path = self._file_path(args.path)
-        self.store.delete(str(path))
+    def _delete(self, args: DeleteArgs, request: ToolRequest) -> str:
+        path = request.file_path()
+        self.store.delete(path)
         return f"Deleted {path}"
 
-    def _rename(self, args: RenameArgs) -> str:
-        old, new = _rename_paths(args)
-        self.store.move(str(old), str(new))
+    def _rename(self, args: RenameArgs, request: ToolRequest) -> str:
+        old, new = _rename_paths(request)
+        self.store.move(old, new)
         return f"Renamed {old} to {new}"
 
 
-def _rename_paths(args: RenameArgs) -> tuple[VirtualPath, VirtualPath]:
+def _rename_paths(request: ToolRequest) -> tuple[VirtualPath, VirtualPath]:
     """A rename's source and destination, in one scope (MemoryStoreError otherwise)."""
-    old = MemoryTool._file_path(args.old_path)
-    new = MemoryTool._file_path(args.new_path)
+    old = request.file_path()
+    assert request.destination_path is not None  # a rename's record requires new_path
+    new = require_file_path(request.destination_path)
     if old.scope != new.scope:
         raise MemoryStoreError(
             f"Cannot rename across memory scopes ({old} -> {new}); "
@@ -313,10 +336,10 @@ def check_change(request: ToolRequest) -> None:
     MemoryStoreError, with the memory tool's messages."""
     args = request.args
     if isinstance(args, RenameArgs):
-        old, new = _rename_paths(args)
+        old, new = _rename_paths(request)
         require_listed(new, f"move {old} to")
         return
-    path = MemoryTool._file_path(args.path)
+    path = request.file_path()
     if isinstance(args, CreateArgs):
         require_listed(path, "create")
         written = [args.file_text]
@@ -429,13 +452,3 @@ def _line_numbers(content: str, starts: list[int]) -> str:
         counted_to = start
         lines[line] = None
     return ", ".join(str(number) for number in lines)
-
-
-def scope_of(raw_path: str | None) -> Scope | None:
-    """The scope a raw path names, if it parses (for guards and journals)."""
-    if raw_path is None:
-        return None
-    try:
-        return parse_virtual_path(raw_path).scope
-    except PathError:
-        return None

@@ -38,7 +38,7 @@ from memtab.store.conflict_copies import (
 from memtab.store.errors import MemoryStoreError, NotFoundError
 from memtab.store.history.provenance import log_kept_from
 from memtab.store.home import Home
-from memtab.store.paths import parse_file_path
+from memtab.store.paths import VirtualPath, parse_file_path
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaEntry, MetaStore, parse_meta_document
@@ -146,8 +146,8 @@ def resolve_memory_copy(
         raise NotFoundError(
             f"{path} is not a conflict copy of a file beside it (memtab conflicts lists them)"
         )
-    mine = store.read_whole(str(copy.original))
-    theirs = store.read_whole(str(copy.path))
+    mine = store.read_whole(copy.original)
+    theirs = store.read_whole(copy.path)
     if mine is None or theirs is None:
         raise NotFoundError(f"{copy.original} or its copy is gone; list the conflicts again")
     if keep == "this":
@@ -167,18 +167,18 @@ def resolve_memory_copy(
     if chosen != mine:
         with store.collecting_changes() as changes:
             store.restore_content(
-                str(copy.original),
+                copy.original,
                 chosen,
                 expected_sha256=hashlib.sha256(mine).hexdigest(),
                 op="edit",
             )
         for change in changes:  # the lines it keeps from the copy are its writer's (§20.1)
-            log_kept_from(store.home, change.after, _writer_of(store, str(copy.path)), theirs)
-    store.delete(str(copy.path))  # history keeps it: `memtab trash` lists it
+            log_kept_from(store.home, change.after, _writer_of(store, copy.path), theirs)
+    store.delete(copy.path)  # history keeps it: `memtab trash` lists it
     return copy
 
 
-def _writer_of(store: MemoryStore, path: str) -> str:
+def _writer_of(store: MemoryStore, path: VirtualPath) -> str:
     """Who wrote the copy, as history recorded it (another program, unless it knew)."""
     versions = file_history(store, path)
     return versions[0].actor if versions else EXTERNAL

@@ -80,7 +80,7 @@ def conflict_texts(service: SyncService, conflict: SyncConflict) -> ConflictText
     if record is None:
         raise SyncError(f"{conflict.path} is no longer in conflict")
     scope, virtual = _scope_of(target, conflict.repo_path)
-    local = open_scope_store(service.home, scope).read_whole(str(virtual))
+    local = open_scope_store(service.home, scope).read_whole(virtual)
     repo = service.repository(service.git(target.name), service.config().machine)
     try:
         blobs = repo.blobs(oid for oid in (record.base, record.remote) if oid)
@@ -131,7 +131,7 @@ def _resolve_locked(
         raise SyncError(f"{conflict.path} is no longer in conflict")
     scope, virtual = _scope_of(target, conflict.repo_path)
     store = open_scope_store(service.home, scope, actor="user")
-    local = store.read_whole(str(virtual))
+    local = store.read_whole(virtual)
     local_sha = hashlib.sha256(local).hexdigest() if local is not None else None
     config = service.config()
     repo = service.repository(service.git(target.name), config.machine)

@@ -193,9 +193,7 @@ def write_file(
     still holds `expected_sha256` (None: no file). SaveConflictError when it does not;
     CapError when the scope is full; ScopeUnavailableError, MemoryStoreError otherwise."""
     op: Op = "delete" if data is None else ("create" if expected_sha256 is None else "edit")
-    store.restore_content(
-        str(path), data, expected_sha256=expected_sha256, op=op, count_as_write=False
-    )
+    store.restore_content(path, data, expected_sha256=expected_sha256, op=op, count_as_write=False)
 
 
 def scope_root(store: MemoryStore, synced: SyncedScope) -> Path | None:

@@ -216,7 +216,7 @@ class HarvestInbox:
                 continue
             path = f"{HARVEST_DIR}/{name}"
             try:
-                read = self.store.read(path)
+                read = self.store.read(parse_file_path(path))
             except NotFoundError:
                 continue
             except (OSError, PathError) as error:
@@ -242,7 +242,7 @@ class HarvestInbox:
             return left
 
         try:
-            current = self.store.read(path)
+            current = self.store.read(parse_file_path(path))
         except NotFoundError:
             raise HarvestError(f"{path} is gone (mux or another Memtab removed it)") from None
         harvest = parse_harvest(path, current.content)
@@ -250,7 +250,7 @@ class HarvestInbox:
             removed = _present(harvest, ids)  # the last candidates: the file goes
             self._delete_if(path, current.sha256)
             return removed
-        self.store.edit_text(path, change)
+        self.store.edit_text(parse_file_path(path), change)
         return removed
 
     def _delete_if(self, path: str, sha256: str) -> None:
@@ -258,12 +258,12 @@ class HarvestInbox:
         Memtab's, so a harvest it writes in the instant between this check and the delete
         is not lost either way: a delete keeps what it removes in history (Trash)."""
         try:
-            now = self.store.read(path)
+            now = self.store.read(parse_file_path(path))
         except NotFoundError:
             return
         if now.sha256 != sha256:
             raise HarvestError(f"{path} changed while deciding; reload the inbox")
-        self.store.delete(path)
+        self.store.delete(parse_file_path(path))
 
 
 def _present(harvest: HarvestFile, ids: Collection[str]) -> list[Candidate]:

@@ -398,11 +398,12 @@ def _pending_indexes(document: _Document, ids: Sequence[str]) -> list[int]:
 def write_notes(store: MemoryStore, path: str, notes: Sequence[Note]) -> None:
     """Add notes to a memory file (those it does not already say), re-reading and
     retrying if it changes meanwhile; recorded as `store`'s actor and run."""
-    scope = parse_file_path(path).scope
+    target = parse_file_path(path)
+    scope = target.scope
     header = NEW_FILE_HEADERS.get(scope, NEW_FILE_HEADER) if scope else NEW_FILE_HEADER
     for attempt in range(SAVE_TRIES):
         try:
-            current = store.read(path)
+            current = store.read(target)
         except NotFoundError:
             content, sha = "", None
         else:
@@ -411,7 +412,7 @@ def write_notes(store: MemoryStore, path: str, notes: Sequence[Note]) -> None:
         if updated == content:
             return  # already there (an earlier accept wrote it)
         try:
-            store.save(path, updated, sha)
+            store.save(target, updated, sha)
             return
         except SaveConflictError:
             if attempt == SAVE_TRIES - 1:

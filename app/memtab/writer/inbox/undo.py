@@ -21,6 +21,7 @@ from typing import Literal
 from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError, SaveConflictError
 from memtab.store.history.recorder import RecordedChange
+from memtab.store.paths import parse_file_path
 from memtab.store.proposals.queue import ProposalQueue
 from memtab.store.proposals.records import AgentProposal
 from memtab.store.restore.from_history import content_of
@@ -93,10 +94,11 @@ def _put_back(
     changed since loses only `bullets` (a notes file the user edited after accepting)."""
     before = change.before
     after = change.after
+    path = parse_file_path(change.path)
     try:
         data = None if before is None or before.deleted else content_of(store.home, before)
         store.restore_content(
-            change.path,
+            path,
             data,
             expected_sha256=None if after.deleted else after.sha256,
             meta=after.meta if after.deleted else None,
@@ -109,7 +111,7 @@ def _put_back(
     except MemoryStoreError:  # history lost the content before (pruned): the bullets go
         if not bullets:
             raise
-    store.edit_text(change.path, lambda text: without_lines(text, bullets))
+    store.edit_text(path, lambda text: without_lines(text, bullets))
 
 
 def without_lines(text: str, lines: Sequence[str]) -> str:

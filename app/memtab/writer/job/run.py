@@ -61,7 +61,7 @@ from memtab.store.history.records import (
 )
 from memtab.store.history.runs import log_run, new_run_id
 from memtab.store.home import Home
-from memtab.store.paths import PathError
+from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
 from memtab.store.sidecars.registry import Workspace
 from memtab.transcripts import (
@@ -200,7 +200,7 @@ def run_writer(
     if isinstance(provider, OfflineWriterProvider):
         provider.origin = RunOrigin(run_id, workspace.id, transcript)
     store = MemoryStore(home, workspace, actor="writer", run_id=run_id)
-    tools = WriterTools(store, settings.memory_path)
+    tools = WriterTools(store, parse_file_path(settings.memory_path))
     with store.collecting_changes() as written:
         result = _run(
             home,

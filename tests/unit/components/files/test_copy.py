@@ -22,6 +22,7 @@ from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore.from_history import trash
 from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import Machine, build_machine, scan_machine
+from support.memory_paths import vpath
 
 
 @pytest.fixture
@@ -77,7 +78,7 @@ def test_a_linked_agent_folder_is_no_copy_target_and_a_copy_there_is_refused(
     folder.rename(outside)
     folder.symlink_to(outside)
     store = MemoryStore(machine.home, scan.workspace)
-    store.create_file("/memories/global/tips.md", "---\ndescription: Tips\n---\n\n- one\n")
+    store.create_file(vpath("/memories/global/tips.md"), "---\ndescription: Tips\n---\n\n- one\n")
     # Copy to… chosen before the folder became a link: refused, nothing written there.
     stack = UndoStack()
     origin = mux_file(store, "/memories/global/tips.md")
@@ -164,7 +165,7 @@ def test_copy_to_refuses_a_name_that_leaves_its_place(machine: Machine) -> None:
     skill = next(t for t in copy_targets(scan) if t.key == "source:codex:memories")
     assert skill.problem("x") is None
     store = MemoryStore(machine.home, scan.workspace)
-    store.create_file("/memories/global/x.md", "# x\n")
+    store.create_file(vpath("/memories/global/x.md"), "# x\n")
     result = copy_to(UndoStack(), store, mux_file(store, "/memories/global/x.md"), skill, "../../x")
     assert not result.ok and "Invalid path" in (result.error or "")
     assert not (machine.codex / "x").exists()

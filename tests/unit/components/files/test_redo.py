@@ -10,6 +10,7 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path as p
 from memtab.store.restore.from_history import file_history, trash
 from memtab.store.scopes.memory import MemoryStore
+from support.memory_paths import vpath
 from unit.history.helpers import disk
 
 
@@ -30,10 +31,10 @@ def redo_last(home: Home, stack: UndoStack) -> str:
 
 
 def test_a_delete_is_made_again_and_taken_back_again(home: Home, store: MemoryStore) -> None:
-    store.create_file("/memories/workspace/notes.md", "notes\n")
-    store.set_pinned("/memories/workspace/notes.md", True)
-    store.create_file("/memories/workspace/ideas/a.md", "a\n")
-    store.create_directory("/memories/workspace/empty")
+    store.create_file(vpath("/memories/workspace/notes.md"), "notes\n")
+    store.set_pinned(vpath("/memories/workspace/notes.md"), True)
+    store.create_file(vpath("/memories/workspace/ideas/a.md"), "a\n")
+    store.create_directory(vpath("/memories/workspace/empty"))
     stack = UndoStack()
     paths = [p("/memories/workspace/notes.md"), p("/memories/workspace/ideas")]
     undo.delete(stack, store, [*paths, p("/memories/workspace/empty")])
@@ -51,17 +52,17 @@ def test_a_delete_is_made_again_and_taken_back_again(home: Home, store: MemorySt
     assert store.kind_of(p("/memories/workspace/empty")) == "dir"
     assert store.is_pinned(p("/memories/workspace/notes.md"))
     # Every change either way is in the file's history.
-    ops = [version.op for version in file_history(store, "/memories/workspace/notes.md")]
+    ops = [version.op for version in file_history(store, vpath("/memories/workspace/notes.md"))]
     assert ops[:4] == ["restore", "delete", "restore", "delete"]
 
 
 def test_a_redo_never_deletes_what_changed_since_the_undo(home: Home, store: MemoryStore) -> None:
-    store.create_file("/memories/global/a.md", "a\n")
+    store.create_file(vpath("/memories/global/a.md"), "a\n")
     stack = UndoStack()
     undo.delete(stack, store, [p("/memories/global/a.md")])
     undo_last(home, stack)
-    back = store.read("/memories/global/a.md")
-    store.save("/memories/global/a.md", "edited since\n", back.sha256)
+    back = store.read(vpath("/memories/global/a.md"))
+    store.save(vpath("/memories/global/a.md"), "edited since\n", back.sha256)
     step = stack.peek_redo()
     assert step is not None and stack.take_redo(step)
     refused = redo_step(home, step, stack=stack)
@@ -85,7 +86,7 @@ def test_create_move_and_pin_are_made_again(home: Home, store: MemoryStore) -> N
     redo_last(home, stack)
     assert store.kind_of(p("/memories/global/box")) == "dir"
 
-    store.create_file("/memories/global/a.md", "a\n")
+    store.create_file(vpath("/memories/global/a.md"), "a\n")
     undo.move(stack, store, [(p("/memories/global/a.md"), p("/memories/project/b.md"))])
     undo_last(home, stack)
     assert disk(store, "/memories/global/a.md") == b"a\n"
@@ -104,10 +105,10 @@ def test_create_move_and_pin_are_made_again(home: Home, store: MemoryStore) -> N
 
 
 def test_restores_are_made_again(home: Home, store: MemoryStore) -> None:
-    store.create_file("/memories/global/a.md", "one\n")
-    first = store.read("/memories/global/a.md")
-    store.save("/memories/global/a.md", "two\n", first.sha256)
-    oldest = file_history(store, "/memories/global/a.md")[-1]
+    store.create_file(vpath("/memories/global/a.md"), "one\n")
+    first = store.read(vpath("/memories/global/a.md"))
+    store.save(vpath("/memories/global/a.md"), "two\n", first.sha256)
+    oldest = file_history(store, vpath("/memories/global/a.md"))[-1]
     stack = UndoStack()
     undo.restore(stack, store, "/memories/global/a.md", oldest.id)  # an older version
     undo_last(home, stack)
@@ -127,7 +128,7 @@ def test_restores_are_made_again(home: Home, store: MemoryStore) -> None:
     assert disk(store, "/memories/global/a.md") == b"two\n"
     # Not over a file that took its name since the undo.
     undo_last(home, stack)
-    store.create_file("/memories/global/a.md", "someone else's\n")
+    store.create_file(vpath("/memories/global/a.md"), "someone else's\n")
     step = stack.peek_redo()
     assert step is not None and stack.take_redo(step)
     refused = redo_step(home, step, stack=stack)
@@ -136,7 +137,7 @@ def test_restores_are_made_again(home: Home, store: MemoryStore) -> None:
 
 
 def test_a_new_operation_empties_the_redo_stack(home: Home, store: MemoryStore) -> None:
-    store.create_file("/memories/global/a.md", "a\n")
+    store.create_file(vpath("/memories/global/a.md"), "a\n")
     stack = UndoStack()
     undo.set_pinned(stack, store, p("/memories/global/a.md"), True)
     undo_last(home, stack)

@@ -15,6 +15,7 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path as p
 from memtab.store.restore.from_history import file_history, trash
 from memtab.store.scopes.memory import MemoryStore
+from support.memory_paths import vpath
 from unit.history.helpers import disk
 
 
@@ -29,11 +30,11 @@ def undo_last(home: Home, stack: UndoStack) -> str:
 def test_undoing_a_delete_brings_files_folders_pins_and_usage_back(
     home: Home, store: MemoryStore
 ) -> None:
-    store.create_file("/memories/workspace/notes.md", "notes\n")
-    store.set_pinned("/memories/workspace/notes.md", True)
-    store.create_file("/memories/workspace/ideas/a.md", "a\n")
-    store.create_file("/memories/workspace/ideas/deep/b.md", "b\n")
-    store.create_directory("/memories/workspace/empty")
+    store.create_file(vpath("/memories/workspace/notes.md"), "notes\n")
+    store.set_pinned(vpath("/memories/workspace/notes.md"), True)
+    store.create_file(vpath("/memories/workspace/ideas/a.md"), "a\n")
+    store.create_file(vpath("/memories/workspace/ideas/deep/b.md"), "b\n")
+    store.create_directory(vpath("/memories/workspace/empty"))
     stack = UndoStack()
     paths = [p("/memories/workspace/notes.md"), p("/memories/workspace/ideas")]
     result = undo.delete(stack, store, [*paths, p("/memories/workspace/empty")])
@@ -51,10 +52,10 @@ def test_undoing_a_delete_brings_files_folders_pins_and_usage_back(
 def test_undoing_a_delete_whose_name_was_taken_keeps_the_newer_file(
     home: Home, store: MemoryStore
 ) -> None:
-    store.create_file("/memories/global/a.md", "old\n")
+    store.create_file(vpath("/memories/global/a.md"), "old\n")
     stack = UndoStack()
     undo.delete(stack, store, [p("/memories/global/a.md")])
-    store.create_file("/memories/global/a.md", "new\n")
+    store.create_file(vpath("/memories/global/a.md"), "new\n")
     message = undo_last(home, stack)
     assert "a-restored.md" in message
     assert disk(store, "/memories/global/a.md") == b"new\n"
@@ -64,8 +65,8 @@ def test_undoing_a_delete_whose_name_was_taken_keeps_the_newer_file(
 def test_undoing_a_move_across_scopes_moves_it_back_with_its_pin(
     home: Home, store: MemoryStore
 ) -> None:
-    store.create_file("/memories/global/a.md", "a\n")
-    store.set_pinned("/memories/global/a.md", True)
+    store.create_file(vpath("/memories/global/a.md"), "a\n")
+    store.set_pinned(vpath("/memories/global/a.md"), True)
     stack = UndoStack()
     undo.move(stack, store, [(p("/memories/global/a.md"), p("/memories/project/a.md"))])
     step = stack.peek()
@@ -80,11 +81,11 @@ def test_undoing_a_move_across_scopes_moves_it_back_with_its_pin(
 def test_a_move_back_never_replaces_what_appeared_at_the_old_name(
     home: Home, store: MemoryStore
 ) -> None:
-    store.create_file("/memories/global/a.md", "a\n")
+    store.create_file(vpath("/memories/global/a.md"), "a\n")
     stack = UndoStack()
     undo.move(stack, store, [(p("/memories/global/a.md"), p("/memories/global/b.md"))])
     assert stack.peek() is not None and stack.peek().description == "rename of a.md"  # type: ignore[union-attr]
-    store.create_file("/memories/global/a.md", "someone else's\n")
+    store.create_file(vpath("/memories/global/a.md"), "someone else's\n")
     step = stack.pop()
     assert step is not None
     result = undo_step(home, step)
@@ -97,8 +98,8 @@ def test_undoing_a_create_deletes_it_only_while_unchanged(home: Home, store: Mem
     stack = UndoStack()
     undo.create_file(stack, store, p("/memories/global/new.md"), "fresh\n")
     undo.create_file(stack, store, p("/memories/global/kept.md"), "fresh\n")
-    kept = store.read("/memories/global/kept.md")
-    store.save("/memories/global/kept.md", "edited since\n", kept.sha256)
+    kept = store.read(vpath("/memories/global/kept.md"))
+    store.save(vpath("/memories/global/kept.md"), "edited since\n", kept.sha256)
     step = stack.pop()
     assert step is not None and step.description == "new file kept.md"
     refused = undo_step(home, step)
@@ -114,7 +115,7 @@ def test_undoing_a_new_folder_removes_it_only_while_empty(home: Home, store: Mem
     stack = UndoStack()
     undo.create_directory(stack, store, p("/memories/global/empty"))
     undo.create_directory(stack, store, p("/memories/global/used"))
-    store.create_file("/memories/global/used/x.md", "x\n")
+    store.create_file(vpath("/memories/global/used/x.md"), "x\n")
     step = stack.pop()
     assert step is not None
     assert not undo_step(home, step).ok
@@ -124,7 +125,7 @@ def test_undoing_a_new_folder_removes_it_only_while_empty(home: Home, store: Mem
 
 
 def test_undoing_a_pin_and_failed_operations_push_nothing(home: Home, store: MemoryStore) -> None:
-    store.create_file("/memories/global/a.md", "a\n")
+    store.create_file(vpath("/memories/global/a.md"), "a\n")
     stack = UndoStack()
     undo.set_pinned(stack, store, p("/memories/global/a.md"), True)
     assert stack.peek() == PinStep(
@@ -160,8 +161,8 @@ def test_the_stack_keeps_the_newest_steps() -> None:
 def test_undoing_a_restore_of_a_deleted_file_deletes_it_again_with_its_pin(
     home: Home, store: MemoryStore
 ) -> None:
-    store.create_file("/memories/global/a.md", "a\n")
-    store.set_pinned("/memories/global/a.md", True)
+    store.create_file(vpath("/memories/global/a.md"), "a\n")
+    store.set_pinned(vpath("/memories/global/a.md"), True)
     stack = UndoStack()
     undo.delete(stack, store, [p("/memories/global/a.md")])
     (item,) = [item for item in trash(store) if item.path == "/memories/global/a.md"]
@@ -180,10 +181,10 @@ def test_undoing_a_restore_of_a_deleted_file_deletes_it_again_with_its_pin(
 def test_undoing_a_restore_of_an_older_version_brings_the_newer_back_only_if_unchanged(
     home: Home, store: MemoryStore
 ) -> None:
-    store.create_file("/memories/global/a.md", "one\n")
-    first = store.read("/memories/global/a.md")
-    store.save("/memories/global/a.md", "two\n", first.sha256)
-    oldest = file_history(store, "/memories/global/a.md")[-1]
+    store.create_file(vpath("/memories/global/a.md"), "one\n")
+    first = store.read(vpath("/memories/global/a.md"))
+    store.save(vpath("/memories/global/a.md"), "two\n", first.sha256)
+    oldest = file_history(store, vpath("/memories/global/a.md"))[-1]
     stack = UndoStack()
     assert undo.restore(stack, store, "/memories/global/a.md", oldest.id).ok
     assert disk(store, "/memories/global/a.md") == b"one\n"
@@ -191,8 +192,8 @@ def test_undoing_a_restore_of_an_older_version_brings_the_newer_back_only_if_unc
     assert disk(store, "/memories/global/a.md") == b"two\n"
     # Edited after the restore: the undo refuses and keeps the edit.
     undo.restore(stack, store, "/memories/global/a.md", oldest.id)
-    restored = store.read("/memories/global/a.md")
-    store.save("/memories/global/a.md", "three\n", restored.sha256)
+    restored = store.read(vpath("/memories/global/a.md"))
+    store.save(vpath("/memories/global/a.md"), "three\n", restored.sha256)
     step = stack.pop()
     assert step is not None
     refused = undo_step(home, step)
@@ -201,8 +202,8 @@ def test_undoing_a_restore_of_an_older_version_brings_the_newer_back_only_if_unc
 
 
 def test_a_restore_that_changes_nothing_pushes_nothing(home: Home, store: MemoryStore) -> None:
-    store.create_file("/memories/global/a.md", "one\n")
-    (version,) = file_history(store, "/memories/global/a.md")
+    store.create_file(vpath("/memories/global/a.md"), "one\n")
+    (version,) = file_history(store, vpath("/memories/global/a.md"))
     stack = UndoStack()
     assert undo.restore(stack, store, "/memories/global/a.md", version.id).ok
     assert undo.restore(stack, store, "/memories/global/a.md", "unknown").error
@@ -219,8 +220,8 @@ def test_a_restore_history_cannot_keep_says_so_and_goes_on_only_when_allowed(
     home: Home, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = p("/memories/global/a.md")
-    store.create_file(str(path), "first\n")
-    (first,) = file_history(store, str(path))
+    store.create_file(vpath(path), "first\n")
+    (first,) = file_history(store, vpath(path))
     store.physical(path).write_text("their rewrite\n")  # history has not seen it
     monkeypatch.setattr(BlobStore, "put", _disk_full)
     stack = UndoStack()

@@ -35,6 +35,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore.from_history import revert_run
 from memtab.watch.lease import RecorderLease
+from support.memory_paths import vpath
 from unit.history.helpers import WS, Scripted, disk, memory_call, new_home, store_for
 
 NOW = 2_000_000_000_000
@@ -47,10 +48,10 @@ def home(tmp_path: Path) -> Home:
 
 def test_a_files_versions_in_words_with_size_changes(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/workspace/old.md", "one\n")
-    loaded = store.read("/memories/workspace/old.md")
-    store.save("/memories/workspace/old.md", "one\ntwo\n", loaded.sha256)
-    store.move("/memories/workspace/old.md", "/memories/workspace/new.md")
+    store.create_file(vpath("/memories/workspace/old.md"), "one\n")
+    loaded = store.read(vpath("/memories/workspace/old.md"))
+    store.save(vpath("/memories/workspace/old.md"), "one\ntwo\n", loaded.sha256)
+    store.move(vpath("/memories/workspace/old.md"), vpath("/memories/workspace/new.md"))
     history = load_file_history(MuxFile(store, parse_file_path("/memories/workspace/new.md")))
     assert [(row.change, row.who, row.size, row.size_change) for row in history.rows] == [
         ("Renamed from old.md", "You", "8 B", ""),
@@ -64,12 +65,12 @@ def test_a_files_versions_in_words_with_size_changes(home: Home) -> None:
 
 def test_outside_changes_and_deletions_read_as_such(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "abc\n")
+    store.create_file(vpath("/memories/global/a.md"), "abc\n")
     physical = store.physical(parse_file_path("/memories/global/a.md"))
     physical.write_text("abc\nmore\n")
     report = record_external_changes(store)
     assert report.recorded == 1
-    store.delete("/memories/global/a.md")
+    store.delete(vpath("/memories/global/a.md"))
     rows = load_file_history(MuxFile(store, parse_file_path("/memories/global/a.md"))).rows
     assert [(row.change, row.who, row.size_change) for row in rows] == [
         ("Deleted", "You", "−9 B"),
@@ -80,7 +81,7 @@ def test_outside_changes_and_deletions_read_as_such(home: Home) -> None:
 
 def test_the_window_leaves_outside_changes_to_a_running_recorder(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "abc\n")
+    store.create_file(vpath("/memories/global/a.md"), "abc\n")
     store.physical(parse_file_path("/memories/global/a.md")).write_text("abc\nmore\n")
     lease = RecorderLease(home)
     assert lease.acquire()
@@ -116,9 +117,9 @@ def test_recording_a_big_scope_stops_between_batches_and_goes_on_later(
 
 def test_a_version_diffs_against_the_file_now(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/a.md", "keep\nold\n")
-    loaded = store.read("/memories/global/a.md")
-    store.save("/memories/global/a.md", "keep\nnew\n", loaded.sha256)
+    store.create_file(vpath("/memories/global/a.md"), "keep\nold\n")
+    loaded = store.read(vpath("/memories/global/a.md"))
+    store.save(vpath("/memories/global/a.md"), "keep\nnew\n", loaded.sha256)
     history = load_file_history(MuxFile(store, parse_file_path("/memories/global/a.md")))
     diff = version_diff(home, history.versions[1], history.current)
     assert (diff.added, diff.removed) == (1, 1)
@@ -129,16 +130,16 @@ def test_a_version_diffs_against_the_file_now(home: Home) -> None:
 def test_restoring_a_version_and_a_deleted_file_whose_name_is_taken(home: Home) -> None:
     store = store_for(home)
     path = parse_file_path("/memories/global/a.md")
-    store.create_file(str(path), "v1\n")
-    store.save(str(path), "v2\n", store.read(str(path)).sha256)
+    store.create_file(vpath(path), "v1\n")
+    store.save(vpath(path), "v2\n", store.read(vpath(path)).sha256)
     first = load_file_history(MuxFile(store, path)).versions[-1]
     result = restore_file(store, str(path), first.id)
     assert result.ok and result.message == "Restored /memories/global/a.md"
     assert result.created is None and disk(store, str(path)) == b"v1\n"  # not a new file
     assert restore_file(store, str(path), first.id).message.endswith("already holds that version")
-    store.delete(str(path))
+    store.delete(vpath(path))
     deleted = load_file_history(MuxFile(store, path)).versions[0]
-    store.create_file(str(path), "newer\n")
+    store.create_file(vpath(path), "newer\n")
     beside = restore_file(store, str(path), deleted.id)
     assert beside.message == "Restored a.md as a-restored.md (a.md is taken by a newer file)"
     assert beside.created == parse_file_ref("/memories/global/a-restored.md")
@@ -154,10 +155,10 @@ def test_restoring_a_version_and_a_deleted_file_whose_name_is_taken(home: Home) 
 
 def test_the_trash_by_scope_sees_a_file_another_program_deleted(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/g.md", "global\n")
-    store.create_file("/memories/workspace/w.md", "workspace\n")
-    store.set_pinned("/memories/workspace/w.md", True)
-    store.delete("/memories/workspace/w.md")
+    store.create_file(vpath("/memories/global/g.md"), "global\n")
+    store.create_file(vpath("/memories/workspace/w.md"), "workspace\n")
+    store.set_pinned(vpath("/memories/workspace/w.md"), True)
+    store.delete(vpath("/memories/workspace/w.md"))
     store.physical(parse_file_path("/memories/global/g.md")).unlink()  # mux, a shell
     groups = load_trash(store)
     assert [(group.scope, group.label) for group in groups] == [
@@ -216,10 +217,12 @@ def merge_replies() -> list[ModelReply]:
 
 def test_runs_are_listed_filtered_and_described(home: Home) -> None:
     store = store_for(home)
-    store.create_file("/memories/global/testing.md", "# Testing\n- run make test\n")
-    store.create_file("/memories/global/test-tips.md", "- run make test\n- use pytest --lf\n")
-    store.create_file("/memories/global/pinned.md", "keep\n")
-    store.set_pinned("/memories/global/pinned.md", True)
+    store.create_file(vpath("/memories/global/testing.md"), "# Testing\n- run make test\n")
+    store.create_file(
+        vpath("/memories/global/test-tips.md"), "- run make test\n- use pytest --lf\n"
+    )
+    store.create_file(vpath("/memories/global/pinned.md"), "keep\n")
+    store.set_pinned(vpath("/memories/global/pinned.md"), True)
     ConsolidationService(home, provider_factory=lambda _: Scripted(merge_replies())).run(WS)
     mux = {
         "lastRunAt": now_ms() - 86_400_000,  # a day before the run above: listed after it

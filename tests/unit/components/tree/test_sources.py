@@ -25,6 +25,7 @@ from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine, scan_machine
+from support.memory_paths import vpath
 
 
 @pytest.fixture
@@ -194,7 +195,7 @@ def test_a_big_homes_lazy_tree_still_builds_every_source_row(
     from memtab.components.tree import tree as tree_module
 
     store = MemoryStore(machine.home, full_scan(machine).workspace)
-    store.create_file("/memories/global/deep/notes.md", "# notes\n")
+    store.create_file(vpath("/memories/global/deep/notes.md"), "# notes\n")
     monkeypatch.setattr(tree_module, "LAZY_FILL_MIN_FILES", 0)  # every home is "big"
     scan = full_scan(machine)
     assert scan.sources is not None
