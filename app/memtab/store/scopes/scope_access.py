@@ -4,7 +4,8 @@ confined access `memtab.store.scopes.scope_view` reads through.
 `MemoryStore` does every change in a directory opened from the scope root without
 following a symlink (`open_scope_directory`), so a directory swapped for a symlink after
 a check cannot redirect it. `replace_loaded_in` is the one sha-checked save
-(docs/formats.md §6), of memory files and other agents' alike.
+(docs/formats.md §6), of memory files and other agents' alike; `copy_across_scopes` is a
+move's copy-then-remove from one scope to another.
 """
 
 from __future__ import annotations
