@@ -89,7 +89,7 @@ def test_files_new_to_the_scope_are_not_looked_for_one_by_one(
 ) -> None:
     # A machine joining brings every file in new: publishing one never replaces a file
     # that appeared meanwhile, so none is looked up first (1,000 lookups a join).
-    store.create_file(TAKEN, "mine\n")
+    store.create_file(vpath(TAKEN), "mine\n")
     (store.root(Scope.GLOBAL) / "dir.md").mkdir()
     looked: list[str] = []
     lstat = Directory.lstat
@@ -106,7 +106,7 @@ def test_files_new_to_the_scope_are_not_looked_for_one_by_one(
 
     assert len(done.written) == 20 and [str(p) for p in done.changed] == [TAKEN]
     assert done.failed == {parse_file_path(f"{G}/dir.md"): f"{G}/dir.md is a directory"}
-    assert store.read_whole(TAKEN) == b"mine\n"
+    assert store.read_whole(vpath(TAKEN)) == b"mine\n"
     assert len([name for name in looked if name.startswith("n")]) <= 20  # its stat, once
 
 
@@ -136,5 +136,5 @@ def test_history_copies_a_batch_while_its_temps_are_written(
 
     assert overlapped == [True]
     assert len(done.written) == 20 and len(done.recorded) == 20
-    versions = file_history(store, f"{G}/n10.md")
+    versions = file_history(store, vpath(f"{G}/n10.md"))
     assert [v.op for v in versions] == ["create"]
