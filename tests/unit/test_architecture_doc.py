@@ -1,5 +1,7 @@
-"""docs/ARCHITECTURE.md stays true: every module and folder it names exists, and every
-section the code cites by title (`ARCHITECTURE "Start-up"`) is one of its headings."""
+"""docs/ARCHITECTURE.md stays the one page a newcomer reads, and it and its topic pages
+(docs/architecture/*.md) stay true: every module and folder they name exists, both maps'
+folders too, and every section the code cites by title (`ARCHITECTURE "Start-up"`) is a
+heading of the page or of a topic page."""
 
 from __future__ import annotations
 
@@ -9,6 +11,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 ARCHITECTURE = REPO / "docs" / "ARCHITECTURE.md"
+TOPICS = REPO / "docs" / "architecture"
+PACKAGES = TOPICS / "packages.md"
+README = REPO / "README.md"
+LARGEST_PAGE = 16 * 1024  # read in 20 minutes; the long material is the topic pages'
+RECIPES = ("A command", "A setting", "A record", "A window feature", "An agent source")
 MEMTAB = REPO / "app" / "memtab"
 CITED_IN = ("app", "tests", "docs", "scripts", "README.md", "pyproject.toml", "Makefile")
 SKIPPED = {"fixtures", "__pycache__"}
@@ -17,15 +24,21 @@ SKIPPED = {"fixtures", "__pycache__"}
 PATH = re.compile(r"`((?:[\w.-]+/)+(?:[\w-]+\.py)?)`")
 # `memtab.sync.service`, `memtab.gui.first_paint`
 MODULE = re.compile(r"`(memtab(?:\.\w+)+)`")
-CITED_TITLE = re.compile(r'ARCHITECTURE(?:\.md)?,? "([^"]+)"')
+CITED_TITLE = re.compile(r'ARCHITECTURE(?:\.md)?,?\s+"([^"]+)"')
 SEE_TITLE = re.compile(r'\b[Ss]ee "([^"]+)"')
-HEADING = re.compile(r"^#{2,4} (.+?)\s*$", re.MULTILINE)
+HEADING = re.compile(r"^#{1,4} (.+?)\s*$", re.MULTILINE)
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 # A line of the map: its indentation, then the names it lists before the description.
 MAP_LINE = re.compile(r"^( *)((?:[\w.]+/?\s)+?)\s")
 
 
+def pages() -> list[Path]:
+    """The page and its topic pages."""
+    return [ARCHITECTURE, *sorted(TOPICS.glob("*.md"))]
+
+
 def text() -> str:
-    return ARCHITECTURE.read_text(encoding="utf-8")
+    return "\n".join(page.read_text(encoding="utf-8") for page in pages())
 
 
 def exists(path: str) -> bool:
@@ -42,16 +55,17 @@ def module_exists(dotted: str) -> bool:
     return False
 
 
-def map_block() -> list[str]:
-    after = text().split("## The map", 1)[1]
+def map_block(page: Path, heading: str) -> list[str]:
+    after = page.read_text(encoding="utf-8").split(f"\n{heading}\n", 1)[1]
     return after.split("```", 2)[1].splitlines()[1:]
 
 
-def map_paths() -> list[Path]:
-    """Each folder and module the map lists, as the path its indentation places it at."""
+def map_paths(page: Path = ARCHITECTURE, heading: str = "## The map") -> list[Path]:
+    """Each folder and module a map lists, as the path its indentation places it at: the
+    page's, or the full one of the packages' topic page."""
     parents: dict[int, Path] = {}
     paths: list[Path] = []
-    for line in map_block():
+    for line in map_block(page, heading):
         found = MAP_LINE.match(line + "  ")
         if not found or line.lstrip().startswith("("):
             continue
@@ -74,16 +88,60 @@ def map_paths() -> list[Path]:
     return paths
 
 
-def test_the_map_is_read() -> None:
-    paths = map_paths()
-    assert MEMTAB / "store/scopes" in paths
-    assert MEMTAB / "gui/first_paint" in paths
-    assert REPO / "tests" in paths
+def full_map_paths() -> list[Path]:
+    return map_paths(PACKAGES, "## The full map")
 
 
-def test_every_folder_and_module_of_the_map_exists() -> None:
-    missing = [str(path.relative_to(REPO)) for path in map_paths() if not path.exists()]
-    assert not missing, f"docs/ARCHITECTURE.md's map names what is not there: {missing}"
+def test_the_maps_are_read() -> None:
+    for paths in (map_paths(), full_map_paths()):
+        assert MEMTAB / "store/scopes" in paths
+        assert MEMTAB / "gui/first_paint" in paths
+        assert REPO / "tests" in paths
+    assert MEMTAB / "fs/records/compiler.py" not in map_paths()  # the page stops at folders
+
+
+def test_every_folder_and_module_of_the_maps_exists() -> None:
+    missing = [
+        str(path.relative_to(REPO)) for path in map_paths() + full_map_paths() if not path.exists()
+    ]
+    assert not missing, f"a map of docs/ARCHITECTURE.md names what is not there: {missing}"
+
+
+def test_the_page_is_read_in_twenty_minutes() -> None:
+    size = len(ARCHITECTURE.read_bytes())
+    assert size <= LARGEST_PAGE, (
+        f"docs/ARCHITECTURE.md is {size:,} bytes: move what a newcomer can skip into a topic "
+        f"page of docs/architecture/ (at most {LARGEST_PAGE:,})"
+    )
+
+
+def test_the_page_says_where_each_kind_of_change_goes() -> None:
+    recipes = ARCHITECTURE.read_text(encoding="utf-8").split("\n## Where a change goes\n", 1)[1]
+    recipes = recipes.split("\n## ", 1)[0]
+    for recipe in RECIPES:
+        steps = recipes.split(f"**{recipe}**", 1)[1].split("\n\n", 1)[0]
+        assert "\n1. " in steps and "\n2. " in steps, recipe
+        assert PATH.search(steps), f"{recipe}: a recipe names the files it touches"
+
+
+def test_every_topic_page_is_listed_and_every_link_leads_somewhere() -> None:
+    topics = sorted(TOPICS.glob("*.md"))
+    assert PACKAGES in topics
+    page, readme = ARCHITECTURE.read_text(encoding="utf-8"), README.read_text(encoding="utf-8")
+    unlisted = [
+        topic.name
+        for topic in topics
+        if f"(architecture/{topic.name})" not in page
+        or f"(docs/architecture/{topic.name})" not in readme
+    ]
+    assert not unlisted, f"topic pages not listed on docs/ARCHITECTURE.md and README: {unlisted}"
+    broken = [
+        f"{doc.relative_to(REPO)}: {target}"
+        for doc in pages()
+        for target in LINK.findall(doc.read_text(encoding="utf-8"))
+        if "://" not in target and not (doc.parent / target).exists()
+    ]
+    assert not broken, f"links that lead nowhere: {broken}"
 
 
 def test_every_path_and_module_named_exists() -> None:
@@ -92,7 +150,7 @@ def test_every_path_and_module_named_exists() -> None:
     modules = MODULE.findall(doc)
     assert paths and modules
     missing = [p for p in paths if not exists(p)] + [m for m in modules if not module_exists(m)]
-    assert not missing, f"docs/ARCHITECTURE.md names what is not there: {missing}"
+    assert not missing, f"docs/ARCHITECTURE.md or a topic page names what is not there: {missing}"
 
 
 def cited_files() -> list[Path]:
@@ -115,16 +173,23 @@ def test_every_cited_title_is_a_heading() -> None:
         for path in cited_files()
         for title in CITED_TITLE.findall(path.read_text(encoding="utf-8"))
     }
-    cited |= {("docs/ARCHITECTURE.md", title) for title in SEE_TITLE.findall(text())}
+    cited |= {
+        (str(page.relative_to(REPO)), title)
+        for page in pages()
+        for title in SEE_TITLE.findall(page.read_text(encoding="utf-8"))
+    }
     assert ("app/memtab/fs/records/__init__.py", "Records") in cited
+    assert ("app/memtab/gui/tasks/jobs.py", "Threads and the watcher") in cited  # over a line
     missing = sorted(f"{where}: {title!r}" for where, title in cited if title not in headings)
-    assert not missing, f"cited in the code, not a heading of docs/ARCHITECTURE.md: {missing}"
+    assert not missing, (
+        f"cited in the code, not a heading of docs/ARCHITECTURE.md or docs/architecture/: {missing}"
+    )
 
 
 def test_every_module_file_named_is_somewhere() -> None:
     """A bare `atomic.py` in a description: some module of that name exists."""
-    names = set(re.findall(r"\b(\w+\.py)\b", text()))
+    names = set(re.findall(r"(?<![>\w])(\w+\.py)\b", text()))  # not `test_<name>.py`
     on_disk = {path.name for top in (MEMTAB, REPO / "tests") for path in top.rglob("*.py")}
     assert "atomic.py" in names
     missing = sorted(names - on_disk)
-    assert not missing, f"docs/ARCHITECTURE.md names modules that are not there: {missing}"
+    assert not missing, f"docs/ARCHITECTURE.md or a topic page names modules not there: {missing}"
