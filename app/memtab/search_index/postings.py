@@ -38,6 +38,9 @@ class Postings:
         self._stamps: dict[str, tuple[int, ...] | None] = {}
         self._terms: dict[str, tuple[str, ...]] = {}
         self._total_length = 0
+        # Each file's BM25 length norm, kept until a file comes or goes (it depends on
+        # the average length): a search's loop then does one lookup a posting.
+        self._norms: dict[str, float] | None = None
 
     def __len__(self) -> int:
         return len(self._lengths)
@@ -82,7 +85,8 @@ class Postings:
         count = len(self._lengths)
         if not terms or not count:
             return []
-        average = self._total_length / count or 1.0
+        norms = self._length_norms()
+        saturation = K1 + 1
         scores: dict[str, float] = {}
         for term in terms:
             postings = self._postings.get(term)
@@ -92,11 +96,18 @@ class Postings:
             for doc_id, frequency in postings.items():
                 if among is not None and doc_id not in among:
                     continue
-                norm = K1 * (1 - B + B * self._lengths[doc_id] / average)
-                gain = weight * frequency * (K1 + 1) / (frequency + norm)
+                gain = weight * frequency * saturation / (frequency + norms[doc_id])
                 scores[doc_id] = scores.get(doc_id, 0.0) + gain
-        best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], item[0]))
-        return [Hit(doc_id, score) for doc_id, score in best]
+        return [Hit(doc_id, score) for doc_id, score in _best(scores, limit)]
+
+    def _length_norms(self) -> dict[str, float]:
+        if self._norms is None:
+            average = self._total_length / len(self._lengths) or 1.0
+            self._norms = {
+                doc_id: K1 * (1 - B + B * length / average)
+                for doc_id, length in self._lengths.items()
+            }
+        return self._norms
 
     def _add(self, document: Document, text: str) -> None:
         words = tokens(text) + tokens(document.label) * LABEL_WEIGHT
@@ -107,15 +118,31 @@ class Postings:
         self._lengths[document.id] = len(words)
         self._stamps[document.id] = document.stamp
         self._total_length += len(words)
+        self._norms = None
 
     def _remove(self, doc_id: str) -> None:
         length = self._lengths.pop(doc_id, None)
         if length is None:
             return
         self._total_length -= length
+        self._norms = None
         del self._stamps[doc_id]
         for term in self._terms.pop(doc_id):
             postings = self._postings[term]
             del postings[doc_id]
             if not postings:
                 del self._postings[term]
+
+
+def _best(scores: dict[str, float], limit: int) -> list[tuple[str, float]]:
+    """The `limit` best scores, best first, ties by id: the limit-th best score found
+    among the floats alone (no key function called per file), then only the files at or
+    above it ordered."""
+    if limit <= 0:
+        return []
+    if len(scores) <= limit:
+        return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    least = heapq.nlargest(limit, scores.values())[-1]
+    kept = [(doc_id, score) for doc_id, score in scores.items() if score >= least]
+    kept.sort(key=lambda item: (-item[1], item[0]))
+    return kept[:limit]
