@@ -38,10 +38,11 @@ import logging
 from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.sync.turns import Schedule, SyncKind, SyncTurns, batch_wants, schedule_after
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
-from memtab.operations.sync.look import SyncKind, SyncLook, look_or_sync
-from memtab.store.home import Home, PathKind
+from memtab.operations.sync.look import SyncLook, look_or_sync
+from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
 
@@ -53,8 +54,6 @@ FIRST_SYNC_MS = 3_000
 """The first full sync after `start()`, once the window has settled."""
 LOOK_MS = 1_500
 """After a memory file changed, when the status bar's "↑1" is counted (no network)."""
-_MEMORY_KINDS = (PathKind.GLOBAL_SCOPE, PathKind.PROJECT_SCOPE, PathKind.WORKSPACE_SCOPE)
-_RANK: dict[SyncKind, int] = {"look": 0, "changes": 1, "full": 2}
 
 
 class WindowSync(QObject):
@@ -89,10 +88,8 @@ class WindowSync(QObject):
         self._debounce = clock.timer(self, self._on_debounce_timeout, single_shot=True)
         self._schedule = clock.timer(self, self._on_schedule_timeout, single_shot=True)
         self._look_soon = clock.timer(self, self._on_look_soon_timeout, single_shot=True)
-        self._running: tuple[int, SyncKind] | None = None
-        self._waiting: SyncKind | None = None
+        self._turns = SyncTurns()
         self._started = False
-        self._closed = False
         self.look = SyncLook()
         """Where sync stood after the last job (not set up until the first look)."""
         self.looked = False
@@ -108,12 +105,12 @@ class WindowSync(QObject):
     @property
     def busy(self) -> bool:
         """Whether a sync (or a look) is running or waiting."""
-        return self._running is not None or self._waiting is not None
+        return self._turns.busy
 
     @property
     def syncing(self) -> bool:
         """Whether a sync that talks to the remote is running."""
-        return self._running is not None and self._running[1] != "look"
+        return self._turns.syncing
 
     def start(self) -> None:
         """Look at where sync stands; sync soon when it is set up."""
@@ -130,9 +127,10 @@ class WindowSync(QObject):
         """Stop the sync that runs (its git is stopped; what it committed stays, and a
         merge being written is finished first); True if one ran. `finished(None)` once it
         has stopped."""
-        if self._client is None or self._running is None or self._running[1] == "look":
+        job_id = self._turns.cancellable
+        if self._client is None or job_id is None:
             return False
-        return self._client.cancel(self._running[0])
+        return self._client.cancel(job_id)
 
     def look_again(self) -> None:
         """Read where sync stands (after a conflict was resolved)."""
@@ -142,17 +140,18 @@ class WindowSync(QObject):
     def follow_changes(self, batch: ChangeBatch) -> None:
         """A watcher batch: a memory file changed → sync once the changes settle; sync's
         set-up or a target's state changed (the CLI) → look again."""
-        if not self._started or self._closed:
+        if not self._started or self._turns.closed:
             return
-        if batch.affects(PathKind.SYNC):
+        wants = batch_wants(batch, configured=self.configured)
+        if wants.look:
             self._request("look")
-        if self.configured and any(batch.affects(kind) for kind in _MEMORY_KINDS):
+        if wants.settle:
             self._debounce.start(self._debounce_ms)
             self._look_soon.start(LOOK_MS)  # what waits to be sent, counted before then
 
     def shutdown(self) -> None:
         """Stop: a running sync is cancelled (git is stopped; what it did is kept)."""
-        self._closed = True
+        self._turns.closed = True
         self._debounce.stop()
         self._schedule.stop()
         self._look_soon.stop()
@@ -162,19 +161,14 @@ class WindowSync(QObject):
     # --- running one job at a time -------------------------------------------------------------
 
     def _request(self, kind: SyncKind) -> None:
-        if self._closed:
-            return
-        if self._running is not None:
-            if self._waiting is None or _RANK[kind] > _RANK[self._waiting]:
-                self._waiting = kind
-            return
-        self._submit(kind)
+        now = self._turns.request(kind)
+        if now is not None:
+            self._submit(now)
 
     def _submit(self, kind: SyncKind) -> None:
         job = functools.partial(look_or_sync, self.home, kind, self.git_program)
-        was_syncing = self.syncing
-        self._running = (self._jobs().submit(job), kind)
-        if self.syncing != was_syncing:
+        self._turns.submitted(self._jobs().submit(job), kind)
+        if self.syncing:
             self.busy_changed.emit(True)
 
     def _jobs(self) -> JobClient:
@@ -187,26 +181,25 @@ class WindowSync(QObject):
         return self._client
 
     def _ended(self, job_id: int) -> SyncKind | None:
-        if self._running is None or self._running[0] != job_id:
-            return None
-        kind = self._running[1]
-        self._running = None
-        if kind != "look":
+        kind, waiting = self._turns.ended(job_id)
+        if kind is not None and kind != "look":
             self.busy_changed.emit(False)
-        if self._waiting is not None and not self._closed:
-            waiting, self._waiting = self._waiting, None
+        if waiting is not None:
             self._submit(waiting)
         return kind
 
     def _plan_next(self, kind: SyncKind) -> None:
-        """Keep the schedule: the first sync soon after the first look, then every
-        `interval_ms` after each full sync."""
-        if self._closed or not self.configured:
+        schedule = schedule_after(
+            kind,
+            configured=self.configured,
+            scheduled=self._schedule.isActive(),
+            closed=self._turns.closed,
+        )
+        if schedule is Schedule.STOP:
             self._schedule.stop()
-            return
-        if kind == "full":
+        elif schedule is Schedule.INTERVAL:
             self._schedule.start(self._interval_ms)
-        elif not self._schedule.isActive():  # sync was just found set up
+        elif schedule is Schedule.FIRST:
             self._schedule.start(self._first_sync_ms)
 
     @Slot(int, object)
@@ -238,7 +231,7 @@ class WindowSync(QObject):
     @Slot(int)
     def _on_client_job_cancelled(self, job_id: int) -> None:
         kind = self._ended(job_id)
-        if kind is not None and kind != "look" and not self._closed:
+        if kind is not None and kind != "look" and not self._turns.closed:
             self.finished.emit(None)
             self._request("look")  # where the stopped sync left things
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
+from memtab.components.sync.turns import SyncKind
 from memtab.operations.job import JobContext
 from memtab.store.home import Home
 from memtab.sync.repository.layout import load_config
@@ -22,11 +23,6 @@ from memtab.sync.state import load_state
 
 if TYPE_CHECKING:  # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
     from memtab.sync.service import SyncConflict, SyncReport, SyncService, SyncStatus
-
-SyncKind = Literal["look", "changes", "full"]
-"""`look`: read where sync stands (no git, no network); `changes`: sync only when this
-machine has changes to send (after an edit); `full`: sync every target (Sync now, the
-schedule)."""
 
 
 @dataclass(frozen=True)
