@@ -37,23 +37,23 @@ are followed, and `transcripts_checked(list[str])` after each poll (the workspac
 
 from __future__ import annotations
 
-import enum
 import functools
 import logging
 import threading
-from dataclasses import replace
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.window.settings_news import SettingsChange, SettingsSection
 from memtab.components.writer.status_line import WriterActivity, WriterStatus
+from memtab.components.writer.supervision import Supervision, WatchJob, WatchStep
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.operations.job import JobFunction
 from memtab.operations.writer.runs import begin, check_states, poll, run
-from memtab.store.home import Home, PathKind, PathPlace
+from memtab.store.home import Home
 from memtab.writer.config import parse_writer_settings
 from memtab.writer.config_values import WriterMode
 from memtab.writer.job.lock import WriterLock
@@ -62,6 +62,7 @@ from memtab.writer.job.result import WriterRunResult
 from memtab.writer.job.service import PollResult, WriterService
 
 logger = logging.getLogger(__name__)
+R = TypeVar("R")
 
 
 class ChangePublisher(Protocol):
@@ -80,12 +81,6 @@ class SettingsPublisher(Protocol):
     def published(self) -> SignalInstance:
         """Signal(SettingsChange): which sections changed, and what they hold now."""
         ...
-
-
-class _WatchJob(enum.Enum):
-    BEGIN = enum.auto()
-    POLL = enum.auto()
-    CHECK = enum.auto()
 
 
 class WriterSupervisor(QObject):
@@ -114,18 +109,9 @@ class WriterSupervisor(QObject):
         self._service = service or WriterService(home)
         self._watch_client = jobs.client("writer-watch", Lane.JOBS, parent=self)
         self._run_client = jobs.client("writer-runs", Lane.RUNS, parent=self)
-        self._watch_jobs: dict[int, _WatchJob] = {}
-        self._tickets: dict[int, RunTicket] = {}
-        self._running: set[int] = set()
-        self._names: dict[str, str] = {}
-        self._status = WriterStatus()
+        self._turns: Supervision[RunTicket] = Supervision()
         self._pause = threading.Event()  # `paused`, for the polls on their lane
         self._writer_lock = WriterLock(home)
-        self._started = False
-        self._active = False  # holds the lock and follows transcripts
-        self._beginning = False  # a BEGIN job is queued or running
-        self._changed_while_beginning = False
-        self._closed = False
 
         self._watch_client.job_finished.connect(self._on_watch_client_job_finished)
         self._watch_client.job_failed.connect(self._on_watch_client_job_failed)
@@ -140,12 +126,12 @@ class WriterSupervisor(QObject):
     @property
     def status(self) -> WriterStatus:
         """The current status (also sent with every `status_changed`)."""
-        return self._status
+        return self._turns.status
 
     @property
     def paused(self) -> bool:
         """Whether runs are paused."""
-        return self._status.paused
+        return self._turns.paused
 
     @property
     def service(self) -> WriterService:
@@ -159,53 +145,31 @@ class WriterSupervisor(QObject):
     def start(self) -> None:
         """Follow every transcript from its current end; later changes count. If another
         Memtab process runs the writer of this home, stand by until it is gone."""
-        if self._started or self._closed:
-            return
-        self._started = True
-        self._try_to_begin()
-
-    def _try_to_begin(self) -> None:
-        if self._beginning:
-            return
-        self._beginning = True
-        self._changed_while_beginning = False
-        self._submit_watch(
-            _WatchJob.BEGIN, functools.partial(begin, self._writer_lock, self._service)
-        )
+        step = self._turns.start()
+        if step is not None:
+            self._submit_watch(step)
 
     def _began(self, took_lock: bool) -> None:
-        self._beginning = False
-        if not took_lock:
-            self._set_status(
-                replace(
-                    self._status,
-                    standby=True,
-                    message="Another Memtab process runs the memory writer of this home",
-                )
-            )
-            return
-        self._active = True
-        if self._status.standby:
-            self._set_status(replace(self._status, standby=False, message=""))
-        self.monitoring_started.emit()
-        if self._changed_while_beginning:
-            # A change reported while the lock was being taken may postdate the ends the
-            # prime read: look at every transcript once more.
-            self._submit_watch(
-                _WatchJob.POLL, functools.partial(poll, self._service, None, self._pause.is_set)
-            )
+        active, poll_again = self._changed(lambda: self._turns.began(took_lock))
+        if active:
+            self.monitoring_started.emit()
+        if poll_again is not None:
+            self._submit_watch(poll_again)
 
     @Slot(bool)
     def set_paused(self, paused: bool) -> None:
         """Pause (no new runs; queued ones are withdrawn) or resume."""
-        if paused == self._status.paused:
+        before = self._turns.status
+        withdrawn = self._turns.set_paused(paused)
+        if withdrawn is None:
             return
         if paused:
             self._pause.set()
-            self._withdraw_queued()
         else:
             self._pause.clear()
-        self._set_status(replace(self._status, paused=paused))
+        for job in withdrawn:
+            self._run_client.cancel(job)
+        self._changed(lambda: None, before)
 
     def follow_settings(self, settings: SettingsPublisher) -> None:
         """Apply the writer's settings as they are saved (`context.settings`): the writer
@@ -220,15 +184,15 @@ class WriterSupervisor(QObject):
             self._withdraw_queued()
 
     def _withdraw_queued(self) -> None:
-        for job in [job for job in self._tickets if job not in self._running]:
+        for job in self._turns.queued():
             self._run_client.cancel(job)
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Stop following and running (a run in progress is cancelled within about a
         second; its end is waited for, at most `timeout_ms`, before the lock is let go)."""
-        if self._closed:
+        if self._turns.closed:
             return
-        self._closed = True
+        self._turns.closed = True
         self._watch_client.shutdown(timeout_ms)
         self._run_client.shutdown(timeout_ms)
         self._writer_lock.release()
@@ -237,91 +201,59 @@ class WriterSupervisor(QObject):
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
-        if not self._started or self._closed:
-            return
-        if not self._active:
-            if self._beginning:
-                self._changed_while_beginning = True
-            else:
-                self._try_to_begin()  # this batch is history to a newcomer: it starts at the end
-            return
-        # A changed state file is checked before the transcripts are polled: when mux
-        # appended a message and advanced its state in one batch, we must see that first.
-        states = sorted(batch.keys(PathKind.WRITER_STATE))
-        if states:
-            self._submit_watch(
-                _WatchJob.CHECK, functools.partial(check_states, self._service, states)
-            )
-        everything = batch.everything or PathPlace(PathKind.WORKSPACE_DIR) in batch.places
-        transcripts = sorted(
-            batch.keys(PathKind.CHAT_TRANSCRIPT) | batch.keys(PathKind.WORKSPACE_DIR)
-        )
-        if everything or transcripts:
-            self._submit_watch(
-                _WatchJob.POLL,
-                functools.partial(
-                    poll, self._service, None if everything else transcripts, self._pause.is_set
-                ),
-            )
+        for step in self._turns.batch_steps(batch):
+            self._submit_watch(step)
 
-    def _submit_watch(self, kind: _WatchJob, job: JobFunction) -> None:
-        self._watch_jobs[self._watch_client.submit(job)] = kind
+    def _submit_watch(self, step: WatchStep) -> None:
+        job: JobFunction
+        if step.kind is WatchJob.BEGIN:
+            job = functools.partial(begin, self._writer_lock, self._service)
+        elif step.kind is WatchJob.CHECK:
+            job = functools.partial(check_states, self._service, step.keys or [])
+        else:
+            job = functools.partial(poll, self._service, step.keys, self._pause.is_set)
+        self._turns.watch_submitted(self._watch_client.submit(job), step.kind)
 
     @Slot(int, object)
     def _on_watch_client_job_finished(self, job: int, result: object) -> None:
-        kind = self._watch_jobs.pop(job, None)
-        if kind is _WatchJob.BEGIN:
+        kind = self._turns.watch_ended(job)
+        if kind is WatchJob.BEGIN:
             self._began(result is True)
-        elif kind is _WatchJob.POLL and isinstance(result, PollResult):
+        elif kind is WatchJob.POLL and isinstance(result, PollResult):
             self._start_runs(result)
             self.transcripts_checked.emit(result.polled)
-        elif kind is _WatchJob.CHECK and isinstance(result, list):
+        elif kind is WatchJob.CHECK and isinstance(result, list):
             for workspace_id in result:
                 self.external_writer_detected.emit(workspace_id)
 
     @Slot(int, str)
     def _on_watch_client_job_failed(self, job: int, message: str) -> None:
-        kind = self._watch_jobs.pop(job, None)
+        kind = self._turns.watch_ended(job, finished=False)  # a BEGIN: the next change retries
         logger.warning("Memory writer: %s job failed: %s", kind.name if kind else "?", message)
-        if kind is _WatchJob.BEGIN:
-            self._beginning = False  # the next change tries again
 
     @Slot(int)
     def _on_watch_client_job_cancelled(self, job: int) -> None:
-        if self._watch_jobs.pop(job, None) is _WatchJob.BEGIN:
-            self._beginning = False
+        self._turns.watch_ended(job, finished=False)
 
     def _start_runs(self, result: PollResult) -> None:
-        self._names.update(result.names)
-        for ticket in result.tickets:
-            if self._closed or self.paused:
-                self._service.abandon(ticket)
-                continue
+        runs, abandoned = self._turns.polled(result.names, result.tickets)
+        for ticket in abandoned:
+            self._service.abandon(ticket)
+        for ticket in runs:
             job = self._run_client.submit(functools.partial(run, self._service, ticket))
-            self._tickets[job] = ticket
+            self._turns.run_submitted(job, ticket)
 
     # --- runs ---------------------------------------------------------------------------
 
     @Slot(int)
     def _on_run_client_job_started(self, job: int) -> None:
-        ticket = self._tickets.get(job)
-        if ticket is None:
-            return
-        self._running.add(job)
-        self._set_status(
-            replace(
-                self._status,
-                activity=WriterActivity.RUNNING,
-                workspace_id=ticket.workspace_id,
-                workspace_name=self._names.get(ticket.workspace_id) or ticket.workspace_id,
-                trace_path=None,
-            )
-        )
-        self.run_started.emit(ticket.workspace_id)
+        ticket = self._changed(lambda: self._turns.run_started(job))
+        if ticket is not None:
+            self.run_started.emit(ticket.workspace_id)
 
     @Slot(int, object)
     def _on_run_client_job_finished(self, job: int, result: object) -> None:
-        ticket = self._end_job(job)
+        ticket, _ = self._turns.run_ended(job)
         if ticket is None or not isinstance(result, WriterRunResult):
             return
         if result.ok:
@@ -334,7 +266,7 @@ class WriterSupervisor(QObject):
 
     @Slot(int, str)
     def _on_run_client_job_failed(self, job: int, message: str) -> None:
-        ticket = self._end_job(job)
+        ticket, _ = self._turns.run_ended(job)
         if ticket is None:
             return
         self._settle(WriterActivity.FAILED, ticket, message, None)
@@ -342,34 +274,23 @@ class WriterSupervisor(QObject):
 
     @Slot(int)
     def _on_run_client_job_cancelled(self, job: int) -> None:
-        started = job in self._running
-        ticket = self._end_job(job)
+        ticket, started = self._turns.run_ended(job)
         if ticket is None:
             return
         if not started:
             self._service.abandon(ticket)  # never ran: the next turn runs instead
-        if started and not self._closed:
+        if started and not self._turns.closed:
             self._settle(WriterActivity.IDLE, ticket, "cancelled", None)
-
-    def _end_job(self, job: int) -> RunTicket | None:
-        self._running.discard(job)
-        return self._tickets.pop(job, None)
 
     def _settle(
         self, activity: WriterActivity, ticket: RunTicket, message: str, trace: Path | None
     ) -> None:
-        self._set_status(
-            replace(
-                self._status,
-                activity=activity,
-                workspace_id=ticket.workspace_id,
-                workspace_name=self._names.get(ticket.workspace_id) or ticket.workspace_id,
-                message=message,
-                trace_path=trace,
-            )
-        )
+        self._changed(lambda: self._turns.settle(activity, ticket, message, trace))
 
-    def _set_status(self, status: WriterStatus) -> None:
-        if status != self._status:
-            self._status = status
-            self.status_changed.emit(status)
+    def _changed(self, turn: Callable[[], R], before: WriterStatus | None = None) -> R:
+        """Take a turn of the supervision; its status changed (since `before`): say so."""
+        before = self._turns.status if before is None else before
+        result = turn()
+        if self._turns.status != before:
+            self.status_changed.emit(self._turns.status)
+        return result
