@@ -39,13 +39,14 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, cast
 
-from PySide6.QtCore import QElapsedTimer, QObject, QTimer, SignalInstance, Slot
+from PySide6.QtCore import QObject, QTimer, SignalInstance, Slot
 from PySide6.QtWidgets import QDockWidget
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
 from memtab.components.history.deleted import DeletedFile
+from memtab.components.history.hub_turns import PanelAway, RecordingWait, batch_routes
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext, WindowShell
@@ -54,6 +55,7 @@ from memtab.gui.history.panel import HistoryPanel
 from memtab.gui.history.widgets import RecordingNote
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.clock import QT_CLOCK
 from memtab.operations.history import (
     burst_news,
     catch_up_runs_log,
@@ -62,7 +64,6 @@ from memtab.operations.history import (
     restore_deleted_file,
 )
 from memtab.sources.model import Source
-from memtab.store.home import PathKind
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
@@ -119,9 +120,8 @@ class HistoryHub(QObject):
         self._shut_down = False
         self._client: JobClient | None = None  # made with the first job
         self._restores: list[OpFollowUp] = []  # the follow-ups of restores from the trash
-        self._panel_back = False  # shown again when the Memory tab comes back
-        self._record_store: MemoryStore | None = None  # the store of the last scan, to record
-        self._record_waiting = QElapsedTimer()  # since the first scan not recorded yet
+        self._panel_away = PanelAway()
+        self._record_wait: RecordingWait[MemoryStore] = RecordingWait()
         self._record_timer = QTimer(self)
         self._record_timer.setSingleShot(True)
         self._record_timer.timeout.connect(self._on_record_timer_timeout)
@@ -255,7 +255,7 @@ class HistoryHub(QObject):
         """Remember whether the History panel is shown (the window saves the file)."""
         state = self._context.ui_state
         if state is not None:
-            state.set_flag(PANEL_FLAG, self.dock.isVisible() or self._panel_back)
+            state.set_flag(PANEL_FLAG, self._panel_away.remembered(visible=self.dock.isVisible()))
 
     def shutdown(self) -> None:
         """Stop every worker (on window close)."""
@@ -283,10 +283,6 @@ class HistoryHub(QObject):
         dialog.raise_()
         dialog.activateWindow()
 
-    def _panel_scope_key(self) -> str | None:
-        subject = self.panel.subject
-        return subject.history_index() if subject is not None else None
-
     def _follow_editor(self) -> None:
         self.panel.show_file(self._editor.current_file)
 
@@ -308,21 +304,25 @@ class HistoryHub(QObject):
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
-        # Routed by place (see the module docstring); a batch of the home (a storm) may
-        # have changed any of them.
-        if batch.affects(PathKind.HISTORY_INDEX):
-            key = self._panel_scope_key()
-            if key is not None and batch.affects(PathKind.HISTORY_INDEX, key):
-                self.panel.reload()
-            if self.trash_dialog is not None and self.trash_dialog.isVisible():
-                self.trash_dialog.reload(record_first=False)  # history changed: nothing to record
+        subject = self.panel.subject
+        routes = batch_routes(
+            batch,
+            panel_index=subject.history_index() if subject is not None else None,
+            trash_shown=self.trash_dialog is not None and self.trash_dialog.isVisible(),
+            runs_shown=self.runs_dialog is not None and self.runs_dialog.isVisible(),
+            closing=self._shut_down,
+        )
+        if routes.panel:
+            self.panel.reload()
+        if routes.trash and self.trash_dialog is not None:
+            self.trash_dialog.reload(record_first=False)
+        if routes.news:
             self._look_for_news()
-        runs = self.runs_dialog
-        if batch.affects(PathKind.RUNS_LOG) and runs is not None and runs.isVisible():
-            runs.reload()
-        if batch.affects(PathKind.CONSOLIDATION_JOURNAL):
+        if routes.runs and self.runs_dialog is not None:
+            self.runs_dialog.reload()
+        if routes.import_runs:
             self._jobs().submit_latest(IMPORT_KEY, functools.partial(catch_up_runs_log, self._home))
-        if batch.affects(PathKind.HISTORY_RECORDING) and not self._shut_down:
+        if routes.recording:
             self._read_recording()
 
     def tab_loaded(self) -> None:
@@ -353,16 +353,17 @@ class HistoryHub(QObject):
                 self.panel.reload()
         if not self._loaded:
             return
-        self._record_store = MemoryStore.of(scan.view())
-        if not self._record_waiting.isValid():
-            self._record_waiting.start()
-        left = RECORD_MAX_WAIT_MS - self._record_waiting.elapsed()
-        self._record_timer.start(max(0, min(RECORD_QUIET_MS, left)))
+        delay = self._record_wait.scanned(
+            MemoryStore.of(scan.view()),
+            QT_CLOCK.monotonic_ms(),
+            quiet_ms=RECORD_QUIET_MS,
+            max_wait_ms=RECORD_MAX_WAIT_MS,
+        )
+        self._record_timer.start(delay)
 
     @Slot()
     def _on_record_timer_timeout(self) -> None:
-        store, self._record_store = self._record_store, None
-        self._record_waiting.invalidate()
+        store = self._record_wait.take()
         if store is not None:
             self._jobs().submit_latest(RECORD_KEY, functools.partial(record_outside_changes, store))
 
@@ -387,13 +388,9 @@ class HistoryHub(QObject):
 
     @Slot(bool)
     def _on_shell_memory_tab_current(self, on_memory: bool) -> None:
-        # The panel belongs to the Memory tab: hidden elsewhere, back when it returns.
-        if not on_memory and self.dock.isVisible():
-            self._panel_back = True
-            self.dock.hide()
-        elif on_memory and self._panel_back:
-            self._panel_back = False
-            self.dock.show()
+        show = self._panel_away.tab_shown(on_memory, visible=self.dock.isVisible())
+        if show is not None:
+            self.dock.setVisible(show)
 
     @Slot(object, str)
     def _on_runs_open_file_requested(self, workspace_id: str | None, raw_path: str) -> None:
