@@ -23,13 +23,16 @@ from PySide6.QtWidgets import QDockWidget
 
 from memtab.check.records import CheckReport, Finding
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.check.marks import (
-    finding_ref,
-    line_notes,
-    row_marks,
-    shown_in,
-    summary,
+from memtab.components.check.check_view import (
+    MAKING_FIXES,
+    NO_WORKSPACE,
+    finding_place,
+    fixes_ready,
+    not_checked,
+    rechecks,
+    report_status,
 )
+from memtab.components.check.marks import line_notes, row_marks, shown_in
 from memtab.components.tree.marks import MarkedRows
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.check.line_marks import CheckLineMarks
@@ -38,7 +41,6 @@ from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.text.line_margin import MarginEditor
 from memtab.operations.check import NotChecked, WindowCheck, plan_check_fixes, release_heap
-from memtab.store.home import MEMTAB_KINDS, PathKind
 
 logger = logging.getLogger(__name__)
 
@@ -51,16 +53,6 @@ HEAP_RELEASE_DELAY_MS = 3000
 pages go back to the system once more (given back only as the first check ends, with
 3,000 files, ~0.9 MiB more stayed resident: what the start's last steps free comes after;
 with 20,000 the first check ends late, and what it read is given back at once)."""
-_NOT_CHECKED = MEMTAB_KINDS | {
-    PathKind.WORKSPACE_DIR,
-    PathKind.CHAT_TRANSCRIPT,
-    PathKind.WRITER_STATE,
-    PathKind.WRITER_TRACES,
-    PathKind.MEMORY_META,
-    PathKind.CONSOLIDATION_JOURNAL,
-    PathKind.EXTENSION_METADATA,
-}
-"""Paths whose changes change nothing the check reads (Memtab's own files among them)."""
 PANEL_FLAG = "check-panel"
 """The UI-state flag: whether the Check panel is shown."""
 
@@ -153,10 +145,7 @@ class CheckFeature(QObject):
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
-        # Check again once the disk is quiet, when a change may change what the check
-        # finds (memory, the registry, a checkout, another agent's memory — not Memtab's
-        # own files, transcripts or dumps).
-        if self._started and not batch.kinds <= _NOT_CHECKED:
+        if self._started and rechecks(batch):  # once the disk is quiet
             self._recheck.start()
 
     def save_ui_state(self) -> None:
@@ -176,10 +165,7 @@ class CheckFeature(QObject):
     def _show(self, report: CheckReport) -> None:
         self.report = report
         self.panel.set_findings(report.findings)
-        status = summary(len(report.findings), report.files_checked, len(report.problems))
-        if report.problems:
-            status += "\n" + "\n".join(f"Not checked: {p}" for p in report.problems)
-        self.panel.set_status(status)
+        self.panel.set_status(report_status(report))
         self._rows.set_marks("check", row_marks(self._shown_findings()))
         self._mark_lines()
 
@@ -218,7 +204,7 @@ class CheckFeature(QObject):
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:
         if isinstance(result, NotChecked):
-            self.panel.set_status(f"Could not check: {result.message}")
+            self.panel.set_status(not_checked(result.message))
             return
         if key == CHECK_KEY:
             first = self.report is None
@@ -230,14 +216,13 @@ class CheckFeature(QObject):
         from memtab.consolidation.review.check_fixes import FixPlan
 
         if isinstance(result, FixPlan):
-            later = f" ({result.later} more after these)" if result.later else ""
-            self._context.status.show(f"Review the fixes{later}")
+            self._context.status.show(fixes_ready(result.later))
             self._review(result.plan)
 
     @Slot(str, str)
     def _on_client_latest_failed(self, key: str, message: str) -> None:
         if key == CHECK_KEY:
-            self.panel.set_status(f"Could not check: {message}")
+            self.panel.set_status(not_checked(message))
         else:
             self._context.status.show(f"Could not make the fixes' plan: {message}")
 
@@ -265,13 +250,11 @@ class CheckFeature(QObject):
 
     @Slot(object)
     def _on_panel_open_requested(self, finding: Finding) -> None:
-        ref = finding_ref(finding)
-        path = ref.virtual_path if ref is not None else None
-        if path is None:  # a project, or another agent's file: the tree shows where
-            self._context.status.show(f"{finding.message} ({finding.project or finding.path})")
-            return
-        lines = (finding.line - 1,) if finding.line is not None else ()  # blocks count from 0
-        self._shell.reveal_file(finding.workspace or self._context.shown.workspace_id, path, lines)
+        place = finding_place(finding, self._context.shown.workspace_id)
+        if place.path is None:
+            self._context.status.show(place.words)
+        else:
+            self._shell.reveal_file(place.workspace_id, place.path, place.lines)
 
     @Slot(object)
     def _on_panel_fix_requested(self, findings: tuple[Finding, ...]) -> None:
@@ -279,9 +262,9 @@ class CheckFeature(QObject):
         if self._shut_down:
             return
         if workspace is None:
-            self._context.status.show("Fixes change a workspace's memory: none is shown")
+            self._context.status.show(NO_WORKSPACE)
             return
-        self._context.status.show("Making the fixes' plan…")
+        self._context.status.show(MAKING_FIXES)
         self._jobs().submit_latest(
             FIX_KEY, functools.partial(plan_check_fixes, self._context.home, workspace, findings)
         )

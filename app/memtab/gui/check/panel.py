@@ -24,6 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.check.records import Finding
+from memtab.components.check.check_view import (
+    FIX_TIP,
+    finding_key,
+    finding_tip,
+    fixable,
+    selection_view,
+)
 from memtab.components.check.marks import panel_row
 from memtab.gui.toolkit.widgets import WrappedLabel
 
@@ -65,9 +72,7 @@ class CheckPanel(QWidget):
         self.check_button = QPushButton("Check &now", self)
         self.open_button = QPushButton("&Open", self)
         self.fix_button = QPushButton("Apply &fix…", self)
-        self.fix_button.setToolTip(
-            "Review the selected findings' fixes as a plan, like Consolidate now's"
-        )
+        self.fix_button.setToolTip(FIX_TIP)
         buttons = QHBoxLayout()
         buttons.addWidget(self.check_button)
         buttons.addStretch(1)
@@ -100,19 +105,18 @@ class CheckPanel(QWidget):
 
     def set_findings(self, findings: Sequence[Finding]) -> None:
         """List `findings`, keeping the selection of those still listed."""
-        selected = {(f.path, f.line, f.kind, f.subject) for f in self.selected()}
+        selected = {finding_key(f) for f in self.selected()}
         self._findings = list(findings)
         self.list.clear()
         for index, finding in enumerate(self._findings):
             row = panel_row(finding)
             item = QTreeWidgetItem([row.name, row.line, row.kind, row.message])
             item.setData(0, _INDEX_ROLE, index)
-            tip = f"{row.file}\n{row.message}\nWhy: {row.why}"
-            tip += f"\nFix: {row.fix}" if row.fix else ""
+            tip = finding_tip(finding)
             for column in range(len(COLUMNS)):
                 item.setToolTip(column, tip)
             self.list.addTopLevelItem(item)
-            if (finding.path, finding.line, finding.kind, finding.subject) in selected:
+            if finding_key(finding) in selected:
                 item.setSelected(True)
         self._on_list_selection_changed()
 
@@ -133,17 +137,10 @@ class CheckPanel(QWidget):
 
     @Slot()
     def _on_list_selection_changed(self) -> None:
-        chosen = self.selected()
-        rows = [panel_row(f) for f in chosen]
-        self.open_button.setEnabled(len(chosen) == 1)
-        self.fix_button.setEnabled(any(row.fixable for row in rows))
-        if len(rows) == 1:
-            row = rows[0]
-            fix = f"\nFix: {row.fix}" if row.fix else ""
-            hand = "" if row.fixable or not row.fix else " (by hand or by its agent)"
-            self.why.setText(f"Why: {row.why}{fix}{hand}")
-        else:
-            self.why.setText("")
+        shown = selection_view(self.selected())
+        self.open_button.setEnabled(shown.open_enabled)
+        self.fix_button.setEnabled(shown.fix_enabled)
+        self.why.setText(shown.why)
 
     @Slot()
     def _on_check_button_clicked(self) -> None:
@@ -163,6 +160,6 @@ class CheckPanel(QWidget):
 
     @Slot()
     def _on_fix_button_clicked(self) -> None:
-        fixable = tuple(f for f in self.selected() if panel_row(f).fixable)
-        if fixable:
-            self.fix_requested.emit(fixable)
+        chosen = fixable(self.selected())
+        if chosen:
+            self.fix_requested.emit(chosen)
