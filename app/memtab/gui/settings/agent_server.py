@@ -14,8 +14,18 @@ from collections.abc import Mapping
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from memtab.agent_server.agents import AGENT_TITLES, AGENTS
+from memtab.agent_server.agents import AGENTS
 from memtab.agent_server.registrations import Registration
+from memtab.components.settings.agents_view import (
+    LOOKING,
+    SERVER_INTRO,
+    change_failed,
+    changed,
+    changing,
+    look_failed,
+    server_row,
+    server_tip,
+)
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.style import mute
 from memtab.operations.settings import (
@@ -42,11 +52,7 @@ class AgentServerBox(QGroupBox):
         self._home = home
         self._env = dict(env)
         layout = QVBoxLayout(self)
-        intro = QLabel(
-            "A registered agent starts `memtab mcp` itself and lists, searches and reads this "
-            "memory from its first turn; its changes go to your Inbox.",
-            self,
-        )
+        intro = QLabel(SERVER_INTRO, self)
         intro.setWordWrap(True)
         mute(intro)
         layout.addWidget(intro)
@@ -56,12 +62,12 @@ class AgentServerBox(QGroupBox):
         self.buttons: list[QPushButton] = []
         self._registered: list[bool] = [False] * len(AGENTS)
         for row, agent in enumerate(AGENTS):
-            line = QLabel("Looking…", self)
+            line = QLabel(LOOKING, self)
             line.setWordWrap(True)
             line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             button = QPushButton("Install", self)
             button.setObjectName(f"agentServer-{agent}")
-            button.setToolTip(f"memtab mcp install --{agent}")
+            button.setToolTip(server_tip(agent, False))
             button.hide()
             button.clicked.connect(functools.partial(self._on_button_clicked, row))
             grid.addWidget(line, row, 0)
@@ -69,7 +75,7 @@ class AgentServerBox(QGroupBox):
             self.lines.append(line)
             self.buttons.append(button)
         grid.setColumnStretch(0, 1)
-        self.warm_line = QLabel("Looking…", self)
+        self.warm_line = QLabel(LOOKING, self)
         self.warm_line.setObjectName("agentServerWarm")
         self.warm_line.setWordWrap(True)
         self.warm_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -101,10 +107,7 @@ class AgentServerBox(QGroupBox):
         change = uninstall_agent_server if self._registered[row] else install_agent_server
         for button in self.buttons:
             button.setEnabled(False)
-        self.result.setText(
-            f"{'Removing from' if self._registered[row] else 'Installing in'} "
-            f"{AGENT_TITLES[agent]}…"
-        )
+        self.result.setText(changing(agent, self._registered[row]))
         self.result.show()
         job = functools.partial(change, agent, self._home, self._env)
         self._runner.submit_latest(CHANGE_KEY, job)
@@ -113,8 +116,7 @@ class AgentServerBox(QGroupBox):
     def _on_runner_latest_finished(self, key: str, found: object) -> None:
         if key == CHANGE_KEY:
             assert isinstance(found, list)
-            lines = [o.message for o in found] + [w for o in found for w in o.warnings]
-            self.result.setText("\n".join(lines))
+            self.result.setText(changed(found))
             self._look()
             return
         assert isinstance(found, tuple)
@@ -122,21 +124,20 @@ class AgentServerBox(QGroupBox):
         self.warm_line.setText(warm)
         for row, registration in enumerate(registered):
             assert isinstance(registration, Registration)
-            self.lines[row].setText(registration.text())
-            self._registered[row] = registration.registered
+            shown = server_row(registration)
+            self.lines[row].setText(shown.text)
+            self._registered[row] = shown.registered
             button = self.buttons[row]
-            agent = AGENTS[row]
-            button.setText("Remove" if registration.registered else "Install")
-            action = "uninstall" if registration.registered else "install"
-            button.setToolTip(f"memtab mcp {action} --{agent}")
-            button.setVisible(registration.problem is None)
+            button.setText(shown.button)
+            button.setToolTip(shown.tip)
+            button.setVisible(shown.offered)
             button.setEnabled(True)
 
     @Slot(str, str)
     def _on_runner_latest_failed(self, key: str, message: str) -> None:
         if key == CHANGE_KEY:
-            self.result.setText(f"Could not change the agent's settings: {message}")
+            self.result.setText(change_failed(message))
             self._look()
             return
         for label in [*self.lines, self.warm_line]:
-            label.setText(f"Could not look: {message}")
+            label.setText(look_failed(message))

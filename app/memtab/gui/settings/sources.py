@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 from collections.abc import Mapping
 
 from PySide6.QtCore import Slot
@@ -29,41 +28,31 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.settings.agents_view import (
+    LOOKING,
+    changed_agents,
+    chosen_settings,
+    default_text,
+    look_failed,
+    looked_for_text,
+    path_tip,
+    sources_note,
+)
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, Agent
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.style import mute
-from memtab.humanize import display_path
 from memtab.operations.settings import looked_for
 from memtab.sources.config import (
-    DEFAULT_DIRS,
-    ENV_VARIABLES,
     AgentSettings,
     load_home_overrides,
     load_sources_settings,
     save_agent_settings,
 )
-from memtab.sources.model import LookedFor
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
 
 DISCOVERY_KEY = "discover-sources"
-_LOOKING = "Looking…"
-
-
-def looked_for_text(agent: Agent, looked: list[LookedFor]) -> str:
-    """Where Memtab looked for `agent`'s memory and what it found, one line each."""
-    lines = []
-    for item in looked:
-        if item.agent != agent:
-            continue
-        if not item.path:
-            lines.append(f"Not looked for ({item.note or item.how})")
-            continue
-        state = "found" if item.found else "not found"
-        note = f"; {item.note}" if item.note else ""
-        lines.append(f"{display_path(item.path)} — {state} ({item.how}{note})")
-    return "\n".join(lines) or "Not looked for"
 
 
 class SourcesSettingsBox(QGroupBox):
@@ -95,11 +84,11 @@ class SourcesSettingsBox(QGroupBox):
             check.setChecked(settings.enabled)
             path = QLineEdit(settings.path or "", self)
             path.setAccessibleName(f"{AGENT_TITLES[agent]} directory")
-            path.setPlaceholderText(_default_text(agent))
-            path.setToolTip("Empty: found automatically. " + _default_text(agent))
+            path.setPlaceholderText(default_text(agent))
+            path.setToolTip(path_tip(agent))
             check.toggled.connect(path.setEnabled)
             path.setEnabled(settings.enabled)
-            looked = QLabel(_LOOKING if home is not None else "", self)
+            looked = QLabel(LOOKING if home is not None else "", self)
             looked.setWordWrap(True)
             mute(looked)
             grid.addWidget(check, 2 * row, 0)
@@ -111,34 +100,25 @@ class SourcesSettingsBox(QGroupBox):
         mute(self.note)
         self.note.hide()
         grid.addWidget(self.note, 2 * len(OTHER_AGENTS), 0, 1, 2)
-        problems = list(self._stored.problems)
+        isolated = home is not None and load_home_overrides(home).isolated
         if home is not None:
-            if load_home_overrides(home).isolated:
-                problems.insert(
-                    0,
-                    "This home sets its own sources (memtab/sources.json): what you choose "
-                    "here applies to your other homes.",
-                )
             self._look()
-        if problems:
-            self.note.setText("\n".join(problems))
+        note = sources_note(self._stored.problems, isolated=isolated)
+        if note:
+            self.note.setText(note)
             self.note.show()
 
     def chosen(self, agent: Agent) -> AgentSettings:
         """What the form says for `agent` (a path made absolute, `~` expanded)."""
-        raw = self.paths[agent].text().strip()
-        path = os.path.abspath(os.path.expanduser(raw)) if raw else None
-        return AgentSettings(enabled=self.enabled[agent].isChecked(), path=path)
+        return chosen_settings(self.enabled[agent].isChecked(), self.paths[agent].text())
 
     def save(self) -> bool:
         """Store the agents whose settings changed; True when anything was."""
-        changed = False
-        for agent in OTHER_AGENTS:
-            chosen = self.chosen(agent)
-            if chosen != self._stored.agent(agent):
-                save_agent_settings(agent, chosen, env=self._env)
-                changed = True
-        return changed
+        chosen = {agent: self.chosen(agent) for agent in OTHER_AGENTS}
+        changed = changed_agents(self._stored, chosen)
+        for agent, settings in changed:
+            save_agent_settings(agent, settings, env=self._env)
+        return bool(changed)
 
     def shutdown(self) -> None:
         """Drop a discovery under way (the dialog closes)."""
@@ -165,13 +145,4 @@ class SourcesSettingsBox(QGroupBox):
     @Slot(str, str)
     def _on_client_latest_failed(self, key: str, message: str) -> None:
         for agent in OTHER_AGENTS:
-            self.looked[agent].setText(f"Could not look: {message}")
-
-
-def _default_text(agent: Agent) -> str:
-    """Where the agent's memory is found without a path, in words."""
-    places = [f"${ENV_VARIABLES[agent]}"] + [f"~/{d}" for d in DEFAULT_DIRS[agent]]
-    if agent == "loki":
-        variable = ENV_VARIABLES[agent]
-        return f"Each project's .loki/memory; also a .loki directory named here or in ${variable}"
-    return "Found in " + ", else ".join(places)
+            self.looked[agent].setText(look_failed(message))

@@ -1,0 +1,153 @@
+"""Settings → Other agents without Qt: where each agent's memory is looked for and what was
+found, what the form saves, and each agent's line and button in "Memtab for your agents"
+(docs/formats.md §22.6) — `gui/settings/sources.py` and `gui/settings/agent_server.py`
+build the widgets and run the jobs.
+
+- Other agents' memory: an empty path is found automatically (the agent's variable, else
+  its default directories; loki-mode's in each project); a path typed is made absolute
+  (`~` expanded); only the agents whose settings changed are saved. A home with its own
+  sources says that what is chosen applies to the other homes.
+- Memtab for your agents: a registered agent offers Remove, another Install; a file Memtab
+  cannot read offers no button (it is never rewritten blindly); a change says what it is
+  doing, then what it did and each warning.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from memtab.agent_server.agents import AGENT_TITLES as SERVER_AGENT_TITLES
+from memtab.agent_server.agents import AgentName
+from memtab.agent_server.registrations import Registration
+from memtab.file_protocol.file_ref import Agent
+from memtab.humanize import display_path
+from memtab.sources.config import DEFAULT_DIRS, ENV_VARIABLES, AgentSettings
+from memtab.sources.model import LookedFor
+
+LOOKING = "Looking…"
+ISOLATED_HOME = (
+    "This home sets its own sources (memtab/sources.json): what you choose "
+    "here applies to your other homes."
+)
+SERVER_INTRO = (
+    "A registered agent starts `memtab mcp` itself and lists, searches and reads this "
+    "memory from its first turn; its changes go to your Inbox."
+)
+
+
+def looked_for_text(agent: Agent, looked: Iterable[LookedFor]) -> str:
+    """Where Memtab looked for `agent`'s memory and what it found, one line each."""
+    lines = []
+    for item in looked:
+        if item.agent != agent:
+            continue
+        if not item.path:
+            lines.append(f"Not looked for ({item.note or item.how})")
+            continue
+        state = "found" if item.found else "not found"
+        note = f"; {item.note}" if item.note else ""
+        lines.append(f"{display_path(item.path)} — {state} ({item.how}{note})")
+    return "\n".join(lines) or "Not looked for"
+
+
+def default_text(agent: Agent) -> str:
+    """Where the agent's memory is found without a path, in words."""
+    if agent == "loki":
+        variable = ENV_VARIABLES[agent]
+        return f"Each project's .loki/memory; also a .loki directory named here or in ${variable}"
+    places = [f"${ENV_VARIABLES[agent]}"] + [f"~/{d}" for d in DEFAULT_DIRS[agent]]
+    return "Found in " + ", else ".join(places)
+
+
+def path_tip(agent: Agent) -> str:
+    """The path field's tooltip."""
+    return "Empty: found automatically. " + default_text(agent)
+
+
+def chosen_settings(enabled: bool, typed: str) -> AgentSettings:
+    """What the form says for an agent: on or off, the path typed (absolute, `~` expanded;
+    empty: found automatically)."""
+    raw = typed.strip()
+    path = os.path.abspath(os.path.expanduser(raw)) if raw else None
+    return AgentSettings(enabled=enabled, path=path)
+
+
+class StoredSources(Protocol):
+    """The saved settings of other agents' memory (`sources.config.SourcesSettings`)."""
+
+    def agent(self, agent: Agent) -> AgentSettings: ...
+
+
+def changed_agents(
+    stored: StoredSources, chosen: Mapping[Agent, AgentSettings]
+) -> list[tuple[Agent, AgentSettings]]:
+    """The agents whose chosen settings differ from the saved ones: those Save writes."""
+    return [
+        (agent, settings) for agent, settings in chosen.items() if settings != stored.agent(agent)
+    ]
+
+
+def sources_note(problems: Sequence[str], *, isolated: bool) -> str:
+    """The note under the agents ("": none): the home's own sources first, then each
+    problem of the saved settings."""
+    return "\n".join(([ISOLATED_HOME] if isolated else []) + list(problems))
+
+
+def server_tip(agent: AgentName, registered: bool) -> str:
+    """The command a server row's button runs, as its tooltip."""
+    return f"memtab mcp {'uninstall' if registered else 'install'} --{agent}"
+
+
+@dataclass(frozen=True)
+class ServerRow:
+    """One agent's line in "Memtab for your agents" and its button."""
+
+    text: str
+    registered: bool
+    button: str
+    tip: str
+    offered: bool
+    """A button at all: not for a file Memtab cannot read."""
+
+
+def server_row(registration: Registration) -> ServerRow:
+    """What the box shows of one agent's registration."""
+    registered = registration.registered
+    return ServerRow(
+        text=registration.text(),
+        registered=registered,
+        button="Remove" if registered else "Install",
+        tip=server_tip(registration.agent, registered),
+        offered=registration.problem is None,
+    )
+
+
+def changing(agent: AgentName, registered: bool) -> str:
+    """What the box says while a change runs."""
+    where = "Removing from" if registered else "Installing in"
+    return f"{where} {SERVER_AGENT_TITLES[agent]}…"
+
+
+class ChangeOutcome(Protocol):
+    """What a change says it did (`agent_server.install.Outcome`)."""
+
+    @property
+    def message(self) -> str: ...
+    @property
+    def warnings(self) -> tuple[str, ...]: ...
+
+
+def changed(outcomes: Sequence[ChangeOutcome]) -> str:
+    """What a change did: each outcome's message, then each warning."""
+    return "\n".join([o.message for o in outcomes] + [w for o in outcomes for w in o.warnings])
+
+
+def change_failed(message: str) -> str:
+    return f"Could not change the agent's settings: {message}"
+
+
+def look_failed(message: str) -> str:
+    return f"Could not look: {message}"
