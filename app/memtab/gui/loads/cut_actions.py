@@ -24,13 +24,19 @@ from PySide6.QtGui import QTextCursor
 from memtab.components.editor.text_buffer import changed_span, utf16_offset
 from memtab.components.files.topic import MovedPastCut, move_lines_past_cut
 from memtab.components.loads.cut_bars import GO_TO_CUT, MOVE_PAST_CUT
+from memtab.components.loads.cut_moves import (
+    GO_TO_ONLY,
+    PendingMove,
+    cut_line,
+    is_cut_file,
+    move_refused,
+)
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.loads.cut_line import CutLine
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.toolkit.text.line_margin import MarginEditor
 from memtab.gui.toolkit.text.line_numbers import go_to
-from memtab.sources.claude.index import index_cut, is_cut_index, lines_past_cut
 from memtab.store.scopes.memory import MemoryStore
 
 SHOW_EDITOR = "memory.show_editor"
@@ -57,7 +63,7 @@ class IndexCutActions(QObject):
         super().__init__(parent)
         self._context = context
         self._editor = editor
-        self._moving: tuple[str, str] | None = None  # (the index's ref key, its text then)
+        self._moving = PendingMove()
         self._following_ops = False
         self.go_to_action = context.actions.add(
             GO_TO_CUT,
@@ -90,19 +96,19 @@ class IndexCutActions(QObject):
         """The cursor on the first line of the open MEMORY.md Claude Code does not read,
         the keyboard in the text (once it is shown)."""
         file = self._editor.current_file
-        if file is None or not is_cut_index(file.ref.agent, file.ref.name):
-            self._context.status.show("Go to the cut is for Claude Code's MEMORY.md")
+        if file is None or not is_cut_file(file.ref):
+            self._context.status.show(GO_TO_ONLY)
             return
         self._editor.when_loaded(file.ref, self._go_to_cut_now)
 
     def _go_to_cut_now(self) -> None:
-        cut = index_cut(self._editor.buffer_text())
-        if cut.cut_at_line is None:
-            self._context.status.show("Claude Code reads all of MEMORY.md: it has no cut")
+        line = cut_line(self._editor.buffer_text())
+        if isinstance(line, str):
+            self._context.status.show(line)
             return
         if SHOW_EDITOR in self._context.actions:  # one pane at a time: the editor's
             self._context.actions.action(SHOW_EDITOR).trigger()
-        go_to(self._editor.text_edit, cut.cut_at_line)
+        go_to(self._editor.text_edit, line)
 
     # -- Move the lines past the cut ----------------------------------------------------------
 
@@ -116,13 +122,13 @@ class IndexCutActions(QObject):
             (x.source for x in listings if file and x.source.id == file.ref.source_id), None
         )
         text = self._editor.buffer_text()
-        if file is None or source is None or not is_cut_index(file.ref.agent, file.ref.name):
-            self._context.status.show("Move lines past the cut is for Claude Code's MEMORY.md")
+        ref = file.ref if file is not None else None
+        refused = move_refused(ref, has_source=source is not None, text=text)
+        if refused is not None:
+            self._context.status.show(refused)
             return
-        if not lines_past_cut(text):
-            self._context.status.show("Claude Code reads all of MEMORY.md: nothing to move")
-            return
-        self._moving = (file.ref.key, text)
+        assert file is not None and source is not None  # move_refused says why not
+        self._moving.started(file.ref.key, text)
         if not self._following_ops:  # the worker starts on first use
             self._following_ops = True
             self._context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
@@ -142,13 +148,14 @@ class IndexCutActions(QObject):
     def _on_file_ops_op_finished(self, result: object, _follow_up: object) -> None:
         if not isinstance(result, MovedPastCut):
             return
-        moving, self._moving = self._moving, None
         file = self._editor.current_file
-        if moving is None or file is None or file.ref.key != moving[0]:
-            return
-        if self._editor.buffer_text() == moving[1]:  # not typed in meanwhile
+        landed = self._moving.landed(
+            file.ref.key if file is not None else None, self._editor.buffer_text()
+        )
+        if landed.take_text:
             self._take_text(result.index_text)
-        self._editor.follow_changes([file.ref])  # what is on disk now: saved
+        if landed.follow and file is not None:
+            self._editor.follow_changes([file.ref])
 
     def _take_text(self, new_text: str) -> None:
         """The buffer holds `new_text`: one undoable edit of the part that changed."""
@@ -174,8 +181,7 @@ class IndexCutActions(QObject):
         text_edit = self._editor.text_edit
         line = text_edit.findChild(CutLine)
         file = self._editor.current_file
-        shown = file is not None and is_cut_index(file.ref.agent, file.ref.name)
-        if not shown:
+        if not is_cut_file(file.ref if file is not None else None):
             if isinstance(line, CutLine):
                 line.follow(False)
             return
