@@ -27,8 +27,8 @@ from PySide6.QtCore import QObject, QPoint, QTimer, SignalInstance, Slot
 from shiboken6 import isValid
 
 from memtab.blame.records import Blame
+from memtab.components.blame.follow import NO_BLAME, BlameFollow, cannot_blame, trace_gone
 from memtab.components.blame.gutter import Link
-from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.gutter import BlameGutter
 from memtab.gui.context import WindowContext
@@ -73,10 +73,8 @@ class BlameFeature(QObject):
         self._open_run = open_run
         self._client: JobClient | None = None
         self._shut_down = False  # no worker is started after the window closed
-        self._blame: Blame | None = None
-        self._blamed: MemoryFileRef | None = None
+        self._follow: BlameFollow[Blame] = BlameFollow()
         self.card: BlameCard | None = None
-        self._shown = False
         self._gutters: list[BlameGutter] = []  # one per text widget it was shown on
         self._realign = QTimer(self)
         self._realign.setSingleShot(True)
@@ -105,7 +103,7 @@ class BlameFeature(QObject):
     @property
     def shown(self) -> bool:
         """Whether the gutter shows."""
-        return self._shown
+        return self._follow.shown
 
     @property
     def gutter(self) -> BlameGutter:
@@ -117,14 +115,14 @@ class BlameFeature(QObject):
             found = BlameGutter(text)
             found.card_requested.connect(self._on_gutter_card_requested)
             text.document().contentsChanged.connect(self._on_text_changed)
-            found.set_shown(self._shown)
+            found.set_shown(self.shown)
             self._gutters = [g for g in self._gutters if isValid(g)] + [found]
         return found
 
     @property
     def blame(self) -> Blame | None:
         """The last blame shown (of the open file), or None."""
-        return self._blame
+        return self._follow.blame
 
     @property
     def busy(self) -> bool:
@@ -133,7 +131,7 @@ class BlameFeature(QObject):
 
     def set_shown(self, shown: bool) -> None:
         """Show the gutter (blaming the open file) or hide it."""
-        self._shown = shown
+        self._follow.shown = shown
         self.action.setChecked(shown)
         for gutter in [g for g in self._gutters if isValid(g)] + [self.gutter]:
             gutter.set_shown(shown)
@@ -147,16 +145,12 @@ class BlameFeature(QObject):
 
     def refresh(self) -> None:
         """Blame the open file again (on the worker)."""
-        if not self.shown or self._shut_down:
-            return
         file = self._editor.current_file
-        if file is None:
-            self._blame, self._blamed = None, None
-            self.gutter.set_status("No history")
+        step = self._follow.refresh(file.ref if file is not None else None, closing=self._shut_down)
+        if step.status is not None:
+            self.gutter.set_status(step.status)
+        if not step.blame or file is None:
             return
-        if file.ref != self._blamed:
-            self._blame, self._blamed = None, file.ref
-            self.gutter.set_status("Reading history…")
         job = functools.partial(blame_text, file, self._editor.buffer_text())
         self._jobs().submit_latest(BLAME_KEY, job)
 
@@ -170,7 +164,7 @@ class BlameFeature(QObject):
             if path.is_file():
                 self._open_trace(path)
             else:
-                self._context.status.show(f"The trace dump {link.target} is gone (pruned)")
+                self._context.status.show(trace_gone(link.target))
 
     def save_ui_state(self) -> None:
         """Remember whether the gutter shows."""
@@ -197,19 +191,17 @@ class BlameFeature(QObject):
         if isinstance(result, str):
             self._on_client_latest_failed(_key, result)
             return
-        if not isinstance(result, tuple) or not self.shown:
+        if not isinstance(result, tuple):
             return
         ref, blame, lines = result
         current = self._editor.current_file
-        if current is None or current.ref != ref:
-            return  # a file opened since: its own blame is on its way
-        self._blame, self._blamed = blame, ref
-        self.gutter.set_entries(lines)
+        if self._follow.answered(ref, blame, current.ref if current is not None else None):
+            self.gutter.set_entries(lines)
 
     @Slot(str, str)
     def _on_client_latest_failed(self, _key: str, message: str) -> None:
-        self.gutter.set_status("No blame")
-        self._context.status.show(f"Cannot blame this file: {message}")
+        self.gutter.set_status(NO_BLAME)
+        self._context.status.show(cannot_blame(message))
 
     # -- slots -------------------------------------------------------------------------------
 
@@ -218,12 +210,12 @@ class BlameFeature(QObject):
 
     @Slot(object)
     def _on_editor_file_changed(self, _ref: object) -> None:
-        self.gutter.set_shown(self._shown)  # another tab's text widget, maybe
+        self.gutter.set_shown(self.shown)  # another tab's text widget, maybe
         self.refresh()
 
     @Slot()
     def _on_editor_file_closed(self) -> None:
-        self._blame, self._blamed = None, None
+        self._follow.closed()
         self.gutter.set_entries([])
 
     @Slot(object)
@@ -232,14 +224,15 @@ class BlameFeature(QObject):
 
     @Slot()
     def _on_text_changed(self) -> None:
-        if self.shown and self._blame is not None:
+        if self._follow.realigns():
             self._realign.start()
 
     @Slot()
     def _on_realign_timeout(self) -> None:
-        if self._blame is None or self._blamed is None or self._shut_down:
+        subject = self._follow.to_realign(closing=self._shut_down)
+        if subject is None:
             return
-        job = functools.partial(align, self._blamed, self._blame, self._editor.buffer_text())
+        job = functools.partial(align, *subject, self._editor.buffer_text())
         self._jobs().submit_latest(ALIGN_KEY, job)
 
     @Slot(int, QPoint)
