@@ -27,13 +27,17 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.traces.opening import (
+    AfterScan,
+    TraceOpening,
+    cannot_list,
+    cannot_open,
+    rescans,
+)
 from memtab.components.traces.rows import (
     ALL_WORKSPACES,
-    Reopen,
     outcome_choices,
     outcome_of,
-    reopen_after_scan,
-    same_path,
     workspace_choices,
 )
 from memtab.components.traces.texts import count_text
@@ -49,7 +53,7 @@ from memtab.gui.traces.models import (
 )
 from memtab.gui.traces.pages import make_table
 from memtab.operations.traces import read_trace, trace_list
-from memtab.store.home import Home, PathKind
+from memtab.store.home import Home
 from memtab.traces.catalog import TraceCatalog
 from memtab.traces.reader import TraceDump, TraceSummary
 
@@ -89,9 +93,7 @@ class TracesTab(QWidget):
         self._jobs = jobs.client("traces", Lane.SCANS, parent=self)
         self._scan_job: int | None = None
         self._open_job: int | None = None
-        self._opening: Path | None = None
-        self._pending_show: Path | None = None
-        self._shown: TraceSummary | None = None  # what the detail pane was filled from
+        self._opening = TraceOpening()
         self._closed = False
 
         self.model = TraceListModel(self)
@@ -206,7 +208,7 @@ class TracesTab(QWidget):
         path = Path(os.path.abspath(path))
         if self._select_path(path, clear_filters=True):
             return
-        self._pending_show = path
+        self._opening.ask(path)
         self._open(path)
         self.refresh()
 
@@ -234,7 +236,7 @@ class TracesTab(QWidget):
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
-        if batch.affects(PathKind.WRITER_TRACES) or batch.affects(PathKind.CONFIG):
+        if rescans(batch):
             self.refresh()
 
     @Slot(int, object)
@@ -252,10 +254,10 @@ class TracesTab(QWidget):
         logger.error("Traces tab job %d failed: %s", job, message)
         if job == self._open_job:
             self._open_job = None
-            self.detail.show_placeholder(f"Could not open this dump: {message}")
+            self.detail.show_placeholder(cannot_open(message))
         elif job == self._scan_job:
             self._scan_job = None
-            self.empty_label.setText(f"Could not list the trace dumps: {message}")
+            self.empty_label.setText(cannot_list(message))
             self.stack.setCurrentWidget(self.empty_label)
 
     def _apply_scan(self, summaries: list[TraceSummary]) -> None:
@@ -264,18 +266,14 @@ class TracesTab(QWidget):
         self._update_workspace_filter(summaries)
         self.stack.setCurrentWidget(self.splitter if summaries else self.empty_label)
 
-        pending, self._pending_show = self._pending_show, None
-        if pending is not None:
-            # Opened directly already; select it if it is among the home's dumps.
-            self._select_path(pending, clear_filters=True)
-        elif selected is not None:
-            if not self._select_path(selected, clear_filters=False):
-                self._shown = None
-                self.detail.show_placeholder(
-                    "The dump you were looking at was deleted (the writer prunes old dumps)."
-                )
-        elif self.proxy.rowCount() and self._shown is None and self._opening is None:
-            self.list_view.setCurrentIndex(self.proxy.index(0, 0))  # the newest, to start
+        select, path = self._opening.after_scan(selected, rows=self.proxy.rowCount())
+        if select is AfterScan.ASKED and path is not None:  # read already: selected if listed
+            self._select_path(path, clear_filters=True)
+        elif select is AfterScan.KEPT and path is not None:
+            if not self._select_path(path, clear_filters=False):
+                self.detail.show_placeholder(self._opening.lost())
+        elif select is AfterScan.NEWEST:
+            self.list_view.setCurrentIndex(self.proxy.index(0, 0))
         self._update_counts()
         self.scan_finished.emit()
 
@@ -316,40 +314,29 @@ class TracesTab(QWidget):
             | QItemSelectionModel.SelectionFlag.Rows,
         )
         self.list_view.scrollTo(proxy_index)
-        # The same row as before: reopen only if the file changed on disk.
         summary = self.model.summaries()[row]
-        reopen = reopen_after_scan(self._shown, summary)
-        if reopen is Reopen.ADOPT:
-            self._shown = summary
-        elif reopen is Reopen.REOPEN:
+        if self._opening.listed(summary):  # the same row as before, changed on disk
             self._open(summary.path)
         return True
 
     @Slot(QModelIndex, QModelIndex)
     def _on_list_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         summary = self.proxy.data(current, SUMMARY_ROLE)
-        if not isinstance(summary, TraceSummary):
-            return
-        if self._shown is not None and same_path(self._shown.path, summary.path):
-            return
-        if self._opening is not None and same_path(self._opening, summary.path):
-            return
-        self._open(summary.path)
+        if isinstance(summary, TraceSummary) and self._opening.selected(summary.path):
+            self._open(summary.path)
 
     def _open(self, path: Path) -> None:
         if self._closed:
             return
-        self._opening = path
+        self._opening.read(path)
         self.detail.show_loading(path.name)
         self._open_job = self._jobs.submit(functools.partial(read_trace, path), key=_OPEN_KEY)
 
     def _show_dump(self, dump: TraceDump) -> None:
-        self._opening = None
         row = self.model.row_of(dump.path)
-        summary = self.model.summaries()[row] if row is not None else None
-        self._shown = summary or dump.summary()
-        label = self._shown.display_workspace
-        self.detail.show_dump(dump, label)
+        listed = self.model.summaries()[row] if row is not None else None
+        shown = self._opening.landed(listed, dump.summary())
+        self.detail.show_dump(dump, shown.display_workspace)
         self.trace_shown.emit(dump)
 
     # -- filters and time ------------------------------------------------------------------
