@@ -13,9 +13,9 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, node, wait_for, wait_watching
 from memtab.components.activity.badges import Actor
+from memtab.components.sync.corner import NOT_SET_UP
 from memtab.components.tree.nodes import file_key
 from memtab.components.tree.text import file_tooltip
-from memtab.gui.sync.feature import NOT_SET_UP
 from memtab.gui.tree.model import MARKS_ROLE
 from memtab.gui.window import keys
 from memtab.operations.sync.conflicts import (

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 
+from memtab.components.sync.corner import CopyCounts, SyncNowNote
 from memtab.components.tree.marks import MarkedRows
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
@@ -29,35 +30,11 @@ from memtab.gui.sync.status import SyncStatusWidget
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.operations.sync.conflicts import conflict_marks
 from memtab.operations.sync.look import SyncLook
-from memtab.store.conflict_copies import find_copies
-from memtab.store.files import ScopeListing
-from memtab.store.paths import Scope
 
 if TYPE_CHECKING:  # lazy: ~1.3 MiB, ~110 ms (sync's engine) when File → Sync… opens
     from memtab.gui.sync.setup_dialog import SyncSetupDialog
 
 logger = logging.getLogger(__name__)
-
-NOT_SET_UP = "Sync is not set up for this home: File → Sync… sets it up (docs/sync.md)"
-
-
-class CopyCounts:
-    """How many file-sync conflict copies a scan's files hold, counted on the GUI thread at
-    each scan applied — once per scope listing: a scan keeps the listing of a scope nothing
-    changed in, and most scans change one scope or none."""
-
-    def __init__(self) -> None:
-        self._counted: dict[Scope, tuple[ScopeListing, int]] = {}
-
-    def __call__(self, scan: HomeScan) -> int:
-        total = 0
-        for scope in scan.scopes:
-            known = self._counted.get(scope.scope)
-            if known is None or known[0] is not scope.listing:
-                copies = find_copies(entry.path for entry in scope.listing.files)
-                known = self._counted[scope.scope] = (scope.listing, len(copies))
-            total += known[1]
-        return total
 
 
 class SyncFeature(QObject):
@@ -91,9 +68,7 @@ class SyncFeature(QObject):
         self.sync.busy_changed.connect(self.status.set_syncing)
         self.sync.busy_changed.connect(self._on_sync_busy_changed)
         self.sync.changed.connect(self._on_sync_changed)  # after the corner's update
-        # "Syncing memory…" is shown: once the sync ends, the look read after it says how
-        self._announced = False
-        self._ended = False
+        self._note = SyncNowNote()
         self.sync.progress.connect(self.status.set_progress)
         self.status.conflicts_requested.connect(self.open_conflicts)
         self.status.sync_requested.connect(self.sync_now)
@@ -141,25 +116,23 @@ class SyncFeature(QObject):
     @Slot()
     def sync_now(self) -> None:
         """Sync now; without a target, open File → Sync… to set one up."""
-        if self.sync.configured:
-            self._context.status.show("Syncing memory…")
-            self._announced = True
+        configured = self.sync.configured
+        self._context.status.show(self._note.sync_now(configured=configured))
+        if configured:
             self.sync.sync_now()
             return
-        self._context.status.show(NOT_SET_UP)
         self.sync.look_again()  # the CLI may have set it up meanwhile: the dialog says so
         self.open_setup()
 
     @Slot(bool)
     def _on_sync_busy_changed(self, busy: bool) -> None:
-        self._ended = self._announced and not busy
+        self._note.busy_changed(busy)
 
     @Slot(object)
     def _on_sync_changed(self, _look: object) -> None:
-        # The note "Syncing memory…" would stay up to its timeout after the sync ended.
-        if self._ended:
-            self._announced = self._ended = False
-            self._context.status.show(f"Sync finished: {self.status.line.text}")
+        note = self._note.looked(self.status.line.text)
+        if note is not None:
+            self._context.status.show(note)
 
     @Slot()
     def open_setup(self) -> None:
