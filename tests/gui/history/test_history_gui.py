@@ -22,13 +22,13 @@ from gui.memory_tree_support import (
     wait_for,
     wait_idle,
 )
+from memtab.components.history.revert_view import LEFT_ALONE, RESTORED
 from memtab.components.history.trash_view import SELECT_PROMPT
 from memtab.components.tree.nodes import SectionId, directory_key, file_key, orphan_key, section_key
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.clock import now_ms
 from memtab.gui.files.file_actions import ASK_CROSS_SCOPE_DROPS
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.history.revert import LEFT_ALONE, RESTORED
 from memtab.gui.window import keys
 from memtab.llm.types import ModelReply
 from memtab.store.history.runs import RunsLog

@@ -10,36 +10,23 @@ import logging
 from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from memtab import humanize
 from memtab.components.history.diff import parse_unified_diff
+from memtab.components.history.revert_view import (
+    BACK_AGAIN,
+    first_message,
+    refusal_message,
+    revert_rows,
+    revert_summary,
+)
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.text.diff_pane import DiffPane
 from memtab.gui.toolkit.widgets import WrappedLabel
-from memtab.store.history.describe import display_name
 from memtab.store.restore.from_history import RevertResult
 
 logger = logging.getLogger(__name__)
 
-RESTORED = "Restored"
-LEFT_ALONE = "Left alone"
 _INDEX_ROLE = Qt.ItemDataRole.UserRole
-
-
-def revert_summary(result: RevertResult) -> str:
-    """`Restored 2 files; left 1 alone (changed after the run).`"""
-    if not result.restored and not result.refused:
-        return "Nothing to revert: the files already hold what they held before the run."
-    parts = []
-    if result.restored:
-        parts.append(f"Restored {humanize.plural(len(result.restored), 'file')}")
-    if result.refused:
-        parts.append(
-            f"left {humanize.plural(len(result.refused), 'file')} alone — select one to see "
-            "why and the change a revert would make"
-        )
-    text = "; ".join(parts)
-    return text[0].upper() + text[1:] + "."
 
 
 class RevertResultDialog(QDialog):
@@ -53,19 +40,14 @@ class RevertResultDialog(QDialog):
         self.summary = WrappedLabel(revert_summary(result), self)
         self.files = RowList(["Result", "File", "Why"], "Reverted files", self)
         self.files.currentItemChanged.connect(self._on_files_current_item_changed)
-        for path in result.restored:
-            self.files.addTopLevelItem(QTreeWidgetItem([RESTORED, display_name(path), ""]))
-        for index, refusal in enumerate(result.refused):
-            item = QTreeWidgetItem([LEFT_ALONE, display_name(refusal.path), refusal.reason])
-            item.setData(0, _INDEX_ROLE, index)
-            item.setToolTip(2, refusal.reason)
+        for row in revert_rows(result):
+            item = QTreeWidgetItem([row.result, row.name, row.why])
+            if row.refusal is not None:
+                item.setData(0, _INDEX_ROLE, row.refusal)
+                item.setToolTip(2, row.why)
             self.files.addTopLevelItem(item)
         self.diff = DiffPane(self)
-        self.diff.show_message(
-            "Select a file left alone to see what reverting it would change."
-            if result.refused
-            else "Every file is back to what it held before the run."
-        )
+        self.diff.show_message(first_message(result))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         give_mnemonics(buttons)
         buttons.rejected.connect(self.reject)
@@ -87,11 +69,12 @@ class RevertResultDialog(QDialog):
         index = current.data(0, _INDEX_ROLE) if current is not None else None
         if not isinstance(index, int):
             self.diff.set_sides("", "")
-            self.diff.show_message("This file holds what it held before the run again.")
+            self.diff.show_message(BACK_AGAIN)
             return
         refusal = self.revert.refused[index]
-        if not refusal.diff:
-            self.diff.show_message(f"{display_name(refusal.path)}: {refusal.reason}")
+        message = refusal_message(refusal)
+        if message is not None:
+            self.diff.show_message(message)
             return
         self.diff.set_sides("the file now", "what it held before the run")
         self.diff.set_diff(parse_unified_diff(refusal.diff))
