@@ -9,8 +9,8 @@ the selected match (one undoable edit) and moves on, Replace all changes every m
 one undoable edit. Esc — in the bar or in the text — closes the bar, takes its
 highlights away and gives the text back the focus.
 
-Where a query matches is `components.editor.find` (Qt-free); this maps its string indices to the
-document's positions (`components.editor.text_buffer.DocumentPositions`).
+Where a query matches, which match is next and what the count says is
+`components.text.find_state` (Qt-free); this moves Qt's cursor and paints.
 """
 
 from __future__ import annotations
@@ -33,22 +33,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.editor.find import (
-    MAX_MATCHES,
-    FindOptions,
-    Span,
-    find_all,
-    is_match,
-    next_match,
-    replace_all,
-)
-from memtab.components.editor.text_buffer import DocumentPositions, buffer_from_raw
+from memtab.components.editor.find import FindOptions, Span
+from memtab.components.editor.text_buffer import buffer_from_raw
+from memtab.components.text.find_state import FindState, count_words, replaced_words
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, tint
 
 logger = logging.getLogger(__name__)
 
-MAX_HIGHLIGHTS = 2_000  # extra selections are painted one by one: enough to see them all
 _REFRESH_DELAY_MS = 150  # re-find after typing in the text pauses
 
 
@@ -73,10 +65,7 @@ class FindBar(QFrame):
         self.setObjectName("findBar")
         self._text_edit = text_edit
         self._replace_text = replace_text
-        self._text = ""
-        self._positions = DocumentPositions("")
-        self._matches: list[Span] = []
-        self._stale = True
+        self._find = FindState()
         self._read_only = replace_text is None
         self._build()
         self._refresh_timer = QTimer(self)
@@ -170,7 +159,7 @@ class FindBar(QFrame):
     def match_count(self) -> int:
         """How many matches the query has in the text now."""
         self._refresh_if_stale()
-        return len(self._matches)
+        return len(self._find.matches)
 
     @property
     def replacing(self) -> bool:
@@ -194,7 +183,7 @@ class FindBar(QFrame):
         if query is not None and query != self.query_edit.text():
             self.query_edit.setText(query)  # finds from the cursor as the text changes
         else:
-            self._stale = True
+            self._find.stale = True
             self._go(backwards=False, from_start_of_selection=True)
         self.query_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.query_edit.selectAll()
@@ -227,11 +216,8 @@ class FindBar(QFrame):
             return
         self._refresh_if_stale()
         cursor = self._text_edit.textCursor()
-        span = (
-            self._positions.to_text(cursor.selectionStart()),
-            self._positions.to_text(cursor.selectionEnd()),
-        )
-        if cursor.hasSelection() and is_match(self._text, span, self.query, self.options):
+        start, end = cursor.selectionStart(), cursor.selectionEnd()
+        if self._find.is_match_at(start, end, self.query, self.options):
             cursor.insertText(self.replace_edit.text())
             self._text_edit.setTextCursor(cursor)
             self._refresh()
@@ -244,72 +230,50 @@ class FindBar(QFrame):
             return
         self._refresh_if_stale()
         replacement = self.replace_edit.text()
-        new_text, count = replace_all(self._text, self.query, replacement, self.options)
+        new_text, count = self._find.replace_all(self.query, replacement, self.options)
         if count and self._replace_text is not None:
             self._replace_text(new_text)
             self._refresh()
-        self.count_label.setText(f"Replaced {count:,}" if count else "No matches")
+        self.count_label.setText(replaced_words(count))
 
     # --- finding -----------------------------------------------------------------------------
 
     def _refresh_if_stale(self) -> None:
-        if self._stale:
+        if self._find.stale:
             self._refresh()
 
     def _refresh(self) -> None:
         self._refresh_timer.stop()
-        self._text = buffer_from_raw(self._text_edit.document().toRawText())
-        self._positions = DocumentPositions(self._text)
-        self._matches = find_all(self._text, self.query, self.options)
-        self._stale = False
+        text = buffer_from_raw(self._text_edit.document().toRawText())
+        self._find.refresh(text, self.query, self.options)
         self._highlight()
         self._show_count()
 
     def _go(self, *, backwards: bool, from_start_of_selection: bool = False) -> None:
         self._refresh_if_stale()
         cursor = self._text_edit.textCursor()
-        if backwards or from_start_of_selection:
-            position = self._positions.to_text(cursor.selectionStart())
-        else:
-            position = self._positions.to_text(cursor.selectionEnd())
-        index = next_match(self._matches, position, backwards=backwards)
-        if index is not None:
-            self._select(self._matches[index])
+        span = self._find.target(
+            cursor.selectionStart(),
+            cursor.selectionEnd(),
+            backwards=backwards,
+            from_start=from_start_of_selection,
+        )
+        if span is not None:
+            self._select(span)
         self._show_count()
 
     def _select(self, span: Span) -> None:
         cursor = QTextCursor(self._text_edit.document())
-        cursor.setPosition(self._positions.to_document(span[0]))
-        cursor.setPosition(self._positions.to_document(span[1]), QTextCursor.MoveMode.KeepAnchor)
+        cursor.setPosition(span[0])
+        cursor.setPosition(span[1], QTextCursor.MoveMode.KeepAnchor)
         self._text_edit.setTextCursor(cursor)
         self._text_edit.ensureCursorVisible()
 
-    def _current_index(self) -> int | None:
-        cursor = self._text_edit.textCursor()
-        if not cursor.hasSelection():
-            return None
-        span = (
-            self._positions.to_text(cursor.selectionStart()),
-            self._positions.to_text(cursor.selectionEnd()),
-        )
-        try:
-            return self._matches.index(span)
-        except ValueError:
-            return None
-
     def _show_count(self) -> None:
-        count = len(self._matches)
-        plus = "+" if count >= MAX_MATCHES else ""
-        current = self._current_index()
-        if not self.query:
-            text = ""
-        elif not count:
-            text = "No matches"
-        elif current is not None:
-            text = f"{current + 1:,} of {count:,}{plus}"
-        else:
-            text = f"{count:,}{plus} matches" if count > 1 else "1 match"
-        self.count_label.setText(text)
+        count = len(self._find.matches)
+        cursor = self._text_edit.textCursor()
+        current = self._find.index_of(cursor.selectionStart(), cursor.selectionEnd())
+        self.count_label.setText(count_words(self.query, count, current))
         palette = self.palette()
         missing = bool(self.query) and not count
         color = accent_text(palette, Accent.ERROR) if missing else muted_text(palette)
@@ -322,11 +286,11 @@ class FindBar(QFrame):
         palette = self._text_edit.palette()
         match_format.setBackground(tint(palette, Accent.WARNING, QPalette.ColorRole.Base, 0.35))
         selections = []
-        for start, end in self._matches[:MAX_HIGHLIGHTS]:
+        for start, end in self._find.highlights():
             selection = QTextEdit.ExtraSelection()
             cursor = QTextCursor(self._text_edit.document())
-            cursor.setPosition(self._positions.to_document(start))
-            cursor.setPosition(self._positions.to_document(end), QTextCursor.MoveMode.KeepAnchor)
+            cursor.setPosition(start)
+            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
             selection.cursor = cursor
             selection.format = match_format
             selections.append(selection)
@@ -386,7 +350,7 @@ class FindBar(QFrame):
 
     @Slot()
     def _on_document_contents_changed(self) -> None:
-        self._stale = True
+        self._find.stale = True
         if not self.isHidden():
             self._refresh_timer.start()
 

@@ -1,0 +1,69 @@
+"""The find bar's state without Qt: its matches in the document's positions, the count."""
+
+from __future__ import annotations
+
+from memtab.components.editor.find import MAX_MATCHES, FindOptions
+from memtab.components.text.find_state import (
+    MAX_HIGHLIGHTS,
+    FindState,
+    count_words,
+    replaced_words,
+)
+
+# "🙂" takes two positions in a QTextDocument: the spans after it move by one.
+TEXT = "token 🙂 token TOKEN"
+
+
+def _found(query: str = "token") -> FindState:
+    state = FindState()
+    state.refresh(TEXT, query, FindOptions())
+    return state
+
+
+def test_targets_are_document_positions_and_wrap_around() -> None:
+    state = _found()
+    assert not state.stale
+    assert state.matches == [(0, 5), (8, 13), (14, 19)]
+    assert state.highlights() == [(0, 5), (9, 14), (15, 20)]
+    # From the cursor at 0: the match there; past the first: the second (after the emoji).
+    assert state.target(0, 0, backwards=False) == (0, 5)
+    assert state.target(0, 5, backwards=False) == (9, 14)
+    # A query typed with the first match selected stays on it.
+    assert state.target(0, 5, backwards=False, from_start=True) == (0, 5)
+    # Past the last, the first; before the first, the last.
+    assert state.target(15, 20, backwards=False) == (0, 5)
+    assert state.target(0, 5, backwards=True) == (15, 20)
+    assert _found("nothing").target(0, 0, backwards=False) is None
+
+
+def test_which_match_the_selection_is() -> None:
+    state = _found()
+    assert state.index_of(9, 14) == 1
+    assert state.index_of(8, 13) is None  # the text's indices are not the document's
+    assert state.index_of(9, 9) is None  # no selection
+    assert state.is_match_at(15, 20, "token", FindOptions())
+    assert not state.is_match_at(15, 20, "token", FindOptions(case_sensitive=True))
+    assert not state.is_match_at(9, 9, "token", FindOptions())
+
+
+def test_replace_all_and_what_the_bar_says() -> None:
+    state = _found()
+    assert state.replace_all("token", "key", FindOptions(whole_words=True)) == (
+        "key 🙂 key key",
+        3,
+    )
+    assert replaced_words(3) == "Replaced 3"
+    assert replaced_words(0) == "No matches"
+    assert count_words("", 0, None) == ""
+    assert count_words("x", 0, None) == "No matches"
+    assert count_words("x", 1, None) == "1 match"
+    assert count_words("x", 1_200, None) == "1,200 matches"
+    assert count_words("x", 12, 2) == "3 of 12"
+    assert count_words("x", MAX_MATCHES, 0) == f"1 of {MAX_MATCHES:,}+"
+
+
+def test_highlights_are_capped() -> None:
+    state = FindState()
+    state.refresh("a" * (MAX_HIGHLIGHTS + 10), "a", FindOptions())
+    assert len(state.matches) == MAX_HIGHLIGHTS + 10
+    assert len(state.highlights()) == MAX_HIGHLIGHTS
