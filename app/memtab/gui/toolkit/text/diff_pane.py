@@ -9,6 +9,7 @@ from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from memtab.components.rich_text import escape_html
+from memtab.components.text.diff_rows import counts_text
 from memtab.components.text_diff import DiffResult
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text
 from memtab.gui.toolkit.text.diff_view import DiffView
@@ -59,7 +60,7 @@ class DiffPane(QWidget):
         self.view.set_diff(result)
         if result.identical:
             self.view.setPlainText(identical_text)
-        self.stats.setText(f"+{result.added}  −{result.removed}")
+        self.stats.setText(counts_text(result))
 
     def show_message(self, text: str) -> None:
         """Show a sentence instead of a diff (computing, nothing selected, a failure)."""

@@ -1,10 +1,11 @@
 """A coloured rendering of a unified diff between the file on disk and the editor's draft.
 
 `components.text_diff.compute_diff` computes it on a worker thread; `DiffView` renders the
-result, and `DiffDialog` frames it with the choices the editor offers (e.g. Keep both /
-Keep mine / Keep theirs). "Keep both" is enabled once the three-way merge computed with
-the diff came out clean; otherwise the dialog says where both sides changed the same
-lines. Enter never picks a choice that drops a change: it merges (when clean) or closes.
+rows `components.text.diff_rows` makes of the result, and `DiffDialog` frames it with the
+choices the editor offers (e.g. Keep both / Keep mine / Keep theirs). "Keep both" is
+enabled once the three-way merge computed with the diff came out clean; otherwise the
+dialog says where both sides changed the same lines. Enter never picks a choice that drops
+a change: it merges (when clean) or closes.
 """
 
 from __future__ import annotations
@@ -32,19 +33,13 @@ from PySide6.QtWidgets import (
 
 from memtab.components.editor.merge import MergeResult
 from memtab.components.editor.session import MERGE
+from memtab.components.text.diff_rows import counts_text, diff_rows, merge_offer, next_pass
 from memtab.components.text_diff import DiffLine, DiffResult, LineKind
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, tint
 from memtab.gui.toolkit.widgets import WrappedLabel
 
-MAX_RENDERED_LINES = 20_000
-# Lines coloured in one pass of the event loop (~3 ms); a long diff's text shows at once and
-# the rest of its colours follow a pass at a time, so the GUI thread never holds a frame
-# (2,500 lines took ~15 ms in one go).
-COLOR_LINES_PER_PASS = 500
 IDENTICAL = "No differences: the draft matches the file on disk."
-
-_SIGNS = {LineKind.HUNK: "", LineKind.CONTEXT: " ", LineKind.ADDED: "+", LineKind.REMOVED: "-"}
 
 
 class DiffView(QPlainTextEdit):
@@ -99,20 +94,9 @@ class DiffView(QPlainTextEdit):
         if result.identical:
             self.setPlainText(identical)
             return
-        shown = result.lines[:MAX_RENDERED_LINES]
-        width = len(str(max((line.old_number or line.new_number or 0) for line in shown)))
-        texts = []
-        for line in shown:
-            if line.kind is LineKind.HUNK:
-                texts.append(line.text)
-                continue
-            old = str(line.old_number) if line.old_number else ""
-            new = str(line.new_number) if line.new_number else ""
-            texts.append(f"{old:>{width}} {new:>{width}} {_SIGNS[line.kind]} {line.text}")
-        if len(result.lines) > MAX_RENDERED_LINES:
-            texts.append(f"… {len(result.lines) - MAX_RENDERED_LINES} more lines not shown")
-        self.setPlainText("\n".join(texts))
-        self._uncolored = (shown, 2 * width + 2, 0)
+        rows = diff_rows(result)
+        self.setPlainText(rows.text)
+        self._uncolored = (rows.lines, rows.gutter, 0)
         self._color_next_lines()
 
     @Slot()
@@ -123,7 +107,7 @@ class DiffView(QPlainTextEdit):
         if self._uncolored is None:
             return
         shown, gutter, first = self._uncolored
-        end = min(len(shown), first + COLOR_LINES_PER_PASS)
+        end = next_pass(first, len(shown))
         self._color_blocks(shown[first:end], gutter, first)
         self._uncolored = (shown, gutter, end) if end < len(shown) else None
         if self._uncolored is not None:
@@ -259,7 +243,7 @@ class DiffDialog(QDialog):
     def set_diff(self, result: DiffResult) -> None:
         """Show the computed diff and its counts."""
         self.view.set_diff(result)
-        self._stats.setText(f"+{result.added}  −{result.removed}")
+        self._stats.setText(counts_text(result))
 
     def set_merge(self, result: MergeResult | None) -> None:
         """Say whether the draft and the disk merge; enable (and default to) Keep both
@@ -267,21 +251,16 @@ class DiffDialog(QDialog):
         button = self._buttons.get(MERGE)
         if button is None:
             return
-        palette = self.palette()
-        if result is None:
-            button.setToolTip("Nothing to merge from: the file was not loaded from disk")
+        offer = merge_offer(result)
+        button.setToolTip(offer.tip)
+        if offer.note is None:
             return
-        self.merge_note.setText(result.describe())
+        self.merge_note.setText(offer.note)
         self.merge_note.show()
-        accent = Accent.SUCCESS if result.clean else Accent.WARNING
-        self.merge_note.setStyleSheet(f"color: {accent_text(palette, accent).name()}")
-        button.setEnabled(result.clean)
-        button.setToolTip(
-            "Keep your changes and the changes on disk; review the result, then save"
-            if result.clean
-            else "Both sides changed the same lines"
-        )
-        if result.clean:
+        accent = Accent.SUCCESS if offer.enabled else Accent.WARNING
+        self.merge_note.setStyleSheet(f"color: {accent_text(self.palette(), accent).name()}")
+        button.setEnabled(offer.enabled)
+        if offer.is_default:
             self.close_button.setDefault(False)
             button.setDefault(True)
 
