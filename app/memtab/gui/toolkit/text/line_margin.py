@@ -8,10 +8,8 @@ subclass paints the lines `visible_lines()` gives and finds the line under the m
 `line_at(y)`; the line numbers, the blame gutter and the check's marks are three.
 
 What a margin says is about the lines as they were when it was told (`follow_lines`):
-while the user types, the lines a margin shows follow the text — a line added above a
-marked one moves the mark down, a line added by the user has no mark, a line removed
-takes its mark with it — so nothing is said of the wrong line before the next check or
-blame catches up.
+while the user types, the lines a margin shows follow the text
+(`components.text.told_lines`).
 """
 
 from __future__ import annotations
@@ -21,10 +19,11 @@ import functools
 from typing import ClassVar, Protocol, Self
 
 from PySide6.QtCore import QEvent, QObject, QRect, SignalInstance, Slot
-from PySide6.QtGui import QPainter, QPalette
+from PySide6.QtGui import QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 from shiboken6 import isValid
 
+from memtab.components.text.told_lines import ToldLines
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.toolkit.style import blend
 
@@ -65,9 +64,7 @@ class LineMargin(QWidget):
         self.text_edit = text_edit
         self.side = side
         self._shown = False
-        self._told_lines: list[int | None] | None = None
-        """Each line of the text now → its line when the margin was told; None: the same."""
-        self._line_count = text_edit.document().blockCount()
+        self._told = ToldLines(text_edit.document().blockCount())
         text_edit.document().contentsChange.connect(self._on_contents_change)
         text_edit.updateRequest.connect(self._on_text_update_request)
         text_edit.installEventFilter(self)
@@ -133,15 +130,14 @@ class LineMargin(QWidget):
     def follow_lines(self) -> None:
         """What the margin says from now on is about the text as it is now (a subclass
         calls this when it is told what to paint)."""
-        self._told_lines = None
-        self._line_count = self.text_edit.document().blockCount()
+        self._told.told(self.text_edit.document().blockCount())
 
     def visible_lines(self) -> list[tuple[int, int, int]]:
         """(line, top, height) of each line that shows and was there when the margin was
         told (its number then, 0-based), in the strip's coordinates."""
         found: list[tuple[int, int, int]] = []
         for now, top, height in self.visible_blocks():
-            line = self._told_line(now)
+            line = self._told.line(now)
             if line is not None:
                 found.append((line, top, height))
         return found
@@ -164,11 +160,6 @@ class LineMargin(QWidget):
                 found.append((block.blockNumber(), top, max(1, round(geometry.height()))))
             block = block.next()
         return found
-
-    def _told_line(self, line: int) -> int | None:
-        if self._told_lines is None:
-            return line
-        return self._told_lines[line] if line < len(self._told_lines) else None
 
     def line_at(self, y: int) -> int | None:
         """The line (0-based) at height `y` of the strip, or None."""
@@ -203,24 +194,11 @@ class LineMargin(QWidget):
         (a reload, a merge taken) keeps no line the margin was told of."""
         document = self.text_edit.document()
         count = document.blockCount()
-        delta, self._line_count = count - self._line_count, count
         chars_before = document.characterCount() - added + removed
         if position == 0 and removed >= chars_before - 1:
-            self._told_lines = [None] * count
-            return
-        if delta == 0:
-            return
-        lines = self._told_lines
-        if lines is None:
-            lines = self._told_lines = list(range(count - delta))
-        block = document.findBlock(position)
-        # At a line's start, lines typed come before it and lines removed end in it (what
-        # stays of it is the last one's end); elsewhere the line keeps its start.
-        at = block.blockNumber() + (0 if position == block.position() else 1)
-        if delta > 0:
-            lines[at:at] = [None] * delta
+            self._told.replaced(count)
         else:
-            del lines[at : at - delta]
+            self._told.edited(count, functools.partial(_edited_line, document, position))
 
     @Slot(QRect, int)
     def _on_text_update_request(self, rect: QRect, dy: int) -> None:
@@ -230,6 +208,14 @@ class LineMargin(QWidget):
             self.scroll(0, dy)
         else:
             self.update(0, rect.y(), self.width(), rect.height())
+
+
+def _edited_line(document: QTextDocument, position: int) -> int:
+    """Where lines came or went in an edit at `position`: at a line's start, lines typed
+    come before it and lines removed end in it (what stays of it is the last one's end);
+    elsewhere the line keeps its start."""
+    block = document.findBlock(position)
+    return block.blockNumber() + (0 if position == block.position() else 1)
 
 
 def _forget(key: tuple[int, type[LineMargin]], margin: LineMargin, *_destroyed: object) -> None:
