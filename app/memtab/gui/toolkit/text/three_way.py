@@ -16,15 +16,14 @@ wraps its lines (memories are long lines); the upper ones scroll together, line 
 so the lines one change touched stay side by side however each pane wraps. The lower
 pane starts with the clean merge when there is one, else with "mine", and is edited
 freely; `show_both` puts Keep both's result there, to be seen before it is kept. The
-buttons that decide belong to the caller (each conflict decides its own way).
+buttons that decide belong to the caller (each conflict decides its own way). What the
+view says, and which lines face each other, is `components.text.three_way_view`.
 """
 
 from __future__ import annotations
 
-import bisect
 import functools
 from collections.abc import Mapping
-from typing import Literal
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import (
@@ -39,13 +38,18 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
-from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts
+from memtab.components.text.three_way_view import (
+    BOTH_NOTE,
+    NO_FILE,
+    Pane,
+    facing_line,
+    merge_note,
+    side_text,
+)
 from memtab.gui.toolkit.style import Accent, mute, tint
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 
-Pane = Literal["base", "mine", "theirs"]
-_NO_FILE = "(no file on this side: it was deleted or never made)"
 WordSpans = Mapping[int, tuple[tuple[int, int], ...]]
 
 
@@ -198,10 +202,10 @@ class ThreeWayView(QWidget):
         try:
             self.base.show_text(texts.base, "", frozenset(), Accent.INFO)
             self.mine.show_text(
-                texts.mine, _NO_FILE, texts.mine_changed, Accent.ADDED, texts.mine_words
+                texts.mine, NO_FILE, texts.mine_changed, Accent.ADDED, texts.mine_words
             )
             self.theirs.show_text(
-                texts.theirs, _NO_FILE, texts.theirs_changed, Accent.INFO, texts.theirs_words
+                texts.theirs, NO_FILE, texts.theirs_changed, Accent.INFO, texts.theirs_words
             )
         finally:
             self._following = False
@@ -209,27 +213,12 @@ class ThreeWayView(QWidget):
             pane.places = places
         self.merged.setReadOnly(texts.binary)
         self.merged.setPlainText(texts.draft)
-        if texts.binary:
-            self.note.setText("A side is not text: keep one of them whole.")
-        elif texts.clean:
-            self.note.setText("Both sides' changes merged: check the text, edit it if needed.")
-        elif texts.base is None:
-            self.note.setText(
-                f"No common version to merge from: this starts as {mine_label.lower()}; edit "
-                f"it and {choices.KEEP_TEXT.button.lower()}, or keep a side with its button."
-            )
-        else:
-            self.note.setText(
-                f"Both changed the same lines: this starts as {mine_label.lower()}; edit it "
-                f"and {choices.KEEP_TEXT.button.lower()}, or keep a side with its button."
-            )
+        self.note.setText(merge_note(texts))
 
     def use_side(self, pane: Pane) -> None:
         """Put one side's whole text in the text to keep (nothing when it has none)."""
-        if self.texts is None:
-            return
-        text = {"base": self.texts.base, "mine": self.texts.mine, "theirs": self.texts.theirs}[pane]
-        self.merged.setPlainText(text or "")
+        if self.texts is not None:
+            self.merged.setPlainText(side_text(self.texts, pane))
 
     def show_both(self) -> bool:
         """Put what Keep both keeps in the text to keep, and say so; False when there is
@@ -237,11 +226,7 @@ class ThreeWayView(QWidget):
         if self.texts is None or self.texts.both is None:
             return False
         self.merged.setPlainText(self.texts.both)
-        self.note.setText(
-            f"This is what {choices.KEEP_BOTH.button} keeps: every line of each side, the "
-            "lines both have once. Check it before you keep it; edit it, and "
-            f"{choices.KEEP_TEXT.button} keeps your text instead."
-        )
+        self.note.setText(BOTH_NOTE)
         return True
 
     def merged_text(self) -> str:
@@ -262,12 +247,11 @@ class ThreeWayView(QWidget):
         if self._following or not pane.places:
             return
         top = pane.top_line()
-        place = pane.places[min(top, len(pane.places) - 1)]
         self._following = True
         try:
             for other in (self.base, self.mine, self.theirs):
-                if other is not pane and other.places:
-                    line = bisect.bisect_left(other.places, place)
-                    other.scroll_to_line(min(line, len(other.places) - 1))
+                line = facing_line(pane.places, top, other.places)
+                if other is not pane and line is not None:
+                    other.scroll_to_line(line)
         finally:
             self._following = False
