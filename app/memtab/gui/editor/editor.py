@@ -34,6 +34,14 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.editor.leaving import DiscardChoice, Leaving
+from memtab.components.editor.panel.tabs import (
+    moved_path,
+    new_tab_index,
+    preview_to_replace,
+    stepped_index,
+    tab_text,
+    tabs_within,
+)
 from memtab.components.editor.session import BarKind
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
@@ -251,11 +259,7 @@ class EditorPanel(CurrentTab, QWidget):
 
     def tabs_within(self, paths: Collection[VirtualPath]) -> list[FileTab]:
         """The tabs of mux files at or under `paths`."""
-        return [
-            tab
-            for tab in self._tabs
-            if tab.path is not None and any(tab.path.is_within(path) for path in paths)
-        ]
+        return tabs_within(self._tabs, paths)
 
     def unsaved_within(self, paths: Collection[VirtualPath]) -> bool:
         """Whether a tab of a mux file at or under `paths` has unsaved changes."""
@@ -273,10 +277,7 @@ class EditorPanel(CurrentTab, QWidget):
         for old, new in moves:
             for tab in self.tabs_within([old]):
                 assert tab.path is not None
-                moved = VirtualPath(
-                    new.scope, new.segments + tab.path.segments[len(old.segments) :]
-                )
-                tab.retarget(MuxFile(self._store, moved))
+                tab.retarget(MuxFile(self._store, moved_path(tab.path, old, new)))
                 self._retitle(tab)
         self.tabs_changed.emit()
 
@@ -434,18 +435,15 @@ class EditorPanel(CurrentTab, QWidget):
     def _tab_to_open(self, keep: bool, identity: str | None, *, show: bool = True) -> FileTab:
         """The tab a new file opens in: the preview tab (replaced) unless `keep`, else a new
         tab after the current one; made current when `show`."""
-        preview = next((tab for tab in self._tabs if not tab.kept and not tab.is_dirty), None)
-        if preview is not None and not keep and identity != preview.identity:
-            tab = preview
-        else:
+        tab = preview_to_replace(self._tabs, identity, keep=keep)
+        if tab is None:
             tab = self._new_tab()
             view = tab.view
             view.set_file_actions(self.editor_actions.file_actions)
             view.set_path_actions(self.editor_actions.path_actions)
             view.set_view_mode(self._current.view.view_mode)
             chain_like(self._empty, tab)
-            # After the current tab; one opened behind it goes last (restoring tabs).
-            index = self.tab_bar.currentIndex() + 1 if self._tabs and show else len(self._tabs)
+            index = new_tab_index(len(self._tabs), self.tab_bar.currentIndex(), shown=show)
             self._tabs.insert(index, tab)
             with self._switching_quietly():
                 self.tab_bar.insertTab(index, "")
@@ -463,13 +461,13 @@ class EditorPanel(CurrentTab, QWidget):
         if tab not in self._tabs:
             return
         index = self._tabs.index(tab)
-        self.tab_bar.setTabText(index, f"● {tab.title}" if tab.is_dirty else tab.title)
+        self.tab_bar.setTabText(index, tab_text(tab.title, dirty=tab.is_dirty))
         self.tab_bar.setTabToolTip(index, tab.tooltip)
         self.tab_bar.set_preview(index, not tab.kept)
 
     def _step_tab(self, step: int) -> None:
-        if len(self._tabs) > 1:
-            index = (self.tab_bar.currentIndex() + step) % len(self._tabs)
+        index = stepped_index(len(self._tabs), self.tab_bar.currentIndex(), step)
+        if index is not None:
             self.tab_bar.setCurrentIndex(index)
 
     @contextmanager

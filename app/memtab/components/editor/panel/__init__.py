@@ -1,0 +1,1 @@
+"""The editor panel around the open files, without Qt: its tabs."""
