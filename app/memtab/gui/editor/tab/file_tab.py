@@ -54,6 +54,12 @@ from memtab.components.editor.disk_jobs import FileJobs
 from memtab.components.editor.document import OpenDocument
 from memtab.components.editor.frontmatter import with_description
 from memtab.components.editor.links import resolve_link
+from memtab.components.editor.panel.cut_follow import (
+    CUT_FOLLOW_MS,
+    CutFollow,
+    has_cut,
+    note_after_saving_anyway,
+)
 from memtab.components.editor.session import BarKind, SaveStart, Situation
 from memtab.components.loads.cut_bars import (
     GO_TO_CUT,
@@ -61,9 +67,6 @@ from memtab.components.loads.cut_bars import (
     NOTE_CHOICES,
     SAVE_CHOICES,
     SAVE_PAST_CUT,
-    Shown,
-    bar_now,
-    cut_note,
 )
 from memtab.components.loads.imports import IMPORT_HREF, import_file, reads_imports
 from memtab.components.tree.nodes import ref_key
@@ -75,19 +78,10 @@ from memtab.gui.editor.text.import_clicks import ImportClicks
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock, call_soon
 from memtab.humanize import short_name
-from memtab.sources.claude.index import is_cut_index, lines_past_cut
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
-
-_CUT_SHOWN: dict[Situation, Shown] = {
-    Situation.CUT_NOTE: "note",
-    Situation.PAST_CUT: "save",
-    Situation.NONE: "none",
-}
-CUT_FOLLOW_MS = 150
-"""Typing settles this long before the cut's bar follows the text (a 25 KB file: a ms)."""
 
 
 class FileTab(QWidget):
@@ -136,8 +130,7 @@ class FileTab(QWidget):
         self._title = ""
         self._physical_only: Path | None = None  # an orphan's file, shown read-only
         self._after_load: list[Callable[[], None]] = []  # once the text is shown
-        self._past_cut_ok = ""  # the MEMORY.md text the user chose to save past its cut
-        self._past_cut = 0  # lines of it past the cut when its bar last looked
+        self._cut = CutFollow()
         self.view = EditorView(self)
         self.prompts = EditorPrompts(self.view.page, tasks)
         self.view.set_bar(self.prompts.bar)
@@ -323,8 +316,7 @@ class FileTab(QWidget):
     def _waits_past_cut(self, then: Callable[[bool], None] | None) -> bool:
         """A save of MEMORY.md past Claude Code's cut waits for the user's word
         (`OpenFile.past_cut_warning`), unless they gave it for this text; True when it waits."""
-        text = self.view.buffer_text()
-        warning = self.doc.file.past_cut_warning(text) if text != self._past_cut_ok else None
+        warning = self._cut.save_waits(self.doc.file, self.view.buffer_text())
         if warning is None:
             return False
         self.doc.show_bar(Situation.PAST_CUT, BarKind.WARNING, warning, list(SAVE_CHOICES))
@@ -333,25 +325,16 @@ class FileTab(QWidget):
         return True
 
     def _follow_cut(self) -> None:
-        """The cut's bar follows the text of Claude Code's MEMORY.md (`cut_bars.bar_now`):
+        """The cut's bar follows the text of Claude Code's MEMORY.md (`CutFollow.follow`):
         new words, or it goes, or the note comes."""
-        ref = self.doc.file.ref
-        if ref is None or not is_cut_index(ref.agent, ref.name):
-            return
-        text = self.view.buffer_text()
-        was_past, self._past_cut = self._past_cut, lines_past_cut(text)
-        shown = _CUT_SHOWN.get(self.doc.file.situation)
-        if shown is None:
-            return  # another bar (a conflict's) is not the cut's to change
-        now = bar_now(shown, was_past, self.doc.file.clean_text, text)
-        if now is None:
-            if shown != "none":
-                self.doc.clear_bar()
-            return
         bar = self.prompts.bar
-        if (now.text, [choice for choice, _label in now.choices]) != (bar.text, bar.action_ids()):
-            situation = Situation.CUT_NOTE if now.note else Situation.PAST_CUT
-            self.doc.show_bar(situation, BarKind.WARNING, now.text, list(now.choices))
+        step = self._cut.follow(
+            self.doc.file, self.view.buffer_text(), (bar.text, bar.action_ids())
+        )
+        if step.clear:
+            self.doc.clear_bar()
+        elif step.text:
+            self.doc.show_bar(step.situation, BarKind.WARNING, step.text, list(step.choices))
 
     @property
     def saving(self) -> bool:
@@ -389,7 +372,7 @@ class FileTab(QWidget):
         self._import_clicks.on = imports = reads_imports(ref)
         self.view.set_imports(imports)
         self._cut_follow.stop()  # the note, if any, came with the text
-        self._past_cut = lines_past_cut(self.doc.file.clean_text)
+        self._cut.opened(self.doc.file.clean_text)
         self.opened.emit(ref)
         waiting, self._after_load = self._after_load, []
         for then in waiting:
@@ -435,7 +418,7 @@ class FileTab(QWidget):
     @Slot(str)
     def _on_prompts_action_chosen(self, action: str) -> None:
         if action == SAVE_PAST_CUT:
-            self._past_cut_ok = self.view.buffer_text()
+            self._cut.save_anyway(self.view.buffer_text())
             self.doc.clear_bar()
             self.save(self._after_save_anyway)
             return
@@ -446,14 +429,13 @@ class FileTab(QWidget):
 
     def _after_save_anyway(self, saved: bool) -> None:
         """Saved past the cut: the cut's note says what Claude Code does not read now."""
-        note = cut_note(self.view.buffer_text()) if saved else None
-        if note is not None and self.doc.file.situation is Situation.NONE:
+        note = note_after_saving_anyway(saved, self.doc.file.situation, self.view.buffer_text())
+        if note is not None:
             self.doc.show_bar(Situation.CUT_NOTE, BarKind.WARNING, note, list(NOTE_CHOICES))
 
     @Slot()
     def _on_document_contents_changed(self) -> None:
-        ref = self.doc.file.ref
-        if ref is not None and is_cut_index(ref.agent, ref.name) and not self.doc.reading:
+        if has_cut(self.doc.file.ref) and not self.doc.reading:
             self._cut_follow.start(CUT_FOLLOW_MS)
 
     @Slot(str)
