@@ -21,8 +21,8 @@ from gui.editor_support import (
     type_at_end,
     write_disk,
 )
+from memtab.components.editor.panel.view import ViewMode
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.text.view import ViewMode
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.scopes.memory import MemoryStore
 

@@ -10,8 +10,8 @@ from pytestqt.qtbot import QtBot
 
 from gui import editor_support
 from gui.editor_support import NOTES, disk_text, open_loaded, show_and_focus, write_disk
+from memtab.components.editor.panel.view import ViewMode
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.text.view import ViewMode
 from memtab.store.scopes.memory import MemoryStore
 
 store = editor_support.store

@@ -17,9 +17,9 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
+from memtab.components.editor.panel.view import ViewMode
 from memtab.components.tree.nodes import file_key
 from memtab.gui.actions import Focus
-from memtab.gui.editor.text.view import ViewMode
 from memtab.gui.tasks.jobs import JobClient, JobService
 from memtab.gui.window import home_dialogs
 from memtab.gui.window import keys as window_keys

@@ -9,13 +9,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QLineEdit, QPushButton
 
+from memtab.components.editor.panel.view import ViewMode
 from memtab.components.editor.session import RELOAD
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.editor.text.preview import MarkdownPreview
-from memtab.gui.editor.text.view import ViewMode
 from memtab.gui.toolkit.text.diff_view import DiffDialog
 from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.gui.toolkit.text.source_edit import SourceEdit

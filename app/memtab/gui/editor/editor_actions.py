@@ -27,11 +27,12 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.components.editor.go_to import LineTarget
+from memtab.components.editor.panel.view import with_source
 from memtab.components.editor.session import BarKind
 from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.autosave import AutoSave
 from memtab.gui.editor.go_to_line import GoToLineDialog
-from memtab.gui.editor.text.view import EditorView, ViewMode
+from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.toolkit.text.line_numbers import go_to
 from memtab.gui.toolkit.text.source_edit import SourceEdit
@@ -392,8 +393,9 @@ class EditorActions(QObject):
     def _show_source(self) -> bool:
         if not self._view.has_file:
             return False
-        if self._view.view_mode is ViewMode.PREVIEW:
-            self._view.set_view_mode(ViewMode.SPLIT)
+        mode = with_source(self._view.view_mode)
+        if mode is not self._view.view_mode:
+            self._view.set_view_mode(mode)
         return True
 
     # --- slots -------------------------------------------------------------------------------

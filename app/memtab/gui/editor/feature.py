@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
+from memtab.components.editor.panel.view import ViewMode
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar
-from memtab.gui.editor.text.view import ViewMode
 
 __all__ = ["EditorPanel", "MessageBar", "ViewMode"]

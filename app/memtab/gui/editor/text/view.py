@@ -8,8 +8,9 @@ the left: `gui.toolkit.text.line_numbers`), the rendered preview and the find ba
 (`gui.toolkit.text.find_bar`). It also does what any text editor must do with its buffer: load
 text with a fresh undo history, replace it with one undoable edit that keeps the cursor
 and scroll position, end it with a line break before a save, keep the description field
-in step with the frontmatter, and re-render the preview when typing pauses. The text
-widget is `source_edit.SourceEdit` (Tab never traps the keyboard, Redo on Ctrl+Y too).
+in step with the frontmatter, and re-render the preview when typing pauses (what it
+shows, and when, is `components.editor.panel.view`). The text widget is
+`source_edit.SourceEdit` (Tab never traps the keyboard, Redo on Ctrl+Y too).
 Which file is shown, and when it is saved or reloaded, is `editor.EditorPanel`'s business."""
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from enum import Enum
 
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
@@ -44,6 +44,16 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.editor.frontmatter import read_description
+from memtab.components.editor.panel.view import (
+    DESCRIPTION_HINT,
+    MIRROR_DELAY_MS,
+    PREVIEW_DELAY_MS,
+    READING,
+    ViewMode,
+    description_field,
+    is_warning,
+    preview_delay,
+)
 from memtab.components.editor.session import FileState
 from memtab.components.editor.text_buffer import (
     buffer_from_raw,
@@ -65,27 +75,6 @@ from memtab.gui.toolkit.widgets import ElidedLabel
 logger = logging.getLogger(__name__)
 
 EDITOR_ACCESSIBLE_NAME = "Memory file content"
-_MIRROR_DELAY_MS = 120  # description field ← frontmatter, after typing pauses
-_PREVIEW_DELAY_MS = 250
-_DESCRIPTION_HINT = "What this file is for — shown in the tree"
-READING = "Reading…"
-"""What the text of a file whose content is on its way from disk says."""
-_PREVIEW_MAX_DELAY_MS = 2000
-
-
-class ViewMode(Enum):
-    """What the panel shows: the source, the rendered preview, or both side by side."""
-
-    SOURCE = "Source"
-    SPLIT = "Split"
-    PREVIEW = "Preview"
-
-
-_MODE_TIPS = {
-    ViewMode.SOURCE: "Edit the Markdown source",
-    ViewMode.SPLIT: "Source and rendered preview side by side",
-    ViewMode.PREVIEW: "Rendered preview only",
-}
 
 
 class EditorView(QWidget):
@@ -115,11 +104,11 @@ class EditorView(QWidget):
         self._build()
         self._mirror_timer = QTimer(self)
         self._mirror_timer.setSingleShot(True)
-        self._mirror_timer.setInterval(_MIRROR_DELAY_MS)
+        self._mirror_timer.setInterval(MIRROR_DELAY_MS)
         self._mirror_timer.timeout.connect(self._on_mirror_timer_timeout)
         self._preview_timer = QTimer(self)
         self._preview_timer.setSingleShot(True)
-        self._preview_timer.setInterval(_PREVIEW_DELAY_MS)
+        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
         self._preview_timer.timeout.connect(self._on_preview_timer_timeout)
 
     # --- construction -------------------------------------------------------------------
@@ -154,7 +143,7 @@ class EditorView(QWidget):
             button.setCheckable(True)
             button.setAutoRaise(True)
             button.setAccessibleName(f"{mode.value} view")
-            button.setToolTip(_MODE_TIPS[mode])
+            button.setToolTip(mode.tip)
             button.setProperty("viewMode", mode.value)
             button.clicked.connect(self._on_mode_button_clicked)
             self._mode_group.addButton(button)
@@ -190,7 +179,7 @@ class EditorView(QWidget):
         self.description_edit = QLineEdit(self.page)
         self.description_edit.setAccessibleName("Description")
         give_redo_keys(self.description_edit)  # Ctrl+Y too, as in the text
-        self.description_edit.setPlaceholderText(_DESCRIPTION_HINT)
+        self.description_edit.setPlaceholderText(DESCRIPTION_HINT)
         self.description_edit.setToolTip(
             "The frontmatter description: line of this file. Agents and the tree show it."
         )
@@ -332,15 +321,15 @@ class EditorView(QWidget):
         self.load_text(text)
         self.text_edit.setReadOnly(read_only)
         self.description_edit.setReadOnly(read_only)
-        # A read-only file's field invites no typing: no hint to fill it, no Tab stop.
-        self.description_edit.setPlaceholderText("" if read_only else _DESCRIPTION_HINT)
+        field = description_field(read_only)
+        self.description_edit.setPlaceholderText(field.hint)
         self.description_edit.setFocusPolicy(
-            Qt.FocusPolicy.NoFocus if read_only else Qt.FocusPolicy.StrongFocus
+            Qt.FocusPolicy.StrongFocus if field.focusable else Qt.FocusPolicy.NoFocus
         )
         self.find_bar.set_read_only(read_only)
         self._mirror_description_field()
         self._stack.setCurrentWidget(self.page)
-        if self._view_mode is not ViewMode.SOURCE:
+        if self._view_mode.shows_preview:
             self.preview.set_markdown_source(text)
 
     def show_reading(self, title: str, tooltip: str) -> None:
@@ -374,7 +363,7 @@ class EditorView(QWidget):
         self._state = state
         self.save_button.setEnabled(self.has_file and can_save)
         palette = self.palette()
-        warning = state in (FileState.UNSAVED, FileState.NOT_ON_DISK)
+        warning = is_warning(state)
         color = accent_text(palette, Accent.WARNING) if warning else muted_text(palette)
         self._state_label.setText(state.value)
         self._state_label.setStyleSheet(f"color: {color.name()}")
@@ -400,9 +389,9 @@ class EditorView(QWidget):
         """Show the source, the preview, or both."""
         self._view_mode = mode
         self._mode_buttons[mode].setChecked(True)
-        self.text_edit.setVisible(mode is not ViewMode.PREVIEW)
-        self.preview.setVisible(mode is not ViewMode.SOURCE)
-        if mode is not ViewMode.SOURCE:
+        self.text_edit.setVisible(mode.shows_source)
+        self.preview.setVisible(mode.shows_preview)
+        if mode.shows_preview:
             self._preview_timer.stop()
             self._render_preview()
         if mode is ViewMode.SPLIT:
@@ -525,9 +514,7 @@ class EditorView(QWidget):
         shown = self._rendered if self._rendered is not None else self.buffer_text()
         self.preview.set_markdown_source(shown)
         elapsed_ms = (time.perf_counter() - started) * 1000
-        self._preview_timer.setInterval(
-            int(min(_PREVIEW_MAX_DELAY_MS, max(_PREVIEW_DELAY_MS, elapsed_ms * 4)))
-        )
+        self._preview_timer.setInterval(preview_delay(elapsed_ms))
 
     def changeEvent(self, event: QEvent) -> None:
         """Follow palette changes (light ↔ dark) in highlighting and labels."""
@@ -559,7 +546,7 @@ class EditorView(QWidget):
             return
         if not self._applying_description:
             self._mirror_timer.start()
-        if self._view_mode is not ViewMode.SOURCE:
+        if self._view_mode.shows_preview:
             self._preview_timer.start()
 
     @Slot(bool)
@@ -573,5 +560,5 @@ class EditorView(QWidget):
 
     @Slot()
     def _on_preview_timer_timeout(self) -> None:
-        if self._view_mode is not ViewMode.SOURCE:
+        if self._view_mode.shows_preview:
             self._render_preview()
