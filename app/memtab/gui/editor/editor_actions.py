@@ -27,6 +27,11 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.components.editor.go_to import LineTarget
+from memtab.components.editor.panel.actions import (
+    actions_now,
+    opened_elsewhere_note,
+    tab_moves_focus_said,
+)
 from memtab.components.editor.panel.view import with_source
 from memtab.components.editor.session import BarKind
 from memtab.gui.actions import ActionRegistry, Focus, Key
@@ -278,21 +283,24 @@ class EditorActions(QObject):
         ]
 
     def update(self) -> None:
-        """Enable what applies to the file shown now."""
+        """Enable what applies to the file shown now (`actions_now`)."""
         panel = self._panel
-        has_file = self._view.has_file
+        now = actions_now(
+            has_file=self._view.has_file,
+            read_only=panel.is_read_only,
+            on_disk=panel.real_path is not None,
+        )
         for action in (
             self.find_action,
             self.find_next_action,
             self.find_previous_action,
             self.go_to_line_action,
         ):
-            action.setEnabled(has_file)
-        self.replace_action.setEnabled(has_file and not panel.is_read_only)
-        on_disk = panel.real_path is not None
-        self.open_external_action.setEnabled(on_disk)
-        self.copy_real_path_action.setEnabled(on_disk)
-        self.close_tab_action.setEnabled(has_file)
+            action.setEnabled(now.find)
+        self.replace_action.setEnabled(now.replace)
+        self.open_external_action.setEnabled(now.on_disk)
+        self.copy_real_path_action.setEnabled(now.on_disk)
+        self.close_tab_action.setEnabled(now.close)
 
     def stop(self) -> None:
         """Stop watching the editors started (they keep running)."""
@@ -358,11 +366,7 @@ class EditorActions(QObject):
         on = not SourceEdit.tab_moves_focus
         SourceEdit.set_tab_moves_focus(on)
         self.tab_moves_focus_action.setChecked(on)
-        self.said.emit(
-            "Tab moves the focus now (Ctrl+M: Tab indents again)"
-            if on
-            else "Tab indents again (Ctrl+M: Tab moves the focus)"
-        )
+        self.said.emit(tab_moves_focus_said(on))
 
     @Slot()
     def open_in_external_editor(self) -> None:
@@ -402,12 +406,9 @@ class EditorActions(QObject):
 
     @Slot(str)
     def _on_opener_opened(self, name: str) -> None:
-        if self._panel.is_dirty:
-            self.notice.emit(
-                BarKind.INFO,
-                f"Opened the file on disk with {name}; your unsaved changes here are not in "
-                "it. Save first, or merge when it changes.",
-            )
+        note = opened_elsewhere_note(name, dirty=self._panel.is_dirty)
+        if note is not None:
+            self.notice.emit(BarKind.INFO, note)
 
     @Slot(str)
     def _on_opener_failed(self, message: str) -> None:
