@@ -12,19 +12,21 @@
 - Indenting is a code editor's: Tab on a selection over several lines indents each of
   them (Qt's would replace the selection by a tab), Shift+Tab outdents the lines it
   touches (Qt's does nothing) — each one undo step.
+
+What Tab does, and how far the frontmatter reaches, is `components.text.source_keys`.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from typing import ClassVar
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeyEvent, QTextCursor
+from PySide6.QtGui import QKeyEvent, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from memtab.components.editor.frontmatter import frontmatter_lines
-from memtab.components.editor.text_buffer import buffer_from_raw
+from memtab.components.text.source_keys import TabKey, frontmatter_head, indent_width, tab_key
 from memtab.gui.toolkit.text.text_fields import is_redo_key
 
 logger = logging.getLogger(__name__)
@@ -34,10 +36,6 @@ _CHORD_MODIFIERS = (
     | Qt.KeyboardModifier.AltModifier
     | Qt.KeyboardModifier.MetaModifier
 )
-_INDENT_SPACES = 4
-"""The spaces Shift+Tab takes away at most from a line indented with spaces."""
-_FRONTMATTER_SCAN_BLOCKS = 200
-"""How far down a closing fence is looked for (a frontmatter is a few lines)."""
 
 
 class SourceEdit(QPlainTextEdit):
@@ -81,19 +79,8 @@ class SourceEdit(QPlainTextEdit):
         self.setTextCursor(cursor)
 
     def _frontmatter_lines(self) -> int | None:
-        """How many lines the frontmatter takes, its fences included (None: it has none):
-        the rule is `components.editor.frontmatter.frontmatter_lines`', on the text's head."""
-        first = self.document().firstBlock()
-        if first.text().rstrip("\r") != "---":
-            return None
-        block = first.next()
-        lines = [first.text()]
-        while block.isValid() and len(lines) < _FRONTMATTER_SCAN_BLOCKS:
-            lines.append(block.text())
-            if block.text().rstrip("\r") in ("---", "..."):
-                break
-            block = block.next()
-        return frontmatter_lines(buffer_from_raw("\n".join(lines) + "\n"))
+        """How many lines the frontmatter takes, its fences included (None: it has none)."""
+        return frontmatter_head(_block_texts(self.document()))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Tab and Shift+Tab (see the module docstring), Redo's keys."""
@@ -111,13 +98,18 @@ class SourceEdit(QPlainTextEdit):
         forward = event.key() == Qt.Key.Key_Tab and not (
             event.modifiers() & Qt.KeyboardModifier.ShiftModifier
         )
-        if self._tab_moves_focus():
+        does = tab_key(
+            forward=forward,
+            moves_focus=self._tab_moves_focus(),
+            selects_lines=self._selects_lines(),
+        )
+        if does is TabKey.MOVE_FOCUS:
             # QPlainTextEdit's own focusNextPrevChild refuses while it takes Tab: QWidget's.
             QWidget.focusNextPrevChild(self, forward)
-        elif not forward or self._selects_lines():
+        elif does is TabKey.SHIFT_LINES:
             self.shift_lines(indent=forward)
         else:
-            super().keyPressEvent(event)  # a tab character, in place of what is selected
+            super().keyPressEvent(event)
         event.accept()
 
     def shift_lines(self, *, indent: bool) -> None:
@@ -137,7 +129,7 @@ class SourceEdit(QPlainTextEdit):
             edit.setPosition(block.position())
             if indent:
                 edit.insertText("\t")
-            elif width := _indent_width(block.text()):
+            elif width := indent_width(block.text()):
                 edit.setPosition(block.position() + width, QTextCursor.MoveMode.KeepAnchor)
                 edit.removeSelectedText()
             if block == last:
@@ -168,8 +160,9 @@ class SourceEdit(QPlainTextEdit):
         )
 
 
-def _indent_width(line: str) -> int:
-    """How much one outdent takes from the start of `line`: a tab, or up to four spaces."""
-    if line.startswith("\t"):
-        return 1
-    return min(len(line) - len(line.lstrip(" ")), _INDENT_SPACES)
+def _block_texts(document: QTextDocument) -> Iterator[str]:
+    """The document's lines, from the first, read as they are asked for."""
+    block = document.firstBlock()
+    while block.isValid():
+        yield block.text()
+        block = block.next()
