@@ -34,14 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.editor.leaving import DiscardChoice, Leaving
-from memtab.components.editor.panel.tabs import (
-    moved_path,
-    new_tab_index,
-    preview_to_replace,
-    stepped_index,
-    tab_text,
-    tabs_within,
-)
+from memtab.components.editor.panel.tabs import OpenTabs, moved_path, stepped_index, tab_text
 from memtab.components.editor.session import BarKind
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
@@ -109,7 +102,7 @@ class EditorPanel(CurrentTab, QWidget):
         self._tasks: JobClient | None = None  # the tabs' diffs, made with the first
         self._last_dirty = False
         self._quiet_switch = False
-        self._tabs: list[FileTab] = []  # in the tab bar's order
+        self._tabs = OpenTabs[FileTab]()
         self._leaving = Leaving[FileTab](
             lambda tab: tab in self._tabs,
             lambda: self.current_tab,
@@ -157,8 +150,7 @@ class EditorPanel(CurrentTab, QWidget):
     @property
     def current_tab(self) -> FileTab | None:
         """The tab shown (None: no tab is open)."""
-        index = self.tab_bar.currentIndex()
-        return self._tabs[index] if 0 <= index < len(self._tabs) else None
+        return self._tabs.at(self.tab_bar.currentIndex())
 
     @property
     def _current(self) -> FileTab:
@@ -170,7 +162,7 @@ class EditorPanel(CurrentTab, QWidget):
 
     def tab_for(self, ref: MemoryFileRef) -> FileTab | None:
         """The tab showing `ref`, if one does."""
-        return next((tab for tab in self._tabs if tab.ref == ref), None)
+        return self._tabs.tab_for(ref)
 
     def set_current_tab(self, tab: FileTab) -> None:
         """Show `tab`."""
@@ -208,9 +200,8 @@ class EditorPanel(CurrentTab, QWidget):
         not emitted: the tab closes because another workspace is shown)."""
         if tab not in self._tabs:
             return
-        index = self._tabs.index(tab)
         was_current = tab is self.current_tab
-        self._tabs.pop(index)
+        index = self._tabs.remove(tab)
         with self._switching_quietly():
             self.tab_bar.removeTab(index)
         self._stack.removeWidget(tab)
@@ -236,14 +227,14 @@ class EditorPanel(CurrentTab, QWidget):
     @property
     def open_refs(self) -> list[MemoryFileRef]:
         """The memory files open in tabs, in the tab bar's order."""
-        return [tab.ref for tab in self._tabs if tab.ref is not None]
+        return self._tabs.refs
 
     def close_files_asking(
         self, refs: Collection[MemoryFileRef], then: Callable[[], object]
     ) -> None:
         """Close the tabs of `refs` and run `then`, once their unsaved changes are saved
         or discarded (`leave`; Cancel closes nothing and runs nothing)."""
-        tabs = [tab for tab in self._tabs if tab.ref in refs]
+        tabs = self._tabs.of_refs(refs)
 
         def close_then() -> None:
             for tab in tabs:
@@ -259,7 +250,7 @@ class EditorPanel(CurrentTab, QWidget):
 
     def tabs_within(self, paths: Collection[VirtualPath]) -> list[FileTab]:
         """The tabs of mux files at or under `paths`."""
-        return tabs_within(self._tabs, paths)
+        return self._tabs.within(paths)
 
     def unsaved_within(self, paths: Collection[VirtualPath]) -> bool:
         """Whether a tab of a mux file at or under `paths` has unsaved changes."""
@@ -284,14 +275,14 @@ class EditorPanel(CurrentTab, QWidget):
     @property
     def has_unsaved_tabs(self) -> bool:
         """Whether any tab has unsaved changes."""
-        return any(tab.is_dirty for tab in self._tabs)
+        return self._tabs.has_unsaved
 
     def set_store(self, view: ScopeView | None) -> None:
         """Use the store of another workspace's scopes (`view`'s). Closes the tabs whose
         files are not there (`MemoryFile.in_store`: the same workspace of the same home, or
         another agent's file) — `leave` first."""
         self._store = store = MemoryStore.of(view) if view is not None else None
-        for tab in list(self._tabs):
+        for tab in self._tabs:
             if not tab.keep_in(store):
                 self.close_tab(tab, remembered=False)
 
@@ -334,7 +325,7 @@ class EditorPanel(CurrentTab, QWidget):
         """Show a file that is not in a scope of this workspace (e.g. an orphan project
         dir), read-only with `note`, in the preview tab."""
         identity = f"physical:{physical}"
-        tab = next((tab for tab in self._tabs if tab.identity == identity), None)
+        tab = self._tabs.with_identity(identity)
         if tab is None:
             tab = self._tab_to_open(False, identity=identity)
             tab.open_read_only(physical, title, note)
@@ -355,7 +346,7 @@ class EditorPanel(CurrentTab, QWidget):
     ) -> None:
         """A rescan saw the files `changed` (created, modified or gone): each tab follows
         the disk when its file is one of them (`FileTab.follow_changes`)."""
-        for tab in list(self._tabs):
+        for tab in self._tabs:
             tab.follow_changes(changed, listed)
 
     def save(self, then: Callable[[bool], None] | None = None) -> None:
@@ -367,12 +358,12 @@ class EditorPanel(CurrentTab, QWidget):
     @property
     def saving(self) -> bool:
         """Whether a tab's save is on its way to disk."""
-        return any(tab.saving for tab in self._tabs)
+        return self._tabs.saving
 
     @property
     def reading_refs(self) -> list[MemoryFileRef]:
         """The files of the tabs whose text is still on its way ("Reading…")."""
-        return [tab.ref for tab in self._tabs if tab.reading and tab.ref is not None]
+        return self._tabs.reading_refs
 
     @property
     def reading(self) -> bool:
@@ -435,7 +426,7 @@ class EditorPanel(CurrentTab, QWidget):
     def _tab_to_open(self, keep: bool, identity: str | None, *, show: bool = True) -> FileTab:
         """The tab a new file opens in: the preview tab (replaced) unless `keep`, else a new
         tab after the current one; made current when `show`."""
-        tab = preview_to_replace(self._tabs, identity, keep=keep)
+        tab = self._tabs.preview_to_replace(identity, keep=keep)
         if tab is None:
             tab = self._new_tab()
             view = tab.view
@@ -443,8 +434,7 @@ class EditorPanel(CurrentTab, QWidget):
             view.set_path_actions(self.editor_actions.path_actions)
             view.set_view_mode(self._current.view.view_mode)
             chain_like(self._empty, tab)
-            index = new_tab_index(len(self._tabs), self.tab_bar.currentIndex(), shown=show)
-            self._tabs.insert(index, tab)
+            index = self._tabs.insert(tab, self.tab_bar.currentIndex(), shown=show)
             with self._switching_quietly():
                 self.tab_bar.insertTab(index, "")
             self.tab_bar.show()
@@ -496,13 +486,15 @@ class EditorPanel(CurrentTab, QWidget):
 
     @Slot(int)
     def _on_tab_bar_tab_close_requested(self, index: int) -> None:
-        if 0 <= index < len(self._tabs):
-            self.close_tab_asking(self._tabs[index])
+        tab = self._tabs.at(index)
+        if tab is not None:
+            self.close_tab_asking(tab)
 
     @Slot(int)
     def _on_tab_bar_keep_requested(self, index: int) -> None:
-        if 0 <= index < len(self._tabs):
-            self.keep(self._tabs[index])
+        tab = self._tabs.at(index)
+        if tab is not None:
+            self.keep(tab)
 
     @Slot(object)
     def _on_tab_saved(self, ref: MemoryFileRef) -> None:

@@ -7,9 +7,10 @@ move or a deletion touches and where a moved file's tab goes, and what a tab say
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Protocol, TypeVar
+from collections.abc import Collection, Iterator, Sequence
+from typing import Generic, Protocol, TypeVar
 
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.paths import VirtualPath
 
 
@@ -32,6 +33,21 @@ class OpenTab(Protocol):
     @property
     def path(self) -> VirtualPath | None:
         """The mux file's virtual path (None: none, or another agent's file)."""
+        ...
+
+    @property
+    def ref(self) -> MemoryFileRef | None:
+        """Which memory file it shows (None: none, or one opened by physical path)."""
+        ...
+
+    @property
+    def reading(self) -> bool:
+        """Its file's text is on its way from disk."""
+        ...
+
+    @property
+    def saving(self) -> bool:
+        """A save is on its way to disk."""
         ...
 
 
@@ -76,3 +92,77 @@ def moved_path(path: VirtualPath, old: VirtualPath, new: VirtualPath) -> Virtual
 def tab_text(title: str, *, dirty: bool) -> str:
     """What a tab says: the file's name, ● before it with unsaved changes."""
     return f"● {title}" if dirty else title
+
+
+class OpenTabs(Generic[T]):
+    """The open tabs, in the tab bar's order, and what the panel asks of them."""
+
+    def __init__(self) -> None:
+        self._tabs: list[T] = []
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(list(self._tabs))  # a copy: a tab may close while they are gone through
+
+    def __len__(self) -> int:
+        return len(self._tabs)
+
+    def __contains__(self, tab: object) -> bool:
+        return tab in self._tabs
+
+    def index(self, tab: T) -> int:
+        """Where `tab` is in the bar (ValueError: it is not open)."""
+        return self._tabs.index(tab)
+
+    def at(self, index: int) -> T | None:
+        """The tab at `index` of the bar (None: there is none, e.g. -1)."""
+        return self._tabs[index] if 0 <= index < len(self._tabs) else None
+
+    def insert(self, tab: T, current: int, *, shown: bool) -> int:
+        """Open `tab` where a new tab goes (`new_tab_index`); where it went."""
+        index = new_tab_index(len(self._tabs), current, shown=shown)
+        self._tabs.insert(index, tab)
+        return index
+
+    def remove(self, tab: T) -> int:
+        """Close `tab`; where it was."""
+        index = self._tabs.index(tab)
+        del self._tabs[index]
+        return index
+
+    def tab_for(self, ref: MemoryFileRef) -> T | None:
+        """The tab showing `ref`, if one does."""
+        return next((tab for tab in self._tabs if tab.ref == ref), None)
+
+    def with_identity(self, identity: str) -> T | None:
+        """The tab showing what `identity` names (a file shown by its physical path)."""
+        return next((tab for tab in self._tabs if tab.identity == identity), None)
+
+    def of_refs(self, refs: Collection[MemoryFileRef]) -> list[T]:
+        """The tabs of `refs`."""
+        return [tab for tab in self._tabs if tab.ref in refs]
+
+    def preview_to_replace(self, identity: str | None, *, keep: bool) -> T | None:
+        """The preview tab a file opens in (`preview_to_replace`), or None: a new tab."""
+        return preview_to_replace(self._tabs, identity, keep=keep)
+
+    def within(self, paths: Collection[VirtualPath]) -> list[T]:
+        """The tabs of mux files at or under `paths`."""
+        return tabs_within(self._tabs, paths)
+
+    @property
+    def refs(self) -> list[MemoryFileRef]:
+        """The memory files open, in the bar's order."""
+        return [tab.ref for tab in self._tabs if tab.ref is not None]
+
+    @property
+    def reading_refs(self) -> list[MemoryFileRef]:
+        """The files of the tabs whose text is still on its way."""
+        return [tab.ref for tab in self._tabs if tab.reading and tab.ref is not None]
+
+    @property
+    def has_unsaved(self) -> bool:
+        return any(tab.is_dirty for tab in self._tabs)
+
+    @property
+    def saving(self) -> bool:
+        return any(tab.saving for tab in self._tabs)

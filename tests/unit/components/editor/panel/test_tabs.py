@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memtab.components.editor.panel.tabs import (
+    OpenTabs,
     moved_path,
     new_tab_index,
     preview_to_replace,
@@ -12,6 +13,7 @@ from memtab.components.editor.panel.tabs import (
     tab_text,
     tabs_within,
 )
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.paths import VirtualPath, parse_virtual_path
 
 
@@ -21,6 +23,9 @@ class Tab:
     kept: bool = False
     is_dirty: bool = False
     path: VirtualPath | None = None
+    ref: MemoryFileRef | None = None
+    reading: bool = False
+    saving: bool = False
 
 
 def test_a_file_replaces_the_preview_tab_unless_it_is_kept_or_edited() -> None:
@@ -52,3 +57,27 @@ def test_moves_and_deletions_touch_the_tabs_under_them() -> None:
     assert moved == parse_virtual_path("/memories/global/kept/notes/a.md")
     assert tab_text("a.md", dirty=True) == "● a.md"
     assert tab_text("a.md", dirty=False) == "a.md"
+
+
+def test_the_open_tabs_in_the_bars_order() -> None:
+    a_ref = MemoryFileRef("claude-code:memory-app", "a.md")
+    b_ref = MemoryFileRef("claude-code:memory-app", "b.md")
+    tabs = OpenTabs[Tab]()
+    first = Tab("a", kept=True, ref=a_ref)
+    assert tabs.insert(first, -1, shown=True) == 0
+    second = Tab("b", ref=b_ref, reading=True)
+    assert tabs.insert(second, 0, shown=True) == 1
+    orphan = Tab("physical:/x", kept=True, is_dirty=True, saving=True)
+    assert tabs.insert(orphan, 0, shown=True) == 1  # after the current one
+    assert list(tabs) == [first, orphan, second]
+    assert (tabs.at(2), tabs.at(3), tabs.at(-1)) == (second, None, None)
+    assert tabs.tab_for(b_ref) is second
+    assert tabs.with_identity("physical:/x") is orphan
+    assert tabs.of_refs([a_ref]) == [first]
+    assert tabs.refs == [a_ref, b_ref]
+    assert tabs.reading_refs == [b_ref]
+    assert tabs.has_unsaved and tabs.saving
+    assert tabs.preview_to_replace("c", keep=False) is second
+    assert tabs.remove(orphan) == 1
+    assert orphan not in tabs and len(tabs) == 2
+    assert not tabs.has_unsaved and not tabs.saving
