@@ -6,14 +6,18 @@ A relative link is resolved against the linking file's folder and must stay insi
 scope (or the agent's memory folder), as `memtab check` resolves links
 (`markdown.link_path` says which targets are links to files); a `/memories/…` link of a
 mux file names a file of its workspace. `#anchor` links stay in the page; web links go to
-the browser; anything else is not followed (memory files are untrusted text).
+the browser; anything else is not followed (memory files are untrusted text). In Claude
+Code's instruction files an `@`-import leads to the file it names on disk
+(`follow_link`, `components.loads.imports`).
 """
 
 from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
+from pathlib import Path
 
+from memtab.components.loads.imports import IMPORT_HREF, import_file, reads_imports
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.markdown import link_path
 from memtab.store.paths import PathError, parse_file_path
@@ -24,12 +28,29 @@ WEB_SCHEMES = ("http", "https")
 @dataclass(frozen=True)
 class LinkTarget:
     """Where a link leads: a memory file (`ref`), a place in the page (`anchor`), a web
-    page (`web`), or nowhere Memtab follows (all None; `why` says so)."""
+    page (`web`), a file on disk an `@`-import names (`file`), or nowhere Memtab follows
+    (all None; `why` says so)."""
 
     ref: MemoryFileRef | None = None
     anchor: str | None = None
     web: str | None = None
     why: str = ""
+    file: Path | None = None
+
+
+def follow_link(
+    source: MemoryFileRef | None, href: str, real_path: Path | None, home: Path
+) -> LinkTarget:
+    """Where `href`, clicked in the text or the preview of the file `source` (on disk at
+    `real_path`; `home`: the user's, as `~/` in an import means it), leads: an `@`-import
+    where Claude Code follows them, else `resolve_link`."""
+    if not (href.startswith(IMPORT_HREF) and reads_imports(source)):
+        return resolve_link(source, href)
+    written = href.removeprefix(IMPORT_HREF)
+    target = import_file(written, real_path, home) if real_path is not None else None
+    if target is None:
+        return LinkTarget(why=f"Claude Code imports no file by @{written}")
+    return LinkTarget(file=target)
 
 
 def resolve_link(source: MemoryFileRef | None, href: str) -> LinkTarget:

@@ -208,6 +208,12 @@ class OpenFile:
             return False
         return modified or not self.exists_on_disk
 
+    def may_autosave(self, modified: bool) -> bool:
+        """Whether auto save may save it now: unsaved changes to a file on disk, and no
+        question of the bar (a conflict, a change on disk, a deletion) left to answer."""
+        waiting = (Situation.CONFLICT, Situation.CHANGED_ON_DISK, Situation.DELETED)
+        return self.is_dirty(modified) and self.exists_on_disk and self.situation not in waiting
+
     def state(self, modified: bool) -> FileState:
         """What the state label says, given the buffer's modified flag."""
         if self.reading:

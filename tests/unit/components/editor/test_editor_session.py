@@ -276,3 +276,16 @@ def test_a_save_pushing_memory_md_past_claude_codes_cut_waits_for_the_users_word
     assert topic.past_cut_warning(lines * 2) is None, "only MEMORY.md is cut"
     mux = OpenFile(MemoryFileRef.of_mux(parse_virtual_path("/memories/global/MEMORY.md")))
     assert mux.past_cut_warning(lines * 2) is None
+
+
+def test_auto_save_saves_only_what_no_question_waits_on() -> None:
+    file = open_file()
+    assert file.may_autosave(modified=True)
+    assert not file.may_autosave(modified=False)  # nothing to save
+    assert not open_file(on_disk=False).may_autosave(modified=True)  # never recreated
+    assert not open_file(read_only="binary").may_autosave(modified=True)
+    for waiting in (Situation.CONFLICT, Situation.CHANGED_ON_DISK, Situation.DELETED):
+        file.situation = waiting
+        assert not file.may_autosave(modified=True), waiting
+    file.situation = Situation.NOTE  # a note asks nothing
+    assert file.may_autosave(modified=True)

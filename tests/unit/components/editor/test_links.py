@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from memtab.components.editor.links import LinkTarget, resolve_link
+from memtab.components.editor.links import LinkTarget, follow_link, resolve_link
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.paths import parse_file_path
 
@@ -53,3 +55,22 @@ def test_an_agents_index_links_its_topics() -> None:
 def test_a_file_shown_only_to_be_read_follows_no_file_links() -> None:
     assert resolve_link(None, "x.md").ref is None
     assert resolve_link(None, "#top") == LinkTarget(anchor="top")
+
+
+def test_an_import_in_claude_codes_instruction_file_leads_to_the_file_on_disk() -> None:
+    claude = MemoryFileRef("claude-code:instructions-app", "CLAUDE.md")
+    real, home = Path("/work/app/CLAUDE.md"), Path("/home/me")
+    assert follow_link(claude, "@docs/style.md", real, home) == LinkTarget(
+        file=Path("/work/app/docs/style.md")
+    )
+    assert follow_link(claude, "@~/notes.md", real, home).file == Path("/home/me/notes.md")
+    assert follow_link(claude, "@picture.png", real, home).why == (
+        "Claude Code imports no file by @picture.png"
+    )
+    assert follow_link(claude, "@docs/style.md", None, home).file is None  # not on disk
+    assert follow_link(claude, "#usage", real, home) == LinkTarget(anchor="usage")
+    # Where Claude Code reads no imports, an @ is a link like any other.
+    memory = MemoryFileRef("claude-code:memory-app", "MEMORY.md")
+    assert follow_link(memory, "@docs/style.md", real, home) == resolve_link(
+        memory, "@docs/style.md"
+    )

@@ -53,7 +53,7 @@ from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.disk_jobs import FileJobs
 from memtab.components.editor.document import OpenDocument
 from memtab.components.editor.frontmatter import with_description
-from memtab.components.editor.links import resolve_link
+from memtab.components.editor.links import follow_link
 from memtab.components.editor.panel.cut_follow import (
     CUT_FOLLOW_MS,
     CutFollow,
@@ -68,7 +68,7 @@ from memtab.components.loads.cut_bars import (
     SAVE_CHOICES,
     SAVE_PAST_CUT,
 )
-from memtab.components.loads.imports import IMPORT_HREF, import_file, reads_imports
+from memtab.components.loads.imports import reads_imports
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
@@ -217,20 +217,9 @@ class FileTab(QWidget):
         return self.doc.file.is_read_only
 
     @property
-    def has_conflict(self) -> bool:
-        """Whether the bar is asking about a conflict or a change on disk."""
-        return self.doc.file.situation in (Situation.CONFLICT, Situation.CHANGED_ON_DISK)
-
-    @property
     def may_autosave(self) -> bool:
-        """Whether auto save may save it now: unsaved changes to a file on disk, and no
-        question of the bar (a conflict, a change on disk, a deletion) left to answer."""
-        waiting = (Situation.CONFLICT, Situation.CHANGED_ON_DISK, Situation.DELETED)
-        return (
-            self.is_dirty
-            and self.doc.file.exists_on_disk
-            and self.doc.file.situation not in waiting
-        )
+        """Whether auto save may save it now (`OpenFile.may_autosave`)."""
+        return self.doc.file.may_autosave(self.view.is_modified())
 
     @property
     def real_path(self) -> Path | None:
@@ -440,11 +429,10 @@ class FileTab(QWidget):
 
     @Slot(str)
     def _on_preview_link_clicked(self, href: str) -> None:
-        if href.startswith(IMPORT_HREF) and reads_imports(self.ref):
-            self._follow_import(href.removeprefix(IMPORT_HREF))
-            return
-        target = resolve_link(self.ref, href)
-        if target.ref is not None:
+        target = follow_link(self.ref, href, self.real_path, Path.home())
+        if target.file is not None:
+            self.path_link_opened.emit(target.file)
+        elif target.ref is not None:
             self.link_opened.emit(target.ref)
         elif target.anchor is not None:
             self.view.preview.scrollToAnchor(target.anchor)
@@ -452,16 +440,6 @@ class FileTab(QWidget):
             QDesktopServices.openUrl(QUrl(target.web))
         else:
             self.show_notice(BarKind.INFO, target.why)
-
-    def _follow_import(self, written: str) -> None:
-        """An `@`-import clicked: the file it names, where Memtab shows it or on disk
-        (`path_link_opened`), or why not."""
-        real = self.real_path
-        target = import_file(written, real, Path.home()) if real is not None else None
-        if target is None:
-            self.show_notice(BarKind.INFO, f"Claude Code imports no file by @{written}")
-        else:
-            self.path_link_opened.emit(target)
 
     @Slot()
     def _on_prompts_dismissed(self) -> None:
