@@ -76,6 +76,37 @@ def keep_both_outcome(
     return MergeOutcome(kept_text, merged.result, merged.disk_sha, edited=edited)
 
 
+class KeepBoth:
+    """What the open diff window's Keep both keeps, as the merge computed with its diff
+    comes (`merged`) and the user edits the three-way view's text to keep (`text_edited`)."""
+
+    def __init__(self) -> None:
+        self._merge: MergeOutcome | None = None
+        self._edited = False
+
+    def reset(self) -> None:
+        """A diff window opens or closes: no merge yet, nothing edited."""
+        self._merge = None
+        self._edited = False
+
+    def merged(self, result: MergeResult | None, disk_sha: str | None) -> None:
+        """The diff's merge came: `result` of the draft with the disk version `disk_sha`."""
+        if result is not None and disk_sha:
+            self._merge = MergeOutcome(result.text or "", result, disk_sha)
+
+    def text_edited(self) -> bool:
+        """The user changed the text to keep; True when Keep both keeps it now (there is
+        a merge it stands for)."""
+        if self._merge is None:
+            return False
+        self._edited = True
+        return True
+
+    def outcome(self, kept_text: str | None) -> MergeOutcome | None:
+        """What Keep both puts in place of the draft (`keep_both_outcome`)."""
+        return keep_both_outcome(self._merge, kept_text, edited=self._edited)
+
+
 def merge_three_way(
     base: str, mine: str, theirs: str, ctx: CancelToken | None = None
 ) -> MergeResult:

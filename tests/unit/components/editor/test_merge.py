@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memtab.components.editor.merge import (
+    KeepBoth,
     MergeOutcome,
     MergeResult,
     keep_both_outcome,
@@ -145,3 +146,28 @@ def test_keep_both_of_a_conflict_only_keeps_a_text_the_user_made() -> None:
     assert keep_both_outcome(merged, "the draft, as shown", edited=False) is None
     kept = keep_both_outcome(merged, "- one\n- mine and theirs\n", edited=True)
     assert kept is not None and kept.text == "- one\n- mine and theirs\n" and kept.edited
+
+
+def test_keep_both_keeps_the_clean_merge_or_the_text_the_user_made() -> None:
+    keep = KeepBoth()
+    assert keep.outcome(None) is None  # no merge yet
+    assert not keep.text_edited()  # an edit with no merge to stand for: nothing to keep
+    clean = MergeResult("a\nb\n", 1, 1, ())
+    keep.merged(clean, None)  # nothing loaded from disk to merge with
+    assert keep.outcome(None) is None
+    keep.merged(clean, "sha")
+    assert keep.outcome(None) == MergeOutcome("a\nb\n", clean, "sha")
+    assert keep.outcome("a\nb\n") == MergeOutcome("a\nb\n", clean, "sha", edited=False)
+    assert keep.text_edited()
+    assert keep.outcome("a\nc\n") == MergeOutcome("a\nc\n", clean, "sha", edited=True)
+    keep.reset()
+    assert keep.outcome("a\nc\n") is None
+
+
+def test_keep_both_of_a_conflict_is_only_what_the_user_made_of_it() -> None:
+    keep = KeepBoth()
+    overlap = MergeResult(None, 1, 1, ((1, 1),))
+    keep.merged(overlap, "sha")
+    assert keep.outcome("mine\n") is None  # not resolved by hand
+    assert keep.text_edited()
+    assert keep.outcome("both\n") == MergeOutcome("both\n", overlap, "sha", edited=True)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
-from memtab.components.editor.merge import MergeBasis, MergeOutcome, keep_both_outcome
+from memtab.components.editor.merge import KeepBoth, MergeBasis, MergeOutcome
 from memtab.components.editor.session import MERGE, BarKind, Choice, default_choice
 from memtab.components.merge import choices
 from memtab.gui.editor.tab.bar import MessageBar
@@ -56,10 +56,9 @@ class EditorPrompts(QObject):
         self._tasks: JobClient | None = None
         self._diff_key = f"editor-diff-{next(_diff_keys)}"
         self._diff_dialog: diff_view.DiffDialog | None = None
-        self._merge: MergeOutcome | None = None
+        self._keep_both = KeepBoth()
         self._three_way: ThreeWayView | None = None
         self._filling = False  # the three-way view is being filled (not edited)
-        self._edited = False
         self.bar = MessageBar(page)
         self.bar.action_triggered.connect(self._on_bar_action_triggered)
         self.bar.dismissed.connect(self._on_bar_dismissed)
@@ -72,10 +71,10 @@ class EditorPrompts(QObject):
     @property
     def merge(self) -> MergeOutcome | None:
         """The text the open diff window's Keep both would put in place of the draft
-        (`components.editor.merge.keep_both_outcome`); None when there is none."""
+        (`components.editor.merge.KeepBoth`); None when there is none."""
         view = self._three_way
         kept = view.merged_text() if view is not None and view.texts is not None else None
-        return keep_both_outcome(self._merge, kept, edited=self._edited)
+        return self._keep_both.outcome(kept)
 
     def show(self, kind: BarKind, text: str, choices: list[Choice] | None = None) -> None:
         """Show `text` in the bar with a button for each choice (Enter: the safe one)."""
@@ -99,7 +98,6 @@ class EditorPrompts(QObject):
         `choices`; the diff (and, with `merge_basis`, the merge of the draft with `old`)
         is computed on the worker thread."""
         self.close_diff()
-        self._edited = False
         dialog = diff_view.DiffDialog(title, old_label, "Your draft", choices, self._page)
         dialog.action_triggered.connect(self._on_diff_dialog_action_triggered)
         dialog.finished.connect(self._on_diff_dialog_finished)
@@ -117,7 +115,7 @@ class EditorPrompts(QObject):
 
     def close_diff(self) -> None:
         """Close the diff window, if open, and drop its diff job."""
-        self._merge = None
+        self._keep_both.reset()
         self._three_way = None
         if self._diff_dialog is not None:
             dialog, self._diff_dialog = self._diff_dialog, None
@@ -151,9 +149,8 @@ class EditorPrompts(QObject):
     @Slot()
     def _on_three_way_merged_edited(self) -> None:
         dialog = self._diff_dialog
-        if self._filling or dialog is None or self._merge is None:
+        if self._filling or dialog is None or not self._keep_both.text_edited():
             return
-        self._edited = True
         with contextlib.suppress(KeyError):  # the user made a text to keep: it may be used
             button = dialog.button(MERGE)
             button.setEnabled(True)
@@ -162,7 +159,7 @@ class EditorPrompts(QObject):
 
     @Slot(int)
     def _on_diff_dialog_finished(self, _result: int) -> None:
-        self._merge = None
+        self._keep_both.reset()
         self._three_way = None
         dialog, self._diff_dialog = self._diff_dialog, None
         if dialog is not None:
@@ -176,8 +173,7 @@ class EditorPrompts(QObject):
         if key != self._diff_key or dialog is None or not isinstance(result, Comparison):
             return
         dialog.set_diff(result.diff)
-        if result.merge is not None and result.disk_sha:
-            self._merge = MergeOutcome(result.merge.text or "", result.merge, result.disk_sha)
+        self._keep_both.merged(result.merge, result.disk_sha)
         if self._three_way is not None and result.three_way is not None:
             self._filling = True
             try:
