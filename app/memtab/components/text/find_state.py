@@ -4,10 +4,12 @@ The text's matches (`components.editor.find`), found again when the text or the 
 changed (`stale`), and every answer in the document's positions (UTF-16 code units:
 `components.editor.text_buffer.DocumentPositions`), so the bar only moves Qt's cursor:
 which match to select from the selection, which match the selection is, what the count
-says ("3 of 12"), where to paint the highlights.
+says ("3 of 12"), where to paint the highlights, what Enter and Esc do.
 """
 
 from __future__ import annotations
+
+import enum
 
 from memtab.components.editor.find import (
     MAX_MATCHES,
@@ -96,3 +98,28 @@ class FindState:
     def highlights(self) -> list[Span]:
         """Where to paint the matches (document positions; the first MAX_HIGHLIGHTS)."""
         return [self._document_span(span) for span in self.matches[:MAX_HIGHLIGHTS]]
+
+
+class FindKey(enum.Enum):
+    """What a key pressed in the find bar's fields, or in its text, does."""
+
+    CLOSE = "close"
+    NEXT = "next"
+    PREVIOUS = "previous"
+    REPLACE = "replace"
+    PASS = "pass"
+    """Not the bar's: the field or the text takes it as ever."""
+
+
+def find_key(
+    *, escape: bool, enter: bool, shift: bool, in_text: bool, in_replace: bool, shown: bool
+) -> FindKey:
+    """Esc closes the bar (in the text too, while it shows); Enter in the fields goes to the
+    next match (Shift: the previous one; in the replace field: replaces)."""
+    if escape:
+        return FindKey.CLOSE if shown or not in_text else FindKey.PASS
+    if in_text or not enter:
+        return FindKey.PASS
+    if in_replace:
+        return FindKey.REPLACE
+    return FindKey.PREVIOUS if shift else FindKey.NEXT

@@ -5,8 +5,10 @@ from __future__ import annotations
 from memtab.components.editor.find import MAX_MATCHES, FindOptions
 from memtab.components.text.find_state import (
     MAX_HIGHLIGHTS,
+    FindKey,
     FindState,
     count_words,
+    find_key,
     replaced_words,
 )
 
@@ -67,3 +69,20 @@ def test_highlights_are_capped() -> None:
     state.refresh("a" * (MAX_HIGHLIGHTS + 10), "a", FindOptions())
     assert len(state.matches) == MAX_HIGHLIGHTS + 10
     assert len(state.highlights()) == MAX_HIGHLIGHTS
+
+
+def _key(**pressed: bool) -> FindKey:
+    keys = {"escape": False, "enter": False, "shift": False}
+    where = {"in_text": False, "in_replace": False, "shown": True}
+    return find_key(**(keys | where | pressed))
+
+
+def test_enter_and_esc_in_the_bar_and_in_the_text() -> None:
+    assert _key(enter=True) is FindKey.NEXT
+    assert _key(enter=True, shift=True) is FindKey.PREVIOUS
+    assert _key(enter=True, in_replace=True) is FindKey.REPLACE
+    assert _key(escape=True) is FindKey.CLOSE
+    assert _key(escape=True, in_text=True) is FindKey.CLOSE  # the bar shows: Esc closes it
+    assert _key(escape=True, in_text=True, shown=False) is FindKey.PASS  # else the text's
+    assert _key(enter=True, in_text=True) is FindKey.PASS  # a line break, as ever
+    assert _key() is FindKey.PASS

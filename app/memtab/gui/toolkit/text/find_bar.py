@@ -35,7 +35,13 @@ from PySide6.QtWidgets import (
 
 from memtab.components.editor.find import FindOptions, Span
 from memtab.components.editor.text_buffer import buffer_from_raw
-from memtab.components.text.find_state import FindState, count_words, replaced_words
+from memtab.components.text.find_state import (
+    FindKey,
+    FindState,
+    count_words,
+    find_key,
+    replaced_words,
+)
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, tint
 
@@ -308,21 +314,21 @@ class FindBar(QFrame):
         """Enter in the fields: next match (Shift: previous; in the replace field:
         replace); Esc: close."""
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
-            key = event.key()
-            if key == Qt.Key.Key_Escape:
-                if watched is self._text_edit and self.isHidden():
-                    return False
-                self.close_bar()
-                return True
-            if watched is self._text_edit:
-                return False
-            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-                if watched is self.replace_edit:
-                    self.replace_current()
-                elif event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
-                    self.find_previous()
-                else:
-                    self.find_next()
+            does = find_key(
+                escape=event.key() == Qt.Key.Key_Escape,
+                enter=event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter),
+                shift=bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier),
+                in_text=watched is self._text_edit,
+                in_replace=watched is self.replace_edit,
+                shown=not self.isHidden(),
+            )
+            if does is not FindKey.PASS:
+                {
+                    FindKey.CLOSE: self.close_bar,
+                    FindKey.NEXT: self.find_next,
+                    FindKey.PREVIOUS: self.find_previous,
+                    FindKey.REPLACE: self.replace_current,
+                }[does]()
                 return True
         return super().eventFilter(watched, event)
 
