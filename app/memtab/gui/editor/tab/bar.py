@@ -5,7 +5,7 @@ action is reported by id through `action_triggered`, so the panel decides what i
 One action may be the default: it is drawn as such, and Enter anywhere in the bar picks
 it (never the focused button's neighbour by surprise). The message wraps and never
 widens the window, however long a path it names; it takes at most `COLLAPSED_LINES`
-lines until "More" shows the rest (stacked bars left 9 lines of text at 1366×768).
+lines until "More" shows the rest (`components.editor.panel.message_bar`).
 """
 
 from __future__ import annotations
@@ -22,14 +22,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.editor.panel.message_bar import (
+    COLLAPSED_LINES,
+    bar_fit,
+    default_choice_of,
+)
 from memtab.components.editor.session import BarKind
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, blend, muted_text, tint
 from memtab.gui.toolkit.widgets import WrappedLabel
 
-COLLAPSED_LINES = 2
-"""The lines a message takes until its bar is expanded."""
-
+_NO_MAX_HEIGHT = 16_777_215  # Qt's QWIDGETSIZE_MAX
 _ACCENTS = {
     BarKind.INFO: Accent.INFO,
     BarKind.WARNING: Accent.WARNING,
@@ -146,7 +149,7 @@ class MessageBar(QFrame):
             button.clicked.connect(self._on_action_clicked)
             self._actions_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
             self._buttons[action_id] = button
-        self._default = default if default in self._buttons else None
+        self._default = default_choice_of(default, self._buttons)
         for action_id, button in self._buttons.items():
             button.setAutoDefault(False)
             button.setDefault(action_id == self._default)
@@ -167,10 +170,10 @@ class MessageBar(QFrame):
         collapsed = COLLAPSED_LINES * lines + margins.top() + margins.bottom()
         width = self._text.width()
         needed = self._text.heightForWidth(width) if width > 0 else collapsed
-        more = needed > collapsed
-        self._more.setVisible(more or self._expanded)
-        self._more.setText("Less" if self._expanded else "More")
-        self._text.setMaximumHeight(16_777_215 if self._expanded else collapsed)
+        fit = bar_fit(needed, collapsed, expanded=self._expanded)
+        self._more.setVisible(fit.toggle_shown)
+        self._more.setText(fit.toggle_text)
+        self._text.setMaximumHeight(_NO_MAX_HEIGHT if fit.max_height is None else fit.max_height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         """A new width wraps the message anew: "More" may come or go."""
