@@ -14,6 +14,33 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Generic, Protocol, TypeVar
 
+from memtab.humanize import short_name
+
+LISTED_NAMES = 8
+"""The files the question names at most (a longer list says how many more)."""
+
+
+def unsaved_question(names: Sequence[str]) -> tuple[str, str]:
+    """The question and its detail for unsaved changes to the files `names`."""
+    if len(names) == 1:
+        return (
+            f"Save the changes to {short_name(names[0])}?",
+            "Your changes are lost if you don't save them.",
+        )
+    listed = "\n".join(f"• {short_name(name)}" for name in names[:LISTED_NAMES])
+    more = len(names) - LISTED_NAMES
+    if more > 0:
+        listed += f"\n… and {more} more"
+    return (
+        f"Save the changes to {len(names)} files?",
+        f"{listed}\n\nYour changes are lost if you don't save them.",
+    )
+
+
+def save_label(names: Sequence[str]) -> str:
+    """The question's Save button: Save all for more than one file."""
+    return "&Save" if len(names) == 1 else "&Save all"
+
 
 class DiscardChoice(Enum):
     """The answer to the unsaved-changes question."""

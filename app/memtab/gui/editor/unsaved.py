@@ -12,34 +12,13 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from memtab.components.editor.leaving import DiscardChoice
+from memtab.components.editor.leaving import DiscardChoice, save_label, unsaved_question
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
-from memtab.humanize import short_name
-
-_LISTED_NAMES = 8  # a longer list says how many more
-
 
 _ANSWERS = {
     QMessageBox.StandardButton.Save: DiscardChoice.SAVE,
     QMessageBox.StandardButton.Discard: DiscardChoice.DISCARD,
 }
-
-
-def unsaved_question(names: Sequence[str]) -> tuple[str, str]:
-    """The question and its detail for unsaved changes to the files `names`."""
-    if len(names) == 1:
-        return (
-            f"Save the changes to {short_name(names[0])}?",
-            "Your changes are lost if you don't save them.",
-        )
-    listed = "\n".join(f"• {short_name(name)}" for name in names[:_LISTED_NAMES])
-    more = len(names) - _LISTED_NAMES
-    if more > 0:
-        listed += f"\n… and {more} more"
-    return (
-        f"Save the changes to {len(names)} files?",
-        f"{listed}\n\nYour changes are lost if you don't save them.",
-    )
 
 
 def ask_unsaved(
@@ -61,7 +40,7 @@ def ask_unsaved(
         | QMessageBox.StandardButton.Cancel
     )
     for button, label in (
-        (QMessageBox.StandardButton.Save, "&Save" if len(names) == 1 else "&Save all"),
+        (QMessageBox.StandardButton.Save, save_label(names)),
         (QMessageBox.StandardButton.Discard, "&Discard"),
         (QMessageBox.StandardButton.Cancel, "Cancel"),  # give_mnemonics: Alt+C
     ):

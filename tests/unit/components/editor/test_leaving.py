@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from memtab.components.editor.leaving import DiscardChoice, Leaving
+from memtab.components.editor.leaving import (
+    LISTED_NAMES,
+    DiscardChoice,
+    Leaving,
+    save_label,
+    unsaved_question,
+)
 
 
 class Tab:
@@ -133,3 +139,18 @@ def test_leaving_without_unsaved_changes_goes_on_at_once_and_cancel_never() -> N
     dirty.leaving.leave(dirty.go_on, dirty.tabs)
     dirty.answer(DiscardChoice.DISCARD)
     assert dirty.went_on == 1
+
+
+def test_the_question_names_the_files_up_to_eight() -> None:
+    assert unsaved_question(["notes.md"]) == (
+        "Save the changes to notes.md?",
+        "Your changes are lost if you don't save them.",
+    )
+    assert save_label(["a.md"]) == "&Save"
+    names = [f"file{n}.md" for n in range(LISTED_NAMES + 2)]
+    question, detail = unsaved_question(names)
+    assert question == f"Save the changes to {LISTED_NAMES + 2} files?"
+    assert detail.splitlines()[:2] == ["• file0.md", "• file1.md"]
+    assert detail.splitlines()[LISTED_NAMES] == "… and 2 more"
+    assert save_label(names) == "&Save all"
+    assert len(unsaved_question(names[:LISTED_NAMES])[1].splitlines()) == LISTED_NAMES + 2
