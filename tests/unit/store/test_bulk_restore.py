@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from memtab.fs.atomic import Directory
+from memtab.fs import atomic
+from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory
 from memtab.store.files import MAX_FILES_PER_SCOPE
 from memtab.store.history.blobs import sha256_of
 from memtab.store.paths import Scope, parse_file_path
@@ -119,9 +120,9 @@ def test_history_copies_a_batch_while_its_temps_are_written(
     keep_contents, write_temp = MemoryStore.keep_contents, Directory.write_temp
     overlapped: list[bool] = []
 
-    def keep(self: MemoryStore, contents: Sequence[bytes], *, each: bool) -> bool:
+    def keep(self: MemoryStore, contents: Sequence[bytes], **kwargs: bool) -> bool:
         copying.set()
-        return keep_contents(self, contents, each=each)
+        return keep_contents(self, contents, **kwargs)
 
     def temp(self: Directory, name: str, data: bytes, **kwargs: Any) -> str:
         if name == "n10.md":  # a timeout only where the copies wait for the temps
@@ -138,3 +139,29 @@ def test_history_copies_a_batch_while_its_temps_are_written(
     assert len(done.written) == 20 and len(done.recorded) == 20
     versions = file_history(store, vpath(f"{G}/n10.md"))
     assert [v.op for v in versions] == ["create"]
+
+
+@pytest.mark.skipif(not FILESYSTEM_FLUSH_WORKS, reason="each temp is fsynced where a flush is not")
+def test_a_batch_and_its_history_copies_are_made_durable_by_one_flush(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The copies (on their own thread) and the temps are flushed together once both are
+    # written: a flush of the copies' own first, while the temps were still being
+    # written, was a second `syncfs` a join waited for.
+    store.create_file(vpath(TAKEN), "mine\n")  # history's folders made: not this batch's
+    flushes: list[int] = []
+    syncfs = atomic._syncfs
+
+    def counted(fd: int) -> int:
+        flushes.append(fd)
+        return syncfs(fd)
+
+    monkeypatch.setattr(atomic, "_syncfs", counted)
+    items = [_restore(f"{G}/n{number}.md", b"new %d\n" % number, None) for number in range(20)]
+    done = restore_contents(store, Scope.GLOBAL, items)
+    monkeypatch.undo()
+
+    assert len(done.written) == 20 and len(done.recorded) == 20
+    assert len(flushes) == 1
+    assert store.keep_contents([b"new 3\n"], each=True)  # the copy is there, intact
+    assert [v.op for v in file_history(store, vpath(f"{G}/n3.md"))] == ["create"]

@@ -132,16 +132,19 @@ class BlobStore:
         return digest
 
     @contextlib.contextmanager
-    def batch(self) -> Iterator[BlobBatch]:
+    def batch(self, *, flush: bool = True) -> Iterator[BlobBatch]:
         """Blobs stored together, made durable at once when the block ends without an
-        error (see the module doc): index them only after it."""
+        error (see the module doc): index them only after it. `flush` False: the caller
+        flushes the file system itself before it indexes them (`make_filesystem_durable`,
+        where `FILESYSTEM_FLUSH_WORKS`), so the batch does not flush it too."""
         batch = BlobBatch(self)
         try:
             yield batch
             batch.finish()
         finally:
             batch.close()
-        batch.make_durable()
+        if flush or not FILESYSTEM_FLUSH_WORKS:
+            batch.make_durable()
 
     def get(self, sha256: str) -> bytes:
         """The content with this sha256, from its loose blob or else a pack. BlobError when

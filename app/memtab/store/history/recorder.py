@@ -214,16 +214,19 @@ class HistoryRecorder:
         except Exception as error:
             raise HistoryUnavailableError(history_problem(error, self.home.history_dir)) from error
 
-    def keep_contents(self, contents: Sequence[bytes], *, each: bool) -> bool:
+    def keep_contents(
+        self, contents: Sequence[bytes], *, each: bool, flushed_after: bool = False
+    ) -> bool:
         """Store contents a change is about to write, durably: each fsynced (`each`), or
-        all made durable together (`BlobStore.batch`). Whether they were (a copy that
-        cannot be made now is the record's to make, and to warn about)."""
+        all made durable together (`BlobStore.batch`; `flushed_after`: by the caller's
+        own flush of the file system, before it records them). Whether they were (a copy
+        that cannot be made now is the record's to make, and to warn about)."""
         try:
             if each:
                 for data in contents:
                     self.blobs.put(data)
             else:
-                with self.blobs.batch() as batch:
+                with self.blobs.batch(flush=not flushed_after) as batch:
                     for data in contents:
                         batch.put(data)
         except OSError as error:

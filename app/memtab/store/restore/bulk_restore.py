@@ -186,7 +186,10 @@ class _Copying(threading.Thread):
 
     def __init__(self, store: MemoryStore, contents: Sequence[bytes]) -> None:
         super().__init__(name="memtab-history-copies", daemon=True)
-        self._keep = functools.partial(store.keep_contents, contents, each=False)
+        # Durable by the batch's one flush after the temps (`_stage`), not one of their own.
+        self._keep = functools.partial(
+            store.keep_contents, contents, each=False, flushed_after=True
+        )
         self._copied = False
         self._raised: BaseException | None = None
 

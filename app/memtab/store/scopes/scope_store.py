@@ -164,14 +164,18 @@ class ScopeStore(ScopeView):
             allow_unkept=allow_unkept,
         )
 
-    def keep_contents(self, contents: Sequence[bytes], *, each: bool) -> bool:
+    def keep_contents(
+        self, contents: Sequence[bytes], *, each: bool, flushed_after: bool = False
+    ) -> bool:
         """Copies in history of contents a change is about to write, made before it takes
         the scope (they depend on nothing there): durable once this returns, each fsynced
-        (`each`) or all with one flush. Whether they were kept (pass it to
-        `record_changes` as `after_kept`); if not, the record copies them as ever."""
+        (`each`) or all with one flush — or, `flushed_after`, once the caller flushes the
+        file system (`make_filesystem_durable`) before it records them. Whether they were
+        kept (pass it to `record_changes` as `after_kept`); if not, the record copies them
+        as ever."""
         if self.history is None:
             return False
-        return self.history.keep_contents(contents, each=each)
+        return self.history.keep_contents(contents, each=each, flushed_after=flushed_after)
 
     def record_changes(
         self,
