@@ -240,7 +240,10 @@ class TargetSync:
             history_at=exported.history_at,
             meta=baseline,
         )
-        if outcome.state != before:  # what was sent is not sent again after a kill
+        # What was sent is not sent again after a kill. A machine with no commit yet that
+        # made none has sent nothing: the next export finds the same (a machine joining).
+        unsent = exported.commits == 0 and before.head is None and exported.head is None
+        if outcome.state != before and not (unsent and outcome.state.pending == before.pending):
             save_state(self.paths.state(self.target.name), outcome.state)
         return exported
 

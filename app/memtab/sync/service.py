@@ -358,7 +358,9 @@ class SyncService:
             self.paths,
             lambda: self._open_scopes(target),
             functools.partial(self._read_scopes, target, git),
-            state,
+            # Attempted now, in every state it saves: the import's last save is the final
+            # state, which is then not written again.
+            state.with_changes(last_attempt_at=now),
             ever_synced=state.last_sync_at is not None,
             progress=progress,
             cancel=cancel,

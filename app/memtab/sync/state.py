@@ -32,8 +32,8 @@ from typing import NamedTuple
 from memtab.fs.atomic import (
     Directory,
     atomic_write_bytes,
-    atomic_write_json,
     encode_utf8,
+    json_document,
     make_directory_durably,
 )
 from memtab.fs.records import RecordError
@@ -56,8 +56,17 @@ def load_state(path: Path) -> SyncState:
 
 
 def save_state(path: Path, state: SyncState) -> None:
+    """Write the state atomically and durably; one the file holds already is not written
+    again (a sync's last save after its import saved the same state): the file is only
+    ever written so, so what it holds is on disk."""
+    data = encode_utf8(json_document(state.to_json()))
+    try:
+        if path.read_bytes() == data:
+            return
+    except OSError:
+        pass  # no state yet, or unreadable: written
     make_directory_durably(path.parent)
-    atomic_write_json(path, state.to_json())
+    atomic_write_bytes(path, data)
 
 
 class IntentRead(NamedTuple):
