@@ -115,7 +115,9 @@ def test_a_branch_name_git_accepted_is_not_asked_again_and_a_refused_one_is(
     ]
 
 
-def test_origin_is_asked_once_and_again_after_init_changes_it(tmp_path: Path) -> None:
+def test_origin_is_read_from_the_config_and_again_after_init_changes_it(tmp_path: Path) -> None:
+    # git's config is read once anyway (the identity, ssh): origin's URL is in it, and a
+    # sync runs no git more to ask it.
     program, log = _counting_git(tmp_path)
     git = Git(bare_repository(tmp_path / "r.git"), git=program)
     git.init(str(tmp_path / "first.git"), "main")
@@ -124,5 +126,16 @@ def test_origin_is_asked_once_and_again_after_init_changes_it(tmp_path: Path) ->
     git.init(str(tmp_path / "second.git"), "main")
     assert git.remote_url() == str(tmp_path / "second.git")
     assert git.remote_url() == str(tmp_path / "second.git")
-    asked = [line for line in log.read_text().splitlines() if "remote get-url" in line]
-    assert len(asked) == 2
+    calls = log.read_text().splitlines()
+    assert not [line for line in calls if "remote get-url" in line]
+    assert len([line for line in calls if "config --list" in line]) == 2
+
+
+def test_origin_rewritten_by_the_users_config_is_asked_from_git(tmp_path: Path) -> None:
+    program, log = _counting_git(tmp_path)
+    git = Git(bare_repository(tmp_path / "r.git"), git=program)
+    git.init("nas:memory.git", "main")
+    git.run(["config", f"url.{tmp_path}/.insteadOf", "nas:"])
+    fresh = Git(git.repo, git=program)
+    assert fresh.remote_url() == f"{tmp_path}/memory.git"  # insteadOf applied: a local path
+    assert len([line for line in log.read_text().splitlines() if "remote get-url" in line]) == 1

@@ -222,6 +222,7 @@ class Git:
         self.cancel = cancel or (lambda: False)
         self._env = self._environment()
         self._config: dict[str, str] | None = None
+        self._repeated: set[str] = set()  # config keys set more than once
         self._origin: tuple[str | None] | None = None  # (origin's URL,) once asked
 
     # --- running -------------------------------------------------------------------------
@@ -343,10 +344,12 @@ class Git:
         """The git configuration this repository sees (the user's included), read once."""
         if self._config is None:
             result = self.run(["config", "--list", "-z"], check=False)
-            self._config = {}
+            self._config, self._repeated = {}, set()
             for item in result.stdout.decode("utf-8", "replace").split("\0"):
                 key, _, value = item.partition("\n")
                 if key:
+                    if key.lower() in self._config:
+                        self._repeated.add(key.lower())
                     self._config[key.lower()] = value
         return self._config
 
@@ -393,8 +396,13 @@ class Git:
 
     def remote_url(self) -> str | None:
         """origin's URL as git uses it (the user's `insteadOf` applied), asked once: only
-        `init` changes it."""
+        `init` changes it. Read from the config unless a `url.*` setting may rewrite it."""
         if self._origin is None:
+            config, key = self.config(), "remote.origin.url"
+            rewrites = any(name.startswith("url.") for name in config)  # insteadOf
+            if config.get(key) and key not in self._repeated and not rewrites:
+                self._origin = (config[key],)  # as git uses it: no git more per sync
+                return self._origin[0]
             result = self.run(["remote", "get-url", "origin"], check=False)
             self._origin = (result.stdout.decode("utf-8", "replace").strip() or None,)
         return self._origin[0]
