@@ -12,11 +12,11 @@ Order inside a directory: directories first, then files, each alphabetical.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
+from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path, parse_virtual_path
 
 
 class NodeKind(enum.IntEnum):
@@ -494,3 +494,52 @@ def file_container_key(key: str) -> str | None:
             return orphan_key(dir_name)
         return orphan_entry_key(dir_name, VirtualPath(Scope.PROJECT, parent), is_dir=True)
     return None
+
+
+# -- drag and drop: the model never moves anything, it asks for the move ---------------------
+
+
+def is_movable(node: TreeNode) -> bool:
+    """Whether a row can be dragged to move it: a file or directory one may change."""
+    return node.kind in (NodeKind.FILE, NodeKind.DIRECTORY) and not node.read_only
+
+
+def dragged_text(nodes: Iterable[TreeNode]) -> str:
+    """What a drag of `nodes` carries: the movable ones' virtual paths, once each, a line
+    each."""
+    paths: list[str] = []
+    for node in nodes:
+        if is_movable(node) and node.path is not None and str(node.path) not in paths:
+            paths.append(str(node.path))
+    return "\n".join(paths)
+
+
+def dragged_paths(text: str) -> list[VirtualPath]:
+    """The virtual paths a drag carries (lines that are not one are ignored)."""
+    paths: list[VirtualPath] = []
+    for line in text.splitlines():
+        try:
+            paths.append(parse_file_path(line))
+        except PathError:
+            continue
+    return paths
+
+
+def drop_target(node: TreeNode) -> VirtualPath | None:
+    """The directory a drop onto `node`'s row lands in (a file's: its directory), or None
+    where nothing may land."""
+    while (
+        node.kind in (NodeKind.FILE, NodeKind.MESSAGE, NodeKind.MATCH) and node.parent is not None
+    ):
+        node = node.parent
+    if not node.accepts_drops or node.path is None:
+        return None
+    return node.path
+
+
+def moved_by_drop(sources: Iterable[VirtualPath], target: VirtualPath) -> list[VirtualPath]:
+    """What of `sources` a drop into `target` moves: not a folder into itself, nor what is
+    there already."""
+    return [
+        source for source in sources if not target.is_within(source) and source.parent != target
+    ]

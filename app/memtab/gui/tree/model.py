@@ -1,9 +1,10 @@
 """The Qt item model over the Memory tab's plain node tree (`tree_nodes`).
 
 One model, one column, fixed section roots. A rescan builds a whole new node tree off the
-GUI thread; `replace_tree` reconciles it into the live one, emitting row removals, insertions
-and data changes for what differs, so expansion, selection and scroll position survive
-without being saved and restored. Nodes are matched by `key`.
+GUI thread; `replace_tree` reconciles it into the live one (Qt-free, by key:
+`components.tree.reconcile_slices.ShownTree`), which tells the model the row removals,
+insertions and data changes to emit, so expansion, selection and scroll position survive
+without being saved and restored.
 
 A large home's tree comes with some containers unfilled (`TreeNode.unfilled_files`, see
 `components.tree.tree`): they report children so the view shows an arrow, and Qt's
@@ -21,7 +22,6 @@ asks the store, after which the watcher's rescan shows the result.
 from __future__ import annotations
 
 import itertools
-import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -35,14 +35,19 @@ from PySide6.QtCore import (
 )
 
 from memtab.components.activity.badges import Badge
-from memtab.components.tree.marks import RowMark, RowMarks
-from memtab.components.tree.nodes import NodeKind, TreeNode, file_container_key
-from memtab.components.tree.reconcile_slices import Slice, perf_ms
+from memtab.components.tree.marks import RowMark
+from memtab.components.tree.nodes import (
+    NodeKind,
+    TreeNode,
+    dragged_paths,
+    dragged_text,
+    drop_target,
+    is_movable,
+    moved_by_drop,
+)
+from memtab.components.tree.reconcile_slices import Filler, ShownTree, perf_ms
 from memtab.components.tree.text import PIN_NOTE, describe_for_accessibility, row_tooltip
-from memtab.components.tree.tree import loading_tree
-from memtab.store.paths import PathError, VirtualPath, parse_file_path
-
-logger = logging.getLogger(__name__)
+from memtab.store.paths import VirtualPath
 
 MIME_TYPE = "application/x-memtab-memory-paths"
 
@@ -73,23 +78,6 @@ _ROW_FLAGS = {
 }
 _MESSAGE_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 
-Filler = Callable[[str], "list[TreeNode] | None"]
-"""Builds the file rows of an unfilled container (by key); None when it cannot yet."""
-
-
-def _changed_keys(old: Mapping[str, Badge], new: Mapping[str, Badge]) -> frozenset[str]:
-    return frozenset(key for key in old.keys() | new.keys() if old.get(key) != new.get(key))
-
-
-class _Reconcile:
-    """A reconcile in progress: (shown, new) node pairs still to compare."""
-
-    def __init__(self, new_root: TreeNode) -> None:
-        self.pending: list[tuple[TreeNode, TreeNode]] = []
-        self.new_root = new_root
-        self.badge_changes: frozenset[str] = frozenset()
-        self.reported: set[int] = set()
-
 
 class MemoryTreeModel(QAbstractItemModel):
     """Sections → directories → files, reconciled in place on every rescan.
@@ -104,16 +92,11 @@ class MemoryTreeModel(QAbstractItemModel):
     def __init__(self, parent: Any = None) -> None:
         """Start with the "Loading…" tree."""
         super().__init__(parent)
-        self._root = loading_tree()
-        self._by_key: dict[str, TreeNode] = {}
-        self._by_physical: dict[str, TreeNode] = {}
-        self._badges: Mapping[str, Badge] = {}
-        self._marks = RowMarks()
+        self._shown: ShownTree[Badge] = ShownTree(self)
+        self._root = self._shown.root
         self.pin_note = PIN_NOTE
         """What a pinned file's tooltip says about mux (the tab knows whether it runs)."""
-        self._reconcile: _Reconcile | None = None
         self.filler: Filler | None = None
-        self._register(self._root)
 
     # -- lookups -------------------------------------------------------------------------
 
@@ -132,7 +115,7 @@ class MemoryTreeModel(QAbstractItemModel):
 
     def node_for_key(self, key: str) -> TreeNode | None:
         """The node with `key`, if it is in the tree."""
-        return self._by_key.get(key)
+        return self._shown.node_for_key(key)
 
     def index_for_node(self, node: TreeNode) -> QModelIndex:
         """The index of a node of this tree."""
@@ -142,24 +125,20 @@ class MemoryTreeModel(QAbstractItemModel):
 
     def index_for_key(self, key: str) -> QModelIndex:
         """The index of the node with `key` (invalid when absent)."""
-        node = self._by_key.get(key)
+        node = self._shown.node_for_key(key)
         return self.index_for_node(node) if node is not None else QModelIndex()
 
     def nodes(self) -> Iterable[TreeNode]:
         """Every node except the root."""
-        walker = self._root.walk()
-        next(walker)
-        return walker
+        return self._shown.nodes()
 
     def is_agent_edited(self, node: TreeNode) -> bool:
         """Whether the row shows the "agent edited" badge."""
-        return self.badge_for(node) is not None
+        return self._shown.badge_for(node) is not None
 
     def badge_for(self, node: TreeNode) -> Badge | None:
         """The row's "agent edited" badge (who changed the file), if it has one."""
-        if node.kind is not NodeKind.FILE or node.physical is None:
-            return None
-        return self._badges.get(node.physical)
+        return self._shown.badge_for(node)
 
     # -- structure -----------------------------------------------------------------------
 
@@ -210,37 +189,11 @@ class MemoryTreeModel(QAbstractItemModel):
     def fill(self, container: TreeNode) -> bool:
         """Insert the file rows of an unfilled container (from `filler`); False when
         there is nothing to fill or they cannot be built yet."""
-        if container.unfilled_files <= 0 or self.filler is None:
-            return False
-        rows = self.filler(container.key)
-        if rows is None:
-            return False
-        # Files follow directories, and an unfilled container holds no file rows yet.
-        first = len(container.children)
-        if rows:
-            self.beginInsertRows(self.index_for_node(container), first, first + len(rows) - 1)
-            container.children.extend(rows)
-            container.renumber(first)
-            for row in rows:
-                self._register(row)
-            self.endInsertRows()
-        container.unfilled_files = 0
-        # The fingerprints above no longer describe what is shown: the next reconcile compares.
-        node: TreeNode | None = container
-        while node is not None:
-            node.fingerprint = 0
-            node = node.parent
-        self._emit_rows_changed(container.parent or self._root, [container.row])
-        return True
+        return self._shown.fill(container, self.filler)
 
     def reveal(self, key: str) -> TreeNode | None:
         """The node with `key`, filling the container of a file row first if needed."""
-        node = self._by_key.get(key)
-        if node is None and (container_key := file_container_key(key)) is not None:
-            container = self._by_key.get(container_key)
-            if container is not None and self.fill(container):
-                node = self._by_key.get(key)
-        return node
+        return self._shown.reveal(key, self.filler)
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -259,8 +212,7 @@ class MemoryTreeModel(QAbstractItemModel):
         if node.kind is NodeKind.MESSAGE:
             return _MESSAGE_FLAGS
         leaf = node.kind is NodeKind.MATCH or (node.kind is NodeKind.FILE and not node.children)
-        draggable = node.kind in (NodeKind.FILE, NodeKind.DIRECTORY) and not node.read_only
-        return _ROW_FLAGS[leaf, draggable, node.accepts_drops]
+        return _ROW_FLAGS[leaf, is_movable(node), node.accepts_drops]
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Qt: what a row shows."""
@@ -294,195 +246,61 @@ class MemoryTreeModel(QAbstractItemModel):
         self.continue_reconcile(None)
 
     def start_reconcile(self, tree: TreeNode, badges: Mapping[str, Badge] | None = None) -> None:
-        """Begin reconciling `tree` (a reconcile still in progress is dropped: this one wins).
-
-        Subtrees whose fingerprint did not change are skipped, so an unchanged home costs
-        nothing; changed rows are reported in one `dataChanged` per run of siblings.
-        """
-        if self._reconcile is not None:  # dropped: what it left undone is compared again
-            for old, _new in self._reconcile.pending:
-                old.forget_fingerprints()
-        self._reconcile = _Reconcile(tree)
-        self._reconcile.pending.append((self._root, tree))
-        if badges is not None:
-            self._reconcile.badge_changes = _changed_keys(self._badges, badges)
-            self._badges = dict(badges)
+        """Begin reconciling `tree` (`components.tree.reconcile_slices.ShownTree.start`)."""
+        self._shown.start(tree, badges)
 
     @property
     def reconciling(self) -> bool:
         """Whether a reconcile has been started and not finished."""
-        return self._reconcile is not None
+        return self._shown.reconciling
 
     def continue_reconcile(
         self, budget_ms: float | None, now_ms: Callable[[], float] = perf_ms
     ) -> bool:
         """Reconcile for at most about `budget_ms` on `now_ms` (None: to the end); True
-        when done (`components.tree.reconcile_slices.Slice`).
-
-        Each step leaves a consistent model, so the GUI can paint between slices and a
-        big change never freezes it.
-        """
-        reconcile = self._reconcile
-        if reconcile is None:
-            return True
-        slice_ = Slice(budget_ms, now_ms)
-        while reconcile.pending:
-            old, new = reconcile.pending.pop()
-            self._reconcile_step(reconcile, old, new)
-            if reconcile.pending and slice_.over():
-                return False
-        self._reconcile = None
-        self._emit_badges_changed(reconcile.badge_changes, reconcile.reported)
-        return True
-
-    def _reconcile_step(self, reconcile: _Reconcile, old: TreeNode, new: TreeNode) -> None:
-        if old.fingerprint == new.fingerprint and old.fingerprint != 0:
-            new.dispose()
-            return
-        changed_rows: list[int] = []
-        for kept, fresh in self._reconcile_children(old, new):
-            if kept.fingerprint == fresh.fingerprint:
-                continue
-            if kept.signature() != fresh.signature():
-                self._update_node(kept, fresh)
-                changed_rows.append(kept.row)
-                reconcile.reported.add(id(kept))
-            reconcile.pending.append((kept, fresh))
-        self._emit_rows_changed(old, changed_rows)
-        old.fingerprint = new.fingerprint
-        # `new` served its purpose (its adopted children now belong to `old`).
-        new.children = []
-        new.parent = None
-
-    def _update_node(self, kept: TreeNode, fresh: TreeNode) -> None:
-        if kept.physical != fresh.physical:
-            if kept.physical is not None and self._by_physical.get(kept.physical) is kept:
-                del self._by_physical[kept.physical]
-            if fresh.kind is NodeKind.FILE and fresh.physical is not None:
-                self._by_physical[fresh.physical] = kept
-        kept.copy_fields_from(fresh)
-
-    def _emit_badges_changed(self, physical_paths: Iterable[str], reported: set[int]) -> None:
-        rows_by_parent: dict[int, tuple[TreeNode, list[int]]] = {}
-        for physical in physical_paths:
-            node = self._by_physical.get(physical)
-            if node is None or node.parent is None or id(node) in reported:
-                continue
-            entry = rows_by_parent.setdefault(id(node.parent), (node.parent, []))
-            entry[1].append(node.row)
-        for parent, rows in rows_by_parent.values():
-            self._emit_rows_changed(parent, sorted(rows))
-
-    def _emit_rows_changed(self, parent: TreeNode, rows: list[int]) -> None:
-        parent_index = self.index_for_node(parent)
-        start = 0
-        while start < len(rows):
-            end = start
-            while end + 1 < len(rows) and rows[end + 1] == rows[end] + 1:
-                end += 1
-            self.dataChanged.emit(
-                self.index(rows[start], 0, parent_index), self.index(rows[end], 0, parent_index)
-            )
-            start = end + 1
-
-    def _reconcile_children(self, old: TreeNode, new: TreeNode) -> list[tuple[TreeNode, TreeNode]]:
-        """Make `old`'s children the keys of `new`'s, in order; return the kept pairs."""
-        parent_index = self.index_for_node(old)
-        new_keys = {child.key for child in new.children}
-        children = old.children
-        end = len(children) - 1
-        while end >= 0:  # remove runs of vanished children, from the bottom up
-            if children[end].key in new_keys:
-                end -= 1
-                continue
-            start = end
-            while start > 0 and children[start - 1].key not in new_keys:
-                start -= 1
-            self.beginRemoveRows(parent_index, start, end)
-            removed = children[start : end + 1]
-            del children[start : end + 1]
-            old.renumber(start)
-            for node in removed:
-                self._unregister(node)
-            self.endRemoveRows()
-            for node in removed:
-                node.dispose()
-            end = start - 1
-        kept_keys = [child.key for child in children]
-        if [key for key in (c.key for c in new.children) if key in set(kept_keys)] != kept_keys:
-            # The order changed (it never should: keys determine order). Start over.
-            logger.warning("Tree order changed under %s; rebuilding its rows", old.key)
-            return self._replace_children(old, new, parent_index)
-        kept_set = set(kept_keys)
-        pairs: list[tuple[TreeNode, TreeNode]] = []
-        position = 0
-        while position < len(new.children):
-            fresh = new.children[position]
-            if fresh.key in kept_set:
-                pairs.append((children[position], fresh))
-                position += 1
-                continue
-            stop = position
-            while stop < len(new.children) and new.children[stop].key not in kept_set:
-                stop += 1
-            self.beginInsertRows(parent_index, position, stop - 1)
-            inserted = new.children[position:stop]
-            children[position:position] = inserted
-            old.renumber(position)
-            for node in inserted:
-                self._register(node)
-            self.endInsertRows()
-            position = stop
-        return pairs
-
-    def _replace_children(
-        self, old: TreeNode, new: TreeNode, parent_index: QModelIndex
-    ) -> list[tuple[TreeNode, TreeNode]]:
-        if old.children:
-            self.beginRemoveRows(parent_index, 0, len(old.children) - 1)
-            removed, old.children = old.children, []
-            for node in removed:
-                self._unregister(node)
-            self.endRemoveRows()
-            for node in removed:
-                node.dispose()
-        if new.children:
-            self.beginInsertRows(parent_index, 0, len(new.children) - 1)
-            old.adopt(list(new.children))
-            for node in old.children:
-                self._register(node)
-            self.endInsertRows()
-        return []
-
-    def _register(self, subtree: TreeNode) -> None:
-        for node in subtree.walk():
-            self._by_key[node.key] = node
-            if node.kind is NodeKind.FILE and node.physical is not None:
-                self._by_physical[node.physical] = node
-
-    def _unregister(self, subtree: TreeNode) -> None:
-        for node in subtree.walk():
-            if self._by_key.get(node.key) is node:
-                del self._by_key[node.key]
-            if node.physical is not None and self._by_physical.get(node.physical) is node:
-                del self._by_physical[node.physical]
+        when done. Each step leaves a consistent model, so the GUI can paint between slices
+        and a big change never freezes it."""
+        return self._shown.go_on(budget_ms, now_ms)
 
     def set_agent_edited(self, badges: Mapping[str, Badge]) -> None:
         """Show exactly these "agent edited" badges (by physical path)."""
-        changed = _changed_keys(self._badges, badges)
-        self._badges = dict(badges)
-        self._emit_badges_changed(changed, set())
+        self._shown.set_badges(badges)
 
     def marks_for(self, node: TreeNode) -> tuple[RowMark, ...]:
         """The features' marks on a file row."""
-        return self._marks.on(node.key) if node.kind is NodeKind.FILE else ()
+        return self._shown.marks_for(node)
 
     def set_marks(self, feature: str, marks: Mapping[str, RowMark]) -> None:
         """Show exactly these marks of `feature` (by row key), in place of its last ones."""
-        for key in self._marks.replace(feature, marks):
-            index = self.index_for_key(key)
-            if index.isValid():
-                self.dataChanged.emit(index, index, _MARK_ROLES)
+        self._shown.set_marks(feature, marks)
+
+    # -- what the shown tree tells (`components.tree.reconcile_slices.RowEvents`) ----------
+
+    def removing(self, parent: TreeNode, first: int, last: int) -> None:
+        """Rows of `parent` go."""
+        self.beginRemoveRows(self.index_for_node(parent), first, last)
+
+    def removed(self) -> None:
+        """They went."""
+        self.endRemoveRows()
+
+    def inserting(self, parent: TreeNode, first: int, last: int) -> None:
+        """Rows of `parent` come."""
+        self.beginInsertRows(self.index_for_node(parent), first, last)
+
+    def inserted(self) -> None:
+        """They came."""
+        self.endInsertRows()
+
+    def rows_changed(self, parent: TreeNode, first: int, last: int) -> None:
+        """What rows of `parent` show changed."""
+        parent_index = self.index_for_node(parent)
+        self.dataChanged.emit(self.index(first, 0, parent_index), self.index(last, 0, parent_index))
+
+    def marks_changed(self, node: TreeNode) -> None:
+        """A file row's marks changed."""
+        index = self.index_for_node(node)
+        self.dataChanged.emit(index, index, _MARK_ROLES)
 
     def refresh_all(self) -> None:
         """Repaint every row (e.g. search highlighting or relative times changed)."""
@@ -512,57 +330,24 @@ class MemoryTreeModel(QAbstractItemModel):
 
     def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
         """Qt: the dragged files and directories as virtual paths, one per line."""
-        paths: list[str] = []
-        for index in indexes:
-            node = self.node(index)
-            movable = node.kind in (NodeKind.FILE, NodeKind.DIRECTORY) and not node.read_only
-            if movable and node.path is not None and str(node.path) not in paths:
-                paths.append(str(node.path))
+        text = dragged_text(self.node(index) for index in indexes)
         data = QMimeData()
-        text = "\n".join(paths)
         data.setData(MIME_TYPE, text.encode("utf-8"))
         data.setText(text)
         return data
 
     def drop_target(self, parent: ModelIndex) -> VirtualPath | None:
         """The directory a drop onto `parent` lands in (a file drops into its directory)."""
-        node = self.node(parent)
-        while (
-            node.kind in (NodeKind.FILE, NodeKind.MESSAGE, NodeKind.MATCH)
-            and node.parent is not None
-        ):
-            node = node.parent
-        if not node.accepts_drops or node.path is None:
-            return None
-        return node.path
-
-    @staticmethod
-    def dragged_paths(data: QMimeData) -> list[VirtualPath]:
-        """The virtual paths in a drag's data (invalid lines are ignored)."""
-        if not data.hasFormat(MIME_TYPE):
-            return []
-        raw = bytes(data.data(MIME_TYPE).data()).decode("utf-8", "replace")
-        paths: list[VirtualPath] = []
-        for line in raw.splitlines():
-            try:
-                paths.append(parse_file_path(line))
-            except PathError:
-                continue
-        return paths
+        return drop_target(self.node(parent))
 
     def _movable(
         self, data: QMimeData, parent: ModelIndex
     ) -> tuple[list[VirtualPath], VirtualPath]:
         target = self.drop_target(parent)
-        if target is None:
+        if target is None or not data.hasFormat(MIME_TYPE):
             return [], VirtualPath(None)
-        sources = [
-            source
-            for source in self.dragged_paths(data)
-            # Not into itself, and not where it already is.
-            if not target.is_within(source) and source.parent != target
-        ]
-        return sources, target
+        text = bytes(data.data(MIME_TYPE).data()).decode("utf-8", "replace")
+        return moved_by_drop(dragged_paths(text), target), target
 
     def canDropMimeData(
         self,
