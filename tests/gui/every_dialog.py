@@ -22,13 +22,14 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 
 import memtab
 from memtab.components.files.copy import CopyTarget
+from memtab.components.files.questions import NewKind
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.editor.go_to_line import GoToLineDialog
 from memtab.gui.editor.unsaved import ask_unsaved
 from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.files.copy import CopyToDialog
-from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
+from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, confirmation_box
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.loads.dialog import LoadsDialog

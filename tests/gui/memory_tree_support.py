@@ -15,10 +15,10 @@ from pytestqt.qtbot import QtBot
 
 from memtab.components.files.copy import CopyTarget
 from memtab.components.files.ops import DeletionCount
+from memtab.components.files.questions import NewKind
 from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.files.copy import CopyChoice
-from memtab.gui.files.dialogs import NewKind
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.ui_state import UiState

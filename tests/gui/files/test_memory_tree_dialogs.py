@@ -10,14 +10,8 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from memtab.components.files.ops import DeletionCount
-from memtab.gui.files.dialogs import (
-    MoveDialog,
-    NewItemDialog,
-    NewKind,
-    TabDialogs,
-    resolve_move_target,
-    resolve_new_path,
-)
+from memtab.components.files.questions import NewKind, resolve_move_target, resolve_new_path
+from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, TabDialogs
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore

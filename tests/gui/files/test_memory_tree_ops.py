@@ -187,7 +187,7 @@ def test_cancelled_delete_keeps_everything(
 
 
 def test_delete_confirmation_counts_everything_that_goes() -> None:
-    from memtab.gui.files.dialogs import delete_confirmation_text
+    from memtab.components.files.questions import delete_confirmation_text
 
     def text(names: list[str], files: int, hidden: int = 0, only_files: bool = False) -> str:
         return delete_confirmation_text(names, DeletionCount(len(names), files, hidden), only_files)
@@ -438,7 +438,7 @@ def test_memtabs_own_saves_get_no_badge(
 
 
 def test_create_relative_and_absolute_names_in_the_dialog(tmp_path: Path, home: Home) -> None:
-    from memtab.gui.files.dialogs import NewKind, resolve_move_target, resolve_new_path
+    from memtab.components.files.questions import NewKind, resolve_move_target, resolve_new_path
     from memtab.store.paths import VirtualPath
     from memtab.store.scopes.memory import MemoryStore
 

@@ -15,10 +15,11 @@ from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, make_window
 from memtab.components.editor.leaving import DiscardChoice
 from memtab.components.editor.session import BarKind
+from memtab.components.files.questions import NewKind
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.editor.unsaved import ask_unsaved
-from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
+from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, confirmation_box
 from memtab.gui.first_paint import geometry
 from memtab.gui.first_paint.geometry import fitted_geometry, opens_maximized, place_window
 from memtab.gui.first_paint.main_window import MainWindow

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 from memtab.components.files import ops as file_ops
 from memtab.components.files import rules, undo
+from memtab.components.files.questions import NewKind
 from memtab.components.files.rules import RowAction
 from memtab.components.loads.cut_bars import GO_TO_CUT
 from memtab.components.tree.nodes import NodeKind, TreeNode, file_key
@@ -36,7 +37,7 @@ from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.files.codex_note import CodexNoteAction
 from memtab.gui.files.copy import copy_node
-from memtab.gui.files.dialogs import NewKind, TabDialogs
+from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.files.turns import UndoRedoActions
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.store.paths import VirtualPath
