@@ -1,13 +1,6 @@
-"""Back and Forward through the files the editor showed (Alt+Left, Alt+Right; View menu),
-as in a browser or VS Code: after following a link from an index to a file, Back returns
-to the index and Forward to the file again.
-
-Each file made current — by a link, the tree, Quick open, a tab — is a step
-(`FileHistory.visited`); Back steps to the one before, Forward to the one after — the
-keyboard then in its text, as after Quick open — and a step elsewhere after going back
-drops what was ahead. Files are kept by their ref's key
-(the tree's row key); one the tree no longer shows (deleted, another workspace's) is
-skipped.
+"""Back and Forward through the files the editor showed (Alt+Left, Alt+Right; View menu):
+the actions over `components.memory_tab.visited.VisitedFiles`, which keeps the steps; a
+step shows its file as Quick open does, the keyboard in its text.
 """
 
 from __future__ import annotations
@@ -16,55 +9,12 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 
+from memtab.components.memory_tab.visited import VisitedFiles
 from memtab.gui.actions import ActionRegistry
-
-HISTORY_LIMIT = 100
-"""The most steps kept: the oldest go first."""
-
-
-class FileHistory:
-    """The files shown, in order, and where Back and Forward stand among them."""
-
-    def __init__(self, limit: int = HISTORY_LIMIT) -> None:
-        self._keys: list[str] = []
-        self._at = -1
-        self._limit = limit
-
-    @property
-    def current(self) -> str | None:
-        """The key of the step Back and Forward stand at."""
-        return self._keys[self._at] if self._at >= 0 else None
-
-    def visited(self, key: str) -> None:
-        """`key`'s file is shown: a new step, unless it is the step already current (as
-        when Back's file arrives)."""
-        if self.current == key:
-            return
-        del self._keys[self._at + 1 :]
-        self._keys.append(key)
-        del self._keys[: -self._limit]
-        self._at = len(self._keys) - 1
-
-    def can_go(self, step: int) -> bool:
-        """Whether there is a step `step` (-1: back, +1: forward) away."""
-        return 0 <= self._at + step < len(self._keys)
-
-    def go(self, step: int, opens: Callable[[str], bool]) -> bool:
-        """Step back (-1) or forward (+1) to the nearest file `opens` can open (it says
-        False for a file that is gone, which is then forgotten); False if none."""
-        while self.can_go(step):
-            self._at += step
-            key = self._keys[self._at]
-            if opens(key):
-                return True
-            del self._keys[self._at]
-            if step > 0:
-                self._at -= 1
-        return False
 
 
 class FileNavigation(QObject):
-    """The Back and Forward actions over the editor's `FileHistory`; `opens(key)` shows a
+    """The Back and Forward actions over the editor's `VisitedFiles`; `opens(key)` shows a
     file by its key (False: the tree does not show it)."""
 
     def __init__(
@@ -74,7 +24,7 @@ class FileNavigation(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self.history = FileHistory()
+        self.history = VisitedFiles()
         self._opens = opens
         actions.add(
             "editor.back",
