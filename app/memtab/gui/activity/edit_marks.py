@@ -1,7 +1,8 @@
 """The "agent edited" badges on screen: the tree's rows and the editor's header.
 
-`components.activity.badges.AgentEdits` decides which files carry a badge and whose change it names;
-this collaborator of the Memory tab feeds it and shows the result:
+`components.activity.badges.AgentEdits` decides which files carry a badge and whose change it names,
+`components.activity.edit_claims.EditClaims` which claims and opens count; this
+collaborator of the Memory tab feeds them and shows the result:
 
 - after each scan it counts the changes in and updates the tree and the open file's
   header;
@@ -29,8 +30,9 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, SignalInstance, Slot
 
-from memtab.components.activity.badges import CLAIM_TTL_MS, Actor, AgentEdits, Badge
+from memtab.components.activity.badges import CLAIM_TTL_MS, Actor, Badge
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.activity.edit_claims import EditClaims
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef
@@ -40,13 +42,11 @@ from memtab.gui.toolkit.ui_state import UiState
 from memtab.operations.history import contents_written_since
 from memtab.operations.sync.look import SyncLook
 from memtab.store.home import Home, PathKind
-from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.paths import VirtualPath
 from memtab.store.sidecars.journal import ConsolidationRecord
 
 logger = logging.getLogger(__name__)
 
-RUN_ACTORS = {"writer": Actor.WRITER, "consolidation": Actor.CONSOLIDATOR, "sync": Actor.SYNC}
-"""The badge of a change a run of each kind made (a revert is the user's own)."""
 _RUNS_READ = "edit-marks-runs"
 
 
@@ -105,13 +105,10 @@ class EditMarks(QObject):
         self._model = model
         self._editor = editor
         self._ui_state = ui_state
-        self._scan: HomeScan | None = None
-        self._quiet_opens = 0
-        self._quiet_refs: set[MemoryFileRef] = set()  # opened quietly, text on its way
         self._context: WindowContext | None = None
-        self.edits = AgentEdits(own_writes)
-        if ui_state is not None:
-            self.edits.restore(ui_state.badges_for(home.root))
+        saved = ui_state.badges_for(home.root) if ui_state is not None else None
+        self.claims = EditClaims(home, own_writes, saved)
+        self.edits = self.claims.edits
         editor.file_opened.connect(self._on_editor_file_opened)
         editor.file_closed.connect(self._on_editor_file_closed)
 
@@ -121,12 +118,9 @@ class EditMarks(QObject):
         return self.edits.badges
 
     def scanned(self, scan: HomeScan, *, first: bool) -> None:
-        """Count a scan's changes in (the `first` scan of a workspace also forgets badges
-        of its files that went meanwhile); the tree gets the badges with the scan's tree."""
-        self._scan = scan
-        self.edits.count_in(scan)
-        if first:
-            self.edits.forget_missing(scan)
+        """Count a scan's changes in (`EditClaims.scanned`); the tree gets the badges with
+        the scan's tree."""
+        self.claims.scanned(scan, first=first)
         self._show_in_editor()
 
     def show(self) -> None:
@@ -134,55 +128,40 @@ class EditMarks(QObject):
         self._model.set_agent_edited(self.edits.badges)
         self._show_in_editor()
 
+    def _show_if(self, changed: bool) -> None:
+        if changed:
+            self.show()
+
     @contextmanager
     def opening_quietly(self) -> Iterator[None]:
         """Files opened inside the block keep their badge (the tab opens them itself),
         also once their text arrives after it."""
-        reading = set(self._editor.reading_refs)
-        self._quiet_opens += 1
+        reading = list(self._editor.reading_refs)
+        self.claims.quiet_begins()
         try:
             yield
         finally:
-            self._quiet_opens -= 1
-            self._quiet_refs |= set(self._editor.reading_refs) - reading
+            self.claims.quiet_ends(reading, self._editor.reading_refs)
 
     def moved_away(self, old: VirtualPath) -> None:
         """A move took files away from under `old`: their badges go."""
-        if self.edits.drop_under(self._scan, old):
-            self.show()
+        self._show_if(self.claims.moved_away(old))
 
     def claim_writer_run(self, workspace_id: str, memory_path: str) -> None:
         """This window's writer wrote `memory_path` of `workspace_id`."""
-        try:
-            path = parse_file_path(memory_path)
-        except PathError:
-            return
-        if path.scope is Scope.WORKSPACE:
-            # A side chat's writer writes its task tree's notebook (docs/formats.md §2.5).
-            workspace = self._scan.registry.workspace(workspace_id) if self._scan else None
-            notebook = workspace.notebook_id if workspace is not None else workspace_id
-            physical = self._home.workspace_root(notebook).joinpath(*path.segments)
-            self._claim(physical, Actor.WRITER)
+        self._show_if(self.claims.writer_wrote(workspace_id, memory_path))
 
     @Slot(str, str)
     def claim_agent(self, memory_path: str, actor: str) -> None:
         """An agent's proposal the user accepted writes `memory_path` (of the shown
         workspace): its change is the agent's, named by its history actor `actor`."""
-        scan = self._scan
-        try:
-            path = parse_file_path(memory_path)
-        except PathError:
-            return
-        physical = scan.scope(path.scope).physical(path) if scan and path.scope else None
-        if physical is not None and self.edits.claim(str(physical), Actor.AGENT, actor):
-            self.show()
+        self._show_if(self.claims.agent_wrote(memory_path, actor))
 
     def claim_sync(self, look: SyncLook) -> None:
         """This window's sync (`look`, after a job) brought files in: their changes are sync's."""
         if look.synced and look.report is not None:
-            for target in look.report.targets:
-                for physical in target.pulled_on_disk:
-                    self._claim(Path(physical), Actor.SYNC)
+            pulled = (each for target in look.report.targets for each in target.pulled_on_disk)
+            self._show_if(self.claims.claim_all((Path(each) for each in pulled), Actor.SYNC))
 
     def follow(self, consolidation: ConsolidationRuns) -> None:
         """Claim what this window's consolidation runs change."""
@@ -207,38 +186,15 @@ class EditMarks(QObject):
             self._context.files.read(_RUNS_READ, job, self._claim_contents)
 
     def _claim_contents(self, written: dict[str, str]) -> None:
-        changed = False
-        for sha, kind in written.items():
-            actor = RUN_ACTORS.get(kind)
-            if actor is not None:
-                changed = self.edits.claim_content(sha, actor) or changed
-        if changed:
-            self.show()
+        self._show_if(self.claims.contents_written(written))
 
     def consolidation_started(self, workspace_id: str) -> None:
         """This window's consolidation runs on `workspace_id` (changes meanwhile are its)."""
-        scan = self._scan
-        self.edits.consolidating = (
-            scan is not None and scan.workspace is not None and scan.workspace.id == workspace_id
-        )
+        self.claims.consolidation_started(workspace_id)
 
     def consolidation_ended(self, record: ConsolidationRecord | None = None) -> None:
         """The run ended; with its record, every file it changed is claimed for it."""
-        self.edits.consolidating = False
-        scan = self._scan
-        if record is None or scan is None:
-            return
-        for op in record.ops:
-            if not op.applied:
-                continue
-            for raw in (op.path, op.new_path):
-                try:
-                    path = parse_file_path(raw) if raw else None
-                except PathError:
-                    continue
-                physical = scan.scope(path.scope).physical(path) if path and path.scope else None
-                if physical is not None:
-                    self._claim(Path(physical), Actor.CONSOLIDATOR)
+        self._show_if(self.claims.consolidation_ended(record))
 
     def save(self) -> None:
         """Put the badges in the UI state (the window writes the file)."""
@@ -247,17 +203,13 @@ class EditMarks(QObject):
 
     # -- internals -----------------------------------------------------------------------
 
-    def _claim(self, physical: Path, actor: Actor) -> None:
-        if self.edits.claim(str(physical), actor):
-            self.show()
-
     def _open_physical(self) -> str | None:
         """Where the open file is, spelled as badges (and the tree's rows) spell it."""
         real = self._editor.real_path
         return str(real) if real is not None else None
 
     def _show_in_editor(self) -> None:
-        badge = self.edits.badge(self._open_physical())
+        badge = self.claims.badge_of(self._open_physical())
         if badge is None:
             self._editor.set_badge(None)
         else:
@@ -265,11 +217,8 @@ class EditMarks(QObject):
 
     @Slot(object)
     def _on_editor_file_opened(self, ref: MemoryFileRef) -> None:
-        opened = self._open_physical()
-        quiet = self._quiet_opens > 0 or ref in self._quiet_refs
-        self._quiet_refs &= set(self._editor.reading_refs)  # closed before it loaded: gone
-        if not quiet and self.edits.clear(opened):  # the user looked
-            self._model.set_agent_edited(self.edits.badges)
+        if self.claims.opened(ref, self._open_physical(), self._editor.reading_refs):
+            self._model.set_agent_edited(self.edits.badges)  # the user looked
         self._show_in_editor()
 
     @Slot(str)
