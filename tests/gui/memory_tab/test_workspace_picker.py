@@ -16,15 +16,13 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names, wait_idl
 from memtab.components.editor.leaving import DiscardChoice
 from memtab.components.tree.nodes import SectionId, message_key
 from memtab.components.tree.tree import PROJECT_UNAVAILABLE_TEXT
-from memtab.gui.memory_tab.workspace_picker import (
+from memtab.components.tree.workspace_rows import (
     MULTI_PROJECT_TITLE,
     NO_WORKSPACE_TEXT,
-    ROW_ROLE,
     RowKind,
-    WorkspaceListModel,
-    WorkspacePicker,
     picker_rows,
 )
+from memtab.gui.memory_tab.workspace_picker import ROW_ROLE, WorkspaceListModel, WorkspacePicker
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path

@@ -1,18 +1,15 @@
 """Choosing the workspace whose project and workspace scopes the Memory tab shows.
 
-A combo box over `WorkspaceListModel`: one non-selectable header row per project, its
-workspaces below it (agent-task workspaces and side chats indented under their parent, a
-task whose parent was removed under the notebook it kept: a task tree reads as one
-notebook, docs/formats.md §2.5), archived ones dimmed and tagged, multi-project ones tagged.
-A home without workspaces (a fresh Memtab home) shows a single "No workspace" row and a
-link that adds one (File → Add workspace).
+A combo box over `WorkspaceListModel`, whose rows and their words are
+`components.tree.workspace_rows`': non-selectable project headers in small caps, workspaces
+indented under their parents, archived ones dimmed, their tags muted. A home without
+workspaces (a fresh Memtab home) shows a single "No workspace" row and a link that adds one
+(File → Add workspace).
 """
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -36,126 +33,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.tree.workspace_rows import (
+    NO_WORKSPACE_ROW,
+    PickerRow,
+    RowKind,
+    picker_rows,
+    row_of,
+)
 from memtab.gui.toolkit.paint import paint_row_panel, row_state
 from memtab.gui.toolkit.style import mute
-from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Registry, Workspace
+from memtab.store.sidecars.registry import Registry
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 WORKSPACE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 ROW_ROLE = Qt.ItemDataRole.UserRole + 2
 
-NO_WORKSPACE_TEXT = "No workspace — global memory only"
 ADD_WORKSPACE_LINK = "memtab-add-workspace"
 ADD_WORKSPACE_HINT = (
     "This home has no workspaces yet, so only global memory is shown. "
     f'<a href="{ADD_WORKSPACE_LINK}">Add a workspace…</a>'
 )
-MULTI_PROJECT_TITLE = "Multi-project workspaces"
-
-
-class RowKind(enum.IntEnum):
-    """What a picker row is."""
-
-    PROJECT = 0
-    WORKSPACE = 1
-    NONE = 2
-
-
-class PickerRow(NamedTuple):
-    """One row of the picker."""
-
-    kind: RowKind
-    text: str
-    workspace: Workspace | None = None
-    depth: int = 0
-    project_title: str = ""
-
-    @property
-    def tags(self) -> list[str]:
-        """Muted labels after a workspace's name."""
-        if self.workspace is None:
-            return []
-        tags = []
-        if self.workspace.shares_notebook:
-            tags.append("shared notebook")
-        if self.workspace.multi_project:
-            tags.append("multi-project")
-        if self.workspace.archived:
-            tags.append("archived")
-        return tags
-
-
-def project_title(project_path: str, display_name: str) -> str:
-    """How a project's header reads (the synthetic `_multi` key gets a real title)."""
-    return MULTI_PROJECT_TITLE if project_path == MULTI_PROJECT_KEY else display_name
-
-
-def picker_rows(registry: Registry) -> list[PickerRow]:
-    """The rows for a registry: projects in order, children under their parents."""
-    known = {ws.id for ws in registry.workspaces}
-    children: dict[str, list[Workspace]] = {}
-    for ws in registry.workspaces:
-        parent = _tree_parent(ws, known)
-        if parent is not None:
-            children.setdefault(parent, []).append(ws)
-    rows: list[PickerRow] = []
-    placed: set[str] = set()
-
-    def subtree(ws: Workspace, depth: int, title: str) -> Iterator[PickerRow]:
-        if ws.id in placed:
-            return  # a parent cycle in a hand-edited config
-        placed.add(ws.id)
-        yield PickerRow(RowKind.WORKSPACE, ws.display_name, ws, depth, title)
-        for child in children.get(ws.id, []):
-            yield from subtree(child, depth + 1, title)
-
-    for project in registry.projects:
-        title = project_title(project.path, project.display_name)
-        top_level = [ws for ws in project.workspaces if _tree_parent(ws, known) is None]
-        project_rows = [row for ws in top_level for row in subtree(ws, 0, title)]
-        if project_rows:
-            rows.append(PickerRow(RowKind.PROJECT, title, project_title=title))
-            rows.extend(project_rows)
-    leftovers = [ws for ws in registry.workspaces if ws.id not in placed]
-    if leftovers:  # children whose parent chain loops
-        rows.append(PickerRow(RowKind.PROJECT, "Other workspaces", project_title="Other"))
-        rows.extend(row for ws in leftovers for row in subtree(ws, 0, "Other"))
-    if not rows:
-        rows.append(PickerRow(RowKind.NONE, NO_WORKSPACE_TEXT))
-    return rows
-
-
-def _tree_parent(ws: Workspace, known: set[str]) -> str | None:
-    """The row a workspace sits under: its registered parent (a sub-agent's, a side
-    chat's), else the notebook it shares (a task whose parent was removed), else none."""
-    for parent in (ws.parent_id, ws.side_chat_parent_id):
-        if parent is not None and parent in known and parent != ws.id:
-            return parent
-    return ws.notebook_id if ws.shares_notebook else None
-
-
-def _tooltip(row: PickerRow) -> str | None:
-    ws = row.workspace
-    if ws is None:
-        return None
-    lines = [f"{ws.display_name} ({ws.id})"]
-    if ws.path:
-        lines.append(ws.path)
-    if ws.multi_project:
-        lines.append("Multi-project: " + ", ".join(ws.projects or (ws.project_path,)))
-        lines.append("No project memory (no single project identity)")
-    else:
-        lines.append(f"Project: {ws.project_path}")
-    if ws.parent_id:
-        lines.append(f"Agent task of {ws.parent_id}")
-    if ws.side_chat_parent_id:
-        lines.append(f"Side chat of {ws.side_chat_parent_id}")
-    if ws.shares_notebook:
-        lines.append(f"Workspace memory: the notebook of {ws.notebook_id}, shared by its task tree")
-    if ws.archived:
-        lines.append(f"Archived {ws.archived_at}")
-    return "\n".join(lines)
 
 
 class WorkspaceListModel(QAbstractListModel):
@@ -164,7 +62,7 @@ class WorkspaceListModel(QAbstractListModel):
     def __init__(self, parent: Any = None) -> None:
         """An empty model; `set_registry` fills it."""
         super().__init__(parent)
-        self._rows: list[PickerRow] = [PickerRow(RowKind.NONE, NO_WORKSPACE_TEXT)]
+        self._rows: list[PickerRow] = [NO_WORKSPACE_ROW]
 
     @property
     def rows(self) -> list[PickerRow]:
@@ -181,12 +79,7 @@ class WorkspaceListModel(QAbstractListModel):
 
     def row_of(self, workspace_id: str | None) -> int:
         """The row of a workspace (or of "No workspace" for None); -1 when absent."""
-        for position, row in enumerate(self._rows):
-            if workspace_id is None and row.kind is RowKind.NONE:
-                return position
-            if row.workspace is not None and row.workspace.id == workspace_id:
-                return position
-        return -1
+        return row_of(self._rows, workspace_id)
 
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
         """Qt: a flat list."""
@@ -213,12 +106,9 @@ class WorkspaceListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return row.text
         if role == Qt.ItemDataRole.AccessibleTextRole:
-            if row.kind is RowKind.PROJECT:
-                return f"Project {row.text}"
-            tags = row.tags
-            return row.text + (f" ({', '.join(tags)})" if tags else "")
+            return row.accessible_text
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _tooltip(row)
+            return row.tooltip
         if role == WORKSPACE_ID_ROLE:
             return row.workspace.id if row.workspace is not None else None
         if role == ROW_ROLE:
@@ -294,9 +184,8 @@ class _PickerCombo(QComboBox):
         combo from it: no QStyle in Python before the window's first paint)."""
         super().initStyleOption(option)
         row = self.currentData(ROW_ROLE)
-        if isinstance(row, PickerRow) and row.workspace is not None:
-            suffix = f"  ({', '.join(row.tags)})" if row.tags else ""
-            option.currentText = f"{row.project_title}  ›  {row.text}{suffix}"
+        if isinstance(row, PickerRow) and (text := row.closed_text) is not None:
+            option.currentText = text
 
 
 class WorkspacePicker(QWidget):
