@@ -1,8 +1,8 @@
-"""What a file row's first line keeps when the tree is narrow (no Qt: `gui/tree/rows`
-measures and paints): the file's name whole before any of its pills.
+"""What a file row's first line shows and keeps when the tree is narrow (no Qt:
+`gui/tree/rows` measures and paints): the file's name whole before any of its pills.
 
-A row's pills — its search hits, who changed it, `over limit`, the features' marks, what
-the file is to its agent — stand right of its name. When they do not all fit beside the
+A row's pills (`file_pills`) — its search hits, who changed it, `over limit`, the features'
+marks, what the file is to its agent — stand right of its name. When they do not all fit beside the
 whole name, the least telling go first (what the file is to its agent, then the check's
 marks, `● unsaved`, who changed it, `over limit`, a conflict's mark, the search hits last);
 only a name that does not fit alone is elided. What a dropped pill said is in the row's
@@ -11,8 +11,13 @@ tooltip.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from typing import NamedTuple
+
+from memtab import humanize
+from memtab.components.tree.marks import MarkTone, RowMark
+from memtab.components.tree.nodes import TreeNode
 
 
 class Pill(NamedTuple):
@@ -40,3 +45,51 @@ def pills_kept(name_width: int, pills: Sequence[Pill], room: int, gap: int) -> l
         if needed <= room:
             break
     return kept
+
+
+WARNING_PILL = "over limit"
+"""What a file row with a warning says when it has no `warning_label` (the tooltip says
+what the limit is)."""
+
+
+class PillTone(enum.Enum):
+    """How a pill is coloured (the row's palette gives the colours)."""
+
+    MUTED = "muted"  # the search hits
+    BADGE = "badge"  # who changed the file: accent on a tinted ground
+    ERROR = "error"  # a warning, a conflict
+    NOTE = "note"  # the features' other marks, as the pin is coloured
+    FAINT = "faint"  # what the file is to its agent
+
+
+class RowPill(NamedTuple):
+    """One pill a file row would show: its words, colour and rank."""
+
+    text: str
+    tone: PillTone
+    rank: int
+
+
+_MARK_PILLS = {
+    MarkTone.CHECK: (PillTone.NOTE, CHECK),
+    MarkTone.UNSAVED: (PillTone.NOTE, UNSAVED),
+    MarkTone.CONFLICT: (PillTone.ERROR, CONFLICT),
+}
+
+
+def file_pills(node: TreeNode, badge_label: str | None, marks: Sequence[RowMark]) -> list[RowPill]:
+    """A file row's pills, right to left: hit count, who changed it, the warning, the
+    features' marks, the tag."""
+    pills: list[RowPill] = []
+    if node.content_hits:
+        pills.append(RowPill(humanize.plural(node.content_hits, "hit"), PillTone.MUTED, HITS))
+    if badge_label is not None:
+        pills.append(RowPill(badge_label, PillTone.BADGE, BADGE))
+    if node.warning:
+        pills.append(RowPill(node.warning_label or WARNING_PILL, PillTone.ERROR, WARNING))
+    for mark in marks:
+        tone, rank = _MARK_PILLS[mark.tone]
+        pills.append(RowPill(mark.text, tone, rank))
+    if node.tag:
+        pills.append(RowPill(node.tag, PillTone.FAINT, TAG))
+    return pills

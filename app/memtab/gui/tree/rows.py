@@ -45,19 +45,9 @@ from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QWidget
 from memtab import humanize
 from memtab.components.activity.badges import Badge
 from memtab.components.search.highlight import highlight_spans
-from memtab.components.tree.marks import MarkTone, RowMark
+from memtab.components.tree.marks import RowMark
 from memtab.components.tree.nodes import MessageKind, NodeKind, TreeNode
-from memtab.components.tree.row_fit import (
-    BADGE,
-    CHECK,
-    CONFLICT,
-    HITS,
-    TAG,
-    UNSAVED,
-    WARNING,
-    Pill,
-    pills_kept,
-)
+from memtab.components.tree.row_fit import Pill, PillTone, file_pills, pills_kept
 from memtab.gui.toolkit.icons import tinted_pixmap
 from memtab.gui.toolkit.paint import fill, paint_row_panel
 from memtab.gui.toolkit.style import Accent, accent_text, blend, muted
@@ -69,10 +59,6 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 _PAD_X = 6
 _ICON = 16
 _GAP = 6
-WARNING_PILL = "over limit"
-"""What a file row with a warning says when it has no `warning_label` (the tooltip says
-what the limit is)."""
-_MARK_RANKS = {MarkTone.CHECK: CHECK, MarkTone.UNSAVED: UNSAVED, MarkTone.CONFLICT: CONFLICT}
 # Text alignments, combined once: combining enum flags in Python takes microseconds, and
 # a row is painted with several.
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
@@ -98,6 +84,17 @@ class _Colors:
         self.badge_fill.setAlphaF(0.3 if selected else 0.16)
         self.error = self.text if selected else accent_text(palette, Accent.ERROR)
         self.pin = self.text if selected else accent_text(palette, Accent.WARNING)
+        self._pills: dict[PillTone, tuple[QColor, QColor | None]] = {
+            PillTone.MUTED: (self.muted, None),
+            PillTone.BADGE: (self.accent, self.badge_fill),
+            PillTone.ERROR: (self.error, None),
+            PillTone.NOTE: (self.pin, None),
+            PillTone.FAINT: (self.faint, None),
+        }
+
+    def of(self, tone: PillTone) -> tuple[QColor, QColor | None]:
+        """A pill's colour and ground."""
+        return self._pills[tone]
 
 
 class MemoryItemDelegate(QStyledItemDelegate):
@@ -382,23 +379,14 @@ class MemoryItemDelegate(QStyledItemDelegate):
         colors = colors or self._row_colors(QPalette(), False)
         metrics = QFontMetrics(font)
         small_metrics = QFontMetrics(self._small_font(font))
-        pills: list[tuple[str, QColor, QColor | None, int]] = []
-        if node.content_hits:
-            pills.append((humanize.plural(node.content_hits, "hit"), colors.muted, None, HITS))
-        if badge_label is not None:
-            pills.append((badge_label, colors.accent, colors.badge_fill, BADGE))
-        if node.warning:
-            pills.append((node.warning_label or WARNING_PILL, colors.error, None, WARNING))
-        for mark in marks:
-            color = colors.error if mark.tone is MarkTone.CONFLICT else colors.pin
-            pills.append((mark.text, color, None, _MARK_RANKS[mark.tone]))
-        if node.tag:
-            pills.append((node.tag, colors.faint, None, TAG))
+        pills = file_pills(node, badge_label, marks)
         pin_room = _ICON - 2 + _GAP if node.pinned else 0
-        sizes = [Pill(small_metrics.horizontalAdvance(text) + 10, rank) for text, *_, rank in pills]
+        sizes = [Pill(small_metrics.horizontalAdvance(pill.text) + 10, pill.rank) for pill in pills]
         name_width = metrics.horizontalAdvance(node.name) + pin_room
         kept = pills_kept(name_width, sizes, width - _GAP, _GAP)
-        shown = [pill[:3] for pill, on in zip(pills, kept, strict=True) if on]
+        shown = [
+            (pill.text, *colors.of(pill.tone)) for pill, on in zip(pills, kept, strict=True) if on
+        ]
         used = sum(size.width + _GAP for size, on in zip(sizes, kept, strict=True) if on)
         name_room = max(0, width - used - pin_room - _GAP)
         return metrics.elidedText(node.name, Qt.TextElideMode.ElideMiddle, name_room), shown

@@ -3,6 +3,8 @@ pill, the least telling pills going first."""
 
 from __future__ import annotations
 
+from memtab.components.tree.marks import MarkTone, RowMark
+from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.components.tree.row_fit import (
     BADGE,
     CHECK,
@@ -12,6 +14,9 @@ from memtab.components.tree.row_fit import (
     UNSAVED,
     WARNING,
     Pill,
+    PillTone,
+    RowPill,
+    file_pills,
     pills_kept,
 )
 
@@ -43,3 +48,25 @@ def test_of_two_marks_of_one_kind_the_leftmost_goes_first_and_a_conflict_stays_l
     pills = [Pill(50, CHECK), Pill(50, CHECK), Pill(50, CONFLICT)]
     assert pills_kept(100, pills, 100 + 112, GAP) == [True, False, True]
     assert pills_kept(100, pills, 100 + 56, GAP) == [False, False, True]
+
+
+def test_a_file_row_s_pills_come_right_to_left_each_with_its_tone_and_rank() -> None:
+    node = TreeNode("file:x", NodeKind.FILE, "MEMORY.md", content_hits=3, tag="generated")
+    node.warning = "Over Claude Code's limit"
+    marks = [
+        RowMark("2 to check", MarkTone.CHECK, ""),
+        RowMark("sync conflict", MarkTone.CONFLICT, ""),
+        RowMark("● unsaved", MarkTone.UNSAVED, ""),
+    ]
+    assert file_pills(node, "writer", marks) == [
+        RowPill("3 hits", PillTone.MUTED, HITS),
+        RowPill("writer", PillTone.BADGE, BADGE),
+        RowPill("over limit", PillTone.ERROR, WARNING),
+        RowPill("2 to check", PillTone.NOTE, CHECK),
+        RowPill("sync conflict", PillTone.ERROR, CONFLICT),
+        RowPill("● unsaved", PillTone.NOTE, UNSAVED),
+        RowPill("generated", PillTone.FAINT, TAG),
+    ]
+    node.warning_label = "no description"
+    assert file_pills(node, None, [])[1] == RowPill("no description", PillTone.ERROR, WARNING)
+    assert file_pills(TreeNode("file:y", NodeKind.FILE, "y.md"), None, []) == []
