@@ -13,12 +13,11 @@ import pytest
 from PySide6.QtGui import QAction
 from pytestqt.qtbot import QtBot
 
-from memtab.components.files.copy import CopyTarget
+from memtab.components.files.copy import CopyChoice, CopyTarget
 from memtab.components.files.ops import DeletionCount
 from memtab.components.files.questions import NewKind
 from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.gui.activity.watch import HomeWatcher
-from memtab.gui.files.copy import CopyChoice
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.ui_state import UiState

@@ -26,7 +26,7 @@ from gui.memory_tree_support import (
     wait_watching,
 )
 from memtab.components.editor.panel.view import ViewMode
-from memtab.components.files.copy import CopyTarget
+from memtab.components.files.copy import CopyChoice, CopyTarget
 from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode, file_key, ref_key
 from memtab.components.tree.sources import (
     agent_group_key,
@@ -35,7 +35,6 @@ from memtab.components.tree.sources import (
 )
 from memtab.file_protocol.file_ref import MemoryFileRef, parse_file_ref
 from memtab.fs.atomic import atomic_write_text
-from memtab.gui.files.copy import CopyChoice
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.settings.dialog import SettingsDialog
 from memtab.gui.tasks.jobs import JobService

@@ -12,9 +12,8 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_for, wait_idle
-from memtab.components.files.copy import CopyTarget
+from memtab.components.files.copy import CopyChoice, CopyTarget
 from memtab.components.tree.nodes import SectionId, file_key, section_key
-from memtab.gui.files.copy import CopyChoice
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.window import keys
 from memtab.store.home import Home

@@ -11,7 +11,8 @@ it reads the origin — any memory file, mux's or another agent's, through its
 pushes how Edit → Undo takes it back (the copy is removed while it holds what was
 written). A copy into mux goes through the store, so it is recorded in history like any
 new file; a copy into another agent's memory is recorded in the home's history of that
-source (`memtab.sources.agent_file`).
+source (`memtab.sources.agent_file`). What the dialog shows and what it chose as the
+user types is `CopyForm`'s.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from memtab.components.files.open import open_file
 from memtab.components.files.ops import OpResult
 from memtab.components.files.steps import RemoveStep
 from memtab.components.files.undo import UndoStack
+from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.sources import source_title
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
@@ -189,3 +192,60 @@ def topic_type_choices(default: str | None) -> Sequence[str]:
     """Claude Code's memory types, the origin's own (or `project`) first."""
     first = default if default in TOPIC_TYPES else "project"
     return [first, *(kind for kind in TOPIC_TYPES if kind != first)]
+
+
+@dataclass(frozen=True)
+class CopyChoice:
+    """Where the user chose to copy to, as what, and (Claude Code topics) of which type."""
+
+    target: CopyTarget
+    name: str
+    topic_type: str | None = None
+
+
+def target_icon(target: CopyTarget) -> str:
+    """The icon of a target: a folder for mux's scopes, else its agent's."""
+    return "folder" if target.agent == "mux" else f"agent-{target.agent}"
+
+
+@dataclass(frozen=True)
+class CopyFormState:
+    """What Copy to… shows for its inputs: where the copy lands ("—" while it cannot),
+    why it cannot (None: it can) and whether the memory type is asked."""
+
+    where: str
+    problem: str | None
+    asks_type: bool
+
+
+class CopyForm:
+    """Copy to…'s rules over its targets, chosen by their index in the list."""
+
+    def __init__(self, targets: Sequence[CopyTarget]) -> None:
+        self.targets = list(targets)
+
+    def _target(self, index: int) -> CopyTarget | None:
+        return self.targets[index] if 0 <= index < len(self.targets) else None
+
+    def state(self, index: int, name: str) -> CopyFormState:
+        """For the target at `index` and the name typed."""
+        target = self._target(index)
+        problem = target.problem(name) if target is not None else "Nowhere to copy to"
+        where = target.target_for(name) if target is not None and not problem else "—"
+        return CopyFormState(where, problem, target is not None and target.asks_topic_type)
+
+    def choice(self, index: int, name: str, topic_type: str) -> CopyChoice | None:
+        """What the form says (`topic_type`: the type shown, kept only where it is asked),
+        or None while it cannot be copied there."""
+        target, name = self._target(index), name.strip()
+        if target is None or target.problem(name) is not None:
+            return None
+        return CopyChoice(target, name, topic_type if target.asks_topic_type else None)
+
+
+def copy_origin(scan: HomeScan | None, node: TreeNode | None) -> MemoryFile | None:
+    """What a row holds to copy: its memory file (a mux file of the workspace, another
+    agent's listed file; an orphaned project dir's has none)."""
+    if scan is None or node is None or node.kind is not NodeKind.FILE or node.ref is None:
+        return None
+    return open_file(scan, node.ref)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 from PySide6.QtCore import QSize, Slot
@@ -29,11 +28,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.files.copy import CopyTarget, copy_targets, copy_to, topic_type_choices
-from memtab.components.files.open import open_file
-from memtab.components.tree.nodes import NodeKind, TreeNode
-from memtab.components.tree.scan import HomeScan
-from memtab.file_protocol.memory_file import MemoryFile
+from memtab.components.files.copy import (
+    CopyChoice,
+    CopyForm,
+    CopyTarget,
+    copy_origin,
+    copy_targets,
+    copy_to,
+    target_icon,
+    topic_type_choices,
+)
+from memtab.components.tree.nodes import TreeNode
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.toolkit.dialog_layout import (
@@ -51,15 +56,6 @@ from memtab.store.scopes.memory import MemoryStore
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class CopyChoice:
-    """Where the user chose to copy to, as what, and (Claude Code topics) of which type."""
-
-    target: CopyTarget
-    name: str
-    topic_type: str | None = None
-
-
 class CopyToDialog(QDialog):
     """Choose a target and a name (see the module docstring)."""
 
@@ -73,13 +69,12 @@ class CopyToDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Copy to…")
-        self._targets = list(targets)
+        self.form = CopyForm(targets)
         muted = muted_text(self.palette())
         self.target_combo = QComboBox(self)
         self.target_combo.setAccessibleName("Copy to")
-        for target in self._targets:
-            icon = "folder" if target.agent == "mux" else f"agent-{target.agent}"
-            self.target_combo.addItem(tinted_icon(icon, muted), target.label)
+        for target in self.form.targets:
+            self.target_combo.addItem(tinted_icon(target_icon(target), muted), target.label)
         self.name_edit = QLineEdit(name, self)
         self.name_edit.setAccessibleName("Name")
         self.type_combo = QComboBox(self)
@@ -119,28 +114,18 @@ class CopyToDialog(QDialog):
     @property
     def choice(self) -> CopyChoice | None:
         """What the form says, or None while it cannot be copied there."""
-        index = self.target_combo.currentIndex()
-        if not 0 <= index < len(self._targets):
-            return None
-        target, name = self._targets[index], self.name_edit.text().strip()
-        if target.problem(name) is not None:
-            return None
-        kind = self.type_combo.currentText() if target.asks_topic_type else None
-        return CopyChoice(target, name, kind)
+        index, name = self.target_combo.currentIndex(), self.name_edit.text()
+        return self.form.choice(index, name, self.type_combo.currentText())
 
     @Slot()
     def _on_inputs_changed(self) -> None:
-        index = self.target_combo.currentIndex()
-        target = self._targets[index] if 0 <= index < len(self._targets) else None
-        name = self.name_edit.text()
-        problem = target.problem(name) if target is not None else "Nowhere to copy to"
-        self.where.set_full_text(target.target_for(name) if target and not problem else "—")
-        self.error.setText(problem or "")
-        self.error.setVisible(bool(problem))
-        asks = target is not None and target.asks_topic_type
-        self.type_label.setVisible(asks)
-        self.type_combo.setVisible(asks)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(problem is None)
+        state = self.form.state(self.target_combo.currentIndex(), self.name_edit.text())
+        self.where.set_full_text(state.where)
+        self.error.setText(state.problem or "")
+        self.error.setVisible(bool(state.problem))
+        self.type_label.setVisible(state.asks_type)
+        self.type_combo.setVisible(state.asks_type)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(state.problem is None)
 
     def accept(self) -> None:
         """Close only with a target that takes the name."""
@@ -168,14 +153,6 @@ class CopyDialogs(Protocol):
     def ask_copy_target(
         self, label: str, targets: Sequence[CopyTarget], name: str, topic_type: str | None
     ) -> CopyChoice | None: ...
-
-
-def copy_origin(scan: HomeScan | None, node: TreeNode | None) -> MemoryFile | None:
-    """What a row holds to copy: its memory file (a mux file of the workspace, another
-    agent's listed file; an orphaned project dir's has none)."""
-    if scan is None or node is None or node.kind is not NodeKind.FILE or node.ref is None:
-        return None
-    return open_file(scan, node.ref)
 
 
 def copy_node(context: WindowContext, dialogs: CopyDialogs, node: TreeNode | None) -> None:

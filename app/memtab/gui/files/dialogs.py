@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.files import questions
-from memtab.components.files.copy import CopyTarget
+from memtab.components.files.copy import CopyChoice, CopyTarget
 from memtab.components.files.ops import DeletionCount
 from memtab.components.files.questions import MoveForm, NewItemForm, NewKind, Question
-from memtab.gui.files.copy import CopyChoice, ask_copy_target
+from memtab.gui.files.copy import ask_copy_target
 from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
     fit_to_title,
