@@ -21,8 +21,9 @@ import pytest
 from pytestqt.qtbot import QtBot
 from watchdog.observers.inotify import InotifyObserver
 
+from memtab.components.activity.inotify_probe import InotifyProbe
 from memtab.gui.activity import watch
-from memtab.gui.activity.watch import HomeWatcher, InotifyProbe, WatchBackend
+from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.watch.observers import WATCH_MAX_DEPTH
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify")

@@ -22,12 +22,10 @@ permissions) or when asked (`use_polling=True`, for network file systems and tes
 `backend` / `backend_detail` say which one runs, for a status line; `backend_changed`
 fires when either changes.
 
-Running out of inotify watches after start-up (a new directory past
-`fs.inotify.max_user_watches`) is silent in watchdog: the new directory is simply not
-watched. So each directory that appears is checked with a probe (`InotifyProbe`: can the
-kernel give one more watch?); when it cannot, that directory is polled (recursively) from
-then on, beside the native watch of everything else, and `backend_detail` says so. A
-native observer whose thread died is replaced by polling of the whole home.
+Running out of inotify watches after start-up is silent in watchdog: each directory that
+appears is checked with a probe, and one the kernel would not watch is polled from then on
+(`components.activity.inotify_probe`), `backend_detail` saying so. A native observer whose
+thread died is replaced by polling of the whole home.
 
 A root that does not exist yet (a new home, before the first write creates it) is not
 created: the watcher waits, checking once a second, starts observing when it appears and
@@ -47,14 +45,12 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import errno
 import logging
 import os
-import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
@@ -63,6 +59,7 @@ from memtab.logs import quiet_library_warnings
 from memtab.watch_policy.coalesce import Coalescer
 
 if TYPE_CHECKING:  # lazy: watchdog (~20 ms) loads when watching starts (watch_observer)
+    from memtab.components.activity.inotify_probe import ProbeFactory, WatchProbe
     from memtab.gui.activity.watch_observer import BaseObserver, EventPoster, ObservedWatch
 
 logger = logging.getLogger(__name__)
@@ -90,76 +87,6 @@ class WatchBackend(enum.StrEnum):
 
 # How often a native observer's threads are checked for having died.
 _HEALTH_CHECK_MS = 5000
-
-
-class WatchProbe(Protocol):
-    """Says whether the native watcher could watch a directory that just appeared."""
-
-    def check(self, directory: str) -> None:
-        """Raise OSError when one more native watch cannot be had (e.g. ENOSPC)."""
-
-    def close(self) -> None:
-        """Release what the probe holds."""
-
-
-ProbeFactory = Callable[[], WatchProbe | None]
-
-
-class InotifyProbe:
-    """A private inotify instance that asks the kernel for one more watch, and returns it.
-
-    The watch limit (`fs.inotify.max_user_watches`) is per user: when watchdog's watch of
-    a new directory failed with ENOSPC a moment ago, this one fails the same way.
-    """
-
-    _IN_CLOEXEC = 0o2000000
-    _IN_NONBLOCK = 0o4000
-    _MASK = 0x00000400 | 0x01000000 | 0x02000000  # IN_DELETE_SELF | IN_ONLYDIR | DONT_FOLLOW
-    # The directory went away or is unreadable: nothing to watch, nothing to poll either.
-    _IGNORED = (errno.ENOENT, errno.ENOTDIR, errno.EACCES, errno.ELOOP)
-
-    def __init__(self) -> None:
-        """Open the inotify instance; OSError when even that is refused."""
-        import ctypes  # lazy: platform (inotify), and only a watching window needs it
-
-        # The process's own symbols, libc's among them: `find_library("c")` would run
-        # `ldconfig -p` (a fork of the whole window) to find the same library.
-        self._libc = ctypes.CDLL(None, use_errno=True)
-        self._fd = self._libc.inotify_init1(self._IN_CLOEXEC | self._IN_NONBLOCK)
-        if self._fd < 0:
-            code = ctypes.get_errno()
-            raise OSError(code, os.strerror(code))
-
-    @classmethod
-    def open(cls) -> InotifyProbe | None:
-        """A probe, or None where inotify is unavailable (not Linux, no instance left)."""
-        if not sys.platform.startswith("linux"):
-            return None
-        try:
-            return cls()
-        except (OSError, AttributeError) as error:
-            logger.info("No inotify probe: %s", error)
-            return None
-
-    def check(self, directory: str) -> None:
-        import ctypes  # lazy: platform (inotify)
-
-        wd = self._libc.inotify_add_watch(
-            self._fd, os.fsencode(directory), ctypes.c_uint32(self._MASK)
-        )
-        if wd < 0:
-            code = ctypes.get_errno()
-            if code in self._IGNORED:
-                return
-            if code == errno.ENOSPC:
-                raise OSError(code, "inotify watch limit reached")
-            raise OSError(code, os.strerror(code))
-        self._libc.inotify_rm_watch(self._fd, wd)
-
-    def close(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
 
 
 class HomeWatcher(QObject):
@@ -213,7 +140,7 @@ class HomeWatcher(QObject):
         self._use_polling = use_polling
         self._polling_interval_s = polling_interval_s
         self._observer_factory = observer_factory
-        self._probe_factory: ProbeFactory = probe_factory or InotifyProbe.open
+        self._probe_factory = probe_factory
         self._probe: WatchProbe | None = None
         self._native_name = ""
         # Directories the native watcher could not watch, polled by `_gap_observer`.
@@ -380,7 +307,10 @@ class HomeWatcher(QObject):
         the watch limit."""
         if self._native_name != "inotify":
             return None
-        probe = self._probe_factory()
+        # lazy: ctypes and the probe load when a native watch starts, after the paint
+        from memtab.components.activity.inotify_probe import InotifyProbe
+
+        probe = (self._probe_factory or InotifyProbe.open)()
         if probe is None:
             return None
         try:
@@ -405,14 +335,14 @@ class HomeWatcher(QObject):
     @Slot(str, str, int)
     def _on_native_gap(self, directory: str, reason: str, generation: int) -> None:
         """Poll a directory the native watcher could not watch (GUI thread)."""
+        # lazy: the probe's rules and the observers, as above
+        from memtab.components.activity.inotify_probe import gap_detail, needs_polling
+        from memtab.gui.activity import watch_observer as observers
+
         if generation != self._generation or self._handler is None:
             return
-        if any(
-            directory == polled or directory.startswith(polled + os.sep)
-            for polled in self._polled_dirs
-        ):
+        if not needs_polling(directory, self._polled_dirs):
             return
-        from memtab.gui.activity import watch_observer as observers  # lazy: as above
 
         logger.warning("Cannot watch %s natively (%s); polling it", directory, reason)
         try:
@@ -426,11 +356,8 @@ class HomeWatcher(QObject):
         self._polled_dirs.append(directory)
         # Whatever was written in it before polling began is unknown: report it.
         self._add_pending([self._reported(directory)])
-        count = len(self._polled_dirs)
-        folders = "1 folder" if count == 1 else f"{count} folders"
-        self._set_backend(
-            WatchBackend.NATIVE, f"{self._native_name} + polling {folders} ({reason})"
-        )
+        detail = gap_detail(self._native_name, len(self._polled_dirs), reason)
+        self._set_backend(WatchBackend.NATIVE, detail)
 
     def _reported(self, real_path: str) -> str:
         """`real_path` (under the real root) as a path under the root given to `start()`."""
