@@ -187,3 +187,24 @@ def no_file_manager_text(folder: str) -> str:
         f"No file manager could open {folder} (none is set up for folders here); "
         "its path is on the clipboard."
     )
+
+
+UNDO_UNAVAILABLE = (
+    "Nothing to undo: no file was created, moved, deleted or pinned, nor an Inbox item "
+    "accepted or rejected, here yet"
+)
+REDO_UNAVAILABLE = "Nothing to redo: no change to the files was undone since the last one"
+
+
+def turn_words(step: str | None, *, redo: bool, typing: bool, busy: bool) -> tuple[str, str]:
+    """Edit → Undo's or Redo's text and tooltip: `Undo delete of notes.md` for the step
+    `step` describes (None: none), `Undo typing` in a text field with the focus (`typing`),
+    the bare verb while a file operation runs (`busy`) or with nothing to turn."""
+    verb = "&Redo" if redo else "&Undo"
+    if typing:
+        return f"{verb} typing", ""
+    if busy:
+        return verb, "Once the file operation in progress has ended"
+    if step is None:
+        return verb, REDO_UNAVAILABLE if redo else UNDO_UNAVAILABLE
+    return f"{verb} {step.replace('&', '&&')}", step

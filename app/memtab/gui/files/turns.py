@@ -25,7 +25,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QWidget
 
-from memtab.components.files import undo
+from memtab.components.files import rules, undo
 from memtab.components.files.steps import UndoStep
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.actions import ActionRegistry, Focus
@@ -34,14 +34,6 @@ from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.toolkit.text.text_fields import field_can, focused_text_field
 
 logger = logging.getLogger(__name__)
-
-UNDO_TEXT = "&Undo"
-UNDO_UNAVAILABLE = (
-    "Nothing to undo: no file was created, moved, deleted or pinned, nor an Inbox item "
-    "accepted or rejected, here yet"
-)
-REDO_TEXT = "&Redo"
-REDO_UNAVAILABLE = "Nothing to redo: no change to the files was undone since the last one"
 
 
 class TabsToClose(Protocol):
@@ -75,25 +67,25 @@ class UndoRedoActions(QObject):
         """A turn asked for while file operations ran (True: a redo), made once they end."""
         self.undo_action = actions.add(
             "files.undo",
-            UNDO_TEXT,
+            "&Undo",
             self.undo_last,
             keys=["Ctrl+Z", QKeySequence.StandardKey.Undo],
             focus=Focus.WIDGET,
             on=tree,
             menu="edit",
-            tip=UNDO_UNAVAILABLE,
+            tip=rules.UNDO_UNAVAILABLE,
             enabled_when=lambda: self._can_turn(redo=False),
             text_when=lambda: self._turn_text(redo=False),
         )
         self.redo_action = actions.add(
             "files.redo",
-            REDO_TEXT,
+            "&Redo",
             self.redo_last,
             keys=["Ctrl+Shift+Z", "Ctrl+Y", QKeySequence.StandardKey.Redo],
             focus=Focus.WIDGET,
             on=tree,
             menu="edit",
-            tip=REDO_UNAVAILABLE,
+            tip=rules.REDO_UNAVAILABLE,
             enabled_when=lambda: self._can_turn(redo=True),
             text_when=lambda: self._turn_text(redo=True),
         )
@@ -120,17 +112,15 @@ class UndoRedoActions(QObject):
 
     def _turn_text(self, *, redo: bool) -> str:
         """ "Undo delete of notes.md", "Redo typing"… (the menus' text; the name stays)."""
-        verb, action = ("&Redo", self.redo_action) if redo else ("&Undo", self.undo_action)
-        if focused_text_field() is not None:
-            action.setToolTip("")
-            return f"{verb} typing"
-        if self._context.file_ops.busy:
-            action.setToolTip("Once the file operation in progress has ended")
-            return verb
         step = self.undo_stack.peek_redo() if redo else self.undo_stack.peek()
-        unavailable = REDO_UNAVAILABLE if redo else UNDO_UNAVAILABLE
-        action.setToolTip(step.description if step is not None else unavailable)
-        return verb if step is None else f"{verb} {step.description.replace('&', '&&')}"
+        text, tip = rules.turn_words(
+            step.description if step is not None else None,
+            redo=redo,
+            typing=focused_text_field() is not None,
+            busy=self._context.file_ops.busy,
+        )
+        (self.redo_action if redo else self.undo_action).setToolTip(tip)
+        return text
 
     # --- turning a step -------------------------------------------------------------------
 

@@ -111,3 +111,18 @@ def test_a_drop_names_where_each_goes_and_asks_across_scopes() -> None:
         rules.drop_moves([sources[0], unaddressable], target)
     assert rules.copied_paths_note(["/memories/global/a.md"]) == "Copied /memories/global/a.md"
     assert rules.copied_paths_note(["x", "y"]) == "Copied 2 paths"
+
+
+def test_undo_and_redo_say_what_they_turn_or_why_they_cannot() -> None:
+    words = rules.turn_words
+    assert words("delete of a&b.md", redo=False, typing=False, busy=False) == (
+        "&Undo delete of a&&b.md",
+        "delete of a&b.md",
+    )
+    assert words("move", redo=True, typing=True, busy=True) == ("&Redo typing", "")
+    assert words("move", redo=False, typing=False, busy=True) == (
+        "&Undo",
+        "Once the file operation in progress has ended",
+    )
+    assert words(None, redo=True, typing=False, busy=False) == ("&Redo", rules.REDO_UNAVAILABLE)
+    assert words(None, redo=False, typing=False, busy=False)[1] == rules.UNDO_UNAVAILABLE
