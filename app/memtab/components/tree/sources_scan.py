@@ -7,7 +7,7 @@ source is discovered and listed again (`memtab.sources.discovery.scan`); a watch
 relists only the sources whose files it touched (`SourcesScan.affected_by`), keeping the
 others as they were. Each scan says which files changed since the previous one (their
 `MemoryFileRef`s), so the open editor can follow them, and which directories the watcher
-should watch.
+should watch; `SourcesShown` says what the window does with each scan, once.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memtab.components.tree.nodes import SectionId, TreeNode
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import is_shown, scan
@@ -190,3 +191,54 @@ def scan_sources(
         previous.watch,
         (time.perf_counter() - started) * 1000.0,
     )
+
+
+# While other agents' memory holds at most this many files, a new section opens with its
+# sources expanded too; above it, only the section.
+EXPAND_SOURCES_MAX_FILES = 60
+
+
+@dataclass(frozen=True)
+class SourcesNews:
+    """What a new scan of the sources asks of the window: the open files to follow, the
+    directories to watch now (None: the same), the problems to say (None: said already)."""
+
+    follow: frozenset[MemoryFileRef]
+    watch: tuple[WatchTarget, ...] | None
+    say: str | None
+
+
+class SourcesShown:
+    """What the window did with the sources' scans so far, so each is acted on once: the
+    targets handed to the watcher, the problems said, the sections opened."""
+
+    def __init__(self) -> None:
+        self.sources: SourcesScan | None = None
+        self.targets: tuple[WatchTarget, ...] = ()
+        self._problems: tuple[str, ...] = ()
+        self._seen_sections: set[str] = set()
+
+    def scanned(self, sources: SourcesScan | None) -> SourcesNews | None:
+        """A scan landed with `sources`; None when they are the ones already followed."""
+        if sources is None or sources is self.sources:
+            return None
+        self.sources = sources
+        watch = None
+        if sources.watch != self.targets:
+            watch = self.targets = sources.watch
+        say = "; ".join(sources.problems) if sources.problems != self._problems else None
+        self._problems = sources.problems
+        return SourcesNews(sources.changes.changed | sources.changes.deleted, watch, say or None)
+
+    def to_expand(self, sections: Iterable[TreeNode]) -> list[TreeNode]:
+        """The rows to expand among other agents' `sections` the tree shows: those seen for
+        the first time, with their folders too while the sources hold few files."""
+        few = self.sources is not None and self.sources.file_count <= EXPAND_SOURCES_MAX_FILES
+        rows: list[TreeNode] = []
+        for section in sections:
+            if section.section is not SectionId.SOURCES or section.key in self._seen_sections:
+                continue
+            self._seen_sections.add(section.key)
+            opened = section.walk() if few else iter([section])
+            rows.extend(node for node in opened if node.is_container and node.children)
+        return rows

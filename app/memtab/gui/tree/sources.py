@@ -23,20 +23,15 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.files.open import open_file
-from memtab.components.tree.nodes import SectionId
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.sources import agent_title
-from memtab.components.tree.sources_scan import SourcesScan, WatchTarget
+from memtab.components.tree.sources_scan import SourcesShown, WatchTarget
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
 
 logger = logging.getLogger(__name__)
-
-# While other agents' memory holds at most this many files, a new section opens with its
-# sources expanded too; above it, only the section.
-EXPAND_SOURCES_MAX_FILES = 60
 
 
 class SourceEditor(Protocol):
@@ -85,10 +80,7 @@ class SourcesFollower(QObject):
         self._editor = editor
         self._footer = footer
         self._searching = searching
-        self._targets: tuple[WatchTarget, ...] = ()
-        self._problems: tuple[str, ...] = ()
-        self._seen_sections: set[str] = set()
-        self._sources: SourcesScan | None = None
+        self._follow = SourcesShown()
         self._shown = False
 
     @property
@@ -99,46 +91,29 @@ class SourcesFollower(QObject):
     @property
     def watch_targets(self) -> tuple[WatchTarget, ...]:
         """The directories last handed to the watcher."""
-        return self._targets
+        return self._follow.targets
 
     def scanned(self, scan: HomeScan) -> None:
         """A scan landed (its tree may still be merging)."""
-        sources = scan.sources
-        if sources is None or sources is self._sources:
+        news = self._follow.scanned(scan.sources)
+        if news is None:
             return
-        self._sources = sources
-        self._editor.follow_changes(
-            sources.changes.changed | sources.changes.deleted, functools.partial(open_file, scan)
-        )
-        if sources.watch != self._targets:
-            self._targets = sources.watch
-            self.watch_targets_changed.emit(list(sources.watch))
-        if sources.problems and sources.problems != self._problems:
-            self.status_message.emit("; ".join(sources.problems))
-        self._problems = sources.problems
+        self._editor.follow_changes(news.follow, functools.partial(open_file, scan))
+        if news.watch is not None:
+            self.watch_targets_changed.emit(list(news.watch))
+        if news.say is not None:
+            self.status_message.emit(news.say)
 
     @Slot()
     def tree_shown(self) -> None:
         """The tree finished showing a scan: open the sections seen for the first time."""
-        if self._sources is not None and not self._shown:
+        if self._follow.sources is not None and not self._shown:
             self._shown = True
             self.shown.emit()
         if self._searching():
             return
-        sections = [
-            node
-            for node in self._model.root.children
-            if node.section is SectionId.SOURCES and node.key not in self._seen_sections
-        ]
-        if not sections:
-            return
-        few = self._sources is not None and self._sources.file_count <= EXPAND_SOURCES_MAX_FILES
-        for section in sections:
-            self._seen_sections.add(section.key)
-            opened = section.walk() if few else iter([section])
-            for node in opened:
-                if node.is_container and node.children:
-                    self._tree.setExpanded(self._model.index_for_node(node), True)
+        for node in self._follow.to_expand(self._model.root.children):
+            self._tree.setExpanded(self._model.index_for_node(node), True)
 
     def file_opened(self, ref: MemoryFileRef) -> None:
         """The editor opened a file: consolidation is mux's only, which the footer says
