@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit
 
 from memtab.components.files import ops as file_ops
 from memtab.components.files.open import open_file
+from memtab.components.tree import matches
 from memtab.components.tree.nodes import LineMatch, NodeKind, TreeNode, file_key
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
@@ -215,26 +216,14 @@ class TreeEditorLink(QObject):
     def step_match(self, forward: bool) -> bool:
         """Go to the next (or previous) matching line of the search results, opening its
         file; False when there are no matching lines to go to."""
-        matches = [node for node in self._model.nodes() if node.kind is NodeKind.MATCH]
-        if not matches:
+        found = matches.step(list(self._model.nodes()), self._tree.current_node(), forward)
+        if found is None:
             return False
-        order = {node.key: i for i, node in enumerate(self._model.nodes())}
-        current = self._tree.current_node()
-        here = order.get(current.key, -1) if current is not None else -1
-        if forward:
-            later = [i for i, node in enumerate(matches) if order[node.key] > here]
-            position = later[0] if later else 0
-        else:
-            earlier = [i for i, node in enumerate(matches) if order[node.key] < here]
-            position = earlier[-1] if earlier else len(matches) - 1
-        self.select_key(matches[position].key, open_it=True)
+        self.select_key(found.key, open_it=True)
         return True
 
     def _select_match(self, node: TreeNode) -> None:
-        match = node.line_match
-        if match is None and node.kind is NodeKind.FILE and node.children:
-            match = node.children[0].line_match
-        if match is not None:
+        if (match := matches.first_match(node)) is not None:
             select_line_match(self._editor.text_edit, match, self._tree.delegate.highlight_terms)
 
     @Slot(QModelIndex, QModelIndex)
