@@ -32,7 +32,12 @@ from PySide6.QtCore import QObject, Slot
 
 from memtab.components.files.open import open_file, ref_on_disk
 from memtab.components.files.ops import OpResult
-from memtab.components.tree.marks import MarkTone, RowMark
+from memtab.components.memory_tab.open_file import (
+    FileFollowUps,
+    OpShown,
+    op_shown,
+    unsaved_marks,
+)
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.gui.activity.edit_marks import EditMarks
@@ -51,9 +56,6 @@ from memtab.gui.tree.sources import SourcesFollower
 from memtab.store.paths import PathError
 
 logger = logging.getLogger(__name__)
-
-UNSAVED_MARK = RowMark("● unsaved", MarkTone.UNSAVED, "Unsaved changes in the editor")
-"""The mark on the row of a file an editor tab holds unsaved changes to."""
 
 
 class FilesHost(Protocol):
@@ -98,11 +100,8 @@ class TabFiles(QObject):
         self._scans = scans
         self._message_bar = message_bar
         self._panes = panes
-        self._select_after_scan: tuple[str, bool] | None = None
-        self._edit_after_open: MemoryFileRef | None = None
+        self._follow_ups = FileFollowUps()
         self._typed_ahead = TypedAhead(self)
-        self._reopen_pending = False
-        self._reopen_waits = False  # for the remembered file's row, until the sources show
         self.navigation = FileNavigation(context.actions, self.edit_key, self)
         context.file_ops.op_queued.connect(self._on_file_ops_op_queued)
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
@@ -117,23 +116,19 @@ class TabFiles(QObject):
 
     def workspace_shown(self) -> None:
         """Another workspace is shown: reopen its remembered file once its tree is."""
-        self._reopen_pending = True
+        self._follow_ups.workspace_shown()
 
     def after_tree_shown(self) -> None:
         """A tree was merged: reopen the remembered file if due, select what is pending."""
-        if self._reopen_pending and self._host.is_loaded:
-            self._reopen_pending = False
+        follow_ups = self._follow_ups
+        if follow_ups.reopens(self._host.is_loaded, self._editor.current_ref is None):
             self.reopen_remembered_file()
-        elif self._reopen_waits:
-            self._reopen_waits = False
-            if self._editor.current_ref is None:  # nothing opened meanwhile
-                self.reopen_remembered_file()
         self._editor_link.show_open_file()
         self._editor_link.reveal_if_shown()
-        if self._select_after_scan is not None:
-            key, open_it = self._select_after_scan
+        if (pending := follow_ups.to_select) is not None:
+            key, open_it = pending
             if self._model.reveal(key) is not None:
-                self._select_after_scan = None
+                follow_ups.selected()
                 self._editor_link.select_key(key, open_it)
 
     def reopen_remembered_file(self) -> None:
@@ -154,7 +149,7 @@ class TabFiles(QObject):
                 self._reopen_remembered_tabs()
                 self._editor_link.select_key(key, open_it=True)
         else:
-            self._reopen_waits = not self._sources.is_shown
+            self._follow_ups.not_shown(self._sources.is_shown)
 
     def _reopen_remembered_tabs(self) -> None:
         """Open behind the current one the other tabs that were open, if still there."""
@@ -176,12 +171,8 @@ class TabFiles(QObject):
     @Slot()
     def _mark_unsaved(self) -> None:
         """Mark the rows of the files with unsaved changes in a tab (and only those)."""
-        marks = {
-            ref_key(tab.ref): UNSAVED_MARK
-            for tab in self._editor.tabs
-            if tab.ref is not None and tab.is_dirty
-        }
-        self._model.set_marks("unsaved", marks)
+        tabs = ((tab.ref, tab.is_dirty) for tab in self._editor.tabs)
+        self._model.set_marks("unsaved", unsaved_marks(tabs))
 
     def _show_key(self, key: str) -> bool:
         """Select and open the row of `key` (False: the tree does not show it)."""
@@ -206,8 +197,7 @@ class TabFiles(QObject):
         self._editor_link.clear_line_highlight()
         self._editor_link.show_open_file()
         self._remember_open_file(ref.key)
-        if ref == self._edit_after_open:  # a new file: the cursor goes to its body
-            self._edit_after_open = None
+        if self._follow_ups.edits(ref):  # a new file: the cursor goes to its body
             self._panes.show_pane(Pane.EDITOR, focus=False)  # narrow: the text, not the tree
             self._editor.edit_at_end()
             self._typed_ahead.send_to(self._editor.text_edit)
@@ -261,27 +251,27 @@ class TabFiles(QObject):
     def _on_file_ops_op_finished(self, result: OpResult, follow_up: OpFollowUp) -> None:
         if follow_up.edit_created and result.created is None:
             self._typed_ahead.drop()  # no file was made: nothing to type into
-        if result.ok:
+        shown, words = op_shown(result, follow_up.without_copy is not None)
+        if shown is OpShown.DONE:
             self._message_bar.clear()
-            self._context.status.show(result.message)
-        elif result.unkept is not None and follow_up.without_copy is not None:
-            self._offer_without_copy(result, follow_up)
+            self._context.status.show(words)
+        elif shown is OpShown.ASK_WITHOUT_COPY:
+            self._offer_without_copy(words, result, follow_up)
         else:
-            self._host.show_error(f"{result.message}: {result.error}")
+            self._host.show_error(words)
         for old, _new in result.moved:
             self._marks.moved_away(old)
         self._editor.follow_moves(result.moved)
-        if result.created is not None:
-            is_file = follow_up.open_created
-            self._select_after_scan = (ref_key(result.created, folder=not is_file), is_file)
-            self._edit_after_open = result.created if follow_up.edit_created else None
+        self._follow_ups.created(
+            result, open_created=follow_up.open_created, edit_created=follow_up.edit_created
+        )
         self._scans.request([path for path in result.touched if path])
 
-    def _offer_without_copy(self, result: OpResult, follow_up: OpFollowUp) -> None:
+    def _offer_without_copy(self, refusal: str, result: OpResult, follow_up: OpFollowUp) -> None:
         """History could not keep a copy of what the operation would destroy: ask, and
         make it without one only if the user chooses to (docs/formats.md §14.2)."""
         assert result.unkept is not None and follow_up.without_copy is not None
-        if self._host.dialogs.confirm_without_copy(result.error or result.message, result.unkept):
+        if self._host.dialogs.confirm_without_copy(refusal, result.unkept):
             self._context.file_ops.run(follow_up.without_copy, follow_up)
         else:
             self._context.status.show(f"{result.message}: nothing was {result.unkept}")

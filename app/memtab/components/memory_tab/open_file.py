@@ -1,0 +1,99 @@
+"""The Memory tab's open file followed through rescans and file operations, without Qt
+(`gui/memory_tab/tab_files.py` opens, selects and shows what `FileFollowUps` says).
+
+- The file open last time in a workspace is reopened once the tab shows that workspace's
+  tree; one the tree does not show yet (another agent's, before the sources are listed)
+  is looked for again after the next tree, unless a file was opened meanwhile.
+- What a file operation created is selected (a file opened too) once the rescan it
+  causes shows its row; a new file then takes the typing in its body.
+- An operation's result says its message in the status bar, its error in the tab's bar,
+  or — refused only because history cannot keep a copy — asks whether to go on without one.
+- The rows of files an editor tab holds unsaved changes to are marked.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+
+from memtab.components.files.ops import OpResult
+from memtab.components.tree.marks import MarkTone, RowMark
+from memtab.components.tree.nodes import ref_key
+from memtab.file_protocol.file_ref import MemoryFileRef
+
+UNSAVED_MARK = RowMark("● unsaved", MarkTone.UNSAVED, "Unsaved changes in the editor")
+"""The mark on the row of a file an editor tab holds unsaved changes to."""
+
+
+def unsaved_marks(tabs: Iterable[tuple[MemoryFileRef | None, bool]]) -> dict[str, RowMark]:
+    """The marks for the editor's tabs, each (its file, whether it has unsaved changes)."""
+    return {ref_key(ref): UNSAVED_MARK for ref, dirty in tabs if ref is not None and dirty}
+
+
+class OpShown(enum.Enum):
+    """How an operation's result is shown."""
+
+    DONE = "done"  # its message in the status bar, the tab's bar cleared
+    ASK_WITHOUT_COPY = "ask"  # refused only for the copy history cannot keep: ask
+    FAILED = "failed"  # its error in the tab's bar
+
+
+def op_shown(result: OpResult, can_go_without_copy: bool) -> tuple[OpShown, str]:
+    """How `result` is shown, and its words."""
+    if result.ok:
+        return OpShown.DONE, result.message
+    if result.unkept is not None and can_go_without_copy:
+        return OpShown.ASK_WITHOUT_COPY, result.error or result.message
+    return OpShown.FAILED, f"{result.message}: {result.error}"
+
+
+class FileFollowUps:
+    """What is still to be done once a tree is shown (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._reopen_pending = False
+        self._reopen_waits = False  # for the remembered file's row, until the sources show
+        self._select: tuple[str, bool] | None = None
+        self._edit: MemoryFileRef | None = None
+
+    def workspace_shown(self) -> None:
+        """Another workspace is shown: reopen its remembered file once its tree is."""
+        self._reopen_pending = True
+
+    def reopens(self, loaded: bool, nothing_open: bool) -> bool:
+        """A tree was shown: whether to reopen the remembered file now (`loaded`: the tab
+        has shown its first scan; `nothing_open`: no file was opened meanwhile)."""
+        if self._reopen_pending and loaded:
+            self._reopen_pending = False
+            return True
+        if self._reopen_waits:
+            self._reopen_waits = False
+            return nothing_open
+        return False
+
+    def not_shown(self, sources_shown: bool) -> None:
+        """The remembered file's row is not in the tree: look again after the next tree
+        while other agents' memory is still to come."""
+        self._reopen_waits = not sources_shown
+
+    def created(self, result: OpResult, *, open_created: bool, edit_created: bool) -> None:
+        """An operation finished: select what it created once the tree shows it."""
+        if result.created is not None:
+            self._select = (ref_key(result.created, folder=not open_created), open_created)
+            self._edit = result.created if edit_created else None
+
+    @property
+    def to_select(self) -> tuple[str, bool] | None:
+        """The row to select once shown, and whether to open it."""
+        return self._select
+
+    def selected(self) -> None:
+        """The row to select was."""
+        self._select = None
+
+    def edits(self, opened: MemoryFileRef) -> bool:
+        """A file opened: whether the typing goes to its body (the file just created)."""
+        if opened != self._edit:
+            return False
+        self._edit = None
+        return True
