@@ -225,16 +225,17 @@ class MemoryTreeModel(QAbstractItemModel):
             return node
         if role == KEY_ROLE:
             return node.key
+        shown = self._shown  # the rows' badges and marks, asked at every paint
         if role == AGENT_EDITED_ROLE:
-            return self.is_agent_edited(node)
+            return shown.badge_for(node) is not None
         if role == BADGE_ROLE:
-            return self.badge_for(node)
+            return shown.badge_for(node)
         if role == MARKS_ROLE:
-            return self.marks_for(node)
+            return shown.marks_for(node)
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:
-            return describe_for_accessibility(node, self.badge_for(node), self.marks_for(node))
+            return describe_for_accessibility(node, shown.badge_for(node), shown.marks_for(node))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return row_tooltip(node, self.badge_for(node), self.pin_note, self.marks_for(node))
+            return row_tooltip(node, shown.badge_for(node), self.pin_note, shown.marks_for(node))
         return None
 
     # -- updates -------------------------------------------------------------------------
