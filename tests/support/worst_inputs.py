@@ -160,6 +160,8 @@ WORST: dict[str, Worst] = {
     "memtab.components.files.copy:_UNSAFE_NAME": S("", "a"),
     "memtab.components.history.diff:_HUNK": M("@@ -1", "1", ","),
     "memtab.components.merge.words:_WORD": F("", "a "),
+    "memtab.components.text.markdown_spans:_INLINE_CODE": F("`", "a"),
+    "memtab.components.text.markdown_spans:_FRONTMATTER_KEY": M("a", " ", "x"),
     # consolidation
     "memtab.consolidation.offline.analysis:_FRONTMATTER_TYPE": S("type: a", " ", "b"),
     "memtab.consolidation.offline.analysis:_REFERENCE": F("", "a"),
@@ -185,8 +187,6 @@ WORST: dict[str, Worst] = {
     "memtab.fs.terminal_text:_UNSAFE": F("", "a\x01"),
     "memtab.fs.terminal_text:_UNSAFE_OR_NEWLINE": F("", "a\n"),
     # gui
-    "memtab.gui.editor.text.highlighter:_INLINE_CODE": F("`", "a"),
-    "memtab.gui.editor.text.highlighter:_FRONTMATTER_KEY": M("a", " ", "x"),
     "memtab.gui.toolkit.dialog_layout:_MNEMONIC": S("", "&&"),
     "memtab.gui.toolkit.dialog_layout:_WORD_START": F("", "a "),
     # loads
