@@ -235,6 +235,7 @@ WORST: dict[str, Worst] = {
     "memtab.store.paths:_SURROGATES": S("", "a"),
     "memtab.store.paths:_ENCODED_SEPARATORS": S("", "%2"),
     "memtab.store.paths:_ORDINARY_SEGMENT": X("a", ".a", "!"),
+    "memtab.store.paths:PLAIN_LISTED_NAME": X("a", "a ", " "),
     "memtab.store.paths:_DIR_NAME_UNSAFE": M("", "a"),
     "memtab.store.paths:_TRAILING_SEPARATORS": F("", "/", "x"),
     "memtab.store.paths:_SEPARATORS": F("", "/a"),

@@ -27,6 +27,7 @@ from memtab.fs.readable import HardLinkedFileError, open_readable_path, read_rea
 from memtab.store.description_cache import KnownFiles
 from memtab.store.paths import (
     MAX_PATH_DEPTH,
+    PLAIN_LISTED_NAME,
     Scope,
     VirtualPath,
     is_addressable_name,
@@ -248,6 +249,8 @@ def is_hidden_name(name: str) -> bool:
 
 def is_listable_name(name: str) -> bool:
     """Whether a directory entry may appear in listings: not hidden, an addressable name."""
+    if PLAIN_LISTED_NAME.fullmatch(name):
+        return True
     return not is_hidden_name(name) and is_addressable_name(name)
 
 
@@ -541,20 +544,16 @@ def _directory_sort_key(path: VirtualPath) -> str:
 
 
 def content_sha256(content: str) -> str:
-    """The sha256 the editor compares: hex of the UTF-8 encoding of the decoded content.
-
-    Encoded exactly as a save writes it (lone surrogates as U+FFFD), so the sha of saved
-    content equals the sha of the file read back.
-    """
+    """The sha256 the editor compares: hex of the UTF-8 encoding of the decoded content,
+    encoded exactly as a save writes it (lone surrogates as U+FFFD), so the sha of saved
+    content equals the sha of the file read back."""
     return hashlib.sha256(encode_utf8(content)).hexdigest()
 
 
 class FileContent(NamedTuple):
-    """A file's text as the editor sees it, with the sha that guards the next save.
-
-    Reads stop at the cap: an over-cap file holds only its first MAX_FILE_BYTES bytes
-    (`size_bytes` is the whole size), and `over_cap` says so.
-    """
+    """A file's text as the editor sees it, with the sha that guards the next save. Reads
+    stop at the cap: an over-cap file holds only its first MAX_FILE_BYTES bytes
+    (`size_bytes` is the whole size), and `over_cap` says so."""
 
     content: str
     sha256: str

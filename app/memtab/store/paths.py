@@ -11,7 +11,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import NamedTuple
 
-from memtab.fs.atomic import encode_utf8, is_temp_name, is_xum_temp_name
+from memtab.fs.atomic import XUM_TEMP_HEX_DIGITS, encode_utf8, is_temp_name, is_xum_temp_name
 from memtab.fs.lazy_re import LazyPattern
 
 VIRTUAL_ROOT = "/memories"
@@ -131,6 +131,12 @@ def js_trim(text: str) -> str:
 # Most names are plain words with dots, dashes and spaces: accepted by one regex (a hot
 # path in listings); anything else goes through every rule below.
 _ORDINARY_SEGMENT = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9 _-]*(?:\.[A-Za-z0-9 _-]+)*")
+# An ordinary segment ending in no blank and in no xum temp's `.<12 hex>` (and, no
+# dotfile, no Memtab temp): a name every listing shows, told by one regex
+# (`store.files.is_listable_name`'s hot path: a walk asks it of every entry).
+PLAIN_LISTED_NAME = re.compile(
+    _ORDINARY_SEGMENT.pattern + rf"(?<! )(?<!\.[0-9a-f]{{{XUM_TEMP_HEX_DIGITS}}})"
+)
 
 
 def segment_problem(segment: str) -> str | None:

@@ -8,15 +8,18 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memtab.cli.main import main
 from memtab.components.tree.nodes import MessageKind, SectionId, unaddressable_key
 from memtab.components.tree.tree import build_tree
 from memtab.store.catch_up.external import record_external
+from memtab.store.files import is_hidden_name, is_listable_name
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
-from memtab.store.paths import PathError, Scope, parse_virtual_path
+from memtab.store.paths import PathError, Scope, is_addressable_name, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from support.memory_home import scanned, write_registry
@@ -132,3 +135,23 @@ def test_history_keeps_them_under_their_shown_name(home: Home, store: MemoryStor
     for raw, shown in ODD_NAMES.items():
         assert blobs.get(versions[shown].sha256) == b"written by another program: " + raw + b"\n"
     assert record_external(store).recorded == 0  # seen once, not again
+
+
+# --- which names a listing shows: the walk's one-regex path and the rules agree -------------
+
+_NAMES = [
+    "notes.md", "a b.md", "a.md ", "a-b_c.d.e", "environment.md.1a2b3c4d5e6f",
+    "environment.md.1A2B3C4D5E6F", "environment.md.1a2b3c4d5e6", "x.1a2b3c4d5e6f0",
+    ".1a2b3c4d5e6f", ".md", ".notes.md.1a2b3c4d.tmp", "a..b", "a.", "-a", "_", "é.md",
+    "a\tb", "a~b", "100%2e", "a.md\u00a0",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", _NAMES)
+def test_a_name_is_listed_by_the_rules_whichever_way_it_is_told(name: str) -> None:
+    assert is_listable_name(name) == (not is_hidden_name(name) and is_addressable_name(name))
+
+
+@given(st.text(alphabet=st.sampled_from("aZ09 ._-~%éf"), max_size=24))
+def test_any_name_is_listed_by_the_rules_whichever_way_it_is_told(name: str) -> None:
+    assert is_listable_name(name) == (not is_hidden_name(name) and is_addressable_name(name))
