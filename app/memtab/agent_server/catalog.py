@@ -48,7 +48,7 @@ from memtab.agent_server.catalog_listing import (
     scope_roots,
 )
 from memtab.fs.records import Record
-from memtab.search_index.index import Ahead, Hit, IndexedFile, Row, SearchIndex
+from memtab.search_index.index import Ahead, Hit, IndexedFile, SearchIndex
 from memtab.search_index.postings import Document, Postings
 from memtab.search_index.ranking import best_line
 from memtab.sources.config import SourceContext
@@ -284,27 +284,25 @@ class MemoryCatalog:
 
     def _relist(self, query: _Query | None = None) -> list[Hit] | None:
         """List by a stat walk, then index what changed (the caller holds `_listing`).
-        With a `query` and no postings, the index answers it while the files are listed,
-        in one read with its rows: the answer stands (returned) when they are the
-        listing's."""
+        With a `query` and no postings, the index answers it in one read with its rows,
+        after the walk: the answer stands (returned) when the rows are the listing's."""
         started = self._clock()
         self._changes.take()
         if self._index is None:
             self._index = SearchIndex.of_home(self.store.home.root)
         index = self._index
         kept = kept_sources(self._sources, self._keep)
-        ahead = None
-        if query is not None and self._postings is None:
-            ahead = _SearchAhead(index, query, self._guessed_roots(kept))
         listing = list_files(self.store, kept)
         files = listing.files
-        held = ahead.rows_if(listing.roots) if ahead is not None else None
+        ahead = None
+        if query is not None and self._postings is None:
+            ahead = _search_ahead(index, query, self._guessed_roots(kept), listing.roots)
         stale, gone = index.stale(
             {(file.root, key): file.stamp for key, file in files.items()},
             listing.roots,
-            held=held,
+            held=ahead.rows if ahead is not None else None,
         )
-        answered = ahead.hits if ahead is not None and held and not stale and not gone else None
+        answered = ahead.hits if ahead is not None and not stale and not gone else None
         # In the listing's order (scopes, then paths): a budget indexes the first ones.
         order = {root: place for place, root in enumerate(listing.roots)}
         keys = sorted((key for key, file in files.items() if (file.root, key) in stale),
@@ -339,8 +337,8 @@ class MemoryCatalog:
         return answered
 
     def _guessed_roots(self, kept: list[Source]) -> dict[str, str]:
-        """The roots a listing now will list (the store's available scope roots, the
-        kept sources' ids), each with the scope its files are in."""
+        """The roots a listing lists (the store's available scope roots, the kept
+        sources' ids), each with the scope its files are in."""
         roots = {root: scope.value for scope, root in scope_roots(self.store).items()}
         roots.update((source.id, source.id) for source in kept)
         return roots
@@ -520,40 +518,22 @@ class _Query:
     limit: int
 
 
-class _SearchAhead:
-    """The index's answer to a query and its rows, read on a thread of its own while the
-    files are listed (SQLite lets go of the interpreter while it ranks)."""
-
-    def __init__(self, index: SearchIndex, query: _Query, roots: dict[str, str]) -> None:
-        within = [root for root, scope in roots.items() if _in_scope(scope, query.scope)]
-        self._roots = set(roots)
-        self._read: Ahead | None = None
-        self._thread = threading.Thread(
-            target=self._search,
-            args=(index, query, within),
-            name="memtab-mcp-search-ahead",
-            daemon=True,
-        )
-        self._thread.start()
-
-    def _search(self, index: SearchIndex, query: _Query, within: list[str]) -> None:
-        try:
-            self._read = index.search_ahead(
-                query.text, self._roots, limit=query.limit, within=within
-            )
-        except Exception:  # the search after the listing answers instead
-            logger.exception("catalog: searching ahead failed")
-
-    @property
-    def hits(self) -> list[Hit] | None:
-        return self._read.hits if self._read is not None else None
-
-    def rows_if(self, roots: tuple[str, ...]) -> dict[str, set[Row]] | None:
-        """The rows read, once read, when they are of the roots listed (None otherwise)."""
-        self._thread.join()
-        if self._read is None or set(roots) != self._roots:
-            return None
-        return self._read.rows
+def _search_ahead(
+    index: SearchIndex, query: _Query, roots: dict[str, str], listed: tuple[str, ...]
+) -> Ahead | None:
+    """The index's answer to `query` and its rows, read at one moment once the files are
+    listed, when the roots listed are the ones expected (None otherwise, or when the read
+    failed: the search after the listing answers then). On the call's own thread: beside
+    a walk, a thread reading row after row hands the interpreter back and forth with it at
+    every `lstat` (the two took longer together than one after the other)."""
+    if set(listed) != set(roots):
+        return None
+    within = [root for root, scope in roots.items() if _in_scope(scope, query.scope)]
+    try:
+        return index.search_ahead(query.text, roots, limit=query.limit, within=within)
+    except Exception:  # the search after the listing answers instead
+        logger.exception("catalog: searching ahead failed")
+        return None
 
 
 class _ClosingError(Exception):

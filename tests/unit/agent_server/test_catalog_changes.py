@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import shutil
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -221,3 +222,29 @@ def test_with_nothing_changed_the_first_search_is_the_one_read_while_listing(
                 )
         finally:
             second.catalog.close()
+
+
+def test_the_first_search_reads_the_index_on_the_calls_own_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A thread reading the index beside the walk hands the interpreter back and forth
+    # with it at every stat: the two took longer together than one after the other.
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    home = _home(tmp_path, 5)
+    first = _service(home)
+    assert len(_paths(first, "kestrel")) == 5
+    first.catalog.close()
+    readers: list[str] = []
+    original = SearchIndex.search_ahead
+
+    def search_ahead(index: SearchIndex, *args: Any, **kwargs: Any) -> Any:
+        readers.append(threading.current_thread().name)
+        return original(index, *args, **kwargs)
+
+    monkeypatch.setattr(SearchIndex, "search_ahead", search_ahead)
+    second = _service(home)
+    try:
+        assert len(_paths(second, "kestrel")) == 5
+    finally:
+        second.catalog.close()
+    assert readers == [threading.current_thread().name]
