@@ -64,6 +64,9 @@ logger = logging.getLogger(__name__)
 
 # How long a call may spend indexing files no index holds yet before it answers.
 INDEXING_BUDGET_S = 2.0
+# How long the background work waits after the first answer is made: its way out (the
+# SDK's serialization, the write) would share the interpreter with a walk and the postings.
+ANSWER_OUT_S = 0.3
 FULL_RELIST_S = 30.0
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
@@ -113,7 +116,8 @@ class MemoryCatalog:
         self._unindexed = 0  # files left to the background indexing
         self._closing = threading.Event()
         # Set once a call has its answer: the background work (watching, the postings, the
-        # rest of the indexing) starts then, not while the first answer is being made.
+        # rest of the indexing) starts `ANSWER_OUT_S` after, not while the first answer is
+        # made or on its way out (`_after_answer`).
         self._answered = threading.Event()
         self._postings: Postings | None = None  # the warm ranking, once filled
         self._warming: threading.Thread | None = None
@@ -378,7 +382,7 @@ class MemoryCatalog:
         more and report what changed between the first walk and the watch (and what was
         too recent to trust) as the watch would; take the rows of roots no longer on disk
         out of the index."""
-        self._answered.wait()
+        self._after_answer()
         try:
             observer = self._watch()
             if observer is not None:
@@ -405,6 +409,12 @@ class MemoryCatalog:
         except Exception:  # unwatched: every call lists again
             logger.exception("catalog: watching failed")
 
+    def _after_answer(self) -> None:
+        """Background: wait for the first answer, then for its way out (at once when the
+        catalog closes)."""
+        self._answered.wait()
+        self._closing.wait(ANSWER_OUT_S)
+
     def _start_warming(self, index: SearchIndex) -> None:
         """Fill the postings in the background, once everything is indexed."""
         with self._lock:  # the indexing's thread and a listing may both get here
@@ -417,7 +427,7 @@ class MemoryCatalog:
     def _warm(self, index: SearchIndex) -> None:
         """Background: fill the postings warm calls rank by, from the words the index
         holds (no file is read), then bring them to the latest listing."""
-        self._answered.wait()
+        self._after_answer()
         postings = Postings()
         files = self._files
         try:
@@ -433,7 +443,7 @@ class MemoryCatalog:
     def _index_the_rest(self, index: SearchIndex, files: list[IndexedFile]) -> None:
         """Background: index what the first call's budget left, then have the next call
         list again (what changed meanwhile)."""
-        self._answered.wait()
+        self._after_answer()
         try:
             refreshed = index.update(files, (), stop=self._closing)
         except Exception:  # the next listing tries again

@@ -248,3 +248,27 @@ def test_the_first_search_reads_the_index_on_the_calls_own_thread(
     finally:
         second.catalog.close()
     assert readers == [threading.current_thread().name]
+
+
+def test_the_background_work_leaves_the_first_answer_its_way_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The watch's walk and the postings would share the interpreter with the answer's
+    # serialization and write: they wait `ANSWER_OUT_S`, and a close does not.
+    monkeypatch.setattr(catalog_module, "ANSWER_OUT_S", 600.0)
+    watch_asked = threading.Event()
+    monkeypatch.setattr(catalog_module.MemoryCatalog, "_watch", lambda _: watch_asked.set())
+    home = _home(tmp_path, 5)
+    walks = _Walks(monkeypatch)
+    service = _service(home)
+    try:
+        assert len(_paths(service, "kestrel")) == 5
+        watching = service.catalog._watching
+        assert watching is not None
+        assert not watch_asked.wait(0.5)  # at once on the old code
+        assert walks.count == 1  # the answer's walk alone
+    finally:
+        closed_from = time.monotonic()
+        service.catalog.close()
+    assert time.monotonic() - closed_from < 60
+    assert not watching.is_alive()
