@@ -20,6 +20,7 @@ catalog, which a warm host shares between sessions, is thread-safe).
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 from collections.abc import Awaitable, Callable
@@ -202,10 +203,19 @@ def initialization_options(server: Server[Any]) -> Any:
     return server.create_initialization_options(NotificationOptions(tools_changed=True))
 
 
+def keep_start_out_of_collections() -> None:
+    """Move what the process's start made (modules, the SDK's models, the session) out of
+    the cycle collector's sight before serving: a first search's listing makes ~100,000
+    objects, and the full collection they bring walked all of those again (~60 ms of its
+    CPU over 20,000 files). Reference counting frees everything as usual."""
+    gc.freeze()
+
+
 def serve_stdio(service: MemoryService) -> None:
     """Serve `service` on this process's stdin and stdout until the client hangs up."""
     server = build_server(service)
     options = initialization_options(server)
+    keep_start_out_of_collections()
 
     async def run() -> None:
         async with guarded_stdio_server() as (read_stream, write_stream):

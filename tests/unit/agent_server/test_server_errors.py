@@ -3,6 +3,7 @@ the server goes on (the SDK's client, connected in-process)."""
 
 from __future__ import annotations
 
+import gc
 import logging
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from mcp import Client
 from mcp_types import TextContent
 
-from memtab.agent_server.server import build_server
+from memtab.agent_server.server import build_server, serve_stdio
 from memtab.agent_server.service import MemoryService
 from memtab.store.home import Home
 
@@ -41,3 +42,16 @@ def test_an_unforeseen_failure_is_a_tool_error(
     with caplog.at_level(logging.CRITICAL, logger="memtab.agent_server.server"):
         anyio.run(session)
     service.catalog.close()
+
+
+def test_a_server_keeps_what_its_start_made_out_of_the_collectors_sight(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A first search's listing makes ~100,000 objects: the full collection they bring
+    # would walk every module, model and object the start made again.
+    said: list[str] = []
+    monkeypatch.setattr(gc, "freeze", lambda: said.append("frozen"))
+    monkeypatch.setattr(anyio, "run", lambda *_: said.append("served"))
+    service = MemoryService(Home(tmp_path / "home"), None, writes="off", other_agents=False)
+    serve_stdio(service)
+    assert said == ["frozen", "served"]

@@ -51,7 +51,7 @@ from memtab.agent_server.frames import CHUNK_BYTES
 from memtab.agent_server.hosting.catalogs import CatalogShelf
 from memtab.agent_server.hosting.handshake import Hello, HostedBy, HostStatus, Welcome
 from memtab.agent_server.origin import SessionOrigin
-from memtab.agent_server.server import serve_streams
+from memtab.agent_server.server import keep_start_out_of_collections, serve_streams
 from memtab.agent_server.service import MemoryService
 from memtab.fs.clock import now_ms
 from memtab.fs.records import Record
@@ -115,6 +115,7 @@ class McpHost:
     def run(self, *, ready: Callable[[], None] | None = None, signals: bool = False) -> None:
         """Serve until done (blocks); `ready` is called once the socket takes connections;
         `signals`: SIGTERM and SIGINT stop it (the main thread of its own process)."""
+        keep_start_out_of_collections()
         anyio.run(partial(self.serve, ready=ready, signals=signals))
 
     async def serve(
