@@ -301,10 +301,8 @@ class MemoryCatalog:
         ahead = None
         if query is not None and self._postings is None:
             ahead = _search_ahead(index, query, self._guessed_roots(kept), listing.roots)
-        stale, gone = index.stale(
-            {(file.root, key): file.stamp for key, file in files.items()},
-            listing.roots,
-            held=ahead.rows if ahead is not None else None,
+        stale, gone = index.stale_by_root(
+            listing.stamps, held=ahead.rows if ahead is not None else None
         )
         answered = ahead.hits if ahead is not None and not stale and not gone else None
         # In the listing's order (scopes, then paths): a budget indexes the first ones.

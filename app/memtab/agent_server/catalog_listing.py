@@ -90,12 +90,14 @@ class Listed(NamedTuple):
 
 class Listing(NamedTuple):
     """Every file listed, by key (virtual path or source file id; the store's scopes first,
-    in `SCOPE_ORDER`), what the walk left out (for answers to say), and every root listed
-    (each available scope root, listed files or not, and each source's id)."""
+    in `SCOPE_ORDER`), what the walk left out (for answers to say), every root listed
+    (each available scope root, listed files or not, and each source's id), and each
+    root's files' stamps by key (what `SearchIndex.stale_by_root` compares)."""
 
     files: dict[str, Listed]
     notes: tuple[str, ...]
     roots: tuple[str, ...]
+    stamps: dict[str, dict[str, Stamp | None]]
 
 
 def kept_sources(
@@ -114,25 +116,33 @@ def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
     files: dict[str, Listed] = {}
     notes: list[str] = []
     roots: list[str] = []
+    stamps: dict[str, dict[str, Stamp | None]] = {}
+    new = tuple.__new__  # a Listed made without its Python-level __new__
     for scope, root in scope_roots(store).items():
         walked = stat_scope(scope, Path(root))
         prefix, name, base = scope.virtual_root + "/", scope.value, root + os.sep
+        stamped = stamps.setdefault(root, {})
         for relative, info in walked.files.items():  # the hot loop: 20,000 files, no call
             mtime_ns, ctime_ns = info.st_mtime_ns, info.st_ctime_ns
             racy = mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns
             size = info.st_size
             stamp = None if racy else (size, mtime_ns, ctime_ns, info.st_ino)
-            files[prefix + relative] = Listed(
-                root, name, base + relative, size <= MAX_FILE_BYTES, stamp, False, None, info
+            key = prefix + relative
+            stamped[key] = stamp
+            files[key] = new(
+                Listed,
+                (root, name, base + relative, size <= MAX_FILE_BYTES, stamp, False, None, info),
             )
         notes += [f"Not listed or searched: {too_deep_words(path)}" for path in walked.too_deep]
         roots.append(root)
     if kept:
         for listing in (shown for s in kept if is_shown(shown := list_source(s))):
             roots.append(listing.source.id)
+            stamped = stamps.setdefault(listing.source.id, {})
             for source_file in listing.files:
                 # Sources are stamped by their listing's size and time alone.
                 stamp = (source_file.size_bytes, source_file.modified_at_ms, 0, 0)
+                stamped[source_file.id] = stamp
                 files[source_file.id] = Listed(
                     source_file.source_id,
                     source_file.source_id,
@@ -142,7 +152,7 @@ def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
                     source_file.linked,
                     source_file_row(source_file),
                 )
-    return Listing(files, tuple(notes), tuple(dict.fromkeys(roots)))
+    return Listing(files, tuple(notes), tuple(dict.fromkeys(roots)), stamps)
 
 
 def scope_roots(store: MemoryStore) -> dict[Scope, str]:

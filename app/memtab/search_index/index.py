@@ -34,6 +34,7 @@ import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 
 from memtab.fs.config.config_dir import cache_dir
@@ -47,6 +48,8 @@ SCHEMA_VERSION = 1
 # Files read and written per transaction: another writer waits at most this long.
 CHUNK_FILES = 200
 BUSY_TIMEOUT_MS = 10_000
+# No stamp a row holds: a file the index has no row of.
+_ABSENT = object()
 # SQLite's result codes for a file it cannot use: damaged, or not a database.
 _DAMAGED = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
@@ -92,14 +95,17 @@ class Hit:
 
 Row = tuple[object, ...]
 """A file's row as a stale check compares it: (id, size, mtime_ns, ctime_ns, inode)."""
+Stamps = Mapping[str, Stamp | None]
+"""A root's files, by id, each with its stamp (None: none to trust; a row holds Nones)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Ahead:
-    """A search read with the rows it was answered from (`SearchIndex.search_ahead`)."""
+    """A search read with the rows it was answered from (`SearchIndex.search_ahead`): each
+    root's stamps by id."""
 
     hits: list[Hit]
-    rows: dict[str, set[Row]]
+    rows: Mapping[str, Stamps]
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +189,7 @@ class SearchIndex:
         listed: Mapping[Key, Stamp | None],
         roots: Collection[str],
         *,
-        held: Mapping[str, set[Row]] | None = None,
+        held: Mapping[str, Stamps] | None = None,
     ) -> tuple[set[Key], list[Key]]:
         """What of `listed` ((root, id) → stamp) the index does not hold as it is now (new,
         changed, or without a stamp to trust), and the rows under `roots` of files not in
@@ -192,6 +198,15 @@ class SearchIndex:
         files alone (`update`)."""
         with self._reading() as connection:
             return _stale(connection, listed, roots, held)
+
+    def stale_by_root(
+        self, listed: Mapping[str, Stamps], *, held: Mapping[str, Stamps] | None = None
+    ) -> tuple[set[Key], list[Key]]:
+        """`stale` for a listing of whole roots, each root's files by id (root → id →
+        stamp): what the index does not hold as listed, and its rows under those roots of
+        files not listed (gone); with `held`, as they were when read (`Ahead.rows`)."""
+        with self._reading() as connection:
+            return _stale_by_root(connection, listed, held)
 
     def update(
         self,
@@ -307,7 +322,7 @@ class SearchIndex:
             connection.execute("BEGIN")  # one snapshot for the search and the rows
             try:
                 best = best_files(connection, terms, limit, set(within), None) if terms else []
-                rows = {root: _rows_of(connection, root) for root in roots}
+                rows = {root: _stamps_of(connection, root) for root in roots}
             finally:
                 connection.execute("COMMIT")
         return Ahead([Hit(key, score) for key, score in best], rows)
@@ -406,42 +421,60 @@ class SearchIndex:
             self._reader = self._connect()
 
 
-def _rows_of(connection: sqlite3.Connection, root: str) -> set[Row]:
+def _stamps_of(connection: sqlite3.Connection, root: str) -> dict[str, Stamp | None]:
+    """The stamps of the rows under `root`, by id (20,000 rows gathered by C loops alone:
+    no Python step per row)."""
     rows = connection.execute(
         "SELECT id, size, mtime_ns, ctime_ns, inode FROM files WHERE root = ?", (root,)
-    )
-    return set(rows)
+    ).fetchall()
+    return dict(zip(map(itemgetter(0), rows), map(itemgetter(slice(1, 5)), rows), strict=True))
 
 
 def _stale(
     connection: sqlite3.Connection,
     listed: Mapping[Key, Stamp | None],
     roots: Collection[str],
-    rows: Mapping[str, set[Row]] | None = None,
+    held: Mapping[str, Stamps] | None = None,
 ) -> tuple[set[Key], list[Key]]:
-    """`SearchIndex.stale`, on `connection`: the rows under `roots` read at once and
-    compared as sets (20,000 files in a few milliseconds), any other listed file's row by
-    itself."""
-    wanted: dict[str, set[Row]] = {root: set() for root in roots}
+    """`SearchIndex.stale`, on `connection`: the files under `roots` compared root by root
+    (`_stale_by_root`), any other listed file's row by itself."""
+    by_root: dict[str, dict[str, Stamp | None]] = {root: {} for root in roots}
     stale: set[Key] = set()
     for where, stamp in listed.items():
-        mine = wanted.get(where[0])
-        if stamp is None:
+        mine = by_root.get(where[0])
+        if mine is not None:
+            mine[where[1]] = stamp
+            continue
+        row = connection.execute(
+            "SELECT size, mtime_ns, ctime_ns, inode FROM files WHERE root = ? AND id = ?", where
+        ).fetchone()
+        if stamp is None or row is None or tuple(row) != stamp:
             stale.add(where)
-        elif mine is not None:
-            mine.add((where[1], *stamp))
-        else:
-            row = connection.execute(
-                "SELECT size, mtime_ns, ctime_ns, inode FROM files WHERE root = ? AND id = ?",
-                where,
-            ).fetchone()
-            if row is None or tuple(row) != stamp:
-                stale.add(where)
+    changed, gone = _stale_by_root(connection, by_root, held)
+    return stale | changed, gone
+
+
+def _stale_by_root(
+    connection: sqlite3.Connection,
+    listed: Mapping[str, Stamps],
+    held: Mapping[str, Stamps] | None = None,
+) -> tuple[set[Key], list[Key]]:
+    """`SearchIndex.stale_by_root`, on `connection`: each root's rows read at once and
+    compared as one mapping with its files (20,000 in a few milliseconds when none
+    changed: a file without a stamp never equals a row), file by file only when they
+    differ."""
+    stale: set[Key] = set()
     gone: list[Key] = []
-    for root, mine in wanted.items():
-        held = rows[root] if rows is not None and root in rows else _rows_of(connection, root)
-        stale.update((root, str(row[0])) for row in mine - held)
-        gone += [(root, str(row[0])) for row in held - mine if (root, str(row[0])) not in listed]
+    for root, mine in listed.items():
+        rows = held[root] if held is not None and root in held else _stamps_of(connection, root)
+        if mine == rows:
+            continue
+        stale.update(
+            (root, key)
+            for key, stamp in mine.items()
+            if stamp is None or rows.get(key, _ABSENT) != stamp
+        )
+        gone += [(root, key) for key in rows if key not in mine]
     return stale, gone
 
 
