@@ -5,9 +5,10 @@ session reads (`keep`).
 A search needs no file's row: the first call stats every file (`catalog_listing`: no file
 opened), brings the home's search index on disk up to date by the files' stamps
 (`memtab.search_index`: only the files changed since any Memtab last indexed them are
-read) and answers from it, each result's description the one the index read; then, in the
-background, it starts watching the scope roots (watchdog) and walks them once more (what
-changed before the watch began). A later call re-stats and re-indexes only the files the
+read) and answers from it, each result's description the one the index read, all on the
+call's own thread; then, in the background once the answer is on its way out
+(`ANSWER_OUT_S`), it starts watching the scope roots (watchdog) and walks them once more
+(what changed before the watch began). A later call re-stats and re-indexes only the files the
 watch reported (`catalog_listing.WatchedChanges`), and lists everything again when it
 reported a folder, too many files or lost events, or when nothing watches (every call), so
 a file changed or deleted outside is answered as it is now; every `FULL_RELIST_S` a
