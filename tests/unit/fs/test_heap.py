@@ -1,9 +1,12 @@
-"""Giving the heap's free pages back: glibc's malloc_trim where there is one."""
+"""The C heap: glibc's malloc_trim and its arenas' limit where there are, nothing elsewhere."""
 
 from __future__ import annotations
 
 import platform
+import subprocess
 import sys
+
+import pytest
 
 from memtab.fs.heap import release_free_heap
 
@@ -12,3 +15,35 @@ def test_free_heap_is_given_back_where_the_c_library_can() -> None:
     has_trim = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
     assert release_free_heap() is has_trim
     assert release_free_heap() is has_trim  # as often as asked
+
+
+THREAD_AFTER_SHARING = r"""
+import ctypes, sys, threading
+from memtab.fs.heap import share_one_arena
+
+libc = ctypes.CDLL(None)
+libc.malloc.restype = ctypes.c_void_p
+libc.malloc.argtypes = [ctypes.c_size_t]
+if sys.argv[1] == "share":
+    assert share_one_arena()
+kept = []
+worker = threading.Thread(target=lambda: kept.extend(libc.malloc(64) for _ in range(1000)))
+worker.start()
+worker.join()
+libc.malloc_stats()  # each arena's "Arena <n>:" on stderr
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's arenas")
+def test_a_thread_started_once_arenas_are_shared_allocates_from_the_main_one() -> None:
+    def arenas(*mode: str) -> int:
+        ran = subprocess.run(
+            [sys.executable, "-c", THREAD_AFTER_SHARING, *mode],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return sum(line.startswith("Arena ") for line in ran.stderr.splitlines())
+
+    assert arenas("own") == 2  # glibc's default: the thread gets an arena of its own
+    assert arenas("share") == 1
