@@ -1,26 +1,30 @@
 """Search's operations: a query matched against a scan, and the filtered tree built, off
 the GUI thread.
 
-`Searcher` owns the search index on disk as the window uses it (`IndexedTexts`) and the
-last search's matches; its jobs run one at a time on one lane (the job service's scans
-lane), so neither needs a lock. A search is the
-latest job of its key, so a newer one supersedes it — and a superseded search stops within
-a few hundred files; the window also drops an outcome whose scan or query is no longer
-current. A query that narrows the last one over the same scan only looks at that one's
-matches. `warm` brings the index to the scan in the background, so the first search is
-quick; a search does it too (what changed since: a stat compare, or nothing).
+`Searcher` owns the search index on disk as the window uses it (`IndexedTexts`, loaded
+and opened by its first job, not with the window) and the last search's matches; its
+jobs run one at a time on one lane (the job service's scans lane), so neither needs a
+lock. A search is the latest job of its key, so a newer one supersedes it — and a
+superseded search stops within a few hundred files; the window also drops an outcome whose
+scan or query is no longer current. A query that narrows the last one over the same scan
+only looks at that one's matches. `warm` brings the index to the scan in the background,
+so the first search is quick; a search does it too (what changed since: a stat compare,
+or nothing).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from memtab.components.search.indexed import IndexedTexts
 from memtab.components.search.search import SearchQuery, find_matches
 from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.tree import build_tree
 from memtab.operations.job import JobContext
+
+if TYPE_CHECKING:  # lazy: loaded on the lane by the first search or warm-up (`_texts`)
+    from memtab.components.search.indexed import IndexedTexts
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ class Searcher:
     touch them."""
 
     def __init__(self) -> None:
-        self._texts = IndexedTexts()
+        self._index_texts: IndexedTexts | None = None
         self._scan: HomeScan | None = None
         self._query = SearchQuery.parse("")
         self._keys: frozenset[str] = frozenset()
@@ -64,7 +68,19 @@ class Searcher:
 
     def close(self) -> None:
         """Close the index file (the window closes, no search runs)."""
-        self._texts.close()
+        if self._index_texts is not None:
+            self._index_texts.close()
+
+    @property
+    def _texts(self) -> IndexedTexts:
+        """The index, opened by the lane's first job."""
+        if self._index_texts is None:
+            # lazy: the index's reader, sqlite3 and its library (~1 MiB resident) load on the
+            # lane when the search field first takes the focus, not with every window
+            from memtab.components.search.indexed import IndexedTexts
+
+            self._index_texts = IndexedTexts()
+        return self._index_texts
 
     def _candidates(self, scan: HomeScan, query: SearchQuery) -> frozenset[str] | None:
         """The files worth looking at for `query`: the last matches when it narrows the

@@ -2,7 +2,8 @@
 which only the memory tool's arguments and the settings' models bring in; nor
 the writer's engine (the model loop, the offline writer and its rules), which its first
 run brings in — the writer of this home has had nothing to do; nor the consolidation
-engine, which loads once the pointer or the focus reaches Consolidate now.
+engine, which loads once the pointer or the focus reaches Consolidate now; nor the search
+index's reader and sqlite3 (~1 MiB resident), which the search field's first focus loads.
 
 Settled: the tab loaded, the first recording of what
 changed outside Memtab done (it reads the history indexes and the runs log's catch-up of
@@ -44,6 +45,7 @@ WRITER_ENGINE = ("memtab.writer.job.run", "memtab.writer.job.offline_provider",
                  "memtab.writer.offline.extract", "memtab.llm.loop")
 CONSOLIDATION_ENGINE = ("memtab.consolidation.service", "memtab.consolidation.job",
                         "memtab.gui.consolidation.tasks")
+SEARCH_INDEX = ("memtab.components.search.indexed", "memtab.search_index.index", "sqlite3")
 from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from memtab.gui.toolkit.ui_state import UiState
@@ -73,7 +75,8 @@ print(json.dumps({{"findings": findings,
                                      if name.split(".")[0] in ("pydantic", "pydantic_core")),
                   "writer engine": sorted(name for name in WRITER_ENGINE if name in sys.modules),
                   "consolidation engine": sorted(name for name in CONSOLIDATION_ENGINE
-                                                 if name in sys.modules)}}))
+                                                 if name in sys.modules),
+                  "search index": sorted(name for name in SEARCH_INDEX if name in sys.modules)}}))
 """
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
@@ -84,4 +87,5 @@ print(json.dumps({{"findings": findings,
         "pydantic": [],
         "writer engine": [],
         "consolidation engine": [],
+        "search index": [],
     }

@@ -26,12 +26,15 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memtab.components.cancel import CancelToken
 from memtab.components.search.highlight import highlight_spans
-from memtab.components.search.indexed import IndexedTexts
 from memtab.components.tree.nodes import FileMatch, LineMatch
 from memtab.components.tree.scan import HomeScan
+
+if TYPE_CHECKING:  # lazy: the index's reader and sqlite3 load with the first search
+    from memtab.components.search.indexed import IndexedTexts
 
 MAX_LINES_PER_FILE = 20
 MAX_FILES_WITH_LINES = 200
