@@ -3,7 +3,8 @@ which only the memory tool's arguments and the settings' models bring in; nor
 the writer's engine (the model loop, the offline writer and its rules), which its first
 run brings in — the writer of this home has had nothing to do; nor the consolidation
 engine, which loads once the pointer or the focus reaches Consolidate now; nor the search
-index's reader and sqlite3 (~1 MiB resident), which the search field's first focus loads.
+index's reader and sqlite3 (~1 MiB resident), which the search field's first focus loads;
+nor the dialogs of What each agent loads… and Resolve conflicts…, loaded when first opened.
 
 Settled: the tab loaded, the first recording of what
 changed outside Memtab done (it reads the history indexes and the runs log's catch-up of
@@ -46,6 +47,7 @@ WRITER_ENGINE = ("memtab.writer.job.run", "memtab.writer.job.offline_provider",
 CONSOLIDATION_ENGINE = ("memtab.consolidation.service", "memtab.consolidation.job",
                         "memtab.gui.consolidation.tasks")
 SEARCH_INDEX = ("memtab.components.search.indexed", "memtab.search_index.index", "sqlite3")
+DIALOGS = ("memtab.gui.loads.dialog", "memtab.gui.sync.conflicts_dialog")
 from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from memtab.gui.toolkit.ui_state import UiState
@@ -76,7 +78,8 @@ print(json.dumps({{"findings": findings,
                   "writer engine": sorted(name for name in WRITER_ENGINE if name in sys.modules),
                   "consolidation engine": sorted(name for name in CONSOLIDATION_ENGINE
                                                  if name in sys.modules),
-                  "search index": sorted(name for name in SEARCH_INDEX if name in sys.modules)}}))
+                  "search index": sorted(name for name in SEARCH_INDEX if name in sys.modules),
+                  "dialogs": sorted(name for name in DIALOGS if name in sys.modules)}}))
 """
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
@@ -88,4 +91,5 @@ print(json.dumps({{"findings": findings,
         "writer engine": [],
         "consolidation engine": [],
         "search index": [],
+        "dialogs": [],
     }

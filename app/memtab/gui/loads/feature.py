@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 
@@ -21,12 +22,14 @@ from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.loads.cut_actions import CutEditor, IndexCutActions
 from memtab.gui.loads.cut_line import CutLine
-from memtab.gui.loads.dialog import LoadsDialog
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.operations.loads import ContextLoader, agent_loads
 from memtab.sources.config import SourceContext
 from memtab.store.paths import PathError
+
+if TYPE_CHECKING:  # lazy: the dialog loads when View → What each agent loads… first opens it
+    from memtab.gui.loads.dialog import LoadsDialog
 
 LOADS_KEY = "loads"
 SelectKey = Callable[[str], None]
@@ -72,6 +75,10 @@ class LoadsFeature(QObject):
     def show(self) -> None:
         """Show the dialog and read what each agent loads, for the shown workspace."""
         if self.dialog is None:
+            # lazy: the dialog's module and its rows' rules, imported by no window that
+            # never opens it
+            from memtab.gui.loads.dialog import LoadsDialog
+
             self.dialog = LoadsDialog(self._shell.as_widget())
             self.dialog.refresh_requested.connect(self._on_dialog_refresh_requested)
             self.dialog.file_requested.connect(self._on_dialog_file_requested)

@@ -21,7 +21,6 @@ from memtab.components.tree.marks import MarkedRows
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.sync.conflicts_dialog import ConflictsDialog
 from memtab.gui.sync.editor_bar import SyncConflictBars
 from memtab.gui.sync.needs import ConflictEditor
 from memtab.gui.sync.quitting import UnsentAtQuit
@@ -32,6 +31,7 @@ from memtab.operations.sync.conflicts import conflict_marks
 from memtab.operations.sync.look import SyncLook
 
 if TYPE_CHECKING:  # lazy: ~1.3 MiB, ~110 ms (sync's engine) when File → Sync… opens
+    from memtab.gui.sync.conflicts_dialog import ConflictsDialog
     from memtab.gui.sync.setup_dialog import SyncSetupDialog
 
 logger = logging.getLogger(__name__)
@@ -154,6 +154,9 @@ class SyncFeature(QObject):
         one at that virtual path once they are listed (`show_both`: with Keep both's result
         shown, to keep with a second press)."""
         if self.dialog is None:
+            # lazy: the dialog and its view's rules, imported by no window that never opens it
+            from memtab.gui.sync.conflicts_dialog import ConflictsDialog
+
             self.dialog = ConflictsDialog(self._context, self.sync, self._shell.as_widget())
         self.dialog.reload(select, show_both=show_both)
         self.dialog.show()
