@@ -29,6 +29,16 @@ def real_files(store: str) -> dict[str, Path]:
     return files
 
 
+def notes_home(root: Path, store: str) -> Home:
+    """A mux home at `root` whose global scope holds one store's real files as notes (by
+    their own names: `feedback_verify-before-asserting.md`)."""
+    home = Home(root)
+    home.global_root.mkdir(parents=True)
+    for original, path in real_files(store).items():
+        shutil.copyfile(path, home.global_root / original.rsplit("/", 1)[1])
+    return home
+
+
 @dataclass
 class Machine:
     """Where everything is; `context()` is what discovery sees (env and `~` injected)."""

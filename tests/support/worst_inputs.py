@@ -99,6 +99,8 @@ WORST: dict[str, Worst] = {
     "memtab.agent_server.config_files.toml_tables:_PLAIN": M("", "a", "["),
     "memtab.agent_server.config_files.toml_tables:_SCALAR": M("", "a", "#"),
     "memtab.search_index.ranking:_WORD": F("", "a_"),
+    "memtab.search_index.ranking:_CJK": S("", "é"),
+    "memtab.search_index.ranking:_PIECE": F("", "a가_"),
     "memtab.agent_server.service:_CLIENT_NAME": F("", "a!"),
     # blame
     "memtab.blame.ad_hoc:_TAGS": F("", "[task 1"),

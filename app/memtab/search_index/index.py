@@ -38,13 +38,13 @@ from operator import itemgetter
 from pathlib import Path
 
 from memtab.fs.config.config_dir import cache_dir
-from memtab.search_index.ranking import LABEL_WEIGHT, tokens
+from memtab.search_index.ranking import LABEL_WEIGHT, has_cjk, query_terms, tokens
 from memtab.search_index.scoring import best_files
 from memtab.store.files import read_file_content
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # Files read and written per transaction: another writer waits at most this long.
 CHUNK_FILES = 200
 BUSY_TIMEOUT_MS = 10_000
@@ -62,8 +62,13 @@ _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files (rowid INTEGER PRIMARY KEY, root TEXT NOT NULL, id TEXT NOT NULL,"
     " size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, inode INTEGER, UNIQUE (root, id))",
-    "CREATE VIRTUAL TABLE docs USING fts5(label, body, tokenize = 'unicode61 remove_diacritics 0')",
+    # `label` and `body` are what FTS5 reads: the texts, or for a text holding CJK its words
+    # (`ranking.tokens`, which unicode61 cannot split), the text then in `*_text`.
+    "CREATE VIRTUAL TABLE docs USING fts5(label, body, label_text UNINDEXED, body_text UNINDEXED,"
+    " tokenize = 'unicode61 remove_diacritics 0')",
 )
+# A row's texts as they are, whichever way FTS5 reads them.
+_TEXTS = "coalesce(label_text, label), coalesce(body_text, body)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +305,7 @@ class SearchIndex:
     ) -> list[Hit]:
         """The best `limit` files under `roots` for `query` (only the ids `among` when
         given), best first; ties by id, so the order is stable."""
-        terms = list(dict.fromkeys(tokens(query)))
+        terms = query_terms(query)
         if not terms:
             return []
         with self._reading() as connection:
@@ -317,7 +322,7 @@ class SearchIndex:
         """`search` under the roots `within`, and the rows of every root in `roots`, read
         at one moment: a caller listing the files meanwhile that finds them as those rows
         say (`stale`) has the answer of its listing, with no second read."""
-        terms = list(dict.fromkeys(tokens(query)))
+        terms = query_terms(query)
         with self._reading() as connection:
             connection.execute("BEGIN")  # one snapshot for the search and the rows
             try:
@@ -333,7 +338,7 @@ class SearchIndex:
         empty label (`postings.Postings`)."""
         with self._reading() as connection:
             row = connection.execute(
-                "SELECT label, body FROM docs WHERE rowid ="
+                f"SELECT {_TEXTS} FROM docs WHERE rowid ="
                 " (SELECT rowid FROM files WHERE root = ? AND id = ?)",
                 (root, key),
             ).fetchone()
@@ -343,7 +348,7 @@ class SearchIndex:
         """The label and the text indexed for `key` under `root` (None: not indexed)."""
         with self._reading() as connection:
             row = connection.execute(
-                "SELECT label, body FROM docs WHERE rowid ="
+                f"SELECT {_TEXTS} FROM docs WHERE rowid ="
                 " (SELECT rowid FROM files WHERE root = ? AND id = ?)",
                 (root, key),
             ).fetchone()
@@ -357,7 +362,7 @@ class SearchIndex:
         indexed)."""
         with self._reading() as connection:
             row = connection.execute(
-                "SELECT body FROM docs WHERE rowid ="
+                "SELECT coalesce(body_text, body) FROM docs WHERE rowid ="
                 " (SELECT rowid FROM files WHERE root = ? AND id = ?)",
                 (root, key),
             ).fetchone()
@@ -546,11 +551,20 @@ def _index(connection: sqlite3.Connection, file: IndexedFile) -> int:
         (file.root, file.id, size, mtime_ns, ctime_ns, inode),
     )
     label = "\n".join([file.label if file.labelled is None else file.labelled()] * LABEL_WEIGHT)
+    body = _readable_text(file)
     connection.execute(
-        "INSERT INTO docs (rowid, label, body) VALUES (?, ?, ?)",
-        (cursor.lastrowid, label, _readable_text(file)),
+        "INSERT INTO docs (rowid, label, label_text, body, body_text) VALUES (?, ?, ?, ?, ?)",
+        (cursor.lastrowid, *_fed(label), *_fed(body)),
     )
     return 1
+
+
+def _fed(text: str) -> tuple[str, str | None]:
+    """What FTS5 reads of `text`, and the text when that is not it: a text holding CJK is
+    fed as its words, unicode61 splitting them as they are (docs/formats.md §22.11)."""
+    if not has_cjk(text):
+        return text, None
+    return " ".join(tokens(text)), text
 
 
 def _readable_text(file: IndexedFile) -> str:

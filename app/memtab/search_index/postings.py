@@ -5,7 +5,8 @@ FTS5's `bm25()` costs ~2 µs a matching file, so a word in every one of 20,000 f
 ~40 ms on a quiet machine; these postings (term → {file: count}) take a dict walk. A
 server fills them in the background from the texts the index on disk holds (no file is
 read) once its first answer is given, and keeps them fresh by the same stamps; until then
-it answers from the index (`catalog`). The postings keep no text.
+it answers from the index (`catalog`). The postings keep no text; of a file holding CJK
+they keep where each bigram stands, for a query's phrases (`ranking.query_terms`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from memtab.search_index.index import Hit
-from memtab.search_index.ranking import K1, LABEL_WEIGHT, B, idf, tokens
+from memtab.search_index.ranking import (
+    K1,
+    LABEL_WEIGHT,
+    B,
+    has_cjk,
+    idf,
+    is_cjk,
+    query_terms,
+    tokens,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +47,8 @@ class Postings:
         self._lengths: dict[str, int] = {}
         self._stamps: dict[str, tuple[int, ...] | None] = {}
         self._terms: dict[str, tuple[str, ...]] = {}
+        # Of a file holding CJK: where each of its CJK words stands among its words.
+        self._places: dict[str, dict[str, frozenset[int]]] = {}
         self._total_length = 0
         # Each file's BM25 length norm, kept until a file comes or goes (it depends on
         # the average length): a search's loop then does one lookup a posting.
@@ -81,7 +93,7 @@ class Postings:
     def search(self, query: str, *, limit: int, among: set[str] | None = None) -> list[Hit]:
         """The best `limit` documents for `query` (only `among` when given), best first;
         ties by id, so the order is stable."""
-        terms = list(dict.fromkeys(tokens(query)))
+        terms = query_terms(query)
         count = len(self._lengths)
         if not terms or not count:
             return []
@@ -89,7 +101,7 @@ class Postings:
         saturation = K1 + 1
         scores: dict[str, float] = {}
         for term in terms:
-            postings = self._postings.get(term)
+            postings = self._phrase(term) if " " in term else self._postings.get(term)
             if not postings:
                 continue
             weight = idf(count, len(postings))
@@ -99,6 +111,23 @@ class Postings:
                 gain = weight * frequency * saturation / (frequency + norms[doc_id])
                 scores[doc_id] = scores.get(doc_id, 0.0) + gain
         return [Hit(doc_id, score) for doc_id, score in _best(scores, limit)]
+
+    def _phrase(self, term: str) -> dict[str, int]:
+        """How often the bigrams of `term` stand in a row in each file holding them so."""
+        parts = term.split(" ")
+        holding = [self._postings.get(part, {}) for part in parts]
+        found: dict[str, int] = {}
+        for doc_id in min(holding, key=len):
+            if not all(doc_id in postings for postings in holding):
+                continue
+            places = self._places[doc_id]
+            first, rest = places[parts[0]], [places[part] for part in parts[1:]]
+            frequency = sum(
+                all(start + at in part for at, part in enumerate(rest, 1)) for start in first
+            )
+            if frequency:
+                found[doc_id] = frequency
+        return found
 
     def _length_norms(self) -> dict[str, float]:
         if self._norms is None:
@@ -112,6 +141,12 @@ class Postings:
     def _add(self, document: Document, text: str) -> None:
         words = tokens(text) + tokens(document.label) * LABEL_WEIGHT
         counts = Counter(words)
+        if has_cjk(text) or has_cjk(document.label):
+            places: dict[str, set[int]] = {}
+            for at, word in enumerate(words):
+                if is_cjk(word):
+                    places.setdefault(word, set()).add(at)
+            self._places[document.id] = {word: frozenset(at) for word, at in places.items()}
         for term, frequency in counts.items():
             self._postings.setdefault(term, {})[document.id] = frequency
         self._terms[document.id] = tuple(counts)
@@ -127,6 +162,7 @@ class Postings:
         self._total_length -= length
         self._norms = None
         del self._stamps[doc_id]
+        self._places.pop(doc_id, None)
         for term in self._terms.pop(doc_id):
             postings = self._postings[term]
             del postings[doc_id]

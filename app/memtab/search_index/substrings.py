@@ -9,7 +9,9 @@ that contains that run (casefolded) may hold the term. The texts of the candidat
 then read from the index (no memory file is read) and checked by the caller. A term whose
 run is shorter than `MIN_RUN` characters, that is inside more than `MAX_WORDS` words, or
 whose words are in more than half the files (by FTS5's counts) has no candidates (`None`):
-every text is checked, as a direct scan would.
+every text is checked, as a direct scan would. A term holding two or more CJK letters in
+a row asks for them instead: the files where their bigrams (`ranking.tokens`) stand
+adjacent, as in every text holding the term.
 
 No table is added to the file: the vocabulary is FTS5's own, through a temporary
 `fts5vocab` table of this connection, read again only after another connection wrote.
@@ -25,6 +27,7 @@ from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from memtab.search_index.index import BUSY_TIMEOUT_MS
+from memtab.search_index.ranking import is_cjk, query_terms
 
 # A run this short is inside too many words to narrow anything: every text is checked.
 MIN_RUN = 3
@@ -100,16 +103,21 @@ class SubstringReader:
         """The files under `roots` whose text may hold `term` (casefolded), None when any
         may (see the module docstring)."""
         run = longest_run(term)
-        if len(run) < MIN_RUN:
-            return None
-        words = self._matching_words(run)
-        if words is None:
-            return None
-        if not words:
-            return set()
-        if sum(count for _, count in words) > BROAD_SHARE * self._file_count():
-            return None  # in most files: narrows nothing worth a query
-        expression = " OR ".join('"' + word.replace('"', '""') + '"' for word, _ in words)
+        phrases = [part for part in query_terms(run) if len(part) > 1 and is_cjk(part)]
+        if phrases:
+            expression = '"' + max(phrases, key=len) + '"'
+        else:
+            run = longest_run("".join(" " if is_cjk(char) else char for char in run))
+            if len(run) < MIN_RUN:
+                return None
+            words = self._matching_words(run)
+            if words is None:
+                return None
+            if not words:
+                return set()
+            if sum(count for _, count in words) > BROAD_SHARE * self._file_count():
+                return None  # in most files: narrows nothing worth a query
+            expression = " OR ".join('"' + word.replace('"', '""') + '"' for word, _ in words)
         rows = self._connection.execute(
             "SELECT f.root, f.id FROM docs JOIN files f ON f.rowid = docs.rowid WHERE docs MATCH ?",
             (f"body : ({expression})",),
@@ -135,8 +143,8 @@ class SubstringReader:
                 part = ids[first : first + _IDS_PER_QUERY]
                 marks = ",".join("?" * len(part))
                 rows = self._connection.execute(
-                    "SELECT f.id, d.body FROM files f JOIN docs d ON d.rowid = f.rowid"
-                    f" WHERE f.root = ? AND f.id IN ({marks})",
+                    "SELECT f.id, coalesce(d.body_text, d.body) FROM files f"
+                    f" JOIN docs d ON d.rowid = f.rowid WHERE f.root = ? AND f.id IN ({marks})",
                     (root, *part),
                 )
                 for key, body in rows:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -20,6 +21,7 @@ from memtab.search_index.index import Refreshed, SearchIndex
 from memtab.store import description_cache
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+from support.agent_machine import notes_home
 from support.memory_home import memory
 
 home = support.home
@@ -267,3 +269,19 @@ def test_the_search_answers_from_the_index_on_disk_as_other_programs_write(
         assert index.text(global_root, "/memories/global/tools/python.md") == ""
     finally:
         index.close()
+
+
+def test_korean_words_inside_longer_ones_find_the_notes_holding_them(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real Korean auto memory: 검증 stands in 재검증 and 검증할, 동기화 in 동기화를."""
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    window = make_window(notes_home(tmp_path / "home", "claude-code-auto-memory"), None)
+    box = search_box(window)
+    for word, note in (
+        ("검증", "global:feedback_verify-before-asserting.md"),
+        ("동기화", "global:project_config-sync.md"),
+    ):
+        box.setText(word)
+        found = sorted([note, "global:MEMORY.md"])
+        qtbot.waitUntil(lambda found=found: sorted(file_names(window)) == found, timeout=WAIT_MS)

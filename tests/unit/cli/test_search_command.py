@@ -16,6 +16,7 @@ from memtab.demo import create_demo_home
 from memtab.store import description_cache
 from memtab.store import files as store_files
 from memtab.store.home import Home
+from support.agent_machine import notes_home
 
 WORKSPACE = "a1b2c3d4e5"  # the demo's first workspace
 
@@ -81,3 +82,15 @@ def test_a_second_search_reads_only_what_changed_since(
     again = searched(capsys, demo, "--mux-only", "ruff")["results"]
     assert [hit["path"] for hit in again] == ["/memories/global/birds.md"]
     assert reads == ["birds.md"]
+
+
+def test_search_finds_a_korean_note_by_a_word_inside_longer_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    home = notes_home(tmp_path / "home", "claude-code-auto-memory")  # 검증 in 재검증, 검증할
+    results = searched(capsys, home, "검증")["results"]
+    assert results[0]["path"] == "/memories/global/feedback_verify-before-asserting.md"
+    assert "검증" in results[0]["snippet"]
+    synced = searched(capsys, home, "동기화")["results"]
+    assert synced[0]["path"] == "/memories/global/project_config-sync.md"

@@ -118,7 +118,7 @@ def test_a_damaged_file_is_rebuilt(tmp_path: Path) -> None:
 @pytest.mark.expect_log(
     "memtab.search_index.index",
     "WARNING",
-    r"^Search index .* is of another version \(0, not 1\): rebuilt$",
+    r"^Search index .* is of another version \(0, not 2\): rebuilt$",
 )
 def test_a_file_of_another_version_is_rebuilt(tmp_path: Path) -> None:
     folder = tmp_path / "files"

@@ -1,0 +1,168 @@
+"""Korean, Chinese and Japanese words are found (docs/formats.md §22.3): a run of Han,
+kana or Hangul is indexed as its overlapping bigrams, and a query's run asks for them in a
+row — 검증 finds 재검증 and 검증할, 恢复 and 会话 find 恢复归档的会话文件 — by the index on
+disk, the warm postings and the window's candidates alike; an index of the old version,
+which held such a run as one word, is rebuilt."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from memtab.search_index.index import IndexedFile, SearchIndex
+from memtab.search_index.postings import Document, Postings
+from memtab.search_index.ranking import best_line, query_terms, tokens
+from memtab.search_index.substrings import SubstringReader
+
+ROOTS = ("r",)
+TEXTS = {
+    "zh.md": "# 会话\n恢复归档的会话文件。\n",
+    "ja.md": "キャッシュをクリアしてから再起動する\n",
+    "ko.md": "단정하기 전에 한 번 더 재검증할 것\n",
+    "mixed.md": "run `pnpm sync`: config동기화 v2로 끝\n",
+    "scattered.md": "动态 和 态度 都是 词\n",  # 动态 and 态度, never 动态度
+    "en.md": "plain english about kubectl\n",
+}
+LABELS = {"ko.md": "/memories/global/ko.md\n정규식 출력 단정 전 검증"}
+
+
+def _files(folder: Path) -> list[IndexedFile]:
+    folder.mkdir(exist_ok=True)
+    files = []
+    for number, (key, text) in enumerate(TEXTS.items()):
+        (folder / key).write_text(text, encoding="utf-8")
+        stamp = (len(text), 1, 1, number)
+        files.append(IndexedFile("r", key, LABELS.get(key, key), str(folder / key), stamp))
+    return files
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> SearchIndex:
+    made = SearchIndex(tmp_path / "index.sqlite3")
+    made.refresh(_files(tmp_path / "files"), ROOTS)
+    yield made
+    made.close()
+
+
+def found(index: SearchIndex, query: str) -> list[str]:
+    return sorted(hit.id for hit in index.search(query, ROOTS, limit=50))
+
+
+def test_a_cjk_run_is_its_bigrams_and_a_query_run_one_phrase() -> None:
+    assert tokens("재검증 猫 config동기화・キャッシュ") == [
+        *("재검", "검증", "猫", "config", "동기", "기화", "キャ", "ャッ", "ッシ", "シュ"),
+    ]
+    assert query_terms("검증 동기화 Config 검증") == ["검증", "동기 기화", "config"]
+
+
+def test_chinese_japanese_and_korean_words_are_found_inside_longer_runs(
+    index: SearchIndex,
+) -> None:
+    assert found(index, "恢复") == ["zh.md"]
+    assert found(index, "会话") == ["zh.md"]
+    assert found(index, "归档的会话") == ["zh.md"]
+    assert found(index, "キャッシュ") == ["ja.md"]
+    assert found(index, "검증") == ["ko.md"]  # 재검증할 in the text, 검증 in the label
+    assert found(index, "재검증") == ["ko.md"]
+    assert found(index, "동기화") == ["mixed.md"]
+    assert found(index, "config") == ["mixed.md"]
+    assert found(index, "kubectl") == ["en.md"]
+
+
+def test_a_three_character_query_does_not_match_its_bigrams_scattered_apart(
+    index: SearchIndex,
+) -> None:
+    assert found(index, "动态") == ["scattered.md"]
+    assert found(index, "态度") == ["scattered.md"]
+    assert found(index, "动态度") == []
+    assert found(index, "恢复归档") == ["zh.md"]
+    assert found(index, "恢复会话") == []  # both words are in zh.md, not in a row
+
+
+def test_the_line_and_snippet_shown_are_the_ones_holding_the_cjk_word() -> None:
+    text = "첫 줄\n아무것도 없음\n한 번 더 재검증할 것\n"
+    assert best_line(text, "검증") == (3, "한 번 더 재검증할 것")
+    assert best_line(text, "증할것") is None  # 증할 and 할것 are not in a row: 할 것
+    long_line = "가" * 200 + " 동기화 설정"
+    line = best_line(long_line, "동기화")
+    assert line is not None and "동기화" in line[1] and line[1].startswith("…")
+
+
+def test_the_postings_rank_cjk_queries_as_the_index_on_disk(
+    index: SearchIndex, tmp_path: Path
+) -> None:
+    postings = Postings()
+    files = _files(tmp_path / "files")
+    documents = [Document(file.id, "", file.stamp) for file in files]
+    postings.update(documents, lambda key: index.words("r", key))
+    for query in (
+        "恢复",
+        "会话 恢复",
+        "归档的会话",
+        "动态度",
+        "검증",
+        "재검증",
+        "동기화 pnpm",
+        "シュ",
+    ):
+        disk = index.search(query, ROOTS, limit=10)
+        warm = postings.search(query, limit=10)
+        assert [hit.id for hit in disk] == [hit.id for hit in warm], query
+        assert [hit.score for hit in disk] == pytest.approx([hit.score for hit in warm])
+    assert [hit.id for hit in postings.search("归档", limit=10)] == ["zh.md"]
+    assert index.text("r", "zh.md") == TEXTS["zh.md"]  # the text as it is, not its words
+    assert index.document("r", "ko.md") == (LABELS["ko.md"], TEXTS["ko.md"])
+
+
+def test_the_window_candidates_of_a_cjk_term_are_the_files_holding_it(
+    index: SearchIndex,
+) -> None:
+    reader = SubstringReader(index.path)
+    try:
+        assert reader.holding("동기화", ROOTS) == {("r", "mixed.md")}
+        assert reader.holding("검증", ROOTS) == {("r", "ko.md")}  # two letters narrow too
+        assert reader.holding("재검증", ROOTS) == {("r", "ko.md")}
+        assert reader.holding("归档的会", ROOTS) == {("r", "zh.md")}
+        assert reader.holding("g동기", ROOTS) == {("r", "mixed.md")}
+        assert reader.holding("动态度", ROOTS) == set()
+        assert reader.holding("ubect", ROOTS) == {("r", "en.md")}
+        assert reader.texts([("r", "zh.md")]) == {("r", "zh.md"): TEXTS["zh.md"]}
+    finally:
+        reader.close()
+
+
+@pytest.mark.expect_log(
+    "memtab.search_index.index",
+    "WARNING",
+    r"^Search index .* is of another version \(1, not 2\): rebuilt$",
+)
+def test_an_index_of_the_old_version_holding_runs_as_words_is_rebuilt(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite3"
+    files = _files(tmp_path / "files")
+    with sqlite3.connect(path) as old:  # version 1: FTS5 split the texts itself
+        old.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        old.execute(
+            "CREATE TABLE files (rowid INTEGER PRIMARY KEY, root TEXT NOT NULL, id TEXT NOT NULL,"
+            " size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, inode INTEGER, UNIQUE (root, id))"
+        )
+        old.execute(
+            "CREATE VIRTUAL TABLE docs USING fts5(label, body,"
+            " tokenize = 'unicode61 remove_diacritics 0')"
+        )
+        old.execute("INSERT INTO meta VALUES ('schema', '1')")
+        for rowid, file in enumerate(files, 1):
+            old.execute("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (rowid, file.root, file.id, *(file.stamp or ())))  # fmt: skip
+            text = Path(file.physical or os.devnull).read_text(encoding="utf-8")
+            old.execute("INSERT INTO docs (rowid, label, body) VALUES (?, ?, ?)",
+                        (rowid, file.label, text))  # fmt: skip
+    old.close()
+    index = SearchIndex(path)
+    try:
+        assert index.refresh(files, ROOTS).read == len(files)  # every file read again
+        assert found(index, "恢复") == ["zh.md"]
+    finally:
+        index.close()
