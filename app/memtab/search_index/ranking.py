@@ -38,8 +38,9 @@ _PIECE = re.compile(f"[{_CJK_LETTERS}]+|[^\\W_{_CJK_LETTERS}]+")
 
 
 def has_cjk(text: str) -> bool:
-    """Whether `text` holds a Han, kana or Hangul letter (its words are then bigrams)."""
-    return _CJK.search(text) is not None
+    """Whether `text` holds a Han, kana or Hangul letter (its words are then bigrams).
+    An ASCII text is known at once: most are, and they cost no scan."""
+    return not text.isascii() and _CJK.search(text) is not None
 
 
 def is_cjk(word: str) -> bool:
