@@ -1,141 +1,33 @@
 """The window's menu bar, made from the action registry: File, Edit, View, Help.
 
-`MENU_LAYOUT` is the one place that says what each menu holds, in order, by action id
-(`None`: a separator). The actions are registered by the features that carry them out
-(`gui/actions.py`); one that names a menu the layout does not place it in goes at the
-end of that menu, so nothing registered for a menu is left out. A menu is filled again
-each time it opens (a feature may register later), after `ActionRegistry.refresh()`
-brought enabled states and texts up to date; when it hides, `release()` lets the keys of
-what it disabled work again for whatever is selected next.
+What each menu holds, in order, is said once without Qt (`components/window/menus.py`,
+`MENU_LAYOUT`); the actions are registered by the features that carry them out
+(`gui/actions.py`). A menu is filled again each time it opens (a feature may register
+later), after `ActionRegistry.refresh()` brought enabled states and texts up to date; when
+it hides, `release()` lets the keys of what it disabled work again for whatever is selected
+next.
 
-Help → Keyboard shortcuts lists `shortcut_rows(actions)`: every action with keys, under
-its menu in menu order, the others under their feature — each once, by its registered
-name (a text that changes, like "Undo delete of notes.md", is listed as registered).
-Actions with the very same keys (F3: the file's next match, or the next search result,
-by where the focus is) share one row; keys only special keyboards have (Save, Undo,
-F13 and up) are bound but not listed.
+Help → Keyboard shortcuts lists `shortcut_rows(actions)` (made by
+`components.window.menus.shortcut_rows`): each action by its registered name (a text that
+changes, like "Undo delete of notes.md", is listed as registered); keys only special
+keyboards have (Save, Undo, F13 and up) are bound but not listed.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from PySide6.QtCore import QKeyCombination, QObject, Qt, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar
 
+from memtab.components.window.menus import MENUS, MenuAction, plan_menu
+from memtab.components.window.menus import shortcut_rows as menu_shortcut_rows
+from memtab.components.window.shortcuts import ShortcutRow
 from memtab.gui.actions import ActionRegistry, Registered, plain_title
 
 logger = logging.getLogger(__name__)
-
-MENUS = (("file", "&File"), ("edit", "&Edit"), ("view", "&View"), ("help", "&Help"))
-"""The menus, in menu-bar order: (id, title)."""
-
-MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
-    "file": (
-        "window.quick_open",
-        None,
-        "tree.new_file",
-        "tree.new_folder",
-        "files.codex_note",
-        "editor.save",
-        "editor.revert",
-        "editor.autosave",
-        "editor.close_tab",
-        None,
-        "window.open_home",
-        "window.add_workspace",
-        None,
-        "tree.reload",
-        None,
-        "sync.setup",
-        "sync.now",
-        "sync.conflicts",
-        None,
-        "window.settings",
-        "window.quit",
-    ),
-    "edit": (
-        "files.undo",
-        "files.redo",
-        None,
-        "window.find",
-        "editor.replace",
-        "editor.find_next",
-        "editor.find_previous",
-        "editor.go_to_line",
-        "loads.go_to_cut",
-        None,
-        "search.focus",
-        "search.next_result",
-        "search.previous_result",
-        None,
-        "tree.rename",
-        "tree.delete",
-        "tree.pin",
-        "tree.copy_to",
-        "tree.copy_path",
-        "tree.reveal",
-        None,
-        "consolidation.run_now",
-        "writer.pause",
-        None,
-        "editor.tab_moves_focus",
-    ),
-    "view": (
-        "window.command_palette",
-        None,
-        "window.view_source",
-        "window.view_split",
-        "window.view_preview",
-        "blame.toggle",
-        None,
-        "window.show_memory",
-        "window.show_traces",
-        "memory.show_files",
-        "memory.show_editor",
-        None,
-        "editor.next_tab",
-        "editor.previous_tab",
-        "editor.back",
-        "editor.forward",
-        None,
-        "window.switch_workspace",
-        None,
-        "history.panel",
-        "history.trash",
-        "history.runs",
-        "check.panel",
-    ),
-    "help": ("window.shortcuts", "window.about"),
-}
-"""What each menu holds, in order, by action id (`None`: a separator)."""
-
-FEATURE_TITLES = {
-    "editor": "Editor",
-    "tree": "Tree",
-    "files": "Tree",
-    "search": "Search",
-    "history": "History",
-    "blame": "Editor",
-    "window": "Window",
-}
-"""Where Help → Keyboard shortcuts lists an action no menu shows, by its id's feature."""
-
-
-@dataclass(frozen=True)
-class ShortcutRow:
-    """One line of Help → Keyboard shortcuts."""
-
-    id: str
-    section: str
-    """The menu that shows the action ("Edit"), else its feature ("Editor")."""
-    name: str
-    keys: str
-    also: tuple[str, ...] = ()
-    """The ids of other actions with the same keys, named in this row too."""
 
 
 def listed_key(key: QKeySequence) -> bool:
@@ -153,56 +45,20 @@ def keys_text(entry: Registered) -> str:
     return ", ".join(key.toString(native) for key in entry.keys if listed_key(key))
 
 
+def menu_actions(actions: ActionRegistry) -> list[MenuAction]:
+    """The registered actions, as the menus' plan and the shortcuts list see them."""
+    return [MenuAction(e.id, e.name, e.menu, keys_text(e)) for e in actions.entries()]
+
+
 def menu_plan(actions: ActionRegistry, menu: str) -> list[Registered | None]:
-    """What `menu` shows: the layout's registered actions (`None`: a separator, never
-    two in a row nor at an end), then any other action registered for it."""
-    layout = MENU_LAYOUT.get(menu, ())
-    planned: list[Registered | None] = []
-    for action_id in layout:
-        if action_id is None:
-            if planned and planned[-1] is not None:
-                planned.append(None)
-        elif action_id in actions:
-            planned.append(actions.entry(action_id))
-    extra = [e for e in actions.entries() if e.menu == menu and e.id not in layout]
-    if extra and planned and planned[-1] is not None:
-        planned.append(None)
-    planned += extra
-    while planned and planned[-1] is None:
-        planned.pop()
-    return planned
+    """What `menu` shows (`plan_menu`): its actions, `None` for a separator."""
+    planned = plan_menu(menu, [MenuAction(e.id, e.name, e.menu) for e in actions.entries()])
+    return [None if action_id is None else actions.entry(action_id) for action_id in planned]
 
 
 def shortcut_rows(actions: ActionRegistry) -> list[ShortcutRow]:
-    """Every action with keys, each once, actions with the same keys in one row (see the
-    module docstring)."""
-    rows: list[ShortcutRow] = []
-    listed: set[str] = set()
-    placed: list[tuple[Registered, str]] = []
-    for menu, title in MENUS:
-        section = title.replace("&", "")
-        for entry in menu_plan(actions, menu):
-            if entry is not None and entry.keys and entry.id not in listed:
-                listed.add(entry.id)
-                placed.append((entry, section))
-    for entry in actions.entries():
-        if entry.keys and entry.id not in listed:
-            feature = entry.id.split(".", 1)[0]
-            placed.append((entry, FEATURE_TITLES.get(feature, feature.title())))
-    by_keys: dict[str, int] = {}
-    for entry, section in placed:
-        keys = keys_text(entry)
-        if not keys:
-            continue
-        if keys in by_keys:
-            first = rows[by_keys[keys]]
-            rows[by_keys[keys]] = replace(
-                first, name=f"{first.name} · {entry.name}", also=(*first.also, entry.id)
-            )
-            continue
-        by_keys[keys] = len(rows)
-        rows.append(ShortcutRow(entry.id, section, entry.name, keys))
-    return rows
+    """Help → Keyboard shortcuts' rows of the registered actions (see the module docstring)."""
+    return menu_shortcut_rows(menu_actions(actions))
 
 
 class WindowMenus(QObject):
