@@ -6,14 +6,14 @@ and the other agents' memory — by name and path; typing narrows the list by fu
 folder opened) with the keyboard in its text. The palette lists every action of the
 window's registry that is enabled now, with its menu and keys; Enter runs it. Both are one
 small dialog over the window: a field and a list, Up/Down moving in the list while the
-field keeps the focus."""
+field keeps the focus. The rows and their matching are Qt-free
+(`components/window/palette.py`)."""
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable, Sequence
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Slot
 from PySide6.QtGui import QKeyEvent
@@ -27,9 +27,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.search.fuzzy import rank
-from memtab.components.tree.nodes import file_key, ref_key
-from memtab.components.tree.scan import HomeScan
+from memtab.components.window.palette import (
+    PaletteEntry,
+    action_detail,
+    by_label,
+    file_entries,
+    matching,
+    moved_row,
+)
 from memtab.gui.actions import ActionRegistry, plain_title
 from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.dialog_layout import fit_to_screen
@@ -37,28 +42,12 @@ from memtab.gui.toolkit.style import mute
 
 logger = logging.getLogger(__name__)
 
-SHOWN_AT_MOST = 200
-"""Rows the list shows at once: enough to scroll through, few enough to build per key."""
-
 _MOVES = {
     Qt.Key.Key_Down: 1,
     Qt.Key.Key_Up: -1,
     Qt.Key.Key_PageDown: 10,
     Qt.Key.Key_PageUp: -10,
 }
-
-
-class PaletteEntry(NamedTuple):
-    """One row: what it is called, what is shown beside it (a path, a key) and what choosing
-    it does."""
-
-    label: str
-    detail: str
-    choose: Callable[[], object]
-
-    @property
-    def searched(self) -> str:
-        return f"{self.label} {self.detail}"
 
 
 class PaletteDialog(QDialog):
@@ -126,26 +115,15 @@ class PaletteDialog(QDialog):
         return super().eventFilter(watched, event)
 
     def _move(self, step: int) -> None:
-        count = self.list.count()
-        if count:
-            row = min(max(self.list.currentRow() + step, 0), count - 1)
+        row = moved_row(self.list.currentRow(), step, self.list.count())
+        if row is not None:
             self.list.setCurrentRow(row)
 
     def _filter(self, query: str) -> None:
-        if query.strip():
-            # What an entry is called first; its path or menu only for the rest.
-            by_label = rank(query, self.entries, lambda entry: entry.label, SHOWN_AT_MOST)
-            named = set(map(id, by_label))
-            rest = [entry for entry in self.entries if id(entry) not in named]
-            by_detail = rank(query, rest, lambda entry: entry.searched, SHOWN_AT_MOST)
-            self.shown = (by_label + by_detail)[:SHOWN_AT_MOST]
-        else:
-            self.shown = self.entries[:SHOWN_AT_MOST]
+        self.shown = matching(query, self.entries)
         self.list.clear()
         for entry in self.shown:
-            item = QListWidgetItem(
-                f"{entry.label}    {entry.detail}" if entry.detail else entry.label
-            )
+            item = QListWidgetItem(entry.text)
             item.setToolTip(entry.detail)
             self.list.addItem(item)
         if self.shown:
@@ -165,36 +143,6 @@ class PaletteDialog(QDialog):
         self._choose(item)
 
 
-def file_entries(scan: HomeScan | None, open_key: Callable[[str], object]) -> list[PaletteEntry]:
-    """Every file the scan shows — the workspace's scopes, then the other agents' — each
-    opened by its tree row's key."""
-    if scan is None:
-        return []
-    entries: list[PaletteEntry] = []
-    for scope_scan in scan.scopes:
-        for file in scope_scan.listing.files:
-            key = file_key(file.path)
-            entries.append(
-                PaletteEntry(
-                    str(file.path).rsplit("/", 1)[-1],
-                    str(file.path),
-                    functools.partial(open_key, key),
-                )
-            )
-    if scan.sources is not None:
-        for listing in scan.sources.listings:
-            for source_file in listing.files:
-                key = ref_key(source_file.ref)
-                entries.append(
-                    PaletteEntry(
-                        source_file.name,
-                        f"{listing.source.label} · {source_file.relative}",
-                        functools.partial(open_key, key),
-                    )
-                )
-    return entries
-
-
 def action_entries(actions: ActionRegistry, *, leave_out: frozenset[str]) -> list[PaletteEntry]:
     """Every registered action enabled now (menus' states brought up to date first), with
     its menu and keys; `leave_out`: the palette's own."""
@@ -204,12 +152,11 @@ def action_entries(actions: ActionRegistry, *, leave_out: frozenset[str]) -> lis
         action = entry.action
         if entry.id in leave_out or not action.isEnabled():
             continue
-        keys = ", ".join(key.toString(key.SequenceFormat.NativeText) for key in entry.keys[:1])
-        where = (entry.menu or "").capitalize()
-        detail = " · ".join(part for part in (where, keys) if part)
+        keys = [key.toString(key.SequenceFormat.NativeText) for key in entry.keys]
+        detail = action_detail(entry.menu, keys)
         entries.append(PaletteEntry(plain_title(action.text()), detail, action.trigger))
     actions.release()
-    return sorted(entries, key=lambda e: e.label.casefold())
+    return by_label(entries)
 
 
 class PaletteWindow(Protocol):

@@ -1,0 +1,98 @@
+"""Quick open's and the command palette's rows and matching, without Qt.
+
+An entry is a row: what it is called, what is shown beside it (a path, a menu and keys)
+and what choosing it does. Typing ranks the entries by fuzzy match
+(`components.search.fuzzy`): by what an entry is called first, by its path or menu only
+for the rest; at most `SHOWN_AT_MOST` rows show. Quick open's entries are every memory file
+the Memory tab's scan shows (`file_entries`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from memtab.components.search.fuzzy import rank
+from memtab.components.tree.nodes import file_key, ref_key
+from memtab.components.tree.scan import HomeScan
+
+SHOWN_AT_MOST = 200
+"""Rows the list shows at once: enough to scroll through, few enough to build per key."""
+
+
+class PaletteEntry(NamedTuple):
+    """One row: what it is called, what is shown beside it (a path, a key) and what choosing
+    it does."""
+
+    label: str
+    detail: str
+    choose: Callable[[], object]
+
+    @property
+    def searched(self) -> str:
+        return f"{self.label} {self.detail}"
+
+    @property
+    def text(self) -> str:
+        """The row as the list shows it."""
+        return f"{self.label}    {self.detail}" if self.detail else self.label
+
+
+def matching(query: str, entries: Sequence[PaletteEntry]) -> list[PaletteEntry]:
+    """The rows shown for `query`, best first: every entry (up to `SHOWN_AT_MOST`) for a
+    blank one."""
+    if not query.strip():
+        return list(entries[:SHOWN_AT_MOST])
+    by_label = rank(query, entries, lambda entry: entry.label, SHOWN_AT_MOST)
+    named = set(map(id, by_label))
+    rest = [entry for entry in entries if id(entry) not in named]
+    by_detail = rank(query, rest, lambda entry: entry.searched, SHOWN_AT_MOST)
+    return (by_label + by_detail)[:SHOWN_AT_MOST]
+
+
+def moved_row(current: int, step: int, count: int) -> int | None:
+    """The row Up/Down/Page keys move to from `current` (`step` rows), kept in the list;
+    None when the list is empty."""
+    if not count:
+        return None
+    return min(max(current + step, 0), count - 1)
+
+
+def file_entries(scan: HomeScan | None, open_key: Callable[[str], object]) -> list[PaletteEntry]:
+    """Every file the scan shows — the workspace's scopes, then the other agents' — each
+    opened by its tree row's key."""
+    if scan is None:
+        return []
+    entries: list[PaletteEntry] = []
+    for scope_scan in scan.scopes:
+        for file in scope_scan.listing.files:
+            entries.append(
+                PaletteEntry(
+                    str(file.path).rsplit("/", 1)[-1],
+                    str(file.path),
+                    functools.partial(open_key, file_key(file.path)),
+                )
+            )
+    if scan.sources is not None:
+        for listing in scan.sources.listings:
+            for source_file in listing.files:
+                entries.append(
+                    PaletteEntry(
+                        source_file.name,
+                        f"{listing.source.label} · {source_file.relative}",
+                        functools.partial(open_key, ref_key(source_file.ref)),
+                    )
+                )
+    return entries
+
+
+def action_detail(menu: str | None, keys: Sequence[str]) -> str:
+    """What the command palette shows beside an action: its menu and its first keys
+    ("Edit · Ctrl+Z")."""
+    return " · ".join(part for part in ((menu or "").capitalize(), *keys[:1]) if part)
+
+
+def by_label(entries: Sequence[PaletteEntry]) -> list[PaletteEntry]:
+    """The command palette's order: by what each is called, case ignored."""
+    return sorted(entries, key=lambda entry: entry.label.casefold())

@@ -1,0 +1,63 @@
+"""Quick open's and the command palette's rows and matching, without Qt."""
+
+from __future__ import annotations
+
+from memtab.components.window.palette import (
+    SHOWN_AT_MOST,
+    PaletteEntry,
+    action_detail,
+    by_label,
+    matching,
+    moved_row,
+)
+
+
+def nothing() -> None:
+    return None
+
+
+DELETED = PaletteEntry("Recently deleted", "View", nothing)
+PREVIOUS = PaletteEntry("Previous tab", "View · Ctrl+Shift+Tab", nothing)
+NOTES = PaletteEntry("notes.md", "/memories/review/notes.md", nothing)
+
+
+def test_a_blank_query_shows_every_entry_in_order_up_to_the_limit() -> None:
+    entries = [PaletteEntry(f"file{n}.md", "", nothing) for n in range(SHOWN_AT_MOST + 5)]
+    assert matching("  ", entries) == entries[:SHOWN_AT_MOST]
+
+
+def test_what_an_entry_is_called_ranks_before_its_path_or_menu() -> None:
+    # "de": in "Recently deleted"'s name; in notes.md's path only ("notes.md /memories…").
+    assert matching("de", [NOTES, PREVIOUS, DELETED]) == [DELETED, NOTES]
+    assert matching("review", [NOTES]) == [NOTES]
+
+
+def test_an_entry_matched_by_its_name_is_not_shown_again_by_its_detail() -> None:
+    shown = matching("notes", [NOTES])
+    assert shown == [NOTES]
+
+
+def test_nothing_matches_an_absent_letter() -> None:
+    assert matching("zzz", [DELETED, PREVIOUS, NOTES]) == []
+
+
+def test_keys_move_within_the_list() -> None:
+    assert moved_row(0, 1, 3) == 1
+    assert moved_row(2, 1, 3) == 2
+    assert moved_row(1, -10, 3) == 0
+    assert moved_row(0, 10, 3) == 2
+    assert moved_row(0, 1, 0) is None
+
+
+def test_an_actions_detail_is_its_menu_and_first_keys() -> None:
+    assert action_detail("edit", ["Ctrl+Z", "Ctrl+Shift+Z"]) == "Edit · Ctrl+Z"
+    assert action_detail(None, ["F1"]) == "F1"
+    assert action_detail("view", []) == "View"
+    assert action_detail(None, []) == ""
+
+
+def test_the_rows_text_and_the_palettes_order() -> None:
+    assert NOTES.text == "notes.md    /memories/review/notes.md"
+    assert PaletteEntry("Quit", "", nothing).text == "Quit"
+    lower = PaletteEntry("about", "", nothing)
+    assert by_label([PREVIOUS, lower, DELETED]) == [lower, PREVIOUS, DELETED]
