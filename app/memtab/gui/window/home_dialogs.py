@@ -8,6 +8,7 @@ exist on this machine is said as it is typed (looked at off the GUI thread, once
 pauses) and registered only when the user says so again (*Add
 anyway*: mux may run the project on another machine that shares this home). Completion
 offers the registered projects in a popup; it never changes what was typed by itself.
+Its checks and words are Qt-free (`components/window/add_workspace.py`).
 `operations.home.describe_home_folder` is what Open home checks about a folder before
 Memtab opens it (also off the GUI thread).
 """
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer, Slot
@@ -35,6 +35,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.window.add_workspace import (
+    ADD_LABEL,
+    AddWorkspaceForm,
+    Register,
+    folder_name,
+    typed_project,
+    worth_checking,
+)
 from memtab.gui.tasks.jobs import JobClient
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.style import Accent, accent_text, mute
@@ -43,10 +51,6 @@ from memtab.store.home import Home
 from memtab.store.sidecars.registry import Registry
 
 logger = logging.getLogger(__name__)
-
-ADD_LABEL = "&Add workspace"
-ADD_ANYWAY_LABEL = "&Add anyway"
-
 
 CHECK_DELAY_MS = 400  # after the last keystroke, the typed folder is looked at
 
@@ -73,7 +77,7 @@ class AddWorkspaceDialog(QDialog):
         self._runner = runner
         self._job: int | None = None
         self._check_job: int | None = None
-        self._missing_confirmable: str | None = None  # a missing folder "Add anyway" adds
+        self._form = AddWorkspaceForm()
         runner.job_finished.connect(self._on_runner_job_finished)
         runner.job_failed.connect(self._on_runner_job_failed)
 
@@ -123,7 +127,6 @@ class AddWorkspaceDialog(QDialog):
         self.name_edit.setAccessibleName("Workspace name")
         self.name_edit.setPlaceholderText("main")
         self.name_edit.textEdited.connect(self._on_name_edit_text_edited)
-        self._name_typed = False
         form = QFormLayout()
         form.addRow("Project folder:", project_row)
         form.addRow("", self.folder_note)
@@ -157,24 +160,16 @@ class AddWorkspaceDialog(QDialog):
         """Register the workspace off the GUI thread; the dialog closes when it is done."""
         if self.busy:
             return
-        project = self._typed_project()
-        name = self.name_edit.text().strip() or Path(project).name
-        if not project or not os.path.isabs(project):
-            self._show_error("Choose the project folder (an absolute path).")
-            return
-        if not name:
-            self._show_error("Give the workspace a name.")
+        asked = self._form.add(self.project_edit.currentText(), self.name_edit.text())
+        if not isinstance(asked, Register):
+            self._show_error(asked)
             return
         self.buttons.setEnabled(False)
-        allow_missing = project == self._missing_confirmable
         self._job = self._runner.submit(
-            functools.partial(register_workspace, self.home, project, name, allow_missing)
+            functools.partial(
+                register_workspace, self.home, asked.project, asked.name, asked.allow_missing
+            )
         )
-
-    def _typed_project(self) -> str:
-        """The project path as typed, `~` expanded and normalized ('' when blank)."""
-        typed = os.path.expanduser(self.project_edit.currentText().strip())
-        return os.path.normpath(typed) if typed else ""
 
     def done(self, result: int) -> None:
         """Close; a registration still running finishes, its answer no longer shown."""
@@ -203,25 +198,19 @@ class AddWorkspaceDialog(QDialog):
     def _on_runner_job_finished(self, job: int, result: object) -> None:
         if job == self._check_job and isinstance(result, FolderCheck):
             self._check_job = None
-            if result.path == self._typed_project():  # not typed over since
+            if self._form.still_typed(result, self.project_edit.currentText()):
                 self._show_folder_note(result)
             return
         if job != self._job or not isinstance(result, Added):
             return
         self._job = None
         self.buttons.setEnabled(True)
-        if result.missing:
-            self._missing_confirmable = self._typed_project()
-            self.ok_button.setText(ADD_ANYWAY_LABEL)
-            self._show_error(
-                f"{result.error} Choose an existing folder, or {ADD_ANYWAY_LABEL} if mux runs "
-                "this project on another machine that shares this home."
-            )
+        answer = self._form.answered(result, self.project_edit.currentText())
+        self.ok_button.setText(answer.ok_label)
+        if answer.error is not None:
+            self._show_error(answer.error)
             return
-        if result.workspace_id is None:
-            self._show_error(result.error or "The workspace could not be added.")
-            return
-        self.workspace_id = result.workspace_id
+        self.workspace_id = answer.workspace_id
         super().accept()
 
     @Slot(int, str)
@@ -241,19 +230,18 @@ class AddWorkspaceDialog(QDialog):
 
     @Slot(str)
     def _on_project_edit_text_changed(self, text: str) -> None:
-        if not self._name_typed:  # the folder's name, until the user types one
-            self.name_edit.setText(Path(text.strip().rstrip("/\\")).name if text.strip() else "")
-        # Another path: whatever was said (and confirmed) of the last one no longer holds.
-        self._missing_confirmable = None
-        self.ok_button.setText(ADD_LABEL)
+        if not self._form.name_typed:  # the folder's name, until the user types one
+            self.name_edit.setText(folder_name(text))
+        self._form.project_changed()
+        self.ok_button.setText(self._form.ok_label)
         self.error_label.hide()
         self.folder_note.hide()
         self._check_timer.start()
 
     @Slot()
     def _on_check_timer_timeout(self) -> None:
-        project = self._typed_project()
-        if project and os.path.isabs(project):
+        project = typed_project(self.project_edit.currentText())
+        if worth_checking(project):
             self._check_job = self._runner.submit(functools.partial(check_folder, project))
 
     def _show_folder_note(self, found: FolderCheck) -> None:
@@ -264,4 +252,4 @@ class AddWorkspaceDialog(QDialog):
 
     @Slot(str)
     def _on_name_edit_text_edited(self, _text: str) -> None:
-        self._name_typed = True
+        self._form.name_typed = True

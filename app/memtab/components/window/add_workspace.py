@@ -1,0 +1,123 @@
+"""File → Add workspace…'s checks and words, without Qt (the dialog: `gui/window/home_dialogs.py`).
+
+The project folder is taken as typed, `~` expanded and normalized (`typed_project`); the
+workspace is named after the folder until the user types a name. Adding asks for an
+absolute path and a name; a folder that does not exist on this machine is refused with a
+reason and added only when the user says so again for that same path (*Add anyway*: mux
+may run the project on another machine that shares this home). Typing another path
+withdraws whatever was said of the last one. A look at the typed folder (once typing
+pauses) is said only while the field still holds that path.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+ADD_LABEL = "&Add workspace"
+ADD_ANYWAY_LABEL = "&Add anyway"
+
+
+def typed_project(text: str) -> str:
+    """The project path as typed, `~` expanded and normalized ('' when blank)."""
+    typed = os.path.expanduser(text.strip())
+    return os.path.normpath(typed) if typed else ""
+
+
+def folder_name(text: str) -> str:
+    """The typed folder's own name: the workspace's name until the user types one."""
+    return Path(text.strip().rstrip("/\\")).name if text.strip() else ""
+
+
+def worth_checking(project: str) -> bool:
+    """Whether a typed path is looked at on disk (an absolute one)."""
+    return bool(project) and os.path.isabs(project)
+
+
+class Registration(Protocol):
+    """What registering a workspace did (`operations.home.Added`)."""
+
+    @property
+    def workspace_id(self) -> str | None: ...
+
+    @property
+    def error(self) -> str | None: ...
+
+    @property
+    def missing(self) -> bool: ...
+
+
+class LookedAt(Protocol):
+    """What is at a typed project path (`operations.home.FolderCheck`)."""
+
+    @property
+    def path(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Register:
+    """Adding may go ahead: register `name` in `project` (`allow_missing`: Add anyway)."""
+
+    project: str
+    name: str
+    allow_missing: bool
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the dialog does with a registration's outcome: close with `workspace_id`, or
+    say `error` (with the OK button reading `ok_label`)."""
+
+    workspace_id: str | None
+    error: str | None
+    ok_label: str
+
+
+class AddWorkspaceForm:
+    """The dialog's state: what Add asks for, what each answer says."""
+
+    def __init__(self) -> None:
+        self.name_typed = False
+        self._missing_confirmable: str | None = None  # a missing folder "Add anyway" adds
+
+    @property
+    def ok_label(self) -> str:
+        """The OK button's text now."""
+        return ADD_ANYWAY_LABEL if self._missing_confirmable is not None else ADD_LABEL
+
+    def project_changed(self) -> None:
+        """Another path typed: whatever was said (and confirmed) of the last one no
+        longer holds."""
+        self._missing_confirmable = None
+
+    def add(self, project_text: str, name_text: str) -> Register | str:
+        """Add pressed with these fields: the registration to run, or why not."""
+        project = typed_project(project_text)
+        name = name_text.strip() or Path(project).name
+        if not project or not os.path.isabs(project):
+            return "Choose the project folder (an absolute path)."
+        if not name:
+            return "Give the workspace a name."
+        return Register(project, name, project == self._missing_confirmable)
+
+    def answered(self, result: Registration, project_text: str) -> Answer:
+        """A registration's outcome, the project field now holding `project_text`."""
+        if result.missing:
+            self._missing_confirmable = typed_project(project_text)
+            error = (
+                f"{result.error} Choose an existing folder, or {ADD_ANYWAY_LABEL} if mux runs "
+                "this project on another machine that shares this home."
+            )
+            return Answer(None, error, self.ok_label)
+        if result.workspace_id is None:
+            error = result.error or "The workspace could not be added."
+            return Answer(None, error, self.ok_label)
+        return Answer(result.workspace_id, None, self.ok_label)
+
+    @staticmethod
+    def still_typed(found: LookedAt, project_text: str) -> bool:
+        """Whether a look at a typed folder is of what the field holds now (not typed
+        over since): only then is its problem said."""
+        return found.path == typed_project(project_text)
