@@ -8,7 +8,8 @@ under it; the expansion the user had while browsing comes back when the field is
 Escape clears the field; Down or Enter move to the first match. The search answers from
 the home's search index on disk, shared with the MCP servers and `memtab search`; it is
 opened and brought up to date on the scans lane when the field first takes the focus (so
-the first query is quick), never at start-up.
+the first query is quick), never at start-up. What a keystroke asks and when an outcome is
+stale are Qt-free (`components/search/box_state.py`).
 
 Its actions: `search.focus` (Ctrl+Shift+F) puts the cursor in the field,
 `search.next_result` and `search.previous_result` (F3, Shift+F3) step through the
@@ -24,8 +25,8 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QWidget
 
+from memtab.components.search.box_state import SearchBoxState, first_match
 from memtab.components.search.search import SearchQuery
-from memtab.components.tree.nodes import NodeKind
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
@@ -93,9 +94,7 @@ class SearchBox(QObject):
         self._model = model
         self._editor_link = editor_link
         self._target = target
-        self._query = SearchQuery.parse("")
-        self._browse_expanded: set[str] | None = None
-        self._warmed = False
+        self._state = SearchBoxState()
         self._searcher = Searcher()  # its jobs run on one lane, one at a time
         self._jobs = context.jobs.client("search", Lane.SCANS, parent=self)
         self._jobs.latest_finished.connect(self._on_jobs_latest_finished)
@@ -148,7 +147,7 @@ class SearchBox(QObject):
     @property
     def query(self) -> SearchQuery:
         """The query typed (its terms are what the tree is filtered by)."""
-        return self._query
+        return self._state.query
 
     @property
     def busy(self) -> bool:
@@ -157,7 +156,7 @@ class SearchBox(QObject):
 
     def search(self, scan: HomeScan) -> None:
         """Run the current query over `scan` (a new scan landed while searching)."""
-        self._search(scan, self._query)
+        self._search(scan, self._state.query)
 
     def focus(self) -> None:
         """Ctrl+Shift+F: put the cursor in the field."""
@@ -176,11 +175,11 @@ class SearchBox(QObject):
 
     def after_tree_shown(self) -> None:
         """Expand every match, or bring back the browsing expansion once cleared."""
-        if self._query.active:
+        then = self._state.after_tree_shown()
+        if then.expand_all:
             self._tree.expandAll()
-        elif self._browse_expanded is not None:
-            self._tree.set_expanded_keys(self._browse_expanded, collapse_others=True)
-            self._browse_expanded = None
+        elif then.restore is not None:
+            self._tree.set_expanded_keys(then.restore, collapse_others=True)
 
     def shutdown(self) -> None:
         """Drop the searches under way; once none runs, close the index file."""
@@ -195,29 +194,21 @@ class SearchBox(QObject):
         """Read the files' contents in the background, so the first search is quick (once:
         from then on each search reads what changed by itself)."""
         scan = self._target.scan
-        if scan is not None and not self._warmed:
-            self._warmed = True
+        if scan is not None and self._state.warm_now(scan):
             self._jobs.submit(functools.partial(self._searcher.warm, scan), key=WARM_KEY)
 
     @Slot()
     def _on_edit_first_match_requested(self) -> None:
         self._tree.setFocus(Qt.FocusReason.OtherFocusReason)
-        current = self._tree.current_node()
-        if current is not None and current.kind is NodeKind.FILE:
-            return
-        first = next((node for node in self._model.nodes() if node.kind is NodeKind.FILE), None)
+        first = first_match(self._tree.current_node(), self._model.nodes())
         if first is not None:
-            self._editor_link.select_key(first.key, open_it=False)
+            self._editor_link.select_key(first, open_it=False)
 
     @Slot(str)
     def _on_edit_text_changed(self, text: str) -> None:
-        query = SearchQuery.parse(text)
-        if query.terms == self._query.terms:
-            self._query = query
+        if not self._state.typed(text, self._tree.expanded_keys):
             return
-        if query.active and not self._query.active:
-            self._browse_expanded = self._tree.expanded_keys()
-        self._query = query
+        query = self._state.query
         self._tree.delegate.highlight_terms = query.terms
         self._model.refresh_all()
         scan = self._target.scan
@@ -228,7 +219,7 @@ class SearchBox(QObject):
     def _on_jobs_latest_finished(self, key: str, outcome: object) -> None:
         if key != SEARCH_KEY or not isinstance(outcome, SearchOutcome):
             return
-        if outcome.scan is not self._target.scan or outcome.query.terms != self._query.terms:
+        if not self._state.is_current(outcome.scan, outcome.query, self._target.scan):
             return  # stale: the home or the query changed since
         self.results_found.emit(outcome.tree)
 
