@@ -47,6 +47,7 @@ from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.operations.job import JobFunction
+from memtab.operations.job_book import JobBook, JobRoutes
 
 logger = logging.getLogger(__name__)
 
@@ -93,8 +94,7 @@ class JobClient(QObject):
         self._name = name
         self._lane = lane
         self._prefix = f"{name}#{next(_client_numbers)}:"
-        self._jobs: dict[int, str | None] = {}  # job id → its key, as the feature gave it
-        self._latest: dict[str, int] = {}  # key → its newest job (submit_latest)
+        self._jobs = JobBook[None]()  # its keys as the feature gave them
         self._closed = False
         # Destroyed with its owner before `shutdown`: its jobs go too, their results unread.
         self.destroyed.connect(functools.partial(_forget_client, service, self._jobs))
@@ -117,7 +117,7 @@ class JobClient(QObject):
         runner = self._service.runner(self._lane)
         lane_key = self._prefix + key if key is not None else None
         job_id = runner.submit(fn, key=lane_key, label=self._name)
-        self._jobs[job_id] = key
+        self._jobs.add(job_id, key, None)
         self._service.adopt(job_id, self)
         return job_id
 
@@ -126,12 +126,12 @@ class JobClient(QObject):
         If it is still the newest of its key when it ends, it also reports
         `latest_finished(key, result)` or `latest_failed(key, message)`."""
         job_id = self.submit(fn, key=key)
-        self._latest[key] = job_id
+        self._jobs.make_latest(key, job_id)
         return job_id
 
     def cancel_latest(self, key: str) -> None:
         """Cancel the newest job of `key` (submitted with `submit_latest`), if any."""
-        job_id = self._latest.pop(key, None)
+        job_id = self._jobs.take_latest(key)
         if job_id is not None:
             self.cancel(job_id)
 
@@ -149,7 +149,7 @@ class JobClient(QObject):
 
     def is_busy(self, key: str | None = None) -> bool:
         """Whether a job of this client (with `key`, if given) is queued or running."""
-        return any(key is None or job_key == key for job_key in self._jobs.values())
+        return self._jobs.busy(key)
 
     def lane_busy(self) -> bool:
         """Whether anything — this client's or another's — is queued or running on the lane."""
@@ -185,10 +185,10 @@ class JobClient(QObject):
             if runner is not None and left_ms > 0:
                 runner.wait_briefly(job_id, left_ms)
         still = list(self._jobs)
-        self._latest.clear()
+        self._jobs.clear_latest()
         for job_id in still:
             self._service.disown(job_id)
-            self._end(job_id)
+            self._jobs.end(job_id)
             self.job_cancelled.emit(job_id)
         return not still
 
@@ -207,36 +207,27 @@ class JobClient(QObject):
         self._deliver(job_id, self.job_failed, self.latest_failed, message)
 
     def _cancelled(self, job_id: int) -> None:
-        if job_id in self._jobs:
-            self._end(job_id)
+        if self._jobs.end(job_id) is not None:
             self.job_cancelled.emit(job_id)
             self._idle_if_done()
 
     def _deliver(
         self, job_id: int, ended: SignalInstance, latest_ended: SignalInstance, value: object
     ) -> None:
-        if job_id not in self._jobs:
+        closed = self._jobs.end(job_id)
+        if closed is None:
             return
-        key, latest = self._end(job_id)
         ended.emit(job_id, value)
-        if latest and key is not None:
-            latest_ended.emit(key, value)
+        if closed.latest:
+            latest_ended.emit(closed.key, value)
         self._idle_if_done()
-
-    def _end(self, job_id: int) -> tuple[str | None, bool]:
-        """Forget an ended job: its key, and whether it was the newest of it."""
-        key = self._jobs.pop(job_id, None)
-        latest = key is not None and self._latest.get(key) == job_id
-        if latest:
-            del self._latest[key]  # type: ignore[arg-type]
-        return key, latest
 
     def _idle_if_done(self) -> None:
         if not self._jobs and not self._closed:
             self.idle.emit()
 
 
-def _forget_client(service: JobService, jobs: dict[int, str | None], *_destroyed: object) -> None:
+def _forget_client(service: JobService, jobs: JobBook[None], *_destroyed: object) -> None:
     """A client was destroyed: cancel its jobs (nothing is reported: no one is left)."""
     if shiboken6.isValid(service):  # else the window's lanes went first, and its jobs
         service.forget(list(jobs))
@@ -256,8 +247,7 @@ class JobService(QObject):
         """No thread yet: each lane's starts with its first job."""
         super().__init__(parent)
         self._runners: dict[Lane, TaskRunner] = {}
-        self._owners: dict[int, JobClient] = {}  # job id → the client that submitted it
-        self._clocked_at: dict[int, float] = {}
+        self._routes = JobRoutes[JobClient](time.monotonic)  # job id → its client
         self._closed = False
 
     def client(self, name: str, lane: Lane = Lane.JOBS, parent: QObject | None = None) -> JobClient:
@@ -297,13 +287,11 @@ class JobService(QObject):
 
     def adopt(self, job_id: int, client: JobClient) -> None:
         """Route the job's signals to `client` (called by the client as it submits)."""
-        self._owners[job_id] = client
-        self._clocked_at[job_id] = time.monotonic()
+        self._routes.adopt(job_id, client)
 
     def disown(self, job_id: int) -> None:
         """Drop whatever the job still reports (its client has let it go)."""
-        self._owners.pop(job_id, None)
-        self._clocked_at.pop(job_id, None)
+        self._routes.disown(job_id)
 
     def forget(self, job_ids: list[int]) -> None:
         """Cancel jobs whose client is gone, and drop what they report."""
@@ -323,35 +311,24 @@ class JobService(QObject):
         for runner in self._runners.values():
             runner.cancel_all()  # all lanes told at once, then each waited for
         ended = [runner.shutdown(timeout_ms) for runner in self._runners.values()]
-        self._owners.clear()
-        self._clocked_at.clear()
+        self._routes.clear()
         return all(ended)
 
     # -- lanes → clients (GUI thread) ------------------------------------------------------
 
-    def _route(self, job_id: int, final: bool) -> JobClient | None:
-        client = self._owners.pop(job_id, None) if final else self._owners.get(job_id)
-        if final:
-            self._clocked_at.pop(job_id, None)
-        return client
-
     @Slot(int)
     def _on_runner_job_started(self, job_id: int) -> None:
-        client = self._route(job_id, final=False)
-        if client is None:
-            return
-        submitted = self._clocked_at.get(job_id)
-        if submitted is not None:
-            waited_ms = (time.monotonic() - submitted) * 1000
+        started = self._routes.started(job_id)
+        if started is not None:
+            client, waited_ms = started
             logger.debug(
                 "%s job %d waited %.0f ms on %s", client.name, job_id, waited_ms, client.lane.value
             )
-            self._clocked_at[job_id] = time.monotonic()
-        client._started(job_id)
+            client._started(job_id)
 
     @Slot(int, int, str)
     def _on_runner_job_progress(self, job_id: int, step: int, message: str) -> None:
-        client = self._route(job_id, final=False)
+        client = self._routes.owner(job_id)
         if client is not None:
             client._progress(job_id, step, message)
 
@@ -369,19 +346,17 @@ class JobService(QObject):
 
     @Slot(int)
     def _on_runner_job_cancelled(self, job_id: int) -> None:
-        client = self._route(job_id, final=True)
-        if client is not None:
-            client._cancelled(job_id)
+        ended = self._routes.ended(job_id)
+        if ended is not None:
+            ended[0]._cancelled(job_id)
 
     def _ended(self, job_id: int) -> JobClient | None:
         """The client a job that ended reports to (None: let go), its run time logged."""
-        started = self._clocked_at.get(job_id)
-        client = self._route(job_id, final=True)
-        if client is not None and started is not None:
-            ran_ms = (time.monotonic() - started) * 1000
-            logger.debug(
-                "%s job %d ran %.0f ms on %s", client.name, job_id, ran_ms, client.lane.value
-            )
+        ended = self._routes.ended(job_id)
+        if ended is None:
+            return None
+        client, ran_ms = ended
+        logger.debug("%s job %d ran %.0f ms on %s", client.name, job_id, ran_ms, client.lane.value)
         return client
 
     @Slot()

@@ -37,13 +37,14 @@ through a `JobClient`, which has the same calls and signals for its own jobs onl
   it, at most `timeout_ms` — a job that ignores cancellation cannot hang the GUI.
   `drain(timeout_ms)` first lets the jobs already queued run (writes that must not be
   dropped), waiting at most `timeout_ms`.
+- What a job's states are, how its run ended and which jobs a key supersedes are Qt-free
+  (`operations/job_book.py`); this module is the threads and the signals.
 - Cross-thread signals connect only to bound `@Slot` methods of GUI-thread objects, never
   to lambdas (a lambda connected to a worker signal runs on the worker thread).
 """
 
 from __future__ import annotations
 
-import enum
 import functools
 import itertools
 import logging
@@ -62,7 +63,8 @@ from PySide6.QtCore import (
 )
 
 from memtab.gui.toolkit.crash_reports import is_defect, report_exception
-from memtab.operations.job import JobCancelledError, JobContext, JobFunction
+from memtab.operations.job import JobContext, JobFunction
+from memtab.operations.job_book import Ended, Job, JobBook, Outcome, run_job
 
 logger = logging.getLogger(__name__)
 
@@ -78,13 +80,13 @@ ORPHAN_STOP_MS = 2000
 
 
 def _stop_orphaned_thread(
-    thread: QThread, worker: QObject, jobs: dict[int, _Job], name: str, *_destroyed: object
+    thread: QThread, worker: QObject, jobs: JobBook[Job], name: str, *_destroyed: object
 ) -> None:
     """A runner was destroyed: cancel its jobs and stop its thread, as `shutdown` does
     (nothing is reported: there is no one left to tell)."""
     if not shiboken6.isValid(thread) or thread.isFinished():
         return  # shut down before (or the interpreter's exit deleted it first)
-    for job in list(jobs.values()):
+    for job in jobs.items():
         job.cancel()
     jobs.clear()
     thread.quit()
@@ -93,52 +95,6 @@ def _stop_orphaned_thread(
             "The %s worker did not stop within %d ms; leaving it to finish", name, ORPHAN_STOP_MS
         )
         _abandoned_threads.append((thread, worker))
-
-
-class _JobState(enum.Enum):
-    QUEUED = enum.auto()
-    RUNNING = enum.auto()
-    WITHDRAWN = enum.auto()  # cancelled before it started: never runs
-
-
-class _Job:
-    """A submitted job. Its state moves under a lock shared by both threads."""
-
-    def __init__(self, fn: JobFunction, key: str | None, context: JobContext, label: str) -> None:
-        self.fn = fn
-        self.key = key
-        self.label = label
-        self.context = context
-        self._lock = threading.Lock()
-        self._state = _JobState.QUEUED
-        self.reported = threading.Event()
-        """Set by the worker once the job's final signal is on its way (or it never ran)."""
-
-    @property
-    def job_id(self) -> int:
-        return self.context.job_id
-
-    def claim(self) -> bool:
-        """Worker thread: move QUEUED → RUNNING; False if the job was withdrawn."""
-        with self._lock:
-            if self._state is not _JobState.QUEUED:
-                return False
-            self._state = _JobState.RUNNING
-            return True
-
-    def cancel(self) -> bool:
-        """GUI thread: set the cancel event; True if the job was still queued (withdrawn)."""
-        with self._lock:
-            self.context.cancel_event.set()
-            if self._state is _JobState.QUEUED:
-                self._state = _JobState.WITHDRAWN
-                return True
-            return False
-
-
-def _describe_failure(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 class _Worker(QObject):
@@ -151,40 +107,31 @@ class _Worker(QObject):
     job_cancelled = Signal(int)
 
     @Slot(object)
-    def _on_runner_job_submitted(self, job: _Job) -> None:
+    def _on_runner_job_submitted(self, job: Job) -> None:
         try:
-            self._run(job)
+            if job.claim():  # else withdrawn while queued; the runner already reported it
+                self.job_started.emit(job.job_id)
+                self._report(job.job_id, run_job(job, _job_failed))
         finally:
             job.reported.set()
 
-    def _run(self, job: _Job) -> None:
-        if not job.claim():
-            return  # withdrawn while queued; the runner already reported it
-        job_id, context = job.job_id, job.context
-        self.job_started.emit(job_id)
-        try:
-            # Once claimed, fn always runs (even if cancelled a moment ago): whoever saw
-            # `job_started` may rely on the job's own cleanup having happened.
-            result = job.fn(context)
-        except JobCancelledError:
-            self.job_cancelled.emit(job_id)
-            return
-        except Exception as exc:
-            if context.is_cancelled():
-                # Failing while being torn down is part of being cancelled.
-                logger.info("Cancelled job %d raised on its way out", job_id, exc_info=True)
-                self.job_cancelled.emit(job_id)
-            else:
-                logger.exception("Background job %d of %s (%r) failed", job_id, job.label, job.fn)
-                if is_defect(exc):
-                    thread = QThread.currentThread().objectName()
-                    report_exception(f"a background job ({job.label}, on {thread})", exc)
-                self.job_failed.emit(job_id, _describe_failure(exc))
-            return
-        if context.is_cancelled():
-            self.job_cancelled.emit(job_id)
+    def _report(self, job_id: int, ended: Ended) -> None:
+        outcome, value = ended
+        if outcome is Outcome.FINISHED:
+            self.job_finished.emit(job_id, value)
+        elif outcome is Outcome.FAILED:
+            self.job_failed.emit(job_id, str(value))
         else:
-            self.job_finished.emit(job_id, result)
+            self.job_cancelled.emit(job_id)
+
+
+def _job_failed(job: Job, exc: BaseException) -> None:
+    """A job failed: logged with its traceback, and a defect (an exception type Memtab does
+    not define) goes to the crash dialog too."""
+    logger.error("Background job %d of %s (%r) failed", job.job_id, job.label, job.fn, exc_info=exc)
+    if is_defect(exc):
+        thread = QThread.currentThread().objectName()
+        report_exception(f"a background job ({job.label}, on {thread})", exc)
 
 
 class TaskRunner(QObject):
@@ -218,8 +165,7 @@ class TaskRunner(QObject):
         """Start the worker thread (named `memtab-<name>`, as shown in debuggers)."""
         super().__init__(parent)
         self._name = name
-        self._jobs: dict[int, _Job] = {}
-        self._latest: dict[str, int] = {}  # key → its newest job (submit_latest)
+        self._jobs = JobBook[Job]()
         self._closed = False
 
         self._thread = QThread()
@@ -269,10 +215,10 @@ class TaskRunner(QObject):
             raise RuntimeError(f"the {self._name} task runner has been shut down")
         job_id = next(_job_ids)
         context = JobContext(job_id, threading.Event(), self._worker.job_progress.emit)
-        job = _Job(fn, key, context, label or self._name)
-        older = [other for other in self._jobs.values() if key is not None and other.key == key]
+        job = Job(fn, key, context, label or self._name)
+        older = self._jobs.with_key(key)
         # Known before the older ones are cancelled, so the runner never looks idle between.
-        self._jobs[job_id] = job
+        self._jobs.add(job_id, key, job)
         for superseded in older:
             self._cancel(superseded)
         self._job_submitted.emit(job)
@@ -286,12 +232,12 @@ class TaskRunner(QObject):
         result)` or `latest_failed(key, message)`; a stale result never does.
         """
         job_id = self.submit(fn, key=key)
-        self._latest[key] = job_id
+        self._jobs.make_latest(key, job_id)
         return job_id
 
     def cancel_latest(self, key: str) -> None:
         """Cancel the newest job of `key` (submitted with `submit_latest`), if any."""
-        job_id = self._latest.pop(key, None)
+        job_id = self._jobs.take_latest(key)
         if job_id is not None:
             self.cancel(job_id)
 
@@ -305,12 +251,12 @@ class TaskRunner(QObject):
 
     def cancel_all(self) -> None:
         """Cancel every queued and running job."""
-        for job in list(self._jobs.values()):
+        for job in self._jobs.items():
             self._cancel(job)
 
     def is_busy(self, key: str | None = None) -> bool:
         """Whether any job (with `key`, if given) is queued or running."""
-        return any(key is None or job.key == key for job in self._jobs.values())
+        return self._jobs.busy(key)
 
     def drain(self, timeout_ms: int) -> bool:
         """Wait (blocking, at most `timeout_ms`) until every job queued now has run, and
@@ -362,27 +308,19 @@ class TaskRunner(QObject):
                 timeout_ms,
             )
             _abandoned_threads.append((self._thread, self._worker))
-        self._latest.clear()
-        for job_id in list(self._jobs):
-            del self._jobs[job_id]
+        self._jobs.clear_latest()
+        for job_id in self._jobs:
+            self._jobs.end(job_id)
             self.job_cancelled.emit(job_id)
         return ended
 
-    def _cancel(self, job: _Job) -> None:
+    def _cancel(self, job: Job) -> None:
         if job.cancel():
             # It never ran and never will: report it now rather than when the worker
             # reaches it, possibly much later behind a long job.
-            self._forget(job)
+            self._jobs.end(job.job_id)
             self.job_cancelled.emit(job.job_id)
             self._emit_idle_if_done()
-
-    def _forget(self, job: _Job) -> bool:
-        """Drop an ended job; True if it was the newest of its key (submit_latest)."""
-        self._jobs.pop(job.job_id, None)
-        if job.key is not None and self._latest.get(job.key) == job.job_id:
-            del self._latest[job.key]
-            return True
-        return False
 
     def _emit_idle_if_done(self) -> None:
         if not self._jobs and not self._closed:
@@ -414,22 +352,20 @@ class TaskRunner(QObject):
     ) -> None:
         """A job's outcome from the worker: reported, unless it was cancelled meanwhile."""
         job = self._jobs.get(job_id)
-        if job is None:
+        closed = self._jobs.end(job_id)
+        if job is None or closed is None:
             return
-        latest = self._forget(job)
         if job.context.is_cancelled():
             self.job_cancelled.emit(job_id)
         else:
             ended.emit(job_id, value)
-            if latest and job.key is not None:
-                latest_ended.emit(job.key, value)
+            if closed.latest:
+                latest_ended.emit(closed.key, value)
         self._emit_idle_if_done()
 
     @Slot(int)
     def _on_worker_job_cancelled(self, job_id: int) -> None:
-        job = self._jobs.get(job_id)
-        if job is not None:
-            self._forget(job)
+        if self._jobs.end(job_id) is not None:
             self.job_cancelled.emit(job_id)
             self._emit_idle_if_done()
 
