@@ -20,9 +20,13 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from memtab import __version__
-from memtab.components.rich_text import escape_html
 from memtab.components.window.phases import FeatureKey
 from memtab.components.window.settings_news import settings_change
+from memtab.components.window.window_actions import (
+    about_html,
+    open_home_step,
+    writer_pause_title,
+)
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.feature import EditorPanel, ViewMode
@@ -256,8 +260,7 @@ class WindowActions(QObject):
 
     def _writer_pause_text(self) -> str:
         status = self._window.built_part(WRITER_STATUS)
-        paused = status is not None and status.isPaused()
-        return "Resume the memory &writer" if paused else "Pause the memory &writer"
+        return writer_pause_title(status is not None and status.isPaused())
 
     def set_view_mode(self, mode: ViewMode) -> None:
         """View → Source, Split, Preview: the editor's view, in front."""
@@ -312,17 +315,7 @@ class WindowActions(QObject):
 
     def about_text(self) -> str:
         """Help → About: the version, the home and where the log is."""
-        log = log_file()
-        log_line = (
-            f"Log: <code>{escape_html(str(log))}</code>"
-            if log is not None
-            else "Log: not written (run with --verbose to log to the terminal)"
-        )
-        root = escape_html(str(self._context.home.root))
-        return (
-            f"<b>Memtab {__version__}</b><p>Browse, edit and consolidate the memories your "
-            f"coding agents keep.</p><p>Home: <code>{root}</code></p><p>{log_line}</p>"
-        )
+        return about_html(__version__, self._context.home.root, log_file())
 
     def add_workspace(self) -> None:
         """File → Add workspace: register a project and workspace, then show it."""
@@ -364,9 +357,10 @@ class WindowActions(QObject):
         window = self._window
         if key != OPEN_HOME_KEY or not isinstance(result, HomeFolder) or window.is_closing:
             return
-        if not result.can_open:
-            self._context.status.show(result.note or f"Cannot open {result.path}")
+        step = open_home_step(result)
+        if step.refusal is not None:
+            self._context.status.show(step.refusal)
             return
-        if result.note is not None and not window.confirm("Open this folder?", result.note):
+        if step.question is not None and not window.confirm("Open this folder?", step.question):
             return
         self._tab.editor.leave(functools.partial(window.open_home_window, result.path))
