@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Protocol
 
 ADD_LABEL = "&Add workspace"
-ADD_ANYWAY_LABEL = "&Add anyway"
+ADD_ANYWAY = "Add anyway"
+ADD_ANYWAY_LABEL = f"&{ADD_ANYWAY}"  # the button; the words name it without its mnemonic
 
 
 def typed_project(text: str) -> str:
@@ -107,7 +108,7 @@ class AddWorkspaceForm:
         if result.missing:
             self._missing_confirmable = typed_project(project_text)
             error = (
-                f"{result.error} Choose an existing folder, or {ADD_ANYWAY_LABEL} if mux runs "
+                f"{result.error} Choose an existing folder, or {ADD_ANYWAY} if mux runs "
                 "this project on another machine that shares this home."
             )
             return Answer(None, error, self.ok_label)
