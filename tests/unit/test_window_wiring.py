@@ -118,9 +118,13 @@ def _names_change_batch(annotation: ast.expr | None) -> bool:
     return isinstance(annotation, ast.Constant) and annotation.value == "ChangeBatch"
 
 
-def _batch_subscribers(source: str) -> dict[str, list[int]]:
+def _batch_subscribers(source: str, checked: frozenset[str] = frozenset()) -> dict[str, list[int]]:
     """Each function with a `ChangeBatch` parameter, and the lines where it reads more of
-    the batch than its places (its paths, an item, the batch passed on whole)."""
+    the batch than its places (its paths, an item, the batch passed on whole).
+
+    Handing the batch whole to a function named in `checked` (one with a `ChangeBatch`
+    parameter of its own, which this check reads too: a Qt-free presenter deciding for
+    the widget) is not reading it."""
     if "ChangeBatch" not in source:
         return {}
     found: dict[str, list[int]] = {}
@@ -143,6 +147,9 @@ def _batch_subscribers(source: str) -> dict[str, list[int]]:
                 and inner.attr in BATCH_READS
             ):
                 allowed.add(id(inner.value))
+            if isinstance(inner, ast.Call) and _called_name(inner) in checked:
+                arguments = [*inner.args, *(keyword.value for keyword in inner.keywords)]
+                allowed.update(id(argument) for argument in arguments)
         found[node.name] = [
             inner.lineno
             for inner in ast.walk(node)
@@ -157,9 +164,12 @@ def _batch_subscribers(source: str) -> dict[str, list[int]]:
 def test_subscribers_read_the_batchs_places_not_its_paths() -> None:
     subscribers: dict[str, list[str]] = {}
     reading_paths: dict[str, dict[str, list[int]]] = {}
-    for path in APP.rglob("*.py"):
-        name = str(path.relative_to(APP))
-        found = _batch_subscribers(path.read_text(encoding="utf-8"))
+    sources = {
+        str(path.relative_to(APP)): path.read_text(encoding="utf-8") for path in APP.rglob("*.py")
+    }
+    checked = frozenset(name for source in sources.values() for name in _batch_subscribers(source))
+    for name, source in sources.items():
+        found = _batch_subscribers(source, checked)
         if found:
             subscribers[name] = sorted(found)
         if name not in READ_PATHS and (paths := {f: ls for f, ls in found.items() if ls}):
@@ -187,6 +197,19 @@ def test_the_check_sees_a_subscriber_that_reads_paths() -> None:
         "    print(paths)\n"
     )
     assert _batch_subscribers(source) == {"a": [4], "b": [7, 8]}
+    handing_on = (
+        "def d(self, batch: ChangeBatch) -> None:\n"
+        "    wants = batch_wants(batch, configured=True)\n"
+        "    self.rescan(batch)\n"
+    )
+    assert _batch_subscribers(handing_on, frozenset({"batch_wants"})) == {"d": [3]}
+
+
+def _called_name(call: ast.Call) -> str | None:
+    """The name a call calls: `f(...)` → f, `self.g(...)` → g."""
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    return call.func.attr if isinstance(call.func, ast.Attribute) else None
 
 
 def _single_shots_with_an_owner(source: str) -> list[int]:
