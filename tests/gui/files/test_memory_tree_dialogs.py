@@ -75,6 +75,27 @@ def test_the_move_dialogs_labels_are_drawn_whole(qtbot: QtBot, home: Home) -> No
     assert to.contentsRect().width() >= drawn
 
 
+def test_the_move_dialog_grows_to_show_its_reason_below_the_rows(qtbot: QtBot, home: Home) -> None:
+    """A reason appearing under the field makes the shown dialog taller: it kept its size,
+    and Qt squeezed the From and To rows into each other to make room."""
+    store = MemoryStore.open(home, MAIN)
+    dialog = MoveDialog(store, parse_file_path("/memories/global/tools/git.md"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    shown_height = dialog.height()
+    dialog.path_edit.setText("/memories/global/tools/a-long-folder/bad<name-of-some-length.md")
+    assert dialog.error_label.isVisible()
+    layout = dialog.layout()
+    assert layout is not None
+    layout.activate()
+    assert dialog.height() > shown_height
+    assert dialog.height() >= layout.totalHeightForWidth(dialog.width())
+    source = next(label for label in dialog.findChildren(QLabel) if label.text() == "From")
+    assert source.geometry().bottom() < dialog.path_edit.geometry().top()
+    assert dialog.path_edit.height() >= dialog.path_edit.sizeHint().height()  # not squeezed
+
+
 def test_delete_confirmation_says_what_will_be_deleted(qtbot: QtBot) -> None:
     parent = QWidget()
     qtbot.addWidget(parent)

@@ -34,6 +34,7 @@ from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
     fit_to_title,
     give_mnemonics,
+    grow_to_fit,
     room_for_mnemonics,
     small_dialog,
 )
@@ -52,9 +53,10 @@ def _error_label(parent: QWidget) -> QLabel:
     return label
 
 
-def _show_reason(label: QLabel, reason: str) -> None:
+def _show_reason(dialog: QDialog, label: QLabel, reason: str) -> None:
     label.setText(reason)
     label.setVisible(bool(reason))
+    grow_to_fit(dialog)  # the reason's lines below the rows, never over them
 
 
 def _path_label(text: str, parent: QWidget) -> ElidedLabel:
@@ -125,7 +127,7 @@ class NewItemDialog(QDialog):
         state = self.form.state(text)
         self._path = state.path
         self.target_label.set_full_text(str(self._path) if self._path is not None else "—")
-        _show_reason(self.error_label, state.reason)
+        _show_reason(self, self.error_label, state.reason)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(self._path is not None)
 
     def accept(self) -> None:
@@ -185,7 +187,7 @@ class MoveDialog(QDialog):
     def _on_path_edit_text_changed(self, text: str) -> None:
         state = self.form.state(text)
         self._target = state.path
-        _show_reason(self.error_label, state.reason)
+        _show_reason(self, self.error_label, state.reason)
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(self._target is not None)
         ok.setText(state.button)

@@ -4,7 +4,8 @@ last gave it — shrunk to that screen;
 `stack_when_narrow`: side-by-side panes one above the other on a narrow screen), wide
 enough for the window manager to show their whole title (`fit_to_title`), every button
 with an Alt+letter (`give_mnemonics`: Qt's standard ones have none outside GNOME), and
-the one layout of a dialog that asks for a short prose text (`lay_out_prose_dialog`), and
+the one layout of a dialog that asks for a short prose text (`lay_out_prose_dialog`), taller
+as a reason appears in it (`grow_to_fit`), and
 small dialogs with a close button only (`small_dialog`: a form or a question has no use
 for minimize or maximize; the big ones — lists, diffs, reviews — keep them).
 """
@@ -275,6 +276,26 @@ def _fit_now(dialog: QDialog) -> None:
     dialog.setProperty(_GIVEN, dialog.size())
     if dialog.minimumSizeHint().width() > room.width():
         logger.debug("%s needs more than the screen's width", type(dialog).__name__)
+
+
+def grow_to_fit(dialog: QDialog) -> None:
+    """Make a shown `dialog` tall enough for what its layout holds now at its width (a
+    reason that appeared under a field, a longer one), held to the screen's room; never
+    shorter. A dialog keeps the size it was shown at, and Qt squeezes a new line into it:
+    the rows above overlapped (Rename or move's From and To)."""
+    layout = dialog.layout()
+    if layout is None or not dialog.isVisible():
+        return  # `fit_to_screen` sizes it as it shows
+    layout.activate()
+    width = dialog.width()
+    if layout.hasHeightForWidth():
+        needed = layout.totalHeightForWidth(width)
+    else:
+        needed = layout.totalSizeHint().height()
+    needed = min(needed, room_on(available_geometry(dialog)).height())
+    if needed > dialog.height():
+        dialog.resize(width, needed)
+        dialog.setProperty(_GIVEN, dialog.size())  # Memtab's size, not the user's
 
 
 def _note_size(dialog: QDialog) -> None:
