@@ -14,12 +14,17 @@ batches. A caller that works in passes (the recorder) asks for no leading edge.
     decision = coalescer.add(now_ms, paths, settled=True)
     if decision.report is not None: report(decision.report)   # the leading edge
     else: timer.start(decision.wait_ms)                        # then `take()` at its timeout
+
+The window's watcher also keeps here what crosses from its observer thread (`PostedPaths`:
+one wake-up per filling, a stopped observer's paths dropped, several postings a burst) and
+what a due batch reports (`reported_batch`: the home vanished, a storm as the root alone).
 """
 
 from __future__ import annotations
 
 import collections
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 LEADING_EDGE_MAX_RECENT = 1
@@ -91,3 +96,53 @@ class Coalescer:
     def clear(self) -> None:
         """Drop the waiting batch (the watch stopped)."""
         self._pending.clear()
+
+
+LARGE_BATCH = 500
+"""A batch larger than this is reported as the root alone ("anything may have changed"):
+every consumer would rescan everything anyway, and classifying thousands of paths on the
+GUI thread would stall it (a checkout, a bulk copy)."""
+
+
+def reported_batch(
+    batch: list[str], root: str, root_is_dir: Callable[[], bool]
+) -> tuple[list[str], bool]:
+    """What a due `batch` under `root` reports, and whether the root vanished (it is in the
+    batch and no directory any more: the watch waits for it again, the batch reported as
+    it is). `root_is_dir` is asked only when the root is in the batch."""
+    if root in batch and not root_is_dir():
+        return batch, True
+    if len(batch) > LARGE_BATCH:
+        return [root], False
+    return batch, False
+
+
+class PostedPaths:
+    """Paths an observer thread posts for the GUI thread, each posting with whether it
+    settles its paths and the generation of the observer that saw it. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._posted: list[tuple[list[str], bool, int]] = []
+
+    def post(self, paths: list[str], settled: bool, generation: int) -> bool:
+        """Add a posting; whether the inbox was empty (the GUI thread is to be woken: one
+        wake-up per filling, so a storm of events comes as a few drains)."""
+        with self._lock:
+            was_empty = not self._posted
+            self._posted.append((paths, settled, generation))
+        return was_empty
+
+    def take(self, generation: int) -> tuple[list[str], bool] | None:
+        """What the observer of `generation` posted since the last take (the postings of
+        one stopped or replaced since are dropped): a single posting as it came, several
+        at once a burst — never a lone settled change; None when nothing is left."""
+        with self._lock:
+            posted = [item for item in self._posted if item[2] == generation]
+            self._posted.clear()
+        if len(posted) == 1:
+            paths, settled, _generation = posted[0]
+            return paths, settled
+        if posted:
+            return [path for paths, _settled, _gen in posted for path in paths], False
+        return None

@@ -13,7 +13,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 from watchdog.observers import Observer
 
-from memtab.gui.activity.watch import LARGE_BATCH, HomeWatcher, WatchBackend
+from memtab.gui.activity.watch import HomeWatcher, WatchBackend
+from memtab.watch_policy.coalesce import LARGE_BATCH
 from support.gui_clock import drain
 from support.logfail import ExpectLog
 

@@ -25,7 +25,8 @@ from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.inotify import InotifyEmitter
 
 from memtab.gui.activity import watch
-from memtab.gui.activity.watch import LARGE_BATCH, HomeWatcher, WatchBackend
+from memtab.gui.activity.watch import HomeWatcher, WatchBackend
+from memtab.watch_policy.coalesce import LARGE_BATCH
 from support.gui_clock import FakeGuiClock, drain
 
 DEBOUNCE_MS = 150

@@ -47,7 +47,6 @@ import contextlib
 import enum
 import logging
 import os
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -56,7 +55,7 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.logs import quiet_library_warnings
-from memtab.watch_policy.coalesce import Coalescer
+from memtab.watch_policy.coalesce import Coalescer, PostedPaths, reported_batch
 
 if TYPE_CHECKING:  # lazy: watchdog (~20 ms) loads when watching starts (watch_observer)
     from memtab.components.activity.inotify_probe import ProbeFactory, WatchProbe
@@ -68,10 +67,6 @@ ObserverFactory = Callable[[], "BaseObserver"]
 """Builds an unstarted watchdog observer; `HomeWatcher` schedules and starts it."""
 
 _OBSERVER_JOIN_TIMEOUT_S = 2.0
-
-
-# Batches larger than this are reported as the root alone ("anything may have changed").
-LARGE_BATCH = 500
 
 
 class WatchBackend(enum.StrEnum):
@@ -156,8 +151,7 @@ class HomeWatcher(QObject):
         self._backend = WatchBackend.STOPPED
         self._backend_detail = "not watching"
 
-        self._inbox_lock = threading.Lock()
-        self._inbox: list[tuple[list[str], bool, int]] = []
+        self._inbox = PostedPaths()
         self._flush_timer = clock.timer(self, self._on_flush_timer_timeout, single_shot=True)
         self._retry_timer = clock.timer(self, self._on_retry_timer_timeout, single_shot=False)
         self._health_timer = clock.timer(self, self._on_health_timer_timeout, single_shot=False)
@@ -381,13 +375,10 @@ class HomeWatcher(QObject):
     def _make_poster(self, generation: int) -> Callable[[list[str], bool], None]:
         """The observer-thread callable: put the paths in the inbox (tagged with
         `generation`) and signal the GUI thread if it was empty."""
-        signal, lock, inbox = self._paths_posted, self._inbox_lock, self._inbox
+        signal, inbox = self._paths_posted, self._inbox
 
         def post(paths: list[str], settled: bool) -> None:
-            with lock:
-                was_empty = not inbox
-                inbox.append((paths, settled, generation))
-            if was_empty:
+            if inbox.post(paths, settled, generation):
                 # After the watcher is deleted the emit raises; the observer is stopping.
                 with contextlib.suppress(RuntimeError):
                     signal.emit()
@@ -438,14 +429,10 @@ class HomeWatcher(QObject):
 
     @Slot()
     def _on_observer_paths_posted(self) -> None:
-        with self._inbox_lock:
-            posted = [item for item in self._inbox if item[2] == self._generation]
-            self._inbox.clear()
-        if len(posted) == 1:
-            paths, settled, _generation = posted[0]
+        taken = self._inbox.take(self._generation)
+        if taken is not None:
+            paths, settled = taken
             self._add_pending(paths, settled=settled)
-        elif posted:  # several changes at once: a burst, never a lone change
-            self._add_pending([path for paths, _settled, _gen in posted for path in paths])
 
     @Slot()
     def _on_flush_timer_timeout(self) -> None:
@@ -455,14 +442,12 @@ class HomeWatcher(QObject):
 
     def _emit(self, batch: list[str]) -> None:
         root = self._root
-        if root is not None and str(root) in batch and not root.is_dir():
-            logger.info("The watched home %s disappeared; waiting for it", root)
-            self._generation += 1
-            self._wait_for_root()
-        elif root is not None and len(batch) > LARGE_BATCH:
-            # A storm (a checkout, a bulk copy): every consumer would rescan everything
-            # anyway, and classifying thousands of paths on the GUI thread would stall it.
-            batch = [str(root)]
+        if root is not None:
+            batch, vanished = reported_batch(batch, str(root), root.is_dir)
+            if vanished:
+                logger.info("The watched home %s disappeared; waiting for it", root)
+                self._generation += 1
+                self._wait_for_root()
         self.paths_changed.emit(batch)
 
     @Slot()
