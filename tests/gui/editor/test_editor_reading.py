@@ -22,12 +22,12 @@ from gui.editor_support import (
     write_disk,
 )
 from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.editor.panel.reading import READING_SHOWN_AFTER_MS
 from memtab.components.editor.panel.view import READING
 from memtab.components.editor.session import FileState
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.editor.tab.reading import READING_SHOWN_AFTER_MS
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.operations.job import JobContext
 from memtab.store.scopes.memory import MemoryStore

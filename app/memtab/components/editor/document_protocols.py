@@ -4,7 +4,8 @@ the window, as small protocols — no Qt.
 The tab (`gui.editor.tab.file_tab.FileTab`) is its `DocumentHost`, the text widget's page
 (`gui.editor.text.view.EditorView`) its `DocumentView`, the bar and the diff window
 (`gui.editor.tab.prompts.EditorPrompts`) its `DocumentPrompts`, the "Reading…" page
-(`gui.editor.tab.reading.WhileReading`) its `Reading`; the unit tests pass fakes.
+(`gui.editor.tab.reading.WhileReading`, timed by `components.editor.panel.reading`) its
+`Reading`; the unit tests pass fakes.
 """
 
 from __future__ import annotations
@@ -122,8 +123,10 @@ class DocumentPrompts(Protocol):
 class Reading(Protocol):
     """The "Reading…" page and the keys held while a text is on its way (`WhileReading`)."""
 
-    page: bool
-    """Whether the page says "Reading…"."""
+    @property
+    def page(self) -> bool:
+        """Whether the page says "Reading…"."""
+        ...
 
     def hold_keys(self) -> None:
         """The text is on its way: hold what is typed from now on."""

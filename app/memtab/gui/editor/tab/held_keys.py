@@ -20,6 +20,8 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 from shiboken6 import isValid
 
+from memtab.components.editor.panel.reading import Held
+
 _REFUSED = (
     QEvent.Type.ContextMenu,
     QEvent.Type.DragEnter,
@@ -45,47 +47,42 @@ class HeldKeys(QObject):
         self._fields = list(fields)
         self._surfaces = surfaces
         self._watched: list[QWidget] = []
-        self._held: list[tuple[QWidget, QKeyEvent]] = []
-        self._holding = False
+        self._held: Held[tuple[QWidget, QKeyEvent]] = Held()
 
     def hold(self) -> None:
         """Hold the key presses from now on (what is held already stays: the same file
         is read again)."""
-        if not self._holding:
-            self._holding = True
+        if self._held.hold():
             self._watched = [*self._fields, *self._surfaces()]
             for widget in self._watched:
                 widget.installEventFilter(self)
 
     def release(self) -> None:
         """Stop holding and send the held key presses again, in order, to their widgets."""
-        held, self._held = self._held, []
-        self._stop()
+        held, _was_holding = self._held.release()
+        self._unwatch()
         for widget, event in held:
             QApplication.sendEvent(widget, event)
 
     def drop(self) -> None:
         """Stop holding; what was held is dropped."""
-        self._held.clear()
-        self._stop()
+        self._held.drop()
+        self._unwatch()
 
-    def _stop(self) -> None:
-        if self._holding:
-            self._holding = False
-            watched, self._watched = self._watched, []
-            for widget in watched:
-                if isValid(widget):  # a viewport Qt replaced is gone, and its filter
-                    widget.removeEventFilter(self)
+    def _unwatch(self) -> None:
+        watched, self._watched = self._watched, []
+        for widget in watched:
+            if isValid(widget):  # a viewport Qt replaced is gone, and its filter
+                widget.removeEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if not self._holding:
+        if not self._held.holding:
             return False
         kind = event.type()
         if kind == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             target = next((field for field in self._fields if field is watched), None)
             if target is not None:
-                self._held.append((target, _copy(event)))
-                return True
+                return self._held.add((target, _copy(event)))
         elif kind in _REFUSED:
             event.ignore()
             return True
@@ -134,8 +131,7 @@ class TypedAhead(QObject):
     def __init__(self, parent: QObject | None = None, timeout_ms: int | None = None) -> None:
         super().__init__(parent)
         self._window: QWidget | None = None
-        self._held: list[QKeyEvent] = []
-        self._holding = False
+        self._held: Held[QKeyEvent] = Held()
         self._timeout = QTimer(self)
         self._timeout.setSingleShot(True)
         self._timeout.setInterval(HOLD_MS if timeout_ms is None else timeout_ms)
@@ -143,13 +139,12 @@ class TypedAhead(QObject):
 
     @property
     def holding(self) -> bool:
-        return self._holding
+        return self._held.holding
 
     def hold(self, window: QWidget) -> None:
         """Hold the key presses `window`'s widgets get from now on."""
         self._window = window
-        if not self._holding:
-            self._holding = True
+        if self._held.hold():
             app = QApplication.instance()
             if app is not None:
                 app.installEventFilter(self)
@@ -157,33 +152,29 @@ class TypedAhead(QObject):
 
     def send_to(self, widget: QWidget) -> None:
         """Stop holding and type what was held into `widget`, in order."""
-        held, self._held = self._held, []
-        self._stop()
+        held, was_holding = self._held.release()
+        self._stop(was_holding)
         for event in held:
             QApplication.sendEvent(widget, event)
 
     def drop(self) -> None:
         """Stop holding; what was held is dropped."""
-        self._held.clear()
-        self._stop()
+        self._stop(self._held.drop())
 
-    def _stop(self) -> None:
+    def _stop(self, was_holding: bool) -> None:
         self._timeout.stop()
-        if self._holding:
-            self._holding = False
-            app = QApplication.instance()
-            if app is not None:
-                app.removeEventFilter(self)
+        app = QApplication.instance()
+        if was_holding and app is not None:
+            app.removeEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
-            self._holding
+            self._held.holding
             and event.type() == QEvent.Type.KeyPress
             and isinstance(event, QKeyEvent)
             and isinstance(watched, QWidget)
-            and watched.window() is self._window
             and self._window is not None
+            and watched.window() is self._window
         ):
-            self._held.append(_copy(event))
-            return True
+            return self._held.add(_copy(event))
         return False
