@@ -12,7 +12,7 @@ first (`crosses_scopes`), and the words it shows.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from memtab.components.history.history import SCOPE_TITLES
@@ -119,6 +119,32 @@ def pin_text(node: TreeNode | None) -> str:
 def scope_nodes(nodes: Sequence[TreeNode]) -> list[TreeNode]:
     """The selected files and folders inside scopes (not orphans, sections, messages)."""
     return [node for node in nodes if is_editable(node)]
+
+
+def pin_target(
+    current: TreeNode | None, open_file: TreeNode | None, *, tree_has_keyboard: bool
+) -> TreeNode | None:
+    """The row Pin acts on: the tree's `current` row while the tree has the keyboard, else
+    the `open_file`'s row (the text, the search field) when the tree shows it."""
+    if not tree_has_keyboard and open_file is not None:
+        return open_file
+    return current
+
+
+def shown_files(rows: Iterable[TreeNode], *, searching: bool) -> set[VirtualPath] | None:
+    """The files a delete counts as shown: while a search filters the tree, the file rows
+    it shows (a folder's others are said hidden); else None, every file shows."""
+    if not searching:
+        return None
+    return {row.path for row in rows if row.kind is NodeKind.FILE and row.path is not None}
+
+
+def asks_before_drop(
+    sources: Sequence[VirtualPath], target_dir: VirtualPath, *, ask_cross_scope: bool
+) -> bool:
+    """Whether a drop of `sources` into `target_dir` asks first: when it moves a file
+    into another scope, unless the user said not to ask again (`ask_cross_scope`)."""
+    return ask_cross_scope and crosses_scopes(sources, target_dir)
 
 
 def deletion_roots(nodes: Sequence[TreeNode]) -> list[VirtualPath]:

@@ -317,14 +317,11 @@ class FileActions(QObject):
         return rules.pin_text(self._pin_node())
 
     def _pin_node(self) -> TreeNode | None:
-        """The file Pin acts on: the tree's current row while the tree has the keyboard,
-        else the open file (the text, the search field)."""
         path = self._editor.current_path
-        if not self._tree.hasFocus() and path is not None:
-            node = self._model.node_for_key(file_key(path))
-            if node is not None:
-                return node
-        return self._tree.current_node()
+        open_file = self._model.node_for_key(file_key(path)) if path is not None else None
+        return rules.pin_target(
+            self._tree.current_node(), open_file, tree_has_keyboard=self._tree.hasFocus()
+        )
 
     def _pinnable(self) -> bool:
         return rules.is_pinnable(self._pin_node())
@@ -383,12 +380,7 @@ class FileActions(QObject):
         if not roots or scan is None:
             return
         # Counted from the scan, not the rows: a search filter hides files a folder holds.
-        rows = self._model.nodes()
-        shown = (
-            {row.path for row in rows if row.kind is NodeKind.FILE and row.path is not None}
-            if self._host.is_searching()
-            else None
-        )
+        shown = rules.shown_files(self._model.nodes(), searching=self._host.is_searching())
         count = file_ops.count_deletion(scan, roots, shown)
         only_files = rules.deletes_only_files(nodes, roots)
         loses_draft = self._editor.unsaved_within(roots)
@@ -489,10 +481,9 @@ class FileActions(QObject):
     def _confirm_cross_scope(self, sources: list[VirtualPath], target_dir: VirtualPath) -> bool:
         """Whether a drop may move `sources` into `target_dir` (asks when a source is in
         another scope, unless the user said not to ask again)."""
-        if not rules.crosses_scopes(sources, target_dir):
-            return True
         state = self._context.ui_state
-        if state is not None and not state.flag(ASK_CROSS_SCOPE_DROPS, default=True):
+        ask = state is None or state.flag(ASK_CROSS_SCOPE_DROPS, default=True)
+        if not rules.asks_before_drop(sources, target_dir, ask_cross_scope=ask):
             return True
         moved, dont_ask = self._host.dialogs.confirm_cross_scope_move(
             [source.name for source in sources], rules.scope_place(target_dir)

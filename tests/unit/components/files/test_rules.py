@@ -126,3 +126,31 @@ def test_undo_and_redo_say_what_they_turn_or_why_they_cannot() -> None:
     )
     assert words(None, redo=True, typing=False, busy=False) == ("&Redo", rules.REDO_UNAVAILABLE)
     assert words(None, redo=False, typing=False, busy=False)[1] == rules.UNDO_UNAVAILABLE
+
+
+def test_pin_acts_on_the_trees_row_with_the_keyboard_there_else_on_the_open_file() -> None:
+    current, open_file = file("/memories/global/a"), file("/memories/global/b")
+    assert rules.pin_target(current, open_file, tree_has_keyboard=True) is current
+    assert rules.pin_target(current, open_file, tree_has_keyboard=False) is open_file
+    # The open file's row not shown (another workspace's, filtered out): the tree's row.
+    assert rules.pin_target(current, None, tree_has_keyboard=False) is current
+    assert rules.pin_target(None, None, tree_has_keyboard=False) is None
+
+
+def test_a_delete_counts_only_the_files_a_search_shows() -> None:
+    rows = [
+        folder("/memories/global/tools"),
+        file("/memories/global/tools/git"),
+        TreeNode("m", NodeKind.MESSAGE, "No match elsewhere"),
+    ]
+    assert rules.shown_files(rows, searching=False) is None  # every file shows
+    assert rules.shown_files(rows, searching=True) == {path("/memories/global/tools/git")}
+
+
+def test_a_drop_into_another_scope_asks_unless_told_not_to() -> None:
+    into_global = path("/memories/global/tools")
+    from_workspace = [path("/memories/workspace/a.md")]
+    within = [path("/memories/global/a.md")]
+    assert rules.asks_before_drop(from_workspace, into_global, ask_cross_scope=True)
+    assert not rules.asks_before_drop(from_workspace, into_global, ask_cross_scope=False)
+    assert not rules.asks_before_drop(within, into_global, ask_cross_scope=True)
