@@ -3,7 +3,8 @@
 
 - The file open last time in a workspace is reopened once the tab shows that workspace's
   tree; one the tree does not show yet (another agent's, before the sources are listed)
-  is looked for again after the next tree, unless a file was opened meanwhile.
+  is looked for again after the next tree, unless a file was opened meanwhile. The other
+  tabs open then reopen behind it (`tabs_to_reopen`).
 - What a file operation created is selected (a file opened too) once the rescan it
   causes shows its row; a new file then takes the typing in its body.
 - An operation's result says its message in the status bar, its error in the tab's bar,
@@ -14,12 +15,16 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
+from memtab.components.files.open import open_file
 from memtab.components.files.ops import OpResult
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import ref_key
-from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.components.tree.scan import HomeScan
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
+from memtab.file_protocol.memory_file import MemoryFile
+from memtab.store.paths import PathError
 
 UNSAVED_MARK = RowMark("● unsaved", MarkTone.UNSAVED, "Unsaved changes in the editor")
 """The mark on the row of a file an editor tab holds unsaved changes to."""
@@ -28,6 +33,32 @@ UNSAVED_MARK = RowMark("● unsaved", MarkTone.UNSAVED, "Unsaved changes in the 
 def unsaved_marks(tabs: Iterable[tuple[MemoryFileRef | None, bool]]) -> dict[str, RowMark]:
     """The marks for the editor's tabs, each (its file, whether it has unsaved changes)."""
     return {ref_key(ref): UNSAVED_MARK for ref, dirty in tabs if ref is not None and dirty}
+
+
+def remembered_ref(key: str) -> MemoryFileRef | None:
+    """The file a remembered key names; None when it names none any more (a source gone,
+    a key from another version)."""
+    try:
+        return parse_file_ref(key)
+    except (PathError, SourceError):
+        return None
+
+
+def tabs_to_reopen(
+    keys: Iterable[str], scan: HomeScan | None, is_open: Callable[[MemoryFileRef], bool]
+) -> list[MemoryFile]:
+    """The files of the remembered tabs (`keys`, in the tabs' order) to open again: those
+    `scan` can open (a mux file of its workspace, another agent's while its source is
+    listed) that no tab holds (`is_open`); a key naming no file is skipped."""
+    if scan is None:
+        return []
+    files: list[MemoryFile] = []
+    for key in keys:
+        ref = remembered_ref(key)
+        file = open_file(scan, ref) if ref is not None else None
+        if file is not None and not is_open(file.ref):
+            files.append(file)
+    return files
 
 
 class OpShown(enum.Enum):

@@ -30,16 +30,18 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, Slot
 
-from memtab.components.files.open import open_file, ref_on_disk
+from memtab.components.files.open import ref_on_disk
 from memtab.components.files.ops import OpResult
 from memtab.components.memory_tab.open_file import (
     FileFollowUps,
     OpShown,
     op_shown,
+    remembered_ref,
+    tabs_to_reopen,
     unsaved_marks,
 )
 from memtab.components.tree.nodes import ref_key
-from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
@@ -53,7 +55,6 @@ from memtab.gui.tree.editor_link import TreeEditorLink
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanScheduler
 from memtab.gui.tree.sources import SourcesFollower
-from memtab.store.paths import PathError
 
 logger = logging.getLogger(__name__)
 
@@ -140,10 +141,10 @@ class TabFiles(QObject):
         remembered = ui_state.open_file_for(self._context.home.root, shown.workspace_id)
         if remembered is None:
             return
-        try:
-            key = ref_key(parse_file_ref(remembered))
-        except (PathError, SourceError):
+        ref = remembered_ref(remembered)
+        if ref is None:
             return
+        key = ref_key(ref)
         if self._model.reveal(key) is not None:
             with self._marks.opening_quietly():  # the user has not looked at it yet
                 self._reopen_remembered_tabs()
@@ -156,15 +157,10 @@ class TabFiles(QObject):
         ui_state, shown = self._context.ui_state, self._context.shown
         if ui_state is None:
             return
-        for key in ui_state.open_tabs_for(self._context.home.root, shown.workspace_id):
-            try:
-                ref = parse_file_ref(key)
-            except (PathError, SourceError):
-                continue
-            scan = shown.scan
-            file = open_file(scan, ref) if scan is not None else None
-            if file is not None and self._editor.tab_for(ref) is None:
-                self._editor.open(file, keep=True, show=False)
+        keys = ui_state.open_tabs_for(self._context.home.root, shown.workspace_id)
+        is_open = self._editor.tab_for
+        for file in tabs_to_reopen(keys, shown.scan, lambda ref: is_open(ref) is not None):
+            self._editor.open(file, keep=True, show=False)
 
     # -- the open file -----------------------------------------------------------------------
 

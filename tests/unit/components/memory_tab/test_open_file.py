@@ -3,17 +3,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from memtab.components.files.ops import OpResult
 from memtab.components.memory_tab.open_file import (
     UNSAVED_MARK,
     FileFollowUps,
     OpShown,
     op_shown,
+    remembered_ref,
+    tabs_to_reopen,
     unsaved_marks,
 )
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.paths import parse_file_path
+from support.memory_home import MAIN, make_home, scanned
 
 NOTES = MemoryFileRef.of_mux(parse_file_path("/memories/global/notes.md"))
 TOOLS = MemoryFileRef.of_mux(parse_file_path("/memories/global/tools"))
@@ -61,3 +66,16 @@ def test_a_result_is_said_asked_about_or_shown_as_an_error() -> None:
 def test_only_tabs_with_unsaved_changes_mark_their_rows() -> None:
     marks = unsaved_marks([(NOTES, True), (TOOLS, False), (None, True)])
     assert marks == {ref_key(NOTES): UNSAVED_MARK}
+
+
+def test_the_remembered_tabs_reopen_in_order_but_those_open_or_unreadable(tmp_path: Path) -> None:
+    scan = scanned(make_home(tmp_path / "home"), MAIN)
+    git, notes = "/memories/global/tools/git.md", "/memories/global/notes.md"
+    assert remembered_ref(git) is not None
+    assert remembered_ref("not a key") is None
+    keys = [notes, "not a key", git]
+    files = tabs_to_reopen(keys, scan, lambda _ref: False)
+    assert [file.ref.key for file in files] == [notes, git]  # in order, the unreadable skipped
+    reopened = tabs_to_reopen(keys, scan, lambda ref: ref.key == git)  # open already
+    assert [file.ref.key for file in reopened] == [notes]
+    assert tabs_to_reopen(keys, None, lambda _ref: False) == []  # no tree yet
