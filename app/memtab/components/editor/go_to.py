@@ -2,12 +2,14 @@
 
 As in VS Code: `120` goes to line 120, `120:5` (or `120,5`) to its fifth column; a line
 past the end is the last one, a column past the line's end its end. Anything else is no
-line, and the dialog says what it takes.
+line, and the dialog says what it takes. Where the cursor lands in the text
+(`cursor_place`) and how many digits the line numbers take (`number_digits`) are here too.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 # Possessive runs: the blanks before an optional `:` are read once, not split every way.
@@ -37,3 +39,24 @@ def go_to_hint(current: int, lines: int) -> str:
         f"The cursor is on line {current} of {lines}. Type a line number (1–{lines}), "
         "or line:column."
     )
+
+
+MIN_DIGITS = 2
+"""The line numbers are this many digits wide at least."""
+
+
+def number_digits(lines: int) -> int:
+    """How many digits the line numbers of a text of `lines` lines take: the last one's,
+    `MIN_DIGITS` at least."""
+    return max(MIN_DIGITS, len(str(lines)))
+
+
+def cursor_place(
+    line: int, column: int, lines: int, line_length: Callable[[int], int]
+) -> tuple[int, int]:
+    """Where going to `line` and `column` (1-based) puts the cursor in a text of `lines`
+    lines: (the line's index, the offset in it), both 0-based — a line past either end is
+    the first or the last one, a column past the line's end (`line_length(index)`, without
+    its line break) its end."""
+    index = min(max(line, 1), max(lines, 1)) - 1
+    return index, min(max(column, 1) - 1, line_length(index))

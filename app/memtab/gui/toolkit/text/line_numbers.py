@@ -14,11 +14,11 @@ from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtGui import QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
+from memtab.components.editor.go_to import MIN_DIGITS, cursor_place, number_digits
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.text.line_margin import LineMargin, Side
 
 PADDING = 6
-MIN_DIGITS = 2
 
 
 class LineNumbers(LineMargin):
@@ -80,7 +80,7 @@ class LineNumbers(LineMargin):
 
     @Slot(int)
     def _on_text_block_count_changed(self, count: int) -> None:
-        digits = max(MIN_DIGITS, len(str(count)))
+        digits = number_digits(count)
         if digits != self._digits:
             self._digits = digits
             if self._shown:
@@ -98,9 +98,12 @@ def go_to(text_edit: QPlainTextEdit, line: int, column: int = 1) -> None:
     """Put the cursor on `line` at `column` (1-based; past the end: the last line, the end
     of the line), bring it into view and give the text the keyboard."""
     document = text_edit.document()
-    block = document.findBlockByNumber(min(max(line, 1), document.blockCount()) - 1)
+    index, offset = cursor_place(
+        line, column, document.blockCount(), lambda at: document.findBlockByNumber(at).length() - 1
+    )
+    block = document.findBlockByNumber(index)
     cursor = QTextCursor(block)
-    cursor.setPosition(block.position() + min(max(column, 1) - 1, block.length() - 1))
+    cursor.setPosition(block.position() + offset)
     text_edit.setTextCursor(cursor)
     text_edit.centerCursor()
     text_edit.setFocus(Qt.FocusReason.OtherFocusReason)
