@@ -128,6 +128,7 @@ class MemoryCatalog:
         self._known: dict[str, dict[str, object]] | None = None  # per root, as last seen
         self._observer: BaseObserver | None = None
         self._watching: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []  # every background thread started
         self._changes = WatchedChanges()
         self._changed = self._changes.reported  # a watched root reported a change
 
@@ -135,9 +136,10 @@ class MemoryCatalog:
         """Stop watching and indexing (the server ends)."""
         self._closing.set()  # the indexing stops after its transaction, the postings at once
         self._answered.set()
-        for thread in (self._watching, self._indexing, self._warming):
-            if thread is not None:
-                thread.join()
+        with self._lock:  # none starts once closing is set (`_start`)
+            threads = list(self._threads)
+        for thread in threads:
+            thread.join()
         with self._lock:
             observer, self._observer = self._observer, None
         if observer is not None:
@@ -272,12 +274,28 @@ class MemoryCatalog:
         stale = self._clock() - listed_at >= FULL_RELIST_S
         if not stale or not self._background:
             return None
-        if self._listing.acquire(blocking=False):
-            thread = threading.Thread(
-                target=self._relist_in_background, name="memtab-mcp-listing", daemon=True
-            )
-            thread.start()
+        relisting = self._listing.acquire(blocking=False)  # released by the re-listing
+        if relisting and self._start(self._relist_in_background, "memtab-mcp-listing") is None:
+            self._listing.release()
         return None
+
+    def _start(
+        self, target: Callable[..., None], name: str, *args: object
+    ) -> threading.Thread | None:
+        with self._lock:
+            return self._start_locked(target, name, *args)
+
+    def _start_locked(
+        self, target: Callable[..., None], name: str, *args: object
+    ) -> threading.Thread | None:
+        """`target(*args)` on a thread, unless closing (None); started and kept under `_lock`
+        as `close` reads them: it joins every thread started, never one not yet started."""
+        if self._closing.is_set():
+            return None
+        thread = threading.Thread(target=target, args=args, name=name, daemon=True)
+        thread.start()
+        self._threads.append(thread)
+        return thread
 
     def _relist_in_background(self) -> None:
         try:
@@ -325,18 +343,10 @@ class MemoryCatalog:
         self._listed_at = started
         logger.debug("catalog: %d files, %d (re)indexed", len(files), refreshed.read)
         if refreshed.pending:
-            self._indexing = threading.Thread(
-                target=self._index_the_rest,
-                args=(index, changed[len(changed) - refreshed.pending :]),
-                name="memtab-mcp-indexing",
-                daemon=True,
-            )
-            self._indexing.start()
+            rest = changed[len(changed) - refreshed.pending :]
+            self._indexing = self._start(self._index_the_rest, "memtab-mcp-indexing", index, rest)
         if self._watching is None and self._background:
-            self._watching = threading.Thread(
-                target=self._start_watching, name="memtab-mcp-watch", daemon=True
-            )
-            self._watching.start()
+            self._watching = self._start(self._start_watching, "memtab-mcp-watch")
         return answered
 
     def _guessed_roots(self, kept: list[Source]) -> dict[str, str]:
@@ -417,11 +427,8 @@ class MemoryCatalog:
     def _start_warming(self, index: SearchIndex) -> None:
         """Fill the postings in the background, once everything is indexed."""
         with self._lock:  # the indexing's thread and a listing may both get here
-            if self._warming is None and self._background and not self._closing.is_set():
-                self._warming = threading.Thread(
-                    target=self._warm, args=(index,), name="memtab-mcp-postings", daemon=True
-                )
-                self._warming.start()
+            if self._warming is None and self._background:
+                self._warming = self._start_locked(self._warm, "memtab-mcp-postings", index)
 
     def _warm(self, index: SearchIndex) -> None:
         """Background: fill the postings warm calls rank by, from the words the index

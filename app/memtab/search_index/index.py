@@ -171,7 +171,7 @@ class SearchIndex:
             try:
                 return self._refresh(files, roots, budget_s, stop)
             except sqlite3.DatabaseError as error:
-                if error.sqlite_errorcode not in _DAMAGED:
+                if not is_damaged(error):
                     raise
                 self._rebuild(f"damaged ({error})")
                 return self._refresh(files, roots, budget_s, stop)
@@ -228,7 +228,7 @@ class SearchIndex:
             try:
                 return self._update(files, gone, budget_s, stop)
             except sqlite3.DatabaseError as error:
-                if error.sqlite_errorcode not in _DAMAGED:
+                if not is_damaged(error):
                     raise
                 self._rebuild(f"damaged ({error})")
                 return self._update(files, gone, budget_s, stop)
@@ -374,7 +374,7 @@ class SearchIndex:
             try:
                 yield self._reader
             except sqlite3.DatabaseError as error:
-                if error.sqlite_errorcode not in _DAMAGED:
+                if not is_damaged(error):
                     raise
                 with self._write_lock:
                     self._rebuild(f"damaged ({error})")
@@ -484,8 +484,9 @@ def _stale_by_root(
 
 
 def is_damaged(error: sqlite3.DatabaseError) -> bool:
-    """Whether `error` says the file is damaged or no database (then it is rebuilt)."""
-    return error.sqlite_errorcode in _DAMAGED
+    """Whether `error` says the file is damaged or no database (then it is rebuilt); a
+    misuse (sqlite3.ProgrammingError: a closed connection) carries no code and is not."""
+    return getattr(error, "sqlite_errorcode", None) in _DAMAGED
 
 
 def _schema_problem(connection: sqlite3.Connection) -> str | None:

@@ -4,10 +4,15 @@ listing: it runs in the background); the server's own change is seen at once."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
+import types
 from pathlib import Path
 
+import pytest
+
+from memtab.agent_server import catalog as catalog_module
 from memtab.agent_server.catalog import MemoryCatalog
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
@@ -65,3 +70,55 @@ def test_closing_while_the_scopes_are_read_logs_no_error(tmp_path: Path) -> None
     finally:
         stop.set()
         reader.join()
+
+
+def test_closing_while_a_background_thread_is_being_started_joins_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that ends while its first call starts the postings' thread: `close` met the
+    thread made but not yet started and joining it raised "cannot join thread before it is
+    started" (the host's exit failed so, once in a fast-tier run). Now it waits for the
+    start, then joins it."""
+    home = Home(tmp_path / "home")
+    home.global_root.mkdir(parents=True)
+    (home.global_root / "a.md").write_text("alpha\n")
+    starting, go = threading.Event(), threading.Event()
+
+    class HeldStart(threading.Thread):
+        def start(self) -> None:
+            if self.name == "memtab-mcp-postings":
+                starting.set()
+                go.wait(5)
+            super().start()
+
+    held = types.ModuleType("threading")  # the catalog's threading alone, not watchdog's
+    held.__dict__.update(vars(threading), Thread=HeldStart)
+    monkeypatch.setattr(catalog_module, "threading", held)
+    catalog = MemoryCatalog(MemoryStore(home), clock=lambda: 0.0)
+    answers: list[list[str]] = []
+    closing_failed: list[BaseException] = []
+
+    def close() -> None:
+        try:
+            catalog.close()
+        except BaseException as error:  # what the old close raised, kept for the assert
+            closing_failed.append(error)
+
+    def search() -> None:  # the call may answer or fail as the catalog closes under it
+        try:
+            answers.append(found(catalog, "alpha"))
+        except sqlite3.ProgrammingError:
+            answers.append([])
+
+    searching = threading.Thread(target=search)
+    searching.start()
+    assert starting.wait(5)
+    closer = threading.Thread(target=close)
+    closer.start()
+    closer.join(timeout=0.5)  # the old close failed here at once; now it waits for the start
+    go.set()
+    searching.join(5)
+    closer.join(5)
+    assert closing_failed == []
+    assert len(answers) == 1
+    assert not [thread for thread in threading.enumerate() if thread.name.startswith("memtab-mcp")]
