@@ -152,8 +152,7 @@ class MemoryCatalog:
     def invalidate(self, paths: Sequence[str] = ()) -> None:
         """This server changed the files at `paths` (virtual paths; a rename's both): re-stat
         them before the next answer. Everything is listed again when none is given, or a
-        folder came or went with them (one is or was a folder, or is in a folder the write
-        made: what a folder holds needs a listing)."""
+        folder came or went with them (what a folder holds needs a listing)."""
         written = self._written(paths)
         if written is None:
             self._listed_at = None
@@ -199,6 +198,13 @@ class MemoryCatalog:
             "yet (the first search of this home); search again in a moment for all of them"
         )
         return (*self._notes, words)
+
+    def wait_until_indexed(self, timeout_s: float) -> bool:
+        """Whether every file is searched, once waited at most `timeout_s` for the indexing
+        a first search left to the background (`memtab search` answers from every file)."""
+        if (indexing := self._indexing) is not None:
+            indexing.join(timeout_s)
+        return not self._unindexed
 
     def rows(self, *, scope: str | None = None) -> list[FileRow]:
         """Every file (in `scope`, when given), as `memtab list --json` shows it (other

@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
+from memtab.agent_server import catalog as catalog_module
 from memtab.cli.main import main
 from memtab.demo import create_demo_home
+from memtab.search_index import index as index_module
 from memtab.store import description_cache
 from memtab.store import files as store_files
 from memtab.store.home import Home
@@ -94,3 +96,25 @@ def test_search_finds_a_korean_note_by_a_word_inside_longer_ones(
     assert "검증" in results[0]["snippet"]
     synced = searched(capsys, home, "동기화")["results"]
     assert synced[0]["path"] == "/memories/global/project_config-sync.md"
+
+
+def test_a_first_search_answers_from_every_file_once_the_background_indexing_ends(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The catalog indexes for its budget, then goes on in the background: the command
+    waits for that indexing itself (not by polling the words of its note)."""
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(catalog_module, "INDEXING_BUDGET_S", 0.0)  # one transaction
+    monkeypatch.setattr(index_module, "CHUNK_FILES", 1)
+    monkeypatch.setattr(catalog_module, "ANSWER_OUT_S", 0.0)
+    # The notes are words for the answer: the command does not read its waiting in them.
+    monkeypatch.setattr(catalog_module.MemoryCatalog, "notes", lambda self: ())
+    home = Home(tmp_path / "home")
+    home.global_root.mkdir(parents=True)
+    for number in range(4):
+        (home.global_root / f"n{number}.md").write_text(f"kestrel {number}\n")
+    listed = searched(capsys, home, "kestrel")
+    assert sorted(hit["path"] for hit in listed["results"]) == [
+        f"/memories/global/n{number}.md" for number in range(4)
+    ]
+    assert listed["notes"] == []  # (as patched)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 from memtab.agent_server.catalog import MAX_LIMIT, MemoryCatalog, SearchHit
 from memtab.agent_server.session_scope import SessionScope
@@ -26,9 +25,6 @@ DEFAULT_LIMIT = 10
 # The catalog indexes for a while, then goes on in the background (docs/formats.md §22.11):
 # a command waits for the rest, to answer from every file, at most this long.
 INDEXING_WAIT_S = 300.0
-_POLL_S = 0.1
-# How the catalog's notes say files are not indexed yet.
-_STILL_INDEXING = "Still indexing"
 
 
 class SearchListing(Record, write_only=True):
@@ -117,13 +113,7 @@ def _search_everything(
     """The catalog's answer once every file is indexed (the first search of a big home
     goes on indexing after the catalog's first answer; this waits for it)."""
     hits = catalog.search(query, scope=scope, limit=limit)
-    if not _indexing(catalog):
+    if catalog.wait_until_indexed(0):
         return hits
-    deadline = time.monotonic() + INDEXING_WAIT_S
-    while _indexing(catalog) and time.monotonic() < deadline:
-        time.sleep(_POLL_S)
+    catalog.wait_until_indexed(INDEXING_WAIT_S)
     return catalog.search(query, scope=scope, limit=limit)
-
-
-def _indexing(catalog: MemoryCatalog) -> bool:
-    return any(note.startswith(_STILL_INDEXING) for note in catalog.notes())
