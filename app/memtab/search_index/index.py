@@ -167,14 +167,7 @@ class SearchIndex:
         processes' business: another workspace's server shares the file): rows of files
         gone or changed out first, then the changed files read and indexed, a transaction of
         `CHUNK_FILES` at a time, until `budget_s` is spent (None: all) or `stop` is set."""
-        with self._write_lock:
-            try:
-                return self._refresh(files, roots, budget_s, stop)
-            except sqlite3.DatabaseError as error:
-                if not is_damaged(error):
-                    raise
-                self._rebuild(f"damaged ({error})")
-                return self._refresh(files, roots, budget_s, stop)
+        return self._written(lambda: self._refresh(files, roots, budget_s, stop))
 
     def _refresh(
         self,
@@ -224,14 +217,19 @@ class SearchIndex:
         """Take out the rows of `gone` and of `files`, then index `files` (a refresh's
         second half, `refresh`'s rules: a transaction of `CHUNK_FILES` at a time, until
         `budget_s` is spent or `stop` is set)."""
+        return self._written(lambda: self._update(files, gone, budget_s, stop))
+
+    def _written(self, write: Callable[[], Refreshed]) -> Refreshed:
+        """`write()` under the write lock; on a damaged file, the file rebuilt and `write`
+        run once more."""
         with self._write_lock:
             try:
-                return self._update(files, gone, budget_s, stop)
+                return write()
             except sqlite3.DatabaseError as error:
                 if not is_damaged(error):
                     raise
                 self._rebuild(f"damaged ({error})")
-                return self._update(files, gone, budget_s, stop)
+                return write()
 
     def forget_missing_roots(self) -> int:
         """Take out the rows of every root that is a folder no longer on disk (a workspace
