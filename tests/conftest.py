@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from support import flushes, model_tester
+
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
@@ -22,12 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # `support` helpers
 pytest_plugins = [
     "pytester",
     "support.fake_model_server",
-    "support.flushes",
     "support.gui_thread_io",
     "support.logfail",
     "support.sync_fixtures",
     "support.hostile_files",
-    "support.model_tester",
 ]
 
 # Property tests draw the same examples on every run, so a run's verdict (CI's included)
@@ -110,24 +110,36 @@ def _machine_pip_settings() -> dict[str, str]:
 _PIP_SETTINGS = _machine_pip_settings()
 
 
-def _as_fake_user(monkeypatch: pytest.MonkeyPatch, fake_user: Path) -> None:
-    """HOME, Memtab's config and the XDG dirs inside `fake_user`; no home or key from outside."""
-    for name in _ISOLATED_ENV:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("HOME", str(fake_user))
-    monkeypatch.setenv("MEMTAB_CONFIG_DIR", str(fake_user / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(fake_user / "data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(fake_user / "xdg-config"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(fake_user / "state"))  # the log
-    monkeypatch.setenv("XDG_CACHE_HOME", str(fake_user / "cache"))
+def _fake_user_env(fake_user: Path) -> dict[str, str | None]:
+    """HOME, Memtab's config and the XDG dirs inside `fake_user`; no home or key from outside
+    (None: the variable is unset)."""
     runtime = fake_user / "run"
     runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
-    # Every `memtab mcp` a test starts serves itself, as an agent's did before hosts; the
-    # tests of the warm host (tests/unit/agent_server/hosting/) turn it back on.
-    monkeypatch.setenv("MEMTAB_MCP_SHARED", "off")
-    for name, value in _PIP_SETTINGS.items():
-        monkeypatch.setenv(name, value)
+    env: dict[str, str | None] = dict.fromkeys(_ISOLATED_ENV)
+    env |= {
+        "HOME": str(fake_user),
+        "MEMTAB_CONFIG_DIR": f"{fake_user}/config",
+        "XDG_DATA_HOME": f"{fake_user}/data",
+        "XDG_CONFIG_HOME": f"{fake_user}/xdg-config",
+        "XDG_STATE_HOME": f"{fake_user}/state",  # the log
+        "XDG_CACHE_HOME": f"{fake_user}/cache",
+        "XDG_RUNTIME_DIR": str(runtime),
+        # Every `memtab mcp` a test starts serves itself, as an agent's did before hosts;
+        # the tests of the warm host (tests/unit/agent_server/hosting/) turn it back on.
+        "MEMTAB_MCP_SHARED": "off",
+    }
+    return env | _PIP_SETTINGS
+
+
+def _set_env(values: dict[str, str | None]) -> dict[str, str | None]:
+    """Set (or, for None, unset) each variable; returns what they were, for `_set_env` again."""
+    before = {name: os.environ.get(name) for name in values}
+    for name, value in values.items():
+        if value is not None:
+            os.environ[name] = value
+        elif name in os.environ:
+            del os.environ[name]
+    return before
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -136,22 +148,36 @@ def _isolated_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
 
     Under pytest-xdist each worker is its own session, with its own temp dir.
     """
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        _as_fake_user(monkeypatch, tmp_path_factory.mktemp("session-user"))
-        yield
-
-
-@pytest.fixture(autouse=True)
-def _isolated_environment(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[None]:
-    """Each test its own fake user: no test writes where another reads."""
-    _as_fake_user(monkeypatch, tmp_path_factory.mktemp("user"))
+    before = _set_env(_fake_user_env(tmp_path_factory.mktemp("session-user")))
     yield
+    _set_env(before)
 
 
 @pytest.fixture(autouse=True)
-def _qt_objects_die_with_their_test() -> Iterator[None]:
+def _each_test_alone(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    """What every test runs in, one fixture for all of it (pytest's own work for each
+    autouse fixture and the `monkeypatch` they shared cost every test ~0.1 ms): its own
+    fake user, so no test writes where another reads; flushes silenced under --no-fsync
+    but where tested (support/flushes.py); Memtab's item models checked (support/
+    model_tester.py); and after it, Qt's deferred deletes run.
+
+    The variables a test sets with `monkeypatch` are undone before these are (its
+    `monkeypatch` is set up after this fixture), so each returns to the session's value.
+    """
+    unsilence = flushes.silence_unless_tested(request)
+    model_tester.check_models_built_from_now()
+    before = _set_env(_fake_user_env(tmp_path_factory.mktemp("user")))
+    try:
+        yield
+        _delete_what_qt_deletes_later()
+    finally:
+        _set_env(before)
+        unsilence()
+
+
+def _delete_what_qt_deletes_later() -> None:
     """Delete now what the test (or pytest-qt, closing its widgets) asked Qt to delete later.
 
     `deleteLater` waits for an event loop to come back to its level; after a test none
@@ -159,7 +185,6 @@ def _qt_objects_die_with_their_test() -> Iterator[None]:
     the end of the process, where Qt destroys it after Python has torn its wrappers down
     (a slot then finds no attributes).
     """
-    yield
     if "PySide6.QtCore" in sys.modules:
         from PySide6.QtCore import QCoreApplication, QEvent
 

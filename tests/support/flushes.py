@@ -12,6 +12,7 @@ in no other way.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import pytest
 
@@ -41,9 +42,15 @@ def silence_flushes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(atomic, "_syncfs", _no_syncfs)
 
 
-@pytest.fixture(autouse=True)
-def _fsync_only_where_it_is_tested(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    if request.config.getoption("--no-fsync") and "fsync" not in request.keywords:
-        silence_flushes(monkeypatch)
+def silence_unless_tested(request: pytest.FixtureRequest) -> Callable[[], None]:
+    """Under `--no-fsync`, every flush does nothing in a test not marked `fsync` (each
+    test's fixture in tests/conftest.py); returns what gives them back."""
+    if not request.config.getoption("--no-fsync") or "fsync" in request.keywords:
+        return _nothing
+    patches = pytest.MonkeyPatch()
+    silence_flushes(patches)
+    return patches.undo
+
+
+def _nothing() -> None:
+    """Nothing to undo."""

@@ -218,9 +218,12 @@ def _restore_logging() -> None:
     for handler in [h for h in root.handlers if getattr(h, "_memtab", False)]:
         root.removeHandler(handler)
         handler.close()
-    root.setLevel(_ROOT_LEVEL)
+    # Only where changed: each setLevel clears the cache of every logger there is.
+    if root.level != _ROOT_LEVEL:
+        root.setLevel(_ROOT_LEVEL)
     for chatty in CHATTY_LOGGERS:
-        logging.getLogger(chatty).setLevel(logging.NOTSET)
+        if logging.getLogger(chatty).level != logging.NOTSET:
+            logging.getLogger(chatty).setLevel(logging.NOTSET)
     logging.captureWarnings(False)
 
 

@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 _checked: set[type] = set()
 
@@ -66,12 +64,12 @@ def _checking(cls: type, init: Callable[..., None]) -> Callable[..., None]:
     return init_then_check
 
 
-@pytest.fixture(autouse=True)
-def _memtab_item_models_are_checked() -> Iterator[None]:
+def check_models_built_from_now() -> None:
+    """Qt's tester on each model of a class found since the last call (each test's fixture
+    in tests/conftest.py)."""
     if "PySide6.QtCore" in sys.modules:
         for cls in _memtab_model_classes():
             if cls not in _checked:  # its own __init__, or the one it inherits
                 if not _is_lazy(cls):
                     cls.__init__ = _checking(cls, cls.__init__)  # type: ignore[misc]
                 _checked.add(cls)
-    yield
