@@ -28,7 +28,7 @@ import functools
 from typing import TYPE_CHECKING
 
 from memtab.components.window.phases import Feature, Phase, keyed
-from memtab.fs.heap import share_one_arena
+from memtab.fs.heap import keep_heap_trimmed, share_one_arena
 from memtab.gui.activity.feature import EditMarks, MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
@@ -91,12 +91,14 @@ if TYPE_CHECKING:  # lazy: the Traces tab loads when first shown (build_traces)
 
 def after_first_paint() -> None:
     """What changes once the tree has painted: the log file starts rotating, the threads
-    started from now on share the C heap's arenas (`fs.heap`: ~1 MiB less once settled),
+    started from now on share the C heap's arenas and its free top goes back to the
+    system as it is freed (`fs.heap`: ~1 MiB less once settled each),
     rows' backgrounds are drawn by the widget style from then on
     (`memtab.gui.toolkit.paint`), and the window's keys are never a text field's
     (`text_fields`: Ctrl+D deletes nothing)."""
     start_rotating()
     share_one_arena()
+    keep_heap_trimmed()
     use_native_panels()
     keep_window_keys_from_fields()
 
