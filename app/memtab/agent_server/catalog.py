@@ -4,25 +4,24 @@ session reads (`keep`).
 
 A search needs no file's row: the first call stats every file (`catalog_listing`: no file
 opened), brings the home's search index on disk up to date by the files' stamps
-(`memtab.search_index`: only the files changed since any Memtab last indexed them are
-read) and answers from it, each result's description the one the index read, all on the
-call's own thread; then, in the background once the answer is on its way out
-(`ANSWER_OUT_S`), it starts watching the scope roots (watchdog) and walks them once more
-(what changed before the watch began). A later call re-stats and re-indexes only the files the
-watch reported (`catalog_listing.WatchedChanges`), and lists everything again when it
-reported a folder, too many files or lost events, or when nothing watches (every call), so
-a file changed or deleted outside is answered as it is now; every `FULL_RELIST_S` a
-re-listing also re-reads the other agents' sources, in the background (docs/formats.md
+(`memtab.search_index`: only the files changed since any Memtab last indexed them are read)
+and answers from it on the call's own thread; then, in the background once the answer is on
+its way out (`ANSWER_OUT_S`), it watches the scope roots (watchdog) and walks them once
+more (what changed before the watch began). A later call re-stats and re-indexes only the
+files the watch reported (`catalog_listing.WatchedChanges`), and lists everything again
+when it reported a folder, too many files or lost events, or when nothing watches (every
+call), so a file changed or deleted outside is answered as it is now; every `FULL_RELIST_S`
+a re-listing also re-reads the other agents' sources, in the background (docs/formats.md
 §22.3, §22.11). The files this server wrote are re-stat'ed before the next answer, as the
 watch's are (`invalidate`; everything is listed again when a folder came or went with
 them). `list`'s full rows (descriptions, pins, usage) are built when it asks, from the
 files as the last walk or re-stat saw them, reading only those whose stat changed
 (`store.description_cache.KnownFiles`, first loaded from the home's cache, which that
-listing saves too). Indexing what no index holds yet takes at most `INDEXING_BUDGET_S` of
-a call: the rest goes on in the background, and answers say how many files are not
-searched yet. A file's text is what `view` would show of it (by the one readability rule):
-a file over the cap, binary, with other hard links, or no longer a regular file is found
-by its path and description only, never snippeted.
+listing saves too). Indexing what no index holds yet takes at most `INDEXING_BUDGET_S` of a
+call: the rest goes on in the background, and answers say how many files are not searched
+yet. A file's text is what `view` would show of it (by the one readability rule): a file
+over the cap, binary, with other hard links, or no longer a regular file is found by its
+path and description only, never snippeted.
 """
 
 from __future__ import annotations
@@ -133,7 +132,7 @@ class MemoryCatalog:
         self._changed = self._changes.reported  # a watched root reported a change
 
     def close(self) -> None:
-        """Stop watching and indexing (the server ends)."""
+        """Stop watching and indexing (the server ends); a racing call fails on the index."""
         self._closing.set()  # the indexing stops after its transaction, the postings at once
         self._answered.set()
         with self._lock:  # none starts once closing is set (`_start`)
@@ -147,7 +146,6 @@ class MemoryCatalog:
             observer.join(timeout=2)
         if self._index is not None:
             self._index.close()
-            self._index = None
 
     def invalidate(self, paths: Sequence[str] = ()) -> None:
         """This server changed the files at `paths` (virtual paths; a rename's both): re-stat
@@ -265,6 +263,8 @@ class MemoryCatalog:
         indexing goes on in the background, answer from what it did. The answer to
         `query` when a listing now found the index holding every file as it is (read
         while the files were listed), else None."""
+        if self._closing.is_set():  # a call racing the server's end lists nothing again
+            raise CatalogClosedError
         if self._indexing is not None and self._indexing.is_alive():
             return None
         listed_at = self._listed_at
@@ -449,7 +449,7 @@ class MemoryCatalog:
                     files = self._files
                     postings.update(_documents(files), _words_of(index, files))
                 self._postings = postings
-        except _ClosingError:
+        except CatalogClosedError:
             return
 
     def _index_the_rest(self, index: SearchIndex, files: list[IndexedFile]) -> None:
@@ -558,8 +558,8 @@ def _search_ahead(
         return None
 
 
-class _ClosingError(Exception):
-    """The catalog closes: the postings are not filled."""
+class CatalogClosedError(Exception):
+    """The catalog is closed or closing (its server ends): it answers no call."""
 
 
 def _documents(files: dict[str, Listed]) -> list[Document]:
@@ -571,11 +571,11 @@ def _words_of(
     index: SearchIndex, files: dict[str, Listed], closing: threading.Event | None = None
 ) -> Callable[[str], str]:
     """How the postings read a file's words: from the index, its label as weighted and its
-    text (_ClosingError once `closing` is set)."""
+    text (CatalogClosedError once `closing` is set)."""
 
     def words(key: str) -> str:
         if closing is not None and closing.is_set():
-            raise _ClosingError
+            raise CatalogClosedError
         return index.words(files[key].root, key)
 
     return words

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memtab.agent_server import catalog as catalog_module
-from memtab.agent_server.catalog import MemoryCatalog
+from memtab.agent_server.catalog import CatalogClosedError, MemoryCatalog
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from support.memory_paths import vpath
@@ -107,7 +107,7 @@ def test_closing_while_a_background_thread_is_being_started_joins_it(
     def search() -> None:  # the call may answer or fail as the catalog closes under it
         try:
             answers.append(found(catalog, "alpha"))
-        except sqlite3.ProgrammingError:
+        except (sqlite3.ProgrammingError, CatalogClosedError):
             answers.append([])
 
     searching = threading.Thread(target=search)
@@ -122,3 +122,19 @@ def test_closing_while_a_background_thread_is_being_started_joins_it(
     assert closing_failed == []
     assert len(answers) == 1
     assert not [thread for thread in threading.enumerate() if thread.name.startswith("memtab-mcp")]
+
+
+def test_a_call_after_the_close_is_refused_and_lists_nothing(tmp_path: Path) -> None:
+    """A call that reaches the catalog once the server closed it (a search racing the
+    host's exit) listed the files again and opened an index nobody closes, or found none
+    and failed an assertion. Now it is refused as closed, and nothing is opened."""
+    home = Home(tmp_path / "home")
+    home.global_root.mkdir(parents=True)
+    (home.global_root / "a.md").write_text("alpha\n")
+    catalog = MemoryCatalog(MemoryStore(home), clock=lambda: 0.0)
+    assert found(catalog, "alpha") == ["/memories/global/a.md"]
+    catalog.close()
+    with pytest.raises(CatalogClosedError):
+        found(catalog, "alpha")
+    with pytest.raises(CatalogClosedError):
+        catalog.rows()
