@@ -15,6 +15,9 @@ open unmaximized (`test_layout` checks the maximizing on its own).
 
 A feature or dialog a test builds without a window gets its job clients from `jobs`, a job
 service of the test's own (a window has its context's), shut down when the test ends.
+
+A module marked `no_background_runs` builds its windows without the memory writer and
+the check's run at start (`memory_tree_support.NO_BACKGROUND_RUNS`).
 """
 
 from __future__ import annotations
@@ -29,12 +32,21 @@ from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
+from gui.memory_tree_support import NO_BACKGROUND_RUNS
 from memtab.gui.first_paint import geometry, main_window
 from memtab.gui.history import hub
 from memtab.gui.tasks.jobs import JobService
 
 GUI_TESTS = Path(__file__).resolve().parent
 HELD_WIDGETS = pytest.StashKey[list[QWidget]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{NO_BACKGROUND_RUNS}: the module's windows (make_window) run no memory writer and "
+        "no check at their start",
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -91,14 +91,28 @@ class FakeDialogs:
 WindowFactory = Callable[..., MainWindow]
 
 
+NO_BACKGROUND_RUNS = "no_background_runs"
+"""A test module's mark (`pytestmark = pytest.mark.no_background_runs`): its windows run
+no memory writer and no check against the code at their start (`start_writer`,
+`start_check` False unless a test asks for them) — ~20 ms of CPU a window, a fifth of
+its cost, for modules whose tests touch neither. The writer's, the check's and the
+window-wide tests (the GUI-thread I/O guard, layout, keys, menus) keep whole windows."""
+
+
 @pytest.fixture
-def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowFactory]:
+def make_window(
+    qtbot: QtBot, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[WindowFactory]:
     """Build windows with `create_main_window`, waiting for the first scan; closes them."""
     windows: list[MainWindow] = []
+    quiet = request.node.get_closest_marker(NO_BACKGROUND_RUNS) is not None
 
     def make(home: Home, workspace_id: str | None = MAIN, **options: object) -> MainWindow:
         options.setdefault("ui_state", UiState(tmp_path / f"ui-{len(windows)}.json"))
         options.setdefault("watcher", HomeWatcher(debounce_ms=30, max_latency_ms=300))
+        if quiet:
+            options.setdefault("start_writer", False)
+            options.setdefault("start_check", False)
         window = create_main_window(home, workspace_id, **options)  # type: ignore[arg-type]
         qtbot.addWidget(window)
         windows.append(window)

@@ -19,6 +19,8 @@ from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.window import keys
 from memtab.store.history.runs import RunsLog
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 make_window = support.make_window
 _FILES = re.compile(r"(\d+) files? changed|changes to (\d+) files?|(no) file changed")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
@@ -14,6 +15,8 @@ from memtab.components.editor.session import BarKind
 from memtab.gui.editor.text.preview import MarkdownPreview
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 
 home = support.home
 make_window = support.make_window

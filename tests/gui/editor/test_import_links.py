@@ -22,6 +22,8 @@ from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 
 from ..tree.test_sources import open_key
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 make_window = support.make_window
 
 CLAUDE_MD = "# acme-api\n\nUse make check.\n\nSee @docs/style.md and @.claude/rules/api.md here.\n"

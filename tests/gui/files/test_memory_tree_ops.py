@@ -47,6 +47,8 @@ from memtab.store.sidecars.meta import MetaStore, global_key, project_key
 from support.memory_home import MAIN, MULTI, PROJECT, memory, touch_later
 from support.memory_paths import vpath
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 home = support.home
 make_window = support.make_window
 

@@ -13,6 +13,8 @@ from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 home = support.home
 make_window = support.make_window
 

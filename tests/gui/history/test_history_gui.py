@@ -43,6 +43,8 @@ from support.memory_home import MAIN, touch_later
 from support.memory_paths import vpath
 from unit.history.helpers import Scripted, memory_call
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 home = support.home
 make_window = support.make_window
 

@@ -5,6 +5,7 @@ recorded again: it follows `memtab/history/recording.json` through the watcher's
 
 from __future__ import annotations
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -13,6 +14,8 @@ from memtab.gui.window import keys
 from memtab.store.catch_up.recording import note_recording
 from memtab.store.home import Home
 from memtab.watch.lease import RecorderLease
+
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 
 home = support.home
 make_window = support.make_window

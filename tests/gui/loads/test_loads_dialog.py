@@ -22,6 +22,8 @@ from memtab.loads.records import LoadedFile
 from memtab.store.sidecars.registry import add_workspace
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 make_window = support.make_window
 
 

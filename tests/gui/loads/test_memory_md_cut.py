@@ -29,6 +29,8 @@ from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 
 from ..tree.test_sources import open_key
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 make_window = support.make_window
 
 NOTE = (

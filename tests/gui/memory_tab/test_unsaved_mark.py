@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -12,6 +13,8 @@ from memtab.components.tree.tree import file_key
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath, parse_file_path
+
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 
 home = support.home
 make_window = support.make_window

@@ -29,6 +29,8 @@ from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import Registry, add_workspace, load_registry
 from support.memory_home import ARCHIVED, CHILD, MAIN, MULTI
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 home = support.home
 make_window = support.make_window
 

@@ -24,6 +24,8 @@ from memtab.store.paths import parse_file_path
 from support.agent_machine import notes_home
 from support.memory_home import memory
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 home = support.home
 make_window = support.make_window
 

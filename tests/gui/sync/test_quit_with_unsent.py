@@ -22,6 +22,8 @@ from memtab.gui.window import keys
 from support.memory_paths import vpath
 from support.sync_machines import Machine
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 make_window = support.make_window
 NOTES = "/memories/global/notes.md"
 SYNC_MS = 60_000

@@ -31,6 +31,8 @@ from memtab.sync.repository.layout import GLOBAL_SCOPE, SyncedScope
 from memtab.sync.service import SyncConflict
 from support.sync_machines import Machine
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 make_window = support.make_window
 NOTES = "/memories/global/notes.md"
 

@@ -18,6 +18,8 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.sources.agent_file import SourceVersions
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 make_window = support.make_window
 
 

@@ -15,6 +15,8 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.sources.layouts import CODEX_NOTES_DIR
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 make_window = support.make_window
 
 

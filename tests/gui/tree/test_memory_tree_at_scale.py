@@ -44,6 +44,8 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from support.memory_home import MAIN, PROJECT, memory
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 home = support.home
 make_window = support.make_window
 

@@ -54,6 +54,8 @@ from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 from support.codex_home import ROLLOUT
 from support.memory_paths import vpath
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 make_window = support.make_window
 
 

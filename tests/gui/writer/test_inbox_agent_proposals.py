@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -22,6 +23,8 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from support.memory_home import MAIN
 from support.memory_paths import vpath
+
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 
 home = support.home
 make_window = support.make_window

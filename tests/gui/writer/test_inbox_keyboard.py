@@ -3,6 +3,7 @@ proposal is shown whole, and selected, accepted or rejected without the pointer.
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
@@ -15,6 +16,8 @@ from memtab.store.home import Home
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
 from memtab.store.sidecars.registry import load_registry
 from support.memory_home import MAIN
+
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 
 home = support.home
 make_window = support.make_window

@@ -29,6 +29,8 @@ from memtab.writer.offline.notes import Note
 from support.memory_home import ARCHIVED, MAIN
 from support.memory_paths import vpath
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
 home = support.home
 make_window = support.make_window
 

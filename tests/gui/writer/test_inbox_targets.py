@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -20,6 +21,8 @@ from memtab.store.sidecars.registry import load_registry
 from memtab.writer.inbox.targets import GLOBAL_NOTES, PROJECT_NOTES
 from support.memory_home import MAIN
 from support.memory_paths import vpath
+
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 
 home = support.home
 make_window = support.make_window

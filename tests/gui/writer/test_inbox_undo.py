@@ -4,6 +4,7 @@ use pnpm.'"), even pressed before the accept has finished; Redo makes it again."
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -28,6 +29,8 @@ from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import Note
 from support.memory_home import MAIN
 from support.memory_paths import vpath
+
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 
 home = support.home
 make_window = support.make_window
