@@ -16,10 +16,12 @@ a leftover the next listing or start removes (`leftovers.py`). Where one flush o
 system is not durable (not Linux), each temp file is fsynced.
 
 A batch is written in chunks, each under its own hold of the scope (and of xum's target
-lock, docs/formats.md §21.2): a chunk is sized by the pace of the last to hold it about
-`CHUNK_HOLD_S`, and between chunks the lock is let go for longer than xum's retry, so a xum
-write waiting its 2 s gets in and is never refused. Files a later chunk cannot write (the
-scope taken for longer than Memtab waits) are reported failed, as one file that fails is.
+lock, docs/formats.md §21.2): a chunk checks files for a third of `CHUNK_HOLD_S`, publishes
+them until two thirds of it are gone, then makes them durable and records them; the files
+it did not reach wait for the next chunk, and between chunks the lock is let go for longer
+than xum's retry, so a xum write waiting its 2 s gets in and is never refused. Files a
+later chunk cannot write (the scope taken for longer than Memtab waits) are reported
+failed, as one file that fails is.
 """
 
 from __future__ import annotations
@@ -99,19 +101,18 @@ def restore_contents(store: MemoryStore, scope: Scope, items: Sequence[Restore])
     would, one by one, but durable together (see the module doc). Never raises for one
     file; MemoryStoreError when the scope cannot be written at all (lock, unavailable)."""
     result = RestoreResult()
-    staged, pace = _stage(store, scope, items, result)
+    staged = _stage(store, scope, items, result)
+    waiting: Sequence[_Planned] = staged
     try:
-        done = 0
-        while done < len(staged):
-            if done:
+        while waiting:
+            if waiting is not staged:
                 time.sleep(_GAP_S)  # a waiting xum (or Memtab) takes the lock now
             try:
-                taken, pace = _restore_chunk(store, scope, staged[done:], result, pace)
-                done += taken
+                waiting = _restore_chunk(store, scope, waiting, result)
             except MemoryStoreError as error:
-                if not done:
+                if waiting is staged:
                     raise  # nothing written: the scope cannot be written at all
-                result.failed.update({entry.item.path: str(error) for entry in staged[done:]})
+                result.failed.update({entry.item.path: str(error) for entry in waiting})
                 break
     finally:
         _discard_temps(store, staged)  # what was not published (changed, failed, stopped)
@@ -144,20 +145,19 @@ def remove_empty_folders(store: MemoryStore, scope: Scope, paths: Iterable[Virtu
 
 def _stage(
     store: MemoryStore, scope: Scope, items: Sequence[Restore], result: RestoreResult
-) -> tuple[list[_Planned], float]:
+) -> list[_Planned]:
     """Every new content copied into history and written to its temp file, all durable
-    (see the module doc); the entries whose temp is written, and the seconds a temp took
-    (publishing one takes about as long: the first chunk's pace). Taken before the scope
-    lock: nothing here depends on what the files hold, and nothing a reader sees changes."""
+    (see the module doc); the entries whose temp is written, a folder's together (the
+    order the chunks take them in). Taken before the scope lock: nothing here depends on
+    what the files hold, and nothing a reader sees changes."""
     if not items:
-        return [], 0.0
+        return []
     root = store.root(scope)
     few = len(items) <= _FSYNC_AT_MOST or not FILESYSTEM_FLUSH_WORKS
     contents = [item.data for item in items]
-    started = time.monotonic()
+    planned = [_Planned(item, None) for item in items]
     if few:
-        staged = _write_temps(root, [_Planned(item, None) for item in items], result, few=few)
-        pace = (time.monotonic() - started) / len(items)
+        staged = _write_temps(root, planned, result, few=few)
         copied = store.keep_contents(contents, each=True)
     else:
         # History's copies (hashing, compressing: both let go of the interpreter) are made
@@ -165,8 +165,7 @@ def _stage(
         copying = _Copying(store, contents)
         copying.start()
         try:
-            staged = _write_temps(root, [_Planned(item, None) for item in items], result, few=few)
-            pace = (time.monotonic() - started) / len(items)
+            staged = _write_temps(root, planned, result, few=few)
         finally:
             copied = copying.result()
     if staged and not few:  # the temps and the copies, durable by one flush
@@ -177,7 +176,7 @@ def _stage(
             raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
     for entry in staged:
         entry.copied = copied
-    return staged, pace
+    return staged
 
 
 class _Copying(threading.Thread):
@@ -207,30 +206,24 @@ class _Copying(threading.Thread):
 
 
 def _restore_chunk(
-    store: MemoryStore,
-    scope: Scope,
-    staged: Sequence[_Planned],
-    result: RestoreResult,
-    pace: float,
-) -> tuple[int, float]:
+    store: MemoryStore, scope: Scope, staged: Sequence[_Planned], result: RestoreResult
+) -> list[_Planned]:
     """One chunk of `restore_contents`, under one hold of the scope: the first of `staged`
-    that can be checked in a third of `CHUNK_HOLD_S`, and no more than can be published and
-    recorded in the rest of it at `pace` (seconds a file: a file to create costs nothing
-    to check); how many it took, and the pace it published and recorded at."""
+    checked until a third of `CHUNK_HOLD_S` is gone, published until two thirds are (one
+    at least), then made durable and recorded; the entries left for the next chunk (in
+    their order: those checked but not reached first)."""
     with store.writing(scope):
-        until = time.monotonic() + CHUNK_HOLD_S / 3
-        most = max(1, int(CHUNK_HOLD_S * 2 / 3 / pace)) if pace > 0 else len(staged)
-        planned, taken = _plan(store, scope, staged, result, until, most)
-        started = time.monotonic()
+        began = time.monotonic()
+        planned, taken = _plan(store, scope, staged, result, began + CHUNK_HOLD_S / 3)
         kept = _keep_replaced(store, scope, planned, result)
         root = store.root(scope)
-        changes = _publish(root, planned, result)
-        _make_durable(store, scope, planned)
-        copied = all(entry.copied for entry in planned)
+        changes, unreached = _publish(root, planned, result, began + CHUNK_HOLD_S * 2 / 3)
+        left = {id(entry) for entry in unreached}
+        published = [entry for entry in planned if id(entry) not in left]
+        _make_durable(store, scope, published)
+        copied = all(entry.copied for entry in published)
         result.recorded += store.record_changes(scope, changes, before_kept=kept, after_kept=copied)
-        if planned:
-            pace = (time.monotonic() - started) / len(planned)
-    return taken, pace
+    return [*unreached, *staged[taken:]]
 
 
 def _plan(
@@ -239,17 +232,16 @@ def _plan(
     staged: Sequence[_Planned],
     result: RestoreResult,
     until: float,
-    most: int,
 ) -> tuple[list[_Planned], int]:
     """The entries that can be published: the file is what the caller saw, the name is one
     a listing shows, and the scope has room for the files it creates. Checked in order
-    until `until` (a `time.monotonic()`; one at least), `most` at most; how many were."""
+    until `until` (a `time.monotonic()`; one at least); how many were."""
     root = store.root(scope)
     room = MAX_FILES_PER_SCOPE - count_files(root)
     planned: list[_Planned] = []
     taken = 0
     for folder, group in _by_folder(staged).items():
-        if taken and (taken >= most or time.monotonic() > until):
+        if taken and time.monotonic() > until:
             break
         try:
             directory: Directory | None = open_scope_directory(
@@ -263,7 +255,7 @@ def _plan(
             continue
         with directory or contextlib.nullcontext():
             for entry in group:
-                if taken and (taken >= most or time.monotonic() > until):
+                if taken and time.monotonic() > until:
                     break
                 taken += 1
                 item = entry.item
@@ -405,9 +397,20 @@ def _make_durable(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> 
         raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
 
 
-def _publish(root: Path, planned: list[_Planned], result: RestoreResult) -> list[FileChange]:
-    changes = []
-    for directory, entry in _in_folders(root, planned, result, create=False):
+def _publish(
+    root: Path, planned: list[_Planned], result: RestoreResult, until: float
+) -> tuple[list[FileChange], list[_Planned]]:
+    """Publish the planned entries in order until `until` (a `time.monotonic()`; one at
+    least); the changes to record, and the entries not reached (their temps kept)."""
+    changes: list[FileChange] = []
+    unreached: list[_Planned] = []
+    reached = 0
+    entries = _in_folders(root, planned, result, create=False)
+    for directory, entry in entries:
+        if reached and time.monotonic() > until:
+            unreached = [entry, *(rest for _, rest in entries)]
+            break
+        reached += 1
         path, data, current = entry.item.path, entry.item.data, entry.current
         try:
             with reporting_os_errors(path, "restore"):
@@ -421,7 +424,7 @@ def _publish(root: Path, planned: list[_Planned], result: RestoreResult) -> list
         op: Op = "create" if current is None else "edit"
         changes.append(FileChange(str(path), current, data, op, seen))
         result.written.append(path)
-    return changes
+    return changes, unreached
 
 
 def _published(parent: Directory, entry: _Planned) -> bool:
