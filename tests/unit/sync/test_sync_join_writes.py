@@ -1,16 +1,20 @@
 """What a machine joining waits for on disk (issue 54: joining ≤ 1.5× `git clone`): each
 durable write of its own is a flush it waits for, so a join writes its state once — not
 after an export that sent nothing, nor again after its import saved the same state — and
-flushes the file system once for the files it brings and their copies in history."""
+flushes the file system once for the files it brings and their copies in history; and each
+git it starts is a process it waits for, so it reads the repository through one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from memtab.fs import atomic
 from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory
+from memtab.sync.repository import objects
+from memtab.sync.repository.git import Git
 from memtab.sync.state import load_state
 from support.sync_machines import Machine
 
@@ -62,3 +66,52 @@ def test_a_machine_joining_flushes_the_file_system_once(
 
     assert len(beta.files()) == 21
     assert len(flushes) == 1
+
+
+def _started(monkeypatch: pytest.MonkeyPatch, *, rename: str | None = None) -> list[str]:
+    """The long-running gits a sync starts (`Git.start`), by their arguments; `rename`:
+    `--batch-command` asked as that option (one an old git does not know)."""
+    started: list[str] = []
+    start = Git.start
+
+    def counted(self: Git, args: Sequence[str]) -> Any:
+        started.append(" ".join(args))
+        if rename is not None:
+            args = [rename if arg == "--batch-command" else arg for arg in args]
+        return start(self, args)
+
+    monkeypatch.setattr(Git, "start", counted)
+    return started
+
+
+def test_a_machine_joining_reads_the_repository_through_one_git(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The types and sizes were asked of a `cat-file --batch-check`, the contents of a
+    # `cat-file --batch`: two processes each sync started and waited for.
+    for number in range(3):
+        alpha.write(f"{G}/n{number}.md", f"note {number}\n")
+    alpha.sync()
+    started = _started(monkeypatch)
+    beta.sync()
+    monkeypatch.undo()
+
+    assert len(beta.files()) == 3
+    assert started == ["cat-file --batch-command"]
+
+
+def test_a_git_without_batch_command_reads_through_two(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # git before 2.36 ends at once on `--batch-command` (an unknown option): the sync
+    # asks the two processes instead, and still brings every file in.
+    alpha.write(f"{G}/n.md", "note\n")
+    alpha.write(f"{G}/sub/m.md", "more\n")
+    alpha.sync()
+    monkeypatch.setattr(objects, "_ANSWERS_BOTH", {})
+    started = _started(monkeypatch, rename="--no-such-option")
+    beta.sync()
+    monkeypatch.undo()
+
+    assert beta.files() == alpha.files()
+    assert started == ["cat-file --batch-command", "cat-file --batch-check", "cat-file --batch"]

@@ -2,9 +2,10 @@
 
 Sync reads many small objects (commits, trees, blobs) and writes a few commits per run.
 Rather than one git process per object, reads go through one long-running
-`git cat-file --batch` (`ObjectReader`, which also parses trees and commits) and the
-commits of one step are written by one `git fast-import` stream (`write_commits`), with
-the contents inline: byte for byte, no filters, no work tree, no index.
+`git cat-file --batch-command` (`ObjectReader`, which also parses trees and commits; a git
+before 2.36 has none: a `--batch-check` and a `--batch` then) and the commits of one step
+are written by one `git fast-import` stream (`write_commits`), with the contents inline:
+byte for byte, no filters, no work tree, no index.
 """
 
 from __future__ import annotations
@@ -79,23 +80,41 @@ MAX_TREE_DEPTH = 64
 _LIMITS = {"blob": MAX_BLOB_BYTES, "tree": MAX_TREE_BYTES, "commit": MAX_COMMIT_BYTES}
 
 
+_ANSWERS_BOTH: dict[str, bool] = {}
+"""Whether a git program (by path) has `cat-file --batch-command` (git 2.36): asked once a
+process."""
+
+
 @dataclass
 class ObjectReader:
-    """Objects of a repository through one `git cat-file --batch` (see the module doc),
-    each one's type and size asked first (`--batch-check`): one larger than sync reads
-    is never sent. Trees are walked without recursion, `MAX_TREE_DEPTH` deep; names no
-    path can hold (empty, `.`, `..`, with a slash or a NUL) are skipped, and so are
-    folders deeper or larger than that (`skipped` names them)."""
+    """Objects of a repository through one `git cat-file` (see the module doc), each one's
+    type and size asked first (`info`): one larger than sync reads is never sent. Trees are
+    walked without recursion, `MAX_TREE_DEPTH` deep; names no path can hold (empty, `.`,
+    `..`, with a slash or a NUL) are skipped, and so are folders deeper or larger than that
+    (`skipped` names them)."""
 
     git: Git
     _process: subprocess.Popen[bytes] | None = None
     _check: subprocess.Popen[bytes] | None = None
+    """A git without `--batch-command`: `--batch-check` here, `--batch` in `_process`."""
     _trees: dict[str, dict[str, TreeEntry]] = field(default_factory=dict)
     _blobs: dict[str, bytes] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
     """Paths of the repository sync does not read, and why."""
 
-    def _pipes(self, check: bool = False) -> tuple[IO[bytes], IO[bytes]]:
+    def _pipes(self, check: bool = False) -> tuple[IO[bytes], IO[bytes], bytes]:
+        """Where to ask for an object's type and size (`check`) or its content, and the
+        word each question begins with."""
+        if _ANSWERS_BOTH.get(self.git.git, True):
+            process = self._process
+            if process is None or process.poll() is not None:
+                process = self._process = self.git.start(["cat-file", "--batch-command"])
+                if self.git.git not in _ANSWERS_BOTH:
+                    _ANSWERS_BOTH[self.git.git] = _answers(process)
+            if _ANSWERS_BOTH[self.git.git]:
+                assert process.stdin is not None and process.stdout is not None
+                return process.stdin, process.stdout, b"info " if check else b"contents "
+            self._stop()
         process = self._check if check else self._process
         if process is None or process.poll() is not None:
             process = self.git.start(["cat-file", "--batch-check" if check else "--batch"])
@@ -104,7 +123,7 @@ class ObjectReader:
             else:
                 self._process = process
         assert process.stdin is not None and process.stdout is not None
-        return process.stdin, process.stdout
+        return process.stdin, process.stdout, b""
 
     def close(self) -> None:
         for process in (self._process, self._check):
@@ -129,8 +148,8 @@ class ObjectReader:
 
     def info(self, name: str) -> tuple[str, str, int]:
         """(id, type, size) of an object (ObjectMissingError when there is none)."""
-        stdin, stdout = self._pipes(check=True)
-        stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
+        stdin, stdout, ask = self._pipes(check=True)
+        stdin.write(ask + name.encode("utf-8", "surrogateescape") + b"\n")
         stdin.flush()
         line = stdout.readline().rstrip(b"\n")
         header = line.split(b" ")
@@ -149,8 +168,8 @@ class ObjectReader:
                 f"the sync repository's {kind} {oid} is {size:,} bytes, larger than the "
                 f"{limit:,} sync reads"
             )
-        stdin, stdout = self._pipes()
-        stdin.write(oid.encode() + b"\n")
+        stdin, stdout, ask = self._pipes()
+        stdin.write(ask + oid.encode() + b"\n")
         stdin.flush()
         header = stdout.readline().rstrip(b"\n").split(b" ")
         if len(header) != 3 or int(header[2]) != size:
@@ -184,8 +203,8 @@ class ObjectReader:
             raise
 
     def _read_blobs(self, asked: list[str], found: dict[str, bytes]) -> dict[str, bytes]:
-        stdin, stdout = self._pipes(check=True)
-        headers = _exchange(stdin, lambda: stdout.readline().rstrip(b"\n"), asked)
+        stdin, stdout, ask = self._pipes(check=True)
+        headers = _exchange(stdin, ask, lambda: stdout.readline().rstrip(b"\n"), asked)
         readable = []
         for oid, header in zip(asked, headers, strict=True):
             fields = header.split(b" ")
@@ -195,7 +214,7 @@ class ObjectReader:
                 raise ObjectMissingError(f"{oid} is a {fields[1].decode()}, not a file's content")
             if int(fields[2]) <= MAX_BLOB_BYTES:
                 readable.append(fields[0].decode())
-        stdin, stdout = self._pipes()
+        stdin, stdout, ask = self._pipes()
 
         def content() -> bytes:
             fields = stdout.readline().rstrip(b"\n").split(b" ")
@@ -204,7 +223,7 @@ class ObjectReader:
             size = int(fields[2])
             return stdout.read(size + 1)[:size]
 
-        for oid, data in zip(readable, _exchange(stdin, content, readable), strict=True):
+        for oid, data in zip(readable, _exchange(stdin, ask, content, readable), strict=True):
             self._blobs[oid] = found[oid] = data
         return found
 
@@ -268,10 +287,25 @@ class ObjectReader:
         return entries
 
 
-def _exchange(stdin: IO[bytes], answer: Callable[[], bytes], names: list[str]) -> list[bytes]:
-    """Ask `git cat-file` about `names` at once: a thread writes the questions while the
-    answers are read (neither side waits on a full pipe)."""
-    questions = b"".join(name.encode("utf-8", "surrogateescape") + b"\n" for name in names)
+def _answers(process: subprocess.Popen[bytes]) -> bool:
+    """Whether a `git cat-file --batch-command` just started answers (a git before 2.36
+    ends at once, its option unknown)."""
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(b"info HEAD\n")  # "<id> <type> <size>", or "HEAD missing"
+        process.stdin.flush()
+    except OSError:
+        return False
+    return bool(process.stdout.readline())
+
+
+def _exchange(
+    stdin: IO[bytes], verb: bytes, answer: Callable[[], bytes], names: list[str]
+) -> list[bytes]:
+    """Ask `git cat-file` about `names` at once, each question beginning with `verb`: a
+    thread writes the questions while the answers are read (neither side waits on a full
+    pipe)."""
+    questions = b"".join(verb + name.encode("utf-8", "surrogateescape") + b"\n" for name in names)
 
     def ask() -> None:
         with contextlib.suppress(OSError, ValueError):
