@@ -13,7 +13,7 @@ first says what it is about to do, in the target's `import.json` (`ImportIntent`
    it starts from (its new conflicts included);
 2. once every file is written, under memory-meta.json's lock right before pins and usage
    are written: the state it ends with, and each entry as it is and as it will be;
-3. then the branch moves, the import's run is logged, the state is saved, the intent goes.
+3. then the branch moves while the import's run is logged, the state is saved, the intent goes.
 
 The next sync begins by finishing what an intent names (`interrupted_import.py`), with
 this module's writes.
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -295,12 +296,44 @@ class Importer:
         recorded: Sequence[RecordedChange],
     ) -> None:
         """The branch (at `branch`) to the merge, the import's run in the runs log, the
-        state saved, the intent gone."""
+        state saved, the intent gone. The branch is moved (a git) while the run is logged:
+        after a kill the intent finishes whichever did not, and logs a run once
+        (`not_logged`)."""
+        moving = None
         if branch != intent.merge:
-            self.repo.git.set_branch(self.target.branch, intent.merge, branch)
-        log_imports(self.paths.home, self.target, recorded, self.clock())
+            move = functools.partial(
+                self.repo.git.set_branch, self.target.branch, intent.merge, branch
+            )
+            moving = _Beside(move)
+        try:
+            log_imports(self.paths.home, self.target, recorded, self.clock())
+        finally:
+            if moving is not None:
+                moving.result()
         save_state(self.paths.state(self.target.name), final)
         clear_intent(self.paths.import_intent(self.target.name))
+
+
+class _Beside(threading.Thread):
+    """`action` on a thread of its own, started at once; `result()` waits for it and
+    raises what it raised."""
+
+    def __init__(self, action: Callable[[], None]) -> None:
+        super().__init__(name="memtab-sync-branch", daemon=True)
+        self._action = action
+        self._raised: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self._action()
+        except BaseException as error:  # re-raised where the sync runs
+            self._raised = error
+
+    def result(self) -> None:
+        self.join()
+        if self._raised is not None:
+            raise self._raised
 
 
 def _local(synced: Sequence[SyncedStore], path: str) -> LocalFile | None:

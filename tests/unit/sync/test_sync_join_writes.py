@@ -6,6 +6,7 @@ git it starts is a process it waits for, so it reads the repository through one.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 
 from memtab.fs import atomic
 from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory
+from memtab.sync import importer
 from memtab.sync.repository import objects
 from memtab.sync.repository.git import Git
 from memtab.sync.state import load_state
@@ -115,3 +117,33 @@ def test_a_git_without_batch_command_reads_through_two(
 
     assert beta.files() == alpha.files()
     assert started == ["cat-file --batch-command", "cat-file --batch-check", "cat-file --batch"]
+
+
+def test_a_machine_joining_moves_its_branch_while_it_logs_the_run(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Moving the branch is a git the join waited for before it logged the import's run:
+    # the two are independent (a kill between them is finished from the intent, the run
+    # logged once), so the git runs while the run is written.
+    alpha.write(f"{G}/n.md", "note\n")
+    alpha.sync()
+    logging_run = threading.Event()
+    overlapped: list[bool] = []
+    set_branch, log_imports = Git.set_branch, importer.log_imports
+
+    def move(self: Git, *args: Any) -> None:
+        overlapped.append(logging_run.wait(timeout=10))  # a timeout only one after the other
+        set_branch(self, *args)
+
+    def log(*args: Any) -> None:
+        logging_run.set()
+        log_imports(*args)
+
+    monkeypatch.setattr(Git, "set_branch", move)
+    monkeypatch.setattr(importer, "log_imports", log)
+    beta.sync()
+    monkeypatch.undo()
+
+    assert overlapped == [True]
+    assert beta.files() == alpha.files()
+    assert beta.service.status().targets[0].behind == 0
