@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from memtab.fs.atomic import (
-    Directory,
     atomic_write_bytes,
     encode_utf8,
     json_document,
@@ -119,10 +118,8 @@ def save_intent(path: Path, intent: ImportIntent) -> None:
 
 
 def clear_intent(path: Path) -> None:
-    """The import is done: its intent goes (durably, so no later start reads it again)."""
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        return
-    with Directory.open(path.parent) as folder:
-        folder.fsync()
+    """The import is done (or its intent dropped): the intent goes, not flushed — a crash
+    that brings it back brings what a kill right before its removal leaves (finished, or
+    dropped, again by the next sync: nothing written twice), and the next save of the
+    state, in this folder, makes its removal durable with it."""
+    path.unlink(missing_ok=True)

@@ -147,3 +147,35 @@ def test_a_machine_joining_moves_its_branch_while_it_logs_the_run(
     assert overlapped == [True]
     assert beta.files() == alpha.files()
     assert beta.service.status().targets[0].behind == 0
+
+
+def test_a_machine_joining_removes_its_intent_without_a_flush_of_its_own(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The intent's removal flushed the sync folder once more, after the state's flush:
+    # a crash that brings the intent back brings what a kill before its removal leaves
+    # (the next sync finishes it again, writing nothing twice), and the next state saved
+    # there makes the removal durable.
+    alpha.write(f"{G}/n.md", "note\n")
+    alpha.sync()
+    events: list[str] = []
+    replace, fsync = Directory.replace, Directory.fsync
+
+    def replaced(self: Directory, name: str, data: bytes, **kwargs: Any) -> None:
+        if self.path == str(beta.sync_dir):
+            events.append(f"write {name}")
+        replace(self, name, data, **kwargs)
+
+    def flushed(self: Directory) -> None:
+        if self.path == str(beta.sync_dir):
+            events.append("flush")
+        fsync(self)
+
+    monkeypatch.setattr(Directory, "replace", replaced)
+    monkeypatch.setattr(Directory, "fsync", flushed)
+    beta.sync()
+    monkeypatch.undo()
+
+    assert not (beta.sync_dir / "import.json").exists()
+    assert events[-2:] == ["write state.json", "flush"]
+    assert beta.files() == alpha.files()
