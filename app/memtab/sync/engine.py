@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import functools
 import logging
-import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from memtab.fs.beside import Beside
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
 from memtab.store.scopes.memory import MemoryStore
@@ -186,16 +186,17 @@ class TargetSync:
         assert head is not None
         self.progress(f"Fetching {self.target.remote}")
         self.progress(f"Pushing {plural(outcome.state.unpushed, 'change')} to {self.target.remote}")
-        pushing = _Pushing(self.git, branch, head)
+        pushing: Beside[bool] | None = None
         fetch_error: GitError | None = None
         try:
             self.git.remote_url()  # asked once, before the two ask it at once
-            pushing.start()
+            push = functools.partial(_pushed, self.git, branch, head)
+            pushing = Beside(push, "memtab-sync-push")
             fetched = self.git.fetch(branch, track=False)
         except GitError as error:
             fetch_error, fetched = error, None
         finally:
-            taken = pushing.result()
+            taken = pushing is not None and pushing.result()
         if taken:
             with self._uncancellable():
                 outcome.state = importer.bring_in(
@@ -357,31 +358,13 @@ class TargetSync:
         return render_records(merged) if merged else None
 
 
-class _Pushing(threading.Thread):
-    """`git.push` on a thread of its own; `result()` waits for it: whether the remote took
-    the commit (False also when the push failed: the fetch beside it says more, and the
-    sync pushes again once it merged)."""
-
-    def __init__(self, git: Git, branch: str, commit: str) -> None:
-        super().__init__(name="memtab-sync-push", daemon=True)
-        self._push = functools.partial(git.push, branch, commit)
-        self._taken = False
-        self._raised: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            self._taken = self._push()
-        except GitError:
-            self._taken = False
-        except BaseException as error:  # re-raised where the sync runs
-            self._raised = error
-
-    def result(self) -> bool:
-        if self.ident is not None:
-            self.join()
-        if self._raised is not None:
-            raise self._raised
-        return self._taken
+def _pushed(git: Git, branch: str, commit: str) -> bool:
+    """Whether the remote took the commit (False also when the push failed: the fetch
+    beside it says more, and the sync pushes again once it merged)."""
+    try:
+        return git.push(branch, commit)
+    except GitError:
+        return False
 
 
 def _oid(entry: TreeEntry | None) -> str | None:

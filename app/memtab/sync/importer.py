@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import functools
 import logging
-import threading
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from memtab.fs.beside import Beside
 from memtab.fs.clock import Clock
 from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError, SaveConflictError
@@ -304,7 +304,7 @@ class Importer:
             move = functools.partial(
                 self.repo.git.set_branch, self.target.branch, intent.merge, branch
             )
-            moving = _Beside(move)
+            moving = Beside(move, "memtab-sync-branch")
         try:
             log_imports(self.paths.home, self.target, recorded, self.clock())
         finally:
@@ -312,28 +312,6 @@ class Importer:
                 moving.result()
         save_state(self.paths.state(self.target.name), final)
         clear_intent(self.paths.import_intent(self.target.name))
-
-
-class _Beside(threading.Thread):
-    """`action` on a thread of its own, started at once; `result()` waits for it and
-    raises what it raised."""
-
-    def __init__(self, action: Callable[[], None]) -> None:
-        super().__init__(name="memtab-sync-branch", daemon=True)
-        self._action = action
-        self._raised: BaseException | None = None
-        self.start()
-
-    def run(self) -> None:
-        try:
-            self._action()
-        except BaseException as error:  # re-raised where the sync runs
-            self._raised = error
-
-    def result(self) -> None:
-        self.join()
-        if self._raised is not None:
-            raise self._raised
 
 
 def _local(synced: Sequence[SyncedStore], path: str) -> LocalFile | None:

@@ -31,7 +31,6 @@ import functools
 import logging
 import os
 import stat
-import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory, make_filesystem_durable
+from memtab.fs.beside import Beside
 from memtab.store.errors import CapError, MemoryStoreError, NotFoundError, UnkeptChangeError
 from memtab.store.files import MAX_FILES_PER_SCOPE, count_files
 from memtab.store.history.blobs import sha256_of
@@ -162,8 +162,9 @@ def _stage(
     else:
         # History's copies (hashing, compressing: both let go of the interpreter) are made
         # on a thread while the temps are written: on a second core, they cost no time.
-        copying = _Copying(store, contents)
-        copying.start()
+        # Durable by the batch's one flush after the temps, not one of their own.
+        keep = functools.partial(store.keep_contents, contents, each=False, flushed_after=True)
+        copying = Beside(keep, "memtab-history-copies")
         try:
             staged = _write_temps(root, planned, result, few=few)
         finally:
@@ -177,32 +178,6 @@ def _stage(
     for entry in staged:
         entry.copied = copied
     return staged
-
-
-class _Copying(threading.Thread):
-    """`keep_contents` of many contents (made durable together) on a thread of its own;
-    `result()` waits for it."""
-
-    def __init__(self, store: MemoryStore, contents: Sequence[bytes]) -> None:
-        super().__init__(name="memtab-history-copies", daemon=True)
-        # Durable by the batch's one flush after the temps (`_stage`), not one of their own.
-        self._keep = functools.partial(
-            store.keep_contents, contents, each=False, flushed_after=True
-        )
-        self._copied = False
-        self._raised: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            self._copied = self._keep()
-        except BaseException as error:  # re-raised where the batch runs
-            self._raised = error
-
-    def result(self) -> bool:
-        self.join()
-        if self._raised is not None:
-            raise self._raised
-        return self._copied
 
 
 def _restore_chunk(
