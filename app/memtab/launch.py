@@ -10,10 +10,19 @@ Loading OpenSSL's `_hashlib` maps libcrypto — ~3 ms of the window's start and 
 keeps resident — for hashing that, in the window, runs on worker threads over small
 files (~10 µs for a 2 KB file instead of ~2). The commands, which may hash a whole home,
 keep OpenSSL's.
+
+The window's process also holds Python's cycle collector off from its first import on: what
+a start imports lives as long as the window, and the collector walked it 31 times before
+the tree's first paint (4–6 ms of the start's CPU, ~2 %) for nothing. The ~70 KB of cycles
+it freed then (mostly the pure-Python classes `datetime` replaces with its C ones) are kept
+from then on, frozen with the rest as the window loads. The window resumes collecting once
+it has loaded (`gui.first_paint.app.tune_garbage_collection`); `--install-desktop` and
+`--self-test`, which open no window, at once (`cli.main`).
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Sequence
 
@@ -35,6 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = requested_command(words)
     if command is None:
         use_builtin_hashes()
+        gc.disable()  # the window's start: see the module docstring
     elif command == "mcp" and bridged_mcp(words):
         use_builtin_hashes()  # the bridge hashes one short line; OpenSSL's costs ~3 MiB
         # lazy: a session of `memtab mcp` imports the thin bridge alone (docs/formats.md

@@ -224,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise
     setup_logging(verbosity=verbosity(args))
     if args.command is not None or args.install_desktop or args.self_test:
+        gc.enable()  # no window: `memtab.launch` held the cycle collector off for one
         # The window's log rotates from its first paint on (`gui.first_paint.boundary`).
         from memtab.log_rotation import start_rotating  # lazy: ~12 ms the window's start saves
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import subprocess
 import sys
@@ -57,6 +58,49 @@ def test_the_windows_process_hashes_without_openssl_and_a_commands_with_it(
 
     assert openssl_used("--version") == "False 2d711642"  # no command: the window's path
     assert openssl_used("--home", str(tmp_path), "workspaces") == "True 2d711642"
+
+
+# Whether Python's cycle collector could run as `memtab.launch.main(argv)` imported the CLI,
+# and after it returned.
+COLLECTOR_OF = (
+    "import gc, sys\n"
+    "class Watch:\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name == 'memtab.cli.main':\n"
+    "            print('importing:', 'collecting' if gc.isenabled() else 'held-off')\n"
+    "sys.meta_path.insert(0, Watch())\n"
+    "from memtab.launch import main\n"
+    "try:\n"
+    "    main(sys.argv[1:])\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "print('after:', 'collecting' if gc.isenabled() else 'held-off')\n"
+)
+
+
+@pytest.mark.slow  # slow: two processes importing the CLI, ~0.3 s of CPU each
+def test_the_windows_process_holds_the_cycle_collector_off_from_its_first_import(
+    tmp_path: Path,
+) -> None:
+    def collector(*argv: str) -> list[str]:
+        result = subprocess.run(
+            [sys.executable, "-c", COLLECTOR_OF, *argv], capture_output=True, text=True, check=True
+        )
+        said = [line.split() for line in result.stdout.splitlines()]
+        return [words[1] for words in said if words[0] in ("importing:", "after:")]
+
+    assert collector("--version") == ["held-off", "held-off"]  # no command: the window's path
+    assert collector("--home", str(tmp_path), "workspaces") == ["collecting", "collecting"]
+
+
+def test_a_start_without_a_window_collects_cycles_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.import_module("memtab.cli.main"), "install_desktop", lambda: 0)
+    gc.disable()  # as `memtab.launch` leaves it for an invocation without a command
+    try:
+        assert main(["--install-desktop"]) == 0
+        assert gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_modules_for_each_kind_of_invocation() -> None:
