@@ -5,12 +5,21 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import shiboken6
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QTreeView, QWidget
 from pytestqt.qtbot import QtBot
 
+from gui import memory_tree_support as support
+from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode, section_key
+from memtab.components.tree.tree import build_tree
+from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import PAINT_WAIT_MS, MemoryTreeView
+from memtab.store.home import Home
+from support.memory_home import MAIN, scanned
+
+home = support.home
 
 
 def test_the_viewport_is_made_in_python_and_set_up_as_qts_own(qtbot: QtBot) -> None:
@@ -71,3 +80,30 @@ class PaintCounter(QObject):
         if event.type() == QEvent.Type.Paint:
             self._paints.append(1)
         return False
+
+
+def test_expanding_rows_by_key_makes_indexes_of_those_rows_alone(
+    home: Home, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A big home's outline opens its sections among hundreds of folders before the first
+    # paint: an index made for each folder was work the paint waited for.
+    view = MemoryTreeView()
+    qtbot.addWidget(view)
+    model = MemoryTreeModel(view)
+    model.replace_tree(build_tree(scanned(home, MAIN)))
+    view.setModel(model)
+    folders = [node for node in model.nodes() if node.kind is NodeKind.DIRECTORY and node.children]
+    assert folders
+    made: list[TreeNode] = []
+    make_index = model.index_for_node
+
+    def counted(node: TreeNode) -> object:
+        made.append(node)
+        return make_index(node)
+
+    monkeypatch.setattr(model, "index_for_node", counted)
+    sections = {section_key(SectionId.GLOBAL), section_key(SectionId.PROJECT)}
+    view.set_expanded_keys([*sections, folders[0].key, "no such row"])
+    assert {node.key for node in made} == {*sections, folders[0].key}
+    monkeypatch.undo()
+    assert view.expanded_keys() == {*sections, folders[0].key}
