@@ -77,6 +77,30 @@ def test_the_panel_lists_the_findings_and_each_missing_project_once(
     assert "The check found lines to look at" in model.data(index, Qt.ItemDataRole.ToolTipRole)
 
 
+def test_the_panel_is_built_when_first_shown_with_what_the_checks_said_meanwhile(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The panel is no part of the settled window until it shows; the checks until then
+    # are shown at once when it does: the last report's findings, the latest status.
+    window, check = checked(qtbot, make_window, demo)
+    assert check.dock.widget() is None and not check.dock.isVisible()
+    found = check.report
+    assert found is not None and found.findings
+    monkeypatch.setattr(check._engine, "check", lambda _scope, _ctx: check_ops.NotChecked("gone"))
+    check.check_now()
+    wait_for(qtbot, lambda: not check.busy)
+    assert check.dock.widget() is None
+
+    action(window, "check.panel").trigger()
+    assert check.dock.isVisible() and check.dock.widget() is check.panel
+    assert check.panel.findings == list(found.findings)
+    assert check.panel.list.topLevelItemCount() == len(found.findings)
+    assert check.panel.status.text() == "Could not check: gone"
+    check.check_now()  # from now on the panel follows at once
+    assert check.panel.status.text() == "Checking…"
+    wait_for(qtbot, lambda: not check.busy)
+
+
 def test_the_open_file_s_lines_are_marked(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> None:

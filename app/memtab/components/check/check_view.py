@@ -12,6 +12,8 @@ keep the timer, the job client, the dock and the list.
   no plan can make it).
 - Open: a memory file at its finding's line (lines count from 0); a project, or another
   agent's file, is said in the status bar instead (the tree shows where).
+- What the panel shows (`PanelState`) is kept here, not in the panel: the panel is built
+  when first shown, and shows at once what the checks until then said.
 """
 
 from __future__ import annotations
@@ -38,6 +40,16 @@ NOT_CHECKED_KINDS = MEMTAB_KINDS | {
 NO_WORKSPACE = "Fixes change a workspace's memory: none is shown"
 MAKING_FIXES = "Making the fixes' plan…"
 FIX_TIP = "Review the selected findings' fixes as a plan, like Consolidate now's"
+NOT_CHECKED_YET = "Not checked yet."
+
+
+@dataclass
+class PanelState:
+    """What the Check panel shows: its status line and the last report's findings (kept
+    while the panel is not built; it is filled from them when it is)."""
+
+    status: str = NOT_CHECKED_YET
+    findings: tuple[Finding, ...] = ()
 
 
 def rechecks(batch: ChangeBatch) -> bool:

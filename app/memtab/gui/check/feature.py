@@ -5,9 +5,10 @@
 file's findings, so a check after a change checks only what changed), on the job
 service's runs lane: once the Memory tab shows its first scan, and after every change the
 watcher reports (debounced: `RECHECK_DELAY_MS` after the last). What it found shows in
-three places: the Check panel (a dock, View → Check: every finding), a mark on the tree
-row of each file with findings and bars beside the open file's lines (`CheckLineMarks`) —
-for the files the shown workspace sees. "Apply fix" makes a plan of the selected
+three places: the Check panel (a dock, View → Check: every finding; built when first
+shown, filled from what the feature keeps, `PanelState`), a mark on the tree row of each
+file with findings and bars beside the open file's lines (`CheckLineMarks`) — for the files
+the shown workspace sees. "Apply fix" makes a plan of the selected
 findings' fixes on the lane (`consolidation.review.check_fixes.plan_fixes`) and hands it
 to `review` — the same review dialog and apply as Consolidate now.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtWidgets import QDockWidget
@@ -26,6 +28,7 @@ from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.check.check_view import (
     MAKING_FIXES,
     NO_WORKSPACE,
+    PanelState,
     finding_place,
     fixes_ready,
     not_checked,
@@ -36,11 +39,13 @@ from memtab.components.check.marks import line_notes, row_marks, shown_in
 from memtab.components.tree.marks import MarkedRows
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.check.line_marks import CheckLineMarks
-from memtab.gui.check.panel import CheckPanel
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.text.line_margin import MarginEditor
 from memtab.operations.check import NotChecked, WindowCheck, plan_check_fixes, release_heap
+
+if TYPE_CHECKING:  # lazy: the panel and its list load when the panel is first shown
+    from memtab.gui.check.panel import CheckPanel
 
 logger = logging.getLogger(__name__)
 
@@ -86,10 +91,10 @@ class CheckFeature(QObject):
         self._shut_down = False  # no worker is started after the window closed
         self._started = False
         self.report: CheckReport | None = None
-        self.panel = CheckPanel()
+        self.shown = PanelState()
+        self._panel: CheckPanel | None = None
         self.dock = QDockWidget("Check")
         self.dock.setObjectName("checkDock")
-        self.dock.setWidget(self.panel)
         self.dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetClosable
             | QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -108,9 +113,7 @@ class CheckFeature(QObject):
         self._recheck.setSingleShot(True)
         self._recheck.setInterval(RECHECK_DELAY_MS)
         self._recheck.timeout.connect(self._on_recheck_timeout)
-        self.panel.check_requested.connect(self.check_now)
-        self.panel.open_requested.connect(self._on_panel_open_requested)
-        self.panel.fix_requested.connect(self._on_panel_fix_requested)
+        self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         editor.file_opened.connect(self._on_editor_file_opened)
         editor.file_closed.connect(self._on_editor_file_closed)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
@@ -121,6 +124,24 @@ class CheckFeature(QObject):
             self.dock.show()
 
     # -- the seam ----------------------------------------------------------------------------
+
+    @property
+    def panel(self) -> CheckPanel:
+        """The Check panel, built now if it was not (it is when the dock first shows)."""
+        if self._panel is None:
+            # lazy: ~0.3 MiB of widgets and the panel's module, kept only by a window
+            # whose Check panel has shown
+            from memtab.gui.check.panel import CheckPanel
+
+            panel = CheckPanel()
+            panel.set_findings(self.shown.findings)
+            panel.set_status(self.shown.status)
+            panel.check_requested.connect(self.check_now)
+            panel.open_requested.connect(self._on_panel_open_requested)
+            panel.fix_requested.connect(self._on_panel_fix_requested)
+            self.dock.setWidget(panel)
+            self._panel = panel
+        return self._panel
 
     @property
     def line_marks(self) -> CheckLineMarks:
@@ -139,7 +160,7 @@ class CheckFeature(QObject):
             return
         self._started = True
         self._recheck.stop()
-        self.panel.set_status("Checking…")
+        self._set_status("Checking…")
         job = functools.partial(self._engine.check, None)  # the home: as `memtab check`
         self._jobs().submit_latest(CHECK_KEY, job)
 
@@ -164,10 +185,17 @@ class CheckFeature(QObject):
 
     def _show(self, report: CheckReport) -> None:
         self.report = report
-        self.panel.set_findings(report.findings)
-        self.panel.set_status(report_status(report))
+        self.shown.findings = tuple(report.findings)
+        if self._panel is not None:
+            self._panel.set_findings(report.findings)
+        self._set_status(report_status(report))
         self._rows.set_marks("check", row_marks(self._shown_findings()))
         self._mark_lines()
+
+    def _set_status(self, text: str) -> None:
+        self.shown.status = text
+        if self._panel is not None:
+            self._panel.set_status(text)
 
     def _shown_findings(self) -> list[Finding]:
         """The findings in files the tree shows (the shown workspace's scopes, other agents')."""
@@ -204,7 +232,7 @@ class CheckFeature(QObject):
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:
         if isinstance(result, NotChecked):
-            self.panel.set_status(not_checked(result.message))
+            self._set_status(not_checked(result.message))
             return
         if key == CHECK_KEY:
             first = self.report is None
@@ -222,7 +250,7 @@ class CheckFeature(QObject):
     @Slot(str, str)
     def _on_client_latest_failed(self, key: str, message: str) -> None:
         if key == CHECK_KEY:
-            self.panel.set_status(not_checked(message))
+            self._set_status(not_checked(message))
         else:
             self._context.status.show(f"Could not make the fixes' plan: {message}")
 
@@ -235,6 +263,11 @@ class CheckFeature(QObject):
     def _on_shown_workspace_changed(self, _workspace: object) -> None:
         if self.report is not None:
             self._show(self.report)  # the same findings, marked for what is shown now
+
+    @Slot(bool)
+    def _on_dock_visibility_changed(self, visible: bool) -> None:
+        if visible:
+            _ = self.panel  # built as it first shows
 
     @Slot()
     def _on_recheck_timeout(self) -> None:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from memtab.check.records import Finding
 from memtab.components.check.check_view import (
     FIX_TIP,
+    NOT_CHECKED_YET,
     finding_key,
     finding_tip,
     fixable,
@@ -56,7 +57,7 @@ class CheckPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("checkPanel")
         self._findings: list[Finding] = []
-        self.status = WrappedLabel("Not checked yet.", self)
+        self.status = WrappedLabel(NOT_CHECKED_YET, self)
         self.status.setAccessibleName("Check status")
         self.list = QTreeWidget(self)
         self.list.setAccessibleName("Findings")
