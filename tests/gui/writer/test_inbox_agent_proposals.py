@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -99,6 +100,34 @@ def review_says(panel: InboxPanel, item_id: str) -> str:
     review = panel.review
     ready = lambda: review.shown_id == item_id and review.diff.result is not None  # noqa: E731
     return review.heading.text() if ready() else ""
+
+
+def test_the_review_is_built_with_the_first_proposal_selected_in_its_place(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    # No part of a window until an agent's proposal is selected; then under the list,
+    # over the buttons, and next after the list for the keyboard.
+    workspace = load_registry(home).require_workspace(MAIN)
+    proposal = ProposalQueue(home, workspace).propose(
+        ToolCall("create", {"path": GLOBAL_NOTE, "file_text": "Use pnpm.\n"}), client="codex"
+    )
+    window = make_window(home)
+    activate(qtbot, window)
+    panel = panel_of(window)
+    qtbot.waitUntil(lambda: len(panel.items) == 1, timeout=WAIT_MS)
+    assert panel.findChild(QWidget, "proposalReview") is None
+    panel.list.setCurrentRow(0)
+    qtbot.waitUntil(lambda: bool(review_says(panel, proposal.id)), timeout=WAIT_MS)
+    review = panel.review
+    assert panel.findChildren(QWidget, "proposalReview") == [review]
+    qtbot.waitUntil(lambda: review.geometry().height() > 0, timeout=WAIT_MS)
+    assert panel.list.geometry().bottom() < review.geometry().top()
+    assert review.geometry().bottom() < panel.accept_button.geometry().top()
+    chain, widget = [], panel.list.nextInFocusChain()
+    while widget is not panel.accept_button and len(chain) < 10:
+        chain.append(widget)
+        widget = widget.nextInFocusChain()
+    assert review.diff in chain
 
 
 def test_a_proposal_is_reviewed_as_what_it_would_write(

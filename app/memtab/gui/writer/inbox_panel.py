@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QKeySequence, QResizeEvent
@@ -66,7 +66,6 @@ from memtab.gui.toolkit.clock import call_soon
 from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.text.text_fields import is_redo_key
-from memtab.gui.writer.review_view import ProposalReview
 from memtab.gui.writer.target_box import TargetBox
 from memtab.operations.writer.inbox import (
     Decided,
@@ -83,6 +82,9 @@ from memtab.operations.writer.inbox import (
 from memtab.store.home import PathPlace
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import InboxItem
+
+if TYPE_CHECKING:  # lazy: an agent's proposal's review loads when one is first selected
+    from memtab.gui.writer.review_view import ProposalReview
 
 logger = logging.getLogger(__name__)
 
@@ -193,7 +195,7 @@ class InboxPanel(QFrame):
         lines = self.details.fontMetrics().lineSpacing()
         self.details.setMinimumHeight(2 * lines + 2 * self.details.frameWidth())  # scrolls
         self.details.hide()
-        self.review = ProposalReview(self)
+        self._proposal_review: ProposalReview | None = None  # built with the first review
         self.accept_button = QPushButton("&Accept", self)
         self.accept_button.setToolTip(
             "Write the selected memories into the memory chosen in Accept into: where each "
@@ -220,7 +222,6 @@ class InboxPanel(QFrame):
         body.setSpacing(4)
         body.addWidget(self.list)
         body.addWidget(self.details)
-        body.addWidget(self.review)
         buttons = QHBoxLayout()
         buttons.setSpacing(4)
         buttons.addWidget(self.accept_button)
@@ -260,6 +261,22 @@ class InboxPanel(QFrame):
             )
 
     # -- public API ----------------------------------------------------------------------
+
+    @property
+    def review(self) -> ProposalReview:
+        """What an agent's proposal would write, under the details (built when first asked)."""
+        if self._proposal_review is None:
+            # lazy: the review, its diff view and rules: kept once an agent's proposal shows
+            from memtab.gui.writer.review_view import ProposalReview
+
+            review = ProposalReview(self._body)
+            layout = self._body.layout()
+            assert isinstance(layout, QVBoxLayout)
+            layout.insertWidget(layout.indexOf(self.details) + 1, review)
+            QWidget.setTabOrder(self.details, review.diff)  # as on screen, before the buttons
+            QWidget.setTabOrder(review.diff, self.accept_button)
+            self._proposal_review = review
+        return self._proposal_review
 
     @property
     def items(self) -> tuple[InboxItem, ...]:
@@ -441,8 +458,9 @@ class InboxPanel(QFrame):
     @Slot(object)
     def _on_shown_scan_applied(self, _scan: object) -> None:
         self._list_targets()
-        if self.review.shown_id is not None:  # its file may have changed: review it anew
-            self._show_details()
+        review = self._proposal_review
+        if review is not None and review.shown_id is not None:  # its file may have changed:
+            self._show_details()  # review it anew
 
     def _list_targets(self) -> None:
         """The files to accept into, listed again from each new scan of the shown
@@ -532,7 +550,8 @@ class InboxPanel(QFrame):
     def _review(self, item: InboxItem | None) -> None:
         """Read what the agent's proposal `item` would write (None: no review)."""
         if item is None:
-            self.review.clear()
+            if self._proposal_review is not None:
+                self._proposal_review.clear()
             return
         if self.review.shown_id != item.id:
             self.review.show_reading(item.id, origin_text(item))
