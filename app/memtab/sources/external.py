@@ -4,8 +4,10 @@
 source (docs/formats.md §14.5): each listed file is compared with its newest version in
 the source's index (`agent_file.index_key`) by size and mtime, read only when they
 differ, and recorded when its content does (a file seen for the first time gets a
-baseline `seen` version); a file history has as existing that the listing no longer has
-is recorded as deleted, its content kept, so it can be restored. What a version holds is
+baseline `seen` version); a file history has as existing that the listing no longer has,
+and that is still not there once history was read (a restore made after the listing is
+not taken back), is recorded as deleted, its content kept, so it can be restored. What a
+version holds is
 what Memtab shows of the file (`AgentFile.read_whole`: loki-mode's JSON rendered).
 
 A file whose stat changed but whose content did not (Memtab's own save keeps no stat, a
@@ -25,13 +27,14 @@ import logging
 import os
 from dataclasses import dataclass, field
 
-from memtab.file_protocol.file_ref import SourceError
+from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.clock import now_ms
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.sources.agent_file import index_key
 from memtab.sources.content import file_lock_path, read_source_file
-from memtab.sources.model import SourceFile, SourceListing
+from memtab.sources.listing import source_file
+from memtab.sources.model import Source, SourceFile, SourceListing
 from memtab.store.catch_up.recording import unrecorded_reason
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.recorder import HistoryRecorder, Observation, ReadAgainst
@@ -81,7 +84,7 @@ def record_source_external(
         gone = [
             Observation(path, None, read_against=ReadAgainst(version.id))
             for path, version in newest.items()
-            if not version.deleted and path not in listed
+            if not version.deleted and path not in listed and _still_gone(listing.source, path)
         ]
         if gone:
             try:
@@ -125,6 +128,17 @@ def _record_file(
         report.unrecorded = report.unrecorded or unrecorded_reason(error, home)
         return
     report.recorded += len(added)
+
+
+def _still_gone(source: Source, file_id: str) -> bool:
+    """Whether a file the listing lacks is still not there, looked at after `newest` was
+    read: the listing came first, so a restore made between the two is in history as the
+    file's newest version but not in the listing — recorded as deleted, it would be taken
+    away again in history though it is back on disk."""
+    try:
+        return source_file(source, parse_file_id(file_id).path) is None
+    except SourceError:
+        return True
 
 
 def _stat(file: SourceFile) -> tuple[int, int] | None:

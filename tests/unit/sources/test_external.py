@@ -7,8 +7,10 @@ import pytest
 from memtab.sources import external
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.content import SourceContent, read_source_file, save_source_file
+from memtab.sources.discovery import discover
 from memtab.sources.listing import list_source
 from memtab.sources.model import Source, SourceFile
+from memtab.watch.events import change_events, restore_event
 from support.agent_machine import Machine
 
 from .helpers import file_in
@@ -37,3 +39,29 @@ def test_a_file_memtab_saved_is_read_once_not_at_every_pass(
         ("user", "edit"),
         ("external", "seen"),
     ]
+
+
+def test_files_restored_after_the_listing_are_not_recorded_deleted_again(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A recording pass lists the source, then reads history: a restore between the two
+    # (Recently deleted's Restore all, on another thread) is history's newest version of
+    # each file, yet missing from the listing.
+    monkeypatch.setenv("HOME", str(machine.user))  # where the restore finds the source
+    (source,) = [
+        s for s in discover(machine.context()).sources if s.root == machine.claude_memory.parent
+    ]
+    topics = [machine.claude_memory / f"topic_{index}.md" for index in range(3)]
+    for topic in topics:
+        topic.write_text(f"# {topic.stem}\n", "utf-8")
+    external.record_source_external(machine.home, list_source(source))
+    for topic in topics:
+        topic.unlink()
+    assert external.record_source_external(machine.home, list_source(source)).deleted == 3
+    listed_before = list_source(source)
+    (burst,) = change_events(machine.home, min_files=2)
+    assert len(restore_event(machine.home, burst).restored) == 3
+    report = external.record_source_external(machine.home, listed_before)
+    assert report.deleted == 0 and all(topic.exists() for topic in topics)
+    (burst,) = change_events(machine.home, min_files=2)  # no burst of deletions after it
+    assert burst.restored_words() == "restored"
