@@ -6,6 +6,7 @@ burst stays listed, marked restored."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,8 @@ from memtab.gui.window import keys
 from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
+from memtab.sources.model import Source, SourceListing
+from memtab.watch import sources as watch_sources
 from memtab.watch.events import change_events
 from memtab.watch.sources import record_source
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
@@ -113,6 +116,51 @@ def test_a_burst_while_no_window_ran_is_news_once_and_review_restores_it(
         f"# Topic {index}\n" for index in range(TOPICS)
     ]
     wait_for(qtbot, lambda: trash.bursts and trash.bursts[0].words.endswith("— restored"))
+
+
+def test_restore_all_while_a_recording_pass_runs_shows_the_burst_restored(
+    qtbot: QtBot,
+    make_window: WindowFactory,
+    machine: Machine,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The window's recording pass (runs lane) lists Claude Code's memory, then Restore all
+    # (scans lane) puts the files back, then the pass reads history: the order held here.
+    prune(machine)
+    record_auto_memory(machine)
+    listed, restored = threading.Event(), threading.Event()
+    list_source = watch_sources.list_source
+
+    def held(source: Source) -> SourceListing:
+        listing = list_source(source)
+        if source.root == machine.claude_memory.parent and not listed.is_set():
+            listed.set()
+            restored.wait(WAIT_MS / 1000)
+        return listing
+
+    window = open_window(make_window, machine, qtbot, UiState(tmp_path / "ui.json"))
+    support.wait_watching(qtbot, window)
+    history = window.part(keys.HISTORY)
+    assert history is not None
+    trash = history.open_trash()
+    wait_for(qtbot, lambda: bool(trash.bursts) and not trash.busy)
+    trash.show_burst(trash.bursts[0].id)
+    monkeypatch.setattr(watch_sources, "list_source", held)
+    machine.home.global_root.mkdir(parents=True, exist_ok=True)  # mux writes: a pass follows
+    (machine.home.global_root / "another.md").write_text("- mux wrote this\n", "utf-8")
+    try:
+        qtbot.waitUntil(listed.is_set, timeout=WAIT_MS)  # the pass has listed: files still gone
+        trash.restore_all_button.click()
+        wait_for(qtbot, lambda: trash.note.full_text == f"Restored {TOPICS} files")
+    finally:
+        restored.set()
+    wait_for(qtbot, lambda: not history.busy)  # the pass read history and recorded
+    trash.reload(record_first=False)
+    wait_for(qtbot, lambda: not trash.busy)
+    assert trash.bursts[0].words.endswith("— restored")
+    (burst,) = change_events(machine.home, min_files=2)  # none removed them again
+    assert burst.restored_words() == "restored"
 
 
 def test_a_burst_seen_is_no_news_at_the_next_start(
