@@ -28,6 +28,7 @@ from memtab.watch.events import change_events
 from memtab.watch.sources import record_source
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 make_window = support.make_window
 TOPICS = 3
 
