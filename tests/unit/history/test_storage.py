@@ -183,3 +183,21 @@ def test_two_processes_recording_at_once_lose_nothing(home: Home) -> None:
     # Each edit's "before" is the version before it: a chain with no gap.
     chain = list(reversed(shared))
     assert all(later.prev_sha256 == earlier.sha256 for earlier, later in pairwise(chain))
+
+
+def test_a_rewrite_on_the_old_files_inode_number_is_read_from_the_start(tmp_path: Path) -> None:
+    """Pruning rewrites an index into a new file; the file system may give it the inode
+    number an earlier version freed. A reader that last read that earlier version (same
+    device and inode, the new file no shorter) parsed only the bytes past its old offset:
+    records of another file, its own lost. Here the same inode is rewritten in place."""
+    path = tmp_path / "index.jsonl"
+    lines = jsonlines.JsonLinesFile(path, tmp_path / "index.lock", lambda value: value["n"])
+    lines.append([{"n": "old-1"}, {"n": "old-2"}])
+    assert lines.records() == ["old-1", "old-2"]
+    rewritten = b"".join(jsonlines.dump_line({"n": f"new-{i}"}) for i in range(1, 5))
+    with open(path, "r+b") as handle:  # the same inode, now another file, longer
+        handle.write(rewritten)
+        handle.truncate()
+    assert lines.records() == ["new-1", "new-2", "new-3", "new-4"]
+    lines.append([{"n": "new-5"}])  # and appends after it are still read alone
+    assert lines.records()[-2:] == ["new-4", "new-5"]

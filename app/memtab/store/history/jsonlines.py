@@ -8,7 +8,9 @@ newline is closed by the next append, so it becomes one skipped line, never a me
 
 Each file's parsed records are cached per process with the byte offset read so far; a
 file that shrank or was replaced (pruning rewrites it atomically) is read again from the
-start. Reading a history of thousands of lines after an append parses only the new lines.
+start — replaced also when the new file got the old one's freed inode number, as the bytes
+read last are then no longer where they ended. Reading a history of thousands of lines after
+an append parses only the new lines.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ class _Cache(Generic[T]):
     offset: int = 0
     records: list[T] = field(default_factory=list)
     skipped: int = 0
+    tail: bytes = b""
+    """The last bytes read (at most `_TAIL`), ending at `offset`."""
 
 
 _caches: dict[str, _Cache[Any]] = {}
@@ -86,8 +90,9 @@ class JsonLinesFile(Generic[T]):
         try:
             info = os.fstat(fd)
             identity = (info.st_dev, info.st_ino)
-            if identity != cache.identity or info.st_size < cache.offset:
+            if not _holds_what_was_read(fd, identity, info.st_size, cache):
                 cache.identity, cache.offset, cache.records, cache.skipped = identity, 0, [], 0
+                cache.tail = b""
             if info.st_size == cache.offset:
                 return
             os.lseek(fd, cache.offset, os.SEEK_SET)
@@ -108,6 +113,7 @@ class JsonLinesFile(Generic[T]):
             else:
                 cache.records.append(record)
         cache.offset += end
+        cache.tail = (cache.tail + data[max(0, end - _TAIL) : end])[-_TAIL:]
         if cache.skipped > skipped_before:
             logger.warning(
                 "Skipped %d unreadable line(s) of %s (kept as they are)",
@@ -172,6 +178,22 @@ class JsonLinesFile(Generic[T]):
             kept = [record for record in records if not goes(record)]
             self.rewrite_locked([to_json(record) for record in kept])
         return len(records) - len(kept)
+
+
+_TAIL = 256
+"""Bytes kept of what was read last: a line's worth, times and hashes in it."""
+
+
+def _holds_what_was_read(fd: int, identity: tuple[int, int], size: int, cache: _Cache[T]) -> bool:
+    """Whether the open file is the one `cache` read: the same inode, no shorter, and the
+    bytes read last still where they ended (a rewrite's new file can take the inode number
+    the old one freed, and grow past the offset)."""
+    if identity != cache.identity or size < cache.offset:
+        return False
+    if not cache.tail:
+        return True
+    os.lseek(fd, cache.offset - len(cache.tail), os.SEEK_SET)
+    return _read_all(fd, len(cache.tail)) == cache.tail
 
 
 def _read_all(fd: int, size: int) -> bytes:
