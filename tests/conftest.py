@@ -6,6 +6,7 @@ Qt runs offscreen; no test ever sees the developer's real memory home, settings 
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 import sys
 from collections.abc import Iterator
@@ -168,13 +169,26 @@ def _each_test_alone(
     """
     unsilence = flushes.silence_unless_tested(request)
     model_tester.check_models_built_from_now()
-    before = _set_env(_fake_user_env(tmp_path_factory.mktemp("user")))
+    before = _set_env(_fake_user_env(_new_fake_user(tmp_path_factory)))
     try:
         yield
         _delete_what_qt_deletes_later()
     finally:
         _set_env(before)
         unsilence()
+
+
+_fake_users = itertools.count()
+
+
+def _new_fake_user(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new folder for a test's fake user, `user<n>` in the session's temp dir as
+    `mktemp("user")` names it: `mktemp` checks each time that the name resolves inside that
+    dir (`Path.resolve`, a system call a component), a third of this fixture's CPU (2,000
+    empty tests: 0.37–0.40 s → 0.25–0.29 s)."""
+    fake_user = tmp_path_factory.getbasetemp() / f"user{next(_fake_users)}"
+    fake_user.mkdir(mode=0o700)
+    return fake_user
 
 
 def _delete_what_qt_deletes_later() -> None:
