@@ -27,7 +27,6 @@ failed, as one file that fails is.
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import os
 import stat
@@ -38,7 +37,6 @@ from pathlib import Path
 from typing import TypeVar
 
 from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory, make_filesystem_durable
-from memtab.fs.beside import Beside
 from memtab.store.errors import CapError, MemoryStoreError, NotFoundError, UnkeptChangeError
 from memtab.store.files import MAX_FILES_PER_SCOPE, count_files
 from memtab.store.history.blobs import sha256_of
@@ -156,19 +154,12 @@ def _stage(
     few = len(items) <= _FSYNC_AT_MOST or not FILESYSTEM_FLUSH_WORKS
     contents = [item.data for item in items]
     planned = [_Planned(item, None) for item in items]
-    if few:
-        staged = _write_temps(root, planned, result, few=few)
-        copied = store.keep_contents(contents, each=True)
-    else:
-        # History's copies (hashing, compressing: both let go of the interpreter) are made
-        # on a thread while the temps are written: on a second core, they cost no time.
-        # Durable by the batch's one flush after the temps, not one of their own.
-        keep = functools.partial(store.keep_contents, contents, each=False, flushed_after=True)
-        copying = Beside(keep, "memtab-history-copies")
-        try:
-            staged = _write_temps(root, planned, result, few=few)
-        finally:
-            copied = copying.result()
+    # The copies first, then the temps, on this thread: on a thread of its own beside the
+    # temps, every system call of either handed the interpreter over and waited to get it
+    # back, and the two took twice as long together as one after the other (1,000 files
+    # on tmpfs: 42 against 22 ms). Durable each when few, else by the batch's one flush.
+    copied = store.keep_contents(contents, each=few, flushed_after=not few)
+    staged = _write_temps(root, planned, result, few=few)
     if staged and not few:  # the temps and the copies, durable by one flush
         try:
             make_filesystem_durable(root)
