@@ -415,15 +415,35 @@ def _identity(info: os.stat_result | None) -> tuple[int, ...] | None:
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
-def atomic_write_bytes(target: Path, data: bytes, *, mode: int | None = None) -> None:
+def atomic_write_bytes(
+    target: Path, data: bytes, *, mode: int | None = None, durable: bool = True
+) -> None:
     """Replace `target` with `data` atomically: temp file + fsync + rename in the same dir.
 
     Parent directories are created. On any failure the temp file is removed and the old
     content (if any) is untouched. `mode` sets the permissions (e.g. 0o600 for settings).
+    Not `durable`: nothing is fsynced (`make_file_durable`, or a flush of the file system,
+    makes it durable later).
     """
     target.parent.mkdir(parents=True, exist_ok=True)
     with Directory.open(target.parent) as directory:
-        directory.replace(target.name, data, mode=mode)
+        directory.replace(target.name, data, mode=mode, durable=durable)
+
+
+def make_file_durable(path: Path) -> None:
+    """Make file `path`, written not durably, durable: the file fsynced, then its folder."""
+    fd = os.open(os.fspath(path), os.O_RDWR | _BINARY | _CLOEXEC)  # Windows fsyncs writers only
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    with Directory.open(path.parent) as parent:
+        parent.fsync()
+
+
+def on_one_file_system(path: Path, other: Path) -> bool:
+    """Whether `path` and `other` are on the same file system (what one flush covers)."""
+    return os.stat(path).st_dev == os.stat(other).st_dev
 
 
 def make_directory_durably(path: Path) -> None:

@@ -109,12 +109,14 @@ def load_intent(path: Path) -> IntentRead:
     return IntentRead(problem=f"{path} could not be used: {problem}{where}")
 
 
-def save_intent(path: Path, intent: ImportIntent) -> None:
+def save_intent(path: Path, intent: ImportIntent, *, durable: bool = True) -> None:
     """Write an import's intent durably (before the writes it names): compact, as it names
-    every file a machine joining brings (thousands), and only a sync reads it."""
+    every file a machine joining brings (thousands), and only a sync reads it. Not
+    `durable`: the caller makes it durable before the first write (`restore_contents`'s
+    `unflushed`)."""
     make_directory_durably(path.parent)
     document = json.dumps(intent.to_json(), ensure_ascii=False, separators=(",", ":"))
-    atomic_write_bytes(path, encode_utf8(document + "\n"))
+    atomic_write_bytes(path, encode_utf8(document + "\n"), durable=durable)
 
 
 def clear_intent(path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory
 from memtab.store.files import MAX_FILES_PER_SCOPE
 from memtab.store.history.blobs import sha256_of
 from memtab.store.paths import Scope, parse_file_path
+from memtab.store.restore import bulk_restore
 from memtab.store.restore.bulk_restore import Restore, restore_contents
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
@@ -165,3 +167,46 @@ def test_a_batch_and_its_history_copies_are_made_durable_by_one_flush(
     assert len(flushes) == 1
     assert store.keep_contents([b"new 3\n"], each=True)  # the copy is there, intact
     assert [v.op for v in file_history(store, vpath(f"{G}/n3.md"))] == ["create"]
+
+
+@pytest.mark.parametrize(("files", "fsynced"), [(20, 0), (3, 1), (0, 1)])
+def test_what_the_caller_left_unflushed_is_durable_before_the_first_file_is_published(
+    store: MemoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: int, fsynced: int
+) -> None:
+    # An import's intent must be on disk before its first file is published: a batch
+    # whose temps the file system's flush makes durable makes it durable too, where it
+    # is on that file system; otherwise (a few temps, each fsynced) it is fsynced.
+    intent = tmp_path / "import.json"
+    atomic.atomic_write_bytes(intent, b"{}\n", durable=False)
+    events: list[str] = []
+    make_file_durable, syncfs, publish = (
+        bulk_restore.make_file_durable,
+        atomic._syncfs,
+        Directory.publish,
+    )
+
+    def fsynced_file(path: Path) -> None:
+        events.append(f"fsync {path.name}")
+        make_file_durable(path)
+
+    def flushed(fd: int) -> int:
+        events.append("flush")
+        return syncfs(fd)
+
+    def published(self: Directory, temp: str, name: str, **kwargs: Any) -> bool:
+        if self.path == str(store.root(Scope.GLOBAL)):  # not history's copies
+            events.append("publish")
+        return publish(self, temp, name, **kwargs)
+
+    monkeypatch.setattr(bulk_restore, "make_file_durable", fsynced_file)
+    monkeypatch.setattr(atomic, "_syncfs", flushed)
+    monkeypatch.setattr(Directory, "publish", published)
+    items = [_restore(f"{G}/n{number}.md", b"new %d\n" % number, None) for number in range(files)]
+    done = restore_contents(store, Scope.GLOBAL, items, unflushed=[intent])
+    monkeypatch.undo()
+
+    assert len(done.written) == files
+    before = events[: events.index("publish")] if files else events
+    flushes = FILESYSTEM_FLUSH_WORKS and not fsynced
+    assert before.count("fsync import.json") == (0 if flushes else 1)
+    assert before.count("flush") == (1 if flushes else 0)

@@ -290,10 +290,10 @@ def test_a_file_changed_while_the_merge_is_written_is_merged_again(
     alpha.sync()
     real_write = importer.restore_contents
 
-    def agent_writes_first(store, scope, items):  # type: ignore[no-untyped-def]
+    def agent_writes_first(store, scope, items, **kwargs):  # type: ignore[no-untyped-def]
         (beta.home.global_root / "notes.md").write_text("a\nb\nc\nagent\n")  # mux, no lock
         monkeypatch.setattr(importer, "restore_contents", real_write)
-        return real_write(store, scope, items)
+        return real_write(store, scope, items, **kwargs)
 
     monkeypatch.setattr(importer, "restore_contents", agent_writes_first)
     beta.sync()

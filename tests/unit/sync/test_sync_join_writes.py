@@ -6,6 +6,7 @@ git it starts is a process it waits for, so it reads the repository through one.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -178,4 +179,44 @@ def test_a_machine_joining_removes_its_intent_without_a_flush_of_its_own(
 
     assert not (beta.sync_dir / "import.json").exists()
     assert events[-2:] == ["write state.json", "flush"]
+    assert beta.files() == alpha.files()
+
+
+@pytest.mark.skipif(not FILESYSTEM_FLUSH_WORKS, reason="each file is fsynced where a flush is not")
+def test_a_machine_joining_makes_its_intent_durable_with_the_files_flush(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The intent must be on disk before the first file is published; the batch's flush
+    # of its temps, which comes before that too, makes it so: its own two fsyncs (the
+    # file, the sync folder) were two more waits of a join.
+    for number in range(20):  # more than a batch fsyncs one by one
+        alpha.write(f"{G}/n{number}.md", f"note {number}\n")
+    alpha.sync()
+    intent = beta.sync_dir / "import.json"
+    events: list[str] = []
+    fsync, syncfs, publish = os.fsync, atomic._syncfs, Directory.publish
+
+    def fsynced(fd: int) -> None:
+        where = os.readlink(f"/proc/self/fd/{fd}")  # the intent's temp, or its folder
+        if where == str(intent.parent) or intent.name in where:
+            events.append("fsync")
+        fsync(fd)
+
+    def flushed(fd: int) -> int:
+        events.append(f"flush {intent.exists()}")
+        return syncfs(fd)
+
+    def published(self: Directory, temp: str, name: str, **kwargs: Any) -> bool:
+        if self.path == str(beta.home.global_root):
+            events.append("publish")
+        return publish(self, temp, name, **kwargs)
+
+    monkeypatch.setattr(os, "fsync", fsynced)
+    monkeypatch.setattr(atomic, "_syncfs", flushed)
+    monkeypatch.setattr(Directory, "publish", published)
+    beta.sync()
+    monkeypatch.undo()
+
+    first = events.index("publish")
+    assert events[:first] == ["flush True"]
     assert beta.files() == alpha.files()

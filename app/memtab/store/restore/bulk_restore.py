@@ -36,7 +36,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory, make_filesystem_durable
+from memtab.fs.atomic import (
+    FILESYSTEM_FLUSH_WORKS,
+    Directory,
+    make_file_durable,
+    make_filesystem_durable,
+    on_one_file_system,
+)
 from memtab.store.errors import CapError, MemoryStoreError, NotFoundError, UnkeptChangeError
 from memtab.store.files import MAX_FILES_PER_SCOPE, count_files
 from memtab.store.history.blobs import sha256_of
@@ -94,12 +100,17 @@ _FSYNC_AT_MOST = 8
 (which also writes what other programs left unflushed: cheaper only for many)."""
 
 
-def restore_contents(store: MemoryStore, scope: Scope, items: Sequence[Restore]) -> RestoreResult:
+def restore_contents(
+    store: MemoryStore, scope: Scope, items: Sequence[Restore], *, unflushed: Sequence[Path] = ()
+) -> RestoreResult:
     """Write `items` (files of `scope`) as `restore_content` with `count_as_write=False`
     would, one by one, but durable together (see the module doc). Never raises for one
-    file; MemoryStoreError when the scope cannot be written at all (lock, unavailable)."""
+    file; MemoryStoreError when the scope cannot be written at all (lock, unavailable:
+    nothing published). `unflushed`: files the caller wrote not durably that must be
+    durable before any of `items` is (an import's intent): durable by the batch's flush
+    when it covers them, else fsynced, before the first file is published."""
     result = RestoreResult()
-    staged = _stage(store, scope, items, result)
+    staged = _stage(store, scope, items, result, unflushed)
     waiting: Sequence[_Planned] = staged
     try:
         while waiting:
@@ -142,13 +153,18 @@ def remove_empty_folders(store: MemoryStore, scope: Scope, paths: Iterable[Virtu
 
 
 def _stage(
-    store: MemoryStore, scope: Scope, items: Sequence[Restore], result: RestoreResult
+    store: MemoryStore,
+    scope: Scope,
+    items: Sequence[Restore],
+    result: RestoreResult,
+    unflushed: Sequence[Path],
 ) -> list[_Planned]:
     """Every new content copied into history and written to its temp file, all durable
-    (see the module doc); the entries whose temp is written, a folder's together (the
-    order the chunks take them in). Taken before the scope lock: nothing here depends on
-    what the files hold, and nothing a reader sees changes."""
+    with `unflushed` (see the module doc); the entries whose temp is written, a folder's
+    together (the order the chunks take them in). Taken before the scope lock: nothing
+    here depends on what the files hold, and nothing a reader sees changes."""
     if not items:
+        _make_durable_before_publishing(scope, unflushed, flushing=None)
         return []
     root = store.root(scope)
     few = len(items) <= _FSYNC_AT_MOST or not FILESYSTEM_FLUSH_WORKS
@@ -160,15 +176,31 @@ def _stage(
     # on tmpfs: 42 against 22 ms). Durable each when few, else by the batch's one flush.
     copied = store.keep_contents(contents, each=few, flushed_after=not few)
     staged = _write_temps(root, planned, result, few=few)
-    if staged and not few:  # the temps and the copies, durable by one flush
-        try:
-            make_filesystem_durable(root)
-        except OSError as error:
-            _discard_temps(store, staged)
-            raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
+    try:
+        flushing = root if staged and not few else None
+        _make_durable_before_publishing(scope, unflushed, flushing=flushing)
+    except MemoryStoreError:
+        _discard_temps(store, staged)
+        raise
     for entry in staged:
         entry.copied = copied
     return staged
+
+
+def _make_durable_before_publishing(
+    scope: Scope, unflushed: Sequence[Path], *, flushing: Path | None
+) -> None:
+    """The staged temps and copies made durable by one flush of the file system holding
+    `flushing` (None: they are durable already), and the caller's `unflushed` files with
+    them, each fsynced where that flush does not cover it."""
+    try:
+        if flushing is not None:
+            make_filesystem_durable(flushing)
+        for path in unflushed:
+            if flushing is None or not on_one_file_system(path, flushing):
+                make_file_durable(path)
+    except OSError as error:
+        raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
 
 
 def _restore_chunk(
