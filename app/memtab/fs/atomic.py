@@ -442,8 +442,18 @@ def make_file_durable(path: Path) -> None:
 
 
 def on_one_file_system(path: Path, other: Path) -> bool:
-    """Whether `path` and `other` are on the same file system (what one flush covers)."""
-    return os.stat(path).st_dev == os.stat(other).st_dev
+    """Whether `path` and `other` are on the same file system (what one flush covers); a
+    path not made yet is on its nearest existing folder's, where it will be made."""
+    return _device_of(path) == _device_of(other)
+
+
+def _device_of(path: Path) -> int:
+    for candidate in (path, *path.parents):
+        try:
+            return os.stat(candidate).st_dev
+        except FileNotFoundError:
+            continue
+    raise FileNotFoundError(errno.ENOENT, "No such file or directory", os.fspath(path))
 
 
 def make_directory_durably(path: Path) -> None:

@@ -119,6 +119,21 @@ def test_copies_a_batch_found_already_stored_are_synced_too(
     assert len(asked) == 2
 
 
+@pytest.mark.parametrize("history_elsewhere", [False, True])
+def test_a_batch_the_caller_flushes_is_flushed_here_when_history_is_on_another_disk(
+    home: Home, monkeypatch: pytest.MonkeyPatch, history_elsewhere: bool
+) -> None:
+    # A sync's join flushes its scope's file system once, for its temps and these copies;
+    # a project's scope on another disk than the home's history would leave them unflushed.
+    blobs = BlobStore(home.history_blobs_dir)
+    scope_root = home.root
+    asked = spy_filesystem_syncs(monkeypatch)
+    monkeypatch.setattr(blobs_module, "on_one_file_system", lambda *_: not history_elsewhere)
+    with blobs.batch(flushed_with=scope_root) as batch:
+        batch.put(b"a note a join brings\n")
+    assert asked == ([home.history_blobs_dir] if history_elsewhere else [])
+
+
 def test_a_memtab_change_fsyncs_a_copy_a_batch_has_not_synced_yet(
     home: Home, monkeypatch: pytest.MonkeyPatch, fsynced: list[int]
 ) -> None:

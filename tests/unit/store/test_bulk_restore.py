@@ -121,7 +121,7 @@ def test_history_copies_a_batch_before_its_temps_on_the_calling_thread(
     keep_contents, write_temp = MemoryStore.keep_contents, Directory.write_temp
     calls: list[tuple[str, threading.Thread]] = []
 
-    def keep(self: MemoryStore, contents: Sequence[bytes], **kwargs: bool) -> bool:
+    def keep(self: MemoryStore, contents: Sequence[bytes], **kwargs: Any) -> bool:
         calls.append(("copies", threading.current_thread()))
         return keep_contents(self, contents, **kwargs)
 

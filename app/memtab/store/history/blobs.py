@@ -54,6 +54,7 @@ from memtab.fs.atomic import (
     Directory,
     make_directory_durably,
     make_filesystem_durable,
+    on_one_file_system,
 )
 from memtab.store.history import packs
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES, MB
@@ -132,19 +133,31 @@ class BlobStore:
         return digest
 
     @contextlib.contextmanager
-    def batch(self, *, flush: bool = True) -> Iterator[BlobBatch]:
+    def batch(self, *, flushed_with: Path | None = None) -> Iterator[BlobBatch]:
         """Blobs stored together, made durable at once when the block ends without an
-        error (see the module doc): index them only after it. `flush` False: the caller
-        flushes the file system itself before it indexes them (`make_filesystem_durable`,
-        where `FILESYSTEM_FLUSH_WORKS`), so the batch does not flush it too."""
+        error (see the module doc): index them only after it. `flushed_with`: the caller
+        flushes the file system holding that path before it indexes them
+        (`make_filesystem_durable`, where `FILESYSTEM_FLUSH_WORKS`), so the batch does not
+        flush it too — unless history is on another file system (a project's scope on
+        another disk), which that flush would not reach."""
         batch = BlobBatch(self)
         try:
             yield batch
             batch.finish()
         finally:
             batch.close()
-        if flush or not FILESYSTEM_FLUSH_WORKS:
+        if not self._flushed_by_caller(flushed_with):
             batch.make_durable()
+
+    def _flushed_by_caller(self, flushed_with: Path | None) -> bool:
+        """Whether the caller's flush of the file system holding `flushed_with` covers
+        this store's folder."""
+        if flushed_with is None or not FILESYSTEM_FLUSH_WORKS:
+            return False
+        try:
+            return on_one_file_system(self.directory, flushed_with)
+        except OSError:
+            return False  # cannot tell: flushed here
 
     def get(self, sha256: str) -> bytes:
         """The content with this sha256, from its loose blob or else a pack. BlobError when

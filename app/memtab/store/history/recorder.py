@@ -215,18 +215,19 @@ class HistoryRecorder:
             raise HistoryUnavailableError(history_problem(error, self.home.history_dir)) from error
 
     def keep_contents(
-        self, contents: Sequence[bytes], *, each: bool, flushed_after: bool = False
+        self, contents: Sequence[bytes], *, each: bool, flushed_with: Path | None = None
     ) -> bool:
         """Store contents a change is about to write, durably: each fsynced (`each`), or
-        all made durable together (`BlobStore.batch`; `flushed_after`: by the caller's
-        own flush of the file system, before it records them). Whether they were (a copy
-        that cannot be made now is the record's to make, and to warn about)."""
+        all made durable together (`BlobStore.batch`; `flushed_with`: by the caller's
+        own flush of the file system holding that path, before it records them). Whether
+        they were (a copy that cannot be made now is the record's to make, and to warn
+        about)."""
         try:
             if each:
                 for data in contents:
                     self.blobs.put(data)
             else:
-                with self.blobs.batch(flush=not flushed_after) as batch:
+                with self.blobs.batch(flushed_with=flushed_with) as batch:
                     for data in contents:
                         batch.put(data)
         except OSError as error:

@@ -165,17 +165,18 @@ class ScopeStore(ScopeView):
         )
 
     def keep_contents(
-        self, contents: Sequence[bytes], *, each: bool, flushed_after: bool = False
+        self, contents: Sequence[bytes], *, each: bool, flushed_with: Path | None = None
     ) -> bool:
         """Copies in history of contents a change is about to write, made before it takes
         the scope (they depend on nothing there): durable once this returns, each fsynced
-        (`each`) or all with one flush — or, `flushed_after`, once the caller flushes the
-        file system (`make_filesystem_durable`) before it records them. Whether they were
+        (`each`) or all with one flush — or, `flushed_with`, once the caller flushes the
+        file system holding that path (`make_filesystem_durable`) before it records them
+        (history flushes its own when it is on another). Whether they were
         kept (pass it to `record_changes` as `after_kept`); if not, the record copies them
         as ever."""
         if self.history is None:
             return False
-        return self.history.keep_contents(contents, each=each, flushed_after=flushed_after)
+        return self.history.keep_contents(contents, each=each, flushed_with=flushed_with)
 
     def record_changes(
         self,
