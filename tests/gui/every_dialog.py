@@ -39,7 +39,7 @@ from memtab.gui.toolkit.text.diff_view import DiffDialog
 from memtab.gui.toolkit.text.three_way import ThreeWayView
 from memtab.gui.window import keys
 from memtab.gui.window.palette import PaletteDialog
-from memtab.gui.writer.inbox_panel import EditProposalDialog
+from memtab.gui.writer.inbox_body import EditProposalDialog
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path

@@ -22,6 +22,11 @@ claims it (`claim=True`: while the focus is inside `on`, its enabled action wins
 shortcut of the window — the editor's Ctrl+F finds in the file, the window's searches
 memories). `conflicts()` finds any other overlap; a test keeps the window free of them.
 
+A widget made later than the menus (the Inbox's list, built when something first waits)
+has its keys declared before (`on=None` with `Focus.WIDGET`: listed with its keys in Help →
+Keyboard shortcuts and the palette from the start) and bound to it once made (`bind`);
+until then they work nowhere.
+
 A panel beside a widget may share its keys (`share_keys(tab, dock)`: the Memory tab's
 Ctrl+N, F5, Ctrl+D… work in the History and Check docks too, as in the tab): Qt looks a
 `Focus.WITHIN` key up in every widget its action was added to.
@@ -216,7 +221,7 @@ class ActionRegistry(QObject):
         (when given), keys, tip and the rest as for `add`."""
         if action_id in self._entries:
             raise ValueError(f"The action {action_id!r} is registered already")
-        if (focus is Focus.WINDOW) != (on is None):
+        if (focus is Focus.WINDOW) != (on is None) and focus is not Focus.WIDGET:
             raise ValueError(f"{action_id}: window-wide actions have no widget, others one")
         if claim and focus is not Focus.WITHIN:
             raise ValueError(f"{action_id}: only keys that work within a widget are claimed")
@@ -238,13 +243,22 @@ class ActionRegistry(QObject):
             if focus is Focus.WITHIN:
                 for panel in self._sharing.get(on, []):
                     panel.addAction(action)
-        elif self._window is not None:
+        elif focus is Focus.WINDOW and self._window is not None:
             self._window.addAction(action)
         if claim and on is not None:
             if on not in self._claimers:
                 on.installEventFilter(self)
             self._claimers.setdefault(on, []).append(entry)
         return action
+
+    def bind(self, action_id: str, on: QWidget) -> None:
+        """The keys of `action_id`, declared before its widget was made (`Focus.WIDGET`,
+        `on=None`), work on `on` from now on."""
+        entry = self._entries[action_id]
+        if entry.focus is not Focus.WIDGET or entry.on is not None:
+            raise ValueError(f"{action_id}: only a declared widget's keys are bound later")
+        self._entries[action_id] = entry._replace(on=on)
+        on.addAction(entry.action)
 
     def attach(self, window: QWidget) -> None:
         """Put the window-wide actions (those registered and those to come) on `window`."""
@@ -343,8 +357,10 @@ def _contains(outer: QWidget, inner: QWidget) -> bool:
 
 def _overlap(first: Registered, second: Registered) -> bool:
     """Whether the two actions' keys can be live at the same time."""
-    if first.on is None or second.on is None:
+    if first.focus is Focus.WINDOW or second.focus is Focus.WINDOW:
         return True
+    if first.on is None or second.on is None:  # a widget not made yet: its keys work nowhere
+        return False
     if first.focus is Focus.WIDGET and second.focus is Focus.WIDGET:
         return first.on is second.on
     if first.focus is Focus.WITHIN and _contains(first.on, second.on):

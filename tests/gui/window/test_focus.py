@@ -33,7 +33,7 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.dialog_layout import give_mnemonics, with_mnemonic
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.window import keys
-from memtab.gui.writer.inbox_panel import EditProposalDialog
+from memtab.gui.writer.inbox_body import EditProposalDialog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.writer.inbox.inbox import InboxItem

@@ -192,6 +192,8 @@ def test_every_action_is_listed_once_by_a_stable_name_and_no_keys_collide(
     window.part(window_keys.MENUS).refresh()
     assert ("Edit", "Undo") in names and ("Edit", "Pin") in names
     assert all(entry.id.count(".") == 1 for entry in actions.entries())
+    inbox_list = window.memory_tab.controller.inbox.list  # made: its keys bound to it
+    assert actions.entry("inbox.reject").on is inbox_list
     assert actions.conflicts() == []
     # Every action placed in a menu is in it.
     for entry in actions.entries():
@@ -209,6 +211,25 @@ def test_two_window_wide_actions_with_one_key_are_a_conflict(
     actions.add("test.second", "Second", lambda: None, keys=["Ctrl+Alt+K"])
     [conflict] = actions.conflicts()
     assert (conflict.first, conflict.second) == ("test.first", "test.second")
+
+
+def test_keys_declared_before_their_widget_work_nowhere_until_bound_to_it(
+    make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    actions, tree = window.context.actions, window.memory_tab.tree
+    widget = Focus.WIDGET
+    actions.add("test.later", "Later", lambda: None, keys=["F2"], focus=widget, on=None)
+    assert actions.conflicts() == []  # the tree's F2 (Rename) is not live where it will be
+    actions.add("test.window", "Window", lambda: None, keys=["Ctrl+Alt+K"])
+    actions.add("test.declared", "Declared", lambda: None, keys=["Ctrl+Alt+K"], focus=widget)
+    [conflict] = actions.conflicts()  # a window-wide key is live wherever it is bound
+    assert (conflict.first, conflict.second) == ("test.window", "test.declared")
+    actions.bind("test.later", tree)
+    assert actions.action("test.later") in tree.actions()
+    assert {(c.first, c.second) for c in actions.conflicts()} >= {("tree.rename", "test.later")}
+    with pytest.raises(ValueError, match="declared"):
+        actions.bind("test.later", tree)
 
 
 def test_two_actions_claiming_one_key_in_one_widget_are_a_conflict(

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QListWidget, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_watching
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.window.menus import shortcut_rows
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
@@ -118,3 +119,29 @@ def test_the_inbox_buttons_answer_their_letters(
     assert not (home.global_root / "package-managers.md").exists()
     queue = ProposalQueue(home, load_registry(home).require_workspace(MAIN))
     assert queue.pending() == []
+
+
+def test_the_lists_keys_are_listed_before_anything_waits_and_work_once_it_does(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """A window where nothing waits makes no list (nor details, nor buttons), yet Help →
+    Keyboard shortcuts lists F2 and Del; a proposal coming in makes it, and Del there
+    rejects."""
+    window = make_window(home)
+    activate(qtbot, window)
+    wait_watching(qtbot, window)
+    panel = window.memory_tab.controller.inbox
+    qtbot.waitUntil(lambda: not panel.busy, timeout=WAIT_MS)
+    assert panel.findChild(QListWidget) is None
+    rows = shortcut_rows(window.context.actions)
+    listed = {(action_id, row.keys) for row in rows for action_id in (row.id, *row.also)}
+    assert {("inbox.edit", "F2"), ("inbox.reject", "Del")} <= listed
+    one_proposal(home)
+    qtbot.waitUntil(lambda: panel.isVisible() and len(panel.items) == 1, timeout=WAIT_MS)
+    assert panel.findChild(QListWidget) is panel.list
+    panel.list.setFocus()
+    qtbot.keyClick(panel.list, Qt.Key.Key_Down)
+    with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS):
+        qtbot.keyClick(panel.list, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: panel.items == (), timeout=WAIT_MS)
+    assert not (home.global_root / "package-managers.md").exists()

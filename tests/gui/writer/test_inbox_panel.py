@@ -18,7 +18,8 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory, choose_target, wait_
 from memtab.components.tree.nodes import file_key
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.writer import inbox_panel
-from memtab.gui.writer.inbox_panel import EditProposalDialog, InboxPanel
+from memtab.gui.writer.inbox_body import EditProposalDialog
+from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore

@@ -24,6 +24,19 @@ LIST_ROWS = 5  # the list's height in rows (and LIST_LINES lines); more scroll
 LIST_LINES = 8
 LIST_LEAST_LINES = 3  # short of room, its first row stays whole up to so many lines
 
+# The buttons' tooltips; Edit's and Reject's are their keys' too, listed before the buttons
+# are made (Help → Keyboard shortcuts, the palette).
+ACCEPT_TIP = (
+    "Write the selected memories into the memory chosen in Accept into: where each "
+    "belongs (a preference in global memory, a project fact in the project's), or "
+    "the file you choose"
+)
+EDIT_TIP = "Edit the selected memory, then accept it"
+REJECT_TIP = (
+    "Drop the selected memories (a harvest candidate leaves its harvest file; a "
+    "suggestion is not proposed again)"
+)
+
 
 class EvidenceView(Protocol):
     """A transcript message a proposal rests on (`writer.inbox.inbox.Evidence`)."""

@@ -3,15 +3,13 @@ the offline writer's suggestions — to accept (as it is, or edited first) or re
 
 Built on `memtab.writer.inbox.inbox.Inbox` (docs/formats.md §10.5); every read and decision
 goes through the window's file channel (`gui/tasks/file_channel.py`, the jobs in
-`inbox_jobs`): decisions are ordered writes of the file operations
-(`FileOpTasks.decide`: the suggestion queue is a file under a cross-process lock, a
-harvest file is changed under the scope's lock, accepting writes the notes file through
-the store), each pushing its step on the window's undo stack — Edit → Undo takes it back,
-Undo pressed before it ends waits for it — the inbox is read on its files lane after
-them, and the evidence — the transcript, not a memory file — on its listings lane. The
-panel shows itself only while something waits. Selecting an item shows where it came
-from, its confidence and rationale, where accepting puts it and why ("Accept into:",
-`target_box`), and the transcript messages it rests on (read for that item alone).
+`inbox_jobs`): the inbox is read on its files lane, after the writes asked before. The
+panel shows itself only while something waits; its title says how many, and what the
+window shows of it before (the writer's "Suggested N notes — review", gone once none is
+left: `count_changed`) needs only this module. Its list, details and buttons
+(`inbox_body`) are built when something first waits or the Inbox is revealed: a window
+where nothing was ever proposed keeps none of them. Their keys are declared with the panel
+(Help → Keyboard shortcuts lists them from the start) and bound to the list once it is made.
 
 It follows its files — the suggestions, mux's harvest folder, agents' proposals
 (`inbox_places`) — by the places of the watcher's batches (`context.changes`): what mux
@@ -23,22 +21,20 @@ like any change.
 
 from __future__ import annotations
 
+import builtins
 import functools
 import logging
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QKeySequence, QResizeEvent
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
     QDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
-    QListWidgetItem,
-    QPlainTextEdit,
     QPushButton,
     QTextBrowser,
     QToolButton,
@@ -47,77 +43,31 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.tree.scan import HomeScan
 from memtab.components.writer.inbox_view import (
-    LIST_ROWS,
+    EDIT_TIP,
+    REJECT_TIP,
     InboxPresenter,
     count_text,
-    details_html,
     inbox_places,
-    list_heights,
-    origin_text,
-    row_text,
-    row_tooltip,
-    where_text,
 )
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
-from memtab.gui.toolkit.clock import call_soon
-from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
-from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.text.text_fields import is_redo_key
-from memtab.gui.writer.target_box import TargetBox
-from memtab.operations.writer.inbox import (
-    Decided,
-    Pending,
-    Reviewed,
-    WithEvidence,
-    accept,
-    load_evidence,
-    load_pending,
-    load_review,
-    load_targets,
-    reject,
-)
+from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
+from memtab.operations.writer.inbox import Pending, load_pending
 from memtab.store.home import PathPlace
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import InboxItem
 
-if TYPE_CHECKING:  # lazy: an agent's proposal's review loads when one is first selected
+if TYPE_CHECKING:  # lazy: the list, details and buttons load when something first waits
+    from memtab.gui.writer.inbox_body import InboxBody
     from memtab.gui.writer.review_view import ProposalReview
+    from memtab.gui.writer.target_box import TargetBox
 
 logger = logging.getLogger(__name__)
 
 LOAD_KEY = "inbox"
-EVIDENCE_KEY = "inbox-evidence"
-TARGETS_KEY = "inbox-targets"
-REVIEW_KEY = "inbox-review"
-_ID_ROLE = Qt.ItemDataRole.UserRole + 1
-_ENTER = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-
-
-def _click_if_enabled(button: QPushButton) -> None:
-    if button.isEnabled():  # nothing selected, or a decision under way: the key does nothing
-        button.click()
-
-
-class EditProposalDialog(QDialog):
-    """Edit a proposed memory's text before accepting it."""
-
-    def __init__(
-        self, item: InboxItem, parent: QWidget | None = None, *, to: str | None = None
-    ) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Edit, then accept — Memtab")
-        where = QLabel(where_text(item, to), self)
-        mute(where)
-        self.text_edit = QPlainTextEdit(item.text, self)
-        self.text_edit.setAccessibleName("Proposed memory")
-        lay_out_prose_dialog(self, where, self.text_edit, "&Accept", height=200)
-
-    @property
-    def text(self) -> str:
-        return self.text_edit.toPlainText()
+_LIST_KEYS = ("inbox.edit", "inbox.reject")  # the list's, declared before it is made
 
 
 class InboxPanel(QFrame):
@@ -144,18 +94,9 @@ class InboxPanel(QFrame):
         self._state: InboxPresenter[InboxItem] = InboxPresenter()
         self._watched: frozenset[PathPlace] = frozenset()  # what a change of reloads
         self._loading: int | None = None  # the latest read asked for
-        self._evidence: int | None = None
-        self._targets_of: HomeScan | None = None  # the scan the choices were listed from
-        self._build()
-        self.hide()
-        self._add_actions()
-        # A file operation may change what waits (Edit → Undo of a decision, a harvest
-        # file deleted from the tree): read again once it ends, sooner than the watcher.
-        context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
-        context.shown.scan_applied.connect(self._on_shown_scan_applied)
-        context.changes.published.connect(self._on_changes_published)
-
-    def _build(self) -> None:
+        self._body: InboxBody | None = None
+        # Made with the panel: the tab's focus chain has the Inbox's place from the start
+        # (its body's stops follow the toggle's when built).
         self.toggle = QToolButton(self)
         self.toggle.setObjectName("inboxToggle")
         self.toggle.setCheckable(True)
@@ -169,114 +110,90 @@ class InboxPanel(QFrame):
             "reject them."
         )
         self.toggle.toggled.connect(self._on_toggle_toggled)
-        # Beside the title, in a row the panel has anyway: no height of its own over the
-        # tree; before the list in the focus chain, as on screen.
-        self.target = TargetBox(self)
-        self.list = QListWidget(self)
-        self.list.setObjectName("inboxList")
-        self.list.setAccessibleName("Inbox")
-        self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.list.setWordWrap(True)
-        # Rows wrap at the list's width and never scroll sideways: QListView wraps in its
-        # height less an as-needed scroll bar's, which a list fitted to one row does not
-        # have — its row did not wrap, and the bar took the whole list (0 px: an Inbox of
-        # one proposal could not be selected).
-        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.list.setAlternatingRowColors(True)
-        self.list.itemSelectionChanged.connect(self._on_list_item_selection_changed)
-        self.list.itemDoubleClicked.connect(self._on_list_item_double_clicked)
-        self._fitting = False  # a fit of the list's height is scheduled
-        self.list.installEventFilter(self)
-        self.details = QTextBrowser(self)
-        self.details.setObjectName("inboxDetails")
-        self.details.setAccessibleName("Where the proposed memory came from")
-        self.details.setOpenLinks(False)
-        self.details.setMaximumHeight(150)
-        lines = self.details.fontMetrics().lineSpacing()
-        self.details.setMinimumHeight(2 * lines + 2 * self.details.frameWidth())  # scrolls
-        self.details.hide()
-        self._proposal_review: ProposalReview | None = None  # built with the first review
-        self.accept_button = QPushButton("&Accept", self)
-        self.accept_button.setToolTip(
-            "Write the selected memories into the memory chosen in Accept into: where each "
-            "belongs (a preference in global memory, a project fact in the project's), or "
-            "the file you choose"
-        )
-        self.edit_button = QPushButton("E&dit…", self)
-        self.edit_button.setToolTip("Edit the selected memory, then accept it")
-        self.reject_button = QPushButton("Re&ject", self)
-        self.reject_button.setToolTip(
-            "Drop the selected memories (a harvest candidate leaves its harvest file; a "
-            "suggestion is not proposed again)"
-        )
-        self.accept_button.clicked.connect(self._on_accept_button_clicked)
-        self.edit_button.clicked.connect(self._on_edit_button_clicked)
-        self.reject_button.clicked.connect(self._on_reject_button_clicked)
-        self.error_label = QLabel(self)
-        self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet(f"color: {accent_text(self.palette(), Accent.ERROR).name()}")
-        self.error_label.hide()
-        self._body = QWidget(self)
-        body = QVBoxLayout(self._body)
-        body.setContentsMargins(0, 0, 0, 0)
-        body.setSpacing(4)
-        body.addWidget(self.list)
-        body.addWidget(self.details)
-        buttons = QHBoxLayout()
-        buttons.setSpacing(4)
-        buttons.addWidget(self.accept_button)
-        buttons.addWidget(self.edit_button)
-        buttons.addWidget(self.reject_button)
-        buttons.addStretch(1)
-        body.addLayout(buttons)
-        body.addWidget(self.error_label)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 6)
         layout.setSpacing(4)
-        header = QHBoxLayout()
-        header.setSpacing(8)
-        header.addWidget(self.toggle)
-        header.addWidget(self.target, 1)
-        layout.addLayout(header)
-        layout.addWidget(self._body)
-        self._update_buttons()
+        self._header = QHBoxLayout()
+        self._header.setSpacing(8)
+        self._header.addWidget(self.toggle)
+        layout.addLayout(self._header)
+        self.hide()
+        self._declare_keys()
+        # A file operation may change what waits (Edit → Undo of a decision, a harvest
+        # file deleted from the tree): read again once it ends, sooner than the watcher.
+        context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
+        context.changes.published.connect(self._on_changes_published)
 
-    def _add_actions(self) -> None:
+    def _declare_keys(self) -> None:
         """The list's keys: F2 edits, Del rejects what is selected; Enter accepts it (the
-        list's own key, `eventFilter`). The buttons' letters work anywhere in the window:
-        Alt+A accepts, Alt+D edits, Alt+J rejects."""
-        actions = self._context.actions
-        for action_id, text, button, key in (
-            ("inbox.edit", "Edit proposal, then accept", self.edit_button, "F2"),
-            ("inbox.reject", "Reject proposals", self.reject_button, "Del"),
+        list's own key, `InboxBody.eventFilter`). The buttons' letters work anywhere in the
+        window: Alt+A accepts, Alt+D edits, Alt+J rejects."""
+        edit_id, reject_id = _LIST_KEYS
+        for action_id, text, pressed, key, tip in (
+            (edit_id, "Edit proposal, then accept", self._on_edit_key_pressed, "F2", EDIT_TIP),
+            (reject_id, "Reject proposals", self._on_reject_key_pressed, "Del", REJECT_TIP),
         ):
-            actions.add(
-                action_id,
-                text,
-                functools.partial(_click_if_enabled, button),
-                keys=[key],
-                focus=Focus.WIDGET,
-                on=self.list,
-                tip=button.toolTip(),
+            self._context.actions.add(
+                action_id, text, pressed, keys=[key], focus=Focus.WIDGET, on=None, tip=tip
             )
 
     # -- public API ----------------------------------------------------------------------
 
     @property
-    def review(self) -> ProposalReview:
-        """What an agent's proposal would write, under the details (built when first asked)."""
-        if self._proposal_review is None:
-            # lazy: the review, its diff view and rules: kept once an agent's proposal shows
-            from memtab.gui.writer.review_view import ProposalReview
+    def body(self) -> InboxBody:
+        """The list, details and buttons (built when first asked)."""
+        if self._body is None:
+            # lazy: kept only once something waits — most windows never show the Inbox
+            from memtab.gui.writer.inbox_body import InboxBody
 
-            review = ProposalReview(self._body)
-            layout = self._body.layout()
+            body = InboxBody(self._context, self._state, self, self)
+            self._header.addWidget(body.target, 1)
+            layout = self.layout()
             assert isinstance(layout, QVBoxLayout)
-            layout.insertWidget(layout.indexOf(self.details) + 1, review)
-            QWidget.setTabOrder(self.details, review.diff)  # as on screen, before the buttons
-            QWidget.setTabOrder(review.diff, self.accept_button)
-            self._proposal_review = review
-        return self._proposal_review
+            layout.addWidget(body)
+            body.setVisible(self.toggle.isChecked())
+            body.target.setVisible(self.toggle.isChecked())
+            chain_tab_order([self.toggle, *tab_stops(body.target), *tab_stops(body)])
+            for action_id in _LIST_KEYS:
+                self._context.actions.bind(action_id, body.list)
+            self._body = body
+        return self._body
+
+    @property
+    def target(self) -> TargetBox:
+        """The "Accept into:" chooser."""
+        return self.body.target
+
+    @property
+    def list(self) -> QListWidget:
+        """The proposed memories."""
+        return self.body.list
+
+    @property
+    def details(self) -> QTextBrowser:
+        """Where the one selected came from."""
+        return self.body.details
+
+    @property
+    def review(self) -> ProposalReview:
+        """What an agent's proposal would write, under the details."""
+        return self.body.review
+
+    @property
+    def accept_button(self) -> QPushButton:
+        return self.body.accept_button
+
+    @property
+    def edit_button(self) -> QPushButton:
+        return self.body.edit_button
+
+    @property
+    def reject_button(self) -> QPushButton:
+        return self.body.reject_button
+
+    @property
+    def error_label(self) -> QLabel:
+        return self.body.error_label
 
     @property
     def items(self) -> tuple[InboxItem, ...]:
@@ -316,74 +233,40 @@ class InboxPanel(QFrame):
     def reveal(self) -> None:
         """Open the list and put the keyboard in it (from "Suggested N notes — review")."""
         self.toggle.setChecked(True)
-        self.list.setFocus(Qt.FocusReason.OtherFocusReason)
-        if self.list.count() and not self.list.selectedItems():  # it had the focus already
-            self.list.setCurrentRow(0)
+        self.body.reveal()
 
     def accept_selected(self, text: str | None = None) -> None:
         """Accept the selected items (`text`: the edited text of the one selected)."""
-        ids = self.selected_ids()
-        if ids:
-            to = self.target.chosen
-            for write in self._state.accepting(ids, text, to):
-                if write.agent is not None:  # as the agent proposed it
-                    self.agent_accepting.emit(write.path, write.agent)
-                else:  # the user's own: no "agent edited" badge
-                    self._context.own_writes.note(write.path)
-            stack = self._context.undo_stack
-            workspace = self._state.workspace
-            job = functools.partial(accept, self.home, workspace, ids, text, to, stack)
-            self._decide(job)
+        if self._body is not None:  # else nothing is selected
+            self._body.accept_selected(text)
 
     def reject_selected(self) -> None:
         """Reject the selected items."""
-        ids = self.selected_ids()
-        if ids:
-            stack = self._context.undo_stack
-            self._decide(functools.partial(reject, self.home, self._state.workspace, ids, stack))
+        if self._body is not None:
+            self._body.reject_selected()
 
     def edit_selected(self) -> None:
-        """Edit the selected item in a dialog, then accept it."""
-        chosen = self._state.chosen(self.selected_ids())
-        if len(chosen) != 1:
-            return
-        dialog = EditProposalDialog(chosen[0], self, to=self.target.chosen)
-        if self.exec_dialog(dialog):
-            self.accept_selected(dialog.text)
+        """Edit the selected item in a dialog (`exec_dialog`), then accept it."""
+        if self._body is not None:
+            self._body.edit_selected()
 
     def exec_dialog(self, dialog: QDialog) -> int:
         """Run a modal dialog (a seam for tests)."""
         return dialog.exec()
 
-    def selected_ids(self) -> list[str]:
+    def selected_ids(self) -> builtins.list[str]:  # `list` here is the widget
         """The ids of the selected items, in list order."""
-        return [
-            str(item.data(_ID_ROLE))
-            for item in (self.list.item(row) for row in range(self.list.count()))
-            if item is not None and item.isSelected()
-        ]
+        return [] if self._body is None else self._body.selected_ids()
 
     # -- internals -----------------------------------------------------------------------
 
-    def _decide(self, job: functools.partial[Decided]) -> None:
-        self.error_label.hide()
-        token = object()
-        self._state.deciding(token)
+    def _on_edit_key_pressed(self) -> None:
+        if self._body is not None:  # else nothing was listed: the key does nothing
+            self._body.edit_pressed()
 
-        def done(result: Decided) -> None:
-            self._state.decided(token)
-            self._decided(result)
-
-        def failed(message: str) -> None:
-            self._state.decided(token)
-            self._show_error(message)
-            self._update_buttons()
-
-        self._context.file_ops.decide(job, done, failed)  # Undo pressed meanwhile waits
-        buttons = (self.accept_button, self.edit_button, self.reject_button)
-        if any(button.hasFocus() for button in buttons):  # about to be disabled: the
-            self.list.setFocus(Qt.FocusReason.OtherFocusReason)  # keys stay in the Inbox
-        self._update_buttons()
+    def _on_reject_key_pressed(self) -> None:
+        if self._body is not None:
+            self._body.reject_pressed()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Edit → Undo and Redo's keys (Ctrl+Z, Ctrl+Shift+Z…) with the focus in the Inbox
@@ -398,17 +281,6 @@ class InboxPanel(QFrame):
             return
         super().keyPressEvent(event)
 
-    def _decided(self, result: Decided) -> None:
-        if result.error:
-            self._show_error(result.message)
-        self.status_message.emit(result.message)
-        self._update_buttons()
-        self.reload()  # the watcher would too; this is sooner
-
-    def _show_error(self, message: str) -> None:
-        self.error_label.setText(message)
-        self.error_label.show()
-
     def _loaded(self, result: Pending) -> None:
         self._loading = None
         if self._state.is_current(result.workspace_id):
@@ -416,34 +288,16 @@ class InboxPanel(QFrame):
 
     def _load_failed(self, message: str) -> None:
         self._loading = None
-        self._show_error(f"Could not read the inbox: {message}")
-
-    def _evidence_read(self, result: WithEvidence) -> None:
-        self._evidence = None
-        if self._state.is_current(result.workspace_id) and self.selected_ids() == [result.item.id]:
-            self.details.setHtml(details_html(result.item))
-
-    def _cancel_evidence(self) -> None:
-        if self._evidence is not None:
-            self._context.files.cancel(self._evidence)
-            self._evidence = None
+        self.body.show_error(f"Could not read the inbox: {message}")
 
     def _show(self, items: tuple[InboxItem, ...]) -> None:
-        selected = set(self.selected_ids())
-        self._state.items = items
-        self.list.blockSignals(True)
-        self.list.clear()
-        for entry in items:
-            row = QListWidgetItem(row_text(entry))
-            row.setData(_ID_ROLE, entry.id)
-            row.setToolTip(row_tooltip(entry))
-            self.list.addItem(row)
-            row.setSelected(entry.id in selected)
-        self.list.blockSignals(False)
         count = len(items)
+        body = self.body if count else self._body
+        if body is None:
+            self._state.items = items
+        else:
+            body.fill(items, keep_height=self.isVisible() and count > 0)
         self.toggle.setText(count_text(count))
-        self._list_targets()
-        self._fit_list(keep_height=self.isVisible() and count > 0)
         focused = QApplication.focusWidget()
         if not count and focused is not None and self.isAncestorOf(focused):
             # The last one decided: the keyboard goes back to the tree it lies over (before
@@ -451,122 +305,9 @@ class InboxPanel(QFrame):
             self.toggle.setFocus(Qt.FocusReason.OtherFocusReason)
             self.focusNextPrevChild(False)
         self.setVisible(count > 0)
-        self._show_details()
-        self._update_buttons()
+        if body is not None:
+            body.show_selection()
         self.count_changed.emit(count)
-
-    @Slot(object)
-    def _on_shown_scan_applied(self, _scan: object) -> None:
-        self._list_targets()
-        review = self._proposal_review
-        if review is not None and review.shown_id is not None:  # its file may have changed:
-            self._show_details()  # review it anew
-
-    def _list_targets(self) -> None:
-        """The files to accept into, listed again from each new scan of the shown
-        workspace while something waits (off the GUI thread)."""
-        scan = self._context.shown.scan
-        shown = scan.workspace.id if scan is not None and scan.workspace is not None else None
-        if (
-            scan is None
-            or scan is self._targets_of
-            or not self._state.items
-            or not self._state.is_current(shown)
-        ):
-            return
-        self._targets_of = scan
-        job = functools.partial(load_targets, scan)
-        self._context.files.listing(TARGETS_KEY, job, self.target.set_choices)
-
-    def _fit_list(self, *, keep_height: bool = False) -> None:
-        """As tall as its first rows, wrapped at the list's width (each row whole), at most
-        LIST_ROWS of them and LIST_LINES lines of text; more scroll. Short of room (the
-        tree it lies over is short, a proposal's review shows) it gives way down to its
-        first row whole, up to LIST_LEAST_LINES lines (two at least). `keep_height`: items
-        were decided while it shows — it does not shrink, so its buttons stay where the
-        last click was (the next one landed on a tree row)."""
-        self._fitting = False
-        self.list.doItemsLayout()  # rows wrapped at the width the list has now
-        least, most = list_heights(
-            [
-                self.list.visualRect(self.list.model().index(row, 0)).height()
-                for row in range(min(self.list.count(), LIST_ROWS))
-            ],
-            self.list.fontMetrics().lineSpacing(),
-            2 * self.list.frameWidth(),
-            held=self.list.maximumHeight() if keep_height else 0,
-            # Hidden, its rows are wrapped at a width it will not have: its first row
-            # whole waits for the width it is shown at (its resize fits it again).
-            first_whole=self.list.isVisible(),
-        )
-        self.list.setMinimumHeight(least)
-        self.list.setMaximumHeight(most)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """The list got wider or narrower: its rows wrap anew, so fit it again (once this
-        turn's events are handled). Enter accepts what is selected. The keyboard came to
-        it (Tab, not a click): the row it stands on is selected — Qt only marks it
-        current, and with one row ↓ selects nothing, so Enter had nothing to accept."""
-        if watched is not self.list:
-            return False
-        if event.type() == QEvent.Type.Resize and not self._fitting:
-            resize = cast(QResizeEvent, event)
-            if resize.oldSize().width() != resize.size().width():
-                self._fitting = True
-                call_soon(self, self._fit_list)
-        elif event.type() == QEvent.Type.KeyPress:
-            key = cast(QKeyEvent, event)
-            if key.key() in _ENTER and not key.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
-                _click_if_enabled(self.accept_button)
-                return True
-        elif event.type() == QEvent.Type.FocusIn:
-            clicked = cast(QFocusEvent, event).reason() == Qt.FocusReason.MouseFocusReason
-            if not clicked and self.list.count() and not self.list.selectedItems():
-                self.list.setCurrentRow(max(self.list.currentRow(), 0))
-        return False
-
-    def _show_details(self) -> None:
-        """The details of the one item selected: its evidence, or an agent's proposal's
-        review — what it would write, diffed against the file now — each read off the
-        GUI thread."""
-        ids = self.selected_ids()
-        self._cancel_evidence()
-        self.target.show_for(self._state.chosen(ids))
-        plan = self._state.details(ids)
-        self._review(plan.review)  # who proposed it is said there: no details of their own
-        one, workspace = plan.one, self._state.workspace
-        if not plan.provenance or one is None:
-            self.details.hide()
-            return
-        self.details.setHtml(details_html(one))
-        self.details.show()
-        if plan.read_evidence and workspace is not None:
-            self._evidence = self._context.files.listing(
-                EVIDENCE_KEY,
-                functools.partial(load_evidence, self.home, workspace.id, one),
-                self._evidence_read,
-            )
-
-    def _review(self, item: InboxItem | None) -> None:
-        """Read what the agent's proposal `item` would write (None: no review)."""
-        if item is None:
-            if self._proposal_review is not None:
-                self._proposal_review.clear()
-            return
-        if self.review.shown_id != item.id:
-            self.review.show_reading(item.id, origin_text(item))
-        job = functools.partial(load_review, self.home, self._state.workspace, item)
-        self._context.files.listing(REVIEW_KEY, job, self._reviewed)
-
-    def _reviewed(self, result: Reviewed) -> None:
-        if self.selected_ids() == [result.item_id]:
-            self.review.show_review(result)
-
-    def _update_buttons(self) -> None:
-        buttons = self._state.buttons(len(self.selected_ids()))
-        self.accept_button.setEnabled(buttons.accept)
-        self.reject_button.setEnabled(buttons.reject)
-        self.edit_button.setEnabled(buttons.edit)
 
     @Slot(object, object)
     def _on_file_ops_op_finished(self, _result: object, _follow_up: object) -> None:
@@ -575,26 +316,6 @@ class InboxPanel(QFrame):
     @Slot(bool)
     def _on_toggle_toggled(self, expanded: bool) -> None:
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
-        self._body.setVisible(expanded)
-        self.target.setVisible(expanded)
-
-    @Slot()
-    def _on_list_item_selection_changed(self) -> None:
-        self._show_details()
-        self._update_buttons()
-
-    @Slot(QListWidgetItem)
-    def _on_list_item_double_clicked(self, _item: QListWidgetItem) -> None:
-        self.edit_selected()
-
-    @Slot()
-    def _on_accept_button_clicked(self) -> None:
-        self.accept_selected()
-
-    @Slot()
-    def _on_edit_button_clicked(self) -> None:
-        self.edit_selected()
-
-    @Slot()
-    def _on_reject_button_clicked(self) -> None:
-        self.reject_selected()
+        if self._body is not None:
+            self._body.setVisible(expanded)
+            self._body.target.setVisible(expanded)

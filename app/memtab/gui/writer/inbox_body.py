@@ -1,0 +1,465 @@
+"""The Inbox's widgets and what they do: the "Accept into:" chooser, the list of proposed
+memories, the details of the one selected (its evidence, or an agent's proposal's review),
+the Accept, Edit… and Reject buttons and the decisions they start.
+
+Built by `InboxPanel` (`gui/writer/inbox_panel.py`) when something first waits or the
+Inbox is revealed: a window where nothing was ever proposed keeps none of it. The panel
+reads what waits and follows its files; this shows it, and decides. Decisions are
+ordered writes of the file operations (`FileOpTasks.decide`: the suggestion queue is a
+file under a cross-process lock, a harvest file is changed under the scope's lock,
+accepting writes the notes file through the store), each pushing its step on the
+window's undo stack — Edit → Undo takes it back, Undo pressed before it ends waits for
+it — and the evidence — the transcript, not a memory file — is read on the file
+channel's listings lane. Selecting an item shows where it came from, its confidence and
+rationale, where accepting puts it and why ("Accept into:", `target_box`), and the
+transcript messages it rests on (read for that item alone).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import TYPE_CHECKING, Protocol, cast
+
+from PySide6.QtCore import QEvent, QObject, Qt, SignalInstance, Slot
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.components.tree.scan import HomeScan
+from memtab.components.writer.inbox_view import (
+    ACCEPT_TIP,
+    EDIT_TIP,
+    LIST_ROWS,
+    REJECT_TIP,
+    InboxPresenter,
+    details_html,
+    list_heights,
+    origin_text,
+    row_text,
+    row_tooltip,
+    where_text,
+)
+from memtab.gui.context import WindowContext
+from memtab.gui.toolkit.clock import call_soon
+from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
+from memtab.gui.toolkit.style import Accent, accent_text, mute
+from memtab.gui.writer.target_box import TargetBox
+from memtab.operations.writer.inbox import (
+    Decided,
+    Reviewed,
+    WithEvidence,
+    accept,
+    load_evidence,
+    load_review,
+    load_targets,
+    reject,
+)
+from memtab.writer.inbox.inbox import InboxItem
+
+if TYPE_CHECKING:  # lazy: an agent's proposal's review loads when one is first selected
+    from memtab.gui.writer.review_view import ProposalReview
+
+logger = logging.getLogger(__name__)
+
+EVIDENCE_KEY = "inbox-evidence"
+TARGETS_KEY = "inbox-targets"
+REVIEW_KEY = "inbox-review"
+_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+_ENTER = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+
+def _click_if_enabled(button: QPushButton) -> None:
+    if button.isEnabled():  # nothing selected, or a decision under way: the key does nothing
+        button.click()
+
+
+class InboxHost(Protocol):
+    """What the widgets ask of their panel (`InboxPanel`)."""
+
+    @property
+    def status_message(self) -> SignalInstance: ...
+
+    @property
+    def agent_accepting(self) -> SignalInstance: ...
+
+    def reload(self) -> None: ...
+
+    def exec_dialog(self, dialog: QDialog) -> int: ...
+
+
+class EditProposalDialog(QDialog):
+    """Edit a proposed memory's text before accepting it."""
+
+    def __init__(
+        self, item: InboxItem, parent: QWidget | None = None, *, to: str | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Edit, then accept — Memtab")
+        where = QLabel(where_text(item, to), self)
+        mute(where)
+        self.text_edit = QPlainTextEdit(item.text, self)
+        self.text_edit.setAccessibleName("Proposed memory")
+        lay_out_prose_dialog(self, where, self.text_edit, "&Accept", height=200)
+
+    @property
+    def text(self) -> str:
+        return self.text_edit.toPlainText()
+
+
+class InboxBody(QWidget):
+    """The list, the details and the buttons under the Inbox's title, and the "Accept
+    into:" chooser beside it (`target`: placed in the title's row by the panel)."""
+
+    def __init__(
+        self,
+        context: WindowContext,
+        state: InboxPresenter[InboxItem],
+        host: InboxHost,
+        parent: QWidget,
+    ) -> None:
+        super().__init__(parent)
+        self._context = context
+        self.home = context.home
+        self._state = state
+        self._host = host
+        self._evidence: int | None = None
+        self._targets_of: HomeScan | None = None  # the scan the choices were listed from
+        self._build(parent)
+        context.shown.scan_applied.connect(self._on_shown_scan_applied)
+
+    def _build(self, parent: QWidget) -> None:
+        # Beside the title, in a row the panel has anyway: no height of its own over the
+        # tree; before the list in the focus chain, as on screen.
+        self.target = TargetBox(parent)
+        self.list = QListWidget(self)
+        self.list.setObjectName("inboxList")
+        self.list.setAccessibleName("Inbox")
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.list.setWordWrap(True)
+        # Rows wrap at the list's width and never scroll sideways: QListView wraps in its
+        # height less an as-needed scroll bar's, which a list fitted to one row does not
+        # have — its row did not wrap, and the bar took the whole list (0 px: an Inbox of
+        # one proposal could not be selected).
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setAlternatingRowColors(True)
+        self.list.itemSelectionChanged.connect(self._on_list_item_selection_changed)
+        self.list.itemDoubleClicked.connect(self._on_list_item_double_clicked)
+        self._fitting = False  # a fit of the list's height is scheduled
+        self.list.installEventFilter(self)
+        self.details = QTextBrowser(self)
+        self.details.setObjectName("inboxDetails")
+        self.details.setAccessibleName("Where the proposed memory came from")
+        self.details.setOpenLinks(False)
+        self.details.setMaximumHeight(150)
+        lines = self.details.fontMetrics().lineSpacing()
+        self.details.setMinimumHeight(2 * lines + 2 * self.details.frameWidth())  # scrolls
+        self.details.hide()
+        self._proposal_review: ProposalReview | None = None  # built with the first review
+        self.accept_button = QPushButton("&Accept", self)
+        self.accept_button.setToolTip(ACCEPT_TIP)
+        self.edit_button = QPushButton("E&dit…", self)
+        self.edit_button.setToolTip(EDIT_TIP)
+        self.reject_button = QPushButton("Re&ject", self)
+        self.reject_button.setToolTip(REJECT_TIP)
+        self.accept_button.clicked.connect(self._on_accept_button_clicked)
+        self.edit_button.clicked.connect(self._on_edit_button_clicked)
+        self.reject_button.clicked.connect(self._on_reject_button_clicked)
+        self.error_label = QLabel(self)
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet(f"color: {accent_text(self.palette(), Accent.ERROR).name()}")
+        self.error_label.hide()
+        body = QVBoxLayout(self)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(4)
+        body.addWidget(self.list)
+        body.addWidget(self.details)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(4)
+        buttons.addWidget(self.accept_button)
+        buttons.addWidget(self.edit_button)
+        buttons.addWidget(self.reject_button)
+        buttons.addStretch(1)
+        body.addLayout(buttons)
+        body.addWidget(self.error_label)
+        self._update_buttons()
+
+    # -- public API ----------------------------------------------------------------------
+
+    @property
+    def review(self) -> ProposalReview:
+        """What an agent's proposal would write, under the details (built when first asked)."""
+        if self._proposal_review is None:
+            # lazy: the review, its diff view and rules: kept once an agent's proposal shows
+            from memtab.gui.writer.review_view import ProposalReview
+
+            review = ProposalReview(self)
+            layout = self.layout()
+            assert isinstance(layout, QVBoxLayout)
+            layout.insertWidget(layout.indexOf(self.details) + 1, review)
+            QWidget.setTabOrder(self.details, review.diff)  # as on screen, before the buttons
+            QWidget.setTabOrder(review.diff, self.accept_button)
+            self._proposal_review = review
+        return self._proposal_review
+
+    def reveal(self) -> None:
+        """Put the keyboard in the list, on its first row if none is selected."""
+        self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+        if self.list.count() and not self.list.selectedItems():  # it had the focus already
+            self.list.setCurrentRow(0)
+
+    def edit_pressed(self) -> None:
+        """F2 on the list: Edit… what is selected."""
+        _click_if_enabled(self.edit_button)
+
+    def reject_pressed(self) -> None:
+        """Del on the list: Reject what is selected."""
+        _click_if_enabled(self.reject_button)
+
+    def fill(self, items: tuple[InboxItem, ...], *, keep_height: bool) -> None:
+        """List `items` (what was selected stays selected) and fit the list to them."""
+        selected = set(self.selected_ids())
+        self._state.items = items
+        self.list.blockSignals(True)
+        self.list.clear()
+        for entry in items:
+            row = QListWidgetItem(row_text(entry))
+            row.setData(_ID_ROLE, entry.id)
+            row.setToolTip(row_tooltip(entry))
+            self.list.addItem(row)
+            row.setSelected(entry.id in selected)
+        self.list.blockSignals(False)
+        self._list_targets()
+        self._fit_list(keep_height=keep_height)
+
+    def show_selection(self) -> None:
+        """The details and the buttons of what is selected now."""
+        self._show_details()
+        self._update_buttons()
+
+    def accept_selected(self, text: str | None = None) -> None:
+        """Accept the selected items (`text`: the edited text of the one selected)."""
+        ids = self.selected_ids()
+        if ids:
+            to = self.target.chosen
+            for write in self._state.accepting(ids, text, to):
+                if write.agent is not None:  # as the agent proposed it
+                    self._host.agent_accepting.emit(write.path, write.agent)
+                else:  # the user's own: no "agent edited" badge
+                    self._context.own_writes.note(write.path)
+            stack = self._context.undo_stack
+            workspace = self._state.workspace
+            job = functools.partial(accept, self.home, workspace, ids, text, to, stack)
+            self._decide(job)
+
+    def reject_selected(self) -> None:
+        """Reject the selected items."""
+        ids = self.selected_ids()
+        if ids:
+            stack = self._context.undo_stack
+            self._decide(functools.partial(reject, self.home, self._state.workspace, ids, stack))
+
+    def edit_selected(self) -> None:
+        """Edit the selected item in a dialog, then accept it."""
+        chosen = self._state.chosen(self.selected_ids())
+        if len(chosen) != 1:
+            return
+        dialog = EditProposalDialog(chosen[0], self, to=self.target.chosen)
+        if self._host.exec_dialog(dialog):
+            self.accept_selected(dialog.text)
+
+    def selected_ids(self) -> list[str]:
+        """The ids of the selected items, in list order."""
+        return [
+            str(item.data(_ID_ROLE))
+            for item in (self.list.item(row) for row in range(self.list.count()))
+            if item is not None and item.isSelected()
+        ]
+
+    def show_error(self, message: str) -> None:
+        """An error under the buttons (until the next decision)."""
+        self.error_label.setText(message)
+        self.error_label.show()
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _decide(self, job: functools.partial[Decided]) -> None:
+        self.error_label.hide()
+        token = object()
+        self._state.deciding(token)
+
+        def done(result: Decided) -> None:
+            self._state.decided(token)
+            self._decided(result)
+
+        def failed(message: str) -> None:
+            self._state.decided(token)
+            self.show_error(message)
+            self._update_buttons()
+
+        self._context.file_ops.decide(job, done, failed)  # Undo pressed meanwhile waits
+        buttons = (self.accept_button, self.edit_button, self.reject_button)
+        if any(button.hasFocus() for button in buttons):  # about to be disabled: the
+            self.list.setFocus(Qt.FocusReason.OtherFocusReason)  # keys stay in the Inbox
+        self._update_buttons()
+
+    def _decided(self, result: Decided) -> None:
+        if result.error:
+            self.show_error(result.message)
+        self._host.status_message.emit(result.message)
+        self._update_buttons()
+        self._host.reload()  # the watcher would too; this is sooner
+
+    def _evidence_read(self, result: WithEvidence) -> None:
+        self._evidence = None
+        if self._state.is_current(result.workspace_id) and self.selected_ids() == [result.item.id]:
+            self.details.setHtml(details_html(result.item))
+
+    def _cancel_evidence(self) -> None:
+        if self._evidence is not None:
+            self._context.files.cancel(self._evidence)
+            self._evidence = None
+
+    @Slot(object)
+    def _on_shown_scan_applied(self, _scan: object) -> None:
+        self._list_targets()
+        review = self._proposal_review
+        if review is not None and review.shown_id is not None:  # its file may have changed:
+            self._show_details()  # review it anew
+
+    def _list_targets(self) -> None:
+        """The files to accept into, listed again from each new scan of the shown
+        workspace while something waits (off the GUI thread)."""
+        scan = self._context.shown.scan
+        shown = scan.workspace.id if scan is not None and scan.workspace is not None else None
+        if (
+            scan is None
+            or scan is self._targets_of
+            or not self._state.items
+            or not self._state.is_current(shown)
+        ):
+            return
+        self._targets_of = scan
+        job = functools.partial(load_targets, scan)
+        self._context.files.listing(TARGETS_KEY, job, self.target.set_choices)
+
+    def _fit_list(self, *, keep_height: bool = False) -> None:
+        """As tall as its first rows, wrapped at the list's width (each row whole), at most
+        LIST_ROWS of them and LIST_LINES lines of text; more scroll. Short of room (the
+        tree it lies over is short, a proposal's review shows) it gives way down to its
+        first row whole, up to LIST_LEAST_LINES lines (two at least). `keep_height`: items
+        were decided while it shows — it does not shrink, so its buttons stay where the
+        last click was (the next one landed on a tree row)."""
+        self._fitting = False
+        self.list.doItemsLayout()  # rows wrapped at the width the list has now
+        least, most = list_heights(
+            [
+                self.list.visualRect(self.list.model().index(row, 0)).height()
+                for row in range(min(self.list.count(), LIST_ROWS))
+            ],
+            self.list.fontMetrics().lineSpacing(),
+            2 * self.list.frameWidth(),
+            held=self.list.maximumHeight() if keep_height else 0,
+            # Hidden, its rows are wrapped at a width it will not have: its first row
+            # whole waits for the width it is shown at (its resize fits it again).
+            first_whole=self.list.isVisible(),
+        )
+        self.list.setMinimumHeight(least)
+        self.list.setMaximumHeight(most)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The list got wider or narrower: its rows wrap anew, so fit it again (once this
+        turn's events are handled). Enter accepts what is selected. The keyboard came to
+        it (Tab, not a click): the row it stands on is selected — Qt only marks it
+        current, and with one row ↓ selects nothing, so Enter had nothing to accept."""
+        if watched is not self.list:
+            return False
+        if event.type() == QEvent.Type.Resize and not self._fitting:
+            resize = cast(QResizeEvent, event)
+            if resize.oldSize().width() != resize.size().width():
+                self._fitting = True
+                call_soon(self, self._fit_list)
+        elif event.type() == QEvent.Type.KeyPress:
+            key = cast(QKeyEvent, event)
+            if key.key() in _ENTER and not key.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+                _click_if_enabled(self.accept_button)
+                return True
+        elif event.type() == QEvent.Type.FocusIn:
+            clicked = cast(QFocusEvent, event).reason() == Qt.FocusReason.MouseFocusReason
+            if not clicked and self.list.count() and not self.list.selectedItems():
+                self.list.setCurrentRow(max(self.list.currentRow(), 0))
+        return False
+
+    def _show_details(self) -> None:
+        """The details of the one item selected: its evidence, or an agent's proposal's
+        review — what it would write, diffed against the file now — each read off the
+        GUI thread."""
+        ids = self.selected_ids()
+        self._cancel_evidence()
+        self.target.show_for(self._state.chosen(ids))
+        plan = self._state.details(ids)
+        self._review(plan.review)  # who proposed it is said there: no details of their own
+        one, workspace = plan.one, self._state.workspace
+        if not plan.provenance or one is None:
+            self.details.hide()
+            return
+        self.details.setHtml(details_html(one))
+        self.details.show()
+        if plan.read_evidence and workspace is not None:
+            self._evidence = self._context.files.listing(
+                EVIDENCE_KEY,
+                functools.partial(load_evidence, self.home, workspace.id, one),
+                self._evidence_read,
+            )
+
+    def _review(self, item: InboxItem | None) -> None:
+        """Read what the agent's proposal `item` would write (None: no review)."""
+        if item is None:
+            if self._proposal_review is not None:
+                self._proposal_review.clear()
+            return
+        if self.review.shown_id != item.id:
+            self.review.show_reading(item.id, origin_text(item))
+        job = functools.partial(load_review, self.home, self._state.workspace, item)
+        self._context.files.listing(REVIEW_KEY, job, self._reviewed)
+
+    def _reviewed(self, result: Reviewed) -> None:
+        if self.selected_ids() == [result.item_id]:
+            self.review.show_review(result)
+
+    def _update_buttons(self) -> None:
+        buttons = self._state.buttons(len(self.selected_ids()))
+        self.accept_button.setEnabled(buttons.accept)
+        self.reject_button.setEnabled(buttons.reject)
+        self.edit_button.setEnabled(buttons.edit)
+
+    @Slot()
+    def _on_list_item_selection_changed(self) -> None:
+        self.show_selection()
+
+    @Slot(QListWidgetItem)
+    def _on_list_item_double_clicked(self, _item: QListWidgetItem) -> None:
+        self.edit_selected()
+
+    @Slot()
+    def _on_accept_button_clicked(self) -> None:
+        self.accept_selected()
+
+    @Slot()
+    def _on_edit_button_clicked(self) -> None:
+        self.edit_selected()
+
+    @Slot()
+    def _on_reject_button_clicked(self) -> None:
+        self.reject_selected()
