@@ -1,32 +1,73 @@
 """The log file's rotation: `start_rotating()` hands Memtab's log file to a rotating handler.
 
 `memtab.logs.setup_logging` appends to the log file plainly, so nothing logged early is
-lost and the window's start does not import `logging.handlers` (sockets, pickle, queues:
-~7 ms). Rotation starts here: at once for the commands (`memtab.cli.main`) and the
+lost. Rotation starts here: at once for the commands (`memtab.cli.main`) and the
 consolidation job, right after the first paint for the window (`memtab.gui.first_paint.boundary`).
+The handler rotates as `logging.handlers.RotatingFileHandler` does, without importing that
+module: its pickle and sockets stayed in the settled window (~0.5 MiB resident) for a log
+that rotates once a megabyte.
 """
 
 from __future__ import annotations
 
 import logging
-import logging.handlers
+import os
 
 from memtab import logs
 
 
-class SharedRotatingFileHandler(logging.handlers.RotatingFileHandler):
-    """A rotating log several processes (the window, the CLI, a second Memtab) append to.
+class SharedRotatingFileHandler(logging.FileHandler):
+    """A log several processes (the window, the CLI, a second Memtab) append to, rotated
+    once a record would take it to `max_bytes`: `memtab.log` becomes `memtab.log.1`, the
+    older ones `.2`… up to `backups` of them.
 
     Rotation renames the file; when another process holds it open where that is refused
     (Windows), this process keeps appending and leaves the rotation to a later write.
     """
 
-    def doRollover(self) -> None:
+    def __init__(self, path: os.PathLike[str], *, max_bytes: int, backups: int) -> None:
+        super().__init__(path, encoding="utf-8")
+        self.max_bytes = max_bytes
+        self.backups = backups
+
+    def emit(self, record: logging.LogRecord) -> None:
         try:
-            super().doRollover()
-        except OSError:
-            if self.stream is None:
-                self.stream = self._open()
+            if self._is_due(record):
+                self.roll_over()
+        except RecursionError:
+            raise
+        except Exception:  # as logging's own handlers: a record that fails is reported
+            self.handleError(record)
+            return
+        super().emit(record)
+
+    def _is_due(self, record: logging.LogRecord) -> bool:
+        if self.stream is None:
+            self.stream = self._open()
+        written = self.stream.tell()
+        # A file already written to, and the record would take it past the size (a log
+        # path that is no regular file, /dev/null say, never rotates).
+        return (
+            written > 0
+            and written + len(self.format(record)) + 1 >= self.max_bytes
+            and os.path.isfile(self.baseFilename)
+        )
+
+    def roll_over(self) -> None:
+        """Rename the log to `.1` (the older ones one further), and start a new one."""
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None  # logging's own way to say closed
+        try:
+            for index in range(self.backups - 1, 0, -1):
+                older = f"{self.baseFilename}.{index}"
+                if os.path.exists(older):
+                    os.replace(older, f"{self.baseFilename}.{index + 1}")
+            if self.backups > 0:
+                os.replace(self.baseFilename, f"{self.baseFilename}.1")
+        except OSError:  # renaming an open file refused: rotated by a later write
+            pass
+        self.stream = self._open()
 
 
 def start_rotating() -> None:
@@ -42,7 +83,7 @@ def start_rotating() -> None:
         return
     try:
         rotating = SharedRotatingFileHandler(
-            target, maxBytes=logs.MAX_LOG_BYTES, backupCount=logs.KEPT_LOG_FILES, encoding="utf-8"
+            target, max_bytes=logs.MAX_LOG_BYTES, backups=logs.KEPT_LOG_FILES
         )
     except OSError as error:  # the plain handler goes on appending
         logging.getLogger(__name__).warning("The log %s does not rotate: %s", target, error)

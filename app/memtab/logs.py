@@ -6,7 +6,7 @@ appends to one file in the platform log directory (`platformdirs.user_log_dir`, 
 also logs to stderr, down to DEBUG, and `-vv` adds the chatty loggers' DEBUG lines
 (every lock's acquire and release). The file is appended to plainly from the
 first record on; `memtab.log_rotation.start_rotating()` then hands it to a rotating
-handler (logging.handlers: sockets, pickle, ~7 ms to import) — at once for the commands,
+handler — at once for the commands,
 right after the first paint for the window (`gui.first_paint.boundary`). Nothing logged
 before is lost: it is in the file already. `log_file()` says where the log goes, for
 Help → About and the crash dialog. The log never receives API keys: the code that handles them never

@@ -4,12 +4,15 @@ commands at once, the window after its first paint); --verbose adds stderr."""
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import platformdirs
 import pytest
 
-from memtab import logs
+from memtab import log_rotation, logs
 from memtab.log_rotation import SharedRotatingFileHandler, start_rotating
 from memtab.logs import log_dir, own_handlers, setup_logging
 
@@ -108,3 +111,47 @@ def test_watchdogs_error_while_its_observer_stops_is_dropped(
     inotify.error("InotifyEmitter.queue_events() called when the thread is inactive")
     inotify.error("some other inotify error")
     assert [record.getMessage() for record in caplog.records] == ["some other inotify error"]
+
+
+def test_rotating_imports_no_logging_handlers(tmp_path: Path) -> None:
+    """Its pickle and sockets stayed in the settled window (~0.5 MiB resident)."""
+    probe = (
+        "import logging, sys\n"
+        "from memtab.logs import setup_logging\n"
+        "from memtab.log_rotation import start_rotating\n"
+        "setup_logging(); start_rotating()\n"
+        "logging.getLogger('memtab.test').warning('rotating')\n"
+        "print([type(h).__name__ for h in logging.getLogger().handlers], "
+        "'logging.handlers' in sys.modules)\n"
+    )
+    env = {**os.environ, "MEMTAB_LOG_DIR": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+    )
+    assert result.stdout.split() == ["['SharedRotatingFileHandler']", "False"]
+    assert "rotating" in (tmp_path / "memtab.log").read_text()
+
+
+def test_a_rotation_refused_keeps_appending(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where renaming an open file is refused (Windows), the record is still written and
+    the next write past the size tries again."""
+    monkeypatch.setenv("MEMTAB_LOG_DIR", str(tmp_path))
+    monkeypatch.setattr(logs, "MAX_LOG_BYTES", 2000)
+    path = setup_logging()
+    start_rotating()
+    assert path is not None
+
+    def refused(_source: object, _target: object) -> None:
+        raise PermissionError("in use by another process")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(log_rotation.os, "replace", refused)
+        for index in range(60):
+            logging.getLogger("memtab.test").info("held %d %s", index, "x" * 40)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["memtab.log"]
+    assert "held 59 " in path.read_text()
+    logging.getLogger("memtab.test").info("free")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["memtab.log", "memtab.log.1"]
+    assert "free" in path.read_text()
