@@ -267,10 +267,11 @@ class OwnedLock(InterprocessLock):
 
     def acquire(self, timeout_s: float = DEFAULT_TIMEOUT_S, **details: Any) -> None:
         """Take the lock (see `InterprocessLock.acquire`) and record who holds it."""
-        import socket  # lazy: ~5 ms the first paint saves (a lock file records the host)
+        # lazy: a lock's holder is recorded after the paint (the start's module budget)
+        from memtab.fs.host import host_name
 
         super().acquire(timeout_s)
-        holder = LockHolder(pid=os.getpid(), host=socket.gethostname(), since_ms=now_ms())
+        holder = LockHolder(pid=os.getpid(), host=host_name(), since_ms=now_ms())
         info = {**holder.to_json(), **details}
         try:
             atomic_write_json(self.holder_path, info)

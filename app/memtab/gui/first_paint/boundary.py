@@ -49,11 +49,13 @@ MODULES_BEFORE_FIRST_PAINT_MAX = 117
 
 # Reached by the contract, imported after the paint: settings' file and other agents'
 # sources once scanned, the desktop's file manager and the crash dialog when asked, the
-# file channel with the first file operation, leftovers with the doctor's look.
+# file channel with the first file operation, leftovers with the doctor's look, this
+# machine's name with the first long lock's holder.
 REACHED_AFTER_FIRST_PAINT = frozenset(
     {
         "memtab.desktop",
         "memtab.fs.config.settings_file",
+        "memtab.fs.host",
         "memtab.gui.tasks.file_channel",
         "memtab.gui.toolkit.crash_dialog",
         "memtab.gui.toolkit.dialog_layout",

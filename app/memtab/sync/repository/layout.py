@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import functools
 import re
-import socket
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
+from memtab.fs.host import host_name
 from memtab.fs.records import (
     AtLeast,
     Checked,
@@ -57,7 +57,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
 def default_machine_name() -> str:
-    return socket.gethostname().split(".")[0] or "this machine"
+    return host_name().split(".")[0] or "this machine"
 
 
 class SyncSetupError(ValueError):
