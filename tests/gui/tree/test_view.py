@@ -12,12 +12,13 @@ from PySide6.QtWidgets import QTreeView, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode, section_key
+from memtab.components.tree.nodes import NodeKind, SectionId, section_key
 from memtab.components.tree.tree import build_tree
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import PAINT_WAIT_MS, MemoryTreeView
 from memtab.store.home import Home
 from support.memory_home import MAIN, scanned
+from support.spies import calls_through
 
 home = support.home
 
@@ -94,16 +95,9 @@ def test_expanding_rows_by_key_makes_indexes_of_those_rows_alone(
     view.setModel(model)
     folders = [node for node in model.nodes() if node.kind is NodeKind.DIRECTORY and node.children]
     assert folders
-    made: list[TreeNode] = []
-    make_index = model.index_for_node
-
-    def counted(node: TreeNode) -> object:
-        made.append(node)
-        return make_index(node)
-
-    monkeypatch.setattr(model, "index_for_node", counted)
+    made = calls_through(monkeypatch, model, "index_for_node")
     sections = {section_key(SectionId.GLOBAL), section_key(SectionId.PROJECT)}
     view.set_expanded_keys([*sections, folders[0].key, "no such row"])
-    assert {node.key for node in made} == {*sections, folders[0].key}
+    assert {node.key for (node,) in made} == {*sections, folders[0].key}
     monkeypatch.undo()
     assert view.expanded_keys() == {*sections, folders[0].key}

@@ -17,6 +17,7 @@ from memtab.store.history.prune import BLOB_GRACE_S, HistoryLimits, prune
 from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.restore.from_history import content_of
+from support.spies import calls_through
 
 from .helpers import new_home, store_for, versions
 
@@ -95,14 +96,7 @@ def test_contents_found_in_a_pack_are_flushed_with_the_batch(
     # The pack may be one a batch wrote, then crashed before its flush: as a loose blob
     # found there, it is flushed before the batch's caller indexes what it found.
     stored(blobs, contents(packs.PACK_MIN))
-    flushes: list[int] = []
-    syncfs = atomic._syncfs
-
-    def flush(fd: int) -> int:
-        flushes.append(fd)
-        return syncfs(fd)
-
-    monkeypatch.setattr(atomic, "_syncfs", flush)
+    flushes = calls_through(monkeypatch, atomic, "_syncfs")
     stored(blobs, contents(1))
     assert len(flushes) == (1 if atomic.FILESYSTEM_FLUSH_WORKS else 0)
 

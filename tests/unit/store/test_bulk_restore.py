@@ -20,6 +20,7 @@ from memtab.store.restore.bulk_restore import Restore, restore_contents
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from support.memory_paths import vpath
+from support.spies import calls_through
 
 G = "/memories/global"
 TAKEN = f"{G}/taken.md"
@@ -151,14 +152,7 @@ def test_a_batch_and_its_history_copies_are_made_durable_by_one_flush(
     # written: a flush of the copies' own first, while the temps were still being
     # written, was a second `syncfs` a join waited for.
     store.create_file(vpath(TAKEN), "mine\n")  # history's folders made: not this batch's
-    flushes: list[int] = []
-    syncfs = atomic._syncfs
-
-    def counted(fd: int) -> int:
-        flushes.append(fd)
-        return syncfs(fd)
-
-    monkeypatch.setattr(atomic, "_syncfs", counted)
+    flushes = calls_through(monkeypatch, atomic, "_syncfs")
     items = [_restore(f"{G}/n{number}.md", b"new %d\n" % number, None) for number in range(20)]
     done = restore_contents(store, Scope.GLOBAL, items)
     monkeypatch.undo()

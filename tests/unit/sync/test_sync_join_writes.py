@@ -19,6 +19,7 @@ from memtab.sync import importer
 from memtab.sync.repository import objects
 from memtab.sync.repository.git import Git
 from memtab.sync.state import load_state
+from support.spies import calls_through
 from support.sync_machines import Machine
 
 G = "/memories/global"
@@ -30,19 +31,12 @@ def test_a_machine_joining_writes_its_state_once(
     for number in range(3):
         alpha.write(f"{G}/n{number}.md", f"note {number}\n")
     alpha.sync()
-    written: list[str] = []
-    replace = Directory.replace
-
-    def counted(self: Directory, name: str, data: bytes, **kwargs: Any) -> None:
-        written.append(name)
-        replace(self, name, data, **kwargs)
-
-    monkeypatch.setattr(Directory, "replace", counted)
+    replaced = calls_through(monkeypatch, Directory, "replace")
     report = beta.sync()
     monkeypatch.undo()
 
     assert report.targets[0].pulled == tuple(f"{G}/n{number}.md" for number in range(3))
-    assert written.count("state.json") == 1
+    assert [name for _, name, *_ in replaced].count("state.json") == 1
     state = load_state(beta.sync_dir / "state.json")
     assert state.head is not None and state.last_sync_at is not None
     assert state.last_attempt_at is not None and state.last_attempt_at <= state.last_sync_at
@@ -56,14 +50,7 @@ def test_a_machine_joining_flushes_the_file_system_once(
         alpha.write(f"{G}/n{number}.md", f"note {number}\n")
     alpha.sync()
     beta.write(f"{G}/mine.md", "mine\n")  # history's folders made before the join
-    flushes: list[int] = []
-    syncfs = atomic._syncfs
-
-    def counted(fd: int) -> int:
-        flushes.append(fd)
-        return syncfs(fd)
-
-    monkeypatch.setattr(atomic, "_syncfs", counted)
+    flushes = calls_through(monkeypatch, atomic, "_syncfs")
     beta.sync()
     monkeypatch.undo()
 
