@@ -33,8 +33,9 @@ from memtab.sources.model import (
     SourceFile,
     SourceListing,
 )
-from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE, holds_entries
+from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE
 from memtab.store.paths import MAX_PATH_DEPTH, too_deep_words
+from memtab.store.scope_walk import holds_entries
 from memtab.store.scopes.file_rows import FileRow
 from memtab.store.text.frontmatter import (
     DESCRIPTION_PREFIX_BYTES,

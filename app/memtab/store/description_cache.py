@@ -83,12 +83,11 @@ class KnownFiles:
         entry = self._known.get(relative)
         if not still_as_read(entry, info, 3):
             return None
-        assert isinstance(entry, list)
-        description, heading, binary = entry[4:]
-        if not (type(description) is str and type(heading) is str and type(binary) is bool):
-            return None
-        self.seen[relative] = entry
-        return description, heading, binary
+        described = (entry[4], entry[5], entry[6])  # type: ignore[index]
+        if type(described[0]) is type(described[1]) is str and type(described[2]) is bool:
+            self.seen[relative] = entry
+            return described
+        return None
 
     def learn(self, relative: str, info: os.stat_result, described: Described) -> None:
         """Remember a file just read (unless it changed too recently to be sure)."""
@@ -109,18 +108,14 @@ def still_as_read(entry: object, info: os.stat_result, more: int) -> bool:
     held (the caller checks those). Any write to the file changes its mtime and ctime (an
     editor or `touch` can set the mtime back, never the ctime), a rename over it the
     inode."""
-    if type(entry) is not list or len(entry) != 4 + more:
-        return False
-    size, mtime_ns, ctime_ns, inode = entry[:4]
     return (
-        type(size) is int
-        and type(mtime_ns) is int
-        and type(ctime_ns) is int
-        and type(inode) is int
-        and size == info.st_size
-        and mtime_ns == info.st_mtime_ns
-        and ctime_ns == info.st_ctime_ns
-        and inode == info.st_ino
+        type(entry) is list
+        and len(entry) == 4 + more
+        and entry[0] == info.st_size
+        and entry[1] == info.st_mtime_ns
+        and entry[2] == info.st_ctime_ns
+        and entry[3] == info.st_ino
+        and type(entry[0]) is type(entry[1]) is type(entry[2]) is type(entry[3]) is int
     )
 
 

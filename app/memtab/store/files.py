@@ -1,7 +1,7 @@
 """Memory files on disk: listing a scope with descriptions, reading text (docs/formats.md §4).
 
-Three views of a scope, one walk (`_walk`: the listing rules of docs/formats.md §4, links never
-followed): `list_scope` reads every file's size, time and description; `outline_scope`
+Three views of a scope, one walk (`store.scope_walk`: the listing rules of docs/formats.md §4,
+links never followed): `list_scope` reads every file's size, time and description; `outline_scope`
 only counts the files of each directory from their names (no file is opened or stat'ed:
 what a tree can show of 20,000 files at once); `update_listing` re-reads just the files a
 watcher reported and patches a listing with them; `stat_scope` only stats them (what a
@@ -12,30 +12,29 @@ search index compares), `stat_listed_file` one a watcher reported. Descriptions 
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import logging
+import operator
 import os
 import stat
-import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
 
-from memtab.fs.atomic import Directory, encode_utf8, is_temp_name, is_write_temp
+from memtab.fs.atomic import Directory, encode_utf8
 from memtab.fs.readable import HardLinkedFileError, open_readable_path, read_readable
 from memtab.store.description_cache import KnownFiles
 from memtab.store.paths import (
-    MAX_PATH_DEPTH,
-    PLAIN_LISTED_NAME,
     Scope,
     VirtualPath,
-    is_addressable_name,
     is_too_deep,
     shown_name,
     too_deep_words,
     unaddressable_reason,
 )
+from memtab.store.scope_walk import ScopeWalk, is_listable_name, walk_scope
 from memtab.store.text.frontmatter import (
     DESCRIPTION_PREFIX_BYTES,
     description_from_prefix,
@@ -46,9 +45,6 @@ logger = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 102_400
 MAX_FILES_PER_SCOPE = 1000
-# A temp file of Memtab's own pattern this old was left by a process that died mid-write
-# (a write takes milliseconds); the next listing removes it.
-STALE_TEMP_AGE_S = 60.0
 
 
 class FileEntry(NamedTuple):
@@ -79,6 +75,12 @@ class FileEntry(NamedTuple):
         if self.over_cap:
             return f"larger than the {MAX_FILE_BYTES}-byte cap"
         return None
+
+
+# A listing makes a `FileEntry` and a `VirtualPath` a file: by tuple's own constructor, from
+# the fields in order, not through NamedTuple's `__new__` in Python (a tenth of a listing).
+_listed_file = functools.partial(tuple.__new__, FileEntry)
+_listed_path = functools.partial(tuple.__new__, VirtualPath)
 
 
 class UnaddressableEntry(NamedTuple):
@@ -128,20 +130,21 @@ class ScopeOutline(NamedTuple):
     error: str | None = None
     too_deep: tuple[VirtualPath, ...] = ()
     """As `ScopeListing.too_deep`."""
+    walk: ScopeWalk | None = None
+    """The walk the outline was made from: the full listing that follows it lists its
+    names (`list_scope`'s `walked`) instead of walking again."""
 
     @property
     def file_count(self) -> int:
         return sum(self.direct_files.values())
 
 
-def _read_entry(
-    physical: str, path: VirtualPath, known: os.DirEntry[str] | os.stat_result
-) -> FileEntry:
+def _read_entry(physical: str, path: VirtualPath, known: os.stat_result | None) -> FileEntry:
     return _read_entry_stat(physical, path, known)[0]
 
 
 def _read_entry_stat(
-    physical: str, path: VirtualPath, known: os.DirEntry[str] | os.stat_result
+    physical: str, path: VirtualPath, known: os.stat_result | None
 ) -> tuple[FileEntry, os.stat_result]:
     """The file read, and its stat as read. FileNotFoundError when it went since it was
     listed (an agent deleted or moved it meanwhile), OSError when it is no longer a
@@ -159,9 +162,8 @@ def _read_entry_stat(
     except OSError as error:
         if error.errno in (errno.EINVAL, errno.ELOOP):
             raise  # a link or a special file now: never listed
-        stat_result = (  # unreadable (permissions): listed, undescribed
-            known if isinstance(known, os.stat_result) else known.stat(follow_symlinks=False)
-        )
+        # unreadable (permissions): listed, undescribed
+        stat_result = known if known is not None else os.lstat(physical)
         prefix = b""
     else:
         try:
@@ -185,31 +187,36 @@ def _read_entry_stat(
 
 
 def _described_entry(
-    entry: os.DirEntry[str], path: VirtualPath, known: KnownFiles | None
+    physical: str, path: VirtualPath, relative: str, known: KnownFiles | None
 ) -> FileEntry | None:
     """A listed file with its description: as remembered in `known` when the file is
     still as it was then (`store.description_cache`), else read (and learnt). None when
-    it went between the listing and its reading: the next scan reports it gone."""
+    it went since the walk saw it: the next scan reports it gone."""
     try:
         if known is not None:
-            return described_file(entry.path, path, entry.stat(follow_symlinks=False), known)
-        return _read_entry(entry.path, path, entry)
+            return described_file(physical, path, os.lstat(physical), known, relative)
+        return _read_entry(physical, path, None)
     except OSError:
         return None
 
 
 def described_file(
-    physical: str, path: VirtualPath, info: os.stat_result, known: KnownFiles
+    physical: str,
+    path: VirtualPath,
+    info: os.stat_result,
+    known: KnownFiles,
+    relative: str | None = None,
 ) -> FileEntry | None:
     """The file at `physical` as `list_scope` lists it, from its stat (`info`, as a stat
     walk saw it): remembered in `known` when still as `info` says, else read and learnt.
-    None when it went since."""
-    relative = "/".join(path.segments)
+    None when it went since. `relative`: the path's segments `/`-joined, if known."""
+    if relative is None:
+        relative = "/".join(path.segments)
     remembered = known.recall(relative, info)
     if remembered is not None:
         description, heading, binary = remembered
-        return FileEntry(
-            path, description, info.st_size, info.st_mtime_ns // 1_000_000, binary, heading
+        return _listed_file(
+            (path, description, info.st_size, info.st_mtime_ns // 1_000_000, binary, heading)
         )
     try:
         fresh, read = _read_entry_stat(physical, path, info)
@@ -219,121 +226,8 @@ def described_file(
     return fresh
 
 
-def remove_if_stale_temp(
-    entry: os.DirEntry[str], now: float, *, max_age_s: float = STALE_TEMP_AGE_S
-) -> bool:
-    """Delete a temp file a killed Memtab process left behind: named by Memtab's pattern,
-    a regular file, older than `max_age_s` at `now` (a time). Whether it went; best effort.
-    The one rule for the scopes (listings), the home's own files (`store.leftovers`) and
-    history's packs."""
-    if not is_temp_name(entry.name):
-        return False
-    try:
-        info = entry.stat(follow_symlinks=False)
-        if not (stat.S_ISREG(info.st_mode) and now - info.st_mtime > max_age_s):
-            return False
-        os.unlink(entry.path)
-    except OSError:
-        return False
-    logger.info("Removed %s, left behind by an interrupted write", entry.path)
-    return True
-
-
-def is_hidden_name(name: str) -> bool:
-    """Whether an entry is left out of every listing on purpose, whatever its name says:
-    a dotfile (docs/formats.md §4.2), or the temp file an atomic write puts beside its
-    target, Memtab's or xum's (`fs.atomic.is_write_temp`, §16) — never a memory file,
-    so never listed, recorded, badged, synced or consolidated."""
-    return name.startswith(".") or is_write_temp(name)
-
-
-def is_listable_name(name: str) -> bool:
-    """Whether a directory entry may appear in listings: not hidden, an addressable name."""
-    if PLAIN_LISTED_NAME.fullmatch(name):
-        return True
-    return not is_hidden_name(name) and is_addressable_name(name)
-
-
-class _Walk:
-    """Every listable entry below a scope root, as (parent segments, entry, is a dir).
-
-    Hidden entries (`is_hidden_name`) and entries with invalid names are skipped;
-    symlinks are neither yielded nor followed (`follow_symlinks=False`: a link is neither
-    a file nor a dir here); sockets, FIFOs and devices are not yielded; an unreadable
-    directory yields nothing, and `error` says so when it is the root. Nothing past
-    `MAX_PATH_DEPTH` is yielded: a directory at that depth is not descended into, and
-    `too_deep` names it when it holds anything.
-    With `remove_stale_temps`, temp files an interrupted write left behind (Memtab's
-    pattern, over a minute old) are removed on the way: the walk sees them anyway.
-    """
-
-    def __init__(self, root: Path, *, remove_stale_temps: bool = False) -> None:
-        self._root = root
-        self._remove_stale_temps = remove_stale_temps
-        self.error: str | None = None
-        self.unaddressable: list[tuple[tuple[str, ...], str, bool]] = []
-        """(parent segments, name, is a dir) of entries no virtual path can name (not
-        dotfiles: those are hidden on purpose), not descended into."""
-        self.too_deep: list[tuple[str, ...]] = []
-        """The segments of directories at `MAX_PATH_DEPTH` that hold entries (not walked)."""
-
-    def __iter__(self) -> Iterator[tuple[tuple[str, ...], os.DirEntry[str], bool]]:
-        # An explicit stack, not recursion: a deeply nested tree must not overflow it.
-        pending: list[tuple[str, tuple[str, ...]]] = [(str(self._root), ())]
-        now = time.time()
-        while pending:
-            directory, segments = pending.pop()
-            try:
-                with os.scandir(directory) as iterator:
-                    entries = list(iterator)
-            except FileNotFoundError:
-                continue
-            except OSError as failure:
-                if not segments:
-                    self.error = f"Cannot read {directory}: {failure.strerror or failure}"
-                continue
-            for entry in entries:
-                if not is_listable_name(entry.name):
-                    if self._remove_stale_temps:
-                        remove_if_stale_temp(entry, now)
-                    if not is_hidden_name(entry.name):
-                        self._note_unaddressable(segments, entry)
-                    continue
-                try:
-                    if entry.is_file(follow_symlinks=False):
-                        yield segments, entry, False
-                    elif entry.is_dir(follow_symlinks=False):
-                        yield segments, entry, True
-                        child = (*segments, entry.name)
-                        if len(child) < MAX_PATH_DEPTH:
-                            pending.append((entry.path, child))
-                        elif holds_entries(entry.path):
-                            self.too_deep.append(child)
-                except OSError:
-                    continue  # vanished or unreadable while listing
-
-    def _note_unaddressable(self, segments: tuple[str, ...], entry: os.DirEntry[str]) -> None:
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                self.unaddressable.append((segments, entry.name, True))
-            elif entry.is_file(follow_symlinks=False):
-                self.unaddressable.append((segments, entry.name, False))
-        except OSError:
-            pass  # vanished while listing
-
-
-def holds_entries(directory: str) -> bool:
-    """Whether a directory holds anything but hidden entries (False when it cannot be
-    read)."""
-    try:
-        with os.scandir(directory) as iterator:
-            return any(not is_hidden_name(entry.name) for entry in iterator)
-    except OSError:
-        return False
-
-
 def note_too_deep(
-    scope: Scope, root: Path, too_deep: Iterable[tuple[str, ...]]
+    scope: Scope, root: Path | str, too_deep: Iterable[tuple[str, ...]]
 ) -> tuple[VirtualPath, ...]:
     """The directories a walk of `root` did not go into, as paths; each is logged once a
     process."""
@@ -350,11 +244,11 @@ def note_too_deep(
 _LOGGED_TOO_DEEP: set[tuple[str, tuple[str, ...]]] = set()
 
 
-def _stat_entry(path: VirtualPath, entry: os.DirEntry[str]) -> FileEntry | None:
-    """A listed file from its directory entry alone: size and time, no description, not
-    known to be binary (None when it vanished)."""
+def _stat_entry(physical: str, path: VirtualPath) -> FileEntry | None:
+    """A listed file from its `lstat` alone: size and time, no description, not known to
+    be binary (None when it vanished)."""
     try:
-        info = entry.stat(follow_symlinks=False)
+        info = os.lstat(physical)
     except OSError:
         return None
     return FileEntry(path, "", info.st_size, info.st_mtime_ns // 1_000_000)
@@ -376,18 +270,14 @@ def stat_scope(scope: Scope, root: Path | None) -> StatListing:
     if root is None:
         return StatListing(scope)
     files: dict[str, os.stat_result] = {}
-    walk = _Walk(root, remove_stale_temps=True)
-    folder: tuple[str, ...] = ()
-    base = ""
-    for segments, entry, is_dir in walk:
-        if is_dir:
-            continue
-        if segments is not folder:  # one tuple a directory: its prefix joined once
-            folder, base = segments, "".join(f"{name}/" for name in segments)
-        try:
-            files[base + entry.name] = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue  # vanished while listing
+    walk = walk_scope(root, remove_stale_temps=True)
+    for folder in walk.folders:
+        prefix = "".join(f"{name}/" for name in folder.segments)
+        for name in folder.files:
+            try:
+                files[prefix + name] = os.lstat(f"{folder.path}/{name}")
+            except OSError:
+                continue  # vanished while listing
     return StatListing(scope, files, note_too_deep(scope, root, walk.too_deep))
 
 
@@ -429,55 +319,68 @@ def read_description(physical: str) -> str:
 
 
 def list_scope(
-    scope: Scope, root: Path | None, *, read_files: bool = True, known: KnownFiles | None = None
+    scope: Scope,
+    root: Path | None,
+    *,
+    read_files: bool = True,
+    known: KnownFiles | None = None,
+    walked: ScopeWalk | None = None,
 ) -> ScopeListing:
-    """List a scope recursively by the rules of docs/formats.md §4 (see `_Walk`), reading each
-    file's size, time and description. A missing root is an empty scope. Without `read_files`,
-    no file is opened: no descriptions, and `binary` is not known (for a caller that reads
-    every file next anyway). With `known` (the window's scans), a file still as it was when
-    last read is not read again (`store.description_cache`)."""
+    """List a scope recursively by the rules of docs/formats.md §4 (`walk_scope`), reading
+    each file's size, time and description. A missing root is an empty scope. Without
+    `read_files`, no file is opened: no descriptions, and `binary` is not known (for a
+    caller that reads every file next anyway). With `known` (the window's scans), a file
+    still as it was when last read is not read again (`store.description_cache`). With
+    `walked` (an outline's walk of `root`), its names are listed — each file stat'ed now,
+    one gone since left out — and the root is not walked again."""
     if root is None:
         return ScopeListing(scope)
-    files: list[FileEntry] = []
+    keyed: list[tuple[str, FileEntry]] = []  # each file by its place in the listing's order
     directories: list[VirtualPath] = []
-    walk = _Walk(root, remove_stale_temps=True)
-    for segments, entry, is_dir in walk:
-        path = VirtualPath(scope, (*segments, entry.name))
-        if is_dir:
-            directories.append(path)
-        elif read_files:
-            if (described := _described_entry(entry, path, known)) is not None:
-                files.append(described)
-        elif (stated := _stat_entry(path, entry)) is not None:
-            files.append(stated)
-    files.sort(key=_file_sort_key)
+    if walked is None or walked.root != os.fspath(root):
+        walked = walk_scope(root, remove_stale_temps=True)
+    for folder in walked.folders:
+        segments = folder.segments
+        directories += [VirtualPath(scope, (*segments, name)) for name in folder.directories]
+        prefix = "".join(f"{name}/" for name in segments)  # `sort_key`'s, once a folder
+        for name in folder.files:
+            physical = f"{folder.path}/{name}"
+            path = _listed_path((scope, (*segments, name)))
+            relative = prefix + name
+            if read_files:
+                listed = _described_entry(physical, path, relative, known)
+            else:
+                listed = _stat_entry(physical, path)
+            if listed is not None:
+                keyed.append((relative, listed))
+    keyed.sort(key=_first)
     directories.sort(key=_directory_sort_key)
     unaddressable = [
         UnaddressableEntry(VirtualPath(scope, segments), name, is_dir)
-        for segments, name, is_dir in sorted(walk.unaddressable)
+        for segments, name, is_dir in sorted(walked.unaddressable)
     ]
-    too_deep = note_too_deep(scope, root, walk.too_deep)
+    too_deep = note_too_deep(scope, root, walked.too_deep)
+    files = tuple(entry for _relative, entry in keyed)
     return ScopeListing(
-        scope, tuple(files), tuple(directories), walk.error, tuple(unaddressable), too_deep
+        scope, files, tuple(directories), walked.error, tuple(unaddressable), too_deep
     )
 
 
 def outline_scope(scope: Scope, root: Path | None) -> ScopeOutline:
     """A scope's directories and file counts by the listing's rules, from names alone (a
-    few ms for 20,000 files: no file is opened or stat'ed)."""
+    few ms for 20,000 files: no file is opened or stat'ed), with the walk they came from."""
     if root is None:
         return ScopeOutline(scope)
-    directories: list[VirtualPath] = []
-    counts: dict[tuple[str, ...], int] = {}
-    walk = _Walk(root)
-    for segments, entry, is_dir in walk:
-        if is_dir:
-            directories.append(VirtualPath(scope, (*segments, entry.name)))
-        else:
-            counts[segments] = counts.get(segments, 0) + 1
+    walk = walk_scope(root)
+    directories = [
+        VirtualPath(scope, (*folder.segments, name))
+        for folder in walk.folders
+        for name in folder.directories
+    ]
+    counts = {folder.segments: len(folder.files) for folder in walk.folders if folder.files}
     directories.sort(key=_directory_sort_key)
     too_deep = note_too_deep(scope, root, walk.too_deep)
-    return ScopeOutline(scope, tuple(directories), counts, walk.error, too_deep)
+    return ScopeOutline(scope, tuple(directories), counts, walk.error, too_deep, walk)
 
 
 def update_listing(
@@ -539,6 +442,9 @@ def _file_sort_key(entry: FileEntry) -> str:
     return sort_key(entry.path.segments, is_dir=False)
 
 
+_first = operator.itemgetter(0)
+
+
 def _directory_sort_key(path: VirtualPath) -> str:
     return sort_key(path.segments, is_dir=True)
 
@@ -595,4 +501,4 @@ def read_file_content(physical: Path | str, *, follow_link: bool = False) -> Fil
 
 def count_files(root: Path) -> int:
     """How many files a scope's listing shows (the 1000-file cap counts these)."""
-    return sum(1 for _segments, _entry, is_dir in _Walk(root) if not is_dir)
+    return sum(len(folder.files) for folder in walk_scope(root).folders)

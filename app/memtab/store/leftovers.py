@@ -5,7 +5,7 @@ writing it and renaming it into place leaves it there. In the memory scopes the 
 listing removes such files (`memtab.store.files`); the home's own directories are cleaned
 here, once per start: the home root (the sidecars), `memtab/` with its locks and
 suggestions, and history (its indexes, every blob shard, the packs). One rule for all
-(`files.remove_if_stale_temp`): only a regular file named by Memtab's temp pattern, over
+(`scope_walk.remove_if_stale_temp`): only a regular file named by Memtab's temp pattern, over
 a minute old (a write takes milliseconds, so no live writer still owns it). Beside xum's
 lock files (`<home>/locks`, `memory-meta.json.lock`), the temp files and moved-aside stale
 locks a killed process (xum or Memtab) left are removed by the lock protocol's own rule
@@ -30,9 +30,9 @@ import time
 from pathlib import Path
 
 from memtab.fs.atomic import is_temp_name, is_xum_temp_name
-from memtab.store.files import STALE_TEMP_AGE_S, remove_if_stale_temp
 from memtab.store.home import Home
 from memtab.store.paths import MAX_PATH_DEPTH
+from memtab.store.scope_walk import STALE_TEMP_AGE_S, remove_if_stale_temp
 from memtab.store.xum_locks import remove_lock_leftovers
 
 logger = logging.getLogger(__name__)

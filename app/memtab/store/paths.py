@@ -133,7 +133,7 @@ def js_trim(text: str) -> str:
 _ORDINARY_SEGMENT = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9 _-]*(?:\.[A-Za-z0-9 _-]+)*")
 # An ordinary segment ending in no blank and in no xum temp's `.<12 hex>` (and, no
 # dotfile, no Memtab temp): a name every listing shows, told by one regex
-# (`store.files.is_listable_name`'s hot path: a walk asks it of every entry).
+# (`store.scope_walk.is_listable_name`'s hot path: a walk asks it of every entry).
 PLAIN_LISTED_NAME = re.compile(
     _ORDINARY_SEGMENT.pattern + rf"(?<! )(?<!\.[0-9a-f]{{{XUM_TEMP_HEX_DIGITS}}})"
 )

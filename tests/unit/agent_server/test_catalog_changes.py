@@ -27,6 +27,7 @@ from memtab.store import files as store_files
 from memtab.store.home import Home
 from memtab.store.scopes import file_rows as file_rows_module
 from memtab.store.sidecars.registry import add_workspace, load_registry
+from support.spies import calls_through
 
 
 def _service(home: Home) -> MemoryService:
@@ -47,22 +48,6 @@ def _home(tmp_path: Path, count: int) -> Home:
             f"---\ndescription: note {number}\n---\nabout kestrel\n"
         )
     return home
-
-
-class _Walks:
-    """Counts the listings' walks of a scope (`store.files._Walk`)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.count = 0
-        original = store_files._Walk
-        counter = self
-
-        class Counted(original):  # type: ignore[misc, valid-type]
-            def __init__(self, *args: Any, **kwargs: Any) -> None:
-                counter.count += 1
-                super().__init__(*args, **kwargs)
-
-        monkeypatch.setattr(store_files, "_Walk", Counted)
 
 
 def _wait_watched(service: MemoryService) -> None:
@@ -128,24 +113,24 @@ def test_a_change_the_watch_reports_is_answered_by_re_stating_that_file_alone(
 ) -> None:
     home = _home(tmp_path, 30)
     service = _service(home)
-    walks = _Walks(monkeypatch)
+    walks = calls_through(monkeypatch, store_files, "walk_scope")
     try:
         assert len(_paths(service, "kestrel")) == 30
         _wait_watched(service)
-        walks.count = 0
+        walks.clear()
         (home.global_root / "n001.md").write_text("now about osprey\n")
         (home.global_root / "n002.md").unlink()
         (home.global_root / "n100.md").write_text("a new one about osprey\n")
         _until(service, "osprey", ["/memories/global/n001.md", "/memories/global/n100.md"])
         assert len(_paths(service, "kestrel")) == 28
-        assert walks.count == 0  # no scope listed again: the three files re-stat'ed
+        assert len(walks) == 0  # no scope listed again: the three files re-stat'ed
         # A folder moved in brings no event for what it holds: everything is listed again.
         outside = tmp_path / "elsewhere"
         outside.mkdir()
         (outside / "inside.md").write_text("hidden heron\n")
         outside.rename(home.global_root / "moved")
         _until(service, "heron", ["/memories/global/moved/inside.md"])
-        assert walks.count == 1
+        assert len(walks) == 1
     finally:
         service.catalog.close()
 
@@ -259,14 +244,14 @@ def test_the_background_work_leaves_the_first_answer_its_way_out(
     watch_asked = threading.Event()
     monkeypatch.setattr(catalog_module.MemoryCatalog, "_watch", lambda _: watch_asked.set())
     home = _home(tmp_path, 5)
-    walks = _Walks(monkeypatch)
+    walks = calls_through(monkeypatch, store_files, "walk_scope")
     service = _service(home)
     try:
         assert len(_paths(service, "kestrel")) == 5
         watching = service.catalog._watching
         assert watching is not None
         assert not watch_asked.wait(0.5)  # at once on the old code
-        assert walks.count == 1  # the answer's walk alone
+        assert len(walks) == 1  # the answer's walk alone
     finally:
         closed_from = time.monotonic()
         service.catalog.close()

@@ -17,6 +17,7 @@ from memtab.agent_server.catalog import MemoryCatalog
 from memtab.agent_server.service import MemoryService
 from memtab.store import files as store_files
 from memtab.store.home import Home
+from support.spies import calls_through
 
 
 def _home(tmp_path: Path, count: int) -> Home:
@@ -27,22 +28,6 @@ def _home(tmp_path: Path, count: int) -> Home:
             f"---\ndescription: note {number}\n---\nabout kestrel\n"
         )
     return home
-
-
-class _Walks:
-    """Counts the walks of a scope (`store.files._Walk`: the stat walk and the listing's)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.count = 0
-        original = store_files._Walk
-        counter = self
-
-        class Counted(original):  # type: ignore[misc, valid-type]
-            def __init__(self, *args: Any, **kwargs: Any) -> None:
-                counter.count += 1
-                super().__init__(*args, **kwargs)
-
-        monkeypatch.setattr(store_files, "_Walk", Counted)
 
 
 class _Listings:
@@ -121,14 +106,14 @@ def test_list_after_a_change_walks_the_scopes_once(
     home = _home(tmp_path, 5)
     store = MemoryService(home, None, writes="off", other_agents=False).catalog.store
     catalog = MemoryCatalog(store, background=False)  # unwatched: every call lists
-    walks = _Walks(monkeypatch)
+    walks = calls_through(monkeypatch, store_files, "walk_scope")
     try:
         assert len(catalog.rows()) == 5
         (home.global_root / "area" / "n002.md").write_text("---\ndescription: changed\n---\n")
         (home.global_root / "area" / "n003.md").unlink()
-        walks.count = 0
+        walks.clear()
         described = {row.path: row.description for row in catalog.rows()}
-        assert walks.count == 1  # the stat walk's files described: no listing of its own
+        assert len(walks) == 1  # the stat walk's files described: no listing of its own
         assert described == {
             "/memories/global/area/n000.md": "note 0",
             "/memories/global/area/n001.md": "note 1",

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.atomic import is_temp_name
-from memtab.store.files import MAX_FILE_BYTES, STALE_TEMP_AGE_S
+from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
 from memtab.store.paths import Scope
+from memtab.store.scope_walk import STALE_TEMP_AGE_S
 from memtab.store.scopes.memory import MemoryStore
 from support.memory_paths import vpath
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.atomic import MAX_NAME_BYTES, is_temp_name, temp_name_for
-from memtab.store.files import STALE_TEMP_AGE_S
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, parse_virtual_path
+from memtab.store.scope_walk import STALE_TEMP_AGE_S
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from support.memory_paths import vpath

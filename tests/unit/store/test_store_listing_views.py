@@ -39,6 +39,32 @@ def test_the_outline_counts_what_the_listing_lists(tmp_path: Path) -> None:
     assert outline.error is None
 
 
+def test_a_listing_of_an_outlines_walk_is_the_listing_of_the_files_there_now(
+    tmp_path: Path,
+) -> None:
+    """Its names, each file as it is now (one gone since is left out; what appeared since
+    waits for the next walk); another root's walk is not used."""
+    root = tmp_path / "scope"
+    _tree(root)
+    walk = outline_scope(Scope.GLOBAL, root).walk
+    assert walk is not None
+    assert list_scope(Scope.GLOBAL, root, walked=walk) == list_scope(Scope.GLOBAL, root)
+    write(root / "sub" / "c.md", "---\ndescription: c, rewritten\n---\n")
+    (root / "b.md").unlink()
+    write(root / "new.md", "---\ndescription: new\n---\n")
+    listed = list_scope(Scope.GLOBAL, root, walked=walk)
+    described = {entry.path.relative: entry.description for entry in listed.files}
+    assert described == {
+        "a.md": "a.md",
+        "sub/c.md": "c, rewritten",
+        "sub/deeper/d.md": "sub/deeper/d.md",
+        "sub/deeper/e.md": "sub/deeper/e.md",
+    }
+    other = tmp_path / "other"
+    _tree(other)
+    assert list_scope(Scope.GLOBAL, other, walked=walk) == list_scope(Scope.GLOBAL, other)
+
+
 def test_an_outline_of_a_missing_or_unreadable_root(tmp_path: Path) -> None:
     assert outline_scope(Scope.GLOBAL, tmp_path / "none").file_count == 0
     assert outline_scope(Scope.GLOBAL, None).directories == ()

@@ -15,11 +15,11 @@ from memtab.cli.main import main
 from memtab.components.tree.nodes import MessageKind, SectionId, unaddressable_key
 from memtab.components.tree.tree import build_tree
 from memtab.store.catch_up.external import record_external
-from memtab.store.files import is_hidden_name, is_listable_name
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, is_addressable_name, parse_virtual_path
+from memtab.store.scope_walk import is_hidden_name, is_listable_name
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from support.memory_home import scanned, write_registry

@@ -53,7 +53,7 @@ from memtab.fs.records import field as records_field
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.catch_up.recording import unrecorded_reason
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeBusyError
-from memtab.store.files import holds_entries, is_hidden_name, note_too_deep
+from memtab.store.files import note_too_deep
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.capture import (
     MAX_HISTORY_FILE_BYTES,
@@ -73,6 +73,7 @@ from memtab.store.paths import (
     parse_file_path,
     shown_name,
 )
+from memtab.store.scope_walk import holds_entries, is_hidden_name
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_store import READ_LOCK_WAIT_S, SCOPE_LOCK_TIMEOUT_S
 from memtab.store.scopes.scope_view import kind_in, open_scope_directory

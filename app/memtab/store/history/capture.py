@@ -16,8 +16,8 @@ from typing import TypeVar
 from memtab.fs.atomic import Directory
 from memtab.fs.confined import entries_of, open_subdirectory
 from memtab.fs.readable import HardLinkedFileError, read_readable
-from memtab.store.files import is_hidden_name, is_listable_name
 from memtab.store.paths import MAX_PATH_DEPTH, VirtualPath, entries_too_deep
+from memtab.store.scope_walk import is_hidden_name, is_listable_name
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from memtab.fs.atomic import Directory, make_directory_durably
-from memtab.store.files import remove_if_stale_temp
+from memtab.store.scope_walk import remove_if_stale_temp
 
 logger = logging.getLogger(__name__)
 
@@ -184,7 +184,7 @@ def remove_pack(path: Path) -> None:
 
 def remove_stale_temps(directory: Path, older_than: float) -> None:
     """Temp files of packs a killed process left (last written before `older_than`, a
-    time), by the one rule for leftovers (`files.remove_if_stale_temp`)."""
+    time), by the one rule for leftovers (`scope_walk.remove_if_stale_temp`)."""
     try:
         with os.scandir(directory) as entries:
             for entry in list(entries):

@@ -33,7 +33,7 @@ from memtab.store.errors import (
     not_text_message,
     over_cap_message,
 )
-from memtab.store.files import FileContent, ScopeListing, is_listable_name, list_scope, read_file_in
+from memtab.store.files import FileContent, ScopeListing, list_scope, read_file_in
 from memtab.store.home import Home
 from memtab.store.paths import (
     SCOPE_ORDER,
@@ -46,6 +46,7 @@ from memtab.store.paths import (
     require_file_path,
     resolve_inside_root,
 )
+from memtab.store.scope_walk import is_listable_name
 from memtab.store.sidecars.meta import global_key, project_key, session_key, workspace_key
 from memtab.store.sidecars.registry import Workspace
 from memtab.store.xum_locks import WorkspaceRemovedError, owner_of_root, refuse_if_removed

@@ -36,7 +36,6 @@ from memtab.fs.records import (
     field,
 )
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
-from memtab.store.files import is_listable_name
 from memtab.store.home import SYNC_CONFIG_NAME, SYNC_REPOSITORY_NAME, SYNC_STATE_NAME, Home
 from memtab.store.paths import (
     Scope,
@@ -44,6 +43,7 @@ from memtab.store.paths import (
     normalize_project_path,
     project_basename,
 )
+from memtab.store.scope_walk import is_listable_name
 from memtab.store.sidecars.meta import global_key, project_key, workspace_key
 
 ScopeKind = Literal["global", "project", "workspace"]
