@@ -40,9 +40,11 @@ from memtab.fs.atomic import atomic_write_text
 from memtab.gui.first_paint import memory_tab as tab_module
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.tree.model import MIME_TYPE
+from memtab.store import files as store_files
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from support.memory_home import MAIN, PROJECT, memory
+from support.spies import calls_through
 
 pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 
@@ -138,6 +140,27 @@ def test_the_first_scan_starts_once_the_outline_has_painted(
     try:
         qtbot.waitUntil(lambda: tab.is_loaded, timeout=WAIT_MS)
         assert events[:3] == ["outline shown", "painted", "scan started"]
+    finally:
+        window.close_without_asking()
+
+
+def test_the_first_scan_lists_the_outlines_walks_without_walking_again(
+    qtbot: QtBot, home: Home, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memtab.gui.first_paint.app import create_main_window
+    from memtab.gui.toolkit.ui_state import UiState
+
+    walks = calls_through(monkeypatch, store_files, "walk_scope")
+    window = create_main_window(home, MAIN, ui_state=UiState(tmp_path / "ui.json"))
+    qtbot.addWidget(window)
+    tab = window.memory_tab
+    walked_before_descriptions: list[int] = []
+    tab.descriptions_shown.connect(lambda: walked_before_descriptions.append(len(walks)))
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: tab.is_loaded, timeout=WAIT_MS)
+        assert walked_before_descriptions == [4]  # the outline's: 3 scopes, an orphan dir
+        assert rows(window, TOOLS) == ["git.md", "python.md"]
     finally:
         window.close_without_asking()
 

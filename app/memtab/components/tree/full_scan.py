@@ -36,9 +36,16 @@ from memtab.components.tree.scan import (
     removed_reason,
 )
 from memtab.store.description_cache import DescriptionCache
-from memtab.store.files import ScopeListing, list_scope, read_file_content, update_listing
+from memtab.store.files import (
+    ScopeListing,
+    ScopeOutline,
+    list_scope,
+    read_file_content,
+    update_listing,
+)
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath
+from memtab.store.scope_walk import ScopeWalk
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalData, status_from
 from memtab.store.sidecars.meta import MetaStore
@@ -64,14 +71,23 @@ def agent_task_runs(
 # -- listing scopes --------------------------------------------------------------------------
 
 
-def _full_scope_scan(scope: Scope, root: Path, cache: DescriptionCache | None) -> ScopeScan:
-    return ScopeScan(scope, root, None, _list(scope, root, cache))
+def _full_scope_scan(
+    scope: Scope, root: Path, cache: DescriptionCache | None, walked: ScopeWalk | None = None
+) -> ScopeScan:
+    return ScopeScan(scope, root, None, _list(scope, root, cache, walked))
 
 
-def _list(scope: Scope, root: Path, cache: DescriptionCache | None) -> ScopeListing:
-    if cache is None:
-        return list_scope(scope, root)
-    return list_scope(scope, root, known=cache.for_root(root))
+def _list(
+    scope: Scope, root: Path, cache: DescriptionCache | None, walked: ScopeWalk | None = None
+) -> ScopeListing:
+    known = cache.for_root(root) if cache is not None else None
+    return list_scope(scope, root, known=known, walked=walked)
+
+
+def _outline_walk(outline: ScopeOutline | None) -> ScopeWalk | None:
+    """The walk an outline was made from (`list_scope` lists its names again only if it
+    is of the same root)."""
+    return outline.walk if outline is not None else None
 
 
 def _relative_segments(path: str, root: str) -> tuple[str, ...] | None:
@@ -115,7 +131,8 @@ def _scan_scope(
     root = view.root(scope)
     removed = removed_reason(view, scope)  # asked every scan: a removal changes no listing
     if previous is None or previous.root != root or previous.outline is not None:
-        return _full_scope_scan(scope, root, cache)._replace(removed=removed)
+        walked = _outline_walk(previous.outline) if previous is not None else None
+        return _full_scope_scan(scope, root, cache, walked)._replace(removed=removed)
     listing = _changed_listing(previous.listing, root, changed_paths)
     if listing is None:
         return _full_scope_scan(scope, root, cache)._replace(removed=removed)
@@ -142,7 +159,8 @@ def _scan_orphans(
         if reuse is not None and listing is reuse.listing:
             orphans.append(reuse)
         else:
-            fresh = listing if listing is not None else _list(Scope.PROJECT, root, cache)
+            walked = _outline_walk(reuse.outline) if reuse is not None else None
+            fresh = listing if listing is not None else _list(Scope.PROJECT, root, cache, walked)
             orphans.append(OrphanScan(name, root, fresh))
     return tuple(orphans)
 
@@ -178,14 +196,18 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
     if context is not None:
         context.raise_if_cancelled()
     view = ScopeView(home, workspace)
-    previous = request.previous
-    if previous is not None and (previous.home.root != home.root or previous.is_outline):
-        previous = None
+    shown_scan = request.previous
+    if shown_scan is not None and shown_scan.home.root != home.root:
+        shown_scan = None
+    # An outline is no previous scan: only its walks are used again, by the listings of
+    # the same roots (each file stat'ed now; what appeared since is found by the rescan
+    # the window makes once it watches the home).
+    previous = shown_scan if shown_scan is not None and not shown_scan.is_outline else None
     # Loaded only if a scope is listed in full (the first scan, a directory come or gone).
     cache = DescriptionCache.of_home(home.root) if request.remember_descriptions else None
     scopes: list[ScopeScan] = []
     for scope in view.scopes():
-        earlier = previous.scope_if_shown(scope) if previous is not None else None
+        earlier = shown_scan.scope_if_shown(scope) if shown_scan is not None else None
         scopes.append(_scan_scope(scope, view, earlier, request.changed_paths, cache))
         if context is not None:
             context.raise_if_cancelled()
@@ -196,7 +218,7 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
         if workspace
         else None
     )
-    orphans = _scan_orphans(home, registry, previous, request.changed_paths, cache)
+    orphans = _scan_orphans(home, registry, shown_scan, request.changed_paths, cache)
     if cache is not None:
         cache.save()
     scope_tuple = tuple(scopes)

@@ -9,9 +9,10 @@ incremental (see that module).
 Before the first scan of a big home, `scan_outline` gives the tree its first paint: the
 registry and, per scope, the directories and how many files each holds, from names
 alone (a few ms for 20,000 files). An outline's scopes have an `outline` and an empty
-listing; it is never the `previous` of a rescan. This module is what that paint needs:
-the scan's records, the workspace chosen and the outline; the full scan's readers (the
-journal, the description cache) are loaded by the worker that runs it.
+listing; of an outline, the full scan after it uses only the walks (`ScopeOutline.walk`).
+This module is what that paint needs: the scan's records, the workspace chosen and the
+outline; the full scan's readers (the journal, the description cache) are loaded by the
+worker that runs it.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ The first scan (`start`) is preceded by an outline, so a big home paints its fol
 counts before any file is read (`outline_finished`); that scan is submitted once the
 target says the outline is on screen (`outline_shown`) — run meanwhile, on the worker,
 it held the interpreter while the GUI thread merged and painted the outline — or at once
-when there is no outline to show. Each scan's tree is built on the
+when there is no outline to show; it lists the outline's walks instead of walking the
+scopes again (`components.tree.full_scan`). Each scan's tree is built on the
 worker with the file rows of the target's open containers (`components.tree.tree.build_tree`).
 Other agents' memory joins the scans once `enable_sources()` is called (the tab does when
 its first scan is shown): from then on a change inside a source also concerns the tab.
@@ -113,6 +114,8 @@ class ScanScheduler(QObject):
         self._target = target
         self._source_context = source_context
         self._with_sources = False
+        self._outline: HomeScan | None = None
+        """A big home's outline until a scan lands: the first scan lists its walks."""
         self._policy = ScanPolicy()
         self._jobs = jobs.client("scan", Lane.SCANS, parent=self)
         self._jobs.latest_finished.connect(self._on_jobs_latest_finished)
@@ -179,11 +182,12 @@ class ScanScheduler(QObject):
         self._jobs.submit_latest(SCAN_KEY, job)
 
     def _request(self, changed_paths: frozenset[str] | None) -> ScanRequest:
+        shown = self._target.scan
         return ScanRequest(
             home=self._home,
             workspace_id=self._target.workspace_id,
             choose_default=True,
-            previous=self._target.scan,
+            previous=shown if shown is not None else self._outline,
             changed_paths=changed_paths,
             with_sources=self._with_sources,
             source_context=self._source_context,
@@ -197,8 +201,10 @@ class ScanScheduler(QObject):
             return
         assert isinstance(outcome, ScanOutcome)
         if key == OUTLINE_KEY:
+            self._outline = outcome.scan
             self.outline_finished.emit(outcome)
             return
+        self._outline = None
         self._policy.landed()
         self.scan_finished.emit(outcome)
         if self._policy.due:  # asked before it landed, or by a slot of the signal just sent

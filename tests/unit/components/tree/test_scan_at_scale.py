@@ -30,6 +30,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath
 from support import memory_home
 from support.memory_home import MAIN, memory
+from support.spies import calls_through
 
 home = memory_home.home
 
@@ -88,6 +89,30 @@ def test_a_scan_after_an_outline_reads_everything_and_reports_no_changes(
     assert not scan.is_outline
     assert scan.total_file_count == 8
     assert scan.changes.empty  # an outline is never a "before": no file looks changed
+
+
+def test_the_scan_after_an_outline_lists_its_walk_each_file_as_it_is_now(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No root is walked again: the outline's names are listed, each file stat'ed and read
+    now — one rewritten since shows its new description, one deleted since is not listed
+    — and the rest is what a fresh scan lists."""
+    monkeypatch.setattr(views_scan, "OUTLINE_MIN_FILES", 1)
+    outline = scan_outline(ScanRequest(home, MAIN))
+    assert outline is not None
+    git = home.global_root / "tools" / "git.md"
+    atomic_write_text(git, memory("Git, rewritten after the outline"))
+    (home.global_root / "preferences.md").unlink()
+    walked = calls_through(monkeypatch, store_files, "walk_scope")
+    scan = scan_home(ScanRequest(home, MAIN, previous=outline))
+    assert walked == []
+    shown = {entry.path.relative: entry for entry in scan.scope(Scope.GLOBAL).listing.files}
+    assert shown["tools/git.md"].description == "Git, rewritten after the outline"
+    assert "preferences.md" not in shown
+    fresh = scan_home(ScanRequest(home, MAIN))
+    assert len(walked) == len(fresh.scopes) + len(fresh.orphans)
+    assert [item.listing for item in scan.scopes] == [item.listing for item in fresh.scopes]
+    assert scan.orphans == fresh.orphans
 
 
 def rescan(previous: HomeScan, *paths: Path) -> HomeScan:

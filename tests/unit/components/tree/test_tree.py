@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,10 +92,10 @@ def test_a_listing_error_shows_an_inline_error_line(
 
     real = scan_module.list_scope
 
-    def failing(scope: Scope, root: Path | None) -> ScopeListing:
+    def failing(scope: Scope, root: Path | None, **options: Any) -> ScopeListing:
         if scope is Scope.GLOBAL:
             return ScopeListing(scope, error=f"Cannot read {root}: Permission denied")
-        return real(scope, root)
+        return real(scope, root, **options)
 
     monkeypatch.setattr(scan_module, "list_scope", failing)
     tree = build_tree(scanned(home))
