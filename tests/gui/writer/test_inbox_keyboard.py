@@ -31,9 +31,9 @@ TEXT = (
 ALT = Qt.KeyboardModifier.AltModifier
 
 
-def one_proposal(home: Home) -> None:
+def one_proposal(home: Home, path: str = NOTE) -> None:
     ProposalQueue(home, load_registry(home).require_workspace(MAIN)).propose(
-        ToolCall("create", {"path": NOTE, "file_text": TEXT}), client="codex-mcp-client"
+        ToolCall("create", {"path": path, "file_text": TEXT}), client="codex-mcp-client"
     )
 
 
@@ -145,3 +145,32 @@ def test_the_lists_keys_are_listed_before_anything_waits_and_work_once_it_does(
         qtbot.keyClick(panel.list, Qt.Key.Key_Delete)
     qtbot.waitUntil(lambda: panel.items == (), timeout=WAIT_MS)
     assert not (home.global_root / "package-managers.md").exists()
+
+
+def test_del_goes_on_to_the_next_proposal_without_the_pointer(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """Rejecting one selects the one after it (the last: the one before), so Del, Del
+    empties the Inbox from the keyboard."""
+    for name in ("first", "second", "third"):
+        one_proposal(home, f"/memories/global/{name}.md")
+    window = make_window(home)
+    activate(qtbot, window)
+    wait_watching(qtbot, window)
+    panel = window.memory_tab.controller.inbox
+    qtbot.waitUntil(lambda: len(panel.items) == 3, timeout=WAIT_MS)
+    ids = [item.id for item in panel.items]
+    panel.list.setFocus()
+    panel.list.setCurrentRow(1)
+    with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS):
+        qtbot.keyClick(panel.list, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: len(panel.items) == 2, timeout=WAIT_MS)
+    assert panel.selected_ids() == [ids[2]] and panel.list.currentRow() == 1
+    assert panel.reject_button.isEnabled()
+    with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS):
+        qtbot.keyClick(panel.list, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: len(panel.items) == 1, timeout=WAIT_MS)
+    assert panel.selected_ids() == [ids[0]]
+    with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS):
+        qtbot.keyClick(panel.list, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: panel.items == (), timeout=WAIT_MS)

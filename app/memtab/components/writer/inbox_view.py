@@ -205,6 +205,7 @@ class InboxPresenter(Generic[ItemT]):
         self.workspace: Workspace | None = None
         self.items: tuple[ItemT, ...] = ()
         self._decisions: set[object] = set()
+        self._follow: tuple[str, ...] = ()  # what to select once decided items are gone
 
     @property
     def workspace_id(self) -> str | None:
@@ -219,13 +220,36 @@ class InboxPresenter(Generic[ItemT]):
         wanted = set(ids)
         return [item for item in self.items if item.id in wanted]
 
-    def deciding(self, token: object) -> None:
-        """A decision started."""
+    def deciding(self, token: object, ids: Sequence[str] = ()) -> None:
+        """A decision about the items `ids` started."""
         self._decisions.add(token)
+        if ids:
+            self._follow = self._neighbours(ids)
 
-    def decided(self, token: object) -> None:
-        """A decision ended (done or failed)."""
+    def decided(self, token: object, *, failed: bool = False) -> None:
+        """A decision ended (done, or `failed`: its items stay, and so does the selection)."""
         self._decisions.discard(token)
+        if failed:
+            self._follow = ()
+
+    def selection_after_decision(self) -> str | None:
+        """The item to select once a decision's items have left the list, so the keyboard
+        goes on to the next without the pointer: the first that followed them and still
+        waits, else the nearest before them; asked once."""
+        follow, self._follow = self._follow, ()
+        waiting = {item.id for item in self.items}
+        return next((item_id for item_id in follow if item_id in waiting), None)
+
+    def _neighbours(self, ids: Sequence[str]) -> tuple[str, ...]:
+        """The items that are not `ids`: those after the first of them in list order,
+        then those before it, nearest first."""
+        order = [item.id for item in self.items]
+        decided = set(ids)
+        first = next((index for index, item_id in enumerate(order) if item_id in decided), None)
+        if first is None:
+            return ()
+        after = [item_id for item_id in order[first:] if item_id not in decided]
+        return (*after, *reversed(order[:first]))
 
     @property
     def has_decisions(self) -> bool:

@@ -21,7 +21,7 @@ import functools
 import logging
 from typing import TYPE_CHECKING, Protocol, cast
 
-from PySide6.QtCore import QEvent, QObject, Qt, SignalInstance, Slot
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, SignalInstance, Slot
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -228,9 +228,13 @@ class InboxBody(QWidget):
         _click_if_enabled(self.reject_button)
 
     def fill(self, items: tuple[InboxItem, ...], *, keep_height: bool) -> None:
-        """List `items` (what was selected stays selected) and fit the list to them."""
+        """List `items` (what was selected stays selected; once what was decided has gone,
+        the item after it is) and fit the list to them."""
         selected = set(self.selected_ids())
         self._state.items = items
+        if selected and not selected & {entry.id for entry in items}:
+            follow = self._state.selection_after_decision()
+            selected = {follow} if follow is not None else set()
         self.list.blockSignals(True)
         self.list.clear()
         for entry in items:
@@ -238,7 +242,10 @@ class InboxBody(QWidget):
             row.setData(_ID_ROLE, entry.id)
             row.setToolTip(row_tooltip(entry))
             self.list.addItem(row)
-            row.setSelected(entry.id in selected)
+            if entry.id in selected:
+                row.setSelected(True)
+                if len(selected) == 1:  # the arrows go on from there
+                    self.list.setCurrentItem(row, QItemSelectionModel.SelectionFlag.NoUpdate)
         self.list.blockSignals(False)
         self._list_targets()
         self._fit_list(keep_height=keep_height)
@@ -297,14 +304,14 @@ class InboxBody(QWidget):
     def _decide(self, job: functools.partial[Decided]) -> None:
         self.error_label.hide()
         token = object()
-        self._state.deciding(token)
+        self._state.deciding(token, self.selected_ids())
 
         def done(result: Decided) -> None:
-            self._state.decided(token)
+            self._state.decided(token, failed=result.error)
             self._decided(result)
 
         def failed(message: str) -> None:
-            self._state.decided(token)
+            self._state.decided(token, failed=True)
             self.show_error(message)
             self._update_buttons()
 

@@ -89,6 +89,21 @@ def test_buttons_wait_for_a_decision_and_edit_takes_one() -> None:
     assert presenter.buttons(1).accept and not presenter.has_decisions
 
 
+def test_once_decided_items_go_the_next_still_waiting_is_selected() -> None:
+    presenter = _presenter(*(_item(name) for name in "abcde"))
+    presenter.deciding(object(), ["b", "c"])
+    presenter.items = tuple(item for item in presenter.items if item.id not in "bc")
+    assert presenter.selection_after_decision() == "d"
+    assert presenter.selection_after_decision() is None  # asked once
+    presenter.deciding(object(), ["e"])  # the last: the nearest before it
+    presenter.items = presenter.items[:-1]
+    assert presenter.selection_after_decision() == "d"
+    token = object()
+    presenter.deciding(token, ["a"])
+    presenter.decided(token, failed=True)  # it stays, selected: nothing to follow
+    assert presenter.selection_after_decision() is None
+
+
 def test_an_agents_proposal_accepted_as_it_is_stays_the_agents_change() -> None:
     agent = _item("a", "agent", source="mcp:claude-code", category="insert")
     note = _item("s")
