@@ -130,10 +130,13 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     # Closing the last file open (Ctrl+W) leaves nothing to edit: back to the files.
     click_row(qtbot, window, key)
     qtbot.waitUntil(lambda: panes.shown is Pane.EDITOR, timeout=WAIT_MS)
-    while tab.controller.editor.tabs:
+    for _ in range(len(tab.controller.editor.tabs)):  # each close waited for: never a spin
+        still_open = len(tab.controller.editor.tabs)
         qtbot.keyClick(
             tab.controller.editor.text_edit, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier
         )
+        qtbot.waitUntil(lambda: len(tab.controller.editor.tabs) < still_open, timeout=WAIT_MS)  # noqa: B023
+    assert not tab.controller.editor.tabs
     assert panes.shown is Pane.FILES and tab.tree.hasFocus()
 
     # Wide again: both panes, the tree as wide as it was, the editor taking the rest (the
