@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
+from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QMessageBox, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from gui import editor_support
@@ -24,6 +24,7 @@ from gui.editor_support import (
     write_disk,
 )
 from memtab.components.editor.leaving import DiscardChoice
+from memtab.components.editor.panel.view import ViewMode
 from memtab.file_protocol.memory_file import MuxFile
 from memtab.gui.editor.editor import EditorPanel
 from memtab.store.paths import parse_virtual_path
@@ -42,6 +43,42 @@ THIRD = parse_virtual_path("/memories/global/third.md")
 
 def tab_names(panel: EditorPanel) -> list[str]:
     return [panel.tab_bar.tabText(index) for index in range(panel.tab_bar.count())]
+
+
+def empty_states_shown(panel: EditorPanel) -> list[QLabel]:
+    return [
+        label
+        for label in panel.findChildren(QLabel)
+        if label.text() == "Select a memory file to view or edit it." and label.isVisible()
+    ]
+
+
+# --- no tab open -------------------------------------------------------------------------------
+
+
+def test_with_no_tab_open_no_text_is_built_until_one_is_asked_for(
+    qtbot: QtBot, panel: EditorPanel
+) -> None:
+    """The empty state answers what is open without a text of its own; the first file
+    opened builds its tab's text alone; the current text asked for with no tab open is the
+    empty page's, built then and shown, saying what the empty state says."""
+    panel.show()
+    assert len(empty_states_shown(panel)) == 1
+    assert panel.current_file is panel.current_ref is panel.current_path is None
+    assert panel.current_key is panel.real_path is None
+    assert not (panel.is_dirty or panel.is_reading or panel.is_read_only or panel.has_file)
+    assert not panel.reading and panel.view_mode is ViewMode.SOURCE
+    panel.set_badge(None)
+    assert panel.findChildren(QPlainTextEdit) == []
+    open_loaded(qtbot, panel, NOTES)
+    assert panel.findChildren(QPlainTextEdit) == [panel.text_edit]
+    assert panel.has_file and not empty_states_shown(panel)
+    with qtbot.waitSignal(panel.file_closed):
+        panel.close_file()
+    assert len(empty_states_shown(panel)) == 1
+    text = panel.text_edit
+    assert text.toPlainText() == "" and not text.isVisible()
+    assert len(empty_states_shown(panel)) == 1  # now the empty page's
 
 
 # --- the preview tab ---------------------------------------------------------------------------

@@ -4,7 +4,8 @@ the writer's engine (the model loop, the offline writer and its rules), which it
 run brings in — the writer of this home has had nothing to do; nor the consolidation
 engine, which loads once the pointer or the focus reaches Consolidate now; nor the search
 index's reader and sqlite3 (~1 MiB resident), which the search field's first focus loads;
-nor the dialogs of What each agent loads… and Resolve conflicts…, loaded when first opened.
+nor the dialogs of What each agent loads… and Resolve conflicts…, loaded when first opened;
+nor, with no file open, any text of the editor (its empty page is built when first asked for).
 
 Settled: the tab loaded, the first recording of what
 changed outside Memtab done (it reads the history indexes and the runs log's catch-up of
@@ -50,6 +51,7 @@ SEARCH_INDEX = ("memtab.components.search.indexed", "memtab.search_index.index",
 DIALOGS = ("memtab.gui.loads.dialog", "memtab.gui.sync.conflicts_dialog")
 from pathlib import Path
 from PySide6.QtCore import QEventLoop
+from PySide6.QtWidgets import QPlainTextEdit
 from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.first_paint.app import application, create_main_window
 from memtab.store.home import Home
@@ -71,6 +73,7 @@ while not (synced and not busy() and checked()):
     if busy():
         synced.append(True)
 findings = [(f.kind, f.subject) for f in built("check").report.findings]
+editor_texts = len(built("editor").findChildren(QPlainTextEdit))
 window.close_without_asking()
 print(json.dumps({{"findings": findings,
                   "pydantic": sorted(name for name in sys.modules
@@ -79,7 +82,8 @@ print(json.dumps({{"findings": findings,
                   "consolidation engine": sorted(name for name in CONSOLIDATION_ENGINE
                                                  if name in sys.modules),
                   "search index": sorted(name for name in SEARCH_INDEX if name in sys.modules),
-                  "dialogs": sorted(name for name in DIALOGS if name in sys.modules)}}))
+                  "dialogs": sorted(name for name in DIALOGS if name in sys.modules),
+                  "editor texts": editor_texts}}))
 """
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
@@ -92,4 +96,5 @@ print(json.dumps({{"findings": findings,
         "consolidation engine": [],
         "search index": [],
         "dialogs": [],
+        "editor texts": 0,
     }

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtWidgets import QDockWidget
@@ -62,6 +62,13 @@ PANEL_FLAG = "check-panel"
 """The UI-state flag: whether the Check panel is shown."""
 
 
+class MarkedEditor(MarginEditor, Protocol):
+    """The editor whose lines the check marks (`EditorPanel`)."""
+
+    @property
+    def has_file(self) -> bool: ...
+
+
 class CheckFeature(QObject):
     """The check's panel, row marks and line marks (see the module docstring)."""
 
@@ -69,7 +76,7 @@ class CheckFeature(QObject):
         self,
         context: WindowContext,
         shell: WindowShell,
-        editor: MarginEditor,
+        editor: MarkedEditor,
         rows: MarkedRows,
         *,
         review: Callable[[ConsolidationPlan], None],
@@ -115,7 +122,6 @@ class CheckFeature(QObject):
         self._recheck.timeout.connect(self._on_recheck_timeout)
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         editor.file_opened.connect(self._on_editor_file_opened)
-        editor.file_closed.connect(self._on_editor_file_closed)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
         context.shown.workspace_changed.connect(self._on_shown_workspace_changed)
         context.changes.published.connect(self._on_changes_published)
@@ -206,6 +212,8 @@ class CheckFeature(QObject):
         return shown_in(self.report.findings, shown.workspace_id, project)
 
     def _mark_lines(self) -> None:
+        if not self._editor.has_file:
+            return  # no file's text shown (its `file_opened` comes once it is)
         file = self._editor.current_file
         if self.report is None or file is None:
             self.line_marks.set_notes({})
@@ -276,10 +284,6 @@ class CheckFeature(QObject):
     @Slot(object)
     def _on_editor_file_opened(self, _ref: object) -> None:
         self._mark_lines()
-
-    @Slot()
-    def _on_editor_file_closed(self) -> None:
-        self.line_marks.set_notes({})
 
     @Slot(object)
     def _on_panel_open_requested(self, finding: Finding) -> None:

@@ -1,5 +1,6 @@
 """What the rest of the window reads of the editor: the current tab's file, widgets and
-state (`EditorPanel` inherits it; the empty page stands in when no tab is open)."""
+state (`EditorPanel` inherits it). With no tab open the empty page stands in for the
+widgets, built when one is first asked for; what is open, or unsaved, is answered without it."""
 
 from __future__ import annotations
 
@@ -27,33 +28,51 @@ class CurrentTab:
 
     @property
     def _current(self) -> FileTab:
+        """The current tab, else the empty page (built now if it was not)."""
+        raise NotImplementedError
+
+    @property
+    def _shown(self) -> FileTab | None:
+        """The current tab, else the empty page if built (None: the empty state, no page:
+        no file, nothing typed, the text shown as it is by default)."""
         raise NotImplementedError
 
     @property
     def current_file(self) -> MemoryFile | None:
         """The current tab's memory file (None: no file, or one opened by physical path)."""
-        return self._current.file
+        tab = self._shown
+        return tab.file if tab is not None else None
 
     @property
     def current_ref(self) -> MemoryFileRef | None:
         """Which memory file the current tab shows (None: none)."""
-        return self._current.ref
+        tab = self._shown
+        return tab.ref if tab is not None else None
 
     @property
     def current_path(self) -> VirtualPath | None:
         """The current file's virtual path, for mux's own operations (None: no file, or
         another agent's, which has none)."""
-        return self._current.path
+        tab = self._shown
+        return tab.path if tab is not None else None
 
     @property
     def current_key(self) -> str | None:
         """The tree key of the current file, or None."""
-        return self._current.key
+        tab = self._shown
+        return tab.key if tab is not None else None
+
+    @property
+    def has_file(self) -> bool:
+        """Whether the current tab shows a file's page (not the empty state)."""
+        tab = self._shown
+        return tab is not None and tab.view.has_file
 
     @property
     def is_dirty(self) -> bool:
         """Whether the current tab has unsaved changes."""
-        return self._current.is_dirty
+        tab = self._shown
+        return tab is not None and tab.is_dirty
 
     @property
     def expected_on_disk(self) -> str | None:
@@ -69,17 +88,20 @@ class CurrentTab:
     @property
     def is_reading(self) -> bool:
         """Whether the current tab's file is still being read ("Reading…")."""
-        return self._current.reading
+        tab = self._shown
+        return tab is not None and tab.reading
 
     @property
     def is_read_only(self) -> bool:
         """Whether the current file cannot be edited here (binary, over the cap, orphan)."""
-        return self._current.is_read_only
+        tab = self._shown
+        return tab is not None and tab.is_read_only
 
     @property
     def view_mode(self) -> ViewMode:
         """Source, split or preview (of the current tab)."""
-        return self._current.view.view_mode
+        tab = self._shown
+        return tab.view.view_mode if tab is not None else ViewMode.SOURCE  # a new view's
 
     @property
     def text_edit(self) -> SourceEdit:
@@ -119,7 +141,8 @@ class CurrentTab:
     @property
     def real_path(self) -> Path | None:
         """Where the current file is on disk (None: no file, or one Memtab cannot place)."""
-        return self._current.real_path
+        tab = self._shown
+        return tab.real_path if tab is not None else None
 
     def buffer_text(self) -> str:
         """What the current tab holds, with `\\n` line breaks."""
@@ -131,7 +154,9 @@ class CurrentTab:
 
     def set_badge(self, text: str | None, tooltip: str = "") -> None:
         """Show who changed the current file since it was opened (the tab decides), or not."""
-        self._current.view.set_badge(text, tooltip)
+        tab = self._current if text is not None else self._shown
+        if tab is not None:  # else no badge is shown
+            tab.view.set_badge(text, tooltip)
 
     @property
     def badge_text(self) -> str:

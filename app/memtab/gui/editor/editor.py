@@ -44,6 +44,7 @@ from memtab.gui.editor.current import CurrentTab
 from memtab.gui.editor.editor_actions import EditorActions
 from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.editor.tab_bar import EditorTabBar, chain_like
+from memtab.gui.editor.text.empty_state import EmptyState
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.editor.unsaved import ask_unsaved
 from memtab.gui.tasks.jobs import JobClient, Lane
@@ -118,7 +119,12 @@ class EditorPanel(CurrentTab, QWidget):
         self.tab_bar.keep_requested.connect(self._on_tab_bar_keep_requested)
         self.tab_bar.hide()
         self._stack = QStackedWidget(self)
-        self._empty = self._new_tab()  # shown with no tab open; never in the bar
+        # With no tab open the panel shows the empty state; the empty page (a tab with no
+        # file, never in the bar) stands in for the current tab's widgets only once one of
+        # them is asked for: its text machinery, ~0.9 MiB, is not kept by every window.
+        self._empty_state = EmptyState(self._stack)
+        self._stack.addWidget(self._empty_state)
+        self._empty_page: FileTab | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -131,8 +137,6 @@ class EditorPanel(CurrentTab, QWidget):
             context.actions, self, self, self._current_view, tab_keys_in=tab_keys_in
         )
         self.editor_actions.notice.connect(self._on_actions_notice)
-        self._empty.view.set_file_actions(self.editor_actions.file_actions)
-        self._empty.view.set_path_actions(self.editor_actions.path_actions)
         self.editor_actions.said.connect(context.status.show)
         self.refresh_chrome()
 
@@ -155,6 +159,27 @@ class EditorPanel(CurrentTab, QWidget):
     @property
     def _current(self) -> FileTab:
         return self.current_tab or self._empty
+
+    @property
+    def _shown(self) -> FileTab | None:
+        return self.current_tab or self._empty_page
+
+    @property
+    def _empty(self) -> FileTab:
+        """The empty page, built when first asked for (and shown then, with no tab open)."""
+        if self._empty_page is None:
+            self._empty_page = page = self._new_tab()
+            page.view.set_file_actions(self.editor_actions.file_actions)
+            page.view.set_path_actions(self.editor_actions.path_actions)
+            chain_like(self.tab_bar, page)
+            if not self._tabs:
+                self._stack.setCurrentWidget(page)
+        return self._empty_page
+
+    @property
+    def _built_pages(self) -> list[FileTab]:
+        """The open tabs and the empty page, if built."""
+        return [*self._tabs, *([self._empty_page] if self._empty_page is not None else [])]
 
     def _current_view(self) -> EditorView:
         """What the actions act on: the current tab's view (the empty page's: none)."""
@@ -209,7 +234,7 @@ class EditorPanel(CurrentTab, QWidget):
         tab.deleteLater()
         self.tab_bar.setVisible(bool(self._tabs))
         if not self._tabs:
-            self._stack.setCurrentWidget(self._empty)
+            self._stack.setCurrentWidget(self._empty_page or self._empty_state)
             self.refresh_chrome()
             self.file_closed.emit()
         elif was_current:
@@ -369,7 +394,7 @@ class EditorPanel(CurrentTab, QWidget):
     def reading(self) -> bool:
         """Whether a tab's read is on its way (opening or following its file, a choice of
         its bar that looks at the disk)."""
-        return any(tab.doc.reads.pending for tab in [*self._tabs, self._empty])
+        return any(tab.doc.reads.pending for tab in self._built_pages)
 
     def find_in_file(self, query: str | None = None) -> None:
         """Open the find bar (with `query`, else the selection) and select the first match
@@ -379,7 +404,7 @@ class EditorPanel(CurrentTab, QWidget):
     def shutdown(self) -> None:
         """Drop the diffs under way (call on close)."""
         self.editor_actions.stop()
-        for tab in [*self._tabs, self._empty]:
+        for tab in self._built_pages:
             tab.shutdown()
         if self._tasks is not None:
             self._tasks.shutdown()
@@ -432,8 +457,8 @@ class EditorPanel(CurrentTab, QWidget):
             view = tab.view
             view.set_file_actions(self.editor_actions.file_actions)
             view.set_path_actions(self.editor_actions.path_actions)
-            view.set_view_mode(self._current.view.view_mode)
-            chain_like(self._empty, tab)
+            view.set_view_mode(self.view_mode)
+            chain_like(self.tab_bar, tab)
             index = self._tabs.insert(tab, self.tab_bar.currentIndex(), shown=show)
             with self._switching_quietly():
                 self.tab_bar.insertTab(index, "")
@@ -471,10 +496,11 @@ class EditorPanel(CurrentTab, QWidget):
 
     def _show_current(self) -> None:
         """The tab bar's current tab changed: show it, say which file is current."""
-        tab = self._current
-        self._stack.setCurrentWidget(tab)
+        tab = self._shown
+        self._stack.setCurrentWidget(tab or self._empty_state)
         self.refresh_chrome()
-        if tab.ref is not None and not tab.reading:  # else once its text is shown
+        # A tab still reading says so once its text is shown.
+        if tab is not None and tab.ref is not None and not tab.reading:
             self.file_opened.emit(tab.ref)
 
     # --- slots -------------------------------------------------------------------------------
@@ -505,7 +531,7 @@ class EditorPanel(CurrentTab, QWidget):
         tab = self.sender()
         if isinstance(tab, FileTab):
             self._retitle(tab)
-        if tab is self._current:
+        if tab is self._shown:
             self._stack.setCurrentWidget(tab)
             self.refresh_chrome()
             self.file_opened.emit(ref)
@@ -515,7 +541,7 @@ class EditorPanel(CurrentTab, QWidget):
         tab = self.sender()
         if isinstance(tab, FileTab):
             self._retitle(tab)
-            if tab is self._current:
+            if tab is self._shown:
                 self.refresh_chrome()
 
     @Slot()

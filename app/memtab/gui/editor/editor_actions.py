@@ -54,6 +54,9 @@ class EditorForActions(Protocol):
     def is_dirty(self) -> bool: ...
 
     @property
+    def has_file(self) -> bool: ...
+
+    @property
     def is_read_only(self) -> bool: ...
 
     @property
@@ -286,7 +289,7 @@ class EditorActions(QObject):
         """Enable what applies to the file shown now (`actions_now`)."""
         panel = self._panel
         now = actions_now(
-            has_file=self._view.has_file,
+            has_file=panel.has_file,
             read_only=panel.is_read_only,
             on_disk=panel.real_path is not None,
         )
