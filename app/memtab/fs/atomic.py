@@ -29,7 +29,6 @@ import functools
 import hashlib
 import json
 import os
-import secrets
 import stat
 import sys
 from collections.abc import Callable
@@ -78,7 +77,7 @@ def temp_name_for(name: str) -> str:
     Never longer than the 255-byte name limit: a name too long to repeat in full is
     replaced by a hash of it, so a legal name always gets a legal temp name.
     """
-    token = secrets.token_hex(4)
+    token = os.urandom(4).hex()
     candidate = f".{name}.{token}{TEMP_SUFFIX}"
     if len(encode_utf8(candidate)) <= MAX_NAME_BYTES:
         return candidate

@@ -29,7 +29,6 @@ import errno
 import logging
 import os
 import random
-import secrets
 import stat
 import sys
 import threading
@@ -291,7 +290,7 @@ class LeaseLock:
         over a stale one; LeaseLockBusyError when it could not be had in time."""
         if self._held is not None:
             raise LeaseLockBusyError(f"The {self.label} {self.path} is already held here")
-        nonce = secrets.token_hex(8)
+        nonce = os.urandom(8).hex()
         token = make_token(nonce)
         temp = self.path.with_name(f"{self.path.name}.tmp-{os.getpid()}-{nonce}")
         deadline = time.monotonic() + max(timeout_s, 0.0)
@@ -359,7 +358,7 @@ def reclaim_if_stale(path: Path) -> None:
     with _reclaim_guard(path) as guarded:
         if not guarded or _read(path) != observed:
             return  # another reclaimer is at it, or the holder released and someone took it
-        graveyard = path.with_name(f"{path.name}.stale-{secrets.token_hex(4)}")
+        graveyard = path.with_name(f"{path.name}.stale-{os.urandom(4).hex()}")
         try:
             os.rename(path, graveyard)
         except OSError:
@@ -387,7 +386,7 @@ def _reclaim_guard(path: Path) -> Iterator[bool]:
     """Hold `<lock>.reclaim` for the block (True), or yield False when another reclaimer
     holds it — removing it first when that one is gone itself."""
     guard = path.with_name(path.name + ".reclaim")
-    nonce = secrets.token_hex(8)
+    nonce = os.urandom(8).hex()
     token = make_token(nonce)
     temp = guard.with_name(f"{guard.name}.tmp-{os.getpid()}-{nonce}")
     try:

@@ -104,6 +104,8 @@ NEVER_BEFORE_FIRST_PAINT = (
     "filelock",
     "logging.handlers",
     "_hashlib",  # OpenSSL's hashes: the window's process uses Python's own (`memtab.launch`)
+    "secrets",  # with hmac ~3.3 M instructions: temp names and ids are `os.urandom(n).hex()`
+    "hmac",
     "multiprocessing",
     "sqlite3",
     "memtab.demo",

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import secrets
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
@@ -423,7 +422,7 @@ def _workspace_id(home: Home, entry: WorkspaceEntry) -> str | None:
 
 def new_workspace_id() -> str:
     """A fresh workspace id: 10 lowercase hex characters, as mux makes them."""
-    return secrets.token_hex(5)
+    return os.urandom(5).hex()
 
 
 def _registry_shape_problem(document: dict[str, Any]) -> str | None:
