@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from datetime import datetime
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,14 +60,14 @@ def relative_time(at_ms: int | None, now: int | None = None) -> str:
         return "yesterday"
     if elapsed < 30 * _DAY:
         return f"{elapsed // _DAY} d ago"
-    return datetime.fromtimestamp(at_ms / 1000).strftime("%Y-%m-%d")
+    return time.strftime("%Y-%m-%d", time.localtime(at_ms / 1000))
 
 
 def absolute_time(at_ms: int | None) -> str:
     """A local date and time for tooltips and detail views."""
     if at_ms is None:
         return "never"
-    return datetime.fromtimestamp(at_ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at_ms / 1000))
 
 
 def size_text(size_bytes: int) -> str:

@@ -1,11 +1,19 @@
 from __future__ import annotations
 
 import time
+from datetime import datetime
 
 import pytest
 
 from memtab.fs.clock import now_ms
-from memtab.humanize import coverage_text, plural, relative_time, size_text, usage_text
+from memtab.humanize import (
+    absolute_time,
+    coverage_text,
+    plural,
+    relative_time,
+    size_text,
+    usage_text,
+)
 from memtab.store.paths import Scope
 from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp
 
@@ -36,6 +44,13 @@ def test_relative_time_defaults_to_the_clock_in_epoch_milliseconds() -> None:
 def test_relative_time_never_and_old_dates() -> None:
     assert relative_time(None, NOW) == "never"
     assert relative_time(NOW - 90 * 24 * 60 * MIN, NOW).count("-") == 2
+
+
+@pytest.mark.parametrize("at_ms", [0, 1_799_999_999_999, NOW + 999, 951_782_400_500])
+def test_dates_are_the_local_calendar_s_as_datetime_gives_them(at_ms: int) -> None:
+    local = datetime.fromtimestamp(at_ms / 1000)
+    assert absolute_time(at_ms) == local.strftime("%Y-%m-%d %H:%M:%S")
+    assert relative_time(at_ms, at_ms + 90 * 24 * 60 * MIN) == local.strftime("%Y-%m-%d")
 
 
 def test_coverage_text_counts_applied_changes_only() -> None:

@@ -25,8 +25,8 @@ import json
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -255,7 +255,7 @@ def _write_copy(path: Path, data: bytes) -> Path:
 
 def _copy_name(path: Path) -> Path:
     """`<name>.corrupt-<UTC timestamp>` beside `path`, with `-N` when that is taken."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     base = path.with_name(f"{path.name}{CORRUPT_INFIX}{stamp}")
     backup, suffix = base, 1
     while backup.exists():
