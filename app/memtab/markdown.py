@@ -30,8 +30,6 @@ consolidator classifies every line of every file of a big home and the highlight
 line an edit touches. Imports nothing of Memtab.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from collections.abc import Sequence

@@ -27,6 +27,7 @@ from memtab.gui.first_paint.boundary import (
     NEVER_BEFORE_FIRST_PAINT,
     QT_CLASSES_NEVER_BEFORE_FIRST_PAINT,
     REACHED_AFTER_FIRST_PAINT,
+    STRING_FIELDS_BEFORE_FIRST_PAINT_MAX,
 )
 from memtab.store.home import Home
 from support.first_paint_contract import first_paint_reach
@@ -40,7 +41,7 @@ pytestmark = pytest.mark.slow
 PROBE = """
 import sys
 record = ["interpreter-module " + name for name in sorted(sys.modules)]  # site's, not memtab's
-import importlib.util, logging
+import importlib.util, logging, typing
 from PySide6.QtCore import QEvent, QObject
 
 out_path, argv = sys.argv[1], sys.argv[2:]
@@ -75,6 +76,10 @@ class FirstTreePaint(QObject):
                     own = getattr(value, "__module__", None) == name
                     if own and isinstance(value, type) and "__dataclass_fields__" in vars(value):
                         record.append(f"dataclass {name}.{value.__qualname__}")
+                    if own and isinstance(value, type) and issubclass(value, tuple):
+                        for field, kind in vars(value).get("__annotations__", {}).items():
+                            if isinstance(kind, typing.ForwardRef):  # compiled at import
+                                record.append(f"string-field {name}.{value.__qualname__}.{field}")
         return False
 
 
@@ -124,6 +129,8 @@ class Start:
     """The Qt classes Python had used (PySide makes a class's Python type on first use)."""
     dataclasses: frozenset[str]
     """The dataclasses of the imported modules (`module.Class`)."""
+    string_fields: frozenset[str]
+    """The NamedTuples' fields whose annotation is a string (`module.Class.field`)."""
     interpreter_modules: frozenset[str]
     """What the interpreter had imported before the probe ran (site, its .pth files)."""
     paint_handlers: str
@@ -159,6 +166,9 @@ def start_window(home: Home, tmp_path: Path) -> Start:
         ),
         dataclasses=frozenset(
             line.split(" ", 1)[1] for line in lines if line.startswith("dataclass ")
+        ),
+        string_fields=frozenset(
+            line.split(" ", 1)[1] for line in lines if line.startswith("string-field ")
         ),
         interpreter_modules=frozenset(
             line.split(" ", 1)[1] for line in lines if line.startswith("interpreter-module ")
@@ -261,6 +271,20 @@ def test_no_module_of_the_outline_makes_a_dataclass_before_the_first_paint(
         f"dataclasses made before the tree's first paint: {made} — a dataclass writes and "
         "compiles its methods when its module loads (~3–6 M instructions): a NamedTuple, "
         "or the class in a module loaded after the paint (memtab.gui.first_paint.boundary)"
+    )
+
+
+def test_the_records_compile_few_string_annotations_before_the_first_paint(
+    started: StartOn,
+) -> None:
+    """typing.NamedTuple compiles each string annotation into a ForwardRef when its module
+    loads: before the tree's first paint, at most the boundary's budget of them."""
+    fields = sorted(started.start.string_fields)
+    assert fields  # it sees them (the lazy names' fields)
+    assert len(fields) <= STRING_FIELDS_BEFORE_FIRST_PAINT_MAX, (
+        f"{len(fields)} string annotations of NamedTuples compiled before the tree's first "
+        f"paint: {fields} — a module whose annotations' names all exist when it loads leaves "
+        "out `from __future__ import annotations` (memtab.gui.first_paint.boundary)"
     )
 
 

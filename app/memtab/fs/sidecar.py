@@ -18,8 +18,6 @@ reads as a problem, and a change first sets it aside whole (renamed, not copied)
 that could not be parsed is kept aside.
 """
 
-from __future__ import annotations
-
 import contextlib
 import json
 import logging

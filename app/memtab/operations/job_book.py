@@ -14,8 +14,6 @@
   long it waited and ran (for the log), on the clock it is given.
 """
 
-from __future__ import annotations
-
 import enum
 import logging
 import threading

@@ -16,8 +16,6 @@ so a known client is named as its agent everywhere ("Codex", "codex"; "Codex via
 MCP" where the words say how), and any other keeps the name it gave.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 MCP_PREFIX = "mcp:"

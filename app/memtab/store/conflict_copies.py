@@ -13,8 +13,6 @@ is gone holds the only text left, so it is shown like any memory rather than hid
 Pure string work; the caller lists the directory.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from typing import NamedTuple
 

@@ -9,8 +9,6 @@ search index compares), `stat_listed_file` one a watcher reported. Descriptions 
 `memtab.store.text.frontmatter`, the one frontmatter reader.
 """
 
-from __future__ import annotations
-
 import errno
 import functools
 import hashlib

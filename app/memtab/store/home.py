@@ -6,8 +6,6 @@ only here. What the home's `config.json` registers (projects, workspaces) is
 `memtab.store.sidecars.registry`.
 """
 
-from __future__ import annotations
-
 import enum
 import functools
 import os

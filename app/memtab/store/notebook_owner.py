@@ -9,8 +9,6 @@ removed, the `memoryOwnerWorkspaceId` xum pinned on the child says whose noteboo
 or a chain deeper than 32 leave a workspace its own notebook.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import NamedTuple
 

@@ -9,8 +9,6 @@ the full listing that follows it (`store.files.list_scope`'s `walked`), which st
 file then instead of walking again.
 """
 
-from __future__ import annotations
-
 import logging
 import os
 import stat

@@ -20,8 +20,6 @@ one wake-up per filling, a stopped observer's paths dropped, several postings a 
 what a due batch reports (`reported_batch`: the home vanished, a storm as the root alone).
 """
 
-from __future__ import annotations
-
 import collections
 import threading
 from collections.abc import Callable, Iterable

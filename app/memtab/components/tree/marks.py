@@ -2,8 +2,6 @@
 "sync conflict") and the sentence its tooltip says (no Qt: `gui/tree/model` shows them).
 Each feature replaces its own marks as a whole; a row shows every feature's."""
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Mapping
 from typing import NamedTuple, Protocol

@@ -9,8 +9,6 @@ only a name that does not fit alone is elided. What a dropped pill said is in th
 tooltip.
 """
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Sequence
 from typing import NamedTuple

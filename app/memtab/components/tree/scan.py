@@ -15,8 +15,6 @@ outline; the full scan's readers (the journal, the description cache) are loaded
 worker that runs it.
 """
 
-from __future__ import annotations
-
 import logging
 import time
 from collections.abc import Mapping
@@ -140,13 +138,13 @@ class HomeScan(NamedTuple):
     recency: Mapping[str, int]
     scopes: tuple[ScopeScan, ...]
     meta: Mapping[str, MetaEntry]
-    status: ConsolidationStatus | None
-    recent_runs: tuple[tuple[str, ConsolidationRecord], ...]
+    status: "ConsolidationStatus | None"
+    recent_runs: "tuple[tuple[str, ConsolidationRecord], ...]"
     """Labelled runs beyond those in `status` (agent-task workspaces), for the footer."""
     orphans: tuple[OrphanScan, ...]
     changes: DiskChanges
     duration_ms: float = 0.0
-    sources: SourcesScan | None = None
+    sources: "SourcesScan | None" = None
     """Other agents' memory, once asked for (`ScanRequest.with_sources`)."""
 
     def scope(self, scope: Scope) -> ScopeScan:
@@ -201,7 +199,7 @@ class ScanRequest(NamedTuple):
     changed_paths: frozenset[str] | None = None
     with_sources: bool = False
     """Scan other agents' memory too (see the module docstring)."""
-    source_context: ContextLoader | None = None
+    source_context: "ContextLoader | None" = None
     """How discovery reads its settings (default: `SourceContext.load`)."""
     remember_descriptions: bool = False
     """List scopes with the home's description cache (`store.description_cache`): the

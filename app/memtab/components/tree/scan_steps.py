@@ -17,8 +17,6 @@ lands it asks `scan_steps` what to do and carries it out:
 A NamedTuple and a function: the tab imports this before its first paint.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from memtab.components.tree.scan import HomeScan, workspace_identity

@@ -8,8 +8,6 @@ task tree reads as one notebook, docs/formats.md §2.5), archived, multi-project
 notebook-sharing ones tagged. A home without workspaces shows a single "No workspace" row.
 """
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple

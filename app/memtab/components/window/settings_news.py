@@ -7,8 +7,6 @@ read, so every section counts as changed); subscribers ask `touches(section)` an
 section from `settings` — no feature reads the file again on the GUI thread.
 """
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Mapping
 from typing import Any, NamedTuple

@@ -16,7 +16,10 @@ in a module's top level: a Qt class imported by name builds all its Python enum 
 (`QT_CLASSES_NEVER_BEFORE_FIRST_PAINT` lists those the first paint never needs), and a
 dataclass is made by writing and compiling its methods (~3.4 M instructions each): the
 modules on the path keep their records as NamedTuples or slotted classes (the test holds
-every module of a big home's start to it).
+every module of a big home's start to it). A NamedTuple compiles each of its annotations
+that is a string into a `ForwardRef` as its module loads (~10 µs a field): a module on the
+path whose annotations' names all exist when it loads does without `from __future__ import
+annotations`, and `STRING_FIELDS_BEFORE_FIRST_PAINT_MAX` caps the fields left.
 
 This package (`memtab.gui.first_paint`) and all it imports is held statically by that
 contract (imports inside functions and for annotations count there). After the paint,
@@ -48,6 +51,15 @@ from types import ModuleType
 # split from store/files.py at 598 lines; its importing +2.6 M instructions, the outline's
 # walk 4.5 M fewer: callgrind).
 MODULES_BEFORE_FIRST_PAINT_MAX = 118
+
+# The NamedTuples' fields annotated with a string that the start compiles before its
+# first paint (see the module docstring). 59: 17 modules on the path dropped the import
+# (−7 M instructions to the first paint, callgrind); left: fields naming what is imported
+# after the paint (`TYPE_CHECKING`), modules whose annotations evaluated at import cost more
+# than the strings (gui/actions.py's name Qt's enums: +6.3 M; fs/locking/lease_lock.py's
+# +0.4 M), the registry's records (read from their annotations), modules naming a class
+# before it is defined (store/paths.py, components/tree/nodes.py, …).
+STRING_FIELDS_BEFORE_FIRST_PAINT_MAX = 59
 
 # Reached by the contract, imported after the paint: settings' file and other agents'
 # sources once scanned, the desktop's file manager and the crash dialog when asked, the

@@ -17,8 +17,6 @@ definition, `read_agent_definition`) — goes through this module, and it follow
   keeping whatever spacing precedes the cut.
 """
 
-from __future__ import annotations
-
 import functools
 import json
 import re
