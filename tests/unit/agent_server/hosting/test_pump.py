@@ -19,7 +19,11 @@ import pytest
 
 from memtab.agent_server.bridge.pump import CONNECTION_CLOSED, NoHostError, Pump
 
-WITHIN_S = 5.0  # what "at once" is allowed on a loaded machine; the pump's own times are 0.1 s
+WITHIN_S = 5.0  # what "at once" is allowed on a loaded machine
+# The pump pings a host quiet for QUIET_S while a request waits, and gives it up HANG_S
+# after: short in the tests of that (`pinging`), out of the way in the others, whose host
+# answers no ping (a loaded machine's pause between two steps would have it pinged).
+QUIET_S, HANG_S = 0.1, 1.0
 
 
 def _line(message: dict[str, Any]) -> bytes:
@@ -79,6 +83,15 @@ class Host:
     def send(self, message: dict[str, Any]) -> None:
         self.socket.sendall(_line(message))
 
+    def next_not_ping(self) -> dict[str, Any] | None:
+        """The next line that is not the bridge's ping, each ping answered (as a live
+        host's loop does)."""
+        while True:
+            message = self.reads.line()
+            if message is None or message.get("method") != "ping":
+                return message
+            self.send({"jsonrpc": "2.0", "id": message["id"], "result": {}})
+
     def die(self) -> None:
         self.socket.close()
 
@@ -86,18 +99,21 @@ class Host:
 class Session:
     """The bridge's pump on a thread, between the test's agent and its hosts."""
 
-    def __init__(self, *, hosts_to_give: int = 3) -> None:
+    def __init__(
+        self, *, hosts_to_give: int = 3, quiet_s: float = WITHIN_S, hang_s: float = WITHIN_S
+    ) -> None:
         self.hosts: list[Host] = []
         self.next_host_may_start = threading.Event()
         self.next_host_may_start.set()
         self._gave = threading.Semaphore(0)
         self._left = hosts_to_give
+        self._giving = threading.Lock()  # a host is given whole, or not once closing began
         agent_in, self._agent_writes = os.pipe()
         self._agent_reads, agent_out = os.pipe()
         self.agent = _Reader(lambda n: os.read(self._agent_reads, n), self._agent_reads)
         first = self._connect()
         self.pump = Pump(
-            first, self._connect, stdin=agent_in, stdout=agent_out, quiet_s=0.1, hang_s=0.2
+            first, self._connect, stdin=agent_in, stdout=agent_out, quiet_s=quiet_s, hang_s=hang_s
         )
         self._ends = (agent_in, agent_out)
         self.status: int | None = None
@@ -105,13 +121,14 @@ class Session:
         self._thread.start()
 
     def _connect(self) -> socket.socket:
-        if self._left == 0:
-            raise NoHostError("none can start")
         if self.hosts:  # starting a host takes its time
             assert self.next_host_may_start.wait(WITHIN_S)
-        self._left -= 1
-        bridge_end, host_end = socket.socketpair()
-        self.hosts.append(Host(host_end))
+        with self._giving:
+            if self._left == 0:
+                raise NoHostError("none can start")
+            self._left -= 1
+            bridge_end, host_end = socket.socketpair()
+            self.hosts.append(Host(host_end))
         self._gave.release()
         return bridge_end
 
@@ -141,6 +158,9 @@ class Session:
         return self.status
 
     def close(self) -> None:
+        with self._giving:  # the bridge ends as its host goes, not on a new host's timeouts
+            self._left = 0
+        self.next_host_may_start.set()
         self.agent_hangs_up()
         if self._thread.is_alive():
             for host in self.hosts:
@@ -160,11 +180,20 @@ def session() -> Iterator[Session]:
         running.close()
 
 
+@pytest.fixture
+def pinging() -> Iterator[Session]:
+    running = Session(quiet_s=QUIET_S, hang_s=HANG_S)
+    try:
+        yield running
+    finally:
+        running.close()
+
+
 def initialized(session: Session) -> Host:
     """The agent's session opened on the first host."""
     host = session.host(1)
     session.agent_sends(_line(INITIALIZE))
-    assert host.reads.line() == INITIALIZE
+    assert host.next_not_ping() == INITIALIZE
     host.send({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-11-25"}})
     assert session.agent.line() == {
         "jsonrpc": "2.0",
@@ -172,7 +201,7 @@ def initialized(session: Session) -> Host:
         "result": {"protocolVersion": "2025-11-25"},
     }
     session.agent_sends(_line(INITIALIZED))
-    assert host.reads.line() == INITIALIZED
+    assert host.next_not_ping() == INITIALIZED
     return host
 
 
@@ -225,21 +254,23 @@ def test_the_answers_to_a_dead_host_say_it_stopped(session: Session) -> None:
 
 
 def test_a_hung_host_is_pinged_then_given_up_and_its_late_answer_never_arrives(
-    session: Session,
+    pinging: Session,
 ) -> None:
+    session = pinging
     host = initialized(session)
     session.agent_sends(_line(call(1)))
     assert host.reads.line() == call(1)
-    ping = host.reads.line()  # after 0.1 s without a word
+    ping = host.reads.line()  # after QUIET_S without a word
     assert ping is not None and ping["method"] == "ping"
-    assert "did not answer" in lost(session.agent.line(), 1)  # 0.2 s later
+    assert "did not answer" in lost(session.agent.line(), 1)  # HANG_S later
     session.host(2)
     with contextlib.suppress(OSError):
         host.send(answer(1))  # wakes up: too late, the bridge let go of it
     assert session.agent.quiet(for_s=0.5)
 
 
-def test_a_host_answering_the_ping_is_waited_for(session: Session) -> None:
+def test_a_host_answering_the_ping_is_waited_for(pinging: Session) -> None:
+    session = pinging
     host = initialized(session)
     session.agent_sends(_line(call(1)))
     assert host.reads.line() == call(1)
