@@ -168,6 +168,11 @@ def test_an_agent_saving_all_the_time_loses_no_save_to_installs(tmp_path: Path) 
     # only until it is put back; an agent that reads in that moment (more likely on a busy
     # machine) sees the older bytes once. The old code reverted ~20 of 40 for good.
     assert report["saves"] > 10 and report["reverted"] <= 2
-    assert all(o.status == "updated" or "kept changing" in o.message for o in outcomes[1:])
+    # Each install lands or says the file kept changing. One lands "added", not "updated",
+    # when the agent's own read-modify-write (read, then replace) spanned the install before
+    # it and wrote its older document back: that agent's race, not ours (seen on a busy CI).
+    assert all(
+        o.status in ("updated", "added") or "kept changing" in o.message for o in outcomes[1:]
+    ), [o.message for o in outcomes]
     assert sum(o.status == "updated" for o in outcomes) >= 5
     assert json.loads(path.read_text())["saves"] == report["saves"]
