@@ -44,7 +44,9 @@ class SharedRotatingFileHandler(logging.FileHandler):
     def _is_due(self, record: logging.LogRecord) -> bool:
         if self.stream is None:
             self.stream = self._open()
-        written = self.stream.tell()
+        # Where the file ends now: the other processes appending to it moved the end past
+        # what this stream wrote (an append-mode stream's position is its own writes').
+        written = self.stream.seek(0, os.SEEK_END)
         # A file already written to, and the record would take it past the size (a log
         # path that is no regular file, /dev/null say, never rotates).
         return (

@@ -155,3 +155,20 @@ def test_a_rotation_refused_keeps_appending(
     logging.getLogger("memtab.test").info("free")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["memtab.log", "memtab.log.1"]
     assert "free" in path.read_text()
+
+
+def test_what_other_processes_appended_counts_toward_the_rotation(tmp_path: Path) -> None:
+    """The window and a command append to one log: the size that rotates it is the file's,
+    not what this process wrote."""
+    path = tmp_path / "memtab.log"
+    handler = SharedRotatingFileHandler(path, max_bytes=2000, backups=2)
+    record = logging.LogRecord("memtab.test", logging.INFO, __file__, 1, "mine", None, None)
+    try:
+        handler.emit(record)
+        with path.open("a", encoding="utf-8") as other_process:
+            other_process.write("theirs\n" * 400)  # 2,800 bytes past this handler's writes
+        handler.emit(record)
+    finally:
+        handler.close()
+    assert (tmp_path / "memtab.log.1").exists()
+    assert path.read_text(encoding="utf-8") == "mine\n"
