@@ -267,7 +267,8 @@ class OwnedLock(InterprocessLock):
 
     def acquire(self, timeout_s: float = DEFAULT_TIMEOUT_S, **details: Any) -> None:
         """Take the lock (see `InterprocessLock.acquire`) and record who holds it."""
-        # lazy: a lock's holder is recorded after the paint (the start's module budget)
+        # lazy: one module fewer before the first paint (its budget, gui/first_paint/boundary);
+        # the first lock is taken after it
         from memtab.fs.host import host_name
 
         super().acquire(timeout_s)

@@ -143,7 +143,8 @@ class InboxPanel(QFrame):
     def body(self) -> InboxBody:
         """The list, details and buttons (built when first asked)."""
         if self._body is None:
-            # lazy: kept only once something waits — most windows never show the Inbox
+            # lazy: kept only once something waits (settled RSS at 3,000 files ~0.15 MiB
+            # lower without it, docs/performance.md) — most windows never show the Inbox
             from memtab.gui.writer.inbox_body import InboxBody
 
             body = InboxBody(self._context, self._state, self, self)
