@@ -27,6 +27,7 @@ from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memtab.fs.atomic import make_file_durable
 from memtab.fs.beside import Beside
 from memtab.fs.clock import Clock
 from memtab.humanize import plural
@@ -184,7 +185,8 @@ class Importer:
         """Write the files (deleted through the store, the others written together);
         one that changed since it was read is merged again next time (`unapplied`).
         `unflushed`: files written not durably that must be before any of these (made so
-        with the first batch's temps; no file is removed then)."""
+        with the first batch's temps, else each before this returns; no file is removed
+        then)."""
         if writes:
             self.progress(f"Bringing in {plural(len(writes), 'file')}")
         contents = self.repo.blobs(write.want for write in writes.values() if write.want)
@@ -221,6 +223,8 @@ class Importer:
                 write = writes[repo_paths[virtual]]
                 pending[repo_paths[virtual]] = self._unapplied(write.have, write.want)
             self.brought.imported += done.recorded
+        for written in unflushed:  # no batch published: durable all the same, before the meta
+            make_file_durable(written)
 
     def _delete(
         self,

@@ -15,6 +15,7 @@ import pytest
 
 from memtab.fs import atomic
 from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory
+from memtab.store.errors import MemoryStoreError
 from memtab.sync import importer
 from memtab.sync.repository import objects
 from memtab.sync.repository.git import Git
@@ -207,3 +208,23 @@ def test_a_machine_joining_makes_its_intent_durable_with_the_files_flush(
     first = events.index("publish")
     assert events[:first] == ["flush True"]
     assert beta.files() == alpha.files()
+
+
+def test_an_intent_no_batch_flushed_is_made_durable_before_the_import_goes_on(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its flush was left to the first batch's: every batch refused, the intent is still
+    # made durable before the import writes its meta and state.
+    for number in range(3):
+        alpha.write(f"{G}/n{number}.md", f"note {number}\n")
+    alpha.sync()
+
+    def refused(*_args: object, **_kwargs: object) -> object:
+        raise MemoryStoreError("Cannot write the global memory: disk full")
+
+    monkeypatch.setattr(importer, "restore_contents", refused)
+    durable = calls_through(monkeypatch, importer, "make_file_durable")
+    beta.sync()
+    monkeypatch.undo()
+
+    assert [path.name for (path,) in durable] == ["import.json"]
