@@ -31,11 +31,11 @@ from bench.floors import inotify_floor
 from bench.homes import HOME_3K, WORKSPACE, build_home, note, relative
 from bench.table import Row, p95, record
 from memtab.components.tree.nodes import directory_key, file_key
+from memtab.components.window.ui_state import UiState
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath
 from memtab.store.scopes.memory import MemoryStore

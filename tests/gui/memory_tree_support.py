@@ -17,10 +17,10 @@ from memtab.components.files.copy import CopyChoice, CopyTarget
 from memtab.components.files.ops import DeletionCount
 from memtab.components.files.questions import NewKind
 from memtab.components.tree.nodes import NodeKind, TreeNode
+from memtab.components.window.ui_state import UiState
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.window import keys
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home

@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
+from memtab.components.window.ui_state import UiState
 from memtab.gui.toolkit import dialog_layout
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, opening_screen, stack_when_narrow
 from memtab.gui.toolkit.screen_room import room_on
-from memtab.gui.toolkit.ui_state import UiState
 
 HALF_LAPTOP = QRect(0, 28, 683, 740)
 

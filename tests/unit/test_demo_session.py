@@ -11,9 +11,9 @@ import pytest
 
 from memtab.cli.main import _demo_home
 from memtab.components.tree.scan import choose_workspace
+from memtab.components.window.ui_state import UiState
 from memtab.demo import DEMO_MARKER, MAIN_ID, DemoError, create_demo_home, open_fresh_demo
 from memtab.fs.config.config_dir import config_dir
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.llm.settings import ProviderSettings, resolve_provider_settings, save_provider_settings
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import load_recency, load_registry

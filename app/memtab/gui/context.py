@@ -45,9 +45,9 @@ from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan
 from memtab.components.window.settings_news import SettingsChange
+from memtab.components.window.ui_state import UiState
 from memtab.gui.actions import ActionRegistry
 from memtab.gui.tasks.jobs import JobService
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.scope_view import ScopeView

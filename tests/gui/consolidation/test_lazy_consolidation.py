@@ -44,7 +44,7 @@ from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from memtab.demo import create_demo_home
 from memtab.gui.first_paint.app import application, create_main_window
-from memtab.gui.toolkit.ui_state import UiState
+from memtab.components.window.ui_state import UiState
 
 app = application()
 home = create_demo_home(Path({str(tmp_path / "demo")!r}))

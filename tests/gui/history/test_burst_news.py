@@ -15,9 +15,9 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_for
 from memtab.components.history.burst_news import REVIEW
+from memtab.components.window.ui_state import UiState
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.trash_rows import BURST_ROLE
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.window import keys
 from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext

@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, refresh_menus, wait_for
-from memtab.gui.toolkit.ui_state import UiState
+from memtab.components.window.ui_state import UiState
 from memtab.gui.window import keys
 from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext

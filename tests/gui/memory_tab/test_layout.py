@@ -16,6 +16,7 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory, make_window
 from memtab.components.editor.leaving import DiscardChoice
 from memtab.components.editor.session import BarKind
 from memtab.components.files.questions import NewKind
+from memtab.components.window.ui_state import UiState
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.editor.unsaved import ask_unsaved
@@ -29,7 +30,6 @@ from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.dialog_layout import title_width
 from memtab.gui.toolkit.text.diff_view import DiffDialog
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.window import keys
 from memtab.humanize import short_name
 from memtab.store.history.records import RunEntry, RunOp

@@ -22,8 +22,8 @@ from memtab.components.tree.workspace_rows import (
     RowKind,
     picker_rows,
 )
+from memtab.components.window.ui_state import UiState
 from memtab.gui.memory_tab.workspace_picker import ROW_ROLE, WorkspaceListModel, WorkspacePicker
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import Registry, add_workspace, load_registry

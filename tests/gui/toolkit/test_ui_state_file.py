@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.gui.toolkit.ui_state import UiState
+from memtab.components.window.ui_state import UiState
 
 HOME = Path("/home/alice")
 

@@ -91,8 +91,8 @@ def rows(window: MainWindow, key: str) -> list[str]:
 def test_the_outline_is_shown_before_any_file_is_read(
     qtbot: QtBot, make_window: WindowFactory, home: Home, tmp_path: Path
 ) -> None:
+    from memtab.components.window.ui_state import UiState
     from memtab.gui.first_paint.app import create_main_window
-    from memtab.gui.toolkit.ui_state import UiState
 
     window = create_main_window(home, MAIN, ui_state=UiState(tmp_path / "ui.json"))
     qtbot.addWidget(window)
@@ -119,8 +119,8 @@ def test_the_first_scan_starts_once_the_outline_has_painted(
 ) -> None:
     # Queued behind the outline, the scan held the interpreter on its worker while the GUI
     # thread merged and painted the outline.
+    from memtab.components.window.ui_state import UiState
     from memtab.gui.first_paint.app import create_main_window
-    from memtab.gui.toolkit.ui_state import UiState
     from memtab.operations import tree
 
     events: list[str] = []
@@ -147,8 +147,8 @@ def test_the_first_scan_starts_once_the_outline_has_painted(
 def test_the_first_scan_lists_the_outlines_walks_without_walking_again(
     qtbot: QtBot, home: Home, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from memtab.components.window.ui_state import UiState
     from memtab.gui.first_paint.app import create_main_window
-    from memtab.gui.toolkit.ui_state import UiState
 
     walks = calls_through(monkeypatch, store_files, "walk_scope")
     window = create_main_window(home, MAIN, ui_state=UiState(tmp_path / "ui.json"))
@@ -219,7 +219,7 @@ def test_outside_changes_show_in_filled_and_unfilled_directories(
 def test_the_remembered_file_reopens_from_an_unfilled_directory(
     qtbot: QtBot, make_window: WindowFactory, home: Home, collapsed: None, tmp_path: Path
 ) -> None:
-    from memtab.gui.toolkit.ui_state import UiState
+    from memtab.components.window.ui_state import UiState
 
     state = UiState(tmp_path / "state.json")
     state.set_open_file(home.root, MAIN, "/memories/global/tools/git.md")
@@ -284,7 +284,7 @@ from pathlib import Path
 import memtab.components.tree.scan as views_scan
 views_scan.OUTLINE_MIN_FILES = 1
 from memtab.gui.first_paint.app import application, create_main_window
-from memtab.gui.toolkit.ui_state import UiState
+from memtab.components.window.ui_state import UiState
 from memtab.store.home import Home
 
 LATER = ["memtab.gui.editor.editor", "memtab.gui.consolidation.footer",

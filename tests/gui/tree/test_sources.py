@@ -103,8 +103,8 @@ def open_key(qtbot: QtBot, window: MainWindow, key: str) -> None:
 def test_sources_come_after_the_mux_scopes_painted_grouped_by_project(
     qtbot: QtBot, machine: Machine, tmp_path: Path
 ) -> None:
+    from memtab.components.window.ui_state import UiState
     from memtab.gui.first_paint.app import create_main_window
-    from memtab.gui.toolkit.ui_state import UiState
 
     window = create_main_window(
         machine.home,

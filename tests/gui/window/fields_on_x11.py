@@ -31,10 +31,10 @@ from PySide6.QtWidgets import (
 )
 
 from gui.every_dialog import open_every_dialog
+from memtab.components.window.ui_state import UiState
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.settings.dialog import SettingsDialog
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.paths import parse_file_path
 from support.memory_home import MAIN, make_home
 

@@ -21,10 +21,10 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit
 
+from memtab.components.window.ui_state import UiState
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.first_paint.app import create_main_window
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.paths import parse_file_path
 from support.memory_home import MAIN, make_home
 

@@ -15,10 +15,10 @@ from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from gui.window.test_palette import answer_with
 from memtab.components.tree.tree import file_key
+from memtab.components.window.ui_state import UiState
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.memory_home import MAIN

@@ -19,9 +19,9 @@ from gui.editor_support import open_loaded, patch_choice
 from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.components.editor.leaving import DiscardChoice
 from memtab.components.tree.nodes import SectionId, section_key
+from memtab.components.window.ui_state import UiState
 from memtab.gui.first_paint.app import _wait_until_loaded
 from memtab.gui.first_paint.main_window import MENU_TITLES, display_path, source_text
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.gui.window import keys
 from memtab.store.home import Home

@@ -52,7 +52,7 @@ DIALOGS = ("memtab.gui.loads.dialog", "memtab.gui.sync.conflicts_dialog")
 from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QPlainTextEdit
-from memtab.gui.toolkit.ui_state import UiState
+from memtab.components.window.ui_state import UiState
 from memtab.gui.first_paint.app import application, create_main_window
 from memtab.store.home import Home
 

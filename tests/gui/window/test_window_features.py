@@ -16,10 +16,10 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.editor.session import BarKind
 from memtab.components.window.phases import Feature, Phase
+from memtab.components.window.ui_state import UiState
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.window import features as window_features
 from memtab.gui.window import keys
 from memtab.gui.window.features import WINDOW_FEATURES

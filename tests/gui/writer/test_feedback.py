@@ -20,8 +20,8 @@ from memtab.components import glossary
 from memtab.components.activity.badges import Actor
 from memtab.components.activity.mux_activity import MuxActivity
 from memtab.components.tree.nodes import NodeKind, file_key
+from memtab.components.window.ui_state import UiState
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.tree.model import AGENT_EDITED_ROLE, KEY_ROLE
 from memtab.gui.window import keys
 from memtab.gui.writer.status import NEWS_LINK, WriterStatusWidget

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from memtab.components.window.ui_state import default_state_path
 from memtab.fs.config.config_dir import config_dir
 from memtab.fs.config.settings_file import settings_path
-from memtab.gui.toolkit.ui_state import default_state_path
 from memtab.llm.endpoints import base_url_problem, is_loopback_host, is_official_endpoint
 from memtab.llm.http import HttpChatProvider
 from memtab.llm.openai import OpenAIProvider
@@ -238,12 +238,12 @@ def test_settings_and_ui_state_share_one_absolute_config_dir(
 
 
 @pytest.mark.expect_log(
-    "memtab.gui.toolkit.ui_state",
+    "memtab.components.window.ui_state",
     "WARNING",
     r"^Ignoring the UI state .*ui-state.json: nested too deeply to read",
 )
 def test_a_deeply_nested_ui_state_file_is_an_empty_state(tmp_path: Path) -> None:
-    from memtab.gui.toolkit.ui_state import UiState
+    from memtab.components.window.ui_state import UiState
 
     path = tmp_path / "ui-state.json"
     path.write_text("[" * 100_000 + "]" * 100_000)

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memtab.components.window.ui_state import UiState
 from memtab.fs.sidecar import KeptAside, edit_sidecar, keep_aside, on_kept_aside, read_sidecar
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.store.sidecars.meta import MetaStore, global_key, parse_meta_document
@@ -433,7 +433,7 @@ def test_a_corrupt_writer_state_is_kept_aside(tmp_path: Path) -> None:
 
 
 @pytest.mark.expect_log(
-    "memtab.gui.toolkit.ui_state",
+    "memtab.components.window.ui_state",
     "WARNING",
     r"^Ignoring the UI state .*ui-state.json: not valid JSON",
 )

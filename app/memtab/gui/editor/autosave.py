@@ -17,7 +17,7 @@ from typing import Protocol
 from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtWidgets import QApplication, QWidget
 
-from memtab.gui.toolkit.ui_state import UiState
+from memtab.components.window.ui_state import UiState
 
 AUTOSAVE_FLAG = "editor_autosave"
 AUTOSAVE_DELAY_MS = 1000

@@ -41,6 +41,7 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import QApplication, QWidget
 
 from memtab import __version__
+from memtab.components.window.ui_state import UiState
 from memtab.fs.user_files import write_output_file
 from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.context import WindowContext
@@ -48,7 +49,6 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.toolkit.crash_reports import CrashReporter
 from memtab.gui.toolkit.icons import app_icon
-from memtab.gui.toolkit.ui_state import UiState
 from memtab.gui.tree.scan_scheduler import ContextLoader
 from memtab.resources import resource_path
 from memtab.store.home import Home, HomeLocation

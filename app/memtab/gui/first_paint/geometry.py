@@ -7,7 +7,7 @@ excluded) less room for the window frame, centred on it — and maximized on a l
 screen (at most `LAPTOP_WIDTH` wide), where every pixel counts and a window a little
 smaller than the screen only wastes its edges. Later starts restore the saved
 geometry (`QWidget.restoreGeometry` moves and shrinks a window saved on a screen that is
-gone); splitters get their saved sizes. What is saved is `gui.toolkit.ui_state`'s business.
+gone); splitters get their saved sizes. What is saved is `components.window.ui_state`'s business.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import logging
 from PySide6.QtCore import QByteArray, QRect, QSize, Qt
 from PySide6.QtWidgets import QSplitter, QWidget
 
+from memtab.components.window.ui_state import UiState
 from memtab.gui.toolkit.screen_room import FRAME_ALLOWANCE, room_on
-from memtab.gui.toolkit.ui_state import UiState
 
 logger = logging.getLogger(__name__)
 

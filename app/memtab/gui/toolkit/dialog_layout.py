@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.window.ui_state import UiState
 from memtab.gui.toolkit.screen_room import room_on
-from memtab.gui.toolkit.ui_state import UiState
 
 logger = logging.getLogger(__name__)
 
