@@ -13,9 +13,10 @@ keep OpenSSL's.
 
 The window's process also holds Python's cycle collector off from its first import on: what
 a start imports lives as long as the window, and the collector walked it 31 times before
-the tree's first paint (4–6 ms of the start's CPU, ~2 %) for nothing. The ~70 KB of cycles
-it freed then (mostly the pure-Python classes `datetime` replaces with its C ones) are kept
-from then on, frozen with the rest as the window loads. The window resumes collecting once
+the tree's first paint (4–6 ms of the start's CPU, ~2 %) for nothing. The cycles it freed
+then (~70 KB, mostly the pure-Python classes `datetime` replaces with its C ones) would be
+kept from then on, frozen with the rest as the window loads: the window imports `datetime`
+only where it reads a time (a transcript's, the registry's). The window resumes collecting once
 it has loaded (`gui.first_paint.app.tune_garbage_collection`); `--install-desktop` and
 `--self-test`, which open no window, at once (`cli.main`).
 """

@@ -28,9 +28,9 @@ import hashlib
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 from memtab.check.checkout import Checkout, CheckoutCache
@@ -453,7 +453,7 @@ class CheckEngine:
             if document.last_used_ms is None or now - document.last_used_ms <= limit:
                 continue
             days = (now - document.last_used_ms) // DAY_MS
-            since = datetime.fromtimestamp(document.last_used_ms / 1000, UTC).date().isoformat()
+            since = time.strftime("%Y-%m-%d", time.gmtime(document.last_used_ms // 1000))
             findings.append(
                 finding(
                     document,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import fnmatch
 import logging
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +72,14 @@ def _read_text(path: Path) -> str:
     """A definition file's text: a regular file of at most MAX_MANIFEST_BYTES, read
     without blocking (a FIFO or `/dev/tty` named pyproject.toml is refused at once)."""
     return read_regular_file(path, limit=MAX_MANIFEST_BYTES).decode("utf-8", "replace")
+
+
+def _parse_toml(text: str) -> dict[str, Any]:
+    """A TOML definition file's document; ValueError (TOMLDecodeError) when it is not TOML."""
+    # lazy: tomllib (~0.13 MiB traced) for a checkout with a TOML manifest only
+    import tomllib
+
+    return tomllib.loads(text)
 
 
 # --- make ------------------------------------------------------------------------------
@@ -219,7 +226,7 @@ def mise_tasks(root: Path, files: Iterable[str]) -> Targets:
         if not path.is_file():
             continue
         try:
-            document = tomllib.loads(_read_text(path))
+            document = _parse_toml(_read_text(path))
         except (OSError, ValueError) as error:
             return Targets(open=True, problem=f"cannot read {path}: {error}")
         tasks = document.get("tasks")
@@ -321,7 +328,7 @@ _TASK_TABLES = {"poe": ("tool", "poe", "tasks"), "pdm": ("tool", "pdm", "scripts
 def python_project(path: Path) -> PythonProject:
     try:
         text = _read_text(path)
-        document = tomllib.loads(text)
+        document = _parse_toml(text)
     except (OSError, ValueError) as error:
         return PythonProject(problem=f"cannot read {path}: {error}")
     scripts: set[str] = set()

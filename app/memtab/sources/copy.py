@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
@@ -148,7 +148,7 @@ def codex_memories(discovery: Discovery) -> Source | None:
 
 def note_name(text: str, at_ms: int) -> str:
     """`<UTC time>-<first words>.md` for a note written at `at_ms`."""
-    stamp = datetime.fromtimestamp(at_ms / 1000, UTC).strftime("%Y-%m-%dT%H-%M-%S")
+    stamp = time.strftime("%Y-%m-%dT%H-%M-%S", time.gmtime(at_ms // 1000))
     words = _WORD.findall(text.casefold())[:MAX_NAME_WORDS]
     slug = "-".join(words)[:MAX_SLUG_CHARS].strip("-") or "note"
     return f"{stamp}-{slug}.md"

@@ -10,7 +10,7 @@ shape: a date alone by the date, a time without milliseconds without them; quote
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+import time
 
 from memtab.fs.clock import now_ms
 from memtab.store.text.frontmatter import find_frontmatter
@@ -38,19 +38,20 @@ def refresh_modified(text: str, at_ms: int) -> str:
     match = _LINE.search(block)
     if match is None:
         return text
-    stamp = _stamp(match, datetime.fromtimestamp(at_ms / 1000, UTC))
+    stamp = _stamp(match, at_ms)
     start, end = span.body_start + match.start("value"), span.body_start + match.end("value")
     return text[:start] + stamp + text[end:]
 
 
-def _stamp(match: re.Match[str], now: datetime) -> str:
+def _stamp(match: re.Match[str], at_ms: int) -> str:
     value = match.group("value")
+    now = time.gmtime(at_ms // 1000)
     if len(value) == 10:  # a date alone
-        return now.strftime("%Y-%m-%d")
-    separator = value[10]
+        return time.strftime("%Y-%m-%d", now)
+    seconds = time.strftime(f"%Y-%m-%d{value[10]}%H:%M:%S", now)
     if match.group("fraction") is not None or match.group("zone") == "Z":
-        milliseconds = f".{now.microsecond // 1000:03d}" if match.group("fraction") else ""
-        return now.strftime(f"%Y-%m-%d{separator}%H:%M:%S") + milliseconds + "Z"
+        milliseconds = f".{at_ms % 1000:03d}" if match.group("fraction") else ""
+        return seconds + milliseconds + "Z"
     if match.group("zone"):  # an offset: written in UTC, as Claude Code would
-        return now.strftime(f"%Y-%m-%d{separator}%H:%M:%S") + "+00:00"
-    return now.strftime(f"%Y-%m-%d{separator}%H:%M:%S")
+        return seconds + "+00:00"
+    return seconds

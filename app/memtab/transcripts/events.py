@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from memtab.fs.jsonfile import finite_number
@@ -71,6 +70,10 @@ def parse_timestamp(value: Any) -> int | None:
             return None
         return int(number) if number >= _SECONDS_CUTOFF else int(number * 1000)
     if isinstance(value, str) and value:
+        # lazy: datetime, ~0.2 MiB a window that reads no transcript does without (and the
+        # pure-Python classes it replaces, which a start's held-off collector keeps: launch)
+        from datetime import UTC, datetime
+
         try:
             moment = datetime.fromisoformat(value)
         except ValueError:

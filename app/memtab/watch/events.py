@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import bisect
 import logging
+import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Annotated, NamedTuple
 
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
@@ -109,7 +109,7 @@ class ChangeEvent:
             parts.append(f"removed {_files(self.deleted)}")
         if self.rewritten:
             parts.append(f"rewrote {_files(self.rewritten)}")
-        when = datetime.fromtimestamp(self.at / 1000).strftime("%H:%M")
+        when = time.strftime("%H:%M", time.localtime(self.at / 1000))
         return f"{who} {' and '.join(parts)} at {when}"
 
     def listed(self) -> ListedEvent:

@@ -5,7 +5,10 @@ run brings in — the writer of this home has had nothing to do; nor the consoli
 engine, which loads once the pointer or the focus reaches Consolidate now; nor the search
 index's reader and sqlite3 (~1 MiB resident), which the search field's first focus loads;
 nor the dialogs of What each agent loads… and Resolve conflicts…, loaded when first opened;
-nor, with no file open, any text of the editor (its empty page is built when first asked for).
+nor, with no file open, any text of the editor (its empty page is built when first asked for);
+nor the standard library's modules only a rare path needs (~0.5 MiB resident): `datetime`
+(a transcript's or the registry's time), `tomllib` (a TOML manifest or Codex's config) and
+`secrets` (with `hmac`; ids are `os.urandom(n).hex()`).
 
 Settled: the tab loaded, the first recording of what
 changed outside Memtab done (it reads the history indexes and the runs log's catch-up of
@@ -49,6 +52,7 @@ CONSOLIDATION_ENGINE = ("memtab.consolidation.service", "memtab.consolidation.jo
                         "memtab.gui.consolidation.tasks")
 SEARCH_INDEX = ("memtab.components.search.indexed", "memtab.search_index.index", "sqlite3")
 DIALOGS = ("memtab.gui.loads.dialog", "memtab.gui.sync.conflicts_dialog")
+RARE_PATHS = ("datetime", "tomllib", "secrets", "hmac")
 from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QPlainTextEdit
@@ -83,6 +87,7 @@ print(json.dumps({{"findings": findings,
                                                  if name in sys.modules),
                   "search index": sorted(name for name in SEARCH_INDEX if name in sys.modules),
                   "dialogs": sorted(name for name in DIALOGS if name in sys.modules),
+                  "rare paths": sorted(name for name in RARE_PATHS if name in sys.modules),
                   "editor texts": editor_texts}}))
 """
     result = subprocess.run(
@@ -96,5 +101,6 @@ print(json.dumps({{"findings": findings,
         "consolidation engine": [],
         "search index": [],
         "dialogs": [],
+        "rare paths": [],
         "editor texts": 0,
     }

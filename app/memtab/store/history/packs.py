@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import secrets
 import struct
 import threading
 from collections.abc import Callable, Iterator
@@ -76,7 +75,7 @@ def write_pack(directory: Path, contents: list[tuple[str, bytes]], *, durable: b
         index += _ENTRY.pack(bytes.fromhex(digest), len(body), len(compressed))
         body += compressed
     footer = _FOOTER.pack(len(body), len(contents), MAGIC)
-    name = f"{secrets.token_hex(8)}{SUFFIX}"
+    name = f"{os.urandom(8).hex()}{SUFFIX}"
     with Directory.open(directory) as packs:
         packs.replace(name, bytes(body + index + footer), durable=durable)
     return directory / name

@@ -14,8 +14,8 @@ virtual paths (`/memories/project/x.md`) of that scope only.
 
 from __future__ import annotations
 
+import os
 import re
-import secrets
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
@@ -45,7 +45,7 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 def new_version_id(at_ms: int) -> str:
     """A unique version id that sorts by time: 11 hex digits of ms, 5 random ones."""
-    return f"{at_ms:011x}{secrets.token_hex(3)[:5]}"
+    return f"{at_ms:011x}{os.urandom(3).hex()[:5]}"
 
 
 def scope_key(scope: Scope, *, project_path: str | None, workspace_id: str | None) -> str:

@@ -9,8 +9,8 @@ program wrote meanwhile is overwritten.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Annotated, Literal
 
 from memtab.fs.clock import now_ms
@@ -465,6 +465,6 @@ def _changed_since(item: _Touched, run: RunEntry) -> str:
     if item.later:
         newest = item.later[-1]
         who = actor_name(newest.actor)
-        when = datetime.fromtimestamp(newest.at / 1000).strftime("%Y-%m-%d %H:%M")
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(newest.at / 1000))
         return f"changed after the run (by {who} at {when})"
     return "changed after the run (not yet seen by Memtab)"

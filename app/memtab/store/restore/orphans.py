@@ -20,7 +20,6 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,7 +127,7 @@ class OrphanProjectStore(MemoryStore):
         with self.writing(Scope.PROJECT), _open(self.home.projects_root, label) as projects:
             if kind_in(projects, self.dir_name) != "dir":
                 raise NotFoundError(f"{label} is not a directory")
-            doomed = f".{self.dir_name}.deleting-{secrets.token_hex(4)}"
+            doomed = f".{self.dir_name}.deleting-{os.urandom(4).hex()}"
             projects.rename_no_replace(self.dir_name, projects, doomed)
             try:
                 removed = self._record_all(projects, doomed, root, label)
