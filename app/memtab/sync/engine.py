@@ -132,11 +132,13 @@ class TargetSync:
             fetched = self._push_while_fetching(exported, importer)
             if fetched is None:
                 return outcome
-        for _attempt in range(PUSH_ATTEMPTS):
+        for attempt in range(PUSH_ATTEMPTS):
             if fetched is None:
                 self.progress(f"Fetching {self.target.remote}")
                 try:
-                    fetched = (self.git.fetch(self.target.branch),)
+                    # Before the first fetch here this sync wrote no object (its
+                    # commits go by `_push_while_fetching`); before a later one it did.
+                    fetched = (self._fetch(wrote=attempt > 0),)
                 except GitError as error:
                     self._network_failure(error, outcome)
                     return outcome
@@ -172,6 +174,20 @@ class TargetSync:
         return outcome
 
     # --- the steps -------------------------------------------------------------------------
+
+    def _fetch(self, *, wrote: bool) -> str | None:
+        """The remote's branch fetched. git's maintenance after a fetch (a repack once packs
+        pile up) is a process the sync waits for: when this sync `wrote` no object, it runs
+        only if the fetch brought one — a machine joining, whose `sync init` fetched every
+        object, and a sync with nothing on either side start one git fewer."""
+        branch = self.target.branch
+        if wrote:
+            return self.git.fetch(branch)
+        tracked = self.repo.resolve(f"refs/remotes/origin/{branch}")
+        fetched = self.git.fetch(branch, maintain=False)
+        if fetched != tracked:
+            self.git.maintain()
+        return fetched
 
     def _push_while_fetching(
         self, exported: ExportResult, importer: Importer

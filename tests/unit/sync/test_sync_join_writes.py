@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -228,3 +229,40 @@ def test_an_intent_no_batch_flushed_is_made_durable_before_the_import_goes_on(
     monkeypatch.undo()
 
     assert [path.name for (path,) in durable] == ["import.json"]
+
+
+def _maintenances(trace: Path) -> int:
+    """How many times git ran its maintenance, in a `GIT_TRACE` file: each is a process
+    (a fetch's own, or the sync's)."""
+    if not trace.exists():
+        return 0
+    lines = trace.read_text(errors="replace").splitlines()
+    return sum("built-in: git maintenance run --auto" in line for line in lines)
+
+
+def test_a_machine_joining_after_its_init_starts_no_maintenance(
+    alpha: Machine, beta: Machine, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `sync init` fetched every object, so the join's fetch brings none: git's maintenance
+    # after it (a process, 2–15 ms) has nothing new to count. A fetch that brings objects
+    # (beta, set up before alpha sent any) and a sync that sends its own still run it.
+    alpha.write(f"{G}/n.md", "note\n")
+    alpha.sync()
+    gamma = Machine.create(tmp_path, "gamma")
+    gamma.connect(remote)
+    traces = {name: tmp_path / f"{name}.trace" for name in ("gamma", "beta", "sent")}
+    monkeypatch.setenv("GIT_TRACE", str(traces["gamma"]))
+    gamma.sync()
+    monkeypatch.setenv("GIT_TRACE", str(traces["beta"]))
+    beta.sync()
+    beta.write(f"{G}/m.md", "more\n")
+    monkeypatch.setenv("GIT_TRACE", str(traces["sent"]))
+    beta.sync()
+    monkeypatch.undo()
+
+    assert gamma.files() == alpha.files()
+    assert {name: _maintenances(trace) for name, trace in traces.items()} == {
+        "gamma": 0,
+        "beta": 1,
+        "sent": 1,
+    }

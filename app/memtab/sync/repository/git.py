@@ -462,17 +462,25 @@ class Git:
         return [f"{option}={shlex.quote(self.git)} {settings} {program}"]
 
     def fetch(
-        self, branch: str, *, track: bool = True, timeout_s: float = NETWORK_TIMEOUT_S
+        self,
+        branch: str,
+        *,
+        track: bool = True,
+        maintain: bool = True,
+        timeout_s: float = NETWORK_TIMEOUT_S,
     ) -> str | None:
         """Fetch `branch` of origin; the commit it points at, None when the remote has no
         such branch yet (an empty repository). GitError (kind offline/auth/missing).
         `track`: origin's remote-tracking branch is moved to it too; else it is left for
-        `track` (a push beside the fetch moves it when the remote takes the push)."""
+        `track` (a push beside the fetch moves it when the remote takes the push).
+        `maintain`: git's maintenance after it, as a fetch runs it; else the caller runs
+        `maintain` when the repository got anything (a git before 2.29 runs it anyway)."""
         tracking = f"refs/remotes/origin/{branch}"
         spec = f"+refs/heads/{branch}:{tracking}" if track else f"refs/heads/{branch}"
         try:
             self.run(
                 [
+                    *([] if maintain else ["-c", "maintenance.auto=false"]),
                     "fetch",
                     "--quiet",
                     "--no-tags",
@@ -496,6 +504,13 @@ class Git:
             if not track:
                 raise GitError(f"git fetch did not say what {branch} of origin is")
         return fetched
+
+    def maintain(self, *, timeout_s: float = NETWORK_TIMEOUT_S) -> None:
+        """git's maintenance as a fetch runs it after its work (`maintenance run --auto`:
+        a repack once the packs that fetches and commits add pile up; most times nothing).
+        A git before 2.29 has no such command (this then fails, unheeded): its fetch,
+        not knowing `maintenance.auto`, ran `gc --auto` itself."""
+        self.run(["maintenance", "run", "--auto", "--quiet"], timeout_s=timeout_s, check=False)
 
     def _fetched(self) -> str | None:
         """The commit the fetch just made wrote in FETCH_HEAD (its first line: `<id>`, a
