@@ -19,6 +19,7 @@ from memtab.fs import atomic
 from memtab.store.catch_up import external
 from memtab.store.catch_up.external import record_external
 from memtab.store.history import blobs as blobs_module
+from memtab.store.history import packs
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
 from memtab.store.paths import Scope
@@ -216,3 +217,19 @@ def test_a_new_directory_for_blobs_is_fsynced_into_its_parent(
     shard = blobs.path_of(sha).parent
     for directory in (shard.parent, shard.parent.parent):  # blobs/, history/
         assert directory.stat().st_ino in fsynced
+
+
+@pytest.mark.parametrize("count", [packs.PACK_MIN, 2], ids=["a pack", "loose blobs"])
+def test_the_folders_a_batch_makes_are_durable_by_its_flush(
+    home: Home, monkeypatch: pytest.MonkeyPatch, fsynced: list[int], count: int
+) -> None:
+    # A machine joining makes history's folders as it copies its first contents: the
+    # batch's one flush makes them durable with the copies, no fsync of a folder each.
+    flushes = spy_filesystem_syncs(monkeypatch)
+    blobs = BlobStore(home.history_blobs_dir)
+    assert not blobs.directory.exists()
+    with blobs.batch() as batch:
+        shas = [batch.put(f"content {number}\n".encode()) for number in range(count)]
+
+    assert (fsynced, len(flushes)) == ([], 1)
+    assert [blobs.get(sha) for sha in shas] == [f"content {n}\n".encode() for n in range(count)]

@@ -14,12 +14,13 @@ leaves an index pointing at a lost content:
   short (written without an fsync, below) is written again, durably; an intact one is
   fsynced, in case it was still only in memory.
 - `batch()` (`record_external`: the baseline and `external` copies of files that are still
-  on disk) writes each blob without an fsync, then makes every blob it was given durable
-  with one flush of the file system when the batch ends — the ones it found already there
-  too, as another batch may have written them and crashed before its flush — and only
-  then does the caller index them. A crash before that flush loses only copies no index
-  refers to (the files themselves are on disk, and the next recording pass copies them again,
-  rewriting any blob the crash cut short); one after it loses nothing. Where the file
+  on disk) writes each blob, and each folder it makes, without an fsync, then makes every
+  blob it was given durable with one flush of the file system when the batch ends — the
+  ones it found already there too, as another batch may have written them and crashed
+  before its flush — and only then does the caller index them. A crash before that flush
+  loses only copies no index refers to (the files themselves are on disk, and the next
+  recording pass copies them again, rewriting any blob the crash cut short); one after it
+  loses nothing. Where the file
   system cannot be flushed at once (`FILESYSTEM_FLUSH_WORKS`: not on macOS or Windows), each
   blob of a batch is written durably, as `put` does.
 
@@ -325,7 +326,9 @@ class BlobBatch:
         shard = self._shards.get(digest[:2])
         if shard is None and (create or digest[:2] not in self._missing_shards):
             try:
-                shard = _open_shard(self._store.directory, digest, create=create)
+                shard = _open_shard(
+                    self._store.directory, digest, create=create, durable=not FILESYSTEM_FLUSH_WORKS
+                )
             except FileNotFoundError:
                 self._missing_shards.add(digest[:2])
                 return None
@@ -347,10 +350,16 @@ class BlobBatch:
             self._not_durable = False
 
 
-def _open_shard(directory: Path, digest: str, *, create: bool = True) -> Directory:
+def _open_shard(
+    directory: Path, digest: str, *, create: bool = True, durable: bool = True
+) -> Directory:
+    """The shard folder of `digest`, made if missing and `create`: fsynced into its parents
+    if `durable`, else made durable by the flush that makes its blobs durable."""
     path = directory / digest[:2]
-    if create:
+    if create and durable:
         make_directory_durably(path)
+    elif create:
+        path.mkdir(parents=True, exist_ok=True)
     return Directory.open(path)
 
 

@@ -68,7 +68,10 @@ def write_pack(directory: Path, contents: list[tuple[str, bytes]], *, durable: b
     durably (else made durable by the caller's flush of the file system before anything
     refers to it: one a crash cut short is ignored, as any damaged pack); returns its
     path. Raises OSError."""
-    make_directory_durably(directory)
+    if durable:
+        make_directory_durably(directory)
+    else:  # the folders it makes are durable by that flush too: no fsync each
+        directory.mkdir(parents=True, exist_ok=True)
     body = bytearray()
     index = bytearray()
     for digest, compressed in contents:
