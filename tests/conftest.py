@@ -29,6 +29,7 @@ pytest_plugins = [
     "support.logfail",
     "support.sync_fixtures",
     "support.hostile_files",
+    "support.worker_reports",
 ]
 
 # Property tests draw the same examples on every run, so a run's verdict (CI's included)
