@@ -256,7 +256,7 @@ class Record(metaclass=_RecordClass):
         such a class's constructor is generated at its `COMPILED_AT`th build, and put in
         this one's place)."""
         cls = type(self)
-        if cls._checks_when_built:
+        if cls._checks_when_built and values:  # none given: its fields' types not needed yet
             for declared in self.fields():
                 if declared.name in values:
                     try:

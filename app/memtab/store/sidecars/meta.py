@@ -11,6 +11,7 @@ holds nothing else, and comes back with a file restored from history (§7).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -136,9 +137,9 @@ class _Entries:
         return sanitize_entry(self.raw.get(key))
 
     def set(self, key: str, entry: MetaEntry) -> None:
-        current = self.raw.get(key)
+        current, known = self.raw.get(key), _known_fields()
         others = (
-            {name: value for name, value in current.items() if name not in _KNOWN_FIELDS}
+            {name: value for name, value in current.items() if name not in known}
             if isinstance(current, dict)
             else {}
         )
@@ -162,7 +163,11 @@ class _Entries:
         return {key: self.raw.pop(key) for key in self if key_in_subtree(key, subtree_key)}
 
 
-_KNOWN_FIELDS = frozenset(MetaEntry().to_json())
+@functools.cache
+def _known_fields() -> frozenset[str]:
+    """The keys an entry's known fields are written under: made at the first change, not
+    as the window's start loads this module (they build the entry's writer)."""
+    return frozenset(MetaEntry().to_json())
 
 
 class MetaStore:
