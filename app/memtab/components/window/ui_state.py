@@ -10,8 +10,6 @@ see `memtab.fs.sidecar`), and failing to write it is logged, not raised.
 Qt-free: geometry is stored as the base64 of the bytes Qt's `saveGeometry()` returns.
 """
 
-from __future__ import annotations
-
 import base64
 import binascii
 import copy
@@ -19,7 +17,7 @@ import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.config.config_dir import config_dir
@@ -100,7 +98,7 @@ class UiState:
         self._record: UiStateFile | None = None  # the document as read, until it changes
 
     @classmethod
-    def load(cls, path: Path | None = None) -> UiState:
+    def load(cls, path: Path | None = None) -> Self:
         """Read the state from `path` (default: the config dir); empty when unusable."""
         path = path or default_state_path()
         read = read_sidecar(path)

@@ -53,13 +53,13 @@ from types import ModuleType
 MODULES_BEFORE_FIRST_PAINT_MAX = 118
 
 # The NamedTuples' fields annotated with a string that the start compiles before its
-# first paint (see the module docstring). 59: 17 modules on the path dropped the import
-# (−7 M instructions to the first paint, callgrind); left: fields naming what is imported
-# after the paint (`TYPE_CHECKING`), modules whose annotations evaluated at import cost more
-# than the strings (gui/actions.py's name Qt's enums: +6.3 M; fs/locking/lease_lock.py's
-# +0.4 M), the registry's records (read from their annotations), modules naming a class
-# before it is defined (store/paths.py, components/tree/nodes.py, …).
-STRING_FIELDS_BEFORE_FIRST_PAINT_MAX = 59
+# first paint (see the module docstring). 38: the registry's records and NamedTuples are
+# evaluated as it loads (its records read their types before the paint anyway); left:
+# fields naming what is imported after the paint (`TYPE_CHECKING`), modules whose
+# annotations evaluated at import cost more than the strings (gui/actions.py's name Qt's
+# enums: +6.3 M), modules naming a class before it is defined (store/paths.py,
+# components/tree/nodes.py, …).
+STRING_FIELDS_BEFORE_FIRST_PAINT_MAX = 38
 
 # Reached by the contract, imported after the paint: settings' file and other agents'
 # sources once scanned, the desktop's file manager and the crash dialog when asked, the

@@ -8,8 +8,6 @@ it aside first (`memtab.fs.sidecar`). Beside it: each workspace's recency
 (`extensionMetadata.json`) and the project memory dirs no registered project uses.
 """
 
-from __future__ import annotations
-
 import math
 import os
 import re
@@ -45,7 +43,7 @@ MAX_WRITER_INTERVAL = 50
 _WORKSPACE_ID = LazyPattern(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
-def parse_iso_time(value: Any) -> datetime | None:
+def parse_iso_time(value: Any) -> "datetime | None":
     """An ISO 8601 string from config.json as an aware datetime, or None."""
     if not isinstance(value, str) or not value.strip():
         return None
