@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from memtab.fs.atomic import atomic_write_bytes, atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
@@ -40,7 +40,7 @@ CORRUPT_INFIX = ".corrupt-"
 _KEPT_ASIDE_MODE = 0o600
 
 
-class SidecarRead(NamedTuple):
+class SidecarRead:
     """What a sidecar holds: its object, or why it could not be used.
 
     `document` is always a dict (empty when the file is missing or unusable); `problem`
@@ -49,22 +49,43 @@ class SidecarRead(NamedTuple):
     were not: `over_cap`, a file larger than the reader's `max_bytes`).
     """
 
+    __slots__ = ("document", "over_cap", "problem", "raw")
+
     document: dict[str, Any]
-    problem: str | None = None
-    raw: bytes | None = None
-    over_cap: bool = False
+    problem: str | None
+    raw: bytes | None
+    over_cap: bool
+
+    def __init__(
+        self,
+        document: dict[str, Any],
+        problem: str | None = None,
+        raw: bytes | None = None,
+        over_cap: bool = False,
+    ) -> None:
+        self.document = document
+        self.problem = problem
+        self.raw = raw
+        self.over_cap = over_cap
 
     @property
     def exists(self) -> bool:
         return self.raw is not None
 
 
-class KeptAside(NamedTuple):
+class KeptAside:
     """A sidecar Memtab could not use, copied aside before it was replaced."""
+
+    __slots__ = ("backup", "original", "reason")
 
     original: Path
     backup: Path
     reason: str
+
+    def __init__(self, original: Path, backup: Path, reason: str) -> None:
+        self.original = original
+        self.backup = backup
+        self.reason = reason
 
     @property
     def message(self) -> str:

@@ -16,8 +16,6 @@ so a known client is named as its agent everywhere ("Codex", "codex"; "Codex via
 MCP" where the words say how), and any other keeps the name it gave.
 """
 
-from typing import NamedTuple
-
 MCP_PREFIX = "mcp:"
 """An MCP client's actor is `mcp:<client>` (§22.4)."""
 
@@ -31,13 +29,19 @@ UNSAVED = "unsaved"
 """A line of the editor's buffer that the file on disk does not hold yet (blame)."""
 
 
-class ActorName(NamedTuple):
+class ActorName:
     """How one actor is named."""
+
+    __slots__ = ("name", "short")
 
     name: str
     """Its name, as it starts a sentence or fills a WHO column."""
     short: str
     """At most seven letters (the blame gutter)."""
+
+    def __init__(self, name: str, short: str) -> None:
+        self.name = name
+        self.short = short
 
 
 ACTORS: dict[str, ActorName] = {

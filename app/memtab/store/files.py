@@ -252,14 +252,26 @@ def _stat_entry(physical: str, path: VirtualPath) -> FileEntry | None:
     return FileEntry(path, "", info.st_size, info.st_mtime_ns // 1_000_000)
 
 
-class StatListing(NamedTuple):
+class StatListing:
     """A scope's files as a stat walk sees them: each file's `lstat` by its path inside
     the scope (`/`-joined), in no particular order; no file opened."""
 
+    __slots__ = ("files", "scope", "too_deep")
+
     scope: Scope
-    files: Mapping[str, os.stat_result] = MappingProxyType({})
-    too_deep: tuple[VirtualPath, ...] = ()
+    files: Mapping[str, os.stat_result]
+    too_deep: tuple[VirtualPath, ...]
     """As `ScopeListing.too_deep`."""
+
+    def __init__(
+        self,
+        scope: Scope,
+        files: Mapping[str, os.stat_result] = MappingProxyType({}),
+        too_deep: tuple[VirtualPath, ...] = (),
+    ) -> None:
+        self.scope = scope
+        self.files = files
+        self.too_deep = too_deep
 
 
 def stat_scope(scope: Scope, root: Path | None) -> StatListing:

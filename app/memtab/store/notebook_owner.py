@@ -10,17 +10,28 @@ or a chain deeper than 32 leave a workspace its own notebook.
 """
 
 from collections.abc import Mapping
-from typing import NamedTuple
 
 MAX_CHAIN_DEPTH = 32
 
 
-class OwnerLinks(NamedTuple):
+class OwnerLinks:
     """What a workspace's registry entry says about whose notebook it uses."""
 
-    parent_id: str | None = None
-    side_chat_parent_id: str | None = None
-    pinned_owner_id: str | None = None
+    __slots__ = ("parent_id", "pinned_owner_id", "side_chat_parent_id")
+
+    parent_id: str | None
+    side_chat_parent_id: str | None
+    pinned_owner_id: str | None
+
+    def __init__(
+        self,
+        parent_id: str | None = None,
+        side_chat_parent_id: str | None = None,
+        pinned_owner_id: str | None = None,
+    ) -> None:
+        self.parent_id = parent_id
+        self.side_chat_parent_id = side_chat_parent_id
+        self.pinned_owner_id = pinned_owner_id
 
 
 def notebook_owner(links: Mapping[str, OwnerLinks], workspace_id: str) -> str:

@@ -14,7 +14,6 @@ import os
 import stat
 import time
 from pathlib import Path
-from typing import NamedTuple
 
 from memtab.fs.atomic import is_temp_name, is_write_temp
 from memtab.store.paths import (
@@ -30,28 +29,58 @@ logger = logging.getLogger(__name__)
 STALE_TEMP_AGE_S = 60.0
 
 
-class Folder(NamedTuple):
+class Folder:
     """One directory a walk went into: its path, its segments under the root, and the
     names of its listable files and directories, in the order the system gave them."""
+
+    __slots__ = ("directories", "files", "path", "segments")
 
     path: str
     segments: tuple[str, ...]
     files: list[str]
     directories: list[str]
 
+    def __init__(
+        self,
+        path: str,
+        segments: tuple[str, ...],
+        files: list[str],
+        directories: list[str],
+    ) -> None:
+        self.path = path
+        self.segments = segments
+        self.files = files
+        self.directories = directories
 
-class ScopeWalk(NamedTuple):
+
+class ScopeWalk:
     """What one walk of a scope root saw (`walk_scope`)."""
+
+    __slots__ = ("error", "folders", "root", "too_deep", "unaddressable")
 
     root: str
     folders: tuple[Folder, ...]
-    error: str | None = None
+    error: str | None
     """Why the root could not be read, if it could not."""
-    unaddressable: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
+    unaddressable: tuple[tuple[tuple[str, ...], str, bool], ...]
     """(parent segments, name, is a dir) of entries no virtual path can name (not
     dotfiles: those are hidden on purpose), not descended into."""
-    too_deep: tuple[tuple[str, ...], ...] = ()
+    too_deep: tuple[tuple[str, ...], ...]
     """The segments of directories at `MAX_PATH_DEPTH` that hold entries (not walked)."""
+
+    def __init__(
+        self,
+        root: str,
+        folders: tuple[Folder, ...],
+        error: str | None = None,
+        unaddressable: tuple[tuple[tuple[str, ...], str, bool], ...] = (),
+        too_deep: tuple[tuple[str, ...], ...] = (),
+    ) -> None:
+        self.root = root
+        self.folders = folders
+        self.error = error
+        self.unaddressable = unaddressable
+        self.too_deep = too_deep
 
 
 def walk_scope(root: Path | str, *, remove_stale_temps: bool = False) -> ScopeWalk:

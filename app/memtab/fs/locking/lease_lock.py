@@ -35,7 +35,6 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
 
 from memtab.fs.lazy_re import LazyPattern
 from memtab.fs.locking.locks import LockUnavailableError
@@ -413,8 +412,10 @@ def _reclaim_guard(path: Path) -> Iterator[bool]:
 # --- what a lock file says ---------------------------------------------------------------------
 
 
-class LockState(NamedTuple):
+class LockState:
     """Who holds a lock file as far as its token tells (`memtab doctor`)."""
+
+    __slots__ = ("alive", "path", "pid", "since", "stale")
 
     path: Path
     pid: int | None
@@ -423,6 +424,20 @@ class LockState(NamedTuple):
     since: float
     """The file's mtime: when it was taken or last renewed."""
     stale: bool
+
+    def __init__(
+        self,
+        path: Path,
+        pid: int | None,
+        alive: bool | None,
+        since: float,
+        stale: bool,
+    ) -> None:
+        self.path = path
+        self.pid = pid
+        self.alive = alive
+        self.since = since
+        self.stale = stale
 
 
 def lock_state(path: Path) -> LockState | None:

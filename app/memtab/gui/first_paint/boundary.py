@@ -16,10 +16,13 @@ in a module's top level: a Qt class imported by name builds all its Python enum 
 (`QT_CLASSES_NEVER_BEFORE_FIRST_PAINT` lists those the first paint never needs), and a
 dataclass is made by writing and compiling its methods (~3.4 M instructions each): the
 modules on the path keep their records as NamedTuples or slotted classes (the test holds
-every module of a big home's start to it). A NamedTuple compiles each of its annotations
-that is a string into a `ForwardRef` as its module loads (~10 µs a field): a module on the
-path whose annotations' names all exist when it loads does without `from __future__ import
-annotations`, and `STRING_FIELDS_BEFORE_FIRST_PAINT_MAX` caps the fields left.
+every module of a big home's start to it). A NamedTuple's class costs ~0.67 M to make (its
+`__new__` is compiled from a string), a slotted class with its `__init__` ~0.1 M: a record
+never used as a tuple (unpacked, indexed, compared, hashed, `_replace`d) is a slotted
+class. A NamedTuple compiles each of its annotations that is a string into a `ForwardRef`
+as its module loads (~10 µs a field): a module on the path whose annotations' names all
+exist when it loads does without `from __future__ import annotations`, and
+`STRING_FIELDS_BEFORE_FIRST_PAINT_MAX` caps the fields left.
 
 This package (`memtab.gui.first_paint`) and all it imports is held statically by that
 contract (imports inside functions and for annotations count there). After the paint,
@@ -53,13 +56,14 @@ from types import ModuleType
 MODULES_BEFORE_FIRST_PAINT_MAX = 118
 
 # The NamedTuples' fields annotated with a string that the start compiles before its
-# first paint (see the module docstring). 38: the registry's records and NamedTuples are
-# evaluated as it loads (its records read their types before the paint anyway); left:
+# first paint (see the module docstring). 33: the registry's records and NamedTuples are
+# evaluated as it loads (its records read their types before the paint anyway), and
+# fs/locking/lease_lock.py's `LockState` is a slotted class; left:
 # fields naming what is imported after the paint (`TYPE_CHECKING`), modules whose
 # annotations evaluated at import cost more than the strings (gui/actions.py's name Qt's
 # enums: +6.3 M), modules naming a class before it is defined (store/paths.py,
 # components/tree/nodes.py, …).
-STRING_FIELDS_BEFORE_FIRST_PAINT_MAX = 38
+STRING_FIELDS_BEFORE_FIRST_PAINT_MAX = 33
 
 # Reached by the contract, imported after the paint: settings' file and other agents'
 # sources once scanned, the desktop's file manager and the crash dialog when asked, the

@@ -20,7 +20,7 @@ definition, `read_agent_definition`) — goes through this module, and it follow
 import functools
 import json
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.lazy_re import LazyPattern
@@ -34,13 +34,21 @@ _ELLIPSIS = "…"
 _FRONTMATTER = LazyPattern(r"\A---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
 
 
-class FrontmatterSpan(NamedTuple):
+class FrontmatterSpan:
     """Where the frontmatter of a text is (offsets into the text)."""
+
+    __slots__ = ("body_end", "body_start", "end", "newline")
 
     body_start: int  # the first character after the opening `---` line
     body_end: int  # the start of the closing `---` line
     end: int  # just after the closing `---` line (and its line break, if any)
     newline: str  # the opening fence's line break: "\n" or "\r\n"
+
+    def __init__(self, body_start: int, body_end: int, end: int, newline: str) -> None:
+        self.body_start = body_start
+        self.body_end = body_end
+        self.end = end
+        self.newline = newline
 
 
 def find_frontmatter(text: str) -> FrontmatterSpan | None:
@@ -148,11 +156,17 @@ class FrontmatterError(ValueError):
     """Why a file's frontmatter cannot be read, in words."""
 
 
-class AgentDefinition(NamedTuple):
+class AgentDefinition:
     """An agent definition file: its frontmatter (a mapping, {} without one) and its body."""
+
+    __slots__ = ("body", "frontmatter")
 
     frontmatter: dict[Any, Any]
     body: str
+
+    def __init__(self, frontmatter: dict[Any, Any], body: str) -> None:
+        self.frontmatter = frontmatter
+        self.body = body
 
 
 def read_agent_definition(text: str) -> AgentDefinition:
