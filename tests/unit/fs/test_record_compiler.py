@@ -18,13 +18,15 @@ from memtab.fs.records import (
     Lenient,
     OmitNone,
     OrNone,
+    Positional,
     Record,
+    RecordError,
     TrueOnly,
     computed,
     field,
 )
 from memtab.fs.records.codec import Field
-from memtab.fs.records.compiler import source_of_reader, source_of_writer
+from memtab.fs.records.compiler import compiled, read_by_fields, source_of_reader, source_of_writer
 
 
 class Entry(Record):
@@ -45,7 +47,8 @@ class Tree(Record):
 
 
 def _counting_readers(cls: type[Record]) -> list[str]:
-    """Make each field's full reader note its field's name (before the first read)."""
+    """Make each field's full reader note its field's name (before the first read), and
+    generate the class's reader (a class's first reads go field by field)."""
     called: list[str] = []
 
     def counted(declared: Field) -> Any:
@@ -59,6 +62,7 @@ def _counting_readers(cls: type[Record]) -> list[str]:
 
     for declared in cls.fields():
         declared.read = counted(declared)
+    cls._build_reader()
     return called
 
 
@@ -224,3 +228,70 @@ def test_a_record_is_built_from_its_fields_only() -> None:
             name: str
 
             def __init__(self, name: str) -> None: ...
+
+
+class Kept(Record, keep_unknown=True):
+    name: Annotated[str, AtLeast(1)]
+    moved: Annotated[OrNone[int], OmitNone, KeepUnread] = None
+    parts: list[str] = field(default_factory=list)
+
+
+class Mended(Record):
+    count: Count = 0
+    label: str = "-"
+
+    @classmethod
+    def before_read(cls, raw: Any) -> Any:
+        return {"label": raw} if isinstance(raw, str) else raw
+
+    def after_read(self) -> Mended:
+        if self.label == "bad":
+            raise ValueError("a bad label")
+        return self
+
+
+class Said(Record, given_only=True):
+    name: str = ""
+    size: int | None = None
+
+
+class Pair(Positional):
+    path: str
+    entry: Entry
+
+
+FIELD_VALUES = (None, True, 0, 1, -2.5, "", "x", "bad", [], ["a", 2], {}, {"name": "n"})
+
+
+def _raws(cls: type[Record]) -> list[Any]:
+    """Objects that read, objects that do not (each field given every value, or left out,
+    or named in Python), unknown fields, and values that are no object."""
+    keys = [declared.key for declared in cls.fields()] + ["name", "zz"]
+    raws: list[Any] = [None, 3, "s", [], ["p", {"name": "n"}], ["p", {}], {}]
+    for key in keys:
+        raws += [{"name": "n", "path": "p", "entry": {"name": "e"}, key: v} for v in FIELD_VALUES]
+        raws.append({k: "v" for k in keys if k != key})
+    return raws
+
+
+def _outcome(read: Any, raw: Any, collect: bool) -> tuple[Any, ...]:
+    problems: list[Any] | None = [] if collect else None
+    try:
+        record = read(raw, problems)
+    except RecordError as problem:
+        return ("refused", str(problem), [str(p) for p in problems or ()])
+    return ("read", record, record.unknown, record.to_json(), problems)
+
+
+@pytest.mark.parametrize("cls", [Entry, Counted, Tree, Kept, Mended, Said, Pair])
+def test_a_record_read_field_by_field_reads_as_its_generated_reader(cls: type[Record]) -> None:
+    """A class's first reads (`read_by_fields`) and its generated reader read every object
+    alike: the same record (unknown fields, what it writes), or the same problems."""
+    generated = compiled(*source_of_reader(cls, Record, cls.fields(), cls._defaults), "<r>")
+
+    def by_fields(raw: Any, problems: list[RecordError] | None) -> Any:
+        return read_by_fields(cls, Record, raw, problems)
+
+    for raw in _raws(cls):
+        for collect in (False, True):
+            assert _outcome(by_fields, raw, collect) == _outcome(generated, raw, collect), raw

@@ -52,7 +52,8 @@ What a record writes may differ from what it holds (`computed`, `WrittenAs`, `No
 `Inlined`, `write_only=True`: the `--json` outputs): see `memtab.fs.records.output`.
 
 The codec is Memtab's own, and cheap: defining a record class costs what a plain class
-costs; its first read (write) generates the class's reader (writer) as one function
+costs; its first write, and its `READ_COMPILED_AT`th read (the reads before it go field by
+field), generate the class's writer and reader as one function each
 (`memtab.fs.records.compiler`), as fast as a hand-written one (and the constructor of a
 class built unchecked, at its `COMPILED_AT`th build, nearly as fast as a dataclass's);
 importing it loads no third-party package — docs/ARCHITECTURE.md "Records" says why it was
@@ -80,6 +81,7 @@ from memtab.fs.records.compiler import (
     WriteFunction,
     compiled,
     overrides,
+    read_by_fields,
     source_of_init,
     source_of_reader,
     source_of_writer,
@@ -227,8 +229,8 @@ class Record(metaclass=_RecordClass):
         )
         cls._defaults = {**cls._defaults, **defaults}
         cls._fields = cls._writes = cls._writer = None
-        # Its own reader and writer, built at its first read and write (the parent's, if
-        # built, are the parent's fields').
+        # Its own reader and writer, built when it is read often and at its first write (the
+        # parent's, if built, are the parent's fields').
         cls._read_object = Record.__dict__["_read_object"]  # type: ignore[method-assign]
         if "__init__" in cls.__dict__:
             raise TypeError(f"{cls.__name__}: a record is built from its fields, by keyword")
@@ -332,10 +334,15 @@ class Record(metaclass=_RecordClass):
     @classmethod
     def _read_object(cls, raw: Any, problems: list[RecordError] | None = None) -> Self:
         """The record `raw` holds (RecordError: the first problem; every one goes to
-        `problems` when given). This one builds the class's own reader at its first read
-        and puts it in its place (`memtab.fs.records.compiler`)."""
+        `problems` when given). This one reads field by field until the class's
+        `READ_COMPILED_AT`th read, which builds the class's own reader and puts it in its
+        place (`memtab.fs.records.compiler`)."""
         if cls._write_only:
             raise TypeError(f"{cls.__name__} is written only, never read")
+        reads = _READS[cls] = _READS.get(cls, 0) + 1
+        if reads < READ_COMPILED_AT:
+            read: Self = read_by_fields(cls, Record, raw, problems)
+            return read
         return cls._build_reader()(raw, problems)
 
     @classmethod
@@ -373,15 +380,10 @@ class Record(metaclass=_RecordClass):
     def fields(cls) -> tuple[Field, ...]:
         """The declared fields, in order (their readers built by the first call)."""
         if cls.__dict__.get("_fields") is None:
-            declared = _annotations(cls)
-            _FIELDS_BEING_BUILT.add(cls)
-            try:
-                readable = not cls._write_only
-                cls._fields = tuple(
-                    _declared(name, declared[name], readable) for name in cls._field_names
-                )
-            finally:
-                _FIELDS_BEING_BUILT.discard(cls)
+            declared, readable = _annotations(cls), not cls._write_only
+            cls._fields = tuple(
+                _declared(name, declared[name], readable) for name in cls._field_names
+            )
         return cls._fields  # type: ignore[return-value]
 
     @classmethod
@@ -487,27 +489,33 @@ def _annotations(cls: type[Record]) -> dict[str, Any]:
     return declared
 
 
-_FIELDS_BEING_BUILT: set[type[Record]] = set()
-
 COMPILED_AT = 100
 """The build of an unchecked record class at which its constructor is generated: compiling
 it (~0.15 ms) costs what the generic one's extra 1.5 µs costs over 100 builds, so a class
 built a few times (on the first paint) compiles nothing."""
 _BUILDS: dict[type[Record], int] = {}
 
+READ_COMPILED_AT = 50
+"""The read of a record class at which its reader is generated. Compiling it costs what
+~80–115 reads field by field cost over the generated reader's (`WorkspaceEntry`'s 12
+fields: 0.67 ms, 8.7 against 2.9 µs a read; `MetaEntry`'s 4: 0.27 ms, 4.2 against 0.8 µs),
+so a class read a few times (the registry and the window's state before its first paint)
+compiles nothing, and one read often pays at most half a compile more. A record held in
+another counts each of its reads."""
+_READS: dict[type[Record], int] = {}
+
 
 def _record_reader(declared: Any) -> Reader | None:
-    """A record class's reader (built now), for a field that holds one; None: no record."""
+    """A record class's reader, for a field that holds one (its own reader once it is
+    generated, or a record that holds its own kind); None: no record."""
     if not (isinstance(declared, type) and issubclass(declared, Record)):
         return None
-    if declared not in _FIELDS_BEING_BUILT:
-        return declared._build_reader()
-    kind: type[Record] = declared  # a record that holds its own kind: read it late
+    kind: type[Record] = declared
 
-    def read_late(raw: Any, problems: list[RecordError] | None = None) -> Record:
+    def read_record(raw: Any, problems: list[RecordError] | None = None) -> Record:
         return kind._read_object(raw, problems)
 
-    return read_late
+    return read_record
 
 
 def _declared(name: str, declared: Any, readable: bool = True) -> Field:

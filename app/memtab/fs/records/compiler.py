@@ -1,5 +1,6 @@
-"""A record class's reader and writer, each generated as one plain function at its first use
-(and the constructor of a class built unchecked, once it is built often).
+"""A record class's reader and writer, each generated as one plain function (the writer at
+its first use, the reader once the class is read often, `read_by_fields` reading until
+then; the constructor of a class built unchecked once it is built often).
 
 `memtab.fs.records` declares, `memtab.fs.records.codec` says how each type is read; this
 module turns a class's fields into the functions that run at every read, write and build,
@@ -119,7 +120,7 @@ def source_of_reader(
     ]
     # the class keeps something of what was given (its own `_fill`, or which: `given_only`)
     fills = overrides(cls, "_fill", base) or cls._given_only
-    unread = [f.key for f in fields if any(getattr(m, "keeps_unread", False) for m in f.markers)]
+    unread = [f.key for f in fields if _keeps_unread(f)]
     if unread:
         lines.append("    unread = {}")
     for n, declared in enumerate(fields):
@@ -164,6 +165,68 @@ def source_of_reader(
     else:
         lines.append("    return record")
     return "\n".join(lines) + "\n", names
+
+
+def read_by_fields(
+    cls: Any, base: type, raw: Any, problems: list[RecordError] | None = None
+) -> Any:
+    """What the reader `source_of_reader` writes returns for `raw`, each field read by its
+    full reader in a loop: a class's first reads, until compiling its reader pays
+    (`memtab.fs.records.READ_COMPILED_AT`)."""
+    if overrides(cls, "before_read", base):
+        raw = cls.before_read(raw)
+    if type(raw) is not dict:
+        if isinstance(raw, cls):
+            return raw
+        if not isinstance(raw, dict):
+            raise RecordError("not an object", raw)
+    fills = overrides(cls, "_fill", base) or cls._given_only
+    fields, defaults = cls.fields(), cls._defaults
+    values: dict[str, Any] = {}
+    unread: dict[str, Any] = {}
+    for declared in fields:
+        key, default = declared.key, defaults.get(declared.name, ABSENT)
+        value = raw.get(key, ABSENT)
+        if value is ABSENT and key != declared.name:
+            value = raw.get(declared.name, ABSENT)
+        if value is not ABSENT:
+            value = slow(declared.read, value, key, problems)
+        elif _no_default(default):
+            missing(key, problems)
+        elif isinstance(default, Default) and not fills:
+            value = default.factory() if default.factory is not None else default.value
+        elif not fills:
+            value = default
+        if value is None and key in raw and _keeps_unread(declared):
+            unread[key] = raw[key]
+        values[declared.name] = value
+    if problems:
+        raise problems[0]
+    record = object.__new__(cls)
+    if fills:
+        given = {n: v for n, v in values.items() if v is not ABSENT or n not in defaults}
+        record._fill(given)
+    else:
+        for name, value in values.items():
+            object.__setattr__(record, name, value)
+        object.__setattr__(record, "_unknown", None)
+    if cls._keeps_unknown:
+        known = {name for f in fields for name in (f.key, f.name)}
+        unknown = {k: x for k, x in raw.items() if k not in known} | unread
+        if unknown:
+            object.__setattr__(record, "_unknown", unknown)
+    if not overrides(cls, "after_read", base):
+        return record
+    try:
+        return record.after_read()
+    except RecordError:
+        raise
+    except ValueError as error:
+        raise RecordError(str(error), raw) from None
+
+
+def _keeps_unread(declared: Field) -> bool:
+    return any(getattr(m, "keeps_unread", False) for m in declared.markers)
 
 
 def _field_lines(
