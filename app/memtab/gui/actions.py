@@ -51,7 +51,7 @@ from __future__ import annotations
 import enum
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple, TypeAlias
+from typing import Any, TypeAlias
 
 from PySide6 import QtGui
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -101,8 +101,22 @@ def plain_title(text: str) -> str:
     return text.replace("\0", "&").rstrip("…").strip()
 
 
-class Registered(NamedTuple):
-    """One registered action: its id, its action and how the registry keeps it current."""
+class Registered:
+    """One registered action: its id, its action and how the registry keeps it current
+    (`on`, a declared widget's, is set as `bind` binds it)."""
+
+    __slots__ = (
+        "action",
+        "checked_when",
+        "claim",
+        "enabled_when",
+        "focus",
+        "id",
+        "menu",
+        "name",
+        "on",
+        "text_when",
+    )
 
     id: str
     name: str
@@ -116,18 +130,49 @@ class Registered(NamedTuple):
     text_when: Callable[[], str] | None
     checked_when: Callable[[], bool] | None
 
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        action: QtGui.QAction,
+        focus: Focus,
+        on: QWidget | None,
+        menu: str | None,
+        claim: bool,
+        enabled_when: Callable[[], bool] | None,
+        text_when: Callable[[], str] | None,
+        checked_when: Callable[[], bool] | None,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.action = action
+        self.focus = focus
+        self.on = on
+        self.menu = menu
+        self.claim = claim
+        self.enabled_when = enabled_when
+        self.text_when = text_when
+        self.checked_when = checked_when
+
     @property
     def keys(self) -> list[QtGui.QKeySequence]:
         """The action's key sequences, in order."""
         return [key for key in self.action.shortcuts() if not key.isEmpty()]
 
 
-class Conflict(NamedTuple):
+class Conflict:
     """Two actions live at once with the same key, neither claiming it."""
+
+    __slots__ = ("first", "key", "second")
 
     key: str
     first: str
     second: str
+
+    def __init__(self, key: str, first: str, second: str) -> None:
+        self.key = key
+        self.first = first
+        self.second = second
 
 
 class ActionRegistry(QObject):
@@ -257,7 +302,7 @@ class ActionRegistry(QObject):
         entry = self._entries[action_id]
         if entry.focus is not Focus.WIDGET or entry.on is not None:
             raise ValueError(f"{action_id}: only a declared widget's keys are bound later")
-        self._entries[action_id] = entry._replace(on=on)
+        entry.on = on
         on.addAction(entry.action)
 
     def attach(self, window: QWidget) -> None:

@@ -120,12 +120,19 @@ def parse_copy_name(name: str) -> CopyName | None:
     return None
 
 
-class ConflictCopy(NamedTuple):
+class ConflictCopy:
     """A conflict copy in a memory scope and the file it is a copy of."""
+
+    __slots__ = ("name", "original", "path")
 
     path: VirtualPath
     original: VirtualPath
     name: CopyName
+
+    def __init__(self, path: VirtualPath, original: VirtualPath, name: CopyName) -> None:
+        self.path = path
+        self.original = original
+        self.name = name
 
 
 def find_copies(files: Iterable[VirtualPath]) -> dict[VirtualPath, ConflictCopy]:

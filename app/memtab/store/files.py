@@ -118,19 +118,37 @@ class ScopeListing(NamedTuple):
         return len(self.files)
 
 
-class ScopeOutline(NamedTuple):
+class ScopeOutline:
     """A scope's directories and how many files each holds directly, from names alone."""
 
+    __slots__ = ("direct_files", "directories", "error", "scope", "too_deep", "walk")
+
     scope: Scope
-    directories: tuple[VirtualPath, ...] = ()
-    direct_files: Mapping[tuple[str, ...], int] = MappingProxyType({})
+    directories: tuple[VirtualPath, ...]
+    direct_files: Mapping[tuple[str, ...], int]
     """Files directly in each directory, by its segments (`()` is the scope root)."""
-    error: str | None = None
-    too_deep: tuple[VirtualPath, ...] = ()
+    error: str | None
+    too_deep: tuple[VirtualPath, ...]
     """As `ScopeListing.too_deep`."""
-    walk: ScopeWalk | None = None
+    walk: ScopeWalk | None
     """The walk the outline was made from: the full listing that follows it lists its
     names (`list_scope`'s `walked`) instead of walking again."""
+
+    def __init__(
+        self,
+        scope: Scope,
+        directories: tuple[VirtualPath, ...] = (),
+        direct_files: Mapping[tuple[str, ...], int] = MappingProxyType({}),
+        error: str | None = None,
+        too_deep: tuple[VirtualPath, ...] = (),
+        walk: ScopeWalk | None = None,
+    ) -> None:
+        self.scope = scope
+        self.directories = directories
+        self.direct_files = direct_files
+        self.error = error
+        self.too_deep = too_deep
+        self.walk = walk
 
     @property
     def file_count(self) -> int:

@@ -27,11 +27,17 @@ class HomeError(Exception):
     """The home or its registry cannot be used; the message says why, naming the file."""
 
 
-class HomeLocation(NamedTuple):
+class HomeLocation:
     """A resolved home directory and which rule chose it (shown to the user)."""
+
+    __slots__ = ("path", "source")
 
     path: Path
     source: str
+
+    def __init__(self, path: Path, source: str) -> None:
+        self.path = path
+        self.source = source
 
 
 def resolve_home(

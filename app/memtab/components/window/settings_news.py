@@ -9,7 +9,7 @@ section from `settings` — no feature reads the file again on the GUI thread.
 
 import enum
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 
 class SettingsSection(enum.StrEnum):
@@ -37,12 +37,18 @@ def section_of(key: str) -> SettingsSection:
     return _SECTIONS.get(key, SettingsSection.OTHER)
 
 
-class SettingsChange(NamedTuple):
+class SettingsChange:
     """What changed in settings.json, and what it holds now."""
+
+    __slots__ = ("sections", "settings")
 
     sections: frozenset[SettingsSection]
     settings: Mapping[str, Any]
     """The file as it is now (empty when it could not be read)."""
+
+    def __init__(self, sections: frozenset[SettingsSection], settings: Mapping[str, Any]) -> None:
+        self.sections = sections
+        self.settings = settings
 
     def touches(self, *sections: SettingsSection) -> bool:
         """Whether any of `sections` changed."""
