@@ -126,7 +126,7 @@ class Recorded:
             self.builds[feature.name] = self.builds.get(feature.name, 0) + 1
             return part
 
-        return feature._replace(build=build)
+        return Feature(feature.name, feature.phase, build)
 
 
 def assert_parts_are_the_features(window: MainWindow) -> None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import enum
 import logging
 from collections.abc import Callable, Sequence
-from typing import Generic, NamedTuple, Protocol, TypeVar, cast, runtime_checkable
+from typing import Generic, Protocol, TypeVar, cast, runtime_checkable
 
 logger = logging.getLogger(__name__)
 
@@ -48,13 +48,20 @@ class Phase(enum.IntEnum):
     ON_DEMAND = 4
 
 
-class Feature(NamedTuple, Generic[Host]):
+class Feature(Generic[Host]):
     """One part of the window: its name, its phase, and how to build it on the host (the
     part built, or None for a step that only starts something)."""
+
+    __slots__ = ("build", "name", "phase")
 
     name: str
     phase: Phase
     build: Callable[[Host], object]
+
+    def __init__(self, name: str, phase: Phase, build: Callable[[Host], object]) -> None:
+        self.name = name
+        self.phase = phase
+        self.build = build
 
 
 class FeatureKey(Generic[T]):

@@ -56,13 +56,13 @@ from types import ModuleType
 MODULES_BEFORE_FIRST_PAINT_MAX = 118
 
 # The NamedTuples' fields annotated with a string that the start compiles before its
-# first paint (see the module docstring). 20: the registry's records and NamedTuples are
-# evaluated as it loads (its records read their types before the paint anyway); the
-# records of fs/locking/lease_lock.py and gui/actions.py (whose annotations name Qt's
-# enums, which cost more evaluated: +6.3 M) are slotted classes; left: fields naming what
-# is imported after the paint (`TYPE_CHECKING`) or a class defined later
-# (components/tree/nodes.py, components/tree/scan.py, store/paths.py, …).
-STRING_FIELDS_BEFORE_FIRST_PAINT_MAX = 20
+# first paint (see the module docstring). 17: the registry's records and NamedTuples are
+# evaluated as it loads (its records read their types before the paint anyway); the records
+# of fs/locking/lease_lock.py, components/window/phases.py and gui/actions.py (whose
+# annotations name Qt's enums, which cost more evaluated: +6.3 M) are slotted classes;
+# left: fields naming what is imported after the paint (`TYPE_CHECKING`) or a class
+# defined later (components/tree/nodes.py, components/tree/scan.py, store/paths.py, …).
+STRING_FIELDS_BEFORE_FIRST_PAINT_MAX = 17
 
 # Reached by the contract, imported after the paint: settings' file and other agents'
 # sources once scanned, the desktop's file manager and the crash dialog when asked, the
