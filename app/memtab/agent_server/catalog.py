@@ -53,7 +53,7 @@ from memtab.search_index.postings import Document, Postings
 from memtab.search_index.ranking import best_line
 from memtab.sources.config import SourceContext
 from memtab.sources.model import Source
-from memtab.store.description_cache import DescriptionCache, KnownFiles
+from memtab.store.description_cache import DescriptionCache, KnownEntry, KnownFiles
 from memtab.store.files import FileEntry, ScopeListing, described_file
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_virtual_path
 from memtab.store.scopes.file_rows import FileRow, file_rows
@@ -124,7 +124,7 @@ class MemoryCatalog:
         self._lock = threading.Lock()
         self._listing = threading.Lock()
         self._rows: tuple[object, list[FileRow]] | None = None  # the full rows, of a listing
-        self._known: dict[str, dict[str, object]] | None = None  # per root, as last seen
+        self._known: dict[str, dict[str, KnownEntry]] | None = None  # per root, as last seen
         self._observer: BaseObserver | None = None
         self._watching: threading.Thread | None = None
         self._threads: list[threading.Thread] = []  # every background thread started
@@ -510,7 +510,7 @@ class MemoryCatalog:
         for key, file in files.items():
             if file.row is None and file.info is not None and file.scope in by_scope:
                 by_scope[file.scope].append((key, file))
-        known_now: dict[str, dict[str, object]] = {}
+        known_now: dict[str, dict[str, KnownEntry]] = {}
         listings: list[ScopeListing] = []
         for scope, root in roots.items():
             known = cache.for_root(self.store.root(scope)) if cache is not None else None

@@ -8,20 +8,28 @@ always and learnt. `DescriptionCache` keeps them in one small JSON file per home
 Memtab's cache dir, loaded by a scan that lists scopes and written (atomically, only when
 it learnt something) by that scan, on the scan's worker thread.
 
+The file holds each root's files field by field, their identities packed in one base64
+text: a start parses a few long lists and no number (12,000 nanosecond integers parsed one
+by one were most of a start's reading of it), and compares each file's identity as one
+tuple.
+
 Never trusted blindly: every entry is checked against a fresh `lstat` of its file, so a
 file mux, an agent or an editor changed between two starts is read again (a write changes
 the mtime or the ctime, and a rename over it the inode); a file modified within
 `RACY_MARGIN_NS` of its reading is not remembered, as its next write could keep the same
 mtime on a coarse clock (git's "racily clean" entries). A file that cannot be parsed, or
-an entry of the wrong shape, is ignored, and the next save replaces the file.
+a root of the wrong shape, is ignored (its files read again), and the next save replaces
+the file.
 """
 
 from __future__ import annotations
 
+import binascii
 import hashlib
 import json
 import logging
 import os
+import struct
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -34,67 +42,125 @@ from memtab.fs.user_files import read_regular_file
 
 logger = logging.getLogger(__name__)
 
-CACHE_VERSION: Final = 1
+CACHE_VERSION: Final = 2
 # A file modified this close to its reading may change again with the same mtime.
 RACY_MARGIN_NS = 2_000_000_000
 # The scope roots one cache remembers (a workspace switch lists other roots): the most
 # recently listed are kept.
 MAX_ROOTS = 16
-# Bigger than any real cache (20,000 files take ~2.5 MB): not read.
+# Bigger than any real cache (20,000 files take ~2 MB): not read.
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 
 Described = tuple[str, str, bool]
 """What a listing shows of a file it did not read: (description, heading, binary)."""
 
-# One file as the cache file holds it, kept in memory as parsed (no copy: 20,000 files
-# parse into ~8 MB of objects): [size, mtime_ns, ctime_ns, inode, description, heading,
-# binary], the first four what any write to the file or over it changes.
-RootFiles = Annotated[dict[str, Any], PlainJson]
+Stamp = tuple[int, int, int, int]
+"""A file's identity as read: its size, mtime, ctime (ns) and inode — what any write to
+the file or over it changes."""
+
+# A stamp as the file packs it: three signed and one unsigned 64-bit little-endian integers.
+_PACKED_STAMP = struct.Struct("<qqqQ")
+
+KnownEntry = tuple[Stamp, str, str, bool]
+"""One file as remembered: its stamp when read, then what it held (`Described`)."""
+
+
+class CachedRoot(Record):
+    """One scope root's files (docs/formats.md §15.4), a list per field in the same order
+    (the nth item of each is the nth file's), each kept as parsed (`PlainJson`: no walk of
+    20,000 items): their lengths checked when the root is first listed, each file's types
+    as it is recalled."""
+
+    paths: Annotated[list[Any], PlainJson]
+    """Each file's path below the root, `/`-joined."""
+    stamps: str
+    """Base64 of each file's `Stamp` packed in 32 bytes (`_PACKED_STAMP`), one after another."""
+    descriptions: Annotated[list[Any], PlainJson]
+    headings: Annotated[list[Any], PlainJson]
+    binary: Annotated[list[Any], PlainJson]
 
 
 class DescriptionCacheFile(Record):
     """The cache file (docs/formats.md §15.4): its version, its home's path, and each scope
-    root's files by relative path. A root's entries are kept as parsed and written as they
-    are (`PlainJson`: no walk of 20,000 entries either way); each is checked as a listing
-    recalls it (`KnownFiles.recall`). A root that is no object is dropped."""
+    root's files. A root that is no `CachedRoot` is dropped."""
 
-    version: Literal[1]
+    version: Literal[2]
     home: str
-    roots: ValidEntries[dict[str, RootFiles]]
+    roots: ValidEntries[dict[str, CachedRoot]]
+
+
+def known_entries(cached: CachedRoot) -> dict[str, KnownEntry]:
+    """A root's files by path, as parsed (each file's types are checked as it is recalled)
+    — none when its lists do not line up (the root's files are read again)."""
+    paths = cached.paths
+    try:
+        packed = binascii.a2b_base64(cached.stamps, strict_mode=True)
+        stamps = _PACKED_STAMP.iter_unpack(packed)
+        files = zip(stamps, cached.descriptions, cached.headings, cached.binary, strict=True)
+        return dict(zip(paths, files, strict=True))
+    except (ValueError, TypeError, struct.error):
+        # Not base64 (binascii.Error) or not ASCII, lists of other lengths, a path that is
+        # no key, stamps not 32 bytes a file.
+        return {}
+
+
+def cached_root(entries: Mapping[str, KnownEntry]) -> CachedRoot:
+    """The record of a root's remembered files (`known_entries`'s inverse)."""
+    values = entries.values()
+    packed = b"".join([_PACKED_STAMP.pack(*entry[0]) for entry in values])
+    return CachedRoot(
+        paths=list(entries),
+        stamps=binascii.b2a_base64(packed, newline=False).decode("ascii"),
+        descriptions=[entry[1] for entry in values],
+        headings=[entry[2] for entry in values],
+        binary=[entry[3] for entry in values],
+    )
 
 
 class KnownFiles:
     """One scope root's files as last read, by relative path (`/`-joined), and what a
     listing learns reading the others."""
 
-    def __init__(self, known: Mapping[str, object], *, read_at_ns: int | None = None) -> None:
-        """`known`: the root's entries as parsed (any of another shape is not used);
+    def __init__(self, known: Mapping[str, KnownEntry], *, read_at_ns: int | None = None) -> None:
+        """`known`: the root's entries (`known_entries`, or a listing's `seen`);
         `read_at_ns`: when the listing started (`time.time_ns()` by default)."""
         self._known = known
         self._racy_after_ns = (read_at_ns or time.time_ns()) - RACY_MARGIN_NS
-        self.seen: dict[str, object] = {}
+        self.seen: dict[str, KnownEntry] = {}
         """Every file listed so far, remembered or read (the next cache of this root)."""
         self.read_again = 0
         """Files the listing had to read (not remembered, or changed since)."""
 
     def recall(self, relative: str, info: os.stat_result) -> Described | None:
         """The file at `relative` as last read, if it is still as it was (`info`, never
-        through a link) and its entry has the cache's shape."""
+        through a link)."""
         entry = self._known.get(relative)
-        if not still_as_read(entry, info, 3):
+        # The stamp built here, not by `stamp_of`: a call more a file is a tenth of this.
+        if entry is None or entry[0] != (
+            info.st_size,
+            info.st_mtime_ns,
+            info.st_ctime_ns,
+            info.st_ino,
+        ):
             return None
-        described = (entry[4], entry[5], entry[6])  # type: ignore[index]
+        described = entry[1:]
         if type(described[0]) is type(described[1]) is str and type(described[2]) is bool:
             self.seen[relative] = entry
             return described
         return None
 
     def learn(self, relative: str, info: os.stat_result, described: Described) -> None:
-        """Remember a file just read (unless it changed too recently to be sure)."""
+        """Remember a file just read (unless it changed too recently to be sure, or its
+        times do not fit the file's 64 bits)."""
         self.read_again += 1
-        entry = remembered(info, self._racy_after_ns, described)
-        if entry is not None:
-            self.seen[relative] = entry
+        if changed_since(info, self._racy_after_ns):
+            return
+        stamp = stamp_of(info)
+        try:
+            _PACKED_STAMP.pack(*stamp)
+        except struct.error:  # a time past 2262, or before 1678
+            return
+        self.seen[relative] = (stamp, *described)
 
     @property
     def changed(self) -> bool:
@@ -102,12 +168,24 @@ class KnownFiles:
         return self.read_again > 0 or len(self.seen) != len(self._known)
 
 
+def stamp_of(info: os.stat_result) -> Stamp:
+    """What identifies a file's content as `info` says it is: any write to the file
+    changes its mtime and ctime (an editor or `touch` can set the mtime back, never the
+    ctime), a rename over it the inode."""
+    return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+
+
+def changed_since(info: os.stat_result, racy_after_ns: int) -> bool:
+    """Whether the file `info` describes was modified after `racy_after_ns`
+    (`time.time_ns()` less `RACY_MARGIN_NS` when it was read): a write right after it
+    could keep the same mtime on a coarse clock (git's "racily clean" entries)."""
+    return max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns
+
+
 def still_as_read(entry: object, info: os.stat_result, more: int) -> bool:
-    """Whether `entry` is a cache entry of a file still as `info` says it is now: a list
-    of its size, mtime, ctime and inode when it was read, then `more` values of what it
-    held (the caller checks those). Any write to the file changes its mtime and ctime (an
-    editor or `touch` can set the mtime back, never the ctime), a rename over it the
-    inode."""
+    """Whether `entry` is an entry (as JSON holds it) of a file still as `info` says it is
+    now: a list of its size, mtime, ctime and inode when it was read (`stamp_of`), then
+    `more` values of what it held (the caller checks those)."""
     return (
         type(entry) is list
         and len(entry) == 4 + more
@@ -122,13 +200,11 @@ def still_as_read(entry: object, info: os.stat_result, more: int) -> bool:
 def remembered(
     info: os.stat_result, racy_after_ns: int, held: Sequence[object]
 ) -> list[object] | None:
-    """The cache entry of a file read as `info` says, holding `held` — None when it was
-    modified after `racy_after_ns` (`time.time_ns()` less `RACY_MARGIN_NS` when it was
-    read), as a write right after it could keep the same mtime on a coarse clock (git's
-    "racily clean" entries)."""
-    if max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns:
+    """The entry (as JSON holds it: see `still_as_read`) of a file read as `info` says,
+    holding `held` — None when it was modified after `racy_after_ns` (`changed_since`)."""
+    if changed_since(info, racy_after_ns):
         return None
-    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, *held]
+    return [*stamp_of(info), *held]
 
 
 def cache_file_for(home_root: Path, env: Mapping[str, str] | None = None) -> Path:
@@ -147,7 +223,7 @@ class DescriptionCache:
         self._home = str(home_root)
         self._path = path
         self._now_ns = now_ns
-        self._roots: dict[str, dict[str, object]] | None = None
+        self._roots: dict[str, CachedRoot] | None = None
         self._listed: dict[str, KnownFiles] = {}
 
     @classmethod
@@ -158,7 +234,9 @@ class DescriptionCache:
         """The known files of `root` for one listing (loads the cache file on first use)."""
         if self._roots is None:
             self._roots = self._load()
-        known = KnownFiles(self._roots.get(str(root), {}), read_at_ns=self._now_ns())
+        cached = self._roots.get(str(root))
+        entries = known_entries(cached) if cached is not None else {}
+        known = KnownFiles(entries, read_at_ns=self._now_ns())
         self._listed[str(root)] = known
         return known
 
@@ -167,9 +245,7 @@ class DescriptionCache:
         not durably; a failure is logged: the next start only reads more files)."""
         if self._roots is None or not any(known.changed for known in self._listed.values()):
             return
-        roots: dict[str, dict[str, object]] = {
-            root: known.seen for root, known in self._listed.items()
-        }
+        roots = {root: cached_root(known.seen) for root, known in self._listed.items()}
         for root, files in self._roots.items():
             if root not in roots and len(roots) < MAX_ROOTS:
                 roots[root] = files
@@ -185,7 +261,7 @@ class DescriptionCache:
         self._roots = roots
         self._listed = {}
 
-    def _load(self) -> dict[str, dict[str, object]]:
+    def _load(self) -> dict[str, CachedRoot]:
         try:
             data = read_regular_file(self._path, limit=MAX_CACHE_BYTES + 1, truncate=True)
         except FileNotFoundError:

@@ -3,11 +3,14 @@ the last one, and never shows what a file said before mux, an agent or an editor
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import struct
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -42,6 +45,35 @@ def listed(root: Path, cache_file: Path, *, read_at_ns: int = LATER_NS) -> tuple
     listing = list_scope(Scope.GLOBAL, root, known=known)
     cache.save()
     return listing, known.read_again
+
+
+def stamps_text(*stamps: tuple[int, int, int, int]) -> str:
+    """The `stamps` field of a root holding files of these stamps (docs/formats.md §15.4)."""
+    return base64.b64encode(b"".join(struct.pack("<qqqQ", *stamp) for stamp in stamps)).decode()
+
+
+def root_entries(document: dict[str, object], root: Path) -> dict[str, list[object]]:
+    """A root's files as `[size, mtime_ns, ctime_ns, inode, description, heading, binary]`
+    by path, from the cache file's fields."""
+    fields = document["roots"][str(root)]  # type: ignore[index]
+    stamps = list(struct.iter_unpack("<qqqQ", base64.b64decode(fields["stamps"])))
+    return {
+        path: [*stamps[index], fields["descriptions"][index], fields["headings"][index],
+               fields["binary"][index]]
+        for index, path in enumerate(fields["paths"])
+    }  # fmt: skip
+
+
+def with_entries(document: dict[str, object], root: Path, entries: dict[str, list[object]]) -> str:
+    """The cache file's text with `root`'s files set to `entries` (`root_entries`'s form)."""
+    document["roots"][str(root)] = {  # type: ignore[index]
+        "paths": list(entries),
+        "stamps": stamps_text(*(tuple(entry[:4]) for entry in entries.values())),  # type: ignore[misc]
+        "descriptions": [entry[4] for entry in entries.values()],
+        "headings": [entry[5] for entry in entries.values()],
+        "binary": [entry[6] for entry in entries.values()],
+    }
+    return json.dumps(document)
 
 
 def shown(listing: ScopeListing) -> dict[str, tuple[str, str, bool, int]]:
@@ -127,8 +159,8 @@ def test_a_file_changed_just_before_its_reading_is_not_remembered(
         "not json {",
         "[]",
         '{"version": 99, "home": "HOME", "roots": {}}',
-        '{"version": 1, "home": "/another/home", "roots": {}}',
-        '{"version": 1, "home": "HOME", "roots": []}',
+        '{"version": 2, "home": "/another/home", "roots": {}}',
+        '{"version": 2, "home": "HOME", "roots": []}',
     ],
 )
 def test_a_cache_that_cannot_be_read_is_ignored_and_rewritten(
@@ -140,20 +172,80 @@ def test_a_cache_that_cannot_be_read_is_ignored_and_rewritten(
     listing, read = listed(root, cache_file)
     assert read == 4 and listing == list_scope(Scope.GLOBAL, root)
     document = json.loads(cache_file.read_text(encoding="utf-8"))
-    assert document["version"] == 1 and document["home"] == str(home)
+    assert document["version"] == 2 and document["home"] == str(home)
     assert listed(root, cache_file)[1] == 0
 
 
-def test_entries_of_the_wrong_shape_are_read_again(root: Path, cache_file: Path) -> None:
-    listed(root, cache_file)
-    document = json.loads(cache_file.read_text(encoding="utf-8"))
-    entries = document["roots"][str(root)]
-    entries["git.md"][4] = 42  # a description that is not text
-    entries["heading.md"] = entries["heading.md"][:3]
-    entries["blob.bin"][6] = "yes"
-    cache_file.write_text(json.dumps(document), encoding="utf-8")
+def test_a_cache_of_the_first_version_is_read_again_once_and_rewritten(
+    root: Path, cache_file: Path
+) -> None:
+    """Version 1 held each file's identity as four JSON integers: its files are read
+    once more, and the cache written in version 2."""
+    home = root.parent.parent
+    info = (root / "git.md").stat()
+    entry = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, "Old", "", False]
+    old = {"version": 1, "home": str(home), "roots": {str(root): {"git.md": entry}}}
+    cache_file.parent.mkdir(parents=True)
+    cache_file.write_text(json.dumps(old), encoding="utf-8")
     listing, read = listed(root, cache_file)
-    assert read == 3 and listing == list_scope(Scope.GLOBAL, root)
+    assert read == 4 and shown(listing)["git.md"][0] == "Git habits"
+    document = json.loads(cache_file.read_text(encoding="utf-8"))
+    assert document["version"] == 2
+    assert root_entries(document, root)["git.md"][4] == "Git habits"
+    assert listed(root, cache_file)[1] == 0
+
+
+def _spoilt_start(root: Path, cache_file: Path, other: Path, spoil: object) -> tuple[int, int]:
+    """How many files of `root` and of `other` a start reads after a first, its cache's
+    `root` fields spoilt by `spoil`."""
+    write(other / "kept.md", "---\ndescription: Kept\n---\n")
+    cache = DescriptionCache(root.parent.parent, cache_file, now_ns=lambda: LATER_NS)
+    list_scope(Scope.GLOBAL, root, known=cache.for_root(root))
+    list_scope(Scope.PROJECT, other, known=cache.for_root(other))
+    cache.save()
+    document = json.loads(cache_file.read_text(encoding="utf-8"))
+    spoil(document["roots"][str(root)])  # type: ignore[operator]
+    cache_file.write_text(json.dumps(document), encoding="utf-8")
+    again = DescriptionCache(root.parent.parent, cache_file, now_ns=lambda: LATER_NS)
+    known, known_other = again.for_root(root), again.for_root(other)
+    assert list_scope(Scope.GLOBAL, root, known=known) == list_scope(Scope.GLOBAL, root)
+    list_scope(Scope.PROJECT, other, known=known_other)
+    return known.read_again, known_other.read_again
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda fields: fields["headings"].pop(),  # one file short
+        lambda fields: fields["paths"].__setitem__(0, ["a list"]),
+        lambda fields: fields.__setitem__("stamps", fields["stamps"][:-8]),
+        lambda fields: fields.__setitem__("stamps", "not base64!"),
+        lambda fields: fields.__setitem__("stamps", "é" * 4),
+        lambda fields: fields.__setitem__("stamps", 7),
+        lambda fields: fields.pop("paths"),
+    ],
+)
+def test_a_root_whose_lists_do_not_line_up_is_read_again_and_the_others_used(
+    root: Path, cache_file: Path, tmp_path: Path, spoil: object
+) -> None:
+    other = tmp_path / "home" / "memory" / "projects" / "p"
+    assert _spoilt_start(root, cache_file, other, spoil) == (4, 0)
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda fields: fields["descriptions"].__setitem__(0, 42),  # not text
+        lambda fields: fields["headings"].__setitem__(0, None),
+        lambda fields: fields["binary"].__setitem__(0, "yes"),
+        lambda fields: fields["binary"].__setitem__(0, 1),
+    ],
+)
+def test_a_file_of_the_wrong_types_is_read_again_alone(
+    root: Path, cache_file: Path, tmp_path: Path, spoil: object
+) -> None:
+    other = tmp_path / "home" / "memory" / "projects" / "p"
+    assert _spoilt_start(root, cache_file, other, spoil) == (1, 0)
 
 
 def test_a_trusted_but_wrong_entry_would_show_so_the_identity_is_all_of_it(
@@ -162,15 +254,28 @@ def test_a_trusted_but_wrong_entry_would_show_so_the_identity_is_all_of_it(
     """What the cache says is used only for the exact size, mtime, ctime and inode."""
     listed(root, cache_file)
     document = json.loads(cache_file.read_text(encoding="utf-8"))
-    entry = document["roots"][str(root)]["git.md"]
+    entries = root_entries(document, root)
+    entry = entries["git.md"]
     entry[4] = "From the cache"
-    cache_file.write_text(json.dumps(document), encoding="utf-8")
+    cache_file.write_text(with_entries(document, root, entries), encoding="utf-8")
     assert shown(listed(root, cache_file)[0])["git.md"][0] == "From the cache"
     for field in range(4):  # any part of the identity off: read from the file
-        document["roots"][str(root)]["git.md"] = [*entry]
-        document["roots"][str(root)]["git.md"][field] += 1
-        cache_file.write_text(json.dumps(document), encoding="utf-8")
+        changed = [*entry]
+        changed[field] += 1  # type: ignore[operator]
+        text = with_entries(document, root, {**entries, "git.md": changed})
+        cache_file.write_text(text, encoding="utf-8")
         assert shown(listed(root, cache_file)[0])["git.md"][0] == "Git habits"
+
+
+def test_a_file_whose_times_do_not_fit_the_cache_is_not_remembered() -> None:
+    """A time before 1678 takes more than 64 bits in nanoseconds (a file system that
+    keeps it): read every time, never written."""
+    known = KnownFiles({}, read_at_ns=LATER_NS)
+    early = SimpleNamespace(st_size=5, st_mtime_ns=-(2**63) - 1, st_ctime_ns=1, st_ino=7)
+    known.learn("old.md", early, ("Old", "", False))  # type: ignore[arg-type]
+    fits = SimpleNamespace(st_size=5, st_mtime_ns=-(2**63), st_ctime_ns=1, st_ino=7)
+    known.learn("fits.md", fits, ("Fits", "", False))  # type: ignore[arg-type]
+    assert known.read_again == 2 and list(known.seen) == ["fits.md"]
 
 
 def test_nothing_is_written_when_nothing_changed(root: Path, cache_file: Path) -> None:
@@ -249,10 +354,14 @@ def test_a_root_that_is_no_object_is_dropped_and_the_others_used(
 def test_the_cache_is_written_compact_in_its_order_with_every_root_listed_or_kept(
     root: Path, cache_file: Path
 ) -> None:
-    assert (
-        _second_start(root, cache_file, {"/another/root": {"a.md": [1, 2, 3, 4, "d", "h", False]}})
-        == 0
-    )
+    another = {
+        "paths": ["a.md"],
+        "stamps": stamps_text((1, 2, 3, 4)),
+        "descriptions": ["d"],
+        "headings": ["h"],
+        "binary": [False],
+    }
+    assert _second_start(root, cache_file, {"/another/root": another}) == 0
     (root / "new.md").write_text("# New\n", encoding="utf-8")
     os.utime(root / "new.md", ns=(1, 1))
     listed(root, cache_file)
@@ -260,8 +369,15 @@ def test_the_cache_is_written_compact_in_its_order_with_every_root_listed_or_kep
     written = json.loads(text)
     assert list(written) == ["version", "home", "roots"] and ": " not in text
     assert list(written["roots"]) == [str(root), "/another/root"]  # the listed first
-    assert written["roots"]["/another/root"] == {"a.md": [1, 2, 3, 4, "d", "h", False]}
-    assert set(written["roots"][str(root)]) == {
-        "git.md", "tools/make.md", "heading.md", "blob.bin", "new.md"
-    }  # fmt: skip
+    assert written["roots"]["/another/root"] == another
+    assert list(written["roots"][str(root)]) == [
+        "paths", "stamps", "descriptions", "headings", "binary"
+    ]  # fmt: skip
+    entries = root_entries(written, root)
+    assert set(entries) == {"git.md", "tools/make.md", "heading.md", "blob.bin", "new.md"}
+    info = (root / "new.md").stat()
+    assert entries["new.md"] == [
+        info.st_size, 1, info.st_ctime_ns, info.st_ino, "", "New", False
+    ]  # fmt: skip
+    assert entries["blob.bin"][4:] == ["", "", True]
     assert text == json.dumps(written, ensure_ascii=False, separators=(",", ":"))
