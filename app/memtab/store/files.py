@@ -32,7 +32,7 @@ from memtab.store.paths import (
     too_deep_words,
     unaddressable_reason,
 )
-from memtab.store.scope_walk import ScopeWalk, is_listable_name, walk_scope
+from memtab.store.scope_walk import Folder, ScopeWalk, is_listable_name, walk_scope
 from memtab.store.text.frontmatter import (
     DESCRIPTION_PREFIX_BYTES,
     description_from_prefix,
@@ -202,18 +202,33 @@ def _read_entry_stat(
     return entry, stat_result
 
 
-def _described_entry(
-    physical: str, path: VirtualPath, relative: str, known: KnownFiles | None
-) -> FileEntry | None:
-    """A listed file with its description: as remembered in `known` when the file is
-    still as it was then (`store.description_cache`), else read (and learnt). None when
-    it went since the walk saw it: the next scan reports it gone."""
+def _listed_entry(physical: str, path: VirtualPath) -> FileEntry | None:
+    """A listed file read with its description. None when it went since the walk saw it:
+    the next scan reports it gone."""
     try:
-        if known is not None:
-            return described_file(physical, path, os.lstat(physical), known, relative)
         return _read_entry(physical, path, None)
     except OSError:
         return None
+
+
+def _list_known_files(
+    scope: Scope, folder: Folder, prefix: str, known: KnownFiles, keyed: list[tuple[str, FileEntry]]
+) -> None:
+    """`list_scope`'s files of one folder with the window's description cache, each
+    stat'ed then remembered or read (`described_file`), a file gone since the walk left
+    out (the next scan reports it gone): a start's hot loop, its names bound once."""
+    lstat, add = os.lstat, keyed.append
+    directory, segments = folder.path + "/", folder.segments
+    for name in folder.files:
+        physical = directory + name
+        relative = prefix + name
+        try:
+            info = lstat(physical)
+        except OSError:
+            continue
+        path = _listed_path((scope, (*segments, name)))
+        if (listed := described_file(physical, path, info, known, relative)) is not None:
+            add((relative, listed))
 
 
 def described_file(
@@ -371,14 +386,14 @@ def list_scope(
         segments = folder.segments
         directories += [VirtualPath(scope, (*segments, name)) for name in folder.directories]
         prefix = "".join(f"{name}/" for name in segments)  # `sort_key`'s, once a folder
+        if known is not None:
+            _list_known_files(scope, folder, prefix, known, keyed)
+            continue
         for name in folder.files:
             physical = f"{folder.path}/{name}"
             path = _listed_path((scope, (*segments, name)))
             relative = prefix + name
-            if read_files:
-                listed = _described_entry(physical, path, relative, known)
-            else:
-                listed = _stat_entry(physical, path)
+            listed = _listed_entry(physical, path) if read_files else _stat_entry(physical, path)
             if listed is not None:
                 keyed.append((relative, listed))
     keyed.sort(key=_first)
@@ -388,7 +403,7 @@ def list_scope(
         for segments, name, is_dir in sorted(walked.unaddressable)
     ]
     too_deep = note_too_deep(scope, root, walked.too_deep)
-    files = tuple(entry for _relative, entry in keyed)
+    files = tuple(map(_second, keyed))
     return ScopeListing(
         scope, files, tuple(directories), walked.error, tuple(unaddressable), too_deep
     )
@@ -471,6 +486,7 @@ def _file_sort_key(entry: FileEntry) -> str:
 
 
 _first = operator.itemgetter(0)
+_second = operator.itemgetter(1)
 
 
 def _directory_sort_key(path: VirtualPath) -> str:
