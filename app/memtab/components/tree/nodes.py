@@ -48,6 +48,14 @@ class SectionId(enum.StrEnum):
     """Every section of other agents' memory (one per project, or per agent)."""
 
 
+# The kinds the tree asks of every node, looked up once: an attribute of an enum class
+# goes through its metaclass's `__getattr__` hook (~1,000 instructions in Python 3.11).
+_FILE = NodeKind.FILE
+_CONTAINER_KINDS = (NodeKind.SECTION, NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, NodeKind.SOURCE)
+_FOLDER_KINDS = (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, NodeKind.SOURCE)
+"""Containers sorted before files (`child_order`)."""
+
+
 SECTION_TITLES = {
     SectionId.GLOBAL: "Global",
     SectionId.PROJECT: "Project",
@@ -365,17 +373,12 @@ class TreeNode:
 
     @property
     def is_file(self) -> bool:
-        return self.kind is NodeKind.FILE
+        return self.kind is _FILE
 
     @property
     def is_container(self) -> bool:
         """Sections and directories (things files live in)."""
-        return self.kind in (
-            NodeKind.SECTION,
-            NodeKind.DIRECTORY,
-            NodeKind.ORPHAN_DIR,
-            NodeKind.SOURCE,
-        )
+        return self.kind in _CONTAINER_KINDS
 
     @property
     def scope(self) -> Scope | None:
@@ -425,7 +428,7 @@ def fingerprint_tree(root: TreeNode) -> TreeNode:
 
 
 def child_order(child: TreeNode) -> tuple[int, str, str]:
-    rank = 0 if child.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, NodeKind.SOURCE) else 1
+    rank = 0 if child.kind in _FOLDER_KINDS else 1
     return (rank, child.name.casefold(), child.name)
 
 
@@ -437,13 +440,13 @@ def finish_counts(container: TreeNode) -> None:
     """
     nodes = list(container.walk())
     for node in nodes:
-        if node.children and node.kind is not NodeKind.FILE:  # a file's matches: line order
+        if node.children and node.kind is not _FILE:  # a file's matches: line order
             node.children.sort(key=child_order)
             node.renumber()
     for node in reversed(nodes):
-        if node.is_container:
+        if node.kind in _CONTAINER_KINDS:
             node.file_count = node.unfilled_files + sum(
-                1 if child.kind is NodeKind.FILE else child.file_count for child in node.children
+                1 if child.kind is _FILE else child.file_count for child in node.children
             )
 
 

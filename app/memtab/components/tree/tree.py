@@ -15,7 +15,11 @@ builds the same way with every container unfilled: the first paint of 20,000 fil
 
 from __future__ import annotations
 
+import functools
+import operator
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
+from itertools import compress
 
 from memtab import humanize
 from memtab.components.tree.nodes import (
@@ -46,6 +50,14 @@ from memtab.store.files import FileEntry, ScopeListing, UnaddressableEntry
 from memtab.store.paths import MAX_PATH_DEPTH, Scope, VirtualPath, too_deep_words
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.meta import MetaEntry
+
+_path_segments = operator.attrgetter("path.segments")
+# Looked up once (an enum class's attribute is ~1,000 instructions: see `nodes._FILE`).
+_DIRECTORY = NodeKind.DIRECTORY
+_FILE = NodeKind.FILE
+# A directory's ref by tuple's own constructor (not NamedTuple's `__new__` in Python).
+_mux_ref = functools.partial(tuple.__new__, MemoryFileRef)
+_parent_segments = operator.itemgetter(slice(None, -1))
 
 # Homes with up to this many files build every file row; bigger ones only those of the
 # open containers (see the module docstring).
@@ -84,6 +96,8 @@ class _ListingTree:
         self.removed = removed
         """Why every row is read-only: xum removed the workspace (§21.3); reads stay."""
         self.directories: dict[tuple[str, ...], TreeNode] = {(): container}
+        self.virtual_root = f"{VirtualPath(listing.scope)}/"
+        """The listing's scope's virtual path and a slash, its paths' start."""
         self._copies: dict[VirtualPath, ConflictCopy] | None = None
 
     def copy_label(self, path: VirtualPath) -> str:
@@ -107,41 +121,46 @@ class _ListingTree:
             depth -= 1
         node = self.directories[segments[:depth]]
         for end in range(depth + 1, len(segments) + 1):
-            child = self._new_directory(VirtualPath(path.scope, segments[:end]))
+            within = segments[:end]
+            child = self._new_directory(
+                path if end == len(segments) else path._replace(segments=within)
+            )
             node.children.append(child)
-            self.directories[segments[:end]] = child
+            self.directories[within] = child
             node = child
         return node
 
     def _new_directory(self, path: VirtualPath) -> TreeNode:
-        text = str(path)
+        segments = path.segments
         if self.orphan_dir is not None:
             return TreeNode(
                 orphan_entry_key(self.orphan_dir, path, is_dir=True),
-                NodeKind.DIRECTORY,
-                path.name,
+                _DIRECTORY,
+                segments[-1],
                 section=self.container.section,
-                physical=self.physical(path.segments),
+                physical=self.physical(segments),
                 orphan_dir=self.orphan_dir,
                 read_only=True,
             )
+        text = self.virtual_root + "/".join(segments)  # str(path), without its scope's enum
         return TreeNode(
             f"dir:{text}",
-            NodeKind.DIRECTORY,
-            path.name,
+            _DIRECTORY,
+            segments[-1],
             section=self.container.section,
             path=path,
-            physical=self.physical(path.segments),
+            physical=self.physical(segments),
             not_editable_reason=self.removed,
             read_only=self.removed is not None,
             accepts_drops=self.removed is None,
-            ref=MemoryFileRef(MUX_SOURCE_ID, text),
+            ref=_mux_ref((MUX_SOURCE_ID, text)),
         )
 
     def container_key(self, segments: tuple[str, ...]) -> str:
         """The key of the container at `segments` (`()`: the section or orphan dir)."""
-        if not segments:
-            return self.container.key
+        node = self.directories.get(segments)
+        if node is not None:  # a directory's node is keyed so (`_new_directory`)
+            return node.key
         path = VirtualPath(self.listing.scope, segments)
         if self.orphan_dir is not None:
             return orphan_entry_key(self.orphan_dir, path, is_dir=True)
@@ -172,7 +191,7 @@ class _ListingTree:
         orphan = self.orphan_dir is not None
         file_node = TreeNode(
             self.file_node_key(path),
-            NodeKind.FILE,
+            _FILE,
             path.name,
             section=self.container.section,
             path=None if orphan else path,
@@ -203,6 +222,9 @@ class _ListingTree:
     ) -> None:
         """Add the listing's file rows: the matches when searching, else the files of
         the open containers (`None`: all), counting the others."""
+        if matches is None and open_containers is not None:
+            self._add_open_files(scan, open_containers)
+            return
         store = scan.view()
         is_open: dict[tuple[str, ...], bool] = {}  # by directory: one key lookup each
         unfilled: dict[tuple[str, ...], int] = {}
@@ -226,6 +248,28 @@ class _ListingTree:
             parent.children.append(self.file_row(scan, store, entry, match))
         for segments, count in unfilled.items():
             self.count_unfilled(segments, count)
+
+    def _add_open_files(self, scan: HomeScan, open_containers: Collection[str]) -> None:
+        """The file rows of the open containers, and the others' files counted: each
+        file's directory and the counts taken with no loop in Python (a large home's
+        files are nearly all in closed directories)."""
+        files = self.listing.files
+        parents = list(map(_parent_segments, map(_path_segments, files)))
+        counts = Counter(parents)
+        opened = {
+            segments for segments in counts if self.container_key(segments) in open_containers
+        }
+        if opened:
+            store = scan.view()
+            for entry in compress(files, map(opened.__contains__, parents)):
+                segments = entry.path.segments[:-1]
+                parent = self.directories.get(segments) or self.directory(
+                    VirtualPath(entry.path.scope, segments)
+                )
+                parent.children.append(self.file_row(scan, store, entry, None))
+        for segments, count in counts.items():
+            if segments not in opened:
+                self.count_unfilled(segments, count)
 
     def file_row(
         self, scan: HomeScan, store: ScopeView, entry: FileEntry, match: FileMatch | None
@@ -415,9 +459,7 @@ def default_expanded_keys(root: TreeNode, expand_all_max_files: int) -> set[str]
     keys = {section_key(SectionId(scope.value)) for scope in Scope}
     if total <= expand_all_max_files:
         keys.update(
-            node.key
-            for node in root.walk()
-            if node.kind is NodeKind.DIRECTORY and not node.read_only
+            node.key for node in root.walk() if node.kind is _DIRECTORY and not node.read_only
         )
     return keys
 
