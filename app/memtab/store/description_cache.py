@@ -208,9 +208,11 @@ def remembered(
 
 
 def cache_file_for(home_root: Path, env: Mapping[str, str] | None = None) -> Path:
-    """Where the cache of the home at `home_root` lives (in Memtab's cache dir)."""
+    """Where the cache of the home at `home_root` lives (in Memtab's cache dir). Its name
+    holds the format's version: a Memtab of another version still running (an agent's
+    server) keeps its own file rather than replacing this one at each of its scans."""
     digest = hashlib.sha256(os.fsencode(str(home_root))).hexdigest()[:20]
-    return cache_dir(env) / f"descriptions-{digest}.json"
+    return cache_dir(env) / f"descriptions-v{CACHE_VERSION}-{digest}.json"
 
 
 class DescriptionCache:

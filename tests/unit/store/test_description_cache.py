@@ -4,6 +4,7 @@ the last one, and never shows what a file said before mux, an agent or an editor
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import struct
@@ -14,7 +15,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from memtab.store.description_cache import DescriptionCache, KnownFiles, cache_file_for
+from memtab.store.description_cache import (
+    CACHE_VERSION,
+    DescriptionCache,
+    KnownFiles,
+    cache_file_for,
+)
 from memtab.store.files import ScopeListing, list_scope
 from memtab.store.paths import Scope
 
@@ -298,6 +304,18 @@ def test_each_home_has_its_own_cache_file_in_the_config_dir(tmp_path: Path) -> N
     env = {"MEMTAB_CONFIG_DIR": str(tmp_path / "config")}
     one, two = cache_file_for(Path("/a/home"), env), cache_file_for(Path("/b/home"), env)
     assert one != two and one.parent == two.parent == tmp_path / "config" / "cache"
+
+
+def test_the_cache_files_name_holds_its_version_so_two_versions_keep_their_own(
+    tmp_path: Path,
+) -> None:
+    """A server of version 1, still running, reads and writes `descriptions-<hex>.json`;
+    version 2's file is another, so neither replaces the other's at each of its scans."""
+    env = {"MEMTAB_CONFIG_DIR": str(tmp_path / "config")}
+    home = Path("/a/home")
+    digest = hashlib.sha256(os.fsencode(str(home))).hexdigest()[:20]
+    assert cache_file_for(home, env).name == f"descriptions-v{CACHE_VERSION}-{digest}.json"
+    assert CACHE_VERSION == 2  # a new version: a new name, and formats §15.4 says which
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="XDG's cache dir")
