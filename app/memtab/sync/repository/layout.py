@@ -157,6 +157,8 @@ class SyncedScope(Record):
         """The memory file a repository path is, or None when it is not this scope's or
         cannot be a memory file here (a name no listing shows: a dotfile, a temp file an
         atomic write left, a name memory paths refuse)."""
+        if not repo_path.startswith(_head(self.kind, self.folder)):
+            return None  # another scope's: every scope is asked of every path of a tree
         return _memory_path(self.kind, self.folder, repo_path)
 
     def meta_key(self, relative: str) -> str:
@@ -177,15 +179,19 @@ def _prefix(kind: ScopeKind, folder: str | None) -> str:
     return "global" if kind == "global" else f"{kind}s/{folder or 'global'}"
 
 
+@functools.lru_cache(maxsize=256)
+def _head(kind: ScopeKind, folder: str | None) -> str:
+    """What every repository path of the scope of `kind` named `folder` starts with."""
+    return _prefix(kind, folder) + "/"
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _memory_path(kind: ScopeKind, folder: str | None, repo_path: str) -> VirtualPath | None:
-    """`SyncedScope.virtual_path` of the scope of `kind` named `folder`. Each sync asks it
-    of every file a few times: worked out once a path, the scope's own fields the key (a
-    thousand files joining ask it 3,000 times: 3.9 → 0.4 ms)."""
-    head = _prefix(kind, folder) + "/"
-    if not repo_path.startswith(head):
-        return None
-    segments = tuple(repo_path[len(head) :].split("/"))
+    """`SyncedScope.virtual_path` of a path of the scope of `kind` named `folder`. Each sync
+    asks it of every file a few times: worked out once a path, the scope's own fields the
+    key. Only a scope's own paths reach it: every scope is asked of every path of a tree,
+    and those None's, kept, would push the answers out once scopes × files pass its size."""
+    segments = tuple(repo_path[len(_head(kind, folder)) :].split("/"))
     if not all(is_listable_name(s) for s in segments):  # never a temp sibling (§16)
         return None
     return VirtualPath(Scope(kind), segments)
