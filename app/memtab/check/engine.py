@@ -453,7 +453,9 @@ class CheckEngine:
             if document.last_used_ms is None or now - document.last_used_ms <= limit:
                 continue
             days = (now - document.last_used_ms) // DAY_MS
-            since = time.strftime("%Y-%m-%d", time.gmtime(document.last_used_ms // 1000))
+            # ISO's four-digit year, which strftime's %Y does not pad (glibc: "976-02-23")
+            day = time.gmtime(document.last_used_ms // 1000)
+            since = f"{day.tm_year:04d}-{day.tm_mon:02d}-{day.tm_mday:02d}"
             findings.append(
                 finding(
                     document,

@@ -254,3 +254,29 @@ def test_the_report_is_the_json_contract(tmp_path: Path) -> None:
     )
     assert {"workspace", "project", "checkout", "fix", "related"} <= set(finding)
     assert {"filesChecked", "projects", "problems", "cancelled", "staleDays"} <= set(document)
+
+
+@pytest.mark.parametrize(
+    ("last_used_ms", "since"),
+    [
+        (NOW - 200 * DAY, "2029-08-29"),
+        (-1, "1969-12-31"),  # before 1970: the day of the UTC time it was
+        (86_400_000 - 1, "1970-01-01"),
+        (-31_363_016_019_635, "0976-02-23"),  # a four-digit year, as ISO dates have
+    ],
+)
+def test_a_stale_memory_says_the_utc_day_it_was_last_used(
+    tmp_path: Path, last_used_ms: int, since: str
+) -> None:
+    home, _ = home_with_project(tmp_path, "/nowhere/acme", {})
+    engine = CheckEngine(home, clock=lambda: NOW, find_program=lambda _: None, stale_days=90)
+    document = Document(
+        key="k",
+        path="/memories/global/a.md",
+        agent="mux",
+        scope="global",
+        packed=pack_text(""),
+        last_used_ms=last_used_ms,
+    )
+    [stale] = engine._stale([document])
+    assert stale.subject == since
