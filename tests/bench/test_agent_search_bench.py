@@ -31,6 +31,7 @@ import pytest
 
 from bench.homes import PROJECT, WORKSPACE
 from bench.table import Row, median, p95, record
+from memtab.agent_server.catalog import INDEXING_BUDGET_S
 from memtab.agent_server.service import MemoryService
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace, load_registry
@@ -152,7 +153,10 @@ def _query(rng: random.Random) -> str:
 def test_ranked_search_over_20000_files(big_home: Home) -> None:
     grep_s, grep_cpu_s = _grep_s(big_home), _grep_cpu_s(big_home)
     cold_s, cold_text, _ = _first_search_s(big_home, "w1 w2000")
-    assert "Still indexing" in cold_text
+    # With no index yet the server indexes for at most its budget, then answers from what is
+    # ready and says so; a quiet machine may index the whole home within it.
+    cold_was_partial = "Still indexing" in cold_text
+    assert cold_was_partial or cold_s <= INDEXING_BUDGET_S + 1.0, (cold_s, cold_text[:200])
     workspace = load_registry(big_home).require_workspace(WORKSPACE)
     service = MemoryService(big_home, workspace, writes="off", other_agents=False)
     started = time.perf_counter()
@@ -182,12 +186,13 @@ def test_ranked_search_over_20000_files(big_home: Home) -> None:
     relist_s = time.perf_counter() - started
     service.catalog.close()
     load = os.getloadavg()[0]
+    cold_answer = "saying it is indexing" if cold_was_partial else "every file indexed within it"
     record(
         "mcp-first-search-20k",
         Row(
             f"a fresh `memtab mcp`'s first search, {FILES:,} files in three scopes, the index "
             f"on disk: median of 3, request → answer (load {load:.1f}; with no index yet "
-            f"{cold_s:.1f} s, saying it is indexing; indexing the rest {indexed_s:.1f} s)",
+            f"{cold_s:.1f} s, {cold_answer}; indexing the rest {indexed_s:.1f} s)",
             f"{first_s * 1000:.0f} ms (CPU {first_cpu_s * 1000:.0f} ms, "
             f"{first_cpu_s / grep_cpu_s:.2f}× grep's {grep_cpu_s * 1000:.0f} ms)",
             "≤ 2× grep",
