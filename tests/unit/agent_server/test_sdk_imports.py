@@ -34,3 +34,22 @@ def test_answering_the_tools_does_not_import_the_sdk() -> None:
         [sys.executable, "-c", PROBE, *ANSWERING], capture_output=True, text=True, check=True
     )
     assert not set(json.loads(ran.stdout)) & SDK
+
+
+PARSER_PROBE = """
+import json, sys
+from memtab.cli.main import build_parser
+build_parser(sys.argv[1:])
+print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
+"""
+
+
+# slow: a fresh interpreter building every command's parser, ~0.3 s of CPU
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [["--help"], ["mcp", "--help"], ["mcp", "host", "--help"]])
+def test_the_parser_and_its_help_do_not_import_the_sdk(argv: list[str]) -> None:
+    """`memtab --help` builds every command's parser: the SDK loads when a server runs."""
+    ran = subprocess.run(
+        [sys.executable, "-c", PARSER_PROBE, *argv], capture_output=True, text=True, check=True
+    )
+    assert not set(json.loads(ran.stdout)) & SDK

@@ -29,10 +29,8 @@ from memtab.agent_server.pages.paging import (
     MAX_ANSWER_BUDGET,
     MIN_ANSWER_BUDGET,
 )
-from memtab.agent_server.server import serve_stdio
 from memtab.agent_server.server_names import DEFAULT_WRITES, WRITE_MODES
 from memtab.cli.common import add_home_option
-from memtab.cli.share.mcp_sessions import run_host, session_service
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -162,5 +160,18 @@ def run_uninstall(args: argparse.Namespace) -> int:
 
 def run_mcp(args: argparse.Namespace) -> int:
     """Serve one session in this process (the bridge's fallback, or MEMTAB_MCP_SHARED=off)."""
+    # lazy: the MCP SDK (~0.5 s of CPU) loads when a server runs, not with every parser
+    # (`memtab --help` built each command's)
+    from memtab.agent_server.server import serve_stdio
+    from memtab.cli.share.mcp_sessions import session_service
+
     serve_stdio(session_service(args, SessionOrigin.here(sys.argv[1:])))
     return 0
+
+
+def run_host(args: argparse.Namespace) -> int:
+    """`memtab mcp host`: one warm server for every agent session of the home."""
+    # lazy: as run_mcp (the host's anyio and the SDK's frames)
+    from memtab.cli.share import mcp_sessions
+
+    return mcp_sessions.run_host(args)
