@@ -160,8 +160,8 @@ def run_uninstall(args: argparse.Namespace) -> int:
 
 def run_mcp(args: argparse.Namespace) -> int:
     """Serve one session in this process (the bridge's fallback, or MEMTAB_MCP_SHARED=off)."""
-    # lazy: the MCP SDK (~0.5 s of CPU) loads when a server runs, not with every parser
-    # (`memtab --help` built each command's)
+    # lazy: the MCP SDK (0.50 s of CPU to import `server`) loads when a server runs, not
+    # with every parser (`memtab --help` builds each command's)
     from memtab.agent_server.server import serve_stdio
     from memtab.cli.share.mcp_sessions import session_service
 
@@ -171,7 +171,7 @@ def run_mcp(args: argparse.Namespace) -> int:
 
 def run_host(args: argparse.Namespace) -> int:
     """`memtab mcp host`: one warm server for every agent session of the home."""
-    # lazy: as run_mcp (the host's anyio and the SDK's frames)
+    # lazy: as run_mcp (0.49 s of CPU to import `mcp_sessions`: the host's anyio, the SDK)
     from memtab.cli.share import mcp_sessions
 
     return mcp_sessions.run_host(args)

@@ -139,7 +139,7 @@ class SyncedScope(Record):
     @property
     def prefix(self) -> str:
         """The scope's folder in the repository."""
-        return _prefix(self.kind, self.folder)
+        return _prefix(self.kind, self.name)
 
     @property
     def meta_path(self) -> str:
@@ -157,9 +157,9 @@ class SyncedScope(Record):
         """The memory file a repository path is, or None when it is not this scope's or
         cannot be a memory file here (a name no listing shows: a dotfile, a temp file an
         atomic write left, a name memory paths refuse)."""
-        if not repo_path.startswith(_head(self.kind, self.folder)):
+        if not repo_path.startswith(_head(self.kind, self.name)):
             return None  # another scope's: every scope is asked of every path of a tree
-        return _memory_path(self.kind, self.folder, repo_path)
+        return _memory_path(self.kind, self.name, repo_path)
 
     def meta_key(self, relative: str) -> str:
         """This machine's memory-meta.json key of a file of the scope."""
@@ -174,24 +174,24 @@ class SyncedScope(Record):
 GLOBAL_SCOPE = SyncedScope(kind="global")
 
 
-def _prefix(kind: ScopeKind, folder: str | None) -> str:
-    """The folder in the repository of the scope of `kind` named `folder`."""
-    return "global" if kind == "global" else f"{kind}s/{folder or 'global'}"
+def _prefix(kind: ScopeKind, name: str) -> str:
+    """The folder in the repository of the scope of `kind` named `name` (`SyncedScope.name`)."""
+    return "global" if kind == "global" else f"{kind}s/{name}"
 
 
 @functools.lru_cache(maxsize=256)
-def _head(kind: ScopeKind, folder: str | None) -> str:
-    """What every repository path of the scope of `kind` named `folder` starts with."""
-    return _prefix(kind, folder) + "/"
+def _head(kind: ScopeKind, name: str) -> str:
+    """What every repository path of the scope of `kind` named `name` starts with."""
+    return _prefix(kind, name) + "/"
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _memory_path(kind: ScopeKind, folder: str | None, repo_path: str) -> VirtualPath | None:
-    """`SyncedScope.virtual_path` of a path of the scope of `kind` named `folder`. Each sync
+def _memory_path(kind: ScopeKind, name: str, repo_path: str) -> VirtualPath | None:
+    """`SyncedScope.virtual_path` of a path of the scope of `kind` named `name`. Each sync
     asks it of every file a few times: worked out once a path, the scope's own fields the
     key. Only a scope's own paths reach it: every scope is asked of every path of a tree,
     and those None's, kept, would push the answers out once scopes × files pass its size."""
-    segments = tuple(repo_path[len(_head(kind, folder)) :].split("/"))
+    segments = tuple(repo_path[len(_head(kind, name)) :].split("/"))
     if not all(is_listable_name(s) for s in segments):  # never a temp sibling (§16)
         return None
     return VirtualPath(Scope(kind), segments)
