@@ -31,6 +31,7 @@ from typing import Any
 from memtab.fs.atomic import atomic_write_bytes, atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.locking.locks import DEFAULT_TIMEOUT_S, interprocess_lock
+from memtab.fs.slotted import Slotted
 from memtab.fs.user_files import open_regular_file
 
 logger = logging.getLogger(__name__)
@@ -40,7 +41,7 @@ CORRUPT_INFIX = ".corrupt-"
 _KEPT_ASIDE_MODE = 0o600
 
 
-class SidecarRead:
+class SidecarRead(Slotted):
     """What a sidecar holds: its object, or why it could not be used.
 
     `document` is always a dict (empty when the file is missing or unusable); `problem`
@@ -73,7 +74,7 @@ class SidecarRead:
         return self.raw is not None
 
 
-class KeptAside:
+class KeptAside(Slotted):
     """A sidecar Memtab could not use, copied aside before it was replaced."""
 
     __slots__ = ("backup", "original", "reason")

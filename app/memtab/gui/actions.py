@@ -58,6 +58,8 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QDockWidget, QWidget
 
+from memtab.fs.slotted import Slotted
+
 logger = logging.getLogger(__name__)
 
 Key: TypeAlias = "str | QtGui.QKeySequence.StandardKey"
@@ -101,7 +103,7 @@ def plain_title(text: str) -> str:
     return text.replace("\0", "&").rstrip("…").strip()
 
 
-class Registered:
+class Registered(Slotted):
     """One registered action: its id, its action and how the registry keeps it current
     (`on`, a declared widget's, is set as `bind` binds it)."""
 
@@ -160,7 +162,7 @@ class Registered:
         return [key for key in self.action.shortcuts() if not key.isEmpty()]
 
 
-class Conflict:
+class Conflict(Slotted):
     """Two actions live at once with the same key, neither claiming it."""
 
     __slots__ = ("first", "key", "second")

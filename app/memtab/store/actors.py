@@ -16,6 +16,8 @@ so a known client is named as its agent everywhere ("Codex", "codex"; "Codex via
 MCP" where the words say how), and any other keeps the name it gave.
 """
 
+from memtab.fs.slotted import Slotted
+
 MCP_PREFIX = "mcp:"
 """An MCP client's actor is `mcp:<client>` (§22.4)."""
 
@@ -29,7 +31,7 @@ UNSAVED = "unsaved"
 """A line of the editor's buffer that the file on disk does not hold yet (blame)."""
 
 
-class ActorName:
+class ActorName(Slotted):
     """How one actor is named."""
 
     __slots__ = ("name", "short")

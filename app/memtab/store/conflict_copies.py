@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from memtab.fs.lazy_re import LazyPattern
+from memtab.fs.slotted import Slotted
 from memtab.store.paths import VirtualPath
 
 # Each tool's pattern: the original's stem, what the tool added, the original's extension.
@@ -120,7 +121,7 @@ def parse_copy_name(name: str) -> CopyName | None:
     return None
 
 
-class ConflictCopy:
+class ConflictCopy(Slotted):
     """A conflict copy in a memory scope and the file it is a copy of."""
 
     __slots__ = ("name", "original", "path")

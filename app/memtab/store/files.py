@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from memtab.fs.atomic import Directory, encode_utf8
 from memtab.fs.readable import HardLinkedFileError, open_readable_path, read_readable
+from memtab.fs.slotted import Slotted
 from memtab.store.description_cache import KnownFiles
 from memtab.store.paths import (
     Scope,
@@ -118,7 +119,7 @@ class ScopeListing(NamedTuple):
         return len(self.files)
 
 
-class ScopeOutline:
+class ScopeOutline(Slotted):
     """A scope's directories and how many files each holds directly, from names alone."""
 
     __slots__ = ("direct_files", "directories", "error", "scope", "too_deep", "walk")
@@ -285,7 +286,7 @@ def _stat_entry(physical: str, path: VirtualPath) -> FileEntry | None:
     return FileEntry(path, "", info.st_size, info.st_mtime_ns // 1_000_000)
 
 
-class StatListing:
+class StatListing(Slotted):
     """A scope's files as a stat walk sees them: each file's `lstat` by its path inside
     the scope (`/`-joined), in no particular order; no file opened."""
 

@@ -11,10 +11,12 @@ or a chain deeper than 32 leave a workspace its own notebook.
 
 from collections.abc import Mapping
 
+from memtab.fs.slotted import Slotted
+
 MAX_CHAIN_DEPTH = 32
 
 
-class OwnerLinks:
+class OwnerLinks(Slotted):
     """What a workspace's registry entry says about whose notebook it uses."""
 
     __slots__ = ("parent_id", "pinned_owner_id", "side_chat_parent_id")

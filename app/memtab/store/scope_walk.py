@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from memtab.fs.atomic import is_temp_name, is_write_temp
+from memtab.fs.slotted import Slotted
 from memtab.store.paths import (
     MAX_PATH_DEPTH,
     PLAIN_LISTED_NAME,
@@ -29,7 +30,7 @@ logger = logging.getLogger(__name__)
 STALE_TEMP_AGE_S = 60.0
 
 
-class Folder:
+class Folder(Slotted):
     """One directory a walk went into: its path, its segments under the root, and the
     names of its listable files and directories, in the order the system gave them."""
 
@@ -53,7 +54,7 @@ class Folder:
         self.directories = directories
 
 
-class ScopeWalk:
+class ScopeWalk(Slotted):
     """What one walk of a scope root saw (`walk_scope`)."""
 
     __slots__ = ("error", "folders", "root", "too_deep", "unaddressable")

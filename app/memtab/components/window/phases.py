@@ -33,6 +33,8 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar, cast, runtime_checkable
 
+from memtab.fs.slotted import Slotted
+
 logger = logging.getLogger(__name__)
 
 Host = TypeVar("Host")
@@ -48,7 +50,7 @@ class Phase(enum.IntEnum):
     ON_DEMAND = 4
 
 
-class Feature(Generic[Host]):
+class Feature(Slotted, Generic[Host]):
     """One part of the window: its name, its phase, and how to build it on the host (the
     part built, or None for a step that only starts something)."""
 
@@ -64,7 +66,7 @@ class Feature(Generic[Host]):
         self.build = build
 
 
-class FeatureKey(Generic[T]):
+class FeatureKey(Slotted, Generic[T]):
     """The typed name of a feature whose part is a `T` (see the module docstring)."""
 
     __slots__ = ("name",)

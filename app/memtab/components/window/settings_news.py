@@ -11,6 +11,8 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
+from memtab.fs.slotted import Slotted
+
 
 class SettingsSection(enum.StrEnum):
     """A part of settings.json a feature follows."""
@@ -37,7 +39,7 @@ def section_of(key: str) -> SettingsSection:
     return _SECTIONS.get(key, SettingsSection.OTHER)
 
 
-class SettingsChange:
+class SettingsChange(Slotted):
     """What changed in settings.json, and what it holds now."""
 
     __slots__ = ("sections", "settings")

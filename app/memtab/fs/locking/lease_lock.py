@@ -38,6 +38,7 @@ from pathlib import Path
 
 from memtab.fs.lazy_re import LazyPattern
 from memtab.fs.locking.locks import LockUnavailableError
+from memtab.fs.slotted import Slotted
 
 logger = logging.getLogger(__name__)
 
@@ -208,7 +209,7 @@ def _place(temp: Path, path: Path, token: str) -> bool:
 # --- holding --------------------------------------------------------------------------------
 
 
-class _Held:
+class _Held(Slotted):
     __slots__ = ("path", "renewed", "token")
 
     def __init__(self, path: Path, token: str) -> None:
@@ -412,7 +413,7 @@ def _reclaim_guard(path: Path) -> Iterator[bool]:
 # --- what a lock file says ---------------------------------------------------------------------
 
 
-class LockState:
+class LockState(Slotted):
     """Who holds a lock file as far as its token tells (`memtab doctor`)."""
 
     __slots__ = ("alive", "path", "pid", "since", "stale")

@@ -41,6 +41,7 @@ from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
 from memtab.fs.jsonfile import JsonError, read_json
 from memtab.fs.records import Healed, Key, Record
+from memtab.fs.slotted import Slotted
 
 if sys.platform != "win32":
     import fcntl
@@ -60,7 +61,7 @@ class LockUnavailableError(TimeoutError):
     """The lock could not be had in time (another holder), or this thread already holds it."""
 
 
-class _ThreadGuard:
+class _ThreadGuard(Slotted):
     """The in-process half of a lock: threads wait here (no polling), with a timeout."""
 
     __slots__ = ("lock", "owner")

@@ -24,6 +24,7 @@ from typing import Any
 
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.lazy_re import LazyPattern
+from memtab.fs.slotted import Slotted
 from memtab.markdown import LineKind, State, classify_line
 
 DESCRIPTION_PREFIX_BYTES = 4096
@@ -34,7 +35,7 @@ _ELLIPSIS = "…"
 _FRONTMATTER = LazyPattern(r"\A---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
 
 
-class FrontmatterSpan:
+class FrontmatterSpan(Slotted):
     """Where the frontmatter of a text is (offsets into the text)."""
 
     __slots__ = ("body_end", "body_start", "end", "newline")
@@ -156,7 +157,7 @@ class FrontmatterError(ValueError):
     """Why a file's frontmatter cannot be read, in words."""
 
 
-class AgentDefinition:
+class AgentDefinition(Slotted):
     """An agent definition file: its frontmatter (a mapping, {} without one) and its body."""
 
     __slots__ = ("body", "frontmatter")
