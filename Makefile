@@ -59,7 +59,8 @@ pytest: $(STAMP)
 
 # The quick tier for the edit-test loop (not CI's): ruff, then the tests not marked slow,
 # outside the real-data quality corpus, the wheel install and the end-to-end runs, with
-# fsync off but where it is tested (`--no-fsync`, tests/conftest.py).
+# fsync off but where it is tested (`--no-fsync`, tests/conftest.py), and a quarter of each
+# property test's examples (Hypothesis's `quick` profile; CI's `make test` draws them all).
 # One worker more than the cores: the GUI tests wait on timers and threads part of the time,
 # and the extra worker fills it (2 cores: 72 s against 84 s, 110 s against 117 s).
 FAST_WORKERS := $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)) + 1)' 2>/dev/null || echo auto)
@@ -76,7 +77,8 @@ FAST_TMP := $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && \
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
 	$(if $(FAST_TMP),rm -rf $(FAST_TMP) && mkdir -p $(FAST_TMP)/tmp)
-	$(if $(FAST_TMP),TMPDIR=$(FAST_TMP)/tmp) $(BIN)/python -m pytest -q \
+	$(if $(FAST_TMP),TMPDIR=$(FAST_TMP)/tmp) HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-quick} \
+		$(BIN)/python -m pytest -q \
 		--numprocesses $(FAST_WORKERS) --dist loadfile --no-fsync \
 		$(if $(FAST_TMP),--basetemp=$(FAST_TMP)/p -o tmp_path_retention_policy=failed) \
 		-m "not slow and not bench" --ignore=tests/quality --ignore=tests/integration --ignore=tests/bundle \

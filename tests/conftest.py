@@ -36,6 +36,9 @@ pytest_plugins = [
 # does not depend on luck, and no example fails for taking long on a loaded machine.
 # HYPOTHESIS_PROFILE=explore draws new examples each run, to look for what these miss.
 settings.register_profile("repeatable", derandomize=True, deadline=None)
+# The fast tier's (make test-fast): as repeatable, a quarter of the examples — the edit
+# loop's check; CI's `make test` keeps repeatable's 100 a test.
+settings.register_profile("quick", settings.get_profile("repeatable"), max_examples=25)
 settings.register_profile("explore", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 

@@ -1,7 +1,8 @@
 """The fast tier stays honest (docs/ARCHITECTURE.md "Testing").
 
-`make test-fast` leaves out the tests marked `slow` and silences the disk flushes
-(`--no-fsync`, tests/support/flushes.py); `make test`, what CI runs, leaves out nothing and
+`make test-fast` leaves out the tests marked `slow`, silences the disk flushes
+(`--no-fsync`, tests/support/flushes.py) and draws fewer property examples
+(tests/support/property_examples.py); `make test`, what CI runs, leaves out nothing and
 flushes for real. These checks keep both true as the code and the Makefile change.
 """
 
@@ -12,7 +13,10 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from hypothesis import settings
+
 from support.flushes import SILENCED
+from support.property_examples import FULL_COUNT, examples
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app" / "memtab"
@@ -123,3 +127,33 @@ def test_make_keeps_the_bytecode_cache_on() -> None:
     # A machine's PYTHONDONTWRITEBYTECODE=1 made each test worker compile ~1,000 modules at
     # each collection, and each `memtab` a test starts compile what it imports (Makefile).
     assert re.search(r"^export PYTHONDONTWRITEBYTECODE :=$", _makefile(), re.MULTILINE)
+
+
+def test_the_fast_tier_draws_fewer_property_examples_and_ci_all() -> None:
+    assert "HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-quick}" in _recipe("test-fast")
+    assert "HYPOTHESIS_PROFILE" not in _recipe("pytest")  # CI: `make test` runs this recipe
+    quick = settings.get_profile("quick")
+    assert quick.max_examples < settings.get_profile("repeatable").max_examples == FULL_COUNT
+    assert quick.derandomize and quick.deadline is None
+
+
+def test_a_tests_own_count_is_scaled_by_the_profile() -> None:
+    settings.register_profile("before-this-test", settings())
+    try:
+        settings.load_profile("repeatable")
+        assert examples(300) == 300
+        settings.load_profile("quick")
+        assert (examples(300), examples(40), examples(3)) == (75, 10, 1)
+    finally:
+        settings.load_profile("before-this-test")
+
+
+def test_every_property_tests_own_count_follows_the_profile() -> None:
+    tests = ROOT / "tests"
+    fixed = [
+        f"{path.relative_to(tests)}:{text.count(chr(10), 0, match.start()) + 1}"
+        for path in sorted(tests.rglob("test_*.py"))
+        if "max_examples" in (text := path.read_text(encoding="utf-8"))
+        for match in re.finditer(r"\bmax_examples=(?!examples\()", text)
+    ]
+    assert fixed == [], "write max_examples=examples(n) (tests/support/property_examples.py)"

@@ -23,6 +23,7 @@ from memtab.check.rules.paths import named_paths
 from memtab.check.rules.runnable import aliases_in, run_problems
 from memtab.check.scripts import just_recipes, make_targets, python_project
 from memtab.cli.main import main
+from support.property_examples import examples
 
 from .helpers import check, home_with_project, make_checkout, of_kind
 
@@ -68,7 +69,9 @@ def _check_text(checkout, text: str) -> None:  # type: ignore[no-untyped-def]
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     lead=st.sampled_from(_LEADS),

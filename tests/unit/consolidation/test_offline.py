@@ -25,6 +25,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal
 from support.memory_paths import vpath
+from support.property_examples import examples
 
 from .helpers import MULTI, WS, exists, memory_bytes, new_home, put, read, store_for
 
@@ -364,7 +365,7 @@ LINES = st.lists(st.sampled_from(["", "a", "b", "- x", "- x", "# h", "---"]), ma
 
 
 @pytest.mark.slow
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(old=LINES, new=LINES, trailing_newline=st.booleans())
 def test_edit_arguments_turn_old_content_into_new_through_the_real_tool(
     old: list[str], new: list[str], trailing_newline: bool
@@ -406,7 +407,7 @@ FILE = st.tuples(
 )
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(files=st.lists(FILE, max_size=6))
 def test_random_small_stores_never_grow_keep_pins_and_settle_in_one_run(
     files: list[tuple[str, str, list[str], bool, bool]],

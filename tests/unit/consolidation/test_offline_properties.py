@@ -25,6 +25,7 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.journal import ConsolidationRecord
 from support.memory_paths import vpath
+from support.property_examples import examples
 
 from .helpers import WS, memory_bytes, new_home, store_for
 
@@ -135,7 +136,7 @@ def content_lines(text: str) -> set[str]:
 
 
 @pytest.mark.slow
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(files=stores())
 def test_random_stores_keep_structure_other_files_and_settle(
     files: list[tuple[str, str, list[str], str, bool]],
@@ -191,7 +192,7 @@ def test_random_stores_keep_structure_other_files_and_settle(
 _WORD_RUNS = re.compile(r"\w+")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     text=st.text(alphabet=st.characters(max_codepoint=127), max_size=80)
     | st.text(max_size=80)

@@ -39,6 +39,7 @@ from memtab.store.paths import SCOPE_ORDER, Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from quality.stores import REAL_STORES, RealStore, install
+from support.property_examples import examples
 
 from .helpers import WS, new_home, store_for
 
@@ -144,7 +145,7 @@ def test_no_subset_of_a_plans_units_loses_a_line(name: str, tmp_path: Path) -> N
 
 @pytest.mark.slow
 @settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

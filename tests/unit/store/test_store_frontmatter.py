@@ -25,6 +25,7 @@ from memtab.store.text.frontmatter import (
     yaml_scalar,
 )
 from support.memory_paths import vpath
+from support.property_examples import examples
 
 # --- descriptions ---------------------------------------------------------------------
 
@@ -244,7 +245,7 @@ _FENCE_PIECES = st.sampled_from(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(_FENCE_PIECES, max_size=14).map("".join))
 def test_frontmatter_block_follows_the_spec_rule(prefix: str) -> None:
     assert frontmatter_block(prefix) == _spec_frontmatter_block(prefix)
@@ -367,7 +368,7 @@ _FRONTMATTER_LINES = st.one_of(
 
 
 @pytest.mark.slow
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(
     _FRONTMATTER_LINES,
     st.sampled_from(["\n", "\n", "\n", "\r\n"]),
@@ -379,7 +380,7 @@ def test_fast_path_agrees_with_the_yaml_parser(lines: list[str], newline: str, b
 
 
 @pytest.mark.slow
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(
     _FRONTMATTER_LINES,
     st.sampled_from(["\n", "\r\n"]),
@@ -488,7 +489,7 @@ def test_a_value_is_written_plain_unless_yaml_needs_quotes(value: str, written: 
     assert description_from_text(f"---\ndescription: {written}\n---\n") == value
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=80))
 def test_every_value_written_reads_back_the_same(value: str) -> None:
     # Whitespace as mux reads it (JavaScript's \s): Python's split misses U+FEFF.

@@ -23,6 +23,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.registry import add_workspace, load_registry
 from support.memory_paths import vpath
+from support.property_examples import examples
 
 from .helpers import PROJECT, WORKSPACE_ID, err, snapshot, write
 
@@ -281,7 +282,9 @@ def _assert_contained(store: MemoryStore, raw: str) -> None:
 
 @pytest.mark.slow
 @settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(200),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(raw=st.one_of(st.text(), _CRAFTED))
 def test_fuzzed_paths_never_resolve_outside_the_scope_root(
@@ -293,7 +296,9 @@ def test_fuzzed_paths_never_resolve_outside_the_scope_root(
 
 @pytest.mark.slow
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(raw=_CRAFTED, content=st.text(max_size=20))
 def test_fuzzed_tool_calls_never_touch_anything_outside(

@@ -25,6 +25,7 @@ from memtab.store.sidecars.registry import add_project, add_workspace, load_rece
 from memtab.store.text.free_text import MAX_SUMMARY_BYTES, cap_text
 from memtab.writer.job.state import load_state, save_state
 from memtab.writer.records import WriterState
+from support.property_examples import examples
 
 from .helpers import FakeClock
 
@@ -484,7 +485,9 @@ _JOURNAL_BUCKETS = {"workspaces", "projects", "harvestsByWorkspace"}
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(top=_extras({"entries"}), entry=_extras(_META_ENTRY_FIELDS))
 def test_meta_writes_keep_any_extra_field(
@@ -504,7 +507,9 @@ def test_meta_writes_keep_any_extra_field(
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(top=_extras(_JOURNAL_BUCKETS), record=_extras(_RECORD_FIELDS))
 def test_journal_writes_keep_any_extra_field(
@@ -524,7 +529,9 @@ def test_journal_writes_keep_any_extra_field(
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     top=_extras({"projects"}),
@@ -549,7 +556,9 @@ def test_registry_writes_keep_any_extra_field(
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     top=_extras(

@@ -18,6 +18,7 @@ from memtab.store.scopes.tool import (
     tool_input_schema,
 )
 from support.memory_paths import vpath
+from support.property_examples import examples
 
 from .helpers import TOOL_PROPERTIES, G, P, W, create, err, ok, text_of, write
 
@@ -107,7 +108,9 @@ _PATHISH = st.sampled_from(
 
 @pytest.mark.slow
 @settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(200),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     command=st.sampled_from(["view", "create", "str_replace", "insert", "delete", "rename"])

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from memtab.store.errors import MemoryStoreError
 from memtab.sync import export
 from support.memory_paths import vpath
+from support.property_examples import examples
 from support.sync_machines import Machine, bare_repository
 
 FILES = ("a.md", "b.md", "c.md")
@@ -160,9 +161,9 @@ class Run:
             assert {m.pinned(path) for m in self.machines.values()} in ({True}, {False}), path
 
 
-def _settings(examples: int) -> settings:
+def _settings(count: int) -> settings:
     return settings(
-        max_examples=examples,
+        max_examples=examples(count),
         deadline=None,
         derandomize=True,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -17,6 +17,7 @@ from memtab.transcripts import (
     json_len,
     select_event_budget,
 )
+from support.property_examples import examples
 
 
 def _event(
@@ -140,7 +141,7 @@ def test_redaction_happens_before_sizing() -> None:
     assert events[0].text.endswith(secret), "events keep their raw text"
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     lengths=st.lists(st.integers(min_value=0, max_value=300), max_size=25),
     limit=st.integers(min_value=2, max_value=3_000),

@@ -17,6 +17,7 @@ from memtab.transcripts import (
     read_transcript,
     select_event_budget,
 )
+from support.property_examples import examples
 
 from .helpers import jsonl
 
@@ -189,7 +190,7 @@ def _check(path: Path, format: TranscriptFormat | None) -> None:
     assert budget.json_chars <= 500
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.binary(max_size=400) | _byte_soup, format=st.sampled_from(_FORMATS))
 def test_arbitrary_bytes_never_crash_a_reader(data: bytes, format: TranscriptFormat | None) -> None:
     with TemporaryDirectory() as directory:
@@ -199,7 +200,7 @@ def test_arbitrary_bytes_never_crash_a_reader(data: bytes, format: TranscriptFor
         TranscriptTail(path, format).read_new()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(transcript=_transcripts, override=st.booleans(), wrong=st.sampled_from(TRANSCRIPT_FORMATS))
 def test_arbitrary_records_never_crash_a_reader(
     transcript: tuple[TranscriptFormat, list[Any]], override: bool, wrong: TranscriptFormat

@@ -25,6 +25,7 @@ from memtab.transcripts import (
     read_transcript,
 )
 from memtab.transcripts.window import BudgetWindow
+from support.property_examples import examples
 
 from .helpers import append, jsonl
 
@@ -503,7 +504,7 @@ _transcripts = st.one_of(
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     transcript=_transcripts,
     max_json_chars=st.sampled_from([2, 40, 150, 600, 1_500, 5_000]),
