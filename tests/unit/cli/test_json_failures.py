@@ -27,6 +27,14 @@ def demo(tmp_path: Path) -> str:
     return str(create_demo_home(tmp_path / "demo").root)
 
 
+@pytest.fixture(scope="module")
+def demo_for_faults(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """One demo home for every command's fault: each handler raises before it reads or
+    writes a home, so no test sees what another did (a demo home costs ~14 ms of CPU, and
+    the commands are ~40)."""
+    return str(create_demo_home(tmp_path_factory.mktemp("faults") / "demo").root)
+
+
 @pytest.fixture
 def full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every file Memtab writes (all through `Directory.write_temp`) finds the disk full."""
@@ -202,7 +210,7 @@ def test_every_command_taking_json_prints_one_json_object_on_a_home_it_cannot_us
 def test_every_command_taking_json_says_a_fault_of_memtabs_in_json(
     command: str,
     needs: list[str],
-    demo: str,
+    demo_for_faults: str,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -216,7 +224,7 @@ def test_every_command_taking_json_says_a_fault_of_memtabs_in_json(
         return parser
 
     monkeypatch.setattr(sys.modules["memtab.cli.main"], "build_parser", parser_with_faults)
-    status, said, _ = ran(capsys, "--home", demo, *command.split(), *needs, "--json")
+    status, said, _ = ran(capsys, "--home", demo_for_faults, *command.split(), *needs, "--json")
     assert status == 1
     assert said["kind"] == "internal" and said["command"] == command.split(maxsplit=1)[0]
     assert said["error"].startswith("an unexpected error: KeyError: 'a fault'")
