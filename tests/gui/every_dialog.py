@@ -47,6 +47,7 @@ from memtab.store.restore.from_history import RevertResult
 from memtab.store.scopes.memory import MemoryStore
 from memtab.writer.inbox.inbox import InboxItem
 from support.memory_home import MAIN
+from support.syntax_trees import walk
 
 PREFERENCES = parse_file_path("/memories/global/preferences.md")
 BY_COMMAND = ["SettingsDialog", "ShortcutsDialog", "AddWorkspaceDialog"]
@@ -152,7 +153,7 @@ def dialog_classes() -> set[str]:
     """The names of the app's dialog classes (a QDialog's subclasses), read from its source."""
     names: set[str] = set()
     for path in Path(memtab.__file__).parent.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef) and any(
                 isinstance(base, ast.Name) and base.id in ("QDialog", "QMessageBox")
                 for base in node.bases

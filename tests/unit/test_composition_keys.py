@@ -17,6 +17,7 @@ import ast
 from pathlib import Path
 
 import memtab
+from support.syntax_trees import walk
 
 APP = Path(memtab.__file__).parent
 HOLDERS = {"window", "main_window", "_window", "memory_tab", "_memory_tab", "frame", "_frame"}
@@ -33,7 +34,7 @@ def _assigned_attributes(source: str) -> list[tuple[int, str]]:
         return isinstance(node, ast.Attribute) and node.attr in holders
 
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in walk(ast.parse(source)):
         if isinstance(node, ast.Assign):
             targets = node.targets
         elif isinstance(node, ast.AnnAssign | ast.AugAssign):
@@ -41,7 +42,7 @@ def _assigned_attributes(source: str) -> list[tuple[int, str]]:
         else:
             continue
         for target in targets:
-            for sub in ast.walk(target):
+            for sub in walk(target):
                 stored = isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store)
                 if stored and held(sub.value):
                     found.append((node.lineno, ast.unparse(sub)))

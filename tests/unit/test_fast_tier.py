@@ -17,6 +17,7 @@ from hypothesis import settings
 
 from support.flushes import SILENCED
 from support.property_examples import FULL_COUNT, examples
+from support.syntax_trees import children
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app" / "memtab"
@@ -37,8 +38,7 @@ def _nodes_and_their_functions(tree: ast.AST) -> Iterator[tuple[ast.AST, str | N
         node, function = pending.pop()
         yield node, function
         inner = node.name if isinstance(node, ast.FunctionDef) else function
-        children = [(child, inner) for child in ast.iter_child_nodes(node)]
-        pending.extend(reversed(children))  # in the source's order
+        pending.extend(reversed([(child, inner) for child in children(node)]))  # source order
 
 
 def _flushes_outside_the_switch(source: str, relative: str) -> list[str]:

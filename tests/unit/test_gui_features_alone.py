@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import memtab
+from support.syntax_trees import walk
 
 GUI = Path(memtab.__file__).parent / "gui"
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
@@ -20,6 +21,7 @@ PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 COMPOSITION = {"first_paint", "memory_tab", "window"}
 """What puts the features together (the first paint's frame, the tab, the window): it may
 import every feature."""
+
 SHARED = {"tasks", "toolkit"}
 """What every feature may stand on: the job service, and the widgets, text widgets and
 three-way view several features show."""
@@ -57,7 +59,7 @@ def test_the_gui_layers_place_the_same_features() -> None:
 def _imported(path: Path) -> set[str]:
     """The modules `path` imports, lazily or for annotations too."""
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:

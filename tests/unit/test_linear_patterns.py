@@ -46,6 +46,7 @@ from memtab.transcripts.events import TranscriptToolCall
 from memtab.writer.offline import asked, directives
 from memtab.writer.offline.asked import AskedQuestion
 from memtab.writer.offline.shell import commands, outcomes
+from support.syntax_trees import children, walk
 from support.worst_inputs import WORST, Worst
 
 SMALL = 25_000
@@ -133,7 +134,7 @@ def _imported_names(module: ModuleType) -> set[str]:
     source = Path(module.__file__ or "").read_text(encoding="utf-8")
     return {
         alias.asname or alias.name
-        for node in ast.walk(ast.parse(source))
+        for node in walk(ast.parse(source))
         if isinstance(node, ast.ImportFrom)
         for alias in node.names
     }
@@ -204,14 +205,14 @@ def patterns_compiled_in_functions() -> set[str]:
         module = ".".join(path.relative_to(APP.parent).with_suffix("").parts)
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for scope, function in _functions(tree, ""):
-            for node in ast.walk(function):
+            for node in walk(function):
                 if isinstance(node, ast.Call) and _compiles(node.func):
                     found.add(f"{module}:{scope}")
     return found
 
 
 def _functions(node: ast.AST, prefix: str) -> Iterator[tuple[str, ast.AST]]:
-    for child in ast.iter_child_nodes(node):
+    for child in children(node):
         if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
             yield f"{prefix}{child.name}", child
         elif isinstance(child, ast.ClassDef):

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from support.syntax_trees import children
+
 APP = Path(__file__).resolve().parents[2] / "app" / "memtab"
 LAZY = "# lazy:"
 REASONS_FOR_TYPE_CHECKING = ("# lazy:", "# cycle:")
@@ -76,7 +78,7 @@ def unmarked(path: Path) -> tuple[list[int], list[int]]:
     blocks: list[int] = []
 
     def walk(node: ast.AST, in_function: bool) -> None:
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             if isinstance(child, ast.Import | ast.ImportFrom):
                 if in_function and not says_why(lines, child, (LAZY,)):
                     imports.append(child.lineno)
@@ -210,7 +212,7 @@ def imported_again(path: Path) -> list[int]:
     again: list[int] = []
 
     def walk(node: ast.AST, deferred: bool) -> None:
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             if isinstance(child, ast.Import | ast.ImportFrom):
                 if deferred and set(_imported(child, package)) <= at_top:
                     again.append(child.lineno)

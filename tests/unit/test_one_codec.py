@@ -18,6 +18,8 @@ import ast
 import re
 from pathlib import Path
 
+from support.syntax_trees import children, walk
+
 APP = Path(__file__).resolve().parents[2] / "app" / "memtab"
 THE_CODEC = {"fs/records/__init__.py", "fs/records/codec.py", "fs/records/output.py"}
 _NAMES = r"_?(\w+_)?((to|from)_(json|dict)|from_(document|raw|data|mapping|object))"
@@ -41,7 +43,7 @@ def hand_codecs(path: Path) -> set[str]:
     found: set[str] = set()
 
     def visit(node: ast.AST, owner: str | None) -> None:
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             if isinstance(child, ast.ClassDef):
                 visit(child, child.name)
             elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -103,7 +105,7 @@ def hand_envelopes(path: Path) -> list[str]:
     `json.dump`, `json.loads`, `json.load`, or those imported by name) or spreads a record
     into a dict (`{**r.to_json()}`), as `line: what`."""
     found: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Call):
             name = _called(node)
             if name == "print_json" and not (len(node.args) == 1 and _a_to_json(node.args[0])):

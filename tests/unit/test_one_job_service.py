@@ -13,6 +13,7 @@ import ast
 from pathlib import Path
 
 import memtab
+from support.syntax_trees import walk
 
 APP = Path(memtab.__file__).parent
 SERVICE = "gui/tasks/jobs.py"
@@ -25,7 +26,7 @@ def _runner_constructions(path: Path) -> list[int]:
     if "TaskRunner" not in source:
         return []
     lines = []
-    for node in ast.walk(ast.parse(source)):
+    for node in walk(ast.parse(source)):
         if not isinstance(node, ast.Call):
             continue
         func = node.func

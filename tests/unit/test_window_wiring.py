@@ -17,6 +17,7 @@ import ast
 from pathlib import Path
 
 import memtab
+from support.syntax_trees import walk
 
 APP = Path(memtab.__file__).parent
 FEEDS_THE_CONTEXT = {"gui/first_paint/main_window.py"}
@@ -28,7 +29,7 @@ def _connections_to_paths_changed(path: Path) -> list[int]:
     if "paths_changed" not in source:  # parsing every module took ~2 s; 3 name it
         return []
     lines = []
-    for node in ast.walk(ast.parse(source)):
+    for node in walk(ast.parse(source)):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         signal = node.func.value
@@ -63,7 +64,7 @@ def _connections_to_private_slots(source: str) -> list[int]:
     if ".connect(" not in source:
         return []
     lines = []
-    for node in ast.walk(ast.parse(source)):
+    for node in walk(ast.parse(source)):
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -128,7 +129,7 @@ def _batch_subscribers(source: str, checked: frozenset[str] = frozenset()) -> di
     if "ChangeBatch" not in source:
         return {}
     found: dict[str, list[int]] = {}
-    for node in ast.walk(ast.parse(source)):
+    for node in walk(ast.parse(source)):
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         batches = {
@@ -139,7 +140,7 @@ def _batch_subscribers(source: str, checked: frozenset[str] = frozenset()) -> di
         if not batches:
             continue
         allowed: set[int] = set()
-        for inner in ast.walk(node):
+        for inner in walk(node):
             if (
                 isinstance(inner, ast.Attribute)
                 and isinstance(inner.value, ast.Name)
@@ -152,7 +153,7 @@ def _batch_subscribers(source: str, checked: frozenset[str] = frozenset()) -> di
                 allowed.update(id(argument) for argument in arguments)
         found[node.name] = [
             inner.lineno
-            for inner in ast.walk(node)
+            for inner in walk(node)
             if isinstance(inner, ast.Name)
             and inner.id in batches
             and isinstance(inner.ctx, ast.Load)
@@ -218,7 +219,7 @@ def _single_shots_with_an_owner(source: str) -> list[int]:
         return []
     return [
         node.lineno
-        for node in ast.walk(ast.parse(source))
+        for node in walk(ast.parse(source))
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == "singleShot"

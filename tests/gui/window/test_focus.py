@@ -37,6 +37,7 @@ from memtab.gui.writer.inbox_body import EditProposalDialog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.writer.inbox.inbox import InboxItem
+from support.syntax_trees import walk
 
 home = support.home
 make_window = support.make_window
@@ -340,13 +341,13 @@ def test_every_dialog_button_box_the_app_makes_gets_mnemonics() -> None:
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
             and node.func.id in ("QMessageBox", "QDialogButtonBox")
-            for node in ast.walk(tree)
+            for node in walk(tree)
         )
         if makes and "give_mnemonics(" not in source:
             missing.append(str(path.relative_to(APP)))
         asks = [  # QInputDialog.getText & co.: their OK and Cancel cannot get letters
             node.func.attr
-            for node in ast.walk(tree)
+            for node in walk(tree)
             if isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and isinstance(node.func.value, ast.Name)
