@@ -95,6 +95,8 @@ def test_nothing_cites_the_research_notes_outside_the_repository() -> None:
     citing = [
         str(path.relative_to(REPO))
         for path in cited_files()
-        if OUTSIDE.search(path.read_text(encoding="utf-8"))
+        # "SPEC" first: the pattern's leading \b keeps the search from skipping ahead to it
+        # (every file: 0.16 → 0.01 s of CPU)
+        if "SPEC" in (text := path.read_text(encoding="utf-8")) and OUTSIDE.search(text)
     ]
     assert citing == []
