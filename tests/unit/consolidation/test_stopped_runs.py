@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 
 from memtab.cli.main import main
-from memtab.consolidation.engine.lock import SCOPE_WAIT_S
 from memtab.consolidation.review.plan import write_plan
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
@@ -296,7 +295,10 @@ with store.writing(Scope.PROJECT):
 
 
 def test_a_run_whose_scope_another_process_holds_fails_fast_naming_it(
-    demo: Home, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    demo: Home,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    scope_wait_s: float,
 ) -> None:
     refused: list[tuple[str, float]] = []  # (lock file, how long it was waited for)
     acquire = InterprocessLock.acquire
@@ -312,8 +314,8 @@ def test_a_run_whose_scope_another_process_holds_fails_fast_naming_it(
     with python_child(SCOPE_HOLDER, str(demo.root), MAIN_ID) as holder:
         journal_before = demo.journal_path.read_bytes()
         assert main(cli(demo, "--provider", "offline")) == 1
-        # One wait of SCOPE_WAIT_S for the held scope (it was 10 s per change, 20 s and more).
-        assert [timeout for _name, timeout in refused] == [SCOPE_WAIT_S], refused
+        # One wait of the scope wait for the held scope (it was 10 s per change, 20 s and more).
+        assert [timeout for _name, timeout in refused] == [scope_wait_s], refused
         err = capsys.readouterr().err.splitlines()[-1]
         assert err.startswith(
             f"memtab: the project memory scope is locked by pid {holder.pid}: "
