@@ -61,7 +61,7 @@ def test_a_save_waits_for_xum_off_the_gui_thread_then_lands(
 def test_a_save_xum_keeps_its_lock_through_is_refused_keeping_the_draft(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(xum_locks, "TARGET_WAIT_S", 0.2)
+    monkeypatch.setattr(xum_locks, "TARGET_WAIT_S", 0.05)
     open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "- third")
     with xum_holding(shared_target(store.home)):

@@ -159,7 +159,7 @@ def test_a_removed_workspace_takes_no_more_session_writes(home: Home) -> None:
 def test_a_session_write_holds_xums_lock_of_that_scope(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(xum_locks, "TARGET_WAIT_S", 0.2)
+    monkeypatch.setattr(xum_locks, "TARGET_WAIT_S", 0.05)
     session_root = home.root / "sessions" / CHILD / "session-memory"
     held = LeaseLock(target_lock_paths(home, [session_root])[0], "xum")  # as xum holds it
     held.acquire(1.0)

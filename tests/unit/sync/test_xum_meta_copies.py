@@ -19,7 +19,7 @@ from support.xum import xum_holding
 def test_a_meta_copy_waits_for_xums_lock_before_it_replaces_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(xum_locks, "META_WAIT_S", 0.2)
+    monkeypatch.setattr(xum_locks, "META_WAIT_S", 0.05)
     home = Home(tmp_path / "home")
     atomic_write_json(home.meta_path, {"entries": {"global:x.md": {"accessCount": 5}}})
     copy_path = home.root / "memory-meta.sync-conflict-20261122-143000-ABCDEF7.json"
