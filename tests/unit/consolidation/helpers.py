@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memtab.consolidation.engine import lock as consolidation_lock
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import Clock
@@ -230,7 +231,10 @@ class Wire:
 
 def when_a_lock_is_refused(monkeypatch: Any, action: Callable[[], None]) -> None:
     """Call `action` once, when an owned lock (the consolidation lock, say) is first refused:
-    its waiter is waiting for it then — instead of sleeping until it probably is."""
+    its waiter is waiting for it then — instead of sleeping until it probably is. The
+    consolidation lock's waiter looks again every 20 ms instead of 250 ms, so the first
+    refusal, and each look after the action, comes without sitting through a slice."""
+    monkeypatch.setattr(consolidation_lock, "_WAIT_SLICE_S", 0.02)
     acquire = OwnedLock.acquire
     pending = [action]
 
