@@ -86,12 +86,12 @@ def test_openai_headers(openai: HttpChatProvider, fake_model_server: FakeModelSe
 
 
 @pytest.mark.expect_log(
-    "memtab.llm.http", "WARNING", r"rate limited \(HTTP 429\).*; retrying in 0\.2 s \("
+    "memtab.llm.http", "WARNING", r"rate limited \(HTTP 429\).*; retrying in 0\.1 s \("
 )
 def test_429_with_retry_after_is_honored_then_succeeds(
     case: ProviderCase, provider: HttpChatProvider
 ) -> None:
-    case.server.add_error(429, headers={"retry-after": "0.2"})
+    case.server.add_error(429, headers={"retry-after": "0.1"})
     case.add_reply("after the wait")
 
     reply = provider.complete("", HELLO, [])
@@ -139,7 +139,7 @@ def test_a_server_error_then_success_is_retried(
 
 def test_request_timeout(case: ProviderCase) -> None:
     case.add_reply("too late", delay=5)
-    with case.make(timeout_s=0.2) as provider:
+    with case.make(timeout_s=0.1) as provider:
         error = _fail(provider)
     assert error.kind == "timeout"
     assert case.server.replies_sent == 0, "the reply was not waited for"
@@ -291,7 +291,7 @@ def test_already_cancelled_sends_nothing(case: ProviderCase, provider: HttpChatP
 def test_retry_after_is_capped(case: ProviderCase) -> None:
     case.server.add_error(503, headers={"retry-after": "3600"})
     case.add_reply("soon enough")
-    with case.make(retry_after_cap_s=0.1) as provider:
+    with case.make(retry_after_cap_s=0.05) as provider:
         assert provider.complete("", HELLO, []).text == "soon enough"
 
 

@@ -17,12 +17,16 @@ from memtab.llm.local_servers import ServerKind, find_local_servers
 
 from .test_local_servers import _serve
 
+# The probe sits through its deadline whole (twice: two paths asked, each given three
+# timeouts), so the drips are as short as keeps a loaded machine's read from timing out.
+DRIP_S = 0.03
+
 
 @pytest.fixture
 def dripping() -> Iterator[int]:
-    """A server that answers one byte of its headers every 0.05 s, for ever."""
+    """A server that answers one byte of its headers every DRIP_S, for ever."""
     listener = socket.create_server(("127.0.0.1", 0))
-    listener.settimeout(0.05)
+    listener.settimeout(DRIP_S)
     stop = threading.Event()
 
     def drip(connection: socket.socket) -> None:
@@ -30,7 +34,7 @@ def dripping() -> Iterator[int]:
             try:
                 connection.recv(4096)
                 connection.sendall(b"HTTP/1.1 200 OK\r\n")
-                while not stop.wait(0.05):
+                while not stop.wait(DRIP_S):
                     connection.sendall(b"X")
             except OSError:
                 return  # the client hung up: done
@@ -59,7 +63,7 @@ def dripping() -> Iterator[int]:
 def test_a_server_that_drips_its_headers_is_given_up_at_its_deadline(dripping: int) -> None:
     kind = ServerKind("ollama", "Ollama", dripping, native_models_path="/api/tags")
     # Each read's own timeout is three drips long: only the deadline ends the requests.
-    assert find_local_servers([kind], timeout=0.15) == []
+    assert find_local_servers([kind], timeout=3 * DRIP_S) == []
 
 
 class _RawHandler(BaseHTTPRequestHandler):
