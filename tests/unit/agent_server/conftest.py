@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from memtab.agent_server import catalog
 from support.mcp_hosts import end_hosts, host_pids
 
 SERVED = ("own-process", "hosted")
@@ -23,3 +24,11 @@ def served(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> I
             assert host_pids(), "no warm host served the test's sessions"
     finally:
         end_hosts()
+
+
+@pytest.fixture
+def background_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalog's background work (the watch, the postings, the rest of the indexing)
+    starts as soon as the first answer is made, not `ANSWER_OUT_S` (0.3 s) after: for the
+    tests that wait for that work and are not about when it starts."""
+    monkeypatch.setattr(catalog, "ANSWER_OUT_S", 0.0)

@@ -115,7 +115,7 @@ def test_closing_while_a_background_thread_is_being_started_joins_it(
     assert starting.wait(5)
     closer = threading.Thread(target=close)
     closer.start()
-    closer.join(timeout=0.5)  # the old close failed here at once; now it waits for the start
+    closer.join(timeout=0.2)  # the old close failed here at once; now it waits for the start
     go.set()
     searching.join(5)
     closer.join(5)

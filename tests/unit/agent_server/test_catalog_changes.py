@@ -108,6 +108,7 @@ def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
         second.catalog.close()
 
 
+@pytest.mark.usefixtures("background_at_once")
 def test_a_change_the_watch_reports_is_answered_by_re_stating_that_file_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -150,6 +151,7 @@ def test_events_the_kernel_lost_have_everything_listed_again() -> None:
     assert changes.take() == (set(), True)
 
 
+@pytest.mark.usefixtures("background_at_once")
 def test_a_removed_workspaces_rows_go_from_the_index(tmp_path: Path) -> None:
     home = _home(tmp_path, 3)
     add_workspace(home, "/src/app", "app", workspace_id="w1")
@@ -250,7 +252,7 @@ def test_the_background_work_leaves_the_first_answer_its_way_out(
         assert len(_paths(service, "kestrel")) == 5
         watching = service.catalog._watching
         assert watching is not None
-        assert not watch_asked.wait(0.5)  # at once on the old code
+        assert not watch_asked.wait(0.2)  # at once on the old code
         assert len(walks) == 1  # the answer's walk alone
     finally:
         closed_from = time.monotonic()

@@ -70,6 +70,7 @@ def _watched(home: Home) -> MemoryService:
     return service
 
 
+@pytest.mark.usefixtures("background_at_once")
 def test_the_servers_own_writes_are_found_by_re_stating_the_paths_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

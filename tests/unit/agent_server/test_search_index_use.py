@@ -74,6 +74,7 @@ def test_a_new_server_reads_only_the_files_changed_since_the_last_one_listed_the
         second.catalog.close()
 
 
+@pytest.mark.usefixtures("background_at_once")
 def test_a_change_made_outside_is_answered_by_the_next_search_once_watched(
     tmp_path: Path,
 ) -> None:
@@ -93,6 +94,7 @@ def test_a_change_made_outside_is_answered_by_the_next_search_once_watched(
         service.catalog.close()
 
 
+@pytest.mark.usefixtures("background_at_once")
 def test_with_nothing_indexed_the_first_answer_says_indexing_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
