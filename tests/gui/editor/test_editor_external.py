@@ -193,7 +193,7 @@ def test_an_editor_that_keeps_running_is_left_alone(
     monkeypatch: pytest.MonkeyPatch,
     no_editor_variables: None,
 ) -> None:
-    monkeypatch.setattr(editor_external, "WATCH_EXIT_MS", 400)
+    monkeypatch.setattr(editor_external, "WATCH_EXIT_MS", 200)  # one look, then let go
     monkeypatch.setenv("EDITOR", f"'{script(tmp_path, 'exec sleep 30')}'")
     open_loaded(qtbot, panel, NOTES)
     panel.editor_actions.open_in_external_editor()
