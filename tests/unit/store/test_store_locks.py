@@ -47,7 +47,7 @@ def test_a_second_thread_times_out_instead_of_waiting_forever(tmp_path: Path) ->
 
     def second() -> None:
         try:
-            with interprocess_lock(path, timeout_s=0.3):
+            with interprocess_lock(path, timeout_s=0.1):
                 outcome.append("acquired")
         except LockUnavailableError as error:
             outcome.append(str(error))
@@ -57,7 +57,7 @@ def test_a_second_thread_times_out_instead_of_waiting_forever(tmp_path: Path) ->
         thread.start()
         thread.join(10)
         assert not thread.is_alive(), "the waiting thread never gave up"
-    assert len(outcome) == 1 and "Timed out after 0.3 s" in outcome[0]
+    assert len(outcome) == 1 and "Timed out after 0.1 s" in outcome[0]
 
 
 def test_threads_take_turns(tmp_path: Path) -> None:
@@ -85,7 +85,7 @@ def test_another_process_holding_it_is_named_and_its_death_releases_it(tmp_path:
     with python_child(HOLDER, str(path)) as holder:
         lock = OwnedLock(path)
         with pytest.raises(LockUnavailableError):
-            lock.acquire(0.2)
+            lock.acquire(0.05)
         owner = lock.holder()
         assert owner is not None and owner.pid == holder.pid
         assert owner.details == {"purpose": "test"} and f"pid {holder.pid}" in owner.describe()
@@ -113,8 +113,8 @@ def test_a_plain_flock_in_another_process_excludes_it_until_let_go(tmp_path: Pat
     with python_child(PLAIN_FLOCK, str(path)) as holder:
         with pytest.raises(LockUnavailableError, match="held by another process"):
             InterprocessLock(path).acquire(0)
-        with pytest.raises(LockUnavailableError, match=r"Timed out after 0\.2 s"):
-            InterprocessLock(path).acquire(0.2)
+        with pytest.raises(LockUnavailableError, match=r"Timed out after 0\.05 s"):
+            InterprocessLock(path).acquire(0.05)
         assert holder.stdin is not None
         holder.stdin.write("\n")
         holder.stdin.flush()
