@@ -141,9 +141,9 @@ def test_an_unknown_host() -> None:
 def test_a_timeout(fake_model_server: FakeModelServer) -> None:
     fake_model_server.add_anthropic_reply(text="late", delay=2.0)
     settings = anthropic_at(fake_model_server.anthropic_base_url)
-    result = probe_provider(settings, options=probe_options(timeout_s=0.3))
+    result = probe_provider(settings, options=probe_options(timeout_s=0.1))
     assert result.error_kind == "timeout"
-    assert result.summary == "No answer in time: no reply within 0.3 s (request timed out)"
+    assert result.summary == "No answer in time: no reply within 0.1 s (request timed out)"
 
 
 def test_a_test_is_cancellable(fake_model_server: FakeModelServer) -> None:
