@@ -9,7 +9,9 @@ observer goes through `watching_any_depth`, which turns that into `TooDeepToWatc
 — an OSError, so each caller falls back to polling as it does when inotify runs out of
 watches — naming the folder; and polling is `BoundedPollingObserver`, which lists no
 folder more than `WATCH_MAX_DEPTH` levels below its watch's root (memory is listed to
-`MAX_PATH_DEPTH` levels only, and a home's own folders take a few more).
+`MAX_PATH_DEPTH` levels only, and a home's own folders take a few more). It also keeps
+watchdog's known, harmless noise out of the log for every observer
+(`memtab.logs.quiet_library_warnings`: the ERROR for an event read while an observer stops).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from watchdog.events import (
 from watchdog.observers.api import ObservedWatch
 from watchdog.observers.polling import PollingObserverVFS
 
+from memtab.logs import quiet_library_warnings
 from memtab.store.paths import MAX_PATH_DEPTH, short_path
 from memtab.watch_policy.paths import changed_paths, is_settled
 
@@ -111,7 +114,9 @@ class TooDeepToWatchError(OSError):
 @contextlib.contextmanager
 def watching_any_depth(*roots: str | Path) -> Iterator[None]:
     """Around scheduling and starting an observer on `roots`: watchdog's RecursionError
-    becomes TooDeepToWatchError (the caller stops the observer and polls instead)."""
+    becomes TooDeepToWatchError (the caller stops the observer and polls instead), and
+    watchdog's harmless noise is dropped from the log first."""
+    quiet_library_warnings()
     try:
         yield
     except RecursionError:

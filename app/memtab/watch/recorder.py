@@ -39,7 +39,6 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
 from memtab.fs.heap import release_free_heap
-from memtab.logs import quiet_library_warnings
 from memtab.store.catch_up.external import record_external
 from memtab.store.catch_up.recording import note_recording, unrecorded_reason
 from memtab.store.history.prune import maybe_prune
@@ -131,7 +130,6 @@ class Recorder:
         RecorderBusyError when another recorder runs for this home."""
         if not self._lease.acquire():
             raise RecorderBusyError(f"A recorder already runs for {self.home.root}")
-        quiet_library_warnings()  # watchdog's harmless noise, as the window's watcher
         try:
             self._retarget()
             self.record_everything()

@@ -6,6 +6,7 @@ everything), and `list` after a change builds its rows from the one walk (docs/f
 from __future__ import annotations
 
 import json
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -124,3 +125,22 @@ def test_list_after_a_change_walks_the_scopes_once(
         assert list(described) == sorted(described)  # in the listing's order
     finally:
         catalog.close()
+
+
+def test_a_watching_server_keeps_watchdogs_error_for_a_normal_close_out_of_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An event the emitter reads while its observer stops makes watchdog log an ERROR; the
+    server's watch drops it as the window's and the recorder's do (a user's log, a test's
+    failure under load)."""
+    inotify_logger = logging.getLogger("watchdog.observers.inotify")
+    monkeypatch.setattr(inotify_logger, "filters", [])  # as in a process that watched nothing
+    service = _watched(_home(tmp_path, 1))
+    try:
+        record = inotify_logger.makeRecord(
+            inotify_logger.name, logging.ERROR, __file__, 0,
+            "InotifyEmitter.queue_events() called when the thread is inactive", (), None,
+        )  # fmt: skip
+        assert not inotify_logger.filter(record)
+    finally:
+        service.catalog.close()

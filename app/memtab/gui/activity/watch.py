@@ -54,7 +54,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
-from memtab.logs import quiet_library_warnings
 from memtab.watch_policy.coalesce import Coalescer, PostedPaths, reported_batch
 
 if TYPE_CHECKING:  # lazy: watchdog (~20 ms) loads when watching starts (watch_observer)
@@ -223,7 +222,6 @@ class HomeWatcher(QObject):
         The root is never created; if it does not exist the watcher waits for it.
         """
         self.stop()
-        quiet_library_warnings()
         self._root = Path(root).absolute()
         if self._root.is_dir():
             self._start_observer()
