@@ -117,6 +117,32 @@ def test_closing_saves_then_stops_the_parts_built_last_first_once() -> None:
     assert window.log[-1] == "stop tab"
 
 
+def test_closing_asks_only_the_parts_that_save_or_stop() -> None:
+    log: list[str] = []
+
+    class Stopper:
+        def shutdown(self) -> None:
+            log.append("stop")
+
+    class Saver:
+        def save_ui_state(self) -> None:
+            log.append("save")
+
+    parts = Composition(
+        Window(),
+        [
+            Feature("stopper", Phase.FIRST_PAINT, lambda _host: Stopper()),
+            Feature("saver", Phase.FIRST_PAINT, lambda _host: Saver()),
+            Feature("plain", Phase.FIRST_PAINT, lambda _host: object()),
+            Feature("step", Phase.FIRST_PAINT, lambda _host: None),
+        ],
+    )
+    parts.reach(Phase.FIRST_PAINT)
+    parts.save_ui_state()
+    parts.shutdown()
+    assert log == ["save", "stop"]
+
+
 def test_a_builder_reaching_a_later_phase_builds_nothing_twice() -> None:
     window = Window()
 
