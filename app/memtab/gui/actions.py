@@ -84,8 +84,21 @@ _QT_CONTEXT = {
 }
 
 
+# What each list of keys stands for, once per process: the platform's bindings do not
+# change while it runs, and a window's ~48 lists are parsed again for every window opened.
+_sequences_of: dict[tuple[Key, ...], tuple[QtGui.QKeySequence, ...]] = {}
+
+
 def key_sequences(keys: Iterable[Key]) -> list[QtGui.QKeySequence]:
     """The key sequences `keys` stand for on this platform, in order, each once."""
+    wanted = tuple(keys)
+    known = _sequences_of.get(wanted)
+    if known is None:
+        known = _sequences_of[wanted] = tuple(_parsed(wanted))
+    return list(known)
+
+
+def _parsed(keys: tuple[Key, ...]) -> list[QtGui.QKeySequence]:
     sequences: list[QtGui.QKeySequence] = []
     for key in keys:
         found = (

@@ -21,7 +21,7 @@ from gui import memory_tree_support as support
 from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.tree.tree import file_key
-from memtab.gui.actions import ActionRegistry, Focus
+from memtab.gui.actions import ActionRegistry, Focus, key_sequences
 from memtab.gui.window import keys as window_keys
 from memtab.gui.window.menus import menu_plan
 from memtab.store.home import Home
@@ -41,6 +41,18 @@ CHILD = Path(__file__).with_name("keys_on_desktop.py")
 
 def open_file(window_tab: object, path: str) -> None:
     window_tab.controller.editor_link.select_key(file_key(parse_file_path(path)), open_it=True)  # type: ignore[attr-defined]
+
+
+def test_actions_given_the_same_keys_each_have_them_in_order_once(qtbot: QtBot) -> None:
+    keys = ["Ctrl+Shift+H", QtGui.QKeySequence.StandardKey.Find, "Ctrl+F"]
+    registries = ActionRegistry(), ActionRegistry()
+    first = registries[0].add("one.find", "Find", lambda: None, keys=keys)
+    second = registries[1].add("two.find", "Find", lambda: None, keys=keys)
+    shown = [key.toString() for key in first.shortcuts()]
+    assert shown[0] == "Ctrl+Shift+H" and shown.count("Ctrl+F") == 1  # Find's binding too
+    assert second.shortcuts() == first.shortcuts()
+    key_sequences(keys).clear()  # a caller's list is its own: the next one is whole
+    assert key_sequences(keys) == first.shortcuts()
 
 
 def test_ctrl_s_saves_the_open_file_from_the_tree(
