@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QAction, QImage, QKeySequence, QPainter
-from PySide6.QtWidgets import QDialog, QStyleOptionViewItem
+from PySide6.QtWidgets import QDialog, QStyleOptionViewItem, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -19,7 +19,7 @@ from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.editor.panel.view import ViewMode
 from memtab.components.tree.nodes import file_key
-from memtab.gui.actions import Focus
+from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.tasks.jobs import JobClient, JobService
 from memtab.gui.window import home_dialogs
 from memtab.gui.window import keys as window_keys
@@ -203,10 +203,8 @@ def test_every_action_is_listed_once_by_a_stable_name_and_no_keys_collide(
             )
 
 
-def test_two_window_wide_actions_with_one_key_are_a_conflict(
-    make_window: WindowFactory, home: Home
-) -> None:
-    actions = make_window(home).context.actions
+def test_two_window_wide_actions_with_one_key_are_a_conflict(qtbot: QtBot) -> None:
+    actions = ActionRegistry()  # the window's own are free of conflicts (a test above)
     actions.add("test.first", "First", lambda: None, keys=["Ctrl+Alt+K"])
     actions.add("test.second", "Second", lambda: None, keys=["Ctrl+Alt+K"])
     [conflict] = actions.conflicts()
@@ -232,11 +230,9 @@ def test_keys_declared_before_their_widget_work_nowhere_until_bound_to_it(
         actions.bind("test.later", tree)
 
 
-def test_two_actions_claiming_one_key_in_one_widget_are_a_conflict(
-    make_window: WindowFactory, home: Home
-) -> None:
-    window = make_window(home)
-    actions, tab = window.context.actions, window.memory_tab
+def test_two_actions_claiming_one_key_in_one_widget_are_a_conflict(qtbot: QtBot) -> None:
+    actions, tab = ActionRegistry(), QWidget()
+    qtbot.addWidget(tab)
     within = Focus.WITHIN
     actions.add(
         "test.first", "First", lambda: None, keys=["Ctrl+Alt+K"], focus=within, on=tab, claim=True
