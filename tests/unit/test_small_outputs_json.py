@@ -13,7 +13,6 @@ import pytest
 from memtab.cli.background.model_commands import _settings_row
 from memtab.cli.main import main
 from memtab.cli.memory.store_commands import _workspace_row
-from memtab.demo import create_demo_home
 from memtab.llm.local_servers import LocalServer
 from memtab.llm.settings import ProviderSettings
 from memtab.sources.listing import source_file_row
@@ -27,6 +26,7 @@ from memtab.sync.conflicts.copies import SidecarCopy, copy_row
 from memtab.sync.records import Pending, SyncState
 from memtab.traces.outcome import Outcome
 from memtab.traces.reader import TraceSummary
+from support.demo_homes import copied_demo_home
 
 
 def test_a_local_server() -> None:
@@ -178,7 +178,7 @@ def test_memtab_list_rows_keep_their_keys_in_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     home = tmp_path / "home"
-    create_demo_home(home)
+    copied_demo_home(home)
     capsys.readouterr()
     assert main(["--home", str(home), "list", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["files"]
@@ -197,7 +197,7 @@ def test_memtab_sources_rows_keep_their_keys_in_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     home = tmp_path / "home"
-    create_demo_home(home)
+    copied_demo_home(home)
     capsys.readouterr()
     assert main(["--home", str(home), "sources", "--json"]) == 0
     mux = json.loads(capsys.readouterr().out)["sources"][0]
@@ -212,7 +212,7 @@ def test_memtab_sources_says_where_it_looked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     home = tmp_path / "home"
-    create_demo_home(home)
+    copied_demo_home(home)
     capsys.readouterr()
     assert main(["--home", str(home), "sources", "--json"]) == 0
     looked = json.loads(capsys.readouterr().out)["lookedFor"]

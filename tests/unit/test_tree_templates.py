@@ -1,5 +1,5 @@
 """A tree copied from a worker's template is the tree built in the test's own folder, byte
-for byte: a connected sync machine."""
+for byte: the demo home and a connected sync machine."""
 
 from __future__ import annotations
 
@@ -7,8 +7,12 @@ import os
 import shutil
 from pathlib import Path
 
+from memtab.demo import create_demo_home
+from support.demo_homes import copied_demo_home
 from support.sync_fixtures import REMOTE_NAME, connected_machine
 from support.sync_machines import Machine, bare_repository
+
+NOW_MS = 1_800_000_000_000
 
 
 def _tree(root: Path) -> dict[str, tuple[bytes, int]]:
@@ -21,6 +25,33 @@ def _tree(root: Path) -> dict[str, tuple[bytes, int]]:
     return found
 
 
+def _stable(
+    first: dict[str, tuple[bytes, int]], second: dict[str, tuple[bytes, int]]
+) -> tuple[dict[str, bytes], dict[str, int]]:
+    """What two builds made alike: each file's bytes, and its modification time, apart."""
+    assert first.keys() == second.keys()
+    return (
+        {path: data for path, (data, _) in first.items() if second[path][0] == data},
+        {path: mtime for path, (_, mtime) in first.items() if second[path][1] == mtime},
+    )
+
+
+def test_a_copied_demo_home_is_the_demo_home_built_there(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere" / "demo"
+    builds = []
+    for _ in range(2):  # its runs' ids and the times of the files written as it is built vary
+        create_demo_home(target, now_ms=NOW_MS)
+        builds.append(_tree(target))
+        shutil.rmtree(target)
+    contents, times = _stable(*builds)
+    copied_demo_home(target, now_ms=NOW_MS)
+    copied = _tree(target)
+    assert copied.keys() == builds[0].keys()
+    assert "config.json" in contents and str(target).encode() in contents["config.json"]
+    assert {path: copied[path][0] for path in contents} == contents
+    assert {path: copied[path][1] for path in times} == times
+
+
 def test_a_copied_sync_machine_is_the_machine_connected_there(tmp_path: Path) -> None:
     remote = bare_repository(tmp_path / REMOTE_NAME)
     Machine.create(tmp_path, "alpha").connect(remote)
@@ -28,6 +59,8 @@ def test_a_copied_sync_machine_is_the_machine_connected_there(tmp_path: Path) ->
     shutil.rmtree(tmp_path / "alpha")
     connected_machine(tmp_path, "alpha", remote)
     copied = {path: data for path, (data, _) in _tree(tmp_path / "alpha").items()}
+    assert any(str(remote).encode() in data for data in copied.values())
+    assert copied == built
     assert any(str(remote).encode() in data for data in copied.values())
     assert copied == built
 

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from memtab.agent_server.service import MemoryService
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.store.sidecars.registry import load_registry
+from support.demo_homes import copied_demo_home
 
 FILE_ROW = [
     "path", "scope", "description", "pinned", "accessCount", "lastAccessedAt", "sizeBytes",
@@ -28,7 +29,7 @@ def _answer(service: MemoryService, tool: str, arguments: dict[str, Any]) -> Any
 
 
 def test_list_and_search_answer_their_keys_in_order(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     service = MemoryService(home, load_registry(home).workspace(MAIN_ID), writes="off")
     try:
         assert _answer(service, "list", {"offset": 1, "limit": 2})["offset"] == 1

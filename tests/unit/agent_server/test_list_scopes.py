@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 
 from memtab.agent_server.service import MemoryService
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.store.sidecars.registry import load_registry
+from support.demo_homes import copied_demo_home
 
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[MemoryService]:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     served = MemoryService(home, load_registry(home).workspace(MAIN_ID), writes="off")
     yield served
     served.catalog.close()

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
+from support.demo_homes import copied_demo_home
 
 from .stdio_client import drive, every_row, ok_json, text
 
@@ -17,7 +18,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("served")]
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
-    return create_demo_home(tmp_path / "demo").root
+    return copied_demo_home(tmp_path / "demo").root
 
 
 def test_a_read_only_server_offers_the_read_tools_and_lists_every_agents_memory(

@@ -16,15 +16,16 @@ from memtab.check.documents import Document, pack_text
 from memtab.check.engine import CheckEngine, _Checked
 from memtab.check.programs import which_in
 from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days, save_stale_days
-from memtab.demo import ACME, MAIN_ID, WEBAPP, create_demo_home
+from memtab.demo import ACME, MAIN_ID, WEBAPP
 from memtab.sources.codex.source import bucket_name
 from memtab.store.sidecars.meta import project_key
+from support.demo_homes import copied_demo_home
 
 from .helpers import DAY, NOW, check, home_with_project, make_checkout, of_kind, programs
 
 
 def test_the_demo_s_projects_are_each_one_finding_not_on_this_disk(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     report = check(home, tmp_path, stale_days=90, now=None or NOW)
     missing = of_kind(report, "project-missing")
     assert [(f.subject, f.path, f.line) for f in missing] == [
@@ -37,7 +38,7 @@ def test_the_demo_s_projects_are_each_one_finding_not_on_this_disk(tmp_path: Pat
 
 
 def test_one_workspace_sees_its_project_once_and_not_the_others(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     report = check(home, tmp_path, MAIN_ID)
     assert [f.subject for f in of_kind(report, "project-missing")] == [ACME]
 
@@ -84,7 +85,7 @@ def test_memory_unused_for_the_set_days_is_stale(tmp_path: Path) -> None:
 
 
 def test_other_agents_files_are_never_called_stale(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     report = check(home, tmp_path, stale_days=1, now=NOW + 3650 * DAY)
     assert {f.agent for f in of_kind(report, "stale")} == {"mux"}
 
@@ -245,7 +246,7 @@ def test_a_bad_setting_falls_back_to_the_default(tmp_path: Path) -> None:
 
 
 def test_the_report_is_the_json_contract(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     document = check(home, tmp_path).to_json()
     assert next(iter(document)) == "findings"
     finding = document["findings"][0]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from memtab.cli.main import main, modules_for
-from memtab.demo import DARK_MODE_ID, MAIN_ID, create_demo_home
+from memtab.demo import DARK_MODE_ID, MAIN_ID
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file, save_source_file
@@ -26,6 +26,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import add_workspace, load_registry
 from memtab.traces.catalog import list_traces
 from quality.stores import CLAUDE, install, real_files
+from support.demo_homes import copied_demo_home
 from support.memory_paths import vpath
 
 LINE_FIELDS = {"line", "text", "actor", "actorName", "at", "runId", "version", "source"}
@@ -51,7 +52,7 @@ def actors(document: dict[str, Any]) -> list[tuple[str, str]]:
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Home:
-    return create_demo_home(tmp_path / "demo")
+    return copied_demo_home(tmp_path / "demo")
 
 
 def test_blame_loads_only_its_own_module() -> None:

@@ -13,8 +13,9 @@ from tests.unit.check.helpers import home_with_project, make_checkout
 
 from memtab.cli.main import main
 from memtab.components.history.runs import run_title
-from memtab.demo import ACME, MAIN_ID, WEBAPP, create_demo_home
+from memtab.demo import ACME, MAIN_ID, WEBAPP
 from memtab.store.history.runs import RunsLog
+from support.demo_homes import copied_demo_home
 
 FINDING_FIELDS = {
     "path", "line", "kind", "message", "why", "scope", "agent", "subject", "text",
@@ -31,7 +32,7 @@ def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 def test_the_demo_shows_each_project_not_on_this_disk_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     status, out, _ = run_cli(["--home", str(home.root), "check", "--json"], capsys)
     assert status == 1
     document = json.loads(out)
@@ -53,7 +54,7 @@ def test_no_findings_exit_0_and_say_so(tmp_path: Path, capsys: pytest.CaptureFix
 def test_a_check_that_cannot_be_made_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     status, _, err = run_cli(["--home", str(home.root), "check", "--workspace", "nope"], capsys)
     assert status == 2 and "Unknown workspace 'nope'" in err
 
@@ -111,7 +112,7 @@ def test_the_fixes_are_a_plan_that_consolidate_applies(
 def test_a_workspace_check_reads_what_it_sees(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     status, out, _ = run_cli(
         ["--home", str(home.root), "check", "--workspace", MAIN_ID, "--no-sources"], capsys
     )

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main, modules_for
-from memtab.demo import create_demo_home
 from memtab.diagnostics.runtime import QtCheck
+from support.demo_homes import copied_demo_home
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +33,7 @@ def test_doctor_loads_only_its_own_module() -> None:
 
 
 def test_a_healthy_home_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    home = create_demo_home(tmp_path / "demo").root
+    home = copied_demo_home(tmp_path / "demo").root
     status, out = run(["doctor", "--home", str(home)], capsys)
     assert status == 0
     lines = out.splitlines()
@@ -46,7 +46,7 @@ def test_a_healthy_home_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_something_broken_exits_1_and_is_listed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     home.journal_path.write_text("[1, 2]")
     status, out = run(["--home", str(home.root), "doctor"], capsys)
     assert status == 1
@@ -92,7 +92,7 @@ def test_the_doctor_never_loads_qt_itself(tmp_path: Path) -> None:
 def test_history_or_locks_unusable_exit_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     shutil.rmtree(home.history_dir)  # the demo's own history
     shutil.rmtree(home.memtab_dir / "locks")  # and the locks it took
     home.history_dir.write_text("not a directory\n")
@@ -106,7 +106,7 @@ def test_history_or_locks_unusable_exit_1(
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="sync runs git")
 def test_the_text_says_how_sync_stands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    home = create_demo_home(tmp_path / "demo").root
+    home = copied_demo_home(tmp_path / "demo").root
     _, out = run(["doctor", "--home", str(home)], capsys)
     assert "Sync:      not set up (memtab sync init --remote URL)" in out.splitlines()
     remote = tmp_path / "memory.git"

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from memtab.cli.main import main
-from memtab.demo import create_demo_home
 from support.agent_machine import Machine
+from support.demo_homes import copied_demo_home
 
 WORKSPACE = "a1b2c3d4e5"  # the demo's first workspace
 
@@ -41,7 +41,7 @@ def same(found: Any, expected: Any) -> bool:
 @pytest.fixture
 def demo(tmp_path: Path) -> str:
     home = tmp_path / "demo"
-    create_demo_home(home)
+    copied_demo_home(home)
     return str(home)
 
 

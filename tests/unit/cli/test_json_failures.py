@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 
 from memtab.cli.main import build_parser, main
-from memtab.demo import create_demo_home
 from memtab.fs.atomic import Directory
+from support.demo_homes import copied_demo_home
 
 WORKSPACE = "a1b2c3d4e5"  # the demo's first workspace
 
 
 @pytest.fixture
 def demo(tmp_path: Path) -> str:
-    return str(create_demo_home(tmp_path / "demo").root)
+    return str(copied_demo_home(tmp_path / "demo").root)
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def demo_for_faults(tmp_path_factory: pytest.TempPathFactory) -> str:
     """One demo home for every command's fault: each handler raises before it reads or
     writes a home, so no test sees what another did (a demo home costs ~14 ms of CPU, and
     the commands are ~40)."""
-    return str(create_demo_home(tmp_path_factory.mktemp("faults") / "demo").root)
+    return str(copied_demo_home(tmp_path_factory.mktemp("faults") / "demo").root)
 
 
 @pytest.fixture

@@ -15,8 +15,9 @@ import pytest
 from memtab.cli.common import verbosity
 from memtab.cli.main import COMMAND_MODULES, build_parser, main, modules_for
 from memtab.cli.options import CommandParser
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.invocation import requested_command
+from support.demo_homes import copied_demo_home
 
 
 @pytest.mark.parametrize(
@@ -138,7 +139,7 @@ def test_a_command_that_writes_the_home_clears_a_killed_memtabs_leftovers_first(
         "_remove_leftovers",
         lambda args: cleared.append(args.command),
     )
-    create_demo_home(tmp_path / "home")
+    copied_demo_home(tmp_path / "home")
     home = ["--home", str(tmp_path / "home")]
     assert main([*home, "status", "--workspace", MAIN_ID]) == 0
     assert main([*home, "trash", "--workspace", MAIN_ID]) == 0
@@ -195,7 +196,7 @@ def test_every_command_takes_verbose_after_its_name() -> None:
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
-    return create_demo_home(tmp_path / "demo").root
+    return copied_demo_home(tmp_path / "demo").root
 
 
 @pytest.mark.parametrize("argv", [["-v", "consolidate"], ["consolidate", "-v"]])

@@ -13,12 +13,12 @@ import pytest
 
 from memtab.agent_server import catalog as catalog_module
 from memtab.cli.main import main
-from memtab.demo import create_demo_home
 from memtab.search_index import index as index_module
 from memtab.store import description_cache
 from memtab.store import files as store_files
 from memtab.store.home import Home
 from support.agent_machine import notes_home
+from support.demo_homes import copied_demo_home
 
 WORKSPACE = "a1b2c3d4e5"  # the demo's first workspace
 
@@ -26,7 +26,7 @@ WORKSPACE = "a1b2c3d4e5"  # the demo's first workspace
 @pytest.fixture
 def demo(tmp_path: Path) -> Home:
     home = Home(tmp_path / "demo")
-    create_demo_home(home.root)
+    copied_demo_home(home.root)
     return home
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.demo import ACME, DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
+from memtab.demo import ACME, DARK_MODE_ID, MAIN_ID, MULTI_ID
+from support.demo_homes import copied_demo_home
 
 FILE_FIELDS = {
     "path",
@@ -30,7 +31,7 @@ FILE_FIELDS = {
 @pytest.fixture
 def demo_home(tmp_path: Path) -> Path:
     home = tmp_path / "home"
-    create_demo_home(home)
+    copied_demo_home(home)
     return home
 
 

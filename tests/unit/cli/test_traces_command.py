@@ -11,6 +11,7 @@ import pytest
 from memtab.cli.main import main
 from memtab.demo import DARK_MODE_ID, MAIN_ID, create_demo_home
 from memtab.store.home import Home
+from support.demo_homes import copied_demo_home
 from support.trace_dumps import DEMO_STARTED, OLD_FORMAT_STARTED, fixture_dump, install_dump
 
 TRACE_FIELDS = {
@@ -30,6 +31,7 @@ TRACE_FIELDS = {
 
 @pytest.fixture
 def demo_home(tmp_path: Path) -> Path:
+    # Built, not copied: the table's times are checked to the minute against now.
     home = create_demo_home(tmp_path / "home")
     install_dump(home, DARK_MODE_ID, fixture_dump("old-format"), f"{OLD_FORMAT_STARTED}_m.json")
     install_dump(home, MAIN_ID, fixture_dump("truncated"), f"{DEMO_STARTED}_assistant-0001.json")
@@ -113,7 +115,7 @@ def test_a_deleted_workspace_with_dumps_is_not_unknown(
 def test_a_known_workspace_without_dumps_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    home = create_demo_home(tmp_path / "home")
+    home = copied_demo_home(tmp_path / "home")
     args = ["--home", str(home.root), "traces", "--workspace", DARK_MODE_ID]
     status, out, err = run_cli(args, capsys)
     assert status == 0 and err == ""

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
+from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID
 from memtab.store.home import Home
 from memtab.store.sidecars.journal import Journal
+from support.demo_homes import copied_demo_home
 from support.fake_model_server import FakeModelServer
 
 from .helpers import ANTHROPIC_KEY, snapshot
@@ -18,7 +19,7 @@ from .helpers import ANTHROPIC_KEY, snapshot
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
-    create_demo_home(tmp_path / "demo")
+    copied_demo_home(tmp_path / "demo")
     return tmp_path / "demo"
 
 

@@ -9,15 +9,16 @@ import pytest
 
 from memtab.consolidation.job import run_for_outcome, run_isolated
 from memtab.consolidation.service import ConsolidationService
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.logs import setup_logging
 from memtab.store.sidecars.journal import Journal
+from support.demo_homes import copied_demo_home
 
 
 @pytest.mark.slow
 def test_an_isolated_run_consolidates_and_reports_progress(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "home")
+    home = copied_demo_home(tmp_path / "home")
     steps: list[tuple[int, str]] = []
     outcome = run_isolated(
         home.root,
@@ -35,7 +36,7 @@ def test_an_isolated_run_consolidates_and_reports_progress(tmp_path: Path) -> No
 
 
 def test_an_isolated_run_reports_refusals_as_text(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "home")
+    home = copied_demo_home(tmp_path / "home")
     outcome = run_isolated(
         home.root, "no-such-ws", "manual", cancel=threading.Event(), on_step=lambda s, m: None
     )
@@ -46,7 +47,7 @@ def test_an_isolated_run_reports_refusals_as_text(tmp_path: Path) -> None:
 # slow: starts other processes (an isolated run, cancelled; ~0.5 s of CPU or more)
 @pytest.mark.slow
 def test_a_cancelled_isolated_run_changes_nothing(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "home")
+    home = copied_demo_home(tmp_path / "home")
     before = Journal(home).load().workspaces[MAIN_ID]
     cancel = threading.Event()
     cancel.set()
@@ -57,8 +58,8 @@ def test_a_cancelled_isolated_run_changes_nothing(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_in_process_and_isolated_outcomes_match(tmp_path: Path) -> None:
-    first = create_demo_home(tmp_path / "a", now_ms=1_800_000_000_000)
-    second = create_demo_home(tmp_path / "b", now_ms=1_800_000_000_000)
+    first = copied_demo_home(tmp_path / "a", now_ms=1_800_000_000_000)
+    second = copied_demo_home(tmp_path / "b", now_ms=1_800_000_000_000)
     here = run_for_outcome(
         ConsolidationService(first),
         MAIN_ID,
@@ -79,7 +80,7 @@ def test_a_sidecar_kept_aside_in_the_child_is_told_in_the_parent(
 ) -> None:
     monkeypatch.setenv("MEMTAB_LOG_DIR", str(tmp_path / "log"))
     setup_logging()  # undone after the test by tests/support/logfail.py
-    home = create_demo_home(tmp_path / "home")
+    home = copied_demo_home(tmp_path / "home")
     home.journal_path.write_text("{cut short")
     told: list[KeptAside] = []
     stop = on_kept_aside(told.append)

@@ -10,11 +10,12 @@ import pytest
 
 from memtab.cli.main import main
 from memtab.consolidation.engine.lock import CATCH_UP_WAIT_S, SCOPE_WAIT_S
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.fs.locking.locks import InterprocessLock, LockUnavailableError
 from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
+from support.demo_homes import copied_demo_home
 from support.processes import python_child
 
 HOLDER = """
@@ -36,7 +37,7 @@ def test_a_run_with_every_lock_held_is_refused_after_at_most_2_s_of_waiting(
     monkeypatch: pytest.MonkeyPatch,
     scope_wait_s: float,
 ) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     store = MemoryStore(home, load_registry(home).require_workspace(MAIN_ID))
     held = [str(store.scope_lock_path(scope)) for scope in Scope]
     held += [str(home.lock_path(name)) for name in ("history-runs", "memory-meta")]

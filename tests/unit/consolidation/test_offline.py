@@ -18,12 +18,13 @@ from memtab.consolidation.offline.describe import (
 from memtab.consolidation.offline.edits import edit_arguments
 from memtab.consolidation.offline.units import Coverage, clean_lines, is_label
 from memtab.consolidation.service import ConsolidationService
-from memtab.demo import ACME, DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
+from memtab.demo import ACME, DARK_MODE_ID, MAIN_ID, MULTI_ID
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal
+from support.demo_homes import copied_demo_home
 from support.memory_paths import vpath
 from support.property_examples import examples
 
@@ -51,7 +52,7 @@ def applied(record: ConsolidationRecord) -> list[tuple[str, str]]:
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Home:
-    return create_demo_home(tmp_path / "demo")
+    return copied_demo_home(tmp_path / "demo")
 
 
 def pinned_files(home: Home) -> dict[Path, bytes]:

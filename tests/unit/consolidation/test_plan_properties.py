@@ -32,13 +32,14 @@ from memtab.consolidation.engine.run_store import RunStore
 from memtab.consolidation.review.plan_apply import apply_ops
 from memtab.consolidation.review.plan_check import check_ops
 from memtab.consolidation.service import ConsolidationService
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
 from memtab.store.paths import SCOPE_ORDER, Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from quality.stores import REAL_STORES, RealStore, install
+from support.demo_homes import copied_demo_home
 from support.property_examples import examples
 
 from .helpers import WS, new_home, store_for
@@ -100,7 +101,7 @@ def real_home(root: Path, real: RealStore, grown: bool) -> Home:
 
 
 HOMES: dict[str, tuple[Callable[[Path], Home], str]] = {
-    "demo": (lambda root: create_demo_home(root), MAIN_ID),
+    "demo": (lambda root: copied_demo_home(root), MAIN_ID),
     **{
         f"{real.folder}{'-grown' if grown else ''}": (
             lambda root, real=real, grown=grown: real_home(root, real, grown),  # type: ignore[misc]

@@ -21,7 +21,7 @@ from memtab.consolidation.errors import PlanError
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.review.plan import MAX_PLAN_BYTES, read_plan, write_plan
 from memtab.consolidation.service import ConsolidationService
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.fs.clock import now_ms
 from memtab.llm.settings import ProviderSettings
 from memtab.store.history.describe import FileTexts, OpTexts, describe_ops
@@ -29,6 +29,7 @@ from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.sidecars.journal import Journal
+from support.demo_homes import copied_demo_home
 
 OFFLINE = ProviderSettings("offline", "offline", "")
 LF_LINE = "Use `pytest --lf` to rerun only the last failures."
@@ -38,7 +39,7 @@ TEST_TIPS = "/memories/project/test-tips.md"
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Home:
-    return create_demo_home(tmp_path / "demo")
+    return copied_demo_home(tmp_path / "demo")
 
 
 def service(home: Home) -> ConsolidationService:
@@ -251,7 +252,7 @@ def test_ops_name_the_scope_of_a_path_the_run_names_in_two_scopes() -> None:
 
 
 def test_a_plan_that_proposed_nothing_is_journaled_as_no_changes_needed(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     first = service(home).apply_plan(service(home).plan(MAIN_ID))
     assert first.applied_count == 4
     second = service(home).apply_plan(service(home).plan(MAIN_ID))

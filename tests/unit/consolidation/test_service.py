@@ -22,13 +22,14 @@ from memtab.consolidation.errors import (
 )
 from memtab.consolidation.guard import DRY_RUN_NOTE
 from memtab.consolidation.service import ConsolidationService
-from memtab.demo import DARK_MODE_ID, create_demo_home
+from memtab.demo import DARK_MODE_ID
 from memtab.llm.loop import StepCallback
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ModelReply, ProviderError
 from memtab.store.home import Home, HomeError
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
+from support.demo_homes import copied_demo_home
 from support.processes import python_child
 
 from .helpers import (
@@ -300,6 +301,6 @@ def test_unknown_workspace_and_trigger(home: Home) -> None:
 
 
 def test_archived_workspaces_may_be_consolidated_by_hand(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     record = ConsolidationService(home, settings=OFFLINE).run(DARK_MODE_ID)
     assert Journal(home).load().workspaces[DARK_MODE_ID] == record

@@ -24,7 +24,7 @@ import pytest
 from memtab.cli.main import main
 from memtab.consolidation.review.plan import write_plan
 from memtab.consolidation.service import ConsolidationService
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.fs import atomic
 from memtab.fs.clock import now_ms
 from memtab.fs.locking.locks import InterprocessLock, LockUnavailableError
@@ -38,6 +38,7 @@ from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import load_registry
+from support.demo_homes import copied_demo_home
 from support.memory_paths import vpath
 from support.processes import python_child
 
@@ -49,7 +50,7 @@ GOTCHAS = "/memories/project/gotchas.md"
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Home:
-    return create_demo_home(tmp_path / "demo")
+    return copied_demo_home(tmp_path / "demo")
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from memtab.demo import create_demo_home
 from memtab.diagnostics.doctor import run_doctor
 from memtab.diagnostics.home import check_sidecars, home_why
 from memtab.diagnostics.report import Level
@@ -24,6 +23,7 @@ from memtab.fs.sidecar import edit_sidecar
 from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home, HomeLocation
 from memtab.store.scopes.memory import MemoryStore
+from support.demo_homes import copied_demo_home
 from support.fake_model_server import FakeModelServer
 from support.memory_paths import vpath
 
@@ -49,7 +49,7 @@ def levels(data: dict[str, Any], check: str) -> list[str]:
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Home:
-    return create_demo_home(tmp_path / "demo")
+    return copied_demo_home(tmp_path / "demo")
 
 
 def test_a_healthy_home_is_ok_and_reports_every_section(demo: Home) -> None:

@@ -10,16 +10,16 @@ import pytest
 
 from memtab.agent_server.bridge.rendezvous import rendezvous
 from memtab.cli.main import main
-from memtab.demo import create_demo_home
 from memtab.diagnostics.agent_server import check_agent_server
 from memtab.store.home import Home
+from support.demo_homes import copied_demo_home
 from support.mcp_hosts import start
 
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Home:
     monkeypatch.delenv("MEMTAB_MCP_SHARED")
-    return create_demo_home(tmp_path / "demo")
+    return copied_demo_home(tmp_path / "demo")
 
 
 def test_a_running_host_is_named_with_its_pid_and_sessions(home: Home) -> None:

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.diagnostics.doctor import run_doctor
 from memtab.diagnostics.runtime import QtCheck
 from memtab.store.home import HomeLocation
 from memtab.store.paths import MAX_PATH_DEPTH
 from memtab.watch.observers import WATCH_MAX_DEPTH
+from support.demo_homes import copied_demo_home
 
 
 @pytest.mark.expect_log(
@@ -22,7 +23,7 @@ from memtab.watch.observers import WATCH_MAX_DEPTH
 def test_a_folder_too_deep_is_named_as_a_warning(
     tmp_path: Path, deep_tree: Callable[..., None]
 ) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     deep_tree(home.workspace_root(MAIN_ID), "deep", WATCH_MAX_DEPTH)
 
     report = run_doctor(

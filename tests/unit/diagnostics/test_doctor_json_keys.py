@@ -9,10 +9,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from memtab.demo import create_demo_home
 from memtab.diagnostics.doctor import run_doctor
 from memtab.diagnostics.runtime import QtCheck
 from memtab.store.home import HomeLocation
+from support.demo_homes import copied_demo_home
 
 HOME = ["path", "source", "why", "exists", "readable", "writable"]
 REGISTRY = ["path", "exists", "problem"]
@@ -92,7 +92,7 @@ def doctor(home: Path) -> dict[str, Any]:
 
 
 def test_a_demo_homes_report_has_every_key(tmp_path: Path) -> None:
-    data = doctor(create_demo_home(tmp_path / "demo").root)
+    data = doctor(copied_demo_home(tmp_path / "demo").root)
     assert list(data["registry"]) == REGISTRY + COUNTS
     assert list(data["sync"]["fileSystem"]) == FILE_SYSTEM
     assert list(data["locks"]) == ["path", "lockable", "notLockFiles", "xum"]
@@ -108,7 +108,7 @@ def test_a_home_not_made_yet_has_fewer_locks_keys(tmp_path: Path) -> None:
 
 
 def test_a_section_that_could_not_run_holds_only_its_problem(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     home.config_path.write_text("{not json", encoding="utf-8")
     config = Path(os.environ["MEMTAB_CONFIG_DIR"])  # each test's own (tests/conftest.py)
     config.mkdir(parents=True, exist_ok=True)

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.health.doctor_commands import describe
-from memtab.demo import create_demo_home
 from memtab.diagnostics.doctor import run_doctor
 from memtab.diagnostics.runtime import QtCheck
 from memtab.store.home import Home, HomeLocation
 from memtab.store.xum_locks import meta_lock_path, target_lock_paths
+from support.demo_homes import copied_demo_home
 from support.xum import xum_holding
 
 
@@ -31,7 +31,7 @@ def fine_qt() -> QtCheck:
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Home:
-    return create_demo_home(tmp_path / "demo")
+    return copied_demo_home(tmp_path / "demo")
 
 
 def test_doctor_names_xums_lock_holders_and_warns_of_a_dead_one(demo: Home) -> None:

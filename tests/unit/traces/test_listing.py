@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
+from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID
 from memtab.store.home import Home
 from memtab.traces import catalog
 from memtab.traces.catalog import TraceCatalog, list_traces, trace_workspace_ids
 from memtab.traces.outcome import Outcome
 from memtab.traces.reader import TraceSummary
+from support.demo_homes import copied_demo_home
 from support.trace_dumps import (
     DEMO_STARTED,
     ODD_TYPES_STARTED,
@@ -25,7 +26,7 @@ from support.trace_dumps import (
 @pytest.fixture
 def home(tmp_path: Path) -> Home:
     """The demo home (its own dumps, 54 and 66 min old) plus three fixture dumps."""
-    demo = create_demo_home(tmp_path / "home")
+    demo = copied_demo_home(tmp_path / "home")
     install_dump(demo, DARK_MODE_ID, fixture_dump("old-format"), f"{OLD_FORMAT_STARTED}_m.json")
     install_dump(demo, MULTI_ID, fixture_dump("odd-types"), f"{ODD_TYPES_STARTED}_1234567.json")
     install_dump(demo, MAIN_ID, fixture_dump("demo"), f"{DEMO_STARTED}_assistant-0001.json")

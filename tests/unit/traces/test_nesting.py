@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.fs.jsonfile import MAX_DEPTH
 from memtab.traces.catalog import list_traces
 from memtab.traces.describe import (
@@ -20,6 +20,7 @@ from memtab.traces.describe import (
 )
 from memtab.traces.outcome import Outcome
 from memtab.traces.reader import parse_trace, summarize_trace
+from support.demo_homes import copied_demo_home
 from support.trace_dumps import fixture_dump, install_dump
 
 DEPTH = 100_000  # far beyond Python's recursion limit of 1,000
@@ -72,7 +73,7 @@ def test_a_deep_member_is_left_out_and_the_rest_shown(tmp_path: Path) -> None:
 
 
 def test_a_deep_attempt_is_reported_in_the_list(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "home")
+    home = copied_demo_home(tmp_path / "home")
     deep = install_dump(
         home, MAIN_ID, write(tmp_path, demo_with("attempts", deep_array())), "1_d.json"
     )

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.traces.describe import ERROR_LINE_MAX_CHARS, describe_event, describe_step
 from memtab.traces.outcome import Outcome
 from memtab.traces.reader import TraceDump, parse_trace, parse_trace_bytes, summarize_trace
+from support.demo_homes import copied_demo_home
 from support.trace_dumps import (
     DEMO_STARTED,
     LARGE_EVENT_COUNT,
@@ -115,7 +116,7 @@ def test_demo_dump_sections_attempts_and_tool_executions() -> None:
 
 
 def test_the_demo_homes_own_dump_has_the_fixture_shape(tmp_path: Path) -> None:
-    home = create_demo_home(tmp_path / "home")
+    home = copied_demo_home(tmp_path / "home")
     (path,) = [p for p in home.trace_dir(MAIN_ID).glob("*.json") if parse_trace(p).outcome.failed]
     dump = parse_trace(path)
     fixture = parse_trace(fixture_dump("demo"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.traces.lenient import record_fields
 from memtab.traces.names import parse_trace_file_name, trace_file_name, trace_workspace_id
 from memtab.traces.reader import parse_trace
@@ -20,6 +20,7 @@ from memtab.traces.schema import (
     EventsSummaryRecord,
     ToolExecutionRecord,
 )
+from support.demo_homes import copied_demo_home
 from support.trace_dumps import fixture_dump
 
 # Modules loaded before the window's first paint, or by a writer that has not dumped yet.
@@ -171,7 +172,7 @@ def test_the_demo_dump_and_memtabs_own_dumps_are_exactly_what_the_schema_writes(
 ) -> None:
     # Read back through the schema, a dump is what was written: any key the schema does
     # not know would be dropped here and fail.
-    home = create_demo_home(tmp_path / "home")
+    home = copied_demo_home(tmp_path / "home")
     for path in [*home.trace_dir(MAIN_ID).glob("*.json"), fixture_dump("memtab-policy")]:
         document = json.loads(path.read_text(encoding="utf-8"))
         assert DumpRecord.read_or_raise(document).to_document() == document, path.name

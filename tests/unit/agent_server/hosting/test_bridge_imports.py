@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memtab.agent_server.bridge.rendezvous import rendezvous
-from memtab.demo import create_demo_home
+from support.demo_homes import copied_demo_home
 from support.mcp_hosts import start
 
 # What the bridge's process holds of Memtab, exactly.
@@ -45,7 +45,7 @@ print(json.dumps([status, loaded]), file=sys.stderr)
 def test_a_session_of_memtab_mcp_imports_the_bridge_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    home = str(create_demo_home(tmp_path / "demo").root)
+    home = str(copied_demo_home(tmp_path / "demo").root)
     monkeypatch.delenv("MEMTAB_MCP_SHARED")
     host = start(rendezvous(home, os.environ))
     try:

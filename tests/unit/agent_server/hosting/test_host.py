@@ -18,7 +18,7 @@ from memtab.agent_server.bridge.greeting import SESSION, hello, session_origin
 from memtab.agent_server.bridge.rendezvous import Rendezvous, rendezvous
 from memtab.agent_server.hosting.handshake import HostStatus, Welcome
 from memtab.agent_server.hosting.status import host_status
-from memtab.demo import create_demo_home
+from support.demo_homes import copied_demo_home
 from support.mcp_hosts import Clock, Running, start
 
 WITHIN_S = 10.0
@@ -26,7 +26,7 @@ WITHIN_S = 10.0
 
 @pytest.fixture
 def home(tmp_path: Path) -> str:
-    return str(create_demo_home(tmp_path / "demo").root)
+    return str(copied_demo_home(tmp_path / "demo").root)
 
 
 @pytest.fixture

@@ -23,12 +23,13 @@ from memtab.agent_server.bridge.pump import CONNECTION_CLOSED
 from memtab.agent_server.bridge.rendezvous import rendezvous
 from memtab.agent_server.hosting.handshake import HostStatus
 from memtab.agent_server.hosting.status import host_status
-from memtab.demo import DARK_MODE_ID, MAIN_ID, create_demo_home
+from memtab.demo import DARK_MODE_ID, MAIN_ID
 from memtab.fs.locking.locks import interprocess_lock
 from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
+from support.demo_homes import copied_demo_home
 from support.mcp_hosts import end_hosts, host_pids, sockets, start, wait_gone
 
 from ..raw_stdio import raw_server
@@ -42,7 +43,7 @@ pytestmark = pytest.mark.slow
 def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.delenv("MEMTAB_MCP_SHARED")
     try:
-        yield create_demo_home(tmp_path / "demo").root
+        yield copied_demo_home(tmp_path / "demo").root
     finally:
         end_hosts()
 

@@ -15,7 +15,7 @@ import pytest
 
 from memtab.agent_server.bridge.rendezvous import rendezvous
 from memtab.agent_server.hosting.status import host_status
-from memtab.demo import create_demo_home
+from support.demo_homes import copied_demo_home
 from support.mcp_hosts import end_hosts, wait_for, wait_gone
 
 from ..raw_stdio import raw_server
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.slow
 def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.delenv("MEMTAB_MCP_SHARED")
     try:
-        yield create_demo_home(tmp_path / "demo").root
+        yield copied_demo_home(tmp_path / "demo").root
     finally:
         end_hosts()
 
