@@ -10,14 +10,15 @@ from memtab.check.records import CheckReport, Finding
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
 from support.checkouts import add_to_git, stand_in_programs
+from support.tree_templates import TreeTemplate
 
 NOW = 1_900_000_000_000
 DAY = 24 * 60 * 60 * 1000
 
+_checkouts: dict[tuple[tuple[str, str], ...], TreeTemplate] = {}
 
-def make_checkout(root: Path, files: dict[str, str], *, git: bool = True) -> Path:
-    """A project folder holding `files` (relative path → text), a git repository when
-    `git` (every file added)."""
+
+def _write_checkout(root: Path, files: dict[str, str], *, git: bool) -> Path:
     for relative, text in files.items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -26,6 +27,23 @@ def make_checkout(root: Path, files: dict[str, str], *, git: bool = True) -> Pat
     if git:
         add_to_git(root)
     return root
+
+
+def make_checkout(root: Path, files: dict[str, str], *, git: bool = True) -> Path:
+    """A project folder holding `files` (relative path → text), a git repository when
+    `git` (every file added). A new git one is a copy of the one this worker made with the
+    same files (`git init` and `git add`, two processes): git re-reads a file whose inode
+    is not the one its index holds, as after any copy."""
+    if not git or root.exists():
+        return _write_checkout(root, files, git=git)
+    key = tuple(sorted(files.items()))
+    template = _checkouts.get(key)
+    if template is None:
+        template = TreeTemplate.build(
+            lambda folder: _write_checkout(folder / "checkout", files, git=True)
+        )
+        _checkouts[key] = template
+    return template.copy(root)
 
 
 def home_with_project(
