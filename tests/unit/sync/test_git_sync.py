@@ -13,7 +13,9 @@ from memtab.store.history.versions import ScopeHistory
 from memtab.store.restore.from_history import file_history
 from memtab.sync import importer
 from memtab.sync.conflicts.resolve import conflict_texts, find_conflict
+from memtab.sync.repository.git import Git
 from support.memory_paths import vpath
+from support.spies import calls_through
 from support.sync_machines import Machine
 
 NOTES = "/memories/global/notes.md"
@@ -280,6 +282,25 @@ def test_an_unreachable_remote_changes_nothing_and_is_retried(
     alpha.sync()
     assert alpha.text(NOTES) == "one\ntwo\n"
     assert beta.service.status().targets[0].offline_since is None
+
+
+def test_a_push_the_remote_refuses_says_why_in_gits_words_and_is_not_retried(
+    alpha: Machine, beta: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alpha.publish(NOTES, "one\n", beta)
+    # A server's refusal: a size limit here; a hook or a protected branch elsewhere.
+    subprocess.run(
+        ["git", "--git-dir", str(remote), "config", "receive.maxInputSize", "10"], check=True
+    )
+    fetches = calls_through(monkeypatch, Git, "fetch")
+    beta.write(NOTES, "one\n" + "two, a line longer than the remote takes\n" * 4)
+    report = beta.service.sync()
+    target = report.targets[0]
+    assert target.status == "failed"
+    assert target.error is not None and "unpacker error" in target.error
+    assert "kept changing" not in target.error
+    assert len(fetches) == 1  # refused once, not fetched and merged again three times
+    assert beta.text(NOTES).startswith("one\ntwo")
 
 
 def test_a_file_changed_while_the_merge_is_written_is_merged_again(

@@ -565,11 +565,17 @@ class Git:
                 network=True,
             )
         except GitError as error:
-            text = str(error)
-            if any(word in text for word in ("non-fast-forward", "fetch first", "rejected")):
+            if any(words in str(error) for words in _REMOTE_MOVED):
                 return False
             raise
         return True
+
+
+# git's words for a push refused because the remote's branch moved since it was fetched:
+# "[rejected] … (non-fast-forward)" or "(fetch first)", or another push updating the branch
+# at that moment ("[remote rejected] … (cannot lock ref …)"). Any other refusal — a hook, a
+# size limit, a protected branch — is the remote's answer, not a reason to fetch again.
+_REMOTE_MOVED = ("non-fast-forward", "fetch first", "cannot lock ref")
 
 
 # git's advice after a failed fetch or push: the lines before it say what failed.
