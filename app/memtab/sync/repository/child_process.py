@@ -1,8 +1,9 @@
 """A child process's pipes, fed and emptied on threads of their own, its end waited for
-without a poll's sleep, and its process group killed (`git.Git` runs every git so)."""
+without a poll's sleep, and its process group stopped (`git.Git` runs every git so)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -12,6 +13,10 @@ from typing import IO
 
 POLL_S = 0.05
 """How often a wait looks at the cancel and the time limit."""
+STOP_GRACE_S = 2.0
+"""How long a stopped git has to remove its lock files before its group is killed outright.
+git removes them on SIGTERM; killed mid-update, it leaves `<ref>.lock` behind — in a path
+remote (a shared folder) that refuses every later push to that branch, from every machine."""
 _CHUNK = 1 << 16
 
 
@@ -29,11 +34,48 @@ def ended(process: subprocess.Popen[bytes], pipes: Pipes) -> bool:
 
 
 def kill(process: subprocess.Popen[bytes]) -> None:
+    """Stop the child's process group (a push's receive-pack with it): asked to end first,
+    so each git removes its lock files, then killed if any of it is left after
+    `STOP_GRACE_S`."""
     try:
-        os.killpg(process.pid, signal.SIGKILL)
+        os.killpg(process.pid, signal.SIGTERM)
     except (OSError, AttributeError):
         process.kill()
+        process.wait()
+        return
+    deadline = time.monotonic() + STOP_GRACE_S
+    while process.poll() is None or _group_alive(process.pid):
+        if time.monotonic() > deadline:
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGKILL)
+            break
+        time.sleep(0.005)
     process.wait()
+
+
+def _group_alive(group: int) -> bool:
+    """Whether a member of the process group still runs. A member whose parent died first
+    stays a zombie until the system reaps it (seconds, under some inits), and a zombie
+    holds no lock: where /proc tells states, zombies do not count."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # there, but not ours to signal
+        return True
+    try:
+        pids = [name for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return True
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                state, _parent, member_of = stat.read().rsplit(b")", 1)[1].split()[:3]
+        except (OSError, ValueError):
+            continue  # gone meanwhile
+        if int(member_of) == group and state != b"Z":
+            return True
+    return False
 
 
 class Pipes:
