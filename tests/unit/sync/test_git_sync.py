@@ -303,6 +303,21 @@ def test_a_push_the_remote_refuses_says_why_in_gits_words_and_is_not_retried(
     assert beta.text(NOTES).startswith("one\ntwo")
 
 
+def test_a_branch_a_stopped_push_left_locked_says_which_file_to_delete(
+    alpha: Machine, beta: Machine, remote: Path
+) -> None:
+    alpha.publish(NOTES, "one\n", beta)
+    lock = remote / "refs" / "heads" / "main.lock"
+    lock.write_text("")  # as a receive-pack killed mid-update leaves it
+    beta.write(NOTES, "one\ntwo\n")
+    target = beta.service.sync().targets[0]
+    assert target.status == "failed"
+    assert target.error is not None and "main.lock exists" in target.error
+    assert "kept changing" not in target.error
+    lock.unlink()
+    assert beta.sync().targets[0].pushed >= 1
+
+
 def test_a_file_changed_while_the_merge_is_written_is_merged_again(
     alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
 ) -> None:

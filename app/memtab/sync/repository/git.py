@@ -265,9 +265,7 @@ class Git:
         stdout, stderr = self._wait(process, input_data, timeout_s, args)
         result = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
         if check and process.returncode != 0:
-            message = _last_lines(stderr) or f"git {args[0]} exited with {process.returncode}"
-            kind = classify_network_error(message) if network else "failed"
-            raise GitError(message, kind)
+            raise _failure(args, result, network=network)
         return result
 
     def _command(self, args: Sequence[str]) -> list[str]:
@@ -549,33 +547,41 @@ class Git:
         return heads
 
     def push(self, branch: str, commit: str, *, timeout_s: float = NETWORK_TIMEOUT_S) -> bool:
-        """Push `commit` to `branch` of origin; False when the remote moved meanwhile (a
-        non-fast-forward: fetch and merge again). GitError for anything else."""
-        try:
-            self.run(
-                [
-                    "push",
-                    "--quiet",
-                    "--no-verify",
-                    *self._remote_side("--receive-pack", "receive-pack"),
-                    "origin",
-                    f"{commit}:refs/heads/{branch}",
-                ],
-                timeout_s=timeout_s,
-                network=True,
+        """Push `commit` to `branch` of origin; False when the remote moved meanwhile (fetch
+        and merge again). GitError for anything else, in git's words (a lock file in the
+        way: in words that say what to do)."""
+        side = self._remote_side("--receive-pack", "receive-pack")
+        args = ["push", "--quiet", "--no-verify", *side, "origin", f"{commit}:refs/heads/{branch}"]
+        result = self.run(args, timeout_s=timeout_s, network=True, check=False)
+        if result.returncode == 0:
+            return True
+        said = result.stderr.decode("utf-8", "replace")
+        if any(words in said for words in _REMOTE_MOVED):
+            return False
+        locked = _LOCK_IN_THE_WAY.search(said)
+        if locked:
+            raise GitError(
+                f"the remote's branch is locked: {locked.group(1)} exists. Another push may "
+                "be running; if none is, one that was stopped left it, and deleting it "
+                "lets sync go on"
             )
-        except GitError as error:
-            if any(words in str(error) for words in _REMOTE_MOVED):
-                return False
-            raise
-        return True
+        raise _failure(args, result, network=True)
 
 
-# git's words for a push refused because the remote's branch moved since it was fetched:
-# "[rejected] … (non-fast-forward)" or "(fetch first)", or another push updating the branch
-# at that moment ("[remote rejected] … (cannot lock ref …)"). Any other refusal — a hook, a
-# size limit, a protected branch — is the remote's answer, not a reason to fetch again.
-_REMOTE_MOVED = ("non-fast-forward", "fetch first", "cannot lock ref")
+# git's words (the remote's lines included) for a push refused because the branch moved
+# since the fetch: "[rejected] … (non-fast-forward)" or "(fetch first)", or another push's
+# update that moment ("cannot lock ref …: is at … but expected …"). Any other refusal (a
+# hook, a size limit, a protected branch) is the remote's answer, not a reason to retry.
+_REMOTE_MOVED = ("non-fast-forward", "fetch first", "but expected")
+_LOCK_IN_THE_WAY = re.compile(r"Unable to create '([^']+\.lock)': File exists")
+
+
+def _failure(
+    args: Sequence[str], result: subprocess.CompletedProcess[bytes], *, network: bool
+) -> GitError:
+    """A failed git's error: its last lines of stderr, offline or failed by their words."""
+    message = _last_lines(result.stderr) or f"git {args[0]} exited with {result.returncode}"
+    return GitError(message, classify_network_error(message) if network else "failed")
 
 
 # git's advice after a failed fetch or push: the lines before it say what failed.
