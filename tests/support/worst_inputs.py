@@ -268,6 +268,7 @@ WORST: dict[str, Worst] = {
     "memtab.sync.repository.git:_AUTH": S("", "Permission "),
     "memtab.sync.repository.git:_MISSING": S("", "not "),
     "memtab.sync.repository.git:_OFFLINE": S("", "timed "),
+    "memtab.sync.repository.git:_LOCK_IN_THE_WAY": S("Unable to create '", "a.lock"),
     "memtab.sync.repository.git:_CONTROL": S("", "a"),
     "memtab.sync.repository.git:_HELPER": M("a", "a", ":"),
     "memtab.sync.repository.git:_NOT_A_REPOSITORY": S("", "does not appear "),
