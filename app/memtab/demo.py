@@ -88,10 +88,16 @@ def _iso(ms: int) -> str:
     )
 
 
-def create_demo_home(target: Path, now_ms: int | None = None) -> Home:
-    """Write the demo home into `target`, which must be missing or an empty directory."""
+def require_empty_target(target: Path) -> None:
+    """DemoError unless `target` is missing or an empty directory (a demo home is written
+    only where it overwrites nothing)."""
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise DemoError(f"{target} is not empty; choose a new directory for the demo home")
+
+
+def create_demo_home(target: Path, now_ms: int | None = None) -> Home:
+    """Write the demo home into `target`, which must be missing or an empty directory."""
+    require_empty_target(target)
     now = clock.now_ms() if now_ms is None else now_ms
     home = Home(target)
     target.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from memtab.demo import DemoError, create_demo_home
+from memtab.demo import create_demo_home, require_empty_target
 from memtab.store.home import Home
 from support.tree_templates import TreeTemplate
 
@@ -36,6 +36,5 @@ def _template(now_ms: int | None) -> TreeTemplate:
 def copied_demo_home(target: Path, now_ms: int | None = None) -> Home:
     """The demo home in `target` (missing or an empty directory), as `create_demo_home`
     writes it there."""
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise DemoError(f"{target} is not empty; choose a new directory for the demo home")
+    require_empty_target(target)
     return Home(_template(now_ms).copy(target))

@@ -12,7 +12,6 @@ built in place, byte for byte.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
@@ -21,12 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtab.store.scopes.scope_store import root_lock_digest
+
 # A scope root's lock: `memory-<scope>-<16 hex digits of its real path's sha256>.lock`.
 _DIGEST_NAME = re.compile(r"-(?P<digest>[0-9a-f]{16})\.lock$")
 
 
 def _path_digest(folder: Path) -> str:
-    return hashlib.sha256(os.path.realpath(folder).encode("utf-8")).hexdigest()[:16]
+    return root_lock_digest(os.path.realpath(folder))
 
 
 @dataclass(frozen=True)

@@ -211,8 +211,7 @@ class ScopeStore(ScopeView):
         return self._lock_path(scope, os.path.realpath(self.root(scope)))
 
     def _lock_path(self, scope: Scope, real_root: str) -> Path:
-        digest = hashlib.sha256(encode_utf8(real_root)).hexdigest()[:16]
-        return self.home.lock_path(f"memory-{scope.value}-{digest}")
+        return self.home.lock_path(f"memory-{scope.value}-{root_lock_digest(real_root)}")
 
     @contextmanager
     def writing(
@@ -350,3 +349,9 @@ class ScopeStore(ScopeView):
             if kind_in(parent, path.name) != "file":
                 return None
             return read_whole(parent, path.name)
+
+
+def root_lock_digest(real_root: str) -> str:
+    """What a scope root's lock file is named after: 16 hex digits of its real path's
+    sha256 (one lock per root, whichever of its names a process uses)."""
+    return hashlib.sha256(encode_utf8(real_root)).hexdigest()[:16]

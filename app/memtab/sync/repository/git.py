@@ -561,9 +561,9 @@ class Git:
         locked = _LOCK_IN_THE_WAY.search(said)
         if locked:
             raise GitError(
-                f"the remote's branch is locked: {locked.group(1)} exists. Another push may "
-                "be running; if none is, one that was stopped left it, and deleting it "
-                "lets sync go on"
+                f"the branch is locked: {locked.group(1)} exists. Another push may be "
+                "running; if none is, one that was stopped left it, and deleting it lets "
+                "sync go on"
             )
         raise _failure(args, result, network=True)
 
