@@ -560,10 +560,10 @@ class Git:
             return False
         locked = _LOCK_IN_THE_WAY.search(said)
         if locked:
+            lock = os.path.normpath(locked.group(1))  # git names it `…/./refs/…`
             raise GitError(
-                f"the branch is locked: {locked.group(1)} exists. Another push may be "
-                "running; if none is, one that was stopped left it, and deleting it lets "
-                "sync go on"
+                f"the branch is locked: {lock} exists. Another push may be running; if none "
+                "is, one that was stopped left it, and deleting it lets sync go on"
             )
         raise _failure(args, result, network=True)
 
