@@ -325,9 +325,14 @@ class Discovery:
 
     def source_containing(self, path: Path) -> Source | None:
         """The source whose root holds `path` (the deepest root wins), for the watcher."""
+        # Compared as text (the watcher asks for every change): a root holds `path` when it
+        # is its text or that text's start up to a separator; of two, the longer is deeper.
+        text = str(path)
         best: Source | None = None
+        best_length = -1
         for candidate in self.sources:
-            inside = path == candidate.root or candidate.root in path.parents
-            if inside and (best is None or len(candidate.root.parts) > len(best.root.parts)):
-                best = candidate
+            root = str(candidate.root)
+            inside = text == root or text.startswith(root if root.endswith("/") else root + "/")
+            if inside and len(root) > best_length:
+                best, best_length = candidate, len(root)
         return best
