@@ -15,7 +15,7 @@ from gui import memory_tree_support as support
 from gui.editor_support import open_loaded
 from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.components.blame.gutter import GutterEntry
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.feature import SHOWN_FLAG, BlameFeature
 from memtab.gui.blame.gutter import BlameGutter, card_html
@@ -23,6 +23,7 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+from support.demo_homes import copied_demo_home
 
 pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 
@@ -33,7 +34,7 @@ NOTES = parse_file_path("/memories/workspace/notes.md")
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Home:
-    return create_demo_home(tmp_path / "demo")
+    return copied_demo_home(tmp_path / "demo")
 
 
 def blamed_window(qtbot: QtBot, make_window: WindowFactory, demo: Home) -> MainWindow:

@@ -16,7 +16,7 @@ from gui.editor_support import open_loaded
 from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.check.records import CheckReport, Finding
 from memtab.components.check.marks import row_marks, shown_in
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.gui.check import feature
 from memtab.gui.check.feature import CheckFeature
 from memtab.gui.check.panel import CheckPanel
@@ -26,6 +26,7 @@ from memtab.gui.window import keys
 from memtab.operations import check as check_ops
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+from support.demo_homes import copied_demo_home
 
 make_window = support.make_window
 
@@ -35,7 +36,7 @@ DEV_SETUP_KEY = f"file:{DEV_SETUP}"
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Home:
-    return create_demo_home(tmp_path / "demo")
+    return copied_demo_home(tmp_path / "demo")
 
 
 def checked(

@@ -14,13 +14,14 @@ from pytestqt.qtbot import QtBot
 
 from memtab.consolidation.review.review_setting import save_review_mode
 from memtab.consolidation.service import ConsolidationService
-from memtab.demo import MAIN_ID, create_demo_home
+from memtab.demo import MAIN_ID
 from memtab.gui.consolidation.footer import ConsolidationFooter
 from memtab.gui.consolidation.tasks import ConsolidationTasks
 from memtab.gui.tasks.jobs import JobService
 from memtab.store.home import Home
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import Workspace, load_registry
+from support.demo_homes import copied_demo_home
 
 
 @dataclass
@@ -35,7 +36,7 @@ class Demo:
 
 @pytest.fixture
 def demo(qtbot: QtBot, tmp_path: Path, jobs: JobService) -> Iterator[Demo]:
-    home = create_demo_home(tmp_path / "demo")
+    home = copied_demo_home(tmp_path / "demo")
     tasks = ConsolidationTasks(ConsolidationService(home), jobs)
     footer = ConsolidationFooter(tasks, jobs)
     qtbot.addWidget(footer)
