@@ -13,7 +13,9 @@ its actions (`history.panel`, `history.trash`, `history.runs`):
   scan, at most `RECORD_MAX_WAIT_MS`): reading the scopes competes with the window for the
   interpreter, and the first recording pass of a big home reads every file.
 - The History panel (a dock beside the editor) follows the editor's file; its Restore
-  runs as a file operation of the tab, like every change the tree makes.
+  runs as a file operation of the tab, like every change the tree makes. Hidden, as most
+  windows start, it is built the first time it shows (or is asked for): its ~2 ms of the
+  GUI thread are not a cost of every start.
 - Runs… (the footer's clock button, View → Runs…) and Recently deleted (View, a scope's
   context menu) are built on first use; a double-click on a run's op opens its file, a
   restore from the trash opens the restored file.
@@ -134,10 +136,10 @@ class HistoryHub(QObject):
         self.recording_note = RecordingNote(shell.as_widget())
         """Placed in the window's status bar by the window (`gui.window.features`)."""
 
-        self.panel = HistoryPanel(context.jobs)
+        self._panel: HistoryPanel | None = None  # built when first shown or asked for
+        self._followed: MemoryFile | None = None  # the editor's file, for the panel
         self.dock = QDockWidget("History")
         self.dock.setObjectName("historyDock")
-        self.dock.setWidget(self.panel)
         self.dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetClosable
             | QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -176,13 +178,24 @@ class HistoryHub(QObject):
         editor.file_opened.connect(self._on_editor_file_opened)
         editor.file_closed.connect(self._on_editor_file_closed)
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
-        self.panel.restore_requested.connect(self._on_panel_restore_requested)
         shell.memory_tab_current.connect(self._on_shell_memory_tab_current)
         state = context.ui_state
         if state is not None and state.flag(PANEL_FLAG):
             self.dock.show()
 
     # -- what the window calls ---------------------------------------------------------------
+
+    @property
+    def panel(self) -> HistoryPanel:
+        """The History panel, showing the editor's file (built now if it is not yet)."""
+        if self._panel is None:
+            self._panel = HistoryPanel(self._context.jobs)
+            self._panel.restore_requested.connect(self._on_panel_restore_requested)
+            self._panel.show_file(self._followed)
+            self.dock.setWidget(self._panel)
+            if self.dock.isVisible():  # built as the dock shows: now, not once Qt gets to it
+                self._panel.show()
+        return self._panel
 
     @property
     def busy(self) -> bool:
@@ -261,7 +274,8 @@ class HistoryHub(QObject):
         """Stop every worker (on window close)."""
         self._shut_down = True
         self._record_timer.stop()
-        self.panel.shutdown()
+        if self._panel is not None:
+            self._panel.shutdown()
         for dialog in (self.runs_dialog, self.trash_dialog):
             if dialog is not None:
                 dialog.shutdown()
@@ -284,7 +298,12 @@ class HistoryHub(QObject):
         dialog.activateWindow()
 
     def _follow_editor(self) -> None:
-        self.panel.show_file(self._editor.current_file)
+        self._show_file(self._editor.current_file)
+
+    def _show_file(self, file: MemoryFile | None) -> None:
+        self._followed = file
+        if self._panel is not None:
+            self._panel.show_file(file)
 
     def _shown_sources(self) -> tuple[Source, ...] | None:
         """The other agents' sources the tree shows (None: not listed yet)."""
@@ -304,7 +323,8 @@ class HistoryHub(QObject):
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
-        subject = self.panel.subject
+        panel = self._panel  # not built: nothing shown to reload
+        subject = panel.subject if panel is not None else None
         routes = batch_routes(
             batch,
             panel_index=subject.history_index() if subject is not None else None,
@@ -312,8 +332,8 @@ class HistoryHub(QObject):
             runs_shown=self.runs_dialog is not None and self.runs_dialog.isVisible(),
             closing=self._shut_down,
         )
-        if routes.panel:
-            self.panel.reload()
+        if routes.panel and panel is not None:
+            panel.reload()
         if routes.trash and self.trash_dialog is not None:
             self.trash_dialog.reload(record_first=False)
         if routes.news:
@@ -344,13 +364,14 @@ class HistoryHub(QObject):
 
     @Slot(object)
     def _on_shown_scan_applied(self, scan: HomeScan) -> None:
-        subject = self.panel.subject
-        if subject is not None and scan.sources is not None:
+        panel = self._panel  # not built: nothing shown to reload
+        subject = panel.subject if panel is not None else None
+        if panel is not None and subject is not None and scan.sources is not None:
             # Another agent's file: no recording pass records its changes, so its index says
             # nothing.
             changes = scan.sources.changes
             if subject.ref in changes.changed | changes.deleted:
-                self.panel.reload()
+                panel.reload()
         if not self._loaded:
             return
         delay = self._record_wait.scanned(
@@ -378,11 +399,12 @@ class HistoryHub(QObject):
 
     @Slot()
     def _on_editor_file_closed(self) -> None:
-        self.panel.show_file(None)
+        self._show_file(None)
 
     @Slot(bool)
     def _on_dock_visibility_changed(self, visible: bool) -> None:
-        self.panel.set_active(visible)
+        if visible or self._panel is not None:
+            self.panel.set_active(visible)
         if visible:
             self._follow_editor()
 
