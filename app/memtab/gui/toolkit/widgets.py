@@ -60,8 +60,11 @@ class ElidedLabel(QLabel):
     def set_full_text(self, text: str, tooltip: str | None = None) -> None:
         """Show `text`, elided to the current width; the tooltip is `tooltip`, or the
         whole text."""
+        tip = text if tooltip is None else tooltip
+        if text == self._full_text and tip == self.toolTip():
+            return  # as shown: the footer and the panels set their texts again on each refresh
         self._full_text = text
-        self.setToolTip(text if tooltip is None else tooltip)
+        self.setToolTip(tip)
         self._elide()
         self.updateGeometry()
 
