@@ -12,6 +12,7 @@ from gui import editor_support
 from gui.editor_support import NOTES, disk_text, open_loaded, show_and_focus, write_disk
 from memtab.components.editor.panel.view import ViewMode
 from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.store.scopes.memory import MemoryStore
 
 store = editor_support.store
@@ -61,6 +62,16 @@ def test_ctrl_f_in_the_text_opens_the_find_bar_and_finds_from_the_cursor(
     assert not bar.isVisible()
     assert opened.text_edit.hasFocus()
     assert opened.text_edit.extraSelections() == []
+
+
+def test_a_tab_makes_its_find_bar_when_find_is_first_asked_for(
+    opened: EditorPanel, qtbot: QtBot
+) -> None:
+    # Most tabs are never searched: making one leaves the bar out.
+    assert opened.findChildren(FindBar) == []
+    qtbot.keyClick(opened.text_edit, Qt.Key.Key_F3)
+    [bar] = opened.findChildren(FindBar)
+    assert bar is opened.find_bar and bar.isVisible() and bar.query_edit.hasFocus()
 
 
 def test_the_highlights_go_with_the_bar_however_it_closes(

@@ -326,7 +326,7 @@ class EditorActions(QObject):
     @Slot()
     def find_next(self) -> None:
         """Select the next match (opens the find bar if it is closed)."""
-        if self._view.find_bar.isVisible():
+        if self._view.finding:
             self._view.find_bar.find_next()
         else:
             self.find_in_file()
@@ -334,7 +334,7 @@ class EditorActions(QObject):
     @Slot()
     def find_previous(self) -> None:
         """Select the previous match (opens the find bar if it is closed)."""
-        if self._view.find_bar.isVisible():
+        if self._view.finding:
             self._view.find_bar.find_previous()
         else:
             self.find_in_file()

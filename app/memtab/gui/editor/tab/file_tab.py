@@ -339,7 +339,7 @@ class FileTab(QWidget):
         be pending) and its diff window, if open."""
         self.doc.close()
         self._after_load.clear()
-        self.view.find_bar.close_bar()
+        self.view.close_find()
         self.prompts.close_diff()
 
     # --- DocumentHost ------------------------------------------------------------------------
