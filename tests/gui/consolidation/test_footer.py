@@ -4,8 +4,8 @@ first, or applied directly), the runs button."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QApplication, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QApplication, QLabel, QTreeView, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import consolidation_support
@@ -190,6 +190,31 @@ def test_harvest_line_with_the_error_when_the_last_harvest_failed(
     footer.set_context(MAIN, make_status())  # no harvest records any more
     assert not footer.is_line_visible("Harvest")
     assert not footer.harvest_error.isVisibleTo(footer)
+
+
+def test_a_scan_that_changes_no_line_restyles_none(
+    footer: ConsolidationFooter, qtbot: QtBot
+) -> None:
+    # The tab hands the footer its status after every scan: Qt polishes a label again
+    # whenever its style sheet is set, to the same one too.
+    status = make_status(latest_harvest=harvest("failed", "Provider 529"))
+    footer.set_context(MAIN, status)
+    footer.show()
+    qtbot.waitExposed(footer)
+    restyled: list[QWidget] = []
+
+    class Watch(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.StyleChange and isinstance(watched, QWidget):
+                restyled.append(watched)
+            return False
+
+    watch = Watch(footer)
+    for label in footer.findChildren(QLabel):
+        label.installEventFilter(watch)
+    footer.set_context(MAIN, status)
+    QApplication.processEvents()
+    assert restyled == []
 
 
 def test_unknown_status_shows_placeholders(footer: ConsolidationFooter) -> None:

@@ -63,7 +63,7 @@ from memtab.gui.consolidation.footer_lines import CoverageLines
 from memtab.gui.consolidation.review_opener import ReviewOpener
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.icons import tinted_icon
-from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
 from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus, Trigger
 from memtab.store.sidecars.registry import Workspace
@@ -374,7 +374,7 @@ class ConsolidationFooter(QFrame):
         self.status_text.set_full_text(status.text)
         accent = _ACCENTS.get(status.tone)
         color = accent_text(self.palette(), accent) if accent is not None else None
-        self.status_text.setStyleSheet(f"color: {color.name()}" if color is not None else "")
+        set_style_sheet(self.status_text, f"color: {color.name()}" if color is not None else "")
         if status.fades:
             self._note_timer.start()
 
@@ -383,7 +383,7 @@ class ConsolidationFooter(QFrame):
         muted = muted_text(palette).name()
         self._lines.apply_palette()
         for label in (self.hint, self.mux_only_note, self.progress_text, self.summary):
-            label.setStyleSheet(f"color: {muted}")
+            set_style_sheet(label, f"color: {muted}")
         text = palette.color(QPalette.ColorRole.ButtonText)
         self.consolidate_button.setIcon(tinted_icon("footer-consolidate", text))
         self.cancel_button.setIcon(tinted_icon("footer-cancel", text))

@@ -22,7 +22,7 @@ from memtab.components.consolidation.coverage import (
     harvest_line,
     scope_lines,
 )
-from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
 from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.store.sidecars.journal import ConsolidationStatus
 
@@ -90,7 +90,7 @@ class CoverageLines(QWidget):
         for key, line in scope_lines(status).items():
             value = self._values[key]
             value.set_full_text(line.text, line.tooltip)
-            value.setStyleSheet(f"color: {muted}" if line.muted else "")
+            set_style_sheet(value, f"color: {muted}" if line.muted else "")
         self._set_harvest(status)
 
     def apply_palette(self) -> None:
@@ -98,8 +98,8 @@ class CoverageLines(QWidget):
         palette = self.palette()
         muted = muted_text(palette).name()
         for key_label in self._keys.values():
-            key_label.setStyleSheet(f"color: {muted}")
-        self.harvest_error.setStyleSheet(f"color: {accent_text(palette, Accent.ERROR).name()}")
+            set_style_sheet(key_label, f"color: {muted}")
+        set_style_sheet(self.harvest_error, f"color: {accent_text(palette, Accent.ERROR).name()}")
 
     def _set_harvest(self, status: ConsolidationStatus | None) -> None:
         harvest = harvest_line(status)
@@ -113,4 +113,6 @@ class CoverageLines(QWidget):
         self._values["Harvest"].set_full_text(harvest.text, harvest.tooltip)
         failed = harvest.error is not None
         color = accent_text(self.palette(), Accent.ERROR) if failed else None
-        self._values["Harvest"].setStyleSheet(f"color: {color.name()}" if color is not None else "")
+        set_style_sheet(
+            self._values["Harvest"], f"color: {color.name()}" if color is not None else ""
+        )

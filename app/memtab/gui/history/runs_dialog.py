@@ -67,7 +67,7 @@ from memtab.gui.toolkit.dialog_layout import (
     stack_when_narrow,
 )
 from memtab.gui.toolkit.row_list import RowList
-from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
 from memtab.gui.toolkit.text.diff_pane import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.operations.history import revert, run_detail, runs
@@ -433,7 +433,7 @@ class RunsDialog(QDialog):
     def _recolor(self) -> None:
         muted = muted_text(self.palette()).name()
         for label in (self._meta, self._empty, self.note):
-            label.setStyleSheet(f"color: {muted}")
+            set_style_sheet(label, f"color: {muted}")
 
     # -- slots -------------------------------------------------------------------------------
 

@@ -77,7 +77,7 @@ from memtab.gui.toolkit.dialog_layout import (
     stack_when_narrow,
 )
 from memtab.gui.toolkit.row_list import fit_columns
-from memtab.gui.toolkit.style import muted_text
+from memtab.gui.toolkit.style import muted_text, set_style_sheet
 from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.operations.history import DeletedPreview, deleted_preview, restore_burst, trash
 from memtab.sources.model import Source
@@ -418,7 +418,7 @@ class TrashDialog(QDialog):
         super().changeEvent(event)
 
     def _recolor(self) -> None:
-        self.note.setStyleSheet(f"color: {muted_text(self.palette()).name()}")
+        set_style_sheet(self.note, f"color: {muted_text(self.palette()).name()}")
 
     # -- slots -------------------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from memtab.components.writer.status_line import (
     status_view,
 )
 from memtab.fs.clock import now_ms
+from memtab.gui.toolkit.style import set_style_sheet
 from memtab.gui.writer.supervisor import WriterSupervisor
 from memtab.writer.job.result import WriterRunResult
 
@@ -173,7 +174,7 @@ class WriterStatusWidget(QWidget):
         view = status_view(self._status, self._news, paused=self._paused)
         self._label.setText(view.html)
         self._label.setAccessibleName(view.text)
-        self._dot.setStyleSheet(f"color: {view.dot_color};")
+        set_style_sheet(self._dot, f"color: {view.dot_color};")
         self._label.setToolTip(view.tooltip)
         self._dot.setToolTip(view.tooltip)
         self._toggle.setText(view.toggle)

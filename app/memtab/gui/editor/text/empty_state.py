@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from memtab.gui.toolkit.style import muted_text
+from memtab.gui.toolkit.style import muted_text, set_style_sheet
 
 
 class EmptyState(QWidget):
@@ -28,4 +28,4 @@ class EmptyState(QWidget):
         super().changeEvent(event)
 
     def _recolor(self) -> None:
-        self._label.setStyleSheet(f"color: {muted_text(self.palette()).name()}")
+        set_style_sheet(self._label, f"color: {muted_text(self.palette()).name()}")

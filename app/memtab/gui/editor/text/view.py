@@ -65,7 +65,7 @@ from memtab.gui.editor.text.empty_state import EmptyState
 from memtab.gui.editor.text.highlighter import MarkdownHighlighter
 from memtab.gui.editor.text.preview import MarkdownPreview
 from memtab.gui.toolkit.icons import tinted_icon
-from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
 from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.gui.toolkit.text.line_numbers import LineNumbers
 from memtab.gui.toolkit.text.source_edit import SourceEdit
@@ -389,8 +389,8 @@ class EditorView(QWidget):
         warning = is_warning(state)
         color = accent_text(palette, Accent.WARNING) if warning else muted_text(palette)
         self._state_label.setText(state.value)
-        self._state_label.setStyleSheet(f"color: {color.name()}")
-        self._description_label.setStyleSheet(f"color: {muted_text(palette).name()}")
+        set_style_sheet(self._state_label, f"color: {color.name()}")
+        set_style_sheet(self._description_label, f"color: {muted_text(palette).name()}")
 
     def set_badge(self, text: str | None, tooltip: str = "") -> None:
         """Show who changed the open file (a small badge beside the path), or nothing."""
@@ -398,8 +398,9 @@ class EditorView(QWidget):
         self.badge_label.setText(text or "")
         self.badge_label.setToolTip(tooltip)
         accent = accent_text(self.palette(), Accent.INFO).name()
-        self.badge_label.setStyleSheet(
-            f"color: {accent}; border: 1px solid {accent}; border-radius: 7px; padding: 0 5px;"
+        set_style_sheet(
+            self.badge_label,
+            f"color: {accent}; border: 1px solid {accent}; border-radius: 7px; padding: 0 5px;",
         )
 
     def set_imports(self, on: bool) -> None:

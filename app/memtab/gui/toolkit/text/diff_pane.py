@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from memtab.components.rich_text import escape_html
 from memtab.components.text.diff_rows import counts_text
 from memtab.components.text_diff import DiffResult
-from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
 from memtab.gui.toolkit.text.diff_view import DiffView
 from memtab.gui.toolkit.widgets import WrappedLabel
 
@@ -84,4 +84,4 @@ class DiffPane(QWidget):
         if self._new_label:
             parts.append(f"<span style='color:{added}'>+ {escape_html(self._new_label)}</span>")
         self.legend.setText("&nbsp;&nbsp;&nbsp;".join(parts))
-        self.stats.setStyleSheet(f"color: {muted_text(palette).name()}")
+        set_style_sheet(self.stats, f"color: {muted_text(palette).name()}")

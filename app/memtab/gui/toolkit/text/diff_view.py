@@ -36,7 +36,7 @@ from memtab.components.editor.session import MERGE
 from memtab.components.text.diff_rows import counts_text, diff_rows, merge_offer, next_pass
 from memtab.components.text_diff import DiffLine, DiffResult, LineKind
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
-from memtab.gui.toolkit.style import Accent, accent_text, muted_text, tint
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint
 from memtab.gui.toolkit.widgets import WrappedLabel
 
 IDENTICAL = "No differences: the draft matches the file on disk."
@@ -258,7 +258,7 @@ class DiffDialog(QDialog):
         self.merge_note.setText(offer.note)
         self.merge_note.show()
         accent = Accent.SUCCESS if offer.enabled else Accent.WARNING
-        self.merge_note.setStyleSheet(f"color: {accent_text(self.palette(), accent).name()}")
+        set_style_sheet(self.merge_note, f"color: {accent_text(self.palette(), accent).name()}")
         button.setEnabled(offer.enabled)
         if offer.is_default:
             self.close_button.setDefault(False)

@@ -43,7 +43,7 @@ from memtab.components.text.find_state import (
     replaced_words,
 )
 from memtab.gui.toolkit.icons import tinted_icon
-from memtab.gui.toolkit.style import Accent, accent_text, muted_text, tint
+from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint
 
 logger = logging.getLogger(__name__)
 
@@ -283,7 +283,7 @@ class FindBar(QFrame):
         palette = self.palette()
         missing = bool(self.query) and not count
         color = accent_text(palette, Accent.ERROR) if missing else muted_text(palette)
-        self.count_label.setStyleSheet(f"color: {color.name()}")
+        set_style_sheet(self.count_label, f"color: {color.name()}")
         for button in (self.previous_button, self.next_button, self.replace_all_button):
             button.setEnabled(bool(count))
 
