@@ -36,6 +36,7 @@ from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.paths import PathError, VirtualPath
 from memtab.store.restore.bulk_restore import Restore, RestoreResult, restore_contents
+from memtab.store.restore.new_scope import restore_new_scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaEntry
 from memtab.sync.export import SyncedStore
@@ -209,7 +210,7 @@ class Importer:
                 self._delete(item, path, have, want, pending)
         for item, batch in batches.values():
             try:
-                done = restore_contents(item.store, item.scope.scope, batch, unflushed=unflushed)
+                done = self._restore(item, batch, unflushed)
                 unflushed = ()  # durable before the batch published anything
             except MemoryStoreError as error:  # nothing published: still to be made durable
                 done = RestoreResult(failed={restore.path: str(error) for restore in batch})
@@ -225,6 +226,18 @@ class Importer:
             self.brought.imported += done.recorded
         for written in unflushed:  # no batch published: durable all the same, before the meta
             make_file_durable(written)
+
+    def _restore(
+        self, item: SyncedStore, batch: Sequence[Restore], unflushed: Sequence[Path]
+    ) -> RestoreResult:
+        """Write a scope's files together: a scope with no files yet whole, in one rename
+        (`new_scope`), else file by file (`bulk_restore`)."""
+        store, scope = item.store, item.scope.scope
+        staging = self.paths.staging(self.target.name)
+        whole = restore_new_scope(store, scope, batch, staging=staging, unflushed=unflushed)
+        if whole is not None:
+            return whole
+        return restore_contents(store, scope, batch, unflushed=unflushed)
 
     def _delete(
         self,

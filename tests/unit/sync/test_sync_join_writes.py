@@ -176,14 +176,15 @@ def test_a_machine_joining_makes_its_intent_durable_with_the_files_flush(
     alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The intent must be on disk before the first file is published; the batch's flush
-    # of its temps, which comes before that too, makes it so: its own two fsyncs (the
-    # file, the sync folder) were two more waits of a join.
+    # of its files, which comes before that too, makes it so: its own two fsyncs (the
+    # file, the sync folder) were two more waits of a join. Beta's scope has no file yet:
+    # its files are published by one rename of the folder they were staged in.
     for number in range(20):  # more than a batch fsyncs one by one
         alpha.write(f"{G}/n{number}.md", f"note {number}\n")
     alpha.sync()
     intent = beta.sync_dir / "import.json"
     events: list[str] = []
-    fsync, syncfs, publish = os.fsync, atomic._syncfs, Directory.publish
+    fsync, syncfs, move = os.fsync, atomic._syncfs, Directory.move_whole
 
     def fsynced(fd: int) -> None:
         where = os.readlink(f"/proc/self/fd/{fd}")  # the intent's temp, or its folder
@@ -195,14 +196,14 @@ def test_a_machine_joining_makes_its_intent_durable_with_the_files_flush(
         events.append(f"flush {intent.exists()}")
         return syncfs(fd)
 
-    def published(self: Directory, temp: str, name: str, **kwargs: Any) -> bool:
-        if self.path == str(beta.home.global_root):
+    def published(self: Directory, name: str, target: Directory, new_name: str) -> bool:
+        if target.display(new_name) == str(beta.home.global_root):
             events.append("publish")
-        return publish(self, temp, name, **kwargs)
+        return move(self, name, target, new_name)
 
     monkeypatch.setattr(os, "fsync", fsynced)
     monkeypatch.setattr(atomic, "_syncfs", flushed)
-    monkeypatch.setattr(Directory, "publish", published)
+    monkeypatch.setattr(Directory, "move_whole", published)
     beta.sync()
     monkeypatch.undo()
 
