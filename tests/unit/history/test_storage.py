@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import subprocess
 import sys
+import zlib
 from itertools import pairwise
 from pathlib import Path
 
@@ -104,6 +106,27 @@ def test_a_damaged_blob_is_reported_not_returned(home: Home) -> None:
     blobs.path_of(version.sha256).write_bytes(b"garbage")
     with pytest.raises(BlobError, match="cannot be read"):
         blobs.get(version.sha256)
+
+
+def test_a_note_is_kept_with_a_window_its_size_and_an_earlier_memtabs_blob_still_reads(
+    home: Home, tmp_path: Path
+) -> None:
+    # zlib's default window and hash table (~256 KB, set up at each call) cost ~10× the
+    # compression of a 2 KB note; a window as large as the note compresses it as well.
+    blobs = BlobStore(home.history_blobs_dir)
+    note = b"# Cart\n" + b"".join(
+        b"- the cart total rounds line %d to cents\n" % n for n in range(60)
+    )
+    stored = blobs.path_of(blobs.put(note)).read_bytes()
+    assert 2048 < len(note) < 4096
+    assert stored[0] >> 4 == 12 - 8  # the zlib header's window: 2**12 bytes
+    assert len(stored) <= len(zlib.compress(note, 6)) + 1
+    earlier = note + b"- one more line\n"  # written at zlib's defaults by an earlier Memtab
+    digest = hashlib.sha256(earlier).hexdigest()
+    blobs.path_of(digest).parent.mkdir(parents=True, exist_ok=True)
+    blobs.path_of(digest).write_bytes(zlib.compress(earlier, 6))
+    assert BlobStore(home.history_blobs_dir).get(digest) == earlier
+    assert blobs.get(hashlib.sha256(note).hexdigest()) == note
 
 
 def test_pruning_drops_old_versions_but_keeps_each_files_newest(home: Home) -> None:
