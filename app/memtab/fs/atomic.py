@@ -220,9 +220,11 @@ class Directory:
             # Plain writes on the descriptor: a buffered file object would ask the kernel
             # whether it is a terminal and where it stands, per file (a batch writes 1,000).
             try:
-                view, written = memoryview(data), 0
-                while written < len(view):
-                    written += os.write(fd, view[written:])
+                written = os.write(fd, data)
+                if written < len(data):  # a short write (a signal, a full disk): the rest
+                    view = memoryview(data)
+                    while written < len(view):
+                        written += os.write(fd, view[written:])
                 if mode is not None and hasattr(os, "fchmod"):
                     os.fchmod(fd, mode)
                 if durable:

@@ -87,11 +87,12 @@ class Brought:
 @dataclass(frozen=True)
 class Write:
     """A file to write: its scope, what it holds (None: no file), the blob it gets (None:
-    removed)."""
+    removed), the memory file it is (its repository path parsed once)."""
 
     item: SyncedStore
     have: LocalFile | None
     want: str | None
+    virtual: VirtualPath
 
 
 @dataclass
@@ -194,9 +195,7 @@ class Importer:
         batches: dict[int, tuple[SyncedStore, list[Restore]]] = {}
         repo_paths: dict[VirtualPath, str] = {}
         for path, write in writes.items():
-            item, have, want = write.item, write.have, write.want
-            virtual = item.scope.virtual_path(path)
-            assert virtual is not None
+            item, have, want, virtual = write.item, write.have, write.want, write.virtual
             data = contents.get(want) if want else None
             if want and (data is None or len(data) > MAX_HISTORY_FILE_BYTES):
                 # History could not keep it: not brought in (and so never removed either).
@@ -207,7 +206,7 @@ class Importer:
                 restore = Restore(virtual, data, have.sha256 if have else None)
                 batches.setdefault(id(item), (item, []))[1].append(restore)
             else:
-                self._delete(item, path, have, want, pending)
+                self._delete(item, path, virtual, have, want, pending)
         for item, batch in batches.values():
             try:
                 done = self._restore(item, batch, unflushed)
@@ -243,13 +242,12 @@ class Importer:
         self,
         item: SyncedStore,
         path: str,
+        virtual: VirtualPath,
         have: LocalFile | None,
         want: str | None,
         pending: dict[str, Pending],
     ) -> None:
         """Remove a file the merge removed (through the store: history keeps it)."""
-        virtual = item.scope.virtual_path(path)
-        assert virtual is not None
         try:
             pinned = item.store.is_pinned(virtual)
             with item.store.collecting_changes() as recorded:
@@ -368,8 +366,8 @@ def _planned(
     writes: dict[str, Write] = {}
     for item in synced:
         scope = item.scope
-        in_tree = {p for p in tree if scope.virtual_path(p) is not None}
-        for path in sorted(in_tree | set(item.files.files)):
+        in_tree = {p: v for p in tree if (v := scope.virtual_path(p)) is not None}
+        for path in sorted(in_tree.keys() | item.files.files.keys()):
             record = pending.get(path)
             if item.files.leaves_out(path) or (record and record.kind == "conflict"):
                 if record is not None and tree.get(path) != record.remote:
@@ -377,7 +375,9 @@ def _planned(
                 continue
             have, want = item.files.files.get(path), tree.get(path)
             if (have.blob if have else None) != want:
-                writes[path] = Write(item, have, want)
+                virtual = in_tree.get(path) or scope.virtual_path(path)
+                assert virtual is not None  # a file of the scope's
+                writes[path] = Write(item, have, want, virtual)
     return writes
 
 

@@ -22,7 +22,7 @@ def log_imports(home: Home, target: Target, changes: Sequence[RecordedChange], a
         return
 
     ops = tuple(
-        RunOp(
+        RunOp.unchecked(  # a thousand for a machine joining, of values history made
             command=_command(change),
             path=change.path,
             applied=True,

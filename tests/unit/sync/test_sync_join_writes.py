@@ -1,8 +1,10 @@
 """What a machine joining waits for on disk (issue 54: joining ≤ 1.5× `git clone`): each
 durable write of its own is a flush it waits for, so a join writes its state once — not
 after an export that sent nothing, nor again after its import saved the same state — and
-flushes the file system once for the files it brings and their copies in history; and each
-git it starts is a process it waits for, so it reads the repository through one."""
+flushes the file system once for the files it brings and their copies in history; each
+git it starts is a process it waits for, so it reads the repository through one; and what
+it does for each file is done a thousand times, so a content is hashed once and history's
+missing folders are listed, not each tried."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import pytest
 from memtab.fs import atomic
 from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory
 from memtab.store.errors import MemoryStoreError
+from memtab.store.history import blobs, recorder
 from memtab.sync import importer
 from memtab.sync.repository import objects
 from memtab.sync.repository.git import Git
@@ -58,6 +61,35 @@ def test_a_machine_joining_flushes_the_file_system_once(
 
     assert len(beta.files()) == 21
     assert len(flushes) == 1
+
+
+def test_a_machine_joining_hashes_each_content_once_and_tries_no_missing_folder(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # History's copy of a content is named by its sha256, which its version names too:
+    # worked out once. A new home's history has none of its 256 shard folders: listed
+    # once, not each opened and found missing.
+    for number in range(12):
+        alpha.write(f"{G}/n{number}.md", f"note {number}\n")
+    alpha.sync()
+    hashed = calls_through(monkeypatch, blobs, "sha256_of")
+    monkeypatch.setattr(recorder, "sha256_of", blobs.sha256_of)  # the one it imported
+    looked: list[str] = []
+    open_shard = blobs._open_shard
+
+    def opened(directory: Path, digest: str, **options: Any) -> Directory:
+        if not options.get("create", True):
+            looked.append(digest[:2])
+        return open_shard(directory, digest, **options)
+
+    monkeypatch.setattr(blobs, "_open_shard", opened)
+    beta.sync()
+    monkeypatch.undo()
+
+    assert beta.files() == alpha.files()
+    contents = [data for (data,) in hashed]
+    assert len(contents) == len(set(contents)) == 12
+    assert looked == []  # none there to look in: each made as its first blob is written
 
 
 def _started(monkeypatch: pytest.MonkeyPatch, *, rename: str | None = None) -> list[str]:

@@ -267,7 +267,7 @@ class BlobBatch:
     def __init__(self, store: BlobStore) -> None:
         self._store = store
         self._shards: dict[str, Directory] = {}
-        self._missing_shards: set[str] = set()
+        self._missing_shards: set[str] | None = None
         self._packed: dict[str, PackEntry] | None = None
         self._touched: set[Path] = set()  # packs marked in use
         self._pack_files: dict[Path, BinaryIO] = {}  # packs open for reading
@@ -337,13 +337,15 @@ class BlobBatch:
     def _shard(self, digest: str, *, create: bool) -> Directory | None:
         """The open shard directory of `digest` (None if it is missing and not `create`)."""
         shard = self._shards.get(digest[:2])
+        if self._missing_shards is None:  # one listing, not an open failing for each shard
+            self._missing_shards = _missing_shards(self._store.directory)
         if shard is None and (create or digest[:2] not in self._missing_shards):
             try:
                 shard = _open_shard(
                     self._store.directory, digest, create=create, durable=not FILESYSTEM_FLUSH_WORKS
                 )
             except FileNotFoundError:
-                self._missing_shards.add(digest[:2])
+                self._missing_shards.add(digest[:2])  # gone since the listing
                 return None
             self._shards[digest[:2]] = shard
         return shard
@@ -361,6 +363,21 @@ class BlobBatch:
         if self._not_durable:
             make_filesystem_durable(self._store.directory)
             self._not_durable = False
+
+
+_SHARDS = frozenset(f"{n:02x}" for n in range(256))
+
+
+def _missing_shards(directory: Path) -> set[str]:
+    """The shard folders `directory` does not hold (all of them when it is missing or
+    cannot be listed: opening one says more)."""
+    try:
+        with os.scandir(directory) as entries:
+            return set(_SHARDS - {entry.name for entry in entries})
+    except FileNotFoundError:
+        return set(_SHARDS)
+    except OSError:
+        return set()  # each is opened, and its error said
 
 
 def _open_shard(

@@ -50,7 +50,7 @@ from memtab.store.restore.bulk_restore import (
     make_durable_before_publishing,
 )
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.scopes.scope_access import reporting_os_errors
+from memtab.store.scopes.scope_access import store_error
 
 logger = logging.getLogger(__name__)
 
@@ -84,18 +84,19 @@ def restore_new_scope(
     try:
         # Copied into history first: durable by the same flush as the files.
         contents = [item.data for item in listed]
-        copied = store.keep_contents(contents, each=False, flushed_with=staging)
-        staged = _write_staged(staging, listed, result)
+        digests = store.keep_contents(contents, each=False, flushed_with=staging)
+        staged = _write_staged(staging, listed, digests, result)
         make_durable_before_publishing(scope, unflushed, flushing=staging)
         with store.writing(scope):
             published = _moved_into_place(staging, root, scope)
             if published:
                 changes = [
-                    FileChange(str(item.path), None, item.data, "create", seen)
-                    for item, seen in staged
+                    FileChange(str(item.path), None, item.data, "create", seen, digest)
+                    for item, seen, digest in staged
                 ]
-                result.written += [item.path for item, _ in staged]
-                result.recorded += store.record_changes(scope, changes, after_kept=copied)
+                result.written += [item.path for item, _, _ in staged]
+                kept = digests is not None
+                result.recorded += store.record_changes(scope, changes, after_kept=kept)
     except Exception:
         discard_staging(staging)
         raise
@@ -157,20 +158,20 @@ def _listed(path: VirtualPath, result: RestoreResult) -> bool:
 
 
 def _write_staged(
-    staging: Path, items: list[Restore], result: RestoreResult
-) -> list[tuple[Restore, tuple[int, int]]]:
+    staging: Path, items: list[Restore], digests: list[str] | None, result: RestoreResult
+) -> list[tuple[Restore, tuple[int, int], str | None]]:
     """Each file written in the staging folder (its folders made), not fsynced; those
-    written, with the (size, mtime_ns) history records for them."""
-    written: list[tuple[Restore, tuple[int, int]]] = []
+    written, with the (size, mtime_ns) history records for them and their sha256 (of
+    `digests`, history's copies of `items`, when they were made)."""
+    digest_of = dict(zip(map(id, items), digests, strict=True)) if digests is not None else {}
+    written: list[tuple[Restore, tuple[int, int], str | None]] = []
     for directory, item in in_folders(staging, items, result, create=True):
-        path = item.path
         try:
-            with reporting_os_errors(path, "restore"):
-                info = directory.write_new(path.name, item.data)
-        except MemoryStoreError as error:
-            result.failed[path] = str(error)
+            info = directory.write_new(item.path.name, item.data)
+        except OSError as error:
+            result.failed[item.path] = str(store_error(item.path, "restore", error))
             continue
-        written.append((item, (info.st_size, info.st_mtime_ns)))
+        written.append((item, (info.st_size, info.st_mtime_ns), digest_of.get(id(item))))
     return written
 
 
