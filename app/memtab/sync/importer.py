@@ -13,7 +13,8 @@ first says what it is about to do, in the target's `import.json` (`ImportIntent`
    it starts from (its new conflicts included);
 2. once every file is written, under memory-meta.json's lock right before pins and usage
    are written: the state it ends with, and each entry as it is and as it will be;
-3. then the branch moves while the import's run is logged, the state is saved, the intent goes.
+3. then the branch moves while the import's run is logged, the state is saved, both are
+   made durable (together: the intent finishes them after a crash), the intent goes.
 
 The next sync begins by finishing what an intent names (`interrupted_import.py`), with
 this module's writes.
@@ -21,6 +22,7 @@ this module's writes.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
@@ -326,19 +328,25 @@ class Importer:
         """The branch (at `branch`) to the merge, the import's run in the runs log, the
         state saved, the intent gone. The branch is moved (a git) while the run is logged:
         after a kill the intent finishes whichever did not, and logs a run once
-        (`not_logged`)."""
+        (`not_logged`). The run and the state are made durable together, before the intent
+        goes (which finishes them after a crash): one wait on the disk, not three."""
         moving = None
         if branch != intent.merge:
             move = functools.partial(
                 self.repo.git.set_branch, self.target.branch, intent.merge, branch
             )
             moving = Beside(move, "memtab-sync-branch")
+        state = self.paths.state(self.target.name)
         try:
-            log_imports(self.paths.home, self.target, recorded, self.clock())
+            log_imports(self.paths.home, self.target, recorded, self.clock(), durable=False)
         finally:
             if moving is not None:
                 moving.result()
-        save_state(self.paths.state(self.target.name), final)
+        save_state(state, final, durable=False)
+        durable = [state, self.paths.home.runs_log_path] if recorded else [state]
+        for written in durable:
+            with contextlib.suppress(FileNotFoundError):  # the log: not written (a warning)
+                make_file_durable(written)
         clear_intent(self.paths.import_intent(self.target.name))
 
 

@@ -20,6 +20,7 @@ from memtab.fs import atomic
 from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history import blobs, recorder
+from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.sync import importer
 from memtab.sync.repository import objects
 from memtab.sync.repository.git import Git
@@ -157,9 +158,9 @@ def test_a_machine_joining_moves_its_branch_while_it_logs_the_run(
         overlapped.append(logging_run.wait(timeout=10))  # a timeout only one after the other
         set_branch(self, *args)
 
-    def log(*args: Any) -> None:
+    def log(*args: Any, **kwargs: Any) -> None:
         logging_run.set()
-        log_imports(*args)
+        log_imports(*args, **kwargs)
 
     monkeypatch.setattr(Git, "set_branch", move)
     monkeypatch.setattr(importer, "log_imports", log)
@@ -200,6 +201,53 @@ def test_a_machine_joining_removes_its_intent_without_a_flush_of_its_own(
 
     assert not (beta.sync_dir / "import.json").exists()
     assert events[-2:] == ["write state.json", "flush"]
+    assert beta.files() == alpha.files()
+
+
+def test_a_machine_joining_makes_its_run_and_state_durable_together_before_its_intent_goes(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each was flushed as it was written (the run, then the state's temp and its folder):
+    # three waits on the disk where one does, as the intent, durable since before the
+    # first file was written, finishes both after a crash until it goes.
+    alpha.write(f"{G}/n.md", "note\n")
+    alpha.sync()
+    events: list[str] = []
+    fsync, append, replace = os.fsync, JsonLinesFile.append_locked, Directory.replace
+    unlink = Path.unlink
+
+    def fsynced(fd: int) -> None:
+        events.append(f"flush {Path(os.readlink(f'/proc/self/fd/{fd}')).name}")
+        fsync(fd)
+
+    def appended(self: JsonLinesFile[Any], records: Any, **kwargs: Any) -> None:
+        events.append(f"write {self.path.name}")
+        append(self, records, **kwargs)
+
+    def replaced(self: Directory, name: str, data: bytes, **kwargs: Any) -> None:
+        events.append(f"write {name}")
+        replace(self, name, data, **kwargs)
+
+    def unlinked(self: Path, **kwargs: Any) -> None:
+        events.append(f"remove {self.name}")
+        unlink(self, **kwargs)
+
+    monkeypatch.setattr(os, "fsync", fsynced)
+    monkeypatch.setattr(JsonLinesFile, "append_locked", appended)
+    monkeypatch.setattr(Directory, "replace", replaced)
+    monkeypatch.setattr(Path, "unlink", unlinked)
+    beta.sync()
+    monkeypatch.undo()
+
+    end = events[events.index("write runs.jsonl") :]
+    assert end[:2] == ["write runs.jsonl", "write state.json"]
+    assert set(end[2:-1]) == {
+        "flush state.json",
+        "flush memory",
+        "flush runs.jsonl",
+        "flush history",
+    }
+    assert end[-1] == "remove import.json"
     assert beta.files() == alpha.files()
 
 
@@ -261,7 +309,7 @@ def test_an_intent_no_batch_flushed_is_made_durable_before_the_import_goes_on(
     beta.sync()
     monkeypatch.undo()
 
-    assert [path.name for (path,) in durable] == ["import.json"]
+    assert [path.name for (path,) in durable] == ["import.json", "state.json"]  # then the end
 
 
 def _maintenances(trace: Path) -> int:
