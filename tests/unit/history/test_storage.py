@@ -16,12 +16,14 @@ import pytest
 from memtab.store.history import jsonlines
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.prune import HistoryLimits, load_history_limits, prune
+from memtab.store.history.recorder import FileChange, HistoryRecorder
 from memtab.store.history.versions import ScopeHistory, Version, parse_version
 from memtab.store.home import Home
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from support.memory_paths import vpath
+from support.spies import calls_through
 
 from .helpers import WS, new_home, store_for, versions
 
@@ -127,6 +129,24 @@ def test_a_note_is_kept_with_a_window_its_size_and_an_earlier_memtabs_blob_still
     blobs.path_of(digest).write_bytes(zlib.compress(earlier, 6))
     assert BlobStore(home.history_blobs_dir).get(digest) == earlier
     assert blobs.get(hashlib.sha256(note).hexdigest()) == note
+
+
+def test_a_batch_of_changes_draws_its_versions_random_digits_at_once(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A machine joining records a thousand versions in one batch: one system call for
+    # their ids' random digits, not one each.
+    recorder = HistoryRecorder(home, actor="sync", run_id=None, workspace_id=None, clock=lambda: 7)
+    changes = [
+        FileChange(f"/memories/global/n{n}.md", None, b"note %d\n" % n, "create") for n in range(20)
+    ]
+    drawn = calls_through(monkeypatch, os, "urandom")
+    recorded = recorder.record("global", changes, after_kept=True)  # their copies made
+    monkeypatch.undo()
+
+    assert drawn == [(60,)]
+    ids = [change.after.id for change in recorded]
+    assert len(set(ids)) == 20 and all(i.startswith(f"{7:011x}") and len(i) == 16 for i in ids)
 
 
 def test_pruning_drops_old_versions_but_keeps_each_files_newest(home: Home) -> None:

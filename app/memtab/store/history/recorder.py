@@ -331,14 +331,16 @@ class HistoryRecorder:
                 self.blobs.put(data)
         history = self.scope(key)
         recorded: list[RecordedChange] = []
+        entropy = os.urandom(3 * len(changes))  # the ids' random digits, drawn at once
         with history.file.locked():
             newest = history.newest_by_path()
             lines: list[Version] = []
-            for change in changes:
+            for number, change in enumerate(changes):
                 previous = self._catch_up(newest.get(change.path), change)
                 if previous is not None and previous is not newest.get(change.path):
                     lines.append(previous)
-                version = self._version(change, previous, actor)
+                drawn = entropy[3 * number : 3 * number + 3]
+                version = self._version(change, previous, actor, drawn)
                 lines.append(version)
                 newest[change.path] = version
                 alive = previous if previous is not None and not previous.deleted else None
@@ -389,7 +391,9 @@ class HistoryRecorder:
         prev = None if newest is None or newest.deleted else newest.sha256
         return self._new_version(path, sha, size, op, actor, prev_sha256=prev, stat=stat)
 
-    def _version(self, change: FileChange, previous: Version | None, actor: str) -> Version:
+    def _version(
+        self, change: FileChange, previous: Version | None, actor: str, entropy: bytes
+    ) -> Version:
         alive_before = previous is not None and not previous.deleted
         prev_sha = previous.sha256 if alive_before and previous is not None else None
         if change.after is None:
@@ -401,7 +405,7 @@ class HistoryRecorder:
             size, deleted = len(change.after), False
         now = self._clock()
         return Version(
-            id=new_version_id(now),
+            id=new_version_id(now, entropy),
             at=now,
             path=change.path,
             actor=actor,
