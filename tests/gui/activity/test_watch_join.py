@@ -5,7 +5,6 @@ is reported file by file where it arrives, and the staging folder never."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,43 +27,31 @@ G = "/memories/global"
 WAIT_MS = 10_000
 
 
-@pytest.fixture
-def watchers(qtbot: QtBot) -> Iterator[list[HomeWatcher]]:
-    made: list[HomeWatcher] = []
-    yield made
-    for watcher in made:
-        watcher.stop()
-
-
 @pytest.mark.parametrize("polling", [False, True], ids=["native", "polling"])
 def test_a_scope_a_join_brings_in_whole_is_reported_file_by_file(
     qtbot: QtBot,
     alpha: Machine,
     beta: Machine,
-    watchers: list[HomeWatcher],
     monkeypatch: pytest.MonkeyPatch,
     polling: bool,
 ) -> None:
-    for number in range(12):
-        folder = f"{G}/topic" if number % 3 == 0 else G
-        alpha.write(f"{folder}/n{number:02d}.md", f"note {number}\n")
-    alpha.sync()
+    shared = alpha.share_notes(12, folder="topic")
     watcher = HomeWatcher(
         debounce_ms=30, max_latency_ms=200, use_polling=polling, polling_interval_s=0.05
     )
-    watchers.append(watcher)
     seen: set[str] = set()
     watcher.paths_changed.connect(seen.update)
     watcher.start(beta.home.root)
     moved = calls_through(monkeypatch, Directory, "move_whole")
-
-    beta.sync()
-
-    arrived = {
-        str(beta.home.global_root.joinpath(*path.removeprefix(f"{G}/").split("/")))
-        for path in alpha.files()
-    }
-    qtbot.waitUntil(lambda: arrived <= seen, timeout=WAIT_MS)
+    try:
+        beta.sync()
+        arrived = {
+            str(beta.home.global_root.joinpath(*path.removeprefix(f"{G}/").split("/")))
+            for path in shared
+        }
+        qtbot.waitUntil(lambda: arrived <= seen, timeout=WAIT_MS)
+    finally:
+        watcher.stop()
     monkeypatch.undo()
     assert [target.display(new) for _, name, target, new in moved if name == STAGING_NAME] == [
         str(beta.home.global_root)

@@ -127,10 +127,7 @@ def test_a_machine_joining_a_hostile_remote_stages_only_what_an_import_writes(
 ) -> None:
     # Beta's scope has no file yet: brought in whole, staged in a folder of Memtab's own
     # and renamed into place, with every check a file written by itself gets.
-    for number in range(10):
-        alpha.write(f"/memories/global/n{number}.md", f"note {number}\n")
-    alpha.sync()
-    shared = alpha.files()
+    shared = alpha.share_notes(10)
     up = _tree(remote, [_file(remote, "evil.md", b"outside\n")])
     link = ("120000", "blob", _blob(remote, b"../../../memtab/sync/memory/config"), "link.md")
     hidden = _file(remote, ".hidden.md", b"hidden\n")
@@ -146,7 +143,7 @@ def test_a_machine_joining_a_hostile_remote_stages_only_what_an_import_writes(
     ]
     assert beta.files() == shared
     root = beta.home.global_root
-    assert sorted(p.name for p in root.iterdir()) == sorted(f"n{n}.md" for n in range(10))
+    assert sorted(p.name for p in root.iterdir()) == sorted(f"n{n:02d}.md" for n in range(10))
     for above in (root.parent, beta.sync_dir, beta.sync_dir.parent):  # the scope's, staging's
         assert not (above / "evil.md").exists()
     assert any("huge.md was not brought in" in p for p in report.targets[0].problems)

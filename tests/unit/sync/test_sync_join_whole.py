@@ -42,15 +42,6 @@ G = "/memories/global"
 FILES = 12  # more than a batch fsyncs one by one: the batch is flushed at once
 
 
-def _shared(alpha: Machine, count: int = FILES) -> dict[str, str]:
-    """`count` notes alpha syncs to the remote (more under `topic/`): its files."""
-    for number in range(count):
-        folder = f"{G}/topic" if number % 3 == 0 else G
-        alpha.write(f"{folder}/n{number:02d}.md", f"note {number}\n")
-    alpha.sync()
-    return alpha.files()
-
-
 def _moves(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Where a staged scope is moved to (`Directory.move_whole`), each move made."""
     moved: list[str] = []
@@ -102,7 +93,7 @@ def _assert_brought_in_as_syncs(machine: Machine, files: dict[str, str]) -> None
 def test_a_scope_with_no_files_yet_comes_in_by_one_rename(
     alpha: Machine, beta: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    files = _shared(alpha)
+    files = alpha.share_notes(FILES, folder="topic")
     moves = _moves(monkeypatch)
     published = calls_through(monkeypatch, Directory, "publish")
     report = beta.sync()
@@ -121,7 +112,7 @@ def test_a_scope_with_no_files_yet_comes_in_by_one_rename(
 def test_an_empty_scope_root_is_replaced_by_the_folder_staged(
     alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    files = _shared(alpha)
+    files = alpha.share_notes(FILES, folder="topic")
     beta.home.global_root.mkdir(parents=True, exist_ok=True)
     moves = _moves(monkeypatch)
     beta.sync()
@@ -136,7 +127,7 @@ def test_a_note_written_into_the_scope_meanwhile_is_kept_and_the_files_come_one_
 ) -> None:
     # An agent writes a note (a plain write, no lock) while the files are staged: the root
     # is no longer empty when the scope's lock is had, so nothing is renamed over it.
-    files = _shared(alpha)
+    files = alpha.share_notes(FILES, folder="topic")
     flush = new_scope.make_durable_before_publishing
     mine = beta.home.global_root / "mine.md"
 
@@ -161,7 +152,7 @@ def test_a_note_written_into_the_scope_meanwhile_is_kept_and_the_files_come_one_
 def test_a_staging_folder_on_another_file_system_is_not_made(
     alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    files = _shared(alpha)
+    files = alpha.share_notes(FILES, folder="topic")
     monkeypatch.setattr(new_scope, "on_one_file_system", lambda *_paths: False)
     staged = calls_through(monkeypatch, Directory, "write_new")
     beta.sync()
@@ -176,7 +167,7 @@ def test_a_rename_the_system_cannot_make_leaves_the_files_to_come_one_by_one(
 ) -> None:
     # The staging folder and the scope on two file systems after all (a bind mount the
     # check could not tell): renameat2 says EXDEV, nothing is moved.
-    files = _shared(alpha)
+    files = alpha.share_notes(FILES, folder="topic")
     rename = atomic._no_replace_call()
 
     def across(old_fd: int, old: bytes, new_fd: int, new: bytes, flags: int) -> int:
@@ -211,7 +202,7 @@ def _killed_moving(monkeypatch: pytest.MonkeyPatch, *, after: bool) -> None:
 def test_a_join_killed_at_its_rename_is_finished_by_the_next_sync_as_syncs(
     alpha: Machine, beta: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch, after: bool
 ) -> None:
-    files = _shared(alpha)
+    files = alpha.share_notes(FILES, folder="topic")
     tip = _remote_tip(remote)
     _killed_moving(monkeypatch, after=after)
     with contextlib.suppress(Killed):
@@ -239,7 +230,7 @@ def test_a_join_killed_at_its_rename_is_finished_by_the_next_sync_as_syncs(
 def test_a_join_killed_at_any_write_ends_as_one_not_killed(
     alpha: Machine, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    files = _shared(alpha)
+    files = alpha.share_notes(FILES, folder="topic")
     kill_at = 0
     while True:
         kill_at += 1
@@ -271,7 +262,7 @@ def _home_findings(machine: Machine) -> list[str]:
 def test_a_staging_folder_a_kill_left_is_not_reported_and_the_next_sync_removes_it(
     alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    files = _shared(alpha)
+    files = alpha.share_notes(FILES, folder="topic")
     _killed_moving(monkeypatch, after=False)
     with contextlib.suppress(Killed):
         beta.sync()

@@ -70,9 +70,7 @@ def test_a_machine_joining_hashes_each_content_once_and_tries_no_missing_folder(
     # History's copy of a content is named by its sha256, which its version names too:
     # worked out once. A new home's history has none of its 256 shard folders: listed
     # once, not each opened and found missing.
-    for number in range(12):
-        alpha.write(f"{G}/n{number}.md", f"note {number}\n")
-    alpha.sync()
+    alpha.share_notes(12)
     hashed = calls_through(monkeypatch, blobs, "sha256_of")
     monkeypatch.setattr(recorder, "sha256_of", blobs.sha256_of)  # the one it imported
     looked: list[str] = []
@@ -172,44 +170,15 @@ def test_a_machine_joining_moves_its_branch_while_it_logs_the_run(
     assert beta.service.status().targets[0].behind == 0
 
 
-def test_a_machine_joining_removes_its_intent_without_a_flush_of_its_own(
-    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The intent's removal flushed the sync folder once more, after the state's flush:
-    # a crash that brings the intent back brings what a kill before its removal leaves
-    # (the next sync finishes it again, writing nothing twice), and the next state saved
-    # there makes the removal durable.
-    alpha.write(f"{G}/n.md", "note\n")
-    alpha.sync()
-    events: list[str] = []
-    replace, fsync = Directory.replace, Directory.fsync
-
-    def replaced(self: Directory, name: str, data: bytes, **kwargs: Any) -> None:
-        if self.path == str(beta.sync_dir):
-            events.append(f"write {name}")
-        replace(self, name, data, **kwargs)
-
-    def flushed(self: Directory) -> None:
-        if self.path == str(beta.sync_dir):
-            events.append("flush")
-        fsync(self)
-
-    monkeypatch.setattr(Directory, "replace", replaced)
-    monkeypatch.setattr(Directory, "fsync", flushed)
-    beta.sync()
-    monkeypatch.undo()
-
-    assert not (beta.sync_dir / "import.json").exists()
-    assert events[-2:] == ["write state.json", "flush"]
-    assert beta.files() == alpha.files()
-
-
-def test_a_machine_joining_makes_its_run_and_state_durable_together_before_its_intent_goes(
+def test_a_machine_joining_makes_its_run_and_state_durable_together_then_drops_its_intent(
     alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Each was flushed as it was written (the run, then the state's temp and its folder):
     # three waits on the disk where one does, as the intent, durable since before the
-    # first file was written, finishes both after a crash until it goes.
+    # first file was written, finishes both after a crash until it goes. Its removal is
+    # not flushed either: a crash that brings it back brings what a kill before its
+    # removal leaves (the next sync finishes it again, writing nothing twice), and the
+    # next state saved there makes the removal durable.
     alpha.write(f"{G}/n.md", "note\n")
     alpha.sync()
     events: list[str] = []
@@ -247,7 +216,8 @@ def test_a_machine_joining_makes_its_run_and_state_durable_together_before_its_i
         "flush runs.jsonl",
         "flush history",
     }
-    assert end[-1] == "remove import.json"
+    assert end[-1] == "remove import.json"  # and no flush after it
+    assert not (beta.sync_dir / "import.json").exists()
     assert beta.files() == alpha.files()
 
 

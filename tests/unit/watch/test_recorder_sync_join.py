@@ -24,9 +24,7 @@ G = "/memories/global"
 def test_a_scope_a_join_brings_in_whole_is_recorded_as_syncs_once(
     alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch, polling: bool
 ) -> None:
-    for number in range(12):
-        alpha.write(f"{G}/n{number:02d}.md", f"note {number}\n")
-    alpha.sync()
+    shared = alpha.share_notes(12)
     (beta.home.root / "memory").mkdir()  # watched already: the scope's folder arrives in it
     moved = calls_through(monkeypatch, Directory, "move_whole")
     with running_recorder(beta.home, use_polling=polling, poll_interval_s=0.05) as recorder:
@@ -41,6 +39,4 @@ def test_a_scope_a_join_brings_in_whole_is_recorded_as_syncs_once(
     ]
     key = beta.store.history_key(Scope.GLOBAL)
     versions = ScopeHistory(beta.home, key).versions()
-    assert sorted((v.path, v.actor) for v in versions) == sorted(
-        (path, "sync") for path in alpha.files()
-    )
+    assert sorted((v.path, v.actor) for v in versions) == sorted((path, "sync") for path in shared)
