@@ -8,6 +8,7 @@ missing folders are listed, not each tried."""
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from collections.abc import Sequence
@@ -89,6 +90,28 @@ def test_a_machine_joining_hashes_each_content_once_and_tries_no_missing_folder(
     contents = [data for (data,) in hashed]
     assert len(contents) == len(set(contents)) == 12
     assert looked == []  # none there to look in: each made as its first blob is written
+
+
+def test_a_machine_joining_brings_its_files_in_without_the_cycle_collector(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The import's objects (contents, changes, versions, ops: ~100 a file) all live until
+    # it ends: the collector's walks of them only cost. It runs again once the import ends.
+    alpha.share_notes(3)
+    collecting: list[bool] = []
+    write = importer.Importer.write
+
+    def written(self: importer.Importer, *args: Any, **kwargs: Any) -> None:
+        collecting.append(gc.isenabled())
+        write(self, *args, **kwargs)
+
+    monkeypatch.setattr(importer.Importer, "write", written)
+    beta.sync()
+    monkeypatch.undo()
+
+    assert collecting == [False]
+    assert gc.isenabled()
+    assert beta.files() == alpha.files()
 
 
 def _started(monkeypatch: pytest.MonkeyPatch, *, rename: str | None = None) -> list[str]:
