@@ -225,7 +225,7 @@ def test_a_join_killed_at_its_rename_is_finished_by_the_next_sync_as_syncs(
     assert _remote_tip(remote) == tip
 
 
-# slow: a join killed at each of its ~25 writes, each on a machine of its own (~6 s)
+# slow: a join of 12 files killed at each of its 49 writes, each on a machine of its own (~16 s)
 @pytest.mark.slow
 def test_a_join_killed_at_any_write_ends_as_one_not_killed(
     alpha: Machine, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
