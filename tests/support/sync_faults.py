@@ -1,7 +1,8 @@
 """A sync that stops dead at its Nth write after the merge: the import's writes, pins and
 usage, the branch, the state, the runs log. A fault-injection point, not timing: each call
 that changes a file (a temp file written, a file published, a file unlinked, a history
-line appended) or a ref counts as one write, and the Nth raises `Killed` once it is made —
+line appended, a file staged, a staged scope renamed into place) or a ref counts as one
+write, and the Nth raises `Killed` once it is made —
 the process died right there. A lock's own files are not counted (a dead holder's lease
 runs out by itself).
 
@@ -79,6 +80,10 @@ def _own_path(owner: Any, *_args: Any, **_kwargs: Any) -> Path:
     return Path(str(getattr(owner, "path", owner)))
 
 
+def _moved_to(_source: Directory, _name: str, target: Directory, new_name: str) -> Path:
+    return Path(target.display(new_name))  # a scope published whole: a write in it
+
+
 def _git_place(git: Git, args: Any, *_rest: Any, **_kwargs: Any) -> Path:
     # Git's reading commands are no writes: a place no counter takes.
     return git.repo if args and args[0] in _WRITING_GIT else Path("locks")
@@ -113,8 +118,10 @@ def killed_at_write(
 
     with monkeypatch.context() as patch:
         patch.setattr(TargetSync, "_merge", merged)
-        for name in ("publish", "write_temp"):
+        for name in ("publish", "write_temp", "write_new"):
             patch.setattr(Directory, name, _counted(counter, getattr(Directory, name), _own_path))
+        move = _counted(counter, Directory.move_whole, _moved_to)
+        patch.setattr(Directory, "move_whole", move)
         append = _counted(counter, JsonLinesFile.append_locked, _own_path)
         patch.setattr(JsonLinesFile, "append_locked", append)
         remove = _counted(counter, memory.remove_entry, _own_path)

@@ -69,6 +69,15 @@ class Machine:
         for machine in receivers:
             machine.sync()
 
+    def share_notes(self, count: int, *, folder: str = "") -> dict[str, str]:
+        """`count` notes written in the global scope (`n00.md`…, every third in `folder`
+        when one is given) and synced: the scope's files, text by path."""
+        for number in range(count):
+            inside = f"{folder}/" if folder and number % 3 == 0 else ""
+            self.write(f"/memories/global/{inside}n{number:02d}.md", f"note {number}\n")
+        self.sync()
+        return self.files()
+
     def conflict_with(self, other: Machine, path: str) -> None:
         """Make `path` a sync conflict here: both machines change its second line, `other`
         syncs first ("two from beta" there, "two from alpha" here, for those names)."""

@@ -197,26 +197,44 @@ class Directory:
         """Write `data` to a new hidden temp file for `name`, fsynced (unless not
         `durable`); returns the temp name."""
         temp = temp_name_for(name)
-        path, at = self.at(temp)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _CLOEXEC
+        self._write_new(temp, data, mode=mode, durable=durable, stat=False)
+        return temp
+
+    def write_new(self, name: str, data: bytes) -> os.stat_result:
+        """Write `data` to a new file `name`, not fsynced (FileExistsError if anything is
+        there); its stat once written. Not atomic: only in a folder no reader sees yet (a
+        scope staged whole, published by one rename of its folder)."""
+        info = self._write_new(name, data, mode=None, durable=False, stat=True)
+        assert info is not None
+        return info
+
+    def _write_new(
+        self, name: str, data: bytes, *, mode: int | None, durable: bool, stat: bool
+    ) -> os.stat_result | None:
+        """Create `name` (never through a link, never over an entry) holding `data`; its
+        stat when asked. What fails is removed."""
+        path, at = self.at(name)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _CLOEXEC  # a link: EEXIST
         fd = os.open(path, flags, 0o666 if mode is None else mode, **at)
         try:
             # Plain writes on the descriptor: a buffered file object would ask the kernel
-            # whether it is a terminal and where it stands, per temp (a batch writes 1,000).
+            # whether it is a terminal and where it stands, per file (a batch writes 1,000).
             try:
-                view, written = memoryview(data), 0
-                while written < len(view):
-                    written += os.write(fd, view[written:])
+                written = os.write(fd, data)
+                if written < len(data):  # a short write (a signal, a full disk): the rest
+                    view = memoryview(data)
+                    while written < len(view):
+                        written += os.write(fd, view[written:])
                 if mode is not None and hasattr(os, "fchmod"):
                     os.fchmod(fd, mode)
                 if durable:
                     os.fsync(fd)
+                return os.fstat(fd) if stat else None
             finally:
                 os.close(fd)
         except BaseException:
-            self.discard(temp)
+            self.discard(name)
             raise
-        return temp
 
     def discard(self, name: str) -> None:
         """Remove an entry if it is there (temp-file cleanup; errors ignored)."""
@@ -317,7 +335,7 @@ class Directory:
 
     def _publish_new(self, temp: str, name: str) -> bool:
         """`temp` as `name`, never over an entry; whether `temp` is gone (renamed)."""
-        if self._rename_no_replace(temp, name):
+        if self.move_whole(temp, self, name):
             return True
         try:
             self._link(temp, self, name)
@@ -331,23 +349,27 @@ class Directory:
             return True
         return False
 
-    def _rename_no_replace(self, temp: str, name: str) -> bool:
-        """Rename `temp` to `name` in one step that never replaces an entry (Linux's
-        renameat2 with RENAME_NOREPLACE; FileExistsError if `name` is taken): whether it
-        was done — False where the call or the file system's support for it is missing.
-        One call where a hard link takes two, and no reader meets the file with a second
-        link (which the readability rule refuses, docs/formats.md §3.3)."""
-        call = _no_replace_call() if self.fd is not None else None
+    def move_whole(self, name: str, target: Directory, new_name: str) -> bool:
+        """Move entry `name` — a file, or a folder with all it holds — to `target/new_name`
+        in one step that never replaces anything, not even an empty folder (Linux's
+        renameat2 with RENAME_NOREPLACE; FileExistsError if `new_name` is taken): whether
+        it was moved. False, nothing changed, where no such rename is to be had (not Linux,
+        a file system without it, `target` on another file system); nothing is fsynced.
+        A new file published so takes one call where a hard link takes two, and no reader
+        meets it with a second link (which the readability rule refuses, docs/formats.md
+        §3.3)."""
+        call = _no_replace_call() if self.fd is not None and target.fd is not None else None
         if call is None:
             return False
-        if call(self.fd, os.fsencode(temp), self.fd, os.fsencode(name), _RENAME_NOREPLACE) == 0:
+        old, new = os.fsencode(name), os.fsencode(new_name)
+        if call(self.fd, old, target.fd, new, _RENAME_NOREPLACE) == 0:
             return True
         number = _errno()
         if number in _NO_RENAME_FLAGS:
             return False
         if number == errno.EEXIST:
-            raise self.exists_error(name)
-        raise OSError(number, os.strerror(number), self.display(name))
+            raise target.exists_error(new_name)
+        raise OSError(number, os.strerror(number), target.display(new_name))
 
     def rename_no_replace(self, name: str, target: Directory, new_name: str) -> None:
         """Move `name` to `target/new_name`; FileExistsError if anything is there.
@@ -503,8 +525,11 @@ _RENAME_EXCHANGE = 2
 
 
 _RENAME_NOREPLACE = 1  # Linux's renameat2 flag (macOS's RENAME_EXCL differs: not used)
-# renameat2 says the kernel or the file system has no such rename: link instead.
-_NO_RENAME_FLAGS = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM}
+# renameat2 says the kernel or the file system has no such rename (or none across file
+# systems): link instead, or move another way.
+_NO_RENAME_FLAGS = {
+    errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM, errno.EXDEV
+}  # fmt: skip
 
 
 @functools.cache
@@ -513,6 +538,12 @@ def _no_replace_call() -> Any:
     if not sys.platform.startswith("linux"):
         return None
     return getattr(_libc(), "renameat2", None)
+
+
+def moves_whole_folders() -> bool:
+    """Whether `Directory.move_whole` can be had here at all (Linux's renameat2; a file
+    system may still refuse it)."""
+    return _no_replace_call() is not None
 
 
 @functools.cache

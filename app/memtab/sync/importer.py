@@ -13,7 +13,8 @@ first says what it is about to do, in the target's `import.json` (`ImportIntent`
    it starts from (its new conflicts included);
 2. once every file is written, under memory-meta.json's lock right before pins and usage
    are written: the state it ends with, and each entry as it is and as it will be;
-3. then the branch moves while the import's run is logged, the state is saved, the intent goes.
+3. then the branch moves while the import's run is logged, the state is saved, both are
+   made durable (together: the intent finishes them after a crash), the intent goes.
 
 The next sync begins by finishing what an intent names (`interrupted_import.py`), with
 this module's writes.
@@ -21,6 +22,7 @@ this module's writes.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
@@ -36,6 +38,7 @@ from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.paths import PathError, VirtualPath
 from memtab.store.restore.bulk_restore import Restore, RestoreResult, restore_contents
+from memtab.store.restore.new_scope import restore_new_scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaEntry
 from memtab.sync.export import SyncedStore
@@ -86,11 +89,12 @@ class Brought:
 @dataclass(frozen=True)
 class Write:
     """A file to write: its scope, what it holds (None: no file), the blob it gets (None:
-    removed)."""
+    removed), the memory file it is (its repository path parsed once)."""
 
     item: SyncedStore
     have: LocalFile | None
     want: str | None
+    virtual: VirtualPath
 
 
 @dataclass
@@ -193,9 +197,7 @@ class Importer:
         batches: dict[int, tuple[SyncedStore, list[Restore]]] = {}
         repo_paths: dict[VirtualPath, str] = {}
         for path, write in writes.items():
-            item, have, want = write.item, write.have, write.want
-            virtual = item.scope.virtual_path(path)
-            assert virtual is not None
+            item, have, want, virtual = write.item, write.have, write.want, write.virtual
             data = contents.get(want) if want else None
             if want and (data is None or len(data) > MAX_HISTORY_FILE_BYTES):
                 # History could not keep it: not brought in (and so never removed either).
@@ -206,10 +208,10 @@ class Importer:
                 restore = Restore(virtual, data, have.sha256 if have else None)
                 batches.setdefault(id(item), (item, []))[1].append(restore)
             else:
-                self._delete(item, path, have, want, pending)
+                self._delete(item, path, virtual, have, want, pending)
         for item, batch in batches.values():
             try:
-                done = restore_contents(item.store, item.scope.scope, batch, unflushed=unflushed)
+                done = self._restore(item, batch, unflushed)
                 unflushed = ()  # durable before the batch published anything
             except MemoryStoreError as error:  # nothing published: still to be made durable
                 done = RestoreResult(failed={restore.path: str(error) for restore in batch})
@@ -226,17 +228,28 @@ class Importer:
         for written in unflushed:  # no batch published: durable all the same, before the meta
             make_file_durable(written)
 
+    def _restore(
+        self, item: SyncedStore, batch: Sequence[Restore], unflushed: Sequence[Path]
+    ) -> RestoreResult:
+        """Write a scope's files together: a scope with no files yet whole, in one rename
+        (`new_scope`), else file by file (`bulk_restore`)."""
+        store, scope = item.store, item.scope.scope
+        staging = self.paths.staging(self.target.name)
+        whole = restore_new_scope(store, scope, batch, staging=staging, unflushed=unflushed)
+        if whole is not None:
+            return whole
+        return restore_contents(store, scope, batch, unflushed=unflushed)
+
     def _delete(
         self,
         item: SyncedStore,
         path: str,
+        virtual: VirtualPath,
         have: LocalFile | None,
         want: str | None,
         pending: dict[str, Pending],
     ) -> None:
         """Remove a file the merge removed (through the store: history keeps it)."""
-        virtual = item.scope.virtual_path(path)
-        assert virtual is not None
         try:
             pinned = item.store.is_pinned(virtual)
             with item.store.collecting_changes() as recorded:
@@ -315,19 +328,25 @@ class Importer:
         """The branch (at `branch`) to the merge, the import's run in the runs log, the
         state saved, the intent gone. The branch is moved (a git) while the run is logged:
         after a kill the intent finishes whichever did not, and logs a run once
-        (`not_logged`)."""
+        (`not_logged`). The run and the state are made durable together, before the intent
+        goes (which finishes them after a crash): one wait on the disk, not three."""
         moving = None
         if branch != intent.merge:
             move = functools.partial(
                 self.repo.git.set_branch, self.target.branch, intent.merge, branch
             )
             moving = Beside(move, "memtab-sync-branch")
+        state = self.paths.state(self.target.name)
         try:
-            log_imports(self.paths.home, self.target, recorded, self.clock())
+            log_imports(self.paths.home, self.target, recorded, self.clock(), durable=False)
         finally:
             if moving is not None:
                 moving.result()
-        save_state(self.paths.state(self.target.name), final)
+        save_state(state, final, durable=False)
+        durable = [state, self.paths.home.runs_log_path] if recorded else [state]
+        for written in durable:
+            with contextlib.suppress(FileNotFoundError):  # the log: not written (a warning)
+                make_file_durable(written)
         clear_intent(self.paths.import_intent(self.target.name))
 
 
@@ -355,8 +374,8 @@ def _planned(
     writes: dict[str, Write] = {}
     for item in synced:
         scope = item.scope
-        in_tree = {p for p in tree if scope.virtual_path(p) is not None}
-        for path in sorted(in_tree | set(item.files.files)):
+        in_tree = {p: v for p in tree if (v := scope.virtual_path(p)) is not None}
+        for path in sorted(in_tree.keys() | item.files.files.keys()):
             record = pending.get(path)
             if item.files.leaves_out(path) or (record and record.kind == "conflict"):
                 if record is not None and tree.get(path) != record.remote:
@@ -364,7 +383,9 @@ def _planned(
                 continue
             have, want = item.files.files.get(path), tree.get(path)
             if (have.blob if have else None) != want:
-                writes[path] = Write(item, have, want)
+                virtual = in_tree.get(path) or scope.virtual_path(path)
+                assert virtual is not None  # a file of the scope's
+                writes[path] = Write(item, have, want, virtual)
     return writes
 
 

@@ -16,13 +16,21 @@ from memtab.store.home import Home
 from memtab.sync.repository.layout import Target
 
 
-def log_imports(home: Home, target: Target, changes: Sequence[RecordedChange], at_ms: int) -> None:
-    """Add the run of a sync of `target` that brought `changes` in (none: nothing)."""
+def log_imports(
+    home: Home,
+    target: Target,
+    changes: Sequence[RecordedChange],
+    at_ms: int,
+    *,
+    durable: bool = True,
+) -> None:
+    """Add the run of a sync of `target` that brought `changes` in (none: nothing); not
+    `durable`: the caller makes the runs log durable."""
     if not changes:
         return
 
     ops = tuple(
-        RunOp(
+        RunOp.unchecked(  # a thousand for a machine joining, of values history made
             command=_command(change),
             path=change.path,
             applied=True,
@@ -43,6 +51,7 @@ def log_imports(home: Home, target: Target, changes: Sequence[RecordedChange], a
             summary=f"Brought in {plural(len(changes), 'change')} from {target.remote}",
             ops=ops,
         ),
+        durable=durable,
     )
 
 

@@ -139,7 +139,7 @@ class InterruptedImport:
             elif pending is None:
                 continue
             elif not item.files.leaves_out(path) and blob_of(have) == planned.before:
-                writes[path] = Write(item, have, planned.after)
+                writes[path] = Write(item, have, planned.after, virtual)
             else:
                 pending[path] = Pending(
                     kind="unapplied",

@@ -54,10 +54,12 @@ def load_state(path: Path) -> SyncState:
     return SyncState.read_or_raise(read.document)
 
 
-def save_state(path: Path, state: SyncState) -> None:
+def save_state(path: Path, state: SyncState, *, durable: bool = True) -> None:
     """Write the state atomically and durably; one the file holds already is not written
     again (a sync's last save after its import saved the same state): the file is only
-    ever written so, so what it holds is on disk."""
+    ever written so, so what it holds is on disk. Not `durable`: written atomically, and
+    the caller makes it durable (`make_file_durable`) before it goes on — also when it was
+    not written, as a sync killed before that left it so."""
     data = encode_utf8(json_document(state.to_json()))
     try:
         if path.read_bytes() == data:
@@ -65,7 +67,7 @@ def save_state(path: Path, state: SyncState) -> None:
     except OSError:
         pass  # no state yet, or unreadable: written
     make_directory_durably(path.parent)
-    atomic_write_bytes(path, data)
+    atomic_write_bytes(path, data, durable=durable)
 
 
 class IntentRead(NamedTuple):

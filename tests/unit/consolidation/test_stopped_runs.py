@@ -101,9 +101,9 @@ class FullDisk:
                 self.full = self.full or self.left <= 0
             return temp
 
-        def limited_append(file: jsonlines.JsonLinesFile[Any], records: Any) -> None:
+        def limited_append(file: jsonlines.JsonLinesFile[Any], records: Any, **kw: Any) -> None:
             self._check(str(file.path))
-            append(file, records)
+            append(file, records, **kw)
 
         monkeypatch.setattr(atomic.Directory, "write_temp", limited_write_temp)
         monkeypatch.setattr(jsonlines.JsonLinesFile, "append_locked", limited_append)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import subprocess
 import sys
+import zlib
 from itertools import pairwise
 from pathlib import Path
 
@@ -14,12 +16,14 @@ import pytest
 from memtab.store.history import jsonlines
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.prune import HistoryLimits, load_history_limits, prune
+from memtab.store.history.recorder import FileChange, HistoryRecorder
 from memtab.store.history.versions import ScopeHistory, Version, parse_version
 from memtab.store.home import Home
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from support.memory_paths import vpath
+from support.spies import calls_through
 
 from .helpers import WS, new_home, store_for, versions
 
@@ -104,6 +108,45 @@ def test_a_damaged_blob_is_reported_not_returned(home: Home) -> None:
     blobs.path_of(version.sha256).write_bytes(b"garbage")
     with pytest.raises(BlobError, match="cannot be read"):
         blobs.get(version.sha256)
+
+
+def test_a_note_is_kept_with_a_window_its_size_and_an_earlier_memtabs_blob_still_reads(
+    home: Home, tmp_path: Path
+) -> None:
+    # zlib's default window and hash table (~256 KB, set up at each call) cost ~10× the
+    # compression of a 2 KB note; a window as large as the note compresses it as well.
+    blobs = BlobStore(home.history_blobs_dir)
+    note = b"# Cart\n" + b"".join(
+        b"- the cart total rounds line %d to cents\n" % n for n in range(60)
+    )
+    stored = blobs.path_of(blobs.put(note)).read_bytes()
+    assert 2048 < len(note) < 4096
+    assert stored[0] >> 4 == 12 - 8  # the zlib header's window: 2**12 bytes
+    assert len(stored) <= len(zlib.compress(note, 6)) + 1
+    earlier = note + b"- one more line\n"  # written at zlib's defaults by an earlier Memtab
+    digest = hashlib.sha256(earlier).hexdigest()
+    blobs.path_of(digest).parent.mkdir(parents=True, exist_ok=True)
+    blobs.path_of(digest).write_bytes(zlib.compress(earlier, 6))
+    assert BlobStore(home.history_blobs_dir).get(digest) == earlier
+    assert blobs.get(hashlib.sha256(note).hexdigest()) == note
+
+
+def test_a_batch_of_changes_draws_its_versions_random_digits_at_once(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A machine joining records a thousand versions in one batch: one system call for
+    # their ids' random digits, not one each.
+    recorder = HistoryRecorder(home, actor="sync", run_id=None, workspace_id=None, clock=lambda: 7)
+    changes = [
+        FileChange(f"/memories/global/n{n}.md", None, b"note %d\n" % n, "create") for n in range(20)
+    ]
+    drawn = calls_through(monkeypatch, os, "urandom")
+    recorded = recorder.record("global", changes, after_kept=True)  # their copies made
+    monkeypatch.undo()
+
+    assert drawn == [(60,)]
+    ids = [change.after.id for change in recorded]
+    assert len(set(ids)) == 20 and all(i.startswith(f"{7:011x}") and len(i) == 16 for i in ids)
 
 
 def test_pruning_drops_old_versions_but_keeps_each_files_newest(home: Home) -> None:

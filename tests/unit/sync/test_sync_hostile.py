@@ -12,9 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory
+from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.paths import MAX_PATH_DEPTH
 from memtab.store.restore.from_history import restore, trash
+from memtab.sync.repository.layout import STAGING_NAME
 from support.memory_paths import vpath
+from support.spies import calls_through
 from support.sync_machines import Machine
 
 Entry = tuple[str, str, str, str]  # mode, type, id, name
@@ -115,6 +119,35 @@ def test_names_and_keys_no_memory_file_has_are_never_written(alpha: Machine, rem
     keys = json.loads((alpha.home.root / "memory-meta.json").read_text())
     assert "global:../evil.md" not in json.dumps(keys)
     assert alpha.pinned("/memories/global/notes.md")
+
+
+@pytest.mark.skipif(not FILESYSTEM_FLUSH_WORKS, reason="file by file: no scope staged whole")
+def test_a_machine_joining_a_hostile_remote_stages_only_what_an_import_writes(
+    alpha: Machine, beta: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Beta's scope has no file yet: brought in whole, staged in a folder of Memtab's own
+    # and renamed into place, with every check a file written by itself gets.
+    shared = alpha.share_notes(10)
+    up = _tree(remote, [_file(remote, "evil.md", b"outside\n")])
+    link = ("120000", "blob", _blob(remote, b"../../../memtab/sync/memory/config"), "link.md")
+    hidden = _file(remote, ".hidden.md", b"hidden\n")
+    huge = _file(remote, "huge.md", bytes(MAX_HISTORY_FILE_BYTES + 1))
+    _push(remote, [_dir(up, ".."), link, hidden, huge])
+    moved = calls_through(monkeypatch, Directory, "move_whole")
+
+    report = beta.sync()
+    monkeypatch.undo()
+
+    assert [target.display(new) for _, name, target, new in moved if name == STAGING_NAME] == [
+        str(beta.home.global_root)
+    ]
+    assert beta.files() == shared
+    root = beta.home.global_root
+    assert sorted(p.name for p in root.iterdir()) == sorted(f"n{n:02d}.md" for n in range(10))
+    for above in (root.parent, beta.sync_dir, beta.sync_dir.parent):  # the scope's, staging's
+        assert not (above / "evil.md").exists()
+    assert any("huge.md was not brought in" in p for p in report.targets[0].problems)
+    assert not (beta.sync_dir / ".new-scope").exists()
 
 
 def test_a_pinned_file_a_teammate_deletes_comes_back_pinned(alpha: Machine, beta: Machine) -> None:

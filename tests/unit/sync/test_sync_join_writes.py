@@ -1,11 +1,14 @@
 """What a machine joining waits for on disk (issue 54: joining ≤ 1.5× `git clone`): each
 durable write of its own is a flush it waits for, so a join writes its state once — not
 after an export that sent nothing, nor again after its import saved the same state — and
-flushes the file system once for the files it brings and their copies in history; and each
-git it starts is a process it waits for, so it reads the repository through one."""
+flushes the file system once for the files it brings and their copies in history; each
+git it starts is a process it waits for, so it reads the repository through one; and what
+it does for each file is done a thousand times, so a content is hashed once and history's
+missing folders are listed, not each tried."""
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from collections.abc import Sequence
@@ -17,6 +20,8 @@ import pytest
 from memtab.fs import atomic
 from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory
 from memtab.store.errors import MemoryStoreError
+from memtab.store.history import blobs, recorder
+from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.sync import importer
 from memtab.sync.repository import objects
 from memtab.sync.repository.git import Git
@@ -58,6 +63,55 @@ def test_a_machine_joining_flushes_the_file_system_once(
 
     assert len(beta.files()) == 21
     assert len(flushes) == 1
+
+
+def test_a_machine_joining_hashes_each_content_once_and_tries_no_missing_folder(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # History's copy of a content is named by its sha256, which its version names too:
+    # worked out once. A new home's history has none of its 256 shard folders: listed
+    # once, not each opened and found missing.
+    alpha.share_notes(12)
+    hashed = calls_through(monkeypatch, blobs, "sha256_of")
+    monkeypatch.setattr(recorder, "sha256_of", blobs.sha256_of)  # the one it imported
+    looked: list[str] = []
+    open_shard = blobs._open_shard
+
+    def opened(directory: Path, digest: str, **options: Any) -> Directory:
+        if not options.get("create", True):
+            looked.append(digest[:2])
+        return open_shard(directory, digest, **options)
+
+    monkeypatch.setattr(blobs, "_open_shard", opened)
+    beta.sync()
+    monkeypatch.undo()
+
+    assert beta.files() == alpha.files()
+    contents = [data for (data,) in hashed]
+    assert len(contents) == len(set(contents)) == 12
+    assert looked == []  # none there to look in: each made as its first blob is written
+
+
+def test_a_machine_joining_brings_its_files_in_without_the_cycle_collector(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The import's objects (contents, changes, versions, ops: ~100 a file) all live until
+    # it ends: the collector's walks of them only cost. It runs again once the import ends.
+    alpha.share_notes(3)
+    collecting: list[bool] = []
+    write = importer.Importer.write
+
+    def written(self: importer.Importer, *args: Any, **kwargs: Any) -> None:
+        collecting.append(gc.isenabled())
+        write(self, *args, **kwargs)
+
+    monkeypatch.setattr(importer.Importer, "write", written)
+    beta.sync()
+    monkeypatch.undo()
+
+    assert collecting == [False]
+    assert gc.isenabled()
+    assert beta.files() == alpha.files()
 
 
 def _started(monkeypatch: pytest.MonkeyPatch, *, rename: str | None = None) -> list[str]:
@@ -125,9 +179,9 @@ def test_a_machine_joining_moves_its_branch_while_it_logs_the_run(
         overlapped.append(logging_run.wait(timeout=10))  # a timeout only one after the other
         set_branch(self, *args)
 
-    def log(*args: Any) -> None:
+    def log(*args: Any, **kwargs: Any) -> None:
         logging_run.set()
-        log_imports(*args)
+        log_imports(*args, **kwargs)
 
     monkeypatch.setattr(Git, "set_branch", move)
     monkeypatch.setattr(importer, "log_imports", log)
@@ -139,35 +193,54 @@ def test_a_machine_joining_moves_its_branch_while_it_logs_the_run(
     assert beta.service.status().targets[0].behind == 0
 
 
-def test_a_machine_joining_removes_its_intent_without_a_flush_of_its_own(
+def test_a_machine_joining_makes_its_run_and_state_durable_together_then_drops_its_intent(
     alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The intent's removal flushed the sync folder once more, after the state's flush:
-    # a crash that brings the intent back brings what a kill before its removal leaves
-    # (the next sync finishes it again, writing nothing twice), and the next state saved
-    # there makes the removal durable.
+    # Each was flushed as it was written (the run, then the state's temp and its folder):
+    # three waits on the disk where one does, as the intent, durable since before the
+    # first file was written, finishes both after a crash until it goes. Its removal is
+    # not flushed either: a crash that brings it back brings what a kill before its
+    # removal leaves (the next sync finishes it again, writing nothing twice), and the
+    # next state saved there makes the removal durable.
     alpha.write(f"{G}/n.md", "note\n")
     alpha.sync()
     events: list[str] = []
-    replace, fsync = Directory.replace, Directory.fsync
+    fsync, append, replace = os.fsync, JsonLinesFile.append_locked, Directory.replace
+    unlink = Path.unlink
+
+    def fsynced(fd: int) -> None:
+        events.append(f"flush {Path(os.readlink(f'/proc/self/fd/{fd}')).name}")
+        fsync(fd)
+
+    def appended(self: JsonLinesFile[Any], records: Any, **kwargs: Any) -> None:
+        events.append(f"write {self.path.name}")
+        append(self, records, **kwargs)
 
     def replaced(self: Directory, name: str, data: bytes, **kwargs: Any) -> None:
-        if self.path == str(beta.sync_dir):
-            events.append(f"write {name}")
+        events.append(f"write {name}")
         replace(self, name, data, **kwargs)
 
-    def flushed(self: Directory) -> None:
-        if self.path == str(beta.sync_dir):
-            events.append("flush")
-        fsync(self)
+    def unlinked(self: Path, **kwargs: Any) -> None:
+        events.append(f"remove {self.name}")
+        unlink(self, **kwargs)
 
+    monkeypatch.setattr(os, "fsync", fsynced)
+    monkeypatch.setattr(JsonLinesFile, "append_locked", appended)
     monkeypatch.setattr(Directory, "replace", replaced)
-    monkeypatch.setattr(Directory, "fsync", flushed)
+    monkeypatch.setattr(Path, "unlink", unlinked)
     beta.sync()
     monkeypatch.undo()
 
+    end = events[events.index("write runs.jsonl") :]
+    assert end[:2] == ["write runs.jsonl", "write state.json"]
+    assert set(end[2:-1]) == {
+        "flush state.json",
+        "flush memory",
+        "flush runs.jsonl",
+        "flush history",
+    }
+    assert end[-1] == "remove import.json"  # and no flush after it
     assert not (beta.sync_dir / "import.json").exists()
-    assert events[-2:] == ["write state.json", "flush"]
     assert beta.files() == alpha.files()
 
 
@@ -176,14 +249,15 @@ def test_a_machine_joining_makes_its_intent_durable_with_the_files_flush(
     alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The intent must be on disk before the first file is published; the batch's flush
-    # of its temps, which comes before that too, makes it so: its own two fsyncs (the
-    # file, the sync folder) were two more waits of a join.
+    # of its files, which comes before that too, makes it so: its own two fsyncs (the
+    # file, the sync folder) were two more waits of a join. Beta's scope has no file yet:
+    # its files are published by one rename of the folder they were staged in.
     for number in range(20):  # more than a batch fsyncs one by one
         alpha.write(f"{G}/n{number}.md", f"note {number}\n")
     alpha.sync()
     intent = beta.sync_dir / "import.json"
     events: list[str] = []
-    fsync, syncfs, publish = os.fsync, atomic._syncfs, Directory.publish
+    fsync, syncfs, move = os.fsync, atomic._syncfs, Directory.move_whole
 
     def fsynced(fd: int) -> None:
         where = os.readlink(f"/proc/self/fd/{fd}")  # the intent's temp, or its folder
@@ -195,14 +269,14 @@ def test_a_machine_joining_makes_its_intent_durable_with_the_files_flush(
         events.append(f"flush {intent.exists()}")
         return syncfs(fd)
 
-    def published(self: Directory, temp: str, name: str, **kwargs: Any) -> bool:
-        if self.path == str(beta.home.global_root):
+    def published(self: Directory, name: str, target: Directory, new_name: str) -> bool:
+        if target.display(new_name) == str(beta.home.global_root):
             events.append("publish")
-        return publish(self, temp, name, **kwargs)
+        return move(self, name, target, new_name)
 
     monkeypatch.setattr(os, "fsync", fsynced)
     monkeypatch.setattr(atomic, "_syncfs", flushed)
-    monkeypatch.setattr(Directory, "publish", published)
+    monkeypatch.setattr(Directory, "move_whole", published)
     beta.sync()
     monkeypatch.undo()
 
@@ -228,7 +302,7 @@ def test_an_intent_no_batch_flushed_is_made_durable_before_the_import_goes_on(
     beta.sync()
     monkeypatch.undo()
 
-    assert [path.name for (path,) in durable] == ["import.json"]
+    assert [path.name for (path,) in durable] == ["import.json", "state.json"]  # then the end
 
 
 def _maintenances(trace: Path) -> int:

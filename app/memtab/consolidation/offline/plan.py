@@ -28,10 +28,8 @@ the budget a second run right after the first is a no-op.
 
 from __future__ import annotations
 
-import gc
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
@@ -48,6 +46,7 @@ from memtab.consolidation.offline.units import (
     settle,
     text_size,
 )
+from memtab.fs.heap import collector_paused
 from memtab.humanize import plural
 from memtab.store.paths import SHARED_SCOPES, Scope
 
@@ -430,20 +429,6 @@ class _Workbench:
                         )
                     )
         return Plan(tuple(edits), tuple(deletes), left_alone)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cycle collector off for a while: a plan of a big home makes millions of
-    small objects that all live until it is done, and collecting in between only costs
-    (a quarter of the time on 20,000 files)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def plan_consolidation(files: Iterable[MemoryFile], *, budget: int) -> Plan:

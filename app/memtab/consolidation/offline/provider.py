@@ -34,10 +34,10 @@ from memtab.consolidation.offline.inputs import collect_memory_files, current_sh
 from memtab.consolidation.offline.plan import (
     Plan,
     PlannedChange,
-    collector_paused,
     plan_consolidation,
     summarize,
 )
+from memtab.fs.heap import collector_paused
 from memtab.llm.types import (
     AssistantMessage,
     Message,

@@ -208,6 +208,7 @@ class Record(metaclass=_RecordClass):
     _writes: ClassVar[tuple[Field, ...] | None] = None
     _own_fields: ClassVar[tuple[tuple[str, ...], dict[str, Any], tuple[str, ...]]]
     _writer: ClassVar[WriteFunction | None] = None
+    _unchecked_init: ClassVar[Callable[..., None] | None] = None
     _unknown: dict[str, Any] | None
 
     def __init_subclass__(
@@ -228,7 +229,7 @@ class Record(metaclass=_RecordClass):
             *(n for n in order if n not in cls._written_names),
         )
         cls._defaults = {**cls._defaults, **defaults}
-        cls._fields = cls._writes = cls._writer = None
+        cls._fields = cls._writes = cls._writer = cls._unchecked_init = None
         # Its own reader and writer, built when it is read often and at its first write (the
         # parent's, if built, are the parent's fields').
         cls._read_object = Record.__dict__["_read_object"]  # type: ignore[method-assign]
@@ -271,6 +272,22 @@ class Record(metaclass=_RecordClass):
                 cls._build_init()(self, **values)
                 return
         self._fill(values)
+
+    @classmethod
+    def unchecked(cls, **values: Any) -> Self:
+        """A record of `values` that are what reading them would give already (Memtab's
+        own records and values, made by the thousand: a sync's runs log names an op a
+        file), built unchecked as a `checked_when_built=False` class is, by a constructor
+        generated at its first call."""
+        init = cls.__dict__.get("_unchecked_init")
+        if init is None:
+            assert not cls._given_only, "a given_only record remembers what it was given"
+            source, names = source_of_init(cls, cls._field_names, cls._defaults)
+            init = compiled(source, names, f"<record unchecked init {cls.__qualname__}>")
+            cls._unchecked_init = init
+        record = object.__new__(cls)
+        init(record, **values)
+        return record
 
     def _fill(self, values: dict[str, Any]) -> None:
         """Set every field: from `values` (taken out of it), else its default."""

@@ -142,8 +142,9 @@ class JsonLinesFile(Generic[T]):
         with interprocess_lock(self.lock_path, timeout_s=timeout_s):
             yield
 
-    def append_locked(self, records: list[dict[str, Any]]) -> None:
-        """Append records; the caller holds `locked()`. Raises OSError."""
+    def append_locked(self, records: list[dict[str, Any]], *, durable: bool = True) -> None:
+        """Append records; the caller holds `locked()`. Not `durable`: not fsynced (the
+        caller makes the file durable before anything relies on them). Raises OSError."""
         if not records:
             return
         data = b"".join(dump_line(record) for record in records)
@@ -154,14 +155,16 @@ class JsonLinesFile(Generic[T]):
             if size and not _ends_with_newline(self.path, size):
                 data = b"\n" + data  # close a line a crashed writer left open
             _write_all(fd, data)
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         finally:
             os.close(fd)
 
-    def append(self, records: list[dict[str, Any]]) -> None:
-        """Append records under the lock. Raises OSError or LockUnavailableError."""
+    def append(self, records: list[dict[str, Any]], *, durable: bool = True) -> None:
+        """Append records under the lock (`append_locked`). Raises OSError or
+        LockUnavailableError."""
         with self.locked():
-            self.append_locked(records)
+            self.append_locked(records, durable=durable)
 
     def rewrite_locked(self, records: list[dict[str, Any]]) -> None:
         """Replace the whole file atomically (pruning); the caller holds `locked()`."""

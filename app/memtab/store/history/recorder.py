@@ -53,6 +53,7 @@ class FileChange:
     after: bytes | None
     op: Op
     stat: tuple[int, int] | None = None  # (size, mtime_ns) of the file after the change
+    after_sha256: str | None = None  # of `after`, when the caller has it (`keep_contents`)
     moved_from: str | None = None
     moved_to: str | None = None
     restored_from: str | None = None
@@ -216,24 +217,21 @@ class HistoryRecorder:
 
     def keep_contents(
         self, contents: Sequence[bytes], *, each: bool, flushed_with: Path | None = None
-    ) -> bool:
+    ) -> list[str] | None:
         """Store contents a change is about to write, durably: each fsynced (`each`), or
         all made durable together (`BlobStore.batch`; `flushed_with`: by the caller's
-        own flush of the file system holding that path, before it records them). Whether
-        they were (a copy that cannot be made now is the record's to make, and to warn
-        about)."""
+        own flush of the file system holding that path, before it records them). The
+        sha256 of each, once they are (a `FileChange`'s `after_sha256`), or None: a copy
+        that cannot be made now is the record's to make, and to warn about."""
         try:
             if each:
-                for data in contents:
-                    self.blobs.put(data)
-            else:
-                with self.blobs.batch(flushed_with=flushed_with) as batch:
-                    for data in contents:
-                        batch.put(data)
+                return [self.blobs.put(data) for data in contents]
+            with self.blobs.batch(flushed_with=flushed_with) as batch:
+                digests = [batch.put(data) for data in contents]
         except OSError as error:
             logger.info("Contents not copied into history before their change: %s", error)
-            return False
-        return True
+            return None
+        return digests
 
     def record(
         self,
@@ -333,14 +331,16 @@ class HistoryRecorder:
                 self.blobs.put(data)
         history = self.scope(key)
         recorded: list[RecordedChange] = []
+        entropy = os.urandom(3 * len(changes))  # the ids' random digits, drawn at once
         with history.file.locked():
             newest = history.newest_by_path()
             lines: list[Version] = []
-            for change in changes:
+            for number, change in enumerate(changes):
                 previous = self._catch_up(newest.get(change.path), change)
                 if previous is not None and previous is not newest.get(change.path):
                     lines.append(previous)
-                version = self._version(change, previous, actor)
+                drawn = entropy[3 * number : 3 * number + 3]
+                version = self._version(change, previous, actor, drawn)
                 lines.append(version)
                 newest[change.path] = version
                 alive = previous if previous is not None and not previous.deleted else None
@@ -391,7 +391,9 @@ class HistoryRecorder:
         prev = None if newest is None or newest.deleted else newest.sha256
         return self._new_version(path, sha, size, op, actor, prev_sha256=prev, stat=stat)
 
-    def _version(self, change: FileChange, previous: Version | None, actor: str) -> Version:
+    def _version(
+        self, change: FileChange, previous: Version | None, actor: str, entropy: bytes
+    ) -> Version:
         alive_before = previous is not None and not previous.deleted
         prev_sha = previous.sha256 if alive_before and previous is not None else None
         if change.after is None:
@@ -399,10 +401,11 @@ class HistoryRecorder:
             assert content is not None, "a deletion records the content it deleted"
             sha, size, deleted = sha256_of(content), len(content), True
         else:
-            sha, size, deleted = sha256_of(change.after), len(change.after), False
+            sha = change.after_sha256 or sha256_of(change.after)
+            size, deleted = len(change.after), False
         now = self._clock()
         return Version(
-            id=new_version_id(now),
+            id=new_version_id(now, entropy),
             at=now,
             path=change.path,
             actor=actor,

@@ -83,9 +83,10 @@ class RunsLog:
         """Every line's time and fingerprint, in order: a valid run's are among them."""
         return JsonLinesFile(self.file.path, self.file.lock_path, _logged_line).records()
 
-    def append(self, run: RunEntry) -> None:
-        """Log a run. Raises OSError (callers log it: a run is never failed by its log)."""
-        self.file.append([run.to_json()])
+    def append(self, run: RunEntry, *, durable: bool = True) -> None:
+        """Log a run (not `durable`: the caller makes the log durable). Raises OSError
+        (callers log it: a run is never failed by its log)."""
+        self.file.append([run.to_json()], durable=durable)
 
     def runs(
         self,
@@ -140,10 +141,11 @@ def reverted_by(runs: Iterable[RunEntry]) -> dict[str, RunEntry]:
     return found
 
 
-def log_run(home: Home, run: RunEntry) -> None:
-    """Append a run to the log; a failure is a warning, never the run's failure."""
+def log_run(home: Home, run: RunEntry, *, durable: bool = True) -> None:
+    """Append a run to the log; a failure is a warning, never the run's failure. Not
+    `durable`: the caller makes the log durable (`home.runs_log_path`)."""
     try:
-        RunsLog(home).append(run)
+        RunsLog(home).append(run, durable=durable)
     except (OSError, TimeoutError) as error:
         logger.warning("Could not add run %s to the runs log: %s", run.id, error)
 

@@ -43,9 +43,10 @@ OPS: tuple[str, ...] = get_args(Op)
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
-def new_version_id(at_ms: int) -> str:
-    """A unique version id that sorts by time: 11 hex digits of ms, 5 random ones."""
-    return f"{at_ms:011x}{os.urandom(3).hex()[:5]}"
+def new_version_id(at_ms: int, entropy: bytes = b"") -> str:
+    """A unique version id that sorts by time: 11 hex digits of ms, 5 random ones (from
+    `entropy`, 3 random bytes, when the caller drew those of many ids at once)."""
+    return f"{at_ms:011x}{(entropy or os.urandom(3)).hex()[:5]}"
 
 
 def scope_key(scope: Scope, *, project_path: str | None, workspace_id: str | None) -> str:

@@ -13,7 +13,8 @@ lock, each file it replaces is checked, its replaced content kept, its temp publ
 is, so it is not looked for first), the folders holding them fsynced, and the chunk
 recorded. A crash leaves each file old or new, never cut short; a temp file left behind is
 a leftover the next listing or start removes (`leftovers.py`). Where one flush of the file
-system is not durable (not Linux), each temp file is fsynced.
+system is not durable (not Linux), each temp file is fsynced. (A scope that has no files
+yet is published whole by one rename instead, where that can be had: `new_scope.py`.)
 
 A batch is written in chunks, each under its own hold of the scope (and of xum's target
 lock, docs/formats.md §21.2): a chunk checks files for a third of `CHUNK_HOLD_S`, publishes
@@ -84,8 +85,8 @@ class _Planned:
     item: Restore
     current: bytes | None
     temp: str | None = None
-    copied: bool = False
-    """Its content is in history already (`keep_contents`)."""
+    copied: str | None = None
+    """Its content's sha256, once it is in history already (`keep_contents`)."""
 
 
 _Entry = TypeVar("_Entry", Restore, _Planned)
@@ -95,7 +96,7 @@ CHUNK_HOLD_S = 0.2
 checked for a third of it, then the chunk publishes and records them."""
 _GAP_S = 0.03
 """The lock let go between chunks: longer than xum's 10–20 ms retry (`fileLock.ts`)."""
-_FSYNC_AT_MOST = 8
+FSYNC_AT_MOST = 8
 """Up to this many temps (or folders) are fsynced each; more, one flush of the file system
 (which also writes what other programs left unflushed: cheaper only for many)."""
 
@@ -164,30 +165,31 @@ def _stage(
     together (the order the chunks take them in). Taken before the scope lock: nothing
     here depends on what the files hold, and nothing a reader sees changes."""
     if not items:
-        _make_durable_before_publishing(scope, unflushed, flushing=None)
+        make_durable_before_publishing(scope, unflushed, flushing=None)
         return []
     root = store.root(scope)
-    few = len(items) <= _FSYNC_AT_MOST or not FILESYSTEM_FLUSH_WORKS
+    few = len(items) <= FSYNC_AT_MOST or not FILESYSTEM_FLUSH_WORKS
     contents = [item.data for item in items]
     planned = [_Planned(item, None) for item in items]
     # The copies first, then the temps, on this thread: on a thread of its own beside the
     # temps, every system call of either handed the interpreter over and waited to get it
     # back, and the two took twice as long together as one after the other (1,000 files
     # on tmpfs: 42 against 22 ms). Durable each when few, else by the batch's one flush.
-    copied = store.keep_contents(contents, each=few, flushed_with=None if few else root)
+    digests = store.keep_contents(contents, each=few, flushed_with=None if few else root)
+    if digests is not None:
+        for entry, digest in zip(planned, digests, strict=True):
+            entry.copied = digest
     staged = _write_temps(root, planned, result, few=few)
     try:
         flushing = root if staged and not few else None
-        _make_durable_before_publishing(scope, unflushed, flushing=flushing)
+        make_durable_before_publishing(scope, unflushed, flushing=flushing)
     except MemoryStoreError:
         _discard_temps(store, staged)
         raise
-    for entry in staged:
-        entry.copied = copied
     return staged
 
 
-def _make_durable_before_publishing(
+def make_durable_before_publishing(
     scope: Scope, unflushed: Sequence[Path], *, flushing: Path | None
 ) -> None:
     """The staged temps and copies made durable by one flush of the file system holding
@@ -219,7 +221,7 @@ def _restore_chunk(
         left = {id(entry) for entry in unreached}
         published = [entry for entry in planned if id(entry) not in left]
         _make_durable(store, scope, published)
-        copied = all(entry.copied for entry in published)
+        copied = all(entry.copied is not None for entry in published)
         result.recorded += store.record_changes(scope, changes, before_kept=kept, after_kept=copied)
     return [*unreached, *staged[taken:]]
 
@@ -285,9 +287,12 @@ def _by_folder(entries: Sequence[_Entry]) -> dict[VirtualPath, list[_Entry]]:
     """The entries by the folder their file is in (each folder opened once a step)."""
     folders: dict[VirtualPath, list[_Entry]] = {}
     for entry in entries:
-        path = entry.path if isinstance(entry, Restore) else entry.item.path
-        folders.setdefault(path.parent, []).append(entry)
+        folders.setdefault(_path_of(entry).parent, []).append(entry)
     return folders
+
+
+def _path_of(entry: Restore | _Planned) -> VirtualPath:
+    return entry.path if isinstance(entry, Restore) else entry.item.path
 
 
 def _read(directory: Directory | None, path: VirtualPath) -> bytes | None:
@@ -331,16 +336,16 @@ def _keep_replaced(
         return False
 
 
-def _in_folders(
-    root: Path, planned: list[_Planned], result: RestoreResult, *, create: bool
-) -> Iterator[tuple[Directory, _Planned]]:
-    """Each entry with its folder open (each folder opened once); the entries of a folder
-    that cannot be opened fail."""
+def in_folders(
+    root: Path, planned: Sequence[_Entry], result: RestoreResult, *, create: bool
+) -> Iterator[tuple[Directory, _Entry]]:
+    """Each entry with its folder open (each folder opened once), in the scope rooted at
+    `root`; the entries of a folder that cannot be opened fail."""
     for folder, entries in _by_folder(planned).items():
         try:
             directory = open_scope_directory(root, folder, target=folder, create=create)
         except (MemoryStoreError, PathError) as error:
-            result.failed.update({entry.item.path: str(error) for entry in entries})
+            result.failed.update({_path_of(entry): str(error) for entry in entries})
             continue
         with directory:
             for entry in entries:
@@ -352,7 +357,7 @@ def _write_temps(
 ) -> list[_Planned]:
     """Each entry's temp file beside its file (its folder made), fsynced if `few`."""
     written = []
-    for directory, entry in _in_folders(root, planned, result, create=True):
+    for directory, entry in in_folders(root, planned, result, create=True):
         path = entry.item.path
         try:
             with reporting_os_errors(path, "restore"):
@@ -385,7 +390,7 @@ def _make_durable(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> 
         return
     root = store.root(scope)
     try:
-        if len(folders) > _FSYNC_AT_MOST and FILESYSTEM_FLUSH_WORKS:
+        if len(folders) > FSYNC_AT_MOST and FILESYSTEM_FLUSH_WORKS:
             make_filesystem_durable(root)
             return
         for folder in folders:
@@ -403,7 +408,7 @@ def _publish(
     changes: list[FileChange] = []
     unreached: list[_Planned] = []
     reached = 0
-    entries = _in_folders(root, planned, result, create=False)
+    entries = in_folders(root, planned, result, create=False)
     for directory, entry in entries:
         if reached and time.monotonic() > until:
             unreached = [entry, *(rest for _, rest in entries)]
@@ -420,7 +425,7 @@ def _publish(
             result.failed[path] = str(error)
             continue
         op: Op = "create" if current is None else "edit"
-        changes.append(FileChange(str(path), current, data, op, seen))
+        changes.append(FileChange(str(path), current, data, op, seen, entry.copied))
         result.written.append(path)
     return changes, unreached
 

@@ -39,7 +39,13 @@ def reporting_os_errors(path: VirtualPath, verb: str) -> Iterator[None]:
     try:
         yield
     except OSError as error:
-        raise MemoryStoreError(f"Cannot {verb} {path}: {error.strerror or error}") from None
+        raise store_error(path, verb, error) from None
+
+
+def store_error(path: VirtualPath, verb: str, error: OSError) -> MemoryStoreError:
+    """The store error a file system error of a write of `path` is (`reporting_os_errors`,
+    for a loop that cannot afford a context a file)."""
+    return MemoryStoreError(f"Cannot {verb} {path}: {error.strerror or error}")
 
 
 def still_holds(directory: Directory, name: str, read_bytes: bytes) -> Callable[[], bool]:

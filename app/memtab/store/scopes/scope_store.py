@@ -166,16 +166,16 @@ class ScopeStore(ScopeView):
 
     def keep_contents(
         self, contents: Sequence[bytes], *, each: bool, flushed_with: Path | None = None
-    ) -> bool:
+    ) -> list[str] | None:
         """Copies in history of contents a change is about to write, made before it takes
         the scope (they depend on nothing there): durable once this returns, each fsynced
         (`each`) or all with one flush — or, `flushed_with`, once the caller flushes the
         file system holding that path (`make_filesystem_durable`) before it records them
-        (history flushes its own when it is on another). Whether they were
-        kept (pass it to `record_changes` as `after_kept`); if not, the record copies them
-        as ever."""
+        (history flushes its own when it is on another). The sha256 of each when they
+        were kept (then pass `after_kept` to `record_changes`, each digest as its change's
+        `after_sha256`); None, and the record copies them as ever."""
         if self.history is None:
-            return False
+            return None
         return self.history.keep_contents(contents, each=each, flushed_with=flushed_with)
 
     def record_changes(

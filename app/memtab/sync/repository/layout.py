@@ -269,6 +269,9 @@ class SyncConfig(Record):
 
 
 IMPORT_INTENT_NAME = "import.json"
+STAGING_NAME = ".new-scope"
+"""Where an import stages a scope that has no files yet, to publish it whole
+(`store/restore/new_scope.py`): hidden, as watchers and listings skip dot-folders."""
 
 
 class SyncPaths:
@@ -291,6 +294,10 @@ class SyncPaths:
     def import_intent(self, name: str) -> Path:
         """What an import is about to write, while it writes (docs/formats.md §18.3)."""
         return self.target_dir(name) / IMPORT_INTENT_NAME
+
+    def staging(self, name: str) -> Path:
+        """Where an import stages a scope it brings in whole (docs/formats.md §18.3)."""
+        return self.target_dir(name) / STAGING_NAME
 
     def lock(self, name: str) -> Path:
         return self.home.lock_path(f"sync-{name}")

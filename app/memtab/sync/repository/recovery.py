@@ -10,7 +10,9 @@ more, and git refuses to go on while some of them are there:
   every later `update-ref` of that ref fails with "File exists";
 - a pack `fast-import` or `fetch` was writing (`objects/pack/tmp_*`): only space, but
   not reclaimed before gc's two weeks;
-- the state's temp file (`.state.json.<hex>.tmp`).
+- the state's temp file (`.state.json.<hex>.tmp`);
+- the folder an import stages a scope in to publish it whole (`.new-scope`,
+  `store/restore/new_scope.py`), killed before it was renamed into place.
 
 `clear_leftovers` runs at the start of each sync, under the target's lock: while it is
 held no other Memtab works in that folder, and git runs there only as this sync's child,
@@ -24,6 +26,8 @@ import os
 from pathlib import Path
 
 from memtab.fs.atomic import is_temp_name
+from memtab.store.restore.new_scope import discard_staging
+from memtab.sync.repository.layout import STAGING_NAME
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +38,10 @@ def clear_leftovers(target_dir: Path, repository: Path) -> list[str]:
     """Remove what a killed sync left in `target_dir` and its `repository` (call with
     the target's lock held); the names removed, for the log."""
     removed: list[str] = []
+    staging = target_dir / STAGING_NAME
+    if os.path.lexists(staging):
+        discard_staging(staging)
+        removed.append(STAGING_NAME)
     candidates = [p for p in _entries(target_dir) if is_temp_name(p.name)]
     candidates += [repository / name for name in _GIT_LOCKS]
     for folder in (repository / "refs", repository / "logs"):

@@ -1,0 +1,198 @@
+"""A scope with no files yet, brought in whole: staged in a folder of its own and published
+by one rename of that folder (docs/formats.md §18.3).
+
+A machine joining a sync writes every file of a scope whose root is missing or empty. File
+by file (`bulk_restore`) that is a temp beside each file and a rename of each into place:
+two operations a file in the scope's folder, half of them under its lock. Here each file is
+written under its own name into a staging folder the caller names — in Memtab's own data,
+on the scope's file system, where no listing or watcher of memory looks — its copy kept in
+history, all made durable by one flush of the file system (with the caller's `unflushed`
+files, an import's intent). Then, under the scope lock and xum's target lock, the root is
+checked to be still missing or empty (an empty one is removed: `rmdir` refuses any other),
+the staging folder is renamed into its place in one step that never replaces anything, both
+folders are fsynced, and the files are recorded in history as a restore of each records
+them, with the stat each has (a file's inode, size and times do not change when its folder
+is renamed). A reader sees no file, then every file whole; a crash leaves the staging folder
+(removed by the next batch, and by the next sync: `sync/repository/recovery.py`) or the
+scope whole.
+
+It applies where the batch would be made durable by one flush (more than `FSYNC_AT_MOST`
+files, on Linux) and every file is one to create. Otherwise — or when the root holds
+anything by the time the lock is had, or the rename cannot be had (the staging folder on
+another file system, a kernel or file system without it) — nothing is published here and
+the caller writes the files one by one (`restore_contents`), the staging folder gone.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+
+from memtab.fs.atomic import (
+    FILESYSTEM_FLUSH_WORKS,
+    Directory,
+    moves_whole_folders,
+    on_one_file_system,
+)
+from memtab.fs.confined import remove_tree
+from memtab.store.errors import MemoryStoreError
+from memtab.store.files import MAX_FILES_PER_SCOPE
+from memtab.store.history.recorder import FileChange
+from memtab.store.paths import PathError, Scope, VirtualPath, require_listed
+from memtab.store.restore.bulk_restore import (
+    FSYNC_AT_MOST,
+    Restore,
+    RestoreResult,
+    in_folders,
+    make_durable_before_publishing,
+)
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.scope_access import store_error
+
+logger = logging.getLogger(__name__)
+
+
+def restore_new_scope(
+    store: MemoryStore,
+    scope: Scope,
+    items: Sequence[Restore],
+    *,
+    staging: Path,
+    unflushed: Sequence[Path] = (),
+) -> RestoreResult | None:
+    """Write `items` (files of `scope`, every one new) as `restore_contents` would, staged
+    in the folder `staging` (made here, on the scope's file system) and published by
+    renaming it to the scope's root (see the module doc); None, nothing published, where
+    that does not apply (the caller then writes them one by one). MemoryStoreError as
+    `restore_contents` raises it: the scope cannot be written at all."""
+    root = store.root(scope)
+    if not _applies(items, root, staging):
+        return None
+    result = RestoreResult()
+    listed = [item for item in items if _listed(item.path, result)]
+    discard_staging(staging)
+    try:
+        os.mkdir(staging)
+        root.parent.mkdir(parents=True, exist_ok=True)  # made durable by the flush below
+    except OSError as error:
+        logger.info("The %s memory is written file by file: %s", scope.value, error)
+        discard_staging(staging)
+        return None
+    try:
+        # Copied into history first: durable by the same flush as the files.
+        contents = [item.data for item in listed]
+        digests = store.keep_contents(contents, each=False, flushed_with=staging)
+        staged = _write_staged(staging, listed, digests, result)
+        make_durable_before_publishing(scope, unflushed, flushing=staging)
+        with store.writing(scope):
+            published = _moved_into_place(staging, root, scope)
+            if published:
+                changes = [
+                    FileChange(str(item.path), None, item.data, "create", seen, digest)
+                    for item, seen, digest in staged
+                ]
+                result.written += [item.path for item, _, _ in staged]
+                kept = digests is not None
+                result.recorded += store.record_changes(scope, changes, after_kept=kept)
+    except Exception:
+        discard_staging(staging)
+        raise
+    if not published:
+        discard_staging(staging)
+        return None
+    return result
+
+
+def discard_staging(staging: Path) -> None:
+    """Remove a staging folder and what it holds (left by a kill, or not published); a
+    link there is removed, never followed. Best effort: one that cannot be removed is
+    said in the log."""
+    try:
+        with Directory.open(staging.parent) as parent:
+            if parent.lstat(staging.name) is not None:
+                remove_tree(parent, staging.name)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        logger.warning("Cannot remove the staging folder %s: %s", staging, error)
+
+
+def _applies(items: Sequence[Restore], root: Path, staging: Path) -> bool:
+    """Whether the batch can be staged whole: many files, all new, fewer than a scope
+    holds, a root missing or empty, the staging folder on its file system."""
+    if len(items) <= FSYNC_AT_MOST or len(items) > MAX_FILES_PER_SCOPE:
+        return False
+    if not FILESYSTEM_FLUSH_WORKS or not moves_whole_folders():
+        return False
+    if any(item.expected_sha256 is not None for item in items):
+        return False
+    try:
+        return _missing_or_empty(root) and on_one_file_system(staging.parent, root)
+    except OSError:
+        return False
+
+
+def _missing_or_empty(root: Path) -> bool:
+    try:
+        info = os.lstat(root)
+    except FileNotFoundError:
+        return True
+    if not stat.S_ISDIR(info.st_mode):
+        return False  # a link to a folder too: written through, file by file
+    with os.scandir(root) as entries:
+        return next(entries, None) is None
+
+
+def _listed(path: VirtualPath, result: RestoreResult) -> bool:
+    """Whether a file at `path` is one a listing shows (else it fails, as a restore of it
+    would)."""
+    try:
+        require_listed(path, "restore")
+    except PathError as error:
+        result.failed[path] = str(error)
+        return False
+    return True
+
+
+def _write_staged(
+    staging: Path, items: list[Restore], digests: list[str] | None, result: RestoreResult
+) -> list[tuple[Restore, tuple[int, int], str | None]]:
+    """Each file written in the staging folder (its folders made), not fsynced; those
+    written, with the (size, mtime_ns) history records for them and their sha256 (of
+    `digests`, history's copies of `items`, when they were made)."""
+    digest_of = dict(zip(map(id, items), digests, strict=True)) if digests is not None else {}
+    written: list[tuple[Restore, tuple[int, int], str | None]] = []
+    for directory, item in in_folders(staging, items, result, create=True):
+        try:
+            info = directory.write_new(item.path.name, item.data)
+        except OSError as error:
+            result.failed[item.path] = str(store_error(item.path, "restore", error))
+            continue
+        written.append((item, (info.st_size, info.st_mtime_ns), digest_of.get(id(item))))
+    return written
+
+
+def _moved_into_place(staging: Path, root: Path, scope: Scope) -> bool:
+    """Under the scope's locks: the staging folder renamed to `root` where nothing is (an
+    empty root removed first), both folders fsynced; whether it was. False, nothing
+    published, when the root holds anything or the rename cannot be had."""
+    try:
+        os.rmdir(root)
+    except FileNotFoundError:
+        pass  # missing: made by the rename
+    except OSError:
+        return False  # not empty (someone wrote meanwhile), not a folder, or in use
+    try:
+        with Directory.open(staging.parent) as source, Directory.open(root.parent) as target:
+            if not source.move_whole(staging.name, target, root.name):
+                return False
+            target.fsync()
+            source.fsync()
+    except FileExistsError:
+        return False  # made meanwhile, by a program that takes no lock
+    except OSError as error:
+        raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
+    return True
