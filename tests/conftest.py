@@ -82,6 +82,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Iterator[object]:
+    """A collection runs without the cycle collector: its ~320,000 objects live on, and its
+    passes over them as they grew took ~0.6 s of each worker's ~4.7 s collection (six runs
+    alternated, load ~3); its ~90,000 objects of garbage go in the full collection after."""
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        gc.enable()
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """What the collection loaded (~275,000 objects: modules, test items) is never garbage:
     kept out of the cycle collector (`gc.freeze`), its full collections scan only what
