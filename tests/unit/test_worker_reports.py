@@ -1,5 +1,6 @@
-"""A passed phase's report reaches xdist's controller without its keywords
-(tests/support/worker_reports.py); any other keeps them."""
+"""A worker sends xdist's controller what it reads (tests/support/worker_reports.py): a
+passed phase's report without its keywords (any other keeps them), and neither a test's
+start and end nor its passed setup and teardown with nothing captured."""
 
 from __future__ import annotations
 
@@ -39,3 +40,82 @@ def test_a_report_the_summary_reads_keeps_them(outcome: str) -> None:
 
 def test_outside_a_worker_every_report_keeps_them() -> None:
     assert _serialized("passed", on_a_worker=False)["keywords"] == KEYWORDS
+
+
+def _report(when: str, outcome: str = "passed", **fields: Any) -> dict[str, Any]:
+    """A report as a worker sends it (`pytest_runtest_logreport` in xdist's worker)."""
+    return {
+        "nodeid": "t.py::test_it", "location": ("t.py", 1, "test_it"), "keywords": {},
+        "outcome": outcome, "longrepr": None, "when": when, "user_properties": [],
+        "sections": [], "duration": 0.001, "start": 1.0, "stop": 1.001,
+        "$report_type": "TestReport", "item_index": 0, "worker_id": "gw0", "testrun_uid": "u",
+    } | fields  # fmt: skip
+
+
+def test_a_tests_start_and_end_and_its_quiet_passed_setup_and_teardown_are_unread() -> None:
+    assert worker_reports.unread("logstart", {"nodeid": "t.py::test_it", "location": ()})
+    assert worker_reports.unread("logfinish", {"nodeid": "t.py::test_it", "location": ()})
+    assert worker_reports.unread("testreport", {"data": _report("setup")})
+    assert worker_reports.unread("testreport", {"data": _report("teardown")})
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        _report("call"),
+        _report("setup", "failed"),
+        _report("setup", "skipped"),
+        _report("teardown", "failed"),
+        _report("teardown", sections=[("Captured stdout teardown", "bye")]),
+        _report("setup", user_properties=[("key", "value")]),
+        _report("teardown", _hypothesis_failing_examples=["..."]),  # a plugin's own field
+    ],
+    ids=["call", "setup-failed", "setup-skipped", "teardown-failed", "captured", "props", "plugin"],
+)
+def test_a_report_the_controller_reads_is_sent(report: dict[str, Any]) -> None:
+    assert not worker_reports.unread("testreport", {"data": report})
+    assert not worker_reports.unread("runtest_protocol_complete", {"item_index": 0})
+
+
+class _Interactor:
+    """xdist's object on a worker that sends the controller its events."""
+
+    workerid = "gw0"
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def sendevent(self, name: str, **fields: Any) -> None:
+        self.sent.append(name)
+
+
+def _configured(*, worker: bool = True, verbosity: int = 0, **options: Any) -> _Interactor:
+    """The interactor's events, once `pytest_configure` saw a config with these settings,
+    for a test's start, its quiet setup, its call and its end."""
+    interactor = _Interactor()
+    config = SimpleNamespace(
+        get_verbosity=lambda _kind: verbosity,
+        getoption=lambda name, default=None: options.get(name, default),
+        pluginmanager=SimpleNamespace(get_plugins=lambda: [object(), interactor]),
+    )
+    if worker:
+        config.workerinput = {"workerid": "gw0"}
+    worker_reports.pytest_configure(config)  # type: ignore[arg-type]
+    interactor.sendevent("logstart", nodeid="t.py::test_it", location=())
+    interactor.sendevent("testreport", data=_report("setup"))
+    interactor.sendevent("testreport", data=_report("call"))
+    interactor.sendevent("logfinish", nodeid="t.py::test_it", location=())
+    return interactor
+
+
+def test_a_worker_sends_only_what_its_controller_reads() -> None:
+    assert _configured().sent == ["testreport"]
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{"worker": False}, {"verbosity": 1}, {"durations": 0}, {"xmlpath": "junit.xml"}],
+    ids=["controller", "verbose", "durations", "junitxml"],
+)
+def test_every_event_is_sent_where_the_controller_reads_them(settings: dict[str, Any]) -> None:
+    assert _configured(**settings).sent == ["logstart", "testreport", "testreport", "logfinish"]
