@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 
@@ -31,6 +33,7 @@ def _test_modules() -> list[str]:
     ]
 
 
+@pytest.mark.slow  # slow: a Python process importing every test of components/ (~0.6 s of CPU)
 def test_the_components_tests_load_no_qt() -> None:
     modules = _test_modules()
     assert "unit.components.editor.test_document" in modules
