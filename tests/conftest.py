@@ -87,11 +87,13 @@ def pytest_collection(session: pytest.Session) -> Iterator[object]:
     """A collection runs without the cycle collector: its ~320,000 objects live on, and its
     passes over them as they grew took ~0.6 s of each worker's ~4.7 s collection (six runs
     alternated, load ~3); its ~90,000 objects of garbage go in the full collection after."""
+    collecting = gc.isenabled()
     gc.disable()
     try:
         return (yield)
     finally:
-        gc.enable()
+        if collecting:
+            gc.enable()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
