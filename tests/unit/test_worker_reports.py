@@ -89,6 +89,29 @@ class _Interactor:
         self.sent.append(name)
 
 
+class _PluginManager:
+    """A worker's plugins: its terminal reporter, xdist's object and another."""
+
+    def __init__(self, interactor: _Interactor) -> None:
+        self.plugins: dict[str, object] = {
+            "terminalreporter": SimpleNamespace(_tw="the writer"),
+            "xdist's": interactor,
+            "other": object(),
+        }
+
+    def get_plugin(self, name: str) -> object | None:
+        return self.plugins.get(name)
+
+    def get_plugins(self) -> list[object]:
+        return list(self.plugins.values())
+
+    def unregister(self, plugin: object) -> None:
+        self.plugins = {name: p for name, p in self.plugins.items() if p is not plugin}
+
+    def register(self, plugin: object, name: str) -> None:
+        self.plugins[name] = plugin
+
+
 def _configured(*, worker: bool = True, verbosity: int = 0, **options: Any) -> _Interactor:
     """The interactor's events, once `pytest_configure` saw a config with these settings,
     for a test's start, its quiet setup, its call and its end."""
@@ -96,7 +119,7 @@ def _configured(*, worker: bool = True, verbosity: int = 0, **options: Any) -> _
     config = SimpleNamespace(
         get_verbosity=lambda _kind: verbosity,
         getoption=lambda name, default=None: options.get(name, default),
-        pluginmanager=SimpleNamespace(get_plugins=lambda: [object(), interactor]),
+        pluginmanager=_PluginManager(interactor),
     )
     if worker:
         config.workerinput = {"workerid": "gw0"}
@@ -119,3 +142,18 @@ def test_a_worker_sends_only_what_its_controller_reads() -> None:
 )
 def test_every_event_is_sent_where_the_controller_reads_them(settings: dict[str, Any]) -> None:
     assert _configured(**settings).sent == ["logstart", "testreport", "testreport", "logfinish"]
+
+
+def test_a_workers_terminal_reporter_is_a_stand_in_with_its_writer() -> None:
+    plugins = _PluginManager(_Interactor())
+    config = SimpleNamespace(
+        workerinput={"workerid": "gw0"},
+        get_verbosity=lambda _kind: 0,
+        getoption=lambda name, default=None: default,
+        pluginmanager=plugins,
+    )
+    worker_reports.pytest_configure(config)  # type: ignore[arg-type]
+    reporter = plugins.get_plugin("terminalreporter")
+    assert isinstance(reporter, worker_reports._NoTerminal)
+    assert reporter._tw == "the writer"
+    assert not any(hasattr(plugin, "pytest_runtest_logreport") for plugin in plugins.get_plugins())
