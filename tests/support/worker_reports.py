@@ -72,7 +72,8 @@ class _NoTerminal:
     ms a test (4,000 empty tests, `-n 1`: 4.94 → 4.58 s, four runs alternated, load ~5).
     Whatever asks for a terminal reporter still finds one: Hypothesis adds a failing
     example's patch to a report only then, and an assertion's explanation asks for its
-    writer's highlighting."""
+    writer's highlighting. Live logging (`log_cli`) writes through the reporter itself, so
+    it keeps it."""
 
     def __init__(self, writer: object) -> None:
         self._tw = writer
@@ -86,7 +87,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):
         return
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None and not isinstance(reporter, _NoTerminal):
+    live_logging = config.getini("log_cli") or config.getoption("log_cli_level", None)
+    if reporter is not None and not isinstance(reporter, _NoTerminal) and not live_logging:
         config.pluginmanager.unregister(reporter)
         config.pluginmanager.register(_NoTerminal(reporter._tw), "terminalreporter")
     if (

@@ -119,6 +119,7 @@ def _configured(*, worker: bool = True, verbosity: int = 0, **options: Any) -> _
     config = SimpleNamespace(
         get_verbosity=lambda _kind: verbosity,
         getoption=lambda name, default=None: options.get(name, default),
+        getini=lambda name: False,
         pluginmanager=_PluginManager(interactor),
     )
     if worker:
@@ -144,16 +145,23 @@ def test_every_event_is_sent_where_the_controller_reads_them(settings: dict[str,
     assert _configured(**settings).sent == ["logstart", "testreport", "testreport", "logfinish"]
 
 
-def test_a_workers_terminal_reporter_is_a_stand_in_with_its_writer() -> None:
+def _terminal_reporter(*, live_logging: bool) -> object:
+    """A worker's terminal reporter once `pytest_configure` ran, live logging on or off."""
     plugins = _PluginManager(_Interactor())
     config = SimpleNamespace(
         workerinput={"workerid": "gw0"},
         get_verbosity=lambda _kind: 0,
         getoption=lambda name, default=None: default,
+        getini=lambda name: live_logging and name == "log_cli",
         pluginmanager=plugins,
     )
     worker_reports.pytest_configure(config)  # type: ignore[arg-type]
-    reporter = plugins.get_plugin("terminalreporter")
+    return plugins.get_plugin("terminalreporter")
+
+
+def test_a_workers_terminal_reporter_is_a_stand_in_with_its_writer() -> None:
+    reporter = _terminal_reporter(live_logging=False)
     assert isinstance(reporter, worker_reports._NoTerminal)
     assert reporter._tw == "the writer"
-    assert not any(hasattr(plugin, "pytest_runtest_logreport") for plugin in plugins.get_plugins())
+    # Live logging writes through the reporter itself: it keeps it.
+    assert not isinstance(_terminal_reporter(live_logging=True), worker_reports._NoTerminal)
