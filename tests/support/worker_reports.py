@@ -72,8 +72,7 @@ class _NoTerminal:
     ms a test (4,000 empty tests, `-n 1`: 4.94 → 4.58 s, four runs alternated, load ~5).
     Whatever asks for a terminal reporter still finds one: Hypothesis adds a failing
     example's patch to a report only then, and an assertion's explanation asks for its
-    writer's highlighting. Live logging (`log_cli`) writes through the reporter itself, so
-    it keeps it."""
+    writer's highlighting."""
 
     def __init__(self, writer: object) -> None:
         self._tw = writer
@@ -84,11 +83,12 @@ def pytest_configure(config: pytest.Config) -> None:
     """On a worker, its terminal reporter is a `_NoTerminal`; and as its controller reads no
     test's start, end or passed quiet phase, those are held back (xdist's own object sends
     them: its `sendevent` is wrapped)."""
-    if not hasattr(config, "workerinput"):
+    # Live logging (`log_cli`) writes through the reporter and turns -v on: all stays.
+    live_logging = config.getini("log_cli") or config.getoption("log_cli_level", None)
+    if not hasattr(config, "workerinput") or live_logging:
         return
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    live_logging = config.getini("log_cli") or config.getoption("log_cli_level", None)
-    if reporter is not None and not isinstance(reporter, _NoTerminal) and not live_logging:
+    if reporter is not None and not isinstance(reporter, _NoTerminal):
         config.pluginmanager.unregister(reporter)
         config.pluginmanager.register(_NoTerminal(reporter._tw), "terminalreporter")
     if (

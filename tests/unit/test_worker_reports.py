@@ -138,8 +138,14 @@ def test_a_worker_sends_only_what_its_controller_reads() -> None:
 
 @pytest.mark.parametrize(
     "settings",
-    [{"worker": False}, {"verbosity": 1}, {"durations": 0}, {"xmlpath": "junit.xml"}],
-    ids=["controller", "verbose", "durations", "junitxml"],
+    [
+        {"worker": False},
+        {"verbosity": 1},
+        {"durations": 0},
+        {"xmlpath": "junit.xml"},
+        {"log_cli_level": "INFO"},
+    ],
+    ids=["controller", "verbose", "durations", "junitxml", "live-logging"],
 )
 def test_every_event_is_sent_where_the_controller_reads_them(settings: dict[str, Any]) -> None:
     assert _configured(**settings).sent == ["logstart", "testreport", "testreport", "logfinish"]
@@ -163,5 +169,5 @@ def test_a_workers_terminal_reporter_is_a_stand_in_with_its_writer() -> None:
     reporter = _terminal_reporter(live_logging=False)
     assert isinstance(reporter, worker_reports._NoTerminal)
     assert reporter._tw == "the writer"
-    # Live logging writes through the reporter itself: it keeps it.
+    # Live logging writes through the reporter itself and turns -v on: it keeps it.
     assert not isinstance(_terminal_reporter(live_logging=True), worker_reports._NoTerminal)
