@@ -8,7 +8,9 @@ dirs: all of them watched and recorded). Measured, from /proc: the first sync (a
 home: every file read and copied into history), the idle CPU over `IDLE_S` once it is up
 to date, its resident memory then, the time from a write (and from a deletion) by another
 process to the version in history, and a burst of `BURST` deletions to its one event.
-Targets (issue 39): idle CPU ~0, RSS under 60 MB, a change recorded within 1 s.
+Targets (issue 39): idle CPU ~0, RSS under 60 MB, a change recorded within 1 s. It hosts
+no agent's MCP session (the tests' MEMTAB_MCP_SHARED=off, as on macOS and Windows): where
+it hosts them (Linux, issue 58) the MCP SDK and the host hold ~45 MiB more.
 """
 
 from __future__ import annotations
@@ -138,7 +140,10 @@ def test_the_recorder_on_20000_files(home_20k: Home, tmp_path: Path) -> None:
         "watch-idle",
         Row("recorder idle CPU (20,000 files)", f"{idle_cpu * 100:.2f} %", "~0"),
     )
-    record("watch-rss", Row("recorder RSS (20,000 files)", f"{rss:.1f} MiB", mib_target(60)))
+    record(
+        "watch-rss",
+        Row("recorder RSS (20,000 files, hosting no session)", f"{rss:.1f} MiB", mib_target(60)),
+    )
     record(
         "watch-latency",
         Row("a change in history (recorder)", f"{max(writes + deletes) * 1000:.0f} ms", "≤ 1 s"),

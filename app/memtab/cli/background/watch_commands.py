@@ -7,6 +7,7 @@ also hosts the agents' MCP sessions of its home (§22.8).
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -14,6 +15,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Annotated
 
+from memtab.agent_server.bridge.rendezvous import RendezvousError, host_rendezvous
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
 from memtab.fs.clock import now_ms
 from memtab.fs.records import Inlined, Record
@@ -155,14 +157,16 @@ def _record(home: Home, *, polling: bool) -> int:
 def _host_agents(home: Home) -> HostThread | None:
     """Serve the agents' MCP sessions of `home` while the recorder runs (docs/formats.md
     §22.8): their `memtab mcp` finds this process warm."""
-    # lazy: the MCP SDK and the host (~45 MiB, 0.5 s of CPU or more) only for a run, not
-    # for `memtab events` or `watch --status`, which share this module
+    try:  # asked first: where no host can run (macOS, Windows, off) the SDK is not loaded
+        place = host_rendezvous(str(home.root), os.environ)
+    except RendezvousError as error:
+        print(f"Not hosting agents' MCP sessions: {error}", file=sys.stderr)
+        return None
+    # lazy: the MCP SDK and the host (~45 MiB, 0.5 s of CPU or more) only for a run that
+    # hosts, not for `memtab events` or `watch --status`, which share this module
     from memtab.cli.share.mcp_sessions import start_hosting
 
-    hosting = start_hosting(home)
-    if isinstance(hosting, str):
-        print(f"Not hosting agents' MCP sessions: {hosting}", file=sys.stderr)
-        return None
+    hosting = start_hosting(place)
     print(
         f"Hosting agents' MCP sessions of {home.root} at {hosting.host.rendezvous.socket}",
         file=sys.stderr,

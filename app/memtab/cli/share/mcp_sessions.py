@@ -24,8 +24,7 @@ from collections.abc import Sequence
 from memtab.agent_server.bridge.rendezvous import (
     Rendezvous,
     RendezvousError,
-    rendezvous,
-    shared_unavailable,
+    host_rendezvous,
 )
 from memtab.agent_server.hosting.catalogs import CatalogShelf
 from memtab.agent_server.hosting.handshake import HostedBy
@@ -91,23 +90,16 @@ def _parsed(words: Sequence[str]) -> argparse.Namespace:
 # --- hosts --------------------------------------------------------------------------------
 
 
-def host_rendezvous(home: str | None) -> Rendezvous:
-    """Where the host of `home` (absolute, or None) waits, for this process's environment;
-    CliError when no host can run here."""
-    reason = shared_unavailable(os.environ)
-    if reason is not None:
-        raise CliError(f"No shared server here: {reason}")
-    try:
-        return rendezvous(home, os.environ)
-    except RendezvousError as error:
-        raise CliError(f"No shared server here: {error}") from None
-
-
 def run_host(args: argparse.Namespace) -> int:
     """`memtab mcp host`: serve every agent session of the home until stopped (or idle
     for `--idle-exit` seconds)."""
     home = getattr(args, "home", None)
-    place = host_rendezvous(os.path.abspath(os.path.expanduser(home)) if home else None)
+    try:
+        place = host_rendezvous(
+            os.path.abspath(os.path.expanduser(home)) if home else None, os.environ
+        )
+    except RendezvousError as error:
+        raise CliError(str(error)) from None
     ready_fd = args.ready_fd
     hosted_by: HostedBy = "agents" if ready_fd is not None else "command"
     host = McpHost(
@@ -151,11 +143,8 @@ class HostThread:
         self._thread.join(timeout_s)
 
 
-def start_hosting(home: Home, hosted_by: HostedBy = "watch") -> HostThread | str:
-    """Host the agents' sessions of `home` on a thread (they run `memtab mcp --home
-    <home>`, as `memtab mcp install` registers it); why not, in words, when it cannot."""
-    try:
-        place = host_rendezvous(str(home.root))
-    except CliError as error:
-        return str(error)
+def start_hosting(place: Rendezvous, hosted_by: HostedBy = "watch") -> HostThread:
+    """Host on a thread the agents' sessions that wait at `place` (a home's, from
+    `rendezvous.host_rendezvous`: they run `memtab mcp --home <home>`, as `memtab mcp
+    install` registers it)."""
     return HostThread(McpHost(place, open_session, hosted_by=hosted_by, idle_exit_s=None))

@@ -57,3 +57,32 @@ def test_the_recorder_hosts_the_agents_sessions_of_its_home(demo: Path) -> None:
     assert f"Hosting agents' MCP sessions of {demo} at {place.socket}" in said
     assert not Path(place.socket).exists()
     assert wait_gone(watch.pid)
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc/<pid>/maps")
+def test_a_recorder_that_cannot_host_says_why_and_never_loads_the_sdk(
+    demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hosting is off here as it is on macOS and Windows (no peer credentials to read):
+    # the SDK's ~45 MiB would be held all day for no session.
+    monkeypatch.setenv("MEMTAB_MCP_SHARED", "off")
+    watch = subprocess.Popen(
+        [sys.executable, "-m", "memtab", "watch", "--home", str(demo)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    said = []
+    try:
+        assert watch.stderr is not None
+        for line in watch.stderr:  # until it records: it has decided on hosting by then
+            said.append(line)
+            if line.startswith("History is up to date"):
+                break
+        loaded = Path(f"/proc/{watch.pid}/maps").read_text()
+    finally:
+        watch.send_signal(signal.SIGTERM)
+        watch.communicate(timeout=60)
+    assert watch.returncode == 0, said
+    why = "Not hosting agents' MCP sessions: No shared server here: MEMTAB_MCP_SHARED=off\n"
+    assert why in said
+    assert "pydantic_core" not in loaded
