@@ -242,6 +242,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_self_test()
         if args.command is None:
             return run_window(args)
+        if args.demo:  # promised never to be the real home, which the command would work on
+            raise CliError(
+                f"--demo opens the window on a demo home; `memtab {args.command}` works on "
+                "the home --home names (the demo's folder, to run it there)"
+            )
         if args.writes_home:  # declared by each command (`CommandParser`)
             _remove_leftovers(args)
         status: int = args.handler(args)

@@ -214,3 +214,20 @@ def test_twice_verbose_adds_the_lock_trace(demo: Path, capsys: pytest.CaptureFix
     err = capsys.readouterr().err
     assert "DEBUG memtab.lock_trace: acquired " in err
     assert "DEBUG memtab.lock_trace: released " in err
+
+
+def test_a_command_given_demo_is_refused_and_the_real_home_is_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --demo promises never the real home; a command does not open the demo, so it would
+    # have deleted this file from the home MEMTAB_HOME names.
+    home = copied_demo_home(tmp_path / "home")
+    monkeypatch.setenv("MEMTAB_HOME", str(home.root))
+    note = home.global_root / "tools" / "git.md"
+    before = note.read_bytes()
+    delete = '{"command": "delete", "path": "/memories/global/tools/git.md"}'
+    assert main(["--demo", "tool", delete]) != 0
+    assert "--demo opens the window on a demo home" in capsys.readouterr().err
+    assert note.read_bytes() == before
+    assert main(["--demo", "list", "--json"]) != 0
+    assert '"--demo opens the window' in capsys.readouterr().out
