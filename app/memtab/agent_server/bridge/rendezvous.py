@@ -132,15 +132,11 @@ class Rendezvous:
 
 def host_rendezvous(home: str | None, env: Mapping[str, str]) -> Rendezvous:
     """Where a host of `home` (absolute, or None) run with `env` waits; RendezvousError
-    ("No shared server here: " and why) when no host can run here: the system, `env` or
-    no private folder."""
-    try:
-        reason = shared_unavailable(env)
-        if reason is not None:
-            raise RendezvousError(reason)
-        return rendezvous(home, env)
-    except RendezvousError as error:
-        raise RendezvousError(f"No shared server here: {error}") from None
+    (why, in words) when no host can run here: the system, `env` or no private folder."""
+    reason = shared_unavailable(env)
+    if reason is not None:
+        raise RendezvousError(reason)
+    return rendezvous(home, env)
 
 
 def rendezvous(home: str | None, env: Mapping[str, str]) -> Rendezvous:

@@ -19,9 +19,8 @@ from memtab.agent_server.bridge.greeting import STATUS, hello
 from memtab.agent_server.bridge.reach import IDLE_EXIT_S
 from memtab.agent_server.bridge.rendezvous import (
     RendezvousError,
+    host_rendezvous,
     peer_credentials,
-    rendezvous,
-    shared_unavailable,
 )
 from memtab.agent_server.hosting.handshake import HostStatus
 from memtab.fs.records import Record
@@ -79,13 +78,10 @@ def shared_server_facts(home: Home, env: Mapping[str, str] | None = None) -> Sha
     """Whether agents' sessions of `home` started with `env` (default: this process's)
     get a warm Memtab, and why not (blocks on a socket for at most ~2 s)."""
     environ = os.environ if env is None else env
-    reason = shared_unavailable(environ)
-    if reason is None:
-        try:
-            place = rendezvous(str(home.root), environ)
-        except RendezvousError as error:
-            reason = str(error)
-    if reason is not None:
+    try:
+        place = host_rendezvous(str(home.root), environ)
+    except RendezvousError as error:
+        reason = str(error)
         return SharedServerFacts(
             shared=False,
             why_not=reason,

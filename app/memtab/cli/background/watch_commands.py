@@ -160,7 +160,7 @@ def _host_agents(home: Home) -> HostThread | None:
     try:  # asked first: where no host can run (macOS, Windows, off) the SDK is not loaded
         place = host_rendezvous(str(home.root), os.environ)
     except RendezvousError as error:
-        print(f"Not hosting agents' MCP sessions: {error}", file=sys.stderr)
+        print(f"Not hosting agents' MCP sessions: No shared server here: {error}", file=sys.stderr)
         return None
     # lazy: the MCP SDK and the host (~45 MiB, 0.5 s of CPU or more) only for a run that
     # hosts, not for `memtab events` or `watch --status`, which share this module

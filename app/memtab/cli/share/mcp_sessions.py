@@ -99,7 +99,7 @@ def run_host(args: argparse.Namespace) -> int:
             os.path.abspath(os.path.expanduser(home)) if home else None, os.environ
         )
     except RendezvousError as error:
-        raise CliError(str(error)) from None
+        raise CliError(f"No shared server here: {error}") from None
     ready_fd = args.ready_fd
     hosted_by: HostedBy = "agents" if ready_fd is not None else "command"
     host = McpHost(
