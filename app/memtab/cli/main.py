@@ -244,8 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_window(args)
         if args.demo:  # promised never to be the real home, which the command would work on
             raise CliError(
-                f"--demo opens the window on a demo home; `memtab {args.command}` works on "
-                "the home --home names (the demo's folder, to run it there)"
+                f"--demo opens the window on a demo home; `memtab {args.command}` would work "
+                "on your real home: to run it on a demo, give the demo's folder with --home"
             )
         if args.writes_home:  # declared by each command (`CommandParser`)
             _remove_leftovers(args)
