@@ -9,9 +9,11 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from memtab.cli.background.watch_commands import _say_ready
 from memtab.cli.main import main
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import Scope
@@ -79,6 +81,12 @@ def test_the_recorder_runs_headless_records_and_its_burst_restores(
     restored = _json(capsys, "restore", "--event", event["id"], "--home", home)
     assert sorted(restored["restored"]) == [f"/memories/global/note{i}.md" for i in range(3)]
     assert [n.read_text("utf-8") for n in notes] == [f"# global {i}\n" for i in range(3)]
+
+
+def test_the_ready_line_counts_the_folders_watched(capsys: pytest.CaptureFixture[str]) -> None:
+    for watched, said in (([("/m/global", True)], "1 folder"), ([("/a", True)] * 3, "3 folders")):
+        _say_ready(SimpleNamespace(watched=watched, backend="inotify"))  # type: ignore[arg-type]
+        assert f"watching {said} (inotify) for changes" in capsys.readouterr().err
 
 
 def test_a_second_recorder_for_the_same_home_refuses(

@@ -19,7 +19,7 @@ from memtab.agent_server.bridge.rendezvous import RendezvousError, host_rendezvo
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
 from memtab.fs.clock import now_ms
 from memtab.fs.records import Inlined, Record
-from memtab.humanize import absolute_time, relative_time
+from memtab.humanize import absolute_time, plural, relative_time
 from memtab.store.home import Home
 from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, ListedEvent, change_events
 from memtab.watch.lease import RecorderLease, RecorderStatus
@@ -126,7 +126,7 @@ def _print_status(home: Home, status: RecorderStatus, *, json_out: bool) -> int:
 
 def _say_ready(recorder: Recorder) -> None:
     print(
-        f"History is up to date; watching {len(recorder.watched)} folders "
+        f"History is up to date; watching {plural(len(recorder.watched), 'folder')} "
         f"({recorder.backend}) for changes",
         file=sys.stderr,
         flush=True,

@@ -19,6 +19,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from memtab.humanize import plural
+
 logger = logging.getLogger(__name__)
 
 
@@ -96,5 +98,4 @@ def needs_polling(directory: str, polled: Sequence[str]) -> bool:
 
 def gap_detail(native_name: str, polled_count: int, reason: str) -> str:
     """The watcher's status while it polls folders the native one could not watch."""
-    folders = "1 folder" if polled_count == 1 else f"{polled_count} folders"
-    return f"{native_name} + polling {folders} ({reason})"
+    return f"{native_name} + polling {plural(polled_count, 'folder')} ({reason})"
