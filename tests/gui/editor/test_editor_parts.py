@@ -59,6 +59,22 @@ def test_new_text_drops_the_colours_the_old_had_still_to_come(qtbot: QtBot) -> N
     assert view.toPlainText() == "Computing the differences…" and view.is_colored
 
 
+def test_a_sentence_wraps_in_a_narrow_pane_and_a_diff_keeps_its_lines_whole(qtbot: QtBot) -> None:
+    view = DiffView()
+    qtbot.addWidget(view)
+    view.resize(200, 200)
+    view.show()
+    qtbot.waitExposed(view)
+    bar = view.horizontalScrollBar()
+    view.show_sentence("Select a version to compare it with the file as it is now.")
+    qtbot.waitUntil(lambda: view.document().blockCount() == 1)
+    assert bar.maximum() == 0  # the History dock's placeholder no longer scrolls sideways
+    view.set_diff(compute_diff("a\n", "a long line the diff must show as one line, not two\n"))
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    view.set_diff(compute_diff("x\n", "x\n"))  # "No differences": a sentence again
+    qtbot.waitUntil(lambda: bar.maximum() == 0)
+
+
 # --- highlighter -------------------------------------------------------------------------------
 
 

@@ -86,7 +86,9 @@ class HistoryPanel(QWidget):
         self.title = ElidedLabel(NO_FILE, self, min_width=0)
         self.note = WrappedLabel("", self)
         mute(self.note)
-        self.versions = RowList(["When", "Who", "Change", "Size"], "Versions", self, stretch=2)
+        self.versions = RowList(
+            ["When", "Who", "Change", "Size"], "Versions", self, stretch=2, whole=(0,)
+        )
         self.versions.currentItemChanged.connect(self._on_versions_current_item_changed)
         self.diff = DiffPane(self)
         self.diff.show_message(PICK_VERSION)

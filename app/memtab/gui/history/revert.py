@@ -38,7 +38,7 @@ class RevertResultDialog(QDialog):
         self.setAccessibleName("Revert result")
         self.revert = result
         self.summary = WrappedLabel(revert_summary(result), self)
-        self.files = RowList(["Result", "File", "Why"], "Reverted files", self)
+        self.files = RowList(["Result", "File", "Why"], "Reverted files", self, whole=(0,))
         self.files.currentItemChanged.connect(self._on_files_current_item_changed)
         for row in revert_rows(result):
             item = QTreeWidgetItem([row.result, row.name, row.why])

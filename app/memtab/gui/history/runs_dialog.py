@@ -143,7 +143,7 @@ class RunsDialog(QDialog):
         filters.addWidget(self.trigger_filter, 1)
         filters.addWidget(self.failed_only)
 
-        self.run_list = RowList(["When", "Run", "Result", "Workspace"], "Runs", self)
+        self.run_list = RowList(["When", "Run", "Result", "Workspace"], "Runs", self, whole=(0,))
         self.run_list.currentItemChanged.connect(self._on_run_list_current_item_changed)
 
         self._detail_pane = QWidget(self)

@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -76,7 +75,7 @@ from memtab.gui.toolkit.dialog_layout import (
     small_dialog,
     stack_when_narrow,
 )
-from memtab.gui.toolkit.row_list import fit_columns
+from memtab.gui.toolkit.row_list import FittedTree
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
 from memtab.gui.toolkit.widgets import ElidedLabel
 from memtab.operations.history import DeletedPreview, deleted_preview, restore_burst, trash
@@ -127,13 +126,11 @@ class TrashDialog(QDialog):
         for agent in OTHER_AGENTS:
             self.scope_filter.addItem(AGENT_TITLES[agent], agent)
         self.scope_filter.currentIndexChanged.connect(self._on_scope_filter_changed)
-        self.files = QTreeWidget(self)
+        self.files = FittedTree(["File", "Deleted", "By", "Size"], self, stretch=0, whole=(1,))
         self.files.setAccessibleName("Deleted files")
-        self.files.setHeaderLabels(["File", "Deleted", "By", "Size"])
         self.files.setAllColumnsShowFocus(True)
         self.files.setUniformRowHeights(True)
         self.files.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long path keeps its name
-        fit_columns(self.files, stretch=0)
         self.files.currentItemChanged.connect(self._on_files_current_item_changed)
         self.files.itemDoubleClicked.connect(self._on_files_item_double_clicked)
         self.preview = QPlainTextEdit(self)

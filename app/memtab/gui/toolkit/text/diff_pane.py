@@ -57,15 +57,13 @@ class DiffPane(QWidget):
 
     def set_diff(self, result: DiffResult, identical_text: str = "No differences.") -> None:
         """Show a diff (`identical_text` when it has no changed line)."""
-        self.view.set_diff(result)
-        if result.identical:
-            self.view.setPlainText(identical_text)
+        self.view.set_diff(result, identical=identical_text)
         self.stats.setText(counts_text(result))
 
     def show_message(self, text: str) -> None:
         """Show a sentence instead of a diff (computing, nothing selected, a failure)."""
-        self.view.show_computing()
-        self.view.setPlainText(text)
+        self.view.show_computing()  # the diff it showed is gone
+        self.view.show_sentence(text)
         self.stats.setText("")
 
     def changeEvent(self, event: QEvent) -> None:
