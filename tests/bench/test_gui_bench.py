@@ -8,7 +8,9 @@ Reported, never asserted:
   GUI thread's own CPU time in its longest gap and in its busiest;
 - a file row selected → its text painted in the editor (read on the file channel), p50
   and p95 (also to `file_opened`), against reading the same file and showing it in a bare
-  text widget on the GUI thread.
+  text widget on the GUI thread;
+- a 2,000-row list of the history screens (`RowList`) resized, against Qt's own header
+  sizing the same columns to their contents.
 
 Start-up and memory are in test_startup_bench.py (separate processes, as users start it).
 """
@@ -23,7 +25,14 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, QTimer, Slot
-from PySide6.QtWidgets import QApplication, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QHeaderView,
+    QPlainTextEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
 import memtab.gui.first_paint.app as gui_app
@@ -36,6 +45,7 @@ from memtab.fs.atomic import atomic_write_text
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
+from memtab.gui.toolkit.row_list import RowList
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -376,4 +386,54 @@ def test_gui_stall_during_a_consolidation_run(qtbot: QtBot, window: MainWindow) 
             "plan shown for review after": f"{reviewed_ms or 0:.0f} ms",
             "footer updated after" if finished else "still running after": f"{elapsed:.0f} ms",
         },
+    )
+
+
+RESIZED_ROWS = 2000
+
+
+def _resize_ms(qtbot: QtBot, tree: QTreeWidget) -> list[float]:
+    """Each of 40 widths from 400 to 790 px: ms from the resize to its layout done."""
+    qtbot.addWidget(tree)
+    tree.addTopLevelItems(
+        [
+            QTreeWidgetItem([f"{i} h ago", "Consolidation · manual", f"{i} files changed", "acme"])
+            for i in range(RESIZED_ROWS)
+        ]
+    )
+    tree.resize(500, 400)
+    tree.show()
+    qtbot.waitExposed(tree)
+    times = []
+    for width in range(400, 800, 10):
+        started = time.perf_counter()
+        tree.resize(width, 400)
+        QApplication.processEvents()
+        times.append((time.perf_counter() - started) * 1000.0)
+    return times
+
+
+def test_a_long_list_of_rows_resized(qtbot: QtBot) -> None:
+    # The floor: Qt's own header, each column as wide as its contents (what `RowList` did
+    # before it kept room for its stretching column).
+    plain = QTreeWidget()
+    plain.setHeaderLabels(["When", "Run", "Result", "Workspace"])
+    header = plain.header()
+    header.setStretchLastSection(False)
+    for column in range(3):
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+    floor = statistics.median(_resize_ms(qtbot, plain))
+    fitted = _resize_ms(qtbot, RowList(["When", "Run", "Result", "Workspace"], "Runs", whole=(0,)))
+    value = statistics.median(fitted)
+    print(f"\n{RESIZED_ROWS}-row list resized: median {value:.1f} ms, max {max(fitted):.1f} ms")
+    record(
+        "row-list-resize",
+        Row(
+            f"a {RESIZED_ROWS:,}-row list (Runs…) resized, median",
+            f"{value:.1f} ms",
+            "≈ Qt's own (≤ 1.2×)",
+            floor=f"Qt's header sizing to contents: {floor:.1f} ms",
+            ratio=value / floor,
+        ),
     )

@@ -71,6 +71,7 @@ class FittedTree(QTreeWidget):
         self.setHeaderLabels(columns)
         self._stretch = stretch % len(columns)
         self._whole = frozenset(whole)
+        self._widths: list[int] | None = None  # of the header's pass under way
         header = self.header()
         header.setStretchLastSection(False)
         for column in range(len(columns)):
@@ -86,23 +87,38 @@ class FittedTree(QTreeWidget):
         """The header asks this of each column sized to its contents, at every resize."""
         if column == self._stretch:
             return super().sizeHintForColumn(column)
+        # One pass of the header asks for every column in visual order: the widths are
+        # worked out at its first and read at the others (a column's natural width
+        # measures up to 1,000 rows: once a pass, not once a column asked).
+        if self._widths is None or column == self._first_fitted_column():
+            self._widths = self._fitted_widths()
+        return self._widths[column]
+
+    def _first_fitted_column(self) -> int:
+        header = self.header()
+        for visual in range(header.count()):
+            column = header.logicalIndex(visual)
+            if column != self._stretch and not header.isSectionHidden(column):
+                return column
+        return -1
+
+    def _fitted_widths(self) -> list[int]:
         header = self.header()
         # Not super() in the comprehension: there it is not this method's, and an
-        # exception raised in a Qt virtual crashes the process.
+        # exception raised under a Qt virtual crashes the process.
         naturals = [
             0
-            if index == self._stretch or header.isSectionHidden(index)
-            else max(QTreeWidget.sizeHintForColumn(self, index), header.sectionSizeHint(index))
-            for index in range(self.columnCount())
+            if column == self._stretch or header.isSectionHidden(column)
+            else max(QTreeWidget.sizeHintForColumn(self, column), header.sectionSizeHint(column))
+            for column in range(self.columnCount())
         ]
-        widths = fitted_widths(
+        return fitted_widths(
             naturals,
             stretch=self._stretch,
             whole=self._whole,
             width=self.viewport().width(),
             least=self.fontMetrics().averageCharWidth() * LEAST_CHARACTERS,
         )
-        return widths[column]
 
 
 class RowList(FittedTree):
