@@ -10,7 +10,9 @@ Reported, never asserted:
   and p95 (also to `file_opened`), against reading the same file and showing it in a bare
   text widget on the GUI thread;
 - a 2,000-row list of the history screens (`RowList`) resized, against Qt's own header
-  sizing the same columns to their contents.
+  sizing the same columns to their contents;
+- a trace's 20,000 events (`FittedTable`, described as they are shown) resized, against
+  the same table with fixed column widths (what the Traces tab had: nothing measured).
 
 Start-up and memory are in test_startup_bench.py (separate processes, as users start it).
 """
@@ -29,6 +31,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QHeaderView,
     QPlainTextEdit,
+    QTreeView,
     QTreeWidget,
     QTreeWidgetItem,
     QWidget,
@@ -39,13 +42,15 @@ import memtab.gui.first_paint.app as gui_app
 from bench.floors import inotify_floor
 from bench.homes import HOME_3K, WORKSPACE, build_home, note, relative
 from bench.table import Row, p95, record
+from memtab.components.traces.texts import event_preview
 from memtab.components.tree.nodes import directory_key, file_key
 from memtab.components.window.ui_state import UiState
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
-from memtab.gui.toolkit.row_list import RowList
+from memtab.gui.toolkit.row_list import FittedTable, RowList
+from memtab.gui.traces.models import PreviewTableModel
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -392,22 +397,27 @@ def test_gui_stall_during_a_consolidation_run(qtbot: QtBot, window: MainWindow) 
 RESIZED_ROWS = 2000
 
 
-def _resize_ms(qtbot: QtBot, tree: QTreeWidget) -> list[float]:
-    """Each of 40 widths from 400 to 790 px: ms from the resize to its layout done."""
-    qtbot.addWidget(tree)
+def _with_runs(tree: QTreeWidget) -> QTreeWidget:
+    """`tree` with RESIZED_ROWS rows of the Runs… dialog's kind."""
     tree.addTopLevelItems(
         [
             QTreeWidgetItem([f"{i} h ago", "Consolidation · manual", f"{i} files changed", "acme"])
             for i in range(RESIZED_ROWS)
         ]
     )
-    tree.resize(500, 400)
-    tree.show()
-    qtbot.waitExposed(tree)
+    return tree
+
+
+def _resize_ms(qtbot: QtBot, view: QTreeView) -> list[float]:
+    """Each of 40 widths from 400 to 790 px: ms from the resize to its layout done."""
+    qtbot.addWidget(view)
+    view.resize(500, 400)
+    view.show()
+    qtbot.waitExposed(view)
     times = []
     for width in range(400, 800, 10):
         started = time.perf_counter()
-        tree.resize(width, 400)
+        view.resize(width, 400)
         QApplication.processEvents()
         times.append((time.perf_counter() - started) * 1000.0)
     return times
@@ -423,8 +433,9 @@ def test_a_long_list_of_rows_resized(qtbot: QtBot) -> None:
     for column in range(3):
         header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-    floor = statistics.median(_resize_ms(qtbot, plain))
-    fitted = _resize_ms(qtbot, RowList(["When", "Run", "Result", "Workspace"], "Runs", whole=(0,)))
+    floor = statistics.median(_resize_ms(qtbot, _with_runs(plain)))
+    runs = RowList(["When", "Run", "Result", "Workspace"], "Runs", whole=(0,))
+    fitted = _resize_ms(qtbot, _with_runs(runs))
     value = statistics.median(fitted)
     print(f"\n{RESIZED_ROWS}-row list resized: median {value:.1f} ms, max {max(fitted):.1f} ms")
     record(
@@ -434,6 +445,41 @@ def test_a_long_list_of_rows_resized(qtbot: QtBot) -> None:
             f"{value:.1f} ms",
             "≈ Qt's own (≤ 1.2×)",
             floor=f"Qt's header sizing to contents: {floor:.1f} ms",
+            ratio=value / floor,
+        ),
+    )
+
+
+TRACE_EVENTS = 20_000
+
+
+def _event(row: int) -> dict[str, object]:
+    text = f"Step {row}: ran the integration tests against the staging database again"
+    return {"role": "assistant" if row % 2 else "user", "parts": [{"type": "text", "text": text}]}
+
+
+def test_a_huge_trace_table_resized(qtbot: QtBot) -> None:
+    events = [_event(row) for row in range(TRACE_EVENTS)]
+    headers = ("#", "Role", "Text", "Tools")
+    fixed = QTreeView()
+    fixed.setModel(PreviewTableModel(headers, events, event_preview, fixed))
+    for column, chars in enumerate((5, 9, 60)):  # the widths the Traces tab set
+        fixed.header().resizeSection(column, fixed.fontMetrics().averageCharWidth() * chars + 24)
+    floor = statistics.median(_resize_ms(qtbot, fixed))
+    fitted = FittedTable("Events")
+    fitted.set_model(
+        PreviewTableModel(headers, events, event_preview, fitted), stretch=2, whole=(0,)
+    )
+    times = _resize_ms(qtbot, fitted)
+    value = statistics.median(times)
+    print(f"\n{TRACE_EVENTS:,}-event table resized: median {value:.1f} ms, max {max(times):.1f} ms")
+    record(
+        "trace-table-resize",
+        Row(
+            f"a trace's {TRACE_EVENTS:,} events (Traces tab) resized, median",
+            f"{value:.1f} ms",
+            "≤ 16 ms (a frame)",
+            floor=f"the same table, fixed widths: {floor:.1f} ms",
             ratio=value / floor,
         ),
     )

@@ -1,12 +1,20 @@
 """`toolkit.row_list`: a narrow list keeps room for its stretching column (the History
-dock's "Change" at 683 px was cut to "First…" while "Who" kept its whole width)."""
+dock's "Change" at 683 px was cut to "First…" while "Who" kept its whole width), and a
+narrow table over a model shows every column (the Traces tab's scrolled sideways)."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QTreeWidgetItem
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QHeaderView, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.toolkit.row_list import STRETCH_SHARE, RowList, column_cap, fitted_widths
+from memtab.gui.toolkit.row_list import (
+    STRETCH_SHARE,
+    FittedTable,
+    RowList,
+    column_cap,
+    fitted_widths,
+)
 
 LONG_WHO = "xum · workspace writer of feature-branch-with-a-long-name"
 
@@ -58,3 +66,72 @@ def test_a_wide_list_shows_every_column_whole(qtbot: QtBot) -> None:
     header = rows.header()
     qtbot.waitUntil(lambda: header.sectionSize(1) >= rows.fontMetrics().horizontalAdvance(LONG_WHO))
     assert header.sectionSize(2) > int(rows.viewport().width() * STRETCH_SHARE)
+
+
+def _table_of(rows: list[list[str]], headers: list[str]) -> QStandardItemModel:
+    model = QStandardItemModel()
+    model.setHorizontalHeaderLabels(headers)
+    for row in rows:
+        model.appendRow([QStandardItem(text) for text in row])
+    return model
+
+
+def test_a_narrow_table_shows_every_column_without_scrolling_sideways(qtbot: QtBot) -> None:
+    # The Traces tab's tool calls at 683 px: "Output or error" was past the right edge.
+    table = FittedTable("Tool executions")
+    qtbot.addWidget(table)
+    headers = ["Tool", "Input", "Output or error", "Duration", "Started"]
+    call = ["memory_write", '{"old_string": "' + "x" * 200 + '"}', "old_string matched 0 times"]
+    table.set_model(_table_of([[*call, "2 ms", "+6.9 s"]], headers), stretch=2, whole=(3, 4))
+    table.resize(340, 160)
+    table.show()
+    qtbot.waitExposed(table)
+    header, metrics = table.header(), table.fontMetrics()
+    width = table.viewport().width()
+    qtbot.waitUntil(lambda: sum(header.sectionSize(c) for c in range(5)) <= width + 1)
+    assert header.sectionSize(2) > 0  # in view, not past the edge
+    assert header.sectionSize(1) < metrics.horizontalAdvance(call[1])  # gave up width
+    assert header.sectionSize(3) >= metrics.horizontalAdvance("Duration")  # whole
+    assert not table.horizontalScrollBar().isVisible()
+
+
+def test_a_table_fits_the_columns_of_each_model_it_shows(qtbot: QtBot) -> None:
+    # An Inspector shows one model after another, each with its own columns.
+    table = FittedTable("Events")
+    qtbot.addWidget(table)
+    table.set_model(_table_of([["1", "2"]], ["#", "Summary"]), stretch=1, whole=(0,))
+    table.resize(600, 160)
+    table.show()
+    qtbot.waitExposed(table)
+    text = "The refresh endpoint returns 401 after the token rotates"
+    table.set_model(
+        _table_of([["0", "user", text, "bash ×3"]], ["#", "Role", "Text", "Tools"]),
+        stretch=2,
+        whole=(0,),
+    )
+    header = table.header()
+    width = table.viewport().width()
+    qtbot.waitUntil(lambda: header.sectionSize(2) >= int(width * STRETCH_SHARE) - 1)
+    assert header.sectionResizeMode(2) == QHeaderView.ResizeMode.Stretch
+    assert header.sectionResizeMode(1) == QHeaderView.ResizeMode.ResizeToContents
+    assert header.sectionSize(3) >= table.fontMetrics().horizontalAdvance("bash ×3")
+
+
+def test_a_column_follows_its_contents_as_they_change(qtbot: QtBot) -> None:
+    # The widths measured are kept for the rows in view until the model changes them.
+    model = _table_of([["Tool", "5 min ago", "x"]], ["Tool", "When", "Text"])
+    table = FittedTable("Calls")
+    qtbot.addWidget(table)
+    table.set_model(model, stretch=2)
+    table.resize(900, 160)
+    table.show()
+    qtbot.waitExposed(table)
+    header = table.header()
+    before = header.sectionSize(0)
+    longer = "memory_write_with_a_much_longer_name"
+    item = model.item(0, 0)
+    assert item is not None
+    item.setText(longer)
+    wanted = table.fontMetrics().horizontalAdvance(longer)
+    qtbot.waitUntil(lambda: header.sectionSize(0) >= wanted)
+    assert header.sectionSize(0) > before

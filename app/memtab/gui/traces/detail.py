@@ -300,14 +300,16 @@ class TraceDetailView(QWidget):
             dump.record.events,
             event_preview,
             format_json,
-            widths=(5, 9, 60),
+            stretch=2,
+            whole=(0,),
         )
         self.prompt.set_items(
             ("Section", "Size", "Start"),
             prompt_sections(dump),
             prompt_section_preview,
             prompt_section_text,
-            widths=(20, 9),
+            stretch=2,
+            whole=(1,),
         )
         self._raw_loaded = False
         self.raw_view.clear()

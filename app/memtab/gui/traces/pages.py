@@ -6,20 +6,17 @@ shows an attempt's tool executions, messages and step results; `RawJsonView` the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Slot
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QSplitter,
     QTabWidget,
-    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +31,7 @@ from memtab.components.traces.texts import (
     message_text,
     step_preview,
 )
+from memtab.gui.toolkit.row_list import FittedTable
 from memtab.gui.toolkit.style import Accent, accent_text, mute, tint
 from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
@@ -44,30 +42,6 @@ from memtab.traces.describe import format_json
 from memtab.traces.reader import TraceAttempt, TraceDump
 
 RAW_LIMIT_CHARS = 256 * 1024
-
-
-def make_table(accessible_name: str, parent: QWidget) -> QTreeView:
-    """A flat, row-selecting, keyboard-navigable table (a QTreeView without branches)."""
-    view = QTreeView(parent)
-    view.setAccessibleName(accessible_name)
-    view.setRootIsDecorated(False)
-    view.setUniformRowHeights(True)
-    view.setAlternatingRowColors(True)
-    view.setAllColumnsShowFocus(True)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setTextElideMode(Qt.TextElideMode.ElideRight)
-    view.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-    view.header().setStretchLastSection(True)
-    return view
-
-
-def set_column_widths(view: QTreeView, chars: Sequence[int]) -> None:
-    """Size leading columns to a number of average characters (cheap on huge models)."""
-    metrics = view.fontMetrics()
-    for column, count in enumerate(chars):
-        view.header().resizeSection(column, metrics.averageCharWidth() * count + 24)
-        view.header().setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
 
 
 class Styled:
@@ -123,7 +97,7 @@ class Inspector(QWidget):
     def __init__(self, name: str, parent: QWidget | None = None, *, monospace: bool = True) -> None:
         """`name` is the table's accessible name; the viewer is "`name` detail"."""
         super().__init__(parent)
-        self.table = make_table(name, self)
+        self.table = FittedTable(name, self)
         self.viewer = LongTextView(f"{name} detail", self, monospace=monospace)
         self._detail: Callable[[Any], str] = format_json
         self._model: PreviewTableModel | None = None
@@ -148,15 +122,17 @@ class Inspector(QWidget):
         items: Sequence[Any],
         describe: Callable[[int, Any], Preview],
         detail: Callable[[Any], str],
-        widths: Sequence[int] = (),
+        *,
+        stretch: int,
+        whole: Collection[int] = (),
     ) -> None:
-        """Show `items` (described lazily) and the first one in the viewer."""
+        """Show `items` (described lazily) and the first one in the viewer; the column
+        `stretch` takes the room the others leave, the `whole` ones are never cut."""
         old = self._model
         self._model = PreviewTableModel(headers, items, describe, self)
         self._detail = detail
-        self.table.setModel(self._model)
+        self.table.set_model(self._model, stretch=stretch, whole=whole)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
-        set_column_widths(self.table, widths)
         if old is not None:
             old.deleteLater()
         if items:
@@ -194,14 +170,12 @@ class AttemptPage(QWidget):
         calls = record.tool_executions
         calls_title = QLabel(f"<b>Tool executions</b> ({len(calls)})", self)
         self.tool_model = ToolExecutionModel(calls, run_started_at, self)
-        self.tool_table = make_table("Tool executions", self)
-        self.tool_table.setModel(self.tool_model)
-        header = self.tool_table.header()
-        header.setStretchLastSection(False)
-        set_column_widths(self.tool_table, (16, 30))
-        header.setSectionResizeMode(ToolExecutionModel.RESULT, QHeaderView.ResizeMode.Stretch)
-        for column in (ToolExecutionModel.DURATION, ToolExecutionModel.STARTED):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.tool_table = FittedTable("Tool executions", self)
+        self.tool_table.set_model(
+            self.tool_model,
+            stretch=ToolExecutionModel.RESULT,
+            whole=(ToolExecutionModel.DURATION, ToolExecutionModel.STARTED),
+        )
         self.tool_table.selectionModel().currentRowChanged.connect(
             self._on_tool_table_current_row_changed
         )
@@ -217,7 +191,8 @@ class AttemptPage(QWidget):
             attempt.messages,
             message_preview,
             message_text,
-            widths=(4, 10),
+            stretch=2,
+            whole=(0,),
         )
         self.steps = Inspector("Step results", self)
         self.steps.set_items(
@@ -225,7 +200,8 @@ class AttemptPage(QWidget):
             record.step_results,
             step_preview,
             format_json,
-            widths=(4,),
+            stretch=1,
+            whole=(0,),
         )
         self.inner_tabs = QTabWidget(self)
         self.inner_tabs.setDocumentMode(True)

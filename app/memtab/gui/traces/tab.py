@@ -18,7 +18,6 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal,
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
-    QHeaderView,
     QLabel,
     QSplitter,
     QStackedWidget,
@@ -43,6 +42,7 @@ from memtab.components.traces.rows import (
 from memtab.components.traces.texts import count_text
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService, Lane
+from memtab.gui.toolkit.row_list import FittedTable
 from memtab.gui.toolkit.style import mute
 from memtab.gui.traces.detail import TraceDetailView
 from memtab.gui.traces.models import (
@@ -51,7 +51,6 @@ from memtab.gui.traces.models import (
     TraceListModel,
     outcome_icon,
 )
-from memtab.gui.traces.pages import make_table
 from memtab.operations.traces import read_trace, trace_list
 from memtab.store.home import Home
 from memtab.traces.catalog import TraceCatalog
@@ -146,12 +145,12 @@ class TracesTab(QWidget):
         filters.addWidget(self.outcome_filter, 1, 1)
         filters.setColumnStretch(2, 1)
 
-        self.list_view = make_table("Trace dumps", self)
-        self.list_view.setModel(self.proxy)
-        header = self.list_view.header()
-        header.setSectionResizeMode(TraceListModel.TIME, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(TraceListModel.OUTCOME, QHeaderView.ResizeMode.ResizeToContents)
-        header.resizeSection(TraceListModel.WORKSPACE, self.fontMetrics().averageCharWidth() * 22)
+        self.list_view = FittedTable("Trace dumps", self)
+        self.list_view.set_model(
+            self.proxy,
+            stretch=TraceListModel.WORKSPACE,
+            whole=(TraceListModel.TIME, TraceListModel.OUTCOME),
+        )
         self.list_view.selectionModel().currentRowChanged.connect(self._on_list_current_row_changed)
         self.no_match = QLabel("No dumps match these filters.", self)
         self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
