@@ -115,7 +115,8 @@ class ColumnFitter:
 
         Measured once for the rows in view until they or the model change: a resize asks
         for every column, several times over, and each measure asks the model for each
-        cell's text, font, icon... (a 20,000-event trace: 47.6 → 16 ms a resize step)."""
+        cell's text, font, icon... (a 20,000-event trace's resize step: 1.71× → 1.45× the
+        same table with fixed widths)."""
         view = self._view
         header = view.header()
         count = header.count()
