@@ -62,7 +62,6 @@ class DiffPane(QWidget):
 
     def show_message(self, text: str) -> None:
         """Show a sentence instead of a diff (computing, nothing selected, a failure)."""
-        self.view.show_computing()  # the diff it showed is gone
         self.view.show_sentence(text)
         self.stats.setText("")
 

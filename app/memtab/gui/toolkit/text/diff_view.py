@@ -80,31 +80,30 @@ class DiffView(QPlainTextEdit):
     def show_sentence(self, text: str) -> None:
         """Show a sentence instead of a diff, wrapped: a narrow pane never scrolls sideways
         to read it (a diff's lines stay whole, as a diff's columns must)."""
+        self._result = None
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.setPlainText(text)
 
     def show_computing(self) -> None:
         """Say that the diff is on its way."""
-        self._result = None
         self.show_sentence("Computing the differences…")
 
     def show_failure(self, message: str) -> None:
         """Say why there is no diff."""
-        self._result = None
         self.show_sentence(f"Could not compute the differences: {message}")
 
     def set_diff(self, result: DiffResult, *, identical: str = IDENTICAL) -> None:
         """Render `result`: removed lines red, added green, hunk headers muted (`identical`:
         what it says when there is no difference)."""
-        self._result = result
         if result.identical:
             self.show_sentence(identical)
-            return
-        rows = diff_rows(result)
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.setPlainText(rows.text)
-        self._uncolored = (rows.lines, rows.gutter, 0)
-        self._color_next_lines()
+        else:
+            rows = diff_rows(result)
+            self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+            self.setPlainText(rows.text)
+            self._uncolored = (rows.lines, rows.gutter, 0)
+            self._color_next_lines()
+        self._result = result
 
     @Slot()
     def _on_color_timer_timeout(self) -> None:
