@@ -28,7 +28,7 @@ import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from memtab.agent_server.agents import (
     AGENT_TITLES,
@@ -261,6 +261,31 @@ def install_on_home(
     """`memtab mcp install --<agent>` on `home`: its global scope, the default write mode
     (Settings' Install)."""
     return install_agent(agent, home, server_command(home), env)
+
+
+class PlannedChange(NamedTuple):
+    """A file `install_on_home` changes, and what it adds there, in words."""
+
+    path: Path
+    change: str
+
+
+def planned_changes(
+    agent: AgentName, home: Home, env: Mapping[str, str] | None = None
+) -> list[PlannedChange]:
+    """The files `install_on_home` changes for `agent`, each with what it adds (no disk:
+    the paths are the environment's), for the question Settings asks before it."""
+    command = shlex.join(server_command(home))
+    entry = PlannedChange(
+        config_path(agent, home, env), f"adds {ENTRY_NAMES[agent]}, which runs {command}"
+    )
+    if agent != "claude":
+        return [entry]
+    rules = PlannedChange(
+        claude_settings_path(env),
+        f"adds Memtab's read-only tools ({_READ_TOOLS_WORDS}) to permissions.allow",
+    )
+    return [entry, rules]
 
 
 def register_server(
