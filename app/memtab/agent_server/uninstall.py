@@ -38,6 +38,7 @@ from memtab.agent_server.config_files.checked_replace import ConfigFileError, Ed
 from memtab.agent_server.config_files.created import CreatedFiles
 from memtab.agent_server.config_files.json_edits import remove_items, remove_member
 from memtab.agent_server.config_files.json_members import JsonEditError
+from memtab.agent_server.config_files.places import ProjectLinkError
 from memtab.agent_server.install import (
     CLAUDE_ALLOW_PATH,
     InstallError,
@@ -130,6 +131,9 @@ def _removed(
     title = AGENT_TITLES[agent]
     try:
         edited = edit_file(path, edit, project=project, created=created)
+    except ProjectLinkError as error:
+        message = f"{title}: changed nothing: {error}"
+        return Outcome(agent=agent, path=path, status="refused", message=message)
     except (InstallError, ConfigFileError) as error:
         why = f"left {path} as it is: {error}" if isinstance(error, ConfigFileError) else error
         message = f"{title}: {why}; take out {what} by hand"

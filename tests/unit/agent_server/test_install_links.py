@@ -70,10 +70,13 @@ def test_a_link_below_the_project_is_refused_and_nothing_is_written(
     before = _files(tmp_path)
     for change in ("install", "uninstall"):
         code = main(["mcp", change, "--codex", "--project", str(shop), "--home", str(home)])
-        err = capsys.readouterr().err
+        out, err = capsys.readouterr()
         assert code == 1, change
         assert named in err, err
         assert "Memtab writes nothing through a link inside a project: a cloned repository " in err
+        made = "config.toml a real file" if link == "file-out" else ".codex a real folder"
+        assert f"Make {made} of the project to install there" in err
+        assert out == ""  # nothing written, nothing said to be served there
         assert _files(tmp_path) == before, change  # nothing written, no backup anywhere
     assert not list(outside.glob(f"*{BACKUP_SUFFIX}"))
 

@@ -82,12 +82,9 @@ class Place:
         return made
 
     def link_error(self, name: str, directory: Directory) -> ConfigFileError:
-        """What to say of the link `name` in `directory` (a project's; else the file went
-        and came back as a link while Memtab read it)."""
-        shown = Path(directory.display(name))
-        if self.project is None:
-            return ConfigFileError(f"{shown} became a link while Memtab read it")
-        return project_link_error(shown, self.project)
+        """The refusal of the file `name` in `directory`, a link in a project."""
+        assert self.project is not None
+        return project_link_error(Path(directory.display(name)), self.project, folder=False)
 
     def _descend(
         self, directory: Directory, parts: Sequence[str], *, make: bool
@@ -114,7 +111,7 @@ class Place:
             shown = Path(str(error.filename))
             if self.project is None:
                 raise ConfigFileError(f"{shown} became a link while Memtab made it") from None
-            raise project_link_error(shown, self.project) from None
+            raise project_link_error(shown, self.project, folder=True) from None
         except NotADirectoryError as error:
             directory.close()
             raise ConfigFileError(f"{error.filename} is not a folder") from None
@@ -162,8 +159,9 @@ def open_place(path: Path, project: Path | None = None) -> Place:
     return place
 
 
-def project_link_error(link: Path, project: Path) -> ProjectLinkError:
-    """The refusal of a link found at `link`, below the project folder `project`."""
+def project_link_error(link: Path, project: Path, *, folder: bool) -> ProjectLinkError:
+    """The refusal of a link found at `link`, below the project folder `project`, where a
+    folder (`folder`) or the file belongs."""
     try:
         points = os.readlink(link)
     except OSError:
@@ -174,8 +172,8 @@ def project_link_error(link: Path, project: Path) -> ProjectLinkError:
     return ProjectLinkError(
         f"{link} is a link (to {points}){where}, and Memtab writes nothing through a link "
         f"inside a project: a cloned repository can ship one to send the edit elsewhere. "
-        f"Make {link.name} a real {'folder' if leads.is_dir() else 'file'} of the project "
-        "to install there"
+        f"Make {link.name} a real {'folder' if folder else 'file'} of the project to install "
+        "there"
     )
 
 

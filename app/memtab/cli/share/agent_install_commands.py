@@ -69,7 +69,7 @@ def install(args: argparse.Namespace) -> int:
         for outcome in install_agent(agent, home, command, project=project)
     ]
     status = _report(outcomes)
-    if project is not None:
+    if project is not None and any(outcome.status != "refused" for outcome in outcomes):
         print(_served_there(home, project, workspace))
     return status
 
