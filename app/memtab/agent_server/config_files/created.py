@@ -1,5 +1,5 @@
 """Which agents' files (and folders) `memtab mcp install` created, so that uninstall can
-leave no trace of them (docs/formats.md §15.5, §22.6).
+leave no trace of them (docs/formats.md §15.6, §22.6).
 
 Before, an install into a file that did not exist left `{}` (or an empty config.toml, and
 a `.codex` folder) behind once the entry was taken out again. Now each file install
@@ -36,13 +36,13 @@ Folder = Annotated[str, AtLeast(1)]
 
 class CreatedFile(Record):
     """An agent's file install created (an entry of `agent-files.json`'s `created`,
-    §15.5): the folders made for it, outermost first."""
+    §15.6): the folders made for it, outermost first."""
 
     folders: ValidItems[tuple[Folder, ...]] = ()
 
 
 class AgentFiles(Record, keep_unknown=True):
-    """`agent-files.json` (§15.5): the agents' files install created, by real path."""
+    """`agent-files.json` (§15.6): the agents' files install created, by real path."""
 
     created: ValidEntries[dict[str, CreatedFile]] = field(default_factory=dict)
 
