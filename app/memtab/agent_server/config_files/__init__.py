@@ -7,3 +7,7 @@ from typing import Literal
 
 # What an edit did to the file: `unchanged` writes nothing.
 EditStatus = Literal["added", "updated", "unchanged"]
+
+
+class ConfigFileError(Exception):
+    """A file Memtab will not change; the message says why in words."""

@@ -17,6 +17,7 @@ from memtab.agent_server.agents import (
     agent_found,
     claude_settings_path,
     config_path,
+    demo_refusal,
     project_place,
 )
 from memtab.agent_server.install import (
@@ -36,6 +37,7 @@ from memtab.store.home import Home
 
 def install(args: argparse.Namespace) -> int:
     home = open_home(args)
+    _refuse_demo(home, "install")
     project = _project(args)
     chosen = [agent for agent in AGENTS if getattr(args, agent)]
     agents = chosen or [agent for agent in _agents(project) if agent_found(agent, home)]
@@ -67,13 +69,14 @@ def install(args: argparse.Namespace) -> int:
         for outcome in install_agent(agent, home, command, project=project)
     ]
     status = _report(outcomes)
-    if project is not None:
+    if project is not None and any(outcome.status != "refused" for outcome in outcomes):
         print(_served_there(home, project, workspace))
     return status
 
 
 def uninstall(args: argparse.Namespace) -> int:
     home = open_home(args)
+    _refuse_demo(home, "uninstall")
     project = _project(args)
     chosen = [agent for agent in AGENTS if getattr(args, agent)]
     agents = chosen or [
@@ -105,6 +108,13 @@ def _project(args: argparse.Namespace) -> ProjectPlace | None:
 def _agents(project: ProjectPlace | None) -> tuple[AgentName, ...]:
     """The agents an install may go to: all, or those with a per-project configuration."""
     return AGENTS if project is None else tuple(a for a in AGENTS if a != "xum")
+
+
+def _refuse_demo(home: Home, change: str) -> None:
+    """A demo home reaches no real agent (`--print` too: its snippet would serve it)."""
+    refusal = demo_refusal(home, change)
+    if refusal is not None:
+        raise CliError(refusal)
 
 
 def _refuse_xum(agents: list[AgentName], project: ProjectPlace | None) -> None:
