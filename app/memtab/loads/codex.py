@@ -106,7 +106,7 @@ def _memory(
             notes.append(f"{SUMMARY_NAME} is read when Codex's memories feature is on")
             if settings.version == "v2":
                 notes.append(
-                    f"[memories] version = \"v2\": Codex reads {V2_ROOT}/, once its v2 memory "
+                    f'[memories] version = "v2": Codex reads {V2_ROOT}/, once its v2 memory '
                     "has enough consolidated threads (counted in Codex's database, not seen)"
                 )
             if not has_version_line(summary):  # read now, written again from scratch later
@@ -208,8 +208,8 @@ def _summary(text: str, path: Path, identify: Identify) -> LoadedFile:
         loaded_lines=head_lines + max(0, tail_lines),
         cut_at_line=cut,
         resumes_at_line=resumes,
-        cut_reason=f"Codex reads at most {SUMMARY_TOKEN_LIMIT:,} tokens of {SUMMARY_NAME}: its head "
-        "and tail",
+        cut_reason=f"Codex reads at most {SUMMARY_TOKEN_LIMIT:,} tokens of {SUMMARY_NAME}: "
+        "its head and tail",
         kind="summary",
         **named(path, identify),
     )

@@ -129,6 +129,10 @@ def test_the_command_installs_where_each_agent_looks_and_print_changes_nothing(
     assert "Codex: updated" in capsys.readouterr().out
     codex = tomllib.loads(config_path("codex", home).read_text())["mcp_servers"]["memtab"]
     assert codex["args"][-2:] == ["--writes", "direct"]
+    # An install's own answer budget (formats §22.10), for every client of its sessions.
+    assert main([*args, "--codex", "--answer-budget", "40000"]) == 0
+    codex = tomllib.loads(config_path("codex", home).read_text())["mcp_servers"]["memtab"]
+    assert codex["args"][-2:] == ["--answer-budget", "40000"]
 
 
 def test_the_snippets_to_add_by_hand_are_what_each_file_holds() -> None:

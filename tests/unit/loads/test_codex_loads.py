@@ -89,8 +89,7 @@ def test_use_memories_off_reads_no_summary(machine: Machine) -> None:
     agent = codex(machine)
     assert "codex:memories:memory_summary.md" not in [f.id for f in agent.files]
     assert agent.notes == (
-        "[memories] use_memories = false in config.toml: Codex puts no memory summary in a "
-        "session",
+        "[memories] use_memories = false in config.toml: Codex puts no memory summary in a session",
     )
 
 

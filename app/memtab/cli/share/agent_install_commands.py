@@ -46,7 +46,12 @@ def install(args: argparse.Namespace) -> int:
     _refuse_xum(agents, project)
     writes = getattr(args, "writes", None)  # the server's own default needs no option
     workspace = getattr(args, "workspace", None)
-    command = server_command(home, workspace, None if writes == DEFAULT_WRITES else writes)
+    command = server_command(
+        home,
+        workspace,
+        None if writes == DEFAULT_WRITES else writes,
+        getattr(args, "answer_budget", None),
+    )
     if args.print:
         for agent in agents:
             path = config_path(agent, home, project=project)
