@@ -11,8 +11,9 @@ What was checked, and where:
   the directory `autoMemoryDirectory` names (`claude_settings.py`) — its memory files
   and the subtrees that are not the user's own (team memory, logs, sessions, proposals)
   as `claude/memory_dir.py` says —, team memory's mounts in `<auto memory>/team/`,
-  account memory in `<config>/memory/personal/`, session memory in
-  `projects/<encoded>/<session>/session-memory/summary.md`, and subagents' memory in
+  account memory in `<config>/memory/personal/`, session memory an older Claude Code left in
+  `projects/<encoded>/<session>/session-memory/summary.md` (2.1.332's bundle has no
+  `session-memory` left: it is neither written nor read), and subagents' memory in
   `agent-memory/<subagent>/` (user scope), `.claude/agent-memory/<subagent>/` and
   `.claude/agent-memory-local/<subagent>/` (a project's), each a `MEMORY.md` index plus
   topic files, as Claude Code's memory and subagent documentation describe them.
@@ -64,7 +65,10 @@ GENERATED_BY_CODEX = (
     "an edit here would be lost. Edit MEMORY.md or memory_summary.md instead (Codex's "
     f"consolidation keeps what you change there), or add a note. {_ADD_A_NOTE}"
 )
-SESSION_MEMORY_IS_CLAUDES = "session memory is Claude Code's: it rewrites the summary itself"
+SESSION_MEMORY_IS_CLAUDES = (
+    "session memory from an older Claude Code: Claude Code no longer writes or reads it (since "
+    "2.1.332 it keeps no session memory), so it stays as that version left it"
+)
 WRITTEN_BY_LOKI = "written by loki-mode; Memtab shows it read-only"
 
 

@@ -287,7 +287,7 @@ def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(
     assert editor.preview.source_text.startswith("# Episode ")
     assert WRITTEN_BY_LOKI in editor.message_bar.text
     assert "loki-mode" in window.memory_tab.controller.footer.mux_only_note.full_text
-    summary = next(n for n in window.memory_tab.model.nodes() if n.tag == "session summary")
+    summary = next(n for n in window.memory_tab.model.nodes() if n.tag == "older session summary")
     open_key(qtbot, window, summary.key)
     assert editor.is_read_only and "Claude Code" in editor.message_bar.text
     # Back on a mux file, the footer's note goes.

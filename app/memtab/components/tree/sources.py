@@ -63,7 +63,7 @@ _TAGS: dict[FileKind, str] = {
     FileKind.RULE: "rule",
     FileKind.AUTO_MEMORY_INDEX: "index",
     FileKind.AUTO_MEMORY_TOPIC: "topic",
-    FileKind.SESSION_SUMMARY: "session summary",
+    FileKind.SESSION_SUMMARY: "older session summary",
     FileKind.GENERATED: "generated",
     FileKind.SKILL: "skill",
     FileKind.EXTENSION: "extension",
