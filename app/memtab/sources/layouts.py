@@ -49,6 +49,7 @@ from memtab.sources.claude.memory_dir import (
     is_team_folder,
     not_personal,
 )
+from memtab.sources.codex.imports import IMPORT_EXTENSION, SCOPE_NAME
 from memtab.sources.codex.manifest import MANIFEST_NAME
 from memtab.sources.codex.summary import SUMMARY_NAME, summary_problem
 from memtab.sources.model import AD_HOC_EXTENSION, FileKind, Layout, Source
@@ -70,6 +71,13 @@ SESSION_MEMORY_IS_CLAUDES = (
     "2.1.332 it keeps no session memory), so it stays as that version left it"
 )
 WRITTEN_BY_LOKI = "written by loki-mode; Memtab shows it read-only"
+
+
+IMPORTED_BY_CODEX = (
+    "imported from Claude Code: Codex's copy of a Claude Code memory file, which Codex's "
+    "consolidation reads and never edits. Edit the original in Claude Code's memory (the "
+    "row's Open the original)"
+)
 
 
 def codex_extension_reason(name: str) -> str:
@@ -273,6 +281,8 @@ def _codex_extension_rule(segments: tuple[str, ...]) -> Rule:
         return Rule(FileKind.NOTE)
     if segments[:2] == (AD_HOC_EXTENSION, "notes") and len(segments) > 2:
         return Rule(FileKind.EXTENSION)
+    if segments[:2] == (IMPORT_EXTENSION, "resources") and segments[3:] not in ((), (SCOPE_NAME,)):
+        return Rule(FileKind.EXTENSION, IMPORTED_BY_CODEX)  # a copy: `sources.codex.imports`
     if segments[1:] == (MANIFEST_NAME,):  # shown rendered (`sources.codex.manifest`)
         return Rule(FileKind.RENDERED, codex_extension_reason(segments[0]))
     return Rule(FileKind.EXTENSION, codex_extension_reason(segments[0]))

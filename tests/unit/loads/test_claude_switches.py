@@ -71,14 +71,11 @@ def test_the_variable_turns_auto_memory_off_and_on(machine: Machine) -> None:
 def test_the_sources_say_auto_memory_is_off(machine: Machine) -> None:
     sources = discover(machine.context(CLAUDE_CODE_DISABLE_AUTO_MEMORY="true")).sources
     memory = next(s for s in sources if s.id.startswith("claude-code:memory-"))
-    assert (
-        memory.note is not None
-        and (
-            "Claude Code neither reads nor writes auto memory: CLAUDE_CODE_DISABLE_AUTO_MEMORY=true "
-            "(in the environment)"
-        )
-        in memory.note
+    said = (
+        "Claude Code neither reads nor writes auto memory: "
+        "CLAUDE_CODE_DISABLE_AUTO_MEMORY=true (in the environment)"
     )
+    assert memory.note is not None and said in memory.note
     sources = discover(machine.context()).sources
     memory = next(s for s in sources if s.id.startswith("claude-code:memory-"))
     assert "neither reads nor writes" not in (memory.note or "")
