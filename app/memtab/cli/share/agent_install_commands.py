@@ -19,6 +19,7 @@ from memtab.agent_server.agents import (
     config_path,
     project_place,
 )
+from memtab.agent_server.config_files.xum_hooks import hooks_bypassed_note, xum_hooks
 from memtab.agent_server.install import (
     Outcome,
     install_agent,
@@ -72,6 +73,9 @@ def install(args: argparse.Namespace) -> int:
         for outcome in install_agent(agent, home, command, project=project)
     ]
     status = _report(outcomes)
+    hooks = hooks_bypassed_note(xum_hooks(home, project.checkout if project else None))
+    if hooks is not None:
+        print(hooks)
     if project is not None:
         print(_served_there(home, project, workspace))
     return status
