@@ -10,6 +10,7 @@ from pathlib import Path
 
 from memtab.components.files.rules import RowAction, linked_text, row_actions
 from memtab.components.tree.nodes import TreeNode, ref_key
+from memtab.components.tree.text import row_tooltip
 from memtab.components.tree.tree import build_tree
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.sources.codex.imports import link_imports
@@ -74,7 +75,8 @@ def test_the_tree_labels_the_copy_and_opens_either_from_the_other(tmp_path: Path
     )
     assert copy.linked == MemoryFileRef(f"claude-code:memory-{key}", "memory/MEMORY.md")
     assert original.linked == MemoryFileRef("codex:memories", f"{IMPORT}/{key}/MEMORY.md")
-    assert f"Codex imported it as {copy_id}" in original.description
+    assert f"Linked to {copy_id}: right-click to open it" in (row_tooltip(original, None) or "")
+    assert "Linked to" not in original.description  # the row's one line stays its own
     assert row_actions(copy)[0] is RowAction.OPEN_LINKED
     assert row_actions(original)[0] is RowAction.OPEN_LINKED
     assert linked_text(copy) == "Open the original in Claude Code's memory"

@@ -253,10 +253,7 @@ def _link(node: TreeNode, file: SourceFile, links: ImportLinks) -> None:
         node.linked = parse_file_id(original) if original else None
         return
     copies = links.imports_of.get(file.id)
-    if copies:
-        node.description = "\n".join(
-            t for t in (node.description, f"Codex imported it as {copies[0]}") if t
-        )
+    if copies:  # its tooltip names the copy (`text.file_tooltip`); the row stays as it was
         node.linked = parse_file_id(copies[0])
 
 
