@@ -43,6 +43,9 @@ CODEX_FALLBACK_POLICY_BYTES = 10_000
 CODEX_SERIALIZATION_ALLOWANCE = 1.2
 """`with_serialization_allowance`: the policy × 1.2 when a tool's output is recorded."""
 CODEX_BYTES_PER_TOKEN = 4
+CODEX_OUTPUT_HEADER_BYTES = 100
+"""Codex puts a text of its own before a tool's answer, in the same budget ("Wall time:
+0.0411 seconds\nOutput:", seen in the requests of Codex 0.169.0): room kept for it."""
 CLAUDE_CODE_MCP_TOKENS = 25_000
 """Claude Code's default `MAX_MCP_OUTPUT_TOKENS`."""
 CLAUDE_CODE_UNCOUNTED_SHARE = 2
@@ -90,10 +93,12 @@ def codex_limit(env: Mapping[str, str]) -> tuple[int, str]:
     """The most of an answer's text Codex keeps whole, in bytes, and why."""
     tokens = _tool_output_token_limit(_codex_home(env))
     if tokens is not None:
-        limit = int(tokens * CODEX_BYTES_PER_TOKEN * CODEX_SERIALIZATION_ALLOWANCE)
-        return limit, f"Codex keeps {limit} bytes whole (tool_output_token_limit = {tokens})"
-    limit = int(CODEX_FALLBACK_POLICY_BYTES * CODEX_SERIALIZATION_ALLOWANCE)
-    return limit, f"Codex keeps {limit} bytes whole for a model outside its catalog"
+        kept = int(tokens * CODEX_BYTES_PER_TOKEN * CODEX_SERIALIZATION_ALLOWANCE)
+        why = f"Codex keeps {kept} bytes whole (tool_output_token_limit = {tokens})"
+    else:
+        kept = int(CODEX_FALLBACK_POLICY_BYTES * CODEX_SERIALIZATION_ALLOWANCE)
+        why = f"Codex keeps {kept} bytes whole for a model outside its catalog"
+    return kept - CODEX_OUTPUT_HEADER_BYTES, f"{why}, its own header included"
 
 
 def claude_code_limit(env: Mapping[str, str]) -> tuple[int, str]:
