@@ -96,14 +96,19 @@ def launcher() -> list[str]:
 
 
 def server_command(
-    home: Home, workspace: str | None = None, writes: str | None = None
+    home: Home,
+    workspace: str | None = None,
+    writes: str | None = None,
+    answer_budget: int | None = None,
 ) -> list[str]:
-    """The command line that starts the server on `home` (and `workspace`, and a write
-    mode other than the default)."""
+    """The command line that starts the server on `home` (and `workspace`, a write mode
+    other than the default, and an answer budget of the install's own)."""
     command = [*launcher(), "mcp", "--home", str(home.root)]
     if workspace:
         command += ["--workspace", workspace]
-    return [*command, "--writes", writes] if writes else command
+    if writes:
+        command += ["--writes", writes]
+    return [*command, "--answer-budget", str(answer_budget)] if answer_budget else command
 
 
 # --- the entries --------------------------------------------------------------------------

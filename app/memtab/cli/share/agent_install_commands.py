@@ -20,6 +20,7 @@ from memtab.agent_server.agents import (
     demo_refusal,
     project_place,
 )
+from memtab.agent_server.config_files.xum_hooks import hooks_bypassed_note, xum_hooks
 from memtab.agent_server.install import (
     Outcome,
     install_agent,
@@ -48,7 +49,12 @@ def install(args: argparse.Namespace) -> int:
     _refuse_xum(agents, project)
     writes = getattr(args, "writes", None)  # the server's own default needs no option
     workspace = getattr(args, "workspace", None)
-    command = server_command(home, workspace, None if writes == DEFAULT_WRITES else writes)
+    command = server_command(
+        home,
+        workspace,
+        None if writes == DEFAULT_WRITES else writes,
+        getattr(args, "answer_budget", None),
+    )
     if args.print:
         for agent in agents:
             path = config_path(agent, home, project=project)
@@ -69,6 +75,9 @@ def install(args: argparse.Namespace) -> int:
         for outcome in install_agent(agent, home, command, project=project)
     ]
     status = _report(outcomes)
+    hooks = hooks_bypassed_note(xum_hooks(home, project.checkout if project else None))
+    if hooks is not None:
+        print(hooks)
     if project is not None and any(outcome.status != "refused" for outcome in outcomes):
         print(_served_there(home, project, workspace))
     return status
