@@ -143,6 +143,19 @@ def collect(
     return Collected(tuple(documents), tuple(projects), tuple(problems))
 
 
+def seen_together(one: Document, other: Document) -> bool:
+    """Whether one workspace's sessions see both (global memory with everything; a
+    project's with its workspaces'; a workspace's only with its own); a file is not seen
+    together with itself."""
+    if one.key == other.key:
+        return False
+    if GLOBAL_GROUP in (one.group, other.group):
+        return True
+    if one.group != other.group:
+        return False
+    return one.workspace is None or other.workspace is None or one.workspace == other.workspace
+
+
 def checkout_of(path: str | None) -> Path | None:
     """The directory a project or workspace path names, if it is one on this disk."""
     if not path or path == MULTI_PROJECT_KEY or not os.path.isabs(path):
