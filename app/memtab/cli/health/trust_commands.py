@@ -24,6 +24,8 @@ from memtab.humanize import plural
 from memtab.store.home import HomeError
 from memtab.store.paths import PathError
 from memtab.store.scopes.memory import MemoryStoreError
+from memtab.trust.contradictions.engine import ContradictionsEngine
+from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
@@ -54,6 +56,18 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="show the groups kept as they are too (the window's Keep)",
     )
     duplicates.set_defaults(handler=run_duplicates)
+    contradictions = commands.add_parser(
+        "contradictions",
+        writes_home=False,
+        help="lines of two memories a session sees together that disagree",
+        description="Find lines, in any two memories a session sees together (global and "
+        "a project's, a project's and its workspaces', every agent's), that state different "
+        "values for one thing: a port, a version, a setting, a command, a path, a tool to "
+        "use, always or never; each pair names both files and lines and which is newer. "
+        "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
+    )
+    _common_options(contradictions)
+    contradictions.set_defaults(handler=run_contradictions)
 
 
 def _common_options(parser: argparse.ArgumentParser) -> None:
@@ -102,6 +116,31 @@ def run_duplicates(args: argparse.Namespace) -> int:
     for problem in report.problems:
         print(f"memtab: not read: {problem}", file=sys.stderr)
     return 1 if report.groups else 0
+
+
+def run_contradictions(args: argparse.Namespace) -> int:
+    engine = ContradictionsEngine(open_home(args), sources=not args.no_sources)
+    report = _reading(args, "contradictions", lambda: engine.find(args.workspace))
+    if isinstance(report, int):
+        return report
+    assert isinstance(report, ContradictionsReport)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        for found in report.contradictions:
+            print(f"{found.kind} · {printable(found.about)} · {printable(found.why)}")
+            for side, name in ((found.first, "first"), (found.second, "second")):
+                newer = "  (newer)" if found.newer == name else ""
+                print(f"    {_where(side.place)}  ({where_in_words(side.place)}){newer}")
+                print(f"        {printable(side.place.text.strip())}")
+        files = plural(report.files_read, "memory file")
+        if report.contradictions:
+            print(f"{plural(len(report.contradictions), 'contradiction')} in {files}.")
+        else:
+            print(f"No contradictions in {files}.")
+    for problem in report.problems:
+        print(f"memtab: not read: {problem}", file=sys.stderr)
+    return 1 if report.contradictions else 0
 
 
 def _print_group(group: DuplicateGroup) -> None:
