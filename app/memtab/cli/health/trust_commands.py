@@ -29,6 +29,8 @@ from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
+from memtab.trust.leaks.engine import LeaksEngine
+from memtab.trust.leaks.records import LeaksReport
 from memtab.trust.memories import where_in_words
 from memtab.trust.records import MemoryPlace
 
@@ -68,6 +70,18 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     _common_options(contradictions)
     contradictions.set_defaults(handler=run_contradictions)
+    leaks = commands.add_parser(
+        "leaks",
+        writes_home=False,
+        help="memories in the wrong place (another project's, global), and secrets",
+        description="Find memories in one project's memory (or global memory, or team "
+        "memory shared with collaborators) that name another project's paths, repository or "
+        "hosts, or a person's home folder, and secret-like values anywhere; each says where "
+        "the memory belongs. Exits 1 when something was found, 0 when not, 2 when the "
+        "memory could not be read.",
+    )
+    _common_options(leaks)
+    leaks.set_defaults(handler=run_leaks)
 
 
 def _common_options(parser: argparse.ArgumentParser) -> None:
@@ -141,6 +155,33 @@ def run_contradictions(args: argparse.Namespace) -> int:
     for problem in report.problems:
         print(f"memtab: not read: {problem}", file=sys.stderr)
     return 1 if report.contradictions else 0
+
+
+def run_leaks(args: argparse.Namespace) -> int:
+    engine = LeaksEngine(open_home(args), sources=not args.no_sources)
+    report = _reading(args, "leaks", lambda: engine.find(args.workspace))
+    if isinstance(report, int):
+        return report
+    assert isinstance(report, LeaksReport)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        for leak in report.leaks:
+            print(
+                f"{_where(leak.place)}  ({where_in_words(leak.place)}): [{leak.kind}] "
+                f"names {printable(leak.names)}"
+            )
+            print(f"    {printable(leak.place.text.strip())}")
+            print(f"    {printable(leak.why)}")
+            print(f"    belongs in: {printable(leak.belongs)}")
+        files = plural(report.files_read, "memory file")
+        if report.leaks:
+            print(f"{plural(len(report.leaks), 'leak')} in {files}.")
+        else:
+            print(f"No leaks in {files}.")
+    for problem in report.problems:
+        print(f"memtab: not read: {problem}", file=sys.stderr)
+    return 1 if report.leaks else 0
 
 
 def _print_group(group: DuplicateGroup) -> None:
