@@ -234,7 +234,7 @@ def _project_hosts(
         if not ranked:
             continue
         if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
-            owners[host] = ranked[0][0]  # type: ignore[assignment]
+            owners[host] = ranked[0][0]
     return owners
 
 
