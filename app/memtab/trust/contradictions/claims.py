@@ -26,6 +26,7 @@ sentence that names the thing twice. Its
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -112,6 +113,14 @@ TOOL_KINDS: dict[str, tuple[str, ...]] = {
 the one to use contradict each other. A tool whose name is a common English word (`got`,
 `requests`, `black`, `node`) is left out: a sentence naming the word says nothing of it."""
 _TOOL_KIND = {tool: kind for kind, tools in TOOL_KINDS.items() for tool in tools}
+_TRIGGER = re.compile(
+    r"[`/\d]|\b(?:always|never|don't|do not|must not|"
+    + "|".join(sorted(_TOOL_KIND, key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+"""What every sentence that claims something holds: a number, a code span or path, always
+or never, or a tool's name (the other patterns run only where one is)."""
 _TOOL_WORD = re.compile(
     r"(?<![\w./@-])(" + "|".join(sorted(_TOOL_KIND, key=len, reverse=True)) + r")(?![\w/@-])"
 )
@@ -148,22 +157,31 @@ def claims_of(text: str) -> tuple[Claim, ...]:
     found: list[Claim] = []
     needles = _FACT_NEEDLES.search(text) is not None
     for line in content_lines(text):
-        if line.code:
+        if line.code or _TRIGGER.search(line.text) is None:
             continue
         for sentence in statements(line.text):
-            if needles and _FACT_NEEDLES.search(sentence):
-                facts = _facts(line.number, sentence)
-                found += facts
-                if facts:
-                    continue
-            if _PAST.search(sentence) or _ALTERNATIVES.search(sentence) or is_example(sentence):
-                continue
-            found += _tools(line.number, sentence)
-            if _GONE.search(sentence):
-                continue
-            found += _polarity(line.number, sentence)
-            if _CONDITIONS.search(sentence) is None:
-                found += _command_or_path(line.number, sentence, _SPAN.findall(sentence))
+            found += [claim._replace(line=line.number) for claim in _claims(sentence, needles)]
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=8192)
+def _claims(sentence: str, needles: bool) -> tuple[Claim, ...]:
+    """What one sentence claims (line 0: the caller's line is set on each), worked out
+    once per sentence (templates and copies repeat theirs)."""
+    if _TRIGGER.search(sentence) is None:
+        return ()
+    if needles and _FACT_NEEDLES.search(sentence):
+        facts = _facts(0, sentence)
+        if facts:
+            return tuple(facts)
+    if _PAST.search(sentence) or _ALTERNATIVES.search(sentence) or is_example(sentence):
+        return ()
+    found = _tools(0, sentence)
+    if _GONE.search(sentence):
+        return tuple(found)
+    found += _polarity(0, sentence)
+    if _CONDITIONS.search(sentence) is None:
+        found += _command_or_path(0, sentence, _SPAN.findall(sentence))
     return tuple(found)
 
 

@@ -39,6 +39,7 @@ from typing import NamedTuple
 from memtab.check.documents import Document
 from memtab.store.home import Home
 from memtab.store.text.near_duplicates import (
+    COMMON_FILES,
     alike_groups,
     idf_weights,
     lowered_words,
@@ -249,21 +250,25 @@ def _rule_groups(
     grouped: Mapping[int, int],
     weight: Mapping[str, float],
 ) -> list[DuplicateGroup]:
-    said: list[tuple[int, Statement]] = [
-        (i, statement) for i in representatives for statement in notes[i][1].statements
-    ]
+    # Sentences of the same stems are compared once; one held by more memories than
+    # `COMMON_FILES` is a template's.
+    held: dict[frozenset[str], list[tuple[int, Statement]]] = defaultdict(list)
+    for i in representatives:
+        for statement in notes[i][1].statements:
+            held[statement.stems].append((i, statement))
+    sets = [s for s, said in held.items() if len({i for i, _ in said}) <= COMMON_FILES]
     pairs = [
         (similarity, a, b)
-        for similarity, a, b in near_duplicate_pairs(
-            [statement.stems for _, statement in said], RULE_SIMILARITY, weight=weight
-        )
-        if said[a][0] != said[b][0]
-        and (grouped.get(said[a][0], -1) != grouped.get(said[b][0], -2))
-        and _differ_in_wording(said[a][1].stems, said[b][1].stems, weight)
+        for similarity, a, b in near_duplicate_pairs(sets, RULE_SIMILARITY, weight=weight)
+        if _differ_in_wording(sets[a], sets[b], weight)
     ]
+    alike = alike_groups(pairs, rank=lambda index: index)
+    alone = set(range(len(sets))) - {i for members, _ in alike for i in members}
+    alike += [([i], 1.0) for i in sorted(alone)]  # the same sentence in several memories
     groups = []
-    for members, similarity in alike_groups(pairs, rank=lambda index: index):
-        chosen = _one_a_note([said[i] for i in members])
+    for members, similarity in alike:
+        said = [occurrence for i in members for occurrence in held[sets[i]]]
+        chosen = _one_a_note(said, grouped)
         if len(chosen) < 2:
             continue
         places = tuple(place_of(notes[i][0], s.line, s.text) for i, s in chosen)
@@ -294,14 +299,18 @@ def _differ_in_wording(
     return max(weight.get(s, 0.0) for s in differing) < min(weight.get(s, 0.0) for s in one & other)
 
 
-def _one_a_note(said: Sequence[tuple[int, Statement]]) -> list[tuple[int, Statement]]:
-    """The first statement of each memory (a rule said twice in one memory is the
-    consolidator's to clear)."""
-    seen: set[int] = set()
+def _one_a_note(
+    said: Sequence[tuple[int, Statement]], grouped: Mapping[int, int]
+) -> list[tuple[int, Statement]]:
+    """The first statement of each memory, and of each group of memories found alike
+    above (a rule said twice in one memory is the consolidator's to clear; in two copies,
+    their group says it)."""
+    seen: set[tuple[str, int]] = set()
     chosen = []
-    for index, statement in said:
-        if index not in seen:
-            seen.add(index)
+    for index, statement in sorted(said, key=lambda pair: (pair[0], pair[1].line)):
+        slot = ("group", grouped[index]) if index in grouped else ("note", index)
+        if slot not in seen:
+            seen.add(slot)
             chosen.append((index, statement))
     return chosen
 

@@ -186,6 +186,7 @@ def mentions_of(text: str, names: re.Pattern[str] | None) -> FileMentions:
     hosts: list[Mention] = []
     personal: list[Mention] = []
     secrets: list[Mention] = []
+    holds_secrets = redact_secrets(text) != text  # most texts hold none: lines not read for one
     for number, line in enumerate(text_lines(text), start=1):
         if names is not None and ("/" in line or "-" in line or "_" in line):
             found_names += [
@@ -204,6 +205,8 @@ def mentions_of(text: str, names: re.Pattern[str] | None) -> FileMentions:
             ]
         if "/home/" in line or "/Users/" in line or ":\\Users\\" in line:
             personal += [Mention(number, m.group(0)) for m in _PERSONAL.finditer(line)]
+        if not holds_secrets:
+            continue
         labels = secret_labels(line)
         if labels or redact_secrets(line) != line:
             secrets.append(Mention(number, labels[0] if labels else "a secret-named value"))
