@@ -14,6 +14,7 @@ stems with the first. Each word's stem is worked out once per process.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Iterable, Iterator
@@ -102,6 +103,13 @@ def stems_of(text: str) -> Iterator[str]:
     for word in lowered_words(text):
         if len(word) > 1 and word not in LEFT_OUT:
             yield stem(word)
+
+
+@functools.lru_cache(maxsize=16384)
+def sentence_stems(sentence: str) -> frozenset[str]:
+    """A sentence's stems, worked out once per sentence (templates and copies repeat
+    theirs)."""
+    return frozenset(stems_of(sentence))
 
 
 def stem_set(texts: Iterable[str]) -> frozenset[str]:

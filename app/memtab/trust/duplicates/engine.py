@@ -49,7 +49,7 @@ from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, Dupli
 from memtab.trust.memories import place_of, read_memories, where_in_words
 from memtab.trust.per_file import PerFile
 from memtab.trust.records import MemoryPlace
-from memtab.trust.words import content_lines, statements, stem, stems_of
+from memtab.trust.words import content_lines, sentence_stems, statements, stem
 
 REWORDED_SIMILARITY = 0.36
 RULE_SIMILARITY = 0.7
@@ -83,10 +83,10 @@ def note_words(document: Document) -> NoteWords:
     for line in content_lines(document.text):
         digest.update(" ".join(line.text.split()).encode("utf-8", "surrogatepass") + b"\n")
         if line.code:
-            stems.update(stems_of(line.text))
+            stems |= sentence_stems(line.text)
             continue
         for sentence in statements(line.text):
-            said = frozenset(stems_of(sentence))
+            said = sentence_stems(sentence)
             stems |= said
             if len(said) >= MIN_RULE_STEMS:
                 found.append(Statement(line.number, sentence, said))
