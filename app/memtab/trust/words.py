@@ -84,9 +84,10 @@ def content_lines(text: str) -> list[ContentLine]:
     return found
 
 
-def statements(line: str) -> list[str]:
-    """The sentences of a content line."""
-    return [part.strip() for part in _SENTENCE_END.split(line) if part.strip()]
+@functools.lru_cache(maxsize=16384)
+def statements(line: str) -> tuple[str, ...]:
+    """The sentences of a content line (worked out once per line text)."""
+    return tuple(part.strip() for part in _SENTENCE_END.split(line) if part.strip())
 
 
 def stem(word: str) -> str:
