@@ -13,12 +13,12 @@ lines), and compared three ways, each finding a group of the memories it joins:
    numbers, a note on the same subject shares its common words. Copies of a member join
    its group;
 3. **rules**: one rule written in two memories or more (a sentence of a content line,
-   not code), the same way at `RULE_SIMILARITY`, between memories no group above joins
-   — the same rule in global and in a project —, where what one sentence says and the
-   other does not is only how it is said: more common than anything they share (`Use
-   pnpm, not npm` / `Prefer pnpm over npm in this repo`; never `Branch names are
-   kebab-case` / `Test names are kebab-case`, nor two ports). A sentence held by more
-   than `COMMON_FILES` memories is a template's, not a rule.
+   not code nor a label ending in `:`), the same way at `RULE_SIMILARITY`, between
+   memories no group above joins — the same rule in global and in a project —, where
+   what one sentence says and the other does not is only how it is said: more common
+   than anything they share (`Use pnpm, not npm` / `Prefer pnpm over npm in this repo`;
+   never `Branch names are kebab-case` / `Test names are kebab-case`, nor two ports). A
+   sentence held by more than `COMMON_FILES` memories is a template's, not a rule.
 
 Records of what happened (session summaries, episodes, Codex's rollout summaries:
 `Document.record`) are not compared: what they repeat is history. The thresholds were
@@ -88,7 +88,7 @@ def note_words(document: Document) -> NoteWords:
         for sentence in statements(line.text):
             said = sentence_stems(sentence)
             stems |= said
-            if len(said) >= MIN_RULE_STEMS:
+            if len(said) >= MIN_RULE_STEMS and not sentence.rstrip("*_ ").endswith(":"):
                 found.append(Statement(line.number, sentence, said))
     return NoteWords(digest.digest(), frozenset(stems), tuple(found))
 
