@@ -77,7 +77,7 @@ _AT_LOCALHOST = re.compile(
 """A port the check's facts do not read: "The docs site is at localhost:4000"."""
 _SPAN = re.compile(r"`([^`\n]+)`")
 _COMMAND = re.compile(r"^(?:\./\S|[a-z][a-z0-9_.+-]*\s+\S)")
-_ASSIGNMENT = re.compile(r"^\S+=\S*$")
+_ASSIGNMENT = re.compile(r"^\S[^\s=]*=\S*$")  # one split: `\S+=` backtracks over each `=`
 _PATH_SHAPE = re.compile(r"^(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*$|^[\w-]+\.[a-z0-9]{1,5}$")
 _BARE_PATH = re.compile(r"(?<![\w`/.-])((?:[\w.-]+/)+[\w.-]*)(?![\w/`-])")
 _COMMAND_WORDS = frozenset(
@@ -127,6 +127,11 @@ _USE_CUE = re.compile(
     r"go\s+with|adopt(?:ed)?|replace[sd]?|only|always|never|not|instead\s+of|rather\s+than|over)\b",
     re.IGNORECASE,
 )
+_WORD_TOKEN = re.compile(r"[\w'-]+")
+_FROM = re.compile(r"\bfrom\b")
+_NEGATED_BETWEEN = re.compile(r"(?:not|instead of|rather than|over|never)\s")
+_WITH = re.compile(r"\bwith\b")
+_REPLACE = re.compile(r"\breplace")
 _NEGATION = re.compile(r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s+$")
 _ALWAYS = re.compile(r"^(?:always|you must|must always)\b|\balways\b", re.IGNORECASE)
 _NEVER = re.compile(
@@ -221,7 +226,7 @@ def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim
 
 
 def _thing(rest: str) -> str:
-    words = [w for w in re.findall(r"[\w'-]+", rest) if w.lower() not in _THING_SKIP]
+    words = [w for w in _WORD_TOKEN.findall(rest) if w.lower() not in _THING_SKIP]
     return " ".join(words[:4]).lower() or "it"
 
 
@@ -261,11 +266,11 @@ def _which_is_used(
         return (None, tools[0]) if negated else (tools[0], None)
     first, second = tools
     between = lowered[named[0][0] : max(start for start, _ in named)]
-    if re.search(r"\bfrom\b", lowered[: named[0][0]]) and " to " in between:
+    if _FROM.search(lowered[: named[0][0]]) and " to " in between:
         return second, first  # switched from Y to X
-    if re.search(r",?\s*(?:not|instead of|rather than|over|never)\s", between):
+    if _NEGATED_BETWEEN.search(between):
         return first, second  # X, not Y / X instead of Y / prefer X over Y
-    if re.search(r"\bwith\b", between) and re.search(r"\breplace", lowered):
+    if _WITH.search(between) and _REPLACE.search(lowered):
         return second, first  # replace Y with X
     return None, None
 
@@ -279,7 +284,7 @@ def _polarity(number: int, sentence: str) -> list[Claim]:
     if not 2 <= len(stems) <= 8:
         return []
     key = " ".join(sorted(set(stems)))
-    words = [w for w in re.findall(r"[\w'-]+", _SPAN.sub(lambda m: m.group(1), sentence))]
+    words = [w for w in _WORD_TOKEN.findall(_SPAN.sub(lambda m: m.group(1), sentence))]
     shown = " ".join(w for w in words if w.lower() not in _POLARITY_SHOWN)[:60].lower()
     return [
         Claim(number, "always-never", key, "always" if always else "never", f"whether to {shown}")
