@@ -534,7 +534,13 @@ def _older_first(
     return (one, other) if key_one <= key_other else (other, one)
 
 
-_AGENT_NAMES = {"mux": "mux", "claude-code": "Claude Code", "codex": "Codex", "loki": "loki-mode"}
+_AGENT_NAMES = {
+    "mux": "mux",
+    "claude-code": "Claude Code",
+    "codex": "Codex",
+    "loki": "loki-mode",
+    "gemini": "Gemini CLI",
+}
 
 
 def _counted_by_agent(documents: list[Document]) -> str:

@@ -31,7 +31,7 @@ FindingKind = Literal[
 ]
 FINDING_KINDS: Final[tuple[FindingKind, ...]] = get_args(FindingKind)
 FindingScope = Literal["global", "project", "workspace"]
-Agent = Literal["mux", "claude-code", "codex", "loki"]
+Agent = Literal["mux", "claude-code", "codex", "loki", "gemini"]
 
 
 class Place(Record, checked_when_built=False):

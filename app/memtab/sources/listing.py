@@ -23,7 +23,13 @@ from memtab.sources.claude.recall import NO_DESCRIPTION_LABEL, recall_warning
 from memtab.sources.claude.settings import last_consolidated_ms
 from memtab.sources.codex.extensions import read_extensions
 from memtab.sources.content import read_raw_source_text
-from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, auto_memory_dir, classify
+from memtab.sources.layouts import (
+    FOLLOWS_LINKED_FILES,
+    PLANS,
+    Rule,
+    auto_memory_dir,
+    classify_file,
+)
 from memtab.sources.model import (
     Discovery,
     FileKind,
@@ -60,7 +66,7 @@ def list_source(source: Source) -> SourceListing:
         return SourceListing(source)
     except OSError as failure:
         return SourceListing(source, error=f"Cannot read {source.root}: {failure.strerror}")
-    for relative in plan.files:
+    for relative in (*plan.files, *source.context_names):
         _add(found, source, tuple(relative.split("/")))
     too_deep: list[str] = []
     for relative in plan.directories:
@@ -120,7 +126,7 @@ def target_file(source: Source, relative: str) -> SourceFile:
         raise SourceError(f"Invalid path {relative!r} in {source.id}: bad segment {bad!r}")
     if any(s.startswith(".") and s != ".claude" for s in segments):
         raise SourceError(f"Invalid path {relative!r} in {source.id}: hidden names are not used")
-    rule = classify(source.layout, segments)
+    rule = classify_file(source, segments)
     if rule is None:
         raise SourceError(
             f"{source.id} has no place for {relative!r} (see `memtab list --source {source.id}`)"
@@ -154,7 +160,7 @@ def find_file(discovery: Discovery, raw_id: str) -> tuple[Source, SourceFile]:
 
 
 def _add(found: dict[str, SourceFile], source: Source, segments: tuple[str, ...]) -> None:
-    rule = classify(source.layout, segments)
+    rule = classify_file(source, segments)
     if rule is None or any(s.startswith(".") and s != ".claude" for s in segments):
         return
     # Strings, not Paths, until a file is found: listing speed is path handling.
