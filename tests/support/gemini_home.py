@@ -94,7 +94,7 @@ class GeminiHome:
         """A global patch: one more preference in `~/.gemini/GEMINI.md`."""
         target = self.global_file
         return (
-            f"--- {target}\n+++ {target}\n@@ -2,3 +2,4 @@\n \n- Prefer pytest.\n"
+            f"--- {target}\n+++ {target}\n@@ -2,3 +2,4 @@\n \n - Prefer pytest.\n"
             " - Answer in English.\n+- Keep commit messages under 72 characters.\n"
         )
 
