@@ -51,13 +51,13 @@ class PatchedFile:
 
 
 def patch_heading(files: Sequence[PatchedFile]) -> str:
-    """What a patch would do, in one line ("Changes 2 files: MEMORY.md 1 line added,
-    deploy.md new, 3 lines")."""
+    """What a patch would do, in one line ("Changes 2 files: deploy.md (new, 3 lines);
+    MEMORY.md (1 line added)")."""
     parts = []
     for file in files:
         short = file.name.rsplit(":", 1)[-1]
         if file.new_file:
-            parts.append(f"{short} new, {humanize.plural(file.diff.added, 'line')}")
+            parts.append(f"{short} (new, {humanize.plural(file.diff.added, 'line')})")
         else:
             counts = (
                 [f"{humanize.plural(file.diff.added, 'line')} added"] if file.diff.added else []
@@ -68,7 +68,7 @@ def patch_heading(files: Sequence[PatchedFile]) -> str:
                     if counts
                     else f"{humanize.plural(file.diff.removed, 'line')} removed"
                 )
-            parts.append(f"{short} {', '.join(counts) or 'unchanged'}")
+            parts.append(f"{short} ({', '.join(counts) or 'unchanged'})")
     return f"Changes {humanize.plural(len(files), 'file')}: {'; '.join(parts)}"
 
 
