@@ -28,6 +28,7 @@ FindingKind = Literal[
     "codex-summary-version",
     "no-description",
     "hidden-text",
+    "not-in-index",
 ]
 FINDING_KINDS: Final[tuple[FindingKind, ...]] = get_args(FindingKind)
 FindingScope = Literal["global", "project", "workspace"]

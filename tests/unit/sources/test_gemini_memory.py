@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from memtab.check.engine import CheckEngine
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.discovery import discover, scan
 from memtab.sources.gemini.settings import SettingsReader, context_names, strip_json_comments
@@ -183,3 +184,24 @@ def test_only_notes_of_the_memory_folder_itself_can_be_created(machine: Machine)
     for refused in ("notes/deep.md", "notes.txt", "skills/x/other.md"):
         with pytest.raises(Exception, match="has no place"):
             target_file(source, refused)
+
+
+def test_a_note_memory_md_names_nowhere_is_one_gemini_cli_never_finds(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gemini = build_gemini_home(machine.user, machine.project)
+    (gemini.memory / "orphan-note.md").write_text("# Orphan\n\nNobody points here.\n")
+
+    memory = _listings(machine)["gemini:memory-acme-api"]
+
+    warned = {f.relative: f.warning_label for f in memory.files if f.warning}
+    assert warned == {"orphan-note.md": "not in index"}  # build-notes.md is pointed to
+    monkeypatch.setenv("HOME", str(machine.user))  # where the check finds ~/.gemini
+    report = CheckEngine(machine.home, env=machine.env, find_program=lambda _: "/bin/x").check()
+    (found,) = [f for f in report.findings if f.kind == "not-in-index"]
+    assert (found.path, found.agent, found.scope) == (
+        "gemini:memory-acme-api:orphan-note.md",
+        "gemini",
+        "project",
+    )
+    assert found.message == "Gemini CLI never finds this note: MEMORY.md does not point to it"

@@ -225,6 +225,20 @@ def read_text(path: Path) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
+NOT_IN_INDEX_LABEL = "not in index"
+NOT_IN_INDEX = (
+    "no line of MEMORY.md names it: Gemini CLI reads a note of its private memory only when "
+    "MEMORY.md points to it, so it never finds this one. Add a pointer line to MEMORY.md "
+    "(`- See <path> for …`)"
+)
+
+
+def named_in_index(index_text: str, name: str) -> bool:
+    """Whether a `MEMORY.md` text names the sibling note `name` (by name, or by the path
+    its pointer lines give, which ends in it)."""
+    return name in index_text
+
+
 def named_notes(index_text: str, memory_dir: Path) -> list[Path]:
     """The sibling notes of the private memory a `MEMORY.md` text names (by name or by
     path, as its pointer lines do), in the order the folder lists them."""
@@ -240,7 +254,7 @@ def named_notes(index_text: str, memory_dir: Path) -> list[Path]:
             )
     except OSError:
         return []
-    return [memory_dir / name for name in names if name in index_text]
+    return [memory_dir / name for name in names if named_in_index(index_text, name)]
 
 
 def sibling_notes(memory_dir: Path) -> list[Path]:

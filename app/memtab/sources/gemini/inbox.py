@@ -71,6 +71,8 @@ INBOX_DIR = ".inbox"
 KINDS = ("private", "global")
 MEMORY_INDEX = "MEMORY.md"
 EXTRACTION_LOCK = ".extraction.lock"
+EXTRACTION_STATE = ".extraction-state.json"
+"""Gemini CLI's memory service rewrites it at the end of each extraction run."""
 LOCK_STALE_MS = 35 * 60 * 1000
 """`LOCK_STALE_MS` of Gemini CLI's memory service: a lock older than this is left."""
 NEW_INDEX_TEXT = "# Project Memory\n"
