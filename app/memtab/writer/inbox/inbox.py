@@ -79,7 +79,7 @@ from memtab.writer.records import Suggestion
 logger = logging.getLogger(__name__)
 
 Kind = Literal["harvest", "suggestion", "agent", "gemini"]
-FIXED_KINDS = ("agent", "gemini")
+AS_PROPOSED_KINDS = ("agent", "gemini")
 """Items accepted as they are, into the file they name: an agent's call, a Gemini patch."""
 SOURCE_HARVEST_PREFIX = "harvest:"
 GEMINI_PROPOSER = "Gemini CLI auto memory"
@@ -128,7 +128,7 @@ class InboxItem(Record, write_only=True):
     problem: Annotated[str | None, OmitNone] = None
     """Why it cannot be accepted (a Gemini patch Gemini CLI would refuse): reject it.
     Written only when there is one."""
-    retargetable: bool = computed(lambda item: item.kind not in FIXED_KINDS)
+    retargetable: bool = computed(lambda item: item.kind not in AS_PROPOSED_KINDS)
     """Whether the user may accept it into another file (a note: not an agent's call nor a
     Gemini patch, which change the files they name)."""
     source_name: str = computed(lambda item: proposer_name(item.kind, item.source))
