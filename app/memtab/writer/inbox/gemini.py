@@ -55,6 +55,7 @@ from memtab.sources.gemini.inbox import (
     patch_files,
     plan_patch,
 )
+from memtab.sources.gemini.settings import SettingsReader
 from memtab.sources.listing import source_file, target_file
 from memtab.sources.model import Discovery, Layout, Source, SourceFile
 from memtab.store.errors import MemoryStoreError, SaveConflictError
@@ -128,6 +129,7 @@ class GeminiInbox:
         self.home = home
         self.context = context or SourceContext.load(home)
         self._discovery: Discovery | None = None
+        self._readers: dict[Path, SettingsReader | None] = {}
 
     @property
     def discovery(self) -> Discovery:
@@ -139,7 +141,9 @@ class GeminiInbox:
         """Where the patches of `source` (a private memory) may write."""
         user = next((s for s in self.discovery.sources if s.layout is Layout.GEMINI_USER), None)
         gemini_dir = user.root if user is not None else source.trusted_root or source.root
-        reader = gemini_reader(self.context, gemini_dir)
+        if gemini_dir not in self._readers:  # its settings files read once
+            self._readers[gemini_dir] = gemini_reader(self.context, gemini_dir)
+        reader = self._readers[gemini_dir]
         name = (
             reader.settings(Path(source.project)).global_name
             if reader and source.project
