@@ -43,7 +43,6 @@ import errno
 import hashlib
 import logging
 import os
-import stat
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -529,11 +528,3 @@ def _iso_ms(text: str) -> int | None:
     if moment.tzinfo is None:
         return None
     return int(moment.timestamp() * 1000)
-
-
-def is_regular(path: Path) -> bool:
-    """Whether `path` is a regular file (a link is not)."""
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return False
