@@ -32,6 +32,7 @@ from memtab.sources.codex.source import bucket_project
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import scan
+from memtab.sources.gemini.context_files import NOT_IN_INDEX_LABEL
 from memtab.sources.listing import source_file
 from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceListing
 from memtab.store.errors import MemoryStoreError
@@ -102,6 +103,9 @@ class Document:
     recall_note: str | None = None
     """Why its agent cannot recall it well (a Claude Code topic file without a
     description, `sources.claude.recall`), or None."""
+    index_note: str | None = None
+    """Why its agent never finds it (a note of Gemini CLI's private memory its
+    `MEMORY.md` names nowhere), or None."""
 
     @property
     def text(self) -> str:
@@ -429,6 +433,7 @@ def _source_document(source: Source, file: SourceFile, project: str | None) -> D
         record=is_record(source, file),
         origin=_SourceOrigin(source, file, project, content.rendered),
         recall_note=recall_warning(source.layout, tuple(file.relative.split("/")), content.text),
+        index_note=file.warning if file.warning_label == NOT_IN_INDEX_LABEL else None,
     )
 
 

@@ -44,7 +44,7 @@ from memtab.check.rules.facts import Fact, disagree, facts_of, what
 from memtab.check.rules.hidden_text import hidden_text_findings
 from memtab.check.rules.links import broken_links
 from memtab.check.rules.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
-from memtab.check.rules.recall import recall_findings
+from memtab.check.rules.recall import index_findings, recall_findings
 from memtab.check.rules.runnable import aliases_in, run_problems
 from memtab.check.settings import load_stale_days
 from memtab.file_protocol.file_ref import SourceError
@@ -282,7 +282,8 @@ class CheckEngine:
                     fix=link.fix,
                 )
             )
-        findings += recall_findings(document) + hidden_text_findings(document)
+        findings += recall_findings(document) + index_findings(document)
+        findings += hidden_text_findings(document)
         checked = _Checked(
             checkout, aliases, tuple(findings), tuple(missing), tuple(facts_of(scanned))
         )
@@ -522,7 +523,13 @@ def _older_first(
     return (one, other) if key_one <= key_other else (other, one)
 
 
-_AGENT_NAMES = {"mux": "mux", "claude-code": "Claude Code", "codex": "Codex", "loki": "loki-mode"}
+_AGENT_NAMES = {
+    "mux": "mux",
+    "claude-code": "Claude Code",
+    "codex": "Codex",
+    "loki": "loki-mode",
+    "gemini": "Gemini CLI",
+}
 
 
 def _counted_by_agent(documents: list[Document]) -> str:

@@ -28,10 +28,11 @@ FindingKind = Literal[
     "codex-summary-version",
     "no-description",
     "hidden-text",
+    "not-in-index",
 ]
 FINDING_KINDS: Final[tuple[FindingKind, ...]] = get_args(FindingKind)
 FindingScope = Literal["global", "project", "workspace"]
-Agent = Literal["mux", "claude-code", "codex", "loki"]
+Agent = Literal["mux", "claude-code", "codex", "loki", "gemini"]
 
 
 class Place(Record, checked_when_built=False):

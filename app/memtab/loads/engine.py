@@ -10,12 +10,13 @@ from pathlib import Path
 from memtab.fs.clock import now_ms
 from memtab.loads.claude import claude_loads
 from memtab.loads.codex import codex_loads
+from memtab.loads.gemini import gemini_loads
 from memtab.loads.records import AGENTS, AgentLoads, AgentName, Loads
 from memtab.loads.xum import xum_loads
 from memtab.sources.claude.settings import managed_settings_files
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import agent_directory, discover
-from memtab.sources.layouts import classify
+from memtab.sources.layouts import classify_file
 from memtab.sources.model import Discovery
 from memtab.store.home import Home
 from memtab.store.scopes.scope_view import ScopeView
@@ -65,6 +66,16 @@ def compute_loads(
         elif agent == "codex":
             codex_root = agent_directory(context, "codex")
             results.append(codex_loads(codex_root=codex_root, cwd=cwd, identify=identify))
+        elif agent == "gemini":
+            results.append(
+                gemini_loads(
+                    gemini_dir=agent_directory(context, "gemini"),
+                    cwd=cwd,
+                    identify=identify,
+                    env=context.env,
+                    system_settings=not context.isolated,
+                )
+            )
         else:
             view = ScopeView(home, workspace)
             meta = MetaStore(home).load()
@@ -96,6 +107,6 @@ def _file_id(discovery: Discovery, path: Path) -> str | None:
     holders = [s for s in discovery.sources if s.root == path.parent or s.root in path.parents]
     for source in sorted(holders, key=lambda s: -len(s.root.parts)):
         segments = path.relative_to(source.root).parts
-        if classify(source.layout, segments) is not None:
+        if classify_file(source, segments) is not None:
             return source.file_id("/".join(segments))
     return None

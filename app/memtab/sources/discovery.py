@@ -6,9 +6,10 @@ for a Claude Code directory no known project matches). `scan(context)` then list
 source; both block on disk, so the GUI calls them from its background scan.
 
 Known projects are mux's registered projects (and its workspaces' paths, which map to their
-project), the projects Codex's `config.toml` has settings for, and the projects Claude
-Code's directory names decode to. Each gets its instruction files (CLAUDE.md…, AGENTS.md)
-and `.loki/memory` as sources when they exist.
+project), the projects Codex's `config.toml` has settings for, the projects Claude
+Code's directory names decode to, and those Gemini CLI has ids for (its `projects.json`).
+Each gets its instruction files (CLAUDE.md…, AGENTS.md, GEMINI.md) and `.loki/memory` as
+sources when they exist.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from memtab.sources.claude.settings import (
 from memtab.sources.claude.source import auto_memory_sources, claude_sources
 from memtab.sources.codex.source import codex_projects, codex_sources
 from memtab.sources.config import SourceContext
+from memtab.sources.gemini.settings import SettingsReader
+from memtab.sources.gemini.source import gemini_projects, gemini_sources, project_source
 from memtab.sources.layouts import WRITTEN_BY_LOKI
 from memtab.sources.listing import list_source
 from memtab.sources.model import Discovery, Layout, LookedFor, Source, SourceListing
@@ -78,7 +81,8 @@ def _auto_memory_off(claude_root: Path, env: Mapping[str, str]) -> str | None:
 
 
 def discover(context: SourceContext) -> Discovery:
-    """Every source of Claude Code, Codex and loki-mode that exists (none is listed yet)."""
+    """Every source of Claude Code, Codex, Gemini CLI and loki-mode that exists (none is
+    listed yet)."""
     looked: list[LookedFor] = []
     sources: list[Source] = []
     known = KnownProjects.from_registry(context.registry)
@@ -105,15 +109,22 @@ def discover(context: SourceContext) -> Discovery:
         sources.extend(found)
     if codex_root is not None:
         sources.extend(codex_sources(codex_root))
+    gemini_root = _agent_root(context, "gemini", looked)
+    gemini = gemini_reader(context, gemini_root)
+    found_gemini = gemini_projects(gemini_root) if gemini_root is not None else []
+    if gemini_root is not None and gemini is not None:
+        sources.extend(gemini_sources(gemini_root, gemini.settings().context_names, found_gemini))
 
     projects = [
         project
-        for project in _unique([*known.projects, *codex_known, *claude_projects])
+        for project in _unique(
+            [*known.projects, *codex_known, *claude_projects, *(p.path for p in found_gemini)]
+        )
         if context.allows_project(project)
     ]
     enabled = {agent: context.agent_settings(agent).enabled for agent in ("claude-code", "codex")}
     for project in projects:
-        sources.extend(_project_sources(context, project, enabled, stores))
+        sources.extend(_project_sources(context, project, enabled, stores, gemini))
     if context.agent_settings("loki").enabled:
         found_loki = any(s.agent == "loki" for s in sources)
         looked.append(
@@ -168,11 +179,20 @@ def _agent_root(context: SourceContext, agent: Agent, looked: list[LookedFor]) -
     return chosen
 
 
+def gemini_reader(context: SourceContext, gemini_root: Path | None) -> SettingsReader | None:
+    """Gemini CLI's settings under its directory (None: not found or turned off); an
+    isolated home reads no system settings."""
+    if gemini_root is None:
+        return None
+    return SettingsReader(gemini_root, context.env, system=not context.isolated)
+
+
 def _project_sources(
     context: SourceContext,
     project: str,
     enabled: dict[str, bool],
     stores: tuple[MemoryStore, ...],
+    gemini: SettingsReader | None,
 ) -> Iterable[Source]:
     if not os.path.isdir(project):  # one stat for the many places an agent once ran
         return
@@ -202,6 +222,10 @@ def _project_sources(
             label="Codex AGENTS.md",
             project=project,
         )
+    if gemini is not None:
+        names = gemini.settings(root).context_names
+        if _any_exists(project, names):
+            yield project_source(project, slug, names)
     loki = root / ".loki" / "memory"
     if context.agent_settings("loki").enabled and loki.is_dir():
         yield _loki_source(f"project-{slug}", loki, project)

@@ -63,6 +63,9 @@ class Layout(StrEnum):
     CODEX_MEMORIES = "codex-memories"  # <codex home>/memories/**
     CODEX_EXTENSIONS = "codex-extensions"  # <codex home>/memories_extensions/**
     LOKI = "loki"  # <project>/.loki/memory/**, $LOKI_DIR/memory/**
+    GEMINI_USER = "gemini-user"  # <gemini dir>/GEMINI.md (the context file names)
+    GEMINI_PROJECT = "gemini-project"  # <project>/GEMINI.md (the context file names)
+    GEMINI_MEMORY = "gemini-memory"  # <gemini dir>/tmp/<project id>/memory/**
 
 
 class FileKind(StrEnum):
@@ -78,6 +81,7 @@ class FileKind(StrEnum):
     EXTENSION = "extension"  # Codex memory extensions
     NOTE = "note"  # any other text file of a source
     RENDERED = "rendered"  # JSON shown as Markdown text: loki-mode's, a Codex manifest
+    MEMORY_INDEX = "memory-index"  # Gemini CLI's private MEMORY.md (loaded; notes on demand)
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,9 @@ class Source:
     # Memory its agent shares beyond this machine: synced to the user's account, or with
     # the repository's collaborators (a write holding a potential secret is refused).
     shared: Literal["account", "team"] | None = None
+    # The names of the context files its agent reads in `root` (Gemini CLI's
+    # `context.fileName`, then GEMINI.md), for the layouts whose files a setting names.
+    context_names: tuple[str, ...] = ()
 
     def folder_read_only_reason(self, segments: tuple[str, ...]) -> str | None:
         """Why the file at `segments` may not be written, for its folder (None: it may)."""

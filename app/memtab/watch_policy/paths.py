@@ -17,7 +17,7 @@ import os
 from typing import Protocol
 
 from memtab.fs.atomic import is_write_temp
-from memtab.store.home import is_sync_repository
+from memtab.store.home import is_agent_inbox, is_sync_repository
 
 # watchdog's event types (`watchdog.events.EVENT_TYPE_*`), plain strings.
 CREATED = "created"
@@ -62,7 +62,8 @@ def is_ignored(rel: str) -> bool:
 
     Any component starting with `.` hides the path (dotfiles, vim's `.name.swp`/`.swx`,
     Memtab's own `.<name>.<random>.tmp`, lock files such as `.consolidate-lock`, and
-    everything inside hidden dirs — a scope listing skips those too). The last component is
+    everything inside hidden dirs — a scope listing skips those too) but a `.patch` in
+    Gemini CLI's memory inbox (`.inbox/{private,global}/`). The last component is
     also ignored when it is `4913`, ends in `.tmp` or `~`, or is xum's atomic-write temp
     `<name>.<12 hex>` (`is_write_temp`). So is everything in a sync target's git repository
     (a fetch writes hundreds of files no view shows). The directory itself (`rel == ""`) is
@@ -74,7 +75,10 @@ def is_ignored(rel: str) -> bool:
         return True
     parts = rel.split(os.sep)
     if any(part.startswith(".") for part in parts):
-        return True
+        # Gemini CLI's memory inbox is a hidden folder the Inbox follows; its temp files not.
+        return not (
+            is_agent_inbox(rel) and parts[-1].endswith(".patch") and not parts[-1].startswith(".")
+        )
     name = parts[-1]
     return name == _VIM_PROBE_NAME or name.endswith(_TEMP_SUFFIXES) or is_write_temp(name)
 

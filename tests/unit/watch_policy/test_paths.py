@@ -61,6 +61,11 @@ def test_the_policy_imports_neither_qt_nor_watchdog() -> None:
         ".git/index",
         "memtab/sync/memory/repo.git/objects/pack/pack-1.pack",
         "memtab/sync/memory/repo.git/FETCH_HEAD",
+        # Gemini CLI's memory folder: its inbox's temp files and its other hidden files
+        ".inbox/private/.extraction.patch.0f1e.patch-tmp",
+        ".inbox/other/extraction.patch",
+        ".extraction.lock",
+        ".extraction-state.json",
     ],
 )
 def test_temp_and_hidden_names_are_ignored(rel: str) -> None:
@@ -77,6 +82,9 @@ def test_temp_and_hidden_names_are_ignored(rel: str) -> None:
         "tmp/notes.md",
         "memtab/sync/memory/state.json",  # the window follows a sync of the CLI
         "memtab/sync/config.json",
+        # Gemini CLI's memory inbox, which the Inbox follows (its patches, a kind's folder)
+        ".inbox/private/extraction.patch",
+        ".inbox/global/2026/extraction.patch",
     ],
 )
 def test_real_names_are_not_ignored(rel: str) -> None:

@@ -13,7 +13,7 @@ from memtab.cli.common import add_home_option, format_table, open_home, print_js
 from memtab.loads.engine import compute_loads
 from memtab.loads.records import AGENTS, AgentLoads, LoadedFile
 
-_LABELS = {"claude": "Claude Code", "codex": "Codex", "xum": "xum"}
+_LABELS = {"claude": "Claude Code", "codex": "Codex", "xum": "xum", "gemini": "Gemini CLI"}
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,7 +28,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     loads.add_argument(
         "--directory",
         metavar="DIR",
-        help="the directory Claude Code and Codex start in (default: the workspace's)",
+        help="the directory Claude Code, Codex and Gemini CLI start in (default: the workspace's)",
     )
     loads.add_argument("--agent", choices=AGENTS, action="append", help="only this agent")
     loads.add_argument(

@@ -29,6 +29,7 @@ KIND_WORDS: dict[str, str] = {
     "codex-summary-version": "Codex summary without v1",
     "no-description": "Cannot be recalled well",
     "hidden-text": "Hidden text",
+    "not-in-index": "Never found by Gemini CLI",
 }
 """A finding's kind in the panel's words (docs/formats.md §19.3)."""
 

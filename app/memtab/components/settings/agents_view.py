@@ -28,7 +28,7 @@ from memtab.agent_server.install import PlannedChange
 from memtab.agent_server.registrations import Registration
 from memtab.file_protocol.file_ref import Agent
 from memtab.humanize import display_path
-from memtab.sources.config import DEFAULT_DIRS, ENV_VARIABLES, AgentSettings
+from memtab.sources.config import DEFAULT_DIRS, ENV_SUBDIRS, ENV_VARIABLES, AgentSettings
 from memtab.sources.model import LookedFor
 
 LOOKING = "Looking…"
@@ -63,7 +63,9 @@ def default_text(agent: Agent) -> str:
     if agent == "loki":
         variable = ENV_VARIABLES[agent]
         return f"Each project's .loki/memory; also a .loki directory named here or in ${variable}"
-    places = [f"${ENV_VARIABLES[agent]}"] + [f"~/{d}" for d in DEFAULT_DIRS[agent]]
+    subdir = ENV_SUBDIRS.get(agent)
+    variable = f"${ENV_VARIABLES[agent]}" + (f"/{subdir}" if subdir else "")
+    places = [variable] + [f"~/{d}" for d in DEFAULT_DIRS[agent]]
     return "Found in " + ", else ".join(places)
 
 

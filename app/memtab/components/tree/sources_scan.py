@@ -23,9 +23,9 @@ from memtab.components.tree.nodes import SectionId, TreeNode
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import is_shown, scan
-from memtab.sources.layouts import PLANS, classify, is_team_memory, watch_targets
+from memtab.sources.layouts import PLANS, classify_file, is_team_memory, watch_targets
 from memtab.sources.listing import list_source
-from memtab.sources.model import Discovery, Layout, Source, SourceFile, SourceListing
+from memtab.sources.model import Discovery, Source, SourceFile, SourceListing
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
@@ -94,16 +94,16 @@ class SourcesScan:
             return None
         relative = os.path.relpath(path, source.root)
         segments = () if relative == "." else tuple(relative.split(os.sep))
-        return source if _concerns(source.layout, segments) else None
+        return source if _concerns(source, segments) else None
 
 
-def _concerns(layout: Layout, segments: tuple[str, ...]) -> bool:
-    """Whether a changed path at `segments` inside a root of `layout` can change its
+def _concerns(source: Source, segments: tuple[str, ...]) -> bool:
+    """Whether a changed path at `segments` inside the root of `source` can change its
     listing: one of its files, or a directory on the way to them."""
-    if not segments or classify(layout, segments) is not None:
+    if not segments or classify_file(source, segments) is not None:
         return True
-    plan = PLANS[layout]
-    for planned in (*plan.files, *plan.directories):
+    plan = PLANS[source.layout]
+    for planned in (*plan.files, *source.context_names, *plan.directories):
         parts = tuple(planned.split("/")) if planned else ()
         depth = min(len(parts), len(segments))
         if parts[:depth] == segments[:depth]:

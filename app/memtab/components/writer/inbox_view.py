@@ -74,6 +74,8 @@ class InboxItemView(Protocol):
     def rationale(self) -> str | None: ...
     @property
     def target_reason(self) -> str | None: ...
+    @property
+    def problem(self) -> str | None: ...
 
 
 ItemT = TypeVar("ItemT", bound=InboxItemView)
@@ -89,6 +91,8 @@ def origin_text(item: InboxItemView) -> str:
         return f"mux harvest · {item.category}{confidence}"
     if item.kind == "agent":
         return f"{actor_name(item.source)} · {item.category}"
+    if item.kind == "gemini":
+        return f"Gemini CLI auto memory · {item.category} memory patch"
     return "Memtab's offline writer"
 
 
@@ -98,16 +102,29 @@ def row_tag(item: InboxItemView) -> str:
         return "mux" if item.confidence is None else f"mux {item.confidence:.2f}"
     if item.kind == "agent":
         return f"{actor_name(item.source, how=False)} {item.category}"
+    if item.kind == "gemini":
+        return "Gemini patch" if item.problem is None else "Gemini patch (invalid)"
     return "writer"
+
+
+def item_words(item: InboxItemView) -> str:
+    """What an item says: its text — a Gemini patch, what it changes (a diff is no line)."""
+    if item.kind == "gemini":
+        return item.rationale or ""
+    return item.text
 
 
 def row_text(item: InboxItemView) -> str:
     """An item's row: who proposed it, then its text on one line."""
-    return f"{row_tag(item)} · {' '.join(item.text.split())}"
+    return f"{row_tag(item)} · {' '.join(item_words(item).split())}"
 
 
 def row_tooltip(item: InboxItemView) -> str:
-    """An item's row's tooltip: who proposed it, then its text whole."""
+    """An item's row's tooltip: who proposed it, then its text whole (a Gemini patch: its
+    file, and why it cannot be applied)."""
+    if item.kind == "gemini":
+        why = f"\nGemini CLI would not apply it: {item.problem}" if item.problem else ""
+        return f"{origin_text(item)}\n{item.source}{why}"
     return f"{origin_text(item)}\n{item.text}"
 
 
@@ -156,8 +173,9 @@ def details_html(item: InboxItemView) -> str:
 
 def inbox_places(workspace: Workspace | None) -> frozenset[PathPlace]:
     """Where a change changes what waits in `workspace`'s Inbox (as `Home.classify` says):
-    its suggestions, mux's harvest folder, its agents' proposals and the global ones."""
-    places = {PathPlace(PathKind.PROPOSALS, GLOBAL_QUEUE)}
+    its suggestions, mux's harvest folder, its agents' proposals and the global ones, and
+    Gemini CLI's inbox of patches."""
+    places = {PathPlace(PathKind.PROPOSALS, GLOBAL_QUEUE), PathPlace(PathKind.AGENT_INBOX)}
     if workspace is not None:
         places |= {
             PathPlace(PathKind.SUGGESTIONS, workspace.id),
@@ -255,26 +273,32 @@ class InboxPresenter(Generic[ItemT]):
     def has_decisions(self) -> bool:
         return bool(self._decisions)
 
-    def buttons(self, selected: int) -> InboxButtons:
-        """Accept and reject what is selected; edit one; none while a decision runs."""
+    def buttons(self, ids: Sequence[str]) -> InboxButtons:
+        """Accept and reject what is selected (an invalid Gemini patch is only rejected);
+        edit one (not a Gemini patch: it is applied as it is); none while a decision runs."""
         free = not self._decisions
-        return InboxButtons(selected > 0 and free, selected == 1 and free, selected > 0 and free)
+        chosen = self.chosen(ids)
+        acceptable = bool(chosen) and all(item.problem is None for item in chosen)
+        editable = len(chosen) == 1 and chosen[0].kind != "gemini"
+        return InboxButtons(acceptable and free, editable and free, bool(chosen) and free)
 
     def accepting(self, ids: Sequence[str], text: str | None, to: str | None) -> list[Accepting]:
         """Whose change each accepted item's write is (`text`: the user's edit, `to`: the
-        file chosen): an agent's proposal taken as it is stays the agent's."""
+        file chosen): an agent's proposal taken as it is stays the agent's. A Gemini patch
+        writes Gemini CLI's files, which history names it for: none here."""
         return [
             Accepting(item.memory_path, item.source)
             if item.kind == "agent" and text is None
             else Accepting(to or item.memory_path, None)
             for item in self.chosen(ids)
+            if item.kind != "gemini"
         ]
 
     def details(self, ids: Sequence[str]) -> DetailsPlan[ItemT]:
         """What the details show for the selection `ids`."""
         chosen = self.chosen(ids)
         one = chosen[0] if len(chosen) == 1 else None
-        agent = one if one is not None and one.kind == "agent" else None
+        agent = one if one is not None and one.kind in ("agent", "gemini") else None
         provenance = one is not None and agent is None and self.workspace is not None
         return DetailsPlan(
             one, agent, provenance, provenance and one is not None and bool(one.evidence)

@@ -26,7 +26,7 @@ from memtab.gui.toolkit.style import Accent
 from memtab.humanize import display_path
 from memtab.loads.records import AgentLoads, LoadedFile, Loads
 
-AGENT_LABELS = {"claude": "Claude Code", "codex": "Codex", "xum": "xum"}
+AGENT_LABELS = {"claude": "Claude Code", "codex": "Codex", "xum": "xum", "gemini": "Gemini CLI"}
 COLUMNS = ("File", "Lines", "Read", "Tokens", "Where it stops")
 FILE_ROLE = Qt.ItemDataRole.UserRole
 

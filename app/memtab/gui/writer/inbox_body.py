@@ -280,8 +280,9 @@ class InboxBody(QWidget):
 
     def edit_selected(self) -> None:
         """Edit the selected item in a dialog, then accept it."""
-        chosen = self._state.chosen(self.selected_ids())
-        if len(chosen) != 1:
+        ids = self.selected_ids()
+        chosen = self._state.chosen(ids)
+        if len(chosen) != 1 or not self._state.buttons(ids).edit:
             return
         dialog = EditProposalDialog(chosen[0], self, to=self.target.chosen)
         if self._host.exec_dialog(dialog):
@@ -447,7 +448,7 @@ class InboxBody(QWidget):
             self.review.show_review(result)
 
     def _update_buttons(self) -> None:
-        buttons = self._state.buttons(len(self.selected_ids()))
+        buttons = self._state.buttons(self.selected_ids())
         self.accept_button.setEnabled(buttons.accept)
         self.reject_button.setEnabled(buttons.reject)
         self.edit_button.setEnabled(buttons.edit)

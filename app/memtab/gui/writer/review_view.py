@@ -63,7 +63,11 @@ class ProposalReview(QWidget):
         """Show what the proposal would write (or why it cannot be read)."""
         self.shown_id = reviewed.item_id
         preview = reviewed.preview
-        if preview is None:
+        if reviewed.heading is not None:  # a Gemini patch: its own words over its diff
+            self._say(reviewed.heading, error=reviewed.refused)
+            if reviewed.diff is not None:
+                self.diff.set_diff(reviewed.diff, identical=MOVED_UNCHANGED)
+        elif preview is None:
             self._say(f"Cannot show what it would write: {reviewed.problem}", error=True)
             self.diff.setPlainText("")
         else:

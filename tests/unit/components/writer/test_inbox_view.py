@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from memtab.components.writer.inbox_view import (
     LIST_LINES,
+    Accepting,
     InboxButtons,
     InboxPresenter,
     details_html,
@@ -69,24 +70,26 @@ def test_the_details_escape_what_a_transcript_says() -> None:
 
 
 def test_the_inbox_reloads_on_its_workspaces_places_and_the_global_proposals() -> None:
-    assert inbox_places(None) == {PathPlace(PathKind.PROPOSALS, GLOBAL_QUEUE)}
+    gemini = PathPlace(PathKind.AGENT_INBOX)  # Gemini CLI's patches, outside the home
+    assert inbox_places(None) == {PathPlace(PathKind.PROPOSALS, GLOBAL_QUEUE), gemini}
     places = inbox_places(WORKSPACE)
     assert PathPlace(PathKind.SUGGESTIONS, "main") in places
     assert PathPlace(PathKind.WORKSPACE_SCOPE, "main", harvest=True) in places
-    assert len(places) == 4
+    assert gemini in places
+    assert len(places) == 5
 
 
 def test_buttons_wait_for_a_decision_and_edit_takes_one() -> None:
     presenter = _presenter(_item("a"), _item("b"))
-    assert presenter.buttons(0) == InboxButtons(accept=False, edit=False, reject=False)
-    two = presenter.buttons(2)
+    assert presenter.buttons([]) == InboxButtons(accept=False, edit=False, reject=False)
+    two = presenter.buttons(["a", "b"])
     assert two.accept and two.reject and not two.edit
-    assert presenter.buttons(1).edit
+    assert presenter.buttons(["a"]).edit
     token = object()
     presenter.deciding(token)
-    assert not presenter.buttons(1).accept and presenter.has_decisions
+    assert not presenter.buttons(["a"]).accept and presenter.has_decisions
     presenter.decided(token)
-    assert presenter.buttons(1).accept and not presenter.has_decisions
+    assert presenter.buttons(["a"]).accept and not presenter.has_decisions
 
 
 def test_once_decided_items_go_the_next_still_waiting_is_selected() -> None:
@@ -142,3 +145,32 @@ def test_the_list_is_as_tall_as_its_first_rows_and_gives_way_to_its_first_row() 
     assert list_heights([50], line, frame, held=0, first_whole=True)[0] == 3 * line + frame
     assert list_heights([50], line, frame, held=0, first_whole=False)[0] == 2 * line + frame
     assert list_heights([10], line, frame, held=60, first_whole=True)[1] == 60
+
+
+def _patch(item_id: str, problem: str | None = None) -> InboxItem:
+    return _item(
+        item_id,
+        "gemini",
+        text="--- /dev/null\n+++ /m/deploy.md\n@@ -0,0 +1 @@\n+# Deploy\n",
+        memory_path="gemini:memory-app:deploy.md",
+        source="/m/.inbox/private/extraction.patch",
+        category="private",
+        rationale="Private memory · extraction.patch · deploy.md (new)",
+        section="",
+        problem=problem,
+    )
+
+
+def test_a_gemini_patch_is_said_by_what_it_changes_and_only_rejected_when_invalid() -> None:
+    valid, invalid = _patch("g1"), _patch("g2", problem="no hunks found in patch")
+    presenter = _presenter(valid, invalid, _item("s"))
+
+    assert row_text(valid) == "Gemini patch · Private memory · extraction.patch · deploy.md (new)"
+    assert row_text(invalid).startswith("Gemini patch (invalid) · ")
+    assert row_tooltip(invalid).endswith("Gemini CLI would not apply it: no hunks found in patch")
+    assert presenter.buttons(["g1"]) == InboxButtons(accept=True, edit=False, reject=True)
+    assert presenter.buttons(["g2"]) == InboxButtons(accept=False, edit=False, reject=True)
+    assert not presenter.buttons(["g1", "g2"]).accept  # one invalid: no accept for the two
+    # Its review is what it would write; it writes Gemini CLI's files, no badge of mux's.
+    assert presenter.details(["g1"]).review is valid
+    assert presenter.accepting(["g1", "s"], None, None) == [Accepting(NOTES, None)]
