@@ -78,6 +78,7 @@ COMMAND_MODULES = {
     "memtab.cli.share.sync_commands": ("sync", "conflicts"),
     "memtab.cli.health.check_commands": ("check",),
     "memtab.cli.memory.loads_commands": ("loads",),
+    "memtab.cli.memory.recall_commands": ("recall",),
     "memtab.cli.memory.search_commands": ("search",),
     "memtab.cli.background.watch_commands": ("watch", "events"),
     "memtab.cli.share.agent_server_commands": ("mcp",),

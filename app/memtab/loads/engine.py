@@ -41,12 +41,12 @@ def compute_loads(
     unknown workspace."""
     registry = registry or load_registry(home)
     workspace = registry.require_workspace(workspace_id) if workspace_id else None
-    cwd = _working_directory(workspace, directory)
+    cwd = working_directory(workspace, directory)
     context = context or SourceContext.load(home, registry=registry)
     discovery = discover(context)
 
     def identify(path: Path) -> str | None:
-        return _file_id(discovery, path)
+        return file_id(discovery, path)
 
     results: list[AgentLoads] = []
     for agent in agents:
@@ -79,7 +79,7 @@ def compute_loads(
     )
 
 
-def _working_directory(workspace: Workspace | None, directory: str | None) -> Path | None:
+def working_directory(workspace: Workspace | None, directory: str | None) -> Path | None:
     if directory:
         return Path(os.path.abspath(os.path.expanduser(directory)))
     if workspace is None:
@@ -90,7 +90,7 @@ def _working_directory(workspace: Workspace | None, directory: str | None) -> Pa
     return None
 
 
-def _file_id(discovery: Discovery, path: Path) -> str | None:
+def file_id(discovery: Discovery, path: Path) -> str | None:
     """The id of `path` in a source that holds it by its layout's rules (the deepest
     root first: a project's folder is both Claude Code's and Codex's), or None."""
     holders = [s for s in discovery.sources if s.root == path.parent or s.root in path.parents]
