@@ -38,25 +38,25 @@ from pathlib import Path
 from memtab.fs.readable import read_readable_path
 from memtab.loads.measure import Identify, named
 from memtab.loads.recall.records import AgentRecall, RecallFile, Unrecallable
-from memtab.loads.recall.relevance import Fields, Judgement, Prompt, holds, judge, ranked
+from memtab.loads.recall.relevance import NOTHING, Fields, Judgement, Prompt, holds, judge, ranked
 from memtab.loads.recall.starts import loaded_files
 from memtab.loads.records import AgentLoads
 from memtab.sources.claude.recall import (
-    FRONTMATTER_LINES,
     NO_DESCRIPTION,
     RECALL_CANDIDATES,
     RECALL_PICKS,
     RECALL_READ_BYTES,
     RECALL_READ_LINES,
     is_recalled_topic,
+    topic_frontmatter,
 )
-from memtab.store.text.frontmatter import FrontmatterSpan, find_frontmatter, frontmatter_strings
+from memtab.store.text.frontmatter import FrontmatterSpan, find_frontmatter
 
 TOPIC_TYPES = ("user", "feedback", "project", "reference")
-CONSERVATIVE_TYPES = ("user", "project")
+CONSERVATIVE_TYPES = ("user",)
 HEAD_BYTES = 8 * 1024
 DESCRIPTION_LINE_CHARS = 120
-PICK_SHARE_OF_BEST = 0.5
+PICK_SHARE_OF_BEST = 0.9
 HOW = (
     f"For each prompt of more than one word Claude Code has its model pick up to "
     f"{RECALL_PICKS} topic files by name and description among the newest "
@@ -121,8 +121,7 @@ def _read_topic(path: Path, name: str, stores: bool) -> Topic | None:
     except OSError:
         return None
     text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
-    head = "\n".join(text.split("\n", FRONTMATTER_LINES)[:FRONTMATTER_LINES]) + "\n"
-    values = frontmatter_strings(head)
+    values = topic_frontmatter(text)
     description: str | None = values.get("description") or None
     span: FrontmatterSpan | None = find_frontmatter(text)
     body = text[span.end :] if span is not None else text
@@ -155,10 +154,7 @@ def manifest(topics: list[Topic]) -> str:
 def predict(prompt: Prompt, topics: list[Topic]) -> tuple[list[int], list[Judgement]]:
     """The indexes of the topics Memtab expects Claude Code's model to pick, best first,
     and every topic's judgement by its name and description."""
-    judgements = judge(
-        prompt,
-        [Fields.of((_name_words(t.name), 1.0), (t.description or "", 1.0)) for t in topics],
-    )
+    judgements = judge(prompt, [_fields(t) for t in topics])
     order = ranked(judgements)
     if not order:
         return [], judgements
@@ -174,6 +170,11 @@ def predict(prompt: Prompt, topics: list[Topic]) -> tuple[list[int], list[Judgem
         if len(picks) == RECALL_PICKS:
             break
     return picks, judgements
+
+
+def _fields(topic: Topic) -> Fields:
+    """What Claude Code's model judges a topic by: its file name and its description."""
+    return Fields.of((_name_words(topic.name), 1.0), (topic.description or "", 1.0))
 
 
 def _name_words(name: str) -> str:
@@ -199,17 +200,19 @@ def claude_recall(
     if not any(ch.isspace() for ch in prompt.text.strip()):
         notes.append("The prompt is one word: Claude Code looks for no memory for it")
         picks: list[int] = []
-        judgements: list[Judgement] = []
+        judgements: list[Judgement] = [NOTHING] * len(candidates)
     else:
         picks, judgements = predict(prompt, candidates)
     for rank, index in enumerate(picks, start=1):
         files.append(_recalled(candidates[index], judgements[index], rank, identify))
     picked = set(picks)
     body_hits = judge(prompt, [Fields.of((t.body, 1.0)) for t in topics])
+    past = judge(prompt, [_fields(t) for t in older])
     for index, topic in enumerate(topics):
         if index in picked:
             continue
-        listed = judgements[index] if index < len(judgements) else None
+        in_view = index < len(judgements)
+        listed = judgements[index] if in_view else past[index - RECALL_CANDIDATES]
         body = body_hits[index]
         reason = _missed_reason(topic, index, listed, body)
         if reason is not None:

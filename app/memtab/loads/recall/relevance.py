@@ -214,7 +214,7 @@ class Judgement:
     matched: tuple[str, ...]
     """The prompt's words found, as the prompt spells them."""
     share: float
-    """The part of the prompt's weight found, 0 to 1."""
+    """The part of the prompt's words found, 0 to 1."""
 
 
 NOTHING = Judgement(0.0, (), 0.0)
@@ -250,18 +250,15 @@ def judge(prompt: Prompt, candidates: Sequence[Fields]) -> list[Judgement]:
             if stem in held or any(_begins(stem, other) for other in held):
                 frequency[stem] += 1
     idf = {stem: math.log(1 + (count + 1) / (frequency[stem] + 0.5)) for stem in prompt.stems}
-    total = sum(idf.values()) or 1.0
-    return [_judged(prompt, fields, idf, total) for fields in stemmed]
+    return [_judged(prompt, fields, idf) for fields in stemmed]
 
 
 def _judged(
     prompt: Prompt,
     fields: list[tuple[set[str], float]],
     idf: dict[str, float],
-    total: float,
 ) -> Judgement:
     score = 0.0
-    found = 0.0
     matched: list[str] = []
     for stem in prompt.stems:
         best = 0.0
@@ -272,9 +269,8 @@ def _judged(
                 best = max(best, weight * PREFIX_WEIGHT)
         if best > 0:
             score += idf[stem] * best
-            found += idf[stem]
             matched.append(prompt.spelt[stem])
-    return Judgement(round(score, 3), tuple(matched), round(found / total, 3))
+    return Judgement(round(score, 3), tuple(matched), round(len(matched) / len(prompt.stems), 3))
 
 
 def _begins(stem: str, other: str) -> bool:
@@ -284,7 +280,7 @@ def _begins(stem: str, other: str) -> bool:
 
 
 TEXT_SHARE = 0.5
-"""A memory's text holds a prompt when it holds at least half of the prompt's weight: a
+"""A memory's text holds a prompt when it holds at least half of the prompt's words: a
 text long enough holds a word or two of any prompt."""
 
 

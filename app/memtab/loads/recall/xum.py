@@ -23,6 +23,7 @@ from memtab.loads.records import AgentLoads
 from memtab.store.files import FileContent, FileEntry
 from memtab.store.paths import SHARED_SCOPES, Scope, VirtualPath
 from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.text.frontmatter import find_frontmatter
 
 MAX_FILES_PER_SCOPE = 1000
 RECALL_ENTRIES = 200
@@ -50,22 +51,28 @@ def entry_line(path: VirtualPath, description: str) -> str:
 
 
 def chunks_of(path: VirtualPath, text: str) -> list[Chunk]:
-    """A note's paragraphs (a heading begins a new one), with their lines (1-based)."""
+    """A note's paragraphs after its frontmatter, each heading with the paragraph under
+    it, with their lines (1-based)."""
+    span = find_frontmatter(text)
+    skipped = text[: span.end].count("\n") if span is not None else 0
     found: list[Chunk] = []
     lines: list[str] = []
     first = 0
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            if lines:
-                found.append(Chunk(path, first, number - 1, "\n".join(lines)))
-                lines = []
-            if not line.strip():
-                continue
+    for number, line in enumerate(text.split("\n")[skipped:], start=skipped + 1):
+        heading = line.lstrip().startswith("#")
+        body = any(not kept.lstrip().startswith("#") for kept in lines)
+        if lines and (heading or (not line.strip() and body)):
+            found.append(Chunk(path, first, first + len(lines) - 1, "\n".join(lines).strip()))
+            lines = []
+        if not line.strip() and not lines:
+            continue
         if not lines:
             first = number
         lines.append(line)
+    while lines and not lines[-1].strip():
+        lines.pop()
     if lines:
-        found.append(Chunk(path, first, first + len(lines) - 1, "\n".join(lines)))
+        found.append(Chunk(path, first, first + len(lines) - 1, "\n".join(lines).strip()))
     return found
 
 
