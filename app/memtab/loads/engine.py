@@ -16,7 +16,7 @@ from memtab.sources.claude.settings import managed_settings_files
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import agent_directory, discover
 from memtab.sources.layouts import classify
-from memtab.sources.model import Discovery
+from memtab.sources.model import Discovery, Source
 from memtab.store.home import Home
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.meta import MetaStore
@@ -93,9 +93,27 @@ def working_directory(workspace: Workspace | None, directory: str | None) -> Pat
 def file_id(discovery: Discovery, path: Path) -> str | None:
     """The id of `path` in a source that holds it by its layout's rules (the deepest
     root first: a project's folder is both Claude Code's and Codex's), or None."""
-    holders = [s for s in discovery.sources if s.root == path.parent or s.root in path.parents]
-    for source in sorted(holders, key=lambda s: -len(s.root.parts)):
-        segments = path.relative_to(source.root).parts
-        if classify(source.layout, segments) is not None:
-            return source.file_id("/".join(segments))
-    return None
+    return FileIds(discovery)(path)
+
+
+class FileIds:
+    """`file_id` for many files: the sources that may hold a folder's files are found once
+    a folder (a recall names thousands of topic files of one folder)."""
+
+    def __init__(self, discovery: Discovery) -> None:
+        self._sources = discovery.sources
+        self._holders: dict[Path, list[Source]] = {}
+
+    def __call__(self, path: Path) -> str | None:
+        holders = self._holders.get(path.parent)
+        if holders is None:
+            holders = sorted(
+                (s for s in self._sources if s.root == path.parent or s.root in path.parents),
+                key=lambda s: -len(s.root.parts),
+            )
+            self._holders[path.parent] = holders
+        for source in holders:
+            segments = path.relative_to(source.root).parts
+            if classify(source.layout, segments) is not None:
+                return source.file_id("/".join(segments))
+        return None

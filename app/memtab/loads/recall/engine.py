@@ -4,10 +4,9 @@ window's *Why recalled…*). It reads disk: never call it on the GUI thread."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from memtab.loads.claude import auto_memory_folder
-from memtab.loads.engine import compute_loads, file_id, working_directory
+from memtab.loads.engine import FileIds, compute_loads, working_directory
 from memtab.loads.recall.claude import claude_recall
 from memtab.loads.recall.codex import codex_recall
 from memtab.loads.recall.records import AgentRecall, Recall, Unrecallable
@@ -50,10 +49,7 @@ def compute_recall(
         registry=registry,
         now=now,
     )
-    discovery = discover(context)
-
-    def identify(path: Path) -> str | None:
-        return file_id(discovery, path)
+    identify = FileIds(discover(context))
 
     words = Prompt(prompt)
     results: list[AgentRecall] = []

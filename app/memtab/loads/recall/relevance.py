@@ -13,6 +13,7 @@ no I/O.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -190,9 +191,16 @@ def _stemmer() -> snowballstemmer.stemmer:
 def words(text: str) -> list[str]:
     """The stems of `text`'s content words, in order (camelCase and snake_case split)."""
     raw = _WORD.findall(_CAMEL.sub(" ", text).replace("_", " "))
-    kept = [w.casefold() for w in raw if w.casefold() not in STOP_WORDS and not w.isdigit()]
-    kept = [w for w in kept if len(w) > 1 or not w.isascii()]
-    return list(_stemmer().stemWords(kept))
+    return [stem for stem in map(_stem, raw) if stem]
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    """One word's stem, or "" for a stop word, a number or a lone ASCII letter."""
+    folded = word.casefold()
+    if folded in STOP_WORDS or folded.isdigit() or (len(folded) < 2 and folded.isascii()):
+        return ""
+    return str(_stemmer().stemWord(folded))
 
 
 @dataclass(frozen=True)
@@ -241,13 +249,12 @@ def judge(prompt: Prompt, candidates: Sequence[Fields]) -> list[Judgement]:
     candidate holds tells them apart less than one a single candidate holds)."""
     if not prompt or not candidates:
         return [NOTHING for _ in candidates]
-    stemmed = [[(set(words(text)), weight) for text, weight in c.parts] for c in candidates]
+    stemmed = [[(_Held(words(text)), weight) for text, weight in c.parts] for c in candidates]
     count = len(candidates)
     frequency = {stem: 0 for stem in prompt.stems}
     for fields in stemmed:
-        held = set().union(*(stems for stems, _ in fields)) if fields else set()
         for stem in prompt.stems:
-            if stem in held or any(_begins(stem, other) for other in held):
+            if any(held.has(stem) or held.begins(stem) for held, _ in fields):
                 frequency[stem] += 1
     idf = {stem: math.log(1 + (count + 1) / (frequency[stem] + 0.5)) for stem in prompt.stems}
     return [_judged(prompt, fields, idf) for fields in stemmed]
@@ -255,17 +262,17 @@ def judge(prompt: Prompt, candidates: Sequence[Fields]) -> list[Judgement]:
 
 def _judged(
     prompt: Prompt,
-    fields: list[tuple[set[str], float]],
+    fields: list[tuple[_Held, float]],
     idf: dict[str, float],
 ) -> Judgement:
     score = 0.0
     matched: list[str] = []
     for stem in prompt.stems:
         best = 0.0
-        for stems, weight in fields:
-            if stem in stems:
+        for held, weight in fields:
+            if held.has(stem):
                 best = max(best, weight)
-            elif any(_begins(stem, other) for other in stems):
+            elif held.begins(stem):
                 best = max(best, weight * PREFIX_WEIGHT)
         if best > 0:
             score += idf[stem] * best
@@ -273,10 +280,26 @@ def _judged(
     return Judgement(round(score, 3), tuple(matched), round(len(matched) / len(prompt.stems), 3))
 
 
-def _begins(stem: str, other: str) -> bool:
-    """`stem` begins `other` or `other` begins `stem`, the shorter at least 4 letters."""
-    shorter, longer = (stem, other) if len(stem) <= len(other) else (other, stem)
-    return len(shorter) >= MIN_PREFIX and longer.startswith(shorter) and shorter != longer
+class _Held:
+    """A field's stems, looked up whole or by a beginning shared with a prompt's stem."""
+
+    __slots__ = ("sorted", "stems")
+
+    def __init__(self, stems: list[str]) -> None:
+        self.stems = frozenset(stems)
+        self.sorted = sorted(self.stems)
+
+    def has(self, stem: str) -> bool:
+        return stem in self.stems
+
+    def begins(self, stem: str) -> bool:
+        """Whether a held stem begins with `stem`, or `stem` begins with a held one, the
+        shorter at least 4 letters long (`auth` and `authent`)."""
+        if len(stem) >= MIN_PREFIX:
+            at = bisect.bisect_right(self.sorted, stem)
+            if at < len(self.sorted) and self.sorted[at].startswith(stem):
+                return True
+        return any(stem[:size] in self.stems for size in range(MIN_PREFIX, len(stem)))
 
 
 TEXT_SHARE = 0.5
