@@ -44,7 +44,7 @@ _MEMORY_BLOCK = re.compile(r"^Memory: (.+):$", re.MULTILINE)
 
 def load_stub() -> Any:
     sys.path.insert(0, str(AGENTS))
-    import stub_model  # type: ignore[import-not-found]  # noqa: PLC0415 — the harness's
+    import stub_model  # type: ignore[import-not-found]
 
     return stub_model
 

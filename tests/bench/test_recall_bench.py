@@ -20,7 +20,19 @@ from support.agent_machine import WORKSPACE_ID, build_machine
 
 ROUNDS = 5
 FILES_EACH = 10_000
-WORDS = "deploy staging token refresh webhook stripe cache redis search index migration".split()
+WORDS = [
+    "deploy",
+    "staging",
+    "token",
+    "refresh",
+    "webhook",
+    "stripe",
+    "cache",
+    "redis",
+    "search",
+    "index",
+    "migration",
+]
 
 
 def _note(number: int) -> str:
