@@ -155,10 +155,16 @@ def test_why_recalled(machine: Machine, capsys: pytest.CaptureFixture[str]) -> N
     argv = ["recall", "vercel env newline", "--workspace", "a1b2c3d4e5", "--json"]
     found = printed(capsys, *argv)
     assert list(found) == ["prompt", "agents", "unrecallable", "workspace", "directory"]
-    claude, codex, xum = found["agents"]
-    assert [claude["agent"], codex["agent"], xum["agent"]] == ["claude", "codex", "xum"]
+    claude, codex, xum, gemini = found["agents"]
+    assert [a["agent"] for a in (claude, codex, xum, gemini)] == [
+        "claude",
+        "codex",
+        "xum",
+        "gemini",
+    ]
     assert list(claude) == ["agent", "how", "files", "sent", "notes"]
     assert list(codex) == ["agent", "how", "files", "notes"]  # `sent`: Claude Code's alone
+    assert list(gemini) == ["agent", "how", "files", "notes"]
     recalled = next(f for f in claude["files"] if f["verdict"] == "recalled")
     assert list(recalled) == [
         "id", "physicalPath", "name", "kind", "verdict", "rank", "score", "matched", "reason",

@@ -9,6 +9,7 @@ from memtab.loads.claude import auto_memory_folder
 from memtab.loads.engine import FileIds, compute_loads, working_directory
 from memtab.loads.recall.claude import claude_recall
 from memtab.loads.recall.codex import codex_recall
+from memtab.loads.recall.gemini import gemini_recall
 from memtab.loads.recall.records import AgentRecall, Recall, Unrecallable
 from memtab.loads.recall.relevance import Prompt
 from memtab.loads.recall.xum import xum_recall
@@ -71,6 +72,10 @@ def compute_recall(
         elif agent_loads.agent == "codex":
             codex_root = agent_directory(context, "codex")
             results.append(codex_recall(words, agent_loads, codex_root, identify))
+        elif agent_loads.agent == "gemini":
+            recall, unrecallable = gemini_recall(words, agent_loads, identify)
+            results.append(recall)
+            never += unrecallable
         else:
             removed = workspace is not None and any(
                 workspace_removed(home, ws) for ws in {workspace.id, workspace.notebook_id}

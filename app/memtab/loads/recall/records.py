@@ -26,7 +26,7 @@ class RecallFile(Record, write_only=True):
     Codex's path under its memories folder."""
     kind: str = ""
     """`index`, `topic` (Claude Code), `summary`, `registry`, `rollout`, `skill` (Codex),
-    `note` (xum)."""
+    `note` (xum, Gemini CLI), and the kinds `memtab loads` gives what is read at the start."""
     verdict: Verdict = "recalled"
     rank: Annotated[int | None, OmitNone] = None
     score: float = 0.0

@@ -39,8 +39,8 @@ from memtab.fs.readable import read_readable_path
 
 MAX_IMPORT_DEPTH = 5
 READ_LIMIT = 4 * 1024 * 1024
-_CODE = re.compile(r"(`+)([\s\S]*?)\1")
 _URL = re.compile(r"^(file|https?)://")
+_BACKTICKS = re.compile(r"`+")
 _BLANKS = " \t\n\r"
 
 
@@ -133,7 +133,7 @@ class Import:
 
 def find_imports(text: str) -> list[Import]:
     """The `@path` imports of `text` outside code (`findImports`, `findCodeRegions`)."""
-    regions = [(m.start(), m.end()) for m in _CODE.finditer(text)]
+    regions = code_regions(text)
     found: list[Import] = []
     i = 0
     while True:
@@ -152,6 +152,41 @@ def find_imports(text: str) -> list[Import]:
             found.append(Import(path, text.count("\n", 0, i) + 1, i))
         i = j + 1
     return found
+
+
+def code_regions(text: str) -> list[tuple[int, int]]:
+    """Where `text`'s code is, as Gemini CLI's ``/(`+)([\\s\\S]*?)\\1/g`` finds it, in linear
+    time (the pattern tries every shorter opening, each reading on to the end: quadratic on a
+    long run of backticks). At a run of `r` backticks the pattern takes the longest opening
+    `k ≤ r` that closes: with `k > r / 2` the first later run of at least `k` closes it (its
+    first `k`); else `k = r // 2` closes inside the run itself; a lone backtick closes at the
+    next one."""
+    runs = [(m.start(), m.end() - m.start()) for m in _BACKTICKS.finditer(text)]
+    longest_after = [0] * (len(runs) + 1)
+    for n in range(len(runs) - 1, -1, -1):
+        longest_after[n] = max(runs[n][1], longest_after[n + 1])
+    regions: list[tuple[int, int]] = []
+    position, n = 0, 0
+    while n < len(runs):
+        start, length = runs[n]
+        if start + length <= position:
+            n += 1
+            continue
+        start = max(start, position)  # what is left of a run a region ended inside
+        length = runs[n][0] + runs[n][1] - start
+        opening = min(length, longest_after[n + 1])
+        if opening * 2 > length:
+            later = n + 1
+            while runs[later][1] < opening:
+                later += 1
+            end = runs[later][0] + opening
+        elif length >= 2:
+            end = start + (length // 2) * 2
+        else:
+            break  # a lone backtick with none after it: no more code
+        regions.append((start, end))
+        position = end
+    return regions
 
 
 def with_imports(

@@ -40,7 +40,6 @@ _JS_SPACE_CHARS = frozenset(
     + "".join(chr(c) for c in range(0x2000, 0x200B))
 )
 _FILE_OR_HUNK = re.compile(rf"^(---|\+\+\+|@@)[{_JS_SPACE}]")
-_INDEX_HEADER = re.compile(rf"^(?:Index:|diff(?: -r [A-Za-z0-9_]+)+)[{_JS_SPACE}]+")
 _FILE_HEADER = re.compile(rf"^(---|\+\+\+)[{_JS_SPACE}]+")
 _NEXT_FILE = re.compile(
     rf"^(Index:[{_JS_SPACE}]|diff[{_JS_SPACE}]|---[{_JS_SPACE}]|\+\+\+[{_JS_SPACE}]|={{67}})"

@@ -48,7 +48,9 @@ DEFAULT_CONTEXT_NAME = "GEMINI.md"
 SETTINGS_NAME = "settings.json"
 TRUSTED_FOLDERS_NAME = "trustedFolders.json"
 _MAX_BYTES = 1024 * 1024
-_VARIABLE = re.compile(r"\$(?:([A-Za-z0-9_]+)|\{([^}]+?)(?::-([^}]*))?\})")
+_VARIABLE = re.compile(r"\$(?:([A-Za-z0-9_]+)|\{([^}]+)\})")
+"""`$NAME` or `${…}`: what is inside the braces is split at its first `:-` in Python (the lazy
+`{([^}]+?)(?::-([^}]*))?}` of Gemini CLI tries `:-[^}]*` at every step: quadratic)."""
 _TRUST_LEVELS = ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST")
 
 
@@ -155,12 +157,14 @@ def expand_variables(value: str, env: Mapping[str, str]) -> str:
     unset one without a default stays as written)."""
 
     def replace(match: re.Match[str]) -> str:
-        name = match.group(1) or match.group(2) or ""
-        if not name:
-            return match.group(0)
+        name, default = match.group(1), None
+        if name is None:  # `${NAME}` or `${NAME:-default}`: the name is at least one character
+            inside = match.group(2)
+            cut = inside.find(":-", 1)
+            name, default = (inside, None) if cut < 0 else (inside[:cut], inside[cut + 2 :])
         if name in env:
             return env[name]
-        return match.group(3) if match.group(3) is not None else match.group(0)
+        return default if default is not None else match.group(0)
 
     return _VARIABLE.sub(replace, value)
 

@@ -69,9 +69,13 @@ class GeminiProject:
     project_id: str
 
 
+_NOT_IN_SLUG = re.compile(r"[^a-z0-9]")
+_DASHES = re.compile(r"-+")
+
+
 def slugify(name: str) -> str:
     """A folder's name made an id as Gemini CLI makes one (`ProjectRegistry.slugify`)."""
-    slug = re.sub(r"-+", "-", re.sub(r"[^a-z0-9]", "-", name.lower())).strip("-")
+    slug = _DASHES.sub("-", _NOT_IN_SLUG.sub("-", name.lower())).strip("-")
     return slug or "project"
 
 
