@@ -36,18 +36,29 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
+from typing import TypeVar
 
 from memtab.fs.config.config_dir import cache_dir
+from memtab.search_index.opening import (
+    IndexUnusableError,
+    connect,
+    create_schema,
+    delete_index,
+    file_uri,
+    is_unusable,
+    memory_uri,
+    prepare,
+    schema_problem,
+    why_unusable,
+)
 from memtab.search_index.ranking import LABEL_WEIGHT, has_cjk, query_terms, tokens
 from memtab.search_index.scoring import best_files
 from memtab.store.files import read_file_content
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
 # Files read and written per transaction: another writer waits at most this long.
 CHUNK_FILES = 200
-BUSY_TIMEOUT_MS = 10_000
 # No stamp a row holds: a file the index has no row of.
 _ABSENT = object()
 # SQLite's result codes for a file it cannot use: damaged, or not a database.
@@ -55,18 +66,10 @@ _DAMAGED = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
 Stamp = tuple[int, int, int, int]
 """What any write to a file or over it changes: (size, mtime_ns, ctime_ns, inode)."""
+T = TypeVar("T")
 Key = tuple[str, str]
 """A file in the index: the root it was listed under and its id there."""
 
-_SCHEMA = (
-    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE files (rowid INTEGER PRIMARY KEY, root TEXT NOT NULL, id TEXT NOT NULL,"
-    " size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, inode INTEGER, UNIQUE (root, id))",
-    # `label` and `body` are what FTS5 reads: the texts, or for a text holding CJK its words
-    # (`ranking.tokens`, which unicode61 cannot split), the text then in `*_text`.
-    "CREATE VIRTUAL TABLE docs USING fts5(label, body, label_text UNINDEXED, body_text UNINDEXED,"
-    " tokenize = 'unicode61 remove_diacritics 0')",
-)
 # A row's texts as they are, whichever way FTS5 reads them.
 _TEXTS = "coalesce(label_text, label), coalesce(body_text, body)"
 
@@ -137,8 +140,20 @@ class SearchIndex:
         self._clock = clock
         self._write_lock = threading.Lock()
         self._read_lock = threading.Lock()
-        self._writer = self._open()
-        self._reader = self._connect()
+        self.problem: str | None = None
+        """Why the file cannot be used (None: it is): the index is then in memory, read
+        from the files by this process alone (`opening`)."""
+        self.generation = 0
+        """Counts the times the index was started again (rebuilt, or moved to memory): a
+        caller that wrote only some files refreshes all of them when it changed."""
+        self._uri = file_uri(path)
+        try:
+            self._writer = self._open()
+        except (sqlite3.Error, IndexUnusableError) as error:
+            if not is_unusable(error):
+                raise
+            self._writer = self._in_memory(error)
+        self._reader = self.connect()
 
     @classmethod
     def of_home(cls, home_root: Path) -> SearchIndex:
@@ -150,8 +165,9 @@ class SearchIndex:
             self._reader.close()
 
     def __len__(self) -> int:
-        with self._reading() as connection:
-            return int(connection.execute("SELECT count(*) FROM files").fetchone()[0])
+        return self._read(lambda connection: int(
+            connection.execute("SELECT count(*) FROM files").fetchone()[0]
+        ))  # fmt: skip
 
     # --- keeping it fresh ---------------------------------------------------------------
 
@@ -194,8 +210,7 @@ class SearchIndex:
         `listed` (gone); with `held`, as they were when read (`Ahead.rows`). Reads only: a
         refresh's first half, for a caller that builds the `IndexedFile`s of the stale
         files alone (`update`)."""
-        with self._reading() as connection:
-            return _stale(connection, listed, roots, held)
+        return self._read(lambda connection: _stale(connection, listed, roots, held))
 
     def stale_by_root(
         self, listed: Mapping[str, Stamps], *, held: Mapping[str, Stamps] | None = None
@@ -203,8 +218,7 @@ class SearchIndex:
         """`stale` for a listing of whole roots, each root's files by id (root → id →
         stamp): what the index does not hold as listed, and its rows under those roots of
         files not listed (gone); with `held`, as they were when read (`Ahead.rows`)."""
-        with self._reading() as connection:
-            return _stale_by_root(connection, listed, held)
+        return self._read(lambda connection: _stale_by_root(connection, listed, held))
 
     def update(
         self,
@@ -219,17 +233,29 @@ class SearchIndex:
         `budget_s` is spent or `stop` is set)."""
         return self._written(lambda: self._update(files, gone, budget_s, stop))
 
-    def _written(self, write: Callable[[], Refreshed]) -> Refreshed:
-        """`write()` under the write lock; on a damaged file, the file rebuilt and `write`
-        run once more."""
+    def _written(self, write: Callable[[], T]) -> T:
+        """`write()` under the write lock; on a damaged file, the file rebuilt, on one that
+        cannot be used, the index moved to memory, and `write` run once more."""
         with self._write_lock:
             try:
                 return write()
-            except sqlite3.DatabaseError as error:
-                if not is_damaged(error):
-                    raise
-                self._rebuild(f"damaged ({error})")
+            except (sqlite3.DatabaseError, IndexUnusableError) as error:
+                self._recover(error)
                 return write()
+
+    def _recover(self, error: BaseException) -> None:
+        """After `error` (the caller holds the write lock): a damaged file rebuilt, one that
+        cannot be used left for an index in memory; any other error raised."""
+        if isinstance(error, sqlite3.DatabaseError) and is_damaged(error):
+            self._rebuild(f"damaged ({error})")
+        elif is_unusable(error) and self.problem is None:
+            with self._read_lock:
+                self._writer.close()
+                self._reader.close()
+                self._writer = self._in_memory(error)
+                self._reader = self.connect()
+        else:
+            raise error
 
     def forget_missing_roots(self) -> int:
         """Take out the rows of every root that is a folder no longer on disk (a workspace
@@ -237,24 +263,26 @@ class SearchIndex:
         would stay for good. Roots that are no path (another agent's source) are kept.
         Safe beside other writers: each root is checked again inside the transaction that
         takes it out. How many rows went."""
-        with self._write_lock:
-            roots = [str(row[0]) for row in self._writer.execute("SELECT DISTINCT root FROM files")]
-            missing = [root for root in roots if os.path.isabs(root) and not os.path.isdir(root)]
-            if not missing:
-                return 0
-            removed = 0
-            with self._transaction():
-                for root in missing:
-                    if os.path.isdir(root):
-                        continue  # made again meanwhile: its server indexes it
-                    self._writer.execute(
-                        "DELETE FROM docs WHERE rowid IN (SELECT rowid FROM files WHERE root = ?)",
-                        (root,),
-                    )
-                    removed += self._writer.execute(
-                        "DELETE FROM files WHERE root = ?", (root,)
-                    ).rowcount
-            return removed
+        return self._written(self._forget_missing_roots)
+
+    def _forget_missing_roots(self) -> int:
+        roots = [str(row[0]) for row in self._writer.execute("SELECT DISTINCT root FROM files")]
+        missing = [root for root in roots if os.path.isabs(root) and not os.path.isdir(root)]
+        if not missing:
+            return 0
+        removed = 0
+        with self._transaction():
+            for root in missing:
+                if os.path.isdir(root):
+                    continue  # made again meanwhile: its server indexes it
+                self._writer.execute(
+                    "DELETE FROM docs WHERE rowid IN (SELECT rowid FROM files WHERE root = ?)",
+                    (root,),
+                )
+                removed += self._writer.execute(
+                    "DELETE FROM files WHERE root = ?", (root,)
+                ).rowcount
+        return removed
 
     def _update(
         self,
@@ -306,12 +334,10 @@ class SearchIndex:
         terms = query_terms(query)
         if not terms:
             return []
-        with self._reading() as connection:
-            connection.execute("BEGIN")  # the counts and the scores of one moment
-            try:
-                best = best_files(connection, terms, limit, set(roots), among)
-            finally:
-                connection.execute("COMMIT")
+        # The counts and the scores of one moment.
+        best = self._read(_snapshot(lambda connection: best_files(
+            connection, terms, limit, set(roots), among
+        )))  # fmt: skip
         return [Hit(key, score) for key, score in best]
 
     def search_ahead(
@@ -321,35 +347,24 @@ class SearchIndex:
         at one moment: a caller listing the files meanwhile that finds them as those rows
         say (`stale`) has the answer of its listing, with no second read."""
         terms = query_terms(query)
-        with self._reading() as connection:
-            connection.execute("BEGIN")  # one snapshot for the search and the rows
-            try:
-                best = best_files(connection, terms, limit, set(within), None) if terms else []
-                rows = {root: _stamps_of(connection, root) for root in roots}
-            finally:
-                connection.execute("COMMIT")
-        return Ahead([Hit(key, score) for key, score in best], rows)
+
+        def read(connection: sqlite3.Connection) -> Ahead:
+            best = best_files(connection, terms, limit, set(within), None) if terms else []
+            rows = {root: _stamps_of(connection, root) for root in roots}
+            return Ahead([Hit(key, score) for key, score in best], rows)
+
+        return self._read(_snapshot(read))  # one snapshot for the search and the rows
 
     def words(self, root: str, key: str) -> str:
         """Every word the index holds of `key` under `root`, its label as weighted and its
         text, as one text ("" when not indexed): what the postings count of it, with an
         empty label (`postings.Postings`)."""
-        with self._reading() as connection:
-            row = connection.execute(
-                f"SELECT {_TEXTS} FROM docs WHERE rowid ="
-                " (SELECT rowid FROM files WHERE root = ? AND id = ?)",
-                (root, key),
-            ).fetchone()
+        row = self._row(_TEXTS, root, key)
         return f"{row[0]}\n{row[1]}" if row else ""
 
     def document(self, root: str, key: str) -> tuple[str, str] | None:
         """The label and the text indexed for `key` under `root` (None: not indexed)."""
-        with self._reading() as connection:
-            row = connection.execute(
-                f"SELECT {_TEXTS} FROM docs WHERE rowid ="
-                " (SELECT rowid FROM files WHERE root = ? AND id = ?)",
-                (root, key),
-            ).fetchone()
+        row = self._row(_TEXTS, root, key)
         if row is None:
             return None
         weighted = str(row[0])  # the label LABEL_WEIGHT times, a line break between
@@ -358,25 +373,29 @@ class SearchIndex:
     def text(self, root: str, key: str) -> str:
         """The text indexed for `key` under `root` ("" when none: refused by `view`, or not
         indexed)."""
-        with self._reading() as connection:
-            row = connection.execute(
-                "SELECT coalesce(body_text, body) FROM docs WHERE rowid ="
-                " (SELECT rowid FROM files WHERE root = ? AND id = ?)",
-                (root, key),
-            ).fetchone()
+        row = self._row("coalesce(body_text, body)", root, key)
         return str(row[0]) if row else ""
 
-    @contextlib.contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
+    def _row(self, columns: str, root: str, key: str) -> Row | None:
+        """`columns` of the `docs` row of `key` under `root` (None: not indexed)."""
+        query = (
+            f"SELECT {columns} FROM docs WHERE rowid ="
+            " (SELECT rowid FROM files WHERE root = ? AND id = ?)"
+        )
+        return self._read(lambda connection: connection.execute(query, (root, key)).fetchone())
+
+    def _read(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        """`read(connection)` under the read lock; on a damaged file, the file rebuilt, on
+        one that cannot be used, the index moved to memory, and `read` run once more (on
+        an index started again: the caller sees `generation` change)."""
+        try:
+            with self._read_lock:
+                return read(self._reader)
+        except (sqlite3.DatabaseError, IndexUnusableError) as error:
+            with self._write_lock:
+                self._recover(error)
         with self._read_lock:
-            try:
-                yield self._reader
-            except sqlite3.DatabaseError as error:
-                if not is_damaged(error):
-                    raise
-                with self._write_lock:
-                    self._rebuild(f"damaged ({error})")
-                raise
+            return read(self._reader)
 
     def rebuild(self, problem: str) -> None:
         """Start the file again: another connection to it found it `problem` (damaged)."""
@@ -385,43 +404,77 @@ class SearchIndex:
 
     # --- the file -----------------------------------------------------------------------
 
-    def _connect(self) -> sqlite3.Connection:
-        connection = sqlite3.connect(
-            self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-            check_same_thread=False,
-        )  # fmt: skip
-        connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        return connection
+    def changes(self) -> int:
+        """How many rows this index's writer has changed since it was opened."""
+        return self._writer.total_changes
+
+    def connect(self) -> sqlite3.Connection:
+        """A new connection to the index, wherever it is (the file, or memory)."""
+        return connect(self._uri)
 
     def _open(self) -> sqlite3.Connection:
-        """The writer's connection to a file of this schema version: made when missing,
-        rebuilt when of another version or damaged."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = self._connect()
+        """The writer's connection to a file of this schema version: made when missing
+        (private, `opening.prepare`), rebuilt when of another version or damaged."""
+        prepare(self.path)
+        connection = self.connect()
         try:
-            problem = _schema_problem(connection)
+            problem = schema_problem(connection)
         except sqlite3.DatabaseError as error:
+            if not is_damaged(error):
+                connection.close()
+                raise
             problem = f"damaged ({error})"
         if problem is None:
             return connection
         connection.close()
         if problem != "new":
             logger.warning("Search index %s is %s: rebuilt", self.path, problem)
-            _delete(self.path)
-        connection = self._connect()
-        _create(connection)
+            delete_index(self.path)
+            prepare(self.path)
+        connection = self.connect()
+        create_schema(connection)
+        return connection
+
+    def _in_memory(self, error: BaseException) -> sqlite3.Connection:
+        """The writer's connection to a new index in memory, the file being unusable
+        (`error`): said once in the log, and by `problem` to every answer."""
+        self.problem = f"the search index {self.path} cannot be used ({why_unusable(error)})"
+        logger.warning("Search index %s cannot be used (%s): searching the files from memory",
+                       self.path, why_unusable(error))  # fmt: skip
+        self._uri = memory_uri()
+        self.generation += 1
+        connection = self.connect()
+        create_schema(connection)
         return connection
 
     def _rebuild(self, problem: str) -> None:
         """Start the file again (the caller holds the write lock)."""
         logger.warning("Search index %s is %s: rebuilt", self.path, problem)
+        self.generation += 1
         with self._read_lock:
             self._writer.close()
             self._reader.close()
-            _delete(self.path)
-            self._writer = self._connect()
-            _create(self._writer)
-            self._reader = self._connect()
+            try:
+                delete_index(self.path)
+                self._writer = self._open()
+            except (sqlite3.Error, IndexUnusableError) as error:
+                if not is_unusable(error):
+                    raise
+                self._writer = self._in_memory(error)
+            self._reader = self.connect()
+
+
+def _snapshot(read: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connection], T]:
+    """`read` inside one read transaction: what it reads is of one moment."""
+
+    def within(connection: sqlite3.Connection) -> T:
+        connection.execute("BEGIN")
+        try:
+            return read(connection)
+        finally:
+            connection.execute("COMMIT")
+
+    return within
 
 
 def _stamps_of(connection: sqlite3.Connection, root: str) -> dict[str, Stamp | None]:
@@ -485,44 +538,6 @@ def is_damaged(error: sqlite3.DatabaseError) -> bool:
     """Whether `error` says the file is damaged or no database (then it is rebuilt); a
     misuse (sqlite3.ProgrammingError: a closed connection) carries no code and is not."""
     return getattr(error, "sqlite_errorcode", None) in _DAMAGED
-
-
-def _schema_problem(connection: sqlite3.Connection) -> str | None:
-    """None when the file is an index of this version, "new" when it holds nothing yet,
-    else what is wrong with it."""
-    connection.execute("PRAGMA journal_mode = WAL")
-    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
-    if not tables:
-        return "new"
-    if "meta" not in tables:
-        return "not Memtab's search index"
-    row = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-    if row is None or row[0] != str(SCHEMA_VERSION):
-        return f"of another version ({row[0] if row else 'none'}, not {SCHEMA_VERSION})"
-    return None
-
-
-def _create(connection: sqlite3.Connection) -> None:
-    connection.execute("PRAGMA journal_mode = WAL")
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
-        if "meta" not in tables:  # another process may have made it meanwhile
-            for statement in _SCHEMA:
-                connection.execute(statement)
-            connection.execute(
-                "INSERT INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-            )
-    except BaseException:
-        connection.rollback()
-        raise
-    connection.commit()
-
-
-def _delete(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(f"{path}{suffix}")
 
 
 def _remove(connection: sqlite3.Connection, root: str, key: str) -> None:

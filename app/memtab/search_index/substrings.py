@@ -22,11 +22,9 @@ from __future__ import annotations
 import bisect
 import contextlib
 import os
-import sqlite3
 from collections.abc import Collection, Iterator
-from pathlib import Path
 
-from memtab.search_index.index import BUSY_TIMEOUT_MS
+from memtab.search_index.index import SearchIndex
 from memtab.search_index.ranking import is_cjk, query_terms
 
 # A run this short is inside too many words to narrow anything: every text is checked.
@@ -58,16 +56,15 @@ class SubstringReader:
     """A connection of its own to an index file, to find which files may hold a substring
     and read their texts. Use it from one thread at a time."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._connection = sqlite3.connect(
-            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
-        )
-        self._connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    def __init__(self, index: SearchIndex) -> None:
+        self.path = index.path
+        self._index = index
+        self._generation = index.generation
+        self._connection = index.connect()
         self._connection.execute(
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocabulary USING fts5vocab(main, docs, row)"
         )
-        self._inode = os.stat(path).st_ino
+        self._inode = None if index.problem else os.stat(self.path).st_ino
         self._words: tuple[int, list[tuple[str, int]], str, list[int]] | None = None
 
     def close(self) -> None:
@@ -88,12 +85,18 @@ class SubstringReader:
         of the snapshot. A read comes first: the value is the one the connection's last
         read found."""
         self._connection.execute("SELECT 1 FROM meta LIMIT 1").fetchall()
-        return int(self._connection.execute("PRAGMA data_version").fetchone()[0])
+        version = int(self._connection.execute("PRAGMA data_version").fetchone()[0])
+        # An index in memory: its writer's commits may not count in the data version.
+        return version if self._inode is not None else version << 32 | self._index.changes()
 
     @property
     def replaced(self) -> bool:
-        """Whether the file at `path` is no longer the one this connection reads (another
-        process rebuilt it, or it is gone)."""
+        """Whether the index is no longer the one this connection reads (this or another
+        process rebuilt it, it is gone, or it moved to memory)."""
+        if self._index.generation != self._generation:
+            return True
+        if self._inode is None:
+            return False
         try:
             return os.stat(self.path).st_ino != self._inode
         except FileNotFoundError:

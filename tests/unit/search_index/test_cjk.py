@@ -120,7 +120,7 @@ def test_the_postings_rank_cjk_queries_as_the_index_on_disk(
 def test_the_window_candidates_of_a_cjk_term_are_the_files_holding_it(
     index: SearchIndex,
 ) -> None:
-    reader = SubstringReader(index.path)
+    reader = SubstringReader(index)
     try:
         assert reader.holding("동기화", ROOTS) == {("r", "mixed.md")}
         assert reader.holding("검증", ROOTS) == {("r", "ko.md")}  # two letters narrow too

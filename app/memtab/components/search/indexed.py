@@ -59,6 +59,12 @@ class IndexedTexts:
         self._items: tuple[HomeScan, list[Searchable]] | None = None  # its files, in order
         self._version = -1  # the file's data_version then
 
+    @property
+    def problem(self) -> str | None:
+        """Why the index on disk cannot be used (None: it is, or is not opened yet): the
+        search then reads the files into an index in memory."""
+        return self._index.problem if self._index is not None else None
+
     def close(self) -> None:
         """Close the file (the window closes)."""
         if self._reader is not None:
@@ -187,7 +193,7 @@ class IndexedTexts:
             assert scan is not None, "refreshed before it is read"
             self._index = SearchIndex(self._path or index_file_for(scan.home.root))
         if self._reader is None:
-            self._reader = SubstringReader(self._index.path)
+            self._reader = SubstringReader(self._index)
         return self._reader
 
     def _drop_reader(self) -> None:
