@@ -42,6 +42,8 @@ from memtab.agent_server.catalog_listing import (
     Listed,
     NeedsListingError,
     WatchedChanges,
+    folder_came_or_went,
+    in_scope,
     kept_sources,
     list_files,
     restat,
@@ -110,6 +112,7 @@ class MemoryCatalog:
         self._notes: tuple[str, ...] = ()
         self._listed_at: float | None = None
         self._index: SearchIndex | None = None  # opened by the first listing
+        self._generation = 0  # the index's as the last listing indexed it
         self._roots: tuple[str, ...] = ()
         self._scope_roots: dict[Scope, str] = {}
         self._indexing: threading.Thread | None = None
@@ -175,7 +178,7 @@ class MemoryCatalog:
             root = roots.get(path.scope)
             if root is None:
                 continue  # a scope not listed
-            if str(path) not in files and _folder_came_or_went(files, path):
+            if str(path) not in files and folder_came_or_went(files, path):
                 return None
             written.append(os.path.join(root, *path.segments))
         return written
@@ -188,14 +191,18 @@ class MemoryCatalog:
     def notes(self) -> tuple[str, ...]:
         """What the listing left out and why (folders past the depth memory paths go to,
         docs/formats.md §5; files not indexed yet, §22.11), for an answer to say."""
+        notes = self._notes
+        if self._index is not None and self._index.problem:
+            notes += (f"Searched without the index on disk: {self._index.problem}; the files "
+                      "are read into memory instead, slower to start",)  # fmt: skip
         unindexed = self._unindexed
         if not unindexed:
-            return self._notes
+            return notes
         words = (
             f"Still indexing: {unindexed} file{'s' if unindexed != 1 else ''} not searched "
             "yet (the first search of this home); search again in a moment for all of them"
         )
-        return (*self._notes, words)
+        return (*notes, words)
 
     def wait_until_indexed(self, timeout_s: float) -> bool:
         """Whether every file is searched, once waited at most `timeout_s` for the indexing
@@ -215,7 +222,7 @@ class MemoryCatalog:
                 self._rows = (files, self._full_rows(files))
             rows = self._rows[1]
         self._answered.set()
-        return [row for row in rows if scope is None or _in_scope(row.scope, scope)]
+        return [row for row in rows if scope is None or in_scope(row.scope, scope)]
 
     def search(self, query: str, *, scope: str | None, limit: int) -> list[SearchHit]:
         """The files best matching `query`, best first: path, scope, score and the line
@@ -226,7 +233,7 @@ class MemoryCatalog:
             if ranked is None:
                 among = None
                 if scope:
-                    among = {k for k, file in files.items() if _in_scope(file.scope, scope)}
+                    among = {k for k, file in files.items() if in_scope(file.scope, scope)}
                 if self._postings is not None:
                     ranked = self._postings.search(query, limit=limit, among=among)
         assert index is not None  # opened by the first listing
@@ -267,6 +274,8 @@ class MemoryCatalog:
             raise CatalogClosedError
         if self._indexing is not None and self._indexing.is_alive():
             return None
+        if self._index is not None and self._index.generation != self._generation:
+            self._listed_at = None  # the index was started again: every file indexed anew
         listed_at = self._listed_at
         if listed_at is None or self._changed.is_set() or self._observer is None:
             with self._listing:
@@ -311,7 +320,7 @@ class MemoryCatalog:
         finally:
             self._listing.release()
 
-    def _relist(self, query: _Query | None = None) -> list[Hit] | None:
+    def _relist(self, query: _Query | None = None, attempt: int = 0) -> list[Hit] | None:
         """List by a stat walk, then index what changed (the caller holds `_listing`).
         With a `query` and no postings, the index answers it in one read with its rows,
         after the walk: the answer stands (returned) when the rows are the listing's."""
@@ -320,6 +329,7 @@ class MemoryCatalog:
         if self._index is None:
             self._index = SearchIndex.of_home(self.store.home.root)
         index = self._index
+        self._generation = index.generation
         kept = kept_sources(self._sources, self._keep)
         listing = list_files(self.store, kept)
         files = listing.files
@@ -336,6 +346,8 @@ class MemoryCatalog:
                       key=lambda key: (order[files[key].root], key))  # fmt: skip
         changed = [files[key].indexed(key) for key in keys]
         refreshed = index.update(changed, gone, budget_s=INDEXING_BUDGET_S)
+        if index.generation != self._generation:  # started again: index every file
+            return self._relist(query, attempt + 1) if attempt < 2 else None
         with self._lock:
             self._files = files
             self._notes = listing.notes
@@ -382,6 +394,9 @@ class MemoryCatalog:
         files = self._files
         out = [(files[key].root, key) for key in gone if key in files]
         index.update(changed, out)
+        if index.generation != self._generation:  # started again: index every file
+            self._relist()
+            return
         with self._lock:
             files = {key: file for key, file in files.items() if key not in gone}
             files.update(listed)
@@ -550,7 +565,7 @@ def _search_ahead(
     every `lstat` (the two took longer together than one after the other)."""
     if set(listed) != set(roots):
         return None
-    within = [root for root, scope in roots.items() if _in_scope(scope, query.scope)]
+    within = [root for root, scope in roots.items() if in_scope(scope, query.scope)]
     try:
         return index.search_ahead(query.text, roots, limit=query.limit, within=within)
     except Exception:  # the search after the listing answers instead
@@ -579,22 +594,3 @@ def _words_of(
         return index.words(files[key].root, key)
 
     return words
-
-
-def _folder_came_or_went(files: dict[str, Listed], path: VirtualPath) -> bool:
-    """Whether a write at `path` (no file listed there) made or removed a folder: a folder
-    was listed there, or none is listed where it goes (no file beside it below its scope's
-    root)."""
-    inside, beside = f"{path}/", f"{path.parent}/"
-    near = len(path.segments) == 1
-    for key in files:
-        if key.startswith(inside):
-            return True
-        near = near or key.startswith(beside)
-    return not near
-
-
-def _in_scope(value: str, scope: str | None) -> bool:
-    """A file is in `scope` when its scope is it, or its agent is (`claude-code` covers
-    `claude-code:user` and every project of Claude Code's)."""
-    return scope is None or value == scope or value.split(":", 1)[0] == scope

@@ -35,6 +35,8 @@ class SearchOutcome:
     query: SearchQuery
     tree: TreeNode
     match_count: int
+    problem: str | None = None
+    """Why the index on disk could not be used (the search read the files instead)."""
 
 
 class Searcher:
@@ -59,7 +61,8 @@ class Searcher:
         self._scan, self._query = scan, query
         self._keys = frozenset(matches)
         ctx.raise_if_cancelled()
-        return SearchOutcome(scan, query, build_tree(scan, matches), len(matches))
+        tree = build_tree(scan, matches)
+        return SearchOutcome(scan, query, tree, len(matches), self._texts.problem)
 
     def warm(self, scan: HomeScan, ctx: JobContext) -> None:
         """Bring the index on disk to `scan` (only what changed since any Memtab indexed
