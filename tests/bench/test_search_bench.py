@@ -79,7 +79,7 @@ def test_typing_a_query(
 ) -> None:
     # Written (and their mtimes set back) just now: not racy for this measure.
     monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)
-    path = tmp_path / "index.sqlite3"
+    path = tmp_path / "index"
     texts = IndexedTexts(path)
     started = time.perf_counter()
     texts.refresh(big_scan)
@@ -117,7 +117,7 @@ def test_a_superseded_search_stops_quickly(
     big_scan: HomeScan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)
-    texts = IndexedTexts(tmp_path / "index.sqlite3")
+    texts = IndexedTexts(tmp_path / "index")
     texts.refresh(big_scan)
     cancelled = threading.Event()
 

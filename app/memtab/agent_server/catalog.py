@@ -50,8 +50,8 @@ from memtab.agent_server.catalog_listing import (
     scope_roots,
 )
 from memtab.fs.records import Record
-from memtab.search_index.index import Ahead, Hit, IndexedFile, SearchIndex
-from memtab.search_index.postings import Document, Postings
+from memtab.search_index.documents import IndexedFile
+from memtab.search_index.index import Ahead, Hit, SearchIndex
 from memtab.search_index.ranking import best_line
 from memtab.sources.config import SourceContext
 from memtab.sources.model import Source
@@ -67,7 +67,7 @@ logger = logging.getLogger(__name__)
 # How long a call may spend indexing files no index holds yet before it answers.
 INDEXING_BUDGET_S = 2.0
 # How long the background work waits after the first answer is made: its way out (the
-# SDK's serialization, the write) would share the interpreter with a walk and the postings.
+# SDK's serialization, the write) would share the interpreter with a walk.
 ANSWER_OUT_S = 0.3
 FULL_RELIST_S = 30.0
 DEFAULT_LIMIT = 10
@@ -114,16 +114,15 @@ class MemoryCatalog:
         self._index: SearchIndex | None = None  # opened by the first listing
         self._generation = 0  # the index's as the last listing indexed it
         self._roots: tuple[str, ...] = ()
+        self._root_scopes: dict[str, str] = {}  # each root listed: the scope its files are in
         self._scope_roots: dict[Scope, str] = {}
         self._indexing: threading.Thread | None = None
         self._unindexed = 0  # files left to the background indexing
         self._closing = threading.Event()
-        # Set once a call has its answer: the background work (watching, the postings, the
-        # rest of the indexing) starts `ANSWER_OUT_S` after, not while the first answer is
-        # made or on its way out (`_after_answer`).
+        # Set once a call has its answer: the background work (watching, the rest of the
+        # indexing) starts `ANSWER_OUT_S` after, not while the first answer is made or on
+        # its way out (`_after_answer`).
         self._answered = threading.Event()
-        self._postings: Postings | None = None  # the warm ranking, once filled
-        self._warming: threading.Thread | None = None
         self._lock = threading.Lock()
         self._listing = threading.Lock()
         self._rows: tuple[object, list[FileRow]] | None = None  # the full rows, of a listing
@@ -136,7 +135,7 @@ class MemoryCatalog:
 
     def close(self) -> None:
         """Stop watching and indexing (the server ends); a racing call fails on the index."""
-        self._closing.set()  # the indexing stops after its transaction, the postings at once
+        self._closing.set()  # the indexing stops after its commit
         self._answered.set()
         with self._lock:  # none starts once closing is set (`_start`)
             threads = list(self._threads)
@@ -183,11 +182,6 @@ class MemoryCatalog:
             written.append(os.path.join(root, *path.segments))
         return written
 
-    @property
-    def warm(self) -> bool:
-        """Whether calls rank in memory (the postings are filled) rather than in the file."""
-        return self._postings is not None
-
     def notes(self) -> tuple[str, ...]:
         """What the listing left out and why (folders past the depth memory paths go to,
         docs/formats.md §5; files not indexed yet, §22.11), for an answer to say."""
@@ -230,26 +224,21 @@ class MemoryCatalog:
         ranked = self._fresh(_Query(query, scope, limit))
         with self._lock:
             files, roots, index = self._files, self._roots, self._index
-            if ranked is None:
-                among = None
-                if scope:
-                    among = {k for k, file in files.items() if in_scope(file.scope, scope)}
-                if self._postings is not None:
-                    ranked = self._postings.search(query, limit=limit, among=among)
+            scopes = self._root_scopes
         assert index is not None  # opened by the first listing
         if ranked is None:
-            ranked = index.search(query, roots, limit=limit, among=among)
+            within = [root for root in roots if in_scope(scopes.get(root, root), scope)]
+            ranked = index.search(query, within, limit=limit)
         results = []
         for hit in ranked:
             listed = files.get(hit.id)
             if listed is None:
                 continue  # indexed by another process since this listing
-            label, text = index.document(listed.root, hit.id) or ("", "")
             # The listing's description, as the index read it with the text.
-            description: str | None = label.partition("\n")[2]
+            description: str | None = hit.label.partition("\n")[2]
             if listed.row is not None:
                 description = listed.row.description
-            found = best_line(text, query)
+            found = best_line(hit.text, query)
             results.append(
                 SearchHit(
                     path=hit.id,
@@ -322,7 +311,7 @@ class MemoryCatalog:
 
     def _relist(self, query: _Query | None = None, attempt: int = 0) -> list[Hit] | None:
         """List by a stat walk, then index what changed (the caller holds `_listing`).
-        With a `query` and no postings, the index answers it in one read with its rows,
+        With a `query`, the index answers it in one read with its rows,
         after the walk: the answer stands (returned) when the rows are the listing's."""
         started = self._clock()
         self._changes.take()
@@ -334,8 +323,9 @@ class MemoryCatalog:
         listing = list_files(self.store, kept)
         files = listing.files
         ahead = None
-        if query is not None and self._postings is None:
-            ahead = _search_ahead(index, query, self._guessed_roots(kept), listing.roots)
+        guessed = self._guessed_roots(kept)
+        if query is not None:
+            ahead = _search_ahead(index, query, guessed, listing.roots)
         stale, gone = index.stale_by_root(
             listing.stamps, held=ahead.rows if ahead is not None else None
         )
@@ -354,10 +344,7 @@ class MemoryCatalog:
             self._roots = listing.roots
             self._scope_roots = scope_roots(self.store)
             self._unindexed = refreshed.pending
-            if self._postings is not None:
-                self._postings.update(_documents(files), _words_of(index, files))
-        if not refreshed.pending:
-            self._start_warming(index)
+            self._root_scopes = guessed
         self._listed_at = started
         logger.debug("catalog: %d files, %d (re)indexed", len(files), refreshed.read)
         if refreshed.pending:
@@ -401,10 +388,6 @@ class MemoryCatalog:
             files = {key: file for key, file in files.items() if key not in gone}
             files.update(listed)
             self._files = files
-            if self._postings is not None:
-                self._postings.change(
-                    _documents(listed), [key for _, key in out], _words_of(index, files)
-                )
         logger.debug("catalog: %d files re-stat'ed, %d (re)indexed", len(paths), len(changed))
 
     def _start_watching(self) -> None:
@@ -445,39 +428,14 @@ class MemoryCatalog:
         self._answered.wait()
         self._closing.wait(ANSWER_OUT_S)
 
-    def _start_warming(self, index: SearchIndex) -> None:
-        """Fill the postings in the background, once everything is indexed."""
-        with self._lock:  # the indexing's thread and a listing may both get here
-            if self._warming is None and self._background:
-                self._warming = self._start_locked(self._warm, "memtab-mcp-postings", index)
-
-    def _warm(self, index: SearchIndex) -> None:
-        """Background: fill the postings warm calls rank by, from the words the index
-        holds (no file is read), then bring them to the latest listing."""
-        self._after_answer()
-        postings = Postings()
-        files = self._files
-        try:
-            postings.update(_documents(files), _words_of(index, files, self._closing))
-            with self._lock:
-                if self._files is not files:
-                    files = self._files
-                    postings.update(_documents(files), _words_of(index, files))
-                self._postings = postings
-        except CatalogClosedError:
-            return
-
     def _index_the_rest(self, index: SearchIndex, files: list[IndexedFile]) -> None:
         """Background: index what the first call's budget left, then have the next call
         list again (what changed meanwhile)."""
         self._after_answer()
         try:
-            refreshed = index.update(files, (), stop=self._closing)
+            index.update(files, (), stop=self._closing)
         except Exception:  # the next listing tries again
             logger.exception("catalog: indexing failed")
-        else:
-            if not refreshed.pending:
-                self._start_warming(index)
         self._unindexed = 0
         self._changes.everything()
 
@@ -575,22 +533,3 @@ def _search_ahead(
 
 class CatalogClosedError(Exception):
     """The catalog is closed or closing (its server ends): it answers no call."""
-
-
-def _documents(files: dict[str, Listed]) -> list[Document]:
-    """The postings' documents, labelled by what the index holds (`_words_of`)."""
-    return [Document(key, "", file.stamp) for key, file in files.items()]
-
-
-def _words_of(
-    index: SearchIndex, files: dict[str, Listed], closing: threading.Event | None = None
-) -> Callable[[str], str]:
-    """How the postings read a file's words: from the index, its label as weighted and its
-    text (CatalogClosedError once `closing` is set)."""
-
-    def words(key: str) -> str:
-        if closing is not None and closing.is_set():
-            raise CatalogClosedError
-        return index.words(files[key].root, key)
-
-    return words

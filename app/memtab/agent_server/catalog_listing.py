@@ -43,7 +43,7 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 
-from memtab.search_index.index import IndexedFile, Stamp
+from memtab.search_index.documents import IndexedFile, Stamp
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, is_shown
 from memtab.sources.listing import list_source, source_file_row

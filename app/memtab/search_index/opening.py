@@ -1,63 +1,80 @@
-"""How the search index file is opened (docs/formats.md §22.11, §15.5): private, never
-through a link, and what is done when it cannot be used.
+"""How the search index is opened (docs/formats.md §22.11, §15.5): private, never through
+a link, rebuilt when damaged or of another version, and what is done when it cannot be
+used.
 
-The file is the memory's words, so it is 0600 in Memtab's 0700 cache dir whatever the
-umask: made by Memtab itself (`create_private_file`) before SQLite opens it, and opened
-with `mode=rw` so SQLite never creates it (a dangling link's target is never made);
-SQLite gives its `-wal` and `-shm` the file's own mode. A link, a FIFO, a socket or a
-device at the file's name or its `-wal`, `-shm` or `-journal` is removed first, never
-followed; an index made looser by an older Memtab is chmodded.
+The index is the memory's words, so its folder is 0700 in Memtab's 0700 cache dir and its
+files 0600 (tantivy makes them as the umask says: `private_files` closes them after each
+write; the folder keeps others out meanwhile). A link, a FIFO, a socket, a device or a
+file at the folder's name, or at its lock file's, is removed first, never followed; so is
+anything but a regular file inside it. A folder there that holds anything tantivy does
+not make is the user's: it is left alone, and the index is not used.
 
-An index that cannot be used — a folder at its name, a read-only cache dir, a full disk,
-an I/O error (`is_unusable`) — is not fatal: the index is built in memory from the files
-instead (`memory_uri`: one per `SearchIndex`, shared by its connections), slower to fill,
-and the caller says why (`SearchIndex.problem`).
+An index that cannot be used — that folder, a read-only cache dir, a full disk, an I/O
+error (`is_unusable`) — is not fatal: the index is built in memory from the files instead
+(`open_in_memory`), slower to fill, and the caller says why (`SearchIndex.problem`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import itertools
+import errno
 import logging
 import os
-import sqlite3
-import urllib.parse
+import re
+import stat
 from pathlib import Path
+from typing import Any
 
-from memtab.fs.private import clear_entry, create_private_file, private_dir
+import tantivy
+
+from memtab.fs.locking.locks import interprocess_lock
+from memtab.fs.private import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, clear_entry, private_dir
 
 logger = logging.getLogger(__name__)
 
-BUSY_TIMEOUT_MS = 10_000
-# What SQLite says of a file it cannot use, whatever it holds (the primary result codes):
-# no permission, read-only, an I/O error, a full disk, cannot open.
-_UNUSABLE = frozenset({3, 8, 10, 13, 14})
-# What SQLite adds beside the index: where a link must never be followed.
-SIDE_FILES = ("-wal", "-shm", "-journal")
-_MEMORY_NAMES = itertools.count(1)
-
-SCHEMA_VERSION = 2
-_SCHEMA = (
-    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE files (rowid INTEGER PRIMARY KEY, root TEXT NOT NULL, id TEXT NOT NULL,"
-    " size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, inode INTEGER, UNIQUE (root, id))",
-    # `label` and `body` are what FTS5 reads: the texts, or for a text holding CJK its words
-    # (`ranking.tokens`, which unicode61 cannot split), the text then in `*_text`.
-    "CREATE VIRTUAL TABLE docs USING fts5(label, body, label_text UNINDEXED, body_text UNINDEXED,"
-    " tokenize = 'unicode61 remove_diacritics 0')",
+# What one writer may hold in memory before it writes a segment (tantivy's floor is 3 MB).
+WRITER_HEAP_BYTES = 16_000_000
+# How long a writer waits for another process's (a first indexing of 20,000 files: ~2 s).
+WRITE_WAIT_S = 60.0
+TOKENIZER = "memtab"
+# What tantivy makes in an index's folder: its meta files, its locks, its segments' files.
+_TANTIVY_NAME = re.compile(
+    r"(meta\.json|\.managed\.json|\.tantivy-(meta|writer)\.lock|[0-9a-f]{32}(\.[0-9]+)?\.[a-z]+"
+    r"|\.tmp[0-9A-Za-z]+|.*\.tmp)"
+)
+# What the OS says of a disk Memtab cannot write to: full, read-only, no permission, an
+# I/O error, a quota, a file too large.
+_UNUSABLE_ERRNOS = {
+    errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.EDQUOT, errno.EFBIG,
+}  # fmt: skip
+_ERRNO_WORDS = "|".join(str(number) for number in sorted(_UNUSABLE_ERRNOS))
+_UNUSABLE_WORDS = re.compile(
+    rf"os error ({_ERRNO_WORDS})\b|No space left|Read-only file system|Permission denied"
+    r"|File too large"
+)
+_DAMAGED_WORDS = re.compile(
+    r"corrupt|does not exist|Failed to open|not found|deserializ|checksum|Data corrupted"
+    r"|incompatib|Index format|version|truncat|unexpected end",
+    re.IGNORECASE,
 )
 
 
 class IndexUnusableError(Exception):
-    """The index file cannot be used (see the module docstring); the words say why."""
+    """The index cannot be used (see the module docstring); the words say why."""
 
 
 def is_unusable(error: BaseException) -> bool:
-    """Whether `error` says the file cannot be used (rather than damaged or busy)."""
+    """Whether `error` says the index's folder cannot be written or read (rather than the
+    index being damaged)."""
     if isinstance(error, IndexUnusableError):
         return True
-    code = getattr(error, "sqlite_errorcode", None)
-    return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in _UNUSABLE
+    if isinstance(error, OSError) and error.errno in _UNUSABLE_ERRNOS:
+        return True
+    return isinstance(error, ValueError | OSError) and bool(_UNUSABLE_WORDS.search(str(error)))
+
+
+def is_damaged(error: BaseException) -> bool:
+    """Whether `error` (tantivy's, reading or writing the index) says it is damaged."""
+    return isinstance(error, ValueError | OSError) and bool(_DAMAGED_WORDS.search(str(error)))
 
 
 def why_unusable(error: BaseException) -> str:
@@ -67,78 +84,204 @@ def why_unusable(error: BaseException) -> str:
     return str(error) or type(error).__name__
 
 
-def prepare(path: Path) -> None:
-    """Make `path` safe to open as the index: its folder private, nothing but a regular
-    file of this user's at its names (each thing removed said in the log), the file made
-    when missing (0600). IndexUnusableError when that cannot be done."""
+def schema() -> Any:
+    """The index's fields (formats §22.11)."""
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("root", tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("id", stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_unsigned_field("number", indexed=True, fast=True)
+    builder.add_unsigned_field("size", fast=True)
+    builder.add_integer_field("mtime", fast=True)
+    builder.add_integer_field("ctime", fast=True)
+    builder.add_unsigned_field("inode", fast=True)
+    builder.add_text_field("words", tokenizer_name=TOKENIZER, index_option="position")
+    builder.add_text_field("label", stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("body", stored=True, tokenizer_name="raw", index_option="basic")
+    return builder.build()
+
+
+def _analyzer() -> Any:
+    """Words as `ranking.tokens` reads them: runs of letters and digits, lowercased (the
+    index is fed casefolded text, CJK as bigrams)."""
+    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+    return builder.filter(tantivy.Filter.lowercase()).build()
+
+
+def open_in_memory() -> Any:
+    """A new, empty index in memory (one process's own)."""
+    index = tantivy.Index(schema())
+    index.register_tokenizer(TOKENIZER, _analyzer())
+    return index
+
+
+def open_index(path: Path, *, rebuild: bool = False) -> Any:
+    """The index at `path` (a folder): made when missing, rebuilt when damaged, of another
+    version, or `rebuild`; made safe to open first (see the module docstring).
+    IndexUnusableError when it cannot be used."""
     try:
         private_dir(path.parent)
-        for name in (path.name, *(path.name + suffix for suffix in SIDE_FILES)):
-            done = clear_entry(path.parent / name)
-            if done is not None:
-                logger.warning("Search index file %s was %s", path.parent / name, done)
-        create_private_file(path)
+        _forget_older_versions(path)
+        cleared = clear_entry(lock_path(path))
+        if cleared is not None:
+            logger.warning("Search index lock %s was %s", lock_path(path), cleared)
+        with interprocess_lock(lock_path(path), timeout_s=60.0):
+            _prepare_folder(path)
+            index = None if rebuild else _opened(path)
+            if index is None:
+                _empty_folder(path)
+                index = tantivy.Index(schema(), path=os.fspath(path), reuse=False)
+            private_files(path)  # made by an older Memtab, or just now, as the umask says
     except OSError as error:
         raise IndexUnusableError(f"{why_unusable(error)} ({error.filename or path})") from error
-
-
-def file_uri(path: Path) -> str:
-    """The URI SQLite opens the index at: read-write, never created by SQLite."""
-    return f"file:{urllib.parse.quote(os.fspath(path))}?mode=rw"
-
-
-def memory_uri() -> str:
-    """A new index in memory, shared by the connections of this process that open it."""
-    return f"file:memtab-search-{os.getpid()}-{next(_MEMORY_NAMES)}?mode=memory&cache=shared"
-
-
-def connect(uri: str) -> sqlite3.Connection:
-    """A connection to the index at `uri` (a reader of one in memory reads what its
-    writer has not committed yet: shared memory has no busy wait, and a search while the
-    files are read in answers from what is there)."""
-    connection = sqlite3.connect(
-        uri, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False,
-        uri=True,
-    )  # fmt: skip
-    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    if "mode=memory" in uri:
-        connection.execute("PRAGMA read_uncommitted = true")
-    return connection
-
-
-def schema_problem(connection: sqlite3.Connection) -> str | None:
-    """None when the file is an index of this version, "new" when it holds nothing yet,
-    else what is wrong with it."""
-    connection.execute("PRAGMA journal_mode = WAL")
-    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
-    if not tables:
-        return "new"
-    if "meta" not in tables:
-        return "not Memtab's search index"
-    row = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-    if row is None or row[0] != str(SCHEMA_VERSION):
-        return f"of another version ({row[0] if row else 'none'}, not {SCHEMA_VERSION})"
-    return None
-
-
-def create_schema(connection: sqlite3.Connection) -> None:
-    connection.execute("PRAGMA journal_mode = WAL")
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
-        if "meta" not in tables:  # another process may have made it meanwhile
-            for statement in _SCHEMA:
-                connection.execute(statement)
-            connection.execute(
-                "INSERT INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-            )
-    except BaseException:
-        connection.rollback()
+    except ValueError as error:
+        if is_unusable(error):
+            raise IndexUnusableError(why_unusable(error)) from error
         raise
-    connection.commit()
+    index.register_tokenizer(TOKENIZER, _analyzer())
+    return index
 
 
-def delete_index(path: Path) -> None:
-    for suffix in ("", *SIDE_FILES):
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(f"{path}{suffix}")
+def lock_path(path: Path) -> Path:
+    """The lock one writer at a time holds across processes (`fs/locking/locks.py`)."""
+    return path.parent / f".{path.name}.lock"
+
+
+def private_files(path: Path) -> None:
+    """Close to others every file tantivy made in the index's folder (0600)."""
+    try:
+        entries = _entries(path)
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) & 0o077:
+                os.chmod(entry.path, PRIVATE_FILE_MODE)
+        except OSError:
+            continue  # gone meanwhile (a merge), or another's: the folder keeps it private
+
+
+def _opened(path: Path) -> Any | None:
+    """The index at `path` when it opens (None: rebuild it). Its version is in its
+    folder's name (`index_file_for`): a schema of another is another folder."""
+    if not (path / "meta.json").exists():
+        return None
+    try:
+        index = tantivy.Index.open(os.fspath(path))
+    except (ValueError, OSError) as error:
+        if is_unusable(error):
+            raise
+        logger.warning("Search index %s is damaged (%s): rebuilt", path, error)
+        return None
+    return index
+
+
+def _prepare_folder(path: Path) -> None:
+    """The index's folder made safe: what is no folder at its name removed, never
+    followed; the folder private; anything but a regular file of tantivy's inside it
+    removed. IndexUnusableError for a folder holding files not tantivy's (the user's)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        os.mkdir(path, PRIVATE_DIR_MODE)
+        return
+    if not stat.S_ISDIR(info.st_mode):
+        os.unlink(path)  # a link is removed, never followed; a FIFO is never opened
+        logger.warning("Search index %s was no folder (%s): removed", path, _kind(info.st_mode))
+        os.mkdir(path, PRIVATE_DIR_MODE)
+        return
+    private_dir(path)
+    for entry in _entries(path):
+        if not _TANTIVY_NAME.fullmatch(entry.name):
+            raise IndexUnusableError(
+                f"{path} is a folder holding files not of the index ({entry.name}): left alone"
+            )
+        if not entry.is_file(follow_symlinks=False):
+            if entry.is_dir(follow_symlinks=False):
+                raise IndexUnusableError(f"{path} holds a folder ({entry.name}): left alone")
+            os.unlink(entry.path)
+            logger.warning("Search index file %s was a link or no file: removed", entry.path)
+
+
+def _empty_folder(path: Path) -> None:
+    """Take out every file of a former index in the folder (tantivy's alone: see
+    `_prepare_folder`)."""
+    for entry in _entries(path):
+        if _TANTIVY_NAME.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+            os.unlink(entry.path)
+
+
+def _forget_older_versions(path: Path) -> None:
+    """Remove the index of the same home an older Memtab kept (SQLite, version 2)."""
+    digest = path.name.rpartition("-")[2]
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        older = path.parent / f"search-{digest}.sqlite3{suffix}"
+        try:
+            info = os.lstat(older)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode):  # a folder there is the user's
+            os.unlink(older)
+
+
+def _entries(path: Path) -> list[os.DirEntry[str]]:
+    with os.scandir(path) as entries:
+        return list(entries)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a link"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISREG(mode):
+        return "a file"
+    return "a socket or device"
+
+
+def commit_seen(path: Path) -> object:
+    """What identifies the index's last commit: its `meta.json` (replaced at each)."""
+    try:
+        info = os.stat(path / "meta.json")
+    except OSError:
+        return None
+    return (info.st_ino, info.st_mtime_ns, info.st_size)
+
+
+class Writing:
+    """A writer of the index held for a block: the lock beside the index taken first (one
+    writer at a time across processes); new files made private after."""
+
+    def __init__(self, index: Any) -> None:
+        self._owner = index
+        self._lock: Any = None
+        self._writer: Any = None
+
+    def __enter__(self) -> Any:
+        owner = self._owner
+        if owner.problem is None:
+            self._lock = interprocess_lock(lock_path(owner.path), timeout_s=WRITE_WAIT_S)
+            self._lock.__enter__()
+        try:
+            self._writer = owner._index.writer(WRITER_HEAP_BYTES, 1)
+        except BaseException:
+            self._release(None, None, None)
+            raise
+        return self._writer
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        writer, self._writer = self._writer, None
+        self._owner.writes += 1
+        try:
+            if kind is not None:
+                writer.rollback()
+            writer.wait_merging_threads()
+        finally:
+            if self._owner.problem is None:
+                private_files(self._owner.path)
+            self._release(kind, error, trace)
+
+    def _release(self, kind: Any, error: Any, trace: Any) -> None:
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            lock.__exit__(kind, error, trace)

@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sqlite3
-import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,8 +24,9 @@ from memtab.components.tree.scan import ScanRequest
 from memtab.search_index.index import SearchIndex, index_file_for
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+from support.processes import python_child
 
-WARNED = r"cannot be used|was a link|was a FIFO"
+WARNED = r"cannot be used|was no folder"
 
 
 def make_home(tmp_path: Path) -> Home:
@@ -40,83 +39,35 @@ def make_home(tmp_path: Path) -> Home:
     return home
 
 
-def fifo(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def fifo(path: Path) -> None:
     os.mkfifo(path)
 
 
-def folder(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def folder(path: Path) -> None:
     path.mkdir()
     (path / "kept.txt").write_text("the user's")
 
 
-def dev_null(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def dev_null(path: Path) -> None:
     path.symlink_to("/dev/null")
 
 
-def connecting(
-    path: Path, monkeypatch: pytest.MonkeyPatch, change: Callable[[str], sqlite3.Connection]
-) -> None:
-    """SQLite's connections to the index at `path` made by `change(its path)`."""
-    real = sqlite3.connect
-
-    def connect(database: object, *args: object, **options: object) -> sqlite3.Connection:
-        named = str(database)
-        if named.startswith("file:"):
-            named = urllib.parse.unquote(named[5:].partition("?")[0])
-        if named == str(path):
-            return change(named)
-        return real(database, *args, **options)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(sqlite3, "connect", connect)
-
-
-def read_only(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An index there, in a cache SQLite may only read (as a read-only file system: the
-    tests run as root, which no mode stops)."""
-    SearchIndex(path).close()
-    real = sqlite3.connect
-
-    def opened(named: str) -> sqlite3.Connection:
-        uri = f"file:{urllib.parse.quote(named)}?mode=ro"
-        return real(uri, uri=True, isolation_level=None, check_same_thread=False)
-
-    connecting(path, monkeypatch, opened)
-
-
-def full_disk(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A disk with no room for one more page (SQLite says SQLITE_FULL, as at ENOSPC)."""
-    SearchIndex(path).close()
-    real = sqlite3.connect
-
-    def opened(named: str) -> sqlite3.Connection:
-        connection = real(named, isolation_level=None, check_same_thread=False)
-        pages = connection.execute("PRAGMA page_count").fetchone()[0]
-        connection.execute(f"PRAGMA max_page_count = {pages}")
-        return connection
-
-    connecting(path, monkeypatch, opened)
-
-
-BREAKAGES: dict[str, tuple[Callable[[Path, pytest.MonkeyPatch], None], bool]] = {
+BREAKAGES: dict[str, tuple[Callable[[Path], None], bool]] = {
     # What is at the index's name, and whether the index is rebuilt on disk.
     "fifo": (fifo, True),
     "folder": (folder, False),
     "dev-null": (dev_null, True),
-    "read-only": (read_only, False),
-    "full-disk": (full_disk, False),
 }
 
 
 @pytest.fixture(params=list(BREAKAGES))
-def broken(
-    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> tuple[Home, bool]:
+def broken(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Home, bool]:
     """A home whose index cannot be used as the case says, and whether it is rebuilt."""
     home = make_home(tmp_path)
     path = index_file_for(home.root)
     path.parent.mkdir(parents=True, exist_ok=True)
     breakage, rebuilt = BREAKAGES[request.param]
-    breakage(path, monkeypatch)
+    breakage(path)
     return home, rebuilt
 
 
@@ -181,8 +132,65 @@ def test_a_folder_at_the_index_path_is_left_as_it_is(
     home = make_home(tmp_path)
     path = index_file_for(home.root)
     path.parent.mkdir(parents=True)
-    folder(path, pytest.MonkeyPatch())
+    folder(path)
     index = SearchIndex(path)
     assert index.problem is not None and "search index" in index.problem
     index.close()
     assert (path / "kept.txt").read_text() == "the user's"
+
+
+# A process whose disk takes no more: no file grows past its first byte (RLIMIT_FSIZE,
+# SIGXFSZ ignored: a write fails with EFBIG as a full disk's with ENOSPC, the tests running
+# as root, whom no mode stops). In a child: the limit holds for every file of the process.
+_NO_ROOM = """
+import json, logging, os, resource, signal, sys
+from pathlib import Path
+from memtab.agent_server.service import MemoryService
+from memtab.components.search.indexed import IndexedTexts
+from memtab.components.search.search import SearchQuery, find_matches
+from memtab.components.tree.full_scan import scan_home
+from memtab.components.tree.scan import ScanRequest
+from memtab.search_index.index import SearchIndex, index_file_for
+from memtab.store.home import Home
+
+home = Home(Path(sys.argv[1]))
+said = []
+handler = logging.Handler()
+handler.emit = lambda record: said.append((record.levelno, record.name, record.getMessage()))
+logging.getLogger().addHandler(handler)
+if sys.argv[2] == "full-disk":
+    SearchIndex(index_file_for(home.root)).close()
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (1, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+service = MemoryService(home, None, writes="off", other_agents=False)
+answers = [json.loads(service.call("search", {"query": "kestrel"}, "t").text) for _ in range(3)]
+listed = service.call("list", {}, "t").text
+service.catalog.close()
+texts = IndexedTexts()
+window = sorted(find_matches(scan_home(ScanRequest(home, None)), SearchQuery.parse("pike"), texts))
+problem = texts.problem
+texts.close()
+print("held", flush=True)
+print(json.dumps({"answers": answers, "listed": listed, "window": window, "problem": problem,
+                  "said": [entry for entry in said if entry[0] >= logging.WARNING]}), flush=True)
+"""
+
+
+@pytest.mark.slow  # slow: a child process importing the server and the window's search (~1 s)
+@pytest.mark.parametrize("case", ["read-only", "full-disk"])
+def test_a_disk_that_takes_no_write_leaves_every_searcher_answering(
+    tmp_path: Path, case: str
+) -> None:
+    home = make_home(tmp_path)
+    with python_child(_NO_ROOM, str(home.root), case) as child:
+        assert child.stdout is not None
+        report = json.loads(child.stdout.readline())
+    for answer in report["answers"]:
+        assert [hit["path"] for hit in answer["results"]] == ["/memories/global/birds.md"]
+        assert any("without the index" in note for note in answer["notes"]), answer
+    assert "/memories/global/fish.md" in report["listed"]
+    assert report["window"] == [file_key(parse_file_path("/memories/global/fish.md"))]
+    assert report["problem"] and "cannot be used" in report["problem"]
+    index_said = [entry for entry in report["said"] if entry[1].startswith("memtab.search_index")]
+    assert len(index_said) == 2, report["said"]  # once by the server, once by the window
+    assert "Traceback" not in json.dumps(report)

@@ -1,8 +1,8 @@
 """What Memtab keeps in its cache dir holds memory text or its words, so it is private
 whatever the umask, and never written through a link (docs/formats.md §15.5): the search
-index with its `-wal` and `-shm`, the description cache, sync's files seen — 0600 in a
-0700 folder; ones made looser before are made private; a link (or a dangling one) at any
-of their names is replaced, its target never written or made."""
+index (a folder of files), the description cache, sync's files seen — 0600 in a 0700
+folder; ones made looser before are made private; a link (or a dangling one) at any of
+their names is replaced, its target never written or made."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.config.config_dir import cache_dir
-from memtab.search_index.index import IndexedFile, SearchIndex, index_file_for
+from memtab.search_index.documents import IndexedFile
+from memtab.search_index.index import SearchIndex, index_file_for
 from memtab.store.description_cache import DescriptionCache, cache_file_for
 from memtab.sync.repository.seen_files import SeenFiles, seen_files_path
 
@@ -49,16 +50,15 @@ def memory_file(tmp_path: Path) -> IndexedFile:
 
 
 def index_a_memory(tmp_path: Path) -> Path:
-    """Index one memory file in the home at `tmp_path`'s index, searched while open (its
-    `-wal` and `-shm` there); the index's path."""
+    """Index one memory file in the home at `tmp_path`'s index; the index's path."""
     path = index_file_for(tmp_path / "home")
     index = SearchIndex(path)
     index.refresh([memory_file(tmp_path)], ("r",))
     assert [hit.id for hit in index.search("kestrel", ("r",), limit=5)] == ["vault.md"]
-    assert Path(f"{path}-wal").exists() and Path(f"{path}-shm").exists()
-    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        assert mode(name) == 0o600, name
     index.close()
+    assert mode(path) == 0o700
+    made = list(path.iterdir())
+    assert len(made) > 3 and {p.name: mode(p) for p in made} == {p.name: 0o600 for p in made}
     return path
 
 
@@ -96,41 +96,49 @@ def test_an_index_and_caches_made_open_to_others_before_are_made_private(
         descriptions, seen = save_caches(tmp_path)
     # As an older Memtab left them under the default umask.
     cache_dir().chmod(0o755)
-    for name in (path, Path(f"{path}-wal"), descriptions, seen):
-        if name.exists():
-            name.chmod(0o644)
+    path.chmod(0o755)
+    for name in (*path.iterdir(), descriptions, seen):
+        name.chmod(0o644)
     index = SearchIndex(path)
     assert [hit.id for hit in index.search("kestrel", ("r",), limit=5)] == ["vault.md"]
     index.close()
     DescriptionCache.of_home(tmp_path / "home").for_root(tmp_path / "home")
     SeenFiles(tmp_path / "home", "origin").start()
     assert mode(cache_dir()) == 0o700
-    for name in (path, descriptions, seen):
+    assert mode(path) == 0o700
+    for name in (*path.iterdir(), descriptions, seen):
         assert mode(name) == 0o600, name
     assert "made private" in caplog.text
 
 
-@pytest.mark.expect_log("memtab.search_index.opening", "WARNING", r"was a link: removed")
-@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+@pytest.mark.expect_log("memtab.search_index.opening", "WARNING", r"was (no folder|a link)")
+@pytest.mark.parametrize("where", ["folder", "lock", "inside"])
 @pytest.mark.parametrize("dangling", [False, True])
 def test_a_link_at_the_index_path_is_never_written_through(
-    tmp_path: Path, suffix: str, dangling: bool
+    tmp_path: Path, where: str, dangling: bool
 ) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     target = outside / "target"
     if not dangling:
-        target.write_bytes(b"the user's own file\n")
+        target.mkdir() if where == "folder" else target.write_bytes(b"the user's own file\n")
     path = index_file_for(tmp_path / "home")
     path.parent.mkdir(parents=True)
-    os.symlink(target, f"{path}{suffix}")
+    if where == "inside":
+        SearchIndex(path).close()
+        link = path / "meta.json"
+        link.unlink()
+    else:
+        link = path if where == "folder" else path.parent / f".{path.name}.lock"
+    os.symlink(target, link)
     index_a_memory(tmp_path)
+    assert not link.is_symlink()
     if dangling:
-        assert not target.exists()  # never made where the link pointed
+        assert list(outside.iterdir()) == []  # never made where the link pointed
+    elif where == "folder":
+        assert list(target.iterdir()) == []
     else:
         assert target.read_bytes() == b"the user's own file\n"
-    assert not os.path.islink(f"{path}{suffix}")
-    assert [p.name for p in outside.iterdir()] == ([] if dangling else ["target"])
 
 
 @pytest.mark.parametrize("dangling", [False, True])

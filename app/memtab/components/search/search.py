@@ -33,7 +33,7 @@ from memtab.components.search.highlight import highlight_spans
 from memtab.components.tree.nodes import FileMatch, LineMatch
 from memtab.components.tree.scan import HomeScan
 
-if TYPE_CHECKING:  # lazy: the index's reader and sqlite3 load with the first search
+if TYPE_CHECKING:  # lazy: the index's reader and tantivy load with the first search
     from memtab.components.search.indexed import IndexedTexts
 
 MAX_LINES_PER_FILE = 20

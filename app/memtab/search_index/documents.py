@@ -1,0 +1,101 @@
+"""What the search index holds of a file (docs/formats.md §22.11): the listed file as the
+index takes it (`IndexedFile`), its document (`document_of`: its words for BM25, its label
+and text as they are, its number and stamp), and what a searcher reads back of documents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import tantivy
+
+from memtab.search_index.ranking import LABEL_WEIGHT, has_cjk, tokens
+from memtab.store.files import read_file_content
+
+Stamp = tuple[int, int, int, int]
+"""What any write to a file or over it changes: (size, mtime_ns, ctime_ns, inode)."""
+STAMP_FIELDS = ("size", "mtime", "ctime", "inode")
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedFile:
+    """A listed file as the index takes it: the root it was listed under (a scope root's
+    path, a source's id) and its id there (virtual path or source file id), the words that
+    name it (path, description), where its text is (None: `view` refuses it, indexed by
+    its label only; `linked`: read through a link another agent's layout allows), and its
+    stamp (None: changed too recently to trust one, read every time)."""
+
+    root: str
+    id: str
+    label: str
+    physical: str | None
+    stamp: Stamp | None
+    linked: bool = False
+    labelled: Callable[[], str] | None = None
+    """When given, the label is this call's answer, asked only if the file is indexed (a
+    stat walk's listing reads no description it need not)."""
+
+
+def words_query(schema: Any, term: str) -> Any:
+    """The query of one term of `ranking.query_terms` on the words: a word, or a CJK run's
+    bigrams in a row (a phrase)."""
+    if " " not in term:
+        return tantivy.Query.term_query(schema, "words", term)
+    words: list[str | tuple[int, str]] = list(term.split(" "))
+    return tantivy.Query.phrase_query(schema, "words", words)
+
+
+def first(document: Any, field: str) -> str:
+    values = document.get_all(field)
+    return str(values[0]) if values else ""
+
+
+def stamped(searcher: Any, addresses: list[Any]) -> dict[int, Stamp | None]:
+    """The numbers and stamps of the documents at `addresses` (fast fields alone); a
+    document without a stamp has Nones, which no listed stamp equals (it is read again)."""
+    if not addresses:
+        return {}
+    numbers = searcher.fast_field_values("number", addresses)
+    columns = [searcher.fast_field_values(field, addresses) for field in STAMP_FIELDS]
+    return dict(zip(numbers, zip(*columns, strict=True), strict=True))
+
+
+def document_of(file: IndexedFile, number: int) -> Any:
+    """The document of `file`: its words for BM25, its texts as they are, its stamp."""
+    label = file.label if file.labelled is None else file.labelled()
+    body = readable_text(file)
+    words = "\n".join([label] * LABEL_WEIGHT + [body])
+    document = tantivy.Document(
+        root=file.root, id=file.id, words=fed(words), label=label, body=body
+    )
+    document.add_unsigned("number", number)
+    if file.stamp is not None:
+        size, mtime_ns, ctime_ns, inode = file.stamp
+        document.add_unsigned("size", size)
+        document.add_integer("mtime", mtime_ns)
+        document.add_integer("ctime", ctime_ns)
+        document.add_unsigned("inode", inode)
+    return document
+
+
+def fed(text: str) -> str:
+    """What the index's tokenizer reads of `text` (letters and digits, lowercased): the
+    text casefolded (`Straße` is `strasse`, as a query's words are), and a text holding
+    CJK as its words, each run as its bigrams (`ranking.tokens`, docs/formats.md §22.11)."""
+    if has_cjk(text):
+        return " ".join(tokens(text))
+    return text if text.isascii() else text.casefold()
+
+
+def readable_text(file: IndexedFile) -> str:
+    """The text `view` would show of `file` (the one readability rule, the cap, no NUL),
+    "" when it would refuse it."""
+    if file.physical is None:
+        return ""
+    try:
+        content = read_file_content(file.physical, follow_link=file.linked)
+    except OSError:
+        return ""
+    return "" if content.over_cap or content.binary else content.content
