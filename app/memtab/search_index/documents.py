@@ -38,18 +38,37 @@ class IndexedFile:
     stat walk's listing reads no description it need not)."""
 
 
-def words_query(schema: Any, term: str) -> Any:
+def words_query(schema: Any, asked: str) -> Any:
     """The query of one term of `ranking.query_terms` on the words: a word, or a CJK run's
     bigrams in a row (a phrase)."""
-    if " " not in term:
-        return tantivy.Query.term_query(schema, "words", term)
-    words: list[str | tuple[int, str]] = list(term.split(" "))
+    if " " not in asked:
+        return tantivy.Query.term_query(schema, "words", term(asked))
+    words: list[str | tuple[int, str]] = list(term(asked).split(" "))
     return tantivy.Query.phrase_query(schema, "words", words)
 
 
 def first(document: Any, field: str) -> str:
+    """A stored field's first value as text ("" when it has none)."""
     values = document.get_all(field)
-    return str(values[0]) if values else ""
+    if not values:
+        return ""
+    value = values[0]
+    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else str(value)
+
+
+def _utf8(text: str) -> bytes:
+    """`text` as stored, whole (a lone surrogate, as a name that is no UTF-8 holds, kept)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def term(text: str) -> str:
+    """`text` as the engine takes it (valid UTF-8: a lone surrogate becomes U+FFFD), the
+    same way when a document is written and when it is asked for."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return text
 
 
 def stamped(searcher: Any, addresses: list[Any]) -> dict[int, Stamp | None]:
@@ -67,9 +86,10 @@ def document_of(file: IndexedFile, number: int) -> Any:
     label = file.label if file.labelled is None else file.labelled()
     body = readable_text(file)
     words = "\n".join([label] * LABEL_WEIGHT + [body])
-    document = tantivy.Document(
-        root=file.root, id=file.id, words=fed(words), label=label, body=body
-    )
+    document = tantivy.Document(root=term(file.root), words=term(fed(words)))
+    document.add_bytes("id", _utf8(file.id))
+    document.add_bytes("label", _utf8(label))
+    document.add_bytes("body", _utf8(body))
     document.add_unsigned("number", number)
     if file.stamp is not None:
         size, mtime_ns, ctime_ns, inode = file.stamp

@@ -31,8 +31,9 @@ from memtab.fs.private import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, clear_entry, 
 
 logger = logging.getLogger(__name__)
 
-# What one writer may hold in memory before it writes a segment (tantivy's floor is 3 MB).
-WRITER_HEAP_BYTES = 16_000_000
+# What one writer may hold in memory before it writes a segment (tantivy's floor is 3 MB;
+# 20,000 notes' words and texts fill ~60 MB: a few segments, few merges).
+WRITER_HEAP_BYTES = 64_000_000
 # How long a writer waits for another process's (a first indexing of 20,000 files: ~2 s).
 WRITE_WAIT_S = 60.0
 TOKENIZER = "memtab"
@@ -88,15 +89,16 @@ def schema() -> Any:
     """The index's fields (formats §22.11)."""
     builder = tantivy.SchemaBuilder()
     builder.add_text_field("root", tokenizer_name="raw", index_option="basic")
-    builder.add_text_field("id", stored=True, tokenizer_name="raw", index_option="basic")
     builder.add_unsigned_field("number", indexed=True, fast=True)
     builder.add_unsigned_field("size", fast=True)
     builder.add_integer_field("mtime", fast=True)
     builder.add_integer_field("ctime", fast=True)
     builder.add_unsigned_field("inode", fast=True)
     builder.add_text_field("words", tokenizer_name=TOKENIZER, index_option="position")
-    builder.add_text_field("label", stored=True, tokenizer_name="raw", index_option="basic")
-    builder.add_text_field("body", stored=True, tokenizer_name="raw", index_option="basic")
+    # Stored, never indexed (a text field is always indexed: its words are in `words`).
+    builder.add_bytes_field("id", stored=True, indexed=False)
+    builder.add_bytes_field("label", stored=True, indexed=False)
+    builder.add_bytes_field("body", stored=True, indexed=False)
     return builder.build()
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import tantivy
 
-from memtab.search_index.documents import first, words_query
+from memtab.search_index.documents import first, term, words_query
 from memtab.search_index.index import SearchIndex
 from memtab.search_index.ranking import is_cjk, query_terms
 
@@ -114,7 +114,7 @@ class SubstringReader:
         """Every file under `roots` the index holds (of those the caller knows)."""
         searcher = self._current()
         schema = self._index.schema
-        query = tantivy.Query.term_set_query(schema, "root", list(roots))
+        query = tantivy.Query.term_set_query(schema, "root", [term(root) for root in roots])
         addresses = [address for _, address in searcher.search(query, _EVERY, count=False).hits]
         return self._named(searcher, addresses, roots)
 

@@ -147,6 +147,7 @@ for name in sorted(os.listdir(folder)):
     info = os.lstat(folder / name)
     stamp = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
     files.append(d.IndexedFile("r", name, name, str(folder / name), stamp))
+m.COMMIT_FILES = m.CHUNK_FILES  # a commit a chunk: the kill falls inside the second
 original, reads = d.readable_text, [0]
 def reading(file):
     reads[0] += 1
