@@ -47,6 +47,17 @@ def words_query(schema: Any, asked: str) -> Any:
     return tantivy.Query.phrase_query(schema, "words", words)
 
 
+def every(searcher: Any) -> int:
+    """How many results a search for every match asks for: as many as there are documents
+    (a larger limit costs its room: tantivy keeps twice the limit for the best)."""
+    return max(1, int(searcher.num_docs))
+
+
+def matching(searcher: Any, query: Any) -> list[Any]:
+    """The addresses of every document `query` matches, in no order."""
+    return [address for _, address in searcher.search(query, every(searcher), count=False).hits]
+
+
 def first(document: Any, field: str) -> str:
     """A stored field's first value as text ("" when it has none)."""
     values = document.get_all(field)

@@ -49,7 +49,9 @@ from memtab.search_index.documents import (
     IndexedFile,
     Stamp,
     document_of,
+    every,
     first,
+    matching,
     stamped,
     term,
     words_query,
@@ -74,8 +76,6 @@ CHUNK_FILES = 200
 # commit every 200 files made indexing 20,000 take 40 s on a busy machine).
 COMMIT_FILES = 5000
 COMMIT_S = 1.0
-# More than a home holds: a search for every document of a root asks for this many.
-_EVERY = 10_000_000
 
 T = TypeVar("T")
 Key = tuple[str, str]
@@ -417,14 +417,14 @@ class SearchIndex:
     def _rows(self, searcher: Any, root: str) -> dict[int, Stamp | None]:
         """Every document under `root`: its file's number and stamp (fast fields alone)."""
         query = tantivy.Query.term_query(self._index.schema, "root", term(root))
-        addresses = [address for _, address in searcher.search(query, _EVERY, count=False).hits]
+        addresses = matching(searcher, query)
         return stamped(searcher, addresses)
 
     def _stamps_of(self, searcher: Any, numbers: list[int]) -> dict[int, Stamp | None]:
         if not numbers:
             return {}
         query = tantivy.Query.term_set_query(self._index.schema, "number", numbers)
-        addresses = [address for _, address in searcher.search(query, _EVERY, count=False).hits]
+        addresses = matching(searcher, query)
         return stamped(searcher, addresses)
 
     def _stale_by_root(
@@ -454,7 +454,7 @@ class SearchIndex:
         if not numbers:
             return []
         query = tantivy.Query.term_set_query(self._index.schema, "number", numbers)
-        hits = searcher.search(query, _EVERY, count=False).hits
+        hits = searcher.search(query, every(searcher), count=False).hits
         return [first(searcher.doc(address), "id") for _, address in hits]
 
     # --- the index ----------------------------------------------------------------------

@@ -22,7 +22,7 @@ from typing import Any
 
 import tantivy
 
-from memtab.search_index.documents import first, term, words_query
+from memtab.search_index.documents import every, first, matching, term, words_query
 from memtab.search_index.index import SearchIndex
 from memtab.search_index.ranking import is_cjk, query_terms
 
@@ -30,8 +30,6 @@ from memtab.search_index.ranking import is_cjk, query_terms
 MIN_RUN = 3
 # Words that together are in more than this share of the files narrow nothing.
 BROAD_SHARE = 0.5
-# More than a home holds: a search for every match asks for this many.
-_EVERY = 10_000_000
 
 Key = tuple[str, str]
 """A file in the index: (root, id), as `search_index.documents.IndexedFile` names it."""
@@ -105,7 +103,7 @@ class SubstringReader:
             if len(run) < MIN_RUN:
                 return None
             query = tantivy.Query.regex_query(schema, "words", f".*{run.casefold()}.*")
-        addresses = [address for _, address in searcher.search(query, _EVERY, count=False).hits]
+        addresses = matching(searcher, query)
         if not phrases and len(addresses) > BROAD_SHARE * searcher.num_docs:
             return None  # in most files: narrows nothing worth the reading
         return self._named(searcher, addresses, roots)
@@ -115,7 +113,7 @@ class SubstringReader:
         searcher = self._current()
         schema = self._index.schema
         query = tantivy.Query.term_set_query(schema, "root", [term(root) for root in roots])
-        addresses = [address for _, address in searcher.search(query, _EVERY, count=False).hits]
+        addresses = matching(searcher, query)
         return self._named(searcher, addresses, roots)
 
     def texts(self, keys: Collection[Key]) -> dict[Key, str]:
@@ -123,12 +121,10 @@ class SubstringReader:
         searcher = self._current()
         addresses = self._addresses_of(searcher)
         number = self._index.number
-        found: dict[Key, str] = {}
-        for key in keys:
-            address = addresses.get(number(*key))
-            if address is not None:
-                found[key] = first(searcher.doc(address), "body")
-        return found
+        held = [(address, key) for key in keys if (address := addresses.get(number(*key)))]
+        # In the order the documents are stored: each block of the store read once.
+        held.sort(key=lambda pair: (pair[0].segment_ord, pair[0].doc))
+        return {key: first(searcher.doc(address), "body") for address, key in held}
 
     def _current(self) -> Any:
         return self._searcher if self._searcher is not None else self._index.searcher()
@@ -145,7 +141,7 @@ class SubstringReader:
         """Where each document is in `searcher`'s snapshot, by number (read once a
         snapshot: a few milliseconds for 20,000)."""
         if self._addresses is None or self._addresses[0] is not searcher:
-            hits = searcher.search(tantivy.Query.all_query(), _EVERY, count=False).hits
+            hits = searcher.search(tantivy.Query.all_query(), every(searcher), count=False).hits
             addresses = [address for _, address in hits]
             numbers = searcher.fast_field_values("number", addresses)
             self._addresses = (searcher, dict(zip(numbers, addresses, strict=True)))
