@@ -21,7 +21,9 @@ from memtab.agent_server.bridge.rendezvous import (
     RendezvousError,
     home_option,
     rendezvous,
+    resolved_env,
     shared_unavailable,
+    working_directory,
 )
 
 
@@ -31,12 +33,13 @@ def main(words: Sequence[str]) -> int | None:
     if shared_unavailable(os.environ) is not None:  # chosen, or the system's: said by doctor
         return None
     home = home_option(words)
+    env = resolved_env(os.environ, working_directory())
     try:
-        place = rendezvous(home, os.environ)
-        greeting = hello(SESSION, session_origin(words, os.environ))
-        connect = partial(reach, place, greeting, home)
+        place = rendezvous(home, env)
+        greeting = hello(SESSION, session_origin(words, env))
+        connect = partial(reach, place, greeting, home, env)
         connection = connect()
-    except (RendezvousError, NoHostError) as error:
+    except (RendezvousError, NoHostError, OSError) as error:
         print(f"memtab mcp: serving this session in its own process: {error}", file=sys.stderr)
         return None
     connection.setblocking(False)
