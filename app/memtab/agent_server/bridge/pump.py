@@ -7,8 +7,9 @@ The bridge only follows the lines to know which requests wait for an answer
 (`frame_ids`: a line read whole up to the frame cap, else from its first and last
 characters), so that when the host dies (its socket ends) or hangs (a `ping` the bridge
 sends after `QUIET_S` without a word while requests wait gets no answer in `HANG_S`),
-each waiting request is answered at once with a JSON-RPC error, and no answer of that
-host reaches the agent late. Then it connects again (starting a host if none runs) and
+each waiting request is answered at once with a JSON-RPC error — a change saying that it
+may have happened and how to check (`in_flight`) —, and no answer of that host reaches the
+agent late. Then it connects again (starting a host if none runs) and
 replays the session's `initialize` and `notifications/initialized`, so the agent's session
 goes on; a line the dead host got part of is answered with the error and not sent on.
 After `MAX_RECONNECTS` losses, or when no host can be had, the session ends (exit 1).
@@ -26,6 +27,7 @@ import time
 from collections.abc import Callable
 
 from memtab.agent_server.bridge.frame_ids import ID_WINDOW_CHARS, frame_id, request_id
+from memtab.agent_server.bridge.in_flight import DEFAULT_WRITES, change_in_flight
 
 QUIET_S = 5.0
 HANG_S = 10.0
@@ -106,6 +108,7 @@ class Pump:
         clock: Callable[[], float] = time.monotonic,
         quiet_s: float = QUIET_S,
         hang_s: float = HANG_S,
+        writes: str = DEFAULT_WRITES,
     ) -> None:
         self._socket: socket.socket | None = connection
         self._connect = connect
@@ -120,6 +123,8 @@ class Pump:
         self._line = _Line()
         self._dropping = False  # the rest of the agent's line goes nowhere
         self._pending: dict[tuple[str, object], int | str] = {}
+        self._changes: dict[tuple[str, object], str] = {}  # what to say of a change in flight
+        self._writes = writes
         self._initialize: dict[str, object] | None = None
         self._initialize_key: tuple[str, object] | None = None
         self._initialized = False
@@ -243,18 +248,22 @@ class Pump:
         if line.blank():
             self._dropping = False
             return
+        message = line.message()
         if self._dropping:  # the host that got its start is gone
             self._dropping = False
             its_id = line.id()
             if its_id is not None:
-                self._answer_lost(its_id, "it stopped while this request was being sent")
+                change = change_in_flight(message, self._writes) if message else None
+                self._answer_lost(its_id, "it stopped while this request was being sent", change)
             return
-        message = line.message()
         its_id = request_id(message) if message is not None else line.id()
         if its_id is not None:
             self._pending[_key(its_id)] = its_id
         if message is None:
             return
+        change = change_in_flight(message, self._writes) if its_id is not None else None
+        if change is not None:
+            self._changes[_key(its_id)] = change
         method = message.get("method")
         if method == "initialize" and its_id is not None:
             self._initialize, self._initialize_key = message, _key(its_id)
@@ -263,7 +272,7 @@ class Pump:
         elif method == "notifications/cancelled":
             params = message.get("params")
             if isinstance(params, dict):
-                self._pending.pop(_key(params.get("requestId")), None)
+                self._forget(_key(params.get("requestId")))
 
     def _write_agent(self) -> None:
         try:
@@ -334,7 +343,7 @@ class Pump:
             if self._initialized:
                 self._to_host += _INITIALIZED
             return False
-        self._pending.pop(key, None)
+        self._forget(key)
         if key == self._initialize_key and "result" in message:
             self._session_open = True
         return True
@@ -351,9 +360,10 @@ class Pump:
         if self._socket is not None:
             self._socket.close()
             self._socket = None
-        for waiting in list(self._pending.values()):
-            self._answer_lost(waiting, why)
+        for key, waiting in list(self._pending.items()):
+            self._answer_lost(waiting, why, self._changes.get(key))
         self._pending.clear()
+        self._changes.clear()
         self._to_host.clear()
         self._from_host.clear()
         self._ping = self._replay = None
@@ -378,11 +388,18 @@ class Pump:
             self._replay = self._own_id("initialize")
             self._to_host += _line({**self._initialize, "id": self._replay})
 
-    def _answer_lost(self, its_id: int | str, why: str) -> None:
-        message = (
-            f"Connection closed: Memtab's shared server stopped before answering ({why}); "
-            "the next request goes to a new one"
-        )
+    def _forget(self, key: tuple[str, object]) -> None:
+        """A request answered (or cancelled): no longer waiting."""
+        self._pending.pop(key, None)
+        self._changes.pop(key, None)
+
+    def _answer_lost(self, its_id: int | str, why: str, change: str | None = None) -> None:
+        """Answer a request the host will never answer: a change says it may have
+        happened (`in_flight.change_in_flight`)."""
+        message = f"Connection closed: Memtab's shared server stopped before answering ({why})"
+        if change is not None:
+            message += f"; {change}"
+        message += "; the next request goes to a new one"
         error = {"code": CONNECTION_CLOSED, "message": message}
         self._to_agent += _line({"jsonrpc": "2.0", "id": its_id, "error": error})
 

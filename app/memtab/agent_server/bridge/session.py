@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from memtab.agent_server.bridge.greeting import SESSION, hello, session_origin
+from memtab.agent_server.bridge.in_flight import writes_option
 from memtab.agent_server.bridge.pump import NoHostError, Pump
 from memtab.agent_server.bridge.reach import reach
 from memtab.agent_server.bridge.rendezvous import (
@@ -43,4 +44,4 @@ def main(words: Sequence[str]) -> int | None:
         print(f"memtab mcp: serving this session in its own process: {error}", file=sys.stderr)
         return None
     connection.setblocking(False)
-    return Pump(connection, connect).run()
+    return Pump(connection, connect, writes=writes_option(words)).run()

@@ -103,7 +103,9 @@ def test_a_host_killed_mid_call_answers_at_once_and_the_session_goes_on(demo: Pa
             answer = server.answer(within_s=5)
             answered_in = time.monotonic() - killed_at
         assert answer["id"] == 5 and answer["error"]["code"] == CONNECTION_CLOSED
-        assert "(it exited)" in answer["error"]["message"]
+        said = answer["error"]["message"]
+        assert "(it exited); this change (create) may have been written before it stopped" in said
+        assert "`view` `/memories/global/new.md` to see" in said
         assert answered_in < 5  # the host would have said "busy" 10 s after the call
         server.send(_call(6, "view", {"path": "/memories/global"}))
         again = server.answer(within_s=60)  # a new host, the session's initialize replayed
