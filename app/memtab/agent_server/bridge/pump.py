@@ -35,6 +35,7 @@ MAX_RECONNECTS = 3
 FRAME_CAP_BYTES = 4 * 1024 * 1024  # the frame guard's MAX_FRAME_BYTES
 CHUNK_BYTES = 64 * 1024
 HIGH_WATER_BYTES = 1024 * 1024  # what is buffered one way before that side is read again
+CARRY_CAP_BYTES = 2 * FRAME_CAP_BYTES  # what the agent may send before its first answer
 CLOSING_S = 5.0  # after the agent's stdin ends: how long the host may take to finish
 CONNECTION_CLOSED = -32000  # the SDK's code for a connection that closed under a request
 _INITIALIZED = b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
@@ -139,17 +140,28 @@ class Pump:
         self._closing_since: float | None = None
         self._losses = 0
         self._status: int | None = None
+        # What the agent sent while nothing was answered yet (None once something was, or
+        # past the cap): a host lost then hands it all to this process's own server.
+        self._carry: bytearray | None = bytearray()
+        self._carries_change = False  # a change among it: never run twice, never handed over
+        self.carried: bytes | None = None
+        """Set when `run` returned None: what the agent sent, for this process to serve."""
+        self.lost_because = ""
 
     # --- the loop ---------------------------------------------------------------------
 
-    def run(self) -> int:
-        """Pump until the session ends; the exit status."""
+    def run(self) -> int | None:
+        """Pump until the session ends; the exit status, or None when the host was lost
+        before anything reached the agent: this process serves the session, the agent's
+        bytes so far (`carried`) first."""
         blocking = [(fd, os.get_blocking(fd)) for fd in (self._stdin, self._stdout)]
         for fd, _ in blocking:
             os.set_blocking(fd, False)
         try:
-            while self._status is None:
+            while self._status is None and self.carried is None:
                 self._turn()
+            if self.carried is not None:
+                return None
             self._flush_to_agent()
             return self._status
         finally:
@@ -176,7 +188,7 @@ class Pump:
         timeout = self._timeout()
         ready = poller.poll(None if timeout is None else max(timeout, 0.0) * 1000)
         for fd, event in ready:
-            if self._status is not None or self._socket is not connection:
+            if self._status is not None or self._socket is not connection or self.carried:
                 return
             if fd == self._stdin:
                 self._read_agent()
@@ -184,7 +196,7 @@ class Pump:
                 self._write_agent()
             else:
                 self._on_socket(connection, event)
-        if self._status is None and self._socket is connection:
+        if self._status is None and self._socket is connection and self.carried is None:
             self._keep_time()
 
     def _timeout(self) -> float | None:
@@ -222,6 +234,10 @@ class Pump:
             return
         except OSError:
             chunk = b""
+        if self._carry is not None:
+            self._carry += chunk
+            if len(self._carry) > CARRY_CAP_BYTES:
+                self._carry = None
         if not chunk:
             self._agent_open = False
             self._end_line()  # a last line without its newline is a frame too
@@ -264,6 +280,7 @@ class Pump:
         change = change_in_flight(message, self._writes) if its_id is not None else None
         if change is not None:
             self._changes[_key(its_id)] = change
+            self._carries_change = True
         method = message.get("method")
         if method == "initialize" and its_id is not None:
             self._initialize, self._initialize_key = message, _key(its_id)
@@ -325,6 +342,7 @@ class Pump:
             del self._from_host[: newline + 1]
             if self._host_line(line):
                 self._to_agent += line
+                self._carry = None
 
     def _host_line(self, line: bytes) -> bool:
         """Take note of a line of the host's; whether it goes on to the agent."""
@@ -356,10 +374,17 @@ class Pump:
     # --- when the host is lost ------------------------------------------------------------
 
     def _lost(self, why: str) -> None:
-        """The host died or hangs: answer what waits, then connect again (or end)."""
+        """The host died or hangs: answer what waits, then connect again (or end); or,
+        when nothing reached the agent yet and no change was asked for, hand the session
+        to this process (`carried`)."""
         if self._socket is not None:
             self._socket.close()
             self._socket = None
+        session_goes_on = self._agent_open or bool(self._pending)
+        if session_goes_on and self._carry is not None and not self._carries_change:
+            self.carried = bytes(self._carry)
+            self.lost_because = f"Memtab's shared server stopped before answering ({why})"
+            return
         for key, waiting in list(self._pending.items()):
             self._answer_lost(waiting, why, self._changes.get(key))
         self._pending.clear()
@@ -402,6 +427,7 @@ class Pump:
         message += "; the next request goes to a new one"
         error = {"code": CONNECTION_CLOSED, "message": message}
         self._to_agent += _line({"jsonrpc": "2.0", "id": its_id, "error": error})
+        self._carry = None
 
     def _end(self, message: str) -> None:
         print(f"memtab mcp: {message}; ending this session", file=sys.stderr, flush=True)

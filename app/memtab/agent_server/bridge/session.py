@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from memtab.agent_server.bridge.greeting import SESSION, hello, session_origin
+from memtab.agent_server.bridge.handover import carry_into_stdin
 from memtab.agent_server.bridge.in_flight import writes_option
 from memtab.agent_server.bridge.pump import NoHostError, Pump
 from memtab.agent_server.bridge.reach import reach
@@ -43,5 +44,16 @@ def main(words: Sequence[str]) -> int | None:
     except (RendezvousError, NoHostError, OSError) as error:
         print(f"memtab mcp: serving this session in its own process: {error}", file=sys.stderr)
         return None
+    except Exception as error:  # a fault of the bridge's: the session is served all the same
+        print(f"memtab mcp: serving this session in its own process: {error!r}", file=sys.stderr)
+        return None
     connection.setblocking(False)
-    return Pump(connection, connect, writes=writes_option(words)).run()
+    pump = Pump(connection, connect, writes=writes_option(words))
+    status = pump.run()
+    if pump.carried is None:
+        return status
+    print(
+        f"memtab mcp: serving this session in its own process: {pump.lost_because}", file=sys.stderr
+    )
+    carry_into_stdin(pump.carried)
+    return None

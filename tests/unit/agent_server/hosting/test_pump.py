@@ -392,3 +392,37 @@ def test_when_the_agent_hangs_up_the_host_is_told_and_the_bridge_ends(session: S
     assert host.reads.line() is None  # the host reads the end of its input
     host.die()
     assert session.ended() == 0
+
+
+def test_a_host_lost_before_any_answer_hands_the_session_to_this_process(
+    session: Session,
+) -> None:
+    host = session.host(1)
+    session.agent_sends(_line(INITIALIZE) + b'{"jsonrpc": "2.0", "id": 1, "meth')
+    assert host.next_not_ping() == INITIALIZE
+    host.die()  # it crashed on the agent's initialize
+    session.ended()
+    assert session.pump.carried == _line(INITIALIZE) + b'{"jsonrpc": "2.0", "id": 1, "meth'
+    assert "(it exited)" in session.pump.lost_because
+    assert session.agent.line() is None  # nothing answered: this process answers it all
+    assert len(session.hosts) == 1  # and no other host was tried
+
+
+def test_a_change_asked_before_any_answer_is_never_handed_over(session: Session) -> None:
+    host = session.host(1)
+    change = tool_call(1, "create", {"path": "/memories/global/a.md", "file_text": "x"})
+    session.agent_sends(_line(change))  # a stateless client's first request may change
+    assert host.next_not_ping() == change
+    host.die()
+    assert "this change (create) may have been written" in lost(session.agent.line(), 1)
+    assert session.pump.carried is None and session.host(2) is not None
+
+
+def test_once_the_agent_has_an_answer_a_lost_host_is_replaced(session: Session) -> None:
+    host = session.host(1)
+    session.agent_sends(_line(call(1)))
+    assert host.next_not_ping() == call(1)
+    host.send(answer(1))
+    assert session.agent.line() == answer(1)
+    host.die()
+    assert session.host(2) is not None and session.pump.carried is None
