@@ -11,7 +11,7 @@ right after the first paint for the window (`gui.first_paint.boundary`). Nothing
 before is lost: it is in the file already. `log_file()` says where the log goes, for
 Help → About and the crash dialog. The log never receives API keys: the code that handles them never
 logs them. It quotes memory (a crash's traceback, a refused change), so it is private
-(docs/formats.md §15.6): its folder 0700, its files 0600 whatever the umask (an older
+(docs/formats.md §16.2): its folder 0700, its files 0600 whatever the umask (an older
 Memtab's closed), never written through a link (`PrivateFileHandler`, `fs.private`).
 `quiet_library_warnings()` drops known, harmless library warnings (the file
 watcher installs it).

@@ -1,4 +1,4 @@
-"""Files only their user may read (docs/formats.md §15.5, §15.6), for the tests that check
+"""Files only their user may read (docs/formats.md §16.2), for the tests that check
 them: the umask a test runs under (the fixture `umask`: the default 022, and 002, a
 group-shared setup's), and what each private file and folder must be."""
 

@@ -129,7 +129,7 @@ def _kind(mode: int) -> str:
 
 
 # --- Memtab's own folders, and the files it appends to --------------------------------
-# (history and proposals in a home's `memtab/` folder, the log, the trace dumps: §15.6)
+# (history and proposals in a home's `memtab/` folder, the log, the trace dumps: §16.2)
 
 _made_private: set[str] = set()  # folders made private by this process: not looked at again
 _made_private_lock = threading.Lock()
@@ -140,11 +140,18 @@ def private_folders(path: Path, *, below: Path) -> Path:
     Memtab's own, as a home's `memtab/`) down to it (`private_dir` each: made 0700, or
     closed to others). `below` found open to others — an older Memtab made it under the
     umask — is closed whole first (`close_tree`): what it holds was written then. Once a
-    process for each `path`. OSError as `private_dir`; ValueError when `path` is not
-    under `below`."""
+    process for each `path` (after, one `mkdir` says it is still there). OSError as
+    `private_dir`; ValueError when `path` is not under `below`."""
     key = os.fspath(path)
     if key in _made_private:
-        return path
+        try:
+            os.mkdir(path, PRIVATE_DIR_MODE)  # one call: is it still there?
+        except FileExistsError:
+            return path
+        except FileNotFoundError:
+            pass  # gone with a folder above it
+        with _made_private_lock:
+            _made_private.discard(key)  # removed since: made private again, as at first
     parts = path.relative_to(below).parts
     try:
         info: os.stat_result | None = os.stat(below)

@@ -1,10 +1,11 @@
 """Memtab's own folders and the files it appends to are private (`fs/private.py`,
-docs/formats.md §15.6): folders 0700 and files 0600 whatever the umask, a folder an older
+docs/formats.md §16.2): folders 0700 and files 0600 whatever the umask, a folder an older
 Memtab left open closed whole, nothing written through a link."""
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 from memtab.fs.private import close_tree, open_private_append, private_folders
@@ -60,3 +61,11 @@ def test_a_file_appended_to_is_private_and_never_a_links(tmp_path: Path, umask: 
     os.chmod(tmp_path / "log", 0o664)
     os.close(open_private_append(tmp_path / "log"))
     assert mode_of(tmp_path / "log") == 0o600
+
+
+def test_a_folder_removed_since_is_made_private_again(tmp_path: Path) -> None:
+    own = tmp_path / "memtab"
+    private_folders(own / "history" / "ab", below=own)
+    shutil.rmtree(own / "history")
+    assert private_folders(own / "history" / "ab", below=own).is_dir()
+    assert open_to_others(own) == []
