@@ -13,6 +13,8 @@ sees the old content or the new one:
   redirect the write (see `memtab.fs.confined`).
 - `overwrite_in_place`: the one write that is not atomic, for a small file of news kept at
   a fixed size: written over in place, it needs no new block, so a full disk still takes it.
+- A file replaced keeps its permissions (a memory file its agent keeps 0600 stays 0600),
+  unless the writer gives a `mode`; a new file gets what the umask gives.
 - `durable=False` skips the fsyncs, for many writes made durable together afterwards
   with one `make_filesystem_durable`. Readers still see the old content or the new one, but a
   crash before that sync can leave the file empty or cut short: only for copies whose
@@ -195,10 +197,21 @@ class Directory:
         self, name: str, data: bytes, *, mode: int | None = None, durable: bool = True
     ) -> str:
         """Write `data` to a new hidden temp file for `name`, fsynced (unless not
-        `durable`); returns the temp name."""
+        `durable`); returns the temp name. Its permissions are `mode`, else those of the
+        regular file `name` it is to replace (an agent's memory file kept 0600 stays so),
+        else what the umask gives a new file."""
         temp = temp_name_for(name)
+        if mode is None:
+            mode = self._permissions(name)
         self._write_new(temp, data, mode=mode, durable=durable, stat=False)
         return temp
+
+    def _permissions(self, name: str) -> int | None:
+        """The permission bits of the regular file `name` (None: none there)."""
+        info = self.lstat(name)
+        if info is None or not stat.S_ISREG(info.st_mode):
+            return None
+        return stat.S_IMODE(info.st_mode) & 0o777
 
     def write_new(self, name: str, data: bytes) -> os.stat_result:
         """Write `data` to a new file `name`, not fsynced (FileExistsError if anything is

@@ -8,13 +8,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memtab.store.history.blobs import BlobStore
+from memtab.store.history.blobs import BlobStore, sha256_of
 from memtab.store.history.packs import PACK_MIN
 from memtab.store.history.provenance import ProvenanceLog
 from memtab.store.history.records import ProvenanceRecord
 from memtab.store.history.runs import RunEntry, RunsLog
 from memtab.store.home import Home
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
+from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.registry import load_registry
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.offline.notes import Note
@@ -71,3 +72,22 @@ def test_history_an_older_memtab_left_open_is_closed_at_the_next_write(tmp_path:
     assert open_to_others(home.memtab_dir / "history") == []
     assert open_to_others(home.memtab_dir / "proposals") == []
     assert blob.read_bytes() == b"an older Memtab's copy"
+
+
+def test_a_memory_file_memtab_changes_keeps_the_mode_its_agent_gave_it(
+    tmp_path: Path, umask: int
+) -> None:
+    home = new_home(tmp_path / "home")
+    store = store_for(home)
+    path = vpath("/memories/global/secret.md")
+    store.create_file(path, "the vault code is hunter2\n")
+    physical = store.physical(path)
+    os.chmod(physical, 0o600)  # the agent keeps it to its user
+    MemoryTool(store).execute(
+        {"command": "str_replace", "path": str(path), "old_str": "2", "new_str": "3"}
+    )
+    assert physical.read_text() == "the vault code is hunter3\n"
+    assert mode_of(physical) == 0o600
+    os.chmod(physical, 0o664)  # a group's, by the agent's choice: kept too
+    store.save(path, "new\n", sha256_of(b"the vault code is hunter3\n"))
+    assert mode_of(physical) == 0o664
