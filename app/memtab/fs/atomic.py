@@ -194,14 +194,21 @@ class Directory:
     # --- writing ------------------------------------------------------------------------
 
     def write_temp(
-        self, name: str, data: bytes, *, mode: int | None = None, durable: bool = True
+        self,
+        name: str,
+        data: bytes,
+        *,
+        mode: int | None = None,
+        durable: bool = True,
+        replacing: bool = True,
     ) -> str:
         """Write `data` to a new hidden temp file for `name`, fsynced (unless not
         `durable`); returns the temp name. Its permissions are `mode`, else those of the
-        regular file `name` it is to replace (an agent's memory file kept 0600 stays so),
-        else what the umask gives a new file."""
+        regular file `name` it is to replace (an agent's memory file kept 0600 stays so;
+        not looked up when the caller knows it makes `name` anew: not `replacing`), else
+        what the umask gives a new file."""
         temp = temp_name_for(name)
-        if mode is None:
+        if mode is None and replacing:
             mode = self._permissions(name)
         self._write_new(temp, data, mode=mode, durable=durable, stat=False)
         return temp
@@ -343,7 +350,9 @@ class Directory:
         never replaces an entry (Linux), else a hard link, which never does either. Where
         neither is supported, an existence check and a rename stand in (a tiny window
         remains there)."""
-        self.publish(self.write_temp(name, data), name, unchanged=None, create=True)
+        self.publish(
+            self.write_temp(name, data, replacing=False), name, unchanged=None, create=True
+        )
         self.fsync()
 
     def _publish_new(self, temp: str, name: str) -> bool:

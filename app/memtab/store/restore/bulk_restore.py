@@ -361,7 +361,9 @@ def _write_temps(
         path = entry.item.path
         try:
             with reporting_os_errors(path, "restore"):
-                entry.temp = directory.write_temp(path.name, entry.item.data, durable=few)
+                entry.temp = directory.write_temp(
+                    path.name, entry.item.data, durable=few, replacing=entry.current is not None
+                )
         except MemoryStoreError as error:
             result.failed[path] = str(error)
             continue
