@@ -13,8 +13,6 @@ sees the old content or the new one:
   redirect the write (see `memtab.fs.confined`).
 - `overwrite_in_place`: the one write that is not atomic, for a small file of news kept at
   a fixed size: written over in place, it needs no new block, so a full disk still takes it.
-- A file replaced keeps its permissions (a memory file its agent keeps 0600 stays 0600),
-  unless the writer gives a `mode`; a new file gets what the umask gives.
 - `durable=False` skips the fsyncs, for many writes made durable together afterwards
   with one `make_filesystem_durable`. Readers still see the old content or the new one, but a
   crash before that sync can leave the file empty or cut short: only for copies whose
@@ -38,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.fs.lazy_re import LazyPattern
+from memtab.fs.private import kept_permissions
 
 _LONE_SURROGATE = LazyPattern("[\ud800-\udfff]")
 
@@ -176,8 +175,7 @@ class Directory:
     def open_file(self, name: str) -> int:
         """A read-only descriptor of a regular file (never through a symlink). Raises OSError."""
         path, at = self.at(name)
-        # Without blocking: a FIFO in a scope would wait for a writer for ever (it is no
-        # regular file, refused below at once).
+        # Without blocking: a FIFO in a scope would wait for a writer for ever (refused below).
         flags = os.O_RDONLY | _BINARY | _CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
         fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), **at)
         try:
@@ -194,31 +192,13 @@ class Directory:
     # --- writing ------------------------------------------------------------------------
 
     def write_temp(
-        self,
-        name: str,
-        data: bytes,
-        *,
-        mode: int | None = None,
-        durable: bool = True,
-        replacing: bool = True,
+        self, name: str, data: bytes, *, mode: int | None = None, durable: bool = True
     ) -> str:
         """Write `data` to a new hidden temp file for `name`, fsynced (unless not
-        `durable`); returns the temp name. Its permissions are `mode`, else those of the
-        regular file `name` it is to replace (an agent's memory file kept 0600 stays so;
-        not looked up when the caller knows it makes `name` anew: not `replacing`), else
-        what the umask gives a new file."""
+        `durable`); returns the temp name."""
         temp = temp_name_for(name)
-        if mode is None and replacing:
-            mode = self._permissions(name)
         self._write_new(temp, data, mode=mode, durable=durable, stat=False)
         return temp
-
-    def _permissions(self, name: str) -> int | None:
-        """The permission bits of the regular file `name` (None: none there)."""
-        info = self.lstat(name)
-        if info is None or not stat.S_ISREG(info.st_mode):
-            return None
-        return stat.S_IMODE(info.st_mode) & 0o777
 
     def write_new(self, name: str, data: bytes) -> os.stat_result:
         """Write `data` to a new file `name`, not fsynced (FileExistsError if anything is
@@ -283,7 +263,7 @@ class Directory:
         mode: int | None = None,
         durable: bool = True,
     ) -> bool:
-        """Replace `name` with `data` atomically if `unchanged()` still holds.
+        """Replace `name` with `data` atomically if `unchanged()` still holds; its mode kept.
 
         The new content is written and fsynced first; `unchanged` is asked right before
         the rename, so a change another program made meanwhile is seen (and nothing is
@@ -292,6 +272,7 @@ class Directory:
         the same right before the rename. Programs that take no lock can still write in
         the microseconds between that last look and the rename.
         """
+        mode = kept_permissions(self.lstat(name)) if mode is None else mode  # an agent's 0600
         temp = self.write_temp(name, data, mode=mode, durable=durable)
         if not self.publish(temp, name, unchanged=unchanged):
             return False
@@ -350,9 +331,7 @@ class Directory:
         never replaces an entry (Linux), else a hard link, which never does either. Where
         neither is supported, an existence check and a rename stand in (a tiny window
         remains there)."""
-        self.publish(
-            self.write_temp(name, data, replacing=False), name, unchanged=None, create=True
-        )
+        self.publish(self.write_temp(name, data), name, unchanged=None, create=True)
         self.fsync()
 
     def _publish_new(self, temp: str, name: str) -> bool:

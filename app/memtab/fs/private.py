@@ -206,3 +206,11 @@ def open_private_append(path: Path) -> int:
     clear_entry(path)
     create_private_file(path)
     return os.open(path, os.O_WRONLY | os.O_APPEND | _NOFOLLOW | _CLOEXEC)
+
+
+def kept_permissions(info: os.stat_result | None) -> int | None:
+    """The permissions a file replaced keeps (`info`: its `lstat`): a regular file's own —
+    an agent's memory file kept 0600 stays 0600 —, else None (a new file: the umask's)."""
+    if info is None or not stat.S_ISREG(info.st_mode):
+        return None
+    return stat.S_IMODE(info.st_mode) & 0o777
