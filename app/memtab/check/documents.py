@@ -25,6 +25,8 @@ from typing import Protocol
 
 from memtab.check.records import Agent, FindingScope
 from memtab.file_protocol.file_ref import SourceError
+from memtab.file_protocol.memory_file import MemoryFile, MuxFile
+from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.claude.recall import recall_warning
 from memtab.sources.codex.source import bucket_project
 from memtab.sources.config import SourceContext
@@ -36,6 +38,7 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.files import FileContent
 from memtab.store.home import Home
 from memtab.store.paths import SHARED_SCOPES, PathError, Scope, VirtualPath
+from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_store import ScopeStore
 from memtab.store.sidecars.meta import MetaEntry
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Registry, Workspace
@@ -55,6 +58,10 @@ class Origin(Protocol):
 
     def physical(self, document: Document) -> Path | None:
         """The file on disk (None: what was checked is not the file's text, or no file)."""
+        ...
+
+    def opened(self, document: Document, home: Home) -> MemoryFile:
+        """The file as a `MemoryFile` (its history, its blame)."""
         ...
 
 
@@ -141,6 +148,19 @@ def collect(
         documents += _source_documents(sources, registry, chosen, problems)
     projects = sorted({d.project for d in documents if d.project is not None})
     return Collected(tuple(documents), tuple(projects), tuple(problems))
+
+
+def seen_together(one: Document, other: Document) -> bool:
+    """Whether one workspace's sessions see both (global memory with everything; a
+    project's with its workspaces'; a workspace's only with its own); a file is not seen
+    together with itself."""
+    if one.key == other.key:
+        return False
+    if GLOBAL_GROUP in (one.group, other.group):
+        return True
+    if one.group != other.group:
+        return False
+    return one.workspace is None or other.workspace is None or one.workspace == other.workspace
 
 
 def checkout_of(path: str | None) -> Path | None:
@@ -271,6 +291,9 @@ class _Where:
 
     def physical(self, document: Document) -> Path | None:
         return Path(os.path.join(self.root, *self._virtual(document).segments))
+
+    def opened(self, document: Document, home: Home) -> MemoryFile:
+        return MuxFile(MemoryStore(home, self.store.workspace), self._virtual(document))
 
 
 _FINDING_SCOPES: dict[Scope, FindingScope] = {
@@ -424,3 +447,6 @@ class _SourceOrigin:
 
     def physical(self, document: Document) -> Path | None:
         return None if self.rendered else self.file.physical
+
+    def opened(self, document: Document, home: Home) -> MemoryFile:
+        return AgentFile(self.source, self.file, SourceVersions(home))

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.check.checkout import Checkout, CheckoutCache
-from memtab.check.documents import GLOBAL_GROUP, Document, checkout_of, collect
+from memtab.check.documents import Document, checkout_of, collect, seen_together
 from memtab.check.findings import finding, place
 from memtab.check.markdown import scan_markdown
 from memtab.check.programs import program_finder
@@ -418,7 +418,7 @@ class CheckEngine:
                 for other_doc, other in occurrences[index + 1 :]:
                     if one.value == other.value or not disagree(one, other):
                         continue
-                    if not _comparable(one_doc, other_doc):
+                    if not seen_together(one_doc, other_doc):
                         continue
                     (anchor_doc, anchor), partner = _older_first((one_doc, one), (other_doc, other))
                     slot = (anchor_doc.key, anchor.line, f"{anchor.kind}:{anchor.key}")
@@ -512,18 +512,6 @@ def _asked(named: NamedPath) -> str:
     """A path as git check-ignore is asked about it (a folder with its `/`: `logs/`
     patterns match only folders)."""
     return named.relative + "/" if named.directory else named.relative
-
-
-def _comparable(one: Document, other: Document) -> bool:
-    """Whether one workspace sees both (global memory with everything; a project's with
-    its workspaces'; a workspace's only with its own)."""
-    if one.key == other.key:
-        return False
-    if GLOBAL_GROUP in (one.group, other.group):
-        return True
-    if one.group != other.group:
-        return False
-    return one.workspace is None or other.workspace is None or one.workspace == other.workspace
 
 
 def _older_first(

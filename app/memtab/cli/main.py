@@ -77,6 +77,7 @@ COMMAND_MODULES = {
     "memtab.cli.background.model_commands": ("models", "settings"),
     "memtab.cli.share.sync_commands": ("sync", "conflicts"),
     "memtab.cli.health.check_commands": ("check",),
+    "memtab.cli.health.trust_commands": ("duplicates", "contradictions", "leaks"),
     "memtab.cli.memory.loads_commands": ("loads",),
     "memtab.cli.memory.search_commands": ("search",),
     "memtab.cli.background.watch_commands": ("watch", "events"),

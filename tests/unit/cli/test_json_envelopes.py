@@ -124,3 +124,28 @@ def test_the_recorders_status(demo: str, capsys: pytest.CaptureFixture[str]) -> 
     assert list(status)[-3:] == ["installed", "entry", "home"]
     assert list(status)[:2] == ["running", "pid"]
     assert list(printed(capsys, "events", "--home", demo, "--json")) == ["events"]
+
+
+def test_duplicates_contradictions_and_leaks(demo: str, capsys: pytest.CaptureFixture[str]) -> None:
+    def found(*argv: str) -> Any:
+        capsys.readouterr()
+        assert main(["--home", demo, *argv, "--no-sources", "--json"]) == 1
+        return json.loads(capsys.readouterr().out)
+
+    duplicates = found("duplicates")
+    assert list(duplicates) == ["groups", "filesRead", "kept", "problems"]
+    assert list(duplicates["groups"][0]) == ["kind", "similarity", "why", "members", "key"]
+    assert list(duplicates["groups"][0]["members"][0]) == PLACE
+    contradictions = printed_or_found(capsys, demo, "contradictions")
+    assert list(contradictions) == ["contradictions", "filesRead", "problems"]
+    leaks = printed_or_found(capsys, demo, "leaks")
+    assert list(leaks) == ["leaks", "filesRead", "projects", "problems"]
+
+
+def printed_or_found(capsys: pytest.CaptureFixture[str], demo: str, command: str) -> Any:
+    capsys.readouterr()
+    assert main(["--home", demo, command, "--json"]) in (0, 1)
+    return json.loads(capsys.readouterr().out)
+
+
+PLACE = ["path", "agent", "scope", "project", "modifiedAt"]

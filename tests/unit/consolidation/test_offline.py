@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memtab.consolidation.offline.combine import NEAR_DUPLICATE_THRESHOLD, jaccard
+from memtab.consolidation.offline.combine import NEAR_DUPLICATE_THRESHOLD
 from memtab.consolidation.offline.describe import (
     build_description,
     detect_language,
@@ -24,6 +24,7 @@ from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal
+from memtab.store.text.near_duplicates import jaccard
 from support.demo_homes import copied_demo_home
 from support.memory_paths import vpath
 from support.property_examples import examples

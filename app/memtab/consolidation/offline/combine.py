@@ -3,9 +3,10 @@
 Two files of one scope are near-duplicates when the Jaccard similarity of the word
 3-shingles of their bullets and paragraphs (never their headings, labels, code, tables,
 frontmatter or file names) is at least `NEAR_DUPLICATE_THRESHOLD` (0.5; exact copies
-score 1.0). The demo's `test-tips.md` and `testing.md` share three of four bullets and
-score 0.59; unrelated notes on one topic stay below 0.1. Files whose frontmatter gives
-different `type:`s (Claude Code's feedback / project / reference notes) are never combined.
+score 1.0), found by the one near-duplicate mechanism (`store.text.near_duplicates`).
+The demo's `test-tips.md` and `testing.md` share three of four bullets and score 0.59;
+unrelated notes on one topic stay below 0.1. Files whose frontmatter gives different
+`type:`s (Claude Code's feedback / project / reference notes) are never combined.
 Being alike is not transitive: a group is its keeper and the files alike to the keeper
 itself (A~B and B~C never bring C into A's group unless C~A too).
 
@@ -30,10 +31,15 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any
 
 from memtab.consolidation.offline.units import Coverage, Unit, split_units
+from memtab.store.text.near_duplicates import (
+    COMMON_FILES,
+    alike_groups,
+    jaccard,
+    near_duplicate_pairs,
+)
 
 NEAR_DUPLICATE_THRESHOLD = 0.5
 # Two items of at least VARIANT_MIN_WORDS distinct words are variants of each other when
@@ -42,53 +48,13 @@ VARIANT_SIMILARITY = 0.6
 VARIANT_MIN_WORDS = 4
 # A shingle found in more files than this is boilerplate: it never makes two files a
 # candidate pair on its own (keeps candidate generation near-linear on big stores).
-COMMON_SHINGLE_FILES = 50
+COMMON_SHINGLE_FILES = COMMON_FILES
 
 _UNCLEAN_NAME = re.compile(
     r"(?:^|[-_ .])(?:copy|backup|bak|tmp|temp|old|draft|scratch|untitled|new)(?:$|[-_ .])"
     r"|[-_ ]\d+$|\(\d+\)$",
     re.IGNORECASE,
 )
-
-
-def jaccard(a: frozenset[Any], b: frozenset[Any]) -> float:
-    """|a ∩ b| / |a ∪ b| (0 when either is empty)."""
-    if not a or not b:
-        return 0.0
-    shared = len(a & b)
-    return shared / (len(a) + len(b) - shared)
-
-
-def near_duplicate_pairs(
-    shingles: Sequence[frozenset[int]], threshold: float = NEAR_DUPLICATE_THRESHOLD
-) -> list[tuple[float, int, int]]:
-    """(similarity, i, j) for every pair of shingle sets at or above the threshold.
-
-    Candidates come from an inverted index of shingles, so only sets sharing a
-    non-boilerplate shingle are compared. Most shingles of real notes are in one set only:
-    the index holds just those in two sets or more (found with set operations, in C),
-    which keeps it small and quick on 16,000 files.
-    """
-    seen: set[int] = set()
-    repeated: set[int] = set()
-    for shingle_set in shingles:
-        repeated |= shingle_set & seen
-        seen |= shingle_set
-    del seen
-    postings: dict[int, list[int]] = defaultdict(list)
-    for index, shingle_set in enumerate(shingles):
-        for shingle in shingle_set & repeated:
-            postings[shingle].append(index)
-    candidates: set[tuple[int, int]] = set()
-    for members in postings.values():
-        if 1 < len(members) <= COMMON_SHINGLE_FILES:
-            candidates.update(combinations(members, 2))
-    pairs = []
-    for i, j in candidates:
-        similarity = jaccard(shingles[i], shingles[j])
-        if similarity >= threshold:
-            pairs.append((similarity, i, j))
-    return sorted(pairs, key=lambda pair: (-pair[0], pair[1], pair[2]))
 
 
 def near_duplicate_groups(
@@ -98,27 +64,11 @@ def near_duplicate_groups(
 ) -> list[tuple[list[int], float]]:
     """Groups of near-duplicates (indexes, keeper first, at least two each) with the
     lowest similarity of a member to the keeper. Only items with equal `compatible` keys
-    are paired.
-
-    Alike is not transitive: A~B and B~C say nothing of A and C. So a group is a keeper
-    and the files alike to *it* — the best-ranked item (smallest `rank`) with every item
-    still free that is alike to it, then the next best-ranked free item, and so on. A
-    file alike only to a member waits: the next run compares it with the grown keeper.
-    """
-    alike: dict[int, dict[int, float]] = defaultdict(dict)
-    for similarity, i, j in near_duplicate_pairs(shingles):
-        if compatible[i] == compatible[j]:
-            alike[i][j] = alike[j][i] = similarity
-    taken: set[int] = set()
-    groups: list[tuple[list[int], float]] = []
-    for keeper in sorted(alike, key=rank):
-        if keeper in taken:
-            continue
-        members = sorted(j for j in alike[keeper] if j not in taken)
-        if members:
-            taken.update((keeper, *members))
-            groups.append(([keeper, *members], min(alike[keeper][j] for j in members)))
-    return groups
+    are paired; a group is a keeper and the files alike to *it*
+    (`store.text.near_duplicates.alike_groups`): a file alike only to a member waits, and
+    the next run compares it with the grown keeper."""
+    pairs = near_duplicate_pairs(shingles, NEAR_DUPLICATE_THRESHOLD, common=COMMON_SHINGLE_FILES)
+    return alike_groups(((s, i, j) for s, i, j in pairs if compatible[i] == compatible[j]), rank)
 
 
 def name_of(path: str) -> str:

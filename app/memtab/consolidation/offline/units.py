@@ -38,6 +38,7 @@ from typing import Literal, NamedTuple
 from memtab.fs.atomic import encode_utf8
 from memtab.markdown import closes_fence, frontmatter_lines, heading, opening_fence
 from memtab.store.text.content_lines import BULLET, normalize_line
+from memtab.store.text.near_duplicates import lowered_words
 
 MIN_LINE_CHARS = 12
 SHINGLE_WORDS = 3
@@ -52,10 +53,6 @@ STRUCTURE_KINDS: frozenset[UnitKind] = frozenset(
 _CONTENT_KINDS = frozenset(("text", "code", "table"))  # what `Unit.content` says
 
 _RULE = re.compile(r"^(?:(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,})$")
-_WORD = re.compile(r"\w+")
-# What `\w` matches in ASCII text; every other ASCII character becomes a space (`words`).
-_ASCII_WORD_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-_ASCII_NON_WORD_TO_SPACE = bytes(c if c in _ASCII_WORD_CHARS else 0x20 for c in range(256))
 _EMPHASIS = re.compile(r"^[*_]{1,3}|[*_]{1,3}$")
 # A label: text ending in a colon, or — outside a list — a short key (at most four words,
 # no sentence punctuation) followed by a colon and a value. `**Why:** …` and
@@ -354,17 +351,6 @@ class Cleaned:
         # zip makes the same word triples as slicing would, without a list per triple
         triples = zip(*(words[i:] for i in range(SHINGLE_WORDS)), strict=False)
         return frozenset(map(hash, triples))
-
-
-def lowered_words(text: str) -> list[str]:
-    """`\\w+` runs of the lowercased text. ASCII text (nearly every note) is split by a
-    byte table instead of the regex: the same words in a third of the time, which counts
-    when every note of a 20,000-file home is shingled."""
-    if text.isascii():
-        return (
-            text.encode("ascii").translate(_ASCII_NON_WORD_TO_SPACE).decode("ascii").lower().split()
-        )
-    return _WORD.findall(text.lower())
 
 
 def _removals(units: Sequence[Unit], wider: Coverage) -> dict[int, Literal["repeated", "wider"]]:

@@ -1,0 +1,197 @@
+"""`memtab duplicates`, `memtab contradictions`, `memtab leaks`: memory every agent can
+trust (docs/formats.md §19.5–19.7, issue 72).
+
+Each reads every memory file of the home — the global scope, each project's memory, each
+workspace's, and the other agents' memory Memtab finds, each file once (`--no-sources`:
+mux's alone) — or, with `--workspace`, what that workspace's sessions see, and prints
+what it found: groups of memories that say the same thing, pairs of lines that state
+different values for one thing, memories in the wrong place and secrets. Exit status: 0
+when nothing was found, 1 when something was, 2 when the memory could not be read.
+`--json` prints the report, a stable contract (fields are added, never renamed or
+removed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from memtab.cli.common import add_home_option, open_home, print_json
+from memtab.cli.failure import Kind, failed
+from memtab.fs.terminal_text import printable
+from memtab.humanize import plural
+from memtab.store.home import HomeError
+from memtab.store.paths import PathError
+from memtab.store.scopes.memory import MemoryStoreError
+from memtab.trust.contradictions.engine import ContradictionsEngine
+from memtab.trust.contradictions.records import ContradictionsReport
+from memtab.trust.duplicates.engine import DuplicatesEngine
+from memtab.trust.duplicates.kept import load_kept
+from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
+from memtab.trust.leaks.engine import LeaksEngine
+from memtab.trust.leaks.records import LeaksReport
+from memtab.trust.memories import where_in_words
+from memtab.trust.records import MemoryPlace
+
+COULD_NOT_READ = 2
+_SCOPE_HELP = (
+    "what this workspace's sessions see (global, its project's and its own memory, and "
+    "the other agents' memory of its project); default: every memory file of the home"
+)
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    duplicates = commands.add_parser(
+        "duplicates",
+        writes_home=False,
+        help="memories that say the same thing, across agents and scopes",
+        description="Find memories that say the same thing: the same text (a copy, Codex's "
+        "import of a Claude Code memory, a note under other frontmatter), the same note in "
+        "other words, and one rule written in two memories (in global and in a project). "
+        "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
+    )
+    _common_options(duplicates)
+    duplicates.add_argument(
+        "--all",
+        action="store_true",
+        help="show the groups kept as they are too (the window's Keep)",
+    )
+    duplicates.set_defaults(handler=run_duplicates)
+    contradictions = commands.add_parser(
+        "contradictions",
+        writes_home=False,
+        help="lines of two memories a session sees together that disagree",
+        description="Find lines, in any two memories a session sees together (global and "
+        "a project's, a project's and its workspaces', every agent's), that state different "
+        "values for one thing: a port, a version, a setting, a command, a path, a tool to "
+        "use, always or never; each pair names both files and lines and which is newer. "
+        "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
+    )
+    _common_options(contradictions)
+    contradictions.set_defaults(handler=run_contradictions)
+    leaks = commands.add_parser(
+        "leaks",
+        writes_home=False,
+        help="memories in the wrong place (another project's, global), and secrets",
+        description="Find memories in one project's memory (or global memory, or team "
+        "memory shared with collaborators) that name another project's paths, repository or "
+        "hosts, or a person's home folder, and secret-like values anywhere; each says where "
+        "the memory belongs. Exits 1 when something was found, 0 when not, 2 when the "
+        "memory could not be read.",
+    )
+    _common_options(leaks)
+    leaks.set_defaults(handler=run_leaks)
+
+
+def _common_options(parser: argparse.ArgumentParser) -> None:
+    add_home_option(parser)
+    parser.add_argument("--workspace", metavar="ID", help=_SCOPE_HELP)
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--no-sources",
+        action="store_true",
+        help="mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)",
+    )
+
+
+def _reading(args: argparse.Namespace, command: str, read: Callable[[], object]) -> object | int:
+    """What `read` returns, or the exit status of its failure (said as `memtab check`'s)."""
+    try:
+        return read()
+    except (HomeError, MemoryStoreError, PathError, OSError) as error:
+        words = f"cannot read the memory: {error}"
+        kind: Kind = "system" if isinstance(error, OSError) else "refused"
+        return failed(
+            words, kind, json=args.json, command=command, error=error, status=COULD_NOT_READ
+        )
+
+
+def run_duplicates(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    engine = DuplicatesEngine(home, sources=not args.no_sources)
+    kept = () if args.all else load_kept(home)
+    report = _reading(args, "duplicates", lambda: engine.find(args.workspace, kept=kept))
+    if isinstance(report, int):
+        return report
+    assert isinstance(report, DuplicatesReport)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        for group in report.groups:
+            _print_group(group)
+        files = plural(report.files_read, "memory file")
+        found = plural(len(report.groups), "group")
+        print(
+            f"{found} of duplicates in {files}." if report.groups else f"No duplicates in {files}."
+        )
+        if report.kept:
+            print(f"({plural(report.kept, 'group')} kept as they are not shown: --all shows them)")
+    for problem in report.problems:
+        print(f"memtab: not read: {problem}", file=sys.stderr)
+    return 1 if report.groups else 0
+
+
+def run_contradictions(args: argparse.Namespace) -> int:
+    engine = ContradictionsEngine(open_home(args), sources=not args.no_sources)
+    report = _reading(args, "contradictions", lambda: engine.find(args.workspace))
+    if isinstance(report, int):
+        return report
+    assert isinstance(report, ContradictionsReport)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        for found in report.contradictions:
+            print(f"{found.kind} · {printable(found.about)} · {printable(found.why)}")
+            for side, name in ((found.first, "first"), (found.second, "second")):
+                newer = "  (newer)" if found.newer == name else ""
+                print(f"    {_where(side.place)}  ({where_in_words(side.place)}){newer}")
+                print(f"        {printable(side.place.text.strip())}")
+        files = plural(report.files_read, "memory file")
+        if report.contradictions:
+            print(f"{plural(len(report.contradictions), 'contradiction')} in {files}.")
+        else:
+            print(f"No contradictions in {files}.")
+    for problem in report.problems:
+        print(f"memtab: not read: {problem}", file=sys.stderr)
+    return 1 if report.contradictions else 0
+
+
+def run_leaks(args: argparse.Namespace) -> int:
+    engine = LeaksEngine(open_home(args), sources=not args.no_sources)
+    report = _reading(args, "leaks", lambda: engine.find(args.workspace))
+    if isinstance(report, int):
+        return report
+    assert isinstance(report, LeaksReport)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        for leak in report.leaks:
+            print(
+                f"{_where(leak.place)}  ({where_in_words(leak.place)}): [{leak.kind}] "
+                f"names {printable(leak.names)}"
+            )
+            print(f"    {printable(leak.place.text.strip())}")
+            print(f"    {printable(leak.why)}")
+            print(f"    belongs in: {printable(leak.belongs)}")
+        files = plural(report.files_read, "memory file")
+        if report.leaks:
+            print(f"{plural(len(report.leaks), 'leak')} in {files}.")
+        else:
+            print(f"No leaks in {files}.")
+    for problem in report.problems:
+        print(f"memtab: not read: {problem}", file=sys.stderr)
+    return 1 if report.leaks else 0
+
+
+def _print_group(group: DuplicateGroup) -> None:
+    alike = "" if group.kind == "copy" else f" {round(group.similarity * 100)}%"
+    print(f"{group.kind}{alike} · {printable(group.why)}")
+    for member in group.members:
+        print(f"    {_where(member)}  ({where_in_words(member)})")
+        if member.text:
+            print(f"        {printable(member.text.strip())}")
+
+
+def _where(place: MemoryPlace) -> str:
+    return place.path + (f":{place.line}" if place.line is not None else "")

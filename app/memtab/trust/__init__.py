@@ -1,0 +1,12 @@
+"""Memory every agent can trust (issue 72): what the memories say against each other.
+
+Qt-free engines over every memory Memtab sees — mux's scopes, Claude Code's, Codex's and
+loki-mode's files, read as `memtab check` reads them (`check.documents.collect`) — one
+sub-package a question: `duplicates/` (memories that say the same thing: `memtab
+duplicates`), `contradictions/` (lines that state different values for one thing: `memtab
+contradictions`), `leaks/` (memories in the wrong place, and secrets: `memtab leaks`).
+What they share is here: the memories read and who sees them together (`memories.py`),
+what a memory says in words (`words.py`), what an engine keeps of each file between runs
+(`per_file.py`: refreshed per file, as files change) and where a memory is, as a record
+(`records.py`).
+"""

@@ -1,0 +1,316 @@
+"""What a line of a memory claims: a value stated plainly for one thing (docs/formats.md
+§19.6).
+
+Precision over recall: a claim is read only from a sentence that states it plainly — not
+one that says what was ("was", "used to", "no longer", an arrow), names alternatives or
+an example ("or", "either", "e.g."), and for a value not one that says it is gone
+("removed", "instead of") or holds only at times ("if", "usually", "when"); nor from a
+sentence that names the thing twice. Its
+`key` is what it is about, its `value` what it says, its `kind` one of:
+
+- `port`, `version`, `setting`: the check's facts (`check.rules.facts`: a service's port,
+  a well-known product's version, `MAX_WORKERS=8`), read the same way, a sentence at a
+  time (a paragraph's other sentences hedge nothing of it);
+- `command`: the one command in backticks a sentence gives for a purpose ("Run the api
+  tests with `pnpm test --filter api`", "`make deploy` ships to staging"): the key is the
+  purpose's stems (`trust.words`: what the sentence says besides the command, the verbs
+  every command sentence uses left out), the value the command;
+- `path`: where a thing lives ("The fixtures live in `tests/fixtures/`", "`db/seeds/`
+  holds the seed data"): the key the thing's stems, the value the path;
+- `tool`: which tool of a kind to use ("Use pnpm, not npm", "We switched from jest to
+  vitest"): the key the kind (`TOOL_KINDS`: package managers, test runners…), the value
+  the tool used (a sentence may also say which is not: "not:npm");
+- `always-never`: a rule always or never to do something ("Always squash-merge", "Never
+  squash-merge PRs"): the key what is done, the value `always` or `never`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import NamedTuple
+
+from memtab.check.markdown import scan_markdown
+from memtab.check.rules.facts import facts_of, what
+from memtab.check.wording import is_example
+from memtab.store.text.near_duplicates import lowered_words
+from memtab.trust.words import content_lines, statements, stems_of
+
+_FACT_NEEDLES = re.compile(
+    r"\bport\b|\bon\s+:?\d{2,5}\b|localhost|127\.0\.0\.1|0\.0\.0\.0|`[A-Z][A-Z0-9]*_[A-Z0-9_]+=|"
+    r"\b(?:postgres(?:ql)?|mysql|mariadb|redis|mongodb|python|node(?:\.?js)?|react|vue|angular|"
+    r"django|rails|ruby|golang|java|typescript|next\.?js|nuxt|svelte|flask|fastapi|kotlin|"
+    r"swift|php|laravel|elixir|erlang|rust|deno|tailwind(?:css)?|vite|webpack|jest|vitest|"
+    r"pytest|sqlalchemy|pydantic|kubernetes|terraform|ubuntu|debian|alpine|nginx|"
+    r"elasticsearch|kafka|rabbitmq|sqlite|dotnet|\.net|gradle|spring)\s+v?\d",
+    re.IGNORECASE,
+)
+"""What a sentence holds when the check's facts may be in it (most hold none: the scan is
+skipped)."""
+_PAST = re.compile(
+    r"\b(?:was|were|used to|no longer|anymore|previously|formerly|legacy|until)\b|->|→|=>",
+    re.IGNORECASE,
+)
+"""A sentence saying what was: no claim of what is."""
+_ALTERNATIVES = re.compile(
+    r"\b(?:or|either|maybe|perhaps|probably|might|e\.g|for example|such as)\b", re.IGNORECASE
+)
+"""A sentence naming alternatives or unsure of itself."""
+_CONDITIONS = re.compile(
+    r"\b(?:usually|typically|sometimes|unless|if|when|whether|depending|except|both|also|"
+    r"too|before|like)\b",
+    re.IGNORECASE,
+)
+"""A sentence whose value holds only at times: no value claimed."""
+_GONE = re.compile(
+    r"\b(?:removed|deleted|moved|renamed|replaced|deprecated|obsolete|gone|dropped|retired|"
+    r"superseded|archived|instead of|rather than|broken|no such|missing)\b",
+    re.IGNORECASE,
+)
+"""A sentence saying what it names is gone or changed: no value claimed of it (the
+check's own list, `check.wording`, also reads "migration" so: too wide for a claim)."""
+_AT_LOCALHOST = re.compile(
+    r"^(?:the\s+)?(?P<subject>[A-Za-z][\w .+-]{0,40}?)\s+(?:is|are)\s+at\s+(?:https?://)?"
+    r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0):(?P<value>\d{2,5})\b",
+    re.IGNORECASE,
+)
+"""A port the check's facts do not read: "The docs site is at localhost:4000"."""
+_SPAN = re.compile(r"`([^`\n]+)`")
+_COMMAND = re.compile(r"^(?:\./\S|[a-z][a-z0-9_.+-]*\s+\S)")
+_ASSIGNMENT = re.compile(r"^\S+=\S*$")
+_PATH_SHAPE = re.compile(r"^(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*$|^[\w-]+\.[a-z0-9]{1,5}$")
+_BARE_PATH = re.compile(r"(?<![\w`/.-])((?:[\w.-]+/)+[\w.-]*)(?![\w/`-])")
+_COMMAND_WORDS = frozenset(
+    {"run", "runs", "execut", "command", "invok", "call", "via", "type", "script", "start",
+     "need", "pass", "give", "way", "suit", "whole", "entir", "full", "local"}
+)  # fmt: skip
+"""Stems every command sentence may hold: not what the command is for."""
+_LOCATION = re.compile(
+    r"\b(?:lives?|living|are|is|kept|sits?|stored|found|located|holds?|go|goes|belongs?)\s+"
+    r"(?:in|under|at|inside)\b|\bholds?\b|\bunder\b",
+    re.IGNORECASE,
+)
+_LOCATION_STEMS = frozenset(
+    {"live", "kept", "sit", "store", "found", "locat", "hold", "go", "goe", "belong", "find",
+     "look", "all", "file", "folder", "directori", "dir", "path"}
+)  # fmt: skip
+
+TOOL_KINDS: dict[str, tuple[str, ...]] = {
+    "JavaScript package manager": ("npm", "pnpm", "yarn", "bun"),
+    "Python package manager": ("pip", "uv", "poetry", "pipenv", "conda", "pdm", "rye"),
+    "JavaScript test runner": ("jest", "vitest", "mocha", "jasmine"),
+    "Python test runner": ("pytest", "unittest", "nose2"),
+    "JavaScript linter": ("eslint", "biome", "oxlint"),
+    "Python linter": ("ruff", "flake8", "pylint", "pyflakes"),
+    "Python formatter": ("yapf", "autopep8"),
+    "container runtime": ("docker", "podman", "nerdctl"),
+    "bundler": ("webpack", "vite", "esbuild", "rollup", "parcel", "rspack", "turbopack"),
+    "JavaScript runtime": ("nodejs", "deno"),
+    "version manager": ("nvm", "fnm", "asdf", "mise", "pyenv"),
+    "HTTP client": ("axios", "ky", "httpx", "aiohttp"),
+    "type checker": ("mypy", "pyright", "pyre"),
+}
+"""Tools one of which a project uses for a job: two memories naming two of one kind as
+the one to use contradict each other. A tool whose name is a common English word (`got`,
+`requests`, `black`, `node`) is left out: a sentence naming the word says nothing of it."""
+_TOOL_KIND = {tool: kind for kind, tools in TOOL_KINDS.items() for tool in tools}
+_SIGNS = re.compile(r"[`/\d]")
+_TRIGGER_WORDS = frozenset({"always", "never", "don", "not", "must", *_TOOL_KIND})
+"""What every sentence that claims something holds: a number, a code span or path
+(`_SIGNS`), always or never, or a tool's name — the other patterns run only where one is
+(one alternation of words costs ~25 µs a line in `re`; a set lookup of its words, ~1)."""
+_TOOL_WORD = re.compile(
+    r"(?<![\w./@-])(" + "|".join(sorted(_TOOL_KIND, key=len, reverse=True)) + r")(?![\w/@-])"
+)
+_USE_CUE = re.compile(
+    r"\b(?:use|uses|using|used|prefer|prefers|preferred|switch(?:ed)?\s+(?:from|to)|stick\s+to|"
+    r"go\s+with|adopt(?:ed)?|replace[sd]?|only|always|never|not|instead\s+of|rather\s+than|over)\b",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s+$")
+_ALWAYS = re.compile(r"^(?:always|you must|must always)\b|\balways\b", re.IGNORECASE)
+_NEVER = re.compile(
+    r"^(?:never|do not|don't|must not|mustn't)\b|\b(?:never|do not|don't|must not)\b",
+    re.IGNORECASE,
+)
+_POLARITY_WORDS = frozenset({"alway", "never", "don", "t", "must", "not", "do", "make", "sure"})
+_POLARITY_SHOWN = frozenset(
+    {"always", "never", "don't", "do", "not", "must", "mustn't", "make", "sure", "to"}
+)
+
+
+class Claim(NamedTuple):
+    """A value one line states for one thing (see the module doc)."""
+
+    line: int
+    kind: str
+    key: str
+    value: str
+    shown: str
+    """What the claim is about, in words ("the API's port", "the tests' command")."""
+
+
+def claims_of(text: str) -> tuple[Claim, ...]:
+    """Every claim of a memory's text, line by line (see the module doc)."""
+    found: list[Claim] = []
+    for line in content_lines(text):
+        if line.code or not _triggered(line.text):
+            continue
+        for sentence in statements(line.text):
+            found += [claim._replace(line=line.number) for claim in _claims(sentence)]
+    return tuple(found)
+
+
+def _triggered(text: str) -> bool:
+    return _SIGNS.search(text) is not None or not _TRIGGER_WORDS.isdisjoint(lowered_words(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _claims(sentence: str) -> tuple[Claim, ...]:
+    """What one sentence claims (line 0: the caller's line is set on each), worked out
+    once per sentence (templates and copies repeat theirs)."""
+    if not _triggered(sentence):
+        return ()
+    if _FACT_NEEDLES.search(sentence):
+        facts = _facts(0, sentence)
+        if facts:
+            return tuple(facts)
+    if _PAST.search(sentence) or _ALTERNATIVES.search(sentence) or is_example(sentence):
+        return ()
+    found = _tools(0, sentence)
+    if _GONE.search(sentence):
+        return tuple(found)
+    found += _polarity(0, sentence)
+    if _CONDITIONS.search(sentence) is None:
+        found += _command_or_path(0, sentence, _SPAN.findall(sentence))
+    return tuple(found)
+
+
+def _facts(number: int, sentence: str) -> list[Claim]:
+    """The check's facts of a sentence, and a port at localhost the check does not read."""
+    facts = facts_of(scan_markdown(sentence))
+    if facts:
+        return [Claim(number, f.kind, f.key, f.value, what(f)) for f in facts]
+    at = _AT_LOCALHOST.match(sentence.strip())
+    if at is None or _CONDITIONS.search(sentence):
+        return []
+    subject = " ".join(at.group("subject").split())
+    return [Claim(number, "port", subject.lower(), at.group("value"), f"{subject}'s port")]
+
+
+def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim]:
+    paths = [s for s in spans if _PATH_SHAPE.match(s)]
+    commands = [
+        s for s in spans if s not in paths and _COMMAND.match(s) and not _ASSIGNMENT.match(s)
+    ]
+    if not paths and not spans:
+        paths = _BARE_PATH.findall(sentence)
+    rest = _SPAN.sub(" ", sentence)
+    if len(paths) == 1 and not commands and _LOCATION.search(rest):
+        stems = [s for s in stems_of(rest) if s not in _LOCATION_STEMS]
+        if 1 <= len(stems) <= 5:
+            key = " ".join(sorted(set(stems)))
+            return [Claim(number, "path", key, paths[0].rstrip("/"), f"where {_thing(rest)} live")]
+    if len(commands) == 1 and len(spans) == 1:
+        stems = [s for s in stems_of(rest) if s not in _COMMAND_WORDS]
+        if 1 <= len(stems) <= 5:
+            key = " ".join(sorted(set(stems)))
+            value = " ".join(commands[0].split())
+            return [Claim(number, "command", key, value, f"the command for {_thing(rest)}")]
+    return []
+
+
+def _thing(rest: str) -> str:
+    words = [w for w in re.findall(r"[\w'-]+", rest) if w.lower() not in _THING_SKIP]
+    return " ".join(words[:4]).lower() or "it"
+
+
+_THING_SKIP = frozenset(
+    {"live", "lives", "in", "under", "are", "is", "kept", "the", "all", "of", "holds", "hold",
+     "you", "will", "find", "look", "for", "sit", "sits", "at", "stored", "located", "found",
+     "with", "use", "run", "runs", "to", "a", "an", "command", "via", "type"}
+)  # fmt: skip
+
+
+def _tools(number: int, sentence: str) -> list[Claim]:
+    lowered = _SPAN.sub(" ", sentence).lower()  # a command in backticks is no choice of tool
+    named = [(m.start(), m.group(1)) for m in _TOOL_WORD.finditer(lowered)]
+    if not named or _USE_CUE.search(lowered) is None:
+        return []
+    kinds = {_TOOL_KIND[tool] for _, tool in named}
+    if len(kinds) != 1 or len({tool for _, tool in named}) > 2:
+        return []
+    kind = kinds.pop()
+    tools = list(dict.fromkeys(tool for _, tool in named))
+    used, unused = _which_is_used(lowered, named, tools)
+    if used is None:
+        return []
+    claims = [Claim(number, "tool", kind, used, f"the {kind} to use")]
+    if unused is not None:
+        claims.append(Claim(number, "tool", kind, f"not:{unused}", f"the {kind} to use"))
+    return claims
+
+
+def _which_is_used(
+    lowered: str, named: list[tuple[int, str]], tools: list[str]
+) -> tuple[str | None, str | None]:
+    """The tool a sentence says to use and the one it says not to (None: not said)."""
+    if len(tools) == 1:
+        start = named[0][0]
+        negated = _NEGATION.search(lowered[max(0, start - 14) : start]) is not None
+        return (None, tools[0]) if negated else (tools[0], None)
+    first, second = tools
+    between = lowered[named[0][0] : max(start for start, _ in named)]
+    if re.search(r"\bfrom\b", lowered[: named[0][0]]) and " to " in between:
+        return second, first  # switched from Y to X
+    if re.search(r",?\s*(?:not|instead of|rather than|over|never)\s", between):
+        return first, second  # X, not Y / X instead of Y / prefer X over Y
+    if re.search(r"\bwith\b", between) and re.search(r"\breplace", lowered):
+        return second, first  # replace Y with X
+    return None, None
+
+
+def _polarity(number: int, sentence: str) -> list[Claim]:
+    always = _ALWAYS.search(sentence) is not None
+    never = _NEVER.search(sentence) is not None
+    if always == never:
+        return []
+    stems = [s for s in stems_of(sentence) if s not in _POLARITY_WORDS]
+    if not 2 <= len(stems) <= 8:
+        return []
+    key = " ".join(sorted(set(stems)))
+    words = [w for w in re.findall(r"[\w'-]+", _SPAN.sub(lambda m: m.group(1), sentence))]
+    shown = " ".join(w for w in words if w.lower() not in _POLARITY_SHOWN)[:60].lower()
+    return [
+        Claim(number, "always-never", key, "always" if always else "never", f"whether to {shown}")
+    ]
+
+
+def contradict(one: Claim, other: Claim) -> bool:
+    """Whether two claims about one thing say different things."""
+    if one.kind != other.kind or one.key != other.key:
+        return False
+    if one.kind == "version":
+        left, right = one.value.split("."), other.value.split(".")
+        shared = min(len(left), len(right))
+        return left[:shared] != right[:shared]
+    if one.kind == "tool":
+        a, b = one.value, other.value
+        if a.startswith("not:") and b.startswith("not:"):
+            return False
+        if a.startswith("not:") or b.startswith("not:"):
+            return a.removeprefix("not:") == b.removeprefix("not:")
+        return a != b
+    if one.kind in ("command", "path"):
+        return not _extends(one.value, other.value)
+    return one.value != other.value
+
+
+def _extends(one: str, other: str) -> bool:
+    """Whether one command or path is the other made more precise (`pnpm test` / `pnpm
+    test --filter api`, `db/` / `db/migrations`), or the same."""
+    short, long = sorted((one, other), key=len)
+    if long == short:
+        return True
+    sep = "/" if "/" in short and " " not in short else " "
+    return long.startswith(short + sep) or long.startswith(short.rstrip("/") + "/")

@@ -1,0 +1,164 @@
+"""Lines of two memories a session sees together that state different values for one
+thing (docs/formats.md §19.6).
+
+Each memory's claims (`claims.claims_of`: a port, a version, a setting, a command, a
+path, a tool to use, always or never) are compared with every other memory's claims of
+the same kind about the same thing, where one workspace's sessions see both memories
+(`check.documents.seen_together`: global memory with everything, a project's with its
+workspaces'). Two claims in one memory are never compared (one file telling how a value
+changed is telling a story), nor records of what happened (session summaries, episodes).
+Each pair says which line is newer: when each was written, by blame (history: the
+version that brought the line in), else when its file last changed.
+
+`ContradictionsEngine` keeps each file's claims (`trust.per_file`): a second run reads
+every file again but reads claims only out of those whose text changed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from itertools import combinations
+from typing import Literal
+
+from memtab.blame.service import blame_file
+from memtab.check.documents import Document, seen_together
+from memtab.file_protocol.file_ref import SourceError
+from memtab.file_protocol.memory_file import MemoryFileError
+from memtab.markdown import text_lines
+from memtab.store.errors import MemoryStoreError
+from memtab.store.home import Home
+from memtab.store.paths import PathError
+from memtab.trust.contradictions.claims import Claim, claims_of, contradict
+from memtab.trust.contradictions.records import (
+    ClaimedLine,
+    Contradiction,
+    ContradictionsReport,
+)
+from memtab.trust.memories import place_of, read_memories
+from memtab.trust.per_file import PerFile
+
+LineTime = Callable[[Document, int], int]
+"""When a line of a memory was written (ms since the epoch)."""
+MAX_PAIRS_A_LINE = 25
+"""At most this many pairs are told of one line (the first, by path): a line that
+disagrees with more memories than that is shown with these."""
+
+
+class ContradictionsEngine:
+    """Finds the contradictions of a home's memory (see the module doc)."""
+
+    def __init__(
+        self,
+        home: Home,
+        *,
+        env: Mapping[str, str] | None = None,
+        sources: bool = True,
+        line_time: LineTime | None = None,
+    ) -> None:
+        self.home = home
+        self._env = env
+        self._sources = sources
+        self._claims: PerFile[tuple[Claim, ...]] = PerFile()
+        self._line_time = line_time or BlamedTimes(home)
+
+    def find(self, workspace_id: str | None = None) -> ContradictionsReport:
+        """Every contradiction of the home's memory (or of what `workspace_id`'s sessions
+        see). HomeError for an unusable registry or an unknown workspace."""
+        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
+        return ContradictionsReport(
+            contradictions=tuple(self.pairs_of(collected.documents)),
+            files_read=len(collected.documents),
+            problems=collected.problems,
+        )
+
+    def pairs_of(self, documents: Sequence[Document]) -> list[Contradiction]:
+        """The contradictions among `documents` (see the module doc)."""
+        compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
+        claims = self._claims.of_all(compared, lambda d: claims_of(d.text))
+        by_thing: dict[tuple[str, str], list[tuple[Document, Claim]]] = defaultdict(list)
+        for document, found in zip(compared, claims, strict=True):
+            for claim in found:
+                by_thing[(claim.kind, claim.key)].append((document, claim))
+        found_pairs: list[Contradiction] = []
+        for said in by_thing.values():
+            if len({claim.value for _, claim in said}) < 2:
+                continue  # every memory says the same
+            told: dict[tuple[str, int], int] = defaultdict(int)
+            seen: set[tuple[str, int, str, int]] = set()
+            for (one_doc, one), (other_doc, other) in combinations(said, 2):
+                if one_doc.key == other_doc.key or not contradict(one, other):
+                    continue
+                lines = ((one_doc.key, one.line), (other_doc.key, other.line))
+                if any(told[line] >= MAX_PAIRS_A_LINE for line in lines):
+                    continue
+                if not seen_together(one_doc, other_doc):
+                    continue
+                slot = (*lines[0], *lines[1])
+                if slot in seen:
+                    continue
+                seen.add(slot)
+                for line in lines:
+                    told[line] += 1
+                found_pairs.append(self._pair(one_doc, one, other_doc, other))
+        return sorted(found_pairs, key=lambda c: (c.first.place.path, c.first.place.line or 0))
+
+    def _pair(
+        self, one_doc: Document, one: Claim, other_doc: Document, other: Claim
+    ) -> Contradiction:
+        first = _side(one_doc, one, self._line_time(one_doc, one.line))
+        second = _side(other_doc, other, self._line_time(other_doc, other.line))
+        newer: Literal["first", "second"] | None = None
+        if first.written_at != second.written_at:
+            newer = "first" if first.written_at > second.written_at else "second"
+        return Contradiction(
+            kind=one.kind,  # type: ignore[arg-type]
+            about=one.shown,
+            first=first,
+            second=second,
+            newer=newer,
+            why=_why(first, second, newer),
+        )
+
+
+def _side(document: Document, claim: Claim, written_at: int) -> ClaimedLine:
+    lines = text_lines(document.text)
+    text = lines[claim.line - 1] if 0 < claim.line <= len(lines) else ""
+    value = claim.value.removeprefix("not:")
+    shown = f"not {value}" if claim.value.startswith("not:") else value
+    return ClaimedLine(
+        place=place_of(document, claim.line, text), value=shown, written_at=written_at
+    )
+
+
+def _why(first: ClaimedLine, second: ClaimedLine, newer: str | None) -> str:
+    said = f"One says {first.value}, the other {second.value}"
+    if newer is None:
+        return f"{said}: at most one is still true, and history cannot tell which is newer."
+    newest = first if newer == "first" else second
+    return f"{said}: at most one is still true; the line saying {newest.value} is newer."
+
+
+class BlamedTimes:
+    """When a line was written, by blame (the version of history that brought it in),
+    else when its file last changed; each file blamed once per engine run's file text."""
+
+    def __init__(self, home: Home) -> None:
+        self.home = home
+        self._blamed: dict[tuple[str, bytes], dict[int, int]] = {}
+
+    def __call__(self, document: Document, line: int) -> int:
+        slot = (document.key, document.packed)
+        times = self._blamed.get(slot)
+        if times is None:
+            times = self._blamed[slot] = self._blame(document)
+        return times.get(line, document.modified_ms)
+
+    def _blame(self, document: Document) -> dict[int, int]:
+        if document.origin is None:
+            return {}
+        try:
+            blamed = blame_file(document.origin.opened(document, self.home))
+        except (MemoryFileError, MemoryStoreError, SourceError, PathError, OSError, TypeError):
+            return {}
+        return {line.line: line.at for line in blamed.lines}

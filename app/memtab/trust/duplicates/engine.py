@@ -1,0 +1,335 @@
+"""Memories that say the same thing, across agents and scopes (docs/formats.md §19.5).
+
+Every memory is read as its content (`trust.words`: no frontmatter, titles or blank
+lines), and compared three ways, each finding a group of the memories it joins:
+
+1. **copies**: the same content, line for line, whitespace runs and list markers aside —
+   a copy in another scope, Codex's import of a Claude Code memory
+   (`extensions/external_agent_import/…`), a note under other frontmatter;
+2. **reworded**: the same note in other words — the IDF-weighted Jaccard similarity of
+   their stems at least `REWORDED_SIMILARITY` (the one near-duplicate mechanism,
+   `store.text.near_duplicates`; a stem held by every memory weighs nothing, one held by
+   two weighs most): a note written again shares its commands, paths, names and
+   numbers, a note on the same subject shares its common words. Copies of a member join
+   its group;
+3. **rules**: one rule written in two memories or more (a sentence of a content line,
+   not code nor a label ending in `:`), the same way at `RULE_SIMILARITY`, between
+   memories no group above joins — the same rule in global and in a project —, where
+   what one sentence says and the other does not is only how it is said: more common
+   than anything they share (`Use pnpm, not npm` / `Prefer pnpm over npm in this repo`;
+   never `Branch names are kebab-case` / `Test names are kebab-case`, nor two ports). A
+   sentence held by more than `COMMON_FILES` memories is a template's, not a rule.
+
+Records of what happened (session summaries, episodes, Codex's rollout summaries:
+`Document.record`) are not compared: what they repeat is history. The thresholds were
+chosen on the tuning half of the seeded corpus (`tests/support/seeded_duplicates.py`),
+and measured on the held-out half (docs/performance.md "Duplicates").
+
+`DuplicatesEngine` keeps each file's words (`trust.per_file`): a second run reads every
+file again but works out the words only of those whose text changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Collection, Mapping, Sequence
+from typing import NamedTuple
+
+from memtab.check.documents import Document
+from memtab.store.home import Home
+from memtab.store.text.near_duplicates import (
+    COMMON_FILES,
+    alike_groups,
+    idf_weights,
+    lowered_words,
+    near_duplicate_pairs,
+)
+from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
+from memtab.trust.memories import place_of, read_memories, where_in_words
+from memtab.trust.per_file import PerFile
+from memtab.trust.records import MemoryPlace
+from memtab.trust.words import content_lines, sentence_stems, statements, stem
+
+REWORDED_SIMILARITY = 0.36
+RULE_SIMILARITY = 0.7
+MIN_NOTE_STEMS = 5
+"""A memory of fewer stems says too little to be told reworded from merely alike."""
+MIN_RULE_STEMS = 2
+IMPORT_FOLDER = "external_agent_import/"
+"""Where Codex keeps what it imported of another agent's memory."""
+
+
+class Statement(NamedTuple):
+    line: int
+    text: str
+    stems: frozenset[str]
+
+
+class NoteWords(NamedTuple):
+    """What the engine keeps of one memory: a digest of its content (copies share it),
+    its stems, and its statements with theirs."""
+
+    content: bytes
+    stems: frozenset[str]
+    statements: tuple[Statement, ...]
+
+
+def note_words(document: Document) -> NoteWords:
+    """A memory's words (see the module doc)."""
+    digest = hashlib.blake2b(digest_size=16)
+    stems: set[str] = set()
+    found: list[Statement] = []
+    for line in content_lines(document.text):
+        digest.update(" ".join(line.text.split()).encode("utf-8", "surrogatepass") + b"\n")
+        if line.code:
+            stems |= sentence_stems(line.text)
+            continue
+        for sentence in statements(line.text):
+            said = sentence_stems(sentence)
+            stems |= said
+            if len(said) >= MIN_RULE_STEMS and not sentence.rstrip("*_ ").endswith(":"):
+                found.append(Statement(line.number, sentence, said))
+    return NoteWords(digest.digest(), frozenset(stems), tuple(found))
+
+
+class DuplicatesEngine:
+    """Finds the duplicates of a home's memory (see the module doc)."""
+
+    def __init__(
+        self, home: Home, *, env: Mapping[str, str] | None = None, sources: bool = True
+    ) -> None:
+        self.home = home
+        self._env = env
+        self._sources = sources
+        self._words: PerFile[NoteWords] = PerFile()
+
+    def find(
+        self, workspace_id: str | None = None, *, kept: Collection[str] = ()
+    ) -> DuplicatesReport:
+        """Every group of the home's memory (or of what `workspace_id`'s sessions see),
+        but those whose key is in `kept`. HomeError for an unusable registry or an
+        unknown workspace."""
+        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
+        groups = self.groups_of(collected.documents)
+        shown = tuple(group for group in groups if group.key not in kept)
+        return DuplicatesReport(
+            groups=shown,
+            files_read=len(collected.documents),
+            kept=len(groups) - len(shown),
+            problems=collected.problems,
+        )
+
+    def groups_of(self, documents: Sequence[Document]) -> list[DuplicateGroup]:
+        """The groups among `documents` (see the module doc)."""
+        compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
+        words = self._words.of_all(compared, note_words)
+        notes = [(d, w) for d, w in zip(compared, words, strict=True) if w.stems]
+        by_content: dict[bytes, list[int]] = defaultdict(list)
+        for index, (_, found) in enumerate(notes):
+            by_content[found.content].append(index)
+        representatives = [members[0] for members in by_content.values()]
+        weight = idf_weights(notes[i][1].stems for i in representatives)
+        groups: list[DuplicateGroup] = []
+        grouped: dict[int, int] = {}  # a note's index → its group's number
+        for members, similarity in self._reworded(notes, representatives, weight):
+            every = [i for rep in members for i in by_content[notes[rep][1].content]]
+            number = len(groups)
+            grouped.update(dict.fromkeys(every, number))
+            groups.append(_reworded_group(notes, members, every, similarity, weight))
+        for members in by_content.values():
+            if len(members) > 1 and members[0] not in grouped:
+                grouped.update(dict.fromkeys(members, len(groups)))
+                groups.append(_copy_group(notes, members))
+        groups += _rule_groups(notes, representatives, grouped, weight)
+        order: dict[DuplicateKind, int] = {"copy": 0, "reworded": 1, "rule": 2}
+        return sorted(groups, key=lambda g: (order[g.kind], g.members[0].path, g.key))
+
+    @staticmethod
+    def _reworded(
+        notes: Sequence[tuple[Document, NoteWords]],
+        representatives: Sequence[int],
+        weight: Mapping[str, float],
+    ) -> list[tuple[list[int], float]]:
+        """Groups of representatives alike at `REWORDED_SIMILARITY` (note indexes)."""
+        eligible = [i for i in representatives if len(notes[i][1].stems) >= MIN_NOTE_STEMS]
+        sets = [notes[i][1].stems for i in eligible]
+        pairs = near_duplicate_pairs(sets, REWORDED_SIMILARITY, weight=weight)
+        found = alike_groups(pairs, rank=lambda index: index)
+        return [([eligible[i] for i in members], low) for members, low in found]
+
+
+def _group_key(places: Sequence[MemoryPlace], contents: Sequence[bytes | str]) -> str:
+    digest = hashlib.blake2b(digest_size=12)
+    for place, content in sorted(
+        zip(places, contents, strict=True), key=lambda pair: (pair[0].path, pair[0].line or 0)
+    ):
+        digest.update(f"{place.path}\0{place.line or 0}\0".encode("utf-8", "surrogatepass"))
+        digest.update(content if isinstance(content, bytes) else content.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _copy_group(
+    notes: Sequence[tuple[Document, NoteWords]], members: Sequence[int]
+) -> DuplicateGroup:
+    documents = [notes[i][0] for i in members]
+    places = tuple(place_of(d) for d in documents)
+    return DuplicateGroup(
+        kind="copy",
+        similarity=1.0,
+        why=_copies_why(documents),
+        members=places,
+        key=_group_key(places, [notes[i][1].content for i in members]),
+    )
+
+
+def _copies_why(documents: Sequence[Document]) -> str:
+    imported = [d for d in documents if IMPORT_FOLDER in d.path]
+    originals = [d for d in documents if IMPORT_FOLDER not in d.path]
+    if imported and originals:
+        return (
+            f"The same text: {_count(imported, 'is', 'are')} Codex's import of "
+            f"{where_in_words(place_of(originals[0]))}'s {_name(originals[0])}"
+        )
+    texts = {d.text for d in documents}
+    wheres = {where_in_words(place_of(d)) for d in documents}
+    what = "the same text"
+    if len(texts) > 1:
+        what += ", under other frontmatter or spacing"
+    if len(wheres) == 1:
+        return f"{what[0].upper()}{what[1:]}, {len(documents)} times in {wheres.pop()}"
+    return f"{what[0].upper()}{what[1:]}, in {_listed(sorted(wheres))}"
+
+
+def _reworded_group(
+    notes: Sequence[tuple[Document, NoteWords]],
+    representatives: Sequence[int],
+    members: Sequence[int],
+    similarity: float,
+    weight: Mapping[str, float],
+) -> DuplicateGroup:
+    documents = [notes[i][0] for i in members]
+    places = tuple(place_of(d) for d in documents)
+    shared = frozenset.intersection(*(notes[i][1].stems for i in representatives))
+    top = sorted(shared, key=lambda s: (-weight.get(s, 0.0), s))[:4]
+    shown = _as_written(top, [notes[i][0] for i in representatives])
+    copies = len(members) - len(representatives)
+    why = (
+        f"The same note in other words: {round(similarity * 100)}% of what they say is "
+        f"shared ({', '.join(shown)}…)"
+    )
+    if copies:
+        why += f"; {_count_of(copies, 'copy', 'copies')} of one of them too"
+    return DuplicateGroup(
+        kind="reworded",
+        similarity=round(similarity, 3),
+        why=why,
+        members=places,
+        key=_group_key(places, [notes[i][1].content for i in members]),
+    )
+
+
+def _as_written(stems: Sequence[str], documents: Sequence[Document]) -> list[str]:
+    """Each stem as the first of the documents writes it."""
+    wanted = set(stems)
+    written: dict[str, str] = {}
+    for document in documents:
+        for word in lowered_words(document.text):
+            found = stem(word) if len(word) > 1 else ""
+            if found in wanted and found not in written:
+                written[found] = word
+        if len(written) == len(wanted):
+            break
+    return [written.get(s, s) for s in stems]
+
+
+def _rule_groups(
+    notes: Sequence[tuple[Document, NoteWords]],
+    representatives: Sequence[int],
+    grouped: Mapping[int, int],
+    weight: Mapping[str, float],
+) -> list[DuplicateGroup]:
+    # Sentences of the same stems are compared once; one held by more memories than
+    # `COMMON_FILES` is a template's.
+    held: dict[frozenset[str], list[tuple[int, Statement]]] = defaultdict(list)
+    for i in representatives:
+        for statement in notes[i][1].statements:
+            held[statement.stems].append((i, statement))
+    sets = [s for s, said in held.items() if len({i for i, _ in said}) <= COMMON_FILES]
+    pairs = [
+        (similarity, a, b)
+        for similarity, a, b in near_duplicate_pairs(sets, RULE_SIMILARITY, weight=weight)
+        if _differ_in_wording(sets[a], sets[b], weight)
+    ]
+    alike = alike_groups(pairs, rank=lambda index: index)
+    alone = set(range(len(sets))) - {i for members, _ in alike for i in members}
+    alike += [([i], 1.0) for i in sorted(alone)]  # the same sentence in several memories
+    groups = []
+    for members, similarity in alike:
+        said = [occurrence for i in members for occurrence in held[sets[i]]]
+        chosen = _one_a_note(said, grouped)
+        if len(chosen) < 2:
+            continue
+        places = tuple(place_of(notes[i][0], s.line, s.text) for i, s in chosen)
+        wheres = sorted({where_in_words(place) for place in places})
+        where = f"in {_listed(wheres)}" if len(wheres) > 1 else f"twice in {wheres[0]}"
+        groups.append(
+            DuplicateGroup(
+                kind="rule",
+                similarity=round(similarity, 3),
+                why=f"The same rule {where}",
+                members=places,
+                key=_group_key(places, [s.text for _, s in chosen]),
+            )
+        )
+    return groups
+
+
+def _differ_in_wording(
+    one: frozenset[str], other: frozenset[str], weight: Mapping[str, float]
+) -> bool:
+    """Whether two sentences differ only in how they say it: every stem one says and the
+    other does not is more common than every stem they share (`Prefer pnpm over npm in
+    this repo` / `Use pnpm, not npm`; not `Branch names are kebab-case` / `Test names
+    are kebab-case`, nor one port for another)."""
+    differing = one ^ other
+    if not differing:
+        return True
+    return max(weight.get(s, 0.0) for s in differing) < min(weight.get(s, 0.0) for s in one & other)
+
+
+def _one_a_note(
+    said: Sequence[tuple[int, Statement]], grouped: Mapping[int, int]
+) -> list[tuple[int, Statement]]:
+    """The first statement of each memory, and of each group of memories found alike
+    above (a rule said twice in one memory is the consolidator's to clear; in two copies,
+    their group says it)."""
+    seen: set[tuple[str, int]] = set()
+    chosen = []
+    for index, statement in sorted(said, key=lambda pair: (pair[0], pair[1].line)):
+        slot = ("group", grouped[index]) if index in grouped else ("note", index)
+        if slot not in seen:
+            seen.add(slot)
+            chosen.append((index, statement))
+    return chosen
+
+
+def _name(document: Document) -> str:
+    return document.path.rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+
+
+def _count(documents: Sequence[Document], one: str, many: str) -> str:
+    if len(documents) == 1:
+        return f"{_name(documents[0])} {one}"
+    return f"{len(documents)} files {many}"
+
+
+def _count_of(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _listed(items: Sequence[str]) -> str:
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + f" and {items[-1]}"

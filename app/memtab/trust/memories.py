@@ -1,0 +1,61 @@
+"""The memories the engines read, who sees them together, and where each one is in words.
+
+Every memory Memtab sees, read as `memtab check` reads it (`check.documents.collect`):
+the global scope once, each registered project's scope once, each workspace's scope
+once, and every other agent's file (Claude Code, Codex, loki-mode) with the project it
+belongs to — or, with a workspace, what that workspace's sessions see.
+
+A session *sees two memories together* (`check.documents.seen_together`) when one
+workspace's sessions load both: global memory with everything, a project's with its
+workspaces', a workspace's only with its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from memtab.check.documents import Collected, Document, collect
+from memtab.sources.config import SourceContext
+from memtab.store.home import Home
+from memtab.store.sidecars.registry import load_registry
+from memtab.trust.records import MemoryPlace
+
+AGENT_NAMES = {"mux": "mux", "claude-code": "Claude Code", "codex": "Codex", "loki": "loki-mode"}
+
+
+def read_memories(
+    home: Home,
+    workspace_id: str | None = None,
+    *,
+    sources: bool = True,
+    env: Mapping[str, str] | None = None,
+) -> Collected:
+    """Every memory of the home (or what `workspace_id`'s sessions see), other agents'
+    too unless not `sources`. HomeError for an unusable registry or unknown workspace."""
+    registry = load_registry(home)
+    context = SourceContext.load(home, env=env, registry=registry) if sources else None
+    return collect(home, registry, workspace_id, sources=context)
+
+
+def place_of(document: Document, line: int | None = None, text: str = "") -> MemoryPlace:
+    """Where a memory (and one of its lines) is, as the records say it."""
+    return MemoryPlace(
+        path=document.path,
+        agent=document.agent,
+        scope=document.scope,
+        line=line,
+        text=text,
+        project=document.project,
+        workspace=document.workspace,
+        modified_at=document.modified_ms,
+    )
+
+
+def where_in_words(place: MemoryPlace) -> str:
+    """ "mux, global", "Claude Code, project /src/acme-api", "mux, workspace a1b2c3"."""
+    agent = AGENT_NAMES.get(place.agent, place.agent)
+    if place.scope == "workspace" and place.workspace:
+        return f"{agent}, workspace {place.workspace}"
+    if place.scope == "project":
+        return f"{agent}, project {place.project}" if place.project else f"{agent}, a project"
+    return f"{agent}, global"

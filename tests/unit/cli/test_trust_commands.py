@@ -1,0 +1,70 @@
+"""`memtab duplicates`, `contradictions` and `leaks` on a home: what each prints, its JSON
+and its exit status (issue 72)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memtab.cli.main import main
+from memtab.store.home import Home
+from memtab.store.sidecars.registry import add_workspace
+
+PROJECT = "/home/dev/src/acme-api"
+
+
+def home_with(tmp_path: Path, files: dict[str, str]) -> Home:
+    home = Home(tmp_path / "home")
+    add_workspace(home, PROJECT, "main", workspace_id="a1b2c3d4e5")
+    for relative, text in files.items():
+        scope, name = relative.split("/", 1)
+        root = home.global_root if scope == "global" else home.project_root(PROJECT)
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return home
+
+
+def run(home: Home, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    capsys.readouterr()
+    status = main(["--home", str(home.root), *argv, "--no-sources"])
+    return status, capsys.readouterr().out
+
+
+def test_nothing_found_exits_0_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = home_with(tmp_path, {"global/a.md": "# A\n\n- Answer in English.\n"})
+    assert run(home, capsys, "duplicates") == (0, "No duplicates in 1 memory file.\n")
+    assert run(home, capsys, "contradictions") == (0, "No contradictions in 1 memory file.\n")
+    assert run(home, capsys, "leaks") == (0, "No leaks in 1 memory file.\n")
+
+
+def test_what_each_finds_in_a_home(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    note = "# Tooling\n\n- Use pnpm, not npm.\n- The API runs on port 8080.\n"
+    home = home_with(
+        tmp_path,
+        {
+            "global/tooling.md": note,
+            "project/tooling.md": note.replace("8080", "9000"),
+            "project/keys.md": "# Keys\n\n- GITHUB_TOKEN=ghp_" + "a1B2c3D4e5" * 4 + "\n",
+        },
+    )
+    status, out = run(home, capsys, "duplicates")
+    assert status == 1 and out.startswith("reworded") and "1 group of duplicates" in out
+    status, out = run(home, capsys, "contradictions", "--json")
+    [found] = json.loads(out)["contradictions"]
+    assert status == 1 and found["kind"] == "port" and found["about"] == "API's port"
+    assert {found["first"]["value"], found["second"]["value"]} == {"8080", "9000"}
+    status, out = run(home, capsys, "leaks")
+    assert status == 1 and "[secret]" in out and "ghp_" not in out
+
+
+def test_a_memory_that_cannot_be_read_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = home_with(tmp_path, {})
+    capsys.readouterr()
+    assert main(["--home", str(home.root), "leaks", "--workspace", "nope"]) == 2
+    assert "Unknown workspace 'nope'" in capsys.readouterr().err

@@ -1,0 +1,104 @@
+"""Lines of two memories a session sees together that state different values for one
+thing (issue 72 point 3): each kind, what is no contradiction, and which line is newer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtab.check.documents import Document
+from memtab.store.home import Home
+from memtab.trust.contradictions.claims import claims_of
+from memtab.trust.contradictions.engine import ContradictionsEngine
+from memtab.trust.contradictions.records import Contradiction
+from support.seeded_memories import memory
+
+
+def pairs(*documents: Document) -> list[Contradiction]:
+    times = {d.key: d.modified_ms for d in documents}
+    engine = ContradictionsEngine(Home(Path("/nowhere")), line_time=lambda d, _: times[d.key])
+    return engine.pairs_of(documents)
+
+
+def note(*lines: str) -> str:
+    return "# Notes\n\n" + "".join(f"- {line}\n" for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "kind", "values"),
+    [
+        ("The API runs on port 8080.", "The API listens on 9000.", "port", ("8080", "9000")),
+        ("We use Postgres 16.", "The project is on Postgres 15.", "version", ("16", "15")),
+        ("Run the api tests with `pnpm test --filter api`.", "`make test-api` runs the api tests.",
+         "command", ("pnpm test --filter api", "make test-api")),
+        ("The fixtures live in `tests/fixtures/`.", "`spec/fixtures` holds the fixtures.", "path",
+         ("tests/fixtures", "spec/fixtures")),
+        ("Use pnpm, not npm.", "We switched from pnpm to yarn.", "tool", ("pnpm", "yarn")),
+        ("Always squash-merge pull requests.", "Never squash-merge pull requests.",
+         "always-never", ("always", "never")),
+    ],
+)  # fmt: skip
+def test_each_kind_of_contradiction(
+    one: str, other: str, kind: str, values: tuple[str, str]
+) -> None:
+    [found] = pairs(
+        memory("global", "mine.md", note(one), modified_ms=1000),
+        memory(
+            "project:acme-api", "ours.md", note("Ask Priya about billing.", other), modified_ms=2000
+        ),
+    )
+    assert found.kind == kind
+    assert (found.first.value, found.second.value) == values
+    assert (found.first.place.line, found.second.place.line) == (3, 4)
+    assert found.newer == "second"
+    assert f"the line saying {values[1]} is newer" in found.why
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "The API used to run on port 3000.",  # what was
+        "The API runs on 3000 or 3001, depending on the profile.",  # alternatives
+        "Run the api tests with `pnpm test --filter api` or `make test-api`.",
+        "Run the api tests with `pnpm test --filter api --watch`.",  # the same, more precise
+        "The fixtures for the web app live in `web/fixtures`.",  # another thing
+        "Use `npm ci` in the Dockerfile.",  # a command, not a choice of tool
+    ],
+)
+def test_no_contradiction(other: str) -> None:
+    mine = note(
+        "The API runs on port 8080.",
+        "Run the api tests with `pnpm test --filter api`.",
+        "The fixtures live in `tests/fixtures/`.",
+        "Use pnpm, not npm.",
+    )
+    assert (
+        pairs(memory("global", "mine.md", mine), memory("project:acme-api", "o.md", note(other)))
+        == []
+    )
+
+
+def test_memories_no_session_sees_together_never_contradict() -> None:
+    assert (
+        pairs(
+            memory("project:acme-api", "a.md", note("The API runs on port 8080.")),
+            memory("project:ledger", "b.md", note("The API runs on port 9000.")),
+        )
+        == []
+    )
+    [found] = pairs(
+        memory("workspace:acme-api", "a.md", note("The API runs on port 8080.")),
+        memory("claude:acme-api", "b.md", note("The API runs on port 9000.")),
+    )
+    assert {found.first.place.agent, found.second.place.agent} == {"mux", "claude-code"}
+
+
+def test_one_memory_telling_a_story_is_no_contradiction() -> None:
+    story = note("The API runs on port 8080.", "The API listens on 9000.")
+    assert pairs(memory("global", "story.md", story)) == []
+
+
+def test_a_paragraph_s_other_sentences_hedge_nothing() -> None:
+    text = "# x\n\nAsk in #platform when staging is down. The API runs on port 8080. Thanks.\n"
+    assert [(c.kind, c.key, c.value) for c in claims_of(text)] == [("port", "api", "8080")]

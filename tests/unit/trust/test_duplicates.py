@@ -1,0 +1,163 @@
+"""Memories that say the same thing: copies, the same note reworded, one rule in two
+memories — and what is not the same (issue 72 point 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtab.check.documents import Document
+from memtab.store.home import Home
+from memtab.trust.duplicates import engine as duplicates
+from memtab.trust.duplicates.engine import DuplicatesEngine
+from memtab.trust.duplicates.kept import forget_kept, keep_group, load_kept
+from memtab.trust.duplicates.records import DuplicateGroup
+from support.seeded_memories import memory
+
+VERCEL = """---
+name: vercel-env
+description: Vercel env vars need no trailing newline
+type: feedback
+---
+
+When adding env vars with `vercel env add`, pipe the value with `printf`, not `echo`:
+echo adds a trailing newline that breaks the `NEXT_PUBLIC_API_URL` check in prod.
+"""
+TESTING = """# Testing acme-api
+
+- Run the API tests with `pnpm test --filter api` before pushing.
+- The flaky `auth.spec.ts` needs `--retries 2` on CI.
+- Fixtures live in `tests/fixtures/`; regenerate them with `pnpm fixtures`.
+"""
+TESTING_AGAIN = """# How we test
+
+Before a push, the api suite must pass: `pnpm test --filter api`. On CI, give the flaky
+auth.spec.ts `--retries 2`. To rebuild the fixtures in tests/fixtures/, run `pnpm fixtures`.
+"""
+DEPLOYING = """# Deploying acme-api
+
+- Deploy to staging with `make deploy ENV=staging`; production needs Priya's approval.
+- Tests run with `pnpm test --filter api` before every deploy.
+- The deploy key lives in 1Password, never in the repo.
+"""
+
+
+def groups(*documents: Document) -> list[DuplicateGroup]:
+    return DuplicatesEngine(Home(Path("/nowhere"))).groups_of(documents)
+
+
+def paths(group: DuplicateGroup) -> list[str]:
+    return [member.path for member in group.members]
+
+
+def test_codex_s_import_of_a_claude_code_memory_is_a_copy() -> None:
+    claude = memory("claude:acme-api", "feedback_vercel-env.md", VERCEL)
+    imported = memory("codex-import:acme-api", "feedback_vercel-env.md", VERCEL)
+    [group] = groups(claude, imported)
+    assert group.kind == "copy" and group.similarity == 1.0
+    assert sorted(paths(group)) == sorted([claude.path, imported.path])
+    assert group.why.startswith("The same text: feedback_vercel-env.md is Codex's import of")
+
+
+def test_a_copy_under_other_frontmatter_and_spacing_is_a_copy() -> None:
+    body = VERCEL.split("---\n", 2)[2]
+    spaced = body.replace("with `printf`", "with   `printf`") + "\n\n"
+    [group] = groups(
+        memory("claude:acme-api", "vercel.md", VERCEL), memory("global", "vercel.md", spaced)
+    )
+    assert group.kind == "copy"
+    assert "under other frontmatter or spacing" in group.why
+
+
+def test_the_same_note_reworded_is_found_and_a_note_on_the_same_subject_is_not() -> None:
+    found = groups(
+        memory("project:acme-api", "testing.md", TESTING),
+        memory("claude:acme-api", "how-we-test.md", TESTING_AGAIN),
+        memory("project:acme-api", "deploying.md", DEPLOYING),
+    )
+    [group] = [g for g in found if g.kind == "reworded"]
+    assert sorted(paths(group)) == [
+        "/memories/project/testing.md",
+        "claude-code:project-acme-api:memory/how-we-test.md",
+    ]
+    assert group.similarity >= duplicates.REWORDED_SIMILARITY
+    assert "The same note in other words" in group.why and "fixtures" in group.why
+
+
+def test_one_rule_in_global_and_in_a_project_is_a_rule_group() -> None:
+    mine = memory("global", "habits.md", "# Habits\n\n- Use pnpm, not npm.\n- Answer in English.\n")
+    theirs = memory(
+        "project:acme-api",
+        "tooling.md",
+        "# Tooling\n\n- Prefer pnpm over npm in this repo.\n- The API runs on port 8080.\n",
+    )
+    [group] = groups(mine, theirs)
+    assert group.kind == "rule"
+    assert [(m.path, m.line, m.text) for m in group.members] == [
+        ("/memories/global/habits.md", 3, "Use pnpm, not npm."),
+        ("/memories/project/tooling.md", 3, "Prefer pnpm over npm in this repo."),
+    ]
+    assert group.why == "The same rule in mux, global and mux, project /home/dev/src/acme-api"
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Branch names are kebab-case and start with the team's prefix.",
+         "Test names are kebab-case and start with the team's prefix."),
+        ("Locally, the docs site is served on port 4000.",
+         "Locally, the docs site is served on port 4001."),
+        ("We switched from webpack to vite; do not bring webpack back.",
+         "We switched from webpack to esbuild; do not bring webpack back."),
+    ],
+)  # fmt: skip
+def test_sentences_about_different_things_are_no_rule_group(one: str, other: str) -> None:
+    assert (
+        groups(
+            memory("global", "a.md", f"# A\n\n- {one}\n- Something else entirely here.\n"),
+            memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- Quite another subject.\n"),
+        )
+        == []
+    )
+
+
+def test_records_of_what_happened_are_not_compared() -> None:
+    summary = memory("claude:acme-api", "summary.md", TESTING)
+    record = Document(**{**_fields(summary), "record": True})
+    assert groups(record, memory("global", "testing.md", TESTING)) == []
+
+
+def _fields(document: Document) -> dict[str, object]:
+    return {name: getattr(document, name) for name in Document.__dataclass_fields__}
+
+
+def test_a_second_run_works_out_only_the_changed_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = DuplicatesEngine(Home(Path("/nowhere")))
+    made: list[str] = []
+    real = duplicates.note_words
+
+    def counted(document: Document) -> duplicates.NoteWords:
+        made.append(document.path)
+        return real(document)
+
+    monkeypatch.setattr(duplicates, "note_words", counted)
+    first = [memory("global", "a.md", TESTING), memory("global", "b.md", DEPLOYING)]
+    engine.groups_of(first)
+    assert sorted(made) == ["/memories/global/a.md", "/memories/global/b.md"]
+    made.clear()
+    changed = [first[0], memory("global", "b.md", TESTING_AGAIN)]
+    [group] = engine.groups_of(changed)
+    assert made == ["/memories/global/b.md"] and group.kind == "reworded"
+
+
+def test_a_kept_group_is_left_out_until_a_member_changes(tmp_path: Path) -> None:
+    home = Home(tmp_path)
+    copies = [memory("global", "a.md", TESTING), memory("project:acme-api", "a.md", TESTING)]
+    [group] = groups(*copies)
+    keep_group(home, group)
+    assert load_kept(home) == {group.key}
+    [again] = groups(copies[0], memory("project:acme-api", "a.md", TESTING + "- One more.\n"))
+    assert again.key != group.key  # a member changed: shown again
+    forget_kept(home, group.key)
+    assert load_kept(home) == frozenset()
