@@ -80,7 +80,13 @@ def _bridged(words: list[str]) -> int | None:
 def _served_here(words: list[str]) -> int:
     """An agent's session served by this process, as before hosts; when Memtab cannot
     load or stops before serving, the agent is answered all the same, every answer saying
-    why (`bridge.fallback`): an agent that must connect starts even then."""
+    why (`bridge.fallback`): an agent that must connect starts even then. A terminal's
+    stdin is a person's, not an agent's: what stopped it is said as for any command."""
+    if sys.stdin is None or sys.stdin.isatty():
+        # lazy: after use_builtin_hashes(), as the commands' own import below
+        from memtab.cli.main import main as run_memtab
+
+        return run_memtab(words)
     said = _Tail(sys.stderr)
     try:
         with contextlib.redirect_stderr(said):

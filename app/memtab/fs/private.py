@@ -131,6 +131,9 @@ def _kind(mode: int) -> str:
 # --- Memtab's own folders, and the files it appends to --------------------------------
 # (history and proposals in a home's `memtab/` folder, the log, the trace dumps: §16.2)
 
+PRIVATE_UMASK = 0o077
+"""The umask of a program Memtab runs to write memory's text (git, for sync): its files 0600
+in 0700 folders whatever the user's umask."""
 _made_private: set[str] = set()  # folders made private by this process: not looked at again
 _made_private_lock = threading.Lock()
 

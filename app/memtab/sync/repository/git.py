@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memtab.fs.private import private_dir
+from memtab.fs.private import PRIVATE_UMASK, private_dir
 from memtab.sync.repository.child_process import POLL_S, Pipes, ended, kill
 
 logger = logging.getLogger(__name__)
@@ -65,10 +65,6 @@ _OFFLINE = re.compile(
     r"|The remote end hung up|Could not read from remote repository|Name or service not known",
     re.IGNORECASE,
 )
-
-# What git writes of a sync repository holds memory's text: its own, 0600 in 0700 folders
-# (docs/formats.md §16.2), whatever the umask.
-PRIVATE_UMASK = 0o077
 
 
 # What the git serving a path remote is told (see `Git._remote_side`): no hooks
@@ -378,13 +374,12 @@ class Git:
     def init(self, remote: str, branch: str) -> None:
         """A new bare repository fetching `branch` of `remote` as `origin`."""
         private_dir(self.repo)
-        subprocess_args = ["init", "--quiet", "--bare", str(self.repo)]
+        subprocess_args = ["init", "--quiet", "--bare", "--shared=0600", str(self.repo)]
         result = subprocess.run(
             [self.git, *subprocess_args],
             capture_output=True,
             env=self._env,
             stdin=subprocess.DEVNULL,
-            umask=PRIVATE_UMASK,
             timeout=LOCAL_TIMEOUT_S,
             check=False,
         )
