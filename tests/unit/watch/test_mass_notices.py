@@ -114,7 +114,15 @@ def test_the_notification_goes_over_the_session_bus(
     assert desktop_notify(SUMMARY, "xum removed 400 and rewrote 345 of 931 files at 14:02")
     server.join(10)
     ((app, replaces, icon, summary, body, actions, hints, expire),) = got
-    assert (app, replaces, summary, expire) == ("Memtab", 0, SUMMARY, 0)
+    assert (app, replaces, icon, summary, actions, hints, expire) == (
+        "Memtab",
+        0,
+        "",
+        SUMMARY,
+        [],
+        {},
+        0,
+    )
     assert body == "xum removed 400 and rewrote 345 of 931 files at 14:02"
 
 
