@@ -57,6 +57,11 @@ class Origin(Protocol):
         """The file on disk (None: what was checked is not the file's text, or no file)."""
         ...
 
+    def file_path(self, document: Document) -> Path | None:
+        """The file on disk, even when what was checked is its rendering (loki-mode's
+        JSON as text: what `view` shows of it too); None: no file."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Document:
@@ -105,6 +110,11 @@ class Document:
     def physical(self) -> Path | None:
         """The file on disk (None: not a file's own text, or no origin)."""
         return self.origin.physical(self) if self.origin is not None else None
+
+    @property
+    def file_path(self) -> Path | None:
+        """The file on disk, even when what was checked is its rendering (`Origin`)."""
+        return self.origin.file_path(self) if self.origin is not None else None
 
     def reread(self) -> Document | None:
         """This file read again now (None: gone, unreadable, or no origin)."""
@@ -272,6 +282,9 @@ class _Where:
     def physical(self, document: Document) -> Path | None:
         return Path(os.path.join(self.root, *self._virtual(document).segments))
 
+    def file_path(self, document: Document) -> Path | None:
+        return self.physical(document)
+
 
 _FINDING_SCOPES: dict[Scope, FindingScope] = {
     Scope.GLOBAL: "global",
@@ -424,3 +437,6 @@ class _SourceOrigin:
 
     def physical(self, document: Document) -> Path | None:
         return None if self.rendered else self.file.physical
+
+    def file_path(self, document: Document) -> Path | None:
+        return self.file.physical

@@ -166,6 +166,12 @@ class CheckEngine:
                 self._documents = documents
             return self._report(tuple(documents.values()), cancel, progress)
 
+    @property
+    def documents(self) -> tuple[Document, ...]:
+        """The last check's documents (none unless the engine keeps them)."""
+        with self._lock:
+            return tuple(self._documents.values())
+
     def key_of(
         self, path: str, *, workspace: str | None = None, project: str | None = None
     ) -> str | None:
