@@ -24,6 +24,7 @@ from memtab.checked.marks import (
     hit_state,
     marked_lines,
     row_state,
+    unread_note,
     view_notes,
 )
 from memtab.file_protocol.file_ref import OTHER_AGENTS, SourceError, parse_file_id
@@ -38,6 +39,9 @@ from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 
+UNREAD_ASK_S = 60.0
+"""A file the cache has nothing of asks for a check at most this often (it may be one the
+check never reads); one it has of another text or checkout asks at once."""
 _SOURCES_TTL_S = 30.0
 """How long the other agents' source roots are taken as found (a file id's place)."""
 
@@ -94,6 +98,7 @@ class RecallMarks:
         self._lock = threading.Lock()
         self._roots: dict[str, str] = {}
         self._roots_at: float | None = None
+        self._asked_at: float | None = None
         self._monotonic = monotonic or time.monotonic
 
     def state(
@@ -107,7 +112,13 @@ class RecallMarks:
             return None
         state = self._checks.state(physical, sha256=sha256, stamps=stamps)
         if not state.checked:
-            self._checks.refresh(self._workspace_id())
+            now = self._monotonic()
+            with self._lock:
+                due = self._asked_at is None or now - self._asked_at >= UNREAD_ASK_S
+                if state.known or due:
+                    self._asked_at = now
+            if state.known or due:
+                self._checks.refresh(self._workspace_id())
         return state
 
     def physical(self, path: str) -> str | None:
@@ -170,8 +181,10 @@ class RecallMarks:
         (when a row carries one)."""
         marked: list[FileRow] = []
         stamps: dict[str, str] = {}
+        unread = 0
         for row in rows:
             state = self.state(row.path, stamps=stamps)
+            unread += state is not None and not state.known
             check = row_state(state) if state is not None else None
             if check is None:
                 marked.append(row)
@@ -179,7 +192,8 @@ class RecallMarks:
             kind = CheckedSourceRow if isinstance(row, SourceFileRow) else CheckedRow
             marked.append(kind(**_fields(row), check=check))  # type: ignore[arg-type]
         said = any(isinstance(row, CheckedRow | CheckedSourceRow) for row in marked)
-        return marked, (LIST_NOTE,) if said else ()
+        notes = ((LIST_NOTE,) if said else ()) + ((unread_note(unread),) if unread else ())
+        return marked, notes
 
 
 def _fields(record: SearchHit | FileRow) -> dict[str, object]:

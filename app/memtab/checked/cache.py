@@ -119,12 +119,14 @@ def _stat_key(path: str | Path) -> tuple[int, int, int] | None:
 @dataclass(frozen=True)
 class CheckState:
     """What an answer says of a file: checked as it is now (its marks, its note), or not
-    (`checked` False: its marks, if any, are of another text or checkout)."""
+    (`checked` False: what the cache has of it, if anything, is of another text or
+    checkout — `known` — or it has nothing: a new file, or one the check does not read)."""
 
     checked: bool
     marks: tuple[LineMark, ...] = ()
     note: str | None = None
     at: int | None = None
+    known: bool = True
 
     @property
     def flagged(self) -> bool:
@@ -132,7 +134,10 @@ class CheckState:
         return self.checked and bool(self.marks or self.note)
 
 
-NOT_CHECKED = CheckState(checked=False)
+NOT_READ = CheckState(checked=False, known=False)
+"""The cache has nothing of the file."""
+OUTDATED = CheckState(checked=False)
+"""The cache has the file as it was, or against its checkout as it was."""
 
 
 class CheckCache:
@@ -167,8 +172,10 @@ class CheckCache:
         with self._lock:
             self._reload()
             entry = self._files.get(key)
-        if entry is None or not self._current(key, entry, sha256, {} if stamps is None else stamps):
-            return NOT_CHECKED
+        if entry is None:
+            return NOT_READ
+        if not self._current(key, entry, sha256, {} if stamps is None else stamps):
+            return OUTDATED
         return CheckState(True, entry.marks, entry.note, entry.at)
 
     def _current(

@@ -70,9 +70,10 @@ def view_notes(state: CheckState) -> tuple[str, ...]:
 
 
 def row_state(state: CheckState) -> str | None:
-    """A `list` row's `check` (None: checked, nothing found)."""
+    """A `list` row's `check` (None: checked, nothing found; or nothing known of it:
+    `unread_note` says how many of a page's files are so)."""
     if not state.checked:
-        return "not checked as it is now"
+        return "not checked as it is now" if state.known else None
     parts = []
     if state.marks:
         lines = sorted({mark.line for mark in state.marks})
@@ -81,6 +82,14 @@ def row_state(state: CheckState) -> str | None:
     if state.note:
         parts.append(state.note)
     return "; ".join(parts) or None
+
+
+def unread_note(count: int) -> str:
+    """What a page says of its files the check has not read yet."""
+    return (
+        f"memtab check has not read {plural(count, 'file')} of these yet (new, or not one it "
+        "reads); it is checking them in the background."
+    )
 
 
 def hit_state(state: CheckState, line: int | None) -> tuple[str | None, str | None]:
