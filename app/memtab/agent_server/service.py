@@ -35,7 +35,7 @@ from memtab.agent_server.pages.paging import (
     decode_cursor,
     framed_size,
 )
-from memtab.agent_server.recall_marks import Checks, RecallMarks
+from memtab.agent_server.pages.recall_marks import Checks, RecallMarks
 from memtab.agent_server.server_names import READ_TOOLS, WriteMode
 from memtab.agent_server.session_scope import (
     FROM_DIRECTORY,
