@@ -76,7 +76,7 @@ def test_what_the_marks_cost_an_answer(tmp_path: Path) -> None:
         text = f"# Note {index}\n\n- the service keeps its ledger for {index} days\n- fine\n"
         (folder / f"note{index:05d}.md").write_text(text, "utf-8")
 
-    engine = CheckEngine(home, keep_documents=True, find_program=_installed)
+    engine = CheckEngine(home, find_program=_installed)
     checks = RecallChecks(home, engine=engine, cache=CheckCache(home, path=tmp_path / "c.json"))
     started = time.perf_counter()
     checks.check_now(WORKSPACE)

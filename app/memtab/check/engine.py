@@ -122,10 +122,12 @@ class CheckEngine:
         *,
         cancel: threading.Event | None = None,
         progress: Progress | None = None,
+        read: list[Document] | None = None,
     ) -> CheckReport:
         """Check every memory file of the home, or those `workspace_id` sees. Raises
         HomeError for an unusable registry or an unknown workspace. One check at a time
-        per engine (a second call waits for the first)."""
+        per engine (a second call waits for the first). `read`: given the documents this
+        check read (kept by the caller, not by the engine)."""
         with self._running:
             registry = load_registry(self.home)
             context = SourceContext.load(self.home, env=self._env, registry=registry)
@@ -137,6 +139,8 @@ class CheckEngine:
                 self._problems = collected.problems
                 if self._keep_documents:
                     self._documents = {d.key: d for d in collected.documents}
+            if read is not None:
+                read.extend(collected.documents)
             return self._report(collected.documents, cancel, progress)
 
     def recheck(
@@ -165,12 +169,6 @@ class CheckEngine:
             with self._lock:
                 self._documents = documents
             return self._report(tuple(documents.values()), cancel, progress)
-
-    @property
-    def documents(self) -> tuple[Document, ...]:
-        """The last check's documents (none unless the engine keeps them)."""
-        with self._lock:
-            return tuple(self._documents.values())
 
     def key_of(
         self, path: str, *, workspace: str | None = None, project: str | None = None

@@ -4,8 +4,8 @@ mark each line the check finds false or stale, and checks made again in the back
 as files and checkouts change — never while an answer waits.
 
 `RecallChecks` is one home's: its engine (which keeps each checkout's index and each
-file's findings, so a check after a change checks only what changed), the cache it
-writes, and a worker thread that checks what `refresh` asks for, one check at a time
+file's findings, so a check after a change checks only what changed — not the files'
+texts: a warm host keeps no copy of the memory), the cache it writes, and a worker thread that checks what `refresh` asks for, one check at a time
 (asks made meanwhile are one more check). `memtab check` writes the cache too.
 
 What a file's entry says (`file_checks`): the lines with findings that mean a line is
@@ -131,6 +131,7 @@ class RecallChecks:
         self._thread: threading.Thread | None = None
         self._stopped = False
         self._running = False
+        self._roots: set[str] = set()  # the checkouts the last check was checked against
         self.checks_done = 0
         """How many checks the worker made (tests, the bench)."""
 
@@ -174,18 +175,22 @@ class RecallChecks:
     def check_now(self, workspace_id: str | None) -> CheckReport:
         """Check `workspace_id`'s memory (None: the home's) now and write what was found."""
         engine = self._engine_of()
-        before = _stamps(engine.documents)
-        report = engine.check(workspace_id)
-        documents = engine.documents
+        with self._lock:
+            roots = set(self._roots)
+        before = {root: checkout_stamp(root) for root in roots}
+        documents: list[Document] = []
+        report = engine.check(workspace_id, read=documents)
         after = _stamps(documents)
+        with self._lock:
+            self._roots = set(after)
         stamps = {root: stamp for root, stamp in after.items() if before.get(root, stamp) == stamp}
         checks = file_checks(documents, report, stamps, at=self._clock())
         if not report.cancelled:
             seen = {str(p) for d in documents if (p := d.file_path) is not None}
             try:
                 self.cache.write(checks, forget=lambda key: _forgotten(key, seen, checks))
-            except OSError as error:  # a cache: the check stands without it
-                logger.warning("Cannot keep what the check found in %s: %s", self.cache.path, error)
+            except OSError as error:  # a cache: the check stands without it (said in its log)
+                logger.info("Cannot keep what the check found in %s: %s", self.cache.path, error)
         return report
 
     def warm(self, workspace_id: str | None) -> None:
@@ -204,7 +209,7 @@ class RecallChecks:
             # check, not in the start of the MCP session that made this
             from memtab.check.engine import CheckEngine
 
-            self._engine = CheckEngine(self.home, keep_documents=True)
+            self._engine = CheckEngine(self.home)
         return self._engine
 
     def _work(self) -> None:

@@ -46,7 +46,7 @@ def _memory(tmp_path: Path, family: str) -> tuple[Corpus, Path, RecallChecks, Me
     folder.mkdir(parents=True)
     for memory in corpus.memories:  # as an agent writes them
         (folder / memory.name).write_text(memory.text, "utf-8")
-    engine = CheckEngine(home, keep_documents=True, find_program=_installed, sources=False)
+    engine = CheckEngine(home, find_program=_installed, sources=False)
     checks = RecallChecks(home, engine=engine, cache=CheckCache(home, path=tmp_path / "c.json"))
     checks.check_now(WORKSPACE)
     service = MemoryService(home, workspace, writes="off", checks=checks, other_agents=False)

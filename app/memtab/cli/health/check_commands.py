@@ -82,9 +82,7 @@ def run_check(args: argparse.Namespace) -> int:
     home = open_home(args)
     # As agents recall memory (default settings, every source): kept for their answers.
     cached = args.stale_days is None and not args.no_sources
-    engine = CheckEngine(
-        home, stale_days=args.stale_days, sources=not args.no_sources, keep_documents=cached
-    )
+    engine = CheckEngine(home, stale_days=args.stale_days, sources=not args.no_sources)
     try:
         if cached:
             report = RecallChecks(home, engine=engine).check_now(args.workspace)
