@@ -5,8 +5,9 @@ as files and checkouts change — never while an answer waits.
 
 `RecallChecks` is one home's: its engine (which keeps each checkout's index and each
 file's findings, so a check after a change checks only what changed — not the files'
-texts: a warm host keeps no copy of the memory), the cache it writes, and a worker thread that checks what `refresh` asks for, one check at a time
-(asks made meanwhile are one more check). `memtab check` writes the cache too.
+texts: a warm host keeps no copy of the memory), the cache it writes, and a worker
+thread that checks what `refresh` asks for, one check at a time (asks made meanwhile
+are one more check). `memtab check` writes the cache too.
 
 What a file's entry says (`file_checks`): the lines with findings that mean a line is
 not true now — a path, script or program it names is not there, a link leads nowhere,
@@ -93,10 +94,7 @@ def file_checks(
         )
         notes = [f.message for f in found if f.kind == "stale"]
         if document.project in missing_projects and checkout is None:
-            notes.append(
-                f"its project {document.project} is not on this disk: what it says of the "
-                "code could not be checked"
-            )
+            notes.append("its project is not on this disk: what it says of the code is unchecked")
         checks[str(physical)] = FileCheck(
             sha256=content_sha256(document.text),
             size=info.st_size,
