@@ -46,6 +46,9 @@ LINE_KINDS = frozenset(
 """The findings that say a line is not true of the code (or of the other memories) now."""
 WARM_S = 60.0
 """A session's start checks its memory unless the cache is younger than this."""
+WARM_AFTER_S = 1.0
+"""How long after a session's start its check begins: not while the agent and the server
+shake hands (an answer that meets a file not checked asks for it at once)."""
 
 
 def _evidence(finding: Finding) -> str:
@@ -124,7 +127,7 @@ class RecallChecks:
         self._engine = engine
         self._clock = clock
         self._lock = threading.Lock()
-        self._wanted: dict[str | None, None] = {}  # the workspaces to check, in order
+        self._wanted: dict[str | None, float] = {}  # the workspaces to check, and when
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self._stopped = False
@@ -145,12 +148,13 @@ class RecallChecks:
         """What the check says of the file as it is now (`CheckCache.state`)."""
         return self.cache.state(physical, sha256=sha256, stamps=stamps)
 
-    def refresh(self, workspace_id: str | None) -> None:
-        """Check `workspace_id`'s memory (None: the home's) on the worker, soon."""
+    def refresh(self, workspace_id: str | None, *, after_s: float = 0.0) -> None:
+        """Check `workspace_id`'s memory (None: the home's) on the worker, in `after_s`."""
+        due = time.monotonic() + after_s
         with self._lock:
             if self._stopped:
                 return
-            self._wanted[workspace_id] = None
+            self._wanted[workspace_id] = min(due, self._wanted.get(workspace_id, due))
             if self._thread is None:
                 self._thread = threading.Thread(
                     target=self._work, name="memtab-recall-checks", daemon=True
@@ -199,7 +203,7 @@ class RecallChecks:
         except OSError:
             age = None
         if age is None or age > WARM_S:
-            self.refresh(workspace_id)
+            self.refresh(workspace_id, after_s=WARM_AFTER_S)
 
     def _engine_of(self) -> CheckEngine:
         if self._engine is None:
@@ -211,15 +215,21 @@ class RecallChecks:
         return self._engine
 
     def _work(self) -> None:
+        timeout: float | None = None
         while True:
-            self._wake.wait()
+            self._wake.wait(timeout)
             with self._lock:
                 self._wake.clear()
                 if self._stopped:
                     return
-                if not self._wanted:
+                now = time.monotonic()
+                due = [ws for ws, at in self._wanted.items() if at <= now]
+                if not due:
+                    soonest = min(self._wanted.values(), default=None)
+                    timeout = None if soonest is None else soonest - now
                     continue
-                workspace_id = next(iter(self._wanted))
+                timeout = None
+                workspace_id = due[0]
                 del self._wanted[workspace_id]
                 self._running = True
             try:
