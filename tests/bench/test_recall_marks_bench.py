@@ -34,6 +34,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import add_workspace, load_registry
+from support.checkouts import add_to_git
 from support.seeded_claims import build, change_the_code
 
 pytestmark = pytest.mark.bench
@@ -99,7 +100,7 @@ def test_what_the_marks_cost_an_answer(tmp_path: Path) -> None:
 
     checks.stop()  # the commit's check is asked for, never run: what the answers cost alone
     (checkout / "README.md").write_text("# acme\n\nChanged.\n", "utf-8")
-    change_the_code(checkout, corpus)  # git add: the checkout's stamp moves
+    add_to_git(checkout)  # git add: the checkout's stamp moves
     for tool, arguments in (("view", view), ("search", search), ("list", {})):
         rows[f"{tool}, cache outdated"] = _timed(lambda t=tool, a=arguments: marked.call(t, a, "b"))
     again = RecallChecks(home, engine=engine, cache=checks.cache)
