@@ -35,7 +35,7 @@ from memtab.sources.listing import SourceFileRow
 from memtab.store.home import Home
 from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.file_rows import FileRow
-from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
 
 logger = logging.getLogger(__name__)
 
@@ -130,9 +130,12 @@ class RecallMarks:
                 return None
             root = self._source_root(ref.source_id)
             return os.path.join(root, *ref.path.split("/")) if root is not None else None
-        try:
-            return str(self._reader.physical(parse_file_path(path)))
-        except (PathError, OSError):
+        try:  # as the check names it: the scope's root joined, no link resolved (a stat)
+            virtual = parse_file_path(path)
+            if virtual.scope is None:
+                return None
+            return os.path.join(self._reader.root(virtual.scope), *virtual.segments)
+        except (PathError, MemoryStoreError, OSError):
             return None
 
     def _source_root(self, source_id: str) -> str | None:
