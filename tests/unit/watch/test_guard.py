@@ -89,6 +89,10 @@ def test_745_of_931_deleted_or_rewritten_in_one_run_is_a_mass_change_restored_wh
 
     main(["events", "--home", str(store.home.root), "--mass", "--json", "--days", "0"])
     (listed,) = json.loads(capsys.readouterr().out)["events"]
+    assert list(listed) == [  # a stable contract: fields are only added
+        "id", "at", "actor", "index", "deleted", "rewritten", "paths", "words", "restored",
+        "restoredAt", "filesBefore", "mass",
+    ]  # fmt: skip
     assert listed["id"] == change.id and listed["mass"] is True
     assert (listed["filesBefore"], listed["deleted"], listed["rewritten"]) == (FILES, 400, 345)
 
