@@ -40,6 +40,7 @@ from memtab.check.markdown import scan_markdown
 from memtab.check.programs import program_finder
 from memtab.check.records import CheckReport, Finding, FindingKind
 from memtab.check.rules import codex_summary
+from memtab.check.rules.code_facts import code_disagreements
 from memtab.check.rules.facts import Fact, disagree, facts_of, what
 from memtab.check.rules.hidden_text import hidden_text_findings
 from memtab.check.rules.links import broken_links
@@ -261,6 +262,20 @@ class CheckEngine:
                         related=tuple(place(document, line) for line in problem.also),
                     )
                 )
+        facts = facts_of(scanned)
+        if checkout is not None and not document.record:
+            for said in code_disagreements(facts, checkout):
+                findings.append(
+                    finding(
+                        document,
+                        said.fact.line,
+                        "code-disagrees",
+                        subject=f"{said.fact.kind}:{said.fact.key}",
+                        message=said.message,
+                        why=f"The checkout's {said.readme} is its own word on how it runs: "
+                        "the memory was probably true once and the code moved on.",
+                    )
+                )
         unversioned = codex_summary.missing_version_line(document)
         if unversioned is not None:
             findings.append(
@@ -287,9 +302,7 @@ class CheckEngine:
                 )
             )
         findings += recall_findings(document) + hidden_text_findings(document)
-        checked = _Checked(
-            checkout, aliases, tuple(findings), tuple(missing), tuple(facts_of(scanned))
-        )
+        checked = _Checked(checkout, aliases, tuple(findings), tuple(missing), tuple(facts))
         if not (checked.findings or checked.missing or checked.facts):
             checked = self._clean_as(checked)
         self._checked[digest] = checked

@@ -41,7 +41,7 @@ logger = logging.getLogger(__name__)
 
 LINE_KINDS = frozenset(
     {"missing-path", "missing-script", "missing-program", "broken-link", "disagreement",
-     "hidden-text"}
+     "code-disagrees", "hidden-text"}
 )  # fmt: skip
 """The findings that say a line is not true of the code (or of the other memories) now."""
 WARM_S = 60.0
