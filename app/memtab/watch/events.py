@@ -20,6 +20,7 @@ that file of the event restored (`ChangeEvent.restores`).
 from __future__ import annotations
 
 import bisect
+import contextlib
 import logging
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -307,23 +308,43 @@ def restore_event(
     left: list[LeftPath] = []
     earlier = Earlier(ScopeHistory(home, event.key).versions())
     targets = Targets.find(home)
-    for taken in earlier.taken(event):
-        if only is not None and taken.path not in only:
-            continue
-        try:
-            why, file = _restore_one(targets, event.key, taken)
-        except (MemoryStoreError, SourceError, OSError) as error:
-            why, file = str(error), None
-        if why is None:
-            restored.append(taken.path)
-            if done is not None and file is not None and taken.held is not None:
-                done.append(RestoredFile(taken.path, file, taken.last, taken.held.sha256))
-        else:
-            left.append(LeftPath(path=taken.path, why=why))
+    with contextlib.ExitStack() as counting:  # the uses counted in one sidecar update
+        stores = _Stores(counting)
+        for taken in earlier.taken(event):
+            if only is not None and taken.path not in only:
+                continue
+            try:
+                why, file = _restore_one(targets, event.key, taken, stores)
+            except (MemoryStoreError, SourceError, OSError) as error:
+                why, file = str(error), None
+            if why is None:
+                restored.append(taken.path)
+                if done is not None and file is not None and taken.held is not None:
+                    done.append(RestoredFile(taken.path, file, taken.last, taken.held.sha256))
+            else:
+                left.append(LeftPath(path=taken.path, why=why))
     return EventRestore(event_id=event.id, restored=tuple(restored), left=tuple(left))
 
 
-def _restore_one(targets: Targets, key: str, taken: Taken) -> tuple[str | None, MemoryFile | None]:
+class _Stores:
+    """The user's store of each scope an event's restore writes, made once, its writes
+    counted in one update of memory-meta.json when the restore ends."""
+
+    def __init__(self, counting: contextlib.ExitStack) -> None:
+        self._counting = counting
+        self._stores: dict[int, MemoryStore] = {}
+
+    def of(self, store: MemoryStore) -> MemoryStore:
+        users = self._stores.get(id(store))
+        if users is None:
+            users = self._stores[id(store)] = _users_store(store)
+            self._counting.enter_context(users.writes_counted_once())
+        return users
+
+
+def _restore_one(
+    targets: Targets, key: str, taken: Taken, stores: _Stores
+) -> tuple[str | None, MemoryFile | None]:
     """Restore one file of an event: (None, the file) when done, else (why it was left,
     None)."""
     path, version, target = taken
@@ -334,7 +355,7 @@ def _restore_one(targets: Targets, key: str, taken: Taken) -> tuple[str | None, 
     scope = targets.scopes.get(key)
     if scope is None:
         return "its workspace is no longer in the registry", None
-    store = _users_store(scope.store)
+    store = stores.of(scope.store)
     at = parse_file_path(path)
     current = store.read_whole(at)
     if version.deleted and current is not None:
