@@ -68,7 +68,7 @@ def _texts(root: Path) -> dict[str, str]:
     return {path.name: path.read_text("utf-8") for path in sorted(root.glob("*.md"))}
 
 
-@pytest.mark.slow  # slow: 745 files restored, then turned back, each recorded (~20-70 s)
+@pytest.mark.slow  # slow: 745 files restored, then turned back, each recorded (~10-30 s)
 def test_745_of_931_deleted_or_rewritten_in_one_run_is_a_mass_change_restored_whole(
     tmp_path: Path, clock: FakeClock, capsys: pytest.CaptureFixture[str]
 ) -> None:
