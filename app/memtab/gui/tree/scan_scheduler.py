@@ -216,7 +216,7 @@ class ScanScheduler(QObject):
             logger.warning("The outline of the home failed: %s", message)
             self.outline_shown()  # the scan after it reports what is wrong
             return
-        self._policy.landed()
+        self._policy.failed()
         self.scan_failed.emit(f"Could not read the memory home: {message}")
         if self._policy.due:
             self._submit()
