@@ -142,8 +142,9 @@ class ScanScheduler(QObject):
         if place.kind in RESCAN_KINDS:
             return True
         scan = self._target.scan
-        return (
-            scan is not None and scan.sources is not None and bool(scan.sources.affected_by(path))
+        sources = scan.sources if scan is not None else None
+        return sources is not None and (
+            sources.affected_by(path) is not None or sources.opens_a_source(path)
         )
 
     def enable_sources(self) -> None:
