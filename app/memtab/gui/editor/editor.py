@@ -201,11 +201,13 @@ class EditorPanel(CurrentTab, QWidget):
             self.tabs_changed.emit()
 
     def next_tab(self) -> None:
-        """Show the tab after the current one (the first after the last)."""
+        """Show the tab after the current one (the first after the last), the keyboard in
+        it: what is typed next goes into the file shown."""
         self._step_tab(1)
 
     def previous_tab(self) -> None:
-        """Show the tab before the current one (the last before the first)."""
+        """Show the tab before the current one (the last before the first), the keyboard
+        in it."""
         self._step_tab(-1)
 
     def close_current_tab(self) -> None:
@@ -484,6 +486,7 @@ class EditorPanel(CurrentTab, QWidget):
         index = stepped_index(len(self._tabs), self.tab_bar.currentIndex(), step)
         if index is not None:
             self.tab_bar.setCurrentIndex(index)
+            self._current.view.take_keyboard()
 
     @contextmanager
     def _switching_quietly(self) -> Iterator[None]:
