@@ -259,6 +259,7 @@ class _Driver(QObject):
 def run_walks(walks: Iterable[WalkSpec]) -> None:
     """Run each walk on a fresh window; print what they saw as one JSON line, by name."""
     app = QApplication.instance() or QApplication(sys.argv)
+    app.setQuitOnLastWindowClosed(False)  # the walks' windows close one after the other
     with tempfile.TemporaryDirectory() as folder:
         driver = _Driver(walks, Path(folder))
         driver.start()

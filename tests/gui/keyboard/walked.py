@@ -29,5 +29,5 @@ def walked(names: Iterable[str], screen: str = "1366x768x24") -> dict[str, dict[
         )
     assert child.returncode == 0, child.stderr
     seen: dict[str, dict[str, Any]] = json.loads(child.stdout.strip().splitlines()[-1])
-    assert set(seen) == set(wanted), child.stderr
+    assert set(seen) == set(wanted), (seen, child.stderr)
     return seen

@@ -17,7 +17,7 @@ def main_home(folder: Path) -> Home:
     return make_home(folder)
 
 
-def _opened(walk: Walk, *paths: object) -> WalkSteps:
+def opened(walk: Walk, *paths: object) -> WalkSteps:
     """The files opened in kept tabs, the last one shown, its text with the keyboard."""
     editor = walk.window.memory_tab.controller.editor
     for path in paths:
@@ -29,7 +29,7 @@ def _opened(walk: Walk, *paths: object) -> WalkSteps:
 
 def ctrl_tab_types_into_the_tab_it_shows(walk: Walk) -> WalkSteps:
     editor = walk.window.memory_tab.controller.editor
-    yield from _opened(walk, GIT, PYTHON)
+    yield from opened(walk, GIT, PYTHON)
     yield Keys("ctrl+Tab")
     walk.note("shown", str(editor.current_path))
     walk.note("focus", focus_name())

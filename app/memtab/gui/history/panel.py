@@ -92,7 +92,8 @@ class HistoryPanel(QWidget):
         self.versions.currentItemChanged.connect(self._on_versions_current_item_changed)
         self.diff = DiffPane(self)
         self.diff.show_message(PICK_VERSION)
-        self.restore_button = QPushButton("&Restore this version", self)
+        # Alt+S: Alt+R is the Inbox's Reject, a letter of the same window
+        self.restore_button = QPushButton("Re&store this version", self)
         self.restore_button.setToolTip(RESTORE_TIP)
         self.restore_button.setEnabled(False)
         self.restore_button.clicked.connect(self._on_restore_button_clicked)
@@ -110,6 +111,7 @@ class HistoryPanel(QWidget):
         layout.addWidget(self.note)
         layout.addWidget(splitter, 1)
         layout.addLayout(buttons)
+        self.setFocusProxy(self.versions)  # the panel's key puts the keyboard in its versions
         self.setMinimumWidth(240)
         self._show_state(NO_FILE)
 

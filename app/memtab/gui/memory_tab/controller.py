@@ -52,6 +52,8 @@ from memtab.store.paths import VirtualPath
 from memtab.store.scopes.scope_view import ScopeView
 
 Thunk = Callable[[], object]
+INBOX_KEY = "Ctrl+Shift+I"
+NOTHING_WAITS = "Nothing waits in the Inbox: no agent proposed a memory for this workspace"
 
 
 class TabFrame(Protocol):
@@ -207,6 +209,16 @@ class MemoryTabController(QObject):
         frame.tree_updated.connect(self.sources.tree_shown)
         self.mux.changed.connect(self._on_mux_changed)
         self.marks.follow(self.consolidation)
+        self.inbox.way_back.returning.connect(self._on_keyboard_returning)
+        context.actions.add(
+            "inbox.focus",
+            "&Inbox",
+            self.focus_inbox,
+            keys=[INBOX_KEY],
+            menu="view",
+            tip="Put the keyboard in the Inbox: what agents proposed, to accept or reject "
+            "(Escape goes back)",
+        )
 
     # -- what the window's features read ---------------------------------------------------
 
@@ -326,6 +338,15 @@ class MemoryTabController(QObject):
         reveal = functools.partial(self.editor_link.reveal, path, lines, now=now)
         self.frame.switch_workspace(workspace_id, reveal)
 
+    def focus_inbox(self) -> None:
+        """The Inbox's key: the files shown (narrow) and the keyboard in the Inbox, or a
+        word that nothing waits."""
+        if not self.inbox.items:
+            self.context.status.show(NOTHING_WAITS)
+            return
+        self.frame.panes.show_pane(Pane.FILES, focus=False)
+        self.inbox.take_keyboard()
+
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the Inbox of `workspace_id` (switching to it)."""
         self.frame.panes.show_pane(Pane.FILES, focus=False)
@@ -361,6 +382,14 @@ class MemoryTabController(QObject):
     @Slot(object)
     def _on_search_box_results_found(self, tree: TreeNode) -> None:
         self.frame.show_search_results(tree, self.search_box.after_tree_shown)
+
+    @Slot(QWidget)
+    def _on_keyboard_returning(self, origin: QWidget) -> None:
+        """Escape in the Inbox: a narrow tab shows the editor again if the keyboard came
+        from there."""
+        editor = self.editor
+        if origin is editor or editor.isAncestorOf(origin):
+            self.frame.panes.show_pane(Pane.EDITOR, focus=False)
 
     @Slot(object)
     def _on_mux_changed(self, may_run: bool) -> None:

@@ -52,6 +52,7 @@ from memtab.components.writer.inbox_view import (
 )
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
+from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.text_fields import is_redo_key
 from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
 from memtab.operations.writer.inbox import Pending, load_pending
@@ -118,6 +119,7 @@ class InboxPanel(QFrame):
         self._header.addWidget(self.toggle)
         layout.addLayout(self._header)
         self.hide()
+        self.way_back = KeyboardReturn(self)  # Escape in the Inbox: back where it came from
         self._declare_keys()
         # A file operation may change what waits (Edit → Undo of a decision, a harvest
         # file deleted from the tree): read again once it ends, sooner than the watcher.
@@ -235,6 +237,17 @@ class InboxPanel(QFrame):
         """Open the list and put the keyboard in it (from "Suggested N notes — review")."""
         self.toggle.setChecked(True)
         self.body.reveal()
+
+    def take_keyboard(self) -> bool:
+        """The Inbox's key: open the list and put the keyboard in it, its first row
+        selected, remembering where the keyboard was (Escape goes back); False when
+        nothing waits."""
+        if not self.items:
+            return False
+        self.toggle.setChecked(True)
+        self.way_back.take(self.body.list)
+        self.body.reveal()
+        return True
 
     def accept_selected(self, text: str | None = None) -> None:
         """Accept the selected items (`text`: the edited text of the one selected)."""
