@@ -14,6 +14,7 @@ Run by `run_walks(walks)` from a program the tests start on `fresh_x_desktop`
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -42,12 +43,16 @@ TICK_MS = 10
 @dataclass(frozen=True)
 class Keys:
     """Type `chords` on the display, each as xdotool names it ("ctrl+shift+k", "Down"),
-    and wait until Qt has handled the last of them."""
+    and wait until Qt has handled the last of them — or, for a key that opens or closes
+    a modal dialog (whose window gets the key's release, or no window does), until
+    `until()` holds."""
 
     chords: tuple[str, ...]
+    until: Callable[[], object] | None
 
-    def __init__(self, *chords: str) -> None:
+    def __init__(self, *chords: str, until: Callable[[], object] | None = None) -> None:
         object.__setattr__(self, "chords", chords)
+        object.__setattr__(self, "until", until)
 
 
 @dataclass(frozen=True)
@@ -172,7 +177,7 @@ class _Driver(QObject):
         self._steps: WalkSteps | None = None
         self._waiting: Callable[[], object] | None = None
         self._what = ""
-        self._deadline = 0.0
+        self._deadline = self._since = 0.0
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
         self._timer.timeout.connect(self._tick)
@@ -204,6 +209,7 @@ class _Driver(QObject):
     def _wait(self, condition: Callable[[], object], what: str) -> None:
         self._waiting, self._what = condition, what
         self._deadline = time.monotonic() + DEADLINE_S
+        self._since = time.monotonic()
 
     def _tick(self) -> None:
         self._timer.stop()  # a step may open a modal dialog: its loop ticks this again
@@ -225,6 +231,8 @@ class _Driver(QObject):
                     self._end(f"waited in vain for {self._what}")
                 return
             self._waiting = None
+            if os.environ.get("MEMTAB_WALK_TIMES"):
+                print(f"{time.monotonic() - self._since:6.2f} s  {self._what}", file=sys.stderr)
         assert self._steps is not None
         try:
             step = next(self._steps)
@@ -240,7 +248,9 @@ class _Driver(QObject):
         command, count = _keys_of(step)
         target = self._releases.count + count
         subprocess.run(command, check=True, timeout=DEADLINE_S)
-        self._wait(lambda: self._releases.count >= target, f"Qt to handle {command[-1]!r}")
+        until = step.until if isinstance(step, Keys) else None
+        handled = until or (lambda: self._releases.count >= target)
+        self._wait(handled, f"Qt to handle {command[-1]!r}")
 
     def _end(self, error: str | None) -> None:
         walk = self._walk

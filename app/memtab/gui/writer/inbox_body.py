@@ -171,7 +171,7 @@ class InboxBody(QWidget):
         self.accept_button.setToolTip(ACCEPT_TIP)
         self.edit_button = QPushButton("E&dit…", self)
         self.edit_button.setToolTip(EDIT_TIP)
-        self.reject_button = QPushButton("Re&ject", self)
+        self.reject_button = QPushButton("&Reject", self)
         self.reject_button.setToolTip(REJECT_TIP)
         self.accept_button.clicked.connect(self._on_accept_button_clicked)
         self.edit_button.clicked.connect(self._on_edit_button_clicked)
@@ -447,7 +447,7 @@ class InboxBody(QWidget):
             self.review.show_review(result)
 
     def _update_buttons(self) -> None:
-        buttons = self._state.buttons(len(self.selected_ids()))
+        buttons = self._state.buttons(self.selected_ids())
         self.accept_button.setEnabled(buttons.accept)
         self.reject_button.setEnabled(buttons.reject)
         self.edit_button.setEnabled(buttons.edit)

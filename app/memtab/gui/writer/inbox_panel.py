@@ -129,7 +129,7 @@ class InboxPanel(QFrame):
     def _declare_keys(self) -> None:
         """The list's keys: F2 edits, Del rejects what is selected; Enter accepts it (the
         list's own key, `InboxBody.eventFilter`). The buttons' letters work anywhere in the
-        window: Alt+A accepts, Alt+D edits, Alt+J rejects."""
+        window: Alt+A accepts, Alt+D edits, Alt+R rejects."""
         edit_id, reject_id = _LIST_KEYS
         for action_id, text, pressed, key, tip in (
             (edit_id, "Edit proposal, then accept", self._on_edit_key_pressed, "F2", EDIT_TIP),

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from memtab.components.files.undo import UndoStack
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.scan import HomeScan
+from memtab.components.writer.inbox_view import accepted_text
 from memtab.humanize import plural
 from memtab.operations.job import JobContext
 from memtab.operations.writer.inbox_steps import InboxStep
@@ -118,11 +119,7 @@ def accept(
     except _DECIDE_ERRORS as e:
         return Decided(f"Could not accept: {e}", error=True)
     _push(stack, workspace, done)
-    where = done.memory_path or "the notes files"
-    return Decided(
-        f"Accepted {plural(len(done.items), 'memory', 'memories')} into {where}",
-        memory_path=done.memory_path,
-    )
+    return Decided(accepted_text(done.items), memory_path=done.memory_path)
 
 
 def reject(
