@@ -51,7 +51,7 @@ def fresh_x_display(screen: str = SCREEN) -> Iterator[str]:
 
 DESKTOP_TOOLS = ("openbox", "xdotool", "xprop")
 """What a desktop of `fresh_x_desktop` needs besides Xvfb."""
-WM_START_S = 20
+WM_START_S = 90  # a loaded 2-core machine can take seconds to start a program
 
 
 @contextlib.contextmanager
@@ -70,31 +70,35 @@ def fresh_x_desktop(screen: str = SCREEN) -> Iterator[str]:
             ["openbox", "--sm-disable"],
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
         ) as manager:
             try:
-                _wait_for_window_manager(env)
+                _wait_for_window_manager(manager, env)
                 yield display
             finally:
                 manager.terminate()
-                manager.wait(10)
+                manager.communicate(timeout=10)
 
 
-def _wait_for_window_manager(env: dict[str, str]) -> None:
+def _wait_for_window_manager(manager: subprocess.Popen[str], env: dict[str, str]) -> None:
     """Until openbox says it manages the screen (EWMH's `_NET_SUPPORTING_WM_CHECK`)."""
     deadline = time.monotonic() + WM_START_S
     while time.monotonic() < deadline:
-        said = subprocess.run(
+        if manager.poll() is not None:
+            _, said = manager.communicate()
+            raise AssertionError(f"openbox ended ({manager.returncode}) at its start: {said}")
+        looked = subprocess.run(
             ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"],
             env=env,
             capture_output=True,
             text=True,
             check=False,
         )
-        if "window id" in said.stdout:
+        if "window id" in looked.stdout:
             return
         time.sleep(0.05)  # a process outside the test's clock: polled, with a deadline
-    raise AssertionError("openbox did not start managing the display")
+    raise AssertionError(f"openbox did not manage the display within {WM_START_S} s")
 
 
 def xcb_child_env(display: str, desktop: str | None = None) -> dict[str, str]:

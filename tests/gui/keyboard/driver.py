@@ -226,7 +226,12 @@ class _Driver(QObject):
             self._open(self._pending.pop(0))
             return
         if self._waiting is not None:
-            if not self._waiting():
+            try:
+                held = self._waiting()
+            except Exception:  # the walk's own error: say it, go on with the next walk
+                self._end(traceback.format_exc())
+                return
+            if not held:
                 if time.monotonic() > self._deadline:
                     self._end(f"waited in vain for {self._what}")
                 return

@@ -40,6 +40,7 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.autosave import AutoSave
+from memtab.gui.editor.bar_keys import BarKeys
 from memtab.gui.editor.current import CurrentTab
 from memtab.gui.editor.editor_actions import EditorActions
 from memtab.gui.editor.tab.file_tab import FileTab
@@ -138,6 +139,7 @@ class EditorPanel(CurrentTab, QWidget):
         )
         self.editor_actions.notice.connect(self._on_actions_notice)
         self.editor_actions.said.connect(context.status.show)
+        self.bar_keys = BarKeys(context.actions, self, self, context.status.show)
         self.refresh_chrome()
 
     # --- the tabs ----------------------------------------------------------------------------
