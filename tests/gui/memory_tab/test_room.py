@@ -238,13 +238,14 @@ def test_panels_that_come_and_go_never_move_the_tree(
     tab.controller.footer.set_mux_only_note(None)
     settle()
     assert place_of(tab.tree, window) == where
-    assert tab.tree.viewport().height() < where.height()  # the Inbox is still over it
+    assert not overlay.isVisible()  # a wide tab's Inbox is below the editor: the tree whole
 
-    # The Inbox is whole over the tree, and the keyboard reaches it: Tab from the tree,
-    # or "review" (show_suggestions) puts it in the list; a selected item's details grow
-    # the Inbox upwards, over the tree, which stays put.
+    # The Inbox is whole below the editor, and the keyboard reaches it: Tab from the tree,
+    # or "review" (show_suggestions) puts it in the list; a selected item's details show
+    # in it, and the tree stays put.
     inbox = tab.controller.inbox
-    assert place_of(inbox, window).top() >= place_of(overlay, window).top()
+    assert tab.controller.inbox_room.below_editor
+    assert place_of(inbox, window).left() > where.right()
     assert inbox.height() >= inbox.minimumSizeHint().height()
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_Tab)
@@ -264,16 +265,16 @@ def test_panels_that_come_and_go_never_move_the_tree(
 def test_over_a_short_tree_the_inbox_gives_way_and_leaves_rows_to_click(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
-    """A short tree (a low window, the Check panel docked below): the Inbox covers at
-    most MOST_OF_THE_TREE of it — its list and details scroll in less room — and its
-    buttons stay whole."""
+    """A short tree (a low window, the Check panel docked below) of a narrow tab, where
+    the Inbox lies over the tree: it covers at most MOST_OF_THE_TREE of it — its list and
+    details scroll in less room — and its buttons stay whole."""
     long = "The staging database is read-only for this team: fix concurrency bugs with row locks."
     SuggestionQueue(home, MAIN).propose(
         [Note("Directives", text) for text in (long, long + " Really.", "Use pnpm.")],
         memory_path="/memories/workspace/notes.md",
     )
     window = make_window(home)
-    window.resize(LAPTOP_WINDOW[0], 480)
+    window.resize(683, 480)  # half a laptop
     activate(qtbot, window)
     tab = window.memory_tab
     inbox = tab.controller.inbox

@@ -139,8 +139,16 @@ def text_gist(text: str) -> str:
     body = text[span.end :] if span is not None else text
     first = next((line.strip() for line in body.splitlines() if line.strip()), "")
     heading = heading_text(first.lstrip("#")) if first.startswith("#") else ""
-    gist = " ".join((described or heading or first).split())
+    gist = " ".join((described or heading or _unbulleted(first)).split())
     return gist if len(gist) <= ROW_GIST_CHARS else gist[: ROW_GIST_CHARS - 1] + "…"
+
+
+def _unbulleted(line: str) -> str:
+    """A line without its list marker ("- Sign commits" → "Sign commits")."""
+    for marker in ("- ", "* ", "+ "):
+        if line.startswith(marker):
+            return line[len(marker) :]
+    return line
 
 
 def accepted_text(items: Sequence[InboxItemView]) -> str:

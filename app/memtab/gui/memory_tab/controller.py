@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint, SignalInstance, Slot
-from PySide6.QtWidgets import QLineEdit, QMenu, QToolButton, QWidget
+from PySide6.QtWidgets import QLineEdit, QMenu, QSplitter, QToolButton, QWidget
 
 from memtab.components import glossary
 from memtab.components.activity.badges import Badge
@@ -40,6 +40,8 @@ from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.files.file_actions import FileActions
+from memtab.gui.memory_tab.inbox_room import InboxRoom
+from memtab.gui.memory_tab.overlay import TreeOverlay
 from memtab.gui.memory_tab.panes import Pane, PaneSwitch
 from memtab.gui.memory_tab.tab_files import TabFiles
 from memtab.gui.search.box import SearchBox
@@ -77,6 +79,12 @@ class TabFrame(Protocol):
 
     @property
     def panes(self) -> PaneSwitch: ...
+
+    @property
+    def overlay(self) -> TreeOverlay: ...
+
+    @property
+    def below_editor(self) -> QSplitter: ...
 
     @property
     def new_button(self) -> QToolButton: ...
@@ -197,6 +205,15 @@ class MemoryTabController(QObject):
         over_tree: list[QWidget] = [self.message_bar, self.news_bar, self.inbox]
         frame.place_parts(self.search_box.edit, over_tree, self.footer, self.editor)
         frame.panes.follow(self.context.actions, frame.tree, self.editor)
+        self.inbox_room = InboxRoom(
+            self.inbox,
+            self.inbox,
+            frame.overlay,
+            frame.below_editor,
+            frame.panes,
+            self.context.ui_state,
+            self,
+        )
 
     def _wire(self) -> None:
         frame, context = self.frame, self.context

@@ -96,6 +96,7 @@ class InboxPanel(QFrame):
         self._watched: frozenset[PathPlace] = frozenset()  # what a change of reloads
         self._loading: int | None = None  # the latest read asked for
         self._body: InboxBody | None = None
+        self._roomy = False  # below the editor (`set_roomy`)
         # Made with the panel: the tab's focus chain has the Inbox's place from the start
         # (its body's stops follow the toggle's when built).
         self.toggle = QToolButton(self)
@@ -153,10 +154,11 @@ class InboxPanel(QFrame):
             self._header.addWidget(body.target, 1)
             layout = self.layout()
             assert isinstance(layout, QVBoxLayout)
-            layout.addWidget(body)
+            layout.addWidget(body, 1)
             body.setVisible(self.toggle.isChecked())
             body.target.setVisible(self.toggle.isChecked())
             chain_tab_order([self.toggle, *tab_stops(body.target), *tab_stops(body)])
+            body.set_roomy(self._roomy)
             for action_id in _LIST_KEYS:
                 self._context.actions.bind(action_id, body.list)
             self._body = body
@@ -237,6 +239,13 @@ class InboxPanel(QFrame):
         """Open the list and put the keyboard in it (from "Suggested N notes — review")."""
         self.toggle.setChecked(True)
         self.body.reveal()
+
+    def set_roomy(self, roomy: bool) -> None:
+        """Below the editor (`roomy`: `gui.memory_tab.inbox_room`) the review takes the
+        room the Inbox is given; over the tree its diff is at most a few lines high."""
+        self._roomy = roomy
+        if self._body is not None:
+            self._body.set_roomy(roomy)
 
     def take_keyboard(self) -> bool:
         """The Inbox's key: open the list and put the keyboard in it, its first row
