@@ -1,6 +1,7 @@
 """A panel opened by its key takes the keyboard, and Escape gives it back (issue 74 point 2),
 on a real display: Ctrl+Shift+K then ↓ ↓ Enter once inserted a blank line into the open
-memory, the keyboard left in its text."""
+memory, the keyboard left in its text. Shift+F10 and the Menu key open the context menu of
+what has the keyboard (tier 3)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,16 @@ import pytest
 
 from gui.keyboard.walked import walked
 
-pytestmark = pytest.mark.slow  # slow: five windows on a fresh Xvfb, keys typed (~8 s of CPU)
+pytestmark = pytest.mark.slow  # slow: six windows on a fresh Xvfb, keys typed (~10 s of CPU)
 
 Seen = dict[str, dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
 def seen() -> Seen:
-    return walked(["check_panel", "history_panel", "blame", "inbox_key", "loads"])
+    return walked(
+        ["check_panel", "history_panel", "blame", "inbox_key", "loads", "context_menu_keys"]
+    )
 
 
 def walk_of(seen: Seen, name: str) -> dict[str, Any]:
@@ -52,3 +55,15 @@ def test_what_each_agent_loads_opens_by_its_key_with_the_keyboard(seen: Seen) ->
     walk = walk_of(seen, "loads")
     assert walk["in_dialog"], walk["focus"]
     assert walk["dialog_closed"] and walk["back_in_text"]
+
+
+@pytest.mark.parametrize("key", ["shift+F10", "Menu"])
+def test_a_key_opens_the_context_menu_of_the_row_with_the_keyboard(seen: Seen, key: str) -> None:
+    walk = walk_of(seen, "context_menu_keys")
+    assert walk[f"tree:{key}"][:2] == ["Pin", "History"]  # the file row's menu
+    assert walk[f"tree_at_row:{key}"]  # by the row, not where the pointer is
+
+
+def test_shift_f10_opens_the_texts_menu_in_the_editor(seen: Seen) -> None:
+    walk = walk_of(seen, "context_menu_keys")
+    assert any(title.startswith("Paste") for title in walk["text:shift+F10"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QApplication, QWidget
 
 from gui.keyboard.driver import Keys, Until, Walk, WalkSpec, WalkSteps, focus_in, focus_name
@@ -114,10 +115,42 @@ def loads(walk: Walk) -> WalkSteps:
     walk.note("back_in_text", focus_in(editor.text_edit))
 
 
+def context_menu_keys(walk: Walk) -> WalkSteps:
+    """Shift+F10 and the Menu key open the row's context menu in the tree, and the text's
+    in the editor, where the keyboard is (not where the pointer happens to be)."""
+    window = walk.window
+    tree = window.memory_tab.tree
+    editor = window.memory_tab.controller.editor
+    yield from opened(walk, GIT)
+    tree.setFocus()
+    yield Until(tree.hasFocus, "the keyboard in the tree")
+    for key in ("shift+F10", "Menu"):
+        yield Keys(key, until=QApplication.activePopupWidget)
+        menu = QApplication.activePopupWidget()
+        titles = [a.text().replace("&", "") for a in menu.actions()] if menu else []
+        walk.note(f"tree:{key}", titles)
+        row = tree.visualRect(tree.currentIndex())
+        walk.note(f"tree_at_row:{key}", bool(menu) and _near(menu, tree.viewport(), row))
+        yield Keys("Escape", until=lambda: QApplication.activePopupWidget() is None)
+    editor.text_edit.setFocus()
+    yield Until(lambda: focus_in(editor.text_edit), "the keyboard in the text")
+    yield Keys("shift+F10", until=QApplication.activePopupWidget)
+    menu = QApplication.activePopupWidget()
+    walk.note("text:shift+F10", [a.text().replace("&", "") for a in menu.actions()] if menu else [])
+    yield Keys("Escape", until=lambda: QApplication.activePopupWidget() is None)
+
+
+def _near(menu: QWidget, view: QWidget, row: QRect) -> bool:
+    """Whether `menu` opened by the row `row` of `view` (within a row's height of it)."""
+    where = view.mapToGlobal(row.center())
+    return abs(menu.geometry().top() - where.y()) <= 2 * row.height() + 4
+
+
 WALKS = (
     WalkSpec("check_panel", check_panel, main_home, workspace_id=MAIN),
     WalkSpec("history_panel", history_panel, main_home, workspace_id=MAIN),
     WalkSpec("blame", blame, main_home, workspace_id=MAIN),
     WalkSpec("inbox_key", inbox, home_with_a_proposal, workspace_id=MAIN),
     WalkSpec("loads", loads, main_home, workspace_id=MAIN),
+    WalkSpec("context_menu_keys", context_menu_keys, main_home, workspace_id=MAIN),
 )
