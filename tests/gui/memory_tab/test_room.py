@@ -22,9 +22,11 @@ from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
 from memtab.gui.toolkit import dialog_layout
 from memtab.gui.toolkit.screen_room import room_on
 from memtab.gui.window import keys
+from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.offline.notes import Note
 from support.memory_home import MAIN
@@ -309,6 +311,32 @@ def test_picking_a_version_in_history_never_widens_its_dock(
         settle()
         assert window.part(keys.HISTORY).dock.width() == width
         assert place_of(tab.tree, window) == tree_place
+
+
+def test_the_history_panel_opens_with_each_versions_words_whole_on_a_laptop(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """At 1366×768 its columns were cut ("Anot…" for Another program): the dock opens as
+    wide as a version's row needs, who made it never cut."""
+    store = MemoryStore(home, load_registry(home).require_workspace(MAIN))
+    store.edit_text(PREFERENCES, lambda text: text + "- one more\n")
+    (home.global_root / PREFERENCES.name).write_text("Edited by another program.\n")
+    record_external(store)  # another program's change, as the recorder records it
+    window = make_window(home)
+    window.resize(1366, 740)
+    activate(qtbot, window)
+    tab = window.memory_tab
+    open_loaded(qtbot, tab.controller.editor, PREFERENCES)
+    window.part(keys.HISTORY).show_history()
+    panel = window.part(keys.HISTORY).panel
+    qtbot.waitUntil(lambda: panel.versions.topLevelItemCount() > 1, timeout=WAIT_MS)
+    settle()
+    header, metrics = panel.versions.header(), panel.versions.fontMetrics()
+    for row in range(panel.versions.topLevelItemCount()):
+        item = panel.versions.topLevelItem(row)
+        assert item is not None
+        for column in (0, 1, 3):  # when, who, size: whole
+            assert metrics.horizontalAdvance(item.text(column)) <= header.sectionSize(column)
 
 
 def test_a_status_note_shows_at_half_a_laptop_and_a_long_one_elides(
