@@ -115,3 +115,25 @@ def test_a_narrow_tab_reviews_over_the_tree_wrapped(
     qtbot.waitUntil(lambda: not diff.horizontalScrollBar().isVisible(), timeout=WAIT_MS)
     window.resize(1366, 768)  # wide again: below the editor
     qtbot.waitUntil(lambda: window.memory_tab.controller.inbox_room.below_editor, timeout=WAIT_MS)
+
+
+def test_without_a_review_the_inbox_is_as_tall_as_its_rows(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """Nothing selected, the Inbox below the editor takes no more than its rows and
+    buttons: the editor keeps the rest (with the Check panel docked below, it was left
+    three lines); a review shows in the room the Inbox is given."""
+    propose(home)
+    window = make_window(home)
+    window.resize(1366, 768)
+    window.show()
+    wait_watching(qtbot, window)
+    panel = window.memory_tab.controller.inbox
+    splitter = window.memory_tab.below_editor
+    qtbot.waitUntil(lambda: len(panel.items) == 4 and panel.isVisible(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: splitter.sizes()[1] == panel.sizeHint().height(), timeout=WAIT_MS)
+    editor, inbox = splitter.sizes()
+    assert editor > inbox
+    panel.list.setCurrentRow(3)  # the replacement: its review
+    qtbot.waitUntil(lambda: panel.reviewing, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: splitter.sizes()[1] > inbox, timeout=WAIT_MS)

@@ -219,6 +219,12 @@ class InboxBody(QWidget):
             self._proposal_review = review
         return self._proposal_review
 
+    @property
+    def reviewing(self) -> bool:
+        """Whether an agent's proposal's review shows."""
+        review = self._proposal_review
+        return review is not None and not review.isHidden()
+
     def set_roomy(self, roomy: bool) -> None:
         """Below the editor the list keeps its rows and the review takes the room left
         (see `InboxPanel.set_roomy`)."""

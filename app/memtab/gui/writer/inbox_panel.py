@@ -26,7 +26,7 @@ import functools
 import logging
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -79,11 +79,13 @@ class InboxPanel(QFrame):
         count_changed(int): how many proposed memories wait for review.
         agent_accepting(str, str): an agent's proposal is accepted as it is: the file it
             changes (a virtual path) is about to be the agent's change (its history actor).
+        reviewing_changed(bool): an agent's proposal's review shows (or went).
     """
 
     status_message = Signal(str)
     count_changed = Signal(int)
     agent_accepting = Signal(str, str)
+    reviewing_changed = Signal(bool)
 
     def __init__(self, context: WindowContext, parent: QWidget | None = None) -> None:
         """A hidden panel; `set_workspace` fills it."""
@@ -97,6 +99,7 @@ class InboxPanel(QFrame):
         self._loading: int | None = None  # the latest read asked for
         self._body: InboxBody | None = None
         self._roomy = False  # below the editor (`set_roomy`)
+        self._reviewing = False
         # Made with the panel: the tab's focus chain has the Inbox's place from the start
         # (its body's stops follow the toggle's when built).
         self.toggle = QToolButton(self)
@@ -246,6 +249,21 @@ class InboxPanel(QFrame):
         self._roomy = roomy
         if self._body is not None:
             self._body.set_roomy(roomy)
+
+    @property
+    def reviewing(self) -> bool:
+        """Whether an agent's proposal's review shows."""
+        return self._reviewing
+
+    def event(self, event: QEvent) -> bool:
+        """What it shows changed (rows, details, the review): say whether a review shows."""
+        if event.type() == QEvent.Type.LayoutRequest:
+            body = self._body
+            reviewing = body is not None and body.reviewing
+            if reviewing != self._reviewing:
+                self._reviewing = reviewing
+                self.reviewing_changed.emit(reviewing)
+        return super().event(event)
 
     def take_keyboard(self) -> bool:
         """The Inbox's key: open the list and put the keyboard in it, its first row
