@@ -198,13 +198,19 @@ class _Driver(QObject):
         if spec.width is None:
             window.showMaximized()
         else:
-            window.show()
+            window.showNormal()
             screen = window.screen().availableGeometry()
-            window.setGeometry(screen.x(), screen.y(), spec.width, screen.height())
+            window.setGeometry(screen.x(), screen.y(), spec.width, screen.height() - 40)
         window.activateWindow()
         self._walk = Walk(spec.name, window, home)
         self._steps = spec.steps(self._walk)
-        self._wait(lambda: window.memory_tab.is_idle and window.isActiveWindow(), "the window")
+        width = spec.width
+
+        def ready() -> bool:
+            sized = width is None or window.width() <= width
+            return window.memory_tab.is_idle and window.isActiveWindow() and sized
+
+        self._wait(ready, "the window")
 
     def _wait(self, condition: Callable[[], object], what: str) -> None:
         self._waiting, self._what = condition, what

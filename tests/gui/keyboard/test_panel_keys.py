@@ -11,7 +11,7 @@ import pytest
 
 from gui.keyboard.walked import walked
 
-pytestmark = pytest.mark.slow  # slow: six windows on a fresh Xvfb, keys typed (~10 s of CPU)
+pytestmark = pytest.mark.slow  # slow: seven windows on a fresh Xvfb, keys typed (~12 s of CPU)
 
 Seen = dict[str, dict[str, Any]]
 
@@ -19,7 +19,15 @@ Seen = dict[str, dict[str, Any]]
 @pytest.fixture(scope="module")
 def seen() -> Seen:
     return walked(
-        ["check_panel", "history_panel", "blame", "inbox_key", "loads", "context_menu_keys"]
+        [
+            "check_panel",
+            "history_panel",
+            "blame",
+            "inbox_key",
+            "inbox_narrow",
+            "loads",
+            "context_menu_keys",
+        ]
     )
 
 
@@ -49,6 +57,12 @@ def test_a_key_puts_the_keyboard_in_the_inbox_and_escape_back(seen: Seen) -> Non
     assert walk["in_list"], walk["focus"]
     assert walk["selected"]
     assert walk["back_in_text"]
+
+
+def test_beside_a_terminal_the_inbox_key_and_escape_switch_the_panes(seen: Seen) -> None:
+    walk = walk_of(seen, "inbox_narrow")
+    assert walk["narrow"] and walk["in_list"]
+    assert walk["editor_shown"] and walk["back_in_text"]
 
 
 def test_what_each_agent_loads_opens_by_its_key_with_the_keyboard(seen: Seen) -> None:

@@ -100,6 +100,23 @@ def inbox(walk: Walk) -> WalkSteps:
     walk.note("back_in_text", focus_in(editor.text_edit))
 
 
+def inbox_narrow(walk: Walk) -> WalkSteps:
+    """Beside a terminal (683 px, one pane at a time): from the open file, the Inbox's key
+    shows the files with the keyboard in the Inbox, and Escape shows the file again with
+    the keyboard in its text."""
+    window = walk.window
+    panel = window.memory_tab.controller.inbox
+    editor = window.memory_tab.controller.editor
+    yield Until(lambda: len(panel.items) == 1, "the proposal")
+    yield from opened(walk, GIT)
+    walk.note("narrow", window.memory_tab.panes.narrow)
+    yield Keys("ctrl+shift+i")
+    walk.note("in_list", focus_in(panel.list))
+    yield Keys("Escape")
+    walk.note("editor_shown", editor.isVisible())
+    walk.note("back_in_text", focus_in(editor.text_edit))
+
+
 def loads(walk: Walk) -> WalkSteps:
     editor = walk.window.memory_tab.controller.editor
     yield from opened(walk, GIT)
@@ -151,6 +168,7 @@ WALKS = (
     WalkSpec("history_panel", history_panel, main_home, workspace_id=MAIN),
     WalkSpec("blame", blame, main_home, workspace_id=MAIN),
     WalkSpec("inbox_key", inbox, home_with_a_proposal, workspace_id=MAIN),
+    WalkSpec("inbox_narrow", inbox_narrow, home_with_a_proposal, width=683, workspace_id=MAIN),
     WalkSpec("loads", loads, main_home, workspace_id=MAIN),
     WalkSpec("context_menu_keys", context_menu_keys, main_home, workspace_id=MAIN),
 )

@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint, SignalInstance, Slot
-from PySide6.QtWidgets import QLineEdit, QMenu, QSplitter, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QLineEdit, QMenu, QSplitter, QToolButton, QWidget
 
 from memtab.components import glossary
 from memtab.components.activity.badges import Badge
@@ -361,8 +361,9 @@ class MemoryTabController(QObject):
         if not self.inbox.items:
             self.context.status.show(NOTHING_WAITS)
             return
+        came_from = QApplication.focusWidget()  # before a narrow tab hides the editor
         self.frame.panes.show_pane(Pane.FILES, focus=False)
-        self.inbox.take_keyboard()
+        self.inbox.take_keyboard(came_from)
 
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the Inbox of `workspace_id` (switching to it)."""

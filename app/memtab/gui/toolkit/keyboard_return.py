@@ -71,16 +71,17 @@ class KeyboardReturn(QObject):
         origin = self._origin
         return origin if origin is not None and isValid(origin) else None
 
-    def take(self, stop: QWidget | None = None) -> bool:
+    def take(self, stop: QWidget | None = None, *, came_from: QWidget | None = None) -> bool:
         """Put the keyboard in the panel (in `stop`, else its own stop), remembering where
         it was unless that is inside the panel; False when the panel has no stop. A stop
         that does not show yet (a panel filled as it shows: the History's versions, once
         the file's history is read) gets the keyboard as it shows, unless the keyboard
-        went elsewhere meanwhile."""
+        went elsewhere meanwhile. `came_from`: where the keyboard was before showing the
+        panel moved it (a narrow tab's pane switch hides the editor it was in)."""
         target = stop or keyboard_stop(self._panel)
         if target is None:
             return False
-        focused = QApplication.focusWidget()
+        focused = came_from or QApplication.focusWidget()
         if focused is not None and not holds_keyboard(self._panel):
             self._origin = focused
             self._back.setEnabled(True)

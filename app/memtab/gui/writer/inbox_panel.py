@@ -265,14 +265,14 @@ class InboxPanel(QFrame):
                 self.reviewing_changed.emit(reviewing)
         return super().event(event)
 
-    def take_keyboard(self) -> bool:
+    def take_keyboard(self, came_from: QWidget | None = None) -> bool:
         """The Inbox's key: open the list and put the keyboard in it, its first row
-        selected, remembering where the keyboard was (Escape goes back); False when
-        nothing waits."""
+        selected, remembering where the keyboard was (`came_from`, else where it is: Escape
+        goes back); False when nothing waits."""
         if not self.items:
             return False
         self.toggle.setChecked(True)
-        self.way_back.take(self.body.list)
+        self.way_back.take(self.body.list, came_from=came_from)
         self.body.reveal()
         return True
 
