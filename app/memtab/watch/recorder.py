@@ -298,7 +298,7 @@ class Recorder:
     def _schedule(self, observer: BaseObserver, directory: str, recursive: bool) -> None:
         """Watch `directory` for the change events, each filtered by the one watcher policy
         relative to it (the window's rule: its paths are the home's or a source's own)."""
-        handler = EventPoster(self._post, directory, directory)
+        handler = EventPoster(self._post, directory, directory, shallow=not recursive)
         observer.schedule(handler, directory, recursive=recursive, event_filter=CHANGE_EVENTS)
 
     def _stop_observer(self) -> None:

@@ -80,6 +80,7 @@ REACHED_AFTER_FIRST_PAINT = frozenset(
         "memtab.gui.tasks.file_channel",
         "memtab.gui.toolkit.crash_dialog",
         "memtab.gui.toolkit.dialog_layout",
+        "memtab.gui.toolkit.keyboard_return",
         "memtab.sources",
         "memtab.sources.config",
         "memtab.store.leftovers",

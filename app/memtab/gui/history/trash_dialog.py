@@ -221,9 +221,11 @@ class TrashDialog(QDialog):
         sources: Sequence[Source] | None = None,
     ) -> None:
         """List what `store`'s scopes and the other agents' `sources` (None: those
-        discovery finds) lost (`scope`: only that one)."""
+        discovery finds) lost (`scope`: only that one), the newest deletion selected once
+        listed (where the deletions are: it opens there)."""
         if not self.isVisible():
             self.note.set_full_text("")  # opened again: what it said last time is over
+        self._state.wanted_newest = True
         self._store = store
         self._sources = tuple(sources) if sources is not None else None
         self.scope_filter.blockSignals(True)
@@ -361,9 +363,27 @@ class TrashDialog(QDialog):
         wanted = self._state.wanted_burst
         if wanted is not None and self.select_burst(wanted):
             self._state.wanted_burst = None
+        elif self._state.wanted_newest:
+            self._state.wanted_newest = False
+            self._select_newest()
         self._update_buttons()
         self.restore_all_button.setVisible(self._state.has_bursts)
         self.loaded.emit()
+
+    def _select_newest(self) -> None:
+        """The newest deletion the filter shows, selected and in view; or the words of
+        what the filter hides."""
+        shown = self.scope_filter.currentData()
+        newest = self._state.newest(shown)
+        if newest is not None:
+            kind, key = newest
+            self._select_again((BURST_ROLE if kind == "burst" else ROW_ROLE, key))
+            current = self.files.currentItem()
+            if current is not None:
+                self.files.scrollToItem(current)
+        elsewhere = self._state.elsewhere(shown)
+        if elsewhere is not None:
+            self.note.set_full_text(elsewhere)
 
     def _selection_key(self) -> tuple[int, str] | None:
         current = self.files.currentItem()
