@@ -60,7 +60,7 @@ def session_service(
         budget=args.answer_budget,
         origin=origin,
         catalogs=shelf,
-        checks=recall_checks(home),
+        checks=recall_checks(home, shelf),
     )
 
 
@@ -68,9 +68,12 @@ _CHECKS: dict[str, RecallChecks] = {}
 _CHECKS_LOCK = threading.Lock()
 
 
-def recall_checks(home: Home) -> RecallChecks:
+def recall_checks(home: Home, shelf: CatalogShelf | None = None) -> RecallChecks:
     """The home's checks where its memory is recalled (docs/formats.md §19.8): one per
-    home in a process, so a host's sessions share one engine and one worker."""
+    home, so a host's sessions share one engine and one worker, stopped as the host ends
+    (`shelf`); a session serving itself has the process's, which ends with it."""
+    if shelf is not None:
+        return shelf.shared(f"checks:{home.root}", lambda: RecallChecks(home), RecallChecks.stop)
     with _CHECKS_LOCK:
         checks = _CHECKS.get(str(home.root))
         if checks is None:
