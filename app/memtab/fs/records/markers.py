@@ -146,9 +146,6 @@ class AtLeast(Marker):
     def __init__(self, least: int) -> None:
         self.least = least
 
-    def also_accepted(self, var: str) -> str | None:
-        return f"(len({var}) if type({var}) is str else {var}) >= {self.least!r}"
-
     def wrap(self, read: Reader) -> Reader:
         least = self.least
 

@@ -53,8 +53,11 @@ from types import ModuleType
 # already loads; ~0.2 ms of class building). 118: the walk of a scope (store/scope_walk.py,
 # split from store/files.py at 598 lines; its importing +2.6 M instructions, the outline's
 # walk 4.5 M fewer: callgrind). 119: the base that gives the start's slotted records their
-# repr (fs/slotted.py; 0.09 ms to import, 0.19 ms with its lookup: -X importtime).
-MODULES_BEFORE_FIRST_PAINT_MAX = 119
+# repr (fs/slotted.py; 0.09 ms to import, 0.19 ms with its lookup: -X importtime). 120: the
+# one way a record is read (fs/records/reading.py), out of fs/records/compiler.py with the
+# generated readers gone: importing fs.records 118.8 → 117.5 M instructions, the start to
+# the tree's first paint the same (callgrind; docs/performance.md "Records").
+MODULES_BEFORE_FIRST_PAINT_MAX = 120
 
 # The NamedTuples' fields annotated with a string that the start compiles before its
 # first paint (see the module docstring). 17: the registry's records and NamedTuples are
