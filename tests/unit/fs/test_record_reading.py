@@ -14,6 +14,7 @@ import pytest
 from memtab.fs.records import (
     AtLeast,
     Count,
+    Healed,
     KeepUnread,
     Key,
     Lenient,
@@ -23,7 +24,10 @@ from memtab.fs.records import (
     Record,
     RecordError,
     TrueOnly,
+    ValidEntries,
+    ValidItems,
     field,
+    note,
     reading,
 )
 from memtab.fs.records.codec import Field
@@ -258,3 +262,67 @@ def test_every_record_of_memtab_reads_as_its_full_readers_read() -> None:
                 expected = _outcome(full, copy.deepcopy(raw), collect)
                 got = _outcome(cls._read_object, copy.deepcopy(raw), collect)
                 assert got == expected, (cls, raw)
+
+
+# --- what a read forgave (`read_noting`) ------------------------------------------------
+
+
+def _said_twice(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        note("not a text", value)
+        return str(value)
+    return value  # type: ignore[no-any-return]  # the type reads it, or refuses it
+
+
+class Call(Record):
+    name: Annotated[str, Healed(_said_twice)] = ""
+    took: OrNone[int] = None
+
+
+class Run(Record):
+    calls: ValidItems[tuple[Call, ...]] = ()
+    by_name: ValidEntries[dict[str, Call]] = field(default_factory=dict)
+    first: Annotated[Call | None, Lenient(None)] = None
+    size: OrNone[int] = None
+
+
+def _where(found: list[RecordError]) -> list[tuple[tuple[str | int, ...], str, Any]]:
+    return [(problem.where, problem.reason, problem.value) for problem in found]
+
+
+def test_a_read_that_notes_says_what_each_lenient_field_forgave_and_where() -> None:
+    raw = {
+        "calls": [{"took": "5"}, 3, {"name": 7, "took": 2}, {"name": [], "took": "x"}],
+        "byName": {"a": {"took": True}, "b": "no"},
+        "first": "c",
+        "size": 1.5,
+    }
+    run, found = Run.read_noting(raw)
+    assert (
+        run
+        == Run.read(raw)
+        == Run(
+            calls=(Call(), Call(name="7", took=2)),
+            by_name={"a": Call()},
+            first=None,
+            size=None,
+        )
+    )
+    assert _where(found) == [
+        (("calls", 0, "took"), "not an integer", "5"),
+        (("calls", 1), "not an object", 3),
+        (("calls", 2, "name"), "not a text", 7),  # mended, and said so
+        (("calls", 3, "name"), "not a string", []),  # dropped: what it forgave inside is not
+        (("byName", "a", "took"), "not an integer", True),
+        (("byName", "b"), "not an object", "no"),
+        (("first",), "not an object", "c"),
+        (("size",), "not an integer", 1.5),
+    ]
+
+
+def test_a_read_that_notes_finds_nothing_where_nothing_was_forgiven() -> None:
+    raw = {"calls": [{"name": "a", "took": 1}], "first": {"name": "b"}}
+    assert Run.read_noting(raw) == (Run.read(raw), [])
+    assert Run.read_noting({"calls": [{"took": 1}], "size": "big", "zz": 1})[1] != []
+    assert Run.read_noting([1]) == (None, [])  # no record: nothing forgiven
+    assert Run.read({"size": "x"}) == Run()  # a read that does not note notes nothing

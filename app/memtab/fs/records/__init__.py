@@ -21,9 +21,9 @@ field it applies to (`Annotated[T, marker…]`, the first marker innermost):
   values of mux's files (a count floored, a time > 0, `true` and nothing else…);
 - `ValidItems`, `ValidEntries`: a list (an object) whose items (values) are read one by
   one, a bad one dropped without hiding the others;
-- `Healed(fn)` (the raw value mended before it is read), `Checked(fn)` (the value read,
-  mended or refused with ValueError), `AtLeast(n)` (a number ≥ n, a text or list of at
-  least n);
+- `Healed(fn)` (the raw value mended before it is read; `fn` says what it forgave with
+  `note`), `Checked(fn)` (the value read, mended or refused with ValueError), `AtLeast(n)`
+  (a number ≥ n, a text or list of at least n);
 - `OmitNone`: written only when it has a value (mux leaves such fields out); `OmitEmpty`:
   only when it holds something (a text, a list, true);
 - `KeepUnread`: an optional field's value that cannot be read is written back as it was
@@ -33,6 +33,10 @@ field it applies to (`Annotated[T, marker…]`, the first marker innermost):
 
 A record a file holds as a list of its values (`[path, config]`) subclasses `Positional`:
 read from the list, written as it.
+
+`Rec.read_noting(raw)` reads as `read` does and says what the lenient fields forgave, each
+with its place: a value `Lenient` refused, an item `ValidItems` dropped, a value a
+`Healed` function mended and noted (a trace dump's notes: `memtab.traces.schema`).
 
 A record that writes the fields it was given and no others (read from a file that has
 them, or given to its constructor; `rec.given(name)` says which) is declared
@@ -74,6 +78,8 @@ from memtab.fs.records.codec import (
     Reader,
     RecordError,
     camel_name,
+    note,
+    noting,
     reader_of,
 )
 from memtab.fs.records.compiler import (
@@ -140,6 +146,7 @@ __all__ = [
     "camel_name",
     "computed",
     "field",
+    "note",
 ]
 
 
@@ -317,6 +324,16 @@ class Record(metaclass=_RecordClass):
     def read_or_raise(cls, raw: Any) -> Self:
         """The record `raw` holds; `RecordError` (where, what, why) when it holds none."""
         return cls._read_object(raw)
+
+    @classmethod
+    def read_noting(cls, raw: Any) -> tuple[Self | None, list[RecordError]]:
+        """The record `raw` holds (None when it holds none), and what its lenient fields
+        forgave on the way, in order, each where it was (`where`: keys and indexes from
+        this record): a value a `Lenient` field refused (read as its default), an item
+        `ValidItems` or `ValidEntries` dropped, a value a `Healed` function mended and said
+        so (`note`). None of it when the record is refused."""
+        record, found = noting(lambda: cls.read(raw))
+        return record, found if record is not None else []
 
     @classmethod
     def read_problems(cls, raw: Any) -> list[RecordError]:

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import enum
 import pathlib
+import threading
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, Final, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Final, Literal, TypeVar, Union, get_args, get_origin
 
 Reader = Callable[[Any], Any]
 """A parsed JSON value → the value a field holds (raises `RecordError`)."""
@@ -49,6 +50,78 @@ class RecordError(ValueError):
 
 MISSING = "missing"
 """The reason of a required field that is absent."""
+
+T = TypeVar("T")
+
+
+# --- notes: what a read that asks for them was forgiven -----------------------------------
+#
+# A lenient field takes what its type refuses (`Lenient`: its default; `ValidItems`: the
+# item dropped; a `Healed` function: the value mended), and a read may ask what it forgave,
+# each with its place (`Record.read_noting`: a trace dump's "`attempts[1].durationMs` should
+# be a number but is true"). The notes of this thread's read are in `_NOTES.found`; a read
+# that fails leaves none (`placed`), and a reader places those of what it read under its
+# key or index. No other read looks further than `NOTING[0]`, 0 while nothing notes.
+
+
+class _Notes(threading.local):
+    found: list[RecordError] | None = None
+
+
+_NOTES = _Notes()
+NOTING = [0]
+"""How many reads note now, in every thread (while 0, no reader looks for notes)."""
+_NOTING_LOCK = threading.Lock()
+
+
+def note(reason: str, value: Any) -> None:
+    """Say that `value` was mended rather than taken as it was — what a `Healed` function
+    says of what it forgave (`reason`: what the value is not, "not a list") — for a read
+    that notes (`noting`); nothing in another read."""
+    if NOTING[0]:
+        noted(RecordError(reason, value))
+
+
+def noted(problem: RecordError) -> None:
+    """Note `problem`, refused and forgiven (a `Lenient` field's default, a dropped item),
+    for a read that notes; nothing in another read."""
+    found = _NOTES.found if NOTING[0] else None
+    if found is not None:
+        found.append(problem)
+
+
+def placed(read: Reader, value: Any, *where: str | int, instead: int = 0) -> Any:
+    """`read(value)` within a read that notes: the notes it makes placed under `where`
+    (keys and indexes) instead of their first `instead` parts, none kept when it fails."""
+    found = _NOTES.found
+    if found is None:
+        return read(value)
+    since = len(found)
+    try:
+        result = read(value)
+    except RecordError:
+        del found[since:]
+        raise
+    if (where or instead) and len(found) > since:
+        found[since:] = [
+            RecordError(made.reason, made.value, (*where, *made.where[instead:]))
+            for made in found[since:]
+        ]
+    return result
+
+
+def noting(read: Callable[[], T]) -> tuple[T, list[RecordError]]:
+    """What `read()` gives, and what it noted on the way (see above), in order."""
+    outer, found = _NOTES.found, list[RecordError]()
+    _NOTES.found = found
+    with _NOTING_LOCK:
+        NOTING[0] += 1
+    try:
+        return read(), found
+    finally:
+        _NOTES.found = outer
+        with _NOTING_LOCK:
+            NOTING[0] -= 1
 
 
 class Marker:
@@ -307,7 +380,7 @@ def _union(members: tuple[Reader, ...]) -> Reader:
         first: RecordError | None = None
         for member in members:
             try:
-                return member(value)
+                return placed(member, value) if NOTING[0] else member(value)
             except RecordError as problem:
                 first = first or problem
         assert first is not None
@@ -334,7 +407,7 @@ def _tuple(args: tuple[Any, ...], record_reader: Callable[[Any], Reader | None])
 
 def _item(read: Reader, value: Any, where: str | int) -> Any:
     try:
-        return read(value)
+        return placed(read, value, where) if NOTING[0] else read(value)
     except RecordError as problem:
         raise problem.at(where) from None
 

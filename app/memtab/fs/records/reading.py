@@ -27,11 +27,13 @@ from typing import Any
 from memtab.fs.records.codec import (
     ABSENT,
     MISSING,
+    NOTING,
     Field,
     Marker,
     Reader,
     RecordError,
     accepted_types,
+    placed,
 )
 from memtab.fs.records.markers import AtLeast
 
@@ -66,13 +68,24 @@ FieldPlan = tuple[
 class ReadPlan:
     """How a record class is read: each field's `FieldPlan`, and what the class adds."""
 
-    __slots__ = ("after_read", "before_read", "fields", "fills", "known", "names", "unread")
+    __slots__ = (
+        "after_read",
+        "before_read",
+        "fields",
+        "fills",
+        "known",
+        "names",
+        "unread",
+        "untested",
+    )
 
     def __init__(self, cls: Any, base: type) -> None:
         fields, defaults = cls.fields(), cls._defaults
         # the class keeps something of what was given (which: `given_only`)
         self.fills: bool = cls._given_only or overrides(cls, "_fill", base)
         self.fields = tuple(_field_plan(cls, f, defaults, self.fills) for f in fields)
+        # a read that notes sends every value to its full reader, which places its notes
+        self.untested = tuple((*f[:4], None, _NOTHING, None, *f[7:]) for f in self.fields)
         self.names = tuple(declared.name for declared in fields)
         self.before_read = cls.before_read if overrides(cls, "before_read", base) else None
         self.after_read = overrides(cls, "after_read", base)
@@ -123,7 +136,7 @@ def reader_of_record(cls: Any, base: type) -> Callable[[Any, list[RecordError] |
     → the record `raw` holds (RecordError: the first problem; every one goes to
     `problems` when given)."""
     plan = ReadPlan(cls, base)
-    fields, before_read = plan.fields, plan.before_read
+    fields, untested, before_read = plan.fields, plan.untested, plan.before_read
     plain = not (plan.fills or plan.known is not None or plan.after_read)
     new, set_slot = object.__new__, object.__setattr__
 
@@ -137,7 +150,9 @@ def reader_of_record(cls: Any, base: type) -> Callable[[Any, list[RecordError] |
                 raise RecordError("not an object", raw)
         get = raw.get
         record = new(cls)
-        for key, alt, default, factory, heal, kinds, least, read_fully, put in fields:
+        for key, alt, default, factory, heal, kinds, least, read_fully, put in (
+            untested if NOTING[0] else fields
+        ):
             v = get(key, ABSENT)
             if v is ABSENT:
                 if alt is not None:
@@ -215,7 +230,7 @@ def missing(key: str, problems: list[RecordError] | None) -> None:
 def slow(read: Reader, value: Any, key: str, problems: list[RecordError] | None) -> Any:
     """A field's value read by its full reader (ABSENT: refused, its problem collected)."""
     try:
-        return read(value)
+        return placed(read, value, key) if NOTING[0] else read(value)
     except RecordError as problem:
         refuse(problem, key, problems)
         return ABSENT
