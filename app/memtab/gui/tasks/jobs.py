@@ -261,11 +261,6 @@ class JobService(QObject):
         """Whether a job is queued or running on any lane."""
         return any(runner.is_busy() for runner in self._runners.values())
 
-    @property
-    def started_lanes(self) -> tuple[Lane, ...]:
-        """The lanes whose thread has started."""
-        return tuple(lane for lane in Lane if lane in self._runners)
-
     def runner(self, lane: Lane) -> TaskRunner:
         """The lane's runner, its thread started on first use (for clients)."""
         runner = self._runners.get(lane)
