@@ -50,7 +50,7 @@ from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.fs.locking.locks import interprocess_lock
 from memtab.resources import resource_path
 from memtab.sources.config import HOME_OVERRIDES_NAME, AgentSettings, HomeSources
-from memtab.store.home import Home, HomeError
+from memtab.store.home import DEMO_MARKER, Home, HomeError
 from memtab.store.paths import project_dir_name
 from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, RunUsage
 from memtab.store.sidecars.meta import MetaEntry, MetaFile, global_key, project_key, workspace_key
@@ -65,9 +65,6 @@ MULTI_ID = "5a6b7c8d9e"
 DELETED_ID = "c0ffee1234"
 
 logger = logging.getLogger(__name__)
-
-# In the root of every demo home: Memtab may replace that directory with a fresh demo.
-DEMO_MARKER = ".memtab-demo"
 
 MINUTE = 60_000
 HOUR = 60 * MINUTE
@@ -522,7 +519,7 @@ def demo_config_dir(home: Home) -> Path:
 
 def is_demo_home(path: Path) -> bool:
     """Whether `path` holds a demo home Memtab wrote (and may therefore replace)."""
-    return (path / DEMO_MARKER).is_file()
+    return Home(path).demo_marker.is_file()
 
 
 @dataclass

@@ -21,8 +21,10 @@ from unittest import mock
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 import memtab
+from memtab.agent_server.install import planned_changes
 from memtab.components.files.copy import CopyTarget
 from memtab.components.files.questions import NewKind
+from memtab.components.settings.agents_view import install_question
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.editor.go_to_line import GoToLineDialog
@@ -33,6 +35,7 @@ from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, confirmation_box
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.loads.dialog import LoadsDialog
+from memtab.gui.settings.agent_server import confirm_install
 from memtab.gui.settings.keys import confirm_key_host
 from memtab.gui.toolkit.crash_dialog import CrashDialog
 from memtab.gui.toolkit.text.diff_view import DiffDialog
@@ -52,8 +55,9 @@ from support.syntax_trees import walk
 PREFERENCES = parse_file_path("/memories/global/preferences.md")
 BY_COMMAND = ["SettingsDialog", "ShortcutsDialog", "AddWorkspaceDialog"]
 """The dialogs the window's commands open first, in order."""
-BY_QUESTION = ["QMessageBox", "QInputDialog", "QMessageBox"]
-"""Then the questions: revert a run, Restore to…, a key for another host."""
+BY_QUESTION = ["QMessageBox", "QInputDialog", "QMessageBox", "QMessageBox"]
+"""Then the questions: revert a run, Restore to…, a key for another host, Install in an
+agent."""
 
 
 def open_every_dialog(
@@ -83,6 +87,8 @@ def open_every_dialog(
         window.part(keys.SYNC).open_conflicts()
         window.part(keys.SYNC).open_setup()
         confirm_key_host(window, "https://api.anthropic.com", "http://localhost:11434", "Send")
+        changes = planned_changes("claude", home)
+        confirm_install(window, install_question("claude", str(home.root), changes))
         assert visited[len(BY_COMMAND) :] == BY_QUESTION
     assert window.part(keys.SYNC).dialog is not None and window.part(keys.SYNC).setup is not None
     for shown in (runs, trash, window.part(keys.SYNC).dialog, window.part(keys.SYNC).setup):

@@ -89,3 +89,20 @@ def lay_out_codex_memories(memories: Path) -> None:
     )
     (imported / "resources" / "acme-api" / "scope.json").write_text('{"cwd":"/src/acme-api"}')
     (imported / "resources" / "acme-api" / "MEMORY.md").write_text("# acme-api\n\n- make check\n")
+
+
+def import_claude_memory(memories: Path, claude_project: Path, cwd: str) -> Path:
+    """Codex 0.169.0's import of one Claude Code project's auto memory, as its
+    external-agent migration writes it: the project's folder name under Claude Code's
+    `projects/` is the key, each Markdown file of its `memory/` copied to the same path
+    below `resources/<key>/`, and `scope.json` naming the `cwd` (the binary's instructions:
+    "The first path component is the source project key; the remaining path exactly matches
+    the file's path in that project's memory directory"). Returns the project's folder."""
+    folder = memories / "extensions" / "external_agent_import" / "resources" / claude_project.name
+    source = claude_project / "memory"
+    for path in sorted(source.rglob("*.md")):
+        target = folder / path.relative_to(source)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+    (folder / "scope.json").write_text(json.dumps({"cwd": cwd}), encoding="utf-8")
+    return folder

@@ -26,6 +26,24 @@ NO_XUM_PROJECT = (
 CLAUDE_READ_RULES: tuple[str, ...] = tuple(f"mcp__{SERVER_KEY}__{name}" for name in READ_TOOLS)
 
 
+def demo_refusal(home: Home, change: str = "install") -> str | None:
+    """Why `change` (install, uninstall) is refused for `home`, a demo home (None: it is
+    none): the demo never reaches a real agent, whose files are the user's own."""
+    if not home.demo_marker.is_file():
+        return None
+    demo = f"{home.root} is a demo home, its memory invented (a fresh demo replaces it)"
+    if change == "install":
+        return (
+            f"{demo}: Memtab registers it with no agent, or your real agents would read the "
+            "demo's facts as your memory and send their changes to a home that is wiped. "
+            "Install from a window or a shell on your own home"
+        )
+    return (
+        f"{demo}: Memtab changes no agent's settings from it (an entry there serves your "
+        "own home). memtab mcp uninstall, run on your own home, takes an entry out"
+    )
+
+
 def _user_home(env: Mapping[str, str]) -> Path:
     return Path(env.get("HOME") or os.path.expanduser("~"))
 
@@ -65,6 +83,12 @@ def config_path(
         folder = environ.get("CODEX_HOME")
         return (Path(folder) if folder else _user_home(environ) / ".codex") / "config.toml"
     return home.root / "mcp.jsonc"
+
+
+def project_folder(agent: AgentName, project: ProjectPlace | None) -> Path | None:
+    """The project folder the agent's file for `project` lies in, below which no link is
+    followed (a cloned repository can ship one); None for a file of the user's own."""
+    return project.checkout if project is not None and agent == "codex" else None
 
 
 def claude_settings_path(env: Mapping[str, str] | None = None) -> Path:

@@ -28,7 +28,7 @@ import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from memtab.agent_server.agents import (
     AGENT_TITLES,
@@ -40,6 +40,8 @@ from memtab.agent_server.agents import (
     changed_options,
     claude_settings_path,
     config_path,
+    demo_refusal,
+    project_folder,
     served_options,
 )
 from memtab.agent_server.codex_config import (
@@ -49,9 +51,11 @@ from memtab.agent_server.codex_config import (
     set_codex_server,
 )
 from memtab.agent_server.config_files import EditStatus
-from memtab.agent_server.config_files.checked_replace import ConfigFileError, edit_file
+from memtab.agent_server.config_files.checked_replace import ConfigFileError, Edited, edit_file
+from memtab.agent_server.config_files.created import CreatedFiles
 from memtab.agent_server.config_files.json_edits import add_items
 from memtab.agent_server.config_files.json_members import JsonEditError, member_value, set_member
+from memtab.agent_server.config_files.places import ProjectLinkError
 from memtab.agent_server.server_names import READ_TOOLS
 from memtab.fs.records import Record, field
 from memtab.store.home import Home
@@ -92,14 +96,19 @@ def launcher() -> list[str]:
 
 
 def server_command(
-    home: Home, workspace: str | None = None, writes: str | None = None
+    home: Home,
+    workspace: str | None = None,
+    writes: str | None = None,
+    answer_budget: int | None = None,
 ) -> list[str]:
-    """The command line that starts the server on `home` (and `workspace`, and a write
-    mode other than the default)."""
+    """The command line that starts the server on `home` (and `workspace`, a write mode
+    other than the default, and an answer budget of the install's own)."""
     command = [*launcher(), "mcp", "--home", str(home.root)]
     if workspace:
         command += ["--workspace", workspace]
-    return [*command, "--writes", writes] if writes else command
+    if writes:
+        command += ["--writes", writes]
+    return [*command, "--answer-budget", str(answer_budget)] if answer_budget else command
 
 
 # --- the entries --------------------------------------------------------------------------
@@ -237,11 +246,17 @@ def install_agent(
 ) -> list[Outcome]:
     """Register the server run by `command` with `agent` (for `project` only, where the
     agent has a per-project configuration): its entry, and for Claude Code its permission
-    list (which is changed only once the entry is in place)."""
+    list (which is changed only once the entry is in place). Nothing is written for a
+    demo home (`demo_refusal`)."""
     path = config_path(agent, home, env, project)
-    outcomes = [register_server(agent, path, command, project)]
+    refusal = demo_refusal(home)
+    if refusal is not None:
+        message = f"{AGENT_TITLES[agent]}: wrote nothing: {refusal}"
+        return [Outcome(agent=agent, path=path, status="refused", message=message)]
+    created = CreatedFiles.of(env)
+    outcomes = [register_server(agent, path, command, project, created)]
     if agent == "claude" and outcomes[0].status != "refused":
-        outcomes.append(allow_read_tools(claude_settings_path(env)))
+        outcomes.append(allow_read_tools(claude_settings_path(env), created))
     return outcomes
 
 
@@ -253,11 +268,41 @@ def install_on_home(
     return install_agent(agent, home, server_command(home), env)
 
 
+class PlannedChange(NamedTuple):
+    """A file `install_on_home` changes, and what it adds there, in words."""
+
+    path: Path
+    change: str
+
+
+def planned_changes(
+    agent: AgentName, home: Home, env: Mapping[str, str] | None = None
+) -> list[PlannedChange]:
+    """The files `install_on_home` changes for `agent`, each with what it adds (no disk:
+    the paths are the environment's), for the question Settings asks before it."""
+    command = shlex.join(server_command(home))
+    entry = PlannedChange(
+        config_path(agent, home, env), f"adds {ENTRY_NAMES[agent]}, which runs {command}"
+    )
+    if agent != "claude":
+        return [entry]
+    rules = PlannedChange(
+        claude_settings_path(env),
+        f"adds Memtab's read-only tools ({_READ_TOOLS_WORDS}) to permissions.allow",
+    )
+    return [entry, rules]
+
+
 def register_server(
-    agent: AgentName, path: Path, command: list[str], project: ProjectPlace | None = None
+    agent: AgentName,
+    path: Path,
+    command: list[str],
+    project: ProjectPlace | None = None,
+    created: CreatedFiles | None = None,
 ) -> Outcome:
     """Add (or bring up to date) the server in `path` (`project`'s entry there when
-    given), changing nothing else there (config_files/checked_replace.py says how)."""
+    given), changing nothing else there (config_files/checked_replace.py says how; a file
+    it creates is noted in `created`)."""
     previous: list[ServedOptions | None] = [None]
     keys = entry_keys(agent, project)
 
@@ -268,21 +313,19 @@ def register_server(
         return edited
 
     try:
-        edited = edit_file(path, edit)
+        edited = edit_file(path, edit, project=project_folder(agent, project), created=created)
     except (InstallError, ConfigFileError) as error:
         return _refused(agent, path, error, snippet(agent, command))
     except OSError as error:
         message = f"{AGENT_TITLES[agent]}: cannot write {path}: {error.strerror or error}"
         return Outcome(agent=agent, path=path, status="refused", message=message)
-    where = str(path) if edited.target == path else f"{edited.target} (linked from {path})"
-    message = f"{AGENT_TITLES[agent]}: {_WORDS[edited.status]} {where}"
+    message = f"{AGENT_TITLES[agent]}: {_WORDS[edited.status]} {where(path, edited)}"
     if edited.status != "unchanged":
         message += f": {entry_name(agent, project)} runs {shlex.join(command)}"
         message += f", {_WHY[agent]}" if _WHY[agent] else ""
         message += f"; {_project_words(agent, project)}" if project is not None else ""
         message += "; nothing else changed"
-    if edited.backup is not None:
-        message += f"; the file as it was is kept as {edited.backup}"
+    message += kept_words(edited)
     after = served_options(command)
     warnings = changed_options(previous[0], after) if after is not None else []
     return Outcome(
@@ -294,9 +337,10 @@ def register_server(
     )
 
 
-def allow_read_tools(path: Path) -> Outcome:
+def allow_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome:
     """Add Memtab's read-only tools to Claude Code's permission list in `path` (its
-    settings.json): `claude -p` refuses a tool the list does not allow."""
+    settings.json): `claude -p` refuses a tool the list does not allow. A file it creates
+    is noted in `created`."""
 
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
         text = decode(path, data)
@@ -307,28 +351,48 @@ def allow_read_tools(path: Path) -> Outcome:
         return edited.encode("utf-8"), status
 
     try:
-        edited = edit_file(path, edit)
+        edited = edit_file(path, edit, created=created)
     except (InstallError, ConfigFileError) as error:
         return _refused("claude", path, error, permissions_snippet())
     except OSError as error:
         message = f"Claude Code: cannot write {path}: {error.strerror or error}"
         return Outcome(agent="claude", path=path, status="refused", message=message)
-    where = str(path) if edited.target == path else f"{edited.target} (linked from {path})"
     if edited.status == "unchanged":
-        message = f"Claude Code: Memtab's read-only tools are already allowed in {where}"
+        message = (
+            f"Claude Code: Memtab's read-only tools are already allowed in {where(path, edited)}"
+        )
     else:
         message = (
-            f"Claude Code: allowed Memtab's read-only tools in {where}: permissions.allow "
+            f"Claude Code: allowed Memtab's read-only tools in {where(path, edited)}: "
+            f"permissions.allow "
             f"now holds {', '.join(CLAUDE_READ_RULES)}, so claude -p (which refuses a tool "
             f"it is not allowed) can read the memory; the change tools still ask; nothing "
             f"else changed"
         )
-    if edited.backup is not None:
-        message += f"; the file as it was is kept as {edited.backup}"
+    message += kept_words(edited)
     return Outcome(agent="claude", path=path, status=edited.status, message=message)
 
 
+def where(path: Path, edited: Edited) -> str:
+    """The file changed, as an outcome names it: a link's target with the link."""
+    return str(path) if edited.target == path else f"{edited.target} (linked from {path})"
+
+
+def kept_words(edited: Edited) -> str:
+    """What an outcome adds of the backup and the folders made for a new file."""
+    words = ""
+    if edited.made:
+        folders = ", ".join(str(folder) for folder in edited.made)
+        words += f"; made {folders} for it (uninstall takes it away again)"
+    if edited.backup is not None:
+        words += f"; the file as it was is kept as {edited.backup}"
+    return words
+
+
 def _refused(agent: AgentName, path: Path, error: Exception, by_hand: str) -> Outcome:
+    if isinstance(error, ProjectLinkError):
+        message = f"{AGENT_TITLES[agent]}: wrote nothing: {error}"
+        return Outcome(agent=agent, path=path, status="refused", message=message)
     why = f"left {path} as it is: {error}" if isinstance(error, ConfigFileError) else error
     message = f"{AGENT_TITLES[agent]}: {why}; add this by hand:\n{by_hand}"
     return Outcome(agent=agent, path=path, status="refused", message=message)

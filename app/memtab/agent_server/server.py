@@ -130,6 +130,7 @@ def build_server(service: MemoryService) -> Server[Any]:
         async with one_at_a_time:
             await settle(context)
             await anyio.to_thread.run_sync(service.refresh)
+            await anyio.to_thread.run_sync(service.meet_client, client_name(context))
             roots.listed = service.scope
             return types.ListToolsResult(
                 tools=tool_list(service.writes, service.budget, service.scope.paths_words())

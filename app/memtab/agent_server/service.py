@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.pages.answers import file_page, lines_page, search_page
+from memtab.agent_server.pages.client_limits import client_budget
 from memtab.agent_server.pages.paging import (
     CURSOR_SHA_DIGITS,
     DEFAULT_ANSWER_BUDGET,
@@ -124,7 +125,9 @@ def new_catalog(reader: SessionStore, scope: SessionScope, *, other_agents: bool
 class MemoryService:
     """The tools of one session: one home, the scopes the session serves (its project's
     and workspace's, from where it works: `SessionScope`), one write mode, and every answer
-    within `budget` bytes as its frame carries it (docs/formats.md §22.9, §22.10).
+    within `budget` bytes as its frame carries it (docs/formats.md §22.9, §22.10): the one
+    given (the install's `--answer-budget`), else the default lowered to what its client
+    shows whole once the client says who it is (`meet_client`).
 
     Told only a `workspace` (or none), it serves that workspace's scopes (global only) and
     every other agent's memory; told where the session works (`settle`), it serves what
@@ -140,14 +143,16 @@ class MemoryService:
         *,
         writes: WriteMode,
         other_agents: bool = True,
-        budget: int = DEFAULT_ANSWER_BUDGET,
+        budget: int | None = None,
         scope: SessionScope | None = None,
         origin: SessionOrigin | None = None,
         catalogs: SharedCatalogs | None = None,
     ) -> None:
         self.home = home
         self.writes = writes
-        self.budget = budget
+        self.configured_budget = budget
+        self.budget = DEFAULT_ANSWER_BUDGET if budget is None else budget
+        self.client: str | None = None
         self.origin = origin
         self._catalogs = catalogs
         self._other_agents = other_agents
@@ -206,10 +211,25 @@ class MemoryService:
             return False
         return self.settle(*self._place)
 
+    def meet_client(self, client: str | None) -> bool:
+        """Fit the budget to the client named `client` in its `clientInfo`
+        (`pages.client_limits`); whether the budget changed."""
+        if client == self.client:
+            return False
+        self.client = client
+        env = self.origin.env if self.origin is not None else {}
+        fitted = client_budget(client, env, configured=self.configured_budget)
+        changed = fitted.budget != self.budget
+        if changed:
+            logger.info("memtab mcp: answers of %s within %s", client, fitted.why)
+        self.budget = fitted.budget
+        return changed
+
     def call(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
         """Run tool `name`; every failure is an `Answer` with `error`. No answer passes the
         budget: the reads page, and any other text is cut saying so."""
         self.refresh()
+        self.meet_client(client)
         return self._within_budget(self._answer(name, arguments, client))
 
     def _answer(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:

@@ -10,8 +10,11 @@ Each file is read and replaced as install does (`config_files/checked_replace.py
 regular writable file within its cap, replaced only while it holds what was read, a copy
 made before Memtab's first change). The member, item or table goes with its own lines
 and the separator install added, and an object or list it leaves empty goes too: right
-after an install, the file is back byte for byte. A file Memtab cannot read as its format
-is left as it is, saying what to take out by hand.
+after an install, the file is back byte for byte — and a file install created, left with
+nothing else, is no more, nor are the folders install made for it (`created.py`). A
+project's file is reached through real folders only (`places.py`). A file Memtab cannot
+read as its format is left as it is, saying what to take out by hand; a link in a project
+is left as it is, saying why.
 """
 
 from __future__ import annotations
@@ -26,12 +29,16 @@ from memtab.agent_server.agents import (
     ProjectPlace,
     claude_settings_path,
     config_path,
+    demo_refusal,
+    project_folder,
 )
 from memtab.agent_server.codex_config import CodexConfigError, remove_codex_server
 from memtab.agent_server.config_files import EditStatus
 from memtab.agent_server.config_files.checked_replace import ConfigFileError, Edit, edit_file
+from memtab.agent_server.config_files.created import CreatedFiles
 from memtab.agent_server.config_files.json_edits import remove_items, remove_member
 from memtab.agent_server.config_files.json_members import JsonEditError
+from memtab.agent_server.config_files.places import ProjectLinkError
 from memtab.agent_server.install import (
     CLAUDE_ALLOW_PATH,
     InstallError,
@@ -39,6 +46,7 @@ from memtab.agent_server.install import (
     decode,
     entry_keys,
     entry_name,
+    where,
 )
 from memtab.store.home import Home
 
@@ -51,16 +59,29 @@ def uninstall_agent(
 ) -> list[Outcome]:
     """Take the server out of `agent`'s files: its entry (`project`'s alone, when given),
     and for Claude Code, Memtab's rules in its permission list (unless it was `project`'s:
-    the user-wide entry may still use them)."""
-    outcomes = [unregister_server(agent, config_path(agent, home, env, project), project)]
+    the user-wide entry may still use them). Nothing is changed from a demo home
+    (`demo_refusal`)."""
+    path = config_path(agent, home, env, project)
+    refusal = demo_refusal(home, "uninstall")
+    if refusal is not None:
+        message = f"{AGENT_TITLES[agent]}: changed nothing: {refusal}"
+        return [Outcome(agent=agent, path=path, status="refused", message=message)]
+    created = CreatedFiles.of(env)
+    outcomes = [unregister_server(agent, path, project, created)]
     if agent == "claude" and project is None:
-        outcomes.append(forbid_read_tools(claude_settings_path(env)))
+        outcomes.append(forbid_read_tools(claude_settings_path(env), created))
     return outcomes
 
 
-def unregister_server(agent: AgentName, path: Path, project: ProjectPlace | None = None) -> Outcome:
+def unregister_server(
+    agent: AgentName,
+    path: Path,
+    project: ProjectPlace | None = None,
+    created: CreatedFiles | None = None,
+) -> Outcome:
     """Take `memtab` out of the agent's MCP servers in `path` (`project`'s), changing
-    nothing else."""
+    nothing else (a file install created, noted in `created`, goes once it holds nothing
+    more)."""
 
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
         if data is None:
@@ -78,10 +99,11 @@ def unregister_server(agent: AgentName, path: Path, project: ProjectPlace | None
             raise InstallError(f"{path} {error}") from None
         return updated.encode("utf-8"), "updated" if status == "removed" else "unchanged"
 
-    return _removed(agent, path, edit, f"the memtab server ({entry_name(agent, project)})")
+    what = f"the memtab server ({entry_name(agent, project)})"
+    return _removed(agent, path, edit, what, project_folder(agent, project), created)
 
 
-def forbid_read_tools(path: Path) -> Outcome:
+def forbid_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome:
     """Take Memtab's read-only tools out of Claude Code's permission list in `path`."""
 
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
@@ -95,13 +117,23 @@ def forbid_read_tools(path: Path) -> Outcome:
         return updated.encode("utf-8"), "updated" if status == "removed" else "unchanged"
 
     what = f"Memtab's read-only tools ({', '.join(CLAUDE_READ_RULES)}) in permissions.allow"
-    return _removed("claude", path, edit, what)
+    return _removed("claude", path, edit, what, None, created)
 
 
-def _removed(agent: AgentName, path: Path, edit: Edit, what: str) -> Outcome:
+def _removed(
+    agent: AgentName,
+    path: Path,
+    edit: Edit,
+    what: str,
+    project: Path | None,
+    created: CreatedFiles | None,
+) -> Outcome:
     title = AGENT_TITLES[agent]
     try:
-        edited = edit_file(path, edit)
+        edited = edit_file(path, edit, project=project, created=created)
+    except ProjectLinkError as error:
+        message = f"{title}: changed nothing: {error}"
+        return Outcome(agent=agent, path=path, status="refused", message=message)
     except (InstallError, ConfigFileError) as error:
         why = f"left {path} as it is: {error}" if isinstance(error, ConfigFileError) else error
         message = f"{title}: {why}; take out {what} by hand"
@@ -109,11 +141,13 @@ def _removed(agent: AgentName, path: Path, edit: Edit, what: str) -> Outcome:
     except OSError as error:
         message = f"{title}: cannot write {path}: {error.strerror or error}"
         return Outcome(agent=agent, path=path, status="refused", message=message)
-    where = str(path) if edited.target == path else f"{edited.target} (linked from {path})"
     if edited.status == "unchanged":
-        message = f"{title}: nothing of Memtab's to take out of {where}"
+        message = f"{title}: nothing of Memtab's to take out of {where(path, edited)}"
         return Outcome(agent=agent, path=path, status="unchanged", message=message)
-    message = f"{title}: took {what} out of {where}; nothing else changed"
+    message = f"{title}: took {what} out of {where(path, edited)}; nothing else changed"
+    if edited.removed:
+        message += "; the file held nothing else and Memtab's install had created it, so it is gone"
+        message += "".join(f"; so is {folder}, made for it" for folder in edited.unmade)
     if edited.backup is not None:
         message += f"; the file as it was is kept as {edited.backup}"
     return Outcome(agent=agent, path=path, status="removed", message=message)

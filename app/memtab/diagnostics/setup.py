@@ -11,14 +11,20 @@ import logging
 from collections.abc import Mapping
 from typing import Annotated
 
+from memtab.agent_server.agents import SERVER_KEY as MEMTAB_SERVER
 from memtab.diagnostics.report import CouldNotRun, Findings
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.fs.records import Key, Record
 from memtab.llm.endpoints import OFFICIAL_HOSTS, url_host
 from memtab.llm.settings import explain_provider_settings, unused_key_problems
 from memtab.llm.types import ProviderError
+from memtab.sources.codex.memory_settings import (
+    CodexMemorySettings,
+    external_context_note,
+    read_memory_settings,
+)
 from memtab.sources.config import SourceContext
-from memtab.sources.discovery import discover
+from memtab.sources.discovery import agent_directory, discover
 from memtab.sources.model import LookedFor
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Registry
@@ -162,6 +168,15 @@ def check_writer(env: Mapping[str, str]) -> tuple[WriterFacts, Findings]:
     return WriterFacts(settings=settings, problems=tuple(problems)), found
 
 
+def _check_codex_memory(settings: CodexMemorySettings, found: Findings) -> None:
+    """Codex leaves a thread that used Memtab's server out of its own memory when
+    `[memories] disable_on_external_context` is on (docs/formats.md §17.6): worth knowing
+    where Memtab is registered with Codex."""
+    note = external_context_note(settings)
+    if note is not None and MEMTAB_SERVER in settings.mcp_servers:
+        found.warning(f"Codex: {note}. Set it to false to let those threads be remembered")
+
+
 def check_sources(
     home: Home, registry: Registry | None, env: Mapping[str, str]
 ) -> tuple[SourcesFacts, Findings]:
@@ -172,6 +187,9 @@ def check_sources(
     discovery = discover(context)
     for problem in context.problems:
         found.warning(problem)
+    codex_root = agent_directory(context, "codex")
+    if codex_root is not None:
+        _check_codex_memory(read_memory_settings(codex_root), found)
     facts = SourcesFacts(
         found=tuple(
             SourceFacts(

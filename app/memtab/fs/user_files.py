@@ -57,18 +57,24 @@ def not_regular_error(info: os.stat_result, path: str) -> OSError:
 
 
 def read_regular_file(
-    path: Path | str, *, limit: int, follow_links: bool = True, truncate: bool = False
+    path: Path | str,
+    *,
+    limit: int,
+    follow_links: bool = True,
+    truncate: bool = False,
+    dir_fd: int | None = None,
 ) -> bytes:
     """At most `limit` bytes of the regular file `path`, without ever blocking.
 
     Raises OSError: the open's own (missing, permission), or one whose `strerror` says
     in words that the path is not a regular file (a FIFO, a device, a directory) or holds
     more than `limit` bytes (with `truncate`, its first `limit` bytes are returned
-    instead). `follow_links=False` refuses a symbolic link (ELOOP).
+    instead). `follow_links=False` refuses a symbolic link (ELOOP). `dir_fd`: `path` is
+    a name in that open directory (`fs.atomic.Directory.at`).
     """
     name = os.fspath(path)
     flags = os.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY | (0 if follow_links else _NOFOLLOW)
-    fd = os.open(name, flags)
+    fd = os.open(name, flags, dir_fd=dir_fd)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

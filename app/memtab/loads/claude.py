@@ -1,25 +1,31 @@
 """What Claude Code reads at a session's start: its instruction files in order
 (`sources.claude.instructions`), then auto memory's `MEMORY.md` up to its cut
-(`sources.claude.index`); its topic files are recalled later, by name and description
-(`sources.claude.recall`): those it cannot recall well are listed `on demand`, saying why.
-docs/formats.md §17.6."""
+(`sources.claude.index`) and each team memory mount's prompt index (a store of
+`CLAUDE_MEMORY_STORES` with `promptIndex`); its topic files are recalled later, by name and
+description (`sources.claude.recall`): those it cannot recall well are listed `on demand`,
+saying why. `CLAUDE_CODE_DISABLE_AUTO_MEMORY` decides first whether there is auto memory at
+all (`sources.claude.auto_memory_switch`), and a session's local settings are its canonical
+git root's (a linked worktree's main checkout). docs/formats.md §17.6."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from memtab.file_protocol.file_ref import source_id
 from memtab.humanize import plural
 from memtab.loads.measure import Identify, measured, named, read_text
 from memtab.loads.records import AgentLoads, LoadedFile
+from memtab.sources.claude.auto_memory_switch import auto_memory_switch, local_settings_root
 from memtab.sources.claude.index import INDEX_MAX_LINES, INDEX_MAX_UNITS, INDEX_NAME, index_cut
 from memtab.sources.claude.instructions import instruction_files, instruction_mode
+from memtab.sources.claude.memory_dir import TEAM_FOLDER
 from memtab.sources.claude.recall import (
     HOW_TOPICS_ARE_RECALLED,
     RECALL_CANDIDATES,
     is_recalled_topic,
 )
-from memtab.sources.claude.settings import auto_memory_turned_off
+from memtab.sources.claude.settings import auto_memory_turned_off, session_memory_stores
 from memtab.sources.claude.source import auto_memory_base, auto_memory_directory
 from memtab.sources.claude.subagents import find_subagent
 from memtab.sources.listing import list_source
@@ -34,9 +40,11 @@ def claude_loads(
     managed_settings: tuple[Path, ...],
     identify: Identify,
     subagent: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> AgentLoads:
-    """Claude Code's session start in `cwd` (user-level files only without one); with
-    `subagent`, what that subagent of such a session loads (`subagent_loads`)."""
+    """Claude Code's session start in `cwd` (user-level files only without one) with the
+    environment `env`; with `subagent`, what that subagent of such a session loads
+    (`subagent_loads`)."""
     if config_root is None:
         return AgentLoads(agent="claude", notes=("Claude Code's directory was not found",))
     settings = (*managed_settings, config_root / "settings.json")
@@ -62,18 +70,9 @@ def claude_loads(
     if cwd is None:
         notes.append("No project chosen: only the managed and the user's files are shown")
     else:
-        turned_off = auto_memory_turned_off(config_root, str(cwd), managed_settings)
-        if turned_off is not None:
-            notes.append(f"autoMemoryEnabled is false in {turned_off}: no auto memory is read")
-        else:
-            memory = auto_memory_directory(config_root, auto_memory_base(cwd), managed_settings)
-            index = _index_record(memory / INDEX_NAME, identify, notes)
-            if index is not None:
-                files.append(index)
-            topics = recalled_topics(memory)
-            if topics:
-                notes.append(_recall_note(topics))
-            files += [_unrecallable(topic, identify) for topic in topics if topic.warning]
+        files += _auto_memory(
+            config_root, cwd, user_home, managed_settings, env or {}, identify, notes
+        )
     loads = AgentLoads(agent="claude", files=tuple(files), notes=tuple(notes))
     if subagent is not None:
         loads = subagent_loads(
@@ -86,6 +85,52 @@ def claude_loads(
         )
     total = sum(f.loaded_tokens for f in loads.files if f.when == "start")
     return loads.replaced(total_tokens=total)
+
+
+def _auto_memory(
+    config_root: Path,
+    cwd: Path,
+    user_home: Path,
+    managed_settings: tuple[Path, ...],
+    env: Mapping[str, str],
+    identify: Identify,
+    notes: list[str],
+) -> list[LoadedFile]:
+    """Auto memory's `MEMORY.md`, the team mounts' prompt indexes and the topics Claude Code
+    cannot recall well, for a session in `cwd` — none when auto memory is off."""
+    base = auto_memory_base(cwd)
+    local_root = local_settings_root(cwd, base, user_home)
+    if local_root != cwd:
+        notes.append(
+            f"Local settings: {local_root / '.claude' / 'settings.local.json'} (the checkout's "
+            "canonical git root holds them for every session under it, its worktrees' too)"
+        )
+    switch = auto_memory_switch(config_root, env)
+    if switch is not None and switch.state == "off":
+        notes.append(f"{switch.off_note}: no auto memory is read")
+        return []
+    turned_off = auto_memory_turned_off(config_root, str(cwd), managed_settings, local_root)
+    if turned_off is not None and switch is None:
+        notes.append(f"autoMemoryEnabled is false in {turned_off}: no auto memory is read")
+        return []
+    if turned_off is not None and switch is not None:
+        notes.append(f"autoMemoryEnabled is false in {turned_off}, but {switch.words} turns it on")
+    memory = auto_memory_directory(config_root, base, managed_settings, local_root)
+    files: list[LoadedFile] = []
+    index = _index_record(memory / INDEX_NAME, identify, notes)
+    if index is not None:
+        files.append(index)
+    for store in session_memory_stores(config_root, env):
+        if store.scope == "team" and store.prompt_index is not None:
+            path = memory / TEAM_FOLDER / store.mount / store.prompt_index
+            record = _index_record(path, identify, notes, store.prompt_index_max_bytes)
+            if record is not None:
+                files.append(record.replaced(kind="team"))
+    topics = recalled_topics(memory)
+    if topics:
+        notes.append(_recall_note(topics))
+    files += [_unrecallable(topic, identify) for topic in topics if topic.warning]
+    return files
 
 
 def subagent_loads(
@@ -176,16 +221,34 @@ def _unrecallable(topic: SourceFile, identify: Identify) -> LoadedFile:
     return record.replaced(when="on demand")
 
 
-def _index_record(path: Path, identify: Identify, notes: list[str]) -> LoadedFile | None:
+def _index_record(
+    path: Path, identify: Identify, notes: list[str], max_bytes: int | None = None
+) -> LoadedFile | None:
+    """An index Claude Code puts in a session's prompt, cut as it cuts `MEMORY.md` (and at
+    `max_bytes`, a team store's `promptIndexMaxBytes`: at the last line that fits)."""
     text = read_text(path, notes)
     if text is None:
         return None
     cut = index_cut(text)
     reason = None
     if cut.reason == "lines":
-        reason = f"Claude Code reads only the first {INDEX_MAX_LINES} lines of MEMORY.md"
+        reason = f"Claude Code reads only the first {INDEX_MAX_LINES} lines of {path.name}"
     elif cut.reason == "size":
-        reason = f"Claude Code reads only the first {INDEX_MAX_UNITS:,} characters of MEMORY.md"
+        reason = f"Claude Code reads only the first {INDEX_MAX_UNITS:,} characters of {path.name}"
+    if max_bytes is not None and len(cut.loaded_text.encode("utf-8", "surrogatepass")) > max_bytes:
+        kept = cut.loaded_text.encode("utf-8", "surrogatepass")[:max_bytes]
+        loaded = kept[: kept.rfind(b"\n") + 1].decode("utf-8", "replace")
+        lines = loaded.count("\n")
+        reason = f"its store's promptIndexMaxBytes is {max_bytes:,}"
+        return measured(
+            text,
+            loaded=loaded,
+            loaded_lines=lines,
+            cut_at_line=lines + 1,
+            cut_reason=f"Claude Code reads only the lines of {path.name} within {reason}",
+            kind="memory",
+            **named(path, identify),
+        )
     return measured(
         text,
         loaded=cut.loaded_text,

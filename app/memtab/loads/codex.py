@@ -5,11 +5,16 @@
   directory alone) down to the working directory, its `AGENTS.override.md`, else
   `AGENTS.md`, until the project files reach `project_doc_max_bytes` (32 KiB): the file
   that crosses it is cut there, later ones are not read (Codex's AGENTS.md documentation).
-- Its memory: `memories/memory_summary.md`, trimmed, at most 5,000 tokens of 4 bytes
-  (`MEMORY_TOOL_DEVELOPER_INSTRUCTIONS_SUMMARY_TOKEN_LIMIT`, codex-rs memories); a longer
-  one keeps its first and its last 10,000 bytes and drops the middle (Codex's
-  `truncate_middle_with_token_budget`). The same instructions send Codex to `MEMORY.md`
-  and the files the summary names: read on demand, listed with `when: "on demand"`.
+- Its memory: `memories/memory_summary.md`, trimmed, at most 2,500 tokens of 4 bytes
+  (`MEMORY_TOOL_DEVELOPER_INSTRUCTIONS_SUMMARY_TOKEN_LIMIT`, 2,500 since openai/codex PR
+  #23148, in `codex-rs/ext/memories/src/lib.rs`); a longer one keeps its first and its last
+  5,000 bytes and drops the middle (Codex's `truncate_middle_with_token_budget`). The same
+  instructions send Codex to `MEMORY.md` and the files the summary names: read on demand,
+  listed with `when: "on demand"`.
+- Its `[memories]` settings (`sources.codex.memory_settings`): `use_memories = false` reads
+  no summary; `version = "v2"` reads `memories_v2/` instead (a summary Codex does not take
+  as v2 is not read); `dual_write`, `dedicated_tools` and `disable_on_external_context` are
+  said in notes where they change what Codex loads or remembers.
 """
 
 from __future__ import annotations
@@ -27,10 +32,20 @@ from memtab.loads.measure import (
 )
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.sources.claude.index import count_lines
+from memtab.sources.codex.memory_settings import (
+    V1_ROOT,
+    V2_ROOT,
+    CodexMemorySettings,
+    external_context_note,
+    is_valid_v2_summary,
+    read_memory_settings,
+)
 from memtab.sources.codex.summary import has_version_line
 
 PROJECT_DOC_MAX_BYTES = 32 * 1024
-SUMMARY_TOKEN_LIMIT = 5_000
+SUMMARY_TOKEN_LIMIT = 2_500
+"""`MEMORY_TOOL_DEVELOPER_INSTRUCTIONS_SUMMARY_TOKEN_LIMIT` (openai/codex PR #23148; it was
+5,000 before)."""
 SUMMARY_NAME = "memory_summary.md"
 NO_V1_NOTE = "Codex reads it as it is, and its next consolidation writes it again from scratch"
 _NAMED = re.compile(
@@ -48,16 +63,70 @@ def codex_loads(*, codex_root: Path | None, cwd: Path | None, identify: Identify
         files.append(_whole(user, "instructions", identify))
     if cwd is not None:
         files.extend(_project_docs(cwd, identify, notes))
-    summary_path = codex_root / "memories" / SUMMARY_NAME
-    summary = read_text(summary_path, notes)
-    if summary is not None and summary.strip():
-        files.append(_summary(summary, summary_path, identify))
-        files.extend(_named_files(summary, codex_root / "memories", identify, notes))
-        notes.append("memory_summary.md is read when Codex's memories feature is on")
-        if not has_version_line(summary):  # read now, written again from scratch later
-            notes.append(f"memory_summary.md does not begin with `v1`: {NO_V1_NOTE}")
+    settings = read_memory_settings(codex_root)
+    files.extend(_memory(codex_root, settings, identify, notes))
     total = sum(f.loaded_tokens for f in files if f.when == "start")
     return AgentLoads(agent="codex", files=tuple(files), total_tokens=total, notes=tuple(notes))
+
+
+def _memory(
+    codex_root: Path, settings: CodexMemorySettings, identify: Identify, notes: list[str]
+) -> list[LoadedFile]:
+    """The memory summary a session reads (and the files it names, on demand), as the
+    `[memories]` settings say; each setting that changes it said in `notes`."""
+    if settings.problem is not None:
+        notes.append(f"Codex's memory settings are its defaults here: {settings.problem}")
+    if settings.feature is False:
+        notes.append(
+            "Codex's memories feature is off ([features] memories = false in config.toml): "
+            "it reads no memory summary"
+        )
+        return []
+    if not settings.use_memories:
+        notes.append(
+            "[memories] use_memories = false in config.toml: Codex puts no memory summary in "
+            "a session"
+        )
+        return []
+    files: list[LoadedFile] = []
+    root = codex_root / settings.root_name
+    summary_path = root / SUMMARY_NAME
+    summary = read_text(summary_path, notes)
+    if summary is not None and summary.strip():
+        v2_refused = settings.version == "v2" and not is_valid_v2_summary(summary)
+        if v2_refused:
+            notes.append(
+                f"{V2_ROOT}/{SUMMARY_NAME} is not read: Codex uses a v2 summary only when it "
+                "begins with `v1`, is under 10,000 bytes and has the headings User Profile, "
+                "User preferences, General Tips and What's in Memory"
+            )
+        else:
+            files.append(_summary(summary, summary_path, identify))
+            files.extend(_named_files(summary, root, identify, notes))
+            notes.append(f"{SUMMARY_NAME} is read when Codex's memories feature is on")
+            if settings.version == "v2":
+                notes.append(
+                    f'[memories] version = "v2": Codex reads {V2_ROOT}/, once its v2 memory '
+                    "has enough consolidated threads (counted in Codex's database, not seen)"
+                )
+            if not has_version_line(summary):  # read now, written again from scratch later
+                notes.append(f"{SUMMARY_NAME} does not begin with `v1`: {NO_V1_NOTE}")
+    if settings.dual_write:
+        other = V1_ROOT if settings.version == "v2" else V2_ROOT
+        notes.append(
+            f"[memories] dual_write is on: Codex's memory pipeline writes {V1_ROOT}/ and "
+            f"{V2_ROOT}/ both; a session reads {settings.root_name}/ alone, not {other}/"
+        )
+    if settings.dedicated_tools:
+        notes.append(
+            "[memories] dedicated_tools is on: Codex reads MEMORY.md and the files its "
+            "summary names with its own memory tools (list, read, search) and adds notes "
+            "with add_ad_hoc_note"
+        )
+    external = external_context_note(settings)
+    if external is not None:
+        notes.append(external)
+    return files
 
 
 def _first_file(directory: Path, notes: list[str]) -> Path | None:
@@ -139,7 +208,8 @@ def _summary(text: str, path: Path, identify: Identify) -> LoadedFile:
         loaded_lines=head_lines + max(0, tail_lines),
         cut_at_line=cut,
         resumes_at_line=resumes,
-        cut_reason="Codex reads at most 5,000 tokens of memory_summary.md: its head and tail",
+        cut_reason=f"Codex reads at most {SUMMARY_TOKEN_LIMIT:,} tokens of {SUMMARY_NAME}: "
+        "its head and tail",
         kind="summary",
         **named(path, identify),
     )

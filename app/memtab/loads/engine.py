@@ -59,6 +59,7 @@ def compute_loads(
                     managed_settings=() if context.isolated else managed_settings_files(),
                     identify=identify,
                     subagent=subagent,
+                    env=context.env,
                 )
             )
         elif agent == "codex":

@@ -1,6 +1,7 @@
-"""xum's hot-set limits (its `src/common/constants/memory.ts`; docs/formats.md §17.6), apart
-from the rest of the loads engine so the tree can name the cut of a pinned file at its
-first paint (stdlib only)."""
+"""xum's hot-set limits (its `src/common/constants/memory.ts`; docs/formats.md §17.6), and what
+its memory index needs of a note, apart from the rest of the loads engine so the tree can
+name the cut of a pinned file, and a note without a description, at its first paint (stdlib
+only)."""
 
 from __future__ import annotations
 
@@ -20,3 +21,16 @@ PINNED_PAST_ITEM_CUT = (
 def pinned_cut_warning(pinned: bool, size_bytes: int) -> str | None:
     """The tree's warning for a pinned file xum cuts when it preloads it, else None."""
     return PINNED_PAST_ITEM_CUT if pinned and size_bytes > HOT_SET_MAX_ITEM_BYTES else None
+
+
+XUM_NO_DESCRIPTION = (
+    "No description: xum lists every note in its memory index by its path and description, "
+    "and its recall judges notes by them first, so an agent can hardly find this one"
+)
+XUM_NO_DESCRIPTION_LABEL = "no description"
+
+
+def xum_recall_warning(description: str) -> str | None:
+    """The tree's warning for a note of a shared scope that gives xum's index nothing but
+    its path (no frontmatter `description:`), else None."""
+    return None if description.strip() else XUM_NO_DESCRIPTION

@@ -36,9 +36,9 @@ class LoadedFile(Record):
     loaded_bytes: int = 0
     loaded_tokens: int = 0
     kind: str = ""
-    """What it is to the agent: `managed`, `user`, `project`, `local`, `memory`, `topic`
-    (Claude Code), `instructions`, `summary`, `named` (Codex), `index`, `pinned`, `ranked`
-    (xum)."""
+    """What it is to the agent: `managed`, `user`, `project`, `local`, `memory`, `team`,
+    `topic` (Claude Code), `instructions`, `summary`, `named` (Codex), `index`, `pinned`,
+    `ranked` (xum)."""
     when: Literal["start", "on demand"] = "start"
     physical_path: Annotated[str | None, OmitNone] = None
     imported_by: Annotated[str | None, OmitNone] = None

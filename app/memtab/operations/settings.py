@@ -7,8 +7,9 @@ their sessions get a warm one), and registering it with one agent or taking it o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
-from memtab.agent_server.agents import AgentName
+from memtab.agent_server.agents import AgentName, demo_refusal
 from memtab.agent_server.hosting.status import shared_server_facts
 from memtab.agent_server.install import Outcome, install_on_home
 from memtab.agent_server.registrations import Registration, registrations
@@ -48,12 +49,25 @@ def looked_for(home: Home, env: Mapping[str, str], _ctx: JobContext) -> list[Loo
     return list(discover(SourceContext.load(home, env=env)).looked_for)
 
 
+class AgentServerLook(NamedTuple):
+    """What Settings shows of Memtab's server and the agents: each agent's registration,
+    whether their sessions get a warm server, and why this home changes no agent's files
+    (None: it may; else it is a demo home)."""
+
+    registrations: list[Registration]
+    warm: str
+    refusal: str | None
+
+
 def agent_server_registrations(
     home: Home, env: Mapping[str, str], _ctx: JobContext
-) -> tuple[list[Registration], str]:
-    """One per agent: whether Memtab's MCP server is in its configuration, and how; and
-    whether the agents' sessions get a warm server (the host asked over its socket)."""
-    return registrations(home, env), shared_server_facts(home, env).note
+) -> AgentServerLook:
+    """One per agent: whether Memtab's MCP server is in its configuration, and how;
+    whether the agents' sessions get a warm server (the host asked over its socket); and
+    whether this is a demo home, which installs in no agent."""
+    return AgentServerLook(
+        registrations(home, env), shared_server_facts(home, env).note, demo_refusal(home)
+    )
 
 
 def install_agent_server(

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtab.file_protocol.file_ref import Agent, source_id
+from memtab.sources.claude.auto_memory_switch import auto_memory_switch
 from memtab.sources.claude.memory_dir import MemoryStore
 from memtab.sources.claude.settings import (
     local_auto_memory_directory,
@@ -69,6 +70,13 @@ class KnownProjects:
         return cls(tuple(projects), project_of)
 
 
+def _auto_memory_off(claude_root: Path, env: Mapping[str, str]) -> str | None:
+    """Why Claude Code's sessions have no auto memory (`CLAUDE_CODE_DISABLE_AUTO_MEMORY`),
+    or None."""
+    switch = auto_memory_switch(claude_root, env)
+    return switch.off_note if switch is not None and switch.state == "off" else None
+
+
 def discover(context: SourceContext) -> Discovery:
     """Every source of Claude Code, Codex and loki-mode that exists (none is listed yet)."""
     looked: list[LookedFor] = []
@@ -92,6 +100,7 @@ def discover(context: SourceContext) -> Discovery:
             # An isolated home (the demo, tests) reads nothing of this system's policies.
             managed_settings=() if context.isolated else managed_settings_files(),
             stores=stores,
+            auto_memory_off=_auto_memory_off(claude_root, context.env),
         )
         sources.extend(found)
     if codex_root is not None:

@@ -11,8 +11,9 @@ What was checked, and where:
   the directory `autoMemoryDirectory` names (`claude_settings.py`) — its memory files
   and the subtrees that are not the user's own (team memory, logs, sessions, proposals)
   as `claude/memory_dir.py` says —, team memory's mounts in `<auto memory>/team/`,
-  account memory in `<config>/memory/personal/`, session memory in
-  `projects/<encoded>/<session>/session-memory/summary.md`, and subagents' memory in
+  account memory in `<config>/memory/personal/`, session memory an older Claude Code left in
+  `projects/<encoded>/<session>/session-memory/summary.md` (2.1.332's bundle has no
+  `session-memory` left: it is neither written nor read), and subagents' memory in
   `agent-memory/<subagent>/` (user scope), `.claude/agent-memory/<subagent>/` and
   `.claude/agent-memory-local/<subagent>/` (a project's), each a `MEMORY.md` index plus
   topic files, as Claude Code's memory and subagent documentation describe them.
@@ -48,6 +49,7 @@ from memtab.sources.claude.memory_dir import (
     is_team_folder,
     not_personal,
 )
+from memtab.sources.codex.imports import IMPORT_EXTENSION, SCOPE_NAME
 from memtab.sources.codex.manifest import MANIFEST_NAME
 from memtab.sources.codex.summary import SUMMARY_NAME, summary_problem
 from memtab.sources.model import AD_HOC_EXTENSION, FileKind, Layout, Source
@@ -64,8 +66,18 @@ GENERATED_BY_CODEX = (
     "an edit here would be lost. Edit MEMORY.md or memory_summary.md instead (Codex's "
     f"consolidation keeps what you change there), or add a note. {_ADD_A_NOTE}"
 )
-SESSION_MEMORY_IS_CLAUDES = "session memory is Claude Code's: it rewrites the summary itself"
+SESSION_MEMORY_IS_CLAUDES = (
+    "session memory from an older Claude Code: Claude Code no longer writes or reads it (since "
+    "2.1.332 it keeps no session memory), so it stays as that version left it"
+)
 WRITTEN_BY_LOKI = "written by loki-mode; Memtab shows it read-only"
+
+
+IMPORTED_BY_CODEX = (
+    "imported from Claude Code: Codex's copy of a Claude Code memory file, which Codex's "
+    "consolidation reads and never edits. Edit the original in Claude Code's memory (the "
+    "row's Open the original)"
+)
 
 
 def codex_extension_reason(name: str) -> str:
@@ -269,6 +281,8 @@ def _codex_extension_rule(segments: tuple[str, ...]) -> Rule:
         return Rule(FileKind.NOTE)
     if segments[:2] == (AD_HOC_EXTENSION, "notes") and len(segments) > 2:
         return Rule(FileKind.EXTENSION)
+    if segments[:2] == (IMPORT_EXTENSION, "resources") and segments[3:] not in ((), (SCOPE_NAME,)):
+        return Rule(FileKind.EXTENSION, IMPORTED_BY_CODEX)  # a copy: `sources.codex.imports`
     if segments[1:] == (MANIFEST_NAME,):  # shown rendered (`sources.codex.manifest`)
         return Rule(FileKind.RENDERED, codex_extension_reason(segments[0]))
     return Rule(FileKind.EXTENSION, codex_extension_reason(segments[0]))

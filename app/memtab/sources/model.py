@@ -199,6 +199,22 @@ class ListedResource:
 
 
 @dataclass(frozen=True)
+class ImportedProject:
+    """One project's imported memory: its key (its folder below `resources/`), the folder
+    (relative to the source's root), and the `cwd` its `scope.json` names (None: none)."""
+
+    key: str
+    folder: str
+    cwd: str | None
+
+    @property
+    def label(self) -> str:
+        """What the import is, in the words the tree shows."""
+        where = f"cwd {self.cwd}" if self.cwd else f"project key {self.key}, no cwd"
+        return f"imported from Claude Code ({where})"
+
+
+@dataclass(frozen=True)
 class CodexExtension:
     """One of Codex's memory extensions as its folder and manifest have it (paths relative
     to the source's root, '/'-separated; `sources.codex.extensions` reads it,
@@ -218,6 +234,9 @@ class CodexExtension:
     """The ad-hoc notes extension's notes (`notes/`)."""
     problem: str | None = None
     """Why Codex could not use its manifest.json (None: it can, or there is none)."""
+    imports: tuple[ImportedProject, ...] = ()
+    """The import of another agent's memory (`external_agent_import`): each project's
+    folder and the `cwd` its `scope.json` names (`sources.codex.imports`)."""
 
     @property
     def unlisted(self) -> tuple[str, ...]:
@@ -236,6 +255,8 @@ class CodexExtension:
             parts.append(plural(len(self.notes), "note"))
         if self.resources or not (self.notes or self.name == AD_HOC_EXTENSION):
             parts.append(plural(len(self.resources), "resource"))
+        if self.imports:
+            parts.append(f"imported from Claude Code: {plural(len(self.imports), 'project')}")
         if self.manifest is not None:
             if self.problem is not None:
                 parts.append("manifest unusable")
@@ -271,6 +292,10 @@ class CodexExtension:
             lines.append(f"{'Not in it' if usable else 'Resources'}: {shown}{more}")
         if self.notes:
             lines.append(f"{plural(len(self.notes), 'note')} in notes/")
+        for project in self.imports[:_SHOWN]:
+            lines.append(f"  {self.inside(project.folder)}: {project.label}")
+        if len(self.imports) > _SHOWN:
+            lines.append(f"  and {len(self.imports) - _SHOWN} more projects")
         return lines
 
 

@@ -340,6 +340,10 @@ def is_sync_repository(rel: str) -> bool:
     )
 
 
+DEMO_MARKER = ".memtab-demo"
+"""In the root of every demo home (`memtab --demo`, `memtab demo DIR`): its memory is
+invented, and Memtab may replace the folder with a fresh demo."""
+
 CONSOLIDATION_LOCK = "consolidation"
 """The lock every consolidation run, plan or apply holds for its whole length, in any
 process (`memtab.consolidation.engine.lock`): while it is free, no run is going in this home."""
@@ -431,6 +435,11 @@ class Home:
     @property
     def debug_dir(self) -> Path:
         return self.root / "debug_obj"
+
+    @property
+    def demo_marker(self) -> Path:
+        """The file that marks a demo home (`DEMO_MARKER`)."""
+        return self.root / DEMO_MARKER
 
     @property
     def memtab_dir(self) -> Path:

@@ -51,7 +51,7 @@ from memtab.store.paths import parse_file_path
 from memtab.store.restore.from_history import trash
 from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
-from support.codex_home import ROLLOUT
+from support.codex_home import ROLLOUT, import_claude_memory
 from support.memory_paths import vpath
 
 pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
@@ -287,7 +287,7 @@ def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(
     assert editor.preview.source_text.startswith("# Episode ")
     assert WRITTEN_BY_LOKI in editor.message_bar.text
     assert "loki-mode" in window.memory_tab.controller.footer.mux_only_note.full_text
-    summary = next(n for n in window.memory_tab.model.nodes() if n.tag == "session summary")
+    summary = next(n for n in window.memory_tab.model.nodes() if n.tag == "older session summary")
     open_key(qtbot, window, summary.key)
     assert editor.is_read_only and "Claude Code" in editor.message_bar.text
     # Back on a mux file, the footer's note goes.
@@ -488,3 +488,36 @@ def test_saving_a_claude_memory_with_a_modified_stamp_sets_it_to_now(
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", stamp.group(1))
     # The editor shows what was written (formats §17.2), and has nothing left to save.
     assert editor.buffer_text() == written and not editor.is_dirty
+
+
+def test_codexs_import_of_a_claude_memory_opens_its_original_and_back(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine
+) -> None:
+    """Codex 0.169.0's `extensions/external_agent_import/resources/<key>/` (support.codex_home):
+    the copy's row says what it is and its menu opens the original; the original's opens the
+    copy (docs/formats.md §17.3)."""
+    key = import_claude_memory(
+        machine.codex / "memories", machine.claude_memory.parent, str(machine.project)
+    ).name
+    window = open_window(make_window, machine, qtbot)
+    tab = window.memory_tab
+    copy_ref = MemoryFileRef(
+        "codex:memories", f"extensions/external_agent_import/resources/{key}/MEMORY.md"
+    )
+    original_ref = MemoryFileRef(memory_id(window), "memory/MEMORY.md")
+    copy = node(window, ref_key(copy_ref))
+    assert copy.tag == "imported" and copy.linked == original_ref
+    open_key(qtbot, window, copy.key)
+    menu = tab.controller.file_actions.context_menu(copy)
+    first = next(a for a in menu.actions() if not a.isSeparator())
+    assert first.text() == "Open the original in Claude Code's memory"
+    first.trigger()
+    qtbot.waitUntil(
+        lambda: tab.controller.editor.current_key == ref_key(original_ref), timeout=WAIT_MS
+    )
+    original = node(window, ref_key(original_ref))
+    menu = tab.controller.file_actions.context_menu(original)
+    first = next(a for a in menu.actions() if not a.isSeparator())
+    assert first.text() == "Open Codex's import of it"
+    first.trigger()
+    qtbot.waitUntil(lambda: tab.controller.editor.current_key == ref_key(copy_ref), timeout=WAIT_MS)

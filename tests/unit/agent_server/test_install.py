@@ -129,6 +129,10 @@ def test_the_command_installs_where_each_agent_looks_and_print_changes_nothing(
     assert "Codex: updated" in capsys.readouterr().out
     codex = tomllib.loads(config_path("codex", home).read_text())["mcp_servers"]["memtab"]
     assert codex["args"][-2:] == ["--writes", "direct"]
+    # An install's own answer budget (formats §22.10), for every client of its sessions.
+    assert main([*args, "--codex", "--answer-budget", "40000"]) == 0
+    codex = tomllib.loads(config_path("codex", home).read_text())["mcp_servers"]["memtab"]
+    assert codex["args"][-2:] == ["--answer-budget", "40000"]
 
 
 def test_the_snippets_to_add_by_hand_are_what_each_file_holds() -> None:
@@ -155,3 +159,26 @@ def test_the_snippets_to_add_by_hand_are_what_each_file_holds() -> None:
         "required": True,
         "tools": {name: {"approval_mode": "approve"} for name in ("list", "search", "view")},
     }
+
+
+def test_install_says_xums_tool_hooks_do_not_run_on_memtabs_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """xum runs `tool_pre`/`tool_post` (its docs/hooks/tools.mdx: project `.xum/<hook>`,
+    then the xum home's) only around its own tool calls, in its workspace's runtime: Memtab's
+    writes bypass them, and install says so plainly (docs/formats.md §22.6)."""
+    home = Home(tmp_path / "home")
+    home.root.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    args = ["mcp", "install", "--home", str(home.root), "--codex"]
+    assert main(args) == 0
+    assert "tool hooks" not in capsys.readouterr().out
+    hook = home.root / "tool_pre"
+    hook.write_text('#!/bin/sh\n[ "$XUM_TOOL" = memory ] && exit 1\nexit 0\n')
+    hook.chmod(0o755)
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"xum's tool hooks ({hook}) do not run on changes other agents make through Memtab"
+    ) in out
+    assert "with --writes direct they are written without your hooks" in out

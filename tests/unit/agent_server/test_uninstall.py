@@ -10,9 +10,13 @@ from pathlib import Path
 import pytest
 
 from memtab.agent_server.agents import claude_settings_path, config_path
-from memtab.agent_server.config_files.checked_replace import BACKUP_SUFFIX
+from memtab.agent_server.config_files import EditStatus
+from memtab.agent_server.config_files.checked_replace import BACKUP_SUFFIX, edit_file
+from memtab.agent_server.config_files.created import CreatedFiles
+from memtab.agent_server.install import install_on_home
 from memtab.agent_server.registrations import registered
 from memtab.cli.main import main
+from memtab.demo import create_demo_home
 from memtab.store.home import Home
 
 CLAUDE_JSON = (
@@ -103,7 +107,7 @@ def test_uninstall_takes_out_only_memtab_and_what_it_left_empty(
     )
     assert _run(home, capsys, "uninstall", "--claude")[0] == 0
     assert json.loads(claude.read_text()) == {"numStartups": 2}
-    assert json.loads(claude_settings_path().read_text()) == {}
+    assert not claude_settings_path().parent.exists()  # install made ~/.claude for it
     assert not registered("claude", claude)
 
 
@@ -125,3 +129,96 @@ def test_a_file_memtab_cannot_read_is_left_as_it_is(
     assert code == 1 and why in err and "by hand" in err
     assert path.read_text() == text
     assert not any(BACKUP_SUFFIX in child.name for child in path.parent.iterdir())
+
+
+def _tree(folder: Path) -> list[str]:
+    return sorted(str(path.relative_to(folder)) for path in folder.rglob("*"))
+
+
+def test_uninstall_takes_away_the_files_and_folders_install_created(
+    home: Home, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 74: Remove left `{}` files (and ~/.claude, ~/.codex) that did not exist
+    before Install; a re-install made a backup of Memtab's own file."""
+    before = _tree(tmp_path)
+    code, out, _ = _run(home, capsys, "install", "--claude", "--codex", "--xum")
+    assert code == 0
+    codex = config_path("codex", home)
+    assert f"made {codex.parent} for it (uninstall takes it away again)" in out
+    code, _, _ = _run(home, capsys, "install", "--claude", "--codex", "--writes", "direct")
+    assert code == 0  # an update of the files Memtab created: no backup of them
+    assert not [name for name in _tree(tmp_path) if BACKUP_SUFFIX in name]
+    code, out, err = _run(home, capsys, "uninstall")
+    assert code == 0 and err == ""
+    assert _tree(tmp_path) == before
+    assert (
+        f"Codex: took the memtab server ([mcp_servers.memtab]) out of {codex}; nothing else "
+        "changed; the file held nothing else and Memtab's install had created it, so it is "
+        f"gone; so is {codex.parent}, made for it"
+    ) in out
+
+
+def test_a_created_file_an_agent_wrote_to_stays_and_an_existing_empty_one_too(
+    home: Home, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = claude_settings_path()
+    _run(home, capsys, "install", "--claude")
+    (settings.parent / "todos").mkdir()  # Claude Code's own, in the folder install made
+    assert _run(home, capsys, "uninstall", "--claude")[0] == 0
+    assert not settings.exists() and (settings.parent / "todos").is_dir()
+    codex = config_path("codex", home)
+    codex.parent.mkdir()
+    codex.write_text("")  # the user's, empty: it was there before
+    _run(home, capsys, "install", "--codex")
+    assert _run(home, capsys, "uninstall", "--codex")[0] == 0
+    assert codex.read_text() == ""
+
+
+def test_a_save_that_lands_as_the_created_file_goes_is_kept(tmp_path: Path) -> None:
+    """The file is taken away only while it holds what was read: an agent's save in
+    between stays in place, and the edit is made again from it."""
+    path = tmp_path / "settings.json"
+    created = CreatedFiles(tmp_path / "ledger.json")
+    edit_file(path, lambda data: (b'{"a": 1}\n', "added"), created=created)
+    assert created.created(path)
+    calls: list[bytes | None] = []
+
+    def take_out(data: bytes | None) -> tuple[bytes, EditStatus]:
+        calls.append(data)
+        if len(calls) == 1:  # the agent saves right after Memtab read the file
+            path.write_text('{"a": 1, "theme": "dark"}\n')
+            return b"{}\n", "updated"
+        assert data is not None
+        return data.replace(b'"a": 1, ', b""), "updated"
+
+    edited = edit_file(path, take_out, created=created)
+    assert not edited.removed and path.read_text() == '{"theme": "dark"}\n'
+    assert calls[1] == b'{"a": 1, "theme": "dark"}\n'
+    assert created.created(path)  # still Memtab's creation, until it goes
+
+
+def test_a_demo_home_reaches_no_real_agent(
+    home: Home, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 70, 6: in a demo home, install and uninstall are refused in words, `--print`
+    too, and the window's operation writes nothing."""
+    demo = Home(create_demo_home(tmp_path / "demo").root)
+    before = _tree(tmp_path)  # HOME too: ~/.claude.json, ~/.claude, ~/.codex
+    said = []
+    for words in (
+        ["install"],
+        ["install", "--claude", "--codex", "--xum"],
+        ["install", "--claude", "--print"],
+        ["uninstall", "--claude"],
+    ):
+        code = main(["mcp", *words, "--home", str(demo.root)])
+        err = capsys.readouterr().err
+        assert code == 1, words
+        assert f"{demo.root} is a demo home, its memory invented (a fresh demo replaces it)" in err
+        said.append(err)
+    assert "Memtab registers it with no agent, or your real agents would read the demo's" in said[0]
+    assert "memtab mcp uninstall, run on your own home, takes an entry out" in said[-1]
+    for agent in ("claude", "codex", "xum"):
+        (outcome,) = install_on_home(agent, demo)  # Settings' Install
+        assert outcome.status == "refused" and "is a demo home" in outcome.message
+    assert _tree(tmp_path) == before

@@ -483,3 +483,30 @@ def test_lock_files_that_are_directories_are_broken(kept: Home) -> None:
         "that takes this lock fails until it is removed"
         for path in sorted(made)
     ]
+
+
+def test_codex_leaving_memtab_threads_out_of_its_memory_is_said(tmp_path: Path) -> None:
+    """Codex 0.169.0's `[memories] disable_on_external_context` (its `MemoriesToml`) marks a
+    thread that called an MCP server polluted: with Memtab registered there, doctor says so."""
+    codex = tmp_path / "codex"
+    codex.mkdir()
+    config = codex / "config.toml"
+    config.write_text(
+        '[mcp_servers.memtab]\ncommand = "memtab"\nargs = ["mcp"]\n', encoding="utf-8"
+    )
+    env = {"CODEX_HOME": str(codex), "HOME": str(tmp_path / "user")}
+    home = tmp_path / "home"
+    home.mkdir()
+    assert levels(doctor(home, env=env), "sources") == []
+    config.write_text(
+        config.read_text(encoding="utf-8") + "\n[memories]\ndisable_on_external_context = true\n",
+        encoding="utf-8",
+    )
+    data = doctor(home, env=env)
+    (finding,) = [f for f in data["findings"] if f["check"] == "sources"]
+    assert finding["level"] == "warning"
+    assert finding["message"] == (
+        "Codex: [memories] disable_on_external_context is on: a Codex thread that calls an MCP "
+        "server — Memtab's included — or searches the web is marked polluted and never becomes "
+        "part of Codex's own memory. Set it to false to let those threads be remembered"
+    )

@@ -47,6 +47,9 @@ def test_session_summaries_are_read_only_and_say_whose_they_are(machine: Machine
     summaries = [f for f in files.values() if f.kind is FileKind.SESSION_SUMMARY]
     assert len(summaries) == 1
     assert summaries[0].read_only_reason == SESSION_MEMORY_IS_CLAUDES
+    # Claude Code 2.1.332's bundle holds no `session-memory` string: it neither writes nor
+    # reads one, so the row says it is from an older Claude Code.
+    assert SESSION_MEMORY_IS_CLAUDES.startswith("session memory from an older Claude Code")
 
 
 def test_a_session_summary_is_described_by_the_title_it_holds(machine: Machine) -> None:

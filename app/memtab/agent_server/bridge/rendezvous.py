@@ -54,6 +54,8 @@ KEY_VARIABLES = (
 # The agents' own variables a session's origin carries (the project and scopes may be
 # read from them), but never one that looks like a credential.
 SESSION_PREFIXES = ("CLAUDE_", "CODEX_", "XUM_", "MUX_", "MEMTAB_", "LOKI_")
+# What an agent's own limits are read from (`pages/client_limits.py`): carried, not a key.
+CLIENT_LIMIT_VARIABLES = ("MAX_MCP_OUTPUT_TOKENS",)
 _SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
 MAX_ORIGIN_VALUE_CHARS = 4096
 # sun_path holds 108 bytes on Linux, its NUL included.
@@ -80,12 +82,15 @@ def shared_unavailable(env: Mapping[str, str]) -> str | None:
 
 
 def origin_env(environ: Mapping[str, str]) -> dict[str, str]:
-    """The variables a session's origin carries: `KEY_VARIABLES` and the agents' own
-    (`SESSION_PREFIXES`), no credential, each at most `MAX_ORIGIN_VALUE_CHARS`."""
+    """The variables a session's origin carries: `KEY_VARIABLES`, `CLIENT_LIMIT_VARIABLES`
+    and the agents' own (`SESSION_PREFIXES`), no credential, each at most
+    `MAX_ORIGIN_VALUE_CHARS`."""
     chosen: dict[str, str] = {}
     for name, value in environ.items():
-        if name in KEY_VARIABLES or (
-            name.startswith(SESSION_PREFIXES) and not any(w in name for w in _SECRET_WORDS)
+        if (
+            name in KEY_VARIABLES
+            or name in CLIENT_LIMIT_VARIABLES
+            or (name.startswith(SESSION_PREFIXES) and not any(w in name for w in _SECRET_WORDS))
         ):
             chosen[name] = value[:MAX_ORIGIN_VALUE_CHARS]
     return dict(sorted(chosen.items()))

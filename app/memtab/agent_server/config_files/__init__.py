@@ -1,9 +1,14 @@
 """The agents' own configuration files `memtab mcp install` edits (docs/formats.md §22.6):
 read only when regular and within a cap, changed only in Memtab's own entry (JSON members
-and TOML tables spliced in place), and replaced only while they still hold what was read.
+and TOML tables spliced in place), and replaced only while they still hold what was read;
+and xum's tool hooks, which install says Memtab's writes bypass (`xum_hooks`).
 """
 
 from typing import Literal
 
 # What an edit did to the file: `unchanged` writes nothing.
 EditStatus = Literal["added", "updated", "unchanged"]
+
+
+class ConfigFileError(Exception):
+    """A file Memtab will not change; the message says why in words."""

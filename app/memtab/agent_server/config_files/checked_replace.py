@@ -12,12 +12,16 @@ back, and a save that landed in between is put back at once (and the edit redone
 it); nothing an agent saved is ever deleted. Without an exchange, a checked rename
 leaves a window of a few microseconds.
 
-A file its owner made read-only is refused (the edit is not made). A link is followed to
-the regular file it names, which is the file changed (the link stays a link): dotfile
-managers keep these files in a repository and link them. Before Memtab's first change,
-the file's bytes are copied to `<name>.memtab-backup` beside it (mode 0600: the file may
-hold credentials); that copy is never replaced. A changed file keeps its mode and owner; a
-new one is created with mode 0600.
+A file its owner made read-only is refused (the edit is not made). The user's own file
+may be a link, followed to the regular file it names, which is the file changed (the link
+stays a link): dotfile managers keep these files in a repository and link them. A
+project's file is reached through real folders only, never through a link (`places.py`).
+Before Memtab's first change, the file's bytes are copied to `<name>.memtab-backup`
+beside it (mode 0600: the file may hold credentials); that copy is never replaced. A
+changed file keeps its mode and owner; a new one is created with mode 0600, in folders
+made 0700, all noted in the ledger of created files (`created.py`): once uninstall leaves
+such a file empty, it goes (moved aside, read back, deleted only if it still held what was
+read), and so do the folders made for it that are empty, so nothing install made is left.
 """
 
 from __future__ import annotations
@@ -30,15 +34,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memtab.agent_server.config_files import EditStatus
-from memtab.fs.atomic import Directory
+from memtab.agent_server.config_files import ConfigFileError, EditStatus
+from memtab.agent_server.config_files.created import CreatedFiles
+from memtab.agent_server.config_files.places import Place, open_place
+from memtab.fs.atomic import Directory, temp_name_for
 from memtab.fs.user_files import read_regular_file, size_words
+
+__all__ = ["ConfigFileError", "Edit", "Edited", "edit_file"]
 
 CONFIG_LIMIT = 16 << 20  # a real ~/.claude.json holds a few MB of project history
 ATTEMPTS = 5
 BACKUP_SUFFIX = ".memtab-backup"
 KEPT_INFIX = ".memtab-kept-"
 NEW_FILE_MODE = 0o600
+# What a file holds once the last entry is taken out of it: nothing (TOML), `{}` (JSON).
+EMPTY_DOCUMENTS = (b"", b"{}")
 # An exchange the platform or file system does not offer: fall back to a checked rename.
 _NO_EXCHANGE = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP}
 
@@ -46,77 +56,107 @@ _NO_EXCHANGE = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP}
 Edit = Callable[[bytes | None], tuple[bytes, EditStatus]]
 
 
-class ConfigFileError(Exception):
-    """A file Memtab will not change; the message says why in words."""
-
-
 @dataclass(frozen=True)
 class Edited:
-    """What `edit_file` did: `status`, in `target` (the file a link names), and the copy of
-    its bytes made before this first change (None: none made now)."""
+    """What `edit_file` did: `status`, in `target` (the file a link names), the copy of
+    its bytes made before this first change (None: none made now); the folders made for a
+    new file (`made`); `removed` when a file install created held nothing more and went,
+    with the folders made for it that were left empty (`unmade`)."""
 
     status: EditStatus
     target: Path
     backup: Path | None = None
+    made: tuple[Path, ...] = ()
+    removed: bool = False
+    unmade: tuple[Path, ...] = ()
 
 
 def edit_file(
-    path: Path, edit: Edit, *, limit: int = CONFIG_LIMIT, attempts: int = ATTEMPTS
+    path: Path,
+    edit: Edit,
+    *,
+    limit: int = CONFIG_LIMIT,
+    attempts: int = ATTEMPTS,
+    project: Path | None = None,
+    created: CreatedFiles | None = None,
 ) -> Edited:
-    """Apply `edit` to the file at `path` (see the module doc). Raises ConfigFileError when
-    the file is no regular file within `limit`, a link to nothing, or kept changing;
+    """Apply `edit` to the file at `path` (see the module doc): `project`, the folder of
+    the project `path` lies in, where no link is followed (`places.py`); `created`, the
+    ledger of the files install created (a file it creates is noted there; one noted
+    there that `edit` leaves empty goes). Raises ConfigFileError when the file is no
+    regular file within `limit`, a link to nothing or in a project, or kept changing;
     `edit`'s own errors; OSError when it cannot be written."""
     backup: Path | None = None
     for _ in range(attempts):
-        target = _target(path)
-        data = _read(target, limit)
-        new, status = edit(data)
-        if status == "unchanged":
-            return Edited(status, target, backup)
-        if data is not None:
-            _require_writable(target)
-        if data is None:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        with Directory.open(target.parent) as directory:
-            if data is None:
-                if _create(directory, target.name, new):
-                    return Edited(status, target, backup)
+        with open_place(path, project) as place:
+            try:
+                data = _read(place, limit)
+            except _BecameLinkError:
                 continue
-            backup = backup or _back_up(directory, target.name, data)
-            if _replace(directory, target.name, data, new, limit):
-                return Edited(status, target, backup)
+            new, status = edit(data)
+            if status == "unchanged":
+                return Edited(status, place.target, backup)
+            if data is None:
+                made = place.make_folders()
+                assert place.directory is not None
+                if not _create(place.directory, place.name, new):
+                    continue
+                if created is not None:
+                    created.remember(place.target, made)
+                return Edited(status, place.target, backup, made=made)
+            directory = place.directory
+            assert directory is not None
+            _require_writable(directory, place.name)
+            ours = created is not None and created.created(place.target)
+            if ours and new.strip() in EMPTY_DOCUMENTS:
+                assert created is not None
+                if not _remove(directory, place.name, data, limit):
+                    continue
+                unmade = _remove_folders(created.forget(place.target))
+                return Edited(status, place.target, backup, removed=True, unmade=unmade)
+            if not ours:
+                backup = backup or _back_up(directory, place.name, data)
+            if _replace(directory, place.name, data, new, limit):
+                return Edited(status, place.target, backup)
     raise ConfigFileError(f"it kept changing while Memtab edited it ({attempts} tries)")
 
 
-def _target(path: Path) -> Path:
-    """The file to read and change: `path`, or the file its link names."""
-    if not path.is_symlink():
-        return path
-    target = Path(os.path.realpath(path))
-    if not os.path.lexists(target):
-        raise ConfigFileError(f"it is a link to {target}, which does not exist")
-    return target
+class _BecameLinkError(Exception):
+    """The user's own file became a link while it was read: follow it again."""
 
 
-def _require_writable(target: Path) -> None:
+def _require_writable(directory: Directory, name: str) -> None:
     """Refuse a file its owner made read-only (a rename would replace it all the same)."""
+    info = directory.lstat(name)
+    if info is None:
+        raise ConfigFileError("it went while Memtab read it")
+    path, at = directory.at(name)
     try:
-        mode = os.stat(target).st_mode
-    except OSError as error:
-        raise ConfigFileError(error.strerror or str(error)) from None
-    if not mode & stat.S_IWUSR or not os.access(target, os.W_OK):
+        writable = os.access(path, os.W_OK, **at)
+    except NotImplementedError:  # pragma: no cover - no dir_fd for access here
+        writable = os.access(directory.display(name), os.W_OK)
+    if not info.st_mode & stat.S_IWUSR or not writable:
         raise ConfigFileError(
-            f"it is read-only (mode {stat.S_IMODE(mode):04o}); make it writable to let Memtab "
-            "change it"
+            f"it is read-only (mode {stat.S_IMODE(info.st_mode):04o}); make it writable to "
+            "let Memtab change it"
         )
 
 
-def _read(target: Path, limit: int) -> bytes | None:
+def _read(place: Place, limit: int) -> bytes | None:
+    """The file's bytes, never through a link (None: there is none)."""
+    directory = place.directory
+    if directory is None:
+        return None
+    path, at = directory.at(place.name)
     try:
-        return read_regular_file(target, limit=limit)
+        return read_regular_file(path, limit=limit, follow_links=False, dir_fd=at.get("dir_fd"))
     except FileNotFoundError:
         return None
     except OSError as error:
+        if error.errno == errno.ELOOP:
+            if place.project is None:
+                raise _BecameLinkError from None
+            raise place.link_error(place.name, directory) from None
         if error.errno == errno.EFBIG:
             raise ConfigFileError(
                 f"it holds more than {size_words(limit)}, more than Memtab edits"
@@ -126,10 +166,49 @@ def _read(target: Path, limit: int) -> bytes | None:
 
 def _entry(directory: Directory, name: str, limit: int) -> bytes | None:
     """The bytes of the regular file `name` (never through a link), or None."""
+    path, at = directory.at(name)
     try:
-        return read_regular_file(directory.display(name), limit=limit, follow_links=False)
+        return read_regular_file(path, limit=limit, follow_links=False, dir_fd=at.get("dir_fd"))
     except OSError:
         return None
+
+
+def _remove(directory: Directory, name: str, data: bytes, limit: int) -> bool:
+    """Take away the file `name` if it still holds `data`: moved aside, read back, and put
+    back when it does not (an agent saved meanwhile: False, nothing lost)."""
+    aside = temp_name_for(name)
+    try:
+        directory.rename_no_replace(name, directory, aside)
+    except FileNotFoundError:
+        return False
+    if _entry(directory, aside, limit) == data:
+        directory.discard(aside)
+        directory.fsync()
+        return True
+    try:
+        directory.rename_no_replace(aside, directory, name)
+    except FileExistsError:  # saved anew meanwhile: that stays, the displaced one is kept
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        kept = f"{name}{KEPT_INFIX}{stamp}"
+        directory.rename_no_replace(aside, directory, kept)
+        raise ConfigFileError(
+            f"it was saved twice while Memtab took it away; the earlier save is kept as "
+            f"{directory.display(kept)}"
+        ) from None
+    return False
+
+
+def _remove_folders(folders: tuple[Path, ...]) -> tuple[Path, ...]:
+    """Remove the folders install made, innermost first, while they are empty; those
+    removed."""
+    removed = []
+    for folder in folders:
+        try:
+            os.rmdir(folder)
+        except OSError:
+            break
+        removed.append(folder)
+    return tuple(removed)
 
 
 def _create(directory: Directory, name: str, data: bytes) -> bool:

@@ -7,10 +7,12 @@ are, and what the host, `memtab doctor` and Settings read and write.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Literal
 
+from memtab.agent_server.bridge.rendezvous import KEY_VARIABLES, install_identity
 from memtab.agent_server.origin import SessionOrigin
-from memtab.fs.records import OmitNone, Record
+from memtab.fs.records import OmitNone, Record, field
 
 HostedBy = Literal["watch", "agents", "command"]
 """Who runs the host: `memtab watch` (the login service), a bridge that started it for
@@ -40,10 +42,30 @@ class Welcome(Record):
     reason: Annotated[str | None, OmitNone] = None
 
 
+class HostSetup(Record):
+    """What a host serves (§22.8): the `--home` of its sessions (None: none given), its
+    Memtab's Python and package folder, and the variables its socket was chosen by
+    (`KEY_VARIABLES`, those set) — so Settings can tell a host of this home under another
+    set-up from none."""
+
+    home: str | None
+    python: str
+    package: str
+    variables: dict[str, str] = field(default_factory=dict)
+
+
+def host_setup(home: str | None, env: Mapping[str, str]) -> HostSetup:
+    """The set-up of a host of `home` (absolute, or None) chosen with `env`."""
+    variables = {name: env[name] for name in KEY_VARIABLES if name in env}
+    python, package = install_identity()
+    return HostSetup(home=home, python=python, package=package, variables=variables)
+
+
 class HostStatus(Record):
     """The host's answer to a status `Hello` (§22.8), for `memtab doctor` and Settings:
     its Memtab, pid, who runs it, since when (ms since the epoch), how many sessions it
-    holds, after how many idle seconds it exits (None: never) and its socket."""
+    holds, after how many idle seconds it exits (None: never), its socket and what it
+    serves (`setup`; a host before it says none)."""
 
     memtab: str
     protocol: int
@@ -53,3 +75,4 @@ class HostStatus(Record):
     sessions: int
     idle_exit_s: float | None
     socket: str
+    setup: Annotated[HostSetup | None, OmitNone] = None

@@ -49,7 +49,13 @@ from memtab.agent_server.bridge.rendezvous import (
 from memtab.agent_server.catalog import MemoryCatalog
 from memtab.agent_server.frames import CHUNK_BYTES
 from memtab.agent_server.hosting.catalogs import CatalogShelf
-from memtab.agent_server.hosting.handshake import Hello, HostedBy, HostStatus, Welcome
+from memtab.agent_server.hosting.handshake import (
+    Hello,
+    HostedBy,
+    HostSetup,
+    HostStatus,
+    Welcome,
+)
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.server import keep_start_out_of_collections, serve_streams
 from memtab.agent_server.service import MemoryService
@@ -79,7 +85,8 @@ catalogs from the shelf."""
 class McpHost:
     """Serves the sessions that reach `rendezvous.socket` until it is stopped, replaced,
     or idle for `idle_exit_s` (None: never). Time is `clock`'s; the socket's name and the
-    idle time are looked at every `check_every_s`."""
+    idle time are looked at every `check_every_s`. `setup`: what it serves, as its status
+    says (`handshake.host_setup`)."""
 
     def __init__(
         self,
@@ -91,8 +98,10 @@ class McpHost:
         clock: Callable[[], float] = time.monotonic,
         check_every_s: float = CHECK_EVERY_S,
         version: str = __version__,
+        setup: HostSetup | None = None,
     ) -> None:
         self.rendezvous = rendezvous
+        self.setup = setup
         self.hosted_by = hosted_by
         self.idle_exit_s = idle_exit_s
         self.sessions = 0  # connections open, a handshake's too
@@ -280,6 +289,7 @@ class McpHost:
             sessions=max(self.sessions - 1, 0),  # not the question's own connection
             idle_exit_s=self.idle_exit_s,
             socket=self.rendezvous.socket,
+            setup=self.setup,
         )
 
     def _warm_fresh_catalogs(self) -> None:

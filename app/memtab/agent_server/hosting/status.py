@@ -4,7 +4,11 @@ and Settings → Other agents.
 The answer is for the sessions `memtab mcp install` registers (`--home <home>`) started
 with this process's environment: the host is asked how it is over its socket (`status`),
 and when none answers, the reason sessions would serve themselves is found as a bridge
-finds it.
+finds it. A host is chosen by the Memtab and the variables a session starts with, so an
+agent started from another shell may be served by a host of this home this process
+would never reach: when none answers here, the other hosts in the runtime folder are
+asked what they serve (`HostSetup`), and one of this home is named with what differs —
+never "no shared server runs" while one serves this home.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import os
 import socket
 from collections.abc import Mapping
 
+from memtab import __version__
 from memtab.agent_server.bridge.greeting import STATUS, hello
 from memtab.agent_server.bridge.reach import IDLE_EXIT_S
 from memtab.agent_server.bridge.rendezvous import (
@@ -22,11 +27,14 @@ from memtab.agent_server.bridge.rendezvous import (
     host_rendezvous,
     peer_credentials,
 )
-from memtab.agent_server.hosting.handshake import HostStatus
+from memtab.agent_server.hosting.handshake import HostSetup, HostStatus, host_setup
 from memtab.fs.records import Record
 from memtab.store.home import Home
 
 STATUS_TIMEOUT_S = 2.0
+OTHER_STATUS_TIMEOUT_S = 0.5
+"""How long another host in the runtime folder is given to say what it serves."""
+MAX_OTHER_HOSTS = 32
 _WHO = {
     "watch": "`memtab watch`",
     "agents": "a shared server an agent started",
@@ -99,6 +107,9 @@ def shared_server_facts(home: Home, env: Mapping[str, str] | None = None) -> Sha
             f"{IDLE_EXIT_S / 60:g} idle minutes); `memtab watch --install` keeps one warm "
             "from login"
         )
+        other = _other_host(place.folder, place.socket, host_setup(str(home.root), environ))
+        if other is not None:
+            note = _elsewhere_note(other, host_setup(str(home.root), environ))
         return SharedServerFacts(
             shared=True,
             why_not=None,
@@ -124,4 +135,44 @@ def shared_server_facts(home: Home, env: Mapping[str, str] | None = None) -> Sha
         sessions=status.sessions,
         socket=place.socket,
         note=note,
+    )
+
+
+def _other_host(folder: str, ours: str, setup: HostSetup) -> HostStatus | None:
+    """A host in `folder` (at another socket than `ours`) that serves `setup`'s home."""
+    try:
+        names = sorted(
+            n for n in os.listdir(folder) if n.startswith("mcp-") and n.endswith(".sock")
+        )
+    except OSError:
+        return None
+    for name in names[:MAX_OTHER_HOSTS]:
+        path = os.path.join(folder, name)
+        if path == ours:
+            continue
+        status = host_status(path, OTHER_STATUS_TIMEOUT_S)
+        if status is not None and status.setup is not None and status.setup.home == setup.home:
+            return status
+    return None
+
+
+def _elsewhere_note(status: HostStatus, ours: HostSetup) -> str:
+    """Settings' and doctor's line for a host of this home under another set-up."""
+    assert status.setup is not None
+    theirs = status.setup
+    differs = []
+    if (status.memtab, theirs.package) != (__version__, ours.package):
+        differs.append(f"another Memtab ({status.memtab}, {theirs.package})")
+    elif theirs.python != ours.python:
+        differs.append(f"another Python ({theirs.python})")
+    names = sorted(set(theirs.variables) | set(ours.variables))
+    for name in [n for n in names if theirs.variables.get(n) != ours.variables.get(n)][:3]:
+        value = theirs.variables.get(name)
+        differs.append(f"{name}={value}" if value is not None else f"{name} unset")
+    sessions = f"{status.sessions} session{'' if status.sessions == 1 else 's'} now"
+    return (
+        f"A shared server serves this home for agents started with "
+        f"{', '.join(differs) or 'another set-up'}: {_WHO[status.hosted_by]} (pid "
+        f"{status.pid}, {sessions}). None runs for sessions started as this window is: "
+        f"the next one starts one (it exits after {IDLE_EXIT_S / 60:g} idle minutes)"
     )

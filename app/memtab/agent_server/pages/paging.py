@@ -1,9 +1,10 @@
 """Every answer of `memtab mcp` within one budget, paged with a cursor (docs/formats.md §22.10).
 
 Agents cut what a tool answers: Claude Code saves a result over 50,000 characters to a
-file and shows the model a preview, and refuses one over 25,000 tokens; Codex cuts the
-middle out of one over about 48,000 characters. So no answer passes the server's budget
-(`DEFAULT_ANSWER_BUDGET` bytes unless `--answer-budget` says otherwise), measured as the
+file and shows the model a preview, and truncates one over 25,000 tokens; Codex cuts the
+middle out of one over 12,000 bytes for a model outside its catalog. So no answer passes
+the session's budget (`DEFAULT_ANSWER_BUDGET` bytes, lowered to its client's own limit by
+`client_limits`, unless `--answer-budget` says otherwise), measured as the
 client receives it: the answer's text as its JSON-RPC frame carries it (JSON-escaped,
 UTF-8 — a Korean character counts 3, a newline 2), which keeps a page of multi-byte text
 under every agent's token limit too. What does not fit is paged: `list` and `search`

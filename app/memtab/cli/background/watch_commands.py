@@ -166,7 +166,7 @@ def _host_agents(home: Home) -> HostThread | None:
     # hosts, not for `memtab events` or `watch --status`, which share this module
     from memtab.cli.share.mcp_sessions import start_hosting
 
-    hosting = start_hosting(place)
+    hosting = start_hosting(place, str(home.root))
     print(
         f"Hosting agents' MCP sessions of {home.root} at {hosting.host.rendezvous.socket}",
         file=sys.stderr,

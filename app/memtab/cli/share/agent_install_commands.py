@@ -17,8 +17,10 @@ from memtab.agent_server.agents import (
     agent_found,
     claude_settings_path,
     config_path,
+    demo_refusal,
     project_place,
 )
+from memtab.agent_server.config_files.xum_hooks import hooks_bypassed_note, xum_hooks
 from memtab.agent_server.install import (
     Outcome,
     install_agent,
@@ -36,6 +38,7 @@ from memtab.store.home import Home
 
 def install(args: argparse.Namespace) -> int:
     home = open_home(args)
+    _refuse_demo(home, "install")
     project = _project(args)
     chosen = [agent for agent in AGENTS if getattr(args, agent)]
     agents = chosen or [agent for agent in _agents(project) if agent_found(agent, home)]
@@ -46,7 +49,12 @@ def install(args: argparse.Namespace) -> int:
     _refuse_xum(agents, project)
     writes = getattr(args, "writes", None)  # the server's own default needs no option
     workspace = getattr(args, "workspace", None)
-    command = server_command(home, workspace, None if writes == DEFAULT_WRITES else writes)
+    command = server_command(
+        home,
+        workspace,
+        None if writes == DEFAULT_WRITES else writes,
+        getattr(args, "answer_budget", None),
+    )
     if args.print:
         for agent in agents:
             path = config_path(agent, home, project=project)
@@ -67,13 +75,17 @@ def install(args: argparse.Namespace) -> int:
         for outcome in install_agent(agent, home, command, project=project)
     ]
     status = _report(outcomes)
-    if project is not None:
+    hooks = hooks_bypassed_note(xum_hooks(home, project.checkout if project else None))
+    if hooks is not None:
+        print(hooks)
+    if project is not None and any(outcome.status != "refused" for outcome in outcomes):
         print(_served_there(home, project, workspace))
     return status
 
 
 def uninstall(args: argparse.Namespace) -> int:
     home = open_home(args)
+    _refuse_demo(home, "uninstall")
     project = _project(args)
     chosen = [agent for agent in AGENTS if getattr(args, agent)]
     agents = chosen or [
@@ -105,6 +117,13 @@ def _project(args: argparse.Namespace) -> ProjectPlace | None:
 def _agents(project: ProjectPlace | None) -> tuple[AgentName, ...]:
     """The agents an install may go to: all, or those with a per-project configuration."""
     return AGENTS if project is None else tuple(a for a in AGENTS if a != "xum")
+
+
+def _refuse_demo(home: Home, change: str) -> None:
+    """A demo home reaches no real agent (`--print` too: its snippet would serve it)."""
+    refusal = demo_refusal(home, change)
+    if refusal is not None:
+        raise CliError(refusal)
 
 
 def _refuse_xum(agents: list[AgentName], project: ProjectPlace | None) -> None:

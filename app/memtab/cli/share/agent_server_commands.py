@@ -2,7 +2,7 @@
 
     memtab mcp [--home DIR] [--workspace ID] [--writes inbox|direct|off] [--answer-budget BYTES]
     memtab mcp install [--claude] [--codex] [--xum] [--print] [--workspace ID] [--writes MODE]
-                       [--project DIR]
+                       [--answer-budget BYTES] [--project DIR]
     memtab mcp uninstall [--claude] [--codex] [--xum] [--project DIR]
     memtab mcp host [--home DIR] [--idle-exit SECONDS]
 
@@ -57,11 +57,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--answer-budget",
         type=_answer_budget,
-        default=DEFAULT_ANSWER_BUDGET,
+        default=None,
         metavar="BYTES",
         help=f"the most an answer takes, as its frame carries it (default "
-        f"{DEFAULT_ANSWER_BUDGET}: well under what Claude Code and Codex show whole); "
-        "longer ones come in pages",
+        f"{DEFAULT_ANSWER_BUDGET}, lowered to what the client shows whole: Codex "
+        "12000 for a model outside its catalog); longer ones come in pages",
     )
     parser.set_defaults(handler=run_mcp)
     actions = parser.add_subparsers(dest="mcp_action", metavar="ACTION")
@@ -86,6 +86,14 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         choices=WRITE_MODES,
         default=argparse.SUPPRESS,
         help="the agents' write mode (default: inbox)",
+    )
+    install.add_argument(
+        "--answer-budget",
+        type=_answer_budget,
+        default=None,
+        metavar="BYTES",
+        help="the most an answer of this install's sessions takes, whatever the client "
+        "(default: the client's own limit, at most 24000)",
     )
     install.add_argument(
         "--project",

@@ -27,7 +27,7 @@ from memtab.agent_server.bridge.rendezvous import (
     host_rendezvous,
 )
 from memtab.agent_server.hosting.catalogs import CatalogShelf
-from memtab.agent_server.hosting.handshake import HostedBy
+from memtab.agent_server.hosting.handshake import HostedBy, host_setup
 from memtab.agent_server.hosting.host import McpHost, SessionRefusedError
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.service import MemoryService
@@ -93,11 +93,10 @@ def _parsed(words: Sequence[str]) -> argparse.Namespace:
 def run_host(args: argparse.Namespace) -> int:
     """`memtab mcp host`: serve every agent session of the home until stopped (or idle
     for `--idle-exit` seconds)."""
-    home = getattr(args, "home", None)
+    given = getattr(args, "home", None)
+    home = os.path.abspath(os.path.expanduser(given)) if given else None
     try:
-        place = host_rendezvous(
-            os.path.abspath(os.path.expanduser(home)) if home else None, os.environ
-        )
+        place = host_rendezvous(home, os.environ)
     except RendezvousError as error:
         raise CliError(f"No shared server here: {error}") from None
     ready_fd = args.ready_fd
@@ -107,6 +106,7 @@ def run_host(args: argparse.Namespace) -> int:
         open_session,
         hosted_by=hosted_by,
         idle_exit_s=args.idle_exit or None,
+        setup=host_setup(home, os.environ),
     )
 
     def ready() -> None:
@@ -143,8 +143,12 @@ class HostThread:
         self._thread.join(timeout_s)
 
 
-def start_hosting(place: Rendezvous, hosted_by: HostedBy = "watch") -> HostThread:
-    """Host on a thread the agents' sessions that wait at `place` (a home's, from
-    `rendezvous.host_rendezvous`: they run `memtab mcp --home <home>`, as `memtab mcp
+def start_hosting(
+    place: Rendezvous, home: str | None = None, hosted_by: HostedBy = "watch"
+) -> HostThread:
+    """Host on a thread the agents' sessions of `home` that wait at `place` (the home's,
+    from `rendezvous.host_rendezvous`: they run `memtab mcp --home <home>`, as `memtab mcp
     install` registers it)."""
-    return HostThread(McpHost(place, open_session, hosted_by=hosted_by, idle_exit_s=None))
+    setup = host_setup(home, os.environ)
+    host = McpHost(place, open_session, hosted_by=hosted_by, idle_exit_s=None, setup=setup)
+    return HostThread(host)

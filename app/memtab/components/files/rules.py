@@ -18,6 +18,7 @@ from pathlib import Path
 from memtab.components.history.history import SCOPE_TITLES
 from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.sources.claude.index import is_cut_index
+from memtab.sources.codex.imports import IMPORTED_TAG
 from memtab.store.paths import Scope, VirtualPath
 
 _EDITABLE_KINDS = (NodeKind.FILE, NodeKind.DIRECTORY)
@@ -38,18 +39,30 @@ class RowAction(enum.Enum):
     REVEAL = "reveal"
     DELETE = "delete"
     DELETE_ORPHAN = "delete_orphan"
+    OPEN_LINKED = "open_linked"
+    """A file Codex imported from Claude Code, or its original: open the other."""
     GO_TO_CUT = "go_to_cut"
     """Claude Code's MEMORY.md past its cut: the cursor to the first line it does not read
     (the loads feature's action)."""
     SEPARATOR = "separator"
 
 
+def linked_text(node: TreeNode | None) -> str:
+    """The words of the action that opens a row's linked file."""
+    if node is not None and node.linked is not None and node.tag == IMPORTED_TAG:
+        return "Open the original in Claude Code's memory"
+    return "Open Codex's import of it"
+
+
 def row_actions(node: TreeNode) -> tuple[RowAction, ...]:
     """What a row's context menu offers, in order: another agent's file can only be copied
     (or its folder opened), an orphaned project dir deleted whole; a file of a scope is
     pinned, copied, renamed, deleted…; a scope or folder takes new files. A Claude Code
-    `MEMORY.md` past its cut offers Go to the cut first."""
+    `MEMORY.md` past its cut offers Go to the cut first; a file Codex imported from Claude
+    Code, or its original, Open the other before all."""
     offered: list[RowAction] = []
+    if node.linked is not None and node.kind is NodeKind.FILE:
+        offered += (RowAction.OPEN_LINKED, RowAction.SEPARATOR)
     if is_cut_past(node):
         offered += (RowAction.GO_TO_CUT, RowAction.SEPARATOR)
     if node.read_only:

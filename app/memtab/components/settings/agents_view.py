@@ -8,8 +8,10 @@ build the widgets and run the jobs.
   (`~` expanded); only the agents whose settings changed are saved. A home with its own
   sources says that what is chosen applies to the other homes.
 - Memtab for your agents: a registered agent offers Remove, another Install; a file Memtab
-  cannot read offers no button (it is never rewritten blindly); a change says what it is
-  doing, then what it did and each warning.
+  cannot read offers no button (it is never rewritten blindly), nor does a demo home,
+  which reaches no real agent (the box says why); Install asks first, naming each file it
+  will change and the home it will serve (Cancel changes nothing); a change says what it
+  is doing, then what it did and each warning.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from typing import Protocol
 
 from memtab.agent_server.agents import AGENT_TITLES as SERVER_AGENT_TITLES
 from memtab.agent_server.agents import AgentName
+from memtab.agent_server.config_files.checked_replace import BACKUP_SUFFIX
+from memtab.agent_server.install import PlannedChange
 from memtab.agent_server.registrations import Registration
 from memtab.file_protocol.file_ref import Agent
 from memtab.humanize import display_path
@@ -34,7 +38,8 @@ ISOLATED_HOME = (
 )
 SERVER_INTRO = (
     "A registered agent starts `memtab mcp` itself and lists, searches and reads this "
-    "memory from its first turn; its changes go to your Inbox."
+    "memory from its first turn; its changes go to your Inbox. Install and Remove change "
+    "the agent's own files at once, after you confirm (Save and Cancel below do not)."
 )
 
 
@@ -113,15 +118,53 @@ class ServerRow:
     """A button at all: not for a file Memtab cannot read."""
 
 
-def server_row(registration: Registration) -> ServerRow:
-    """What the box shows of one agent's registration."""
+def server_row(registration: Registration, *, demo: bool = False) -> ServerRow:
+    """What the box shows of one agent's registration (`demo`: the home is a demo home,
+    which changes no agent's files: no button)."""
     registered = registration.registered
     return ServerRow(
         text=registration.text(),
         registered=registered,
         button="Remove" if registered else "Install",
         tip=server_tip(registration.agent, registered),
-        offered=registration.problem is None,
+        offered=registration.problem is None and not demo,
+    )
+
+
+@dataclass(frozen=True)
+class InstallQuestion:
+    """The question Install asks first: what it does for whom, each file it changes."""
+
+    title: str
+    text: str
+    informative: str
+    confirm: str = "&Install"
+
+
+def install_question(
+    agent: AgentName, home: str, changes: Sequence[PlannedChange]
+) -> InstallQuestion:
+    """Install's question for `agent` on the home at `home`, naming each file it changes."""
+    title = SERVER_AGENT_TITLES[agent]
+    files = "\n".join(f"• {change.path}: {change.change}" for change in changes)
+    backups = ", ".join(f"{change.path.name}{BACKUP_SUFFIX}" for change in changes)
+    kept = (
+        f"Nothing else in them changes, and each that exists is first copied beside itself "
+        f"({backups})"
+        if len(changes) > 1
+        else f"Nothing else in it changes, and if it exists it is first copied beside itself "
+        f"({backups})"
+    )
+    return InstallQuestion(
+        title=f"Install Memtab in {title}?",
+        text=(
+            f"Every {title} session will start Memtab's server for the memory in {home}, "
+            "and read it from its first turn; its changes go to your Inbox."
+        ),
+        informative=(
+            f"This changes {'these files' if len(changes) > 1 else 'this file'} now:\n"
+            f"{files}\n\n{kept}. Remove takes it all out again."
+        ),
     )
 
 

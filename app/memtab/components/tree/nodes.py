@@ -156,6 +156,7 @@ class TreeNode:
         "kind",
         "last_accessed_at",
         "line_match",
+        "linked",
         "message_kind",
         "modified_at_ms",
         "name",
@@ -218,6 +219,9 @@ class TreeNode:
     warning: str | None
     """Something wrong the row shows (a MEMORY.md over Claude Code's load limit)."""
     warning_label: str | None
+    linked: MemoryFileRef | None
+    """Another file this one is a copy of, or copied to (Codex's import of a Claude Code
+    memory file and its original: `sources.codex.imports`): the row opens it."""
     """The warning in two words, its row's pill (`no description`); None: `over limit`."""
     fingerprint: int
     """A hash of everything shown by this node and its subtree (see `fingerprint_tree`)."""
@@ -255,6 +259,7 @@ class TreeNode:
         tag: str = "",
         warning: str | None = None,
         warning_label: str | None = None,
+        linked: MemoryFileRef | None = None,
         fingerprint: int = 0,
         parent: TreeNode | None = None,
         children: list[TreeNode] | None = None,
@@ -288,6 +293,7 @@ class TreeNode:
         self.tag = tag
         self.warning = warning
         self.warning_label = warning_label
+        self.linked = linked
         self.fingerprint = fingerprint
         self.parent = parent
         self.children = [] if children is None else children
@@ -324,6 +330,7 @@ class TreeNode:
             self.tag,
             self.warning,
             self.warning_label,
+            self.linked,
         )
 
     def copy_fields_from(self, other: TreeNode) -> None:
@@ -415,6 +422,7 @@ _DATA_FIELDS = (
     "tag",
     "warning",
     "warning_label",
+    "linked",
 )
 
 

@@ -33,8 +33,9 @@ from memtab.components.tree.nodes import (
     ref_key,
 )
 from memtab.components.tree.sources_scan import SourcesScan
-from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, MemoryFileRef
+from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, MemoryFileRef, parse_file_id
 from memtab.humanize import display_path
+from memtab.sources.codex.imports import IMPORTED_TAG, ImportLinks, link_imports
 from memtab.sources.layouts import codex_extension_reason
 from memtab.sources.model import (
     AD_HOC_EXTENSION,
@@ -63,7 +64,7 @@ _TAGS: dict[FileKind, str] = {
     FileKind.RULE: "rule",
     FileKind.AUTO_MEMORY_INDEX: "index",
     FileKind.AUTO_MEMORY_TOPIC: "topic",
-    FileKind.SESSION_SUMMARY: "session summary",
+    FileKind.SESSION_SUMMARY: "older session summary",
     FileKind.GENERATED: "generated",
     FileKind.SKILL: "skill",
     FileKind.EXTENSION: "extension",
@@ -142,10 +143,13 @@ def file_tag(file: SourceFile) -> str:
 class _SourceRows:
     """Builds the rows of one source's listing under its own row."""
 
-    def __init__(self, listing: SourceListing, *, with_agent: bool) -> None:
+    def __init__(
+        self, listing: SourceListing, *, with_agent: bool, links: ImportLinks | None = None
+    ) -> None:
         source = listing.source
         self.source = source
         self.listing = listing
+        self.links = links
         self.node = TreeNode(
             source_key(source.id),
             NodeKind.SOURCE,
@@ -231,9 +235,26 @@ class _SourceRows:
             warning=file.warning,
             warning_label=file.warning_label,
         )
+        if self.links is not None:
+            _link(node, file, self.links)
         if match is not None and match.lines:
             node.adopt([match_node(node, line) for line in match.lines])
         return node
+
+
+def _link(node: TreeNode, file: SourceFile, links: ImportLinks) -> None:
+    """A file Codex imported says so and opens its original; an original opens its import."""
+    label = links.labels.get(file.id)
+    if label is not None:
+        node.tag = IMPORTED_TAG
+        original = links.original_of.get(file.id)
+        copy = f": a copy of {original}" if original else " (its original is not listed here)"
+        node.description = f"{label[0].upper()}{label[1:]}{copy}"
+        node.linked = parse_file_id(original) if original else None
+        return
+    copies = links.imports_of.get(file.id)
+    if copies:  # its tooltip names the copy (`text.file_tooltip`); the row stays as it was
+        node.linked = parse_file_id(copies[0])
 
 
 def _group_order(
@@ -257,6 +278,7 @@ def build_source_sections(
 ) -> list[TreeNode]:
     """The sections of other agents' memory (see the module docstring); with `matches`,
     only the matching files and what holds them."""
+    links = link_imports(sources.listings)
     groups: dict[str, list[SourceListing]] = {}
     for listing in sources.listings:
         source = listing.source
@@ -278,7 +300,7 @@ def build_source_sections(
             agent=None if project else agent,
         )
         for listing in listings:
-            rows = _SourceRows(listing, with_agent=project is not None)
+            rows = _SourceRows(listing, with_agent=project is not None, links=links)
             rows.add_files(matches)
             if matches is None or rows.node.children:
                 section.children.append(rows.node)

@@ -66,6 +66,8 @@ def file_tooltip(
         lines.append(f"Read-only: {node.not_editable_reason}")
     if node.warning:
         lines.append(node.warning)
+    if node.linked is not None:  # Codex's import of a Claude Code file, or its original
+        lines.append(f"Linked to {node.linked.key}: right-click to open it")
     lines += [mark.detail for mark in marks]
     if node.orphan_dir is not None:
         lines.append(glossary.ORPHANED_PROJECT_MEMORY)

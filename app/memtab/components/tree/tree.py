@@ -44,10 +44,16 @@ from memtab.components.tree.nodes import (
 )
 from memtab.components.tree.scan import HomeScan, OrphanScan, ScopeScan
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
-from memtab.loads.limits import pinned_cut_warning
+from memtab.loads.limits import XUM_NO_DESCRIPTION_LABEL, pinned_cut_warning, xum_recall_warning
 from memtab.store.conflict_copies import ConflictCopy, find_copies
 from memtab.store.files import FileEntry, ScopeListing, UnaddressableEntry
-from memtab.store.paths import MAX_PATH_DEPTH, Scope, VirtualPath, too_deep_words
+from memtab.store.paths import (
+    MAX_PATH_DEPTH,
+    SHARED_SCOPES,
+    Scope,
+    VirtualPath,
+    too_deep_words,
+)
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.meta import MetaEntry
 
@@ -189,6 +195,11 @@ class _ListingTree:
     ) -> TreeNode:
         path = entry.path
         orphan = self.orphan_dir is not None
+        warning = pinned_cut_warning(bool(meta and meta.pinned), entry.size_bytes)
+        label = None
+        if warning is None and not orphan and entry.editable and path.scope in SHARED_SCOPES:
+            warning = xum_recall_warning(entry.description)
+            label = XUM_NO_DESCRIPTION_LABEL if warning is not None else None
         file_node = TreeNode(
             self.file_node_key(path),
             _FILE,
@@ -208,7 +219,8 @@ class _ListingTree:
             read_only=orphan or self.removed is not None,
             ref=None if orphan else MemoryFileRef(MUX_SOURCE_ID, str(path)),
             tag="" if orphan else self.copy_label(path),
-            warning=pinned_cut_warning(bool(meta and meta.pinned), entry.size_bytes),
+            warning=warning,
+            warning_label=label,
         )
         if match is not None and match.lines:
             file_node.adopt([match_node(file_node, line) for line in match.lines])

@@ -30,7 +30,7 @@ from memtab.components.files import rules, undo
 from memtab.components.files.questions import NewKind
 from memtab.components.files.rules import RowAction
 from memtab.components.loads.cut_bars import GO_TO_CUT
-from memtab.components.tree.nodes import NodeKind, TreeNode, file_key
+from memtab.components.tree.nodes import NodeKind, TreeNode, file_key, ref_key
 from memtab.components.tree.text import PIN_NOTE
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.actions import ActionRegistry, Focus
@@ -69,6 +69,8 @@ class ActionTree(Protocol):
     def indexAt(self, point: QPoint) -> QModelIndex: ...
 
     def viewport(self) -> QWidget: ...
+
+    def select_key(self, key: str) -> bool: ...
 
 
 class ActionRows(Protocol):
@@ -253,6 +255,18 @@ class FileActions(QObject):
         self.trash_action = actions.add(
             "tree.trash", "Recently deleted…", self.show_selected_trash, focus=in_tab, on=tab
         )
+        self.open_linked_action = actions.add(
+            "tree.open_linked",
+            "Open the original in Claude Code's memory",
+            self.open_linked,
+            focus=tree_only,
+            on=tree,
+            tip="Codex's import of a Claude Code memory file, and its original: open the other",
+            enabled_when=self._applies_to_current(
+                lambda node: node is not None and node.linked is not None
+            ),
+            text_when=lambda: rules.linked_text(self._tree.current_node()),
+        )
         self.delete_orphan_action = actions.add(
             "tree.delete_orphan",
             "Delete orphaned project memory…",
@@ -285,6 +299,8 @@ class FileActions(QObject):
                 menu.addAction(actions[action])
         if node.kind is NodeKind.FILE and not node.read_only:
             self.pin_action.setText(rules.pin_text(node))
+        if node.linked is not None:
+            self.open_linked_action.setText(rules.linked_text(node))
         return menu
 
     def _row_actions(self) -> dict[RowAction, QAction]:
@@ -300,6 +316,7 @@ class FileActions(QObject):
             RowAction.REVEAL: self.reveal_action,
             RowAction.DELETE: self.delete_action,
             RowAction.DELETE_ORPHAN: self.delete_orphan_action,
+            RowAction.OPEN_LINKED: self.open_linked_action,
         } | self._registered({RowAction.GO_TO_CUT: GO_TO_CUT})
 
     def _registered(self, ids: dict[RowAction, str]) -> dict[RowAction, QAction]:
@@ -428,6 +445,14 @@ class FileActions(QObject):
             self._host.show_error(rules.no_file_manager_text(folder))
 
     # --- history, trash -------------------------------------------------------------
+
+    def open_linked(self) -> None:
+        """Open the file the current row is linked to (Codex's import and its original)."""
+        node = self._tree.current_node()
+        if node is None or node.linked is None:
+            return
+        if not self._tree.select_key(ref_key(node.linked)):
+            self._host.show_error(f"{node.linked.key} is not in the tree (is its source shown?)")
 
     def show_selected_history(self) -> None:
         """Open the selected file and show its History panel."""

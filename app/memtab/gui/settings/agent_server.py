@@ -1,10 +1,12 @@
 """Settings → Other agents → Memtab for your agents: which agents have Memtab's MCP server
 (`memtab mcp`, docs/formats.md §22.6) registered and what it serves them, with Install and
-Remove — `memtab mcp install` / `uninstall` for that agent. Reading and changing the
-agents' files runs on the window's job service (Claude Code's ~/.claude.json may be
-megabytes); a file Memtab cannot read offers no button: it is never rewritten blindly.
-Below, whether their sessions get a warm server (§22.8: the host asked over its socket,
-off the GUI thread)."""
+Remove — `memtab mcp install` / `uninstall` for that agent. Install asks first, naming
+each file it will change and the home it will serve (`confirm_install`; Cancel changes
+nothing). Reading and changing the agents' files runs on the window's job service (Claude
+Code's ~/.claude.json may be megabytes); a file Memtab cannot read offers no button: it is
+never rewritten blindly; nor does a demo home, which reaches no real agent (the box says
+why). Below, whether their sessions get a warm server (§22.8: the host asked over its
+socket, off the GUI thread)."""
 
 from __future__ import annotations
 
@@ -12,23 +14,35 @@ import functools
 from collections.abc import Mapping
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memtab.agent_server.agents import AGENTS
-from memtab.agent_server.registrations import Registration
+from memtab.agent_server.install import planned_changes
 from memtab.components.settings.agents_view import (
     LOOKING,
     SERVER_INTRO,
+    InstallQuestion,
     change_failed,
     changed,
     changing,
+    install_question,
     look_failed,
     server_row,
     server_tip,
 )
 from memtab.gui.tasks.jobs import JobService, Lane
-from memtab.gui.toolkit.style import mute
+from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
+from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.operations.settings import (
+    AgentServerLook,
     agent_server_registrations,
     install_agent_server,
     uninstall_agent_server,
@@ -56,6 +70,15 @@ class AgentServerBox(QGroupBox):
         intro.setWordWrap(True)
         mute(intro)
         layout.addWidget(intro)
+        self.refusal = QLabel("", self)  # a demo home's: why it changes no agent's files
+        self.refusal.setObjectName("agentServerRefusal")
+        self.refusal.setWordWrap(True)
+        self.refusal.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        palette = self.refusal.palette()
+        palette.setColor(self.refusal.foregroundRole(), accent_text(palette, Accent.WARNING))
+        self.refusal.setPalette(palette)
+        self.refusal.hide()
+        layout.addWidget(self.refusal)
         grid = QGridLayout()
         layout.addLayout(grid)
         self.lines: list[QLabel] = []
@@ -104,7 +127,12 @@ class AgentServerBox(QGroupBox):
 
     def _on_button_clicked(self, row: int, _checked: bool = False) -> None:
         agent = AGENTS[row]
-        change = uninstall_agent_server if self._registered[row] else install_agent_server
+        registered = self._registered[row]
+        if not registered:
+            changes = planned_changes(agent, self._home, self._env)
+            if not confirm_install(self, install_question(agent, str(self._home.root), changes)):
+                return  # nothing changed
+        change = uninstall_agent_server if registered else install_agent_server
         for button in self.buttons:
             button.setEnabled(False)
         self.result.setText(changing(agent, self._registered[row]))
@@ -119,12 +147,12 @@ class AgentServerBox(QGroupBox):
             self.result.setText(changed(found))
             self._look()
             return
-        assert isinstance(found, tuple)
-        registered, warm = found
-        self.warm_line.setText(warm)
-        for row, registration in enumerate(registered):
-            assert isinstance(registration, Registration)
-            shown = server_row(registration)
+        assert isinstance(found, AgentServerLook)
+        self.warm_line.setText(found.warm)
+        self.refusal.setText(found.refusal or "")
+        self.refusal.setVisible(found.refusal is not None)
+        for row, registration in enumerate(found.registrations):
+            shown = server_row(registration, demo=found.refusal is not None)
             self.lines[row].setText(shown.text)
             self._registered[row] = shown.registered
             button = self.buttons[row]
@@ -141,3 +169,25 @@ class AgentServerBox(QGroupBox):
             return
         for label in [*self.lines, self.warm_line]:
             label.setText(look_failed(message))
+
+
+def confirm_install(parent: QWidget, question: InstallQuestion) -> bool:
+    """Ask before Install changes an agent's files; True to go ahead (Enter installs,
+    Escape cancels)."""
+    box = QMessageBox(parent)
+    small_dialog(box)
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle(question.title)
+    box.setText(question.text)
+    box.setInformativeText(question.informative)
+    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    for label in box.findChildren(QLabel):  # long paths and commands never widen it
+        label.setWordWrap(True)
+    confirm = box.addButton(question.confirm, QMessageBox.ButtonRole.AcceptRole)
+    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(confirm)
+    box.setEscapeButton(cancel)
+    give_mnemonics(box)
+    fit_to_title(box)
+    box.exec()
+    return box.clickedButton() is confirm

@@ -18,8 +18,9 @@ question that names the host.
 Other agents' memory (Claude Code, Codex, loki-mode) has its own box
 (`gui.settings.sources`): on/off and a path per agent, and where Memtab looked.
 
-The form is three pages (Model, Memory writer, Other agents), each scrolling, so the
-dialog fits a 1366×768 screen. *Local model servers* (`gui.settings.local_servers`) finds
+The form is three pages (Model, Memory writer, Other agents), each as tall as the screen
+leaves it and scrolling beyond, so the dialog fits a 1366×768 screen with Other agents
+whole. *Local model servers* (`gui.settings.local_servers`) finds
 Ollama, LM Studio, llama.cpp or vLLM on this machine and fills the form with one.
 
 *Test connection* sends one small request with what the form says now (saved or not),
@@ -33,7 +34,7 @@ import functools
 import os
 from collections.abc import Mapping, Sequence
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -71,7 +72,7 @@ from memtab.gui.settings.page import ScrollingPage
 from memtab.gui.settings.sources import SourcesSettingsBox
 from memtab.gui.settings.writer_page import WriterSettingsBox
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
-from memtab.gui.toolkit.dialog_layout import give_mnemonics, small_dialog
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
@@ -112,7 +113,6 @@ class SettingsDialog(QDialog):
         `home`: the window's, for where other agents' memory was looked for;
         `local_server_kinds`: the local model servers *Find local servers* asks for."""
         super().__init__(parent)
-        small_dialog(self)
         self._jobs = jobs
         self._home = home
         self._local_server_kinds = local_server_kinds
@@ -125,6 +125,9 @@ class SettingsDialog(QDialog):
         self._probes: JobClient | None = None  # made with the first test
         self._build()
         self._load()
+        # Opened at its size hint, each page as tall as the screen leaves it (`page.py`):
+        # a window's first show holds it to 2/3 of the screen, which cut Other agents.
+        fit_to_screen(self, QSize(0, 0))
 
     # -- building ------------------------------------------------------------------------
 

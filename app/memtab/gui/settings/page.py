@@ -2,9 +2,13 @@
 
 A dialog laid out from its content grows with every help text and result: Settings was
 744 px tall, on a 768-px screen whose panel and title bar left it less — its last lines
-were cut. A `ScrollingPage` asks for its content's width but at most `MAX_HEIGHT` px of
-height, scrolls vertically beyond (never sideways), and can be as short as a few lines,
-so the dialog around it fits any laptop screen.
+were cut. A `ScrollingPage` asks for its content's width and as much height as its screen
+leaves it (the room a window has there, less `DIALOG_ROWS` for the dialog's tabs, notes and
+buttons; at least `MIN_HEIGHT`), scrolls vertically beyond (never sideways), and can be as
+short as a few lines, so the dialog around it fits any laptop screen. A fixed 460 px made
+Other agents scroll at 1366×768 while a third of the screen stayed free. Content that
+grows while the page shows (an install's outcome) grows its dialog as far as the screen
+allows, then scrolls.
 
 The content is sized here, not by QScrollArea's `widgetResizable`: wrapped texts (the key
 note, a test's result) are as tall as their width makes them (height-for-width), which
@@ -21,10 +25,14 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
+from memtab.gui.toolkit import dialog_layout
+from memtab.gui.toolkit.screen_room import room_on
+
 logger = logging.getLogger(__name__)
 
-MAX_HEIGHT = 460
-"""The height a page asks for at most; more scrolls."""
+DIALOG_ROWS = 150
+"""px: what a settings dialog holds besides its page — the tabs, the notes under them, the
+file it is stored in and the buttons (measured 100 at 1366×768, the notes 2 lines more)."""
 MIN_HEIGHT = 160
 
 
@@ -55,11 +63,17 @@ class ScrollingPage(QScrollArea):
             return column.heightForWidth(width)
         return column.sizeHint().height()
 
+    def max_height(self) -> int:
+        """The most height the page asks for: what its screen leaves a dialog's page."""
+        room = room_on(dialog_layout.available_geometry(self)).height()
+        return max(room - DIALOG_ROWS, MIN_HEIGHT)
+
     def sizeHint(self) -> QSize:
-        """The content's width (and room for the scroll bar), its height up to MAX_HEIGHT."""
+        """The content's width (and room for the scroll bar), its height up to what the
+        screen leaves it (`max_height`)."""
         width = self._content.sizeHint().width()
         height = self._content_height(width)
-        return QSize(width + self._extra_width(), min(height, MAX_HEIGHT))
+        return QSize(width + self._extra_width(), min(height, self.max_height()))
 
     def minimumSizeHint(self) -> QSize:
         """The content's least width (it never scrolls sideways), a few lines of height."""
@@ -71,10 +85,26 @@ class ScrollingPage(QScrollArea):
         self._fit_content()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """The content's layout changed (a text, a row shown): fit it again."""
+        """The content's layout changed (a text, a row shown): fit it again, the window
+        grown to show it where the screen has room."""
         if watched is self._content and event.type() == QEvent.Type.LayoutRequest:
             self._fit_content()
+            self._grow_window()
         return False
+
+    def _grow_window(self) -> None:
+        """The shown page's content outgrew it (an install's outcome, a longer line): its
+        window grows by that much, as far as its screen allows; it never shrinks."""
+        window = self.window()
+        if window is self or not self.isVisible():
+            return
+        needed = self._content_height(self.viewport().width()) - self.viewport().height()
+        if needed <= 0:
+            return
+        room = room_on(dialog_layout.available_geometry(window)).height()
+        height = min(window.height() + needed, room)
+        if height > window.height():
+            window.resize(window.width(), height)
 
     def _fit_content(self) -> None:
         """As wide as the viewport, as tall as that width makes the content (at least the

@@ -97,11 +97,15 @@ def account_memory_directory(config_root: Path) -> Path:
 
 @dataclass(frozen=True)
 class MemoryStore:
-    """One store of `CLAUDE_MEMORY_STORES`: where it mounts and whether it is read-only."""
+    """One store of `CLAUDE_MEMORY_STORES`: where it mounts, whether it is read-only, and
+    the index a session puts in its prompt (`promptIndex`, a path inside the mount, at most
+    `promptIndexMaxBytes`)."""
 
     mount: str
     read_only: bool
     scope: str  # "team" or "user"
+    prompt_index: str | None = None
+    prompt_index_max_bytes: int | None = None
 
 
 def memory_stores(raw: str | None) -> tuple[MemoryStore, ...]:
@@ -139,7 +143,30 @@ def _store(entry: object) -> MemoryStore | None:
         mount = _MOUNT_UNSAFE.sub("-", last)
     if not isinstance(mount, str) or not _MOUNT_NAME.match(mount):
         return None
-    return MemoryStore(mount=mount, read_only=mode == "ro", scope=scope)
+    index, cap = entry.get("promptIndex"), entry.get("promptIndexMaxBytes")
+    if index is not None and not (isinstance(index, str) and _is_relative_index(index)):
+        return None
+    if cap is not None and not (isinstance(cap, int) and not isinstance(cap, bool) and cap > 0):
+        return None
+    return MemoryStore(
+        mount=mount,
+        read_only=mode == "ro",
+        scope=scope,
+        prompt_index=index,
+        prompt_index_max_bytes=cap,
+    )
+
+
+_INDEX_SEGMENT = re.compile(r"^[A-Za-z0-9._-]+$")
+
+
+def _is_relative_index(path: str) -> bool:
+    """Whether Claude Code takes `path` as a store's `promptIndex`: segments of
+    `A-Za-z0-9._-`, none `.` or `..`."""
+    segments = path.split("/")
+    return bool(path) and all(
+        _INDEX_SEGMENT.match(segment) and segment not in (".", "..") for segment in segments
+    )
 
 
 def stores_setting(env: Mapping[str, str], settings_env: Mapping[str, object]) -> str | None:

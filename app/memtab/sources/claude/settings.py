@@ -74,15 +74,17 @@ def user_auto_memory_directory(
 
 
 def auto_memory_setting(
-    config_root: Path, project: str, managed: Sequence[Path] = ()
+    config_root: Path, project: str, managed: Sequence[Path] = (), local_root: str | None = None
 ) -> AutoMemoryDirectory | None:
     """The `autoMemoryDirectory` in effect for sessions in `project`: managed settings,
-    then the project's local settings, then the user's (first set wins)."""
+    then the local settings (`local_root`'s, by default the project's), then the user's
+    (first set wins)."""
     for settings_file in managed:
         found = _setting_in(settings_file)
         if found is not None:
             return found
-    return local_auto_memory_directory(project) or user_auto_memory_directory(config_root)
+    local = local_auto_memory_directory(local_root or project)
+    return local or user_auto_memory_directory(config_root)
 
 
 def local_auto_memory_directory(project: str) -> AutoMemoryDirectory | None:
@@ -138,16 +140,18 @@ class ClaudeSettings(Record):
 
 
 def auto_memory_turned_off(
-    config_root: Path, project: str, managed: Sequence[Path] = ()
+    config_root: Path, project: str, managed: Sequence[Path] = (), local_root: Path | None = None
 ) -> Path | None:
     """The settings file whose `autoMemoryEnabled: false` turns auto memory off for
     sessions started in `project`, or None when it is on. Claude Code merges its settings,
-    the first set wins: managed, the project's local, the project's shared (both in the
-    session's directory's `.claude/`), the user's."""
+    the first set wins: managed, the local (in `local_root`'s `.claude/`: the session's
+    canonical git root, `auto_memory_switch.local_settings_root`; by default the session
+    directory's), the project's shared (the session directory's `.claude/`), the user's."""
     project_settings = Path(project) / ".claude"
+    local_settings = (local_root or Path(project)) / ".claude" / "settings.local.json"
     for settings_file in (
         *managed,
-        project_settings / "settings.local.json",
+        local_settings,
         project_settings / "settings.json",
         config_root / "settings.json",
     ):

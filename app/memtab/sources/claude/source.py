@@ -227,6 +227,7 @@ def claude_sources(
     probe: bool = True,
     managed_settings: Sequence[Path] = (),
     stores: tuple[MemoryStore, ...] = (),
+    auto_memory_off: str | None = None,
 ) -> tuple[list[Source], list[str]]:
     """Claude Code's sources under its config dir `root`, and the projects it knows.
 
@@ -235,7 +236,9 @@ def claude_sources(
     grouped with its project. `probe` False never looks outside `root` to decode a name.
     `managed_settings`: the policy settings files to read `autoMemoryDirectory` from
     before the user's (`claude_settings`). `stores`: `CLAUDE_MEMORY_STORES` as a session
-    would read it (which team memory mounts are read-only).
+    would read it (which team memory mounts are read-only). `auto_memory_off`: why Claude
+    Code's sessions have no auto memory at all (`CLAUDE_CODE_DISABLE_AUTO_MEMORY`), said on
+    each auto memory source.
     """
     sources = [
         Source(
@@ -263,9 +266,9 @@ def claude_sources(
         )
     moved = user_auto_memory_directory(root, managed_settings)
     if moved is not None:
-        sources += auto_memory_sources(
-            "auto-memory", moved.path, f"Every project's auto memory: {moved.how}", None, stores
-        )
+        how = f"Every project's auto memory: {moved.how}"
+        how += f"; {auto_memory_off}" if auto_memory_off else ""
+        sources += auto_memory_sources("auto-memory", moved.path, how, None, stores)
     agent_memory = root / "agent-memory"
     if agent_memory.is_dir():
         sources.append(
@@ -301,7 +304,8 @@ def claude_sources(
             projects.append(project)
         memory_root = root / "projects" / name
         remote = is_remote_store(memory_root / "memory")
-        notes = [note for note in (decoded.note, not_read, remote and ACCOUNT_NOTE) if note]
+        said = (decoded.note, not_read, auto_memory_off, remote and ACCOUNT_NOTE)
+        notes = [note for note in said if note]
         sources.append(
             Source(
                 id=source_id("claude-code", f"memory-{name}"),
@@ -416,13 +420,17 @@ def _main_checkout(pointer: Path) -> Path | None:
 
 
 def auto_memory_directory(
-    config_root: Path, base: Path, managed_settings: Sequence[Path] = ()
+    config_root: Path,
+    base: Path,
+    managed_settings: Sequence[Path] = (),
+    local_root: Path | None = None,
 ) -> Path:
     """Where Claude Code keeps the auto memory of sessions keyed by `base`: the directory
     `autoMemoryDirectory` names (managed, the project's local, then the user's settings,
     `claude_settings`), else `<config>/projects/<encoded base>/memory` (the existing
     directory of a name cut to 200 characters and given a hash suffix)."""
-    moved = auto_memory_setting(config_root, str(base), managed_settings)
+    local = str(local_root) if local_root is not None else None
+    moved = auto_memory_setting(config_root, str(base), managed_settings, local)
     if moved is not None:
         return moved.path
     encoded = encode_project_path(str(base))

@@ -17,10 +17,12 @@ resources are listed all the same.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Annotated
 
 from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.records import OmitEmpty, OmitNone, Record
+from memtab.sources.codex.imports import IMPORT_EXTENSION, imported_projects
 from memtab.sources.codex.manifest import (
     INSTRUCTIONS_NAME,
     MANIFEST_NAME,
@@ -67,9 +69,15 @@ def read_extensions(
             inside = file.relative[len(prefix) :].split("/")
             if len(inside) > 1:
                 by_name.setdefault(inside[0], []).append(file)
-    return tuple(
+    extensions = [
         _extension(source, prefix + name, name, by_name[name], read_text)
         for name in sorted(by_name)
+    ]
+    return tuple(
+        replace(extension, imports=imported_projects(source, files, root, read_text))
+        if extension.name == IMPORT_EXTENSION
+        else extension
+        for extension in extensions
     )
 
 

@@ -5,9 +5,11 @@ is found without a path, what the form saves, and each agent's line and button i
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 from memtab.agent_server.agents import ServedOptions
+from memtab.agent_server.install import planned_changes, server_command
 from memtab.agent_server.registrations import Registration
 from memtab.components.settings.agents_view import (
     ISOLATED_HOME,
@@ -17,6 +19,7 @@ from memtab.components.settings.agents_view import (
     changing,
     chosen_settings,
     default_text,
+    install_question,
     looked_for_text,
     server_row,
     sources_note,
@@ -24,6 +27,7 @@ from memtab.components.settings.agents_view import (
 from memtab.file_protocol.file_ref import Agent
 from memtab.sources.config import AgentSettings, SourcesSettings
 from memtab.sources.model import LookedFor
+from memtab.store.home import Home
 
 FILE = Path("/home/me/.claude.json")
 
@@ -87,6 +91,33 @@ def test_a_registered_agent_offers_remove_and_an_unreadable_file_no_button() -> 
     )
     unreadable = Registration("claude", FILE, None, None, problem="not JSON")
     assert not server_row(unreadable).offered
+    assert not server_row(registered, demo=True).offered  # a demo home changes no agent
+
+
+def test_install_asks_naming_each_file_what_it_adds_and_the_home_it_serves() -> None:
+    home = Home(Path("/data/memory"))
+    env = {"HOME": "/home/me"}
+    question = install_question("claude", str(home.root), planned_changes("claude", home, env))
+    command = shlex.join(server_command(home))
+    assert question.title == "Install Memtab in Claude Code?"
+    assert question.text == (
+        "Every Claude Code session will start Memtab's server for the memory in /data/memory, "
+        "and read it from its first turn; its changes go to your Inbox."
+    )
+    assert question.informative == (
+        "This changes these files now:\n"
+        f"• /home/me/.claude.json: adds mcpServers.memtab, which runs {command}\n"
+        "• /home/me/.claude/settings.json: adds Memtab's read-only tools (list, search, "
+        "view) to permissions.allow\n\n"
+        "Nothing else in them changes, and each that exists is first copied beside itself "
+        "(.claude.json.memtab-backup, settings.json.memtab-backup). Remove takes it all out "
+        "again."
+    )
+    codex = install_question("codex", str(home.root), planned_changes("codex", home, env))
+    assert codex.informative.startswith(
+        f"This changes this file now:\n• /home/me/.codex/config.toml: adds "
+        f"[mcp_servers.memtab], which runs {command}\n\nNothing else in it changes"
+    )
 
 
 def test_a_change_says_what_it_does_then_what_it_did_and_each_warning() -> None:

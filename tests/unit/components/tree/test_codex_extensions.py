@@ -38,7 +38,7 @@ def test_an_extensions_folder_shows_its_manifest(tmp_path: Path) -> None:
     notes = folder(tree, "extensions/ad_hoc")
     assert notes.subtitle == "extension · 1 note" and notes.not_editable_reason is None
     imported = folder(tree, "extensions/external_agent_import")
-    assert imported.subtitle == "extension · 2 resources"
+    assert imported.subtitle == "extension · 2 resources · imported from Claude Code: 1 project"
     manifest = next(
         node for node in managed.walk() if node.name == "manifest.json"
     )  # the manifest's own row: rendered, Codex's

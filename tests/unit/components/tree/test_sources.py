@@ -151,7 +151,7 @@ def test_the_tree_groups_sources_by_project_below_mux_scopes(machine: Machine) -
     assert topic.physical == str(machine.claude_memory / "feedback_vercel-env-newline.md")
     assert files["MEMORY.md"].warning is not None  # the real index is over the load limit
     summary = files["summary.md"]
-    assert summary.tag == "session summary" and summary.not_editable_reason is not None
+    assert summary.tag == "older session summary" and summary.not_editable_reason is not None
     assert group.file_count == sum(child.file_count for child in group.children)
 
 
