@@ -199,7 +199,7 @@ def room_sections(facts: RoomFacts) -> tuple[RoomSection, ...]:
                 "inbox",
                 "Waiting in the Inbox",
                 facts.inbox,
-                plural(facts.inbox, "proposed memory", "proposed memories"),
+                plural(facts.inbox, "proposed memory", "proposed memories") if facts.inbox else "",
                 tuple(waiting),
             )
         )

@@ -46,6 +46,7 @@ from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.toolkit.text.text_fields import keep_window_keys_from_fields
 from memtab.gui.tree.feature import SourcesFollower, TreeEditorLink
+from memtab.gui.trust.feature import TrustFeature
 from memtab.gui.window.keys import (
     BLAME,
     CHECK,
@@ -70,6 +71,7 @@ from memtab.gui.window.keys import (
     SOURCES,
     SYNC,
     TAB_HOST,
+    TRUST,
     WRITER,
     WRITER_FEEDBACK,
     WRITER_STATUS,
@@ -304,6 +306,21 @@ def build_loads(window: MainWindow) -> LoadsFeature:
     )
 
 
+def build_trust(window: MainWindow) -> TrustFeature:
+    """What needs you (the editor's room with no file open) and View → Trust."""
+    link = window.part(EDITOR_LINK)
+    return TrustFeature(
+        window.context,
+        window,
+        window.part(EDITOR).empty_room,
+        open_key=link.reveal_key,
+        badges=window.part(MARKS),
+        inbox=window.part(INBOX),
+        check=window.part(CHECK),
+        parent=window,
+    )
+
+
 def build_actions(window: MainWindow) -> WindowActions:
     """The window's own actions (Open home, Settings, Find, Consolidate now…)."""
     return WindowActions(window.context, window, window.part(MEMORY_TAB), window)
@@ -432,6 +449,7 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     keyed(BLAME, Phase.AFTER_PAINT, build_blame),
     keyed(CHECK, Phase.AFTER_PAINT, build_check),
     keyed(LOADS, Phase.AFTER_PAINT, build_loads),
+    keyed(TRUST, Phase.AFTER_PAINT, build_trust),
     keyed(OWN_ACTIONS, Phase.AFTER_PAINT, build_actions),
     keyed(PALETTE, Phase.AFTER_PAINT, build_palette),
     keyed(SYNC, Phase.AFTER_PAINT, build_sync),
