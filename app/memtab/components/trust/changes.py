@@ -16,7 +16,7 @@ Each is made only where nothing changed since the finding was read (the file's s
 line's text), through each file's `MemoryFile` (history records every change), and
 pushes one step (`TogetherStep` of what each file's change takes back:
 `components.files.steps`), so one Undo takes the whole action back and Redo makes it
-again. `FileOpener` is how a place becomes its `MemoryFile` (operations.trust opens them
+again. `FileOpener` is how a place becomes its `MemoryFile` (operations.trust.actions opens them
 through the workspace's store or the agent's source).
 """
 

@@ -1,7 +1,7 @@
 """Memory every agent can trust, in the window (issue 72 points 2, 3, 5 and 7).
 
 `TrustFeature` finds the home's duplicates, contradictions and leaks in one read
-(`operations.trust.WindowTrust`) on the job service's runs lane — once the Memory tab
+(`operations.trust.window.WindowTrust`) on the job service's runs lane — once the Memory tab
 shows its first scan, and after every change the watcher reports that may change what
 it finds (debounced: `RECOMPUTE_DELAY_MS` after the last) — and shows them in two places:
 
@@ -42,8 +42,9 @@ from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.trust.room import RoomView
-from memtab.operations import trust as operations
-from memtab.operations.trust import NotRead, SideBySide, WindowTrust
+from memtab.operations.trust import actions as operations
+from memtab.operations.trust.actions import SideBySide
+from memtab.operations.trust.window import NotRead, WindowTrust
 from memtab.store.paths import PathError
 from memtab.trust.contradictions.records import Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup

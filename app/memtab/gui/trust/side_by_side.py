@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from memtab.components.trust.room import Target, place_target
 from memtab.humanize import relative_time
-from memtab.operations.trust import SideBySide
+from memtab.operations.trust.actions import SideBySide
 from memtab.trust.contradictions.records import ClaimedLine
 from memtab.trust.memories import where_in_words
 

@@ -3,16 +3,21 @@ each one step of Edit → Undo that Redo makes again, made only where nothing ch
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
 from memtab.components.trust.changes import combine_choices, move_target
 from memtab.fs.atomic import atomic_write_text
-from memtab.operations import trust as operations
 from memtab.operations.job import JobContext
+from memtab.operations.trust import actions as operations
+from memtab.operations.trust.window import NotRead, WindowTrust
 from memtab.store.home import Home
 from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.together import TrustReport
-from support.memory_home import OTHER_PROJECT, PROJECT
+from support.memory_home import OTHER_PROJECT, PROJECT, make_home
 
 NOTE = "# Deploying\n\nDeploy to staging with `make deploy ENV=staging`; prod needs approval.\n"
 RULE = "- Always run `pnpm lint` before pushing a branch to origin."
@@ -26,13 +31,18 @@ WORKFLOW = """- The API lives in `services/api`, the web app in `apps/web`.
 """
 
 
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    return make_home(tmp_path / "home")
+
+
 def _ctx() -> JobContext:
     return JobContext.standalone()
 
 
 def _report(home: Home) -> TrustReport:
-    result = operations.WindowTrust(home).find(_ctx())
-    assert not isinstance(result, operations.NotRead)
+    result = WindowTrust(home).find(_ctx())
+    assert not isinstance(result, NotRead)
     return result
 
 

@@ -1,19 +1,11 @@
-"""Memory every agent can trust, in the window, off the GUI thread (issue 72).
-
-`WindowTrust` holds the window's one `trust.together.TrustEngines` (built on the lane by
-its first run: each engine keeps what it worked out of every file by its text, so a run
-after a change works out again only the changed files) and finds the home's duplicates,
-contradictions and leaks in one read, the groups kept as they are left out. The actions
-— Combine into…, Keep, Move — are `components.trust.changes`, run here with each
-place opened as its file: a mux file through the store of its workspace (a project's
-memory through a workspace of the project, global memory through any), another agent's
-through its source as a discovery lists it now. `read_side_by_side` reads the two files
-of a contradiction for the window to show together.
-"""
+"""The window's trust actions off the GUI thread: Combine into…, Keep and Move
+(`components.trust.changes`), each place opened as its file — a mux file through the
+store of its workspace (a project's memory through a workspace of the project, global
+memory through any), another agent's through its source as a discovery lists it now —
+and a contradiction's two files read to be shown side by side."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -34,39 +26,9 @@ from memtab.store.paths import PathError
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Registry, Workspace, load_registry
 from memtab.trust.contradictions.records import Contradiction
-from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
 from memtab.trust.records import MemoryPlace
-from memtab.trust.together import TrustEngines, TrustReport
-
-
-@dataclass(frozen=True)
-class NotRead:
-    """Why the memory could not be read (the registry cannot be)."""
-
-    message: str
-
-
-class WindowTrust:
-    """The window's one set of trust engines, built on the lane by the first run."""
-
-    def __init__(self, home: Home, *, env: Mapping[str, str] | None = None) -> None:
-        self._home = home
-        self._env = env
-        self._engines: TrustEngines | None = None
-        self._lock = threading.Lock()
-
-    def find(self, ctx: JobContext) -> TrustReport | NotRead:
-        """The home's duplicates (but those kept as they are), contradictions and leaks."""
-        with self._lock:
-            if self._engines is None:
-                self._engines = TrustEngines(self._home, env=self._env)
-            engines = self._engines
-        try:
-            return engines.find(kept=load_kept(self._home))
-        except HomeError as error:
-            return NotRead(str(error))
 
 
 class PlaceFiles:
