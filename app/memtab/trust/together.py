@@ -3,10 +3,11 @@
 `memtab duplicates`, `contradictions` and `leaks` each read every memory file; the
 window asks all three after every change, so `TrustEngines` reads the memory once
 (`memories.read_memories`) and hands the same documents to each engine, each keeping
-what it worked out of every file by its text (`per_file.PerFile`): a run after one file
-changed reads the files again but works out again only that one's words, claims and
-mentions. `TrustReport` is what the three found, with the projects' workspaces (where
-a project's memory can be opened and written).
+what it worked out of every file by its text (`per_file.PerFile`), and mux's files are
+read again only when their listing says they changed (`check.documents.KeptReads`: by
+size and time): a run after one file changed reads that one and works out again only
+its words, claims and mentions. `TrustReport` is what the three found, with the
+projects' workspaces (where a project's memory can be opened and written).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
+from memtab.check.documents import KeptReads
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from memtab.trust.contradictions.engine import ContradictionsEngine, LineTime
@@ -60,12 +62,15 @@ class TrustEngines:
             home, env=env, sources=sources, line_time=line_time
         )
         self.leaks = LeaksEngine(home, env=env, sources=sources)
+        self._kept = KeptReads()
 
     def find(self, workspace_id: str | None = None, *, kept: Collection[str] = ()) -> TrustReport:
         """What the memory of the home (or what `workspace_id`'s sessions see) holds of
         the three, the duplicate groups whose key is in `kept` left out. HomeError for an
         unusable registry or an unknown workspace."""
-        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
+        collected = read_memories(
+            self.home, workspace_id, sources=self._sources, env=self._env, kept=self._kept
+        )
         documents = collected.documents
         groups = self.duplicates.groups_of(documents)
         shown = tuple(group for group in groups if group.key not in kept)
