@@ -15,7 +15,10 @@ versions, eight commands, six paths, six tools, six always-or-never rules.
 first held-out family: measured once at 25 of 40 before the claims learnt what it showed
 them — a port "at localhost:N", a command's purpose said as "the X test suite", a rule
 "make sure to always…", a path sentence naming migrations — so no longer held out), and
-"held-out" (templates written after that, before measuring, not looked at while tuning).
+"seen-2" (the second held-out family: 20 of 40 when measured, before the claims learnt
+to read a "label: value" line, a port in a URL, a tool's clause of its own and a rule's
+action after its always or never — so no longer held out), and "held-out" (templates
+written before that work began, measured once after it, never tuned on).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Literal
 
-Family = Literal["tune", "seen", "held-out"]
+Family = Literal["tune", "seen", "seen-2", "held-out"]
 PROJECTS = ("acme-api", "storefront", "ledger", "atlas", "beacon", "harbor", "quill", "orbit")
 _SERVICES = ["the API", "the admin UI", "the docs site", "Grafana", "the worker dashboard",
              "MinIO", "the storybook", "the GraphQL gateway"]  # fmt: skip
@@ -70,25 +73,32 @@ _FILLER = ["Ask in #platform when the staging cluster is down.",
 _T: dict[str, dict[Family, list[str]]] = {
     "port": {"tune": ["{svc} runs on port {v}.", "{svc} listens on {v}.", "{Svc} port: {v}."],
              "seen": ["{svc} is served on port {v}.", "{Svc} is at localhost:{v}."],
-             "held-out": ["{Svc} is exposed on port {v}.", "Local {svc}: http://localhost:{v}"]},
+             "seen-2": ["{Svc} is exposed on port {v}.", "Local {svc}: http://localhost:{v}"],
+             "held-out": ["{Svc} binds to port {v}.", "Open {svc} at http://127.0.0.1:{v}/."]},
     "version": {"tune": ["We use {p} {v}.", "The project is on {p} {v}."],
                 "seen": ["{p} {v} everywhere.", "Our {p} is {p} {v}."],
-                "held-out": ["We're on {p} {v}.", "{p} version: {v}."]},
+                "seen-2": ["We're on {p} {v}.", "{p} version: {v}."],
+                "held-out": ["{p} {v} is what we run.", "The {p} version is {v}."]},
     "command": {"tune": ["Run the {s} tests with `{v}`.", "`{v}` runs the {s} tests."],
                 "seen": ["The {s} test suite runs with `{v}`.", "To test {s}, run `{v}`."],
-                "held-out": ["Test {s} with `{v}`.", "For the {s} tests use `{v}`."]},
+                "seen-2": ["Test {s} with `{v}`.", "For the {s} tests use `{v}`."],
+                "held-out": ["`{v}` is how we run the {s} tests.", "The {s} tests: `{v}`."]},
     "path": {"tune": ["{Thing} live in `{v}`.", "{Thing} are kept in `{v}`."],
              "seen": ["`{v}` holds {thing}.", "{Thing} sit under `{v}`."],
-             "held-out": ["{Thing} can be found in `{v}`.", "{Thing} are located at `{v}`."]},
+             "seen-2": ["{Thing} can be found in `{v}`.", "{Thing} are located at `{v}`."],
+             "held-out": ["Look in `{v}` for {thing}.", "{Thing}: `{v}`."]},
     "tool": {"tune": ["Use {v}, not {o}.", "We switched from {o} to {v}."],
              "seen": ["Prefer {v} over {o}.", "{V} instead of {o}, please."],
-             "held-out": ["We use {v} rather than {o}.", "Stick to {v}; {o} is not allowed."]},
+             "seen-2": ["We use {v} rather than {o}.", "Stick to {v}; {o} is not allowed."],
+             "held-out": ["{V} is the one we use; avoid {o}.", "Don't use {o}, use {v}."]},
     "always": {"tune": ["Always {r}.", "You must always {r}."],
                "seen": ["Always {r} here.", "Make sure to always {r}."],
-               "held-out": ["Remember to always {r}.", "It is required to always {r}."]},
+               "seen-2": ["Remember to always {r}.", "It is required to always {r}."],
+               "held-out": ["Be sure you always {r}.", "Everyone should always {r}."]},
     "never": {"tune": ["Never {r}.", "Do not {r}."],
               "seen": ["Never {r} here.", "Don't {r}."],
-              "held-out": ["Please never {r}.", "We never {r}."]},
+              "seen-2": ["Please never {r}.", "We never {r}."],
+              "held-out": ["You should never {r}.", "We do not {r}."]},
 }  # fmt: skip
 _HEDGED: dict[str, list[str]] = {
     "port": [
@@ -247,7 +257,7 @@ _TOGETHER = [("project", "workspace"), ("project", "claude"), ("workspace", "cla
 
 
 def build(family: Family = "tune", *, memories: int = 1000) -> ContradictionCorpus:
-    rng = random.Random({"tune": 7301, "seen": 7399, "held-out": 7311}[family])
+    rng = random.Random({"tune": 7301, "seen": 7399, "seen-2": 7311, "held-out": 7333}[family])
     projects = {name: _project(rng, name) for name in PROJECTS}
     corpus = ContradictionCorpus()
     seeded_slots: list[tuple[int, int, str]] = []
