@@ -91,14 +91,21 @@ _VERB_PORT = re.compile(
 )
 """A subject, its verb and a port: "The worker dashboard binds to port 6006" (the check's
 facts read the verbs it knows; any verb of the subject's does here)."""
+_ON_PORT = re.compile(
+    r"^(?P<subject>[A-Za-z][\w .+-]{0,60}?)\s+(?:on|at)\s+port\s+(?P<value>\d{2,5})\W*$",
+    re.IGNORECASE,
+)
+"""Anything said of a subject on a port: "You can reach the docs site on port 9000"."""
+_PERSONS = frozenset({"i", "you", "we", "they", "one"})
 _PORT_NUMBERS = re.compile(r"\bport\s+(\d{2,5})\b", re.IGNORECASE)
 _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _LABELLED_VERSION = re.compile(
-    r"^(?:the\s+|our\s+)?(?P<product>[A-Za-z][\w.+-]*)\s+version\s*(?::|=|\bis\b)\s*"
-    r"v?(?P<value>\d+(?:\.\d+){0,2})\W*$",
+    r"^(?:the\s+|our\s+)?(?P<product>[A-Za-z][\w.+-]*)(?:\s+version)?\s*(?::|=|\bis\b)\s*"
+    r"(?:version\s+)?v?(?P<value>\d+(?:\.\d+){0,2})\W*$",
     re.IGNORECASE,
 )
-"""A version said as a label and a value: "Redis version: 7", "The Postgres version is 16"."""
+"""A version said as a label and a value: "Redis version: 7", "The Postgres version is
+16", "Node: version 18" (read as the check reads "Redis 7": of a product it knows)."""
 _SPAN = re.compile(r"`([^`\n]+)`")
 _LABEL = re.compile(r"^[A-Za-z][\w .'-]{0,40}:\s*`[^`\n]+`\W*$")
 """A label and one code span, nothing else: "The seed data: `db/seeds`"."""
@@ -153,7 +160,7 @@ _USE_CUE = re.compile(
     r"go\s+with|adopt(?:ed)?|replace[sd]?|only|always|never|not|instead\s+of|rather\s+than|over)\b",
     re.IGNORECASE,
 )
-_CLAUSE_END = re.compile(r"[;,:]\s+|\.\s+|\s+but\s+")
+_CLAUSE_END = re.compile(r"[;,:]\s+|\.\s+|\s+(?:but|[—–-])\s+")
 _NEGATED_CLAUSE = re.compile(
     r"\b(?:not|never|no|avoid|don't|do not|without|forbidden|banned|disallowed)\b"
 )
@@ -163,9 +170,11 @@ _NEVER = re.compile(
     r"^(?:never|do not|don't|must not|mustn't)\b|\b(?:never|do not|don't|must not)\b",
     re.IGNORECASE,
 )
-_POLARITY_WORDS = frozenset({"alway", "never", "don", "t", "must", "not", "do", "make", "sure"})
+_POLARITY_WORDS = frozenset(
+    {"alway", "never", "ever", "don", "t", "must", "not", "do", "make", "sure"}
+)
 _POLARITY_SHOWN = frozenset(
-    {"always", "never", "don't", "do", "not", "must", "mustn't", "make", "sure", "to"}
+    {"always", "never", "ever", "don't", "do", "not", "must", "mustn't", "make", "sure", "to"}
 )
 
 
@@ -222,22 +231,29 @@ def _facts(number: int, sentence: str) -> list[Claim]:
     at a local address the check does not read ("The docs site is at localhost:4000",
     "Local MinIO: http://localhost:9000")."""
     facts = facts_of(scan_markdown(sentence))
-    if not facts and (labelled := _LABELLED_VERSION.search(sentence)) is not None:
+    plain = _PAST.search(sentence) is None and _ALTERNATIVES.search(sentence) is None
+    if not facts and plain and (labelled := _LABELLED_VERSION.search(sentence)) is not None:
         facts = facts_of(scan_markdown(f"{labelled['product']} {labelled['value']}"))
     if facts:
         return [Claim(number, f.kind, f.key, f.value, what(f)) for f in facts]
     ports = set(_LOCAL_PORT.findall(sentence)) | set(_PORT_NUMBERS.findall(sentence))
-    if _CONDITIONS.search(sentence) or len(ports) != 1:
+    if len(ports) != 1 or _CONDITIONS.search(sentence) or _PAST.search(sentence):
+        return []
+    if _ALTERNATIVES.search(sentence):
         return []
     at = (
         _AT_LOCALHOST.match(sentence.strip())
         or _BEFORE_ADDRESS.match(sentence.strip())
         or _VERB_PORT.match(sentence.strip())
+        or _ON_PORT.match(sentence.strip())
     )
     if at is None:
         return []
     written = at.group("subject").split()
     cut = max((i + 1 for i, w in enumerate(written) if w.lower() in _DETERMINERS), default=0)
+    if not cut and written and written[0].lower() in _PERSONS:
+        # "You can reach MinIO on port…": the person and their verbs go, up to the name.
+        cut = next((i for i, w in enumerate(written) if w[:1].isupper() and i), len(written))
     subject = " ".join(written[cut:])
     if not subject:
         return []
@@ -263,7 +279,14 @@ def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim
             key = " ".join(sorted(set(stems)))
             return [Claim(number, "path", key, paths[0].rstrip("/"), f"where {_thing(rest)} live")]
     if len(commands) == 1 and len(spans) == 1:
-        stems = [s for s in stems_of(rest) if s not in _COMMAND_WORDS]
+        # The purpose is a noun phrase: what follows the last article ("Kick off the api
+        # tests via…" is the api tests'), or all of it where there is none.
+        words = rest.split()
+        cut = max((i + 1 for i, w in enumerate(words) if w.lower() in _DETERMINERS), default=0)
+        purpose = " ".join(words[cut:]) if cut < len(words) else rest
+        stems = [s for s in stems_of(purpose) if s not in _COMMAND_WORDS]
+        if not stems:
+            stems = [s for s in stems_of(rest) if s not in _COMMAND_WORDS]
         if 1 <= len(stems) <= 5:
             key = " ".join(sorted(set(stems)))
             value = " ".join(commands[0].split())
@@ -364,24 +387,36 @@ def _polarity(number: int, sentence: str) -> list[Claim]:
     ]
 
 
-def group_key(claim: Claim) -> str:
-    """What claims are compared by: the key, or a port's subject's last word (its head:
-    "Open Grafana at…" and "Grafana binds to…" are of one Grafana, `same_thing`)."""
-    return claim.key.rsplit(" ", 1)[-1] if claim.kind == "port" else claim.key
+def group_keys(claim: Claim) -> tuple[str, ...]:
+    """What claims are compared by: the key — a port's subject's last word (its head:
+    "Open Grafana at…" and "Grafana binds to…" are of one Grafana), and for a path or a
+    command of three stems or more, also the key without each one (its verb: "The CI
+    workflows reside in…" and "Find the CI workflows under…") — see `same_thing`."""
+    if claim.kind == "port":
+        return (claim.key.rsplit(" ", 1)[-1],)
+    stems = claim.key.split()
+    if claim.kind in ("path", "command") and len(stems) >= 3:
+        fewer = (" ".join(stems[:i] + stems[i + 1 :]) for i in range(len(stems)))
+        return (claim.key, *fewer)
+    return (claim.key,)
 
 
 def same_thing(one: Claim, other: Claim) -> bool:
     """Whether two claims are about one thing: the same key — for a port, also one
     subject the other's but for one word before it, a verb or a qualifier ("open
-    grafana", "local minio": Grafana's, MinIO's)."""
+    grafana", "local minio": Grafana's, MinIO's); for a path or a command, also one's
+    stems the other's but one, two of them at least (a verb the other does not say)."""
     if one.kind != other.kind:
         return False
     if one.key == other.key:
         return True
-    if one.kind != "port":
-        return False
-    short, long = sorted((one.key.split(), other.key.split()), key=len)
-    return len(short) >= 1 and long[-len(short) :] == short and len(long) - len(short) == 1
+    if one.kind == "port":
+        short, long = sorted((one.key.split(), other.key.split()), key=len)
+        return len(short) >= 1 and long[-len(short) :] == short and len(long) - len(short) == 1
+    if one.kind in ("path", "command"):
+        small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
+        return len(small) >= 2 and small <= large and len(large) - len(small) == 1
+    return False
 
 
 def contradict(one: Claim, other: Claim) -> bool:
