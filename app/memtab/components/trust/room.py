@@ -151,6 +151,8 @@ def finding_item(finding: Finding) -> RoomItem:
         workspace=finding.workspace,
     )
     kind = KIND_WORDS.get(finding.kind, finding.kind)
+    if finding.kind == "project-missing":  # about a project, not a file: its panel shows it
+        return RoomItem(_quote(finding.message, 110), finding.why, Target(panel="check"))
     return RoomItem(
         _quote(f"{_line(place)} — {kind}: {finding.message}", 110),
         finding.why,
