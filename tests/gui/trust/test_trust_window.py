@@ -92,7 +92,7 @@ def test_the_panel_takes_the_keyboard_and_escape_gives_it_back(
     wait_for(qtbot, tree.hasFocus)
 
 
-def test_move_takes_the_leak_to_its_project_and_undo_brings_it_back(
+def test_move_takes_the_leak_to_its_project_and_ctrl_z_brings_it_back(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> None:
     window, trust = looked_at(qtbot, make_window, demo)
@@ -105,7 +105,9 @@ def test_move_takes_the_leak_to_its_project_and_undo_brings_it_back(
     wait_for(qtbot, lambda: arrived.exists() and not leaving.exists())
     assert arrived.read_text() == text
     wait_for(qtbot, lambda: not any(x.place.path == LEAK for x in trust.report.leaks))  # type: ignore[union-attr]
-    action(window, "files.undo").trigger()
+    # Ctrl+Z in the panel is Edit → Undo: the move, as one step.
+    panel.tree.setFocus()
+    qtbot.keyClick(panel.tree, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     wait_for(qtbot, lambda: leaving.exists() and not arrived.exists())
     wait_for(qtbot, lambda: any(x.place.path == LEAK for x in trust.report.leaks))  # type: ignore[union-attr]
 

@@ -22,7 +22,7 @@ another agent's file by its row key.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -36,7 +36,7 @@ from memtab.components.check.check_view import rechecks
 from memtab.components.files.open import ref_on_disk
 from memtab.components.files.ops import OpResult
 from memtab.components.tree.nodes import file_key, ref_key
-from memtab.components.trust.changes import combine_choices, move_target
+from memtab.components.trust.changes import combine_choices, move_target, newest
 from memtab.components.trust.room import ChangedFile, RoomFacts, Target, agent_name, room_sections
 from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
@@ -106,14 +106,18 @@ class TrustFeature(QObject):
         badges: BadgeSource | None = None,
         inbox: InboxCount | None = None,
         check: CheckReports | None = None,
+        show_room: Callable[[], None] | None = None,
         parent: QObject | None = None,
     ) -> None:
+        """`show_room`: show the pane the room is in (the editor's, when the window is
+        narrow and shows one pane at a time)."""
         super().__init__(parent)
         self._context = context
         self._shell = shell
         self._open_key = open_key
         self._badges = badges
         self._check = check
+        self._show_room = show_room
         self._engine = WindowTrust(context.home)
         self._client: JobClient | None = None
         self._shut_down = False
@@ -191,6 +195,7 @@ class TrustFeature(QObject):
             panel.side_by_side_requested.connect(self._on_side_by_side_requested)
             panel.move_requested.connect(self._on_move_requested)
             panel.escaped.connect(self.give_focus_back)
+            panel.undo_requested.connect(self._on_undo_requested)
             self.dock.setWidget(panel)
             self._panel = panel
         return self._panel
@@ -219,7 +224,10 @@ class TrustFeature(QObject):
         self.panel.focus_list()
 
     def focus_room(self) -> None:
-        """Put the keyboard in the room (it shows while no file is open)."""
+        """Put the keyboard in the room (it shows while no file is open; in a narrow
+        window, its pane is shown first)."""
+        if not self.room.isVisible() and self._show_room is not None:
+            self._show_room()
         if self.room.isVisible():
             self.room.focus_first()
         else:
@@ -349,7 +357,11 @@ class TrustFeature(QObject):
 
     # -- actions ---------------------------------------------------------------------------
 
-    def _run(self, job: Callable[..., OpResult]) -> None:
+    def _run(self, job: Callable[..., OpResult], places: Sequence[str]) -> None:
+        """Run an action on the lane, the files it writes noted as the window's own (no
+        "agent edited" badge on them)."""
+        for path in places:
+            self._context.own_writes.note(path)
         self._jobs().submit(job)
 
     def _jobs(self) -> JobClient:
@@ -378,19 +390,32 @@ class TrustFeature(QObject):
         if index is None:
             return
         home, stack = self._context.home, self._context.undo_stack
-        self._run(functools.partial(operations.combine, home, stack, group, choices[index]))
+        places = [m.path for m in group.members]
+        if choices[index].member is None:
+            places.append(
+                f"/memories/global/{group.members[newest(group)].path.rsplit('/', 1)[-1]}"
+            )
+        self._run(functools.partial(operations.combine, home, stack, group, choices[index]), places)
 
     @Slot(object)
     def _on_keep_requested(self, group: DuplicateGroup) -> None:
         home, stack = self._context.home, self._context.undo_stack
-        self._run(functools.partial(operations.keep, home, stack, group))
+        self._run(functools.partial(operations.keep, home, stack, group), ())
 
     @Slot(object)
     def _on_move_requested(self, leak: Leak) -> None:
         if move_target(leak) is None:
             return
         home, stack = self._context.home, self._context.undo_stack
-        self._run(functools.partial(operations.move, home, stack, leak))
+        places = [leak.place.path]
+        if leak.kind != "secret" and leak.place.path.startswith("/memories/"):
+            relative = leak.place.path.split("/", 3)[-1]
+            places.append(f"/memories/project/{relative}")
+        self._run(functools.partial(operations.move, home, stack, leak), places)
+
+    @Slot(bool)
+    def _on_undo_requested(self, redo: bool) -> None:
+        self._context.actions.action("files.redo" if redo else "files.undo").trigger()
 
     @Slot(object)
     def _on_side_by_side_requested(self, found: Contradiction) -> None:

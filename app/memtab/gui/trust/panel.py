@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -52,6 +52,8 @@ class TrustPanel(QWidget):
         combine_requested(DuplicateGroup), keep_requested(DuplicateGroup),
         side_by_side_requested(Contradiction), move_requested(Leak): the buttons.
         escaped(): Escape in the panel.
+        undo_requested(bool): Ctrl+Z (False) or Ctrl+Shift+Z (True) in the panel: Edit →
+            Undo or Redo, which take its actions back (the tree's keys elsewhere).
     """
 
     open_requested = Signal(object)
@@ -60,6 +62,7 @@ class TrustPanel(QWidget):
     side_by_side_requested = Signal(object)
     move_requested = Signal(object)
     escaped = Signal()
+    undo_requested = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -161,6 +164,14 @@ class TrustPanel(QWidget):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape:
             self.escaped.emit()
+            event.accept()
+            return
+        if event.matches(QKeySequence.StandardKey.Undo):
+            self.undo_requested.emit(False)
+            event.accept()
+            return
+        if event.matches(QKeySequence.StandardKey.Redo):
+            self.undo_requested.emit(True)
             event.accept()
             return
         super().keyPressEvent(event)

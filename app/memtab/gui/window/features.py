@@ -40,6 +40,7 @@ from memtab.gui.first_paint.main_window import OWN_ACTIONS, TRACES, TRACES_SPLIT
 from memtab.gui.history.feature import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
 from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
+from memtab.gui.memory_tab.panes import Pane
 from memtab.gui.memory_tab.tab_files import TabFiles
 from memtab.gui.search.feature import SearchBox
 from memtab.gui.sync.feature import SyncFeature
@@ -317,6 +318,7 @@ def build_trust(window: MainWindow) -> TrustFeature:
         badges=window.part(MARKS),
         inbox=window.part(INBOX),
         check=window.part(CHECK),
+        show_room=functools.partial(window.memory_tab.panes.show_pane, Pane.EDITOR, focus=False),
         parent=window,
     )
 
