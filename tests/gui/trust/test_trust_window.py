@@ -95,7 +95,7 @@ def test_the_panel_takes_the_keyboard_and_escape_gives_it_back(
 def test_move_takes_the_leak_to_its_project_and_ctrl_z_brings_it_back(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> None:
-    window, trust = looked_at(qtbot, make_window, demo)
+    _window, trust = looked_at(qtbot, make_window, demo)
     [leak] = [x for x in trust.report.leaks if x.place.path == LEAK]  # type: ignore[union-attr]
     panel = trust.panel
     leaving = demo.global_root / "frontend-build.md"
