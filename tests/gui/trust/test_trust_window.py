@@ -18,6 +18,7 @@ from memtab.demo import MAIN_ID
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.trust.feature import TrustFeature
+from memtab.gui.trust.panel import FOUND_ROLE
 from memtab.gui.trust.room import TARGET_ROLE
 from memtab.gui.window import keys
 from memtab.store.home import Home
@@ -132,3 +133,41 @@ def test_what_an_agent_writes_is_counted_in_again(
     assert any("environment" in row for row in rows[said_twice:])
     # ...and the agent's change is listed as changed since you last looked.
     assert any(row.strip().startswith("environment-copy.md — ") for row in rows[:said_twice])
+
+
+def test_combine_into_takes_the_rule_out_of_the_other_memory_and_undo_puts_it_back(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    window, trust = looked_at(qtbot, make_window, demo)
+    report = trust.report
+    assert report is not None
+    [group] = [g for g in report.duplicates if g.kind == "rule"]
+    scratch = demo.workspace_root(MAIN_ID) / "scratch.md"
+    before = scratch.read_text()
+    rule = "Use `uv pip` inside existing venvs; it is much faster than pip."
+    assert rule in before
+    asked: list[list[str]] = []
+
+    def choose(_title: str, _label: str, items: list[str]) -> int:
+        asked.append(items)
+        return next(i for i, item in enumerate(items) if item.startswith("python.md"))
+
+    trust.choose = choose  # type: ignore[method-assign]
+    panel = trust.panel
+    trust.open_panel()
+    rows = panel.tree.topLevelItem(0)
+    assert rows is not None
+    row = next(
+        rows.child(i)
+        for i in range(rows.childCount())
+        if rows.child(i).data(0, FOUND_ROLE) == group
+    )
+    panel.tree.setCurrentItem(row)
+    assert panel.combine_button.isEnabled() and not panel.side_button.isEnabled()
+    qtbot.mouseClick(panel.combine_button, Qt.MouseButton.LeftButton)
+    assert asked and len(asked[0]) == 2  # each member (one is in global memory already)
+    wait_for(qtbot, lambda: rule not in scratch.read_text())
+    assert (demo.global_root / "tools" / "python.md").read_text().count(rule) == 1
+    wait_for(qtbot, lambda: not any(g.kind == "rule" for g in trust.report.duplicates))  # type: ignore[union-attr]
+    action(window, "files.undo").trigger()
+    wait_for(qtbot, lambda: scratch.read_text() == before)

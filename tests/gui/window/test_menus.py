@@ -85,6 +85,8 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Runs",
         "Check: still true of the code?",
         "What each agent loads",
+        "Trust: duplicates, contradictions, leaks",
+        "What needs you",
     ]
     assert titles(menus.help_menu.actions()) == ["Keyboard shortcuts", "About Memtab"]
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer, SignalInstance, Slot
-from PySide6.QtWidgets import QApplication, QDockWidget, QInputDialog, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QInputDialog, QWidget
 
 from memtab.check.records import CheckReport
 from memtab.components.activity.badges import Badge
@@ -41,6 +41,7 @@ from memtab.components.trust.room import ChangedFile, RoomFacts, Target, agent_n
 from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.dialog_layout import small_dialog
 from memtab.gui.trust.room import RoomView
 from memtab.operations.trust import actions as operations
 from memtab.operations.trust.actions import SideBySide
@@ -246,8 +247,18 @@ class TrustFeature(QObject):
 
     def choose(self, title: str, label: str, items: list[str]) -> int | None:
         """Ask which of `items` (a seam for tests); None when cancelled."""
-        chosen, ok = QInputDialog.getItem(self._shell.as_widget(), title, label, items, 0, False)
-        return items.index(chosen) if ok and chosen in items else None
+        ask = QInputDialog(self._shell.as_widget())
+        small_dialog(ask)
+        ask.setWindowTitle(title)
+        ask.setLabelText(label)
+        ask.setComboBoxItems(items)
+        ask.setComboBoxEditable(False)
+        ask.setOkButtonText("C&ombine")
+        ask.setCancelButtonText("&Cancel")
+        answered = ask.exec() == QDialog.DialogCode.Accepted
+        chosen = ask.textValue()
+        ask.deleteLater()
+        return items.index(chosen) if answered and chosen in items else None
 
     def save_ui_state(self) -> None:
         if self._context.ui_state is not None:
