@@ -133,44 +133,16 @@ class Collected:
     problems: tuple[str, ...]
 
 
-class KeptReads:
-    """mux's documents read before, by key and by what the listing said of the file (its
-    size and time): a file listed as it was is not read again (`collect(kept=…)`: the
-    window's trust engines, which read the home after every change). A kept document's
-    `last_used_ms` is as it was read. What a collect did not see is forgotten."""
-
-    def __init__(self) -> None:
-        self._kept: dict[str, tuple[tuple[int, int], Document]] = {}
-        self._seen: dict[str, tuple[tuple[int, int], Document]] = {}
-
-    def get(self, key: str, stamp: tuple[int, int]) -> Document | None:
-        found = self._kept.get(key)
-        if found is None or found[0] != stamp:
-            return None
-        self._seen[key] = found
-        return found[1]
-
-    def put(self, key: str, stamp: tuple[int, int], document: Document) -> None:
-        self._seen[key] = (stamp, document)
-
-    def settle(self) -> None:
-        self._kept, self._seen = self._seen, {}
-
-
 def collect(
     home: Home,
     registry: Registry,
     workspace_id: str | None = None,
     *,
     sources: SourceContext | None = None,
-    kept: KeptReads | None = None,
 ) -> Collected:
-    """The documents of a check of the whole home, or of one workspace's view of it
-    (mux's files listed as `kept` read them are not read again)."""
+    """The documents of a check of the whole home, or of one workspace's view of it."""
     problems: list[str] = []
-    documents = list(_mux_documents(home, registry, workspace_id, problems, kept))
-    if kept is not None:
-        kept.settle()
+    documents = list(_mux_documents(home, registry, workspace_id, problems))
     if sources is not None:
         chosen = registry.require_workspace(workspace_id) if workspace_id else None
         documents += _source_documents(sources, registry, chosen, problems)
@@ -202,27 +174,22 @@ def checkout_of(path: str | None) -> Path | None:
 
 
 def _mux_documents(
-    home: Home,
-    registry: Registry,
-    workspace_id: str | None,
-    problems: list[str],
-    kept: KeptReads | None = None,
+    home: Home, registry: Registry, workspace_id: str | None, problems: list[str]
 ) -> Iterator[Document]:
     if workspace_id is not None:
         workspace = registry.require_workspace(workspace_id)
         store = ScopeStore(home, workspace, record_history=False)
         for scope in SHARED_SCOPES:
             if store.unavailable_reason(scope) is None:
-                yield from _scope_documents(store, scope, problems, kept)
+                yield from _scope_documents(store, scope, problems)
         return
-    global_store = ScopeStore(home, record_history=False)
-    yield from _scope_documents(global_store, Scope.GLOBAL, problems, kept)
+    yield from _scope_documents(ScopeStore(home, record_history=False), Scope.GLOBAL, problems)
     for workspace in _projects(registry).values():
         store = ScopeStore(home, workspace, record_history=False)
-        yield from _scope_documents(store, Scope.PROJECT, problems, kept)
+        yield from _scope_documents(store, Scope.PROJECT, problems)
     for workspace in registry.workspaces:
         store = ScopeStore(home, workspace, record_history=False)
-        yield from _scope_documents(store, Scope.WORKSPACE, problems, kept)
+        yield from _scope_documents(store, Scope.WORKSPACE, problems)
 
 
 def _projects(registry: Registry) -> dict[str, Workspace]:
@@ -245,34 +212,21 @@ def _projects(registry: Registry) -> dict[str, Workspace]:
     return found
 
 
-def _scope_documents(
-    store: ScopeStore, scope: Scope, problems: list[str], kept: KeptReads | None = None
-) -> Iterator[Document]:
+def _scope_documents(store: ScopeStore, scope: Scope, problems: list[str]) -> Iterator[Document]:
     listing = store.list_scope(scope, read_files=False)
     if listing.error:
         problems.append(listing.error)
     if not listing.files:
         return
     meta = store.meta_entries()
+    paths = [entry.path for entry in listing.files if not entry.binary]
+    modified = {entry.path: entry.modified_at_ms for entry in listing.files}
     where = _Where.of(store, scope)
-    stamps = {entry.path: (entry.size_bytes, entry.modified_at_ms) for entry in listing.files}
-    paths = []
-    for entry in listing.files:
-        if entry.binary:
-            continue
-        document = kept.get(where.key_of(entry.path), stamps[entry.path]) if kept else None
-        if document is not None:
-            yield document
-        else:
-            paths.append(entry.path)
     for path, content in store.read_many(paths):
         if isinstance(content, Exception):
             problems.append(f"{path}: {content}")
             continue
-        document = _mux_document(where, path, content, stamps[path][1], meta)
-        if kept is not None:
-            kept.put(document.key, stamps[path], document)
-        yield document
+        yield _mux_document(where, path, content, modified[path], meta)
 
 
 @dataclass(frozen=True)
@@ -319,10 +273,6 @@ class _Where:
             group,
         )
 
-    def key_of(self, path: VirtualPath) -> str:
-        """The key of this scope's document of `path`."""
-        return f"mux:{self.scope.value}:{self.workspace or self.project or ''}:{path}"
-
     def _virtual(self, document: Document) -> VirtualPath:
         relative = document.path[len(self.scope.virtual_root) + 1 :]
         return VirtualPath(self.scope, tuple(relative.split("/")))
@@ -366,7 +316,7 @@ def _mux_document(
     used = [entry.last_accessed_at, entry.last_write_at] if entry is not None else []
     last_used = max([modified_ms, *(t for t in used if t is not None)])
     return Document(
-        key=where.key_of(path),
+        key=f"mux:{where.scope.value}:{where.workspace or where.project or ''}:{path}",
         path=str(path),
         agent="mux",
         scope=_FINDING_SCOPES[where.scope],

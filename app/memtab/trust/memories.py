@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from memtab.check.documents import Collected, Document, KeptReads, collect
+from memtab.check.documents import Collected, Document, collect
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
@@ -29,14 +29,12 @@ def read_memories(
     *,
     sources: bool = True,
     env: Mapping[str, str] | None = None,
-    kept: KeptReads | None = None,
 ) -> Collected:
     """Every memory of the home (or what `workspace_id`'s sessions see), other agents'
-    too unless not `sources` (mux's files listed as `kept` read them not read again).
-    HomeError for an unusable registry or unknown workspace."""
+    too unless not `sources`. HomeError for an unusable registry or unknown workspace."""
     registry = load_registry(home)
     context = SourceContext.load(home, env=env, registry=registry) if sources else None
-    return collect(home, registry, workspace_id, sources=context, kept=kept)
+    return collect(home, registry, workspace_id, sources=context)
 
 
 def place_of(document: Document, line: int | None = None, text: str = "") -> MemoryPlace:

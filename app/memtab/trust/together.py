@@ -3,43 +3,24 @@
 `memtab duplicates`, `contradictions` and `leaks` each read every memory file; the
 window asks all three after every change, so `TrustEngines` reads the memory once
 (`memories.read_memories`) and hands the same documents to each engine, each keeping
-what it worked out of every file by its text (`per_file.PerFile`), and mux's files are
-read again only when their listing says they changed (`check.documents.KeptReads`: by
-size and time): a run after one file changed reads that one and works out again only
-its words, claims and mentions. `TrustReport` is what the three found, with the
-projects' workspaces (where a project's memory can be opened and written).
+what it worked out of every file by its text (`per_file.PerFile`): a second run reads
+every file again but works out again only the changed files' words, claims and
+mentions. What the three found is a `report.TrustReport`, with the projects' workspaces
+(where a project's memory can be opened and written). The window asks in a child process
+(`operations.trust.window`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
 
-from memtab.check.documents import KeptReads
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from memtab.trust.contradictions.engine import ContradictionsEngine, LineTime
-from memtab.trust.contradictions.records import Contradiction
 from memtab.trust.duplicates.engine import DuplicatesEngine
-from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.engine import LeaksEngine
-from memtab.trust.leaks.records import Leak
 from memtab.trust.memories import read_memories
-
-
-@dataclass(frozen=True)
-class TrustReport:
-    """What the three engines found in one read of the memory."""
-
-    duplicates: tuple[DuplicateGroup, ...] = ()
-    contradictions: tuple[Contradiction, ...] = ()
-    leaks: tuple[Leak, ...] = ()
-    files_read: int = 0
-    kept: int = 0
-    """Duplicate groups left out: kept as they are (`duplicates.kept`)."""
-    problems: tuple[str, ...] = ()
-    workspaces: Mapping[str, str] = field(default_factory=dict)
-    """A workspace id of each project path the registry knows (its first)."""
+from memtab.trust.report import TrustReport
 
 
 class TrustEngines:
@@ -62,15 +43,12 @@ class TrustEngines:
             home, env=env, sources=sources, line_time=line_time
         )
         self.leaks = LeaksEngine(home, env=env, sources=sources)
-        self._kept = KeptReads()
 
     def find(self, workspace_id: str | None = None, *, kept: Collection[str] = ()) -> TrustReport:
         """What the memory of the home (or what `workspace_id`'s sessions see) holds of
         the three, the duplicate groups whose key is in `kept` left out. HomeError for an
         unusable registry or an unknown workspace."""
-        collected = read_memories(
-            self.home, workspace_id, sources=self._sources, env=self._env, kept=self._kept
-        )
+        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
         documents = collected.documents
         groups = self.duplicates.groups_of(documents)
         shown = tuple(group for group in groups if group.key not in kept)

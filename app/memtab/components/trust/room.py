@@ -25,7 +25,7 @@ from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
 from memtab.trust.memories import AGENT_NAMES, where_in_words
 from memtab.trust.records import MemoryPlace
-from memtab.trust.together import TrustReport
+from memtab.trust.report import TrustReport
 
 SHOWN = 4
 """Items a section of the room lists (the rest are in its panel)."""

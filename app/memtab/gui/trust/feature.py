@@ -50,7 +50,7 @@ from memtab.store.paths import PathError
 from memtab.trust.contradictions.records import Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
-from memtab.trust.together import TrustReport
+from memtab.trust.report import TrustReport
 
 if TYPE_CHECKING:  # lazy: the panel loads when first shown
     from memtab.gui.trust.panel import TrustPanel
@@ -464,7 +464,7 @@ class TrustFeature(QObject):
         if isinstance(result, NotRead):
             self._set_status(f"Could not read the memory: {result.message}")
         elif isinstance(result, TrustReport):
-            self._show(result)
+            self._show(result)  # None: cancelled (a newer look, the window closing)
 
     @Slot(str, str)
     def _on_client_latest_failed(self, key: str, message: str) -> None:

@@ -37,7 +37,7 @@ from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
 from memtab.trust.memories import where_in_words
 from memtab.trust.records import MemoryPlace
-from memtab.trust.together import TrustReport
+from memtab.trust.report import TrustReport
 
 FOUND_ROLE = Qt.ItemDataRole.UserRole + 1
 PLACE_ROLE = Qt.ItemDataRole.UserRole + 2

@@ -16,7 +16,7 @@ from memtab.operations.trust.window import NotRead, WindowTrust
 from memtab.store.home import Home
 from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.duplicates.records import DuplicateGroup
-from memtab.trust.together import TrustReport
+from memtab.trust.report import TrustReport
 from support.memory_home import OTHER_PROJECT, PROJECT, make_home
 
 NOTE = "# Deploying\n\nDeploy to staging with `make deploy ENV=staging`; prod needs approval.\n"

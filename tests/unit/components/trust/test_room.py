@@ -15,7 +15,7 @@ from memtab.components.trust.room import (
 )
 from memtab.trust.leaks.records import Leak
 from memtab.trust.records import MemoryPlace
-from memtab.trust.together import TrustReport
+from memtab.trust.report import TrustReport
 
 
 def _leak(index: int) -> Leak:
