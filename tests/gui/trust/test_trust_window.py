@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WindowFactory, action, wait_for
+from gui.memory_tree_support import WindowFactory, action, wait_for, wait_idle
 from memtab.components.trust.room import Target
 from memtab.demo import MAIN_ID
 from memtab.fs.atomic import atomic_write_text
@@ -41,6 +41,7 @@ def looked_at(
     window = make_window(demo, MAIN_ID)
     window.show()
     trust = window.part(keys.TRUST)
+    trust.find_now()  # not the start's delay (`FIRST_LOOK_DELAY_MS`, a test of its own)
     wait_for(qtbot, lambda: trust.report is not None and not trust.busy)
     return window, trust
 
@@ -171,3 +172,21 @@ def test_combine_into_takes_the_rule_out_of_the_other_memory_and_undo_puts_it_ba
     wait_for(qtbot, lambda: not any(g.kind == "rule" for g in trust.report.duplicates))  # type: ignore[union-attr]
     action(window, "files.undo").trigger()
     wait_for(qtbot, lambda: scratch.read_text() == before)
+
+
+def test_the_first_look_waits_for_the_window_s_start(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    window = make_window(demo, MAIN_ID)
+    trust = window.part(keys.TRUST)
+    # Not before FIRST_LOOK_DELAY_MS: the room says it is looking, the counts unknown.
+    assert trust.first_look_pending and trust.report is None and not trust.busy
+    said = trust.room.headline.text()  # the Inbox's count may be in already
+    assert said == "Looking at the memory…" or said.endswith("to look at so far, still looking…")
+    wait_for(qtbot, lambda: trust.report is not None)
+    quiet = make_window(demo, MAIN_ID, start_check=False)
+    late = quiet.part(keys.TRUST)
+    wait_idle(qtbot, quiet)
+    assert not late.first_look_pending and late.report is None and not late.busy
+    late.open_panel()
+    wait_for(qtbot, lambda: late.report is not None)

@@ -76,6 +76,8 @@ class RoomSection:
     items: tuple[RoomItem, ...] = ()
     more: str = ""
     """What the section does not list, and where it is ("" when it lists everything)."""
+    known: bool = True
+    """False while its count is not known yet (the summary says why)."""
 
 
 @dataclass(frozen=True)
@@ -214,7 +216,9 @@ def room_sections(facts: RoomFacts) -> tuple[RoomSection, ...]:
             _section("stale", "No longer true of the code", len(findings), summary, items)
         )
     elif facts.check_status:
-        sections.append(RoomSection("stale", "No longer true of the code", 0, facts.check_status))
+        sections.append(
+            RoomSection("stale", "No longer true of the code", 0, facts.check_status, known=False)
+        )
     report = facts.trust
     if report is not None:
         groups = report.duplicates
@@ -253,17 +257,19 @@ def room_sections(facts: RoomFacts) -> tuple[RoomSection, ...]:
             ("contradictions", "Disagreeing"),
             ("leaks", "In the wrong place"),
         ):
-            sections.append(RoomSection(key, title, 0, facts.trust_status))  # type: ignore[arg-type]
+            sections.append(RoomSection(key, title, 0, facts.trust_status, known=False))  # type: ignore[arg-type]
     return tuple(sections)
 
 
 def headline(sections: Sequence[RoomSection]) -> str:
     """The room's first line: how many things need the user, or that nothing does."""
     count = sum(s.count for s in sections)
-    if not sections:
+    if not sections or (count == 0 and not all(s.known for s in sections)):
         return "Looking at the memory…"
     if count == 0:
         return "Nothing needs you: every agent's memory is in order."
+    if not all(s.known for s in sections):
+        return f"{plural(count, 'thing')} to look at so far, still looking…"
     return f"{plural(count, 'thing')} to look at"
 
 

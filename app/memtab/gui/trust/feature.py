@@ -58,6 +58,9 @@ if TYPE_CHECKING:  # lazy: the panel loads when first shown
 FIND_KEY = "trust"
 RECOMPUTE_DELAY_MS = 1500
 """How long the disk stays quiet before the memory is looked at again."""
+FIRST_LOOK_DELAY_MS = 3000
+"""After the first scan shown, when the first look starts: the window's start (history's
+recording pass, the check) goes first, and a window closed sooner starts no child."""
 PANEL_FLAG = "trust-panel"
 
 
@@ -108,16 +111,20 @@ class TrustFeature(QObject):
         inbox: InboxCount | None = None,
         check: CheckReports | None = None,
         show_room: Callable[[], None] | None = None,
+        in_background: bool = True,
         parent: QObject | None = None,
     ) -> None:
         """`show_room`: show the pane the room is in (the editor's, when the window is
-        narrow and shows one pane at a time)."""
+        narrow and shows one pane at a time); the memory is looked at once the window has
+        started unless not `in_background` (then when the panel or the room is asked for,
+        and after changes from then on)."""
         super().__init__(parent)
         self._context = context
         self._shell = shell
         self._open_key = open_key
         self._badges = badges
         self._check = check
+        self._in_background = in_background
         self._show_room = show_room
         self._engine = WindowTrust(context.home)
         self._client: JobClient | None = None
@@ -167,6 +174,10 @@ class TrustFeature(QObject):
         self._refresh_soon.setSingleShot(True)
         self._refresh_soon.setInterval(0)
         self._refresh_soon.timeout.connect(self._refresh_room)
+        self._first_look = QTimer(self)
+        self._first_look.setSingleShot(True)
+        self._first_look.setInterval(FIRST_LOOK_DELAY_MS)
+        self._first_look.timeout.connect(self._on_first_look_timeout)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
         context.changes.published.connect(self._on_changes_published)
         if inbox is not None:
@@ -202,6 +213,11 @@ class TrustFeature(QObject):
         return self._panel
 
     @property
+    def first_look_pending(self) -> bool:
+        """Whether the first look waits for the window's start to be over."""
+        return self._first_look.isActive()
+
+    @property
     def busy(self) -> bool:
         """Whether a look or an action runs (tests wait for it to end)."""
         return self._client is not None and self._client.is_busy()
@@ -212,6 +228,7 @@ class TrustFeature(QObject):
             return
         self._started = True
         self._recompute.stop()
+        self._first_look.stop()
         self._set_status("Looking…")
         self._jobs().submit_latest(FIND_KEY, self._engine.find)
 
@@ -223,12 +240,16 @@ class TrustFeature(QObject):
         self.dock.show()
         self.dock.raise_()
         self.panel.focus_list()
+        if not self._started:
+            self.find_now()
 
     def focus_room(self) -> None:
         """Put the keyboard in the room (it shows while no file is open; in a narrow
         window, its pane is shown first)."""
         if not self.room.isVisible() and self._show_room is not None:
             self._show_room()
+        if not self._started:
+            self.find_now()
         if self.room.isVisible():
             self.room.focus_first()
         else:
@@ -267,6 +288,7 @@ class TrustFeature(QObject):
     def shutdown(self) -> None:
         self._shut_down = True
         self._recompute.stop()
+        self._first_look.stop()
         self._refresh_soon.stop()
         if self._client is not None:
             self._client.shutdown()
@@ -473,8 +495,8 @@ class TrustFeature(QObject):
 
     @Slot(object)
     def _on_shown_scan_applied(self, _scan: object) -> None:
-        if not self._started:
-            self.find_now()
+        if not self._started and self._in_background and not self._first_look.isActive():
+            self._first_look.start()
         self._refresh_soon.start()  # the badges are counted in with the scan
 
     @Slot(object)
@@ -497,6 +519,11 @@ class TrustFeature(QObject):
     def _on_dock_visibility_changed(self, visible: bool) -> None:
         if visible:
             _ = self.panel
+
+    @Slot()
+    def _on_first_look_timeout(self) -> None:
+        if not self._started:
+            self.find_now()
 
     @Slot()
     def _on_recompute_timeout(self) -> None:

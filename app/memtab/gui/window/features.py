@@ -319,6 +319,7 @@ def build_trust(window: MainWindow) -> TrustFeature:
         inbox=window.part(INBOX),
         check=window.part(CHECK),
         show_room=functools.partial(window.memory_tab.panes.show_pane, Pane.EDITOR, focus=False),
+        in_background=window.start_check,  # the memory's background looks, as the check's
         parent=window,
     )
 

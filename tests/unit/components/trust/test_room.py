@@ -83,6 +83,11 @@ def test_nothing_to_look_at_is_said_so() -> None:
     assert headline(sections) == "Nothing needs you: every agent's memory is in order."
     assert all(not s.items for s in sections)
     assert headline(()) == "Looking at the memory…"
+    unknown = room_sections(RoomFacts(inbox=2, trust_status="Looking…"))
+    assert headline(unknown) == "2 things to look at so far, still looking…"
+    assert headline(room_sections(RoomFacts(inbox=0, trust_status="Looking…"))) == (
+        "Looking at the memory…"
+    )
 
 
 def test_while_the_memory_is_being_read_the_sections_say_so() -> None:
