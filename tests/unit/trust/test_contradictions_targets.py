@@ -4,7 +4,7 @@ most 10% false pairs (a false pair: one with no seeded memory in it — every me
 seeded ones says what is true of its project). every family meets it: "tune" and the families
 looked at after each was measured once ("seen" 25, "seen-2" 20, "seen-3" 31, "seen-4" 12
 of 40 then), and "held-out", written before the last change and never looked at: 36 of
-40 when measured once, no false pair (docs/performance.md "Contradictions")."""
+40 when measured once, no false pair (docs/trust-quality.md "Contradictions")."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ on the half kept from that choice ("held-out", its own templates and seed), and 
 second held-out family whose rules are written by templates of their own ("held-out-2").
 A rule written in two memories is found 14 of 15 times in "tune", 8 in "held-out" (5
 before its misses were looked at) and 7 in "held-out-2" (measured once): reported, not
-held (docs/performance.md "Duplicates")."""
+held (docs/trust-quality.md "Duplicates")."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ that is alike to it, then the next best-ranked free item, and so on.
 
 Why by hand, when libraries for near-duplicate text exist? Measured on the seeded
 duplicates of `tests/support/seeded_duplicates.py` (260 notes, 70 pairs that say the
-same, the rest siblings, variants and unrelated notes; docs/performance.md "Duplicates"):
+same, the rest siblings, variants and unrelated notes; docs/trust-quality.md "Duplicates"):
 the weighted Jaccard of stems separates them best (every pair at 0.34–1.0 but one, the
 highest other pair 0.33); rapidfuzz's `token_set_ratio` (8 µs a pair) puts a sibling
 above the lowest true pair (0.95 against 0.74), its `token_sort_ratio` and Indel

@@ -23,7 +23,7 @@ lines), and compared three ways, each finding a group of the memories it joins:
 Records of what happened (session summaries, episodes, Codex's rollout summaries:
 `Document.record`) are not compared: what they repeat is history. The thresholds were
 chosen on the tuning half of the seeded corpus (`tests/support/seeded_duplicates.py`),
-and measured on the held-out half (docs/performance.md "Duplicates").
+and measured on the held-out half (docs/trust-quality.md "Duplicates").
 
 `DuplicatesEngine` keeps each file's words (`trust.per_file`): a second run reads every
 file again but works out the words only of those whose text changed.
