@@ -29,6 +29,7 @@ pytest_plugins = [
     "support.logfail",
     "support.sync_fixtures",
     "support.hostile_files",
+    "support.private_modes",
     "support.worker_reports",
 ]
 
@@ -55,10 +56,14 @@ _ISOLATED_ENV = (
     "ANTHROPIC_API_KEY",
     "OPENAI_API_KEY",
     "MEMTAB_API_KEY",
-    # Other agents' homes: this machine may have a real ~/.claude or ~/.codex.
+    # Other agents' homes: this machine may have a real ~/.claude, ~/.codex or ~/.gemini.
     "CLAUDE_CONFIG_DIR",
     "CODEX_HOME",
     "LOKI_DIR",
+    "GEMINI_CLI_HOME",
+    "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+    "GEMINI_CLI_TRUST_WORKSPACE",
+    "GEMINI_RESTRICTED_MODE",
     "MEMTAB_LOG_DIR",
     "MEMTAB_MCP_SHARED",
 )
@@ -143,6 +148,9 @@ def _fake_user_env(fake_user: Path) -> dict[str, str | None]:
         "XDG_STATE_HOME": f"{fake_user}/state",  # the log
         "XDG_CACHE_HOME": f"{fake_user}/cache",
         "XDG_RUNTIME_DIR": str(runtime),
+        # Gemini CLI's system settings (/etc/gemini-cli/…) are this machine's, not a test's.
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": f"{fake_user}/etc/gemini-cli/settings.json",
+        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": f"{fake_user}/etc/gemini-cli/system-defaults.json",
         # Every `memtab mcp` a test starts serves itself, as an agent's did before hosts;
         # the tests of the warm host (tests/unit/agent_server/hosting/) turn it back on.
         "MEMTAB_MCP_SHARED": "off",
@@ -153,8 +161,8 @@ def _fake_user_env(fake_user: Path) -> dict[str, str | None]:
 def _set_env(values: dict[str, str | None]) -> dict[str, str | None]:
     """Set (or, for None, unset) each variable; returns what they were, for `_set_env` again.
 
-    A variable that already has its value is left alone: a test's fake user changes 7 of
-    its 23 (the others are the session's), and each change goes through putenv (2,000
+    A variable that already has its value is left alone: a test's fake user changes 9 of
+    its 29 (the others are the session's), and each change goes through putenv (2,000
     fake users: 0.069–0.074 → 0.051 ms a test to set and restore them, load 6)."""
     before: dict[str, str | None] = {}
     for name, value in values.items():

@@ -16,9 +16,11 @@ workspace's worktree is (`src/acme-api/…` in the demo home, as mux keeps workt
 (a marker file says a directory is one Memtab may replace), unless another Memtab has it
 open.
 
-Other agents' memory (Claude Code, Codex, loki-mode) sits in `other-agents/` inside the
-demo home, and the home's own source settings (`memtab/sources.json`, isolated) point only
-there: the demo never shows or touches the user's real `~/.claude` or `~/.codex`.
+Other agents' memory (Claude Code, Codex, loki-mode, Gemini CLI) sits in `other-agents/`
+inside the demo home, and the home's own source settings (`memtab/sources.json`, isolated)
+point only there: the demo never shows or touches the user's real `~/.claude`, `~/.codex`
+or `~/.gemini`. Gemini CLI's auto memory has two patches waiting in the main workspace's
+Inbox (`memtab.demo_gemini`).
 
 Every file Memtab writes is written here through the record Memtab writes it with (the
 writer state, the trace dump, pins and usage, the journal's runs, the source settings).
@@ -38,6 +40,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memtab.demo_gemini import write_gemini_demo
 from memtab.demo_history import (
     Branch,
     SeedChangedError,
@@ -471,6 +474,8 @@ def _write_transcript_and_writer_state(home: Home, now: int) -> None:
 # dir of the demo home (not `agents/`: mux keeps agent prompts such as dream.md there).
 DEMO_AGENTS_DIR = "other-agents"
 DEMO_AGENT_DIRS: dict[Agent, str] = {"claude-code": "claude", "codex": "codex", "loki": "loki"}
+DEMO_GEMINI_DIR = "gemini"
+"""Gemini CLI's directory in the demo: written by `demo_gemini` (it names absolute paths)."""
 
 
 def _write_agent_sources(home: Home, now: int) -> None:
@@ -484,9 +489,10 @@ def _write_agent_sources(home: Home, now: int) -> None:
             atomic_write_text(target, file.read_text(encoding="utf-8"))
             modified = (now - 6 * DAY + index * 53 * MINUTE) / 1000
             os.utime(target, (modified, modified))
+    write_gemini_demo(home.root / DEMO_AGENTS_DIR / DEMO_GEMINI_DIR, demo_worktree(home), now)
     agents = {
         agent: AgentSettings(path=f"{DEMO_AGENTS_DIR}/{folder}")
-        for agent, folder in DEMO_AGENT_DIRS.items()
+        for agent, folder in {**DEMO_AGENT_DIRS, "gemini": DEMO_GEMINI_DIR}.items()
     }
     sources = HomeSources.of(agents, isolated=True)
     atomic_write_json(home.memtab_dir / HOME_OVERRIDES_NAME, sources.to_json())

@@ -1,7 +1,7 @@
 """Benchmark: the MCP server's ranked `search` over 20,000 memory files in three scopes
-(issue 54's targets: a fresh server's first search with the index on disk ≤ 2× `grep -rli`
-of one word over the same folders; with no index yet, an answer within its budget saying
-indexing goes on; warm p95 ≤ 20 ms).
+(issue 73's targets: a fresh server's first search with the index on disk ≤ 1× `grep -rli`
+of one word over the same folders; with no index yet, an answer within 1 s saying what is
+not indexed yet, and the whole index within 3 s; warm p95 ≤ 5 ms).
 
 Run: .venv/bin/python -m pytest --bench tests/bench/test_agent_search_bench.py -s
 
@@ -9,11 +9,11 @@ In one run, against the grep floor measured in it (warm page cache, median of 3)
 `memtab mcp` child's first `search`, timed from its request once `initialize` is
 answered, with no index yet and then (three fresh children) with the index on disk; the
 time to index everything; then what a tool call costs inside the server
-(`MemoryService.call`, JSON included) over 300 queries of one to three words — common,
-rare and absent ones; and, with the server watching, the search after its own `insert`
-and `list`'s rows after it. The files' words follow a Zipf law over a 3,000-word
-vocabulary, so postings are as uneven as in real notes; the files are older than the racy
-margin (formats §15.4), as a home's are.
+(`MemoryService.call`, JSON included) over 300 queries of one to three words — words most
+notes hold ("build test"), rare and absent ones; and, with the server watching, the search
+after its own `insert` and `list`'s rows after it. The files' words follow a Zipf law
+over a 3,000-word vocabulary, so a word's files are as uneven as in real notes; the files
+are older than the racy margin (formats §15.4), as a home's are.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -33,6 +34,7 @@ from bench.homes import PROJECT, WORKSPACE
 from bench.table import Row, median, p95, record
 from memtab.agent_server.catalog import INDEXING_BUDGET_S
 from memtab.agent_server.service import MemoryService
+from memtab.search_index.index import index_file_for
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace, load_registry
 
@@ -142,14 +144,32 @@ def _first_search_s(home: Home, query: str) -> tuple[float, str, float]:
     return elapsed, str(result["content"][0]["text"]), cpu
 
 
+def _indexed_after_s(home: Home) -> float:
+    """How long the whole index takes from nothing, in this process: the index folder
+    removed, then one refresh of every file."""
+    index_path = index_file_for(home.root)
+    shutil.rmtree(index_path, ignore_errors=True)
+    workspace = load_registry(home).require_workspace(WORKSPACE)
+    service = MemoryService(home, workspace, writes="off", other_agents=False)
+    started = time.perf_counter()
+    service.call("search", {"query": "w1"}, None)
+    assert service.catalog.wait_until_indexed(600)
+    elapsed = time.perf_counter() - started
+    service.catalog.close()
+    return elapsed
+
+
 def _query(rng: random.Random) -> str:
-    common = rng.choice(_VOCABULARY[:50])
+    """One to three words: words most notes hold (the first dozen of the Zipf vocabulary
+    are in nearly every note, as "build", "test" and "project" are), a rare word, an
+    absent one."""
+    common = rng.sample(_VOCABULARY[:12], 3)
     rare = rng.choice(_VOCABULARY[1000:])
-    shapes = [common, rare, f"{common} {rare}", f"{rare} {rng.choice(_VOCABULARY[200:])}", "zz9"]
-    return rng.choice(shapes)
+    shapes = [common[0], " ".join(common[:2]), " ".join(common), rare, f"{common[0]} {rare}"]
+    return rng.choice([*shapes, *shapes[:3], "zz9"])
 
 
-@pytest.mark.timeout(1800)  # indexing and filling the postings take minutes under load
+@pytest.mark.timeout(1800)  # indexing takes minutes under load
 def test_ranked_search_over_20000_files(big_home: Home) -> None:
     grep_s, grep_cpu_s = _grep_s(big_home), _grep_cpu_s(big_home)
     cold_s, cold_text, _ = _first_search_s(big_home, "w1 w2000")
@@ -157,15 +177,11 @@ def test_ranked_search_over_20000_files(big_home: Home) -> None:
     # ready and says so; a quiet machine may index the whole home within it.
     cold_was_partial = "Still indexing" in cold_text
     assert cold_was_partial or cold_s <= INDEXING_BUDGET_S + 1.0, (cold_s, cold_text[:200])
+    cold_indexed_s = _indexed_after_s(big_home)
     workspace = load_registry(big_home).require_workspace(WORKSPACE)
     service = MemoryService(big_home, workspace, writes="off", other_agents=False)
-    started = time.perf_counter()
     while "Still indexing" in service.call("search", {"query": "w1"}, None).text:
         time.sleep(0.1)
-    indexed_s = time.perf_counter() - started
-    while not service.catalog.warm:  # the postings in memory, filled in the background
-        time.sleep(0.1)
-    warm_s = time.perf_counter() - started - indexed_s
     warm_first = [_first_search_s(big_home, "w1 w2000") for _ in range(3)]
     assert all("Still indexing" not in text for _, text, _ in warm_first)
     first_s = median([elapsed for elapsed, _, _ in warm_first])
@@ -192,10 +208,11 @@ def test_ranked_search_over_20000_files(big_home: Home) -> None:
         Row(
             f"a fresh `memtab mcp`'s first search, {FILES:,} files in three scopes, the index "
             f"on disk: median of 3, request → answer (load {load:.1f}; with no index yet "
-            f"{cold_s:.1f} s, {cold_answer}; indexing the rest {indexed_s:.1f} s)",
+            f"{cold_s:.2f} s, {cold_answer}; the whole index {cold_indexed_s:.2f} s from "
+            f"nothing)",
             f"{first_s * 1000:.0f} ms (CPU {first_cpu_s * 1000:.0f} ms, "
             f"{first_cpu_s / grep_cpu_s:.2f}× grep's {grep_cpu_s * 1000:.0f} ms)",
-            "≤ 2× grep",
+            "≤ 1× grep",
             floor=f"{grep_s * 1000:.0f} ms (grep -rli of one word, warm)",
             ratio=first_s / grep_s,
         ),
@@ -203,11 +220,12 @@ def test_ranked_search_over_20000_files(big_home: Home) -> None:
     record(
         "mcp-search-20k",
         Row(
-            f"`memtab mcp` search, {FILES:,} files, warm: p50 / p95 (load {load:.1f}; the "
-            f"postings filled {warm_s:.1f} s after; a re-listing after a change {relist_s:.2f} s)",
+            f"`memtab mcp` search, {FILES:,} files, warm, one to three words most notes hold, "
+            f"rare and absent: p50 / p95 (load {load:.1f}; a re-listing after a change "
+            f"{relist_s:.2f} s)",
             f"{median(timings):.1f} / {p95(timings):.1f} ms "
             f"(CPU {median(cpu):.1f} / {p95(cpu):.1f} ms)",
-            "p95 ≤ 20 ms",
+            "p95 ≤ 5 ms",
         ),
     )
 

@@ -79,7 +79,7 @@ def test_typing_a_query(
 ) -> None:
     # Written (and their mtimes set back) just now: not racy for this measure.
     monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)
-    path = tmp_path / "index.sqlite3"
+    path = tmp_path / "index"
     texts = IndexedTexts(path)
     started = time.perf_counter()
     texts.refresh(big_scan)
@@ -104,10 +104,10 @@ def test_typing_a_query(
     ]
     again.close()
     files = big_scan.file_count
-    size_mib = sum(p.stat().st_size for p in tmp_path.glob("index.sqlite3*")) / 2**20
+    size_mib = sum(p.stat().st_size for p in path.iterdir()) / 2**20
     print(
         f"\n[bench] window search over {files} files: the index built {first_ms:.0f} ms, a"
-        f" window started again {again_ms:.0f} ms (index file {size_mib:.1f} MiB); typing:"
+        f" window started again {again_ms:.0f} ms (index {size_mib:.1f} MiB); typing:"
         f" 'd' {d_ms:.0f} ms ({files} files read), {', '.join(timings)}; fresh queries: "
         + ", ".join(f"{text!r} {ms:.0f} ms ({len(found)})" for text, ms, found in fresh)
     )
@@ -117,7 +117,7 @@ def test_a_superseded_search_stops_quickly(
     big_scan: HomeScan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)
-    texts = IndexedTexts(tmp_path / "index.sqlite3")
+    texts = IndexedTexts(tmp_path / "index")
     texts.refresh(big_scan)
     cancelled = threading.Event()
 

@@ -10,6 +10,7 @@ from memtab.demo import (
     DELETED_ID,
     DEMO_AGENT_DIRS,
     DEMO_AGENTS_DIR,
+    DEMO_GEMINI_DIR,
     MAIN_ID,
     MULTI_ID,
     create_demo_home,
@@ -119,8 +120,12 @@ def test_demo_inbox_holds_the_completed_harvest_with_its_evidence(tmp_path: Path
     ]
     workspace = load_registry(home).require_workspace(MAIN_ID)
     items = Inbox(home, workspace).items(with_evidence=True)
-    assert [i.source for i in items] == [f"/memories/workspace/harvest/{completed[0]}.md"] * 3
-    assert all(e.text for item in items for e in item.evidence)  # in the demo transcript
+    harvested = [i for i in items if i.kind == "harvest"]
+    assert [i.source for i in harvested] == [f"/memories/workspace/harvest/{completed[0]}.md"] * 3
+    assert all(e.text for item in harvested for e in item.evidence)  # in the demo transcript
+    # Gemini CLI's auto memory ran in the worktree: its two patches wait beside them.
+    patches = [(i.kind, i.category, i.problem) for i in items if i not in harvested]
+    assert patches == [("gemini", "private", None), ("gemini", "global", None)]
 
 
 def test_demo_sources_are_the_home_sources_record_and_isolate_the_home(tmp_path: Path) -> None:
@@ -128,7 +133,7 @@ def test_demo_sources_are_the_home_sources_record_and_isolate_the_home(tmp_path:
     path = home.memtab_dir / HOME_OVERRIDES_NAME
     agents = {
         agent: AgentSettings(path=f"{DEMO_AGENTS_DIR}/{folder}")
-        for agent, folder in DEMO_AGENT_DIRS.items()
+        for agent, folder in {**DEMO_AGENT_DIRS, "gemini": DEMO_GEMINI_DIR}.items()
     }
     record = HomeSources.of(agents, isolated=True)
     assert path.read_text(encoding="utf-8") == json.dumps(record.to_json(), indent=2) + "\n"

@@ -74,3 +74,32 @@ def test_the_demo_shows_claudes_last_consolidation_its_subagents_and_a_codex_not
     ]
     notes = [f for f in listings["codex:memories"].files if "ad_hoc/notes/" in f.relative]
     assert len(notes) == 1 and notes[0].writable
+
+
+def test_the_demo_s_gemini_cli_home_is_laid_out_with_its_paths_where_the_demo_is(
+    tmp_path: Path,
+) -> None:
+    from memtab.demo import create_demo_home, demo_worktree
+    from memtab.sources.config import SourceContext
+    from memtab.sources.discovery import scan
+    from memtab.sources.gemini.inbox import inbox_patches, plan_patch
+    from memtab.writer.inbox.gemini import GeminiInbox
+
+    home = create_demo_home(tmp_path / "demo")
+    listings = {listing.source.id: listing for listing in scan(SourceContext.load(home))[1]}
+    memory = listings["gemini:memory-fix-token-refresh"]
+    assert memory.source.project == str(demo_worktree(home))
+    assert [f.relative for f in memory.files] == [
+        "MEMORY.md",
+        "local-db.md",
+        "review-checklist.md",
+        "skills/refresh-token-tests/SKILL.md",
+    ]
+    index = (memory.source.root / "MEMORY.md").read_text(encoding="utf-8")
+    assert f"{memory.source.root}/local-db.md" in index  # an absolute pointer, as Gemini's
+    assert "review-checklist.md" not in index  # one note Gemini CLI never finds
+    # Both patches apply to the demo's files as they are.
+    gemini = GeminiInbox(home)
+    patches = inbox_patches(gemini.roots(memory.source))
+    assert [(p.kind, p.problem) for p in patches] == [("private", None), ("global", None)]
+    assert [len(plan_patch(gemini.roots(memory.source), p).files) for p in patches] == [2, 1]

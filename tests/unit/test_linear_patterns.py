@@ -43,6 +43,7 @@ from memtab.markdown import heading
 from memtab.redact import KeyScrubber
 from memtab.store.text.frontmatter import title_of
 from memtab.transcripts.events import TranscriptToolCall
+from memtab.trust.leaks import engine as leaks_engine
 from memtab.writer.offline import asked, directives
 from memtab.writer.offline.asked import AskedQuestion
 from memtab.writer.offline.shell import commands, outcomes
@@ -93,6 +94,10 @@ CALLS: dict[str, tuple[Callable[[str], object], Worst]] = {
     "memtab.redact:_keys_pattern": (
         lambda text: KeyScrubber(["k", "a" * 40 + "b"]).text(text),
         Worst(CALL, "", "a"),
+    ),
+    "memtab.trust.leaks.engine:_names_pattern": (
+        lambda text: leaks_engine.mentions_of(text, leaks_engine._names_pattern(["acme-api"])),
+        Worst(CALL, "", "acme-ap/"),
     ),
     "memtab.writer.offline.asked:_is_offered": (_offered, Worst(CALL, "", "a")),
     "memtab.writer.offline.asked:decisions_in": (_decisions, Worst(CALL, "", '"Which?"="')),

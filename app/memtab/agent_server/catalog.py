@@ -42,14 +42,16 @@ from memtab.agent_server.catalog_listing import (
     Listed,
     NeedsListingError,
     WatchedChanges,
+    folder_came_or_went,
+    in_scope,
     kept_sources,
     list_files,
     restat,
     scope_roots,
 )
 from memtab.fs.records import Record
-from memtab.search_index.index import Ahead, Hit, IndexedFile, SearchIndex
-from memtab.search_index.postings import Document, Postings
+from memtab.search_index.documents import IndexedFile
+from memtab.search_index.index import Ahead, Hit, SearchIndex
 from memtab.search_index.ranking import best_line
 from memtab.sources.config import SourceContext
 from memtab.sources.model import Source
@@ -62,10 +64,11 @@ from memtab.watch.observers import watching_any_depth
 
 logger = logging.getLogger(__name__)
 
-# How long a call may spend indexing files no index holds yet before it answers.
-INDEXING_BUDGET_S = 2.0
+# How long a call may spend indexing files no index holds yet before it answers (with the
+# walk before it and the commit after it, an answer within 1 s: issue 73).
+INDEXING_BUDGET_S = 0.5
 # How long the background work waits after the first answer is made: its way out (the
-# SDK's serialization, the write) would share the interpreter with a walk and the postings.
+# SDK's serialization, the write) would share the interpreter with a walk.
 ANSWER_OUT_S = 0.3
 FULL_RELIST_S = 30.0
 DEFAULT_LIMIT = 10
@@ -110,17 +113,17 @@ class MemoryCatalog:
         self._notes: tuple[str, ...] = ()
         self._listed_at: float | None = None
         self._index: SearchIndex | None = None  # opened by the first listing
+        self._generation = 0  # the index's as the last listing indexed it
         self._roots: tuple[str, ...] = ()
+        self._root_scopes: dict[str, str] = {}  # each root listed: the scope its files are in
         self._scope_roots: dict[Scope, str] = {}
         self._indexing: threading.Thread | None = None
         self._unindexed = 0  # files left to the background indexing
         self._closing = threading.Event()
-        # Set once a call has its answer: the background work (watching, the postings, the
-        # rest of the indexing) starts `ANSWER_OUT_S` after, not while the first answer is
-        # made or on its way out (`_after_answer`).
+        # Set once a call has its answer: the background work (watching, the rest of the
+        # indexing) starts `ANSWER_OUT_S` after, not while the first answer is made or on
+        # its way out (`_after_answer`).
         self._answered = threading.Event()
-        self._postings: Postings | None = None  # the warm ranking, once filled
-        self._warming: threading.Thread | None = None
         self._lock = threading.Lock()
         self._listing = threading.Lock()
         self._rows: tuple[object, list[FileRow]] | None = None  # the full rows, of a listing
@@ -133,7 +136,7 @@ class MemoryCatalog:
 
     def close(self) -> None:
         """Stop watching and indexing (the server ends); a racing call fails on the index."""
-        self._closing.set()  # the indexing stops after its transaction, the postings at once
+        self._closing.set()  # the indexing stops after its commit
         self._answered.set()
         with self._lock:  # none starts once closing is set (`_start`)
             threads = list(self._threads)
@@ -175,27 +178,26 @@ class MemoryCatalog:
             root = roots.get(path.scope)
             if root is None:
                 continue  # a scope not listed
-            if str(path) not in files and _folder_came_or_went(files, path):
+            if str(path) not in files and folder_came_or_went(files, path):
                 return None
             written.append(os.path.join(root, *path.segments))
         return written
 
-    @property
-    def warm(self) -> bool:
-        """Whether calls rank in memory (the postings are filled) rather than in the file."""
-        return self._postings is not None
-
     def notes(self) -> tuple[str, ...]:
         """What the listing left out and why (folders past the depth memory paths go to,
         docs/formats.md §5; files not indexed yet, §22.11), for an answer to say."""
+        notes = self._notes
+        if self._index is not None and self._index.problem:
+            notes += (f"Searched without the index on disk: {self._index.problem}; the files "
+                      "are read into memory instead, slower to start",)  # fmt: skip
         unindexed = self._unindexed
         if not unindexed:
-            return self._notes
+            return notes
         words = (
             f"Still indexing: {unindexed} file{'s' if unindexed != 1 else ''} not searched "
             "yet (the first search of this home); search again in a moment for all of them"
         )
-        return (*self._notes, words)
+        return (*notes, words)
 
     def wait_until_indexed(self, timeout_s: float) -> bool:
         """Whether every file is searched, once waited at most `timeout_s` for the indexing
@@ -215,7 +217,7 @@ class MemoryCatalog:
                 self._rows = (files, self._full_rows(files))
             rows = self._rows[1]
         self._answered.set()
-        return [row for row in rows if scope is None or _in_scope(row.scope, scope)]
+        return [row for row in rows if scope is None or in_scope(row.scope, scope)]
 
     def search(self, query: str, *, scope: str | None, limit: int) -> list[SearchHit]:
         """The files best matching `query`, best first: path, scope, score and the line
@@ -223,26 +225,21 @@ class MemoryCatalog:
         ranked = self._fresh(_Query(query, scope, limit))
         with self._lock:
             files, roots, index = self._files, self._roots, self._index
-            if ranked is None:
-                among = None
-                if scope:
-                    among = {k for k, file in files.items() if _in_scope(file.scope, scope)}
-                if self._postings is not None:
-                    ranked = self._postings.search(query, limit=limit, among=among)
+            scopes = self._root_scopes
         assert index is not None  # opened by the first listing
         if ranked is None:
-            ranked = index.search(query, roots, limit=limit, among=among)
+            within = [root for root in roots if in_scope(scopes.get(root, root), scope)]
+            ranked = index.search(query, within, limit=limit)
         results = []
         for hit in ranked:
             listed = files.get(hit.id)
             if listed is None:
                 continue  # indexed by another process since this listing
-            label, text = index.document(listed.root, hit.id) or ("", "")
             # The listing's description, as the index read it with the text.
-            description: str | None = label.partition("\n")[2]
+            description: str | None = hit.label.partition("\n")[2]
             if listed.row is not None:
                 description = listed.row.description
-            found = best_line(text, query)
+            found = best_line(hit.text, query)
             results.append(
                 SearchHit(
                     path=hit.id,
@@ -267,6 +264,8 @@ class MemoryCatalog:
             raise CatalogClosedError
         if self._indexing is not None and self._indexing.is_alive():
             return None
+        if self._index is not None and self._index.generation != self._generation:
+            self._listed_at = None  # the index was started again: every file indexed anew
         listed_at = self._listed_at
         if listed_at is None or self._changed.is_set() or self._observer is None:
             with self._listing:
@@ -311,21 +310,23 @@ class MemoryCatalog:
         finally:
             self._listing.release()
 
-    def _relist(self, query: _Query | None = None) -> list[Hit] | None:
+    def _relist(self, query: _Query | None = None, attempt: int = 0) -> list[Hit] | None:
         """List by a stat walk, then index what changed (the caller holds `_listing`).
-        With a `query` and no postings, the index answers it in one read with its rows,
+        With a `query`, the index answers it in one read with its rows,
         after the walk: the answer stands (returned) when the rows are the listing's."""
         started = self._clock()
         self._changes.take()
         if self._index is None:
             self._index = SearchIndex.of_home(self.store.home.root)
         index = self._index
+        self._generation = index.generation
         kept = kept_sources(self._sources, self._keep)
         listing = list_files(self.store, kept)
         files = listing.files
         ahead = None
-        if query is not None and self._postings is None:
-            ahead = _search_ahead(index, query, self._guessed_roots(kept), listing.roots)
+        guessed = self._guessed_roots(kept)
+        if query is not None:
+            ahead = _search_ahead(index, query, guessed, listing.roots)
         stale, gone = index.stale_by_root(
             listing.stamps, held=ahead.rows if ahead is not None else None
         )
@@ -336,16 +337,15 @@ class MemoryCatalog:
                       key=lambda key: (order[files[key].root], key))  # fmt: skip
         changed = [files[key].indexed(key) for key in keys]
         refreshed = index.update(changed, gone, budget_s=INDEXING_BUDGET_S)
+        if index.generation != self._generation:  # started again: index every file
+            return self._relist(query, attempt + 1) if attempt < 2 else None
         with self._lock:
             self._files = files
             self._notes = listing.notes
             self._roots = listing.roots
             self._scope_roots = scope_roots(self.store)
             self._unindexed = refreshed.pending
-            if self._postings is not None:
-                self._postings.update(_documents(files), _words_of(index, files))
-        if not refreshed.pending:
-            self._start_warming(index)
+            self._root_scopes = guessed
         self._listed_at = started
         logger.debug("catalog: %d files, %d (re)indexed", len(files), refreshed.read)
         if refreshed.pending:
@@ -382,14 +382,13 @@ class MemoryCatalog:
         files = self._files
         out = [(files[key].root, key) for key in gone if key in files]
         index.update(changed, out)
+        if index.generation != self._generation:  # started again: index every file
+            self._relist()
+            return
         with self._lock:
             files = {key: file for key, file in files.items() if key not in gone}
             files.update(listed)
             self._files = files
-            if self._postings is not None:
-                self._postings.change(
-                    _documents(listed), [key for _, key in out], _words_of(index, files)
-                )
         logger.debug("catalog: %d files re-stat'ed, %d (re)indexed", len(paths), len(changed))
 
     def _start_watching(self) -> None:
@@ -430,39 +429,14 @@ class MemoryCatalog:
         self._answered.wait()
         self._closing.wait(ANSWER_OUT_S)
 
-    def _start_warming(self, index: SearchIndex) -> None:
-        """Fill the postings in the background, once everything is indexed."""
-        with self._lock:  # the indexing's thread and a listing may both get here
-            if self._warming is None and self._background:
-                self._warming = self._start_locked(self._warm, "memtab-mcp-postings", index)
-
-    def _warm(self, index: SearchIndex) -> None:
-        """Background: fill the postings warm calls rank by, from the words the index
-        holds (no file is read), then bring them to the latest listing."""
-        self._after_answer()
-        postings = Postings()
-        files = self._files
-        try:
-            postings.update(_documents(files), _words_of(index, files, self._closing))
-            with self._lock:
-                if self._files is not files:
-                    files = self._files
-                    postings.update(_documents(files), _words_of(index, files))
-                self._postings = postings
-        except CatalogClosedError:
-            return
-
     def _index_the_rest(self, index: SearchIndex, files: list[IndexedFile]) -> None:
         """Background: index what the first call's budget left, then have the next call
         list again (what changed meanwhile)."""
         self._after_answer()
         try:
-            refreshed = index.update(files, (), stop=self._closing)
+            index.update(files, (), stop=self._closing)
         except Exception:  # the next listing tries again
             logger.exception("catalog: indexing failed")
-        else:
-            if not refreshed.pending:
-                self._start_warming(index)
         self._unindexed = 0
         self._changes.everything()
 
@@ -550,7 +524,7 @@ def _search_ahead(
     every `lstat` (the two took longer together than one after the other)."""
     if set(listed) != set(roots):
         return None
-    within = [root for root, scope in roots.items() if _in_scope(scope, query.scope)]
+    within = [root for root, scope in roots.items() if in_scope(scope, query.scope)]
     try:
         return index.search_ahead(query.text, roots, limit=query.limit, within=within)
     except Exception:  # the search after the listing answers instead
@@ -560,41 +534,3 @@ def _search_ahead(
 
 class CatalogClosedError(Exception):
     """The catalog is closed or closing (its server ends): it answers no call."""
-
-
-def _documents(files: dict[str, Listed]) -> list[Document]:
-    """The postings' documents, labelled by what the index holds (`_words_of`)."""
-    return [Document(key, "", file.stamp) for key, file in files.items()]
-
-
-def _words_of(
-    index: SearchIndex, files: dict[str, Listed], closing: threading.Event | None = None
-) -> Callable[[str], str]:
-    """How the postings read a file's words: from the index, its label as weighted and its
-    text (CatalogClosedError once `closing` is set)."""
-
-    def words(key: str) -> str:
-        if closing is not None and closing.is_set():
-            raise CatalogClosedError
-        return index.words(files[key].root, key)
-
-    return words
-
-
-def _folder_came_or_went(files: dict[str, Listed], path: VirtualPath) -> bool:
-    """Whether a write at `path` (no file listed there) made or removed a folder: a folder
-    was listed there, or none is listed where it goes (no file beside it below its scope's
-    root)."""
-    inside, beside = f"{path}/", f"{path.parent}/"
-    near = len(path.segments) == 1
-    for key in files:
-        if key.startswith(inside):
-            return True
-        near = near or key.startswith(beside)
-    return not near
-
-
-def _in_scope(value: str, scope: str | None) -> bool:
-    """A file is in `scope` when its scope is it, or its agent is (`claude-code` covers
-    `claude-code:user` and every project of Claude Code's)."""
-    return scope is None or value == scope or value.split(":", 1)[0] == scope

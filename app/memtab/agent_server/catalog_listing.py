@@ -43,14 +43,14 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 
-from memtab.search_index.index import IndexedFile, Stamp
+from memtab.search_index.documents import IndexedFile, Stamp
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, is_shown
 from memtab.sources.listing import list_source, source_file_row
 from memtab.sources.model import Source
 from memtab.store import description_cache
 from memtab.store.files import MAX_FILE_BYTES, read_description, stat_listed_file, stat_scope
-from memtab.store.paths import SCOPE_ORDER, Scope, too_deep_words
+from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath, too_deep_words
 from memtab.store.scopes.file_rows import FileRow
 from memtab.store.scopes.memory import MemoryStore
 
@@ -162,6 +162,25 @@ def scope_roots(store: MemoryStore) -> dict[Scope, str]:
         for scope in SCOPE_ORDER
         if not store.unavailable_reason(scope)
     }
+
+
+def folder_came_or_went(files: dict[str, Listed], path: VirtualPath) -> bool:
+    """Whether a write at `path` (no file listed there) made or removed a folder: a folder
+    was listed there, or none is listed where it goes (no file beside it below its scope's
+    root)."""
+    inside, beside = f"{path}/", f"{path.parent}/"
+    near = len(path.segments) == 1
+    for key in files:
+        if key.startswith(inside):
+            return True
+        near = near or key.startswith(beside)
+    return not near
+
+
+def in_scope(value: str, scope: str | None) -> bool:
+    """A file is in `scope` when its scope is it, or its agent is (`claude-code` covers
+    `claude-code:user` and every project of Claude Code's)."""
+    return scope is None or value == scope or value.split(":", 1)[0] == scope
 
 
 class NeedsListingError(Exception):

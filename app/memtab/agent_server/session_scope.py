@@ -110,8 +110,8 @@ class SessionScope:
         others = (
             "every other agent's memory Memtab found"
             if self.checkouts is None
-            else "Claude Code's, Codex's and loki-mode's memory of this checkout's project "
-            "and the user's own"
+            else "Claude Code's, Codex's, Gemini CLI's and loki-mode's memory of this "
+            "checkout's project and the user's own"
         )
         where = f" ({', '.join(self.directories)})" if self.directories else ""
         text = (

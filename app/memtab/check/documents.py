@@ -32,6 +32,7 @@ from memtab.sources.codex.source import bucket_project
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import scan
+from memtab.sources.gemini.context_files import NOT_IN_INDEX_LABEL
 from memtab.sources.listing import source_file
 from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceListing
 from memtab.store.errors import MemoryStoreError
@@ -62,6 +63,11 @@ class Origin(Protocol):
 
     def opened(self, document: Document, home: Home) -> MemoryFile:
         """The file as a `MemoryFile` (its history, its blame)."""
+        ...
+
+    def file_path(self, document: Document) -> Path | None:
+        """The file on disk, even when what was checked is its rendering (loki-mode's
+        JSON as text: what `view` shows of it too); None: no file."""
         ...
 
 
@@ -102,6 +108,9 @@ class Document:
     recall_note: str | None = None
     """Why its agent cannot recall it well (a Claude Code topic file without a
     description, `sources.claude.recall`), or None."""
+    index_note: str | None = None
+    """Why its agent never finds it (a note of Gemini CLI's private memory its
+    `MEMORY.md` names nowhere), or None."""
 
     @property
     def text(self) -> str:
@@ -112,6 +121,11 @@ class Document:
     def physical(self) -> Path | None:
         """The file on disk (None: not a file's own text, or no origin)."""
         return self.origin.physical(self) if self.origin is not None else None
+
+    @property
+    def file_path(self) -> Path | None:
+        """The file on disk, even when what was checked is its rendering (`Origin`)."""
+        return self.origin.file_path(self) if self.origin is not None else None
 
     def reread(self) -> Document | None:
         """This file read again now (None: gone, unreadable, or no origin)."""
@@ -295,6 +309,9 @@ class _Where:
     def opened(self, document: Document, home: Home) -> MemoryFile:
         return MuxFile(MemoryStore(home, self.store.workspace), self._virtual(document))
 
+    def file_path(self, document: Document) -> Path | None:
+        return self.physical(document)
+
 
 _FINDING_SCOPES: dict[Scope, FindingScope] = {
     Scope.GLOBAL: "global",
@@ -429,6 +446,7 @@ def _source_document(source: Source, file: SourceFile, project: str | None) -> D
         record=is_record(source, file),
         origin=_SourceOrigin(source, file, project, content.rendered),
         recall_note=recall_warning(source.layout, tuple(file.relative.split("/")), content.text),
+        index_note=file.warning if file.warning_label == NOT_IN_INDEX_LABEL else None,
     )
 
 
@@ -450,3 +468,6 @@ class _SourceOrigin:
 
     def opened(self, document: Document, home: Home) -> MemoryFile:
         return AgentFile(self.source, self.file, SourceVersions(home))
+
+    def file_path(self, document: Document) -> Path | None:
+        return self.file.physical

@@ -23,15 +23,17 @@ FindingKind = Literal[
     "missing-program",
     "broken-link",
     "disagreement",
+    "code-disagrees",
     "stale",
     "project-missing",
     "codex-summary-version",
     "no-description",
     "hidden-text",
+    "not-in-index",
 ]
 FINDING_KINDS: Final[tuple[FindingKind, ...]] = get_args(FindingKind)
 FindingScope = Literal["global", "project", "workspace"]
-Agent = Literal["mux", "claude-code", "codex", "loki"]
+Agent = Literal["mux", "claude-code", "codex", "loki", "gemini"]
 
 
 class Place(Record, checked_when_built=False):

@@ -79,6 +79,7 @@ COMMAND_MODULES = {
     "memtab.cli.health.check_commands": ("check",),
     "memtab.cli.health.trust_commands": ("duplicates", "contradictions", "leaks"),
     "memtab.cli.memory.loads_commands": ("loads",),
+    "memtab.cli.memory.recall_commands": ("recall",),
     "memtab.cli.memory.search_commands": ("search",),
     "memtab.cli.background.watch_commands": ("watch", "events"),
     "memtab.cli.share.agent_server_commands": ("mcp",),

@@ -19,15 +19,16 @@ from typing import Literal, NamedTuple, get_args
 from memtab.fs.lazy_re import LazyPattern
 from memtab.store.paths import VIRTUAL_ROOT, VirtualPath, parse_file_path
 
-Agent = Literal["mux", "claude-code", "codex", "loki"]
+Agent = Literal["mux", "claude-code", "codex", "loki", "gemini"]
 AGENTS: tuple[Agent, ...] = get_args(Agent)
 # The agents whose sources this package discovers (mux is the store's own).
-OTHER_AGENTS: tuple[Agent, ...] = ("claude-code", "codex", "loki")
+OTHER_AGENTS: tuple[Agent, ...] = ("claude-code", "codex", "loki", "gemini")
 AGENT_TITLES: dict[Agent, str] = {
     "mux": "mux",
     "claude-code": "Claude Code",
     "codex": "Codex",
     "loki": "loki-mode",
+    "gemini": "Gemini CLI",
 }
 
 MUX_SOURCE_ID = "mux"
@@ -100,7 +101,7 @@ class MemoryFileRef(NamedTuple):
 
     @property
     def agent(self) -> str:
-        """Whose memory it is: `mux`, `claude-code`, `codex` or `loki`."""
+        """Whose memory it is: `mux`, `claude-code`, `codex`, `loki` or `gemini`."""
         return self.source_id.split(":", 1)[0]
 
     @property

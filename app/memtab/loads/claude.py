@@ -98,24 +98,9 @@ def _auto_memory(
 ) -> list[LoadedFile]:
     """Auto memory's `MEMORY.md`, the team mounts' prompt indexes and the topics Claude Code
     cannot recall well, for a session in `cwd` — none when auto memory is off."""
-    base = auto_memory_base(cwd)
-    local_root = local_settings_root(cwd, base, user_home)
-    if local_root != cwd:
-        notes.append(
-            f"Local settings: {local_root / '.claude' / 'settings.local.json'} (the checkout's "
-            "canonical git root holds them for every session under it, its worktrees' too)"
-        )
-    switch = auto_memory_switch(config_root, env)
-    if switch is not None and switch.state == "off":
-        notes.append(f"{switch.off_note}: no auto memory is read")
+    memory = auto_memory_folder(config_root, cwd, user_home, managed_settings, env, notes)
+    if memory is None:
         return []
-    turned_off = auto_memory_turned_off(config_root, str(cwd), managed_settings, local_root)
-    if turned_off is not None and switch is None:
-        notes.append(f"autoMemoryEnabled is false in {turned_off}: no auto memory is read")
-        return []
-    if turned_off is not None and switch is not None:
-        notes.append(f"autoMemoryEnabled is false in {turned_off}, but {switch.words} turns it on")
-    memory = auto_memory_directory(config_root, base, managed_settings, local_root)
     files: list[LoadedFile] = []
     index = _index_record(memory / INDEX_NAME, identify, notes)
     if index is not None:
@@ -131,6 +116,36 @@ def _auto_memory(
         notes.append(_recall_note(topics))
     files += [_unrecallable(topic, identify) for topic in topics if topic.warning]
     return files
+
+
+def auto_memory_folder(
+    config_root: Path,
+    cwd: Path,
+    user_home: Path,
+    managed_settings: tuple[Path, ...],
+    env: Mapping[str, str],
+    notes: list[str],
+) -> Path | None:
+    """The auto memory directory of a session in `cwd`, or None when auto memory is off
+    there (each setting that decided it said in `notes`)."""
+    base = auto_memory_base(cwd)
+    local_root = local_settings_root(cwd, base, user_home)
+    if local_root != cwd:
+        notes.append(
+            f"Local settings: {local_root / '.claude' / 'settings.local.json'} (the checkout's "
+            "canonical git root holds them for every session under it, its worktrees' too)"
+        )
+    switch = auto_memory_switch(config_root, env)
+    if switch is not None and switch.state == "off":
+        notes.append(f"{switch.off_note}: no auto memory is read")
+        return None
+    turned_off = auto_memory_turned_off(config_root, str(cwd), managed_settings, local_root)
+    if turned_off is not None and switch is None:
+        notes.append(f"autoMemoryEnabled is false in {turned_off}: no auto memory is read")
+        return None
+    if turned_off is not None and switch is not None:
+        notes.append(f"autoMemoryEnabled is false in {turned_off}, but {switch.words} turns it on")
+    return auto_memory_directory(config_root, base, managed_settings, local_root)
 
 
 def subagent_loads(

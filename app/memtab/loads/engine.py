@@ -10,13 +10,14 @@ from pathlib import Path
 from memtab.fs.clock import now_ms
 from memtab.loads.claude import claude_loads
 from memtab.loads.codex import codex_loads
+from memtab.loads.gemini import gemini_loads
 from memtab.loads.records import AGENTS, AgentLoads, AgentName, Loads
 from memtab.loads.xum import xum_loads
 from memtab.sources.claude.settings import managed_settings_files
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import agent_directory, discover
-from memtab.sources.layouts import classify
-from memtab.sources.model import Discovery
+from memtab.sources.layouts import classify_file
+from memtab.sources.model import Discovery, Source
 from memtab.store.home import Home
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.meta import MetaStore
@@ -41,12 +42,12 @@ def compute_loads(
     unknown workspace."""
     registry = registry or load_registry(home)
     workspace = registry.require_workspace(workspace_id) if workspace_id else None
-    cwd = _working_directory(workspace, directory)
+    cwd = working_directory(workspace, directory)
     context = context or SourceContext.load(home, registry=registry)
     discovery = discover(context)
 
     def identify(path: Path) -> str | None:
-        return _file_id(discovery, path)
+        return file_id(discovery, path)
 
     results: list[AgentLoads] = []
     for agent in agents:
@@ -65,6 +66,16 @@ def compute_loads(
         elif agent == "codex":
             codex_root = agent_directory(context, "codex")
             results.append(codex_loads(codex_root=codex_root, cwd=cwd, identify=identify))
+        elif agent == "gemini":
+            results.append(
+                gemini_loads(
+                    gemini_dir=agent_directory(context, "gemini"),
+                    cwd=cwd,
+                    identify=identify,
+                    env=context.env,
+                    system_settings=not context.isolated,
+                )
+            )
         else:
             view = ScopeView(home, workspace)
             meta = MetaStore(home).load()
@@ -79,7 +90,7 @@ def compute_loads(
     )
 
 
-def _working_directory(workspace: Workspace | None, directory: str | None) -> Path | None:
+def working_directory(workspace: Workspace | None, directory: str | None) -> Path | None:
     if directory:
         return Path(os.path.abspath(os.path.expanduser(directory)))
     if workspace is None:
@@ -90,12 +101,30 @@ def _working_directory(workspace: Workspace | None, directory: str | None) -> Pa
     return None
 
 
-def _file_id(discovery: Discovery, path: Path) -> str | None:
+def file_id(discovery: Discovery, path: Path) -> str | None:
     """The id of `path` in a source that holds it by its layout's rules (the deepest
     root first: a project's folder is both Claude Code's and Codex's), or None."""
-    holders = [s for s in discovery.sources if s.root == path.parent or s.root in path.parents]
-    for source in sorted(holders, key=lambda s: -len(s.root.parts)):
-        segments = path.relative_to(source.root).parts
-        if classify(source.layout, segments) is not None:
-            return source.file_id("/".join(segments))
-    return None
+    return FileIds(discovery)(path)
+
+
+class FileIds:
+    """`file_id` for many files: the sources that may hold a folder's files are found once
+    a folder (a recall names thousands of topic files of one folder)."""
+
+    def __init__(self, discovery: Discovery) -> None:
+        self._sources = discovery.sources
+        self._holders: dict[Path, list[Source]] = {}
+
+    def __call__(self, path: Path) -> str | None:
+        holders = self._holders.get(path.parent)
+        if holders is None:
+            holders = sorted(
+                (s for s in self._sources if s.root == path.parent or s.root in path.parents),
+                key=lambda s: -len(s.root.parts),
+            )
+            self._holders[path.parent] = holders
+        for source in holders:
+            segments = path.relative_to(source.root).parts
+            if classify_file(source, segments) is not None:
+                return source.file_id("/".join(segments))
+        return None

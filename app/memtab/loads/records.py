@@ -10,8 +10,15 @@ from typing import Annotated, Literal
 
 from memtab.fs.records import OmitNone, Record
 
-AgentName = Literal["claude", "codex", "xum"]
-AGENTS: tuple[AgentName, ...] = ("claude", "codex", "xum")
+AgentName = Literal["claude", "codex", "xum", "gemini"]
+AGENTS: tuple[AgentName, ...] = ("claude", "codex", "xum", "gemini")
+AGENT_LABELS: dict[AgentName, str] = {
+    "claude": "Claude Code",
+    "codex": "Codex",
+    "xum": "xum",
+    "gemini": "Gemini CLI",
+}
+"""How each agent is named to a person (`memtab loads`, `memtab recall`, the window)."""
 
 
 class LoadedFile(Record):
@@ -38,7 +45,7 @@ class LoadedFile(Record):
     kind: str = ""
     """What it is to the agent: `managed`, `user`, `project`, `local`, `memory`, `team`,
     `topic` (Claude Code), `instructions`, `summary`, `named` (Codex), `index`, `pinned`,
-    `ranked` (xum)."""
+    `ranked` (xum), `global`, `memory`, `project`, `note` (Gemini CLI)."""
     when: Literal["start", "on demand"] = "start"
     physical_path: Annotated[str | None, OmitNone] = None
     imported_by: Annotated[str | None, OmitNone] = None

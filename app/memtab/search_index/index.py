@@ -1,116 +1,108 @@
-"""The search index on disk: one SQLite file per home, with FTS5, shared by every process
-that searches (docs/formats.md §22.11).
+"""The search index on disk: one tantivy index per home, shared by every process that
+searches (docs/formats.md §22.11).
+
+A document per listed file: the root it was listed under and its id there (`IndexedFile`),
+its words (its label — path and description — `LABEL_WEIGHT` times, then its text, as
+`ranking.tokens` reads them: BM25 over both, the label weighted), its label and text as
+they are (for a result's line, the window's matching lines), and its stamp (size, mtime,
+ctime, inode; none for a file changed too recently to trust one). A file is known by a
+64-bit digest of its root and id (`file_number`), a fast field as its stamp is, so a
+root's stamps are read at once (`_rows`) and a search's matches named without reading a
+document.
 
 A server starting anew finds what the last one indexed: a `refresh` compares each listed
-file's stamp (size, mtime, ctime, inode) with the row it has and reads only the files that
-changed, so a first search costs a stat walk, not a read of every file. Nothing it answers
-is stale: a refresh takes out the rows of the files gone or changed before it reads
-anything, in its first transaction; with a time budget it stops reading when the budget
-is spent and says how many files are left (`Refreshed.pending`), which are then missing,
-never answered from their old text. A file's text is what `view` would show of it (the one
-readability rule, `store.files.read_file_content`): a file `view` refuses is indexed by its
-name and description only.
+file's stamp with the document it has and reads only the files that changed. Nothing it
+answers is stale: the documents of files gone or changed go in its first commit, before
+anything is read; with a time budget it stops when the budget is spent and says how many
+files are left (`Refreshed.pending`), which are then missing, never answered from their
+old text. A file's text is what `view` would show of it (the one readability rule,
+`store.files.read_file_content`): a file `view` refuses is indexed by its label only.
 
-Several processes share the file: WAL (readers never wait for the writer), one writer at a
-time (`BEGIN IMMEDIATE`, a busy timeout), writes in short transactions of at most
-`CHUNK_FILES` files, each checking again what another writer may have indexed meanwhile.
-A file of another schema version, or one SQLite finds damaged, is rebuilt, saying so in
-the log; a kill mid-write loses only the transaction it was in.
+Several processes share the index: readers never wait (a searcher is a snapshot of a
+commit; `_reader` reloads when another process committed), one writer at a time across
+processes (the lock file beside the index, `fs/locking/locks.py`), commits of at most
+`CHUNK_FILES` files, each writer checking again what another indexed meanwhile. An index
+of another version, or one tantivy cannot open, is rebuilt, saying so in the log; a kill
+mid-write loses only the commit it was in. One that cannot be used (`opening`) moves to
+memory.
 
-Ranking is today's Okapi BM25 (`search_index.ranking`), from FTS5's scores
-(`search_index.scoring`). A caller that lists its files by their stat alone asks which are
-`stale` and `update`s those; `search_ahead` answers a query with the rows it was answered
-from, so a caller whose listing matches them needs no second read.
+Ranking is tantivy's Okapi BM25 (k1 1.2, b 0.75, formats §22.3) with block-max WAND:
+the best `limit` files without scoring every match.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import os
-import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 from pathlib import Path
+from typing import Any, TypeVar
+
+import tantivy
 
 from memtab.fs.config.config_dir import cache_dir
-from memtab.search_index.ranking import LABEL_WEIGHT, has_cjk, query_terms, tokens
-from memtab.search_index.scoring import best_files
-from memtab.store.files import read_file_content
+from memtab.search_index.documents import (
+    IndexedFile,
+    Stamp,
+    document_of,
+    every,
+    first,
+    matching,
+    stamped,
+    term,
+    words_query,
+)
+from memtab.search_index.opening import (
+    IndexUnusableError,
+    Writing,
+    commit_seen,
+    is_damaged,
+    is_unusable,
+    open_in_memory,
+    open_index,
+    why_unusable,
+)
+from memtab.search_index.ranking import query_terms
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
-# Files read and written per transaction: another writer waits at most this long.
+# Files indexed between two looks at the budget and the stop.
 CHUNK_FILES = 200
-BUSY_TIMEOUT_MS = 10_000
-# No stamp a row holds: a file the index has no row of.
-_ABSENT = object()
-# SQLite's result codes for a file it cannot use: damaged, or not a database.
-_DAMAGED = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+# A commit at least every so many files or seconds (each writes and syncs a segment: a
+# commit every 200 files made indexing 20,000 take 40 s on a busy machine).
+COMMIT_FILES = 5000
+COMMIT_S = 1.0
 
-Stamp = tuple[int, int, int, int]
-"""What any write to a file or over it changes: (size, mtime_ns, ctime_ns, inode)."""
+T = TypeVar("T")
 Key = tuple[str, str]
 """A file in the index: the root it was listed under and its id there."""
-
-_SCHEMA = (
-    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE files (rowid INTEGER PRIMARY KEY, root TEXT NOT NULL, id TEXT NOT NULL,"
-    " size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, inode INTEGER, UNIQUE (root, id))",
-    # `label` and `body` are what FTS5 reads: the texts, or for a text holding CJK its words
-    # (`ranking.tokens`, which unicode61 cannot split), the text then in `*_text`.
-    "CREATE VIRTUAL TABLE docs USING fts5(label, body, label_text UNINDEXED, body_text UNINDEXED,"
-    " tokenize = 'unicode61 remove_diacritics 0')",
-)
-# A row's texts as they are, whichever way FTS5 reads them.
-_TEXTS = "coalesce(label_text, label), coalesce(body_text, body)"
-
-
-@dataclass(frozen=True, slots=True)
-class IndexedFile:
-    """A listed file as the index takes it: the root it was listed under (a scope root's
-    path, a source's id) and its id there (virtual path or source file id), the words that
-    name it (path, description), where its text is (None: `view` refuses it, indexed by
-    its label only; `linked`: read through a link another agent's layout allows), and its
-    stamp (None: changed too recently to trust one, read every time)."""
-
-    root: str
-    id: str
-    label: str
-    physical: str | None
-    stamp: Stamp | None
-    linked: bool = False
-    labelled: Callable[[], str] | None = None
-    """When given, the label is this call's answer, asked only if the file is indexed (a
-    stat walk's listing reads no description it need not)."""
+Stamps = Mapping[str, Stamp | None]
+"""A root's files, by id, each with its stamp (None: none to trust)."""
+Rows = Mapping[int, Stamp | None]
+"""A root's documents as the index holds them: each file's number and its stamp."""
 
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A ranked match: the file's id and its BM25 score."""
+    """A ranked match: the file's id, its BM25 score, and its label and text as indexed."""
 
     id: str
     score: float
-
-
-Row = tuple[object, ...]
-"""A file's row as a stale check compares it: (id, size, mtime_ns, ctime_ns, inode)."""
-Stamps = Mapping[str, Stamp | None]
-"""A root's files, by id, each with its stamp (None: none to trust; a row holds Nones)."""
+    label: str = ""
+    text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Ahead:
     """A search read with the rows it was answered from (`SearchIndex.search_ahead`): each
-    root's stamps by id."""
+    root's documents (`Rows`)."""
 
     hits: list[Hit]
-    rows: Mapping[str, Stamps]
+    rows: Mapping[str, Rows]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,36 +114,60 @@ class Refreshed:
 
 
 def index_file_for(home_root: Path) -> Path:
-    """Where the index of the home at `home_root` lives: Memtab's cache dir, never a scope
-    (nothing syncs it)."""
+    """Where the index of the home at `home_root` lives: a folder in Memtab's cache dir,
+    never in a scope (nothing syncs it); its name holds the schema's version."""
     digest = hashlib.sha256(os.fsencode(str(home_root))).hexdigest()[:20]
-    return cache_dir() / f"search-{digest}.sqlite3"
+    return cache_dir() / f"search-v3-{digest}"
+
+
+def file_number(root: str, key: str) -> int:
+    """The number the index knows the file `key` under `root` by: 63 bits of a digest."""
+    digest = hashlib.blake2b(f"{root}\0{key}".encode("utf-8", "surrogatepass"), digest_size=8)
+    return int.from_bytes(digest.digest(), "little") >> 1
 
 
 class SearchIndex:
-    """One home's index file. Thread-safe: queries and refreshes each have their own
-    connection, so a query answers while a refresh writes."""
+    """One home's index. Thread-safe: searches read a snapshot while a refresh writes."""
 
     def __init__(self, path: Path, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.path = path
         self._clock = clock
         self._write_lock = threading.Lock()
-        self._read_lock = threading.Lock()
-        self._writer = self._open()
-        self._reader = self._connect()
+        self._state = threading.Lock()  # the index object and its searcher, swapped
+        self._numbers: dict[Key, int] = {}
+        self.problem: str | None = None
+        """Why the index on disk cannot be used (None: it is): it is then in memory, read
+        from the files by this process alone (`opening`)."""
+        self.generation = 0
+        """Counts the times the index was started again (rebuilt, or moved to memory): a
+        caller that wrote only some files refreshes all of them when it changed."""
+        self._index: Any = None
+        self._searcher: Any = None
+        self._seen: object = None  # what the index's commit looked like when last read
+        self.writes = 0
+        """Counts this process's writes (what tells an index in memory changed)."""
+        try:
+            self._index = open_index(path)
+        except IndexUnusableError as error:
+            self._to_memory(error)
 
     @classmethod
     def of_home(cls, home_root: Path) -> SearchIndex:
         return cls(index_file_for(home_root))
 
     def close(self) -> None:
-        with self._write_lock, self._read_lock:
-            self._writer.close()
-            self._reader.close()
+        with self._write_lock, self._state:
+            self._searcher = None
 
     def __len__(self) -> int:
-        with self._reading() as connection:
-            return int(connection.execute("SELECT count(*) FROM files").fetchone()[0])
+        return int(self._read(lambda searcher: searcher.num_docs))
+
+    def number(self, root: str, key: str) -> int:
+        """`file_number`, remembered (a listing asks for every file's at each call)."""
+        number = self._numbers.get((root, key))
+        if number is None:
+            number = self._numbers[root, key] = file_number(root, key)
+        return number
 
     # --- keeping it fresh ---------------------------------------------------------------
 
@@ -163,48 +179,55 @@ class SearchIndex:
         budget_s: float | None = None,
         stop: threading.Event | None = None,
     ) -> Refreshed:
-        """Make the index hold exactly `files` under `roots` (other roots' rows are other
-        processes' business: another workspace's server shares the file): rows of files
-        gone or changed out first, then the changed files read and indexed, a transaction of
+        """Make the index hold exactly `files` under `roots` (other roots' documents are
+        other processes' business: another workspace's server shares the index): files
+        gone or changed out first, then the changed files read and indexed, a commit of
         `CHUNK_FILES` at a time, until `budget_s` is spent (None: all) or `stop` is set."""
-        return self._written(lambda: self._refresh(files, roots, budget_s, stop))
 
-    def _refresh(
-        self,
-        files: Sequence[IndexedFile],
-        roots: Collection[str],
-        budget_s: float | None,
-        stop: threading.Event | None,
-    ) -> Refreshed:
-        stale, gone = _stale(
-            self._writer, {(file.root, file.id): file.stamp for file in files}, roots
-        )
-        changed = [file for file in files if (file.root, file.id) in stale]
-        return self._update(changed, gone, budget_s, stop)
+        def write() -> Refreshed:
+            listed: dict[str, dict[str, Stamp | None]] = {root: {} for root in roots}
+            for file in files:
+                listed.setdefault(file.root, {})[file.id] = file.stamp
+            stale, gone = self._stale_by_root(self._fresh_searcher(), listed, None)
+            changed = [file for file in files if (file.root, file.id) in stale]
+            return self._update(changed, gone, budget_s, stop)
+
+        return self._written(write)
 
     def stale(
         self,
         listed: Mapping[Key, Stamp | None],
         roots: Collection[str],
         *,
-        held: Mapping[str, Stamps] | None = None,
+        held: Mapping[str, Rows] | None = None,
     ) -> tuple[set[Key], list[Key]]:
         """What of `listed` ((root, id) → stamp) the index does not hold as it is now (new,
-        changed, or without a stamp to trust), and the rows under `roots` of files not in
-        `listed` (gone); with `held`, as they were when read (`Ahead.rows`). Reads only: a
-        refresh's first half, for a caller that builds the `IndexedFile`s of the stale
-        files alone (`update`)."""
-        with self._reading() as connection:
-            return _stale(connection, listed, roots, held)
+        changed, or without a stamp to trust), and the files under `roots` it holds that
+        `listed` does not (gone); with `held`, as they were when read (`Ahead.rows`)."""
+        by_root: dict[str, dict[str, Stamp | None]] = {root: {} for root in roots}
+        others: dict[Key, Stamp | None] = {}
+        for where, stamp in listed.items():
+            if where[0] in by_root:
+                by_root[where[0]][where[1]] = stamp
+            else:
+                others[where] = stamp
+
+        def read(searcher: Any) -> tuple[set[Key], list[Key]]:
+            stale, gone = self._stale_by_root(searcher, by_root, held)
+            for (root, key), stamp in others.items():
+                held_now = self._stamps_of(searcher, [self.number(root, key)])
+                if stamp is None or held_now.get(self.number(root, key)) != stamp:
+                    stale.add((root, key))
+            return stale, gone
+
+        return self._read(read)
 
     def stale_by_root(
-        self, listed: Mapping[str, Stamps], *, held: Mapping[str, Stamps] | None = None
+        self, listed: Mapping[str, Stamps], *, held: Mapping[str, Rows] | None = None
     ) -> tuple[set[Key], list[Key]]:
         """`stale` for a listing of whole roots, each root's files by id (root → id →
-        stamp): what the index does not hold as listed, and its rows under those roots of
-        files not listed (gone); with `held`, as they were when read (`Ahead.rows`)."""
-        with self._reading() as connection:
-            return _stale_by_root(connection, listed, held)
+        stamp)."""
+        return self._read(lambda searcher: self._stale_by_root(searcher, listed, held))
 
     def update(
         self,
@@ -214,47 +237,29 @@ class SearchIndex:
         budget_s: float | None = None,
         stop: threading.Event | None = None,
     ) -> Refreshed:
-        """Take out the rows of `gone` and of `files`, then index `files` (a refresh's
-        second half, `refresh`'s rules: a transaction of `CHUNK_FILES` at a time, until
-        `budget_s` is spent or `stop` is set)."""
+        """Take out `gone` and `files`, then index `files` (a refresh's second half,
+        `refresh`'s rules)."""
         return self._written(lambda: self._update(files, gone, budget_s, stop))
 
-    def _written(self, write: Callable[[], Refreshed]) -> Refreshed:
-        """`write()` under the write lock; on a damaged file, the file rebuilt and `write`
-        run once more."""
-        with self._write_lock:
-            try:
-                return write()
-            except sqlite3.DatabaseError as error:
-                if not is_damaged(error):
-                    raise
-                self._rebuild(f"damaged ({error})")
-                return write()
-
     def forget_missing_roots(self) -> int:
-        """Take out the rows of every root that is a folder no longer on disk (a workspace
-        removed, a project's memory deleted): no listing names it again, and its rows
-        would stay for good. Roots that are no path (another agent's source) are kept.
-        Safe beside other writers: each root is checked again inside the transaction that
-        takes it out. How many rows went."""
-        with self._write_lock:
-            roots = [str(row[0]) for row in self._writer.execute("SELECT DISTINCT root FROM files")]
+        """Take out every root that is a folder no longer on disk (a workspace removed, a
+        project's memory deleted): no listing names it again. Roots that are no path
+        (another agent's source) are kept. How many files went."""
+
+        def write() -> int:
+            searcher = self._fresh_searcher()
+            roots = [str(root) for root, _ in searcher.terms_with_prefix("root", "")]
             missing = [root for root in roots if os.path.isabs(root) and not os.path.isdir(root)]
             if not missing:
                 return 0
-            removed = 0
-            with self._transaction():
-                for root in missing:
-                    if os.path.isdir(root):
-                        continue  # made again meanwhile: its server indexes it
-                    self._writer.execute(
-                        "DELETE FROM docs WHERE rowid IN (SELECT rowid FROM files WHERE root = ?)",
-                        (root,),
-                    )
-                    removed += self._writer.execute(
-                        "DELETE FROM files WHERE root = ?", (root,)
-                    ).rowcount
+            removed = sum(len(self._rows(searcher, root)) for root in missing)
+            with self._writer() as writer:
+                query = tantivy.Query.term_set_query(self._index.schema, "root", missing)
+                writer.delete_documents_by_query(query)
+                writer.commit()
             return removed
+
+        return self._written(write)
 
     def _update(
         self,
@@ -263,33 +268,49 @@ class SearchIndex:
         budget_s: float | None,
         stop: threading.Event | None,
     ) -> Refreshed:
+        """Under the write lock: the documents of `gone` and of every changed file taken
+        out, the changed files indexed, `CHUNK_FILES` at a time (the budget and `stop`
+        checked between two), committed — the taking out with the first of them — once
+        `COMMIT_FILES` are indexed or `COMMIT_S` spent, and at the end. Each file is
+        checked first against what another writer indexed meanwhile."""
         started = self._clock()
-        connection = self._writer
         if not changed and not gone:
             return Refreshed(0, 0)
-        with self._transaction():
-            for root, key in [*gone, *((file.root, file.id) for file in changed)]:
-                _remove(connection, root, key)
-        read = 0
-        for first in range(0, len(changed), CHUNK_FILES):
-            with self._transaction():
-                for file in changed[first : first + CHUNK_FILES]:
-                    read += _index(connection, file)
-            spent = budget_s is not None and self._clock() - started >= budget_s
-            if spent or (stop is not None and stop.is_set()):
-                return Refreshed(read, max(0, len(changed) - first - CHUNK_FILES))
+        searcher = self._fresh_searcher()
+        numbers = [self.number(file.root, file.id) for file in changed]
+        held = self._stamps_of(searcher, numbers)
+        todo = [
+            (file, number)
+            for file, number in zip(changed, numbers, strict=True)
+            if file.stamp is None or held.get(number) != file.stamp
+        ]
+        read = uncommitted = 0
+        committed_at = started
+        with self._writer() as writer:
+            out = [self.number(root, key) for root, key in gone] + [number for _, number in todo]
+            if out:
+                writer.delete_documents_by_query(
+                    tantivy.Query.term_set_query(self._index.schema, "number", out)
+                )
+            for first in range(0, len(todo), CHUNK_FILES):
+                for file, number in todo[first : first + CHUNK_FILES]:
+                    writer.add_document(document_of(file, number))
+                read += len(todo[first : first + CHUNK_FILES])
+                uncommitted += CHUNK_FILES
+                now = self._clock()
+                spent = budget_s is not None and now - started >= budget_s
+                left = len(todo) - first - CHUNK_FILES
+                if left > 0 and (spent or (stop is not None and stop.is_set())):
+                    writer.commit()
+                    return Refreshed(read, left)
+                if uncommitted >= COMMIT_FILES or now - committed_at >= COMMIT_S:
+                    writer.commit()  # what is indexed so far, for the searches meanwhile
+                    uncommitted, committed_at = 0, now
+            writer.commit()
         return Refreshed(read, 0)
 
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[None]:
-        """One writer at a time across processes (`BEGIN IMMEDIATE` waits its turn)."""
-        self._writer.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._writer.rollback()
-            raise
-        self._writer.commit()
+    def _writer(self) -> Writing:
+        return Writing(self)
 
     # --- searching ----------------------------------------------------------------------
 
@@ -303,276 +324,218 @@ class SearchIndex:
     ) -> list[Hit]:
         """The best `limit` files under `roots` for `query` (only the ids `among` when
         given), best first; ties by id, so the order is stable."""
-        terms = query_terms(query)
-        if not terms:
-            return []
-        with self._reading() as connection:
-            connection.execute("BEGIN")  # the counts and the scores of one moment
-            try:
-                best = best_files(connection, terms, limit, set(roots), among)
-            finally:
-                connection.execute("COMMIT")
-        return [Hit(key, score) for key, score in best]
+        return self._read(lambda searcher: self._best(searcher, query, roots, limit, among))
 
     def search_ahead(
         self, query: str, roots: Collection[str], *, limit: int, within: Collection[str]
     ) -> Ahead:
-        """`search` under the roots `within`, and the rows of every root in `roots`, read
-        at one moment: a caller listing the files meanwhile that finds them as those rows
-        say (`stale`) has the answer of its listing, with no second read."""
-        terms = query_terms(query)
-        with self._reading() as connection:
-            connection.execute("BEGIN")  # one snapshot for the search and the rows
-            try:
-                best = best_files(connection, terms, limit, set(within), None) if terms else []
-                rows = {root: _stamps_of(connection, root) for root in roots}
-            finally:
-                connection.execute("COMMIT")
-        return Ahead([Hit(key, score) for key, score in best], rows)
+        """`search` under the roots `within`, and the documents of every root in `roots`,
+        read from one snapshot: a caller listing the files meanwhile that finds them as
+        those rows say (`stale_by_root`'s `held`) has the answer of its listing."""
 
-    def words(self, root: str, key: str) -> str:
-        """Every word the index holds of `key` under `root`, its label as weighted and its
-        text, as one text ("" when not indexed): what the postings count of it, with an
-        empty label (`postings.Postings`)."""
-        with self._reading() as connection:
-            row = connection.execute(
-                f"SELECT {_TEXTS} FROM docs WHERE rowid ="
-                " (SELECT rowid FROM files WHERE root = ? AND id = ?)",
-                (root, key),
-            ).fetchone()
-        return f"{row[0]}\n{row[1]}" if row else ""
+        def read(searcher: Any) -> Ahead:
+            hits = self._best(searcher, query, within, limit, None)
+            return Ahead(hits, {root: self._rows(searcher, root) for root in roots})
+
+        return self._read(read)
 
     def document(self, root: str, key: str) -> tuple[str, str] | None:
         """The label and the text indexed for `key` under `root` (None: not indexed)."""
-        with self._reading() as connection:
-            row = connection.execute(
-                f"SELECT {_TEXTS} FROM docs WHERE rowid ="
-                " (SELECT rowid FROM files WHERE root = ? AND id = ?)",
-                (root, key),
-            ).fetchone()
-        if row is None:
-            return None
-        weighted = str(row[0])  # the label LABEL_WEIGHT times, a line break between
-        return weighted[: (len(weighted) - LABEL_WEIGHT + 1) // LABEL_WEIGHT], str(row[1])
+
+        def read(searcher: Any) -> tuple[str, str] | None:
+            query = tantivy.Query.term_query(self._index.schema, "number", self.number(root, key))
+            hits = searcher.search(query, 1, count=False).hits
+            if not hits:
+                return None
+            stored = searcher.doc(hits[0][1])
+            return first(stored, "label"), first(stored, "body")
+
+        return self._read(read)
 
     def text(self, root: str, key: str) -> str:
         """The text indexed for `key` under `root` ("" when none: refused by `view`, or not
         indexed)."""
-        with self._reading() as connection:
-            row = connection.execute(
-                "SELECT coalesce(body_text, body) FROM docs WHERE rowid ="
-                " (SELECT rowid FROM files WHERE root = ? AND id = ?)",
-                (root, key),
-            ).fetchone()
-        return str(row[0]) if row else ""
+        found = self.document(root, key)
+        return found[1] if found is not None else ""
 
-    @contextlib.contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
-        with self._read_lock:
+    def searcher(self) -> Any:
+        """The newest snapshot of the index (the window's search reads several things of
+        one moment from it)."""
+        return self._read(lambda searcher: searcher)
+
+    @property
+    def schema(self) -> Any:
+        return self._index.schema
+
+    def version(self) -> object:
+        """Changes whenever any process committed to the index since (or it was started
+        again): what the last snapshot read was."""
+        self._read(lambda searcher: None)
+        return (self.generation, self._seen)
+
+    def _best(
+        self,
+        searcher: Any,
+        query: str,
+        roots: Collection[str],
+        limit: int,
+        among: Collection[str] | None,
+    ) -> list[Hit]:
+        terms = query_terms(query)
+        if not terms or not roots or limit <= 0:
+            return []
+        schema = self._index.schema
+        words = [(tantivy.Occur.Should, words_query(schema, term)) for term in terms]
+        within = [term(root) for root in roots]
+        clauses = [
+            (tantivy.Occur.Must, tantivy.Query.boolean_query(words)),
+            (tantivy.Occur.Must, _filter(tantivy.Query.term_set_query(schema, "root", within))),
+        ]
+        if among is not None:
+            numbers = [self.number(root, key) for root in roots for key in among]
+            if not numbers:
+                return []
+            clauses.append(
+                (
+                    tantivy.Occur.Must,
+                    _filter(tantivy.Query.term_set_query(schema, "number", numbers)),
+                )
+            )
+        # Ties beyond the limit too, so that they are ordered by id, not by where they are.
+        found = searcher.search(tantivy.Query.boolean_query(clauses), limit * 2 + 8, count=False)
+        hits = []
+        for score, address in found.hits:
+            stored = searcher.doc(address)
+            hits.append(
+                Hit(first(stored, "id"), score, first(stored, "label"), first(stored, "body"))
+            )
+        hits.sort(key=lambda hit: (-hit.score, hit.id))
+        return hits[:limit]
+
+    # --- the documents of a root --------------------------------------------------------
+
+    def _rows(self, searcher: Any, root: str) -> dict[int, Stamp | None]:
+        """Every document under `root`: its file's number and stamp (fast fields alone)."""
+        query = tantivy.Query.term_query(self._index.schema, "root", term(root))
+        addresses = matching(searcher, query)
+        return stamped(searcher, addresses)
+
+    def _stamps_of(self, searcher: Any, numbers: list[int]) -> dict[int, Stamp | None]:
+        if not numbers:
+            return {}
+        query = tantivy.Query.term_set_query(self._index.schema, "number", numbers)
+        addresses = matching(searcher, query)
+        return stamped(searcher, addresses)
+
+    def _stale_by_root(
+        self, searcher: Any, listed: Mapping[str, Stamps], held: Mapping[str, Rows] | None
+    ) -> tuple[set[Key], list[Key]]:
+        """Each root's documents compared with its files as one mapping (20,000 in a few
+        milliseconds when none changed), file by file only when they differ; a file
+        without a stamp is always stale."""
+        stale: set[Key] = set()
+        gone: list[Key] = []
+        for root, mine in listed.items():
+            rows = held[root] if held is not None and root in held else self._rows(searcher, root)
+            numbered = {self.number(root, key): stamp for key, stamp in mine.items()}
+            if numbered == rows:
+                continue
+            stale.update(
+                (root, key)
+                for key, stamp in mine.items()
+                if stamp is None or rows.get(self.number(root, key), _ABSENT) != stamp
+            )
+            missing = [number for number in rows if number not in numbered]
+            gone += [(root, key) for key in self._ids(searcher, missing)]
+        return stale, gone
+
+    def _ids(self, searcher: Any, numbers: list[int]) -> list[str]:
+        """The ids of the files numbered `numbers` (their documents read)."""
+        if not numbers:
+            return []
+        query = tantivy.Query.term_set_query(self._index.schema, "number", numbers)
+        hits = searcher.search(query, every(searcher), count=False).hits
+        return [first(searcher.doc(address), "id") for _, address in hits]
+
+    # --- the index ----------------------------------------------------------------------
+
+    def _read(self, read: Callable[[Any], T]) -> T:
+        """`read(searcher)` on the newest snapshot; on an index found damaged, it rebuilt,
+        on one that cannot be used, moved to memory, and `read` run once more (on an index
+        started again: the caller sees `generation` change)."""
+        try:
+            return read(self._fresh_searcher())
+        except (ValueError, OSError, IndexUnusableError):
+            # Another process's commit may have taken the files of the commit just
+            # reloaded (its merges): the newest is read once more before it is judged.
+            with self._state:
+                self._searcher = None
+        try:
+            return read(self._fresh_searcher())
+        except (ValueError, OSError, IndexUnusableError) as error:
+            with self._write_lock:
+                self._recover(error)
+        return read(self._fresh_searcher())
+
+    def _written(self, write: Callable[[], T]) -> T:
+        """`write()` under the write lock; `_read`'s recovery, and `write` run once more."""
+        with self._write_lock:
             try:
-                yield self._reader
-            except sqlite3.DatabaseError as error:
-                if not is_damaged(error):
-                    raise
-                with self._write_lock:
-                    self._rebuild(f"damaged ({error})")
-                raise
+                return write()
+            except (ValueError, OSError, IndexUnusableError) as error:
+                self._recover(error)
+                return write()
+
+    def _recover(self, error: BaseException) -> None:
+        """After `error` (the caller holds the write lock): a damaged index rebuilt, one
+        that cannot be used moved to memory; any other error raised."""
+        if self.problem is None and is_unusable(error):
+            self._to_memory(error)
+        elif self.problem is None and is_damaged(error):
+            self.rebuild(f"damaged ({error})")
+        else:
+            raise error
 
     def rebuild(self, problem: str) -> None:
-        """Start the file again: another connection to it found it `problem` (damaged)."""
-        with self._write_lock:
-            self._rebuild(problem)
-
-    # --- the file -----------------------------------------------------------------------
-
-    def _connect(self) -> sqlite3.Connection:
-        connection = sqlite3.connect(
-            self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-            check_same_thread=False,
-        )  # fmt: skip
-        connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        return connection
-
-    def _open(self) -> sqlite3.Connection:
-        """The writer's connection to a file of this schema version: made when missing,
-        rebuilt when of another version or damaged."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = self._connect()
-        try:
-            problem = _schema_problem(connection)
-        except sqlite3.DatabaseError as error:
-            problem = f"damaged ({error})"
-        if problem is None:
-            return connection
-        connection.close()
-        if problem != "new":
-            logger.warning("Search index %s is %s: rebuilt", self.path, problem)
-            _delete(self.path)
-        connection = self._connect()
-        _create(connection)
-        return connection
-
-    def _rebuild(self, problem: str) -> None:
-        """Start the file again (the caller holds the write lock)."""
+        """Start the index again: it was found `problem` (damaged)."""
         logger.warning("Search index %s is %s: rebuilt", self.path, problem)
-        with self._read_lock:
-            self._writer.close()
-            self._reader.close()
-            _delete(self.path)
-            self._writer = self._connect()
-            _create(self._writer)
-            self._reader = self._connect()
+        with self._state:
+            self.generation += 1
+            self._searcher = None
+        try:
+            index = open_index(self.path, rebuild=True)
+        except IndexUnusableError as error:
+            self._to_memory(error)
+            return
+        with self._state:
+            self._index = index
+
+    def _to_memory(self, error: BaseException) -> None:
+        """Go on with a new index in memory, the one on disk being unusable (`error`):
+        said once in the log, and by `problem` to every answer."""
+        self.problem = f"the search index {self.path} cannot be used ({why_unusable(error)})"
+        logger.warning("Search index %s cannot be used (%s): searching the files from memory",
+                       self.path, why_unusable(error))  # fmt: skip
+        with self._state:
+            self.generation += 1
+            self._index = open_in_memory()
+            self._searcher = None
+
+    def _fresh_searcher(self) -> Any:
+        """The searcher of the newest commit (reloaded when another process committed: its
+        `meta.json` changed)."""
+        with self._state:
+            seen = commit_seen(self.path) if self.problem is None else self.writes
+            if self._searcher is None or seen != self._seen:
+                self._index.reload()
+                self._searcher = self._index.searcher()
+                self._seen = seen
+            return self._searcher
 
 
-def _stamps_of(connection: sqlite3.Connection, root: str) -> dict[str, Stamp | None]:
-    """The stamps of the rows under `root`, by id (20,000 rows gathered by C loops alone:
-    no Python step per row)."""
-    rows = connection.execute(
-        "SELECT id, size, mtime_ns, ctime_ns, inode FROM files WHERE root = ?", (root,)
-    ).fetchall()
-    return dict(zip(map(itemgetter(0), rows), map(itemgetter(slice(1, 5)), rows), strict=True))
+_ABSENT = object()
 
 
-def _stale(
-    connection: sqlite3.Connection,
-    listed: Mapping[Key, Stamp | None],
-    roots: Collection[str],
-    held: Mapping[str, Stamps] | None = None,
-) -> tuple[set[Key], list[Key]]:
-    """`SearchIndex.stale`, on `connection`: the files under `roots` compared root by root
-    (`_stale_by_root`), any other listed file's row by itself."""
-    by_root: dict[str, dict[str, Stamp | None]] = {root: {} for root in roots}
-    stale: set[Key] = set()
-    for where, stamp in listed.items():
-        mine = by_root.get(where[0])
-        if mine is not None:
-            mine[where[1]] = stamp
-            continue
-        row = connection.execute(
-            "SELECT size, mtime_ns, ctime_ns, inode FROM files WHERE root = ? AND id = ?", where
-        ).fetchone()
-        if stamp is None or row is None or tuple(row) != stamp:
-            stale.add(where)
-    changed, gone = _stale_by_root(connection, by_root, held)
-    return stale | changed, gone
-
-
-def _stale_by_root(
-    connection: sqlite3.Connection,
-    listed: Mapping[str, Stamps],
-    held: Mapping[str, Stamps] | None = None,
-) -> tuple[set[Key], list[Key]]:
-    """`SearchIndex.stale_by_root`, on `connection`: each root's rows read at once and
-    compared as one mapping with its files (20,000 in a few milliseconds when none
-    changed: a file without a stamp never equals a row), file by file only when they
-    differ."""
-    stale: set[Key] = set()
-    gone: list[Key] = []
-    for root, mine in listed.items():
-        rows = held[root] if held is not None and root in held else _stamps_of(connection, root)
-        if mine == rows:
-            continue
-        stale.update(
-            (root, key)
-            for key, stamp in mine.items()
-            if stamp is None or rows.get(key, _ABSENT) != stamp
-        )
-        gone += [(root, key) for key in rows if key not in mine]
-    return stale, gone
-
-
-def is_damaged(error: sqlite3.DatabaseError) -> bool:
-    """Whether `error` says the file is damaged or no database (then it is rebuilt); a
-    misuse (sqlite3.ProgrammingError: a closed connection) carries no code and is not."""
-    return getattr(error, "sqlite_errorcode", None) in _DAMAGED
-
-
-def _schema_problem(connection: sqlite3.Connection) -> str | None:
-    """None when the file is an index of this version, "new" when it holds nothing yet,
-    else what is wrong with it."""
-    connection.execute("PRAGMA journal_mode = WAL")
-    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
-    if not tables:
-        return "new"
-    if "meta" not in tables:
-        return "not Memtab's search index"
-    row = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-    if row is None or row[0] != str(SCHEMA_VERSION):
-        return f"of another version ({row[0] if row else 'none'}, not {SCHEMA_VERSION})"
-    return None
-
-
-def _create(connection: sqlite3.Connection) -> None:
-    connection.execute("PRAGMA journal_mode = WAL")
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
-        if "meta" not in tables:  # another process may have made it meanwhile
-            for statement in _SCHEMA:
-                connection.execute(statement)
-            connection.execute(
-                "INSERT INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-            )
-    except BaseException:
-        connection.rollback()
-        raise
-    connection.commit()
-
-
-def _delete(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(f"{path}{suffix}")
-
-
-def _remove(connection: sqlite3.Connection, root: str, key: str) -> None:
-    row = connection.execute(
-        "SELECT rowid FROM files WHERE root = ? AND id = ?", (root, key)
-    ).fetchone()
-    if row is not None:
-        connection.execute("DELETE FROM docs WHERE rowid = ?", row)
-        connection.execute("DELETE FROM files WHERE rowid = ?", row)
-
-
-def _index(connection: sqlite3.Connection, file: IndexedFile) -> int:
-    """Index `file` unless another writer just did (inside a transaction); 1 if read."""
-    row = connection.execute(
-        "SELECT size, mtime_ns, ctime_ns, inode FROM files WHERE root = ? AND id = ?",
-        (file.root, file.id),
-    ).fetchone()
-    if row is not None:
-        if file.stamp is not None and tuple(row) == file.stamp:
-            return 0
-        _remove(connection, file.root, file.id)
-    size, mtime_ns, ctime_ns, inode = file.stamp or (None, None, None, None)
-    cursor = connection.execute(
-        "INSERT INTO files (root, id, size, mtime_ns, ctime_ns, inode) VALUES (?, ?, ?, ?, ?, ?)",
-        (file.root, file.id, size, mtime_ns, ctime_ns, inode),
-    )
-    label = "\n".join([file.label if file.labelled is None else file.labelled()] * LABEL_WEIGHT)
-    body = _readable_text(file)
-    connection.execute(
-        "INSERT INTO docs (rowid, label, label_text, body, body_text) VALUES (?, ?, ?, ?, ?)",
-        (cursor.lastrowid, *_fed(label), *_fed(body)),
-    )
-    return 1
-
-
-def _fed(text: str) -> tuple[str, str | None]:
-    """What FTS5 reads of `text`, and the text when that is not it: a text holding CJK is
-    fed as its words, unicode61 splitting them as they are (docs/formats.md §22.11)."""
-    if not has_cjk(text):
-        return text, None
-    return " ".join(tokens(text)), text
-
-
-def _readable_text(file: IndexedFile) -> str:
-    """The text `view` would show of `file` (the one readability rule, the cap, no NUL),
-    "" when it would refuse it."""
-    if file.physical is None:
-        return ""
-    try:
-        content = read_file_content(file.physical, follow_link=file.linked)
-    except OSError:
-        return ""
-    return "" if content.over_cap or content.binary else content.content
+def _filter(query: Any) -> Any:
+    """`query` as a filter: it adds nothing to a score."""
+    return tantivy.Query.const_score_query(query, 0.0)

@@ -1,11 +1,12 @@
-"""How ranked search weighs words: Okapi BM25 (docs/formats.md §22.3), the words of a
-text, and the line a result shows.
+"""What ranked search counts: the words of a text (docs/formats.md §22.3), how much a
+file's label weighs, and the line a result shows. The engine (`search_index.index`,
+tantivy) ranks by Okapi BM25 over these words, k1 1.2 and b 0.75.
 
 The MCP server's `search` answers "which memories are about this?", so it ranks rather
 than filtering by substring as the window's search does (`components.search`). A file's
 words are its text's, casefolded (`\\w` runs, so `kubectl`, `pnpm` and `v2` are words),
 with its path and description counted `LABEL_WEIGHT` times: a file named for the query
-outranks one that mentions it once. The index (`search_index.index`) scores by these.
+outranks one that mentions it once.
 
 Chinese and Japanese write no spaces and Korean attaches endings (검증 "verify": 재검증,
 검증할), so a run of Han, kana and Hangul is no word: it gives its overlapping bigrams
@@ -16,12 +17,8 @@ and a three-character word is not found in bigrams scattered apart.
 
 from __future__ import annotations
 
-import math
 import re
 
-# Okapi BM25's usual constants: term-frequency saturation and length normalisation.
-K1 = 1.2
-B = 0.75
 LABEL_WEIGHT = 3
 SNIPPET_CHARS = 160
 _WORD = re.compile(r"[^\W_]+")
@@ -86,12 +83,6 @@ def surface(term: str) -> str:
     """The text a term of `query_terms` stands for (a phrase's bigrams joined back)."""
     parts = term.split(" ")
     return parts[0] + "".join(part[1:] for part in parts[1:])
-
-
-def idf(count: int, holding: int) -> float:
-    """A word's Okapi BM25 weight among `count` files of which `holding` hold it (never
-    negative: a word in most files still counts a little)."""
-    return math.log(1 + (count - holding + 0.5) / (holding + 0.5))
 
 
 def best_line(text: str, query: str) -> tuple[int, str] | None:

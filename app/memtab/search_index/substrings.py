@@ -1,44 +1,38 @@
-"""Substrings over the search index on disk: what the window's search asks the index
+"""Substrings over the search index: what the window's search asks the index
 (docs/formats.md §22.11).
 
 The window finds a file when each term of its query occurs, casefolded, in the file's
-name, description or text — substrings, not words. The index ranks words (FTS5,
-`unicode61`), so it gives candidates: a term's longest run of letters and digits lies
-inside one word of the text, so only the files holding a word of the index's vocabulary
-that contains that run (casefolded) may hold the term. The texts of the candidates are
-then read from the index (no memory file is read) and checked by the caller. A term whose
-run is shorter than `MIN_RUN` characters, that is inside more than `MAX_WORDS` words, or
-whose words are in more than half the files (by FTS5's counts) has no candidates (`None`):
-every text is checked, as a direct scan would. A term holding two or more CJK letters in
-a row asks for them instead: the files where their bigrams (`ranking.tokens`) stand
-adjacent, as in every text holding the term.
-
-No table is added to the file: the vocabulary is FTS5's own, through a temporary
-`fts5vocab` table of this connection, read again only after another connection wrote.
+name, description or text — substrings, so a partial word finds (`ubernet` finds
+`kubernetes`). The index ranks words, so it gives candidates: a term's longest run of
+letters and digits lies inside one word of the text, so only the files holding a word
+that contains that run may hold the term — the engine's own regular expression over its
+words (`.*run.*`, walked on its term dictionary). The texts of the candidates are then
+read from the index (no memory file is read) and checked by the caller. A term whose run
+is shorter than `MIN_RUN` characters, or whose words are in more than half the files, has
+no candidates (`None`): every text is checked, as a direct scan would. A term holding two
+or more CJK letters in a row asks for them instead: the files where their bigrams
+(`ranking.tokens`) stand adjacent, as in every text holding the term.
 """
 
 from __future__ import annotations
 
-import bisect
 import contextlib
-import os
-import sqlite3
-from collections.abc import Collection, Iterator
-from pathlib import Path
+from collections.abc import Collection, Iterable, Iterator
+from typing import Any
 
-from memtab.search_index.index import BUSY_TIMEOUT_MS
+import tantivy
+
+from memtab.search_index.documents import every, first, matching, term, words_query
+from memtab.search_index.index import SearchIndex
 from memtab.search_index.ranking import is_cjk, query_terms
 
 # A run this short is inside too many words to narrow anything: every text is checked.
 MIN_RUN = 3
-MAX_WORDS = 400
 # Words that together are in more than this share of the files narrow nothing.
 BROAD_SHARE = 0.5
-# Ids per query when texts are read by id.
-_IDS_PER_QUERY = 400
 
 Key = tuple[str, str]
-"""A row of the index: (root, id), as `search_index.index.IndexedFile` names it."""
+"""A file in the index: (root, id), as `search_index.documents.IndexedFile` names it."""
 
 
 def longest_run(term: str) -> str:
@@ -55,140 +49,100 @@ def longest_run(term: str) -> str:
 
 
 class SubstringReader:
-    """A connection of its own to an index file, to find which files may hold a substring
-    and read their texts. Use it from one thread at a time."""
+    """The index as the window's search reads it: which files may hold a substring, and
+    their texts. Use it from one thread at a time."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._connection = sqlite3.connect(
-            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
-        )
-        self._connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        self._connection.execute(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocabulary USING fts5vocab(main, docs, row)"
-        )
-        self._inode = os.stat(path).st_ino
-        self._words: tuple[int, list[tuple[str, int]], str, list[int]] | None = None
+    def __init__(self, index: SearchIndex) -> None:
+        self.path = index.path
+        self._index = index
+        self._generation = index.generation
+        self._keys: dict[int, Key] = {}
+        self._searcher: Any = None
+        self._addresses: tuple[Any, dict[int, Any]] | None = None
 
     def close(self) -> None:
-        self._connection.close()
+        self._searcher = None
+        self._addresses = None
+
+    def know(self, keys: Iterable[Key]) -> None:
+        """The files the caller may ask about (a scan's): the index names its documents
+        by number (`SearchIndex.number`), these by key."""
+        number = self._index.number
+        self._keys = {number(root, key): (root, key) for root, key in keys}
 
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:
-        """One read transaction: what is read inside it sees the file at one moment."""
-        self._connection.execute("BEGIN")
+        """One snapshot: what is read inside it is of one commit."""
+        self._searcher = self._index.searcher()
         try:
             yield
         finally:
-            self._connection.execute("COMMIT")
+            self._searcher = None
 
-    def version(self) -> int:
-        """Changes whenever another connection (another process's, or this one's index)
-        committed to the file (`PRAGMA data_version`): as of now, or inside `snapshot` as
-        of the snapshot. A read comes first: the value is the one the connection's last
-        read found."""
-        self._connection.execute("SELECT 1 FROM meta LIMIT 1").fetchall()
-        return int(self._connection.execute("PRAGMA data_version").fetchone()[0])
+    def version(self) -> object:
+        """Changes whenever any process committed to the index (or it started again)."""
+        return self._index.version()
 
     @property
     def replaced(self) -> bool:
-        """Whether the file at `path` is no longer the one this connection reads (another
-        process rebuilt it, or it is gone)."""
-        try:
-            return os.stat(self.path).st_ino != self._inode
-        except FileNotFoundError:
-            return True
+        """Whether the index was started again since this reader was made (rebuilt, or
+        moved to memory)."""
+        return self._index.generation != self._generation
 
     def holding(self, term: str, roots: Collection[str]) -> set[Key] | None:
         """The files under `roots` whose text may hold `term` (casefolded), None when any
         may (see the module docstring)."""
+        searcher = self._current()
+        schema = self._index.schema
         run = longest_run(term)
         phrases = [part for part in query_terms(run) if len(part) > 1 and is_cjk(part)]
         if phrases:
-            expression = '"' + max(phrases, key=len) + '"'
+            query = words_query(schema, max(phrases, key=len))
         else:
             run = longest_run("".join(" " if is_cjk(char) else char for char in run))
             if len(run) < MIN_RUN:
                 return None
-            words = self._matching_words(run)
-            if words is None:
-                return None
-            if not words:
-                return set()
-            if sum(count for _, count in words) > BROAD_SHARE * self._file_count():
-                return None  # in most files: narrows nothing worth a query
-            expression = " OR ".join('"' + word.replace('"', '""') + '"' for word, _ in words)
-        rows = self._connection.execute(
-            "SELECT f.root, f.id FROM docs JOIN files f ON f.rowid = docs.rowid WHERE docs MATCH ?",
-            (f"body : ({expression})",),
-        )
-        return {(str(root), str(key)) for root, key in rows if root in roots}
+            query = tantivy.Query.regex_query(schema, "words", f".*{run.casefold()}.*")
+        addresses = matching(searcher, query)
+        if not phrases and len(addresses) > BROAD_SHARE * searcher.num_docs:
+            return None  # in most files: narrows nothing worth the reading
+        return self._named(searcher, addresses, roots)
 
     def rows(self, roots: Collection[str]) -> set[Key]:
-        """Every row under `roots`."""
-        found: set[Key] = set()
-        for root in roots:
-            for (key,) in self._connection.execute("SELECT id FROM files WHERE root = ?", (root,)):
-                found.add((root, str(key)))
-        return found
+        """Every file under `roots` the index holds (of those the caller knows)."""
+        searcher = self._current()
+        schema = self._index.schema
+        query = tantivy.Query.term_set_query(schema, "root", [term(root) for root in roots])
+        addresses = matching(searcher, query)
+        return self._named(searcher, addresses, roots)
 
     def texts(self, keys: Collection[Key]) -> dict[Key, str]:
-        """The text the index holds for each of `keys` it has a row for."""
-        by_root: dict[str, list[str]] = {}
-        for root, key in keys:
-            by_root.setdefault(root, []).append(key)
-        found: dict[Key, str] = {}
-        for root, ids in by_root.items():
-            for first in range(0, len(ids), _IDS_PER_QUERY):
-                part = ids[first : first + _IDS_PER_QUERY]
-                marks = ",".join("?" * len(part))
-                rows = self._connection.execute(
-                    "SELECT f.id, coalesce(d.body_text, d.body) FROM files f"
-                    f" JOIN docs d ON d.rowid = f.rowid WHERE f.root = ? AND f.id IN ({marks})",
-                    (root, *part),
-                )
-                for key, body in rows:
-                    found[root, str(key)] = str(body)
-        return found
+        """The text the index holds for each of `keys` it has a document of."""
+        searcher = self._current()
+        addresses = self._addresses_of(searcher)
+        number = self._index.number
+        held = [(address, key) for key in keys if (address := addresses.get(number(*key)))]
+        # In the order the documents are stored: each block of the store read once.
+        held.sort(key=lambda pair: (pair[0].segment_ord, pair[0].doc))
+        return {key: first(searcher.doc(address), "body") for address, key in held}
 
-    def _file_count(self) -> int:
-        return int(self._connection.execute("SELECT count(*) FROM files").fetchone()[0])
+    def _current(self) -> Any:
+        return self._searcher if self._searcher is not None else self._index.searcher()
 
-    def _matching_words(self, run: str) -> list[tuple[str, int]] | None:
-        """The vocabulary's words whose casefolded form contains `run`, with how many files
-        hold each; None past `MAX_WORDS`."""
-        _, words, folded, starts = self._vocabulary()
-        matched: list[tuple[str, int]] = []
-        at = folded.find(run)
-        while at != -1:
-            index = bisect.bisect_right(starts, at) - 1
-            matched.append(words[index])
-            if len(matched) > MAX_WORDS:
-                return None
-            next_start = starts[index + 1] if index + 1 < len(starts) else len(folded)
-            at = folded.find(run, next_start)
-        return matched
+    def _named(self, searcher: Any, addresses: list[Any], roots: Collection[str]) -> set[Key]:
+        if not addresses:
+            return set()
+        keys = self._keys
+        wanted = set(roots)
+        named = (keys.get(number) for number in searcher.fast_field_values("number", addresses))
+        return {key for key in named if key is not None and key[0] in wanted}
 
-    def _vocabulary(self) -> tuple[int, list[tuple[str, int]], str, list[int]]:
-        """The index's words with how many files hold each, and their casefolded forms
-        joined by line breaks with where each starts; read again when the file changed."""
-        if not self._connection.in_transaction:
-            with self.snapshot():  # the words and their version of one moment
-                return self._vocabulary()
-        version = self.version()
-        if self._words is not None and self._words[0] == version:
-            return self._words
-        words = [
-            (str(word), int(count))
-            for word, count in self._connection.execute("SELECT term, doc FROM vocabulary")
-        ]
-        starts: list[int] = []
-        parts: list[str] = []
-        at = 0
-        for word, _ in words:
-            folded = word.casefold()
-            starts.append(at)
-            parts.append(folded)
-            at += len(folded) + 1
-        self._words = (version, words, "\n".join(parts), starts)
-        return self._words
+    def _addresses_of(self, searcher: Any) -> dict[int, Any]:
+        """Where each document is in `searcher`'s snapshot, by number (read once a
+        snapshot: a few milliseconds for 20,000)."""
+        if self._addresses is None or self._addresses[0] is not searcher:
+            hits = searcher.search(tantivy.Query.all_query(), every(searcher), count=False).hits
+            addresses = [address for _, address in hits]
+            numbers = searcher.fast_field_values("number", addresses)
+            self._addresses = (searcher, dict(zip(numbers, addresses, strict=True)))
+        return self._addresses[1]

@@ -1,15 +1,16 @@
 """Which agents' memory to look for, and where: settings, environment and defaults.
 
-For each of Claude Code, Codex and loki-mode, in order:
+For each of Claude Code, Codex, loki-mode and Gemini CLI, in order:
 1. the home's own overrides, `<home>/memtab/sources.json` (the demo home uses them; with
    `"isolated": true` nothing outside the home is looked at: no environment variable, no
    user settings, no project outside the home);
 2. Memtab's settings.json, section `"sources"`: `{"claude-code": {"enabled": false}}`,
    `{"codex": {"path": "/data/codex"}}` (a path the user chose in Memtab wins over the
    environment, which a desktop launcher often does not have);
-3. the agent's own variable: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `LOKI_DIR` (a `.loki` dir);
-4. the default: `~/.claude` (then `~/.config/claude`), `~/.codex`; loki-mode has none
-   besides each project's `.loki/`.
+3. the agent's own variable: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `LOKI_DIR` (a `.loki` dir),
+   `GEMINI_CLI_HOME` (the folder Gemini CLI takes for the home directory: its `.gemini`);
+4. the default: `~/.claude` (then `~/.config/claude`), `~/.codex`, `~/.gemini`; loki-mode
+   has none besides each project's `.loki/`.
 """
 
 from __future__ import annotations
@@ -43,12 +44,16 @@ ENV_VARIABLES: dict[Agent, str] = {
     "claude-code": "CLAUDE_CONFIG_DIR",
     "codex": "CODEX_HOME",
     "loki": "LOKI_DIR",
+    "gemini": "GEMINI_CLI_HOME",
 }
+# Where in the folder an agent's variable names its directory is ("": the folder itself).
+ENV_SUBDIRS: dict[Agent, str] = {"gemini": ".gemini"}
 # Relative to the user's home directory, in the order they are looked at.
 DEFAULT_DIRS: dict[Agent, tuple[str, ...]] = {
     "claude-code": (".claude", ".config/claude"),
     "codex": (".codex",),
     "loki": (),
+    "gemini": (".gemini",),
 }
 
 
@@ -77,6 +82,7 @@ class AgentSources(Record, keep_unknown=True):
     claude_code: Annotated[AgentEntry, Key("claude-code")] = None
     codex: AgentEntry = None
     loki: AgentEntry = None
+    gemini: AgentEntry = None
 
     @classmethod
     def of(cls, agents: Mapping[Agent, AgentSettings], **fields: Any) -> Self:
@@ -257,7 +263,7 @@ class SourceContext:
         variable = ENV_VARIABLES[agent]
         value = self.env.get(variable, "").strip()
         if value:
-            return [Candidate(_absolute(value), variable)]
+            return [Candidate(_absolute(value) / ENV_SUBDIRS.get(agent, ""), variable)]
         return [Candidate(self.user_home / d, "default") for d in DEFAULT_DIRS[agent]]
 
     def allows_project(self, project: str) -> bool:

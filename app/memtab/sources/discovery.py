@@ -6,9 +6,10 @@ for a Claude Code directory no known project matches). `scan(context)` then list
 source; both block on disk, so the GUI calls them from its background scan.
 
 Known projects are mux's registered projects (and its workspaces' paths, which map to their
-project), the projects Codex's `config.toml` has settings for, and the projects Claude
-Code's directory names decode to. Each gets its instruction files (CLAUDE.md…, AGENTS.md)
-and `.loki/memory` as sources when they exist.
+project), the projects Codex's `config.toml` has settings for, the projects Claude
+Code's directory names decode to, and those Gemini CLI has ids for (its `projects.json`).
+Each gets its instruction files (CLAUDE.md…, AGENTS.md, GEMINI.md) and `.loki/memory` as
+sources when they exist.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from memtab.file_protocol.file_ref import Agent, source_id
 from memtab.sources.claude.auto_memory_switch import auto_memory_switch
-from memtab.sources.claude.memory_dir import MemoryStore
+from memtab.sources.claude.memory_dir import MemoryStore, account_memory_directory
 from memtab.sources.claude.settings import (
     local_auto_memory_directory,
     managed_settings_files,
@@ -30,9 +31,11 @@ from memtab.sources.claude.settings import (
 from memtab.sources.claude.source import auto_memory_sources, claude_sources
 from memtab.sources.codex.source import codex_projects, codex_sources
 from memtab.sources.config import SourceContext
+from memtab.sources.gemini.settings import SettingsReader
+from memtab.sources.gemini.source import gemini_projects, gemini_sources, project_source
 from memtab.sources.layouts import WRITTEN_BY_LOKI
 from memtab.sources.listing import list_source
-from memtab.sources.model import Discovery, Layout, LookedFor, Source, SourceListing
+from memtab.sources.model import Discovery, Layout, LookedFor, Opening, Source, SourceListing
 from memtab.store.paths import project_dir_name
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Registry
 
@@ -78,7 +81,8 @@ def _auto_memory_off(claude_root: Path, env: Mapping[str, str]) -> str | None:
 
 
 def discover(context: SourceContext) -> Discovery:
-    """Every source of Claude Code, Codex and loki-mode that exists (none is listed yet)."""
+    """Every source of Claude Code, Codex, Gemini CLI and loki-mode that exists (none is
+    listed yet)."""
     looked: list[LookedFor] = []
     sources: list[Source] = []
     known = KnownProjects.from_registry(context.registry)
@@ -105,22 +109,30 @@ def discover(context: SourceContext) -> Discovery:
         sources.extend(found)
     if codex_root is not None:
         sources.extend(codex_sources(codex_root))
+    gemini_root = _agent_root(context, "gemini", looked)
+    gemini = gemini_reader(context, gemini_root)
+    found_gemini = gemini_projects(gemini_root) if gemini_root is not None else []
+    if gemini_root is not None and gemini is not None:
+        sources.extend(gemini_sources(gemini_root, gemini.settings().context_names, found_gemini))
 
     projects = [
         project
-        for project in _unique([*known.projects, *codex_known, *claude_projects])
+        for project in _unique(
+            [*known.projects, *codex_known, *claude_projects, *(p.path for p in found_gemini)]
+        )
         if context.allows_project(project)
     ]
     enabled = {agent: context.agent_settings(agent).enabled for agent in ("claude-code", "codex")}
     for project in projects:
-        sources.extend(_project_sources(context, project, enabled, stores))
+        sources.extend(_project_sources(context, project, enabled, stores, gemini))
     if context.agent_settings("loki").enabled:
         found_loki = any(s.agent == "loki" for s in sources)
         looked.append(
             LookedFor(agent="loki", path="<project>/.loki/memory", found=found_loki, how="projects")
         )
     sources.extend(_loki_dirs(context, sources, looked))
-    return Discovery(tuple(sources), tuple(looked))
+    openings = _openings(context, claude_root, codex_root, known.projects, sources)
+    return Discovery(tuple(sources), tuple(looked), openings)
 
 
 def scan(context: SourceContext) -> tuple[Discovery, list[SourceListing]]:
@@ -168,11 +180,20 @@ def _agent_root(context: SourceContext, agent: Agent, looked: list[LookedFor]) -
     return chosen
 
 
+def gemini_reader(context: SourceContext, gemini_root: Path | None) -> SettingsReader | None:
+    """Gemini CLI's settings under its directory (None: not found or turned off); an
+    isolated home reads no system settings."""
+    if gemini_root is None:
+        return None
+    return SettingsReader(gemini_root, context.env, system=not context.isolated)
+
+
 def _project_sources(
     context: SourceContext,
     project: str,
     enabled: dict[str, bool],
     stores: tuple[MemoryStore, ...],
+    gemini: SettingsReader | None,
 ) -> Iterable[Source]:
     if not os.path.isdir(project):  # one stat for the many places an agent once ran
         return
@@ -202,6 +223,10 @@ def _project_sources(
             label="Codex AGENTS.md",
             project=project,
         )
+    if gemini is not None:
+        names = gemini.settings(root).context_names
+        if _any_exists(project, names):
+            yield project_source(project, slug, names)
     loki = root / ".loki" / "memory"
     if context.agent_settings("loki").enabled and loki.is_dir():
         yield _loki_source(f"project-{slug}", loki, project)
@@ -238,6 +263,51 @@ def _loki_source(name: str, root: Path, project: str | None) -> Source:
         project=project,
         read_only_reason=WRITTEN_BY_LOKI,
     )
+
+
+def _openings(
+    context: SourceContext,
+    claude_root: Path | None,
+    codex_root: Path | None,
+    registered: Iterable[str],
+    sources: Iterable[Source],
+) -> tuple[Opening, ...]:
+    """Where a source not found now may appear while the window runs (`Opening`): in the
+    agents' directories, and in the projects mux registered or whose instructions are
+    sources already (their roots are watched anyway) — never every place an agent once
+    ran, each a watch of its own."""
+    openings: list[Opening] = []
+    if claude_root is not None:
+        account = account_memory_directory(claude_root)
+        openings.append(Opening(claude_root, frozenset({"projects", "agent-memory", "memory"})))
+        openings.append(Opening(claude_root / "projects"))  # a project's first session
+        openings.append(Opening(account.parent, frozenset({account.name})))
+    if codex_root is not None:
+        openings.append(Opening(codex_root, frozenset({"memories", "memories_extensions"})))
+    instructed = (s.project for s in sources if s.project and s.root == Path(s.project))
+    for project in sorted({*registered, *instructed}):
+        if not context.allows_project(project) or not os.path.isdir(project):
+            continue
+        for directory, names in _PROJECT_OPENINGS.items():
+            openings.append(Opening(Path(project, directory), names))
+    for candidate in context.candidates("loki"):
+        openings.append(Opening(candidate.path, frozenset({"memory"})))
+    return tuple(openings)
+
+
+def _project_openings() -> dict[str, frozenset[str]]:
+    """Per folder of a project, the names a project's markers and loki-mode's memory start
+    with there ("" the project's root)."""
+    names: dict[str, set[str]] = {"": set(), ".loki": {"memory"}}
+    for marker in (*_CLAUDE_PROJECT_MARKERS, *_CODEX_PROJECT_MARKERS, ".loki/memory"):
+        *folders, _ = marker.split("/")
+        names[""].add(marker.split("/")[0])
+        if folders:
+            names.setdefault("/".join(folders), set()).add(marker.split("/")[-1])
+    return {folder: frozenset(found) for folder, found in names.items()}
+
+
+_PROJECT_OPENINGS = _project_openings()
 
 
 def _any_exists(root: str, relatives: Iterable[str]) -> bool:

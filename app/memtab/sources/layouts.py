@@ -34,6 +34,16 @@ What was checked, and where:
   `MEMORY.md`, `consolidated.md`, `skills/`), which the current one no longer reads.
 - loki-mode: `.loki/memory/{episodic,semantic,skills,ledgers,handoffs,learnings}/`,
   `index.json`, `failures.jsonl` (its memory-system reference).
+- Gemini CLI 0.61 (`@google/gemini-cli`, its bundle): the context files
+  (`memoryDiscovery.js`: each of `getAllGeminiMdFilenames()` — `context.fileName`, then
+  `GEMINI.md` — in `~/.gemini/` and in a project's folders), and the private project
+  memory `~/.gemini/tmp/<project id>/memory/` (`Storage.getProjectMemoryTempDir`):
+  `MEMORY.md` (`PROJECT_MEMORY_INDEX_FILENAME`) and sibling `*.md` notes not starting with
+  `.` (`isAllowedPrivateMemoryFileName`), `skills/<name>/SKILL.md` its extraction agent
+  writes (`getProjectSkillsMemoryDir`); its `.inbox/` patches and `.extraction*` state are
+  not memory files (dot names are never listed). Gemini CLI writes these files with its
+  own edit tools, and its auto memory only through patches the user approves, so every
+  one of them is writable here, by the sha-checked save.
 """
 
 from __future__ import annotations
@@ -136,11 +146,28 @@ PLANS: dict[Layout, Plan] = {
     Layout.CODEX_MEMORIES: Plan(directories=("",)),
     Layout.CODEX_EXTENSIONS: Plan(directories=("",)),
     Layout.LOKI: Plan(directories=("",)),
+    # Gemini CLI's context files are named by its settings: `Source.context_names`.
+    Layout.GEMINI_USER: Plan(),
+    Layout.GEMINI_PROJECT: Plan(),
+    Layout.GEMINI_MEMORY: Plan(directories=("",)),
 }
 
 # Layouts whose single files may be links (a user's own config dir, often managed by a
 # dotfiles repository). Links in project directories and walked trees are not followed.
-FOLLOWS_LINKED_FILES = frozenset({Layout.CLAUDE_USER, Layout.CODEX_USER})
+FOLLOWS_LINKED_FILES = frozenset({Layout.CLAUDE_USER, Layout.CODEX_USER, Layout.GEMINI_USER})
+GEMINI_CONTEXT_LAYOUTS = frozenset({Layout.GEMINI_USER, Layout.GEMINI_PROJECT})
+GEMINI_SKILLS = "skills"
+GEMINI_INDEX = "MEMORY.md"
+
+
+def classify_file(source: Source, segments: tuple[str, ...]) -> Rule | None:
+    """`classify` for a file of `source`: the layouts whose files a setting names (Gemini
+    CLI's context files) know them from the source."""
+    if source.layout in GEMINI_CONTEXT_LAYOUTS:
+        valid = segments and not any(s in ("", ".", "..") for s in segments)
+        named = valid and "/".join(segments) in source.context_names
+        return Rule(FileKind.INSTRUCTIONS) if named else None
+    return classify(source.layout, segments)
 
 
 def classify(layout: Layout, segments: tuple[str, ...]) -> Rule | None:
@@ -177,6 +204,10 @@ def classify(layout: Layout, segments: tuple[str, ...]) -> Rule | None:
         return _codex_memories_rule(segments)
     if layout is Layout.CODEX_EXTENSIONS:
         return _codex_extension_rule(segments)
+    if layout is Layout.GEMINI_MEMORY:
+        return _gemini_memory_rule(segments)
+    if layout in GEMINI_CONTEXT_LAYOUTS:
+        return None  # named by the source's settings: `classify_file`
     # Layout.LOKI
     rendered = name.endswith((".json", ".jsonl"))
     return Rule(FileKind.RENDERED if rendered else FileKind.NOTE, WRITTEN_BY_LOKI)
@@ -288,6 +319,17 @@ def _codex_extension_rule(segments: tuple[str, ...]) -> Rule:
     return Rule(FileKind.EXTENSION, codex_extension_reason(segments[0]))
 
 
+def _gemini_memory_rule(segments: tuple[str, ...]) -> Rule | None:
+    """A file of Gemini CLI's private project memory: `MEMORY.md`, a sibling note, a skill."""
+    if segments == (GEMINI_INDEX,):
+        return Rule(FileKind.MEMORY_INDEX)
+    if len(segments) == 1 and segments[0].lower().endswith(".md"):
+        return Rule(FileKind.NOTE)
+    if len(segments) == 3 and segments[0] == GEMINI_SKILLS and segments[2] == "SKILL.md":
+        return Rule(FileKind.SKILL)
+    return None
+
+
 def content_problem(layout: Layout, segments: tuple[str, ...], content: str) -> str | None:
     """Why the file at `segments` of a `layout` root may not hold `content`, because its
     agent would not read it so (None: it may): Codex's summary begins with `v1`."""
@@ -311,8 +353,8 @@ def watch_targets(source: Source) -> list[tuple[Path, bool]]:
         return [(root, False), (root / "memory", True)]
     if source.layout in (Layout.CLAUDE_AUTO_MEMORY, Layout.CLAUDE_AGENT_MEMORY):
         return [(root, True)]
-    if source.layout in (Layout.CODEX_USER, Layout.CODEX_PROJECT):
-        return [(root, False)]
+    if source.layout in (Layout.CODEX_USER, Layout.CODEX_PROJECT, *GEMINI_CONTEXT_LAYOUTS):
+        return [(root, False)]  # `~/.gemini` holds busy transcripts in tmp/<id>/chats
     return [(root, True)]
 
 

@@ -13,6 +13,7 @@ import logging
 import os
 import re
 import stat
+from dataclasses import replace
 from pathlib import Path
 
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
@@ -23,7 +24,14 @@ from memtab.sources.claude.recall import NO_DESCRIPTION_LABEL, recall_warning
 from memtab.sources.claude.settings import last_consolidated_ms
 from memtab.sources.codex.extensions import read_extensions
 from memtab.sources.content import read_raw_source_text
-from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, auto_memory_dir, classify
+from memtab.sources.gemini.context_files import NOT_IN_INDEX, NOT_IN_INDEX_LABEL, named_in_index
+from memtab.sources.layouts import (
+    FOLLOWS_LINKED_FILES,
+    PLANS,
+    Rule,
+    auto_memory_dir,
+    classify_file,
+)
 from memtab.sources.model import (
     Discovery,
     FileKind,
@@ -60,7 +68,7 @@ def list_source(source: Source) -> SourceListing:
         return SourceListing(source)
     except OSError as failure:
         return SourceListing(source, error=f"Cannot read {source.root}: {failure.strerror}")
-    for relative in plan.files:
+    for relative in (*plan.files, *source.context_names):
         _add(found, source, tuple(relative.split("/")))
     too_deep: list[str] = []
     for relative in plan.directories:
@@ -85,10 +93,34 @@ def list_source(source: Source) -> SourceListing:
         if (source.root, min(too_deep)) not in _LOGGED_TOO_DEEP:
             _LOGGED_TOO_DEEP.add((source.root, min(too_deep)))
             logger.warning("%s: %s", source.id, error)
+    if source.layout is Layout.GEMINI_MEMORY:
+        files = _with_index_warnings(source, files)
     memory_dir = auto_memory_dir(source)
     consolidated = last_consolidated_ms(memory_dir) if memory_dir is not None else None
     extensions = read_extensions(source, files, read_raw_source_text)
     return SourceListing(source, tuple(files), error, truncated, consolidated, extensions)
+
+
+def _with_index_warnings(source: Source, files: list[SourceFile]) -> list[SourceFile]:
+    """Gemini CLI's private memory: each sibling note its `MEMORY.md` names nowhere says
+    Gemini CLI never finds it (none when there is no `MEMORY.md` to point to them)."""
+    index = next((f for f in files if f.kind is FileKind.MEMORY_INDEX), None)
+    if index is None:
+        return files
+    try:
+        data = read_readable_path(index.physical, limit=MAX_FILE_BYTES)
+    except OSError:
+        return files
+    text = data.decode("utf-8", errors="replace")
+    return [
+        replace(file, warning=NOT_IN_INDEX, warning_label=NOT_IN_INDEX_LABEL)
+        if file.kind is FileKind.NOTE
+        and "/" not in file.relative
+        and file.warning is None
+        and not named_in_index(text, file.name)
+        else file
+        for file in files
+    ]
 
 
 def source_file(source: Source, relative: str) -> SourceFile | None:
@@ -120,7 +152,7 @@ def target_file(source: Source, relative: str) -> SourceFile:
         raise SourceError(f"Invalid path {relative!r} in {source.id}: bad segment {bad!r}")
     if any(s.startswith(".") and s != ".claude" for s in segments):
         raise SourceError(f"Invalid path {relative!r} in {source.id}: hidden names are not used")
-    rule = classify(source.layout, segments)
+    rule = classify_file(source, segments)
     if rule is None:
         raise SourceError(
             f"{source.id} has no place for {relative!r} (see `memtab list --source {source.id}`)"
@@ -154,7 +186,7 @@ def find_file(discovery: Discovery, raw_id: str) -> tuple[Source, SourceFile]:
 
 
 def _add(found: dict[str, SourceFile], source: Source, segments: tuple[str, ...]) -> None:
-    rule = classify(source.layout, segments)
+    rule = classify_file(source, segments)
     if rule is None or any(s.startswith(".") and s != ".claude" for s in segments):
         return
     # Strings, not Paths, until a file is found: listing speed is path handling.

@@ -63,6 +63,9 @@ class Layout(StrEnum):
     CODEX_MEMORIES = "codex-memories"  # <codex home>/memories/**
     CODEX_EXTENSIONS = "codex-extensions"  # <codex home>/memories_extensions/**
     LOKI = "loki"  # <project>/.loki/memory/**, $LOKI_DIR/memory/**
+    GEMINI_USER = "gemini-user"  # <gemini dir>/GEMINI.md (the context file names)
+    GEMINI_PROJECT = "gemini-project"  # <project>/GEMINI.md (the context file names)
+    GEMINI_MEMORY = "gemini-memory"  # <gemini dir>/tmp/<project id>/memory/**
 
 
 class FileKind(StrEnum):
@@ -78,6 +81,7 @@ class FileKind(StrEnum):
     EXTENSION = "extension"  # Codex memory extensions
     NOTE = "note"  # any other text file of a source
     RENDERED = "rendered"  # JSON shown as Markdown text: loki-mode's, a Codex manifest
+    MEMORY_INDEX = "memory-index"  # Gemini CLI's private MEMORY.md (loaded; notes on demand)
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,9 @@ class Source:
     # Memory its agent shares beyond this machine: synced to the user's account, or with
     # the repository's collaborators (a write holding a potential secret is refused).
     shared: Literal["account", "team"] | None = None
+    # The names of the context files its agent reads in `root` (Gemini CLI's
+    # `context.fileName`, then GEMINI.md), for the layouts whose files a setting names.
+    context_names: tuple[str, ...] = ()
 
     def folder_read_only_reason(self, segments: tuple[str, ...]) -> str | None:
         """Why the file at `segments` may not be written, for its folder (None: it may)."""
@@ -333,11 +340,35 @@ class LookedFor(Record, write_only=True):
 
 
 @dataclass(frozen=True)
+class Opening:
+    """A directory where a source discovery did not find may appear (a project's first
+    Claude Code folder, Codex's first memories, loki-mode in a project): an entry of it
+    named in `names` (None: any name) coming or going is a reason to discover again. The
+    window watches it, not recursively."""
+
+    directory: Path
+    names: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
 class Discovery:
     """The sources found (not yet listed) and everything that was looked at."""
 
     sources: tuple[Source, ...] = ()
     looked_for: tuple[LookedFor, ...] = field(default=())
+    openings: tuple[Opening, ...] = ()
+    """Where a source not found now may appear (`opens`)."""
+
+    def opens(self, path: str) -> bool:
+        """Whether a change of `path` may be a source appearing: an entry of an opening
+        it names, no source's root yet (a source's own changes are `source_containing`'s)."""
+        parent, name = os.path.split(path.rstrip(os.sep))
+        for opening in self.openings:
+            if str(opening.directory) == parent and (
+                opening.names is None or name in opening.names
+            ):
+                return not any(str(source.root) == path for source in self.sources)
+        return False
 
     def source(self, source_id: str) -> Source:
         found = next((s for s in self.sources if s.id == source_id), None)

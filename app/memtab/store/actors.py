@@ -58,6 +58,7 @@ ACTORS: dict[str, ActorName] = {
     "claude-code": ActorName("Claude Code", "claude"),
     "codex": ActorName("Codex", "codex"),
     "loki": ActorName("loki-mode", "loki"),
+    "gemini": ActorName("Gemini CLI", "gemini"),
     BEFORE_MEMTAB: ActorName("There before Memtab", "before"),
     "unknown": ActorName("Older than the history kept", "old"),
     UNSAVED: ActorName("Not saved yet", "unsaved"),
@@ -69,12 +70,13 @@ MCP_CLIENTS: dict[str, ActorName] = {
     "claude-code": ACTORS["claude-code"],
     "codex-mcp-client": ACTORS["codex"],
     "codex": ACTORS["codex"],
+    "gemini-cli-mcp-client": ACTORS["gemini"],
     "mux": ACTORS["mux"],
     "xum": ActorName("xum", "xum"),
 }
 """The agents whose MCP clients Memtab knows, by the name the client gives (its
-`clientInfo`, as the server records it, in any case): Claude Code's, Codex's, mux's and
-xum's when they name themselves so."""
+`clientInfo`, as the server records it, in any case): Claude Code's, Codex's, Gemini
+CLI's (`gemini-cli-mcp-client`), mux's and xum's when they name themselves so."""
 
 VIA_MCP = "via Memtab MCP"
 """How an MCP client's change came, after its name where the words say how."""

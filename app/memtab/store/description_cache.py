@@ -37,6 +37,7 @@ from typing import Annotated, Any, Final, Literal
 
 from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import cache_dir
+from memtab.fs.private import PRIVATE_FILE_MODE, keep_private, private_dir
 from memtab.fs.records import PlainJson, Record, ValidEntries
 from memtab.fs.user_files import read_regular_file
 
@@ -254,9 +255,9 @@ class DescriptionCache:
         document = DescriptionCacheFile(version=CACHE_VERSION, home=self._home, roots=roots)
         data = json.dumps(document.to_json(), ensure_ascii=False, separators=(",", ":")).encode()
         try:  # atomic, not durable: a cache lost with a crash is only read again
-            self._path.parent.mkdir(parents=True, exist_ok=True)
-            with Directory.open(self._path.parent) as directory:
-                directory.replace(self._path.name, data, durable=False)
+            # Private (docs/formats.md §15.5): it holds the memory's descriptions.
+            with Directory.open(private_dir(self._path.parent)) as directory:
+                directory.replace(self._path.name, data, mode=PRIVATE_FILE_MODE, durable=False)
         except OSError as error:
             logger.warning("Could not write the description cache %s: %s", self._path, error)
             return
@@ -264,6 +265,7 @@ class DescriptionCache:
         self._listed = {}
 
     def _load(self) -> dict[str, CachedRoot]:
+        keep_private(self._path)
         try:
             data = read_regular_file(self._path, limit=MAX_CACHE_BYTES + 1, truncate=True)
         except FileNotFoundError:

@@ -178,6 +178,9 @@ class PathKind(enum.StrEnum):
     """A queue of agents' proposals (key = workspace id, or `global`)."""
     MEMTAB_DATA = "memtab_data"
     """Memtab's own dir and anything in it no kind above names (locks, history's blobs…)."""
+    AGENT_INBOX = "agent_inbox"
+    """Outside the home: an agent's own review queue the Inbox shows — Gemini CLI's
+    `<memory>/.inbox/{private,global}/…` patches (docs/formats.md §17.7)."""
     OTHER = "other"
     """Anything else: paths outside the home, or in it but no part of its layout."""
 
@@ -195,6 +198,20 @@ MEMTAB_KINDS = frozenset(
     }
 )
 """The kinds of path inside Memtab's own dir (`Home.memtab_dir`), and only those."""
+
+
+AGENT_INBOX_DIR = ".inbox"
+AGENT_INBOX_KINDS = ("private", "global")
+
+
+def is_agent_inbox(path: str) -> bool:
+    """Whether `path` is in Gemini CLI's memory inbox, `<memory>/.inbox/{private,global}`,
+    or is one of those folders (pure string work)."""
+    parts = path.split(os.sep)
+    return any(
+        part == AGENT_INBOX_DIR and index + 1 < len(parts) and parts[index + 1] in AGENT_INBOX_KINDS
+        for index, part in enumerate(parts)
+    )
 
 
 class PathPlace(NamedTuple):
@@ -369,7 +386,7 @@ class Home:
             return PathPlace(PathKind.HOME)
         prefix = root if root.endswith(os.sep) else root + os.sep
         if not text.startswith(prefix):
-            return PathPlace(PathKind.OTHER)
+            return PathPlace(PathKind.AGENT_INBOX if is_agent_inbox(text) else PathKind.OTHER)
         parts = text[len(prefix) :].split(os.sep)
         names = _layout_names()
         top, rest = parts[0], parts[1:]

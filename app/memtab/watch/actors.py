@@ -11,6 +11,10 @@
   `.consolidate-lock` (a live pid in it) or finished within `RECENT_MS` (the lock's mtime).
 - Codex's memories (a git repository Codex rebuilds with one commit): `codex` when the
   repository's HEAD moved within `RECENT_MS` (`.git/logs/HEAD`, else `.git/index`).
+- Gemini CLI's private project memory: `gemini` while its auto memory's extraction holds
+  `.extraction.lock` (a live pid, started within 35 minutes: it writes the skills of
+  `skills/` itself) or wrote its `.extraction-state.json` within `RECENT_MS` (the end of
+  a run).
 - Anything else: `external`.
 """
 
@@ -24,6 +28,7 @@ from pathlib import Path
 from memtab.fs.clock import now_ms
 from memtab.fs.user_files import read_regular_file
 from memtab.sources.claude.settings import CONSOLIDATE_LOCK
+from memtab.sources.gemini.inbox import EXTRACTION_STATE, extraction_running
 from memtab.sources.layouts import auto_memory_dir
 from memtab.sources.model import Layout, Source
 from memtab.store.history.xum_journal import JOURNAL_NAME, recent_edits
@@ -37,6 +42,7 @@ MUX = "mux"
 XUM = "xum"
 CLAUDE_CODE = "claude-code"
 CODEX = "codex"
+GEMINI = "gemini"
 RECENT_MS = 2 * 60 * 1000
 """How long after an agent's own record of a run its changes are still taken as its."""
 DURABLE_EVENTS = JOURNAL_NAME
@@ -79,7 +85,19 @@ def source_actor(source: Source, *, now: int | None = None) -> str:
         return CLAUDE_CODE
     if source.layout is Layout.CODEX_MEMORIES and _head_moved(source.root, moment):
         return CODEX
+    if source.layout is Layout.GEMINI_MEMORY and _gemini_extracting(source.root, moment):
+        return GEMINI
     return EXTERNAL
+
+
+def _gemini_extracting(memory_dir: Path, moment: int) -> bool:
+    if extraction_running(memory_dir, now=moment) is not None:
+        return True
+    try:
+        ended = os.stat(memory_dir / EXTRACTION_STATE, follow_symlinks=False).st_mtime_ns
+    except OSError:
+        return False
+    return moment - ended // 1_000_000 <= RECENT_MS
 
 
 def _claude_consolidating(memory_dir: Path, moment: int) -> bool:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
-from memtab.sources.layouts import classify, is_team_memory, watch_targets
+from memtab.sources.layouts import classify_file, is_team_memory, watch_targets
 from memtab.sources.model import Layout, Source
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home, PathKind
@@ -130,7 +130,7 @@ class Targets:
         segments = target.relative_to(best.root).parts
         if is_team_memory(best.layout, segments):
             return RETARGET  # team memory no source holds yet: a new source
-        if segments and classify(best.layout, segments) is None and not os.path.isdir(path):
+        if segments and classify_file(best, segments) is None and not os.path.isdir(path):
             return None
         return f"source:{best.id}"
 

@@ -17,7 +17,7 @@ import os
 from typing import Protocol
 
 from memtab.fs.atomic import is_write_temp
-from memtab.store.home import is_sync_repository
+from memtab.store.home import is_agent_inbox, is_sync_repository
 
 # watchdog's event types (`watchdog.events.EVENT_TYPE_*`), plain strings.
 CREATED = "created"
@@ -62,7 +62,8 @@ def is_ignored(rel: str) -> bool:
 
     Any component starting with `.` hides the path (dotfiles, vim's `.name.swp`/`.swx`,
     Memtab's own `.<name>.<random>.tmp`, lock files such as `.consolidate-lock`, and
-    everything inside hidden dirs — a scope listing skips those too). The last component is
+    everything inside hidden dirs — a scope listing skips those too) but a `.patch` in
+    Gemini CLI's memory inbox (`.inbox/{private,global}/`). The last component is
     also ignored when it is `4913`, ends in `.tmp` or `~`, or is xum's atomic-write temp
     `<name>.<12 hex>` (`is_write_temp`). So is everything in a sync target's git repository
     (a fetch writes hundreds of files no view shows). The directory itself (`rel == ""`) is
@@ -74,7 +75,10 @@ def is_ignored(rel: str) -> bool:
         return True
     parts = rel.split(os.sep)
     if any(part.startswith(".") for part in parts):
-        return True
+        # Gemini CLI's memory inbox is a hidden folder the Inbox follows; its temp files not.
+        return not (
+            is_agent_inbox(rel) and parts[-1].endswith(".patch") and not parts[-1].startswith(".")
+        )
     name = parts[-1]
     return name == _VIM_PROBE_NAME or name.endswith(_TEMP_SUFFIXES) or is_write_temp(name)
 
@@ -92,7 +96,9 @@ def relative_to_root(path: str, root: str) -> str | None:
     return None
 
 
-def changed_paths(event: ChangeEvent, watched_root: str, reported_root: str) -> list[str]:
+def changed_paths(
+    event: ChangeEvent, watched_root: str, reported_root: str, *, shallow: bool = False
+) -> list[str]:
     """The paths an event reports, under `reported_root`, after filtering.
 
     `watched_root` is the directory the observer watches (as it was scheduled); `reported_root`
@@ -101,7 +107,9 @@ def changed_paths(event: ChangeEvent, watched_root: str, reported_root: str) -> 
     the side effect of a child being created, deleted or moved, which is reported (or
     deliberately ignored, for temp files) on its own. For a move, the source and the
     destination are judged separately: an atomic save (`.a.md.x1.tmp` → `a.md`) reports
-    `a.md` only; moving a real file away reports the source.
+    `a.md` only; moving a real file away reports the source. A `shallow` watch (not
+    recursive: a folder watched for the entries that come and go in it, as a project's
+    `.claude` or `.loki`) reports a hidden entry of its own too.
     """
     if event.event_type not in CONTENT_EVENT_TYPES:
         return []
@@ -115,10 +123,18 @@ def changed_paths(event: ChangeEvent, watched_root: str, reported_root: str) -> 
         if not raw:
             continue
         rel = relative_to_root(os.fsdecode(raw), watched_root)
-        if rel is None or is_ignored(rel):
+        if rel is None:
+            continue
+        if is_ignored(rel) and not (shallow and _is_hidden_entry(rel)):
             continue
         reported.append(os.path.join(reported_root, rel) if rel else reported_root)
     return reported
+
+
+def _is_hidden_entry(rel: str) -> bool:
+    """Whether `rel` is a hidden entry of the watched folder itself (`.loki`), not a temp
+    file's name once its dot is off (`.a.md.x1.tmp`)."""
+    return rel.startswith(".") and os.sep not in rel and not is_ignored(rel[1:])
 
 
 def is_settled(event: ChangeEvent) -> bool:

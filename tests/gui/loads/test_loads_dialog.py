@@ -42,7 +42,7 @@ def open_loads(
     feature = window.part(keys.LOADS)
     assert feature is not None and feature.dialog is not None
     dialog = feature.dialog
-    qtbot.waitUntil(lambda: dialog.tree.topLevelItemCount() == 3, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: dialog.tree.topLevelItemCount() == 4, timeout=WAIT_MS)
     return window, dialog
 
 
@@ -54,9 +54,10 @@ def test_each_agent_in_its_order_with_memory_mds_cut(
     qtbot: QtBot, make_window: WindowFactory, machine: Machine
 ) -> None:
     window, dialog = open_loads(qtbot, make_window, machine)
-    claude, codex, xum = (dialog.tree.topLevelItem(i) for i in range(3))
+    claude, codex, xum, gemini = (dialog.tree.topLevelItem(i) for i in range(4))
     assert claude.text(0).startswith("Claude Code — about ")
     assert codex.text(0).startswith("Codex — about ") and xum.text(0).startswith("xum — about ")
+    assert gemini.text(0).startswith("Gemini CLI — about ")
     index = next(row for row in rows(claude) if row.text(0).endswith("MEMORY.md"))
     assert (index.text(1), index.text(2)) == ("249", "200")
     assert index.text(4).startswith("From line 201 on it is not read")

@@ -287,3 +287,23 @@ def test_korean_words_inside_longer_ones_find_the_notes_holding_them(
         box.setText(word)
         found = sorted([note, "global:MEMORY.md"])
         qtbot.waitUntil(lambda found=found: sorted(file_names(window)) == found, timeout=WAIT_MS)
+
+
+def test_the_search_box_finds_a_partial_word_as_it_is_typed(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """Typed a letter at a time, the middle of a word finds the file holding it once three
+    letters narrow it (the engine's own regular expression over its words), and every
+    keystroke shows the files its terms match so far."""
+    atomic_write_text(home.global_root / "ops.md", memory("Ops", "Roll out with kubernetes.\n"))
+    window = make_window(home)
+    box = search_box(window)
+    box.setFocus()
+    for letter in "berne":
+        qtbot.keyClicks(box, letter)
+        if len(box.text()) >= 3:
+            qtbot.waitUntil(lambda: file_names(window) == ["global:ops.md"], timeout=WAIT_MS)
+    qtbot.keyClicks(box, " roll")
+    qtbot.waitUntil(lambda: file_names(window) == ["global:ops.md"], timeout=WAIT_MS)
+    qtbot.keyClicks(box, "ing")  # "rolling" is in no file
+    qtbot.waitUntil(lambda: file_names(window) == [], timeout=WAIT_MS)

@@ -28,7 +28,7 @@ def served(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> I
 
 @pytest.fixture
 def background_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The catalog's background work (the watch, the postings, the rest of the indexing)
+    """The catalog's background work (the watch, the rest of the indexing)
     starts as soon as the first answer is made, not `ANSWER_OUT_S` (0.3 s) after: for the
     tests that wait for that work and are not about when it starts."""
     monkeypatch.setattr(catalog, "ANSWER_OUT_S", 0.0)

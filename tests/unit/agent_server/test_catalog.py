@@ -4,7 +4,6 @@ listing: it runs in the background); the server's own change is seen at once."""
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 import types
@@ -75,7 +74,7 @@ def test_closing_while_the_scopes_are_read_logs_no_error(tmp_path: Path) -> None
 def test_closing_while_a_background_thread_is_being_started_joins_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A server that ends while its first call starts the postings' thread: `close` met the
+    """A server that ends while its first call starts the watch's thread: `close` met the
     thread made but not yet started and joining it raised "cannot join thread before it is
     started" (the host's exit failed so, once in a fast-tier run). Now it waits for the
     start, then joins it."""
@@ -86,7 +85,7 @@ def test_closing_while_a_background_thread_is_being_started_joins_it(
 
     class HeldStart(threading.Thread):
         def start(self) -> None:
-            if self.name == "memtab-mcp-postings":
+            if self.name == "memtab-mcp-watch":
                 starting.set()
                 go.wait(5)
             super().start()
@@ -107,7 +106,7 @@ def test_closing_while_a_background_thread_is_being_started_joins_it(
     def search() -> None:  # the call may answer or fail as the catalog closes under it
         try:
             answers.append(found(catalog, "alpha"))
-        except (sqlite3.ProgrammingError, CatalogClosedError):
+        except (ValueError, CatalogClosedError):
             answers.append([])
 
     searching = threading.Thread(target=search)

@@ -21,7 +21,6 @@ from memtab.agent_server import catalog as catalog_module
 from memtab.agent_server.catalog_listing import WatchedChanges
 from memtab.agent_server.service import MemoryService
 from memtab.search_index.index import SearchIndex
-from memtab.search_index.postings import Postings
 from memtab.store import description_cache
 from memtab.store import files as store_files
 from memtab.store.home import Home
@@ -193,7 +192,6 @@ def test_with_nothing_changed_the_first_search_is_the_one_read_while_listing(
         raise AssertionError("searched again after the listing")
 
     monkeypatch.setattr(SearchIndex, "search", searched_after_listing)
-    monkeypatch.setattr(Postings, "search", searched_after_listing)
     for scope, expected in ((None, 6), ("workspace", 1), ("global", 5)):
         second = MemoryService(home, workspace, writes="off", other_agents=False)
         try:
@@ -240,7 +238,7 @@ def test_the_first_search_reads_the_index_on_the_calls_own_thread(
 def test_the_background_work_leaves_the_first_answer_its_way_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The watch's walk and the postings would share the interpreter with the answer's
+    # The watch's walk and the indexing would share the interpreter with the answer's
     # serialization and write: they wait `ANSWER_OUT_S`, and a close does not.
     monkeypatch.setattr(catalog_module, "ANSWER_OUT_S", 600.0)
     watch_asked = threading.Event()

@@ -32,7 +32,7 @@ def listed_scopes(service: MemoryService, scope: str) -> set[str]:
 
 UNKNOWN = [
     ("nope", "Unknown scope 'nope': `scope` is global, project, workspace or session, an "
-     "agent (claude-code, codex, loki) or one of its sources (e.g. claude-code:user)"),
+     "agent (claude-code, codex, loki, gemini) or one of its sources (e.g. claude-code:user)"),
     ("Global", "Unknown scope 'Global'"),
     ("mux", "Unknown scope 'mux'"),
     ("codex:", "Unknown scope 'codex:'"),

@@ -16,7 +16,7 @@ from memtab.check.documents import Document, pack_text
 from memtab.check.engine import CheckEngine, _Checked
 from memtab.check.programs import which_in
 from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days, save_stale_days
-from memtab.demo import ACME, MAIN_ID, WEBAPP
+from memtab.demo import ACME, MAIN_ID, WEBAPP, demo_worktree
 from memtab.sources.codex.source import bucket_name
 from memtab.store.sidecars.meta import project_key
 from support.demo_homes import copied_demo_home
@@ -34,7 +34,8 @@ def test_the_demo_s_projects_are_each_one_finding_not_on_this_disk(tmp_path: Pat
     ]
     # ACME's memory is mux's and Claude Code's: still one finding, which counts both.
     assert "of mux" in missing[0].why and "of Claude Code" in missing[0].why
-    assert set(report.projects) == {ACME, WEBAPP}
+    # Gemini CLI keys its memory by the directory it ran in: the main workspace's worktree.
+    assert set(report.projects) == {ACME, WEBAPP, str(demo_worktree(home))}
 
 
 def test_one_workspace_sees_its_project_once_and_not_the_others(tmp_path: Path) -> None:

@@ -149,3 +149,28 @@ def printed_or_found(capsys: pytest.CaptureFixture[str], demo: str, command: str
 
 
 PLACE = ["path", "agent", "scope", "project", "modifiedAt"]
+
+
+def test_why_recalled(machine: Machine, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["recall", "vercel env newline", "--workspace", "a1b2c3d4e5", "--json"]
+    found = printed(capsys, *argv)
+    assert list(found) == ["prompt", "agents", "unrecallable", "workspace", "directory"]
+    claude, codex, xum, gemini = found["agents"]
+    assert [a["agent"] for a in (claude, codex, xum, gemini)] == [
+        "claude",
+        "codex",
+        "xum",
+        "gemini",
+    ]
+    assert list(claude) == ["agent", "how", "files", "sent", "notes"]
+    assert list(codex) == ["agent", "how", "files", "notes"]  # `sent`: Claude Code's alone
+    assert list(gemini) == ["agent", "how", "files", "notes"]
+    recalled = next(f for f in claude["files"] if f["verdict"] == "recalled")
+    assert list(recalled) == [
+        "id", "physicalPath", "name", "kind", "verdict", "rank", "score", "matched", "reason",
+        "firstLine", "lastLine",
+    ]  # fmt: skip
+    loaded = claude["files"][0]
+    assert list(loaded) == ["id", "physicalPath", "name", "kind", "verdict", "score", "matched",
+                            "reason"]  # fmt: skip
+    assert list(found["unrecallable"][0]) == ["agent", "id", "physicalPath", "reason"]

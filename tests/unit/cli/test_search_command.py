@@ -43,7 +43,7 @@ def test_search_ranks_files_by_virtual_path_with_their_best_line(
     assert main(["search", "--home", str(demo.root), "--workspace", WORKSPACE, "token"]) == 0
     out = capsys.readouterr().out.splitlines()
     first = out[0].split()
-    assert float(first[0]) > 0 and first[1].startswith(("/memories/", "claude-code:"))
+    assert float(first[0]) > 0 and first[1].startswith(("/memories/", "claude-code:", "gemini:"))
     assert "token" in out[1].casefold() and out[1].startswith(" " * 10)
     listed = searched(capsys, demo, "--workspace", WORKSPACE, "token", "--scope", "project")
     assert list(listed) == ["query", "results", "notes"] and listed["query"] == "token"

@@ -221,6 +221,6 @@ def test_a_demo_home_shows_its_own_agents_only(
     rows = json.loads(out)["sources"]
     roots = [Path(row["root"]) for row in rows]
     assert all(root == demo or demo.resolve() in root.parents for root in roots)
-    assert {row["agent"] for row in rows} == {"mux", "claude-code", "codex", "loki"}
+    assert {row["agent"] for row in rows} == {"mux", "claude-code", "codex", "loki", "gemini"}
     memory = next(row for row in rows if row["id"] == "claude-code:memory--home-dev-src-acme-api")
     assert memory["project"] == "/home/dev/src/acme-api" and memory["fileCount"] == 7

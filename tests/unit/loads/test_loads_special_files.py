@@ -13,6 +13,7 @@ import pytest
 from memtab.loads.engine import compute_loads
 from memtab.loads.records import Loads
 from support.agent_machine import WORKSPACE_ID, Machine
+from support.gemini_home import build_gemini_home
 from support.hostile_files import answers_within, fifo_at
 
 PLACES: dict[str, Callable[[Machine], Path]] = {
@@ -76,8 +77,15 @@ def test_claude_code_s_rules_a_thousand_folders_deep_are_read_to_the_depth(
 
 
 def test_fifos_for_the_agents_settings_are_not_waited_for(machine: Machine) -> None:
+    gemini = build_gemini_home(machine.user, machine.project).gemini_dir
     fifos = []
-    for path in (machine.claude / "settings.json", machine.codex / "config.toml"):
+    for path in (
+        machine.claude / "settings.json",
+        machine.codex / "config.toml",
+        gemini / "settings.json",
+        gemini / "projects.json",
+        machine.project / "GEMINI.md",
+    ):
         path.unlink(missing_ok=True)
         fifos.append(fifo_at(path))
 
@@ -86,4 +94,7 @@ def test_fifos_for_the_agents_settings_are_not_waited_for(machine: Machine) -> N
 
     found = answers_within(20, loads, *fifos)
 
-    assert [agent.agent for agent in found.agents] == ["claude", "codex", "xum"]
+    assert [agent.agent for agent in found.agents] == ["claude", "codex", "xum", "gemini"]
+    assert not any(
+        f.physical_path == str(machine.project / "GEMINI.md") for f in found.agents[3].files
+    )

@@ -1,19 +1,18 @@
 """Korean, Chinese and Japanese words are found (docs/formats.md §22.3): a run of Han,
 kana or Hangul is indexed as its overlapping bigrams, and a query's run asks for them in a
 row — 검증 finds 재검증 and 검증할, 恢复 and 会话 find 恢复归档的会话文件 — by the index on
-disk, the warm postings and the window's candidates alike; an index of the old version,
-which held such a run as one word, is rebuilt."""
+disk and the window's candidates alike; the index of the older version (SQLite) is
+removed."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from memtab.search_index.index import IndexedFile, SearchIndex
-from memtab.search_index.postings import Document, Postings
+from memtab.search_index.documents import IndexedFile
+from memtab.search_index.index import SearchIndex, index_file_for
 from memtab.search_index.ranking import best_line, query_terms, tokens
 from memtab.search_index.substrings import SubstringReader
 
@@ -41,7 +40,7 @@ def _files(folder: Path) -> list[IndexedFile]:
 
 @pytest.fixture
 def index(tmp_path: Path) -> SearchIndex:
-    made = SearchIndex(tmp_path / "index.sqlite3")
+    made = SearchIndex(tmp_path / "index")
     made.refresh(_files(tmp_path / "files"), ROOTS)
     yield made
     made.close()
@@ -91,36 +90,18 @@ def test_the_line_and_snippet_shown_are_the_ones_holding_the_cjk_word() -> None:
     assert line is not None and "동기화" in line[1] and line[1].startswith("…")
 
 
-def test_the_postings_rank_cjk_queries_as_the_index_on_disk(
-    index: SearchIndex, tmp_path: Path
-) -> None:
-    postings = Postings()
-    files = _files(tmp_path / "files")
-    documents = [Document(file.id, "", file.stamp) for file in files]
-    postings.update(documents, lambda key: index.words("r", key))
-    for query in (
-        "恢复",
-        "会话 恢复",
-        "归档的会话",
-        "动态度",
-        "검증",
-        "재검증",
-        "동기화 pnpm",
-        "シュ",
-    ):
-        disk = index.search(query, ROOTS, limit=10)
-        warm = postings.search(query, limit=10)
-        assert [hit.id for hit in disk] == [hit.id for hit in warm], query
-        assert [hit.score for hit in disk] == pytest.approx([hit.score for hit in warm])
-    assert [hit.id for hit in postings.search("归档", limit=10)] == ["zh.md"]
-    assert index.text("r", "zh.md") == TEXTS["zh.md"]  # the text as it is, not its words
+def test_the_index_keeps_the_texts_as_they_are_not_their_words(index: SearchIndex) -> None:
+    assert index.text("r", "zh.md") == TEXTS["zh.md"]
     assert index.document("r", "ko.md") == (LABELS["ko.md"], TEXTS["ko.md"])
+    [hit] = index.search("归档", ROOTS, limit=10)
+    assert (hit.id, hit.text) == ("zh.md", TEXTS["zh.md"])
 
 
 def test_the_window_candidates_of_a_cjk_term_are_the_files_holding_it(
     index: SearchIndex,
 ) -> None:
-    reader = SubstringReader(index.path)
+    reader = SubstringReader(index)
+    reader.know(("r", key) for key in TEXTS)
     try:
         assert reader.holding("동기화", ROOTS) == {("r", "mixed.md")}
         assert reader.holding("검증", ROOTS) == {("r", "ko.md")}  # two letters narrow too
@@ -134,34 +115,22 @@ def test_the_window_candidates_of_a_cjk_term_are_the_files_holding_it(
         reader.close()
 
 
-@pytest.mark.expect_log(
-    "memtab.search_index.index",
-    "WARNING",
-    r"^Search index .* is of another version \(1, not 2\): rebuilt$",
-)
-def test_an_index_of_the_old_version_holding_runs_as_words_is_rebuilt(tmp_path: Path) -> None:
-    path = tmp_path / "index.sqlite3"
-    files = _files(tmp_path / "files")
-    with sqlite3.connect(path) as old:  # version 1: FTS5 split the texts itself
+def test_the_index_of_the_older_version_is_removed_and_the_files_read_again(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    path = index_file_for(home)
+    path.parent.mkdir(parents=True)
+    older = path.parent / f"search-{path.name.rpartition('-')[2]}.sqlite3"
+    with sqlite3.connect(older) as old:  # version 2: SQLite FTS5, the words in a file
+        old.execute("PRAGMA journal_mode = WAL")
         old.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        old.execute(
-            "CREATE TABLE files (rowid INTEGER PRIMARY KEY, root TEXT NOT NULL, id TEXT NOT NULL,"
-            " size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, inode INTEGER, UNIQUE (root, id))"
-        )
-        old.execute(
-            "CREATE VIRTUAL TABLE docs USING fts5(label, body,"
-            " tokenize = 'unicode61 remove_diacritics 0')"
-        )
-        old.execute("INSERT INTO meta VALUES ('schema', '1')")
-        for rowid, file in enumerate(files, 1):
-            old.execute("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (rowid, file.root, file.id, *(file.stamp or ())))  # fmt: skip
-            text = Path(file.physical or os.devnull).read_text(encoding="utf-8")
-            old.execute("INSERT INTO docs (rowid, label, body) VALUES (?, ?, ?)",
-                        (rowid, file.label, text))  # fmt: skip
+        old.execute("INSERT INTO meta VALUES ('schema', '2')")
     old.close()
+    files = _files(tmp_path / "files")
     index = SearchIndex(path)
     try:
+        assert not older.exists() and not Path(f"{older}-wal").exists()
         assert index.refresh(files, ROOTS).read == len(files)  # every file read again
         assert found(index, "恢复") == ["zh.md"]
     finally:

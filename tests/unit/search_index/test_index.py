@@ -1,19 +1,19 @@
 """The search index on disk: a new process finds what the last one indexed and reads only
 what changed; a refresh under a budget leaves the rest out, never stale; a damaged file or
-one of another version is rebuilt; a kill mid-update loses only its transaction; two
+one damaged while open is rebuilt; a kill mid-update loses only its commit; two
 processes (two servers, the window) refresh the same file at once, each its own roots."""
 
 from __future__ import annotations
 
 import os
-import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
 
-from memtab.search_index import index as index_module
-from memtab.search_index.index import CHUNK_FILES, IndexedFile, SearchIndex
+from memtab.search_index import documents as documents_module
+from memtab.search_index.documents import IndexedFile
+from memtab.search_index.index import CHUNK_FILES, SearchIndex
 from support.processes import python_child
 
 ROOTS = ("r",)
@@ -38,7 +38,7 @@ def test_a_new_process_reads_only_what_changed_since_the_last_one(tmp_path: Path
     folder.mkdir()
     for name in ("keep.md", "edit.md", "gone.md", "move.md"):
         (folder / name).write_text(f"{name.split('.')[0]} alpha\n")
-    first = SearchIndex(tmp_path / "index.sqlite3")
+    first = SearchIndex(tmp_path / "index")
     assert first.refresh(listed(folder), ROOTS).read == 4
     first.close()
     # While no Memtab runs: an edit keeping the size, a delete, a rename, a new file.
@@ -47,7 +47,7 @@ def test_a_new_process_reads_only_what_changed_since_the_last_one(tmp_path: Path
     (folder / "gone.md").unlink()
     (folder / "move.md").rename(folder / "moved.md")
     (folder / "new.md").write_text("new alpha\n")
-    second = SearchIndex(tmp_path / "index.sqlite3")
+    second = SearchIndex(tmp_path / "index")
     assert second.refresh(listed(folder), ROOTS).read == 3  # edit, moved, new
     assert found(second, "alpha") == ["keep.md", "moved.md", "new.md"]
     assert found(second, "bravo") == ["edit.md"]
@@ -60,7 +60,7 @@ def test_a_file_without_a_stamp_is_read_again_every_time(tmp_path: Path) -> None
     folder = tmp_path / "files"
     folder.mkdir()
     (folder / "racy.md").write_text("one\n")
-    index = SearchIndex(tmp_path / "index.sqlite3")
+    index = SearchIndex(tmp_path / "index")
     unstamped = [IndexedFile("r", "racy.md", "", str(folder / "racy.md"), None)]
     index.refresh(unstamped, ROOTS)
     (folder / "racy.md").write_text("two\n")  # the same size, maybe the same mtime
@@ -78,17 +78,17 @@ def test_a_refresh_past_its_budget_leaves_files_out_never_answers_their_old_text
     for number in range(count):
         (folder / f"n{number:04d}.md").write_text("old words\n")
     now = [0.0]
-    index = SearchIndex(tmp_path / "index.sqlite3", clock=lambda: now[0])
+    index = SearchIndex(tmp_path / "index", clock=lambda: now[0])
     index.refresh(listed(folder), ROOTS)
     for number in range(count):
         (folder / f"n{number:04d}.md").write_text("new words here\n")
-    original = index_module._readable_text
+    original = documents_module.readable_text
 
     def slow_reading(file: IndexedFile) -> str:
         now[0] += 0.01  # each read takes 10 ms of the fake clock
         return original(file)
 
-    monkeypatch.setattr(index_module, "_readable_text", slow_reading)
+    monkeypatch.setattr(documents_module, "readable_text", slow_reading)
     refreshed = index.refresh(listed(folder), ROOTS, budget_s=1.0)
     monkeypatch.undo()
     assert refreshed.read == CHUNK_FILES  # a whole chunk, then the budget was spent
@@ -101,14 +101,15 @@ def test_a_refresh_past_its_budget_leaves_files_out_never_answers_their_old_text
 
 
 @pytest.mark.expect_log(
-    "memtab.search_index.index", "WARNING", r"^Search index .* is damaged .*: rebuilt$"
+    "memtab.search_index.opening", "WARNING", r"^Search index .* is damaged .*: rebuilt$"
 )
-def test_a_damaged_file_is_rebuilt(tmp_path: Path) -> None:
+def test_a_damaged_index_is_rebuilt(tmp_path: Path) -> None:
     folder = tmp_path / "files"
     folder.mkdir()
     (folder / "a.md").write_text("alpha\n")
-    path = tmp_path / "index.sqlite3"
-    path.write_bytes(b"this is no database at all, just bytes " * 200)
+    path = tmp_path / "index"
+    SearchIndex(path).close()
+    (path / "meta.json").write_bytes(b"this is no index at all, just bytes " * 200)
     index = SearchIndex(path)
     index.refresh(listed(folder), ROOTS)
     assert found(index, "alpha") == ["a.md"]
@@ -116,20 +117,21 @@ def test_a_damaged_file_is_rebuilt(tmp_path: Path) -> None:
 
 
 @pytest.mark.expect_log(
-    "memtab.search_index.index",
-    "WARNING",
-    r"^Search index .* is of another version \(0, not 2\): rebuilt$",
+    "memtab.search_index.index", "WARNING", r"^Search index .* is damaged .*: rebuilt$"
 )
-def test_a_file_of_another_version_is_rebuilt(tmp_path: Path) -> None:
+def test_an_index_damaged_while_open_is_rebuilt_and_the_search_answers(tmp_path: Path) -> None:
     folder = tmp_path / "files"
     folder.mkdir()
     (folder / "a.md").write_text("alpha\n")
-    path = tmp_path / "index.sqlite3"
-    SearchIndex(path).close()
-    with sqlite3.connect(path) as connection:
-        connection.execute("UPDATE meta SET value = '0' WHERE key = 'schema'")
-    connection.close()
-    index = SearchIndex(path)
+    index = SearchIndex(tmp_path / "index")
+    index.refresh(listed(folder), ROOTS)
+    for segment in (tmp_path / "index").iterdir():
+        if segment.suffix in (".idx", ".term", ".store"):
+            segment.unlink()  # another program took them
+    (tmp_path / "index" / "meta.json").touch()  # the next read reloads
+    generation = index.generation
+    assert found(index, "alpha") == []  # started again: the caller indexes every file anew
+    assert index.generation != generation
     index.refresh(listed(folder), ROOTS)
     assert found(index, "alpha") == ["a.md"]
     index.close()
@@ -138,38 +140,39 @@ def test_a_file_of_another_version_is_rebuilt(tmp_path: Path) -> None:
 _KILLED_MID_UPDATE = """
 import os, sys
 from pathlib import Path
-from memtab.search_index import index as m
+from memtab.search_index import documents as d, index as m
 folder, path = Path(sys.argv[1]), Path(sys.argv[2])
 files = []
 for name in sorted(os.listdir(folder)):
     info = os.lstat(folder / name)
     stamp = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
-    files.append(m.IndexedFile("r", name, name, str(folder / name), stamp))
-original, reads = m._readable_text, [0]
+    files.append(d.IndexedFile("r", name, name, str(folder / name), stamp))
+m.COMMIT_FILES = m.CHUNK_FILES  # a commit a chunk: the kill falls inside the second
+original, reads = d.readable_text, [0]
 def reading(file):
     reads[0] += 1
-    if reads[0] == m.CHUNK_FILES + 10:  # inside the second transaction
+    if reads[0] == m.CHUNK_FILES + 10:  # inside the second commit
         print("held", flush=True)
         sys.stdin.read()
     return original(file)
-m._readable_text = reading
+d.readable_text = reading
 m.SearchIndex(path).refresh(files, ("r",))
 """
 
 
 @pytest.mark.slow  # slow: a child process importing the index (~0.5 s of CPU)
-def test_a_kill_mid_update_loses_only_its_transaction(tmp_path: Path) -> None:
+def test_a_kill_mid_update_loses_only_its_commit(tmp_path: Path) -> None:
     folder = tmp_path / "files"
     folder.mkdir()
     count = CHUNK_FILES * 2
     for number in range(count):
         (folder / f"n{number:04d}.md").write_text(f"word{number} common\n")
-    path = tmp_path / "index.sqlite3"
+    path = tmp_path / "index"
     with python_child(_KILLED_MID_UPDATE, str(folder), str(path)) as child:
         child.kill()
         child.wait()
     index = SearchIndex(path)
-    assert len(index) == CHUNK_FILES  # the first transaction, whole
+    assert len(index) == CHUNK_FILES  # the first commit, whole
     assert index.refresh(listed(folder), ROOTS).read == count - CHUNK_FILES
     assert len(found(index, "common")) == count
     assert found(index, f"word{count - 1}") == [f"n{count - 1:04d}.md"]
@@ -184,7 +187,7 @@ def test_two_processes_refresh_one_file_at_once_each_keeping_its_own_roots(
         folder.mkdir()
         for number in range(CHUNK_FILES + 50):
             (folder / f"{word}{number}.md").write_text(f"{word} {number}\n")
-    path = tmp_path / "index.sqlite3"
+    path = tmp_path / "index"
     one, two = SearchIndex(path), SearchIndex(path)
     one_roots, two_roots = ("global", "mine"), ("global", "theirs")
     one_files = listed(shared, "global") + listed(mine, "mine")

@@ -9,7 +9,8 @@ import os
 import shutil
 from pathlib import Path
 
-from memtab.search_index.index import IndexedFile, SearchIndex
+from memtab.search_index.documents import IndexedFile
+from memtab.search_index.index import SearchIndex
 
 
 def _listed(folder: Path, root: str) -> list[IndexedFile]:
@@ -27,7 +28,7 @@ def test_the_rows_of_a_root_whose_folder_went_are_taken_out(tmp_path: Path) -> N
         folder.mkdir()
         for number in range(3):
             (folder / f"n{number}.md").write_text(f"{folder.name} kestrel\n")
-    path = tmp_path / "index.sqlite3"
+    path = tmp_path / "index"
     mine, theirs = SearchIndex(path), SearchIndex(path)  # two servers of one home
     mine.refresh(_listed(kept, str(kept)), [str(kept)])
     theirs.refresh(_listed(removed, str(removed)), [str(removed)])

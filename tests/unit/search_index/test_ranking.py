@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memtab.search_index.index import IndexedFile, SearchIndex
+from memtab.search_index.documents import IndexedFile
+from memtab.search_index.index import SearchIndex
 from memtab.search_index.ranking import best_line, tokens
 
 ROOTS = ("r",)
@@ -32,7 +33,7 @@ def files_of(
 def indexed(
     tmp_path: Path, texts: dict[str, str], labels: dict[str, str] | None = None
 ) -> SearchIndex:
-    index = SearchIndex(tmp_path / "index.sqlite3")
+    index = SearchIndex(tmp_path / "index")
     index.refresh(files_of(tmp_path / "files", texts, labels), ROOTS)
     return index
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.search_index.index import IndexedFile, SearchIndex, Stamp
+from memtab.search_index.documents import IndexedFile, Stamp
+from memtab.search_index.index import SearchIndex
 
 
 def _indexed(root: str, stamps: dict[str, Stamp | None]) -> list[IndexedFile]:
@@ -19,7 +20,7 @@ def _indexed(root: str, stamps: dict[str, Stamp | None]) -> list[IndexedFile]:
 
 @pytest.fixture
 def index(tmp_path: Path) -> SearchIndex:
-    index = SearchIndex(tmp_path / "index.sqlite3")
+    index = SearchIndex(tmp_path / "index")
     index.refresh(_indexed("a", {"a/1": (1, 10, 10, 1), "a/2": (2, 20, 20, 2)}), ["a"])
     index.refresh(_indexed("b", {"b/1": (1, 10, 10, 3), "b/racy": None}), ["b"])
     return index

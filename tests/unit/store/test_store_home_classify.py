@@ -114,6 +114,16 @@ def test_a_path_outside_the_home_is_other() -> None:
     assert home.classify(f"{HOME}2/config.json") == PathPlace(PathKind.OTHER)
 
 
+def test_gemini_cli_s_memory_inbox_outside_the_home_is_the_inbox_s_to_follow() -> None:
+    home = Home(Path(HOME))
+    memory = "/u/.gemini/tmp/acme-api/memory"
+    inbox = PathPlace(PathKind.AGENT_INBOX)
+    assert home.classify(f"{memory}/.inbox/private/extraction.patch") == inbox
+    assert home.classify(f"{memory}/.inbox/global") == inbox
+    assert home.classify(f"{memory}/.inbox/elsewhere/x.patch") == PathPlace(PathKind.OTHER)
+    assert home.classify(f"{memory}/MEMORY.md") == PathPlace(PathKind.OTHER)
+
+
 def test_the_layout_comes_from_the_homes_own_paths(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     assert home.classify(home.config_path) == PathPlace(PathKind.CONFIG)

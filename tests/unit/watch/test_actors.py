@@ -5,15 +5,18 @@ writes (`RefinementInverseSchema`, a rollback's action) names its files."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from memtab.fs.clock import now_ms
+from memtab.sources.gemini.inbox import EXTRACTION_LOCK, EXTRACTION_STATE
+from memtab.sources.model import Layout, Source
 from memtab.store.history.xum_journal import JOURNAL_NAME
 from memtab.store.home import Home
-from memtab.watch.actors import EXTERNAL, XUM, mux_actor
+from memtab.watch.actors import EXTERNAL, GEMINI, RECENT_MS, XUM, mux_actor, source_actor
 
 WS = "ws-acting"
 VIRTUAL = "/memories/global/pnpm.md"
@@ -90,3 +93,22 @@ def test_old_rows_skill_rows_and_a_cut_line_are_not_xums_change(tmp_path: Path) 
     with (home.workspace_dir(WS) / JOURNAL_NAME).open("a") as handle:
         handle.write('{"kind":"refinement","data":{"kind":"memory","action":{"op":"del')
     assert mux_actor(home, [VIRTUAL], []) == EXTERNAL
+
+
+def test_gemini_cli_s_extraction_is_who_changed_its_private_memory(tmp_path: Path) -> None:
+    memory = tmp_path / ".gemini" / "tmp" / "app" / "memory"
+    memory.mkdir(parents=True)
+    source = Source(
+        id="gemini:memory-app", agent="gemini", layout=Layout.GEMINI_MEMORY, root=memory, label=""
+    )
+    moment = now_ms()
+    assert source_actor(source, now=moment) == EXTERNAL  # the user, an editor, Gemini's tools
+    started = "2026-11-26T07:00:00.000Z"
+    lock = memory / EXTRACTION_LOCK
+    lock.write_text(json.dumps({"pid": os.getpid(), "startedAt": started}))
+    at_start = 1_795_676_400_000  # 2026-11-26T07:00:00Z: within its 35 minutes
+    assert source_actor(source, now=at_start + 60_000) == GEMINI
+    lock.unlink()  # the run ended: its state was written just now
+    (memory / EXTRACTION_STATE).write_text('{"runs": []}')
+    assert source_actor(source, now=now_ms()) == GEMINI
+    assert source_actor(source, now=now_ms() + RECENT_MS + 1000) == EXTERNAL

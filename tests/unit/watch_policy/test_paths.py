@@ -61,6 +61,11 @@ def test_the_policy_imports_neither_qt_nor_watchdog() -> None:
         ".git/index",
         "memtab/sync/memory/repo.git/objects/pack/pack-1.pack",
         "memtab/sync/memory/repo.git/FETCH_HEAD",
+        # Gemini CLI's memory folder: its inbox's temp files and its other hidden files
+        ".inbox/private/.extraction.patch.0f1e.patch-tmp",
+        ".inbox/other/extraction.patch",
+        ".extraction.lock",
+        ".extraction-state.json",
     ],
 )
 def test_temp_and_hidden_names_are_ignored(rel: str) -> None:
@@ -77,6 +82,9 @@ def test_temp_and_hidden_names_are_ignored(rel: str) -> None:
         "tmp/notes.md",
         "memtab/sync/memory/state.json",  # the window follows a sync of the CLI
         "memtab/sync/config.json",
+        # Gemini CLI's memory inbox, which the Inbox follows (its patches, a kind's folder)
+        ".inbox/private/extraction.patch",
+        ".inbox/global/2026/extraction.patch",
     ],
 )
 def test_real_names_are_not_ignored(rel: str) -> None:
@@ -123,3 +131,19 @@ def test_temp_files_bytes_paths_and_outside_paths() -> None:
     assert paths(FileModifiedEvent("/elsewhere/a.md")) == []
     assert paths(DirDeletedEvent(REAL)) == [HOME]
     assert paths(FileModifiedEvent(f"{REAL}-other/a.md")) == [], "a sibling is not inside"
+
+
+def test_a_shallow_watch_reports_its_hidden_entries_but_no_temp_file() -> None:
+    """A project's root is watched without its subfolders for `.claude` and `.loki`
+    appearing (another agent's memory); a recursive watch never reports them."""
+    project = "/src/acme"
+    loki = DirCreatedEvent(f"{project}/.loki")
+    assert changed_paths(loki, project, project) == []
+    assert changed_paths(loki, project, project, shallow=True) == [f"{project}/.loki"]
+    moved_in = DirMovedEvent("/tmp/kept", f"{project}/.claude")
+    assert changed_paths(moved_in, project, project, shallow=True) == [f"{project}/.claude"]
+    for temp in (".CLAUDE.md.x1y2.tmp", ".CLAUDE.md~", ".git/index"):
+        assert (
+            changed_paths(FileCreatedEvent(f"{project}/{temp}"), project, project, shallow=True)
+            == []
+        )

@@ -96,3 +96,22 @@ def test_an_inbox_item_keeps_its_keys_in_order() -> None:
         source="mcp:x",
     )
     assert agent.to_json()["retargetable"] is False and agent.to_json()["evidence"] == []
+    assert "problem" not in agent.to_json()  # written only when there is one
+
+
+def test_an_invalid_gemini_patch_says_why_after_the_target_reason() -> None:
+    patch = InboxItem(
+        id="g1",
+        kind="gemini",
+        workspace_id=None,
+        text="--- /m/x.md\n",
+        section="",
+        memory_path="",
+        source="/m/.inbox/private/extraction.patch",
+        category="private",
+        problem="no hunks found in patch",
+    )
+    written = patch.to_json()
+    assert list(written)[-4:] == ["targetReason", "problem", "retargetable", "sourceName"]
+    assert (written["problem"], written["retargetable"]) == ("no hunks found in patch", False)
+    assert written["sourceName"] == "Gemini CLI auto memory"

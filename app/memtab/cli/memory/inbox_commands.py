@@ -40,6 +40,7 @@ from memtab.store.paths import PathError
 from memtab.store.proposals.queue import proposing_workspaces
 from memtab.store.scopes.memory import MemoryStoreError
 from memtab.store.sidecars.registry import Registry, Workspace, load_registry
+from memtab.writer.inbox.gemini import GeminiInbox, gemini_workspaces
 from memtab.writer.inbox.harvest import HARVEST_DIR
 from memtab.writer.inbox.inbox import Inbox, InboxError, InboxItem
 from memtab.writer.inbox.suggestions import queued_workspaces
@@ -100,7 +101,8 @@ def _workspaces(home: Home, workspace_id: str | None) -> list[Workspace | None]:
 
 
 def _with_inbox(home: Home, registry: Registry) -> list[Workspace]:
-    queued = set(queued_workspaces(home)) | set(proposing_workspaces(home))
+    gemini = gemini_workspaces(GeminiInbox(home), registry)
+    queued = set(queued_workspaces(home)) | set(proposing_workspaces(home)) | gemini
     harvest_dir = HARVEST_DIR.removeprefix("/memories/workspace/")
     return [
         workspace
@@ -114,11 +116,12 @@ def _items(
 ) -> list[InboxItem]:
     """Each inbox's items; a global proposal once, from the global Inbox when it is listed."""
     with_global = None not in workspaces
+    gemini = GeminiInbox(home)  # Gemini CLI's sources, found once for every inbox
     try:
         return [
             item
             for workspace in workspaces
-            for item in Inbox(home, workspace).items(
+            for item in Inbox(home, workspace, gemini=gemini).items(
                 with_evidence=evidence, with_global=with_global
             )
         ]
@@ -149,13 +152,21 @@ def run_list(args: argparse.Namespace) -> int:
         confidence = "" if item.confidence is None else f"{item.confidence:.2f}"
         workspace = item.workspace_id or "(global)"
         into = item.memory_path.removeprefix("/memories/")
-        rows.append((item.id, workspace, origin, confidence, into, _one_line(item.text)))
+        rows.append((item.id, workspace, origin, confidence, into, _one_line(_said(item))))
     print(format_table(rows))
     print("\nmemtab inbox accept ID… [--text TEXT] [--to PATH]  ·  memtab inbox reject ID…")
     return 0
 
 
-_ORIGINS = {"harvest": "mux harvest", "suggestion": "memtab writer"}
+_ORIGINS = {"harvest": "mux harvest", "suggestion": "memtab writer", "gemini": "Gemini CLI"}
+
+
+def _said(item: InboxItem) -> str:
+    """An item in a line's words: a Gemini patch by what it changes (and why it cannot be
+    applied), every other by its text."""
+    if item.kind != "gemini":
+        return item.text
+    return f"{item.rationale} — invalid: {item.problem}" if item.problem else item.rationale or ""
 
 
 def _one_line(text: str) -> str:
@@ -185,7 +196,8 @@ def _by_workspace(home: Home, args: argparse.Namespace) -> list[tuple[Inbox, lis
             )
         key = found[0].id if found[0] is not None else None
         grouped.setdefault(key, (found[0], []))[1].append(item_id)
-    return [(Inbox(home, workspace), ids) for workspace, ids in grouped.values()]
+    gemini = GeminiInbox(home)
+    return [(Inbox(home, workspace, gemini=gemini), ids) for workspace, ids in grouped.values()]
 
 
 def run_accept(args: argparse.Namespace) -> int:
@@ -246,7 +258,8 @@ def _report(args: argparse.Namespace, done: InboxAccepted | InboxRejected) -> No
     accepted = isinstance(done, InboxAccepted)
     for item in done.accepted if isinstance(done, InboxAccepted) else done.rejected:
         where = f" → {item.memory_path}" if accepted else ""
+        said = item.text if accepted else _said(item)
         print(
             f"{'accepted' if accepted else 'rejected'} {item.id} "
-            f"({item.workspace_id or 'global'}){where}: {_one_line(item.text)}"
+            f"({item.workspace_id or 'global'}){where}: {_one_line(said)}"
         )

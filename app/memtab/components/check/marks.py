@@ -24,11 +24,13 @@ KIND_WORDS: dict[str, str] = {
     "missing-program": "Program not installed",
     "broken-link": "Broken link",
     "disagreement": "Memories disagree",
+    "code-disagrees": "The code says otherwise",
     "stale": "Stale",
     "project-missing": "Project not on this disk",
     "codex-summary-version": "Codex summary without v1",
     "no-description": "Cannot be recalled well",
     "hidden-text": "Hidden text",
+    "not-in-index": "Never found by Gemini CLI",
 }
 """A finding's kind in the panel's words (docs/formats.md §19.3)."""
 

@@ -34,6 +34,7 @@ class SearchBoxState:
         self.query = SearchQuery.parse("")
         self._browse_expanded: set[str] | None = None
         self._warmed = False
+        self._problem_told: str | None = None
 
     def typed(self, text: str, expanded_keys: Callable[[], set[str]]) -> bool:
         """The field now holds `text`; True if its terms changed (the rows are marked
@@ -59,6 +60,14 @@ class SearchBoxState:
         if scan is None or self._warmed:
             return False
         self._warmed = True
+        return True
+
+    def told(self, problem: str | None) -> bool:
+        """Whether the status bar says `problem` now (why the index on disk is not used):
+        once, not at every keystroke."""
+        if problem is None or problem == self._problem_told:
+            return False
+        self._problem_told = problem
         return True
 
     def is_current(self, scan: HomeScan, query: SearchQuery, shown: HomeScan | None) -> bool:

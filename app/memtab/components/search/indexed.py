@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,7 +29,8 @@ from typing import TypeVar
 
 from memtab.components.search.searchables import Searchable, roots_of, searchables
 from memtab.components.tree.scan import HomeScan
-from memtab.search_index.index import IndexedFile, SearchIndex, Stamp, index_file_for, is_damaged
+from memtab.search_index.documents import IndexedFile, Stamp
+from memtab.search_index.index import SearchIndex, index_file_for
 from memtab.search_index.substrings import Key, SubstringReader
 from memtab.store import description_cache
 from memtab.store.files import read_file_content
@@ -57,7 +57,14 @@ class IndexedTexts:
         self._stamps: dict[str, tuple[object, Stamp]] = {}
         self._scan: HomeScan | None = None  # the scan the index was last brought to
         self._items: tuple[HomeScan, list[Searchable]] | None = None  # its files, in order
-        self._version = -1  # the file's data_version then
+        self._version: object = -1  # the index's version then
+        self._known: HomeScan | None = None  # the scan whose files the reader knows
+
+    @property
+    def problem(self) -> str | None:
+        """Why the index on disk cannot be used (None: it is, or is not opened yet): the
+        search then reads the files into an index in memory."""
+        return self._index.problem if self._index is not None else None
 
     def close(self) -> None:
         """Close the file (the window closes)."""
@@ -91,7 +98,7 @@ class IndexedTexts:
         roots = roots_of(scan)
 
         def read() -> tuple[list[tuple[str, set[Key] | None]], set[Key] | None]:
-            reader = self._opened_reader()
+            reader = self._opened_reader(scan)
             with reader.snapshot():
                 held = [(term, reader.holding(term, roots)) for term in terms]
                 rows = None if reader.version() == self._version else reader.rows(roots)
@@ -133,17 +140,9 @@ class IndexedTexts:
     ) -> T:
         """Run `step` (on an index brought to `scan` first, unless not `fresh`); a file
         found damaged is rebuilt, brought to `scan` again, and `step` run once more."""
-        for attempt in (1, 2):
-            try:
-                if (fresh or attempt == 2) and not self._fresh(scan, stop):
-                    raise _StoppedError
-                return step()
-            except sqlite3.DatabaseError as error:
-                if attempt == 2 or not is_damaged(error) or self._index is None:
-                    raise
-                self._index.rebuild(f"damaged ({error})")
-                self._drop_reader()
-        raise AssertionError("unreachable")
+        if fresh and not self._fresh(scan, stop):
+            raise _StoppedError
+        return step()
 
     def _fresh(self, scan: HomeScan, stop: threading.Event | None) -> bool:
         """Open the file if needed (again if another process rebuilt it), and refresh it
@@ -187,7 +186,11 @@ class IndexedTexts:
             assert scan is not None, "refreshed before it is read"
             self._index = SearchIndex(self._path or index_file_for(scan.home.root))
         if self._reader is None:
-            self._reader = SubstringReader(self._index.path)
+            self._reader = SubstringReader(self._index)
+            self._known = None
+        if scan is not None and self._known is not scan:
+            self._reader.know((item.root, item.row) for item in self.items(scan))
+            self._known = scan
         return self._reader
 
     def _drop_reader(self) -> None:

@@ -33,7 +33,7 @@ from memtab.components.search.highlight import highlight_spans
 from memtab.components.tree.nodes import FileMatch, LineMatch
 from memtab.components.tree.scan import HomeScan
 
-if TYPE_CHECKING:  # lazy: the index's reader and sqlite3 load with the first search
+if TYPE_CHECKING:  # lazy: the index's reader and tantivy load with the first search
     from memtab.components.search.indexed import IndexedTexts
 
 MAX_LINES_PER_FILE = 20
@@ -100,21 +100,20 @@ def find_matches(
     if rows is None and not narrowing:
         possible = items
     else:
+        held_by_all = set.intersection(*(held for _, held in narrowing)) if narrowing else None
         possible = [
             item
             for item in items
             # A file whose row another process took out to index it again: read from disk.
-            if (rows is not None and (item.root, item.row) not in rows)
-            or all(
-                (item.root, item.row) in held or term in item.label.casefold()
-                for term, held in narrowing
-            )
+            if (rows is not None and item.where not in rows)
+            or (held_by_all is not None and item.where in held_by_all)
+            or all(item.where in held or term in item.folded for term, held in narrowing)
         ]
     with_lines = 0
     for count, (item, text) in enumerate(texts.texts(scan, possible)):
         if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
             cancel.raise_if_cancelled()
-        label = item.label.casefold()
+        label = item.folded
         content = text.casefold()
         if not all(term in label or term in content for term in query.terms):
             continue

@@ -39,6 +39,13 @@ class Searchable:
     listed: object
     stamp: tuple[int, int, int, int] | None = None
     linked: bool = False
+    folded: str = ""
+    """`label` casefolded (what a keystroke compares its terms with, once a scan)."""
+
+    @property
+    def where(self) -> tuple[str, str]:
+        """Its row in the index: (root, row)."""
+        return self.root, self.row
 
     @property
     def named(self) -> str:
@@ -65,14 +72,16 @@ def searchables(scan: HomeScan, candidates: Collection[str] | None = None) -> It
                 key = orphan_entry_key(orphan_dir, entry.path, is_dir=False)
             if candidates is None or key in candidates:
                 relative = "/".join(entry.path.segments)
+                label = f"{relative}\n{entry.description}"
                 yield Searchable(
                     key,
-                    f"{relative}\n{entry.description}",
+                    label,
                     root,
                     prefix + relative,
                     f"{root}/{relative}",
                     entry.editable,
                     entry,
+                    folded=label.casefold(),
                 )
     if scan.sources is not None:
         yield from _source_searchables(scan.sources, candidates)
@@ -86,9 +95,10 @@ def _source_searchables(
             key = ref_key(file.ref)
             if candidates is not None and key not in candidates:
                 continue
+            label = f"{file.relative}\n{file.description}"
             yield Searchable(
                 key,
-                f"{file.relative}\n{file.description}",
+                label,
                 file.source_id,
                 file.id,
                 os.fspath(file.physical),
@@ -96,6 +106,7 @@ def _source_searchables(
                 file,
                 (file.size_bytes, file.modified_at_ms, 0, 0),
                 file.linked,
+                label.casefold(),
             )
 
 

@@ -27,8 +27,8 @@ from memtab.agent_server.config_files.checked_replace import BACKUP_SUFFIX
 from memtab.agent_server.install import PlannedChange
 from memtab.agent_server.registrations import Registration
 from memtab.file_protocol.file_ref import Agent
-from memtab.humanize import display_path
-from memtab.sources.config import DEFAULT_DIRS, ENV_VARIABLES, AgentSettings
+from memtab.humanize import display_path, display_paths_in
+from memtab.sources.config import DEFAULT_DIRS, ENV_SUBDIRS, ENV_VARIABLES, AgentSettings
 from memtab.sources.model import LookedFor
 
 LOOKING = "Looking…"
@@ -63,7 +63,9 @@ def default_text(agent: Agent) -> str:
     if agent == "loki":
         variable = ENV_VARIABLES[agent]
         return f"Each project's .loki/memory; also a .loki directory named here or in ${variable}"
-    places = [f"${ENV_VARIABLES[agent]}"] + [f"~/{d}" for d in DEFAULT_DIRS[agent]]
+    subdir = ENV_SUBDIRS.get(agent)
+    variable = f"${ENV_VARIABLES[agent]}" + (f"/{subdir}" if subdir else "")
+    places = [variable] + [f"~/{d}" for d in DEFAULT_DIRS[agent]]
     return "Found in " + ", else ".join(places)
 
 
@@ -123,7 +125,7 @@ def server_row(registration: Registration, *, demo: bool = False) -> ServerRow:
     which changes no agent's files: no button)."""
     registered = registration.registered
     return ServerRow(
-        text=registration.text(),
+        text=display_paths_in(registration.text()),
         registered=registered,
         button="Remove" if registered else "Install",
         tip=server_tip(registration.agent, registered),
@@ -184,8 +186,10 @@ class ChangeOutcome(Protocol):
 
 
 def changed(outcomes: Sequence[ChangeOutcome]) -> str:
-    """What a change did: each outcome's message, then each warning."""
-    return "\n".join([o.message for o in outcomes] + [w for o in outcomes for w in o.warnings])
+    """What a change did: each outcome's message, then each warning (a path under the
+    user's home from `~`: the box is a settings page's, not a terminal's width)."""
+    lines = [o.message for o in outcomes] + [w for o in outcomes for w in o.warnings]
+    return display_paths_in("\n".join(lines))
 
 
 def change_failed(message: str) -> str:

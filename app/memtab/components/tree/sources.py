@@ -59,6 +59,9 @@ _WHAT: dict[Layout, str] = {
     Layout.CODEX_MEMORIES: "memories",
     Layout.CODEX_EXTENSIONS: "memory extensions",
     Layout.LOKI: "memory",
+    Layout.GEMINI_USER: "global GEMINI.md",
+    Layout.GEMINI_PROJECT: "project GEMINI.md",
+    Layout.GEMINI_MEMORY: "private project memory",
 }
 _TAGS: dict[FileKind, str] = {
     FileKind.RULE: "rule",
@@ -69,6 +72,7 @@ _TAGS: dict[FileKind, str] = {
     FileKind.SKILL: "skill",
     FileKind.EXTENSION: "extension",
     FileKind.RENDERED: "rendered",
+    FileKind.MEMORY_INDEX: "index",
 }
 
 

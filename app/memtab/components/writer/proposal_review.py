@@ -1,11 +1,16 @@
 """What the Inbox's review of an agent's proposal says above its diff, in words (no Qt):
 what the proposal would do to its file (`store.proposals.preview`, diffed off the GUI
-thread: `components.text_diff`), or why the memory tool would refuse it now."""
+thread: `components.text_diff`), or why the memory tool would refuse it now. A Gemini
+CLI patch is reviewed the same way, over every file it writes (`patched_diff`), or as the
+patch it is when it cannot be applied (`patch_diff`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from memtab import humanize
-from memtab.components.text_diff import DiffResult
+from memtab.components.text_diff import DiffLine, DiffResult, LineKind
 from memtab.store.proposals.preview import ProposalPreview
 
 MOVED_UNCHANGED = "Its text moves unchanged."
@@ -34,3 +39,67 @@ def review_heading(preview: ProposalPreview, diff: DiffResult | None) -> str:
 
 def _lines(text: str | None) -> str:
     return humanize.plural(len((text or "").splitlines()), "line")
+
+
+@dataclass(frozen=True)
+class PatchedFile:
+    """A file a Gemini patch writes: its name, whether it creates it, its diff."""
+
+    name: str
+    new_file: bool
+    diff: DiffResult
+
+
+def patch_heading(files: Sequence[PatchedFile]) -> str:
+    """What a patch would do, in one line ("Changes 2 files: deploy.md (new, 3 lines);
+    MEMORY.md (1 line added)")."""
+    parts = []
+    for file in files:
+        short = file.name.rsplit(":", 1)[-1]
+        if file.new_file:
+            parts.append(f"{short} (new, {humanize.plural(file.diff.added, 'line')})")
+        else:
+            counts = (
+                [f"{humanize.plural(file.diff.added, 'line')} added"] if file.diff.added else []
+            )
+            if file.diff.removed:
+                counts.append(
+                    f"{file.diff.removed} removed"
+                    if counts
+                    else f"{humanize.plural(file.diff.removed, 'line')} removed"
+                )
+            parts.append(f"{short} ({', '.join(counts) or 'unchanged'})")
+    return f"Changes {humanize.plural(len(files), 'file')}: {'; '.join(parts)}"
+
+
+def patched_diff(files: Sequence[PatchedFile]) -> DiffResult:
+    """Every file's diff, each under a line naming it."""
+    lines: list[DiffLine] = []
+    for file in files:
+        lines.append(
+            DiffLine(LineKind.HUNK, f"{file.name}{' (new file)' if file.new_file else ''}")
+        )
+        lines.extend(file.diff.lines)
+    return DiffResult(
+        tuple(lines),
+        sum(f.diff.added for f in files),
+        sum(f.diff.removed for f in files),
+    )
+
+
+def patch_diff(text: str) -> DiffResult:
+    """A patch's own lines as a diff: headers and `@@` lines, added, removed, context."""
+    lines: list[DiffLine] = []
+    added = removed = 0
+    for line in text.split("\n"):
+        if line.startswith(("@@", "--- ", "+++ ")):
+            lines.append(DiffLine(LineKind.HUNK, line))
+        elif line.startswith("+"):
+            lines.append(DiffLine(LineKind.ADDED, line[1:]))
+            added += 1
+        elif line.startswith("-"):
+            lines.append(DiffLine(LineKind.REMOVED, line[1:]))
+            removed += 1
+        else:
+            lines.append(DiffLine(LineKind.CONTEXT, line[1:] if line.startswith(" ") else line))
+    return DiffResult(tuple(lines), added, removed)

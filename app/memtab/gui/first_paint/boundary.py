@@ -53,8 +53,11 @@ from types import ModuleType
 # already loads; ~0.2 ms of class building). 118: the walk of a scope (store/scope_walk.py,
 # split from store/files.py at 598 lines; its importing +2.6 M instructions, the outline's
 # walk 4.5 M fewer: callgrind). 119: the base that gives the start's slotted records their
-# repr (fs/slotted.py; 0.09 ms to import, 0.19 ms with its lookup: -X importtime).
-MODULES_BEFORE_FIRST_PAINT_MAX = 119
+# repr (fs/slotted.py; 0.09 ms to import, 0.19 ms with its lookup: -X importtime). 120:
+# the one rule for private files (fs/private.py: the log is opened 0600 and the description
+# cache the first scan reads made private before the paint, issue 70; 0.21 ms to import,
+# -X importtime, its bytecode compiled).
+MODULES_BEFORE_FIRST_PAINT_MAX = 120
 
 # The NamedTuples' fields annotated with a string that the start compiles before its
 # first paint (see the module docstring). 17: the registry's records and NamedTuples are
@@ -77,6 +80,7 @@ REACHED_AFTER_FIRST_PAINT = frozenset(
         "memtab.gui.tasks.file_channel",
         "memtab.gui.toolkit.crash_dialog",
         "memtab.gui.toolkit.dialog_layout",
+        "memtab.gui.toolkit.keyboard_return",
         "memtab.sources",
         "memtab.sources.config",
         "memtab.store.leftovers",
@@ -124,6 +128,7 @@ NEVER_BEFORE_FIRST_PAINT = (
     "hmac",
     "multiprocessing",
     "sqlite3",
+    "tantivy",  # the search engine: ~28 ms and ~7 MiB, loaded by the first search
     "memtab.demo",
     "memtab.cli.common",
     "memtab.consolidation",

@@ -24,9 +24,8 @@ from memtab.components.loads.rows import agent_rows, opens_outside
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.style import Accent
 from memtab.humanize import display_path
-from memtab.loads.records import AgentLoads, LoadedFile, Loads
+from memtab.loads.records import AGENT_LABELS, AgentLoads, LoadedFile, Loads
 
-AGENT_LABELS = {"claude": "Claude Code", "codex": "Codex", "xum": "xum"}
 COLUMNS = ("File", "Lines", "Read", "Tokens", "Where it stops")
 FILE_ROLE = Qt.ItemDataRole.UserRole
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QObject, Qt, Slot
 
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import SourceError, parse_file_ref
@@ -63,6 +63,7 @@ class LoadsFeature(QObject):
             "loads.show",
             "What each agent &loads…",
             self.show,
+            keys=["Ctrl+Shift+L"],
             menu="view",
             tip="What Claude Code, Codex and xum read at a session's start, and where each "
             "stops reading",
@@ -85,6 +86,8 @@ class LoadsFeature(QObject):
             self.dialog.outside_requested.connect(self._on_dialog_outside_requested)
         self.dialog.show()
         self.dialog.raise_()
+        self.dialog.activateWindow()
+        self.dialog.tree.setFocus(Qt.FocusReason.ShortcutFocusReason)  # Escape: back
         self._request()
 
     def _request(self) -> None:

@@ -221,6 +221,8 @@ class SearchBox(QObject):
             return
         if not self._state.is_current(outcome.scan, outcome.query, self._target.scan):
             return  # stale: the home or the query changed since
+        if self._state.told(outcome.problem):
+            self._context.status.show(f"Searching without the index on disk: {outcome.problem}")
         self.results_found.emit(outcome.tree)
 
     @Slot(str, str)

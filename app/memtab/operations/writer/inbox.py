@@ -11,6 +11,13 @@ from dataclasses import dataclass
 from memtab.components.files.undo import UndoStack
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.scan import HomeScan
+from memtab.components.writer.inbox_view import accepted_text
+from memtab.components.writer.proposal_review import (
+    PatchedFile,
+    patch_diff,
+    patch_heading,
+    patched_diff,
+)
 from memtab.humanize import plural
 from memtab.operations.job import JobContext
 from memtab.operations.writer.inbox_steps import InboxStep
@@ -20,6 +27,7 @@ from memtab.store.proposals.preview import ProposalPreview, preview_pending
 from memtab.store.proposals.queue import ProposalError
 from memtab.store.scopes.memory import MemoryStoreError
 from memtab.store.sidecars.registry import Workspace
+from memtab.writer.inbox.gemini import GeminiInboxError
 from memtab.writer.inbox.inbox import (
     Decision,
     Inbox,
@@ -51,12 +59,16 @@ class WithEvidence:
 @dataclass(frozen=True)
 class Reviewed:
     """What an agent's proposal would write (`preview`) and its diff against the file
-    now, or why it could not be read (`problem`: no longer pending, unreadable)."""
+    now, or why it could not be read (`problem`: no longer pending, unreadable). A Gemini
+    patch's review says it in `heading` (`refused`: it cannot be applied now), over the
+    diff of every file it writes, or over the patch as it is."""
 
     item_id: str
     preview: ProposalPreview | None = None
     diff: DiffResult | None = None
     problem: str | None = None
+    heading: str | None = None
+    refused: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,6 +105,8 @@ def load_review(
 ) -> Reviewed:
     """The job: what the agent's proposal `item` would write, diffed against its file now
     (a global proposal's queue and file are global memory's)."""
+    if item.kind == "gemini":
+        return review_patch(home, workspace, item, context)
     queue = workspace if item.workspace_id is not None else None
     try:
         preview = preview_pending(home, queue, item.id)
@@ -100,6 +114,27 @@ def load_review(
         return Reviewed(item.id, problem=str(error))
     diff = compute_diff(preview.before or "", preview.after or "", context)
     return Reviewed(item.id, preview, diff)
+
+
+def review_patch(
+    home: Home, workspace: Workspace | None, item: InboxItem, context: JobContext
+) -> Reviewed:
+    """What a Gemini patch would write, file by file against each file now — or, when
+    Gemini CLI would refuse it now, why, over the patch as it is."""
+    try:
+        inbox = Inbox(home, workspace)
+        plan = inbox.gemini.plan(inbox.gemini_item(item.id))
+    except (GeminiInboxError, InboxError, OSError) as error:
+        return Reviewed(item.id, diff=patch_diff(item.text), heading=str(error), refused=True)
+    changes = [
+        PatchedFile(
+            inbox.gemini.shown_name(str(file.target)),
+            file.new_file,
+            compute_diff(file.before or "", file.after, context),
+        )
+        for file in plan.files
+    ]
+    return Reviewed(item.id, diff=patched_diff(changes), heading=patch_heading(changes))
 
 
 def accept(
@@ -118,11 +153,9 @@ def accept(
     except _DECIDE_ERRORS as e:
         return Decided(f"Could not accept: {e}", error=True)
     _push(stack, workspace, done)
-    where = done.memory_path or "the notes files"
-    return Decided(
-        f"Accepted {plural(len(done.items), 'memory', 'memories')} into {where}",
-        memory_path=done.memory_path,
-    )
+    if all(item.kind == "gemini" for item in done.items):  # Gemini CLI's own words
+        return Decided(" ".join(done.texts[item.id] for item in done.items))
+    return Decided(accepted_text(done.items), memory_path=done.memory_path)
 
 
 def reject(

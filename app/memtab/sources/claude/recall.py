@@ -14,10 +14,12 @@ description is shown by its name alone: Claude Code cannot recall it well.
 
 from __future__ import annotations
 
+import re
+
 from memtab.sources.claude.index import INDEX_NAME
 from memtab.sources.claude.memory_dir import not_personal
 from memtab.sources.model import Layout
-from memtab.store.text.frontmatter import description_value
+from memtab.store.text.frontmatter import frontmatter_block, frontmatter_strings
 
 RECALL_PICKS = 5
 RECALL_CANDIDATES = 200
@@ -49,12 +51,32 @@ def is_recalled_topic(segments: tuple[str, ...]) -> bool:
     )
 
 
+_LINE_ENTRY = re.compile(r"^([^\s#][^:\n]*?):[ \t]+(.*)$", re.MULTILINE)
+
+
+def topic_frontmatter(head: str) -> dict[str, str]:
+    """The string values of the frontmatter in the first 30 lines of `head` (a file's
+    first bytes) as Claude Code reads them for recall: YAML where it parses, else line by
+    line, `key: value` (its lenient reader takes `description: Frontend code: strict` whole,
+    where YAML refuses the second colon), a quoted value unquoted."""
+    text = "\n".join(head.split("\n", FRONTMATTER_LINES)[:FRONTMATTER_LINES]) + "\n"
+    values = frontmatter_strings(text)
+    block = frontmatter_block(text)
+    if values or not block:
+        return values
+    lenient: dict[str, str] = {}
+    for key, raw in _LINE_ENTRY.findall(block):
+        value = raw.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        lenient.setdefault(key.strip(), value)
+    return lenient
+
+
 def has_description(head: str) -> bool:
     """Whether the frontmatter in the first 30 lines of `head` (a file's first bytes) has
     a `description` that is not empty, as Claude Code reads it for recall."""
-    lines = head.split("\n", FRONTMATTER_LINES)[:FRONTMATTER_LINES]
-    value = description_value("\n".join(lines) + "\n")
-    return value is not None and value.strip() != ""
+    return topic_frontmatter(head).get("description", "").strip() != ""
 
 
 def recall_warning(layout: Layout, segments: tuple[str, ...], head: str) -> str | None:

@@ -28,6 +28,7 @@ from typing import Annotated, Any, Final, Literal
 from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import cache_dir
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.private import PRIVATE_FILE_MODE, keep_private, private_dir
 from memtab.fs.records import PlainJson, Record
 from memtab.fs.user_files import read_regular_file
 from memtab.store.description_cache import RACY_MARGIN_NS, remembered, still_as_read
@@ -110,16 +111,16 @@ class SeenFiles:
             version=SEEN_VERSION, home=self._home, target=self._target, files=self._seen
         ).to_json()
         data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
-        try:
-            self._path.parent.mkdir(parents=True, exist_ok=True)
-            with Directory.open(self._path.parent) as directory:
-                directory.replace(self._path.name, data, durable=False)
+        try:  # private (docs/formats.md §15.5): it names the memory's files
+            with Directory.open(private_dir(self._path.parent)) as directory:
+                directory.replace(self._path.name, data, mode=PRIVATE_FILE_MODE, durable=False)
         except OSError as error:
             logger.warning("Could not write the sync's cache %s: %s", self._path, error)
             return
         self._known, self._seen, self._learnt = self._seen, {}, False
 
     def _load(self) -> dict[str, Any]:
+        keep_private(self._path)
         try:
             data = read_regular_file(self._path, limit=MAX_SEEN_BYTES + 1, truncate=True)
         except OSError:  # missing, mostly: every file is read

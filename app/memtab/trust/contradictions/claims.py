@@ -98,6 +98,7 @@ _ON_PORT = re.compile(
 """Anything said of a subject on a port: "You can reach the docs site on port 9000"."""
 _PERSONS = frozenset({"i", "you", "we", "they", "one"})
 _PORT_NUMBERS = re.compile(r"\bport\s+(\d{2,5})\b", re.IGNORECASE)
+_PLACE_PREPOSITIONS = frozenset({"in", "under", "inside"})
 _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _LABELLED_VERSION = re.compile(
     r"^(?:the\s+|our\s+)?(?P<product>[A-Za-z][\w.+-]*)(?:\s+version)?\s*(?::|=|\bis\b)\s*"
@@ -110,7 +111,7 @@ _SPAN = re.compile(r"`([^`\n]+)`")
 _LABEL = re.compile(r"^[A-Za-z][\w .'-]{0,40}:\s*`[^`\n]+`\W*$")
 """A label and one code span, nothing else: "The seed data: `db/seeds`"."""
 _COMMAND = re.compile(r"^(?:\./\S|[a-z][a-z0-9_.+-]*\s+\S)")
-_ASSIGNMENT = re.compile(r"^\S+=\S*$")
+_ASSIGNMENT = re.compile(r"^\S[^\s=]*=\S*$")  # one split: `\S+=` backtracks over each `=`
 _PATH_SHAPE = re.compile(r"^(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*$|^[\w-]+\.[a-z0-9]{1,5}$")
 _BARE_PATH = re.compile(r"(?<![\w`/.-])((?:[\w.-]+/)+[\w.-]*)(?![\w/`-])")
 _COMMAND_WORDS = frozenset(
@@ -160,10 +161,15 @@ _USE_CUE = re.compile(
     r"go\s+with|adopt(?:ed)?|replace[sd]?|only|always|never|not|instead\s+of|rather\s+than|over)\b",
     re.IGNORECASE,
 )
-_CLAUSE_END = re.compile(r"[;,:]\s+|\.\s+|\s+(?:but|[—–-])\s+")
+_CLAUSE_END = re.compile(r"[;,:]\s+|\.\s+|(?<!\s)\s++(?:but|[—–-])\s+")  # a run's first space
 _NEGATED_CLAUSE = re.compile(
     r"\b(?:not|never|no|avoid|don't|do not|without|forbidden|banned|disallowed)\b"
 )
+_WORD_TOKEN = re.compile(r"[\w'-]+")
+_FROM = re.compile(r"\bfrom\b")
+_NEGATED_BETWEEN = re.compile(r"(?:not|instead of|rather than|over|never)\s")
+_WITH = re.compile(r"\bwith\b")
+_REPLACE = re.compile(r"\breplace")
 _NEGATION = re.compile(r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s+$")
 _ALWAYS = re.compile(r"^(?:always|you must|must always)\b|\balways\b", re.IGNORECASE)
 _NEVER = re.compile(
@@ -270,9 +276,9 @@ def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim
     rest = _SPAN.sub(" ", sentence)
     placed = _LABEL.match(sentence.strip()) is not None or _LOCATION.search(rest) is not None
     if len(paths) == 1 and not placed:  # "Look in `db/seeds` for…": a place's preposition
-        placed = (
-            re.search(rf"\b(?:in|under|inside)\s+`{re.escape(paths[0])}`", sentence) is not None
-        )
+        at = sentence.find(f"`{paths[0]}`")
+        before = sentence[:at].split() if at > 0 else []
+        placed = bool(before) and before[-1].lower() in _PLACE_PREPOSITIONS
     if len(paths) == 1 and not commands and placed:
         stems = [s for s in stems_of(rest) if s not in _LOCATION_STEMS]
         if 1 <= len(stems) <= 5:
@@ -295,7 +301,7 @@ def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim
 
 
 def _thing(rest: str) -> str:
-    words = [w for w in re.findall(r"[\w'-]+", rest) if w.lower() not in _THING_SKIP]
+    words = [w for w in _WORD_TOKEN.findall(rest) if w.lower() not in _THING_SKIP]
     return " ".join(words[:4]).lower() or "it"
 
 
@@ -335,11 +341,11 @@ def _which_is_used(
         return (None, tools[0]) if negated else (tools[0], None)
     first, second = tools
     between = lowered[named[0][0] : max(start for start, _ in named)]
-    if re.search(r"\bfrom\b", lowered[: named[0][0]]) and " to " in between:
+    if _FROM.search(lowered[: named[0][0]]) and " to " in between:
         return second, first  # switched from Y to X
-    if re.search(r",?\s*(?:not|instead of|rather than|over|never)\s", between):
+    if _NEGATED_BETWEEN.search(between):
         return first, second  # X, not Y / X instead of Y / prefer X over Y
-    if re.search(r"\bwith\b", between) and re.search(r"\breplace", lowered):
+    if _WITH.search(between) and _REPLACE.search(lowered):
         return second, first  # replace Y with X
     return _by_clause(lowered, named)
 
@@ -380,7 +386,7 @@ def _polarity(number: int, sentence: str) -> list[Claim]:
     if not 2 <= len(stems) <= 8:
         return []
     key = " ".join(sorted(set(stems)))
-    words = [w for w in re.findall(r"[\w'-]+", _SPAN.sub(lambda m: m.group(1), sentence))]
+    words = [w for w in _WORD_TOKEN.findall(_SPAN.sub(lambda m: m.group(1), sentence))]
     shown = " ".join(w for w in words if w.lower() not in _POLARITY_SHOWN)[:60].lower()
     return [
         Claim(number, "always-never", key, "always" if always else "never", f"whether to {shown}")

@@ -10,6 +10,10 @@ Three proposers, one list (docs/formats.md §10.5):
   §22.5) — the workspace's, and those of a server with no workspace (global memory), which
   every workspace's Inbox shows and the global Inbox (`Inbox(home, None)`) holds alone.
   Accepting one runs the call through the memory tool (edited: with the user's text).
+- Gemini CLI's auto memory: its `.patch` files (`writer.inbox.gemini`, §17.7) of the
+  projects in the workspace's checkout or project; those of a project no workspace holds
+  are the global Inbox's (and every workspace's, beside the global proposals). Accepting
+  one applies it as Gemini CLI's `/memory inbox` does; it is never edited nor moved.
 
 Accepting writes the text (edited or not) as a bullet into a notes file, under the
 section its kind belongs to, through the store — so history records it. The file is the
@@ -31,10 +35,10 @@ import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, TypeVar
+from typing import Annotated, Literal, Protocol, TypeVar
 
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.fs.records import Record, computed
+from memtab.fs.records import OmitNone, Record, computed
 from memtab.fs.user_files import open_regular_file
 from memtab.redact import redact_secrets
 from memtab.store.actors import MCP_PREFIX, actor_name
@@ -53,6 +57,12 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.inbox.gemini import (
+    GeminiDecided,
+    GeminiInbox,
+    GeminiInboxError,
+    GeminiPatchItem,
+)
 from memtab.writer.inbox.harvest import MAX_TEXT_CHARS, Candidate, HarvestError, HarvestInbox
 from memtab.writer.inbox.suggestions import (
     SuggestionError,
@@ -68,8 +78,11 @@ from memtab.writer.records import Suggestion
 
 logger = logging.getLogger(__name__)
 
-Kind = Literal["harvest", "suggestion", "agent"]
+Kind = Literal["harvest", "suggestion", "agent", "gemini"]
+AS_PROPOSED_KINDS = ("agent", "gemini")
+"""Items accepted as they are, into the file they name: an agent's call, a Gemini patch."""
 SOURCE_HARVEST_PREFIX = "harvest:"
+GEMINI_PROPOSER = "Gemini CLI auto memory"
 # Which section of the notes file each of mux's categories goes under.
 CATEGORY_SECTIONS = {
     "preference": DIRECTIVES,
@@ -112,9 +125,12 @@ class InboxItem(Record, write_only=True):
     rationale: str | None = None  # mux's (harvest); the tool call in one line (agent)
     created_at: int | None = None  # ms (suggestions, agents' proposals)
     target_reason: str | None = None  # why `memory_path` (harvest, suggestions)
-    retargetable: bool = computed(lambda item: item.kind != "agent")
-    """Whether the user may accept it into another file (a note: not an agent's call,
-    which changes the file it names)."""
+    problem: Annotated[str | None, OmitNone] = None
+    """Why it cannot be accepted (a Gemini patch Gemini CLI would refuse): reject it.
+    Written only when there is one."""
+    retargetable: bool = computed(lambda item: item.kind not in AS_PROPOSED_KINDS)
+    """Whether the user may accept it into another file (a note: not an agent's call nor a
+    Gemini patch, which change the files they name)."""
     source_name: str = computed(lambda item: proposer_name(item.kind, item.source))
     """Who proposed it, in words: an agent as History names it ("Codex via Memtab MCP")."""
 
@@ -141,6 +157,7 @@ class _Done:
     bullets: dict[str, list[str]] = field(default_factory=dict)
     suggestions: list[Suggestion] = field(default_factory=list)
     proposals: list[tuple[bool, AgentProposal]] = field(default_factory=list)
+    gemini: list[GeminiDecided] = field(default_factory=list)
 
     def wrote(self, changes: Sequence[RecordedChange], path: str, bullet: str) -> None:
         """`changes` made, `bullet` among them if `path` changed (else the file said it
@@ -160,13 +177,14 @@ class _Done:
         return InboxUndo(
             verb,
             tuple(item.id for item in items),
-            tuple(item.text for item in items),
+            tuple(item.rationale or "" if item.kind == "gemini" else item.text for item in items),
             text=text,
             to=to,
             changes=tuple(self.changes),
             bullets={path: tuple(lines) for path, lines in self.bullets.items()},
             suggestions=tuple(self.suggestions),
             proposals=tuple(self.proposals),
+            gemini=tuple(self.gemini),
         )
 
 
@@ -174,6 +192,8 @@ def proposer_name(kind: Kind, source: str) -> str:
     """Who proposed an item of `kind` from `source`, in words (docs/formats.md §14.7)."""
     if kind == "agent":
         return actor_name(source)
+    if kind == "gemini":
+        return GEMINI_PROPOSER
     return "mux harvest" if kind == "harvest" else "Memtab's offline writer"
 
 
@@ -220,6 +240,23 @@ def _from_suggestion(view: ScopeView, workspace_id: str, suggestion: Suggestion)
     )
 
 
+def _from_gemini(item: GeminiPatchItem) -> InboxItem:
+    patch = item.patch
+    return InboxItem(
+        id=item.id,
+        kind="gemini",
+        workspace_id=item.workspace_id,
+        text=patch.text,
+        section="",
+        memory_path=item.targets[0].removesuffix(" (new)") if item.targets else "",
+        source=str(patch.path),
+        category=patch.kind,
+        rationale=item.summary,
+        created_at=patch.modified_ms,
+        problem=patch.problem,
+    )
+
+
 def _from_proposal(workspace_id: str | None, proposal: AgentProposal) -> InboxItem:
     return InboxItem(
         id=proposal.id,
@@ -239,9 +276,28 @@ class Inbox:
     """The proposed memories of one workspace (see the module docstring); `workspace`
     None: the global Inbox, agents' proposals for global memory only."""
 
-    def __init__(self, home: Home, workspace: Workspace | None) -> None:
+    def __init__(
+        self, home: Home, workspace: Workspace | None, *, gemini: GeminiInbox | None = None
+    ) -> None:
+        """`gemini`: Gemini CLI's inboxes, as the sources found (found when first asked)."""
         self.home = home
         self.workspace = workspace
+        self._gemini = gemini
+
+    @property
+    def gemini(self) -> GeminiInbox:
+        if self._gemini is None:
+            self._gemini = GeminiInbox(self.home)
+        return self._gemini
+
+    def _gemini_items(self, *, with_global: bool) -> list[GeminiPatchItem]:
+        """This workspace's Gemini patches and (`with_global`, or the global Inbox) those of
+        projects no workspace holds."""
+        registry = self.gemini.context.registry
+        found = self.gemini.items(self.workspace, registry) if self.workspace is not None else []
+        if with_global or self.workspace is None:
+            found += self.gemini.items(None, registry)
+        return found
 
     def _harvest(self, run_id: str | None = None) -> HarvestInbox:
         return HarvestInbox(MemoryStore(self.home, self.workspace, run_id=run_id))
@@ -255,7 +311,9 @@ class Inbox:
         for global memory. `with_evidence` reads the transcript for the evidence
         messages' text."""
         if self.workspace is None:
-            return [_from_proposal(None, p) for p in self._proposals().pending()]
+            return [_from_proposal(None, p) for p in self._proposals().pending()] + [
+                _from_gemini(g) for g in self._gemini_items(with_global=True)
+            ]
         workspace_id = self.workspace.id
         harvest = self._harvest()
         view = harvest.store
@@ -267,6 +325,7 @@ class Inbox:
         items += [_from_proposal(workspace_id, p) for p in self._proposals().pending()]
         if with_global:
             items += [_from_proposal(None, p) for p in self._proposals(True).pending()]
+        items += [_from_gemini(g) for g in self._gemini_items(with_global=with_global)]
         if with_evidence:
             items = with_transcript_evidence(self.home, workspace_id, items)
         return items
@@ -289,12 +348,21 @@ class Inbox:
         if text is not None and len(ids) != 1:
             raise InboxError("Edited text can be given for one item at a time")
         chosen = self._find(ids)
+        if text is not None and chosen[0].kind == "gemini":
+            raise InboxError(
+                f"{chosen[0].id} is a Gemini CLI patch: it is applied as it is, never edited"
+            )
         if to is not None:
             chosen = [self._retargeted(item, to) for item in chosen]
         written: dict[str, str] = {}
         done = _Done()
         try:
             for item in chosen:
+                if item.kind == "gemini":
+                    decided = self.gemini.accept(self.gemini_item(item.id))
+                    done.gemini.append(decided)
+                    written[item.id] = decided.message
+                    continue
                 if item.kind == "agent":
                     queue = self._proposals(global_queue=item.workspace_id is None)
                     entry = _pending(queue.pending(), item.id)
@@ -324,7 +392,7 @@ class Inbox:
                     harvest.remove(item.source, [item.id])
                 done.wrote(changes, item.memory_path, note.bullet)
                 written[item.id] = final
-        except (SuggestionError, HarvestError, ProposalError) as error:
+        except (SuggestionError, HarvestError, ProposalError, GeminiInboxError) as error:
             raise InboxError(str(error)) from None
         paths = {item.memory_path for item in chosen}
         undo = done.undo("accept", chosen, text=text, to=to)
@@ -352,12 +420,23 @@ class Inbox:
         path = str(parse_file_path(to))
         return item.replaced(memory_path=path, target_reason="chosen by the user")
 
+    def gemini_item(self, item_id: str) -> GeminiPatchItem:
+        """The Gemini patch `item_id` names, as it is now (InboxError: none)."""
+        found = next((g for g in self._gemini_items(with_global=True) if g.id == item_id), None)
+        if found is None:
+            raise InboxError(f"Nothing in the inbox with id {item_id}")
+        return found
+
     def reject(self, ids: Sequence[str]) -> Decision:
         """Take these items out of the inbox: a harvest candidate leaves its file, a
-        suggestion is dismissed (never proposed again)."""
+        suggestion is dismissed (never proposed again), a Gemini patch is removed as Gemini
+        CLI dismisses it."""
         chosen = self._find(ids)
         done = _Done()
         try:
+            for item in chosen:
+                if item.kind == "gemini":
+                    done.gemini.append(self.gemini.reject(self.gemini_item(item.id)))
             for global_queue in (False, True):
                 proposals = [
                     item.id
@@ -384,7 +463,7 @@ class Inbox:
                 with harvest.store.collecting_changes() as changes:
                     harvest.remove(path, file_ids)
                 done.changes += changes
-        except (SuggestionError, HarvestError, ProposalError) as error:
+        except (SuggestionError, HarvestError, ProposalError, GeminiInboxError) as error:
             raise InboxError(str(error)) from None
         return Decision(tuple(chosen), undo=done.undo("reject", chosen))
 

@@ -2,8 +2,9 @@
 
 An accept or a reject records what it did (`InboxUndo`): the changes it made to memory
 files as history recorded them (the note written, the candidate taken out of its harvest
-file, an agent's call applied), the bullets it added, and the suggestions' and agents'
-proposals' entries as they were while pending. Taking it back (`take_back`) puts every
+file, an agent's call applied), the bullets it added, the suggestions' and agents'
+proposals' entries as they were while pending, and what a Gemini CLI patch wrote (with the
+patch itself, `writer.inbox.gemini`). Taking it back (`take_back`) puts every
 file back as it was before the decision, only where it still holds what the decision left
 — a notes file edited since loses just the bullets the accept added — and puts the
 entries back as pending: the item is in the Inbox again, with the id it had. Made again
@@ -26,6 +27,7 @@ from memtab.store.proposals.queue import ProposalQueue
 from memtab.store.proposals.records import AgentProposal
 from memtab.store.restore.from_history import content_of
 from memtab.store.scopes.memory import MemoryStore
+from memtab.writer.inbox.gemini import GeminiDecided, GeminiInbox
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.records import Suggestion
 
@@ -50,6 +52,7 @@ class InboxUndo:
     bullets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # path → lines added
     suggestions: tuple[Suggestion, ...] = ()  # as they were while pending
     proposals: tuple[tuple[bool, AgentProposal], ...] = ()  # (in the global queue, entry)
+    gemini: tuple[GeminiDecided, ...] = ()  # Gemini CLI patches applied or dismissed
 
     @property
     def label(self) -> str:
@@ -74,6 +77,10 @@ def take_back(store: MemoryStore, undo: InboxUndo, *, allow_unkept: bool = False
     """Put back what the decision changed, through `store` (its workspace's, actor the
     user), newest change first, then its items as pending; what happened, in words.
     UndoRefusedError (or the store's errors) when a file cannot be put back."""
+    said: list[str] = []
+    if undo.gemini:
+        gemini = GeminiInbox(store.home)
+        said = [gemini.take_back(decided) for decided in reversed(undo.gemini)]
     for change in reversed(undo.changes):
         _put_back(store, change, undo.bullets.get(change.path, ()), allow_unkept=allow_unkept)
     if undo.suggestions and store.workspace is not None:
@@ -84,7 +91,7 @@ def take_back(store: MemoryStore, undo: InboxUndo, *, allow_unkept: bool = False
             workspace = None if in_global else store.workspace
             ProposalQueue(store.home, workspace).reopen(entries)
     count = plural(len(undo.ids), "proposed memory", "proposed memories")
-    return f"{count} back in the Inbox"
+    return "; ".join([f"{count} back in the Inbox", *said])
 
 
 def _put_back(

@@ -50,6 +50,7 @@ def test_each_place_looked_at_is_a_line_of_the_agents_own() -> None:
 def test_without_a_path_the_agents_variable_then_its_directories() -> None:
     assert default_text("codex") == "Found in $CODEX_HOME, else ~/.codex"
     assert default_text("loki").startswith("Each project's .loki/memory")
+    assert default_text("gemini") == "Found in $GEMINI_CLI_HOME/.gemini, else ~/.gemini"
 
 
 def test_a_typed_path_is_made_absolute_and_an_empty_one_found_automatically() -> None:

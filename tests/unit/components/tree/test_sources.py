@@ -25,6 +25,7 @@ from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine, scan_machine
+from support.gemini_home import build_gemini_home
 from support.memory_paths import vpath
 
 
@@ -59,11 +60,12 @@ def test_sources_are_scanned_only_when_asked(machine: Machine) -> None:
     assert scan.sources is not None
     agents = {listing.source.agent for listing in scan.sources.listings}
     assert agents == {"claude-code", "codex", "loki"}
-    # The watcher is given the sources' directories, never a whole project or projects/.
+    # The watcher is given the sources' directories, never a whole project or projects/:
+    # projects/ is watched without its subfolders, for a project's first folder.
     watched = dict(scan.sources.watch)
     assert watched[str(machine.claude_memory)] is True
     assert watched[str(machine.project)] is False
-    assert str(machine.claude / "projects") not in watched
+    assert watched[str(machine.claude / "projects")] is False
 
 
 def test_a_rescan_relists_only_the_source_a_change_touched(machine: Machine) -> None:
@@ -204,3 +206,34 @@ def test_a_big_homes_lazy_tree_still_builds_every_source_row(
     assert deep.unfilled_files == 1 and not deep.children  # mux: filled when opened
     source_files = [node for node in built.walk() if node.kind is NodeKind.FILE and node.agent]
     assert len(source_files) == scan.sources.file_count  # other agents': all built
+
+
+def test_gemini_cli_s_tiers_are_labelled_in_the_project_and_agent_sections(
+    machine: Machine,
+) -> None:
+    gemini = build_gemini_home(machine.user, machine.project)
+    scan = full_scan(machine)
+    tree = build_tree(scan)
+    keys = [section.key for section in tree.children]
+    assert keys[-1] == agent_group_key("gemini")  # the global GEMINI.md, the user's own
+    group = next(s for s in tree.children if s.key == project_group_key(str(machine.project)))
+    inside = {child.name: child for child in group.children}
+    assert {"Gemini CLI · project GEMINI.md", "Gemini CLI · private project memory"} <= set(inside)
+    private = inside["Gemini CLI · private project memory"]
+    assert private.agent == "gemini" and private.physical == str(gemini.memory)
+    rows = {node.name: node for node in private.walk() if node.kind is NodeKind.FILE}
+    assert (rows["MEMORY.md"].tag, rows["SKILL.md"].tag, rows["build-notes.md"].tag) == (
+        "index",
+        "skill",
+        "",
+    )
+    user = tree.children[-1].children[0]
+    assert user.name == "global GEMINI.md" and user.physical == str(gemini.gemini_dir)
+    # The watcher follows the memory folder whole, ~/.gemini alone (it holds transcripts).
+    assert scan.sources is not None
+    watched = dict(scan.sources.watch)
+    assert watched[str(gemini.memory)] is True and watched[str(gemini.gemini_dir)] is False
+    # Search reads Gemini's files like every other agent's.
+    found = find_matches(scan, SearchQuery.parse("8080"), IndexedTexts())
+    key = ref_key(MemoryFileRef("gemini:memory-acme-api", "MEMORY.md"))
+    assert key in found

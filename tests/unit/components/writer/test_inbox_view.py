@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from memtab.components.writer.inbox_view import (
     LIST_LINES,
+    Accepting,
     InboxButtons,
     InboxPresenter,
+    accepted_text,
     details_html,
     inbox_places,
     list_heights,
     row_text,
     row_tooltip,
+    text_gist,
     where_text,
 )
 from memtab.store.home import PathKind, PathPlace
@@ -36,6 +39,13 @@ def _item(item_id: str, kind: str = "suggestion", **fields: object) -> InboxItem
     }
     values.update(fields)
     return InboxItem(**values)  # type: ignore[arg-type]
+
+
+def _agent(item_id: str, command: str, **fields: object) -> InboxItem:
+    """An agent's proposal: its memory-tool `command` (the item's category)."""
+    values: dict[str, object] = {"source": "mcp:claude-code", "category": command, "section": ""}
+    values.update(fields)
+    return _item(item_id, "agent", **values)
 
 
 def _presenter(*items: InboxItem) -> InboxPresenter[InboxItem]:
@@ -69,24 +79,78 @@ def test_the_details_escape_what_a_transcript_says() -> None:
 
 
 def test_the_inbox_reloads_on_its_workspaces_places_and_the_global_proposals() -> None:
-    assert inbox_places(None) == {PathPlace(PathKind.PROPOSALS, GLOBAL_QUEUE)}
+    gemini = PathPlace(PathKind.AGENT_INBOX)  # Gemini CLI's patches, outside the home
+    assert inbox_places(None) == {PathPlace(PathKind.PROPOSALS, GLOBAL_QUEUE), gemini}
     places = inbox_places(WORKSPACE)
     assert PathPlace(PathKind.SUGGESTIONS, "main") in places
     assert PathPlace(PathKind.WORKSPACE_SCOPE, "main", harvest=True) in places
-    assert len(places) == 4
+    assert gemini in places
+    assert len(places) == 5
 
 
 def test_buttons_wait_for_a_decision_and_edit_takes_one() -> None:
     presenter = _presenter(_item("a"), _item("b"))
-    assert presenter.buttons(0) == InboxButtons(accept=False, edit=False, reject=False)
-    two = presenter.buttons(2)
+    assert presenter.buttons([]) == InboxButtons(accept=False, edit=False, reject=False)
+    two = presenter.buttons(["a", "b"])
     assert two.accept and two.reject and not two.edit
-    assert presenter.buttons(1).edit
+    assert presenter.buttons(["a"]).edit
     token = object()
     presenter.deciding(token)
-    assert not presenter.buttons(1).accept and presenter.has_decisions
+    assert not presenter.buttons(["a"]).accept and presenter.has_decisions
     presenter.decided(token)
-    assert presenter.buttons(1).accept and not presenter.has_decisions
+    assert presenter.buttons(["a"]).accept and not presenter.has_decisions
+
+
+def test_an_agents_deletion_or_rename_has_no_text_to_edit() -> None:
+    presenter = _presenter(
+        _agent("d", "delete"), _agent("r", "rename"), _agent("c", "create"), _agent("i", "insert")
+    )
+    assert [presenter.buttons([name]).edit for name in "drci"] == [False, False, True, True]
+    assert presenter.buttons(["d"]).accept and presenter.buttons(["d"]).reject
+
+
+def test_after_a_decision_the_next_of_the_same_sort_is_selected_never_a_deletion() -> None:
+    presenter = _presenter(
+        _agent("a", "create"), _agent("b", "str_replace"), _agent("c", "delete"),
+        _item("n"), _agent("d", "create"),
+    )  # fmt: skip
+    presenter.deciding(object(), ["a", "b"])
+    presenter.items = presenter.items[2:]
+    assert presenter.selection_after_decision() == "d"  # not the deletion, not the note
+    presenter.deciding(object(), ["n"])
+    presenter.items = (presenter.items[0],)  # only the deletion is left
+    assert presenter.selection_after_decision() is None
+    presenter.items = (*presenter.items, _agent("e", "delete"), _agent("f", "create"))
+    presenter.deciding(object(), ["c"])  # a deletion decided: the next deletion follows
+    presenter.items = presenter.items[1:]
+    assert presenter.selection_after_decision() == "e"
+
+
+def test_an_agents_row_says_its_file_and_gist_never_the_file_run_together() -> None:
+    created = _agent(
+        "a", "create", text="---\nname: Shell\ndescription: Which shell\n---\n\n# Shell\nzsh\n",
+        memory_path="/memories/global/shell.md",
+    )  # fmt: skip
+    assert row_text(created) == "Claude Code create · global/shell.md — Which shell"
+    headed = _agent("b", "create", text="# Package managers\n\nUse pnpm.\n")
+    assert row_text(headed).endswith(" — Package managers")
+    deleted = _agent("c", "delete", text="delete /memories/workspace/notes.md")
+    assert row_text(deleted) == "Claude Code delete · workspace/notes.md"
+    assert text_gist("x" * 300).endswith("…") and len(text_gist("x" * 300)) == 160
+
+
+def test_accepting_says_where_each_went() -> None:
+    notes = [_item("a"), _item("b")]
+    assert accepted_text(notes) == f"Accepted 2 memories into {NOTES}"
+    assert accepted_text(notes[:1]) == f"Accepted 1 memory into {NOTES}"
+    global_note = _item("g", memory_path="/memories/global/notes.md")
+    edit = _agent("e", "str_replace", memory_path="/memories/global/gotchas.md")
+    new = _agent("n", "create", memory_path="/memories/global/shell.md")
+    assert accepted_text([notes[0], global_note, edit, new]) == (
+        f"Accepted 4 memories: 1 into {NOTES}, 1 into /memories/global/notes.md, "
+        "an edit of /memories/global/gotchas.md, a new file /memories/global/shell.md"
+    )
+    assert accepted_text([_agent("d", "delete")]) == f"Accepted 1 memory: the deletion of {NOTES}"
 
 
 def test_once_decided_items_go_the_next_still_waiting_is_selected() -> None:
@@ -142,3 +206,32 @@ def test_the_list_is_as_tall_as_its_first_rows_and_gives_way_to_its_first_row() 
     assert list_heights([50], line, frame, held=0, first_whole=True)[0] == 3 * line + frame
     assert list_heights([50], line, frame, held=0, first_whole=False)[0] == 2 * line + frame
     assert list_heights([10], line, frame, held=60, first_whole=True)[1] == 60
+
+
+def _patch(item_id: str, problem: str | None = None) -> InboxItem:
+    return _item(
+        item_id,
+        "gemini",
+        text="--- /dev/null\n+++ /m/deploy.md\n@@ -0,0 +1 @@\n+# Deploy\n",
+        memory_path="gemini:memory-app:deploy.md",
+        source="/m/.inbox/private/extraction.patch",
+        category="private",
+        rationale="Private memory · extraction.patch · deploy.md (new)",
+        section="",
+        problem=problem,
+    )
+
+
+def test_a_gemini_patch_is_said_by_what_it_changes_and_only_rejected_when_invalid() -> None:
+    valid, invalid = _patch("g1"), _patch("g2", problem="no hunks found in patch")
+    presenter = _presenter(valid, invalid, _item("s"))
+
+    assert row_text(valid) == "Gemini patch · Private memory · extraction.patch · deploy.md (new)"
+    assert row_text(invalid).startswith("Gemini patch (invalid) · ")
+    assert row_tooltip(invalid).endswith("Gemini CLI would not apply it: no hunks found in patch")
+    assert presenter.buttons(["g1"]) == InboxButtons(accept=True, edit=False, reject=True)
+    assert presenter.buttons(["g2"]) == InboxButtons(accept=False, edit=False, reject=True)
+    assert not presenter.buttons(["g1", "g2"]).accept  # one invalid: no accept for the two
+    # Its review is what it would write; it writes Gemini CLI's files, no badge of mux's.
+    assert presenter.details(["g1"]).review is valid
+    assert presenter.accepting(["g1", "s"], None, None) == [Accepting(NOTES, None)]

@@ -1,0 +1,109 @@
+"""`memtab recall PROMPT`: what each agent would load and recall for a prompt, and why
+each memory is taken or missed (docs/formats.md §17.8).
+
+`--json` prints `{"prompt", "agents": [{"agent", "how", "files": [{"name", "verdict",
+"rank"?, "reason", …}], "sent"?, "notes"}], "unrecallable": [...]}`, a stable contract:
+fields are added, never renamed or removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
+from memtab.loads.recall.engine import compute_recall
+from memtab.loads.recall.records import AgentRecall, Recall, RecallFile
+from memtab.loads.records import AGENT_LABELS, AGENTS
+
+_SHOWN_UNRECALLABLE = 10
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `recall` to the `memtab` parser."""
+    recall = commands.add_parser(
+        "recall",
+        writes_home=False,
+        help="what each agent would load and recall for a prompt, and why",
+    )
+    add_home_option(recall)
+    recall.add_argument("prompt", metavar="PROMPT", help="the prompt, as the user would type it")
+    recall.add_argument("--workspace", metavar="ID", help="a workspace (its checkout and scopes)")
+    recall.add_argument(
+        "--directory",
+        metavar="DIR",
+        help="the directory Claude Code and Codex start in (default: the workspace's)",
+    )
+    recall.add_argument("--agent", choices=AGENTS, action="append", help="only this agent")
+    recall.add_argument(
+        "--manifest",
+        action="store_true",
+        help="print what Claude Code sends its model to choose with",
+    )
+    recall.add_argument("--json", action="store_true")
+    recall.set_defaults(handler=run_recall)
+
+
+def run_recall(args: argparse.Namespace) -> int:
+    if not args.prompt.strip():
+        raise CliError("The prompt is empty: give the words the user would type")
+    result = compute_recall(
+        open_home(args),
+        args.prompt,
+        workspace_id=args.workspace,
+        directory=args.directory,
+        agents=tuple(dict.fromkeys(args.agent)) if args.agent else AGENTS,
+    )
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    print_recall(result, manifest=args.manifest)
+    return 0
+
+
+def print_recall(result: Recall, *, manifest: bool = False) -> None:
+    where = f" in {result.directory}" if result.directory else ""
+    print(f"For {result.prompt!r}{where}:\n")
+    for agent in result.agents:
+        _print_agent(agent, manifest)
+    if result.unrecallable:
+        print(f"No agent can recall these {len(result.unrecallable)}, whatever the prompt:")
+        for item in result.unrecallable[:_SHOWN_UNRECALLABLE]:
+            print(f"  {AGENT_LABELS[item.agent]}: {item.id or item.path} — {item.reason}")
+        more = len(result.unrecallable) - _SHOWN_UNRECALLABLE
+        if more > 0:
+            print(f"  … and {more} more (--json lists them all)")
+
+
+def _print_agent(agent: AgentRecall, manifest: bool) -> None:
+    print(f"{AGENT_LABELS[agent.agent]} — {agent.how}")
+    for note in agent.notes:
+        print(f"  ({note})")
+    rows = [["", "FILE", "WHY"]]
+    for file in agent.files:
+        rows.append([_mark(file), _name(file), file.reason + _cut(file)])
+    if len(rows) > 1:
+        print(format_table(rows))
+    else:
+        print("  nothing")
+    if manifest and agent.sent:
+        print("\n" + agent.sent)
+    print()
+
+
+def _mark(file: RecallFile) -> str:
+    if file.verdict == "loaded":
+        return "start"
+    if file.verdict == "recalled":
+        return f"#{file.rank}"
+    return "missed"
+
+
+def _name(file: RecallFile) -> str:
+    name = file.name or file.id or file.path or ""
+    if file.first_line is not None and file.verdict != "loaded":
+        name += f":{file.first_line}-{file.last_line}"
+    return name
+
+
+def _cut(file: RecallFile) -> str:
+    return f" ({file.cut_reason})" if file.cut_reason and file.verdict != "loaded" else ""

@@ -1,0 +1,219 @@
+"""Folders and files only their user may read: what Memtab keeps outside the memory home
+that holds memory text or its words — the search index, the description cache, sync's
+cache of files seen (docs/formats.md §15.5) — is 0600 in a 0700 folder, whatever the
+umask, and is never written through a link Memtab did not make.
+
+The one place for it: `private_dir` makes a folder private (made 0700, or an existing
+one of the user's tightened to 0700, as one made by an older Memtab under the default
+umask); `clear_entry` makes a name in such a folder safe to open as a file (a link, a
+FIFO, a socket or a device there is removed, never followed; a file of looser mode is
+tightened); `create_private_file` makes a new empty file 0600 that no link can redirect.
+
+Inside a private folder no other user can plant anything, so a check then an open does
+not race another user; the checks keep the user's own mistakes (a link left at the
+index's name, a folder restored 0755) from sending memory text elsewhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import logging
+import os
+import stat
+import threading
+from pathlib import Path
+
+logger = logging.getLogger(__name__)
+
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
+# What a private file or folder lets others do: nothing.
+_OPEN_TO_OTHERS = 0o077
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def private_dir(path: Path) -> Path:
+    """Make `path` a folder only this user may enter: made 0700 (its parents as the umask
+    says), or, when it is there already and this user's, closed to others (0755 becomes
+    0700; the user's own bits are kept: a read-only folder stays read-only). A link to a
+    folder counts as that folder (the path is the user's choice). PermissionError for a
+    folder of another user; NotADirectoryError when it is no folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(path, PRIVATE_DIR_MODE)
+    info = os.stat(path)
+    if not stat.S_ISDIR(info.st_mode):
+        raise NotADirectoryError(errno.ENOTDIR, "Not a directory", os.fspath(path))
+    if _owner_differs(info):
+        raise PermissionError(
+            errno.EPERM, "the folder belongs to another user: its files would not be private",
+            os.fspath(path),
+        )  # fmt: skip
+    if stat.S_IMODE(info.st_mode) & _OPEN_TO_OTHERS:
+        os.chmod(path, stat.S_IMODE(info.st_mode) & PRIVATE_DIR_MODE)  # a read-only one stays so
+        logger.info("%s was open to others (%04o): made private", path, stat.S_IMODE(info.st_mode))
+    return path
+
+
+def clear_entry(path: Path) -> str | None:
+    """Make `path` (in a private folder) safe to open as a file Memtab writes: a link
+    (dangling or not), a FIFO, a socket or a device there is removed — a link's target is
+    never touched or made — and a regular file open to others is chmodded to 0600 (said
+    in the log). What was removed, in words (None: nothing). IsADirectoryError for a
+    folder there (the user's: never removed)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    mode = info.st_mode
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "a folder is where a file belongs", os.fspath(path))
+    if stat.S_ISREG(mode):
+        if _owner_differs(info):
+            os.unlink(path)
+            return "a file of another user: removed"
+        if stat.S_IMODE(mode) & _OPEN_TO_OTHERS:
+            os.chmod(path, PRIVATE_FILE_MODE)
+            logger.info("%s was open to others (%04o): made private", path, stat.S_IMODE(mode))
+        return None
+    os.unlink(path)
+    return f"{_kind(mode)}: removed, never followed"
+
+
+def create_private_file(path: Path) -> bool:
+    """Make `path` a new empty file only this user reads (0600 whatever the umask; never
+    through a link: one there is an error, EEXIST or ELOOP). False when a file is there
+    already (left as it is)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
+    try:
+        fd = os.open(path, flags, PRIVATE_FILE_MODE)
+    except FileExistsError:
+        if stat.S_ISLNK(os.lstat(path).st_mode):
+            raise
+        return False
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, PRIVATE_FILE_MODE)
+    finally:
+        os.close(fd)
+    return True
+
+
+def keep_private(path: Path) -> None:
+    """Before a private file is read: its folder made private and the file made safe to
+    open (`private_dir`, `clear_entry`), what was done logged. A failure is logged, never
+    raised: the reader reads it as it is, or fails as it would have."""
+    try:
+        done = clear_entry(private_dir(path.parent) / path.name)
+    except OSError as error:
+        logger.info("Could not make %s private: %s", path, error)
+        return
+    if done is not None:
+        logger.info("%s was %s", path, done)
+
+
+def _owner_differs(info: os.stat_result) -> bool:
+    return hasattr(os, "getuid") and info.st_uid != os.getuid()
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a link"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
+
+
+# --- Memtab's own folders, and the files it appends to --------------------------------
+# (history and proposals in a home's `memtab/` folder, the log, the trace dumps: §16.2)
+
+PRIVATE_UMASK = 0o077
+"""The umask of a program Memtab runs to write memory's text (git, for sync): its files 0600
+in 0700 folders whatever the user's umask."""
+_made_private: set[str] = set()  # folders made private by this process: not looked at again
+_made_private_lock = threading.Lock()
+
+
+def private_folders(path: Path, *, below: Path) -> Path:
+    """Make `path` a private folder, and every folder from `below` (a folder that is
+    Memtab's own, as a home's `memtab/`) down to it (`private_dir` each: made 0700, or
+    closed to others). `below` found open to others — an older Memtab made it under the
+    umask — is closed whole first (`close_tree`): what it holds was written then. Once a
+    process for each `path` (after, one `mkdir` says it is still there). OSError as
+    `private_dir`; ValueError when `path` is not under `below`."""
+    key = os.fspath(path)
+    if key in _made_private:
+        try:
+            os.mkdir(path, PRIVATE_DIR_MODE)  # one call: is it still there?
+        except FileExistsError:
+            return path
+        except FileNotFoundError:
+            pass  # gone with a folder above it
+        with _made_private_lock:
+            _made_private.discard(key)  # removed since: made private again, as at first
+    parts = path.relative_to(below).parts
+    try:
+        info: os.stat_result | None = os.stat(below)
+    except FileNotFoundError:
+        info = None
+    private_dir(below)
+    if info is not None and stat.S_IMODE(info.st_mode) & _OPEN_TO_OTHERS:
+        closed = close_tree(below)
+        logger.info("%s was open to others: closed it and %d entries in it", below, closed)
+    current = below
+    for part in parts:
+        current = private_dir(current / part)
+    with _made_private_lock:
+        _made_private.add(key)
+    return path
+
+
+def close_tree(folder: Path) -> int:
+    """Close to others every folder (to 0700) and regular file (to 0600) of this user's
+    under `folder`, at any depth; links are never followed nor changed. How many were
+    closed; what cannot be read or changed is left as it is."""
+    closed = 0
+    for top, folders, files in os.walk(folder, followlinks=False):
+        for name in (*folders, *files):
+            path = os.path.join(top, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            mode = stat.S_IMODE(info.st_mode)
+            if _owner_differs(info) or not mode & _OPEN_TO_OTHERS:
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                target = PRIVATE_DIR_MODE
+            elif stat.S_ISREG(info.st_mode):
+                target = mode & PRIVATE_FILE_MODE
+            else:
+                continue
+            try:
+                os.chmod(path, target)
+            except OSError:
+                continue
+            closed += 1
+    return closed
+
+
+def open_private_append(path: Path) -> int:
+    """A descriptor appending to the private file `path`: made 0600 when missing
+    (whatever the umask), closed to others when it is open, never through a link — a
+    link, a FIFO or a device at its name is removed first (`clear_entry`). Its folder is
+    not made here. OSError when it cannot be had (IsADirectoryError for a folder there)."""
+    clear_entry(path)
+    create_private_file(path)
+    return os.open(path, os.O_WRONLY | os.O_APPEND | _NOFOLLOW | _CLOEXEC)
+
+
+def kept_permissions(info: os.stat_result | None) -> int | None:
+    """The permissions a file replaced keeps (`info`: its `lstat`): a regular file's own —
+    an agent's memory file kept 0600 stays 0600 —, else None (a new file: the umask's)."""
+    if info is None or not stat.S_ISREG(info.st_mode):
+        return None
+    return stat.S_IMODE(info.st_mode) & 0o777

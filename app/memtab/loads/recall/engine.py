@@ -1,0 +1,94 @@
+"""Computing what each agent would load and recall for a prompt (`memtab recall`, the
+window's *Why recalled…*). It reads disk: never call it on the GUI thread."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memtab.loads.claude import auto_memory_folder
+from memtab.loads.engine import FileIds, compute_loads, working_directory
+from memtab.loads.recall.claude import claude_recall
+from memtab.loads.recall.codex import codex_recall
+from memtab.loads.recall.gemini import gemini_recall
+from memtab.loads.recall.records import AgentRecall, Recall, Unrecallable
+from memtab.loads.recall.relevance import Prompt
+from memtab.loads.recall.xum import xum_recall
+from memtab.loads.records import AGENTS, AgentName
+from memtab.sources.claude.settings import managed_settings_files
+from memtab.sources.config import SourceContext
+from memtab.sources.discovery import agent_directory, discover
+from memtab.store.home import Home
+from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.sidecars.registry import Registry, load_registry
+from memtab.store.xum_locks import workspace_removed
+
+
+def compute_recall(
+    home: Home,
+    prompt: str,
+    *,
+    workspace_id: str | None = None,
+    directory: str | None = None,
+    agents: Sequence[AgentName] = AGENTS,
+    context: SourceContext | None = None,
+    registry: Registry | None = None,
+    now: int | None = None,
+) -> Recall:
+    """What `agents` would load and recall for `prompt` in a session in `workspace_id`
+    (its checkout) or `directory`, as `compute_loads` takes them. HomeError for an
+    unknown workspace."""
+    registry = registry or load_registry(home)
+    workspace = registry.require_workspace(workspace_id) if workspace_id else None
+    cwd = working_directory(workspace, directory)
+    context = context or SourceContext.load(home, registry=registry)
+    loads = compute_loads(
+        home,
+        workspace_id=workspace_id,
+        directory=directory,
+        agents=agents,
+        context=context,
+        registry=registry,
+        now=now,
+    )
+    identify = FileIds(discover(context))
+
+    words = Prompt(prompt)
+    results: list[AgentRecall] = []
+    never: list[Unrecallable] = []
+    for agent_loads in loads.agents:
+        if agent_loads.agent == "claude":
+            config_root = agent_directory(context, "claude-code")
+            memory = None
+            if config_root is not None and cwd is not None:
+                managed = () if context.isolated else managed_settings_files()
+                memory = auto_memory_folder(
+                    config_root, cwd, context.user_home, managed, context.env or {}, []
+                )
+            recall, unrecallable = claude_recall(
+                words, agent_loads, memory, context.env or {}, identify
+            )
+            results.append(recall)
+            never += unrecallable
+        elif agent_loads.agent == "codex":
+            codex_root = agent_directory(context, "codex")
+            results.append(codex_recall(words, agent_loads, codex_root, identify))
+        elif agent_loads.agent == "gemini":
+            recall, unrecallable = gemini_recall(words, agent_loads, identify)
+            results.append(recall)
+            never += unrecallable
+        else:
+            removed = workspace is not None and any(
+                workspace_removed(home, ws) for ws in {workspace.id, workspace.notebook_id}
+            )
+            recall, unrecallable = xum_recall(
+                words, agent_loads, ScopeView(home, workspace), removed=removed
+            )
+            results.append(recall)
+            never += unrecallable
+    return Recall(
+        prompt=prompt,
+        agents=tuple(results),
+        unrecallable=tuple(never),
+        workspace=loads.workspace,
+        directory=loads.directory,
+    )

@@ -1,0 +1,77 @@
+"""`memtab recall --json`'s records (`memtab.fs.records`; docs/formats.md §17.8): a stable
+contract, write-only — fields are added, never renamed or removed."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from memtab.fs.records import OmitNone, Record
+from memtab.loads.records import AgentName
+
+Verdict = Literal["loaded", "recalled", "missed"]
+
+
+class RecallFile(Record, write_only=True):
+    """One memory file as an agent would take it for the prompt: `loaded` at the session's
+    start, `recalled` for the prompt (`rank` 1 first), or `missed` — it holds the prompt's
+    words but the agent would not take it, `reason` says why."""
+
+    path: Annotated[str | None, OmitNone] = None
+    """A xum file's virtual path, or the file's path on disk when no source holds it."""
+    id: Annotated[str | None, OmitNone] = None
+    """Another agent's file id (`claude-code:project-acme:deploy.md`), when a source holds it."""
+    physical_path: Annotated[str | None, OmitNone] = None
+    name: str = ""
+    """How the agent lists it: Claude Code's file name in its manifest, xum's virtual path,
+    Codex's path under its memories folder."""
+    kind: str = ""
+    """`index`, `topic` (Claude Code), `summary`, `registry`, `rollout`, `skill` (Codex),
+    `note` (xum, Gemini CLI), and the kinds `memtab loads` gives what is read at the start."""
+    verdict: Verdict = "recalled"
+    rank: Annotated[int | None, OmitNone] = None
+    score: float = 0.0
+    """Memtab's estimate of how well the file's listed words answer the prompt."""
+    matched: tuple[str, ...] = ()
+    """The prompt's words found where the agent looks (its name, description, lines)."""
+    reason: str = ""
+    """Why it is taken or missed, in words."""
+    first_line: Annotated[int | None, OmitNone] = None
+    """The first line (1-based) the agent would read, when it reads only some lines."""
+    last_line: Annotated[int | None, OmitNone] = None
+    """The last line it would read (inclusive), with `firstLine`."""
+    cut_reason: Annotated[str | None, OmitNone] = None
+    """Why the agent stops reading before its end."""
+
+
+class AgentRecall(Record, write_only=True):
+    """What one agent would load and recall for the prompt, in its own way."""
+
+    agent: AgentName
+    how: str = ""
+    """How this agent picks what it recalls, in a sentence."""
+    files: tuple[RecallFile, ...] = ()
+    """`loaded` first, then `recalled` by rank, then `missed`."""
+    sent: Annotated[str | None, OmitNone] = None
+    """What the agent sends its model to choose with, when it does (Claude Code: the
+    `Available memories:` manifest)."""
+    notes: tuple[str, ...] = ()
+
+
+class Unrecallable(Record, write_only=True):
+    """A memory its agent cannot recall whatever the prompt."""
+
+    agent: AgentName
+    path: Annotated[str | None, OmitNone] = None
+    id: Annotated[str | None, OmitNone] = None
+    physical_path: Annotated[str | None, OmitNone] = None
+    reason: str = ""
+
+
+class Recall(Record, write_only=True):
+    """`memtab recall PROMPT --json`."""
+
+    prompt: str
+    agents: tuple[AgentRecall, ...] = ()
+    unrecallable: tuple[Unrecallable, ...] = ()
+    workspace: Annotated[str | None, OmitNone] = None
+    directory: Annotated[str | None, OmitNone] = None

@@ -1,0 +1,318 @@
+"""How well a memory answers a prompt, judged from the words it is listed by.
+
+Claude Code and xum judge memories by a model's reading of their names and descriptions;
+Codex by the keywords its model searches for. No model is at hand here, so Memtab predicts
+the judgement from the words themselves: the prompt's content words (stop words dropped,
+each reduced to its stem by Snowball's English stemmer) are looked up in each candidate's
+fields; a word shared by few candidates weighs more than one most of them share (inverse
+document frequency over the candidates), and a prompt word that begins a candidate's word
+(`auth` of `authentication`) counts at 0.7. It sees words, not meaning: a memory worded
+unlike the prompt (`login` for `auth`) is missed where a model might take it. Pure Python,
+no I/O.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+
+PREFIX_WEIGHT = 0.7
+MIN_PREFIX = 4
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+STOP_WORDS = frozenset(
+    {
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "also",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "done",
+        "down",
+        "during",
+        "each",
+        "else",
+        "few",
+        "for",
+        "from",
+        "further",
+        "get",
+        "got",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "him",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "let",
+        "like",
+        "me",
+        "more",
+        "most",
+        "my",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "out",
+        "over",
+        "own",
+        "please",
+        "same",
+        "she",
+        "should",
+        "show",
+        "so",
+        "some",
+        "such",
+        "tell",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "us",
+        "use",
+        "used",
+        "using",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "remember",
+        "know",
+        "need",
+        "want",
+        "make",
+        "makes",
+        "made",
+        "recall",
+        "memory",
+        "memories",
+        "thing",
+        "things",
+        "way",
+        "project",
+        "file",
+        "files",
+        "md",
+    }
+)
+"""Words that say nothing of what a prompt is about (`memory`, `project`, `md` among them:
+every memory file is one)."""
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> snowballstemmer.stemmer:
+    return snowballstemmer.stemmer("english")
+
+
+def words(text: str) -> list[str]:
+    """The stems of `text`'s content words, in order (camelCase and snake_case split)."""
+    raw = _WORD.findall(_CAMEL.sub(" ", text).replace("_", " "))
+    return [stem for stem in map(_stem, raw) if stem]
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    """One word's stem, or "" for a stop word, a number or a lone ASCII letter."""
+    folded = word.casefold()
+    if folded in STOP_WORDS or folded.isdigit() or (len(folded) < 2 and folded.isascii()):
+        return ""
+    return str(_stemmer().stemWord(folded))
+
+
+@dataclass(frozen=True)
+class Fields:
+    """What a candidate is listed by, each field with its weight (a name counts more than
+    a description where an agent reads both)."""
+
+    parts: tuple[tuple[str, float], ...]
+
+    @classmethod
+    def of(cls, *parts: tuple[str, float]) -> Fields:
+        return cls(tuple(parts))
+
+
+@dataclass(frozen=True)
+class Judgement:
+    score: float
+    """The summed weight of the prompt's words found (0: none)."""
+    matched: tuple[str, ...]
+    """The prompt's words found, as the prompt spells them."""
+    share: float
+    """The part of the prompt's words found, 0 to 1."""
+
+
+NOTHING = Judgement(0.0, (), 0.0)
+
+
+class Prompt:
+    """A prompt's content words (stems) and how each was spelt."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.spelt: dict[str, str] = {}
+        for raw in _WORD.findall(_CAMEL.sub(" ", text).replace("_", " ")):
+            stems = words(raw)
+            if stems:
+                self.spelt.setdefault(stems[0], raw.casefold())
+        self.stems = tuple(self.spelt)
+
+    def __bool__(self) -> bool:
+        return bool(self.stems)
+
+
+def judge(prompt: Prompt, candidates: Sequence[Fields]) -> list[Judgement]:
+    """Each candidate's judgement for `prompt`, weighed against the others (a word every
+    candidate holds tells them apart less than one a single candidate holds)."""
+    if not prompt or not candidates:
+        return [NOTHING for _ in candidates]
+    stemmed = [[(_Held(words(text)), weight) for text, weight in c.parts] for c in candidates]
+    count = len(candidates)
+    frequency = {stem: 0 for stem in prompt.stems}
+    for fields in stemmed:
+        for stem in prompt.stems:
+            if any(held.has(stem) or held.begins(stem) for held, _ in fields):
+                frequency[stem] += 1
+    idf = {stem: math.log(1 + (count + 1) / (frequency[stem] + 0.5)) for stem in prompt.stems}
+    return [_judged(prompt, fields, idf) for fields in stemmed]
+
+
+def _judged(
+    prompt: Prompt,
+    fields: list[tuple[_Held, float]],
+    idf: dict[str, float],
+) -> Judgement:
+    score = 0.0
+    matched: list[str] = []
+    for stem in prompt.stems:
+        best = 0.0
+        for held, weight in fields:
+            if held.has(stem):
+                best = max(best, weight)
+            elif held.begins(stem):
+                best = max(best, weight * PREFIX_WEIGHT)
+        if best > 0:
+            score += idf[stem] * best
+            matched.append(prompt.spelt[stem])
+    return Judgement(round(score, 3), tuple(matched), round(len(matched) / len(prompt.stems), 3))
+
+
+class _Held:
+    """A field's stems, looked up whole or by a beginning shared with a prompt's stem."""
+
+    __slots__ = ("sorted", "stems")
+
+    def __init__(self, stems: list[str]) -> None:
+        self.stems = frozenset(stems)
+        self.sorted = sorted(self.stems)
+
+    def has(self, stem: str) -> bool:
+        return stem in self.stems
+
+    def begins(self, stem: str) -> bool:
+        """Whether a held stem begins with `stem`, or `stem` begins with a held one, the
+        shorter at least 4 letters long (`auth` and `authent`)."""
+        if len(stem) >= MIN_PREFIX:
+            at = bisect.bisect_right(self.sorted, stem)
+            if at < len(self.sorted) and self.sorted[at].startswith(stem):
+                return True
+        return any(stem[:size] in self.stems for size in range(MIN_PREFIX, len(stem)))
+
+
+TEXT_SHARE = 0.5
+"""A memory's text holds a prompt when it holds at least half of the prompt's words: a
+text long enough holds a word or two of any prompt."""
+
+
+def holds(judgement: Judgement) -> bool:
+    """Whether a judgement of a memory's whole text says it holds the prompt."""
+    return judgement.score > 0 and judgement.share >= TEXT_SHARE
+
+
+def ranked(judgements: Iterable[Judgement]) -> list[int]:
+    """The indexes of the judgements found at all, best first (ties: their order)."""
+    scored = [(j.score, -i) for i, j in enumerate(judgements) if j.score > 0]
+    return [-i for _, i in sorted(scored, reverse=True)]

@@ -1,0 +1,289 @@
+"""How the search index is opened (docs/formats.md §22.11, §15.5): private, never through
+a link, rebuilt when damaged or of another version, and what is done when it cannot be
+used.
+
+The index is the memory's words, so its folder is 0700 in Memtab's 0700 cache dir and its
+files 0600 (tantivy makes them as the umask says: `private_files` closes them after each
+write; the folder keeps others out meanwhile). A link, a FIFO, a socket, a device or a
+file at the folder's name, or at its lock file's, is removed first, never followed; so is
+anything but a regular file inside it. A folder there that holds anything tantivy does
+not make is the user's: it is left alone, and the index is not used.
+
+An index that cannot be used — that folder, a read-only cache dir, a full disk, an I/O
+error (`is_unusable`) — is not fatal: the index is built in memory from the files instead
+(`open_in_memory`), slower to fill, and the caller says why (`SearchIndex.problem`).
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+import tantivy
+
+from memtab.fs.locking.locks import interprocess_lock
+from memtab.fs.private import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, clear_entry, private_dir
+
+logger = logging.getLogger(__name__)
+
+# What one writer may hold in memory before it writes a segment (tantivy's floor is 3 MB;
+# 20,000 notes' words and texts fill ~60 MB: a few segments, few merges).
+WRITER_HEAP_BYTES = 64_000_000
+# How long a writer waits for another process's (a first indexing of 20,000 files: ~2 s).
+WRITE_WAIT_S = 60.0
+TOKENIZER = "memtab"
+# What tantivy makes in an index's folder: its meta files, its locks, its segments' files.
+_TANTIVY_NAME = re.compile(
+    r"(meta\.json|\.managed\.json|\.tantivy-(meta|writer)\.lock|[0-9a-f]{32}(\.[0-9]+)?\.[a-z]+"
+    r"|\.tmp[0-9A-Za-z]+|.*\.tmp)"
+)
+# What the OS says of a disk Memtab cannot write to: full, read-only, no permission, an
+# I/O error, a quota, a file too large.
+_UNUSABLE_ERRNOS = {
+    errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.EDQUOT, errno.EFBIG,
+}  # fmt: skip
+_ERRNO_WORDS = "|".join(str(number) for number in sorted(_UNUSABLE_ERRNOS))
+_UNUSABLE_WORDS = re.compile(
+    rf"os error ({_ERRNO_WORDS})\b|No space left|Read-only file system|Permission denied"
+    r"|File too large"
+)
+_DAMAGED_WORDS = re.compile(
+    r"corrupt|does not exist|Failed to open|not found|deserializ|checksum|Data corrupted"
+    r"|incompatib|Index format|version|truncat|unexpected end",
+    re.IGNORECASE,
+)
+
+
+class IndexUnusableError(Exception):
+    """The index cannot be used (see the module docstring); the words say why."""
+
+
+def is_unusable(error: BaseException) -> bool:
+    """Whether `error` says the index's folder cannot be written or read (rather than the
+    index being damaged)."""
+    if isinstance(error, IndexUnusableError):
+        return True
+    if isinstance(error, OSError) and error.errno in _UNUSABLE_ERRNOS:
+        return True
+    return isinstance(error, ValueError | OSError) and bool(_UNUSABLE_WORDS.search(str(error)))
+
+
+def is_damaged(error: BaseException) -> bool:
+    """Whether `error` (tantivy's, reading or writing the index) says it is damaged."""
+    return isinstance(error, ValueError | OSError) and bool(_DAMAGED_WORDS.search(str(error)))
+
+
+def why_unusable(error: BaseException) -> str:
+    """`error` in the words an answer's note gives."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or type(error).__name__
+
+
+def schema() -> Any:
+    """The index's fields (formats §22.11)."""
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("root", tokenizer_name="raw", index_option="basic")
+    builder.add_unsigned_field("number", indexed=True, fast=True)
+    builder.add_unsigned_field("size", fast=True)
+    builder.add_integer_field("mtime", fast=True)
+    builder.add_integer_field("ctime", fast=True)
+    builder.add_unsigned_field("inode", fast=True)
+    builder.add_text_field("words", tokenizer_name=TOKENIZER, index_option="position")
+    # Stored, never indexed (a text field is always indexed: its words are in `words`).
+    builder.add_bytes_field("id", stored=True, indexed=False)
+    builder.add_bytes_field("label", stored=True, indexed=False)
+    builder.add_bytes_field("body", stored=True, indexed=False)
+    return builder.build()
+
+
+def _analyzer() -> Any:
+    """Words as `ranking.tokens` reads them: runs of letters and digits, lowercased (the
+    index is fed casefolded text, CJK as bigrams)."""
+    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+    return builder.filter(tantivy.Filter.lowercase()).build()
+
+
+def open_in_memory() -> Any:
+    """A new, empty index in memory (one process's own)."""
+    index = tantivy.Index(schema())
+    index.register_tokenizer(TOKENIZER, _analyzer())
+    return index
+
+
+def open_index(path: Path, *, rebuild: bool = False) -> Any:
+    """The index at `path` (a folder): made when missing, rebuilt when damaged, of another
+    version, or `rebuild`; made safe to open first (see the module docstring).
+    IndexUnusableError when it cannot be used."""
+    try:
+        private_dir(path.parent)
+        _forget_older_versions(path)
+        cleared = clear_entry(lock_path(path))
+        if cleared is not None:
+            logger.warning("Search index lock %s was %s", lock_path(path), cleared)
+        with interprocess_lock(lock_path(path), timeout_s=60.0):
+            _prepare_folder(path)
+            index = None if rebuild else _opened(path)
+            if index is None:
+                _empty_folder(path)
+                index = tantivy.Index(schema(), path=os.fspath(path), reuse=False)
+            private_files(path)  # made by an older Memtab, or just now, as the umask says
+    except OSError as error:
+        raise IndexUnusableError(f"{why_unusable(error)} ({error.filename or path})") from error
+    except ValueError as error:
+        if is_unusable(error):
+            raise IndexUnusableError(why_unusable(error)) from error
+        raise
+    index.register_tokenizer(TOKENIZER, _analyzer())
+    return index
+
+
+def lock_path(path: Path) -> Path:
+    """The lock one writer at a time holds across processes (`fs/locking/locks.py`)."""
+    return path.parent / f".{path.name}.lock"
+
+
+def private_files(path: Path) -> None:
+    """Close to others every file tantivy made in the index's folder (0600)."""
+    try:
+        entries = _entries(path)
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) & 0o077:
+                os.chmod(entry.path, PRIVATE_FILE_MODE)
+        except OSError:
+            continue  # gone meanwhile (a merge), or another's: the folder keeps it private
+
+
+def _opened(path: Path) -> Any | None:
+    """The index at `path` when it opens (None: rebuild it). Its version is in its
+    folder's name (`index_file_for`): a schema of another is another folder."""
+    if not (path / "meta.json").exists():
+        return None
+    try:
+        index = tantivy.Index.open(os.fspath(path))
+    except (ValueError, OSError) as error:
+        if is_unusable(error):
+            raise
+        logger.warning("Search index %s is damaged (%s): rebuilt", path, error)
+        return None
+    return index
+
+
+def _prepare_folder(path: Path) -> None:
+    """The index's folder made safe: what is no folder at its name removed, never
+    followed; the folder private; anything but a regular file of tantivy's inside it
+    removed. IndexUnusableError for a folder holding files not tantivy's (the user's)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        os.mkdir(path, PRIVATE_DIR_MODE)
+        return
+    if not stat.S_ISDIR(info.st_mode):
+        os.unlink(path)  # a link is removed, never followed; a FIFO is never opened
+        logger.warning("Search index %s was no folder (%s): removed", path, _kind(info.st_mode))
+        os.mkdir(path, PRIVATE_DIR_MODE)
+        return
+    private_dir(path)
+    for entry in _entries(path):
+        if not _TANTIVY_NAME.fullmatch(entry.name):
+            raise IndexUnusableError(
+                f"{path} is a folder holding files not of the index ({entry.name}): left alone"
+            )
+        if not entry.is_file(follow_symlinks=False):
+            if entry.is_dir(follow_symlinks=False):
+                raise IndexUnusableError(f"{path} holds a folder ({entry.name}): left alone")
+            os.unlink(entry.path)
+            logger.warning("Search index file %s was a link or no file: removed", entry.path)
+
+
+def _empty_folder(path: Path) -> None:
+    """Take out every file of a former index in the folder (tantivy's alone: see
+    `_prepare_folder`)."""
+    for entry in _entries(path):
+        if _TANTIVY_NAME.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+            os.unlink(entry.path)
+
+
+def _forget_older_versions(path: Path) -> None:
+    """Remove the index of the same home an older Memtab kept (SQLite, version 2)."""
+    digest = path.name.rpartition("-")[2]
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        older = path.parent / f"search-{digest}.sqlite3{suffix}"
+        try:
+            info = os.lstat(older)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode):  # a folder there is the user's
+            os.unlink(older)
+
+
+def _entries(path: Path) -> list[os.DirEntry[str]]:
+    with os.scandir(path) as entries:
+        return list(entries)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a link"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISREG(mode):
+        return "a file"
+    return "a socket or device"
+
+
+def commit_seen(path: Path) -> object:
+    """What identifies the index's last commit: its `meta.json` (replaced at each)."""
+    try:
+        info = os.stat(path / "meta.json")
+    except OSError:
+        return None
+    return (info.st_ino, info.st_mtime_ns, info.st_size)
+
+
+class Writing:
+    """A writer of the index held for a block: the lock beside the index taken first (one
+    writer at a time across processes); new files made private after."""
+
+    def __init__(self, index: Any) -> None:
+        self._owner = index
+        self._lock: Any = None
+        self._writer: Any = None
+
+    def __enter__(self) -> Any:
+        owner = self._owner
+        if owner.problem is None:
+            self._lock = interprocess_lock(lock_path(owner.path), timeout_s=WRITE_WAIT_S)
+            self._lock.__enter__()
+        try:
+            self._writer = owner._index.writer(WRITER_HEAP_BYTES, 1)
+        except BaseException:
+            self._release(None, None, None)
+            raise
+        return self._writer
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        writer, self._writer = self._writer, None
+        self._owner.writes += 1
+        try:
+            if kind is not None:
+                writer.rollback()
+            writer.wait_merging_threads()
+        finally:
+            if self._owner.problem is None:
+                private_files(self._owner.path)
+            self._release(kind, error, trace)
+
+    def _release(self, kind: Any, error: Any, trace: Any) -> None:
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            lock.__exit__(kind, error, trace)

@@ -1,0 +1,533 @@
+"""Gemini CLI's memory inbox: the `.patch` files its auto memory proposes, read, checked and
+applied in memory exactly as its own `/memory inbox` does (docs/formats.md §17.7).
+
+Gemini CLI 0.61's auto memory (`experimental.autoMemory`) runs an extraction agent over
+past sessions and writes every change it proposes as a unified diff under the project's
+private memory folder, `<memory>/.inbox/private/*.patch` (targets: `MEMORY.md` and sibling
+`*.md` notes of `<memory>` itself) and `<memory>/.inbox/global/*.patch` (the one target:
+the global context file, `~/.gemini/GEMINI.md`) — "held for review in /memory inbox;
+nothing is applied until you approve it". This module is `memoryPatchUtils.js` and the
+inbox half of `commands/memory.js` of its bundle:
+
+- listing (`listInboxPatchFiles`): every regular `*.patch` file below `.inbox/<kind>/`,
+  sorted by path; a patch is valid (`validateInboxMemoryPatchFile`) when it parses, every
+  part has a hunk, its headers name absolute paths (`--- /dev/null` for a new file, else
+  the same path twice; git's `a/`/`b/` stripped) and each target is allowed: for
+  `private` a file directly in the memory folder named `MEMORY.md` or `*.md` not starting
+  with `.`, for `global` the global context file — both after links are resolved;
+- applying one (`applyMemoryPatchFile`): each part applied in order to the file as it is
+  (or to what an earlier part of the same patch made of it) with jsdiff
+  (`memtab.sources.gemini.patch`); a new file whose target exists, a missing target or a
+  hunk that fits nowhere refuses the whole patch, nothing written; for `private`, a new
+  sibling note no line of `MEMORY.md` names yet gets a pointer line appended to it
+  (`augmentWithAutoPointers`: `- See <path> for <stem> notes.`, `MEMORY.md` created as
+  `# Project Memory` when missing). Then every file is written and the patch removed;
+- dismissing one: the patch file removed.
+
+`plan_patch` is the first half, in memory (`PatchPlan`: every file's text before and after);
+the writing is the Inbox's (`memtab.writer.inbox.gemini`), through the sources' saves so
+history keeps what was there. Refusals carry Gemini CLI's own words.
+
+While Gemini CLI's extraction runs it holds `<memory>/.extraction.lock` (`{"pid",
+"startedAt"}`, stale after 35 minutes or when its process is gone) and may rewrite the
+patches: `extraction_running` says so, and the Inbox waits for it.
+
+Memtab is stricter than Gemini CLI in two places, and says why: a hunk whose `@@` line has
+no numbers (`patch.unnumbered_hunk`), and a target that is not UTF-8 text (Node reads it
+with U+FFFD in place of each bad byte, and would write those back).
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.fs.clock import now_ms
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.readable import read_readable_path
+from memtab.fs.records import Record
+from memtab.fs.user_files import read_regular_file
+from memtab.sources.gemini.patch import (
+    FilePatch,
+    PatchError,
+    Target,
+    apply_patch,
+    has_hunks,
+    js_trim,
+    parse_patch,
+    patch_targets,
+    unnumbered_hunk,
+)
+
+logger = logging.getLogger(__name__)
+
+INBOX_DIR = ".inbox"
+KINDS = ("private", "global")
+MEMORY_INDEX = "MEMORY.md"
+EXTRACTION_LOCK = ".extraction.lock"
+EXTRACTION_STATE = ".extraction-state.json"
+"""Gemini CLI's memory service rewrites it at the end of each extraction run."""
+LOCK_STALE_MS = 35 * 60 * 1000
+"""`LOCK_STALE_MS` of Gemini CLI's memory service: a lock older than this is left."""
+NEW_INDEX_TEXT = "# Project Memory\n"
+MAX_PATCH_BYTES = 4 * 1024 * 1024
+"""Memtab reads no patch past this (Gemini CLI has no limit; its extraction writes small
+ones)."""
+MAX_TARGET_BYTES = 4 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class MemoryRoots:
+    """Where one project's patches may write: its private memory folder and the global
+    context file (`~/.gemini/GEMINI.md`, or the first `context.fileName`)."""
+
+    memory_dir: Path
+    global_file: Path
+
+    def kind_root(self, kind: str) -> Path:
+        return self.memory_dir / INBOX_DIR / kind
+
+
+@dataclass(frozen=True)
+class InboxPatch:
+    """One `.patch` file of the inbox, as read: its kind, where it is, its bytes, and what
+    Gemini CLI makes of it (`problem` None: valid, and listed by `/memory inbox`)."""
+
+    kind: str
+    path: Path
+    relative: str
+    """Its path below `.inbox/<kind>/`, '/'-separated (what `/memory inbox` names it by)."""
+    data: bytes
+    modified_ms: int
+    parts: tuple[FilePatch, ...] = ()
+    targets: tuple[Target, ...] = ()
+    problem: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The patch as Node reads it (`utf-8`: a bad byte is U+FFFD)."""
+        return self.data.decode("utf-8", errors="replace")
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+
+@dataclass(frozen=True)
+class PlannedFile:
+    """One file a patch writes: its text before (None: the patch creates it) and after."""
+
+    target: Path
+    """The file's path with links resolved (Gemini CLI writes there)."""
+    before: str | None
+    after: str
+
+    @property
+    def new_file(self) -> bool:
+        return self.before is None
+
+
+@dataclass(frozen=True)
+class PatchPlan:
+    """What applying a patch writes, file by file in Gemini CLI's order, and the notes a
+    pointer line was added to `MEMORY.md` for."""
+
+    patch: InboxPatch
+    files: tuple[PlannedFile, ...]
+    pointers_added: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """What Gemini CLI says once it has applied it."""
+        count = len(self.files)
+        said = f"Applied memory patch to {count} file{'' if count == 1 else 's'}."
+        if self.pointers_added:
+            names = ", ".join(f'"{name}"' for name in self.pointers_added)
+            said += (
+                f" Auto-added MEMORY.md pointer for {names} so the new sibling file is "
+                "discoverable."
+            )
+        return said
+
+
+class PatchRefusedError(Exception):
+    """A patch Gemini CLI would not apply now; the message is its own words."""
+
+
+class ExtractionLock(Record):
+    """`<memory>/.extraction.lock`, written by Gemini CLI's memory service while its
+    extraction agent runs (`isLockInfo`: a number `pid` and a string `startedAt`)."""
+
+    pid: int
+    started_at: str
+
+
+# --- listing ------------------------------------------------------------------------------
+
+
+def inbox_patches(roots: MemoryRoots) -> list[InboxPatch]:
+    """Every patch of both kinds, private first, each by path, checked."""
+    found: list[InboxPatch] = []
+    for kind in KINDS:
+        for path in patch_files(roots, kind):
+            patch = read_patch(roots, kind, path)
+            if patch is not None:
+                found.append(patch)
+    return found
+
+
+def patch_files(roots: MemoryRoots, kind: str) -> list[Path]:
+    """The `*.patch` regular files below `.inbox/<kind>/` (its folders walked, links not
+    followed), sorted by path (`listInboxPatchFiles`)."""
+    found: list[str] = []
+    pending = [str(roots.kind_root(kind))]
+    while pending:
+        directory = pending.pop()
+        try:
+            with os.scandir(directory) as entries:
+                listed = list(entries)
+        except OSError:
+            continue
+        for entry in listed:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                elif entry.is_file(follow_symlinks=False) and entry.name.endswith(".patch"):
+                    found.append(entry.path)
+            except OSError:
+                continue
+    return [Path(path) for path in sorted(found)]
+
+
+def read_patch(roots: MemoryRoots, kind: str, path: Path) -> InboxPatch | None:
+    """One patch file read and checked (None: it went, or cannot be read at all)."""
+    relative = path.relative_to(roots.kind_root(kind)).as_posix()
+    try:
+        info = os.stat(path, follow_symlinks=False)
+        data = read_readable_path(path, limit=MAX_PATCH_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        logger.info("Gemini CLI inbox: cannot read %s: %s", path, error)
+        return None
+    modified = info.st_mtime_ns // 1_000_000
+    patch = InboxPatch(kind, path, relative, data, modified)
+    if len(data) > MAX_PATCH_BYTES:
+        return _with_problem(patch, f"larger than {MAX_PATCH_BYTES // (1024 * 1024)} MiB: not read")
+    try:
+        parts = tuple(parse_patch(patch.text))
+    except PatchError as error:
+        return _with_problem(patch, f"failed to parse patch: {error}")
+    checked = InboxPatch(kind, path, relative, data, modified, parts)
+    if not has_hunks(parts):
+        return _with_problem(checked, "no hunks found in patch")
+    targets = patch_targets(parts)
+    if isinstance(targets, str):
+        return _with_problem(checked, targets)
+    checked = InboxPatch(kind, path, relative, data, modified, parts, targets)
+    problem = unnumbered_hunk(parts)
+    if problem is None:
+        allowed = _Allowed(roots, kind)
+        outside = next((t.path for t in targets if allowed.resolve(t.path) is None), None)
+        if outside is not None:
+            problem = f"target file is outside {kind} memory roots: {outside}"
+    return _with_problem(checked, problem) if problem else checked
+
+
+def _with_problem(patch: InboxPatch, problem: str | None) -> InboxPatch:
+    return InboxPatch(
+        patch.kind,
+        patch.path,
+        patch.relative,
+        patch.data,
+        patch.modified_ms,
+        patch.parts,
+        patch.targets,
+        problem,
+    )
+
+
+# --- where a patch may write (`getMemoryPatchTargetValidationContext`) --------------------
+
+
+def node_resolve(path: str) -> str:
+    """Node's `path.resolve` of an absolute POSIX path: `.`, `..` and repeated slashes
+    gone, no trailing slash (a leading `//` is one, unlike `os.path.normpath`)."""
+    resolved = os.path.normpath(os.path.join(os.getcwd(), path))
+    return "/" + resolved.lstrip("/") if resolved.startswith("//") else resolved
+
+
+def canonical(path: str) -> str | None:
+    """Gemini CLI's `resolvePathWithExistingAncestors`: the path with the links of its
+    deepest existing folder resolved and the missing rest appended (None: unreadable)."""
+    missing: list[str] = []
+    current = node_resolve(path)
+    while True:
+        try:
+            real = os.path.realpath(current, strict=True)
+        except (FileNotFoundError, NotADirectoryError):
+            parent = os.path.dirname(current)
+            if parent == current:
+                return None
+            missing.append(os.path.basename(current))
+            current = parent
+            continue
+        except OSError:
+            return None
+        return os.path.join(real, *reversed(missing))
+
+
+def _is_subpath(parent: str, child: str) -> bool:
+    return child == parent or child.startswith(parent.rstrip("/") + "/")
+
+
+class _Allowed:
+    """The roots and files a patch of `kind` may write (raw and with links resolved)."""
+
+    def __init__(self, roots: MemoryRoots, kind: str) -> None:
+        self.kind = kind
+        if kind == "global":
+            raw = node_resolve(str(roots.global_file))
+            self.roots = _unique([canonical(raw)])
+            self.files = _unique([raw, *self.roots])
+            self.dirs: list[str] = []
+        else:
+            raw = node_resolve(str(roots.memory_dir))
+            self.roots = _unique([canonical(raw)])
+            self.dirs = _unique([raw, *self.roots])
+            self.files = []
+
+    def resolve(self, target: str) -> str | None:
+        """Where `target` really is, if a patch of this kind may write it, else None
+        (`resolveMemoryPatchTargetWithinAllowedSet`)."""
+        resolved = canonical(target)
+        if resolved is None or not any(_is_subpath(root, resolved) for root in self.roots):
+            return None
+        if not (self.document_allowed(target) and self.document_allowed(resolved)):
+            return None
+        return resolved
+
+    def document_allowed(self, path: str) -> bool:
+        resolved = node_resolve(path)
+        if self.kind == "global":
+            return resolved in self.files
+        name = os.path.basename(resolved)
+        allowed_name = name == MEMORY_INDEX or (
+            not name.startswith(".") and name.lower().endswith(".md")
+        )
+        return os.path.dirname(resolved) in self.dirs and allowed_name
+
+
+def _unique(paths: list[str | None]) -> list[str]:
+    return list(dict.fromkeys(node_resolve(p) for p in paths if p is not None))
+
+
+# --- applying in memory (`applyMemoryPatchFile` up to its writes) ------------------------
+
+
+def plan_patch(roots: MemoryRoots, patch: InboxPatch) -> PatchPlan:
+    """What applying `patch` writes, read from the files as they are now; PatchRefusedError
+    in Gemini CLI's words when it would refuse it (nothing is written either way)."""
+    name = patch.relative
+    if patch.problem is not None and not patch.parts:
+        if patch.problem.startswith("failed to parse patch: "):
+            error = patch.problem.removeprefix("failed to parse patch: ")
+            raise PatchRefusedError(f'Failed to parse memory patch "{name}": {error}')
+        if patch.problem == "no hunks found in patch":
+            raise PatchRefusedError(f'Memory patch "{name}" contains no valid hunks.')
+        raise PatchRefusedError(f'Memory patch "{name}" could not be read: {patch.problem}')
+    if not has_hunks(patch.parts):
+        raise PatchRefusedError(f'Memory patch "{name}" contains no valid hunks.')
+    allowed = _Allowed(roots, patch.kind)
+    outside_words = (
+        f'Memory patch "{name}" targets a file outside the {patch.kind} memory root or '
+        "target allowlist: "
+    )
+    targets = patch_targets(patch.parts)
+    if not isinstance(targets, str):
+        outside = next((t.path for t in targets if allowed.resolve(t.path) is None), None)
+        if outside is not None:
+            raise PatchRefusedError(outside_words + outside)
+    else:
+        if targets.startswith("missing"):
+            raise PatchRefusedError(f'Memory patch "{name}" is missing a target file path.')
+        raise PatchRefusedError(f'Memory patch "{name}" has invalid diff headers.')
+    unnumbered = unnumbered_hunk(patch.parts)
+    if unnumbered is not None:
+        raise PatchRefusedError(f'Memory patch "{name}" is not applied by Memtab: {unnumbered}')
+    files = _applied(patch, targets, allowed, outside_words)
+    pointers: tuple[str, ...] = ()
+    if patch.kind == "private":
+        files, pointers = _with_pointers(roots, files)
+    return PatchPlan(patch, tuple(files), pointers)
+
+
+def _applied(
+    patch: InboxPatch, targets: tuple[Target, ...], allowed: _Allowed, outside_words: str
+) -> list[PlannedFile]:
+    name = patch.relative
+    planned: dict[str, PlannedFile] = {}
+    for part, target in zip(patch.parts, targets, strict=True):
+        resolved = allowed.resolve(target.path)
+        if resolved is None:
+            raise PatchRefusedError(outside_words + target.path)
+        earlier = planned.get(resolved)
+        if earlier is not None:
+            source = earlier.after
+        elif target.new_file:
+            there = _lstat_state(resolved)
+            if there == "exists":
+                raise PatchRefusedError(
+                    f'Memory patch "{name}" declares a new file, but the target already '
+                    f"exists: {target.path}"
+                )
+            if there == "unknown":
+                raise PatchRefusedError(f"Target file not found: {target.path}")
+            source = ""
+        else:
+            source = _target_text(resolved, target.path)
+        applied = apply_patch(source, part)
+        if applied is None:
+            new = earlier.new_file if earlier is not None else target.new_file
+            raise PatchRefusedError(
+                f'Memory patch "{name}" failed to apply for new file {target.path}.'
+                if new
+                else f"Memory patch does not apply cleanly to {target.path}."
+            )
+        before = earlier.before if earlier is not None else (None if target.new_file else source)
+        planned[resolved] = PlannedFile(Path(resolved), before, applied)
+    return list(planned.values())
+
+
+def _lstat_state(path: str) -> str:
+    """`exists`, `missing` (ENOENT or ENOTDIR, as Node's check takes them) or `unknown`."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return "missing"
+    except OSError:
+        return "unknown"
+    return "exists"
+
+
+def _target_text(resolved: str, shown: str) -> str:
+    """The target's text as Gemini CLI reads it, or PatchRefusedError (`targetNotFound`;
+    Memtab's own words for a file it will not rewrite)."""
+    try:
+        data = read_regular_file(resolved, limit=MAX_TARGET_BYTES)
+    except OSError as error:
+        if error.errno in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR):
+            raise PatchRefusedError(f"Target file not found: {shown}") from None
+        raise PatchRefusedError(f"Target file {shown} cannot be read: {error.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PatchRefusedError(
+            f"Target file {shown} is not UTF-8 text: Gemini CLI would write its bad bytes back "
+            "as U+FFFD, so Memtab does not apply it"
+        ) from None
+
+
+def _with_pointers(
+    roots: MemoryRoots, files: list[PlannedFile]
+) -> tuple[list[PlannedFile], tuple[str, ...]]:
+    """`augmentWithAutoPointers`: a pointer line in `MEMORY.md` for each new sibling note
+    the patch creates and `MEMORY.md` does not name."""
+    try:
+        memory_dir = os.path.realpath(roots.memory_dir, strict=True)
+    except OSError:
+        memory_dir = node_resolve(str(roots.memory_dir))
+    index_path = os.path.join(memory_dir, MEMORY_INDEX)
+    siblings = [
+        f
+        for f in files
+        if f.new_file
+        and os.path.dirname(node_resolve(str(f.target))) == memory_dir
+        and f.target.name.lower() != "memory.md"
+        and f.target.name.lower().endswith(".md")
+    ]
+    if not siblings:
+        return files, ()
+    at = next((i for i, f in enumerate(files) if node_resolve(str(f.target)) == index_path), None)
+    if at is not None:
+        index = files[at]
+    else:
+        missing = _lstat_state(index_path) == "missing"
+        before = None if missing else _target_text(index_path, index_path)
+        index = PlannedFile(Path(index_path), before, NEW_INDEX_TEXT if before is None else before)
+    text = index.after
+    added: list[str] = []
+    for sibling in siblings:
+        name = sibling.target.name
+        absolute = node_resolve(str(sibling.target))
+        if name in text or absolute in text:
+            continue
+        stem = _stem(name)
+        pointer = f"- See {absolute} for {stem or name} notes."
+        text = f"{text}{pointer}\n" if text.endswith("\n") else f"{text}\n{pointer}\n"
+        added.append(name)
+    if not added:
+        return files, ()
+    updated = PlannedFile(index.target, index.before, text)
+    if at is not None:
+        return [*files[:at], updated, *files[at + 1 :]], tuple(added)
+    return [*files, updated], tuple(added)
+
+
+def _stem(name: str) -> str:
+    """`basename.replace(/\\.md$/i, "").replace(/[-_]/g, " ").trim()`."""
+    stem = name[:-3] if name.lower().endswith(".md") else name
+    return js_trim(stem.replace("-", " ").replace("_", " "))
+
+
+# --- the extraction lock ------------------------------------------------------------------
+
+
+def extraction_running(memory_dir: Path, *, now: int | None = None) -> ExtractionLock | None:
+    """The lock of an extraction Gemini CLI runs now in `memory_dir` (None: none, or a
+    stale one: unreadable, its process gone, or started over 35 minutes ago)."""
+    try:
+        data = read_regular_file(memory_dir / EXTRACTION_LOCK, limit=64 * 1024)
+        lock = ExtractionLock.read(parse_json(data))
+    except (OSError, JsonError):
+        return None
+    if lock is None or not _alive(lock.pid):
+        return None
+    started = _iso_ms(lock.started_at)
+    moment = now_ms() if now is None else now
+    if started is None or moment - started > LOCK_STALE_MS:
+        return None
+    return lock
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def _iso_ms(text: str) -> int | None:
+    """`new Date(text).getTime()` of JavaScript's own `toISOString()` form."""
+    # lazy: datetime stays off the settled window (docs/architecture/start-up.md), whose
+    # Inbox lists Gemini CLI's patches; only an extraction's state needs a time read
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return None
+    return int(moment.timestamp() * 1000)

@@ -1,0 +1,445 @@
+"""Gemini CLI's unified diffs, read and applied exactly as Gemini CLI reads and applies them.
+
+Gemini CLI 0.61 (`@google/gemini-cli`) parses a memory patch with the `diff` package
+(jsdiff 8, `node_modules/diff/libesm/patch/parse.js` in its bundle) and applies each file's
+part with its `applyPatch` and no options (`patch/apply.js`: no fuzz, lines compared
+exactly, line endings converted when the file has only Windows or only Unix ones). This
+module is that code in Python, rule for rule, so what Memtab's Inbox does with a patch is
+what `/memory inbox` does with it (tests/unit/sources/test_gemini_patch.py checks it against
+cases recorded from the bundle itself):
+
+- `parse_patch` splits the text at `\\n`; a file's part starts at `--- `/`+++ ` headers (a
+  quoted name unquoted, `\\\\` made `\\`, what follows a tab dropped), a hunk at `@@`; an
+  empty line inside a hunk is a context line, but the text's last line is not; a hunk
+  whose lines do not match its counts, or a line that is none of ` `, `+`, `-`, `\\`, is
+  refused with jsdiff's own message (`PatchError`).
+- `apply_patch` places each hunk at its line, or the nearest line after then before it
+  where its context and removed lines match exactly (jsdiff's distance iterator), never
+  before the previous hunk's end; `\\ No newline at end of file` adds or drops the file's
+  last newline; a hunk that fits nowhere fails the whole file (None).
+
+One place where Memtab is stricter, and says so (`Hunk.numbered`): a hunk header without
+line numbers (`@@ -a +b @@`) reads in jsdiff as a hunk at no line (NaN), and a hunk of
+added lines there replaces the whole file with them. Memtab shows such a patch as invalid
+instead of applying it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+DEV_NULL = "/dev/null"
+
+# JavaScript's `\s` (and `String.prototype.trim`): its whitespace and line terminators,
+# which are not Python's (`\ufeff` is one, `\x1c`–`\x1f` and `\x85` are not).
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_SPACE_CHARS = frozenset(
+    "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
+    + "".join(chr(c) for c in range(0x2000, 0x200B))
+)
+_FILE_OR_HUNK = re.compile(rf"^(---|\+\+\+|@@)[{_JS_SPACE}]")
+_FILE_HEADER = re.compile(rf"^(---|\+\+\+)[{_JS_SPACE}]+")
+_NEXT_FILE = re.compile(
+    rf"^(Index:[{_JS_SPACE}]|diff[{_JS_SPACE}]|---[{_JS_SPACE}]|\+\+\+[{_JS_SPACE}]|={{67}})"
+)
+_HUNK_HEADER = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
+_GIT_PREFIX = re.compile(r"^[ab]/")
+_WIN_LINE_END_INSIDE = re.compile(r"[^\r]\n")
+
+
+class PatchError(ValueError):
+    """The text is no patch jsdiff can parse (its own message: `Unknown line 3 "x"`)."""
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """One `@@` block: where it applies in the old file, how many lines each side has, and
+    its lines as written (` ` context, `-` removed, `+` added, `\\` a note)."""
+
+    old_start: int
+    old_lines: int
+    new_start: int
+    new_lines: int
+    lines: tuple[str, ...]
+    numbered: bool = True
+    """False: its `@@` line had no line numbers (jsdiff reads NaN; Memtab refuses it)."""
+
+
+@dataclass(frozen=True)
+class FilePatch:
+    """One file's part of a patch: its `---` and `+++` names (None: no such header)."""
+
+    old_name: str | None
+    new_name: str | None
+    hunks: tuple[Hunk, ...]
+
+
+def js_trim(text: str) -> str:
+    """`String.prototype.trim`: JavaScript's whitespace off both ends."""
+    start, end = 0, len(text)
+    while start < end and text[start] in _JS_SPACE_CHARS:
+        start += 1
+    while end > start and text[end - 1] in _JS_SPACE_CHARS:
+        end -= 1
+    return text[start:end]
+
+
+def parse_patch(text: str) -> list[FilePatch]:
+    """Every file's part of `text` (jsdiff's `parsePatch`); PatchError as jsdiff throws."""
+    return _Parser(text.split("\n")).parse()
+
+
+class _Parser:
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.i = 0
+
+    def parse(self) -> list[FilePatch]:
+        found: list[FilePatch] = []
+        while self.i < len(self.lines):
+            found.append(self._index())
+        return found
+
+    def _index(self) -> FilePatch:
+        lines = self.lines
+        while self.i < len(lines):
+            if _FILE_OR_HUNK.match(lines[self.i]):
+                break
+            self.i += 1  # `Index:` and `diff -r` lines name the file; jsdiff keeps no more
+        names: dict[str, str] = {}
+        self._file_header(names)
+        self._file_header(names)
+        hunks: list[Hunk] = []
+        while self.i < len(lines):
+            line = lines[self.i]
+            if _NEXT_FILE.match(line):
+                break
+            if line.startswith("@@"):
+                hunks.append(self._hunk())
+            elif line:
+                raise PatchError(f"Unknown line {self.i + 1} {_js_string(line)}")
+            else:
+                self.i += 1
+        return FilePatch(names.get("---"), names.get("+++"), tuple(hunks))
+
+    def _file_header(self, names: dict[str, str]) -> None:
+        if self.i >= len(self.lines):
+            return
+        line = self.lines[self.i]
+        match = _FILE_HEADER.match(line)
+        if match is None:
+            return
+        # `split("\t", 2)` in JavaScript keeps the first two pieces only.
+        name = js_trim(line[3:]).split("\t")[0].replace("\\\\", "\\")
+        if name.startswith('"') and name.endswith('"'):
+            name = name[1:-1]
+        names[match.group(1)] = name
+        self.i += 1
+
+    def _hunk(self) -> Hunk:
+        lines = self.lines
+        header_index = self.i
+        header = _HUNK_HEADER.search(lines[self.i])
+        self.i += 1
+        numbered = header is not None
+        old_start = int(header.group(1)) if header else 0
+        new_start = int(header.group(3)) if header else 0
+        old_lines = int(header.group(2)) if header and header.group(2) is not None else 1
+        new_lines = int(header.group(4)) if header and header.group(4) is not None else 1
+        if old_lines == 0:
+            old_start += 1
+        if new_lines == 0:
+            new_start += 1
+        body: list[str] = []
+        added = removed = 0
+        while self.i < len(lines) and (
+            removed < old_lines or added < new_lines or lines[self.i].startswith("\\")
+        ):
+            line = lines[self.i]
+            last = self.i == len(lines) - 1
+            operation = " " if not line and not last else (line[0] if line else "")
+            if operation not in ("+", "-", " ", "\\"):
+                raise PatchError(f"Hunk at line {header_index + 1} contained invalid line {line}")
+            body.append(line)
+            if operation == "+":
+                added += 1
+            elif operation == "-":
+                removed += 1
+            elif operation == " ":
+                added += 1
+                removed += 1
+            self.i += 1
+        if not added and new_lines == 1:
+            new_lines = 0
+        if not removed and old_lines == 1:
+            old_lines = 0
+        if added != new_lines:
+            raise PatchError(f"Added line count did not match for hunk at line {header_index + 1}")
+        if removed != old_lines:
+            raise PatchError(
+                f"Removed line count did not match for hunk at line {header_index + 1}"
+            )
+        return Hunk(old_start, old_lines, new_start, new_lines, tuple(body), numbered)
+
+
+def _js_string(text: str) -> str:
+    """`JSON.stringify` of a string, as jsdiff's message quotes the line."""
+    escapes = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r"}
+    escapes["\t"] = "\\t"
+    out = []
+    for char in text:
+        if char in escapes:
+            out.append(escapes[char])
+        elif ord(char) < 0x20 or 0xD800 <= ord(char) <= 0xDFFF:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+# --- applying ---------------------------------------------------------------------------
+
+
+def apply_patch(source: str, patch: FilePatch) -> str | None:
+    """`source` with `patch` applied (jsdiff's `applyPatch(source, patch)`: no fuzz), or
+    None where jsdiff returns false (a hunk fits nowhere, the end-of-file newline does
+    not match)."""
+    hunks = patch.hunks
+    if _only_windows_endings(source) and _is_unix(hunks):
+        hunks = _unix_to_windows(hunks)
+    elif _only_unix_endings(source) and _is_windows(hunks):
+        hunks = _windows_to_unix(hunks)
+    lines: list[str | None] = list(source.split("\n"))
+    if not hunks:
+        return source
+    remove_end_newline = add_end_newline = False
+    previous = ""
+    for line in hunks[-1].lines:
+        if line[:1] == "\\":
+            if previous[:1] == "+":
+                remove_end_newline = True
+            elif previous[:1] == "-":
+                add_end_newline = True
+        previous = line
+    if remove_end_newline:
+        if add_end_newline:
+            if lines[-1] == "":
+                return None
+        elif lines[-1] == "":
+            lines.pop()
+        else:
+            return None
+    elif add_end_newline:
+        if lines[-1] != "":
+            lines.append("")
+        else:
+            return None
+    result: list[str | None] = []
+    min_line = 0
+    offset = 0
+    for hunk in hunks:
+        max_line = len(lines) - hunk.old_lines
+        position: int | None = hunk.old_start + offset - 1
+        positions = _distance_iterator(hunk.old_start + offset - 1, min_line, max_line)
+        placed: tuple[list[str | None], int] | None = None
+        while position is not None:
+            placed = _apply_hunk(lines, hunk.lines, position)
+            if placed is not None:
+                break
+            position = positions()
+        if placed is None or position is None:
+            return None
+        patched, last_old = placed
+        result.extend(_at(lines, i) for i in range(min_line, position))
+        result.extend(patched)
+        min_line = last_old + 1
+        offset = position + 1 - hunk.old_start
+    result.extend(_at(lines, i) for i in range(min_line, len(lines)))
+    return "\n".join("" if line is None else line for line in result)  # `join`: undefined is ""
+
+
+def _at(lines: Sequence[str | None], index: int) -> str | None:
+    """`lines[index]` as JavaScript reads it: undefined (None) outside the array."""
+    return lines[index] if 0 <= index < len(lines) else None
+
+
+def _apply_hunk(
+    lines: Sequence[str | None], hunk_lines: Sequence[str], position: int
+) -> tuple[list[str | None], int] | None:
+    """jsdiff's `applyHunk` with no errors allowed: the hunk's new lines and the index of
+    the last old line it consumed, or None where it does not fit at `position`."""
+    patched: list[str | None] = []
+    trailing_context = 0
+    for hunk_line in hunk_lines:
+        operation = hunk_line[0] if hunk_line else " "
+        content = hunk_line[1:] if hunk_line else hunk_line
+        if operation == "-":
+            if _at(lines, position) != content:
+                return None
+            position += 1
+            trailing_context = 0
+        elif operation == "+":
+            patched.append(content)
+            trailing_context = 0
+        elif operation == " ":
+            trailing_context += 1
+            if _at(lines, position) != content:
+                return None
+            patched.append(_at(lines, position))
+            position += 1
+    if trailing_context:
+        del patched[len(patched) - trailing_context :]
+    return patched, position - trailing_context - 1
+
+
+def _distance_iterator(start: int, min_line: int, max_line: int) -> Callable[[], int | None]:
+    """jsdiff's `distance-iterator`: start+1, start-1, start+2, start-2… within the bounds,
+    then the rest of the side not yet exhausted."""
+    state = {"forward": True, "back_done": False, "forward_done": False, "offset": 1}
+
+    def iterator() -> int | None:
+        if state["forward"] and not state["forward_done"]:
+            if state["back_done"]:
+                state["offset"] += 1
+            else:
+                state["forward"] = False
+            if start + state["offset"] <= max_line:
+                return start + state["offset"]
+            state["forward_done"] = True
+        if not state["back_done"]:
+            if not state["forward_done"]:
+                state["forward"] = True
+            if min_line <= start - state["offset"]:
+                found = start - state["offset"]
+                state["offset"] += 1
+                return found
+            state["back_done"] = True
+            return iterator()
+        return None
+
+    return iterator
+
+
+def _only_windows_endings(text: str) -> bool:
+    return "\r\n" in text and not text.startswith("\n") and not _WIN_LINE_END_INSIDE.search(text)
+
+
+def _only_unix_endings(text: str) -> bool:
+    return "\r\n" not in text and "\n" in text
+
+
+def _is_unix(hunks: Sequence[Hunk]) -> bool:
+    return not any(
+        not line.startswith("\\") and line.endswith("\r") for hunk in hunks for line in hunk.lines
+    )
+
+
+def _is_windows(hunks: Sequence[Hunk]) -> bool:
+    if not any(line.endswith("\r") for hunk in hunks for line in hunk.lines):
+        return False
+    return all(
+        line.startswith("\\")
+        or line.endswith("\r")
+        or (index + 1 < len(hunk.lines) and hunk.lines[index + 1].startswith("\\"))
+        for hunk in hunks
+        for index, line in enumerate(hunk.lines)
+    )
+
+
+def _unix_to_windows(hunks: Sequence[Hunk]) -> tuple[Hunk, ...]:
+    def converted(hunk: Hunk) -> Hunk:
+        lines = hunk.lines
+        new = tuple(
+            line
+            if line.startswith("\\")
+            or line.endswith("\r")
+            or (index + 1 < len(lines) and lines[index + 1].startswith("\\"))
+            else line + "\r"
+            for index, line in enumerate(lines)
+        )
+        return _with_lines(hunk, new)
+
+    return tuple(converted(hunk) for hunk in hunks)
+
+
+def _windows_to_unix(hunks: Sequence[Hunk]) -> tuple[Hunk, ...]:
+    return tuple(
+        _with_lines(hunk, tuple(line.removesuffix("\r") for line in hunk.lines)) for hunk in hunks
+    )
+
+
+def _with_lines(hunk: Hunk, lines: tuple[str, ...]) -> Hunk:
+    return Hunk(
+        hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines, lines, hunk.numbered
+    )
+
+
+# --- Gemini CLI's rules over a parsed patch (`memoryPatchUtils.js`) ----------------------
+
+
+def strip_git_prefix(name: str) -> str:
+    """A header's name without git's `a/` or `b/` (`stripGitDiffPrefix`)."""
+    return _GIT_PREFIX.sub("", name, count=1)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A file a patch changes (`validateParsedSkillPatchHeaders`): its path as the header
+    gives it, and whether the patch creates it (`--- /dev/null`)."""
+
+    path: str
+    new_file: bool
+
+
+def patch_targets(patches: Sequence[FilePatch]) -> tuple[Target, ...] | str:
+    """Each part's target, or why Gemini CLI refuses the headers, in its words
+    (`missing target file path in patch header`, `invalid diff headers: <path>`)."""
+    targets: list[Target] = []
+    for patch in patches:
+        old = strip_git_prefix(patch.old_name) if patch.old_name else patch.old_name
+        new = strip_git_prefix(patch.new_name) if patch.new_name else patch.new_name
+        if not old or not new:
+            return "missing target file path in patch header"
+        if old == DEV_NULL:
+            if not _absolute(new):
+                return f"invalid diff headers: {new}"
+            targets.append(Target(new, True))
+            continue
+        if not _absolute(old) or not _absolute(new) or old != new:
+            return f"invalid diff headers: {new}"
+        targets.append(Target(new, False))
+    return tuple(targets)
+
+
+def _absolute(path: str) -> bool:
+    return path != DEV_NULL and path.startswith("/")
+
+
+def has_hunks(patches: Sequence[FilePatch]) -> bool:
+    """Gemini CLI's `hasParsedPatchHunks`: at least one part, and a hunk in every part."""
+    return bool(patches) and all(patch.hunks for patch in patches)
+
+
+def unnumbered_hunk(patches: Sequence[FilePatch]) -> str | None:
+    """Why Memtab will not apply a patch Gemini CLI would misplace (see the module doc)."""
+    for patch in patches:
+        for hunk in patch.hunks:
+            if not hunk.numbered:
+                return (
+                    "a hunk's @@ line has no line numbers: Gemini CLI would put its lines in "
+                    "place of the whole file"
+                )
+    return None
+
+
+def formatted_diff(patch: FilePatch) -> str:
+    """One part as Gemini CLI's `/memory inbox` shows it (`formatParsedDiff`)."""
+    lines = [f"--- {patch.old_name}"] if patch.old_name else []
+    if patch.new_name:
+        lines.append(f"+++ {patch.new_name}")
+    for hunk in patch.hunks:
+        lines.append(f"@@ -{hunk.old_start},{hunk.old_lines} +{hunk.new_start},{hunk.new_lines} @@")
+        lines.extend(hunk.lines)
+    return "\n".join(lines)

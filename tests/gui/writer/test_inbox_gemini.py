@@ -1,0 +1,101 @@
+"""Gemini CLI's memory patches in the window's Inbox (docs/formats.md §17.7): one its
+extraction writes while the window is open arrives at once, its review is what it would
+write to each file, Accept applies it as Gemini CLI's `/memory inbox` does and the tree
+and editor follow; an invalid one offers only Reject."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_watching
+from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.writer.inbox_panel import InboxPanel
+from memtab.store.home import Home
+from memtab.store.sidecars.registry import add_workspace
+from support.gemini_home import build_gemini_home
+
+pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
+
+make_window = support.make_window
+WORKSPACE = "g1h2i3j4k5"
+
+
+def panel_of(window: MainWindow) -> InboxPanel:
+    return window.memory_tab.controller.inbox
+
+
+def select(panel: InboxPanel, starts: str) -> str:
+    panel.list.clearSelection()
+    for row in range(panel.list.count()):
+        item = panel.list.item(row)
+        if item is not None and item.text().startswith(starts):
+            item.setSelected(True)
+    (chosen,) = panel.selected_ids()
+    return chosen
+
+
+def test_a_patch_arrives_live_is_reviewed_as_it_would_write_and_accepted(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    project = tmp_path / "src" / "acme-api"
+    home = Home(tmp_path / "home")
+    gemini = build_gemini_home(Path.home(), project, patches=False)
+    add_workspace(home, str(project), "main", workspace_id=WORKSPACE, workspace_path=str(project))
+    window = make_window(home, WORKSPACE)
+    qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
+    wait_watching(qtbot, window)
+    panel = panel_of(window)
+    assert panel.items == ()
+
+    gemini.inbox("private").mkdir(parents=True)  # Gemini CLI's extraction writes its patch
+    (gemini.inbox("private") / "extraction.patch").write_text(gemini.private_patch())
+
+    qtbot.waitUntil(lambda: len(panel.items) == 1, timeout=WAIT_MS)
+    item_id = select(panel, "Gemini patch · Private memory")
+    review = panel.review
+    qtbot.waitUntil(
+        lambda: review.shown_id == item_id and "Changes 2 files" in review.heading.text(),
+        timeout=WAIT_MS,
+    )
+    assert "deploy-checklist.md (new, 3 lines); MEMORY.md (1 line added)" in review.heading.text()
+    assert not panel.edit_button.isEnabled() and panel.accept_button.isEnabled()
+    with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS) as said:
+        panel.accept_button.click()
+    assert said.args == ["Applied memory patch to 2 files."]
+    qtbot.waitUntil(lambda: panel.items == (), timeout=WAIT_MS)
+    assert (gemini.memory / "deploy-checklist.md").is_file()
+    assert not (gemini.inbox("private") / "extraction.patch").exists()
+    tree = window.memory_tab.model
+    qtbot.waitUntil(
+        lambda: any(n.name == "deploy-checklist.md" for n in tree.nodes()), timeout=WAIT_MS
+    )
+
+
+def test_an_invalid_patch_says_why_and_offers_only_reject(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    project = tmp_path / "src" / "acme-api"
+    home = Home(tmp_path / "home")
+    gemini = build_gemini_home(Path.home(), project, patches=False)
+    gemini.inbox("private").mkdir(parents=True)
+    (gemini.inbox("private") / "extraction.patch").write_text("--- /dev/null\n+++ notes.md\n")
+    add_workspace(home, str(project), "main", workspace_id=WORKSPACE, workspace_path=str(project))
+    window = make_window(home, WORKSPACE)
+    panel = panel_of(window)
+    qtbot.waitUntil(lambda: len(panel.items) == 1, timeout=WAIT_MS)
+
+    item_id = select(panel, "Gemini patch (invalid)")
+
+    review = panel.review
+    qtbot.waitUntil(
+        lambda: review.shown_id == item_id and "hunks" in review.heading.text(), timeout=WAIT_MS
+    )
+    assert not panel.accept_button.isEnabled() and panel.reject_button.isEnabled()
+    with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS):
+        panel.reject_button.click()
+    qtbot.waitUntil(lambda: panel.items == (), timeout=WAIT_MS)
+    assert not (gemini.inbox("private") / "extraction.patch").exists()
