@@ -11,7 +11,7 @@ import pytest
 
 from gui.keyboard.walked import walked
 
-pytestmark = pytest.mark.slow  # slow: seven windows on a fresh Xvfb, keys typed (~12 s of CPU)
+pytestmark = pytest.mark.slow  # slow: eight windows on a fresh Xvfb, keys typed (~14 s of CPU)
 
 Seen = dict[str, dict[str, Any]]
 
@@ -22,6 +22,7 @@ def seen() -> Seen:
         [
             "check_panel",
             "history_panel",
+            "trust_panel",
             "blame",
             "inbox_key",
             "inbox_narrow",
@@ -37,7 +38,7 @@ def walk_of(seen: Seen, name: str) -> dict[str, Any]:
     return walk
 
 
-@pytest.mark.parametrize("name", ["check_panel", "history_panel"])
+@pytest.mark.parametrize("name", ["check_panel", "history_panel", "trust_panel"])
 def test_a_dock_takes_the_keyboard_and_escape_gives_it_back(seen: Seen, name: str) -> None:
     walk = walk_of(seen, name)
     assert walk["in_panel"], walk["focus"]

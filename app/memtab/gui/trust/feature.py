@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer, SignalInstance, Slot
-from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QInputDialog, QWidget
+from PySide6.QtWidgets import QDialog, QDockWidget, QInputDialog, QWidget
 
 from memtab.check.records import CheckReport
 from memtab.components.activity.badges import Badge
@@ -42,6 +42,7 @@ from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import small_dialog
+from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.trust.room import RoomView
 from memtab.operations.trust import actions as operations
 from memtab.operations.trust.actions import SideBySide
@@ -136,7 +137,6 @@ class TrustFeature(QObject):
         self._inbox: int | None = None
         self._check_report: CheckReport | None = None
         self._panel: TrustPanel | None = None
-        self._focus_before: QWidget | None = None
         self.room = RoomView()
         self.room.open_requested.connect(self._on_open_requested)
         room_host.hold(self.room)
@@ -148,6 +148,7 @@ class TrustFeature(QObject):
         )
         shell.add_dock(self.dock, below=True)
         self.dock.hide()
+        self._way_back = KeyboardReturn(self.dock)  # its key takes the keyboard, Escape back
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         actions = context.actions
         self.panel_action = actions.add(
@@ -206,7 +207,6 @@ class TrustFeature(QObject):
             panel.keep_requested.connect(self._on_keep_requested)
             panel.side_by_side_requested.connect(self._on_side_by_side_requested)
             panel.move_requested.connect(self._on_move_requested)
-            panel.escaped.connect(self.give_focus_back)
             panel.undo_requested.connect(self._on_undo_requested)
             self.dock.setWidget(panel)
             self._panel = panel
@@ -233,13 +233,13 @@ class TrustFeature(QObject):
         self._jobs().submit_latest(FIND_KEY, self._engine.find)
 
     def open_panel(self) -> None:
-        """Show the panel with the keyboard in its list (Escape gives it back)."""
-        focused = QApplication.focusWidget()
-        if focused is not None and not self.dock.isAncestorOf(focused):
-            self._focus_before = focused
+        """Show the panel with the keyboard in its list (Escape gives it back:
+        `toolkit.keyboard_return`)."""
         self.dock.show()
         self.dock.raise_()
-        self.panel.focus_list()
+        panel = self.panel
+        self._way_back.take(panel.tree)  # where the keyboard was is remembered first
+        panel.select_first()
         if not self._started:
             self.find_now()
 
@@ -256,15 +256,6 @@ class TrustFeature(QObject):
             self._context.status.show(
                 "What needs you shows when no file is open; Ctrl+Shift+T: the Trust panel"
             )
-
-    def give_focus_back(self) -> None:
-        """Escape in the panel: the keyboard goes back where it was."""
-        before = self._focus_before
-        self._focus_before = None
-        if before is not None and before.isVisible():
-            before.setFocus()
-        else:
-            self.dock.hide()
 
     def choose(self, title: str, label: str, items: list[str]) -> int | None:
         """Ask which of `items` (a seam for tests); None when cancelled."""
@@ -519,6 +510,8 @@ class TrustFeature(QObject):
     def _on_dock_visibility_changed(self, visible: bool) -> None:
         if visible:
             _ = self.panel
+        else:
+            self._way_back.give_back_if_held()
 
     @Slot()
     def _on_first_look_timeout(self) -> None:

@@ -5,7 +5,8 @@ and each of its places (a file and line) a row under it: Enter or a double-click
 place opens it there. The buttons act on the finding selected (or the one a selected
 place is of): Open, Combine into… and Keep for duplicates, Side by side for a
 contradiction, Move to where a leak belongs. The box under the tree says why the finding
-was found. Escape gives the focus back to where it was (`escaped`).
+was found. Its key puts the keyboard in it, Escape gives it back (the feature's
+`KeyboardReturn`); Ctrl+Z there is Edit → Undo (`undo_requested`).
 """
 
 from __future__ import annotations
@@ -51,7 +52,6 @@ class TrustPanel(QWidget):
         open_requested(Target): a place to open at its line.
         combine_requested(DuplicateGroup), keep_requested(DuplicateGroup),
         side_by_side_requested(Contradiction), move_requested(Leak): the buttons.
-        escaped(): Escape in the panel.
         undo_requested(bool): Ctrl+Z (False) or Ctrl+Shift+Z (True) in the panel: Edit →
             Undo or Redo, which take its actions back (the tree's keys elsewhere).
     """
@@ -61,7 +61,6 @@ class TrustPanel(QWidget):
     keep_requested = Signal(object)
     side_by_side_requested = Signal(object)
     move_requested = Signal(object)
-    escaped = Signal()
     undo_requested = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -143,18 +142,21 @@ class TrustPanel(QWidget):
             part.setExpanded(True)
         if again is not None:
             self.tree.setCurrentItem(again)
+        elif self.tree.hasFocus():
+            self.select_first()  # the keyboard in the list: on a finding, not a title
         self._update_buttons()
 
-    def focus_list(self) -> None:
-        """Give the tree the focus, on a finding."""
-        if self.tree.currentItem() is None:
-            for index in range(self.tree.topLevelItemCount()):
-                part = self.tree.topLevelItem(index)
-                first = part.child(0) if part is not None else None
-                if first is not None:
-                    self.tree.setCurrentItem(first)
-                    break
-        self.tree.setFocus(Qt.FocusReason.ShortcutFocusReason)
+    def select_first(self) -> None:
+        """Put the tree's current row on a finding, if it is on none (the keyboard's row;
+        a part's title row is no finding)."""
+        if self.selected() is not None:
+            return
+        for index in range(self.tree.topLevelItemCount()):
+            part = self.tree.topLevelItem(index)
+            first = part.child(0) if part is not None else None
+            if first is not None:
+                self.tree.setCurrentItem(first)
+                return
 
     def selected(self) -> Found | None:
         item = self.tree.currentItem()
@@ -162,10 +164,6 @@ class TrustPanel(QWidget):
         return found if isinstance(found, DuplicateGroup | Contradiction | Leak) else None
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Escape:
-            self.escaped.emit()
-            event.accept()
-            return
         if event.matches(QKeySequence.StandardKey.Undo):
             self.undo_requested.emit(False)
             event.accept()
