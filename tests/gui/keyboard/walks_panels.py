@@ -75,6 +75,23 @@ def trust_panel(walk: Walk) -> WalkSteps:
     walk.note("panel_stays", dock.isVisible())
 
 
+def needs_you_room(walk: Walk) -> WalkSteps:
+    """No file open, from the tree: View → What needs you's key puts the keyboard in the
+    room's list, ↓ walks it, Escape goes back to the tree."""
+    window = walk.window
+    tree = window.memory_tab.tree
+    tree.setFocus()
+    yield Until(tree.hasFocus, "the keyboard in the tree")
+    yield Keys("alt+3")
+    room = _dock(walk, "needsYouRoom")
+    yield Until(lambda: focus_in(room), "the keyboard in the room")
+    walk.note("in_room", focus_in(room))
+    yield Keys("Down")
+    walk.note("no_file_opened", window.memory_tab.controller.editor.current_ref is None)
+    yield Keys("Escape")
+    walk.note("back_in_tree", tree.hasFocus())
+
+
 def history_panel(walk: Walk) -> WalkSteps:
     yield from _panel_takes_and_gives_back(walk, "ctrl+shift+h", "historyDock")
 
@@ -186,6 +203,7 @@ WALKS = (
     WalkSpec("check_panel", check_panel, main_home, workspace_id=MAIN),
     WalkSpec("history_panel", history_panel, main_home, workspace_id=MAIN),
     WalkSpec("trust_panel", trust_panel, main_home, workspace_id=MAIN),
+    WalkSpec("needs_you_room", needs_you_room, main_home, workspace_id=MAIN),
     WalkSpec("blame", blame, main_home, workspace_id=MAIN),
     WalkSpec("inbox_key", inbox, home_with_a_proposal, workspace_id=MAIN),
     WalkSpec("inbox_narrow", inbox_narrow, home_with_a_proposal, width=683, workspace_id=MAIN),

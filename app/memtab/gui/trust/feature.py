@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer, SignalInstance, Slot
-from PySide6.QtWidgets import QDialog, QDockWidget, QInputDialog, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QInputDialog, QWidget
 
 from memtab.check.records import CheckReport
 from memtab.components.activity.badges import Badge
@@ -139,6 +139,7 @@ class TrustFeature(QObject):
         self._panel: TrustPanel | None = None
         self.room = RoomView()
         self.room.open_requested.connect(self._on_open_requested)
+        self._room_way_back = KeyboardReturn(self.room)  # Alt+3 takes the keyboard, Escape back
         room_host.hold(self.room)
         self.dock = QDockWidget("Trust")
         self.dock.setObjectName("trustDock")
@@ -245,13 +246,15 @@ class TrustFeature(QObject):
 
     def focus_room(self) -> None:
         """Put the keyboard in the room (it shows while no file is open; in a narrow
-        window, its pane is shown first)."""
+        window, its pane is shown first); Escape gives it back."""
+        came_from = QApplication.focusWidget()
         if not self.room.isVisible() and self._show_room is not None:
             self._show_room()
         if not self._started:
             self.find_now()
         if self.room.isVisible():
-            self.room.focus_first()
+            self._room_way_back.take(self.room.list, came_from=came_from)
+            self.room.select_first()
         else:
             self._context.status.show(
                 "What needs you shows when no file is open; Ctrl+Shift+T: the Trust panel"

@@ -103,13 +103,16 @@ class RoomView(QWidget):
         if 0 <= keep < self.list.count():
             self.list.setCurrentRow(keep)
 
-    def focus_first(self) -> None:
-        """Give the list the focus, on its first item that leads somewhere."""
+    def select_first(self) -> None:
+        """Put the list's current row on its first item that leads somewhere, unless it
+        is on one."""
+        current = self.list.currentItem()
+        if current is not None and current.data(TARGET_ROLE) is not None:
+            return
         for row in range(self.list.count()):
             if self.list.item(row).data(TARGET_ROLE) is not None:
                 self.list.setCurrentRow(row)
                 break
-        self.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     @Slot(QListWidgetItem)
     def _on_list_item_activated(self, item: QListWidgetItem) -> None:
