@@ -497,6 +497,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.contradictions.claims:_REPLACE": S("", "replac "),
     "memtab.trust.contradictions.claims:_BEFORE_ADDRESS": M("a", " ", "x"),
     "memtab.trust.contradictions.claims:_CLAUSE_END": F("", " ", "x"),
+    "memtab.trust.contradictions.claims:_COMPARED": S("than", " ", "x"),
     "memtab.trust.contradictions.claims:_LABEL": M("a", " ", "x"),
     "memtab.trust.contradictions.claims:_LABELLED_VERSION": S("a", " ", "x"),
     "memtab.trust.contradictions.claims:_LOCAL_PORT": F("", "localhost:1 "),

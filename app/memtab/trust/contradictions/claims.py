@@ -170,6 +170,7 @@ _FROM = re.compile(r"\bfrom\b")
 _NEGATED_BETWEEN = re.compile(r"(?:not|instead of|rather than|over|never)\s")
 _WITH = re.compile(r"\bwith\b")
 _REPLACE = re.compile(r"\breplace")
+_COMPARED = re.compile(r"\b(?:than|like|vs\.?|versus)\s+$")
 _NEGATION = re.compile(r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s+$")
 _ALWAYS = re.compile(r"^(?:always|you must|must always)\b|\balways\b", re.IGNORECASE)
 _NEVER = re.compile(
@@ -337,7 +338,10 @@ def _which_is_used(
     """The tool a sentence says to use and the one it says not to (None: not said)."""
     if len(tools) == 1:
         start = named[0][0]
-        negated = _NEGATION.search(lowered[max(0, start - 14) : start]) is not None
+        before = lowered[max(0, start - 14) : start]
+        if _COMPARED.search(before):
+            return None, None  # "much faster than pip": a comparison, no choice of it
+        negated = _NEGATION.search(before) is not None
         return (None, tools[0]) if negated else (tools[0], None)
     first, second = tools
     between = lowered[named[0][0] : max(start for start, _ in named)]
