@@ -12,6 +12,13 @@ from memtab.fs.records import OmitNone, Record
 
 AgentName = Literal["claude", "codex", "xum", "gemini"]
 AGENTS: tuple[AgentName, ...] = ("claude", "codex", "xum", "gemini")
+AGENT_LABELS: dict[AgentName, str] = {
+    "claude": "Claude Code",
+    "codex": "Codex",
+    "xum": "xum",
+    "gemini": "Gemini CLI",
+}
+"""How the loads and the recall name each agent to the user."""
 
 
 class LoadedFile(Record):

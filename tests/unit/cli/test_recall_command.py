@@ -26,7 +26,9 @@ def test_manifest_and_agent(machine: Machine, capsys: pytest.CaptureFixture[str]
     argv = ["recall", "vercel env", "--workspace", WORKSPACE_ID, "--agent", "claude"]
     assert main([*argv, "--manifest"]) == 0
     out = capsys.readouterr().out
-    assert "\nAvailable memories:\n- [feedback] feedback_vercel-env-newline.md (" in out
+    # The manifest is newest first: the copies' times decide which line leads.
+    assert "\nAvailable memories:\n- " in out
+    assert "\n- [feedback] feedback_vercel-env-newline.md (" in out
     assert "Codex —" not in out and "xum —" not in out
 
 

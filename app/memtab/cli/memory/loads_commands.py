@@ -11,9 +11,7 @@ import argparse
 
 from memtab.cli.common import add_home_option, format_table, open_home, print_json
 from memtab.loads.engine import compute_loads
-from memtab.loads.records import AGENTS, AgentLoads, LoadedFile
-
-_LABELS = {"claude": "Claude Code", "codex": "Codex", "xum": "xum", "gemini": "Gemini CLI"}
+from memtab.loads.records import AGENT_LABELS, AGENTS, AgentLoads, LoadedFile
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,7 +57,7 @@ def run_loads(args: argparse.Namespace) -> int:
 
 
 def _print_agent(agent: AgentLoads) -> None:
-    label = _LABELS[agent.agent] + (f" (subagent {agent.subagent})" if agent.subagent else "")
+    label = AGENT_LABELS[agent.agent] + (f" (subagent {agent.subagent})" if agent.subagent else "")
     print(f"{label} — about {agent.total_tokens:,} tokens at the start")
     for note in agent.notes:
         print(f"  ({note})")

@@ -13,9 +13,8 @@ import argparse
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
 from memtab.loads.recall.engine import compute_recall
 from memtab.loads.recall.records import AgentRecall, Recall, RecallFile
-from memtab.loads.records import AGENTS
+from memtab.loads.records import AGENT_LABELS, AGENTS
 
-LABELS = {"claude": "Claude Code", "codex": "Codex", "xum": "xum"}
 _SHOWN_UNRECALLABLE = 10
 
 
@@ -69,14 +68,14 @@ def print_recall(result: Recall, *, manifest: bool = False) -> None:
     if result.unrecallable:
         print(f"No agent can recall these {len(result.unrecallable)}, whatever the prompt:")
         for item in result.unrecallable[:_SHOWN_UNRECALLABLE]:
-            print(f"  {LABELS[item.agent]}: {item.id or item.path} — {item.reason}")
+            print(f"  {AGENT_LABELS[item.agent]}: {item.id or item.path} — {item.reason}")
         more = len(result.unrecallable) - _SHOWN_UNRECALLABLE
         if more > 0:
             print(f"  … and {more} more (--json lists them all)")
 
 
 def _print_agent(agent: AgentRecall, manifest: bool) -> None:
-    print(f"{LABELS[agent.agent]} — {agent.how}")
+    print(f"{AGENT_LABELS[agent.agent]} — {agent.how}")
     for note in agent.notes:
         print(f"  ({note})")
     rows = [["", "FILE", "WHY"]]
