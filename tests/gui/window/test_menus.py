@@ -85,6 +85,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Runs",
         "Check: still true of the code?",
         "What each agent loads",
+        "What each agent recalls for a prompt",
     ]
     assert titles(menus.help_menu.actions()) == ["Keyboard shortcuts", "About Memtab"]
 
