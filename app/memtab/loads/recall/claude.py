@@ -30,6 +30,7 @@ words. The topics are `loads.topics`' scan, shared with `memtab loads`: only the
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -51,6 +52,9 @@ from memtab.sources.claude.recall import (
 
 CONSERVATIVE_TYPES = ("user",)
 PICK_SHARE_OF_BEST = 0.9
+SHARED_BY = 3
+"""A file whose name and description share one word with the prompt is not picked when
+that many files hold the word: it tells none of them apart."""
 HOW = (
     f"For each prompt of more than one word Claude Code has its model pick up to "
     f"{RECALL_PICKS} topic files by name and description among the newest "
@@ -93,6 +97,7 @@ def predict(prompt: Prompt, topics: list[Topic]) -> tuple[list[int], list[Judgem
     if not order:
         return [], judgements
     best = judgements[order[0]].score
+    held_by = Counter(word for j in judgements for word in j.matched)
     picks: list[int] = []
     for index in order:
         judgement = judgements[index]
@@ -100,6 +105,8 @@ def predict(prompt: Prompt, topics: list[Topic]) -> tuple[list[int], list[Judgem
             break
         if topics[index].topic_type in CONSERVATIVE_TYPES and len(judgement.matched) < 2:
             continue
+        if len(judgement.matched) == 1 and held_by[judgement.matched[0]] >= SHARED_BY:
+            continue  # a word many files share tells none of them apart: no certainty
         picks.append(index)
         if len(picks) == RECALL_PICKS:
             break
