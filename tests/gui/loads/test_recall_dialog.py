@@ -88,15 +88,18 @@ def test_its_key_gives_the_prompt_the_keyboard_and_enter_asks(
     # by rank, and what it misses; then, folded, what every session reads.
     how, picked, missed, start = rows(claude)
     assert (how.text(0), how.text(1)) == ("how", "How it picks")
-    assert how.text(2).startswith("For each prompt of more than one word Claude Code")
     assert not how.isExpanded()
-    assert any("CLAUDE_MEMORY_STORES is set" in note.text(2) for note in rows(how))
+    said, *notes = rows(how)
+    assert said.text(2).startswith("For each prompt of more than one word Claude Code")
+    assert any("CLAUDE_MEMORY_STORES is set" in note.text(2) for note in notes)
     assert (picked.text(0), picked.text(1)) == ("#1", "feedback_vercel-env-newline.md, lines 1–11")
     assert picked.text(2).startswith("Its name and description hold the prompt's words")
     assert (missed.text(0), missed.text(1)) == ("missed", "reference_vercel-cli-rest-api.md")
     assert "answer the prompt less well than the files picked" in missed.text(2)
-    assert (start.text(0), start.text(1)) == ("start", "5 files read at the start of every session")
+    assert (start.text(0), start.text(1)) == ("start", "5 files read at every start")
     assert not start.isExpanded()
+    dialog.tree.itemActivated.emit(start, 0)  # Enter on a folded row unfolds it
+    assert start.isExpanded() and dialog.isVisible()
     assert all(
         row.text(2).startswith("Read at the start of every session, whatever the prompt")
         for row in rows(start)
@@ -117,9 +120,13 @@ def test_a_row_opens_its_file_a_xum_note_at_the_lines_recalled(
     assert note.text(0) == "#1" and note.text(1) == "/memories/global/vercel.md, lines 9–11"
     place = note.data(0, PLACE_ROLE)
     assert place == FilePlace("/memories/global/vercel.md", (8, 9, 10))  # from 0
-    # ↓ from the prompt puts the keyboard in the rows, Enter opens the row's file.
+    # ↓ from the prompt puts the keyboard in the rows, on the first file it shows (the
+    # first agent's pick: what every start reads is folded), Enter opens the row's file.
     qtbot.keyClick(dialog.prompt, Qt.Key.Key_Down)
     assert QApplication.focusWidget() is dialog.tree
+    first = dialog.tree.currentItem()
+    assert first is not None and first.text(0) == "#1"
+    assert first.text(1).startswith("feedback_vercel-env-newline.md")
     dialog.tree.setCurrentItem(note)
     name = note.text(1)
     qtbot.keyClick(dialog.tree, Qt.Key.Key_Return)

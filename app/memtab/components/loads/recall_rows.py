@@ -92,7 +92,7 @@ class RecallGroup:
     @property
     def loaded_title(self) -> str:
         """What the loaded rows are, in a line."""
-        return f"{plural(len(self.loaded), 'file')} read at the start of every session"
+        return f"{plural(len(self.loaded), 'file')} read at every start"
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,10 @@ COLUMNS = ("", "File", "Why")
 WHY_COLUMN = COLUMNS.index("Why")
 PLACE_ROLE = Qt.ItemDataRole.UserRole
 HOW_MARK = "how"
+FILE_WIDTH = 320
+"""The File column's widest, in pixels: past it, Why has the room."""
+FILE_SHARE = 0.4
+"""The File column's share of a narrow dialog's rows."""
 ASK_FIRST = (
     "Type what you would ask an agent, then Enter: each agent's pick for it, and why each "
     "memory is taken or missed."
@@ -93,7 +97,7 @@ class RecallDialog(QDialog):
         header = self.tree.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(1, 320)
+        header.resizeSection(1, FILE_WIDTH)
         header.setStretchLastSection(True)
         self.tree.setItemDelegate(WrappingDelegate(self.tree, WHY_COLUMN))
         header.sectionResized.connect(self._on_header_section_resized)
@@ -114,6 +118,7 @@ class RecallDialog(QDialog):
         self.recall_button.clicked.connect(self._on_recall_button_clicked)
         self.prompt.returnPressed.connect(self._on_prompt_return_pressed)
         self.prompt.installEventFilter(self)
+        self.tree.installEventFilter(self)
         self.tree.itemActivated.connect(self._on_tree_item_activated)
 
     def take_keyboard(self) -> None:
@@ -160,9 +165,9 @@ class RecallDialog(QDialog):
         font.setBold(True)
         item.setFont(0, font)
         item.setToolTip(0, "\n".join((group.how, *group.notes)))
-        how = QTreeWidgetItem([HOW_MARK, "How it picks", group.how])
-        how.setToolTip(WHY_COLUMN, group.how)
-        for note in group.notes:
+        how = QTreeWidgetItem([HOW_MARK, "How it picks", ""])
+        how.setToolTip(1, "\n".join((group.how, *group.notes)))
+        for note in (group.how, *group.notes):
             line = QTreeWidgetItem(["", "", note])
             line.setToolTip(WHY_COLUMN, note)
             how.addChild(line)
@@ -171,7 +176,7 @@ class RecallDialog(QDialog):
             item.addChild(self._row_item(row))
         folded = [how]
         if group.loaded:
-            start = QTreeWidgetItem([LOADED, group.loaded_title, group.loaded[0].why])
+            start = QTreeWidgetItem([LOADED, group.loaded_title, ""])
             for row in group.loaded:
                 start.addChild(self._row_item(row))
             item.addChild(start)
@@ -202,7 +207,12 @@ class RecallDialog(QDialog):
         return rows
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """↓ in the prompt goes to the rows (their first file, when none is current)."""
+        """↓ in the prompt goes to the rows (their first file, when none is current); the
+        File column follows the rows' width, so Why keeps room to wrap in."""
+        if watched is self.tree and event.type() == QEvent.Type.Resize:
+            width = self.tree.viewport().width()
+            self.tree.header().resizeSection(1, max(120, min(FILE_WIDTH, int(width * FILE_SHARE))))
+            return False
         if (
             watched is self.prompt
             and event.type() == QEvent.Type.KeyPress
@@ -210,9 +220,10 @@ class RecallDialog(QDialog):
             and event.key() == Qt.Key.Key_Down
             and self.tree.topLevelItemCount()
         ):
-            first = next((r for r in self._rows() if r.data(0, PLACE_ROLE)), None)
-            if self.tree.currentItem() is None and first is not None:
-                self.tree.setCurrentItem(first)
+            shown = [row for row in self._rows() if _shown(row)]
+            first = next((row for row in shown if row.data(0, PLACE_ROLE)), None)
+            if self.tree.currentItem() is None and (first or shown):
+                self.tree.setCurrentItem(first or shown[0])
             self.tree.setFocus(Qt.FocusReason.TabFocusReason)
             return True
         return super().eventFilter(watched, event)
@@ -240,3 +251,15 @@ class RecallDialog(QDialog):
         place = item.data(0, PLACE_ROLE)
         if isinstance(place, FilePlace):
             self.place_requested.emit(place)
+        elif item.childCount():
+            item.setExpanded(not item.isExpanded())  # How it picks, what every start reads
+
+
+def _shown(item: QTreeWidgetItem) -> bool:
+    """Whether a row shows: every row above it unfolded."""
+    parent = item.parent()
+    while parent is not None:
+        if not parent.isExpanded():
+            return False
+        parent = parent.parent()
+    return True

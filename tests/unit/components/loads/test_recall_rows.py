@@ -121,7 +121,7 @@ def test_a_group_an_agent_with_its_counts_then_what_none_can_recall() -> None:
     # reads apart.
     picked, missed = claude.rows
     (loaded,) = claude.loaded
-    assert claude.loaded_title == "1 file read at the start of every session"
+    assert claude.loaded_title == "1 file read at every start"
     # Loaded: named by where it is, its cut said in its reason, not in its name.
     assert (loaded.mark, loaded.name) == ("start", "/home/u/.claude/projects/acme/memory/MEMORY.md")
     assert loaded.place == FilePlace("claude-code:project-acme:MEMORY.md")
