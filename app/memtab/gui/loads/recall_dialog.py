@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
-    QTreeWidgetItemIterator,
     QVBoxLayout,
     QWidget,
 )
@@ -199,11 +198,18 @@ class RecallDialog(QDialog):
     def _rows(self) -> list[QTreeWidgetItem]:
         """Every row under the groups, in the tree's order (folded ones too)."""
         rows: list[QTreeWidgetItem] = []
-        found = QTreeWidgetItemIterator(self.tree)
-        while (item := found.value()) is not None:
-            if item.parent() is not None:
-                rows.append(item)
-            found += 1
+
+        def under(item: QTreeWidgetItem) -> None:
+            for index in range(item.childCount()):
+                child = item.child(index)
+                if child is not None:
+                    rows.append(child)
+                    under(child)
+
+        for number in range(self.tree.topLevelItemCount()):
+            group = self.tree.topLevelItem(number)
+            if group is not None:
+                under(group)
         return rows
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
