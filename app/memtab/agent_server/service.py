@@ -36,6 +36,7 @@ from memtab.agent_server.pages.paging import (
     decode_cursor,
     framed_size,
 )
+from memtab.agent_server.pages.recall_marks import Checks, RecallMarks
 from memtab.agent_server.server_names import READ_TOOLS, WriteMode
 from memtab.agent_server.session_scope import (
     FROM_DIRECTORY,
@@ -147,8 +148,10 @@ class MemoryService:
         scope: SessionScope | None = None,
         origin: SessionOrigin | None = None,
         catalogs: SharedCatalogs | None = None,
+        checks: Checks | None = None,
     ) -> None:
         self.home = home
+        self._checks = checks
         self.writes = writes
         self.configured_budget = budget
         self.budget = DEFAULT_ANSWER_BUDGET if budget is None else budget
@@ -170,6 +173,9 @@ class MemoryService:
     def workspace(self) -> Workspace | None:
         return self.scope.workspace
 
+    def _workspace_id(self) -> str | None:
+        return self.scope.workspace.id if self.scope.workspace is not None else None
+
     def settle(self, directories: Sequence[str], decided_by: str) -> bool:
         """Serve what a session working in `directories` (absolute) serves, the workspace
         it was given being its pin (`session_scope`), and again from them whenever the
@@ -185,6 +191,10 @@ class MemoryService:
         old = getattr(self, "catalog", None)
         self.scope = scope
         self._reader = SessionStore(self.home, scope, actor=READER_ACTOR)
+        self._marks = None
+        if self._checks is not None:
+            self._marks = RecallMarks(self._checks, self.home, self._reader, self._workspace_id)
+            self._checks.warm(self._workspace_id())  # in the background: answers never wait
         if self._catalogs is not None:  # a host's, shared with its other sessions
             self.catalog = self._catalogs.take(self.home, scope, self._other_agents)
         else:
@@ -271,6 +281,10 @@ class MemoryService:
             cursor = PageCursor(tool="list", at=offset, end=asked, scope=scope)
         rows = self.catalog.rows(scope=scope)
         notes = list(self.catalog.notes())
+        if self._marks is not None:  # the rows a page may show, each with its check
+            marked, said = self._marks.rows(rows[offset : offset + limit])
+            rows = [*rows[:offset], *marked, *rows[offset + limit :]]
+            notes += said
         if cursor.after is not None:
             paths = [row.path for row in rows]
             if offset == 0 or offset > len(rows) or paths[offset - 1] != cursor.after:
@@ -340,6 +354,8 @@ class MemoryService:
             offset = 0
             cursor = PageCursor(tool="search", at=0, end=limit, scope=scope, query=query)
         hits = self.catalog.search(query, scope=scope, limit=min(limit, MAX_LIMIT))
+        if self._marks is not None:
+            hits = self._marks.hits(hits)
         text = search_page(
             hits, offset=offset, cursor=cursor, notes=self.catalog.notes(), budget=self.budget
         )
@@ -437,6 +453,9 @@ class MemoryService:
             if start > len(lines):
                 words = f"(no lines from offset {start}: {label} has {len(lines)} lines)"
                 return Answer("\n\n".join([words, *tail]))
+            if self._marks is not None:  # what the check finds false or stale, marked
+                lines, notes = self._marks.view(label, sha256, lines, 1)
+                tail = (*notes, *tail)
         if cursor is None:
             end = len(lines) + 1 if args.limit is None else min(start + args.limit, len(lines) + 1)
             cursor = PageCursor(

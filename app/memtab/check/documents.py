@@ -65,6 +65,11 @@ class Origin(Protocol):
         """The file as a `MemoryFile` (its history, its blame)."""
         ...
 
+    def file_path(self, document: Document) -> Path | None:
+        """The file on disk, even when what was checked is its rendering (loki-mode's
+        JSON as text: what `view` shows of it too); None: no file."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Document:
@@ -116,6 +121,11 @@ class Document:
     def physical(self) -> Path | None:
         """The file on disk (None: not a file's own text, or no origin)."""
         return self.origin.physical(self) if self.origin is not None else None
+
+    @property
+    def file_path(self) -> Path | None:
+        """The file on disk, even when what was checked is its rendering (`Origin`)."""
+        return self.origin.file_path(self) if self.origin is not None else None
 
     def reread(self) -> Document | None:
         """This file read again now (None: gone, unreadable, or no origin)."""
@@ -299,6 +309,9 @@ class _Where:
     def opened(self, document: Document, home: Home) -> MemoryFile:
         return MuxFile(MemoryStore(home, self.store.workspace), self._virtual(document))
 
+    def file_path(self, document: Document) -> Path | None:
+        return self.physical(document)
+
 
 _FINDING_SCOPES: dict[Scope, FindingScope] = {
     Scope.GLOBAL: "global",
@@ -455,3 +468,6 @@ class _SourceOrigin:
 
     def opened(self, document: Document, home: Home) -> MemoryFile:
         return AgentFile(self.source, self.file, SourceVersions(home))
+
+    def file_path(self, document: Document) -> Path | None:
+        return self.file.physical

@@ -40,6 +40,7 @@ from memtab.check.markdown import scan_markdown
 from memtab.check.programs import program_finder
 from memtab.check.records import CheckReport, Finding, FindingKind
 from memtab.check.rules import codex_summary
+from memtab.check.rules.code_facts import code_disagreements
 from memtab.check.rules.facts import Fact, disagree, facts_of, what
 from memtab.check.rules.hidden_text import hidden_text_findings
 from memtab.check.rules.links import broken_links
@@ -122,10 +123,12 @@ class CheckEngine:
         *,
         cancel: threading.Event | None = None,
         progress: Progress | None = None,
+        read: list[Document] | None = None,
     ) -> CheckReport:
         """Check every memory file of the home, or those `workspace_id` sees. Raises
         HomeError for an unusable registry or an unknown workspace. One check at a time
-        per engine (a second call waits for the first)."""
+        per engine (a second call waits for the first). `read`: given the documents this
+        check read (kept by the caller, not by the engine)."""
         with self._running:
             registry = load_registry(self.home)
             context = SourceContext.load(self.home, env=self._env, registry=registry)
@@ -137,6 +140,8 @@ class CheckEngine:
                 self._problems = collected.problems
                 if self._keep_documents:
                     self._documents = {d.key: d for d in collected.documents}
+            if read is not None:
+                read.extend(collected.documents)
             return self._report(collected.documents, cancel, progress)
 
     def recheck(
@@ -257,6 +262,20 @@ class CheckEngine:
                         related=tuple(place(document, line) for line in problem.also),
                     )
                 )
+        facts = facts_of(scanned)
+        if checkout is not None and not document.record:
+            for said in code_disagreements(facts, checkout):
+                findings.append(
+                    finding(
+                        document,
+                        said.fact.line,
+                        "code-disagrees",
+                        subject=f"{said.fact.kind}:{said.fact.key}",
+                        message=said.message,
+                        why=f"The checkout's {said.readme} is its own word on how it runs: "
+                        "the memory was probably true once and the code moved on.",
+                    )
+                )
         unversioned = codex_summary.missing_version_line(document)
         if unversioned is not None:
             findings.append(
@@ -284,9 +303,7 @@ class CheckEngine:
             )
         findings += recall_findings(document) + index_findings(document)
         findings += hidden_text_findings(document)
-        checked = _Checked(
-            checkout, aliases, tuple(findings), tuple(missing), tuple(facts_of(scanned))
-        )
+        checked = _Checked(checkout, aliases, tuple(findings), tuple(missing), tuple(facts))
         if not (checked.findings or checked.missing or checked.facts):
             checked = self._clean_as(checked)
         self._checked[digest] = checked

@@ -23,6 +23,7 @@ FindingKind = Literal[
     "missing-program",
     "broken-link",
     "disagreement",
+    "code-disagrees",
     "stale",
     "project-missing",
     "codex-summary-version",

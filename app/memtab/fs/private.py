@@ -21,6 +21,7 @@ import errno
 import logging
 import os
 import stat
+import threading
 from pathlib import Path
 
 logger = logging.getLogger(__name__)
@@ -125,3 +126,94 @@ def _kind(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "a device"
+
+
+# --- Memtab's own folders, and the files it appends to --------------------------------
+# (history and proposals in a home's `memtab/` folder, the log, the trace dumps: §16.2)
+
+PRIVATE_UMASK = 0o077
+"""The umask of a program Memtab runs to write memory's text (git, for sync): its files 0600
+in 0700 folders whatever the user's umask."""
+_made_private: set[str] = set()  # folders made private by this process: not looked at again
+_made_private_lock = threading.Lock()
+
+
+def private_folders(path: Path, *, below: Path) -> Path:
+    """Make `path` a private folder, and every folder from `below` (a folder that is
+    Memtab's own, as a home's `memtab/`) down to it (`private_dir` each: made 0700, or
+    closed to others). `below` found open to others — an older Memtab made it under the
+    umask — is closed whole first (`close_tree`): what it holds was written then. Once a
+    process for each `path` (after, one `mkdir` says it is still there). OSError as
+    `private_dir`; ValueError when `path` is not under `below`."""
+    key = os.fspath(path)
+    if key in _made_private:
+        try:
+            os.mkdir(path, PRIVATE_DIR_MODE)  # one call: is it still there?
+        except FileExistsError:
+            return path
+        except FileNotFoundError:
+            pass  # gone with a folder above it
+        with _made_private_lock:
+            _made_private.discard(key)  # removed since: made private again, as at first
+    parts = path.relative_to(below).parts
+    try:
+        info: os.stat_result | None = os.stat(below)
+    except FileNotFoundError:
+        info = None
+    private_dir(below)
+    if info is not None and stat.S_IMODE(info.st_mode) & _OPEN_TO_OTHERS:
+        closed = close_tree(below)
+        logger.info("%s was open to others: closed it and %d entries in it", below, closed)
+    current = below
+    for part in parts:
+        current = private_dir(current / part)
+    with _made_private_lock:
+        _made_private.add(key)
+    return path
+
+
+def close_tree(folder: Path) -> int:
+    """Close to others every folder (to 0700) and regular file (to 0600) of this user's
+    under `folder`, at any depth; links are never followed nor changed. How many were
+    closed; what cannot be read or changed is left as it is."""
+    closed = 0
+    for top, folders, files in os.walk(folder, followlinks=False):
+        for name in (*folders, *files):
+            path = os.path.join(top, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            mode = stat.S_IMODE(info.st_mode)
+            if _owner_differs(info) or not mode & _OPEN_TO_OTHERS:
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                target = PRIVATE_DIR_MODE
+            elif stat.S_ISREG(info.st_mode):
+                target = mode & PRIVATE_FILE_MODE
+            else:
+                continue
+            try:
+                os.chmod(path, target)
+            except OSError:
+                continue
+            closed += 1
+    return closed
+
+
+def open_private_append(path: Path) -> int:
+    """A descriptor appending to the private file `path`: made 0600 when missing
+    (whatever the umask), closed to others when it is open, never through a link — a
+    link, a FIFO or a device at its name is removed first (`clear_entry`). Its folder is
+    not made here. OSError when it cannot be had (IsADirectoryError for a folder there)."""
+    clear_entry(path)
+    create_private_file(path)
+    return os.open(path, os.O_WRONLY | os.O_APPEND | _NOFOLLOW | _CLOEXEC)
+
+
+def kept_permissions(info: os.stat_result | None) -> int | None:
+    """The permissions a file replaced keeps (`info`: its `lstat`): a regular file's own —
+    an agent's memory file kept 0600 stays 0600 —, else None (a new file: the umask's)."""
+    if info is None or not stat.S_ISREG(info.st_mode):
+        return None
+    return stat.S_IMODE(info.st_mode) & 0o777

@@ -18,7 +18,7 @@ AGENT_LABELS: dict[AgentName, str] = {
     "xum": "xum",
     "gemini": "Gemini CLI",
 }
-"""How the loads and the recall name each agent to the user."""
+"""How each agent is named to a person (`memtab loads`, `memtab recall`, the window)."""
 
 
 class LoadedFile(Record):

@@ -340,11 +340,35 @@ class LookedFor(Record, write_only=True):
 
 
 @dataclass(frozen=True)
+class Opening:
+    """A directory where a source discovery did not find may appear (a project's first
+    Claude Code folder, Codex's first memories, loki-mode in a project): an entry of it
+    named in `names` (None: any name) coming or going is a reason to discover again. The
+    window watches it, not recursively."""
+
+    directory: Path
+    names: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
 class Discovery:
     """The sources found (not yet listed) and everything that was looked at."""
 
     sources: tuple[Source, ...] = ()
     looked_for: tuple[LookedFor, ...] = field(default=())
+    openings: tuple[Opening, ...] = ()
+    """Where a source not found now may appear (`opens`)."""
+
+    def opens(self, path: str) -> bool:
+        """Whether a change of `path` may be a source appearing: an entry of an opening
+        it names, no source's root yet (a source's own changes are `source_containing`'s)."""
+        parent, name = os.path.split(path.rstrip(os.sep))
+        for opening in self.openings:
+            if str(opening.directory) == parent and (
+                opening.names is None or name in opening.names
+            ):
+                return not any(str(source.root) == path for source in self.sources)
+        return False
 
     def source(self, source_id: str) -> Source:
         found = next((s for s in self.sources if s.id == source_id), None)

@@ -20,6 +20,7 @@ that file of the event restored (`ChangeEvent.restores`).
 from __future__ import annotations
 
 import bisect
+import contextlib
 import logging
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -27,11 +28,12 @@ from dataclasses import dataclass
 from typing import Annotated, NamedTuple
 
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
+from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.records import Key, Record
-from memtab.sources.agent_file import INDEX_PREFIX, SourceVersions, restore_version
+from memtab.sources.agent_file import INDEX_PREFIX, AgentFile, SourceVersions, restore_version
 from memtab.sources.content import read_source_file
-from memtab.sources.listing import source_file
+from memtab.sources.listing import source_file, target_file
 from memtab.store.actors import actor_name
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
@@ -145,6 +147,10 @@ class ListedEvent(Record):
     """How many of its files were put back since (by a restore of what it took)."""
     restored_at: int | None = None
     """When the last of them was put back (null: none was)."""
+    files_before: int | None = None
+    """How many files its index held just before it (`memtab.watch.guard`)."""
+    mass: bool = False
+    """Whether the guard flags it as a mass change (`memtab.watch.guard.is_mass`)."""
 
 
 def _files(count: int) -> str:
@@ -278,48 +284,86 @@ class EventRestore(Record):
     left: tuple[LeftPath, ...] = ()
 
 
+class RestoredFile(NamedTuple):
+    """A file an event's restore put back: the file, what the event had left in it (its
+    deletion, or what the rewrite wrote) and what the restore wrote (its sha256) — what
+    taking the restore back needs (`components.files.undo.restore_event`)."""
+
+    path: str
+    file: MemoryFile
+    left: Version
+    sha256: str
+
+
 def restore_event(
-    home: Home, event: ChangeEvent, only: Collection[str] | None = None
+    home: Home,
+    event: ChangeEvent,
+    only: Collection[str] | None = None,
+    *,
+    done: list[RestoredFile] | None = None,
 ) -> EventRestore:
     """Put back what `event` deleted or rewrote (see the module doc); `only`: those of its
-    files alone."""
+    files alone; each file put back is added to `done`."""
     restored: list[str] = []
     left: list[LeftPath] = []
     earlier = Earlier(ScopeHistory(home, event.key).versions())
     targets = Targets.find(home)
-    for taken in earlier.taken(event):
-        if only is not None and taken.path not in only:
-            continue
-        try:
-            why = _restore_one(targets, event.key, taken)
-        except (MemoryStoreError, SourceError, OSError) as error:
-            why = str(error)
-        if why is None:
-            restored.append(taken.path)
-        else:
-            left.append(LeftPath(path=taken.path, why=why))
+    with contextlib.ExitStack() as counting:  # the uses counted in one sidecar update
+        stores = _Stores(counting)
+        for taken in earlier.taken(event):
+            if only is not None and taken.path not in only:
+                continue
+            try:
+                why, file = _restore_one(targets, event.key, taken, stores)
+            except (MemoryStoreError, SourceError, OSError) as error:
+                why, file = str(error), None
+            if why is None:
+                restored.append(taken.path)
+                if done is not None and file is not None and taken.held is not None:
+                    done.append(RestoredFile(taken.path, file, taken.last, taken.held.sha256))
+            else:
+                left.append(LeftPath(path=taken.path, why=why))
     return EventRestore(event_id=event.id, restored=tuple(restored), left=tuple(left))
 
 
-def _restore_one(targets: Targets, key: str, taken: Taken) -> str | None:
-    """Restore one file of an event; None when done, else why it was left."""
+class _Stores:
+    """The user's store of each scope an event's restore writes, made once, its writes
+    counted in one update of memory-meta.json when the restore ends."""
+
+    def __init__(self, counting: contextlib.ExitStack) -> None:
+        self._counting = counting
+        self._stores: dict[int, MemoryStore] = {}
+
+    def of(self, store: MemoryStore) -> MemoryStore:
+        users = self._stores.get(id(store))
+        if users is None:
+            users = self._stores[id(store)] = _users_store(store)
+            self._counting.enter_context(users.writes_counted_once())
+        return users
+
+
+def _restore_one(
+    targets: Targets, key: str, taken: Taken, stores: _Stores
+) -> tuple[str | None, MemoryFile | None]:
+    """Restore one file of an event: (None, the file) when done, else (why it was left,
+    None)."""
     path, version, target = taken
     if target is None:
-        return "history has nothing of it from before the event"
+        return "history has nothing of it from before the event", None
     if key.startswith(INDEX_PREFIX):
         return _restore_source_file(targets, path, version, target)
     scope = targets.scopes.get(key)
     if scope is None:
-        return "its workspace is no longer in the registry"
-    store = _users_store(scope.store)
+        return "its workspace is no longer in the registry", None
+    store = stores.of(scope.store)
     at = parse_file_path(path)
     current = store.read_whole(at)
     if version.deleted and current is not None:
-        return "a file is there again"
+        return "a file is there again", None
     if not version.deleted and (current is None or sha256_of(current) != version.sha256):
-        return "it changed again since"
+        return "it changed again since", None
     restore(store, at, target.id)
-    return None
+    return None, MuxFile(store, at)
 
 
 def _users_store(store: MemoryStore) -> MemoryStore:
@@ -331,17 +375,18 @@ def _users_store(store: MemoryStore) -> MemoryStore:
 
 def _restore_source_file(
     targets: Targets, file_id: str, version: Version, target: Version
-) -> str | None:
+) -> tuple[str | None, MemoryFile | None]:
     ref = parse_file_id(file_id)
     source = targets.sources.get(ref.source_id)
     if source is None:
-        return f"{ref.source_id} is not found any more"
+        return f"{ref.source_id} is not found any more", None
     now = source_file(source, ref.path)
     if version.deleted and now is not None:
-        return "a file is there again"
+        return "a file is there again", None
     if not version.deleted:
         shown = read_source_file(source, now).text if now is not None else None
         if shown is None or sha256_of(encode_utf8(shown)) != version.sha256:
-            return "it changed again since"
-    restore_version(SourceVersions(targets.home), source, file_id, target.id)
-    return None
+            return "it changed again since", None
+    history = SourceVersions(targets.home)
+    restore_version(history, source, file_id, target.id)
+    return None, AgentFile(source, target_file(source, ref.path), history)

@@ -71,6 +71,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Split",
         "Preview",
         "Blame: who wrote each line",
+        "Who wrote this line",
         "Memory",
         "Traces",
         "Files",
@@ -84,6 +85,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Recently deleted",
         "Runs",
         "Check: still true of the code?",
+        "Inbox",
         "What each agent loads",
         "What each agent recalls for a prompt",
     ]

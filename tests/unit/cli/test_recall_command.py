@@ -26,9 +26,9 @@ def test_manifest_and_agent(machine: Machine, capsys: pytest.CaptureFixture[str]
     argv = ["recall", "vercel env", "--workspace", WORKSPACE_ID, "--agent", "claude"]
     assert main([*argv, "--manifest"]) == 0
     out = capsys.readouterr().out
-    # The manifest is newest first: the copies' times decide which line leads.
-    assert "\nAvailable memories:\n- " in out
-    assert "\n- [feedback] feedback_vercel-env-newline.md (" in out
+    manifest = out[out.index("\nAvailable memories:\n") :]  # newest first: the files' order
+    assert "\n- [feedback] feedback_vercel-env-newline.md (" in manifest  # is their writes'
+
     assert "Codex —" not in out and "xum —" not in out
 
 

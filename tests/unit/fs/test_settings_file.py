@@ -3,12 +3,14 @@ changed through it, and a file it cannot read is one error type, never overwritt
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days, save_stale_days
+from memtab.components.window.ui_state import UiState
 from memtab.consolidation.review.review_setting import (
     DEFAULT_REVIEW_MODE,
     load_review_mode,
@@ -21,6 +23,7 @@ from memtab.fs.config.settings_file import (
 )
 from memtab.sources.config import AgentSettings, load_sources_settings, save_agent_settings
 from memtab.writer.config import WriterSettings, load_writer_settings, save_writer_settings
+from support.private_modes import mode_of
 
 CORRUPT = "{ half written"
 
@@ -74,3 +77,17 @@ def test_a_section_save_keeps_the_rest(tmp_path: Path) -> None:
     save_settings_section("writer", {"notify": True}, env=env)
     assert settings_section("writer", env) == {"max_dumps": 3, "notify": True}
     assert settings_section("check", env) == {"stale_days": 5}
+
+
+def test_the_config_dir_is_private_whatever_the_umask_and_an_open_one_closed(
+    tmp_path: Path, umask: int
+) -> None:
+    config = tmp_path / "config"
+    config.mkdir(mode=0o755)
+    os.chmod(config, 0o755)  # made by an older Memtab, or by hand
+    env = {"MEMTAB_CONFIG_DIR": str(config)}
+    save_settings_section("writer", {"max_dumps": 3}, env=env)
+    assert mode_of(config) == 0o700 and mode_of(config / "settings.json") == 0o600
+    state = UiState(config / "ui-state.json")
+    assert state.save_job()()
+    assert mode_of(config / "ui-state.json") == 0o600

@@ -21,7 +21,9 @@ from memtab.fs.clock import now_ms
 from memtab.fs.records import Inlined, Record
 from memtab.humanize import absolute_time, plural, relative_time
 from memtab.store.home import Home
+from memtab.watch import guard
 from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, ListedEvent, change_events
+from memtab.watch.guard import MASS_MIN_FILES
 from memtab.watch.lease import RecorderLease, RecorderStatus
 from memtab.watch.recorder import Recorder, RecorderBusyError
 from memtab.watch.service import install, platform_name, service_path, uninstall
@@ -65,6 +67,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         type=int,
         default=BURST_MIN_FILES,
         help=f"the fewest files an event has (default {BURST_MIN_FILES})",
+    )
+    events.add_argument(
+        "--mass",
+        action="store_true",
+        help="only mass changes: one program deleting or rewriting much of a memory at once",
     )
     events.add_argument("--json", action="store_true")
     events.set_defaults(handler=run_events)
@@ -174,10 +181,14 @@ def _host_agents(home: Home) -> HostThread | None:
     return hosting
 
 
-def _what(event: ChangeEvent) -> str:
-    """`Claude Code removed 23 files at 14:02 · restored` (what was put back since)."""
+def _what(event: ChangeEvent, shown: ListedEvent) -> str:
+    """`Claude Code removed 23 files at 14:02 · restored` (what was put back since); a
+    mass change says so, and of how many files (`… · mass change: 745 of 931 files`)."""
+    words = event.words()
+    if shown.mass:
+        words += f" · mass change: {len(event.paths)} of {shown.files_before} files"
     restored = event.restored_words()
-    return f"{event.words()} · {restored}" if restored else event.words()
+    return f"{words} · {restored}" if restored else words
 
 
 class EventListing(Record, write_only=True):
@@ -189,15 +200,27 @@ class EventListing(Record, write_only=True):
 def run_events(args: argparse.Namespace) -> int:
     home = open_home(args)
     since = now_ms() - args.days * DAY_MS if args.days > 0 else 0
-    events = change_events(home, min_files=max(args.min_files, 1), since_ms=since)
+    least = max(args.min_files, MASS_MIN_FILES if args.mass else 1)
+    events = change_events(home, min_files=least, since_ms=since)
+    before = guard.sizes(home, events)
+    listed = [
+        event.listed().replaced(
+            files_before=before.get(event.id),
+            mass=guard.is_mass(len(event.paths), before.get(event.id, 0)),
+        )
+        for event in events
+    ]
+    if args.mass:
+        listed = [event for event in listed if event.mass]
     if args.json:
-        print_json(EventListing(events=tuple(event.listed() for event in events)).to_json())
+        print_json(EventListing(events=tuple(listed)).to_json())
         return 0
-    if not events:
-        print("No events")
+    if not listed:
+        print("No mass changes" if args.mass else "No events")
         return 0
+    by_id = {event.id: event for event in events}
     rows = [["EVENT", "WHEN", "WHAT"]]
-    rows += [[event.id, relative_time(event.at), _what(event)] for event in events]
+    rows += [[shown.id, relative_time(shown.at), _what(by_id[shown.id], shown)] for shown in listed]
     print(format_table(rows))
     print("\nRestore one with: memtab restore --event EVENT", file=sys.stderr)
     return 0

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from memtab.check.engine import CheckEngine
+from memtab.check.recalled import RecallChecks
 from memtab.check.records import CheckReport, Finding
 from memtab.check.settings import MAX_STALE_DAYS
 from memtab.cli.common import CliError, add_home_option, open_home, print_json
@@ -79,9 +80,14 @@ def run_check(args: argparse.Namespace) -> int:
     if args.stale_days is not None and not 0 <= args.stale_days <= MAX_STALE_DAYS:
         raise CliError(f"--stale-days must be from 0 to {MAX_STALE_DAYS}")
     home = open_home(args)
+    # As agents recall memory (default settings, every source): kept for their answers.
+    cached = args.stale_days is None and not args.no_sources
     engine = CheckEngine(home, stale_days=args.stale_days, sources=not args.no_sources)
     try:
-        report = engine.check(args.workspace)
+        if cached:
+            report = RecallChecks(home, engine=engine).check_now(args.workspace)
+        else:
+            report = engine.check(args.workspace)
     except (HomeError, MemoryStoreError, PathError, OSError) as error:
         words = f"cannot check: {error}"
         kind: Kind = "system" if isinstance(error, OSError) else "refused"

@@ -67,6 +67,7 @@ def describe(report: DoctorReport) -> str:
         ["Versions:", _versions(s["runtime"]["versions"])],
         ["Log:", s["runtime"]["logFile"]],
         ["MCP:", s["agentServer"]["note"]],
+        ["Login:", s["loginService"]["note"]],
     ]
     counts = [
         plural(sum(1 for f in report.findings if f.level is level), word)

@@ -33,6 +33,7 @@ from memtab.agent_server.server_names import DEFAULT_WRITES
 from memtab.agent_server.session_scope import FROM_DIRECTORY, session_scope
 from memtab.agent_server.uninstall import uninstall_agent
 from memtab.cli.common import CliError, open_home
+from memtab.cli.share.login_service_offer import offer_login_service
 from memtab.store.home import Home
 
 
@@ -80,6 +81,8 @@ def install(args: argparse.Namespace) -> int:
         print(hooks)
     if project is not None and any(outcome.status != "refused" for outcome in outcomes):
         print(_served_there(home, project, workspace))
+    if status == 0:  # the agents have Memtab: warm from login, if the user wants it
+        status = offer_login_service(home, args.login_service)
     return status
 
 

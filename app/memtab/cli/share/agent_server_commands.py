@@ -102,6 +102,21 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="for the checkout DIR only: Claude Code's local scope, Codex's project config "
         "(xum has no per-project configuration)",
     )
+    warm = install.add_mutually_exclusive_group()
+    warm.add_argument(
+        "--login-service",
+        dest="login_service",
+        action="store_true",
+        default=None,
+        help="keep Memtab warm from login (`memtab watch --install`): the first session of "
+        "the day starts at once (default: asked once in a terminal)",
+    )
+    warm.add_argument(
+        "--no-login-service",
+        dest="login_service",
+        action="store_false",
+        help="do not, and do not ask again",
+    )
     install.set_defaults(handler=run_install)
     uninstall = actions.add_parser(
         "uninstall",

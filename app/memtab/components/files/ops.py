@@ -172,9 +172,9 @@ def count_deletion(
     `shown` are the files the tree shows while a search filters it (None: no search)."""
     files = 0
     for root in roots:
-        if root.scope is None:
+        scope = scan.scope_if_shown(root.scope) if root.scope is not None else None
+        if scope is None:  # no scope, or one gone since the scan (xum's session scope)
             continue
-        scope = scan.scope(root.scope)
         outline = scope.outline
         if outline is not None:  # folders and counts only: a root it does not name is a file
             if root.is_scope_root or root in outline.directories:

@@ -124,6 +124,23 @@ def is_copyable(node: TreeNode | None) -> bool:
     return node is not None and node.kind is NodeKind.FILE and node.orphan_dir is None
 
 
+def has_scope(node: TreeNode | None) -> bool:
+    """Whether `node` is a row of one of mux's scopes (its section, a folder, a file)."""
+    return node is not None and node.path is not None and node.path.scope is not None
+
+
+def scope_trash_text(node: TreeNode | None) -> str:
+    """What the scope's Recently deleted is called for `node`: named by its scope, so it
+    is never taken for the window's, which shows everything ("Recently deleted in
+    Global…")."""
+    scope = node.path.scope if node is not None and node.path is not None else None
+    return (
+        f"Recently deleted in {SCOPE_TITLES[scope]}…"
+        if scope
+        else "Recently deleted in this scope…"
+    )
+
+
 def pin_text(node: TreeNode | None) -> str:
     """What the Pin action says for `node`."""
     return "Unpin" if node is not None and node.pinned else "Pin"

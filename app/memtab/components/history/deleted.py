@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memtab import humanize
+from memtab.components.history.burst_news import NewsRead
 from memtab.components.history.history import SCOPE_TITLES
 from memtab.components.tree.sources import source_title
 from memtab.file_protocol.file_ref import (
@@ -54,6 +55,7 @@ from memtab.store.restore.from_history import TrashItem, content_of, text_of, tr
 from memtab.store.restore.orphans import OrphanProjectStore, orphans_with_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, Earlier, change_events
+from memtab.watch.guard import flag
 from memtab.watch.lease import recorder_running
 from memtab.watch.sources import record_sources
 
@@ -473,14 +475,25 @@ def news_bursts(
     store: MemoryStore, sources: Sequence[Source] | None = None, *, now: int | None = None
 ) -> list[ChangeEvent]:
     """The bursts of the last `BURSTS_SHOWN_MS` Recently deleted lists for `store` that
-    deleted files and have some left to put back, newest first (`burst_news`)."""
+    deleted files — or, mass changes (`memtab.watch.guard`), rewrote them — and have some
+    left to put back, newest first (`burst_news`)."""
+    return news_read(store, sources, now=now).bursts
+
+
+def news_read(
+    store: MemoryStore, sources: Sequence[Source] | None = None, *, now: int | None = None
+) -> NewsRead:
+    """`news_bursts`, with the mass changes among them by id (the notice's)."""
     found = discovered_sources(store.home) if sources is None else tuple(sources)
     moment = now_ms() if now is None else now
     keys = _places(store, found, orphans=True)
     events = change_events(
         store.home, min_files=BURST_MIN_FILES, since_ms=moment - BURSTS_SHOWN_MS, keys=keys
     )
-    return [event for event in events if event.deleted and event.restored < len(event.paths)]
+    left = [event for event in events if event.restored < len(event.paths)]
+    mass = {change.id: change for change in flag(store.home, left)}
+    bursts = [event for event in left if event.deleted or event.id in mass]
+    return NewsRead(bursts, mass)
 
 
 def every_item(groups: Iterable[TrashGroup]) -> list[DeletedFile]:

@@ -132,6 +132,8 @@ class TrashPresenter:
         self._files: dict[str, DeletedFile] = {}
         self._bursts: dict[str, BurstFiles] = {}
         self.wanted_burst: str | None = None
+        self.wanted_newest = False
+        """Select the newest deletion once listed (the dialog was just opened)."""
 
     def take(self, groups: list[TrashGroup]) -> None:
         """A new reading of the trash."""
@@ -142,6 +144,32 @@ class TrashPresenter:
     def shown(self, filter_key: str | None) -> list[TrashGroup]:
         """The groups the filter shows (None: every one)."""
         return [g for g in self.groups if filter_key is None or g.filter_key == filter_key]
+
+    def newest(self, filter_key: str | None) -> tuple[str, str] | None:
+        """The newest deletion the filter shows, where Recently deleted opens: ("burst",
+        its id) or ("file", its row's key); None when nothing was deleted there."""
+        found: list[tuple[int, str, str]] = []
+        for group in self.shown(filter_key):
+            found += [(max(f.at for f in b.files), "burst", b.id) for b in group.bursts if b.files]
+            found += [(file.at, "file", row_key(file)) for file in group.items]
+        if not found:
+            return None
+        _at, kind, key = max(found)
+        return kind, key
+
+    def elsewhere(self, filter_key: str | None) -> str | None:
+        """What a filter that shows nothing deleted says of what was deleted elsewhere
+        ("Nothing was deleted in Global; 6 files were deleted elsewhere: choose
+        Everything"), None when it shows something or nothing was deleted at all."""
+        shown = {id(group) for group in self.shown(filter_key)}
+        here = sum(len(g.files) for g in self.groups if id(g) in shown)
+        other = sum(len(g.files) for g in self.groups if id(g) not in shown)
+        if filter_key is None or here or not other:
+            return None
+        labels = [g.label for g in self.groups if id(g) in shown]
+        where = f"in {labels[0]}" if len(labels) == 1 else "here"
+        files = humanize.plural(other, "file")
+        return f"Nothing was deleted {where}; {files} were elsewhere — Everything shows them."
 
     @property
     def bursts(self) -> list[BurstFiles]:

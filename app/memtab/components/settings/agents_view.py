@@ -27,7 +27,7 @@ from memtab.agent_server.config_files.checked_replace import BACKUP_SUFFIX
 from memtab.agent_server.install import PlannedChange
 from memtab.agent_server.registrations import Registration
 from memtab.file_protocol.file_ref import Agent
-from memtab.humanize import display_path
+from memtab.humanize import display_path, display_paths_in
 from memtab.sources.config import DEFAULT_DIRS, ENV_SUBDIRS, ENV_VARIABLES, AgentSettings
 from memtab.sources.model import LookedFor
 
@@ -125,7 +125,7 @@ def server_row(registration: Registration, *, demo: bool = False) -> ServerRow:
     which changes no agent's files: no button)."""
     registered = registration.registered
     return ServerRow(
-        text=registration.text(),
+        text=display_paths_in(registration.text()),
         registered=registered,
         button="Remove" if registered else "Install",
         tip=server_tip(registration.agent, registered),
@@ -186,8 +186,10 @@ class ChangeOutcome(Protocol):
 
 
 def changed(outcomes: Sequence[ChangeOutcome]) -> str:
-    """What a change did: each outcome's message, then each warning."""
-    return "\n".join([o.message for o in outcomes] + [w for o in outcomes for w in o.warnings])
+    """What a change did: each outcome's message, then each warning (a path under the
+    user's home from `~`: the box is a settings page's, not a terminal's width)."""
+    lines = [o.message for o in outcomes] + [w for o in outcomes for w in o.warnings]
+    return display_paths_in("\n".join(lines))
 
 
 def change_failed(message: str) -> str:

@@ -78,6 +78,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "window.view_split",
         "window.view_preview",
         "blame.toggle",
+        "blame.line",
         None,
         "window.show_memory",
         "window.show_traces",
@@ -95,6 +96,8 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "history.trash",
         "history.runs",
         "check.panel",
+        "inbox.focus",
+        "loads.show",
     ),
     "help": ("window.shortcuts", "window.about"),
 }

@@ -253,7 +253,13 @@ class FileActions(QObject):
             "tree.history", "History", self.show_selected_history, focus=in_tab, on=tab
         )
         self.trash_action = actions.add(
-            "tree.trash", "Recently deleted…", self.show_selected_trash, focus=in_tab, on=tab
+            "tree.trash",
+            "Recently deleted in this scope…",
+            self.show_selected_trash,
+            focus=in_tab,
+            on=tab,
+            text_when=lambda: rules.scope_trash_text(self._tree.current_node()),
+            enabled_when=self._applies_to_current(rules.has_scope),
         )
         self.open_linked_action = actions.add(
             "tree.open_linked",
@@ -301,6 +307,9 @@ class FileActions(QObject):
             self.pin_action.setText(rules.pin_text(node))
         if node.linked is not None:
             self.open_linked_action.setText(rules.linked_text(node))
+        if rules.has_scope(node):  # the row's scope, whichever row is current
+            self.trash_action.setText(rules.scope_trash_text(node))
+            self.trash_action.setEnabled(True)
         return menu
 
     def _row_actions(self) -> dict[RowAction, QAction]:
@@ -461,7 +470,8 @@ class FileActions(QObject):
             self.history_requested.emit(node.path)
 
     def show_selected_trash(self) -> None:
-        """Show what the selected scope lost (Recently deleted)."""
+        """Show what the selected row's scope lost (Recently deleted, its scope chosen);
+        a row of no scope of mux's, everything."""
         node = self._tree.current_node()
         scope = node.path.scope if node is not None and node.path is not None else None
         self.trash_requested.emit(scope)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtCore import QObject, Qt, QTimer, Slot
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.loads.recall_rows import FilePlace, asks_again
@@ -87,6 +87,7 @@ class LoadsFeature(QObject):
             "loads.show",
             "What each agent &loads…",
             self.show,
+            keys=["Ctrl+Shift+L"],
             menu="view",
             tip="What Claude Code, Codex and xum read at a session's start, and where each "
             "stops reading",
@@ -158,6 +159,8 @@ class LoadsFeature(QObject):
             self.dialog.outside_requested.connect(self._on_dialog_outside_requested)
         self.dialog.show()
         self.dialog.raise_()
+        self.dialog.activateWindow()
+        self.dialog.tree.setFocus(Qt.FocusReason.ShortcutFocusReason)  # Escape: back
         self._request()
 
     def _request(self) -> None:

@@ -142,8 +142,9 @@ class ScanScheduler(QObject):
         if place.kind in RESCAN_KINDS:
             return True
         scan = self._target.scan
-        return (
-            scan is not None and scan.sources is not None and bool(scan.sources.affected_by(path))
+        sources = scan.sources if scan is not None else None
+        return sources is not None and (
+            sources.affected_by(path) is not None or sources.opens_a_source(path)
         )
 
     def enable_sources(self) -> None:
@@ -216,7 +217,7 @@ class ScanScheduler(QObject):
             logger.warning("The outline of the home failed: %s", message)
             self.outline_shown()  # the scan after it reports what is wrong
             return
-        self._policy.landed()
+        self._policy.failed()
         self.scan_failed.emit(f"Could not read the memory home: {message}")
         if self._policy.due:
             self._submit()

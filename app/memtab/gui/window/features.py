@@ -46,6 +46,7 @@ from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.toolkit.text.text_fields import keep_window_keys_from_fields
 from memtab.gui.tree.feature import SourcesFollower, TreeEditorLink
+from memtab.gui.window.context_keys import open_context_menus_by_key
 from memtab.gui.window.keys import (
     BLAME,
     CHECK,
@@ -94,13 +95,15 @@ def after_first_paint() -> None:
     started from now on share the C heap's arenas and its free top goes back to the
     system as it is freed (`fs.heap`: ~1 MiB less once settled each),
     rows' backgrounds are drawn by the widget style from then on
-    (`memtab.gui.toolkit.paint`), and the window's keys are never a text field's
-    (`text_fields`: Ctrl+D deletes nothing)."""
+    (`memtab.gui.toolkit.paint`), the window's keys are never a text field's
+    (`text_fields`: Ctrl+D deletes nothing), and Shift+F10 and the Menu key open the
+    context menu of what has the keyboard (`context_keys`)."""
     start_rotating()
     share_one_arena()
     keep_heap_trimmed()
     use_native_panels()
     keep_window_keys_from_fields()
+    open_context_menus_by_key()
 
 
 def start_assembling(window: MainWindow) -> None:

@@ -47,6 +47,7 @@ from pathlib import Path
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
+from memtab.fs.private import PRIVATE_FILE_MODE
 from memtab.fs.readable import HardLinkedFileError
 from memtab.fs.records import Record, ValidEntries
 from memtab.fs.records import field as records_field
@@ -448,6 +449,6 @@ def _save_stat_cache(path: Path, old: StatCache, new: StatCache) -> None:
     files, not_kept = new
     document = StatCacheFile(files=files, not_kept=not_kept).to_json()
     try:
-        atomic_write_json(path, document)
+        atomic_write_json(path, document, mode=PRIVATE_FILE_MODE)  # memory files' names
     except OSError as error:  # only speed depends on it
         logger.warning("Cannot write %s: %s", path, error.strerror or error)

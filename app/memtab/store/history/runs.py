@@ -76,7 +76,7 @@ class RunsLog:
     def __init__(self, home: Home) -> None:
         self.home = home
         self.file: JsonLinesFile[RunEntry] = JsonLinesFile(
-            home.runs_log_path, home.lock_path("history-runs"), parse_run
+            home.runs_log_path, home.lock_path("history-runs"), parse_run, own=home.memtab_dir
         )
 
     def logged(self) -> list[LoggedLine]:

@@ -59,7 +59,9 @@ class StartedRun:
             planned=planned,
         )
         self.path = started_dir(home) / f"{run_id}{STARTED_SUFFIX}"
-        self._file: JsonLinesFile[dict[str, Any]] = JsonLinesFile(self.path, self.path, dict)
+        self._file: JsonLinesFile[dict[str, Any]] = JsonLinesFile(
+            self.path, self.path, dict, own=home.memtab_dir
+        )
         self._attempts = 0
 
     def begin(self) -> None:

@@ -10,10 +10,12 @@ import pytest
 
 from memtab.agent_server.bridge.rendezvous import (
     KEY_VARIABLES,
+    PATH_VARIABLES,
     RendezvousError,
     home_option,
     origin_env,
     rendezvous,
+    resolved_env,
     runtime_folder,
     shared_unavailable,
     socket_key,
@@ -106,3 +108,45 @@ def test_the_files_of_a_host_are_named_for_its_key(short: Path) -> None:
     assert place.socket.startswith(str(short / "run" / "memtab" / "mcp-"))
     assert place.socket.endswith(f"-{place.key}.sock") and len(place.key) == 16
     assert place.start_lock == place.socket.removesuffix(".sock") + ".start"
+
+
+def test_relative_paths_mean_the_sessions_directory() -> None:
+    environ = {
+        "MEMTAB_CONFIG_DIR": "relcfg",
+        "MEMTAB_LOG_DIR": " logs/../rellog ",
+        "XDG_CACHE_HOME": "cache",
+        "MEMTAB_HOME": "~/h",
+        "XDG_DATA_HOME": "/abs/data",
+        "XUM_ROOT": "",
+        "TMPDIR": "t",
+        "PATH": "bin",
+    }
+    resolved = resolved_env(environ, "/work/a")
+    assert resolved == {
+        "MEMTAB_CONFIG_DIR": "/work/a/relcfg",
+        "MEMTAB_LOG_DIR": "/work/a/rellog",
+        "XDG_CACHE_HOME": "/work/a/cache",
+        "MEMTAB_HOME": "~/h",  # absolute as every reader expands it
+        "XDG_DATA_HOME": "/abs/data",
+        "XUM_ROOT": "",  # set but blank is not unset
+        "TMPDIR": "/work/a/t",
+        "PATH": "bin",  # not a path Memtab reads
+    }
+    assert resolved_env(environ, "") == environ  # no directory: nothing to resolve against
+    assert set(PATH_VARIABLES) >= set(KEY_VARIABLES)
+
+
+def test_two_directories_never_share_a_host_for_a_relative_setting(
+    short: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (short / "run").mkdir()
+    for name in ("a", "b"):
+        (short / name).mkdir()
+    env = {"XDG_RUNTIME_DIR": str(short / "run"), "HOME": "/u", "MEMTAB_CONFIG_DIR": "relcfg"}
+    monkeypatch.chdir(short / "a")
+    in_a = rendezvous("/h", env)
+    monkeypatch.chdir(short / "b")
+    in_b = rendezvous("/h", env)
+    assert in_a.key != in_b.key
+    absolute = {**env, "MEMTAB_CONFIG_DIR": str(short / "b" / "relcfg")}
+    assert rendezvous("/h", absolute).key == in_b.key  # the host of what it means

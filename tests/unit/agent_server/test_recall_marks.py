@@ -1,0 +1,46 @@
+"""The demo's memory as an agent recalls it through `memtab mcp` once checked (docs/formats.md
+§19.8): the worktree's moved settings file and its `make serve` marked beside their lines
+with why, Claude Code's note that disagrees with the workspace's port marked in its own
+file (another agent's, by file id), and `list` rows of both agents carrying their state."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memtab.agent_server.service import MemoryService
+from memtab.check.recalled import RecallChecks
+from memtab.checked.cache import CheckCache
+from memtab.checked.marks import MARK
+from memtab.demo import MAIN_ID
+from memtab.store.sidecars.registry import load_registry
+from support.demo_homes import copied_demo_home
+
+SETTINGS = "`src/acme/settings_local.py` is not in fix-token-refresh"
+
+
+def test_the_demo_recalled_with_its_marks(tmp_path: Path) -> None:
+    home = copied_demo_home(tmp_path / "demo")
+    checks = RecallChecks(home, cache=CheckCache(home, path=tmp_path / "checks.json"))
+    checks.check_now(MAIN_ID)
+    workspace = load_registry(home).require_workspace(MAIN_ID)
+    service = MemoryService(home, workspace, writes="off", checks=checks)
+
+    setup = service.call("view", {"path": "/memories/workspace/dev-setup.md"}, "t").text
+    lines = setup.splitlines()
+    assert lines[5].startswith("6\t- Local settings live in") and f"{MARK} {SETTINGS}" in lines[5]
+    assert "Name src/acme/config/settings_local.py instead" in lines[5]  # the fix, as evidence
+    assert lines[6].endswith(f"{MARK} `make serve`: Makefile has no target `serve`")
+    assert MARK not in lines[7]  # the port line: the other memory is the older one
+
+    rows = json.loads(service.call("list", {"scope": "claude-code"}, "t").text)["files"]
+    (local,) = [row for row in rows if row["path"].endswith("reference_local-services.md")]
+    assert local["check"].startswith("1 line false or stale (9)")
+    assert "physicalPath" in local  # another agent's row keeps its own fields
+    viewed = service.call("view", {"path": local["path"]}, "t").text
+    (marked,) = [line for line in viewed.splitlines() if line.startswith("9\t")]
+    assert "port 8080" in marked and "says 8000" in marked.split(MARK, 1)[1]
+
+    found = json.loads(service.call("search", {"query": "make serve"}, "t").text)["results"]
+    best = next(hit for hit in found if hit["path"] == "/memories/workspace/dev-setup.md")
+    assert best["check"] == "2 lines false or stale (6, 7)"
