@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from memtab.agent_server.config_files.json_edits import add_items, remove_items, remove_member
 from memtab.agent_server.config_files.json_members import JsonEditError, set_member
-from memtab.agent_server.config_files.toml_tables import remove_tables, set_keys
 
 ALLOW = ("permissions", "allow")
 RULES = ["mcp__memtab__search", "mcp__memtab__view"]
@@ -89,14 +88,6 @@ def test_a_list_memtab_cannot_read_or_no_list_is_refused() -> None:
         add_items('{"permissions": {"allow": ["Read", /* c */]}}', ALLOW, RULES, jsonc=True)
     with pytest.raises(JsonEditError, match=r"'mcpServers\.memtab' more than once"):
         remove_member('{"mcpServers": {"memtab": 1, "memtab": 2}}', SERVER)
-
-
-def test_codex_tables_are_taken_out_with_the_blank_line_install_set_before_them() -> None:
-    text = "model = 'o3'\r\n\r\n[mcp_servers.gh]\r\ncommand = 'gh'\r\n\r\n[profiles.a]\r\nk = 1\r\n"
-    edited = set_keys(text, ("mcp_servers", "memtab"), {"command": '"m"'})
-    edited = set_keys(edited, ("mcp_servers", "memtab", "tools", "view"), {"x": "1"})
-    assert edited != text
-    assert remove_tables(edited, ("mcp_servers", "memtab")) == text
 
 
 _SCALARS = st.none() | st.booleans() | st.integers() | st.text(max_size=5)

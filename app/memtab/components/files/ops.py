@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from memtab.components.tree.scan import HomeScan
@@ -228,11 +227,6 @@ def delete_orphan_project_dir(
 def orphan_file_title(dir_name: str, relative: str) -> str:
     """How an orphan file is named in the editor (it has no virtual path)."""
     return f"memory/project/{dir_name}/{relative}"
-
-
-def orphan_physical(home: Home, dir_name: str, relative: str) -> Path:
-    """Where an orphan file lives."""
-    return home.projects_root / dir_name / relative
 
 
 def restore_file(

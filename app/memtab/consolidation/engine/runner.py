@@ -24,7 +24,7 @@ from memtab.consolidation.guard import (
     ConsolidationGuard,
     MutationBudget,
 )
-from memtab.consolidation.offline.provider import OFFLINE_PROVIDER, REASON_ARGUMENT
+from memtab.consolidation.offline.provider import REASON_ARGUMENT
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
 from memtab.llm.loop import (
@@ -34,6 +34,7 @@ from memtab.llm.loop import (
     StepCallback,
     run_tool_loop,
 )
+from memtab.llm.offline import OFFLINE_PROVIDER
 from memtab.llm.types import ChatProvider, ToolCall, ToolOutcome, ToolSpec, UserMessage
 from memtab.store.history.describe import op_units
 from memtab.store.history.recorder import RecordedChange

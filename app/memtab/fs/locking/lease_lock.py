@@ -61,10 +61,6 @@ class LeaseLockBusyError(LockUnavailableError):
     """Another process holds the lock file (and is alive), or it could not be had in time."""
 
 
-class LeaseLostError(LockUnavailableError):
-    """The lock file no longer holds our token: it was taken over while we held it."""
-
-
 # --- process identity -----------------------------------------------------------------------
 
 _births: dict[int, tuple[float, str | None]] = {}

@@ -56,8 +56,11 @@ from types import ModuleType
 # repr (fs/slotted.py; 0.09 ms to import, 0.19 ms with its lookup: -X importtime). 120:
 # the one rule for private files (fs/private.py: the log is opened 0600 and the description
 # cache the first scan reads made private before the paint, issue 70; 0.21 ms to import,
-# -X importtime, its bytecode compiled).
-MODULES_BEFORE_FIRST_PAINT_MAX = 120
+# -X importtime, its bytecode compiled). 121: the one way a record is read
+# (fs/records/reading.py), out of fs/records/compiler.py with the generated readers gone:
+# importing fs.records 118.8 → 117.5 M instructions, the start to the tree's first paint the
+# same (callgrind; docs/performance/records.md).
+MODULES_BEFORE_FIRST_PAINT_MAX = 121
 
 # The NamedTuples' fields annotated with a string that the start compiles before its
 # first paint (see the module docstring). 17: the registry's records and NamedTuples are

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import Annotated, Any, Literal, Protocol, TypeGuard, get_args
+from typing import Annotated, Any, Literal, Protocol, get_args
 
 from memtab.fs.jsonfile import finite_number
 from memtab.fs.records import (
@@ -40,11 +40,6 @@ Trigger = Literal["compaction", "launch", "archive", "manual"]
 """What started a consolidation run (mux's `MemoryConsolidationTrigger`)."""
 TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
 _RECORD_BUCKETS = ("workspaces", "projects")
-
-
-def is_trigger(value: object) -> TypeGuard[Trigger]:
-    """Whether `value` is one of the triggers mux's journal accepts."""
-    return value in TRIGGERS
 
 
 class NamesFiles(Protocol):
@@ -150,11 +145,6 @@ class ConsolidationRecord(Record, keep_unknown=True):
         """How many files of `scope` the run changed (`changed_files`): one run covers
         three scopes, and each scope's line counts its own."""
         return len(changed_files((op for op in self.ops if op.applied), scope))
-
-
-def parse_op(raw: Any) -> JournalOp | None:
-    """A journaled op, or None when malformed."""
-    return JournalOp.read(raw)
 
 
 def parse_record(raw: Any) -> ConsolidationRecord | None:
