@@ -35,6 +35,7 @@ from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, confirmation_box
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.loads.dialog import LoadsDialog
+from memtab.gui.loads.recall_dialog import RecallDialog
 from memtab.gui.settings.agent_server import confirm_install
 from memtab.gui.settings.keys import confirm_key_host
 from memtab.gui.toolkit.crash_dialog import CrashDialog
@@ -149,6 +150,7 @@ def open_every_dialog(
         )[0],
         own_actions.about_box,
         lambda: LoadsDialog(window),
+        lambda: RecallDialog(window),
         lambda: PaletteDialog("Quick open", "Type part of a file's name", [], window),
         lambda: GoToLineDialog(120, 249, window),
         lambda: SideBySideDialog(_side_by_side(), window),

@@ -87,6 +87,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Check: still true of the code?",
         "Inbox",
         "What each agent loads",
+        "What each agent recalls for a prompt",
         "Trust: duplicates, contradictions, leaks",
         "What needs you",
     ]
