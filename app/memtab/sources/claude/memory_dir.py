@@ -51,13 +51,6 @@ _IGNORED_KEY = re.compile(
     rf"^({'|'.join(re.escape(key) for key in SKILL_IGNORED_KEYS)})[ \t]*:", re.MULTILINE
 )
 
-TEMP_FILE = re.compile(
-    r"(?:^\.[0-9a-f]{16}\.tmp~?$)|(?:\.tmp[.~][0-9a-f]{8}$)"
-    r"|(?:\.purge\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$)"
-    r"|(?:^\.[0-9a-f]{16}\.aside$)"
-)
-"""Claude Code's own temp files in a memory folder (never memory)."""
-
 _MOUNT_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 _MOUNT_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
