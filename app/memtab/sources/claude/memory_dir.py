@@ -83,9 +83,13 @@ def is_remote_store(directory: Path) -> bool:
     return os.path.isfile(manifest) and not os.path.islink(manifest)
 
 
+ACCOUNT_MEMORY_PATH = "memory/personal"
+"""Where Claude Code keeps the memory synced to the user's account, in its config dir."""
+
+
 def account_memory_directory(config_root: Path) -> Path:
     """Where Claude Code keeps the memory synced to the user's account."""
-    return config_root / "memory" / "personal"
+    return config_root / ACCOUNT_MEMORY_PATH
 
 
 @dataclass(frozen=True)
