@@ -40,6 +40,7 @@ from watchdog.observers.api import BaseObserver
 from memtab.agent_server.catalog_listing import (
     CHANGES,
     Listed,
+    ListedFiles,
     NeedsListingError,
     WatchedChanges,
     folder_came_or_went,
@@ -109,7 +110,7 @@ class MemoryCatalog:
         self._keep = keep
         self._clock = clock
         self._background = background
-        self._files: dict[str, Listed] = {}
+        self._files = ListedFiles({})
         self._notes: tuple[str, ...] = ()
         self._listed_at: float | None = None
         self._index: SearchIndex | None = None  # opened by the first listing
@@ -333,7 +334,7 @@ class MemoryCatalog:
         answered = ahead.hits if ahead is not None and not stale and not gone else None
         # In the listing's order (scopes, then paths): a budget indexes the first ones.
         order = {root: place for place, root in enumerate(listing.roots)}
-        keys = sorted((key for key, file in files.items() if (file.root, key) in stale),
+        keys = sorted((key for _, key in stale if key in files),
                       key=lambda key: (order[files[key].root], key))  # fmt: skip
         changed = [files[key].indexed(key) for key in keys]
         refreshed = index.update(changed, gone, budget_s=INDEXING_BUDGET_S)
@@ -386,9 +387,7 @@ class MemoryCatalog:
             self._relist()
             return
         with self._lock:
-            files = {key: file for key, file in files.items() if key not in gone}
-            files.update(listed)
-            self._files = files
+            self._files = files.changed(listed, gone)
         logger.debug("catalog: %d files re-stat'ed, %d (re)indexed", len(paths), len(changed))
 
     def _start_watching(self) -> None:
@@ -465,13 +464,13 @@ class MemoryCatalog:
             return None
         return observer
 
-    def _full_rows(self, files: dict[str, Listed]) -> list[FileRow]:
+    def _full_rows(self, files: ListedFiles) -> list[FileRow]:
         """Every file's row: the store's files described (each read only if its stat
         changed since it was last read) and the sources' rows."""
         rows = file_rows(self._store_listings(files), self.store)
         return rows + [file.row for file in files.values() if file.row is not None]
 
-    def _store_listings(self, files: dict[str, Listed]) -> list[ScopeListing]:
+    def _store_listings(self, files: ListedFiles) -> list[ScopeListing]:
         """The store's scopes as `list_scope` lists them, from the files as listed (their
         stat as walked or re-stat'ed: no walk again), each file read only if its stat
         changed since it was last read (the first time recalls the home's description

@@ -22,7 +22,7 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -88,13 +88,67 @@ class Listed(NamedTuple):
         return IndexedFile(self.root, key, "", physical, self.stamp, labelled=labelled)
 
 
-class Listing(NamedTuple):
+class ListedFiles(Mapping[str, Listed]):
     """Every file listed, by key (virtual path or source file id; the store's scopes first,
-    in `SCOPE_ORDER`), what the walk left out (for answers to say), every root listed
-    (each available scope root, listed files or not, and each source's id), and each
-    root's files' stamps by key (what `SearchIndex.stale_by_root` compares)."""
+    in `SCOPE_ORDER`): the store's files kept as their stat alone, each `Listed` made when
+    asked (a first search walks 20,000 and looks at ten), the others as listed."""
 
-    files: dict[str, Listed]
+    __slots__ = ("_infos", "_listed", "_scopes", "_stamps")
+
+    def __init__(
+        self,
+        infos: dict[str, os.stat_result],
+        scopes: tuple[tuple[str, str, str, str], ...] = (),
+        stamps: Mapping[str, Mapping[str, Stamp | None]] | None = None,
+        listed: dict[str, Listed] | None = None,
+    ) -> None:
+        """`infos`: the store's files' stat by key; `scopes`: each scope's key prefix, root,
+        name and the root's path to join a key's rest to; `stamps`: each root's files'
+        stamps; `listed`: files as listed (the sources', re-stat'ed ones)."""
+        self._infos = infos
+        self._scopes = scopes
+        self._stamps = stamps or {}
+        self._listed = listed or {}
+
+    def __getitem__(self, key: str) -> Listed:
+        listed = self._listed.get(key)
+        if listed is not None:
+            return listed
+        info = self._infos[key]
+        for prefix, root, scope, base in self._scopes:
+            if key.startswith(prefix):
+                stamp = self._stamps[root].get(key)
+                physical = base + key[len(prefix) :]
+                size = info.st_size
+                return Listed(root, scope, physical, size <= MAX_FILE_BYTES, stamp, info=info)
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._listed or key in self._infos
+
+    def __iter__(self) -> Iterator[str]:
+        yield from (key for key in self._infos if key not in self._listed)
+        yield from self._listed
+
+    def __len__(self) -> int:
+        return len(self._infos) + sum(key not in self._infos for key in self._listed)
+
+    def changed(self, listed: Mapping[str, Listed], gone: Collection[str]) -> ListedFiles:
+        """These files with `listed` as re-stat'ed now and `gone` no longer listed."""
+        infos = self._infos
+        if gone:
+            infos = {key: info for key, info in infos.items() if key not in gone}
+        kept = {key: file for key, file in self._listed.items() if key not in gone}
+        return ListedFiles(infos, self._scopes, self._stamps, kept | dict(listed))
+
+
+class Listing(NamedTuple):
+    """Every file listed (`ListedFiles`), what the walk left out (for answers to say),
+    every root listed (each available scope root, listed files or not, and each source's
+    id), and each root's files' stamps by key (what `SearchIndex.stale_by_root`
+    compares)."""
+
+    files: ListedFiles
     notes: tuple[str, ...]
     roots: tuple[str, ...]
     stamps: dict[str, dict[str, Stamp | None]]
@@ -113,26 +167,24 @@ def kept_sources(
 def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
     """Stat every file of the store's available scopes and list the `kept` sources."""
     racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
-    files: dict[str, Listed] = {}
+    infos: dict[str, os.stat_result] = {}
+    scopes: list[tuple[str, str, str, str]] = []
+    listed: dict[str, Listed] = {}
     notes: list[str] = []
     roots: list[str] = []
     stamps: dict[str, dict[str, Stamp | None]] = {}
-    new = tuple.__new__  # a Listed made without its Python-level __new__
     for scope, root in scope_roots(store).items():
-        walked = stat_scope(scope, Path(root))
-        prefix, name, base = scope.virtual_root + "/", scope.value, root + os.sep
+        prefix = scope.virtual_root + "/"
+        walked = stat_scope(scope, Path(root), prefix)
+        infos.update(walked.files)
+        scopes.append((prefix, root, scope.value, root + os.sep))
         stamped = stamps.setdefault(root, {})
-        for relative, info in walked.files.items():  # the hot loop: 20,000 files, no call
+        for key, info in walked.files.items():  # the hot loop: 20,000 files, no call
             mtime_ns, ctime_ns = info.st_mtime_ns, info.st_ctime_ns
-            racy = mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns
-            size = info.st_size
-            stamp = None if racy else (size, mtime_ns, ctime_ns, info.st_ino)
-            key = prefix + relative
-            stamped[key] = stamp
-            files[key] = new(
-                Listed,
-                (root, name, base + relative, size <= MAX_FILE_BYTES, stamp, False, None, info),
-            )
+            if mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns:
+                stamped[key] = None
+            else:
+                stamped[key] = (info.st_size, mtime_ns, ctime_ns, info.st_ino)
         notes += [f"Not listed or searched: {too_deep_words(path)}" for path in walked.too_deep]
         roots.append(root)
     if kept:
@@ -143,7 +195,7 @@ def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
                 # Sources are stamped by their listing's size and time alone.
                 stamp = (source_file.size_bytes, source_file.modified_at_ms, 0, 0)
                 stamped[source_file.id] = stamp
-                files[source_file.id] = Listed(
+                listed[source_file.id] = Listed(
                     source_file.source_id,
                     source_file.source_id,
                     os.fspath(source_file.physical),
@@ -152,6 +204,7 @@ def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
                     source_file.linked,
                     source_file_row(source_file),
                 )
+    files = ListedFiles(infos, tuple(scopes), stamps, listed)
     return Listing(files, tuple(notes), tuple(dict.fromkeys(roots)), stamps)
 
 
@@ -164,7 +217,7 @@ def scope_roots(store: MemoryStore) -> dict[Scope, str]:
     }
 
 
-def folder_came_or_went(files: dict[str, Listed], path: VirtualPath) -> bool:
+def folder_came_or_went(files: Mapping[str, Listed], path: VirtualPath) -> bool:
     """Whether a write at `path` (no file listed there) made or removed a folder: a folder
     was listed there, or none is listed where it goes (no file beside it below its scope's
     root)."""

@@ -16,7 +16,6 @@ from memtab.store.files import read_file_content
 
 Stamp = tuple[int, int, int, int]
 """What any write to a file or over it changes: (size, mtime_ns, ctime_ns, inode)."""
-STAMP_FIELDS = ("size", "mtime", "ctime", "inode")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,18 +81,9 @@ def term(text: str) -> str:
     return text
 
 
-def stamped(searcher: Any, addresses: list[Any]) -> dict[int, Stamp | None]:
-    """The numbers and stamps of the documents at `addresses` (fast fields alone); a
-    document without a stamp has Nones, which no listed stamp equals (it is read again)."""
-    if not addresses:
-        return {}
-    numbers = searcher.fast_field_values("number", addresses)
-    columns = [searcher.fast_field_values(field, addresses) for field in STAMP_FIELDS]
-    return dict(zip(numbers, zip(*columns, strict=True), strict=True))
-
-
 def document_of(file: IndexedFile, number: int) -> Any:
-    """The document of `file`: its words for BM25, its texts as they are, its stamp."""
+    """The document of `file`: its words for BM25, its texts as they are (its stamp is
+    in its root's manifest, `search_index.manifest`)."""
     label = file.label if file.labelled is None else file.labelled()
     body = readable_text(file)
     words = "\n".join([label] * LABEL_WEIGHT + [body])
@@ -102,12 +92,6 @@ def document_of(file: IndexedFile, number: int) -> Any:
     document.add_bytes("label", _utf8(label))
     document.add_bytes("body", _utf8(body))
     document.add_unsigned("number", number)
-    if file.stamp is not None:
-        size, mtime_ns, ctime_ns, inode = file.stamp
-        document.add_unsigned("size", size)
-        document.add_integer("mtime", mtime_ns)
-        document.add_integer("ctime", ctime_ns)
-        document.add_unsigned("inode", inode)
     return document
 
 

@@ -49,12 +49,15 @@ from memtab.search_index.documents import (
     IndexedFile,
     Stamp,
     document_of,
-    every,
     first,
-    matching,
-    stamped,
     term,
     words_query,
+)
+from memtab.search_index.manifest import (
+    MANIFEST_FIELD,
+    manifest_document,
+    manifests_query,
+    read_manifest,
 )
 from memtab.search_index.opening import (
     IndexUnusableError,
@@ -82,8 +85,8 @@ Key = tuple[str, str]
 """A file in the index: the root it was listed under and its id there."""
 Stamps = Mapping[str, Stamp | None]
 """A root's files, by id, each with its stamp (None: none to trust)."""
-Rows = Mapping[int, Stamp | None]
-"""A root's documents as the index holds them: each file's number and its stamp."""
+Rows = Mapping[str, Stamp | None]
+"""A root's documents as the index holds them (its manifest): each file's id and stamp."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +116,16 @@ class Refreshed:
     pending: int
 
 
+# The schema's version, in the index folder's name (4: a manifest document per root, no
+# stamp fields; 3: the first on tantivy).
+VERSION = 4
+
+
 def index_file_for(home_root: Path) -> Path:
     """Where the index of the home at `home_root` lives: a folder in Memtab's cache dir,
     never in a scope (nothing syncs it); its name holds the schema's version."""
     digest = hashlib.sha256(os.fsencode(str(home_root))).hexdigest()[:20]
-    return cache_dir() / f"search-v3-{digest}"
+    return cache_dir() / f"search-v{VERSION}-{digest}"
 
 
 def file_number(root: str, key: str) -> int:
@@ -160,7 +168,13 @@ class SearchIndex:
             self._searcher = None
 
     def __len__(self) -> int:
-        return int(self._read(lambda searcher: searcher.num_docs))
+        """How many files the index holds (its roots' manifests not counted)."""
+
+        def count(searcher: Any) -> int:
+            manifests = tantivy.Query.regex_query(self._index.schema, MANIFEST_FIELD, ".*")
+            return int(searcher.num_docs) - int(searcher.search(manifests, 1).count)
+
+        return self._read(count)
 
     def number(self, root: str, key: str) -> int:
         """`file_number`, remembered (a listing asks for every file's at each call)."""
@@ -205,19 +219,16 @@ class SearchIndex:
         changed, or without a stamp to trust), and the files under `roots` it holds that
         `listed` does not (gone); with `held`, as they were when read (`Ahead.rows`)."""
         by_root: dict[str, dict[str, Stamp | None]] = {root: {} for root in roots}
-        others: dict[Key, Stamp | None] = {}
-        for where, stamp in listed.items():
-            if where[0] in by_root:
-                by_root[where[0]][where[1]] = stamp
-            else:
-                others[where] = stamp
+        others: dict[str, dict[str, Stamp | None]] = {}
+        for (root, key), stamp in listed.items():
+            (by_root if root in by_root else others).setdefault(root, {})[key] = stamp
 
         def read(searcher: Any) -> tuple[set[Key], list[Key]]:
             stale, gone = self._stale_by_root(searcher, by_root, held)
-            for (root, key), stamp in others.items():
-                held_now = self._stamps_of(searcher, [self.number(root, key)])
-                if stamp is None or held_now.get(self.number(root, key)) != stamp:
-                    stale.add((root, key))
+            for root, mine in others.items():
+                rows = self._manifest(searcher, root, held)
+                stale.update((root, key) for key, stamp in mine.items()
+                             if stamp is None or rows.get(key, _ABSENT) != stamp)  # fmt: skip
             return stale, gone
 
         return self._read(read)
@@ -248,14 +259,20 @@ class SearchIndex:
 
         def write() -> int:
             searcher = self._fresh_searcher()
-            roots = [str(root) for root, _ in searcher.terms_with_prefix("root", "")]
-            missing = [root for root in roots if os.path.isabs(root) and not os.path.isdir(root)]
+            roots = {str(root) for root, _ in searcher.terms_with_prefix("root", "")}
+            roots |= {str(root) for root, _ in searcher.terms_with_prefix(MANIFEST_FIELD, "")}
+            missing = sorted(
+                root for root in roots if os.path.isabs(root) and not os.path.isdir(root)
+            )
             if not missing:
                 return 0
-            removed = sum(len(self._rows(searcher, root)) for root in missing)
+            removed = sum(len(self._manifest(searcher, root, None)) for root in missing)
+            schema = self._index.schema
             with self._writer() as writer:
-                query = tantivy.Query.term_set_query(self._index.schema, "root", missing)
-                writer.delete_documents_by_query(query)
+                writer.delete_documents_by_query(
+                    tantivy.Query.term_set_query(schema, "root", missing)
+                )
+                writer.delete_documents_by_query(manifests_query(schema, missing))
                 writer.commit()
             return removed
 
@@ -277,37 +294,56 @@ class SearchIndex:
         if not changed and not gone:
             return Refreshed(0, 0)
         searcher = self._fresh_searcher()
-        numbers = [self.number(file.root, file.id) for file in changed]
-        held = self._stamps_of(searcher, numbers)
+        affected = {file.root for file in changed} | {root for root, _ in gone}
+        manifests = {root: self._manifest(searcher, root, None) for root in affected}
         todo = [
-            (file, number)
-            for file, number in zip(changed, numbers, strict=True)
-            if file.stamp is None or held.get(number) != file.stamp
+            file
+            for file in changed
+            if file.stamp is None or manifests[file.root].get(file.id, _ABSENT) != file.stamp
         ]
+        if not todo and not any(key in manifests[root] for root, key in gone):
+            return Refreshed(0, 0)  # another writer did it meanwhile
         read = uncommitted = 0
         committed_at = started
         with self._writer() as writer:
-            out = [self.number(root, key) for root, key in gone] + [number for _, number in todo]
+            out = [self.number(root, key) for root, key in gone]
+            out += [self.number(file.root, file.id) for file in todo]
             if out:
                 writer.delete_documents_by_query(
                     tantivy.Query.term_set_query(self._index.schema, "number", out)
                 )
+            for root, key in [*gone, *((file.root, file.id) for file in todo)]:
+                manifests[root].pop(key, None)
+            dirty = set(affected)
             for first in range(0, len(todo), CHUNK_FILES):
-                for file, number in todo[first : first + CHUNK_FILES]:
-                    writer.add_document(document_of(file, number))
+                for file in todo[first : first + CHUNK_FILES]:
+                    writer.add_document(document_of(file, self.number(file.root, file.id)))
+                    manifests[file.root][file.id] = file.stamp
+                    dirty.add(file.root)
                 read += len(todo[first : first + CHUNK_FILES])
                 uncommitted += CHUNK_FILES
                 now = self._clock()
                 spent = budget_s is not None and now - started >= budget_s
                 left = len(todo) - first - CHUNK_FILES
                 if left > 0 and (spent or (stop is not None and stop.is_set())):
-                    writer.commit()
+                    self._commit(writer, manifests, dirty)
                     return Refreshed(read, left)
                 if uncommitted >= COMMIT_FILES or now - committed_at >= COMMIT_S:
-                    writer.commit()  # what is indexed so far, for the searches meanwhile
+                    self._commit(writer, manifests, dirty)  # for the searches meanwhile
                     uncommitted, committed_at = 0, now
-            writer.commit()
+            self._commit(writer, manifests, dirty)
         return Refreshed(read, 0)
+
+    def _commit(self, writer: Any, manifests: Mapping[str, Rows], dirty: set[str]) -> None:
+        """Commit, with the manifest of each root written to since the last commit (the
+        documents and what they are of, in one commit: never other than each other)."""
+        if dirty:
+            writer.delete_documents_by_query(manifests_query(self._index.schema, sorted(dirty)))
+        for root in sorted(dirty):
+            if manifests[root]:
+                writer.add_document(manifest_document(root, manifests[root]))
+        dirty.clear()
+        writer.commit()
 
     def _writer(self) -> Writing:
         return Writing(self)
@@ -335,7 +371,7 @@ class SearchIndex:
 
         def read(searcher: Any) -> Ahead:
             hits = self._best(searcher, query, within, limit, None)
-            return Ahead(hits, {root: self._rows(searcher, root) for root in roots})
+            return Ahead(hits, {root: self._manifest(searcher, root, None) for root in roots})
 
         return self._read(read)
 
@@ -414,48 +450,36 @@ class SearchIndex:
 
     # --- the documents of a root --------------------------------------------------------
 
-    def _rows(self, searcher: Any, root: str) -> dict[int, Stamp | None]:
-        """Every document under `root`: its file's number and stamp (fast fields alone)."""
-        query = tantivy.Query.term_query(self._index.schema, "root", term(root))
-        addresses = matching(searcher, query)
-        return stamped(searcher, addresses)
-
-    def _stamps_of(self, searcher: Any, numbers: list[int]) -> dict[int, Stamp | None]:
-        if not numbers:
-            return {}
-        query = tantivy.Query.term_set_query(self._index.schema, "number", numbers)
-        addresses = matching(searcher, query)
-        return stamped(searcher, addresses)
+    def _manifest(
+        self, searcher: Any, root: str, held: Mapping[str, Rows] | None
+    ) -> dict[str, Stamp | None]:
+        """Every document under `root`: its file's id and stamp (its manifest), as read
+        with a search (`held`) or now."""
+        if held is not None and root in held:
+            return dict(held[root])
+        return read_manifest(searcher, self._index.schema, root)
 
     def _stale_by_root(
         self, searcher: Any, listed: Mapping[str, Stamps], held: Mapping[str, Rows] | None
     ) -> tuple[set[Key], list[Key]]:
-        """Each root's documents compared with its files as one mapping (20,000 in a few
+        """Each root's files compared with its manifest as one mapping (20,000 in a few
         milliseconds when none changed), file by file only when they differ; a file
         without a stamp is always stale."""
         stale: set[Key] = set()
         gone: list[Key] = []
         for root, mine in listed.items():
-            rows = held[root] if held is not None and root in held else self._rows(searcher, root)
-            numbered = {self.number(root, key): stamp for key, stamp in mine.items()}
-            if numbered == rows:
+            rows = held[root] if held is not None and root in held else None
+            if rows is None:
+                rows = read_manifest(searcher, self._index.schema, root)
+            if mine == rows and None not in mine.values():
                 continue
             stale.update(
                 (root, key)
                 for key, stamp in mine.items()
-                if stamp is None or rows.get(self.number(root, key), _ABSENT) != stamp
+                if stamp is None or rows.get(key, _ABSENT) != stamp
             )
-            missing = [number for number in rows if number not in numbered]
-            gone += [(root, key) for key in self._ids(searcher, missing)]
+            gone += [(root, key) for key in rows if key not in mine]
         return stale, gone
-
-    def _ids(self, searcher: Any, numbers: list[int]) -> list[str]:
-        """The ids of the files numbered `numbers` (their documents read)."""
-        if not numbers:
-            return []
-        query = tantivy.Query.term_set_query(self._index.schema, "number", numbers)
-        hits = searcher.search(query, every(searcher), count=False).hits
-        return [first(searcher.doc(address), "id") for _, address in hits]
 
     # --- the index ----------------------------------------------------------------------
 
