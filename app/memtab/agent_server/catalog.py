@@ -39,14 +39,17 @@ from watchdog.observers.api import BaseObserver
 
 from memtab.agent_server.catalog_listing import (
     CHANGES,
+    Held,
     Listed,
     ListedFiles,
+    Listing,
     NeedsListingError,
     WatchedChanges,
     folder_came_or_went,
     in_scope,
     kept_sources,
     list_files,
+    list_presumed,
     restat,
     scope_roots,
 )
@@ -131,6 +134,9 @@ class MemoryCatalog:
         self._known: dict[str, dict[str, KnownEntry]] | None = None  # per root, as last seen
         self._observer: BaseObserver | None = None
         self._watching: threading.Thread | None = None
+        # The listing presumed files as the index holds them (a first search's): the walk
+        # after the watch began stats them all.
+        self._presumed = False
         self._threads: list[threading.Thread] = []  # every background thread started
         self._changes = WatchedChanges()
         self._changed = self._changes.reported  # a watched root reported a change
@@ -210,7 +216,10 @@ class MemoryCatalog:
     def rows(self, *, scope: str | None = None) -> list[FileRow]:
         """Every file (in `scope`, when given), as `memtab list --json` shows it (other
         agents' files with their own fields): the full rows, built from a listing of their
-        own when the files changed since the last were."""
+        own when the files changed since the last were (every file stat'ed: a first search
+        presumed some as the index holds them)."""
+        if self._files.presumed:
+            self._listed_at = None
         self._fresh()
         with self._listing:
             files = self._files
@@ -265,6 +274,9 @@ class MemoryCatalog:
             raise CatalogClosedError
         if self._indexing is not None and self._indexing.is_alive():
             return None
+        watching = self._watching
+        if self._presumed and self._observer is not None and watching is not None:
+            watching.join()  # its walk stats what the first listing presumed: reported first
         if self._index is not None and self._index.generation != self._generation:
             self._listed_at = None  # the index was started again: every file indexed anew
         listed_at = self._listed_at
@@ -322,12 +334,15 @@ class MemoryCatalog:
         index = self._index
         self._generation = index.generation
         kept = kept_sources(self._sources, self._keep)
-        listing = list_files(self.store, kept)
-        files = listing.files
-        ahead = None
         guessed = self._guessed_roots(kept)
-        if query is not None:
-            ahead = _search_ahead(index, query, guessed, listing.roots)
+        presumed = query is not None and not self._files  # a fresh server's first search
+        if presumed:
+            assert query is not None
+            listing, ahead = _presumed(self.store, kept, index, query, guessed)
+        else:
+            listing = list_files(self.store, kept)
+            ahead = None if query is None else _search_ahead(index, query, guessed, listing.roots)
+        files = listing.files
         stale, gone = index.stale_by_root(
             listing.stamps, held=ahead.rows if ahead is not None else None
         )
@@ -342,6 +357,7 @@ class MemoryCatalog:
             return self._relist(query, attempt + 1) if attempt < 2 else None
         with self._lock:
             self._files = files
+            self._presumed = presumed
             self._notes = listing.notes
             self._roots = listing.roots
             self._scope_roots = scope_roots(self.store)
@@ -393,8 +409,9 @@ class MemoryCatalog:
     def _start_watching(self) -> None:
         """Background, after the first answer: watch the scope roots, then walk them once
         more and report what changed between the first walk and the watch (and what was
-        too recent to trust) as the watch would; take the rows of roots no longer on disk
-        out of the index."""
+        too recent to trust, and what a first search presumed and was written over in
+        place) as the watch would; take the rows of roots no longer on disk out of the
+        index."""
         self._after_answer()
         try:
             observer = self._watch()
@@ -416,6 +433,7 @@ class MemoryCatalog:
                     + [file.physical for key, file in files.items()
                        if file.row is None and key not in now]
                 )  # fmt: skip
+                self._presumed = False  # what it presumed is stat'ed and reported
             index = self._index
             if index is not None and not self._closing.is_set():
                 index.forget_missing_roots()
@@ -511,6 +529,23 @@ class _Query:
     text: str
     scope: str | None
     limit: int
+
+
+def _presumed(
+    store: MemoryStore, kept: list[Source], index: SearchIndex, query: _Query, roots: dict[str, str]
+) -> tuple[Listing, Ahead | None]:
+    """A fresh server's first listing, by names alone (`list_presumed`): the answer read
+    with the manifests it is compared with, each file it answers with stat'ed."""
+    ahead: list[Ahead | None] = [None]
+
+    def held_for(listed: tuple[str, ...]) -> Held | None:
+        ahead[0] = _search_ahead(index, query, roots, listed)
+        return ahead[0].rows if ahead[0] is not None else None
+
+    listing = list_presumed(store, kept, held_for)
+    if ahead[0] is not None:
+        listing.files.confirm(hit.id for hit in ahead[0].hits)
+    return listing, ahead[0]
 
 
 def _search_ahead(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import threading
 import time
 import weakref
@@ -49,10 +50,20 @@ from memtab.sources.discovery import discover, is_shown
 from memtab.sources.listing import list_source, source_file_row
 from memtab.sources.model import Source
 from memtab.store import description_cache
-from memtab.store.files import MAX_FILE_BYTES, read_description, stat_listed_file, stat_scope
+from memtab.store.files import (
+    MAX_FILE_BYTES,
+    name_scope,
+    note_too_deep,
+    read_description,
+    stat_listed_file,
+    stat_scope,
+)
 from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath, too_deep_words
 from memtab.store.scopes.file_rows import FileRow
 from memtab.store.scopes.memory import MemoryStore
+
+Held = Mapping[str, Mapping[str, Stamp | None]]
+"""Each root's files as the index holds them (its manifest: id → stamp)."""
 
 
 class Listed(NamedTuple):
@@ -90,16 +101,17 @@ class Listed(NamedTuple):
 
 class ListedFiles(Mapping[str, Listed]):
     """Every file listed, by key (virtual path or source file id; the store's scopes first,
-    in `SCOPE_ORDER`): the store's files kept as their stat alone, each `Listed` made when
-    asked (a first search walks 20,000 and looks at ten), the others as listed."""
+    in `SCOPE_ORDER`): the store's files kept as their stat alone (None: presumed as the
+    index holds it, `list_presumed`), each `Listed` made when asked (a first search walks
+    20,000 and looks at ten), the others as listed."""
 
     __slots__ = ("_infos", "_listed", "_scopes", "_stamps")
 
     def __init__(
         self,
-        infos: dict[str, os.stat_result],
+        infos: dict[str, os.stat_result | None],
         scopes: tuple[tuple[str, str, str, str], ...] = (),
-        stamps: Mapping[str, Mapping[str, Stamp | None]] | None = None,
+        stamps: Mapping[str, dict[str, Stamp | None]] | None = None,
         listed: dict[str, Listed] | None = None,
     ) -> None:
         """`infos`: the store's files' stat by key; `scopes`: each scope's key prefix, root,
@@ -115,13 +127,10 @@ class ListedFiles(Mapping[str, Listed]):
         if listed is not None:
             return listed
         info = self._infos[key]
-        for prefix, root, scope, base in self._scopes:
-            if key.startswith(prefix):
-                stamp = self._stamps[root].get(key)
-                physical = base + key[len(prefix) :]
-                size = info.st_size
-                return Listed(root, scope, physical, size <= MAX_FILE_BYTES, stamp, info=info)
-        raise KeyError(key)
+        root, scope, physical = self._where(key)
+        stamp = self._stamps[root].get(key)
+        size = info.st_size if info is not None else stamp[0] if stamp is not None else 0
+        return Listed(root, scope, physical, size <= MAX_FILE_BYTES, stamp, info=info)
 
     def __contains__(self, key: object) -> bool:
         return key in self._listed or key in self._infos
@@ -133,6 +142,12 @@ class ListedFiles(Mapping[str, Listed]):
     def __len__(self) -> int:
         return len(self._infos) + sum(key not in self._infos for key in self._listed)
 
+    @property
+    def presumed(self) -> bool:
+        """Whether a file is presumed as the index holds it, never stat'ed (`list`'s rows
+        need every file's stat: it lists again)."""
+        return None in self._infos.values()
+
     def changed(self, listed: Mapping[str, Listed], gone: Collection[str]) -> ListedFiles:
         """These files with `listed` as re-stat'ed now and `gone` no longer listed."""
         infos = self._infos
@@ -140,6 +155,31 @@ class ListedFiles(Mapping[str, Listed]):
             infos = {key: info for key, info in infos.items() if key not in gone}
         kept = {key: file for key, file in self._listed.items() if key not in gone}
         return ListedFiles(infos, self._scopes, self._stamps, kept | dict(listed))
+
+    def confirm(self, keys: Iterable[str]) -> None:
+        """Stat the presumed files among `keys` now (a first answer's results): their
+        stamps as they are, or no longer listed when gone."""
+        racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
+        for key in keys:
+            if key in self._infos and self._infos[key] is None and key not in self._listed:
+                root, _, physical = self._where(key)
+                try:
+                    info = os.lstat(physical)
+                except OSError:
+                    info = None
+                if info is None or not stat.S_ISREG(info.st_mode):
+                    del self._infos[key]
+                    self._stamps[root].pop(key, None)
+                    continue
+                self._infos[key] = info
+                self._stamps[root][key] = stamp_of(info, racy_after_ns)
+
+    def _where(self, key: str) -> tuple[str, str, str]:
+        """A store file's root, scope and path on disk."""
+        for prefix, root, scope, base in self._scopes:
+            if key.startswith(prefix):
+                return root, scope, base + key[len(prefix) :]
+        raise KeyError(key)
 
 
 class Listing(NamedTuple):
@@ -167,11 +207,9 @@ def kept_sources(
 def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
     """Stat every file of the store's available scopes and list the `kept` sources."""
     racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
-    infos: dict[str, os.stat_result] = {}
+    infos: dict[str, os.stat_result | None] = {}
     scopes: list[tuple[str, str, str, str]] = []
-    listed: dict[str, Listed] = {}
     notes: list[str] = []
-    roots: list[str] = []
     stamps: dict[str, dict[str, Stamp | None]] = {}
     for scope, root in scope_roots(store).items():
         prefix = scope.virtual_root + "/"
@@ -186,26 +224,87 @@ def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
             else:
                 stamped[key] = (info.st_size, mtime_ns, ctime_ns, info.st_ino)
         notes += [f"Not listed or searched: {too_deep_words(path)}" for path in walked.too_deep]
-        roots.append(root)
-    if kept:
-        for listing in (shown for s in kept if is_shown(shown := list_source(s))):
-            roots.append(listing.source.id)
-            stamped = stamps.setdefault(listing.source.id, {})
-            for source_file in listing.files:
-                # Sources are stamped by their listing's size and time alone.
-                stamp = (source_file.size_bytes, source_file.modified_at_ms, 0, 0)
-                stamped[source_file.id] = stamp
-                listed[source_file.id] = Listed(
-                    source_file.source_id,
-                    source_file.source_id,
-                    os.fspath(source_file.physical),
-                    source_file.size_bytes <= MAX_FILE_BYTES,
-                    stamp,
-                    source_file.linked,
-                    source_file_row(source_file),
-                )
+    listed, roots = _list_sources(kept, stamps)
     files = ListedFiles(infos, tuple(scopes), stamps, listed)
-    return Listing(files, tuple(notes), tuple(dict.fromkeys(roots)), stamps)
+    return Listing(files, tuple(notes), tuple(dict.fromkeys([*stamps, *roots])), stamps)
+
+
+def list_presumed(
+    store: MemoryStore, kept: list[Source], held_for: Callable[[tuple[str, ...]], Held | None]
+) -> Listing:
+    """`list_files` by names alone (no file stat'ed): each file the index holds under the
+    same name and inode (`held_for(roots)`: each root's manifest, read once the roots are
+    known) is presumed as the index holds it; a new, replaced or racy file is stat'ed. A
+    file written over in place since keeps its inode: the caller confirms the ones it
+    answers with (`ListedFiles.confirm`), and a walk with every stat follows."""
+    racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
+    walks = [
+        (root, scope, scope.virtual_root + "/", name_scope(root))
+        for scope, root in scope_roots(store).items()
+    ]
+    stamps: dict[str, dict[str, Stamp | None]] = {root: {} for root, *_ in walks}
+    listed, sources = _list_sources(kept, stamps)
+    roots = tuple(dict.fromkeys([*(root for root, *_ in walks), *sources]))
+    held = held_for(roots) or {}
+    infos: dict[str, os.stat_result | None] = {}
+    notes: list[str] = []
+    for root, scope, prefix, walk in walks:
+        rows, stamped, unknown = held.get(root, {}), stamps[root], []
+        for folder in walk.folders:
+            inside = prefix + "".join(f"{name}/" for name in folder.segments)
+            for name, inode in zip(folder.files, folder.inodes, strict=True):
+                key = inside + name  # the hot loop: 20,000 files, no call
+                row = rows.get(key)
+                if row is not None and row[3] == inode:
+                    stamped[key] = row
+                else:
+                    unknown.append((key, f"{folder.path}/{name}"))
+        infos.update(dict.fromkeys(stamped))
+        for key, physical in unknown:
+            try:
+                info = os.lstat(physical)
+            except OSError:
+                continue  # vanished while listing
+            infos[key], stamped[key] = info, stamp_of(info, racy_after_ns)
+        too_deep = note_too_deep(scope, root, walk.too_deep)
+        notes += [f"Not listed or searched: {too_deep_words(path)}" for path in too_deep]
+    scopes = tuple((prefix, root, scope.value, root + os.sep) for root, scope, prefix, _ in walks)
+    files = ListedFiles(infos, scopes, stamps, listed)
+    return Listing(files, tuple(notes), roots, stamps)
+
+
+def stamp_of(info: os.stat_result, racy_after_ns: int) -> Stamp | None:
+    """A file's stamp from its stat; None when modified too recently to trust one."""
+    mtime_ns, ctime_ns = info.st_mtime_ns, info.st_ctime_ns
+    if mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns:
+        return None
+    return info.st_size, mtime_ns, ctime_ns, info.st_ino
+
+
+def _list_sources(
+    kept: list[Source], stamps: dict[str, dict[str, Stamp | None]]
+) -> tuple[dict[str, Listed], list[str]]:
+    """The `kept` sources' files, listed whole (their stamps into `stamps`), and the
+    sources' ids that are roots."""
+    listed: dict[str, Listed] = {}
+    roots: list[str] = []
+    for listing in (shown for s in kept if is_shown(shown := list_source(s))):
+        roots.append(listing.source.id)
+        stamped = stamps.setdefault(listing.source.id, {})
+        for source_file in listing.files:
+            # Sources are stamped by their listing's size and time alone.
+            stamp = (source_file.size_bytes, source_file.modified_at_ms, 0, 0)
+            stamped[source_file.id] = stamp
+            listed[source_file.id] = Listed(
+                source_file.source_id,
+                source_file.source_id,
+                os.fspath(source_file.physical),
+                source_file.size_bytes <= MAX_FILE_BYTES,
+                stamp,
+                source_file.linked,
+                source_file_row(source_file),
+            )
+    return listed, roots
 
 
 def scope_roots(store: MemoryStore) -> dict[Scope, str]:
@@ -272,8 +371,7 @@ def restat(roots: dict[Scope, str], paths: Iterable[str]) -> tuple[dict[str, Lis
 def _listed(
     root: str, scope: Scope, physical: str, info: os.stat_result, racy_after_ns: int
 ) -> Listed:
-    racy = max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns
-    stamp = None if racy else (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+    stamp = stamp_of(info, racy_after_ns)
     return Listed(
         root, scope.value, physical, info.st_size <= MAX_FILE_BYTES, stamp, False, None, info
     )

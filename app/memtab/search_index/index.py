@@ -317,7 +317,7 @@ class SearchIndex:
             dirty = set(affected)
             for first in range(0, len(todo), CHUNK_FILES):
                 for file in todo[first : first + CHUNK_FILES]:
-                    writer.add_document(document_of(file, self.number(file.root, file.id)))
+                    _add(writer, document_of(file, self.number(file.root, file.id)))
                     manifests[file.root][file.id] = file.stamp
                     dirty.add(file.root)
                 read += len(todo[first : first + CHUNK_FILES])
@@ -341,7 +341,7 @@ class SearchIndex:
             writer.delete_documents_by_query(manifests_query(self._index.schema, sorted(dirty)))
         for root in sorted(dirty):
             if manifests[root]:
-                writer.add_document(manifest_document(root, manifests[root]))
+                _add(writer, manifest_document(root, manifests[root]))
         dirty.clear()
         writer.commit()
 
@@ -558,6 +558,16 @@ class SearchIndex:
 
 
 _ABSENT = object()
+
+
+def _add(writer: Any, document: Any) -> None:
+    """Add `document`; when the writer's thread has died (a write of its segment failed:
+    a full disk), the error it died of, as its commit gives it ("killed" says no more)."""
+    try:
+        writer.add_document(document)
+    except ValueError:
+        writer.commit()
+        raise
 
 
 def _filter(query: Any) -> Any:

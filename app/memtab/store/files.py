@@ -349,6 +349,12 @@ def stat_scope(scope: Scope, root: Path | None, prefix: str = "") -> StatListing
     return StatListing(scope, files, note_too_deep(scope, root, walk.too_deep))
 
 
+def name_scope(root: Path | str) -> ScopeWalk:
+    """What `stat_scope` walks, names and inodes alone (no file stat'ed): a fresh server's
+    first search compares them with its index's."""
+    return walk_scope(root, remove_stale_temps=True)
+
+
 def stat_listed_file(root: Path | str, segments: tuple[str, ...]) -> os.stat_result | None:
     """The `lstat` of the file at `segments` under `root` when a listing lists it there,
     None when it lists nothing there (gone, a hidden or unaddressable name, past the

@@ -7,6 +7,7 @@ first answer comes within its budget and says indexing goes on (docs/formats.md 
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -49,7 +50,9 @@ def test_a_new_server_reads_only_the_files_changed_since_the_last_one_listed_the
     first = _service(home)
     assert len(_paths(first, "kestrel")) == 30
     first.catalog.close()
-    (home.global_root / "n007.md").write_text("note 7 about osprey now\n")
+    written = home.global_root / "n007.md.tmp"  # saved as a new file over the old
+    written.write_text("note 7 about osprey now\n")
+    os.replace(written, home.global_root / "n007.md")
     reads: list[str] = []
     described: list[str] = []
     original, original_open = store_files.read_file_in, readable.open_readable_path
