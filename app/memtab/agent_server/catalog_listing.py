@@ -54,8 +54,8 @@ from memtab.store.files import (
     MAX_FILE_BYTES,
     name_scope,
     note_too_deep,
-    read_description,
     stat_listed_file,
+    stat_names,
     stat_scope,
 )
 from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath, too_deep_words
@@ -91,12 +91,7 @@ class Listed(NamedTuple):
         if self.row is not None:
             label = f"{key}\n{self.row.description or ''}"
             return IndexedFile(self.root, key, label, physical, self.stamp, self.linked)
-        where = self.physical
-
-        def labelled() -> str:
-            return f"{key}\n{read_description(where)}"
-
-        return IndexedFile(self.root, key, "", physical, self.stamp, labelled=labelled)
+        return IndexedFile(self.root, key, key, physical, self.stamp, described=self.physical)
 
 
 class ListedFiles(Mapping[str, Listed]):
@@ -147,6 +142,18 @@ class ListedFiles(Mapping[str, Listed]):
         """Whether a file is presumed as the index holds it, never stat'ed (`list`'s rows
         need every file's stat: it lists again)."""
         return None in self._infos.values()
+
+    def indexed(self, key: str) -> IndexedFile:
+        """The file `key` as the index takes it (`Listed.indexed`), no `Listed` made for
+        a store file (a first search of a home no index holds takes every one)."""
+        if key in self._listed:
+            return self._listed[key].indexed(key)
+        info = self._infos[key]
+        root, _, physical = self._where(key)
+        stamp = self._stamps[root].get(key)
+        size = info.st_size if info is not None else stamp[0] if stamp is not None else 0
+        readable = physical if size <= MAX_FILE_BYTES else None
+        return IndexedFile(root, key, key, readable, stamp, described=physical)
 
     def changed(self, listed: Mapping[str, Listed], gone: Collection[str]) -> ListedFiles:
         """These files with `listed` as re-stat'ed now and `gone` no longer listed."""
@@ -249,23 +256,21 @@ def list_presumed(
     infos: dict[str, os.stat_result | None] = {}
     notes: list[str] = []
     for root, scope, prefix, walk in walks:
-        rows, stamped, unknown = held.get(root, {}), stamps[root], []
+        rows, stamped = held.get(root, {}), stamps[root]
         for folder in walk.folders:
             inside = prefix + "".join(f"{name}/" for name in folder.segments)
+            unknown = []
             for name, inode in zip(folder.files, folder.inodes, strict=True):
                 key = inside + name  # the hot loop: 20,000 files, no call
                 row = rows.get(key)
                 if row is not None and row[3] == inode:
                     stamped[key] = row
                 else:
-                    unknown.append((key, f"{folder.path}/{name}"))
-        infos.update(dict.fromkeys(stamped))
-        for key, physical in unknown:
-            try:
-                info = os.lstat(physical)
-            except OSError:
-                continue  # vanished while listing
-            infos[key], stamped[key] = info, stamp_of(info, racy_after_ns)
+                    unknown.append(name)
+            if unknown:
+                for key, info in stat_names(folder.path, unknown, inside).items():
+                    infos[key], stamped[key] = info, stamp_of(info, racy_after_ns)
+        infos.update((key, None) for key in stamped if key not in infos)
         too_deep = note_too_deep(scope, root, walk.too_deep)
         notes += [f"Not listed or searched: {too_deep_words(path)}" for path in too_deep]
     scopes = tuple((prefix, root, scope.value, root + os.sep) for root, scope, prefix, _ in walks)

@@ -5,14 +5,16 @@ and text as they are, its number and stamp), and what a searcher reads back of d
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
 from dataclasses import dataclass
 from typing import Any
 
 import tantivy
 
+from memtab.fs.atomic import Directory
 from memtab.search_index.ranking import LABEL_WEIGHT, has_cjk, tokens
-from memtab.store.files import read_file_content
+from memtab.store.files import read_description, read_file_in
+from memtab.store.text.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
 
 Stamp = tuple[int, int, int, int]
 """What any write to a file or over it changes: (size, mtime_ns, ctime_ns, inode)."""
@@ -32,9 +34,10 @@ class IndexedFile:
     physical: str | None
     stamp: Stamp | None
     linked: bool = False
-    labelled: Callable[[], str] | None = None
-    """When given, the label is this call's answer, asked only if the file is indexed (a
-    stat walk's listing reads no description it need not)."""
+    described: str | None = None
+    """When given, the label is `label` and the description `list` reads in this file's
+    first 4 KiB: read only if the file is indexed, with its text (a stat walk's listing
+    reads no description it need not, and indexing opens each file once)."""
 
 
 def words_query(schema: Any, asked: str) -> Any:
@@ -84,8 +87,14 @@ def term(text: str) -> str:
 def document_of(file: IndexedFile, number: int) -> Any:
     """The document of `file`: its words for BM25, its texts as they are (its stamp is
     in its root's manifest, `search_index.manifest`)."""
-    label = file.label if file.labelled is None else file.labelled()
-    body = readable_text(file)
+    body, head = readable_text(file)
+    label = file.label
+    if file.described is not None:
+        if head is None or file.described != file.physical:
+            description = read_description(file.described)
+        else:
+            description = "" if b"\x00" in head else description_from_prefix(head)
+        label = f"{label}\n{description}"
     words = "\n".join([label] * LABEL_WEIGHT + [body])
     document = tantivy.Document(root=term(file.root), words=term(fed(words)))
     document.add_bytes("id", _utf8(file.id))
@@ -104,13 +113,16 @@ def fed(text: str) -> str:
     return text if text.isascii() else text.casefold()
 
 
-def readable_text(file: IndexedFile) -> str:
+def readable_text(file: IndexedFile) -> tuple[str, bytes | None]:
     """The text `view` would show of `file` (the one readability rule, the cap, no NUL),
-    "" when it would refuse it."""
+    "" when it would refuse it; and the first 4 KiB read of it (None: none read)."""
     if file.physical is None:
-        return ""
+        return "", None
+    text = os.path.realpath(file.physical) if file.linked else file.physical
+    parent, name = os.path.split(text)
     try:
-        content = read_file_content(file.physical, follow_link=file.linked)
+        content, data = read_file_in(Directory(None, parent or "."), name)
     except OSError:
-        return ""
-    return "" if content.over_cap or content.binary else content.content
+        return "", None
+    head = data[:DESCRIPTION_PREFIX_BYTES]
+    return ("" if content.over_cap or content.binary else content.content), head

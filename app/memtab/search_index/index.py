@@ -293,21 +293,24 @@ class SearchIndex:
         started = self._clock()
         if not changed and not gone:
             return Refreshed(0, 0)
-        searcher = self._fresh_searcher()
-        affected = {file.root for file in changed} | {root for root, _ in gone}
-        manifests = {root: self._manifest(searcher, root, None) for root in affected}
-        todo = [
-            file
-            for file in changed
-            if file.stamp is None or manifests[file.root].get(file.id, _ABSENT) != file.stamp
-        ]
-        if not todo and not any(key in manifests[root] for root, key in gone):
-            return Refreshed(0, 0)  # another writer did it meanwhile
         read = uncommitted = 0
         committed_at = started
         with self._writer() as writer:
-            out = [self.number(root, key) for root, key in gone]
-            out += [self.number(file.root, file.id) for file in todo]
+            # Read once the lock is held: what another writer committed meanwhile counts.
+            searcher = self._fresh_searcher()
+            affected = {file.root for file in changed} | {root for root, _ in gone}
+            manifests = {root: self._manifest(searcher, root, None) for root in affected}
+            todo = [
+                file
+                for file in changed
+                if file.stamp is None or manifests[file.root].get(file.id, _ABSENT) != file.stamp
+            ]
+            if not todo and not any(key in manifests[root] for root, key in gone):
+                return Refreshed(0, 0)  # another writer did it meanwhile
+            # The documents there are (its root's manifest says which): a new file has none.
+            out = [self.number(root, key) for root, key in gone if key in manifests[root]]
+            out += [self.number(file.root, file.id) for file in todo
+                    if file.id in manifests[file.root]]  # fmt: skip
             if out:
                 writer.delete_documents_by_query(
                     tantivy.Query.term_set_query(self._index.schema, "number", out)

@@ -318,35 +318,41 @@ _FOLDER_FLAGS = (
 
 def stat_scope(scope: Scope, root: Path | None, prefix: str = "") -> StatListing:
     """The files `list_scope` lists, with their stat and nothing read: what a search
-    compares with its index's stamps (size, mtime, ctime, inode) to find what changed.
-    Each file is stat'ed by its name in its folder (`fstatat`: the kernel resolves one
-    name, not the whole path; a third of a stat's cost). Keyed by `prefix` and the path
-    inside the scope."""
+    compares with its index's stamps (size, mtime, ctime, inode) to find what changed
+    (`stat_names`). Keyed by `prefix` and the path inside the scope."""
     if root is None:
         return StatListing(scope)
     files: dict[str, os.stat_result] = {}
     walk = walk_scope(root, remove_stale_temps=True)
     for folder in walk.folders:
-        if not folder.files:
-            continue
-        inside = prefix + "".join(f"{name}/" for name in folder.segments)
-        try:
-            fd = os.open(folder.path, _FOLDER_FLAGS) if _STAT_AT else None
-        except OSError:
-            continue  # gone or replaced while listing
-        try:
-            for name in folder.files:
-                try:
-                    if fd is None:
-                        files[inside + name] = os.lstat(f"{folder.path}/{name}")
-                    else:
-                        files[inside + name] = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                except OSError:
-                    continue  # vanished while listing
-        finally:
-            if fd is not None:
-                os.close(fd)
+        if folder.files:
+            inside = prefix + "".join(f"{name}/" for name in folder.segments)
+            files.update(stat_names(folder.path, folder.files, inside))
     return StatListing(scope, files, note_too_deep(scope, root, walk.too_deep))
+
+
+def stat_names(folder: str, names: Iterable[str], prefix: str = "") -> dict[str, os.stat_result]:
+    """The `lstat` of each of `names` in `folder` (one vanished meanwhile left out), by
+    `prefix` and its name: by its name in the folder opened once (`fstatat`: the kernel
+    resolves one name, not the whole path; a third of a stat's cost)."""
+    found: dict[str, os.stat_result] = {}
+    try:
+        fd = os.open(folder, _FOLDER_FLAGS) if _STAT_AT else None
+    except OSError:
+        return found  # gone or replaced while listing
+    try:
+        for name in names:
+            try:
+                if fd is None:
+                    found[prefix + name] = os.lstat(f"{folder}/{name}")
+                else:
+                    found[prefix + name] = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except OSError:
+                continue  # vanished while listing
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return found
 
 
 def name_scope(root: Path | str) -> ScopeWalk:

@@ -21,6 +21,7 @@ from memtab.agent_server import catalog as catalog_module
 from memtab.agent_server import catalog_listing as catalog_listing_module
 from memtab.agent_server.catalog_listing import WatchedChanges
 from memtab.agent_server.service import MemoryService
+from memtab.search_index import documents as documents_module
 from memtab.search_index.index import SearchIndex
 from memtab.store import description_cache
 from memtab.store import files as store_files
@@ -86,18 +87,18 @@ def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
     (home.global_root / "n005.md").unlink()
     opened: list[str] = []
     rows: list[int] = []
-    original_open = store_files.open_readable_path
+    original_read = documents_module.read_file_in
     original_rows = file_rows_module.file_rows
 
-    def opening(path: str) -> Any:
-        opened.append(path.rsplit("/", 1)[-1])
-        return original_open(path)
+    def reading(directory: Any, name: str) -> Any:
+        opened.append(name)
+        return original_read(directory, name)
 
     def counting_rows(*args: Any) -> Any:
         rows.append(1)
         return original_rows(*args)
 
-    monkeypatch.setattr(store_files, "open_readable_path", opening)
+    monkeypatch.setattr(documents_module, "read_file_in", reading)
     monkeypatch.setattr(catalog_module, "file_rows", counting_rows)
     stat_walks = calls_through(monkeypatch, catalog_listing_module, "stat_scope")
     second = _service(home)
@@ -106,7 +107,7 @@ def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
         # written over in place (inode kept) stat'ed as it is one the answer names.
         kestrel = _paths(second, "kestrel")
         assert len(kestrel) == 17 and "/memories/global/n006.md" not in kestrel
-        assert sorted(opened) == ["n004.md", "n006.md"]  # read for the index: no other
+        assert sorted(opened) == ["n004.md", "n006.md"]  # read for the index: no other file
         assert stat_walks == []
         assert rows == []  # no row of `list` built for a search
         answer = json.loads(second.call("search", {"query": "osprey"}, "test").text)

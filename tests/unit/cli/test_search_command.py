@@ -13,9 +13,9 @@ import pytest
 
 from memtab.agent_server import catalog as catalog_module
 from memtab.cli.main import main
+from memtab.search_index import documents as documents_module
 from memtab.search_index import index as index_module
 from memtab.store import description_cache
-from memtab.store import files as store_files
 from memtab.store.home import Home
 from support.agent_machine import notes_home
 from support.demo_homes import copied_demo_home
@@ -74,13 +74,13 @@ def test_a_second_search_reads_only_what_changed_since(
     (demo.global_root / "birds.md").write_text("---\ndescription: Birds\n---\nThe ruff wades.\n")
     (demo.global_root / "tools" / "python.md").unlink()
     reads: list[str] = []
-    original = store_files.read_file_in
+    original = documents_module.read_file_in
 
     def counting(directory: Any, name: str) -> Any:
         reads.append(name)
         return original(directory, name)
 
-    monkeypatch.setattr(store_files, "read_file_in", counting)
+    monkeypatch.setattr(documents_module, "read_file_in", counting)
     again = searched(capsys, demo, "--mux-only", "ruff")["results"]
     assert [hit["path"] for hit in again] == ["/memories/global/birds.md"]
     assert reads == ["birds.md"]
