@@ -18,8 +18,9 @@ from __future__ import annotations
 import functools
 import operator
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import compress
+from typing import TypeVar, cast
 
 from memtab import humanize
 from memtab.components.tree.nodes import (
@@ -59,6 +60,7 @@ from memtab.store.sidecars.meta import MetaEntry
 
 _path_segments = operator.attrgetter("path.segments")
 # Looked up once (an enum class's attribute is ~1,000 instructions: see `nodes._FILE`).
+T = TypeVar("T")
 _DIRECTORY = NodeKind.DIRECTORY
 _FILE = NodeKind.FILE
 # A directory's ref by tuple's own constructor (not NamedTuple's `__new__` in Python).
@@ -110,7 +112,7 @@ class _ListingTree:
         """ "conflict copy (Syncthing)" for a file-sync tool's copy beside its original
         (docs/formats.md §18.5), else ""."""
         if self._copies is None:
-            self._copies = find_copies(entry.path for entry in self.listing.files)
+            self._copies = _of_listing(self.listing, "copies", _listing_copies)
         copy = self._copies.get(path)
         return copy.name.label if copy is not None else ""
 
@@ -240,13 +242,15 @@ class _ListingTree:
         store = scan.view()
         is_open: dict[tuple[str, ...], bool] = {}  # by directory: one key lookup each
         unfilled: dict[tuple[str, ...], int] = {}
-        for entry in self.listing.files:
+        files = self.listing.files
+        if matches is not None:  # a search's: its matches alone, by the listing's keys
+            keys = _of_listing(self.listing, self.orphan_dir or "", self._listing_keys)
+            files = tuple(compress(files, map(matches.__contains__, keys)))
+        for entry in files:
             segments = entry.path.segments[:-1]
             match = None
             if matches is not None:
-                match = matches.get(self.file_node_key(entry.path))
-                if match is None:
-                    continue
+                match = matches[self.file_node_key(entry.path)]
             elif open_containers is not None:
                 opened = is_open.get(segments)
                 if opened is None:
@@ -290,10 +294,33 @@ class _ListingTree:
         meta = None if self.orphan_dir is not None else scan.meta.get(store.meta_key(entry.path))
         return self.file_node(entry, meta, match)
 
+    def _listing_keys(self, listing: ScopeListing) -> list[str]:
+        return [self.file_node_key(entry.path) for entry in listing.files]
+
     def file_node_key(self, path: VirtualPath) -> str:
         if self.orphan_dir is not None:
             return orphan_entry_key(self.orphan_dir, path, is_dir=False)
         return file_key(path)
+
+
+# What is derived from a whole listing (its files' keys, its conflict copies), kept for the
+# last few listings: every keystroke of a search builds the rows of one scan again.
+_LISTINGS_KEPT = 16
+_BY_LISTING: dict[tuple[int, str], tuple[ScopeListing, object]] = {}
+
+
+def _of_listing(listing: ScopeListing, what: str, make: Callable[[ScopeListing], T]) -> T:
+    """`make(listing)`, made once for the listing while it is among the last kept."""
+    found = _BY_LISTING.get((id(listing), what))
+    if found is None or found[0] is not listing:
+        if len(_BY_LISTING) >= _LISTINGS_KEPT:
+            _BY_LISTING.clear()
+        found = _BY_LISTING[id(listing), what] = (listing, make(listing))
+    return cast(T, found[1])
+
+
+def _listing_copies(listing: ScopeListing) -> dict[VirtualPath, ConflictCopy]:
+    return find_copies(entry.path for entry in listing.files)
 
 
 def _message(section: SectionId, kind: MessageKind, text: str) -> TreeNode:
