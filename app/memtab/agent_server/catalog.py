@@ -2,27 +2,30 @@
 through the store) and the other agents' memory Memtab found (`memtab.sources`) that the
 session reads (`keep`).
 
-A search needs no file's row: the first call stats every file (`catalog_listing`: no file
-opened), brings the home's search index on disk up to date by the files' stamps
-(`memtab.search_index`: only the files changed since any Memtab last indexed them are read)
-and answers from it on the call's own thread; then, in the background once the answer is on
-its way out (`ANSWER_OUT_S`), it watches the scope roots (watchdog) and walks them once
-more (what changed before the watch began). A later call re-stats and re-indexes only the
-files the watch reported (`catalog_listing.WatchedChanges`), and lists everything again
-when it reported a folder, too many files or lost events, or when nothing watches (every
-call), so a file changed or deleted outside is answered as it is now; every `FULL_RELIST_S`
-a re-listing also re-reads the other agents' sources, in the background (docs/formats.md
-§22.3, §22.11). The files this server wrote are re-stat'ed before the next answer, as the
-watch's are (`invalidate`; everything is listed again when a folder came or went with
-them). `list`'s full rows (descriptions, pins, usage) are built when it asks, from the
-files as the last walk or re-stat saw them, reading only those whose stat changed
-(`store.description_cache.KnownFiles`, first loaded from the home's cache, which that
-listing saves too). Indexing what no index holds yet takes at most `INDEXING_BUDGET_S` of a
-call, less when the walk took long (`ANSWER_WITHIN_S`): the rest goes on in the background,
-and answers say how many files are not searched yet. A file's text is what `view` would
-show of it (by the one readability rule): a file over the cap, binary, with other hard
-links, or no longer a regular file is found by its path and description only, never
-snippeted.
+A search needs no file's row: the first call walks the files' names and inodes (no file
+stat'ed or opened: a file the index holds under the same name and inode is presumed as it
+holds it; the new, replaced and racy ones and those the answer names are stat'ed,
+`catalog_listing.list_presumed`), brings the home's search index on disk up to date by the
+files' stamps (`memtab.search_index`: only the files changed since any Memtab last indexed
+them are read) and answers from it on the call's own thread; then, in the background once
+the answer is on its way out (`ANSWER_OUT_S`), it watches the scope roots (watchdog) and
+walks them once more, every file stat'ed (what changed before the watch began, and what was
+written over in place while none ran; a call meanwhile waits for it). A later call re-stats
+and re-indexes only the files the watch reported (`catalog_listing.WatchedChanges`), and
+lists everything again when it reported a folder, too many files or lost events, or when
+nothing watches (every call), so a file changed or deleted outside is answered as it is
+now; every `FULL_RELIST_S` a re-listing also re-reads the other agents' sources, in the
+background (docs/formats.md §22.3, §22.11). The files this server wrote are re-stat'ed
+before the next answer, as the watch's are (`invalidate`; everything is listed again when a
+folder came or went with them). `list`'s full rows (descriptions, pins, usage) are built
+when it asks, from the files as the last walk or re-stat saw them, reading only those whose
+stat changed (`store.description_cache.KnownFiles`, first loaded from the home's cache,
+which that listing saves too). Indexing what no index holds yet takes at most
+`INDEXING_BUDGET_S` of a call, less when the walk took long (`ANSWER_WITHIN_S`): the rest
+goes on in the background, and answers say how many files are not searched yet. A file's
+text is what `view` would show of it (by the one readability rule): a file over the cap,
+binary, with other hard links, or no longer a regular file is found by its path and
+description only, never snippeted.
 """
 
 from __future__ import annotations
@@ -426,16 +429,8 @@ class MemoryCatalog:
                     observer.stop()
                     observer.join(timeout=2)
                     return
-                now = list_files(self.store, []).files
-                files = self._files
                 # Changed, new, gone, or too recent to trust (racy): re-stat'ed next call.
-                self._changes.report(
-                    [file.physical for key, file in now.items()
-                     if file.stamp is None or (seen := files.get(key)) is None
-                     or seen.stamp != file.stamp]
-                    + [file.physical for key, file in files.items()
-                       if file.row is None and key not in now]
-                )  # fmt: skip
+                self._changes.report(self._files.differing(list_files(self.store, [])))
                 self._presumed = False  # what it presumed is stat'ed and reported
             index = self._index
             if index is not None and not self._closing.is_set():

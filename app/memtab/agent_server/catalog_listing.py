@@ -5,7 +5,10 @@ A search needs a file's place and stamp (size, mtime, ctime, inode) to know whet
 index holds it as it is: `list_files` walks the store's scopes by the listing's rules
 (`store.files.stat_scope`) and opens no file; the description a result shows comes from
 the index, which read it with the file's text. Other agents' sources are listed whole
-(their listing gives their rows). What the watch of the scope roots reports
+(their listing gives their rows). A fresh server's first search lists by names and inodes
+alone (`list_presumed`): a file the index holds under the same name and inode is presumed
+as it holds it, and the files the answer names are stat'ed (`ListedFiles.confirm`); the
+walk after the watch begins stats them all. What the watch of the scope roots reports
 (`WatchedChanges`) is re-stat'ed file by file (`restat`); everything is listed again when
 it reports a folder that came, went or moved (what it holds brings no event of its own
 when it moved in), more files than `MAX_REPORTED_FILES`, or the kernel's queue of events
@@ -162,6 +165,24 @@ class ListedFiles(Mapping[str, Listed]):
             infos = {key: info for key, info in infos.items() if key not in gone}
         kept = {key: file for key, file in self._listed.items() if key not in gone}
         return ListedFiles(infos, self._scopes, self._stamps, kept | dict(listed))
+
+    def differing(self, now: Listing) -> list[str]:
+        """Where the store's files that `now` (a later listing) finds changed, new, gone or
+        too recent to trust are: each root compared as one mapping of stamps first (a
+        listing of 20,000 files as this one left them: no `Listed` made)."""
+        paths: list[str] = []
+        overridden = {listed.root for listed in self._listed.values()}
+        for root, theirs in now.stamps.items():
+            unchanged = root not in overridden and self._stamps.get(root) == theirs
+            if unchanged and None not in theirs.values():
+                continue
+            for key, stamp in theirs.items():
+                seen = self.get(key)
+                if stamp is None or seen is None or seen.stamp != stamp:
+                    paths.append(now.files[key].physical)
+            paths += [self[key].physical for key in self._stamps.get(root, {})
+                      if key not in theirs and key in self]  # fmt: skip
+        return paths
 
     def confirm(self, keys: Iterable[str]) -> None:
         """Stat the presumed files among `keys` now (a first answer's results): their

@@ -1,6 +1,7 @@
 """What the search index holds of a file (docs/formats.md §22.11): the listed file as the
 index takes it (`IndexedFile`), its document (`document_of`: its words for BM25, its label
-and text as they are, its number and stamp), and what a searcher reads back of documents.
+and text as they are, its number; its stamp is in its root's manifest), and what a
+searcher reads back of documents.
 """
 
 from __future__ import annotations

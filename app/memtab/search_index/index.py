@@ -4,14 +4,15 @@ searches (docs/formats.md §22.11).
 A document per listed file: the root it was listed under and its id there (`IndexedFile`),
 its words (its label — path and description — `LABEL_WEIGHT` times, then its text, as
 `ranking.tokens` reads them: BM25 over both, the label weighted), its label and text as
-they are (for a result's line, the window's matching lines), and its stamp (size, mtime,
-ctime, inode; none for a file changed too recently to trust one). A file is known by a
-64-bit digest of its root and id (`file_number`), a fast field as its stamp is, so a
-root's stamps are read at once (`_rows`) and a search's matches named without reading a
-document.
+they are (for a result's line, the window's matching lines). A file is known by a 64-bit
+digest of its root and id (`file_number`), a fast field, so a search's matches are named
+without reading a document. A document per root, its manifest (`search_index.manifest`),
+holds every file's id and stamp (size, mtime, ctime, inode; none for a file changed too
+recently to trust one), written in the commit that changes the root's documents.
 
-A server starting anew finds what the last one indexed: a `refresh` compares each listed
-file's stamp with the document it has and reads only the files that changed. Nothing it
+A server starting anew finds what the last one indexed: a `refresh` compares the listed
+files' stamps with their root's manifest (one mapping) and reads only the files that
+changed. Nothing it
 answers is stale: the documents of files gone or changed go in its first commit, before
 anything is read; with a time budget it stops when the budget is spent and says how many
 files are left (`Refreshed.pending`), which are then missing, never answered from their
@@ -20,8 +21,9 @@ old text. A file's text is what `view` would show of it (the one readability rul
 
 Several processes share the index: readers never wait (a searcher is a snapshot of a
 commit; `_reader` reloads when another process committed), one writer at a time across
-processes (the lock file beside the index, `fs/locking/locks.py`), commits of at most
-`CHUNK_FILES` files, each writer checking again what another indexed meanwhile. An index
+processes (the lock file beside the index, `fs/locking/locks.py`), a commit every
+`COMMIT_FILES` files or `COMMIT_S`, each writer reading what the index holds once it
+holds the lock (what another indexed meanwhile is not read again). An index
 of another version, or one tantivy cannot open, is rebuilt, saying so in the log; a kill
 mid-write loses only the commit it was in. One that cannot be used (`opening`) moves to
 memory.
