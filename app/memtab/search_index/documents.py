@@ -14,7 +14,7 @@ import tantivy
 
 from memtab.fs.atomic import Directory
 from memtab.search_index.ranking import LABEL_WEIGHT, has_cjk, tokens
-from memtab.store.files import read_description, read_file_in
+from memtab.store.files import MAX_FILE_BYTES, read_description, read_text_in
 from memtab.store.text.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
 
 Stamp = tuple[int, int, int, int]
@@ -122,8 +122,8 @@ def readable_text(file: IndexedFile) -> tuple[str, bytes | None]:
     text = os.path.realpath(file.physical) if file.linked else file.physical
     parent, name = os.path.split(text)
     try:
-        content, data = read_file_in(Directory(None, parent or "."), name)
+        content, _, data, _, over_cap = read_text_in(Directory(None, parent or "."), name)
     except OSError:
         return "", None
     head = data[:DESCRIPTION_PREFIX_BYTES]
-    return ("" if content.over_cap or content.binary else content.content), head
+    return ("" if over_cap or b"\x00" in data[:MAX_FILE_BYTES] else content), head

@@ -557,6 +557,15 @@ def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
     UTF-8 replaced by U+FFFD) takes more bytes. Raises OSError (`HardLinkedFileError` for
     a file with other hard links).
     """
+    content, encoded, data, size, over_cap = read_text_in(directory, name)
+    sha256 = hashlib.sha256(encoded).hexdigest()  # = content_sha256(content)
+    binary = b"\x00" in data[:MAX_FILE_BYTES]
+    return FileContent(content, sha256, size, binary, over_cap), data
+
+
+def read_text_in(directory: Directory, name: str) -> tuple[str, bytes, bytes, int, bool]:
+    """`read_file_in` without its sha (the search index reads every file): the text, its
+    UTF-8, the bytes read, the file's size, and whether it is over the cap."""
     data, info = read_readable(directory, name, limit=MAX_FILE_BYTES + 1)
     kept = data[:MAX_FILE_BYTES]
     try:
@@ -567,8 +576,7 @@ def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
         encoded = encode_utf8(content)
     size = max(info.st_size, len(data))
     over_cap = len(data) > MAX_FILE_BYTES or len(encoded) > MAX_FILE_BYTES
-    sha256 = hashlib.sha256(encoded).hexdigest()  # = content_sha256(content)
-    return FileContent(content, sha256, size, b"\x00" in kept, over_cap), data
+    return content, encoded, data, size, over_cap
 
 
 def read_file_content(physical: Path | str, *, follow_link: bool = False) -> FileContent:

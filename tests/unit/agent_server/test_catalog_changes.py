@@ -87,7 +87,7 @@ def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
     (home.global_root / "n005.md").unlink()
     opened: list[str] = []
     rows: list[int] = []
-    original_read = documents_module.read_file_in
+    original_read = documents_module.read_text_in
     original_rows = file_rows_module.file_rows
 
     def reading(directory: Any, name: str) -> Any:
@@ -98,7 +98,7 @@ def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
         rows.append(1)
         return original_rows(*args)
 
-    monkeypatch.setattr(documents_module, "read_file_in", reading)
+    monkeypatch.setattr(documents_module, "read_text_in", reading)
     monkeypatch.setattr(catalog_module, "file_rows", counting_rows)
     stat_walks = calls_through(monkeypatch, catalog_listing_module, "stat_scope")
     second = _service(home)

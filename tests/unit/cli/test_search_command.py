@@ -74,13 +74,13 @@ def test_a_second_search_reads_only_what_changed_since(
     (demo.global_root / "birds.md").write_text("---\ndescription: Birds\n---\nThe ruff wades.\n")
     (demo.global_root / "tools" / "python.md").unlink()
     reads: list[str] = []
-    original = documents_module.read_file_in
+    original = documents_module.read_text_in
 
     def counting(directory: Any, name: str) -> Any:
         reads.append(name)
         return original(directory, name)
 
-    monkeypatch.setattr(documents_module, "read_file_in", counting)
+    monkeypatch.setattr(documents_module, "read_text_in", counting)
     again = searched(capsys, demo, "--mux-only", "ruff")["results"]
     assert [hit["path"] for hit in again] == ["/memories/global/birds.md"]
     assert reads == ["birds.md"]

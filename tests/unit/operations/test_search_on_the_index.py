@@ -60,13 +60,13 @@ def test_the_window_reads_no_file_a_server_indexed_and_follows_other_programs(
         server.catalog.close()
     scan = scanned(home)
     reads: list[str] = []
-    original = documents_module.read_file_in
+    original = documents_module.read_text_in
 
     def counting(directory: Any, name: str) -> Any:
         reads.append(name)
         return original(directory, name)
 
-    monkeypatch.setattr(documents_module, "read_file_in", counting)
+    monkeypatch.setattr(documents_module, "read_text_in", counting)
     searcher = search.Searcher()
     python = key("/memories/global/tools/python.md")
     assert matched(searcher, scan, "ruff") == {python}
