@@ -134,17 +134,15 @@ class ScanFiles:
         self.items = items
         self.by_row = {item.where: at for at, item in enumerate(items)}
         self.by_key = {item.key: at for at, item in enumerate(items)}
-        self._labels: str | None = None
-        self._starts: list[int] = []
+        # Made with the rest (a refresh's, on the lane before the first keystroke).
+        self._starts = list(
+            itertools.accumulate((len(item.folded) + 1 for item in items), initial=0)
+        )
+        self._labels = "\0".join(item.folded for item in items)
 
     def labelled(self, term: str, most: int) -> set[int] | None:
         """The places of the files whose label (casefolded) holds `term`; None when more
         than `most` do (so many narrow nothing)."""
-        if self._labels is None:
-            self._starts = list(
-                itertools.accumulate((len(item.folded) + 1 for item in self.items), initial=0)
-            )
-            self._labels = "\0".join(item.folded for item in self.items)
         labels, starts, found = self._labels, self._starts, set()
         at = labels.find(term)
         while at >= 0:

@@ -77,6 +77,7 @@ NO_WORKSPACE_PROJECT_TEXT = "No workspace selected — no project memory"
 NO_WORKSPACE_TEXT = "No workspace selected — no workspace memory"
 NO_WORKSPACE_SESSION_TEXT = "No workspace selected — no session memory"
 REMOVED_SUBTITLE = "removed in xum, read-only"
+NOT_REACHED_TEXT = "Not searched yet: more files match above — type more to narrow"
 EMPTY_TEXTS = {
     SectionId.GLOBAL: "No global memories yet",
     SectionId.PROJECT: "No project memories yet",
@@ -319,6 +320,14 @@ def _of_listing(listing: ScopeListing, what: str, make: Callable[[ScopeListing],
     return cast(T, found[1])
 
 
+def _no_matches(matches: Mapping[str, FileMatch]) -> str:
+    """What a section showing no match says: none, or — a search that stopped at its
+    limit before this section (`Matches.more`) — that it was not looked at."""
+    if getattr(matches, "more", False):
+        return NOT_REACHED_TEXT
+    return "No matches"
+
+
 def _listing_copies(listing: ScopeListing) -> dict[VirtualPath, ConflictCopy]:
     return find_copies(entry.path for entry in listing.files)
 
@@ -440,7 +449,7 @@ def _build_scope_section(
             node.children.append(_too_deep_row(section, scope_scan.listing.too_deep))
     if not node.children and not node.unfilled_files:
         if matches is not None:
-            node.adopt([_message(section, MessageKind.NO_MATCHES, "No matches")])
+            node.adopt([_message(section, MessageKind.NO_MATCHES, _no_matches(matches))])
         else:
             node.adopt([_message(section, MessageKind.EMPTY, EMPTY_TEXTS[section])])
     return node

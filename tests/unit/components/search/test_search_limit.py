@@ -13,11 +13,17 @@ import pytest
 
 from memtab.components.search import indexed as indexed_module
 from memtab.components.search.indexed import IndexedTexts
-from memtab.components.search.search import MAX_MATCHED_FILES, SearchQuery, find_matches
+from memtab.components.search.search import (
+    MAX_MATCHED_FILES,
+    Matches,
+    SearchQuery,
+    find_matches,
+)
 from memtab.components.search.searchables import Searchable, searchables
 from memtab.components.tree.full_scan import scan_home
-from memtab.components.tree.nodes import NodeKind
+from memtab.components.tree.nodes import MessageKind, NodeKind
 from memtab.components.tree.scan import HomeScan, ScanRequest
+from memtab.components.tree.tree import NOT_REACHED_TEXT, build_tree
 from memtab.operations.job import JobContext
 from memtab.operations.search import Searcher
 from memtab.store import description_cache
@@ -86,3 +92,15 @@ def test_a_query_narrowing_a_search_that_stopped_at_its_limit_looks_at_every_fil
     shown = [node.name for node in narrower.tree.walk() if node.kind is NodeKind.FILE]
     assert shown == [f"n{FILES - 5:03d}.md"] and not narrower.more
     searcher.close()
+
+
+def test_a_section_a_search_stopped_before_says_it_was_not_searched(scan: HomeScan) -> None:
+    stopped = Matches()
+    stopped.more = True
+
+    def said(matches: Matches) -> list[str]:
+        tree = build_tree(scan, matches)
+        return [node.name for node in tree.walk() if node.message_kind is MessageKind.NO_MATCHES]
+
+    assert said(Matches()) == ["No matches"]
+    assert said(stopped) == [NOT_REACHED_TEXT]
