@@ -341,7 +341,9 @@ class MemoryCatalog:
         self._generation = index.generation
         kept = kept_sources(self._sources, self._keep)
         guessed = self._guessed_roots(kept)
-        presumed = query is not None and not self._files  # a fresh server's first search
+        # A fresh server's first search: the walk with every stat after the watch begins
+        # follows (none without the background: `memtab search` stats every file).
+        presumed = query is not None and not self._files and self._background
         if presumed:
             assert query is not None
             listing, ahead = _presumed(self.store, kept, index, query, guessed)

@@ -86,6 +86,18 @@ def test_a_second_search_reads_only_what_changed_since(
     assert reads == ["birds.md"]
 
 
+def test_a_search_finds_a_file_written_over_in_place_since_the_last(
+    demo: Home, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`memtab search` answers once and ends: no walk follows its first answer, so it
+    stats every file (a file written over in place keeps its name and inode)."""
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    assert searched(capsys, demo, "--mux-only", "ruff")["results"]
+    (demo.global_root / "tools" / "git.md").write_text("The ruff wades by the rebase.\n")
+    again = searched(capsys, demo, "--mux-only", "ruff")["results"]
+    assert "/memories/global/tools/git.md" in [hit["path"] for hit in again]
+
+
 def test_search_finds_a_korean_note_by_a_word_inside_longer_ones(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
