@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from memtab.components.search.search import SearchQuery, find_matches
 from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.tree import build_tree
+from memtab.components.tree.tree import build_tree, prepare_search
 from memtab.operations.job import JobContext
 
 if TYPE_CHECKING:  # lazy: loaded on the lane by the first search or warm-up (`_texts`)
@@ -70,8 +70,9 @@ class Searcher:
 
     def warm(self, scan: HomeScan, ctx: JobContext) -> None:
         """Bring the index on disk to `scan` (only what changed since any Memtab indexed
-        it is read)."""
+        it is read), and make what a search's tree takes of each listing."""
         self._texts.refresh(scan, stop=ctx.cancel_event)
+        prepare_search(scan)
 
     def close(self) -> None:
         """Close the index file (the window closes, no search runs)."""

@@ -126,6 +126,11 @@ class SubstringReader:
         held.sort(key=lambda pair: (pair[0].segment_ord, pair[0].doc))
         return {key: first(searcher.doc(address), "body") for address, key in held}
 
+    def prepare(self) -> None:
+        """Read what the first `texts` of the newest snapshot reads (where each document
+        is), before a keystroke asks."""
+        self._addresses_of(self._current())
+
     def _current(self) -> Any:
         return self._searcher if self._searcher is not None else self._index.searcher()
 

@@ -183,6 +183,7 @@ class IndexedTexts:
         else:
             before = -1  # still writing (files changed just now): the rows are read each time
         self._scan, self._version = scan, before
+        reader.prepare()  # on the lane now, not in the first keystroke
         return True
 
     def _opened_reader(self, scan: HomeScan | None = None) -> SubstringReader:

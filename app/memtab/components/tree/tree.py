@@ -113,7 +113,7 @@ class _ListingTree:
         """ "conflict copy (Syncthing)" for a file-sync tool's copy beside its original
         (docs/formats.md §18.5), else ""."""
         if self._copies is None:
-            self._copies = _of_listing(self.listing, "copies", _listing_copies)
+            self._copies = _copies_of(self.listing)
         copy = self._copies.get(path)
         return copy.name.label if copy is not None else ""
 
@@ -245,7 +245,7 @@ class _ListingTree:
         unfilled: dict[tuple[str, ...], int] = {}
         files = self.listing.files
         if matches is not None:  # a search's: its matches alone, by the listing's keys
-            keys = _of_listing(self.listing, self.orphan_dir or "", self._listing_keys)
+            keys = _listing_keys(self.listing, self.orphan_dir)
             files = tuple(compress(files, map(matches.__contains__, keys)))
         for entry in files:
             segments = entry.path.segments[:-1]
@@ -295,9 +295,6 @@ class _ListingTree:
         meta = None if self.orphan_dir is not None else scan.meta.get(store.meta_key(entry.path))
         return self.file_node(entry, meta, match)
 
-    def _listing_keys(self, listing: ScopeListing) -> list[str]:
-        return [self.file_node_key(entry.path) for entry in listing.files]
-
     def file_node_key(self, path: VirtualPath) -> str:
         if self.orphan_dir is not None:
             return orphan_entry_key(self.orphan_dir, path, is_dir=False)
@@ -305,8 +302,8 @@ class _ListingTree:
 
 
 # What is derived from a whole listing (its files' keys, its conflict copies), kept for the
-# last few listings: every keystroke of a search builds the rows of one scan again.
-_LISTINGS_KEPT = 16
+# last few listings' (two a listing): every keystroke of a search builds one scan's rows.
+_LISTINGS_KEPT = 64
 _BY_LISTING: dict[tuple[int, str], tuple[ScopeListing, object]] = {}
 
 
@@ -320,16 +317,27 @@ def _of_listing(listing: ScopeListing, what: str, make: Callable[[ScopeListing],
     return cast(T, found[1])
 
 
-def _no_matches(matches: Mapping[str, FileMatch]) -> str:
-    """What a section showing no match says: none, or — a search that stopped at its
-    limit before this section (`Matches.more`) — that it was not looked at."""
-    if getattr(matches, "more", False):
-        return NOT_REACHED_TEXT
-    return "No matches"
+def _copies_of(listing: ScopeListing) -> dict[VirtualPath, ConflictCopy]:
+    return _of_listing(listing, "copies", lambda _: find_copies(e.path for e in listing.files))
 
 
-def _listing_copies(listing: ScopeListing) -> dict[VirtualPath, ConflictCopy]:
-    return find_copies(entry.path for entry in listing.files)
+def _listing_keys(listing: ScopeListing, orphan_dir: str | None) -> list[str]:
+    """The tree key of each of `listing`'s files (an orphaned project dir's own)."""
+    if orphan_dir is None:
+        return _of_listing(listing, "keys", lambda _: [file_key(e.path) for e in listing.files])
+    return _of_listing(listing, f"keys:{orphan_dir}", lambda _: [
+        orphan_entry_key(orphan_dir, e.path, is_dir=False) for e in listing.files])  # fmt: skip
+
+
+def prepare_search(scan: HomeScan) -> None:
+    """Make what a search's trees take of each listing of `scan` (its files' keys, its
+    conflict copies) before the first keystroke asks (on the lane, as the search field
+    takes the focus)."""
+    for listing, orphan_dir in [(item.listing, None) for item in scan.scopes] + [
+        (orphan.listing, orphan.dir_name) for orphan in scan.orphans
+    ]:
+        _listing_keys(listing, orphan_dir)
+        _copies_of(listing)
 
 
 def _message(section: SectionId, kind: MessageKind, text: str) -> TreeNode:
@@ -448,8 +456,9 @@ def _build_scope_section(
         if scope_scan.listing.too_deep:
             node.children.append(_too_deep_row(section, scope_scan.listing.too_deep))
     if not node.children and not node.unfilled_files:
-        if matches is not None:
-            node.adopt([_message(section, MessageKind.NO_MATCHES, _no_matches(matches))])
+        if matches is not None:  # a search that stopped at its limit before it: not searched
+            text = NOT_REACHED_TEXT if getattr(matches, "more", False) else "No matches"
+            node.adopt([_message(section, MessageKind.NO_MATCHES, text)])
         else:
             node.adopt([_message(section, MessageKind.EMPTY, EMPTY_TEXTS[section])])
     return node
