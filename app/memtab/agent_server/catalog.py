@@ -49,6 +49,7 @@ from memtab.agent_server.catalog_listing import (
     Listing,
     NeedsListingError,
     WatchedChanges,
+    confirm_answer,
     folder_came_or_went,
     in_scope,
     kept_sources,
@@ -246,6 +247,10 @@ class MemoryCatalog:
         if ranked is None:
             within = [root for root in roots if in_scope(scopes.get(root, root), scope)]
             ranked = index.search(query, within, limit=limit)
+            for _ in range(3):  # each file it names stat'ed, as the answer read ahead's were
+                if not self._presumed or not confirm_answer(files, index, [h.id for h in ranked]):
+                    break
+                ranked = index.search(query, within, limit=limit)
         results = []
         for hit in ranked:
             listed = files.get(hit.id)

@@ -48,6 +48,7 @@ from watchdog.events import (
 )
 
 from memtab.search_index.documents import IndexedFile, Stamp
+from memtab.search_index.index import SearchIndex
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, is_shown
 from memtab.sources.listing import list_source, source_file_row
@@ -184,6 +185,10 @@ class ListedFiles(Mapping[str, Listed]):
                       if key not in theirs and key in self]  # fmt: skip
         return paths
 
+    def presumes(self, key: str) -> bool:
+        """Whether the file `key` is presumed as the index holds it (never stat'ed)."""
+        return key not in self._listed and key in self._infos and self._infos[key] is None
+
     def confirm(self, keys: Iterable[str]) -> None:
         """Stat the presumed files among `keys` now (a first answer's results): their
         stamps as they are, or no longer listed when gone."""
@@ -297,6 +302,21 @@ def list_presumed(
     scopes = tuple((prefix, root, scope.value, root + os.sep) for root, scope, prefix, _ in walks)
     files = ListedFiles(infos, scopes, stamps, listed)
     return Listing(files, tuple(notes), roots, stamps)
+
+
+def confirm_answer(files: ListedFiles, index: SearchIndex, keys: list[str]) -> bool:
+    """Stat the presumed files among `keys` (an answer's) and index again those changed
+    or gone: whether any was (the answer is then searched again)."""
+    presumed = [key for key in keys if files.presumes(key)]
+    held = {key: (files[key].root, files[key].stamp) for key in presumed}
+    files.confirm(presumed)
+    gone = [(root, key) for key, (root, _) in held.items() if key not in files]
+    now = {key: files[key].stamp for key in held if key in files}
+    changed = [files.indexed(key) for key, stamp in now.items()
+               if stamp is None or stamp != held[key][1]]  # fmt: skip
+    if gone or changed:
+        index.update(changed, gone)
+    return bool(gone or changed)
 
 
 def stamp_of(info: os.stat_result, racy_after_ns: int) -> Stamp | None:

@@ -119,6 +119,31 @@ def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
         second.catalog.close()
 
 
+def test_a_first_answer_searched_again_stats_each_file_it_names_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    home = Home(tmp_path / "home")
+    home.global_root.mkdir(parents=True)
+    for name, text in (("c.md", "heron heron heron"), ("b.md", "heron heron"), ("d.md", "heron")):
+        (home.global_root / name).write_text(text + "\n")
+    first = _service(home)
+    assert len(_paths(first, "heron")) == 3
+    first.catalog.close()
+    # While no server ran: the best answer deleted (the answer read ahead does not stand),
+    # the next one written over in place (its inode kept: presumed as the index holds it).
+    (home.global_root / "c.md").unlink()
+    (home.global_root / "b.md").write_text("wren wren\n")
+    second = _service(home)
+    try:
+        answer = second.call("search", {"query": "heron", "limit": 1}, "test")
+        assert [hit["path"] for hit in json.loads(answer.text)["results"]] == [
+            "/memories/global/d.md"
+        ]
+    finally:
+        second.catalog.close()
+
+
 @pytest.mark.usefixtures("background_at_once")
 def test_a_call_while_the_watchs_walk_stats_what_a_first_search_presumed_waits_for_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
