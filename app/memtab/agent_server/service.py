@@ -270,7 +270,10 @@ class MemoryService:
     # --- reading ------------------------------------------------------------------------
 
     def _list(self, arguments: dict[str, Any]) -> Answer:
-        cursor = _cursor(arguments, "list", alone=("scope", "offset", "limit"))
+        carried = ("scope", "limit")
+        cursor = _cursor(
+            arguments, "list", alone=("offset",), carried=carried, default_limit=DEFAULT_LIST_LIMIT
+        )
         if cursor is not None:
             scope, offset, limit = cursor.scope, cursor.at, cursor.end or DEFAULT_LIST_LIMIT
         else:
@@ -340,7 +343,7 @@ class MemoryService:
             raise ToolArgumentError("`query` is required and must be a non-empty string")
         if len(query) > MAX_QUERY_CHARS:
             raise ToolArgumentError(f"`query` must be at most {MAX_QUERY_CHARS} characters")
-        cursor = _cursor(arguments, "search", alone=("scope", "limit"))
+        cursor = _cursor(arguments, "search", alone=(), carried=("scope", "limit"))
         if cursor is not None:
             if cursor.query != query:
                 raise ToolArgumentError(
@@ -532,9 +535,18 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     return stat.st_size, stat.st_mtime_ns, stat.st_ino
 
 
-def _cursor(arguments: dict[str, Any], tool: str, *, alone: tuple[str, ...]) -> PageCursor | None:
+def _cursor(
+    arguments: dict[str, Any],
+    tool: str,
+    *,
+    alone: tuple[str, ...],
+    carried: tuple[str, ...] = (),
+    default_limit: int | None = None,
+) -> PageCursor | None:
     """The cursor of the call (None: none given), which goes without the arguments
-    `alone` names: it carries them (ToolArgumentError otherwise)."""
+    `alone` names, and takes those of `carried` (`scope`, `limit`) only as the first
+    call gave them — a model repeats its arguments with the cursor (ToolArgumentError
+    otherwise); `default_limit`: the limit of a first call that gave none."""
     text = _optional_text(arguments, "cursor")
     if text is None:
         return None
@@ -544,7 +556,21 @@ def _cursor(arguments: dict[str, Any], tool: str, *, alone: tuple[str, ...]) -> 
             f"`cursor` goes without {', '.join(f'`{key}`' for key in given)}: it carries "
             "what the first page was asked with"
         )
-    return decode_cursor(text, tool)
+    cursor = decode_cursor(text, tool)
+    asked = {"scope": cursor.scope, "limit": cursor.end or default_limit}
+    other = [key for key in carried if arguments.get(key) not in (None, asked[key])]
+    if other:
+        said = ", ".join(f"`{key}` {_words(asked[key])}" for key in other)
+        raise ToolArgumentError(
+            f"`cursor` carries what the first page was asked with ({said}): call with the "
+            "cursor alone to go on, or without it to ask anew"
+        )
+    return cursor
+
+
+def _words(value: object) -> str:
+    """An argument's value as a page's words say it (`None`: none was given)."""
+    return "none" if value is None else repr(value)
 
 
 def _optional_text(arguments: dict[str, Any], key: str) -> str | None:
