@@ -357,11 +357,11 @@ class MemoryService:
             offset = 0
             cursor = PageCursor(tool="search", at=0, end=limit, scope=scope, query=query)
         hits = self.catalog.search(query, scope=scope, limit=min(limit, MAX_LIMIT))
+        notes = self.catalog.notes()
         if self._marks is not None:
-            hits = self._marks.hits(hits)
-        text = search_page(
-            hits, offset=offset, cursor=cursor, notes=self.catalog.notes(), budget=self.budget
-        )
+            hits, said = self._marks.hits(hits)
+            notes += said
+        text = search_page(hits, offset=offset, cursor=cursor, notes=notes, budget=self.budget)
         return Answer(text)
 
     # --- the memory tool's commands -----------------------------------------------------
