@@ -32,9 +32,10 @@ from memtab.agent_server.pages.paging import (
     CURSOR_SHA_DIGITS,
     DEFAULT_ANSWER_BUDGET,
     PageCursor,
+    cursor_argument,
     cut_to_fit,
-    decode_cursor,
     framed_size,
+    optional_text,
 )
 from memtab.agent_server.pages.recall_marks import Checks, RecallMarks
 from memtab.agent_server.server_names import READ_TOOLS, WriteMode
@@ -271,13 +272,13 @@ class MemoryService:
 
     def _list(self, arguments: dict[str, Any]) -> Answer:
         carried = ("scope", "limit")
-        cursor = _cursor(
+        cursor = cursor_argument(
             arguments, "list", alone=("offset",), carried=carried, default_limit=DEFAULT_LIST_LIMIT
         )
         if cursor is not None:
             scope, offset, limit = cursor.scope, cursor.at, cursor.end or DEFAULT_LIST_LIMIT
         else:
-            scope = self._known_scope(_optional_text(arguments, "scope"))
+            scope = self._known_scope(optional_text(arguments, "scope"))
             offset = _integer(arguments, "offset", 0, 0, None)
             limit = _integer(arguments, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT)
             asked = None if arguments.get("limit") is None else limit
@@ -343,7 +344,7 @@ class MemoryService:
             raise ToolArgumentError("`query` is required and must be a non-empty string")
         if len(query) > MAX_QUERY_CHARS:
             raise ToolArgumentError(f"`query` must be at most {MAX_QUERY_CHARS} characters")
-        cursor = _cursor(arguments, "search", alone=(), carried=("scope", "limit"))
+        cursor = cursor_argument(arguments, "search", alone=(), carried=("scope", "limit"))
         if cursor is not None:
             if cursor.query != query:
                 raise ToolArgumentError(
@@ -353,7 +354,7 @@ class MemoryService:
             scope, offset, limit = cursor.scope, cursor.at, cursor.end or DEFAULT_LIMIT
         else:
             limit = _integer(arguments, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
-            scope = self._known_scope(_optional_text(arguments, "scope"))
+            scope = self._known_scope(optional_text(arguments, "scope"))
             offset = 0
             cursor = PageCursor(tool="search", at=0, end=limit, scope=scope, query=query)
         hits = self.catalog.search(query, scope=scope, limit=min(limit, MAX_LIMIT))
@@ -372,7 +373,7 @@ class MemoryService:
         if expected is not None and not isinstance(expected, str):
             raise ToolArgumentError("`expected_sha256` must be a string")
         if name == "view":
-            cursor = _cursor(arguments, "view", alone=("offset", "limit"))
+            cursor = cursor_argument(arguments, "view", alone=("offset", "limit"))
             return self._view(parse_tool_request({**raw, "command": name}), cursor)
         request = parse_tool_request({**raw, "command": name})
         if self.writes == "off":
@@ -533,51 +534,6 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return stat.st_size, stat.st_mtime_ns, stat.st_ino
-
-
-def _cursor(
-    arguments: dict[str, Any],
-    tool: str,
-    *,
-    alone: tuple[str, ...],
-    carried: tuple[str, ...] = (),
-    default_limit: int | None = None,
-) -> PageCursor | None:
-    """The cursor of the call (None: none given), which goes without the arguments
-    `alone` names, and takes those of `carried` (`scope`, `limit`) only as the first
-    call gave them — a model repeats its arguments with the cursor (ToolArgumentError
-    otherwise); `default_limit`: the limit of a first call that gave none."""
-    text = _optional_text(arguments, "cursor")
-    if text is None:
-        return None
-    given = [key for key in alone if arguments.get(key) is not None]
-    if given:
-        raise ToolArgumentError(
-            f"`cursor` goes without {', '.join(f'`{key}`' for key in given)}: it carries "
-            "what the first page was asked with"
-        )
-    cursor = decode_cursor(text, tool)
-    asked = {"scope": cursor.scope, "limit": cursor.end or default_limit}
-    other = [key for key in carried if arguments.get(key) not in (None, asked[key])]
-    if other:
-        said = ", ".join(f"`{key}` {_words(asked[key])}" for key in other)
-        raise ToolArgumentError(
-            f"`cursor` carries what the first page was asked with ({said}): call with the "
-            "cursor alone to go on, or without it to ask anew"
-        )
-    return cursor
-
-
-def _words(value: object) -> str:
-    """An argument's value as a page's words say it (`None`: none was given)."""
-    return "none" if value is None else repr(value)
-
-
-def _optional_text(arguments: dict[str, Any], key: str) -> str | None:
-    value = arguments.get(key)
-    if value is not None and not isinstance(value, str):
-        raise ToolArgumentError(f"`{key}` must be a string")
-    return value or None
 
 
 def _redacted(request: ToolRequest) -> tuple[ToolRequest, bool]:
