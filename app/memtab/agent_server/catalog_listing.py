@@ -44,6 +44,7 @@ from watchdog.events import (
 )
 
 from memtab.search_index.documents import IndexedFile, Stamp
+from memtab.sources.codex.imports import link_imports
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, is_shown
 from memtab.sources.listing import list_source, source_file_row
@@ -136,7 +137,9 @@ def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
         notes += [f"Not listed or searched: {too_deep_words(path)}" for path in walked.too_deep]
         roots.append(root)
     if kept:
-        for listing in (shown for s in kept if is_shown(shown := list_source(s))):
+        listings = [shown for s in kept if is_shown(shown := list_source(s))]
+        links = link_imports(listings)  # Codex's copies of Claude Code memory, both ways
+        for listing in listings:
             roots.append(listing.source.id)
             stamped = stamps.setdefault(listing.source.id, {})
             for source_file in listing.files:
@@ -150,7 +153,7 @@ def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
                     source_file.size_bytes <= MAX_FILE_BYTES,
                     stamp,
                     source_file.linked,
-                    source_file_row(source_file),
+                    source_file_row(source_file, links),
                 )
     return Listing(files, tuple(notes), tuple(dict.fromkeys(roots)), stamps)
 

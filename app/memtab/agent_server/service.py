@@ -28,6 +28,7 @@ from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.pages.answers import file_page, lines_page, search_page
 from memtab.agent_server.pages.client_limits import client_budget
+from memtab.agent_server.pages.imports import copy_words, fold_copies
 from memtab.agent_server.pages.paging import (
     CURSOR_SHA_DIGITS,
     DEFAULT_ANSWER_BUDGET,
@@ -357,7 +358,7 @@ class MemoryService:
             scope = self._known_scope(optional_text(arguments, "scope"))
             offset = 0
             cursor = PageCursor(tool="search", at=0, end=limit, scope=scope, query=query)
-        hits = self.catalog.search(query, scope=scope, limit=min(limit, MAX_LIMIT))
+        hits = fold_copies(self.catalog.search(query, scope=scope, limit=min(limit, MAX_LIMIT)))
         notes = self.catalog.notes()
         if self._marks is not None:
             hits, said = self._marks.hits(hits)
@@ -412,13 +413,16 @@ class MemoryService:
 
     def _view_other_agents(self, request: ToolRequest, cursor: PageCursor | None) -> Answer:
         """Another agent's file, by the file id `list` and `search` give (read-only here)."""
-        source, file = find_file(discover(SourceContext.load(self.home)), request.path)
+        discovery = discover(SourceContext.load(self.home))
+        source, file = find_file(discovery, request.path)
         self._served_source(source)
         content = read_source_file(source, file)
         if content.binary:
             raise SourceError(f"{file.id} is not a text file (it contains NUL bytes)")
         note = (f"({content.note})",) if content.note else ()
-        tail = (*note, f"({file.id} is {_AGENT_OWNED}; read-only here)")
+        copied = copy_words(discovery, source, file, self.scope.serves)
+        copy = (copied,) if copied is not None else ()
+        tail = (*note, *copy, f"({file.id} is {_AGENT_OWNED}; read-only here)")
         sha256 = content_sha256(content.text)
         return self._lines(content.text, file.id, sha256, request, cursor, tail=tail)
 
