@@ -230,7 +230,8 @@ class MemoryService:
             return False
         self.client = client
         env = self.origin.env if self.origin is not None else {}
-        fitted = client_budget(client, env, configured=self.configured_budget)
+        cwd = self.origin.cwd if self.origin is not None else ""
+        fitted = client_budget(client, env, configured=self.configured_budget, cwd=cwd)
         changed = fitted.budget != self.budget
         if changed:
             logger.info("memtab mcp: answers of %s within %s", client, fitted.why)

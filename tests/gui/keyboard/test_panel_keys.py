@@ -11,7 +11,7 @@ import pytest
 
 from gui.keyboard.walked import walked
 
-pytestmark = pytest.mark.slow  # slow: seven windows on a fresh Xvfb, keys typed (~12 s of CPU)
+pytestmark = pytest.mark.slow  # slow: nine windows on a fresh Xvfb, keys typed (~15 s of CPU)
 
 Seen = dict[str, dict[str, Any]]
 
@@ -22,6 +22,8 @@ def seen() -> Seen:
         [
             "check_panel",
             "history_panel",
+            "trust_panel",
+            "needs_you_room",
             "blame",
             "inbox_key",
             "inbox_narrow",
@@ -37,12 +39,17 @@ def walk_of(seen: Seen, name: str) -> dict[str, Any]:
     return walk
 
 
-@pytest.mark.parametrize("name", ["check_panel", "history_panel"])
+@pytest.mark.parametrize("name", ["check_panel", "history_panel", "trust_panel"])
 def test_a_dock_takes_the_keyboard_and_escape_gives_it_back(seen: Seen, name: str) -> None:
     walk = walk_of(seen, name)
     assert walk["in_panel"], walk["focus"]
     assert walk["text_kept"]  # ↓ ↓ Enter went to the panel, not into the memory
     assert walk["back_in_text"] and walk["panel_stays"]
+
+
+def test_what_needs_you_takes_the_keyboard_and_escape_gives_it_back(seen: Seen) -> None:
+    walk = walk_of(seen, "needs_you_room")
+    assert walk["in_room"] and walk["no_file_opened"] and walk["back_in_tree"]
 
 
 def test_the_blame_takes_the_keyboard_into_the_text_and_its_card_has_a_key(seen: Seen) -> None:

@@ -56,6 +56,42 @@ def check_panel(walk: Walk) -> WalkSteps:
     yield from _panel_takes_and_gives_back(walk, "ctrl+shift+k", "checkDock")
 
 
+def trust_panel(walk: Walk) -> WalkSteps:
+    """From the open file's text: View → Trust's key, ↓ ↓ (Enter on a contradiction opens
+    its two files side by side, a dialog of its own), then Escape."""
+    editor = walk.window.memory_tab.controller.editor
+    yield from opened(walk, GIT)
+    text = editor.buffer_text()
+    yield Keys("ctrl+shift+t")
+    dock = _dock(walk, "trustDock")
+    yield Until(dock.isVisible, "trustDock")
+    yield Until(lambda: focus_in(dock), "the keyboard in trustDock")
+    walk.note("focus", focus_name())
+    walk.note("in_panel", focus_in(dock))
+    yield Keys("Down", "Down", "x")
+    walk.note("text_kept", editor.buffer_text() == text)
+    yield Keys("Escape")
+    walk.note("back_in_text", focus_in(editor.text_edit))
+    walk.note("panel_stays", dock.isVisible())
+
+
+def needs_you_room(walk: Walk) -> WalkSteps:
+    """No file open, from the tree: View → What needs you's key puts the keyboard in the
+    room's list, ↓ walks it, Escape goes back to the tree."""
+    window = walk.window
+    tree = window.memory_tab.tree
+    tree.setFocus()
+    yield Until(tree.hasFocus, "the keyboard in the tree")
+    yield Keys("alt+3")
+    room = _dock(walk, "needsYouRoom")
+    yield Until(lambda: focus_in(room), "the keyboard in the room")
+    walk.note("in_room", focus_in(room))
+    yield Keys("Down")
+    walk.note("no_file_opened", window.memory_tab.controller.editor.current_ref is None)
+    yield Keys("Escape")
+    walk.note("back_in_tree", tree.hasFocus())
+
+
 def history_panel(walk: Walk) -> WalkSteps:
     yield from _panel_takes_and_gives_back(walk, "ctrl+shift+h", "historyDock")
 
@@ -166,6 +202,8 @@ def _near(menu: QWidget, view: QWidget, row: QRect) -> bool:
 WALKS = (
     WalkSpec("check_panel", check_panel, main_home, workspace_id=MAIN),
     WalkSpec("history_panel", history_panel, main_home, workspace_id=MAIN),
+    WalkSpec("trust_panel", trust_panel, main_home, workspace_id=MAIN),
+    WalkSpec("needs_you_room", needs_you_room, main_home, workspace_id=MAIN),
     WalkSpec("blame", blame, main_home, workspace_id=MAIN),
     WalkSpec("inbox_key", inbox, home_with_a_proposal, workspace_id=MAIN),
     WalkSpec("inbox_narrow", inbox_narrow, home_with_a_proposal, width=683, workspace_id=MAIN),

@@ -57,8 +57,9 @@ def test_the_other_agents_page_says_which_agents_are_registered(
     shown = display_path  # a path under the user's home from ~
     assert texts[0] == f"Claude Code: registered — changes go to your Inbox ({shown(claude)})"
     assert texts[1] == f"Codex: not registered ({shown(config_path('codex', home))})"
-    assert texts[2].startswith("xum: registered — changes are written at once (")
-    assert [button.text() for button in box.buttons] == ["Remove", "Install", "Remove"]
+    assert texts[2] == f"Gemini CLI: not registered ({shown(config_path('gemini', home))})"
+    assert texts[3].startswith("xum: registered — changes are written at once (")
+    assert [button.text() for button in box.buttons] == ["Remove", "Install", "Install", "Remove"]
     dialog.reject()
 
 
@@ -219,4 +220,9 @@ def test_other_agents_fits_a_laptop_screen_unscrolled_and_grows_for_an_outcome(
     assert dialog.height() <= room.height()
     box.buttons[0].click()
     qtbot.waitUntil(lambda: box.buttons[0].text() == "Install" and box.buttons[0].isEnabled())
+    box.buttons[2].click()  # Install in Gemini CLI, its ~/.gemini made: the longest outcome
+    qtbot.waitUntil(lambda: box.buttons[2].text() == "Remove" and box.buttons[2].isEnabled())
+    qtbot.waitUntil(unscrolled)
+    assert "Gemini CLI: wrote Memtab's rule" in box.result.text()
+    assert dialog.height() <= room.height()
     dialog.reject()

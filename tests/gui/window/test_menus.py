@@ -87,6 +87,9 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Check: still true of the code?",
         "Inbox",
         "What each agent loads",
+        "What each agent recalls for a prompt",
+        "Trust: duplicates, contradictions, leaks",
+        "What needs you",
     ]
     assert titles(menus.help_menu.actions()) == ["Keyboard shortcuts", "About Memtab"]
 

@@ -510,3 +510,34 @@ def test_codex_leaving_memtab_threads_out_of_its_memory_is_said(tmp_path: Path) 
         "server — Memtab's included — or searches the web is marked polluted and never becomes "
         "part of Codex's own memory. Set it to false to let those threads be remembered"
     )
+
+
+def test_what_keeps_gemini_cli_from_starting_memtab_is_said(tmp_path: Path) -> None:
+    """Gemini CLI 0.61 starts no MCP server its settings exclude (`mcp.excluded`) or leave
+    out of an allow-list (`mcp.allowed`), nor one `gemini mcp disable` turned off
+    (`mcp-server-enablement.json`): with Memtab registered there, doctor says which."""
+    gemini = tmp_path / "user" / ".gemini"
+    gemini.mkdir(parents=True)
+    settings = gemini / "settings.json"
+    entry = '"mcpServers": {"memtab": {"command": "memtab", "args": ["mcp"]}}'
+    settings.write_text("{" + entry + "}", encoding="utf-8")
+    env = {"HOME": str(tmp_path / "user"), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp_path / "x")}
+    home = tmp_path / "home"
+    home.mkdir()
+    assert levels(doctor(home, env=env), "sources") == []
+    settings.write_text(
+        "{\n  // only these\n"
+        + f'  "mcp": {{"allowed": ["github"], "excluded": ["MemTab"]}},\n  {entry}\n}}',
+        encoding="utf-8",
+    )
+    (gemini / "mcp-server-enablement.json").write_text('{"memtab": {"enabled": false}}')
+    messages = [f["message"] for f in doctor(home, env=env)["findings"] if f["check"] == "sources"]
+    assert messages == [
+        "Gemini CLI: its settings exclude the memtab server (mcp.excluded), so it never starts "
+        'it: take "memtab" out of that list',
+        "Gemini CLI: its settings allow only these MCP servers (mcp.allowed): github, so it "
+        'never starts memtab: add "memtab" to that list',
+        f"Gemini CLI: the memtab server is disabled ({gemini / 'mcp-server-enablement.json'}: "
+        "`gemini mcp disable memtab` or /mcp disable), so it never starts it: `gemini mcp "
+        "enable memtab` turns it on again",
+    ]

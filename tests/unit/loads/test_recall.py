@@ -8,9 +8,10 @@ import os
 import time
 from pathlib import Path
 
-from memtab.loads.recall.claude import iso_time, manifest, scan_topics
+from memtab.loads.recall.claude import iso_time, manifest, manifest_line
 from memtab.loads.recall.engine import compute_recall
 from memtab.loads.recall.records import AgentRecall, Recall
+from memtab.loads.topics import scan_topics
 from memtab.sources.claude.recall import has_description
 from support.agent_machine import WORKSPACE_ID, Machine
 
@@ -71,7 +72,7 @@ def test_claude_code_is_sent_its_manifest_as_2_1_332_builds_it(machine: Machine)
     assert lines[4].startswith("- [feedback] sub/api.md (")
     # With memory stores set, an undescribed file is described by its first line.
     stores = scan_topics(memory, {"CLAUDE_MEMORY_STORES": '["/elsewhere"]'})
-    assert stores[1].manifest_line().endswith("): Just notes")
+    assert manifest_line(stores[1]).endswith("): Just notes")
 
 
 def test_claude_code_recalls_by_name_and_description_and_says_why_others_are_missed(

@@ -53,18 +53,19 @@ KEY_VARIABLES = (
     "CLAUDE_CONFIG_DIR",
     "CODEX_HOME",
     "LOKI_DIR",
+    "GEMINI_CLI_HOME",
 )
 # The ones Memtab reads with `~` expanded (the others, as platformdirs and the agents read
 # them, as written): a relative value of any of them, and of TMPDIR (where the sockets may
 # be), names a place in the directory of the process that reads it.
 _EXPANDED_VARIABLES = frozenset(
     {"MEMTAB_HOME", "XUM_ROOT", "MUX_ROOT", "MEMTAB_CONFIG_DIR", "MEMTAB_LOG_DIR"}
-    | {"CLAUDE_CONFIG_DIR", "CODEX_HOME", "LOKI_DIR"}
+    | {"CLAUDE_CONFIG_DIR", "CODEX_HOME", "LOKI_DIR", "GEMINI_CLI_HOME"}
 )
 PATH_VARIABLES = (*KEY_VARIABLES, "TMPDIR")
 # The agents' own variables a session's origin carries (the project and scopes may be
 # read from them), but never one that looks like a credential.
-SESSION_PREFIXES = ("CLAUDE_", "CODEX_", "XUM_", "MUX_", "MEMTAB_", "LOKI_")
+SESSION_PREFIXES = ("CLAUDE_", "CODEX_", "XUM_", "MUX_", "MEMTAB_", "LOKI_", "GEMINI_")
 # What an agent's own limits are read from (`pages/client_limits.py`): carried, not a key.
 CLIENT_LIMIT_VARIABLES = ("MAX_MCP_OUTPUT_TOKENS",)
 _SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")

@@ -1,9 +1,9 @@
 """`memtab mcp`: serve the memory to agents over MCP (stdio), docs/formats.md §22.
 
     memtab mcp [--home DIR] [--workspace ID] [--writes inbox|direct|off] [--answer-budget BYTES]
-    memtab mcp install [--claude] [--codex] [--xum] [--print] [--workspace ID] [--writes MODE]
-                       [--answer-budget BYTES] [--project DIR]
-    memtab mcp uninstall [--claude] [--codex] [--xum] [--project DIR]
+    memtab mcp install [--claude] [--codex] [--gemini] [--xum] [--print] [--workspace ID]
+                       [--writes MODE] [--answer-budget BYTES] [--project DIR]
+    memtab mcp uninstall [--claude] [--codex] [--gemini] [--xum] [--project DIR]
     memtab mcp host [--home DIR] [--idle-exit SECONDS]
 
 stdout is the protocol's: everything else goes to stderr and the log. `install`
@@ -67,10 +67,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     actions = parser.add_subparsers(dest="mcp_action", metavar="ACTION")
     install = actions.add_parser(
         "install",
-        help="register `memtab mcp` with Claude Code, Codex and xum",
+        help="register `memtab mcp` with Claude Code, Codex, Gemini CLI and xum",
         description="Add the memtab server to each agent's MCP configuration (Claude Code's "
-        "~/.claude.json, Codex's ~/.codex/config.toml, xum's mcp.jsonc), keeping "
-        "everything else. Without an agent flag: every agent found on this machine.",
+        "~/.claude.json, Codex's ~/.codex/config.toml, Gemini CLI's ~/.gemini/settings.json, "
+        "xum's mcp.jsonc), keeping everything else. Without an agent flag: every agent found "
+        "on this machine.",
     )
     add_home_option(install)
     for agent in AGENTS:
@@ -99,8 +100,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--project",
         metavar="DIR",
         default=None,
-        help="for the checkout DIR only: Claude Code's local scope, Codex's project config "
-        "(xum has no per-project configuration)",
+        help="for the checkout DIR only: Claude Code's local scope, Codex's project config, "
+        "Gemini CLI's workspace settings (xum has no per-project configuration)",
     )
     warm = install.add_mutually_exclusive_group()
     warm.add_argument(
@@ -120,10 +121,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     install.set_defaults(handler=run_install)
     uninstall = actions.add_parser(
         "uninstall",
-        help="take `memtab mcp` out of Claude Code, Codex and xum again",
-        description="Remove the memtab server (and, for Claude Code, the permission for its "
-        "read-only tools) from each agent's configuration, keeping everything else. Without "
-        "an agent flag: every agent that has it.",
+        help="take `memtab mcp` out of Claude Code, Codex, Gemini CLI and xum again",
+        description="Remove the memtab server (and, for Claude Code and Gemini CLI, the "
+        "permission for its read-only tools) from each agent's configuration, keeping "
+        "everything else. Without an agent flag: every agent that has it.",
     )
     add_home_option(uninstall)
     for agent in AGENTS:

@@ -37,9 +37,8 @@ ISOLATED_HOME = (
     "here applies to your other homes."
 )
 SERVER_INTRO = (
-    "A registered agent starts `memtab mcp` itself and lists, searches and reads this "
-    "memory from its first turn; its changes go to your Inbox. Install and Remove change "
-    "the agent's own files at once, after you confirm (Save and Cancel below do not)."
+    "A registered agent starts `memtab mcp` and reads this memory from its first turn; its "
+    "changes go to your Inbox. Install and Remove act at once, after you confirm (not on Save)."
 )
 
 
@@ -133,6 +132,11 @@ def server_row(registration: Registration, *, demo: bool = False) -> ServerRow:
     )
 
 
+# Where an agent starts the sessions that will have Memtab: Gemini CLI starts a stdio MCP
+# server only in a folder it trusts (docs/formats.md §22.6).
+_SESSIONS_WHERE: dict[AgentName, str] = {"gemini": " in a folder it trusts"}
+
+
 @dataclass(frozen=True)
 class InstallQuestion:
     """The question Install asks first: what it does for whom, each file it changes."""
@@ -149,19 +153,21 @@ def install_question(
     """Install's question for `agent` on the home at `home`, naming each file it changes."""
     title = SERVER_AGENT_TITLES[agent]
     files = "\n".join(f"• {change.path}: {change.change}" for change in changes)
-    backups = ", ".join(f"{change.path.name}{BACKUP_SUFFIX}" for change in changes)
+    shared = [change for change in changes if change.shared]
+    backups = ", ".join(f"{change.path.name}{BACKUP_SUFFIX}" for change in shared)
     kept = (
         f"Nothing else in them changes, and each that exists is first copied beside itself "
         f"({backups})"
-        if len(changes) > 1
-        else f"Nothing else in it changes, and if it exists it is first copied beside itself "
-        f"({backups})"
+        if len(shared) > 1
+        else f"Nothing else in {'it' if len(changes) == 1 else 'the other'} changes, and if "
+        f"it exists it is first copied beside itself ({backups})"
     )
     return InstallQuestion(
         title=f"Install Memtab in {title}?",
         text=(
-            f"Every {title} session will start Memtab's server for the memory in {home}, "
-            "and read it from its first turn; its changes go to your Inbox."
+            f"Every {title} session{_SESSIONS_WHERE.get(agent, '')} will start Memtab's "
+            f"server for the memory in {home}, and read it from its first turn; its changes "
+            "go to your Inbox."
         ),
         informative=(
             f"This changes {'these files' if len(changes) > 1 else 'this file'} now:\n"

@@ -45,7 +45,7 @@ from memtab.gui.editor.current import CurrentTab
 from memtab.gui.editor.editor_actions import EditorActions
 from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.editor.tab_bar import EditorTabBar, chain_like
-from memtab.gui.editor.text.empty_state import EmptyState
+from memtab.gui.editor.text.empty_state import EmptyRoom, EmptyState
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.editor.unsaved import ask_unsaved
 from memtab.gui.tasks.jobs import JobClient, Lane
@@ -126,6 +126,7 @@ class EditorPanel(CurrentTab, QWidget):
         self._empty_state = EmptyState(self._stack)
         self._stack.addWidget(self._empty_state)
         self._empty_page: FileTab | None = None
+        self.empty_room = EmptyRoom(self._stack)  # what another feature shows there
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)

@@ -75,8 +75,9 @@ def test_what_a_hosts_sessions_share_ends_with_the_host(tmp_path: Path) -> None:
     shelf = CatalogShelf()
     checks = recall_checks(layout.home, shelf)
     assert recall_checks(layout.home, shelf) is checks  # every session of the host: one
+    before = set(threading.enumerate())  # other tests' sessions may have workers of theirs
     checks.refresh(None, after_s=60.0)  # its worker waits for a check it was asked for
-    worker = next(t for t in threading.enumerate() if t.name == "memtab-recall-checks")
+    (worker,) = [t for t in set(threading.enumerate()) - before if t.name == "memtab-recall-checks"]
     shelf.close()
     worker.join(timeout=5.0)
     assert not worker.is_alive()

@@ -150,3 +150,24 @@ def test_two_directories_never_share_a_host_for_a_relative_setting(
     assert in_a.key != in_b.key
     absolute = {**env, "MEMTAB_CONFIG_DIR": str(short / "b" / "relcfg")}
     assert rendezvous("/h", absolute).key == in_b.key  # the host of what it means
+
+
+def test_gemini_cli_sessions_of_another_gemini_home_never_share_a_host() -> None:
+    """A session's Gemini CLI memory is read from `$GEMINI_CLI_HOME/.gemini` (§17.7), and
+    its answer limit from the settings there (§22.10): a host started for one must not serve
+    a session of another, and the origin carries Gemini CLI's variables (never its key)."""
+    env = {"HOME": "/u"}
+    assert socket_key("/h", {**env, "GEMINI_CLI_HOME": "/g"}) != socket_key("/h", env)
+    environ = {
+        **env,
+        "GEMINI_CLI_HOME": "/g",
+        "GEMINI_CLI_TRUST_WORKSPACE": "true",
+        "GEMINI_API_KEY": "k",
+        "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:1",
+    }
+    assert origin_env(environ) == {
+        "HOME": "/u",
+        "GEMINI_CLI_HOME": "/g",
+        "GEMINI_CLI_TRUST_WORKSPACE": "true",
+    }
+    assert resolved_env({"GEMINI_CLI_HOME": "g"}, "/work/a") == {"GEMINI_CLI_HOME": "/work/a/g"}
