@@ -37,6 +37,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Annotated
 
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
@@ -58,11 +59,12 @@ from memtab.agent_server.catalog_listing import (
     restat,
     scope_roots,
 )
-from memtab.fs.records import Record
+from memtab.fs.records import OmitEmpty, OmitNone, Record
 from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import Ahead, Hit, SearchIndex
 from memtab.search_index.ranking import best_line
 from memtab.sources.config import SourceContext
+from memtab.sources.listing import SourceFileRow
 from memtab.sources.model import Source
 from memtab.store.description_cache import DescriptionCache, KnownEntry, KnownFiles
 from memtab.store.files import FileEntry, ScopeListing, described_file
@@ -89,7 +91,9 @@ MAX_LIMIT = 100
 class SearchHit(Record, write_only=True):
     """A file `search` found (docs/formats.md §22.2): its path, scope and description, its
     score, and the line that holds most of the query's words (None: only the name or the
-    description did)."""
+    description did); Codex's copy of a Claude Code memory file, its original
+    (`importedFrom`), and an original, the copies found with it (`importedAs`,
+    `pages.imports.fold_copies`)."""
 
     path: str
     scope: str
@@ -97,6 +101,8 @@ class SearchHit(Record, write_only=True):
     score: float
     line: int | None
     snippet: str | None
+    imported_from: Annotated[str | None, OmitNone] = None
+    imported_as: Annotated[tuple[str, ...], OmitEmpty] = ()
 
 
 class MemoryCatalog:
@@ -260,6 +266,7 @@ class MemoryCatalog:
             description: str | None = hit.label.partition("\n")[2]
             if listed.row is not None:
                 description = listed.row.description
+            row = listed.row if isinstance(listed.row, SourceFileRow) else None
             found = best_line(hit.text, query)
             results.append(
                 SearchHit(
@@ -269,6 +276,7 @@ class MemoryCatalog:
                     score=round(hit.score, 3),
                     line=found[0] if found else None,
                     snippet=found[1] if found else None,
+                    imported_from=row.imported_from if row is not None else None,
                 )
             )
         self._answered.set()

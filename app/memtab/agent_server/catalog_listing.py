@@ -49,6 +49,7 @@ from watchdog.events import (
 
 from memtab.search_index.documents import IndexedFile, Stamp
 from memtab.search_index.index import SearchIndex
+from memtab.sources.codex.imports import link_imports
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, is_shown
 from memtab.sources.listing import list_source, source_file_row
@@ -334,7 +335,9 @@ def _list_sources(
     sources' ids that are roots."""
     listed: dict[str, Listed] = {}
     roots: list[str] = []
-    for listing in (shown for s in kept if is_shown(shown := list_source(s))):
+    listings = [shown for s in kept if is_shown(shown := list_source(s))]
+    links = link_imports(listings)  # Codex's copies of Claude Code memory, both ways
+    for listing in listings:
         roots.append(listing.source.id)
         stamped = stamps.setdefault(listing.source.id, {})
         for source_file in listing.files:
@@ -348,7 +351,7 @@ def _list_sources(
                 source_file.size_bytes <= MAX_FILE_BYTES,
                 stamp,
                 source_file.linked,
-                source_file_row(source_file),
+                source_file_row(source_file, links),
             )
     return listed, roots
 
