@@ -11,7 +11,7 @@ from pathlib import Path
 from memtab.agent_server.service import MemoryService
 from memtab.check.recalled import RecallChecks
 from memtab.checked.cache import CheckCache
-from memtab.checked.marks import MARK
+from memtab.checked.marks import LIST_NOTE, MARK
 from memtab.demo import MAIN_ID
 from memtab.store.sidecars.registry import load_registry
 from support.demo_homes import copied_demo_home
@@ -44,3 +44,31 @@ def test_the_demo_recalled_with_its_marks(tmp_path: Path) -> None:
     found = json.loads(service.call("search", {"query": "make serve"}, "t").text)["results"]
     best = next(hit for hit in found if hit["path"] == "/memories/workspace/dev-setup.md")
     assert best["check"] == "2 lines false or stale (6, 7)"
+
+
+def test_a_fresh_homes_first_search_says_its_results_are_not_checked_yet(tmp_path: Path) -> None:
+    """Claude Code 2.1.332's first `search` of a fresh demo home: `make serve` unmarked and
+    nothing saying so, where `view` of the same file said it was being checked. Now the
+    answer says how many of its files the check has not read yet, as `list`'s page does;
+    once checked, the result is marked and the notes say what `check` means."""
+    home = copied_demo_home(tmp_path / "demo")
+    checks = RecallChecks(home, cache=CheckCache(home, path=tmp_path / "checks.json"))
+    checks.stop()  # no background check: this test checks when it says
+    workspace = load_registry(home).require_workspace(MAIN_ID)
+    service = MemoryService(home, workspace, writes="off", checks=checks)
+
+    first = json.loads(service.call("search", {"query": "make serve"}, "t").text)
+    setup = next(hit for hit in first["results"] if hit["path"].endswith("dev-setup.md"))
+    assert MARK not in setup["snippet"] and "check" not in setup
+    unread = len(first["results"])
+    assert first["notes"] == [
+        f"memtab check has not read {unread} files of these yet (new, or not one it reads); "
+        "it is checking them in the background."
+    ]
+
+    checks.check_now(MAIN_ID)
+    after = json.loads(service.call("search", {"query": "make serve"}, "t").text)
+    setup = next(hit for hit in after["results"] if hit["path"].endswith("dev-setup.md"))
+    assert setup["snippet"].endswith(f"{MARK} `make serve`: Makefile has no target `serve`")
+    assert after["notes"][0] == LIST_NOTE
+    assert not any("has not read" in note and f"{unread} files" in note for note in after["notes"])

@@ -162,12 +162,16 @@ class RecallMarks:
             return list(lines), ()
         return marked_lines(lines, first, state), view_notes(state)
 
-    def hits(self, hits: Sequence[SearchHit]) -> list[SearchHit]:
-        """The results, each with its snippet's mark and its file's state."""
+    def hits(self, hits: Sequence[SearchHit]) -> tuple[list[SearchHit], tuple[str, ...]]:
+        """The results, each with its snippet's mark and its file's state, and the notes
+        `rows` gives a page: what `check` means, how many files it has not read yet (a
+        fresh home's first search is answered unmarked, and says so)."""
         marked: list[SearchHit] = []
         stamps: dict[str, str] = {}
+        unread = 0
         for hit in hits:
             state = self.state(hit.path, stamps=stamps)
+            unread += state is not None and not state.known
             if state is None:
                 marked.append(hit)
                 continue
@@ -177,7 +181,9 @@ class RecallMarks:
             )
             fields = {**_fields(hit), "snippet": snippet, "check": check}
             marked.append(CheckedHit(**fields))  # type: ignore[arg-type]
-        return marked
+        said = any(isinstance(hit, CheckedHit) and hit.check for hit in marked)
+        notes = ((LIST_NOTE,) if said else ()) + ((unread_note(unread),) if unread else ())
+        return marked, notes
 
     def rows(self, rows: Sequence[FileRow]) -> tuple[list[FileRow], tuple[str, ...]]:
         """The rows, each with its file's state, and the note saying what `check` means
