@@ -234,7 +234,9 @@ def test_ask_the_model_too_shows_its_pick_first_and_a_file_changed_asks_it_no_mo
     assert isinstance(picked.data(0, PLACE_ROLE), FilePlace)  # it opens as the words' row
     title = dialog.tree.topLevelItem(0).text(0)  # type: ignore[union-attr]
     assert title.startswith("Claude Code — 1 by the model, 1 recalled")
-    assert "Memtab asked fake-model as Claude Code asks its model" in dialog.summary.text()
+    assert "Memtab asked fake-model as Claude Code asks its model (900 tokens in, 12 out)" in (
+        dialog.summary.text()
+    )
     how = rows(dialog.tree.topLevelItem(0))[0]
     assert (
         rows(how)[1]

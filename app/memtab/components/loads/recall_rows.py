@@ -162,9 +162,10 @@ def summary(recall: Recall) -> str:
     )
     asked = next((a.model_pick for a in recall.agents if a.model_pick is not None), None)
     if asked is not None:
+        cost = f"{asked.input_tokens:,} tokens in, {asked.output_tokens:,} out"
         how = (
-            f"Memtab asked {asked.model} as Claude Code asks its model, and predicts each "
-            "agent's pick from the words of what it judges by."
+            f"Memtab asked {asked.model} as Claude Code asks its model ({cost}), and predicts "
+            "each agent's pick from the words of what it judges by."
         )
     else:
         how = (
