@@ -359,10 +359,14 @@ class MemoryService:
             scope = self._known_scope(optional_text(arguments, "scope"))
             offset = 0
             cursor = PageCursor(tool="search", at=0, end=limit, scope=scope, query=query)
-        hits = fold_copies(self.catalog.search(query, scope=scope, limit=min(limit, MAX_LIMIT)))
+        wanted = min(limit, MAX_LIMIT)
+        # With the check's marks a flagged file ranks lower: found among twice as many, the
+        # files it falls behind can come up into the answer.
+        found = wanted if self._marks is None else min(2 * wanted, MAX_LIMIT)
+        hits = fold_copies(self.catalog.search(query, scope=scope, limit=found))
         notes = self.catalog.notes()
         if self._marks is not None:
-            hits, said = self._marks.hits(hits)
+            hits, said = self._marks.hits(hits, keep=wanted)
             notes += said
         text = search_page(hits, offset=offset, cursor=cursor, notes=notes, budget=self.budget)
         return Answer(text)

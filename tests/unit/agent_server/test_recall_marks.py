@@ -72,3 +72,32 @@ def test_a_fresh_homes_first_search_says_its_results_are_not_checked_yet(tmp_pat
     assert setup["snippet"].endswith(f"{MARK} `make serve`: Makefile has no target `serve`")
     assert after["notes"][0] == LIST_NOTE
     assert not any("has not read" in note and f"{unread} files" in note for note in after["notes"])
+
+
+def test_a_file_the_check_flags_ranks_after_what_is_still_true(tmp_path: Path) -> None:
+    """Issue 72 point 1: a stale memory is demoted in search, never dropped — the demo's
+    dev-setup notes (`make serve`, a moved settings file) fall behind a true note that
+    matches the query less well."""
+    home = copied_demo_home(tmp_path / "demo")
+    workspace = load_registry(home).require_workspace(MAIN_ID)
+    true_note = home.root / "memory" / "global" / "serving.md"
+    true_note.write_text(  # one mention of each word, in a long note: the engine ranks it lower
+        "# Local API\nThe API runs locally with `make run`: to serve it on another port, set "
+        "PORT first. It reloads on change; stop it with Ctrl+C. Logs go to the terminal, and "
+        "nothing is written to disk while it runs. The database it talks to is the local "
+        "Postgres started by docker compose; its data lives in a named volume, so it survives "
+        "a restart. Seed it once with the fixtures script before the first run, and again "
+        "after a reset.\n"
+    )
+    checks = RecallChecks(home, cache=CheckCache(home, path=tmp_path / "checks.json"))
+    unmarked = MemoryService(home, workspace, writes="off")
+    checks.check_now(MAIN_ID)
+    marked = MemoryService(home, workspace, writes="off", checks=checks)
+
+    def ranked(service: MemoryService) -> list[str]:
+        found = json.loads(service.call("search", {"query": "serve make", "limit": 2}, "t").text)
+        return [hit["path"] for hit in found["results"]]
+
+    setup, serving = "/memories/workspace/dev-setup.md", "/memories/global/serving.md"
+    assert ranked(unmarked) == [setup, serving]  # the engine alone: the stale notes first
+    assert ranked(marked) == [serving, setup]  # checked: still found, after the true one
