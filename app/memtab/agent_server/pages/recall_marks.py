@@ -163,9 +163,7 @@ class RecallMarks:
             return list(lines), ()
         return marked_lines(lines, first, state), view_notes(state)
 
-    def hits(
-        self, hits: Sequence[SearchHit], keep: int
-    ) -> tuple[list[SearchHit], tuple[str, ...]]:
+    def hits(self, hits: Sequence[SearchHit], keep: int) -> tuple[list[SearchHit], tuple[str, ...]]:
         """The best `keep` results, each with its snippet's mark and its file's state (a
         flagged file's score demoted, the results ranked again), and the notes `rows`
         gives a page: what `check` means, how many files it has not read yet (a fresh
