@@ -114,6 +114,32 @@ def keep_private(path: Path) -> None:
         logger.info("%s was %s", path, done)
 
 
+def anothers(path: Path) -> str | None:
+    """Why the file at `path` is not to be trusted, in words: it, or the file a link there
+    leads to, is another user's — planted while its folder was open to others; None when
+    it is the user's (or root's, who may do anything) or missing. For a file whose
+    contents decide what Memtab does (settings.json: where memory is sent)."""
+    try:
+        entry = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if _untrusted(entry):
+        kind = "a link" if stat.S_ISLNK(entry.st_mode) else "a file"
+        return f"is {kind} of another user (uid {entry.st_uid})"
+    if stat.S_ISLNK(entry.st_mode):
+        try:
+            target = os.stat(path)
+        except OSError:
+            return None  # a dangling link: read as missing, or failing, as it would
+        if _untrusted(target):
+            return f"is a link to a file of another user (uid {target.st_uid})"
+    return None
+
+
+def _untrusted(info: os.stat_result) -> bool:
+    return _owner_differs(info) and info.st_uid != 0
+
+
 def _owner_differs(info: os.stat_result) -> bool:
     return hasattr(os, "getuid") and info.st_uid != os.getuid()
 
