@@ -39,9 +39,17 @@ def private_dir(path: Path) -> Path:
     says), or, when it is there already and this user's, closed to others (0755 becomes
     0700; the user's own bits are kept: a read-only folder stays read-only). A link to a
     folder counts as that folder (the path is the user's choice). PermissionError for a
-    folder of another user; NotADirectoryError when it is no folder."""
+    folder of another user; NotADirectoryError when it is no folder. A link of another
+    user's at `path` is not the user's choice: planted while the folder above was open to
+    others (a history shard's name pointing to their folder), it is removed, never
+    followed, and the folder made anew."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(FileExistsError):
+        os.mkdir(path, PRIVATE_DIR_MODE)
+    link = os.lstat(path)
+    if stat.S_ISLNK(link.st_mode) and _untrusted(link):
+        os.unlink(path)
+        logger.warning("%s was a link of another user (uid %d): removed", path, link.st_uid)
         os.mkdir(path, PRIVATE_DIR_MODE)
     info = os.stat(path)
     if not stat.S_ISDIR(info.st_mode):
