@@ -162,7 +162,7 @@ def test_a_lock_loads_neither_socket_nor_filelock(tmp_path: Path) -> None:
     assert result.stdout.split() == ["[]", "[]"]
 
 
-@pytest.mark.expect_log("memtab.fs.locking.locks", "WARNING", r"was a link: removed, never followed")
+@pytest.mark.expect_log("memtab.fs.locking.locks", "WARNING", r"was a link: removed, never follow")
 def test_a_link_at_a_lock_files_name_is_never_followed(tmp_path: Path) -> None:
     """A link planted at a lock file's name (while its folder was open to others) neither
     makes its target nor locks another's file: it is removed and the lock file made anew
