@@ -39,11 +39,18 @@ def private_dir(path: Path) -> Path:
     says), or, when it is there already and this user's, closed to others (0755 becomes
     0700; the user's own bits are kept: a read-only folder stays read-only). A link to a
     folder counts as that folder (the path is the user's choice). PermissionError for a
-    folder of another user; NotADirectoryError when it is no folder. A link of another
-    user's at `path` is not the user's choice: planted while the folder above was open to
-    others (a history shard's name pointing to their folder), it is removed, never
-    followed, and the folder made anew."""
+    folder of another user, or in a folder of another user (root's are the user's too):
+    they could swap it for a link to theirs at any moment; NotADirectoryError when it is
+    no folder. A link of another user's at `path` is not the user's choice: planted while
+    the folder above was open to others (a history shard's name pointing to their folder),
+    it is removed, never followed, and the folder made anew."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    above = os.stat(path.parent)
+    if _untrusted(above):
+        raise PermissionError(
+            errno.EPERM, f"the folder above belongs to another user (uid {above.st_uid}), who "
+            "could swap this one for theirs: its files would not be private", os.fspath(path),
+        )  # fmt: skip
     with contextlib.suppress(FileExistsError):
         os.mkdir(path, PRIVATE_DIR_MODE)
     link = os.lstat(path)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.fs.private import close_tree, open_private_append, private_folders
+from memtab.fs.private import close_tree, open_private_append, private_dir, private_folders
 from support.private_modes import mode_of, open_to_others
 
 
@@ -98,3 +98,19 @@ def test_a_link_another_user_planted_at_a_folders_name_is_removed_not_followed(
     (own / "history" / "blobs" / "cd").symlink_to(mine)
     private_folders(own / "history" / "blobs" / "cd", below=own)
     assert (own / "history" / "blobs" / "cd").is_symlink() and mode_of(mine) == 0o700
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making another user's folder needs root")
+def test_a_folder_inside_another_users_folder_is_never_private(tmp_path: Path) -> None:
+    """A cache or config dir set inside a folder another user owns (MEMTAB_CONFIG_DIR in
+    their /tmp folder) is refused: they could rename the user's folder away and put a link
+    to theirs in its place while Memtab writes there (issue 70 point 2)."""
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o777)
+    os.chown(theirs, 65534, 65534)
+    with pytest.raises(PermissionError, match=r"the folder above belongs to another user"):
+        private_dir(theirs / "cache")
+    assert list(theirs.iterdir()) == []
+    rooted = tmp_path / "rooted"  # root's folders (/tmp, /run/user) are the user's own
+    rooted.mkdir()
+    assert private_dir(rooted / "cache").is_dir()
