@@ -89,15 +89,21 @@ class FakeConsolidation(QObject):
         super().__init__()
         self.starts: list[tuple[str, str]] = []
         self.reviews: list[bool | None] = []
+        self.scopes: list[str | None] = []
         self.applied: list[tuple[object, tuple[int, ...]]] = []
         self.cancels = 0
         self.busy: set[str] = set()
 
     def start(
-        self, workspace_id: str, trigger: str = "manual", review: bool | None = False
+        self,
+        workspace_id: str,
+        trigger: str = "manual",
+        review: bool | None = False,
+        scope: str | None = None,
     ) -> bool:
         self.starts.append((workspace_id, trigger))
         self.reviews.append(review)
+        self.scopes.append(scope)
         if workspace_id in self.busy:
             self.run_failed.emit(
                 f"a consolidation run is already in flight for workspace {workspace_id}"

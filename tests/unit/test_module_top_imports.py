@@ -146,11 +146,12 @@ def memtab_imports_in_functions(path: Path) -> list[int]:
 
     def walk(node: ast.AST, in_function: bool) -> None:
         for child in children(node):
-            if isinstance(child, ast.Import) and in_function:
-                if any(alias.name.split(".")[0] == "memtab" for alias in child.names):
-                    found.append(child.lineno)
-            elif isinstance(child, ast.ImportFrom) and in_function:
-                if child.level or (child.module or "").split(".")[0] == "memtab":
+            if in_function and isinstance(child, ast.Import | ast.ImportFrom):
+                if isinstance(child, ast.Import):
+                    names = [alias.name for alias in child.names]
+                else:
+                    names = ["memtab" if child.level else child.module or ""]
+                if any(name.split(".")[0] == "memtab" for name in names):
                     found.append(child.lineno)
             function = isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
             walk(child, in_function or function)

@@ -28,13 +28,15 @@ from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.pages.answers import file_page, lines_page, search_page
 from memtab.agent_server.pages.client_limits import client_budget
+from memtab.agent_server.pages.imports import copy_words, fold_copies
 from memtab.agent_server.pages.paging import (
     CURSOR_SHA_DIGITS,
     DEFAULT_ANSWER_BUDGET,
     PageCursor,
+    cursor_argument,
     cut_to_fit,
-    decode_cursor,
     framed_size,
+    optional_text,
 )
 from memtab.agent_server.pages.recall_marks import Checks, RecallMarks
 from memtab.agent_server.server_names import READ_TOOLS, WriteMode
@@ -271,11 +273,14 @@ class MemoryService:
     # --- reading ------------------------------------------------------------------------
 
     def _list(self, arguments: dict[str, Any]) -> Answer:
-        cursor = _cursor(arguments, "list", alone=("scope", "offset", "limit"))
+        carried = ("scope", "limit")
+        cursor = cursor_argument(
+            arguments, "list", alone=("offset",), carried=carried, default_limit=DEFAULT_LIST_LIMIT
+        )
         if cursor is not None:
             scope, offset, limit = cursor.scope, cursor.at, cursor.end or DEFAULT_LIST_LIMIT
         else:
-            scope = self._known_scope(_optional_text(arguments, "scope"))
+            scope = self._known_scope(optional_text(arguments, "scope"))
             offset = _integer(arguments, "offset", 0, 0, None)
             limit = _integer(arguments, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT)
             asked = None if arguments.get("limit") is None else limit
@@ -341,7 +346,7 @@ class MemoryService:
             raise ToolArgumentError("`query` is required and must be a non-empty string")
         if len(query) > MAX_QUERY_CHARS:
             raise ToolArgumentError(f"`query` must be at most {MAX_QUERY_CHARS} characters")
-        cursor = _cursor(arguments, "search", alone=("scope", "limit"))
+        cursor = cursor_argument(arguments, "search", alone=(), carried=("scope", "limit"))
         if cursor is not None:
             if cursor.query != query:
                 raise ToolArgumentError(
@@ -351,15 +356,19 @@ class MemoryService:
             scope, offset, limit = cursor.scope, cursor.at, cursor.end or DEFAULT_LIMIT
         else:
             limit = _integer(arguments, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
-            scope = self._known_scope(_optional_text(arguments, "scope"))
+            scope = self._known_scope(optional_text(arguments, "scope"))
             offset = 0
             cursor = PageCursor(tool="search", at=0, end=limit, scope=scope, query=query)
-        hits = self.catalog.search(query, scope=scope, limit=min(limit, MAX_LIMIT))
+        wanted = min(limit, MAX_LIMIT)
+        # With the check's marks a flagged file ranks lower: found among twice as many, the
+        # files it falls behind can come up into the answer.
+        found = wanted if self._marks is None else min(2 * wanted, MAX_LIMIT)
+        hits = fold_copies(self.catalog.search(query, scope=scope, limit=found))
+        notes = self.catalog.notes()
         if self._marks is not None:
-            hits = self._marks.hits(hits)
-        text = search_page(
-            hits, offset=offset, cursor=cursor, notes=self.catalog.notes(), budget=self.budget
-        )
+            hits, said = self._marks.hits(hits, keep=wanted)
+            notes += said
+        text = search_page(hits, offset=offset, cursor=cursor, notes=notes, budget=self.budget)
         return Answer(text)
 
     # --- the memory tool's commands -----------------------------------------------------
@@ -370,7 +379,7 @@ class MemoryService:
         if expected is not None and not isinstance(expected, str):
             raise ToolArgumentError("`expected_sha256` must be a string")
         if name == "view":
-            cursor = _cursor(arguments, "view", alone=("offset", "limit"))
+            cursor = cursor_argument(arguments, "view", alone=("offset", "limit"))
             return self._view(parse_tool_request({**raw, "command": name}), cursor)
         request = parse_tool_request({**raw, "command": name})
         if self.writes == "off":
@@ -409,13 +418,16 @@ class MemoryService:
 
     def _view_other_agents(self, request: ToolRequest, cursor: PageCursor | None) -> Answer:
         """Another agent's file, by the file id `list` and `search` give (read-only here)."""
-        source, file = find_file(discover(SourceContext.load(self.home)), request.path)
+        discovery = discover(SourceContext.load(self.home))
+        source, file = find_file(discovery, request.path)
         self._served_source(source)
         content = read_source_file(source, file)
         if content.binary:
             raise SourceError(f"{file.id} is not a text file (it contains NUL bytes)")
         note = (f"({content.note})",) if content.note else ()
-        tail = (*note, f"({file.id} is {_AGENT_OWNED}; read-only here)")
+        copied = copy_words(discovery, source, file, self.scope.serves)
+        copy = (copied,) if copied is not None else ()
+        tail = (*note, *copy, f"({file.id} is {_AGENT_OWNED}; read-only here)")
         sha256 = content_sha256(content.text)
         return self._lines(content.text, file.id, sha256, request, cursor, tail=tail)
 
@@ -531,28 +543,6 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return stat.st_size, stat.st_mtime_ns, stat.st_ino
-
-
-def _cursor(arguments: dict[str, Any], tool: str, *, alone: tuple[str, ...]) -> PageCursor | None:
-    """The cursor of the call (None: none given), which goes without the arguments
-    `alone` names: it carries them (ToolArgumentError otherwise)."""
-    text = _optional_text(arguments, "cursor")
-    if text is None:
-        return None
-    given = [key for key in alone if arguments.get(key) is not None]
-    if given:
-        raise ToolArgumentError(
-            f"`cursor` goes without {', '.join(f'`{key}`' for key in given)}: it carries "
-            "what the first page was asked with"
-        )
-    return decode_cursor(text, tool)
-
-
-def _optional_text(arguments: dict[str, Any], key: str) -> str | None:
-    value = arguments.get(key)
-    if value is not None and not isinstance(value, str):
-        raise ToolArgumentError(f"`{key}` must be a string")
-    return value or None
 
 
 def _redacted(request: ToolRequest) -> tuple[ToolRequest, bool]:

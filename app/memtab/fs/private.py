@@ -39,9 +39,24 @@ def private_dir(path: Path) -> Path:
     says), or, when it is there already and this user's, closed to others (0755 becomes
     0700; the user's own bits are kept: a read-only folder stays read-only). A link to a
     folder counts as that folder (the path is the user's choice). PermissionError for a
-    folder of another user; NotADirectoryError when it is no folder."""
+    folder of another user, or in a folder of another user (root's are the user's too):
+    they could swap it for a link to theirs at any moment; NotADirectoryError when it is
+    no folder. A link of another user's at `path` is not the user's choice: planted while
+    the folder above was open to others (a history shard's name pointing to their folder),
+    it is removed, never followed, and the folder made anew."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    above = os.stat(path.parent)
+    if _untrusted(above):
+        raise PermissionError(
+            errno.EPERM, f"the folder above belongs to another user (uid {above.st_uid}), who "
+            "could swap this one for theirs: its files would not be private", os.fspath(path),
+        )  # fmt: skip
     with contextlib.suppress(FileExistsError):
+        os.mkdir(path, PRIVATE_DIR_MODE)
+    link = os.lstat(path)
+    if stat.S_ISLNK(link.st_mode) and _untrusted(link):
+        os.unlink(path)
+        logger.warning("%s was a link of another user (uid %d): removed", path, link.st_uid)
         os.mkdir(path, PRIVATE_DIR_MODE)
     info = os.stat(path)
     if not stat.S_ISDIR(info.st_mode):
@@ -112,6 +127,32 @@ def keep_private(path: Path) -> None:
         return
     if done is not None:
         logger.info("%s was %s", path, done)
+
+
+def anothers(path: Path) -> str | None:
+    """Why the file at `path` is not to be trusted, in words: it, or the file a link there
+    leads to, is another user's — planted while its folder was open to others; None when
+    it is the user's (or root's, who may do anything) or missing. For a file whose
+    contents decide what Memtab does (settings.json: where memory is sent)."""
+    try:
+        entry = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if _untrusted(entry):
+        kind = "a link" if stat.S_ISLNK(entry.st_mode) else "a file"
+        return f"is {kind} of another user (uid {entry.st_uid})"
+    if stat.S_ISLNK(entry.st_mode):
+        try:
+            target = os.stat(path)
+        except OSError:
+            return None  # a dangling link: read as missing, or failing, as it would
+        if _untrusted(target):
+            return f"is a link to a file of another user (uid {target.st_uid})"
+    return None
+
+
+def _untrusted(info: os.stat_result) -> bool:
+    return _owner_differs(info) and info.st_uid != 0
 
 
 def _owner_differs(info: os.stat_result) -> bool:

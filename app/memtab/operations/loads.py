@@ -51,3 +51,25 @@ def agent_recall(
     return compute_recall(
         home, prompt, workspace_id=workspace_id, context=load_context(home), kept=kept
     )
+
+
+def model_recall(recall: Recall, ctx: JobContext) -> Recall:
+    """`recall` with what the configured model picks, asked as each agent asks its own
+    (Claude Code's selection request; `loads.recall.asking`), or a note on Claude Code's
+    saying why no model was asked (none configured, the settings unreadable). A call
+    under way ends within about a second of the job's cancel."""
+    # lazy: the model's provider (httpx, ~190 ms) on the lane, when a model is first asked
+    from memtab.fs.config.settings_file import SettingsFileError
+    from memtab.llm.settings import resolve_provider_settings
+    from memtab.llm.types import ProviderError
+    from memtab.loads.recall.asking import ask_model
+
+    try:
+        return ask_model(recall, resolve_provider_settings(), cancel=ctx.cancel_event)
+    except (SettingsFileError, ProviderError) as error:
+        note = f"No model asked: {error}"
+    agents = tuple(
+        agent.replaced(notes=(*agent.notes, note)) if agent.agent == "claude" else agent
+        for agent in recall.agents
+    )
+    return recall.replaced(agents=agents)

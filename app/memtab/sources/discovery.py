@@ -32,7 +32,14 @@ from memtab.sources.claude.source import auto_memory_sources, claude_sources
 from memtab.sources.codex.source import codex_projects, codex_sources
 from memtab.sources.config import SourceContext
 from memtab.sources.gemini.settings import SettingsReader
-from memtab.sources.gemini.source import gemini_projects, gemini_sources, project_source
+from memtab.sources.gemini.source import (
+    MEMORY_DIR,
+    TMP_DIR,
+    GeminiProject,
+    gemini_projects,
+    gemini_sources,
+    project_source,
+)
 from memtab.sources.layouts import WRITTEN_BY_LOKI
 from memtab.sources.listing import list_source
 from memtab.sources.model import Discovery, Layout, LookedFor, Opening, Source, SourceListing
@@ -132,6 +139,8 @@ def discover(context: SourceContext) -> Discovery:
         )
     sources.extend(_loki_dirs(context, sources, looked))
     openings = _openings(context, claude_root, codex_root, known.projects, sources)
+    if gemini_root is not None and gemini is not None:
+        openings += _gemini_openings(context, gemini_root, gemini, found_gemini, known.projects)
     return Discovery(tuple(sources), tuple(looked), openings)
 
 
@@ -292,6 +301,30 @@ def _openings(
             openings.append(Opening(Path(project, directory), names))
     for candidate in context.candidates("loki"):
         openings.append(Opening(candidate.path, frozenset({"memory"})))
+    return tuple(openings)
+
+
+def _gemini_openings(
+    context: SourceContext,
+    gemini_root: Path,
+    gemini: SettingsReader,
+    found: Iterable[GeminiProject],
+    registered: Iterable[str],
+) -> tuple[Opening, ...]:
+    """Where Gemini CLI's memory may appear while the window runs: its `tmp/` (made at
+    its first session anywhere), a project's `tmp/<id>/` (at its first session there) and
+    the `memory/` folder in it (at its first extraction, or `/memory add`: Gemini CLI makes
+    it then), and the own GEMINI.md of a project mux registered or Gemini CLI ran in (or
+    the names the user's settings give)."""
+    found = tuple(found)
+    temp = gemini_root / TMP_DIR
+    openings = [Opening(gemini_root, frozenset({TMP_DIR})), Opening(temp)]
+    openings += [Opening(temp / p.project_id, frozenset({MEMORY_DIR})) for p in found]
+    # The names the user's settings give (a project's own settings are read once it has
+    # a file of them: not again here, for every project).
+    names = frozenset(n for n in gemini.settings().context_names if "/" not in n)
+    projects = _unique([*registered, *(p.path for p in found)])
+    openings += [Opening(Path(p), names) for p in projects if context.allows_project(p)]
     return tuple(openings)
 
 

@@ -22,6 +22,7 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.loads.recall_dialog import PLACE_ROLE, RecallDialog
 from memtab.gui.window import keys
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
+from support.fake_model_server import FakeModelServer
 
 pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 
@@ -201,3 +202,62 @@ def test_the_why_wraps_at_half_a_laptop(
     assert dialog.tree.fontMetrics().horizontalAdvance(missed.text(2)) > column
     qtbot.waitUntil(lambda: dialog.tree.visualItemRect(missed).height() >= 2 * line)
     assert dialog.width() <= 683
+
+
+def test_ask_the_model_too_shows_its_pick_first_and_a_file_changed_asks_it_no_more(
+    qtbot: QtBot,
+    make_window: WindowFactory,
+    machine: Machine,
+    monkeypatch: pytest.MonkeyPatch,
+    fake_model_server: FakeModelServer,
+) -> None:
+    monkeypatch.setenv("MEMTAB_PROVIDER", "anthropic")
+    monkeypatch.setenv("MEMTAB_BASE_URL", fake_model_server.anthropic_base_url)
+    monkeypatch.setenv("MEMTAB_API_KEY", "sk-ant-test-key")
+    answer = '{"selected_memories": ["reference_vercel-cli-rest-api.md"]}'
+    fake_model_server.add_anthropic_reply(answer, usage=(900, 12))
+    window, dialog = open_recall(qtbot, make_window, machine)
+    support.wait_watching(qtbot, window)
+    dialog.ask_model.setFocus()
+    qtbot.keyClick(dialog.ask_model, Qt.Key.Key_Space)
+    assert dialog.ask_model.isChecked()
+    dialog.prompt.setFocus()
+    ask(qtbot, dialog, PROMPT)
+
+    def model_rows() -> list[QTreeWidgetItem]:
+        return [row for row in rows(dialog.tree.topLevelItem(0)) if row.text(0) == "model"]
+
+    qtbot.waitUntil(lambda: bool(model_rows()), timeout=WAIT_MS)
+    (picked,) = model_rows()
+    assert picked.text(1) == "reference_vercel-cli-rest-api.md"
+    assert picked.text(2).startswith("fake-model's pick #1, asked as Claude Code asks its model")
+    assert isinstance(picked.data(0, PLACE_ROLE), FilePlace)  # it opens as the words' row
+    title = dialog.tree.topLevelItem(0).text(0)  # type: ignore[union-attr]
+    assert title.startswith("Claude Code — 1 by the model, 1 recalled")
+    assert "Memtab asked fake-model as Claude Code asks its model (900 tokens in, 12 out)" in (
+        dialog.summary.text()
+    )
+    how = rows(dialog.tree.topLevelItem(0))[0]
+    assert (
+        rows(how)[1]
+        .text(2)
+        .startswith(
+            "Asked fake-model as Claude Code asks its model (900 tokens in, 12 out): 1 file"
+        )
+    )
+    # A note changed while it shows: asked again, with no model call (tokens), the pick kept
+    (machine.home.global_root / "env-newline.md").write_text(
+        "---\ndescription: A vercel env value gains a newline\n---\n\nUse printf.\n",
+        encoding="utf-8",
+    )
+
+    def xum_rows() -> list[str]:
+        return [row.text(1) for row in rows(dialog.tree.topLevelItem(2))]
+
+    qtbot.waitUntil(
+        lambda: any(r.startswith("/memories/global/env-newline.md") for r in xum_rows()),
+        timeout=WAIT_MS,
+    )
+    wait_idle(qtbot, window)
+    assert len(fake_model_server.requests) == 1
+    assert [row.text(1) for row in model_rows()] == ["reference_vercel-cli-rest-api.md"]

@@ -1,7 +1,8 @@
 """A scope that appears or goes while the window runs is its files appearing or going:
 xum's session scope at an agent's first checkpoint (issue 70 point 5), and the first
 memory of another agent's project (Claude Code's auto memory, Codex's memories,
-loki-mode's) — the tree shows them, and keeps following the disk after."""
+loki-mode's, Gemini CLI's private memory) — the tree shows them, and keeps following the
+disk after."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path, project_dir_name
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
+from support.gemini_home import build_gemini_home
 from support.memory_home import MAIN, memory
 
 pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
@@ -155,5 +157,23 @@ def test_loki_modes_memory_that_appears_in_a_project_shows_and_goes(
     kept.rename(loki)
     qtbot.waitUntil(lambda: bool(source_rows(window, source)), timeout=WAIT_MS)
     shutil.rmtree(loki / "memory")
+    qtbot.waitUntil(lambda: not source_rows(window, source), timeout=WAIT_MS)
+    assert no_scan_failed(window)
+
+
+def test_gemini_clis_first_private_memory_shows_in_the_tree_and_its_going_too(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    machine = build_machine(tmp_path / "machine")
+    gemini = build_gemini_home(machine.user, machine.project, patches=False)
+    shutil.rmtree(gemini.memory)  # Gemini CLI has run in the project, extracted nothing yet
+    window = agents_window(qtbot, make_window, machine)
+    source = "gemini:memory-acme-api"
+    assert not source_rows(window, source)
+    # Its first extraction (or `/memory add`): the folder, then MEMORY.md in it.
+    gemini.memory.mkdir()
+    (gemini.memory / "MEMORY.md").write_text("# Project Memory\n\n- Port 8080.\n", "utf-8")
+    qtbot.waitUntil(lambda: source_rows(window, source) == {"MEMORY.md"}, timeout=WAIT_MS)
+    shutil.rmtree(gemini.memory)
     qtbot.waitUntil(lambda: not source_rows(window, source), timeout=WAIT_MS)
     assert no_scan_failed(window)

@@ -273,8 +273,8 @@ def test_shortcuts_for_view_modes_tabs_runs_and_consolidation(
     qtbot.keyClick(window, Qt.Key.Key_H, ctrl_shift)
     assert window.part(window_keys.HISTORY).dock.isVisible()
     started: list[tuple[str, object]] = []
-    tab.controller.consolidation.start = lambda workspace_id, trigger="manual", review=False: (
-        started.append(  # type: ignore[method-assign,union-attr]
+    tab.controller.consolidation.start = (  # type: ignore[method-assign,union-attr]
+        lambda workspace_id, trigger="manual", review=False, scope=None: started.append(
             (workspace_id, review)
         )
     )

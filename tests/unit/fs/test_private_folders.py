@@ -8,7 +8,9 @@ import os
 import shutil
 from pathlib import Path
 
-from memtab.fs.private import close_tree, open_private_append, private_folders
+import pytest
+
+from memtab.fs.private import close_tree, open_private_append, private_dir, private_folders
 from support.private_modes import mode_of, open_to_others
 
 
@@ -69,3 +71,46 @@ def test_a_folder_removed_since_is_made_private_again(tmp_path: Path) -> None:
     shutil.rmtree(own / "history")
     assert private_folders(own / "history" / "ab", below=own).is_dir()
     assert open_to_others(own) == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making another user's link needs root")
+@pytest.mark.expect_log("memtab.fs.private", "WARNING", r"was a link of another user \(uid 65534\)")
+def test_a_link_another_user_planted_at_a_folders_name_is_removed_not_followed(
+    tmp_path: Path,
+) -> None:
+    """History's shards planted as links to another user's folder (while `memtab/` was
+    open to others) made every later copy in history fail, for good ("the folder belongs
+    to another user"): such a link is removed, never followed, and the folder made anew
+    (issue 70 point 2); the user's own link to a folder is still that folder."""
+    own = tmp_path / "memtab"
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o777)
+    os.chown(theirs, 65534, 65534)
+    (own / "history" / "blobs").mkdir(parents=True)
+    shard = own / "history" / "blobs" / "ab"
+    shard.symlink_to(theirs)
+    os.chown(shard, 65534, 65534, follow_symlinks=False)
+    assert private_folders(shard, below=own) == shard
+    assert shard.is_dir() and not shard.is_symlink() and mode_of(shard) == 0o700
+    assert list(theirs.iterdir()) == []
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (own / "history" / "blobs" / "cd").symlink_to(mine)
+    private_folders(own / "history" / "blobs" / "cd", below=own)
+    assert (own / "history" / "blobs" / "cd").is_symlink() and mode_of(mine) == 0o700
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making another user's folder needs root")
+def test_a_folder_inside_another_users_folder_is_never_private(tmp_path: Path) -> None:
+    """A cache or config dir set inside a folder another user owns (MEMTAB_CONFIG_DIR in
+    their /tmp folder) is refused: they could rename the user's folder away and put a link
+    to theirs in its place while Memtab writes there (issue 70 point 2)."""
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o777)
+    os.chown(theirs, 65534, 65534)
+    with pytest.raises(PermissionError, match=r"the folder above belongs to another user"):
+        private_dir(theirs / "cache")
+    assert list(theirs.iterdir()) == []
+    rooted = tmp_path / "rooted"  # root's folders (/tmp, /run/user) are the user's own
+    rooted.mkdir()
+    assert private_dir(rooted / "cache").is_dir()

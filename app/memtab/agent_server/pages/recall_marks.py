@@ -21,6 +21,7 @@ from memtab.agent_server.catalog import SearchHit
 from memtab.checked.cache import CheckState
 from memtab.checked.marks import (
     LIST_NOTE,
+    demoted,
     hit_state,
     marked_lines,
     row_state,
@@ -162,12 +163,18 @@ class RecallMarks:
             return list(lines), ()
         return marked_lines(lines, first, state), view_notes(state)
 
-    def hits(self, hits: Sequence[SearchHit]) -> list[SearchHit]:
-        """The results, each with its snippet's mark and its file's state."""
+    def hits(self, hits: Sequence[SearchHit], keep: int) -> tuple[list[SearchHit], tuple[str, ...]]:
+        """The best `keep` results, each with its snippet's mark and its file's state (a
+        flagged file's score demoted, the results ranked again), and the notes `rows`
+        gives a page: what `check` means, how many files it has not read yet (a fresh
+        home's first search is answered unmarked, and says so)."""
         marked: list[SearchHit] = []
         stamps: dict[str, str] = {}
+        unknown: set[str] = set()
         for hit in hits:
             state = self.state(hit.path, stamps=stamps)
+            if state is not None and not state.known:
+                unknown.add(hit.path)
             if state is None:
                 marked.append(hit)
                 continue
@@ -175,9 +182,15 @@ class RecallMarks:
             snippet = (
                 f"{hit.snippet}  ⟵ {mark}" if mark and hit.snippet is not None else hit.snippet
             )
-            fields = {**_fields(hit), "snippet": snippet, "check": check}
+            score = round(demoted(hit.score, state), 3)  # what the check flags ranks after
+            fields = {**_fields(hit), "snippet": snippet, "check": check, "score": score}
             marked.append(CheckedHit(**fields))  # type: ignore[arg-type]
-        return marked
+        marked.sort(key=lambda hit: -hit.score)  # stable: ties keep the engine's order
+        del marked[keep:]
+        said = any(isinstance(hit, CheckedHit) and hit.check for hit in marked)
+        unread = sum(hit.path in unknown for hit in marked)
+        notes = ((LIST_NOTE,) if said else ()) + ((unread_note(unread),) if unread else ())
+        return marked, notes
 
     def rows(self, rows: Sequence[FileRow]) -> tuple[list[FileRow], tuple[str, ...]]:
         """The rows, each with its file's state, and the note saying what `check` means

@@ -39,7 +39,13 @@ from memtab.fs.records import Record
 from memtab.humanize import absolute_time, files_changed_text, plural
 from memtab.llm.settings import PROVIDER_NAMES, ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
-from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, Trigger, changed_files
+from memtab.store.sidecars.journal import (
+    RUN_SCOPES,
+    ConsolidationRecord,
+    JournalOp,
+    Trigger,
+    changed_files,
+)
 from memtab.store.sidecars.registry import load_registry
 
 CLI_TRIGGERS: tuple[Trigger, ...] = ("manual", "archive")
@@ -96,6 +102,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             help="with --apply-plan: the op numbers to apply (default: every proposed op)",
         ),
         Argument("--trigger", choices=CLI_TRIGGERS, default="manual"),
+        Argument(
+            "--scope",
+            choices=RUN_SCOPES,
+            help="consolidate that scope alone (its files only; journaled as such)",
+        ),
         Argument.json("print the journal record"),
         handler=run_consolidate,
         writes_home=True,
@@ -207,6 +218,8 @@ def print_plan(plan: ConsolidationPlan) -> None:
             _print_op(part, "  ")
     if not plan.ops:
         print("(no changes proposed)")
+    if plan.scope is not None:
+        print(f"scope: {plan.scope} alone")
     print(f"summary: {plan.summary}")
 
 
@@ -225,6 +238,8 @@ def run_consolidate(args: argparse.Namespace) -> int:
         raise CliError("--accept goes with --apply-plan")
     if args.dry_run and (args.plan_out or args.apply_plan):
         raise CliError("--dry-run cannot be combined with --plan-out or --apply-plan")
+    if args.scope and args.apply_plan:
+        raise CliError("--scope goes with a run or --plan-out: a plan keeps its own scope")
     service = _service(args)
     workspace = load_registry(service.home).require_workspace(args.workspace)
     if args.plan_out:
@@ -240,13 +255,16 @@ def run_consolidate(args: argparse.Namespace) -> int:
             raise _failed(args, error) from None
         return _print_record(args, record)
     if not args.json:
+        what = f"the {args.scope} scope of " if args.scope else ""
         print(
-            f"Consolidating {workspace.display_name} ({workspace.id}) with "
+            f"Consolidating {what}{workspace.display_name} ({workspace.id}) with "
             f"{service.describe_provider()}{' (dry run)' if args.dry_run else ''}…",
             file=sys.stderr,
         )
     try:
-        record = service.run(workspace.id, trigger=args.trigger, dry_run=args.dry_run)
+        record = service.run(
+            workspace.id, trigger=args.trigger, dry_run=args.dry_run, scope=args.scope
+        )
     except ConsolidationError as error:
         raise _failed(args, error) from None
     return _print_record(args, record)
@@ -268,7 +286,7 @@ def _plan_out(
     args: argparse.Namespace, service: ConsolidationService, workspace_id: str, path: Path
 ) -> int:
     try:
-        plan = service.plan(workspace_id, trigger=args.trigger)
+        plan = service.plan(workspace_id, trigger=args.trigger, scope=args.scope)
         write_plan(path, plan)
     except ConsolidationError as error:
         raise CliError(str(error)) from None

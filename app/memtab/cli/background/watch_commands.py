@@ -194,7 +194,7 @@ def _what(event: ChangeEvent, shown: ListedEvent) -> str:
     mass change says so, and of how many files (`… · mass change: 745 of 931 files`)."""
     words = event.words()
     if shown.mass:
-        words += f" · mass change: {len(event.paths)} of {shown.files_before} files"
+        words += f" · mass change: {event.file_count} of {shown.files_before} files"
     restored = event.restored_words()
     return f"{words} · {restored}" if restored else words
 
@@ -214,7 +214,7 @@ def run_events(args: argparse.Namespace) -> int:
     listed = [
         event.listed().replaced(
             files_before=before.get(event.id),
-            mass=guard.is_mass(len(event.paths), before.get(event.id, 0)),
+            mass=guard.is_mass(event.file_count, before.get(event.id, 0)),
         )
         for event in events
     ]

@@ -381,6 +381,7 @@ def run_runs(args: argparse.Namespace) -> int:
         status = "FAILED " if run.failed else ""
         source = " (mux)" if run.source == "mux" else ""
         how = f"by {actor_name(run.actor or 'user')}" if run.kind == REVERT_KIND else run.trigger
+        how += f", {run.scope} alone" if run.scope else ""
         print(
             f"{run.id}  {absolute_time(run.at)}  {status}{run.kind}{source} "
             f"({how}) {run.workspace_id or run.project_path or ''} · "

@@ -1,9 +1,12 @@
 """`memtab recall PROMPT`: what each agent would load and recall for a prompt, and why
 each memory is taken or missed (docs/formats.md §17.8).
 
+`--model` also asks the configured model (File → Settings, `memtab models`) as Claude
+Code asks its own, and prints its pick beside the words' prediction (`loads.recall.asking`).
+
 `--json` prints `{"prompt", "agents": [{"agent", "how", "files": [{"name", "verdict",
-"rank"?, "reason", …}], "sent"?, "notes"}], "unrecallable": [...]}`, a stable contract:
-fields are added, never renamed or removed.
+"rank"?, "reason", …}], "sent"?, "notes", "modelPick"?}], "unrecallable": [...]}`, a
+stable contract: fields are added, never renamed or removed.
 """
 
 from __future__ import annotations
@@ -11,8 +14,12 @@ from __future__ import annotations
 import argparse
 
 from memtab.cli.common import Argument, CliError, add_command, format_table, open_home, print_json
+from memtab.fs.config.settings_file import SettingsFileError
+from memtab.llm.settings import ProviderSettings, resolve_provider_settings
+from memtab.llm.types import ProviderError
+from memtab.loads.recall.asking import ask_model
 from memtab.loads.recall.engine import compute_recall
-from memtab.loads.recall.records import AgentRecall, Recall, RecallFile
+from memtab.loads.recall.records import AgentRecall, ModelPick, Recall, RecallFile
 from memtab.loads.records import AGENT_LABELS, AGENTS
 
 _SHOWN_UNRECALLABLE = 10
@@ -36,6 +43,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             action="store_true",
             help="print what Claude Code sends its model to choose with",
         ),
+        Argument(
+            "--model",
+            action="store_true",
+            help="also ask the configured model, as Claude Code asks its own (costs tokens)",
+        ),
         Argument.JSON,
         handler=run_recall,
         writes_home=False,
@@ -46,6 +58,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run_recall(args: argparse.Namespace) -> int:
     if not args.prompt.strip():
         raise CliError("The prompt is empty: give the words the user would type")
+    settings = _model_settings() if args.model else None
     result = compute_recall(
         open_home(args),
         args.prompt,
@@ -53,11 +66,27 @@ def run_recall(args: argparse.Namespace) -> int:
         directory=args.directory,
         agents=tuple(dict.fromkeys(args.agent)) if args.agent else AGENTS,
     )
+    if settings is not None:
+        result = ask_model(result, settings)
     if args.json:
         print_json(result.to_json())
         return 0
     print_recall(result, manifest=args.manifest)
     return 0
+
+
+def _model_settings() -> ProviderSettings:
+    """The configured model, or why there is none to ask."""
+    try:
+        settings = resolve_provider_settings()
+    except (SettingsFileError, ProviderError) as error:
+        raise CliError(str(error)) from error
+    if settings.is_offline:
+        raise CliError(
+            "--model asks the configured model, and none is: choose one in File → Settings "
+            "or with memtab models use-local (an Anthropic or OpenAI-compatible one)"
+        )
+    return settings
 
 
 def print_recall(result: Recall, *, manifest: bool = False) -> None:
@@ -85,9 +114,25 @@ def _print_agent(agent: AgentRecall, manifest: bool) -> None:
         print(format_table(rows))
     else:
         print("  nothing")
+    if agent.model_pick is not None:
+        _print_pick(agent.model_pick)
     if manifest and agent.sent:
         print("\n" + agent.sent)
     print()
+
+
+def _print_pick(pick: ModelPick) -> None:
+    cost = f"{pick.input_tokens:,} tokens in, {pick.output_tokens:,} out"
+    if pick.elapsed_ms is not None:
+        cost += f", {pick.elapsed_ms / 1000:.1f} s"
+    print(f"\nAsked {pick.model} as Claude Code asks its model ({pick.provider}; {cost}):")
+    if pick.problem is not None:
+        print(f"  no pick — {pick.problem}")
+        return
+    picks = ", ".join(pick.picks) if pick.picks else "nothing"
+    print(f"  it picks: {picks} (agrees with the words' prediction on {pick.agreement:.0%})")
+    if pick.not_listed:
+        print(f"  it also named {', '.join(pick.not_listed)}: no file listed, Claude Code drops it")
 
 
 def _mark(file: RecallFile) -> str:

@@ -45,13 +45,14 @@ from memtab.fs.records import Inlined, Key, OmitEmpty, Record
 from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.codex.extensions import ExtensionRow, extension_row
+from memtab.sources.codex.imports import link_imports
 from memtab.sources.config import AgentSettings, SourceContext, save_agent_settings
 from memtab.sources.content import read_source_file
 from memtab.sources.copy import CopyOrigin, add_codex_note, codex_memories, copy_note
 from memtab.sources.discovery import discover, scan
 from memtab.sources.history import source_history
 from memtab.sources.listing import SourceFileRow, find_file, list_source, source_file_row
-from memtab.sources.model import LookedFor, Source, SourceFile, SourceListing
+from memtab.sources.model import Discovery, LookedFor, Source, SourceFile, SourceListing
 from memtab.sources.open_file import open_memory_file
 from memtab.store.files import count_files
 from memtab.store.home import Home
@@ -317,6 +318,13 @@ class SourceFiles(Record, write_only=True):
 # --- list --source ------------------------------------------------------------------------
 
 
+def _import_partners(discovery: Discovery, listing: SourceListing) -> list[Source]:
+    """The sources that may hold the other side of a Codex source's copies of Claude Code
+    memory, or of a Claude Code source's originals (docs/formats.md §17.3)."""
+    partner = {"codex": "claude-code", "claude-code": "codex"}.get(listing.source.agent)
+    return [source for source in discovery.sources if source.agent == partner]
+
+
 @_one_line_errors
 def run_source_list(args: argparse.Namespace) -> int:
     """`memtab list --source ID` for a source other than mux."""
@@ -324,7 +332,8 @@ def run_source_list(args: argparse.Namespace) -> int:
     listing = list_source(discovery.source(args.source))
     if args.json:
         extensions = tuple(extension_row(listing.source, e) for e in listing.extensions)
-        rows = tuple(map(source_file_row, listing.files))
+        links = link_imports([listing, *map(list_source, _import_partners(discovery, listing))])
+        rows = tuple(source_file_row(file, links) for file in listing.files)
         print_json(SourceFiles(files=rows, extensions=extensions).to_json())
     elif not listing.files:
         print(f"No files in {listing.source.id} ({listing.source.root})")

@@ -45,6 +45,7 @@ from memtab.store.sidecars.registry import (
     load_registry,
     orphan_project_dirs,
 )
+from memtab.store.sidecars.scope_runs import load_scope_runs
 from memtab.store.xum_notes import SESSION_SCOPE_WORDS
 
 
@@ -259,7 +260,9 @@ def run_tool(args: argparse.Namespace) -> int:
 def run_status(args: argparse.Namespace) -> int:
     home = open_home(args)
     workspace = load_registry(home).require_workspace(args.workspace)
-    status = Journal(home).status(workspace.id, workspace.project_identity, workspace.notebook_id)
+    status = Journal(home).status(
+        workspace.id, workspace.project_identity, workspace.notebook_id, load_scope_runs(home)
+    )
     if args.json:
         print_json(status.to_json())
         return 0

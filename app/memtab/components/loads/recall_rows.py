@@ -3,6 +3,9 @@ view that says "why recalled" may use it): per agent a group — a title countin
 recalls and misses, how it picks, its notes — with a row a file: what it would recall, by
 rank, then what it would miss and why, then apart what it reads at every start; then the
 memories no agent can recall; each row says where opening it leads (docs/formats.md §17.8).
+When the user's model was asked as the agent asks its own (`modelPick`), its picks lead the
+agent's rows, marked `model`, and a note says which model answered, what it cost and how
+far it agrees with the words.
 
 A row opens its file: a xum note in the Memory tab at the lines the agent reads of it
 (its best chunk), another agent's file by its id, a file no source of Memtab's holds in
@@ -16,13 +19,21 @@ from dataclasses import dataclass
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.humanize import display_path, plural
-from memtab.loads.recall.records import AgentRecall, Recall, RecallFile, Unrecallable
+from memtab.loads.recall.records import (
+    AgentRecall,
+    ModelPick,
+    Recall,
+    RecallFile,
+    Unrecallable,
+)
 from memtab.loads.records import AGENT_LABELS, AgentName
 from memtab.store.home import PathKind
 
 LOADED, NEVER = "start", "never"
 """The marks of a file read at the start, and of one no prompt can reach."""
 MISSED = "missed"
+MODEL = "model"
+"""The mark of a file the user's model picked, asked as the agent asks its own."""
 
 
 ASKED_AGAIN_FOR = frozenset(
@@ -149,10 +160,19 @@ def summary(recall: Recall) -> str:
         if recalled or missed
         else "no memory holds its words"
     )
-    return (
-        f"For “{recall.prompt}”{where}: {found}. Memtab predicts each agent's pick from the "
-        "words of what it judges by, not by asking its model."
-    )
+    asked = next((a.model_pick for a in recall.agents if a.model_pick is not None), None)
+    if asked is not None:
+        cost = f"{asked.input_tokens:,} tokens in, {asked.output_tokens:,} out"
+        how = (
+            f"Memtab asked {asked.model} as Claude Code asks its model ({cost}), and predicts "
+            "each agent's pick from the words of what it judges by."
+        )
+    else:
+        how = (
+            "Memtab predicts each agent's pick from the words of what it judges by, not by "
+            "asking its model."
+        )
+    return f"For “{recall.prompt}”{where}: {found}. {how}"
 
 
 def _agent_group(agent: AgentRecall, counts: RecallCounts) -> RecallGroup:
@@ -165,12 +185,18 @@ def _agent_group(agent: AgentRecall, counts: RecallCounts) -> RecallGroup:
         (f for f in agent.files if f.verdict == "recalled"), key=lambda f: f.rank or 0
     )
     missed = [f for f in agent.files if f.verdict == "missed"]
+    notes = agent.notes
+    asked: tuple[RecallRow, ...] = ()
+    if agent.model_pick is not None:
+        said.insert(0, f"{len(agent.model_pick.picks)} by the model")
+        notes = (pick_note(agent.model_pick), *notes)
+        asked = tuple(_model_row(agent, agent.model_pick, name) for name in agent.model_pick.picks)
     return RecallGroup(
         agent=agent.agent,
         title=f"{AGENT_LABELS[agent.agent]} — {', '.join(said)}",
         how=agent.how,
-        notes=agent.notes,
-        rows=tuple(_file_row(file) for file in (*recalled, *missed)),
+        notes=notes,
+        rows=(*asked, *(_file_row(file) for file in (*recalled, *missed))),
         loaded=tuple(_file_row(file) for file in agent.files if file.verdict == "loaded"),
     )
 
@@ -188,6 +214,42 @@ def _file_row(file: RecallFile) -> RecallRow:
     if file.cut_reason and file.verdict != "loaded":
         why += f". {file.cut_reason}"
     return RecallRow(mark, name, why, _place(file, _lines(file)), tip=_where(file))
+
+
+def pick_note(pick: ModelPick) -> str:
+    """What the model's pick was, in a line: who answered, what it cost, how far it agrees
+    with the words' prediction, or why there is none."""
+    cost = f"{pick.input_tokens:,} tokens in, {pick.output_tokens:,} out"
+    asked = f"Asked {pick.model} as Claude Code asks its model ({cost})"
+    if pick.problem is not None:
+        return f"{asked}: no pick — {pick.problem}"
+    picked = plural(len(pick.picks), "file")
+    said = f"{asked}: {picked}, agreeing with the words' prediction on {pick.agreement:.0%}"
+    if pick.not_listed:
+        said += f"; it also named {', '.join(pick.not_listed)}, which Claude Code drops"
+    return said
+
+
+def _model_row(agent: AgentRecall, pick: ModelPick, name: str) -> RecallRow:
+    """A file the model picked, opening as the words' row of the same file does."""
+    rank = pick.picks.index(name) + 1
+    words = next((f for f in agent.files if f.name == name and f.verdict != "loaded"), None)
+    why = f"{pick.model}'s pick #{rank}, asked as Claude Code asks its model"
+    if words is None:
+        return RecallRow(
+            MODEL, name, why + "; its words hold none of the prompt's", _sibling(agent, name)
+        )
+    also = f"the words' #{words.rank} too" if words.verdict == "recalled" else "the words miss it"
+    return RecallRow(MODEL, name, f"{why}; {also}", _place(words, ()), tip=_where(words))
+
+
+def _sibling(agent: AgentRecall, name: str) -> FilePlace | None:
+    """Where a topic the recall lists no row of opens: beside one it does (its id is the
+    other's, its name in place of the other's — `claude-code:<root>:<name>`)."""
+    for file in agent.files:
+        if file.kind == "topic" and file.id and file.id.endswith(":" + file.name):
+            return FilePlace(file.id[: -len(file.name)] + name)
+    return None
 
 
 def _never_row(item: Unrecallable) -> RecallRow:

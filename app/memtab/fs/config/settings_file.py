@@ -18,7 +18,7 @@ from memtab.fs.atomic import atomic_write_json
 from memtab.fs.config.config_dir import config_dir
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.locking.locks import interprocess_lock
-from memtab.fs.private import PRIVATE_FILE_MODE, private_dir
+from memtab.fs.private import PRIVATE_FILE_MODE, anothers, private_dir
 from memtab.fs.user_files import read_whole_regular_file
 
 SETTINGS_FILE_NAME = "settings.json"
@@ -37,7 +37,14 @@ def settings_path(env: Mapping[str, str] | None = None) -> Path:
 
 def load_settings_file(path: Path) -> dict[str, Any]:
     """The settings file as a dict ({} when absent or empty); SettingsFileError when it
-    cannot be read or is not a JSON object."""
+    cannot be read or is not a JSON object, or is another user's (`fs.private.anothers`:
+    whoever wrote it would choose the model memory is sent to, and its key)."""
+    planted = anothers(path)
+    if planted is not None:
+        raise SettingsFileError(
+            f"the settings file {path} {planted}: Memtab does not use it, as it would choose "
+            "where your memory is sent; remove it if you did not put it there"
+        )
     try:
         text = read_whole_regular_file(path).decode("utf-8")
     except FileNotFoundError:

@@ -41,7 +41,7 @@ from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.operations.consolidation import RunRequest, consolidate
-from memtab.store.sidecars.journal import Trigger
+from memtab.store.sidecars.journal import RunScope, Trigger
 
 logger = logging.getLogger(__name__)
 
@@ -88,11 +88,16 @@ class ConsolidationTasks(QObject):
         return bool(self._reservations)
 
     def start(
-        self, workspace_id: str, trigger: Trigger = "manual", *, review: bool | None = False
+        self,
+        workspace_id: str,
+        trigger: Trigger = "manual",
+        *,
+        review: bool | None = False,
+        scope: RunScope | None = None,
     ) -> bool:
-        """Queue a run (`review`: a plan instead; None: as the setting says); False (and
-        `run_failed`) if the service refuses it."""
-        return self._submit(workspace_id, RunRequest(trigger, review))
+        """Queue a run (`review`: a plan instead; None: as the setting says; `scope`: of
+        that scope alone); False (and `run_failed`) if the service refuses it."""
+        return self._submit(workspace_id, RunRequest(trigger, review, scope=scope))
 
     def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> bool:
         """Queue the application of the accepted ops of a reviewed plan (a run of its

@@ -12,7 +12,12 @@ The recall (Ctrl+Shift+Y) asks for the prompt typed, for the shown workspace; it
 again when the workspace changes or a memory file changes while it shows (a description
 just fixed), once the disk is quiet. What it read of each file is kept by stamp
 (`loads.kept`) for the next ask, on the one lane its jobs run on. A row opens its file
-(a xum note at the lines the agent reads) in the window, the dialog put away.
+(a xum note at the lines the agent reads) in the window, the dialog put away. With *Ask
+the model too* checked, an ask of the user's (Enter, Recall, the box checked) then sends
+the configured model Claude Code's selection request (`operations.loads.model_recall`,
+a job of its own on the same lane): the words show first, its pick when it comes. An ask
+after a file changed asks no model (it costs tokens): the pick shown stays while the
+request it answered is the same.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from memtab.gui.loads.cut_actions import CutEditor, IndexCutActions
 from memtab.gui.loads.cut_line import CutLine
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.external_editor import ExternalOpener
-from memtab.operations.loads import ContextLoader, agent_loads, agent_recall
+from memtab.operations.loads import ContextLoader, agent_loads, agent_recall, model_recall
 from memtab.sources.config import SourceContext
 from memtab.store.paths import PathError, parse_file_path
 
@@ -42,9 +47,11 @@ if TYPE_CHECKING:  # lazy: the dialogs load when View â†’ What each agent loadsâ
     from memtab.gui.loads.dialog import LoadsDialog
     from memtab.gui.loads.recall_dialog import RecallDialog
     from memtab.loads.kept import KeptHeads
+    from memtab.loads.recall.records import Recall
 
 LOADS_KEY = "loads"
 RECALL_KEY = "recall"
+MODEL_KEY = "recall-model"
 RECALL_KEYS = ["Ctrl+Shift+Y"]
 AGAIN_AFTER_MS = 600
 """How long the disk stays quiet before a recall shown is asked again."""
@@ -74,6 +81,8 @@ class LoadsFeature(QObject):
         self.recall_dialog: RecallDialog | None = None
         self._kept: KeptHeads | None = None
         self._asked: str | None = None  # the prompt the recall shows, or is asked for
+        self._ask_model = False  # the next recall's words go to the model too (the user's ask)
+        self._picked: Recall | None = None  # the last recall the model answered
         self._again = QTimer(self)
         self._again.setSingleShot(True)
         self._again.setInterval(AGAIN_AFTER_MS)
@@ -117,14 +126,20 @@ class LoadsFeature(QObject):
             self.recall_dialog = RecallDialog(self._shell.as_widget())
             self.recall_dialog.recall_requested.connect(self._on_recall_dialog_recall_requested)
             self.recall_dialog.place_requested.connect(self._on_recall_dialog_place_requested)
+            self.recall_dialog.model_wanted.connect(self._on_recall_dialog_model_wanted)
         self.recall_dialog.show()
         self.recall_dialog.raise_()
         self.recall_dialog.take_keyboard()
         if self._asked is not None:
             self._ask(self._asked)
 
-    def _ask(self, prompt: str) -> None:
+    def _ask(self, prompt: str, *, model: bool = False) -> None:
+        """Recall for `prompt`; `model`: an ask of the user's, which asks the model too
+        when the box says so."""
         assert self.recall_dialog is not None
+        wanted = model and self.recall_dialog.ask_model.isChecked()
+        # an ask after a file changed keeps the user's ask of the same prompt it supersedes
+        self._ask_model = wanted or (not model and prompt == self._asked and self._ask_model)
         self._asked = prompt
         self.recall_dialog.show_busy(prompt)
         job = functools.partial(
@@ -188,16 +203,47 @@ class LoadsFeature(QObject):
         if self._client is not None:
             self._client.shutdown()
 
+    def _words_found(self, result: object) -> None:
+        """The words' recall came: show it, with the model's pick of the same request kept,
+        and ask the model when the user's ask wants it."""
+        assert self.recall_dialog is not None
+        # lazy: the recall's records, loaded with the dialog
+        from memtab.loads.recall.records import Recall
+
+        if not isinstance(result, Recall):
+            self.recall_dialog.show_result(result)
+            return
+        if self._ask_model:
+            self._ask_model = False
+            self.recall_dialog.show_result(result)
+            self.recall_dialog.show_asking_model()
+            self._jobs().submit_latest(MODEL_KEY, functools.partial(model_recall, result))
+            return
+        self.recall_dialog.show_result(_with_pick(result, self._picked))
+
+    def _model_found(self, result: object) -> None:
+        """The model's pick came: show it, when it answers the prompt asked."""
+        assert self.recall_dialog is not None
+        # lazy: the recall's records, loaded with the dialog
+        from memtab.loads.recall.records import Recall
+
+        if isinstance(result, Recall):
+            self._picked = result
+            if result.prompt == self._asked:
+                self.recall_dialog.show_result(result)
+
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:
         if key == RECALL_KEY and self.recall_dialog is not None:
-            self.recall_dialog.show_result(result)
+            self._words_found(result)
+        elif key == MODEL_KEY and self.recall_dialog is not None:
+            self._model_found(result)
         elif key == LOADS_KEY and self.dialog is not None:
             self.dialog.show_result(result)
 
     @Slot(str, str)
     def _on_client_latest_failed(self, key: str, message: str) -> None:
-        if key == RECALL_KEY and self.recall_dialog is not None:
+        if key in (RECALL_KEY, MODEL_KEY) and self.recall_dialog is not None:
             self.recall_dialog.show_failure(message)
         elif key == LOADS_KEY and self.dialog is not None:
             self.dialog.show_failure(message)
@@ -228,7 +274,12 @@ class LoadsFeature(QObject):
 
     @Slot(str)
     def _on_recall_dialog_recall_requested(self, prompt: str) -> None:
-        self._ask(prompt)
+        self._ask(prompt, model=True)
+
+    @Slot(bool)
+    def _on_recall_dialog_model_wanted(self, checked: bool) -> None:
+        if checked and self._asked is not None:
+            self._ask(self._asked, model=True)  # the recall shown, to the model too
 
     @Slot(object)
     def _on_recall_dialog_place_requested(self, place: FilePlace) -> None:
@@ -270,3 +321,18 @@ class LoadsFeature(QObject):
             return
         self._shell.show_memory_tab()
         self._select_key(ref_key(ref))
+
+
+def _with_pick(words: Recall, picked: Recall | None) -> Recall:
+    """`words` with the model's pick of `picked` on each agent whose request is the same
+    (the prompt, and what the agent sends to choose with): a file changed since asks no
+    model again, and a pick answering another request is not shown."""
+    if picked is None or picked.prompt != words.prompt:
+        return words
+    asked = {agent.agent: agent for agent in picked.agents}
+    agents = []
+    for agent in words.agents:
+        earlier = asked.get(agent.agent)
+        same = earlier is not None and earlier.model_pick is not None and earlier.sent == agent.sent
+        agents.append(agent.replaced(model_pick=earlier.model_pick) if same and earlier else agent)
+    return words.replaced(agents=tuple(agents))

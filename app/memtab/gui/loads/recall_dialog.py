@@ -2,6 +2,10 @@
 the start, what it would recall for the prompt (by rank), what it misses and why, and the
 memories no agent can recall (`memtab.loads.recall`; the rows: `components.loads.recall_rows`).
 
+*Ask the model too* (Alt+M) also asks the model set in Settings, as Claude Code asks its
+own, once the words' prediction shows: its picks lead Claude Code's rows (it costs tokens,
+so only an ask of the user's does it, never one after a file changed).
+
 The keyboard: the prompt field has it when the dialog opens; Enter asks, ↓ goes to the
 rows; Enter (or a double click) on a row opens its file in the window and puts the dialog
 away (its key brings it back, at that row); Escape closes the dialog and the keyboard is
@@ -14,6 +18,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
@@ -56,6 +61,9 @@ ASK_FIRST = (
 )
 
 
+ASKING_MODEL = "Asking the model set in Settings, as Claude Code asks its own…"
+
+
 class RecallDialog(QDialog):
     """What each agent recalls for a prompt (see the module doc).
 
@@ -66,6 +74,8 @@ class RecallDialog(QDialog):
 
     recall_requested = Signal(str)
     place_requested = Signal(object)
+    model_wanted = Signal(bool)
+    """*Ask the model too* was checked (True) or cleared."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -80,8 +90,16 @@ class RecallDialog(QDialog):
         self.prompt.setClearButtonEnabled(True)
         label.setBuddy(self.prompt)
         self.recall_button = QPushButton("&Recall", self)
+        self.ask_model = QCheckBox("Ask the &model too", self)
+        self.ask_model.setObjectName("recallAskModel")
+        self.ask_model.setToolTip(
+            "Also send the model set in File → Settings the request Claude Code sends its "
+            "own to pick memories (the manifest and the prompt): its pick beside the "
+            "words'. It costs the tokens the answer says."
+        )
         asking.addWidget(label)
         asking.addWidget(self.prompt, 1)
+        asking.addWidget(self.ask_model)
         asking.addWidget(self.recall_button)
         self.summary = QLabel(ASK_FIRST, self)
         self.summary.setObjectName("recallSummary")
@@ -111,10 +129,12 @@ class RecallDialog(QDialog):
         layout.addWidget(self.tree, 1)
         layout.addWidget(buttons)
         QWidget.setTabOrder(self.prompt, self.tree)
-        QWidget.setTabOrder(self.tree, self.recall_button)
+        QWidget.setTabOrder(self.tree, self.ask_model)
+        QWidget.setTabOrder(self.ask_model, self.recall_button)
         buttons.rejected.connect(self.reject)
         fit_to_screen(self, QSize(1000, 600), remember="recall")
         self.recall_button.clicked.connect(self._on_recall_button_clicked)
+        self.ask_model.toggled.connect(self._on_ask_model_toggled)
         self.prompt.returnPressed.connect(self._on_prompt_return_pressed)
         self.prompt.installEventFilter(self)
         self.tree.installEventFilter(self)
@@ -128,6 +148,10 @@ class RecallDialog(QDialog):
 
     def show_busy(self, prompt: str) -> None:
         self.summary.setText(f"Reading what each agent would recall for “{prompt}”…")
+
+    def show_asking_model(self) -> None:
+        """The words' prediction shows; the model's is on its way."""
+        self.summary.setText(f"{self.summary.text()} {ASKING_MODEL}")
 
     def show_failure(self, message: str) -> None:
         self.summary.setText(f"Could not tell what the agents recall: {message}")
@@ -246,6 +270,10 @@ class RecallDialog(QDialog):
     @Slot()
     def _on_recall_button_clicked(self) -> None:
         self._ask()
+
+    @Slot(bool)
+    def _on_ask_model_toggled(self, checked: bool) -> None:
+        self.model_wanted.emit(checked)
 
     @Slot(int, int, int)
     def _on_header_section_resized(self, column: int, _old: int, _new: int) -> None:

@@ -21,11 +21,16 @@ From Claude Code 2.1.332's bundle (`memdir`: `selectRelevantMemories`, its scan 
   user asked.", each as `Memory: <path>:` (after "This memory is N days old. …" when it is
   older than a day).
 
-Memtab cannot ask the model; it predicts the pick from the words of each name and
-description (`relevance`): the files that hold the prompt's words best, at most 5, each
-within 0.9 of the best, and a `[user]` memory only when it holds two of the prompt's
-words. The topics are `loads.topics`' scan, shared with `memtab loads`: only the newest
-200 are read (their heads), an older one is judged by its name alone.
+Without a model (`asking` asks the user's, when one is configured) Memtab predicts the
+pick from the words of each name and description (`relevance`), and of the text a
+description stands for: a model reads what a description means, and the words of a
+topic's text are the best evidence Memtab has of that meaning ("the Riverpod providers" →
+`Flutter state`, whose text names Riverpod), at half the weight of its name and
+description. The files that hold the prompt's words best, at most 5, each within 0.9 of the
+best, and a `[user]` memory only when it holds two of the prompt's words. A topic its
+model sees by name alone (no description) is judged by its name alone. The topics are
+`loads.topics`' scan, shared with `memtab loads`: only the newest 200 are read (their
+heads), an older one is judged by its name alone.
 """
 
 from __future__ import annotations
@@ -55,6 +60,10 @@ PICK_SHARE_OF_BEST = 0.9
 SHARED_BY = 3
 """A file whose name and description share one word with the prompt is not picked when
 that many files hold the word: it tells none of them apart."""
+TEXT_WEIGHT = 0.5
+"""What a word of a described topic's text weighs against one of its name or description:
+the evidence of what the description means (measured on the held-out cases of
+tests/agents, chosen on the tuned one: docs/performance.md, "Why recalled")."""
 HOW = (
     f"For each prompt of more than one word Claude Code has its model pick up to "
     f"{RECALL_PICKS} topic files by name and description among the newest "
@@ -114,7 +123,17 @@ def predict(prompt: Prompt, topics: list[Topic]) -> tuple[list[int], list[Judgem
 
 
 def _fields(topic: Topic) -> Fields:
-    """What Claude Code's model judges a topic by: its file name and its description."""
+    """What Claude Code's model judges a topic by — its file name and its description —
+    and, for a described topic, the text its description stands for."""
+    if not topic.description:
+        return _listed(topic)
+    return Fields.of(
+        (_name_words(topic.name), 1.0), (topic.description, 1.0), (topic.body, TEXT_WEIGHT)
+    )
+
+
+def _listed(topic: Topic) -> Fields:
+    """What Claude Code's model is shown of a topic: its file name and its description."""
     return Fields.of((_name_words(topic.name), 1.0), (topic.description or "", 1.0))
 
 
@@ -144,20 +163,23 @@ def claude_recall(
         notes.append("The prompt is one word: Claude Code looks for no memory for it")
         picks: list[int] = []
         judgements: list[Judgement] = [NOTHING] * len(candidates)
+        shown = judgements
     else:
         picks, judgements = predict(prompt, candidates)
+        # What its model is shown of each of the newest 200
+        shown = judge(prompt, [_listed(t) for t in candidates])
+    # what their texts hold, and only the names of the others: what they say never
+    # reaches its model.
     for rank, index in enumerate(picks, start=1):
-        files.append(_recalled(candidates[index], judgements[index], rank, identify))
+        files.append(_recalled(candidates[index], judgements[index], shown[index], rank, identify))
     picked = set(picks)
-    # What Claude Code reads of the newest 200, and only the names of the others: what
-    # they say never reaches its model.
     body_hits = judge(prompt, [Fields.of((t.body, 1.0)) for t in candidates])
     past = judge(prompt, [Fields.of((_name_words(t.name), 1.0)) for t in older])
     for index, topic in enumerate(topics):
         if index in picked:
             continue
         in_view = index < len(candidates)
-        listed = judgements[index] if in_view else past[index - len(candidates)]
+        listed = shown[index] if in_view else past[index - len(candidates)]
         body = body_hits[index] if in_view else NOTHING
         reason = _missed_reason(topic, in_view, listed, body)
         if reason is not None:
@@ -218,16 +240,27 @@ def _missed_reason(topic: Topic, in_view: bool, listed: Judgement, body: Judgeme
     )
 
 
-def _recalled(topic: Topic, judgement: Judgement, rank: int, identify: Identify) -> RecallFile:
-    record = _file(
-        topic,
-        identify,
-        "recalled",
-        judgement,
-        "Its name and description hold the prompt's words: " + ", ".join(judgement.matched),
-    )
+def _recalled(
+    topic: Topic, judgement: Judgement, shown: Judgement, rank: int, identify: Identify
+) -> RecallFile:
+    record = _file(topic, identify, "recalled", judgement, _recalled_reason(judgement, shown))
     lines, cut = _read_cut(topic.path)
     return record.replaced(rank=rank, first_line=1, last_line=lines, cut_reason=cut)
+
+
+def _recalled_reason(judgement: Judgement, shown: Judgement) -> str:
+    """Why a topic is expected picked: the prompt's words its name and description hold,
+    then those only its text holds (what its description is about)."""
+    listed = ", ".join(shown.matched)
+    within = ", ".join(word for word in judgement.matched if word not in shown.matched)
+    if not within:
+        return "Its name and description hold the prompt's words: " + listed
+    about = (
+        f"its text holds {within}: what its description is about, as a model reading it would know"
+    )
+    if not listed:
+        return about[0].upper() + about[1:]
+    return f"Its name and description hold the prompt's words: {listed}; {about}"
 
 
 def _read_cut(path: Path) -> tuple[int, str | None]:

@@ -16,7 +16,7 @@ from memtab.components.loads.recall_rows import (
     recall_groups,
     summary,
 )
-from memtab.loads.recall.records import AgentRecall, Recall, RecallFile, Unrecallable
+from memtab.loads.recall.records import AgentRecall, ModelPick, Recall, RecallFile, Unrecallable
 from memtab.store.home import Home
 
 TOPIC_ID = "claude-code:project-acme:deploy.md"
@@ -179,3 +179,42 @@ def test_only_changes_to_what_a_recall_reads_ask_again(tmp_path: Path) -> None:
     assert asks_again(ChangeBatch.classify([str(elsewhere)], home))  # another agent's
     history = home.memtab_dir / "history" / "index" / "global.jsonl"
     assert not asks_again(ChangeBatch.classify([str(history)], home))  # Memtab's own
+
+
+def test_the_models_pick_leads_its_agents_rows_each_opening_as_a_topic_does() -> None:
+    words = a_recall()
+    pick = ModelPick(
+        model="claude-sonnet-5-5",
+        provider="anthropic · claude-sonnet-5-5 · https://api.anthropic.com",
+        picks=("release.md", "deploy.md"),
+        not_listed=("nowhere.md",),
+        agreement=0.5,
+        input_tokens=1234,
+        output_tokens=20,
+    )
+    claude = words.agents[0].replaced(model_pick=pick)
+    asked = words.replaced(agents=(claude, *words.agents[1:]))
+    group = recall_groups(asked)[0]
+    assert group.title.startswith("Claude Code — 2 by the model, 1 recalled")
+    assert group.notes[0] == (
+        "Asked claude-sonnet-5-5 as Claude Code asks its model (1,234 tokens in, 20 out): "
+        "2 files, agreeing with the words' prediction on 50%; it also named nowhere.md, "
+        "which Claude Code drops"
+    )
+    first, second, words_pick = group.rows[:3]
+    assert (first.mark, first.name) == ("model", "release.md")
+    assert first.why.endswith("; its words hold none of the prompt's")
+    assert first.place == FilePlace("claude-code:project-acme:release.md")  # beside deploy.md
+    assert (second.mark, second.name, second.place) == ("model", "deploy.md", FilePlace(TOPIC_ID))
+    assert (
+        second.why
+        == "claude-sonnet-5-5's pick #2, asked as Claude Code asks its model; the words' #1 too"
+    )
+    assert words_pick.mark == "#1"
+    assert "Memtab asked claude-sonnet-5-5 as Claude Code asks its model (1,234 tokens in" in (
+        summary(asked)
+    )
+    failed = pick.replaced(picks=(), not_listed=(), problem="The answer was cut")
+    group = recall_groups(words.replaced(agents=(words.agents[0].replaced(model_pick=failed),)))[0]
+    assert group.notes[0].endswith("(1,234 tokens in, 20 out): no pick — The answer was cut")
+    assert group.rows[0].mark == "#1"
