@@ -149,10 +149,6 @@ class _RunSlots:
         with self._condition:
             return (home_key, workspace_id) in self._reserved
 
-    def running_in(self, home_key: str) -> str | None:
-        with self._condition:
-            return self._busy_homes.get(home_key)
-
     def _wait(self, cancel: threading.Event | None) -> None:
         if cancel is not None and cancel.is_set():
             raise RunCancelledError("the consolidation run was cancelled while it waited")
@@ -264,18 +260,6 @@ class ConsolidationService:
         starts; `run` releases it when it ends.
         """
         return _slots.reserve(_home_key(self.home), workspace_id, queue=trigger == "archive")
-
-    def running_workspace(self) -> str | None:
-        """The workspace this process is consolidating in this home right now, if any."""
-        return _slots.running_in(_home_key(self.home))
-
-    def next_automatic_run_at(self, workspace_id: str) -> int | None:
-        """When the debounce lets an automatic run start again (None: it may run now)."""
-        record = self.journal.load().workspaces.get(workspace_id)
-        if record is None:
-            return None
-        next_at = record.last_run_at + DEBOUNCE_MS
-        return next_at if next_at > self.clock() else None
 
     def describe_provider(self) -> str:
         """What runs will use, safe to show (never a key)."""

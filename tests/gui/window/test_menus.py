@@ -19,12 +19,12 @@ from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.editor.panel.view import ViewMode
 from memtab.components.tree.nodes import file_key
-from memtab.gui.actions import ActionRegistry, Focus
+from memtab.gui.actions import ActionRegistry, Focus, plain_title
 from memtab.gui.tasks.jobs import JobClient, JobService
 from memtab.gui.window import home_dialogs
 from memtab.gui.window import keys as window_keys
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
-from memtab.gui.window.menus import ShortcutRow, action_title, shortcut_rows
+from memtab.gui.window.menus import ShortcutRow, shortcut_rows
 from memtab.gui.window.shortcuts_dialog import FIELD_KEYS, ShortcutsDialog
 from memtab.operations import home as home_operations
 from memtab.store.home import Home
@@ -37,7 +37,7 @@ make_window = support.make_window
 
 
 def titles(actions: list[QAction]) -> list[str]:
-    return [action_title(action) for action in actions if not action.isSeparator()]
+    return [plain_title(action.text()) for action in actions if not action.isSeparator()]
 
 
 def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) -> None:

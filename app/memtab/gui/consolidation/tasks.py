@@ -72,7 +72,6 @@ class ConsolidationTasks(QObject):
         self._isolated = isolated
         self._jobs = jobs.client("consolidation", Lane.RUNS, parent=self)
         self._reservations: dict[int, RunReservation] = {}
-        self._running_job: int | None = None
         self._jobs.job_started.connect(self._on_jobs_job_started)
         self._jobs.job_progress.connect(self._on_jobs_job_progress)
         self._jobs.job_finished.connect(self._on_jobs_job_finished)
@@ -87,17 +86,6 @@ class ConsolidationTasks(QObject):
     def is_running(self) -> bool:
         """Whether a run this facade started is queued or running."""
         return bool(self._reservations)
-
-    @property
-    def running_workspace(self) -> str | None:
-        """The workspace whose run is in progress (None while idle or still queued)."""
-        if self._running_job is None or self._running_job not in self._reservations:
-            return None
-        return self._reservations[self._running_job].workspace_id
-
-    def is_busy_with(self, workspace_id: str) -> bool:
-        """Whether the service has a run of this workspace reserved or going."""
-        return self._service.is_running(workspace_id)
 
     def start(
         self,
@@ -145,7 +133,6 @@ class ConsolidationTasks(QObject):
         reservation = self._reservations.get(job)
         if reservation is None:
             return
-        self._running_job = job
         self.run_started.emit(reservation.workspace_id)
 
     @Slot(int, int, str)
@@ -179,8 +166,6 @@ class ConsolidationTasks(QObject):
 
     def _end(self, job: int) -> str | None:
         """The job ended: give its place back to the service; returns its workspace."""
-        if self._running_job == job:
-            self._running_job = None
         reservation = self._reservations.pop(job, None)
         if reservation is None:
             return None
