@@ -36,7 +36,7 @@ from memtab.fs.config.config_dir import config_dir_at
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.fs.terminal_text import printable
 from memtab.invocation import requested_command
-from memtab.logs import setup_logging
+from memtab.logs import log_file, setup_logging
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home, HomeError, HomeLocation
 from memtab.store.paths import PathError
@@ -294,11 +294,11 @@ def _failed(
     return failed(words, kind, json=True, command=command, error=error, quiet=quiet)
 
 
-def _internal(error: Exception) -> str:
-    # lazy: as `_failed`'s
-    from memtab.cli.failure import internal_words
-
-    return internal_words(error)
+def _internal(error: BaseException) -> str:
+    """A fault of Memtab's in words, and where its traceback went (the caller logs it)."""
+    where = log_file()
+    kept = f"; its traceback is in {where}" if where is not None else ""
+    return f"an unexpected error: {type(error).__name__}: {error}{kept}"
 
 
 def _print_nowhere() -> None:
