@@ -38,16 +38,16 @@ from memtab.gui.loads.cut_actions import CutEditor, IndexCutActions
 from memtab.gui.loads.cut_line import CutLine
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.external_editor import ExternalOpener
+from memtab.loads.kept import KeptHeads
 from memtab.loads.recall.records import Recall
 from memtab.operations.loads import ContextLoader, agent_loads, agent_recall, model_recall
 from memtab.sources.config import SourceContext
 from memtab.store.paths import PathError, parse_file_path
 
 if TYPE_CHECKING:  # lazy: the dialogs load when View → What each agent loads… (recalls…)
-    # first opens them, the reads they keep with them
+    # first opens them
     from memtab.gui.loads.dialog import LoadsDialog
     from memtab.gui.loads.recall_dialog import RecallDialog
-    from memtab.loads.kept import KeptHeads
 
 LOADS_KEY = "loads"
 RECALL_KEY = "recall"
@@ -155,9 +155,6 @@ class LoadsFeature(QObject):
     def _kept_heads(self) -> KeptHeads:
         """What the dialogs' asks read, kept for the next (one lane's: never two at once)."""
         if self._kept is None:
-            # lazy: the loads' engine, when a dialog first asks
-            from memtab.loads.kept import KeptHeads
-
             self._kept = KeptHeads()
         return self._kept
 
