@@ -44,7 +44,8 @@ from memtab.sync.meta_merge import (
 from memtab.sync.records import MetaRecord, SyncState
 from memtab.sync.repository.git import Git, GitError
 from memtab.sync.repository.layout import META_DIR, SyncedScope, SyncPaths, Target
-from memtab.sync.repository.objects import Change, Existing, NewCommit, Repository, TreeEntry
+from memtab.sync.repository.objects import Change, Existing, NewCommit, TreeEntry
+from memtab.sync.repository.writing import Repository
 from memtab.sync.state import save_state
 from memtab.sync.tree_merge import PathConflict, find_renames, merge_trees
 

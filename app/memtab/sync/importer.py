@@ -54,8 +54,8 @@ from memtab.sync.records import (
     SyncState,
 )
 from memtab.sync.repository.layout import SyncedScope, SyncPaths, Target
-from memtab.sync.repository.objects import Repository
 from memtab.sync.repository.scopes import LocalFile, write_file
+from memtab.sync.repository.writing import Repository
 from memtab.sync.state import clear_intent, save_intent, save_state
 from memtab.sync.tree_merge import PathConflict
 

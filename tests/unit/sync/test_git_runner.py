@@ -14,7 +14,8 @@ from memtab.sync.repository.git import (
     classify_network_error,
     find_git,
 )
-from memtab.sync.repository.objects import NewCommit, Repository
+from memtab.sync.repository.objects import NewCommit
+from memtab.sync.repository.writing import Repository
 from support.sync_machines import bare_repository
 
 
