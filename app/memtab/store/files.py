@@ -290,39 +290,51 @@ class StatListing(Slotted):
     """A scope's files as a stat walk sees them: each file's `lstat` by its path inside
     the scope (`/`-joined), in no particular order; no file opened."""
 
-    __slots__ = ("files", "scope", "too_deep")
+    __slots__ = ("error", "files", "scope", "too_deep")
 
     scope: Scope
     files: Mapping[str, os.stat_result]
     too_deep: tuple[VirtualPath, ...]
     """As `ScopeListing.too_deep`."""
+    error: str | None
+    """As `ScopeListing.error`: why the root could not be read, if it could not."""
 
     def __init__(
         self,
         scope: Scope,
         files: Mapping[str, os.stat_result] = MappingProxyType({}),
         too_deep: tuple[VirtualPath, ...] = (),
+        error: str | None = None,
     ) -> None:
         self.scope = scope
         self.files = files
         self.too_deep = too_deep
+        self.error = error
 
 
-def stat_scope(scope: Scope, root: Path | None) -> StatListing:
+def stat_scope(
+    scope: Scope, root: Path | None, *, seen: Mapping[str, os.stat_result] | None = None
+) -> StatListing:
     """The files `list_scope` lists, with their stat and nothing read: what a search
-    compares with its index's stamps (size, mtime, ctime, inode) to find what changed."""
+    compares with its index's stamps (size, mtime, ctime, inode) to find what changed, and
+    a sync with what it read last. `seen`: files a walk of `root` stat'ed just before, by
+    virtual path (`record_external`'s `walked`), not stat'ed again."""
     if root is None:
         return StatListing(scope)
     files: dict[str, os.stat_result] = {}
     walk = walk_scope(root, remove_stale_temps=True)
+    head = scope.virtual_root + "/"
     for folder in walk.folders:
         prefix = "".join(f"{name}/" for name in folder.segments)
         for name in folder.files:
-            try:
-                files[prefix + name] = os.lstat(f"{folder.path}/{name}")
-            except OSError:
-                continue  # vanished while listing
-    return StatListing(scope, files, note_too_deep(scope, root, walk.too_deep))
+            info = seen.get(head + prefix + name) if seen else None
+            if info is None:
+                try:
+                    info = os.lstat(f"{folder.path}/{name}")
+                except OSError:
+                    continue  # vanished while listing
+            files[prefix + name] = info
+    return StatListing(scope, files, note_too_deep(scope, root, walk.too_deep), walk.error)
 
 
 def stat_listed_file(root: Path | str, segments: tuple[str, ...]) -> os.stat_result | None:

@@ -416,9 +416,16 @@ class SyncService:
         seen.start()
         synced = []
         for scope, store in self._open_scopes(target):
-            problems = record_outside_changes(store)
+            problems, walked = record_outside_changes(store, scope)
             files = functools.partial(
-                read_scope, store, scope, git.blob_id, seen=seen, held=held, wanted=wanted
+                read_scope,
+                store,
+                scope,
+                git.blob_id,
+                seen=seen,
+                held=held,
+                wanted=wanted,
+                walked=walked,
             )
             item = SyncedStore.read(scope, store, files)
             item.files.problems[:0] = problems
