@@ -103,18 +103,21 @@ class TargetSync:
 
     @contextmanager
     def _importing(self) -> Iterator[None]:
-        """Bringing a merge into the scopes: not stopped halfway, and without the cycle
-        collector's walks (a thousand files brought in are ~100,000 objects that live
-        until the import ends: 3–7 ms of collections a join, a full one now and then)."""
+        """Bringing a merge into the scopes: not stopped halfway."""
         cancel, self.git.cancel = self.git.cancel, lambda: False
         try:
-            with collector_paused():
-                yield
+            yield
         finally:
             self.git.cancel = cancel
 
     def run(self) -> SyncOutcome:
-        outcome = self._run()
+        """The sync, without the cycle collector's walks: what it reads of a thousand files
+        (stats, paths, records) lives until it ends, a join's import ~100,000 objects, and
+        collecting in between only costs — 1–7 ms a sync of one changed file, a full
+        collection of the whole process (~50 ms in the bench's) now and then, 3–7 ms of a
+        join's import. Reference counting frees as ever; the collector runs again after."""
+        with collector_paused():
+            outcome = self._run()
         if maintenance_due(self.git.repo, self.git.config(), oid_hex=2 * self.git.oid_bytes):
             self.git.maintain()  # after this sync's objects, as git's fetch or commit would
         return outcome

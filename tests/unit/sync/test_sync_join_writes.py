@@ -22,8 +22,8 @@ from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history import blobs, recorder
 from memtab.store.history.jsonlines import JsonLinesFile
-from memtab.sync import importer
-from memtab.sync.repository import objects
+from memtab.sync import importer, service
+from memtab.sync.repository import objects, scopes
 from memtab.sync.repository.git import Git
 from memtab.sync.state import load_state
 from support.spies import calls_through
@@ -92,24 +92,31 @@ def test_a_machine_joining_hashes_each_content_once_and_tries_no_missing_folder(
     assert looked == []  # none there to look in: each made as its first blob is written
 
 
-def test_a_machine_joining_brings_its_files_in_without_the_cycle_collector(
+def test_a_sync_runs_without_the_cycle_collector(
     alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The import's objects (contents, changes, versions, ops: ~100 a file) all live until
-    # it ends: the collector's walks of them only cost. It runs again once the import ends.
+    # What a sync reads (a thousand files' stats and paths) and an import's objects
+    # (contents, changes, versions, ops: ~100 a file) all live until it ends: the
+    # collector's walks of them only cost. It runs again once the sync ends.
     alpha.share_notes(3)
-    collecting: list[bool] = []
-    write = importer.Importer.write
+    collecting: list[tuple[str, bool]] = []
+    write, read = importer.Importer.write, scopes.read_scope
 
     def written(self: importer.Importer, *args: Any, **kwargs: Any) -> None:
-        collecting.append(gc.isenabled())
+        collecting.append(("write", gc.isenabled()))
         write(self, *args, **kwargs)
 
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        collecting.append(("read", gc.isenabled()))
+        return read(*args, **kwargs)
+
     monkeypatch.setattr(importer.Importer, "write", written)
+    monkeypatch.setattr(scopes, "read_scope", reading)
+    monkeypatch.setattr(service, "read_scope", reading)
     beta.sync()
     monkeypatch.undo()
 
-    assert collecting == [False]
+    assert collecting == [("read", False), ("write", False)]
     assert gc.isenabled()
     assert beta.files() == alpha.files()
 
