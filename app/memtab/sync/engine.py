@@ -24,11 +24,14 @@ so pins and usage the export sent are not sent again after a kill.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from memtab.fs.beside import Beside
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.heap import collector_paused
 from memtab.humanize import plural
@@ -145,10 +148,21 @@ class TargetSync:
         self.check_cancel()
         if head is not None and outcome.state.unpushed and self._pushed_alone(exported, importer):
             return outcome
+        fetching: Beside[str | None] | None = None
+        joined = self._joining(head, exported, importer)
+        if joined is not None:
+            head, fetching = joined
         for _attempt in range(PUSH_ATTEMPTS):
-            self.progress(f"Fetching {self.target.remote}")
             try:
-                remote = self.git.fetch(self.target.branch, maintain=False)
+                if fetching is None:
+                    self.progress(f"Fetching {self.target.remote}")
+                    remote = self.git.fetch(self.target.branch, maintain=False)
+                else:
+                    remote, fetching = fetching.result(), None
+                    if remote == head:  # what `sync init` fetched: brought in already
+                        return outcome
+                    exported = self._export(head, outcome)  # the scopes as it left them
+                    head = exported.head
             except GitError as error:
                 self._network_failure(error, outcome)
                 return outcome
@@ -183,6 +197,38 @@ class TargetSync:
         return outcome
 
     # --- the steps -------------------------------------------------------------------------
+
+    def _joining(
+        self, head: str | None, exported: ExportResult, importer: Importer
+    ) -> tuple[str, Beside[str | None]] | None:
+        """A machine joining (no commit here yet, none made by the export) brings in the
+        commit `sync init` fetched while the remote is fetched again, not after that fetch:
+        the import is the join's work, and that commit is the remote's as it was then, so
+        bringing it in is a fast-forward whatever the remote did since (the fetch says:
+        what it added is merged after, as for any machine). The fetch, beside (a child
+        process: the import keeps the interpreter); None, nothing done, when this is no
+        machine joining or `init` fetched no commit (an empty remote); else the commit
+        brought in, where the branch is now, and the fetch."""
+        branch = self.target.branch
+        if head is not None:
+            return None
+        tracked = self.repo.resolve(f"refs/remotes/origin/{branch}")
+        if tracked is None:
+            return None
+        self.progress(f"Fetching {self.target.remote}")
+        self.git.remote_url()  # asked once, before the fetch's thread asks it too
+        fetch = functools.partial(self.git.fetch, branch, maintain=False)
+        fetching = Beside(fetch, "memtab-sync-fetch")
+        try:
+            with self._importing():
+                self.outcome.state = importer.bring_in(
+                    self.synced, tracked, None, tracked, [], exported.meta_read, self.outcome.state
+                )
+        except BaseException:
+            with contextlib.suppress(GitError):
+                fetching.result()  # no git left running behind the sync
+            raise
+        return tracked, fetching
 
     def _pushed_alone(self, exported: ExportResult, importer: Importer) -> bool:
         """Push this machine's commits before fetching, as git's own push: taken (a
