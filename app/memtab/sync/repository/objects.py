@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -98,6 +98,8 @@ class ObjectReader:
     _raw_trees: dict[str, bytes] = field(default_factory=dict)
     _commit_trees: dict[str, str] = field(default_factory=dict)
     _blobs: dict[str, bytes] = field(default_factory=dict)
+    _sizes: dict[str, int] = field(default_factory=dict)
+    """The size of each blob asked of (`readable`) not read yet."""
     skipped: dict[str, str] = field(default_factory=dict)
     """Paths of the repository sync does not read, and why."""
 
@@ -191,40 +193,75 @@ class ObjectReader:
         questions are sent together (a thread writes them while the answers are read),
         so a thousand files cost two exchanges, not two thousand."""
         wanted = list(dict.fromkeys(oids))
-        found = {oid: self._blobs[oid] for oid in wanted if oid in self._blobs}
-        asked = [oid for oid in wanted if oid not in found]
-        if not asked:
-            return found
-        try:
-            return self._read_blobs(asked, found)
-        except BaseException:
-            self._stop()  # answers may be left unread: the next question starts afresh
-            raise
+        readable = self.readable(wanted)
+        chosen = [oid for oid in wanted if oid in readable]
+        return dict(zip(chosen, self.stream(chosen), strict=True))
 
-    def _read_blobs(self, asked: list[str], found: dict[str, bytes]) -> dict[str, bytes]:
+    def readable(self, oids: Iterable[str]) -> set[str]:
+        """Which of these blobs sync reads whole: the type and size of each asked first
+        (once, all in one exchange), one larger than sync reads left out.
+        ObjectMissingError for one missing or not a file's content."""
+        wanted = list(dict.fromkeys(oids))
+        asked = [oid for oid in wanted if oid not in self._blobs and oid not in self._sizes]
+        if asked:
+            try:
+                self._ask_sizes(asked)
+            except BaseException:
+                self._stop()  # answers may be left unread: the next question starts afresh
+                raise
+        return {
+            oid
+            for oid in wanted
+            if oid in self._blobs or self._sizes.get(oid, MAX_BLOB_BYTES + 1) <= MAX_BLOB_BYTES
+        }
+
+    def stream(self, oids: Sequence[str]) -> Generator[bytes, None, None]:
+        """The contents of these blobs (each `readable`), in their order, each read from
+        git as it is taken: git works out the next ones while the caller works on this one
+        (a machine joining writes each file as it comes, not once all are read)."""
+        order = list(oids)
+        answers = self._contents([oid for oid in dict.fromkeys(order) if oid not in self._blobs])
+        try:
+            for oid in order:
+                data = self._blobs.get(oid)
+                if data is None:
+                    data = self._blobs[oid] = next(answers)
+                yield data
+        finally:
+            answers.close()
+
+    def _ask_sizes(self, asked: list[str]) -> None:
         stdin, stdout, ask = self._pipes(check=True)
         headers = _exchange(stdin, ask, lambda: stdout.readline().rstrip(b"\n"), asked)
-        readable = []
         for oid, header in zip(asked, headers, strict=True):
             fields = header.split(b" ")
             if len(fields) != 3 or not fields[2].isdigit():
                 raise ObjectMissingError(f"the sync repository has no object {oid}")
             if fields[1] != b"blob":
                 raise ObjectMissingError(f"{oid} is a {fields[1].decode()}, not a file's content")
-            if int(fields[2]) <= MAX_BLOB_BYTES:
-                readable.append(fields[0].decode())
+            self._sizes[oid] = int(fields[2])
+
+    def _contents(self, asked: list[str]) -> Generator[bytes, None, None]:
+        """The contents of `asked`, one answer read at a time; the answers not taken (the
+        caller stopped early) end this git, so the next question starts afresh."""
+        if not asked:
+            return
         stdin, stdout, ask = self._pipes()
-
-        def content() -> bytes:
-            fields = stdout.readline().rstrip(b"\n").split(b" ")
-            if len(fields) != 3 or not fields[2].isdigit():
-                raise ObjectMissingError(f"the sync repository lost {fields[0].decode()}")
-            size = int(fields[2])
-            return stdout.read(size + 1)[:size]
-
-        for oid, data in zip(readable, _exchange(stdin, ask, content, readable), strict=True):
-            self._blobs[oid] = found[oid] = data
-        return found
+        writer = _asking(stdin, ask, asked)
+        taken = False
+        try:
+            for number in range(1, len(asked) + 1):
+                fields = stdout.readline().rstrip(b"\n").split(b" ")
+                if len(fields) != 3 or not fields[2].isdigit():
+                    raise ObjectMissingError(f"the sync repository lost {fields[0].decode()}")
+                size = int(fields[2])
+                data = stdout.read(size + 1)[:size]
+                taken = number == len(asked)  # every answer read: the git is ready again
+                yield data
+        finally:
+            if not taken:
+                self._stop()
+            writer.join()
 
     def remember(self, oid: str, data: bytes) -> None:
         """A content just written (so reading it back costs nothing)."""
@@ -330,6 +367,16 @@ def _exchange(
     """Ask `git cat-file` about `names` at once, each question beginning with `verb`: a
     thread writes the questions while the answers are read (neither side waits on a full
     pipe)."""
+    writer = _asking(stdin, verb, names)
+    try:
+        return [answer() for _ in names]
+    finally:
+        writer.join()
+
+
+def _asking(stdin: IO[bytes], verb: bytes, names: list[str]) -> threading.Thread:
+    """A thread, started, writing the questions about `names` (each beginning with `verb`)
+    while the caller reads the answers."""
     questions = b"".join(verb + name.encode("utf-8", "surrogateescape") + b"\n" for name in names)
 
     def ask() -> None:
@@ -339,7 +386,4 @@ def _exchange(
 
     writer = threading.Thread(target=ask, daemon=True)
     writer.start()
-    try:
-        return [answer() for _ in names]
-    finally:
-        writer.join()
+    return writer

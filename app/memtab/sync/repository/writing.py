@@ -27,7 +27,7 @@ import os
 import tempfile
 import time
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -343,6 +343,12 @@ class Repository:
 
     def blobs(self, oids: Iterable[str]) -> dict[str, bytes]:
         return self.reader.blobs(oids)
+
+    def readable(self, oids: Iterable[str]) -> set[str]:
+        return self.reader.readable(oids)
+
+    def stream(self, oids: Sequence[str]) -> Generator[bytes, None, None]:
+        return self.reader.stream(oids)
 
     def write(self, ref: str, start: str | None, commits: Sequence[NewCommit]) -> list[str]:
         """Write `commits` one on the other, the first on `start`, and move `ref` to the
