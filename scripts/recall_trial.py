@@ -55,9 +55,13 @@ def selector_server(stub: Any, log: Path, picks: dict[str, list[str]], readme: P
     class Selector(stub.StubModel):  # type: ignore[misc, name-defined]
         def _turn(self, api, agent, body, record, tools_of, *rest, **kw):  # type: ignore[no-untyped-def]
             system = body.get("system") or []
-            text = " ".join(b.get("text", "") for b in system if isinstance(b, dict))
+            text = (
+                system
+                if isinstance(system, str)  # Memtab's `recall --model` sends a string
+                else " ".join(b.get("text", "") for b in system if isinstance(b, dict))
+            )
             if api == "anthropic" and SELECTOR in text:
-                query = body["messages"][-1]["content"][0]["text"]
+                query = body["messages"][-1]["content"][-1]["text"]
                 prompt = query.split("\n", 1)[1]
                 chosen = picks.get(prompt, [])
                 reply = json.dumps({"selected_memories": chosen})
@@ -158,21 +162,50 @@ def observed(log: Path, memory: Path) -> dict[str, Any]:
     return {"sent": sent, "read": read}
 
 
-def predicted(memtab: str, home: Path, project: Path, prompt: str) -> dict[str, Any]:
-    out = subprocess.run(
-        [memtab, "recall", "--agent", "claude", "--directory", str(project), "--json", prompt],
-        env={
-            **os.environ,
-            "HOME": str(home),
-            "CLAUDE_MEMORY_STORES": json.dumps([str(home / "team-store")]),
-        },
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+def predicted(
+    memtab: str, home: Path, project: Path, prompt: str, model_url: str | None = None
+) -> dict[str, Any]:
+    """`memtab recall --json` on the case's home; with `model_url`, `--model` too, asking
+    the stand-in there (as Claude Code's model: claude-sonnet-5-5)."""
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("MEMTAB_")},
+        "HOME": str(home),
+        "CLAUDE_MEMORY_STORES": json.dumps([str(home / "team-store")]),
+    }
+    argv = [memtab, "recall", "--agent", "claude", "--directory", str(project), "--json"]
+    if model_url is not None:
+        argv.append("--model")
+        env.update(
+            MEMTAB_CONFIG_DIR=str(home / ".config" / "memtab"),
+            MEMTAB_PROVIDER="anthropic",
+            MEMTAB_MODEL="claude-sonnet-5-5",
+            MEMTAB_BASE_URL=model_url,
+            MEMTAB_API_KEY="sk-ant-stub-key",
+        )
+    out = subprocess.run([*argv, prompt], env=env, capture_output=True, text=True, check=True)
     agent = json.loads(out.stdout)["agents"][0]
     picks = [f["name"] for f in agent["files"] if f["verdict"] == "recalled"]
-    return {"sent": agent.get("sent"), "picks": picks}
+    return {"sent": agent.get("sent"), "picks": picks, "model_pick": agent.get("modelPick")}
+
+
+def selection_requests(log: Path) -> list[dict[str, Any]]:
+    """The memory selection requests the stand-in got, in order (Claude Code's, Memtab's)."""
+    found = []
+    for line in log.read_text().splitlines():
+        record = json.loads(line)
+        if record.get("kind") == "memory_selection":
+            body = record["body"]
+            system = body["system"]
+            found.append(
+                {
+                    "system": system
+                    if isinstance(system, str)
+                    else [b["text"] for b in system][-1],
+                    "texts": [b["text"] for m in body["messages"] for b in m["content"]],
+                    "max_tokens": body.get("max_tokens"),
+                }
+            )
+    return found
 
 
 def agreement(a: list[str], b: list[str]) -> float:
@@ -188,6 +221,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", type=int, help="run only the Nth prompt (1-based)")
     parser.add_argument("--json", help="write every prompt's record here")
     parser.add_argument("--keep", action="store_true", help="keep the run folder")
+    parser.add_argument(
+        "--model",
+        action="store_true",
+        help="also run memtab recall --model against the stand-in: is its request Claude Code's?",
+    )
     args = parser.parse_args(argv)
     case = json.loads(Path(args.cases).read_text())
     stub = load_stub()
@@ -207,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         server = selector_server(stub, log, picks, project / "README.md")
         tmp = root / "tmp"
         tmp.mkdir(exist_ok=True)
+        asked = None
         try:
             subprocess.run(
                 [
@@ -223,12 +262,25 @@ def main(argv: list[str] | None = None) -> int:
                 timeout=120,
                 check=False,
             )
+            seen = observed(log, memory)
+            mine = predicted(
+                args.memtab, home, project, item["prompt"], server.url if args.model else None
+            )
+            if args.model:
+                asked = selection_requests(log)
         finally:
             server.stop()
-        seen = observed(log, memory)
-        mine = predicted(args.memtab, home, project, item["prompt"])
         score = agreement(mine["picks"], seen["read"])
         same_manifest = seen["sent"] == mine["sent"]
+        same_request = None
+        if asked is not None:
+            # Claude Code's request, then Memtab's: the same system prompt, texts, limit;
+            # and Memtab read the stand-in's answer as Claude Code did.
+            same_request = (
+                len(asked) == 2
+                and asked[0] == asked[1]
+                and list((mine["model_pick"] or {}).get("picks", [])) == seen["read"]
+            )
         results.append(
             {
                 "prompt": item["prompt"],
@@ -237,11 +289,13 @@ def main(argv: list[str] | None = None) -> int:
                 "memtab": mine["picks"],
                 "agreement": score,
                 "manifest_identical": same_manifest,
+                "model_request_identical": same_request,
                 "sent": seen["sent"],
             }
         )
+        request = "" if same_request is None else f"model {'=' if same_request else '≠'} "
         print(
-            f"{number:2}. {score:4.2f} manifest {'=' if same_manifest else '≠'} "
+            f"{number:2}. {score:4.2f} manifest {'=' if same_manifest else '≠'} {request}"
             f"read {seen['read']} memtab {mine['picks']}  — {item['prompt']}"
         )
     total = sum(r["agreement"] for r in results) / len(results)
@@ -249,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
         f"\nagreement on the top five: {total:.0%} over {len(results)} prompts; manifests "
         f"identical: {sum(r['manifest_identical'] for r in results)}/{len(results)}"
     )
+    if args.model:
+        same = sum(bool(r["model_request_identical"]) for r in results)
+        print(f"memtab recall --model: Claude Code's request and reading {same}/{len(results)}")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2, ensure_ascii=False))
     if not args.keep:

@@ -29,6 +29,7 @@ pytest_plugins = [
     "support.logfail",
     "support.sync_fixtures",
     "support.hostile_files",
+    "support.private_modes",
     "support.worker_reports",
 ]
 

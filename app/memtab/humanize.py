@@ -27,6 +27,15 @@ def display_path(path: Path | str) -> str:
     return text
 
 
+def display_paths_in(text: str) -> str:
+    """`text` with each path under the user's home directory shown from `~` (as
+    `display_path` shows one path), for a message that names paths as it goes."""
+    home = os.path.expanduser("~")
+    if not home or home == "/":
+        return text
+    return text.replace(home + os.sep, "~" + os.sep)
+
+
 TITLE_NAME_CHARS = 40
 
 

@@ -16,7 +16,7 @@ import os
 from memtab import logs
 
 
-class SharedRotatingFileHandler(logging.FileHandler):
+class SharedRotatingFileHandler(logs.PrivateFileHandler):
     """A log several processes (the window, the CLI, a second Memtab) append to, rotated
     once a record would take it to `max_bytes`: `memtab.log` becomes `memtab.log.1`, the
     older ones `.2`… up to `backups` of them.
@@ -79,7 +79,7 @@ def start_rotating() -> None:
     plain = [
         handler
         for handler in logs.own_handlers()
-        if type(handler) is logging.FileHandler and handler.baseFilename == str(target)
+        if type(handler) is logs.PrivateFileHandler and handler.baseFilename == str(target)
     ]
     if target is None or not plain:
         return

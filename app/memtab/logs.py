@@ -10,12 +10,16 @@ handler — at once for the commands,
 right after the first paint for the window (`gui.first_paint.boundary`). Nothing logged
 before is lost: it is in the file already. `log_file()` says where the log goes, for
 Help → About and the crash dialog. The log never receives API keys: the code that handles them never
-logs them. `quiet_library_warnings()` drops known, harmless library warnings (the file
+logs them. It quotes memory (a crash's traceback, a refused change), so it is private
+(docs/formats.md §16.2): its folder 0700, its files 0600 whatever the umask (an older
+Memtab's closed), never written through a link (`PrivateFileHandler`, `fs.private`).
+`quiet_library_warnings()` drops known, harmless library warnings (the file
 watcher installs it).
 """
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import sys
@@ -23,6 +27,8 @@ import warnings
 from pathlib import Path
 
 import platformdirs
+
+from memtab.fs.private import clear_entry, open_private_append, private_dir
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +65,19 @@ def own_handlers() -> list[logging.Handler]:
     ]
 
 
+class PrivateFileHandler(logging.FileHandler):
+    """Appends to a private log file (`fs.private.open_private_append`): made 0600 whatever
+    the umask, closed to others when found open, never written through a link."""
+
+    def _open(self) -> io.TextIOWrapper:
+        handle = open_private_append(Path(self.baseFilename))
+        try:
+            return open(handle, "a", encoding=self.encoding, errors=self.errors)
+        except BaseException:
+            os.close(handle)
+            raise
+
+
 def install_handler(handler: logging.Handler, *, level: int = logging.NOTSET) -> None:
     """Add `handler` to the root logger as one of Memtab's own (see `own_handlers`)."""
     handler.setLevel(level)
@@ -86,8 +105,10 @@ def setup_logging(*, verbosity: int = 0) -> Path | None:
         logging.getLogger(chatty).setLevel(logging.NOTSET if verbosity > 1 else logging.WARNING)
     target = log_dir() / LOG_FILE_NAME
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        file_handler = logging.FileHandler(target, encoding="utf-8")
+        private_dir(target.parent)
+        for index in range(1, KEPT_LOG_FILES + 1):  # the rotated ones, an older Memtab's
+            clear_entry(target.with_name(f"{LOG_FILE_NAME}.{index}"))
+        file_handler = PrivateFileHandler(target, encoding="utf-8")
     except OSError as error:
         _log_file = None
         print(f"memtab: cannot write the log {target}: {error.strerror or error}", file=sys.stderr)

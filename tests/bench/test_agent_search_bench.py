@@ -119,11 +119,13 @@ def _grep_cpu_s(home: Home) -> float:
 
 
 def _first_search_s(home: Home, query: str) -> tuple[float, str, float]:
-    """A fresh `memtab mcp`'s first search, from its request (once `initialize` is
-    answered) to its answer; the answer's text; and the server's CPU meanwhile."""
+    """A fresh `memtab mcp`'s first search (serving itself: no warm host), from its
+    request (once `initialize` is answered) to its answer; the answer's text; and the
+    server's CPU meanwhile."""
     command = [sys.executable, "-m", "memtab", "mcp", "--home", os.fspath(home.root)]
     command += ["--workspace", WORKSPACE, "--writes", "off"]
-    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE) as child:
+    env = dict(os.environ, MEMTAB_MCP_SHARED="off")  # a server of its own: no warm host
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env) as child:
         _send(child, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25", "capabilities": {},
             "clientInfo": {"name": "bench", "version": "1"},

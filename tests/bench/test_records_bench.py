@@ -4,17 +4,17 @@ to import and to read each record class the first time.
 Run: .venv/bin/python -m pytest -q --bench tests/bench/test_records_bench.py -s
 
 - decode and encode 3,000 `memory-meta.json` entries (§7, the first paint reads them): the
-  codec (`parse_meta_document`: `MetaFile.read`, its entries `MetaEntry`s, and
-  `MetaEntry.to_json`; the readers and writer generated per class by
-  `fs/records/compiler.py`) against the hand reader memtab had before (kept here as the
-  floor: `_hand_entry`). CPU time, best of `ROUNDS`;
+  codec (`parse_meta_document`: `MetaFile.read`, its entries `MetaEntry`s, read by each
+  class's plan, `fs/records/reading.py`; and `MetaEntry.to_json`, the writer generated per
+  class by `fs/records/compiler.py`) against the hand reader memtab had before (kept here
+  as the floor: `_hand_entry`). CPU time, best of `ROUNDS`;
 - the description cache's file (§15.4, 20,000 entries, read by the first scan): checking the
-  parsed file and encoding it, the record `DescriptionCacheFile` (its roots `PlainJson`)
-  against the hand codec it replaced, the walk of every entry the marker spares, and the
-  record's first read (its reader built) in a fresh interpreter;
+  parsed file and encoding it, the record `DescriptionCacheFile` (its roots' lists
+  `PlainJson`) against the hand codec it replaced, the walk of every entry the marker
+  spares, and the record's first read (its plan made) in a fresh interpreter;
 - in a fresh interpreter (its bytecode compiled by a first start, not measured):
   importing `memtab.fs.records`, defining 60 record classes of 8 fields, and the first
-  read of each (its reader built then);
+  read of each (its plan made then);
 - the transcripts' events (§10.2), records built field by field as a transcript is parsed
   (`frozen=False`): every event of the real transcripts in tests/fixtures/shared encoded by
   its record against the hand `to_json` it replaced, built against the dataclass it was, and
@@ -23,9 +23,11 @@ Run: .venv/bin/python -m pytest -q --bench tests/bench/test_records_bench.py -s
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 import math
+import struct
 import subprocess
 import sys
 import time
@@ -40,7 +42,7 @@ from bench.floors import child_environment
 from bench.table import Row, record
 from memtab.fs.jsonfile import finite_number
 from memtab.fs.records.codec import written
-from memtab.store.description_cache import DescriptionCacheFile
+from memtab.store.description_cache import CACHE_VERSION, DescriptionCacheFile
 from memtab.store.sidecars.meta import parse_meta_document
 from memtab.transcripts import (
     TranscriptEvent,
@@ -205,7 +207,7 @@ def test_import_define_and_first_read_of_records(tmp_path: Path) -> None:
 CACHED_FILES = 20_000
 _CACHE_FIRST_READ = """
 import json, sys, time
-from memtab.store.description_cache import DescriptionCacheFile
+from memtab.store.description_cache import CACHE_VERSION, DescriptionCacheFile
 document = json.loads(sys.argv[1])
 started = time.process_time()
 DescriptionCacheFile.read(document)
@@ -216,41 +218,61 @@ print(first - started, time.process_time() - first)
 
 
 def _cache_document() -> dict[str, Any]:
-    roots = {
-        f"/home/u/.mux/memory/scope{r}": {
-            f"dir{n % 40}/note{n}.md": [900 + n, 10**18 + n, 10**18 + n, 4_000_000 + n,
-                                        f"What note {n} is about", "", False]
-            for n in range(r, CACHED_FILES, 4)
+    roots = {}
+    for r in range(4):
+        numbers = range(r, CACHED_FILES, 4)
+        stamps = b"".join(
+            struct.pack("<qqqQ", 900 + n, 10**18 + n, 10**18 + n, 4_000_000 + n) for n in numbers
+        )
+        roots[f"/home/u/.mux/memory/scope{r}"] = {
+            "paths": [f"dir{n % 40}/note{n}.md" for n in numbers],
+            "stamps": base64.b64encode(stamps).decode("ascii"),
+            "descriptions": [f"What note {n} is about" for n in numbers],
+            "headings": ["" for _ in numbers],
+            "binary": [False for _ in numbers],
         }
-        for r in range(4)
-    }  # fmt: skip
-    parsed: dict[str, Any] = json.loads(json.dumps({"version": 1, "home": "/h", "roots": roots}))
+    document = {"version": CACHE_VERSION, "home": "/h", "roots": roots}
+    parsed: dict[str, Any] = json.loads(json.dumps(document))
     return parsed
 
 
 def _hand_cache_read(document: Any) -> dict[str, Any]:
-    """The hand reader the cache had before its record (the floor)."""
+    """The hand reader the cache had before its record (the floor): each root's lists
+    checked as lists, its stamps as a text."""
     if (
         not isinstance(document, dict)
-        or document.get("version") != 1
+        or document.get("version") != CACHE_VERSION
         or document.get("home") != "/h"
         or not isinstance(document.get("roots"), dict)
     ):
         return {}
-    return {root: files for root, files in document["roots"].items() if isinstance(files, dict)}
+    return {
+        root: files
+        for root, files in document["roots"].items()
+        if isinstance(files, dict)
+        and isinstance(files.get("stamps"), str)
+        and all(
+            isinstance(files.get(k), list) for k in ("paths", "descriptions", "headings", "binary")
+        )
+    }
 
 
 def test_description_cache_read_and_write_against_the_hand_codec(tmp_path: Path) -> None:
     document = _cache_document()
     cache = DescriptionCacheFile.read(document)
-    assert cache is not None and cache.roots == _hand_cache_read(document)
+    assert cache is not None
+    assert {root: files.to_json() for root, files in cache.roots.items()} == _hand_cache_read(
+        document
+    )
     compact: dict[str, Any] = {"ensure_ascii": False, "separators": (",", ":")}
     assert cache.to_json() == document
     read_floor = _best_ms(lambda: _hand_cache_read(document))
     read = _best_ms(lambda: DescriptionCacheFile.read(document))
     write_floor = _best_ms(lambda: json.dumps(document, **compact))
     write = _best_ms(lambda: json.dumps(cache.to_json(), **compact))
-    walked = _best_ms(lambda: written(cache.roots))  # what a record's writer walked before
+    walked = _best_ms(  # what a record's writer walked before
+        lambda: {root: written(dict(files.to_json())) for root, files in cache.roots.items()}
+    )
     env = child_environment(tmp_path / "pycache")
     firsts = []
     empty = json.dumps(_cache_document() | {"roots": {}})
@@ -280,7 +302,7 @@ def test_description_cache_read_and_write_against_the_hand_codec(tmp_path: Path)
     )
     record(
         "records-description-cache-first-read",
-        Row("the cache record's first read (its reader built; best of 3)",
+        Row("the cache record's first read (its plan made; best of 3)",
             f"{min(firsts[1:]):.2f} ms", "—"),
     )  # fmt: skip
 

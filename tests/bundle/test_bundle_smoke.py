@@ -53,6 +53,17 @@ def test_the_bundle_lists_the_demo_home_as_json(tmp_path: Path) -> None:
     assert "/memories/global/preferences.md" in paths
 
 
+def test_the_bundle_searches_the_demo_home_on_its_index(tmp_path: Path) -> None:
+    """The search engine's native module (tantivy) is in the bundle and ranks."""
+    home = tmp_path / "demo"
+    assert run_bundle(tmp_path, "demo", str(home)).returncode == 0
+    result = run_bundle(tmp_path, "--home", str(home), "search", "ruff", "--mux-only", "--json")
+    assert result.returncode == 0, result.stderr
+    results = json.loads(result.stdout)["results"]
+    assert results and results[0]["path"] == "/memories/global/tools/python.md"
+    assert any(path.name.startswith("search-v") for path in (tmp_path / "config").rglob("*"))
+
+
 def test_the_bundle_consolidates_in_its_child_process(tmp_path: Path) -> None:
     result = run_bundle(tmp_path, "--self-test")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -35,19 +35,24 @@ from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, confirmation_box
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.loads.dialog import LoadsDialog
+from memtab.gui.loads.recall_dialog import RecallDialog
 from memtab.gui.settings.agent_server import confirm_install
 from memtab.gui.settings.keys import confirm_key_host
 from memtab.gui.toolkit.crash_dialog import CrashDialog
 from memtab.gui.toolkit.text.diff_view import DiffDialog
 from memtab.gui.toolkit.text.three_way import ThreeWayView
+from memtab.gui.trust.side_by_side import SideBySideDialog
 from memtab.gui.window import keys
 from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_body import EditProposalDialog
+from memtab.operations.trust.actions import SideBySide
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore.from_history import RevertResult
 from memtab.store.scopes.memory import MemoryStore
+from memtab.trust.contradictions.records import ClaimedLine, Contradiction
+from memtab.trust.records import MemoryPlace
 from memtab.writer.inbox.inbox import InboxItem
 from support.memory_home import MAIN
 from support.syntax_trees import walk
@@ -145,14 +150,31 @@ def open_every_dialog(
         )[0],
         own_actions.about_box,
         lambda: LoadsDialog(window),
+        lambda: RecallDialog(window),
         lambda: PaletteDialog("Quick open", "Type part of a file's name", [], window),
         lambda: GoToLineDialog(120, 249, window),
+        lambda: SideBySideDialog(_side_by_side(), window),
     ]
     for make in makers:
         dialog = make()
         visit(dialog)
         visited.append(type(dialog).__name__)
     return visited
+
+
+def _side_by_side() -> SideBySide:
+    """A contradiction's two files, as Side by side shows them."""
+    first = MemoryPlace(path=str(PREFERENCES), agent="mux", scope="global", line=2, text="8000")
+    second = MemoryPlace(path="/memories/workspace/notes.md", agent="mux", scope="workspace")
+    found = Contradiction(
+        kind="port",
+        about="API's port",
+        first=ClaimedLine(place=first, value="8000", written_at=2),
+        second=ClaimedLine(place=second.replaced(line=1), value="8080", written_at=1),
+        newer="first",
+        why="One says 8000, the other 8080.",
+    )
+    return SideBySide(found, "# Ports\n\nThe API runs on port 8000.\n", "The API: 8080.\n")
 
 
 def dialog_classes() -> set[str]:

@@ -309,7 +309,7 @@ def test_the_log_is_a_plain_file_until_the_paint_and_rotates_after_keeping_every
     started: StartOn,
 ) -> None:
     start = started.start
-    assert start.paint_handlers == "FileHandler"
+    assert start.paint_handlers == "PrivateFileHandler"
     assert start.exit_handlers == "SharedRotatingFileHandler"
     # Logged before the paint (by run_app), then through the rotating handler: one file.
     assert " opens " in start.log.splitlines()[0]

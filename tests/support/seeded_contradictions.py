@@ -15,7 +15,13 @@ versions, eight commands, six paths, six tools, six always-or-never rules.
 first held-out family: measured once at 25 of 40 before the claims learnt what it showed
 them — a port "at localhost:N", a command's purpose said as "the X test suite", a rule
 "make sure to always…", a path sentence naming migrations — so no longer held out), and
-"held-out" (templates written after that, before measuring, not looked at while tuning).
+"seen-2" (the second held-out family: 20 of 40 when measured, before the claims learnt
+to read a "label: value" line, a port in a URL, a tool's clause of its own and a rule's
+action after its always or never — so no longer held out), "seen-3" (the third: written
+before that work, measured once after it at 31 of 40, then looked at), "seen-4" (the
+fourth: written before that look, measured once after it at 12 of 40, then looked at),
+and "held-out" (templates written before that look, measured once after it, never tuned
+on).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Literal
 
-Family = Literal["tune", "seen", "held-out"]
+Family = Literal["tune", "seen", "seen-2", "seen-3", "seen-4", "held-out"]
 PROJECTS = ("acme-api", "storefront", "ledger", "atlas", "beacon", "harbor", "quill", "orbit")
 _SERVICES = ["the API", "the admin UI", "the docs site", "Grafana", "the worker dashboard",
              "MinIO", "the storybook", "the GraphQL gateway"]  # fmt: skip
@@ -70,25 +76,47 @@ _FILLER = ["Ask in #platform when the staging cluster is down.",
 _T: dict[str, dict[Family, list[str]]] = {
     "port": {"tune": ["{svc} runs on port {v}.", "{svc} listens on {v}.", "{Svc} port: {v}."],
              "seen": ["{svc} is served on port {v}.", "{Svc} is at localhost:{v}."],
-             "held-out": ["{Svc} is exposed on port {v}.", "Local {svc}: http://localhost:{v}"]},
+             "seen-2": ["{Svc} is exposed on port {v}.", "Local {svc}: http://localhost:{v}"],
+             "seen-3": ["{Svc} binds to port {v}.", "Open {svc} at http://127.0.0.1:{v}/."],
+             "seen-4": ["{Svc} answers on port {v}.", "You can reach {svc} on port {v}."],
+             "held-out": ["{Svc} serves traffic on port {v}.", "{Svc} uses port {v}."]},
     "version": {"tune": ["We use {p} {v}.", "The project is on {p} {v}."],
                 "seen": ["{p} {v} everywhere.", "Our {p} is {p} {v}."],
-                "held-out": ["We're on {p} {v}.", "{p} version: {v}."]},
+                "seen-2": ["We're on {p} {v}.", "{p} version: {v}."],
+                "seen-3": ["{p} {v} is what we run.", "The {p} version is {v}."],
+                "seen-4": ["Currently on {p} {v}.", "{p}: version {v}."],
+                "held-out": ["This repo targets {p} {v}.",
+                             "Make sure you have {p} {v} installed."]},
     "command": {"tune": ["Run the {s} tests with `{v}`.", "`{v}` runs the {s} tests."],
                 "seen": ["The {s} test suite runs with `{v}`.", "To test {s}, run `{v}`."],
-                "held-out": ["Test {s} with `{v}`.", "For the {s} tests use `{v}`."]},
+                "seen-2": ["Test {s} with `{v}`.", "For the {s} tests use `{v}`."],
+                "seen-3": ["`{v}` is how we run the {s} tests.", "The {s} tests: `{v}`."],
+                "seen-4": ["Kick off the {s} tests via `{v}`.", "`{v}` — the {s} tests."],
+                "held-out": ["The {s} tests are run with `{v}`.", "To run the {s} tests: `{v}`."]},
     "path": {"tune": ["{Thing} live in `{v}`.", "{Thing} are kept in `{v}`."],
              "seen": ["`{v}` holds {thing}.", "{Thing} sit under `{v}`."],
-             "held-out": ["{Thing} can be found in `{v}`.", "{Thing} are located at `{v}`."]},
+             "seen-2": ["{Thing} can be found in `{v}`.", "{Thing} are located at `{v}`."],
+             "seen-3": ["Look in `{v}` for {thing}.", "{Thing}: `{v}`."],
+             "seen-4": ["{Thing} reside in `{v}`.", "Find {thing} under `{v}`."],
+             "held-out": ["All of {thing} is in `{v}`.", "{Thing} go in `{v}`."]},
     "tool": {"tune": ["Use {v}, not {o}.", "We switched from {o} to {v}."],
              "seen": ["Prefer {v} over {o}.", "{V} instead of {o}, please."],
-             "held-out": ["We use {v} rather than {o}.", "Stick to {v}; {o} is not allowed."]},
+             "seen-2": ["We use {v} rather than {o}.", "Stick to {v}; {o} is not allowed."],
+             "seen-3": ["{V} is the one we use; avoid {o}.", "Don't use {o}, use {v}."],
+             "seen-4": ["Go with {v}, never {o}.", "No {o} here — {v} only."],
+             "held-out": ["{V} is our tool here, not {o}.", "We don't use {o}; we use {v}."]},
     "always": {"tune": ["Always {r}.", "You must always {r}."],
                "seen": ["Always {r} here.", "Make sure to always {r}."],
-               "held-out": ["Remember to always {r}.", "It is required to always {r}."]},
+               "seen-2": ["Remember to always {r}.", "It is required to always {r}."],
+               "seen-3": ["Be sure you always {r}.", "Everyone should always {r}."],
+               "seen-4": ["Always, always {r}.", "We always {r}."],
+               "held-out": ["Please always {r}.", "Always make sure to {r}."]},
     "never": {"tune": ["Never {r}.", "Do not {r}."],
               "seen": ["Never {r} here.", "Don't {r}."],
-              "held-out": ["Please never {r}.", "We never {r}."]},
+              "seen-2": ["Please never {r}.", "We never {r}."],
+              "seen-3": ["You should never {r}.", "We do not {r}."],
+              "seen-4": ["Never, ever {r}.", "Do not ever {r}."],
+              "held-out": ["Don't ever {r}.", "Never {r}, please."]},
 }  # fmt: skip
 _HEDGED: dict[str, list[str]] = {
     "port": [
@@ -247,7 +275,11 @@ _TOGETHER = [("project", "workspace"), ("project", "claude"), ("workspace", "cla
 
 
 def build(family: Family = "tune", *, memories: int = 1000) -> ContradictionCorpus:
-    rng = random.Random({"tune": 7301, "seen": 7399, "held-out": 7311}[family])
+    seeds = {
+        "tune": 7301, "seen": 7399, "seen-2": 7311, "seen-3": 7333, "seen-4": 7349,
+        "held-out": 7351,
+    }  # fmt: skip
+    rng = random.Random(seeds[family])
     projects = {name: _project(rng, name) for name in PROJECTS}
     corpus = ContradictionCorpus()
     seeded_slots: list[tuple[int, int, str]] = []

@@ -19,7 +19,9 @@ style rule — each written by one of several templates. The corpus holds:
 
 `family` picks the templates: "tune" (the ones the mechanism was tuned on) or "held-out"
 (written before measuring, never looked at while tuning): each kind of fact has six
-templates, three in each family, and each family its own seed.
+templates, three in each family, and each family its own seed. "held-out" measured the
+rules at 5 of 15 and was then looked at for them; "held-out-2" writes the facts rules are
+made of by templates of its own, written before that look.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Literal
 
-Family = Literal["tune", "held-out"]
+Family = Literal["tune", "held-out", "held-out-2"]
 
 # Each kind: its slots' pools, then six templates (the first three the tune family's).
 _POOLS: dict[str, list[str]] = {
@@ -248,8 +250,37 @@ class DuplicateCorpus:
         return by_id[one].origin == by_id[other].origin
 
 
+_HELD_OUT_RULES: dict[str, list[str]] = {
+    "prefer": [
+        "{tool} only — {other} is off the table.",
+        "We standardised on {tool} over {other}.",
+        "Pick {tool}; {other} is banned here.",
+    ],
+    "convention": [
+        "All {subject} {rule}.",
+        "{Subject} should {rule}.",
+        "Team norm — {subject} {rule}.",
+    ],
+    "style": [
+        "Writing {language}? {style}.",
+        "For {language}: {style}.",
+        "In our {language} code, {style}.",
+    ],
+    "test": [
+        "Tests for {suite}: run `{cmd}`.",
+        "`{cmd}` is the {suite} test command.",
+        "Run `{cmd}` to test {suite}.",
+    ],
+}
+"""The second held-out family's templates of the facts a rule is made of (its other
+facts are written as "held-out"'s): written before the rules' misses in "held-out" were
+looked at, never tuned on."""
+
+
 def _templates(kind: str, family: Family) -> list[str]:
     every = _TEMPLATES[kind]
+    if family == "held-out-2" and kind in _HELD_OUT_RULES:
+        return _HELD_OUT_RULES[kind]
     return every[:3] if family == "tune" else every[3:]
 
 
@@ -331,7 +362,7 @@ def _note_text(
 
 def build(family: Family = "tune", *, originals: int = 150, reworded: int = 50) -> DuplicateCorpus:
     """The corpus of `family` (see the module doc)."""
-    rng = random.Random(7201 if family == "tune" else 7299)
+    rng = random.Random({"tune": 7201, "held-out": 7299, "held-out-2": 7313}[family])
     corpus = DuplicateCorpus()
     _SAID.clear()
     used: set[tuple[str, ...]] = set()

@@ -15,6 +15,7 @@ import pytest
 from memtab import log_rotation, logs
 from memtab.log_rotation import SharedRotatingFileHandler, start_rotating
 from memtab.logs import log_dir, own_handlers, setup_logging
+from support.private_modes import open_to_others
 
 
 def test_the_log_goes_to_the_platform_log_dir(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -61,7 +62,7 @@ def test_records_before_the_rotation_starts_are_kept_and_it_rotates_from_then_on
     assert path is not None
     for index in range(60):  # past the size: a plain file does not rotate
         logging.getLogger("memtab.test").info("early %d %s", index, "x" * 40)
-    assert [type(handler) for handler in own_handlers()] == [logging.FileHandler]
+    assert [type(handler) for handler in own_handlers()] == [logs.PrivateFileHandler]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["memtab.log"]
     assert path.stat().st_size > 2000
 
@@ -172,3 +173,48 @@ def test_what_other_processes_appended_counts_toward_the_rotation(tmp_path: Path
         handler.close()
     assert (tmp_path / "memtab.log.1").exists()
     assert path.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_the_log_is_private_whatever_the_umask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, umask: int
+) -> None:
+    folder = tmp_path / "state" / "log"
+    monkeypatch.setenv("MEMTAB_LOG_DIR", str(folder))
+    monkeypatch.setattr(logs, "MAX_LOG_BYTES", 2000)
+    path = setup_logging()
+    start_rotating()
+    assert path is not None
+    for index in range(100):
+        logging.getLogger("memtab.test").info("line %d %s", index, "x" * 40)
+    assert (folder / "memtab.log.1").exists()
+    assert open_to_others(folder) == []
+
+
+def test_a_log_an_older_memtab_left_open_is_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "log"
+    folder.mkdir(mode=0o755)
+    for name in ("memtab.log", "memtab.log.1", "memtab.log.3"):
+        (folder / name).write_text("a memory quoted\n")
+        os.chmod(folder / name, 0o644)
+    os.chmod(folder, 0o755)
+    monkeypatch.setenv("MEMTAB_LOG_DIR", str(folder))
+    assert setup_logging() == folder / "memtab.log"
+    assert open_to_others(folder) == []
+    assert (folder / "memtab.log").read_text() == "a memory quoted\n"  # appended to, kept
+
+
+def test_the_log_is_never_written_through_a_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    precious = tmp_path / "precious.txt"
+    precious.write_text("kept\n")
+    folder = tmp_path / "log"
+    folder.mkdir()
+    (folder / "memtab.log").symlink_to(precious)
+    monkeypatch.setenv("MEMTAB_LOG_DIR", str(folder))
+    path = setup_logging()
+    logging.getLogger("memtab.test").info("a line")
+    assert path is not None and not path.is_symlink() and "a line" in path.read_text()
+    assert precious.read_text() == "kept\n"

@@ -12,18 +12,30 @@ from typing import Literal, NamedTuple
 
 from memtab.agent_server.server_names import DEFAULT_WRITES, READ_TOOLS
 from memtab.sources.claude.source import auto_memory_base
+from memtab.sources.gemini.settings import SETTINGS_NAME as GEMINI_SETTINGS_NAME
+from memtab.sources.gemini.source import GEMINI_DIR, HOME_VARIABLE
 from memtab.store.home import Home
 
 SERVER_KEY = "memtab"
-AgentName = Literal["claude", "codex", "xum"]
-AGENTS: tuple[AgentName, ...] = ("claude", "codex", "xum")
-AGENT_TITLES: dict[AgentName, str] = {"claude": "Claude Code", "codex": "Codex", "xum": "xum"}
+AgentName = Literal["claude", "codex", "gemini", "xum"]
+AGENTS: tuple[AgentName, ...] = ("claude", "codex", "gemini", "xum")
+AGENT_TITLES: dict[AgentName, str] = {
+    "claude": "Claude Code",
+    "codex": "Codex",
+    "gemini": "Gemini CLI",
+    "xum": "xum",
+}
+# The agents with a per-project file of their own, which install reaches through real
+# folders only (`project_folder`).
+PROJECT_FILE_AGENTS: tuple[AgentName, ...] = ("codex", "gemini")
 NO_XUM_PROJECT = (
     "xum keeps its MCP servers per home (<home>/mcp.jsonc), not per project: install it "
     "without --project (each session there serves the project it works in)"
 )
 # Claude Code's names of Memtab's read-only tools, as its permission rules spell them.
 CLAUDE_READ_RULES: tuple[str, ...] = tuple(f"mcp__{SERVER_KEY}__{name}" for name in READ_TOOLS)
+# Gemini CLI's (`mcp_<server>_<tool>`, `formatMcpToolName`), as its policy engine names them.
+GEMINI_READ_TOOLS: tuple[str, ...] = tuple(f"mcp_{SERVER_KEY}_{name}" for name in READ_TOOLS)
 
 
 def demo_refusal(home: Home, change: str = "install") -> str | None:
@@ -48,10 +60,18 @@ def _user_home(env: Mapping[str, str]) -> Path:
     return Path(env.get("HOME") or os.path.expanduser("~"))
 
 
+def gemini_home(env: Mapping[str, str]) -> Path:
+    """The folder Gemini CLI takes for the home directory, which holds its `.gemini`:
+    `$GEMINI_CLI_HOME` when set (`homedir()` in its `utils/paths.js`), else the user's."""
+    named = env.get(HOME_VARIABLE, "").strip()
+    return Path(os.path.abspath(os.path.expanduser(named))) if named else _user_home(env)
+
+
 class ProjectPlace(NamedTuple):
     """Where an install for one project goes (docs/formats.md §22.6): Claude Code's local
     scope, keyed by `claude_key` (the checkout's canonical git root, as Claude Code keys a
-    project) in its user file; Codex's project config `<checkout>/.codex/config.toml`."""
+    project) in its user file; Codex's project config `<checkout>/.codex/config.toml`;
+    Gemini CLI's workspace settings `<checkout>/.gemini/settings.json`."""
 
     checkout: Path
     claude_key: str
@@ -74,6 +94,8 @@ def config_path(
     environ = os.environ if env is None else env
     if project is not None and agent == "codex":
         return project.checkout / ".codex" / "config.toml"
+    if project is not None and agent == "gemini":
+        return project.checkout / GEMINI_DIR / GEMINI_SETTINGS_NAME
     if project is not None and agent == "xum":
         raise ValueError(NO_XUM_PROJECT)
     if agent == "claude":
@@ -82,13 +104,30 @@ def config_path(
     if agent == "codex":
         folder = environ.get("CODEX_HOME")
         return (Path(folder) if folder else _user_home(environ) / ".codex") / "config.toml"
+    if agent == "gemini":
+        return gemini_home(environ) / GEMINI_DIR / GEMINI_SETTINGS_NAME
     return home.root / "mcp.jsonc"
 
 
 def project_folder(agent: AgentName, project: ProjectPlace | None) -> Path | None:
     """The project folder the agent's file for `project` lies in, below which no link is
     followed (a cloned repository can ship one); None for a file of the user's own."""
-    return project.checkout if project is not None and agent == "codex" else None
+    return project.checkout if project is not None and agent in PROJECT_FILE_AGENTS else None
+
+
+def gemini_project_refusal(
+    project: ProjectPlace, env: Mapping[str, str] | None = None
+) -> str | None:
+    """Why Gemini CLI would never read an install for `project` (None: it would): in the
+    folder it takes for the home directory its workspace settings are its user settings
+    (`mcp add --scope project` refuses it too)."""
+    environ = os.environ if env is None else env
+    if os.path.realpath(project.checkout) != os.path.realpath(gemini_home(environ)):
+        return None
+    return (
+        f"{project.checkout} is the folder Gemini CLI takes for your home: it reads no project "
+        "settings there, only ~/.gemini/settings.json. Install without --project"
+    )
 
 
 def claude_settings_path(env: Mapping[str, str] | None = None) -> Path:
@@ -106,7 +145,7 @@ def agent_found(agent: AgentName, home: Home, env: Mapping[str, str] | None = No
         return (home.root / "config.json").is_file()
     environ = os.environ if env is None else env
     path = config_path(agent, home, environ)
-    if agent == "codex":
+    if agent in ("codex", "gemini"):
         return path.parent.is_dir()
     return path.exists() or (_user_home(environ) / ".claude").is_dir()
 

@@ -2,26 +2,30 @@
 through the store) and the other agents' memory Memtab found (`memtab.sources`) that the
 session reads (`keep`).
 
-A search needs no file's row: the first call stats every file (`catalog_listing`: no file
-opened), brings the home's search index on disk up to date by the files' stamps
-(`memtab.search_index`: only the files changed since any Memtab last indexed them are read)
-and answers from it on the call's own thread; then, in the background once the answer is on
-its way out (`ANSWER_OUT_S`), it watches the scope roots (watchdog) and walks them once
-more (what changed before the watch began). A later call re-stats and re-indexes only the
-files the watch reported (`catalog_listing.WatchedChanges`), and lists everything again
-when it reported a folder, too many files or lost events, or when nothing watches (every
-call), so a file changed or deleted outside is answered as it is now; every `FULL_RELIST_S`
-a re-listing also re-reads the other agents' sources, in the background (docs/formats.md
-§22.3, §22.11). The files this server wrote are re-stat'ed before the next answer, as the
-watch's are (`invalidate`; everything is listed again when a folder came or went with
-them). `list`'s full rows (descriptions, pins, usage) are built when it asks, from the
-files as the last walk or re-stat saw them, reading only those whose stat changed
-(`store.description_cache.KnownFiles`, first loaded from the home's cache, which that
-listing saves too). Indexing what no index holds yet takes at most `INDEXING_BUDGET_S` of a
-call: the rest goes on in the background, and answers say how many files are not searched
-yet. A file's text is what `view` would show of it (by the one readability rule): a file
-over the cap, binary, with other hard links, or no longer a regular file is found by its
-path and description only, never snippeted.
+A search needs no file's row: the first call walks the files' names and inodes (no file
+stat'ed or opened: a file the index holds under the same name and inode is presumed as it
+holds it; the new, replaced and racy ones and those the answer names are stat'ed,
+`catalog_listing.list_presumed`), brings the home's search index on disk up to date by the
+files' stamps (`memtab.search_index`: only the files changed since any Memtab last indexed
+them are read) and answers from it on the call's own thread; then, in the background once
+the answer is on its way out (`ANSWER_OUT_S`), it watches the scope roots (watchdog) and
+walks them once more, every file stat'ed (what changed before the watch began, and what was
+written over in place while none ran; a call meanwhile waits for it). A later call re-stats
+and re-indexes only the files the watch reported (`catalog_listing.WatchedChanges`), and
+lists everything again when it reported a folder, too many files or lost events, or when
+nothing watches (every call), so a file changed or deleted outside is answered as it is
+now; every `FULL_RELIST_S` a re-listing also re-reads the other agents' sources, in the
+background (docs/formats.md §22.3, §22.11). The files this server wrote are re-stat'ed
+before the next answer, as the watch's are (`invalidate`; everything is listed again when a
+folder came or went with them). `list`'s full rows (descriptions, pins, usage) are built
+when it asks, from the files as the last walk or re-stat saw them, reading only those whose
+stat changed (`store.description_cache.KnownFiles`, first loaded from the home's cache,
+which that listing saves too). Indexing what no index holds yet takes at most
+`INDEXING_BUDGET_S` of a call, less when the walk took long (`ANSWER_WITHIN_S`): the rest
+goes on in the background, and answers say how many files are not searched yet. A file's
+text is what `view` would show of it (by the one readability rule): a file over the cap,
+binary, with other hard links, or no longer a regular file is found by its path and
+description only, never snippeted.
 """
 
 from __future__ import annotations
@@ -33,27 +37,34 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Annotated
 
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
 from memtab.agent_server.catalog_listing import (
     CHANGES,
+    Held,
     Listed,
+    ListedFiles,
+    Listing,
     NeedsListingError,
     WatchedChanges,
+    confirm_answer,
     folder_came_or_went,
     in_scope,
     kept_sources,
     list_files,
+    list_presumed,
     restat,
     scope_roots,
 )
-from memtab.fs.records import Record
+from memtab.fs.records import OmitEmpty, OmitNone, Record
 from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import Ahead, Hit, SearchIndex
 from memtab.search_index.ranking import best_line
 from memtab.sources.config import SourceContext
+from memtab.sources.listing import SourceFileRow
 from memtab.sources.model import Source
 from memtab.store.description_cache import DescriptionCache, KnownEntry, KnownFiles
 from memtab.store.files import FileEntry, ScopeListing, described_file
@@ -64,9 +75,11 @@ from memtab.watch.observers import watching_any_depth
 
 logger = logging.getLogger(__name__)
 
-# How long a call may spend indexing files no index holds yet before it answers (with the
-# walk before it and the commit after it, an answer within 1 s: issue 73).
+# How long a call may spend indexing files no index holds yet before it answers, at most,
+# and what the call aims at with the walk before it (the commit and the search after it
+# take the rest of a second: an answer within 1 s, issue 73, a busy machine's walk too).
 INDEXING_BUDGET_S = 0.5
+ANSWER_WITHIN_S = 0.7
 # How long the background work waits after the first answer is made: its way out (the
 # SDK's serialization, the write) would share the interpreter with a walk.
 ANSWER_OUT_S = 0.3
@@ -78,7 +91,9 @@ MAX_LIMIT = 100
 class SearchHit(Record, write_only=True):
     """A file `search` found (docs/formats.md §22.2): its path, scope and description, its
     score, and the line that holds most of the query's words (None: only the name or the
-    description did)."""
+    description did); Codex's copy of a Claude Code memory file, its original
+    (`importedFrom`), and an original, the copies found with it (`importedAs`,
+    `pages.imports.fold_copies`)."""
 
     path: str
     scope: str
@@ -86,6 +101,8 @@ class SearchHit(Record, write_only=True):
     score: float
     line: int | None
     snippet: str | None
+    imported_from: Annotated[str | None, OmitNone] = None
+    imported_as: Annotated[tuple[str, ...], OmitEmpty] = ()
 
 
 class MemoryCatalog:
@@ -109,7 +126,7 @@ class MemoryCatalog:
         self._keep = keep
         self._clock = clock
         self._background = background
-        self._files: dict[str, Listed] = {}
+        self._files = ListedFiles({})
         self._notes: tuple[str, ...] = ()
         self._listed_at: float | None = None
         self._index: SearchIndex | None = None  # opened by the first listing
@@ -130,6 +147,9 @@ class MemoryCatalog:
         self._known: dict[str, dict[str, KnownEntry]] | None = None  # per root, as last seen
         self._observer: BaseObserver | None = None
         self._watching: threading.Thread | None = None
+        # The listing presumed files as the index holds them (a first search's): the walk
+        # after the watch began stats them all.
+        self._presumed = False
         self._threads: list[threading.Thread] = []  # every background thread started
         self._changes = WatchedChanges()
         self._changed = self._changes.reported  # a watched root reported a change
@@ -209,7 +229,10 @@ class MemoryCatalog:
     def rows(self, *, scope: str | None = None) -> list[FileRow]:
         """Every file (in `scope`, when given), as `memtab list --json` shows it (other
         agents' files with their own fields): the full rows, built from a listing of their
-        own when the files changed since the last were."""
+        own when the files changed since the last were (every file stat'ed: a first search
+        presumed some as the index holds them)."""
+        if self._files.presumed:
+            self._listed_at = None
         self._fresh()
         with self._listing:
             files = self._files
@@ -230,6 +253,10 @@ class MemoryCatalog:
         if ranked is None:
             within = [root for root in roots if in_scope(scopes.get(root, root), scope)]
             ranked = index.search(query, within, limit=limit)
+            for _ in range(3):  # each file it names stat'ed, as the answer read ahead's were
+                if not self._presumed or not confirm_answer(files, index, [h.id for h in ranked]):
+                    break
+                ranked = index.search(query, within, limit=limit)
         results = []
         for hit in ranked:
             listed = files.get(hit.id)
@@ -239,6 +266,7 @@ class MemoryCatalog:
             description: str | None = hit.label.partition("\n")[2]
             if listed.row is not None:
                 description = listed.row.description
+            row = listed.row if isinstance(listed.row, SourceFileRow) else None
             found = best_line(hit.text, query)
             results.append(
                 SearchHit(
@@ -248,6 +276,7 @@ class MemoryCatalog:
                     score=round(hit.score, 3),
                     line=found[0] if found else None,
                     snippet=found[1] if found else None,
+                    imported_from=row.imported_from if row is not None else None,
                 )
             )
         self._answered.set()
@@ -264,6 +293,9 @@ class MemoryCatalog:
             raise CatalogClosedError
         if self._indexing is not None and self._indexing.is_alive():
             return None
+        watching = self._watching
+        if self._presumed and self._observer is not None and watching is not None:
+            watching.join()  # its walk stats what the first listing presumed: reported first
         if self._index is not None and self._index.generation != self._generation:
             self._listed_at = None  # the index was started again: every file indexed anew
         listed_at = self._listed_at
@@ -321,26 +353,32 @@ class MemoryCatalog:
         index = self._index
         self._generation = index.generation
         kept = kept_sources(self._sources, self._keep)
-        listing = list_files(self.store, kept)
-        files = listing.files
-        ahead = None
         guessed = self._guessed_roots(kept)
-        if query is not None:
-            ahead = _search_ahead(index, query, guessed, listing.roots)
+        # A fresh server's first search: the walk with every stat after the watch begins
+        # follows (none without the background: `memtab search` stats every file).
+        presumed = query is not None and not self._files and self._background
+        if presumed:
+            assert query is not None
+            listing, ahead = _presumed(self.store, kept, index, query, guessed)
+        else:
+            listing = list_files(self.store, kept)
+            ahead = None if query is None else _search_ahead(index, query, guessed, listing.roots)
+        files = listing.files
         stale, gone = index.stale_by_root(
             listing.stamps, held=ahead.rows if ahead is not None else None
         )
         answered = ahead.hits if ahead is not None and not stale and not gone else None
         # In the listing's order (scopes, then paths): a budget indexes the first ones.
         order = {root: place for place, root in enumerate(listing.roots)}
-        keys = sorted((key for key, file in files.items() if (file.root, key) in stale),
-                      key=lambda key: (order[files[key].root], key))  # fmt: skip
-        changed = [files[key].indexed(key) for key in keys]
-        refreshed = index.update(changed, gone, budget_s=INDEXING_BUDGET_S)
+        keys = sorted((order[root], key) for root, key in stale if key in files)
+        changed = [files.indexed(key) for _, key in keys]
+        budget_s = min(INDEXING_BUDGET_S, max(0.0, ANSWER_WITHIN_S - (self._clock() - started)))
+        refreshed = index.update(changed, gone, budget_s=budget_s)
         if index.generation != self._generation:  # started again: index every file
             return self._relist(query, attempt + 1) if attempt < 2 else None
         with self._lock:
             self._files = files
+            self._presumed = presumed
             self._notes = listing.notes
             self._roots = listing.roots
             self._scope_roots = scope_roots(self.store)
@@ -386,16 +424,15 @@ class MemoryCatalog:
             self._relist()
             return
         with self._lock:
-            files = {key: file for key, file in files.items() if key not in gone}
-            files.update(listed)
-            self._files = files
+            self._files = files.changed(listed, gone)
         logger.debug("catalog: %d files re-stat'ed, %d (re)indexed", len(paths), len(changed))
 
     def _start_watching(self) -> None:
         """Background, after the first answer: watch the scope roots, then walk them once
         more and report what changed between the first walk and the watch (and what was
-        too recent to trust) as the watch would; take the rows of roots no longer on disk
-        out of the index."""
+        too recent to trust, and what a first search presumed and was written over in
+        place) as the watch would; take the rows of roots no longer on disk out of the
+        index."""
         self._after_answer()
         try:
             observer = self._watch()
@@ -407,16 +444,9 @@ class MemoryCatalog:
                     observer.stop()
                     observer.join(timeout=2)
                     return
-                now = list_files(self.store, []).files
-                files = self._files
                 # Changed, new, gone, or too recent to trust (racy): re-stat'ed next call.
-                self._changes.report(
-                    [file.physical for key, file in now.items()
-                     if file.stamp is None or (seen := files.get(key)) is None
-                     or seen.stamp != file.stamp]
-                    + [file.physical for key, file in files.items()
-                       if file.row is None and key not in now]
-                )  # fmt: skip
+                self._changes.report(self._files.differing(list_files(self.store, [])))
+                self._presumed = False  # what it presumed is stat'ed and reported
             index = self._index
             if index is not None and not self._closing.is_set():
                 index.forget_missing_roots()
@@ -465,13 +495,13 @@ class MemoryCatalog:
             return None
         return observer
 
-    def _full_rows(self, files: dict[str, Listed]) -> list[FileRow]:
+    def _full_rows(self, files: ListedFiles) -> list[FileRow]:
         """Every file's row: the store's files described (each read only if its stat
         changed since it was last read) and the sources' rows."""
         rows = file_rows(self._store_listings(files), self.store)
         return rows + [file.row for file in files.values() if file.row is not None]
 
-    def _store_listings(self, files: dict[str, Listed]) -> list[ScopeListing]:
+    def _store_listings(self, files: ListedFiles) -> list[ScopeListing]:
         """The store's scopes as `list_scope` lists them, from the files as listed (their
         stat as walked or re-stat'ed: no walk again), each file read only if its stat
         changed since it was last read (the first time recalls the home's description
@@ -512,6 +542,23 @@ class _Query:
     text: str
     scope: str | None
     limit: int
+
+
+def _presumed(
+    store: MemoryStore, kept: list[Source], index: SearchIndex, query: _Query, roots: dict[str, str]
+) -> tuple[Listing, Ahead | None]:
+    """A fresh server's first listing, by names alone (`list_presumed`): the answer read
+    with the manifests it is compared with, each file it answers with stat'ed."""
+    ahead: list[Ahead | None] = [None]
+
+    def held_for(listed: tuple[str, ...]) -> Held | None:
+        ahead[0] = _search_ahead(index, query, roots, listed)
+        return ahead[0].rows if ahead[0] is not None else None
+
+    listing = list_presumed(store, kept, held_for)
+    if ahead[0] is not None:
+        listing.files.confirm(hit.id for hit in ahead[0].hits)
+    return listing, ahead[0]
 
 
 def _search_ahead(

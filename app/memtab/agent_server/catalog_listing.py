@@ -5,7 +5,10 @@ A search needs a file's place and stamp (size, mtime, ctime, inode) to know whet
 index holds it as it is: `list_files` walks the store's scopes by the listing's rules
 (`store.files.stat_scope`) and opens no file; the description a result shows comes from
 the index, which read it with the file's text. Other agents' sources are listed whole
-(their listing gives their rows). What the watch of the scope roots reports
+(their listing gives their rows). A fresh server's first search lists by names and inodes
+alone (`list_presumed`): a file the index holds under the same name and inode is presumed
+as it holds it, and the files the answer names are stat'ed (`ListedFiles.confirm`); the
+walk after the watch begins stats them all. What the watch of the scope roots reports
 (`WatchedChanges`) is re-stat'ed file by file (`restat`); everything is listed again when
 it reports a folder that came, went or moved (what it holds brings no event of its own
 when it moved in), more files than `MAX_REPORTED_FILES`, or the kernel's queue of events
@@ -19,10 +22,11 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -44,15 +48,27 @@ from watchdog.events import (
 )
 
 from memtab.search_index.documents import IndexedFile, Stamp
+from memtab.search_index.index import SearchIndex
+from memtab.sources.codex.imports import link_imports
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, is_shown
 from memtab.sources.listing import list_source, source_file_row
 from memtab.sources.model import Source
 from memtab.store import description_cache
-from memtab.store.files import MAX_FILE_BYTES, read_description, stat_listed_file, stat_scope
+from memtab.store.files import (
+    MAX_FILE_BYTES,
+    name_scope,
+    note_too_deep,
+    stat_listed_file,
+    stat_names,
+    stat_scope,
+)
 from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath, too_deep_words
 from memtab.store.scopes.file_rows import FileRow
 from memtab.store.scopes.memory import MemoryStore
+
+Held = Mapping[str, Mapping[str, Stamp | None]]
+"""Each root's files as the index holds them (its manifest: id → stamp)."""
 
 
 class Listed(NamedTuple):
@@ -80,21 +96,133 @@ class Listed(NamedTuple):
         if self.row is not None:
             label = f"{key}\n{self.row.description or ''}"
             return IndexedFile(self.root, key, label, physical, self.stamp, self.linked)
-        where = self.physical
+        return IndexedFile(self.root, key, key, physical, self.stamp, described=self.physical)
 
-        def labelled() -> str:
-            return f"{key}\n{read_description(where)}"
 
-        return IndexedFile(self.root, key, "", physical, self.stamp, labelled=labelled)
+class ListedFiles(Mapping[str, Listed]):
+    """Every file listed, by key (virtual path or source file id; the store's scopes first,
+    in `SCOPE_ORDER`): the store's files kept as their stat alone (None: presumed as the
+    index holds it, `list_presumed`), each `Listed` made when asked (a first search walks
+    20,000 and looks at ten), the others as listed."""
+
+    __slots__ = ("_infos", "_listed", "_scopes", "_stamps")
+
+    def __init__(
+        self,
+        infos: dict[str, os.stat_result | None],
+        scopes: tuple[tuple[str, str, str, str], ...] = (),
+        stamps: Mapping[str, dict[str, Stamp | None]] | None = None,
+        listed: dict[str, Listed] | None = None,
+    ) -> None:
+        """`infos`: the store's files' stat by key; `scopes`: each scope's key prefix, root,
+        name and the root's path to join a key's rest to; `stamps`: each root's files'
+        stamps; `listed`: files as listed (the sources', re-stat'ed ones)."""
+        self._infos = infos
+        self._scopes = scopes
+        self._stamps = stamps or {}
+        self._listed = listed or {}
+
+    def __getitem__(self, key: str) -> Listed:
+        listed = self._listed.get(key)
+        if listed is not None:
+            return listed
+        info = self._infos[key]
+        root, scope, physical = self._where(key)
+        stamp = self._stamps[root].get(key)
+        size = info.st_size if info is not None else stamp[0] if stamp is not None else 0
+        return Listed(root, scope, physical, size <= MAX_FILE_BYTES, stamp, info=info)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._listed or key in self._infos
+
+    def __iter__(self) -> Iterator[str]:
+        yield from (key for key in self._infos if key not in self._listed)
+        yield from self._listed
+
+    def __len__(self) -> int:
+        return len(self._infos) + sum(key not in self._infos for key in self._listed)
+
+    @property
+    def presumed(self) -> bool:
+        """Whether a file is presumed as the index holds it, never stat'ed (`list`'s rows
+        need every file's stat: it lists again)."""
+        return None in self._infos.values()
+
+    def indexed(self, key: str) -> IndexedFile:
+        """The file `key` as the index takes it (`Listed.indexed`), no `Listed` made for
+        a store file (a first search of a home no index holds takes every one)."""
+        if key in self._listed:
+            return self._listed[key].indexed(key)
+        info = self._infos[key]
+        root, _, physical = self._where(key)
+        stamp = self._stamps[root].get(key)
+        size = info.st_size if info is not None else stamp[0] if stamp is not None else 0
+        readable = physical if size <= MAX_FILE_BYTES else None
+        return IndexedFile(root, key, key, readable, stamp, described=physical)
+
+    def changed(self, listed: Mapping[str, Listed], gone: Collection[str]) -> ListedFiles:
+        """These files with `listed` as re-stat'ed now and `gone` no longer listed."""
+        infos = self._infos
+        if gone:
+            infos = {key: info for key, info in infos.items() if key not in gone}
+        kept = {key: file for key, file in self._listed.items() if key not in gone}
+        return ListedFiles(infos, self._scopes, self._stamps, kept | dict(listed))
+
+    def differing(self, now: Listing) -> list[str]:
+        """Where the store's files that `now` (a later listing) finds changed, new, gone or
+        too recent to trust are: each root compared as one mapping of stamps first (a
+        listing of 20,000 files as this one left them: no `Listed` made)."""
+        paths: list[str] = []
+        overridden = {listed.root for listed in self._listed.values()}
+        for root, theirs in now.stamps.items():
+            unchanged = root not in overridden and self._stamps.get(root) == theirs
+            if unchanged and None not in theirs.values():
+                continue
+            for key, stamp in theirs.items():
+                seen = self.get(key)
+                if stamp is None or seen is None or seen.stamp != stamp:
+                    paths.append(now.files[key].physical)
+            paths += [self[key].physical for key in self._stamps.get(root, {})
+                      if key not in theirs and key in self]  # fmt: skip
+        return paths
+
+    def presumes(self, key: str) -> bool:
+        """Whether the file `key` is presumed as the index holds it (never stat'ed)."""
+        return key not in self._listed and key in self._infos and self._infos[key] is None
+
+    def confirm(self, keys: Iterable[str]) -> None:
+        """Stat the presumed files among `keys` now (a first answer's results): their
+        stamps as they are, or no longer listed when gone."""
+        racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
+        for key in keys:
+            if key in self._infos and self._infos[key] is None and key not in self._listed:
+                root, _, physical = self._where(key)
+                try:
+                    info = os.lstat(physical)
+                except OSError:
+                    info = None
+                if info is None or not stat.S_ISREG(info.st_mode):
+                    del self._infos[key]
+                    self._stamps[root].pop(key, None)
+                    continue
+                self._infos[key] = info
+                self._stamps[root][key] = stamp_of(info, racy_after_ns)
+
+    def _where(self, key: str) -> tuple[str, str, str]:
+        """A store file's root, scope and path on disk."""
+        for prefix, root, scope, base in self._scopes:
+            if key.startswith(prefix):
+                return root, scope, base + key[len(prefix) :]
+        raise KeyError(key)
 
 
 class Listing(NamedTuple):
-    """Every file listed, by key (virtual path or source file id; the store's scopes first,
-    in `SCOPE_ORDER`), what the walk left out (for answers to say), every root listed
-    (each available scope root, listed files or not, and each source's id), and each
-    root's files' stamps by key (what `SearchIndex.stale_by_root` compares)."""
+    """Every file listed (`ListedFiles`), what the walk left out (for answers to say),
+    every root listed (each available scope root, listed files or not, and each source's
+    id), and each root's files' stamps by key (what `SearchIndex.stale_by_root`
+    compares)."""
 
-    files: dict[str, Listed]
+    files: ListedFiles
     notes: tuple[str, ...]
     roots: tuple[str, ...]
     stamps: dict[str, dict[str, Stamp | None]]
@@ -113,46 +241,119 @@ def kept_sources(
 def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
     """Stat every file of the store's available scopes and list the `kept` sources."""
     racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
-    files: dict[str, Listed] = {}
+    infos: dict[str, os.stat_result | None] = {}
+    scopes: list[tuple[str, str, str, str]] = []
     notes: list[str] = []
-    roots: list[str] = []
     stamps: dict[str, dict[str, Stamp | None]] = {}
-    new = tuple.__new__  # a Listed made without its Python-level __new__
     for scope, root in scope_roots(store).items():
-        walked = stat_scope(scope, Path(root))
-        prefix, name, base = scope.virtual_root + "/", scope.value, root + os.sep
+        prefix = scope.virtual_root + "/"
+        walked = stat_scope(scope, Path(root), prefix)
+        infos.update(walked.files)
+        scopes.append((prefix, root, scope.value, root + os.sep))
         stamped = stamps.setdefault(root, {})
-        for relative, info in walked.files.items():  # the hot loop: 20,000 files, no call
+        for key, info in walked.files.items():  # the hot loop: 20,000 files, no call
             mtime_ns, ctime_ns = info.st_mtime_ns, info.st_ctime_ns
-            racy = mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns
-            size = info.st_size
-            stamp = None if racy else (size, mtime_ns, ctime_ns, info.st_ino)
-            key = prefix + relative
-            stamped[key] = stamp
-            files[key] = new(
-                Listed,
-                (root, name, base + relative, size <= MAX_FILE_BYTES, stamp, False, None, info),
-            )
+            if mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns:
+                stamped[key] = None
+            else:
+                stamped[key] = (info.st_size, mtime_ns, ctime_ns, info.st_ino)
         notes += [f"Not listed or searched: {too_deep_words(path)}" for path in walked.too_deep]
-        roots.append(root)
-    if kept:
-        for listing in (shown for s in kept if is_shown(shown := list_source(s))):
-            roots.append(listing.source.id)
-            stamped = stamps.setdefault(listing.source.id, {})
-            for source_file in listing.files:
-                # Sources are stamped by their listing's size and time alone.
-                stamp = (source_file.size_bytes, source_file.modified_at_ms, 0, 0)
-                stamped[source_file.id] = stamp
-                files[source_file.id] = Listed(
-                    source_file.source_id,
-                    source_file.source_id,
-                    os.fspath(source_file.physical),
-                    source_file.size_bytes <= MAX_FILE_BYTES,
-                    stamp,
-                    source_file.linked,
-                    source_file_row(source_file),
-                )
-    return Listing(files, tuple(notes), tuple(dict.fromkeys(roots)), stamps)
+    listed, roots = _list_sources(kept, stamps)
+    files = ListedFiles(infos, tuple(scopes), stamps, listed)
+    return Listing(files, tuple(notes), tuple(dict.fromkeys([*stamps, *roots])), stamps)
+
+
+def list_presumed(
+    store: MemoryStore, kept: list[Source], held_for: Callable[[tuple[str, ...]], Held | None]
+) -> Listing:
+    """`list_files` by names alone (no file stat'ed): each file the index holds under the
+    same name and inode (`held_for(roots)`: each root's manifest, read once the roots are
+    known) is presumed as the index holds it; a new, replaced or racy file is stat'ed. A
+    file written over in place since keeps its inode: the caller confirms the ones it
+    answers with (`ListedFiles.confirm`), and a walk with every stat follows."""
+    racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
+    walks = [
+        (root, scope, scope.virtual_root + "/", name_scope(root))
+        for scope, root in scope_roots(store).items()
+    ]
+    stamps: dict[str, dict[str, Stamp | None]] = {root: {} for root, *_ in walks}
+    listed, sources = _list_sources(kept, stamps)
+    roots = tuple(dict.fromkeys([*(root for root, *_ in walks), *sources]))
+    held = held_for(roots) or {}
+    infos: dict[str, os.stat_result | None] = {}
+    notes: list[str] = []
+    for root, scope, prefix, walk in walks:
+        rows, stamped = held.get(root, {}), stamps[root]
+        for folder in walk.folders:
+            inside = prefix + "".join(f"{name}/" for name in folder.segments)
+            unknown = []
+            for name, inode in zip(folder.files, folder.inodes, strict=True):
+                key = inside + name  # the hot loop: 20,000 files, no call
+                row = rows.get(key)
+                if row is not None and row[3] == inode:
+                    stamped[key] = row
+                else:
+                    unknown.append(name)
+            if unknown:
+                for key, info in stat_names(folder.path, unknown, inside).items():
+                    infos[key], stamped[key] = info, stamp_of(info, racy_after_ns)
+        infos.update((key, None) for key in stamped if key not in infos)
+        too_deep = note_too_deep(scope, root, walk.too_deep)
+        notes += [f"Not listed or searched: {too_deep_words(path)}" for path in too_deep]
+    scopes = tuple((prefix, root, scope.value, root + os.sep) for root, scope, prefix, _ in walks)
+    files = ListedFiles(infos, scopes, stamps, listed)
+    return Listing(files, tuple(notes), roots, stamps)
+
+
+def confirm_answer(files: ListedFiles, index: SearchIndex, keys: list[str]) -> bool:
+    """Stat the presumed files among `keys` (an answer's) and index again those changed
+    or gone: whether any was (the answer is then searched again)."""
+    presumed = [key for key in keys if files.presumes(key)]
+    held = {key: (files[key].root, files[key].stamp) for key in presumed}
+    files.confirm(presumed)
+    gone = [(root, key) for key, (root, _) in held.items() if key not in files]
+    now = {key: files[key].stamp for key in held if key in files}
+    changed = [files.indexed(key) for key, stamp in now.items()
+               if stamp is None or stamp != held[key][1]]  # fmt: skip
+    if gone or changed:
+        index.update(changed, gone)
+    return bool(gone or changed)
+
+
+def stamp_of(info: os.stat_result, racy_after_ns: int) -> Stamp | None:
+    """A file's stamp from its stat; None when modified too recently to trust one."""
+    mtime_ns, ctime_ns = info.st_mtime_ns, info.st_ctime_ns
+    if mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns:
+        return None
+    return info.st_size, mtime_ns, ctime_ns, info.st_ino
+
+
+def _list_sources(
+    kept: list[Source], stamps: dict[str, dict[str, Stamp | None]]
+) -> tuple[dict[str, Listed], list[str]]:
+    """The `kept` sources' files, listed whole (their stamps into `stamps`), and the
+    sources' ids that are roots."""
+    listed: dict[str, Listed] = {}
+    roots: list[str] = []
+    listings = [shown for s in kept if is_shown(shown := list_source(s))]
+    links = link_imports(listings)  # Codex's copies of Claude Code memory, both ways
+    for listing in listings:
+        roots.append(listing.source.id)
+        stamped = stamps.setdefault(listing.source.id, {})
+        for source_file in listing.files:
+            # Sources are stamped by their listing's size and time alone.
+            stamp = (source_file.size_bytes, source_file.modified_at_ms, 0, 0)
+            stamped[source_file.id] = stamp
+            listed[source_file.id] = Listed(
+                source_file.source_id,
+                source_file.source_id,
+                os.fspath(source_file.physical),
+                source_file.size_bytes <= MAX_FILE_BYTES,
+                stamp,
+                source_file.linked,
+                source_file_row(source_file, links),
+            )
+    return listed, roots
 
 
 def scope_roots(store: MemoryStore) -> dict[Scope, str]:
@@ -164,7 +365,7 @@ def scope_roots(store: MemoryStore) -> dict[Scope, str]:
     }
 
 
-def folder_came_or_went(files: dict[str, Listed], path: VirtualPath) -> bool:
+def folder_came_or_went(files: Mapping[str, Listed], path: VirtualPath) -> bool:
     """Whether a write at `path` (no file listed there) made or removed a folder: a folder
     was listed there, or none is listed where it goes (no file beside it below its scope's
     root)."""
@@ -219,8 +420,7 @@ def restat(roots: dict[Scope, str], paths: Iterable[str]) -> tuple[dict[str, Lis
 def _listed(
     root: str, scope: Scope, physical: str, info: os.stat_result, racy_after_ns: int
 ) -> Listed:
-    racy = max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns
-    stamp = None if racy else (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+    stamp = stamp_of(info, racy_after_ns)
     return Listed(
         root, scope.value, physical, info.st_size <= MAX_FILE_BYTES, stamp, False, None, info
     )

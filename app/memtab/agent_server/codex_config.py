@@ -6,8 +6,9 @@ true` (Codex waits for a required server as it starts: without it Codex gives an
 server one second) — and one table per read-only tool, `[mcp_servers.memtab.tools.<tool>]`
 with `approval_mode = "approve"` (Codex's list of tools that run without asking). Setting
 it replaces those values where they are (their keys, spacing and comments kept) or adds
-the tables after the last `[mcp_servers.*]` table; taking it out removes the tables. Either
-way every other value of the file must read as before, or nothing is written.
+the tables after the block of the table before them (`config_files/toml_edits.py`, on
+tomlkit's document); taking it out removes the tables. Either way every other value of the
+file must read as before, or nothing is written.
 """
 
 from __future__ import annotations
@@ -18,15 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+from tomlkit.toml_document import TOMLDocument
+
 from memtab.agent_server.agents import SERVER_KEY
 from memtab.agent_server.config_files import EditStatus
-from memtab.agent_server.config_files.toml_tables import (
-    TomlEditError,
-    remove_tables,
-    set_keys,
-    toml_array,
-    toml_string,
-)
+from memtab.agent_server.config_files.toml_edits import TomlEditError, remove_table, set_table
 from memtab.agent_server.server_names import READ_TOOLS
 
 APPROVED = "approve"
@@ -79,21 +78,19 @@ def set_codex_server(
     current = codex_server(path, before)
     if _is_set(current, command):
         return text, "unchanged"
-    values = {
-        "command": toml_string(command[0]),
-        "args": toml_array(command[1:]),
-        "required": "true",
-    }
     cannot = CodexConfigError(
         f"{path} declares mcp_servers.{SERVER_KEY} in a way Memtab cannot edit"
     )
+    newline = "\r\n" if "\r\n" in text else "\n"
     try:
-        updated = set_keys(text, _TABLE, values)
+        document = _document(text)
+        set_table(document, _TABLE, _wanted(command), newline)
         for name in READ_TOOLS:
-            approval = {"approval_mode": toml_string(APPROVED)}
-            updated = set_keys(updated, (*_TABLE, "tools", name), approval)
+            approval = {"approval_mode": APPROVED}
+            set_table(document, (*_TABLE, "tools", name), approval, newline)
+        updated = document.as_string()
         after = tomllib.loads(updated)
-    except (TomlEditError, tomllib.TOMLDecodeError, RecursionError):
+    except (TomlEditError, TOMLKitError, tomllib.TOMLDecodeError, RecursionError):
         raise cannot from None
     if not _is_set(codex_server(path, after), command):
         raise cannot
@@ -113,15 +110,26 @@ def remove_codex_server(
         f"{path} declares mcp_servers.{SERVER_KEY} in a way Memtab cannot take out"
     )
     try:
-        updated = remove_tables(text, _TABLE)
+        document = _document(text)
+        remove_table(document, _TABLE)
+        updated = document.as_string()
         after = tomllib.loads(updated)
-    except (TomlEditError, tomllib.TOMLDecodeError, RecursionError):
+    except (TomlEditError, TOMLKitError, tomllib.TOMLDecodeError, RecursionError):
         raise cannot from None
     if codex_server(path, after) is not None:
         raise cannot
     if not same_values(_without_server(before), _without_server(after)):
         raise cannot
     return updated, "removed"
+
+
+def _document(text: str) -> TOMLDocument:
+    """`text` as tomlkit reads it, which must write it back as it was (else TomlEditError:
+    an edit could not keep every other byte)."""
+    document = tomlkit.parse(text)
+    if document.as_string() != text:
+        raise TomlEditError("tomlkit does not write it back as it was")
+    return document
 
 
 def _without_server(document: dict[str, Any]) -> dict[str, Any]:

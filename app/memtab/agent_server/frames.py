@@ -224,12 +224,19 @@ def _over_cap(head: bytes | bytearray, tail: bytes | bytearray, size: int) -> Re
     return Refusal(INVALID_REQUEST, message, its_id)
 
 
+STDIN_CLAIMED = False
+"""Whether this process's server took stdin: what it read is no one else's now
+(`memtab.launch` answers a session Memtab could not serve only while it is not)."""
+
+
 @contextmanager
 def claimed_stdin() -> Iterator[int]:
     """The descriptor the frames come in on: stdin's, duplicated, while fd 0 points at the
     null device (as the SDK's own reader has it), so a handler or a child that reads
     stdin reads nothing, never a frame. fd 0 is restored at the end; the duplicate is
     never closed (a thread may still be blocked reading it)."""
+    global STDIN_CLAIMED
+    STDIN_CLAIMED = True
     try:
         wire = os.dup(0)
     except OSError:  # no stdin at all: read in place, which ends at once

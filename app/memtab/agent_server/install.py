@@ -8,6 +8,10 @@ Memtab and has its tools at hand from the first turn (docs/formats.md §22.6).
 - Codex: `~/.codex/config.toml` (`$CODEX_HOME/config.toml`), the table
   `[mcp_servers.memtab]` with `command`, `args` and `required = true`, and
   `[mcp_servers.memtab.tools.<read tool>]` `approval_mode = "approve"`;
+- Gemini CLI: `~/.gemini/settings.json` (`$GEMINI_CLI_HOME/.gemini/settings.json`),
+  `mcpServers.memtab` = `{"command", "args"}`, and Memtab's own policy file
+  `~/.gemini/policies/memtab.toml`, its read-only tools allowed
+  (`config_files/gemini_settings.py`);
 - xum: `<home>/mcp.jsonc`, `servers.memtab` = the command line as one string, as xum's
   own settings write a stdio server (xum's `src/node/services/mcpConfigService.ts`).
 
@@ -23,6 +27,7 @@ takes all of it out again.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import sys
@@ -33,6 +38,7 @@ from typing import Any, Literal, NamedTuple
 from memtab.agent_server.agents import (
     AGENT_TITLES,
     CLAUDE_READ_RULES,
+    GEMINI_READ_TOOLS,
     SERVER_KEY,
     AgentName,
     ProjectPlace,
@@ -41,6 +47,7 @@ from memtab.agent_server.agents import (
     claude_settings_path,
     config_path,
     demo_refusal,
+    gemini_project_refusal,
     project_folder,
     served_options,
 )
@@ -50,18 +57,26 @@ from memtab.agent_server.codex_config import (
     parse_toml,
     set_codex_server,
 )
-from memtab.agent_server.config_files import EditStatus
+from memtab.agent_server.config_files import EditStatus, gemini_settings
 from memtab.agent_server.config_files.checked_replace import ConfigFileError, Edited, edit_file
 from memtab.agent_server.config_files.created import CreatedFiles
+from memtab.agent_server.config_files.gemini_settings import ForeignPolicyError, policy_path
 from memtab.agent_server.config_files.json_edits import add_items
 from memtab.agent_server.config_files.json_members import JsonEditError, member_value, set_member
 from memtab.agent_server.config_files.places import ProjectLinkError
 from memtab.agent_server.server_names import READ_TOOLS
 from memtab.fs.records import Record, field
+from memtab.sources.gemini.mcp_settings import server_blocks
 from memtab.store.home import Home
 
 Status = Literal["added", "updated", "unchanged", "refused", "removed"]
-JSON_KEYS: dict[AgentName, str] = {"claude": "mcpServers", "xum": "servers"}
+JSON_KEYS: dict[AgentName, str] = {
+    "claude": "mcpServers",
+    "gemini": gemini_settings.SERVERS_KEY,
+    "xum": "servers",
+}
+# The JSON files read with comments (JSONC): xum's mcp.jsonc, Gemini CLI's settings.json.
+JSONC_AGENTS: tuple[AgentName, ...] = ("gemini", "xum")
 CLAUDE_ALLOW_PATH = ("permissions", "allow")
 
 
@@ -171,11 +186,16 @@ def snippet(agent: AgentName, command: list[str]) -> str:
         return json.dumps(servers.to_json(), indent=2)
     if agent == "codex":
         return set_codex_server("", command)[0].rstrip("\n")
+    if agent == "gemini":
+        return gemini_settings.server_snippet(command)
     return json.dumps(XumMcpServers(servers={SERVER_KEY: xum_entry(command)}).to_json(), indent=2)
 
 
-def permissions_snippet() -> str:
-    """Claude Code's permission rules to add by hand."""
+def permissions_snippet(agent: AgentName = "claude") -> str:
+    """What lets Memtab's read-only tools run without asking, to add by hand (Claude Code's
+    `permissions.allow`, Gemini CLI's policy file)."""
+    if agent == "gemini":
+        return gemini_settings.POLICY_TEXT.rstrip()
     settings = ClaudeSettings(permissions=ClaudePermissions(allow=CLAUDE_READ_RULES))
     return json.dumps(settings.to_json(), indent=2)
 
@@ -185,6 +205,7 @@ def permissions_snippet() -> str:
 ENTRY_NAMES: dict[AgentName, str] = {
     "claude": "mcpServers.memtab",
     "codex": "[mcp_servers.memtab]",
+    "gemini": "mcpServers.memtab",
     "xum": "servers.memtab",
 }
 
@@ -212,6 +233,12 @@ def _project_words(agent: AgentName, project: ProjectPlace) -> str:
             f"Claude Code's local scope: read only by sessions started in {project.claude_key} "
             "(or below it), where it takes the place of a user-wide memtab entry"
         )
+    if agent == "gemini":
+        return (
+            f"Gemini CLI's workspace settings: read only by sessions started in "
+            f"{project.checkout} itself (not in a folder below it) while Gemini CLI trusts it, "
+            "where it takes the place of the memtab entry in ~/.gemini/settings.json"
+        )
     return (
         f"Codex's project config: read only by sessions started in {project.checkout} once "
         "Codex trusts the project, where it takes the place of the memtab entry in "
@@ -225,6 +252,7 @@ _WORDS = {
     "unchanged": "the memtab server is already in",
 }
 _READ_TOOLS_WORDS = ", ".join(READ_TOOLS)
+_GEMINI_TOOLS_WORDS = ", ".join(GEMINI_READ_TOOLS)
 # Why each agent's entry says what it says, as the install's output tells the user.
 _WHY: dict[AgentName, str] = {
     "claude": "with alwaysLoad: true, so Claude Code waits for Memtab as it starts (up to "
@@ -233,6 +261,9 @@ _WHY: dict[AgentName, str] = {
     f"session while Memtab cannot start: memtab mcp uninstall --codex takes it out), and "
     f'approval_mode = "approve" for the read-only tools ({_READ_TOOLS_WORDS}), so they '
     f"run without asking",
+    "gemini": "so Gemini CLI starts Memtab in every folder it trusts and waits for its tools "
+    "before the first turn; no trust: true (only the tools its policies allow run without "
+    "asking)",
     "xum": "",
 }
 
@@ -246,17 +277,29 @@ def install_agent(
 ) -> list[Outcome]:
     """Register the server run by `command` with `agent` (for `project` only, where the
     agent has a per-project configuration): its entry, and for Claude Code its permission
-    list (which is changed only once the entry is in place). Nothing is written for a
-    demo home (`demo_refusal`)."""
+    list, for Gemini CLI Memtab's policy file, written only once the entry is in place
+    (Gemini CLI's: with a warning for each thing of its own settings that keeps Memtab
+    out). Nothing is written for a demo home (`demo_refusal`)."""
     path = config_path(agent, home, env, project)
     refusal = demo_refusal(home)
+    if refusal is None and agent == "gemini" and project is not None:
+        refusal = gemini_project_refusal(project, env)
     if refusal is not None:
         message = f"{AGENT_TITLES[agent]}: wrote nothing: {refusal}"
         return [Outcome(agent=agent, path=path, status="refused", message=message)]
     created = CreatedFiles.of(env)
     outcomes = [register_server(agent, path, command, project, created)]
-    if agent == "claude" and outcomes[0].status != "refused":
+    if outcomes[0].status == "refused":
+        return outcomes
+    if agent == "claude":
         outcomes.append(allow_read_tools(claude_settings_path(env), created))
+    elif agent == "gemini":
+        gemini_dir = config_path("gemini", home, env).parent
+        outcomes.append(allow_gemini_read_tools(policy_path(gemini_dir), created))
+        where = project.checkout if project else None
+        blocks = server_blocks(gemini_dir, os.environ if env is None else env, SERVER_KEY, where)
+        warned = (*outcomes[0].warnings, *(f"Gemini CLI: warning: {block}" for block in blocks))
+        outcomes[0] = outcomes[0].replaced(warnings=warned)
     return outcomes
 
 
@@ -269,10 +312,12 @@ def install_on_home(
 
 
 class PlannedChange(NamedTuple):
-    """A file `install_on_home` changes, and what it adds there, in words."""
+    """A file `install_on_home` changes, and what it adds there, in words; `shared`: the
+    file holds more than Memtab's (a copy is kept of it), else it is Memtab's own."""
 
     path: Path
     change: str
+    shared: bool = True
 
 
 def planned_changes(
@@ -281,9 +326,11 @@ def planned_changes(
     """The files `install_on_home` changes for `agent`, each with what it adds (no disk:
     the paths are the environment's), for the question Settings asks before it."""
     command = shlex.join(server_command(home))
-    entry = PlannedChange(
-        config_path(agent, home, env), f"adds {ENTRY_NAMES[agent]}, which runs {command}"
-    )
+    path = config_path(agent, home, env)
+    entry = PlannedChange(path, f"adds {ENTRY_NAMES[agent]}, which runs {command}")
+    if agent == "gemini":
+        rule = f"Memtab's own rule: its read-only tools ({_GEMINI_TOOLS_WORDS}) run without asking"
+        return [entry, PlannedChange(policy_path(path.parent), rule, shared=False)]
     if agent != "claude":
         return [entry]
     rules = PlannedChange(
@@ -373,6 +420,37 @@ def allow_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome
     return Outcome(agent="claude", path=path, status=edited.status, message=message)
 
 
+def allow_gemini_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome:
+    """Write Memtab's rule to Gemini CLI's policies (`path`, its `memtab.toml`): its
+    read-only tools run without asking — `gemini -p` leaves out every tool that would ask
+    (`config_files/gemini_settings.py`)."""
+
+    def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
+        try:
+            return gemini_settings.policy_written(data)
+        except ForeignPolicyError as error:
+            raise InstallError(f"{path} {error}") from None
+
+    by_hand = f"(in another file of {path.parent})\n{gemini_settings.POLICY_TEXT.rstrip()}"
+    try:
+        edited = edit_file(path, edit, created=created, whole=True)
+    except (InstallError, ConfigFileError) as error:
+        return _refused("gemini", path, error, by_hand)
+    except OSError as error:
+        message = f"Gemini CLI: cannot write {path}: {error.strerror or error}"
+        return Outcome(agent="gemini", path=path, status="refused", message=message)
+    if edited.status == "unchanged":
+        message = f"Gemini CLI: Memtab's rule is already in {where(path, edited)}"
+    else:
+        message = (
+            f"Gemini CLI: wrote Memtab's rule to {where(path, edited)}: its read-only tools "
+            f"({_GEMINI_TOOLS_WORDS}) run without asking, in gemini -p too (which leaves out a "
+            f"tool that would ask); the change tools still ask"
+        )
+    message += kept_words(edited)
+    return Outcome(agent="gemini", path=path, status=edited.status, message=message)
+
+
 def where(path: Path, edited: Edited) -> str:
     """The file changed, as an outcome names it: a link's target with the link."""
     return str(path) if edited.target == path else f"{edited.target} (linked from {path})"
@@ -430,7 +508,9 @@ def entry_command(
             value: Any = {"command": server.get("command"), "args": server.get("args", [])}
         else:
             entry = keys or entry_keys(agent)
-            there, value = member_value(text, entry, jsonc=agent == "xum")
+            if agent == "gemini":
+                gemini_settings.check_readable(text)
+            there, value = member_value(text, entry, jsonc=agent in JSONC_AGENTS)
             if not there:
                 return None
     except CodexConfigError as error:
@@ -476,9 +556,12 @@ def _edited(
 def _json_text(
     agent: AgentName, text: str, command: list[str], keys: tuple[str, ...]
 ) -> tuple[str, EditStatus]:
-    """Set the server's member in Claude Code's or xum's file. xum's entry written as an
-    object (a server the user disabled, or whose tools they chose) keeps all but its
-    `command`, as xum's own settings keep them when a server is added again."""
+    """Set the server's member in Claude Code's, Gemini CLI's or xum's file. xum's entry
+    written as an object (a server the user disabled, or whose tools they chose) keeps all
+    but its `command`, as xum's own settings keep them when a server is added again;
+    Gemini CLI's keeps its keys but `command` and `args` (`gemini_settings`)."""
+    if agent == "gemini":
+        return gemini_settings.set_gemini_server(text, command, keys)
     xum = agent == "xum"
     path = keys
     entry: Any = claude_entry(command) if agent == "claude" else xum_entry(command)

@@ -28,14 +28,17 @@ from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.pages.answers import file_page, lines_page, search_page
 from memtab.agent_server.pages.client_limits import client_budget
+from memtab.agent_server.pages.imports import copy_words, fold_copies
 from memtab.agent_server.pages.paging import (
     CURSOR_SHA_DIGITS,
     DEFAULT_ANSWER_BUDGET,
     PageCursor,
+    cursor_argument,
     cut_to_fit,
-    decode_cursor,
     framed_size,
+    optional_text,
 )
+from memtab.agent_server.pages.recall_marks import Checks, RecallMarks
 from memtab.agent_server.server_names import READ_TOOLS, WriteMode
 from memtab.agent_server.session_scope import (
     FROM_DIRECTORY,
@@ -147,8 +150,10 @@ class MemoryService:
         scope: SessionScope | None = None,
         origin: SessionOrigin | None = None,
         catalogs: SharedCatalogs | None = None,
+        checks: Checks | None = None,
     ) -> None:
         self.home = home
+        self._checks = checks
         self.writes = writes
         self.configured_budget = budget
         self.budget = DEFAULT_ANSWER_BUDGET if budget is None else budget
@@ -170,6 +175,9 @@ class MemoryService:
     def workspace(self) -> Workspace | None:
         return self.scope.workspace
 
+    def _workspace_id(self) -> str | None:
+        return self.scope.workspace.id if self.scope.workspace is not None else None
+
     def settle(self, directories: Sequence[str], decided_by: str) -> bool:
         """Serve what a session working in `directories` (absolute) serves, the workspace
         it was given being its pin (`session_scope`), and again from them whenever the
@@ -185,6 +193,10 @@ class MemoryService:
         old = getattr(self, "catalog", None)
         self.scope = scope
         self._reader = SessionStore(self.home, scope, actor=READER_ACTOR)
+        self._marks = None
+        if self._checks is not None:
+            self._marks = RecallMarks(self._checks, self.home, self._reader, self._workspace_id)
+            self._checks.warm(self._workspace_id())  # in the background: answers never wait
         if self._catalogs is not None:  # a host's, shared with its other sessions
             self.catalog = self._catalogs.take(self.home, scope, self._other_agents)
         else:
@@ -218,7 +230,8 @@ class MemoryService:
             return False
         self.client = client
         env = self.origin.env if self.origin is not None else {}
-        fitted = client_budget(client, env, configured=self.configured_budget)
+        cwd = self.origin.cwd if self.origin is not None else ""
+        fitted = client_budget(client, env, configured=self.configured_budget, cwd=cwd)
         changed = fitted.budget != self.budget
         if changed:
             logger.info("memtab mcp: answers of %s within %s", client, fitted.why)
@@ -260,17 +273,24 @@ class MemoryService:
     # --- reading ------------------------------------------------------------------------
 
     def _list(self, arguments: dict[str, Any]) -> Answer:
-        cursor = _cursor(arguments, "list", alone=("scope", "offset", "limit"))
+        carried = ("scope", "limit")
+        cursor = cursor_argument(
+            arguments, "list", alone=("offset",), carried=carried, default_limit=DEFAULT_LIST_LIMIT
+        )
         if cursor is not None:
             scope, offset, limit = cursor.scope, cursor.at, cursor.end or DEFAULT_LIST_LIMIT
         else:
-            scope = self._known_scope(_optional_text(arguments, "scope"))
+            scope = self._known_scope(optional_text(arguments, "scope"))
             offset = _integer(arguments, "offset", 0, 0, None)
             limit = _integer(arguments, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT)
             asked = None if arguments.get("limit") is None else limit
             cursor = PageCursor(tool="list", at=offset, end=asked, scope=scope)
         rows = self.catalog.rows(scope=scope)
         notes = list(self.catalog.notes())
+        if self._marks is not None:  # the rows a page may show, each with its check
+            marked, said = self._marks.rows(rows[offset : offset + limit])
+            rows = [*rows[:offset], *marked, *rows[offset + limit :]]
+            notes += said
         if cursor.after is not None:
             paths = [row.path for row in rows]
             if offset == 0 or offset > len(rows) or paths[offset - 1] != cursor.after:
@@ -326,7 +346,7 @@ class MemoryService:
             raise ToolArgumentError("`query` is required and must be a non-empty string")
         if len(query) > MAX_QUERY_CHARS:
             raise ToolArgumentError(f"`query` must be at most {MAX_QUERY_CHARS} characters")
-        cursor = _cursor(arguments, "search", alone=("scope", "limit"))
+        cursor = cursor_argument(arguments, "search", alone=(), carried=("scope", "limit"))
         if cursor is not None:
             if cursor.query != query:
                 raise ToolArgumentError(
@@ -336,13 +356,19 @@ class MemoryService:
             scope, offset, limit = cursor.scope, cursor.at, cursor.end or DEFAULT_LIMIT
         else:
             limit = _integer(arguments, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
-            scope = self._known_scope(_optional_text(arguments, "scope"))
+            scope = self._known_scope(optional_text(arguments, "scope"))
             offset = 0
             cursor = PageCursor(tool="search", at=0, end=limit, scope=scope, query=query)
-        hits = self.catalog.search(query, scope=scope, limit=min(limit, MAX_LIMIT))
-        text = search_page(
-            hits, offset=offset, cursor=cursor, notes=self.catalog.notes(), budget=self.budget
-        )
+        wanted = min(limit, MAX_LIMIT)
+        # With the check's marks a flagged file ranks lower: found among twice as many, the
+        # files it falls behind can come up into the answer.
+        found = wanted if self._marks is None else min(2 * wanted, MAX_LIMIT)
+        hits = fold_copies(self.catalog.search(query, scope=scope, limit=found))
+        notes = self.catalog.notes()
+        if self._marks is not None:
+            hits, said = self._marks.hits(hits, keep=wanted)
+            notes += said
+        text = search_page(hits, offset=offset, cursor=cursor, notes=notes, budget=self.budget)
         return Answer(text)
 
     # --- the memory tool's commands -----------------------------------------------------
@@ -353,7 +379,7 @@ class MemoryService:
         if expected is not None and not isinstance(expected, str):
             raise ToolArgumentError("`expected_sha256` must be a string")
         if name == "view":
-            cursor = _cursor(arguments, "view", alone=("offset", "limit"))
+            cursor = cursor_argument(arguments, "view", alone=("offset", "limit"))
             return self._view(parse_tool_request({**raw, "command": name}), cursor)
         request = parse_tool_request({**raw, "command": name})
         if self.writes == "off":
@@ -392,13 +418,16 @@ class MemoryService:
 
     def _view_other_agents(self, request: ToolRequest, cursor: PageCursor | None) -> Answer:
         """Another agent's file, by the file id `list` and `search` give (read-only here)."""
-        source, file = find_file(discover(SourceContext.load(self.home)), request.path)
+        discovery = discover(SourceContext.load(self.home))
+        source, file = find_file(discovery, request.path)
         self._served_source(source)
         content = read_source_file(source, file)
         if content.binary:
             raise SourceError(f"{file.id} is not a text file (it contains NUL bytes)")
         note = (f"({content.note})",) if content.note else ()
-        tail = (*note, f"({file.id} is {_AGENT_OWNED}; read-only here)")
+        copied = copy_words(discovery, source, file, self.scope.serves)
+        copy = (copied,) if copied is not None else ()
+        tail = (*note, *copy, f"({file.id} is {_AGENT_OWNED}; read-only here)")
         sha256 = content_sha256(content.text)
         return self._lines(content.text, file.id, sha256, request, cursor, tail=tail)
 
@@ -437,6 +466,9 @@ class MemoryService:
             if start > len(lines):
                 words = f"(no lines from offset {start}: {label} has {len(lines)} lines)"
                 return Answer("\n\n".join([words, *tail]))
+            if self._marks is not None:  # what the check finds false or stale, marked
+                lines, notes = self._marks.view(label, sha256, lines, 1)
+                tail = (*notes, *tail)
         if cursor is None:
             end = len(lines) + 1 if args.limit is None else min(start + args.limit, len(lines) + 1)
             cursor = PageCursor(
@@ -511,28 +543,6 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return stat.st_size, stat.st_mtime_ns, stat.st_ino
-
-
-def _cursor(arguments: dict[str, Any], tool: str, *, alone: tuple[str, ...]) -> PageCursor | None:
-    """The cursor of the call (None: none given), which goes without the arguments
-    `alone` names: it carries them (ToolArgumentError otherwise)."""
-    text = _optional_text(arguments, "cursor")
-    if text is None:
-        return None
-    given = [key for key in alone if arguments.get(key) is not None]
-    if given:
-        raise ToolArgumentError(
-            f"`cursor` goes without {', '.join(f'`{key}`' for key in given)}: it carries "
-            "what the first page was asked with"
-        )
-    return decode_cursor(text, tool)
-
-
-def _optional_text(arguments: dict[str, Any], key: str) -> str | None:
-    value = arguments.get(key)
-    if value is not None and not isinstance(value, str):
-        raise ToolArgumentError(f"`{key}` must be a string")
-    return value or None
 
 
 def _redacted(request: ToolRequest) -> tuple[ToolRequest, bool]:

@@ -4,6 +4,8 @@ docs/formats.md §22.6): what `install.py` wrote, and nothing else.
 - Claude Code: `mcpServers.memtab` out of `~/.claude.json`, Memtab's read-only tools out
   of `permissions.allow` in `~/.claude/settings.json`;
 - Codex: `[mcp_servers.memtab]` and the tables below it out of `config.toml`;
+- Gemini CLI: `mcpServers.memtab` out of `settings.json`, and Memtab's policy file
+  (`policies/memtab.toml`) away;
 - xum: `servers.memtab` out of `mcp.jsonc`.
 
 Each file is read and replaced as install does (`config_files/checked_replace.py`: a
@@ -25,6 +27,7 @@ from pathlib import Path
 from memtab.agent_server.agents import (
     AGENT_TITLES,
     CLAUDE_READ_RULES,
+    GEMINI_READ_TOOLS,
     AgentName,
     ProjectPlace,
     claude_settings_path,
@@ -33,14 +36,16 @@ from memtab.agent_server.agents import (
     project_folder,
 )
 from memtab.agent_server.codex_config import CodexConfigError, remove_codex_server
-from memtab.agent_server.config_files import EditStatus
+from memtab.agent_server.config_files import EditStatus, gemini_settings
 from memtab.agent_server.config_files.checked_replace import ConfigFileError, Edit, edit_file
 from memtab.agent_server.config_files.created import CreatedFiles
+from memtab.agent_server.config_files.gemini_settings import policy_path
 from memtab.agent_server.config_files.json_edits import remove_items, remove_member
 from memtab.agent_server.config_files.json_members import JsonEditError
 from memtab.agent_server.config_files.places import ProjectLinkError
 from memtab.agent_server.install import (
     CLAUDE_ALLOW_PATH,
+    JSONC_AGENTS,
     InstallError,
     Outcome,
     decode,
@@ -59,14 +64,18 @@ def uninstall_agent(
 ) -> list[Outcome]:
     """Take the server out of `agent`'s files: its entry (`project`'s alone, when given),
     and for Claude Code, Memtab's rules in its permission list (unless it was `project`'s:
-    the user-wide entry may still use them). Nothing is changed from a demo home
-    (`demo_refusal`)."""
+    the user-wide entry may still use them); for Gemini CLI, likewise, Memtab's policy
+    file. Nothing is changed from a demo home (`demo_refusal`)."""
     path = config_path(agent, home, env, project)
     refusal = demo_refusal(home, "uninstall")
     if refusal is not None:
         message = f"{AGENT_TITLES[agent]}: changed nothing: {refusal}"
         return [Outcome(agent=agent, path=path, status="refused", message=message)]
     created = CreatedFiles.of(env)
+    if agent == "gemini" and project is None:
+        # the rule first: its folder is inside the one install made for the settings
+        rule = forbid_gemini_read_tools(policy_path(path.parent), created)
+        return [unregister_server(agent, path, project, created), rule]
     outcomes = [unregister_server(agent, path, project, created)]
     if agent == "claude" and project is None:
         outcomes.append(forbid_read_tools(claude_settings_path(env), created))
@@ -92,7 +101,7 @@ def unregister_server(
                 updated, status = remove_codex_server(text, path=path)
             else:
                 entry = entry_keys(agent, project)
-                updated, status = remove_member(text, entry, jsonc=agent == "xum")
+                updated, status = remove_member(text, entry, jsonc=agent in JSONC_AGENTS)
         except CodexConfigError as error:
             raise InstallError(str(error)) from None
         except JsonEditError as error:
@@ -120,6 +129,19 @@ def forbid_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcom
     return _removed("claude", path, edit, what, None, created)
 
 
+def forbid_gemini_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome:
+    """Take Memtab's policy file (`path`) out of Gemini CLI's policies."""
+
+    def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
+        try:
+            return gemini_settings.policy_removed(data)
+        except gemini_settings.ForeignPolicyError as error:
+            raise InstallError(f"{path} {error}") from None
+
+    what = f"Memtab's rule (its read-only tools, {', '.join(GEMINI_READ_TOOLS)}, allowed)"
+    return _removed("gemini", path, edit, what, None, created, whole=True)
+
+
 def _removed(
     agent: AgentName,
     path: Path,
@@ -127,10 +149,12 @@ def _removed(
     what: str,
     project: Path | None,
     created: CreatedFiles | None,
+    *,
+    whole: bool = False,
 ) -> Outcome:
     title = AGENT_TITLES[agent]
     try:
-        edited = edit_file(path, edit, project=project, created=created)
+        edited = edit_file(path, edit, project=project, created=created, whole=whole)
     except ProjectLinkError as error:
         message = f"{title}: changed nothing: {error}"
         return Outcome(agent=agent, path=path, status="refused", message=message)
@@ -145,7 +169,9 @@ def _removed(
         message = f"{title}: nothing of Memtab's to take out of {where(path, edited)}"
         return Outcome(agent=agent, path=path, status="unchanged", message=message)
     message = f"{title}: took {what} out of {where(path, edited)}; nothing else changed"
-    if edited.removed:
+    if edited.removed and whole:
+        message += "; the file was Memtab's own, so it is gone"
+    elif edited.removed:
         message += "; the file held nothing else and Memtab's install had created it, so it is gone"
         message += "".join(f"; so is {folder}, made for it" for folder in edited.unmade)
     if edited.backup is not None:

@@ -129,6 +129,11 @@ class Checkout:
         assert isinstance(found, PythonProject)
         return found
 
+    def read(self, relative: str, reader: Callable[[Path], object]) -> object:
+        """What `reader` makes of the checkout's file `relative`, read again only when the
+        file changed (the rules' reads: a README's facts)."""
+        return self._cached(relative, reader)
+
     def _cached(self, relative: str, read: Callable[[Path], object]) -> object:
         """What `read` makes of a file, read again only when the file changed."""
         key = _stat_key(self.root / relative)

@@ -18,9 +18,10 @@ machine's sync of the home): every read-modify-write keeps what another process 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -28,6 +29,7 @@ from typing import Annotated, Any
 from memtab.consolidation.offline.provider import REASON_ARGUMENT
 from memtab.consolidation.records import DECLINED_NOTE, ConsolidationPlan, PlannedOp
 from memtab.fs.clock import now_ms
+from memtab.fs.private import PRIVATE_FILE_MODE, private_folders
 from memtab.fs.records import OmitNone, OrNone, Record, ValidItems
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.errors import MemoryStoreError
@@ -162,7 +164,7 @@ def record_declined(
     if not new and not left_out:
         return 0
     keys = {op.key for op in new}
-    with edit_sidecar(declined_path(home), home.lock_path(LOCK_NAME)) as document:
+    with _edited(home) as document:
         read = DeclinedOps.read(document)
         kept = [
             op
@@ -175,9 +177,20 @@ def record_declined(
     return len(new)
 
 
+@contextlib.contextmanager
+def _edited(home: Home) -> Iterator[dict[str, Any]]:
+    """The declines' file, changed under its lock: private, as the calls quote memory's
+    text (0600 in the home's 0700 `memtab/`, docs/formats.md §16.2)."""
+    private_folders(home.memtab_dir, below=home.memtab_dir)
+    with edit_sidecar(
+        declined_path(home), home.lock_path(LOCK_NAME), mode=PRIVATE_FILE_MODE
+    ) as raw:
+        yield raw
+
+
 def forget_declined(home: Home, store: MemoryStore) -> int:
     """Forget the declines of this store's scopes; how many there were."""
-    with edit_sidecar(declined_path(home), home.lock_path(LOCK_NAME)) as document:
+    with _edited(home) as document:
         read = DeclinedOps.read(document)
         ops = read.declined if read is not None else ()
         kept = [op for op in ops if not _ours(store, op)]

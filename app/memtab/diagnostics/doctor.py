@@ -6,7 +6,7 @@ import logging
 import os
 from collections.abc import Mapping
 
-from memtab.diagnostics.agent_server import check_agent_server
+from memtab.diagnostics.agent_server import check_agent_server, check_login_service
 from memtab.diagnostics.home import check_home, check_registry, check_sidecars
 from memtab.diagnostics.memtab_files import check_history, check_locks
 from memtab.diagnostics.report import DoctorReport, Finding, Findings, Section
@@ -56,6 +56,7 @@ def run_doctor(
     sections["writer"] = section(*check_writer(env))
     sections["runtime"] = section(*check_runtime(qt_check or run_qt_check))
     sections["agent_server"] = section(*check_agent_server(home, env))
+    sections["login_service"] = section(*check_login_service(home, env))
     report = DoctorReport(findings=tuple(findings), **sections)
     logger.info("doctor: %s, %d finding(s)", report.status.value, len(report.findings))
     return report

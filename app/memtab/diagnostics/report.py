@@ -80,6 +80,7 @@ class DoctorReport(Record, write_only=True):
     writer: Section
     runtime: Section
     agent_server: Section
+    login_service: Section
 
     @property
     def broken(self) -> bool:

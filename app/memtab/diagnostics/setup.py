@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from typing import Annotated
 
 from memtab.agent_server.agents import SERVER_KEY as MEMTAB_SERVER
+from memtab.agent_server.agents import config_path
+from memtab.agent_server.registrations import registration
 from memtab.diagnostics.report import CouldNotRun, Findings
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.fs.records import Key, Record
@@ -25,6 +27,7 @@ from memtab.sources.codex.memory_settings import (
 )
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import agent_directory, discover
+from memtab.sources.gemini.mcp_settings import server_blocks
 from memtab.sources.model import LookedFor
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Registry
@@ -177,6 +180,16 @@ def _check_codex_memory(settings: CodexMemorySettings, found: Findings) -> None:
         found.warning(f"Codex: {note}. Set it to false to let those threads be remembered")
 
 
+def _check_gemini_server(home: Home, env: Mapping[str, str], found: Findings) -> None:
+    """Where Memtab is registered with Gemini CLI, what in Gemini CLI's own settings keeps
+    it from starting Memtab (docs/formats.md §22.6): an exclusion, an allow-list without
+    it, `gemini mcp disable memtab`."""
+    path = config_path("gemini", home, env)
+    if registration("gemini", path).registered:
+        for block in server_blocks(path.parent, env, MEMTAB_SERVER):
+            found.warning(f"Gemini CLI: {block}")
+
+
 def check_sources(
     home: Home, registry: Registry | None, env: Mapping[str, str]
 ) -> tuple[SourcesFacts, Findings]:
@@ -190,6 +203,7 @@ def check_sources(
     codex_root = agent_directory(context, "codex")
     if codex_root is not None:
         _check_codex_memory(read_memory_settings(codex_root), found)
+    _check_gemini_server(home, env, found)
     facts = SourcesFacts(
         found=tuple(
             SourceFacts(

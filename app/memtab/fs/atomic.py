@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.fs.lazy_re import LazyPattern
+from memtab.fs.private import kept_permissions
 
 _LONE_SURROGATE = LazyPattern("[\ud800-\udfff]")
 
@@ -174,8 +175,7 @@ class Directory:
     def open_file(self, name: str) -> int:
         """A read-only descriptor of a regular file (never through a symlink). Raises OSError."""
         path, at = self.at(name)
-        # Without blocking: a FIFO in a scope would wait for a writer for ever (it is no
-        # regular file, refused below at once).
+        # Without blocking: a FIFO in a scope would wait for a writer for ever (refused below).
         flags = os.O_RDONLY | _BINARY | _CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
         fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), **at)
         try:
@@ -263,7 +263,7 @@ class Directory:
         mode: int | None = None,
         durable: bool = True,
     ) -> bool:
-        """Replace `name` with `data` atomically if `unchanged()` still holds.
+        """Replace `name` with `data` atomically if `unchanged()` still holds; its mode kept.
 
         The new content is written and fsynced first; `unchanged` is asked right before
         the rename, so a change another program made meanwhile is seen (and nothing is
@@ -272,6 +272,7 @@ class Directory:
         the same right before the rename. Programs that take no lock can still write in
         the microseconds between that last look and the rename.
         """
+        mode = kept_permissions(self.lstat(name)) if mode is None else mode  # an agent's 0600
         temp = self.write_temp(name, data, mode=mode, durable=durable)
         if not self.publish(temp, name, unchanged=unchanged):
             return False

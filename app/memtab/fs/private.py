@@ -21,6 +21,7 @@ import errno
 import logging
 import os
 import stat
+import threading
 from pathlib import Path
 
 logger = logging.getLogger(__name__)
@@ -38,9 +39,24 @@ def private_dir(path: Path) -> Path:
     says), or, when it is there already and this user's, closed to others (0755 becomes
     0700; the user's own bits are kept: a read-only folder stays read-only). A link to a
     folder counts as that folder (the path is the user's choice). PermissionError for a
-    folder of another user; NotADirectoryError when it is no folder."""
+    folder of another user, or in a folder of another user (root's are the user's too):
+    they could swap it for a link to theirs at any moment; NotADirectoryError when it is
+    no folder. A link of another user's at `path` is not the user's choice: planted while
+    the folder above was open to others (a history shard's name pointing to their folder),
+    it is removed, never followed, and the folder made anew."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    above = os.stat(path.parent)
+    if _untrusted(above):
+        raise PermissionError(
+            errno.EPERM, f"the folder above belongs to another user (uid {above.st_uid}), who "
+            "could swap this one for theirs: its files would not be private", os.fspath(path),
+        )  # fmt: skip
     with contextlib.suppress(FileExistsError):
+        os.mkdir(path, PRIVATE_DIR_MODE)
+    link = os.lstat(path)
+    if stat.S_ISLNK(link.st_mode) and _untrusted(link):
+        os.unlink(path)
+        logger.warning("%s was a link of another user (uid %d): removed", path, link.st_uid)
         os.mkdir(path, PRIVATE_DIR_MODE)
     info = os.stat(path)
     if not stat.S_ISDIR(info.st_mode):
@@ -113,6 +129,32 @@ def keep_private(path: Path) -> None:
         logger.info("%s was %s", path, done)
 
 
+def anothers(path: Path) -> str | None:
+    """Why the file at `path` is not to be trusted, in words: it, or the file a link there
+    leads to, is another user's — planted while its folder was open to others; None when
+    it is the user's (or root's, who may do anything) or missing. For a file whose
+    contents decide what Memtab does (settings.json: where memory is sent)."""
+    try:
+        entry = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if _untrusted(entry):
+        kind = "a link" if stat.S_ISLNK(entry.st_mode) else "a file"
+        return f"is {kind} of another user (uid {entry.st_uid})"
+    if stat.S_ISLNK(entry.st_mode):
+        try:
+            target = os.stat(path)
+        except OSError:
+            return None  # a dangling link: read as missing, or failing, as it would
+        if _untrusted(target):
+            return f"is a link to a file of another user (uid {target.st_uid})"
+    return None
+
+
+def _untrusted(info: os.stat_result) -> bool:
+    return _owner_differs(info) and info.st_uid != 0
+
+
 def _owner_differs(info: os.stat_result) -> bool:
     return hasattr(os, "getuid") and info.st_uid != os.getuid()
 
@@ -125,3 +167,94 @@ def _kind(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "a device"
+
+
+# --- Memtab's own folders, and the files it appends to --------------------------------
+# (history and proposals in a home's `memtab/` folder, the log, the trace dumps: §16.2)
+
+PRIVATE_UMASK = 0o077
+"""The umask of a program Memtab runs to write memory's text (git, for sync): its files 0600
+in 0700 folders whatever the user's umask."""
+_made_private: set[str] = set()  # folders made private by this process: not looked at again
+_made_private_lock = threading.Lock()
+
+
+def private_folders(path: Path, *, below: Path) -> Path:
+    """Make `path` a private folder, and every folder from `below` (a folder that is
+    Memtab's own, as a home's `memtab/`) down to it (`private_dir` each: made 0700, or
+    closed to others). `below` found open to others — an older Memtab made it under the
+    umask — is closed whole first (`close_tree`): what it holds was written then. Once a
+    process for each `path` (after, one `mkdir` says it is still there). OSError as
+    `private_dir`; ValueError when `path` is not under `below`."""
+    key = os.fspath(path)
+    if key in _made_private:
+        try:
+            os.mkdir(path, PRIVATE_DIR_MODE)  # one call: is it still there?
+        except FileExistsError:
+            return path
+        except FileNotFoundError:
+            pass  # gone with a folder above it
+        with _made_private_lock:
+            _made_private.discard(key)  # removed since: made private again, as at first
+    parts = path.relative_to(below).parts
+    try:
+        info: os.stat_result | None = os.stat(below)
+    except FileNotFoundError:
+        info = None
+    private_dir(below)
+    if info is not None and stat.S_IMODE(info.st_mode) & _OPEN_TO_OTHERS:
+        closed = close_tree(below)
+        logger.info("%s was open to others: closed it and %d entries in it", below, closed)
+    current = below
+    for part in parts:
+        current = private_dir(current / part)
+    with _made_private_lock:
+        _made_private.add(key)
+    return path
+
+
+def close_tree(folder: Path) -> int:
+    """Close to others every folder (to 0700) and regular file (to 0600) of this user's
+    under `folder`, at any depth; links are never followed nor changed. How many were
+    closed; what cannot be read or changed is left as it is."""
+    closed = 0
+    for top, folders, files in os.walk(folder, followlinks=False):
+        for name in (*folders, *files):
+            path = os.path.join(top, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            mode = stat.S_IMODE(info.st_mode)
+            if _owner_differs(info) or not mode & _OPEN_TO_OTHERS:
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                target = PRIVATE_DIR_MODE
+            elif stat.S_ISREG(info.st_mode):
+                target = mode & PRIVATE_FILE_MODE
+            else:
+                continue
+            try:
+                os.chmod(path, target)
+            except OSError:
+                continue
+            closed += 1
+    return closed
+
+
+def open_private_append(path: Path) -> int:
+    """A descriptor appending to the private file `path`: made 0600 when missing
+    (whatever the umask), closed to others when it is open, never through a link — a
+    link, a FIFO or a device at its name is removed first (`clear_entry`). Its folder is
+    not made here. OSError when it cannot be had (IsADirectoryError for a folder there)."""
+    clear_entry(path)
+    create_private_file(path)
+    return os.open(path, os.O_WRONLY | os.O_APPEND | _NOFOLLOW | _CLOEXEC)
+
+
+def kept_permissions(info: os.stat_result | None) -> int | None:
+    """The permissions a file replaced keeps (`info`: its `lstat`): a regular file's own —
+    an agent's memory file kept 0600 stays 0600 —, else None (a new file: the umask's)."""
+    if info is None or not stat.S_ISREG(info.st_mode):
+        return None
+    return stat.S_IMODE(info.st_mode) & 0o777

@@ -2,34 +2,33 @@
 (`sources.claude.instructions`), then auto memory's `MEMORY.md` up to its cut
 (`sources.claude.index`) and each team memory mount's prompt index (a store of
 `CLAUDE_MEMORY_STORES` with `promptIndex`); its topic files are recalled later, by name and
-description (`sources.claude.recall`): those it cannot recall well are listed `on demand`,
-saying why. `CLAUDE_CODE_DISABLE_AUTO_MEMORY` decides first whether there is auto memory at
-all (`sources.claude.auto_memory_switch`), and a session's local settings are its canonical
-git root's (a linked worktree's main checkout). docs/formats.md §17.6."""
+description (`sources.claude.recall`, scanned by `loads.topics`): those it cannot recall
+well are listed `on demand`, saying why. `CLAUDE_CODE_DISABLE_AUTO_MEMORY` decides first
+whether there is auto memory at all (`sources.claude.auto_memory_switch`), and a session's
+local settings are its canonical git root's (a linked worktree's main checkout).
+docs/formats.md §17.6."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
 
-from memtab.file_protocol.file_ref import source_id
 from memtab.humanize import plural
 from memtab.loads.measure import Identify, measured, named, read_text
 from memtab.loads.records import AgentLoads, LoadedFile
+from memtab.loads.topics import Topic, TopicHeads, scan_topics
 from memtab.sources.claude.auto_memory_switch import auto_memory_switch, local_settings_root
 from memtab.sources.claude.index import INDEX_MAX_LINES, INDEX_MAX_UNITS, INDEX_NAME, index_cut
 from memtab.sources.claude.instructions import instruction_files, instruction_mode
 from memtab.sources.claude.memory_dir import TEAM_FOLDER
 from memtab.sources.claude.recall import (
     HOW_TOPICS_ARE_RECALLED,
+    NO_DESCRIPTION,
     RECALL_CANDIDATES,
-    is_recalled_topic,
 )
 from memtab.sources.claude.settings import auto_memory_turned_off, session_memory_stores
 from memtab.sources.claude.source import auto_memory_base, auto_memory_directory
 from memtab.sources.claude.subagents import find_subagent
-from memtab.sources.listing import list_source
-from memtab.sources.model import Layout, Source, SourceFile
 
 
 def claude_loads(
@@ -41,10 +40,11 @@ def claude_loads(
     identify: Identify,
     subagent: str | None = None,
     env: Mapping[str, str] | None = None,
+    topic_heads: TopicHeads | None = None,
 ) -> AgentLoads:
     """Claude Code's session start in `cwd` (user-level files only without one) with the
     environment `env`; with `subagent`, what that subagent of such a session loads
-    (`subagent_loads`)."""
+    (`subagent_loads`). `topic_heads`: the topics' heads kept from an earlier scan."""
     if config_root is None:
         return AgentLoads(agent="claude", notes=("Claude Code's directory was not found",))
     settings = (*managed_settings, config_root / "settings.json")
@@ -71,7 +71,7 @@ def claude_loads(
         notes.append("No project chosen: only the managed and the user's files are shown")
     else:
         files += _auto_memory(
-            config_root, cwd, user_home, managed_settings, env or {}, identify, notes
+            config_root, cwd, user_home, managed_settings, env or {}, identify, notes, topic_heads
         )
     loads = AgentLoads(agent="claude", files=tuple(files), notes=tuple(notes))
     if subagent is not None:
@@ -95,6 +95,7 @@ def _auto_memory(
     env: Mapping[str, str],
     identify: Identify,
     notes: list[str],
+    topic_heads: TopicHeads | None,
 ) -> list[LoadedFile]:
     """Auto memory's `MEMORY.md`, the team mounts' prompt indexes and the topics Claude Code
     cannot recall well, for a session in `cwd` — none when auto memory is off."""
@@ -111,10 +112,10 @@ def _auto_memory(
             record = _index_record(path, identify, notes, store.prompt_index_max_bytes)
             if record is not None:
                 files.append(record.replaced(kind="team"))
-    topics = recalled_topics(memory)
+    topics = scan_topics(memory, env, topic_heads)
     if topics:
         notes.append(_recall_note(topics))
-    files += [_unrecallable(topic, identify) for topic in topics if topic.warning]
+    files += [_unrecallable(topic, identify) for topic in topics if topic.undescribed]
     return files
 
 
@@ -195,24 +196,8 @@ def _project_root(cwd: Path) -> Path:
     return next((d for d in (cwd, *cwd.parents) if (d / ".git").exists()), cwd)
 
 
-def recalled_topics(memory: Path) -> list[SourceFile]:
-    """The topic files of the auto memory directory `memory` Claude Code recalls from,
-    newest first (each with the listing's warning when it cannot recall it well)."""
-    listing = list_source(
-        Source(
-            id=source_id("claude-code", "loads"),
-            agent="claude-code",
-            layout=Layout.CLAUDE_AUTO_MEMORY,
-            root=memory,
-            label="auto memory",
-        )
-    )
-    topics = [f for f in listing.files if is_recalled_topic(tuple(f.relative.split("/")))]
-    return sorted(topics, key=lambda f: (-f.modified_at_ms, f.relative))
-
-
-def _recall_note(topics: list[SourceFile]) -> str:
-    without = sum(1 for topic in topics if topic.warning)
+def _recall_note(topics: list[Topic]) -> str:
+    without = sum(1 for topic in topics if topic.undescribed)
     note = f"{HOW_TOPICS_ARE_RECALLED}; {plural(len(topics), 'topic file')} here"
     if len(topics) > RECALL_CANDIDATES:
         note += f", {len(topics) - RECALL_CANDIDATES} older than the newest {RECALL_CANDIDATES}"
@@ -221,15 +206,15 @@ def _recall_note(topics: list[SourceFile]) -> str:
     return note
 
 
-def _unrecallable(topic: SourceFile, identify: Identify) -> LoadedFile:
+def _unrecallable(topic: Topic, identify: Identify) -> LoadedFile:
     """A topic file Claude Code cannot recall well, listed `on demand` with why."""
-    text = read_text(topic.physical) or ""
+    text = read_text(topic.path) or ""
     record = measured(
         text,
         loaded="",
         loaded_lines=0,
         cut_at_line=1,
-        cut_reason=topic.warning,
+        cut_reason=NO_DESCRIPTION,
         kind="topic",
         **named(topic.physical, identify),
     )

@@ -11,6 +11,7 @@ from memtab.fs.clock import now_ms
 from memtab.loads.claude import claude_loads
 from memtab.loads.codex import codex_loads
 from memtab.loads.gemini import gemini_loads
+from memtab.loads.kept import KeptHeads
 from memtab.loads.records import AGENTS, AgentLoads, AgentName, Loads
 from memtab.loads.xum import xum_loads
 from memtab.sources.claude.settings import managed_settings_files
@@ -35,18 +36,22 @@ def compute_loads(
     registry: Registry | None = None,
     now: int | None = None,
     subagent: str | None = None,
+    kept: KeptHeads | None = None,
 ) -> Loads:
     """What `agents` read at a session's start in `workspace_id` (its checkout) or in
     `directory`; without either, only what every session reads (user-level files, xum's
-    global scope). `subagent`: Claude Code's start is that subagent's. HomeError for an
+    global scope). `subagent`: Claude Code's start is that subagent's. `kept`: what an
+    earlier computation read of each file (a window's, `loads.kept`). HomeError for an
     unknown workspace."""
     registry = registry or load_registry(home)
     workspace = registry.require_workspace(workspace_id) if workspace_id else None
     cwd = working_directory(workspace, directory)
     context = context or SourceContext.load(home, registry=registry)
+    if kept is not None:
+        kept.begin()
     discovery = discover(context)
 
-    def identify(path: Path) -> str | None:
+    def identify(path: str | Path) -> str | None:
         return file_id(discovery, path)
 
     results: list[AgentLoads] = []
@@ -61,6 +66,7 @@ def compute_loads(
                     identify=identify,
                     subagent=subagent,
                     env=context.env,
+                    topic_heads=kept.topics if kept is not None else None,
                 )
             )
         elif agent == "codex":
@@ -82,7 +88,8 @@ def compute_loads(
             removed = workspace is not None and any(
                 workspace_removed(home, ws) for ws in {workspace.id, workspace.notebook_id}
             )
-            results.append(xum_loads(view, meta, now_ms() if now is None else now, removed=removed))
+            moment = now_ms() if now is None else now
+            results.append(xum_loads(view, meta, moment, removed=removed, heads=kept))
     return Loads(
         agents=tuple(results),
         workspace=workspace.id if workspace else None,
@@ -101,7 +108,7 @@ def working_directory(workspace: Workspace | None, directory: str | None) -> Pat
     return None
 
 
-def file_id(discovery: Discovery, path: Path) -> str | None:
+def file_id(discovery: Discovery, path: str | Path) -> str | None:
     """The id of `path` in a source that holds it by its layout's rules (the deepest
     root first: a project's folder is both Claude Code's and Codex's), or None."""
     return FileIds(discovery)(path)
@@ -113,18 +120,25 @@ class FileIds:
 
     def __init__(self, discovery: Discovery) -> None:
         self._sources = discovery.sources
-        self._holders: dict[Path, list[Source]] = {}
+        self._holders: dict[str, list[tuple[Source, tuple[str, ...]]]] = {}
+        """The sources that may hold a folder's files, deepest root first, each with the
+        folder's path inside it."""
 
-    def __call__(self, path: Path) -> str | None:
-        holders = self._holders.get(path.parent)
+    def __call__(self, path: str | Path) -> str | None:
+        parent, name = os.path.split(os.fspath(path))
+        holders = self._holders.get(parent)
         if holders is None:
-            holders = sorted(
-                (s for s in self._sources if s.root == path.parent or s.root in path.parents),
-                key=lambda s: -len(s.root.parts),
-            )
-            self._holders[path.parent] = holders
-        for source in holders:
-            segments = path.relative_to(source.root).parts
+            folder = Path(parent)
+            holders = [
+                (source, folder.relative_to(source.root).parts)
+                for source in sorted(
+                    (s for s in self._sources if s.root == folder or s.root in folder.parents),
+                    key=lambda s: -len(s.root.parts),
+                )
+            ]
+            self._holders[parent] = holders
+        for source, inside in holders:
+            segments = (*inside, name)
             if classify_file(source, segments) is not None:
                 return source.file_id("/".join(segments))
         return None

@@ -16,8 +16,8 @@ BYTES_PER_TOKEN = 4
 """Codex's own estimate (`approx_token_count`); used for every agent alike."""
 READ_LIMIT = 4 * MAX_FILE_BYTES
 
-Identify = Callable[[Path], str | None]
-"""A file's id in Memtab's sources (`claude-code:user:CLAUDE.md`), or None."""
+Identify = Callable[[str | Path], str | None]
+"""A file's id in Memtab's sources (`claude-code:user:CLAUDE.md`), or None, by its path."""
 
 
 def estimate_tokens(text: str) -> int:
@@ -62,14 +62,11 @@ def measured(
     )
 
 
-def named(path: Path, identify: Identify) -> dict[str, Any]:
+def named(path: str | Path, identify: Identify) -> dict[str, Any]:
     """How a file is named in the records: its id when a source holds it, else its path."""
     file_id = identify(path)
-    return {
-        "id": file_id,
-        "path": None if file_id else str(path),
-        "physical_path": os.fspath(path),
-    }
+    physical = os.fspath(path)
+    return {"id": file_id, "path": None if file_id else physical, "physical_path": physical}
 
 
 def line_of_byte(text: str, offset: int) -> int:

@@ -12,6 +12,13 @@ from memtab.fs.records import OmitNone, Record
 
 AgentName = Literal["claude", "codex", "xum", "gemini"]
 AGENTS: tuple[AgentName, ...] = ("claude", "codex", "xum", "gemini")
+AGENT_LABELS: dict[AgentName, str] = {
+    "claude": "Claude Code",
+    "codex": "Codex",
+    "xum": "xum",
+    "gemini": "Gemini CLI",
+}
+"""How each agent is named to a person (`memtab loads`, `memtab recall`, the window)."""
 
 
 class LoadedFile(Record):

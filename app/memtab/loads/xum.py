@@ -23,9 +23,11 @@ under a turn's token budget are not shown (they depend on the turn).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
+from memtab.loads.kept import KeptHeads
 from memtab.loads.limits import (
     HOT_SET_DECAY_HALF_LIFE_MS,
     HOT_SET_MAX_ITEM_BYTES,
@@ -37,7 +39,7 @@ from memtab.loads.limits import (
 )
 from memtab.loads.measure import estimate_tokens, line_of_byte, measured
 from memtab.loads.records import AgentLoads, LoadedFile
-from memtab.store.files import FileContent
+from memtab.store.files import FileContent, FileEntry, described_file
 from memtab.store.paths import SHARED_SCOPES, Scope, VirtualPath
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.meta import MetaEntry
@@ -85,18 +87,59 @@ def ranked(candidates: list[Candidate]) -> list[Candidate]:
     return sorted(kept, key=lambda c: (not c.pinned, -c.score, str(c.path).casefold(), str(c.path)))
 
 
-def xum_loads(
-    view: ScopeView, meta: dict[str, MetaEntry], now_ms: int, *, removed: bool = False
-) -> AgentLoads:
-    """The index and the hot set of the workspace `view` shows (global only without one);
-    a `removed` workspace's notebook is not read (xum's `assertWorkspaceReadExposable`), nor
-    is the session scope (a fresh window injects nothing of it: ADR 0007)."""
-    listings = [
-        listing
-        for listing in view.list_all(scopes=SHARED_SCOPES)
-        if not (removed and listing.scope is Scope.WORKSPACE)
+def index_notes(
+    view: ScopeView, *, removed: bool = False, kept: KeptHeads | None = None
+) -> list[FileEntry]:
+    """The notes of xum's memory index, scope by scope in the listing's order: the first
+    1000 of each shared scope — a `removed` workspace's none (xum's
+    `assertWorkspaceReadExposable`), nor the session scope (a fresh window injects nothing
+    of it: ADR 0007). A scope is listed from its names and stats, and only those 1000 are
+    read for their descriptions (with `kept`, only those changed since it last saw them)."""
+    kept = kept or KeptHeads()
+    scopes = [
+        scope
+        for scope in SHARED_SCOPES
+        if not (removed and scope is Scope.WORKSPACE) and not view.unavailable_reason(scope)
     ]
-    listed = [f for listing in listings for f in listing.files[:MAX_FILES_PER_SCOPE]]
+    key = tuple(os.fspath(view.root(scope)) for scope in scopes)
+    listed = kept.index(key)
+    if listed is not None:
+        return listed
+    notes: list[FileEntry] = []
+    for scope in scopes:
+        listing = view.list_scope(scope, read_files=False)
+        if not listing.files:
+            continue
+        root = view.root(scope)
+        known, base, taken = kept.notes(root), os.fspath(root), 0
+        for entry in listing.files:
+            if taken >= MAX_FILES_PER_SCOPE:
+                break
+            physical = os.path.join(base, *entry.path.segments)
+            try:
+                info = os.lstat(physical)
+            except OSError:
+                continue  # gone since the listing
+            note = described_file(physical, entry.path, info, known)
+            if note is not None:
+                notes.append(note)
+                taken += 1
+        kept.keep_notes(root, known)
+    kept.keep_index(key, notes)
+    return notes
+
+
+def xum_loads(
+    view: ScopeView,
+    meta: dict[str, MetaEntry],
+    now_ms: int,
+    *,
+    removed: bool = False,
+    heads: KeptHeads | None = None,
+) -> AgentLoads:
+    """The index and the hot set of the workspace `view` shows (global only without one),
+    of the notes `index_notes` lists (`heads`: what an earlier computation read of them)."""
+    listed = index_notes(view, removed=removed, kept=heads)
     lines = [
         f'- {f.path} — "{_escape(f.description)}"' if f.description else f"- {f.path}"
         for f in listed

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
+from memtab.components.history.burst_news import NewsRead
 from memtab.components.history.deleted import (
     DeletedFile,
     TrashGroup,
     agent_file,
     deleted_text,
     load_trash,
-    news_bursts,
+    news_read,
 )
 from memtab.components.history.history import (
     FileHistory,
@@ -89,11 +90,10 @@ def catch_up_runs_log(home: Home, _ctx: JobContext) -> list[RunEntry]:
     return catch_up_runs(home)
 
 
-def burst_news(
-    store: MemoryStore, sources: Sequence[Source] | None, _ctx: JobContext
-) -> list[ChangeEvent]:
-    """The bursts Recently deleted lists, for the news bar."""
-    return news_bursts(store, sources)
+def burst_news(store: MemoryStore, sources: Sequence[Source] | None, _ctx: JobContext) -> NewsRead:
+    """The bursts Recently deleted lists, and the mass changes among them, for the news
+    bar."""
+    return news_read(store, sources)
 
 
 def contents_written_since(home: Home, since_ms: int, _ctx: JobContext) -> dict[str, str]:
@@ -124,10 +124,19 @@ def deleted_preview(home: Home, file: DeletedFile, _ctx: JobContext) -> DeletedP
 
 
 def restore_burst(
-    home: Home, event: ChangeEvent, only: frozenset[str], _ctx: JobContext
+    home: Home,
+    event: ChangeEvent,
+    only: frozenset[str] | None,
+    _ctx: JobContext,
+    *,
+    stack: undo.UndoStack | None = None,
 ) -> EventRestore:
-    """Put back what a burst deleted or rewrote (`only`: those of its files)."""
-    return restore_event(home, event, only)
+    """Put back what a burst deleted or rewrote (`only`: those of its files; None: all);
+    with the window's `stack`, as one step Edit → Undo takes back."""
+    if stack is None:
+        return restore_event(home, event, only)
+    restored, _said = undo.restore_event(stack, home, event, only)
+    return restored
 
 
 def restore_deleted_file(

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from memtab.components.search.search import SearchQuery, find_matches
 from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.tree import build_tree
+from memtab.components.tree.tree import build_tree, prepare_search
 from memtab.operations.job import JobContext
 
 if TYPE_CHECKING:  # lazy: loaded on the lane by the first search or warm-up (`_texts`)
@@ -37,6 +37,8 @@ class SearchOutcome:
     match_count: int
     problem: str | None = None
     """Why the index on disk could not be used (the search read the files instead)."""
+    more: bool = False
+    """Whether more files may match than the tree shows (`MAX_MATCHED_FILES`)."""
 
 
 class Searcher:
@@ -47,7 +49,7 @@ class Searcher:
         self._index_texts: IndexedTexts | None = None
         self._scan: HomeScan | None = None
         self._query = SearchQuery.parse("")
-        self._keys: frozenset[str] = frozenset()
+        self._keys: frozenset[str] | None = frozenset()  # None: not every match is known
 
     def search(self, scan: HomeScan, query: SearchQuery, ctx: JobContext) -> SearchOutcome:
         """The tree of `scan`'s files matching `query` (every file for an empty one)."""
@@ -59,15 +61,18 @@ class Searcher:
             scan, query, self._texts, candidates=self._candidates(scan, query), cancel=ctx
         )
         self._scan, self._query = scan, query
-        self._keys = frozenset(matches)
+        self._keys = None if matches.more else frozenset(matches)
         ctx.raise_if_cancelled()
         tree = build_tree(scan, matches)
-        return SearchOutcome(scan, query, tree, len(matches), self._texts.problem)
+        return SearchOutcome(
+            scan, query, tree, len(matches), self._texts.problem, more=matches.more
+        )
 
     def warm(self, scan: HomeScan, ctx: JobContext) -> None:
         """Bring the index on disk to `scan` (only what changed since any Memtab indexed
-        it is read)."""
+        it is read), and make what a search's tree takes of each listing."""
         self._texts.refresh(scan, stop=ctx.cancel_event)
+        prepare_search(scan)
 
     def close(self) -> None:
         """Close the index file (the window closes, no search runs)."""
@@ -87,7 +92,7 @@ class Searcher:
 
     def _candidates(self, scan: HomeScan, query: SearchQuery) -> frozenset[str] | None:
         """The files worth looking at for `query`: the last matches when it narrows the
-        last query over the same scan, else None (every file)."""
+        last query over the same scan and they were all found, else None (every file)."""
         if scan is self._scan and query.narrows(self._query):
-            return self._keys
+            return self._keys  # None when the last search stopped at its limit
         return None

@@ -1,22 +1,24 @@
 """What the search index holds of a file (docs/formats.md §22.11): the listed file as the
 index takes it (`IndexedFile`), its document (`document_of`: its words for BM25, its label
-and text as they are, its number and stamp), and what a searcher reads back of documents.
+and text as they are, its number; its stamp is in its root's manifest), and what a
+searcher reads back of documents.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
 from dataclasses import dataclass
 from typing import Any
 
 import tantivy
 
+from memtab.fs.atomic import Directory
 from memtab.search_index.ranking import LABEL_WEIGHT, has_cjk, tokens
-from memtab.store.files import read_file_content
+from memtab.store.files import MAX_FILE_BYTES, read_description, read_text_in
+from memtab.store.text.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
 
 Stamp = tuple[int, int, int, int]
 """What any write to a file or over it changes: (size, mtime_ns, ctime_ns, inode)."""
-STAMP_FIELDS = ("size", "mtime", "ctime", "inode")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,9 +35,10 @@ class IndexedFile:
     physical: str | None
     stamp: Stamp | None
     linked: bool = False
-    labelled: Callable[[], str] | None = None
-    """When given, the label is this call's answer, asked only if the file is indexed (a
-    stat walk's listing reads no description it need not)."""
+    described: str | None = None
+    """When given, the label is `label` and the description `list` reads in this file's
+    first 4 KiB: read only if the file is indexed, with its text (a stat walk's listing
+    reads no description it need not, and indexing opens each file once)."""
 
 
 def words_query(schema: Any, asked: str) -> Any:
@@ -82,32 +85,23 @@ def term(text: str) -> str:
     return text
 
 
-def stamped(searcher: Any, addresses: list[Any]) -> dict[int, Stamp | None]:
-    """The numbers and stamps of the documents at `addresses` (fast fields alone); a
-    document without a stamp has Nones, which no listed stamp equals (it is read again)."""
-    if not addresses:
-        return {}
-    numbers = searcher.fast_field_values("number", addresses)
-    columns = [searcher.fast_field_values(field, addresses) for field in STAMP_FIELDS]
-    return dict(zip(numbers, zip(*columns, strict=True), strict=True))
-
-
 def document_of(file: IndexedFile, number: int) -> Any:
-    """The document of `file`: its words for BM25, its texts as they are, its stamp."""
-    label = file.label if file.labelled is None else file.labelled()
-    body = readable_text(file)
+    """The document of `file`: its words for BM25, its texts as they are (its stamp is
+    in its root's manifest, `search_index.manifest`)."""
+    body, head = readable_text(file)
+    label = file.label
+    if file.described is not None:
+        if head is None or file.described != file.physical:
+            description = read_description(file.described)
+        else:
+            description = "" if b"\x00" in head else description_from_prefix(head)
+        label = f"{label}\n{description}"
     words = "\n".join([label] * LABEL_WEIGHT + [body])
     document = tantivy.Document(root=term(file.root), words=term(fed(words)))
     document.add_bytes("id", _utf8(file.id))
     document.add_bytes("label", _utf8(label))
     document.add_bytes("body", _utf8(body))
     document.add_unsigned("number", number)
-    if file.stamp is not None:
-        size, mtime_ns, ctime_ns, inode = file.stamp
-        document.add_unsigned("size", size)
-        document.add_integer("mtime", mtime_ns)
-        document.add_integer("ctime", ctime_ns)
-        document.add_unsigned("inode", inode)
     return document
 
 
@@ -120,13 +114,16 @@ def fed(text: str) -> str:
     return text if text.isascii() else text.casefold()
 
 
-def readable_text(file: IndexedFile) -> str:
+def readable_text(file: IndexedFile) -> tuple[str, bytes | None]:
     """The text `view` would show of `file` (the one readability rule, the cap, no NUL),
-    "" when it would refuse it."""
+    "" when it would refuse it; and the first 4 KiB read of it (None: none read)."""
     if file.physical is None:
-        return ""
+        return "", None
+    text = os.path.realpath(file.physical) if file.linked else file.physical
+    parent, name = os.path.split(text)
     try:
-        content = read_file_content(file.physical, follow_link=file.linked)
+        content, _, data, _, over_cap = read_text_in(Directory(None, parent or "."), name)
     except OSError:
-        return ""
-    return "" if content.over_cap or content.binary else content.content
+        return "", None
+    head = data[:DESCRIPTION_PREFIX_BYTES]
+    return ("" if over_cap or b"\x00" in data[:MAX_FILE_BYTES] else content), head

@@ -4,14 +4,15 @@ searches (docs/formats.md §22.11).
 A document per listed file: the root it was listed under and its id there (`IndexedFile`),
 its words (its label — path and description — `LABEL_WEIGHT` times, then its text, as
 `ranking.tokens` reads them: BM25 over both, the label weighted), its label and text as
-they are (for a result's line, the window's matching lines), and its stamp (size, mtime,
-ctime, inode; none for a file changed too recently to trust one). A file is known by a
-64-bit digest of its root and id (`file_number`), a fast field as its stamp is, so a
-root's stamps are read at once (`_rows`) and a search's matches named without reading a
-document.
+they are (for a result's line, the window's matching lines). A file is known by a 64-bit
+digest of its root and id (`file_number`), a fast field, so a search's matches are named
+without reading a document. A document per root, its manifest (`search_index.manifest`),
+holds every file's id and stamp (size, mtime, ctime, inode; none for a file changed too
+recently to trust one), written in the commit that changes the root's documents.
 
-A server starting anew finds what the last one indexed: a `refresh` compares each listed
-file's stamp with the document it has and reads only the files that changed. Nothing it
+A server starting anew finds what the last one indexed: a `refresh` compares the listed
+files' stamps with their root's manifest (one mapping) and reads only the files that
+changed. Nothing it
 answers is stale: the documents of files gone or changed go in its first commit, before
 anything is read; with a time budget it stops when the budget is spent and says how many
 files are left (`Refreshed.pending`), which are then missing, never answered from their
@@ -20,8 +21,9 @@ old text. A file's text is what `view` would show of it (the one readability rul
 
 Several processes share the index: readers never wait (a searcher is a snapshot of a
 commit; `_reader` reloads when another process committed), one writer at a time across
-processes (the lock file beside the index, `fs/locking/locks.py`), commits of at most
-`CHUNK_FILES` files, each writer checking again what another indexed meanwhile. An index
+processes (the lock file beside the index, `fs/locking/locks.py`), a commit every
+`COMMIT_FILES` files or `COMMIT_S`, each writer reading what the index holds once it
+holds the lock (what another indexed meanwhile is not read again). An index
 of another version, or one tantivy cannot open, is rebuilt, saying so in the log; a kill
 mid-write loses only the commit it was in. One that cannot be used (`opening`) moves to
 memory.
@@ -49,12 +51,15 @@ from memtab.search_index.documents import (
     IndexedFile,
     Stamp,
     document_of,
-    every,
     first,
-    matching,
-    stamped,
     term,
     words_query,
+)
+from memtab.search_index.manifest import (
+    MANIFEST_FIELD,
+    manifest_document,
+    manifests_query,
+    read_manifest,
 )
 from memtab.search_index.opening import (
     IndexUnusableError,
@@ -82,8 +87,8 @@ Key = tuple[str, str]
 """A file in the index: the root it was listed under and its id there."""
 Stamps = Mapping[str, Stamp | None]
 """A root's files, by id, each with its stamp (None: none to trust)."""
-Rows = Mapping[int, Stamp | None]
-"""A root's documents as the index holds them: each file's number and its stamp."""
+Rows = Mapping[str, Stamp | None]
+"""A root's documents as the index holds them (its manifest): each file's id and stamp."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +118,16 @@ class Refreshed:
     pending: int
 
 
+# The schema's version, in the index folder's name (4: a manifest document per root, no
+# stamp fields; 3: the first on tantivy).
+VERSION = 4
+
+
 def index_file_for(home_root: Path) -> Path:
     """Where the index of the home at `home_root` lives: a folder in Memtab's cache dir,
     never in a scope (nothing syncs it); its name holds the schema's version."""
     digest = hashlib.sha256(os.fsencode(str(home_root))).hexdigest()[:20]
-    return cache_dir() / f"search-v3-{digest}"
+    return cache_dir() / f"search-v{VERSION}-{digest}"
 
 
 def file_number(root: str, key: str) -> int:
@@ -144,6 +154,7 @@ class SearchIndex:
         self._index: Any = None
         self._searcher: Any = None
         self._seen: object = None  # what the index's commit looked like when last read
+        self._held_roots: tuple[Any, set[str]] | None = None  # of a searcher: `_roots_held`
         self.writes = 0
         """Counts this process's writes (what tells an index in memory changed)."""
         try:
@@ -160,7 +171,13 @@ class SearchIndex:
             self._searcher = None
 
     def __len__(self) -> int:
-        return int(self._read(lambda searcher: searcher.num_docs))
+        """How many files the index holds (its roots' manifests not counted)."""
+
+        def count(searcher: Any) -> int:
+            manifests = tantivy.Query.regex_query(self._index.schema, MANIFEST_FIELD, ".*")
+            return int(searcher.num_docs) - int(searcher.search(manifests, 1).count)
+
+        return self._read(count)
 
     def number(self, root: str, key: str) -> int:
         """`file_number`, remembered (a listing asks for every file's at each call)."""
@@ -205,19 +222,16 @@ class SearchIndex:
         changed, or without a stamp to trust), and the files under `roots` it holds that
         `listed` does not (gone); with `held`, as they were when read (`Ahead.rows`)."""
         by_root: dict[str, dict[str, Stamp | None]] = {root: {} for root in roots}
-        others: dict[Key, Stamp | None] = {}
-        for where, stamp in listed.items():
-            if where[0] in by_root:
-                by_root[where[0]][where[1]] = stamp
-            else:
-                others[where] = stamp
+        others: dict[str, dict[str, Stamp | None]] = {}
+        for (root, key), stamp in listed.items():
+            (by_root if root in by_root else others).setdefault(root, {})[key] = stamp
 
         def read(searcher: Any) -> tuple[set[Key], list[Key]]:
             stale, gone = self._stale_by_root(searcher, by_root, held)
-            for (root, key), stamp in others.items():
-                held_now = self._stamps_of(searcher, [self.number(root, key)])
-                if stamp is None or held_now.get(self.number(root, key)) != stamp:
-                    stale.add((root, key))
+            for root, mine in others.items():
+                rows = self._manifest(searcher, root, held)
+                stale.update((root, key) for key, stamp in mine.items()
+                             if stamp is None or rows.get(key, _ABSENT) != stamp)  # fmt: skip
             return stale, gone
 
         return self._read(read)
@@ -248,14 +262,20 @@ class SearchIndex:
 
         def write() -> int:
             searcher = self._fresh_searcher()
-            roots = [str(root) for root, _ in searcher.terms_with_prefix("root", "")]
-            missing = [root for root in roots if os.path.isabs(root) and not os.path.isdir(root)]
+            roots = {str(root) for root, _ in searcher.terms_with_prefix("root", "")}
+            roots |= {str(root) for root, _ in searcher.terms_with_prefix(MANIFEST_FIELD, "")}
+            missing = sorted(
+                root for root in roots if os.path.isabs(root) and not os.path.isdir(root)
+            )
             if not missing:
                 return 0
-            removed = sum(len(self._rows(searcher, root)) for root in missing)
+            removed = sum(len(self._manifest(searcher, root, None)) for root in missing)
+            schema = self._index.schema
             with self._writer() as writer:
-                query = tantivy.Query.term_set_query(self._index.schema, "root", missing)
-                writer.delete_documents_by_query(query)
+                writer.delete_documents_by_query(
+                    tantivy.Query.term_set_query(schema, "root", missing)
+                )
+                writer.delete_documents_by_query(manifests_query(schema, missing))
                 writer.commit()
             return removed
 
@@ -276,38 +296,60 @@ class SearchIndex:
         started = self._clock()
         if not changed and not gone:
             return Refreshed(0, 0)
-        searcher = self._fresh_searcher()
-        numbers = [self.number(file.root, file.id) for file in changed]
-        held = self._stamps_of(searcher, numbers)
-        todo = [
-            (file, number)
-            for file, number in zip(changed, numbers, strict=True)
-            if file.stamp is None or held.get(number) != file.stamp
-        ]
         read = uncommitted = 0
         committed_at = started
         with self._writer() as writer:
-            out = [self.number(root, key) for root, key in gone] + [number for _, number in todo]
+            # Read once the lock is held: what another writer committed meanwhile counts.
+            searcher = self._fresh_searcher()
+            affected = {file.root for file in changed} | {root for root, _ in gone}
+            manifests = {root: self._manifest(searcher, root, None) for root in affected}
+            todo = [
+                file
+                for file in changed
+                if file.stamp is None or manifests[file.root].get(file.id, _ABSENT) != file.stamp
+            ]
+            if not todo and not any(key in manifests[root] for root, key in gone):
+                return Refreshed(0, 0)  # another writer did it meanwhile
+            # The documents there are (its root's manifest says which): a new file has none.
+            out = [self.number(root, key) for root, key in gone if key in manifests[root]]
+            out += [self.number(file.root, file.id) for file in todo
+                    if file.id in manifests[file.root]]  # fmt: skip
             if out:
                 writer.delete_documents_by_query(
                     tantivy.Query.term_set_query(self._index.schema, "number", out)
                 )
+            for root, key in [*gone, *((file.root, file.id) for file in todo)]:
+                manifests[root].pop(key, None)
+            dirty = set(affected)
             for first in range(0, len(todo), CHUNK_FILES):
-                for file, number in todo[first : first + CHUNK_FILES]:
-                    writer.add_document(document_of(file, number))
+                for file in todo[first : first + CHUNK_FILES]:
+                    _add(writer, document_of(file, self.number(file.root, file.id)))
+                    manifests[file.root][file.id] = file.stamp
+                    dirty.add(file.root)
                 read += len(todo[first : first + CHUNK_FILES])
                 uncommitted += CHUNK_FILES
                 now = self._clock()
                 spent = budget_s is not None and now - started >= budget_s
                 left = len(todo) - first - CHUNK_FILES
                 if left > 0 and (spent or (stop is not None and stop.is_set())):
-                    writer.commit()
+                    self._commit(writer, manifests, dirty)
                     return Refreshed(read, left)
                 if uncommitted >= COMMIT_FILES or now - committed_at >= COMMIT_S:
-                    writer.commit()  # what is indexed so far, for the searches meanwhile
+                    self._commit(writer, manifests, dirty)  # for the searches meanwhile
                     uncommitted, committed_at = 0, now
-            writer.commit()
+            self._commit(writer, manifests, dirty)
         return Refreshed(read, 0)
+
+    def _commit(self, writer: Any, manifests: Mapping[str, Rows], dirty: set[str]) -> None:
+        """Commit, with the manifest of each root written to since the last commit (the
+        documents and what they are of, in one commit: never other than each other)."""
+        if dirty:
+            writer.delete_documents_by_query(manifests_query(self._index.schema, sorted(dirty)))
+        for root in sorted(dirty):
+            if manifests[root]:
+                _add(writer, manifest_document(root, manifests[root]))
+        dirty.clear()
+        writer.commit()
 
     def _writer(self) -> Writing:
         return Writing(self)
@@ -335,7 +377,7 @@ class SearchIndex:
 
         def read(searcher: Any) -> Ahead:
             hits = self._best(searcher, query, within, limit, None)
-            return Ahead(hits, {root: self._rows(searcher, root) for root in roots})
+            return Ahead(hits, {root: self._manifest(searcher, root, None) for root in roots})
 
         return self._read(read)
 
@@ -387,10 +429,10 @@ class SearchIndex:
         schema = self._index.schema
         words = [(tantivy.Occur.Should, words_query(schema, term)) for term in terms]
         within = [term(root) for root in roots]
-        clauses = [
-            (tantivy.Occur.Must, tantivy.Query.boolean_query(words)),
-            (tantivy.Occur.Must, _filter(tantivy.Query.term_set_query(schema, "root", within))),
-        ]
+        clauses = [(tantivy.Occur.Must, tantivy.Query.boolean_query(words))]
+        if not self._roots_held(searcher) <= set(within):  # a filter costs the engine half
+            roots_query = tantivy.Query.term_set_query(schema, "root", within)
+            clauses.append((tantivy.Occur.Must, _filter(roots_query)))
         if among is not None:
             numbers = [self.number(root, key) for root in roots for key in among]
             if not numbers:
@@ -401,10 +443,20 @@ class SearchIndex:
                     _filter(tantivy.Query.term_set_query(schema, "number", numbers)),
                 )
             )
-        # Ties beyond the limit too, so that they are ordered by id, not by where they are.
-        found = searcher.search(tantivy.Query.boolean_query(clauses), limit * 2 + 8, count=False)
+        # Every tie at the limit's score too (ordered by id, never the engine's pick of
+        # them): only the documents that may be answered are read.
+        query_of = tantivy.Query.boolean_query(clauses)
+        asked = limit * 2 + 8
+        while True:
+            ranked = sorted(searcher.search(query_of, asked, count=False).hits, key=lambda h: -h[0])
+            floor = ranked[limit - 1][0] if len(ranked) >= limit else None
+            if len(ranked) < asked or floor is None or ranked[-1][0] < floor:
+                break
+            asked *= 4
         hits = []
-        for score, address in found.hits:
+        for score, address in ranked:
+            if floor is not None and score < floor:
+                break
             stored = searcher.doc(address)
             hits.append(
                 Hit(first(stored, "id"), score, first(stored, "label"), first(stored, "body"))
@@ -412,50 +464,46 @@ class SearchIndex:
         hits.sort(key=lambda hit: (-hit.score, hit.id))
         return hits[:limit]
 
+    def _roots_held(self, searcher: Any) -> set[str]:
+        """Every root `searcher`'s commit holds documents under (read once a commit)."""
+        held = self._held_roots
+        if held is None or held[0] is not searcher:
+            roots = {str(root) for root, _ in searcher.terms_with_prefix("root", "")}
+            held = self._held_roots = (searcher, roots)
+        return held[1]
+
     # --- the documents of a root --------------------------------------------------------
 
-    def _rows(self, searcher: Any, root: str) -> dict[int, Stamp | None]:
-        """Every document under `root`: its file's number and stamp (fast fields alone)."""
-        query = tantivy.Query.term_query(self._index.schema, "root", term(root))
-        addresses = matching(searcher, query)
-        return stamped(searcher, addresses)
-
-    def _stamps_of(self, searcher: Any, numbers: list[int]) -> dict[int, Stamp | None]:
-        if not numbers:
-            return {}
-        query = tantivy.Query.term_set_query(self._index.schema, "number", numbers)
-        addresses = matching(searcher, query)
-        return stamped(searcher, addresses)
+    def _manifest(
+        self, searcher: Any, root: str, held: Mapping[str, Rows] | None
+    ) -> dict[str, Stamp | None]:
+        """Every document under `root`: its file's id and stamp (its manifest), as read
+        with a search (`held`) or now."""
+        if held is not None and root in held:
+            return dict(held[root])
+        return read_manifest(searcher, self._index.schema, root)
 
     def _stale_by_root(
         self, searcher: Any, listed: Mapping[str, Stamps], held: Mapping[str, Rows] | None
     ) -> tuple[set[Key], list[Key]]:
-        """Each root's documents compared with its files as one mapping (20,000 in a few
+        """Each root's files compared with its manifest as one mapping (20,000 in a few
         milliseconds when none changed), file by file only when they differ; a file
         without a stamp is always stale."""
         stale: set[Key] = set()
         gone: list[Key] = []
         for root, mine in listed.items():
-            rows = held[root] if held is not None and root in held else self._rows(searcher, root)
-            numbered = {self.number(root, key): stamp for key, stamp in mine.items()}
-            if numbered == rows:
+            rows = held[root] if held is not None and root in held else None
+            if rows is None:
+                rows = read_manifest(searcher, self._index.schema, root)
+            if mine == rows and None not in mine.values():
                 continue
             stale.update(
                 (root, key)
                 for key, stamp in mine.items()
-                if stamp is None or rows.get(self.number(root, key), _ABSENT) != stamp
+                if stamp is None or rows.get(key, _ABSENT) != stamp
             )
-            missing = [number for number in rows if number not in numbered]
-            gone += [(root, key) for key in self._ids(searcher, missing)]
+            gone += [(root, key) for key in rows if key not in mine]
         return stale, gone
-
-    def _ids(self, searcher: Any, numbers: list[int]) -> list[str]:
-        """The ids of the files numbered `numbers` (their documents read)."""
-        if not numbers:
-            return []
-        query = tantivy.Query.term_set_query(self._index.schema, "number", numbers)
-        hits = searcher.search(query, every(searcher), count=False).hits
-        return [first(searcher.doc(address), "id") for _, address in hits]
 
     # --- the index ----------------------------------------------------------------------
 
@@ -534,6 +582,16 @@ class SearchIndex:
 
 
 _ABSENT = object()
+
+
+def _add(writer: Any, document: Any) -> None:
+    """Add `document`; when the writer's thread has died (a write of its segment failed:
+    a full disk), the error it died of, as its commit gives it ("killed" says no more)."""
+    try:
+        writer.add_document(document)
+    except ValueError:
+        writer.commit()
+        raise
 
 
 def _filter(query: Any) -> Any:

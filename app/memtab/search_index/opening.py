@@ -16,6 +16,7 @@ error (`is_unusable`) — is not fatal: the index is built in memory from the fi
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -28,6 +29,7 @@ import tantivy
 
 from memtab.fs.locking.locks import interprocess_lock
 from memtab.fs.private import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, clear_entry, private_dir
+from memtab.search_index.manifest import MANIFEST_FIELD, STAMPS_FIELD
 
 logger = logging.getLogger(__name__)
 
@@ -90,15 +92,14 @@ def schema() -> Any:
     builder = tantivy.SchemaBuilder()
     builder.add_text_field("root", tokenizer_name="raw", index_option="basic")
     builder.add_unsigned_field("number", indexed=True, fast=True)
-    builder.add_unsigned_field("size", fast=True)
-    builder.add_integer_field("mtime", fast=True)
-    builder.add_integer_field("ctime", fast=True)
-    builder.add_unsigned_field("inode", fast=True)
     builder.add_text_field("words", tokenizer_name=TOKENIZER, index_option="position")
     # Stored, never indexed (a text field is always indexed: its words are in `words`).
     builder.add_bytes_field("id", stored=True, indexed=False)
     builder.add_bytes_field("label", stored=True, indexed=False)
     builder.add_bytes_field("body", stored=True, indexed=False)
+    # A root's manifest (`search_index.manifest`): its root, its files' ids and stamps.
+    builder.add_text_field(MANIFEST_FIELD, tokenizer_name="raw", index_option="basic")
+    builder.add_bytes_field(STAMPS_FIELD, stored=True, indexed=False)
     return builder.build()
 
 
@@ -214,7 +215,8 @@ def _empty_folder(path: Path) -> None:
 
 
 def _forget_older_versions(path: Path) -> None:
-    """Remove the index of the same home an older Memtab kept (SQLite, version 2)."""
+    """Remove the indexes of the same home an older Memtab kept: SQLite (version 2), and
+    tantivy's of version 3 (its folder when it holds tantivy's files alone, its lock)."""
     digest = path.name.rpartition("-")[2]
     for suffix in ("", "-wal", "-shm", "-journal"):
         older = path.parent / f"search-{digest}.sqlite3{suffix}"
@@ -224,6 +226,22 @@ def _forget_older_versions(path: Path) -> None:
             continue
         if not stat.S_ISDIR(info.st_mode):  # a folder there is the user's
             os.unlink(older)
+    folder = path.parent / f"search-v3-{digest}"
+    try:
+        entries = _entries(folder) if stat.S_ISDIR(os.lstat(folder).st_mode) else None
+    except OSError:
+        entries = None
+    if entries is not None and all(
+        _TANTIVY_NAME.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)
+        for entry in entries
+    ):
+        for entry in entries:
+            os.unlink(entry.path)
+        os.rmdir(folder)
+    with contextlib.suppress(FileNotFoundError):
+        lock = path.parent / f".search-v3-{digest}.lock"
+        if stat.S_ISREG(os.lstat(lock).st_mode):
+            os.unlink(lock)
 
 
 def _entries(path: Path) -> list[os.DirEntry[str]]:

@@ -89,9 +89,19 @@ def best_line(text: str, query: str) -> tuple[int, str] | None:
     """The 1-based line of `text` holding the most of `query`'s words (the first such),
     and a snippet of it at most SNIPPET_CHARS long around the first; None if none does."""
     wanted = set(query_terms(query))
+    surfaces = [surface(term) for term in wanted]
     best: tuple[int, int, str] | None = None
-    for number, line in enumerate(text.splitlines(), 1):
-        found = _held(wanted, tokens(line))
+    lines = text.splitlines()
+    # A line holds a term only if its casefolded text holds the term's letters: only those
+    # lines are split into words (casefolding adds or removes no line break).
+    folded = text.casefold().splitlines() if not text.isascii() else None
+    for number, line in enumerate(lines, 1):
+        near = folded[number - 1] if folded is not None and len(folded) == len(lines) else None
+        if near is None:
+            near = line.lower() if line.isascii() else line.casefold()
+        if not any(part in near for part in surfaces):
+            continue
+        found = _held(wanted, tokens(line)) if has_cjk(near) else _words_in(wanted, near)
         if found and (best is None or found > best[0]):
             best = (found, number, line)
             if found == len(wanted):
@@ -100,6 +110,23 @@ def best_line(text: str, query: str) -> tuple[int, str] | None:
         return None
     _, number, line = best
     return number, _snippet(line.strip(), wanted)
+
+
+def _words_in(wanted: set[str], folded: str) -> int:
+    """`_held` of a casefolded line without CJK: how many of the terms stand in it as
+    words (no letter or digit on either side; a CJK term is in no such line)."""
+    found = 0
+    for term in wanted:
+        at = folded.find(term)
+        while at >= 0:
+            end = at + len(term)
+            if (at == 0 or not folded[at - 1].isalnum()) and (
+                end == len(folded) or not folded[end].isalnum()
+            ):
+                found += 1
+                break
+            at = folded.find(term, at + 1)
+    return found
 
 
 def _held(wanted: set[str], words: list[str]) -> int:

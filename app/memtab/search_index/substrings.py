@@ -7,9 +7,9 @@ name, description or text — substrings, so a partial word finds (`ubernet` fin
 letters and digits lies inside one word of the text, so only the files holding a word
 that contains that run may hold the term — the engine's own regular expression over its
 words (`.*run.*`, walked on its term dictionary). The texts of the candidates are then
-read from the index (no memory file is read) and checked by the caller. A term whose run
-is shorter than `MIN_RUN` characters, or whose words are in more than half the files, has
-no candidates (`None`): every text is checked, as a direct scan would. A term holding two
+read from the index (no memory file is read) and checked by the caller. A term without a
+letter or digit, or whose words are in more than half the files (counted by the engine
+before any is named), has no candidates (`None`): any text may hold it. A term holding two
 or more CJK letters in a row asks for them instead: the files where their bigrams
 (`ranking.tokens`) stand adjacent, as in every text holding the term.
 """
@@ -26,8 +26,8 @@ from memtab.search_index.documents import every, first, matching, term, words_qu
 from memtab.search_index.index import SearchIndex
 from memtab.search_index.ranking import is_cjk, query_terms
 
-# A run this short is inside too many words to narrow anything: every text is checked.
-MIN_RUN = 3
+# A term with no letter or digit narrows nothing: every text is checked.
+MIN_RUN = 1
 # Words that together are in more than this share of the files narrow nothing.
 BROAD_SHARE = 0.5
 
@@ -103,10 +103,10 @@ class SubstringReader:
             if len(run) < MIN_RUN:
                 return None
             query = tantivy.Query.regex_query(schema, "words", f".*{run.casefold()}.*")
-        addresses = matching(searcher, query)
-        if not phrases and len(addresses) > BROAD_SHARE * searcher.num_docs:
-            return None  # in most files: narrows nothing worth the reading
-        return self._named(searcher, addresses, roots)
+            # Counted first: a term in most files narrows nothing worth naming them all.
+            if searcher.search(query, 1).count > BROAD_SHARE * searcher.num_docs:
+                return None
+        return self._named(searcher, matching(searcher, query), roots)
 
     def rows(self, roots: Collection[str]) -> set[Key]:
         """Every file under `roots` the index holds (of those the caller knows)."""
@@ -125,6 +125,11 @@ class SubstringReader:
         # In the order the documents are stored: each block of the store read once.
         held.sort(key=lambda pair: (pair[0].segment_ord, pair[0].doc))
         return {key: first(searcher.doc(address), "body") for address, key in held}
+
+    def prepare(self) -> None:
+        """Read what the first `texts` of the newest snapshot reads (where each document
+        is), before a keystroke asks."""
+        self._addresses_of(self._current())
 
     def _current(self) -> Any:
         return self._searcher if self._searcher is not None else self._index.searcher()

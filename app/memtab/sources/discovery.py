@@ -22,7 +22,7 @@ from pathlib import Path
 
 from memtab.file_protocol.file_ref import Agent, source_id
 from memtab.sources.claude.auto_memory_switch import auto_memory_switch
-from memtab.sources.claude.memory_dir import MemoryStore
+from memtab.sources.claude.memory_dir import MemoryStore, account_memory_directory
 from memtab.sources.claude.settings import (
     local_auto_memory_directory,
     managed_settings_files,
@@ -32,10 +32,17 @@ from memtab.sources.claude.source import auto_memory_sources, claude_sources
 from memtab.sources.codex.source import codex_projects, codex_sources
 from memtab.sources.config import SourceContext
 from memtab.sources.gemini.settings import SettingsReader
-from memtab.sources.gemini.source import gemini_projects, gemini_sources, project_source
+from memtab.sources.gemini.source import (
+    MEMORY_DIR,
+    TMP_DIR,
+    GeminiProject,
+    gemini_projects,
+    gemini_sources,
+    project_source,
+)
 from memtab.sources.layouts import WRITTEN_BY_LOKI
 from memtab.sources.listing import list_source
-from memtab.sources.model import Discovery, Layout, LookedFor, Source, SourceListing
+from memtab.sources.model import Discovery, Layout, LookedFor, Opening, Source, SourceListing
 from memtab.store.paths import project_dir_name
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Registry
 
@@ -131,7 +138,10 @@ def discover(context: SourceContext) -> Discovery:
             LookedFor(agent="loki", path="<project>/.loki/memory", found=found_loki, how="projects")
         )
     sources.extend(_loki_dirs(context, sources, looked))
-    return Discovery(tuple(sources), tuple(looked))
+    openings = _openings(context, claude_root, codex_root, known.projects, sources)
+    if gemini_root is not None and gemini is not None:
+        openings += _gemini_openings(context, gemini_root, gemini, found_gemini, known.projects)
+    return Discovery(tuple(sources), tuple(looked), openings)
 
 
 def scan(context: SourceContext) -> tuple[Discovery, list[SourceListing]]:
@@ -262,6 +272,75 @@ def _loki_source(name: str, root: Path, project: str | None) -> Source:
         project=project,
         read_only_reason=WRITTEN_BY_LOKI,
     )
+
+
+def _openings(
+    context: SourceContext,
+    claude_root: Path | None,
+    codex_root: Path | None,
+    registered: Iterable[str],
+    sources: Iterable[Source],
+) -> tuple[Opening, ...]:
+    """Where a source not found now may appear while the window runs (`Opening`): in the
+    agents' directories, and in the projects mux registered or whose instructions are
+    sources already (their roots are watched anyway) — never every place an agent once
+    ran, each a watch of its own."""
+    openings: list[Opening] = []
+    if claude_root is not None:
+        account = account_memory_directory(claude_root)
+        openings.append(Opening(claude_root, frozenset({"projects", "agent-memory", "memory"})))
+        openings.append(Opening(claude_root / "projects"))  # a project's first session
+        openings.append(Opening(account.parent, frozenset({account.name})))
+    if codex_root is not None:
+        openings.append(Opening(codex_root, frozenset({"memories", "memories_extensions"})))
+    instructed = (s.project for s in sources if s.project and s.root == Path(s.project))
+    for project in sorted({*registered, *instructed}):
+        if not context.allows_project(project) or not os.path.isdir(project):
+            continue
+        for directory, names in _PROJECT_OPENINGS.items():
+            openings.append(Opening(Path(project, directory), names))
+    for candidate in context.candidates("loki"):
+        openings.append(Opening(candidate.path, frozenset({"memory"})))
+    return tuple(openings)
+
+
+def _gemini_openings(
+    context: SourceContext,
+    gemini_root: Path,
+    gemini: SettingsReader,
+    found: Iterable[GeminiProject],
+    registered: Iterable[str],
+) -> tuple[Opening, ...]:
+    """Where Gemini CLI's memory may appear while the window runs: its `tmp/` (made at
+    its first session anywhere), a project's `tmp/<id>/` (at its first session there) and
+    the `memory/` folder in it (at its first extraction, or `/memory add`: Gemini CLI makes
+    it then), and the own GEMINI.md of a project mux registered or Gemini CLI ran in (or
+    the names the user's settings give)."""
+    found = tuple(found)
+    temp = gemini_root / TMP_DIR
+    openings = [Opening(gemini_root, frozenset({TMP_DIR})), Opening(temp)]
+    openings += [Opening(temp / p.project_id, frozenset({MEMORY_DIR})) for p in found]
+    # The names the user's settings give (a project's own settings are read once it has
+    # a file of them: not again here, for every project).
+    names = frozenset(n for n in gemini.settings().context_names if "/" not in n)
+    projects = _unique([*registered, *(p.path for p in found)])
+    openings += [Opening(Path(p), names) for p in projects if context.allows_project(p)]
+    return tuple(openings)
+
+
+def _project_openings() -> dict[str, frozenset[str]]:
+    """Per folder of a project, the names a project's markers and loki-mode's memory start
+    with there ("" the project's root)."""
+    names: dict[str, set[str]] = {"": set(), ".loki": {"memory"}}
+    for marker in (*_CLAUDE_PROJECT_MARKERS, *_CODEX_PROJECT_MARKERS, ".loki/memory"):
+        *folders, _ = marker.split("/")
+        names[""].add(marker.split("/")[0])
+        if folders:
+            names.setdefault("/".join(folders), set()).add(marker.split("/")[-1])
+    return {folder: frozenset(found) for folder, found in names.items()}
+
+
+_PROJECT_OPENINGS = _project_openings()
 
 
 def _any_exists(root: str, relatives: Iterable[str]) -> bool:

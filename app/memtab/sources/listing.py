@@ -15,14 +15,17 @@ import re
 import stat
 from dataclasses import replace
 from pathlib import Path
+from typing import Annotated
 
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.fs.readable import HardLinkedFileError, read_readable_path
+from memtab.fs.records import OmitEmpty, OmitNone
 from memtab.sources.claude.index import index_cut, index_warning
 from memtab.sources.claude.memory_dir import shared_skill_warning
 from memtab.sources.claude.recall import NO_DESCRIPTION_LABEL, recall_warning
 from memtab.sources.claude.settings import last_consolidated_ms
 from memtab.sources.codex.extensions import read_extensions
+from memtab.sources.codex.imports import ImportLinks
 from memtab.sources.content import read_raw_source_text
 from memtab.sources.gemini.context_files import NOT_IN_INDEX, NOT_IN_INDEX_LABEL, named_in_index
 from memtab.sources.layouts import (
@@ -368,7 +371,9 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 class SourceFileRow(FileRow, write_only=True):
     """Another agent's file as `memtab list --source ID --json` and the MCP server's `list`
-    show it (docs/formats.md §17): a mux file's fields, then its own."""
+    show it (docs/formats.md §17): a mux file's fields, then its own; Codex's copy of a
+    Claude Code memory file names its original (`importedFrom`), and an original its
+    copies (`importedAs`), when the listing holds both (§17.3)."""
 
     kind: FileKind
     writable: bool
@@ -376,9 +381,13 @@ class SourceFileRow(FileRow, write_only=True):
     type: str | None
     warning: str | None
     physical_path: Path
+    imported_from: Annotated[str | None, OmitNone] = None
+    imported_as: Annotated[tuple[str, ...], OmitEmpty] = ()
 
 
-def source_file_row(file: SourceFile) -> SourceFileRow:
+def source_file_row(file: SourceFile, links: ImportLinks | None = None) -> SourceFileRow:
+    """`file`'s row; `links`: Codex's imports among the listings `file` was listed with
+    (`link_imports`)."""
     return SourceFileRow(
         path=file.id,
         scope=file.source_id,
@@ -392,4 +401,6 @@ def source_file_row(file: SourceFile) -> SourceFileRow:
         type=file.topic_type,
         warning=file.warning,
         physical_path=file.physical,
+        imported_from=links.original_of.get(file.id) if links is not None else None,
+        imported_as=links.imports_of.get(file.id, ()) if links is not None else (),
     )

@@ -290,51 +290,75 @@ class StatListing(Slotted):
     """A scope's files as a stat walk sees them: each file's `lstat` by its path inside
     the scope (`/`-joined), in no particular order; no file opened."""
 
-    __slots__ = ("error", "files", "scope", "too_deep")
+    __slots__ = ("files", "scope", "too_deep")
 
     scope: Scope
     files: Mapping[str, os.stat_result]
     too_deep: tuple[VirtualPath, ...]
     """As `ScopeListing.too_deep`."""
-    error: str | None
-    """As `ScopeListing.error`: why the root could not be read, if it could not."""
 
     def __init__(
         self,
         scope: Scope,
         files: Mapping[str, os.stat_result] = MappingProxyType({}),
         too_deep: tuple[VirtualPath, ...] = (),
-        error: str | None = None,
     ) -> None:
         self.scope = scope
         self.files = files
         self.too_deep = too_deep
-        self.error = error
 
 
-def stat_scope(
-    scope: Scope, root: Path | None, *, seen: Mapping[str, os.stat_result] | None = None
-) -> StatListing:
+# A folder opened to stat its files by name (never through a link), where `stat` takes one.
+_STAT_AT = os.stat in os.supports_dir_fd and hasattr(os, "O_DIRECTORY")
+_FOLDER_FLAGS = (
+    os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)  # fmt: skip
+
+
+def stat_scope(scope: Scope, root: Path | None, prefix: str = "") -> StatListing:
     """The files `list_scope` lists, with their stat and nothing read: what a search
-    compares with its index's stamps (size, mtime, ctime, inode) to find what changed, and
-    a sync with what it read last. `seen`: files a walk of `root` stat'ed just before, by
-    virtual path (`record_external`'s `walked`), not stat'ed again."""
+    compares with its index's stamps (size, mtime, ctime, inode) to find what changed
+    (`stat_names`). Keyed by `prefix` and the path inside the scope."""
     if root is None:
         return StatListing(scope)
     files: dict[str, os.stat_result] = {}
     walk = walk_scope(root, remove_stale_temps=True)
-    head = scope.virtual_root + "/"
     for folder in walk.folders:
-        prefix = "".join(f"{name}/" for name in folder.segments)
-        for name in folder.files:
-            info = seen.get(head + prefix + name) if seen else None
-            if info is None:
-                try:
-                    info = os.lstat(f"{folder.path}/{name}")
-                except OSError:
-                    continue  # vanished while listing
-            files[prefix + name] = info
-    return StatListing(scope, files, note_too_deep(scope, root, walk.too_deep), walk.error)
+        if folder.files:
+            inside = prefix + "".join(f"{name}/" for name in folder.segments)
+            files.update(stat_names(folder.path, folder.files, inside))
+    return StatListing(scope, files, note_too_deep(scope, root, walk.too_deep))
+
+
+def stat_names(folder: str, names: Iterable[str], prefix: str = "") -> dict[str, os.stat_result]:
+    """The `lstat` of each of `names` in `folder` (one vanished meanwhile left out), by
+    `prefix` and its name: by its name in the folder opened once (`fstatat`: the kernel
+    resolves one name, not the whole path; a third of a stat's cost)."""
+    found: dict[str, os.stat_result] = {}
+    try:
+        fd = os.open(folder, _FOLDER_FLAGS) if _STAT_AT else None
+    except OSError:
+        return found  # gone or replaced while listing
+    try:
+        for name in names:
+            try:
+                if fd is None:
+                    found[prefix + name] = os.lstat(f"{folder}/{name}")
+                else:
+                    found[prefix + name] = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except OSError:
+                continue  # vanished while listing
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return found
+
+
+def name_scope(root: Path | str) -> ScopeWalk:
+    """What `stat_scope` walks, names and inodes alone (no file stat'ed): a fresh server's
+    first search compares them with its index's."""
+    return walk_scope(root, remove_stale_temps=True)
 
 
 def stat_listed_file(root: Path | str, segments: tuple[str, ...]) -> os.stat_result | None:
@@ -533,6 +557,15 @@ def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
     UTF-8 replaced by U+FFFD) takes more bytes. Raises OSError (`HardLinkedFileError` for
     a file with other hard links).
     """
+    content, encoded, data, size, over_cap = read_text_in(directory, name)
+    sha256 = hashlib.sha256(encoded).hexdigest()  # = content_sha256(content)
+    binary = b"\x00" in data[:MAX_FILE_BYTES]
+    return FileContent(content, sha256, size, binary, over_cap), data
+
+
+def read_text_in(directory: Directory, name: str) -> tuple[str, bytes, bytes, int, bool]:
+    """`read_file_in` without its sha (the search index reads every file): the text, its
+    UTF-8, the bytes read, the file's size, and whether it is over the cap."""
     data, info = read_readable(directory, name, limit=MAX_FILE_BYTES + 1)
     kept = data[:MAX_FILE_BYTES]
     try:
@@ -543,8 +576,7 @@ def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
         encoded = encode_utf8(content)
     size = max(info.st_size, len(data))
     over_cap = len(data) > MAX_FILE_BYTES or len(encoded) > MAX_FILE_BYTES
-    sha256 = hashlib.sha256(encoded).hexdigest()  # = content_sha256(content)
-    return FileContent(content, sha256, size, b"\x00" in kept, over_cap), data
+    return content, encoded, data, size, over_cap
 
 
 def read_file_content(physical: Path | str, *, follow_link: bool = False) -> FileContent:

@@ -32,14 +32,16 @@ STALE_TEMP_AGE_S = 60.0
 
 class Folder(Slotted):
     """One directory a walk went into: its path, its segments under the root, and the
-    names of its listable files and directories, in the order the system gave them."""
+    names of its listable files and directories, in the order the system gave them, with
+    each file's inode as its entry gave it (no stat on POSIX: `d_ino`)."""
 
-    __slots__ = ("directories", "files", "path", "segments")
+    __slots__ = ("directories", "files", "inodes", "path", "segments")
 
     path: str
     segments: tuple[str, ...]
     files: list[str]
     directories: list[str]
+    inodes: list[int]
 
     def __init__(
         self,
@@ -47,11 +49,13 @@ class Folder(Slotted):
         segments: tuple[str, ...],
         files: list[str],
         directories: list[str],
+        inodes: list[int] | None = None,
     ) -> None:
         self.path = path
         self.segments = segments
         self.files = files
         self.directories = directories
+        self.inodes = [] if inodes is None else inodes
 
 
 class ScopeWalk(Slotted):
@@ -128,7 +132,9 @@ def walk_scope(root: Path | str, *, remove_stale_temps: bool = False) -> ScopeWa
                         elif entry.is_file(follow_symlinks=False):
                             unaddressable.append((segments, name, False))
                 elif entry.is_file(follow_symlinks=False):
+                    inode = entry.inode()
                     folder.files.append(name)
+                    folder.inodes.append(inode)
                 elif entry.is_dir(follow_symlinks=False):
                     folder.directories.append(name)
                     child = (*segments, name)

@@ -25,6 +25,7 @@ from typing import Annotated, Any, Literal
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
+from memtab.fs.private import private_folders
 from memtab.fs.records import NotWritten, Record, WrittenAs, computed
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
@@ -253,6 +254,7 @@ class SyncService:
             self.paths.import_intent(name).unlink(missing_ok=True)
         git = self.git(name, cancel)
         try:
+            private_folders(self.paths.target_dir(name), below=self.home.memtab_dir)
             git.init(target.remote, branch)
             git.fetch(branch)
         except GitError as error:

@@ -35,6 +35,7 @@ from memtab.fs.atomic import (
     json_document,
     make_directory_durably,
 )
+from memtab.fs.private import PRIVATE_FILE_MODE
 from memtab.fs.records import RecordError
 from memtab.fs.sidecar import keep_aside, read_sidecar
 from memtab.sync.records import INTENT_VERSION, ImportIntent, SyncState
@@ -67,7 +68,7 @@ def save_state(path: Path, state: SyncState, *, durable: bool = True) -> None:
     except OSError:
         pass  # no state yet, or unreadable: written
     make_directory_durably(path.parent)
-    atomic_write_bytes(path, data, durable=durable)
+    atomic_write_bytes(path, data, durable=durable, mode=PRIVATE_FILE_MODE)  # names memory
 
 
 class IntentRead(NamedTuple):
@@ -118,7 +119,7 @@ def save_intent(path: Path, intent: ImportIntent, *, durable: bool = True) -> No
     `unflushed`)."""
     make_directory_durably(path.parent)
     document = json.dumps(intent.to_json(), ensure_ascii=False, separators=(",", ":"))
-    atomic_write_bytes(path, encode_utf8(document + "\n"), durable=durable)
+    atomic_write_bytes(path, encode_utf8(document + "\n"), durable=durable, mode=PRIVATE_FILE_MODE)
 
 
 def clear_intent(path: Path) -> None:

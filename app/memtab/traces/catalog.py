@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtab.fs.private import private_dir
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import load_registry
 from memtab.traces.reader import TraceSummary, summarize_trace, unreadable_summary
@@ -93,6 +94,7 @@ def _trace_files(home: Home, workspace_id: str | None) -> Iterator[tuple[str, Pa
     owners = [workspace_id] if workspace_id is not None else trace_workspace_ids(home)
     for owner in owners:
         folder = home.trace_dir(owner)
+        _close(folder)
         try:
             with os.scandir(folder) as entries:
                 names = sorted(entry.name for entry in entries if _is_dump_entry(entry))
@@ -100,6 +102,18 @@ def _trace_files(home: Home, workspace_id: str | None) -> Iterator[tuple[str, Pa
             continue
         for name in names:
             yield owner, folder / name
+
+
+def _close(folder: Path) -> None:
+    """A dump folder open to others — an older Memtab wrote its dumps 0644 in a 0755
+    folder, and they quote transcripts and memory — made private (0700) as it is listed
+    (docs/formats.md §16.2); what cannot be changed is listed as it is."""
+    try:
+        if stat.S_IMODE(os.stat(folder).st_mode) & 0o077:
+            private_dir(folder)
+    except OSError as error:
+        if not isinstance(error, FileNotFoundError):
+            logger.info("Could not make the dump folder %s private: %s", folder, error)
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:

@@ -21,12 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from memtab.fs.records import NotWritten, Record, computed
-from memtab.traces.describe import content_text, message_text
-from memtab.traces.lenient import Notes, read_record, record_fields, record_positions
+from memtab.fs.records import NotWritten, Record, RecordError, computed
+from memtab.traces.describe import content_text, describe_value, message_text
 from memtab.traces.names import parse_trace_file_name, trace_workspace_id
 from memtab.traces.outcome import Outcome, assess
-from memtab.traces.schema import AttemptRecord, DumpRecord, ToolExecutionRecord
+from memtab.traces.schema import AttemptRecord, DumpRecord, ToolExecutionRecord, dump_items
 from memtab.traces.tolerant_json import load_members
 
 # Members a list summary skips: large, and not needed for the outcome or the error line.
@@ -143,7 +142,7 @@ def summarize_trace(path: Path, workspace_id: str | None = None) -> TraceSummary
     except OSError as error:
         return unreadable_summary(owner, path, error)
     loaded = load_members(data, _summary_members())
-    record, _ = _read_dump(loaded.values)
+    record = DumpRecord.read(loaded.values) or DumpRecord()
     outcome, error_line = assess(record if loaded.values else None, loaded.problem)
     named = parse_trace_file_name(path.name)
     return TraceSummary(
@@ -188,7 +187,7 @@ def parse_trace(path: Path) -> TraceDump:
     try:
         data = path.read_bytes()
     except OSError as error:
-        record, _ = _read_dump({})
+        record = DumpRecord()
         problem = f"Cannot read the file: {error.strerror or error}"
         return TraceDump(path=path, size_bytes=0, raw_text="", record=record, file_problem=problem)
     return parse_trace_bytes(data, path)
@@ -214,14 +213,27 @@ def parse_trace_bytes(data: bytes, path: Path) -> TraceDump:
     )
 
 
-def _read_dump(members: Mapping[str, Any]) -> tuple[DumpRecord, list[str]]:
-    """The record of the members that were read, and a note per unusable field."""
-    notes = Notes()
-    return read_record(DumpRecord, members, notes), notes.problems
+def _read_dump(members: dict[str, Any]) -> tuple[DumpRecord, list[str]]:
+    """The record of the members that were read, and a note per value that was not read as
+    it was (`traces.schema`: each field reads what it can)."""
+    record, forgiven = DumpRecord.read_noting(members)
+    return record or DumpRecord(), [_note(problem) for problem in forgiven]
+
+
+def _note(problem: RecordError) -> str:
+    """ "`attempts[1].toolExecutions[2].durationMs` should be a number but is true"."""
+    where = ""
+    for part in problem.where:
+        where += f"[{part}]" if isinstance(part, int) else f".{part}" if where else part
+    expected = problem.reason.removeprefix("not ")
+    return f"`{where}` should be {expected} but is {describe_value(problem.value)}"
 
 
 def _attempts(record: DumpRecord, raw_attempts: Any) -> tuple[TraceAttempt, ...]:
-    positions = record_positions(raw_attempts)
+    """Each attempt read, numbered by its place in the dump's list (entries that are no
+    object were dropped)."""
+    items = enumerate(dump_items(raw_attempts))
+    positions = [position for position, item in items if isinstance(item, dict)]
     return tuple(
         TraceAttempt(position + 1, attempt, _messages(attempt.messages))
         for position, attempt in zip(positions, record.attempts, strict=True)
@@ -254,4 +266,4 @@ def _placed_members() -> frozenset[str]:
 
 
 def _aliases(exclude: frozenset[str]) -> list[str]:
-    return [field.alias for field in record_fields(DumpRecord) if field.name not in exclude]
+    return [field.key for field in DumpRecord.fields() if field.name not in exclude]

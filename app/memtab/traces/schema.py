@@ -1,40 +1,123 @@
 """The trace-dump format, defined once (docs/formats.md §10.3): records with camelCase
 names.
 
-The writer builds a `DumpRecord` and saves `to_document()`; the reader builds the same
-records from whatever a file holds (`memtab.traces.lenient`), so a field is named and typed
-here and nowhere else. Every field is optional because dumps from mux and from older
+The writer builds a `DumpRecord` and saves `to_document()`; the reader reads the same
+records from whatever a file holds (`DumpRecord.read_noting`), so a field is named and
+typed here and nowhere else. Every field is optional because dumps from mux and from older
 versions lack some (`noNewMemories`, `satisfiedMemoryToolPolicy`); messages, step results,
 events and tool inputs/outputs have no fixed shape and are kept as they are.
 
-`Lenient` marks fields the reader accepts in more shapes than their type says; the record
-codec ignores the marks.
+A viewer must never fail on a missing, extra or oddly typed field, so each field is read
+as a person would read it, by the codec's markers: `"15000"` is 15000, `1767300000000.0`
+an integer, `"true"` and `1` true, a time an ISO 8601 string too. A value that cannot be
+read is dropped (a text kept as its JSON, a list's odd shape mended) and noted, with its
+place: "`attempts[1].toolExecutions[2].durationMs` should be a number but is true"
+(`memtab.traces.reader`). Unknown members are not read (the reader lists them).
 """
 
 from __future__ import annotations
 
-import enum
-from typing import Annotated, Any, Final
+import math
+from datetime import UTC, datetime
+from typing import Annotated, Any, Final, TypeVar
 
-from memtab.fs.records import Record
-from memtab.traces.describe import reported_failure
+from memtab.fs.jsonfile import finite_number
+from memtab.fs.records import Healed, Lenient, Record, ValidItems, note
+from memtab.traces.describe import compact_json, error_text, reported_failure
 
 DUMP_SCHEMA_VERSION: Final = 1
 
-
-class Lenient(enum.Enum):
-    """How the reader takes a field beyond its declared type."""
-
-    ERROR_TEXT = "error text"
-    """A string, an object with a `message`, or a list of strings (joined with `: `)."""
-    TIMESTAMP = "timestamp"
-    """ms since the epoch, or an ISO 8601 string."""
-    ONE_OR_MANY = "one or many"
-    """A list; a single value is read quietly as a list of one."""
+R = TypeVar("R")
 
 
-ErrorText = Annotated[str | None, Lenient.ERROR_TEXT]
-Timestamp = Annotated[int | None, Lenient.TIMESTAMP]
+def _text(value: Any) -> str | None:
+    """A string as it is, a number as its digits; another value kept as its JSON, noted."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    note("not text", value)
+    return compact_json(value)
+
+
+def _number(value: Any) -> int | float | None:
+    """A finite number, or a string that holds one (an integral one as an int)."""
+    if value is None:
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if finite_number(value) is not None:
+            return value
+    elif isinstance(value, str):
+        try:
+            parsed = float(value.strip())
+        except ValueError:
+            pass
+        else:
+            if math.isfinite(parsed):
+                return int(parsed) if parsed.is_integer() else parsed
+    raise ValueError("not a number")
+
+
+def _integer(value: Any) -> int | None:
+    number = _number(value)
+    return None if number is None else int(number)
+
+
+def _timestamp(value: Any) -> int | None:
+    """ms since the epoch, from a number or an ISO 8601 string."""
+    if isinstance(value, str) and not value.strip().lstrip("-").replace(".", "").isdigit():
+        try:
+            moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError("not a time") from None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return int(moment.timestamp() * 1000)
+    return _integer(value)
+
+
+def _flag(value: Any) -> bool | None:
+    """true or false, also as 1 and 0 or as a string."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise ValueError("not true or false")
+
+
+def dump_items(value: Any) -> list[Any]:
+    """A member that should be a list, as one (none: empty); another shape is kept, noted:
+    a list saved as `{"0": …, "1": …}` as its values in order, anything else as one item."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return value
+    note("not a list", value)
+    if isinstance(value, dict) and value and all(k.isdecimal() for k in value):
+        return [value[k] for k in sorted(value, key=int)]
+    return [value]
+
+
+def _one_or_many(value: Any) -> list[Any]:
+    """A list; a single value quietly a list of one."""
+    return [] if value is None else value if isinstance(value, list) else [value]
+
+
+Text = Annotated[str | None, Healed(_text)]
+Integer = Annotated[int | None, Healed(_integer), Lenient(None)]
+Number = Annotated[int | float | None, Healed(_number), Lenient(None)]
+Flag = Annotated[bool | None, Healed(_flag), Lenient(None)]
+Timestamp = Annotated[int | None, Healed(_timestamp), Lenient(None)]
+"""ms since the epoch, or an ISO 8601 string."""
+ErrorText = Annotated[str | None, Healed(error_text)]
+"""A string, an object with a `message`, or a list of strings (joined with `: `)."""
+Items = Annotated[tuple[Any, ...], Healed(dump_items)]
+OneOrMany = Annotated[tuple[Any, ...], Healed(_one_or_many)]
+"""A list; a single value is read quietly as a list of one."""
+Records = Annotated[ValidItems[tuple[R, ...]], Healed(dump_items)]
+"""A list of records: an entry that is no object dropped, noted."""
 
 
 class DumpModel(Record, checked_when_built=False, given_only=True):
@@ -50,14 +133,14 @@ class DumpModel(Record, checked_when_built=False, given_only=True):
 class ToolExecutionRecord(DumpModel):
     """`attempts[].toolExecutions[]`: one tool call the model made, with its result or error."""
 
-    tool_name: str | None = None
-    tool_call_id: str | None = None
+    tool_name: Text = None
+    tool_call_id: Text = None
     input: Any = None
     output: Any = None
     """Absent when the call raised (then `error` is set); see `has_output`."""
     error: ErrorText = None
     started_at: Timestamp = None
-    duration_ms: int | float | None = None
+    duration_ms: Number = None
 
     @property
     def has_output(self) -> bool:
@@ -85,17 +168,17 @@ class ToolExecutionRecord(DumpModel):
 class AttemptRecord(DumpModel):
     """`attempts[]`: one of the (up to two) model calls of a run."""
 
-    attempt_index: int | None = None
+    attempt_index: Integer = None
     """mux counts from 1; others from 0."""
-    messages: Annotated[tuple[Any, ...], Lenient.ONE_OR_MANY] = ()
-    step_results: tuple[Any, ...] = ()
+    messages: OneOrMany = ()
+    step_results: Items = ()
     """Whatever the model SDK reported per step; no fixed shape."""
-    tool_executions: tuple[ToolExecutionRecord, ...] = ()
-    finish_reason: str | None = None
-    wrote: bool | None = None
-    no_new_memories: bool | None = None
+    tool_executions: Records[ToolExecutionRecord] = ()
+    finish_reason: Text = None
+    wrote: Flag = None
+    no_new_memories: Flag = None
     """None on dumps from older mux versions."""
-    aborted: bool | None = None
+    aborted: Flag = None
     error: ErrorText = None
     """Set by mux when the model call threw; Memtab also notes a policy failure here."""
 
@@ -103,39 +186,40 @@ class AttemptRecord(DumpModel):
 class EventsSummaryRecord(DumpModel):
     """`eventsSummary`: how many transcript events there were and the JSON budget."""
 
-    original_count: int | None = None
-    trimmed_count: int | None = None
-    max_json_chars: int | None = None
+    original_count: Integer = None
+    trimmed_count: Integer = None
+    max_json_chars: Integer = None
 
 
 class DumpRecord(DumpModel):
     """One dump: the run's header, what the model was given, and every attempt."""
 
-    schema_version: int | None = None
-    run_started_at: int | None = None
-    workspace_id: str | None = None
-    workspace_name: str | None = None
-    trigger_message_id: str | None = None
-    model_string: str | None = None
-    timeout_ms: int | None = None
-    timed_out: bool | None = None
-    did_write_memory: bool | None = None
-    satisfied_memory_tool_policy: bool | None = None
+    schema_version: Integer = None
+    run_started_at: Integer = None
+    workspace_id: Text = None
+    workspace_name: Text = None
+    trigger_message_id: Text = None
+    model_string: Text = None
+    timeout_ms: Integer = None
+    timed_out: Flag = None
+    did_write_memory: Flag = None
+    satisfied_memory_tool_policy: Flag = None
     """None on dumps from older mux versions, which did not record it."""
-    project_path: str | None = None
-    workspace_path: str | None = None
-    memory_path: str | None = None
-    system_prompt: str | None = None
-    existing_memory: str | None = None
-    events_summary: EventsSummaryRecord | None = None
-    events: tuple[Any, ...] = ()
-    user_message: str | None = None
-    attempts: tuple[AttemptRecord, ...] = ()
-    outcome: str | None = None
+    project_path: Text = None
+    workspace_path: Text = None
+    memory_path: Text = None
+    system_prompt: Text = None
+    existing_memory: Text = None
+    events_summary: Annotated[EventsSummaryRecord | None, Lenient(None)] = None
+    events: Items = ()
+    user_message: Text = None
+    attempts: Records[AttemptRecord] = ()
+    outcome: Text = None
     """Memtab's own: "wrote", "no_new_memories" or "failed"; not in mux dumps."""
-    memory_file: str | None = None
+    memory_file: Text = None
     """Memtab's own: the memory file the run wrote to."""
-    memtab: dict[str, Any] | None = None
-    """Memtab's own: `{"version": ...}` of the Memtab that wrote the dump."""
+    memtab: Any = None
+    """Memtab's own: `{"version": ...}` of the Memtab that wrote the dump (kept as it is:
+    the viewer shows it among the other members)."""
     error: ErrorText = None
     """Memtab's own run-level error; not in mux dumps."""

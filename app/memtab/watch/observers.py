@@ -70,8 +70,9 @@ class EventPoster(FileSystemEventHandler):
     (`memtab.watch_policy.paths.changed_paths`) and post them, nothing else.
 
     `watched_root` is the directory scheduled (the paths events carry start with it),
-    `reported_root` that directory as the caller spells it. `on_new_directory` (observer
-    thread) sees every directory created or moved in first.
+    `reported_root` that directory as the caller spells it; `shallow` for a watch that is
+    not recursive (its hidden entries count). `on_new_directory` (observer thread) sees
+    every directory created or moved in first.
     """
 
     def __init__(
@@ -80,11 +81,14 @@ class EventPoster(FileSystemEventHandler):
         watched_root: str,
         reported_root: str,
         on_new_directory: Callable[[str], None] | None = None,
+        *,
+        shallow: bool = False,
     ) -> None:
         super().__init__()
         self._post = post
         self._watched_root = watched_root
         self._reported_root = reported_root
+        self._shallow = shallow
         self.on_new_directory = on_new_directory
 
     def on_any_event(self, event: FileSystemEvent) -> None:
@@ -93,7 +97,7 @@ class EventPoster(FileSystemEventHandler):
                 self.on_new_directory(os.fsdecode(event.src_path))
             elif event.event_type == EVENT_TYPE_MOVED:
                 self.on_new_directory(os.fsdecode(event.dest_path))
-        paths = changed_paths(event, self._watched_root, self._reported_root)
+        paths = changed_paths(event, self._watched_root, self._reported_root, shallow=self._shallow)
         if paths:
             self._post(paths, is_settled(event))
 

@@ -12,7 +12,9 @@ the scopes and sources they touch, and once they have been quiet for `SETTLE_S` 
 without its leading edge, since a pass records them all) those are recorded —
 `record_external` for mux's scopes, `record_source_external` for the others — with the actor
 `actors.py` can tell. A burst of changes lands in one pass, so its versions are one event
-(`events.py`). Every `FULL_PASS_S` everything is recorded again, for what a watch missed.
+(`events.py`); after a pass that recorded something, a mass change among them is told at
+once (`notify.MassNotices`: a desktop notification and the log). Every `FULL_PASS_S`
+everything is recorded again, for what a watch missed.
 
 A pass that cannot write history (a full disk) leaves what it found for the next: the home
 says history is not being recorded, why and since when (`store.catch_up.recording`, which
@@ -46,6 +48,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.watch.actors import mux_actor
 from memtab.watch.lease import RecorderLease
+from memtab.watch.notify import MassNotices, Notify
 from memtab.watch.observers import (
     CHANGE_EVENTS,
     BoundedPollingObserver,
@@ -93,10 +96,12 @@ class Recorder:
         full_pass_s: float = FULL_PASS_S,
         retry_s: float = RETRY_S,
         on_ready: Callable[[Recorder], None] | None = None,
+        notify: Notify | None = None,
     ) -> None:
         """`on_ready` is called (on `run`'s thread) once the first pass is done and the
-        watches are in place."""
+        watches are in place; `notify` shows a mass change (default: on the desktop)."""
         self.home = home
+        self.notices = MassNotices(home, notify=notify)
         self._on_ready = on_ready
         self._use_polling = use_polling
         self._poll_interval_s = poll_interval_s
@@ -152,8 +157,18 @@ class Recorder:
             self._record_key(key, report)
         for source_id in list(self._targets.sources):
             self._record_key(f"source:{source_id}", report)
+        self._guard(report)
         maybe_prune(self.home)
         return report
+
+    def _guard(self, report: PassReport) -> None:
+        """Tell of a mass change the pass recorded (never ending the recorder)."""
+        if not (report.recorded or report.deleted):
+            return
+        try:
+            self.notices.look()
+        except Exception:  # the guard's failure must not end the recording
+            logger.exception("Cannot look for mass changes")
 
     def _record_key(self, key: str, report: PassReport) -> None:
         try:
@@ -237,6 +252,7 @@ class Recorder:
                 report = PassReport()
                 for key in sorted(keys):
                     self._record_key(key, report)
+                self._guard(report)
             self.passes += 1
 
     def _settle(self) -> None:
@@ -282,7 +298,7 @@ class Recorder:
     def _schedule(self, observer: BaseObserver, directory: str, recursive: bool) -> None:
         """Watch `directory` for the change events, each filtered by the one watcher policy
         relative to it (the window's rule: its paths are the home's or a source's own)."""
-        handler = EventPoster(self._post, directory, directory)
+        handler = EventPoster(self._post, directory, directory, shallow=not recursive)
         observer.schedule(handler, directory, recursive=recursive, event_filter=CHANGE_EVENTS)
 
     def _stop_observer(self) -> None:

@@ -96,7 +96,9 @@ def relative_to_root(path: str, root: str) -> str | None:
     return None
 
 
-def changed_paths(event: ChangeEvent, watched_root: str, reported_root: str) -> list[str]:
+def changed_paths(
+    event: ChangeEvent, watched_root: str, reported_root: str, *, shallow: bool = False
+) -> list[str]:
     """The paths an event reports, under `reported_root`, after filtering.
 
     `watched_root` is the directory the observer watches (as it was scheduled); `reported_root`
@@ -105,7 +107,9 @@ def changed_paths(event: ChangeEvent, watched_root: str, reported_root: str) -> 
     the side effect of a child being created, deleted or moved, which is reported (or
     deliberately ignored, for temp files) on its own. For a move, the source and the
     destination are judged separately: an atomic save (`.a.md.x1.tmp` → `a.md`) reports
-    `a.md` only; moving a real file away reports the source.
+    `a.md` only; moving a real file away reports the source. A `shallow` watch (not
+    recursive: a folder watched for the entries that come and go in it, as a project's
+    `.claude` or `.loki`) reports a hidden entry of its own too.
     """
     if event.event_type not in CONTENT_EVENT_TYPES:
         return []
@@ -119,10 +123,18 @@ def changed_paths(event: ChangeEvent, watched_root: str, reported_root: str) -> 
         if not raw:
             continue
         rel = relative_to_root(os.fsdecode(raw), watched_root)
-        if rel is None or is_ignored(rel):
+        if rel is None:
+            continue
+        if is_ignored(rel) and not (shallow and _is_hidden_entry(rel)):
             continue
         reported.append(os.path.join(reported_root, rel) if rel else reported_root)
     return reported
+
+
+def _is_hidden_entry(rel: str) -> bool:
+    """Whether `rel` is a hidden entry of the watched folder itself (`.loki`), not a temp
+    file's name once its dot is off (`.a.md.x1.tmp`)."""
+    return rel.startswith(".") and os.sep not in rel and not is_ignored(rel[1:])
 
 
 def is_settled(event: ChangeEvent) -> bool:

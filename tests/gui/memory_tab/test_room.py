@@ -22,9 +22,11 @@ from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
 from memtab.gui.toolkit import dialog_layout
 from memtab.gui.toolkit.screen_room import room_on
 from memtab.gui.window import keys
+from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.offline.notes import Note
 from support.memory_home import MAIN
@@ -238,13 +240,14 @@ def test_panels_that_come_and_go_never_move_the_tree(
     tab.controller.footer.set_mux_only_note(None)
     settle()
     assert place_of(tab.tree, window) == where
-    assert tab.tree.viewport().height() < where.height()  # the Inbox is still over it
+    assert not overlay.isVisible()  # a wide tab's Inbox is below the editor: the tree whole
 
-    # The Inbox is whole over the tree, and the keyboard reaches it: Tab from the tree,
-    # or "review" (show_suggestions) puts it in the list; a selected item's details grow
-    # the Inbox upwards, over the tree, which stays put.
+    # The Inbox is whole below the editor, and the keyboard reaches it: Tab from the tree,
+    # or "review" (show_suggestions) puts it in the list; a selected item's details show
+    # in it, and the tree stays put.
     inbox = tab.controller.inbox
-    assert place_of(inbox, window).top() >= place_of(overlay, window).top()
+    assert tab.controller.inbox_room.below_editor
+    assert place_of(inbox, window).left() > where.right()
     assert inbox.height() >= inbox.minimumSizeHint().height()
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_Tab)
@@ -254,7 +257,8 @@ def test_panels_that_come_and_go_never_move_the_tree(
     qtbot.waitUntil(lambda: inbox.details.isVisible(), timeout=WAIT_MS)
     settle()
     assert place_of(tab.tree, window) == where
-    assert place_of(inbox.details, window).bottom() <= where.bottom()
+    details = place_of(inbox.details, window)
+    assert details.left() > where.right() and window.rect().contains(details)
     qtbot.keyClick(inbox.list, Qt.Key.Key_Tab)  # on to the details, then the buttons
     assert QApplication.focusWidget() is inbox.details
     qtbot.keyClick(inbox.details, Qt.Key.Key_Tab)
@@ -264,16 +268,16 @@ def test_panels_that_come_and_go_never_move_the_tree(
 def test_over_a_short_tree_the_inbox_gives_way_and_leaves_rows_to_click(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
-    """A short tree (a low window, the Check panel docked below): the Inbox covers at
-    most MOST_OF_THE_TREE of it — its list and details scroll in less room — and its
-    buttons stay whole."""
+    """A short tree (a low window, the Check panel docked below) of a narrow tab, where
+    the Inbox lies over the tree: it covers at most MOST_OF_THE_TREE of it — its list and
+    details scroll in less room — and its buttons stay whole."""
     long = "The staging database is read-only for this team: fix concurrency bugs with row locks."
     SuggestionQueue(home, MAIN).propose(
         [Note("Directives", text) for text in (long, long + " Really.", "Use pnpm.")],
         memory_path="/memories/workspace/notes.md",
     )
     window = make_window(home)
-    window.resize(LAPTOP_WINDOW[0], 480)
+    window.resize(683, 480)  # half a laptop
     activate(qtbot, window)
     tab = window.memory_tab
     inbox = tab.controller.inbox
@@ -310,6 +314,32 @@ def test_picking_a_version_in_history_never_widens_its_dock(
         assert place_of(tab.tree, window) == tree_place
 
 
+def test_the_history_panel_opens_with_each_versions_words_whole_on_a_laptop(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """At 1366×768 its columns were cut ("Anot…" for Another program): the dock opens as
+    wide as a version's row needs, who made it never cut."""
+    store = MemoryStore(home, load_registry(home).require_workspace(MAIN))
+    store.edit_text(PREFERENCES, lambda text: text + "- one more\n")
+    (home.global_root / PREFERENCES.name).write_text("Edited by another program.\n")
+    record_external(store)  # another program's change, as the recorder records it
+    window = make_window(home)
+    window.resize(1366, 740)
+    activate(qtbot, window)
+    tab = window.memory_tab
+    open_loaded(qtbot, tab.controller.editor, PREFERENCES)
+    window.part(keys.HISTORY).show_history()
+    panel = window.part(keys.HISTORY).panel
+    qtbot.waitUntil(lambda: panel.versions.topLevelItemCount() > 1, timeout=WAIT_MS)
+    settle()
+    header, metrics = panel.versions.header(), panel.versions.fontMetrics()
+    for row in range(panel.versions.topLevelItemCount()):
+        item = panel.versions.topLevelItem(row)
+        assert item is not None
+        for column in (0, 1, 3):  # when, who, size: whole
+            assert metrics.horizontalAdvance(item.text(column)) <= header.sectionSize(column)
+
+
 def test_a_status_note_shows_at_half_a_laptop_and_a_long_one_elides(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
@@ -344,7 +374,8 @@ def test_a_status_note_shows_at_half_a_laptop_and_a_long_one_elides(
 
 BIG_DIALOGS = {
     "ReviewDialog", "DiffDialog", "RunsDialog", "TrashDialog", "ConflictsDialog",
-    "RevertResultDialog", "ShortcutsDialog", "LoadsDialog",
+    "RevertResultDialog", "ShortcutsDialog", "LoadsDialog", "SideBySideDialog",
+    "RecallDialog",
 }  # fmt: skip
 """Dialogs of lists, diffs and reviews: they keep minimize and maximize."""
 

@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names
+from memtab.components.search import search as search_module
 from memtab.components.tree.nodes import NodeKind, SectionId, directory_key, file_key, section_key
 from memtab.fs.atomic import atomic_write_text
 from memtab.operations import search as search_tasks
@@ -213,6 +214,19 @@ def test_next_match_without_results_says_what_to_do(
     with qtbot.waitSignal(window.context.status.shown) as message:
         window.memory_tab.context.actions.action("search.next_result").trigger()
     assert "search box" in message.args[0]
+
+
+def test_a_term_in_more_files_than_are_shown_says_so(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search_module, "MAX_MATCHED_FILES", 2)
+    window = make_window(home)
+    with qtbot.waitSignal(window.context.status.shown, timeout=WAIT_MS) as message:
+        search_box(window).setText("e")  # in nearly every file
+    assert message.args[0] == "The first 2 matching files are shown: type more to narrow them"
+    model = window.memory_tab.model  # type: ignore[attr-defined]
+    files = [node for node in model.nodes() if node.kind is NodeKind.FILE]
+    assert len(files) == 2
 
 
 def test_the_files_are_read_for_search_once_the_field_takes_the_focus(

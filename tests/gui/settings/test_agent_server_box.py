@@ -29,6 +29,7 @@ from memtab.gui.settings.page import ScrollingPage
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit import dialog_layout
 from memtab.gui.toolkit.screen_room import room_on
+from memtab.humanize import display_path
 from memtab.store.home import Home
 from support.mcp_hosts import start
 
@@ -53,10 +54,12 @@ def test_the_other_agents_page_says_which_agents_are_registered(
     _settled(qtbot, box)
     texts = [line.text() for line in box.lines]
     claude = config_path("claude", home)
-    assert texts[0] == f"Claude Code: registered — changes go to your Inbox ({claude})"
-    assert texts[1] == f"Codex: not registered ({config_path('codex', home)})"
-    assert texts[2].startswith("xum: registered — changes are written at once (")
-    assert [button.text() for button in box.buttons] == ["Remove", "Install", "Remove"]
+    shown = display_path  # a path under the user's home from ~
+    assert texts[0] == f"Claude Code: registered — changes go to your Inbox ({shown(claude)})"
+    assert texts[1] == f"Codex: not registered ({shown(config_path('codex', home))})"
+    assert texts[2] == f"Gemini CLI: not registered ({shown(config_path('gemini', home))})"
+    assert texts[3].startswith("xum: registered — changes are written at once (")
+    assert [button.text() for button in box.buttons] == ["Remove", "Install", "Install", "Remove"]
     dialog.reject()
 
 
@@ -190,7 +193,7 @@ def test_other_agents_fits_a_laptop_screen_unscrolled_and_grows_for_an_outcome(
     laptop = QRect(0, 28, width, 740)  # a 768-px screen less its panel
     monkeypatch.setattr(dialog_layout, "available_geometry", lambda _window: QRect(laptop))
     monkeypatch.setattr(agent_server, "confirm_install", lambda _parent, _question: True)
-    home = Home(tmp_path / "home")
+    home = Home(Path.home() / ".xum")  # where a xum user's home is: its paths shown from ~
     home.root.mkdir()
     dialog = SettingsDialog(jobs=jobs, home=home, env=dict(os.environ))
     qtbot.addWidget(dialog)
@@ -217,4 +220,9 @@ def test_other_agents_fits_a_laptop_screen_unscrolled_and_grows_for_an_outcome(
     assert dialog.height() <= room.height()
     box.buttons[0].click()
     qtbot.waitUntil(lambda: box.buttons[0].text() == "Install" and box.buttons[0].isEnabled())
+    box.buttons[2].click()  # Install in Gemini CLI, its ~/.gemini made: the longest outcome
+    qtbot.waitUntil(lambda: box.buttons[2].text() == "Remove" and box.buttons[2].isEnabled())
+    qtbot.waitUntil(unscrolled)
+    assert "Gemini CLI: wrote Memtab's rule" in box.result.text()
+    assert dialog.height() <= room.height()
     dialog.reject()

@@ -175,10 +175,10 @@ def test_the_editor_and_the_dialog_say_the_same_words_for_the_same_choices(
     dialog = dialog_on(alpha)  # type: ignore[operator]
     words = {decision: plain(button.text()) for decision, button in dialog.buttons.items()}
     editor = OpenFile(MemoryFileRef.of_mux(parse_virtual_path(NOTES)))
-    bar = dict(editor.changed_on_disk_choices())
+    bar = {action: plain(label) for action, label in editor.changed_on_disk_choices()}
     assert (bar[KEEP_MINE], bar[TAKE_THEIRS]) == (words["mine"], words["theirs"])
-    save_refused = dict(editor.conflict_choices("changed"))
-    assert (save_refused[OVERWRITE], save_refused[RELOAD]) == (words["mine"], words["theirs"])
+    refused = {action: plain(label) for action, label in editor.conflict_choices("changed")}
+    assert (refused[OVERWRITE], refused[RELOAD]) == (words["mine"], words["theirs"])
     for situation in (Situation.CONFLICT, Situation.CHANGED_ON_DISK):
         editor.situation = situation
         compare = {action: plain(label) for action, label in editor.diff_choices(True)}

@@ -58,7 +58,7 @@ def test_the_bar_offers_the_dialogs_choices_in_its_words(
     assert bar.isVisibleTo(window)
     assert bar.text.startswith("Sync conflict: another machine changed the same lines.")
     labels = [bar.button(action).text() for action in bar.action_ids()]
-    assert labels == ["Compare", "Keep mine", "Keep theirs", "Keep both"]
+    assert labels == ["&Compare", "Keep &mine", "Keep &theirs", "Keep &both"]  # Alt+C, M, T, B
     assert bar.default_action == PREFIX + "compare"  # Enter looks, never drops a side
     feature = window.part(keys.SYNC)
     assert feature is not None

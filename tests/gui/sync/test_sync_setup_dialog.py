@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from memtab.gui.context import WindowContext
@@ -207,3 +208,20 @@ def test_it_fits_beside_a_terminal(open_setup: Opener, tmp_path: Path) -> None:
     dialog = open_setup(Machine.create(tmp_path, "alpha"))
     assert dialog.minimumSizeHint().width() <= 683 - 40
     assert dialog.width() <= 683
+
+
+def test_tab_goes_through_what_syncs_before_the_buttons(open_setup: Opener, tmp_path: Path) -> None:
+    """Its checkboxes are made when the set-up is read, after the buttons: Tab reached them
+    after Close (issue 74)."""
+    dialog = open_setup(Machine.create(tmp_path, "alpha"))
+    assert dialog.boxes
+    stops = []
+    widget = dialog.test.nextInFocusChain()
+    while widget is not dialog.test and len(stops) < 50:
+        if widget.focusPolicy() & Qt.FocusPolicy.TabFocus and dialog.isAncestorOf(widget):
+            stops.append(widget)
+        widget = widget.nextInFocusChain()
+    boxes = [stops.index(box) for box in dialog.boxes]
+    buttons = [stops.index(button) for button in (dialog.primary, dialog.close_button)]
+    assert max(boxes) < min(buttons)
+    assert boxes == sorted(boxes) and boxes[0] == 0  # right after Test connection, in order

@@ -11,6 +11,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from memtab.gui.tasks import runner as runner_module
+from memtab.gui.tasks.jobs import JobClient
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.operations.job import JobContext
 
@@ -19,9 +20,9 @@ GATE_TIMEOUT_S = 10.0
 
 
 class Recorder:
-    """Collects every facade signal, in order, as tuples."""
+    """Collects every facade signal, in order, as tuples (of a runner, or of a client)."""
 
-    def __init__(self, runner: TaskRunner) -> None:
+    def __init__(self, runner: TaskRunner | JobClient) -> None:
         self.events: list[tuple[Any, ...]] = []
         runner.job_started.connect(self.on_started)
         runner.job_progress.connect(self.on_progress)
@@ -234,81 +235,11 @@ def test_a_newer_job_with_the_same_key_makes_older_ones_stale(
     assert not runner.is_busy()
 
 
-class Latest:
-    """The runner's "latest job wins" and idle signals, in order."""
-
-    def __init__(self, runner: TaskRunner) -> None:
-        self.events: list[tuple[Any, ...]] = []
-        runner.latest_finished.connect(self.on_finished)
-        runner.latest_failed.connect(self.on_failed)
-        runner.idle.connect(self.on_idle)
-
-    def on_finished(self, key: str, result: object) -> None:
-        self.events.append(("finished", key, result))
-
-    def on_failed(self, key: str, message: str) -> None:
-        self.events.append(("failed", key, message))
-
-    def on_idle(self) -> None:
-        self.events.append(("idle",))
-
-
-def test_submit_latest_reports_only_the_newest_result_of_its_key(
-    qtbot: QtBot, runner: TaskRunner, recorder: Recorder
-) -> None:
-    latest = Latest(runner)
-    gate = threading.Event()
-
-    def old_search(ctx: JobContext) -> str:
-        gate.wait(GATE_TIMEOUT_S)  # ignores its cancel event: still dropped
-        return "old"
-
-    with qtbot.waitSignal(runner.job_started, timeout=5000):
-        old = runner.submit_latest("search", old_search)
-    runner.submit(lambda ctx: "warm", key="warm")  # another key, not a latest job
-    middle = runner.submit_latest("search", lambda ctx: "middle")
-    newest = runner.submit_latest("search", lambda ctx: "new")
-    assert recorder.kinds(middle) == ["cancelled"]
-    with qtbot.waitSignal(runner.idle, timeout=5000):
-        gate.set()
-    assert recorder.kinds(old) == ["started", "cancelled"]
-    assert recorder.kinds(newest) == ["started", "finished"]
-    assert latest.events == [("finished", "search", "new"), ("idle",)]
-
-
-@pytest.mark.expect_log("memtab.gui.tasks.runner", "ERROR", r"^Background job \d+ .* failed")
-def test_submit_latest_failures_and_cancel_latest(
-    qtbot: QtBot, runner: TaskRunner, recorder: Recorder
-) -> None:
-    latest = Latest(runner)
-
-    def broken(ctx: JobContext) -> str:
-        raise ValueError("no such file")
-
-    with qtbot.waitSignal(runner.idle, timeout=5000):
-        runner.submit_latest("diff", broken)
-    assert latest.events == [("failed", "diff", "ValueError: no such file"), ("idle",)]
-
-    gate = threading.Event()
-
-    def slow(ctx: JobContext) -> str:
-        gate.wait(GATE_TIMEOUT_S)
-        return "too late"
-
-    with qtbot.waitSignal(runner.job_started, timeout=5000):
-        job = runner.submit_latest("diff", slow)
-    runner.cancel_latest("diff")
-    runner.cancel_latest("diff")  # nothing left to cancel: a no-op
-    with qtbot.waitSignal(runner.idle, timeout=5000):
-        gate.set()
-    assert recorder.kinds(job) == ["started", "cancelled"]
-    assert latest.events[2:] == [("idle",)]
-
-
 def test_a_key_stays_busy_across_a_supersede_and_idle_comes_once_at_the_end(
     qtbot: QtBot, runner: TaskRunner
 ) -> None:
-    latest = Latest(runner)
+    idles: list[str] = []
+    runner.idle.connect(lambda: idles.append("idle"))
     gate = threading.Event()
     with qtbot.waitSignal(runner.job_started, timeout=5000):
         runner.submit(lambda ctx: gate.wait(GATE_TIMEOUT_S))
@@ -322,10 +253,10 @@ def test_a_key_stays_busy_across_a_supersede_and_idle_comes_once_at_the_end(
     runner.job_cancelled.connect(on_cancelled)
     runner.submit(lambda ctx: "newer", key="scan")  # withdraws `queued` right here
     assert busy_when_withdrawn == [True], "the newer scan is known before the older ends"
-    assert latest.events == []
+    assert idles == []
     with qtbot.waitSignal(runner.idle, timeout=5000):
         gate.set()
-    assert latest.events == [("idle",)]
+    assert idles == ["idle"]
     assert not runner.is_busy()
 
 

@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.window.palette import PaletteDialog, PaletteEntry
+from memtab.gui.window.palette import MATCHED_ROLE, PaletteDialog, PaletteEntry
 from memtab.store.home import Home
 
 home = support.home
@@ -117,3 +117,26 @@ def test_what_an_entry_is_called_ranks_before_where_it_is(qtbot: QtBot) -> None:
     labels = [entry.label for entry in dialog.shown]
     assert labels[0] == "Previous tab"
     assert sorted(labels[1:]) == ["Recently deleted", "notes.md"]
+
+
+def test_the_letters_typed_show_bold_in_each_row(qtbot: QtBot) -> None:
+    """Quick open highlights the letters that matched (issue 74): the row with them in
+    bold looks other than the same row plain."""
+
+    def nothing() -> None:
+        pass
+
+    entries = [PaletteEntry("git.md", "/memories/global/tools/git.md", nothing)]
+    dialog = PaletteDialog("Quick open", "", entries)
+    qtbot.addWidget(dialog)
+    dialog.resize(560, 300)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    item = dialog.list.item(0)
+    assert item is not None and item.data(MATCHED_ROLE) == ()
+    plain = dialog.list.viewport().grab().toImage()
+    dialog.field.setText("gtm")
+    item = dialog.list.item(0)
+    assert item is not None and item.data(MATCHED_ROLE) == (0, 2, 4)
+    bold = dialog.list.viewport().grab().toImage()
+    assert bold != plain

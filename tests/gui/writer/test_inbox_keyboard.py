@@ -101,20 +101,20 @@ def test_one_agent_proposal_is_accepted_by_keyboard_alone(
 def test_the_inbox_buttons_answer_their_letters(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
-    """Alt+J rejects what is selected, from anywhere in the window (the buttons' letters:
+    """Alt+R rejects what is selected, from anywhere in the window (the buttons' letters:
     Alt+A accepts, Alt+D edits); Del in the list does too."""
     window = shown_with_one(qtbot, make_window, home)
     panel = window.memory_tab.controller.inbox
     assert [b.text() for b in (panel.accept_button, panel.edit_button, panel.reject_button)] == [
         "&Accept",
         "E&dit…",
-        "Re&ject",
+        "&Reject",
     ]
     panel.list.setFocus()
     qtbot.keyClick(panel.list, Qt.Key.Key_Down)
     window.memory_tab.tree.setFocus()
     with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS):
-        qtbot.keyClick(focused(), Qt.Key.Key_J, ALT)
+        qtbot.keyClick(focused(), Qt.Key.Key_R, ALT)
     qtbot.waitUntil(lambda: panel.items == (), timeout=WAIT_MS)
     assert not (home.global_root / "package-managers.md").exists()
     queue = ProposalQueue(home, load_registry(home).require_workspace(MAIN))

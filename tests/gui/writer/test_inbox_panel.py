@@ -269,12 +269,16 @@ def test_a_harvest_mux_writes_shows_up_live(
 def test_the_lists_rows_show_whole_however_they_wrap(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
-    """Rows wrap at the tree's width: the list is as tall as its rows, not as a line per
-    row (a long proposal was cut mid-sentence), and fits them again when it narrows."""
-    long = "The staging database is read-only for this team: fix concurrency bugs with row locks."
+    """Rows wrap at the list's width: the list is as tall as its rows, not as a line per
+    row (a long proposal was cut mid-sentence), and fits them again when it narrows —
+    over the tree of a narrow tab, and below the editor of a wide one."""
+    long = (
+        "The staging database is read-only for this team: fix concurrency bugs with row "
+        "locks (SELECT … FOR UPDATE), never with retries against staging."
+    )
     propose(home, MAIN, "Always use pnpm.", long, long.replace("staging", "test"))
     window = make_window(home)
-    window.resize(1280, 712)
+    window.resize(683, 712)
     window.show()
     panel = panel_of(window)
     qtbot.waitUntil(lambda: len(shown(window)) == 3 and panel.isVisible(), timeout=WAIT_MS)
@@ -285,10 +289,19 @@ def test_the_lists_rows_show_whole_however_they_wrap(
         return all(view.contains(row) for row in rows) and rows[1].height() > rows[0].height()
 
     qtbot.waitUntil(rows_whole, timeout=WAIT_MS)
-    splitter = window.memory_tab.splitter
-    total = sum(splitter.sizes())
-    splitter.setSizes([260, total - 260])  # a narrower tree: the rows wrap more
+    window.resize(560, 712)  # narrower: the rows wrap more
     qtbot.waitUntil(rows_whole, timeout=WAIT_MS)
+    window.resize(1280, 712)  # wide: below the editor, its rows whole there too
+    qtbot.waitUntil(lambda: window.memory_tab.controller.inbox_room.below_editor, timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: all(
+            panel.list.viewport()
+            .rect()
+            .contains(panel.list.visualRect(panel.list.model().index(r, 0)))
+            for r in range(3)
+        ),
+        timeout=WAIT_MS,
+    )
 
 
 def test_the_panel_keeps_its_height_while_items_are_decided(

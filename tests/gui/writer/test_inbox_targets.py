@@ -70,7 +70,10 @@ def test_each_item_proposes_its_memory_and_the_user_may_choose_another(
     assert panel.target.combo.currentText() == "Where each belongs (proposed)"
     with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS) as said:
         panel.accept_button.click()
-    assert said.args[0] == "Accepted 3 memories into the notes files"
+    assert said.args[0] == (  # where each went, in the order of the list
+        f"Accepted 3 memories: 1 into {GLOBAL_NOTES}, 1 into {PROJECT_NOTES}, "
+        "1 into /memories/workspace/notes.md"
+    )
     assert "plain asserts" in store.read_text(vpath(GLOBAL_NOTES))
     assert "make migrate" in store.read_text(vpath(PROJECT_NOTES))
     assert "8081" in store.read_text(vpath("/memories/workspace/notes.md"))

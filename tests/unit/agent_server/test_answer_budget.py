@@ -89,6 +89,35 @@ def test_list_pages_within_the_budget_and_every_file_is_reached(
     assert [row["path"] for row in following["files"]] == paths[5:10]  # the same limit
 
 
+def test_a_cursor_takes_the_arguments_of_the_first_page_repeated(
+    home: Home, service: MemoryService
+) -> None:
+    """A model follows `more` ("call search with the same query and `cursor` set to
+    `next`") by repeating its call with the cursor added: Claude Code and Codex sent
+    `{"query", "limit": 100, "cursor"}` and were refused the next page. What the cursor
+    carries is taken as it was given; another value is refused, saying the first one."""
+    paths = _many_files(home, 300)
+    first = _ok(service, "search", {"query": "alpha", "limit": 100})
+    again = {"query": "alpha", "limit": 100, "cursor": first["next"]}
+    following = _ok(service, "search", again)
+    assert following["results"] and following["results"][0]["path"] not in {
+        hit["path"] for hit in first["results"]
+    }
+    assert following == _ok(service, "search", {"query": "alpha", "cursor": first["next"]})
+    scoped = _ok(service, "list", {"scope": "global"})
+    repeated = {"scope": "global", "limit": 200, "cursor": scoped["next"]}
+    assert _ok(service, "list", repeated)["files"][0]["path"] == paths[len(scoped["files"])]
+    other = _call(service, "search", {"query": "alpha", "limit": 50, "cursor": first["next"]})
+    assert other.error == (
+        "`cursor` carries what the first page was asked with (`limit` 100): call with the "
+        "cursor alone to go on, or without it to ask anew"
+    )
+    unscoped = _call(
+        service, "list", {"scope": "global", "cursor": _ok(service, "list", {})["next"]}
+    )
+    assert unscoped.error is not None and "(`scope` none)" in unscoped.error
+
+
 def test_a_list_cursor_goes_on_after_the_last_file_shown_when_files_changed(
     home: Home, service: MemoryService
 ) -> None:

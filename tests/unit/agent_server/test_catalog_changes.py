@@ -18,8 +18,10 @@ from typing import Any
 import pytest
 
 from memtab.agent_server import catalog as catalog_module
+from memtab.agent_server import catalog_listing as catalog_listing_module
 from memtab.agent_server.catalog_listing import WatchedChanges
 from memtab.agent_server.service import MemoryService
+from memtab.search_index import documents as documents_module
 from memtab.search_index.index import SearchIndex
 from memtab.store import description_cache
 from memtab.store import files as store_files
@@ -76,33 +78,119 @@ def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
     first = _service(home)
     assert len(_paths(first, "kestrel")) == 20
     first.catalog.close()
-    # While no server runs: an edit, a delete.
-    (home.global_root / "n004.md").write_text("---\ndescription: osprey now\n---\nabout osprey\n")
+    # While no server runs: an edit saved as a new file over the old (as Memtab, xum and
+    # most editors save), one written over in place, a delete.
+    replaced = home.global_root / "n004.md.tmp"
+    replaced.write_text("---\ndescription: osprey now\n---\nabout osprey\n")
+    os.replace(replaced, home.global_root / "n004.md")
+    (home.global_root / "n006.md").write_text("---\ndescription: note 6\n---\nabout heron\n")
     (home.global_root / "n005.md").unlink()
     opened: list[str] = []
     rows: list[int] = []
-    original_open = store_files.open_readable_path
+    original_read = documents_module.read_text_in
     original_rows = file_rows_module.file_rows
 
-    def opening(path: str) -> Any:
-        opened.append(path.rsplit("/", 1)[-1])
-        return original_open(path)
+    def reading(directory: Any, name: str) -> Any:
+        opened.append(name)
+        return original_read(directory, name)
 
     def counting_rows(*args: Any) -> Any:
         rows.append(1)
         return original_rows(*args)
 
-    monkeypatch.setattr(store_files, "open_readable_path", opening)
+    monkeypatch.setattr(documents_module, "read_text_in", reading)
     monkeypatch.setattr(catalog_module, "file_rows", counting_rows)
+    stat_walks = calls_through(monkeypatch, catalog_listing_module, "stat_scope")
     second = _service(home)
     try:
+        # The first answer: each file by its name and inode (no stat walk), the one
+        # written over in place (inode kept) stat'ed as it is one the answer names.
+        kestrel = _paths(second, "kestrel")
+        assert len(kestrel) == 17 and "/memories/global/n006.md" not in kestrel
+        assert sorted(opened) == ["n004.md", "n006.md"]  # read for the index: no other file
+        assert stat_walks == []
+        assert rows == []  # no row of `list` built for a search
         answer = json.loads(second.call("search", {"query": "osprey"}, "test").text)
         [hit] = answer["results"]
         assert (hit["path"], hit["description"]) == ("/memories/global/n004.md", "osprey now")
-        assert opened == ["n004.md"]  # its description, for the index: no other file's
-        assert rows == []  # no row of `list` built for a search
-        assert len(_paths(second, "kestrel")) == 18
+        assert _paths(second, "heron") == ["/memories/global/n006.md"]
         assert "/memories/global/n005.md" not in _paths(second, "note")
+    finally:
+        second.catalog.close()
+
+
+def test_a_first_answer_searched_again_stats_each_file_it_names_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    home = Home(tmp_path / "home")
+    home.global_root.mkdir(parents=True)
+    for name, text in (("c.md", "heron heron heron"), ("b.md", "heron heron"), ("d.md", "heron")):
+        (home.global_root / name).write_text(text + "\n")
+    first = _service(home)
+    assert len(_paths(first, "heron")) == 3
+    first.catalog.close()
+    # While no server ran: the best answer deleted (the answer read ahead does not stand),
+    # the next one written over in place (its inode kept: presumed as the index holds it).
+    (home.global_root / "c.md").unlink()
+    (home.global_root / "b.md").write_text("wren wren\n")
+    second = _service(home)
+    try:
+        answer = second.call("search", {"query": "heron", "limit": 1}, "test")
+        assert [hit["path"] for hit in json.loads(answer.text)["results"]] == [
+            "/memories/global/d.md"
+        ]
+    finally:
+        second.catalog.close()
+
+
+@pytest.mark.usefixtures("background_at_once")
+def test_a_call_while_the_watchs_walk_stats_what_a_first_search_presumed_waits_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    home = _home(tmp_path, 5)
+    first = _service(home)
+    assert len(_paths(first, "kestrel")) == 5
+    first.catalog.close()
+    # Written over in place while no server ran (inode kept), a file no answer names yet.
+    (home.global_root / "n003.md").write_text("---\ndescription: note 3\n---\nabout heron\n")
+    walking, go_on = threading.Event(), threading.Event()
+    original = catalog_module.list_files
+
+    def slow_walk(*args: Any) -> Any:
+        if threading.current_thread().name == "memtab-mcp-watch":
+            walking.set()
+            go_on.wait(30)
+        return original(*args)
+
+    monkeypatch.setattr(catalog_module, "list_files", slow_walk)
+    second = _service(home)
+    try:
+        assert _paths(second, "osprey") == []  # the first answer: no file stat'ed
+        assert walking.wait(30)  # watching, its walk under way
+        threading.Timer(0.2, go_on.set).start()
+        assert _paths(second, "heron") == ["/memories/global/n003.md"]
+    finally:
+        go_on.set()
+        second.catalog.close()
+
+
+@pytest.mark.usefixtures("background_at_once")
+def test_lists_rows_after_a_first_search_are_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    home = _home(tmp_path, 6)
+    first = _service(home)
+    assert len(_paths(first, "kestrel")) == 6
+    first.catalog.close()
+    second = _service(home)
+    try:
+        assert _paths(second, "osprey") == []  # presumed every file as the index holds it
+        _wait_watched(second)
+        described = {row.path: row.description for row in second.catalog.rows()}
+        assert len(described) == 6 and described["/memories/global/n005.md"] == "note 5"
     finally:
         second.catalog.close()
 

@@ -97,3 +97,56 @@ def test_a_codex_session_pages_every_answer_within_its_cut(
     assert seen == 251
     view = codex_session.call("view", {"path": "/memories/global/big.md"}, "codex-mcp-client")
     assert framed_size(view.text) <= 11_900 and "an answer holds at most 11900 bytes" in view.text
+
+
+def _gemini_home(tmp_path: Path, settings: str | None, where: Path | None = None) -> dict[str, str]:
+    gemini = (where or tmp_path / "gemini home") / ".gemini"
+    gemini.mkdir(parents=True, exist_ok=True)
+    if settings is not None:
+        (gemini / "settings.json").write_text(settings, encoding="utf-8")
+    return {
+        "GEMINI_CLI_HOME": str(tmp_path / "gemini home"),
+        "HOME": str(tmp_path),
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp_path / "no-system.json"),
+        "GEMINI_CLI_TRUST_WORKSPACE": "true",
+    }
+
+
+def test_gemini_cli_within_its_truncation_threshold_less_its_wrapper(tmp_path: Path) -> None:
+    """Gemini CLI 0.61 (`gemini-cli-mcp-client`) wraps a tool's text in
+    `<untrusted_context>` (41 characters) and cuts a longer text than its
+    `tools.truncateToolOutputThreshold` (40,000 by default: the default budget fits) —
+    its first 20 % and last 80 % kept, "[N characters omitted]" between."""
+    env = _gemini_home(tmp_path, None)
+    fitted = client_budget("gemini-cli-mcp-client", env, configured=None)
+    assert fitted == ClientBudget(
+        24_000,
+        "24000 bytes: the default, within Gemini CLI keeps 40000 characters whole "
+        "(tools.truncateToolOutputThreshold), its <untrusted_context> wrapper included",
+    )
+    env = _gemini_home(
+        tmp_path, '{\n  // a short context\n  "tools": {"truncateToolOutputThreshold": 10000}\n}'
+    )
+    assert client_budget("gemini-cli-mcp-client", env, configured=None).budget == 9_959
+    project = tmp_path / "shop"
+    _gemini_home(tmp_path, '{"tools": {"truncateToolOutputThreshold": 6000}}', where=project)
+    cwd = str(project)  # the session's directory: its workspace settings win
+    assert client_budget("gemini-cli-mcp-client", env, configured=None, cwd=cwd).budget == 5_959
+    env = _gemini_home(tmp_path, '{"tools": {"truncateToolOutputThreshold": 0}}')
+    assert client_budget("gemini-cli-mcp-client", env, configured=None) == ClientBudget(
+        24_000, "24000 bytes: the default (Gemini CLI cuts none)"
+    )
+    assert client_budget("gemini-cli-mcp-client", env, configured=30_000).budget == 30_000
+
+
+def test_a_gemini_cli_session_fits_its_settings_from_its_origin(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    home.global_root.mkdir(parents=True)
+    env = _gemini_home(tmp_path, '{"tools": {"truncateToolOutputThreshold": 8000}}')
+    origin = SessionOrigin(argv=("mcp",), cwd=str(tmp_path), env=env, pid=1, parent_pid=1)
+    service = MemoryService(home, writes="off", other_agents=False, origin=origin)
+    try:
+        assert service.meet_client("gemini-cli-mcp-client")
+        assert service.budget == 7_959
+    finally:
+        service.close()

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from memtab.agent_server.config_files.json_edits import add_items, remove_items, remove_member
 from memtab.agent_server.config_files.json_members import JsonEditError, set_member
-from memtab.agent_server.config_files.toml_tables import remove_tables, set_keys
 
 ALLOW = ("permissions", "allow")
 RULES = ["mcp__memtab__search", "mcp__memtab__view"]
@@ -85,18 +84,10 @@ def test_what_a_removal_leaves_empty_goes_and_the_rest_stays() -> None:
 def test_a_list_memtab_cannot_read_or_no_list_is_refused() -> None:
     with pytest.raises(JsonEditError, match=r"'permissions\.allow' that is no list"):
         add_items('{"permissions": {"allow": "Read"}}', ALLOW, RULES)
-    with pytest.raises(JsonEditError, match="a list Memtab cannot read as plain JSON"):
-        add_items('{"permissions": {"allow": ["Read", /* c */]}}', ALLOW, RULES, jsonc=True)
+    with pytest.raises(JsonEditError, match="a list with comments Memtab cannot add to"):
+        add_items('{"permissions": {"allow": [ /* none yet */ ]}}', ALLOW, RULES, jsonc=True)
     with pytest.raises(JsonEditError, match=r"'mcpServers\.memtab' more than once"):
         remove_member('{"mcpServers": {"memtab": 1, "memtab": 2}}', SERVER)
-
-
-def test_codex_tables_are_taken_out_with_the_blank_line_install_set_before_them() -> None:
-    text = "model = 'o3'\r\n\r\n[mcp_servers.gh]\r\ncommand = 'gh'\r\n\r\n[profiles.a]\r\nk = 1\r\n"
-    edited = set_keys(text, ("mcp_servers", "memtab"), {"command": '"m"'})
-    edited = set_keys(edited, ("mcp_servers", "memtab", "tools", "view"), {"x": "1"})
-    assert edited != text
-    assert remove_tables(edited, ("mcp_servers", "memtab")) == text
 
 
 _SCALARS = st.none() | st.booleans() | st.integers() | st.text(max_size=5)
@@ -134,3 +125,33 @@ def test_each_removal_undoes_its_addition_whatever_the_document(
     with_rules, _ = add_items(text, ALLOW, RULES)
     assert json.loads(with_rules)["permissions"]["allow"] == [*(allow or []), *RULES]
     assert remove_items(with_rules, ALLOW, RULES) == (text, "removed")
+
+
+def test_a_jsonc_list_with_comments_is_added_to_and_given_back_byte_for_byte() -> None:
+    """Gemini CLI's settings.json is JSON with comments: a list of allowed tools with a
+    comment after an item (or a trailing comma, in xum's JSONC) is read without them, the
+    rules go after its last item and its comment, and taking them out gives the text back
+    (before, such a list was refused: "a list Memtab cannot read as plain JSON")."""
+    text = (
+        '{\n  "permissions": {\n    "allow": [\n      "Read", // files\n'
+        '      "Bash(git)", /* vcs */\n    ],\n  },\n}'
+    )
+    edited, status = add_items(text, ALLOW, RULES, jsonc=True)
+    assert status == "updated"
+    assert edited == (
+        '{\n  "permissions": {\n    "allow": [\n      "Read", // files\n'
+        '      "Bash(git)", /* vcs */\n'
+        + "".join(f'      "{rule}",\n' for rule in RULES)
+        + "    ],\n  },\n}"
+    )
+    assert add_items(edited, ALLOW, RULES, jsonc=True) == (edited, "unchanged")
+    assert remove_items(edited, ALLOW, RULES, jsonc=True) == (text, "removed")
+    one_line = '{"permissions": {"allow": ["Read", /* c */]}}'
+    edited, _ = add_items(one_line, ALLOW, RULES, jsonc=True)
+    assert (
+        edited
+        == '{"permissions": {"allow": ["Read", '
+        + ", ".join(f'"{rule}"' for rule in RULES)
+        + ", /* c */]}}"
+    )
+    assert remove_items(edited, ALLOW, RULES, jsonc=True) == (one_line, "removed")

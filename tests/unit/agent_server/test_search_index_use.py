@@ -7,6 +7,7 @@ first answer comes within its budget and says indexing goes on (docs/formats.md 
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -17,9 +18,9 @@ import pytest
 from memtab.agent_server import catalog as catalog_module
 from memtab.agent_server.service import MemoryService
 from memtab.fs import readable
+from memtab.search_index import documents as documents_module
 from memtab.search_index import index as index_module
 from memtab.store import description_cache
-from memtab.store import files as store_files
 from memtab.store.home import Home
 
 
@@ -49,10 +50,12 @@ def test_a_new_server_reads_only_the_files_changed_since_the_last_one_listed_the
     first = _service(home)
     assert len(_paths(first, "kestrel")) == 30
     first.catalog.close()
-    (home.global_root / "n007.md").write_text("note 7 about osprey now\n")
+    written = home.global_root / "n007.md.tmp"  # saved as a new file over the old
+    written.write_text("note 7 about osprey now\n")
+    os.replace(written, home.global_root / "n007.md")
     reads: list[str] = []
     described: list[str] = []
-    original, original_open = store_files.read_file_in, readable.open_readable_path
+    original, original_open = documents_module.read_text_in, readable.open_readable_path
 
     def counting(directory: Any, name: str) -> Any:
         reads.append(name)
@@ -62,14 +65,14 @@ def test_a_new_server_reads_only_the_files_changed_since_the_last_one_listed_the
         described.append(path.rsplit("/", 1)[-1])
         return original_open(path)
 
-    monkeypatch.setattr(store_files, "read_file_in", counting)
+    monkeypatch.setattr(documents_module, "read_text_in", counting)
     monkeypatch.setattr("memtab.store.files.open_readable_path", opening)
     second = _service(home)
     try:
         assert _paths(second, "osprey") == ["/memories/global/n007.md"]
         assert len(_paths(second, "kestrel")) == 29
-        assert reads == ["n007.md"]  # its text, for the index
-        assert described == ["n007.md"]  # its description: the others' the first one saved
+        assert reads == ["n007.md"]  # its text and description, for the index, in one read
+        assert described == []  # no file opened for its description alone
     finally:
         second.catalog.close()
 
@@ -95,22 +98,24 @@ def test_a_change_made_outside_is_answered_by_the_next_search_once_watched(
 
 
 @pytest.mark.usefixtures("background_at_once")
+# The budget spent, or the walk having taken the second the answer is due within.
+@pytest.mark.parametrize("spent", ["INDEXING_BUDGET_S", "ANSWER_WITHIN_S"])
 def test_with_nothing_indexed_the_first_answer_says_indexing_goes_on(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spent: str
 ) -> None:
     monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
-    monkeypatch.setattr(catalog_module, "INDEXING_BUDGET_S", 0.0)  # one commit
+    monkeypatch.setattr(catalog_module, spent, 0.0)  # one commit
     monkeypatch.setattr(index_module, "CHUNK_FILES", 1)
     home = _home(tmp_path, 3)
     go_on = threading.Event()
-    original = store_files.read_file_in
+    original = documents_module.read_text_in
 
     def held(directory: Any, name: str) -> Any:
         if threading.current_thread().name == "memtab-mcp-indexing":
             assert go_on.wait(30), "never let go on"
         return original(directory, name)
 
-    monkeypatch.setattr(store_files, "read_file_in", held)
+    monkeypatch.setattr(documents_module, "read_text_in", held)
     service = _service(home)
     try:
         answer = json.loads(service.call("search", {"query": "kestrel"}, "test").text)

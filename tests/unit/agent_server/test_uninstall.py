@@ -5,6 +5,7 @@ is, saying what to take out by hand (docs/formats.md §22.6)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -195,6 +196,28 @@ def test_a_save_that_lands_as_the_created_file_goes_is_kept(tmp_path: Path) -> N
     assert not edited.removed and path.read_text() == '{"theme": "dark"}\n'
     assert calls[1] == b'{"a": 1, "theme": "dark"}\n'
     assert created.created(path)  # still Memtab's creation, until it goes
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making another user's file needs root")
+@pytest.mark.expect_log(
+    "memtab.agent_server.config_files.created", "WARNING", r"of another user .* not read"
+)
+def test_a_ledger_another_user_planted_never_chooses_what_is_removed(tmp_path: Path) -> None:
+    """agent-files.json planted by another user (while the config dir was open to others)
+    would make uninstall take away the user's empty files and folders it names: it counts
+    as naming none (issue 70 point 2)."""
+    mine = tmp_path / "mine" / "settings.json"
+    mine.parent.mkdir()
+    mine.write_text("{}\n")
+    ledger = tmp_path / "ledger.json"
+    other = tmp_path / "other" / "config.toml"
+    named = {str(path): {"folders": [str(path.parent)]} for path in (mine, other)}
+    ledger.write_text(json.dumps({"created": named}))
+    os.chown(ledger, 65534, 65534)
+    assert not CreatedFiles(ledger).created(mine)
+    assert CreatedFiles(ledger).forget(mine) == ()
+    # Written again as the user's, it keeps nothing of theirs.
+    assert ledger.stat().st_uid == os.getuid() and not CreatedFiles(ledger).created(other)
 
 
 def test_a_demo_home_reaches_no_real_agent(

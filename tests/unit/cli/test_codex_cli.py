@@ -12,7 +12,13 @@ import pytest
 
 from memtab.cli.main import main
 from support.agent_machine import Machine
-from support.codex_home import EXTENSION, NOTE_LINE, NOTE_NAME, lay_out_codex_memories
+from support.codex_home import (
+    EXTENSION,
+    NOTE_LINE,
+    NOTE_NAME,
+    import_claude_memory,
+    lay_out_codex_memories,
+)
 
 NOTE_ID = f"codex:memories:extensions/ad_hoc/notes/{NOTE_NAME}"
 
@@ -105,3 +111,21 @@ def test_a_note_memtab_wrote_is_the_users_and_the_table_says_so(
     assert status == 0 and "codex ← note" in out
     number = tagged["line"]
     assert f"Lines Codex drew from ad-hoc notes:\n  {number}) ← {written} (You, " in out
+
+
+def test_list_source_json_links_codex_imports_to_their_originals(
+    machine: Machine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`memtab list --source ID --json` gives the rows the MCP server's `list` gives: a
+    copy Codex imported names its original, the original its copy (formats §17.3)."""
+    key = import_claude_memory(
+        machine.codex / "memories", machine.claude_memory.parent, str(machine.project)
+    ).name
+    copy = f"codex:memories:extensions/external_agent_import/resources/{key}/MEMORY.md"
+    original = f"claude-code:memory-{key}:memory/MEMORY.md"
+    status, out, _ = run(["list", "--source", "codex:memories", "--json"], capsys)
+    rows = {row["path"]: row for row in json.loads(out)["files"]}
+    assert status == 0 and rows[copy]["importedFrom"] == original
+    status, out, _ = run(["list", "--source", f"claude-code:memory-{key}", "--json"], capsys)
+    rows = {row["path"]: row for row in json.loads(out)["files"]}
+    assert status == 0 and rows[original]["importedAs"] == [copy]

@@ -14,6 +14,7 @@ import pytest
 from memtab.cli.main import main
 from support.agent_machine import Machine
 from support.demo_homes import copied_demo_home
+from support.fake_model_server import FakeModelServer
 
 WORKSPACE = "a1b2c3d4e5"  # the demo's first workspace
 
@@ -174,3 +175,23 @@ def test_why_recalled(machine: Machine, capsys: pytest.CaptureFixture[str]) -> N
     assert list(loaded) == ["id", "physicalPath", "name", "kind", "verdict", "score", "matched",
                             "reason"]  # fmt: skip
     assert list(found["unrecallable"][0]) == ["agent", "id", "physicalPath", "reason"]
+
+
+def test_why_recalled_with_the_models_pick(
+    machine: Machine,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    fake_model_server: FakeModelServer,
+) -> None:
+    monkeypatch.setenv("MEMTAB_PROVIDER", "anthropic")
+    monkeypatch.setenv("MEMTAB_BASE_URL", fake_model_server.anthropic_base_url)
+    monkeypatch.setenv("MEMTAB_API_KEY", "sk-ant-test-key")
+    fake_model_server.add_anthropic_reply('{"selected_memories": ["nowhere.md"]}')
+    argv = ["recall", "vercel env newline", "--workspace", "a1b2c3d4e5", "--model", "--json"]
+    claude, codex, _xum, _gemini = printed(capsys, *argv)["agents"]
+    assert list(claude) == ["agent", "how", "files", "sent", "notes", "modelPick"]
+    assert list(claude["modelPick"]) == [
+        "model", "provider", "picks", "notListed", "agreement", "inputTokens", "outputTokens",
+        "elapsedMs",
+    ]  # fmt: skip
+    assert list(codex) == ["agent", "how", "files", "notes"]  # a note says it asks no model

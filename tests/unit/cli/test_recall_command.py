@@ -7,6 +7,7 @@ import pytest
 
 from memtab.cli.main import main
 from support.agent_machine import WORKSPACE_ID, Machine
+from support.fake_model_server import FakeModelServer
 
 
 def test_recall_prints_each_agents_picks_and_what_none_can_recall(
@@ -26,10 +27,48 @@ def test_manifest_and_agent(machine: Machine, capsys: pytest.CaptureFixture[str]
     argv = ["recall", "vercel env", "--workspace", WORKSPACE_ID, "--agent", "claude"]
     assert main([*argv, "--manifest"]) == 0
     out = capsys.readouterr().out
-    assert "\nAvailable memories:\n- [feedback] feedback_vercel-env-newline.md (" in out
+    manifest = out[out.index("\nAvailable memories:\n") :]  # newest first: the files' order
+    assert "\n- [feedback] feedback_vercel-env-newline.md (" in manifest  # is their writes'
+
     assert "Codex —" not in out and "xum —" not in out
 
 
 def test_an_empty_prompt_is_refused(machine: Machine, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["recall", "  ", "--workspace", WORKSPACE_ID]) == 1
     assert "The prompt is empty" in capsys.readouterr().err
+
+
+def test_model_asks_the_configured_model_and_prints_its_pick_beside_the_words(
+    machine: Machine,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    fake_model_server: FakeModelServer,
+) -> None:
+    monkeypatch.setenv("MEMTAB_PROVIDER", "anthropic")
+    monkeypatch.setenv("MEMTAB_BASE_URL", fake_model_server.anthropic_base_url)
+    monkeypatch.setenv("MEMTAB_API_KEY", "sk-ant-test-key")
+    fake_model_server.add_anthropic_reply(
+        '{"selected_memories": ["feedback_vercel-env-newline.md"]}', usage=(1234, 21)
+    )
+    argv = ["recall", "vercel env newline", "--workspace", WORKSPACE_ID, "--model"]
+    assert main([*argv, "--agent", "claude"]) == 0
+    out = capsys.readouterr().out
+    assert "\nAsked fake-model as Claude Code asks its model (anthropic · claude-" in out
+    assert "; 1,234 tokens in, 21 out, " in out
+    assert (
+        "\n  it picks: feedback_vercel-env-newline.md (agrees with the words' prediction on" in out
+    )
+    fake_model_server.add_anthropic_reply("Sorry, I cannot help with that.")
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "  no pick — The answer is not a JSON object" in out
+    assert "(Codex asks no model apart: its model picks in the conversation" in out
+
+
+def test_model_is_refused_when_none_is_configured(
+    machine: Machine, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("MEMTAB_PROVIDER", "MEMTAB_MODEL", "MEMTAB_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["recall", "vercel env", "--workspace", WORKSPACE_ID, "--model"]) == 1
+    assert "--model asks the configured model, and none is" in capsys.readouterr().err

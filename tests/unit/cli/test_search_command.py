@@ -13,9 +13,9 @@ import pytest
 
 from memtab.agent_server import catalog as catalog_module
 from memtab.cli.main import main
+from memtab.search_index import documents as documents_module
 from memtab.search_index import index as index_module
 from memtab.store import description_cache
-from memtab.store import files as store_files
 from memtab.store.home import Home
 from support.agent_machine import notes_home
 from support.demo_homes import copied_demo_home
@@ -74,16 +74,28 @@ def test_a_second_search_reads_only_what_changed_since(
     (demo.global_root / "birds.md").write_text("---\ndescription: Birds\n---\nThe ruff wades.\n")
     (demo.global_root / "tools" / "python.md").unlink()
     reads: list[str] = []
-    original = store_files.read_file_in
+    original = documents_module.read_text_in
 
     def counting(directory: Any, name: str) -> Any:
         reads.append(name)
         return original(directory, name)
 
-    monkeypatch.setattr(store_files, "read_file_in", counting)
+    monkeypatch.setattr(documents_module, "read_text_in", counting)
     again = searched(capsys, demo, "--mux-only", "ruff")["results"]
     assert [hit["path"] for hit in again] == ["/memories/global/birds.md"]
     assert reads == ["birds.md"]
+
+
+def test_a_search_finds_a_file_written_over_in_place_since_the_last(
+    demo: Home, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`memtab search` answers once and ends: no walk follows its first answer, so it
+    stats every file (a file written over in place keeps its name and inode)."""
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    assert searched(capsys, demo, "--mux-only", "ruff")["results"]
+    (demo.global_root / "tools" / "git.md").write_text("The ruff wades by the rebase.\n")
+    again = searched(capsys, demo, "--mux-only", "ruff")["results"]
+    assert "/memories/global/tools/git.md" in [hit["path"] for hit in again]
 
 
 def test_search_finds_a_korean_note_by_a_word_inside_longer_ones(

@@ -198,7 +198,7 @@ def test_a_run_that_cannot_record_its_start_changes_nothing(
         capsys.readouterr()
         .err.splitlines()[-1]
         .startswith(
-            "memtab: the run did not start: Memtab could not record it first (File exists: "
+            "memtab: the run did not start: Memtab could not record it first (Not a directory: "
         )
     )
     assert {p: p.read_bytes() for p in (demo.root / "memory").rglob("*.md")} == files_before

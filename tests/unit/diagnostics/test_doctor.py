@@ -16,7 +16,7 @@ from memtab.diagnostics.doctor import run_doctor
 from memtab.diagnostics.home import check_sidecars, home_why
 from memtab.diagnostics.report import Level
 from memtab.diagnostics.runtime import QT_CHECK, QtCheck, read_qt_check, run_qt_check
-from memtab.diagnostics.watching import check_watcher, count_directories, inotify_in_use
+from memtab.diagnostics.watching import check_watcher, inotify_in_use
 from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import config_dir
 from memtab.fs.sidecar import edit_sidecar
@@ -76,7 +76,7 @@ def test_a_healthy_home_is_ok_and_reports_every_section(demo: Home) -> None:
     assert "settings.json" in names
     meta = data["sidecars"][1]
     assert meta["status"] == "ok" and meta["size"] == demo.meta_path.stat().st_size
-    assert data["watcher"]["homeDirectories"] == count_directories(demo.root)
+    assert data["watcher"]["homeDirectories"] == _directories(demo.root)
     assert data["provider"]["provider"] == "offline" and data["provider"]["key"]["sent"] is False
     assert data["writer"]["settings"]["offline_notes"] == "suggest"
     assert data["runtime"]["versions"]["qt"] == "6.0.1"
@@ -298,6 +298,12 @@ def _fake_proc(root: Path, watches_per_instance: list[int]) -> Path:
     return root
 
 
+def _directories(root: Path) -> int:
+    """The directories under `root`, itself included, links not followed (os.walk's own
+    count: one inotify watch each)."""
+    return sum(1 for _ in os.walk(root))
+
+
 def test_inotify_watches_in_use_are_counted_from_proc(tmp_path: Path) -> None:
     proc = _fake_proc(tmp_path / "proc", [3, 2])
     assert inotify_in_use(proc, uid=os.getuid()) == type(inotify_in_use(proc))(2, 5)
@@ -309,7 +315,7 @@ def test_too_few_free_watches_for_the_home_is_a_warning(demo: Home, tmp_path: Pa
     limits = tmp_path / "limits"
     limits.mkdir()
     (limits / "max_user_instances").write_text("2\n")
-    directories = count_directories(demo.root)
+    directories = _directories(demo.root)
     (limits / "max_user_watches").write_text(f"{directories + 4}\n")
     proc = _fake_proc(tmp_path / "proc", [3, 2])
     facts, found = check_watcher(demo.root, limits=limits, proc=proc, backend="inotify")
@@ -510,3 +516,34 @@ def test_codex_leaving_memtab_threads_out_of_its_memory_is_said(tmp_path: Path) 
         "server — Memtab's included — or searches the web is marked polluted and never becomes "
         "part of Codex's own memory. Set it to false to let those threads be remembered"
     )
+
+
+def test_what_keeps_gemini_cli_from_starting_memtab_is_said(tmp_path: Path) -> None:
+    """Gemini CLI 0.61 starts no MCP server its settings exclude (`mcp.excluded`) or leave
+    out of an allow-list (`mcp.allowed`), nor one `gemini mcp disable` turned off
+    (`mcp-server-enablement.json`): with Memtab registered there, doctor says which."""
+    gemini = tmp_path / "user" / ".gemini"
+    gemini.mkdir(parents=True)
+    settings = gemini / "settings.json"
+    entry = '"mcpServers": {"memtab": {"command": "memtab", "args": ["mcp"]}}'
+    settings.write_text("{" + entry + "}", encoding="utf-8")
+    env = {"HOME": str(tmp_path / "user"), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp_path / "x")}
+    home = tmp_path / "home"
+    home.mkdir()
+    assert levels(doctor(home, env=env), "sources") == []
+    settings.write_text(
+        "{\n  // only these\n"
+        + f'  "mcp": {{"allowed": ["github"], "excluded": ["MemTab"]}},\n  {entry}\n}}',
+        encoding="utf-8",
+    )
+    (gemini / "mcp-server-enablement.json").write_text('{"memtab": {"enabled": false}}')
+    messages = [f["message"] for f in doctor(home, env=env)["findings"] if f["check"] == "sources"]
+    assert messages == [
+        "Gemini CLI: its settings exclude the memtab server (mcp.excluded), so it never starts "
+        'it: take "memtab" out of that list',
+        "Gemini CLI: its settings allow only these MCP servers (mcp.allowed): github, so it "
+        'never starts memtab: add "memtab" to that list',
+        f"Gemini CLI: the memtab server is disabled ({gemini / 'mcp-server-enablement.json'}: "
+        "`gemini mcp disable memtab` or /mcp disable), so it never starts it: `gemini mcp "
+        "enable memtab` turns it on again",
+    ]

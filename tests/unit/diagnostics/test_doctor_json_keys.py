@@ -52,6 +52,7 @@ WRITER_SETTINGS = [
 RUNTIME = ["versions", "qtProblem", "frozen", "logFile"]
 VERSIONS = ["memtab", "python", "platform", "pyside6", "qt", "watchdog", "httpx", "pydantic"]
 AGENT_SERVER = ["shared", "whyNot", "running", "hostedBy", "pid", "sessions", "socket", "note"]
+LOGIN_SERVICE = ["installed", "answer", "entry", "note"]
 SECTIONS = [
     "status",
     "findings",
@@ -67,6 +68,7 @@ SECTIONS = [
     "writer",
     "runtime",
     "agentServer",
+    "loginService",
 ]
 
 
@@ -88,6 +90,7 @@ def doctor(home: Path) -> dict[str, Any]:
     assert list(data["writer"]) == WRITER and list(data["writer"]["settings"]) == WRITER_SETTINGS
     assert list(data["runtime"]) == RUNTIME and list(data["runtime"]["versions"]) == VERSIONS
     assert list(data["agentServer"]) == AGENT_SERVER
+    assert list(data["loginService"]) == LOGIN_SERVICE
     return data
 
 

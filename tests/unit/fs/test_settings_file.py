@@ -3,12 +3,15 @@ changed through it, and a file it cannot read is one error type, never overwritt
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days, save_stale_days
+from memtab.components.window.ui_state import UiState
 from memtab.consolidation.review.review_setting import (
     DEFAULT_REVIEW_MODE,
     load_review_mode,
@@ -21,6 +24,7 @@ from memtab.fs.config.settings_file import (
 )
 from memtab.sources.config import AgentSettings, load_sources_settings, save_agent_settings
 from memtab.writer.config import WriterSettings, load_writer_settings, save_writer_settings
+from support.private_modes import mode_of
 
 CORRUPT = "{ half written"
 
@@ -74,3 +78,51 @@ def test_a_section_save_keeps_the_rest(tmp_path: Path) -> None:
     save_settings_section("writer", {"notify": True}, env=env)
     assert settings_section("writer", env) == {"max_dumps": 3, "notify": True}
     assert settings_section("check", env) == {"stale_days": 5}
+
+
+def test_the_config_dir_is_private_whatever_the_umask_and_an_open_one_closed(
+    tmp_path: Path, umask: int
+) -> None:
+    config = tmp_path / "config"
+    config.mkdir(mode=0o755)
+    os.chmod(config, 0o755)  # made by an older Memtab, or by hand
+    env = {"MEMTAB_CONFIG_DIR": str(config)}
+    save_settings_section("writer", {"max_dumps": 3}, env=env)
+    assert mode_of(config) == 0o700 and mode_of(config / "settings.json") == 0o600
+    state = UiState(config / "ui-state.json")
+    assert state.save_job()()
+    assert mode_of(config / "ui-state.json") == 0o600
+
+
+PLANTED = json.dumps({"provider": "openai", "base_url": "http://203.0.113.7:8000/v1"})
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making another user's file needs root")
+@pytest.mark.parametrize("how", ["file", "link", "link to another's file"])
+def test_a_settings_file_another_user_planted_is_never_used(tmp_path: Path, how: str) -> None:
+    """Another user's settings.json in the config dir (planted while it was open to others)
+    would choose the model every memory is sent to: it is an error naming it, never read,
+    never saved over (issue 70 point 2)."""
+    config, theirs = tmp_path / "config", tmp_path / "theirs.json"
+    config.mkdir()
+    theirs.write_text(PLANTED, encoding="utf-8")
+    path = config / "settings.json"
+    if how == "file":
+        path.write_text(PLANTED, encoding="utf-8")
+        os.chown(path, 65534, 65534)
+    else:
+        path.symlink_to(theirs)
+        owner = path if how == "link" else theirs
+        os.chown(owner, 65534, 65534, follow_symlinks=False)
+    env = {"MEMTAB_CONFIG_DIR": str(config)}
+    with pytest.raises(SettingsFileError, match=r"of another user \(uid 65534\)") as refused:
+        settings_section("provider", env)
+    assert "Memtab does not use it" in str(refused.value)
+    with pytest.raises(SettingsFileError):
+        save_settings_section("check", {"stale_days": 30}, env=env)
+    assert theirs.read_text(encoding="utf-8") == PLANTED
+    # The user's own link to the user's own file (a dotfiles checkout) is read as ever.
+    path.unlink()
+    os.chown(theirs, os.getuid(), os.getgid())
+    path.symlink_to(theirs)
+    assert settings_section("provider", env) == "openai"

@@ -14,9 +14,9 @@ from support.gemini_home import GeminiHome, build_gemini_home
 
 
 def _recall(
-    tmp_path: Path, prompt: str
+    tmp_path: Path, prompt: str, project_name: str = "acme-api"
 ) -> tuple[GeminiHome, tuple[AgentRecall, list[Unrecallable]]]:
-    project = tmp_path / "acme-api"
+    project = tmp_path / project_name
     gemini = build_gemini_home(tmp_path / "user", project, patches=False)
     (project / ".git").mkdir()
     (gemini.memory / "scratch.md").write_text("# Scratch\n\nRelease day notes.\n")
@@ -50,3 +50,13 @@ def test_a_prompt_no_pointer_answers_recalls_no_note(tmp_path: Path) -> None:
 
     assert [f for f in recall.files if f.verdict != "loaded"] == []
     assert any("No line of MEMORY.md" in note for note in recall.notes)
+
+
+def test_the_folder_a_pointer_names_the_note_in_is_no_word_of_it(tmp_path: Path) -> None:
+    # The pointer is `- See <memory>/build-notes.md for …`: the memory's folder is named
+    # after the project (`tmp/fix-token-refresh/memory`), not what the note is about.
+    gemini, (recall, _unrecallable) = _recall(
+        tmp_path, "why does the token refresh race", project_name="fix-token-refresh"
+    )
+    assert "token-refresh" in str(gemini.memory)
+    assert [f for f in recall.files if f.verdict != "loaded"] == []

@@ -8,9 +8,10 @@ import os
 import time
 from pathlib import Path
 
-from memtab.loads.recall.claude import iso_time, manifest, scan_topics
+from memtab.loads.recall.claude import iso_time, manifest, manifest_line
 from memtab.loads.recall.engine import compute_recall
 from memtab.loads.recall.records import AgentRecall, Recall
+from memtab.loads.topics import scan_topics
 from memtab.sources.claude.recall import has_description
 from support.agent_machine import WORKSPACE_ID, Machine
 
@@ -71,7 +72,7 @@ def test_claude_code_is_sent_its_manifest_as_2_1_332_builds_it(machine: Machine)
     assert lines[4].startswith("- [feedback] sub/api.md (")
     # With memory stores set, an undescribed file is described by its first line.
     stores = scan_topics(memory, {"CLAUDE_MEMORY_STORES": '["/elsewhere"]'})
-    assert stores[1].manifest_line().endswith("): Just notes")
+    assert manifest_line(stores[1]).endswith("): Just notes")
 
 
 def test_claude_code_recalls_by_name_and_description_and_says_why_others_are_missed(
@@ -201,3 +202,24 @@ def test_xum_recalls_by_path_and_description_then_chunks(machine: Machine) -> No
     (missed,) = [f for f in agent.files if f.name == "/memories/global/scratch.md"]
     assert missed.reason.startswith("Its text holds the prompt's words, but it has no description")
     assert [u.path for u in result.unrecallable] == ["/memories/global/scratch.md"]
+
+
+def test_a_topic_whose_text_names_the_prompts_word_is_what_its_description_is_about(
+    machine: Machine,
+) -> None:
+    # "Riverpod" is in no name or description: a model knows Riverpod is Flutter state;
+    # Memtab knows it from the text the description stands for.
+    memory = machine.claude_memory
+    state = "---\ndescription: How Flutter state is kept\ntype: project\n---\n\nRiverpod 2.\n"
+    topic(memory, "notes-flutter-state.md", state, 0.5)
+    topic(memory, "project_sync.md", described("sync", "Offline edits sync per field"), 0.6)
+    bare = "---\nname: bare\n---\n\nRiverpod appears here too.\n"  # no description
+    topic(memory, "bare.md", bare, 0.7)
+    result = only(recall(machine, "move the Riverpod providers into their own file", "claude"))
+    assert verdicts(result, "recalled") == ["notes-flutter-state.md"]
+    (picked,) = [f for f in result.files if f.verdict == "recalled"]
+    assert picked.matched == ("riverpod",)
+    assert picked.reason.startswith("Its text holds riverpod: what its description is about")
+    # A topic its model sees by name alone is judged by its name alone.
+    (bare_file,) = [f for f in result.files if f.name == "bare.md"]
+    assert bare_file.verdict == "missed" and "no description" in bare_file.reason

@@ -17,9 +17,9 @@ from memtab.components.tree.nodes import NodeKind, file_key
 from memtab.components.tree.scan import HomeScan
 from memtab.operations import search
 from memtab.operations.job import JobContext
+from memtab.search_index import documents as documents_module
 from memtab.search_index.index import SearchIndex, index_file_for
 from memtab.store import description_cache
-from memtab.store import files as store_files
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import load_registry
@@ -60,13 +60,13 @@ def test_the_window_reads_no_file_a_server_indexed_and_follows_other_programs(
         server.catalog.close()
     scan = scanned(home)
     reads: list[str] = []
-    original = store_files.read_file_in
+    original = documents_module.read_text_in
 
     def counting(directory: Any, name: str) -> Any:
         reads.append(name)
         return original(directory, name)
 
-    monkeypatch.setattr(store_files, "read_file_in", counting)
+    monkeypatch.setattr(documents_module, "read_text_in", counting)
     searcher = search.Searcher()
     python = key("/memories/global/tools/python.md")
     assert matched(searcher, scan, "ruff") == {python}

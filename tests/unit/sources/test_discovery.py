@@ -215,3 +215,22 @@ def test_the_watcher_maps_changes_back_to_their_source(machine: Machine) -> None
     loki_file = machine.project / ".loki" / "memory" / "index.json"
     loki = discovery.source_containing(loki_file)
     assert loki is not None and loki.agent == "loki"
+
+
+def test_where_a_source_may_appear_is_known_and_an_entry_there_opens_one(
+    machine: Machine,
+) -> None:
+    """The window finds the sources again when a change is one of these: a project's first
+    Claude Code folder, Codex's first memories, loki-mode's memory in a known project."""
+    discovery = discover(machine.context())
+    projects = machine.claude / "projects"
+    assert discovery.opens(str(projects / "-src-billing"))
+    existing = projects / encode_project_path(str(machine.project))
+    assert not discovery.opens(str(existing))  # a source already: relisted, not found again
+    assert discovery.opens(str(machine.codex / "memories_extensions"))
+    assert not discovery.opens(str(machine.codex / "history.jsonl"))  # Codex writes it often
+    assert discovery.opens(str(machine.project / ".loki"))
+    assert discovery.opens(str(machine.project / "AGENTS.override.md"))
+    assert not discovery.opens(str(machine.project / "README.md"))
+    assert not discovery.opens(str(machine.project / "src" / "CLAUDE.md"))
+    assert not discovery.opens(str(machine.claude / "history.jsonl"))

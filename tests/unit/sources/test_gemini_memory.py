@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -147,6 +148,30 @@ def test_projects_come_from_the_registry_and_from_markers_it_lost(tmp_path: Path
 
     # `/src/y` is not the owner `stolen`'s marker names; `two` is known by its marker alone.
     assert found == [("/src/one", "one"), ("/src/two", "two"), ("/src/x", "stolen")]
+
+
+def test_where_gemini_memory_may_appear_a_change_finds_the_sources_again(
+    machine: Machine,
+) -> None:
+    """The window finds the sources again when Gemini CLI makes a project's private memory
+    (its first extraction), a project's folder in `tmp/` (its first session there), its
+    `tmp/` (its first session anywhere) or a project's own GEMINI.md (issue 70 point 5)."""
+    gemini = build_gemini_home(machine.user, machine.project)
+    shutil.rmtree(gemini.memory)
+    (machine.project / "GEMINI.md").unlink()
+
+    discovery = discover(machine.context())
+
+    assert "gemini:memory-acme-api" not in {s.id for s in discovery.sources}
+    assert discovery.opens(str(gemini.memory))
+    assert discovery.opens(str(gemini.gemini_dir / "tmp" / "webapp"))
+    assert discovery.opens(str(machine.project / "GEMINI.md"))
+    # Gemini CLI writes these often, and they are no memory.
+    assert not discovery.opens(str(gemini.memory.parent / "logs.json"))
+    assert not discovery.opens(str(gemini.memory.parent / "chats"))
+    assert not discovery.opens(str(gemini.gemini_dir / "settings.json"))
+    shutil.rmtree(gemini.gemini_dir / "tmp")
+    assert discover(machine.context()).opens(str(gemini.gemini_dir / "tmp"))
 
 
 def test_a_memory_folder_reached_through_a_link_is_read_only(machine: Machine) -> None:

@@ -3,6 +3,7 @@ timeouts on both sides, never re-entered, released by the OS when its holder die
 
 from __future__ import annotations
 
+import fcntl
 import signal
 import subprocess
 import sys
@@ -159,3 +160,26 @@ def test_a_lock_loads_neither_socket_nor_filelock(tmp_path: Path) -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.split() == ["[]", "[]"]
+
+
+@pytest.mark.expect_log("memtab.fs.locking.locks", "WARNING", r"was a link: removed, never follow")
+def test_a_link_at_a_lock_files_name_is_never_followed(tmp_path: Path) -> None:
+    """A link planted at a lock file's name (while its folder was open to others) neither
+    makes its target nor locks another's file: it is removed and the lock file made anew
+    (issue 70 point 2)."""
+    locks = tmp_path / "locks"
+    locks.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    kept = elsewhere / "precious"
+    kept.write_bytes(b"x" * 1000)
+    (locks / "dangling.lock").symlink_to(elsewhere / "made-through-the-link")
+    (locks / "onto-a-file.lock").symlink_to(kept)
+    for name in ("dangling.lock", "onto-a-file.lock"):
+        with interprocess_lock(locks / name, timeout_s=1), kept.open("rb") as other:
+            # The other's file is not the one locked: its owner takes it at once.
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(other, fcntl.LOCK_UN)
+        assert (locks / name).is_file() and not (locks / name).is_symlink()
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["precious"]
+    assert kept.read_bytes() == b"x" * 1000

@@ -16,6 +16,7 @@ from memtab.sync.repository import writing
 from memtab.sync.repository.git import Git, GitError, Identity
 from memtab.sync.repository.objects import Change, Existing, NewCommit
 from memtab.sync.repository.writing import LooseObjects, Repository, write_commits
+from support.property_examples import examples
 from support.sync_machines import GIT, Machine, bare_repository
 
 pytestmark = pytest.mark.skipif(GIT is None, reason="git is not installed")
@@ -72,7 +73,7 @@ def _commits(git: Git, drawn: list[dict[str, object]]) -> list[NewCommit]:
     return commits
 
 
-@settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(15), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(first=_COMMITS, second=_COMMITS)
 def test_loose_commits_are_the_commits_fast_import_writes(
     tmp_path_factory: pytest.TempPathFactory,

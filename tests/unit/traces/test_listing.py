@@ -142,3 +142,16 @@ def test_catalog_rereads_only_changed_files_and_forgets_deleted_ones(
 
     first[0].path.unlink()
     assert len(traces.scan()) == len(first) - 1
+
+
+def test_dump_folders_an_older_memtab_left_open_are_closed_as_they_are_listed(
+    home: Home,
+) -> None:
+    """An older Memtab wrote its dumps (transcripts' and memory's words) 0644 in 0755
+    folders: listing them makes each folder private, so no other user reads them
+    (docs/formats.md §16.2; issue 70 point 1)."""
+    folders = [home.trace_dir(owner) for owner in trace_workspace_ids(home)]
+    for folder in folders:
+        folder.chmod(0o755)
+    assert list_traces(home)
+    assert {oct(os.stat(folder).st_mode & 0o777) for folder in folders} == {"0o700"}

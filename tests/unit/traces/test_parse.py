@@ -203,6 +203,21 @@ def test_odd_types_are_coerced_where_sensible_and_noted() -> None:
     assert dump.error_line == "Overloaded (529)"
 
 
+def test_a_list_saved_as_an_object_of_numbers_is_read_in_order_and_one_of_other_keys_whole(
+    tmp_path: Path,
+) -> None:
+    attempts = {"1": {"attemptIndex": 2}, "0": {"attemptIndex": "1"}}
+    events = {"0": "first", "²": "a superscript two is no index"}  # isdigit(), not a number
+    text = json.dumps({"attempts": attempts, "events": events})
+    dump = parse_trace(write(tmp_path, text))
+    assert [(a.number, a.record.attempt_index) for a in dump.attempts] == [(1, 1), (2, 2)]
+    assert dump.record.events == (events,)
+    assert dump.problems == (  # in the order the fields are declared
+        "`events` should be a list but is an object",
+        "`attempts` should be a list but is an object",
+    )
+
+
 # --- damaged files -------------------------------------------------------------------------
 
 

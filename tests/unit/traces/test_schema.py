@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from memtab.demo import MAIN_ID
-from memtab.traces.lenient import record_fields
 from memtab.traces.names import parse_trace_file_name, trace_file_name, trace_workspace_id
 from memtab.traces.reader import parse_trace
 from memtab.traces.schema import (
@@ -79,10 +78,10 @@ def test_settings_and_tool_calls_are_read_without_pydantic(code: str) -> None:
 
 
 def test_field_names_are_camel_case_aliases_of_the_python_names() -> None:
-    aliases = {field.name: field.alias for field in record_fields(DumpRecord)}
+    aliases = {field.name: field.key for field in DumpRecord.fields()}
     assert aliases["satisfied_memory_tool_policy"] == "satisfiedMemoryToolPolicy"
     assert aliases["memtab"] == "memtab"
-    assert [field.alias for field in record_fields(ToolExecutionRecord)] == [
+    assert [field.key for field in ToolExecutionRecord.fields()] == [
         "toolName",
         "toolCallId",
         "input",

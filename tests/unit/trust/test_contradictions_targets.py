@@ -1,9 +1,10 @@
 """Issue 72's targets for `memtab contradictions` on the seeded corpus (tests/support/
 seeded_contradictions.py: 1,000 memories, 40 seeded pairs): at least 32 of 40 found, at
 most 10% false pairs (a false pair: one with no seeded memory in it — every memory but the
-seeded ones says what is true of its project). "tune" and "seen" meet it; "held-out", the
-templates no change was made for, measures how far the claims reach past them: 20 of 40,
-no false pair (docs/performance.md "Contradictions")."""
+seeded ones says what is true of its project). every family meets it: "tune" and the families
+looked at after each was measured once ("seen" 25, "seen-2" 20, "seen-3" 31, "seen-4" 12
+of 40 then), and "held-out", written before the last change and never looked at: 36 of
+40 when measured once, no false pair (docs/trust-quality.md "Contradictions")."""
 
 from __future__ import annotations
 
@@ -36,7 +37,10 @@ def measured(family: Family) -> tuple[int, int, int]:
     return hits, len(found), false
 
 
-@pytest.mark.parametrize(("family", "at_least"), [("tune", 32), ("seen", 32), ("held-out", 20)])
+@pytest.mark.parametrize(
+    ("family", "at_least"),
+    [("tune", 32), ("seen", 32), ("seen-2", 32), ("seen-3", 32), ("seen-4", 32), ("held-out", 32)],
+)
 def test_the_targets_of_issue_72(family: Family, at_least: int) -> None:
     hits, found, false = measured(family)
     assert hits >= at_least

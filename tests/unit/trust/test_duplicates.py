@@ -13,6 +13,7 @@ from memtab.trust.duplicates import engine as duplicates
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.kept import forget_kept, keep_group, load_kept
 from memtab.trust.duplicates.records import DuplicateGroup
+from support.private_modes import mode_of
 from support.seeded_memories import memory
 
 VERCEL = """---
@@ -161,3 +162,14 @@ def test_a_kept_group_is_left_out_until_a_member_changes(tmp_path: Path) -> None
     assert again.key != group.key  # a member changed: shown again
     forget_kept(home, group.key)
     assert load_kept(home) == frozenset()
+
+
+def test_the_groups_kept_are_private_whatever_the_umask(tmp_path: Path, umask: int) -> None:
+    """duplicates-kept.json names memory files and what they hold: 0600 in a 0700
+    `memtab/` even when it is the first thing Memtab writes in the home (docs/formats.md
+    §16.2; issue 70 point 1)."""
+    home = Home(tmp_path / "home")
+    [group] = groups(memory("global", "a.md", TESTING), memory("project:acme-api", "a.md", TESTING))
+    keep_group(home, group)
+    assert mode_of(home.memtab_dir) == 0o700
+    assert mode_of(home.memtab_dir / "duplicates-kept.json") == 0o600

@@ -131,3 +131,19 @@ def test_temp_files_bytes_paths_and_outside_paths() -> None:
     assert paths(FileModifiedEvent("/elsewhere/a.md")) == []
     assert paths(DirDeletedEvent(REAL)) == [HOME]
     assert paths(FileModifiedEvent(f"{REAL}-other/a.md")) == [], "a sibling is not inside"
+
+
+def test_a_shallow_watch_reports_its_hidden_entries_but_no_temp_file() -> None:
+    """A project's root is watched without its subfolders for `.claude` and `.loki`
+    appearing (another agent's memory); a recursive watch never reports them."""
+    project = "/src/acme"
+    loki = DirCreatedEvent(f"{project}/.loki")
+    assert changed_paths(loki, project, project) == []
+    assert changed_paths(loki, project, project, shallow=True) == [f"{project}/.loki"]
+    moved_in = DirMovedEvent("/tmp/kept", f"{project}/.claude")
+    assert changed_paths(moved_in, project, project, shallow=True) == [f"{project}/.claude"]
+    for temp in (".CLAUDE.md.x1y2.tmp", ".CLAUDE.md~", ".git/index"):
+        assert (
+            changed_paths(FileCreatedEvent(f"{project}/{temp}"), project, project, shallow=True)
+            == []
+        )

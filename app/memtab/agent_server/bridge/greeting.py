@@ -13,7 +13,13 @@ import os
 from collections.abc import Mapping, Sequence
 
 from memtab import __version__
-from memtab.agent_server.bridge.rendezvous import PROTOCOL, install_identity, origin_env
+from memtab.agent_server.bridge.rendezvous import (
+    PROTOCOL,
+    install_identity,
+    origin_env,
+    resolved_env,
+    working_directory,
+)
 
 SESSION = "session"
 STATUS = "status"
@@ -21,16 +27,14 @@ STATUS = "status"
 
 def session_origin(words: Sequence[str], environ: Mapping[str, str]) -> dict[str, object]:
     """Where a session comes from, as the record `SessionOrigin` writes it: the words of
-    its `memtab` command, its working directory, the variables that matter, its pid and
-    its parent's (the agent)."""
-    try:
-        cwd = os.getcwd()
-    except OSError:  # removed under it: the host reads no project from it
-        cwd = ""
+    its `memtab` command, its working directory ("" when removed under it: the host reads
+    no project from it), the variables that matter (a relative path made absolute against
+    that directory, `resolved_env`), its pid and its parent's (the agent)."""
+    cwd = working_directory()
     return {
         "argv": list(words),
         "cwd": cwd,
-        "env": origin_env(environ),
+        "env": origin_env(resolved_env(environ, cwd)),
         "pid": os.getpid(),
         "parentPid": os.getppid(),
     }

@@ -7,8 +7,9 @@ The bridge only follows the lines to know which requests wait for an answer
 (`frame_ids`: a line read whole up to the frame cap, else from its first and last
 characters), so that when the host dies (its socket ends) or hangs (a `ping` the bridge
 sends after `QUIET_S` without a word while requests wait gets no answer in `HANG_S`),
-each waiting request is answered at once with a JSON-RPC error, and no answer of that
-host reaches the agent late. Then it connects again (starting a host if none runs) and
+each waiting request is answered at once with a JSON-RPC error — a change saying that it
+may have happened and how to check (`in_flight`) —, and no answer of that host reaches the
+agent late. Then it connects again (starting a host if none runs) and
 replays the session's `initialize` and `notifications/initialized`, so the agent's session
 goes on; a line the dead host got part of is answered with the error and not sent on.
 After `MAX_RECONNECTS` losses, or when no host can be had, the session ends (exit 1).
@@ -26,6 +27,7 @@ import time
 from collections.abc import Callable
 
 from memtab.agent_server.bridge.frame_ids import ID_WINDOW_CHARS, frame_id, request_id
+from memtab.agent_server.bridge.in_flight import DEFAULT_WRITES, change_in_flight
 
 QUIET_S = 5.0
 HANG_S = 10.0
@@ -33,6 +35,7 @@ MAX_RECONNECTS = 3
 FRAME_CAP_BYTES = 4 * 1024 * 1024  # the frame guard's MAX_FRAME_BYTES
 CHUNK_BYTES = 64 * 1024
 HIGH_WATER_BYTES = 1024 * 1024  # what is buffered one way before that side is read again
+CARRY_CAP_BYTES = 2 * FRAME_CAP_BYTES  # what the agent may send before its first answer
 CLOSING_S = 5.0  # after the agent's stdin ends: how long the host may take to finish
 CONNECTION_CLOSED = -32000  # the SDK's code for a connection that closed under a request
 _INITIALIZED = b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
@@ -106,6 +109,7 @@ class Pump:
         clock: Callable[[], float] = time.monotonic,
         quiet_s: float = QUIET_S,
         hang_s: float = HANG_S,
+        writes: str = DEFAULT_WRITES,
     ) -> None:
         self._socket: socket.socket | None = connection
         self._connect = connect
@@ -120,6 +124,8 @@ class Pump:
         self._line = _Line()
         self._dropping = False  # the rest of the agent's line goes nowhere
         self._pending: dict[tuple[str, object], int | str] = {}
+        self._changes: dict[tuple[str, object], str] = {}  # what to say of a change in flight
+        self._writes = writes
         self._initialize: dict[str, object] | None = None
         self._initialize_key: tuple[str, object] | None = None
         self._initialized = False
@@ -134,17 +140,28 @@ class Pump:
         self._closing_since: float | None = None
         self._losses = 0
         self._status: int | None = None
+        # What the agent sent while nothing was answered yet (None once something was, or
+        # past the cap): a host lost then hands it all to this process's own server.
+        self._carry: bytearray | None = bytearray()
+        self._carries_change = False  # a change among it: never run twice, never handed over
+        self.carried: bytes | None = None
+        """Set when `run` returned None: what the agent sent, for this process to serve."""
+        self.lost_because = ""
 
     # --- the loop ---------------------------------------------------------------------
 
-    def run(self) -> int:
-        """Pump until the session ends; the exit status."""
+    def run(self) -> int | None:
+        """Pump until the session ends; the exit status, or None when the host was lost
+        before anything reached the agent: this process serves the session, the agent's
+        bytes so far (`carried`) first."""
         blocking = [(fd, os.get_blocking(fd)) for fd in (self._stdin, self._stdout)]
         for fd, _ in blocking:
             os.set_blocking(fd, False)
         try:
-            while self._status is None:
+            while self._status is None and self.carried is None:
                 self._turn()
+            if self.carried is not None:
+                return None
             self._flush_to_agent()
             return self._status
         finally:
@@ -171,7 +188,7 @@ class Pump:
         timeout = self._timeout()
         ready = poller.poll(None if timeout is None else max(timeout, 0.0) * 1000)
         for fd, event in ready:
-            if self._status is not None or self._socket is not connection:
+            if self._status is not None or self._socket is not connection or self.carried:
                 return
             if fd == self._stdin:
                 self._read_agent()
@@ -179,7 +196,7 @@ class Pump:
                 self._write_agent()
             else:
                 self._on_socket(connection, event)
-        if self._status is None and self._socket is connection:
+        if self._status is None and self._socket is connection and self.carried is None:
             self._keep_time()
 
     def _timeout(self) -> float | None:
@@ -217,6 +234,10 @@ class Pump:
             return
         except OSError:
             chunk = b""
+        if self._carry is not None:
+            self._carry += chunk
+            if len(self._carry) > CARRY_CAP_BYTES:
+                self._carry = None
         if not chunk:
             self._agent_open = False
             self._end_line()  # a last line without its newline is a frame too
@@ -243,18 +264,23 @@ class Pump:
         if line.blank():
             self._dropping = False
             return
+        message = line.message()
         if self._dropping:  # the host that got its start is gone
             self._dropping = False
             its_id = line.id()
             if its_id is not None:
-                self._answer_lost(its_id, "it stopped while this request was being sent")
+                change = change_in_flight(message, self._writes) if message else None
+                self._answer_lost(its_id, "it stopped while this request was being sent", change)
             return
-        message = line.message()
         its_id = request_id(message) if message is not None else line.id()
         if its_id is not None:
             self._pending[_key(its_id)] = its_id
         if message is None:
             return
+        change = change_in_flight(message, self._writes) if its_id is not None else None
+        if change is not None:
+            self._changes[_key(its_id)] = change
+            self._carries_change = True
         method = message.get("method")
         if method == "initialize" and its_id is not None:
             self._initialize, self._initialize_key = message, _key(its_id)
@@ -263,7 +289,7 @@ class Pump:
         elif method == "notifications/cancelled":
             params = message.get("params")
             if isinstance(params, dict):
-                self._pending.pop(_key(params.get("requestId")), None)
+                self._forget(_key(params.get("requestId")))
 
     def _write_agent(self) -> None:
         try:
@@ -316,6 +342,7 @@ class Pump:
             del self._from_host[: newline + 1]
             if self._host_line(line):
                 self._to_agent += line
+                self._carry = None
 
     def _host_line(self, line: bytes) -> bool:
         """Take note of a line of the host's; whether it goes on to the agent."""
@@ -334,7 +361,7 @@ class Pump:
             if self._initialized:
                 self._to_host += _INITIALIZED
             return False
-        self._pending.pop(key, None)
+        self._forget(key)
         if key == self._initialize_key and "result" in message:
             self._session_open = True
         return True
@@ -347,13 +374,21 @@ class Pump:
     # --- when the host is lost ------------------------------------------------------------
 
     def _lost(self, why: str) -> None:
-        """The host died or hangs: answer what waits, then connect again (or end)."""
+        """The host died or hangs: answer what waits, then connect again (or end); or,
+        when nothing reached the agent yet and no change was asked for, hand the session
+        to this process (`carried`)."""
         if self._socket is not None:
             self._socket.close()
             self._socket = None
-        for waiting in list(self._pending.values()):
-            self._answer_lost(waiting, why)
+        session_goes_on = self._agent_open or bool(self._pending)
+        if session_goes_on and self._carry is not None and not self._carries_change:
+            self.carried = bytes(self._carry)
+            self.lost_because = f"Memtab's shared server stopped before answering ({why})"
+            return
+        for key, waiting in list(self._pending.items()):
+            self._answer_lost(waiting, why, self._changes.get(key))
         self._pending.clear()
+        self._changes.clear()
         self._to_host.clear()
         self._from_host.clear()
         self._ping = self._replay = None
@@ -378,13 +413,21 @@ class Pump:
             self._replay = self._own_id("initialize")
             self._to_host += _line({**self._initialize, "id": self._replay})
 
-    def _answer_lost(self, its_id: int | str, why: str) -> None:
-        message = (
-            f"Connection closed: Memtab's shared server stopped before answering ({why}); "
-            "the next request goes to a new one"
-        )
+    def _forget(self, key: tuple[str, object]) -> None:
+        """A request answered (or cancelled): no longer waiting."""
+        self._pending.pop(key, None)
+        self._changes.pop(key, None)
+
+    def _answer_lost(self, its_id: int | str, why: str, change: str | None = None) -> None:
+        """Answer a request the host will never answer: a change says it may have
+        happened (`in_flight.change_in_flight`)."""
+        message = f"Connection closed: Memtab's shared server stopped before answering ({why})"
+        if change is not None:
+            message += f"; {change}"
+        message += "; the next request goes to a new one"
         error = {"code": CONNECTION_CLOSED, "message": message}
         self._to_agent += _line({"jsonrpc": "2.0", "id": its_id, "error": error})
+        self._carry = None
 
     def _end(self, message: str) -> None:
         print(f"memtab mcp: {message}; ending this session", file=sys.stderr, flush=True)

@@ -5,9 +5,14 @@ A host that accepts but says nothing within `HANDSHAKE_TIMEOUT_S` is taken for h
 replaced: a new one takes the socket's name (the hung one exits once it notices). Bridges
 start a host one at a time (a lock beside the socket), each checking first whether one
 started meanwhile. The host runs in a session of its own (`setsid`, forked twice: no
-agent waits on it or reaps it), in `/`, its output to the log beside the socket, and
+agent waits on it or reaps it), in `/` with the session's environment (its relative
+paths resolved: `rendezvous.resolved_env`), its output to the log beside the socket, and
 says on a pipe when it takes connections; a host that exits before that, or is not
 ready within `START_TIMEOUT_S`, leaves the session to its own process.
+
+The files a bridge opens in the runtime folder are never opened through a link, never
+waited on (a FIFO), and the log is never truncated by an open: it is opened by the bridge
+(`open_host_log`) and handed to the host, emptied in place past `MAX_LOG_BYTES`.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ import fcntl
 import os
 import select
 import socket
+import stat
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from memtab.agent_server.bridge.greeting import welcome_problem
 from memtab.agent_server.bridge.pump import NoHostError
@@ -32,6 +38,9 @@ IDLE_EXIT_S = 600.0
 """How long a host a bridge started waits without a session before it exits."""
 MAX_LOG_BYTES = 1024 * 1024
 _NOBODY = frozenset({errno.ENOENT, errno.ECONNREFUSED})
+# Every file a bridge opens in the runtime folder: never through a link, never waiting on a
+# FIFO, never kept by a child it starts.
+_RUNTIME_FILE_FLAGS = os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
 class _NobodyError(Exception):
@@ -42,9 +51,11 @@ class _HungError(Exception):
     """Something listens there and says nothing."""
 
 
-def reach(place: Rendezvous, hello: bytes, home: str | None) -> socket.socket:
+def reach(
+    place: Rendezvous, hello: bytes, home: str | None, env: Mapping[str, str]
+) -> socket.socket:
     """A connection to the host at `place`, welcomed for the session `hello` asks for,
-    started when none listens; NoHostError says why the session serves itself."""
+    started with `env` when none listens; NoHostError says why the session serves itself."""
     try:
         return _handshake(place, hello)
     except _NobodyError:
@@ -56,7 +67,7 @@ def reach(place: Rendezvous, hello: bytes, home: str | None) -> socket.socket:
             return _handshake(place, hello)
         except (_NobodyError, _HungError):
             pass
-        start_host(place, home)
+        start_host(place, home, env)
     try:
         return _handshake(place, hello)
     except (_NobodyError, _HungError):
@@ -128,7 +139,10 @@ def _welcome_line(connection: socket.socket, hello: bytes) -> bytes | None:
 @contextlib.contextmanager
 def _start_lock(place: Rendezvous) -> Iterator[None]:
     """The lock bridges take to start a host, one at a time (NoHostError if not in time)."""
-    handle = os.open(place.start_lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        handle = os.open(place.start_lock, _RUNTIME_FILE_FLAGS | os.O_RDWR, 0o600)
+    except OSError as error:
+        raise NoHostError(_unusable(place.start_lock, error)) from None
     try:
         deadline = time.monotonic() + START_TIMEOUT_S + HANDSHAKE_TIMEOUT_S
         while True:
@@ -154,21 +168,30 @@ def host_command(home: str | None, ready_fd: int) -> list[str]:
     return [*program, *words, "mcp", "host", *idle, "--ready-fd", str(ready_fd)]
 
 
-def start_host(place: Rendezvous, home: str | None) -> None:
-    """Start the host detached and wait until it takes connections (NoHostError: it
-    exited first, or was not ready in time)."""
-    readable, writable = os.pipe()
+def start_host(place: Rendezvous, home: str | None, env: Mapping[str, str]) -> None:
+    """Start the host detached with `env`, its output to its log, and wait until it takes
+    connections (NoHostError: its log cannot be had, it exited first, or was not ready in
+    time)."""
+    log = open_host_log(place.log)
+    try:
+        readable, writable = os.pipe()
+    except OSError as error:
+        os.close(log)
+        raise NoHostError(f"cannot start the shared server: {error.strerror}") from None
     try:
         command = host_command(home, writable)
         child = os.fork()
         if child == 0:  # pragma: no cover - the forked child execs or exits
-            _become_host(command, writable, readable, place.log)
+            _become_host(command, dict(env), writable, readable, log)
         os.close(writable)
         writable = -1
         os.waitpid(child, 0)
         ready = select.select([readable], [], [], START_TIMEOUT_S)[0]
         said = os.read(readable, 1) if ready else None
+    except OSError as error:
+        raise NoHostError(f"cannot start the shared server: {error.strerror}") from None
     finally:
+        os.close(log)
         os.close(readable)
         if writable >= 0:
             os.close(writable)
@@ -178,7 +201,45 @@ def start_host(place: Rendezvous, home: str | None) -> None:
         raise NoHostError(f"the shared server could not start (see {place.log})")
 
 
-def _become_host(command: list[str], ready: int, other_end: int, log: str) -> None:
+def open_host_log(path: str) -> int:
+    """The host's log, open to append (NoHostError when it cannot be had): never through
+    a link (`O_NOFOLLOW`), only a regular file of the user's with no other name (a hard
+    link's other file would take its lines), closed to others, and emptied (in place,
+    never by a truncating open) once past `MAX_LOG_BYTES`."""
+    try:
+        handle = os.open(path, _RUNTIME_FILE_FLAGS | os.O_WRONLY | os.O_APPEND, 0o600)
+    except OSError as error:
+        raise NoHostError(_unusable(path, error)) from None
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or info.st_uid != os.geteuid():
+            raise NoHostError(f"{path} is not the shared server's own log (a link, or not a file)")
+        if info.st_mode & 0o077:
+            os.fchmod(handle, 0o600)
+        if info.st_size > MAX_LOG_BYTES:
+            os.ftruncate(handle, 0)
+        os.set_blocking(handle, True)
+    except OSError as error:
+        os.close(handle)
+        raise NoHostError(_unusable(path, error)) from None
+    except NoHostError:
+        os.close(handle)
+        raise
+    return handle
+
+
+def _unusable(path: str, error: OSError) -> str:
+    """Why a file in the runtime folder cannot be used, in words."""
+    if error.errno == errno.ELOOP:
+        return f"{path} is a link (never followed: someone else may have put it there)"
+    if error.errno == errno.ENXIO:
+        return f"{path} is a FIFO (never written into)"
+    return f"cannot open {path}: {error.strerror or error}"
+
+
+def _become_host(
+    command: list[str], env: dict[str, str], ready: int, other_end: int, log: int
+) -> None:
     """In the forked child: a new session, forked again, the grandchild execs the host."""
     try:
         os.close(other_end)
@@ -187,17 +248,10 @@ def _become_host(command: list[str], ready: int, other_end: int, log: str) -> No
             os._exit(0)
         os.chdir("/")
         null = os.open(os.devnull, os.O_RDWR)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
-        try:
-            if os.stat(log).st_size > MAX_LOG_BYTES:
-                flags |= os.O_TRUNC
-        except OSError:
-            pass
-        output = os.open(log, flags, 0o600)
         os.dup2(null, 0)
-        os.dup2(output, 1)
-        os.dup2(output, 2)
+        os.dup2(log, 1)
+        os.dup2(log, 2)
         os.set_inheritable(ready, True)
-        os.execv(command[0], command)
+        os.execve(command[0], command, env)
     finally:
         os._exit(127)

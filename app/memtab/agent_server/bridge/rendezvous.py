@@ -4,17 +4,20 @@
 A host serves the sessions whose bridges compute the same socket: one per Memtab (its
 version, Python and package folder), per `--home` given (else none), and per value of
 each variable that decides which home, config, sources and log a session gets
-(`KEY_VARIABLES`). So every session a host serves has the environment the host itself
-runs with in everything Memtab reads from it; what differs between sessions (the working
-directory, the agent's own variables) travels in the session's origin.
+(`KEY_VARIABLES`), a relative one made absolute against the session's directory first
+(`resolved_env`: what it means to the agent, whichever process serves it). So every
+session a host serves has the environment the host itself runs with in everything Memtab
+reads from it; what differs between sessions (the working directory, the agent's own
+variables) travels in the session's origin.
 
 The socket is in a private folder of the user's: `$XDG_RUNTIME_DIR/memtab/`, else
 `<tmp>/memtab-<uid>/`, created 0700 and used only when it is a real folder (no link)
-that the user owns and nobody else can enter. A connection is served only when the
-peer's uid (SO_PEERCRED, from the kernel) is the host's; the bridge checks the host's
-the same way. Where Unix sockets or peer credentials are missing (Windows; macOS and the
-BSDs, whose peer credentials Python does not read), every session is served in its own
-process, as `shared_unavailable` says.
+that the user owns, nobody else can enter and that holds nothing of another user's (a
+link planted while it was open would take the host's log elsewhere). A connection is
+served only when the peer's uid (SO_PEERCRED, from the kernel) is the host's; the
+bridge checks the host's the same way. Where Unix sockets or peer credentials are
+missing (Windows; macOS and the BSDs, whose peer credentials Python does not read),
+every session is served in its own process, as `shared_unavailable` says.
 """
 
 from __future__ import annotations
@@ -50,10 +53,19 @@ KEY_VARIABLES = (
     "CLAUDE_CONFIG_DIR",
     "CODEX_HOME",
     "LOKI_DIR",
+    "GEMINI_CLI_HOME",
 )
+# The ones Memtab reads with `~` expanded (the others, as platformdirs and the agents read
+# them, as written): a relative value of any of them, and of TMPDIR (where the sockets may
+# be), names a place in the directory of the process that reads it.
+_EXPANDED_VARIABLES = frozenset(
+    {"MEMTAB_HOME", "XUM_ROOT", "MUX_ROOT", "MEMTAB_CONFIG_DIR", "MEMTAB_LOG_DIR"}
+    | {"CLAUDE_CONFIG_DIR", "CODEX_HOME", "LOKI_DIR", "GEMINI_CLI_HOME"}
+)
+PATH_VARIABLES = (*KEY_VARIABLES, "TMPDIR")
 # The agents' own variables a session's origin carries (the project and scopes may be
 # read from them), but never one that looks like a credential.
-SESSION_PREFIXES = ("CLAUDE_", "CODEX_", "XUM_", "MUX_", "MEMTAB_", "LOKI_")
+SESSION_PREFIXES = ("CLAUDE_", "CODEX_", "XUM_", "MUX_", "MEMTAB_", "LOKI_", "GEMINI_")
 # What an agent's own limits are read from (`pages/client_limits.py`): carried, not a key.
 CLIENT_LIMIT_VARIABLES = ("MAX_MCP_OUTPUT_TOKENS",)
 _SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
@@ -67,6 +79,11 @@ _OFF = frozenset({"off", "0", "no", "false"})
 
 class RendezvousError(Exception):
     """No private place for the socket: the message says why, in words."""
+
+
+class PlantedError(RendezvousError):
+    """The user's runtime folder holds another user's entry: no other place is tried, the
+    session serves itself (the message says what to remove)."""
 
 
 def shared_unavailable(env: Mapping[str, str]) -> str | None:
@@ -94,6 +111,33 @@ def origin_env(environ: Mapping[str, str]) -> dict[str, str]:
         ):
             chosen[name] = value[:MAX_ORIGIN_VALUE_CHARS]
     return dict(sorted(chosen.items()))
+
+
+def resolved_env(environ: Mapping[str, str], cwd: str) -> dict[str, str]:
+    """`environ` with each path variable (`PATH_VARIABLES`) that names a relative path made
+    absolute against `cwd`, the session's directory: what it names for a session served
+    in its own process there, whichever process serves it (a host runs in `/`). A blank
+    value stays blank (set but blank is not unset), and so does every value without a
+    `cwd` (none: a relative path names nothing then)."""
+    resolved = dict(environ)
+    if not cwd:
+        return resolved
+    for name in PATH_VARIABLES:
+        value = environ.get(name, "").strip()
+        if not value:
+            continue
+        path = os.path.expanduser(value) if name in _EXPANDED_VARIABLES else value
+        if not os.path.isabs(path):
+            resolved[name] = os.path.normpath(os.path.join(cwd, path))
+    return resolved
+
+
+def working_directory() -> str:
+    """This process's directory, "" when it has none (removed under it)."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return ""
 
 
 def install_identity() -> tuple[str, str]:
@@ -146,9 +190,11 @@ def host_rendezvous(home: str | None, env: Mapping[str, str]) -> Rendezvous:
 
 def rendezvous(home: str | None, env: Mapping[str, str]) -> Rendezvous:
     """The files of the host that serves sessions of `home` (an absolute `--home`, or
-    None) with `env`; RendezvousError when no private folder can hold them."""
-    key = socket_key(home, env)
-    return Rendezvous(runtime_folder(env, len(Rendezvous("", key).socket)), key)
+    None) with `env`, its relative paths meaning this process's directory
+    (`resolved_env`); RendezvousError when no private folder can hold them."""
+    resolved = resolved_env(env, working_directory())
+    key = socket_key(home, resolved)
+    return Rendezvous(runtime_folder(resolved, len(Rendezvous("", key).socket)), key)
 
 
 def runtime_folder(env: Mapping[str, str], name_bytes: int = 32) -> str:
@@ -167,6 +213,8 @@ def runtime_folder(env: Mapping[str, str], name_bytes: int = 32) -> str:
             continue
         try:
             _make_private(folder, uid)
+        except PlantedError:
+            raise
         except RendezvousError as error:
             problems.append(str(error))
             continue
@@ -195,6 +243,30 @@ def _make_private(folder: str, uid: int) -> None:
             os.chmod(folder, 0o700)
         except OSError as error:
             raise RendezvousError(f"cannot make {folder} private: {error.strerror}") from None
+    planted = _anothers_entry(folder, uid)
+    if planted is not None:
+        raise PlantedError(planted)
+
+
+def _anothers_entry(folder: str, uid: int) -> str | None:
+    """Why `folder` may not be used: an entry of another user's in it (planted while the
+    folder was open to others: a link there would send the host's log elsewhere); None
+    when every entry is the user's."""
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                owner = entry.stat(follow_symlinks=False).st_uid
+                if owner != uid:
+                    return (
+                        f"{folder} holds {entry.name}, which belongs to another user (uid "
+                        f"{owner}): someone could write there while it was open to others; "
+                        "remove it (or the folder) to share a warm server again"
+                    )
+    except FileNotFoundError:  # gone as it was read: nothing of another's in it
+        return None
+    except OSError as error:
+        raise RendezvousError(f"cannot read {folder}: {error.strerror or error}") from None
+    return None
 
 
 def peer_credentials(connection: socket.socket) -> tuple[int, int]:

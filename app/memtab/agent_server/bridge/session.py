@@ -15,13 +15,17 @@ from collections.abc import Sequence
 from functools import partial
 
 from memtab.agent_server.bridge.greeting import SESSION, hello, session_origin
+from memtab.agent_server.bridge.handover import carry_into_stdin
+from memtab.agent_server.bridge.in_flight import writes_option
 from memtab.agent_server.bridge.pump import NoHostError, Pump
 from memtab.agent_server.bridge.reach import reach
 from memtab.agent_server.bridge.rendezvous import (
     RendezvousError,
     home_option,
     rendezvous,
+    resolved_env,
     shared_unavailable,
+    working_directory,
 )
 
 
@@ -31,13 +35,25 @@ def main(words: Sequence[str]) -> int | None:
     if shared_unavailable(os.environ) is not None:  # chosen, or the system's: said by doctor
         return None
     home = home_option(words)
+    env = resolved_env(os.environ, working_directory())
     try:
-        place = rendezvous(home, os.environ)
-        greeting = hello(SESSION, session_origin(words, os.environ))
-        connect = partial(reach, place, greeting, home)
+        place = rendezvous(home, env)
+        greeting = hello(SESSION, session_origin(words, env))
+        connect = partial(reach, place, greeting, home, env)
         connection = connect()
-    except (RendezvousError, NoHostError) as error:
+    except (RendezvousError, NoHostError, OSError) as error:
         print(f"memtab mcp: serving this session in its own process: {error}", file=sys.stderr)
         return None
+    except Exception as error:  # a fault of the bridge's: the session is served all the same
+        print(f"memtab mcp: serving this session in its own process: {error!r}", file=sys.stderr)
+        return None
     connection.setblocking(False)
-    return Pump(connection, connect).run()
+    pump = Pump(connection, connect, writes=writes_option(words))
+    status = pump.run()
+    if pump.carried is None:
+        return status
+    print(
+        f"memtab mcp: serving this session in its own process: {pump.lost_because}", file=sys.stderr
+    )
+    carry_into_stdin(pump.carried)
+    return None

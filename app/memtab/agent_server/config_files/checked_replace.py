@@ -79,11 +79,14 @@ def edit_file(
     attempts: int = ATTEMPTS,
     project: Path | None = None,
     created: CreatedFiles | None = None,
+    whole: bool = False,
 ) -> Edited:
     """Apply `edit` to the file at `path` (see the module doc): `project`, the folder of
     the project `path` lies in, where no link is followed (`places.py`); `created`, the
     ledger of the files install created (a file it creates is noted there; one noted
-    there that `edit` leaves empty goes). Raises ConfigFileError when the file is no
+    there that `edit` leaves empty goes); `whole`, the file is Memtab's own through and
+    through (Gemini CLI's policy file): no backup is made of it, and emptied it goes even
+    when the ledger does not note it. Raises ConfigFileError when the file is no
     regular file within `limit`, a link to nothing or in a project, or kept changing;
     `edit`'s own errors; OSError when it cannot be written."""
     backup: Path | None = None
@@ -108,13 +111,13 @@ def edit_file(
             assert directory is not None
             _require_writable(directory, place.name)
             ours = created is not None and created.created(place.target)
-            if ours and new.strip() in EMPTY_DOCUMENTS:
-                assert created is not None
+            if (ours or whole) and new.strip() in EMPTY_DOCUMENTS:
                 if not _remove(directory, place.name, data, limit):
                     continue
-                unmade = _remove_folders(created.forget(place.target))
+                made = created.forget(place.target) if created is not None and ours else ()
+                unmade = _remove_folders(made)
                 return Edited(status, place.target, backup, removed=True, unmade=unmade)
-            if not ours:
+            if not ours and not whole:
                 backup = backup or _back_up(directory, place.name, data)
             if _replace(directory, place.name, data, new, limit):
                 return Edited(status, place.target, backup)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Annotated
 
 from memtab.fs.config.config_dir import config_dir
+from memtab.fs.private import anothers
 from memtab.fs.records import AtLeast, Record, ValidEntries, ValidItems, field
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 
@@ -63,6 +64,10 @@ class CreatedFiles:
         return cls(config_dir(env) / FILE_NAME)
 
     def _read(self) -> AgentFiles:
+        planted = anothers(self.path)
+        if planted is not None:  # it would choose which files and folders uninstall removes
+            logger.warning("%s %s: not read (nothing counts as created)", self.path, planted)
+            return AgentFiles()
         read = read_sidecar(self.path, max_bytes=_CAP_BYTES)
         return AgentFiles.read(read.document) or AgentFiles()
 
@@ -85,6 +90,8 @@ class CreatedFiles:
         key = _key(file)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if anothers(self.path) is not None:  # planted: never read, the ledger starts anew
+                self.path.unlink()
             with edit_sidecar(
                 self.path, self.path.parent / LOCK_NAME, mode=0o600, max_bytes=_CAP_BYTES
             ) as document:

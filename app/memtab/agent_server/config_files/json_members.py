@@ -285,15 +285,16 @@ class _Layout:
 
 
 def member_value(text: str, path: tuple[str, ...], *, jsonc: bool = False) -> tuple[bool, Any]:
-    """Whether the member at `path` is there once, and its value (None when it cannot be
-    read as plain JSON, e.g. it holds comments). Raises JsonEditError as `scan`."""
+    """Whether the member at `path` is there once, and its value (JSONC: its comments and
+    trailing commas left out; None when it cannot be read, e.g. plain JSON with comments).
+    Raises JsonEditError as `scan`."""
     obj = scan(text, path, jsonc=jsonc)
     for depth, key in enumerate(path):
         found = obj.find(key) if obj is not None else []
         if len(found) != 1:
             return False, None
         if depth == len(path) - 1:
-            return True, _value_of(text, found[0])
+            return True, _value_of(text, found[0], jsonc=jsonc)
         obj = found[0].child
     return False, None
 
@@ -324,7 +325,7 @@ def set_member(
             break
         member = found[0]
         if depth == len(path) - 1:
-            if _value_of(text, member) == value:
+            if _value_of(text, member, jsonc=jsonc) == value:
                 return text, "unchanged"
             indent = _line_indent(text, member.key_start) if layout.multiline else ""
             rendered = _render(value, layout, indent)
@@ -349,11 +350,38 @@ def _nested(path: tuple[str, ...], value: Any) -> Any:
     return value
 
 
-def _value_of(text: str, member: Member) -> Any:
+def _value_of(text: str, member: Member, *, jsonc: bool = False) -> Any:
+    """The member's value; None when it cannot be read (comments inside plain JSON: it
+    differs from any value Memtab writes)."""
+    value_text = text[member.value_start : member.value_end]
     try:
-        return parse_json(text[member.value_start : member.value_end])
-    except JsonError:  # comments inside: it differs from any value Memtab writes
+        return parse_json(value_text)
+    except JsonError:
+        if not jsonc:
+            return None
+    try:
+        return parse_json(_plain(value_text))
+    except JsonError:
         return None
+
+
+def _plain(text: str) -> str:
+    """A JSONC value's tokens (scanned already: it is one value) without its comments and
+    trailing commas: plain JSON."""
+    tokens: list[str] = []
+    pos, size = 0, len(text)
+    while True:
+        pos = _SPACE_AND_COMMENTS.match(text, pos).end()  # type: ignore[union-attr]
+        if pos >= size:
+            break
+        token = _TOKEN.match(text, pos)
+        if token is None:  # pragma: no cover - scan read it as one value
+            raise JsonError("not a JSONC value")
+        if token.group() in "}]" and tokens and tokens[-1] == ",":
+            tokens.pop()
+        tokens.append(token.group())
+        pos = token.end()
+    return " ".join(tokens)
 
 
 def _line_indent(text: str, pos: int) -> str:

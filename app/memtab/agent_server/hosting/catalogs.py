@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from memtab.agent_server.catalog import MemoryCatalog
 from memtab.agent_server.service import READER_ACTOR, new_catalog
@@ -21,6 +23,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 
 KEPT_IDLE = 4
+T = TypeVar("T")
 
 _Key = tuple[str, str | None, str | None, frozenset[str] | None, bool]
 
@@ -41,6 +44,7 @@ class CatalogShelf:
         self._idle: OrderedDict[_Key, None] = OrderedDict()
         self._lock = threading.Lock()
         self.fresh: list[MemoryCatalog] = []
+        self._shared: dict[str, tuple[Any, Callable[[], None]]] = {}
 
     def take(self, home: Home, scope: SessionScope, other_agents: bool) -> MemoryCatalog:
         """The catalog of what a session of `home` serving `scope` lists (made if none)."""
@@ -82,12 +86,27 @@ class CatalogShelf:
         with self._lock:
             return len(self._held)
 
+    def shared(self, key: str, make: Callable[[], T], stop: Callable[[T], None]) -> T:
+        """The one `make()` of `key` every session of the host shares (a home's checks
+        where its memory is recalled), `stop`ped as the host ends — never outliving it."""
+        with self._lock:
+            found = self._shared.get(key)
+            if found is None:
+                made = make()
+                found = self._shared[key] = (made, lambda: stop(made))
+            value: T = found[0]
+            return value
+
     def close(self) -> None:
-        """Close every catalog (the host ends)."""
+        """Close every catalog and stop what the sessions shared (the host ends)."""
         with self._lock:
             catalogs = [self._forget(key) for key in list(self._held)]
+            stops = [stop for _, stop in self._shared.values()]
+            self._shared.clear()
         for catalog in catalogs:
             catalog.close()
+        for stop in stops:
+            stop()
 
     def _forget(self, key: _Key) -> MemoryCatalog:
         """Drop `key`'s catalog from the shelf (the caller holds the lock)."""

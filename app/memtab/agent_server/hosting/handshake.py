@@ -10,7 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Literal
 
-from memtab.agent_server.bridge.rendezvous import KEY_VARIABLES, install_identity
+from memtab.agent_server.bridge.rendezvous import (
+    KEY_VARIABLES,
+    install_identity,
+    resolved_env,
+    working_directory,
+)
 from memtab.agent_server.origin import SessionOrigin
 from memtab.fs.records import OmitNone, Record, field
 
@@ -55,8 +60,11 @@ class HostSetup(Record):
 
 
 def host_setup(home: str | None, env: Mapping[str, str]) -> HostSetup:
-    """The set-up of a host of `home` (absolute, or None) chosen with `env`."""
-    variables = {name: env[name] for name in KEY_VARIABLES if name in env}
+    """The set-up of a host of `home` (absolute, or None) chosen with `env`: its variables
+    as they keyed it, a relative path made absolute against this process's directory
+    (`rendezvous.resolved_env`)."""
+    resolved = resolved_env(env, working_directory())
+    variables = {name: resolved[name] for name in KEY_VARIABLES if name in resolved}
     python, package = install_identity()
     return HostSetup(home=home, python=python, package=package, variables=variables)
 

@@ -342,7 +342,8 @@ class McpHost:
     def _name_lock(self) -> Iterator[None]:
         """Hosts take over and give up the name one at a time (a host leaving never
         removes the name a newer host just took)."""
-        handle = os.open(self.rendezvous.socket + ".name", os.O_RDWR | os.O_CREAT, 0o600)
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        handle = os.open(self.rendezvous.socket + ".name", flags, 0o600)  # never a link's
         try:
             fcntl.flock(handle, fcntl.LOCK_EX)
             yield

@@ -120,6 +120,9 @@ def file_page(
         )
         return json_text(page)
 
+    whole = render(len(candidates))
+    if framed_size(whole) <= budget:
+        return whole  # every result fits (a search's ten, most often): nothing measured
     count = rows_that_fit(render, lambda i: _row_size(candidates[i]), len(candidates), budget)
     if count == 0 and candidates:
         room = budget - framed_size(render(0)) - 2 * framed_size(",\n  ")
@@ -153,6 +156,9 @@ def search_page(
         )
         return json_text(found)
 
+    whole = render(len(candidates))
+    if framed_size(whole) <= budget:
+        return whole  # every result fits (a search's ten, most often): nothing measured
     count = rows_that_fit(render, lambda i: _row_size(candidates[i]), len(candidates), budget)
     if count == 0 and candidates:
         room = budget - framed_size(render(0)) - 2 * framed_size(",\n  ")

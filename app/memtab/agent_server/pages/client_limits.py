@@ -22,6 +22,15 @@ install's `--answer-budget` wins over both.
   half of that is never counted, so `2 × MAX_MCP_OUTPUT_TOKENS` characters are always whole;
   and one over 50,000 characters is saved to a file the model is shown a preview of (a tool
   may declare more: `anthropic/maxResultSizeChars`, `paging.max_result_size_chars`).
+- **Gemini CLI** (`gemini-cli-mcp-client`; its 0.61.0 bundle, `connectToMcpServer`): an MCP
+  result of one text block reaches the model wrapped in `<untrusted_context>\n…\n
+  </untrusted_context>` (`wrapUntrusted`, 41 characters), and a text longer than its
+  threshold is cut (`truncateOutputIfNeeded`: the first 20 % and the last 80 % kept, "...
+  [N characters omitted] ...", the whole saved to a file): `tools.truncateToolOutputThreshold`
+  of its settings (merged as Gemini CLI merges them, the session's directory's own
+  included: `sources/gemini/settings.py`), 40,000 characters by default, never cut when 0
+  or less. (It is also held under 4 × the tokens left in the model's context, which no
+  `initialize` says.)
 
 Budgets are counted as the frame carries the text (`paging.framed_size`): never fewer bytes
 than Codex's UTF-8 bytes or Claude Code's UTF-16 units of the same text.
@@ -35,9 +44,14 @@ from pathlib import Path
 
 from memtab.agent_server.pages.paging import CLAUDE_CODE_WHOLE_CHARS, DEFAULT_ANSWER_BUDGET
 from memtab.fs.user_files import read_regular_file
+from memtab.sources.gemini.settings import SettingsReader
+from memtab.sources.gemini.source import GEMINI_DIR, HOME_VARIABLE
 
 CODEX_CLIENT = "codex-mcp-client"
 CLAUDE_CODE_CLIENT = "claude-code"
+GEMINI_CLI_CLIENT = "gemini-cli-mcp-client"
+GEMINI_WRAPPER_CHARS = len("<untrusted_context>\n") + len("\n</untrusted_context>")
+"""What Gemini CLI wraps a tool's text in before it measures it (`wrapUntrusted`)."""
 CODEX_FALLBACK_POLICY_BYTES = 10_000
 """The truncation policy of a model outside Codex's catalog (`model_info_from_slug`)."""
 CODEX_SERIALIZATION_ALLOWANCE = 1.2
@@ -71,16 +85,23 @@ def client_budget(
     *,
     configured: int | None,
     default: int = DEFAULT_ANSWER_BUDGET,
+    cwd: str = "",
 ) -> ClientBudget:
     """The budget of a session whose client gave the `clientInfo` name `client`, started
-    with `env` (the agent's environment): `configured` (the install's `--answer-budget`)
-    when set, else `default` lowered to the client's own limit."""
+    with `env` (the agent's environment) in `cwd` ("": none known): `configured` (the
+    install's `--answer-budget`) when set, else `default` lowered to the client's own
+    limit."""
     if configured is not None:
         return ClientBudget(configured, f"{configured} bytes: set with --answer-budget")
     if client == CODEX_CLIENT:
         limit, why = codex_limit(env)
     elif client == CLAUDE_CODE_CLIENT:
         limit, why = claude_code_limit(env)
+    elif client == GEMINI_CLI_CLIENT:
+        gemini = gemini_cli_limit(env, cwd)
+        if gemini is None:
+            return ClientBudget(default, f"{default} bytes: the default (Gemini CLI cuts none)")
+        limit, why = gemini
     else:
         return ClientBudget(default, f"{default} bytes: the default")
     if limit >= default:
@@ -109,6 +130,22 @@ def claude_code_limit(env: Mapping[str, str]) -> tuple[int, str]:
     limit = min(CLAUDE_CODE_WHOLE_CHARS, tokens * CLAUDE_CODE_UNCOUNTED_SHARE)
     setting = f"MAX_MCP_OUTPUT_TOKENS={tokens}" if named else f"{tokens} tokens"
     return limit, f"Claude Code shows {limit} characters whole ({setting})"
+
+
+def gemini_cli_limit(env: Mapping[str, str], cwd: str = "") -> tuple[int, str] | None:
+    """The most characters of an answer Gemini CLI gives the model whole (its wrapper
+    left out), and why; None when its settings say it cuts none."""
+    named = env.get(HOME_VARIABLE, "").strip()
+    base = Path(named).expanduser() if named else Path(env.get("HOME") or Path.home())
+    reader = SettingsReader(base / GEMINI_DIR, env)
+    threshold = reader.settings(Path(cwd) if cwd else None).truncate_threshold
+    if threshold <= 0:
+        return None
+    limit = int(threshold) - GEMINI_WRAPPER_CHARS
+    return limit, (
+        f"Gemini CLI keeps {threshold:g} characters whole (tools.truncateToolOutputThreshold), "
+        "its <untrusted_context> wrapper included"
+    )
 
 
 def _codex_home(env: Mapping[str, str]) -> Path:

@@ -22,9 +22,9 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from memtab.fs.jsonfile import JsonError, parse_strict_json
 from memtab.fs.records import OmitNone, Record
@@ -207,3 +207,50 @@ def rows_that_fit(render: Callable[[int], str], size_of: Callable[[int], int], c
     while fitting > 0 and framed_size(render(fitting)) > room:
         fitting -= 1
     return fitting
+
+
+def cursor_argument(
+    arguments: Mapping[str, Any],
+    tool: str,
+    *,
+    alone: tuple[str, ...],
+    carried: tuple[str, ...] = (),
+    default_limit: int | None = None,
+) -> PageCursor | None:
+    """The cursor of the call (None: none given), which goes without the arguments
+    `alone` names, and takes those of `carried` (`scope`, `limit`) only as the first
+    call gave them — a model repeats its arguments with the cursor (ToolArgumentError
+    otherwise); `default_limit`: the limit of a first call that gave none."""
+    text = optional_text(arguments, "cursor")
+    if text is None:
+        return None
+    given = [key for key in alone if arguments.get(key) is not None]
+    if given:
+        raise ToolArgumentError(
+            f"`cursor` goes without {', '.join(f'`{key}`' for key in given)}: it carries "
+            "what the first page was asked with"
+        )
+    cursor = decode_cursor(text, tool)
+    asked = {"scope": cursor.scope, "limit": cursor.end or default_limit}
+    other = [key for key in carried if arguments.get(key) not in (None, asked[key])]
+    if other:
+        said = ", ".join(f"`{key}` {_words(asked[key])}" for key in other)
+        raise ToolArgumentError(
+            f"`cursor` carries what the first page was asked with ({said}): call with the "
+            "cursor alone to go on, or without it to ask anew"
+        )
+    return cursor
+
+
+def _words(value: object) -> str:
+    """An argument's value as a page's words say it (`None`: none was given)."""
+    return "none" if value is None else repr(value)
+
+
+def optional_text(arguments: Mapping[str, Any], key: str) -> str | None:
+    """The text argument `key` (None: not given, or empty); ToolArgumentError when not a
+    string."""
+    value = arguments.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ToolArgumentError(f"`{key}` must be a string")
+    return value or None

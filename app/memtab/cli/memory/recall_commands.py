@@ -1,52 +1,64 @@
 """`memtab recall PROMPT`: what each agent would load and recall for a prompt, and why
 each memory is taken or missed (docs/formats.md §17.8).
 
+`--model` also asks the configured model (File → Settings, `memtab models`) as Claude
+Code asks its own, and prints its pick beside the words' prediction (`loads.recall.asking`).
+
 `--json` prints `{"prompt", "agents": [{"agent", "how", "files": [{"name", "verdict",
-"rank"?, "reason", …}], "sent"?, "notes"}], "unrecallable": [...]}`, a stable contract:
-fields are added, never renamed or removed.
+"rank"?, "reason", …}], "sent"?, "notes", "modelPick"?}], "unrecallable": [...]}`, a
+stable contract: fields are added, never renamed or removed.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
+from memtab.cli.common import Argument, CliError, add_command, format_table, open_home, print_json
+from memtab.fs.config.settings_file import SettingsFileError
+from memtab.llm.settings import ProviderSettings, resolve_provider_settings
+from memtab.llm.types import ProviderError
+from memtab.loads.recall.asking import ask_model
 from memtab.loads.recall.engine import compute_recall
-from memtab.loads.recall.records import AgentRecall, Recall, RecallFile
-from memtab.loads.records import AGENTS
+from memtab.loads.recall.records import AgentRecall, ModelPick, Recall, RecallFile
+from memtab.loads.records import AGENT_LABELS, AGENTS
 
-LABELS = {"claude": "Claude Code", "codex": "Codex", "xum": "xum"}
 _SHOWN_UNRECALLABLE = 10
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `recall` to the `memtab` parser."""
-    recall = commands.add_parser(
+    add_command(
+        commands,
         "recall",
+        Argument("prompt", metavar="PROMPT", help="the prompt, as the user would type it"),
+        Argument.workspace("a workspace (its checkout and scopes)"),
+        Argument(
+            "--directory",
+            metavar="DIR",
+            help="the directory Claude Code and Codex start in (default: the workspace's)",
+        ),
+        Argument("--agent", choices=AGENTS, action="append", help="only this agent"),
+        Argument(
+            "--manifest",
+            action="store_true",
+            help="print what Claude Code sends its model to choose with",
+        ),
+        Argument(
+            "--model",
+            action="store_true",
+            help="also ask the configured model, as Claude Code asks its own (costs tokens)",
+        ),
+        Argument.JSON,
+        handler=run_recall,
         writes_home=False,
         help="what each agent would load and recall for a prompt, and why",
     )
-    add_home_option(recall)
-    recall.add_argument("prompt", metavar="PROMPT", help="the prompt, as the user would type it")
-    recall.add_argument("--workspace", metavar="ID", help="a workspace (its checkout and scopes)")
-    recall.add_argument(
-        "--directory",
-        metavar="DIR",
-        help="the directory Claude Code and Codex start in (default: the workspace's)",
-    )
-    recall.add_argument("--agent", choices=AGENTS, action="append", help="only this agent")
-    recall.add_argument(
-        "--manifest",
-        action="store_true",
-        help="print what Claude Code sends its model to choose with",
-    )
-    recall.add_argument("--json", action="store_true")
-    recall.set_defaults(handler=run_recall)
 
 
 def run_recall(args: argparse.Namespace) -> int:
     if not args.prompt.strip():
         raise CliError("The prompt is empty: give the words the user would type")
+    settings = _model_settings() if args.model else None
     result = compute_recall(
         open_home(args),
         args.prompt,
@@ -54,11 +66,27 @@ def run_recall(args: argparse.Namespace) -> int:
         directory=args.directory,
         agents=tuple(dict.fromkeys(args.agent)) if args.agent else AGENTS,
     )
+    if settings is not None:
+        result = ask_model(result, settings)
     if args.json:
         print_json(result.to_json())
         return 0
     print_recall(result, manifest=args.manifest)
     return 0
+
+
+def _model_settings() -> ProviderSettings:
+    """The configured model, or why there is none to ask."""
+    try:
+        settings = resolve_provider_settings()
+    except (SettingsFileError, ProviderError) as error:
+        raise CliError(str(error)) from error
+    if settings.is_offline:
+        raise CliError(
+            "--model asks the configured model, and none is: choose one in File → Settings "
+            "or with memtab models use-local (an Anthropic or OpenAI-compatible one)"
+        )
+    return settings
 
 
 def print_recall(result: Recall, *, manifest: bool = False) -> None:
@@ -69,14 +97,14 @@ def print_recall(result: Recall, *, manifest: bool = False) -> None:
     if result.unrecallable:
         print(f"No agent can recall these {len(result.unrecallable)}, whatever the prompt:")
         for item in result.unrecallable[:_SHOWN_UNRECALLABLE]:
-            print(f"  {LABELS[item.agent]}: {item.id or item.path} — {item.reason}")
+            print(f"  {AGENT_LABELS[item.agent]}: {item.id or item.path} — {item.reason}")
         more = len(result.unrecallable) - _SHOWN_UNRECALLABLE
         if more > 0:
             print(f"  … and {more} more (--json lists them all)")
 
 
 def _print_agent(agent: AgentRecall, manifest: bool) -> None:
-    print(f"{LABELS[agent.agent]} — {agent.how}")
+    print(f"{AGENT_LABELS[agent.agent]} — {agent.how}")
     for note in agent.notes:
         print(f"  ({note})")
     rows = [["", "FILE", "WHY"]]
@@ -86,9 +114,25 @@ def _print_agent(agent: AgentRecall, manifest: bool) -> None:
         print(format_table(rows))
     else:
         print("  nothing")
+    if agent.model_pick is not None:
+        _print_pick(agent.model_pick)
     if manifest and agent.sent:
         print("\n" + agent.sent)
     print()
+
+
+def _print_pick(pick: ModelPick) -> None:
+    cost = f"{pick.input_tokens:,} tokens in, {pick.output_tokens:,} out"
+    if pick.elapsed_ms is not None:
+        cost += f", {pick.elapsed_ms / 1000:.1f} s"
+    print(f"\nAsked {pick.model} as Claude Code asks its model ({pick.provider}; {cost}):")
+    if pick.problem is not None:
+        print(f"  no pick — {pick.problem}")
+        return
+    picks = ", ".join(pick.picks) if pick.picks else "nothing"
+    print(f"  it picks: {picks} (agrees with the words' prediction on {pick.agreement:.0%})")
+    if pick.not_listed:
+        print(f"  it also named {', '.join(pick.not_listed)}: no file listed, Claude Code drops it")
 
 
 def _mark(file: RecallFile) -> str:

@@ -20,6 +20,7 @@ from memtab.agent_server.agents import (
     demo_refusal,
     project_place,
 )
+from memtab.agent_server.config_files.gemini_settings import policy_path
 from memtab.agent_server.config_files.xum_hooks import hooks_bypassed_note, xum_hooks
 from memtab.agent_server.install import (
     Outcome,
@@ -33,7 +34,10 @@ from memtab.agent_server.server_names import DEFAULT_WRITES
 from memtab.agent_server.session_scope import FROM_DIRECTORY, session_scope
 from memtab.agent_server.uninstall import uninstall_agent
 from memtab.cli.common import CliError, open_home
+from memtab.cli.share.login_service_offer import offer_login_service
 from memtab.store.home import Home
+
+_TITLES = ", ".join(AGENT_TITLES[agent] for agent in AGENTS)
 
 
 def install(args: argparse.Namespace) -> int:
@@ -43,9 +47,7 @@ def install(args: argparse.Namespace) -> int:
     chosen = [agent for agent in AGENTS if getattr(args, agent)]
     agents = chosen or [agent for agent in _agents(project) if agent_found(agent, home)]
     if not agents:
-        raise CliError(
-            "No agent found (Claude Code, Codex, xum): name one, e.g. memtab mcp install --claude"
-        )
+        raise CliError(f"No agent found ({_TITLES}): name one, e.g. memtab mcp install --claude")
     _refuse_xum(agents, project)
     writes = getattr(args, "writes", None)  # the server's own default needs no option
     workspace = getattr(args, "workspace", None)
@@ -64,10 +66,9 @@ def install(args: argparse.Namespace) -> int:
                 else ""
             )
             print(f"# {AGENT_TITLES[agent]}: {path}{under}\n{snippet(agent, command)}\n")
-            if agent == "claude":
-                print(
-                    f"# {AGENT_TITLES[agent]}: {claude_settings_path()}\n{permissions_snippet()}\n"
-                )
+            if agent in ("claude", "gemini"):
+                where = claude_settings_path() if agent == "claude" else gemini_policy(home)
+                print(f"# {AGENT_TITLES[agent]}: {where}\n{permissions_snippet(agent)}\n")
         return 0
     outcomes = [
         outcome
@@ -80,6 +81,8 @@ def install(args: argparse.Namespace) -> int:
         print(hooks)
     if project is not None and any(outcome.status != "refused" for outcome in outcomes):
         print(_served_there(home, project, workspace))
+    if status == 0:  # the agents have Memtab: warm from login, if the user wants it
+        status = offer_login_service(home, args.login_service)
     return status
 
 
@@ -94,13 +97,16 @@ def uninstall(args: argparse.Namespace) -> int:
         if project is not None or registration(agent, config_path(agent, home)).registered
     ]
     if not agents:
-        raise CliError(
-            "No agent has the memtab server (Claude Code, Codex, xum): nothing to take out"
-        )
+        raise CliError(f"No agent has the memtab server ({_TITLES}): nothing to take out")
     _refuse_xum(agents, project)
     return _report(
         [outcome for agent in agents for outcome in uninstall_agent(agent, home, project=project)]
     )
+
+
+def gemini_policy(home: Home) -> Path:
+    """Memtab's policy file for Gemini CLI (the user's, for a project's install too)."""
+    return policy_path(config_path("gemini", home).parent)
 
 
 def _project(args: argparse.Namespace) -> ProjectPlace | None:

@@ -31,6 +31,7 @@ from memtab.agent_server.hosting.handshake import HostedBy, host_setup
 from memtab.agent_server.hosting.host import McpHost, SessionRefusedError
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.service import MemoryService
+from memtab.check.recalled import RecallChecks
 from memtab.cli.common import CliError, home_location
 from memtab.cli.main import build_parser
 from memtab.store.home import Home, HomeError
@@ -59,7 +60,25 @@ def session_service(
         budget=args.answer_budget,
         origin=origin,
         catalogs=shelf,
+        checks=recall_checks(home, shelf),
     )
+
+
+_CHECKS: dict[str, RecallChecks] = {}
+_CHECKS_LOCK = threading.Lock()
+
+
+def recall_checks(home: Home, shelf: CatalogShelf | None = None) -> RecallChecks:
+    """The home's checks where its memory is recalled (docs/formats.md §19.8): one per
+    home, so a host's sessions share one engine and one worker, stopped as the host ends
+    (`shelf`); a session serving itself has the process's, which ends with it."""
+    if shelf is not None:
+        return shelf.shared(f"checks:{home.root}", lambda: RecallChecks(home), RecallChecks.stop)
+    with _CHECKS_LOCK:
+        checks = _CHECKS.get(str(home.root))
+        if checks is None:
+            checks = _CHECKS[str(home.root)] = RecallChecks(home)
+        return checks
 
 
 def open_session(origin: SessionOrigin, shelf: CatalogShelf) -> MemoryService:

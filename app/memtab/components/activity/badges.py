@@ -306,6 +306,5 @@ def _entries(scan: HomeScan, paths: Iterable[VirtualPath]) -> dict[VirtualPath, 
 
 
 def _physical(scan: HomeScan, path: VirtualPath) -> str | None:
-    if path.scope is None:
-        return None
-    return scan.scope(path.scope).physical(path)
+    shown = scan.scope_if_shown(path.scope) if path.scope is not None else None
+    return shown.physical(path) if shown is not None else None

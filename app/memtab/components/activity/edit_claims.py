@@ -62,7 +62,8 @@ class EditClaims:
     def _physical(self, path: VirtualPath | None) -> str | None:
         """Where a memory path of the shown workspace is on disk."""
         scan = self.scan
-        return scan.scope(path.scope).physical(path) if scan and path and path.scope else None
+        shown = scan.scope_if_shown(path.scope) if scan and path and path.scope else None
+        return shown.physical(path) if shown is not None and path is not None else None
 
     def claim_all(self, physical: Iterable[str | Path], actor: Actor) -> bool:
         """These files' changes are `actor`'s (True: a badge changed)."""

@@ -24,6 +24,7 @@ KIND_WORDS: dict[str, str] = {
     "missing-program": "Program not installed",
     "broken-link": "Broken link",
     "disagreement": "Memories disagree",
+    "code-disagrees": "The code says otherwise",
     "stale": "Stale",
     "project-missing": "Project not on this disk",
     "codex-summary-version": "Codex summary without v1",

@@ -270,29 +270,30 @@ class OpenFile:
         return TakeDecision.REPLACE if is_editable(disk) else TakeDecision.REFUSE
 
     def changed_on_disk_choices(self) -> list[Choice]:
-        """The bar's choices when the disk changed under a dirty buffer."""
+        """The bar's choices when the disk changed under a dirty buffer (with their
+        Alt+letters: the window's keys, `bar_choice`)."""
         return [
-            (SHOW_DIFF, choices.COMPARE.button),
-            (KEEP_MINE, choices.KEEP_MINE.button),
-            (TAKE_THEIRS, choices.KEEP_THEIRS.button),
+            (SHOW_DIFF, choices.COMPARE.label),
+            (KEEP_MINE, choices.KEEP_MINE.label),
+            (TAKE_THEIRS, choices.KEEP_THEIRS.label),
         ]
 
     def conflict_choices(self, kind: str) -> list[Choice]:
         """The bar's choices after a save was refused (`SaveConflictError.kind`)."""
         if kind == "missing":
-            return [(SHOW_DIFF, choices.COMPARE.button), (OVERWRITE, "Recreate")]
+            return [(SHOW_DIFF, choices.COMPARE.label), (OVERWRITE, "Recreate")]
         return [
-            (SHOW_DIFF, choices.COMPARE.button),
-            (OVERWRITE, choices.KEEP_MINE.button),
-            (RELOAD, choices.KEEP_THEIRS.button),
+            (SHOW_DIFF, choices.COMPARE.label),
+            (OVERWRITE, choices.KEEP_MINE.label),
+            (RELOAD, choices.KEEP_THEIRS.label),
         ]
 
     def diff_choices(self, disk_exists: bool) -> list[Choice]:
         """The diff dialog's choices, by why it was opened and whether the file exists.
 
         Merge (Keep both) is offered whenever there is a disk version to merge with; the
-        dialog enables it once the merge turned out clean. With their mnemonics: a bar's
-        choices have none (the window's Alt keys are its menus'), a dialog's do."""
+        dialog enables it once the merge turned out clean. With their mnemonics, as the
+        bar's."""
         if not disk_exists:
             return [(OVERWRITE, "Recreate from my draft")]
         merge = (MERGE, choices.KEEP_BOTH.label)
@@ -360,6 +361,25 @@ class OpenFile:
         self.clean_text = buffer_text
         self.base_text = buffer_text
         self.draft_backup = None
+
+
+_BAR_CHOICES = {
+    SHOW_DIFF: choices.COMPARE,
+    KEEP_MINE: choices.KEEP_MINE,
+    OVERWRITE: choices.KEEP_MINE,  # over a refused save, or recreating the file: mine
+    TAKE_THEIRS: choices.KEEP_THEIRS,
+    RELOAD: choices.KEEP_THEIRS,
+}
+
+
+def bar_choice(action_id: str) -> choices.ConflictChoice | None:
+    """The conflict choice a bar's action is (its window key: Alt+C, Alt+M, Alt+T, Alt+B):
+    the editor's own, or another bar's whose id ends in the choice's ("sync:mine")."""
+    found = _BAR_CHOICES.get(action_id)
+    if found is not None or ":" not in action_id:
+        return found
+    tail = action_id.rsplit(":", 1)[1]
+    return next((choice for choice in choices.CHOICES if choice.id == tail), None)
 
 
 def default_choice(choices: list[Choice]) -> str | None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from memtab.components.tree.scan import HomeScan
@@ -172,9 +171,9 @@ def count_deletion(
     `shown` are the files the tree shows while a search filters it (None: no search)."""
     files = 0
     for root in roots:
-        if root.scope is None:
+        scope = scan.scope_if_shown(root.scope) if root.scope is not None else None
+        if scope is None:  # no scope, or one gone since the scan (xum's session scope)
             continue
-        scope = scan.scope(root.scope)
         outline = scope.outline
         if outline is not None:  # folders and counts only: a root it does not name is a file
             if root.is_scope_root or root in outline.directories:
@@ -228,11 +227,6 @@ def delete_orphan_project_dir(
 def orphan_file_title(dir_name: str, relative: str) -> str:
     """How an orphan file is named in the editor (it has no virtual path)."""
     return f"memory/project/{dir_name}/{relative}"
-
-
-def orphan_physical(home: Home, dir_name: str, relative: str) -> Path:
-    """Where an orphan file lives."""
-    return home.projects_root / dir_name / relative
 
 
 def restore_file(

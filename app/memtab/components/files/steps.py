@@ -483,3 +483,57 @@ class TogetherStep(UndoStep):
         return TogetherStep(
             self.workspace, self.description, orphan_dir=self.orphan_dir, steps=tuple(inverses)
         )
+
+
+@dataclass(frozen=True)
+class EachStep(UndoStep):
+    """Many files changed at once and taken back as one step, each on its own terms: a
+    file changed since is left as it is and named, the others are taken back all the same
+    (Restore all of a burst: 745 files). Turned around: what the applied ones did."""
+
+    steps: tuple[UndoStep, ...]
+
+    @property
+    def affected(self) -> tuple[MemoryFileRef, ...]:
+        return tuple(ref for step in self.steps for ref in step.affected)
+
+    @property
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        return tuple(ref for step in self.steps for ref in step.written)
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        inverses: list[UndoStep] = []
+        touched: list[str] = []
+        kept: list[str] = []
+        for step in self.steps:
+            applied = step.apply(store, allow_unkept=allow_unkept)
+            if applied.inverse is not None:
+                inverses.append(applied.inverse)
+            touched += applied.result.touched
+            if not applied.result.ok:
+                kept.append(applied.result.error or applied.result.message)
+        done = len(self.steps) - len(kept)
+        inverse = (
+            EachStep(
+                self.workspace, self.description, orphan_dir=self.orphan_dir, steps=tuple(inverses)
+            )
+            if inverses
+            else None
+        )
+        if not done:
+            failed = OpResult(f"Undo of {self.description} failed", error="; ".join(kept[:3]))
+            return Applied(replace(failed, touched=tuple(touched)), inverse)
+        message = (
+            f"{done} of {len(self.steps)} files turned back"
+            if kept
+            else (
+                f"{len(self.steps)} files turned back"
+                if len(self.steps) != 1
+                else "1 file turned back"
+            )
+        )
+        if kept:
+            message += f"; left as changed since: {'; '.join(kept[:3])}"
+            if len(kept) > 3:
+                message += f" and {len(kept) - 3} more"
+        return Applied(OpResult(message, touched=tuple(touched)), inverse)

@@ -25,13 +25,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from memtab.components.files import ops as file_ops
 from memtab.components.files.ops import OpResult, restore_file, restored_result
 from memtab.components.files.steps import (
     DeleteStep,
+    EachStep,
     MoveStep,
     PinStep,
     RemoveFilesStep,
@@ -53,6 +54,8 @@ from memtab.store.scopes.memory import (
     SaveConflictError,
     UnkeptChangeError,
 )
+from memtab.watch import events
+from memtab.watch.events import ChangeEvent, EventRestore, RestoredFile
 
 logger = logging.getLogger(__name__)
 
@@ -336,3 +339,27 @@ def restore_deleted(
         there = SaveConflictError("exists", f"{file.ref.key} is there again; nothing was changed")
         return OpResult.failed(f"Restoring {file.label} failed", there)
     return restore_version(stack, file, version_id, allow_unkept=allow_unkept)
+
+
+def restore_event(
+    stack: UndoStack, home: Home, event: ChangeEvent, only: Collection[str] | None = None
+) -> tuple[EventRestore, OpResult]:
+    """Restore all of a burst (`events.restore_event`: every file it deleted or rewrote,
+    `only` those named), as one step Edit → Undo takes back whole: each file it put back
+    holds again what the burst left (a deleted one goes again) if unchanged since."""
+    done: list[RestoredFile] = []
+    restored = events.restore_event(home, event, only, done=done)
+    steps: list[UndoStep] = []
+    description = f"restore of {event.words()}"
+    for file in done:
+        if file.left.deleted:
+            steps.append(RemoveStep(None, description, file.file, file.sha256, noun="file"))
+        else:
+            steps.append(RestoreStep(None, description, file.file, file.left, file.sha256))
+    if steps:
+        stack.push(EachStep(None, description, steps=tuple(steps)))
+    message = f"Restored {plural(len(restored.restored), 'file')} of {event.words()}"
+    if restored.left:
+        message += f"; left {plural(len(restored.left), 'file')} (changed since, or back already)"
+    touched = tuple(path for file in done for path in physical_paths(file.file))
+    return restored, OpResult(message, touched=touched)

@@ -2,9 +2,12 @@
 once per burst (docs/formats.md §14.5).
 
 `BurstNews` is told the bursts Recently deleted would list (`deleted.news_bursts`: files
-deleted, some not put back yet, the last 7 days) whenever history changes and when the
-window opens, and says what the notice shows: the newest burst not seen yet, and how
-many more came since the notice was last dismissed. A burst is seen once a notice showed
+deleted, some not put back yet, the last 7 days; and the guard's mass changes, rewrites
+too, `memtab.watch.guard`) whenever history changes and when the window opens, and says
+what the notice shows: the newest burst not seen yet, and how many more came since the
+notice was last dismissed. A mass change says so ("Mass change: xum removed 400 and
+rewrote 345 of 931 files at 14:02") and offers Restore all beside Review…: the whole
+event put back as one step that Edit → Undo takes back. A burst is seen once a notice showed
 it: the window remembers the ids in its UI state, so a burst that happened while no
 window ran is news when one opens, and never again after. Plain Python: no Qt, no disk.
 """
@@ -12,10 +15,11 @@ window ran is news when one opens, and never again after. Plain Python: no Qt, n
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from memtab.watch.events import ChangeEvent
+from memtab.watch.guard import MassChange
 
 logger = logging.getLogger(__name__)
 
@@ -23,6 +27,18 @@ SEEN_KEPT = 200
 """The most burst ids remembered as seen (the newest): a burst is news for 7 days only."""
 REVIEW = "review"
 """The notice's action: Recently deleted at its burst."""
+RESTORE_ALL = "restore-all"
+"""A mass change's notice's action: put the whole event back, as one undoable step."""
+MASS_PREFIX = "Mass change: "
+
+
+@dataclass(frozen=True)
+class NewsRead:
+    """What the window's worker read for the notice: the bursts (newest first) and, by
+    id, those the guard flags as mass changes."""
+
+    bursts: list[ChangeEvent]
+    mass: dict[str, MassChange] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -32,6 +48,14 @@ class BurstNotice:
     burst_id: str
     text: str
     """`Claude Code removed 23 files at 15:27` (`and 2 more bursts` when there are)."""
+    event: ChangeEvent | None = None
+    """The burst, when it is a mass change (Restore all puts it back)."""
+
+    @property
+    def actions(self) -> tuple[tuple[str, str], ...]:
+        """The notice's buttons: Restore all for a mass change, and Review…."""
+        review = (REVIEW, "&Review…")
+        return ((RESTORE_ALL, "Restore &all"), review) if self.event is not None else (review,)
 
 
 class BurstNews:
@@ -41,6 +65,7 @@ class BurstNews:
         """`seen`: the ids of bursts already shown (the UI state's)."""
         self._seen: list[str] = sorted(set(seen))
         self._showing: list[ChangeEvent] = []  # the bursts the notice covers, newest first
+        self._mass: dict[str, MassChange] = {}
 
     @property
     def seen(self) -> list[str]:
@@ -54,15 +79,20 @@ class BurstNews:
             return None
         newest = self._showing[0]
         more = len(self._showing) - 1
-        text = newest.words()
+        mass = self._mass.get(newest.id)
+        text = MASS_PREFIX + mass.words() if mass is not None else newest.words()
         if more:
             text += f" (and {more} more burst{'s' if more > 1 else ''})"
-        return BurstNotice(newest.id, text)
+        return BurstNotice(newest.id, text, newest if mass is not None else None)
 
-    def take(self, bursts: Sequence[ChangeEvent]) -> bool:
-        """Take the bursts listed now (newest first); whether the notice changed — it then
-        shows the newest not seen yet, which is seen from now on, or nothing once every
-        burst it named is put back (no longer listed)."""
+    def take(
+        self, bursts: Sequence[ChangeEvent], mass: Mapping[str, MassChange] | None = None
+    ) -> bool:
+        """Take the bursts listed now (newest first) and those of them that are mass
+        changes; whether the notice changed — it then shows the newest not seen yet, which
+        is seen from now on, or nothing once every burst it named is put back (no longer
+        listed)."""
+        self._mass = dict(mass or {})
         listed = {burst.id for burst in bursts}
         still = [burst for burst in self._showing if burst.id in listed]
         new = [burst for burst in bursts if burst.id not in self._seen]

@@ -7,8 +7,8 @@ machine's text, the copy. The editor's message bar and its compare window, File 
 Resolve conflicts… and the editor's bar over a file in a sync conflict offer the same
 choice with the same button, and say what was done in the same words:
 
-    (KEEP_MINE.id, KEEP_MINE.button)   # ("mine", "Keep mine") for a bar's choices
-    KEEP_MINE.label                    # "Keep &mine" on a dialog's button
+    KEEP_MINE.label                    # "Keep &mine" on a button (a dialog's, a bar's)
+    KEEP_MINE.button                   # "Keep mine" in words
     KEEP_MINE.done                     # "kept mine" in the status bar
 
 Nothing a choice leaves is lost: the text not kept stays in history (§14.2), in the
@@ -35,8 +35,7 @@ class ConflictChoice:
 
     @property
     def button(self) -> str:
-        """The label without its mnemonic, for a bar's buttons (the window's Alt keys
-        belong to its menus there)."""
+        """The label without its mnemonic, in words (a status line, a palette's name)."""
         return self.label.replace("&", "")
 
 

@@ -74,11 +74,6 @@ class _Compared:
     places: tuple[int, ...]
 
 
-def changed_lines(reference: str | None, text: str | None) -> frozenset[int]:
-    """The lines of `text` (0-based) that `reference` does not have at that place."""
-    return _compare(reference, text).changed
-
-
 def _compare(reference: str | None, text: str | None) -> _Compared:
     if text is None:
         return _Compared(frozenset(), {}, ())

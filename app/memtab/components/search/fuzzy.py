@@ -42,6 +42,22 @@ def fuzzy_score(query: str, text: str) -> int | None:
     return score * 100 - len(text)
 
 
+def fuzzy_positions(query: str, text: str) -> tuple[int, ...] | None:
+    """Where in `text` the letters of `query` matched (`fuzzy_score`'s greedy walk), to
+    highlight them; None when it does not match."""
+    wanted = "".join(query.split()).casefold()
+    haystack = text.casefold()
+    found: list[int] = []
+    index = 0
+    for letter in wanted:
+        at = haystack.find(letter, index)
+        if at < 0:
+            return None
+        found.append(at)
+        index = at + 1
+    return tuple(found)
+
+
 def rank(
     query: str, candidates: Sequence[T], text_of: Callable[[T], str], limit: int = 200
 ) -> list[T]:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
-from memtab.components.search.searchables import Searchable, roots_of, searchables
+from memtab.components.search.searchables import ScanFiles, Searchable, roots_of, searchables
 from memtab.components.tree.scan import HomeScan
 from memtab.search_index.documents import IndexedFile, Stamp
 from memtab.search_index.index import SearchIndex, index_file_for
@@ -38,7 +38,7 @@ from memtab.store.files import read_file_content
 logger = logging.getLogger(__name__)
 
 # Texts read from the index per query while a search checks them.
-TEXTS_PER_READ = 256
+TEXTS_PER_READ = 64
 # Refreshes in a row until one finds nothing to write (files modified within the racy
 # margin are read by every refresh).
 REFRESHES_TO_SETTLE = 2
@@ -56,7 +56,7 @@ class IndexedTexts:
         self._reader: SubstringReader | None = None
         self._stamps: dict[str, tuple[object, Stamp]] = {}
         self._scan: HomeScan | None = None  # the scan the index was last brought to
-        self._items: tuple[HomeScan, list[Searchable]] | None = None  # its files, in order
+        self._items: tuple[HomeScan, ScanFiles] | None = None  # its files, in order
         self._version: object = -1  # the index's version then
         self._known: HomeScan | None = None  # the scan whose files the reader knows
 
@@ -109,8 +109,12 @@ class IndexedTexts:
     def items(self, scan: HomeScan) -> list[Searchable]:
         """`scan`'s files in tree order (kept for the scan last refreshed: every keystroke
         of a search looks at them)."""
+        return self.files(scan).items
+
+    def files(self, scan: HomeScan) -> ScanFiles:
+        """`scan`'s files (`items`) with their places by row and key, and their labels."""
         if self._items is None or self._items[0] is not scan:
-            self._items = (scan, list(searchables(scan)))
+            self._items = (scan, ScanFiles(list(searchables(scan))))
         return self._items[1]
 
     def texts(self, scan: HomeScan, items: list[Searchable]) -> Iterator[tuple[Searchable, str]]:
@@ -179,6 +183,7 @@ class IndexedTexts:
         else:
             before = -1  # still writing (files changed just now): the rows are read each time
         self._scan, self._version = scan, before
+        reader.prepare()  # on the lane now, not in the first keystroke
         return True
 
     def _opened_reader(self, scan: HomeScan | None = None) -> SubstringReader:

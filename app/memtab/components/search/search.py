@@ -12,14 +12,16 @@ files whose words may hold it); only their texts are read and checked. The windo
 no text: the index is brought to the scan when the search field first takes the focus,
 not at start-up.
 
-Each match carries its first matching lines (`LineMatch`, shown under the file's row),
-for the first `MAX_FILES_WITH_LINES` files: lines are found in the folded text (casefold
-never adds or removes a line break) and shown from the file's own text.
+A search shows at most `MAX_MATCHED_FILES` files, the first in tree order, each with its
+first matching lines (`LineMatch`, shown under the file's row), and says when more may
+match (`Matches.more`): a term in every file costs as many texts as are shown, not every
+file's. Lines are found in the folded text (casefold never adds or removes a line break)
+and shown from the file's own text.
 
 Searching is incremental: a query that narrows the previous one (every old term is part
-of a new term) only looks at the files the previous one matched (`find_matches`'s
-`candidates`), and a long search checks its cancel token as it goes, so the next
-keystroke never waits for it.
+of a new term) only looks at the files the previous one matched when it matched them all
+(`find_matches`'s `candidates`), and a long search checks its cancel token as it goes, so
+the next keystroke never waits for it.
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ if TYPE_CHECKING:  # lazy: the index's reader and tantivy load with the first se
     from memtab.components.search.indexed import IndexedTexts
 
 MAX_LINES_PER_FILE = 20
-MAX_FILES_WITH_LINES = 200
+# The files a keystroke shows at most, each with its lines (the first in tree order: more
+# words narrow them).
+MAX_MATCHED_FILES = 100
 # How much of a matching line a result row shows, and of it before the first match.
 LINE_SNIPPET_CHARS = 160
 LINE_LEAD_CHARS = 30
@@ -69,6 +73,13 @@ class SearchQuery:
         )
 
 
+class Matches(dict[str, FileMatch]):
+    """The files a search matched, by tree key, in tree order; `more` when it stopped at
+    its limit with files left that may match too."""
+
+    more: bool = False
+
+
 def find_matches(
     scan: HomeScan,
     query: SearchQuery,
@@ -76,53 +87,65 @@ def find_matches(
     *,
     candidates: Collection[str] | None = None,
     cancel: CancelToken | None = None,
-) -> dict[str, FileMatch]:
-    """Every file of `scan` matching `query`, by tree key, with its content hit count and
-    (for the first `MAX_FILES_WITH_LINES` in tree order) its first matching lines.
+    limit: int | None = None,
+) -> Matches:
+    """The first `limit` files (None: `MAX_MATCHED_FILES`) of `scan` in tree order matching
+    `query`, by tree key, each
+    with its content hit count and its first matching lines; `more` says whether files
+    were left unlooked at that may match too.
 
     With `candidates` (tree keys), only those files are looked at: the matches of an
-    earlier query this one narrows. Of them, only the files whose label holds each term
-    or whose text may (by the index, `IndexedTexts.candidates`) are read from the index and
-    checked, and those the index has no row for at the moment (another process took it
-    out to index the file again): their text is read from the file. `cancel` is checked
-    every few hundred files, and before each file's lines are found.
+    earlier query this one narrows. No file is walked in Python to find what may match:
+    each term's files are those the index says may hold it in their text
+    (`IndexedTexts.candidates`, by their rows' places) or whose label holds it
+    (`ScanFiles.labelled`); a term the index cannot narrow (no letter or digit, in most
+    files) leaves every file, and the files are then looked at in tree order until
+    `limit` match — a term in every file costs `limit` texts. Texts are read from the
+    index; a file the index has no row for at the moment (another process took it out to
+    index it again) is read from the file. `cancel` is checked every few hundred files,
+    and before each file's lines are found.
     """
-    matches: dict[str, FileMatch] = {}
+    matches = Matches()
     if not query.active:
         return matches
-    items = texts.items(scan)
-    if candidates is not None:
-        items = [item for item in items if item.key in candidates]
+    limit = MAX_MATCHED_FILES if limit is None else limit
+    files = texts.files(scan)
     holding, rows = texts.candidates(scan, query.terms)
     if cancel is not None:
         cancel.raise_if_cancelled()
-    narrowing = [(term, held) for term, held in holding if held is not None]
-    if rows is None and not narrowing:
-        possible = items
-    else:
-        held_by_all = set.intersection(*(held for _, held in narrowing)) if narrowing else None
-        possible = [
-            item
-            for item in items
-            # A file whose row another process took out to index it again: read from disk.
-            if (rows is not None and item.where not in rows)
-            or (held_by_all is not None and item.where in held_by_all)
-            or all(item.where in held or term in item.folded for term, held in narrowing)
-        ]
-    with_lines = 0
-    for count, (item, text) in enumerate(texts.texts(scan, possible)):
+    most = len(files.items) // 2
+    places: set[int] | None = None  # None: any file
+    for term, held in holding:
+        if held is None:
+            continue
+        labelled = files.labelled(term, most)
+        if labelled is None:
+            continue
+        by_row = files.by_row
+        found = labelled.union(by_row[where] for where in held if where in by_row)
+        places = found if places is None else places & found
+    if places is not None and rows is not None:
+        # A file whose row another process took out to index it again: read from disk.
+        places |= {at for at, item in enumerate(files.items) if item.where not in rows}
+    if candidates is not None:
+        earlier = {files.by_key[key] for key in candidates if key in files.by_key}
+        places = earlier if places is None else places & earlier
+    order = files.items if places is None else [files.items[at] for at in sorted(places)]
+    for count, (item, text) in enumerate(texts.texts(scan, order)):
         if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
             cancel.raise_if_cancelled()
         label = item.folded
         content = text.casefold()
         if not all(term in label or term in content for term in query.terms):
             continue
+        if len(matches) == limit:
+            matches.more = True
+            break
         hits = sum(content.count(term) for term in query.terms) if content else 0
         lines: tuple[LineMatch, ...] = ()
-        if hits and with_lines < MAX_FILES_WITH_LINES:
+        if hits:
             if cancel is not None:  # finding a file's lines is the costly part
                 cancel.raise_if_cancelled()
-            with_lines += 1
             lines = matching_lines(text, content, query)
         matches[item.key] = FileMatch(hits, lines)
     return matches

@@ -10,6 +10,8 @@ file indexed by one is not read again by the other.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import os
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
@@ -118,3 +120,35 @@ def roots_of(scan: HomeScan) -> tuple[str, ...]:
     if scan.sources is not None:
         roots += [listing.source.id for listing in scan.sources.listings]
     return tuple(dict.fromkeys(roots))
+
+
+class ScanFiles:
+    """A scan's files in tree order (`searchables`), and what a keystroke looks up among
+    them without a walk of every file in Python: each one's place by its row in the index
+    and by its tree key, and the places of the files whose label holds a term (their
+    labels casefolded in one text, searched by `str.find`)."""
+
+    __slots__ = ("_labels", "_starts", "by_key", "by_row", "items")
+
+    def __init__(self, items: list[Searchable]) -> None:
+        self.items = items
+        self.by_row = {item.where: at for at, item in enumerate(items)}
+        self.by_key = {item.key: at for at, item in enumerate(items)}
+        # Made with the rest (a refresh's, on the lane before the first keystroke).
+        self._starts = list(
+            itertools.accumulate((len(item.folded) + 1 for item in items), initial=0)
+        )
+        self._labels = "\0".join(item.folded for item in items)
+
+    def labelled(self, term: str, most: int) -> set[int] | None:
+        """The places of the files whose label (casefolded) holds `term`; None when more
+        than `most` do (so many narrow nothing)."""
+        labels, starts, found = self._labels, self._starts, set()
+        at = labels.find(term)
+        while at >= 0:
+            place = bisect.bisect_right(starts, at) - 1
+            found.add(place)
+            if len(found) > most:
+                return None
+            at = labels.find(term, starts[place + 1])
+        return found

@@ -27,7 +27,7 @@ from memtab.agent_server.config_files.checked_replace import BACKUP_SUFFIX
 from memtab.agent_server.install import PlannedChange
 from memtab.agent_server.registrations import Registration
 from memtab.file_protocol.file_ref import Agent
-from memtab.humanize import display_path
+from memtab.humanize import display_path, display_paths_in
 from memtab.sources.config import DEFAULT_DIRS, ENV_SUBDIRS, ENV_VARIABLES, AgentSettings
 from memtab.sources.model import LookedFor
 
@@ -37,9 +37,8 @@ ISOLATED_HOME = (
     "here applies to your other homes."
 )
 SERVER_INTRO = (
-    "A registered agent starts `memtab mcp` itself and lists, searches and reads this "
-    "memory from its first turn; its changes go to your Inbox. Install and Remove change "
-    "the agent's own files at once, after you confirm (Save and Cancel below do not)."
+    "A registered agent starts `memtab mcp` and reads this memory from its first turn; its "
+    "changes go to your Inbox. Install and Remove act at once, after you confirm (not on Save)."
 )
 
 
@@ -125,12 +124,17 @@ def server_row(registration: Registration, *, demo: bool = False) -> ServerRow:
     which changes no agent's files: no button)."""
     registered = registration.registered
     return ServerRow(
-        text=registration.text(),
+        text=display_paths_in(registration.text()),
         registered=registered,
         button="Remove" if registered else "Install",
         tip=server_tip(registration.agent, registered),
         offered=registration.problem is None and not demo,
     )
+
+
+# Where an agent starts the sessions that will have Memtab: Gemini CLI starts a stdio MCP
+# server only in a folder it trusts (docs/formats.md §22.6).
+_SESSIONS_WHERE: dict[AgentName, str] = {"gemini": " in a folder it trusts"}
 
 
 @dataclass(frozen=True)
@@ -149,19 +153,21 @@ def install_question(
     """Install's question for `agent` on the home at `home`, naming each file it changes."""
     title = SERVER_AGENT_TITLES[agent]
     files = "\n".join(f"• {change.path}: {change.change}" for change in changes)
-    backups = ", ".join(f"{change.path.name}{BACKUP_SUFFIX}" for change in changes)
+    shared = [change for change in changes if change.shared]
+    backups = ", ".join(f"{change.path.name}{BACKUP_SUFFIX}" for change in shared)
     kept = (
         f"Nothing else in them changes, and each that exists is first copied beside itself "
         f"({backups})"
-        if len(changes) > 1
-        else f"Nothing else in it changes, and if it exists it is first copied beside itself "
-        f"({backups})"
+        if len(shared) > 1
+        else f"Nothing else in {'it' if len(changes) == 1 else 'the other'} changes, and if "
+        f"it exists it is first copied beside itself ({backups})"
     )
     return InstallQuestion(
         title=f"Install Memtab in {title}?",
         text=(
-            f"Every {title} session will start Memtab's server for the memory in {home}, "
-            "and read it from its first turn; its changes go to your Inbox."
+            f"Every {title} session{_SESSIONS_WHERE.get(agent, '')} will start Memtab's "
+            f"server for the memory in {home}, and read it from its first turn; its changes "
+            "go to your Inbox."
         ),
         informative=(
             f"This changes {'these files' if len(changes) > 1 else 'this file'} now:\n"
@@ -186,8 +192,10 @@ class ChangeOutcome(Protocol):
 
 
 def changed(outcomes: Sequence[ChangeOutcome]) -> str:
-    """What a change did: each outcome's message, then each warning."""
-    return "\n".join([o.message for o in outcomes] + [w for o in outcomes for w in o.warnings])
+    """What a change did: each outcome's message, then each warning (a path under the
+    user's home from `~`: the box is a settings page's, not a terminal's width)."""
+    lines = [o.message for o in outcomes] + [w for o in outcomes for w in o.warnings]
+    return display_paths_in("\n".join(lines))
 
 
 def change_failed(message: str) -> str:

@@ -214,10 +214,6 @@ class ModelForm:
         """Whether the settings file holds a key for `provider` and this host."""
         return self.keys.is_saved(self.place(provider, base_url))
 
-    def key_elsewhere(self, provider: ProviderName, base_url: str) -> TypedKey | None:
-        """The key typed for `provider` with another host than this base URL's."""
-        return self.keys.elsewhere(provider, self.origin(provider, base_url))
-
     def preview(self, provider: ProviderName, model: str, base_url: str) -> ProviderSettings:
         """What the form would resolve to, key included, without reading the disk."""
         # The saved key itself is not read back: a stand-in says "there is one", which is

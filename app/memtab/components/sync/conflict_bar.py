@@ -41,8 +41,9 @@ def bar_text(conflict: SyncConflict) -> str:
 
 
 def bar_actions() -> list[tuple[str, str]]:
-    """The bar's buttons: (action id, words)."""
-    return [(PREFIX + choice.id, choice.button) for choice in CHOICES]
+    """The bar's buttons: (action id, words with their Alt+letter: the window's keys,
+    `components.editor.session.bar_choice`)."""
+    return [(PREFIX + choice.id, choice.label) for choice in CHOICES]
 
 
 def not_resolved_text(message: str) -> str:

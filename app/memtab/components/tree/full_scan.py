@@ -50,6 +50,7 @@ from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalData, status_from
 from memtab.store.sidecars.meta import MetaStore
 from memtab.store.sidecars.registry import Registry, Workspace, orphan_project_dirs
+from memtab.store.sidecars.scope_runs import load_scope_runs
 
 
 def agent_task_runs(
@@ -165,18 +166,29 @@ def _scan_orphans(
     return tuple(orphans)
 
 
-def _disk_changes(previous: HomeScan | None, scopes: tuple[ScopeScan, ...]) -> DiskChanges:
-    """Files created, modified or deleted since `previous`, for scopes with the same root."""
+def _disk_changes(
+    previous: HomeScan | None, workspace: Workspace | None, scopes: tuple[ScopeScan, ...]
+) -> DiskChanges:
+    """Files created, modified or deleted since `previous`, for scopes with the same root.
+
+    Of the same workspace, a scope that appeared since (xum's session scope at an agent's
+    first checkpoint) is its files created, and one that went is its files deleted."""
     if previous is None:
         return DiskChanges()
+    same_workspace = _workspace_id(previous.workspace) == _workspace_id(workspace)
     changed: set[VirtualPath] = set()
     deleted: set[VirtualPath] = set()
     shas: dict[VirtualPath, str] = {}
     for now in scopes:
-        before = previous.scope(now.scope)
-        if now is before or now.root is None or before.root != now.root or before.outline:
+        before = previous.scope_if_shown(now.scope)
+        if before is None and not same_workspace:
             continue
-        stamps_now, stamps_before = now.stamps(), before.stamps()
+        if before is not None and (now is before or before.root != now.root or before.outline):
+            continue
+        if now.root is None:
+            continue
+        stamps_now = now.stamps()
+        stamps_before = before.stamps() if before is not None else {}
         modified = [path for path, stamp in stamps_now.items() if stamps_before.get(path) != stamp]
         for path in modified:
             try:
@@ -185,7 +197,16 @@ def _disk_changes(previous: HomeScan | None, scopes: tuple[ScopeScan, ...]) -> D
                 continue  # gone again already; the next scan reports it deleted
         changed.update(modified)
         deleted.update(path for path in stamps_before if path not in stamps_now)
+    if same_workspace:
+        shown = {now.scope for now in scopes}
+        for gone in previous.scopes:
+            if gone.scope not in shown and gone.outline is None:
+                deleted.update(gone.stamps())
     return DiskChanges(frozenset(changed), frozenset(deleted), shas)
+
+
+def _workspace_id(workspace: Workspace | None) -> str | None:
+    return workspace.id if workspace is not None else None
 
 
 def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeScan:
@@ -214,7 +235,13 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
     meta = MetaStore(home).load()
     journal = Journal(home).load()
     status = (
-        status_from(journal, workspace.id, workspace.project_identity, workspace.notebook_id)
+        status_from(
+            journal,
+            workspace.id,
+            workspace.project_identity,
+            workspace.notebook_id,
+            load_scope_runs(home),  # the runs of one scope alone mux's journal has no room for
+        )
         if workspace
         else None
     )
@@ -241,7 +268,7 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
         status=status,
         recent_runs=agent_task_runs(journal, registry, workspace),
         orphans=orphans,
-        changes=_disk_changes(previous, scope_tuple),
+        changes=_disk_changes(previous, workspace, scope_tuple),
         duration_ms=(time.perf_counter() - started) * 1000.0,
         sources=sources,
     )

@@ -147,10 +147,6 @@ class HomeScan(NamedTuple):
     sources: "SourcesScan | None" = None
     """Other agents' memory, once asked for (`ScanRequest.with_sources`)."""
 
-    def scope(self, scope: Scope) -> ScopeScan:
-        """The scan of one scope the scan shows."""
-        return next(item for item in self.scopes if item.scope is scope)
-
     @property
     def shows_session(self) -> bool:
         """Whether the scan shows xum's session scope of its workspace (it keeps one)."""
@@ -158,7 +154,8 @@ class HomeScan(NamedTuple):
 
     def scope_if_shown(self, scope: Scope) -> ScopeScan | None:
         """The scan of one scope, None when the scan does not show it (the session scope
-        of a workspace that keeps none)."""
+        of a workspace that keeps none: it comes and goes between two scans, so no caller
+        may assume a scope an earlier scan showed)."""
         return next((item for item in self.scopes if item.scope is scope), None)
 
     def view(self) -> ScopeView:

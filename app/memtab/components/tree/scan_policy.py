@@ -8,6 +8,7 @@ only its job client and signals.
   soon as the running one lands (`landed`).
 - A superseding request (a workspace switch) replaces the running scan: what it covered is
   covered again by the new one.
+- A scan that failed leaves what it covered to the next one.
 
 Each `take()` is the paths the scan submitted now covers (None: everything).
 """
@@ -74,5 +75,14 @@ class ScanPolicy:
         return self._inflight
 
     def landed(self) -> None:
-        """The running scan landed (or failed): a scan `due` starts now."""
+        """The running scan landed: a scan `due` starts now."""
+        self._inflight = frozenset()
+
+    def failed(self) -> None:
+        """The running scan failed: what it covered is covered by the next scan (a file
+        that appeared then shows once anything changes again, not only when it does)."""
+        if self._inflight is None:
+            self._pending = None
+        elif self._pending is not None:
+            self._pending.update(self._inflight)
         self._inflight = frozenset()

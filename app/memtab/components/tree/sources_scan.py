@@ -77,8 +77,12 @@ class SourcesScan:
         return (listing.source, found) if listing is not None and found is not None else None
 
     def opens_a_source(self, path: str) -> bool:
-        """Whether a change of `path` may be a source discovery has not found yet (team
-        memory appearing in an auto memory directory): the sources are found again."""
+        """Whether a change of `path` may be a source discovery has not found yet (a
+        project's first Claude Code folder, Codex's first memories, loki-mode's in a
+        project: `Discovery.opens`; team memory appearing in an auto memory directory):
+        the sources are found again."""
+        if self.discovery.opens(path):
+            return True
         source = self.discovery.source_containing(Path(path))
         if source is None:
             return False
@@ -135,15 +139,18 @@ def _changes(previous: SourcesScan | None, listings: Collection[SourceListing]) 
 
 def _watch(discovery: Discovery, home: Home) -> tuple[WatchTarget, ...]:
     """Existing directories to watch (those inside the home are watched with it already):
-    every discovered source's, so a project's first Claude auto memory shows up too."""
+    every discovered source's, so a project's first Claude auto memory shows up too, and
+    where a source may appear (`Discovery.openings`), not recursively."""
     home_root = str(home.root)
     targets: dict[str, bool] = {}
+    wanted = [(opening.directory, False) for opening in discovery.openings]
     for source in discovery.sources:
-        for directory, recursive in watch_targets(source):
-            text = str(directory)
-            inside_home = text == home_root or text.startswith(home_root.rstrip(os.sep) + os.sep)
-            if not inside_home and os.path.isdir(text):
-                targets[text] = targets.get(text, False) or recursive
+        wanted.extend(watch_targets(source))
+    for directory, recursive in wanted:
+        text = str(directory)
+        inside_home = text == home_root or text.startswith(home_root.rstrip(os.sep) + os.sep)
+        if not inside_home and os.path.isdir(text):
+            targets[text] = targets.get(text, False) or recursive
     return tuple(sorted(targets.items()))
 
 
@@ -173,14 +180,17 @@ def scan_sources(
             (time.perf_counter() - started) * 1000.0,
         )
     touched = {
-        source.id for path in changed_paths if (source := previous.affected_by(path)) is not None
+        source for path in changed_paths if (source := previous.affected_by(path)) is not None
     }
     if not touched:
         return previous
+    if any(not os.path.isdir(source.root) for source in touched):
+        # A source went (its folder deleted or moved away): found again, without it.
+        return scan_sources(home, previous, None, load_context)
     shown: Mapping[str, SourceListing] = {item.source.id: item for item in previous.listings}
     listings = []
     for source in previous.discovery.sources:
-        listing = list_source(source) if source.id in touched else shown.get(source.id)
+        listing = list_source(source) if source in touched else shown.get(source.id)
         if listing is not None and is_shown(listing):
             listings.append(listing)
     return SourcesScan(

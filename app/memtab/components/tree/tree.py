@@ -18,8 +18,9 @@ from __future__ import annotations
 import functools
 import operator
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import compress
+from typing import TypeVar, cast
 
 from memtab import humanize
 from memtab.components.tree.nodes import (
@@ -59,6 +60,7 @@ from memtab.store.sidecars.meta import MetaEntry
 
 _path_segments = operator.attrgetter("path.segments")
 # Looked up once (an enum class's attribute is ~1,000 instructions: see `nodes._FILE`).
+T = TypeVar("T")
 _DIRECTORY = NodeKind.DIRECTORY
 _FILE = NodeKind.FILE
 # A directory's ref by tuple's own constructor (not NamedTuple's `__new__` in Python).
@@ -75,6 +77,7 @@ NO_WORKSPACE_PROJECT_TEXT = "No workspace selected — no project memory"
 NO_WORKSPACE_TEXT = "No workspace selected — no workspace memory"
 NO_WORKSPACE_SESSION_TEXT = "No workspace selected — no session memory"
 REMOVED_SUBTITLE = "removed in xum, read-only"
+NOT_REACHED_TEXT = "Not searched yet: more files match above — type more to narrow"
 EMPTY_TEXTS = {
     SectionId.GLOBAL: "No global memories yet",
     SectionId.PROJECT: "No project memories yet",
@@ -110,7 +113,7 @@ class _ListingTree:
         """ "conflict copy (Syncthing)" for a file-sync tool's copy beside its original
         (docs/formats.md §18.5), else ""."""
         if self._copies is None:
-            self._copies = find_copies(entry.path for entry in self.listing.files)
+            self._copies = _copies_of(self.listing)
         copy = self._copies.get(path)
         return copy.name.label if copy is not None else ""
 
@@ -240,13 +243,15 @@ class _ListingTree:
         store = scan.view()
         is_open: dict[tuple[str, ...], bool] = {}  # by directory: one key lookup each
         unfilled: dict[tuple[str, ...], int] = {}
-        for entry in self.listing.files:
+        files = self.listing.files
+        if matches is not None:  # a search's: its matches alone, by the listing's keys
+            keys = _listing_keys(self.listing, self.orphan_dir)
+            files = tuple(compress(files, map(matches.__contains__, keys)))
+        for entry in files:
             segments = entry.path.segments[:-1]
             match = None
             if matches is not None:
-                match = matches.get(self.file_node_key(entry.path))
-                if match is None:
-                    continue
+                match = matches[self.file_node_key(entry.path)]
             elif open_containers is not None:
                 opened = is_open.get(segments)
                 if opened is None:
@@ -294,6 +299,45 @@ class _ListingTree:
         if self.orphan_dir is not None:
             return orphan_entry_key(self.orphan_dir, path, is_dir=False)
         return file_key(path)
+
+
+# What is derived from a whole listing (its files' keys, its conflict copies), kept for the
+# last few listings' (two a listing): every keystroke of a search builds one scan's rows.
+_LISTINGS_KEPT = 64
+_BY_LISTING: dict[tuple[int, str], tuple[ScopeListing, object]] = {}
+
+
+def _of_listing(listing: ScopeListing, what: str, make: Callable[[ScopeListing], T]) -> T:
+    """`make(listing)`, made once for the listing while it is among the last kept."""
+    found = _BY_LISTING.get((id(listing), what))
+    if found is None or found[0] is not listing:
+        if len(_BY_LISTING) >= _LISTINGS_KEPT:
+            _BY_LISTING.clear()
+        found = _BY_LISTING[id(listing), what] = (listing, make(listing))
+    return cast(T, found[1])
+
+
+def _copies_of(listing: ScopeListing) -> dict[VirtualPath, ConflictCopy]:
+    return _of_listing(listing, "copies", lambda _: find_copies(e.path for e in listing.files))
+
+
+def _listing_keys(listing: ScopeListing, orphan_dir: str | None) -> list[str]:
+    """The tree key of each of `listing`'s files (an orphaned project dir's own)."""
+    if orphan_dir is None:
+        return _of_listing(listing, "keys", lambda _: [file_key(e.path) for e in listing.files])
+    return _of_listing(listing, f"keys:{orphan_dir}", lambda _: [
+        orphan_entry_key(orphan_dir, e.path, is_dir=False) for e in listing.files])  # fmt: skip
+
+
+def prepare_search(scan: HomeScan) -> None:
+    """Make what a search's trees take of each listing of `scan` (its files' keys, its
+    conflict copies) before the first keystroke asks (on the lane, as the search field
+    takes the focus)."""
+    for listing, orphan_dir in [(item.listing, None) for item in scan.scopes] + [
+        (orphan.listing, orphan.dir_name) for orphan in scan.orphans
+    ]:
+        _listing_keys(listing, orphan_dir)
+        _copies_of(listing)
 
 
 def _message(section: SectionId, kind: MessageKind, text: str) -> TreeNode:
@@ -412,8 +456,9 @@ def _build_scope_section(
         if scope_scan.listing.too_deep:
             node.children.append(_too_deep_row(section, scope_scan.listing.too_deep))
     if not node.children and not node.unfilled_files:
-        if matches is not None:
-            node.adopt([_message(section, MessageKind.NO_MATCHES, "No matches")])
+        if matches is not None:  # a search that stopped at its limit before it: not searched
+            text = NOT_REACHED_TEXT if getattr(matches, "more", False) else "No matches"
+            node.adopt([_message(section, MessageKind.NO_MATCHES, text)])
         else:
             node.adopt([_message(section, MessageKind.EMPTY, EMPTY_TEXTS[section])])
     return node

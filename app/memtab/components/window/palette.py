@@ -13,7 +13,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from memtab.components.search.fuzzy import rank
+from memtab.components.search.fuzzy import fuzzy_positions, rank
 from memtab.components.tree.nodes import file_key, ref_key
 from memtab.components.tree.scan import HomeScan
 
@@ -49,6 +49,37 @@ def matching(query: str, entries: Sequence[PaletteEntry]) -> list[PaletteEntry]:
     rest = [entry for entry in entries if id(entry) not in named]
     by_detail = rank(query, rest, lambda entry: entry.searched, SHOWN_AT_MOST)
     return (by_label + by_detail)[:SHOWN_AT_MOST]
+
+
+def matched_letters(query: str, entry: PaletteEntry) -> tuple[int, ...]:
+    """Where in the row's text (`PaletteEntry.text`) the letters typed matched, to
+    highlight them: in what the entry is called when they all are there, else across it
+    and its path or menu, as `matching` ranked it."""
+    if not query.strip():
+        return ()
+    found = fuzzy_positions(query, entry.label)
+    if found is not None:
+        return found
+    found = fuzzy_positions(query, entry.searched)
+    if found is None:
+        return ()
+    label = len(entry.label)
+    gap = len(entry.text) - len(entry.detail) - label  # the spaces between, in the row
+    return tuple(at if at < label else at - 1 + gap for at in found if at != label)
+
+
+def letter_runs(text: str, matched: Sequence[int]) -> list[tuple[str, bool]]:
+    """`text` cut where it goes in or out of the `matched` letters: each run, and whether
+    it is matched (drawn bold)."""
+    wanted = set(matched)
+    runs: list[tuple[str, bool]] = []
+    for at, letter in enumerate(text):
+        inside = at in wanted
+        if runs and runs[-1][1] == inside:
+            runs[-1] = (runs[-1][0] + letter, inside)
+        else:
+            runs.append((letter, inside))
+    return runs
 
 
 def moved_row(current: int, step: int, count: int) -> int | None:

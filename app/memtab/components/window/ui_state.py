@@ -21,6 +21,7 @@ from typing import Annotated, Any, Self
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.config.config_dir import config_dir
+from memtab.fs.private import PRIVATE_FILE_MODE, private_dir
 from memtab.fs.records import (
     AtLeast,
     Healed,
@@ -133,7 +134,8 @@ class UiState:
             if self._unusable is not None:
                 keep_aside(self.path, *self._unusable)
                 self._unusable = None
-            atomic_write_json(self.path, document)
+            private_dir(self.path.parent)  # the config dir: private (docs/formats.md §16.2)
+            atomic_write_json(self.path, document, mode=PRIVATE_FILE_MODE)
         except OSError as error:
             logger.warning("Could not save the UI state to %s: %s", self.path, error)
             return False

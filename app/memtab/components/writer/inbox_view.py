@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from memtab.components.rich_text import escape_html
+from memtab.humanize import plural
 from memtab.store.actors import actor_name
 from memtab.store.home import PathKind, PathPlace
 from memtab.store.proposals.queue import GLOBAL_QUEUE
 from memtab.store.sidecars.registry import Workspace
+from memtab.store.text.frontmatter import find_frontmatter, full_description, heading_text
 
 LIST_ROWS = 5  # the list's height in rows (and LIST_LINES lines); more scroll
 LIST_LINES = 8
@@ -114,9 +116,72 @@ def item_words(item: InboxItemView) -> str:
     return item.text
 
 
+AGENT_CHANGES = {
+    "create": "a new file {path}",
+    "str_replace": "an edit of {path}",
+    "insert": "an edit of {path}",
+    "delete": "the deletion of {path}",
+    "rename": "the rename of {path}",
+}
+"""What accepting an agent's proposal does, by its memory-tool command."""
+ROW_GIST_CHARS = 160
+"""At most this much of a proposed text on its row (its tooltip and review show it whole)."""
+
+
+def is_deletion(item: InboxItemView) -> bool:
+    """Whether accepting the item deletes a file (an agent's `delete`)."""
+    return item.kind == "agent" and item.category == "delete"
+
+
 def row_text(item: InboxItemView) -> str:
-    """An item's row: who proposed it, then its text on one line."""
-    return f"{row_tag(item)} · {' '.join(item_words(item).split())}"
+    """An item's row: who proposed it, then its text on one line — an agent's proposal
+    says the file it changes and the gist of what it writes (never the whole file,
+    frontmatter and all, run together)."""
+    if item.kind != "agent":
+        return f"{row_tag(item)} · {' '.join(item_words(item).split())}"
+    gist = text_gist(item.text) if item.category in ("create", "str_replace", "insert") else ""
+    name = item.memory_path.removeprefix("/memories/")
+    return f"{row_tag(item)} · {name}" + (f" — {gist}" if gist else "")
+
+
+def text_gist(text: str) -> str:
+    """What a proposed file or text is about, on one line: its description when it has a
+    frontmatter, else its first line of prose (a heading's words), cut at ROW_GIST_CHARS."""
+    span = find_frontmatter(text)
+    described = full_description(text) if span is not None else ""
+    body = text[span.end :] if span is not None else text
+    first = next((line.strip() for line in body.splitlines() if line.strip()), "")
+    heading = heading_text(first.lstrip("#")) if first.startswith("#") else ""
+    gist = " ".join((described or heading or _unbulleted(first)).split())
+    return gist if len(gist) <= ROW_GIST_CHARS else gist[: ROW_GIST_CHARS - 1] + "…"
+
+
+def _unbulleted(line: str) -> str:
+    """A line without its list marker ("- Sign commits" → "Sign commits")."""
+    for marker in ("- ", "* ", "+ "):
+        if line.startswith(marker):
+            return line[len(marker) :]
+    return line
+
+
+def accepted_text(items: Sequence[InboxItemView]) -> str:
+    """What accepting `items` did, where each went: "Accepted 3 memories: 1 into
+    /memories/workspace/notes.md, an edit of /memories/global/gotchas.md, a new file
+    /memories/global/shell.md" — or, all notes into one file, "Accepted 2 memories into
+    /memories/workspace/notes.md"."""
+    count = plural(len(items), "memory", "memories")
+    notes: dict[str, int] = {}
+    changes: list[str] = []
+    for item in items:
+        if item.kind == "agent":
+            words = AGENT_CHANGES.get(item.category or "", "a change of {path}")
+            changes.append(words.format(path=item.memory_path))
+        else:
+            notes[item.memory_path] = notes.get(item.memory_path, 0) + 1
+    if not changes and len(notes) == 1:
+        return f"Accepted {count} into {next(iter(notes))}"
+    parts = [f"{n} into {path}" for path, n in notes.items()] + changes
+    return f"Accepted {count}: {', '.join(parts)}"
 
 
 def row_tooltip(item: InboxItemView) -> str:
@@ -224,6 +289,7 @@ class InboxPresenter(Generic[ItemT]):
         self.items: tuple[ItemT, ...] = ()
         self._decisions: set[object] = set()
         self._follow: tuple[str, ...] = ()  # what to select once decided items are gone
+        self._decided_sorts: frozenset[str] = frozenset()  # of the items being decided
 
     @property
     def workspace_id(self) -> str | None:
@@ -243,6 +309,7 @@ class InboxPresenter(Generic[ItemT]):
         self._decisions.add(token)
         if ids:
             self._follow = self._neighbours(ids)
+            self._decided_sorts = frozenset(_sort_of(item) for item in self.chosen(ids))
 
     def decided(self, token: object, *, failed: bool = False) -> None:
         """A decision ended (done, or `failed`: its items stay, and so does the selection)."""
@@ -252,11 +319,19 @@ class InboxPresenter(Generic[ItemT]):
 
     def selection_after_decision(self) -> str | None:
         """The item to select once a decision's items have left the list, so the keyboard
-        goes on to the next without the pointer: the first that followed them and still
-        waits, else the nearest before them; asked once."""
+        goes on to the next without the pointer: of those that followed them and still
+        wait (else the nearest before them), the first of the same sort — a harvest
+        candidate after one, an agent's change after one — else the first of any sort
+        but a deletion: Enter, next, never deletes a file the user did not choose. None
+        when only deletions are left; asked once."""
         follow, self._follow = self._follow, ()
-        waiting = {item.id for item in self.items}
-        return next((item_id for item_id in follow if item_id in waiting), None)
+        sorts, self._decided_sorts = self._decided_sorts, frozenset()
+        waiting = {item.id: item for item in self.items}
+        left = [waiting[item_id] for item_id in follow if item_id in waiting]
+        same = next((item for item in left if _sort_of(item) in sorts), None)
+        if same is None:
+            same = next((item for item in left if not is_deletion(item)), None)
+        return same.id if same is not None else None
 
     def _neighbours(self, ids: Sequence[str]) -> tuple[str, ...]:
         """The items that are not `ids`: those after the first of them in list order,
@@ -275,11 +350,12 @@ class InboxPresenter(Generic[ItemT]):
 
     def buttons(self, ids: Sequence[str]) -> InboxButtons:
         """Accept and reject what is selected (an invalid Gemini patch is only rejected);
-        edit one (not a Gemini patch: it is applied as it is); none while a decision runs."""
+        edit one that has a text to edit (not an agent's deletion or rename, not a Gemini
+        patch: it is applied as it is); none while a decision runs."""
         free = not self._decisions
         chosen = self.chosen(ids)
         acceptable = bool(chosen) and all(item.problem is None for item in chosen)
-        editable = len(chosen) == 1 and chosen[0].kind != "gemini"
+        editable = len(chosen) == 1 and _has_text(chosen[0]) and chosen[0].kind != "gemini"
         return InboxButtons(acceptable and free, editable and free, bool(chosen) and free)
 
     def accepting(self, ids: Sequence[str], text: str | None, to: str | None) -> list[Accepting]:
@@ -303,6 +379,18 @@ class InboxPresenter(Generic[ItemT]):
         return DetailsPlan(
             one, agent, provenance, provenance and one is not None and bool(one.evidence)
         )
+
+
+def _sort_of(item: InboxItemView) -> str:
+    """An item's sort, for what is selected after a decision: its kind, an agent's
+    deletion a sort of its own."""
+    return "deletion" if is_deletion(item) else item.kind
+
+
+def _has_text(item: InboxItemView) -> bool:
+    """Whether the item has a text to edit before accepting (an agent's deletion or rename
+    has none)."""
+    return item.kind != "agent" or item.category in ("create", "str_replace", "insert")
 
 
 def list_heights(

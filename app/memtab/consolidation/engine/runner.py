@@ -24,7 +24,7 @@ from memtab.consolidation.guard import (
     ConsolidationGuard,
     MutationBudget,
 )
-from memtab.consolidation.offline.provider import OFFLINE_PROVIDER, REASON_ARGUMENT
+from memtab.consolidation.offline.provider import REASON_ARGUMENT
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
 from memtab.llm.loop import (
@@ -34,11 +34,13 @@ from memtab.llm.loop import (
     StepCallback,
     run_tool_loop,
 )
+from memtab.llm.offline import OFFLINE_PROVIDER
 from memtab.llm.types import ChatProvider, ToolCall, ToolOutcome, ToolSpec, UserMessage
 from memtab.store.history.describe import op_units
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
+from memtab.store.paths import SHARED_SCOPES, Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import TOOL_DESCRIPTION, TOOL_NAME, tool_input_schema
 from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, RunUsage, Trigger
@@ -105,8 +107,10 @@ def run_consolidation(
     prompt_home: Home | None = None,
     before_dispatch: BeforeDispatch | None = None,
     declined: DeclinedMatcher | None = None,
+    scopes: Sequence[Scope] = SHARED_SCOPES,
 ) -> RunResult:
-    """Run the consolidator over the store's workspace, project (if any) and global scopes.
+    """Run the consolidator over the store's workspace, project (if any) and global scopes
+    — or `scopes` alone (a run of one scope, docs/formats.md §9.8: `guard.run_scopes`).
 
     `prompt_home` is where the prompt override is read (default: the store's home; a
     plan runs on a scratch copy of the scopes but keeps the user's prompt).
@@ -125,6 +129,7 @@ def run_consolidation(
         dry_run=dry_run,
         before_dispatch=before_dispatch,
         declined=declined.refusal if declined is not None else None,
+        scopes=scopes,
     )
     system = load_system_prompt(prompt_home or store.home, trigger)
     # The offline consolidator reads the files as data, never this message: listing a big
@@ -136,6 +141,7 @@ def run_consolidation(
         dry_run=dry_run,
         with_files=provider.name != OFFLINE_PROVIDER,
         declined=[op.description for op in declined.in_force()] if declined else (),
+        scopes=guard.scopes,
     )
     changes_of_op: dict[int, list[RecordedChange]] = {}
     calls: dict[int, dict[str, Any]] = {}

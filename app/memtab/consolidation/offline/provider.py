@@ -24,7 +24,6 @@ Each call carries a `reason` in plain words, which the run journals as the op's 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,23 +37,14 @@ from memtab.consolidation.offline.plan import (
     summarize,
 )
 from memtab.fs.heap import collector_paused
-from memtab.llm.types import (
-    AssistantMessage,
-    Message,
-    ModelReply,
-    ProviderError,
-    ToolCall,
-    ToolOutcome,
-    ToolResultsMessage,
-    ToolSpec,
-)
-from memtab.store.paths import PathError, parse_virtual_path
+from memtab.llm.offline import CallsSoFar, OfflineProvider
+from memtab.llm.types import ModelReply, ToolCall, ToolOutcome
+from memtab.store.paths import SHARED_SCOPES, PathError, Scope, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import TOOL_NAME
 
 logger = logging.getLogger(__name__)
 
-OFFLINE_PROVIDER = "offline"
 OFFLINE_MODEL_LABEL = "consolidator"
 REASON_ARGUMENT = "reason"
 """The tool-call argument a consolidator may use to say why it makes a change."""
@@ -71,19 +61,12 @@ class _Conversation:
     call_count: int = 0
 
     @classmethod
-    def from_messages(cls, messages: list[Message]) -> _Conversation:
-        outcomes: dict[str, ToolOutcome] = {}
-        asked: list[ToolCall] = []
-        for message in messages:
-            if isinstance(message, AssistantMessage):
-                asked.extend(message.tool_calls)
-            elif isinstance(message, ToolResultsMessage):
-                outcomes.update({result.call_id: result for result in message.results})
-        conversation = cls(call_count=len(asked))
-        for call in asked:
+    def of(cls, calls: CallsSoFar) -> _Conversation:
+        conversation = cls(call_count=len(calls))
+        for call, outcome in calls:
             phase = call.id.split("-")[1] if call.id.startswith("offline-") else ""
             if phase in conversation.calls:
-                conversation.calls[phase].append((call, outcomes.get(call.id)))
+                conversation.calls[phase].append((call, outcome))
         return conversation
 
     @property
@@ -104,40 +87,37 @@ def _path_of(call: ToolCall) -> str:
     return value if isinstance(value, str) else ""
 
 
-class OfflineConsolidator:
+class OfflineConsolidator(OfflineProvider):
     """The built-in rule-based consolidator, spoken to like a model (a `ChatProvider`)."""
 
-    def __init__(self, store: MemoryStore, *, budget: int = MUTATION_BUDGET) -> None:
+    label = "offline consolidator"
+    model_label = OFFLINE_MODEL_LABEL
+    needs = frozenset((TOOL_NAME,))
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        *,
+        budget: int = MUTATION_BUDGET,
+        scopes: Sequence[Scope] = SHARED_SCOPES,
+    ) -> None:
+        """`scopes`: the scopes whose files it reads and plans for (a run of one scope
+        alone: that one, docs/formats.md §9.8)."""
         self.store = store
         self.budget = budget
+        self.scopes = tuple(scopes)
         self._plan: Plan | None = None
         self._changed_on_disk: set[str] = set()
 
-    @property
-    def name(self) -> str:
-        return OFFLINE_PROVIDER
+    def without(self, missing: frozenset[str]) -> ModelReply:
+        return ModelReply("no changes needed (the memory tool was not offered)")
 
-    @property
-    def model(self) -> str:
-        return OFFLINE_MODEL_LABEL
-
-    def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
-    ) -> ModelReply:
+    def next_turn(self, calls: CallsSoFar) -> ModelReply:
         """The next turn, decided from the plan and the outcomes of the calls so far."""
-        if cancel is not None and cancel.is_set():
-            raise ProviderError("cancelled", "offline consolidator: cancelled")
-        if not any(tool.name == TOOL_NAME for tool in tools):
-            return ModelReply("no changes needed (the memory tool was not offered)")
-        conversation = _Conversation.from_messages(messages)
+        conversation = _Conversation.of(calls)
         if self._plan is None or not conversation.started:
             with collector_paused():  # thousands of small objects that all live on
-                files = collect_memory_files(self.store)
+                files = collect_memory_files(self.store, self.scopes)
             self._plan = plan_consolidation(files, budget=self.budget)
             self._changed_on_disk = set()
         plan = self._plan

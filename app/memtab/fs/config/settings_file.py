@@ -18,6 +18,7 @@ from memtab.fs.atomic import atomic_write_json
 from memtab.fs.config.config_dir import config_dir
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.locking.locks import interprocess_lock
+from memtab.fs.private import PRIVATE_FILE_MODE, anothers, private_dir
 from memtab.fs.user_files import read_whole_regular_file
 
 SETTINGS_FILE_NAME = "settings.json"
@@ -36,7 +37,14 @@ def settings_path(env: Mapping[str, str] | None = None) -> Path:
 
 def load_settings_file(path: Path) -> dict[str, Any]:
     """The settings file as a dict ({} when absent or empty); SettingsFileError when it
-    cannot be read or is not a JSON object."""
+    cannot be read or is not a JSON object, or is another user's (`fs.private.anothers`:
+    whoever wrote it would choose the model memory is sent to, and its key)."""
+    planted = anothers(path)
+    if planted is not None:
+        raise SettingsFileError(
+            f"the settings file {path} {planted}: Memtab does not use it, as it would choose "
+            "where your memory is sent; remove it if you did not put it there"
+        )
     try:
         text = read_whole_regular_file(path).decode("utf-8")
     except FileNotFoundError:
@@ -68,12 +76,12 @@ def update_settings_file(
     atomically (mode 0600), so two Memtab processes saving at once keep both changes.
     SettingsFileError, before anything is written, when the file cannot be read."""
     path = settings_path(env)
-    # The dir holds a key: private to the user (atomic_write_json would create it 0777 & umask).
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    # The dir holds a key and memory's words: private to the user, one made open before too.
+    private_dir(path.parent)
     with interprocess_lock(path.parent / _LOCK_NAME):
         data = load_settings_file(path)
         update(data)
-        atomic_write_json(path, data, mode=0o600)
+        atomic_write_json(path, data, mode=PRIVATE_FILE_MODE)
     return path
 
 

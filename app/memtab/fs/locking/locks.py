@@ -55,6 +55,7 @@ DEFAULT_TIMEOUT_S = 30.0
 # How often a waiter retries a lock another process holds (flock cannot block with a
 # timeout). Short, because the locks guard edits that take about a millisecond.
 _POLL_INTERVAL_S = 0.002
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class LockUnavailableError(TimeoutError):
@@ -183,7 +184,7 @@ def _take_file_lock(path: Path, deadline: float) -> Any:
 def _try_flock(path: Path) -> int | None:
     """One try at flock on `path` (made if absent): the open descriptor that holds it, or
     None while another process holds it."""
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)  # not inherited by children
+    descriptor = _open_lock_file(path)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as error:
@@ -201,6 +202,23 @@ def _try_flock(path: Path) -> int | None:
         os.close(descriptor)
         return None
     return descriptor
+
+
+def _open_lock_file(path: Path) -> int:
+    """The lock file at `path`, opened (made 0644 when absent: it holds nothing), never
+    through a link: every lock file is Memtab's own, in a folder of Memtab's, so a link at
+    its name was planted (while the folder was open to others) or left by a mistake —
+    following it would make its target, or lock another's file forever. It is removed,
+    never followed, said in the log, and the file made anew."""
+    flags = os.O_RDWR | os.O_CREAT | _NOFOLLOW  # not inherited by children (os.open's rule)
+    try:
+        return os.open(path, flags, 0o644)
+    except OSError as error:
+        if error.errno not in (errno.ELOOP, errno.EMLINK) or not os.path.islink(path):
+            raise
+    os.unlink(path)
+    logger.warning("The lock file %s was a link: removed, never followed", path)
+    return os.open(path, flags, 0o644)
 
 
 def _let_go(file_lock: Any) -> None:

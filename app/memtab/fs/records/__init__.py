@@ -21,9 +21,9 @@ field it applies to (`Annotated[T, marker…]`, the first marker innermost):
   values of mux's files (a count floored, a time > 0, `true` and nothing else…);
 - `ValidItems`, `ValidEntries`: a list (an object) whose items (values) are read one by
   one, a bad one dropped without hiding the others;
-- `Healed(fn)` (the raw value mended before it is read), `Checked(fn)` (the value read,
-  mended or refused with ValueError), `AtLeast(n)` (a number ≥ n, a text or list of at
-  least n);
+- `Healed(fn)` (the raw value mended before it is read; `fn` says what it forgave with
+  `note`), `Checked(fn)` (the value read, mended or refused with ValueError), `AtLeast(n)`
+  (a number ≥ n, a text or list of at least n);
 - `OmitNone`: written only when it has a value (mux leaves such fields out); `OmitEmpty`:
   only when it holds something (a text, a list, true);
 - `KeepUnread`: an optional field's value that cannot be read is written back as it was
@@ -33,6 +33,10 @@ field it applies to (`Annotated[T, marker…]`, the first marker innermost):
 
 A record a file holds as a list of its values (`[path, config]`) subclasses `Positional`:
 read from the list, written as it.
+
+`Rec.read_noting(raw)` reads as `read` does and says what the lenient fields forgave, each
+with its place: a value `Lenient` refused, an item `ValidItems` dropped, a value a
+`Healed` function mended and noted (a trace dump's notes: `memtab.traces.schema`).
 
 A record that writes the fields it was given and no others (read from a file that has
 them, or given to its constructor; `rec.given(name)` says which) is declared
@@ -52,12 +56,13 @@ What a record writes may differ from what it holds (`computed`, `WrittenAs`, `No
 `Inlined`, `write_only=True`: the `--json` outputs): see `memtab.fs.records.output`.
 
 The codec is Memtab's own, and cheap: defining a record class costs what a plain class
-costs; its first write, and its `READ_COMPILED_AT`th read (the reads before it go field by
-field), generate the class's writer and reader as one function each
-(`memtab.fs.records.compiler`), as fast as a hand-written one (and the constructor of a
-class built unchecked, at its `COMPILED_AT`th build, nearly as fast as a dataclass's);
-importing it loads no third-party package — docs/ARCHITECTURE.md "Records" says why it was
-chosen, docs/performance.md "Records" what was measured.
+costs; its first read makes the plan every read of it follows (`memtab.fs.records.reading`:
+a value its field's plain type accepts taken as it is, its full reader only for another),
+and its first write generates its writer as one function (`memtab.fs.records.compiler`),
+as fast as a hand-written one (and the constructor of a class built unchecked, at its
+`COMPILED_AT`th build, nearly as fast as a dataclass's); importing it loads no third-party
+package — docs/ARCHITECTURE.md "Records" says why it was chosen, docs/performance.md
+"Records" what was measured.
 The markers live in `memtab.fs.records.markers`; import everything from here.
 """
 
@@ -73,17 +78,14 @@ from memtab.fs.records.codec import (
     Reader,
     RecordError,
     camel_name,
+    note,
+    noting,
     reader_of,
 )
 from memtab.fs.records.compiler import (
-    Default,
-    ReadFunction,
     WriteFunction,
     compiled,
-    overrides,
-    read_by_fields,
     source_of_init,
-    source_of_reader,
     source_of_writer,
 )
 from memtab.fs.records.markers import (
@@ -114,6 +116,7 @@ from memtab.fs.records.output import (
     is_computed,
     not_read,
 )
+from memtab.fs.records.reading import Default, overrides, reader_of_record
 
 __all__ = [
     "AtLeast",
@@ -143,6 +146,7 @@ __all__ = [
     "camel_name",
     "computed",
     "field",
+    "note",
 ]
 
 
@@ -230,8 +234,7 @@ class Record(metaclass=_RecordClass):
         )
         cls._defaults = {**cls._defaults, **defaults}
         cls._fields = cls._writes = cls._writer = cls._unchecked_init = None
-        # Its own reader and writer, built when it is read often and at its first write (the
-        # parent's, if built, are the parent's fields').
+        # its own reader, made at its first read (the parent's reads the parent's fields)
         cls._read_object = Record.__dict__["_read_object"]  # type: ignore[method-assign]
         if "__init__" in cls.__dict__:
             raise TypeError(f"{cls.__name__}: a record is built from its fields, by keyword")
@@ -323,6 +326,16 @@ class Record(metaclass=_RecordClass):
         return cls._read_object(raw)
 
     @classmethod
+    def read_noting(cls, raw: Any) -> tuple[Self | None, list[RecordError]]:
+        """The record `raw` holds (None when it holds none), and what its lenient fields
+        forgave on the way, in order, each where it was (`where`: keys and indexes from
+        this record): a value a `Lenient` field refused (read as its default), an item
+        `ValidItems` or `ValidEntries` dropped, a value a `Healed` function mended and said
+        so (`note`). None of it when the record is refused."""
+        record, found = noting(lambda: cls.read(raw))
+        return record, found if record is not None else []
+
+    @classmethod
     def read_problems(cls, raw: Any) -> list[RecordError]:
         """Every field of `raw` this record refuses, in declared order (none: it reads)."""
         found: list[RecordError] = []
@@ -351,29 +364,14 @@ class Record(metaclass=_RecordClass):
     @classmethod
     def _read_object(cls, raw: Any, problems: list[RecordError] | None = None) -> Self:
         """The record `raw` holds (RecordError: the first problem; every one goes to
-        `problems` when given). This one reads field by field until the class's
-        `READ_COMPILED_AT`th read, which builds the class's own reader and puts it in its
-        place (`memtab.fs.records.compiler`)."""
+        `problems` when given). This one makes the class's reader at its first read
+        (`memtab.fs.records.reading`) and puts it in its place."""
         if cls._write_only:
             raise TypeError(f"{cls.__name__} is written only, never read")
-        reads = _READS[cls] = _READS.get(cls, 0) + 1
-        if reads < READ_COMPILED_AT:
-            read: Self = read_by_fields(cls, Record, raw, problems)
-            return read
-        return cls._build_reader()(raw, problems)
-
-    @classmethod
-    def _build_reader(cls) -> ReadFunction:
-        if cls._write_only:
-            return cls._read_object  # which refuses
-        if "_read_object" in cls.__dict__ and not isinstance(
-            cls.__dict__["_read_object"], classmethod
-        ):
-            return cls._read_object  # built by the reader of a record holding this one
-        source, names = source_of_reader(cls, Record, cls.fields(), cls._defaults)
-        read = compiled(source, names, f"<record reader {cls.__qualname__}>")
-        cls._read_object = staticmethod(read)  # type: ignore[method-assign]
-        return read
+        read = reader_of_record(cls, Record)
+        cls._read_object = staticmethod(read)  # type: ignore[method-assign,assignment]
+        record: Self = read(raw, problems)
+        return record
 
     @classmethod
     def _build_init(cls) -> Callable[..., None]:
@@ -512,19 +510,10 @@ it (~0.15 ms) costs what the generic one's extra 1.5 µs costs over 100 builds, 
 built a few times (on the first paint) compiles nothing."""
 _BUILDS: dict[type[Record], int] = {}
 
-READ_COMPILED_AT = 50
-"""The read of a record class at which its reader is generated. Compiling it costs what
-~80–115 reads field by field cost over the generated reader's (`WorkspaceEntry`'s 12
-fields: 0.67 ms, 8.7 against 2.9 µs a read; `MetaEntry`'s 4: 0.27 ms, 4.2 against 0.8 µs),
-so a class read a few times (the registry and the window's state before its first paint)
-compiles nothing, and one read often pays at most half a compile more. A record held in
-another counts each of its reads."""
-_READS: dict[type[Record], int] = {}
-
 
 def _record_reader(declared: Any) -> Reader | None:
-    """A record class's reader, for a field that holds one (its own reader once it is
-    generated, or a record that holds its own kind); None: no record."""
+    """A record class's reader, for a field that holds one (a record may hold its own
+    kind); None: no record."""
     if not (isinstance(declared, type) and issubclass(declared, Record)):
         return None
     kind: type[Record] = declared

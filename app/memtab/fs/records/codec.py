@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import enum
 import pathlib
+import threading
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, Final, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Final, Literal, TypeVar, Union, get_args, get_origin
 
 Reader = Callable[[Any], Any]
 """A parsed JSON value → the value a field holds (raises `RecordError`)."""
@@ -50,6 +51,78 @@ class RecordError(ValueError):
 MISSING = "missing"
 """The reason of a required field that is absent."""
 
+T = TypeVar("T")
+
+
+# --- notes: what a read that asks for them was forgiven -----------------------------------
+#
+# A lenient field takes what its type refuses (`Lenient`: its default; `ValidItems`: the
+# item dropped; a `Healed` function: the value mended), and a read may ask what it forgave,
+# each with its place (`Record.read_noting`: a trace dump's "`attempts[1].durationMs` should
+# be a number but is true"). The notes of this thread's read are in `_NOTES.found`; a read
+# that fails leaves none (`placed`), and a reader places those of what it read under its
+# key or index. No other read looks further than `NOTING[0]`, 0 while nothing notes.
+
+
+class _Notes(threading.local):
+    found: list[RecordError] | None = None
+
+
+_NOTES = _Notes()
+NOTING = [0]
+"""How many reads note now, in every thread (while 0, no reader looks for notes)."""
+_NOTING_LOCK = threading.Lock()
+
+
+def note(reason: str, value: Any) -> None:
+    """Say that `value` was mended rather than taken as it was — what a `Healed` function
+    says of what it forgave (`reason`: what the value is not, "not a list") — for a read
+    that notes (`noting`); nothing in another read."""
+    if NOTING[0]:
+        noted(RecordError(reason, value))
+
+
+def noted(problem: RecordError) -> None:
+    """Note `problem`, refused and forgiven (a `Lenient` field's default, a dropped item),
+    for a read that notes; nothing in another read."""
+    found = _NOTES.found if NOTING[0] else None
+    if found is not None:
+        found.append(problem)
+
+
+def placed(read: Reader, value: Any, *where: str | int, instead: int = 0) -> Any:
+    """`read(value)` within a read that notes: the notes it makes placed under `where`
+    (keys and indexes) instead of their first `instead` parts, none kept when it fails."""
+    found = _NOTES.found
+    if found is None:
+        return read(value)
+    since = len(found)
+    try:
+        result = read(value)
+    except RecordError:
+        del found[since:]
+        raise
+    if (where or instead) and len(found) > since:
+        found[since:] = [
+            RecordError(made.reason, made.value, (*where, *made.where[instead:]))
+            for made in found[since:]
+        ]
+    return result
+
+
+def noting(read: Callable[[], T]) -> tuple[T, list[RecordError]]:
+    """What `read()` gives, and what it noted on the way (see above), in order."""
+    outer, found = _NOTES.found, list[RecordError]()
+    _NOTES.found = found
+    with _NOTING_LOCK:
+        NOTING[0] += 1
+    try:
+        return read(), found
+    finally:
+        _NOTES.found = outer
+        with _NOTING_LOCK:
+            NOTING[0] -= 1
+
 
 class Marker:
     """Something `Annotated` declares on a field's type: how it is read (`wrap`), or how
@@ -58,18 +131,13 @@ class Marker:
     __slots__ = ()
     keeps_accepted: bool = False
     """Whether a value the wrapped reader accepts comes out of this marker's reader as it
-    is (so a generated reader may test the value inline: `records.compiler`)."""
+    is (so a reader may take a value its type's test accepts: `records.reading`)."""
     as_parsed: bool = False
     """Whether the value is JSON as parsed, read without a walk and written as it is
     (`PlainJson`)."""
 
     def wrap(self, read: Reader) -> Reader:
         return read
-
-    def also_accepted(self, var: str) -> str | None:
-        """What else a value its wrapped reader accepts must be to come out of this
-        marker's reader as it is (a Python test of `var`; None: no inline test)."""
-        return None
 
     def heals(self) -> Callable[[Any], Any] | None:
         """The function that mends the raw value before the type reads it (`Healed`)."""
@@ -193,52 +261,58 @@ def written_as_parsed(bare: Any, markers: tuple[Any, ...]) -> bool:
     return any(getattr(m, "as_parsed", False) for m in getattr(value, "__metadata__", ()))
 
 
-def accepted_as_is(declared: Any, var: str) -> str | None:
-    """A Python test of the value named `var` true only where `declared`'s reader would
-    give that value back as it is ("True": every value), or None when there is none."""
+def accepted_types(declared: Any) -> frozenset[type] | None:
+    """The types whose values `declared`'s reader gives back as they are (a value of one
+    is taken after `type(v) in kinds`: `records.reading`), `JSON_KINDS` for `Any` (every
+    value a JSON file holds), or None when there are none."""
     if get_origin(declared) is Annotated:
         inner, *markers = get_args(declared)
-        test = accepted_as_is(inner, var)
-        for marker in (m for m in markers if isinstance(m, Marker) and not m.keeps_accepted):
-            also = marker.also_accepted(var)
-            if test is None or also is None:
-                return None
-            test = f"({test}) and {also}"
-        return test
+        keeps = all(m.keeps_accepted for m in markers if isinstance(m, Marker))
+        return accepted_types(inner) if keeps else None
     if declared is Any or declared is object:
-        return "True"
+        return JSON_KINDS
     if declared is None or declared is type(None):
-        return f"{var} is None"
-    if declared in _INLINE_TESTS:
-        return _INLINE_TESTS[declared].format(var)
+        return _NULL
+    if declared in _ACCEPTED:
+        return _ACCEPTED[declared]
     if get_origin(declared) in (Union, types.UnionType):
-        tests = [accepted_as_is(member, var) for member in get_args(declared)]
-        if None in tests:
+        members = [accepted_types(member) for member in get_args(declared)]
+        if any(kinds is None for kinds in members):
             return None
-        return "True" if "True" in tests else " or ".join(f"{test}" for test in tests)
+        if any(kinds is JSON_KINDS for kinds in members):
+            return JSON_KINDS
+        return frozenset[type]().union(*(kinds for kinds in members if kinds is not None))
     return None
 
 
-_INLINE_TESTS = {
-    str: "type({0}) is str",
-    int: "type({0}) is int",
-    float: "type({0}) is float or type({0}) is int",
-    bool: "{0} is True or {0} is False",
+JSON_KINDS: Final[frozenset[type]] = frozenset((str, int, float, bool, type(None), list, dict))
+"""The types of the values JSON parses to: what `Any` takes as it is."""
+_NULL: Final[frozenset[type]] = frozenset((type(None),))
+_ACCEPTED: dict[Any, frozenset[type]] = {
+    str: frozenset((str,)),
+    int: frozenset((int,)),
+    float: frozenset((float, int)),
+    bool: frozenset((bool,)),
 }
 
 
-def healed_then(bare: Any, markers: tuple[Any, ...]) -> tuple[Callable[[Any], Any] | None, Any]:
-    """What a field of type `bare` with `markers` reads through, for an inline test: the
-    function healing the raw value first (None: none), and the type whose reader then reads
-    it (None: the markers do more than that, no inline test)."""
-    reading = [m for m in markers if isinstance(m, Marker)]
-    heal = reading[0].heals() if reading else None
-    rest = reading[1:] if heal is not None else reading
-    if all(m.keeps_accepted for m in rest):
-        return heal, bare
-    if all(m.keeps_accepted or m.also_accepted("v") is not None for m in rest):
-        return heal, Annotated[(bare, *rest)]  # tested inline with what they also accept
-    return heal, None
+def accepted_as_is(declared: Any, var: str) -> str | None:
+    """A Python test of the value named `var` true only where `declared`'s reader would
+    give that value back as it is ("True": every value), or None when there is none: the
+    test a generated writer makes of a value (`accepted_types`, as source)."""
+    kinds = accepted_types(declared)
+    if kinds is None:
+        return None
+    if kinds is JSON_KINDS:
+        return "True"
+    named = sorted(kinds, key=_WRITTEN_ORDER.index)
+    return " or ".join(
+        f"{var} is None" if kind is type(None) else f"type({var}) is {kind.__name__}"
+        for kind in named
+    )
+
+
+_WRITTEN_ORDER = (str, int, float, bool, type(None))
 
 
 def written_as_is(bare: Any, markers: tuple[Any, ...]) -> bool:
@@ -306,7 +380,7 @@ def _union(members: tuple[Reader, ...]) -> Reader:
         first: RecordError | None = None
         for member in members:
             try:
-                return member(value)
+                return placed(member, value) if NOTING[0] else member(value)
             except RecordError as problem:
                 first = first or problem
         assert first is not None
@@ -333,7 +407,7 @@ def _tuple(args: tuple[Any, ...], record_reader: Callable[[Any], Reader | None])
 
 def _item(read: Reader, value: Any, where: str | int) -> Any:
     try:
-        return read(value)
+        return placed(read, value, where) if NOTING[0] else read(value)
     except RecordError as problem:
         raise problem.at(where) from None
 

@@ -1,285 +1,53 @@
-"""A record class's reader and writer, each generated as one plain function (the writer at
-its first use, the reader once the class is read often, `read_by_fields` reading until
-then; the constructor of a class built unchecked once it is built often).
+"""A record class's writer and the constructor of a class built unchecked, each generated
+as one plain function: the writer at the class's first write, the constructor at its
+`COMPILED_AT`th build (`Record.unchecked`: at its first).
 
-`memtab.fs.records` declares, `memtab.fs.records.codec` says how each type is read; this
-module turns a class's fields into the functions that run at every read, write and build,
-so a record costs what a hand-written reader (a dataclass) costs (docs/performance.md
-"Records" has the measurements). The source is generated (`exec`) because the alternative
-— a loop over the fields calling each field's chain of closures — spends most of its time
-in calls: here each field is a few inline lines, its plain type checked in place
-(`type(v) is str`), and a field's full reader (the markers' closures, the error's place and
-message) runs only for a value the inline test does not accept. What a value reads as is
-therefore decided by the full reader alone; the inline test only skips it where it would
-give the value back as it is (`records.codec.accepted_as_is`). The writer tests a value the
-same way before it calls `written`. `source_of_reader` / `source_of_writer` /
-`source_of_init` give the text, for a reader of this module who wants to see what runs.
+`memtab.fs.records` declares, `memtab.fs.records.codec` says how each type is read and
+written, `memtab.fs.records.reading` reads; this module turns a class's fields into the
+functions that run at every write and every unchecked build, so a record costs what a
+hand-written `to_json` (a dataclass's constructor) costs (docs/performance.md "Records").
+The source is generated (`exec`) because the alternative — a loop over the fields calling
+`written` on each value — spends most of its time in calls (3,000 entries of
+memory-meta.json encoded: 4.7 ms against 0.6 ms): here each field is a line, a value that
+always holds plain JSON written as it is, one its declared type's test accepts
+(`type(v) is str`: `records.codec.accepted_as_is`) too, `written` called for the others.
+Reading generates nothing (a class's plan costs ~1.4× a generated reader a read, and no
+compile: `records.reading`). `source_of_writer` / `source_of_init` give the text, for a
+reader of this module who wants to see what runs.
 
-A generated reader, for `class Entry(Record): pinned: TrueOnly = False; name: str`:
+A generated writer, for `class Entry(Record): pinned: bool = False; tags: tuple[str, ...]
+= (); note: Annotated[str | None, OmitNone] = None`:
 
-    def read_Entry(raw, problems=None):
-        if type(raw) is not dict:
-            if isinstance(raw, cls): return raw
-            if not isinstance(raw, dict): raise RecordError('not an object', raw)
-        get = raw.get
-        v0 = get('pinned', ABSENT)
-        if v0 is ABSENT:
-            v0 = d0
-        else:
-            try:
-                w = v0
-                try: v0 = h0(v0)
-                except (ValueError, TypeError): v0 = r0(w)
-                else:
-                    if not (v0 is True or v0 is False): v0 = r0(w)
-            except RecordError as problem:
-                refuse(problem, 'pinned', problems)
-        ...
+    def write_Entry(self):
+        v1 = self.tags
+        out = {'pinned': self.pinned, 'tags': written(v1)}
+        v = self.note
+        if v is not None: out['note'] = v
+        unknown = self._unknown
+        if unknown:
+            for key, value in unknown.items(): out.setdefault(key, value)
+        return out
 """
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable
 from typing import Any, Literal, get_args, get_origin
 
 from memtab.fs.records.codec import (
     ABSENT,
-    MISSING,
     PLAIN_JSON,
     Field,
-    Reader,
-    RecordError,
     accepted_as_is,
-    healed_then,
     written,
     written_as_is,
     written_as_parsed,
 )
 from memtab.fs.records.output import Inlined
+from memtab.fs.records.reading import Default, slot_setter
 
-ReadFunction = Callable[..., Any]
-"""`(raw, problems=None) -> record`: a class's generated reader (raises `RecordError`)."""
 WriteFunction = Callable[[Any], dict[str, Any]]
 """`(record) -> JSON object`: a class's generated writer."""
-
-
-class Default:
-    """A field's default as the reader makes it: a value, or a factory called per record."""
-
-    __slots__ = ("factory", "value")
-
-    def __init__(self, value: Any, factory: Callable[[], Any] | None) -> None:
-        self.value, self.factory = value, factory
-
-
-def refuse(problem: RecordError, key: str, problems: list[RecordError] | None) -> None:
-    """A field's problem: raised at `key`, or collected (`Record.read_problems`)."""
-    if problems is None:
-        raise problem.at(key) from None
-    problems.append(problem.at(key))
-
-
-def missing(key: str, problems: list[RecordError] | None) -> None:
-    refuse(RecordError(MISSING, None), key, problems)
-
-
-def slow(read: Reader, value: Any, key: str, problems: list[RecordError] | None) -> Any:
-    """A field's value read by its full reader (ABSENT: refused, its problem collected)."""
-    try:
-        return read(value)
-    except RecordError as problem:
-        refuse(problem, key, problems)
-        return ABSENT
-
-
-def source_of_reader(
-    cls: Any, base: type, fields: tuple[Field, ...], defaults: dict[str, Any]
-) -> tuple[str, dict[str, Any]]:
-    """The reader's source and the names it uses (see the module doc); the hooks of `base`
-    (`before_read`, `after_read`, `_fill`) are called only where a subclass overrides them."""
-    names: dict[str, Any] = {
-        "cls": cls,
-        "ABSENT": ABSENT,
-        "RecordError": RecordError,
-        "refuse": refuse,
-        "missing": missing,
-        "slow": slow,
-        "new": object.__new__,
-        "set_slot": object.__setattr__,
-    }
-    lines = [f"def read_{cls.__name__}(raw, problems=None):"]
-    if overrides(cls, "before_read", base):
-        names["before_read"] = cls.before_read
-        lines.append("    raw = before_read(raw)")
-    lines += [
-        "    if type(raw) is not dict:",
-        "        if isinstance(raw, cls): return raw",
-        "        if not isinstance(raw, dict): raise RecordError('not an object', raw)",
-        "    get = raw.get",
-    ]
-    # the class keeps something of what was given (its own `_fill`, or which: `given_only`)
-    fills = overrides(cls, "_fill", base) or cls._given_only
-    unread = [f.key for f in fields if _keeps_unread(f)]
-    if unread:
-        lines.append("    unread = {}")
-    for n, declared in enumerate(fields):
-        default = defaults.get(declared.name, ABSENT)
-        lines += _field_lines(n, declared, ABSENT if fills else default, names, default)
-        if declared.key in unread:  # a value it could not read stays as it was (`KeepUnread`)
-            key = repr(declared.key)
-            lines.append(f"    if v{n} is None and {key} in raw: unread[{key}] = raw[{key}]")
-    lines.append("    if problems: raise problems[0]")
-    lines.append("    record = new(cls)")
-    if fills:
-        given = ", ".join(
-            f"{f.name!r}: v{n}" for n, f in enumerate(fields) if f.name not in defaults
-        )
-        lines.append(f"    values = {{{given}}}")
-        lines += [
-            f"    if v{n} is not ABSENT: values[{f.name!r}] = v{n}"
-            for n, f in enumerate(fields)
-            if f.name in defaults
-        ]
-        lines.append("    record._fill(values)")
-    else:
-        for n, declared in enumerate(fields):
-            names[f"s{n}"] = _slot_setter(cls, declared.name)
-            lines.append(f"    s{n}(record, v{n})")
-        lines.append("    set_slot(record, '_unknown', None)")
-    if cls._keeps_unknown:
-        names["known"] = frozenset(name for f in fields for name in (f.key, f.name))
-        lines.append("    unknown = {k: x for k, x in raw.items() if k not in known}")
-        if unread:
-            lines.append("    unknown.update(unread)")
-        lines.append("    if unknown: set_slot(record, '_unknown', unknown)")
-    if overrides(cls, "after_read", base):
-        lines += [
-            "    try:",
-            "        return record.after_read()",
-            "    except RecordError:",
-            "        raise",
-            "    except ValueError as error:",
-            "        raise RecordError(str(error), raw) from None",
-        ]
-    else:
-        lines.append("    return record")
-    return "\n".join(lines) + "\n", names
-
-
-def read_by_fields(
-    cls: Any, base: type, raw: Any, problems: list[RecordError] | None = None
-) -> Any:
-    """What the reader `source_of_reader` writes returns for `raw`, each field read by its
-    full reader in a loop: a class's first reads, until compiling its reader pays
-    (`memtab.fs.records.READ_COMPILED_AT`)."""
-    if overrides(cls, "before_read", base):
-        raw = cls.before_read(raw)
-    if type(raw) is not dict:
-        if isinstance(raw, cls):
-            return raw
-        if not isinstance(raw, dict):
-            raise RecordError("not an object", raw)
-    fills = overrides(cls, "_fill", base) or cls._given_only
-    fields, defaults = cls.fields(), cls._defaults
-    values: dict[str, Any] = {}
-    unread: dict[str, Any] = {}
-    for declared in fields:
-        key, default = declared.key, defaults.get(declared.name, ABSENT)
-        value = raw.get(key, ABSENT)
-        if value is ABSENT and key != declared.name:
-            value = raw.get(declared.name, ABSENT)
-        if value is not ABSENT:
-            value = slow(declared.read, value, key, problems)
-        elif _no_default(default):
-            missing(key, problems)
-        elif isinstance(default, Default) and not fills:
-            value = default.factory() if default.factory is not None else default.value
-        elif not fills:
-            value = default
-        if value is None and key in raw and _keeps_unread(declared):
-            unread[key] = raw[key]
-        values[declared.name] = value
-    if problems:
-        raise problems[0]
-    record = object.__new__(cls)
-    if fills:
-        given = {n: v for n, v in values.items() if v is not ABSENT or n not in defaults}
-        record._fill(given)
-    else:
-        for name, value in values.items():
-            object.__setattr__(record, name, value)
-        object.__setattr__(record, "_unknown", None)
-    if cls._keeps_unknown:
-        known = {name for f in fields for name in (f.key, f.name)}
-        unknown = {k: x for k, x in raw.items() if k not in known} | unread
-        if unknown:
-            object.__setattr__(record, "_unknown", unknown)
-    if not overrides(cls, "after_read", base):
-        return record
-    try:
-        return record.after_read()
-    except RecordError:
-        raise
-    except ValueError as error:
-        raise RecordError(str(error), raw) from None
-
-
-def _keeps_unread(declared: Field) -> bool:
-    return any(getattr(m, "keeps_unread", False) for m in declared.markers)
-
-
-def _field_lines(
-    n: int, declared: Field, default: Any, names: dict[str, Any], declared_default: Any
-) -> list[str]:
-    """Field `n`'s lines: its value read into `v{n}`; when absent, its `default` (left
-    ABSENT when the class's `_fill` makes it from the `declared_default`). As few lines
-    as can be: compiling them is most of what a class's first read costs."""
-    v, key = f"v{n}", declared.key
-    lines = [f"    {v} = get({key!r}, ABSENT)"]
-    if key != declared.name:
-        lines.append(f"    if {v} is ABSENT: {v} = get({declared.name!r}, ABSENT)")
-    if _no_default(declared_default):
-        lines.append(f"    if {v} is ABSENT: missing({key!r}, problems)")
-    elif isinstance(default, Default) and default.factory is not None:
-        names[f"f{n}"] = default.factory
-        lines.append(f"    if {v} is ABSENT: {v} = f{n}()")
-    elif default is not ABSENT:
-        names[f"d{n}"] = default.value if isinstance(default, Default) else default
-        lines.append(f"    if {v} is ABSENT: {v} = d{n}")
-    else:
-        lines.append(f"    if {v} is ABSENT: pass")
-    names[f"r{n}"] = declared.read
-    full_read = f"slow(r{n}, {v}, {key!r}, problems)"
-    heal, then = healed_then(declared.type, declared.markers)
-    test = accepted_as_is(then, "w" if heal is not None else v) if then is not None else None
-    if heal is not None and test is not None:
-        names[f"h{n}"] = heal
-        lines += [
-            "    else:",
-            f"        try: w = h{n}({v})",
-            "        except (ValueError, TypeError): w = ABSENT",  # the full reader says why
-            f"        {v} = w if {test} else {full_read}",
-        ]
-    elif test is None:
-        lines.append(f"    else: {v} = {full_read}")
-    elif test != "True":  # not `Any`
-        lines.append(f"    elif not ({test}): {v} = {full_read}")
-    return lines
-
-
-def _slot_setter(cls: Any, name: str) -> Callable[[Any, Any], None]:
-    """What sets the slot `name` of a `cls` (its descriptor's `__set__`: a record's own
-    `__setattr__` refuses, and this is twice as fast as `object.__setattr__`)."""
-    slot = getattr(cls, name)
-    if isinstance(slot, types.MemberDescriptorType):
-        return slot.__set__
-    return lambda record, value: object.__setattr__(record, name, value)
-
-
-def _no_default(default: Any) -> bool:
-    unset = isinstance(default, Default) and default.factory is None and default.value is ABSENT
-    return default is ABSENT or unset
 
 
 def needs(cls: Any, name: str) -> None:
@@ -319,7 +87,7 @@ def source_of_init(
         if settable:
             lines.append(f"    _self.{name} = {value}")
         else:
-            names[f"_s{n}"] = _slot_setter(cls, name)
+            names[f"_s{n}"] = slot_setter(cls, name)
             lines.append(f"    _s{n}(_self, {value})")
     head = f"def init_{cls.__name__}(_self, *, {''.join(p + ', ' for p in params)}**_rest):"
     return "\n".join((head, *lines)) + "\n", names
@@ -455,10 +223,3 @@ def compiled(source: str, names: dict[str, Any], filename: str) -> Any:
     exec(compile(source, filename, "exec"), names, namespace)  # generated: see the module doc
     (function,) = namespace.values()
     return function
-
-
-def overrides(cls: Any, name: str, base: type) -> bool:
-    """Whether a class between `cls` and `base` defines `name` (other than as `base`'s, or
-    as a function built here)."""
-    found = next(owner.__dict__[name] for owner in cls.__mro__ if name in owner.__dict__)
-    return found is not base.__dict__[name] and not getattr(found, "generated", False)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from memtab.fs.jsonfile import finite_number
-from memtab.fs.records.codec import Marker, Reader, RecordError
+from memtab.fs.records.codec import NOTING, Marker, Reader, RecordError, noted, placed
 
 T = TypeVar("T")
 
@@ -73,7 +73,8 @@ read, is written back as it was, among the unknown fields (`keep_unknown=True` r
 
 
 class Lenient(Marker):
-    """A value the field's type refuses reads as `default` (the record is still read)."""
+    """A value the field's type refuses reads as `default` (the record is still read; a
+    read that notes notes the refusal: `Record.read_noting`)."""
 
     __slots__ = ("default",)
     keeps_accepted = True
@@ -86,15 +87,17 @@ class Lenient(Marker):
 
         def read_or_default(value: Any) -> Any:
             try:
-                return read(value)
-            except RecordError:
+                return placed(read, value) if NOTING[0] else read(value)
+            except RecordError as problem:
+                noted(problem)
                 return default
 
         return read_or_default
 
 
 class Healed(Marker):
-    """The raw value mended by `heal` before the type reads it."""
+    """The raw value mended by `heal` before the type reads it (ValueError or TypeError:
+    refused); `heal` says what it forgave with `note` (`Record.read_noting`)."""
 
     __slots__ = ("heal",)
 
@@ -145,9 +148,6 @@ class AtLeast(Marker):
 
     def __init__(self, least: int) -> None:
         self.least = least
-
-    def also_accepted(self, var: str) -> str | None:
-        return f"(len({var}) if type({var}) is str else {var}) >= {self.least!r}"
 
     def wrap(self, read: Reader) -> Reader:
         least = self.least
@@ -220,6 +220,8 @@ class _ValidItems(Marker):
 
     def wrap(self, read: Reader) -> Reader:
         def read_valid(value: Any) -> Any:
+            if NOTING[0]:
+                return _valid_items_noted(read, value)
             if not isinstance(value, list | tuple):
                 return read([])
             try:
@@ -230,11 +232,28 @@ class _ValidItems(Marker):
         return read_valid
 
 
+def _valid_items_noted(read: Reader, value: Any) -> Any:
+    """What `ValidItems` reads, in a read that notes: each item read at its place, each one
+    dropped noted there (and a value that is no list)."""
+    if not isinstance(value, list | tuple):
+        noted(RecordError("not a list", value))
+        return read([])
+    kept: list[Any] = []
+    for n, item in enumerate(value):
+        try:  # read as a list of one, its notes (and its problem) at `n`, not 0
+            kept += placed(read, [item], n, instead=1)
+        except RecordError as problem:
+            noted(RecordError(problem.reason, problem.value, (n, *problem.where[1:])))
+    return type(read([]))(kept)
+
+
 class _ValidEntries(Marker):
     __slots__ = ()
 
     def wrap(self, read: Reader) -> Reader:
         def read_valid(value: Any) -> Any:
+            if NOTING[0]:
+                return _valid_entries_noted(read, value)
             if not isinstance(value, dict):
                 return read({})
             try:
@@ -243,6 +262,21 @@ class _ValidEntries(Marker):
                 return read({k: v for k, v in value.items() if _reads(read, {k: v})})
 
         return read_valid
+
+
+def _valid_entries_noted(read: Reader, value: Any) -> Any:
+    """What `ValidEntries` reads, in a read that notes: each entry read at its key, each one
+    dropped noted there (and a value that is no object)."""
+    if not isinstance(value, dict):
+        noted(RecordError("not an object", value))
+        return read({})
+    kept: dict[str, Any] = {}
+    for key, item in value.items():
+        try:
+            kept.update(placed(read, {key: item}))
+        except RecordError as problem:
+            noted(problem)  # placed at its key by the entries' reader
+    return kept
 
 
 class _PlainJson(Marker):

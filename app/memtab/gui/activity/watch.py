@@ -207,7 +207,10 @@ class HomeWatcher(QObject):
         self._extra_watches = []
         for directory, recursive in self._extra_targets:
             poster = observers.event_poster(
-                self._make_poster(self._generation), os.path.realpath(directory), directory
+                self._make_poster(self._generation),
+                os.path.realpath(directory),
+                directory,
+                shallow=not recursive,
             )
             try:
                 watch = observers.watch(observer, poster, directory, recursive=recursive)

@@ -40,10 +40,13 @@ __all__ = [
 ]
 
 
-def event_poster(post: Poster, watched_root: str, reported_root: str) -> EventPoster:
+def event_poster(
+    post: Poster, watched_root: str, reported_root: str, *, shallow: bool = False
+) -> EventPoster:
     """The observer-thread handler: each event's paths, filtered by the one watcher policy
-    (`memtab.watch_policy.paths`), posted with whether they are settled."""
-    return EventPoster(post, watched_root, reported_root)
+    (`memtab.watch_policy.paths`; `shallow` for a watch that is not recursive), posted with
+    whether they are settled."""
+    return EventPoster(post, watched_root, reported_root, shallow=shallow)
 
 
 def native_observer() -> BaseObserver:

@@ -33,6 +33,7 @@ from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.gutter import BlameGutter
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.line_margin import MarginEditor
 from memtab.operations.blame import align, blame_text
 
@@ -42,6 +43,8 @@ SHOWN_FLAG = "blame-gutter"
 """The UI-state flag: whether the gutter shows."""
 BLAME_KEY = "blame"
 ALIGN_KEY = "blame-align"
+NO_LINE_BLAME = "Show the blame first (View → Blame, Ctrl+Alt+B), with a file open"
+NOT_BLAMED_YET = "No blame for this line yet: it is being read, or the line is new"
 REALIGN_DELAY_MS = 300
 """How long typing pauses before the lines are matched again."""
 
@@ -89,6 +92,15 @@ class BlameFeature(QObject):
             checkable=True,
             checked_when=lambda: self.shown,
             tip="Beside each line: who wrote it, when and in which run; click for more",
+        )
+        context.actions.add(
+            "blame.line",
+            "Who wrote this &line",
+            self.show_line_card,
+            keys=["Ctrl+Alt+L"],
+            menu="view",
+            tip="The blame card of the line the cursor is on: who wrote it, when, in which "
+            "run and why (Escape closes it)",
         )
         editor.file_opened.connect(self._on_editor_file_changed)
         editor.saved.connect(self._on_editor_file_changed)
@@ -206,7 +218,26 @@ class BlameFeature(QObject):
     # -- slots -------------------------------------------------------------------------------
 
     def _on_action_toggled(self) -> None:
-        self.set_shown(self.action.isChecked())
+        shown = self.action.isChecked()
+        self.set_shown(shown)
+        text = self._editor.text_edit
+        if shown and self._editor.current_file is not None and text.isVisible():
+            # The blame is beside the text: the keyboard goes there (Escape: back).
+            way_back = text.findChild(KeyboardReturn) or KeyboardReturn(text)
+            way_back.take(text)
+
+    def show_line_card(self) -> None:
+        """The card of the line the cursor is on (the gutter's click, by keyboard)."""
+        if not self.shown or self._editor.current_file is None:
+            self._context.status.show(NO_LINE_BLAME)
+            return
+        text = self._editor.text_edit
+        line = text.textCursor().blockNumber()
+        if self.gutter.entry_at(line) is None:
+            self._context.status.show(NOT_BLAMED_YET)
+            return
+        where = text.viewport().mapToGlobal(text.cursorRect().bottomLeft())
+        self._on_gutter_card_requested(line, where)
 
     @Slot(object)
     def _on_editor_file_changed(self, _ref: object) -> None:

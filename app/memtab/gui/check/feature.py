@@ -20,7 +20,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QDockWidget
 
 from memtab.check.records import CheckReport, Finding
@@ -70,7 +70,13 @@ class MarkedEditor(MarginEditor, Protocol):
 
 
 class CheckFeature(QObject):
-    """The check's panel, row marks and line marks (see the module docstring)."""
+    """The check's panel, row marks and line marks (see the module docstring).
+
+    Signals:
+        reported(CheckReport): each report shown (the room of what needs you counts it).
+    """
+
+    reported = Signal(object)
 
     def __init__(
         self,
@@ -197,6 +203,12 @@ class CheckFeature(QObject):
         self._set_status(report_status(report))
         self._rows.set_marks("check", row_marks(self._shown_findings()))
         self._mark_lines()
+        self.reported.emit(report)
+
+    def show_panel(self) -> None:
+        """Show the Check panel (the room's "No longer true of the code")."""
+        self.dock.show()
+        self.dock.raise_()
 
     def _set_status(self, text: str) -> None:
         self.shown.status = text

@@ -72,7 +72,7 @@ class CheckPanel(QWidget):
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.check_button = QPushButton("Check &now", self)
         self.open_button = QPushButton("&Open", self)
-        self.fix_button = QPushButton("Apply &fix…", self)
+        self.fix_button = QPushButton("Apply fi&x…", self)  # Alt+F: the File menu
         self.fix_button.setToolTip(FIX_TIP)
         buttons = QHBoxLayout()
         buttons.addWidget(self.check_button)
@@ -85,6 +85,7 @@ class CheckPanel(QWidget):
         layout.addWidget(self.list, 1)
         layout.addWidget(self.why)
         layout.addLayout(buttons)
+        self.setFocusProxy(self.list)  # the panel's key puts the keyboard in the findings
         self.check_button.clicked.connect(self._on_check_button_clicked)
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.fix_button.clicked.connect(self._on_fix_button_clicked)

@@ -40,11 +40,12 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.autosave import AutoSave
+from memtab.gui.editor.bar_keys import BarKeys
 from memtab.gui.editor.current import CurrentTab
 from memtab.gui.editor.editor_actions import EditorActions
 from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.editor.tab_bar import EditorTabBar, chain_like
-from memtab.gui.editor.text.empty_state import EmptyState
+from memtab.gui.editor.text.empty_state import EmptyRoom, EmptyState
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.editor.unsaved import ask_unsaved
 from memtab.gui.tasks.jobs import JobClient, Lane
@@ -125,6 +126,7 @@ class EditorPanel(CurrentTab, QWidget):
         self._empty_state = EmptyState(self._stack)
         self._stack.addWidget(self._empty_state)
         self._empty_page: FileTab | None = None
+        self.empty_room = EmptyRoom(self._stack)  # what another feature shows there
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -138,6 +140,7 @@ class EditorPanel(CurrentTab, QWidget):
         )
         self.editor_actions.notice.connect(self._on_actions_notice)
         self.editor_actions.said.connect(context.status.show)
+        self.bar_keys = BarKeys(context.actions, self, self, context.status.show)
         self.refresh_chrome()
 
     # --- the tabs ----------------------------------------------------------------------------
@@ -201,11 +204,13 @@ class EditorPanel(CurrentTab, QWidget):
             self.tabs_changed.emit()
 
     def next_tab(self) -> None:
-        """Show the tab after the current one (the first after the last)."""
+        """Show the tab after the current one (the first after the last), the keyboard in
+        it: what is typed next goes into the file shown."""
         self._step_tab(1)
 
     def previous_tab(self) -> None:
-        """Show the tab before the current one (the last before the first)."""
+        """Show the tab before the current one (the last before the first), the keyboard
+        in it."""
         self._step_tab(-1)
 
     def close_current_tab(self) -> None:
@@ -484,6 +489,7 @@ class EditorPanel(CurrentTab, QWidget):
         index = stepped_index(len(self._tabs), self.tab_bar.currentIndex(), step)
         if index is not None:
             self.tab_bar.setCurrentIndex(index)
+            self._current.view.take_keyboard()
 
     @contextmanager
     def _switching_quietly(self) -> Iterator[None]:

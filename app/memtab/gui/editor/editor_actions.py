@@ -109,7 +109,7 @@ class EditorActions(QObject):
         self.save_action = actions.add(
             "editor.save",
             "&Save",
-            panel.save,
+            self.save_saying,
             keys=["Ctrl+S", StandardKey.Save, "Ctrl+Return", "Ctrl+Enter"],
             menu="file",
             tip="Save the open file",
@@ -250,6 +250,18 @@ class EditorActions(QObject):
     @property
     def _view(self) -> EditorView:
         return self._current_view()
+
+    def save_saying(self) -> None:
+        """Save (Ctrl+S), and say so in the status bar once the file is on disk ("Saved
+        notes.md"; a refused save says why in the editor's bar instead)."""
+        path = self._panel.real_path
+        name = path.name if path is not None else None
+
+        def said(saved: bool) -> None:
+            if saved and name is not None:
+                self.said.emit(f"Saved {name}")
+
+        self._panel.save(said)
 
     def _action(
         self,

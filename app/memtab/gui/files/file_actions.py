@@ -25,6 +25,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPoint, QUrl, Signal, SignalIns
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
+from memtab.components.consolidation.run_states import CONSOLIDATE_SCOPE
 from memtab.components.files import ops as file_ops
 from memtab.components.files import rules, undo
 from memtab.components.files.questions import NewKind
@@ -253,7 +254,13 @@ class FileActions(QObject):
             "tree.history", "History", self.show_selected_history, focus=in_tab, on=tab
         )
         self.trash_action = actions.add(
-            "tree.trash", "Recently deleted…", self.show_selected_trash, focus=in_tab, on=tab
+            "tree.trash",
+            "Recently deleted in this scope…",
+            self.show_selected_trash,
+            focus=in_tab,
+            on=tab,
+            text_when=lambda: rules.scope_trash_text(self._tree.current_node()),
+            enabled_when=self._applies_to_current(rules.has_scope),
         )
         self.open_linked_action = actions.add(
             "tree.open_linked",
@@ -301,6 +308,11 @@ class FileActions(QObject):
             self.pin_action.setText(rules.pin_text(node))
         if node.linked is not None:
             self.open_linked_action.setText(rules.linked_text(node))
+        if rules.has_scope(node):  # the row's scope, whichever row is current
+            self.trash_action.setText(rules.scope_trash_text(node))
+            self.trash_action.setEnabled(True)
+        if RowAction.CONSOLIDATE in actions and rules.consolidated_scope(node) is not None:
+            actions[RowAction.CONSOLIDATE].setText(rules.consolidate_text(node))
         return menu
 
     def _row_actions(self) -> dict[RowAction, QAction]:
@@ -317,7 +329,9 @@ class FileActions(QObject):
             RowAction.DELETE: self.delete_action,
             RowAction.DELETE_ORPHAN: self.delete_orphan_action,
             RowAction.OPEN_LINKED: self.open_linked_action,
-        } | self._registered({RowAction.GO_TO_CUT: GO_TO_CUT})
+        } | self._registered(
+            {RowAction.GO_TO_CUT: GO_TO_CUT, RowAction.CONSOLIDATE: CONSOLIDATE_SCOPE}
+        )
 
     def _registered(self, ids: dict[RowAction, str]) -> dict[RowAction, QAction]:
         """Other features' actions a row offers, by their registered ids (those the window
@@ -461,7 +475,8 @@ class FileActions(QObject):
             self.history_requested.emit(node.path)
 
     def show_selected_trash(self) -> None:
-        """Show what the selected scope lost (Recently deleted)."""
+        """Show what the selected row's scope lost (Recently deleted, its scope chosen);
+        a row of no scope of mux's, everything."""
         node = self._tree.current_node()
         scope = node.path.scope if node is not None and node.path is not None else None
         self.trash_requested.emit(scope)

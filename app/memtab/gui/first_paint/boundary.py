@@ -54,9 +54,13 @@ from types import ModuleType
 # split from store/files.py at 598 lines; its importing +2.6 M instructions, the outline's
 # walk 4.5 M fewer: callgrind). 119: the base that gives the start's slotted records their
 # repr (fs/slotted.py; 0.09 ms to import, 0.19 ms with its lookup: -X importtime). 120:
-# the one rule for private files (fs/private.py: the description cache the first scan
-# reads is made private first, issue 70; ~0.1 ms to import, stdlib only).
-MODULES_BEFORE_FIRST_PAINT_MAX = 120
+# the one rule for private files (fs/private.py: the log is opened 0600 and the description
+# cache the first scan reads made private before the paint, issue 70; 0.21 ms to import,
+# -X importtime, its bytecode compiled). 121: the one way a record is read
+# (fs/records/reading.py), out of fs/records/compiler.py with the generated readers gone:
+# importing fs.records 118.8 → 117.5 M instructions, the start to the tree's first paint the
+# same (callgrind; docs/performance/records.md).
+MODULES_BEFORE_FIRST_PAINT_MAX = 121
 
 # The NamedTuples' fields annotated with a string that the start compiles before its
 # first paint (see the module docstring). 17: the registry's records and NamedTuples are
@@ -79,6 +83,7 @@ REACHED_AFTER_FIRST_PAINT = frozenset(
         "memtab.gui.tasks.file_channel",
         "memtab.gui.toolkit.crash_dialog",
         "memtab.gui.toolkit.dialog_layout",
+        "memtab.gui.toolkit.keyboard_return",
         "memtab.sources",
         "memtab.sources.config",
         "memtab.store.leftovers",
@@ -88,12 +93,15 @@ REACHED_AFTER_FIRST_PAINT = frozenset(
 # What a small home's first scan (the full scan, `components.tree.full_scan`) imports on its
 # worker before the tree's first paint, which shows that scan; a big home's outline
 # paints before any of them is loaded (they cost the start ~24M instructions, ~2%, when
-# the consolidation journal's records were five dataclasses; they are records now).
+# the consolidation journal's records were five dataclasses; they are records now). The
+# runs of one scope alone (`scope_runs`, the footer's lines with the journal's) add one
+# record: 0.64 ms of import on that worker (python -X importtime, three runs, load ~8).
 FIRST_SCAN_BEFORE_FIRST_PAINT = frozenset(
     {
         "memtab.components.tree.full_scan",
         "memtab.store.text.free_text",
         "memtab.store.sidecars.journal",
+        "memtab.store.sidecars.scope_runs",
     }
 )
 

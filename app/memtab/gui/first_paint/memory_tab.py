@@ -36,7 +36,7 @@ from contextlib import AbstractContextManager
 from typing import Protocol
 
 from PySide6.QtCore import QPoint, QSize, QTimer, Signal, Slot
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtWidgets import QMenu, QSplitter, QWidget
 
 from memtab.components.activity.badges import Badge
 from memtab.components.activity.change_batch import ChangeBatch
@@ -48,6 +48,7 @@ from memtab.components.window.settings_news import SettingsChange, SettingsSecti
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.memory_tab.layout import TabLayout
+from memtab.gui.memory_tab.overlay import TreeOverlay
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
 from memtab.gui.tree.fill import TreeFill
 from memtab.gui.tree.model import MemoryTreeModel
@@ -234,6 +235,18 @@ class MemoryTab(QWidget):
             [self.picker.combo, search_field, self.new_button, self.tree],
             [*over_tree, editor, footer],
         )
+
+    @property
+    def overlay(self) -> TreeOverlay:
+        """The panels over the bottom of the tree."""
+        return self._layout.overlay
+
+    @property
+    def below_editor(self) -> QSplitter:
+        """The splitter of the editor and what a wide tab shows below it (once placed)."""
+        splitter = self._layout.below_editor
+        assert splitter is not None, "the editor is placed first (place_parts)"
+        return splitter
 
     def settle(self, controller: TabController) -> None:
         """The controller is built and wired: the frame follows it from now on

@@ -2,8 +2,11 @@
 
 The bar is the Memory tab's news bar (a `MessageBar` the window composes), shown by
 `BurstNotices` as `components.history.burst_news` says: the newest burst not seen yet,
-once. The bursts it is told come from the history hub's worker (`deleted.news_bursts`),
-whenever history changes and when the window opens; which were shown is kept in the UI
+once; a mass change (the guard's, `memtab.watch.guard`) with Restore all beside Review…,
+which asks the window to put the whole event back as one undoable step
+(`restore_all_requested`) and then says what it did (`restored`). The bursts it is told
+come from the history hub's worker (`deleted.news_read`), whenever history changes and
+when the window opens; which were shown is kept in the UI
 state (saved at once, on the window's file channel). Review… asks for Recently deleted at
 that burst (`review_requested`); dismissing it shows nothing until the next burst, and
 it goes by itself once what it named was put back.
@@ -12,15 +15,13 @@ it goes by itself once what it named was put back.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
 from memtab.components.editor.session import BarKind
-from memtab.components.history.burst_news import REVIEW, BurstNews
+from memtab.components.history.burst_news import RESTORE_ALL, REVIEW, BurstNews, NewsRead
 from memtab.gui.context import WindowContext
-from memtab.watch.events import ChangeEvent
 
 logger = logging.getLogger(__name__)
 
@@ -58,9 +59,12 @@ class BurstNotices(QObject):
 
     Signals:
         review_requested(str): Review… was clicked: the burst's id.
+        restore_all_requested(object): a mass change's Restore all was clicked: its
+            `ChangeEvent`.
     """
 
     review_requested = Signal(str)
+    restore_all_requested = Signal(object)
 
     def __init__(self, context: WindowContext, bar: NoticeBar, parent: QObject) -> None:
         super().__init__(parent)
@@ -77,28 +81,38 @@ class BurstNotices(QObject):
         notice = self.news.notice
         return notice.text if notice is not None and not self._bar.isHidden() else ""
 
-    def take(self, bursts: Sequence[ChangeEvent]) -> None:
-        """The bursts Recently deleted lists now: show the newest not seen yet."""
-        if not self.news.take(bursts):
+    def take(self, read: NewsRead) -> None:
+        """The bursts Recently deleted lists now (and the mass changes among them): show
+        the newest not seen yet."""
+        if not self.news.take(read.bursts, read.mass):
             return
         notice = self.news.notice
         if notice is None:  # what it named was put back
             self._bar.clear()
             return
-        self._bar.show_message(BarKind.INFO, notice.text, [(REVIEW, "&Review…")], default=REVIEW)
+        kind = BarKind.WARNING if notice.event is not None else BarKind.INFO
+        self._bar.show_message(kind, notice.text, notice.actions, default=REVIEW)
         state = self._context.ui_state
         if state is not None:
             state.set_bursts_seen(self._context.home.root, self.news.seen)
             self._context.save_ui_state()
 
+    def restored(self, text: str) -> None:
+        """What Restore all did, in words (the window's restore has ended)."""
+        self._bar.show_message(BarKind.INFO, text)
+
     @Slot(str)
     def _on_bar_action_triggered(self, action_id: str) -> None:
         notice = self.news.notice
-        if action_id != REVIEW or notice is None:
+        if notice is None or action_id not in (REVIEW, RESTORE_ALL):
             return
         self.news.dismissed()
         self._bar.clear()
-        self.review_requested.emit(notice.burst_id)
+        if action_id == RESTORE_ALL and notice.event is not None:
+            self._bar.show_message(BarKind.INFO, f"Restoring what {notice.event.words()}…")
+            self.restore_all_requested.emit(notice.event)
+        else:
+            self.review_requested.emit(notice.burst_id)
 
     @Slot()
     def _on_bar_dismissed(self) -> None:

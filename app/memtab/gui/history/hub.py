@@ -25,8 +25,10 @@ its actions (`history.panel`, `history.trash`, `history.runs`):
   also logs the runs a kill left unlogged; it runs once when the tab has loaded too).
 - A burst is news: when the tab has loaded, when history changes and when another
   workspace is shown, the bursts Recently deleted lists are read off the GUI thread
-  (`news_bursts`) and one not seen yet is shown in the tab's news bar (`BurstNotices`);
-  its Review… opens Recently deleted at it.
+  (`news_read`) and one not seen yet is shown in the tab's news bar (`BurstNotices`);
+  its Review… opens Recently deleted at it. A mass change (the guard's) also offers
+  Restore all: the whole event put back as one file operation of the window, which
+  Edit → Undo takes back whole (`restore_burst`; Recently deleted's Restore all too).
 - Whether history is being recorded (`memtab/history/recording.json`, which this window's
   recording passes and `memtab watch` write) is read when the tab has loaded and whenever
   the watcher says it changed: while it is not, the status bar says so (`recording_note`,
@@ -47,8 +49,10 @@ from PySide6.QtWidgets import QDockWidget
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
+from memtab.components.history.burst_news import NewsRead
 from memtab.components.history.deleted import DeletedFile
 from memtab.components.history.hub_turns import PanelAway, RecordingWait, batch_routes
+from memtab.components.history.trash_view import restored_words
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext, WindowShell
@@ -63,12 +67,14 @@ from memtab.operations.history import (
     catch_up_runs_log,
     record_outside_changes,
     recording,
+    restore_burst,
     restore_deleted_file,
 )
 from memtab.sources.model import Source
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
+from memtab.watch.events import ChangeEvent, EventRestore
 
 if TYPE_CHECKING:  # lazy: Runs… and Recently deleted load when first opened (open_runs, open_trash)
     from memtab.gui.history.runs_dialog import RunsDialog
@@ -133,6 +139,7 @@ class HistoryHub(QObject):
         if news is not None:
             self.notices = BurstNotices(context, news, self)
             self.notices.review_requested.connect(self.review_burst)
+            self.notices.restore_all_requested.connect(self._on_notices_restore_all_requested)
         self.recording_note = RecordingNote(shell.as_widget())
         """Placed in the window's status bar by the window (`gui.window.features`)."""
 
@@ -242,13 +249,43 @@ class HistoryHub(QObject):
             # lazy: Recently deleted and its rows, as Runs… above
             from memtab.gui.history.trash_dialog import TrashDialog
 
-            self.trash_dialog = TrashDialog(self._context.jobs, self._shell.as_widget())
+            self.trash_dialog = TrashDialog(
+                self._context.jobs, self._shell.as_widget(), restore_all=self.restore_burst
+            )
             self.trash_dialog.restore_requested.connect(self._on_trash_restore_requested)
             self.trash_dialog.restore_file_requested.connect(self._on_trash_restore_file_requested)
         store = MemoryStore.of(self._context.shown.view())
         self.trash_dialog.show_store(store, scope, self._shown_sources())
         self._raise(self.trash_dialog)
         return self.trash_dialog
+
+    def restore_burst(
+        self,
+        event: ChangeEvent,
+        only: frozenset[str] | None,
+        done: Callable[[EventRestore], None],
+        failed: Callable[[str], None],
+    ) -> None:
+        """Put back what a burst deleted or rewrote (`only`: those of its files), in order
+        with the window's file operations and as one step Edit → Undo takes back; `done`
+        is told what it did."""
+        job = functools.partial(
+            restore_burst, self._home, event, only, stack=self._context.undo_stack
+        )
+        self._context.file_ops.decide(job, done, failed)
+
+    @Slot(object)
+    def _on_notices_restore_all_requested(self, event: ChangeEvent) -> None:
+        notices = self.notices
+        assert notices is not None
+
+        def done(result: EventRestore) -> None:
+            notices.restored(restored_words(result) + " — Edit → Undo takes it back")
+
+        def failed(message: str) -> None:
+            notices.restored(f"Restoring what {event.words()} failed: {message}")
+
+        self.restore_burst(event, None, done, failed)
 
     @Slot(str)
     def review_burst(self, burst_id: str) -> None:
@@ -474,7 +511,7 @@ class HistoryHub(QObject):
     def _on_client_latest_finished(self, key: str, result: object) -> None:
         if key == RECORDING_KEY:
             self.recording_note.show_notice(cast("tuple[str, str] | None", result))
-        elif key == NEWS_KEY and isinstance(result, list) and self.notices is not None:
+        elif key == NEWS_KEY and isinstance(result, NewsRead) and self.notices is not None:
             self.notices.take(result)
 
     @Slot(str, str)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPushButton,
@@ -58,6 +58,8 @@ logger = logging.getLogger(__name__)
 
 HISTORY_KEY = "file-history"
 DIFF_KEY = "version-diff"
+PANEL_WIDTH = 440
+"""The panel's width at first: a version's when, who, change and size, none cut."""
 _ID_ROLE = Qt.ItemDataRole.UserRole
 
 
@@ -86,13 +88,15 @@ class HistoryPanel(QWidget):
         self.title = ElidedLabel(NO_FILE, self, min_width=0)
         self.note = WrappedLabel("", self)
         mute(self.note)
+        # Who is never cut ("Anot…" named nobody); Change, the longest, gives way first.
         self.versions = RowList(
-            ["When", "Who", "Change", "Size"], "Versions", self, stretch=2, whole=(0,)
+            ["When", "Who", "Change", "Size"], "Versions", self, stretch=2, whole=(0, 1)
         )
         self.versions.currentItemChanged.connect(self._on_versions_current_item_changed)
         self.diff = DiffPane(self)
         self.diff.show_message(PICK_VERSION)
-        self.restore_button = QPushButton("&Restore this version", self)
+        # Alt+S: Alt+R is the Inbox's Reject, a letter of the same window
+        self.restore_button = QPushButton("Re&store this version", self)
         self.restore_button.setToolTip(RESTORE_TIP)
         self.restore_button.setEnabled(False)
         self.restore_button.clicked.connect(self._on_restore_button_clicked)
@@ -110,8 +114,14 @@ class HistoryPanel(QWidget):
         layout.addWidget(self.note)
         layout.addWidget(splitter, 1)
         layout.addLayout(buttons)
+        self.setFocusProxy(self.versions)  # the panel's key puts the keyboard in its versions
         self.setMinimumWidth(240)
         self._show_state(NO_FILE)
+
+    def sizeHint(self) -> QSize:
+        """As wide as a version's row needs — when, who, a change's words, the size — so
+        the dock opens showing them (at 1366 px it opened ~260 px wide: "Anot…")."""
+        return QSize(PANEL_WIDTH, super().sizeHint().height())
 
     # -- what the window calls ---------------------------------------------------------------
 

@@ -16,7 +16,9 @@ while nothing is at its path — asking the window to do it (`restore_requested`
 burst rewrote gets what it held before, if unchanged since. **Restore to…** puts a mux
 file at another path (not an orphan's file: it goes back into its dir). **Restore all**
 puts back every file of the selected burst that has not changed since (`restore_event`,
-the user's restores). The tree and editor follow through the watcher, as for any change.
+the user's restores) — in the window through its `restore_all` (the history hub's: one
+step Edit → Undo takes back whole). The tree and editor follow through the watcher, as
+for any change.
 
 Listing (after recording what other programs deleted), reading a deleted file's content
 and restoring a burst run on the dialog's own worker.
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QFontDatabase
@@ -82,9 +84,16 @@ from memtab.operations.history import DeletedPreview, deleted_preview, restore_b
 from memtab.sources.model import Source
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
-from memtab.watch.events import EventRestore
+from memtab.watch.events import ChangeEvent, EventRestore
 
 logger = logging.getLogger(__name__)
+
+RestoreAll = Callable[
+    [ChangeEvent, frozenset[str] | None, Callable[[EventRestore], None], Callable[[str], None]],
+    None,
+]
+"""How the window restores a burst: (its event, only those files, told what it did, told
+why it failed)."""
 
 STACK_BELOW = 760  # px: narrower, the list goes above the preview (its File column readable)
 LIST_KEY = "trash"
@@ -107,9 +116,17 @@ class TrashDialog(QDialog):
     restore_file_requested = Signal(object)
     loaded = Signal()
 
-    def __init__(self, jobs: JobService, parent: QWidget | None = None) -> None:
-        """An empty dialog (`show_store` lists); its reads run on `jobs`' scans lane."""
+    def __init__(
+        self,
+        jobs: JobService,
+        parent: QWidget | None = None,
+        *,
+        restore_all: RestoreAll | None = None,
+    ) -> None:
+        """An empty dialog (`show_store` lists); its reads run on `jobs`' scans lane, and
+        Restore all through `restore_all` (none: on its own worker, with no undo step)."""
         super().__init__(parent)
+        self._restore_all = restore_all
         self.setWindowTitle("Recently deleted")
         self.setAccessibleName("Recently deleted")
         self._store: MemoryStore | None = None
@@ -204,9 +221,11 @@ class TrashDialog(QDialog):
         sources: Sequence[Source] | None = None,
     ) -> None:
         """List what `store`'s scopes and the other agents' `sources` (None: those
-        discovery finds) lost (`scope`: only that one)."""
+        discovery finds) lost (`scope`: only that one), the newest deletion selected once
+        listed (where the deletions are: it opens there)."""
         if not self.isVisible():
             self.note.set_full_text("")  # opened again: what it said last time is over
+        self._state.wanted_newest = True
         self._store = store
         self._sources = tuple(sources) if sources is not None else None
         self.scope_filter.blockSignals(True)
@@ -332,7 +351,7 @@ class TrashDialog(QDialog):
             for item in group.items:
                 header.addChild(trash_rows.file_row(item, palette))
             if not group.items and not group.bursts:
-                empty = trash_rows.empty_row()
+                empty = trash_rows.empty_row(self._state.empty_words(group))
                 header.addChild(empty)
                 empty.setFirstColumnSpanned(True)
             header.setExpanded(True)
@@ -344,9 +363,27 @@ class TrashDialog(QDialog):
         wanted = self._state.wanted_burst
         if wanted is not None and self.select_burst(wanted):
             self._state.wanted_burst = None
+        elif self._state.wanted_newest:
+            self._state.wanted_newest = False
+            self._select_newest()
         self._update_buttons()
         self.restore_all_button.setVisible(self._state.has_bursts)
         self.loaded.emit()
+
+    def _select_newest(self) -> None:
+        """The newest deletion the filter shows, selected and in view; or the words of
+        what the filter hides."""
+        shown = self.scope_filter.currentData()
+        newest = self._state.newest(shown)
+        if newest is not None:
+            kind, key = newest
+            self._select_again((BURST_ROLE if kind == "burst" else ROW_ROLE, key))
+            current = self.files.currentItem()
+            if current is not None:
+                self.files.scrollToItem(current)
+        elsewhere = self._state.elsewhere(shown)
+        if elsewhere is not None:
+            self.note.set_full_text(elsewhere)
 
     def _selection_key(self) -> tuple[int, str] | None:
         current = self.files.currentItem()
@@ -405,8 +442,19 @@ class TrashDialog(QDialog):
         if burst is None or self._store is None:
             return
         self.restore_all_button.setEnabled(False)
+        if self._restore_all is not None:
+            self._restore_all(burst.event, only, self._burst_restored, self._burst_failed)
+            return
         job = functools.partial(restore_burst, self._store.home, burst.event, only)
         self._jobs().submit_latest(RESTORE_BURST_KEY, job)
+
+    def _burst_restored(self, result: EventRestore) -> None:
+        self.note.set_full_text(restored_words(result))
+        self.reload(record_first=False)
+
+    def _burst_failed(self, message: str) -> None:
+        self.note.set_full_text(f"Restoring failed: {message}")
+        self._update_buttons()
 
     def changeEvent(self, event: QEvent) -> None:
         """Follow palette changes (light ↔ dark)."""
@@ -471,8 +519,7 @@ class TrashDialog(QDialog):
         if key == LIST_KEY and isinstance(result, list):
             self._show_groups(result)
         elif key == RESTORE_BURST_KEY and isinstance(result, EventRestore):
-            self.note.set_full_text(restored_words(result))
-            self.reload(record_first=False)
+            self._burst_restored(result)
         elif key == PREVIEW_KEY and isinstance(result, DeletedPreview):
             current = self.files.currentItem()
             if current is not None and current.data(0, ROW_ROLE) == row_key(result.file):

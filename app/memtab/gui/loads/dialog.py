@@ -24,9 +24,8 @@ from memtab.components.loads.rows import agent_rows, opens_outside
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.style import Accent
 from memtab.humanize import display_path
-from memtab.loads.records import AgentLoads, LoadedFile, Loads
+from memtab.loads.records import AGENT_LABELS, AgentLoads, LoadedFile, Loads
 
-AGENT_LABELS = {"claude": "Claude Code", "codex": "Codex", "xum": "xum", "gemini": "Gemini CLI"}
 COLUMNS = ("File", "Lines", "Read", "Tokens", "Where it stops")
 FILE_ROLE = Qt.ItemDataRole.UserRole
 
@@ -35,20 +34,21 @@ STOPS_COLUMN = COLUMNS.index("Where it stops")
 
 
 class WrappingDelegate(QStyledItemDelegate):
-    """Rows as tall as *Where it stops* wrapped at its column's width (Qt's own asks for
-    one line: its size hint knows no column width)."""
+    """Rows as tall as the text of `column` (*Where it stops*, the recall's *Why*) wrapped
+    at its width (Qt's own asks for one line: its size hint knows no column width)."""
 
-    def __init__(self, tree: QTreeWidget) -> None:
+    def __init__(self, tree: QTreeWidget, column: int = STOPS_COLUMN) -> None:
         super().__init__(tree)
         self._tree = tree
+        self._column = column
 
     def sizeHint(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> QSize:
-        if index.column() == STOPS_COLUMN:
+        if index.column() == self._column:
             option = QStyleOptionViewItem(option)
             # A valid rect, or Qt's style measures the text on one line.
-            option.rect = QRect(0, 0, self._tree.header().sectionSize(STOPS_COLUMN), 1)
+            option.rect = QRect(0, 0, self._tree.header().sectionSize(self._column), 1)
         return super().sizeHint(option, index)
 
 

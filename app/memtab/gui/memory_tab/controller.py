@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint, SignalInstance, Slot
-from PySide6.QtWidgets import QLineEdit, QMenu, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QLineEdit, QMenu, QSplitter, QToolButton, QWidget
 
 from memtab.components import glossary
 from memtab.components.activity.badges import Badge
@@ -40,6 +40,8 @@ from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.files.file_actions import FileActions
+from memtab.gui.memory_tab.inbox_room import InboxRoom
+from memtab.gui.memory_tab.overlay import TreeOverlay
 from memtab.gui.memory_tab.panes import Pane, PaneSwitch
 from memtab.gui.memory_tab.tab_files import TabFiles
 from memtab.gui.search.box import SearchBox
@@ -52,6 +54,8 @@ from memtab.store.paths import VirtualPath
 from memtab.store.scopes.scope_view import ScopeView
 
 Thunk = Callable[[], object]
+INBOX_KEY = "Ctrl+Shift+I"
+NOTHING_WAITS = "Nothing waits in the Inbox: no agent proposed a memory for this workspace"
 
 
 class TabFrame(Protocol):
@@ -75,6 +79,12 @@ class TabFrame(Protocol):
 
     @property
     def panes(self) -> PaneSwitch: ...
+
+    @property
+    def overlay(self) -> TreeOverlay: ...
+
+    @property
+    def below_editor(self) -> QSplitter: ...
 
     @property
     def new_button(self) -> QToolButton: ...
@@ -195,6 +205,15 @@ class MemoryTabController(QObject):
         over_tree: list[QWidget] = [self.message_bar, self.news_bar, self.inbox]
         frame.place_parts(self.search_box.edit, over_tree, self.footer, self.editor)
         frame.panes.follow(self.context.actions, frame.tree, self.editor)
+        self.inbox_room = InboxRoom(
+            self.inbox,
+            self.inbox,
+            frame.overlay,
+            frame.below_editor,
+            frame.panes,
+            self.context.ui_state,
+            self,
+        )
 
     def _wire(self) -> None:
         frame, context = self.frame, self.context
@@ -207,6 +226,16 @@ class MemoryTabController(QObject):
         frame.tree_updated.connect(self.sources.tree_shown)
         self.mux.changed.connect(self._on_mux_changed)
         self.marks.follow(self.consolidation)
+        self.inbox.way_back.returning.connect(self._on_keyboard_returning)
+        context.actions.add(
+            "inbox.focus",
+            "&Inbox",
+            self.focus_inbox,
+            keys=[INBOX_KEY],
+            menu="view",
+            tip="Put the keyboard in the Inbox: what agents proposed, to accept or reject "
+            "(Escape goes back)",
+        )
 
     # -- what the window's features read ---------------------------------------------------
 
@@ -326,6 +355,16 @@ class MemoryTabController(QObject):
         reveal = functools.partial(self.editor_link.reveal, path, lines, now=now)
         self.frame.switch_workspace(workspace_id, reveal)
 
+    def focus_inbox(self) -> None:
+        """The Inbox's key: the files shown (narrow) and the keyboard in the Inbox, or a
+        word that nothing waits."""
+        if not self.inbox.items:
+            self.context.status.show(NOTHING_WAITS)
+            return
+        came_from = QApplication.focusWidget()  # before a narrow tab hides the editor
+        self.frame.panes.show_pane(Pane.FILES, focus=False)
+        self.inbox.take_keyboard(came_from)
+
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the Inbox of `workspace_id` (switching to it)."""
         self.frame.panes.show_pane(Pane.FILES, focus=False)
@@ -361,6 +400,14 @@ class MemoryTabController(QObject):
     @Slot(object)
     def _on_search_box_results_found(self, tree: TreeNode) -> None:
         self.frame.show_search_results(tree, self.search_box.after_tree_shown)
+
+    @Slot(QWidget)
+    def _on_keyboard_returning(self, origin: QWidget) -> None:
+        """Escape in the Inbox: a narrow tab shows the editor again if the keyboard came
+        from there."""
+        editor = self.editor
+        if origin is editor or editor.isAncestorOf(origin):
+            self.frame.panes.show_pane(Pane.EDITOR, focus=False)
 
     @Slot(object)
     def _on_mux_changed(self, may_run: bool) -> None:

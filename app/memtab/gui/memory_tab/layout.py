@@ -4,7 +4,8 @@ The tab paints before its editor, footer and search field exist (`MemoryTab.asse
 `TabLayout` lays out the picker and the tree with a disabled search field and an empty
 editor pane in their places, and `place` puts the real parts there once they are built
 (the message bar, the news bar and the Inbox over the bottom of the tree, the footer
-below it), and `set_tab_order` chains the keyboard through them. `panes` shows one pane at
+below it, the editor over a splitter a wide tab puts the Inbox in: `inbox_room`), and
+`set_tab_order` chains the keyboard through them. `panes` shows one pane at
 a time when the tab is narrow (`panes.PaneSwitch`).
 """
 
@@ -92,6 +93,7 @@ class TabLayout:
         self.tree_pane = left
         self.panes = PaneSwitch(self.splitter, left, self.editor_pane, back, wide_sizes, tab)
         self.overlay = TreeOverlay(tree, left)
+        self.below_editor: QSplitter | None = None  # made with the editor (`place`)
 
     def place(
         self,
@@ -108,7 +110,12 @@ class TabLayout:
         for widget in over_tree:
             self.overlay.add(widget)
         self._left.addWidget(footer)
-        self._editor_column.replaceWidget(self._editor_stand_in, editor)
+        # The editor over what a wide tab shows below it (the Inbox: `inbox_room`).
+        self.below_editor = QSplitter(Qt.Orientation.Vertical, self.editor_pane)
+        self.below_editor.setObjectName("belowEditorSplitter")
+        self.below_editor.setChildrenCollapsible(False)
+        self.below_editor.addWidget(editor)
+        self._editor_column.replaceWidget(self._editor_stand_in, self.below_editor)
         self._editor_stand_in.deleteLater()
 
     @staticmethod

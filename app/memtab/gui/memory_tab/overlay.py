@@ -67,6 +67,14 @@ class TreeOverlay(QWidget):
         self._panels.append(panel)
         self._schedule()
 
+    def remove(self, panel: QWidget) -> None:
+        """Take `panel` away (it goes elsewhere: the Inbox below a wide tab's editor)."""
+        if panel in self._panels:
+            panel.removeEventFilter(self)
+            self._column.removeWidget(panel)
+            self._panels.remove(panel)
+            self._schedule()
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Follow the tree's geometry and the panels' showing, hiding and size."""
         if event.type() in _REPLACING_EVENTS:

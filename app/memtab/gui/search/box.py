@@ -4,7 +4,8 @@ Typing filters the tree to the files whose path, description or text hold every 
 (searched off the GUI thread, on the job service's scans lane, by `operations.search`; a
 newer query supersedes the older one, and an outcome whose scan or query is no longer
 current is dropped). Matches are highlighted, and each file's matching lines are shown
-under it; the expansion the user had while browsing comes back when the field is cleared.
+under it — the first files in tree order, and the status bar says when more match; the
+expansion the user had while browsing comes back when the field is cleared.
 Escape clears the field; Down or Enter move to the first match. The search answers from
 the home's search index on disk, shared with the MCP servers and `memtab search`; it is
 opened and brought up to date on the scans lane when the field first takes the focus (so
@@ -45,6 +46,7 @@ SHUTDOWN_WAIT_MS = 200
 WARM_KEY = "warm-index"
 
 NO_MATCHING_LINES = "No matching lines: type in the search box first"
+MORE_MATCHES = "The first {count} matching files are shown: type more to narrow them"
 
 
 class _SearchField(QLineEdit):
@@ -223,6 +225,8 @@ class SearchBox(QObject):
             return  # stale: the home or the query changed since
         if self._state.told(outcome.problem):
             self._context.status.show(f"Searching without the index on disk: {outcome.problem}")
+        if outcome.more:
+            self._context.status.show(MORE_MATCHES.format(count=outcome.match_count))
         self.results_found.emit(outcome.tree)
 
     @Slot(str, str)

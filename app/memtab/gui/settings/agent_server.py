@@ -80,6 +80,7 @@ class AgentServerBox(QGroupBox):
         self.refusal.hide()
         layout.addWidget(self.refusal)
         grid = QGridLayout()
+        grid.setVerticalSpacing(2)  # four agents' rows, and an outcome, fit 768 px unscrolled
         layout.addLayout(grid)
         self.lines: list[QLabel] = []
         self.buttons: list[QPushButton] = []

@@ -118,13 +118,6 @@ class LocalServersBox(QGroupBox):
                 return widget
         return None
 
-    def model_choice(self, server: LocalServer) -> QComboBox | None:
-        """The model choice of a server listed."""
-        for widget in self._row_widgets:
-            if isinstance(widget, QComboBox) and widget.property("serverPort") == server.port:
-                return widget
-        return None
-
     def shutdown(self) -> None:
         """Stop a search under way (the dialog closes; a search ends within ~50 ms)."""
         client, self._client = self._client, None

@@ -62,8 +62,18 @@ class ConflictTab(Protocol):
     def save(self, then: Callable[[bool], None] | None = None) -> None: ...
 
 
+class EditorConflicts(Protocol):
+    """The editor's own conflicts (`BarKeys`): a draft the disk changed under."""
+
+    def resolve_first(self) -> str | None: ...
+
+
 class ConflictEditor(Protocol):
-    """The editor (`EditorPanel`): its tabs, and when files open or tabs change."""
+    """The editor (`EditorPanel`): its tabs, when files open or tabs change, and its own
+    conflicts (File → Resolve conflicts… goes to them when sync has none)."""
+
+    @property
+    def bar_keys(self) -> EditorConflicts: ...
 
     @property
     def file_opened(self) -> SignalInstance: ...

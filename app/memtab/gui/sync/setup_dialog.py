@@ -58,7 +58,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order
 from memtab.operations.job import JobFunction
 from memtab.operations.sync.look import SyncLook
 from memtab.operations.sync.setup import (
@@ -237,6 +237,8 @@ class SyncSetupDialog(QDialog):
             box.toggled.connect(self._on_box_toggled)
             self._scopes_layout.addWidget(box)
             self.boxes.append(box)
+        # Made now, after the buttons: Tab goes through them where they are, not last.
+        chain_tab_order([self.test, *self.boxes, self.stop, self.primary])
         if target is not None:
             self.remote.setText(target.remote)
         self.current.setText(current_text(state, now_ms()))

@@ -4,7 +4,8 @@ feature.
 Every job the window hands off the GUI thread runs here (ARCHITECTURE
 "Threads and the watcher"). A feature asks its context for a client —
 `context.jobs.client("history")` — and submits plain functions (`memtab/operations/`)
-to it; the client has a runner's calls and signals, for its own jobs only:
+to it; the lane's runner (`runner.TaskRunner`) runs them, and the client keeps what the
+feature asks of them, for its own jobs only:
 
 - `submit(fn, key=...)`, `submit_latest(key, fn)` ("the latest job wins"),
   `cancel_latest(key)`, `cancel(job_id)`, `cancel_all()`, `is_busy(key)`,
@@ -73,7 +74,7 @@ class JobClient(QObject):
 
     Signals (GUI thread, for this client's jobs only):
         job_started(int), job_progress(int, int, str), job_finished(int, object),
-        job_failed(int, str), job_cancelled(int): as `TaskRunner`'s.
+        job_failed(int, str), job_cancelled(int): each job's, from its lane.
         latest_finished(str, object), latest_failed(str, str): the newest job of a key
             (`submit_latest`), with the key as the feature gave it.
         idle(): none of this client's jobs is queued or running any more.
@@ -259,11 +260,6 @@ class JobService(QObject):
     def busy(self) -> bool:
         """Whether a job is queued or running on any lane."""
         return any(runner.is_busy() for runner in self._runners.values())
-
-    @property
-    def started_lanes(self) -> tuple[Lane, ...]:
-        """The lanes whose thread has started."""
-        return tuple(lane for lane in Lane if lane in self._runners)
 
     def runner(self, lane: Lane) -> TaskRunner:
         """The lane's runner, its thread started on first use (for clients)."""

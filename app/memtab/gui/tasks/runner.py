@@ -2,7 +2,8 @@
 
 `TaskRunner` is the machinery under `gui/tasks/jobs.py`: the job service builds one per
 lane and nothing else builds one (`tests/unit/test_one_job_service.py`); features submit
-through a `JobClient`, which has the same calls and signals for its own jobs only.
+through a `JobClient`, which keeps its own jobs and keys, and "the latest job wins" (what
+a feature asks of a lane; the lane only runs, supersedes and reports).
 
 - A `TaskRunner` lives on the GUI thread and owns one worker thread. The worker is a plain
   QObject moved to that QThread (not a QThread subclass); jobs reach it through a queued
@@ -20,9 +21,6 @@ through a `JobClient`, which has the same calls and signals for its own jobs onl
   ignored the event and returned a result: stale results are dropped.
 - `submit(fn, key=...)`: a new job with the same key supersedes every older job with that
   key (they are cancelled), so only the newest rescan of a scope can land.
-- `submit_latest(key, fn)` is "the latest job wins": it supersedes like `submit(key=...)`,
-  and the newest job of the key also reports `latest_finished(key, result)` /
-  `latest_failed(key, message)`. `cancel_latest(key)` withdraws it.
 - `idle()` is emitted when the last queued or running job has ended (after its final
   signal).
 - `wait_briefly(job_id, timeout_ms)` gives a job that is usually fast (a small file read
@@ -143,8 +141,6 @@ class TaskRunner(QObject):
         job_finished(int job_id, object result)
         job_failed(int job_id, str message)
         job_cancelled(int job_id)
-        latest_finished(str key, object result): also, for the newest job of `key`
-        latest_failed(str key, str message): also, for the newest job of `key`
         idle(): no job is queued or running any more
 
     Every submitted job ends with exactly one of job_finished, job_failed or
@@ -156,8 +152,6 @@ class TaskRunner(QObject):
     job_finished = Signal(int, object)
     job_failed = Signal(int, str)
     job_cancelled = Signal(int)
-    latest_finished = Signal(str, object)
-    latest_failed = Signal(str, str)
     idle = Signal()
     _job_submitted = Signal(object)
 
@@ -223,23 +217,6 @@ class TaskRunner(QObject):
             self._cancel(superseded)
         self._job_submitted.emit(job)
         return job_id
-
-    def submit_latest(self, key: str, fn: JobFunction) -> int:
-        """Queue `fn` as the newest job of `key` ("the latest job wins"); return its id.
-
-        Older jobs of the key are superseded as with `submit(fn, key=key)`. This job, if it
-        is still the newest of its key when it ends, also reports `latest_finished(key,
-        result)` or `latest_failed(key, message)`; a stale result never does.
-        """
-        job_id = self.submit(fn, key=key)
-        self._jobs.make_latest(key, job_id)
-        return job_id
-
-    def cancel_latest(self, key: str) -> None:
-        """Cancel the newest job of `key` (submitted with `submit_latest`), if any."""
-        job_id = self._jobs.take_latest(key)
-        if job_id is not None:
-            self.cancel(job_id)
 
     def cancel(self, job_id: int) -> bool:
         """Cancel a job; False if it is unknown or has already ended."""
@@ -308,7 +285,6 @@ class TaskRunner(QObject):
                 timeout_ms,
             )
             _abandoned_threads.append((self._thread, self._worker))
-        self._jobs.clear_latest()
         for job_id in self._jobs:
             self._jobs.end(job_id)
             self.job_cancelled.emit(job_id)
@@ -341,26 +317,21 @@ class TaskRunner(QObject):
 
     @Slot(int, object)
     def _on_worker_job_finished(self, job_id: int, result: object) -> None:
-        self._deliver(job_id, self.job_finished, self.latest_finished, result)
+        self._deliver(job_id, self.job_finished, result)
 
     @Slot(int, str)
     def _on_worker_job_failed(self, job_id: int, message: str) -> None:
-        self._deliver(job_id, self.job_failed, self.latest_failed, message)
+        self._deliver(job_id, self.job_failed, message)
 
-    def _deliver(
-        self, job_id: int, ended: SignalInstance, latest_ended: SignalInstance, value: object
-    ) -> None:
+    def _deliver(self, job_id: int, ended: SignalInstance, value: object) -> None:
         """A job's outcome from the worker: reported, unless it was cancelled meanwhile."""
         job = self._jobs.get(job_id)
-        closed = self._jobs.end(job_id)
-        if job is None or closed is None:
+        if job is None or self._jobs.end(job_id) is None:
             return
         if job.context.is_cancelled():
             self.job_cancelled.emit(job_id)
         else:
             ended.emit(job_id, value)
-            if closed.latest:
-                latest_ended.emit(closed.key, value)
         self._emit_idle_if_done()
 
     @Slot(int)

@@ -16,7 +16,7 @@ import logging
 import re
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QScreen
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QKeySequence, QScreen, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -176,12 +176,17 @@ def lay_out_prose_dialog(
 ) -> None:
     """Lay out a dialog that asks for a short prose text: `above` says where it goes,
     `text_edit` takes it — Tab goes on to the buttons, as prose has no use for a tab — and
-    the buttons are `accept_text` (with its Alt+letter) and Cancel."""
+    the buttons are `accept_text` (with its Alt+letter, and Ctrl+Enter from the text, as
+    the editor saves) and Cancel."""
     text_edit.setTabChangesFocus(True)
     buttons = QDialogButtonBox(
         QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, dialog
     )
-    buttons.button(QDialogButtonBox.StandardButton.Ok).setText(accept_text)
+    ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+    ok.setText(accept_text)
+    ok.setToolTip(f"{accept_text.replace('&', '')} (Ctrl+Enter)")
+    for key in ("Ctrl+Return", "Ctrl+Enter"):
+        QShortcut(QKeySequence(key), dialog).activated.connect(ok.click)
     give_mnemonics(buttons)
     buttons.accepted.connect(dialog.accept)
     buttons.rejected.connect(dialog.reject)

@@ -141,6 +141,14 @@ class TreeEditorLink(QObject):
         if ref is not None and ref.key == str(path) and lines:
             self._editor.when_loaded(ref, lambda: self.highlight_lines(lines))
 
+    def reveal_key(self, key: str, lines: tuple[int, ...] = ()) -> None:
+        """Open the row with `key` (any memory file the tree shows: mux's or another
+        agent's) with `lines` highlighted."""
+        self.select_key(key, open_it=True)
+        ref = self._editor.current_ref
+        if ref is not None and f"file:{ref.key}" == key and lines:
+            self._editor.when_loaded(ref, lambda: self.highlight_lines(lines))
+
     def clear_selection(self) -> None:
         """Select nothing (e.g. the editor closed its file); the keyboard row stays."""
         with self.quietly():

@@ -41,8 +41,9 @@ if TYPE_CHECKING:  # lazy: what sources are (~45 ms) loads with the first scan o
 
 logger = logging.getLogger(__name__)
 
-# Changes that can alter what the tab shows (the scopes, pins/usage, the journal, the
-# registry); others (transcripts, writer state and traces, Memtab's locks) are ignored.
+# Changes that can alter what the tab shows (the scopes, pins/usage, the journal and the
+# runs of one scope alone, the registry); others (transcripts, writer state and traces,
+# Memtab's locks) are ignored.
 RESCAN_KINDS = frozenset(
     {
         PathKind.HOME,
@@ -54,6 +55,7 @@ RESCAN_KINDS = frozenset(
         PathKind.SESSION_SCOPE,
         PathKind.MEMORY_META,
         PathKind.CONSOLIDATION_JOURNAL,
+        PathKind.SCOPE_RUNS,
         PathKind.CONFIG,
     }
 )
@@ -142,8 +144,9 @@ class ScanScheduler(QObject):
         if place.kind in RESCAN_KINDS:
             return True
         scan = self._target.scan
-        return (
-            scan is not None and scan.sources is not None and bool(scan.sources.affected_by(path))
+        sources = scan.sources if scan is not None else None
+        return sources is not None and (
+            sources.affected_by(path) is not None or sources.opens_a_source(path)
         )
 
     def enable_sources(self) -> None:
@@ -216,7 +219,7 @@ class ScanScheduler(QObject):
             logger.warning("The outline of the home failed: %s", message)
             self.outline_shown()  # the scan after it reports what is wrong
             return
-        self._policy.landed()
+        self._policy.failed()
         self.scan_failed.emit(f"Could not read the memory home: {message}")
         if self._policy.due:
             self._submit()

@@ -40,12 +40,15 @@ from memtab.gui.first_paint.main_window import OWN_ACTIONS, TRACES, TRACES_SPLIT
 from memtab.gui.history.feature import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
 from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
+from memtab.gui.memory_tab.panes import Pane
 from memtab.gui.memory_tab.tab_files import TabFiles
 from memtab.gui.search.feature import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.toolkit.text.text_fields import keep_window_keys_from_fields
 from memtab.gui.tree.feature import SourcesFollower, TreeEditorLink
+from memtab.gui.trust.feature import TrustFeature
+from memtab.gui.window.context_keys import open_context_menus_by_key
 from memtab.gui.window.keys import (
     BLAME,
     CHECK,
@@ -70,6 +73,7 @@ from memtab.gui.window.keys import (
     SOURCES,
     SYNC,
     TAB_HOST,
+    TRUST,
     WRITER,
     WRITER_FEEDBACK,
     WRITER_STATUS,
@@ -94,13 +98,15 @@ def after_first_paint() -> None:
     started from now on share the C heap's arenas and its free top goes back to the
     system as it is freed (`fs.heap`: ~1 MiB less once settled each),
     rows' backgrounds are drawn by the widget style from then on
-    (`memtab.gui.toolkit.paint`), and the window's keys are never a text field's
-    (`text_fields`: Ctrl+D deletes nothing)."""
+    (`memtab.gui.toolkit.paint`), the window's keys are never a text field's
+    (`text_fields`: Ctrl+D deletes nothing), and Shift+F10 and the Menu key open the
+    context menu of what has the keyboard (`context_keys`)."""
     start_rotating()
     share_one_arena()
     keep_heap_trimmed()
     use_native_panels()
     keep_window_keys_from_fields()
+    open_context_menus_by_key()
 
 
 def start_assembling(window: MainWindow) -> None:
@@ -304,6 +310,23 @@ def build_loads(window: MainWindow) -> LoadsFeature:
     )
 
 
+def build_trust(window: MainWindow) -> TrustFeature:
+    """What needs you (the editor's room with no file open) and View → Trust."""
+    link = window.part(EDITOR_LINK)
+    return TrustFeature(
+        window.context,
+        window,
+        window.part(EDITOR).empty_room,
+        open_key=link.reveal_key,
+        badges=window.part(MARKS),
+        inbox=window.part(INBOX),
+        check=window.part(CHECK),
+        show_room=functools.partial(window.memory_tab.panes.show_pane, Pane.EDITOR, focus=False),
+        in_background=window.start_check,  # the memory's background looks, as the check's
+        parent=window,
+    )
+
+
 def build_actions(window: MainWindow) -> WindowActions:
     """The window's own actions (Open home, Settings, Find, Consolidate now…)."""
     return WindowActions(window.context, window, window.part(MEMORY_TAB), window)
@@ -432,6 +455,7 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     keyed(BLAME, Phase.AFTER_PAINT, build_blame),
     keyed(CHECK, Phase.AFTER_PAINT, build_check),
     keyed(LOADS, Phase.AFTER_PAINT, build_loads),
+    keyed(TRUST, Phase.AFTER_PAINT, build_trust),
     keyed(OWN_ACTIONS, Phase.AFTER_PAINT, build_actions),
     keyed(PALETTE, Phase.AFTER_PAINT, build_palette),
     keyed(SYNC, Phase.AFTER_PAINT, build_sync),

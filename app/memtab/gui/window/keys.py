@@ -26,6 +26,7 @@ from memtab.gui.memory_tab.tab_files import TabFiles
 from memtab.gui.search.feature import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.tree.feature import SourcesFollower, TreeEditorLink
+from memtab.gui.trust.feature import TrustFeature
 from memtab.gui.window.menus import WindowMenus
 from memtab.gui.window.palette import Palette
 from memtab.gui.writer.feature import (
@@ -58,6 +59,7 @@ HISTORY = FeatureKey[HistoryHub]("history")
 BLAME = FeatureKey[BlameFeature]("blame")
 CHECK = FeatureKey[CheckFeature]("check")
 LOADS = FeatureKey[LoadsFeature]("loads")
+TRUST = FeatureKey[TrustFeature]("trust")
 PALETTE = FeatureKey[Palette]("palette")
 SYNC = FeatureKey[SyncFeature]("sync")
 MENUS = FeatureKey[WindowMenus]("menus")
@@ -93,6 +95,7 @@ __all__ = [
     "SYNC",
     "TAB_HOST",
     "TRACES",
+    "TRUST",
     "WRITER",
     "WRITER_FEEDBACK",
     "WRITER_STATUS",

@@ -15,14 +15,27 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Slot
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    Slot,
+)
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -32,6 +45,8 @@ from memtab.components.window.palette import (
     action_detail,
     by_label,
     file_entries,
+    letter_runs,
+    matched_letters,
     matching,
     moved_row,
 )
@@ -48,6 +63,50 @@ _MOVES = {
     Qt.Key.Key_PageDown: 10,
     Qt.Key.Key_PageUp: -10,
 }
+
+
+MATCHED_ROLE = Qt.ItemDataRole.UserRole + 1
+"""A row's matched letters: where in its text the letters typed are (`matched_letters`)."""
+
+
+class MatchedLetters(QStyledItemDelegate):
+    """Draws a row with the letters typed in bold (as VS Code's Quick open does), so it
+    shows why the row matched; a row too long for the list is elided as before, plain."""
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        matched = index.data(MATCHED_ROLE)
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        item = QStyleOptionViewItem(option)
+        self.initStyleOption(item, index)
+        room = item.rect.adjusted(4, 0, -4, 0)
+        bold = QFont(item.font)
+        bold.setBold(True)
+        if not matched or QFontMetrics(bold).horizontalAdvance(text) > room.width():
+            super().paint(painter, option, index)
+            return
+        item.text = ""
+        style = item.widget.style() if item.widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, item, painter, item.widget)
+        selected = bool(item.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        painter.save()
+        painter.setPen(item.palette.color(role))
+        x = room.left()
+        for run, is_matched in letter_runs(text, matched):
+            font = bold if is_matched else item.font
+            painter.setFont(font)
+            painter.drawText(
+                QRect(x, room.top(), room.right() - x, room.height()),
+                int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                run,
+            )
+            x += QFontMetrics(font).horizontalAdvance(run)
+        painter.restore()
 
 
 class PaletteDialog(QDialog):
@@ -88,6 +147,7 @@ class PaletteDialog(QDialog):
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long path keeps its end
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the field keeps the keyboard
+        self.list.setItemDelegate(MatchedLetters(self.list))
         self.list.itemActivated.connect(self._on_list_item_activated)
         self.list.itemClicked.connect(self._on_list_item_activated)
         self.empty = QLabel(empty_text, self)
@@ -125,6 +185,7 @@ class PaletteDialog(QDialog):
         for entry in self.shown:
             item = QListWidgetItem(entry.text)
             item.setToolTip(entry.detail)
+            item.setData(MATCHED_ROLE, matched_letters(query, entry))
             self.list.addItem(item)
         if self.shown:
             self.list.setCurrentRow(0)

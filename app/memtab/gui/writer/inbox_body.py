@@ -136,6 +136,7 @@ class InboxBody(QWidget):
         self._host = host
         self._evidence: int | None = None
         self._targets_of: HomeScan | None = None  # the scan the choices were listed from
+        self._roomy = False
         self._build(parent)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
 
@@ -171,7 +172,7 @@ class InboxBody(QWidget):
         self.accept_button.setToolTip(ACCEPT_TIP)
         self.edit_button = QPushButton("E&dit…", self)
         self.edit_button.setToolTip(EDIT_TIP)
-        self.reject_button = QPushButton("Re&ject", self)
+        self.reject_button = QPushButton("&Reject", self)
         self.reject_button.setToolTip(REJECT_TIP)
         self.accept_button.clicked.connect(self._on_accept_button_clicked)
         self.edit_button.clicked.connect(self._on_edit_button_clicked)
@@ -185,6 +186,9 @@ class InboxBody(QWidget):
         body.setSpacing(4)
         body.addWidget(self.list)
         body.addWidget(self.details)
+        # Below the editor (a splitter's room) the buttons stay at the bottom, where the
+        # last click was, whatever shows above them; over the tree it adds nothing.
+        body.addStretch(0)
         buttons = QHBoxLayout()
         buttons.setSpacing(4)
         buttons.addWidget(self.accept_button)
@@ -208,11 +212,30 @@ class InboxBody(QWidget):
             review = ProposalReview(self)
             layout = self.layout()
             assert isinstance(layout, QVBoxLayout)
-            layout.insertWidget(layout.indexOf(self.details) + 1, review)
+            layout.insertWidget(layout.indexOf(self.details) + 1, review, 1 if self._roomy else 0)
+            review.set_roomy(self._roomy)
             QWidget.setTabOrder(self.details, review.diff)  # as on screen, before the buttons
             QWidget.setTabOrder(review.diff, self.accept_button)
             self._proposal_review = review
         return self._proposal_review
+
+    @property
+    def reviewing(self) -> bool:
+        """Whether an agent's proposal's review shows."""
+        review = self._proposal_review
+        return review is not None and not review.isHidden()
+
+    def set_roomy(self, roomy: bool) -> None:
+        """Below the editor the list keeps its rows and the review takes the room left
+        (see `InboxPanel.set_roomy`)."""
+        self._roomy = roomy
+        self._fit_list()
+        review = self._proposal_review
+        if review is not None:
+            review.set_roomy(roomy)
+            layout = self.layout()
+            if isinstance(layout, QVBoxLayout):
+                layout.setStretchFactor(review, 1 if roomy else 0)
 
     def reveal(self) -> None:
         """Put the keyboard in the list, on its first row if none is selected."""
@@ -384,7 +407,8 @@ class InboxBody(QWidget):
             # whole waits for the width it is shown at (its resize fits it again).
             first_whole=self.list.isVisible(),
         )
-        self.list.setMinimumHeight(least)
+        # Below the editor the review gives way (its diff scrolls), never the list's rows.
+        self.list.setMinimumHeight(most if self._roomy else least)
         self.list.setMaximumHeight(most)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -26,7 +26,7 @@ import functools
 import logging
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -52,6 +52,7 @@ from memtab.components.writer.inbox_view import (
 )
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
+from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.text_fields import is_redo_key
 from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
 from memtab.operations.writer.inbox import Pending, load_pending
@@ -78,11 +79,13 @@ class InboxPanel(QFrame):
         count_changed(int): how many proposed memories wait for review.
         agent_accepting(str, str): an agent's proposal is accepted as it is: the file it
             changes (a virtual path) is about to be the agent's change (its history actor).
+        reviewing_changed(bool): an agent's proposal's review shows (or went).
     """
 
     status_message = Signal(str)
     count_changed = Signal(int)
     agent_accepting = Signal(str, str)
+    reviewing_changed = Signal(bool)
 
     def __init__(self, context: WindowContext, parent: QWidget | None = None) -> None:
         """A hidden panel; `set_workspace` fills it."""
@@ -95,6 +98,8 @@ class InboxPanel(QFrame):
         self._watched: frozenset[PathPlace] = frozenset()  # what a change of reloads
         self._loading: int | None = None  # the latest read asked for
         self._body: InboxBody | None = None
+        self._roomy = False  # below the editor (`set_roomy`)
+        self._reviewing = False
         # Made with the panel: the tab's focus chain has the Inbox's place from the start
         # (its body's stops follow the toggle's when built).
         self.toggle = QToolButton(self)
@@ -118,6 +123,7 @@ class InboxPanel(QFrame):
         self._header.addWidget(self.toggle)
         layout.addLayout(self._header)
         self.hide()
+        self.way_back = KeyboardReturn(self)  # Escape in the Inbox: back where it came from
         self._declare_keys()
         # A file operation may change what waits (Edit → Undo of a decision, a harvest
         # file deleted from the tree): read again once it ends, sooner than the watcher.
@@ -127,7 +133,7 @@ class InboxPanel(QFrame):
     def _declare_keys(self) -> None:
         """The list's keys: F2 edits, Del rejects what is selected; Enter accepts it (the
         list's own key, `InboxBody.eventFilter`). The buttons' letters work anywhere in the
-        window: Alt+A accepts, Alt+D edits, Alt+J rejects."""
+        window: Alt+A accepts, Alt+D edits, Alt+R rejects."""
         edit_id, reject_id = _LIST_KEYS
         for action_id, text, pressed, key, tip in (
             (edit_id, "Edit proposal, then accept", self._on_edit_key_pressed, "F2", EDIT_TIP),
@@ -151,10 +157,11 @@ class InboxPanel(QFrame):
             self._header.addWidget(body.target, 1)
             layout = self.layout()
             assert isinstance(layout, QVBoxLayout)
-            layout.addWidget(body)
+            layout.addWidget(body, 1)
             body.setVisible(self.toggle.isChecked())
             body.target.setVisible(self.toggle.isChecked())
             chain_tab_order([self.toggle, *tab_stops(body.target), *tab_stops(body)])
+            body.set_roomy(self._roomy)
             for action_id in _LIST_KEYS:
                 self._context.actions.bind(action_id, body.list)
             self._body = body
@@ -235,6 +242,39 @@ class InboxPanel(QFrame):
         """Open the list and put the keyboard in it (from "Suggested N notes — review")."""
         self.toggle.setChecked(True)
         self.body.reveal()
+
+    def set_roomy(self, roomy: bool) -> None:
+        """Below the editor (`roomy`: `gui.memory_tab.inbox_room`) the review takes the
+        room the Inbox is given; over the tree its diff is at most a few lines high."""
+        self._roomy = roomy
+        if self._body is not None:
+            self._body.set_roomy(roomy)
+
+    @property
+    def reviewing(self) -> bool:
+        """Whether an agent's proposal's review shows."""
+        return self._reviewing
+
+    def event(self, event: QEvent) -> bool:
+        """What it shows changed (rows, details, the review): say whether a review shows."""
+        if event.type() == QEvent.Type.LayoutRequest:
+            body = self._body
+            reviewing = body is not None and body.reviewing
+            if reviewing != self._reviewing:
+                self._reviewing = reviewing
+                self.reviewing_changed.emit(reviewing)
+        return super().event(event)
+
+    def take_keyboard(self, came_from: QWidget | None = None) -> bool:
+        """The Inbox's key: open the list and put the keyboard in it, its first row
+        selected, remembering where the keyboard was (`came_from`, else where it is: Escape
+        goes back); False when nothing waits."""
+        if not self.items:
+            return False
+        self.toggle.setChecked(True)
+        self.way_back.take(self.body.list, came_from=came_from)
+        self.body.reveal()
+        return True
 
     def accept_selected(self, text: str | None = None) -> None:
         """Accept the selected items (`text`: the edited text of the one selected)."""

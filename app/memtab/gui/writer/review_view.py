@@ -20,7 +20,8 @@ from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.operations.writer.inbox import Reviewed
 
 REVIEW_LINES = 12
-"""The diff's height at most, in lines; more scroll."""
+"""The diff's height at most over the tree, in lines; more scroll."""
+_NO_MAX_HEIGHT = 16_777_215  # Qt's QWIDGETSIZE_MAX
 
 
 class ProposalReview(QWidget):
@@ -35,21 +36,32 @@ class ProposalReview(QWidget):
         self.diff = DiffView(self)
         self.diff.setAccessibleName("What the proposal would write")
         self.diff.setTabChangesFocus(True)  # a review, not a text: Tab goes on to the buttons
-        self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # a narrow column
+        self.diff.wraps_lines = True  # whole lines, however narrow the column
+        self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         lines = self.diff.fontMetrics().lineSpacing()
-        frame = 2 * self.diff.frameWidth()
-        self.diff.setMinimumHeight(3 * lines + frame)
-        self.diff.setMaximumHeight(REVIEW_LINES * lines + frame)
+        self._frame = 2 * self.diff.frameWidth()
+        self._line = lines
+        self.diff.setMinimumHeight(3 * lines + self._frame)
         self._error = accent_text(self.palette(), Accent.ERROR).name()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addWidget(self.heading)
         layout.addWidget(self.diff)
+        self.set_roomy(False)
         self._origin = ""
         self.shown_id: str | None = None
         """The proposal whose review is shown (or is being read)."""
         self.hide()
+
+    def set_roomy(self, roomy: bool) -> None:
+        """Below the editor (`roomy`) the diff takes the room it is given; over the tree,
+        at most REVIEW_LINES lines (more scroll)."""
+        most = _NO_MAX_HEIGHT if roomy else REVIEW_LINES * self._line + self._frame
+        self.diff.setMaximumHeight(most)
+        layout = self.layout()
+        if isinstance(layout, QVBoxLayout):
+            layout.setStretchFactor(self.diff, 1 if roomy else 0)
 
     def show_reading(self, item_id: str, origin: str) -> None:
         """The proposal `item_id`'s review is on its way (`origin`: who proposed it)."""

@@ -21,17 +21,22 @@ From Claude Code 2.1.332's bundle (`memdir`: `selectRelevantMemories`, its scan 
   user asked.", each as `Memory: <path>:` (after "This memory is N days old. …" when it is
   older than a day).
 
-Memtab cannot ask the model; it predicts the pick from the words of each name and
-description (`relevance`): the files that hold the prompt's words best, at most 5, each
-at least half as good as the best, and a `[user]` or `[project]` memory only when it holds
-two of the prompt's words.
+Without a model (`asking` asks the user's, when one is configured) Memtab predicts the
+pick from the words of each name and description (`relevance`), and of the text a
+description stands for: a model reads what a description means, and the words of a
+topic's text are the best evidence Memtab has of that meaning ("the Riverpod providers" →
+`Flutter state`, whose text names Riverpod), at half the weight of its name and
+description. The files that hold the prompt's words best, at most 5, each within 0.9 of the
+best, and a `[user]` memory only when it holds two of the prompt's words. A topic its
+model sees by name alone (no description) is judged by its name alone. The topics are
+`loads.topics`' scan, shared with `memtab loads`: only the newest 200 are read (their
+heads), an older one is judged by its name alone.
 """
 
 from __future__ import annotations
 
-import os
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -41,22 +46,24 @@ from memtab.loads.recall.records import AgentRecall, RecallFile, Unrecallable
 from memtab.loads.recall.relevance import NOTHING, Fields, Judgement, Prompt, holds, judge, ranked
 from memtab.loads.recall.starts import loaded_files
 from memtab.loads.records import AgentLoads
+from memtab.loads.topics import Topic, TopicHeads, scan_topics
 from memtab.sources.claude.recall import (
     NO_DESCRIPTION,
     RECALL_CANDIDATES,
     RECALL_PICKS,
     RECALL_READ_BYTES,
     RECALL_READ_LINES,
-    is_recalled_topic,
-    topic_frontmatter,
 )
-from memtab.store.text.frontmatter import FrontmatterSpan, find_frontmatter
 
-TOPIC_TYPES = ("user", "feedback", "project", "reference")
 CONSERVATIVE_TYPES = ("user",)
-HEAD_BYTES = 8 * 1024
-DESCRIPTION_LINE_CHARS = 120
 PICK_SHARE_OF_BEST = 0.9
+SHARED_BY = 3
+"""A file whose name and description share one word with the prompt is not picked when
+that many files hold the word: it tells none of them apart."""
+TEXT_WEIGHT = 0.5
+"""What a word of a described topic's text weighs against one of its name or description:
+the evidence of what the description means (measured on the held-out cases of
+tests/agents, chosen on the tuned one: docs/performance.md, "Why recalled")."""
 HOW = (
     f"For each prompt of more than one word Claude Code has its model pick up to "
     f"{RECALL_PICKS} topic files by name and description among the newest "
@@ -73,21 +80,11 @@ RETRIEVED_HEADER = (
 )
 
 
-@dataclass(frozen=True)
-class Topic:
-    """A candidate as Claude Code's scan reads it."""
-
-    name: str  # the path under the memory directory, as the manifest spells it
-    path: Path
-    mtime_ms: int
-    description: str | None
-    topic_type: str | None
-    body: str
-
-    def manifest_line(self) -> str:
-        kind = f"[{self.topic_type}] " if self.topic_type else ""
-        line = f"- {kind}{self.name} ({iso_time(self.mtime_ms)})"
-        return f"{line}: {self.description}" if self.description else line
+def manifest_line(topic: Topic) -> str:
+    """The topic's line in the manifest: `- [type] <name> (<mtime>): <description>`."""
+    kind = f"[{topic.topic_type}] " if topic.topic_type else ""
+    line = f"- {kind}{topic.name} ({iso_time(topic.mtime_ms)})"
+    return f"{line}: {topic.description}" if topic.description else line
 
 
 def iso_time(mtime_ms: int) -> str:
@@ -96,59 +93,9 @@ def iso_time(mtime_ms: int) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S") + f".{mtime_ms % 1000:03d}Z"
 
 
-def scan_topics(memory: Path, env: Mapping[str, str]) -> list[Topic]:
-    """Every topic file of the auto memory directory `memory`, newest first."""
-    stores = bool(env.get("CLAUDE_MEMORY_STORES", "").strip())
-    topics: list[Topic] = []
-    for folder, dirs, names in os.walk(memory):
-        relative = Path(folder).relative_to(memory).parts
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for file_name in names:
-            segments = (*relative, file_name)
-            if not is_recalled_topic(segments):
-                continue
-            path = Path(folder, file_name)
-            topic = _read_topic(path, "/".join(segments), stores)
-            if topic is not None:
-                topics.append(topic)
-    return sorted(topics, key=lambda t: (-t.mtime_ms, t.name))
-
-
-def _read_topic(path: Path, name: str, stores: bool) -> Topic | None:
-    try:
-        mtime_ms = path.stat().st_mtime_ns // 1_000_000
-        data = read_readable_path(path, limit=HEAD_BYTES, follow_link=True)
-    except OSError:
-        return None
-    text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
-    values = topic_frontmatter(text)
-    description: str | None = values.get("description") or None
-    span: FrontmatterSpan | None = find_frontmatter(text)
-    body = text[span.end :] if span is not None else text
-    if description is None and stores:
-        description = _first_line(body)
-    kind = values.get("type")
-    return Topic(
-        name=name,
-        path=path,
-        mtime_ms=mtime_ms,
-        description=description,
-        topic_type=kind if kind in TOPIC_TYPES else None,
-        body=body,
-    )
-
-
-def _first_line(body: str) -> str | None:
-    for line in body.split("\n"):
-        stripped = line.lstrip("#").strip() if line.lstrip().startswith("#") else line.strip()
-        if stripped:
-            return stripped[:DESCRIPTION_LINE_CHARS]
-    return None
-
-
 def manifest(topics: list[Topic]) -> str:
     """The first message of Claude Code's selection request."""
-    return "Available memories:\n" + "\n".join(t.manifest_line() for t in topics)
+    return "Available memories:\n" + "\n".join(manifest_line(t) for t in topics)
 
 
 def predict(prompt: Prompt, topics: list[Topic]) -> tuple[list[int], list[Judgement]]:
@@ -159,6 +106,7 @@ def predict(prompt: Prompt, topics: list[Topic]) -> tuple[list[int], list[Judgem
     if not order:
         return [], judgements
     best = judgements[order[0]].score
+    held_by = Counter(word for j in judgements for word in j.matched)
     picks: list[int] = []
     for index in order:
         judgement = judgements[index]
@@ -166,6 +114,8 @@ def predict(prompt: Prompt, topics: list[Topic]) -> tuple[list[int], list[Judgem
             break
         if topics[index].topic_type in CONSERVATIVE_TYPES and len(judgement.matched) < 2:
             continue
+        if len(judgement.matched) == 1 and held_by[judgement.matched[0]] >= SHARED_BY:
+            continue  # a word many files share tells none of them apart: no certainty
         picks.append(index)
         if len(picks) == RECALL_PICKS:
             break
@@ -173,7 +123,17 @@ def predict(prompt: Prompt, topics: list[Topic]) -> tuple[list[int], list[Judgem
 
 
 def _fields(topic: Topic) -> Fields:
-    """What Claude Code's model judges a topic by: its file name and its description."""
+    """What Claude Code's model judges a topic by — its file name and its description —
+    and, for a described topic, the text its description stands for."""
+    if not topic.description:
+        return _listed(topic)
+    return Fields.of(
+        (_name_words(topic.name), 1.0), (topic.description, 1.0), (topic.body, TEXT_WEIGHT)
+    )
+
+
+def _listed(topic: Topic) -> Fields:
+    """What Claude Code's model is shown of a topic: its file name and its description."""
     return Fields.of((_name_words(topic.name), 1.0), (topic.description or "", 1.0))
 
 
@@ -187,36 +147,43 @@ def claude_recall(
     memory: Path | None,
     env: Mapping[str, str],
     identify: Identify,
+    heads: TopicHeads | None = None,
 ) -> tuple[AgentRecall, list[Unrecallable]]:
     """What Claude Code loads and would recall for `prompt` with its auto memory in
-    `memory` (None: auto memory is off), and the topics it can never recall."""
+    `memory` (None: auto memory is off), and the topics it can never recall (`heads`: the
+    topics' heads kept from an earlier scan)."""
     files = loaded_files(loads)
     notes = list(loads.notes)
     if memory is None:
         return AgentRecall(agent="claude", how=HOW, files=tuple(files), notes=tuple(notes)), []
-    topics = scan_topics(memory, env)
+    topics = scan_topics(memory, env, heads)
     candidates, older = topics[:RECALL_CANDIDATES], topics[RECALL_CANDIDATES:]
     notes.append(GATE_NOTE)
     if not any(ch.isspace() for ch in prompt.text.strip()):
         notes.append("The prompt is one word: Claude Code looks for no memory for it")
         picks: list[int] = []
         judgements: list[Judgement] = [NOTHING] * len(candidates)
+        shown = judgements
     else:
         picks, judgements = predict(prompt, candidates)
+        # What its model is shown of each of the newest 200
+        shown = judge(prompt, [_listed(t) for t in candidates])
+    # what their texts hold, and only the names of the others: what they say never
+    # reaches its model.
     for rank, index in enumerate(picks, start=1):
-        files.append(_recalled(candidates[index], judgements[index], rank, identify))
+        files.append(_recalled(candidates[index], judgements[index], shown[index], rank, identify))
     picked = set(picks)
-    body_hits = judge(prompt, [Fields.of((t.body, 1.0)) for t in topics])
-    past = judge(prompt, [_fields(t) for t in older])
+    body_hits = judge(prompt, [Fields.of((t.body, 1.0)) for t in candidates])
+    past = judge(prompt, [Fields.of((_name_words(t.name), 1.0)) for t in older])
     for index, topic in enumerate(topics):
         if index in picked:
             continue
-        in_view = index < len(judgements)
-        listed = judgements[index] if in_view else past[index - RECALL_CANDIDATES]
-        body = body_hits[index]
-        reason = _missed_reason(topic, index, listed, body)
+        in_view = index < len(candidates)
+        listed = shown[index] if in_view else past[index - len(candidates)]
+        body = body_hits[index] if in_view else NOTHING
+        reason = _missed_reason(topic, in_view, listed, body)
         if reason is not None:
-            best = listed if listed is not None and listed.score > 0 else body
+            best = listed if listed.score > 0 else body
             files.append(_file(topic, identify, "missed", best, reason))
     unrecallable = [
         _never(topic, identify, NO_DESCRIPTION) for topic in candidates if not topic.description
@@ -240,18 +207,17 @@ def claude_recall(
     return recall, unrecallable
 
 
-def _missed_reason(
-    topic: Topic, index: int, listed: Judgement | None, body: Judgement
-) -> str | None:
-    """Why a topic that holds the prompt's words is not picked; None when it holds none."""
-    if index >= RECALL_CANDIDATES:
-        if not holds(body) and (listed is None or listed.score <= 0):
+def _missed_reason(topic: Topic, in_view: bool, listed: Judgement, body: Judgement) -> str | None:
+    """Why a topic that holds the prompt's words is not picked (one past the newest 200:
+    in its name); None when it holds none."""
+    if not in_view:
+        if listed.score <= 0:
             return None
         return (
             f"Older than the newest {RECALL_CANDIDATES} topic files: Claude Code never shows "
             "it to its model"
         )
-    if listed is not None and listed.score > 0:
+    if listed.score > 0:
         if topic.topic_type in CONSERVATIVE_TYPES and len(listed.matched) < 2:
             return (
                 f"A [{topic.topic_type}] memory sharing one word with the prompt: Claude Code "
@@ -274,16 +240,27 @@ def _missed_reason(
     )
 
 
-def _recalled(topic: Topic, judgement: Judgement, rank: int, identify: Identify) -> RecallFile:
-    record = _file(
-        topic,
-        identify,
-        "recalled",
-        judgement,
-        "Its name and description hold the prompt's words: " + ", ".join(judgement.matched),
-    )
+def _recalled(
+    topic: Topic, judgement: Judgement, shown: Judgement, rank: int, identify: Identify
+) -> RecallFile:
+    record = _file(topic, identify, "recalled", judgement, _recalled_reason(judgement, shown))
     lines, cut = _read_cut(topic.path)
     return record.replaced(rank=rank, first_line=1, last_line=lines, cut_reason=cut)
+
+
+def _recalled_reason(judgement: Judgement, shown: Judgement) -> str:
+    """Why a topic is expected picked: the prompt's words its name and description hold,
+    then those only its text holds (what its description is about)."""
+    listed = ", ".join(shown.matched)
+    within = ", ".join(word for word in judgement.matched if word not in shown.matched)
+    if not within:
+        return "Its name and description hold the prompt's words: " + listed
+    about = (
+        f"its text holds {within}: what its description is about, as a model reading it would know"
+    )
+    if not listed:
+        return about[0].upper() + about[1:]
+    return f"Its name and description hold the prompt's words: {listed}; {about}"
 
 
 def _read_cut(path: Path) -> tuple[int, str | None]:
@@ -317,9 +294,9 @@ def _file(
         score=judgement.score,
         matched=judgement.matched,
         reason=reason,
-        **named(topic.path, identify),
+        **named(topic.physical, identify),
     )
 
 
 def _never(topic: Topic, identify: Identify, reason: str) -> Unrecallable:
-    return Unrecallable(agent="claude", reason=reason, **named(topic.path, identify))
+    return Unrecallable(agent="claude", reason=reason, **named(topic.physical, identify))

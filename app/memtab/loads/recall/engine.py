@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from memtab.loads.claude import auto_memory_folder
 from memtab.loads.engine import FileIds, compute_loads, working_directory
+from memtab.loads.kept import KeptHeads
 from memtab.loads.recall.claude import claude_recall
 from memtab.loads.recall.codex import codex_recall
 from memtab.loads.recall.gemini import gemini_recall
@@ -33,10 +34,13 @@ def compute_recall(
     context: SourceContext | None = None,
     registry: Registry | None = None,
     now: int | None = None,
+    kept: KeptHeads | None = None,
 ) -> Recall:
     """What `agents` would load and recall for `prompt` in a session in `workspace_id`
-    (its checkout) or `directory`, as `compute_loads` takes them. HomeError for an
-    unknown workspace."""
+    (its checkout) or `directory`, as `compute_loads` takes them. `kept`: what an earlier
+    computation read of each file (the window asks again for each prompt); without it the
+    loads and the recall still read each file once. HomeError for an unknown workspace."""
+    kept = kept or KeptHeads()
     registry = registry or load_registry(home)
     workspace = registry.require_workspace(workspace_id) if workspace_id else None
     cwd = working_directory(workspace, directory)
@@ -49,6 +53,7 @@ def compute_recall(
         context=context,
         registry=registry,
         now=now,
+        kept=kept,
     )
     identify = FileIds(discover(context))
 
@@ -65,7 +70,7 @@ def compute_recall(
                     config_root, cwd, context.user_home, managed, context.env or {}, []
                 )
             recall, unrecallable = claude_recall(
-                words, agent_loads, memory, context.env or {}, identify
+                words, agent_loads, memory, context.env or {}, identify, kept.topics
             )
             results.append(recall)
             never += unrecallable
@@ -81,7 +86,7 @@ def compute_recall(
                 workspace_removed(home, ws) for ws in {workspace.id, workspace.notebook_id}
             )
             recall, unrecallable = xum_recall(
-                words, agent_loads, ScopeView(home, workspace), removed=removed
+                words, agent_loads, ScopeView(home, workspace), removed=removed, heads=kept
             )
             results.append(recall)
             never += unrecallable

@@ -80,9 +80,12 @@ def _name(physical_path: str | None) -> str:
 
 
 def _pointer(index_lines: list[str], physical_path: str | None) -> str:
-    """The lines of `MEMORY.md` that name the note: what the model sees of it."""
+    """The lines of `MEMORY.md` that name the note — what the model sees of it — without
+    the folder they name it in (`tmp/<project>/memory/`: the project's name, not what the
+    note is about)."""
     name = _name(physical_path)
-    return "\n".join(line for line in index_lines if name and name in line)
+    folder = str(Path(physical_path or "").parent) + "/"
+    return "\n".join(line.replace(folder, "") for line in index_lines if name and name in line)
 
 
 def _unnamed(

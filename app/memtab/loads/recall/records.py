@@ -43,6 +43,28 @@ class RecallFile(Record, write_only=True):
     """Why the agent stops reading before its end."""
 
 
+class ModelPick(Record, write_only=True):
+    """What the user's configured model picked, asked as the agent asks its own
+    (`memtab recall --model`: Claude Code's selection request, `loads/recall/asking.py`)."""
+
+    model: str
+    """The model that answered (as the server names it, else as it was asked for)."""
+    provider: str = ""
+    """Which provider and where, in a line (`anthropic · claude-sonnet-4-5 · …`; no key)."""
+    picks: tuple[str, ...] = ()
+    """The files it picked, in its order, as the agent keeps them (its manifest's names)."""
+    not_listed: tuple[str, ...] = ()
+    """What else it named (no file the agent listed): the agent drops them."""
+    problem: Annotated[str | None, OmitNone] = None
+    """Why there is no pick, in words: the call failed, or its answer is no selection."""
+    agreement: float = 0.0
+    """The share of the top five this pick and Memtab's word prediction have in common (1
+    when both pick nothing)."""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    elapsed_ms: Annotated[int | None, OmitNone] = None
+
+
 class AgentRecall(Record, write_only=True):
     """What one agent would load and recall for the prompt, in its own way."""
 
@@ -55,6 +77,8 @@ class AgentRecall(Record, write_only=True):
     """What the agent sends its model to choose with, when it does (Claude Code: the
     `Available memories:` manifest)."""
     notes: tuple[str, ...] = ()
+    model_pick: Annotated[ModelPick | None, OmitNone] = None
+    """What the user's model picked when asked as the agent asks its own (`--model`)."""
 
 
 class Unrecallable(Record, write_only=True):

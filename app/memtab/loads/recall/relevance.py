@@ -178,9 +178,111 @@ STOP_WORDS = frozenset(
         "files",
         "md",
     }
+    | frozenset(
+        [
+            "add",
+            "adds",
+            "added",
+            "adding",
+            "create",
+            "creates",
+            "created",
+            "creating",
+            "update",
+            "updates",
+            "updated",
+            "updating",
+            "change",
+            "changes",
+            "changed",
+            "changing",
+            "fix",
+            "fixes",
+            "fixed",
+            "fixing",
+            "write",
+            "writes",
+            "wrote",
+            "written",
+            "writing",
+            "move",
+            "moves",
+            "moved",
+            "moving",
+            "take",
+            "takes",
+            "took",
+            "taken",
+            "taking",
+            "give",
+            "gives",
+            "gave",
+            "given",
+            "giving",
+            "look",
+            "looks",
+            "looked",
+            "looking",
+            "try",
+            "tries",
+            "tried",
+            "trying",
+            "keep",
+            "keeps",
+            "kept",
+            "keeping",
+            "work",
+            "works",
+            "worked",
+            "working",
+            "help",
+            "helps",
+            "helped",
+            "helping",
+            "start",
+            "starts",
+            "started",
+            "starting",
+            "stop",
+            "stops",
+            "stopped",
+            "stopping",
+            "find",
+            "finds",
+            "found",
+            "finding",
+            "see",
+            "sees",
+            "saw",
+            "seen",
+            "seeing",
+            "set",
+            "sets",
+            "setting",
+            "run",
+            "runs",
+            "ran",
+            "running",
+            "put",
+            "puts",
+            "putting",
+            "new",
+            "old",
+            "one",
+            "two",
+            "three",
+            "first",
+            "last",
+            "next",
+            "still",
+            "again",
+        ]
+    )
 )
 """Words that say nothing of what a prompt is about (`memory`, `project`, `md` among them:
-every memory file is one)."""
+every memory file is one), and the words a prompt says what to do with, not what about —
+the verbs of a task in their forms (add, fix, write, run…), numbers and order (one,
+first, last…): "add a Redis instance" is about Redis, not about what adds."""
 
 
 @lru_cache(maxsize=1)
@@ -192,6 +294,15 @@ def words(text: str) -> list[str]:
     """The stems of `text`'s content words, in order (camelCase and snake_case split)."""
     raw = _WORD.findall(_CAMEL.sub(" ", text).replace("_", " "))
     return [stem for stem in map(_stem, raw) if stem]
+
+
+def stems_of(text: str) -> frozenset[str]:
+    """The stems of `text`'s content words, each once (`words` without their order)."""
+    raw = set(_WORD.findall(_CAMEL.sub(" ", text).replace("_", " ")))
+    return frozenset(map(_stem, raw)) - _NO_STEM
+
+
+_NO_STEM = frozenset({""})
 
 
 @lru_cache(maxsize=65536)
@@ -249,57 +360,60 @@ def judge(prompt: Prompt, candidates: Sequence[Fields]) -> list[Judgement]:
     candidate holds tells them apart less than one a single candidate holds)."""
     if not prompt or not candidates:
         return [NOTHING for _ in candidates]
-    stemmed = [[(_Held(words(text)), weight) for text, weight in c.parts] for c in candidates]
-    count = len(candidates)
-    frequency = {stem: 0 for stem in prompt.stems}
-    for fields in stemmed:
-        for stem in prompt.stems:
-            if any(held.has(stem) or held.begins(stem) for held, _ in fields):
+    stems = prompt.stems
+    # Each prompt stem's beginnings a held stem may be (`authent` holds `auth`).
+    beginnings = {s: frozenset(s[:size] for size in range(MIN_PREFIX, len(s))) for s in stems}
+    frequency = dict.fromkeys(stems, 0)
+    found: list[list[float]] = []  # each candidate's weight for each prompt stem (0: none)
+    for candidate in candidates:
+        fields = [(_Held(text), weight) for text, weight in candidate.parts]
+        row: list[float] = []
+        for stem in stems:
+            best = 0.0
+            for held, weight in fields:
+                if stem in held.stems:
+                    best = max(best, weight)
+                elif held.begins(stem, beginnings[stem]):
+                    best = max(best, weight * PREFIX_WEIGHT)
+            if best > 0:
                 frequency[stem] += 1
-    idf = {stem: math.log(1 + (count + 1) / (frequency[stem] + 0.5)) for stem in prompt.stems}
-    return [_judged(prompt, fields, idf) for fields in stemmed]
+            row.append(best)
+        found.append(row)
+    count = len(candidates)
+    idf = [math.log(1 + (count + 1) / (frequency[stem] + 0.5)) for stem in stems]
+    spelt = [prompt.spelt[stem] for stem in stems]
+    return [_judged(row, idf, spelt) for row in found]
 
 
-def _judged(
-    prompt: Prompt,
-    fields: list[tuple[_Held, float]],
-    idf: dict[str, float],
-) -> Judgement:
+def _judged(row: list[float], idf: list[float], spelt: list[str]) -> Judgement:
     score = 0.0
     matched: list[str] = []
-    for stem in prompt.stems:
-        best = 0.0
-        for held, weight in fields:
-            if held.has(stem):
-                best = max(best, weight)
-            elif held.begins(stem):
-                best = max(best, weight * PREFIX_WEIGHT)
+    for best, weight, word in zip(row, idf, spelt, strict=True):
         if best > 0:
-            score += idf[stem] * best
-            matched.append(prompt.spelt[stem])
-    return Judgement(round(score, 3), tuple(matched), round(len(matched) / len(prompt.stems), 3))
+            score += weight * best
+            matched.append(word)
+    return Judgement(round(score, 3), tuple(matched), round(len(matched) / len(row), 3))
 
 
 class _Held:
     """A field's stems, looked up whole or by a beginning shared with a prompt's stem."""
 
-    __slots__ = ("sorted", "stems")
+    __slots__ = ("_sorted", "stems")
 
-    def __init__(self, stems: list[str]) -> None:
-        self.stems = frozenset(stems)
-        self.sorted = sorted(self.stems)
+    def __init__(self, text: str) -> None:
+        self.stems = stems_of(text)
+        self._sorted: list[str] | None = None
 
-    def has(self, stem: str) -> bool:
-        return stem in self.stems
-
-    def begins(self, stem: str) -> bool:
-        """Whether a held stem begins with `stem`, or `stem` begins with a held one, the
-        shorter at least 4 letters long (`auth` and `authent`)."""
+    def begins(self, stem: str, beginnings: frozenset[str]) -> bool:
+        """Whether a held stem begins with `stem`, or `stem` begins with a held one (one
+        of its `beginnings`), the shorter at least 4 letters long (`auth` and `authent`)."""
         if len(stem) >= MIN_PREFIX:
-            at = bisect.bisect_right(self.sorted, stem)
-            if at < len(self.sorted) and self.sorted[at].startswith(stem):
+            if self._sorted is None:
+                self._sorted = sorted(self.stems)
+            at = bisect.bisect_right(self._sorted, stem)
+            if at < len(self._sorted) and self._sorted[at].startswith(stem):
                 return True
-        return any(stem[:size] in self.stems for size in range(MIN_PREFIX, len(stem)))
+        return not beginnings.isdisjoint(self.stems)
 
 
 TEXT_SHARE = 0.5

@@ -15,17 +15,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memtab.loads.kept import KeptHeads
 from memtab.loads.limits import XUM_NO_DESCRIPTION, xum_recall_warning
 from memtab.loads.recall.records import AgentRecall, RecallFile, Unrecallable
 from memtab.loads.recall.relevance import Fields, Judgement, Prompt, holds, judge, ranked
 from memtab.loads.recall.starts import loaded_files
 from memtab.loads.records import AgentLoads
+from memtab.loads.xum import index_notes
 from memtab.store.files import FileContent, FileEntry
-from memtab.store.paths import SHARED_SCOPES, Scope, VirtualPath
+from memtab.store.paths import VirtualPath
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.text.frontmatter import find_frontmatter
 
-MAX_FILES_PER_SCOPE = 1000
 RECALL_ENTRIES = 200
 RECALL_INDEX_BYTES = 32 * 1024
 RECALL_NOTES = 5
@@ -77,16 +78,17 @@ def chunks_of(path: VirtualPath, text: str) -> list[Chunk]:
 
 
 def xum_recall(
-    prompt: Prompt, loads: AgentLoads, view: ScopeView, *, removed: bool = False
+    prompt: Prompt,
+    loads: AgentLoads,
+    view: ScopeView,
+    *,
+    removed: bool = False,
+    heads: KeptHeads | None = None,
 ) -> tuple[AgentRecall, list[Unrecallable]]:
-    """What xum loads and would recall for `prompt` in the workspace `view` shows."""
+    """What xum loads and would recall for `prompt` in the workspace `view` shows (`heads`:
+    what the computation's loads read of its notes)."""
     files = loaded_files(loads)
-    listed = [
-        f
-        for listing in view.list_all(scopes=SHARED_SCOPES)
-        if not (removed and listing.scope is Scope.WORKSPACE)
-        for f in listing.files[:MAX_FILES_PER_SCOPE]
-    ]
+    listed = index_notes(view, removed=removed, kept=heads)
     judgements = judge(
         prompt,
         [Fields.of((_path_words(f.path), 1.0), (f.description, 1.0)) for f in listed],

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from memtab.components.files.undo import UndoStack
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.scan import HomeScan
+from memtab.components.writer.inbox_view import accepted_text
 from memtab.components.writer.proposal_review import (
     PatchedFile,
     patch_diff,
@@ -154,11 +155,7 @@ def accept(
     _push(stack, workspace, done)
     if all(item.kind == "gemini" for item in done.items):  # Gemini CLI's own words
         return Decided(" ".join(done.texts[item.id] for item in done.items))
-    where = done.memory_path or "the notes files"
-    return Decided(
-        f"Accepted {plural(len(done.items), 'memory', 'memories')} into {where}",
-        memory_path=done.memory_path,
-    )
+    return Decided(accepted_text(done.items), memory_path=done.memory_path)
 
 
 def reject(

@@ -44,7 +44,6 @@ import hashlib
 import logging
 import os
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 from memtab.fs.clock import now_ms
@@ -521,6 +520,10 @@ def _alive(pid: int) -> bool:
 
 def _iso_ms(text: str) -> int | None:
     """`new Date(text).getTime()` of JavaScript's own `toISOString()` form."""
+    # lazy: datetime stays off the settled window (docs/architecture/start-up.md), whose
+    # Inbox lists Gemini CLI's patches; only an extraction's state needs a time read
+    from datetime import datetime
+
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:

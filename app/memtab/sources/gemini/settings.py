@@ -23,7 +23,16 @@ The keys:
 - `security.folderTrust.enabled` — with folder trust (the default), a project's context
   files and settings are read only in a folder `~/.gemini/trustedFolders.json` trusts
   (`TRUST_FOLDER`, `TRUST_PARENT` for its parent, `DO_NOT_TRUST`; the longest matching
-  path wins); `GEMINI_CLI_TRUST_WORKSPACE=true|false` decides instead.
+  path wins); `GEMINI_CLI_TRUST_WORKSPACE=true|false` decides instead;
+- `tools.truncateToolOutputThreshold` — the most characters of an MCP tool's text Gemini
+  CLI gives the model whole (default 40,000; 0 or less: never cut), for Memtab's answers
+  (`agent_server/pages/client_limits.py`);
+- `mcp.allowed`, `mcp.excluded` — the MCP servers Gemini CLI may start: every file's
+  `excluded` together, and only the servers each file's `allowed` names
+  (`getConsolidatedExcludedMcpServers`, `getConsolidatedAllowedMcpServers`), for what
+  keeps Memtab's server out (`sources/gemini/mcp_settings.py`);
+- `policyPaths` — every file's together: the policy files or folders Gemini CLI reads in
+  place of its user policies folder, `<gemini dir>/policies` (where Memtab's rule is).
 """
 
 from __future__ import annotations
@@ -47,6 +56,8 @@ T = TypeVar("T")
 DEFAULT_CONTEXT_NAME = "GEMINI.md"
 SETTINGS_NAME = "settings.json"
 TRUSTED_FOLDERS_NAME = "trustedFolders.json"
+DEFAULT_TRUNCATE_THRESHOLD = 40_000
+"""`DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD`: characters of a tool's text Gemini CLI keeps."""
 _MAX_BYTES = 1024 * 1024
 _VARIABLE = re.compile(r"\$(?:([A-Za-z0-9_]+)|\{([^}]+)\})")
 """`$NAME` or `${…}`: what is inside the braces is split at its first `:-` in Python (the lazy
@@ -64,6 +75,15 @@ class _Experimental(Record):
     auto_memory: Any = None
 
 
+class _Tools(Record):
+    truncate_tool_output_threshold: Any = None
+
+
+class _Mcp(Record):
+    allowed: Any = None
+    excluded: Any = None
+
+
 class _FolderTrust(Record):
     enabled: Any = None
 
@@ -79,6 +99,9 @@ class GeminiSettingsFile(Record):
     context: Annotated[_Context | None, Lenient(None)] = None
     experimental: Annotated[_Experimental | None, Lenient(None)] = None
     security: Annotated[_Security | None, Lenient(None)] = None
+    tools: Annotated[_Tools | None, Lenient(None)] = None
+    mcp: Annotated[_Mcp | None, Lenient(None)] = None
+    policy_paths: Any = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +113,12 @@ class GeminiSettings:
     import_format: str = "tree"
     auto_memory: bool = False
     folder_trust: bool = True
+    truncate_threshold: float = DEFAULT_TRUNCATE_THRESHOLD
+    mcp_allowed: frozenset[str] | None = None
+    """The MCP servers every file that lists some allows, lowercased (None: no list)."""
+    mcp_excluded: frozenset[str] = frozenset()
+    policy_paths: tuple[str, ...] = ()
+    """As written (`~` not expanded), each once."""
     problems: tuple[str, ...] = ()
 
     @property
@@ -232,14 +261,55 @@ class SettingsReader:
         markers = _first(context, lambda c: c.memory_boundary_markers)
         fmt = _first(context, lambda c: c.import_format)
         auto = _first(merged, lambda f: f.experimental.auto_memory if f.experimental else None)
+        threshold = _first(merged, _truncate_threshold)
         return GeminiSettings(
             context_names=context_names(names, self.env),
             boundary_markers=_markers(markers, self.env),
             import_format="flat" if fmt == "flat" else "tree",
             auto_memory=auto is True,
             folder_trust=self.folder_trust,
+            truncate_threshold=DEFAULT_TRUNCATE_THRESHOLD if threshold is None else threshold,
+            mcp_allowed=_allowed_servers(merged),
+            mcp_excluded=frozenset(
+                name
+                for f in merged
+                for name in _server_names(f.mcp.excluded if f and f.mcp else None) or ()
+            ),
+            policy_paths=tuple(
+                dict.fromkeys(
+                    path
+                    for f in reversed(merged)
+                    if f is not None and isinstance(f.policy_paths, list)
+                    for path in f.policy_paths
+                    if isinstance(path, str) and path
+                )
+            ),
             problems=tuple(problems),
         )
+
+
+def _server_names(value: Any) -> list[str] | None:
+    """A list of server names, each lowercased and trimmed (None: not a list)."""
+    if not isinstance(value, list):
+        return None
+    return [item.lower().strip() for item in value if isinstance(item, str)]
+
+
+def _allowed_servers(files: Sequence[GeminiSettingsFile | None]) -> frozenset[str] | None:
+    """The servers every file with an `mcp.allowed` list allows (None: no file has one)."""
+    lists = [_server_names(f.mcp.allowed if f is not None and f.mcp else None) for f in files]
+    defined = [frozenset(names) for names in lists if names is not None]
+    if not defined:
+        return None
+    return frozenset.intersection(*defined)
+
+
+def _truncate_threshold(settings: GeminiSettingsFile) -> float | None:
+    """`tools.truncateToolOutputThreshold` when it is a number (another value: unset)."""
+    value = settings.tools.truncate_tool_output_threshold if settings.tools else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return value
 
 
 def _folder_trust(settings: GeminiSettingsFile | None) -> Any:

@@ -47,6 +47,7 @@ from pathlib import Path
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
+from memtab.fs.private import PRIVATE_FILE_MODE
 from memtab.fs.readable import HardLinkedFileError
 from memtab.fs.records import Record, ValidEntries
 from memtab.fs.records import field as records_field
@@ -146,7 +147,7 @@ def record_external(
     `actor_of` names who made the changes found (the recorder asks the agents' own
     records); without it they are `external`. `walked`, when given, gets the `lstat` of
     every regular file the pass walked, by its virtual path (a caller that lists the scope
-    next need not stat them again: `files.stat_scope`'s `seen`)."""
+    next need not stat them again: sync's `read_scope`)."""
     report = ExternalReport()
     stop = cancel or (lambda: False)
     recorder = HistoryRecorder(
@@ -454,6 +455,6 @@ def _save_stat_cache(path: Path, old: StatCache, new: StatCache) -> None:
     files, not_kept = new
     document = StatCacheFile(files=files, not_kept=not_kept).to_json()
     try:
-        atomic_write_json(path, document)
+        atomic_write_json(path, document, mode=PRIVATE_FILE_MODE)  # memory files' names
     except OSError as error:  # only speed depends on it
         logger.warning("Cannot write %s: %s", path, error.strerror or error)

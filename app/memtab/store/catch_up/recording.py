@@ -24,6 +24,7 @@ from typing import Annotated
 from memtab.fs.atomic import atomic_write_bytes, encode_utf8, json_document, overwrite_in_place
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.jsonfile import JsonError, read_json
+from memtab.fs.private import PRIVATE_FILE_MODE
 from memtab.fs.records import Key, OmitNone, OrNone, PositiveTime, Record
 from memtab.store.history.recorder import history_problem
 from memtab.store.home import Home
@@ -94,7 +95,7 @@ def _write(home: Home, state: RecordingState) -> None:
     data = encode_utf8(json_document(state.to_json()))
     data = data[:-1] + b" " * (STATE_BYTES - len(data)) + b"\n"
     try:
-        atomic_write_bytes(home.recording_path, data)
+        atomic_write_bytes(home.recording_path, data, mode=PRIVATE_FILE_MODE)
     except OSError as error:
         try:
             overwrite_in_place(home.recording_path, data)

@@ -57,6 +57,7 @@ from memtab.fs.atomic import (
     make_filesystem_durable,
     on_one_file_system,
 )
+from memtab.fs.private import PRIVATE_FILE_MODE, private_folders
 from memtab.store.history import packs
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES, MB
 from memtab.store.history.packs import PackEntry
@@ -129,11 +130,15 @@ class BlobInfo:
 
 
 class BlobStore:
-    """The blobs directory of one home."""
+    """The blobs directory of one home; `own`: the folder of Memtab's own it is in (the
+    home's `memtab/`), made private with every folder down to a blob's before it is
+    written (None: the blobs directory's own folders alone). Blobs are memory's text:
+    0600 in 0700 folders (docs/formats.md §16.2)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, own: Path | None = None) -> None:
         self.directory = directory
         self.packs_dir = directory / "packs"
+        self.own = own if own is not None else directory
 
     def path_of(self, sha256: str) -> Path:
         return self.directory / sha256[:2] / f"{sha256[2:]}{_SUFFIX}"
@@ -141,7 +146,7 @@ class BlobStore:
     def put(self, data: bytes, sha256: str | None = None) -> str:
         """Store `data` durably (once per content) and return its sha256. Raises OSError."""
         digest = sha256 or sha256_of(data)
-        with _open_shard(self.directory, digest) as shard:
+        with _open_shard(self.directory, digest, own=self.own) as shard:
             if not _refresh_intact(shard, digest, durable=True):
                 _write(shard, digest, compress(data), durable=True)
         return digest
@@ -304,7 +309,12 @@ class BlobBatch:
         if len(new) >= packs.PACK_MIN:
             # Durable by the batch's one flush, with its loose blobs (and whatever else the
             # caller wrote on the file system: a sync's temps), not by fsyncs of its own.
-            packs.write_pack(self._store.packs_dir, new, durable=not FILESYSTEM_FLUSH_WORKS)
+            packs.write_pack(
+                self._store.packs_dir,
+                new,
+                durable=not FILESYSTEM_FLUSH_WORKS,
+                own=self._store.own,
+            )
             self._not_durable = FILESYSTEM_FLUSH_WORKS
             return
         for digest, compressed in new:
@@ -342,7 +352,11 @@ class BlobBatch:
         if shard is None and (create or digest[:2] not in self._missing_shards):
             try:
                 shard = _open_shard(
-                    self._store.directory, digest, create=create, durable=not FILESYSTEM_FLUSH_WORKS
+                    self._store.directory,
+                    digest,
+                    create=create,
+                    durable=not FILESYSTEM_FLUSH_WORKS,
+                    own=self._store.own,
                 )
             except FileNotFoundError:
                 self._missing_shards.add(digest[:2])  # gone since the listing
@@ -381,15 +395,16 @@ def _missing_shards(directory: Path) -> set[str]:
 
 
 def _open_shard(
-    directory: Path, digest: str, *, create: bool = True, durable: bool = True
+    directory: Path, digest: str, *, create: bool = True, durable: bool = True, own: Path
 ) -> Directory:
     """The shard folder of `digest`, made if missing and `create`: fsynced into its parents
-    if `durable`, else made durable by the flush that makes its blobs durable."""
+    if `durable`, else made durable by the flush that makes its blobs durable; private
+    from `own` down."""
     path = directory / digest[:2]
     if create and durable:
         make_directory_durably(path)
-    elif create:
-        path.mkdir(parents=True, exist_ok=True)
+    if create:
+        private_folders(path, below=own)
     return Directory.open(path)
 
 
@@ -401,7 +416,7 @@ def _mtime(path: Path) -> float:
 
 
 def _write(shard: Directory, digest: str, compressed: bytes, *, durable: bool) -> None:
-    shard.replace(f"{digest[2:]}{_SUFFIX}", compressed, durable=durable)
+    shard.replace(f"{digest[2:]}{_SUFFIX}", compressed, durable=durable, mode=PRIVATE_FILE_MODE)
 
 
 def _refresh_intact(shard: Directory, digest: str, *, durable: bool) -> bool:

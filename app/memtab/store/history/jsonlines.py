@@ -11,6 +11,10 @@ file that shrank or was replaced (pruning rewrites it atomically) is read again 
 start — replaced also when the new file got the old one's freed inode number, as the bytes
 read last are then no longer where they ended. Reading a history of thousands of lines after
 an append parses only the new lines.
+
+They quote memory (paths, descriptions, a run's words): private (docs/formats.md §16.2),
+0600 in 0700 folders from the home's own `memtab/` down (`own`), never written through a
+link (`fs.private`).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any, Generic, TypeVar
 from memtab.fs.atomic import atomic_write_bytes, encode_utf8
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.locking.locks import interprocess_lock
+from memtab.fs.private import PRIVATE_FILE_MODE, open_private_append, private_folders
 
 logger = logging.getLogger(__name__)
 
@@ -61,12 +66,22 @@ _caches_lock = threading.Lock()
 
 
 class JsonLinesFile(Generic[T]):
-    """One JSON-lines file whose lines `parse` turns into records (None: skipped)."""
+    """One JSON-lines file whose lines `parse` turns into records (None: skipped); `own`:
+    the folder of Memtab's own it is in (a home's `memtab/`), made private with every
+    folder down to the file's before it is written (None: the file's folder alone)."""
 
-    def __init__(self, path: Path, lock_path: Path, parse: Callable[[dict[str, Any]], T | None]):
+    def __init__(
+        self,
+        path: Path,
+        lock_path: Path,
+        parse: Callable[[dict[str, Any]], T | None],
+        *,
+        own: Path | None = None,
+    ):
         self.path = path
         self.lock_path = lock_path
         self._parse = parse
+        self._own = own
         self._key = f"{os.path.abspath(path)}|{id(parse)}"
 
     # --- reading ------------------------------------------------------------------------
@@ -138,7 +153,7 @@ class JsonLinesFile(Generic[T]):
     @contextmanager
     def locked(self, *, timeout_s: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         """Hold the file's lock: records read inside are current until the block ends."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._private_folder()
         with interprocess_lock(self.lock_path, timeout_s=timeout_s):
             yield
 
@@ -148,8 +163,8 @@ class JsonLinesFile(Generic[T]):
         if not records:
             return
         data = b"".join(dump_line(record) for record in records)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | _BINARY | _CLOEXEC, 0o600)
+        self._private_folder()
+        fd = open_private_append(self.path)
         try:
             size = os.fstat(fd).st_size
             if size and not _ends_with_newline(self.path, size):
@@ -168,7 +183,13 @@ class JsonLinesFile(Generic[T]):
 
     def rewrite_locked(self, records: list[dict[str, Any]]) -> None:
         """Replace the whole file atomically (pruning); the caller holds `locked()`."""
-        atomic_write_bytes(self.path, b"".join(dump_line(record) for record in records))
+        self._private_folder()
+        data = b"".join(dump_line(record) for record in records)
+        atomic_write_bytes(self.path, data, mode=PRIVATE_FILE_MODE)
+
+    def _private_folder(self) -> None:
+        folder = self.path.parent
+        private_folders(folder, below=self._own if self._own is not None else folder)
 
     def drop(self, goes: Callable[[T], bool], to_json: Callable[[T], dict[str, Any]]) -> int:
         """Rewrite the file without the records `goes` picks (pruning), under the lock, so a

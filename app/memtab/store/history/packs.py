@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from memtab.fs.atomic import Directory, make_directory_durably
+from memtab.fs.private import PRIVATE_FILE_MODE, private_folders
 from memtab.store.scope_walk import remove_if_stale_temp
 
 logger = logging.getLogger(__name__)
@@ -63,15 +64,22 @@ _cache: dict[Path, _Index] = {}
 _cache_lock = threading.Lock()
 
 
-def write_pack(directory: Path, contents: list[tuple[str, bytes]], *, durable: bool = True) -> Path:
+def write_pack(
+    directory: Path,
+    contents: list[tuple[str, bytes]],
+    *,
+    durable: bool = True,
+    own: Path | None = None,
+) -> Path:
     """Write `contents` ((sha256, compressed data) pairs) as a new pack in `directory`,
     durably (else made durable by the caller's flush of the file system before anything
-    refers to it: one a crash cut short is ignored, as any damaged pack); returns its
-    path. Raises OSError."""
+    refers to it: one a crash cut short is ignored, as any damaged pack), private (0600
+    in 0700 folders from `own` down; None: `directory` alone); returns its path. Raises
+    OSError."""
     if durable:
         make_directory_durably(directory)
-    else:  # the folders it makes are durable by that flush too: no fsync each
-        directory.mkdir(parents=True, exist_ok=True)
+    # The folders it makes here are durable by that flush too: no fsync each.
+    private_folders(directory, below=own if own is not None else directory)
     body = bytearray()
     index = bytearray()
     for digest, compressed in contents:
@@ -80,7 +88,7 @@ def write_pack(directory: Path, contents: list[tuple[str, bytes]], *, durable: b
     footer = _FOOTER.pack(len(body), len(contents), MAGIC)
     name = f"{os.urandom(8).hex()}{SUFFIX}"
     with Directory.open(directory) as packs:
-        packs.replace(name, bytes(body + index + footer), durable=durable)
+        packs.replace(name, bytes(body + index + footer), durable=durable, mode=PRIVATE_FILE_MODE)
     return directory / name
 
 

@@ -37,7 +37,7 @@ class ProvenanceLog:
     def __init__(self, home: Home) -> None:
         self.home = home
         self.file: JsonLinesFile[ProvenanceRecord] = JsonLinesFile(
-            home.provenance_log_path, home.lock_path(PROVENANCE_LOCK), _parse
+            home.provenance_log_path, home.lock_path(PROVENANCE_LOCK), _parse, own=home.memtab_dir
         )
 
     def records(self) -> list[ProvenanceRecord]:
@@ -76,7 +76,7 @@ def log_kept_from(
     text `actor` wrote there (`at`, when known): blame names them, not the user who
     resolved (docs/formats.md §20.1). Best effort, as every provenance record."""
     try:
-        sha = BlobStore(home.history_blobs_dir).put(other_side)
+        sha = BlobStore(home.history_blobs_dir, own=home.memtab_dir).put(other_side)
     except OSError as error:
         logger.warning("Could not keep the other side of %s's conflict: %s", version.path, error)
         return

@@ -29,6 +29,7 @@ from typing import Annotated
 from memtab.fs import clock
 from memtab.fs.config.settings_file import settings_path
 from memtab.fs.jsonfile import finite_number
+from memtab.fs.private import create_private_file, private_folders
 from memtab.fs.records import AtLeast, Healed, Key, Record
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.history.blobs import BlobStore
@@ -102,7 +103,7 @@ def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> Pr
     """Apply the bounds now (see the module doc)."""
     now = clock.now_ms() if now_ms is None else now_ms
     started = time.time()
-    blobs = BlobStore(home.history_blobs_dir)
+    blobs = BlobStore(home.history_blobs_dir, own=home.memtab_dir)
     sizes = {blob.sha256: blob.size_bytes for blob in blobs.all()}
     by_key = {key: ScopeHistory(home, key) for key in index_keys(home)}
     drop = _versions_to_drop(
@@ -215,8 +216,8 @@ def maybe_prune(home: Home, limits: HistoryLimits | None = None) -> PruneReport 
         return None
     try:
         report = prune(home, limits or load_history_limits())
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.touch()
+        private_folders(stamp.parent, below=home.memtab_dir)
+        create_private_file(stamp)
         os.utime(stamp)
     except (OSError, TimeoutError) as error:
         logger.warning("Could not prune history: %s", error)

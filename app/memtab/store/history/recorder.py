@@ -143,7 +143,7 @@ class HistoryRecorder:
         self.actor = actor
         self.run_id = run_id
         self.workspace_id = workspace_id
-        self.blobs = BlobStore(home.history_blobs_dir)
+        self.blobs = BlobStore(home.history_blobs_dir, own=home.memtab_dir)
         self._clock = clock
         self._collectors = threading.local()
 

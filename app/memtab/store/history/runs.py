@@ -21,7 +21,7 @@ import json
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from memtab.store.history.jsonlines import LOCK_TIMEOUT_S, JsonLinesFile
 from memtab.store.history.records import RunEntry, RunOp, TokenUsage
@@ -31,7 +31,6 @@ from memtab.store.sidecars.journal import ConsolidationRecord, Journal, changed_
 
 logger = logging.getLogger(__name__)
 
-RunKind = Literal["consolidation", "writer", "sync", "revert"]
 RUN_KINDS: tuple[str, ...] = ("consolidation", "writer", "sync", "revert")
 REVERT_KIND = "revert"
 """A revert of a run ("Revert this run…", `memtab revert-run`) is a run of its own
@@ -76,7 +75,7 @@ class RunsLog:
     def __init__(self, home: Home) -> None:
         self.home = home
         self.file: JsonLinesFile[RunEntry] = JsonLinesFile(
-            home.runs_log_path, home.lock_path("history-runs"), parse_run
+            home.runs_log_path, home.lock_path("history-runs"), parse_run, own=home.memtab_dir
         )
 
     def logged(self) -> list[LoggedLine]:

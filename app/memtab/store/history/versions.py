@@ -163,7 +163,10 @@ class ScopeHistory:
         self.home = home
         self.key = key
         self.file: JsonLinesFile[Version] = JsonLinesFile(
-            index_path(home, key), home.lock_path(f"history-{key}"), parse_version
+            index_path(home, key),
+            home.lock_path(f"history-{key}"),
+            parse_version,
+            own=home.memtab_dir,
         )
 
     def versions(self) -> list[Version]:

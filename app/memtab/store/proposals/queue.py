@@ -10,7 +10,8 @@ suggestions are recorded (§20.2). A call the memory tool refuses now (the file 
 the text no longer matches) is not accepted: it stays, with the reason, until the user
 rejects it.
 
-The queue is a sidecar (`memtab.fs.sidecar`) in Memtab's own folder:
+The queue is a sidecar (`memtab.fs.sidecar`) in Memtab's own folder, private as it holds
+memory's text (0600 in 0700 folders from `<home>/memtab/` down, docs/formats.md §16.2):
 `<home>/memtab/proposals/<workspace id>.json`, or `global.json` for a server started
 without a workspace (it sees global memory only; its proposals show in every workspace's
 Inbox). Records: `AgentProposal`, `ProposalFile` (`store.proposals.records`). The call is applied
@@ -39,6 +40,7 @@ from typing import Any
 from memtab.fs.atomic import encode_utf8, json_document
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
+from memtab.fs.private import PRIVATE_FILE_MODE, private_folders
 from memtab.fs.sidecar import edit_sidecar, read_sidecar, set_aside
 from memtab.redact import redact_secrets
 from memtab.store.actors import MCP_PREFIX
@@ -158,8 +160,13 @@ class ProposalQueue:
 
     def _edit(self, change: Callable[[list[AgentProposal]], None]) -> None:
         lock = self.home.lock_path(f"proposals-{self.key}")
+        private_folders(self.path.parent, below=self.home.memtab_dir)  # memory's words
         with edit_sidecar(
-            self.path, lock, shape_problem=_shape_problem, max_bytes=MAX_QUEUED_BYTES
+            self.path,
+            lock,
+            shape_problem=_shape_problem,
+            mode=PRIVATE_FILE_MODE,
+            max_bytes=MAX_QUEUED_BYTES,
         ) as raw:
             proposals, unknown = _split(raw)
             change(proposals)

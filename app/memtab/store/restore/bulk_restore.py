@@ -44,6 +44,7 @@ from memtab.fs.atomic import (
     make_filesystem_durable,
     on_one_file_system,
 )
+from memtab.fs.private import kept_permissions
 from memtab.store.errors import CapError, MemoryStoreError, NotFoundError, UnkeptChangeError
 from memtab.store.files import MAX_FILES_PER_SCOPE, count_files
 from memtab.store.history.blobs import sha256_of
@@ -361,7 +362,11 @@ def _write_temps(
         path = entry.item.path
         try:
             with reporting_os_errors(path, "restore"):
-                entry.temp = directory.write_temp(path.name, entry.item.data, durable=few)
+                replaced = directory.lstat(path.name) if entry.current is not None else None
+                mode = kept_permissions(replaced)  # a new file's: the umask's, never looked up
+                entry.temp = directory.write_temp(
+                    path.name, entry.item.data, mode=mode, durable=few
+                )
         except MemoryStoreError as error:
             result.failed[path] = str(error)
             continue

@@ -8,6 +8,7 @@ adds every change on top.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -83,6 +84,7 @@ class ScopeStore(ScopeView):
         super().__init__(home, workspace, project=project)
         self.clock = clock
         self.meta = MetaStore(home, clock)
+        self._counted_later: list[tuple[VirtualPath, str]] | None = None
         self.history: HistoryRecorder | None = None
         if record_history:
             self.history = HistoryRecorder(
@@ -322,9 +324,30 @@ class ScopeStore(ScopeView):
 
     def record_write(self, path: VirtualPath, *, where: ScopeDir | None = None) -> None:
         """Count a write of `path` (agent edit or UI save); best effort. `where`: the
-        `ScopeDir` of its scope, when the caller has it."""
-        key_of = self.meta_key if where is None else where.meta_key
-        self._update_meta(path, lambda: self.meta.record_write(key_of(path)))
+        `ScopeDir` of its scope, when the caller has it. Inside `writes_counted_once`,
+        counted when it ends."""
+        key = (self.meta_key if where is None else where.meta_key)(path)
+        if self._counted_later is not None:
+            self._counted_later.append((path, key))
+            return
+        self._update_meta(path, lambda: self.meta.record_write(key))
+
+    @contextlib.contextmanager
+    def writes_counted_once(self) -> Iterator[None]:
+        """The writes made through this store inside are counted as uses in one update of
+        memory-meta.json when it ends, not one each (a burst's restore of many files:
+        rewriting the sidecar once a file grew with the square of the files)."""
+        if self._counted_later is not None:  # already inside one
+            yield
+            return
+        self._counted_later = []
+        try:
+            yield
+        finally:
+            counted, self._counted_later = self._counted_later, None
+            if counted:
+                keys = [key for _path, key in counted]
+                self._update_meta(counted[0][0], lambda: self.meta.record_writes(keys))
 
     def _update_meta(self, path: VirtualPath, update: Callable[[], None]) -> None:
         # The operation itself already happened: failing to update memory-meta.json (read-

@@ -18,7 +18,7 @@ that is alike to it, then the next best-ranked free item, and so on.
 
 Why by hand, when libraries for near-duplicate text exist? Measured on the seeded
 duplicates of `tests/support/seeded_duplicates.py` (260 notes, 70 pairs that say the
-same, the rest siblings, variants and unrelated notes; docs/performance.md "Duplicates"):
+same, the rest siblings, variants and unrelated notes; docs/trust-quality.md "Duplicates"):
 the weighted Jaccard of stems separates them best (every pair at 0.34–1.0 but one, the
 highest other pair 0.33); rapidfuzz's `token_set_ratio` (8 µs a pair) puts a sibling
 above the lowest true pair (0.95 against 0.74), its `token_sort_ratio` and Indel
@@ -68,13 +68,6 @@ def jaccard(a: frozenset[Any], b: frozenset[Any]) -> float:
     return shared / (len(a) + len(b) - shared)
 
 
-def weighted_jaccard(a: frozenset[F], b: frozenset[F], weight: Mapping[F, float]) -> float:
-    """The weight of a ∩ b over the weight of a ∪ b (0 when that is 0)."""
-    shared = sum(weight.get(feature, 0.0) for feature in a & b)
-    whole = sum(weight.get(feature, 0.0) for feature in a | b)
-    return shared / whole if whole else 0.0
-
-
 def idf_weights(sets: Iterable[frozenset[F]]) -> dict[F, float]:
     """Each feature's inverse document frequency, smoothed: log(1 + N / sets holding it).
     A feature a single set holds weighs most, one every set holds least — but not
@@ -110,12 +103,27 @@ def near_duplicate_pairs(
     for members in postings.values():
         if 1 < len(members) <= common:
             candidates.update(combinations(members, 2))
+    # Each set's size (its weight, weighted) once: the union is the two sizes less what
+    # they share, so only the intersection is summed a pair; and a pair whose sizes differ
+    # more than the threshold allows (the smaller over the larger is the best similarity
+    # the two can reach) is never compared.
+    if weight is None:
+        sizes = [float(len(features)) for features in sets]
+    else:
+        sizes = [sum(weight.get(feature, 0.0) for feature in features) for features in sets]
     pairs = []
     for i, j in candidates:
+        size_i, size_j = sizes[i], sizes[j]
+        if size_i <= 0.0 or size_j <= 0.0:
+            continue
+        if min(size_i, size_j) < threshold * max(size_i, size_j):
+            continue
+        both = sets[i] & sets[j]
         if weight is None:
-            similarity = jaccard(sets[i], sets[j])
+            shared = float(len(both))
         else:
-            similarity = weighted_jaccard(sets[i], sets[j], weight)
+            shared = sum(weight.get(feature, 0.0) for feature in both)
+        similarity = shared / (size_i + size_j - shared)
         if similarity >= threshold:
             pairs.append((similarity, i, j))
     return sorted(pairs, key=lambda pair: (-pair[0], pair[1], pair[2]))

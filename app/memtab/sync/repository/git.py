@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from memtab.fs.private import PRIVATE_UMASK, private_dir
 from memtab.sync.repository.child_process import POLL_S, Pipes, ended, kill
 
 logger = logging.getLogger(__name__)
@@ -301,6 +302,7 @@ class Git:
             stderr=subprocess.PIPE if stderr else subprocess.DEVNULL,
             env=dict(env),
             start_new_session=True,  # no terminal: ssh cannot ask there either
+            umask=PRIVATE_UMASK,
         )
 
     def start(self, args: Sequence[str]) -> subprocess.Popen[bytes]:
@@ -371,8 +373,8 @@ class Git:
 
     def init(self, remote: str, branch: str) -> None:
         """A new bare repository fetching `branch` of `remote` as `origin`."""
-        self.repo.mkdir(parents=True, exist_ok=True)
-        subprocess_args = ["init", "--quiet", "--bare", str(self.repo)]
+        private_dir(self.repo)
+        subprocess_args = ["init", "--quiet", "--bare", "--shared=0600", str(self.repo)]
         result = subprocess.run(
             [self.git, *subprocess_args],
             capture_output=True,

@@ -24,7 +24,7 @@ from pathlib import Path
 from memtab.store.catch_up.external import record_external
 from memtab.store.conflict_copies import find_copies
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeUnavailableError
-from memtab.store.files import stat_scope
+from memtab.store.files import name_scope, note_too_deep, stat_names
 from memtab.store.history.capture import read_whole
 from memtab.store.history.versions import Op
 from memtab.store.home import Home
@@ -114,6 +114,31 @@ class ScopeFiles:
         return path in self.left_out or any(path.startswith(f"{d}/") for d in self.too_deep)
 
 
+def _stat_scope(
+    scope: Scope, root: Path | None, walked: Mapping[str, os.stat_result] | None
+) -> tuple[dict[str, os.stat_result], tuple[VirtualPath, ...], str | None]:
+    """The files `stat_scope` lists (its walk, each file's `lstat` by its path inside the
+    scope), those `walked` holds (by virtual path) not stat'ed again; the folders past the
+    depth; why the root could not be read, if it could not."""
+    if root is None:
+        return {}, (), None
+    walk = name_scope(root)
+    files: dict[str, os.stat_result] = {}
+    head = scope.virtual_root + "/"
+    for folder in walk.folders:
+        inside = "".join(f"{name}/" for name in folder.segments)
+        unseen: list[str] = []
+        for name in folder.files:
+            info = walked.get(head + inside + name) if walked else None
+            if info is None:
+                unseen.append(name)
+            else:
+                files[inside + name] = info
+        if unseen:
+            files.update(stat_names(folder.path, unseen, inside))
+    return files, note_too_deep(scope, root, walk.too_deep), walk.error
+
+
 def read_scope(
     store: MemoryStore,
     synced: SyncedScope,
@@ -132,18 +157,17 @@ def read_scope(
     scope = synced.scope
     try:
         root = None if store.unavailable_reason(scope) else store.root(scope)
-        listing = stat_scope(scope, root, seen=walked)
+        listed, too_deep, unread_root = _stat_scope(scope, root, walked)
     except (MemoryStoreError, PathError, OSError) as error:
         result.problems.append(f"{synced.label}: {error}")
         return result
-    if listing.error:
-        result.problems.append(f"{synced.label}: {listing.error}")
-    for folder in listing.too_deep:  # docs/formats.md §5
+    if unread_root:
+        result.problems.append(f"{synced.label}: {unread_root}")
+    for folder in too_deep:  # docs/formats.md §5
         result.too_deep.append(synced.repo_path(folder))
         result.problems.append(f"{synced.label}: not synced: {too_deep_words(folder)}")
     paths = {
-        VirtualPath(scope, tuple(relative.split("/"))): info
-        for relative, info in listing.files.items()
+        VirtualPath(scope, tuple(relative.split("/"))): info for relative, info in listed.items()
     }
     copies = find_copies(paths)
     by_folder: dict[VirtualPath, list[tuple[VirtualPath, os.stat_result]]] = {}

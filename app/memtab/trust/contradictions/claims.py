@@ -27,6 +27,7 @@ sentence that names the thing twice. Its
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from typing import NamedTuple
 
@@ -37,7 +38,7 @@ from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.words import content_lines, statements, stems_of
 
 _FACT_NEEDLES = re.compile(
-    r"\bport\b|\bon\s+:?\d{2,5}\b|localhost|127\.0\.0\.1|0\.0\.0\.0|`[A-Z][A-Z0-9]*_[A-Z0-9_]+=|"
+    r"\bport\b|\bversion\b|\bon\s+:?\d{2,5}\b|localhost|127\.0\.0\.1|0\.0\.0\.0|`[A-Z][A-Z0-9]*_[A-Z0-9_]+=|"
     r"\b(?:postgres(?:ql)?|mysql|mariadb|redis|mongodb|python|node(?:\.?js)?|react|vue|angular|"
     r"django|rails|ruby|golang|java|typescript|next\.?js|nuxt|svelte|flask|fastapi|kotlin|"
     r"swift|php|laravel|elixir|erlang|rust|deno|tailwind(?:css)?|vite|webpack|jest|vitest|"
@@ -75,7 +76,40 @@ _AT_LOCALHOST = re.compile(
     re.IGNORECASE,
 )
 """A port the check's facts do not read: "The docs site is at localhost:4000"."""
+_LOCAL_ADDRESS = r"(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):(?P<value>\d{2,5})\b"
+_LOCAL_PORT = re.compile(r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):(\d{2,5})\b")
+_BEFORE_ADDRESS = re.compile(
+    r"^(?P<subject>[A-Za-z][\w .+-]{0,40}?)\s*(?::|\bat\b|\bon\b)\s*" + _LOCAL_ADDRESS + r"/?\W*$",
+    re.IGNORECASE,
+)
+"""A label, a local address, and nothing after it: "Local MinIO: http://localhost:9000",
+"Open the storybook at http://127.0.0.1:6006/" (the subject: after its last article)."""
+_VERB_PORT = re.compile(
+    r"^(?P<subject>[A-Za-z][\w .+-]{0,40}?)\s+[a-z]+s\s+(?:to|on|at)\s+port\s+"
+    r"(?P<value>\d{2,5})\W*$",
+    re.IGNORECASE,
+)
+"""A subject, its verb and a port: "The worker dashboard binds to port 6006" (the check's
+facts read the verbs it knows; any verb of the subject's does here)."""
+_ON_PORT = re.compile(
+    r"^(?P<subject>[A-Za-z][\w .+-]{0,60}?)\s+(?:on|at)\s+port\s+(?P<value>\d{2,5})\W*$",
+    re.IGNORECASE,
+)
+"""Anything said of a subject on a port: "You can reach the docs site on port 9000"."""
+_PERSONS = frozenset({"i", "you", "we", "they", "one"})
+_PORT_NUMBERS = re.compile(r"\bport\s+(\d{2,5})\b", re.IGNORECASE)
+_PLACE_PREPOSITIONS = frozenset({"in", "under", "inside"})
+_DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
+_LABELLED_VERSION = re.compile(
+    r"^(?:the\s+|our\s+)?(?P<product>[A-Za-z][\w.+-]*)(?:\s+version)?\s*(?::|=|\bis\b)\s*"
+    r"(?:version\s+)?v?(?P<value>\d+(?:\.\d+){0,2})\W*$",
+    re.IGNORECASE,
+)
+"""A version said as a label and a value: "Redis version: 7", "The Postgres version is
+16", "Node: version 18" (read as the check reads "Redis 7": of a product it knows)."""
 _SPAN = re.compile(r"`([^`\n]+)`")
+_LABEL = re.compile(r"^[A-Za-z][\w .'-]{0,40}:\s*`[^`\n]+`\W*$")
+"""A label and one code span, nothing else: "The seed data: `db/seeds`"."""
 _COMMAND = re.compile(r"^(?:\./\S|[a-z][a-z0-9_.+-]*\s+\S)")
 _ASSIGNMENT = re.compile(r"^\S[^\s=]*=\S*$")  # one split: `\S+=` backtracks over each `=`
 _PATH_SHAPE = re.compile(r"^(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*$|^[\w-]+\.[a-z0-9]{1,5}$")
@@ -127,20 +161,27 @@ _USE_CUE = re.compile(
     r"go\s+with|adopt(?:ed)?|replace[sd]?|only|always|never|not|instead\s+of|rather\s+than|over)\b",
     re.IGNORECASE,
 )
+_CLAUSE_END = re.compile(r"[;,:]\s+|\.\s+|(?<!\s)\s++(?:but|[—–-])\s+")  # a run's first space
+_NEGATED_CLAUSE = re.compile(
+    r"\b(?:not|never|no|avoid|don't|do not|without|forbidden|banned|disallowed)\b"
+)
 _WORD_TOKEN = re.compile(r"[\w'-]+")
 _FROM = re.compile(r"\bfrom\b")
 _NEGATED_BETWEEN = re.compile(r"(?:not|instead of|rather than|over|never)\s")
 _WITH = re.compile(r"\bwith\b")
 _REPLACE = re.compile(r"\breplace")
+_COMPARED = re.compile(r"\b(?:than|like|vs\.?|versus)\s+$")
 _NEGATION = re.compile(r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s+$")
 _ALWAYS = re.compile(r"^(?:always|you must|must always)\b|\balways\b", re.IGNORECASE)
 _NEVER = re.compile(
     r"^(?:never|do not|don't|must not|mustn't)\b|\b(?:never|do not|don't|must not)\b",
     re.IGNORECASE,
 )
-_POLARITY_WORDS = frozenset({"alway", "never", "don", "t", "must", "not", "do", "make", "sure"})
+_POLARITY_WORDS = frozenset(
+    {"alway", "never", "ever", "don", "t", "must", "not", "do", "make", "sure"}
+)
 _POLARITY_SHOWN = frozenset(
-    {"always", "never", "don't", "do", "not", "must", "mustn't", "make", "sure", "to"}
+    {"always", "never", "ever", "don't", "do", "not", "must", "mustn't", "make", "sure", "to"}
 )
 
 
@@ -192,14 +233,37 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
 
 
 def _facts(number: int, sentence: str) -> list[Claim]:
-    """The check's facts of a sentence, and a port at localhost the check does not read."""
+    """The check's facts of a sentence — also when it says them as a label and a value
+    ("Redis version: 7", "The Postgres version is 16": the check's "Redis 7") — and a port
+    at a local address the check does not read ("The docs site is at localhost:4000",
+    "Local MinIO: http://localhost:9000")."""
     facts = facts_of(scan_markdown(sentence))
+    plain = _PAST.search(sentence) is None and _ALTERNATIVES.search(sentence) is None
+    if not facts and plain and (labelled := _LABELLED_VERSION.search(sentence)) is not None:
+        facts = facts_of(scan_markdown(f"{labelled['product']} {labelled['value']}"))
     if facts:
         return [Claim(number, f.kind, f.key, f.value, what(f)) for f in facts]
-    at = _AT_LOCALHOST.match(sentence.strip())
-    if at is None or _CONDITIONS.search(sentence):
+    ports = set(_LOCAL_PORT.findall(sentence)) | set(_PORT_NUMBERS.findall(sentence))
+    if len(ports) != 1 or _CONDITIONS.search(sentence) or _PAST.search(sentence):
         return []
-    subject = " ".join(at.group("subject").split())
+    if _ALTERNATIVES.search(sentence):
+        return []
+    at = (
+        _AT_LOCALHOST.match(sentence.strip())
+        or _BEFORE_ADDRESS.match(sentence.strip())
+        or _VERB_PORT.match(sentence.strip())
+        or _ON_PORT.match(sentence.strip())
+    )
+    if at is None:
+        return []
+    written = at.group("subject").split()
+    cut = max((i + 1 for i, w in enumerate(written) if w.lower() in _DETERMINERS), default=0)
+    if not cut and written and written[0].lower() in _PERSONS:
+        # "You can reach MinIO on port…": the person and their verbs go, up to the name.
+        cut = next((i for i, w in enumerate(written) if w[:1].isupper() and i), len(written))
+    subject = " ".join(written[cut:])
+    if not subject:
+        return []
     return [Claim(number, "port", subject.lower(), at.group("value"), f"{subject}'s port")]
 
 
@@ -211,13 +275,25 @@ def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim
     if not paths and not spans:
         paths = _BARE_PATH.findall(sentence)
     rest = _SPAN.sub(" ", sentence)
-    if len(paths) == 1 and not commands and _LOCATION.search(rest):
+    placed = _LABEL.match(sentence.strip()) is not None or _LOCATION.search(rest) is not None
+    if len(paths) == 1 and not placed:  # "Look in `db/seeds` for…": a place's preposition
+        at = sentence.find(f"`{paths[0]}`")
+        before = sentence[:at].split() if at > 0 else []
+        placed = bool(before) and before[-1].lower() in _PLACE_PREPOSITIONS
+    if len(paths) == 1 and not commands and placed:
         stems = [s for s in stems_of(rest) if s not in _LOCATION_STEMS]
         if 1 <= len(stems) <= 5:
             key = " ".join(sorted(set(stems)))
             return [Claim(number, "path", key, paths[0].rstrip("/"), f"where {_thing(rest)} live")]
     if len(commands) == 1 and len(spans) == 1:
-        stems = [s for s in stems_of(rest) if s not in _COMMAND_WORDS]
+        # The purpose is a noun phrase: what follows the last article ("Kick off the api
+        # tests via…" is the api tests'), or all of it where there is none.
+        words = rest.split()
+        cut = max((i + 1 for i, w in enumerate(words) if w.lower() in _DETERMINERS), default=0)
+        purpose = " ".join(words[cut:]) if cut < len(words) else rest
+        stems = [s for s in stems_of(purpose) if s not in _COMMAND_WORDS]
+        if not stems:
+            stems = [s for s in stems_of(rest) if s not in _COMMAND_WORDS]
         if 1 <= len(stems) <= 5:
             key = " ".join(sorted(set(stems)))
             value = " ".join(commands[0].split())
@@ -262,7 +338,10 @@ def _which_is_used(
     """The tool a sentence says to use and the one it says not to (None: not said)."""
     if len(tools) == 1:
         start = named[0][0]
-        negated = _NEGATION.search(lowered[max(0, start - 14) : start]) is not None
+        before = lowered[max(0, start - 14) : start]
+        if _COMPARED.search(before):
+            return None, None  # "much faster than pip": a comparison, no choice of it
+        negated = _NEGATION.search(before) is not None
         return (None, tools[0]) if negated else (tools[0], None)
     first, second = tools
     between = lowered[named[0][0] : max(start for start, _ in named)]
@@ -272,15 +351,42 @@ def _which_is_used(
         return first, second  # X, not Y / X instead of Y / prefer X over Y
     if _WITH.search(between) and _REPLACE.search(lowered):
         return second, first  # replace Y with X
-    return None, None
+    return _by_clause(lowered, named)
+
+
+def _by_clause(lowered: str, named: list[tuple[int, str]]) -> tuple[str | None, str | None]:
+    """Two tools in two clauses, one of them negated: the other is the one to use
+    ("Stick to X; Y is not allowed", "Don't use Y, use X", "X is ours; avoid Y")."""
+    bounds = [0, *(m.end() for m in _CLAUSE_END.finditer(lowered)), len(lowered)]
+    spans = list(itertools.pairwise(bounds))
+    clauses = [lowered[a:b] for a, b in spans]
+    where: dict[str, int] = {}
+    for start, tool in named:
+        index = next((i for i, (a, b) in enumerate(spans) if a <= start < b), len(spans) - 1)
+        where.setdefault(tool, index)
+    if len(set(where.values())) != 2:
+        return None, None
+    negated = {tool for tool, index in where.items() if _NEGATED_CLAUSE.search(clauses[index])}
+    if len(negated) != 1:
+        return None, None
+    unused = negated.pop()
+    used = next(tool for tool in where if tool != unused)
+    return used, unused
 
 
 def _polarity(number: int, sentence: str) -> list[Claim]:
-    always = _ALWAYS.search(sentence) is not None
-    never = _NEVER.search(sentence) is not None
-    if always == never:
+    always = _ALWAYS.search(sentence)
+    never = _NEVER.search(sentence)
+    if (always is None) == (never is None):
         return []
-    stems = [s for s in stems_of(sentence) if s not in _POLARITY_WORDS]
+    # What is to be done is what follows always or never ("It is required to always
+    # rebase…", "We never rebase…": the same rule); a sentence ending in it, all of it.
+    said = always or never
+    assert said is not None
+    action = [s for s in stems_of(sentence[said.end() :]) if s not in _POLARITY_WORDS]
+    stems = (
+        action if len(action) >= 2 else [s for s in stems_of(sentence) if s not in _POLARITY_WORDS]
+    )
     if not 2 <= len(stems) <= 8:
         return []
     key = " ".join(sorted(set(stems)))
@@ -291,9 +397,41 @@ def _polarity(number: int, sentence: str) -> list[Claim]:
     ]
 
 
+def group_keys(claim: Claim) -> tuple[str, ...]:
+    """What claims are compared by: the key — a port's subject's last word (its head:
+    "Open Grafana at…" and "Grafana binds to…" are of one Grafana), and for a path or a
+    command of three stems or more, also the key without each one (its verb: "The CI
+    workflows reside in…" and "Find the CI workflows under…") — see `same_thing`."""
+    if claim.kind == "port":
+        return (claim.key.rsplit(" ", 1)[-1],)
+    stems = claim.key.split()
+    if claim.kind in ("path", "command") and len(stems) >= 3:
+        fewer = (" ".join(stems[:i] + stems[i + 1 :]) for i in range(len(stems)))
+        return (claim.key, *fewer)
+    return (claim.key,)
+
+
+def same_thing(one: Claim, other: Claim) -> bool:
+    """Whether two claims are about one thing: the same key — for a port, also one
+    subject the other's but for one word before it, a verb or a qualifier ("open
+    grafana", "local minio": Grafana's, MinIO's); for a path or a command, also one's
+    stems the other's but one, two of them at least (a verb the other does not say)."""
+    if one.kind != other.kind:
+        return False
+    if one.key == other.key:
+        return True
+    if one.kind == "port":
+        short, long = sorted((one.key.split(), other.key.split()), key=len)
+        return len(short) >= 1 and long[-len(short) :] == short and len(long) - len(short) == 1
+    if one.kind in ("path", "command"):
+        small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
+        return len(small) >= 2 and small <= large and len(large) - len(small) == 1
+    return False
+
+
 def contradict(one: Claim, other: Claim) -> bool:
     """Whether two claims about one thing say different things."""
-    if one.kind != other.kind or one.key != other.key:
+    if not same_thing(one, other):
         return False
     if one.kind == "version":
         left, right = one.value.split("."), other.value.split(".")

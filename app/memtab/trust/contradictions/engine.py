@@ -29,7 +29,7 @@ from memtab.markdown import text_lines
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
 from memtab.store.paths import PathError
-from memtab.trust.contradictions.claims import Claim, claims_of, contradict
+from memtab.trust.contradictions.claims import Claim, claims_of, contradict, group_keys
 from memtab.trust.contradictions.records import (
     ClaimedLine,
     Contradiction,
@@ -79,7 +79,8 @@ class ContradictionsEngine:
         by_thing: dict[tuple[str, str], list[tuple[Document, Claim]]] = defaultdict(list)
         for document, found in zip(compared, claims, strict=True):
             for claim in found:
-                by_thing[(claim.kind, claim.key)].append((document, claim))
+                for key in group_keys(claim):
+                    by_thing[(claim.kind, key)].append((document, claim))
         found_pairs: list[Contradiction] = []
         for said in by_thing.values():
             if len({claim.value for _, claim in said}) < 2:

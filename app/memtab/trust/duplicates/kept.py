@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memtab.fs.clock import now_ms
+from memtab.fs.private import PRIVATE_FILE_MODE, private_folders
 from memtab.fs.records import Record, ValidItems
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
@@ -59,7 +60,12 @@ def forget_kept(home: Home, key: str) -> None:
 
 
 def _edit(home: Home, *, add: KeptGroup | None = None, remove: str | None = None) -> None:
-    with edit_sidecar(kept_path(home), home.lock_path(LOCK_NAME)) as document:
+    # Private, as it names memory files and what they hold (0600 in the home's 0700
+    # `memtab/`, docs/formats.md §16.2), even when it is the first thing written there.
+    private_folders(home.memtab_dir, below=home.memtab_dir)
+    with edit_sidecar(
+        kept_path(home), home.lock_path(LOCK_NAME), mode=PRIVATE_FILE_MODE
+    ) as document:
         read = KeptDuplicates.read(document)
         groups = [
             g

@@ -100,7 +100,7 @@ class LeaksEngine:
     def find(self, workspace_id: str | None = None) -> LeaksReport:
         """Every leak of the home's memory (or of what `workspace_id`'s sessions see)."""
         collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
-        projects = self._known_projects(collected.documents)
+        projects = self.known_projects(collected.documents)
         leaks = self.leaks_of(collected.documents, projects)
         return LeaksReport(
             leaks=tuple(leaks),
@@ -109,7 +109,9 @@ class LeaksEngine:
             problems=collected.problems,
         )
 
-    def _known_projects(self, documents: Sequence[Document]) -> dict[str, Identity]:
+    def known_projects(self, documents: Sequence[Document]) -> dict[str, Identity]:
+        """Every project the home knows (its registry's, its workspaces', the memories'),
+        each with what names it."""
         registry = load_registry(self.home)
         paths = {p.path for p in registry.projects if p.path != MULTI_PROJECT_KEY}
         paths |= {w.project_identity for w in registry.workspaces if w.project_identity}

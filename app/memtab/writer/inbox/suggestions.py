@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.fs.clock import Clock, now_ms
+from memtab.fs.private import PRIVATE_FILE_MODE, private_folders
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.fs.terminal_text import printable
 from memtab.redact import redact_secrets
@@ -206,7 +207,10 @@ class SuggestionQueue:
         """Read, change and write the queue under its cross-process lock (a file that
         cannot be used is kept aside first, by the sidecar rule)."""
         lock = self.home.lock_path(f"suggestions-{self.workspace_id}")
-        with edit_sidecar(self.path, lock, shape_problem=_shape_problem) as raw:
+        private_folders(self.path.parent, below=self.home.memtab_dir)  # memory's text
+        with edit_sidecar(
+            self.path, lock, shape_problem=_shape_problem, mode=PRIVATE_FILE_MODE
+        ) as raw:
             document = _Document.of(raw, self.workspace_id)
             change(document)
             _prune(document)

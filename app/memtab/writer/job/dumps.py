@@ -24,6 +24,7 @@ from typing import Any
 from memtab import __version__
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.private import PRIVATE_FILE_MODE, private_dir
 from memtab.llm.loop import ToolExecution
 from memtab.llm.types import Message, ModelReply
 from memtab.redact import KeyScrubber, redact_json
@@ -154,14 +155,15 @@ def write_trace_dump(
     known_secrets: Iterable[str] = (),
     max_dumps: int,
 ) -> Path:
-    """Redact and write the dump atomically, prune old dumps; return the dump's path."""
+    """Redact and write the dump atomically, private (0600 in a 0700 folder: it quotes the
+    transcript, docs/formats.md §16.2), prune old dumps; return the dump's path."""
     # The keys Memtab holds are hidden by the same rule as in provider errors, marked as
     # the transcript rules mark a secret.
     keys = KeyScrubber(known_secrets)
     document = keys.json(redact_json(trace.to_record().to_document()))
-    directory = home.trace_dir(trace.workspace_id)
+    directory = private_dir(home.trace_dir(trace.workspace_id))  # transcripts' words
     path = directory / trace_file_name(trace.run_started_at, trace.trigger_message_id)
-    atomic_write_json(path, document)
+    atomic_write_json(path, document, mode=PRIVATE_FILE_MODE)
     prune_trace_dumps(directory, max_dumps, keep=path)
     return path
 

@@ -27,22 +27,13 @@ nothing: `writer.job.providers.bind_to_run` gives it the run's events and queue.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Sequence
 from typing import Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import plural
-from memtab.llm.types import (
-    AssistantMessage,
-    Message,
-    ModelReply,
-    ProviderError,
-    ToolCall,
-    ToolOutcome,
-    ToolResultsMessage,
-    ToolSpec,
-)
+from memtab.llm.offline import CallsSoFar, OfflineProvider
+from memtab.llm.types import ModelReply, ProviderError, ToolCall, ToolOutcome
 from memtab.transcripts import EventBudget, TranscriptEvent, select_event_budget
 from memtab.writer.inbox.suggestions import RunOrigin, SuggestionError, SuggestionQueue
 from memtab.writer.offline.extract import Findings, extract_findings
@@ -62,8 +53,12 @@ OFFLINE_WRITER_MODEL = "offline-writer"
 MAX_WRITE_TRIES = 3
 
 
-class OfflineWriterProvider:
+class OfflineWriterProvider(OfflineProvider):
     """A deterministic, rule-based stand-in for a model (see the module docstring)."""
+
+    label = "offline writer"
+    model_label = OFFLINE_WRITER_MODEL
+    needs = frozenset((MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES))
 
     def __init__(
         self,
@@ -107,30 +102,9 @@ class OfflineWriterProvider:
         window = select_event_budget(mainline, budget.max_json_chars).events
         return OfflineWriterProvider(window, queue=queue, memory_path=memory_path)
 
-    @property
-    def name(self) -> str:
-        return "offline"
-
-    @property
-    def model(self) -> str:
-        return OFFLINE_WRITER_MODEL
-
-    def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
-    ) -> ModelReply:
+    def next_turn(self, calls: CallsSoFar) -> ModelReply:
         """The next turn of the offline writer."""
-        if cancel is not None and cancel.is_set():
-            raise ProviderError("cancelled", "offline writer: cancelled")
-        offered = {tool.name for tool in tools}
-        missing = {MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES} - offered
-        if missing:
-            raise ProviderError("config", f"offline writer: tools missing: {sorted(missing)}")
-        history = _tool_history(messages)
+        history = [(call, outcome) for call, outcome in calls if outcome is not None]
         step = len(history)
         if not history:
             return _call(MEMORY_READ, {}, step)
@@ -186,22 +160,6 @@ class OfflineWriterProvider:
 def _call(name: str, arguments: dict[str, Any], step: int) -> ModelReply:
     call = ToolCall(id=f"offline_{step}_{name}", name=name, arguments=arguments)
     return ModelReply(text="", tool_calls=(call,), stop_reason="tool_use")
-
-
-def _tool_history(messages: list[Message]) -> list[tuple[ToolCall, ToolOutcome]]:
-    """Every tool call made so far with its outcome, in order."""
-    calls: dict[str, ToolCall] = {}
-    history: list[tuple[ToolCall, ToolOutcome]] = []
-    for message in messages:
-        if isinstance(message, AssistantMessage):
-            calls.update((call.id, call) for call in message.tool_calls)
-        elif isinstance(message, ToolResultsMessage):
-            history.extend(
-                (calls[result.call_id], result)
-                for result in message.results
-                if result.call_id in calls
-            )
-    return history
 
 
 def _read_content(outcome: ToolOutcome) -> str:

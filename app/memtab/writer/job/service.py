@@ -139,10 +139,6 @@ class WriterService:
                 newly.append(workspace_id)
         return newly
 
-    def is_yielded(self, workspace_id: str) -> bool:
-        """Whether the workspace was left to another writer (watch thread only)."""
-        return workspace_id in self._yielded
-
     def _registry(self) -> Registry | None:
         try:
             return load_registry(self.home)

@@ -25,6 +25,8 @@ BRIDGE_MODULES = {
     "memtab.agent_server.bridge",
     "memtab.agent_server.bridge.frame_ids",
     "memtab.agent_server.bridge.greeting",
+    "memtab.agent_server.bridge.handover",
+    "memtab.agent_server.bridge.in_flight",
     "memtab.agent_server.bridge.pump",
     "memtab.agent_server.bridge.reach",
     "memtab.agent_server.bridge.rendezvous",

@@ -4,10 +4,12 @@ the ones no session holds stay warm only while they are among the last few given
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from memtab.agent_server.hosting.catalogs import KEPT_IDLE, CatalogShelf
 from memtab.agent_server.session_scope import FROM_DIRECTORY, SessionScope, session_scope
+from memtab.cli.share.mcp_sessions import recall_checks
 from memtab.store.home import Home
 
 from ..session_homes import two_projects
@@ -63,3 +65,22 @@ def test_a_catalog_no_session_holds_stays_warm_until_more_are_given_back(
     finally:
         shelf.close()
     assert shelf.held() == 0
+
+
+def test_what_a_hosts_sessions_share_ends_with_the_host(tmp_path: Path) -> None:
+    """A home's checks where its memory is recalled run a worker thread: one per home for
+    the host's sessions, stopped as the host closes its shelf — it outlived the host, and
+    walked a home that was gone."""
+    layout = two_projects(tmp_path)
+    shelf = CatalogShelf()
+    checks = recall_checks(layout.home, shelf)
+    assert recall_checks(layout.home, shelf) is checks  # every session of the host: one
+    before = set(threading.enumerate())  # other tests' sessions may have workers of theirs
+    checks.refresh(None, after_s=60.0)  # its worker waits for a check it was asked for
+    (worker,) = [t for t in set(threading.enumerate()) - before if t.name == "memtab-recall-checks"]
+    shelf.close()
+    worker.join(timeout=5.0)
+    assert not worker.is_alive()
+    another = CatalogShelf()
+    assert recall_checks(layout.home, another) is not checks  # another host: its own
+    another.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -102,7 +103,9 @@ def test_a_host_killed_mid_call_answers_at_once_and_the_session_goes_on(demo: Pa
             answer = server.answer(within_s=5)
             answered_in = time.monotonic() - killed_at
         assert answer["id"] == 5 and answer["error"]["code"] == CONNECTION_CLOSED
-        assert "(it exited)" in answer["error"]["message"]
+        said = answer["error"]["message"]
+        assert "(it exited); this change (create) may have been written before it stopped" in said
+        assert "`view` `/memories/global/new.md` to see" in said
         assert answered_in < 5  # the host would have said "busy" 10 s after the call
         server.send(_call(6, "view", {"path": "/memories/global"}))
         again = server.answer(within_s=60)  # a new host, the session's initialize replayed
@@ -177,3 +180,49 @@ def test_without_a_private_folder_the_session_serves_itself_and_says_why(
     assert answer["result"]["serverInfo"]["name"] == "memtab"  # type: ignore[index]
     assert said.startswith("memtab mcp: serving this session in its own process: ")
     assert f"{runtime / 'memtab'} is not a folder" in said
+
+
+def test_a_link_planted_at_the_hosts_log_keeps_its_bytes_and_the_session_is_served(
+    demo: Path, tmp_path: Path
+) -> None:
+    precious = tmp_path / "precious.bin"
+    precious.write_bytes(b"x" * 2 * 1024 * 1024)
+    place = rendezvous(str(demo), os.environ)
+    Path(place.log).symlink_to(precious)  # the folder was 0777 a while: kept once closed
+    answer, said = served_alone(demo, {})
+    assert answer["result"]["serverInfo"]["name"] == "memtab"  # type: ignore[index]
+    assert precious.read_bytes() == b"x" * 2 * 1024 * 1024
+    assert said == (
+        f"memtab mcp: serving this session in its own process: {place.log} is a link "
+        "(never followed: someone else may have put it there)\n"
+    )
+    assert sockets() == []
+
+
+def test_relative_settings_mean_each_agents_directory_and_no_host_is_shared(
+    demo: Path, tmp_path: Path
+) -> None:
+    words = f"rel-{os.getpid()}-{tmp_path.name}"  # never a name at / that was there before
+    relative = {"MEMTAB_CONFIG_DIR": f"{words}-cfg", "MEMTAB_LOG_DIR": f"{words}-log"}
+    agents = [tmp_path / "agent-a", tmp_path / "agent-b"]
+
+    async def session(cwd: Path) -> None:
+        parameters = server_parameters(demo, "--writes", "off", cwd=cwd)
+        parameters.env = {**(parameters.env or {}), **relative}
+        async with Client(parameters) as client:
+            found = ok_json(await client.call_tool("search", {"query": "token"}))
+            assert found["results"], found
+
+    for cwd in agents:
+        cwd.mkdir()
+        anyio.run(session, cwd)
+    try:
+        for cwd in agents:
+            assert (cwd / relative["MEMTAB_LOG_DIR"] / "memtab.log").is_file()
+            assert (cwd / relative["MEMTAB_CONFIG_DIR"] / "cache").is_dir()
+        assert len(sockets()) == 2  # one host for each directory's settings
+    finally:
+        leaked = [Path("/", name) for name in relative.values() if Path("/", name).exists()]
+        for path in leaked:
+            shutil.rmtree(path)
+    assert leaked == []  # nothing written where the host runs

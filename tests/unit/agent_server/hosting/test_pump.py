@@ -102,7 +102,12 @@ class Session:
     """The bridge's pump on a thread, between the test's agent and its hosts."""
 
     def __init__(
-        self, *, hosts_to_give: int = 3, quiet_s: float = WITHIN_S, hang_s: float = WITHIN_S
+        self,
+        *,
+        hosts_to_give: int = 3,
+        quiet_s: float = WITHIN_S,
+        hang_s: float = WITHIN_S,
+        writes: str = "direct",
     ) -> None:
         self.hosts: list[Host] = []
         self.next_host_may_start = threading.Event()
@@ -115,7 +120,13 @@ class Session:
         self.agent = _Reader(lambda n: os.read(self._agent_reads, n), self._agent_reads)
         first = self._connect()
         self.pump = Pump(
-            first, self._connect, stdin=agent_in, stdout=agent_out, quiet_s=quiet_s, hang_s=hang_s
+            first,
+            self._connect,
+            stdin=agent_in,
+            stdout=agent_out,
+            quiet_s=quiet_s,
+            hang_s=hang_s,
+            writes=writes,
         )
         self._ends = (agent_in, agent_out)
         self.status: int | None = None
@@ -174,8 +185,8 @@ class Session:
 
 
 @contextlib.contextmanager
-def running(**waits: float) -> Iterator[Session]:
-    session = Session(**waits)
+def running(**options: Any) -> Iterator[Session]:
+    session = Session(**options)
     try:
         yield session
     finally:
@@ -264,6 +275,46 @@ def test_the_answers_to_a_dead_host_say_it_stopped(session: Session) -> None:
     assert "(it exited)" in lost(session.agent.line(), 1)
 
 
+def tool_call(request_id: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    params = {"name": name, "arguments": arguments}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+def test_a_change_in_flight_is_said_to_maybe_have_happened_and_how_to_check(
+    session: Session,
+) -> None:
+    host = initialized(session)
+    change = tool_call(1, "insert", {"path": "/memories/global/a.md", "insert_line": 0})
+    read = tool_call(2, "view", {"path": "/memories/global/a.md"})
+    session.agent_sends(_line(change) + _line(read))
+    assert host.reads.line() == change and host.reads.line() == read
+    host.die()
+    said = {message["id"]: message for message in (session.agent.line(), session.agent.line())}
+    assert lost(said[1], 1) == (
+        "Connection closed: Memtab's shared server stopped before answering (it exited); "
+        "this change (insert) may have been written before it stopped — `view` "
+        "`/memories/global/a.md` to see: if the change is there, do not send it again; if "
+        "not, send it again with `expected_sha256` set to the sha256 `view` gives, so it "
+        "applies only to the file as you saw it; the next request goes to a new one"
+    )
+    assert lost(said[2], 2) == (  # a read changed nothing: it is only to be asked again
+        "Connection closed: Memtab's shared server stopped before answering (it exited); "
+        "the next request goes to a new one"
+    )
+
+
+def test_a_proposal_in_flight_is_said_to_maybe_be_in_the_inbox() -> None:
+    with running(writes="inbox") as session:
+        host = initialized(session)
+        change = tool_call(1, "rename", {"old_path": "/memories/a.md", "new_path": "/memories/b"})
+        session.agent_sends(_line(change))
+        assert host.reads.line() == change
+        host.die()
+        assert "; this change (rename) may have reached the user's Memtab Inbox before it " in (
+            lost(session.agent.line(), 1)
+        )
+
+
 def test_a_hung_host_is_pinged_then_given_up_and_its_late_answer_never_arrives(
     pinging_a_hung_host: Session,
 ) -> None:
@@ -341,3 +392,37 @@ def test_when_the_agent_hangs_up_the_host_is_told_and_the_bridge_ends(session: S
     assert host.reads.line() is None  # the host reads the end of its input
     host.die()
     assert session.ended() == 0
+
+
+def test_a_host_lost_before_any_answer_hands_the_session_to_this_process(
+    session: Session,
+) -> None:
+    host = session.host(1)
+    session.agent_sends(_line(INITIALIZE) + b'{"jsonrpc": "2.0", "id": 1, "meth')
+    assert host.next_not_ping() == INITIALIZE
+    host.die()  # it crashed on the agent's initialize
+    session.ended()
+    assert session.pump.carried == _line(INITIALIZE) + b'{"jsonrpc": "2.0", "id": 1, "meth'
+    assert "(it exited)" in session.pump.lost_because
+    assert session.agent.line() is None  # nothing answered: this process answers it all
+    assert len(session.hosts) == 1  # and no other host was tried
+
+
+def test_a_change_asked_before_any_answer_is_never_handed_over(session: Session) -> None:
+    host = session.host(1)
+    change = tool_call(1, "create", {"path": "/memories/global/a.md", "file_text": "x"})
+    session.agent_sends(_line(change))  # a stateless client's first request may change
+    assert host.next_not_ping() == change
+    host.die()
+    assert "this change (create) may have been written" in lost(session.agent.line(), 1)
+    assert session.pump.carried is None and session.host(2) is not None
+
+
+def test_once_the_agent_has_an_answer_a_lost_host_is_replaced(session: Session) -> None:
+    host = session.host(1)
+    session.agent_sends(_line(call(1)))
+    assert host.next_not_ping() == call(1)
+    host.send(answer(1))
+    assert session.agent.line() == answer(1)
+    host.die()
+    assert session.host(2) is not None and session.pump.carried is None

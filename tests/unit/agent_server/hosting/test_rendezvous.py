@@ -10,10 +10,12 @@ import pytest
 
 from memtab.agent_server.bridge.rendezvous import (
     KEY_VARIABLES,
+    PATH_VARIABLES,
     RendezvousError,
     home_option,
     origin_env,
     rendezvous,
+    resolved_env,
     runtime_folder,
     shared_unavailable,
     socket_key,
@@ -106,3 +108,66 @@ def test_the_files_of_a_host_are_named_for_its_key(short: Path) -> None:
     assert place.socket.startswith(str(short / "run" / "memtab" / "mcp-"))
     assert place.socket.endswith(f"-{place.key}.sock") and len(place.key) == 16
     assert place.start_lock == place.socket.removesuffix(".sock") + ".start"
+
+
+def test_relative_paths_mean_the_sessions_directory() -> None:
+    environ = {
+        "MEMTAB_CONFIG_DIR": "relcfg",
+        "MEMTAB_LOG_DIR": " logs/../rellog ",
+        "XDG_CACHE_HOME": "cache",
+        "MEMTAB_HOME": "~/h",
+        "XDG_DATA_HOME": "/abs/data",
+        "XUM_ROOT": "",
+        "TMPDIR": "t",
+        "PATH": "bin",
+    }
+    resolved = resolved_env(environ, "/work/a")
+    assert resolved == {
+        "MEMTAB_CONFIG_DIR": "/work/a/relcfg",
+        "MEMTAB_LOG_DIR": "/work/a/rellog",
+        "XDG_CACHE_HOME": "/work/a/cache",
+        "MEMTAB_HOME": "~/h",  # absolute as every reader expands it
+        "XDG_DATA_HOME": "/abs/data",
+        "XUM_ROOT": "",  # set but blank is not unset
+        "TMPDIR": "/work/a/t",
+        "PATH": "bin",  # not a path Memtab reads
+    }
+    assert resolved_env(environ, "") == environ  # no directory: nothing to resolve against
+    assert set(PATH_VARIABLES) >= set(KEY_VARIABLES)
+
+
+def test_two_directories_never_share_a_host_for_a_relative_setting(
+    short: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (short / "run").mkdir()
+    for name in ("a", "b"):
+        (short / name).mkdir()
+    env = {"XDG_RUNTIME_DIR": str(short / "run"), "HOME": "/u", "MEMTAB_CONFIG_DIR": "relcfg"}
+    monkeypatch.chdir(short / "a")
+    in_a = rendezvous("/h", env)
+    monkeypatch.chdir(short / "b")
+    in_b = rendezvous("/h", env)
+    assert in_a.key != in_b.key
+    absolute = {**env, "MEMTAB_CONFIG_DIR": str(short / "b" / "relcfg")}
+    assert rendezvous("/h", absolute).key == in_b.key  # the host of what it means
+
+
+def test_gemini_cli_sessions_of_another_gemini_home_never_share_a_host() -> None:
+    """A session's Gemini CLI memory is read from `$GEMINI_CLI_HOME/.gemini` (§17.7), and
+    its answer limit from the settings there (§22.10): a host started for one must not serve
+    a session of another, and the origin carries Gemini CLI's variables (never its key)."""
+    env = {"HOME": "/u"}
+    assert socket_key("/h", {**env, "GEMINI_CLI_HOME": "/g"}) != socket_key("/h", env)
+    environ = {
+        **env,
+        "GEMINI_CLI_HOME": "/g",
+        "GEMINI_CLI_TRUST_WORKSPACE": "true",
+        "GEMINI_API_KEY": "k",
+        "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:1",
+    }
+    assert origin_env(environ) == {
+        "HOME": "/u",
+        "GEMINI_CLI_HOME": "/g",
+        "GEMINI_CLI_TRUST_WORKSPACE": "true",
+    }
+    assert resolved_env({"GEMINI_CLI_HOME": "g"}, "/work/a") == {"GEMINI_CLI_HOME": "/work/a/g"}

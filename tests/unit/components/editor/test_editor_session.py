@@ -23,10 +23,12 @@ from memtab.components.editor.session import (
     SaveStart,
     Situation,
     TakeDecision,
+    bar_choice,
     default_choice,
     display_text,
     not_editable_reason,
 )
+from memtab.components.merge import choices as merge_choices
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.files import MAX_FILE_BYTES, FileContent, content_sha256
 from memtab.store.paths import parse_virtual_path
@@ -289,3 +291,27 @@ def test_auto_save_saves_only_what_no_question_waits_on() -> None:
         assert not file.may_autosave(modified=True), waiting
     file.situation = Situation.NOTE  # a note asks nothing
     assert file.may_autosave(modified=True)
+
+
+def test_every_conflict_choice_on_a_bar_is_one_of_the_windows_keys() -> None:
+    """Alt+C, Alt+M, Alt+T, Alt+B press the bar's button of each choice: the editor's
+    own ids, and a sync conflict bar's (`sync:<choice id>`); the letters are underlined."""
+    file = OpenFile(MemoryFileRef.of_mux(parse_virtual_path("/memories/global/a.md")))
+    offered = [*file.changed_on_disk_choices(), *file.conflict_choices("changed")]
+    assert {action: bar_choice(action) for action, _label in offered} == {
+        SHOW_DIFF: merge_choices.COMPARE,
+        KEEP_MINE: merge_choices.KEEP_MINE,
+        TAKE_THEIRS: merge_choices.KEEP_THEIRS,
+        OVERWRITE: merge_choices.KEEP_MINE,
+        RELOAD: merge_choices.KEEP_THEIRS,
+    }
+    assert all(mnemonic_letter(label) in "CMT" for _action, label in offered), (
+        "each label underlines its key's letter"
+    )
+    assert bar_choice("sync:both") is merge_choices.KEEP_BOTH
+    assert bar_choice("sync:nothing") is None and bar_choice("restore_draft") is None
+
+
+def mnemonic_letter(label: str) -> str:
+    """The letter after a label's `&`."""
+    return label[label.index("&") + 1].upper()

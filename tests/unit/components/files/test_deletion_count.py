@@ -30,7 +30,7 @@ def test_a_big_homes_outline_counts_alike(tmp_path: Path, monkeypatch: pytest.Mo
     home = make_home(tmp_path / "home")
     monkeypatch.setattr(scan_module, "OUTLINE_MIN_FILES", 0)
     outline = scan_outline(ScanRequest(home, MAIN))
-    assert outline is not None and outline.scope(outline.scopes[0].scope).outline is not None
+    assert outline is not None and outline.scopes[0].outline is not None
     tools, git = paths("/memories/global/tools", "/memories/global/tools/git.md")
     assert count_deletion(outline, [tools], None) == DeletionCount(1, 2, 0)
     assert count_deletion(outline, [git], None) == DeletionCount(1, 1, 0)

@@ -119,6 +119,20 @@ def test_install_asks_naming_each_file_what_it_adds_and_the_home_it_serves() -> 
         f"This changes this file now:\n• /home/me/.codex/config.toml: adds "
         f"[mcp_servers.memtab], which runs {command}\n\nNothing else in it changes"
     )
+    gemini = install_question("gemini", str(home.root), planned_changes("gemini", home, env))
+    assert gemini.title == "Install Memtab in Gemini CLI?"
+    assert gemini.text.startswith(
+        "Every Gemini CLI session in a folder it trusts will start Memtab's server for the "
+        "memory in /data/memory"
+    )
+    assert gemini.informative == (
+        "This changes these files now:\n"
+        f"• /home/me/.gemini/settings.json: adds mcpServers.memtab, which runs {command}\n"
+        "• /home/me/.gemini/policies/memtab.toml: Memtab's own rule: its read-only tools "
+        "(mcp_memtab_list, mcp_memtab_search, mcp_memtab_view) run without asking\n\n"
+        "Nothing else in the other changes, and if it exists it is first copied beside itself "
+        "(settings.json.memtab-backup). Remove takes it all out again."
+    )
 
 
 def test_a_change_says_what_it_does_then_what_it_did_and_each_warning() -> None:

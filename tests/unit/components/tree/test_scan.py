@@ -36,7 +36,7 @@ def test_a_scan_holds_every_scope_meta_journal_and_orphans(home: Home) -> None:
     scan = scan_home(ScanRequest(home, MAIN))
     assert scan.workspace is not None and scan.workspace.id == MAIN
     assert [item.scope for item in scan.scopes] == [Scope.GLOBAL, Scope.PROJECT, Scope.WORKSPACE]
-    global_files = [str(entry.path) for entry in scan.scope(Scope.GLOBAL).listing.files]
+    global_files = [str(entry.path) for entry in scan.scope_if_shown(Scope.GLOBAL).listing.files]
     assert "/memories/global/tools/git.md" in global_files
     assert scan.file_count == 7
     assert [orphan.dir_name for orphan in scan.orphans] == ["gone-0123456789ab"]
@@ -47,7 +47,7 @@ def test_a_scan_holds_every_scope_meta_journal_and_orphans(home: Home) -> None:
 
 def test_multi_project_workspace_has_no_project_scope(home: Home) -> None:
     scan = scan_home(ScanRequest(home, MULTI))
-    project = scan.scope(Scope.PROJECT)
+    project = scan.scope_if_shown(Scope.PROJECT)
     assert project.root is None and project.unavailable is not None
     assert "multi-project" in project.unavailable
 
@@ -65,8 +65,8 @@ def test_no_workspaces_means_global_only(tmp_path: Path) -> None:
     home = Home(tmp_path / "fresh")
     scan = scan_home(ScanRequest(home, None))
     assert scan.workspace is None
-    assert scan.scope(Scope.GLOBAL).listing.files == ()
-    assert scan.scope(Scope.WORKSPACE).unavailable is not None
+    assert scan.scope_if_shown(Scope.GLOBAL).listing.files == ()
+    assert scan.scope_if_shown(Scope.WORKSPACE).unavailable is not None
 
 
 def test_untouched_scopes_are_reused_and_touched_ones_relisted(home: Home) -> None:
@@ -74,9 +74,9 @@ def test_untouched_scopes_are_reused_and_touched_ones_relisted(home: Home) -> No
     new_file = home.workspace_root(MAIN) / "fresh.md"
     atomic_write_text(new_file, memory("Fresh"))
     second = rescan(first, new_file)
-    assert second.scope(Scope.GLOBAL) is first.scope(Scope.GLOBAL)
-    assert second.scope(Scope.PROJECT) is first.scope(Scope.PROJECT)
-    assert second.scope(Scope.WORKSPACE) is not first.scope(Scope.WORKSPACE)
+    assert second.scope_if_shown(Scope.GLOBAL) is first.scope_if_shown(Scope.GLOBAL)
+    assert second.scope_if_shown(Scope.PROJECT) is first.scope_if_shown(Scope.PROJECT)
+    assert second.scope_if_shown(Scope.WORKSPACE) is not first.scope_if_shown(Scope.WORKSPACE)
     assert VirtualPath(Scope.WORKSPACE, ("fresh.md",)) in second.changes.changed
 
 
@@ -98,7 +98,7 @@ def test_an_ancestor_change_relists_the_scope(home: Home) -> None:
     first = scan_home(ScanRequest(home, MAIN))
     shutil.rmtree(home.global_root / "tools")
     second = rescan(first, home.root / "memory")
-    names = [entry.path.name for entry in second.scope(Scope.GLOBAL).listing.files]
+    names = [entry.path.name for entry in second.scope_if_shown(Scope.GLOBAL).listing.files]
     assert "git.md" not in names
     assert len(second.changes.deleted) == 2
 
@@ -169,3 +169,38 @@ def test_only_the_windows_scans_keep_a_description_cache(home: Home, tmp_path: P
     assert not cache.exists()
     scan_home(ScanRequest(home, MAIN, remember_descriptions=True))
     assert cache.is_file()
+
+
+def test_a_session_scope_that_appears_is_its_files_created_and_one_that_goes_deleted(
+    home: Home,
+) -> None:
+    """xum makes `sessions/<id>/session-memory/` at an agent's first checkpoint, while
+    the window shows the workspace: the scan before it shows no session scope."""
+    first = scan_home(ScanRequest(home, MAIN))
+    assert first.scope_if_shown(Scope.SESSION) is None
+    checkpoint = home.session_root(MAIN) / "checkpoint.md"
+    checkpoint.parent.mkdir(parents=True)
+    checkpoint.write_text("x\n", encoding="utf-8")
+    second = rescan(first, checkpoint.parent.parent, checkpoint.parent, checkpoint)
+    appeared = VirtualPath(Scope.SESSION, ("checkpoint.md",))
+    session = second.scope_if_shown(Scope.SESSION)
+    assert session is not None and [entry.path for entry in session.listing.files] == [appeared]
+    assert second.changes.changed == {appeared} and not second.changes.deleted
+    shutil.rmtree(checkpoint.parent)
+    third = rescan(second, checkpoint.parent)
+    assert third.scope_if_shown(Scope.SESSION) is None
+    assert third.changes.deleted == {appeared} and not third.changes.changed
+
+
+def test_switching_to_a_workspace_with_a_session_scope_reports_none_of_its_files(
+    home: Home,
+) -> None:
+    session = home.session_root(CHILD)
+    session.mkdir(parents=True)
+    (session / "checkpoint.md").write_text("x\n", encoding="utf-8")
+    first = scan_home(ScanRequest(home, MAIN))
+    second = scan_home(ScanRequest(home, CHILD, previous=first, changed_paths=None))
+    assert second.scope_if_shown(Scope.SESSION) is not None
+    assert second.changes.empty
+    third = scan_home(ScanRequest(home, MAIN, previous=second, changed_paths=None))
+    assert third.changes.empty  # the session scope left with its workspace, not deleted

@@ -106,7 +106,9 @@ def test_the_scan_after_an_outline_lists_its_walk_each_file_as_it_is_now(
     walked = calls_through(monkeypatch, store_files, "walk_scope")
     scan = scan_home(ScanRequest(home, MAIN, previous=outline))
     assert walked == []
-    shown = {entry.path.relative: entry for entry in scan.scope(Scope.GLOBAL).listing.files}
+    shown = {
+        entry.path.relative: entry for entry in scan.scope_if_shown(Scope.GLOBAL).listing.files
+    }
     assert shown["tools/git.md"].description == "Git, rewritten after the outline"
     assert "preferences.md" not in shown
     fresh = scan_home(ScanRequest(home, MAIN))
@@ -136,10 +138,10 @@ def test_a_rescan_reads_only_the_files_that_changed(
     atomic_write_text(git, memory("Git, rewritten by an agent"))
     second = rescan(first, git)
     assert read == [str(git)]
-    assert second.scope(Scope.PROJECT) is first.scope(Scope.PROJECT)
+    assert second.scope_if_shown(Scope.PROJECT) is first.scope_if_shown(Scope.PROJECT)
     assert (
-        second.scope(Scope.GLOBAL).listing
-        == scan_home(ScanRequest(home, MAIN)).scope(Scope.GLOBAL).listing
+        second.scope_if_shown(Scope.GLOBAL).listing
+        == scan_home(ScanRequest(home, MAIN)).scope_if_shown(Scope.GLOBAL).listing
     )
     assert second.changes.changed == {VirtualPath(Scope.GLOBAL, ("tools", "git.md"))}
     # A new directory is a change of structure: the scope is listed again.
@@ -148,7 +150,10 @@ def test_a_rescan_reads_only_the_files_that_changed(
     atomic_write_text(fresh, memory("In a new folder"))
     third = rescan(second, fresh)
     assert len(read) == 5
-    assert VirtualPath(Scope.GLOBAL, ("new-dir",)) in third.scope(Scope.GLOBAL).listing.directories
+    assert (
+        VirtualPath(Scope.GLOBAL, ("new-dir",))
+        in third.scope_if_shown(Scope.GLOBAL).listing.directories
+    )
 
 
 def test_a_large_home_builds_only_the_open_containers(

@@ -57,3 +57,18 @@ def test_a_switch_supersedes_the_running_scan_and_covers_what_it_covered() -> No
     assert policy.take() is None
     assert policy.request([], supersede=True, running=True)
     assert policy.take() is None  # the replaced scan covered everything
+
+
+def test_a_failed_scan_leaves_what_it_covered_to_the_next() -> None:
+    policy = ScanPolicy()
+    policy.request(["/h/a.md"], supersede=False, running=False)
+    policy.take()
+    policy.request(["/h/b.md"], supersede=False, running=True)
+    policy.failed()
+    assert policy.due
+    assert policy.take() == {"/h/a.md", "/h/b.md"}
+    policy.failed()
+    policy.request(None, supersede=False, running=False)
+    policy.take()
+    policy.failed()  # a scan of everything failed: the next covers everything
+    assert policy.take() is None

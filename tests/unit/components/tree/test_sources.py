@@ -60,11 +60,12 @@ def test_sources_are_scanned_only_when_asked(machine: Machine) -> None:
     assert scan.sources is not None
     agents = {listing.source.agent for listing in scan.sources.listings}
     assert agents == {"claude-code", "codex", "loki"}
-    # The watcher is given the sources' directories, never a whole project or projects/.
+    # The watcher is given the sources' directories, never a whole project or projects/:
+    # projects/ is watched without its subfolders, for a project's first folder.
     watched = dict(scan.sources.watch)
     assert watched[str(machine.claude_memory)] is True
     assert watched[str(machine.project)] is False
-    assert str(machine.claude / "projects") not in watched
+    assert watched[str(machine.claude / "projects")] is False
 
 
 def test_a_rescan_relists_only_the_source_a_change_touched(machine: Machine) -> None:

@@ -7,6 +7,8 @@ from memtab.components.window.palette import (
     PaletteEntry,
     action_detail,
     by_label,
+    letter_runs,
+    matched_letters,
     matching,
     moved_row,
 )
@@ -61,3 +63,16 @@ def test_the_rows_text_and_the_palettes_order() -> None:
     assert PaletteEntry("Quit", "", nothing).text == "Quit"
     lower = PaletteEntry("about", "", nothing)
     assert by_label([PREVIOUS, lower, DELETED]) == [lower, PREVIOUS, DELETED]
+
+
+def test_the_letters_typed_are_where_the_row_shows_them() -> None:
+    """Quick open shows why a row matched: the letters typed, in bold (issue 74)."""
+    git = PaletteEntry("git.md", "/memories/global/tools/git.md", lambda: None)
+    assert [git.text[at] for at in matched_letters("gtm", git)] == ["g", "t", "m"]
+    assert matched_letters("gtm", git) == (0, 2, 4)  # in its name, when all are there
+    notes = PaletteEntry("notes.md", "/memories/global/tools/x.md", lambda: None)
+    across = matched_letters("ntx", notes)  # its path holds the x
+    assert [notes.text[at] for at in across] == ["n", "t", "x"]
+    assert across[-1] > len(notes.label)  # in the path, as the row shows it
+    assert matched_letters("  ", notes) == () and matched_letters("zz", notes) == ()
+    assert letter_runs("git.md", (0, 2)) == [("g", True), ("i", False), ("t", True), (".md", False)]

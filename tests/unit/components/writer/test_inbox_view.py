@@ -9,11 +9,13 @@ from memtab.components.writer.inbox_view import (
     Accepting,
     InboxButtons,
     InboxPresenter,
+    accepted_text,
     details_html,
     inbox_places,
     list_heights,
     row_text,
     row_tooltip,
+    text_gist,
     where_text,
 )
 from memtab.store.home import PathKind, PathPlace
@@ -37,6 +39,13 @@ def _item(item_id: str, kind: str = "suggestion", **fields: object) -> InboxItem
     }
     values.update(fields)
     return InboxItem(**values)  # type: ignore[arg-type]
+
+
+def _agent(item_id: str, command: str, **fields: object) -> InboxItem:
+    """An agent's proposal: its memory-tool `command` (the item's category)."""
+    values: dict[str, object] = {"source": "mcp:claude-code", "category": command, "section": ""}
+    values.update(fields)
+    return _item(item_id, "agent", **values)
 
 
 def _presenter(*items: InboxItem) -> InboxPresenter[InboxItem]:
@@ -90,6 +99,58 @@ def test_buttons_wait_for_a_decision_and_edit_takes_one() -> None:
     assert not presenter.buttons(["a"]).accept and presenter.has_decisions
     presenter.decided(token)
     assert presenter.buttons(["a"]).accept and not presenter.has_decisions
+
+
+def test_an_agents_deletion_or_rename_has_no_text_to_edit() -> None:
+    presenter = _presenter(
+        _agent("d", "delete"), _agent("r", "rename"), _agent("c", "create"), _agent("i", "insert")
+    )
+    assert [presenter.buttons([name]).edit for name in "drci"] == [False, False, True, True]
+    assert presenter.buttons(["d"]).accept and presenter.buttons(["d"]).reject
+
+
+def test_after_a_decision_the_next_of_the_same_sort_is_selected_never_a_deletion() -> None:
+    presenter = _presenter(
+        _agent("a", "create"), _agent("b", "str_replace"), _agent("c", "delete"),
+        _item("n"), _agent("d", "create"),
+    )  # fmt: skip
+    presenter.deciding(object(), ["a", "b"])
+    presenter.items = presenter.items[2:]
+    assert presenter.selection_after_decision() == "d"  # not the deletion, not the note
+    presenter.deciding(object(), ["n"])
+    presenter.items = (presenter.items[0],)  # only the deletion is left
+    assert presenter.selection_after_decision() is None
+    presenter.items = (*presenter.items, _agent("e", "delete"), _agent("f", "create"))
+    presenter.deciding(object(), ["c"])  # a deletion decided: the next deletion follows
+    presenter.items = presenter.items[1:]
+    assert presenter.selection_after_decision() == "e"
+
+
+def test_an_agents_row_says_its_file_and_gist_never_the_file_run_together() -> None:
+    created = _agent(
+        "a", "create", text="---\nname: Shell\ndescription: Which shell\n---\n\n# Shell\nzsh\n",
+        memory_path="/memories/global/shell.md",
+    )  # fmt: skip
+    assert row_text(created) == "Claude Code create · global/shell.md — Which shell"
+    headed = _agent("b", "create", text="# Package managers\n\nUse pnpm.\n")
+    assert row_text(headed).endswith(" — Package managers")
+    deleted = _agent("c", "delete", text="delete /memories/workspace/notes.md")
+    assert row_text(deleted) == "Claude Code delete · workspace/notes.md"
+    assert text_gist("x" * 300).endswith("…") and len(text_gist("x" * 300)) == 160
+
+
+def test_accepting_says_where_each_went() -> None:
+    notes = [_item("a"), _item("b")]
+    assert accepted_text(notes) == f"Accepted 2 memories into {NOTES}"
+    assert accepted_text(notes[:1]) == f"Accepted 1 memory into {NOTES}"
+    global_note = _item("g", memory_path="/memories/global/notes.md")
+    edit = _agent("e", "str_replace", memory_path="/memories/global/gotchas.md")
+    new = _agent("n", "create", memory_path="/memories/global/shell.md")
+    assert accepted_text([notes[0], global_note, edit, new]) == (
+        f"Accepted 4 memories: 1 into {NOTES}, 1 into /memories/global/notes.md, "
+        "an edit of /memories/global/gotchas.md, a new file /memories/global/shell.md"
+    )
+    assert accepted_text([_agent("d", "delete")]) == f"Accepted 1 memory: the deletion of {NOTES}"
 
 
 def test_once_decided_items_go_the_next_still_waiting_is_selected() -> None:

@@ -3,7 +3,10 @@
 The editor shows conflicts, disk changes, read-only notes and save errors in it; each
 action is reported by id through `action_triggered`, so the panel decides what it means.
 One action may be the default: it is drawn as such, and Enter anywhere in the bar picks
-it (never the focused button's neighbour by surprise). The message wraps and never
+it (never the focused button's neighbour by surprise). Tab goes through its buttons
+between the text above it and its ✕. A label's Alt+letter (a conflict's "Keep &mine") is
+drawn and named in its tooltip, but the key is the window's action's (`gui/editor/bar_keys`,
+which works from the text too), never the button's own. The message wraps and never
 widens the window, however long a path it names; it takes at most `COLLAPSED_LINES`
 lines until "More" shows the rest (`components.editor.panel.message_bar`).
 """
@@ -11,7 +14,15 @@ lines until "More" shows the rest (`components.editor.panel.message_bar`).
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QRectF, Qt, Signal, Slot
-from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
+from PySide6.QtGui import (
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -30,7 +41,7 @@ from memtab.components.editor.panel.message_bar import (
 from memtab.components.editor.session import BarKind
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, blend, muted_text, tint
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order
 
 _NO_MAX_HEIGHT = 16_777_215  # Qt's QWIDGETSIZE_MAX
 _ACCENTS = {
@@ -146,9 +157,14 @@ class MessageBar(QFrame):
             button = QPushButton(label, self)
             button.setAccessibleName(label.replace("&", ""))
             button.setProperty("actionId", action_id)
+            key = QKeySequence.mnemonic(label)
+            if not key.isEmpty():  # the window's action has the key (see the module doc)
+                button.setShortcut(QKeySequence())
+                button.setToolTip(key.toString(QKeySequence.SequenceFormat.NativeText))
             button.clicked.connect(self._on_action_clicked)
             self._actions_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
             self._buttons[action_id] = button
+        chain_tab_order([self._more, *self._buttons.values(), self._close])
         self._default = default_choice_of(default, self._buttons)
         for action_id, button in self._buttons.items():
             button.setAutoDefault(False)

@@ -1,9 +1,11 @@
-"""What the editor shows with no file open: one muted line, in the window's palette."""
+"""What the editor shows with no file open: one muted line, in the window's palette — and,
+below it, the room another feature puts there (`EmptyRoom`: what needs the user, handed in
+by the window's composition; the editor knows nothing of what it shows)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, Slot
+from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
 
@@ -16,11 +18,22 @@ class EmptyState(QWidget):
         self._label = QLabel("Select a memory file to view or edit it.", self)
         self._label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._label.setWordWrap(True)
-        layout = QVBoxLayout(self)
+        self._layout = layout = QVBoxLayout(self)
         layout.addStretch(1)
         layout.addWidget(self._label)
         layout.addStretch(2)
         self._recolor()
+
+    def hold(self, room: QWidget) -> None:
+        """Show `room` under the line, taking the room the stretches had."""
+        if room.parentWidget() is self:
+            return
+        layout = self._layout
+        room.setParent(self)
+        layout.insertWidget(2, room, 1)
+        layout.setStretch(0, 0)
+        layout.setStretch(3, 0)
+        room.show()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:
@@ -29,3 +42,34 @@ class EmptyState(QWidget):
 
     def _recolor(self) -> None:
         set_style_sheet(self._label, f"color: {muted_text(self.palette()).name()}")
+
+
+class EmptyRoom(QObject):
+    """The one room of an editor's stack: held by whichever empty state the stack shows
+    (the panel's own, or the empty page's), moved there as the stack changes."""
+
+    def __init__(self, stack: QStackedWidget) -> None:
+        super().__init__(stack)
+        self._stack = stack
+        self._room: QWidget | None = None
+        stack.currentChanged.connect(self._on_stack_current_changed)
+
+    @property
+    def room(self) -> QWidget | None:
+        return self._room
+
+    def hold(self, room: QWidget) -> None:
+        """Show `room` whenever no file is open."""
+        self._room = room
+        self._on_stack_current_changed(self._stack.currentIndex())
+
+    @Slot(int)
+    def _on_stack_current_changed(self, index: int) -> None:
+        shown = self._stack.widget(index)
+        if self._room is None or shown is None:
+            return
+        state = shown if isinstance(shown, EmptyState) else shown.findChild(EmptyState)
+        # A file tab's own empty state is never shown while it holds a file (and goes
+        # with the tab): the room stays where it was.
+        if state is not None and (state is shown or state.isVisibleTo(shown)):
+            state.hold(self._room)

@@ -432,6 +432,14 @@ class EditorView(QWidget):
         """Give the text the keyboard focus (to review what was put in it, and save)."""
         self.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)
 
+    def take_keyboard(self) -> None:
+        """The keyboard in what the view shows: the text (past a new file's frontmatter,
+        `SourceEdit.take_keyboard`), or the preview when only it shows."""
+        if self.view_mode.shows_source:
+            self.text_edit.take_keyboard()
+        else:
+            self.preview.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def start_past_frontmatter(self) -> None:
         """A cursor at the very top of a file goes past its frontmatter (`SourceEdit`)."""
         self.text_edit.start_past_frontmatter()

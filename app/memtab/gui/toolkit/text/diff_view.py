@@ -53,6 +53,9 @@ class DiffView(QPlainTextEdit):
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setAccessibleName("Differences")
+        self.wraps_lines = False
+        """Whether a diff's lines wrap at the view's width (a review in a column that may
+        be narrow) instead of scrolling sideways (a diff's columns, side by side)."""
         self._result: DiffResult | None = None
         # The lines still to colour: (the lines shown, the number gutter's width, the first).
         self._uncolored: tuple[tuple[DiffLine, ...], int, int] | None = None
@@ -99,7 +102,11 @@ class DiffView(QPlainTextEdit):
             self.show_sentence(identical)
         else:
             rows = diff_rows(result)
-            self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+            self.setLineWrapMode(
+                QPlainTextEdit.LineWrapMode.WidgetWidth
+                if self.wraps_lines
+                else QPlainTextEdit.LineWrapMode.NoWrap
+            )
             self.setPlainText(rows.text)
             self._uncolored = (rows.lines, rows.gutter, 0)
             self._color_next_lines()

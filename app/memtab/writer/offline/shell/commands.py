@@ -314,12 +314,6 @@ def program_name(word: str) -> str:
     return name.removesuffix(".exe")
 
 
-def is_git_commit(command: str | None) -> bool:
-    """Whether a shell command makes a git commit (`git add x && git commit -m …`,
-    `git -C repo commit`)."""
-    return git_hook_stage(command) == "commit"
-
-
 def git_hook_stage(command: str | None) -> str | None:
     """ "commit" or "push" when a shell command makes a git commit or pushes (`git add x &&
     git commit -m …`, `git -C repo push`): the two steps a project's git hooks check."""

@@ -1,0 +1,239 @@
+"""The check's findings per memory file, cached where an answer can read them at once
+(docs/formats.md §19.8).
+
+One private file per home in Memtab's cache dir (`checks-<20 hex>.json`: 0600 in a 0700
+folder, whatever the umask, never written through a link — `fs.private`): for each file
+the check read, by its path on disk, what its text was (sha256, size and mtime), the
+checkout it was checked against and that checkout's state then (`checkout_stamp`), when,
+and what the check found on its lines (`LineMark`: the line, the kind, the evidence in
+words) or about it as a whole (`note`).
+
+A file's entry holds only while the file and its checkout are as they were: its text's
+sha256 (or, where the reader has no text, its size and mtime), and the checkout's stamp —
+the stat of its root, and of `.git/index` and `.git/HEAD` (a commit, a checkout of
+another branch, `git add`). Otherwise the file is "not checked as it is now" and its
+marks are not shown: stale marks are worse than none. Reading costs a stat or two per
+file and one re-read of the cache file when it changed; nothing here runs a check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import stat
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+from memtab.fs.atomic import atomic_write_json
+from memtab.fs.config.config_dir import cache_dir
+from memtab.fs.jsonfile import JsonError, read_json
+from memtab.fs.private import PRIVATE_FILE_MODE, keep_private, private_dir
+from memtab.fs.records import OmitEmpty, OmitNone, Record, ValidEntries, field
+from memtab.store.home import Home
+
+logger = logging.getLogger(__name__)
+
+CACHE_VERSION = 1
+
+
+class LineMark(Record):
+    """What the check found on one line of a memory file: its kind (§19.3) and the
+    evidence, in words ("`scripts/deploy.sh` is not in acme-api")."""
+
+    line: int
+    kind: str
+    says: str
+
+
+class FileCheck(Record):
+    """One memory file as the check last read it (see the module doc)."""
+
+    sha256: str
+    size: int
+    mtime_ns: int
+    at: int
+    """When it was checked (ms)."""
+    checkout: Annotated[str | None, OmitNone] = None
+    """The checkout it was checked against (None: memory of no project on this disk)."""
+    stamp: str = ""
+    """`checkout_stamp` of that checkout when it was checked."""
+    marks: Annotated[tuple[LineMark, ...], OmitEmpty] = ()
+    note: Annotated[str | None, OmitNone] = None
+    """What the check says of the file as a whole (unused for months, its project not on
+    this disk), or None."""
+
+
+class CheckedFiles(Record):
+    """The cache file (see the module doc)."""
+
+    version: int
+    files: ValidEntries[dict[str, FileCheck]] = field(default_factory=dict)
+
+
+def cache_file_for(home: Home) -> Path:
+    """Where the cache of `home` lives: Memtab's cache dir, never a scope (nothing syncs
+    it)."""
+    digest = hashlib.sha256(os.fsencode(str(home.root))).hexdigest()[:20]
+    return cache_dir() / f"checks-{digest}.json"
+
+
+def checkout_stamp(root: str | Path) -> str:
+    """What changes when a checkout's files may have: the stat of its root and of git's
+    index and HEAD (a linked worktree's own), as 16 hex digits."""
+    parts = [_stat_key(root)]
+    git = os.path.join(root, ".git")
+    if os.path.isdir(git):
+        parts += [_stat_key(os.path.join(git, "index")), _stat_key(os.path.join(git, "HEAD"))]
+    elif os.path.isfile(git):
+        parts.append(_stat_key(git))
+        git_dir = _worktree_git_dir(git)
+        if git_dir is not None:
+            parts += [_stat_key(git_dir / "index"), _stat_key(git_dir / "HEAD")]
+    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+
+
+def _worktree_git_dir(pointer: str) -> Path | None:
+    try:
+        with open(pointer, encoding="utf-8", errors="replace") as handle:
+            text = handle.read(4096)
+    except OSError:
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    found = Path(text[len("gitdir:") :].strip().splitlines()[0])
+    return found if found.is_absolute() else Path(pointer).parent / found
+
+
+def _stat_key(path: str | Path) -> tuple[int, int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_size, stat.S_IFMT(info.st_mode))
+
+
+@dataclass(frozen=True)
+class CheckState:
+    """What an answer says of a file: checked as it is now (its marks, its note), or not
+    (`checked` False: what the cache has of it, if anything, is of another text or
+    checkout — `known` — or it has nothing: a new file, or one the check does not read)."""
+
+    checked: bool
+    marks: tuple[LineMark, ...] = ()
+    note: str | None = None
+    at: int | None = None
+    known: bool = True
+
+    @property
+    def flagged(self) -> bool:
+        """Whether the check found something false or stale in it as it is now."""
+        return self.checked and bool(self.marks or self.note)
+
+
+NOT_READ = CheckState(checked=False, known=False)
+"""The cache has nothing of the file."""
+OUTDATED = CheckState(checked=False)
+"""The cache has the file as it was, or against its checkout as it was."""
+
+
+class CheckCache:
+    """One home's cache, read (again when the file changed) and written (thread-safe)."""
+
+    def __init__(self, home: Home, *, path: Path | None = None) -> None:
+        self.home = home
+        self.path = path or cache_file_for(home)
+        self._lock = threading.Lock()
+        self._files: dict[str, FileCheck] = {}
+        self._read_stamp: tuple[int, int, int] | None = None
+
+    # --- reading -------------------------------------------------------------------------
+
+    def files(self) -> dict[str, FileCheck]:
+        """Every file's entry, as the cache file holds them now."""
+        with self._lock:
+            self._reload()
+            return dict(self._files)
+
+    def state(
+        self,
+        physical: str | Path,
+        *,
+        sha256: str | None = None,
+        stamps: dict[str, str] | None = None,
+    ) -> CheckState:
+        """What the check says of the file at `physical` as it is now: `sha256` of the text
+        the caller read (None: its size and mtime tell); `stamps`: the checkouts' stamps
+        one answer has read already (filled here: an answer names many files of one)."""
+        key = str(physical)
+        with self._lock:
+            self._reload()
+            entry = self._files.get(key)
+        if entry is None:
+            return NOT_READ
+        if not self._current(key, entry, sha256, {} if stamps is None else stamps):
+            return OUTDATED
+        return CheckState(True, entry.marks, entry.note, entry.at)
+
+    def _current(
+        self, key: str, entry: FileCheck, sha256: str | None, stamps: dict[str, str]
+    ) -> bool:
+        if sha256 is not None:
+            if sha256 != entry.sha256:
+                return False
+        else:
+            try:
+                info = os.stat(key)
+            except OSError:
+                return False
+            if (info.st_size, info.st_mtime_ns) != (entry.size, entry.mtime_ns):
+                return False
+        if entry.checkout is None:
+            return True
+        stamp = stamps.get(entry.checkout)
+        if stamp is None:
+            stamp = stamps[entry.checkout] = checkout_stamp(entry.checkout)
+        return stamp == entry.stamp
+
+    def _reload(self) -> None:
+        """Read the cache file again when it changed (under `_lock`)."""
+        found = _stat_key(self.path)
+        if found == self._read_stamp:
+            return
+        self._read_stamp = found
+        if found is None:
+            self._files = {}
+            return
+        try:
+            raw = read_json(self.path)
+        except (OSError, JsonError) as error:
+            logger.info("The check cache %s cannot be read (%s): checked anew", self.path, error)
+            self._files = {}
+            return
+        record = CheckedFiles.read(raw)
+        if record is None or record.version != CACHE_VERSION:
+            self._files = {}
+            return
+        self._files = dict(record.files)
+
+    # --- writing -------------------------------------------------------------------------
+
+    def write(self, checked: Mapping[str, FileCheck], *, forget: Callable[[str], bool]) -> None:
+        """Keep `checked`'s entries: with those of the cache that `forget` does not drop
+        (another workspace's files, checked by another session)."""
+        with self._lock:
+            self._reload()
+            kept = {key: entry for key, entry in self._files.items() if not forget(key)}
+            kept.update(checked)
+            private_dir(self.path.parent)
+            keep_private(self.path)
+            atomic_write_json(
+                self.path,
+                CheckedFiles(version=CACHE_VERSION, files=kept).to_json(),
+                mode=PRIVATE_FILE_MODE,
+            )
+            self._files = kept
+            self._read_stamp = _stat_key(self.path)

@@ -1,0 +1,107 @@
+"""What an answer says of what the check found (docs/formats.md §19.8): a mark beside each
+line of `view` the check finds false or stale, with its evidence; a `search` result's
+snippet marked the same and its file's state; a `list` row's state; and what a search
+ranking takes of it (`demoted`).
+
+The marks are words for a model: an agent must not act on a marked line as if it were
+true, and must not copy a mark into an edit (a mark is not part of the file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memtab.checked.cache import CheckState, LineMark
+from memtab.humanize import plural
+
+MARK = "⚠ memtab check:"
+"""What starts a line's mark (`  ⟵ ⚠ memtab check: …` after the line)."""
+MARK_JOIN = "  ⟵ "
+VIEW_NOTE = (
+    "(⟵ ⚠ memtab check: marks a line the check finds false or stale in the code now, with "
+    "the evidence; do not act on it as if it were true. A mark is not part of the file: "
+    "leave it out of `old_str`.)"
+)
+NOT_CHECKED_NOTE = (
+    "(memtab check has not checked this file as it is now — it is being checked in the "
+    "background: its lines carry no marks yet.)"
+)
+LIST_NOTE = (
+    "`check`: what memtab check found false or stale in a file (view it to see the lines "
+    "marked), or that it has not checked the file as it is now; a file without `check` "
+    "was checked and nothing in it was found false or stale."
+)
+STALE_FACTOR = 0.5
+"""A flagged file's search score is multiplied by this (`demoted`): found, but after what
+is still true."""
+
+
+def mark_words(marks: Sequence[LineMark]) -> str:
+    """The mark after a line: `⚠ memtab check: <evidence>; <evidence>`."""
+    return f"{MARK} " + "; ".join(mark.says for mark in marks)
+
+
+def marked_lines(lines: Sequence[str], first: int, state: CheckState) -> list[str]:
+    """`lines` (a file's numbered lines from line `first`) with each flagged line's mark
+    after it."""
+    if not state.marks:
+        return list(lines)
+    by_line: dict[int, list[LineMark]] = {}
+    for mark in state.marks:
+        by_line.setdefault(mark.line, []).append(mark)
+    marked = []
+    for number, line in enumerate(lines, start=first):
+        found = by_line.get(number)
+        marked.append(f"{line}{MARK_JOIN}{mark_words(found)}" if found else line)
+    return marked
+
+
+def view_notes(state: CheckState) -> tuple[str, ...]:
+    """The lines after a page of `view`: what the marks mean, the file's own state, or
+    that it was not checked as it is now."""
+    if not state.checked:
+        return (NOT_CHECKED_NOTE,)
+    notes = []
+    if state.note:
+        notes.append(f"(memtab check: {state.note})")
+    if state.marks:
+        notes.append(VIEW_NOTE)
+    return tuple(notes)
+
+
+def row_state(state: CheckState) -> str | None:
+    """A `list` row's `check` (None: checked, nothing found; or nothing known of it:
+    `unread_note` says how many of a page's files are so)."""
+    if not state.checked:
+        return "not checked as it is now" if state.known else None
+    parts = []
+    if state.marks:
+        lines = sorted({mark.line for mark in state.marks})
+        shown = ", ".join(str(line) for line in lines[:8]) + (", …" if len(lines) > 8 else "")
+        parts.append(f"{plural(len(lines), 'line')} false or stale ({shown})")
+    if state.note:
+        parts.append(state.note)
+    return "; ".join(parts) or None
+
+
+def unread_note(count: int) -> str:
+    """What a page says of its files the check has not read yet."""
+    return (
+        f"memtab check has not read {plural(count, 'file')} of these yet (new, or not one it "
+        "reads); it is checking them in the background."
+    )
+
+
+def hit_state(state: CheckState, line: int | None) -> tuple[str | None, str | None]:
+    """A `search` result's (mark for its snippet's line, its file's `check`)."""
+    mark = None
+    if state.checked and line is not None:
+        found = [m for m in state.marks if m.line == line]
+        mark = mark_words(found) if found else None
+    return mark, row_state(state)
+
+
+def demoted(score: float, state: CheckState) -> float:
+    """The search hook: a file the check flags ranks after what is still true (its score
+    times `STALE_FACTOR`); never dropped. For a ranking that takes the check state in."""
+    return score * STALE_FACTOR if state.flagged else score

@@ -1,0 +1,326 @@
+"""What the window's trust actions change, each one step of Edit → Undo.
+
+- **Combine into…** (a group of duplicates): the member the user picks stays; the others
+  go — a whole file (a copy, the same note reworded) is removed (mux's to Recently
+  deleted, another agent's kept in history), a line (one rule written in several
+  memories) is taken out of its file. Into mux's global memory instead: the newest
+  member's text is written there first, then every member goes. ("Merge" is the line
+  merge's word: docs/architecture/words.md.)
+- **Keep** (a group): written down in `duplicates-kept.json` (`trust.duplicates.kept`);
+  taken back, forgotten.
+- **Move to <where it belongs>** (a leak): a mux memory naming another project's paths
+  (or global memory naming one project's) moves, whole, to that project's memory; a
+  secret's line is taken out of its memory, whichever agent's.
+
+Each is made only where nothing changed since the finding was read (the file's sha, the
+line's text), through each file's `MemoryFile` (history records every change), and
+pushes one step (`TogetherStep` of what each file's change takes back:
+`components.files.steps`), so one Undo takes the whole action back and Redo makes it
+again. `FileOpener` is how a place becomes its `MemoryFile` (operations.trust.actions opens them
+through the workspace's store or the agent's source).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memtab.components.files.ops import OpResult, create_file
+from memtab.components.files.steps import (
+    Applied,
+    RemoveStep,
+    RestoreStep,
+    TogetherStep,
+    UndoStep,
+)
+from memtab.components.files.undo import UndoStack
+from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
+from memtab.humanize import plural
+from memtab.store.files import content_sha256
+from memtab.store.home import Home
+from memtab.store.paths import PathError, Scope, parse_file_path
+from memtab.store.scopes.memory import (
+    MemoryStore,
+    MemoryStoreError,
+    SaveConflictError,
+    UnkeptChangeError,
+)
+from memtab.trust.duplicates.kept import forget_kept, keep_group
+from memtab.trust.duplicates.records import DuplicateGroup
+from memtab.trust.leaks.records import Leak
+from memtab.trust.memories import where_in_words
+from memtab.trust.records import MemoryPlace
+
+FileOpener = Callable[[MemoryPlace], "MemoryFile | None"]
+"""The memory file a place names, to read and change (None: it cannot be reached)."""
+StoreOf = Callable[[str | None], "MemoryStore | None"]
+"""The store of a project's workspace (None: the global scope's, any workspace's)."""
+
+
+@dataclass(frozen=True)
+class CombineChoice:
+    """Where a group can be combined: one of its members (`member`: its index) or mux's
+    global memory (`member` None)."""
+
+    label: str
+    member: int | None
+
+
+def combine_choices(group: DuplicateGroup) -> list[CombineChoice]:
+    """Where `group` can go: each member, then mux's global memory for a group of whole
+    files none of which is there already."""
+    choices = [
+        CombineChoice(f"{_file_name(m.path)} — {where_in_words(m)}", index)
+        for index, m in enumerate(group.members)
+    ]
+    in_global = any(m.agent == "mux" and m.scope == "global" for m in group.members)
+    if group.kind != "rule" and not in_global:
+        choices.append(CombineChoice("A new file in mux's global memory (every session)", None))
+    return choices
+
+
+def _file_name(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+
+
+def newest(group: DuplicateGroup) -> int:
+    """The index of the member changed last."""
+    return max(range(len(group.members)), key=lambda i: group.members[i].modified_at)
+
+
+@dataclass(frozen=True)
+class KeepStep(UndoStep):
+    """A group kept as it is (`kept`) or forgotten again. Turned around: the other."""
+
+    home: Home
+    group: DuplicateGroup
+    kept: bool
+    """Whether applying this forgets the group (True) or keeps it (False)."""
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        try:
+            if self.kept:
+                forget_kept(self.home, self.group.key)
+            else:
+                keep_group(self.home, self.group)
+        except OSError as error:
+            return Applied(OpResult.failed(f"Undo of {self.description} failed", error))
+        turned = KeepStep(
+            self.workspace, self.description, home=self.home, group=self.group, kept=not self.kept
+        )
+        said = "shown again" if self.kept else "kept as it is"
+        return Applied(OpResult(f"The group is {said}"), turned)
+
+
+def keep(stack: UndoStack, home: Home, group: DuplicateGroup) -> OpResult:
+    """Keep `group` as it is (left out until a member changes)."""
+    step = KeepStep(None, "keep of a duplicate group", home=home, group=group, kept=False)
+    applied = step.apply(MemoryStore(home, None))
+    if applied.result.ok and applied.inverse is not None:
+        stack.push(applied.inverse)
+    return applied.result
+
+
+class _Changes:
+    """The files one action changed, and how to take each back (newest first)."""
+
+    def __init__(self) -> None:
+        self.undo: list[UndoStep] = []
+        self.touched: list[str] = []
+        self.said: list[str] = []
+
+    def pushed(self, stack: UndoStack, description: str, message: str) -> OpResult:
+        if self.undo:
+            stack.push(TogetherStep(None, description, steps=tuple(self.undo)))
+        return OpResult(message, touched=tuple(self.touched))
+
+    def failed(self, stack: UndoStack, description: str, message: str, error: str) -> OpResult:
+        """What was done before the failure stays done, and is one step to take back."""
+        done = self.pushed(stack, description, message)
+        return OpResult(message, error=error, touched=done.touched)
+
+
+def _current(file: MemoryFile, place: MemoryPlace) -> tuple[str, str]:
+    """The file's text and sha now. MemoryFileError when it is gone, SaveConflictError
+    when it changed since the finding was read (its time is no longer the place's)."""
+    content = file.read()
+    if file.read_whole() is None:
+        raise MemoryFileError(f"{place.path} is gone")
+    physical = file.physical()
+    if place.modified_at and physical is not None:
+        try:
+            modified = physical.stat().st_mtime_ns // 1_000_000
+        except OSError as error:
+            raise MemoryFileError(f"{place.path}: {error.strerror or error}") from None
+        if modified != place.modified_at:
+            raise SaveConflictError("changed", f"{place.path} changed since it was read; kept")
+    return content.content, content.sha256
+
+
+def _remove_file(file: MemoryFile, sha: str, changes: _Changes, noun: str) -> None:
+    """Remove `file` if it holds `sha`. SaveConflictError, UnkeptChangeError,
+    MemoryFileError."""
+    step = RemoveStep(None, f"{noun} {file.name}", file, sha, noun=noun, made="read")
+    applied = step.apply(MemoryStore(file.home, None))
+    if not applied.result.ok:
+        raise MemoryFileError(applied.result.error or applied.result.message)
+    if applied.inverse is not None:
+        changes.undo.insert(0, applied.inverse)
+    changes.touched += applied.result.touched
+
+
+def _without_line(text: str, place: MemoryPlace) -> str | None:
+    """`text` without what `place` names: its line (found again by its text if it moved),
+    or only its sentence where the line says more; None when no line holds it any more."""
+    lines = text.splitlines(keepends=True)
+    wanted = place.text.strip()
+    if not wanted:
+        return None
+    order = list(range(len(lines)))
+    if place.line is not None and 0 < place.line <= len(lines):
+        order.insert(0, place.line - 1)
+    for index in order:
+        line = lines[index]
+        if wanted not in line:
+            continue
+        body = _LIST_MARK.sub("", line.strip())
+        if body == wanted:
+            return "".join(lines[:index] + lines[index + 1 :])
+        end = line[len(line.rstrip("\r\n")) :]
+        rest = " ".join(line.rstrip("\r\n").replace(wanted, "").split(" "))
+        lines[index] = _SPACES.sub(" ", rest).rstrip() + end
+        return "".join(lines)
+    return None
+
+
+_LIST_MARK = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+_SPACES = re.compile(r"(?<=\S) {2,}")
+
+
+def _save(file: MemoryFile, text: str, sha: str, changes: _Changes, description: str) -> None:
+    """Save `text` over what holds `sha`, remembering how to give the file `sha` back."""
+    new_sha = file.save(text, sha)
+    before = next((v for v in file.versions() if v.sha256 == sha and not v.deleted), None)
+    if before is not None:
+        changes.undo.insert(
+            0, RestoreStep(None, description, file=file, before=before, sha256=new_sha)
+        )
+    physical = file.physical()
+    if physical is not None:
+        changes.touched.append(str(physical))
+
+
+def _take_line_out(
+    file: MemoryFile, place: MemoryPlace, changes: _Changes, description: str
+) -> None:
+    text, sha = _current(file, place)
+    shorter = _without_line(text, place)
+    if shorter is None:
+        raise SaveConflictError("changed", f"{place.path} no longer holds the line; kept")
+    _save(file, shorter, sha, changes, description)
+
+
+_CHANGE_ERRORS = (SaveConflictError, UnkeptChangeError, MemoryFileError, MemoryStoreError, OSError)
+
+
+def combine(
+    stack: UndoStack,
+    group: DuplicateGroup,
+    choice: CombineChoice,
+    open_file: FileOpener,
+    global_store: MemoryStore | None,
+) -> OpResult:
+    """Combine `group` into `choice` (see the module doc): one step of Edit → Undo."""
+    description = "combine of duplicates"
+    changes = _Changes()
+    keep_at = choice.member
+    try:
+        files = [open_file(member) for member in group.members]
+        if any(file is None for file in files):
+            missing = next(m.path for m, f in zip(group.members, files, strict=True) if f is None)
+            return OpResult("Combining failed", error=f"{missing} cannot be reached")
+        if keep_at is None:
+            if global_store is None:
+                return OpResult("Combining failed", error="mux's global memory is not there")
+            source = newest(group)
+            file = files[source]
+            assert file is not None
+            text, _sha = _current(file, group.members[source])
+            target = parse_file_path(f"/memories/{Scope.GLOBAL.value}/{_file_name(file.name)}")
+            made = create_file(global_store, target, text)
+            if not made.ok:
+                return made
+            new = MuxFile(global_store, target)
+            changes.undo.insert(0, RemoveStep(None, description, new, content_sha256(text)))
+            changes.touched += made.touched
+            kept_words = str(target)
+        else:
+            kept_words = group.members[keep_at].path
+        for index, (member, file) in enumerate(zip(group.members, files, strict=True)):
+            if index == keep_at or file is None:
+                continue
+            if group.kind == "rule":
+                _take_line_out(file, member, changes, description)
+            else:
+                _text, sha = _current(file, member)
+                _remove_file(file, sha, changes, "duplicate")
+    except _CHANGE_ERRORS as error:
+        message = OpResult.failed("Combining stopped", error)
+        return changes.failed(stack, description, message.message, message.error or "")
+    gone = len(group.members) - (0 if keep_at is None else 1)
+    what = "line" if group.kind == "rule" else "file"
+    said = (
+        f"Combined into {kept_words}: {plural(gone, what)} taken out (Edit → Undo brings them back)"
+    )
+    return changes.pushed(stack, description, said)
+
+
+def move_target(leak: Leak) -> str | None:
+    """Where Move takes `leak` in words, or None when it cannot be moved from the window
+    (another agent's memory naming another project: its agent keeps it)."""
+    if leak.kind == "secret":
+        return "Take the line out"
+    if leak.place.agent != "mux" or leak.belongs_to is None:
+        return None
+    if leak.kind in ("other-project", "project-in-global"):
+        return f"Move to project {leak.belongs_to}'s memory"
+    return None
+
+
+def move(stack: UndoStack, leak: Leak, open_file: FileOpener, store_of: StoreOf) -> OpResult:
+    """Move `leak` where it belongs (see the module doc): one step of Edit → Undo."""
+    description = "move of a leak"
+    changes = _Changes()
+    place = leak.place
+    file = open_file(place)
+    if file is None:
+        return OpResult("Moving failed", error=f"{place.path} cannot be reached")
+    try:
+        if leak.kind == "secret":
+            _take_line_out(file, place, changes, "removal of a secret")
+            return changes.pushed(
+                stack, "removal of a secret", f"Took the secret's line out of {place.path}"
+            )
+        target_store = store_of(leak.belongs_to)
+        if target_store is None or leak.belongs_to is None or place.agent != "mux":
+            return OpResult(
+                "Moving failed", error=f"no workspace of {leak.belongs_to} to move it into"
+            )
+        path = parse_file_path(place.path)
+        target = parse_file_path(f"/memories/{Scope.PROJECT.value}/{path.relative}")
+        text, sha = _current(file, place)
+        made = create_file(target_store, target, text)
+        if not made.ok:
+            return made
+        changes.undo.insert(
+            0, RemoveStep(None, description, MuxFile(target_store, target), content_sha256(text))
+        )
+        changes.touched += made.touched
+        _remove_file(file, sha, changes, "moved file")
+    except (*_CHANGE_ERRORS, PathError) as error:
+        message = OpResult.failed("Moving stopped", error)
+        return changes.failed(stack, description, message.message, message.error or "")
+    return changes.pushed(
+        stack, description, f"Moved {place.path} to project {leak.belongs_to}'s memory"
+    )

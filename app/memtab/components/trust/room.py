@@ -1,0 +1,280 @@
+"""What needs the user, without Qt: the room the editor shows with no file open, and the
+trust panel's rows (`gui/trust/`).
+
+The room leads with what needs the user (issue 72 point 7), a section each, in this
+order: what each agent changed since the user last looked (the "agent edited" badges:
+`components.activity.badges`), what waits in the Inbox, what the check finds no longer
+true of the code (`memtab check`), and the memories that say one thing twice
+(duplicates), disagree (contradictions) or sit in the wrong place (leaks). Each section
+says its count in words and lists its first `SHOWN` items, each leading to its file and
+line (`Target`); the rest are a key away (the section's own panel). Every count is the
+last one worked out: the window recomputes off the GUI thread as agents write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from memtab.check.records import Finding
+from memtab.components.check.marks import KIND_WORDS
+from memtab.humanize import plural
+from memtab.trust.contradictions.records import Contradiction
+from memtab.trust.duplicates.records import DuplicateGroup
+from memtab.trust.leaks.records import Leak
+from memtab.trust.memories import AGENT_NAMES, where_in_words
+from memtab.trust.records import MemoryPlace
+from memtab.trust.report import TrustReport
+
+SHOWN = 4
+"""Items a section of the room lists (the rest are in its panel)."""
+
+SectionKey = Literal["changed", "inbox", "stale", "duplicates", "contradictions", "leaks"]
+PANEL_OF: Mapping[SectionKey, str] = {
+    "changed": "",
+    "inbox": "inbox",
+    "stale": "check",
+    "duplicates": "trust",
+    "contradictions": "trust",
+    "leaks": "trust",
+}
+"""The panel that lists a section's every item ("": none, its items are all shown)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where an item leads: a memory file (`path` as the CLI names it, or `physical` for
+    a badged file) at a line (1-based), or a panel (`panel`)."""
+
+    path: str = ""
+    line: int | None = None
+    workspace: str | None = None
+    project: str | None = None
+    physical: str = ""
+    panel: str = ""
+
+
+@dataclass(frozen=True)
+class RoomItem:
+    """One line of a section: what it says, its tooltip, and where it leads."""
+
+    text: str
+    tip: str
+    target: Target
+
+
+@dataclass(frozen=True)
+class RoomSection:
+    """One section of the room."""
+
+    key: SectionKey
+    title: str
+    count: int
+    summary: str
+    items: tuple[RoomItem, ...] = ()
+    more: str = ""
+    """What the section does not list, and where it is ("" when it lists everything)."""
+    known: bool = True
+    """False while its count is not known yet (the summary says why)."""
+
+
+@dataclass(frozen=True)
+class ChangedFile:
+    """A badged file: who changed it since the user last opened it, and when."""
+
+    who: str
+    physical: str
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class RoomFacts:
+    """What the room is made of: each part None until first known."""
+
+    changed: Sequence[ChangedFile] | None = None
+    inbox: int | None = None
+    findings: Sequence[Finding] | None = None
+    trust: TrustReport | None = None
+    trust_status: str = ""
+    check_status: str = ""
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+
+def place_target(place: MemoryPlace) -> Target:
+    return Target(
+        path=place.path, line=place.line, workspace=place.workspace, project=place.project
+    )
+
+
+def _line(place: MemoryPlace) -> str:
+    name = place.path.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+    return f"{name}:{place.line}" if place.line is not None else name
+
+
+def _quote(text: str, limit: int = 70) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def duplicate_item(group: DuplicateGroup) -> RoomItem:
+    first = group.members[0]
+    others = len(group.members) - 1
+    text = f"{_line(first)} and {plural(others, 'other')} — {group.why}"
+    tip = "\n".join(f"{_line(m)} ({where_in_words(m)})" for m in group.members)
+    return RoomItem(_quote(text, 110), tip, place_target(first))
+
+
+def contradiction_item(found: Contradiction) -> RoomItem:
+    newer, older = found.second, found.first
+    if found.newer == "first":
+        newer, older = found.first, found.second
+    text = (
+        f"{found.about}: {newer.value} ({_line(newer.place)}) vs "
+        f"{older.value} ({_line(older.place)})"
+    )
+    tip = found.why or text
+    return RoomItem(_quote(text, 110), tip, place_target(newer.place))
+
+
+def leak_item(leak: Leak) -> RoomItem:
+    text = f"{_line(leak.place)} names {leak.names} — belongs in {leak.belongs}"
+    return RoomItem(_quote(text, 110), leak.why, place_target(leak.place))
+
+
+def finding_item(finding: Finding) -> RoomItem:
+    place = MemoryPlace(
+        path=finding.path,
+        agent=finding.agent,
+        scope=finding.scope,
+        line=finding.line,
+        project=finding.project,
+        workspace=finding.workspace,
+    )
+    kind = KIND_WORDS.get(finding.kind, finding.kind)
+    if finding.kind == "project-missing":  # about a project, not a file: its panel shows it
+        return RoomItem(_quote(finding.message, 110), finding.why, Target(panel="check"))
+    return RoomItem(
+        _quote(f"{_line(place)} — {kind}: {finding.message}", 110),
+        finding.why,
+        place_target(place),
+    )
+
+
+def _changed(files: Sequence[ChangedFile]) -> RoomSection:
+    newest = sorted(files, key=lambda f: -f.at_ms)
+    by_who: dict[str, int] = {}
+    for file in newest:
+        by_who[file.who] = by_who.get(file.who, 0) + 1
+    summary = ", ".join(f"{who} {count}" for who, count in by_who.items())
+    items = tuple(
+        RoomItem(
+            f"{file.physical.rsplit('/', 1)[-1]} — {file.who}",
+            f"{file.who} changed {file.physical} since you last opened it",
+            Target(physical=file.physical),
+        )
+        for file in newest
+    )
+    return _section("changed", "Changed since you last looked", len(files), summary, items)
+
+
+def _section(
+    key: SectionKey, title: str, count: int, summary: str, items: Sequence[RoomItem]
+) -> RoomSection:
+    shown = tuple(items[:SHOWN])
+    more = ""
+    if len(items) > SHOWN:
+        panel = PANEL_OF[key]
+        more = f"{len(items) - SHOWN} more" + (f" in the {panel.title()} panel" if panel else "")
+    return RoomSection(key, title, count, summary, shown, more)
+
+
+def room_sections(facts: RoomFacts) -> tuple[RoomSection, ...]:
+    """The room's sections, in order (see the module doc): each known part's."""
+    sections: list[RoomSection] = []
+    if facts.changed is not None:
+        sections.append(_changed(facts.changed))
+    if facts.inbox is not None:
+        target = Target(panel="inbox")
+        waiting = [RoomItem("Review them in the Inbox", "", target)] if facts.inbox else []
+        sections.append(
+            RoomSection(
+                "inbox",
+                "Waiting in the Inbox",
+                facts.inbox,
+                plural(facts.inbox, "proposed memory", "proposed memories") if facts.inbox else "",
+                tuple(waiting),
+            )
+        )
+    if facts.findings is not None:
+        findings = sorted(facts.findings, key=lambda f: (f.path, f.line or 0))
+        files = len({f.path for f in findings})
+        summary = f"{plural(len(findings), 'line')} in {plural(files, 'file')}" if findings else ""
+        items = [finding_item(f) for f in findings]
+        sections.append(
+            _section("stale", "No longer true of the code", len(findings), summary, items)
+        )
+    elif facts.check_status:
+        sections.append(
+            RoomSection("stale", "No longer true of the code", 0, facts.check_status, known=False)
+        )
+    report = facts.trust
+    if report is not None:
+        groups = report.duplicates
+        sections.append(
+            _section(
+                "duplicates",
+                "Said twice",
+                len(groups),
+                plural(len(groups), "group") if groups else "",
+                [duplicate_item(g) for g in groups],
+            )
+        )
+        pairs = report.contradictions
+        sections.append(
+            _section(
+                "contradictions",
+                "Disagreeing",
+                len(pairs),
+                plural(len(pairs), "pair") if pairs else "",
+                [contradiction_item(c) for c in pairs],
+            )
+        )
+        leaks = report.leaks
+        sections.append(
+            _section(
+                "leaks",
+                "In the wrong place",
+                len(leaks),
+                plural(len(leaks), "memory", "memories") if leaks else "",
+                [leak_item(leak) for leak in leaks],
+            )
+        )
+    elif facts.trust_status:
+        for key, title in (
+            ("duplicates", "Said twice"),
+            ("contradictions", "Disagreeing"),
+            ("leaks", "In the wrong place"),
+        ):
+            sections.append(RoomSection(key, title, 0, facts.trust_status, known=False))  # type: ignore[arg-type]
+    return tuple(sections)
+
+
+def headline(sections: Sequence[RoomSection]) -> str:
+    """The room's first line: how many things need the user, or that nothing does."""
+    count = sum(s.count for s in sections)
+    if not sections or (count == 0 and not all(s.known for s in sections)):
+        return "Looking at the memory…"
+    if count == 0:
+        return "Nothing needs you: every agent's memory is in order."
+    if not all(s.known for s in sections):
+        return f"{plural(count, 'thing')} to look at so far, still looking…"
+    return f"{plural(count, 'thing')} to look at"
+
+
+def agent_name(who: str) -> str:
+    """A badge's label as the room names it ("claude code" → "Claude Code")."""
+    for name in AGENT_NAMES.values():
+        if name.lower() == who.lower():
+            return name
+    return who

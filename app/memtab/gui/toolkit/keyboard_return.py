@@ -1,0 +1,126 @@
+"""Where the keyboard came from: a panel a key opens takes it, Escape gives it back.
+
+A panel shown by its key (View → Check, File history, the Inbox's key) puts the keyboard in
+its list — else the next keys typed (↓, ↓, Enter) go on into the text the user left,
+inserting a line there — and remembers where it was; Escape inside the panel puts it back
+there (when that widget still shows; the panel stays open), and so does hiding the panel
+while it has the keyboard. Escape is the panel's own again once the keyboard went back,
+or when it came to the panel some other way (a click):
+
+    way_back = KeyboardReturn(dock)
+    way_back.take()        # after showing the dock: the keyboard in its first stop
+    way_back.give_back()   # Escape in it does this
+
+The panel's stop is its focus proxy when it has one, else the first widget inside it that
+Tab stops at (`gui.toolkit.widgets.tab_stops`).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QApplication, QDockWidget, QWidget
+from shiboken6 import isValid
+
+from memtab.gui.toolkit.widgets import tab_stops
+
+BACK_KEY = "Escape"
+
+
+def keyboard_stop(panel: QWidget) -> QWidget | None:
+    """Where the keyboard goes in `panel`: its focus proxy (a dock's: its widget's; it
+    may not show yet), else its first Tab stop that shows and is enabled."""
+    inner = panel.widget() if isinstance(panel, QDockWidget) else None
+    for holder in (panel, inner):
+        proxy = holder.focusProxy() if holder is not None else None
+        if proxy is not None:
+            return proxy
+    return next((w for w in tab_stops(panel) if w.isVisible() and w.isEnabled()), None)
+
+
+def holds_keyboard(panel: QWidget) -> bool:
+    """Whether the keyboard is in `panel` or inside it."""
+    focused = QApplication.focusWidget()
+    return focused is not None and (focused is panel or panel.isAncestorOf(focused))
+
+
+class KeyboardReturn(QObject):
+    """A panel's way back for the keyboard (see the module docstring).
+
+    Signals:
+        returning(QWidget): the keyboard is about to go back to this widget (a narrow
+            Memory tab shows its pane first).
+    """
+
+    returning = Signal(QWidget)
+
+    def __init__(self, panel: QWidget) -> None:
+        super().__init__(panel)
+        self._panel = panel
+        self._origin: QWidget | None = None
+        self._awaited: QObject | None = None  # a stop not shown yet (`take`)
+        # Only while there is somewhere to go back to: else Escape is the panel's own.
+        self._back = QShortcut(QKeySequence(BACK_KEY), panel)
+        self._back.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self._back.setEnabled(False)
+        self._back.activated.connect(self._on_back_activated)
+
+    @property
+    def origin(self) -> QWidget | None:
+        """Where the keyboard goes back to (None: nowhere known, or gone)."""
+        origin = self._origin
+        return origin if origin is not None and isValid(origin) else None
+
+    def take(self, stop: QWidget | None = None, *, came_from: QWidget | None = None) -> bool:
+        """Put the keyboard in the panel (in `stop`, else its own stop), remembering where
+        it was unless that is inside the panel; False when the panel has no stop. A stop
+        that does not show yet (a panel filled as it shows: the History's versions, once
+        the file's history is read) gets the keyboard as it shows, unless the keyboard
+        went elsewhere meanwhile. `came_from`: where the keyboard was before showing the
+        panel moved it (a narrow tab's pane switch hides the editor it was in)."""
+        target = stop or keyboard_stop(self._panel)
+        if target is None:
+            return False
+        focused = came_from or QApplication.focusWidget()
+        if focused is not None and not holds_keyboard(self._panel):
+            self._origin = focused
+            self._back.setEnabled(True)
+        if target.isVisible():
+            target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        else:
+            self._awaited = target
+            target.installEventFilter(self)
+        return True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The stop awaited shows: the keyboard goes there if it is still where it was."""
+        if watched is self._awaited and event.type() == QEvent.Type.Show:
+            watched.removeEventFilter(self)
+            self._awaited = None
+            focused = QApplication.focusWidget()
+            if isinstance(watched, QWidget) and (focused is None or focused is self.origin):
+                watched.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return False
+
+    def give_back(self) -> bool:
+        """Put the keyboard back where it came from, if that still shows (True: it went)."""
+        origin = self.origin
+        self._origin = None
+        self._back.setEnabled(False)
+        if origin is None:
+            return False
+        self.returning.emit(origin)
+        if not origin.isVisible():
+            return False
+        origin.window().activateWindow()
+        origin.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return True
+
+    def give_back_if_held(self) -> None:
+        """The panel is about to hide: the keyboard, if in it, goes back."""
+        if holds_keyboard(self._panel):
+            self.give_back()
+
+    @Slot()
+    def _on_back_activated(self) -> None:
+        self.give_back()

@@ -1,0 +1,526 @@
+"""Memory every agent can trust, in the window (issue 72 points 2, 3, 5 and 7).
+
+`TrustFeature` finds the home's duplicates, contradictions and leaks in one read
+(`operations.trust.window.WindowTrust`) on the job service's runs lane — once the Memory tab
+shows its first scan, and after every change the watcher reports that may change what
+it finds (debounced: `RECOMPUTE_DELAY_MS` after the last) — and shows them in two places:
+
+- **The room** the editor shows with no file open (`room.RoomView`, held by the editor's
+  `EmptyRoom`): what needs the user — what each agent changed since they last looked
+  (the badges), the Inbox, what the check finds stale, and the three — each item Enter or
+  a click from its file and line; View → What needs you (Alt+3) puts the keyboard there.
+- **The Trust panel** (View → Trust, Ctrl+Shift+T: a dock below, built when first shown;
+  its key puts the keyboard in its list, Escape gives it back): every finding, its places
+  a row each; Combine into…, Keep, Side by side, Move (`components.trust.changes`, run on
+  the lane, each one step of Edit → Undo).
+
+What it needs of the other features is handed in by the composition as small protocols:
+where the room goes, the badges, the Inbox's count, the check's reports, and how to open
+another agent's file by its row key.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, QTimer, SignalInstance, Slot
+from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QInputDialog, QWidget
+
+from memtab.check.records import CheckReport
+from memtab.components.activity.badges import Badge
+from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.check.check_view import rechecks
+from memtab.components.files.open import ref_on_disk
+from memtab.components.files.ops import OpResult
+from memtab.components.tree.nodes import file_key, ref_key
+from memtab.components.trust.changes import combine_choices, move_target, newest
+from memtab.components.trust.room import ChangedFile, RoomFacts, Target, agent_name, room_sections
+from memtab.file_protocol.file_ref import SourceError, parse_file_ref
+from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.dialog_layout import small_dialog
+from memtab.gui.toolkit.keyboard_return import KeyboardReturn
+from memtab.gui.trust.room import RoomView
+from memtab.operations.trust import actions as operations
+from memtab.operations.trust.actions import SideBySide
+from memtab.operations.trust.window import NotRead, WindowTrust
+from memtab.store.paths import PathError
+from memtab.trust.contradictions.records import Contradiction
+from memtab.trust.duplicates.records import DuplicateGroup
+from memtab.trust.leaks.records import Leak
+from memtab.trust.report import TrustReport
+
+if TYPE_CHECKING:  # lazy: the panel loads when first shown
+    from memtab.gui.trust.panel import TrustPanel
+
+FIND_KEY = "trust"
+RECOMPUTE_DELAY_MS = 1500
+"""How long the disk stays quiet before the memory is looked at again."""
+FIRST_LOOK_DELAY_MS = 3000
+"""After the first scan shown, when the first look starts: the window's start (history's
+recording pass, the check) goes first, and a window closed sooner starts no child."""
+PANEL_FLAG = "trust-panel"
+
+
+class RoomHost(Protocol):
+    """Where the room is shown with no file open (the editor's `EmptyRoom`)."""
+
+    def hold(self, room: QWidget) -> None: ...
+
+
+class BadgeSource(Protocol):
+    """The "agent edited" badges (`EditMarks`), by physical path."""
+
+    @property
+    def badges(self) -> Mapping[str, Badge]: ...
+
+
+class InboxCount(Protocol):
+    """The Inbox's count (`InboxPanel`)."""
+
+    @property
+    def count_changed(self) -> SignalInstance: ...
+
+
+class CheckReports(Protocol):
+    """The check's reports (`CheckFeature`)."""
+
+    @property
+    def reported(self) -> SignalInstance: ...
+
+    def show_panel(self) -> None: ...
+
+
+OpenKey = Callable[[str, tuple[int, ...]], None]
+"""Open a tree row by its key, with lines (0-based) highlighted."""
+
+
+class TrustFeature(QObject):
+    """The room and the Trust panel (see the module docstring)."""
+
+    def __init__(
+        self,
+        context: WindowContext,
+        shell: WindowShell,
+        room_host: RoomHost,
+        *,
+        open_key: OpenKey,
+        badges: BadgeSource | None = None,
+        inbox: InboxCount | None = None,
+        check: CheckReports | None = None,
+        show_room: Callable[[], None] | None = None,
+        in_background: bool = True,
+        parent: QObject | None = None,
+    ) -> None:
+        """`show_room`: show the pane the room is in (the editor's, when the window is
+        narrow and shows one pane at a time); the memory is looked at once the window has
+        started unless not `in_background` (then when the panel or the room is asked for,
+        and after changes from then on)."""
+        super().__init__(parent)
+        self._context = context
+        self._shell = shell
+        self._open_key = open_key
+        self._badges = badges
+        self._check = check
+        self._in_background = in_background
+        self._show_room = show_room
+        self._engine = WindowTrust(context.home)
+        self._client: JobClient | None = None
+        self._shut_down = False
+        self._started = False
+        self.report: TrustReport | None = None
+        self.status = "Not looked at yet."
+        self._facts = RoomFacts()
+        self._inbox: int | None = None
+        self._check_report: CheckReport | None = None
+        self._panel: TrustPanel | None = None
+        self.room = RoomView()
+        self.room.open_requested.connect(self._on_open_requested)
+        self._room_way_back = KeyboardReturn(self.room)  # Alt+3 takes the keyboard, Escape back
+        room_host.hold(self.room)
+        self.dock = QDockWidget("Trust")
+        self.dock.setObjectName("trustDock")
+        self.dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+        )
+        shell.add_dock(self.dock, below=True)
+        self.dock.hide()
+        self._way_back = KeyboardReturn(self.dock)  # its key takes the keyboard, Escape back
+        self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
+        actions = context.actions
+        self.panel_action = actions.add(
+            "trust.panel",
+            "&Trust: duplicates, contradictions, leaks",
+            self.open_panel,
+            keys=["Ctrl+Shift+T"],
+            menu="view",
+            tip="Memories that say one thing twice, disagree, or sit in the wrong place",
+        )
+        self.room_action = actions.add(
+            "trust.room",
+            "What &needs you",
+            self.focus_room,
+            keys=["Alt+3"],
+            menu="view",
+            tip="What each agent changed, the Inbox, and what to look at (no file open)",
+        )
+        self._recompute = QTimer(self)
+        self._recompute.setSingleShot(True)
+        self._recompute.setInterval(RECOMPUTE_DELAY_MS)
+        self._recompute.timeout.connect(self._on_recompute_timeout)
+        self._refresh_soon = QTimer(self)
+        self._refresh_soon.setSingleShot(True)
+        self._refresh_soon.setInterval(0)
+        self._refresh_soon.timeout.connect(self._refresh_room)
+        self._first_look = QTimer(self)
+        self._first_look.setSingleShot(True)
+        self._first_look.setInterval(FIRST_LOOK_DELAY_MS)
+        self._first_look.timeout.connect(self._on_first_look_timeout)
+        context.shown.scan_applied.connect(self._on_shown_scan_applied)
+        context.changes.published.connect(self._on_changes_published)
+        if inbox is not None:
+            inbox.count_changed.connect(self._on_inbox_count_changed)
+        if check is not None:
+            check.reported.connect(self._on_check_reported)
+        state = context.ui_state
+        if state is not None and state.flag(PANEL_FLAG):
+            self.dock.show()
+
+    # -- the seam ---------------------------------------------------------------------------
+
+    @property
+    def panel(self) -> TrustPanel:
+        """The Trust panel, built now if it was not."""
+        if self._panel is None:
+            # lazy: the panel's widgets and module, kept only by a window that shows it
+            from memtab.gui.trust.panel import TrustPanel
+
+            panel = TrustPanel()
+            panel.set_status(self.status)
+            if self.report is not None:
+                panel.set_report(self.report)
+            panel.open_requested.connect(self._on_open_requested)
+            panel.combine_requested.connect(self._on_combine_requested)
+            panel.keep_requested.connect(self._on_keep_requested)
+            panel.side_by_side_requested.connect(self._on_side_by_side_requested)
+            panel.move_requested.connect(self._on_move_requested)
+            panel.undo_requested.connect(self._on_undo_requested)
+            self.dock.setWidget(panel)
+            self._panel = panel
+        return self._panel
+
+    @property
+    def first_look_pending(self) -> bool:
+        """Whether the first look waits for the window's start to be over."""
+        return self._first_look.isActive()
+
+    @property
+    def busy(self) -> bool:
+        """Whether a look or an action runs (tests wait for it to end)."""
+        return self._client is not None and self._client.is_busy()
+
+    def find_now(self) -> None:
+        """Look at the home's memory (on the lane; a newer look supersedes)."""
+        if self._shut_down:
+            return
+        self._started = True
+        self._recompute.stop()
+        self._first_look.stop()
+        self._set_status("Looking…")
+        self._jobs().submit_latest(FIND_KEY, self._engine.find)
+
+    def open_panel(self) -> None:
+        """Show the panel with the keyboard in its list (Escape gives it back:
+        `toolkit.keyboard_return`)."""
+        self.dock.show()
+        self.dock.raise_()
+        panel = self.panel
+        self._way_back.take(panel.tree)  # where the keyboard was is remembered first
+        panel.select_first()
+        if not self._started:
+            self.find_now()
+
+    def focus_room(self) -> None:
+        """Put the keyboard in the room (it shows while no file is open; in a narrow
+        window, its pane is shown first); Escape gives it back."""
+        came_from = QApplication.focusWidget()
+        if not self.room.isVisible() and self._show_room is not None:
+            self._show_room()
+        if not self._started:
+            self.find_now()
+        if self.room.isVisible():
+            self._room_way_back.take(self.room.list, came_from=came_from)
+            self.room.select_first()
+        else:
+            self._context.status.show(
+                "What needs you shows when no file is open; Ctrl+Shift+T: the Trust panel"
+            )
+
+    def choose(self, title: str, label: str, items: list[str]) -> int | None:
+        """Ask which of `items` (a seam for tests); None when cancelled."""
+        ask = QInputDialog(self._shell.as_widget())
+        small_dialog(ask)
+        ask.setWindowTitle(title)
+        ask.setLabelText(label)
+        ask.setComboBoxItems(items)
+        ask.setComboBoxEditable(False)
+        ask.setOkButtonText("C&ombine")
+        ask.setCancelButtonText("&Cancel")
+        answered = ask.exec() == QDialog.DialogCode.Accepted
+        chosen = ask.textValue()
+        ask.deleteLater()
+        return items.index(chosen) if answered and chosen in items else None
+
+    def save_ui_state(self) -> None:
+        if self._context.ui_state is not None:
+            self._context.ui_state.set_flag(PANEL_FLAG, self.dock.isVisible())
+
+    def shutdown(self) -> None:
+        self._shut_down = True
+        self._recompute.stop()
+        self._first_look.stop()
+        self._refresh_soon.stop()
+        if self._client is not None:
+            self._client.shutdown()
+
+    # -- showing ------------------------------------------------------------------------------
+
+    def _set_status(self, text: str) -> None:
+        self.status = text
+        if self._panel is not None:
+            self._panel.set_status(text)
+        if self.report is None:
+            self._refresh_room()
+
+    def _show(self, report: TrustReport) -> None:
+        self.report = report
+        found = len(report.duplicates) + len(report.contradictions) + len(report.leaks)
+        status = f"{found} to look at in {report.files_read} memory files"
+        if report.kept:
+            status += f" ({report.kept} groups kept as they are)"
+        if report.problems:
+            status += "\n" + "\n".join(f"Not read: {p}" for p in report.problems)
+        self._set_status(status)
+        if self._panel is not None:
+            self._panel.set_report(report)
+        self._refresh_room()
+
+    @Slot()
+    def _refresh_room(self) -> None:
+        changed = None
+        if self._badges is not None:
+            changed = [
+                ChangedFile(agent_name(badge.label), physical, badge.at_ms)
+                for physical, badge in self._badges.badges.items()
+            ]
+        findings = self._check_report.findings if self._check_report is not None else None
+        self._facts = RoomFacts(
+            changed=changed,
+            inbox=self._inbox,
+            findings=findings,
+            trust=self.report,
+            trust_status="" if self.report is not None else self.status,
+            check_status="" if self._check_report is not None else "Not checked yet.",
+        )
+        self.room.show_sections(room_sections(self._facts))
+
+    # -- opening --------------------------------------------------------------------------
+
+    def open_target(self, target: Target) -> None:
+        """Open what `target` leads to: a file at its line, a badged file, a panel."""
+        if target.panel:
+            self._open_panel_named(target.panel)
+        elif target.physical:
+            self._open_physical(target.physical)
+        elif target.path:
+            self._open_path(target)
+
+    def _open_panel_named(self, panel: str) -> None:
+        if panel == "trust":
+            self.open_panel()
+        elif panel == "check" and self._check is not None:
+            self._check.show_panel()
+        elif panel == "inbox":
+            self._shell.show_suggestions(self._context.shown.workspace_id)
+
+    def _open_path(self, target: Target) -> None:
+        lines = (target.line - 1,) if target.line is not None else ()
+        try:
+            ref = parse_file_ref(target.path)
+        except (PathError, SourceError):
+            self._context.status.show(f"{target.path} is not a memory file Memtab shows")
+            return
+        path = ref.virtual_path
+        if path is None:
+            self._open_key(ref_key(ref), lines)
+            return
+        workspace = target.workspace
+        if workspace is None and target.project is not None and self.report is not None:
+            shown = self._context.shown.workspace
+            if shown is not None and shown.project_path == target.project:
+                workspace = shown.id
+            else:
+                workspace = self.report.workspaces.get(target.project)
+        self._shell.reveal_file(workspace or self._context.shown.workspace_id, path, lines)
+
+    def _open_physical(self, physical: str) -> None:
+        scan = self._context.shown.scan
+        if scan is None:
+            return
+        for scope in scan.scopes:
+            for entry in scope.listing.files:
+                if scope.physical(entry.path) == physical:
+                    self._open_key(file_key(entry.path), ())
+                    return
+        ref = ref_on_disk(scan, Path(physical))
+        if ref is not None:
+            self._open_key(ref_key(ref), ())
+        else:
+            self._context.status.show(f"{physical} is not in the workspace shown")
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def _run(self, job: Callable[..., OpResult], places: Sequence[str]) -> None:
+        """Run an action on the lane, the files it writes noted as the window's own (no
+        "agent edited" badge on them)."""
+        for path in places:
+            self._context.own_writes.note(path)
+        self._jobs().submit(job)
+
+    def _jobs(self) -> JobClient:
+        if self._client is None:
+            self._client = self._context.jobs.client("trust", Lane.RUNS, parent=self)
+            self._client.latest_finished.connect(self._on_client_latest_finished)
+            self._client.latest_failed.connect(self._on_client_latest_failed)
+            self._client.job_finished.connect(self._on_client_finished)
+            self._client.job_failed.connect(self._on_client_failed)
+        return self._client
+
+    # -- slots ------------------------------------------------------------------------------
+
+    @Slot(object)
+    def _on_open_requested(self, target: Target) -> None:
+        self.open_target(target)
+
+    @Slot(object)
+    def _on_combine_requested(self, group: DuplicateGroup) -> None:
+        choices = combine_choices(group)
+        index = self.choose(
+            "Combine into…",
+            "Keep the memory where? The others are taken out (Edit → Undo brings them back).",
+            [c.label for c in choices],
+        )
+        if index is None:
+            return
+        home, stack = self._context.home, self._context.undo_stack
+        places = [m.path for m in group.members]
+        if choices[index].member is None:
+            places.append(
+                f"/memories/global/{group.members[newest(group)].path.rsplit('/', 1)[-1]}"
+            )
+        self._run(functools.partial(operations.combine, home, stack, group, choices[index]), places)
+
+    @Slot(object)
+    def _on_keep_requested(self, group: DuplicateGroup) -> None:
+        home, stack = self._context.home, self._context.undo_stack
+        self._run(functools.partial(operations.keep, home, stack, group), ())
+
+    @Slot(object)
+    def _on_move_requested(self, leak: Leak) -> None:
+        if move_target(leak) is None:
+            return
+        home, stack = self._context.home, self._context.undo_stack
+        places = [leak.place.path]
+        if leak.kind != "secret" and leak.place.path.startswith("/memories/"):
+            relative = leak.place.path.split("/", 3)[-1]
+            places.append(f"/memories/project/{relative}")
+        self._run(functools.partial(operations.move, home, stack, leak), places)
+
+    @Slot(bool)
+    def _on_undo_requested(self, redo: bool) -> None:
+        self._context.actions.action("files.redo" if redo else "files.undo").trigger()
+
+    @Slot(object)
+    def _on_side_by_side_requested(self, found: Contradiction) -> None:
+        self._jobs().submit(
+            functools.partial(operations.read_side_by_side, self._context.home, found)
+        )
+
+    @Slot(int, object)
+    def _on_client_finished(self, _job_id: int, result: object) -> None:
+        if isinstance(result, OpResult):
+            self._context.status.show(
+                result.message if result.ok else f"{result.message}: {result.error}"
+            )
+            self.find_now()  # what changed is looked at again at once
+        elif isinstance(result, SideBySide):
+            self._show_side_by_side(result)
+
+    @Slot(int, str)
+    def _on_client_failed(self, _job_id: int, message: str) -> None:
+        self._context.status.show(f"Could not do it: {message}")
+
+    def _show_side_by_side(self, read: SideBySide) -> None:
+        from memtab.gui.trust.side_by_side import SideBySideDialog  # lazy: on first use
+
+        dialog = SideBySideDialog(read, self._shell.as_widget())
+        dialog.open_requested.connect(self._on_open_requested)
+        dialog.setModal(True)
+        dialog.show()
+        self.side_by_side = dialog
+
+    @Slot(str, object)
+    def _on_client_latest_finished(self, key: str, result: object) -> None:
+        if key != FIND_KEY:
+            return
+        if isinstance(result, NotRead):
+            self._set_status(f"Could not read the memory: {result.message}")
+        elif isinstance(result, TrustReport):
+            self._show(result)  # None: cancelled (a newer look, the window closing)
+
+    @Slot(str, str)
+    def _on_client_latest_failed(self, key: str, message: str) -> None:
+        if key == FIND_KEY:
+            self._set_status(f"Could not read the memory: {message}")
+
+    @Slot(object)
+    def _on_shown_scan_applied(self, _scan: object) -> None:
+        if not self._started and self._in_background and not self._first_look.isActive():
+            self._first_look.start()
+        self._refresh_soon.start()  # the badges are counted in with the scan
+
+    @Slot(object)
+    def _on_changes_published(self, batch: ChangeBatch) -> None:
+        if self._started and rechecks(batch):
+            self._recompute.start()
+
+    @Slot(int)
+    def _on_inbox_count_changed(self, count: int) -> None:
+        self._inbox = count
+        self._refresh_soon.start()
+
+    @Slot(object)
+    def _on_check_reported(self, report: object) -> None:
+        if isinstance(report, CheckReport):
+            self._check_report = report
+            self._refresh_soon.start()
+
+    @Slot(bool)
+    def _on_dock_visibility_changed(self, visible: bool) -> None:
+        if visible:
+            _ = self.panel
+        else:
+            self._way_back.give_back_if_held()
+
+    @Slot()
+    def _on_first_look_timeout(self) -> None:
+        if not self._started:
+            self.find_now()
+
+    @Slot()
+    def _on_recompute_timeout(self) -> None:
+        self.find_now()

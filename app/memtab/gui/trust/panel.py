@@ -1,0 +1,274 @@
+"""The Trust panel (View → Trust): every duplicate group, contradiction and leak.
+
+A tree of three parts — Said twice, Disagreeing, In the wrong place —, each finding a row
+and each of its places (a file and line) a row under it: Enter or a double-click on a
+place opens it there. The buttons act on the finding selected (or the one a selected
+place is of): Open, Combine into… and Keep for duplicates, Side by side for a
+contradiction, Move to where a leak belongs. The box under the tree says why the finding
+was found. Its key puts the keyboard in it, Escape gives it back (the feature's
+`KeyboardReturn`); Ctrl+Z there is Edit → Undo (`undo_requested`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.components.trust.changes import move_target
+from memtab.components.trust.room import (
+    Target,
+    contradiction_item,
+    duplicate_item,
+    leak_item,
+    place_target,
+)
+from memtab.trust.contradictions.records import Contradiction
+from memtab.trust.duplicates.records import DuplicateGroup
+from memtab.trust.leaks.records import Leak
+from memtab.trust.memories import where_in_words
+from memtab.trust.records import MemoryPlace
+from memtab.trust.report import TrustReport
+
+FOUND_ROLE = Qt.ItemDataRole.UserRole + 1
+PLACE_ROLE = Qt.ItemDataRole.UserRole + 2
+Found = DuplicateGroup | Contradiction | Leak
+
+
+class TrustPanel(QWidget):
+    """The panel (see the module doc).
+
+    Signals:
+        open_requested(Target): a place to open at its line.
+        combine_requested(DuplicateGroup), keep_requested(DuplicateGroup),
+        side_by_side_requested(Contradiction), move_requested(Leak): the buttons.
+        undo_requested(bool): Ctrl+Z (False) or Ctrl+Shift+Z (True) in the panel: Edit →
+            Undo or Redo, which take its actions back (the tree's keys elsewhere).
+    """
+
+    open_requested = Signal(object)
+    combine_requested = Signal(object)
+    keep_requested = Signal(object)
+    side_by_side_requested = Signal(object)
+    move_requested = Signal(object)
+    undo_requested = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("trustPanel")
+        self.status = QLabel("Not looked at yet.", self)
+        self.status.setWordWrap(True)
+        self.tree = QTreeWidget(self)
+        self.tree.setObjectName("trustTree")
+        self.tree.setAccessibleName("Duplicates, contradictions and leaks")
+        self.tree.setHeaderHidden(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.itemActivated.connect(self._on_tree_item_activated)
+        self.tree.currentItemChanged.connect(self._on_tree_current_item_changed)
+        self.why = QLabel(self)
+        self.why.setWordWrap(True)
+        self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.open_button = QPushButton("&Open", self)
+        self.combine_button = QPushButton("Com&bine into…", self)
+        self.keep_button = QPushButton("&Keep as they are", self)
+        self.side_button = QPushButton("&Side by side", self)
+        self.move_button = QPushButton("&Move", self)
+        self.open_button.clicked.connect(self._on_open_button_clicked)
+        self.combine_button.clicked.connect(self._on_combine_button_clicked)
+        self.keep_button.clicked.connect(self._on_keep_button_clicked)
+        self.side_button.clicked.connect(self._on_side_button_clicked)
+        self.move_button.clicked.connect(self._on_move_button_clicked)
+        buttons = QHBoxLayout()
+        for button in (
+            self.open_button,
+            self.combine_button,
+            self.keep_button,
+            self.side_button,
+            self.move_button,
+        ):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.status)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.why)
+        layout.addLayout(buttons)
+        self.report: TrustReport | None = None
+        self._update_buttons()
+
+    # -- what it shows ---------------------------------------------------------------------
+
+    def set_status(self, text: str) -> None:
+        self.status.setText(text)
+
+    def set_report(self, report: TrustReport) -> None:
+        """Show `report`, the finding the keys were on kept when it is still there."""
+        current = self.tree.currentItem()
+        keep = _key_of(current.data(0, FOUND_ROLE)) if current is not None else None
+        self.report = report
+        self.tree.clear()
+        parts: Sequence[tuple[str, Sequence[Found]]] = (
+            ("Said twice", report.duplicates),
+            ("Disagreeing", report.contradictions),
+            ("In the wrong place", report.leaks),
+        )
+        again: QTreeWidgetItem | None = None
+        for title, found in parts:
+            part = QTreeWidgetItem(self.tree, [f"{title} · {len(found)}"])
+            part.setFlags(part.flags() & ~Qt.ItemFlag.ItemIsSelectable)
+            for one in found:
+                row = QTreeWidgetItem(part, [_text(one)])
+                row.setData(0, FOUND_ROLE, one)
+                row.setToolTip(0, _why(one))
+                for place in _places(one):
+                    line = f":{place.line}" if place.line is not None else ""
+                    child = QTreeWidgetItem(row, [f"{place.path}{line} ({where_in_words(place)})"])
+                    child.setData(0, FOUND_ROLE, one)
+                    child.setData(0, PLACE_ROLE, place)
+                    if place.text:
+                        child.setToolTip(0, place.text.strip())
+                if keep is not None and _key_of(one) == keep:
+                    again = row
+            part.setExpanded(True)
+        if again is not None:
+            self.tree.setCurrentItem(again)
+        elif self.tree.hasFocus():
+            self.select_first()  # the keyboard in the list: on a finding, not a title
+        self._update_buttons()
+
+    def select_first(self) -> None:
+        """Put the tree's current row on a finding, if it is on none (the keyboard's row;
+        a part's title row is no finding)."""
+        if self.selected() is not None:
+            return
+        for index in range(self.tree.topLevelItemCount()):
+            part = self.tree.topLevelItem(index)
+            first = part.child(0) if part is not None else None
+            if first is not None:
+                self.tree.setCurrentItem(first)
+                return
+
+    def selected(self) -> Found | None:
+        item = self.tree.currentItem()
+        found = item.data(0, FOUND_ROLE) if item is not None else None
+        return found if isinstance(found, DuplicateGroup | Contradiction | Leak) else None
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.matches(QKeySequence.StandardKey.Undo):
+            self.undo_requested.emit(False)
+            event.accept()
+            return
+        if event.matches(QKeySequence.StandardKey.Redo):
+            self.undo_requested.emit(True)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    # -- slots ----------------------------------------------------------------------------
+
+    def _update_buttons(self) -> None:
+        found = self.selected()
+        self.open_button.setEnabled(found is not None)
+        is_group = isinstance(found, DuplicateGroup)
+        self.combine_button.setEnabled(is_group)
+        self.keep_button.setEnabled(is_group)
+        self.side_button.setEnabled(isinstance(found, Contradiction))
+        target = move_target(found) if isinstance(found, Leak) else None
+        self.move_button.setEnabled(target is not None)
+        self.move_button.setText(f"&{target}" if target else "&Move")
+        if isinstance(found, Leak) and target is None:
+            self.move_button.setToolTip("Another agent's memory: move it with that agent")
+        else:
+            self.move_button.setToolTip("")
+        self.why.setText(_why(found) if found is not None else "")
+
+    @Slot(QTreeWidgetItem, QTreeWidgetItem)
+    def _on_tree_current_item_changed(self, *_items: object) -> None:
+        self._update_buttons()
+
+    @Slot(QTreeWidgetItem, int)
+    def _on_tree_item_activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        place = item.data(0, PLACE_ROLE)
+        if isinstance(place, MemoryPlace):
+            self.open_requested.emit(place_target(place))
+            return
+        found = item.data(0, FOUND_ROLE)
+        if isinstance(found, Contradiction):
+            self.side_by_side_requested.emit(found)
+        elif found is not None:
+            self.open_requested.emit(_first_target(found))
+
+    @Slot()
+    def _on_open_button_clicked(self) -> None:
+        item = self.tree.currentItem()
+        if item is not None:
+            self._on_tree_item_activated(item, 0)
+
+    @Slot()
+    def _on_combine_button_clicked(self) -> None:
+        if isinstance(found := self.selected(), DuplicateGroup):
+            self.combine_requested.emit(found)
+
+    @Slot()
+    def _on_keep_button_clicked(self) -> None:
+        if isinstance(found := self.selected(), DuplicateGroup):
+            self.keep_requested.emit(found)
+
+    @Slot()
+    def _on_side_button_clicked(self) -> None:
+        if isinstance(found := self.selected(), Contradiction):
+            self.side_by_side_requested.emit(found)
+
+    @Slot()
+    def _on_move_button_clicked(self) -> None:
+        if isinstance(found := self.selected(), Leak):
+            self.move_requested.emit(found)
+
+
+def _places(found: Found) -> tuple[MemoryPlace, ...]:
+    if isinstance(found, DuplicateGroup):
+        return found.members
+    if isinstance(found, Contradiction):
+        return (found.first.place, found.second.place)
+    return (found.place,)
+
+
+def _first_target(found: Found) -> Target:
+    return place_target(_places(found)[0])
+
+
+def _text(found: Found) -> str:
+    if isinstance(found, DuplicateGroup):
+        return duplicate_item(found).text
+    if isinstance(found, Contradiction):
+        return contradiction_item(found).text
+    return leak_item(found).text
+
+
+def _why(found: Found) -> str:
+    if isinstance(found, DuplicateGroup):
+        return found.why
+    if isinstance(found, Contradiction):
+        return found.why
+    return f"{found.why} Belongs in {found.belongs}."
+
+
+def _key_of(found: object) -> tuple[str, ...] | None:
+    if isinstance(found, DuplicateGroup):
+        return ("duplicate", found.key)
+    if isinstance(found, Contradiction):
+        first, second = found.first.place, found.second.place
+        return ("contradiction", first.path, str(first.line), second.path, str(second.line))
+    if isinstance(found, Leak):
+        return ("leak", found.kind, found.place.path, str(found.place.line))
+    return None

@@ -1,0 +1,171 @@
+"""Asking the user's model what an agent's model would recall (`memtab recall --model`,
+the window's *Ask the model*; docs/formats.md §17.8).
+
+Of the four agents only Claude Code asks a model which memories to recall, in a side
+request of its own before the turn (`selection`): Memtab sends the configured model the
+same request — its system prompt, the manifest and the prompt, its token limit — and
+reads the answer as Claude Code reads it. Codex, Gemini CLI and xum pick inside the
+conversation itself (Codex's quick memory pass and Gemini CLI's pointers of MEMORY.md are
+instructions its main model follows with its tools; xum ranks its index): there is no
+request of theirs to send, so their recall stays the words' prediction, and a note says
+so. A failed call or an answer that is no selection is said in `problem`, never raised.
+
+It calls a model over the network: run it off the GUI thread (the window's job lane).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from memtab.llm.settings import ProviderSettings, create_provider
+from memtab.llm.types import ChatProvider, Message, ProviderError, UserMessage
+from memtab.loads.recall.records import AgentRecall, ModelPick, Recall
+from memtab.loads.recall.selection import MAX_TOKENS, SYSTEM_PROMPT, query, read_answer
+from memtab.loads.records import AGENT_LABELS, AgentName
+from memtab.loads.topics import TOPIC_TYPES
+
+ProviderFactory = Callable[[ProviderSettings, int | None], ChatProvider]
+"""How a provider is made for settings and a token limit (tests: the fake server's)."""
+CUT_REASONS = frozenset({"max_tokens", "length"})
+"""Why a reply stopped when it was cut at its token limit (Anthropic, OpenAI)."""
+NOT_ASKED: dict[AgentName, str] = {
+    "codex": (
+        "Codex asks no model apart: its model picks in the conversation (its quick memory "
+        "pass over MEMORY.md), so this is the words' prediction"
+    ),
+    "gemini": (
+        "Gemini CLI asks no model apart: its model follows MEMORY.md's pointers in the "
+        "conversation, so this is the words' prediction"
+    ),
+    "xum": "xum asks no model apart: it ranks its index, so this is the words' prediction",
+    "claude": "",
+}
+
+
+def make_provider(settings: ProviderSettings, max_tokens: int | None) -> ChatProvider:
+    """The configured provider, as every model call of Memtab's makes it."""
+    return create_provider(settings, max_tokens=max_tokens)
+
+
+def ask_model(
+    recall: Recall,
+    settings: ProviderSettings,
+    *,
+    cancel: threading.Event | None = None,
+    make: ProviderFactory = make_provider,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Recall:
+    """`recall` with what the model of `settings` picks for each agent that asks one
+    (Claude Code: `model_pick`), and a note on each that asks none. ProviderError
+    ("config") when `settings` name no model (offline); any other failure is the pick's
+    `problem`. `cancel` ends a call under way within about a second."""
+    if settings.is_offline:
+        raise ProviderError(
+            "config",
+            "No model is configured: choose one in File → Settings or with memtab models",
+        )
+    agents = tuple(
+        _claude(agent, recall.prompt, settings, cancel, make, clock)
+        if agent.agent == "claude"
+        else agent.replaced(notes=(*agent.notes, NOT_ASKED[agent.agent]))
+        for agent in recall.agents
+    )
+    return recall.replaced(agents=agents)
+
+
+def _claude(
+    agent: AgentRecall,
+    prompt: str,
+    settings: ProviderSettings,
+    cancel: threading.Event | None,
+    make: ProviderFactory,
+    clock: Callable[[], float],
+) -> AgentRecall:
+    label = AGENT_LABELS["claude"]
+    if agent.sent is None:
+        note = f"No model asked: {label} sends no selection request without topic files"
+        return agent.replaced(notes=(*agent.notes, note))
+    if not any(ch.isspace() for ch in prompt.strip()):
+        note = f"No model asked: {label} asks none for a prompt of one word"
+        return agent.replaced(notes=(*agent.notes, note))
+    return agent.replaced(model_pick=ask_claude(agent, prompt, settings, cancel, make, clock))
+
+
+def ask_claude(
+    agent: AgentRecall,
+    prompt: str,
+    settings: ProviderSettings,
+    cancel: threading.Event | None = None,
+    make: ProviderFactory = make_provider,
+    clock: Callable[[], float] = time.perf_counter,
+) -> ModelPick:
+    """Claude Code's selection request for `prompt` (its manifest: `agent.sent`) sent to
+    the model of `settings`, and its answer read as Claude Code reads it."""
+    assert agent.sent is not None
+    names = manifest_names(agent.sent)
+    predicted = [f.name for f in agent.files if f.verdict == "recalled"]
+    pick = ModelPick(model=settings.model, provider=settings.describe())
+    limit = MAX_TOKENS if settings.provider == "anthropic" else None
+    started = clock()
+    try:
+        provider = make(settings, limit)
+        try:
+            messages: list[Message] = [UserMessage(agent.sent), UserMessage(query(prompt))]
+            reply = provider.complete(SYSTEM_PROMPT, messages, [], cancel=cancel)
+        finally:
+            close = getattr(provider, "close", None)
+            if close is not None:
+                close()
+    except ProviderError as error:
+        return pick.replaced(problem=error.message, agreement=0.0)
+    elapsed = round((clock() - started) * 1000)
+    reading = read_answer(reply.text, names, cut=reply.stop_reason in CUT_REASONS)
+    return pick.replaced(
+        model=reply.served_model or settings.model,
+        picks=reading.picks,
+        not_listed=reading.unknown,
+        problem=reading.problem,
+        agreement=0.0 if reading.problem else agreement(list(reading.picks), predicted),
+        input_tokens=reply.usage.input_tokens,
+        output_tokens=reply.usage.output_tokens,
+        elapsed_ms=elapsed,
+    )
+
+
+def manifest_names(sent: str) -> frozenset[str]:
+    """The file names of a manifest (`claude.manifest`'s lines: `- [type] NAME (TIME)…`,
+    TIME as `toISOString` writes it: the first ` (` followed by one is the name's end)."""
+    names: set[str] = set()
+    for line in sent.split("\n")[1:]:
+        entry = line.removeprefix("- ")
+        kind, _, rest = entry.partition("] ")
+        if kind.startswith("[") and kind[1:] in TOPIC_TYPES:
+            entry = rest
+        at = entry.find(" (")
+        while at >= 0 and not _is_iso_time(entry[at + 2 : at + 3 + ISO_LENGTH]):
+            at = entry.find(" (", at + 1)
+        if at > 0:
+            names.add(entry[:at])
+    return frozenset(names)
+
+
+ISO_LENGTH = len("2026-11-26T06:21:41.895Z")
+_ISO_SHAPE = "dddd-dd-ddTdd:dd:dd.dddZ)"
+
+
+def _is_iso_time(text: str) -> bool:
+    """Whether `text` is a time as JavaScript's `toISOString` writes it, then `)`."""
+    if len(text) != len(_ISO_SHAPE):
+        return False
+    return all(c.isdigit() if s == "d" else c == s for c, s in zip(text, _ISO_SHAPE, strict=True))
+
+
+def agreement(picked: list[str], predicted: list[str]) -> float:
+    """The share of the top five two picks have in common (1 when both are empty): the
+    recall trial's measure (scripts/recall_trial.py)."""
+    if not picked and not predicted:
+        return 1.0
+    common = set(picked[:5]) & set(predicted[:5])
+    return round(len(common) / max(len(picked[:5]), len(predicted[:5])), 3)

@@ -1,0 +1,98 @@
+"""What the index holds of each root, in one stored document per root (docs/formats.md
+§22.11): every file's id and stamp as its document was written, committed with the
+documents themselves, so it is never other than what they are.
+
+A fresh server compares a root's listing with it as two mappings (20,000 files in a few
+milliseconds, no digest of any path and no document read): the files changed, new and
+gone are the keys where the two differ. Ids are kept as UTF-8 joined by NUL (a lone
+surrogate kept whole), stamps as four arrays of 64-bit integers; a file without a stamp
+to trust has `NO_STAMP` as its size.
+"""
+
+from __future__ import annotations
+
+import array
+from collections.abc import Mapping
+from typing import Any
+
+import tantivy
+
+from memtab.search_index.documents import Stamp, term
+
+MANIFEST_FIELD = "manifest"
+"""The root a manifest document is of (raw; no file's document has it)."""
+STAMPS_FIELD = "stamps"
+NO_STAMP = 2**64 - 1
+"""The size a file without a stamp is kept with (no file is that long)."""
+_HEAD = 8  # the byte length of the ids, little-endian
+_ITEM = 8  # each array's item (`Q`, `q`)
+
+
+class ManifestDamagedError(ValueError):
+    """A manifest that cannot be read back: the index is damaged (rebuilt: "corrupt")."""
+
+
+def encode(rows: Mapping[str, Stamp | None]) -> bytes:
+    """`rows` (id → stamp) as stored."""
+    ids = "\0".join(rows).encode("utf-8", "surrogatepass")
+    stamps = [(NO_STAMP, 0, 0, 0) if stamp is None else stamp for stamp in rows.values()]
+    sizes, mtimes, ctimes, inodes = zip(*stamps, strict=True) if stamps else ((), (), (), ())
+    return b"".join(
+        [
+            len(ids).to_bytes(_HEAD, "little"),
+            ids,
+            array.array("Q", sizes).tobytes(),
+            array.array("q", mtimes).tobytes(),
+            array.array("q", ctimes).tobytes(),
+            array.array("Q", inodes).tobytes(),
+        ]
+    )
+
+
+def decode(blob: bytes) -> dict[str, Stamp | None]:
+    """The rows `encode` stored; ManifestDamagedError when `blob` is not such."""
+    length = int.from_bytes(blob[:_HEAD], "little")
+    try:
+        ids = blob[_HEAD : _HEAD + length].decode("utf-8", "surrogatepass").split("\0")
+    except UnicodeDecodeError as error:
+        raise ManifestDamagedError(f"search index manifest corrupt ({error})") from error
+    if length == 0:
+        ids = []
+    count = len(ids)
+    if len(blob) != _HEAD + length + 4 * _ITEM * count:
+        raise ManifestDamagedError(f"search index manifest corrupt ({len(blob)} bytes)")
+    view = memoryview(blob)[_HEAD + length :]
+    columns = []
+    for at, kind in enumerate("QqqQ"):
+        column = array.array(kind)
+        column.frombytes(view[at * _ITEM * count : (at + 1) * _ITEM * count])
+        columns.append(column)
+    rows: dict[str, Stamp | None] = dict(zip(ids, zip(*columns, strict=True), strict=True))
+    if NO_STAMP in columns[0]:
+        for key, stamp in rows.items():
+            if stamp is not None and stamp[0] == NO_STAMP:
+                rows[key] = None
+    return rows
+
+
+def manifest_document(root: str, rows: Mapping[str, Stamp | None]) -> Any:
+    """The document that says what the index holds under `root`."""
+    document = tantivy.Document()
+    document.add_text(MANIFEST_FIELD, term(root))
+    document.add_bytes(STAMPS_FIELD, encode(rows))
+    return document
+
+
+def manifests_query(schema: Any, roots: list[str]) -> Any:
+    """The manifest documents of `roots`."""
+    return tantivy.Query.term_set_query(schema, MANIFEST_FIELD, [term(root) for root in roots])
+
+
+def read_manifest(searcher: Any, schema: Any, root: str) -> dict[str, Stamp | None]:
+    """What `searcher`'s commit holds under `root` (id → stamp; empty when nothing)."""
+    query = tantivy.Query.term_query(schema, MANIFEST_FIELD, term(root))
+    hits = searcher.search(query, 1, count=False).hits
+    if not hits:
+        return {}
+    values = searcher.doc(hits[0][1]).get_all(STAMPS_FIELD)
+    return decode(bytes(values[0])) if values else {}

@@ -1,0 +1,26 @@
+"""What the three questions found in one read of the memory (`together.TrustEngines`):
+a plain value, light to import — the window holds it, a child process sends it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from memtab.trust.contradictions.records import Contradiction
+from memtab.trust.duplicates.records import DuplicateGroup
+from memtab.trust.leaks.records import Leak
+
+
+@dataclass(frozen=True)
+class TrustReport:
+    """What the three engines found in one read of the memory."""
+
+    duplicates: tuple[DuplicateGroup, ...] = ()
+    contradictions: tuple[Contradiction, ...] = ()
+    leaks: tuple[Leak, ...] = ()
+    files_read: int = 0
+    kept: int = 0
+    """Duplicate groups left out: kept as they are (`duplicates.kept`)."""
+    problems: tuple[str, ...] = ()
+    workspaces: Mapping[str, str] = field(default_factory=dict)
+    """A workspace id of each project path the registry knows (its first)."""

@@ -1,0 +1,69 @@
+"""The three questions asked of one read of the memory: what the window shows.
+
+`memtab duplicates`, `contradictions` and `leaks` each read every memory file; the
+window asks all three after every change, so `TrustEngines` reads the memory once
+(`memories.read_memories`) and hands the same documents to each engine, each keeping
+what it worked out of every file by its text (`per_file.PerFile`): a second run reads
+every file again but works out again only the changed files' words, claims and
+mentions. What the three found is a `report.TrustReport`, with the projects' workspaces
+(where a project's memory can be opened and written). The window asks in a child process
+(`operations.trust.window`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+from memtab.store.home import Home
+from memtab.store.sidecars.registry import load_registry
+from memtab.trust.contradictions.engine import ContradictionsEngine, LineTime
+from memtab.trust.duplicates.engine import DuplicatesEngine
+from memtab.trust.leaks.engine import LeaksEngine
+from memtab.trust.memories import read_memories
+from memtab.trust.report import TrustReport
+
+
+class TrustEngines:
+    """Duplicates, contradictions and leaks over one read (see the module doc);
+    thread-safe as each engine is (one run at a time)."""
+
+    def __init__(
+        self,
+        home: Home,
+        *,
+        env: Mapping[str, str] | None = None,
+        sources: bool = True,
+        line_time: LineTime | None = None,
+    ) -> None:
+        self.home = home
+        self._env = env
+        self._sources = sources
+        self.duplicates = DuplicatesEngine(home, env=env, sources=sources)
+        self.contradictions = ContradictionsEngine(
+            home, env=env, sources=sources, line_time=line_time
+        )
+        self.leaks = LeaksEngine(home, env=env, sources=sources)
+
+    def find(self, workspace_id: str | None = None, *, kept: Collection[str] = ()) -> TrustReport:
+        """What the memory of the home (or what `workspace_id`'s sessions see) holds of
+        the three, the duplicate groups whose key is in `kept` left out. HomeError for an
+        unusable registry or an unknown workspace."""
+        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
+        documents = collected.documents
+        groups = self.duplicates.groups_of(documents)
+        shown = tuple(group for group in groups if group.key not in kept)
+        projects = self.leaks.known_projects(documents)
+        registry = load_registry(self.home)
+        workspaces: dict[str, str] = {}
+        for workspace in registry.workspaces:
+            if workspace.project_path:
+                workspaces.setdefault(workspace.project_path, workspace.id)
+        return TrustReport(
+            duplicates=shown,
+            contradictions=tuple(self.contradictions.pairs_of(documents)),
+            leaks=tuple(self.leaks.leaks_of(documents, projects)),
+            files_read=len(documents),
+            kept=len(groups) - len(shown),
+            problems=collected.problems,
+            workspaces=workspaces,
+        )

@@ -1,0 +1,146 @@
+"""The guard: a mass change — one program deleting or rewriting much of a memory at once,
+as a consolidator gone wrong does (745 of 931 files in one run) — told apart from the
+edits of a normal session, so that it is news at once and put back as one event
+(docs/formats.md §14.5).
+
+A mass change is an event (`events.ChangeEvent`: what one actor other than Memtab itself
+deleted or rewrote, each change within 2 s of the one before, in every history index it
+touched) that took at least `MASS_MIN_FILES` files and either at least `MASS_SHARE` of the
+files its indexes held just before it or at least `MASS_ALWAYS_FILES`. A person's edits come a file
+at a time; an agent's session or a consolidation that tidies up touches a few files of
+many; a "save all" of a handful of open files stays under the floor. What an index held
+just before is read from the index itself: the paths whose newest version before the
+event's first version there is not a deletion — summed over the indexes it touched.
+
+Nothing more is stored: `mass_changes` reads the indexes, as `change_events` does. The
+window shows the newest not seen as news with Restore all (`components.history.burst_news`);
+`memtab watch` sends a desktop notification (`watch.notify`); `memtab events --mass`
+lists them, and `memtab restore --event ID` puts one back whole.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from memtab.store.actors import actor_name
+from memtab.store.history.versions import ScopeHistory, Version
+from memtab.store.home import Home
+from memtab.watch.events import ChangeEvent, change_events
+
+logger = logging.getLogger(__name__)
+
+MASS_MIN_FILES = 10
+"""The fewest files a mass change takes: a "save all" of a few open files is not one."""
+MASS_SHARE = 0.25
+"""The share of what its index held that a mass change takes (or `MASS_ALWAYS_FILES`)."""
+MASS_ALWAYS_FILES = 100
+"""As many files as this at once is a mass change however big the memory is."""
+
+
+def is_mass(changed: int, before: int) -> bool:
+    """Whether taking `changed` files of the `before` its index held is a mass change."""
+    if changed < MASS_MIN_FILES:
+        return False
+    return changed >= MASS_ALWAYS_FILES or changed >= MASS_SHARE * max(before, 1)
+
+
+@dataclass(frozen=True)
+class MassChange:
+    """An event the guard flags, and how many files its indexes held just before it."""
+
+    event: ChangeEvent
+    files_before: int
+
+    @property
+    def id(self) -> str:
+        return self.event.id
+
+    @property
+    def changed(self) -> int:
+        """How many files it took (deleted or rewrote), each once."""
+        return self.event.file_count
+
+    @property
+    def left_to_restore(self) -> int:
+        """Its files not put back yet."""
+        return max(self.changed - self.event.restored, 0)
+
+    def words(self) -> str:
+        """`xum removed 400 and rewrote 345 of 931 files at 14:02` (across memories, what
+        it took where: `…: 300 in Global, 100 of Claude Code's`)."""
+        event = self.event
+        parts = []
+        if event.deleted:
+            parts.append(f"removed {event.deleted}")
+        if event.rewritten:
+            parts.append(f"rewrote {event.rewritten}")
+        when = time.strftime("%H:%M", time.localtime(event.at / 1000))
+        of = f"{self.files_before} file" if self.files_before == 1 else f"{self.files_before} files"
+        where = event.where_words()
+        said = f"{actor_name(event.actor)} {' and '.join(parts)} of {of} at {when}"
+        return said + (f": {where}" if where else "")
+
+
+def files_before(versions: Sequence[Version], firsts: Iterable[str]) -> dict[str, int]:
+    """For each of the version ids `firsts` (of the index whose `versions` these are), how
+    many files the index held just before it: one pass over the index, oldest first."""
+    wanted = set(firsts)
+    if not wanted:
+        return {}
+    alive: set[str] = set()
+    counts: dict[str, int] = {}
+    for version in versions:
+        if version.id in wanted and version.id not in counts:
+            counts[version.id] = len(alive)
+            if len(counts) == len(wanted):
+                break
+        if version.deleted:
+            alive.discard(version.path)
+        else:
+            alive.add(version.path)
+    return counts
+
+
+def mass_changes(
+    home: Home,
+    *,
+    since_ms: int = 0,
+    keys: Collection[str] | None = None,
+    events: Sequence[ChangeEvent] | None = None,
+) -> list[MassChange]:
+    """The mass changes of the home's history (touching the indexes `keys`, when given)
+    since `since_ms`, newest first; `events`: the events already read (`change_events`)."""
+    if events is None:
+        events = change_events(home, min_files=MASS_MIN_FILES, since_ms=since_ms, keys=keys)
+    return flag(home, events)
+
+
+def flag(home: Home, events: Sequence[ChangeEvent]) -> list[MassChange]:
+    """Those of `events` that are mass changes, in their order."""
+    candidates = [event for event in events if event.file_count >= MASS_MIN_FILES]
+    before = sizes(home, candidates)
+    flagged = []
+    for event in candidates:
+        count = before.get(event.id)
+        if count is not None and is_mass(event.file_count, count):
+            flagged.append(MassChange(event, count))
+    return flagged
+
+
+def sizes(home: Home, events: Sequence[ChangeEvent]) -> dict[str, int]:
+    """How many files each event's indexes held just before it, by event id (every event
+    of `events`: `memtab events --json`'s `filesBefore`)."""
+    by_key: dict[str, list[tuple[str, str]]] = {}  # index → (event id, its first version there)
+    for event in events:
+        for part in event.parts:
+            by_key.setdefault(part.key, []).append((event.id, part.versions[0].id))
+    found: dict[str, int] = {}
+    for key, firsts in by_key.items():
+        counts = files_before(ScopeHistory(home, key).versions(), (first for _, first in firsts))
+        for event_id, first in firsts:
+            if first in counts:
+                found[event_id] = found.get(event_id, 0) + counts[first]
+    return found

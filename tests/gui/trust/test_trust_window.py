@@ -1,0 +1,190 @@
+"""Memory every agent can trust, in the window, on the demo (issue 72 points 2, 5 and 7):
+with no file open the room lists what needs the user, each item a key from its file and
+line; View → Trust takes the keyboard; Move takes a leak where it belongs and Edit → Undo
+brings it back; a file an agent writes is counted in again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WindowFactory, action, wait_for, wait_idle
+from memtab.components.trust.room import Target
+from memtab.demo import MAIN_ID
+from memtab.fs.atomic import atomic_write_text
+from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.trust.feature import TrustFeature
+from memtab.gui.trust.panel import FOUND_ROLE
+from memtab.gui.trust.room import TARGET_ROLE
+from memtab.gui.window import keys
+from memtab.store.home import Home
+from memtab.trust.duplicates.records import DuplicateGroup
+from support.demo_homes import copied_demo_home
+
+make_window = support.make_window
+
+LEAK = "/memories/global/frontend-build.md"
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Home:
+    return copied_demo_home(tmp_path / "demo")
+
+
+def looked_at(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> tuple[MainWindow, TrustFeature]:
+    window = make_window(demo, MAIN_ID)
+    window.show()
+    trust = window.part(keys.TRUST)
+    trust.find_now()  # not the start's delay (`FIRST_LOOK_DELAY_MS`, a test of its own)
+    wait_for(qtbot, lambda: trust.report is not None and not trust.busy)
+    return window, trust
+
+
+def room_rows(trust: TrustFeature) -> list[str]:
+    listed = trust.room.list
+    return [listed.item(row).text() for row in range(listed.count())]
+
+
+def test_with_no_file_open_the_room_says_what_needs_you(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    window, trust = looked_at(qtbot, make_window, demo)
+    assert trust.room.isVisible()
+    titles = [section.title for section in trust.room.sections]
+    assert titles[-3:] == ["Said twice", "Disagreeing", "In the wrong place"]
+    rows = room_rows(trust)
+    assert any("frontend-build.md:6 names /home/dev/src/webapp" in row for row in rows)
+    assert any("API's port: 8000 (dev-setup.md:8) vs 8080" in row for row in rows)
+    assert trust.room.headline.text().endswith("to look at")
+
+    # Alt+3 puts the keyboard in the room; Enter on the leak opens its file at its line.
+    action(window, "trust.room").trigger()
+    listed = trust.room.list
+    assert listed.hasFocus()
+    row = next(i for i, text in enumerate(rows) if "frontend-build.md:6" in text)
+    listed.setCurrentRow(row)
+    target = listed.item(row).data(TARGET_ROLE)
+    assert target == Target(path=LEAK, line=6, workspace=None, project=None)
+    qtbot.keyClick(listed, Qt.Key.Key_Return)
+    editor = window.part(keys.EDITOR)
+    wait_for(qtbot, lambda: editor.current_ref is not None and editor.current_ref.key == LEAK)
+    link = window.part(keys.EDITOR_LINK)
+    wait_for(qtbot, lambda: link.highlighted_lines == (5,))
+    assert not trust.room.isVisible()
+
+
+def test_the_panel_takes_the_keyboard(qtbot: QtBot, make_window: WindowFactory, demo: Home) -> None:
+    """Its key puts the keyboard in its list, on a finding (Escape gives it back: walked on
+    a real display, tests/gui/keyboard/test_panel_keys.py)."""
+    window, trust = looked_at(qtbot, make_window, demo)
+    tree = window.memory_tab.tree
+    tree.setFocus()
+    wait_for(qtbot, tree.hasFocus)
+    action(window, "trust.panel").trigger()
+    panel = trust.panel
+    assert trust.dock.isVisible() and panel.tree.hasFocus()
+    assert panel.selected() is not None
+
+
+def test_move_takes_the_leak_to_its_project_and_ctrl_z_brings_it_back(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    _window, trust = looked_at(qtbot, make_window, demo)
+    [leak] = [x for x in trust.report.leaks if x.place.path == LEAK]  # type: ignore[union-attr]
+    panel = trust.panel
+    leaving = demo.global_root / "frontend-build.md"
+    text = leaving.read_text()
+    panel.move_requested.emit(leak)
+    arrived = demo.project_root("/home/dev/src/webapp") / "frontend-build.md"
+    wait_for(qtbot, lambda: arrived.exists() and not leaving.exists())
+    assert arrived.read_text() == text
+    wait_for(qtbot, lambda: not any(x.place.path == LEAK for x in trust.report.leaks))  # type: ignore[union-attr]
+    # Ctrl+Z in the panel is Edit → Undo: the move, as one step.
+    panel.tree.setFocus()
+    qtbot.keyClick(panel.tree, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    wait_for(qtbot, lambda: leaving.exists() and not arrived.exists())
+    wait_for(qtbot, lambda: any(x.place.path == LEAK for x in trust.report.leaks))  # type: ignore[union-attr]
+
+
+def test_what_an_agent_writes_is_counted_in_again(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    _window, trust = looked_at(qtbot, make_window, demo)
+    copy = demo.project_root("/home/dev/src/acme-api") / "environment-copy.md"
+    assert not any("environment" in row for row in room_rows(trust))
+    atomic_write_text(copy, (demo.global_root / "environment.md").read_text())
+
+    def groups() -> list[DuplicateGroup]:
+        report = trust.report
+        duplicates = report.duplicates if report is not None else ()
+        return [g for g in duplicates if any("environment" in m.path for m in g.members)]
+
+    wait_for(qtbot, groups, 20_000)
+    assert [g.kind for g in groups()] == ["copy"]
+    rows = room_rows(trust)
+    said_twice = rows.index(next(r for r in rows if r.startswith("Said twice")))
+    assert any("environment" in row for row in rows[said_twice:])
+    # ...and the agent's change is listed as changed since you last looked.
+    assert any(row.strip().startswith("environment-copy.md — ") for row in rows[:said_twice])
+
+
+def test_combine_into_takes_the_rule_out_of_the_other_memory_and_undo_puts_it_back(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    window, trust = looked_at(qtbot, make_window, demo)
+    report = trust.report
+    assert report is not None
+    [group] = [g for g in report.duplicates if g.kind == "rule"]
+    scratch = demo.workspace_root(MAIN_ID) / "scratch.md"
+    before = scratch.read_text()
+    rule = "Use `uv pip` inside existing venvs; it is much faster than pip."
+    assert rule in before
+    asked: list[list[str]] = []
+
+    def choose(_title: str, _label: str, items: list[str]) -> int:
+        asked.append(items)
+        return next(i for i, item in enumerate(items) if item.startswith("python.md"))
+
+    trust.choose = choose  # type: ignore[method-assign]
+    panel = trust.panel
+    trust.open_panel()
+    rows = panel.tree.topLevelItem(0)
+    assert rows is not None
+    row = next(
+        rows.child(i)
+        for i in range(rows.childCount())
+        if rows.child(i).data(0, FOUND_ROLE) == group
+    )
+    panel.tree.setCurrentItem(row)
+    assert panel.combine_button.isEnabled() and not panel.side_button.isEnabled()
+    qtbot.mouseClick(panel.combine_button, Qt.MouseButton.LeftButton)
+    assert asked and len(asked[0]) == 2  # each member (one is in global memory already)
+    wait_for(qtbot, lambda: rule not in scratch.read_text())
+    assert (demo.global_root / "tools" / "python.md").read_text().count(rule) == 1
+    wait_for(qtbot, lambda: not any(g.kind == "rule" for g in trust.report.duplicates))  # type: ignore[union-attr]
+    action(window, "files.undo").trigger()
+    wait_for(qtbot, lambda: scratch.read_text() == before)
+
+
+def test_the_first_look_waits_for_the_window_s_start(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    window = make_window(demo, MAIN_ID)
+    trust = window.part(keys.TRUST)
+    # Not before FIRST_LOOK_DELAY_MS: the room says it is looking, the counts unknown.
+    assert trust.first_look_pending and trust.report is None and not trust.busy
+    said = trust.room.headline.text()  # the Inbox's count may be in already
+    assert said == "Looking at the memory…" or said.endswith("to look at so far, still looking…")
+    wait_for(qtbot, lambda: trust.report is not None)
+    quiet = make_window(demo, MAIN_ID, start_check=False)
+    late = quiet.part(keys.TRUST)
+    wait_idle(qtbot, quiet)
+    assert not late.first_look_pending and late.report is None and not late.busy
+    late.open_panel()
+    wait_for(qtbot, lambda: late.report is not None)

@@ -1,0 +1,135 @@
+"""The check cache (docs/formats.md §19.8): private (0600 in a 0700 folder whatever the
+umask, never written through a link), and trusted only while the file and its checkout
+are as they were checked — another text, another size or mtime, a commit or `git add` in
+the checkout each make the entry outdated; a file it has nothing of is "not read"."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from memtab.checked.cache import (
+    NOT_READ,
+    OUTDATED,
+    CheckCache,
+    CheckedFiles,
+    FileCheck,
+    LineMark,
+    checkout_stamp,
+)
+from memtab.checked.marks import (
+    MARK,
+    NOT_CHECKED_NOTE,
+    demoted,
+    marked_lines,
+    row_state,
+    view_notes,
+)
+from memtab.store.files import content_sha256
+from memtab.store.home import Home
+from support.checkouts import add_to_git
+
+TEXT = "# Deploy\n\n- Run `scripts/deploy.sh`.\n"
+
+
+def _entry(memory: Path, checkout: Path | None, text: str = TEXT) -> FileCheck:
+    info = memory.stat()
+    return FileCheck(
+        sha256=content_sha256(text),
+        size=info.st_size,
+        mtime_ns=info.st_mtime_ns,
+        at=1,
+        checkout=str(checkout) if checkout is not None else None,
+        stamp=checkout_stamp(checkout) if checkout is not None else "",
+        marks=(LineMark(line=3, kind="missing-path", says="`scripts/deploy.sh` is not in acme"),),
+    )
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    root = tmp_path / "acme"
+    (root / "scripts").mkdir(parents=True)
+    (root / "scripts" / "build.sh").write_text("#!/bin/sh\n", "utf-8")
+    add_to_git(root)
+    return root
+
+
+def test_written_private_whatever_the_umask_and_never_through_a_link(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o755)
+    os.chmod(folder, 0o755)  # as an older Memtab left it
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text("{}", "utf-8")
+    cache = CheckCache(Home(tmp_path / "home"), path=folder / "checks.json")
+    cache.path.symlink_to(elsewhere)  # a link at its name: replaced, never followed
+    memory = tmp_path / "m.md"
+    memory.write_text(TEXT, "utf-8")
+    old = os.umask(0)
+    try:
+        cache.write({str(memory): _entry(memory, None)}, forget=lambda _key: False)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    info = os.lstat(cache.path)
+    assert stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) == 0o600
+    assert elsewhere.read_text("utf-8") == "{}"
+    assert CheckedFiles.read(json.loads(cache.path.read_text("utf-8"))) is not None
+
+
+def test_an_entry_holds_while_the_file_and_its_checkout_are_as_checked(
+    tmp_path: Path, checkout: Path
+) -> None:
+    memory = tmp_path / "deploy.md"
+    memory.write_text(TEXT, "utf-8")
+    cache = CheckCache(Home(tmp_path / "home"), path=tmp_path / "cache" / "checks.json")
+    cache.write({str(memory): _entry(memory, checkout)}, forget=lambda _key: False)
+
+    state = cache.state(memory)
+    assert state.checked and [m.line for m in state.marks] == [3]
+    assert cache.state(memory, sha256=content_sha256(TEXT)).checked
+    assert cache.state(memory, sha256=content_sha256(TEXT + "- more\n")) == OUTDATED
+    assert cache.state(tmp_path / "other.md") == NOT_READ
+
+    (checkout / "scripts" / "deploy.sh").write_text("#!/bin/sh\n", "utf-8")
+    subprocess.run(["git", "-C", str(checkout), "add", "-A"], check=True)  # the code changed
+    assert cache.state(memory) == OUTDATED
+
+    cache.write({str(memory): _entry(memory, checkout)}, forget=lambda _key: False)
+    assert cache.state(memory).checked
+    memory.write_text(TEXT + "- more\n", "utf-8")  # the memory changed
+    assert cache.state(memory) == OUTDATED
+
+
+def test_a_cache_another_process_wrote_is_read_again(tmp_path: Path) -> None:
+    memory = tmp_path / "m.md"
+    memory.write_text(TEXT, "utf-8")
+    path = tmp_path / "cache" / "checks.json"
+    reader = CheckCache(Home(tmp_path / "home"), path=path)
+    assert reader.state(memory) == NOT_READ
+    CheckCache(Home(tmp_path / "home"), path=path).write(
+        {str(memory): _entry(memory, None)}, forget=lambda _key: False
+    )
+    assert reader.state(memory).checked
+    path.write_text("not json", "utf-8")  # a cache that cannot be read is no cache
+    assert reader.state(memory) == NOT_READ
+
+
+def test_what_an_answer_says(tmp_path: Path) -> None:
+    memory = tmp_path / "m.md"
+    memory.write_text(TEXT, "utf-8")
+    cache = CheckCache(Home(tmp_path / "home"), path=tmp_path / "c" / "checks.json")
+    cache.write({str(memory): _entry(memory, None)}, forget=lambda _key: False)
+    state = cache.state(memory)
+    lines = TEXT.rstrip("\n").split("\n")
+    marked = marked_lines(lines, 1, state)
+    assert marked[:2] == lines[:2]
+    assert marked[2] == f"{lines[2]}  ⟵ {MARK} `scripts/deploy.sh` is not in acme"
+    assert row_state(state) == "1 line false or stale (3)"
+    assert row_state(OUTDATED) == "not checked as it is now" and row_state(NOT_READ) is None
+    assert view_notes(OUTDATED) == (NOT_CHECKED_NOTE,)
+    assert demoted(2.0, state) == 1.0 and demoted(2.0, OUTDATED) == 2.0  # the ranking's hook

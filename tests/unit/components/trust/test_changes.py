@@ -1,0 +1,131 @@
+"""The window's trust actions (issue 72 points 2 and 5): Combine into…, Keep and Move,
+each one step of Edit → Undo that Redo makes again, made only where nothing changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtab.components.files.undo import UndoStack, redo_step, undo_step
+from memtab.components.trust.changes import combine_choices, move_target
+from memtab.fs.atomic import atomic_write_text
+from memtab.operations.job import JobContext
+from memtab.operations.trust import actions as operations
+from memtab.operations.trust.window import NotRead, WindowTrust
+from memtab.store.home import Home
+from memtab.trust.duplicates.kept import load_kept
+from memtab.trust.duplicates.records import DuplicateGroup
+from memtab.trust.report import TrustReport
+from support.memory_home import OTHER_PROJECT, PROJECT, make_home
+
+NOTE = "# Deploying\n\nDeploy to staging with `make deploy ENV=staging`; prod needs approval.\n"
+RULE = "- Always run `pnpm lint` before pushing a branch to origin."
+HABITS = """- Prefer small commits with a message saying why.
+- Answer review comments the same day; resolve the threads you answered.
+- Keep the changelog entry in the same pull request as the change.
+"""
+WORKFLOW = """- The API lives in `services/api`, the web app in `apps/web`.
+- Postgres runs in docker: `docker compose up db` before the integration tests.
+- Feature flags are read from `config/flags.yaml` at start-up, never at request time.
+"""
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    return make_home(tmp_path / "home")
+
+
+def _ctx() -> JobContext:
+    return JobContext.standalone()
+
+
+def _report(home: Home) -> TrustReport:
+    result = WindowTrust(home).find(_ctx())
+    assert not isinstance(result, NotRead)
+    return result
+
+
+def _groups_with(home: Home, name: str) -> list[DuplicateGroup]:
+    return [g for g in _report(home).duplicates if any(m.path.endswith(name) for m in g.members)]
+
+
+def test_combine_into_one_member_removes_the_copy_and_undo_brings_it_back(home: Home) -> None:
+    kept = home.project_root(PROJECT) / "deploying.md"
+    copy = home.global_root / "deploy-notes.md"
+    atomic_write_text(kept, NOTE)
+    atomic_write_text(copy, NOTE)
+    [group] = _groups_with(home, "deploying.md")
+    choices = combine_choices(group)
+    into = next(c for c in choices if c.member is not None and "deploying.md" in c.label)
+    stack = UndoStack()
+    result = operations.combine(home, stack, group, into, _ctx())
+    assert result.ok, result.error
+    assert kept.read_text() == NOTE and not copy.exists()
+    assert len(stack) == 1
+    step = stack.pop()
+    assert step is not None
+    assert undo_step(home, step, stack=stack).ok
+    assert copy.read_text() == NOTE
+    redo = stack.peek_redo()
+    assert redo is not None and redo_step(home, redo, stack=stack).ok
+    assert not copy.exists()
+    assert _groups_with(home, "deploying.md") == []
+
+
+def test_combine_of_a_rule_takes_the_line_out_of_the_others_only(home: Home) -> None:
+    one = home.global_root / "habits.md"
+    other = home.project_root(PROJECT) / "workflow.md"
+    atomic_write_text(one, f"# Habits\n\n{RULE}\n{HABITS}")
+    atomic_write_text(other, f"# Workflow\n\n{WORKFLOW}{RULE}\n")
+    [group] = _groups_with(home, "habits.md")
+    into = next(c for c in combine_choices(group) if "habits.md" in c.label)
+    stack = UndoStack()
+    assert operations.combine(home, stack, group, into, _ctx()).ok
+    assert RULE in one.read_text()
+    assert other.read_text() == f"# Workflow\n\n{WORKFLOW}"
+    step = stack.pop()
+    assert step is not None and undo_step(home, step, stack=stack).ok
+    assert RULE in other.read_text()
+
+
+def test_nothing_is_combined_where_a_member_changed_since(home: Home) -> None:
+    kept = home.project_root(PROJECT) / "deploying.md"
+    copy = home.global_root / "deploy-notes.md"
+    atomic_write_text(kept, NOTE)
+    atomic_write_text(copy, NOTE)
+    [group] = _groups_with(home, "deploying.md")
+    atomic_write_text(copy, NOTE + "\nA line added meanwhile.\n")
+    into = next(c for c in combine_choices(group) if "deploying.md" in c.label)
+    result = operations.combine(home, UndoStack(), group, into, _ctx())
+    assert not result.ok
+    assert "A line added meanwhile" in copy.read_text()
+
+
+def test_keep_is_undone_by_forgetting_it(home: Home) -> None:
+    atomic_write_text(home.project_root(PROJECT) / "deploying.md", NOTE)
+    atomic_write_text(home.global_root / "deploy-notes.md", NOTE)
+    [group] = _groups_with(home, "deploying.md")
+    stack = UndoStack()
+    assert operations.keep(home, stack, group, _ctx()).ok
+    assert group.key in load_kept(home) and _groups_with(home, "deploying.md") == []
+    step = stack.pop()
+    assert step is not None and undo_step(home, step, stack=stack).ok
+    assert group.key not in load_kept(home)
+
+
+def test_a_global_memory_naming_one_project_moves_to_its_memory_in_one_step(home: Home) -> None:
+    leaking = home.global_root / "web-build.md"
+    text = f"# Web build\n\nThe bundle of {OTHER_PROJECT}/src/app.tsx is built by vite.\n"
+    atomic_write_text(leaking, text)
+    leaks = [leak for leak in _report(home).leaks if leak.place.path.endswith("web-build.md")]
+    [leak] = leaks
+    assert move_target(leak) == f"Move to project {OTHER_PROJECT}'s memory"
+    stack = UndoStack()
+    result = operations.move(home, stack, leak, _ctx())
+    assert result.ok, result.error
+    moved = home.project_root(OTHER_PROJECT) / "web-build.md"
+    assert moved.read_text() == text and not leaking.exists()
+    step = stack.pop()
+    assert step is not None and undo_step(home, step, stack=stack).ok
+    assert leaking.read_text() == text and not moved.exists()
