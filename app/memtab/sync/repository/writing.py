@@ -97,13 +97,15 @@ class LooseObjects:
         final = folder / oid[2:]
         if os.path.exists(final):
             return oid  # an object is its id: there already
+        # Private as git makes them under PRIVATE_UMASK (formats §16.2): the folder 0700,
+        # the object read-only to its user alone, whatever the umask.
         with contextlib.suppress(FileExistsError):
-            os.mkdir(folder)
+            os.mkdir(folder, 0o700)
         handle, temp = tempfile.mkstemp(prefix="tmp_obj_", dir=folder)
         try:
             with os.fdopen(handle, "wb") as file:
                 file.write(zlib.compress(whole, 1))
-            os.chmod(temp, 0o444)
+            os.chmod(temp, 0o400)
             with contextlib.suppress(FileExistsError):  # written meanwhile: the same bytes
                 os.link(temp, final)
         finally:
