@@ -11,7 +11,8 @@ by default), a settled change (a rename onto the path — an atomic save —, th
 write, a deletion) reported at once while calm, a storm in batches. Each flush emits
 `paths_changed(list[str])`, sorted absolute paths under the root as given to `start()` — or
 under one of the extra directories (`set_extra_targets`: other agents' memory outside the
-home, each watched recursively or not, on the same observer). The window hands each batch
+home, each watched recursively or not, on the same observer; one watched anew is reported,
+its files written before its watch began unknown). The window hands each batch
 to its context (`WindowContext.changes`), which classifies it once
 (`components.activity.change_batch.ChangeBatch`) for every feature; they rescan the
 affected scopes off the GUI thread and never replay event semantics.
@@ -142,7 +143,8 @@ class HomeWatcher(QObject):
         self._gap_observer: BaseObserver | None = None
         self._handler: EventPoster | None = None
         self._extra_targets: tuple[tuple[str, bool], ...] = ()
-        self._extra_watches: list[ObservedWatch] = []
+        self._extra_watches: dict[tuple[str, bool], ObservedWatch] = {}
+        self._extras_handed = False  # whether `set_extra_targets` was called yet
 
         self._root: Path | None = None
         self._observer: BaseObserver | None = None
@@ -188,24 +190,41 @@ class HomeWatcher(QObject):
     def set_extra_targets(self, targets: Sequence[tuple[str, bool]]) -> None:
         """Also watch these directories (other agents' memory outside the home), each
         recursively or not; replaces the previous ones. Applied now when watching, else
-        when watching starts. A directory that cannot be watched is left out (logged)."""
-        wanted = tuple(sorted((str(Path(d).absolute()), bool(r)) for d, r in targets))
-        if wanted != self._extra_targets:
-            self._extra_targets = wanted
-            self._schedule_extras()
+        when watching starts. A directory that cannot be watched is left out (logged).
 
-    def _schedule_extras(self) -> None:
-        """Put the extra watches on the running observer (replacing the old ones)."""
+        A directory watched anew while watching (a source that appeared: Gemini CLI's
+        private memory at its first extraction, Claude Code's `memory/` in a project's
+        folder) is reported at once: what was written in it before its watch began is
+        unknown, and an agent often writes a new folder's files in one burst. Not those
+        of the first hand-over: they come with the first listing of every source, and
+        reporting them would list every source twice at start."""
+        wanted = tuple(sorted((str(Path(d).absolute()), bool(r)) for d, r in targets))
+        if wanted == self._extra_targets:
+            return
+        first = not self._extras_handed
+        self._extras_handed = True
+        self._extra_targets = wanted
+        added = self._schedule_extras()
+        if added and not first:
+            self._add_pending(added)
+
+    def _schedule_extras(self) -> list[str]:
+        """Put the extra watches on the running observer: those no longer wanted go, those
+        kept stay as they are (never a moment unwatched), the new ones are made; the
+        directories newly watched."""
         observer = self._observer
         if observer is None:
-            return
+            return []
         # lazy: watchdog and the observers (~30 ms) load when watching starts, after the paint
         from memtab.gui.activity import watch_observer as observers
 
-        for watch in self._extra_watches:
-            observers.unwatch(observer, watch)
-        self._extra_watches = []
+        wanted = set(self._extra_targets)
+        for target in [target for target in self._extra_watches if target not in wanted]:
+            observers.unwatch(observer, self._extra_watches.pop(target))
+        added: list[str] = []
         for directory, recursive in self._extra_targets:
+            if (directory, recursive) in self._extra_watches:
+                continue
             poster = observers.event_poster(
                 self._make_poster(self._generation),
                 os.path.realpath(directory),
@@ -217,7 +236,9 @@ class HomeWatcher(QObject):
             except OSError as error:
                 logger.warning("Cannot watch %s: %s", directory, error.strerror or error)
                 continue
-            self._extra_watches.append(watch)
+            self._extra_watches[directory, recursive] = watch
+            added.append(directory)
+        return added
 
     def start(self, root: Path) -> None:
         """Watch `root` recursively (restarting if already watching something).
@@ -391,7 +412,7 @@ class HomeWatcher(QObject):
         gap_observer, self._gap_observer = self._gap_observer, None
         self._polled_dirs.clear()
         observer, self._observer = self._observer, None
-        self._extra_watches = []
+        self._extra_watches = {}
         for each in (observer, gap_observer):
             if each is None:
                 continue
