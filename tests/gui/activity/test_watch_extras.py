@@ -5,13 +5,15 @@ come with the first listing of every source)."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.activity import watch
+from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 
 WAIT_MS = 5000
 BACKENDS = ["native", "polling"]
@@ -76,3 +78,32 @@ def test_a_directory_watched_anew_is_reported_then_followed(
     last.write_text("x\n")
     qtbot.waitUntil(lambda: str(last) in batches.union, timeout=WAIT_MS)
     assert str(claude / "unwatched.md") not in batches.union
+
+
+@pytest.mark.parametrize("watcher", ["native"], indirect=True)
+def test_a_directory_removed_and_made_again_is_watched_anew_and_the_watcher_keeps_going(
+    qtbot: QtBot, watcher: HomeWatcher, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its watch ends with it: no failure of the native watcher (no fallback to polling),
+    # and the folder made at its path again — before the sources are listed anew, so the
+    # targets never change — is watched anew and reported.
+    monkeypatch.setattr(watch, "_HEALTH_CHECK_MS", 50)
+    watcher.start(tmp_path / "home")  # again, for the health check's new period
+    batches = Batches(watcher)
+    project = tmp_path / "gemini" / "tmp" / "acme-api"
+    memory = project / "memory"
+    memory.mkdir(parents=True)
+    watcher.set_extra_targets([(str(project), False), (str(memory), True)])
+    shutil.rmtree(memory)
+    qtbot.waitUntil(lambda: str(memory) in batches.union, timeout=WAIT_MS)
+    batches.batches.clear()
+    # Gemini CLI's next extraction makes it again, a patch in it at once.
+    (memory / ".inbox" / "private").mkdir(parents=True)
+    (memory / ".inbox" / "private" / "extraction.patch").write_text("--- a\n")
+    qtbot.waitUntil(lambda: str(memory) in batches.union, timeout=WAIT_MS)  # watched anew
+    later = memory / "later.md"
+    later.write_text("x\n")
+    qtbot.waitUntil(lambda: str(later) in batches.union, timeout=WAIT_MS)
+    # The health checks (every 50 ms) passed over the ended watch: still native — a
+    # fallback to polling would have logged a warning, which fails the test.
+    assert watcher.backend is WatchBackend.NATIVE
