@@ -14,7 +14,11 @@ where nothing was ever proposed keeps none of them. Their keys are declared with
 It follows its files — the suggestions, mux's harvest folder, agents' proposals
 (`inbox_places`) — by the places of the watcher's batches (`context.changes`): what mux
 harvests, what the writer suggests and what the CLI (`memtab inbox`) or another Memtab
-decides shows here at once.
+decides shows here at once. An agent's review queue that comes or goes with its memory
+folder (Gemini CLI's private memory at its first extraction, or removed) is read again
+when the Memory tab finds the other agents' memory again (`sources_found`), once the
+watcher follows it — or at once when a batch names its folder (`holds_a_queue`): one
+removed and made again may be found again as it was.
 Accepted lines land in the notes file; the watcher's rescan then shows them in the tree,
 like any change.
 """
@@ -47,6 +51,7 @@ from memtab.components.writer.inbox_view import (
     EDIT_TIP,
     REJECT_TIP,
     InboxPresenter,
+    agent_queues,
     count_text,
     inbox_places,
 )
@@ -56,6 +61,7 @@ from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.text_fields import is_redo_key
 from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
 from memtab.operations.writer.inbox import Pending, load_pending
+from memtab.sources.model import Discovery
 from memtab.store.home import PathPlace
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import InboxItem
@@ -232,10 +238,21 @@ class InboxPanel(QFrame):
             self._load_failed,
         )
 
+    def sources_found(self, discovery: Discovery) -> None:
+        """Other agents' memory was found (again) as `discovery` says, the watcher following
+        it already: read again if a review queue came or went with its folder
+        (`agent_queues`)."""
+        if self._state.queues_found(agent_queues(discovery.sources)):
+            self.reload()
+
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
         # `everything`: the home appeared or went, or a storm was reported as the home.
-        if batch.everything or not self._watched.isdisjoint(batch.places):
+        if (
+            batch.everything
+            or not self._watched.isdisjoint(batch.places)
+            or self._state.holds_a_queue(batch.paths)
+        ):
             self.reload()
 
     def reveal(self) -> None:
