@@ -42,12 +42,15 @@ def room_count(window: MainWindow) -> int | None:
 
 
 def gemini_window(
-    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path, *, patches: bool
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path, *, memory: bool = True
 ) -> tuple[MainWindow, GeminiHome]:
-    """A window on a workspace of the project Gemini CLI ran in (its memory as asked)."""
+    """A window on a workspace of the project Gemini CLI ran in: its private memory with
+    a patch in each of its inbox's folders, or (not `memory`) none yet."""
     project = tmp_path / "src" / "acme-api"
     mux = Home(tmp_path / "home")
-    gemini = build_gemini_home(Path.home(), project, patches=patches)
+    gemini = build_gemini_home(Path.home(), project)
+    if not memory:  # Gemini CLI ran in the project, extracted nothing yet
+        shutil.rmtree(gemini.memory)
     add_workspace(mux, str(project), "main", workspace_id=WORKSPACE, workspace_path=str(project))
     window = make_window(mux, WORKSPACE)
     qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
@@ -60,14 +63,12 @@ def test_gemini_clis_first_extraction_lists_its_patches_and_their_folder_going_t
 ) -> None:
     project = tmp_path / "src" / "acme-api"
     made = build_gemini_home(tmp_path / "made", project)  # the folder its extraction writes
-    window, gemini = gemini_window(qtbot, make_window, tmp_path, patches=False)
-    shutil.rmtree(gemini.memory)  # Gemini CLI ran in the project, extracted nothing yet
+    window, gemini = gemini_window(qtbot, make_window, tmp_path, memory=False)
     qtbot.waitUntil(lambda: room_count(window) == 0, timeout=WAIT_MS)
+    assert waiting(window) == []
 
     # Its first extraction: the memory folder, its notes and both patches, in one burst.
     shutil.copytree(made.memory, gemini.memory)
-    for kind, patch in (("private", gemini.private_patch()), ("global", gemini.global_patch())):
-        (gemini.inbox(kind) / "extraction.patch").write_text(patch, encoding="utf-8")
     qtbot.waitUntil(lambda: waiting(window) == ["gemini", "gemini"], timeout=WAIT_MS)
     qtbot.waitUntil(lambda: room_count(window) == 2, timeout=WAIT_MS)
 
@@ -86,7 +87,7 @@ def test_gemini_clis_first_extraction_lists_its_patches_and_their_folder_going_t
 def test_gemini_clis_inbox_folder_moved_away_takes_its_patches_and_brings_them_back(
     qtbot: QtBot, make_window: WindowFactory, tmp_path: Path, moved: str, left: int
 ) -> None:
-    window, gemini = gemini_window(qtbot, make_window, tmp_path, patches=True)
+    window, gemini = gemini_window(qtbot, make_window, tmp_path)
     qtbot.waitUntil(lambda: len(waiting(window)) == 2, timeout=WAIT_MS)
     away = tmp_path / "away"
     (gemini.memory / moved).rename(away)

@@ -304,7 +304,6 @@ class InboxPresenter(Generic[ItemT]):
         self._follow: tuple[str, ...] = ()  # what to select once decided items are gone
         self._decided_sorts: frozenset[str] = frozenset()  # of the items being decided
         self._queues: frozenset[Path] | None = None  # `agent_queues` last found (None: not yet)
-        self._queue_holders: frozenset[str] = frozenset()  # they and the folders holding them
 
     @property
     def workspace_id(self) -> str | None:
@@ -320,16 +319,7 @@ class InboxPresenter(Generic[ItemT]):
         first time, whether there is any (what was written in one before the watcher
         followed it is unknown)."""
         before, self._queues = self._queues, queues
-        self._queue_holders = frozenset(
-            str(folder) for queue in queues for folder in (queue, *queue.parents)
-        )
         return queues != (before if before is not None else frozenset())
-
-    def holds_a_queue(self, paths: Iterable[str]) -> bool:
-        """Whether one of a watcher batch's `paths` is a review queue's folder (`agent_queues`)
-        or a folder holding one: it went, or came back — removed and made again before
-        the other agents' memory is found again, what it holds now is unknown."""
-        return not self._queue_holders.isdisjoint(paths)
 
     def chosen(self, ids: Sequence[str]) -> list[ItemT]:
         """The items of `ids`, in list order."""

@@ -17,8 +17,7 @@ harvests, what the writer suggests and what the CLI (`memtab inbox`) or another 
 decides shows here at once. An agent's review queue that comes or goes with its memory
 folder (Gemini CLI's private memory at its first extraction, or removed) is read again
 when the Memory tab finds the other agents' memory again (`sources_found`), once the
-watcher follows it — or at once when a batch names its folder (`holds_a_queue`): one
-removed and made again may be found again as it was.
+watcher follows it.
 Accepted lines land in the notes file; the watcher's rescan then shows them in the tree,
 like any change.
 """
@@ -248,11 +247,7 @@ class InboxPanel(QFrame):
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
         # `everything`: the home appeared or went, or a storm was reported as the home.
-        if (
-            batch.everything
-            or not self._watched.isdisjoint(batch.places)
-            or self._state.holds_a_queue(batch.paths)
-        ):
+        if batch.everything or not self._watched.isdisjoint(batch.places):
             self.reload()
 
     def reveal(self) -> None:

@@ -112,18 +112,6 @@ def test_a_review_queue_that_comes_or_goes_with_its_folder_reads_the_inbox_again
     assert _presenter().queues_found(agent_queues([first]))
 
 
-def test_a_batch_naming_a_review_queues_folder_or_one_holding_it_reads_the_inbox_again() -> None:
-    # Removed and made again before the other agents' memory is found again: found as
-    # it was, what its new folder holds is unknown.
-    presenter = _presenter()
-    memory = Path("/g/acme/memory")
-    assert not presenter.holds_a_queue(["/g/acme/memory"])  # no queue found yet
-    presenter.queues_found(frozenset({memory}))
-    assert presenter.holds_a_queue(["/g/acme/memory"])
-    assert presenter.holds_a_queue(["/x.md", "/g/acme"])
-    assert not presenter.holds_a_queue(["/g/acme/memory/MEMORY.md", "/g/web", "/g/acme/mem"])
-
-
 def test_buttons_wait_for_a_decision_and_edit_takes_one() -> None:
     presenter = _presenter(_item("a"), _item("b"))
     assert presenter.buttons([]) == InboxButtons(accept=False, edit=False, reject=False)
