@@ -110,3 +110,23 @@ def test_muxs_harvest_goes_with_the_folder_holding_it_and_comes_back_with_it(
     qtbot.waitUntil(lambda: waiting(window) == [], timeout=WAIT_MS)
     away.rename(moved)
     qtbot.waitUntil(lambda: waiting(window) == ["harvest"] * 3, timeout=WAIT_MS)
+
+
+def test_gemini_clis_memory_moved_away_and_made_again_at_once_lists_what_the_new_one_holds(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    # Between two listings of the sources: the same queue is found, what it holds is new
+    # (its patches written before its folder was watched again), and the batch names the
+    # folder alone — none of the old patches' paths.
+    project = tmp_path / "src" / "acme-api"
+    made = build_gemini_home(tmp_path / "made", project)
+    (made.inbox("global") / "extraction.patch").unlink()  # the next extraction's: one patch
+    window, gemini = gemini_window(qtbot, make_window, tmp_path)
+    qtbot.waitUntil(lambda: waiting(window) == ["gemini", "gemini"], timeout=WAIT_MS)
+    gemini.memory.rename(tmp_path / "old-memory")  # moved away (a clean-up), made anew
+    shutil.copytree(made.memory, gemini.memory)
+    (gemini.inbox("private") / "extraction.patch").write_text(
+        gemini.private_patch(), encoding="utf-8"
+    )
+    qtbot.waitUntil(lambda: waiting(window) == ["gemini"], timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: room_count(window) == 1, timeout=WAIT_MS)

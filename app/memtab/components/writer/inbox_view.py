@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
 from memtab.components.rich_text import escape_html
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.humanize import plural
 from memtab.sources.model import Layout, Source
 from memtab.store.actors import actor_name
@@ -261,6 +262,15 @@ def agent_queues(sources: Iterable[Source]) -> frozenset[Path]:
     first extraction) or goes (its folder removed or moved away) is its proposals
     appearing or going — news no path of a watcher's batch need name."""
     return frozenset(source.root for source in sources if source.layout is Layout.GEMINI_MEMORY)
+
+
+def queues_touched(sources: Iterable[Source], touched: Iterable[MemoryFileRef]) -> bool:
+    """Whether a listing's changed or gone files (`touched`) are in a folder holding a
+    review queue (`agent_queues`): Gemini CLI's notes beside its `.inbox/`. Its folder
+    removed and made again between two listings is the same queue, and what it holds
+    now is unknown (a patch written before its watch began is in no watcher's batch)."""
+    held = {source.id for source in sources if source.layout is Layout.GEMINI_MEMORY}
+    return any(ref.source_id in held for ref in touched)
 
 
 @dataclass(frozen=True)

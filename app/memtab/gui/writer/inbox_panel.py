@@ -16,8 +16,9 @@ It follows its files — the suggestions, mux's harvest folder, agents' proposal
 harvests, what the writer suggests and what the CLI (`memtab inbox`) or another Memtab
 decides shows here at once. An agent's review queue that comes or goes with its memory
 folder (Gemini CLI's private memory at its first extraction, or removed) is read again
-when the Memory tab finds the other agents' memory again (`sources_found`), once the
-watcher follows it.
+when the Memory tab lists the other agents' memory again (`sources_found`), once the
+watcher follows it — and when the notes beside it changed: its folder removed and made
+again between two listings is the same queue, what it holds unknown.
 Accepted lines land in the notes file; the watcher's rescan then shows them in the tree,
 like any change.
 """
@@ -46,6 +47,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.tree.sources_scan import SourcesScan
 from memtab.components.writer.inbox_view import (
     EDIT_TIP,
     REJECT_TIP,
@@ -53,6 +55,7 @@ from memtab.components.writer.inbox_view import (
     agent_queues,
     count_text,
     inbox_places,
+    queues_touched,
 )
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
@@ -60,7 +63,6 @@ from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.text_fields import is_redo_key
 from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
 from memtab.operations.writer.inbox import Pending, load_pending
-from memtab.sources.model import Discovery
 from memtab.store.home import PathPlace
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import InboxItem
@@ -237,11 +239,14 @@ class InboxPanel(QFrame):
             self._load_failed,
         )
 
-    def sources_found(self, discovery: Discovery) -> None:
-        """Other agents' memory was found (again) as `discovery` says, the watcher following
+    def sources_found(self, sources: SourcesScan) -> None:
+        """Other agents' memory was listed (again) as `sources` says, the watcher following
         it already: read again if a review queue came or went with its folder
-        (`agent_queues`)."""
-        if self._state.queues_found(agent_queues(discovery.sources)):
+        (`agent_queues`), or its folder's notes changed (`queues_touched`)."""
+        found = sources.discovery.sources
+        came_or_went = self._state.queues_found(agent_queues(found))
+        touched = sources.changes.changed | sources.changes.deleted
+        if came_or_went or queues_touched(found, touched):
             self.reload()
 
     @Slot(object)
