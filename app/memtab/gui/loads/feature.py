@@ -2,11 +2,13 @@
 filled off the GUI thread (`operations.loads`: `memtab.loads` and `memtab.loads.recall`
 read the disk — the agents' settings, their files, the workspace's scopes).
 
-The loads are those of the workspace the Memory tab shows; Refresh asks again, and a
-newer request supersedes one still running. Activating a row opens its file in the
-Memory tab (a mux file by its virtual path, another agent's by its file id); a file no
-source holds (an `@`-import from the project's docs) opens in the external editor. The
-cut of the open `MEMORY.md` and its actions in the editor are `cut_actions`'.
+The loads are those of the workspace the Memory tab shows; Refresh asks again, as does a
+change on disk while the dialog shows (a memory folder that came or went, a file edited:
+`asks_again`, once the disk is quiet), and a newer request supersedes one still
+running. Activating a row opens its file in the Memory tab (a mux file by its virtual
+path, another agent's by its file id); a file no source holds (an `@`-import from the
+project's docs) opens in the external editor. The cut of the open `MEMORY.md` and its
+actions in the editor are `cut_actions`'.
 
 The recall (Ctrl+Shift+Y) asks for the prompt typed, for the shown workspace; it asks
 again when the workspace changes or a memory file changes while it shows (a description
@@ -252,13 +254,19 @@ class LoadsFeature(QObject):
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
-        if self._recall_shown() and asks_again(batch):
-            self._again.start()  # once the disk is quiet: a description may be fixed
+        # Once the disk is quiet: a description may be fixed, a memory folder came or went.
+        if (self._loads_shown() or self._recall_shown()) and asks_again(batch):
+            self._again.start()
 
     @Slot()
     def _on_again_timeout(self) -> None:
+        if self._loads_shown():
+            self._request()
         if self._recall_shown() and self._asked is not None:
             self._ask(self._asked)
+
+    def _loads_shown(self) -> bool:
+        return self.dialog is not None and self.dialog.isVisible()
 
     def _recall_shown(self) -> bool:
         return self.recall_dialog is not None and self.recall_dialog.isVisible()
