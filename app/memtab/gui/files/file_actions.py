@@ -40,6 +40,7 @@ from memtab.gui.files.copy import copy_node
 from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.files.turns import UndoRedoActions
 from memtab.gui.tasks.file_ops import OpFollowUp
+from memtab.gui.toolkit.dialog_layout import give_menu_letters
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 
@@ -310,6 +311,7 @@ class FileActions(QObject):
         if rules.has_scope(node):  # the row's scope, whichever row is current
             self.trash_action.setText(rules.scope_trash_text(node))
             self.trash_action.setEnabled(True)
+        give_menu_letters(menu)  # its actions' letters may be the menu bar's
         return menu
 
     def _row_actions(self) -> dict[RowAction, QAction]:
