@@ -58,6 +58,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if status is not None:
             return status  # else no warm Memtab serves it: this process does, as always
         return _served_here(words)
+    return _run_memtab(words)
+
+
+def _run_memtab(words: list[str]) -> int:
+    """`memtab.cli.main` run with `words`."""
     # lazy: after use_builtin_hashes(): nothing may import hashlib before it decides
     from memtab.cli.main import main as run_memtab
 
@@ -83,17 +88,11 @@ def _served_here(words: list[str]) -> int:
     why (`bridge.fallback`): an agent that must connect starts even then. A terminal's
     stdin is a person's, not an agent's: what stopped it is said as for any command."""
     if sys.stdin is None or sys.stdin.isatty():
-        # lazy: after use_builtin_hashes(), as the commands' own import below
-        from memtab.cli.main import main as run_memtab
-
-        return run_memtab(words)
+        return _run_memtab(words)
     said = _Tail(sys.stderr)
     try:
         with contextlib.redirect_stderr(said):
-            # lazy: after use_builtin_hashes(), as the commands' own import below
-            from memtab.cli.main import main as run_memtab
-
-            status = run_memtab(words)
+            status = _run_memtab(words)
     except (Exception, SystemExit) as error:
         if _began_serving() or (isinstance(error, SystemExit) and not error.code):
             raise

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QObject, Qt, Signal
 from pytestqt.qtbot import QtBot
 
+from memtab.components.consolidation.review_view import review_rows
 from memtab.fs.clock import now_ms
 from memtab.gui.consolidation.footer import ConsolidationFooter
 from memtab.gui.consolidation.review_dialog import ReviewDialog
@@ -88,15 +89,21 @@ class FakeConsolidation(QObject):
         super().__init__()
         self.starts: list[tuple[str, str]] = []
         self.reviews: list[bool | None] = []
+        self.scopes: list[str | None] = []
         self.applied: list[tuple[object, tuple[int, ...]]] = []
         self.cancels = 0
         self.busy: set[str] = set()
 
     def start(
-        self, workspace_id: str, trigger: str = "manual", review: bool | None = False
+        self,
+        workspace_id: str,
+        trigger: str = "manual",
+        review: bool | None = False,
+        scope: str | None = None,
     ) -> bool:
         self.starts.append((workspace_id, trigger))
         self.reviews.append(review)
+        self.scopes.append(scope)
         if workspace_id in self.busy:
             self.run_failed.emit(
                 f"a consolidation run is already in flight for workspace {workspace_id}"
@@ -172,3 +179,15 @@ def opened_review(footer: ConsolidationFooter, qtbot: QtBot) -> ReviewDialog:
     review = footer.review_dialog
     assert review is not None
     return review
+
+
+def tick(qtbot: QtBot, review: ReviewDialog, index: int, accepted: bool) -> None:
+    """Tick or untick the change op number `index` belongs to (with its other parts), as
+    the user does with the keyboard: its row made current, then Space."""
+    rows = review_rows(review.plan)
+    item = review.ops.topLevelItem(next(n for n, row in enumerate(rows) if index in row.indexes))
+    assert item is not None
+    review.ops.setCurrentItem(item)
+    if (item.checkState(0) == Qt.CheckState.Checked) != accepted:
+        qtbot.keyClick(review.ops, Qt.Key.Key_Space)
+    assert (item.checkState(0) == Qt.CheckState.Checked) == accepted

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.atomic import atomic_write_text
-from memtab.fs.locking.lease_lock import lease_lock
+from memtab.fs.locking.lease_lock import LeaseLock
 from memtab.fs.locking.locks import interprocess_lock
 from support.gui_thread_io import GuiThreadIo, GuiThreadIoError
 
@@ -70,8 +70,9 @@ def test_fsync_the_lock_and_reads_under_the_root_are_refused_on_the_gui_thread(
         refused(gui_thread_io, locked, "the cross-process lock")
 
         def xums_lock() -> None:
-            with lease_lock(home / "locks" / "target-0.lock", "target lock", timeout_s=1):
-                pass
+            lock = LeaseLock(home / "locks" / "target-0.lock", "target lock")
+            lock.acquire(1)
+            lock.release()
 
         refused(gui_thread_io, xums_lock, "xum's lock file")
         on_a_worker(xums_lock)

@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memtab.writer.job.run import load_writer_events
-from memtab.writer.offline.candidates import is_firm
+from memtab.writer.offline.answers import FIRM_WEIGHT
 from memtab.writer.offline.extract import TranscriptDigest
 from memtab.writer.offline.findings import Evidence
 from memtab.writer.offline.notes import (
@@ -85,7 +85,7 @@ def features(note: Note, evidence: Evidence, kind_counts: Counter[str]) -> dict[
             "rules keep it": float(evidence.rules_kept),
             "times said or run": math.log2(1 + min(evidence.said, 64)) / 6,
             "position in session": evidence.position,
-            "firm statement": float(is_firm(evidence)),
+            "firm statement": float(evidence.weight >= FIRM_WEIGHT),
             "said after a failure": float(evidence.after_failure),
             "place in its answer": min(evidence.rank_in_answer, 5) / 5,
             "english": float(evidence.english),

@@ -198,7 +198,6 @@ WORST: dict[str, Worst] = {
     "memtab.sources.claude.hidden_text:_CANDIDATE": F("", "a\u200b"),
     "memtab.sources.claude.hidden_text:_OPENER": F("", "a<"),
     "memtab.sources.claude.hidden_text:_TAG": M("    ", "system_reminde"),
-    "memtab.sources.claude.memory_dir:TEMP_FILE": S("", ".tmp.0000"),
     "memtab.sources.claude.memory_dir:_IGNORED_KEY": F("", "model \n"),
     "memtab.sources.claude.memory_dir:_MOUNT_NAME": M("", "a", "!"),
     "memtab.sources.claude.memory_dir:_MOUNT_UNSAFE": F("", "a!"),

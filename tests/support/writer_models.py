@@ -10,12 +10,11 @@ from memtab.demo import demo_transcript
 from memtab.llm.types import Message, ModelReply, ToolCall, ToolSpec
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import NewestEvents
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.providers import bind_to_run, read_for_run
 from memtab.writer.job.result import WriterRunResult
-from memtab.writer.job.run import load_transcript_events, run_writer
+from memtab.writer.job.run import load_writer_events, run_writer
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE
 
 DEMO_NOW = 1_800_000_000_000
@@ -74,7 +73,7 @@ def run_model(
     settings: WriterSettings | None = None,
 ) -> WriterRunResult:
     """A run in which a model writes `content` as the whole memory file."""
-    events = NewestEvents.of(load_transcript_events(transcript, "mux"), redact=True)
+    events = load_writer_events(transcript, "mux")
     return run_writer(
         home,
         workspace,

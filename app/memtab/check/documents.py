@@ -33,12 +33,10 @@ from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import scan
 from memtab.sources.gemini.context_files import NOT_IN_INDEX_LABEL
-from memtab.sources.listing import source_file
 from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceListing
-from memtab.store.errors import MemoryStoreError
 from memtab.store.files import FileContent
 from memtab.store.home import Home
-from memtab.store.paths import SHARED_SCOPES, PathError, Scope, VirtualPath
+from memtab.store.paths import SHARED_SCOPES, Scope, VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_store import ScopeStore
 from memtab.store.sidecars.meta import MetaEntry
@@ -50,12 +48,8 @@ GLOBAL_GROUP = ""
 
 
 class Origin(Protocol):
-    """Where documents were read from — a scope of mux's, another agent's file: reads one
-    again, says where it is on disk. A scope's documents share theirs."""
-
-    def reread(self, document: Document) -> Document | None:
-        """The document read again now; None when it is gone or unreadable."""
-        ...
+    """Where documents were read from — a scope of mux's, another agent's file: says where
+    it is on disk. A scope's documents share theirs."""
 
     def physical(self, document: Document) -> Path | None:
         """The file on disk (None: what was checked is not the file's text, or no file)."""
@@ -80,9 +74,10 @@ class Document:
     only within its `workspace`. `link_root`: relative links must stay inside it.
     `scope_roots`: where `/memories/<scope>/…` links of a mux file resolve.
     `last_used_ms`: when an agent last read or wrote it (None: unknown, not checked for
-    staleness: other agents' files). `packed`: its text, compressed (`pack_text`): an
-    engine made to recheck keeps every document of its last check, and Markdown shrinks
-    4-10×; so a document has slots, and what its scope shares (where it was read from:
+    staleness: other agents' files). `packed`: its text, compressed (`pack_text`): a
+    check holds every document it read until its report is made (the check where memory
+    is recalled, until its cache is written), and Markdown shrinks 4-10×; so a document
+    has slots, and what its scope shares (where it was read from:
     `origin`, the roots, the checkout) is shared, not copied.
     """
 
@@ -126,10 +121,6 @@ class Document:
     def file_path(self) -> Path | None:
         """The file on disk, even when what was checked is its rendering (`Origin`)."""
         return self.origin.file_path(self) if self.origin is not None else None
-
-    def reread(self) -> Document | None:
-        """This file read again now (None: gone, unreadable, or no origin)."""
-        return self.origin.reread(self) if self.origin is not None else None
 
 
 def pack_text(text: str) -> bytes:
@@ -291,18 +282,6 @@ class _Where:
         relative = document.path[len(self.scope.virtual_root) + 1 :]
         return VirtualPath(self.scope, tuple(relative.split("/")))
 
-    def reread(self, document: Document) -> Document | None:
-        path = self._virtual(document)
-        try:
-            fresh = self.store.read(path)
-        except (MemoryStoreError, PathError, OSError):
-            return None
-        try:
-            changed = int(self.store.physical(path).stat().st_mtime * 1000)
-        except (OSError, PathError):
-            changed = document.modified_ms
-        return _mux_document(self, path, fresh, changed, self.store.meta_entries())
-
     def physical(self, document: Document) -> Path | None:
         return Path(os.path.join(self.root, *self._virtual(document).segments))
 
@@ -458,10 +437,6 @@ class _SourceOrigin:
     file: SourceFile
     project: str | None
     rendered: bool
-
-    def reread(self, document: Document) -> Document | None:
-        fresh = source_file(self.source, self.file.relative)
-        return _source_document(self.source, fresh, self.project) if fresh is not None else None
 
     def physical(self, document: Document) -> Path | None:
         return None if self.rendered else self.file.physical

@@ -13,13 +13,9 @@ thread. `cancel` (a threading.Event) stops it between files (the report says
 `cancelled`); `progress(done, total)` is told as files are checked. An engine keeps what
 it learnt: each checkout's index until it changes (`CheckoutCache`), and each file's
 findings until its text or checkout changes: a second check reads every file but checks
-only those that changed. An engine made with `keep_documents=True` also keeps the last
-check's documents (their compressed texts, ~0.6 KB a file), so that `recheck(keys)` after
-an edit reads and checks only the files named (a new file: a whole check), then redoes
-the cheap cross-file rules; without them a recheck is a whole check. The window keeps
-none (it checks whole: ~2 MiB less resident with 3,000 files, a re-check re-reads them
-all on its worker); the check bench keeps them. One check runs at a time per engine; the
-window keeps one engine per home.
+only those that changed. It keeps no file's text between checks (~2 MiB less resident
+with 3,000 files). One check runs at a time per engine; the window keeps one engine per
+home.
 """
 
 from __future__ import annotations
@@ -29,7 +25,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,7 +87,6 @@ class CheckEngine:
         find_program: Callable[[str], str | None] | None = None,
         stale_days: int | None = None,
         sources: bool = True,
-        keep_documents: bool = False,
     ) -> None:
         self.home = home
         self._env = dict(os.environ if env is None else env)
@@ -108,9 +103,6 @@ class CheckEngine:
         # The aliases each file defines, by the text that defines them (`_aliases`): only
         # for files that define some, most define none (3,000 entries were ~0.3 MB).
         self._alias_cache: dict[str, tuple[bytes, frozenset[str]]] = {}
-        self._keep_documents = keep_documents
-        self._documents: dict[str, Document] = {}  # the last check's, if kept
-        self._workspace: str | None = None
         self._problems: tuple[str, ...] = ()  # what the last check could not read
         self._lock = threading.Lock()  # the engine's state, between threads
         self._running = threading.Lock()  # one check at a time
@@ -136,58 +128,10 @@ class CheckEngine:
                 self.home, registry, workspace_id, sources=context if self._sources else None
             )
             with self._lock:
-                self._workspace = workspace_id
                 self._problems = collected.problems
-                if self._keep_documents:
-                    self._documents = {d.key: d for d in collected.documents}
             if read is not None:
                 read.extend(collected.documents)
             return self._report(collected.documents, cancel, progress)
-
-    def recheck(
-        self,
-        keys: Collection[str],
-        *,
-        cancel: threading.Event | None = None,
-        progress: Progress | None = None,
-    ) -> CheckReport:
-        """The last check's report again, with the files `keys` names (`key_of`) read and
-        checked again and the others not read; a file that is gone is left out. A key
-        the last check did not read (a new file), or an engine that keeps no documents,
-        makes it a whole check again."""
-        with self._lock:
-            documents = dict(self._documents)
-            workspace = self._workspace
-        if not documents or any(key not in documents for key in keys):
-            return self.check(workspace, cancel=cancel, progress=progress)
-        with self._running:
-            for key in keys:
-                fresh = documents[key].reread()
-                if fresh is None:
-                    documents.pop(key, None)
-                else:
-                    documents[key] = fresh
-            with self._lock:
-                self._documents = documents
-            return self._report(tuple(documents.values()), cancel, progress)
-
-    def key_of(
-        self, path: str, *, workspace: str | None = None, project: str | None = None
-    ) -> str | None:
-        """The key of a file the last check read: another agent's file id, or a virtual
-        path with the workspace (for workspace memory) and project (for project memory)
-        whose scope it is in. None when the last check did not read it, or the engine
-        keeps no documents."""
-        with self._lock:
-            documents = list(self._documents.values())
-        for document in documents:
-            if (
-                document.path == path
-                and document.workspace in (None, workspace)
-                and (document.project is None or project is None or document.project == project)
-            ):
-                return document.key
-        return None
 
     # --- the report ---------------------------------------------------------------------
 

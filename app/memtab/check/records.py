@@ -13,7 +13,7 @@ Fields are declared in the contract's order.
 
 from __future__ import annotations
 
-from typing import Final, Literal, get_args
+from typing import Literal
 
 from memtab.fs.records import Record
 
@@ -31,7 +31,6 @@ FindingKind = Literal[
     "hidden-text",
     "not-in-index",
 ]
-FINDING_KINDS: Final[tuple[FindingKind, ...]] = get_args(FindingKind)
 FindingScope = Literal["global", "project", "workspace"]
 Agent = Literal["mux", "claude-code", "codex", "loki", "gemini"]
 

@@ -1,4 +1,9 @@
-"""What every `memtab` sub-command shares: the home, errors, JSON and aligned tables.
+"""What every `memtab` sub-command shares: its parser, the home, errors, JSON and tables.
+
+A command is added by one call, `add_command(commands, name, *arguments, handler=...,
+writes_home=..., help=...)`, its arguments in the order `--help` lists them: each an
+`Argument(...)` (what `add_argument` takes; the shared ones by name, `Argument.HOME`…),
+options of which it takes one at most an `Exclusive(...)`.
 
 The options and errors the top-level parser needs too live in `memtab.cli.options` (the
 window's start imports that, never this module) and are shared from here.
@@ -9,15 +14,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from memtab.cli.options import (
+    HOME_HELP,
     CliError,
     CommandParser,
-    add_home_option,
-    add_verbose_option,
     default_demo_home,
     home_location,
     verbosity,
@@ -31,10 +35,11 @@ from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.registry import Registry, load_registry
 
 __all__ = [
+    "Argument",
     "CliError",
     "CommandParser",
-    "add_home_option",
-    "add_verbose_option",
+    "Exclusive",
+    "add_command",
     "default_demo_home",
     "elide",
     "format_table",
@@ -47,6 +52,76 @@ __all__ = [
 ]
 
 _SUGGESTED_AT_MOST = 5
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+class Argument:
+    """One of a command's options or positionals: the words `add_argument` takes. Those
+    commands share are named here: `Argument.HOME`, `Argument.JSON`, `Argument.workspace(…)`,
+    `Argument.json(…)`."""
+
+    HOME: ClassVar[Argument]
+    """`--home DIR` given after the sub-command (before it, the top-level parser's)."""
+    JSON: ClassVar[Argument]
+    __slots__ = ("flags", "options")
+
+    def __init__(self, *flags: str, **options: Any) -> None:
+        self.flags = flags
+        self.options = options
+
+    @classmethod
+    def workspace(cls, help: str | None = None, **options: Any) -> Argument:
+        """`--workspace ID`, in the command's words."""
+        return cls("--workspace", metavar="ID", help=help, **options)
+
+    @classmethod
+    def json(cls, help: str | None = None, **options: Any) -> Argument:
+        """`--json`: the command's record on stdout (`print_json`) instead of words."""
+        return cls("--json", action="store_true", help=help, **options)
+
+
+Argument.HOME = Argument("--home", metavar="DIR", default=argparse.SUPPRESS, help=HOME_HELP)
+Argument.JSON = Argument.json()
+
+
+class Exclusive:
+    """Options of which a command takes one at most (argparse's mutually exclusive group)."""
+
+    __slots__ = ("arguments", "required")
+
+    def __init__(self, *arguments: Argument, required: bool = False) -> None:
+        self.arguments = arguments
+        self.required = required
+
+
+def add_command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    *arguments: Argument | Exclusive,
+    handler: Handler | None = None,
+    writes_home: bool | None = None,
+    home: bool = True,
+    **parser_options: Any,
+) -> argparse.ArgumentParser:
+    """The command `name` added to `commands` with its arguments, in this order, after
+    `--home` (`Argument.HOME`; `home=False`: a command that opens no home, or places it
+    itself), run by `handler` (None: by its own sub-commands'). `writes_home` (a command's
+    own, not a sub-command's) says whether it writes the home (`CommandParser`);
+    `parser_options` are `add_parser`'s (`help`, `description`, `aliases`…)."""
+    if writes_home is not None:
+        parser_options["writes_home"] = writes_home
+    parser = commands.add_parser(name, **parser_options)
+    for argument in (Argument.HOME, *arguments) if home else arguments:
+        if isinstance(argument, Exclusive):
+            group = parser.add_mutually_exclusive_group(required=argument.required)
+            for member in argument.arguments:
+                group.add_argument(*member.flags, **member.options)
+        else:
+            parser.add_argument(*argument.flags, **argument.options)
+    if handler is not None:
+        parser.set_defaults(handler=handler)
+    return parser
 
 
 def open_home(args: argparse.Namespace) -> Home:

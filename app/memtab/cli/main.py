@@ -105,7 +105,7 @@ def build_parser(argv: Sequence[str] = ("--help",)) -> argparse.ArgumentParser:
         "Without a command, opens the Memtab window.",
     )
     parser.add_argument("--version", action="version", version=f"memtab {__version__}")
-    add_home_option(parser, top_level=True)
+    add_home_option(parser)
     parser.add_argument("--workspace", metavar="ID", help="workspace to show in the window")
     parser.add_argument(
         "--demo",

@@ -29,15 +29,16 @@ class CliError(Exception):
         self.output = output
 
 
-def add_home_option(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
-    """`--home DIR`, accepted before or after the sub-command."""
-    parser.add_argument(
-        "--home",
-        metavar="DIR",
-        default=None if top_level else argparse.SUPPRESS,
-        help="memory home (default: MEMTAB_HOME, XUM_ROOT, MUX_ROOT, then mux's own choice "
-        "among ~/.xum, ~/.mux and ~/.cmux, else Memtab's own)",
-    )
+HOME_HELP = (
+    "memory home (default: MEMTAB_HOME, XUM_ROOT, MUX_ROOT, then mux's own choice among "
+    "~/.xum, ~/.mux and ~/.cmux, else Memtab's own)"
+)
+"""`--home`'s words, before the sub-command (`add_home_option`) and after it (`cli.common.HOME`)."""
+
+
+def add_home_option(parser: argparse.ArgumentParser) -> None:
+    """`--home DIR` before the sub-command (a sub-command takes it too: `cli.common.HOME`)."""
+    parser.add_argument("--home", metavar="DIR", default=None, help=HOME_HELP)
 
 
 def add_verbose_option(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
@@ -84,7 +85,7 @@ class CommandParser(UsageParser):
     Nested sub-commands (`project add`) get the same class from argparse.
 
     Each command declares where it is added whether it writes the home
-    (`commands.add_parser("trash", writes_home=True, ...)`; history's record of outside
+    (`add_command(commands, "trash", ..., writes_home=True)`; history's record of outside
     changes counts): such a command first removes the temp files a killed Memtab left there.
     """
 

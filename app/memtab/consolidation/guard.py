@@ -5,7 +5,8 @@ Every call goes through `ConsolidationGuard.execute`. Reads pass straight to the
 
 1. scope whitelist — workspace and global always; project only with a project identity;
    never xum's session scope, an agent's own checkpoint (its tool offers it neither to
-   read: `MemoryTool(scopes=SHARED_SCOPES)`);
+   read: `MemoryTool(scopes=SHARED_SCOPES)`); a run of one scope alone ("Consolidate this
+   scope", docs/formats.md §9.8) that scope only — its tool offers no other to read;
 2. pins — a pinned file, or a directory holding one, is never deleted or renamed;
    declines — a call the user declined in review, its files unchanged, is not made
    again (`declined`, docs/formats.md §9.7);
@@ -35,9 +36,10 @@ refund never revives a call that was already turned away for lack of budget.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from memtab.consolidation.errors import ConsolidationError
 from memtab.store.errors import ToolArgumentError
 from memtab.store.paths import SHARED_SCOPES, PathError, Scope, VirtualPath, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
@@ -47,13 +49,46 @@ from memtab.store.scopes.tool import (
     ToolResult,
     parse_tool_request,
 )
-from memtab.store.sidecars.journal import JournalOp
+from memtab.store.sidecars.journal import RUN_SCOPES, JournalOp, RunScope
 from memtab.store.xum_notes import SESSION_SCOPE_UNOFFERED
 
 MUTATION_BUDGET = 8
 DRY_RUN_NOTE = "dry-run"
 PROJECT_SCOPE_REJECTION = "project memory is available only for single-project runs"
 PIN_RULE = "pinned files may be edited but never deleted or renamed"
+
+
+def run_scopes(scope: RunScope | None) -> tuple[Scope, ...]:
+    """The scopes a run sees and may change: the one it is limited to, or every scope a
+    consolidation may change (never a session scope)."""
+    return (Scope(scope),) if scope is not None else SHARED_SCOPES
+
+
+def check_run_scope(store: MemoryStore, scope: str | None) -> RunScope | None:
+    """The scope a run is asked to be limited to, if the workspace has it to consolidate
+    (None: the whole workspace); ConsolidationError saying why not."""
+    if scope is None:
+        return None
+    chosen = next((known for known in RUN_SCOPES if known == scope), None)
+    if chosen is None:
+        raise ConsolidationError(
+            f"unknown scope {scope!r}; expected one of {', '.join(RUN_SCOPES)}"
+        )
+    if chosen == "project" and store.project_path is None:
+        raise ConsolidationError(
+            f"{PROJECT_SCOPE_REJECTION}: this workspace has no project memory to consolidate"
+        )
+    reason = store.unavailable_reason(Scope(chosen))
+    if reason:
+        raise ConsolidationError(f"the {chosen} scope cannot be consolidated: {reason}")
+    return chosen
+
+
+def outside_run_note(path: VirtualPath, scopes: Sequence[Scope]) -> str:
+    """Why a run of one scope alone refuses a change of another scope's file."""
+    only = " and ".join(scope.virtual_root + "/" for scope in scopes)
+    return f"{path} is outside this run: it consolidates {only} only"
+
 
 BeforeDispatch = Callable[[str, str, str | None, Mapping[str, Any]], None]
 """Told (command, path, new path, arguments) right before a mutation is made; raises
@@ -119,11 +154,14 @@ class ConsolidationGuard:
         dry_run: bool = False,
         before_dispatch: BeforeDispatch | None = None,
         declined: Declined | None = None,
+        scopes: Sequence[Scope] = SHARED_SCOPES,
     ) -> None:
+        """`scopes`: those the run sees and may change (`run_scopes`)."""
         self.store = store
         self.before_dispatch = before_dispatch
         self.declined = declined
-        self.tool = MemoryTool(store, scopes=SHARED_SCOPES)
+        self.scopes = tuple(scope for scope in scopes if scope.shared)
+        self.tool = MemoryTool(store, scopes=self.scopes)
         self.budget = budget or MutationBudget()
         self.dry_run = dry_run
         self._ops: list[JournalOp] = []
@@ -211,6 +249,8 @@ class ConsolidationGuard:
                 raise _RejectedError(PROJECT_SCOPE_REJECTION)
             if not candidate.scope.shared:
                 raise _RejectedError(f"{candidate.scope.virtual_root} is {SESSION_SCOPE_UNOFFERED}")
+            if candidate.scope not in self.scopes:
+                raise _RejectedError(outside_run_note(candidate, self.scopes))
             reason = self.store.unavailable_reason(candidate.scope)
             if reason:
                 raise _RejectedError(reason)

@@ -11,8 +11,10 @@ child logs to the window's log file, and a sidecar it keeps aside is told to the
 
 A job is a run (`mode="run"`), a plan for review (`"plan"`: the outcome carries the
 `ConsolidationPlan`, nothing is changed) or the application of a reviewed plan
-(`"apply"`, with the accepted op numbers). The run id is chosen before the job starts
-and comes back in the outcome, so the caller can find the run in the runs log.
+(`"apply"`, with the accepted op numbers); a run or a plan of one scope alone names it
+(`scope`, docs/formats.md §9.8; an applied plan carries its own). The run id is chosen
+before the job starts and comes back in the outcome, so the caller can find the run in
+the runs log.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from memtab.logs import log_file, setup_logging
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home, HomeError
 from memtab.store.scopes.memory import MemoryStoreError
-from memtab.store.sidecars.journal import ConsolidationRecord, Trigger
+from memtab.store.sidecars.journal import ConsolidationRecord, RunScope, Trigger
 
 logger = logging.getLogger(__name__)
 
@@ -80,9 +82,11 @@ def run_for_outcome(
     mode: JobMode = "run",
     choice: PlanChoice | None = None,
     run_id: str | None = None,
+    scope: RunScope | None = None,
 ) -> RunOutcome:
     """One `service.run` (with the `reservation` its caller took, if any), or `plan`, or
-    `apply_plan` of `choice`, with its expected failures turned into plain text."""
+    `apply_plan` of `choice`, with its expected failures turned into plain text; `scope`:
+    a run or plan of that scope alone."""
     run_id = run_id or new_run_id(now_ms())
     try:
         if mode == "plan":
@@ -92,6 +96,7 @@ def run_for_outcome(
                 cancel=cancel,
                 on_step=on_step,
                 reservation=reservation,
+                scope=scope,
             )
             return RunOutcome(plan=plan)
         if mode == "apply":
@@ -113,6 +118,7 @@ def run_for_outcome(
                 on_step=on_step,
                 reservation=reservation,
                 run_id=run_id,
+                scope=scope,
             )
     except RunCancelledError as error:
         return RunOutcome(error=str(error), cancelled=True, run_id=run_id)
@@ -131,6 +137,7 @@ def _child_main(
     choice: PlanChoice | None = None,
     run_id: str | None = None,
     log_to_file: bool = False,
+    scope: RunScope | None = None,
 ) -> None:
     """The child process: a fresh service on the home, progress, files kept aside and the
     result over the pipe."""
@@ -156,6 +163,7 @@ def _child_main(
             mode=mode,
             choice=choice,
             run_id=run_id,
+            scope=scope,
         )
         connection.send(("outcome", outcome))
     except BaseException as error:  # reported to the parent instead of a silent exit
@@ -174,9 +182,10 @@ def run_isolated(
     mode: JobMode = "run",
     choice: PlanChoice | None = None,
     run_id: str | None = None,
+    scope: RunScope | None = None,
 ) -> RunOutcome:
     """Run one consolidation job in a child process; returns when it ends or is
-    cancelled. See `run_for_outcome` for the modes."""
+    cancelled. See `run_for_outcome` for the modes and `scope`."""
     run_id = run_id or new_run_id(now_ms())
     context = multiprocessing.get_context("spawn")
     receiver, sender = context.Pipe(duplex=False)
@@ -193,6 +202,7 @@ def run_isolated(
             choice,
             run_id,
             log_file() is not None,
+            scope,
         ),
         name=f"memtab-consolidation-{workspace_id}",
         daemon=True,

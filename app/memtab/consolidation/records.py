@@ -18,9 +18,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from memtab.fs.records import AtLeast, Checked, Healed, Lenient, Record, TrueOnly, field
+from memtab.fs.records import AtLeast, Checked, Healed, Lenient, OmitNone, Record, TrueOnly, field
 from memtab.fs.records.codec import MISSING, RecordError
-from memtab.store.sidecars.journal import TRIGGERS, Trigger, changed_files
+from memtab.store.sidecars.journal import TRIGGERS, RunScope, Trigger, changed_files
 from memtab.store.text.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
 
 DECLINED_NOTE = "declined in review"
@@ -131,6 +131,9 @@ class ConsolidationPlan(Record, keep_unknown=True):
     summary: Annotated[Words, _capped(MAX_SUMMARY_BYTES)] = ""
     usage: Annotated[PlanUsage, Healed(_usage)] = field(default_factory=PlanUsage)
     ops: tuple[PlannedOp, ...] = ()
+    scope: Annotated[RunScope | None, OmitNone] = None
+    """The one scope the run is limited to (§9.8; absent: the whole workspace): applied,
+    the plan changes that scope alone."""
 
     def after_read(self) -> ConsolidationPlan:
         """Its ops are numbered from 1, in order (ValueError: one is not)."""

@@ -30,6 +30,11 @@
 - Review before apply: `plan` runs the consolidator on a scratch copy of the scopes and
   returns a `ConsolidationPlan`; `apply_plan` applies the accepted ops under the same
   locks, guard, budget, journal and runs log (`memtab.consolidation.review.plan`).
+- One scope alone (`scope`: "Consolidate this scope", docs/formats.md §9.8): the run, its
+  plan and its apply see and change that scope's files only (`guard.run_scopes`), and it
+  is journaled where mux's journal reads that scope alone — a project's run under its
+  project only — or, global and workspace, in `memtab/scope-runs.json`
+  (`store.sidecars.scope_runs`); the runs log has it with its `scope`.
 
 The provider comes from `memtab.llm.settings` (flags > env > settings file), "offline"
 meaning Memtab's built-in consolidator; a `provider_factory` replaces that (tests).
@@ -41,7 +46,7 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,6 +60,7 @@ from memtab.consolidation.errors import (
     RunFailedError,
     RunInFlightError,
 )
+from memtab.consolidation.guard import check_run_scope, run_scopes
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import absolute_time, relative_time
@@ -63,11 +69,13 @@ from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home
+from memtab.store.paths import SHARED_SCOPES, Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import (
     TRIGGERS,
     ConsolidationRecord,
     Journal,
+    RunScope,
     RunUsage,
     Trigger,
 )
@@ -140,10 +148,6 @@ class _RunSlots:
     def running(self, home_key: str, workspace_id: str) -> bool:
         with self._condition:
             return (home_key, workspace_id) in self._reserved
-
-    def running_in(self, home_key: str) -> str | None:
-        with self._condition:
-            return self._busy_homes.get(home_key)
 
     def _wait(self, cancel: threading.Event | None) -> None:
         if cancel is not None and cancel.is_set():
@@ -257,18 +261,6 @@ class ConsolidationService:
         """
         return _slots.reserve(_home_key(self.home), workspace_id, queue=trigger == "archive")
 
-    def running_workspace(self) -> str | None:
-        """The workspace this process is consolidating in this home right now, if any."""
-        return _slots.running_in(_home_key(self.home))
-
-    def next_automatic_run_at(self, workspace_id: str) -> int | None:
-        """When the debounce lets an automatic run start again (None: it may run now)."""
-        record = self.journal.load().workspaces.get(workspace_id)
-        if record is None:
-            return None
-        next_at = record.last_run_at + DEBOUNCE_MS
-        return next_at if next_at > self.clock() else None
-
     def describe_provider(self) -> str:
         """What runs will use, safe to show (never a key)."""
         if self._provider_factory is not None:
@@ -292,8 +284,10 @@ class ConsolidationService:
         check_debounce: bool | None = None,
         reservation: RunReservation | None = None,
         run_id: str | None = None,
+        scope: str | None = None,
     ) -> ConsolidationRecord:
-        """Consolidate one workspace's scopes and journal the record (see module doc).
+        """Consolidate one workspace's scopes (`scope`: that one alone) and journal the
+        record (see module doc).
 
         Raises HomeError (unknown workspace), RunInFlightError, DebouncedError,
         LockHeldError, or RunFailedError / RunCancelledError; never journals a failure.
@@ -314,13 +308,17 @@ class ConsolidationService:
         store = RunStore(
             self.home, workspace, count_usage=not dry_run, clock=self.clock, run_id=run_id
         )
+        run_scope = check_run_scope(store, scope)
+        scopes = run_scopes(run_scope)
         with self._turn(workspace_id, trigger, cancel, on_step, reservation):
-            provider = self._make_provider(store)
+            provider = self._make_provider(store, scopes)
             try:
                 books = None
                 if not dry_run:
-                    check_scopes_free(store)
-                    books = self._books(store, run_id, started_at, workspace, trigger, provider)
+                    check_scopes_free(store, scopes=scopes)
+                    books = self._books(
+                        store, run_id, started_at, workspace, trigger, provider, scope=run_scope
+                    )
                     books.begin()
                 result = run_consolidation(
                     provider,
@@ -333,6 +331,7 @@ class ConsolidationService:
                     clock=self.clock,
                     before_dispatch=books.attempt if books is not None else None,
                     declined=DeclinedMatcher.of(self.home, store),
+                    scopes=scopes,
                 )
                 if books is None:
                     if result.failure is not None:
@@ -364,12 +363,13 @@ class ConsolidationService:
         provider: ChatProvider | tuple[str | None, str | None],
         plan_id: str | None = None,
         planned: int | None = None,
+        *,
+        scope: RunScope | None = None,
     ) -> RunBooks:
         """The records of a run that changes memory (`run_books`)."""
         name, model = provider if isinstance(provider, tuple) else (provider.name, provider.model)
-        identity = RunIdentity(
-            run_id, started_at, workspace, trigger, name or "unknown", model or "", plan_id, planned
-        )
+        run = (run_id, started_at, workspace, trigger, name or "unknown", model or "")
+        identity = RunIdentity(*run, plan_id, planned, scope)
         return RunBooks(self.home, store, identity, self.clock)
 
     @contextlib.contextmanager
@@ -412,9 +412,11 @@ class ConsolidationService:
         cancel: threading.Event | None = None,
         on_step: StepCallback | None = None,
         reservation: RunReservation | None = None,
+        scope: str | None = None,
     ) -> ConsolidationPlan:
-        """What a run would do, op by op with diffs, without touching the home (see
-        `memtab.consolidation.review.plan`). Raises like `run`; never journals or logs."""
+        """What a run would do (`scope`: of that scope alone), op by op with diffs, without
+        touching the home (see `memtab.consolidation.review.plan`). Raises like `run`;
+        never journals or logs."""
         # lazy: the engine (~1.5 MiB, ~25 ms) loads with a run, never in a settled window
         from memtab.consolidation.declined import DeclinedMatcher
         from memtab.consolidation.engine.runner import run_consolidation
@@ -424,14 +426,16 @@ class ConsolidationService:
         workspace = load_registry(self.home).require_workspace(workspace_id)
         plan_id = new_run_id(self.clock()).replace("run-", "plan-", 1)
         real = MemoryStore(self.home, workspace, record_history=False)
+        run_scope = check_run_scope(real, scope)
+        scopes = run_scopes(run_scope)
         with (
             self._turn(workspace_id, trigger, cancel, on_step, reservation),
             scratch_home() as scratch_dir,
         ):
             scratch = Home(Path(scratch_dir) / "home")
-            copy_scopes(real, scratch)
+            copy_scopes(real, scratch, scopes=scopes)
             store = RunStore(scratch, workspace, clock=self.clock, run_id=plan_id)
-            provider = self._make_provider(store)
+            provider = self._make_provider(store, scopes)
             try:
                 result = run_consolidation(
                     provider,
@@ -443,6 +447,7 @@ class ConsolidationService:
                     clock=self.clock,
                     prompt_home=self.home,
                     declined=DeclinedMatcher.of(self.home, store),
+                    scopes=scopes,
                 )
                 if result.failure is not None:
                     raise result.failure
@@ -456,6 +461,7 @@ class ConsolidationService:
                     result=result,
                     provider=provider.name,
                     model=provider.model,
+                    scope=run_scope,
                 )
             finally:
                 _close(provider)
@@ -504,9 +510,10 @@ class ConsolidationService:
                     provider,
                     plan.id,
                     len(chosen),
+                    scope=plan.scope,
                 )
                 checked = check_ops(store, plan)  # a plan changed since: nothing applied
-                check_scopes_free(store)
+                check_scopes_free(store, scopes=run_scopes(plan.scope))
                 books.begin()
                 applied = apply_ops(
                     store,
@@ -545,7 +552,9 @@ class ConsolidationService:
             next_at,
         )
 
-    def _make_provider(self, store: MemoryStore) -> ChatProvider:
+    def _make_provider(
+        self, store: MemoryStore, scopes: Sequence[Scope] = SHARED_SCOPES
+    ) -> ChatProvider:
         if self._provider_factory is not None:
             return self._provider_factory(store)
         try:
@@ -554,7 +563,7 @@ class ConsolidationService:
                 # lazy: the offline consolidator (~0.9 MiB) only for an offline run
                 from memtab.consolidation.offline.provider import OfflineConsolidator
 
-                return OfflineConsolidator(store, budget=self.limits.budget)
+                return OfflineConsolidator(store, budget=self.limits.budget, scopes=scopes)
             return create_provider(settings, options=self._http_options)
         except (ProviderError, SettingsFileError) as error:
             raise RunFailedError("config", str(error)) from None

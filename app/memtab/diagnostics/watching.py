@@ -91,12 +91,6 @@ def _read_limit(name: str, limits: Path) -> int | None:
         return None
 
 
-def count_directories(root: Path) -> int:
-    """The directories under `root`, itself included, without following links (one
-    inotify watch each)."""
-    return _walk_directories(root)[0]
-
-
 def _walk_directories(root: Path) -> tuple[int, str | None]:
     """How many directories are under `root` (itself included, links not followed), and
     the first found more than `WATCH_MAX_DEPTH` levels below it (None: none is)."""

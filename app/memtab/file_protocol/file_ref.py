@@ -31,6 +31,12 @@ AGENT_TITLES: dict[Agent, str] = {
     "gemini": "Gemini CLI",
 }
 
+
+def agent_title(agent: str | None) -> str:
+    """ "Claude Code", "Codex", "loki-mode" for an agent id (the id itself when unknown)."""
+    return next((title for key, title in AGENT_TITLES.items() if key == agent), agent or "")
+
+
 MUX_SOURCE_ID = "mux"
 _NAME = LazyPattern(r"^[A-Za-z0-9._-]+$")
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from memtab.consolidation.review.review_setting import load_review_mode
 from memtab.operations.job import JobContext
-from memtab.store.sidecars.journal import Trigger
+from memtab.store.sidecars.journal import RunScope, Trigger
 
 if TYPE_CHECKING:  # lazy: the engine's job and service (~1.5 MiB) load with the first run;
     # the review dialog imports this module for `forget_declined` with the footer
@@ -25,11 +25,13 @@ if TYPE_CHECKING:  # lazy: the engine's job and service (~1.5 MiB) load with the
 @dataclass(frozen=True)
 class RunRequest:
     """What a job does: a run, a plan (`review` True; None: as the setting says), or the
-    application of a reviewed plan (`choice`)."""
+    application of a reviewed plan (`choice`); `scope`: a run or plan of that scope alone
+    ("Consolidate this scope", docs/formats.md §9.8)."""
 
     trigger: Trigger
     review: bool | None = False
     choice: PlanChoice | None = None
+    scope: RunScope | None = None
 
     def mode(self) -> JobMode:
         """`run`, `plan` or `apply` (the setting is read here, on the lane: it is on disk)."""
@@ -72,6 +74,7 @@ def consolidate(
             on_step=report,
             mode=mode,
             choice=request.choice,
+            scope=request.scope,
         )
     return run_for_outcome(
         service,
@@ -82,6 +85,7 @@ def consolidate(
         reservation=reservation,
         mode=mode,
         choice=request.choice,
+        scope=request.scope,
     )
 
 

@@ -7,6 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from memtab.fs.config.settings_file import SettingsFileError
+from memtab.llm.settings import resolve_provider_settings
+from memtab.llm.types import ProviderError
+from memtab.loads.recall.asking import ask_model
+from memtab.loads.recall.records import Recall
 from memtab.loads.records import Loads
 from memtab.operations.job import JobContext
 from memtab.sources.config import SourceContext
@@ -14,7 +19,6 @@ from memtab.store.home import Home
 
 if TYPE_CHECKING:  # lazy: the engines load on the lane, when a dialog first asks
     from memtab.loads.kept import KeptHeads
-    from memtab.loads.recall.records import Recall
 
 ContextLoader = Callable[[Home], SourceContext]
 """How the agents' settings are read (tests inject an agent machine's)."""
@@ -58,12 +62,6 @@ def model_recall(recall: Recall, ctx: JobContext) -> Recall:
     (Claude Code's selection request; `loads.recall.asking`), or a note on Claude Code's
     saying why no model was asked (none configured, the settings unreadable). A call
     under way ends within about a second of the job's cancel."""
-    # lazy: the model's provider (httpx, ~190 ms) on the lane, when a model is first asked
-    from memtab.fs.config.settings_file import SettingsFileError
-    from memtab.llm.settings import resolve_provider_settings
-    from memtab.llm.types import ProviderError
-    from memtab.loads.recall.asking import ask_model
-
     try:
         return ask_model(recall, resolve_provider_settings(), cancel=ctx.cancel_event)
     except (SettingsFileError, ProviderError) as error:

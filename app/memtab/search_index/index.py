@@ -443,12 +443,16 @@ class SearchIndex:
                     _filter(tantivy.Query.term_set_query(schema, "number", numbers)),
                 )
             )
-        # Ties beyond the limit too, so that they are ordered by id, not by where they are;
-        # only the documents that may be answered are read (those tied at the limit's
-        # score, and the better ones).
-        found = searcher.search(tantivy.Query.boolean_query(clauses), limit * 2 + 8, count=False)
-        ranked = sorted(found.hits, key=lambda hit: -hit[0])
-        floor = ranked[limit - 1][0] if len(ranked) >= limit else None
+        # Every tie at the limit's score too (ordered by id, never the engine's pick of
+        # them): only the documents that may be answered are read.
+        query_of = tantivy.Query.boolean_query(clauses)
+        asked = limit * 2 + 8
+        while True:
+            ranked = sorted(searcher.search(query_of, asked, count=False).hits, key=lambda h: -h[0])
+            floor = ranked[limit - 1][0] if len(ranked) >= limit else None
+            if len(ranked) < asked or floor is None or ranked[-1][0] < floor:
+                break
+            asked *= 4
         hits = []
         for score, address in ranked:
             if floor is not None and score < floor:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
-from memtab.file_protocol.file_ref import Agent, MemoryFileRef, SourceError
+from memtab.file_protocol.file_ref import Agent, MemoryFileRef, SourceError, source_id
 from memtab.fs.records import Record
 from memtab.humanize import plural
 
@@ -157,6 +158,50 @@ def linked_root_reason(trusted_root: Path, root: Path) -> str | None:
                 "through links below the agent's folder"
             )
     return None
+
+
+@dataclass(frozen=True)
+class AgentFolder:
+    """A folder below an agent's root that is a source of its own while it is there
+    (`folder_sources`): Codex's `memories/`, Claude Code's `agent-memory/`, a Gemini CLI
+    project's private memory. `name`: the source's (its id is `<agent>:<name>`); `path`:
+    where it is below the root; `git_history`: its git log is its history when it is a
+    repository (Codex's `memories/`); the rest as `Source` has them."""
+
+    name: str
+    path: str
+    layout: Layout
+    label: str
+    project: str | None = None
+    note: str | None = None
+    shared: Literal["account", "team"] | None = None
+    git_history: bool = False
+
+
+def folder_sources(agent: Agent, root: Path, folders: Iterable[AgentFolder]) -> list[Source]:
+    """A source for each of `folders` that is a folder below `root`, the agent's root the
+    user configured (its `trusted_root`: read through a link on the way, never written)."""
+    found = []
+    for folder in folders:
+        path = root / folder.path
+        if not path.is_dir():
+            continue
+        found.append(
+            Source(
+                id=source_id(agent, folder.name),
+                agent=agent,
+                layout=folder.layout,
+                root=path,
+                label=folder.label,
+                project=folder.project,
+                read_only_reason=linked_root_reason(root, path),
+                has_history=folder.git_history and (path / ".git").exists(),
+                note=folder.note,
+                trusted_root=root,
+                shared=folder.shared,
+            )
+        )
+    return found
 
 
 @dataclass(frozen=True)

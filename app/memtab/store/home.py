@@ -166,6 +166,9 @@ class PathKind(enum.StrEnum):
     (`memtab/history/recording.json`, `store.catch_up.recording`)."""
     RUNS_LOG = "runs_log"
     """Memtab's log of every run: consolidation, writer, sync, revert."""
+    SCOPE_RUNS = "scope_runs"
+    """The latest runs of the global or a workspace scope alone (`memtab/scope-runs.json`,
+    `store.sidecars.scope_runs`): the footer's lines."""
     SYNC = "sync"
     """Sync's set-up (`memtab/sync/config.json`, key None) or a target's state
     (`memtab/sync/<target>/state.json`, key = the target's name)."""
@@ -190,6 +193,7 @@ MEMTAB_KINDS = frozenset(
         PathKind.HISTORY_INDEX,
         PathKind.HISTORY_RECORDING,
         PathKind.RUNS_LOG,
+        PathKind.SCOPE_RUNS,
         PathKind.SYNC,
         PathKind.SYNC_REPOSITORY,
         PathKind.SUGGESTIONS,
@@ -246,6 +250,7 @@ class _LayoutNames(NamedTuple):
     history_index: str
     runs_log: str
     recording: str
+    scope_runs: str
     sync: str
 
 
@@ -277,6 +282,7 @@ def _layout_names() -> _LayoutNames:
         history_index=home.history_index_dir.name,
         runs_log=home.runs_log_path.name,
         recording=home.recording_path.name,
+        scope_runs=home.scope_runs_path.name,
         sync=home.sync_dir.name,
     )
 
@@ -308,6 +314,8 @@ def _memtab_place(inside: list[str], names: _LayoutNames) -> PathPlace:
         return _history_place(rest, names)
     if first == names.sync:
         return _sync_place(rest)
+    if inside == [names.scope_runs]:
+        return PathPlace(PathKind.SCOPE_RUNS)
     if first in _QUEUES and len(rest) == 1 and (key := _named(rest[0], _QUEUE_SUFFIX)):
         return PathPlace(_QUEUES[first], key)
     return _MEMTAB_DATA
@@ -501,6 +509,12 @@ class Home:
     def runs_log_path(self) -> Path:
         """Memtab's log of every run (JSON lines): consolidation, writer, sync, revert."""
         return self.history_dir / "runs.jsonl"
+
+    @property
+    def scope_runs_path(self) -> Path:
+        """The latest runs of the global or a workspace scope alone
+        (`memtab.store.sidecars.scope_runs`, docs/formats.md §9.8)."""
+        return self.memtab_dir / "scope-runs.json"
 
     @property
     def provenance_log_path(self) -> Path:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import snowballstemmer
@@ -111,11 +111,3 @@ def sentence_stems(sentence: str) -> frozenset[str]:
     """A sentence's stems, worked out once per sentence (templates and copies repeat
     theirs)."""
     return frozenset(stems_of(sentence))
-
-
-def stem_set(texts: Iterable[str]) -> frozenset[str]:
-    """Every stem of these texts."""
-    found: set[str] = set()
-    for text in texts:
-        found.update(stems_of(text))
-    return frozenset(found)

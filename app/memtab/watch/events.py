@@ -1,12 +1,14 @@
 """Bursts: what one program did to many files at once, as one event restored in one step
 (docs/formats.md §14.5).
 
-An event is read from the history indexes, not stored: the versions of one index made by
-one actor other than Memtab itself (`external`, `mux`, `claude-code`, `codex`…), each
-within `GAP_MS` of the one before, deletions and rewrites only (a file first seen, or
-created, is not something to restore). Its id is its first version's id. The recorder
-records a burst in one pass, so its versions are milliseconds apart; the window's pass
-after a scan does the same.
+An event is read from the history indexes, not stored: the versions one actor other than
+Memtab itself (`external`, `mux`, `claude-code`, `codex`…) made, each within `GAP_MS` of
+the one before, deletions and rewrites only (a file first seen, or created, is not
+something to restore) — in every history index it touched: one `rm` of two of Claude
+Code's files and two of Codex's is one event of two indexes (`parts`), named by what it
+took where ("…: 2 of Claude Code's, 2 of Codex's"). Its id is its first version's id. The
+recorder records a burst in one pass, so its versions are milliseconds apart; the window's
+pass after a scan does the same.
 
 `restore_event` puts back what the event took: a deleted file comes back with what it
 held, a rewritten one gets the content it had before — each through the store (mux's
@@ -24,10 +26,15 @@ import contextlib
 import logging
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, NamedTuple
 
-from memtab.file_protocol.file_ref import SourceError, parse_file_id
+from memtab.file_protocol.file_ref import (
+    AGENT_TITLES,
+    SourceError,
+    is_virtual_path,
+    parse_file_id,
+)
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.records import Key, Record
@@ -39,7 +46,7 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.versions import ScopeHistory, Version, index_keys
 from memtab.store.home import Home
-from memtab.store.paths import parse_file_path
+from memtab.store.paths import SCOPE_ORDER, PathError, parse_file_path
 from memtab.store.restore.from_history import restore
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
@@ -54,24 +61,57 @@ BURST_MIN_FILES = 2
 MEMTAB_ACTORS = frozenset({"user", "consolidator", "writer", "agent-tool", "sync"})
 
 
-@dataclass(frozen=True)
-class ChangeEvent:
-    """Deletions and rewrites one actor made at once in one index (see the module doc)."""
+class Part(NamedTuple):
+    """What an event did in one history index: its versions there, oldest first."""
 
     key: str
+    versions: tuple[Version, ...]
+
+
+@dataclass(frozen=True)
+class ChangeEvent:
+    """Deletions and rewrites one actor made at once, in one history index or several
+    (see the module doc)."""
+
+    key: str
+    """The history index of its first version."""
     actor: str
     versions: tuple[Version, ...]
+    """Every version it made, oldest first, whichever index each is in."""
     restores: tuple[Version, ...] = ()
     """The restores since that put back what it took, one per file at most."""
+    keys: tuple[str, ...] = ()
+    """The index of each of `versions`, in their order (empty: every one is in `key`)."""
 
     @property
     def id(self) -> str:
         return self.versions[0].id
 
     @property
+    def parts(self) -> tuple[Part, ...]:
+        """Its versions by history index, in the order it first touched each."""
+        if not self.keys:
+            return (Part(self.key, self.versions),)
+        by_key: dict[str, list[Version]] = {}
+        for key, version in zip(self.keys, self.versions, strict=True):
+            by_key.setdefault(key, []).append(version)
+        return tuple(Part(key, tuple(versions)) for key, versions in by_key.items())
+
+    @property
+    def indexes(self) -> tuple[str, ...]:
+        """The history indexes it touched, in the order it first touched each."""
+        return tuple(dict.fromkeys(self.keys)) if self.keys else (self.key,)
+
+    @property
     def paths(self) -> tuple[str, ...]:
-        """Its files, each once, in the order it changed them."""
+        """Its files' paths, each once, in the order it changed them."""
         return tuple(dict.fromkeys(version.path for version in self.versions))
+
+    @property
+    def file_count(self) -> int:
+        """How many files it took (deleted or rewrote), each once — a path in two indexes
+        (two workspaces' project memory) is two files."""
+        return sum(len({version.path for version in part.versions}) for part in self.parts)
 
     @property
     def restored(self) -> int:
@@ -87,9 +127,9 @@ class ChangeEvent:
         """`restored`, `3 of 20 restored`, or "" when nothing was put back."""
         if not self.restores:
             return ""
-        if self.restored >= len(self.paths):
+        if self.restored >= self.file_count:
             return "restored"
-        return f"{self.restored} of {len(self.paths)} restored"
+        return f"{self.restored} of {self.file_count} restored"
 
     @property
     def at(self) -> int:
@@ -104,7 +144,8 @@ class ChangeEvent:
         return len(self.versions) - self.deleted
 
     def words(self) -> str:
-        """`Claude Code removed 23 files at 14:02`."""
+        """`Claude Code removed 23 files at 14:02`; across memories, what it took where:
+        `Another program removed 4 files at 14:02: 2 of Claude Code's, 2 of Codex's`."""
         who = actor_name(self.actor)
         parts = []
         if self.deleted:
@@ -112,7 +153,20 @@ class ChangeEvent:
         if self.rewritten:
             parts.append(f"rewrote {_files(self.rewritten)}")
         when = time.strftime("%H:%M", time.localtime(self.at / 1000))
-        return f"{who} {' and '.join(parts)} at {when}"
+        where = self.where_words()
+        return f"{who} {' and '.join(parts)} at {when}" + (f": {where}" if where else "")
+
+    def where_words(self) -> str:
+        """What it took in each memory, when it took files of more than one (`2 of Claude
+        Code's, 1 in Global`), else ""."""
+        counts: dict[tuple[int, str], int] = {}
+        for part in self.parts:
+            for path in {version.path for version in part.versions}:
+                where = memory_words(path)
+                counts[where] = counts.get(where, 0) + 1
+        if len(counts) < 2:
+            return ""
+        return ", ".join(f"{counts[where]} {where[1]}" for where in sorted(counts))
 
     def listed(self) -> ListedEvent:
         """The event as `memtab events --json` lists it."""
@@ -121,6 +175,7 @@ class ChangeEvent:
             at=self.at,
             actor=self.actor,
             index=self.key,
+            indexes=self.indexes,
             deleted=self.deleted,
             rewritten=self.rewritten,
             paths=tuple(version.path for version in self.versions),
@@ -138,7 +193,7 @@ class ListedEvent(Record):
     at: int
     actor: str
     index: str
-    """The history index it is in (`ChangeEvent.key`)."""
+    """The history index of its first version (`ChangeEvent.key`)."""
     deleted: int
     rewritten: int
     paths: tuple[str, ...]
@@ -151,10 +206,33 @@ class ListedEvent(Record):
     """How many files its index held just before it (`memtab.watch.guard`)."""
     mass: bool = False
     """Whether the guard flags it as a mass change (`memtab.watch.guard.is_mass`)."""
+    indexes: tuple[str, ...] = ()
+    """Every history index it touched, `index` first (`ChangeEvent.indexes`)."""
 
 
 def _files(count: int) -> str:
     return f"{count} file" if count == 1 else f"{count} files"
+
+
+def memory_words(path: str) -> tuple[int, str]:
+    """Whose memory a path of history is in, as an event's words count it, and where that
+    memory comes in the tree: `in Global` (one of mux's scopes), `of Claude Code's`
+    (another agent's file id)."""
+    if is_virtual_path(path):
+        try:
+            scope = parse_file_path(path).scope
+        except PathError:
+            scope = None
+        if scope is None:
+            return len(SCOPE_ORDER) + len(AGENT_TITLES), "elsewhere"
+        return SCOPE_ORDER.index(scope), f"in {scope.value.capitalize()}"
+    try:
+        agent = parse_file_id(path).agent
+    except SourceError:
+        return len(SCOPE_ORDER) + len(AGENT_TITLES), "elsewhere"
+    titles = enumerate(AGENT_TITLES.items())
+    rank, title = next(((i, t) for i, (a, t) in titles if a == agent), (len(AGENT_TITLES), agent))
+    return len(SCOPE_ORDER) + rank, f"of {title}'s"
 
 
 def change_events(
@@ -164,38 +242,42 @@ def change_events(
     since_ms: int = 0,
     keys: Collection[str] | None = None,
 ) -> list[ChangeEvent]:
-    """Every event of the home's history with at least `min_files` files (of the indexes
-    `keys`, when given), newest first, each with what was restored of it since."""
-    events: list[ChangeEvent] = []
+    """Every event of the home's history with at least `min_files` files (touching one of
+    the indexes `keys`, when given), newest first, each with what was restored of it
+    since. Events are read across every index, whatever `keys` says, so an event is the
+    same (and has the same id) however it is asked for."""
     histories: dict[str, list[Version]] = {}
     restores: dict[str, Version] = {}  # a restored version's id → the restore
+    changes: list[tuple[str, Version]] = []
     for key in index_keys(home):
         versions = histories[key] = ScopeHistory(home, key).versions()
         for version in versions:
             if version.restored_from is not None and version.op == "restore":
                 restores[version.restored_from] = version
-        if keys is None or key in keys:
-            events += _events_of(key, versions, since_ms)
+            if _counts(version, since_ms):
+                changes.append((key, version))
     earlier = {key: Earlier(versions) for key, versions in histories.items()}
     events = [
-        _with_restores(event, earlier[event.key], restores)
-        for event in events
+        _with_restores(event, earlier, restores)
+        for event in _events_of(changes)
         if len(event.versions) >= min_files
+        and (keys is None or any(key in keys for key in event.indexes))
     ]
     return sorted(events, key=lambda event: event.id, reverse=True)
 
 
 def _with_restores(
-    event: ChangeEvent, earlier: Earlier, restores: Mapping[str, Version]
+    event: ChangeEvent, earlier: Mapping[str, Earlier], restores: Mapping[str, Version]
 ) -> ChangeEvent:
     """`event` with the restores of what it took: a deletion holds it, a rewrite's file
     held it in the version before the event."""
     found: list[Version] = []
-    for taken in earlier.taken(event):
-        restore = restores.get(taken.held.id) if taken.held is not None else None
-        if restore is not None and restore.at >= event.at:
-            found.append(restore)
-    return ChangeEvent(event.key, event.actor, event.versions, tuple(found)) if found else event
+    for part in event.parts:
+        for taken in earlier[part.key].taken(part.versions):
+            restore = restores.get(taken.held.id) if taken.held is not None else None
+            if restore is not None and restore.at >= event.at:
+                found.append(restore)
+    return replace(event, restores=tuple(found)) if found else event
 
 
 class Taken(NamedTuple):
@@ -229,35 +311,58 @@ class Earlier:
         count = bisect.bisect_left(positions, self._position.get(version_id, len(self._history)))
         return self._history[positions[count - 1]] if count else None
 
-    def taken(self, event: ChangeEvent) -> list[Taken]:
-        """Each file of `event` (once, in the order it changed them) and what it took."""
+    def taken(self, versions: Sequence[Version]) -> list[Taken]:
+        """Each file an event's `versions` in this index (its `Part`'s) changed (once, in
+        the order they changed them) and what they took."""
         taken = []
-        for version in {version.path: version for version in event.versions}.values():
+        first = versions[0].id if versions else ""
+        for version in {version.path: version for version in versions}.values():
             held: Version | None = version
             if not version.deleted:
-                held = self.before(version.path, event.id)
+                held = self.before(version.path, first)
                 held = held if held is not None and not held.deleted else None
             taken.append(Taken(version.path, version, held))
         return taken
 
 
-def _events_of(key: str, versions: Iterable[Version], since_ms: int) -> list[ChangeEvent]:
+def taken_by(home: Home, event: ChangeEvent) -> list[tuple[str, Taken]]:
+    """Each file `event` took, with its history index, and what it took of it."""
+    return [
+        (part.key, taken)
+        for part in event.parts
+        for taken in Earlier(ScopeHistory(home, part.key).versions()).taken(part.versions)
+    ]
+
+
+def _counts(version: Version, since_ms: int) -> bool:
+    """Whether a version can be part of an event: another program's deletion or rewrite."""
+    if version.at < since_ms or version.actor in MEMTAB_ACTORS:
+        return False
+    return version.deleted or version.op not in ("seen", "create")
+
+
+def _events_of(changes: Iterable[tuple[str, Version]]) -> list[ChangeEvent]:
+    """The events of `changes` (each version with its index): one actor's, each within
+    `GAP_MS` of the one before, in whichever index."""
     events: list[ChangeEvent] = []
-    open_by_actor: dict[str, list[Version]] = {}
-    for version in versions:
-        if version.at < since_ms or version.actor in MEMTAB_ACTORS:
-            continue
-        if version.op in ("seen", "create") and not version.deleted:
-            continue
+    open_by_actor: dict[str, list[tuple[str, Version]]] = {}
+    for key, version in sorted(changes, key=lambda change: change[1].at):
         group = open_by_actor.get(version.actor)
-        if group and version.at - group[-1].at > GAP_MS:
-            events.append(ChangeEvent(key, version.actor, tuple(group)))
+        if group and version.at - group[-1][1].at > GAP_MS:
+            events.append(_event(group))
             group = None
         if group is None:
             group = open_by_actor[version.actor] = []
-        group.append(version)
-    events += [ChangeEvent(key, actor, tuple(group)) for actor, group in open_by_actor.items()]
+        group.append((key, version))
+    events += [_event(group) for group in open_by_actor.values()]
     return events
+
+
+def _event(group: Sequence[tuple[str, Version]]) -> ChangeEvent:
+    keys = tuple(key for key, _version in group)
+    versions = tuple(version for _key, version in group)
+    across = keys if any(key != keys[0] for key in keys) else ()
+    return ChangeEvent(keys[0], versions[0].actor, versions, keys=across)
 
 
 def find_event(home: Home, event_id: str) -> ChangeEvent:
@@ -302,19 +407,19 @@ def restore_event(
     *,
     done: list[RestoredFile] | None = None,
 ) -> EventRestore:
-    """Put back what `event` deleted or rewrote (see the module doc); `only`: those of its
-    files alone; each file put back is added to `done`."""
+    """Put back what `event` deleted or rewrote, in every index it touched (see the module
+    doc); `only`: those of its files alone (by path); each file put back is added to
+    `done`."""
     restored: list[str] = []
     left: list[LeftPath] = []
-    earlier = Earlier(ScopeHistory(home, event.key).versions())
     targets = Targets.find(home)
     with contextlib.ExitStack() as counting:  # the uses counted in one sidecar update
         stores = _Stores(counting)
-        for taken in earlier.taken(event):
+        for key, taken in taken_by(home, event):
             if only is not None and taken.path not in only:
                 continue
             try:
-                why, file = _restore_one(targets, event.key, taken, stores)
+                why, file = _restore_one(targets, key, taken, stores)
             except (MemoryStoreError, SourceError, OSError) as error:
                 why, file = str(error), None
             if why is None:

@@ -4,13 +4,13 @@ edits of a normal session, so that it is news at once and put back as one event
 (docs/formats.md §14.5).
 
 A mass change is an event (`events.ChangeEvent`: what one actor other than Memtab itself
-deleted or rewrote in one history index, each change within 2 s of the one before) that
-took at least `MASS_MIN_FILES` files and either at least `MASS_SHARE` of the files its
-index held just before it or at least `MASS_ALWAYS_FILES`. A person's edits come a file
+deleted or rewrote, each change within 2 s of the one before, in every history index it
+touched) that took at least `MASS_MIN_FILES` files and either at least `MASS_SHARE` of the
+files its indexes held just before it or at least `MASS_ALWAYS_FILES`. A person's edits come a file
 at a time; an agent's session or a consolidation that tidies up touches a few files of
-many; a "save all" of a handful of open files stays under the floor. What the index held
+many; a "save all" of a handful of open files stays under the floor. What an index held
 just before is read from the index itself: the paths whose newest version before the
-event is not a deletion.
+event's first version there is not a deletion — summed over the indexes it touched.
 
 Nothing more is stored: `mass_changes` reads the indexes, as `change_events` does. The
 window shows the newest not seen as news with Restore all (`components.history.burst_news`);
@@ -49,7 +49,7 @@ def is_mass(changed: int, before: int) -> bool:
 
 @dataclass(frozen=True)
 class MassChange:
-    """An event the guard flags, and how many files its index held just before it."""
+    """An event the guard flags, and how many files its indexes held just before it."""
 
     event: ChangeEvent
     files_before: int
@@ -61,7 +61,7 @@ class MassChange:
     @property
     def changed(self) -> int:
         """How many files it took (deleted or rewrote), each once."""
-        return len(self.event.paths)
+        return self.event.file_count
 
     @property
     def left_to_restore(self) -> int:
@@ -69,7 +69,8 @@ class MassChange:
         return max(self.changed - self.event.restored, 0)
 
     def words(self) -> str:
-        """`xum removed 400 and rewrote 345 of 931 files at 14:02`."""
+        """`xum removed 400 and rewrote 345 of 931 files at 14:02` (across memories, what
+        it took where: `…: 300 in Global, 100 of Claude Code's`)."""
         event = self.event
         parts = []
         if event.deleted:
@@ -78,13 +79,15 @@ class MassChange:
             parts.append(f"rewrote {event.rewritten}")
         when = time.strftime("%H:%M", time.localtime(event.at / 1000))
         of = f"{self.files_before} file" if self.files_before == 1 else f"{self.files_before} files"
-        return f"{actor_name(event.actor)} {' and '.join(parts)} of {of} at {when}"
+        where = event.where_words()
+        said = f"{actor_name(event.actor)} {' and '.join(parts)} of {of} at {when}"
+        return said + (f": {where}" if where else "")
 
 
-def files_before(versions: Sequence[Version], events: Iterable[ChangeEvent]) -> dict[str, int]:
-    """For each of `events` (all of the index whose `versions` these are), how many files
-    the index held just before it: one pass over the index, oldest first."""
-    wanted = {event.id: event for event in events}
+def files_before(versions: Sequence[Version], firsts: Iterable[str]) -> dict[str, int]:
+    """For each of the version ids `firsts` (of the index whose `versions` these are), how
+    many files the index held just before it: one pass over the index, oldest first."""
+    wanted = set(firsts)
     if not wanted:
         return {}
     alive: set[str] = set()
@@ -108,8 +111,8 @@ def mass_changes(
     keys: Collection[str] | None = None,
     events: Sequence[ChangeEvent] | None = None,
 ) -> list[MassChange]:
-    """The mass changes of the home's history (of the indexes `keys`, when given) since
-    `since_ms`, newest first; `events`: the events already read (`change_events`)."""
+    """The mass changes of the home's history (touching the indexes `keys`, when given)
+    since `since_ms`, newest first; `events`: the events already read (`change_events`)."""
     if events is None:
         events = change_events(home, min_files=MASS_MIN_FILES, since_ms=since_ms, keys=keys)
     return flag(home, events)
@@ -117,28 +120,27 @@ def mass_changes(
 
 def flag(home: Home, events: Sequence[ChangeEvent]) -> list[MassChange]:
     """Those of `events` that are mass changes, in their order."""
-    candidates: dict[str, list[ChangeEvent]] = {}
-    for event in events:
-        if len(event.paths) >= MASS_MIN_FILES:
-            candidates.setdefault(event.key, []).append(event)
-    before: dict[str, int] = {}
-    for key, of_key in candidates.items():
-        before.update(files_before(ScopeHistory(home, key).versions(), of_key))
+    candidates = [event for event in events if event.file_count >= MASS_MIN_FILES]
+    before = sizes(home, candidates)
     flagged = []
-    for event in events:
+    for event in candidates:
         count = before.get(event.id)
-        if count is not None and is_mass(len(event.paths), count):
+        if count is not None and is_mass(event.file_count, count):
             flagged.append(MassChange(event, count))
     return flagged
 
 
 def sizes(home: Home, events: Sequence[ChangeEvent]) -> dict[str, int]:
-    """How many files each event's index held just before it, by event id (every event
+    """How many files each event's indexes held just before it, by event id (every event
     of `events`: `memtab events --json`'s `filesBefore`)."""
-    by_key: dict[str, list[ChangeEvent]] = {}
+    by_key: dict[str, list[tuple[str, str]]] = {}  # index → (event id, its first version there)
     for event in events:
-        by_key.setdefault(event.key, []).append(event)
+        for part in event.parts:
+            by_key.setdefault(part.key, []).append((event.id, part.versions[0].id))
     found: dict[str, int] = {}
-    for key, of_key in by_key.items():
-        found.update(files_before(ScopeHistory(home, key).versions(), of_key))
+    for key, firsts in by_key.items():
+        counts = files_before(ScopeHistory(home, key).versions(), (first for _, first in firsts))
+        for event_id, first in firsts:
+            if first in counts:
+                found[event_id] = found.get(event_id, 0) + counts[first]
     return found

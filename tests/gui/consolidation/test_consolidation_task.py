@@ -36,7 +36,7 @@ class Signals:
     def __init__(self, tasks: ConsolidationTasks) -> None:
         self.tasks = tasks
         self.events: list[tuple[str, Any]] = []
-        self.running_at_start: str | None = None
+        self.running_at_start = False
         tasks.run_started.connect(self.on_started)
         tasks.progress.connect(self.on_progress)
         tasks.run_finished.connect(self.on_finished)
@@ -44,7 +44,7 @@ class Signals:
         tasks.run_cancelled.connect(self.on_cancelled)
 
     def on_started(self, workspace_id: str) -> None:
-        self.running_at_start = self.tasks.running_workspace
+        self.running_at_start = self.tasks.service.is_running(workspace_id)
         self.events.append(("started", workspace_id))
 
     def on_progress(self, step: int, message: str) -> None:
@@ -109,14 +109,14 @@ def test_started_progress_finished(
 
     assert signals.kinds() == ["started", "finished"]
     assert signals.events[0] == ("started", WS)
-    assert signals.running_at_start == WS
+    assert signals.running_at_start
     steps = [payload for kind, payload in signals.events if kind == "progress"]
     assert steps[0] == (1, "step 1: waiting for anthropic claude-test")
     assert (2, "finished") in steps
     record = signals.events[-1][1]
     assert isinstance(record, ConsolidationRecord) and record.summary == "no changes needed"
     assert Journal(home).load().workspaces[WS] == record
-    assert not tasks.is_running and tasks.running_workspace is None
+    assert not tasks.is_running and not tasks.service.is_running(WS)
 
 
 @pytest.mark.expect_log("memtab.consolidation.engine.runner", "WARNING", r"run failed: .*HTTP 500")
@@ -175,9 +175,9 @@ def test_the_service_decides_whether_a_run_may_start(
     with qtbot.waitSignal(tasks.run_failed, timeout=SIGNAL_TIMEOUT_MS) as refused:
         assert not tasks.start(WS)
     assert "already in flight" in refused.args[0]
-    assert tasks.is_busy_with(WS) and not tasks.is_running
+    assert tasks.service.is_running(WS) and not tasks.is_running
     elsewhere.release()
-    assert not tasks.is_busy_with(WS)
+    assert not tasks.service.is_running(WS)
 
 
 def test_a_run_cancelled_while_queued_gives_its_place_back(

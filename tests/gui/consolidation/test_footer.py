@@ -19,6 +19,7 @@ from gui.consolidation_support import (
     opened_review,
     record,
     start_run,
+    tick,
 )
 from memtab import humanize
 from memtab.fs.clock import now_ms
@@ -463,7 +464,7 @@ def test_a_plan_opens_the_review_and_applies_only_the_accepted_ops(
     assert review.ops.topLevelItem(1).text(1) == "Edited a.md (2): pinned"  # type: ignore[union-attr]
     review.reject_all_button.click()
     assert review.accepted_ops == () and not review.apply_button.isEnabled()
-    review.set_accepted(3, True)
+    tick(qtbot, review, 3, True)
     assert review.apply_button.text() == "&Apply changes to 1 file"
     review.ops.setCurrentItem(review.ops.topLevelItem(2))
     assert review.diff.result is not None and review.diff.result.added == 1

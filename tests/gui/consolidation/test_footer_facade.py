@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from gui.consolidation_support import tick
 from memtab.consolidation.review.review_setting import save_review_mode
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID
@@ -84,7 +85,7 @@ def test_review_first_with_the_real_facade_applies_exactly_the_accepted_ops(
     review.ops.setCurrentItem(review.ops.topLevelItem(0))  # the merge: why, and its diff
     assert review.reason.isVisibleTo(review)
     assert review.reason.text().startswith("Why: Took 1 item it lacked from project/test-tips.md")
-    review.set_accepted(proposed[-1], False)  # unticks the merge's edit with its delete
+    tick(qtbot, review, proposed[-1], False)  # unticks the merge's edit with its delete
     kept = [index for index in proposed if index not in merge.indexes]
     assert list(review.accepted_ops) == kept
     with qtbot.waitSignal(tasks.run_finished, timeout=30_000) as finished:

@@ -13,6 +13,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.consolidation_support import tick
 from gui.memory_tree_support import WindowFactory
 from memtab.cli.main import main
 from memtab.demo import MAIN_ID, create_demo_home
@@ -48,7 +49,7 @@ def test_one_run_counts_the_same_on_the_review_the_footer_runs_and_the_cli(
     assert footer.status_text.full_text.startswith("Review changes to ")  # type: ignore[attr-defined]
     assert count_in(review.apply_button.text()) == proposed_files
     # The user leaves one change out: every count is of the files the rest change.
-    review.set_accepted(plan.units[0].indexes[0], False)
+    tick(qtbot, review, plan.units[0].indexes[0], False)
     accepted_files = count_in(review.apply_button.text())
     assert 0 < accepted_files < proposed_files
     review.apply_button.click()

@@ -292,6 +292,7 @@ def test_context_menus_offer_what_each_row_allows(make_window: WindowFactory, ho
         "New memory file…",
         "New folder…",
         "Recently deleted in Global…",
+        "Consolidate Global only",  # the window's action (docs/formats.md §9.8)
     ]
     assert "New folder…" in texts(directory_key(parse_file_path("/memories/global/tools")))
     assert texts(orphan_key("gone-0123456789ab")) == [

@@ -91,3 +91,47 @@ def test_without_a_burst_nothing_more_is_shown(
     assert not trash.restore_all_button.isVisibleTo(trash)
     assert trash.bursts == [] and trash.select_path("/memories/global/one.md")
     trash.shutdown()
+
+
+def test_one_rm_across_scopes_is_one_burst_restored_in_one_step(
+    qtbot: QtBot, tmp_path: Path, jobs: JobService
+) -> None:
+    home = Home(tmp_path / "home")
+    add_workspace(home, str(tmp_path / "project"), "main", workspace_id="a1a1a1a1a1")
+    store = MemoryStore(home, load_registry(home).workspaces[0])
+    paths = ["/memories/global/deploy.md", "/memories/project/api.md", "/memories/project/db.md"]
+    for path in paths:
+        store.create_file(vpath(path), f"# {path}\n")
+    for path in paths:  # one `rm` across two scopes
+        store.physical(parse_file_path(path)).unlink()
+    record_external(store)  # as the window records them
+
+    trash = TrashDialog(jobs)
+    qtbot.addWidget(trash)
+    trash.show_store(store, sources=())
+    wait_for(qtbot, lambda: bool(trash.bursts))
+    (burst,) = trash.bursts
+    assert burst.words.endswith(": 1 in Global, 2 in Project")
+    across = trash.files.topLevelItem(0)
+    assert across is not None and across.text(0) == "Across several memories (3)"
+    row = across.child(0)
+    assert row.data(0, BURST_ROLE) == burst.id and row.childCount() == 3
+    assert [row.child(i).text(0) for i in range(3)] == [
+        "Global · deploy.md",
+        "Project · api.md",
+        "Project · db.md",
+    ]
+    assert trash.files.currentItem() is row  # the newest deletion: where it opens
+    global_group = trash.files.topLevelItem(1)
+    assert global_group is not None and global_group.text(0) == "Global (0)"
+    assert global_group.child(0).text(0).startswith("What it lost is in the burst across")
+
+    trash.scope_filter.setCurrentIndex(trash.scope_filter.findData("project"))
+    assert trash.files.topLevelItem(0).child(0).data(0, BURST_ROLE) == burst.id  # type: ignore[union-attr]
+    assert trash.select_burst(burst.id) and trash.restore_all_button.isEnabled()
+    trash.restore_all_button.click()
+    wait_for(qtbot, lambda: trash.note.full_text == "Restored 3 files")
+    assert [store.read_whole(vpath(path)) for path in paths] == [
+        f"# {path}\n".encode() for path in paths
+    ]
+    trash.shutdown()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.consolidation_support import tick
 from gui.editor_support import open_loaded, patch_choice
 from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.components.editor.leaving import DiscardChoice
@@ -186,7 +187,7 @@ def test_consolidate_now_on_the_demo_home_reviews_then_updates_the_workspace_lin
     proposed = [op.index for op in review.plan.proposed]
     assert len(proposed) >= 2, review.plan
     left_out = review.plan.unit_of(proposed[0]).indexes  # the demo's merge: with its delete
-    review.set_accepted(proposed[0], False)
+    tick(qtbot, review, proposed[0], False)
     kept = [index for index in proposed if index not in left_out]
     assert review.accepted_ops == tuple(kept)
     review.apply_button.click()

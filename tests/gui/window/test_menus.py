@@ -19,12 +19,12 @@ from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.editor.panel.view import ViewMode
 from memtab.components.tree.nodes import file_key
-from memtab.gui.actions import ActionRegistry, Focus
+from memtab.gui.actions import ActionRegistry, Focus, plain_title
 from memtab.gui.tasks.jobs import JobClient, JobService
 from memtab.gui.window import home_dialogs
 from memtab.gui.window import keys as window_keys
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
-from memtab.gui.window.menus import ShortcutRow, action_title, shortcut_rows
+from memtab.gui.window.menus import ShortcutRow, shortcut_rows
 from memtab.gui.window.shortcuts_dialog import FIELD_KEYS, ShortcutsDialog
 from memtab.operations import home as home_operations
 from memtab.store.home import Home
@@ -37,7 +37,7 @@ make_window = support.make_window
 
 
 def titles(actions: list[QAction]) -> list[str]:
-    return [action_title(action) for action in actions if not action.isSeparator()]
+    return [plain_title(action.text()) for action in actions if not action.isSeparator()]
 
 
 def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) -> None:
@@ -273,8 +273,8 @@ def test_shortcuts_for_view_modes_tabs_runs_and_consolidation(
     qtbot.keyClick(window, Qt.Key.Key_H, ctrl_shift)
     assert window.part(window_keys.HISTORY).dock.isVisible()
     started: list[tuple[str, object]] = []
-    tab.controller.consolidation.start = lambda workspace_id, trigger="manual", review=False: (
-        started.append(  # type: ignore[method-assign,union-attr]
+    tab.controller.consolidation.start = (  # type: ignore[method-assign,union-attr]
+        lambda workspace_id, trigger="manual", review=False, scope=None: started.append(
             (workspace_id, review)
         )
     )

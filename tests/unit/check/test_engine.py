@@ -91,29 +91,6 @@ def test_other_agents_files_are_never_called_stale(tmp_path: Path) -> None:
     assert {f.agent for f in of_kind(report, "stale")} == {"mux"}
 
 
-def test_recheck_reads_only_the_changed_file(tmp_path: Path) -> None:
-    repo = make_checkout(tmp_path / "acme", {"src/a.py": ""})
-    home, _ = home_with_project(
-        tmp_path, repo, {"a.md": "- `src/a.py`\n", "b.md": "- `src/gone.py`\n"}
-    )
-    path = programs(tmp_path)
-    engine = CheckEngine(
-        home, env={"PATH": path}, find_program=which_in(path), stale_days=0, keep_documents=True
-    )
-    first = engine.check()
-    assert [f.path for f in first.findings] == ["/memories/project/b.md"]
-    (home.project_root(str(repo)) / "a.md").write_text("- `src/other.py`\n")
-    key_a = engine.key_of("/memories/project/a.md", project=str(repo))
-    assert key_a is not None
-    again = engine.recheck([key_a])
-    assert [f.path for f in again.findings] == ["/memories/project/a.md", "/memories/project/b.md"]
-    assert again.files_checked == 2
-    (home.project_root(str(repo)) / "c.md").write_text("- `src/third.py`\n")
-    assert engine.key_of("/memories/project/c.md") is None
-    grown = engine.recheck(["mux:project::/memories/project/c.md"])  # new: a whole check
-    assert grown.files_checked == 3 and len(grown.findings) == 3
-
-
 def _reachable(root: object) -> list[object]:
     """Every object `root` holds, directly or not: its data. Modules, classes and
     functions are not entered — a function reaches its module's globals, and through
@@ -132,9 +109,9 @@ def _reachable(root: object) -> list[object]:
     return list(seen.values())
 
 
-def test_an_engine_keeps_no_document_unless_asked(tmp_path: Path) -> None:
-    # The window's engine: what it keeps between checks is each file's findings, not
-    # the documents (their texts); a recheck is then a whole check.
+def test_an_engine_keeps_no_document(tmp_path: Path) -> None:
+    # What an engine keeps between checks is each file's findings, not the documents
+    # (their texts); a check after an edit reads every file and checks the changed one.
     repo = make_checkout(tmp_path / "acme", {"src/a.py": ""})
     home, _ = home_with_project(
         tmp_path,
@@ -154,9 +131,8 @@ def test_an_engine_keeps_no_document_unless_asked(tmp_path: Path) -> None:
     assert not [held for held in kept if isinstance(held, str) and held.endswith("/a.md")]
     # what the rules found in b.md, and one "nothing found" for a.md and c.md
     assert len({id(held) for held in kept if isinstance(held, _Checked)}) == 2
-    assert engine.key_of("/memories/project/a.md", project=str(repo)) is None
     (home.project_root(str(repo)) / "a.md").write_text("- `src/other.py`\n")
-    again = engine.recheck(["mux:project::/memories/project/a.md"])
+    again = engine.check()
     assert [f.path for f in again.findings] == ["/memories/project/a.md", "/memories/project/b.md"]
     assert again.files_checked == 3
 

@@ -188,3 +188,37 @@ def test_sweep_help_says_the_window_never_sweeps_on_its_own_and_why(
     assert exit_.value.code == 0
     assert "The window never sweeps on its own (docs/formats.md §9.5)" in text
     assert "memory-consolidation experiment" in text and "nobody reviews" in text
+
+
+def test_consolidate_one_scope_alone_from_the_command_line(
+    demo: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`--scope` (docs/formats.md §9.8): that scope's changes only, named so in the plan,
+    the status and the runs; a plan keeps its own scope."""
+    home = ["--home", str(demo), "--workspace", MAIN_ID]
+    plan = tmp_path / "plan.json"
+    status, out, err = run_cli(
+        ["consolidate", *home, "--scope", "project", "--plan-out", str(plan)], capsys
+    )
+    assert status == 0, err
+    assert "scope: project alone" in out.splitlines()
+    written = json.loads(plan.read_text("utf-8"))
+    assert written["scope"] == "project"
+    assert {op["path"].split("/")[2] for op in written["ops"]} == {"project"}
+    status, _out, err = run_cli(
+        ["consolidate", *home, "--scope", "global", "--apply-plan", str(plan)], capsys
+    )
+    assert status != 0 and "a plan keeps its own scope" in err
+    journal_before = Journal(Home(demo)).load().workspaces[MAIN_ID]
+    status, out, err = run_cli(["consolidate", *home, "--scope", "global", "--json"], capsys)
+    assert status == 0, err
+    assert json.loads(out)["scope"] == "global"
+    assert Journal(Home(demo)).load().workspaces[MAIN_ID] == journal_before  # mux's: as it was
+    status, out, _err = run_cli(["status", *home], capsys)
+    assert status == 0
+    (global_line,) = [line for line in out.splitlines() if line.startswith("Global:")]
+    assert "just now" in global_line
+    (workspace_line,) = [line for line in out.splitlines() if line.startswith("Workspace:")]
+    assert "3 h ago" in workspace_line
+    status, out, _err = run_cli(["runs", *home], capsys)
+    assert status == 0 and "(manual, global alone)" in out

@@ -113,7 +113,7 @@ def test_a_second_trigger_is_refused_while_archive_queues(
 
     running = in_thread(threads, service.run, WS)
     assert first.started.wait(WAIT_S)
-    assert service.is_running(WS) and service.running_workspace() == WS
+    assert service.is_running(WS)
     with pytest.raises(RunInFlightError, match="already in flight"):
         service.run(WS)
     waiting = threading.Event()
@@ -199,7 +199,6 @@ def test_manual_and_archive_bypass_the_debounce_automatic_triggers_do_not(
 ) -> None:
     service = offline_service(home, clock)
     service.run(WS)  # manual: journaled at NOW
-    assert service.next_automatic_run_at(WS) == NOW + 6 * HOUR
     clock.now += 2 * HOUR
     for trigger in ("launch", "compaction"):
         with pytest.raises(DebouncedError) as debounced:

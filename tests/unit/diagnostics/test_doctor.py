@@ -16,7 +16,7 @@ from memtab.diagnostics.doctor import run_doctor
 from memtab.diagnostics.home import check_sidecars, home_why
 from memtab.diagnostics.report import Level
 from memtab.diagnostics.runtime import QT_CHECK, QtCheck, read_qt_check, run_qt_check
-from memtab.diagnostics.watching import check_watcher, count_directories, inotify_in_use
+from memtab.diagnostics.watching import check_watcher, inotify_in_use
 from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import config_dir
 from memtab.fs.sidecar import edit_sidecar
@@ -76,7 +76,7 @@ def test_a_healthy_home_is_ok_and_reports_every_section(demo: Home) -> None:
     assert "settings.json" in names
     meta = data["sidecars"][1]
     assert meta["status"] == "ok" and meta["size"] == demo.meta_path.stat().st_size
-    assert data["watcher"]["homeDirectories"] == count_directories(demo.root)
+    assert data["watcher"]["homeDirectories"] == _directories(demo.root)
     assert data["provider"]["provider"] == "offline" and data["provider"]["key"]["sent"] is False
     assert data["writer"]["settings"]["offline_notes"] == "suggest"
     assert data["runtime"]["versions"]["qt"] == "6.0.1"
@@ -298,6 +298,12 @@ def _fake_proc(root: Path, watches_per_instance: list[int]) -> Path:
     return root
 
 
+def _directories(root: Path) -> int:
+    """The directories under `root`, itself included, links not followed (os.walk's own
+    count: one inotify watch each)."""
+    return sum(1 for _ in os.walk(root))
+
+
 def test_inotify_watches_in_use_are_counted_from_proc(tmp_path: Path) -> None:
     proc = _fake_proc(tmp_path / "proc", [3, 2])
     assert inotify_in_use(proc, uid=os.getuid()) == type(inotify_in_use(proc))(2, 5)
@@ -309,7 +315,7 @@ def test_too_few_free_watches_for_the_home_is_a_warning(demo: Home, tmp_path: Pa
     limits = tmp_path / "limits"
     limits.mkdir()
     (limits / "max_user_instances").write_text("2\n")
-    directories = count_directories(demo.root)
+    directories = _directories(demo.root)
     (limits / "max_user_watches").write_text(f"{directories + 4}\n")
     proc = _fake_proc(tmp_path / "proc", [3, 2])
     facts, found = check_watcher(demo.root, limits=limits, proc=proc, backend="inotify")

@@ -205,7 +205,9 @@ def test_cli_plan_out_and_apply_plan_with_accept(
 ) -> None:
     replies = merge_replies()
     monkeypatch.setattr(
-        ConsolidationService, "_make_provider", lambda self, store: Scripted(list(replies))
+        ConsolidationService,
+        "_make_provider",
+        lambda self, store, *_scopes: Scripted(list(replies)),
     )
     plan_file = tmp_path / "plan.json"
     h = ["--home", str(home.root)]

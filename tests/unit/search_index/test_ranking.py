@@ -88,3 +88,16 @@ def test_the_best_line_holds_the_most_query_words_and_long_lines_are_cut() -> No
     long_line = "x " * 200 + "needle " + "y " * 200
     number, snippet = best_line(long_line, "needle") or (0, "")
     assert number == 1 and "needle" in snippet and len(snippet) <= 160
+
+
+def test_files_tied_at_the_last_place_are_ordered_by_id_never_by_the_engines_pick(
+    tmp_path: Path,
+) -> None:
+    """300 notes alike, indexed from the last name to the first: the best 10 are the first
+    10 names, and the next page the next 10 — a page's ties were whichever of them the
+    engine returned first (the pages of one search differed from call to call)."""
+    keys = [f"n{number:03}.md" for number in range(300)]
+    index = indexed(tmp_path, {key: "alpha beta" for key in reversed(keys)})
+    assert [hit.id for hit in index.search("alpha", ROOTS, limit=10)] == keys[:10]
+    assert [hit.id for hit in index.search("alpha", ROOTS, limit=20)][10:] == keys[10:20]
+    index.close()

@@ -91,10 +91,11 @@ def test_745_of_931_deleted_or_rewritten_in_one_run_is_a_mass_change_restored_wh
     (listed,) = json.loads(capsys.readouterr().out)["events"]
     assert list(listed) == [  # a stable contract: fields are only added
         "id", "at", "actor", "index", "deleted", "rewritten", "paths", "words", "restored",
-        "restoredAt", "filesBefore", "mass",
+        "restoredAt", "filesBefore", "mass", "indexes",
     ]  # fmt: skip
     assert listed["id"] == change.id and listed["mass"] is True
     assert (listed["filesBefore"], listed["deleted"], listed["rewritten"]) == (FILES, 400, 345)
+    assert listed["index"] == "global" and listed["indexes"] == ["global"]
 
     stack = UndoStack()
     restored, said = restore_event(stack, store.home, change.event)

@@ -62,14 +62,16 @@ def test_mux_scopes_deleted_and_rewritten_by_another_process_come_back(
         )
     newest = file_history(store, vpath("/memories/workspace/note2.md"))[0]
     assert newest.actor == "external"
-    events = [e for e in change_events(machine.home) if e.actor == "external"]
-    assert {e.key for e in events} == {
+    # One program's change of three scopes at once is one event of their three indexes.
+    (event,) = [e for e in change_events(machine.home) if e.actor == "external"]
+    assert set(event.indexes) == {
         "global",
         store.history_key(Scope.PROJECT),
         store.history_key(Scope.WORKSPACE),
     }
-    for event in events:
-        assert restore_event(machine.home, event).left == ()
+    assert (event.deleted, event.rewritten, event.file_count) == (2, 1, 3)
+    assert event.where_words() == "1 in Global, 1 in Project, 1 in Workspace"
+    assert restore_event(machine.home, event).left == ()  # all three in one step
     assert global_note.read_text("utf-8") == "# global 0\n"
     assert project_note.read_text("utf-8") == "# project 1\n"
     assert workspace_note.read_text("utf-8") == "# workspace 2\n"

@@ -16,7 +16,7 @@ from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.sources.model import Source
-from memtab.watch.sources import record_source
+from memtab.watch.sources import record_source, record_sources
 from support.agent_machine import Machine, build_machine
 
 TOPICS = 20
@@ -111,4 +111,39 @@ def test_events_mark_a_burst_restored_in_part_then_whole(
     assert event["restored"] == TOPICS
     assert main(["events", "--home", home]) == 0
     assert "removed 20 files at " in (out := capsys.readouterr().out) and "· restored" in out
+    assert printed(capsys, "trash", "--home", home, "--json")["files"] == []
+
+
+def test_one_rm_across_agents_is_one_event_that_trash_names_and_restore_puts_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    machine = build_machine(tmp_path)
+    monkeypatch.setenv("HOME", str(machine.user))
+    record_sources(machine.home)  # the recorder's first look
+    removed = [
+        machine.claude_memory / "project_config-sync.md",
+        machine.claude_memory / "feedback_vercel-env-newline.md",
+        machine.codex / "memories" / "MEMORY.md",
+        machine.codex / "memories" / "memory_summary.md",
+    ]
+    for path in removed:  # one `rm` of four files of two agents
+        path.unlink()
+    record_sources(machine.home)
+    home = str(machine.home.root)
+    (event,) = printed(capsys, "events", "--home", home, "--json")["events"]
+    assert len(event["indexes"]) == 2 and event["index"] == event["indexes"][0]
+    assert event["words"].endswith(": 2 of Claude Code's, 2 of Codex's")
+    files = printed(capsys, "trash", "--home", home, "--json")["files"]
+    assert sorted((f["agent"], f["event"]) for f in files) == [
+        ("claude-code", event["id"]),
+        ("claude-code", event["id"]),
+        ("codex", event["id"]),
+        ("codex", event["id"]),
+    ]
+    assert main(["trash", "--home", home]) == 0
+    err = capsys.readouterr().err
+    assert err.count("memtab restore --event ") == 1 and event["id"] in err  # one step
+    result = printed(capsys, "restore", "--event", event["id"], "--home", home, "--json")
+    assert len(result["restored"]) == 4 and result["left"] == []
+    assert all(path.exists() for path in removed)
     assert printed(capsys, "trash", "--home", home, "--json")["files"] == []

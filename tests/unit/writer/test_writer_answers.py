@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.writer.offline.answers import facts_in, findings_in_answers
+from memtab.writer.offline.answers import facts_in
+from memtab.writer.offline.extract import extract_findings
 
 from .events import answer, user
 
@@ -134,7 +135,7 @@ def test_only_final_answers_count_and_at_most_three_each() -> None:
         user("`x` requires `y` because reasons."),  # the user's words: not the agent's finding
         answer(many),
     ]
-    assert findings_in_answers(events) == [
+    assert extract_findings(events).findings == [
         "`step0.sh` must run before `deploy.sh` or the release fails.",
         "`step1.sh` must run before `deploy.sh` or the release fails.",
         "`step2.sh` must run before `deploy.sh` or the release fails.",

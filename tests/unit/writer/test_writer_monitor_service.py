@@ -285,6 +285,10 @@ def test_prime_follows_registered_and_on_disk_workspaces(home: Home) -> None:
     write_chat(chat(home, "ondiskonly"), conversation(2))
     service = WriterService(home)
     service.prime()
-    assert service.monitor.is_following("b2b2b2b2b2")
-    assert service.monitor.is_following("ondiskonly")
     assert load_registry(home).workspace("ondiskonly") is None
+    add_workspace(home, PROJECT, "later", workspace_id="ondiskonly")  # mux registers it
+    for workspace_id in ("b2b2b2b2b2", "ondiskonly"):
+        append_turns(home, 0, 2, workspace_id)
+    # Both followed from where their transcripts ended at the start: only the new turns count.
+    started = {(t.workspace_id, t.message_id) for t in service.poll().tickets}
+    assert started == {("b2b2b2b2b2", "na1"), ("ondiskonly", "na1")}

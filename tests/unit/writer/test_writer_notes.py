@@ -11,7 +11,6 @@ from memtab.writer.offline.notes import (
     NEW_FILE_HEADER,
     SOLVED_PROBLEMS,
     Note,
-    add_findings,
     apply_notes,
     notes_missing_from,
     plan_notes,
@@ -26,6 +25,11 @@ FINDINGS_OF_A_RUN = Findings(
     ],
     findings=["`vitest` needs `happy-dom` for DOM tests."],
 )
+
+
+def add_findings(existing: str, findings: Findings) -> str:
+    """`existing` with the notes of `findings` it lacks (`plan_notes`, then `apply_notes`)."""
+    return apply_notes(existing, plan_notes(existing, findings))
 
 
 def test_a_new_file_gets_frontmatter_a_title_and_the_sections_in_order() -> None:

@@ -27,7 +27,7 @@ from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.providers import bind_to_run
 from memtab.writer.job.result import WriterRunResult
-from memtab.writer.job.run import load_transcript_events, run_writer
+from memtab.writer.job.run import load_writer_events, run_writer
 from memtab.writer.offline.notes import MAX_NOTES_PER_RUN
 from memtab.writer.prompts import build_user_message, tool_specs
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
@@ -75,7 +75,7 @@ NOTHING_TO_REMEMBER = [
 def write_once(
     home: Home, workspace: Workspace, transcript: Path, settings: WriterSettings = WRITE
 ) -> WriterRunResult:
-    events = NewestEvents.of(load_transcript_events(transcript), redact=True)
+    events = load_writer_events(transcript)
     provider = bind_to_run(OfflineWriterProvider(), home, workspace, events.budget, settings)
     return run_writer(home, workspace, events, provider, settings=settings)
 

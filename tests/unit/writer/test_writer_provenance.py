@@ -13,10 +13,10 @@ from memtab.store.home import Home
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
+from memtab.transcripts import read_transcript
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
 from memtab.writer.inbox.suggestions import SuggestionQueue
-from memtab.writer.job.run import load_transcript_events
 from memtab.writer.offline.extract import extract_findings
 from support.memory_paths import vpath
 from support.writer_models import run_model, run_offline, write_demo_transcript
@@ -30,7 +30,7 @@ def transcript(home: Home, workspace: Workspace) -> Path:
 
 
 def test_every_finding_knows_the_messages_it_came_from(transcript: Path) -> None:
-    findings = extract_findings(load_transcript_events(transcript, "mux"))
+    findings = extract_findings(read_transcript(transcript, "mux").events)
     (directive,) = [d for d in findings.directives if "make check" in d.lower()]
     assert findings.origin_of("directive", directive) == ("user-0001",)
     (fix,) = findings.solved_problems

@@ -17,14 +17,14 @@ from memtab.redact import REDACTED
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import NewestEvents
+from memtab.transcripts import NewestEvents, read_transcript
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.job.dump_messages import dump_message
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.providers import bind_to_run
-from memtab.writer.job.run import load_transcript_events, run_writer
+from memtab.writer.job.run import load_writer_events, run_writer, writer_events
 from support.leaks import LEAKS
 from support.memory_paths import vpath
 
@@ -128,7 +128,7 @@ def test_the_offline_writer_request_notes_dump_and_log_hold_no_secret(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    events = load_transcript_events(transcript)
+    events = writer_events(read_transcript(transcript).events)
     assert all(_leaked(json.dumps([event.to_json() for event in events]))), "secrets are there"
     settings = WriterSettings(dump_successful_runs=True, offline_notes=OfflineNotes.WRITE)
     newest = NewestEvents.of(events, redact=True)
@@ -157,7 +157,7 @@ def test_the_offline_writer_request_notes_dump_and_log_hold_no_secret(
 def test_a_model_that_writes_secrets_into_memory_is_redacted(
     home: Home, workspace: Workspace, transcript: Path
 ) -> None:
-    result = run_writer(home, workspace, load_transcript_events(transcript), EchoingModel())
+    result = run_writer(home, workspace, read_transcript(transcript).events, EchoingModel())
 
     assert result.outcome == "wrote"
     notes = MemoryStore(home, workspace).read(vpath(DEFAULT_MEMORY_PATH)).content
@@ -167,7 +167,7 @@ def test_a_model_that_writes_secrets_into_memory_is_redacted(
 def test_suggested_memories_hold_no_secret(
     home: Home, workspace: Workspace, transcript: Path
 ) -> None:
-    events = NewestEvents.of(load_transcript_events(transcript), redact=True)
+    events = load_writer_events(transcript)
     provider = bind_to_run(
         OfflineWriterProvider(), home, workspace, events.budget, WriterSettings()
     )

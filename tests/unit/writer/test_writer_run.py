@@ -17,11 +17,11 @@ from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.traces.names import trace_file_name
-from memtab.transcripts import TranscriptEvent
+from memtab.transcripts import TranscriptEvent, read_transcript
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.job.offline_provider import OfflineWriterProvider
-from memtab.writer.job.run import load_transcript_events, run_writer
+from memtab.writer.job.run import run_writer
 from memtab.writer.prompts import reminder_prompt, system_prompt
 from memtab.writer.tools import STALE_NOT_FOUND
 from support.fake_model_server import (
@@ -104,7 +104,7 @@ def events(home: Home, workspace: Workspace) -> list[TranscriptEvent]:
             ),
         ],
     )
-    return load_transcript_events(path, "mux")
+    return read_transcript(path, "mux").events
 
 
 @pytest.fixture
@@ -435,7 +435,7 @@ def test_a_dump_hides_the_keys_memtab_holds_by_the_same_rule_as_provider_errors(
     result = run_writer(
         home,
         workspace,
-        load_transcript_events(path, "mux"),
+        read_transcript(path, "mux").events,
         OfflineWriterProvider(),
         settings=settings,
         known_secrets=keys,

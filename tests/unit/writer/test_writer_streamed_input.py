@@ -11,7 +11,12 @@ import pytest
 from memtab.llm.types import ChatProvider, Message, ModelReply, ToolSpec, UserMessage
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace, load_registry
-from memtab.transcripts import DEFAULT_MAX_JSON_CHARS, NewestEvents, TranscriptEvent
+from memtab.transcripts import (
+    DEFAULT_MAX_JSON_CHARS,
+    NewestEvents,
+    TranscriptEvent,
+    read_transcript,
+)
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import OfflineNotes
 from memtab.writer.job.offline_provider import OfflineWriterProvider
@@ -20,7 +25,6 @@ from memtab.writer.job.run import (
     MANUAL_TRIGGER_ID,
     WriterRunResult,
     default_trigger_id,
-    load_transcript_events,
     load_writer_events,
     run_writer,
     writer_events,
@@ -88,7 +92,7 @@ def _run(
 def test_a_streamed_read_sends_what_a_whole_read_sends(
     path: Path, max_json_chars: int, tmp_path: Path
 ) -> None:
-    whole, whole_model = _run(tmp_path / "a", load_transcript_events(path), max_json_chars)
+    whole, whole_model = _run(tmp_path / "a", read_transcript(path).events, max_json_chars)
     streamed, streamed_model = _run(
         tmp_path / "b", load_writer_events(path, max_json_chars=max_json_chars), max_json_chars
     )
@@ -122,7 +126,12 @@ def test_a_run_is_filed_under_the_newest_completed_turn_even_beyond_the_budget(
     newest = load_writer_events(path, "mux", max_json_chars=5_000)
     assert newest.budget.events[0].id != "a1"  # far older than what is sent
     assert default_trigger_id(newest) == "a1"
-    assert default_trigger_id(NewestEvents.of(load_transcript_events(path), redact=True)) == "a1"
+    assert (
+        default_trigger_id(
+            NewestEvents.of(writer_events(read_transcript(path).events), redact=True)
+        )
+        == "a1"
+    )
 
     write_chat(path, messages[2:])
     assert default_trigger_id(load_writer_events(path, "mux")) == "u39"  # no turn: newest

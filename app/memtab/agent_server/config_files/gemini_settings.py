@@ -35,7 +35,6 @@ from typing import Any
 
 from memtab.agent_server.agents import SERVER_KEY
 from memtab.agent_server.config_files import EditStatus
-from memtab.agent_server.config_files.json_edits import RemoveStatus, remove_member
 from memtab.agent_server.config_files.json_members import JsonEditError, member_value, set_member
 from memtab.agent_server.server_names import READ_TOOLS
 from memtab.fs.jsonfile import JsonError, parse_json
@@ -131,11 +130,6 @@ def set_gemini_server(
         updated, status = set_member(text, keys, entry, jsonc=True)
     check_readable(updated)
     return updated, status
-
-
-def remove_gemini_server(text: str, keys: tuple[str, ...] = ENTRY_KEYS) -> tuple[str, RemoveStatus]:
-    """`text` without Memtab's server at `keys` (an `mcpServers` left empty goes too)."""
-    return remove_member(text, keys, jsonc=True)
 
 
 def _memtabs(data: bytes) -> bool:

@@ -40,12 +40,10 @@ _REDIRECTION = re.compile(r"^(?:\d*[<>]|&>)")
 @dataclass(frozen=True)
 class Command:
     """One simple command of a chain: its words (the program first), the directory a
-    `cd` before it in the chain moved to (None: where the chain started), and whether
-    it came from a shell block or prompt (True) or from inline code (False)."""
+    `cd` before it in the chain moved to (None: where the chain started)."""
 
     words: tuple[str, ...]
     directory: str | None
-    in_shell_block: bool
 
     @property
     def program(self) -> str:
@@ -62,20 +60,16 @@ def commands_of(line: Line) -> Iterator[Command]:
         text = line.text
         prompted = _PROMPT.match(text)
         if prompted is not None:
-            yield from _chain(text[prompted.end() :], shell=True)
+            yield from _chain(text[prompted.end() :])
         elif line.block in SHELL_BLOCKS and line.block not in SESSION_BLOCKS:
-            yield from _chain(text, shell=True)
+            yield from _chain(text)
         return
     for span in line.spans:
         prompted = _PROMPT.match(span)
         if prompted is not None:
-            yield from _chain(span[prompted.end() :], shell=True)
+            yield from _chain(span[prompted.end() :])
         elif _may_be_a_command(span):  # a well-known tool's command, not a quoted name
-            yield from (
-                c
-                for c in _chain(span, shell=False)
-                if c.program in KNOWN_PROGRAMS and len(c.words) > 1
-            )
+            yield from (c for c in _chain(span) if c.program in KNOWN_PROGRAMS and len(c.words) > 1)
 
 
 def _may_be_a_command(span: str) -> bool:
@@ -84,7 +78,7 @@ def _may_be_a_command(span: str) -> bool:
     return len(words) > 1 and not KNOWN_PROGRAMS.isdisjoint(words)
 
 
-def _chain(text: str, *, shell: bool) -> Iterator[Command]:
+def _chain(text: str) -> Iterator[Command]:
     text = text.strip()
     if not text or text.startswith("#") or len(text) > _MAX_COMMAND_CHARS:
         return
@@ -116,7 +110,7 @@ def _chain(text: str, *, shell: bool) -> Iterator[Command]:
             if "/" in command[0]:  # ./scripts/x.sh: a path, checked as one
                 continue
             return
-        yield Command(tuple(command), directory, shell)
+        yield Command(tuple(command), directory)
 
 
 def _split(tokens: list[str]) -> Iterator[list[str]]:

@@ -17,8 +17,10 @@ import sys
 from pathlib import Path
 
 from memtab.cli.common import (
+    Argument,
     CliError,
-    add_home_option,
+    Exclusive,
+    add_command,
     format_table,
     open_home,
     open_store,
@@ -37,7 +39,13 @@ from memtab.fs.records import Record
 from memtab.humanize import absolute_time, files_changed_text, plural
 from memtab.llm.settings import PROVIDER_NAMES, ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
-from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, Trigger, changed_files
+from memtab.store.sidecars.journal import (
+    RUN_SCOPES,
+    ConsolidationRecord,
+    JournalOp,
+    Trigger,
+    changed_files,
+)
 from memtab.store.sidecars.registry import load_registry
 
 CLI_TRIGGERS: tuple[Trigger, ...] = ("manual", "archive")
@@ -45,77 +53,86 @@ CLI_TRIGGERS: tuple[Trigger, ...] = ("manual", "archive")
 MAX_STEPS = RunLimits.max_steps
 
 
-def _add_provider_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+_PROVIDER_OPTIONS = (
+    Argument(
         "--provider",
         choices=PROVIDER_NAMES,
         help="model provider (default: MEMTAB_PROVIDER, the settings file, else offline)",
-    )
-    parser.add_argument("--model", metavar="M", help="model id sent to the provider")
-    parser.add_argument("--base-url", metavar="URL", help="provider base URL (e.g. Ollama)")
-    parser.add_argument(
+    ),
+    Argument("--model", metavar="M", help="model id sent to the provider"),
+    Argument("--base-url", metavar="URL", help="provider base URL (e.g. Ollama)"),
+    Argument(
         "--max-steps",
         type=int,
         metavar="N",
         default=MAX_STEPS,
         help=f"model steps, 1 to {MAX_STEPS} (the default)",
-    )
-    parser.add_argument(
+    ),
+    Argument(
         "--timeout",
         type=float,
         metavar="SECONDS",
         default=RunLimits.timeout_s,
         help="wall-clock limit of one run",
-    )
+    ),
+)
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `consolidate` and `sweep` to the `memtab` parser."""
-    consolidate = commands.add_parser(
+    add_command(
+        commands,
         "consolidate",
+        Argument.workspace(required=True),
+        *_PROVIDER_OPTIONS,
+        Argument(
+            "--dry-run", action="store_true", help="propose changes without applying or journaling"
+        ),
+        Exclusive(
+            Argument(
+                "--plan-out",
+                metavar="FILE",
+                help="write the plan (each proposed op with its diff) to FILE; change nothing",
+            ),
+            Argument("--apply-plan", metavar="FILE", help="apply a plan written by --plan-out"),
+        ),
+        Argument(
+            "--accept",
+            metavar="N,N",
+            help="with --apply-plan: the op numbers to apply (default: every proposed op)",
+        ),
+        Argument("--trigger", choices=CLI_TRIGGERS, default="manual"),
+        Argument(
+            "--scope",
+            choices=RUN_SCOPES,
+            help="consolidate that scope alone (its files only; journaled as such)",
+        ),
+        Argument.json("print the journal record"),
+        handler=run_consolidate,
         writes_home=True,
         help="consolidate a workspace's memory now (combine, prune, promote)",
     )
-    add_home_option(consolidate)
-    consolidate.add_argument("--workspace", metavar="ID", required=True)
-    _add_provider_options(consolidate)
-    consolidate.add_argument(
-        "--dry-run", action="store_true", help="propose changes without applying or journaling"
-    )
-    review = consolidate.add_mutually_exclusive_group()
-    review.add_argument(
-        "--plan-out",
-        metavar="FILE",
-        help="write the plan (each proposed op with its diff) to FILE; change nothing",
-    )
-    review.add_argument("--apply-plan", metavar="FILE", help="apply a plan written by --plan-out")
-    consolidate.add_argument(
-        "--accept",
-        metavar="N,N",
-        help="with --apply-plan: the op numbers to apply (default: every proposed op)",
-    )
-    consolidate.add_argument("--trigger", choices=CLI_TRIGGERS, default="manual")
-    consolidate.add_argument("--json", action="store_true", help="print the journal record")
-    consolidate.set_defaults(handler=run_consolidate)
-
-    declined = commands.add_parser(
+    add_command(
+        commands,
         "declined",
+        Argument.workspace("the workspace", required=True),
+        Argument(
+            "--forget", action="store_true", help="forget them: the next run may propose them again"
+        ),
+        Argument.json("print them as JSON"),
+        handler=run_declined,
         writes_home=False,
         help="changes declined in review, not proposed again until their files change",
         description="List the changes you declined in a consolidation review of this "
         "workspace's scopes. A later run does not propose one again while the files it "
         "touches are unchanged; --forget clears them all (docs/formats.md §9.7).",
     )
-    add_home_option(declined)
-    declined.add_argument("--workspace", metavar="ID", required=True, help="the workspace")
-    declined.add_argument(
-        "--forget", action="store_true", help="forget them: the next run may propose them again"
-    )
-    declined.add_argument("--json", action="store_true", help="print them as JSON")
-    declined.set_defaults(handler=run_declined)
-
-    sweep = commands.add_parser(
+    add_command(
+        commands,
         "sweep",
+        *_PROVIDER_OPTIONS,
+        Argument.json("print the sweep report"),
+        handler=run_sweep,
         writes_home=True,
         help="run the launch sweep: consolidate up to 3 idle workspaces that need it",
         description="Run the launch sweep as mux does at start-up: consolidate up to 3 "
@@ -127,10 +144,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "at every mux start itself, and a sweep applies changes nobody reviews; run this "
         "when you want one (e.g. from a login script).",
     )
-    add_home_option(sweep)
-    _add_provider_options(sweep)
-    sweep.add_argument("--json", action="store_true", help="print the sweep report")
-    sweep.set_defaults(handler=run_sweep)
 
 
 def _service(args: argparse.Namespace) -> ConsolidationService:
@@ -205,6 +218,8 @@ def print_plan(plan: ConsolidationPlan) -> None:
             _print_op(part, "  ")
     if not plan.ops:
         print("(no changes proposed)")
+    if plan.scope is not None:
+        print(f"scope: {plan.scope} alone")
     print(f"summary: {plan.summary}")
 
 
@@ -223,6 +238,8 @@ def run_consolidate(args: argparse.Namespace) -> int:
         raise CliError("--accept goes with --apply-plan")
     if args.dry_run and (args.plan_out or args.apply_plan):
         raise CliError("--dry-run cannot be combined with --plan-out or --apply-plan")
+    if args.scope and args.apply_plan:
+        raise CliError("--scope goes with a run or --plan-out: a plan keeps its own scope")
     service = _service(args)
     workspace = load_registry(service.home).require_workspace(args.workspace)
     if args.plan_out:
@@ -238,13 +255,16 @@ def run_consolidate(args: argparse.Namespace) -> int:
             raise _failed(args, error) from None
         return _print_record(args, record)
     if not args.json:
+        what = f"the {args.scope} scope of " if args.scope else ""
         print(
-            f"Consolidating {workspace.display_name} ({workspace.id}) with "
+            f"Consolidating {what}{workspace.display_name} ({workspace.id}) with "
             f"{service.describe_provider()}{' (dry run)' if args.dry_run else ''}…",
             file=sys.stderr,
         )
     try:
-        record = service.run(workspace.id, trigger=args.trigger, dry_run=args.dry_run)
+        record = service.run(
+            workspace.id, trigger=args.trigger, dry_run=args.dry_run, scope=args.scope
+        )
     except ConsolidationError as error:
         raise _failed(args, error) from None
     return _print_record(args, record)
@@ -266,7 +286,7 @@ def _plan_out(
     args: argparse.Namespace, service: ConsolidationService, workspace_id: str, path: Path
 ) -> int:
     try:
-        plan = service.plan(workspace_id, trigger=args.trigger)
+        plan = service.plan(workspace_id, trigger=args.trigger, scope=args.scope)
         write_plan(path, plan)
     except ConsolidationError as error:
         raise CliError(str(error)) from None

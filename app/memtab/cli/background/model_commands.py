@@ -15,7 +15,7 @@ import argparse
 import dataclasses
 from pathlib import Path
 
-from memtab.cli.common import CliError, format_table, print_json
+from memtab.cli.common import Argument, CliError, add_command, format_table, print_json
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.records import Record
 from memtab.fs.terminal_text import printable
@@ -40,54 +40,57 @@ from memtab.llm.types import ProviderError
 _KIND_NAMES = ", ".join(kind.name for kind in KNOWN_SERVERS)
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `models` and `settings` to the `memtab` parser."""
-    models = commands.add_parser(
-        "models",
-        writes_home=False,
-        help="the model in use, and model servers running on this machine",
-        description="Print the model the writer and Consolidate now use; with --local, also "
-        f"ask this machine's usual ports ({_KIND_NAMES}) which models they serve.",
-    )
-    models.add_argument("--local", action="store_true", help="look for local model servers")
-    _add_probe_options(models)
-    models.add_argument("--json", action="store_true", help="machine-readable output")
-    models.set_defaults(handler=run_models)
-
-    settings = commands.add_parser(
-        "settings", writes_home=False, help="choose the model Memtab uses"
-    )
-    actions = settings.add_subparsers(dest="action", metavar="ACTION", required=True)
-    use_local = actions.add_parser(
-        "use-local",
-        help="use a model server running on this machine (no key, nothing leaves it)",
-        description="Save settings that send the writer's and Consolidate's requests to a "
-        "local server's OpenAI-compatible API. The server must be running.",
-    )
-    use_local.add_argument("server", help=f"which server: {_KIND_NAMES}, or its port")
-    use_local.add_argument(
-        "--model", help="a model it serves (`qwen2.5-coder` picks `qwen2.5-coder:7b`)"
-    )
-    _add_probe_options(use_local)
-    use_local.add_argument("--json", action="store_true", help="machine-readable output")
-    use_local.set_defaults(handler=run_use_local)
-    use_offline = actions.add_parser(
-        "use-offline", help="use Memtab's built-in offline engines (no model)"
-    )
-    use_offline.add_argument("--json", action="store_true", help="machine-readable output")
-    use_offline.set_defaults(handler=run_use_offline)
-
-
-def _add_probe_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+_PROBE_OPTIONS = (
+    Argument(
         "--port",
         action="append",
         default=[],
         metavar="KIND=PORT",
         help="where a server listens when not on its usual port (ollama=11435)",
+    ),
+    Argument("--timeout", type=float, default=0.6, help="seconds to wait for each port (0.6)"),
+)
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `models` and `settings` to the `memtab` parser."""
+    add_command(
+        commands,
+        "models",
+        Argument("--local", action="store_true", help="look for local model servers"),
+        *_PROBE_OPTIONS,
+        Argument.json("machine-readable output"),
+        home=False,
+        handler=run_models,
+        writes_home=False,
+        help="the model in use, and model servers running on this machine",
+        description="Print the model the writer and Consolidate now use; with --local, also "
+        f"ask this machine's usual ports ({_KIND_NAMES}) which models they serve.",
     )
-    parser.add_argument(
-        "--timeout", type=float, default=0.6, help="seconds to wait for each port (0.6)"
+    settings = add_command(
+        commands, "settings", home=False, writes_home=False, help="choose the model Memtab uses"
+    )
+    actions = settings.add_subparsers(dest="action", metavar="ACTION", required=True)
+    add_command(
+        actions,
+        "use-local",
+        Argument("server", help=f"which server: {_KIND_NAMES}, or its port"),
+        Argument("--model", help="a model it serves (`qwen2.5-coder` picks `qwen2.5-coder:7b`)"),
+        *_PROBE_OPTIONS,
+        Argument.json("machine-readable output"),
+        home=False,
+        handler=run_use_local,
+        help="use a model server running on this machine (no key, nothing leaves it)",
+        description="Save settings that send the writer's and Consolidate's requests to a "
+        "local server's OpenAI-compatible API. The server must be running.",
+    )
+    add_command(
+        actions,
+        "use-offline",
+        Argument.json("machine-readable output"),
+        home=False,
+        handler=run_use_offline,
+        help="use Memtab's built-in offline engines (no model)",
     )
 
 

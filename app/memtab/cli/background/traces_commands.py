@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from memtab.cli.common import add_home_option, elide, format_table, open_home, print_json
+from memtab.cli.common import Argument, add_command, elide, format_table, open_home, print_json
 from memtab.fs.records import Record
 from memtab.humanize import relative_time
 from memtab.store.home import Home
@@ -20,15 +20,15 @@ ERROR_COLUMN_WIDTH = 60
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `traces` to the `memtab` parser."""
-    traces = commands.add_parser(
+    add_command(
+        commands,
         "traces",
+        Argument.workspace("only this workspace's dumps"),
+        Argument.json("machine-readable output"),
+        handler=run_traces,
         writes_home=False,
         help="list the background writer's trace dumps (why runs failed)",
     )
-    add_home_option(traces)
-    traces.add_argument("--workspace", metavar="ID", help="only this workspace's dumps")
-    traces.add_argument("--json", action="store_true", help="machine-readable output")
-    traces.set_defaults(handler=run_traces)
 
 
 class TraceListing(Record, write_only=True):

@@ -16,7 +16,15 @@ from types import FrameType
 from typing import TYPE_CHECKING, Annotated
 
 from memtab.agent_server.bridge.rendezvous import RendezvousError, host_rendezvous
-from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
+from memtab.cli.common import (
+    Argument,
+    CliError,
+    Exclusive,
+    add_command,
+    format_table,
+    open_home,
+    print_json,
+)
 from memtab.fs.clock import now_ms
 from memtab.fs.records import Inlined, Record
 from memtab.humanize import absolute_time, plural, relative_time
@@ -35,46 +43,46 @@ DAY_MS = 24 * 60 * 60 * 1000
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    watch = commands.add_parser(
+    add_command(
+        commands,
         "watch",
+        Exclusive(
+            Argument(
+                "--install", action="store_true", help="start it at login for this user, and now"
+            ),
+            Argument("--uninstall", action="store_true", help="stop starting it at login"),
+            Argument("--status", action="store_true", help="whether it runs, and since when"),
+        ),
+        Argument(
+            "--polling", action="store_true", help="poll the disk every second (network drives)"
+        ),
+        Argument.JSON,
+        handler=run_watch,
         writes_home=True,
         help="record every change any program makes to every agent's memory, without the "
         "window (runs until stopped)",
     )
-    add_home_option(watch)
-    what = watch.add_mutually_exclusive_group()
-    what.add_argument(
-        "--install", action="store_true", help="start it at login for this user, and now"
-    )
-    what.add_argument("--uninstall", action="store_true", help="stop starting it at login")
-    what.add_argument("--status", action="store_true", help="whether it runs, and since when")
-    watch.add_argument(
-        "--polling", action="store_true", help="poll the disk every second (network drives)"
-    )
-    watch.add_argument("--json", action="store_true")
-    watch.set_defaults(handler=run_watch)
-
-    events = commands.add_parser(
+    add_command(
+        commands,
         "events",
+        Argument("--days", type=int, default=7, help="how far back (default 7)"),
+        Argument(
+            "--min-files",
+            type=int,
+            default=BURST_MIN_FILES,
+            help=f"the fewest files an event has (default {BURST_MIN_FILES})",
+        ),
+        Argument(
+            "--mass",
+            action="store_true",
+            help="only mass changes: one program deleting or rewriting much of a memory at once",
+        ),
+        Argument.JSON,
+        handler=run_events,
         writes_home=False,
         help="what a program did to many files at once (restore one with "
         "`memtab restore --event ID`)",
     )
-    add_home_option(events)
-    events.add_argument("--days", type=int, default=7, help="how far back (default 7)")
-    events.add_argument(
-        "--min-files",
-        type=int,
-        default=BURST_MIN_FILES,
-        help=f"the fewest files an event has (default {BURST_MIN_FILES})",
-    )
-    events.add_argument(
-        "--mass",
-        action="store_true",
-        help="only mass changes: one program deleting or rewriting much of a memory at once",
-    )
-    events.add_argument("--json", action="store_true")
-    events.set_defaults(handler=run_events)
 
 
 def run_watch(args: argparse.Namespace) -> int:
@@ -186,7 +194,7 @@ def _what(event: ChangeEvent, shown: ListedEvent) -> str:
     mass change says so, and of how many files (`… · mass change: 745 of 931 files`)."""
     words = event.words()
     if shown.mass:
-        words += f" · mass change: {len(event.paths)} of {shown.files_before} files"
+        words += f" · mass change: {event.file_count} of {shown.files_before} files"
     restored = event.restored_words()
     return f"{words} · {restored}" if restored else words
 
@@ -206,7 +214,7 @@ def run_events(args: argparse.Namespace) -> int:
     listed = [
         event.listed().replaced(
             files_before=before.get(event.id),
-            mass=guard.is_mass(len(event.paths), before.get(event.id, 0)),
+            mass=guard.is_mass(event.file_count, before.get(event.id, 0)),
         )
         for event in events
     ]

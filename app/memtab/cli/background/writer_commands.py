@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from memtab.cli.common import CliError, add_home_option, open_home, print_json
+from memtab.cli.common import Argument, CliError, add_command, open_home, print_json
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import plural
 from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
@@ -45,40 +45,40 @@ from memtab.writer.records import Suggestion
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `memtab write` to the `memtab` parser."""
-    write = commands.add_parser(
+    add_command(
+        commands,
         "write",
+        Argument.workspace(required=True),
+        Argument(
+            "--transcript",
+            metavar="FILE",
+            help="transcript to read (default: the workspace's chat.jsonl)",
+        ),
+        Argument(
+            "--format",
+            choices=TRANSCRIPT_FORMATS,
+            help="transcript format (default: mux for chat.jsonl, detected for --transcript)",
+        ),
+        Argument("--provider", choices=PROVIDER_NAMES, help="model provider"),
+        Argument("--model", metavar="M", help="model name"),
+        Argument("--base-url", metavar="URL", help="provider base URL"),
+        Argument("--timeout", metavar="SECONDS", type=float, help="time limit of the run"),
+        Argument("--memory-path", metavar="PATH", help="workspace memory file to keep"),
+        Argument(
+            "--dump", action="store_true", help="write a trace dump even when the run succeeds"
+        ),
+        Argument(
+            "--write-notes",
+            action="store_true",
+            help="offline writer: write its notes to the memory file instead of suggesting them",
+        ),
+        Argument.json("machine-readable output"),
+        handler=run_write,
         writes_home=True,
         help="run the background memory writer once for a workspace",
         description="Read a workspace's transcript and update its memory file now, "
         "ignoring the every-N-turns interval.",
     )
-    add_home_option(write)
-    write.add_argument("--workspace", metavar="ID", required=True)
-    write.add_argument(
-        "--transcript",
-        metavar="FILE",
-        help="transcript to read (default: the workspace's chat.jsonl)",
-    )
-    write.add_argument(
-        "--format",
-        choices=TRANSCRIPT_FORMATS,
-        help="transcript format (default: mux for chat.jsonl, detected for --transcript)",
-    )
-    write.add_argument("--provider", choices=PROVIDER_NAMES, help="model provider")
-    write.add_argument("--model", metavar="M", help="model name")
-    write.add_argument("--base-url", metavar="URL", help="provider base URL")
-    write.add_argument("--timeout", metavar="SECONDS", type=float, help="time limit of the run")
-    write.add_argument("--memory-path", metavar="PATH", help="workspace memory file to keep")
-    write.add_argument(
-        "--dump", action="store_true", help="write a trace dump even when the run succeeds"
-    )
-    write.add_argument(
-        "--write-notes",
-        action="store_true",
-        help="offline writer: write its notes to the memory file instead of suggesting them",
-    )
-    write.add_argument("--json", action="store_true", help="machine-readable output")
-    write.set_defaults(handler=run_write)
 
 
 def run_write(args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ from memtab.check.engine import CheckEngine
 from memtab.check.recalled import RecallChecks
 from memtab.check.records import CheckReport, Finding
 from memtab.check.settings import MAX_STALE_DAYS
-from memtab.cli.common import CliError, add_home_option, open_home, print_json
+from memtab.cli.common import Argument, CliError, add_command, open_home, print_json
 from memtab.cli.failure import Kind, failed
 from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.review.plan import write_plan
@@ -33,8 +33,33 @@ COULD_NOT_CHECK = 2
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    check = commands.add_parser(
+    add_command(
+        commands,
         "check",
+        Argument.workspace(
+            "check what this workspace sees (global, its project's and its own memory); "
+            "default: every memory file of the home, each once"
+        ),
+        Argument.json("print the report as JSON"),
+        Argument(
+            "--plan-out",
+            metavar="FILE",
+            help="with --workspace: write the obvious fixes as a plan to review and apply "
+            "with `memtab consolidate --apply-plan FILE`",
+        ),
+        Argument(
+            "--stale-days",
+            type=int,
+            metavar="N",
+            help="memory unused for N days is stale (default: settings.json check.stale_days, "
+            "else 90; 0: never)",
+        ),
+        Argument(
+            "--no-sources",
+            action="store_true",
+            help="check mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)",
+        ),
+        handler=run_check,
         writes_home=False,
         help="check the memory against the code: missing files, scripts and programs, "
         "broken links, disagreeing facts, stale memory",
@@ -45,33 +70,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "used for a while. A project that is not on this disk is one finding. Exits 1 "
         "when something was found, 0 when not, 2 when the check could not be made.",
     )
-    add_home_option(check)
-    check.add_argument(
-        "--workspace",
-        metavar="ID",
-        help="check what this workspace sees (global, its project's and its own memory); "
-        "default: every memory file of the home, each once",
-    )
-    check.add_argument("--json", action="store_true", help="print the report as JSON")
-    check.add_argument(
-        "--plan-out",
-        metavar="FILE",
-        help="with --workspace: write the obvious fixes as a plan to review and apply "
-        "with `memtab consolidate --apply-plan FILE`",
-    )
-    check.add_argument(
-        "--stale-days",
-        type=int,
-        metavar="N",
-        help="memory unused for N days is stale (default: settings.json check.stale_days, "
-        "else 90; 0: never)",
-    )
-    check.add_argument(
-        "--no-sources",
-        action="store_true",
-        help="check mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)",
-    )
-    check.set_defaults(handler=run_check)
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from memtab.cli.common import add_home_option, format_table, print_json
+from memtab.cli.common import Argument, add_command, format_table, print_json
 from memtab.diagnostics.doctor import run_doctor
 from memtab.diagnostics.report import DoctorReport, Level
 from memtab.humanize import plural, relative_time, size_text
@@ -20,8 +20,16 @@ _MARKS = {Level.BROKEN: "✗", Level.WARNING: "!"}
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `doctor` to the `memtab` parser."""
-    doctor = commands.add_parser(
+    add_command(
+        commands,
         "doctor",
+        Argument.json("machine-readable output"),
+        Argument(
+            "--check-provider",
+            action="store_true",
+            help="also send one small request to the configured model provider",
+        ),
+        handler=run_doctor_command,
         writes_home=False,
         help="check the home, sidecars, file watcher, sources, model settings, versions and "
         "the agents' warm MCP server",
@@ -29,14 +37,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "(a file or setting Memtab cannot use, a provider that cannot work, Qt that does "
         "not load); warnings alone exit 0.",
     )
-    add_home_option(doctor)
-    doctor.add_argument("--json", action="store_true", help="machine-readable output")
-    doctor.add_argument(
-        "--check-provider",
-        action="store_true",
-        help="also send one small request to the configured model provider",
-    )
-    doctor.set_defaults(handler=run_doctor_command)
 
 
 def run_doctor_command(args: argparse.Namespace) -> int:

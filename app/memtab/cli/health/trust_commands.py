@@ -17,7 +17,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from memtab.cli.common import add_home_option, open_home, print_json
+from memtab.cli.common import Argument, add_command, open_home, print_json
 from memtab.cli.failure import Kind, failed
 from memtab.fs.terminal_text import printable
 from memtab.humanize import plural
@@ -41,9 +41,28 @@ _SCOPE_HELP = (
 )
 
 
+_COMMON_OPTIONS = (
+    Argument.workspace(_SCOPE_HELP),
+    Argument.json("print the report as JSON"),
+    Argument(
+        "--no-sources",
+        action="store_true",
+        help="mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)",
+    ),
+)
+
+
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    duplicates = commands.add_parser(
+    add_command(
+        commands,
         "duplicates",
+        *_COMMON_OPTIONS,
+        Argument(
+            "--all",
+            action="store_true",
+            help="show the groups kept as they are too (the window's Keep)",
+        ),
+        handler=run_duplicates,
         writes_home=False,
         help="memories that say the same thing, across agents and scopes",
         description="Find memories that say the same thing: the same text (a copy, Codex's "
@@ -51,15 +70,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "other words, and one rule written in two memories (in global and in a project). "
         "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
     )
-    _common_options(duplicates)
-    duplicates.add_argument(
-        "--all",
-        action="store_true",
-        help="show the groups kept as they are too (the window's Keep)",
-    )
-    duplicates.set_defaults(handler=run_duplicates)
-    contradictions = commands.add_parser(
+    add_command(
+        commands,
         "contradictions",
+        *_COMMON_OPTIONS,
+        handler=run_contradictions,
         writes_home=False,
         help="lines of two memories a session sees together that disagree",
         description="Find lines, in any two memories a session sees together (global and "
@@ -68,10 +83,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "use, always or never; each pair names both files and lines and which is newer. "
         "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
     )
-    _common_options(contradictions)
-    contradictions.set_defaults(handler=run_contradictions)
-    leaks = commands.add_parser(
+    add_command(
+        commands,
         "leaks",
+        *_COMMON_OPTIONS,
+        handler=run_leaks,
         writes_home=False,
         help="memories in the wrong place (another project's, global), and secrets",
         description="Find memories in one project's memory (or global memory, or team "
@@ -79,19 +95,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "hosts, or a person's home folder, and secret-like values anywhere; each says where "
         "the memory belongs. Exits 1 when something was found, 0 when not, 2 when the "
         "memory could not be read.",
-    )
-    _common_options(leaks)
-    leaks.set_defaults(handler=run_leaks)
-
-
-def _common_options(parser: argparse.ArgumentParser) -> None:
-    add_home_option(parser)
-    parser.add_argument("--workspace", metavar="ID", help=_SCOPE_HELP)
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument(
-        "--no-sources",
-        action="store_true",
-        help="mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)",
     )
 
 

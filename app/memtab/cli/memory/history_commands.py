@@ -17,8 +17,9 @@ from typing import Annotated
 from memtab.blame.records import AdHocNoteSource, BlameLine
 from memtab.blame.service import blame_file_id, blame_memory_file
 from memtab.cli.common import (
+    Argument,
     CliError,
-    add_home_option,
+    add_command,
     elide,
     format_table,
     open_home,
@@ -64,103 +65,98 @@ from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import find_event, restore_event
 
+_PATH = Argument(
+    "path",
+    metavar="PATH",
+    help="virtual path, e.g. /memories/global/a.md, or another agent's file id",
+)
+_ORPHAN = Argument(
+    "--orphan",
+    metavar="DIR",
+    help="an orphaned project memory dir (memory/project/DIR), deleted or not; "
+    "its files are /memories/project/…",
+)
+_FILE_WORKSPACE = Argument.workspace("for project and workspace files")
+
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this module's sub-commands to the `memtab` parser."""
-    history = commands.add_parser(
-        "history", writes_home=True, help="every recorded version of a memory file"
+    add_command(
+        commands,
+        "history",
+        _PATH,
+        _FILE_WORKSPACE,
+        _ORPHAN,
+        Argument.JSON,
+        handler=run_history,
+        writes_home=True,
+        help="every recorded version of a memory file",
     )
-    add_home_option(history)
-    history.add_argument(
-        "path",
-        metavar="PATH",
-        help="virtual path, e.g. /memories/global/a.md, or another agent's file id",
-    )
-    history.add_argument("--workspace", metavar="ID", help="for project and workspace files")
-    _add_orphan_option(history)
-    history.add_argument("--json", action="store_true")
-    history.set_defaults(handler=run_history)
-
-    blame = commands.add_parser(
+    add_command(
+        commands,
         "blame",
+        _PATH,
+        _FILE_WORKSPACE,
+        _ORPHAN,
+        Argument.JSON,
+        handler=run_blame,
         writes_home=True,
         help="who introduced each line of a memory file, when, and from what",
     )
-    add_home_option(blame)
-    blame.add_argument(
-        "path",
-        metavar="PATH",
-        help="virtual path, e.g. /memories/global/a.md, or another agent's file id",
-    )
-    blame.add_argument("--workspace", metavar="ID", help="for project and workspace files")
-    _add_orphan_option(blame)
-    blame.add_argument("--json", action="store_true")
-    blame.set_defaults(handler=run_blame)
-
-    restore_parser = commands.add_parser(
+    add_command(
+        commands,
         "restore",
+        Argument("path", metavar="PATH", nargs="?"),
+        Argument.workspace(),
+        _ORPHAN,
+        Argument("--version", metavar="V", help="a version id"),
+        Argument(
+            "--event",
+            metavar="ID",
+            help="instead of PATH and --version: put back every file one burst of changes "
+            "deleted or rewrote (see `memtab events`)",
+        ),
+        Argument("--to", metavar="PATH", help="restore to another path"),
+        Argument(
+            "--force",
+            action="store_true",
+            help="with --to: replace the file already there (its content is kept in history)",
+        ),
+        Argument.JSON,
+        handler=run_restore,
         writes_home=True,
         help="make a file hold one of its versions again (a deleted file too)",
     )
-    add_home_option(restore_parser)
-    restore_parser.add_argument("path", metavar="PATH", nargs="?")
-    restore_parser.add_argument("--workspace", metavar="ID")
-    _add_orphan_option(restore_parser)
-    restore_parser.add_argument("--version", metavar="V", help="a version id")
-    restore_parser.add_argument(
-        "--event",
-        metavar="ID",
-        help="instead of PATH and --version: put back every file one burst of changes "
-        "deleted or rewrote (see `memtab events`)",
-    )
-    restore_parser.add_argument("--to", metavar="PATH", help="restore to another path")
-    restore_parser.add_argument(
-        "--force",
-        action="store_true",
-        help="with --to: replace the file already there (its content is kept in history)",
-    )
-    restore_parser.add_argument("--json", action="store_true")
-    restore_parser.set_defaults(handler=run_restore)
-
-    runs = commands.add_parser(
+    add_command(
+        commands,
         "runs",
+        Argument.workspace("only this workspace's runs"),
+        Argument("--kind", choices=RUN_KINDS),
+        Argument("--failed", action="store_true", help="only failed runs"),
+        Argument("--diff", action="store_true", help="show each applied op's diff"),
+        Argument.JSON,
+        handler=run_runs,
         writes_home=True,
         help="every consolidation, writer run, sync and revert, newest first",
     )
-    add_home_option(runs)
-    runs.add_argument("--workspace", metavar="ID", help="only this workspace's runs")
-    runs.add_argument("--kind", choices=RUN_KINDS)
-    runs.add_argument("--failed", action="store_true", help="only failed runs")
-    runs.add_argument("--diff", action="store_true", help="show each applied op's diff")
-    runs.add_argument("--json", action="store_true")
-    runs.set_defaults(handler=run_runs)
-
-    revert = commands.add_parser(
+    add_command(
+        commands,
         "revert-run",
+        Argument("run_id", metavar="RUN_ID"),
+        Argument.JSON,
+        handler=run_revert,
         writes_home=True,
         help="restore every file a run changed to what it held before",
     )
-    add_home_option(revert)
-    revert.add_argument("run_id", metavar="RUN_ID")
-    revert.add_argument("--json", action="store_true")
-    revert.set_defaults(handler=run_revert)
-
-    trash_parser = commands.add_parser(
-        "trash", writes_home=True, help="deleted files history can restore"
-    )
-    add_home_option(trash_parser)
-    trash_parser.add_argument("--workspace", metavar="ID")
-    _add_orphan_option(trash_parser)
-    trash_parser.add_argument("--json", action="store_true")
-    trash_parser.set_defaults(handler=run_trash)
-
-
-def _add_orphan_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--orphan",
-        metavar="DIR",
-        help="an orphaned project memory dir (memory/project/DIR), deleted or not; "
-        "its files are /memories/project/…",
+    add_command(
+        commands,
+        "trash",
+        Argument.workspace(),
+        _ORPHAN,
+        Argument.JSON,
+        handler=run_trash,
+        writes_home=True,
+        help="deleted files history can restore",
     )
 
 
@@ -385,6 +381,7 @@ def run_runs(args: argparse.Namespace) -> int:
         status = "FAILED " if run.failed else ""
         source = " (mux)" if run.source == "mux" else ""
         how = f"by {actor_name(run.actor or 'user')}" if run.kind == REVERT_KIND else run.trigger
+        how += f", {run.scope} alone" if run.scope else ""
         print(
             f"{run.id}  {absolute_time(run.at)}  {status}{run.kind}{source} "
             f"({how}) {run.workspace_id or run.project_path or ''} · "

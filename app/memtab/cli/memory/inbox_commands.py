@@ -31,7 +31,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
+from memtab.cli.common import Argument, CliError, add_command, format_table, open_home, print_json
 from memtab.fs.records import Record
 from memtab.fs.terminal_text import printable
 from memtab.store.actors import actor_name
@@ -53,8 +53,12 @@ RENAMED = "memtab suggestions is now memtab inbox (the old name goes in the next
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `memtab inbox` (list, accept, reject) to the `memtab` parser, and its old name
     `memtab suggestions`."""
-    parser = commands.add_parser(
+    parser = add_command(
+        commands,
         "inbox",
+        Argument.workspace("only this workspace"),
+        Argument.json("machine-readable output"),
+        handler=run_list,
         writes_home=True,
         aliases=[OLD_NAME],
         help="review the memories agents proposed (mux's harvest, Memtab's writer)",
@@ -62,30 +66,40 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "their evidence, confidence and rationale, and the offline writer's suggestions; "
         "accept (optionally with edited text) or reject them.",
     )
-    add_home_option(parser)
-    parser.add_argument("--workspace", metavar="ID", help="only this workspace")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.set_defaults(handler=run_list)
     actions = parser.add_subparsers(dest="inbox_action", metavar="ACTION")
-    accept = actions.add_parser(
-        "accept", help="write items into the memory they belong in (or --to a file)"
+    ids = Argument("ids", metavar="ID", nargs="+")
+    # Given before the action too (`inbox --workspace W accept 3`): not reset after it.
+    shared = (
+        Argument.HOME,
+        Argument.workspace(default=argparse.SUPPRESS),
+        Argument.json(default=argparse.SUPPRESS),
     )
-    accept.add_argument("ids", metavar="ID", nargs="+")
-    accept.add_argument("--text", help="the edited text to accept (one ID only)")
-    accept.add_argument(
-        "--to",
-        metavar="PATH",
-        help="the memory file to write into instead of the one proposed "
-        "(a virtual path: /memories/project/notes.md, /memories/global/x.md)",
+    add_command(
+        actions,
+        "accept",
+        ids,
+        Argument("--text", help="the edited text to accept (one ID only)"),
+        Argument(
+            "--to",
+            metavar="PATH",
+            help="the memory file to write into instead of the one proposed "
+            "(a virtual path: /memories/project/notes.md, /memories/global/x.md)",
+        ),
+        *shared,
+        home=False,
+        handler=run_accept,
+        help="write items into the memory they belong in (or --to a file)",
     )
-    reject = actions.add_parser("reject", aliases=["dismiss"], help="drop items from the inbox")
-    reject.add_argument("ids", metavar="ID", nargs="+")
-    for sub in (accept, reject):
-        add_home_option(sub)
-        sub.add_argument("--workspace", metavar="ID", default=argparse.SUPPRESS)
-        sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
-    accept.set_defaults(handler=run_accept)
-    reject.set_defaults(handler=run_reject)
+    add_command(
+        actions,
+        "reject",
+        ids,
+        *shared,
+        home=False,
+        handler=run_reject,
+        aliases=["dismiss"],
+        help="drop items from the inbox",
+    )
 
 
 def _workspaces(home: Home, workspace_id: str | None) -> list[Workspace | None]:

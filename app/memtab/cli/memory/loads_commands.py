@@ -9,33 +9,34 @@ from __future__ import annotations
 
 import argparse
 
-from memtab.cli.common import add_home_option, format_table, open_home, print_json
+from memtab.cli.common import Argument, add_command, format_table, open_home, print_json
 from memtab.loads.engine import compute_loads
 from memtab.loads.records import AGENT_LABELS, AGENTS, AgentLoads, LoadedFile
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `loads` to the `memtab` parser."""
-    loads = commands.add_parser(
+    add_command(
+        commands,
         "loads",
+        Argument.workspace("a workspace (its checkout and scopes)"),
+        Argument(
+            "--directory",
+            metavar="DIR",
+            help="the directory Claude Code, Codex and Gemini CLI start in "
+            "(default: the workspace's)",
+        ),
+        Argument("--agent", choices=AGENTS, action="append", help="only this agent"),
+        Argument(
+            "--subagent",
+            metavar="NAME",
+            help="Claude Code: what this subagent (Explore, a .claude/agents/ one) loads instead",
+        ),
+        Argument.JSON,
+        handler=run_loads,
         writes_home=False,
         help="what each agent reads at a session's start, and where it stops",
     )
-    add_home_option(loads)
-    loads.add_argument("--workspace", metavar="ID", help="a workspace (its checkout and scopes)")
-    loads.add_argument(
-        "--directory",
-        metavar="DIR",
-        help="the directory Claude Code, Codex and Gemini CLI start in (default: the workspace's)",
-    )
-    loads.add_argument("--agent", choices=AGENTS, action="append", help="only this agent")
-    loads.add_argument(
-        "--subagent",
-        metavar="NAME",
-        help="Claude Code: what this subagent (Explore, a .claude/agents/ one) loads instead",
-    )
-    loads.add_argument("--json", action="store_true")
-    loads.set_defaults(handler=run_loads)
 
 
 def run_loads(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 
-from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
+from memtab.cli.common import Argument, CliError, add_command, format_table, open_home, print_json
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.llm.settings import ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
@@ -27,32 +27,32 @@ _SHOWN_UNRECALLABLE = 10
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `recall` to the `memtab` parser."""
-    recall = commands.add_parser(
+    add_command(
+        commands,
         "recall",
+        Argument("prompt", metavar="PROMPT", help="the prompt, as the user would type it"),
+        Argument.workspace("a workspace (its checkout and scopes)"),
+        Argument(
+            "--directory",
+            metavar="DIR",
+            help="the directory Claude Code and Codex start in (default: the workspace's)",
+        ),
+        Argument("--agent", choices=AGENTS, action="append", help="only this agent"),
+        Argument(
+            "--manifest",
+            action="store_true",
+            help="print what Claude Code sends its model to choose with",
+        ),
+        Argument(
+            "--model",
+            action="store_true",
+            help="also ask the configured model, as Claude Code asks its own (costs tokens)",
+        ),
+        Argument.JSON,
+        handler=run_recall,
         writes_home=False,
         help="what each agent would load and recall for a prompt, and why",
     )
-    add_home_option(recall)
-    recall.add_argument("prompt", metavar="PROMPT", help="the prompt, as the user would type it")
-    recall.add_argument("--workspace", metavar="ID", help="a workspace (its checkout and scopes)")
-    recall.add_argument(
-        "--directory",
-        metavar="DIR",
-        help="the directory Claude Code and Codex start in (default: the workspace's)",
-    )
-    recall.add_argument("--agent", choices=AGENTS, action="append", help="only this agent")
-    recall.add_argument(
-        "--manifest",
-        action="store_true",
-        help="print what Claude Code sends its model to choose with",
-    )
-    recall.add_argument(
-        "--model",
-        action="store_true",
-        help="also ask the configured model, as Claude Code asks its own (costs tokens)",
-    )
-    recall.add_argument("--json", action="store_true")
-    recall.set_defaults(handler=run_recall)
 
 
 def run_recall(args: argparse.Namespace) -> int:

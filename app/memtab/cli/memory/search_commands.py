@@ -16,7 +16,7 @@ import sys
 
 from memtab.agent_server.catalog import MAX_LIMIT, MemoryCatalog, SearchHit
 from memtab.agent_server.session_scope import SessionScope
-from memtab.cli.common import CliError, add_home_option, open_home, open_store, print_json
+from memtab.cli.common import Argument, CliError, add_command, open_home, open_store, print_json
 from memtab.fs.records import Record
 from memtab.search_index.ranking import tokens
 from memtab.sources.config import SourceContext
@@ -40,28 +40,26 @@ class SearchListing(Record, write_only=True):
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `search` to the `memtab` parser."""
-    search = commands.add_parser(
+    add_command(
+        commands,
         "search",
+        Argument("query", metavar="QUERY", help="words to look for"),
+        Argument.workspace("include its project and workspace"),
+        Argument(
+            "--scope",
+            metavar="SCOPE",
+            help="only one scope (global, project, workspace, session) or another agent's "
+            "memory (claude-code, codex, or a source id from `memtab sources`)",
+        ),
+        Argument(
+            "--limit", type=_limit, default=DEFAULT_LIMIT, help=f"at most this many (1–{MAX_LIMIT})"
+        ),
+        Argument("--mux-only", action="store_true", help="leave out the other agents' memory"),
+        Argument.json("machine-readable output"),
+        handler=run_search,
         writes_home=False,
         help="the memory files best matching a query, best first (ranked, BM25)",
     )
-    add_home_option(search)
-    search.add_argument("query", metavar="QUERY", help="words to look for")
-    search.add_argument("--workspace", metavar="ID", help="include its project and workspace")
-    search.add_argument(
-        "--scope",
-        metavar="SCOPE",
-        help="only one scope (global, project, workspace, session) or another agent's "
-        "memory (claude-code, codex, or a source id from `memtab sources`)",
-    )
-    search.add_argument(
-        "--limit", type=_limit, default=DEFAULT_LIMIT, help=f"at most this many (1–{MAX_LIMIT})"
-    )
-    search.add_argument(
-        "--mux-only", action="store_true", help="leave out the other agents' memory"
-    )
-    search.add_argument("--json", action="store_true", help="machine-readable output")
-    search.set_defaults(handler=run_search)
 
 
 def _limit(text: str) -> int:

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Annotated
 
 from memtab.cli.common import (
+    Argument,
     CliError,
-    add_home_option,
+    add_command,
     elide,
     format_table,
     open_home,
@@ -77,78 +78,80 @@ def _one_line_errors(handler: Handler) -> Handler:
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this module's sub-commands to the `memtab` parser."""
-    sources = commands.add_parser(
+    add_command(
+        commands,
         "sources",
+        Argument.json("machine-readable output"),
+        Argument("--enable", metavar="AGENT", choices=OTHER_AGENTS, action="append"),
+        Argument("--disable", metavar="AGENT", choices=OTHER_AGENTS, action="append"),
+        Argument(
+            "--path", metavar="AGENT=DIR", action="append", help="look for AGENT's memory in DIR"
+        ),
+        Argument(
+            "--default-path",
+            metavar="AGENT",
+            choices=OTHER_AGENTS,
+            action="append",
+            help="forget a --path (back to the agent's variable or default)",
+        ),
+        handler=run_sources,
         writes_home=False,
         help="the agents' memory Memtab found (Claude Code, Codex, loki-mode, mux)",
     )
-    add_home_option(sources)
-    sources.add_argument("--json", action="store_true", help="machine-readable output")
-    sources.add_argument("--enable", metavar="AGENT", choices=OTHER_AGENTS, action="append")
-    sources.add_argument("--disable", metavar="AGENT", choices=OTHER_AGENTS, action="append")
-    sources.add_argument(
-        "--path", metavar="AGENT=DIR", action="append", help="look for AGENT's memory in DIR"
+    add_command(
+        commands,
+        "show",
+        Argument("file", metavar="FILE_ID"),
+        Argument.workspace("for project and workspace paths"),
+        Argument.JSON,
+        handler=run_show,
+        writes_home=False,
+        help="print one file (a file id or a virtual path)",
     )
-    sources.add_argument(
-        "--default-path",
-        metavar="AGENT",
-        choices=OTHER_AGENTS,
-        action="append",
-        help="forget a --path (back to the agent's variable or default)",
+    add_command(
+        commands,
+        "copy",
+        Argument("file", metavar="FROM", help="a file id or a virtual path"),
+        Argument(
+            "--to",
+            required=True,
+            metavar="TARGET",
+            help="a virtual path (/memories/global/x.md) or a file id of another source",
+        ),
+        Argument.workspace("for project and workspace paths"),
+        Argument(
+            "--type",
+            dest="topic_type",
+            metavar="TYPE",
+            help="Claude Code memory type of a new topic file: user, feedback, project, reference",
+        ),
+        Argument.JSON,
+        handler=run_copy,
+        writes_home=True,
+        help="copy a memory into another agent's scope",
     )
-    sources.set_defaults(handler=run_sources)
-
-    show = commands.add_parser(
-        "show", writes_home=False, help="print one file (a file id or a virtual path)"
+    add_command(
+        commands,
+        "source-log",
+        Argument("source", metavar="SOURCE_ID"),
+        Argument("path", metavar="PATH", nargs="?", help="only commits touching this file"),
+        Argument("--limit", type=int, default=50),
+        Argument.JSON,
+        handler=run_source_log,
+        writes_home=False,
+        help="a source's history (Codex's memories git log)",
     )
-    add_home_option(show)
-    show.add_argument("file", metavar="FILE_ID")
-    show.add_argument("--workspace", metavar="ID", help="for project and workspace paths")
-    show.add_argument("--json", action="store_true")
-    show.set_defaults(handler=run_show)
-
-    copy = commands.add_parser(
-        "copy", writes_home=True, help="copy a memory into another agent's scope"
-    )
-    add_home_option(copy)
-    copy.add_argument("file", metavar="FROM", help="a file id or a virtual path")
-    copy.add_argument(
-        "--to",
-        required=True,
-        metavar="TARGET",
-        help="a virtual path (/memories/global/x.md) or a file id of another source",
-    )
-    copy.add_argument("--workspace", metavar="ID", help="for project and workspace paths")
-    copy.add_argument(
-        "--type",
-        dest="topic_type",
-        metavar="TYPE",
-        help="Claude Code memory type of a new topic file: user, feedback, project, reference",
-    )
-    copy.add_argument("--json", action="store_true")
-    copy.set_defaults(handler=run_copy)
-
-    log = commands.add_parser(
-        "source-log", writes_home=False, help="a source's history (Codex's memories git log)"
-    )
-    add_home_option(log)
-    log.add_argument("source", metavar="SOURCE_ID")
-    log.add_argument("path", metavar="PATH", nargs="?", help="only commits touching this file")
-    log.add_argument("--limit", type=int, default=50)
-    log.add_argument("--json", action="store_true")
-    log.set_defaults(handler=run_source_log)
-
-    note = commands.add_parser(
+    add_command(
+        commands,
         "codex-note",
+        Argument("text", metavar="TEXT", help="the note ('-': read it from stdin)"),
+        Argument.JSON,
+        handler=run_codex_note,
         writes_home=True,
         help="add a note to Codex's memory (its extensions/ad_hoc/notes/)",
         description="The way Codex asks to be told what to remember is a note, which its "
         "next consolidation folds in, marking what it took [ad-hoc note]. This writes one.",
     )
-    add_home_option(note)
-    note.add_argument("text", metavar="TEXT", help="the note ('-': read it from stdin)")
-    note.add_argument("--json", action="store_true")
-    note.set_defaults(handler=run_codex_note)
 
 
 def _context(home: Home) -> SourceContext:
@@ -399,7 +402,7 @@ class MemoryText(Record, write_only=True):
 
 class SourceText(Record, write_only=True):
     """`memtab show ID --json`: another agent's file (its row), its text as shown
-    (rendered for loki-mode JSON), the sha guarding a save, why it is cut or rendered."""
+    (rendered for loki-mode Argument.JSON), the sha guarding a save, why it is cut or rendered."""
 
     row: Annotated[SourceFileRow, Inlined]
     content: str

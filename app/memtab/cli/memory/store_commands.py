@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from memtab.cli.common import (
+    Argument,
     CliError,
-    add_home_option,
+    add_command,
     elide,
     format_table,
     open_home,
@@ -44,73 +45,84 @@ from memtab.store.sidecars.registry import (
     load_registry,
     orphan_project_dirs,
 )
+from memtab.store.sidecars.scope_runs import load_scope_runs
 from memtab.store.xum_notes import SESSION_SCOPE_WORDS
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this module's sub-commands to the `memtab` parser."""
-    listing = commands.add_parser(
-        "list", writes_home=True, help="list memory files with descriptions and usage"
+    add_command(
+        commands,
+        "list",
+        Argument.workspace("include its project and workspace"),
+        Argument(
+            "--source", metavar="ID", help="list another agent's source (see `memtab sources`)"
+        ),
+        Argument.json("machine-readable output"),
+        handler=run_list,
+        writes_home=True,
+        help="list memory files with descriptions and usage",
     )
-    add_home_option(listing)
-    listing.add_argument("--workspace", metavar="ID", help="include its project and workspace")
-    listing.add_argument(
-        "--source", metavar="ID", help="list another agent's source (see `memtab sources`)"
+    add_command(
+        commands,
+        "tool",
+        Argument.workspace("the workspace whose scopes to use"),
+        Argument("call", metavar="JSON", help="the tool call as a JSON object, or - for stdin"),
+        handler=run_tool,
+        writes_home=True,
+        help="run one memory-tool call (JSON in, JSON out)",
     )
-    listing.add_argument("--json", action="store_true", help="machine-readable output")
-    listing.set_defaults(handler=run_list)
-
-    tool = commands.add_parser(
-        "tool", writes_home=True, help="run one memory-tool call (JSON in, JSON out)"
+    add_command(
+        commands,
+        "status",
+        Argument.workspace(required=True),
+        Argument.JSON,
+        handler=run_status,
+        writes_home=False,
+        help="consolidation coverage of a workspace",
     )
-    add_home_option(tool)
-    tool.add_argument("--workspace", metavar="ID", help="the workspace whose scopes to use")
-    tool.add_argument("call", metavar="JSON", help="the tool call as a JSON object, or - for stdin")
-    tool.set_defaults(handler=run_tool)
-
-    status = commands.add_parser(
-        "status", writes_home=False, help="consolidation coverage of a workspace"
+    add_command(
+        commands,
+        "workspaces",
+        Argument.JSON,
+        handler=run_workspaces,
+        writes_home=False,
+        help="list projects and workspaces",
     )
-    add_home_option(status)
-    status.add_argument("--workspace", metavar="ID", required=True)
-    status.add_argument("--json", action="store_true")
-    status.set_defaults(handler=run_status)
-
-    workspaces = commands.add_parser(
-        "workspaces", writes_home=False, help="list projects and workspaces"
+    project = add_command(
+        commands, "project", writes_home=True, help="register projects (for homes without mux)"
     )
-    add_home_option(workspaces)
-    workspaces.add_argument("--json", action="store_true")
-    workspaces.set_defaults(handler=run_workspaces)
-
-    project = commands.add_parser(
-        "project", writes_home=True, help="register projects (for homes without mux)"
-    )
-    add_home_option(project)
     project_actions = project.add_subparsers(dest="action", required=True, metavar="ACTION")
-    project_add = project_actions.add_parser("add", help="register a project directory")
-    add_home_option(project_add)
-    project_add.add_argument("path", metavar="PATH")
-    project_add.add_argument("--name", help="display name (default: the directory name)")
-    project_add.set_defaults(handler=run_project_add)
-
-    workspace = commands.add_parser(
-        "workspace", writes_home=True, help="register workspaces (without mux)"
+    add_command(
+        project_actions,
+        "add",
+        Argument("path", metavar="PATH"),
+        Argument("--name", help="display name (default: the directory name)"),
+        handler=run_project_add,
+        help="register a project directory",
     )
-    add_home_option(workspace)
+    workspace = add_command(
+        commands, "workspace", writes_home=True, help="register workspaces (without mux)"
+    )
     workspace_actions = workspace.add_subparsers(dest="action", required=True, metavar="ACTION")
-    workspace_add = workspace_actions.add_parser("add", help="register a workspace")
-    add_home_option(workspace_add)
-    workspace_add.add_argument("--project", metavar="PATH", required=True)
-    workspace_add.add_argument("--name", required=True)
-    workspace_add.add_argument("--id", dest="workspace_id", metavar="ID")
-    workspace_add.set_defaults(handler=run_workspace_add)
-
-    demo = commands.add_parser(
-        "demo", writes_home=False, help="write a realistic demo home into DIR"
+    add_command(
+        workspace_actions,
+        "add",
+        Argument("--project", metavar="PATH", required=True),
+        Argument("--name", required=True),
+        Argument("--id", dest="workspace_id", metavar="ID"),
+        handler=run_workspace_add,
+        help="register a workspace",
     )
-    demo.add_argument("directory", metavar="DIR")
-    demo.set_defaults(handler=run_demo)
+    add_command(
+        commands,
+        "demo",
+        Argument("directory", metavar="DIR"),
+        home=False,
+        handler=run_demo,
+        writes_home=False,
+        help="write a realistic demo home into DIR",
+    )
 
 
 # --- list ---------------------------------------------------------------------------------
@@ -248,7 +260,9 @@ def run_tool(args: argparse.Namespace) -> int:
 def run_status(args: argparse.Namespace) -> int:
     home = open_home(args)
     workspace = load_registry(home).require_workspace(args.workspace)
-    status = Journal(home).status(workspace.id, workspace.project_identity, workspace.notebook_id)
+    status = Journal(home).status(
+        workspace.id, workspace.project_identity, workspace.notebook_id, load_scope_runs(home)
+    )
     if args.json:
         print_json(status.to_json())
         return 0

@@ -30,128 +30,127 @@ from memtab.agent_server.pages.paging import (
     MIN_ANSWER_BUDGET,
 )
 from memtab.agent_server.server_names import DEFAULT_WRITES, WRITE_MODES
-from memtab.cli.common import add_home_option
+from memtab.cli.common import Argument, Exclusive, add_command
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `memtab mcp` to the `memtab` parser."""
-    parser = commands.add_parser(
+    parser = add_command(
+        commands,
         "mcp",
+        Argument.workspace("the workspace whose scopes to serve (else global)"),
+        Argument(
+            "--writes",
+            choices=WRITE_MODES,
+            default=DEFAULT_WRITES,
+            help="inbox (default): every change is a proposal in Memtab's Inbox, for you to "
+            "accept, edit or reject; direct: written at once, recorded as the client's; "
+            "off: read-only",
+        ),
+        Argument(
+            "--answer-budget",
+            type=_answer_budget,
+            default=None,
+            metavar="BYTES",
+            help=f"the most an answer takes, as its frame carries it (default "
+            f"{DEFAULT_ANSWER_BUDGET}, lowered to what the client shows whole: Codex "
+            "12000 for a model outside its catalog); longer ones come in pages",
+        ),
+        handler=run_mcp,
         writes_home=False,
         help="serve the memory to coding agents over MCP (stdio)",
         description="An MCP server over stdin/stdout: agents list, search and read every "
         "memory Memtab manages, and change it as --writes allows.",
     )
-    add_home_option(parser)
-    parser.add_argument(
-        "--workspace", metavar="ID", help="the workspace whose scopes to serve (else global)"
-    )
-    parser.add_argument(
-        "--writes",
-        choices=WRITE_MODES,
-        default=DEFAULT_WRITES,
-        help="inbox (default): every change is a proposal in Memtab's Inbox, for you to "
-        "accept, edit or reject; direct: written at once, recorded as the client's; "
-        "off: read-only",
-    )
-    parser.add_argument(
-        "--answer-budget",
-        type=_answer_budget,
-        default=None,
-        metavar="BYTES",
-        help=f"the most an answer takes, as its frame carries it (default "
-        f"{DEFAULT_ANSWER_BUDGET}, lowered to what the client shows whole: Codex "
-        "12000 for a model outside its catalog); longer ones come in pages",
-    )
-    parser.set_defaults(handler=run_mcp)
     actions = parser.add_subparsers(dest="mcp_action", metavar="ACTION")
-    install = actions.add_parser(
+    add_command(
+        actions,
         "install",
+        *(
+            Argument(f"--{agent}", action="store_true", help=f"register with {AGENT_TITLES[agent]}")
+            for agent in AGENTS
+        ),
+        Argument("--print", action="store_true", help="show what to add, change nothing"),
+        Argument.workspace("serve this workspace", default=argparse.SUPPRESS),
+        Argument(
+            "--writes",
+            choices=WRITE_MODES,
+            default=argparse.SUPPRESS,
+            help="the agents' write mode (default: inbox)",
+        ),
+        Argument(
+            "--answer-budget",
+            type=_answer_budget,
+            default=None,
+            metavar="BYTES",
+            help="the most an answer of this install's sessions takes, whatever the client "
+            "(default: the client's own limit, at most 24000)",
+        ),
+        Argument(
+            "--project",
+            metavar="DIR",
+            default=None,
+            help="for the checkout DIR only: Claude Code's local scope, Codex's project config, "
+            "Gemini CLI's workspace settings (xum has no per-project configuration)",
+        ),
+        Exclusive(
+            Argument(
+                "--login-service",
+                dest="login_service",
+                action="store_true",
+                default=None,
+                help="keep Memtab warm from login (`memtab watch --install`): the first session "
+                "of the day starts at once (default: asked once in a terminal)",
+            ),
+            Argument(
+                "--no-login-service",
+                dest="login_service",
+                action="store_false",
+                help="do not, and do not ask again",
+            ),
+        ),
+        handler=run_install,
         help="register `memtab mcp` with Claude Code, Codex, Gemini CLI and xum",
         description="Add the memtab server to each agent's MCP configuration (Claude Code's "
         "~/.claude.json, Codex's ~/.codex/config.toml, Gemini CLI's ~/.gemini/settings.json, "
         "xum's mcp.jsonc), keeping everything else. Without an agent flag: every agent found "
         "on this machine.",
     )
-    add_home_option(install)
-    for agent in AGENTS:
-        install.add_argument(
-            f"--{agent}", action="store_true", help=f"register with {AGENT_TITLES[agent]}"
-        )
-    install.add_argument("--print", action="store_true", help="show what to add, change nothing")
-    install.add_argument(
-        "--workspace", metavar="ID", default=argparse.SUPPRESS, help="serve this workspace"
-    )
-    install.add_argument(
-        "--writes",
-        choices=WRITE_MODES,
-        default=argparse.SUPPRESS,
-        help="the agents' write mode (default: inbox)",
-    )
-    install.add_argument(
-        "--answer-budget",
-        type=_answer_budget,
-        default=None,
-        metavar="BYTES",
-        help="the most an answer of this install's sessions takes, whatever the client "
-        "(default: the client's own limit, at most 24000)",
-    )
-    install.add_argument(
-        "--project",
-        metavar="DIR",
-        default=None,
-        help="for the checkout DIR only: Claude Code's local scope, Codex's project config, "
-        "Gemini CLI's workspace settings (xum has no per-project configuration)",
-    )
-    warm = install.add_mutually_exclusive_group()
-    warm.add_argument(
-        "--login-service",
-        dest="login_service",
-        action="store_true",
-        default=None,
-        help="keep Memtab warm from login (`memtab watch --install`): the first session of "
-        "the day starts at once (default: asked once in a terminal)",
-    )
-    warm.add_argument(
-        "--no-login-service",
-        dest="login_service",
-        action="store_false",
-        help="do not, and do not ask again",
-    )
-    install.set_defaults(handler=run_install)
-    uninstall = actions.add_parser(
+    add_command(
+        actions,
         "uninstall",
+        *(
+            Argument(
+                f"--{agent}", action="store_true", help=f"take it out of {AGENT_TITLES[agent]}"
+            )
+            for agent in AGENTS
+        ),
+        Argument(
+            "--project", metavar="DIR", default=None, help="take out DIR's per-project entry alone"
+        ),
+        handler=run_uninstall,
         help="take `memtab mcp` out of Claude Code, Codex, Gemini CLI and xum again",
         description="Remove the memtab server (and, for Claude Code and Gemini CLI, the "
         "permission for its read-only tools) from each agent's configuration, keeping "
         "everything else. Without an agent flag: every agent that has it.",
     )
-    add_home_option(uninstall)
-    for agent in AGENTS:
-        uninstall.add_argument(
-            f"--{agent}", action="store_true", help=f"take it out of {AGENT_TITLES[agent]}"
-        )
-    uninstall.add_argument(
-        "--project", metavar="DIR", default=None, help="take out DIR's per-project entry alone"
-    )
-    uninstall.set_defaults(handler=run_uninstall)
-    host = actions.add_parser(
+    add_command(
+        actions,
         "host",
+        Argument(
+            "--idle-exit",
+            type=float,
+            default=0,
+            metavar="SECONDS",
+            help="exit after this long without a session (default: never)",
+        ),
+        Argument("--ready-fd", type=int, default=None, help=argparse.SUPPRESS),
+        handler=run_host,
         help="keep one warm server for every agent session of this home",
         description="Serve every agent session of this home from this process (each "
         "session's `memtab mcp` becomes a thin bridge to it) until stopped. Agents start one "
         "by themselves when none runs, and `memtab watch` hosts them too.",
     )
-    add_home_option(host)
-    host.add_argument(
-        "--idle-exit",
-        type=float,
-        default=0,
-        metavar="SECONDS",
-        help="exit after this long without a session (default: never)",
-    )
-    host.add_argument("--ready-fd", type=int, default=None, help=argparse.SUPPRESS)
-    host.set_defaults(handler=run_host)
 
 
 def _answer_budget(text: str) -> int:

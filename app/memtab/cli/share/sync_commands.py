@@ -22,7 +22,15 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-from memtab.cli.common import CliError, add_home_option, open_home, open_store, print_json
+from memtab.cli.common import (
+    Argument,
+    CliError,
+    Exclusive,
+    add_command,
+    open_home,
+    open_store,
+    print_json,
+)
 from memtab.fs.locking.filesystems import lock_problem
 from memtab.fs.records import Inlined, Record
 from memtab.fs.user_files import read_regular_file, read_stream
@@ -53,82 +61,97 @@ from memtab.sync.service import SyncConflict, SyncError, SyncReport, SyncService
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this module's sub-commands to the `memtab` parser."""
-    sync = commands.add_parser(
-        "sync", writes_home=False, help="sync memory with a git remote: commit, fetch, merge, push"
+    sync = add_command(
+        commands,
+        "sync",
+        Argument("--target", metavar="NAME", help="only this target (default: every one)"),
+        Argument.json("machine-readable output"),
+        handler=run_sync,
+        writes_home=False,
+        help="sync memory with a git remote: commit, fetch, merge, push",
     )
-    add_home_option(sync)
-    sync.add_argument("--target", metavar="NAME", help="only this target (default: every one)")
-    sync.add_argument("--json", action="store_true", help="machine-readable output")
-    sync.set_defaults(handler=run_sync)
     actions = sync.add_subparsers(dest="action", metavar="ACTION")
-
-    init = actions.add_parser("init", help="connect scopes of this home to a git remote")
-    add_home_option(init)
-    init.add_argument("--remote", required=True, metavar="URL", help="a git URL or a path")
-    init.add_argument(
-        "--scope",
-        action="append",
-        default=[],
-        metavar="SCOPE",
-        help="global (the default), project:PATH[=NAME] or workspace:ID[=NAME]; repeatable",
+    add_command(
+        actions,
+        "init",
+        Argument("--remote", required=True, metavar="URL", help="a git URL or a path"),
+        Argument(
+            "--scope",
+            action="append",
+            default=[],
+            metavar="SCOPE",
+            help="global (the default), project:PATH[=NAME] or workspace:ID[=NAME]; repeatable",
+        ),
+        Argument("--name", default=DEFAULT_TARGET, help=f"target name ({DEFAULT_TARGET})"),
+        Argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})"),
+        Argument("--machine", help="this machine's name in commits (default: host name)"),
+        Argument.JSON,
+        handler=run_init,
+        help="connect scopes of this home to a git remote",
     )
-    init.add_argument("--name", default=DEFAULT_TARGET, help=f"target name ({DEFAULT_TARGET})")
-    init.add_argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})")
-    init.add_argument("--machine", help="this machine's name in commits (default: host name)")
-    init.add_argument("--json", action="store_true")
-    init.set_defaults(handler=run_init)
-
-    status = actions.add_parser("status", help="what is ahead, behind and in conflict")
-    add_home_option(status)
-    status.add_argument("--fetch", action="store_true", help="ask the remotes first")
-    status.add_argument("--json", action="store_true")
-    status.set_defaults(handler=run_status)
-
-    resolve = actions.add_parser("resolve", help="decide a sync conflict")
-    add_home_option(resolve)
-    resolve.add_argument("path", metavar="PATH", help="the file's virtual path")
-    _add_keep(resolve, ("local", "remote", "both"), "this machine's text, the other's, or both")
-    resolve.add_argument("--target", metavar="NAME")
-    resolve.add_argument("--json", action="store_true")
-    resolve.set_defaults(handler=run_resolve)
-
-    remove = actions.add_parser("remove", help="stop syncing a target (its repository stays)")
-    add_home_option(remove)
-    remove.add_argument("name", metavar="NAME")
-    remove.set_defaults(handler=run_remove)
-
-    owner = actions.add_parser(
-        "backup-owner", help="who owns memory xum's settings backup carries too"
+    add_command(
+        actions,
+        "status",
+        Argument("--fetch", action="store_true", help="ask the remotes first"),
+        Argument.JSON,
+        handler=run_status,
+        help="what is ahead, behind and in conflict",
     )
-    add_home_option(owner)
-    owner.add_argument("owner", choices=OWNERS, help="memtab: this sync; xum: xum's backup")
-    owner.set_defaults(handler=run_backup_owner)
-
-    conflicts = commands.add_parser(
+    add_command(
+        actions,
+        "resolve",
+        Argument("path", metavar="PATH", help="the file's virtual path"),
+        _keep(("local", "remote", "both"), "this machine's text, the other's, or both"),
+        Argument("--target", metavar="NAME"),
+        Argument.JSON,
+        handler=run_resolve,
+        help="decide a sync conflict",
+    )
+    add_command(
+        actions,
+        "remove",
+        Argument("name", metavar="NAME"),
+        handler=run_remove,
+        help="stop syncing a target (its repository stays)",
+    )
+    add_command(
+        actions,
+        "backup-owner",
+        Argument("owner", choices=OWNERS, help="memtab: this sync; xum: xum's backup"),
+        handler=run_backup_owner,
+        help="who owns memory xum's settings backup carries too",
+    )
+    conflicts = add_command(
+        commands,
         "conflicts",
+        Argument.workspace("include its project and workspace"),
+        Argument.JSON,
+        handler=run_conflicts,
         writes_home=False,
         help="conflict copies a file-sync tool left (Syncthing, Dropbox…)",
     )
-    add_home_option(conflicts)
-    conflicts.add_argument("--workspace", metavar="ID", help="include its project and workspace")
-    conflicts.add_argument("--json", action="store_true")
-    conflicts.set_defaults(handler=run_conflicts)
     copy_actions = conflicts.add_subparsers(dest="action", metavar="ACTION")
-    copy_resolve = copy_actions.add_parser("resolve", help="resolve one conflict copy")
-    add_home_option(copy_resolve)
-    copy_resolve.add_argument(
-        "path", metavar="PATH", help="the copy's virtual path, or a sidecar copy's file path"
+    add_command(
+        copy_actions,
+        "resolve",
+        Argument(
+            "path", metavar="PATH", help="the copy's virtual path, or a sidecar copy's file path"
+        ),
+        Argument.workspace(),
+        _keep(("this", "mine", "both"), "the copy's text, the original's, or both"),
+        Argument.JSON,
+        handler=run_copy_resolve,
+        help="resolve one conflict copy",
     )
-    copy_resolve.add_argument("--workspace", metavar="ID")
-    _add_keep(copy_resolve, ("this", "mine", "both"), "the copy's text, the original's, or both")
-    copy_resolve.add_argument("--json", action="store_true")
-    copy_resolve.set_defaults(handler=run_copy_resolve)
 
 
-def _add_keep(parser: argparse.ArgumentParser, choices: tuple[str, ...], what: str) -> None:
-    keep = parser.add_mutually_exclusive_group(required=True)
-    keep.add_argument("--keep", choices=choices, help=what)
-    keep.add_argument("--merged", metavar="FILE", help="the merged text, from a file (- for stdin)")
+def _keep(choices: tuple[str, ...], what: str) -> Exclusive:
+    """`--keep` one of `choices` (`what` they are), or `--merged FILE`: one of the two."""
+    return Exclusive(
+        Argument("--keep", choices=choices, help=what),
+        Argument("--merged", metavar="FILE", help="the merged text, from a file (- for stdin)"),
+        required=True,
+    )
 
 
 def _service(args: argparse.Namespace) -> SyncService:

@@ -11,7 +11,8 @@ from inside the facade's `start()` (`starting`).
 
 A status note that fades (`Status.fades`: "Done", "Cancelled", "Nothing to change", "Plan
 discarded") is cleared by the footer's timer (`note_expired`); another workspace shown
-clears the note.
+clears the note. A run of one scope alone (`consolidate_clicked(scope)`: a scope's
+"Consolidate Global only", docs/formats.md §9.8) goes the same way, its notes naming it.
 """
 
 from __future__ import annotations
@@ -21,8 +22,12 @@ from collections.abc import Collection, Sequence
 from typing import NamedTuple, Protocol
 
 from memtab import humanize
+from memtab.store.sidecars.journal import RunScope
 from memtab.store.sidecars.registry import Workspace
 
+CONSOLIDATE_SCOPE = "consolidation.run_scope"
+"""The action that consolidates the current row's scope alone (the window's; a scope's
+context menu offers it)."""
 CONSOLIDATE_NOW = "Consolidate now"
 CONSOLIDATING = "Consolidating…"
 STARTING = "Starting…"
@@ -82,6 +87,9 @@ class Plan(Protocol):
     def workspace_id(self) -> str: ...
 
     @property
+    def scope(self) -> RunScope | None: ...
+
+    @property
     def summary(self) -> str: ...
 
     @property
@@ -100,6 +108,8 @@ class RunStates:
         self.workspace: Workspace | None = None
         self.requested: str | None = None
         self.active: str | None = None
+        self.scope: RunScope | None = None
+        """The one scope the run this footer asked for is limited to (None: all)."""
         self.starting = False
         self.cancelling = False
         self.progress_text = ""
@@ -157,12 +167,14 @@ class RunStates:
             self._say(Status())
         self.workspace = workspace
 
-    def consolidate_clicked(self) -> str | None:
-        """Consolidate now: the workspace whose run to start (None: nothing to start)."""
+    def consolidate_clicked(self, scope: RunScope | None = None) -> str | None:
+        """Consolidate now (`scope`: that scope alone): the workspace whose run to start
+        (None: nothing to start)."""
         workspace = self.workspace
         if workspace is None or self.busy_here:
             return None
         self.requested = workspace.id
+        self.scope = scope
         self.cancelling = False
         self.progress_text = STARTING
         self._say(Status())
@@ -204,7 +216,8 @@ class RunStates:
         """The run going finished (its record's `summary`)."""
         if self.is_shown(self._end_active()):
             summary = summary.strip()
-            self._say(Status(f"Done: {summary}" if summary else "Done.", Tone.SUCCESS, True))
+            done = f"Done ({_scope_words(self.scope)})" if self.scope else "Done"
+            self._say(Status(f"{done}: {summary}" if summary else f"{done}.", Tone.SUCCESS, True))
 
     def run_failed(self, message: str) -> None:
         """A run failed, or the facade refused one at once (while `starting`)."""
@@ -231,13 +244,20 @@ class RunStates:
         self._end_active()
         if not plan.proposed:
             summary = plan.summary.strip()
-            text = f"Nothing to change: {summary}" if summary else "Nothing to change."
+            nothing = (
+                f"Nothing to change ({_scope_words(plan.scope)})"
+                if plan.scope
+                else "Nothing to change"
+            )
+            text = f"{nothing}: {summary}" if summary else f"{nothing}."
             self._say(Status(text, Tone.PLAIN, True))
             return None
         workspace = self.workspace
         if workspace is not None and workspace.id == plan.workspace_id:
-            return workspace.display_name
-        return plan.workspace_id
+            name = workspace.display_name
+        else:
+            name = plan.workspace_id
+        return f"{name} · {_scope_words(plan.scope)}" if plan.scope else name
 
     def reviewing(self, plan: Plan) -> None:
         """The review of `plan` opened (after a review still open closed as discarded)."""
@@ -247,6 +267,7 @@ class RunStates:
     def apply_requested(self, plan: Plan, accepted: Sequence[int]) -> None:
         """The review asked to apply the `accepted` ops (a run of its own)."""
         self.requested = plan.workspace_id
+        self.scope = plan.scope
         self.cancelling = False
         files = humanize.plural(plan.files_changed(accepted), "file")
         self.progress_text = f"Applying changes to {files}…"
@@ -271,6 +292,11 @@ class RunStates:
         if not self.busy_here:
             self.cancelling = False
         return ended
+
+
+def _scope_words(scope: RunScope | None) -> str:
+    """`Global only`: the scope a run was limited to, as its notes name it."""
+    return f"{(scope or '').capitalize()} only"
 
 
 def _button_tip(workspace: Workspace | None) -> str:

@@ -44,6 +44,8 @@ class RowAction(enum.Enum):
     GO_TO_CUT = "go_to_cut"
     """Claude Code's MEMORY.md past its cut: the cursor to the first line it does not read
     (the loads feature's action)."""
+    CONSOLIDATE = "consolidate"
+    """A scope's row: consolidate that scope alone (the window's `consolidation.run_scope`)."""
     SEPARATOR = "separator"
 
 
@@ -79,6 +81,8 @@ def row_actions(node: TreeNode) -> tuple[RowAction, ...]:
         offered += (RowAction.NEW_FILE, RowAction.NEW_FOLDER)
     if node.kind is NodeKind.SECTION and node.path is not None:
         offered.append(RowAction.TRASH)
+    if node.kind is NodeKind.SECTION and consolidated_scope(node) is not None:
+        offered.append(RowAction.CONSOLIDATE)
     if node.kind in _EDITABLE_KINDS:
         offered += (
             RowAction.SEPARATOR,
@@ -139,6 +143,23 @@ def scope_trash_text(node: TreeNode | None) -> str:
         if scope
         else "Recently deleted in this scope…"
     )
+
+
+def consolidated_scope(node: TreeNode | None) -> Scope | None:
+    """The scope "Consolidate this scope" runs alone for `node` (docs/formats.md §9.8): its
+    row's scope, when a consolidation changes it — global, project, workspace; not xum's
+    session scope, an orphaned project dir's or a scope shown read-only."""
+    if node is None or node.path is None or node.orphan_dir is not None or node.read_only:
+        return None
+    scope = node.path.scope
+    return scope if scope is not None and scope.shared else None
+
+
+def consolidate_text(node: TreeNode | None) -> str:
+    """What "Consolidate this scope" says for `node`: named by its scope, so it is never
+    taken for Consolidate now, which runs them all ("Consolidate Global only")."""
+    scope = consolidated_scope(node)
+    return f"Consolidate {SCOPE_TITLES[scope]} only" if scope else "Consolidate this scope"
 
 
 def pin_text(node: TreeNode | None) -> str:

@@ -11,7 +11,9 @@ Within a group, what one program removed or rewrote at once in the last
 `BURSTS_SHOWN_MS` — a burst (`memtab.watch.events`) — is a group of its own holding every
 file it took: still deleted, put back since by a restore of what it took (`restored_by`),
 there again by other means, or rewritten (listed with what it held before). So a burst
-stays in the list, marked restored, once its files are back.
+stays in the list, marked restored, once its files are back. A burst that took files of
+several groups (one `rm` across Claude Code's and Codex's memory, or Global and Project)
+is listed once, first, under `ACROSS` — each of its files named with its group.
 
 Each row names who removed it (`memtab.store.actors`), when, its size and what it held
 (`deleted_text`). A row of another agent's file says why it cannot be restored when its
@@ -54,7 +56,7 @@ from memtab.store.paths import SCOPE_ORDER, PathError, Scope, parse_file_path
 from memtab.store.restore.from_history import TrashItem, content_of, text_of, trash
 from memtab.store.restore.orphans import OrphanProjectStore, orphans_with_history
 from memtab.store.scopes.memory import MemoryStore
-from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, Earlier, change_events
+from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, Taken, change_events, taken_by
 from memtab.watch.guard import flag
 from memtab.watch.lease import recorder_running
 from memtab.watch.sources import record_sources
@@ -63,6 +65,8 @@ logger = logging.getLogger(__name__)
 
 BURSTS_SHOWN_MS = 7 * 24 * 60 * 60 * 1000
 """How long a burst is listed (and news: `burst_news`) after it happened."""
+ACROSS = "Across several memories"
+"""The group of the bursts that took files of several groups."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,9 @@ class DeletedFile:
     burst_id: str | None = None
     cannot_restore: str | None = None
     """Why Memtab may not put it back (a read-only source), or None."""
+    place: str = ""
+    """The group it belongs to (`Claude Code`, `Global`) when listed elsewhere: a file
+    of a burst across several memories."""
 
     @property
     def deleted_at(self) -> int:
@@ -114,6 +121,14 @@ class DeletedFile:
     @property
     def agent(self) -> str:
         return self.source.agent if self.source is not None else MUX_SOURCE_ID
+
+    @property
+    def filter_key(self) -> str:
+        """What Recently deleted's filter calls its group: its scope's value or its agent."""
+        if self.source is not None:
+            return self.source.agent
+        scope = _scope_of(self.path)
+        return scope.value if scope is not None else ""
 
     @property
     def name(self) -> str:
@@ -179,6 +194,11 @@ class BurstFiles:
         """Its files Restore all would put back now."""
         return sum(1 for file in self.files if file.restorable)
 
+    @property
+    def filter_keys(self) -> frozenset[str]:
+        """The filter keys of the groups its files belong to (several: `ACROSS`'s)."""
+        return frozenset(file.filter_key for file in self.files)
+
 
 @dataclass(frozen=True)
 class TrashGroup:
@@ -193,10 +213,16 @@ class TrashGroup:
     """Its bursts, newest first."""
     orphan_dir: str | None = None
     agent: str = MUX_SOURCE_ID
+    across: bool = False
+    """`ACROSS`: the bursts that took files of several groups (a filter shows those that
+    took files of what it shows)."""
 
     @property
     def filter_key(self) -> str:
-        """What Recently deleted's filter calls it: the scope's value or the agent's id."""
+        """What Recently deleted's filter calls it: the scope's value or the agent's id
+        ("" for `ACROSS`)."""
+        if self.across:
+            return ""
         return self.scope.value if self.agent == MUX_SOURCE_ID and self.scope else self.agent
 
     @property
@@ -223,11 +249,18 @@ class _Place:
     orphan_dir: str | None = None
     items: list[DeletedFile] = field(default_factory=list)
     bursts: list[BurstFiles] = field(default_factory=list)
+    across: bool = False
 
     def group(self) -> TrashGroup:
         items = tuple(sorted(self.items, key=lambda item: item.at, reverse=True))
         return TrashGroup(
-            self.label, self.scope, items, tuple(self.bursts), self.orphan_dir, self.agent
+            self.label,
+            self.scope,
+            items,
+            tuple(self.bursts),
+            self.orphan_dir,
+            self.agent,
+            self.across,
         )
 
 
@@ -269,11 +302,11 @@ def load_trash(
     )
     by_source = {source.id: source for source in found}
     in_bursts: set[str] = set()
+    across = _Place(ACROSS, None, agent="", across=True)
     for event in events:
-        place = places[event.key]
-        burst = _burst(home, place, event, by_source)
+        burst, where = _burst(home, places, event, by_source)
         if burst.files:
-            place.bursts.append(burst)
+            (where or across).bursts.append(burst)
             in_bursts.update(version.id for version in event.versions)
     _deleted(places)
     for key, place in places.items():
@@ -281,7 +314,7 @@ def load_trash(
             place.items += _deleted_sources(home, key, by_source)
     for place in places.values():
         place.items = [item for item in place.items if item.version.id not in in_bursts]
-    groups = list(dict.fromkeys(places.values()))  # one agent's sources share a group
+    groups = [across, *dict.fromkeys(places.values())]  # one agent's sources share a group
     return [
         place.group()
         for place in groups
@@ -392,40 +425,65 @@ def _cannot_restore(source: Source, file_id: str) -> str | None:
     return None
 
 
-def _burst(home: Home, place: _Place, event: ChangeEvent, sources: dict[str, Source]) -> BurstFiles:
-    """A burst's files, each with what became of it."""
+def _burst(
+    home: Home, places: dict[str, _Place], event: ChangeEvent, sources: dict[str, Source]
+) -> tuple[BurstFiles, _Place | None]:
+    """A burst's files in the places listed, each with what became of it; and the one
+    place they are all in (None: several — each file then names its place)."""
     restores = {version.restored_from: version for version in event.restores}
-    earlier = Earlier(ScopeHistory(home, event.key).versions())
-    files: list[DeletedFile] = []
-    where = ""
-    for taken in earlier.taken(event):
-        if taken.held is None:
-            continue  # history has nothing of it from before: nothing to show or restore
-        if place.store is None:
-            source = _source_of(taken.path, sources)
-            if source is None:
-                continue
-            where = where or _place_of(source)
-            row = _source_row(source, taken.path, taken.held, event.key)
-            there = os.path.lexists(row.physical)
-        else:
-            row = DeletedFile(taken.path, taken.held, event.key, event.actor, taken.last.at)
-            there = _exists(place.store, taken.path)
-        restored_by = restores.get(taken.held.id)
-        rewritten = not taken.last.deleted
-        row = replace(
-            row,
-            actor=event.actor,
-            at=taken.last.at,
-            rewritten=rewritten,
-            restored_by=restored_by,
-            there_again=not rewritten and restored_by is None and there,
-            orphan_dir=place.orphan_dir,
-            burst_id=event.id,
-        )
-        files.append(row)
-    files.sort(key=lambda file: (file.rewritten, file.name))
-    return BurstFiles(event, tuple(files), where)
+    rows: list[tuple[_Place, DeletedFile]] = []
+    wheres: list[str] = []
+    for key, taken in taken_by(home, event):
+        place = places.get(key)
+        if place is None or taken.held is None:
+            continue  # not shown, or history has nothing of it from before
+        row = _taken_row(place, key, taken, taken.held, event, restores, sources)
+        if row is not None:
+            rows.append((place, row))
+            if row.source is not None and _place_of(row.source) not in wheres:
+                wheres.append(_place_of(row.source))
+    homes = list(dict.fromkeys(place for place, _row in rows))
+    order = {place: index for index, place in enumerate(dict.fromkeys(places.values()))}
+    rows.sort(key=lambda row: (order[row[0]], row[1].rewritten, row[1].name))
+    if len(homes) > 1:
+        files = tuple(replace(row, place=place.label) for place, row in rows)
+        return BurstFiles(event, files), None
+    where = ", ".join(wheres)
+    return BurstFiles(event, tuple(row for _place, row in rows), where), next(iter(homes), None)
+
+
+def _taken_row(
+    place: _Place,
+    key: str,
+    taken: Taken,
+    held: Version,
+    event: ChangeEvent,
+    restores: dict[str | None, Version],
+    sources: dict[str, Source],
+) -> DeletedFile | None:
+    """One file of a burst (`held`: what it took of it), with what became of it (None:
+    its source is not shown)."""
+    if place.store is None:
+        source = _source_of(taken.path, sources)
+        if source is None:
+            return None
+        row = _source_row(source, taken.path, held, key)
+        there = os.path.lexists(row.physical)
+    else:
+        row = DeletedFile(taken.path, held, key, event.actor, taken.last.at)
+        there = _exists(place.store, taken.path)
+    restored_by = restores.get(held.id)
+    rewritten = not taken.last.deleted
+    return replace(
+        row,
+        actor=event.actor,
+        at=taken.last.at,
+        rewritten=rewritten,
+        restored_by=restored_by,
+        there_again=not rewritten and restored_by is None and there,
+        orphan_dir=place.orphan_dir,
+        burst_id=event.id,
+    )
 
 
 def _place_of(source: Source) -> str:
@@ -463,7 +521,9 @@ def burst_text(burst: BurstFiles, now: int | None = None) -> str:
     lines.append("")
     for file in burst.files:
         state = file.state_words(now) or ("rewritten" if file.rewritten else "deleted")
-        lines.append(f"{file.name} — {state}")
+        lines.append(
+            f"{file.place} · {file.name} — {state}" if file.place else f"{file.name} — {state}"
+        )
     return "\n".join(lines)
 
 
@@ -490,7 +550,7 @@ def news_read(
     events = change_events(
         store.home, min_files=BURST_MIN_FILES, since_ms=moment - BURSTS_SHOWN_MS, keys=keys
     )
-    left = [event for event in events if event.restored < len(event.paths)]
+    left = [event for event in events if event.restored < event.file_count]
     mass = {change.id: change for change in flag(store.home, left)}
     bursts = [event for event in left if event.deleted or event.id in mass]
     return NewsRead(bursts, mass)

@@ -101,12 +101,15 @@ def left_alone(run: RunEntry, reverts: list[RunEntry]) -> tuple[str, ...]:
 
 def run_title(run: RunEntry) -> str:
     """`Consolidation · manual`, `Memory writer`, `Consolidation by mux · launch`,
-    `Revert · You`."""
+    `Revert · You`; a consolidation of one scope alone names it (`Consolidation of Global ·
+    manual`)."""
     if run.provider == CHECK_FIX_PROVIDER:
         return "Fixes from the check"
     if run.kind == REVERT_KIND:
         return f"Revert · {actor_name(run.actor or 'user')}"
     kind = KIND_WORDS.get(run.kind, run.kind.capitalize())
+    if run.scope is not None:
+        kind += f" of {run.scope.capitalize()}"
     if run.source == MUX_SOURCE:
         kind += " by mux"
     if run.kind in ("consolidation", "sync") and run.trigger:

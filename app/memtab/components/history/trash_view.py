@@ -9,7 +9,7 @@ and what a restore of a burst did, in words.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memtab import humanize
 from memtab.components.history.deleted import BurstFiles, DeletedFile, TrashGroup
@@ -18,6 +18,7 @@ from memtab.store.history.describe import display_name
 from memtab.watch.events import EventRestore
 
 NOTHING = "Nothing was deleted here (that Memtab saw)."
+NOTHING_BUT_ACROSS = "What it lost is in the burst across several memories, above."
 SELECT_PROMPT = "Select a file to see what it held."
 READING = "Reading…"
 
@@ -64,7 +65,8 @@ def burst_row(burst: BurstFiles) -> BurstRow:
 
 
 def file_row(file: DeletedFile) -> FileRow:
-    """A deleted (or a burst's rewritten) file: its name, when, who, its size."""
+    """A deleted (or a burst's rewritten) file: its name (after its group's, in a burst
+    across several memories: `Claude Code · memory/x.md`), when, who, its size."""
     marks = [" · pinned" if file.pinned else "", " · rewritten" if file.rewritten else ""]
     if file.restored_by is not None:
         marks.append(" · restored")  # by whom and when: its tooltip, the burst's preview
@@ -80,7 +82,7 @@ def file_row(file: DeletedFile) -> FileRow:
         tips.append(f"Cannot be restored: {file.cannot_restore}")
     return FileRow(
         (
-            file.name + "".join(marks),
+            (f"{file.place} · " if file.place else "") + file.name + "".join(marks),
             humanize.relative_time(file.at),
             actor_name(file.actor),
             humanize.size_text(file.size_bytes),
@@ -142,8 +144,26 @@ class TrashPresenter:
         self._bursts = {burst.id: burst for group in groups for burst in group.bursts}
 
     def shown(self, filter_key: str | None) -> list[TrashGroup]:
-        """The groups the filter shows (None: every one)."""
-        return [g for g in self.groups if filter_key is None or g.filter_key == filter_key]
+        """The groups the filter shows (None: every one); of the bursts across several
+        memories, those that took files of what it shows."""
+        if filter_key is None:
+            return list(self.groups)
+        shown = []
+        for group in self.groups:
+            if group.across:
+                bursts = tuple(b for b in group.bursts if filter_key in b.filter_keys)
+                if bursts:
+                    shown.append(replace(group, bursts=bursts))
+            elif group.filter_key == filter_key:
+                shown.append(group)
+        return shown
+
+    def empty_words(self, group: TrashGroup) -> str:
+        """What a group that lists nothing says: nothing was deleted there, or what was
+        went in a burst across several memories (listed above it)."""
+        key = group.filter_key
+        across = (b for g in self.groups if g.across for b in g.bursts)
+        return NOTHING_BUT_ACROSS if any(key in b.filter_keys for b in across) else NOTHING
 
     def newest(self, filter_key: str | None) -> tuple[str, str] | None:
         """The newest deletion the filter shows, where Recently deleted opens: ("burst",
@@ -161,12 +181,12 @@ class TrashPresenter:
         """What a filter that shows nothing deleted says of what was deleted elsewhere
         ("Nothing was deleted in Global; 6 files were deleted elsewhere: choose
         Everything"), None when it shows something or nothing was deleted at all."""
-        shown = {id(group) for group in self.shown(filter_key)}
-        here = sum(len(g.files) for g in self.groups if id(g) in shown)
-        other = sum(len(g.files) for g in self.groups if id(g) not in shown)
+        shown = self.shown(filter_key)
+        here = sum(len(g.files) for g in shown)
+        other = sum(len(g.files) for g in self.groups) - here
         if filter_key is None or here or not other:
             return None
-        labels = [g.label for g in self.groups if id(g) in shown]
+        labels = [g.label for g in shown]
         where = f"in {labels[0]}" if len(labels) == 1 else "here"
         files = humanize.plural(other, "file")
         return f"Nothing was deleted {where}; {files} were elsewhere — Everything shows them."

@@ -50,6 +50,7 @@ from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalData, status_from
 from memtab.store.sidecars.meta import MetaStore
 from memtab.store.sidecars.registry import Registry, Workspace, orphan_project_dirs
+from memtab.store.sidecars.scope_runs import load_scope_runs
 
 
 def agent_task_runs(
@@ -234,7 +235,13 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
     meta = MetaStore(home).load()
     journal = Journal(home).load()
     status = (
-        status_from(journal, workspace.id, workspace.project_identity, workspace.notebook_id)
+        status_from(
+            journal,
+            workspace.id,
+            workspace.project_identity,
+            workspace.notebook_id,
+            load_scope_runs(home),  # the runs of one scope alone mux's journal has no room for
+        )
         if workspace
         else None
     )

@@ -33,7 +33,13 @@ from memtab.components.tree.nodes import (
     ref_key,
 )
 from memtab.components.tree.sources_scan import SourcesScan
-from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, MemoryFileRef, parse_file_id
+from memtab.file_protocol.file_ref import (
+    AGENT_TITLES,
+    OTHER_AGENTS,
+    MemoryFileRef,
+    agent_title,
+    parse_file_id,
+)
 from memtab.humanize import display_path
 from memtab.sources.codex.imports import IMPORTED_TAG, ImportLinks, link_imports
 from memtab.sources.layouts import codex_extension_reason
@@ -115,11 +121,6 @@ def source_title(source: Source, *, with_agent: bool) -> str:
     if source.layout is Layout.CLAUDE_MEMORY and source.project is None:
         what = f"{what} · {source.root.name}"
     return f"{AGENT_TITLES[source.agent]} · {what}" if with_agent else what
-
-
-def agent_title(agent: str | None) -> str:
-    """ "Claude Code", "Codex", "loki-mode" for an agent id (the id itself when unknown)."""
-    return next((title for key, title in AGENT_TITLES.items() if key == agent), agent or "")
 
 
 def source_tooltip(node: TreeNode) -> str:

@@ -12,6 +12,7 @@ from memtab import humanize
 from memtab.components import glossary
 from memtab.components.tree.marks import RowMark
 from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode
+from memtab.file_protocol.file_ref import agent_title
 from memtab.store.xum_notes import xum_note_sentence
 
 logger = logging.getLogger(__name__)
@@ -41,9 +42,6 @@ def file_tooltip(
         lines.append(purpose)
     if node.agent is not None:
         what = f" · {node.tag}" if node.tag else ""
-        # lazy: ~45 ms (what sources are) the first paint saves; loaded with the first source
-        from memtab.components.tree.sources import agent_title
-
         lines.append(f"{agent_title(node.agent)} memory{what}")
     elif node.tag:  # a file-sync tool's conflict copy (the only tag of Memtab's own rows)
         lines.append(
@@ -88,8 +86,6 @@ def describe_for_accessibility(
     if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
         return f"folder, {humanize.plural(node.file_count, 'file')}"
     if node.kind is NodeKind.SOURCE:
-        from memtab.components.tree.sources import agent_title  # lazy: as above
-
         return f"{agent_title(node.agent)} memory, {humanize.plural(node.file_count, 'file')}"
     if node.kind is NodeKind.FILE:
         parts = []
@@ -129,7 +125,8 @@ def row_tooltip(
     if node.kind is NodeKind.SOURCE or (
         node.kind is NodeKind.SECTION and node.section is SectionId.SOURCES
     ):
-        from memtab.components.tree.sources import source_tooltip  # lazy: as above
+        # lazy: ~45 ms (what sources are) the first paint saves; loaded with the first source
+        from memtab.components.tree.sources import source_tooltip
 
         return source_tooltip(node)
     read_only = f"\nRead-only: {node.not_editable_reason}" if node.not_editable_reason else ""

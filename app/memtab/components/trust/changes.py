@@ -23,7 +23,7 @@ through the workspace's store or the agent's source).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from memtab.components.files.ops import OpResult, create_file
@@ -324,11 +324,3 @@ def move(stack: UndoStack, leak: Leak, open_file: FileOpener, store_of: StoreOf)
     return changes.pushed(
         stack, description, f"Moved {place.path} to project {leak.belongs_to}'s memory"
     )
-
-
-def rows_of(places: Sequence[MemoryPlace]) -> list[str]:
-    """Each place as one line: its file and line, and whose it is."""
-    return [
-        f"{p.path}{f':{p.line}' if p.line is not None else ''} ({where_in_words(p)})"
-        for p in places
-    ]

@@ -29,7 +29,6 @@ from memtab.trust.report import TrustReport
 
 SHOWN = 4
 """Items a section of the room lists (the rest are in its panel)."""
-EMPTY_WORDS = "Select a memory file to view or edit it."
 
 SectionKey = Literal["changed", "inbox", "stale", "duplicates", "contradictions", "leaks"]
 PANEL_OF: Mapping[SectionKey, str] = {

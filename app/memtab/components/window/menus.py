@@ -67,6 +67,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "tree.reveal",
         None,
         "consolidation.run_now",
+        "consolidation.run_scope",
         "writer.pause",
         None,
         "editor.tab_moves_focus",

@@ -17,12 +17,12 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from memtab.consolidation.errors import LockHeldError, RunCancelledError
 from memtab.fs.locking.locks import LockUnavailableError, OwnedLock, interprocess_lock, lock_holder
 from memtab.store.home import CONSOLIDATION_LOCK, Home
-from memtab.store.paths import SHARED_SCOPES
+from memtab.store.paths import SHARED_SCOPES, Scope
 from memtab.store.scopes.scope_store import ScopeStore
 
 # While waiting for another process's run, how often to look again (and at `cancel`).
@@ -83,10 +83,13 @@ class ConsolidationLock:
         return f"{who} is consolidating this memory home{what}; try again when it has finished"
 
 
-def check_scopes_free(store: ScopeStore, wait_s: float = SCOPE_WAIT_S) -> None:
+def check_scopes_free(
+    store: ScopeStore, wait_s: float = SCOPE_WAIT_S, scopes: Sequence[Scope] = SHARED_SCOPES
+) -> None:
     """LockHeldError, naming the holder where the system tells, when another program has
-    kept one of the store's scopes locked for `wait_s` (see the module doc)."""
-    for scope in SHARED_SCOPES:  # a run never changes a session scope
+    kept one of the store's scopes (of `scopes`: those the run changes) locked for
+    `wait_s` (see the module doc)."""
+    for scope in scopes:  # a run never changes a session scope
         if store.unavailable_reason(scope):
             continue
         path = store.scope_lock_path(scope)

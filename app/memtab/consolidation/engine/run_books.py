@@ -6,7 +6,9 @@
   leaves a run the next start logs, `store.catch_up.interrupted`); a run that cannot write
   it does not start (`RunFailedError`: nothing was changed);
 - `attempt`: each change right before it is made (the guard's `before_dispatch`);
-- `finish`: however the run ended, mux's journal and the runs log say what it applied.
+- `finish`: however the run ended, mux's journal and the runs log say what it applied
+  (a run of the global or the workspace scope alone: Memtab's `scope-runs.json` instead
+  of mux's journal, which has no place for it — `store.sidecars.scope_runs`).
   A run that failed before changing anything is logged, not journaled (mux's rule: no
   debounce anchor). One that changed something is journaled with what it applied, also
   when it stopped midway (a timeout, a full disk). When the run stopped midway, or its
@@ -32,8 +34,9 @@ from memtab.store.history.started import StartedRun
 from memtab.store.home import Home
 from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp, Trigger
+from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, RunScope, Trigger
 from memtab.store.sidecars.registry import Workspace
+from memtab.store.sidecars.scope_runs import journal_run
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +54,8 @@ class RunIdentity:
     plan_id: str | None = None
     planned: int | None = None
     """How many changes it sets out to make, when known (a plan's accepted ops)."""
+    scope: RunScope | None = None
+    """The one scope it is limited to (None: the whole workspace)."""
 
 
 class RunBooks:
@@ -72,6 +77,7 @@ class RunBooks:
             model=run.model,
             plan_id=run.plan_id,
             planned=run.planned,
+            scope=run.scope,
         )
 
     def begin(self) -> None:
@@ -126,14 +132,15 @@ class RunBooks:
         if problem is not None and (record is None or failure is not None):
             record = self._stopped_record(run_ops, problem)
         assert record is not None
+        record = record.replaced(scope=self.run.scope)
         fingerprint: str | None = journal_fingerprint(record)
         status = "ok" if problem is None else "failed"
         self.started.end(status, record.summary, problem, fingerprint)
         journal_error: str | None = None
         try:
             if self.run.provider != CHECK_FIX_PROVIDER:  # fixes are no consolidation of mux's
-                Journal(self.home).save_run(
-                    self.run.workspace.notebook_id, self.store.project_path, record
+                journal_run(
+                    self.home, self.run.workspace.notebook_id, self.store.project_path, record
                 )
         except (OSError, TimeoutError) as error:
             journal_error = f"mux's journal could not record it ({_why(error)})"
@@ -196,6 +203,7 @@ class RunBooks:
             journal_fingerprint=fingerprint,
             plan_id=self.run.plan_id,
             usage=TokenUsage.of(record.input_tokens, record.output_tokens) if record else None,
+            scope=self.run.scope,
         )
         try:
             RunsLog(self.home).append(entry)

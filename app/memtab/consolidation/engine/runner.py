@@ -40,6 +40,7 @@ from memtab.store.history.describe import op_units
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
+from memtab.store.paths import SHARED_SCOPES, Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import TOOL_DESCRIPTION, TOOL_NAME, tool_input_schema
 from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, RunUsage, Trigger
@@ -106,8 +107,10 @@ def run_consolidation(
     prompt_home: Home | None = None,
     before_dispatch: BeforeDispatch | None = None,
     declined: DeclinedMatcher | None = None,
+    scopes: Sequence[Scope] = SHARED_SCOPES,
 ) -> RunResult:
-    """Run the consolidator over the store's workspace, project (if any) and global scopes.
+    """Run the consolidator over the store's workspace, project (if any) and global scopes
+    — or `scopes` alone (a run of one scope, docs/formats.md §9.8: `guard.run_scopes`).
 
     `prompt_home` is where the prompt override is read (default: the store's home; a
     plan runs on a scratch copy of the scopes but keeps the user's prompt).
@@ -126,6 +129,7 @@ def run_consolidation(
         dry_run=dry_run,
         before_dispatch=before_dispatch,
         declined=declined.refusal if declined is not None else None,
+        scopes=scopes,
     )
     system = load_system_prompt(prompt_home or store.home, trigger)
     # The offline consolidator reads the files as data, never this message: listing a big
@@ -137,6 +141,7 @@ def run_consolidation(
         dry_run=dry_run,
         with_files=provider.name != OFFLINE_PROVIDER,
         declined=[op.description for op in declined.in_force()] if declined else (),
+        scopes=guard.scopes,
     )
     changes_of_op: dict[int, list[RecordedChange]] = {}
     calls: dict[int, dict[str, Any]] = {}

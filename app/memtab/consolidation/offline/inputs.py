@@ -20,7 +20,7 @@ agents read a file, and a consolidation run reading every file would flatten the
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from memtab.store.conflict_copies import find_copies
@@ -101,12 +101,15 @@ def split_lines(text: str) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def collect_memory_files(store: MemoryStore) -> list[MemoryFile]:
-    """Every file of the workspace's scopes, Markdown ones with their content."""
+def collect_memory_files(
+    store: MemoryStore, scopes: Sequence[Scope] = SHARED_SCOPES
+) -> list[MemoryFile]:
+    """Every file of the workspace's scopes (or of `scopes`: a run of one scope alone),
+    Markdown ones with their content."""
     entries = store.meta_entries()
     listed: dict[VirtualPath, MemoryFile] = {}  # in listing order, content still to read
     wanted: list[VirtualPath] = []
-    for listing in store.list_all(read_files=False, scopes=SHARED_SCOPES):  # read next
+    for listing in store.list_all(read_files=False, scopes=scopes):  # read next
         copies = find_copies(entry.path for entry in listing.files)
         for entry in listing.files:
             scope = entry.path.scope

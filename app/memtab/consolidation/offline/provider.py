@@ -39,7 +39,7 @@ from memtab.consolidation.offline.plan import (
 from memtab.fs.heap import collector_paused
 from memtab.llm.offline import CallsSoFar, OfflineProvider
 from memtab.llm.types import ModelReply, ToolCall, ToolOutcome
-from memtab.store.paths import PathError, parse_virtual_path
+from memtab.store.paths import SHARED_SCOPES, PathError, Scope, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import TOOL_NAME
 
@@ -94,9 +94,18 @@ class OfflineConsolidator(OfflineProvider):
     model_label = OFFLINE_MODEL_LABEL
     needs = frozenset((TOOL_NAME,))
 
-    def __init__(self, store: MemoryStore, *, budget: int = MUTATION_BUDGET) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        *,
+        budget: int = MUTATION_BUDGET,
+        scopes: Sequence[Scope] = SHARED_SCOPES,
+    ) -> None:
+        """`scopes`: the scopes whose files it reads and plans for (a run of one scope
+        alone: that one, docs/formats.md §9.8)."""
         self.store = store
         self.budget = budget
+        self.scopes = tuple(scopes)
         self._plan: Plan | None = None
         self._changed_on_disk: set[str] = set()
 
@@ -108,7 +117,7 @@ class OfflineConsolidator(OfflineProvider):
         conversation = _Conversation.of(calls)
         if self._plan is None or not conversation.started:
             with collector_paused():  # thousands of small objects that all live on
-                files = collect_memory_files(self.store)
+                files = collect_memory_files(self.store, self.scopes)
             self._plan = plan_consolidation(files, budget=self.budget)
             self._changed_on_disk = set()
         plan = self._plan

@@ -46,9 +46,6 @@ SHINGLE_WORDS = 3
 UnitKind = Literal[
     "frontmatter", "blank", "heading", "rule", "code", "table", "comment", "label", "text"
 ]
-STRUCTURE_KINDS: frozenset[UnitKind] = frozenset(
-    ("frontmatter", "heading", "rule", "code", "table", "comment", "label")
-)
 
 _CONTENT_KINDS = frozenset(("text", "code", "table"))  # what `Unit.content` says
 
@@ -85,10 +82,6 @@ class Unit(NamedTuple):
     def substantive(self) -> bool:
         """Content worth comparing: a bullet or paragraph long enough not to be generic."""
         return self.kind == "text" and len(self.key) >= MIN_LINE_CHARS
-
-    @property
-    def structure(self) -> bool:
-        return self.kind in STRUCTURE_KINDS
 
     @property
     def content(self) -> bool:

@@ -54,9 +54,9 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import describe_ops, op_texts, op_units, unified_diff
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
-from memtab.store.paths import SHARED_SCOPES, PathError, VirtualPath
+from memtab.store.paths import SHARED_SCOPES, PathError, Scope, VirtualPath
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.sidecars.journal import Trigger
+from memtab.store.sidecars.journal import RunScope, Trigger
 from memtab.store.sidecars.registry import Workspace
 
 logger = logging.getLogger(__name__)
@@ -99,15 +99,16 @@ def copy_scopes(
     store: MemoryStore,
     scratch: Home,
     only: Callable[[VirtualPath], bool] | None = None,
+    scopes: Sequence[Scope] = SHARED_SCOPES,
 ) -> None:
-    """Copy what the store sees of its scopes (and the pins) into a scratch home: every
-    file and directory, or those `only` takes.
+    """Copy what the store sees of its scopes (of `scopes`: those a run sees) and the
+    pins into a scratch home: every file and directory, or those `only` takes.
 
     Only files the store can read are copied (no links, no hard-linked files); an
     unreadable one is left out of the plan, which then cannot touch it.
     """
     target = MemoryStore(scratch, store.workspace, record_history=False)
-    for scope in SHARED_SCOPES:
+    for scope in scopes:
         if store.unavailable_reason(scope):
             continue
         listing = store.list_scope(scope, read_files=only is None)
@@ -194,8 +195,10 @@ def plan_from_run(
     result: RunResult,
     provider: str,
     model: str,
+    scope: RunScope | None = None,
 ) -> ConsolidationPlan:
-    """The plan of a run made on a scratch copy (`scratch`) of `home`'s scopes."""
+    """The plan of a run made on a scratch copy (`scratch`) of `home`'s scopes (`scope`:
+    the one it was limited to)."""
     record = result.record
     summary = record.summary if record is not None else ""
     held = sum(1 for op in result.ops if held_back(op.note))
@@ -218,6 +221,7 @@ def plan_from_run(
             input_tokens=record.input_tokens if record is not None else None,
             output_tokens=record.output_tokens if record is not None else None,
         ),
+        scope=scope,
     )
 
 

@@ -22,7 +22,12 @@ from dataclasses import dataclass
 
 from memtab.consolidation.engine.run_store import RunStore
 from memtab.consolidation.engine.runner import NO_CHANGES_SUMMARY
-from memtab.consolidation.guard import BeforeDispatch, ConsolidationGuard, MutationBudget
+from memtab.consolidation.guard import (
+    BeforeDispatch,
+    ConsolidationGuard,
+    MutationBudget,
+    run_scopes,
+)
 from memtab.consolidation.offline.provider import REASON_ARGUMENT
 from memtab.consolidation.records import ConsolidationPlan, PlannedOp, join_words
 from memtab.consolidation.review.plan import NOT_ACCEPTED_NOTE
@@ -69,7 +74,10 @@ def apply_ops(
     """Replay the accepted ops on the real scopes, in plan order (see the module doc);
     `before_dispatch` is told each change right before it is made."""
     guard = ConsolidationGuard(
-        store, budget=MutationBudget(budget), before_dispatch=before_dispatch
+        store,
+        budget=MutationBudget(budget),
+        before_dispatch=before_dispatch,
+        scopes=run_scopes(plan.scope),
     )
     holders = checked.holders.copy()
     failed_units: dict[tuple[int, ...], int] = {}  # unit → the op of it not applied

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.consolidation.errors import PlanError
-from memtab.consolidation.guard import ConsolidationGuard, MutationBudget
+from memtab.consolidation.guard import ConsolidationGuard, MutationBudget, run_scopes
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.consolidation.review.plan import copy_scopes, planned_ops, scratch_home
 from memtab.store.errors import MemoryStoreError, ToolArgumentError
@@ -274,7 +274,9 @@ def _replay(
     What each changed is read from the files it names (the scratch keeps no history: the
     check must not depend on a temporary directory's room); `contents` gets every content
     seen, by sha, for the diffs and words."""
-    guard = ConsolidationGuard(store, budget=MutationBudget(len(plan.ops)))
+    guard = ConsolidationGuard(
+        store, budget=MutationBudget(len(plan.ops)), scopes=run_scopes(plan.scope)
+    )
     holders = checked.holders.copy()
     replayed: list[RunOp] = []
     for op in plan.ops:

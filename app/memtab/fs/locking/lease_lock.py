@@ -308,10 +308,6 @@ class LeaseLock:
             with contextlib.suppress(OSError):
                 temp.unlink()
 
-    def still_owned(self) -> bool:
-        """Whether the lock file still holds our token (right before an irreversible step)."""
-        return self._held is not None and _read(self.path) == self._held.token
-
     def release(self) -> None:
         """Let the lock go: remove it only while it holds our token (no-op when not held)."""
         held, self._held = self._held, None
@@ -329,17 +325,6 @@ def _release_file(path: Path, token: str, label: str) -> None:
         return
     with contextlib.suppress(FileNotFoundError):
         path.unlink()
-
-
-@contextlib.contextmanager
-def lease_lock(path: Path, label: str, *, timeout_s: float) -> Iterator[LeaseLock]:
-    """Hold the lock file `path` for the block (see `LeaseLock.acquire`)."""
-    lock = LeaseLock(path, label)
-    lock.acquire(timeout_s)
-    try:
-        yield lock
-    finally:
-        lock.release()
 
 
 # --- taking over a stale lock -----------------------------------------------------------------

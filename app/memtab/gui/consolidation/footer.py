@@ -65,7 +65,12 @@ from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
 from memtab.gui.toolkit.widgets import ElidedLabel
-from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus, Trigger
+from memtab.store.sidecars.journal import (
+    ConsolidationRecord,
+    ConsolidationStatus,
+    RunScope,
+    Trigger,
+)
 from memtab.store.sidecars.registry import Workspace
 
 if TYPE_CHECKING:  # lazy: the review dialog loads with the first plan (review_opener)
@@ -100,9 +105,15 @@ class ConsolidationFacade(Protocol):
     def plan_ready(self) -> SignalInstance: ...  # (ConsolidationPlan)
 
     def start(
-        self, workspace_id: str, trigger: Trigger = "manual", *, review: bool | None = False
+        self,
+        workspace_id: str,
+        trigger: Trigger = "manual",
+        *,
+        review: bool | None = False,
+        scope: RunScope | None = None,
     ) -> object:
-        """Start a run, or a plan to review (None: as the setting says), in the background."""
+        """Start a run, or a plan to review (None: as the setting says), in the background
+        (`scope`: of that scope alone)."""
         ...
 
     def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> object:
@@ -418,14 +429,23 @@ class ConsolidationFooter(QFrame):
 
     # --- slots -------------------------------------------------------------------------------
 
+    def consolidate_scope(self, scope: RunScope) -> None:
+        """Consolidate `scope` of the shown workspace alone (a scope's "Consolidate Global
+        only", docs/formats.md §9.8): as Consolidate now — a plan to review first or a run,
+        as the setting says — with only that scope's files in play."""
+        self._start(scope)
+
     @Slot()
     def _on_consolidate_button_clicked(self) -> None:
-        workspace_id = self._runs.consolidate_clicked()
+        self._start(None)
+
+    def _start(self, scope: RunScope | None) -> None:
+        workspace_id = self._runs.consolidate_clicked(scope)
         if workspace_id is None:
             return
         self._refresh_controls()
         try:
-            self._facade.start(workspace_id, trigger="manual", review=None)
+            self._facade.start(workspace_id, trigger="manual", review=None, scope=scope)
         except Exception as error:  # the facade refusing at once (e.g. shut down)
             logger.warning("Could not start consolidation of %s: %s", workspace_id, error)
             self._runs.start_refused(error)

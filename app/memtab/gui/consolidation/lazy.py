@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # lazy: the engine (~1.5 MiB, ~25 ms) loads when Consolidate 
     from memtab.consolidation.records import ConsolidationPlan
     from memtab.consolidation.service import ConsolidationService
     from memtab.gui.consolidation.tasks import ConsolidationTasks
-    from memtab.store.sidecars.journal import Trigger
+    from memtab.store.sidecars.journal import RunScope, Trigger
 
 logger = logging.getLogger(__name__)
 
@@ -131,12 +131,17 @@ class LazyConsolidationTasks(QObject):
         return self._tasks
 
     def start(
-        self, workspace_id: str, trigger: Trigger = "manual", *, review: bool | None = False
+        self,
+        workspace_id: str,
+        trigger: Trigger = "manual",
+        *,
+        review: bool | None = False,
+        scope: RunScope | None = None,
     ) -> bool:
         """Start a run, or a plan to review (see `ConsolidationTasks.start`)."""
         if self._closed:
             return False
-        return self.tasks().start(workspace_id, trigger, review=review)
+        return self.tasks().start(workspace_id, trigger, review=review, scope=scope)
 
     def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> bool:
         """Apply the accepted ops of a reviewed plan (see `ConsolidationTasks.apply`)."""

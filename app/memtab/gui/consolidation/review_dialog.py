@@ -184,14 +184,6 @@ class ReviewDialog(QDialog):
         """How many changes (rows) are ticked."""
         return sum(1 for item in self._change_rows() if item.checkState(0) == Qt.CheckState.Checked)
 
-    def set_accepted(self, index: int, accepted: bool) -> None:
-        """Tick or untick the change op number `index` belongs to (with its other parts)."""
-        for item in self._change_rows():
-            if index in item.data(0, _INDEXES_ROLE):
-                item.setCheckState(
-                    0, Qt.CheckState.Checked if accepted else Qt.CheckState.Unchecked
-                )
-
     def set_all(self, accepted: bool) -> None:
         """Tick (or untick) every proposed change."""
         state = Qt.CheckState.Checked if accepted else Qt.CheckState.Unchecked

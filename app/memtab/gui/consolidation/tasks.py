@@ -41,7 +41,7 @@ from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.operations.consolidation import RunRequest, consolidate
-from memtab.store.sidecars.journal import Trigger
+from memtab.store.sidecars.journal import RunScope, Trigger
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +72,6 @@ class ConsolidationTasks(QObject):
         self._isolated = isolated
         self._jobs = jobs.client("consolidation", Lane.RUNS, parent=self)
         self._reservations: dict[int, RunReservation] = {}
-        self._running_job: int | None = None
         self._jobs.job_started.connect(self._on_jobs_job_started)
         self._jobs.job_progress.connect(self._on_jobs_job_progress)
         self._jobs.job_finished.connect(self._on_jobs_job_finished)
@@ -88,23 +87,17 @@ class ConsolidationTasks(QObject):
         """Whether a run this facade started is queued or running."""
         return bool(self._reservations)
 
-    @property
-    def running_workspace(self) -> str | None:
-        """The workspace whose run is in progress (None while idle or still queued)."""
-        if self._running_job is None or self._running_job not in self._reservations:
-            return None
-        return self._reservations[self._running_job].workspace_id
-
-    def is_busy_with(self, workspace_id: str) -> bool:
-        """Whether the service has a run of this workspace reserved or going."""
-        return self._service.is_running(workspace_id)
-
     def start(
-        self, workspace_id: str, trigger: Trigger = "manual", *, review: bool | None = False
+        self,
+        workspace_id: str,
+        trigger: Trigger = "manual",
+        *,
+        review: bool | None = False,
+        scope: RunScope | None = None,
     ) -> bool:
-        """Queue a run (`review`: a plan instead; None: as the setting says); False (and
-        `run_failed`) if the service refuses it."""
-        return self._submit(workspace_id, RunRequest(trigger, review))
+        """Queue a run (`review`: a plan instead; None: as the setting says; `scope`: of
+        that scope alone); False (and `run_failed`) if the service refuses it."""
+        return self._submit(workspace_id, RunRequest(trigger, review, scope=scope))
 
     def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> bool:
         """Queue the application of the accepted ops of a reviewed plan (a run of its
@@ -140,7 +133,6 @@ class ConsolidationTasks(QObject):
         reservation = self._reservations.get(job)
         if reservation is None:
             return
-        self._running_job = job
         self.run_started.emit(reservation.workspace_id)
 
     @Slot(int, int, str)
@@ -174,8 +166,6 @@ class ConsolidationTasks(QObject):
 
     def _end(self, job: int) -> str | None:
         """The job ended: give its place back to the service; returns its workspace."""
-        if self._running_job == job:
-            self._running_job = None
         reservation = self._reservations.pop(job, None)
         if reservation is None:
             return None

@@ -25,6 +25,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPoint, QUrl, Signal, SignalIns
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
+from memtab.components.consolidation.run_states import CONSOLIDATE_SCOPE
 from memtab.components.files import ops as file_ops
 from memtab.components.files import rules, undo
 from memtab.components.files.questions import NewKind
@@ -311,6 +312,8 @@ class FileActions(QObject):
         if rules.has_scope(node):  # the row's scope, whichever row is current
             self.trash_action.setText(rules.scope_trash_text(node))
             self.trash_action.setEnabled(True)
+        if RowAction.CONSOLIDATE in actions and rules.consolidated_scope(node) is not None:
+            actions[RowAction.CONSOLIDATE].setText(rules.consolidate_text(node))
         give_menu_letters(menu)  # its actions' letters may be the menu bar's
         return menu
 
@@ -328,7 +331,9 @@ class FileActions(QObject):
             RowAction.DELETE: self.delete_action,
             RowAction.DELETE_ORPHAN: self.delete_orphan_action,
             RowAction.OPEN_LINKED: self.open_linked_action,
-        } | self._registered({RowAction.GO_TO_CUT: GO_TO_CUT})
+        } | self._registered(
+            {RowAction.GO_TO_CUT: GO_TO_CUT, RowAction.CONSOLIDATE: CONSOLIDATE_SCOPE}
+        )
 
     def _registered(self, ids: dict[RowAction, str]) -> dict[RowAction, QAction]:
         """Other features' actions a row offers, by their registered ids (those the window

@@ -351,7 +351,7 @@ class TrashDialog(QDialog):
             for item in group.items:
                 header.addChild(trash_rows.file_row(item, palette))
             if not group.items and not group.bursts:
-                empty = trash_rows.empty_row()
+                empty = trash_rows.empty_row(self._state.empty_words(group))
                 header.addChild(empty)
                 empty.setFirstColumnSpanned(True)
             header.setExpanded(True)

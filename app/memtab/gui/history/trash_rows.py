@@ -41,8 +41,8 @@ def group_row(group: TrashGroup) -> QTreeWidgetItem:
     return header
 
 
-def empty_row() -> QTreeWidgetItem:
-    empty = QTreeWidgetItem([NOTHING])
+def empty_row(words: str = NOTHING) -> QTreeWidgetItem:
+    empty = QTreeWidgetItem([words])
     empty.setFlags(Qt.ItemFlag.NoItemFlags)
     return empty
 

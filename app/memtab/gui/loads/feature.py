@@ -38,6 +38,7 @@ from memtab.gui.loads.cut_actions import CutEditor, IndexCutActions
 from memtab.gui.loads.cut_line import CutLine
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.external_editor import ExternalOpener
+from memtab.loads.recall.records import Recall
 from memtab.operations.loads import ContextLoader, agent_loads, agent_recall, model_recall
 from memtab.sources.config import SourceContext
 from memtab.store.paths import PathError, parse_file_path
@@ -47,7 +48,6 @@ if TYPE_CHECKING:  # lazy: the dialogs load when View â†’ What each agent loadsâ
     from memtab.gui.loads.dialog import LoadsDialog
     from memtab.gui.loads.recall_dialog import RecallDialog
     from memtab.loads.kept import KeptHeads
-    from memtab.loads.recall.records import Recall
 
 LOADS_KEY = "loads"
 RECALL_KEY = "recall"
@@ -207,9 +207,6 @@ class LoadsFeature(QObject):
         """The words' recall came: show it, with the model's pick of the same request kept,
         and ask the model when the user's ask wants it."""
         assert self.recall_dialog is not None
-        # lazy: the recall's records, loaded with the dialog
-        from memtab.loads.recall.records import Recall
-
         if not isinstance(result, Recall):
             self.recall_dialog.show_result(result)
             return
@@ -224,9 +221,6 @@ class LoadsFeature(QObject):
     def _model_found(self, result: object) -> None:
         """The model's pick came: show it, when it answers the prompt asked."""
         assert self.recall_dialog is not None
-        # lazy: the recall's records, loaded with the dialog
-        from memtab.loads.recall.records import Recall
-
         if isinstance(result, Recall):
             self._picked = result
             if result.prompt == self._asked:

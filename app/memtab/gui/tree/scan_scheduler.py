@@ -41,8 +41,9 @@ if TYPE_CHECKING:  # lazy: what sources are (~45 ms) loads with the first scan o
 
 logger = logging.getLogger(__name__)
 
-# Changes that can alter what the tab shows (the scopes, pins/usage, the journal, the
-# registry); others (transcripts, writer state and traces, Memtab's locks) are ignored.
+# Changes that can alter what the tab shows (the scopes, pins/usage, the journal and the
+# runs of one scope alone, the registry); others (transcripts, writer state and traces,
+# Memtab's locks) are ignored.
 RESCAN_KINDS = frozenset(
     {
         PathKind.HOME,
@@ -54,6 +55,7 @@ RESCAN_KINDS = frozenset(
         PathKind.SESSION_SCOPE,
         PathKind.MEMORY_META,
         PathKind.CONSOLIDATION_JOURNAL,
+        PathKind.SCOPE_RUNS,
         PathKind.CONFIG,
     }
 )

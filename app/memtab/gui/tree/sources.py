@@ -24,9 +24,8 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.files.open import open_file
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.sources import agent_title
 from memtab.components.tree.sources_scan import SourcesShown, WatchTarget
-from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
+from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef, agent_title
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView

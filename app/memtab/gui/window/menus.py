@@ -23,13 +23,13 @@ import logging
 from typing import Any, cast
 
 from PySide6.QtCore import QKeyCombination, QObject, Qt, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar
 
 from memtab.components.window.menus import MENUS, MenuAction, plan_menu
 from memtab.components.window.menus import shortcut_rows as menu_shortcut_rows
 from memtab.components.window.shortcuts import ShortcutRow
-from memtab.gui.actions import ActionRegistry, Registered, plain_title
+from memtab.gui.actions import ActionRegistry, Registered
 from memtab.gui.toolkit.dialog_layout import give_menu_letters
 
 logger = logging.getLogger(__name__)
@@ -152,8 +152,3 @@ class WindowMenus(QObject):
     @Slot()
     def _on_menu_about_to_hide(self) -> None:
         self._actions.release()
-
-
-def action_title(action: QAction) -> str:
-    """An action's text without the `&` mnemonics or the "…" (for tests and messages)."""
-    return plain_title(action.text())

@@ -1,7 +1,8 @@
 """The window's own actions, registered as actions once the Memory tab is assembled:
-Open home, Add workspace, Settings, Quit, Find, Consolidate now, pausing the writer, the
-editor's view modes, the tabs, Switch workspace, Keyboard shortcuts, About (ids
-`window.*`, `consolidation.run_now`, `writer.pause`).
+Open home, Add workspace, Settings, Quit, Find, Consolidate now and the current row's
+scope alone ("Consolidate Global only", also in a scope's context menu), pausing the
+writer, the editor's view modes, the tabs, Switch workspace, Keyboard shortcuts, About
+(ids `window.*`, `consolidation.run_now`, `consolidation.run_scope`, `writer.pause`).
 
 They act on the window through `CommandWindow` (what `MainWindow` provides) and on the
 Memory tab it shows; dialogs run through the window's seams (`exec_dialog`,
@@ -20,6 +21,8 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from memtab import __version__
+from memtab.components.consolidation.run_states import CONSOLIDATE_SCOPE
+from memtab.components.files.rules import consolidate_text, consolidated_scope
 from memtab.components.window.phases import FeatureKey
 from memtab.components.window.settings_news import settings_change
 from memtab.components.window.window_actions import (
@@ -41,6 +44,8 @@ from memtab.gui.window.menus import shortcut_rows
 from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
 from memtab.logs import log_file
 from memtab.operations.home import HomeFolder, describe_home_folder
+from memtab.store.paths import Scope
+from memtab.store.sidecars.journal import run_scope
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -166,6 +171,15 @@ class WindowActions(QObject):
             enabled_when=self._tab.footer.consolidate_button.isEnabled,
         )
         add(
+            CONSOLIDATE_SCOPE,
+            "Consolidate this scope",
+            self.consolidate_scope,
+            menu="edit",
+            tip="Run the consolidator on the selected row's scope alone: only its files change",
+            enabled_when=lambda: self._scope_to_consolidate() is not None,
+            text_when=lambda: consolidate_text(self._window.memory_tab.tree.current_node()),
+        )
+        add(
             "writer.pause",
             "Pause the memory &writer",
             self.toggle_writer_pause,
@@ -251,6 +265,22 @@ class WindowActions(QObject):
             button.click()
         else:
             self._context.status.show(button.toolTip() or "Consolidation cannot start now")
+
+    def consolidate_scope(self) -> None:
+        """Consolidate the current row's scope alone: the footer's run, or why not now."""
+        scope = run_scope(self._scope_to_consolidate())
+        if scope is not None:
+            self._tab.footer.consolidate_scope(scope)
+        else:
+            button = self._tab.footer.consolidate_button
+            self._context.status.show(button.toolTip() or "Consolidation cannot start now")
+
+    def _scope_to_consolidate(self) -> Scope | None:
+        """The scope "Consolidate this scope" runs: the current row's, while a run may
+        start (Consolidate now is enabled)."""
+        if not self._tab.footer.consolidate_button.isEnabled():
+            return None
+        return consolidated_scope(self._window.memory_tab.tree.current_node())
 
     def toggle_writer_pause(self) -> None:
         """Edit → Pause (Resume) the memory writer."""

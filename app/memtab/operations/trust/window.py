@@ -23,6 +23,7 @@ from pathlib import Path
 
 from memtab.operations.job import JobContext
 from memtab.store.home import Home, HomeError
+from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.report import TrustReport
 
 logger = logging.getLogger(__name__)
@@ -82,9 +83,8 @@ class WindowTrust:
 
 def _look(root: str, env: Mapping[str, str] | None, send: Connection) -> None:
     """In the child: the look, its answer sent back (a failure in words)."""
-    # lazy: in the child only — the engines and what they keep, ~20 MiB of a 3,000-file
-    # window settled, never load in the window
-    from memtab.trust.duplicates.kept import load_kept
+    # lazy: in the child only — the engines, ~20 MiB of a 3,000-file window settled,
+    # never load in the window
     from memtab.trust.together import TrustEngines
 
     home = Home(Path(root))

@@ -141,11 +141,6 @@ def lines_past_cut(text: str) -> int:
     return 0 if cut.cut_at_line is None else cut.lines - cut.cut_at_line + 1
 
 
-def pushed_past_cut(before: str, after: str) -> int:
-    """How many more lines `after` has past the cut than `before` (0: none more)."""
-    return max(0, lines_past_cut(after) - lines_past_cut(before))
-
-
 def is_cut_index(agent: str, name: str) -> bool:
     """Whether Claude Code reads this file only to its cut: an auto memory's (or a
     subagent's) `MEMORY.md`."""

@@ -51,13 +51,6 @@ _IGNORED_KEY = re.compile(
     rf"^({'|'.join(re.escape(key) for key in SKILL_IGNORED_KEYS)})[ \t]*:", re.MULTILINE
 )
 
-TEMP_FILE = re.compile(
-    r"(?:^\.[0-9a-f]{16}\.tmp~?$)|(?:\.tmp[.~][0-9a-f]{8}$)"
-    r"|(?:\.purge\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$)"
-    r"|(?:^\.[0-9a-f]{16}\.aside$)"
-)
-"""Claude Code's own temp files in a memory folder (never memory)."""
-
 _MOUNT_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 _MOUNT_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -90,9 +83,13 @@ def is_remote_store(directory: Path) -> bool:
     return os.path.isfile(manifest) and not os.path.islink(manifest)
 
 
+ACCOUNT_MEMORY_PATH = "memory/personal"
+"""Where Claude Code keeps the memory synced to the user's account, in its config dir."""
+
+
 def account_memory_directory(config_root: Path) -> Path:
     """Where Claude Code keeps the memory synced to the user's account."""
-    return config_root / "memory" / "personal"
+    return config_root / ACCOUNT_MEMORY_PATH
 
 
 @dataclass(frozen=True)

@@ -26,14 +26,14 @@ from memtab.file_protocol.file_ref import is_valid_source_name, source_id
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.user_files import read_regular_file
 from memtab.sources.claude.memory_dir import (
+    ACCOUNT_MEMORY_PATH,
     TEAM_FOLDER,
     MemoryStore,
-    account_memory_directory,
     is_remote_store,
     read_only_mounts,
 )
 from memtab.sources.claude.settings import auto_memory_setting, user_auto_memory_directory
-from memtab.sources.model import Layout, Source, linked_root_reason
+from memtab.sources.model import AgentFolder, Layout, Source, folder_sources, linked_root_reason
 
 logger = logging.getLogger(__name__)
 
@@ -249,39 +249,13 @@ def claude_sources(
             label="Claude Code (user)",
         )
     ]
-    account = account_memory_directory(root)
-    if account.is_dir():
-        sources.append(
-            Source(
-                id=source_id("claude-code", "account-memory"),
-                agent="claude-code",
-                layout=Layout.CLAUDE_ACCOUNT_MEMORY,
-                root=account,
-                label="Claude Code account memory",
-                note=ACCOUNT_NOTE,
-                read_only_reason=linked_root_reason(root, account),
-                trusted_root=root,
-                shared="account",
-            )
-        )
+    sources += folder_sources("claude-code", root, (_ACCOUNT_MEMORY,))
     moved = user_auto_memory_directory(root, managed_settings)
     if moved is not None:
         how = f"Every project's auto memory: {moved.how}"
         how += f"; {auto_memory_off}" if auto_memory_off else ""
         sources += auto_memory_sources("auto-memory", moved.path, how, None, stores)
-    agent_memory = root / "agent-memory"
-    if agent_memory.is_dir():
-        sources.append(
-            Source(
-                id=source_id("claude-code", "agent-memory"),
-                agent="claude-code",
-                layout=Layout.CLAUDE_AGENT_MEMORY,
-                root=agent_memory,
-                label="Claude Code subagent memory",
-                read_only_reason=linked_root_reason(root, agent_memory),
-                trusted_root=root,
-            )
-        )
+    sources += folder_sources("claude-code", root, (_AGENT_MEMORY,))
     projects: list[str] = []
     index = KnownPaths(known)
     try:
@@ -306,20 +280,16 @@ def claude_sources(
         remote = is_remote_store(memory_root / "memory")
         said = (decoded.note, not_read, auto_memory_off, remote and ACCOUNT_NOTE)
         notes = [note for note in said if note]
-        sources.append(
-            Source(
-                id=source_id("claude-code", f"memory-{name}"),
-                agent="claude-code",
-                layout=Layout.CLAUDE_MEMORY,
-                root=memory_root,
-                label="Claude Code memory",
-                project=project,
-                note="; ".join(notes) or None,
-                read_only_reason=linked_root_reason(root, memory_root),
-                trusted_root=root,
-                shared="account" if remote else None,
-            )
+        folder = AgentFolder(
+            f"memory-{name}",
+            f"projects/{name}",
+            Layout.CLAUDE_MEMORY,
+            "Claude Code memory",
+            project=project,
+            note="; ".join(notes) or None,
+            shared="account" if remote else None,
         )
+        sources += folder_sources("claude-code", root, (folder,))
         team = team_source(f"team-{name}", memory_root / "memory", project, stores, root)
         if team is not None:
             sources.append(team)
@@ -327,6 +297,17 @@ def claude_sources(
 
 
 ACCOUNT_NOTE = "Synced to your account"
+_ACCOUNT_MEMORY = AgentFolder(
+    "account-memory",
+    ACCOUNT_MEMORY_PATH,
+    Layout.CLAUDE_ACCOUNT_MEMORY,
+    "Claude Code account memory",
+    note=ACCOUNT_NOTE,
+    shared="account",
+)
+_AGENT_MEMORY = AgentFolder(
+    "agent-memory", "agent-memory", Layout.CLAUDE_AGENT_MEMORY, "Claude Code subagent memory"
+)
 TEAM_NOTE = (
     "Team memory: shared with all repository collaborators (Claude Code syncs it at the start "
     "of every session)"

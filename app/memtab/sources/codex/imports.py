@@ -34,7 +34,6 @@ SCOPE_NAME = "scope.json"
 IMPORTED_TAG = "imported"
 """The tree row's label of an imported file."""
 CUSTOM_KEY = "_custom"
-PROJECT_KEY_PREFIX = "project:"
 _RESOURCES = "resources"
 ReadText = Callable[[Source, SourceFile], str]
 

@@ -12,52 +12,35 @@ from pathlib import Path
 
 from memtab.file_protocol.file_ref import source_id
 from memtab.fs.user_files import read_regular_file
-from memtab.sources.model import Layout, Source, linked_root_reason
+from memtab.sources.model import AgentFolder, Layout, Source, folder_sources
 
 logger = logging.getLogger(__name__)
 
 _CONFIG_MAX_BYTES = 1024 * 1024
 
 
+_FOLDERS = (
+    AgentFolder("memories", "memories", Layout.CODEX_MEMORIES, "Codex memories", git_history=True),
+    AgentFolder(
+        "memories_extensions",
+        "memories_extensions",
+        Layout.CODEX_EXTENSIONS,
+        "Codex memory extensions",
+    ),
+)
+"""Codex's folders that are sources of their own while they are there."""
+
+
 def codex_sources(root: Path) -> list[Source]:
     """The sources under Codex's home `root` (which exists)."""
-    sources = [
-        Source(
-            id=source_id("codex", "user"),
-            agent="codex",
-            layout=Layout.CODEX_USER,
-            root=root,
-            label="Codex (user)",
-        )
-    ]
-    memories = root / "memories"
-    if memories.is_dir():
-        sources.append(
-            Source(
-                id=source_id("codex", "memories"),
-                agent="codex",
-                layout=Layout.CODEX_MEMORIES,
-                root=memories,
-                label="Codex memories",
-                has_history=(memories / ".git").exists(),
-                read_only_reason=linked_root_reason(root, memories),
-                trusted_root=root,
-            )
-        )
-    extensions = root / "memories_extensions"
-    if extensions.is_dir():
-        sources.append(
-            Source(
-                id=source_id("codex", "memories_extensions"),
-                agent="codex",
-                layout=Layout.CODEX_EXTENSIONS,
-                root=extensions,
-                label="Codex memory extensions",
-                read_only_reason=linked_root_reason(root, extensions),
-                trusted_root=root,
-            )
-        )
-    return sources
+    user = Source(
+        id=source_id("codex", "user"),
+        agent="codex",
+        layout=Layout.CODEX_USER,
+        root=root,
+        label="Codex (user)",
+    )
+    return [user, *folder_sources("codex", root, _FOLDERS)]
 
 
 def codex_projects(root: Path) -> list[str]:

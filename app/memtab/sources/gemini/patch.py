@@ -432,14 +432,3 @@ def unnumbered_hunk(patches: Sequence[FilePatch]) -> str | None:
                     "place of the whole file"
                 )
     return None
-
-
-def formatted_diff(patch: FilePatch) -> str:
-    """One part as Gemini CLI's `/memory inbox` shows it (`formatParsedDiff`)."""
-    lines = [f"--- {patch.old_name}"] if patch.old_name else []
-    if patch.new_name:
-        lines.append(f"+++ {patch.new_name}")
-    for hunk in patch.hunks:
-        lines.append(f"@@ -{hunk.old_start},{hunk.old_lines} +{hunk.new_start},{hunk.new_lines} @@")
-        lines.extend(hunk.lines)
-    return "\n".join(lines)

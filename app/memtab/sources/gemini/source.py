@@ -39,7 +39,7 @@ from memtab.file_protocol.file_ref import source_id
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import Lenient, Record
 from memtab.fs.user_files import read_regular_file
-from memtab.sources.model import Layout, Source, linked_root_reason
+from memtab.sources.model import AgentFolder, Layout, Source, folder_sources
 
 logger = logging.getLogger(__name__)
 
@@ -162,24 +162,18 @@ def gemini_sources(
             context_names=context_names,
         )
     ]
-    for project in projects:
-        memory = memory_dir_of(gemini_dir, project.project_id)
-        if not memory.is_dir():
-            continue
-        sources.append(
-            Source(
-                id=source_id("gemini", f"memory-{project.project_id}"),
-                agent="gemini",
-                layout=Layout.GEMINI_MEMORY,
-                root=memory,
-                label="Gemini CLI private project memory",
-                project=project.path,
-                note=f"Project id {project.project_id} (~/.gemini/tmp/{project.project_id})",
-                read_only_reason=linked_root_reason(gemini_dir, memory),
-                trusted_root=gemini_dir,
-            )
+    private = (
+        AgentFolder(
+            f"memory-{project.project_id}",
+            f"{TMP_DIR}/{project.project_id}/{MEMORY_DIR}",
+            Layout.GEMINI_MEMORY,
+            "Gemini CLI private project memory",
+            project=project.path,
+            note=f"Project id {project.project_id} (~/.gemini/tmp/{project.project_id})",
         )
-    return sources
+        for project in projects
+    )
+    return sources + folder_sources("gemini", gemini_dir, private)
 
 
 def project_source(project: str, dir_name: str, context_names: tuple[str, ...]) -> Source:

@@ -55,8 +55,9 @@ from memtab.store.home import CONSOLIDATION_LOCK, Home, HomeError
 from memtab.store.paths import SHARED_SCOPES, PathError, parse_file_path, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
-from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
+from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp
 from memtab.store.sidecars.registry import load_registry
+from memtab.store.sidecars.scope_runs import journal_run, journaled_run
 
 logger = logging.getLogger(__name__)
 
@@ -159,6 +160,7 @@ def _log_one(home: Home, path: Path) -> RunEntry | None:
         last_run_at=_time_of(at, header.started_at),
         trigger=header.trigger,
         summary=summary or interrupted_summary(home, ops, header.planned),
+        scope=header.scope,
         ops=tuple(
             JournalOp(
                 command=op.command,
@@ -189,6 +191,7 @@ def _log_one(home: Home, path: Path) -> RunEntry | None:
         started_at=header.started_at,
         journal_fingerprint=fingerprint,
         plan_id=header.plan_id,
+        scope=header.scope,
     )
     log.append(entry)
     path.unlink(missing_ok=True)
@@ -365,7 +368,7 @@ def _record(
 def _journaled(home: Home, header: RunHeader, record: ConsolidationRecord) -> str | None:
     """The fingerprint of the journal's record of this run, when the run saved one
     before it was stopped (its ops are the run's, and it is not older than the run)."""
-    saved = Journal(home).load().workspaces.get(_notebook(home, header))
+    saved = journaled_run(home, _notebook(home, header), header.project_path, header.scope)
     if saved is None or saved.last_run_at < header.started_at:
         return None
     mine = [(op.command, op.path, op.new_path) for op in record.ops]
@@ -375,12 +378,14 @@ def _journaled(home: Home, header: RunHeader, record: ConsolidationRecord) -> st
 
 
 def _journal(home: Home, header: RunHeader, record: ConsolidationRecord) -> str | None:
-    """Journal a run that changed something, unless the journal has a newer record."""
-    saved = Journal(home).load().workspaces.get(_notebook(home, header))
+    """Journal a run that changed something, unless the journal has a newer record
+    (where its scope's runs are: `journal_run`)."""
+    notebook = _notebook(home, header)
+    saved = journaled_run(home, notebook, header.project_path, header.scope)
     if saved is not None and saved.last_run_at >= record.last_run_at:
         return None
     try:
-        Journal(home).save_run(_notebook(home, header), header.project_path, record)
+        journal_run(home, notebook, header.project_path, record)
     except OSError as error:
         logger.warning("Could not journal the interrupted run %s: %s", header.id, error)
         return None

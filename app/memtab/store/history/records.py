@@ -35,7 +35,7 @@ from memtab.fs.records import (
     ValidItems,
 )
 from memtab.store.history.recorder import RecordedChange
-from memtab.store.sidecars.journal import JournalOp
+from memtab.store.sidecars.journal import JournalOp, RunScope
 from memtab.store.text.free_text import MAX_ERROR_BYTES, MAX_SUMMARY_BYTES, cap_text
 
 MEMTAB_SOURCE = "memtab"
@@ -155,6 +155,9 @@ class RunEntry(Record, keep_unknown=True):
     """A revert run's (kind `revert`): the id of the run it reverted."""
     actor: Annotated[OrNone[str], OmitNone] = None
     """Who made a run a person started (a revert: `user`), in `store.actors`' ids."""
+    scope: Annotated[OrNone[RunScope], OmitNone] = None
+    """The one scope a consolidation was limited to (docs/formats.md §9.8), None: the
+    whole workspace."""
 
     @property
     def failed(self) -> bool:
@@ -190,6 +193,8 @@ class RunHeader(Record):
     plan_id: OrNone[str] = None
     planned: OrNone[int] = None
     """How many changes it set out to make, when known (a plan's accepted ops)."""
+    scope: Annotated[OrNone[RunScope], OmitNone] = None
+    """The one scope it is limited to (None: the whole workspace)."""
 
 
 class StartedAttempt(Record):

@@ -22,6 +22,7 @@ from typing import Any
 from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.history.records import RunHeader, StartedAttempt, StartedEnd
 from memtab.store.home import Home
+from memtab.store.sidecars.journal import RunScope
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ class StartedRun:
         model: str | None = None,
         plan_id: str | None = None,
         planned: int | None = None,
+        scope: RunScope | None = None,
     ) -> None:
         self.home = home
         self.header = RunHeader(
@@ -57,6 +59,7 @@ class StartedRun:
             model=model,
             plan_id=plan_id,
             planned=planned,
+            scope=scope,
         )
         self.path = started_dir(home) / f"{run_id}{STARTED_SUFFIX}"
         self._file: JsonLinesFile[dict[str, Any]] = JsonLinesFile(

@@ -39,6 +39,17 @@ from memtab.store.text.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_o
 Trigger = Literal["compaction", "launch", "archive", "manual"]
 """What started a consolidation run (mux's `MemoryConsolidationTrigger`)."""
 TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
+RunScope = Literal["global", "project", "workspace"]
+"""The one scope a run was limited to ("Consolidate this scope", docs/formats.md §9.8); a
+run of the whole workspace has none."""
+RUN_SCOPES: tuple[RunScope, ...] = get_args(RunScope)
+
+
+def run_scope(scope: Scope | None) -> RunScope | None:
+    """`scope` as a run names it, when a run may be limited to it (not a session scope)."""
+    return next((named for named in RUN_SCOPES if scope is not None and named == scope.value), None)
+
+
 _RECORD_BUCKETS = ("workspaces", "projects")
 
 
@@ -128,6 +139,10 @@ class ConsolidationRecord(Record, keep_unknown=True):
     summary: Annotated[str, Lenient(""), Checked(_capped_summary)] = ""
     ops: tuple[JournalOp, ...] = ()
     usage: Annotated[OrNone[RunUsage], OmitNone] = None
+    scope: Annotated[OrNone[RunScope], OmitNone] = None
+    """The one scope the run was limited to (§9.8), None: the whole workspace. Memtab's
+    field: mux does not know it and drops it when it writes the file again, which changes
+    nothing — such a run is journaled only where mux reads that scope alone."""
 
     @property
     def input_tokens(self) -> int | None:
@@ -242,24 +257,49 @@ def parse_journal_document(document: Any) -> JournalData:
     return JournalData(records("workspaces"), records("projects"), harvests, tuple(problems))
 
 
+class ScopeRunRecords(Protocol):
+    """The latest runs of one scope alone that mux's journal has no place for
+    (`store.sidecars.scope_runs.ScopeRuns`)."""
+
+    @property
+    def global_run(self) -> ConsolidationRecord | None: ...
+
+    def workspace_run(self, notebook_id: str) -> ConsolidationRecord | None: ...
+
+
 def status_from(
     data: JournalData,
     workspace_id: str,
     project_path: str | None,
     notebook_id: str | None = None,
+    scope_runs: ScopeRunRecords | None = None,
 ) -> ConsolidationStatus:
     """Status of docs/formats.md §8: legacy workspace-only records never count as project
     coverage. A sub-agent's workspace scope is its task tree's notebook (`notebook_id`,
-    §2.5), whose runs are journaled under the notebook's owner; harvests stay its own."""
+    §2.5), whose runs are journaled under the notebook's owner; harvests stay its own.
+    `scope_runs`: a scope's own run (§9.8) is its line's when newer than the journal's."""
+    notebook = notebook_id or workspace_id
     global_record = max(data.workspaces.values(), key=lambda r: r.last_run_at, default=None)
+    workspace_record = data.workspaces.get(notebook)
+    if scope_runs is not None:
+        global_record = _newer(global_record, scope_runs.global_run)
+        workspace_record = _newer(workspace_record, scope_runs.workspace_run(notebook))
     harvests = data.harvests.get(workspace_id, {}).values()
     return ConsolidationStatus(
-        workspace_record=data.workspaces.get(notebook_id or workspace_id),
+        workspace_record=workspace_record,
         project_record=data.projects.get(project_path) if project_path is not None else None,
         global_record=global_record,
         project_available=project_path is not None,
         latest_harvest=max(harvests, key=lambda h: h.sort_time, default=None),
     )
+
+
+def _newer(
+    first: ConsolidationRecord | None, second: ConsolidationRecord | None
+) -> ConsolidationRecord | None:
+    if first is None or (second is not None and second.last_run_at > first.last_run_at):
+        return second
+    return first
 
 
 def _shape_problem(document: dict[str, Any]) -> str | None:
@@ -284,19 +324,27 @@ class Journal:
         return parse_journal_document(read.document)
 
     def status(
-        self, workspace_id: str, project_path: str | None, notebook_id: str | None = None
+        self,
+        workspace_id: str,
+        project_path: str | None,
+        notebook_id: str | None = None,
+        scope_runs: ScopeRunRecords | None = None,
     ) -> ConsolidationStatus:
         """Coverage of a workspace (its notebook's runs), its project (None without
-        identity) and global scope."""
-        return status_from(self.load(), workspace_id, project_path, notebook_id)
+        identity) and global scope (`scope_runs`: with the runs of one scope alone)."""
+        return status_from(self.load(), workspace_id, project_path, notebook_id, scope_runs)
 
     def save_run(
         self, workspace_id: str, project_path: str | None, record: ConsolidationRecord
     ) -> None:
-        """Journal a run under the workspace, and under its project when it has one."""
-        targets = [("workspaces", workspace_id)]
-        if project_path is not None:
+        """Journal a run under the workspace, and under its project when it has one — a
+        run of the project scope alone (§9.8) under its project only: mux reads a
+        workspace's record as its whole run, and the newest of them as global's."""
+        targets = [("workspaces", workspace_id)] if record.scope is None else []
+        if project_path is not None and record.scope in (None, "project"):
             targets.append(("projects", project_path))
+        if not targets:
+            raise ValueError(f"a run of the {record.scope} scope alone has no place in the journal")
         with edit_sidecar(
             self._home.journal_path,
             self._home.lock_path("memory-consolidation"),

@@ -68,13 +68,6 @@ def jaccard(a: frozenset[Any], b: frozenset[Any]) -> float:
     return shared / (len(a) + len(b) - shared)
 
 
-def weighted_jaccard(a: frozenset[F], b: frozenset[F], weight: Mapping[F, float]) -> float:
-    """The weight of a ∩ b over the weight of a ∪ b (0 when that is 0)."""
-    shared = sum(weight.get(feature, 0.0) for feature in a & b)
-    whole = sum(weight.get(feature, 0.0) for feature in a | b)
-    return shared / whole if whole else 0.0
-
-
 def idf_weights(sets: Iterable[frozenset[F]]) -> dict[F, float]:
     """Each feature's inverse document frequency, smoothed: log(1 + N / sets holding it).
     A feature a single set holds weighs most, one every set holds least — but not

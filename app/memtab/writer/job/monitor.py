@@ -69,10 +69,6 @@ class TranscriptMonitor:
         self.home = home
         self._followed: dict[str, _Followed] = {}
 
-    def is_following(self, workspace_id: str) -> bool:
-        """Whether the workspace's transcript is being followed."""
-        return workspace_id in self._followed
-
     def follow_from_end(self, workspace_ids: Iterable[str]) -> None:
         """Start following these workspaces at the current end of their transcripts."""
         for workspace_id in workspace_ids:

@@ -71,7 +71,6 @@ from memtab.transcripts import (
     TranscriptEvent,
     TranscriptFormat,
     read_newest_events,
-    read_transcript,
 )
 from memtab.writer.config import WriterSettings
 from memtab.writer.inbox.suggestions import RunOrigin
@@ -129,14 +128,6 @@ def is_writer_event(event: TranscriptEvent) -> bool:
 def writer_events(events: Iterable[TranscriptEvent]) -> list[TranscriptEvent]:
     """The events a run looks at (`is_writer_event`)."""
     return [event for event in events if is_writer_event(event)]
-
-
-def load_transcript_events(
-    path: Path, transcript_format: TranscriptFormat | None = None
-) -> list[TranscriptEvent]:
-    """Every event of a transcript a run looks at (OSError if it cannot be opened). For a
-    run itself use `load_writer_events`, which does not hold the whole file."""
-    return writer_events(read_transcript(path, transcript_format).events)
 
 
 def load_writer_events(

@@ -40,7 +40,7 @@ import re
 from collections.abc import Sequence
 
 from memtab.markdown import LineKind, classify
-from memtab.transcripts import TranscriptEvent, TranscriptToolCall
+from memtab.transcripts import TranscriptToolCall
 from memtab.writer.offline.directives import bare_line
 from memtab.writer.offline.language import ended
 
@@ -292,18 +292,6 @@ _TASK_RESULT = re.compile(
     r"<task-notification>(?:(?!<task-notification>).)*?<result>(.*?)(?:</result>|\Z)", re.DOTALL
 )
 _AGENT_TOOL = re.compile(r"^(?:task|agent|spawn_agent|subagent|dispatch_agent)$", re.I)
-
-
-def findings_in_answers(events: Sequence[TranscriptEvent]) -> list[str]:
-    """Facts from the final answers of the turns in `events` (oldest first), once each."""
-    found: list[str] = []
-    for event in events:
-        if event.sidechain or event.role != "assistant" or not event.completed_turn:
-            continue
-        for finding in facts_in_text(event.text, concluded=True):
-            if finding not in found:
-                found.append(finding)
-    return found
 
 
 # Claude Code's own sub-agent types whose report is no finding: `Bash` only runs commands (its

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from memtab.transcripts import TranscriptToolCall
-from memtab.writer.offline.answers import FIRM_WEIGHT, fact_weight, is_english, is_marked
+from memtab.writer.offline.answers import fact_weight, is_english, is_marked
 from memtab.writer.offline.findings import Evidence, FactSource, Findings
 from memtab.writer.offline.shell.commands import is_exploratory, main_words, program_name
 from memtab.writer.offline.solved_problems import EDIT_TOOL_NAME, solved_problem_key
@@ -200,10 +200,6 @@ class CandidatePool:
             session_steps=steps,
             changed_project=changed,
         )
-
-
-def is_firm(evidence: Evidence) -> bool:
-    return evidence.weight >= FIRM_WEIGHT
 
 
 def _position(step: int, steps: int) -> float:

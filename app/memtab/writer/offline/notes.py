@@ -280,11 +280,6 @@ def notes_missing_from(existing: str, notes: Sequence[Note]) -> list[Note]:
     ]
 
 
-def add_findings(existing: str, findings: Findings) -> str:
-    """`existing` with the findings it does not already hold added (unchanged if none)."""
-    return apply_notes(existing, plan_notes(existing, findings))
-
-
 class _KnownLines:
     """What an existing file already says, normalized once."""
 

@@ -17,6 +17,7 @@ from memtab.components.consolidation.run_states import (
     Status,
     Tone,
 )
+from memtab.store.sidecars.journal import RunScope
 from memtab.store.sidecars.registry import Workspace
 
 MAIN = Workspace(
@@ -42,6 +43,7 @@ class Plan:
     summary: str = ""
     proposed: tuple[object, ...] = ()
     units: tuple[Unit, ...] = field(default_factory=tuple)
+    scope: RunScope | None = None
 
     def files_changed(self, accepted: Collection[int] | None = None) -> int:
         """Each op changes a file of its own here."""
@@ -166,3 +168,34 @@ def test_a_plan_is_reviewed_under_the_shown_name_and_applied() -> None:
     controls = runs.controls()
     assert controls.progress_text == "Applying changes to 1 file…" and controls.progress_visible
     assert controls.status == Status()
+
+
+def test_a_run_of_one_scope_alone_names_it_in_its_notes_and_review() -> None:
+    """A scope's "Consolidate Global only" (docs/formats.md §9.8) goes as Consolidate now,
+    its notes and its review's name saying which scope it ran."""
+    runs = shown()
+    assert runs.consolidate_clicked("global") == MAIN.id
+    runs.call_returned()
+    runs.run_started(MAIN.id)
+    assert runs.plan_ready(Plan(summary="no changes needed", scope="global")) is None
+    assert runs.controls().status.text == "Nothing to change (Global only): no changes needed"
+    assert runs.consolidate_clicked("global") == MAIN.id
+    runs.call_returned()
+    runs.run_started(MAIN.id)
+    runs.run_finished("removed 1 item said twice")
+    assert runs.controls().status.text == "Done (Global only): removed 1 item said twice"
+    assert runs.consolidate_clicked("project") == MAIN.id
+    runs.call_returned()
+    runs.run_started(MAIN.id)
+    plan = Plan(proposed=(object(),), units=(Unit((1,)),), scope="project")
+    assert runs.plan_ready(plan) == "main · Project only"
+    runs.apply_requested(plan, (1,))
+    runs.call_returned()
+    runs.run_started(MAIN.id)
+    runs.run_finished("")
+    assert runs.controls().status.text == "Done (Project only)."
+    assert runs.consolidate_clicked() == MAIN.id  # Consolidate now: every scope again
+    runs.call_returned()
+    runs.run_started(MAIN.id)
+    runs.run_finished("merged")
+    assert runs.controls().status.text == "Done: merged"

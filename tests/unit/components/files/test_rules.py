@@ -37,7 +37,7 @@ def test_what_each_row_offers_in_the_menus_order() -> None:
     )  # fmt: skip
     section = TreeNode("s", NodeKind.SECTION, "Global", path=path("/memories/global"))
     section.accepts_drops = True
-    assert rules.row_actions(section) == (C.NEW_FILE, C.NEW_FOLDER, C.TRASH)
+    assert rules.row_actions(section) == (C.NEW_FILE, C.NEW_FOLDER, C.TRASH, C.CONSOLIDATE)
     theirs = file("/memories/global/b", read_only=True)
     theirs.ref = MemoryFileRef("claude-code:user", "b.md")
     assert rules.row_actions(theirs) == (C.COPY_TO, C.REVEAL), "another agent's: copy only"
@@ -154,3 +154,24 @@ def test_a_drop_into_another_scope_asks_unless_told_not_to() -> None:
     assert rules.asks_before_drop(from_workspace, into_global, ask_cross_scope=True)
     assert not rules.asks_before_drop(from_workspace, into_global, ask_cross_scope=False)
     assert not rules.asks_before_drop(within, into_global, ask_cross_scope=True)
+
+
+def test_a_scopes_row_offers_to_consolidate_it_alone_named_by_its_scope() -> None:
+    """docs/formats.md §9.8: global, project and workspace — not xum's session scope, an
+    orphaned project dir's, nor a scope shown read-only."""
+    for raw, title in (("global", "Global"), ("project", "Project"), ("workspace", "Workspace")):
+        section = TreeNode(raw, NodeKind.SECTION, title, path=path(f"/memories/{raw}"))
+        assert rules.row_actions(section)[-1] is C.CONSOLIDATE
+        assert rules.consolidated_scope(section) is Scope(raw)
+        assert rules.consolidate_text(section) == f"Consolidate {title} only"
+        inside = file(f"/memories/{raw}/notes.md")  # the palette: the current row's scope
+        assert rules.consolidated_scope(inside) is Scope(raw)
+        assert C.CONSOLIDATE not in rules.row_actions(inside)  # the scope's row offers it
+    session = TreeNode("s", NodeKind.SECTION, "Session", path=path("/memories/session"))
+    unavailable = TreeNode(
+        "p", NodeKind.SECTION, "Project", path=path("/memories/project"), read_only=True
+    )
+    for node in (session, unavailable, None):
+        assert rules.consolidated_scope(node) is None
+        assert rules.consolidate_text(node) == "Consolidate this scope"
+    assert C.CONSOLIDATE not in rules.row_actions(session)
