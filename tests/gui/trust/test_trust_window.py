@@ -188,3 +188,21 @@ def test_the_first_look_waits_for_the_window_s_start(
     assert not late.first_look_pending and late.report is None and not late.busy
     late.open_panel()
     wait_for(qtbot, lambda: late.report is not None)
+
+
+def test_the_panel_leaves_the_tree_its_rows_in_a_window_beside_a_terminal(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    # It took the height all its rows wanted, 308 of 728 px, and left the tree 51 px.
+    window = make_window(demo, MAIN_ID)
+    window.resize(683, 728)
+    window.show()
+    trust = window.part(keys.TRUST)
+    trust.find_now()
+    wait_for(qtbot, lambda: trust.report is not None and not trust.busy)
+    tree = window.memory_tab.tree
+    trust.open_panel()
+    dock = trust.dock
+    wait_for(qtbot, lambda: dock.isVisible() and dock.height() >= dock.minimumSizeHint().height())
+    assert dock.height() <= window.height() // 3 + 1
+    wait_for(qtbot, lambda: tree.viewport().height() >= 2 * tree.sizeHintForRow(0))
