@@ -29,8 +29,8 @@ from typing import Protocol, TypeVar
 
 import shiboken6
 from PySide6 import QtWidgets
-from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QCloseEvent, QStatusTipEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -472,6 +472,14 @@ class MainWindow(QMainWindow):
         self.successor = window
         self.close_without_asking()
         return window
+
+    def event(self, event: QEvent) -> bool:
+        """A menu entry's or a widget's status tip shows in the note's place of the
+        window's bar (`WindowStatusBar.show_tip`), not in Qt's own note over it."""
+        if isinstance(event, QStatusTipEvent):
+            self.status_bar.show_tip(event.tip())
+            return True
+        return super().event(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Ask about unsaved changes, remember the layout, stop the workers."""
