@@ -10,12 +10,17 @@ import pytest
 
 from gui.keyboard.walked import walked
 
-pytestmark = pytest.mark.slow  # slow: a window on a fresh Xvfb, keys typed (~5 s of CPU)
+pytestmark = pytest.mark.slow  # slow: two windows on a fresh Xvfb, keys typed (~8 s of CPU)
 
 
 @pytest.fixture(scope="module")
-def seen() -> dict[str, Any]:
-    walk = walked(["menu_letters"])["menu_letters"]
+def walks() -> dict[str, dict[str, Any]]:
+    return walked(["menu_letters", "trust_letters"])
+
+
+@pytest.fixture
+def seen(walks: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    walk = walks["menu_letters"]
     assert "error" not in walk, walk["error"]
     return walk
 
@@ -25,3 +30,11 @@ def test_an_entry_runs_by_the_letter_it_shows(seen: dict[str, Any], action_id: s
     assert seen["redo_enabled"]
     assert seen[f"{action_id}:letter"] is not None
     assert seen[f"{action_id}:menu_closed"] and seen[f"{action_id}:ran"]
+
+
+def test_combine_into_runs_by_its_letter_in_the_trust_panel(
+    walks: dict[str, dict[str, Any]],
+) -> None:
+    walk = walks["trust_letters"]
+    assert "error" not in walk, walk["error"]
+    assert walk["asked"].startswith("Combine into…")

@@ -1,16 +1,23 @@
-"""Walks of the menus by their letters: Alt+V opens View, and the letter Trust shows
-underlined runs Trust — once View's T was Traces' and Trust's both, and pressed it only
-moved between them (Qt runs an entry by its letter when the letter is its alone)."""
+"""Walks of the letters: Alt+V opens View, and the letter Trust shows underlined runs
+Trust — once View's T was Traces' and Trust's both, and pressed it only moved between
+them (Qt runs an entry by its letter when the letter is its alone); a button's Alt+letter
+in the Trust panel presses it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QWidget
 
 from gui.keyboard.driver import Keys, Text, Until, Walk, WalkSpec, WalkSteps
 from gui.keyboard.walks_editor import GIT, main_home, opened
 from memtab.components.window.mnemonics import mnemonic
+from memtab.demo import MAIN_ID
+from memtab.gui.window import keys
+from memtab.store.home import Home
+from memtab.trust.duplicates.records import DuplicateGroup
+from support.demo_homes import copied_demo_home
 from support.memory_home import MAIN
 
 
@@ -55,4 +62,25 @@ def menu_letters(walk: Walk) -> WalkSteps:
     )
 
 
-WALKS = (WalkSpec("menu_letters", menu_letters, main_home, workspace_id=MAIN),)
+def trust_letters(walk: Walk) -> WalkSteps:
+    """View → Trust's key, then Alt+N, the letter Combine into… shows: it asks where to
+    keep the memory (Alt+B, its letter before, was the conflict bar's Keep both)."""
+    trust = walk.window.part(keys.TRUST)
+    yield Keys("ctrl+shift+t")
+    yield Until(
+        lambda: isinstance(trust.panel.selected(), DuplicateGroup), "a duplicate group selected"
+    )
+    yield Keys("alt+n", until=QApplication.activeModalWidget)
+    asked = QApplication.activeModalWidget()
+    walk.note("asked", asked.windowTitle() if asked is not None else None)
+    yield Keys("Escape", until=lambda: QApplication.activeModalWidget() is None)
+
+
+def demo(folder: Path) -> Home:
+    return copied_demo_home(folder)
+
+
+WALKS = (
+    WalkSpec("menu_letters", menu_letters, main_home, workspace_id=MAIN),
+    WalkSpec("trust_letters", trust_letters, demo, workspace_id=MAIN_ID),
+)
