@@ -238,3 +238,7 @@ def test_no_button_of_the_panel_has_a_letter_the_whole_window_has(
                     seen.add(button.text())
                     assert letter not in window_wide, button.text()
     assert {"Combi&ne into…", "Take the &line out"} <= seen
+    # The Check panel shows beside it: Check now's Alt+N was Combine into…'s too.
+    check = window.part(keys.CHECK)
+    check.show_panel()
+    assert mnemonic(check.panel.check_button.text()) != mnemonic(panel.combine_button.text())
