@@ -10,13 +10,16 @@ from collections.abc import Sequence
 OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
 
 
-def requested_command(argv: Sequence[str]) -> str | None:
-    """The sub-command named in `argv` (its first non-option word), or None."""
+def requested_command(
+    argv: Sequence[str], options_with_values: Sequence[str] = OPTIONS_WITH_VALUES
+) -> str | None:
+    """The sub-command named in `argv` (its first word that is no option or an option's
+    value), or None."""
     skip_value = False
     for word in argv:
         if skip_value:
             skip_value = False
-        elif word in OPTIONS_WITH_VALUES:
+        elif word in options_with_values:
             skip_value = True
         elif not word.startswith("-"):
             return word
@@ -25,6 +28,20 @@ def requested_command(argv: Sequence[str]) -> str | None:
 
 # `memtab mcp`'s own options that take a value.
 MCP_OPTIONS_WITH_VALUES = ("--home", "--workspace", "--writes", "--answer-budget")
+# `memtab mcp`'s actions (cli/share/agent_server_commands.py): a person's commands, not
+# an agent's session.
+MCP_ACTIONS = ("install", "uninstall", "host")
+
+
+def mcp_session(argv: Sequence[str]) -> bool:
+    """Whether `argv` asks for `memtab mcp` serving a session — `mcp` and no action after
+    it, whatever else its words say: an agent starts it, and a line its parser refuses
+    (an option this Memtab does not know, a missing value) is answered saying so."""
+    words = list(argv)
+    if requested_command(words) != "mcp":
+        return False
+    after = words[words.index("mcp") + 1 :]
+    return requested_command(after, MCP_OPTIONS_WITH_VALUES) not in MCP_ACTIONS
 
 
 def bridged_mcp(argv: Sequence[str]) -> bool:

@@ -29,7 +29,7 @@ import gc
 import sys
 from collections.abc import Sequence
 
-from memtab.invocation import bridged_mcp, requested_command
+from memtab.invocation import bridged_mcp, mcp_session, requested_command
 
 TYPE_CHECKING = False  # as typing's, which the bridge's process never loads
 if TYPE_CHECKING:  # lazy: `typing` costs an agent's session of `memtab mcp` ~10 ms
@@ -57,6 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = _bridged(words)
         if status is not None:
             return status  # else no warm Memtab serves it: this process does, as always
+        return _served_here(words)
+    elif mcp_session(words):  # a line the bridge does not read: the CLI parses it
         return _served_here(words)
     return _run_memtab(words)
 
@@ -120,7 +122,9 @@ def _say_why(reason: str) -> int:
     # lazy: only a session Memtab cannot serve needs the fallback (standard library alone)
     from memtab.agent_server.bridge.fallback import serve_reason
 
-    return serve_reason(reason.removeprefix("memtab: ").removeprefix("memtab mcp: error: "))
+    for prefix in ("memtab: ", "memtab mcp: ", "error: "):  # argparse's "memtab: error: …"
+        reason = reason.removeprefix(prefix)
+    return serve_reason(reason)
 
 
 class _Tail:

@@ -179,9 +179,20 @@ def test_a_broken_settings_file_is_answered(demo: Path) -> None:
     assert seen["tools"] == ["list", "search", "view"] and not seen["search"][1]
 
 
-def test_a_command_line_memtab_refuses_is_answered_saying_why(demo: Path) -> None:
-    seen = session(server_parameters(demo, "--writes", "bogus"))
-    assert seen["instructions"].startswith(
-        "Memtab cannot serve memory in this session: argument --writes: invalid choice: 'bogus'"
-    )
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        (["--writes", "bogus"], "argument --writes: invalid choice: 'bogus'"),
+        # what the bridge does not read: an option of a newer Memtab's install, a value
+        # missing, a word where an action goes
+        (["--writes", "off", "--bogus-flag"], "unrecognized arguments: --bogus-flag"),
+        (["--answer-budget"], "argument --answer-budget: expected one argument"),
+        (["extra-word"], "argument ACTION: invalid choice: 'extra-word'"),
+    ],
+)
+def test_a_command_line_memtab_refuses_is_answered_saying_why(
+    demo: Path, options: list[str], reason: str
+) -> None:
+    seen = session(server_parameters(demo, *options))
+    assert seen["instructions"].startswith(f"Memtab cannot serve memory in this session: {reason}")
     assert seen["search"] == (seen["instructions"], True)
