@@ -66,6 +66,8 @@ def trust_letters(walk: Walk) -> WalkSteps:
     """View → Trust's key, then Alt+N, the letter Combine into… shows: it asks where to
     keep the memory (Alt+B, its letter before, was the conflict bar's Keep both)."""
     trust = walk.window.part(keys.TRUST)
+    trust.find_now()  # not the start's delay
+    yield Until(lambda: trust.report is not None and not trust.busy, "the trust report")
     yield Keys("ctrl+shift+t")
     yield Until(
         lambda: isinstance(trust.panel.selected(), DuplicateGroup), "a duplicate group selected"
