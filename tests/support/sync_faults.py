@@ -24,7 +24,9 @@ from memtab.fs.atomic import Directory
 from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.scopes import memory
 from memtab.sync.engine import TargetSync
+from memtab.sync.importer import Importer
 from memtab.sync.repository.git import Git
+from memtab.sync.repository.writing import LooseObjects
 
 _WRITING_GIT = ("update-ref", "hash-object", "fast-import")
 
@@ -89,6 +91,10 @@ def _git_place(git: Git, args: Any, *_rest: Any, **_kwargs: Any) -> Path:
     return git.repo if args and args[0] in _WRITING_GIT else Path("locks")
 
 
+def _object_place(objects: LooseObjects, *_args: Any, **_kwargs: Any) -> Path:
+    return objects.git.repo  # an object a commit of the sync's is made of
+
+
 def anywhere(_place: Path) -> bool:
     return True
 
@@ -109,15 +115,20 @@ def killed_at_write(
     """Within the block, a sync stops dead at its `kill_at`th write after the merge (of
     those `where` counts): `Killed` is raised, or `kill` is called (SIGKILL)."""
     counter = WriteCounter(kill_at, where, kill)
-    merge = TargetSync._merge
+    merge, bring_in = TargetSync._merge, Importer.bring_in
 
     def merged(self: TargetSync, *args: Any, **kwargs: Any) -> Any:
         result = merge(self, *args, **kwargs)
         counter.merged = True
         return result
 
+    def importing(self: Importer, *args: Any, **kwargs: Any) -> Any:
+        counter.merged = True  # a machine joining brings in what `sync init` fetched, unmerged
+        return bring_in(self, *args, **kwargs)
+
     with monkeypatch.context() as patch:
         patch.setattr(TargetSync, "_merge", merged)
+        patch.setattr(Importer, "bring_in", importing)
         for name in ("publish", "write_temp", "write_new"):
             patch.setattr(Directory, name, _counted(counter, getattr(Directory, name), _own_path))
         move = _counted(counter, Directory.move_whole, _moved_to)
@@ -128,4 +139,5 @@ def killed_at_write(
         patch.setattr(memory, "remove_entry", remove)
         patch.setattr(Path, "unlink", _counted(counter, Path.unlink, _own_path))
         patch.setattr(Git, "run", _counted(counter, Git.run, _git_place))
+        patch.setattr(LooseObjects, "write", _counted(counter, LooseObjects.write, _object_place))
         yield counter

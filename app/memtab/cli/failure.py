@@ -17,7 +17,6 @@ from typing import Annotated, Any, Literal
 from memtab.cli.common import CliError, print_json
 from memtab.fs.records import OmitNone, Record
 from memtab.fs.terminal_text import printable
-from memtab.logs import log_file
 
 logger = logging.getLogger(__name__)
 
@@ -81,10 +80,3 @@ def _system_cause(error: BaseException | None) -> OSError | None:
             return error
         error = error.__cause__ or error.__context__
     return None
-
-
-def internal_words(error: BaseException) -> str:
-    """A fault of Memtab's in words, and where its traceback went (the caller logs it)."""
-    where = log_file()
-    kept = f"; its traceback is in {where}" if where is not None else ""
-    return f"an unexpected error: {type(error).__name__}: {error}{kept}"

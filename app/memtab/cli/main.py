@@ -36,7 +36,7 @@ from memtab.fs.config.config_dir import config_dir_at
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.fs.terminal_text import printable
 from memtab.invocation import requested_command
-from memtab.logs import setup_logging
+from memtab.logs import log_file, setup_logging
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home, HomeError, HomeLocation
 from memtab.store.paths import PathError
@@ -228,7 +228,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is not None or args.install_desktop or args.self_test:
         gc.enable()  # no window: `memtab.launch` held the cycle collector off for one
         # The window's log rotates from its first paint on (`gui.first_paint.boundary`).
-        from memtab.log_rotation import start_rotating  # lazy: ~12 ms the window's start saves
+        # lazy: the contract "first-paint" forbids the window's start this module (~0.6 ms
+        # of `python -X importtime` since it no longer brings logging.handlers)
+        from memtab.log_rotation import start_rotating
 
         start_rotating()
     # The window shows these in its status bar; a terminal gets them on stderr.
@@ -294,11 +296,11 @@ def _failed(
     return failed(words, kind, json=True, command=command, error=error, quiet=quiet)
 
 
-def _internal(error: Exception) -> str:
-    # lazy: as `_failed`'s
-    from memtab.cli.failure import internal_words
-
-    return internal_words(error)
+def _internal(error: BaseException) -> str:
+    """A fault of Memtab's in words, and where its traceback went (the caller logs it)."""
+    where = log_file()
+    kept = f"; its traceback is in {where}" if where is not None else ""
+    return f"an unexpected error: {type(error).__name__}: {error}{kept}"
 
 
 def _print_nowhere() -> None:

@@ -10,16 +10,12 @@ reservation until it ends.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from memtab.consolidation.job import JobMode, PlanChoice, RunOutcome, run_for_outcome, run_isolated
 from memtab.consolidation.review.review_setting import load_review_mode
+from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.operations.job import JobContext
 from memtab.store.sidecars.journal import RunScope, Trigger
-
-if TYPE_CHECKING:  # lazy: the engine's job and service (~1.5 MiB) load with the first run;
-    # the review dialog imports this module for `forget_declined` with the footer
-    from memtab.consolidation.job import JobMode, PlanChoice, RunOutcome
-    from memtab.consolidation.service import ConsolidationService, RunReservation
 
 
 @dataclass(frozen=True)
@@ -52,9 +48,6 @@ def consolidate(
 ) -> RunOutcome:
     """One run, plan or apply, here or in a child process (see `consolidation/job.py`); in
     a child, this process keeps holding the reservation until it ends."""
-    # lazy: loaded already by the window's consolidation facade, which queued this job
-    from memtab.consolidation.job import run_for_outcome, run_isolated
-
     workspace_id = reservation.workspace_id
     trigger, mode = request.trigger, request.mode()
     last: list[tuple[int, str]] = []

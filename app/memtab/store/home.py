@@ -210,9 +210,10 @@ AGENT_INBOX_KINDS = ("private", "global")
 
 def is_agent_inbox(path: str) -> bool:
     """Whether `path` is in Gemini CLI's memory inbox, `<memory>/.inbox/{private,global}`,
-    or is one of those folders (pure string work)."""
+    or is one of those folders or the inbox itself (one moved away is its patches going:
+    pure string work)."""
     parts = path.split(os.sep)
-    return any(
+    return parts[-1] == AGENT_INBOX_DIR or any(
         part == AGENT_INBOX_DIR and index + 1 < len(parts) and parts[index + 1] in AGENT_INBOX_KINDS
         for index, part in enumerate(parts)
     )
@@ -223,8 +224,8 @@ class PathPlace(NamedTuple):
 
     `key` is a project dir name or a workspace id; None means "the kind as a whole" (the
     dir of all project scopes affects every project scope). `harvest`: the path is mux's
-    harvest folder of a workspace scope or in it (the kind stays `WORKSPACE_SCOPE`: its
-    files are memory).
+    harvest folder of a workspace scope, in it, or the scope's own folder that holds it
+    (the kind stays `WORKSPACE_SCOPE`: its files are memory).
     """
 
     kind: PathKind
@@ -414,7 +415,8 @@ class Home:
             if not inside:
                 return PathPlace(PathKind.WORKSPACE_DIR, workspace_id)
             if inside[0] == names.workspace_memory:
-                harvest = inside[1:2] == [HARVEST_DIR_NAME]
+                # The scope's folder holds the harvest folder: one that goes takes it along.
+                harvest = inside[1:2] == [HARVEST_DIR_NAME] or len(inside) == 1
                 return PathPlace(PathKind.WORKSPACE_SCOPE, workspace_id, harvest)
             if inside[0] == names.session_memory:
                 return PathPlace(PathKind.SESSION_SCOPE, workspace_id)

@@ -2,8 +2,11 @@
 
 1. Export: what changed in the scopes since the last sync becomes commits on this
    machine's branch (`export.py`). Nothing is lost if the rest fails: the commits wait.
-2. Fetch the remote's branch. A remote that cannot be reached changes nothing more: the
-   sync says it is offline and the next one goes on from here.
+2. Push what the export committed, first, as git's own push: a push the remote takes is
+   a fast-forward, so it had nothing this machine lacks and the sync is done. Refused (the
+   remote moved), or with nothing to send: fetch the remote's branch. A remote that
+   cannot be reached changes nothing more: the sync says it is offline and the next one
+   goes on from here.
 3. Merge: fast-forward when one side has nothing new; otherwise a merge commit whose tree
    is merged file by file (`tree_merge.py`) and pins and usage by rule (`meta_merge.py`).
 4. Import: every file the merge changed is written into its scope through `MemoryStore`,
@@ -21,6 +24,7 @@ so pins and usage the export sent are not sent again after a kill.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections.abc import Callable, Iterator, Mapping
@@ -44,7 +48,9 @@ from memtab.sync.meta_merge import (
 from memtab.sync.records import MetaRecord, SyncState
 from memtab.sync.repository.git import Git, GitError
 from memtab.sync.repository.layout import META_DIR, SyncedScope, SyncPaths, Target
-from memtab.sync.repository.objects import Change, Existing, NewCommit, Repository, TreeEntry
+from memtab.sync.repository.objects import Change, Existing, NewCommit, TreeEntry
+from memtab.sync.repository.upkeep import maintenance_due
+from memtab.sync.repository.writing import Repository
 from memtab.sync.state import save_state
 from memtab.sync.tree_merge import PathConflict, find_renames, merge_trees
 
@@ -100,17 +106,26 @@ class TargetSync:
 
     @contextmanager
     def _importing(self) -> Iterator[None]:
-        """Bringing a merge into the scopes: not stopped halfway, and without the cycle
-        collector's walks (a thousand files brought in are ~100,000 objects that live
-        until the import ends: 3–7 ms of collections a join, a full one now and then)."""
+        """Bringing a merge into the scopes: not stopped halfway."""
         cancel, self.git.cancel = self.git.cancel, lambda: False
         try:
-            with collector_paused():
-                yield
+            yield
         finally:
             self.git.cancel = cancel
 
     def run(self) -> SyncOutcome:
+        """The sync, without the cycle collector's walks: what it reads of a thousand files
+        (stats, paths, records) lives until it ends, a join's import ~100,000 objects, and
+        collecting in between only costs — 1–7 ms a sync of one changed file, a full
+        collection of the whole process (~50 ms in the bench's) now and then, 3–7 ms of a
+        join's import. Reference counting frees as ever; the collector runs again after."""
+        with collector_paused():
+            outcome = self._run()
+        if maintenance_due(self.git.repo, self.git.config(), oid_hex=2 * self.git.oid_bytes):
+            self.git.maintain()  # after this sync's objects, as git's fetch or commit would
+        return outcome
+
+    def _run(self) -> SyncOutcome:
         outcome = self.outcome = SyncOutcome(state=self.state)
         importer = Importer(
             self.target,
@@ -131,22 +146,26 @@ class TargetSync:
         exported = self._export(head, outcome, counted=True)
         head = exported.head
         self.check_cancel()
-        fetched: tuple[str | None] | None = None  # the remote's commit, once fetched
-        if head is not None and outcome.state.unpushed:
-            fetched = self._push_while_fetching(exported, importer)
-            if fetched is None:
+        if head is not None and outcome.state.unpushed and self._pushed_alone(exported, importer):
+            return outcome
+        fetching: Beside[str | None] | None = None
+        joined = self._joining(head, exported, importer)
+        if joined is not None:
+            head, fetching = joined
+        for _attempt in range(PUSH_ATTEMPTS):
+            try:
+                if fetching is None:
+                    self.progress(f"Fetching {self.target.remote}")
+                    remote = self.git.fetch(self.target.branch, maintain=False)
+                else:
+                    remote, fetching = fetching.result(), None
+                    if remote == head:  # what `sync init` fetched: brought in already
+                        return outcome
+                    exported = self._export(head, outcome)  # the scopes as it left them
+                    head = exported.head
+            except GitError as error:
+                self._network_failure(error, outcome)
                 return outcome
-        for attempt in range(PUSH_ATTEMPTS):
-            if fetched is None:
-                self.progress(f"Fetching {self.target.remote}")
-                try:
-                    # Before the first fetch here this sync wrote no object (its
-                    # commits go by `_push_while_fetching`); before a later one it did.
-                    fetched = (self._fetch(wrote=attempt > 0),)
-                except GitError as error:
-                    self._network_failure(error, outcome)
-                    return outcome
-            (remote,), fetched = fetched, None
             self.check_cancel()
             self.progress("Merging")
             merged, conflicts = self._merge(head, remote, outcome)
@@ -179,57 +198,64 @@ class TargetSync:
 
     # --- the steps -------------------------------------------------------------------------
 
-    def _fetch(self, *, wrote: bool) -> str | None:
-        """The remote's branch fetched. git's maintenance after a fetch (a repack once packs
-        pile up) is a process the sync waits for: when this sync `wrote` no object, it runs
-        only if the fetch brought one — a machine joining, whose `sync init` fetched every
-        object, and a sync with nothing on either side start one git fewer."""
+    def _joining(
+        self, head: str | None, exported: ExportResult, importer: Importer
+    ) -> tuple[str, Beside[str | None]] | None:
+        """A machine joining (no commit here yet, none made by the export) brings in the
+        commit `sync init` fetched while the remote is fetched again, not after that fetch:
+        the import is the join's work, and that commit is the remote's as it was then, so
+        bringing it in is a fast-forward whatever the remote did since (the fetch says:
+        what it added is merged after, as for any machine). The fetch, beside (a child
+        process: the import keeps the interpreter); None, nothing done, when this is no
+        machine joining or `init` fetched no commit (an empty remote); else the commit
+        brought in, where the branch is now, and the fetch."""
         branch = self.target.branch
-        if wrote:
-            return self.git.fetch(branch)
+        if head is not None:
+            return None
         tracked = self.repo.resolve(f"refs/remotes/origin/{branch}")
-        fetched = self.git.fetch(branch, maintain=False)
-        if fetched != tracked:
-            self.git.maintain()
-        return fetched
-
-    def _push_while_fetching(
-        self, exported: ExportResult, importer: Importer
-    ) -> tuple[str | None] | None:
-        """Push this machine's commits while the remote is fetched, not after: taken (a
-        fast-forward only), the remote had nothing this machine lacks, so there is nothing
-        to merge and the sync is done — one exchange with the remote, as long as git's own
-        push. Refused (the remote moved, or this user may not push), the sync goes on from
-        what was fetched: merge, import, push. None: the sync is over (pushed, offline or
-        failed: the outcome says), else the remote's commit as fetched."""
-        outcome, head, branch = self.outcome, exported.head, self.target.branch
-        assert head is not None
+        if tracked is None:
+            return None
         self.progress(f"Fetching {self.target.remote}")
-        self.progress(f"Pushing {plural(outcome.state.unpushed, 'change')} to {self.target.remote}")
-        pushing: Beside[bool] | None = None
-        fetch_error: GitError | None = None
+        self.git.remote_url()  # asked once, before the fetch's thread asks it too
+        fetch = functools.partial(self.git.fetch, branch, maintain=False)
+        fetching = Beside(fetch, "memtab-sync-fetch")
         try:
-            self.git.remote_url()  # asked once, before the two ask it at once
-            push = functools.partial(_pushed, self.git, branch, head)
-            pushing = Beside(push, "memtab-sync-push")
-            fetched = self.git.fetch(branch, track=False)
-        except GitError as error:
-            fetch_error, fetched = error, None
-        finally:
-            taken = pushing is not None and pushing.result()
-        if taken:
             with self._importing():
-                outcome.state = importer.bring_in(
-                    self.synced, head, head, head, [], exported.meta_read, outcome.state
+                self.outcome.state = importer.bring_in(
+                    self.synced, tracked, None, tracked, [], exported.meta_read, self.outcome.state
                 )
-            outcome.pushed += outcome.state.unpushed
-            outcome.state = outcome.state.with_changes(unpushed=0)
-            return None
-        if fetch_error is not None:
-            self._network_failure(fetch_error, outcome)
-            return None
-        self.git.track(branch, fetched)  # the remote-tracking branch, as a fetch leaves it
-        return (fetched,)
+        except BaseException:
+            with contextlib.suppress(GitError):
+                fetching.result()  # no git left running behind the sync
+            raise
+        return tracked, fetching
+
+    def _pushed_alone(self, exported: ExportResult, importer: Importer) -> bool:
+        """Push this machine's commits before fetching, as git's own push: taken (a
+        fast-forward only), the remote had nothing this machine lacks, so there is nothing
+        to merge and the sync is done — one exchange with the remote, nothing fetched.
+        Refused (the remote moved, or this user may not push), the sync goes on with a
+        fetch, a merge, an import and a push, which says why if it fails again. Whether
+        the sync is over: pushed, or the remote out of reach (the outcome says)."""
+        outcome, head = self.outcome, exported.head
+        assert head is not None
+        self.progress(f"Pushing {plural(outcome.state.unpushed, 'change')} to {self.target.remote}")
+        try:
+            taken = self.git.push(self.target.branch, head)
+        except GitError as error:
+            if error.kind not in ("offline", "cancelled"):
+                return False  # refused here (a hook, rights): the fetch and merge go on
+            self._network_failure(error, outcome)
+            return True
+        if not taken:
+            return False
+        with self._importing():
+            outcome.state = importer.bring_in(
+                self.synced, head, head, head, [], exported.meta_read, outcome.state
+            )
+        outcome.pushed += outcome.state.unpushed
+        outcome.state = outcome.state.with_changes(unpushed=0)
+        return True
 
     def _export(
         self, head: str | None, outcome: SyncOutcome, counted: bool = False
@@ -376,15 +402,6 @@ class TargetSync:
         rels = [p[len(prefix) + 1 :] for p in files if p.startswith(prefix + "/")]
         merged = merge_records(records[0] if has_base else None, records[1], records[2], rels)
         return render_records(merged) if merged else None
-
-
-def _pushed(git: Git, branch: str, commit: str) -> bool:
-    """Whether the remote took the commit (False also when the push failed: the fetch
-    beside it says more, and the sync pushes again once it merged)."""
-    try:
-        return git.push(branch, commit)
-    except GitError:
-        return False
 
 
 def _oid(entry: TreeEntry | None) -> str | None:

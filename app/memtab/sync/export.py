@@ -37,9 +37,9 @@ from memtab.sync.repository.objects import (
     Existing,
     NewCommit,
     ObjectMissingError,
-    Repository,
 )
 from memtab.sync.repository.scopes import SYNC_ACTOR, LocalFile, ScopeFiles
+from memtab.sync.repository.writing import Repository
 from memtab.sync.tree_merge import merge_trees
 
 logger = logging.getLogger(__name__)

@@ -28,6 +28,7 @@ import logging
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from memtab.fs.atomic import make_file_durable
 from memtab.fs.beside import Beside
@@ -54,8 +55,8 @@ from memtab.sync.records import (
     SyncState,
 )
 from memtab.sync.repository.layout import SyncedScope, SyncPaths, Target
-from memtab.sync.repository.objects import Repository
 from memtab.sync.repository.scopes import LocalFile, write_file
+from memtab.sync.repository.writing import Repository
 from memtab.sync.state import clear_intent, save_intent, save_state
 from memtab.sync.tree_merge import PathConflict
 
@@ -95,6 +96,15 @@ class Write:
     have: LocalFile | None
     want: str | None
     virtual: VirtualPath
+
+
+class _Coming(NamedTuple):
+    """A file of a scope to write: its memory path, the blob it gets, the sha256 of what it
+    holds now (None: no file)."""
+
+    path: VirtualPath
+    blob: str
+    expected_sha256: str | None
 
 
 @dataclass
@@ -150,7 +160,7 @@ class Importer:
             return ended(state, merged, pending, baseline, self.clock())
         mark = len(self.brought.imported)
         self._keep_bases(start, writes)
-        intent = ImportIntent(
+        intent = ImportIntent.unchecked(  # the repository's ids and this sync's own state
             version=INTENT_VERSION,
             merge=merged,
             start=start,
@@ -193,20 +203,21 @@ class Importer:
         then)."""
         if writes:
             self.progress(f"Bringing in {plural(len(writes), 'file')}")
-        contents = self.repo.blobs(write.want for write in writes.values() if write.want)
-        batches: dict[int, tuple[SyncedStore, list[Restore]]] = {}
+        # Whether each can be read whole (no larger than history keeps: MAX_BLOB_BYTES);
+        # the contents themselves are read as each scope's files are written.
+        readable = self.repo.readable(write.want for write in writes.values() if write.want)
+        batches: dict[int, tuple[SyncedStore, list[_Coming]]] = {}
         repo_paths: dict[VirtualPath, str] = {}
         for path, write in writes.items():
             item, have, want, virtual = write.item, write.have, write.want, write.virtual
-            data = contents.get(want) if want else None
-            if want and (data is None or len(data) > MAX_HISTORY_FILE_BYTES):
+            if want and want not in readable:
                 # History could not keep it: not brought in (and so never removed either).
                 self.brought.problems.append(f"{virtual} was not brought in: {TOO_LARGE}")
                 pending[path] = self._unapplied(have, want)
-            elif data is not None:  # written together, durable at once (`bulk_restore`)
+            elif want:  # written together, durable at once (`bulk_restore`)
                 repo_paths[virtual] = path
-                restore = Restore(virtual, data, have.sha256 if have else None)
-                batches.setdefault(id(item), (item, []))[1].append(restore)
+                coming = _Coming(virtual, want, have.sha256 if have else None)
+                batches.setdefault(id(item), (item, []))[1].append(coming)
             else:
                 self._delete(item, path, virtual, have, want, pending)
         for item, batch in batches.values():
@@ -229,16 +240,27 @@ class Importer:
             make_file_durable(written)
 
     def _restore(
-        self, item: SyncedStore, batch: Sequence[Restore], unflushed: Sequence[Path]
+        self, item: SyncedStore, batch: Sequence[_Coming], unflushed: Sequence[Path]
     ) -> RestoreResult:
-        """Write a scope's files together: a scope with no files yet whole, in one rename
-        (`new_scope`), else file by file (`bulk_restore`)."""
+        """Write a scope's files together: a scope with no files yet whole, in one rename,
+        each content read from git as its file is written (`new_scope`), else file by file
+        (`bulk_restore`)."""
         store, scope = item.store, item.scope.scope
-        staging = self.paths.staging(self.target.name)
-        whole = restore_new_scope(store, scope, batch, staging=staging, unflushed=unflushed)
-        if whole is not None:
-            return whole
-        return restore_contents(store, scope, batch, unflushed=unflushed)
+        oids = [coming.blob for coming in batch]
+        if all(coming.expected_sha256 is None for coming in batch):
+            whole = restore_new_scope(
+                store,
+                scope,
+                [coming.path for coming in batch],
+                functools.partial(self.repo.stream, oids),
+                staging=self.paths.staging(self.target.name),
+                unflushed=unflushed,
+            )
+            if whole is not None:
+                return whole
+        contents = self.repo.blobs(oids)  # read already, where the whole scope was tried
+        restores = [Restore(c.path, contents[c.blob], c.expected_sha256) for c in batch]
+        return restore_contents(store, scope, restores, unflushed=unflushed)
 
     def _delete(
         self,
@@ -307,7 +329,7 @@ class Importer:
 
         def note(changing: dict[str, tuple[MetaEntry, MetaEntry]]) -> None:
             meta = {key: MetaChange(before=old, after=new) for key, (old, new) in changing.items()}
-            save_intent(path, intent.replaced(done=final, meta=meta))
+            save_intent(path, _done(intent, final, meta))
 
         if not updates:
             note({})
@@ -348,6 +370,22 @@ class Importer:
             with contextlib.suppress(FileNotFoundError):  # the log: not written (a warning)
                 make_file_durable(written)
         clear_intent(self.paths.import_intent(self.target.name))
+
+
+def _done(intent: ImportIntent, final: SyncState, meta: dict[str, MetaChange]) -> ImportIntent:
+    """`intent` once its files are written: the state it ends with, and pins and usage as
+    it is about to leave them — built unchecked as it was (a checked copy reads each of a
+    join's thousand files again)."""
+    return ImportIntent.unchecked(
+        version=intent.version,
+        merge=intent.merge,
+        start=intent.start,
+        remote=intent.remote,
+        files=intent.files,
+        state=intent.state,
+        done=final,
+        meta=meta,
+    )
 
 
 def _local(synced: Sequence[SyncedStore], path: str) -> LocalFile | None:

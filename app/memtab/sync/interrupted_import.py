@@ -43,8 +43,9 @@ from memtab.sync.importer import (
 from memtab.sync.imports import not_logged
 from memtab.sync.records import INTENT_VERSION, ImportIntent, IntendedFile, Pending, SyncState
 from memtab.sync.repository.git import GitError
-from memtab.sync.repository.objects import ObjectMissingError, Repository
+from memtab.sync.repository.objects import ObjectMissingError
 from memtab.sync.repository.scopes import SYNC_ACTOR, LocalFile
+from memtab.sync.repository.writing import Repository
 from memtab.sync.state import clear_intent, load_intent
 
 logger = logging.getLogger(__name__)

@@ -58,10 +58,11 @@ from memtab.sync.repository.layout import (
     remove_target,
     save_target,
 )
-from memtab.sync.repository.objects import ObjectMissingError, Repository
+from memtab.sync.repository.objects import ObjectMissingError
 from memtab.sync.repository.recovery import clear_leftovers
 from memtab.sync.repository.scopes import open_scope_store, read_scope, record_outside_changes
 from memtab.sync.repository.seen_files import SeenFiles
+from memtab.sync.repository.writing import Repository
 from memtab.sync.standing import distance, files_apart, scope_of, shown
 from memtab.sync.state import load_state, save_state
 
@@ -417,9 +418,16 @@ class SyncService:
         seen.start()
         synced = []
         for scope, store in self._open_scopes(target):
-            problems = record_outside_changes(store)
+            problems, walked = record_outside_changes(store, scope)
             files = functools.partial(
-                read_scope, store, scope, git.blob_id, seen=seen, held=held, wanted=wanted
+                read_scope,
+                store,
+                scope,
+                git.blob_id,
+                seen=seen,
+                held=held,
+                wanted=wanted,
+                walked=walked,
             )
             item = SyncedStore.read(scope, store, files)
             item.files.problems[:0] = problems

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from memtab.sync.repository.git import Git
 from memtab.sync.repository.layout import SyncedScope, Target
-from memtab.sync.repository.objects import Repository
+from memtab.sync.repository.writing import Repository
 
 
 def distance(git: Git, head: str | None, remote: str | None) -> tuple[int, int]:

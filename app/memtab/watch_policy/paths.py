@@ -17,7 +17,7 @@ import os
 from typing import Protocol
 
 from memtab.fs.atomic import is_write_temp
-from memtab.store.home import is_agent_inbox, is_sync_repository
+from memtab.store.home import AGENT_INBOX_DIR, AGENT_INBOX_KINDS, is_agent_inbox, is_sync_repository
 
 # watchdog's event types (`watchdog.events.EVENT_TYPE_*`), plain strings.
 CREATED = "created"
@@ -62,8 +62,9 @@ def is_ignored(rel: str) -> bool:
 
     Any component starting with `.` hides the path (dotfiles, vim's `.name.swp`/`.swx`,
     Memtab's own `.<name>.<random>.tmp`, lock files such as `.consolidate-lock`, and
-    everything inside hidden dirs — a scope listing skips those too) but a `.patch` in
-    Gemini CLI's memory inbox (`.inbox/{private,global}/`). The last component is
+    everything inside hidden dirs — a scope listing skips those too) but Gemini CLI's
+    memory inbox: a `.patch` in it (`.inbox/{private,global}/`), and the folders that hold
+    them (one moved away is its patches going). The last component is
     also ignored when it is `4913`, ends in `.tmp` or `~`, or is xum's atomic-write temp
     `<name>.<12 hex>` (`is_write_temp`). So is everything in a sync target's git repository
     (a fetch writes hundreds of files no view shows). The directory itself (`rel == ""`) is
@@ -76,11 +77,23 @@ def is_ignored(rel: str) -> bool:
     parts = rel.split(os.sep)
     if any(part.startswith(".") for part in parts):
         # Gemini CLI's memory inbox is a hidden folder the Inbox follows; its temp files not.
-        return not (
-            is_agent_inbox(rel) and parts[-1].endswith(".patch") and not parts[-1].startswith(".")
-        )
+        return not _counts_in_agent_inbox(rel, parts)
     name = parts[-1]
     return name == _VIM_PROBE_NAME or name.endswith(_TEMP_SUFFIXES) or is_write_temp(name)
+
+
+def _counts_in_agent_inbox(rel: str, parts: list[str]) -> bool:
+    """Whether a hidden path is what Gemini CLI's memory inbox holds that counts: the
+    `.inbox` folder, a kind's folder in it, a patch — not a temp file (hidden, or of
+    another suffix)."""
+    if not is_agent_inbox(rel):
+        return False
+    name = parts[-1]
+    if name == AGENT_INBOX_DIR:
+        return True
+    if len(parts) > 1 and parts[-2] == AGENT_INBOX_DIR:
+        return name in AGENT_INBOX_KINDS
+    return name.endswith(".patch") and not name.startswith(".")
 
 
 def relative_to_root(path: str, root: str) -> str | None:

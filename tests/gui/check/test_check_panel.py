@@ -222,6 +222,8 @@ def test_what_changes_is_checked_again_and_memtabs_own_files_are_not(
         demo.root,
         demo.root.parent / "checkout" / "Makefile",
         demo.root / "memtabby" / "x",
+        demo.workspace_dir(MAIN_ID),  # it holds the workspace's memory
+        demo.sessions_dir,
     ]
     not_checked_again = [
         demo.memtab_dir,
@@ -296,3 +298,28 @@ def test_marks_are_for_what_the_shown_workspace_sees(demo: Home) -> None:
     marks = row_marks(shown)
     assert marks[DEV_SETUP_KEY].text == "2 to check"
     assert not any(key.startswith("file:/memories/project") for key in marks)
+
+
+def test_a_workspaces_folder_moved_away_takes_its_findings_and_brings_them_back(
+    qtbot: QtBot,
+    make_window: WindowFactory,
+    demo: Home,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A scope that goes is its files going, in the Check as in the tree: the workspace's
+    # folder moved away (its memory folder in it) is named alone in the watcher's batch.
+    monkeypatch.setattr(feature, "RECHECK_DELAY_MS", 50)
+    window, check = checked(qtbot, make_window, demo)
+    support.wait_watching(qtbot, window)
+
+    def dev_setup_findings() -> int:
+        assert check.report is not None
+        return sum(f.path.endswith("/dev-setup.md") for f in check.report.findings)
+
+    assert dev_setup_findings() == 2
+    away = tmp_path / "away"
+    demo.workspace_dir(MAIN_ID).rename(away)
+    wait_for(qtbot, lambda: not check.busy and dev_setup_findings() == 0, timeout=20_000)
+    away.rename(demo.workspace_dir(MAIN_ID))
+    wait_for(qtbot, lambda: not check.busy and dev_setup_findings() == 2, timeout=20_000)

@@ -15,6 +15,7 @@ from gui import memory_tree_support as support
 from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.loads import feature as loads_feature
 from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
 from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.window import keys
@@ -124,3 +125,34 @@ def test_where_it_stops_wraps_at_half_a_laptop(
     line = dialog.tree.fontMetrics().height()
     assert dialog.tree.fontMetrics().horizontalAdvance(reason) > column  # longer than a line
     qtbot.waitUntil(lambda: dialog.tree.visualItemRect(index).height() >= 2 * line)
+
+
+def test_a_claude_code_memory_folder_that_comes_or_goes_while_it_shows_is_followed(
+    qtbot: QtBot,
+    make_window: WindowFactory,
+    machine: Machine,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A source that appears or goes while the window runs is its files appearing or going,
+    # here too: the row with the keyboard keeps it.
+    monkeypatch.setattr(loads_feature, "AGAIN_AFTER_MS", 50)
+    away = tmp_path / "away"
+    machine.claude_memory.rename(away)  # Claude Code has not written its memory yet
+    window, dialog = open_loads(qtbot, make_window, machine)
+    support.wait_watching(qtbot, window)
+    claude = dialog.tree.topLevelItem(0)
+    assert not any(row.text(0).endswith("MEMORY.md") for row in rows(claude))
+    rule = next(row for row in rows(claude) if row.text(0).endswith("testing.md"))
+    dialog.tree.setCurrentItem(rule)
+
+    def memory_md_listed() -> bool:
+        agent = dialog.tree.topLevelItem(0)
+        return agent is not None and any(row.text(0).endswith("MEMORY.md") for row in rows(agent))
+
+    away.rename(machine.claude_memory)  # its first memory, at a session's end
+    qtbot.waitUntil(memory_md_listed, timeout=WAIT_MS)
+    current = dialog.tree.currentItem()
+    assert current is not None and current.text(0).endswith("testing.md")
+    machine.claude_memory.rename(away)
+    qtbot.waitUntil(lambda: not memory_md_listed(), timeout=WAIT_MS)

@@ -2,10 +2,12 @@
 xum's session scope at an agent's first checkpoint (issue 70 point 5), and the first
 memory of another agent's project (Claude Code's auto memory, Codex's memories,
 loki-mode's, Gemini CLI's private memory) — the tree shows them, and keeps following the
-disk after."""
+disk after: a folder that appears in a source found before (Claude Code's `memory/` in a
+project's folder, `~/.claude/rules`) is watched from then on."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -176,4 +178,53 @@ def test_gemini_clis_first_private_memory_shows_in_the_tree_and_its_going_too(
     qtbot.waitUntil(lambda: source_rows(window, source) == {"MEMORY.md"}, timeout=WAIT_MS)
     shutil.rmtree(gemini.memory)
     qtbot.waitUntil(lambda: not source_rows(window, source), timeout=WAIT_MS)
+    assert no_scan_failed(window)
+
+
+FEEDBACK = "---\nname: {0}\ndescription: {0}\ntype: feedback\n---\n\n{0}.\n"
+
+
+def test_claude_codes_first_auto_memory_in_a_project_folder_it_made_before_is_followed(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    # Claude Code makes a project's folder at its first session there (its transcript), and
+    # `memory/` in it at its first auto memory, maybe days later: the window is open.
+    machine = build_machine(tmp_path / "machine")
+    other = tmp_path / "machine" / "src" / "billing"
+    other.mkdir(parents=True)
+    name = encode_project_path(str(other))
+    folder = machine.claude / "projects" / name
+    folder.mkdir()
+    (folder / "5f0c1d2e.jsonl").write_text(json.dumps({"type": "user", "cwd": str(other)}) + "\n")
+    window = agents_window(qtbot, make_window, machine)
+    source = f"claude-code:memory-{name}"
+    (folder / "memory").mkdir()
+    (folder / "memory" / "feedback_retries.md").write_text(FEEDBACK.format("Retries"), "utf-8")
+    qtbot.waitUntil(
+        lambda: source_rows(window, source) == {"memory/feedback_retries.md"}, timeout=WAIT_MS
+    )
+    # The next memory Claude Code writes there shows too: the folder is watched now.
+    (folder / "memory" / "feedback_pnpm.md").write_text(FEEDBACK.format("Pnpm"), "utf-8")
+    qtbot.waitUntil(
+        lambda: "memory/feedback_pnpm.md" in source_rows(window, source), timeout=WAIT_MS
+    )
+    assert no_scan_failed(window)
+
+
+def test_the_users_first_claude_code_rule_folder_is_followed(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    machine = build_machine(tmp_path / "machine")
+    rules = machine.claude / "rules"
+    shutil.rmtree(rules)  # no rules yet when the window opens
+    window = agents_window(qtbot, make_window, machine)
+    rules.mkdir()
+    (rules / "testing.md").write_text("# How I test\n", "utf-8")
+    qtbot.waitUntil(
+        lambda: "rules/testing.md" in source_rows(window, "claude-code:user"), timeout=WAIT_MS
+    )
+    (rules / "style.md").write_text("# Style\n", "utf-8")
+    qtbot.waitUntil(
+        lambda: "rules/style.md" in source_rows(window, "claude-code:user"), timeout=WAIT_MS
+    )
     assert no_scan_failed(window)

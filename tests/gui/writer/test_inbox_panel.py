@@ -330,8 +330,9 @@ def test_the_inbox_reads_again_when_one_of_its_files_changes_and_only_then(
     qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # By the places the context's batches give (`inbox_places`): the shown workspace's
-    # suggestions, mux's harvest folder and what is in it, its proposals and the global
-    # ones — no other workspace's, no other file of Memtab's or of the scope.
+    # suggestions, mux's harvest folder, what is in it and the folders holding it, its
+    # proposals and the global ones — no other workspace's, no other file of Memtab's or
+    # of the scope.
     window = make_window(home)
     wait_watching(qtbot, window)
     window.watcher.stop()  # only the batches published here
@@ -346,6 +347,10 @@ def test_the_inbox_reads_again_when_one_of_its_files_changes_and_only_then(
         memtab / "proposals" / f"{MAIN}.json",
         scope / "harvest",
         scope / "harvest" / "1700000000000.json",
+        # The folders holding the harvest folder: one that goes takes its candidates along.
+        scope,
+        home.workspace_dir(MAIN),
+        home.sessions_dir,
     ]
     not_reading = [
         memtab / "suggestions" / f"{ARCHIVED}.json",
@@ -356,6 +361,8 @@ def test_the_inbox_reads_again_when_one_of_its_files_changes_and_only_then(
         scope / "harvested.md",
         scope / "notes" / "harvest",
         home.transcript_path(MAIN),
+        home.workspace_root(ARCHIVED),
+        home.workspace_dir(ARCHIVED),
     ]
     for path in reading:
         reads.clear()

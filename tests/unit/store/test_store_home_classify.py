@@ -41,7 +41,11 @@ HOME = "/home/alice/.mux"
         ("memory/stray.md", PathPlace(PathKind.OTHER)),
         ("sessions", PathPlace(PathKind.WORKSPACE_DIR)),
         ("sessions/a1b2c3d4e5", PathPlace(PathKind.WORKSPACE_DIR, "a1b2c3d4e5")),
-        ("sessions/a1b2c3d4e5/memory", PathPlace(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5")),
+        # The scope's folder holds mux's harvest folder: one that goes takes it along.
+        (
+            "sessions/a1b2c3d4e5/memory",
+            PathPlace(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5", harvest=True),
+        ),
         ("sessions/a1b2c3d4e5/memory/x/a.md", PathPlace(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5")),
         ("sessions/a1b2c3d4e5/chat.jsonl", PathPlace(PathKind.CHAT_TRANSCRIPT, "a1b2c3d4e5")),
         (
@@ -120,6 +124,7 @@ def test_gemini_cli_s_memory_inbox_outside_the_home_is_the_inbox_s_to_follow() -
     inbox = PathPlace(PathKind.AGENT_INBOX)
     assert home.classify(f"{memory}/.inbox/private/extraction.patch") == inbox
     assert home.classify(f"{memory}/.inbox/global") == inbox
+    assert home.classify(f"{memory}/.inbox") == inbox  # moved away: its patches going
     assert home.classify(f"{memory}/.inbox/elsewhere/x.patch") == PathPlace(PathKind.OTHER)
     assert home.classify(f"{memory}/MEMORY.md") == PathPlace(PathKind.OTHER)
 

@@ -14,7 +14,8 @@ from memtab.sync.repository.git import (
     classify_network_error,
     find_git,
 )
-from memtab.sync.repository.objects import NewCommit, Repository
+from memtab.sync.repository.objects import NewCommit
+from memtab.sync.repository.writing import Repository
 from support.sync_machines import bare_repository
 
 
@@ -65,6 +66,29 @@ def test_contents_go_in_and_out_byte_for_byte(tmp_path: Path) -> None:
     assert repo.blobs(files.values()) == {repo.git.blob_id(odd[p]): odd[p] for p in files}
     assert repo.resolve("refs/heads/main") == second
     assert repo.resolve("refs/heads/none") is None
+    repo.close()
+
+
+def test_contents_stream_in_order_and_a_stream_left_early_leaves_the_reader_ready(
+    tmp_path: Path,
+) -> None:
+    # A joining machine writes each file as git hands its content over, and stops taking
+    # them when a write fails: the answers it never read must not be the next question's.
+    remote = bare_repository(tmp_path / "r.git")
+    files = {f"global/note-{n}.md": f"note {n}\n".encode() for n in range(5)}
+    writer = Repository(Git(remote), Identity("T", "t@example"))
+    writer.write("refs/heads/main", None, [NewCommit(dict(files), "one\n")])
+    writer.close()
+    repo = Repository(Git(remote), Identity("T", "t@example"))  # nothing read yet
+    contents = [files[path] for path in sorted(files)]
+    oids = [repo.git.blob_id(data) for data in contents]
+    assert repo.readable(oids) == set(oids)
+    stream = repo.stream(oids)
+    assert next(stream) == contents[0]
+    stream.close()
+
+    assert list(repo.stream([*oids, oids[1]])) == [*contents, contents[1]]
+    assert repo.blobs(oids) == dict(zip(oids, contents, strict=True))
     repo.close()
 
 

@@ -14,6 +14,7 @@ import errno
 import os
 import subprocess
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,10 @@ from memtab.store.history.runs import RunsLog
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import Scope
 from memtab.store.restore import new_scope
+from memtab.sync.importer import Importer
+from memtab.sync.records import ImportIntent
 from memtab.sync.repository.layout import STAGING_NAME
+from memtab.sync.repository.objects import ObjectReader
 from memtab.sync.state import load_state
 from support.spies import calls_through
 from support.sync_faults import Killed, anywhere, killed_at_write
@@ -107,6 +111,51 @@ def test_a_scope_with_no_files_yet_comes_in_by_one_rename(
     tip = _remote_tip(remote)
     assert beta.sync().targets[0].commits == 0  # nothing of it taken for beta's change
     assert _remote_tip(remote) == tip
+
+
+def test_each_file_of_a_scope_staged_is_written_as_git_hands_its_content_over(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not every content read from the repository first, then every file written: git
+    # answers the next while this one is written (and its copy kept in history).
+    files = alpha.share_notes(FILES, folder="topic")
+    readers: list[ObjectReader] = []
+    restore = Importer._restore
+
+    def restoring(self: Importer, *args: Any) -> Any:
+        readers.append(self.repo.reader)
+        return restore(self, *args)
+
+    read_by_then: list[int] = []  # at each file staged: how many contents were read
+    write_new = Directory.write_new
+
+    def staged(self: Directory, name: str, data: bytes) -> Any:
+        if self.path.startswith(str(_staging(beta))):
+            read_by_then.append(len(readers[-1]._blobs))
+        return write_new(self, name, data)
+
+    monkeypatch.setattr(Importer, "_restore", restoring)
+    monkeypatch.setattr(Directory, "write_new", staged)
+    beta.sync()
+    monkeypatch.undo()
+
+    assert len(read_by_then) == FILES
+    assert [then - before for before, then in pairwise(read_by_then)] == [1] * (FILES - 1)
+    _assert_brought_in_as_syncs(beta, files)
+
+
+def test_an_import_builds_its_intent_from_its_own_values_unchecked(
+    alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The intent names every file of a join: built checked, each of a thousand records is
+    # read again field by field, twice (as it is begun and once its files are written).
+    files = alpha.share_notes(FILES, folder="topic")
+    checked = calls_through(monkeypatch, ImportIntent, "__init__")
+    beta.sync()
+    monkeypatch.undo()
+
+    assert checked == []
+    _assert_brought_in_as_syncs(beta, files)
 
 
 def test_an_empty_scope_root_is_replaced_by_the_folder_staged(

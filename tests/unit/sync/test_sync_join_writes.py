@@ -22,8 +22,8 @@ from memtab.fs.atomic import FILESYSTEM_FLUSH_WORKS, Directory
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history import blobs, recorder
 from memtab.store.history.jsonlines import JsonLinesFile
-from memtab.sync import importer
-from memtab.sync.repository import objects
+from memtab.sync import importer, service
+from memtab.sync.repository import objects, scopes
 from memtab.sync.repository.git import Git
 from memtab.sync.state import load_state
 from support.spies import calls_through
@@ -92,24 +92,31 @@ def test_a_machine_joining_hashes_each_content_once_and_tries_no_missing_folder(
     assert looked == []  # none there to look in: each made as its first blob is written
 
 
-def test_a_machine_joining_brings_its_files_in_without_the_cycle_collector(
+def test_a_sync_runs_without_the_cycle_collector(
     alpha: Machine, beta: Machine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The import's objects (contents, changes, versions, ops: ~100 a file) all live until
-    # it ends: the collector's walks of them only cost. It runs again once the import ends.
+    # What a sync reads (a thousand files' stats and paths) and an import's objects
+    # (contents, changes, versions, ops: ~100 a file) all live until it ends: the
+    # collector's walks of them only cost. It runs again once the sync ends.
     alpha.share_notes(3)
-    collecting: list[bool] = []
-    write = importer.Importer.write
+    collecting: list[tuple[str, bool]] = []
+    write, read = importer.Importer.write, scopes.read_scope
 
     def written(self: importer.Importer, *args: Any, **kwargs: Any) -> None:
-        collecting.append(gc.isenabled())
+        collecting.append(("write", gc.isenabled()))
         write(self, *args, **kwargs)
 
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        collecting.append(("read", gc.isenabled()))
+        return read(*args, **kwargs)
+
     monkeypatch.setattr(importer.Importer, "write", written)
+    monkeypatch.setattr(scopes, "read_scope", reading)
+    monkeypatch.setattr(service, "read_scope", reading)
     beta.sync()
     monkeypatch.undo()
 
-    assert collecting == [False]
+    assert collecting == [("read", False), ("write", False)]
     assert gc.isenabled()
     assert beta.files() == alpha.files()
 
@@ -303,40 +310,3 @@ def test_an_intent_no_batch_flushed_is_made_durable_before_the_import_goes_on(
     monkeypatch.undo()
 
     assert [path.name for (path,) in durable] == ["import.json", "state.json"]  # then the end
-
-
-def _maintenances(trace: Path) -> int:
-    """How many times git ran its maintenance, in a `GIT_TRACE` file: each is a process
-    (a fetch's own, or the sync's)."""
-    if not trace.exists():
-        return 0
-    lines = trace.read_text(errors="replace").splitlines()
-    return sum("built-in: git maintenance run --auto" in line for line in lines)
-
-
-def test_a_machine_joining_after_its_init_starts_no_maintenance(
-    alpha: Machine, beta: Machine, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # `sync init` fetched every object, so the join's fetch brings none: git's maintenance
-    # after it (a process, 2–15 ms) has nothing new to count. A fetch that brings objects
-    # (beta, set up before alpha sent any) and a sync that sends its own still run it.
-    alpha.write(f"{G}/n.md", "note\n")
-    alpha.sync()
-    gamma = Machine.create(tmp_path, "gamma")
-    gamma.connect(remote)
-    traces = {name: tmp_path / f"{name}.trace" for name in ("gamma", "beta", "sent")}
-    monkeypatch.setenv("GIT_TRACE", str(traces["gamma"]))
-    gamma.sync()
-    monkeypatch.setenv("GIT_TRACE", str(traces["beta"]))
-    beta.sync()
-    beta.write(f"{G}/m.md", "more\n")
-    monkeypatch.setenv("GIT_TRACE", str(traces["sent"]))
-    beta.sync()
-    monkeypatch.undo()
-
-    assert gamma.files() == alpha.files()
-    assert {name: _maintenances(trace) for name, trace in traces.items()} == {
-        "gamma": 0,
-        "beta": 1,
-        "sent": 1,
-    }

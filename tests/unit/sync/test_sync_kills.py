@@ -67,7 +67,7 @@ def test_uses_a_sync_sent_before_it_was_killed_are_not_sent_again(
         raise _Killed
 
     with monkeypatch.context() as patch:
-        patch.setattr(Git, "fetch", killed)
+        patch.setattr(Git, "push", killed)
         with pytest.raises(_Killed):
             alpha.service.sync()  # the export sent the use; killed before the state was
     alpha.sync()

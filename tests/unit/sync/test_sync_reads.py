@@ -10,6 +10,7 @@ import contextlib
 import os
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -180,3 +181,30 @@ def test_an_import_cut_short_over_files_not_read_is_finished(
     expected = {f"{G}/f0.md": "f0\n", f"{G}/h1.md": "f1\n", f"{G}/f2.md": "f2\nalpha's line\n"}
     assert beta.files() == alpha.files() == expected
     assert not (beta.sync_dir / "import.json").exists()
+
+
+def test_a_sync_stats_each_file_once(
+    alpha: Machine, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # History's look for other programs' changes walks the scope and stats each file; the
+    # listing the sync reads then took each file's stat again, and the read a third time.
+    later(alpha)
+    alpha.fill(40)
+    (alpha.home.global_root / "outside.md").write_text("written by another program\n")
+    alpha.sync()
+    (alpha.home.global_root / "note-0003.md").write_text("changed by another program\n")
+    stats: list[str] = []
+    lstat = os.lstat
+
+    def counted(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        stats.append(str(path))
+        return lstat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    with reads(monkeypatch) as read, monkeypatch.context() as patch:
+        patch.setattr(os, "lstat", counted)
+        alpha.sync()
+
+    assert read == ["note-0003.md"]
+    memory = [path for path in stats if os.path.basename(path).startswith(("note-", "outside"))]
+    assert memory == []  # each known by the walk's own stat
+    assert alpha.service.status().targets[0].to_send == ()

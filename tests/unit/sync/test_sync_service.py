@@ -11,24 +11,28 @@ from support.sync_machines import Machine
 NOTES = "/memories/global/notes.md"
 
 
-def test_progress_is_reported_in_words(alpha: Machine) -> None:
+def test_progress_is_reported_in_words(alpha: Machine, beta: Machine) -> None:
     alpha.write(NOTES, "a\n")
     lines: list[str] = []
     alpha.service.sync(progress=lines.append)
     assert lines[0] == "Recording this machine's changes"
-    assert any(line.startswith("Fetching") for line in lines)
     assert any(line.startswith("Pushing") for line in lines)
+    beta.write("/memories/global/other.md", "b\n")
+    lines.clear()
+    beta.service.sync(progress=lines.append)  # its push refused: the remote moved
+    steps = [line.split()[0] for line in lines if not line.startswith("Record")]
+    assert steps == ["Pushing", "Fetching", "Merging", "Bringing", "Pushing"]
 
 
 def test_a_cancelled_sync_keeps_what_it_committed(alpha: Machine, beta: Machine) -> None:
     alpha.write(NOTES, "a\n")
-    fetching = threading.Event()  # cancelled once the fetch begins (a window closing)
+    pushing = threading.Event()  # cancelled once the push begins (a window closing)
 
     def progress(line: str) -> None:
-        if line.startswith("Fetching"):
-            fetching.set()
+        if line.startswith("Pushing"):
+            pushing.set()
 
-    report = alpha.service.sync(progress=progress, cancel=fetching.is_set)
+    report = alpha.service.sync(progress=progress, cancel=pushing.is_set)
     assert report.targets[0].status == "cancelled"
     assert alpha.service.status().targets[0].ahead >= 1  # the commit waits for the next sync
     alpha.sync()

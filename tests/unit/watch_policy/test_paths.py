@@ -64,6 +64,9 @@ def test_the_policy_imports_neither_qt_nor_watchdog() -> None:
         # Gemini CLI's memory folder: its inbox's temp files and its other hidden files
         ".inbox/private/.extraction.patch.0f1e.patch-tmp",
         ".inbox/other/extraction.patch",
+        ".inbox/other",
+        ".inbox/private/.hidden",
+        ".inboxes/private/extraction.patch",
         ".extraction.lock",
         ".extraction-state.json",
     ],
@@ -82,9 +85,13 @@ def test_temp_and_hidden_names_are_ignored(rel: str) -> None:
         "tmp/notes.md",
         "memtab/sync/memory/state.json",  # the window follows a sync of the CLI
         "memtab/sync/config.json",
-        # Gemini CLI's memory inbox, which the Inbox follows (its patches, a kind's folder)
+        # Gemini CLI's memory inbox, which the Inbox follows (its patches, and the folders
+        # holding them: one moved away is its patches going)
         ".inbox/private/extraction.patch",
         ".inbox/global/2026/extraction.patch",
+        ".inbox",
+        ".inbox/private",
+        ".inbox/global",
     ],
 )
 def test_real_names_are_not_ignored(rel: str) -> None:

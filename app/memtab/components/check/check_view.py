@@ -27,8 +27,9 @@ from memtab.components.check.marks import finding_ref, panel_row, summary
 from memtab.store.home import MEMTAB_KINDS, PathKind
 from memtab.store.paths import VirtualPath
 
+# Not `WORKSPACE_DIR`: a workspace's folder (or `sessions/`) holds its memory, and one
+# moved away or back is named alone in a watcher's batch — its files going or coming.
 NOT_CHECKED_KINDS = MEMTAB_KINDS | {
-    PathKind.WORKSPACE_DIR,
     PathKind.CHAT_TRANSCRIPT,
     PathKind.WRITER_STATE,
     PathKind.WRITER_TRACES,

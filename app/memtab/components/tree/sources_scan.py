@@ -5,9 +5,11 @@ before the first paint (the scheduler asks for sources once the mux scopes are s
 first time, or when anything may have changed (F5, a storm reported as the home), every
 source is discovered and listed again (`memtab.sources.discovery.scan`); a watcher batch
 relists only the sources whose files it touched (`SourcesScan.affected_by`), keeping the
-others as they were. Each scan says which files changed since the previous one (their
-`MemoryFileRef`s), so the open editor can follow them, and which directories the watcher
-should watch; `SourcesShown` says what the window does with each scan, once.
+others as they were, and says again which of their folders exist to be watched (one
+that appeared in a source is watched from then on). Each scan says which files changed
+since the previous one (their `MemoryFileRef`s), so the open editor can follow them, and
+which directories the watcher should watch; `SourcesShown` says what the window does with
+each scan, once.
 """
 
 from __future__ import annotations
@@ -198,7 +200,10 @@ def scan_sources(
         tuple(listings),
         previous.problems,
         _changes(previous, listings),
-        previous.watch,
+        # A folder of a source found before may have appeared (Claude Code's `memory/` in
+        # a project's folder at its first auto memory, `~/.claude/rules`, a project's
+        # `.claude`): watched from now on, else what is written in it after never shows.
+        _watch(previous.discovery, home),
         (time.perf_counter() - started) * 1000.0,
     )
 

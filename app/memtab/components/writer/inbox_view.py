@@ -10,12 +10,15 @@ components name the fields they read (`InboxItemView`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
 from memtab.components.rich_text import escape_html
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.humanize import plural
+from memtab.sources.model import Layout, Source
 from memtab.store.actors import actor_name
 from memtab.store.home import PathKind, PathPlace
 from memtab.store.proposals.queue import GLOBAL_QUEUE
@@ -239,15 +242,35 @@ def details_html(item: InboxItemView) -> str:
 def inbox_places(workspace: Workspace | None) -> frozenset[PathPlace]:
     """Where a change changes what waits in `workspace`'s Inbox (as `Home.classify` says):
     its suggestions, mux's harvest folder, its agents' proposals and the global ones, and
-    Gemini CLI's inbox of patches."""
+    Gemini CLI's inbox of patches — and the folders that hold the harvest folder (the
+    workspace's, `sessions/`): one that comes or goes brings or takes its candidates."""
     places = {PathPlace(PathKind.PROPOSALS, GLOBAL_QUEUE), PathPlace(PathKind.AGENT_INBOX)}
     if workspace is not None:
         places |= {
             PathPlace(PathKind.SUGGESTIONS, workspace.id),
             PathPlace(PathKind.WORKSPACE_SCOPE, workspace.id, harvest=True),
+            PathPlace(PathKind.WORKSPACE_DIR, workspace.id),
+            PathPlace(PathKind.WORKSPACE_DIR),
             PathPlace(PathKind.PROPOSALS, workspace.id),
         }
     return frozenset(places)
+
+
+def agent_queues(sources: Iterable[Source]) -> frozenset[Path]:
+    """The folders of other agents' memory that hold a review queue the Inbox shows:
+    Gemini CLI's private project memories (their `.inbox/`). One that appears (at its
+    first extraction) or goes (its folder removed or moved away) is its proposals
+    appearing or going — news no path of a watcher's batch need name."""
+    return frozenset(source.root for source in sources if source.layout is Layout.GEMINI_MEMORY)
+
+
+def queues_touched(sources: Iterable[Source], touched: Iterable[MemoryFileRef]) -> bool:
+    """Whether a listing's changed or gone files (`touched`) are in a folder holding a
+    review queue (`agent_queues`): Gemini CLI's notes beside its `.inbox/`. Its folder
+    removed and made again between two listings is the same queue, and what it holds
+    now is unknown (a patch written before its watch began is in no watcher's batch)."""
+    held = {source.id for source in sources if source.layout is Layout.GEMINI_MEMORY}
+    return any(ref.source_id in held for ref in touched)
 
 
 @dataclass(frozen=True)
@@ -290,6 +313,7 @@ class InboxPresenter(Generic[ItemT]):
         self._decisions: set[object] = set()
         self._follow: tuple[str, ...] = ()  # what to select once decided items are gone
         self._decided_sorts: frozenset[str] = frozenset()  # of the items being decided
+        self._queues: frozenset[Path] | None = None  # `agent_queues` last found (None: not yet)
 
     @property
     def workspace_id(self) -> str | None:
@@ -298,6 +322,14 @@ class InboxPresenter(Generic[ItemT]):
     def is_current(self, workspace_id: str | None) -> bool:
         """Whether a read for `workspace_id` is still the shown workspace's."""
         return workspace_id == self.workspace_id
+
+    def queues_found(self, queues: frozenset[Path]) -> bool:
+        """Other agents' memory was found again, its review queues in `queues`
+        (`agent_queues`); whether what waits is to be read again: one came or went — the
+        first time, whether there is any (what was written in one before the watcher
+        followed it is unknown)."""
+        before, self._queues = self._queues, queues
+        return queues != (before if before is not None else frozenset())
 
     def chosen(self, ids: Sequence[str]) -> list[ItemT]:
         """The items of `ids`, in list order."""

@@ -11,7 +11,8 @@ by default), a settled change (a rename onto the path — an atomic save —, th
 write, a deletion) reported at once while calm, a storm in batches. Each flush emits
 `paths_changed(list[str])`, sorted absolute paths under the root as given to `start()` — or
 under one of the extra directories (`set_extra_targets`: other agents' memory outside the
-home, each watched recursively or not, on the same observer). The window hands each batch
+home, each watched recursively or not, on the same observer; one watched anew is reported,
+its files written before its watch began unknown). The window hands each batch
 to its context (`WindowContext.changes`), which classifies it once
 (`components.activity.change_batch.ChangeBatch`) for every feature; they rescan the
 affected scopes off the GUI thread and never replay event semantics.
@@ -25,7 +26,8 @@ fires when either changes.
 Running out of inotify watches after start-up is silent in watchdog: each directory that
 appears is checked with a probe, and one the kernel would not watch is polled from then on
 (`components.activity.inotify_probe`), `backend_detail` saying so. A native observer whose
-thread died is replaced by polling of the whole home.
+thread died is replaced by polling of the whole home — but an extra directory's watch that
+ended because the directory went is dropped, and the directory watched anew when it is back.
 
 A root that does not exist yet (a new home, before the first write creates it) is not
 created: the watcher waits, checking once a second, starts observing when it appears and
@@ -47,6 +49,7 @@ import contextlib
 import enum
 import logging
 import os
+import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -81,6 +84,15 @@ class WatchBackend(enum.StrEnum):
 
 # How often a native observer's threads are checked for having died.
 _HEALTH_CHECK_MS = 5000
+
+
+def _identity(directory: str) -> tuple[int, int] | None:
+    """Which directory is at `directory` now (device and inode), None when none is."""
+    try:
+        status = os.stat(directory)
+    except OSError:
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISDIR(status.st_mode) else None
 
 
 class HomeWatcher(QObject):
@@ -142,7 +154,13 @@ class HomeWatcher(QObject):
         self._gap_observer: BaseObserver | None = None
         self._handler: EventPoster | None = None
         self._extra_targets: tuple[tuple[str, bool], ...] = ()
-        self._extra_watches: list[ObservedWatch] = []
+        # Each extra watch, and which directory it watches (`_identity`): another one made
+        # at its path (the folder removed and made again) is not watched by it.
+        self._extra_watches: dict[tuple[str, bool], tuple[ObservedWatch, tuple[int, int]]] = {}
+        # The extra directories and every folder holding them: one of them in a batch
+        # may be an extra directory coming or going.
+        self._extra_holders: frozenset[str] = frozenset()
+        self._extras_handed = False  # whether `set_extra_targets` was called yet
 
         self._root: Path | None = None
         self._observer: BaseObserver | None = None
@@ -188,24 +206,54 @@ class HomeWatcher(QObject):
     def set_extra_targets(self, targets: Sequence[tuple[str, bool]]) -> None:
         """Also watch these directories (other agents' memory outside the home), each
         recursively or not; replaces the previous ones. Applied now when watching, else
-        when watching starts. A directory that cannot be watched is left out (logged)."""
-        wanted = tuple(sorted((str(Path(d).absolute()), bool(r)) for d, r in targets))
-        if wanted != self._extra_targets:
-            self._extra_targets = wanted
-            self._schedule_extras()
+        when watching starts. A directory that cannot be watched is left out (logged).
 
-    def _schedule_extras(self) -> None:
-        """Put the extra watches on the running observer (replacing the old ones)."""
+        A directory watched anew while watching (a source that appeared: Gemini CLI's
+        private memory at its first extraction, Claude Code's `memory/` in a project's
+        folder) is reported at once: what was written in it before its watch began is
+        unknown, and an agent often writes a new folder's files in one burst. Not those
+        of the first hand-over: they come with the first listing of every source, and
+        reporting them would list every source twice at start."""
+        wanted = tuple(sorted((str(Path(d).absolute()), bool(r)) for d, r in targets))
+        if wanted == self._extra_targets:
+            return
+        first = not self._extras_handed
+        self._extras_handed = True
+        self._extra_targets = wanted
+        self._extra_holders = frozenset(
+            str(folder)
+            for directory, _ in wanted
+            for folder in (Path(directory), *Path(directory).parents)
+        )
+        added = self._schedule_extras()
+        if added and not first:
+            self._add_pending(added)
+
+    def _schedule_extras(self) -> list[str]:
+        """Put the extra watches on the running observer: those no longer wanted go, and
+        those whose directory went (removed, moved away: the watch ended, or watches
+        what is no longer at the path); those kept stay as they are (never a moment
+        unwatched), the new ones are made — one whose directory is not there (gone
+        since it was found) when it is back; the directories newly watched."""
         observer = self._observer
         if observer is None:
-            return
+            return []
         # lazy: watchdog and the observers (~30 ms) load when watching starts, after the paint
         from memtab.gui.activity import watch_observer as observers
 
-        for watch in self._extra_watches:
-            observers.unwatch(observer, watch)
-        self._extra_watches = []
+        wanted = set(self._extra_targets)
+        ended = {emitter.watch for emitter in observer.emitters if not emitter.is_alive()}
+        for target in [
+            target
+            for target, (watch, identity) in self._extra_watches.items()
+            if target not in wanted or watch in ended or _identity(target[0]) != identity
+        ]:
+            observers.unwatch(observer, self._extra_watches.pop(target)[0])
+        added: list[str] = []
         for directory, recursive in self._extra_targets:
+            identity = _identity(directory)
+            if (directory, recursive) in self._extra_watches or identity is None:
+                continue
             poster = observers.event_poster(
                 self._make_poster(self._generation),
                 os.path.realpath(directory),
@@ -217,7 +265,9 @@ class HomeWatcher(QObject):
             except OSError as error:
                 logger.warning("Cannot watch %s: %s", directory, error.strerror or error)
                 continue
-            self._extra_watches.append(watch)
+            self._extra_watches[directory, recursive] = (watch, identity)
+            added.append(directory)
+        return added
 
     def start(self, root: Path) -> None:
         """Watch `root` recursively (restarting if already watching something).
@@ -365,6 +415,12 @@ class HomeWatcher(QObject):
         observer = self._observer
         if observer is None or self._backend is not WatchBackend.NATIVE or self._root is None:
             return
+        # An extra directory's watch ends when the directory goes (Gemini CLI's memory
+        # folder removed, moved away): no failure of the watcher. Made again, it is
+        # watched anew and reported (what was written in it before is unknown).
+        added = self._schedule_extras()
+        if added:
+            self._add_pending(added)
         threads = [observer, *observer.emitters]
         if all(thread.is_alive() for thread in threads) or not self._root.is_dir():
             return
@@ -391,7 +447,7 @@ class HomeWatcher(QObject):
         gap_observer, self._gap_observer = self._gap_observer, None
         self._polled_dirs.clear()
         observer, self._observer = self._observer, None
-        self._extra_watches = []
+        self._extra_watches = {}
         for each in (observer, gap_observer):
             if each is None:
                 continue
@@ -434,6 +490,13 @@ class HomeWatcher(QObject):
         if taken is not None:
             paths, settled = taken
             self._add_pending(paths, settled=settled)
+            if not self._extra_holders.isdisjoint(paths):
+                # An extra directory (or one holding it) came or went — Gemini CLI's memory
+                # folder removed and made again before its source is listed anew: watch the
+                # one there now, and report it (what was written in it before is unknown).
+                added = self._schedule_extras()
+                if added:
+                    self._add_pending(added)
 
     @Slot()
     def _on_flush_timer_timeout(self) -> None:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
+    QTreeWidgetItemIterator,
     QVBoxLayout,
     QWidget,
 )
@@ -118,6 +119,10 @@ class LoadsDialog(QDialog):
             self.show_failure(str(result))
 
     def show_loads(self, loads: Loads) -> None:
+        """The agents' rows, open; the row that had the keyboard keeps it when it is still
+        there, and the list stays where it was scrolled (read again after a change)."""
+        kept = _row_key(self.tree.currentItem())
+        scrolled = self.tree.verticalScrollBar().value()
         where = f" in {display_path(loads.directory)}" if loads.directory else ""
         self.summary.setText(
             f"What each agent reads at the start of a session{where}, in its order. Tokens "
@@ -127,6 +132,14 @@ class LoadsDialog(QDialog):
         for agent in loads.agents:
             self.tree.addTopLevelItem(self._agent_item(agent))
         self.tree.expandAll()
+        if kept is not None:
+            iterator = QTreeWidgetItemIterator(self.tree)
+            while (item := iterator.value()) is not None:
+                if _row_key(item) == kept:
+                    self.tree.setCurrentItem(item)
+                    break
+                iterator += 1
+        self.tree.verticalScrollBar().setValue(scrolled)
         self.refresh_button.setEnabled(True)
 
     def _agent_item(self, agent: AgentLoads) -> QTreeWidgetItem:
@@ -168,3 +181,15 @@ class LoadsDialog(QDialog):
             self.outside_requested.emit(file.physical_path)
         elif isinstance(file, LoadedFile):
             self.file_requested.emit(file.id or file.path or "")
+
+
+def _row_key(item: QTreeWidgetItem | None) -> tuple[str, ...] | None:
+    """What names a row across two readings: its agent's (the title's name, not its token
+    count) and, for a file, where the file is (its tooltip) — None for no row."""
+    if item is None:
+        return None
+    top = item
+    while (parent := top.parent()) is not None:
+        top = parent
+    agent = top.text(0).split(" — ", 1)[0]
+    return (agent,) if item is top else (agent, item.toolTip(0), item.text(0))

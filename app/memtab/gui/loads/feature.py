@@ -2,11 +2,13 @@
 filled off the GUI thread (`operations.loads`: `memtab.loads` and `memtab.loads.recall`
 read the disk — the agents' settings, their files, the workspace's scopes).
 
-The loads are those of the workspace the Memory tab shows; Refresh asks again, and a
-newer request supersedes one still running. Activating a row opens its file in the
-Memory tab (a mux file by its virtual path, another agent's by its file id); a file no
-source holds (an `@`-import from the project's docs) opens in the external editor. The
-cut of the open `MEMORY.md` and its actions in the editor are `cut_actions`'.
+The loads are those of the workspace the Memory tab shows; Refresh asks again, as does a
+change on disk while the dialog shows (a memory folder that came or went, a file edited:
+`asks_again`, once the disk is quiet), and a newer request supersedes one still
+running. Activating a row opens its file in the Memory tab (a mux file by its virtual
+path, another agent's by its file id); a file no source holds (an `@`-import from the
+project's docs) opens in the external editor. The cut of the open `MEMORY.md` and its
+actions in the editor are `cut_actions`'.
 
 The recall (Ctrl+Shift+Y) asks for the prompt typed, for the shown workspace; it asks
 again when the workspace changes or a memory file changes while it shows (a description
@@ -38,16 +40,16 @@ from memtab.gui.loads.cut_actions import CutEditor, IndexCutActions
 from memtab.gui.loads.cut_line import CutLine
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.external_editor import ExternalOpener
+from memtab.loads.kept import KeptHeads
 from memtab.loads.recall.records import Recall
 from memtab.operations.loads import ContextLoader, agent_loads, agent_recall, model_recall
 from memtab.sources.config import SourceContext
 from memtab.store.paths import PathError, parse_file_path
 
 if TYPE_CHECKING:  # lazy: the dialogs load when View → What each agent loads… (recalls…)
-    # first opens them, the reads they keep with them
+    # first opens them
     from memtab.gui.loads.dialog import LoadsDialog
     from memtab.gui.loads.recall_dialog import RecallDialog
-    from memtab.loads.kept import KeptHeads
 
 LOADS_KEY = "loads"
 RECALL_KEY = "recall"
@@ -155,9 +157,6 @@ class LoadsFeature(QObject):
     def _kept_heads(self) -> KeptHeads:
         """What the dialogs' asks read, kept for the next (one lane's: never two at once)."""
         if self._kept is None:
-            # lazy: the loads' engine, when a dialog first asks
-            from memtab.loads.kept import KeptHeads
-
             self._kept = KeptHeads()
         return self._kept
 
@@ -255,13 +254,19 @@ class LoadsFeature(QObject):
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
-        if self._recall_shown() and asks_again(batch):
-            self._again.start()  # once the disk is quiet: a description may be fixed
+        # Once the disk is quiet: a description may be fixed, a memory folder came or went.
+        if (self._loads_shown() or self._recall_shown()) and asks_again(batch):
+            self._again.start()
 
     @Slot()
     def _on_again_timeout(self) -> None:
+        if self._loads_shown():
+            self._request()
         if self._recall_shown() and self._asked is not None:
             self._ask(self._asked)
+
+    def _loads_shown(self) -> bool:
+        return self.dialog is not None and self.dialog.isVisible()
 
     def _recall_shown(self) -> bool:
         return self.recall_dialog is not None and self.recall_dialog.isVisible()

@@ -386,6 +386,8 @@ class MemoryTabController(QObject):
             self._workspace_shown(scan, steps.workspace_note)
         self.marks.scanned(scan, first=steps.workspace_changed)
         self.sources.scanned(scan)  # before the tree: a small one is shown at once
+        if scan.sources is not None:  # after the watcher took their folders
+            self.inbox.sources_found(scan.sources)
         self.footer.set_context(scan.workspace, scan.status, session=scan.shows_session)
 
     def _workspace_shown(self, scan: HomeScan, note: str | None) -> None:

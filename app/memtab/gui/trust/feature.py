@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer, SignalInstance, Slot
 from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QInputDialog, QWidget
@@ -43,7 +43,9 @@ from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import small_dialog
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
+from memtab.gui.trust.panel import TrustPanel
 from memtab.gui.trust.room import RoomView
+from memtab.gui.trust.side_by_side import SideBySideDialog
 from memtab.operations.trust import actions as operations
 from memtab.operations.trust.actions import SideBySide
 from memtab.operations.trust.window import NotRead, WindowTrust
@@ -52,9 +54,6 @@ from memtab.trust.contradictions.records import Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
 from memtab.trust.report import TrustReport
-
-if TYPE_CHECKING:  # lazy: the panel loads when first shown
-    from memtab.gui.trust.panel import TrustPanel
 
 FIND_KEY = "trust"
 RECOMPUTE_DELAY_MS = 1500
@@ -196,9 +195,7 @@ class TrustFeature(QObject):
     def panel(self) -> TrustPanel:
         """The Trust panel, built now if it was not."""
         if self._panel is None:
-            # lazy: the panel's widgets and module, kept only by a window that shows it
-            from memtab.gui.trust.panel import TrustPanel
-
+            # The panel's widgets are built when it first shows.
             panel = TrustPanel()
             panel.set_status(self.status)
             if self.report is not None:
@@ -465,8 +462,6 @@ class TrustFeature(QObject):
         self._context.status.show(f"Could not do it: {message}")
 
     def _show_side_by_side(self, read: SideBySide) -> None:
-        from memtab.gui.trust.side_by_side import SideBySideDialog  # lazy: on first use
-
         dialog = SideBySideDialog(read, self._shell.as_widget())
         dialog.open_requested.connect(self._on_open_requested)
         dialog.setModal(True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import Protocol, cast
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, SignalInstance, Slot
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QResizeEvent
@@ -55,6 +55,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.clock import call_soon
 from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
+from memtab.gui.writer.review_view import ProposalReview
 from memtab.gui.writer.target_box import TargetBox
 from memtab.operations.writer.inbox import (
     Decided,
@@ -67,9 +68,6 @@ from memtab.operations.writer.inbox import (
     reject,
 )
 from memtab.writer.inbox.inbox import InboxItem
-
-if TYPE_CHECKING:  # lazy: an agent's proposal's review loads when one is first selected
-    from memtab.gui.writer.review_view import ProposalReview
 
 logger = logging.getLogger(__name__)
 
@@ -205,10 +203,8 @@ class InboxBody(QWidget):
     def review(self) -> ProposalReview:
         """What an agent's proposal would write, under the details (built when first asked)."""
         if self._proposal_review is None:
-            # lazy: the review, its diff view and rules (settled RSS 96.33 → 96.19 MiB
-            # without them, docs/performance.md): kept once an agent's proposal shows
-            from memtab.gui.writer.review_view import ProposalReview
-
+            # Its widgets are built once an agent's proposal shows (settled RSS 96.33 → 96.19
+            # MiB without them, docs/performance.md).
             review = ProposalReview(self)
             layout = self.layout()
             assert isinstance(layout, QVBoxLayout)

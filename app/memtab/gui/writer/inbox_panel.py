@@ -14,7 +14,11 @@ where nothing was ever proposed keeps none of them. Their keys are declared with
 It follows its files — the suggestions, mux's harvest folder, agents' proposals
 (`inbox_places`) — by the places of the watcher's batches (`context.changes`): what mux
 harvests, what the writer suggests and what the CLI (`memtab inbox`) or another Memtab
-decides shows here at once.
+decides shows here at once. An agent's review queue that comes or goes with its memory
+folder (Gemini CLI's private memory at its first extraction, or removed) is read again
+when the Memory tab lists the other agents' memory again (`sources_found`), once the
+watcher follows it — and when the notes beside it changed: its folder removed and made
+again between two listings is the same queue, what it holds unknown.
 Accepted lines land in the notes file; the watcher's rescan then shows them in the tree,
 like any change.
 """
@@ -43,12 +47,15 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.tree.sources_scan import SourcesScan
 from memtab.components.writer.inbox_view import (
     EDIT_TIP,
     REJECT_TIP,
     InboxPresenter,
+    agent_queues,
     count_text,
     inbox_places,
+    queues_touched,
 )
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
@@ -231,6 +238,16 @@ class InboxPanel(QFrame):
             self._loaded,
             self._load_failed,
         )
+
+    def sources_found(self, sources: SourcesScan) -> None:
+        """Other agents' memory was listed (again) as `sources` says, the watcher following
+        it already: read again if a review queue came or went with its folder
+        (`agent_queues`), or its folder's notes changed (`queues_touched`)."""
+        found = sources.discovery.sources
+        came_or_went = self._state.queues_found(agent_queues(found))
+        touched = sources.changes.changed | sources.changes.deleted
+        if came_or_went or queues_touched(found, touched):
+            self.reload()
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:

@@ -184,9 +184,8 @@ def _texts(
     if item.kind == "sync":
         # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
         from memtab.sync.conflicts.resolve import conflict_texts
-        from memtab.sync.service import SyncConflict
 
-        assert isinstance(item.subject, SyncConflict)
+        assert not isinstance(item.subject, ConflictCopy | SidecarCopy)  # sync's SyncConflict
         texts = conflict_texts(service_for(home, git_program), item.subject)
         return three_way_texts(
             texts.base,
@@ -238,9 +237,8 @@ def resolve(
     if item.kind == "sync":
         # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
         from memtab.sync.conflicts.resolve import resolve_conflict
-        from memtab.sync.service import SyncConflict
 
-        assert isinstance(item.subject, SyncConflict)
+        assert not isinstance(item.subject, ConflictCopy | SidecarCopy)  # sync's SyncConflict
         keep = {"mine": "local", "theirs": "remote", "both": "both"}.get(decision)
         resolve_conflict(
             service_for(home, git_program),

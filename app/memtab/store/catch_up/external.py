@@ -137,6 +137,7 @@ def record_external(
     wait: bool = True,
     scopes: Sequence[Scope] = SCOPE_ORDER,
     actor_of: ActorOf | None = None,
+    walked: dict[str, os.stat_result] | None = None,
 ) -> ExternalReport:
     """Record every change to the store's `scopes` that history has not seen (see the
     module doc). Never raises for one file or scope: problems are listed and logged.
@@ -144,7 +145,9 @@ def record_external(
     Without `wait`, a scope whose lock is busy (another process is changing it) is left
     for the next pass, quietly, after READ_LOCK_WAIT_S: what a read command passes.
     `actor_of` names who made the changes found (the recorder asks the agents' own
-    records); without it they are `external`."""
+    records); without it they are `external`. `walked`, when given, gets the `lstat` of
+    every regular file the pass walked, by its virtual path (a caller that lists the scope
+    next need not stat them again: sync's `read_scope`)."""
     report = ExternalReport()
     stop = cancel or (lambda: False)
     recorder = HistoryRecorder(
@@ -162,7 +165,7 @@ def record_external(
             break
         lock_wait_s = SCOPE_LOCK_TIMEOUT_S if wait else READ_LOCK_WAIT_S
         try:
-            _record_scope(store, recorder, scope, report, stop, lock_wait_s, actor_of)
+            _record_scope(store, recorder, scope, report, stop, lock_wait_s, actor_of, walked)
         except ScopeBusyError as busy:
             if wait:
                 problem = f"cannot record external changes of the {scope.value} scope: {busy}"
@@ -186,8 +189,9 @@ def _record_scope(
     stop: Callable[[], bool],
     lock_wait_s: float,
     actor_of: ActorOf | None,
+    stats: dict[str, os.stat_result] | None = None,
 ) -> None:
-    walked, complete, raw = _stat_walk(scope, store.root(scope))
+    walked, complete, raw = _stat_walk(scope, store.root(scope), stats)
     report.scanned += len(walked)
     key = store.history_key(scope)
     newest = ScopeHistory(store.home, key).newest_by_path()
@@ -369,12 +373,12 @@ def _walked_to(path_text: str) -> bool:
 
 
 def _stat_walk(
-    scope: Scope, root: Path
+    scope: Scope, root: Path, stats: dict[str, os.stat_result] | None = None
 ) -> tuple[dict[str, Stat], bool, dict[str, tuple[str, ...]]]:
     """(size, mtime_ns) of every file of a scope but dotfiles, by path, at most
     `MAX_PATH_DEPTH` deep; whether every directory could be read (if not, missing files
     may only be unreadable: none count as gone); and the names on disk of the paths no
-    virtual path parses (shown names)."""
+    virtual path parses (shown names). `stats` gets each file's whole `lstat`."""
     found: dict[str, Stat] = {}
     raw: dict[str, tuple[str, ...]] = {}
     too_deep: list[tuple[str, ...]] = []
@@ -415,6 +419,8 @@ def _stat_walk(
                     too_deep.append(child)
             elif stat.S_ISREG(info.st_mode):
                 found[path_text] = (info.st_size, info.st_mtime_ns)
+                if stats is not None:
+                    stats[path_text] = info
                 # A name no virtual path parses (`bad~name.md`, shown as it is): read by
                 # its segments on disk, never parsed back from the text.
                 if odd or not addressable:

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 from memtab.fs.clock import Clock
 from memtab.store.errors import HistoryUnavailableError, UnkeptChangeError
-from memtab.store.history.blobs import BlobStore, sha256_of
+from memtab.store.history.blobs import BlobBatch, BlobStore, sha256_of
 from memtab.store.history.versions import Op, ScopeHistory, Version, new_version_id
 from memtab.store.home import Home
 
@@ -105,6 +105,26 @@ class RecordedChange:
     path: str
     before: Version | None
     after: Version
+
+
+class ContentKeeper:
+    """Copies of contents kept a content at a time (`HistoryRecorder.keeping_contents`)."""
+
+    def __init__(self, batch: BlobBatch | None) -> None:
+        self.batch = batch
+        self.kept = batch is not None
+        """Whether every content given was kept (False once one could not be)."""
+
+    def keep(self, data: bytes) -> str | None:
+        """Keep `data`; its sha256, or None once a copy could not be made."""
+        if not self.kept or self.batch is None:
+            return None
+        try:
+            return self.batch.put(data)
+        except OSError as error:
+            logger.info("Contents not copied into history before their change: %s", error)
+            self.kept = False
+            return None
 
 
 class HistoryRecorder:
@@ -232,6 +252,25 @@ class HistoryRecorder:
             logger.info("Contents not copied into history before their change: %s", error)
             return None
         return digests
+
+    @contextmanager
+    def keeping_contents(self, *, flushed_with: Path | None = None) -> Iterator[ContentKeeper]:
+        """`keep_contents` all together, one content at a time as the caller has it (a
+        machine joining writes each file as git hands it over): `ContentKeeper.keep` each,
+        durable as `keep_contents` makes them once the block ends. Once one cannot be made,
+        none of the block's counts (`kept` False: the record copies them as ever)."""
+        batching = self.blobs.batch(flushed_with=flushed_with)
+        keeper = ContentKeeper(batching.__enter__())  # holds the copies: nothing written yet
+        try:
+            yield keeper
+        except BaseException as raised:  # the caller's: the held copies are dropped
+            batching.__exit__(type(raised), raised, raised.__traceback__)
+            raise
+        try:
+            batching.__exit__(None, None, None)  # the held copies written, and durable
+        except OSError as error:
+            logger.info("Contents not copied into history before their change: %s", error)
+            keeper.kept = False
 
     def record(
         self,

@@ -25,10 +25,11 @@ the caller writes the files one by one (`restore_contents`), the staging folder 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 
 from memtab.fs.atomic import (
@@ -44,13 +45,12 @@ from memtab.store.history.recorder import FileChange
 from memtab.store.paths import PathError, Scope, VirtualPath, require_listed
 from memtab.store.restore.bulk_restore import (
     FSYNC_AT_MOST,
-    Restore,
     RestoreResult,
-    in_folders,
     make_durable_before_publishing,
 )
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_access import store_error
+from memtab.store.scopes.scope_view import open_scope_directory
 
 logger = logging.getLogger(__name__)
 
@@ -58,21 +58,24 @@ logger = logging.getLogger(__name__)
 def restore_new_scope(
     store: MemoryStore,
     scope: Scope,
-    items: Sequence[Restore],
+    paths: Sequence[VirtualPath],
+    contents: Callable[[], Generator[bytes, None, None]],
     *,
     staging: Path,
     unflushed: Sequence[Path] = (),
 ) -> RestoreResult | None:
-    """Write `items` (files of `scope`, every one new) as `restore_contents` would, staged
-    in the folder `staging` (made here, on the scope's file system) and published by
+    """Create the files `paths` of `scope` (every one new) as `restore_contents` would,
+    staged in the folder `staging` (made here, on the scope's file system) and published by
     renaming it to the scope's root (see the module doc); None, nothing published, where
-    that does not apply (the caller then writes them one by one). MemoryStoreError as
+    that does not apply (the caller then writes them one by one). `contents()`: what each
+    path holds, in their order, taken one at a time as each file is written (asked only
+    where this applies: git works the next ones out meanwhile). MemoryStoreError as
     `restore_contents` raises it: the scope cannot be written at all."""
     root = store.root(scope)
-    if not _applies(items, root, staging):
+    if not _applies(len(paths), root, staging):
         return None
     result = RestoreResult()
-    listed = [item for item in items if _listed(item.path, result)]
+    listed = [_listed(path, result) for path in paths]
     discard_staging(staging)
     try:
         os.mkdir(staging)
@@ -82,21 +85,24 @@ def restore_new_scope(
         discard_staging(staging)
         return None
     try:
-        # Copied into history first: durable by the same flush as the files.
-        contents = [item.data for item in listed]
-        digests = store.keep_contents(contents, each=False, flushed_with=staging)
-        staged = _write_staged(staging, listed, digests, result)
+        # Copied into history as each is staged: durable by the same flush as the files.
+        # The contents not taken (a write that raised) are let go: the reader's next
+        # question is not answered by them.
+        with (
+            store.keeping_contents(flushed_with=staging) as keeper,
+            contextlib.closing(contents()) as taken,
+        ):
+            staged = _write_staged(staging, paths, taken, listed, keeper.keep, result)
         make_durable_before_publishing(scope, unflushed, flushing=staging)
         with store.writing(scope):
             published = _moved_into_place(staging, root, scope)
             if published:
                 changes = [
-                    FileChange(str(item.path), None, item.data, "create", seen, digest)
-                    for item, seen, digest in staged
+                    FileChange(str(path), None, data, "create", seen, digest)
+                    for path, data, seen, digest in staged
                 ]
-                result.written += [item.path for item, _, _ in staged]
-                kept = digests is not None
-                result.recorded += store.record_changes(scope, changes, after_kept=kept)
+                result.written += [path for path, _, _, _ in staged]
+                result.recorded += store.record_changes(scope, changes, after_kept=keeper.kept)
     except Exception:
         discard_staging(staging)
         raise
@@ -120,14 +126,12 @@ def discard_staging(staging: Path) -> None:
         logger.warning("Cannot remove the staging folder %s: %s", staging, error)
 
 
-def _applies(items: Sequence[Restore], root: Path, staging: Path) -> bool:
-    """Whether the batch can be staged whole: many files, all new, fewer than a scope
-    holds, a root missing or empty, the staging folder on its file system."""
-    if len(items) <= FSYNC_AT_MOST or len(items) > MAX_FILES_PER_SCOPE:
+def _applies(count: int, root: Path, staging: Path) -> bool:
+    """Whether `count` files can be staged whole: many, fewer than a scope holds, a root
+    missing or empty, the staging folder on its file system."""
+    if count <= FSYNC_AT_MOST or count > MAX_FILES_PER_SCOPE:
         return False
     if not FILESYSTEM_FLUSH_WORKS or not moves_whole_folders():
-        return False
-    if any(item.expected_sha256 is not None for item in items):
         return False
     try:
         return _missing_or_empty(root) and on_one_file_system(staging.parent, root)
@@ -158,21 +162,48 @@ def _listed(path: VirtualPath, result: RestoreResult) -> bool:
 
 
 def _write_staged(
-    staging: Path, items: list[Restore], digests: list[str] | None, result: RestoreResult
-) -> list[tuple[Restore, tuple[int, int], str | None]]:
-    """Each file written in the staging folder (its folders made), not fsynced; those
-    written, with the (size, mtime_ns) history records for them and their sha256 (of
-    `digests`, history's copies of `items`, when they were made)."""
-    digest_of = dict(zip(map(id, items), digests, strict=True)) if digests is not None else {}
-    written: list[tuple[Restore, tuple[int, int], str | None]] = []
-    for directory, item in in_folders(staging, items, result, create=True):
-        try:
-            info = directory.write_new(item.path.name, item.data)
-        except OSError as error:
-            result.failed[item.path] = str(store_error(item.path, "restore", error))
-            continue
-        written.append((item, (info.st_size, info.st_mtime_ns), digest_of.get(id(item))))
+    staging: Path,
+    paths: Sequence[VirtualPath],
+    contents: Iterable[bytes],
+    listed: Sequence[bool],
+    keep: Callable[[bytes], str | None],
+    result: RestoreResult,
+) -> list[tuple[VirtualPath, bytes, tuple[int, int], str | None]]:
+    """Each listed file written in the staging folder (its folders made, each opened once),
+    not fsynced, its content kept in history (`keep`) first; those written, with what they
+    hold, the (size, mtime_ns) history records for them and the sha256 of their copy."""
+    written: list[tuple[VirtualPath, bytes, tuple[int, int], str | None]] = []
+    folders: dict[VirtualPath, Directory | str] = {}  # each folder open, or why it cannot be
+    try:
+        for path, data, listing in zip(paths, contents, listed, strict=True):
+            if not listing:
+                continue  # taken all the same: the next content is the next path's
+            digest = keep(data)
+            directory = folders.get(path.parent)
+            if directory is None:
+                directory = folders[path.parent] = _opened(staging, path.parent)
+            if isinstance(directory, str):
+                result.failed[path] = directory
+                continue
+            try:
+                info = directory.write_new(path.name, data)
+            except OSError as error:
+                result.failed[path] = str(store_error(path, "restore", error))
+                continue
+            written.append((path, data, (info.st_size, info.st_mtime_ns), digest))
+    finally:
+        for directory in folders.values():
+            if not isinstance(directory, str):
+                directory.close()
     return written
+
+
+def _opened(staging: Path, folder: VirtualPath) -> Directory | str:
+    """A folder of the staged scope, made where missing, or why it cannot be."""
+    try:
+        return open_scope_directory(staging, folder, target=folder, create=True)
+    except (MemoryStoreError, PathError) as error:
+        return str(error)
 
 
 def _moved_into_place(staging: Path, root: Path, scope: Scope) -> bool:

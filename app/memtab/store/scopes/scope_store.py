@@ -30,7 +30,12 @@ from memtab.store.errors import (
 )
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.history.capture import read_whole
-from memtab.store.history.recorder import FileChange, HistoryRecorder, RecordedChange
+from memtab.store.history.recorder import (
+    ContentKeeper,
+    FileChange,
+    HistoryRecorder,
+    RecordedChange,
+)
 from memtab.store.history.versions import scope_key
 from memtab.store.home import Home
 from memtab.store.notebook_revision import advance_after_change
@@ -179,6 +184,16 @@ class ScopeStore(ScopeView):
         if self.history is None:
             return None
         return self.history.keep_contents(contents, each=each, flushed_with=flushed_with)
+
+    @contextmanager
+    def keeping_contents(self, *, flushed_with: Path | None = None) -> Iterator[ContentKeeper]:
+        """`keep_contents`, a content at a time (`HistoryRecorder.keeping_contents`):
+        `ContentKeeper.keep` each; `kept` False, none counts (no history: none is kept)."""
+        if self.history is None:
+            yield ContentKeeper(None)
+            return
+        with self.history.keeping_contents(flushed_with=flushed_with) as keeper:
+            yield keeper
 
     def record_changes(
         self,

@@ -1,27 +1,23 @@
-"""Reading and writing a sync repository's objects, a process each way per sync.
+"""Reading a sync repository's objects, through one process per sync.
 
-Sync reads many small objects (commits, trees, blobs) and writes a few commits per run.
-Rather than one git process per object, reads go through one long-running
+Sync reads many small objects (commits, trees, blobs) and writes a few commits per run
+(`writing.py`). Rather than one git process per object, reads go through one long-running
 `git cat-file --batch-command` (`ObjectReader`, which also parses trees and commits; a git
-before 2.36 has none: a `--batch-check` and a `--batch` then) and the commits of one step
-are written by one `git fast-import` stream (`write_commits`), with the contents inline:
-byte for byte, no filters, no work tree, no index.
+before 2.36 has none: a `--batch-check` and a `--batch` then): byte for byte, no filters,
+no work tree, no index.
 """
 
 from __future__ import annotations
 
 import contextlib
 import subprocess
-import tempfile
 import threading
-import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import IO
 
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
-from memtab.sync.repository.git import Git, Identity
+from memtab.sync.repository.git import Git
 
 _TREE_MODE = b"40000"
 
@@ -98,7 +94,12 @@ class ObjectReader:
     _check: subprocess.Popen[bytes] | None = None
     """A git without `--batch-command`: `--batch-check` here, `--batch` in `_process`."""
     _trees: dict[str, dict[str, TreeEntry]] = field(default_factory=dict)
+    """Each tree read (or written: `know`), its files by path."""
+    _raw_trees: dict[str, bytes] = field(default_factory=dict)
+    _commit_trees: dict[str, str] = field(default_factory=dict)
     _blobs: dict[str, bytes] = field(default_factory=dict)
+    _sizes: dict[str, int] = field(default_factory=dict)
+    """The size of each blob asked of (`readable`) not read yet."""
     skipped: dict[str, str] = field(default_factory=dict)
     """Paths of the repository sync does not read, and why."""
 
@@ -192,40 +193,75 @@ class ObjectReader:
         questions are sent together (a thread writes them while the answers are read),
         so a thousand files cost two exchanges, not two thousand."""
         wanted = list(dict.fromkeys(oids))
-        found = {oid: self._blobs[oid] for oid in wanted if oid in self._blobs}
-        asked = [oid for oid in wanted if oid not in found]
-        if not asked:
-            return found
-        try:
-            return self._read_blobs(asked, found)
-        except BaseException:
-            self._stop()  # answers may be left unread: the next question starts afresh
-            raise
+        readable = self.readable(wanted)
+        chosen = [oid for oid in wanted if oid in readable]
+        return dict(zip(chosen, self.stream(chosen), strict=True))
 
-    def _read_blobs(self, asked: list[str], found: dict[str, bytes]) -> dict[str, bytes]:
+    def readable(self, oids: Iterable[str]) -> set[str]:
+        """Which of these blobs sync reads whole: the type and size of each asked first
+        (once, all in one exchange), one larger than sync reads left out.
+        ObjectMissingError for one missing or not a file's content."""
+        wanted = list(dict.fromkeys(oids))
+        asked = [oid for oid in wanted if oid not in self._blobs and oid not in self._sizes]
+        if asked:
+            try:
+                self._ask_sizes(asked)
+            except BaseException:
+                self._stop()  # answers may be left unread: the next question starts afresh
+                raise
+        return {
+            oid
+            for oid in wanted
+            if oid in self._blobs or self._sizes.get(oid, MAX_BLOB_BYTES + 1) <= MAX_BLOB_BYTES
+        }
+
+    def stream(self, oids: Sequence[str]) -> Generator[bytes, None, None]:
+        """The contents of these blobs (each `readable`), in their order, each read from
+        git as it is taken: git works out the next ones while the caller works on this one
+        (a machine joining writes each file as it comes, not once all are read)."""
+        order = list(oids)
+        answers = self._contents([oid for oid in dict.fromkeys(order) if oid not in self._blobs])
+        try:
+            for oid in order:
+                data = self._blobs.get(oid)
+                if data is None:
+                    data = self._blobs[oid] = next(answers)
+                yield data
+        finally:
+            answers.close()
+
+    def _ask_sizes(self, asked: list[str]) -> None:
         stdin, stdout, ask = self._pipes(check=True)
         headers = _exchange(stdin, ask, lambda: stdout.readline().rstrip(b"\n"), asked)
-        readable = []
         for oid, header in zip(asked, headers, strict=True):
             fields = header.split(b" ")
             if len(fields) != 3 or not fields[2].isdigit():
                 raise ObjectMissingError(f"the sync repository has no object {oid}")
             if fields[1] != b"blob":
                 raise ObjectMissingError(f"{oid} is a {fields[1].decode()}, not a file's content")
-            if int(fields[2]) <= MAX_BLOB_BYTES:
-                readable.append(fields[0].decode())
+            self._sizes[oid] = int(fields[2])
+
+    def _contents(self, asked: list[str]) -> Generator[bytes, None, None]:
+        """The contents of `asked`, one answer read at a time; the answers not taken (the
+        caller stopped early) end this git, so the next question starts afresh."""
+        if not asked:
+            return
         stdin, stdout, ask = self._pipes()
-
-        def content() -> bytes:
-            fields = stdout.readline().rstrip(b"\n").split(b" ")
-            if len(fields) != 3 or not fields[2].isdigit():
-                raise ObjectMissingError(f"the sync repository lost {fields[0].decode()}")
-            size = int(fields[2])
-            return stdout.read(size + 1)[:size]
-
-        for oid, data in zip(readable, _exchange(stdin, ask, content, readable), strict=True):
-            self._blobs[oid] = found[oid] = data
-        return found
+        writer = _asking(stdin, ask, asked)
+        taken = False
+        try:
+            for number in range(1, len(asked) + 1):
+                fields = stdout.readline().rstrip(b"\n").split(b" ")
+                if len(fields) != 3 or not fields[2].isdigit():
+                    raise ObjectMissingError(f"the sync repository lost {fields[0].decode()}")
+                size = int(fields[2])
+                data = stdout.read(size + 1)[:size]
+                taken = number == len(asked)  # every answer read: the git is ready again
+                yield data
+        finally:
+            if not taken:
+                self._stop()
+            writer.join()
 
     def remember(self, oid: str, data: bytes) -> None:
         """A content just written (so reading it back costs nothing)."""
@@ -235,11 +271,39 @@ class ObjectReader:
         """Every file of a commit by path (directories walked), {} for None."""
         if commit is None:
             return {}
-        _, kind, data = self.read(commit)
-        if kind != "commit":
-            raise ObjectMissingError(f"{commit} is not a commit")
-        tree = data.split(b"\n", 1)[0].removeprefix(b"tree ").decode()
-        return self._files(tree)
+        return self._files(self.tree_of(commit))
+
+    def tree_of(self, commit: str) -> str:
+        """The id of a commit's tree (ObjectMissingError: no such commit)."""
+        tree = self._commit_trees.get(commit)
+        if tree is None:
+            _, kind, data = self.read(commit)
+            if kind != "commit":
+                raise ObjectMissingError(f"{commit} is not a commit")
+            tree = data.split(b"\n", 1)[0].removeprefix(b"tree ").decode()
+            self._commit_trees[commit] = tree
+        return tree
+
+    def known_files(self, tree: str) -> dict[str, TreeEntry] | None:
+        """The files of a tree already read or written (None: not yet)."""
+        return self._trees.get(tree)
+
+    def know(self, commit: str, tree: str, files: dict[str, TreeEntry] | None) -> None:
+        """A commit just written: its tree and, when known, that tree's files (so reading
+        them back costs nothing)."""
+        self._commit_trees[commit] = tree
+        if files is not None:
+            self._trees[tree] = files
+
+    def tree_data(self, tree: str) -> bytes:
+        """A tree object's bytes, every entry in it (those `files` skips too)."""
+        data = self._raw_trees.get(tree)
+        if data is None:
+            _, kind, data = self.read(tree)
+            if kind != "tree":
+                raise ObjectMissingError(f"{tree} is not a tree")
+            self._raw_trees[tree] = data
+        return data
 
     def _files(self, root: str) -> dict[str, TreeEntry]:
         cached = self._trees.get(root)
@@ -268,9 +332,7 @@ class ObjectReader:
 
     def _entries(self, tree: str) -> list[tuple[bytes, str, str]]:
         """(mode, name, id) of a tree's entries whose names a path can hold."""
-        _, kind, data = self.read(tree)
-        if kind != "tree":
-            raise ObjectMissingError(f"{tree} is not a tree")
+        data = self.tree_data(tree)
         digest = self.git.oid_bytes
         entries = []
         position = 0
@@ -305,6 +367,16 @@ def _exchange(
     """Ask `git cat-file` about `names` at once, each question beginning with `verb`: a
     thread writes the questions while the answers are read (neither side waits on a full
     pipe)."""
+    writer = _asking(stdin, verb, names)
+    try:
+        return [answer() for _ in names]
+    finally:
+        writer.join()
+
+
+def _asking(stdin: IO[bytes], verb: bytes, names: list[str]) -> threading.Thread:
+    """A thread, started, writing the questions about `names` (each beginning with `verb`)
+    while the caller reads the answers."""
     questions = b"".join(verb + name.encode("utf-8", "surrogateescape") + b"\n" for name in names)
 
     def ask() -> None:
@@ -314,144 +386,4 @@ def _exchange(
 
     writer = threading.Thread(target=ask, daemon=True)
     writer.start()
-    try:
-        return [answer() for _ in names]
-    finally:
-        writer.join()
-
-
-def write_commits(
-    git: Git,
-    ref: str,
-    start: str | None,
-    commits: Sequence[NewCommit],
-    identity: Identity,
-    reader: ObjectReader | None = None,
-) -> list[str]:
-    """Write `commits` one on the other, the first on `start` (a commit, or none: a first
-    commit), in one `git fast-import`; their ids. `ref` is moved to the last one: the
-    branch only as a fast-forward (fast-import refuses else), a ref of Memtab's own
-    (`refs/memtab/…`, scratch) whatever it held — a sync killed before its branch took
-    the merge leaves that ref on a commit the next merge does not contain."""
-    if not commits:
-        return []
-    stream: list[bytes] = [b"feature done\n", b"reset " + ref.encode() + b"\n"]
-    if start is not None:
-        stream.append(b"from " + start.encode() + b"\n\n")
-    seconds = int(time.time())
-    offset = time.localtime(seconds).tm_gmtoff // 60
-    zone = f"{'+' if offset >= 0 else '-'}{abs(offset) // 60:02d}{abs(offset) % 60:02d}"
-    who = f"{identity.name} <{identity.email}> {seconds} {zone}".encode()
-    contents: list[tuple[int, bytes]] = []
-    for number, commit in enumerate(commits, start=1):
-        message = commit.message.encode("utf-8")
-        stream += [
-            f"commit {ref}\nmark :{number}\n".encode(),
-            b"author " + who + b"\n",
-            b"committer " + who + b"\n",
-            f"data {len(message)}\n".encode(),
-            message + b"\n",
-        ]
-        if number > 1:
-            stream.append(f"from :{number - 1}\n".encode())
-        stream += [f"merge {parent}\n".encode() for parent in commit.merge]
-        for path, change in sorted(commit.changes.items()):
-            quoted = _quoted(path)
-            if change is None:
-                stream.append(b"D " + quoted + b"\n")
-            elif isinstance(change, Existing):
-                stream.append(f"M {change.mode} {change.oid} ".encode() + quoted + b"\n")
-            else:
-                stream += [b"M 100644 inline " + quoted + b"\n", _data(change)]
-                contents.append((number, change))
-        stream.append(b"\n")
-    stream.append(b"done\n")
-    with tempfile.TemporaryDirectory(prefix="memtab-marks-") as scratch:
-        marks = Path(scratch) / "marks"
-        git.run(
-            [
-                "fast-import",
-                "--quiet",
-                "--date-format=raw",
-                f"--export-marks={marks}",
-                *(["--force"] if ref.startswith("refs/memtab/") else []),
-            ],
-            input_data=b"".join(stream),
-        )
-        by_mark = dict(
-            line.split(" ", 1) for line in marks.read_text(encoding="ascii").split("\n") if line
-        )
-    ids = [by_mark[f":{number}"].strip() for number in range(1, len(commits) + 1)]
-    if reader is not None:
-        for _, data in contents:
-            reader.remember(git.blob_id(data), data)
-    return ids
-
-
-def _data(content: bytes) -> bytes:
-    return f"data {len(content)}\n".encode() + content + b"\n"
-
-
-def _quoted(path: str) -> bytes:
-    """A path as fast-import reads it: C-style quoted when it must be."""
-    raw = path.encode("utf-8", "surrogateescape")
-    if not any(c in raw for c in (b'"', b"\n", b"\\")) and not raw.startswith(b" "):
-        return raw
-    escaped = raw.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n")
-    return b'"' + escaped + b'"'
-
-
-@dataclass
-class Repository:
-    """A sync repository as one sync uses it: git for refs and the network, one reader for
-    objects, one fast-import per write. `close` ends the reader."""
-
-    git: Git
-    identity: Identity
-    reader: ObjectReader = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.reader = ObjectReader(self.git)
-
-    def close(self) -> None:
-        self.reader.close()
-
-    def resolve(self, ref: str) -> str | None:
-        """The commit a ref names, None when there is none."""
-        try:
-            oid, kind, _ = self.reader.read(ref + "^{commit}")
-        except ObjectMissingError:
-            return None
-        return oid if kind == "commit" else None
-
-    def parents(self, commit: str) -> list[str]:
-        """A commit's parents, first parent first (ObjectMissingError: no such commit)."""
-        _, kind, data = self.reader.read(commit)
-        if kind != "commit":
-            raise ObjectMissingError(f"{commit} is a {kind}, not a commit")
-        header = data.split(b"\n\n", 1)[0]
-        return [line[7:].decode() for line in header.split(b"\n") if line.startswith(b"parent ")]
-
-    def entries(self, commit: str | None) -> dict[str, TreeEntry]:
-        return self.reader.files(commit)
-
-    def files(self, commit: str | None) -> dict[str, str]:
-        """Every regular file of a commit: path → object id. Links and submodules someone
-        else committed are not memory: sync neither brings them in nor removes them."""
-        entries = self.reader.files(commit).items()
-        return {path: entry.oid for path, entry in entries if entry.is_file}
-
-    def blobs(self, oids: Iterable[str]) -> dict[str, bytes]:
-        return self.reader.blobs(oids)
-
-    def write(self, ref: str, start: str | None, commits: Sequence[NewCommit]) -> list[str]:
-        """`write_commits` on this repository (see there)."""
-        return write_commits(self.git, ref, start, commits, self.identity, self.reader)
-
-    def store_blob(self, data: bytes) -> str:
-        """Keep a content in the repository outside any commit (a merge base a later sync
-        reads); its id."""
-        result = self.git.run(["hash-object", "-w", "--stdin"], input_data=data)
-        oid = result.stdout.decode().strip()
-        self.reader.remember(oid, data)
-        return oid
+    return writer

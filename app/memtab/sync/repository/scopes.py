@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from pathlib import Path
 from memtab.store.catch_up.external import record_external
 from memtab.store.conflict_copies import find_copies
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeUnavailableError
+from memtab.store.files import name_scope, note_too_deep, stat_names
 from memtab.store.history.capture import read_whole
 from memtab.store.history.versions import Op
 from memtab.store.home import Home
@@ -112,6 +114,31 @@ class ScopeFiles:
         return path in self.left_out or any(path.startswith(f"{d}/") for d in self.too_deep)
 
 
+def _stat_scope(
+    scope: Scope, root: Path | None, walked: Mapping[str, os.stat_result] | None
+) -> tuple[dict[str, os.stat_result], tuple[VirtualPath, ...], str | None]:
+    """The files `stat_scope` lists (its walk, each file's `lstat` by its path inside the
+    scope), those `walked` holds (by virtual path) not stat'ed again; the folders past the
+    depth; why the root could not be read, if it could not."""
+    if root is None:
+        return {}, (), None
+    walk = name_scope(root)
+    files: dict[str, os.stat_result] = {}
+    head = scope.virtual_root + "/"
+    for folder in walk.folders:
+        inside = "".join(f"{name}/" for name in folder.segments)
+        unseen: list[str] = []
+        for name in folder.files:
+            info = walked.get(head + inside + name) if walked else None
+            if info is None:
+                unseen.append(name)
+            else:
+                files[inside + name] = info
+        if unseen:
+            files.update(stat_names(folder.path, unseen, inside))
+    return files, note_too_deep(scope, root, walk.too_deep), walk.error
+
+
 def read_scope(
     store: MemoryStore,
     synced: SyncedScope,
@@ -120,49 +147,60 @@ def read_scope(
     seen: SeenFiles | None = None,
     held: Mapping[str, str] | None = None,
     wanted: Container[str] = (),
+    walked: Mapping[str, os.stat_result] | None = None,
 ) -> ScopeFiles:
     """Every file of the scope (see the module doc for what is left out). With `seen`, a
     file unchanged since a sync read it, holding the blob `held` (a commit's files by
-    repository path) has at its path, is not read again — unless it is `wanted`."""
+    repository path) has at its path, is not read again — unless it is `wanted`.
+    `walked`: the files' `lstat` as `record_outside_changes` just took them."""
     result = ScopeFiles({}, set(), [])
     scope = synced.scope
     try:
-        listing = store.list_scope(scope, read_files=False)
-    except (MemoryStoreError, PathError) as error:
+        root = None if store.unavailable_reason(scope) else store.root(scope)
+        listed, too_deep, unread_root = _stat_scope(scope, root, walked)
+    except (MemoryStoreError, PathError, OSError) as error:
         result.problems.append(f"{synced.label}: {error}")
         return result
-    if listing.error:
-        result.problems.append(f"{synced.label}: {listing.error}")
-    for folder in listing.too_deep:  # docs/formats.md §5
+    if unread_root:
+        result.problems.append(f"{synced.label}: {unread_root}")
+    for folder in too_deep:  # docs/formats.md §5
         result.too_deep.append(synced.repo_path(folder))
         result.problems.append(f"{synced.label}: not synced: {too_deep_words(folder)}")
-    copies = find_copies(entry.path for entry in listing.files)
-    by_folder: dict[VirtualPath, list[VirtualPath]] = {}
-    for entry in listing.files:
-        if entry.path in copies:
-            result.left_out.add(synced.repo_path(entry.path))
+    paths = {
+        VirtualPath(scope, tuple(relative.split("/"))): info for relative, info in listed.items()
+    }
+    copies = find_copies(paths)
+    by_folder: dict[VirtualPath, list[tuple[VirtualPath, os.stat_result]]] = {}
+    for path, info in paths.items():
+        if path in copies:
+            result.left_out.add(synced.repo_path(path))
         else:
-            by_folder.setdefault(entry.path.parent, []).append(entry.path)
-    root = store.root(scope)
-    for folder, paths in by_folder.items():
-        # One directory opened per folder (never through a symlink), its files read in it.
+            by_folder.setdefault(path.parent, []).append((path, info))
+    for folder, files in by_folder.items():
+        # One directory opened per folder that has files to read (never through a
+        # symlink), its files read in it; the others known by the listing's stat.
+        unread = []
+        for path, info in files:
+            repo_path = synced.repo_path(path)
+            if seen is not None and repo_path not in wanted:
+                known = seen.recall(repo_path, info)
+                if known is not None and known[0] == (held or {}).get(repo_path):
+                    result.files[repo_path] = LocalFile(None, *known)
+                    continue
+            unread.append((path, repo_path, info))
+        if not unread:
+            continue
+        assert root is not None
         try:
             directory = open_scope_directory(root, folder, target=folder, create=False)
         except NotFoundError:
             continue  # gone since the listing
         except (MemoryStoreError, PathError) as error:
-            for path in paths:
+            for path, _, _ in unread:
                 _left_out(result, synced, path, error)
             continue
         with directory:
-            for path in paths:
-                repo_path = synced.repo_path(path)
-                info = directory.lstat(path.name) if seen is not None else None
-                if seen is not None and info is not None and repo_path not in wanted:
-                    known = seen.recall(repo_path, info)
-                    if known is not None and known[0] == (held or {}).get(repo_path):
-                        result.files[repo_path] = LocalFile(None, *known)
-                        continue
+            for path, repo_path, info in unread:
                 try:
                     data = read_whole(directory, path.name)
                 except OSError as error:
@@ -181,9 +219,15 @@ def _left_out(result: ScopeFiles, synced: SyncedScope, path: VirtualPath, why: o
     result.problems.append(f"{path} is not synced: {why}")
 
 
-def record_outside_changes(store: MemoryStore) -> list[str]:
-    """Let history see what other programs changed (so exports name who changed what)."""
-    return record_external(store).warnings()
+def record_outside_changes(
+    store: MemoryStore, synced: SyncedScope
+) -> tuple[list[str], dict[str, os.stat_result]]:
+    """Let history see what other programs changed in the synced scope (so exports name
+    who changed what): what to warn of, and the `lstat` of each file it walked, by virtual
+    path (`read_scope`'s `walked`)."""
+    walked: dict[str, os.stat_result] = {}
+    report = record_external(store, scopes=(synced.scope,), walked=walked)
+    return report.warnings(), walked
 
 
 def write_file(

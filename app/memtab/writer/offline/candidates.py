@@ -32,7 +32,7 @@ from memtab.transcripts import TranscriptToolCall
 from memtab.writer.offline.answers import fact_weight, is_english, is_marked
 from memtab.writer.offline.findings import Evidence, FactSource, Findings
 from memtab.writer.offline.shell.commands import is_exploratory, main_words, program_name
-from memtab.writer.offline.solved_problems import EDIT_TOOL_NAME, solved_problem_key
+from memtab.writer.offline.solved_problems import EDIT_TOOL_NAME
 
 # Bounds, so a digest stays flat on a transcript of any length.
 MAX_CANDIDATE_FACTS = 200
@@ -142,10 +142,7 @@ class CandidatePool:
                 for c in wide.commands
             ),
             *(("tool", t.program, t.program, t in rules.tools) for t in wide.tools),
-            *(
-                ("fix", solved_problem_key(solved), solved.family, True)
-                for solved in wide.solved_problems
-            ),
+            *(("fix", solved.key, solved.family, True) for solved in wide.solved_problems),
         ]
         if wide.goal is not None:
             keyed.append(("goal", wide.goal, wide.goal, rules.goal is not None))

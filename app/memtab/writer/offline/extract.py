@@ -98,7 +98,6 @@ from memtab.writer.offline.solved_problems import (
     can_teach,
     find_solution,
     read_step,
-    solved_problem_key,
 )
 
 __all__ = [
@@ -109,7 +108,6 @@ __all__ = [
     "WorkingCommand",
     "extract_candidates",
     "extract_findings",
-    "solved_problem_key",
 ]
 
 # A memory the agent saved itself outweighs any fact read in its prose (at most
@@ -543,9 +541,7 @@ class TranscriptDigest:
             return None
         solved, worked = found
         self._solved_keys.add(key)
-        self._origins[("fix", solved_problem_key(solved))] = _origin_ids(
-            [step.origin, worked.origin]
-        )
+        self._origins[("fix", solved.key)] = _origin_ids([step.origin, worked.origin])
         assert step.command is not None
         return solved, frozenset(mentioned_files(step.command))
 

@@ -194,9 +194,6 @@ class PlannedNote:
 
 def planned_notes(existing: str, findings: Findings) -> list[PlannedNote]:
     """`plan_notes`, each note with the kind and key of the finding it renders."""
-    # lazy: the writer's engine (~1.4 MiB, ~140 ms) with its first run
-    from memtab.writer.offline.extract import solved_problem_key  # loaded by what found `findings`
-
     known = _KnownLines(existing.split("\n"))
     planned: list[PlannedNote] = []
 
@@ -221,7 +218,7 @@ def planned_notes(existing: str, findings: Findings) -> list[PlannedNote]:
             add(Note(COMMANDS, render_tool(tool)), "tool", tool.program)
     for solved in findings.solved_problems:
         if not known.has_solved_problem(solved):
-            key = solved_problem_key(solved)
+            key = solved.key
             add(
                 Note(
                     SOLVED_PROBLEMS,

@@ -66,10 +66,10 @@ class SolvedProblem:
     family: str = ""
     """The command's program and subcommand (`pytest tests`), shared by its retries."""
 
-
-def solved_problem_key(solved: SolvedProblem) -> str:
-    """A solved problem's key among `Findings.origins`."""
-    return f"{solved.action}\n{solved.signature}"
+    @property
+    def key(self) -> str:
+        """Its key among `Findings.origins`."""
+        return f"{self.action}\n{self.signature}"
 
 
 @dataclass(frozen=True, slots=True)

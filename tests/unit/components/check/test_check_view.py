@@ -45,6 +45,8 @@ def test_memory_checks_again_and_memtabs_own_files_do_not() -> None:
     assert rechecks(batch(PathKind.CHAT_TRANSCRIPT, PathKind.PROJECT_SCOPE))
     assert not rechecks(batch(PathKind.CHAT_TRANSCRIPT, PathKind.WRITER_STATE))
     assert not rechecks(batch(PathKind.HISTORY_INDEX))
+    # A workspace's folder holds its memory: one moved away or back is its files going.
+    assert rechecks(batch(PathKind.WORKSPACE_DIR))
 
 
 def test_the_status_says_what_was_found_and_each_part_not_read() -> None:

@@ -6,6 +6,7 @@ Copy to…: tests/unit/components/files/test_copy.py."""
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -90,6 +91,22 @@ def test_a_rescan_relists_only_the_source_a_change_touched(machine: Machine) -> 
     fourth = full_scan(machine, third, changed_paths=frozenset({str(topic)}))
     assert fourth.sources is not None
     assert fourth.sources.changes.deleted == {new}
+
+
+def test_a_folder_that_appears_in_a_source_found_before_is_to_be_watched(
+    machine: Machine,
+) -> None:
+    rules = machine.claude / "rules"
+    shutil.rmtree(rules)  # the user has no rules yet
+    first = full_scan(machine)
+    assert first.sources is not None
+    assert str(rules) not in dict(first.sources.watch)
+    rules.mkdir()
+    (rules / "testing.md").write_text("# How I test\n", encoding="utf-8")
+    second = full_scan(machine, first, changed_paths=frozenset({str(rules)}))
+    assert second.sources is not None
+    assert second.sources.discovery is first.sources.discovery  # relisted, not found again
+    assert dict(second.sources.watch)[str(rules)] is True  # what is written next shows
 
 
 def test_the_home_reported_whole_rediscovers_the_sources(machine: Machine) -> None:

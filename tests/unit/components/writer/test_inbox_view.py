@@ -4,20 +4,26 @@ height."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from memtab.components.writer.inbox_view import (
     LIST_LINES,
     Accepting,
     InboxButtons,
     InboxPresenter,
     accepted_text,
+    agent_queues,
     details_html,
     inbox_places,
     list_heights,
+    queues_touched,
     row_text,
     row_tooltip,
     text_gist,
     where_text,
 )
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.sources.model import Layout, Source
 from memtab.store.home import PathKind, PathPlace
 from memtab.store.proposals.queue import GLOBAL_QUEUE
 from memtab.store.sidecars.registry import Workspace
@@ -85,7 +91,38 @@ def test_the_inbox_reloads_on_its_workspaces_places_and_the_global_proposals() -
     assert PathPlace(PathKind.SUGGESTIONS, "main") in places
     assert PathPlace(PathKind.WORKSPACE_SCOPE, "main", harvest=True) in places
     assert gemini in places
-    assert len(places) == 5
+    # The folders holding the harvest folder: one that goes takes its candidates along.
+    assert PathPlace(PathKind.WORKSPACE_DIR, "main") in places
+    assert PathPlace(PathKind.WORKSPACE_DIR) in places
+    assert len(places) == 7
+
+
+def test_a_review_queue_that_comes_or_goes_with_its_folder_reads_the_inbox_again() -> None:
+    presenter = _presenter()
+    claude = Source("claude-code:user", "claude-code", Layout.CLAUDE_USER, Path("/u/.claude"), "")
+    first, second = (
+        Source(f"gemini:memory-{p}", "gemini", Layout.GEMINI_MEMORY, Path(f"/g/{p}/memory"), "")
+        for p in ("acme", "web")
+    )
+    assert agent_queues([claude, first]) == {first.root}
+    assert not presenter.queues_found(agent_queues([claude]))  # none: nothing more to read
+    assert presenter.queues_found(agent_queues([claude, first]))  # its first extraction
+    assert not presenter.queues_found(agent_queues([first, claude]))  # found again, the same
+    assert presenter.queues_found(agent_queues([first, second]))
+    assert presenter.queues_found(agent_queues([second]))  # a folder removed: its patches go
+    # The first time, one there at all: what was written before the watcher followed it.
+    assert _presenter().queues_found(agent_queues([first]))
+
+
+def test_a_review_queues_notes_changed_reads_the_inbox_again() -> None:
+    # Its folder removed and made again between two listings: the same queue, new notes.
+    claude = Source("claude-code:user", "claude-code", Layout.CLAUDE_USER, Path("/u/.claude"), "")
+    gemini = Source("gemini:memory-a", "gemini", Layout.GEMINI_MEMORY, Path("/g/a/memory"), "")
+    found = [claude, gemini]
+    assert queues_touched(found, [MemoryFileRef("gemini:memory-a", "MEMORY.md")])
+    assert not queues_touched(found, [MemoryFileRef("claude-code:user", "CLAUDE.md")])
+    assert not queues_touched(found, [MemoryFileRef("mux", "/memories/global/a.md")])
+    assert not queues_touched([claude], [MemoryFileRef("gemini:memory-a", "MEMORY.md")])
 
 
 def test_buttons_wait_for_a_decision_and_edit_takes_one() -> None:
