@@ -154,6 +154,8 @@ WORST: dict[str, Worst] = {
     "memtab.components.merge.words:_WORD": F("", "a "),
     "memtab.components.text.markdown_spans:_INLINE_CODE": F("`", "a"),
     "memtab.components.text.markdown_spans:_FRONTMATTER_KEY": M("a", " ", "x"),
+    "memtab.components.window.mnemonics:MNEMONIC": S("", "&&"),
+    "memtab.components.window.mnemonics:_WORD_START": F("", "a "),
     # consolidation
     "memtab.consolidation.offline.analysis:_FRONTMATTER_TYPE": S("type: a", " ", "b"),
     "memtab.consolidation.offline.analysis:_REFERENCE": F("", "a"),
@@ -178,8 +180,6 @@ WORST: dict[str, Worst] = {
     "memtab.fs.terminal_text:_UNSAFE": F("", "a\x01"),
     "memtab.fs.terminal_text:_UNSAFE_OR_NEWLINE": F("", "a\n"),
     # gui
-    "memtab.gui.toolkit.dialog_layout:_MNEMONIC": S("", "&&"),
-    "memtab.gui.toolkit.dialog_layout:_WORD_START": F("", "a "),
     # loads
     "memtab.loads.codex:_NAMED": F("skills/", "a"),
     "memtab.loads.xum:_CLOSING": F("</memory_file", " ", "x"),

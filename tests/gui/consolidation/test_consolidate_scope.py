@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.components.tree.nodes import SectionId, section_key
+from memtab.components.window.mnemonics import without_mnemonic
 from memtab.consolidation.review.review_setting import save_review_mode
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.first_paint.main_window import MainWindow
@@ -38,7 +39,7 @@ def menu_action(window: MainWindow, section: SectionId, text: str) -> object:
     node = window.memory_tab.model.node_for_key(key)
     assert node is not None
     menu = window.memory_tab.controller.file_actions.context_menu(node)
-    found = [action for action in menu.actions() if action.text() == text]
+    found = [action for action in menu.actions() if without_mnemonic(action.text()) == text]
     assert found, [action.text() for action in menu.actions()]
     return found[0]
 

@@ -35,6 +35,7 @@ from memtab.components.tree.nodes import (
     orphan_key,
     section_key,
 )
+from memtab.components.window.mnemonics import without_mnemonic
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.operations import history as history_ops
 from memtab.store.catch_up.external import ExternalReport
@@ -274,7 +275,7 @@ def test_context_menus_offer_what_each_row_allows(make_window: WindowFactory, ho
         node = tab.model.node_for_key(key)
         assert node is not None
         return [
-            a.text()
+            without_mnemonic(a.text())  # the menu gives each entry its letter as it opens
             for a in tab.controller.file_actions.context_menu(node).actions()
             if not a.isSeparator()
         ]
@@ -476,7 +477,7 @@ def test_the_menu_key_opens_the_current_rows_context_menu(
     shown: list[list[str]] = []
 
     def fake_show(menu: QMenu, where: QPoint) -> None:
-        shown.append([action.text() for action in menu.actions() if not action.isSeparator()])
+        shown.append([without_mnemonic(a.text()) for a in menu.actions() if not a.isSeparator()])
 
     monkeypatch.setattr(tab, "show_menu", fake_show)
     select(window, path_key("/memories/global/Zeta.md"))

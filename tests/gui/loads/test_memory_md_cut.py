@@ -17,10 +17,10 @@ from gui.editor_support import replace_in_buffer, saved, settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.loads.cut_bars import GO_TO_CUT, MOVE_PAST_CUT, SAVE_PAST_CUT
 from memtab.components.tree.nodes import ref_key
+from memtab.components.window.mnemonics import mnemonic, without_mnemonic
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.loads.cut_line import CutLine
-from memtab.gui.toolkit.dialog_layout import mnemonic
 from memtab.gui.toolkit.text.line_numbers import go_to
 from memtab.gui.window import keys
 from memtab.sources.claude.source import encode_project_path
@@ -201,7 +201,9 @@ def test_go_to_the_cut_from_the_bar_and_from_the_tree(
     assert node is not None
     menu = window.memory_tab.controller.file_actions.context_menu(node)
     first = menu.actions()[0]
-    assert first.text() == "Go to Claude Code's c&ut"
+    assert without_mnemonic(first.text()) == "Go to Claude Code's cut"
+    letters = [mnemonic(a.text()) for a in menu.actions() if not a.isSeparator()]
+    assert None not in letters and len(set(letters)) == len(letters)  # the row's own
     first.trigger()
     qtbot.waitUntil(lambda: text.textCursor().blockNumber() == 200, timeout=WAIT_MS)
     assert text.hasFocus()
@@ -209,9 +211,8 @@ def test_go_to_the_cut_from_the_bar_and_from_the_tree(
     claude_md = MemoryFileRef("claude-code:user", "CLAUDE.md")
     other = window.memory_tab.model.node_for_key(ref_key(claude_md))
     assert other is not None
-    assert "Go to Claude Code's c&ut" not in [
-        a.text() for a in window.memory_tab.controller.file_actions.context_menu(other).actions()
-    ]
+    offered = window.memory_tab.controller.file_actions.context_menu(other).actions()
+    assert "Go to Claude Code's cut" not in [without_mnemonic(a.text()) for a in offered]
 
 
 def test_the_cut_s_label_never_covers_text(

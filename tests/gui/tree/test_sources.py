@@ -33,6 +33,7 @@ from memtab.components.tree.sources import (
     project_group_key,
     source_key,
 )
+from memtab.components.window.mnemonics import without_mnemonic
 from memtab.file_protocol.file_ref import MemoryFileRef, parse_file_ref
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.first_paint.main_window import MainWindow
@@ -318,7 +319,7 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     fake = dialogs(window)
     topic_key = ref_key(MemoryFileRef(memory_id(window), "memory/feedback_vercel-env-newline.md"))
     menu = tab.controller.file_actions.context_menu(node(window, topic_key))
-    assert [a.text() for a in menu.actions() if not a.isSeparator()] == [
+    assert [without_mnemonic(a.text()) for a in menu.actions() if not a.isSeparator()] == [
         "Copy to…",
         "Open containing folder",
     ]
@@ -510,7 +511,7 @@ def test_codexs_import_of_a_claude_memory_opens_its_original_and_back(
     open_key(qtbot, window, copy.key)
     menu = tab.controller.file_actions.context_menu(copy)
     first = next(a for a in menu.actions() if not a.isSeparator())
-    assert first.text() == "Open the original in Claude Code's memory"
+    assert without_mnemonic(first.text()) == "Open the original in Claude Code's memory"
     first.trigger()
     qtbot.waitUntil(
         lambda: tab.controller.editor.current_key == ref_key(original_ref), timeout=WAIT_MS
@@ -518,6 +519,6 @@ def test_codexs_import_of_a_claude_memory_opens_its_original_and_back(
     original = node(window, ref_key(original_ref))
     menu = tab.controller.file_actions.context_menu(original)
     first = next(a for a in menu.actions() if not a.isSeparator())
-    assert first.text() == "Open Codex's import of it"
+    assert without_mnemonic(first.text()) == "Open Codex's import of it"
     first.trigger()
     qtbot.waitUntil(lambda: tab.controller.editor.current_key == ref_key(copy_ref), timeout=WAIT_MS)

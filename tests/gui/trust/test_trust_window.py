@@ -5,15 +5,19 @@ brings it back; a file an agent writes is counted in again."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, wait_for, wait_idle
 from memtab.components.trust.room import Target
+from memtab.components.window.mnemonics import mnemonic
 from memtab.demo import MAIN_ID
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.first_paint.main_window import MainWindow
@@ -188,3 +192,53 @@ def test_the_first_look_waits_for_the_window_s_start(
     assert not late.first_look_pending and late.report is None and not late.busy
     late.open_panel()
     wait_for(qtbot, lambda: late.report is not None)
+
+
+def test_the_panel_leaves_the_tree_its_rows_in_a_window_beside_a_terminal(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    # It took the height all its rows wanted, 308 of 728 px, and left the tree 51 px.
+    window = make_window(demo, MAIN_ID)
+    window.resize(683, 728)
+    window.show()
+    trust = window.part(keys.TRUST)
+    trust.find_now()
+    wait_for(qtbot, lambda: trust.report is not None and not trust.busy)
+    tree = window.memory_tab.tree
+    trust.open_panel()
+    dock = trust.dock
+    wait_for(qtbot, lambda: dock.isVisible() and dock.height() >= dock.minimumSizeHint().height())
+    assert dock.height() <= window.height() // 3 + 1
+    wait_for(qtbot, lambda: tree.viewport().height() >= 2 * tree.sizeHintForRow(0))
+
+
+def test_no_button_of_the_panel_has_a_letter_the_whole_window_has(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    # Alt+B was the conflict bar's Keep both wherever the keyboard was, never Combine
+    # into…; Alt+M and Alt+T (Keep mine, Keep theirs) never Move's.
+    window, trust = looked_at(qtbot, make_window, demo)
+    window_wide = {mnemonic(menu.title()) for menu in window.menuBar().findChildren(QMenu)}
+    for one in window.findChildren(QAction):
+        if one.isEnabled():
+            keys_ = [key.toString() for key in one.shortcuts()]
+            window_wide |= {key[-1].lower() for key in keys_ if re.fullmatch(r"Alt\+\w", key)}
+    trust.open_panel()
+    panel = trust.panel
+    buttons = [panel.open_button, panel.combine_button, panel.keep_button, panel.side_button]
+    seen: set[str] = set()
+    for part in range(panel.tree.topLevelItemCount()):
+        rows = panel.tree.topLevelItem(part)
+        assert rows is not None
+        for index in range(rows.childCount()):
+            panel.tree.setCurrentItem(rows.child(index))
+            for button in [*buttons, panel.move_button]:
+                letter = mnemonic(button.text())
+                if button.isEnabled() and letter is not None:
+                    seen.add(button.text())
+                    assert letter not in window_wide, button.text()
+    assert {"Combi&ne into…", "Take the &line out"} <= seen
+    # The Check panel shows beside it: Check now's Alt+N was Combine into…'s too.
+    check = window.part(keys.CHECK)
+    check.show_panel()
+    assert mnemonic(check.panel.check_button.text()) != mnemonic(panel.combine_button.text())

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QStatusTipEvent
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -274,3 +274,21 @@ def test_the_gui_thread_waits_at_most_1_ms_for_the_interpreter(
     sys.setswitchinterval(0.005)  # CPython's default (another window may have set it)
     make_window(home)
     assert sys.getswitchinterval() == pytest.approx(0.001)
+
+
+def test_a_menu_entrys_status_tip_is_a_note_beside_the_writers_status(
+    make_window: WindowFactory, home: Home
+) -> None:
+    # Qt's own note was painted over the bar: the writer's status hidden, the tip running
+    # into the home's label at 683 px ("Find in the open file (no file open: searc/tmp/…").
+    window = make_window(home)
+    window.resize(683, 600)
+    window.show()
+    bar = window.status_bar
+    bar.showMessage("Saved notes.md")
+    quick_open = window.context.actions.action("window.quick_open")
+    quick_open.showStatusText(window)
+    assert bar.currentMessage() == quick_open.statusTip() != ""
+    assert bar.note.full_text == quick_open.statusTip()
+    QApplication.sendEvent(window, QStatusTipEvent(""))  # the pointer left the entry
+    assert bar.currentMessage() == "Saved notes.md"

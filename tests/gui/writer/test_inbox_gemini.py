@@ -63,6 +63,7 @@ def test_a_patch_arrives_live_is_reviewed_as_it_would_write_and_accepted(
     )
     assert "deploy-checklist.md (new, 3 lines); MEMORY.md (1 line added)" in review.heading.text()
     assert not panel.edit_button.isEnabled() and panel.accept_button.isEnabled()
+    assert panel.target.combo.currentText() == "Gemini CLI · deploy-checklist.md"  # not its id
     with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS) as said:
         panel.accept_button.click()
     assert said.args == ["Applied memory patch to 2 files."]

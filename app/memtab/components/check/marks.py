@@ -107,9 +107,12 @@ def panel_row(finding: Finding) -> PanelRow:
     fix = finding.fix
     about_project = finding.kind == "project-missing" and finding.project
     shown = finding.project if about_project else finding.path
+    ref = None if about_project else finding_ref(finding)
+    # Another agent's file by its name, not its file id ("gemini:memory-…:x.md").
+    name = ref.name if ref is not None else (shown or finding.path).rstrip("/").rsplit("/", 1)[-1]
     return PanelRow(
         file=finding.path,
-        name=(shown or finding.path).rstrip("/").rsplit("/", 1)[-1],
+        name=name,
         line=str(finding.line) if finding.line is not None else "",
         kind=KIND_WORDS.get(finding.kind, finding.kind),
         message=finding.message,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from memtab import humanize
 from memtab.components.text_diff import DiffLine, DiffResult, LineKind
+from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.store.proposals.preview import ProposalPreview
 
 MOVED_UNCHANGED = "Its text moves unchanged."
@@ -72,12 +73,21 @@ def patch_heading(files: Sequence[PatchedFile]) -> str:
     return f"Changes {humanize.plural(len(files), 'file')}: {'; '.join(parts)}"
 
 
+def _shown(name: str) -> str:
+    """A file a patch writes, as a person is shown it (`MemoryFileRef.shown`)."""
+    try:
+        return parse_file_ref(name).shown
+    except (SourceError, ValueError):  # ValueError: PathError
+        return name
+
+
 def patched_diff(files: Sequence[PatchedFile]) -> DiffResult:
-    """Every file's diff, each under a line naming it."""
+    """Every file's diff, each under a line naming it as the tree does ("Gemini CLI ·
+    GEMINI.md", not its file id)."""
     lines: list[DiffLine] = []
     for file in files:
         lines.append(
-            DiffLine(LineKind.HUNK, f"{file.name}{' (new file)' if file.new_file else ''}")
+            DiffLine(LineKind.HUNK, f"{_shown(file.name)}{' (new file)' if file.new_file else ''}")
         )
         lines.extend(file.diff.lines)
     return DiffResult(

@@ -70,7 +70,7 @@ class CheckPanel(QWidget):
         self.why = WrappedLabel("", self)
         self.why.setAccessibleName("Why")
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.check_button = QPushButton("Check &now", self)
+        self.check_button = QPushButton("Check no&w", self)  # Alt+N: Trust's Combine into…
         self.open_button = QPushButton("&Open", self)
         self.fix_button = QPushButton("Apply fi&x…", self)  # Alt+F: the File menu
         self.fix_button.setToolTip(FIX_TIP)

@@ -124,7 +124,7 @@ class EditorActions(QObject):
         )
         self.replace_action = self._action(
             "editor.replace",
-            "&Replace in file…",
+            "Re&place in file…",
             ["Ctrl+H", StandardKey.Replace],
             "Find and replace in the open file",
             self.replace_in_file,
@@ -139,7 +139,7 @@ class EditorActions(QObject):
         )
         self.find_previous_action = self._action(
             "editor.find_previous",
-            "Find &previous",
+            "Find pre&vious",
             ["Shift+F3"],  # not StandardKey.FindPrevious: Ctrl+Shift+G on GNOME
             "Previous match",
             self.find_previous,

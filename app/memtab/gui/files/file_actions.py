@@ -41,6 +41,7 @@ from memtab.gui.files.copy import copy_node
 from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.files.turns import UndoRedoActions
 from memtab.gui.tasks.file_ops import OpFollowUp
+from memtab.gui.toolkit.dialog_layout import give_menu_letters
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 
@@ -313,6 +314,7 @@ class FileActions(QObject):
             self.trash_action.setEnabled(True)
         if RowAction.CONSOLIDATE in actions and rules.consolidated_scope(node) is not None:
             actions[RowAction.CONSOLIDATE].setText(rules.consolidate_text(node))
+        give_menu_letters(menu)  # its actions' letters may be the menu bar's
         return menu
 
     def _row_actions(self) -> dict[RowAction, QAction]:

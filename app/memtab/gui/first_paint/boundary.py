@@ -77,6 +77,7 @@ STRING_FIELDS_BEFORE_FIRST_PAINT_MAX = 17
 # machine's name with the first long lock's holder.
 REACHED_AFTER_FIRST_PAINT = frozenset(
     {
+        "memtab.components.window.mnemonics",  # dialog_layout's
         "memtab.desktop",
         "memtab.fs.config.settings_file",
         "memtab.fs.host",

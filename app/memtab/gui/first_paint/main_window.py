@@ -21,6 +21,7 @@ before the first paint that never asks.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -28,8 +29,8 @@ from typing import Protocol, TypeVar
 
 import shiboken6
 from PySide6 import QtWidgets
-from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QCloseEvent, QStatusTipEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -427,6 +428,16 @@ class MainWindow(QMainWindow):
         )
         self.addDockWidget(area, dock)
         self.context.actions.share_keys(self.memory_tab, dock)  # its panels: the tab's keys
+        if below:
+            dock.visibilityChanged.connect(functools.partial(self._first_height, dock))
+
+    def _first_height(self, dock: QDockWidget, visible: bool) -> None:
+        """A list docked below first takes a third of the window's height, not all its
+        rows want: Trust took 308 of 728 px and left the tree 51."""
+        if visible and not dock.property("sized"):
+            dock.setProperty("sized", True)
+            wanted = max(dock.minimumSizeHint().height(), self.height() // 3)
+            self.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
 
     def as_widget(self) -> QWidget:
         """The window, as the parent of a feature's dialogs."""
@@ -461,6 +472,14 @@ class MainWindow(QMainWindow):
         self.successor = window
         self.close_without_asking()
         return window
+
+    def event(self, event: QEvent) -> bool:
+        """A menu entry's or a widget's status tip shows in the note's place of the
+        window's bar (`WindowStatusBar.show_tip`), not in Qt's own note over it."""
+        if isinstance(event, QStatusTipEvent):
+            self.status_bar.show_tip(event.tip())
+            return True
+        return super().event(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Ask about unsaved changes, remember the layout, stop the workers."""

@@ -8,7 +8,8 @@ writer's status stays in view, and the bar never asks for the note's width. The 
 label elides too (`home_label`), so half a laptop screen shows the bar whole. In a bar
 narrower than `ROOMY_WIDTH` (half a laptop's screen), a note takes the room of the normal
 widgets and the home's label while it shows, as Qt's own bar does: beside them it was
-elided to "Tab…".
+elided to "Tab…". A hovered menu entry's status tip shows in the note's place too
+(`show_tip`, sent by the window), the note back once the pointer leaves it.
 
 `showMessage`, `currentMessage` and `clearMessage` keep QStatusBar's meaning (a timeout
 in milliseconds, 0: until replaced), so callers and tests use it as they would Qt's.
@@ -46,6 +47,7 @@ class WindowStatusBar(QStatusBar):
         self._normal = 0  # normal widgets: a permanent one's index counts them
         self._give_way: list[QWidget] = []  # what a note covers in a narrow bar
         self._covered: list[QWidget] = []  # what the note shown covers now
+        self._before_tip: str | None = None  # the note a hovered entry's tip stands in for
         self.note = ElidedLabel("", self, min_width=0, elide=Qt.TextElideMode.ElideRight)
         self.note.setObjectName("statusNote")
         self.note.setAccessibleName("Status")
@@ -107,6 +109,7 @@ class WindowStatusBar(QStatusBar):
     def showMessage(self, text: str, timeout: int | None = 0) -> None:
         """Show `text` (elided to the room there is) for `timeout` ms (0: until
         replaced or cleared)."""
+        self._before_tip = None  # a note that comes while a tip shows stays after it
         self.note.set_full_text(text)
         self._cover(bool(text) and self.width() < ROOMY_WIDTH)
         if timeout:
@@ -115,6 +118,20 @@ class WindowStatusBar(QStatusBar):
             self._expiry.stop()
         self.messageChanged.emit(text)
 
+    def show_tip(self, tip: str) -> None:
+        """Show a hovered menu entry's or widget's status tip in the note's place; ""
+        (the pointer left it) gives the note back. The window sends its tips here: Qt's
+        own, painted over the bar, hid the writer's status and ran into the home's label."""
+        if tip:
+            if self._before_tip is None:
+                self._before_tip = self.note.full_text
+            self.note.set_full_text(tip)
+            self._cover(self.width() < ROOMY_WIDTH)
+        elif self._before_tip is not None:
+            before, self._before_tip = self._before_tip, None
+            self.note.set_full_text(before)
+            self._cover(bool(before) and self.width() < ROOMY_WIDTH)
+
     def currentMessage(self) -> str:
         """The note shown, whole ("" when none)."""
         return self.note.full_text
@@ -122,6 +139,9 @@ class WindowStatusBar(QStatusBar):
     def clearMessage(self) -> None:
         """Remove the note."""
         self._expiry.stop()
+        if self._before_tip is not None:  # under a tip: gone once the tip goes
+            self._before_tip = ""
+            return
         self._cover(False)
         if self.note.full_text:
             self.note.set_full_text("")

@@ -13,7 +13,6 @@ for minimize or maximize; the big ones — lists, diffs, reviews — keep them).
 from __future__ import annotations
 
 import logging
-import re
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QKeySequence, QScreen, QShortcut
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QGridLayout,
     QLabel,
+    QMenu,
     QMessageBox,
     QPlainTextEdit,
     QSizePolicy,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.window.mnemonics import MNEMONIC, menu_mnemonics, mnemonic, with_mnemonic
 from memtab.components.window.ui_state import UiState
 from memtab.gui.toolkit.screen_room import room_on
 
@@ -115,27 +116,6 @@ def small_dialog(dialog: QDialog) -> None:
     dialog.setWindowFlags(_SMALL_DIALOG_FLAGS)
 
 
-_MNEMONIC = re.compile(r"(?<!&)&(?!&)(.)")
-_WORD_START = re.compile(r"\b\w")
-
-
-def mnemonic(text: str) -> str | None:
-    """The letter `&` marks in `text` (lower case), or None."""
-    found = _MNEMONIC.search(text)
-    return found.group(1).lower() if found else None
-
-
-def with_mnemonic(text: str, taken: set[str]) -> str:
-    """`text` with a `&` before a letter not in `taken` — a word's first letter if one is
-    free, else any other — or unchanged when every letter is taken."""
-    firsts = [match.start() for match in _WORD_START.finditer(text)]
-    others = [index for index, char in enumerate(text) if char.isalnum()]
-    for index in [*firsts, *others]:
-        if text[index].lower() not in taken:
-            return f"{text[:index]}&{text[index:]}"
-    return text
-
-
 def give_mnemonics(box: QDialogButtonBox | QMessageBox) -> None:
     """Give each button of a dialog's button box a mnemonic no other of its buttons has
     (Alt+D: Discard): Qt's standard buttons have none outside GNOME. Call it once the
@@ -151,6 +131,17 @@ def give_mnemonics(box: QDialogButtonBox | QMessageBox) -> None:
                 taken.add(letter)
 
 
+def give_menu_letters(menu: QMenu) -> None:
+    """Give each entry `menu` shows a letter no other of its entries has
+    (`components.window.mnemonics.menu_mnemonics`): Qt runs an entry by its letter only
+    when the letter is its alone. An action shown in two menus (the menu bar's and a row's)
+    gets its letter again from each as it opens."""
+    shown = [a for a in menu.actions() if not a.isSeparator() and a.isVisible()]
+    for action, text in zip(shown, menu_mnemonics([a.text() for a in shown]), strict=True):
+        if action.text() != text:
+            action.setText(text)
+
+
 def room_for_mnemonics(widget: QWidget) -> None:
     """Widen the labels in `widget` whose mnemonic's underline costs them width.
 
@@ -158,7 +149,7 @@ def room_for_mnemonics(widget: QWidget) -> None:
     from the rest, unkerned (14 px): the last letter was cut ("To" read "Tc" in Rename or
     move). Call it once the labels have their texts and buddies."""
     for label in widget.findChildren(QLabel):
-        found = _MNEMONIC.search(label.text())
+        found = MNEMONIC.search(label.text())
         if found is None or label.buddy() is None:
             continue
         text = label.text()

@@ -153,7 +153,7 @@ class TrustFeature(QObject):
         actions = context.actions
         self.panel_action = actions.add(
             "trust.panel",
-            "&Trust: duplicates, contradictions, leaks",
+            "Tr&ust: duplicates, contradictions, leaks",
             self.open_panel,
             keys=["Ctrl+Shift+T"],
             menu="view",

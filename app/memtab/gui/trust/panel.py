@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.merge.choices import COMPARE, KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
 from memtab.components.trust.changes import move_target
 from memtab.components.trust.room import (
     Target,
@@ -33,12 +34,29 @@ from memtab.components.trust.room import (
     leak_item,
     place_target,
 )
+from memtab.components.window.menus import MENUS
+from memtab.components.window.mnemonics import mnemonic, with_mnemonic
 from memtab.trust.contradictions.records import Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
 from memtab.trust.memories import where_in_words
 from memtab.trust.records import MemoryPlace
 from memtab.trust.report import TrustReport
+
+_BUTTONS = ("&Open", "Combi&ne into…", "&Keep as they are", "&Side by side")
+"""Open's, Combine into…'s, Keep's and Side by side's texts (Move's says where)."""
+_TAKEN = {
+    letter
+    for text in (
+        *(choice.label for choice in (COMPARE, KEEP_MINE, KEEP_THEIRS, KEEP_BOTH)),
+        *(title for _menu, title in MENUS),
+        *_BUTTONS,
+    )
+    if (letter := mnemonic(text)) is not None
+}
+"""Letters Move's may not have: the conflict bar's Alt keys, which the whole window has
+(Alt+B was Keep both's, never Combine into…'s; Alt+M and Alt+T Move's), the menu bar's
+and the panel's other buttons'."""
 
 FOUND_ROLE = Qt.ItemDataRole.UserRole + 1
 PLACE_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -78,10 +96,9 @@ class TrustPanel(QWidget):
         self.why = QLabel(self)
         self.why.setWordWrap(True)
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.open_button = QPushButton("&Open", self)
-        self.combine_button = QPushButton("Com&bine into…", self)
-        self.keep_button = QPushButton("&Keep as they are", self)
-        self.side_button = QPushButton("&Side by side", self)
+        self.open_button, self.combine_button, self.keep_button, self.side_button = (
+            QPushButton(text, self) for text in _BUTTONS
+        )
         self.move_button = QPushButton("&Move", self)
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.combine_button.clicked.connect(self._on_combine_button_clicked)
@@ -185,7 +202,7 @@ class TrustPanel(QWidget):
         self.side_button.setEnabled(isinstance(found, Contradiction))
         target = move_target(found) if isinstance(found, Leak) else None
         self.move_button.setEnabled(target is not None)
-        self.move_button.setText(f"&{target}" if target else "&Move")
+        self.move_button.setText(with_mnemonic(target, _TAKEN) if target else "&Move")
         if isinstance(found, Leak) and target is None:
             self.move_button.setToolTip("Another agent's memory: move it with that agent")
         else:

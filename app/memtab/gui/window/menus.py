@@ -11,6 +11,10 @@ Help → Keyboard shortcuts lists `shortcut_rows(actions)` (made by
 `components.window.menus.shortcut_rows`): each action by its registered name (a text that
 changes, like "Undo delete of notes.md", is listed as registered); keys only special
 keyboards have (Save, Undo, F13 and up) are bound but not listed.
+
+Each time a menu is filled or opens, its entries get letters no other entry of it has
+(`toolkit.dialog_layout.give_menu_letters`): Qt runs an entry by its letter only when
+the letter is the entry's alone.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from memtab.components.window.menus import MENUS, MenuAction, plan_menu
 from memtab.components.window.menus import shortcut_rows as menu_shortcut_rows
 from memtab.components.window.shortcuts import ShortcutRow
 from memtab.gui.actions import ActionRegistry, Registered
+from memtab.gui.toolkit.dialog_layout import give_menu_letters
 
 logger = logging.getLogger(__name__)
 
@@ -119,6 +124,7 @@ class WindowMenus(QObject):
         plan = menu_plan(self._actions, menu_id)
         ids = tuple(entry.id if entry is not None else None for entry in plan)
         if self._filled.get(menu_id) == ids:
+            give_menu_letters(self._menus[menu_id])  # texts may have changed (`refresh`)
             return
         self._filled[menu_id] = ids
         menu = self._menus[menu_id]
@@ -131,6 +137,7 @@ class WindowMenus(QObject):
                 menu.addSeparator()
             else:
                 menu.addAction(entry.action)
+        give_menu_letters(menu)
 
     def _menu_id(self, menu: object) -> str | None:
         return next((key for key, value in self._menus.items() if value is menu), None)

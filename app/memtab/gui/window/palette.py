@@ -249,7 +249,7 @@ class Palette(QObject):
         self._open_key = open_key
         context.actions.add(
             self.QUICK_OPEN,
-            "&Quick open…",
+            "Quick o&pen…",
             self.quick_open,
             keys=["Ctrl+P"],
             menu="file",

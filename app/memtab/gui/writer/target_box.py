@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
+from memtab.file_protocol.file_ref import SourceError, is_virtual_path, parse_file_id
 from memtab.writer.inbox.inbox import InboxItem
 
 MIN_CHARS = 8  # the shortest the chooser gets: it never widens the panel over the tree
@@ -21,8 +22,14 @@ NOTHING_SELECTED = "select one"  # what the disabled chooser says while nothing 
 
 
 def short_path(path: str) -> str:
-    """`/memories/project/notes.md` as `project/notes.md`."""
-    return path.removeprefix(_MEMORIES)
+    """`/memories/project/notes.md` as `project/notes.md`; another agent's file by its
+    agent's name (`gemini:user:GEMINI.md` as `Gemini CLI · GEMINI.md`)."""
+    if is_virtual_path(path):
+        return path.removeprefix(_MEMORIES)
+    try:
+        return parse_file_id(path).shown
+    except SourceError:
+        return path
 
 
 class TargetBox(QWidget):

@@ -16,6 +16,7 @@ from memtab.components.check.check_view import (
     report_status,
     selection_view,
 )
+from memtab.components.check.marks import panel_row
 from memtab.store.home import PathKind, PathPlace
 from memtab.store.paths import parse_file_path
 
@@ -99,3 +100,12 @@ def test_a_finding_about_a_project_is_said_not_opened() -> None:
 def test_a_finding_stays_selected_by_its_file_line_kind_and_subject() -> None:
     assert finding_key(finding(subject="x")) == finding_key(finding(subject="x", message="m"))
     assert finding_key(finding(subject="x")) != finding_key(finding(subject="y"))
+
+
+def test_the_panel_names_another_agents_file_by_its_name_not_its_file_id() -> None:
+    # The File column read "gemini:memory-…", the start of a file id cut short.
+    gemini = finding(path="gemini:memory-1a2b3c:review-checklist.md", scope=None)
+    assert panel_row(gemini).name == "review-checklist.md"
+    assert panel_row(finding(path="/memories/global/tools/git.md")).name == "git.md"
+    project = finding(kind="project-missing", project="/home/dev/src/webapp")
+    assert panel_row(project).name == "webapp"

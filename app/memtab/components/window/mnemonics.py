@@ -1,0 +1,69 @@
+"""Mnemonics (the letter `&` marks: Alt+letter on a button, the letter in an open menu),
+without Qt: which letter a text marks (`mnemonic`), a free one given to a text
+(`with_mnemonic`), and a menu's entries each given a letter no other entry of it has
+(`menu_mnemonics`).
+
+Qt runs an entry of an open menu by its letter only when no other entry of that menu has
+the letter; two with one letter, the key moves between them and runs neither. So File's
+C went to Close tab and stopped there, never to Resolve conflicts; View's T to Traces,
+never to Trust. The menus give their entries letters by `menu_mnemonics` each time they
+open (`gui/window/menus.py`): the letters written in the entries' texts first, in menu
+order, then one for each entry without a letter of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+MNEMONIC = re.compile(r"(?<!&)&(?!&)(.)")
+"""A mnemonic's `&` and its letter (`&&` is a drawn `&`)."""
+_WORD_START = re.compile(r"\b\w")
+
+
+def mnemonic(text: str) -> str | None:
+    """The letter `&` marks in `text` (lower case), or None."""
+    found = MNEMONIC.search(text)
+    return found.group(1).lower() if found else None
+
+
+def without_mnemonic(text: str) -> str:
+    """`text` with its mnemonic's `&` taken out (a drawn `&&` kept)."""
+    return MNEMONIC.sub(r"\1", text)
+
+
+def with_mnemonic(text: str, taken: set[str]) -> str:
+    """`text` with a `&` before a letter not in `taken` — a word's first letter if one is
+    free, else any other — or unchanged when every letter is taken."""
+    firsts = [match.start() for match in _WORD_START.finditer(text)]
+    others = [index for index, char in enumerate(text) if char.isalnum()]
+    for index in [*firsts, *others]:
+        if text[index].lower() not in taken:
+            return f"{text[:index]}&{text[index:]}"
+    return text
+
+
+def menu_mnemonics(texts: Sequence[str]) -> list[str]:
+    """The entries of one menu (`texts`, in menu order), each with a letter no other has:
+    a letter its text marks is kept unless an entry before it marks the same one; an entry
+    without one (or whose letter was taken) gets a free one (`with_mnemonic`), left without
+    when none of its letters is free."""
+    taken: set[str] = set()
+    kept: list[str | None] = []
+    for text in texts:
+        letter = mnemonic(text)
+        if letter is not None and letter not in taken:
+            taken.add(letter)
+            kept.append(text)
+        else:
+            kept.append(None)
+    marked: list[str] = []
+    for text, known in zip(texts, kept, strict=True):
+        if known is not None:
+            marked.append(known)
+            continue
+        given = with_mnemonic(without_mnemonic(text), taken)
+        if (letter := mnemonic(given)) is not None:
+            taken.add(letter)
+        marked.append(given)
+    return marked
