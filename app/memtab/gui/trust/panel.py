@@ -43,7 +43,7 @@ from memtab.trust.memories import where_in_words
 from memtab.trust.records import MemoryPlace
 from memtab.trust.report import TrustReport
 
-_BUTTONS = ("&Open", "Combi&ne into…", "&Keep as they are", "&Side by side")
+_BUTTONS = ("&Open", "Com&bine into…", "&Keep as they are", "&Side by side")
 """Open's, Combine into…'s, Keep's and Side by side's texts (Move's says where)."""
 _TAKEN = {
     letter
