@@ -1,0 +1,76 @@
+"""Walks of the docked panels' letters: Trust and Check open together, both with Alt+O
+(Open) — Qt only moved the focus between the two buttons and pressed neither. Each
+panel's letter presses its own button while the keyboard is in it, and neither from the
+open file's text (`toolkit.panel_letters`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
+
+from gui.keyboard.driver import Keys, Until, Walk, WalkSpec, WalkSteps, focus_in, focus_name
+from gui.keyboard.walks_menus import demo
+from memtab.demo import MAIN_ID
+from memtab.gui.window import keys
+
+
+def _counted(button: QAbstractButton) -> Callable[[], int]:
+    """How many times `button` was pressed from now on."""
+    pressed = [0]
+
+    def count() -> None:
+        pressed[0] += 1
+
+    button.clicked.connect(count)
+    return lambda: pressed[0]
+
+
+def _presses(walk: Walk, name: str, counts: dict[str, Callable[[], int]]) -> None:
+    walk.note(name, {button: count() for button, count in counts.items()})
+
+
+def panel_letters(walk: Walk) -> WalkSteps:
+    """Trust and Check open below the editor; Alt+O in each, then in the text."""
+    trust, check = walk.window.part(keys.TRUST), walk.window.part(keys.CHECK)
+    trust.find_now()  # not the start's delay
+    check.check_now()
+    yield Until(lambda: trust.report is not None and not trust.busy, "the trust report")
+    yield Until(lambda: check.report is not None and not check.busy, "the check report")
+    yield Keys("ctrl+shift+k")
+    check_dock, trust_dock = (walk.window.findChild(QWidget, n) for n in ("checkDock", "trustDock"))
+    assert check_dock is not None and trust_dock is not None
+    yield Until(lambda: focus_in(check_dock), "the keyboard in the Check panel")
+    yield Keys("ctrl+shift+t")
+    yield Until(lambda: focus_in(trust_dock), "the keyboard in the Trust panel")
+    counts = {
+        "trust_open": _counted(trust.panel.open_button),
+        "check_open": _counted(check.panel.open_button),
+    }
+    # In Check: a finding selected, its Open enabled; Alt+O opens it.
+    check.panel.list.setFocus()
+    yield Until(lambda: focus_in(check_dock), "the keyboard in the Check panel again")
+    walk.note("findings", check.panel.list.topLevelItemCount())
+    yield Keys("Down", "Home")
+    walk.note("both_shown", check_dock.isVisible() and trust_dock.isVisible())
+    walk.note("check_open_enabled", check.panel.open_button.isEnabled())
+    yield Keys("alt+o")
+    _presses(walk, "in_check", counts)
+    walk.note("focus_after_check", focus_name())
+    # In Trust: a place selected, its Open enabled; Alt+O opens it.
+    yield Keys("ctrl+shift+t")
+    yield Until(lambda: focus_in(trust_dock), "the keyboard in the Trust panel again")
+    walk.note("trust_open_enabled", trust.panel.open_button.isEnabled())
+    yield Keys("alt+o")
+    _presses(walk, "in_trust", counts)
+    # In the open file's text: neither panel's Open, the keyboard stays in the text.
+    text = walk.window.memory_tab.controller.editor.text_edit
+    text.take_keyboard()  # type: ignore[attr-defined]
+    yield Until(lambda: focus_in(text), "the keyboard in the text")
+    yield Keys("alt+o")
+    _presses(walk, "in_text", counts)
+    walk.note("text_kept_keyboard", focus_in(text))
+    walk.note("no_dialog", QApplication.activeModalWidget() is None)
+
+
+WALKS = (WalkSpec("panel_letters", panel_letters, demo, workspace_id=MAIN_ID),)
