@@ -8,7 +8,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/: the support package
 
-from gui.keyboard import walks_editor, walks_inbox, walks_letters, walks_menus, walks_panels
+from gui.keyboard import (
+    walks_editor,
+    walks_find,
+    walks_inbox,
+    walks_letters,
+    walks_menus,
+    walks_panels,
+)
 from gui.keyboard.driver import run_walks
 
 WALKS = {
@@ -19,6 +26,7 @@ WALKS = {
         *walks_inbox.WALKS,
         *walks_menus.WALKS,
         *walks_letters.WALKS,
+        *walks_find.WALKS,
     )
 }
 
