@@ -1,6 +1,7 @@
 """A docked panel's Alt+letters are its own where the keyboard is, on a real display:
 Trust and Check both have Alt+O (Open), and open together Qt only moved the focus between
-the two buttons, pressing neither (`toolkit.panel_letters`)."""
+the two buttons, pressing neither (`toolkit.panel_letters`). Trust's key toggles its panel,
+as Check's does."""
 
 from __future__ import annotations
 
@@ -10,12 +11,17 @@ import pytest
 
 from gui.keyboard.walked import walked
 
-pytestmark = pytest.mark.slow  # slow: a window on a fresh Xvfb, two reports, keys typed
+pytestmark = pytest.mark.slow  # slow: two windows on a fresh Xvfb, two reports, keys typed
 
 
 @pytest.fixture(scope="module")
-def walk() -> dict[str, Any]:
-    seen = walked(["panel_letters"])["panel_letters"]
+def walks() -> dict[str, dict[str, Any]]:
+    return walked(["panel_letters", "trust_toggle"])
+
+
+@pytest.fixture
+def walk(walks: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    seen = walks["panel_letters"]
     assert "error" not in seen, seen["error"]
     return seen
 
@@ -30,3 +36,11 @@ def test_each_panels_letter_presses_its_own_button(walk: dict[str, Any]) -> None
 def test_a_panels_letter_presses_nothing_from_the_text(walk: dict[str, Any]) -> None:
     assert walk["in_text"] == {"trust_open": 1, "check_open": 1}
     assert walk["text_kept_keyboard"] and walk["no_dialog"]
+
+
+def test_trusts_key_toggles_the_panel_as_checks_does(walks: dict[str, dict[str, Any]]) -> None:
+    # It only ever opened the panel: pressed in it, nothing closed it but the mouse.
+    walk = walks["trust_toggle"]
+    assert "error" not in walk, walk["error"]
+    assert walk["checked"] and walk["from_text:in_panel"]
+    assert walk["in_panel:closed"] and walk["in_panel:back_in_text"] and walk["unchecked"]

@@ -10,9 +10,14 @@ from collections.abc import Callable
 from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
 
 from gui.keyboard.driver import Keys, Until, Walk, WalkSpec, WalkSteps, focus_in, focus_name
+from gui.keyboard.walks_editor import main_home, opened
 from gui.keyboard.walks_menus import demo
 from memtab.demo import MAIN_ID
 from memtab.gui.window import keys
+from memtab.store.paths import parse_file_path
+from support.memory_home import MAIN
+
+ZETA = parse_file_path("/memories/global/Zeta.md")
 
 
 def _counted(button: QAbstractButton) -> Callable[[], int]:
@@ -73,4 +78,31 @@ def panel_letters(walk: Walk) -> WalkSteps:
     walk.note("no_dialog", QApplication.activeModalWidget() is None)
 
 
-WALKS = (WalkSpec("panel_letters", panel_letters, demo, workspace_id=MAIN_ID),)
+def trust_toggle(walk: Walk) -> WalkSteps:
+    """Ctrl+Shift+T from the text opens Trust with the keyboard; from the text again, with
+    Trust shown, the keyboard goes back to it; in it, the key closes it, the keyboard back
+    in the text (it only ever opened: a toggle, as Check's key is)."""
+    trust = walk.window.part(keys.TRUST)
+    dock = trust.dock
+    yield from opened(walk, ZETA)
+    text = walk.window.memory_tab.controller.editor.text_edit  # the open file's
+    yield Keys("ctrl+shift+t")
+    yield Until(lambda: focus_in(dock), "the keyboard in the Trust panel")
+    walk.note("checked", trust.panel_action.isChecked())
+    text.take_keyboard()  # type: ignore[attr-defined]
+    yield Until(lambda: focus_in(text), "the keyboard in the text")
+    yield Keys("ctrl+shift+t")
+    yield Until(lambda: focus_in(dock) and dock.isVisible(), "the keyboard in Trust again")
+    walk.note("from_text:in_panel", True)
+    yield Keys("ctrl+shift+t")
+    yield Until(lambda: not dock.isVisible(), "the Trust panel closed")
+    walk.note("in_panel:closed", True)
+    yield Until(lambda: focus_in(text), "the keyboard back in the text")
+    walk.note("in_panel:back_in_text", True)
+    walk.note("unchecked", not trust.panel_action.isChecked())
+
+
+WALKS = (
+    WalkSpec("panel_letters", panel_letters, demo, workspace_id=MAIN_ID),
+    WalkSpec("trust_toggle", trust_toggle, main_home, workspace_id=MAIN),
+)
