@@ -152,10 +152,11 @@ def agent_found(agent: AgentName, home: Home, env: Mapping[str, str] | None = No
 
 class ServedOptions(NamedTuple):
     """What a registered command line serves: a workspace's scopes (else the global scope
-    only) and the write mode."""
+    only), the write mode, and the home its `--home` names (None: none named)."""
 
     workspace: str | None
     writes: str
+    home: str | None = None
 
     def scopes_words(self) -> str:
         if self.workspace is None:
@@ -180,10 +181,15 @@ def served_options(command: Sequence[str]) -> ServedOptions | None:
         return None
     workspace: str | None = None
     writes: str = DEFAULT_WRITES
+    home: str | None = None
     rest = words[at + 1 :]
     for index, word in enumerate(rest):
         following = rest[index + 1] if index + 1 < len(rest) else None
-        if word == "--workspace" and following is not None:
+        if word == "--home" and following is not None:
+            home = following
+        elif word.startswith("--home="):
+            home = word.split("=", 1)[1]
+        elif word == "--workspace" and following is not None:
             workspace = following
         elif word.startswith("--workspace="):
             workspace = word.split("=", 1)[1]
@@ -191,7 +197,7 @@ def served_options(command: Sequence[str]) -> ServedOptions | None:
             writes = following
         elif word.startswith("--writes="):
             writes = word.split("=", 1)[1]
-    return ServedOptions(workspace or None, writes)
+    return ServedOptions(workspace or None, writes, home or None)
 
 
 def changed_options(before: ServedOptions | None, after: ServedOptions) -> list[str]:
