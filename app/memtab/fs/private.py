@@ -94,7 +94,7 @@ def clear_entry(path: Path) -> str | None:
             logger.info("%s was open to others (%04o): made private", path, stat.S_IMODE(mode))
         return None
     os.unlink(path)
-    return f"{_kind(mode)}: removed, never followed"
+    return f"{entry_kind(mode)}: removed, never followed"
 
 
 def create_private_file(path: Path) -> bool:
@@ -159,7 +159,8 @@ def _owner_differs(info: os.stat_result) -> bool:
     return hasattr(os, "getuid") and info.st_uid != os.getuid()
 
 
-def _kind(mode: int) -> str:
+def entry_kind(mode: int) -> str:
+    """What an entry that is no file or folder is, in words (a link, a FIFO…)."""
     if stat.S_ISLNK(mode):
         return "a link"
     if stat.S_ISFIFO(mode):
