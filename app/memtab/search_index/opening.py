@@ -49,6 +49,31 @@ _TANTIVY_NAME = re.compile(
 _UNUSABLE_ERRNOS = {
     errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.EDQUOT, errno.EFBIG,
 }  # fmt: skip
+# Each in the words a note gives the agent and the user (formats §22.11), and how Rust's
+# std (tantivy's) and the OS spell it.
+_PLAIN_WORDS = {
+    errno.ENOSPC: "the cache's disk is full: free some space on it, and the next search "
+    "builds the index again",
+    errno.EDQUOT: "the disk quota of the cache's disk is used up: free some space, and the "
+    "next search builds the index again",
+    errno.EROFS: "the cache's disk is read-only",
+    errno.EACCES: "Memtab may not write in the cache folder (permission denied)",
+    errno.EPERM: "Memtab may not write in the cache folder (not permitted)",
+    errno.EIO: "the cache's disk could not be read or written (an I/O error)",
+    errno.EFBIG: "a file of the index would grow past the largest file this system allows",
+}
+_NAMED_ERRORS = (
+    ("No space left", errno.ENOSPC),
+    ("StorageFull", errno.ENOSPC),
+    ("Disk quota exceeded", errno.EDQUOT),
+    ("QuotaExceeded", errno.EDQUOT),
+    ("Read-only file system", errno.EROFS),
+    ("ReadOnlyFilesystem", errno.EROFS),
+    ("Permission denied", errno.EACCES),
+    ("PermissionDenied", errno.EACCES),
+    ("File too large", errno.EFBIG),
+    ("FileTooLarge", errno.EFBIG),
+)
 _ERRNO_WORDS = "|".join(str(number) for number in sorted(_UNUSABLE_ERRNOS))
 _UNUSABLE_WORDS = re.compile(
     rf"os error ({_ERRNO_WORDS})\b|No space left|Read-only file system|Permission denied"
@@ -81,10 +106,36 @@ def is_damaged(error: BaseException) -> bool:
 
 
 def why_unusable(error: BaseException) -> str:
-    """`error` in the words an answer's note gives."""
+    """`error` in the words an answer's note gives: plain words of what the disk said
+    (tantivy's own text — Rust's debug form of its error — is for the log alone,
+    `debug_words`)."""
+    number = _errno_in(error)
+    if number is not None:
+        return _PLAIN_WORDS[number]
     if isinstance(error, OSError) and error.strerror:
         return error.strerror
     return str(error) or type(error).__name__
+
+
+def debug_words(error: BaseException) -> str:
+    """`error` as raised, with what raised it (tantivy's text, for the log)."""
+    cause = error.__cause__
+    words = str(error) or type(error).__name__
+    return f"{words}: {cause}" if cause is not None and str(cause) not in words else words
+
+
+def _errno_in(error: BaseException) -> int | None:
+    """Which of the disk's errors `error` is (an OSError's number, or tantivy's text of
+    one: `os error 28`, `kind: StorageFull`), None for none of them."""
+    if isinstance(error, OSError) and error.errno in _PLAIN_WORDS:
+        return error.errno
+    text = str(error)
+    for number in _PLAIN_WORDS:
+        said = f"os error {number}"
+        at = text.find(said)
+        if at >= 0 and not text[at + len(said) : at + len(said) + 1].isdigit():
+            return number
+    return next((number for words, number in _NAMED_ERRORS if words in text), None)
 
 
 def schema() -> Any:

@@ -194,3 +194,10 @@ def test_a_disk_that_takes_no_write_leaves_every_searcher_answering(
     index_said = [entry for entry in report["said"] if entry[1].startswith("memtab.search_index")]
     assert len(index_said) == 2, report["said"]  # once by the server, once by the window
     assert "Traceback" not in json.dumps(report)
+    # Plain words where the agent and the user read them (round 5, row 4): tantivy's Rust
+    # debug text ("Failed to open file for write: 'IoError { io_error: Custom { kind: …")
+    # goes to the log alone.
+    plain = "cannot be used (a file of the index would grow past the largest file this system"
+    for said in (json.dumps(report["answers"]), report["problem"]):
+        assert plain in said and "IoError" not in said and "os error" not in said, said
+    assert any("os error 27" in entry[2] or "FileTooLarge" in entry[2] for entry in index_said)
