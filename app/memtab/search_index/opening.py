@@ -29,6 +29,7 @@ import tantivy
 
 from memtab.fs.locking.locks import interprocess_lock
 from memtab.fs.private import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, clear_entry, private_dir
+from memtab.fs.sidecar import corrupt_copy_name
 from memtab.search_index.manifest import MANIFEST_FIELD, STAMPS_FIELD
 
 logger = logging.getLogger(__name__)
@@ -233,7 +234,9 @@ def _opened(path: Path) -> Any | None:
 def _prepare_folder(path: Path) -> None:
     """The index's folder made safe: what is no folder at its name removed, never
     followed; the folder private; anything but a regular file of tantivy's inside it
-    removed. IndexUnusableError for a folder holding files not tantivy's (the user's)."""
+    removed; a folder at one of tantivy's names inside it, the index moved aside and begun
+    anew (`_set_aside`). IndexUnusableError for a folder holding files not tantivy's (the
+    user's)."""
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -252,9 +255,25 @@ def _prepare_folder(path: Path) -> None:
             )
         if not entry.is_file(follow_symlinks=False):
             if entry.is_dir(follow_symlinks=False):
-                raise IndexUnusableError(f"{path} holds a folder ({entry.name}): left alone")
+                _set_aside(path, entry.name)
+                return
             os.unlink(entry.path)
             logger.warning("Search index file %s was a link or no file: removed", entry.path)
+
+
+def _set_aside(path: Path, name: str) -> None:
+    """The index at `path` holds a folder at `name`, a name of tantivy's files (tantivy
+    makes none): damaged, as an index tantivy cannot open is, and rebuilt as that is — but
+    a folder is never removed, so the whole index is moved aside with it
+    (`<folder>.corrupt-<UTC time>`, beside it in the private cache dir) and a new one made."""
+    kept = corrupt_copy_name(path)
+    os.rename(path, kept)
+    logger.warning(
+        "Search index %s is damaged (a folder at %s, where the index keeps a file): moved "
+        "aside as %s, whatever that folder holds kept there (delete it once you have "
+        "looked), and rebuilt", path, name, kept,
+    )  # fmt: skip
+    os.mkdir(path, PRIVATE_DIR_MODE)
 
 
 def _empty_folder(path: Path) -> None:
