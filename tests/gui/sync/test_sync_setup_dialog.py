@@ -55,18 +55,21 @@ def settle(qtbot: QtBot, dialog: SyncSetupDialog) -> None:
     qtbot.waitUntil(lambda: not dialog.busy, timeout=60_000)
 
 
-def slow_git(tmp_path: Path, slow_fetch: int) -> str:
-    """A git whose `slow_fetch`-th fetch waits 30 s (a slow network) before it runs."""
-    count = tmp_path / "fetches"
+def slow_git(tmp_path: Path, slow_fetch: int = 0, slow_push: int = 0) -> str:
+    """A git whose `slow_fetch`-th fetch, or `slow_push`-th push, waits 30 s (a slow
+    network) before it runs; each command's count is in `tmp_path / "fetches"`, `"pushes"`."""
     script = tmp_path / "slow-git"
-    script.write_text(
-        "#!/bin/sh\n"
-        'for arg in "$@"; do if [ "$arg" = fetch ]; then\n'
-        f'  n=$(( $(cat "{count}" 2>/dev/null || echo 0) + 1 )); echo $n > "{count}"\n'
-        f"  if [ $n = {slow_fetch} ]; then sleep 30; fi\n"
-        "fi; done\n"
-        f'exec {shutil.which("git")} "$@"\n'
-    )
+    lines = ["#!/bin/sh", 'for arg in "$@"; do']
+    for command, count, slow in (("fetch", "fetches", slow_fetch), ("push", "pushes", slow_push)):
+        counter = tmp_path / count
+        lines += [
+            f'  if [ "$arg" = {command} ]; then',
+            f'    n=$(( $(cat "{counter}" 2>/dev/null || echo 0) + 1 )); echo $n > "{counter}"',
+            f"    if [ $n = {slow} ]; then sleep 30; fi",
+            "  fi",
+        ]
+    lines += ["done", f'exec {shutil.which("git")} "$@"', ""]
+    script.write_text("\n".join(lines))
     script.chmod(0o755)
     return str(script)
 
@@ -149,17 +152,22 @@ def test_cancel_during_the_first_sync_keeps_the_set_up_and_loses_nothing(
 ) -> None:
     alpha = Machine.create(tmp_path, "alpha")
     alpha.write(NOTES, "mine\n")
-    dialog = open_setup(alpha, slow_git(tmp_path, slow_fetch=2))  # the sync's fetch
+    # the first sync's push: an empty remote takes it, so nothing is fetched (sync/engine.py)
+    dialog = open_setup(alpha, slow_git(tmp_path, slow_push=1))
     dialog.remote.setText(str(remote))
     lines: list[str] = []
     dialog._sync.progress.connect(lines.append)
     dialog.primary.click()
-    qtbot.waitUntil(lambda: any(line.startswith("Fetching") for line in lines), timeout=30_000)
+    qtbot.waitUntil(
+        lambda: (
+            (tmp_path / "pushes").exists() and any(line.startswith("Pushing") for line in lines)
+        ),
+        timeout=30_000,
+    )
     dialog.cancel.click()
     settle(qtbot, dialog)
     assert dialog.message.text().startswith("Stopped. Sync is set up")
     assert [target.remote for target in load_config(alpha.home).targets] == [str(remote)]
-    # the push runs beside the fetch (sync/engine.py), so it may have gone out already
     assert alpha.text(NOTES) == "mine\n"
     alpha.service.git_program = None
     alpha.sync()  # the next sync goes on from what was recorded
