@@ -38,12 +38,25 @@ CLAUDE_READ_RULES: tuple[str, ...] = tuple(f"mcp__{SERVER_KEY}__{name}" for name
 GEMINI_READ_TOOLS: tuple[str, ...] = tuple(f"mcp_{SERVER_KEY}_{name}" for name in READ_TOOLS)
 
 
+def demo_around(home: Home) -> Path | None:
+    """The demo home `home` is, or lies in (a folder inside one, by its path as given or
+    through links), else None: a fresh demo replaces the whole folder, whatever is in it."""
+    seen = dict.fromkeys([home.root, Path(os.path.realpath(home.root))])
+    for root in seen:
+        for folder in (root, *root.parents):
+            if Home(folder).demo_marker.is_file():
+                return folder
+    return None
+
+
 def demo_refusal(home: Home, change: str = "install") -> str | None:
-    """Why `change` (install, uninstall) is refused for `home`, a demo home (None: it is
-    none): the demo never reaches a real agent, whose files are the user's own."""
-    if not home.demo_marker.is_file():
+    """Why `change` (install, uninstall) is refused for `home`, a demo home or a folder in
+    one (None: it is neither): the demo never reaches a real agent, whose files are the
+    user's own."""
+    around = demo_around(home)
+    if around is None:
         return None
-    demo = f"{home.root} is a demo home, its memory invented (a fresh demo replaces it)"
+    demo = f"{around} is a demo home, its memory invented (a fresh demo replaces it)"
     if change == "install":
         return (
             f"{demo}: Memtab registers it with no agent, or your real agents would read the "
@@ -152,10 +165,11 @@ def agent_found(agent: AgentName, home: Home, env: Mapping[str, str] | None = No
 
 class ServedOptions(NamedTuple):
     """What a registered command line serves: a workspace's scopes (else the global scope
-    only) and the write mode."""
+    only), the write mode, and the home its `--home` names (None: none named)."""
 
     workspace: str | None
     writes: str
+    home: str | None = None
 
     def scopes_words(self) -> str:
         if self.workspace is None:
@@ -180,10 +194,15 @@ def served_options(command: Sequence[str]) -> ServedOptions | None:
         return None
     workspace: str | None = None
     writes: str = DEFAULT_WRITES
+    home: str | None = None
     rest = words[at + 1 :]
     for index, word in enumerate(rest):
         following = rest[index + 1] if index + 1 < len(rest) else None
-        if word == "--workspace" and following is not None:
+        if word == "--home" and following is not None:
+            home = following
+        elif word.startswith("--home="):
+            home = word.split("=", 1)[1]
+        elif word == "--workspace" and following is not None:
             workspace = following
         elif word.startswith("--workspace="):
             workspace = word.split("=", 1)[1]
@@ -191,7 +210,7 @@ def served_options(command: Sequence[str]) -> ServedOptions | None:
             writes = following
         elif word.startswith("--writes="):
             writes = word.split("=", 1)[1]
-    return ServedOptions(workspace or None, writes)
+    return ServedOptions(workspace or None, writes, home or None)
 
 
 def changed_options(before: ServedOptions | None, after: ServedOptions) -> list[str]:

@@ -56,6 +56,7 @@ from memtab.agent_server.catalog_listing import (
     kept_sources,
     list_files,
     list_presumed,
+    missing_home_words,
     restat,
     scope_roots,
 )
@@ -204,9 +205,12 @@ class MemoryCatalog:
         return written
 
     def notes(self) -> tuple[str, ...]:
-        """What the listing left out and why (folders past the depth memory paths go to,
-        docs/formats.md §5; files not indexed yet, §22.11), for an answer to say."""
+        """What the listing left out and why (a home that is no folder, §22.1; folders past
+        the depth memory paths go to, docs/formats.md §5; files not indexed yet, §22.11),
+        for an answer to say."""
         notes = self._notes
+        if (missing := missing_home_words(self.store.home.root)) is not None:
+            notes = (missing, *notes)
         if self._index is not None and self._index.problem:
             notes += (f"Searched without the index on disk: {self._index.problem}; the files "
                       "are read into memory instead, slower to start",)  # fmt: skip

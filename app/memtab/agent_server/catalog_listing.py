@@ -228,6 +228,22 @@ class Listing(NamedTuple):
     stamps: dict[str, dict[str, Stamp | None]]
 
 
+def missing_home_words(root: Path) -> str | None:
+    """Why a session of a home that is no folder on disk lists and finds nothing, for the
+    instructions and every answer's notes (docs/formats.md §22.1): a `--home` typed wrong
+    in an agent's settings, or a home deleted since, is said, never served as an empty
+    home in silence. None: the home is a folder. Nothing is created."""
+    if root.is_dir():
+        return None
+    what = "is not a folder" if os.path.lexists(root) else "does not exist"
+    return (
+        f"The memory home {root} {what}, so nothing is listed or found in it: tell the user, "
+        "whose agent settings may name it by mistake (a typo in `--home`, a home moved or "
+        "deleted since). `memtab doctor` names the settings that start Memtab on it; "
+        "Memtab makes a home only when a memory is first written there."
+    )
+
+
 def kept_sources(
     sources: Callable[[], SourceContext] | None, keep: Callable[[Source], bool] | None
 ) -> list[Source]:

@@ -462,6 +462,8 @@ def kept_words(edited: Edited) -> str:
     if edited.made:
         folders = ", ".join(str(folder) for folder in edited.made)
         words += f"; made {folders} for it (uninstall takes it away again)"
+    if edited.backup_note is not None:
+        words += f"; {edited.backup_note}"
     if edited.backup is not None:
         words += f"; the file as it was is kept as {edited.backup}"
     return words

@@ -35,6 +35,7 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPError
 
 from memtab import __version__
+from memtab.agent_server.catalog_listing import missing_home_words
 from memtab.agent_server.frames import guarded_stdio_server, guarded_streams
 from memtab.agent_server.service import Answer, MemoryService
 from memtab.agent_server.session_scope import FROM_ROOTS, SessionScope
@@ -164,12 +165,20 @@ def build_server(service: MemoryService) -> Server[Any]:
         SERVER_NAME,
         version=__version__,
         title="Memtab",
-        instructions=server_instructions(service.writes, service.scope.words()),
+        instructions=server_instructions(service.writes, _served_words(service)),
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
     server.add_notification_handler(ROOTS_CHANGED, types.NotificationParams, on_roots_changed)
     return server
+
+
+def _served_words(service: MemoryService) -> str:
+    """What the session serves, in words, and first that its home is no folder when it is
+    not (§22.1: said where the agent reads first)."""
+    missing = missing_home_words(service.home.root)
+    served = service.scope.words()
+    return served if missing is None else f"{missing} {served}"
 
 
 def _local_path(uri: str) -> str | None:

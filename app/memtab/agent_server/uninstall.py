@@ -174,6 +174,8 @@ def _removed(
     elif edited.removed:
         message += "; the file held nothing else and Memtab's install had created it, so it is gone"
         message += "".join(f"; so is {folder}, made for it" for folder in edited.unmade)
+    if edited.backup_note is not None:
+        message += f"; {edited.backup_note}"
     if edited.backup is not None:
         message += f"; the file as it was is kept as {edited.backup}"
     return Outcome(agent=agent, path=path, status="removed", message=message)

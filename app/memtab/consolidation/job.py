@@ -10,7 +10,8 @@ child logs to the window's log file, and a sidecar it keeps aside is told to the
 `on_kept_aside` listeners (its status bar) as if kept aside in the window's process.
 
 A job is a run (`mode="run"`), a plan for review (`"plan"`: the outcome carries the
-`ConsolidationPlan`, nothing is changed) or the application of a reviewed plan
+`ConsolidationPlan`, nothing is changed; a plan proposing nothing is journaled and logged
+as the run that changed nothing it is, formats §9.4) or the application of a reviewed plan
 (`"apply"`, with the accepted op numbers); a run or a plan of one scope alone names it
 (`scope`, docs/formats.md §9.8; an applied plan carries its own). The run id is chosen
 before the job starts and comes back in the outcome, so the caller can find the run in
@@ -97,6 +98,7 @@ def run_for_outcome(
                 on_step=on_step,
                 reservation=reservation,
                 scope=scope,
+                journal_nothing=True,  # nothing to review: the run is done, and journaled
             )
             return RunOutcome(plan=plan)
         if mode == "apply":

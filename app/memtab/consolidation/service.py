@@ -98,6 +98,9 @@ AUTOMATIC_TRIGGERS: tuple[Trigger, ...] = ("launch", "compaction")
 _WAIT_SLICE_S = 0.05
 LOCK_WAIT_MARGIN_S = 60.0
 
+RunAt = tuple[str, Workspace, int]
+"""A run's id, its workspace and when it started."""
+
 ConsolidationProviderFactory = Callable[[MemoryStore], ChatProvider]
 """Makes the provider of one consolidation run, given the store it will consolidate."""
 
@@ -413,10 +416,13 @@ class ConsolidationService:
         on_step: StepCallback | None = None,
         reservation: RunReservation | None = None,
         scope: str | None = None,
+        journal_nothing: bool = False,
     ) -> ConsolidationPlan:
         """What a run would do (`scope`: of that scope alone), op by op with diffs, without
         touching the home (see `memtab.consolidation.review.plan`). Raises like `run`;
-        never journals or logs."""
+        journals and logs nothing — but with `journal_nothing` (the window's review), a
+        plan proposing nothing is the whole run, one that changed nothing: journaled and
+        logged as `run` journals one, in the same turn (formats §9.4)."""
         # lazy: the engine (~1.5 MiB, ~25 ms) loads with a run, never in a settled window
         from memtab.consolidation.declined import DeclinedMatcher
         from memtab.consolidation.engine.runner import run_consolidation
@@ -451,7 +457,7 @@ class ConsolidationService:
                 )
                 if result.failure is not None:
                     raise result.failure
-                return plan_from_run(
+                plan = plan_from_run(
                     plan_id=plan_id,
                     created_at=self.clock(),
                     home=self.home,
@@ -465,6 +471,11 @@ class ConsolidationService:
                 )
             finally:
                 _close(provider)
+            if journal_nothing and not plan.proposed:
+                run_id = new_run_id(self.clock())
+                store = RunStore(self.home, workspace, clock=self.clock, run_id=run_id)
+                self._apply(plan, set(), store, (run_id, workspace, self.clock()))
+            return plan
 
     def apply_plan(
         self,
@@ -485,8 +496,6 @@ class ConsolidationService:
         # lazy: the engine (~1.5 MiB, ~25 ms) loads with a run, never in a settled window
         from memtab.consolidation.declined import record_declined
         from memtab.consolidation.review.plan import check_plan
-        from memtab.consolidation.review.plan_apply import applied_summary, apply_ops
-        from memtab.consolidation.review.plan_check import check_ops
 
         chosen = {op.index for op in plan.proposed} if accepted is None else set(accepted)
         check_plan(plan, self.home, chosen)
@@ -499,40 +508,46 @@ class ConsolidationService:
         except OSError as error:  # a lock's timeout too
             logger.warning("Could not write down the changes declined in review: %s", error)
         with self._turn(workspace.id, plan.trigger, cancel, on_step, reservation):
-            try:
-                provider = (plan.provider, plan.model)
-                books = self._books(
-                    store,
-                    run_id,
-                    started_at,
-                    workspace,
-                    plan.trigger,
-                    provider,
-                    plan.id,
-                    len(chosen),
-                    scope=plan.scope,
-                )
-                checked = check_ops(store, plan)  # a plan changed since: nothing applied
-                check_scopes_free(store, scopes=run_scopes(plan.scope))
-                books.begin()
-                applied = apply_ops(
-                    store,
-                    plan,
-                    chosen,
-                    checked,
-                    budget=self.limits.budget,
-                    before_dispatch=books.attempt,
-                )
-                record = ConsolidationRecord(
-                    last_run_at=self.clock(),
-                    trigger=plan.trigger,
-                    summary=applied_summary(plan, applied),
-                    ops=applied.ops,
-                    usage=RunUsage.of(plan.input_tokens, plan.output_tokens),
-                )
-                record = books.finish(record, applied.run_ops, stopped=applied.stopped)
-            finally:
-                store.flush_reads()
+            return self._apply(plan, chosen, store, (run_id, workspace, started_at))
+
+    def _apply(
+        self, plan: ConsolidationPlan, chosen: set[int], store: RunStore, run: RunAt
+    ) -> ConsolidationRecord:
+        """Apply `chosen` of `plan` to `store` as the run `run` (its id, workspace and
+        start) and journal and log it, in the workspace's turn its caller holds."""
+        run_id, workspace, started_at = run
+        # lazy: the engine (~1.5 MiB, ~25 ms) loads with a run, never in a settled window
+        from memtab.consolidation.review.plan_apply import applied_summary, apply_ops
+        from memtab.consolidation.review.plan_check import check_ops
+
+        try:
+            provider = (plan.provider, plan.model)
+            books = self._books(
+                store,
+                run_id,
+                started_at,
+                workspace,
+                plan.trigger,
+                provider,
+                plan.id,
+                len(chosen),
+                scope=plan.scope,
+            )
+            checked = check_ops(store, plan)  # a plan changed since: nothing applied
+            check_scopes_free(store, scopes=run_scopes(plan.scope))
+            books.begin()
+            budget, before = self.limits.budget, books.attempt
+            applied = apply_ops(store, plan, chosen, checked, budget=budget, before_dispatch=before)
+            record = ConsolidationRecord(
+                last_run_at=self.clock(),
+                trigger=plan.trigger,
+                summary=applied_summary(plan, applied),
+                ops=applied.ops,
+                usage=RunUsage.of(plan.input_tokens, plan.output_tokens),
+            )
+            record = books.finish(record, applied.run_ops, stopped=applied.stopped)
+        finally:
+            store.flush_reads()
         logger.info("applied plan %s to %s: %s", plan.id, workspace.id, record.summary)
         return record
 

@@ -4,10 +4,11 @@ cache of files seen (docs/formats.md §15.5) — is 0600 in a 0700 folder, whate
 umask, and is never written through a link Memtab did not make.
 
 The one place for it: `private_dir` makes a folder private (made 0700, or an existing
-one of the user's tightened to 0700, as one made by an older Memtab under the default
-umask); `clear_entry` makes a name in such a folder safe to open as a file (a link, a
-FIFO, a socket or a device there is removed, never followed; a file of looser mode is
-tightened); `create_private_file` makes a new empty file 0600 that no link can redirect.
+one of the user's tightened to 0700 with what it holds, as one made by an older Memtab
+under the default umask); `clear_entry` makes a name in such a folder safe to open as a
+file (a link, a FIFO, a socket or a device there is removed, never followed; a file of
+looser mode is tightened); `create_private_file` makes a new empty file 0600 that no link
+can redirect.
 
 Inside a private folder no other user can plant anything, so a check then an open does
 not race another user; the checks keep the user's own mistakes (a link left at the
@@ -37,7 +38,9 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 def private_dir(path: Path) -> Path:
     """Make `path` a folder only this user may enter: made 0700 (its parents as the umask
     says), or, when it is there already and this user's, closed to others (0755 becomes
-    0700; the user's own bits are kept: a read-only folder stays read-only). A link to a
+    0700; the user's own bits are kept: a read-only folder stays read-only), and then
+    everything in it too, at any depth (`close_tree`: a cache an older Memtab left 0666
+    holds memory's words now, not once it is next written). A link to a
     folder counts as that folder (the path is the user's choice). PermissionError for a
     folder of another user, or in a folder of another user (root's are the user's too):
     they could swap it for a link to theirs at any moment; NotADirectoryError when it is
@@ -68,7 +71,11 @@ def private_dir(path: Path) -> Path:
         )  # fmt: skip
     if stat.S_IMODE(info.st_mode) & _OPEN_TO_OTHERS:
         os.chmod(path, stat.S_IMODE(info.st_mode) & PRIVATE_DIR_MODE)  # a read-only one stays so
-        logger.info("%s was open to others (%04o): made private", path, stat.S_IMODE(info.st_mode))
+        # What it holds was written while it was open (by an older Memtab, under the umask):
+        # closed now, not when each file is next written (a cache a session rewrites later).
+        closed = close_tree(path)
+        logger.info("%s was open to others (%04o): made private, and %d entries in it",
+                    path, stat.S_IMODE(info.st_mode), closed)  # fmt: skip
     return path
 
 
@@ -94,7 +101,7 @@ def clear_entry(path: Path) -> str | None:
             logger.info("%s was open to others (%04o): made private", path, stat.S_IMODE(mode))
         return None
     os.unlink(path)
-    return f"{_kind(mode)}: removed, never followed"
+    return f"{entry_kind(mode)}: removed, never followed"
 
 
 def create_private_file(path: Path) -> bool:
@@ -159,7 +166,8 @@ def _owner_differs(info: os.stat_result) -> bool:
     return hasattr(os, "getuid") and info.st_uid != os.getuid()
 
 
-def _kind(mode: int) -> str:
+def entry_kind(mode: int) -> str:
+    """What an entry that is no file or folder is, in words (a link, a FIFO…)."""
     if stat.S_ISLNK(mode):
         return "a link"
     if stat.S_ISFIFO(mode):
@@ -197,14 +205,7 @@ def private_folders(path: Path, *, below: Path) -> Path:
         with _made_private_lock:
             _made_private.discard(key)  # removed since: made private again, as at first
     parts = path.relative_to(below).parts
-    try:
-        info: os.stat_result | None = os.stat(below)
-    except FileNotFoundError:
-        info = None
-    private_dir(below)
-    if info is not None and stat.S_IMODE(info.st_mode) & _OPEN_TO_OTHERS:
-        closed = close_tree(below)
-        logger.info("%s was open to others: closed it and %d entries in it", below, closed)
+    private_dir(below)  # found open to others, closed whole (`private_dir`)
     current = below
     for part in parts:
         current = private_dir(current / part)

@@ -237,7 +237,7 @@ def set_aside(path: Path, reason: str) -> KeptAside:
     """Rename `path`, a sidecar too large to read (`reason`), to the name `keep_aside`
     gives a copy: its bytes are kept, never read. Logs a warning and tells every
     listener; OSError when it cannot be renamed."""
-    backup = _copy_name(path)
+    backup = corrupt_copy_name(path)
     os.replace(path, backup)
     kept = KeptAside(path, backup, reason)
     logger.warning("%s (in %s)", kept.message, path.parent)
@@ -268,13 +268,14 @@ def _existing_copy(path: Path, data: bytes) -> Path | None:
 
 
 def _write_copy(path: Path, data: bytes) -> Path:
-    backup = _copy_name(path)
+    backup = corrupt_copy_name(path)
     atomic_write_bytes(backup, data, mode=_KEPT_ASIDE_MODE)
     return backup
 
 
-def _copy_name(path: Path) -> Path:
-    """`<name>.corrupt-<UTC timestamp>` beside `path`, with `-N` when that is taken."""
+def corrupt_copy_name(path: Path) -> Path:
+    """`<name>.corrupt-<UTC timestamp>` beside `path`, with `-N` when that is taken: where
+    what could not be used is kept aside (a sidecar's copy, a damaged search index)."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     base = path.with_name(f"{path.name}{CORRUPT_INFIX}{stamp}")
     backup, suffix = base, 1

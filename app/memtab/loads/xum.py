@@ -197,10 +197,15 @@ def xum_loads(
         shown = ", ".join(undescribed[:_SHOWN_UNDESCRIBED])
         more = len(undescribed) - _SHOWN_UNDESCRIBED
         shown += f" and {more} more" if more > 0 else ""
+        one = len(undescribed) == 1
+        which = (
+            "The index's one note has"
+            if len(listed) == 1
+            else f"{len(undescribed)} of the index's {len(listed)} notes {'has' if one else 'have'}"
+        )
         notes.append(
-            f"{len(undescribed)} of the index's {len(listed)} notes have no description: xum "
-            f"lists them by path alone, and its recall judges notes by path and description "
-            f"first ({shown})"
+            f"{which} no description: xum lists {'it' if one else 'them'} by path alone, and "
+            f"its recall judges notes by path and description first ({shown})"
         )
     return AgentLoads(agent="xum", files=tuple(files), total_tokens=total, notes=tuple(notes))
 

@@ -65,6 +65,7 @@ from memtab.search_index.opening import (
     IndexUnusableError,
     Writing,
     commit_seen,
+    debug_words,
     is_damaged,
     is_unusable,
     open_in_memory,
@@ -563,7 +564,7 @@ class SearchIndex:
         said once in the log, and by `problem` to every answer."""
         self.problem = f"the search index {self.path} cannot be used ({why_unusable(error)})"
         logger.warning("Search index %s cannot be used (%s): searching the files from memory",
-                       self.path, why_unusable(error))  # fmt: skip
+                       self.path, debug_words(error))  # fmt: skip
         with self._state:
             self.generation += 1
             self._index = open_in_memory()

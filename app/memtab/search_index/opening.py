@@ -29,6 +29,7 @@ import tantivy
 
 from memtab.fs.locking.locks import interprocess_lock
 from memtab.fs.private import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, clear_entry, private_dir
+from memtab.fs.sidecar import corrupt_copy_name
 from memtab.search_index.manifest import MANIFEST_FIELD, STAMPS_FIELD
 
 logger = logging.getLogger(__name__)
@@ -49,6 +50,31 @@ _TANTIVY_NAME = re.compile(
 _UNUSABLE_ERRNOS = {
     errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.EDQUOT, errno.EFBIG,
 }  # fmt: skip
+# Each in the words a note gives the agent and the user (formats §22.11), and how Rust's
+# std (tantivy's) and the OS spell it.
+_PLAIN_WORDS = {
+    errno.ENOSPC: "the cache's disk is full: free some space on it, and the next search "
+    "builds the index again",
+    errno.EDQUOT: "the disk quota of the cache's disk is used up: free some space, and the "
+    "next search builds the index again",
+    errno.EROFS: "the cache's disk is read-only",
+    errno.EACCES: "Memtab may not write in the cache folder (permission denied)",
+    errno.EPERM: "Memtab may not write in the cache folder (not permitted)",
+    errno.EIO: "the cache's disk could not be read or written (an I/O error)",
+    errno.EFBIG: "a file of the index would grow past the largest file this system allows",
+}
+_NAMED_ERRORS = (
+    ("No space left", errno.ENOSPC),
+    ("StorageFull", errno.ENOSPC),
+    ("Disk quota exceeded", errno.EDQUOT),
+    ("QuotaExceeded", errno.EDQUOT),
+    ("Read-only file system", errno.EROFS),
+    ("ReadOnlyFilesystem", errno.EROFS),
+    ("Permission denied", errno.EACCES),
+    ("PermissionDenied", errno.EACCES),
+    ("File too large", errno.EFBIG),
+    ("FileTooLarge", errno.EFBIG),
+)
 _ERRNO_WORDS = "|".join(str(number) for number in sorted(_UNUSABLE_ERRNOS))
 _UNUSABLE_WORDS = re.compile(
     rf"os error ({_ERRNO_WORDS})\b|No space left|Read-only file system|Permission denied"
@@ -81,10 +107,36 @@ def is_damaged(error: BaseException) -> bool:
 
 
 def why_unusable(error: BaseException) -> str:
-    """`error` in the words an answer's note gives."""
+    """`error` in the words an answer's note gives: plain words of what the disk said
+    (tantivy's own text — Rust's debug form of its error — is for the log alone,
+    `debug_words`)."""
+    number = _errno_in(error)
+    if number is not None:
+        return _PLAIN_WORDS[number]
     if isinstance(error, OSError) and error.strerror:
         return error.strerror
     return str(error) or type(error).__name__
+
+
+def debug_words(error: BaseException) -> str:
+    """`error` as raised, with what raised it (tantivy's text, for the log)."""
+    cause = error.__cause__
+    words = str(error) or type(error).__name__
+    return f"{words}: {cause}" if cause is not None and str(cause) not in words else words
+
+
+def _errno_in(error: BaseException) -> int | None:
+    """Which of the disk's errors `error` is (an OSError's number, or tantivy's text of
+    one: `os error 28`, `kind: StorageFull`), None for none of them."""
+    if isinstance(error, OSError) and error.errno in _PLAIN_WORDS:
+        return error.errno
+    text = str(error)
+    for number in _PLAIN_WORDS:
+        said = f"os error {number}"
+        at = text.find(said)
+        if at >= 0 and not text[at + len(said) : at + len(said) + 1].isdigit():
+            return number
+    return next((number for words, number in _NAMED_ERRORS if words in text), None)
 
 
 def schema() -> Any:
@@ -182,7 +234,9 @@ def _opened(path: Path) -> Any | None:
 def _prepare_folder(path: Path) -> None:
     """The index's folder made safe: what is no folder at its name removed, never
     followed; the folder private; anything but a regular file of tantivy's inside it
-    removed. IndexUnusableError for a folder holding files not tantivy's (the user's)."""
+    removed; a folder at one of tantivy's names inside it, the index moved aside and begun
+    anew (`_set_aside`). IndexUnusableError for a folder holding files not tantivy's (the
+    user's)."""
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -201,9 +255,25 @@ def _prepare_folder(path: Path) -> None:
             )
         if not entry.is_file(follow_symlinks=False):
             if entry.is_dir(follow_symlinks=False):
-                raise IndexUnusableError(f"{path} holds a folder ({entry.name}): left alone")
+                _set_aside(path, entry.name)
+                return
             os.unlink(entry.path)
             logger.warning("Search index file %s was a link or no file: removed", entry.path)
+
+
+def _set_aside(path: Path, name: str) -> None:
+    """The index at `path` holds a folder at `name`, a name of tantivy's files (tantivy
+    makes none): damaged, as an index tantivy cannot open is, and rebuilt as that is — but
+    a folder is never removed, so the whole index is moved aside with it
+    (`<folder>.corrupt-<UTC time>`, beside it in the private cache dir) and a new one made."""
+    kept = corrupt_copy_name(path)
+    os.rename(path, kept)
+    logger.warning(
+        "Search index %s is damaged (a folder at %s, where the index keeps a file): moved "
+        "aside as %s, whatever that folder holds kept there (delete it once you have "
+        "looked), and rebuilt", path, name, kept,
+    )  # fmt: skip
+    os.mkdir(path, PRIVATE_DIR_MODE)
 
 
 def _empty_folder(path: Path) -> None:

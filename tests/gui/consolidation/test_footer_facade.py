@@ -22,6 +22,7 @@ from memtab.gui.tasks.jobs import JobService
 from memtab.store.home import Home
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import Workspace, load_registry
+from memtab.store.sidecars.scope_runs import load_scope_runs
 from support.demo_homes import copied_demo_home
 
 
@@ -103,3 +104,26 @@ def test_real_facade_refuses_a_second_run_in_flight(qtbot: QtBot, demo: Demo) ->
         assert tasks.start(MAIN_ID)  # e.g. started elsewhere in the window
         footer.consolidate_button.click()  # the footer did not start it: not busy here
         assert "already in flight" in footer.status_text.full_text
+
+
+def test_a_scope_alone_with_nothing_to_change_is_its_lines_run_just_now(
+    qtbot: QtBot, demo: Demo
+) -> None:
+    # Consolidate Global only, reviewing first: the demo's global memory needs no change,
+    # so there is nothing to review — and the run is done: the Global line says so.
+    home, tasks, workspace, footer = demo.home, demo.tasks, demo.workspace, demo.footer
+    journal = Journal(home)
+    footer.set_context(workspace, journal.status(workspace.id, workspace.project_identity))
+    assert footer.line_text("Global") == "3 h ago · manual · no file changed"
+    with qtbot.waitSignal(tasks.plan_ready, timeout=30_000):
+        assert tasks.start(workspace.id, review=True, scope="global")
+    qtbot.waitUntil(lambda: not footer.is_running)
+    assert footer.status_text.full_text == "Nothing to change (Global only): no changes needed"
+    assert footer.review_dialog is None
+    # What the tab does after the watcher reports the write of scope-runs.json:
+    runs = load_scope_runs(home)
+    footer.set_context(
+        workspace, journal.status(workspace.id, workspace.project_identity, scope_runs=runs)
+    )
+    assert footer.line_text("Global") == "just now · manual · no file changed"
+    assert footer.line_text("Workspace") == "3 h ago · manual · 2 files changed"  # untouched

@@ -123,3 +123,58 @@ def test_the_users_own_folder_linked_from_dotfiles_is_followed_and_named(
     assert f"out of {dotfiles / 'codex' / 'config.toml'} (linked from {codex})" in out
     assert (dotfiles / "codex" / "config.toml").read_text() == "model = 'o3'\n"
     assert (dotfiles / "claude" / "settings.json").read_text() == '{"model": "opus"}\n'
+
+
+@pytest.mark.parametrize("planted", ["link-out", "dangling", "fifo", "folder"])
+def test_what_a_repository_ships_at_the_backups_name_is_no_backup(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    planted: str,
+) -> None:
+    """Round 5, row 2c: a link at `config.toml.memtab-backup` counted as "the backup
+    exists", so no copy of the repository's config.toml was made and nothing said so. A
+    link, FIFO (anything but a regular file of the user's) there is removed, never
+    followed, and the copy made; a folder is left alone — each said in the outcome."""
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    home, shop, outside = tmp_path / "home", tmp_path / "shop", tmp_path / "outside"
+    home.mkdir()
+    (shop / ".git").mkdir(parents=True)
+    (shop / ".codex").mkdir()
+    outside.mkdir()
+    config = shop / ".codex" / "config.toml"
+    config.write_text("model = 'o3'\n")
+    backup = shop / ".codex" / f"config.toml{BACKUP_SUFFIX}"
+    victim = outside / "victim.txt"
+    victim.write_text("precious outside file\n")
+    said = {
+        "link-out": f"{backup} was a link (to {victim}): removed, never followed",
+        "dangling": f"{backup} was a link (to {outside / 'not-yet'}): removed, never followed",
+        "fifo": f"{backup} was a FIFO: removed, never followed",
+        "folder": f"no copy of the file as it was is kept: {backup} is a folder (left alone)",
+    }[planted]
+    if planted == "link-out":
+        backup.symlink_to(victim)
+    elif planted == "dangling":
+        backup.symlink_to(outside / "not-yet")
+    elif planted == "fifo":
+        os.mkfifo(backup)
+    else:
+        backup.mkdir()
+    words = ["--codex", "--project", str(shop), "--home", str(home), "--no-login-service"]
+    assert main(["mcp", "install", *words]) == 0
+    out = capsys.readouterr().out
+    assert said in out, out
+    assert victim.read_text() == "precious outside file\n"
+    assert not (outside / "not-yet").exists()
+    if planted == "folder":
+        assert backup.is_dir() and list(backup.iterdir()) == []
+        assert "kept as" not in out
+    else:
+        assert f"the file as it was is kept as {backup}" in out
+        assert not backup.is_symlink() and backup.read_text() == "model = 'o3'\n"
+        assert (backup.stat().st_mode & 0o777) == 0o600
+    assert main(["mcp", "uninstall", "--codex", "--project", str(shop), "--home", str(home)]) == 0
+    assert config.read_text() == "model = 'o3'\n"
+    assert victim.read_text() == "precious outside file\n"

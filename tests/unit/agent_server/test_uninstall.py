@@ -245,3 +245,30 @@ def test_a_demo_home_reaches_no_real_agent(
         (outcome,) = install_on_home(agent, demo)  # Settings' Install
         assert outcome.status == "refused" and "is a demo home" in outcome.message
     assert _tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("inside", ["memory", "memory/global", "projects/made-later"])
+def test_a_folder_inside_a_demo_home_is_refused_as_the_demo_is(
+    home: Home, tmp_path: Path, capsys: pytest.CaptureFixture[str], inside: str
+) -> None:
+    """Round 5, row 6: `--home <demo>/memory` was registered with the agents — a home the
+    next `make run` wipes, with the agents' proposals in it. A folder inside a demo home
+    (by its path, or through a link to it) is refused with the demo's own sentence, on the
+    command line and by the window's Install."""
+    demo = create_demo_home(tmp_path / "demo").root
+    link = tmp_path / "link-to-memory"
+    link.symlink_to(demo / "memory")
+    before = _tree(tmp_path)
+    sentence = f"{demo} is a demo home, its memory invented (a fresh demo replaces it)"
+    for named in (demo / inside, link / "global"):
+        for words in (["install", "--claude"], ["install", "--codex", "--print"]):
+            assert main(["mcp", *words, "--home", str(named)]) == 1, (named, words)
+            err = capsys.readouterr().err
+            assert sentence in err and "Memtab registers it with no agent" in err
+        assert main(["mcp", "uninstall", "--claude", "--home", str(named)]) == 1
+        assert sentence in capsys.readouterr().err
+        (outcome,) = install_on_home("claude", Home(named))  # Settings' Install
+        assert outcome.status == "refused" and sentence in outcome.message
+    assert _tree(tmp_path) == before
+    beside = tmp_path / "beside-the-demo"  # a sibling folder is no part of it
+    assert main(["mcp", "install", "--claude", "--print", "--home", str(beside)]) == 0

@@ -194,3 +194,39 @@ def test_a_disk_that_takes_no_write_leaves_every_searcher_answering(
     index_said = [entry for entry in report["said"] if entry[1].startswith("memtab.search_index")]
     assert len(index_said) == 2, report["said"]  # once by the server, once by the window
     assert "Traceback" not in json.dumps(report)
+    # Plain words where the agent and the user read them (round 5, row 4): tantivy's Rust
+    # debug text ("Failed to open file for write: 'IoError { io_error: Custom { kind: …")
+    # goes to the log alone.
+    plain = "cannot be used (a file of the index would grow past the largest file this system"
+    for said in (json.dumps(report["answers"]), report["problem"]):
+        assert plain in said and "IoError" not in said and "os error" not in said, said
+    assert any("os error 27" in entry[2] or "FileTooLarge" in entry[2] for entry in index_said)
+
+
+@pytest.mark.expect_log("memtab.search_index", "WARNING", r"is damaged \(a folder at meta\.json")
+def test_a_folder_at_the_indexs_meta_json_is_moved_aside_and_the_index_rebuilt(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Round 5, row 4: a folder at `meta.json` inside Memtab's own index folder left the
+    index unused for good — every search answered from memory until the user removed the
+    index by hand, the note naming no remedy. It is damage, rebuilt as a damaged index is;
+    a folder is never removed, so the index goes aside whole, the folder's files in it."""
+    home = make_home(tmp_path)
+    path = index_file_for(home.root)
+    SearchIndex(path).close()
+    (path / "meta.json").unlink()
+    folder(path / "meta.json")
+    for _ in range(2):  # the second: a new process's look, the index on disk again
+        service = MemoryService(home, None, writes="off", other_agents=False)
+        try:
+            found = json.loads(service.call("search", {"query": "kestrel"}, "test").text)
+        finally:
+            service.catalog.close()
+        assert [hit["path"] for hit in found["results"]] == ["/memories/global/birds.md"]
+        assert not any("without the index" in note for note in found.get("notes", [])), found
+    assert (path / "meta.json").is_file()
+    (aside,) = path.parent.glob(f"{path.name}.corrupt-*")
+    assert (aside / "meta.json" / "kept.txt").read_text() == "the user's"
+    assert os.stat(aside).st_mode & 0o077 == 0  # in the private cache dir, still private
+    assert len(warnings(caplog)) == 1, warnings(caplog)
+    assert str(aside) in warnings(caplog)[0]

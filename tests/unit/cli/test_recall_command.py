@@ -72,3 +72,17 @@ def test_model_is_refused_when_none_is_configured(
         monkeypatch.delenv(name, raising=False)
     assert main(["recall", "vercel env", "--workspace", WORKSPACE_ID, "--model"]) == 1
     assert "--model asks the configured model, and none is" in capsys.readouterr().err
+
+
+def test_a_note_the_prompt_brings_up_is_printed_once_under_its_agent(
+    machine: Machine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = machine.home.global_root
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "scratch.md").write_text("# Scratch\n\nrelease rollback make ship steps\n")
+    argv = ["recall", "how do I rollback a release", "--workspace", WORKSPACE_ID]
+    assert main([*argv, "--agent", "xum"]) == 0
+    out = capsys.readouterr().out
+    # Missed for this prompt, its row says why: not again among what none can recall.
+    assert "\nmissed  /memories/global/scratch.md  Its text holds the prompt's words" in out
+    assert "No agent can recall" not in out

@@ -8,21 +8,26 @@ run with its scope."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
 
 from memtab.consolidation.engine import run_books
 from memtab.consolidation.errors import ConsolidationError
+from memtab.consolidation.job import run_for_outcome
+from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.review.plan import read_plan, write_plan
 from memtab.consolidation.service import ConsolidationService
+from memtab.humanize import coverage_text
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ModelReply, ToolCall
 from memtab.store.catch_up.interrupted import log_interrupted_runs
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
+from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.sidecars.journal import TRIGGERS, Journal
+from memtab.store.sidecars.journal import TRIGGERS, Journal, RunScope
 from memtab.store.sidecars.scope_runs import load_scope_runs
 
 from .helpers import MULTI, NOW, PROJECT, WS, FakeClock, ScriptedProvider, exists, put, read
@@ -112,6 +117,46 @@ def test_a_workspace_plan_is_reviewed_and_applied_as_a_workspace_run(
     assert not home.journal_path.exists()
     (logged,) = RunsLog(home).runs()
     assert (logged.scope, logged.plan_id) == ("workspace", plan.id)
+
+
+def test_a_plan_proposing_nothing_is_the_run_that_changed_nothing(
+    home: Home, clock: FakeClock, store: MemoryStore
+) -> None:
+    # The window's "Consolidate Global only" reviews first: a plan proposing nothing is
+    # never reviewed nor applied, so it is the whole run — journaled where its scope's runs
+    # are, as `run` journals a run that changed nothing (mux journals one: "no changes
+    # needed"), and the footer's Global line is this run, not the one of 3 h before.
+    put(store, "/memories/global/git.md", TEXT.format("Git"))
+    service = offline(home, clock)
+
+    def review_first(scope: RunScope | None) -> ConsolidationPlan:
+        outcome = run_for_outcome(
+            service, WS, "manual", cancel=threading.Event(), on_step=lambda *_: None,
+            mode="plan", scope=scope,
+        )  # fmt: skip
+        assert outcome.plan is not None and not outcome.plan.proposed, outcome.error
+        return outcome.plan
+
+    plan = review_first("global")
+    run = load_scope_runs(home).global_run
+    assert run is not None and (run.last_run_at, run.ops, run.scope) == (NOW, (), "global")
+    assert run.summary == "no changes needed"
+    assert not home.journal_path.exists()  # mux would take it for a run of the workspace
+    status = Journal(home).status(WS, PROJECT, scope_runs=load_scope_runs(home))
+    line = coverage_text(status.global_record, Scope.GLOBAL, NOW)
+    assert line == "just now · manual · no file changed"
+    (logged,) = RunsLog(home).runs(workspace_id=WS)
+    assert (logged.scope, logged.status, logged.plan_id) == ("global", "ok", plan.id)
+
+    clock.now = NOW + 60_000  # the whole workspace's, the same: in mux's journal
+    review_first(None)
+    whole = Journal(home).load().workspaces[WS]
+    assert (whole.last_run_at, whole.ops, whole.scope) == (NOW + 60_000, (), None)
+    # A plan asked for itself (`memtab consolidate --plan-out`) is no run: nothing is
+    # journaled until it is applied.
+    clock.now = NOW + 120_000
+    service.plan(WS, scope="global")
+    assert len(RunsLog(home).runs(workspace_id=WS)) == 2
 
 
 def test_a_plan_made_for_one_scope_applies_to_that_scope_alone(

@@ -114,3 +114,35 @@ def test_a_folder_inside_another_users_folder_is_never_private(tmp_path: Path) -
     rooted = tmp_path / "rooted"  # root's folders (/tmp, /run/user) are the user's own
     rooted.mkdir()
     assert private_dir(rooted / "cache").is_dir()
+
+
+def test_a_cache_folder_an_older_memtab_left_open_is_closed_with_what_it_holds(
+    tmp_path: Path,
+) -> None:
+    """Round 5, row 1b: `descriptions-v2-*.json` and `checks-*.json` stayed 0666 inside the
+    re-closed cache folder until an MCP session rewrote them. Closing the folder closes
+    them at once, and another home's index folder in it too; a link is never followed."""
+    cache = tmp_path / "cache" / "memtab"
+    other_index = cache / "search-v4-other"
+    other_index.mkdir(parents=True)
+    words = {
+        cache / "descriptions-v2-ab.json": "platypusword",
+        cache / "checks-ab.json": "{}",
+        other_index / "meta.json": "{}",
+    }
+    for path, text in words.items():
+        path.write_text(text)
+        os.chmod(path, 0o666)
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("not Memtab's")
+    os.chmod(elsewhere, 0o666)
+    (cache / "link").symlink_to(elsewhere)
+    for folder in (cache, other_index):
+        os.chmod(folder, 0o777)
+    private_dir(cache)
+    assert mode_of(cache) == 0o700 and mode_of(other_index) == 0o700
+    assert {path.name: mode_of(path) for path in words} == dict.fromkeys(
+        ("descriptions-v2-ab.json", "checks-ab.json", "meta.json"), 0o600
+    )
+    assert mode_of(elsewhere) == 0o666
+    assert (cache / "descriptions-v2-ab.json").read_text() == "platypusword"

@@ -8,6 +8,7 @@ import os
 import time
 from pathlib import Path
 
+from memtab.components.loads.recall_rows import recall_groups
 from memtab.loads.recall.claude import iso_time, manifest, manifest_line
 from memtab.loads.recall.engine import compute_recall
 from memtab.loads.recall.records import AgentRecall, Recall
@@ -202,6 +203,30 @@ def test_xum_recalls_by_path_and_description_then_chunks(machine: Machine) -> No
     (missed,) = [f for f in agent.files if f.name == "/memories/global/scratch.md"]
     assert missed.reason.startswith("Its text holds the prompt's words, but it has no description")
     assert [u.path for u in result.unrecallable] == ["/memories/global/scratch.md"]
+
+
+def test_a_note_the_prompt_brings_up_is_shown_once_under_its_agent(machine: Machine) -> None:
+    # scratch.md has no description (unrecallable, whatever the prompt) and its text holds
+    # the prompt's words (missed for this one): the window lists it once, under xum, and
+    # --json says of the unrecallable entry that xum's files list it as missed.
+    root = machine.home.global_root
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "scratch.md").write_text("# Scratch\n\nrelease rollback make ship steps\n")
+    (root / "later.md").write_text("# Later\n\nbuy milk\n")
+    result = recall(machine, "how do I rollback a release", "xum")
+    assert [(u.path, u.verdict) for u in result.unrecallable] == [
+        ("/memories/global/later.md", None),
+        ("/memories/global/scratch.md", "missed"),
+    ]
+    assert result.to_json()["unrecallable"][1]["verdict"] == "missed"
+    xum, never = recall_groups(result)
+    names = [row.name for group in (xum, never) for row in group.rows]
+    assert names.count("/memories/global/scratch.md") == 1
+    assert xum.title == "xum — 0 recalled, 1 missed, 1 never"
+    assert [row.name for row in never.rows] == ["xum: /memories/global/later.md"]
+    assert never.title == "No agent can recall 1 memory"
+    elsewhere = "; 1 more like them is under its agent above, as this prompt finds it"
+    assert never.how.endswith(elsewhere)
 
 
 def test_a_topic_whose_text_names_the_prompts_word_is_what_its_description_is_about(

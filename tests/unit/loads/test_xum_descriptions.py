@@ -39,8 +39,8 @@ def test_an_undescribed_note_is_flagged_in_the_tree_and_in_loads(tmp_path: Path)
     loads = compute_loads(
         machine.home, workspace_id=WORKSPACE_ID, agents=("xum",), context=machine.context()
     )
-    (note,) = [n for n in loads.agents[0].notes if "have no description" in n]
+    (note,) = [n for n in loads.agents[0].notes if "no description" in n]
     assert note == (
-        "1 of the index's 2 notes have no description: xum lists them by path alone, and its "
+        "1 of the index's 2 notes has no description: xum lists it by path alone, and its "
         "recall judges notes by path and description first (/memories/global/bare.md)"
     )

@@ -17,7 +17,11 @@ may be a link, followed to the regular file it names, which is the file changed 
 stays a link): dotfile managers keep these files in a repository and link them. A
 project's file is reached through real folders only, never through a link (`places.py`).
 Before Memtab's first change, the file's bytes are copied to `<name>.memtab-backup`
-beside it (mode 0600: the file may hold credentials); that copy is never replaced. A
+beside it (mode 0600: the file may hold credentials); that copy is never replaced. Only
+a regular file of the user's there is that copy: a link (a cloned repository can ship
+one), a FIFO, a socket, a device or another user's file at the name is removed, never
+followed, and the copy made (as `fs/private.clear_entry` does), a folder is left alone
+and no copy made — each said in the outcome (`Edited.backup_note`). A
 changed file keeps its mode and owner; a new one is created with mode 0600, in folders
 made 0700, all noted in the ledger of created files (`created.py`): once uninstall leaves
 such a file empty, it goes (moved aside, read back, deleted only if it still held what was
@@ -26,6 +30,7 @@ read), and so do the folders made for it that are empty, so nothing install made
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -38,6 +43,7 @@ from memtab.agent_server.config_files import ConfigFileError, EditStatus
 from memtab.agent_server.config_files.created import CreatedFiles
 from memtab.agent_server.config_files.places import Place, open_place
 from memtab.fs.atomic import Directory, temp_name_for
+from memtab.fs.private import entry_kind
 from memtab.fs.user_files import read_regular_file, size_words
 
 __all__ = ["ConfigFileError", "Edit", "Edited", "edit_file"]
@@ -59,8 +65,9 @@ Edit = Callable[[bytes | None], tuple[bytes, EditStatus]]
 @dataclass(frozen=True)
 class Edited:
     """What `edit_file` did: `status`, in `target` (the file a link names), the copy of
-    its bytes made before this first change (None: none made now); the folders made for a
-    new file (`made`); `removed` when a file install created held nothing more and went,
+    its bytes made before this first change (None: none made now), and what stood at its
+    name when that was not the copy (`backup_note`); the folders made for a new file
+    (`made`); `removed` when a file install created held nothing more and went,
     with the folders made for it that were left empty (`unmade`)."""
 
     status: EditStatus
@@ -69,6 +76,7 @@ class Edited:
     made: tuple[Path, ...] = ()
     removed: bool = False
     unmade: tuple[Path, ...] = ()
+    backup_note: str | None = None  # what was at the backup's name, when not the copy
 
 
 def edit_file(
@@ -90,6 +98,7 @@ def edit_file(
     regular file within `limit`, a link to nothing or in a project, or kept changing;
     `edit`'s own errors; OSError when it cannot be written."""
     backup: Path | None = None
+    note: str | None = None
     for _ in range(attempts):
         with open_place(path, project) as place:
             try:
@@ -117,10 +126,11 @@ def edit_file(
                 made = created.forget(place.target) if created is not None and ours else ()
                 unmade = _remove_folders(made)
                 return Edited(status, place.target, backup, removed=True, unmade=unmade)
-            if not ours and not whole:
-                backup = backup or _back_up(directory, place.name, data)
+            if not ours and not whole and backup is None:
+                backup, said = _back_up(directory, place.name, data)
+                note = note or said
             if _replace(directory, place.name, data, new, limit):
-                return Edited(status, place.target, backup)
+                return Edited(status, place.target, backup, backup_note=note)
     raise ConfigFileError(f"it kept changing while Memtab edited it ({attempts} tries)")
 
 
@@ -225,18 +235,41 @@ def _create(directory: Directory, name: str, data: bytes) -> bool:
     return True
 
 
-def _back_up(directory: Directory, name: str, data: bytes) -> Path | None:
-    """Copy `data` to `<name>.memtab-backup` unless that copy exists; the path when made."""
+def _back_up(directory: Directory, name: str, data: bytes) -> tuple[Path | None, str | None]:
+    """Copy `data` to `<name>.memtab-backup` unless that copy (a regular file of the
+    user's) exists: the path when made, and what stood at the name when it was not the
+    copy, in words (see the module doc)."""
     backup = name + BACKUP_SUFFIX
-    if directory.lstat(backup) is not None:
-        return None
+    shown = directory.display(backup)
+    info = directory.lstat(backup)
+    note = None
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            return None, f"no copy of the file as it was is kept: {shown} is a folder (left alone)"
+        if stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid():
+            return None, None  # the copy made before Memtab's first change
+        note = _cleared(directory, backup, info)
     temp = directory.write_temp(backup, data, mode=0o600)
     try:
         directory.publish(temp, backup, unchanged=None, create=True)
     except FileExistsError:
-        return None
+        return None, note
     directory.fsync()
-    return Path(directory.display(backup))
+    return Path(shown), note
+
+
+def _cleared(directory: Directory, name: str, info: os.stat_result) -> str:
+    """Remove what is at `name` that is not the user's backup (never followed), in words."""
+    path, at = directory.at(name)
+    if stat.S_ISREG(info.st_mode):
+        what = "a file of another user (not the copy Memtab keeps): removed"
+    else:
+        what = f"{entry_kind(info.st_mode)}: removed, never followed"
+    if stat.S_ISLNK(info.st_mode):
+        with contextlib.suppress(OSError):
+            what = f"a link (to {os.readlink(path, **at)}): removed, never followed"
+    directory.discard(name)
+    return f"{directory.display(name)} was {what}"
 
 
 def _replace(directory: Directory, name: str, data: bytes, new: bytes, limit: int) -> bool:

@@ -94,11 +94,12 @@ def print_recall(result: Recall, *, manifest: bool = False) -> None:
     print(f"For {result.prompt!r}{where}:\n")
     for agent in result.agents:
         _print_agent(agent, manifest)
-    if result.unrecallable:
-        print(f"No agent can recall these {len(result.unrecallable)}, whatever the prompt:")
-        for item in result.unrecallable[:_SHOWN_UNRECALLABLE]:
+    never = result.never_shown()
+    if never:
+        print(f"No agent can recall these {len(never)}, whatever the prompt:")
+        for item in never[:_SHOWN_UNRECALLABLE]:
             print(f"  {AGENT_LABELS[item.agent]}: {item.id or item.path} — {item.reason}")
-        more = len(result.unrecallable) - _SHOWN_UNRECALLABLE
+        more = len(never) - _SHOWN_UNRECALLABLE
         if more > 0:
             print(f"  … and {more} more (--json lists them all)")
 

@@ -15,7 +15,7 @@ from memtab.check.records import Finding
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
-from memtab.humanize import plural
+from memtab.humanize import display_paths_in, plural
 from memtab.store.paths import PathError
 
 KIND_WORDS: dict[str, str] = {
@@ -103,7 +103,8 @@ class PanelRow:
 
 
 def panel_row(finding: Finding) -> PanelRow:
-    """What the panel shows of `finding`."""
+    """What the panel shows of `finding` — a path under the user's home from `~`, as the
+    window shows every path (the status bar, What each agent recalls)."""
     fix = finding.fix
     about_project = finding.kind == "project-missing" and finding.project
     shown = finding.project if about_project else finding.path
@@ -115,9 +116,9 @@ def panel_row(finding: Finding) -> PanelRow:
         name=name,
         line=str(finding.line) if finding.line is not None else "",
         kind=KIND_WORDS.get(finding.kind, finding.kind),
-        message=finding.message,
-        why=finding.why,
-        fix=fix.description if fix is not None else "",
+        message=display_paths_in(finding.message),
+        why=display_paths_in(finding.why),
+        fix=display_paths_in(fix.description) if fix is not None else "",
         fixable=fix is not None and fix.plannable and finding.agent == "mux",
     )
 

@@ -125,7 +125,7 @@ def recall_counts(recall: Recall) -> dict[AgentName, RecallCounts]:
             loaded=verdicts.count("loaded"),
             recalled=verdicts.count("recalled"),
             missed=verdicts.count("missed"),
-            unrecallable=sum(1 for u in recall.unrecallable if u.agent == agent.agent),
+            unrecallable=sum(1 for u in recall.never_shown() if u.agent == agent.agent),
         )
     return counts
 
@@ -135,15 +135,25 @@ def recall_groups(recall: Recall) -> list[RecallGroup]:
     recall (when there are any)."""
     counts = recall_counts(recall)
     groups = [_agent_group(agent, counts[agent.agent]) for agent in recall.agents]
-    if recall.unrecallable:
-        never = plural(len(recall.unrecallable), "memory", "memories")
+    shown = recall.never_shown()
+    if shown:
+        never = plural(len(shown), "memory", "memories")
+        how = "Whatever the prompt: what each agent picks by cannot reach them"
+        elsewhere = len(recall.unrecallable) - len(shown)
+        if elsewhere:
+            one = elsewhere == 1
+            how += (
+                f"; {elsewhere} more like them {'is' if one else 'are'} under "
+                f"{'its' if one else 'their'} agent above, as this prompt finds "
+                f"{'it' if one else 'them'}"
+            )
         groups.append(
             RecallGroup(
                 agent=None,
                 title=f"No agent can recall {never}",
-                how="Whatever the prompt: what each agent picks by cannot reach them",
+                how=how,
                 notes=(),
-                rows=tuple(_never_row(item) for item in recall.unrecallable),
+                rows=tuple(_never_row(item) for item in shown),
             )
         )
     return groups

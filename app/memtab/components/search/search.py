@@ -13,7 +13,8 @@ no text: the index is brought to the scan when the search field first takes the 
 not at start-up.
 
 A search shows at most `MAX_MATCHED_FILES` files, the first in tree order, each with its
-first matching lines (`LineMatch`, shown under the file's row), and says when more may
+first matching lines (`LineMatch`, shown under the file's row) and how many lines of its
+text hold a term (`FileMatch.content_hits`, its row's pill), and says when more may
 match (`Matches.more`): a term in every file costs as many texts as are shown, not every
 file's. Lines are found in the folded text (casefold never adds or removes a line break)
 and shown from the file's own text.
@@ -141,14 +142,26 @@ def find_matches(
         if len(matches) == limit:
             matches.more = True
             break
-        hits = sum(content.count(term) for term in query.terms) if content else 0
+        line_count = 0
         lines: tuple[LineMatch, ...] = ()
-        if hits:
+        if content and any(term in content for term in query.terms):
             if cancel is not None:  # finding a file's lines is the costly part
                 cancel.raise_if_cancelled()
-            lines = matching_lines(text, content, query)
-        matches[item.key] = FileMatch(hits, lines)
+            line_count, lines = line_matches(text, content, query)
+        matches[item.key] = FileMatch(line_count, lines)
     return matches
+
+
+def line_matches(
+    text: str, folded: str, query: SearchQuery, limit: int = MAX_LINES_PER_FILE
+) -> tuple[int, tuple[LineMatch, ...]]:
+    """How many lines of `text` hold a term — what a result's pill counts, as its rows
+    under it are lines — and the first `limit` of them (`matching_lines`)."""
+    lines = matching_lines(text, folded, query, limit)
+    if len(lines) < limit:
+        return len(lines), lines
+    rest = folded.split("\n")[lines[-1].line + 1 :]
+    return len(lines) + sum(1 for line in rest if any(t in line for t in query.terms)), lines
 
 
 def matching_lines(

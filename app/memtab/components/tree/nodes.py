@@ -127,8 +127,9 @@ class LineMatch(NamedTuple):
 
 
 class FileMatch(NamedTuple):
-    """How a file matched the search: by name/description, how often in its text, and
-    the first matching lines."""
+    """How a file matched the search: by name/description, how many lines of its text
+    hold a term (`content_hits`: lines, as its result rows are; `memtab search` and the MCP
+    `search` name a line too), and the first matching lines."""
 
     content_hits: int = 0
     lines: tuple[LineMatch, ...] = ()

@@ -1,10 +1,11 @@
 """What a file row's first line shows and keeps when the tree is narrow (no Qt:
 `gui/tree/rows` measures and paints): the file's name whole before any of its pills.
 
-A row's pills (`file_pills`) — its search hits, who changed it, `over limit`, the features'
-marks, what the file is to its agent — stand right of its name. When they do not all fit beside the
-whole name, the least telling go first (what the file is to its agent, then the check's
-marks, `● unsaved`, who changed it, `over limit`, a conflict's mark, the search hits last);
+A row's pills (`file_pills`) — how many of its lines match the search, who changed it,
+`over limit`, the features' marks, what the file is to its agent — stand right of its
+name. When they do not all fit beside the whole name, the least telling go first (what the
+file is to its agent, then the check's marks, `● unsaved`, who changed it, `over limit`, a
+conflict's mark, the matching lines last);
 only a name that does not fit alone is elided. What a dropped pill said is in the row's
 tooltip.
 """
@@ -53,7 +54,7 @@ what the limit is)."""
 class PillTone(enum.Enum):
     """How a pill is coloured (the row's palette gives the colours)."""
 
-    MUTED = "muted"  # the search hits
+    MUTED = "muted"  # how many lines match the search
     BADGE = "badge"  # who changed the file: accent on a tinted ground
     ERROR = "error"  # a warning, a conflict
     NOTE = "note"  # the features' other marks, as the pin is coloured
@@ -76,11 +77,12 @@ _MARK_PILLS = {
 
 
 def file_pills(node: TreeNode, badge_label: str | None, marks: Sequence[RowMark]) -> list[RowPill]:
-    """A file row's pills, right to left: hit count, who changed it, the warning, the
-    features' marks, the tag."""
+    """A file row's pills, right to left: how many lines match the search, who changed it,
+    the warning, the features' marks, the tag."""
     pills: list[RowPill] = []
     if node.content_hits:
-        pills.append(RowPill(humanize.plural(node.content_hits, "hit"), PillTone.MUTED, HITS))
+        said = humanize.plural(node.content_hits, "matching line")
+        pills.append(RowPill(said, PillTone.MUTED, HITS))
     if badge_label is not None:
         pills.append(RowPill(badge_label, PillTone.BADGE, BADGE))
     if node.warning:

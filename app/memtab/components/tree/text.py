@@ -104,7 +104,7 @@ def describe_for_accessibility(
         if usage:
             parts.append(usage)
         if node.content_hits:
-            parts.append(humanize.plural(node.content_hits, "match") + " in text")
+            parts.append(humanize.plural(node.content_hits, "matching line"))
         return ", ".join(parts)
     if node.kind is NodeKind.MATCH and node.line_match is not None:
         return f"matching line {node.line_match.line + 1}"

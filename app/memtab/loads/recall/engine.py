@@ -93,7 +93,20 @@ def compute_recall(
     return Recall(
         prompt=prompt,
         agents=tuple(results),
-        unrecallable=tuple(never),
+        unrecallable=tuple(_as_found(never, results)),
         workspace=loads.workspace,
         directory=loads.directory,
     )
+
+
+def _as_found(never: list[Unrecallable], results: list[AgentRecall]) -> list[Unrecallable]:
+    """`never` with the verdict its agent gives each one for this prompt, when its files
+    list it (a note without a description its text puts among the missed, a topic its name
+    alone gets recalled): the same file is then shown once, under its agent."""
+    found = {
+        (agent.agent, file.id or file.path): file.verdict
+        for agent in results
+        for file in agent.files
+        if file.verdict != "loaded"
+    }
+    return [item.replaced(verdict=found.get((item.agent, item.id or item.path))) for item in never]

@@ -89,6 +89,10 @@ class Unrecallable(Record, write_only=True):
     id: Annotated[str | None, OmitNone] = None
     physical_path: Annotated[str | None, OmitNone] = None
     reason: str = ""
+    verdict: Annotated[Verdict | None, OmitNone] = None
+    """`recalled` or `missed` when the agent's `files` list it for this prompt too (its
+    `reason` there says why for this prompt): the window and the text output show it there
+    alone. Absent when this prompt does not bring it up."""
 
 
 class Recall(Record, write_only=True):
@@ -99,3 +103,9 @@ class Recall(Record, write_only=True):
     unrecallable: tuple[Unrecallable, ...] = ()
     workspace: Annotated[str | None, OmitNone] = None
     directory: Annotated[str | None, OmitNone] = None
+
+    def never_shown(self) -> tuple[Unrecallable, ...]:
+        """The unrecallable memories this prompt does not bring up: one it does (a note
+        without a description its text puts among the missed) is shown once, under its
+        agent, whose row says why for this prompt."""
+        return tuple(item for item in self.unrecallable if item.verdict is None)

@@ -3,6 +3,10 @@ selection allows and says, and where Open leads."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from memtab.check.records import CheckReport, Finding, Fix
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.check.check_view import (
@@ -109,3 +113,23 @@ def test_the_panel_names_another_agents_file_by_its_name_not_its_file_id() -> No
     assert panel_row(finding(path="/memories/global/tools/git.md")).name == "git.md"
     project = finding(kind="project-missing", project="/home/dev/src/webapp")
     assert panel_row(project).name == "webapp"
+
+
+def test_a_path_under_the_users_home_is_shown_from_tilde(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # As the status bar and What each agent recalls show a path: the checkout of a
+    # workspace under the home reads ~/src/…, not the whole path from /.
+    monkeypatch.setenv("HOME", str(tmp_path))
+    checkout = tmp_path / "src" / "acme-api"
+    found = finding(
+        message=f"src/old.py is not in {checkout}",
+        why=f"It names a path of the checkout {checkout} (its first folder, src/, is there)",
+        fix=Fix(description=f"Say {checkout}/src/app.py", old_str="a", new_str="b"),
+    )
+    row = panel_row(found)
+    assert row.message == "src/old.py is not in ~/src/acme-api"
+    assert row.why.startswith("It names a path of the checkout ~/src/acme-api (its first")
+    assert row.fix == "Say ~/src/acme-api/src/app.py"
+    assert selection_view([found]).why.startswith("Why: It names a path of the checkout ~/src/")
+    assert str(tmp_path) not in finding_tip(found).split("\n", 1)[1]  # its file stays as is

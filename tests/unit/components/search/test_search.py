@@ -46,8 +46,8 @@ def test_query_terms_are_casefolded_and_unique() -> None:
 def test_matches_by_name_description_and_content(home: Home) -> None:
     assert set(matches(home, "zeta")) == {key("/memories/global/Zeta.md")}  # name
     assert set(matches(home, "postgres")) == {key("/memories/project/decisions/db.md")}
-    found = matches(home, "RUFF")  # content, counted
-    assert found == {key("/memories/global/tools/python.md"): 2}
+    found = matches(home, "RUFF")  # content, its lines counted ("Use ruff. ruff!": one)
+    assert found == {key("/memories/global/tools/python.md"): 1}
     assert set(matches(home, "tools git")) == {key("/memories/global/tools/git.md")}  # path
     assert matches(home, "rebase postgres") == {}  # every term must match
 
@@ -82,7 +82,7 @@ def test_text_beyond_ascii_is_found_and_counted_as_typed(home: Home) -> None:
     path = home.global_root / "Unicode.md"
     path.write_text("# Notes\nStraße → naïve — 🙂 build\nno match here\n🙂 again\n", "utf-8")
     assert matches(home, "STRASSE") == {key("/memories/global/Unicode.md"): 1}
-    assert matches(home, "naïve 🙂") == {key("/memories/global/Unicode.md"): 3}
+    assert matches(home, "naïve 🙂") == {key("/memories/global/Unicode.md"): 2}  # 2 lines
     scan = scan_home(ScanRequest(home, MAIN))
     found = find_matches(scan, SearchQuery.parse("🙂"), IndexedTexts())
     lines = found[key("/memories/global/Unicode.md")].lines
@@ -177,3 +177,18 @@ def test_a_file_with_another_hard_link_is_matched_by_name_never_by_its_text(
     (home.global_root / "big.md").write_text("x\n" * 60_000 + "kestrel-8 lies past the cap\n")
     assert matches(home, "kestrel") == {}  # view and the editor refuse that text too
     assert set(matches(home, "linked")) == {key("/memories/global/linked.md")}
+
+
+def test_a_file_counts_its_matching_lines_not_its_matched_words(home: Home) -> None:
+    # Two terms on one line, and a term twice on another: the count is what the file's
+    # pill says and the rows under it show, lines — past the lines shown, too.
+    root = home.global_root
+    (root / "deploy.md").write_text("# Deploy\n\ndeploy facts here\nfacts, facts\nnone\n")
+    (root / "many.md").write_text("facts deploy facts\n" * (MAX_LINES_PER_FILE + 5))
+    scan = scan_home(ScanRequest(home, MAIN))
+    found = find_matches(scan, SearchQuery.parse("deploy facts"), IndexedTexts())
+    match = found[key("/memories/global/deploy.md")]
+    assert match.content_hits == 3  # "# Deploy", "deploy facts here", "facts, facts"
+    assert [line.line for line in match.lines] == [0, 2, 3]
+    many = found[key("/memories/global/many.md")]
+    assert (many.content_hits, len(many.lines)) == (MAX_LINES_PER_FILE + 5, MAX_LINES_PER_FILE)

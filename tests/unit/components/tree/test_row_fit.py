@@ -20,7 +20,8 @@ from memtab.components.tree.row_fit import (
     pills_kept,
 )
 
-# Right to left, as a row paints them: hits, who changed it, over limit, two marks, the tag.
+# Right to left, as a row paints them: lines matched, who changed it, over limit, two marks,
+# the tag.
 PILLS = [
     Pill(40, HITS),
     Pill(60, BADGE),
@@ -59,7 +60,7 @@ def test_a_file_row_s_pills_come_right_to_left_each_with_its_tone_and_rank() -> 
         RowMark("● unsaved", MarkTone.UNSAVED, ""),
     ]
     assert file_pills(node, "writer", marks) == [
-        RowPill("3 hits", PillTone.MUTED, HITS),
+        RowPill("3 matching lines", PillTone.MUTED, HITS),
         RowPill("writer", PillTone.BADGE, BADGE),
         RowPill("over limit", PillTone.ERROR, WARNING),
         RowPill("2 to check", PillTone.NOTE, CHECK),
