@@ -11,12 +11,12 @@ import pytest
 
 from gui.keyboard.walked import walked
 
-pytestmark = pytest.mark.slow  # slow: two windows on a fresh Xvfb, two reports, keys typed
+pytestmark = pytest.mark.slow  # slow: three windows on a fresh Xvfb, two reports, keys typed
 
 
 @pytest.fixture(scope="module")
 def walks() -> dict[str, dict[str, Any]]:
-    return walked(["panel_letters", "trust_toggle"])
+    return walked(["panel_letters", "trust_toggle", "alt_in_text"])
 
 
 @pytest.fixture
@@ -44,3 +44,13 @@ def test_trusts_key_toggles_the_panel_as_checks_does(walks: dict[str, dict[str, 
     assert "error" not in walk, walk["error"]
     assert walk["checked"] and walk["from_text:in_panel"]
     assert walk["in_panel:closed"] and walk["in_panel:back_in_text"] and walk["unchecked"]
+
+
+@pytest.mark.parametrize("key", ["alt+q", "alt+o", "alt+m"])
+def test_an_alt_letter_no_key_takes_types_nothing_into_the_memory(
+    walks: dict[str, dict[str, Any]], key: str
+) -> None:
+    # Qt's text typed its letter: Alt+O, no panel shown, put an "o" into the memory.
+    walk = walks["alt_in_text"]
+    assert "error" not in walk, walk["error"]
+    assert walk[f"{key}:typed_nothing"] and walk["in_text"]

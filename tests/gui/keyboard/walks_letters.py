@@ -102,7 +102,20 @@ def trust_toggle(walk: Walk) -> WalkSteps:
     walk.note("unchecked", not trust.panel_action.isChecked())
 
 
+def alt_in_text(walk: Walk) -> WalkSteps:
+    """Alt+letters no shortcut takes, in the open file's text: Alt+Q (no menu's), Alt+O
+    (no panel shown), Alt+M (no conflict shown: the bar's Keep mine is off)."""
+    editor = walk.window.memory_tab.controller.editor
+    yield from opened(walk, ZETA)
+    text = editor.buffer_text()
+    for key in ("alt+q", "alt+o", "alt+m"):
+        yield Keys(key)
+        walk.note(f"{key}:typed_nothing", editor.buffer_text() == text and not editor.is_dirty)
+    walk.note("in_text", focus_in(editor.text_edit))
+
+
 WALKS = (
     WalkSpec("panel_letters", panel_letters, demo, workspace_id=MAIN_ID),
     WalkSpec("trust_toggle", trust_toggle, main_home, workspace_id=MAIN),
+    WalkSpec("alt_in_text", alt_in_text, main_home, workspace_id=MAIN),
 )
