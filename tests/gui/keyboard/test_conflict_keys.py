@@ -39,3 +39,10 @@ def test_alt_keys_and_resolve_conflicts_reach_the_choices(walk: dict[str, Any]) 
     assert walk["alt_c_compares"] and walk["resolve_compares"]
     assert walk["palette:resolve conflicts"][0] == "Resolve conflicts"
     assert walk["kept_theirs"]
+
+
+def test_the_alt_keys_are_on_only_while_the_bar_offers_them(walk: dict[str, Any]) -> None:
+    # Always on, they took C, M, T and B from every panel, no conflict shown.
+    assert walk["keys_on_before"] == []
+    assert walk["keys_on_during"] == ["Alt+C", "Alt+M", "Alt+T", "Alt+B"]
+    assert walk["keys_on_after"] == []

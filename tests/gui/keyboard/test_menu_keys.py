@@ -35,6 +35,8 @@ def test_an_entry_runs_by_the_letter_it_shows(seen: dict[str, Any], action_id: s
 def test_combine_into_runs_by_its_letter_in_the_trust_panel(
     walks: dict[str, dict[str, Any]],
 ) -> None:
+    # Alt+B: the conflict bar's Keep both took it from the whole window, no conflict shown.
     walk = walks["trust_letters"]
     assert "error" not in walk, walk["error"]
+    assert not walk["keep_both_on"]
     assert walk["asked"].startswith("Combine into…")

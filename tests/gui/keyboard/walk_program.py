@@ -8,12 +8,26 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/: the support package
 
-from gui.keyboard import walks_editor, walks_inbox, walks_menus, walks_panels
+from gui.keyboard import (
+    walks_editor,
+    walks_find,
+    walks_inbox,
+    walks_letters,
+    walks_menus,
+    walks_panels,
+)
 from gui.keyboard.driver import run_walks
 
 WALKS = {
     spec.name: spec
-    for spec in (*walks_editor.WALKS, *walks_panels.WALKS, *walks_inbox.WALKS, *walks_menus.WALKS)
+    for spec in (
+        *walks_editor.WALKS,
+        *walks_panels.WALKS,
+        *walks_inbox.WALKS,
+        *walks_menus.WALKS,
+        *walks_letters.WALKS,
+        *walks_find.WALKS,
+    )
 }
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from gui.keyboard.driver import Keys, Text, Until, Walk, WalkSpec, WalkSteps, focus_in, focus_name
 from memtab.fs.atomic import atomic_write_text
+from memtab.gui.editor.bar_keys import CONFLICT_KEYS
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.memory_home import MAIN, make_home, memory
@@ -70,14 +71,16 @@ def conflict_bar(walk: Walk) -> WalkSteps:
     """A draft, the file changed from a shell, Ctrl+S: the bar's choices by keys."""
     editor = walk.window.memory_tab.controller.editor
     yield from opened(walk, GIT)
+    walk.note("keys_on_before", _conflict_keys_on(walk))
     yield Text("draft ")
     atomic_write_text(
         walk.home.global_root / "tools" / "git.md", memory("Git conventions", "Squash.\n")
     )
     yield Keys("ctrl+s")
     bar = editor.current_tab.prompts.bar  # type: ignore[union-attr]
-    yield Until(lambda: "Compare" in [b.replace("&", "") for b in _labels(bar)], "the bar")
+    yield Until(lambda: "Compare" in _plain_labels(bar), "the bar")
     walk.note("labels", _labels(bar))
+    walk.note("keys_on_during", _conflict_keys_on(walk))
     yield Keys("F6")
     walk.note("f6_focus", focus_name())
     walk.note("f6_on_bar", focus_in(bar))
@@ -94,7 +97,7 @@ def conflict_bar(walk: Walk) -> WalkSteps:
     atomic_write_text(
         walk.home.global_root / "tools" / "git.md", memory("Git conventions", "Merge.\n")
     )
-    yield Until(lambda: "Compare" in [b.replace("&", "") for b in _labels(bar)], "the bar")
+    yield Until(lambda: "Compare" in _plain_labels(bar), "the bar")
     yield Keys("alt+c")
     yield Until(lambda: _diff_dialog(walk) is not None, "the compare window")
     walk.note("alt_c_compares", True)
@@ -107,6 +110,21 @@ def conflict_bar(walk: Walk) -> WalkSteps:
     yield Keys("alt+t")
     yield Until(lambda: "Merge." in editor.buffer_text(), "theirs in the editor")
     walk.note("kept_theirs", "again" not in editor.buffer_text())
+    yield Until(lambda: "Compare" not in _plain_labels(bar), "the conflict's choices gone")
+    walk.note("bar_after", _plain_labels(bar))
+    walk.note("keys_on_after", _conflict_keys_on(walk))
+
+
+def _conflict_keys_on(walk: Walk) -> list[str]:
+    """The conflict's Alt keys enabled now (`editor.bar_keys.CONFLICT_KEYS`)."""
+    actions = walk.window.context.actions
+    return [
+        key for action_id, _choice, key in CONFLICT_KEYS if actions.action(action_id).isEnabled()
+    ]
+
+
+def _plain_labels(bar: QWidget) -> list[str]:
+    return [label.replace("&", "") for label in _labels(bar)]
 
 
 def _labels(bar: QWidget) -> list[str]:

@@ -63,8 +63,9 @@ def menu_letters(walk: Walk) -> WalkSteps:
 
 
 def trust_letters(walk: Walk) -> WalkSteps:
-    """View → Trust's key, then Alt+N, the letter Combine into… shows: it asks where to
-    keep the memory (Alt+B, its letter before, was the conflict bar's Keep both)."""
+    """View → Trust's key, then Alt+B, the letter Combine into… shows: it asks where to
+    keep the memory — Alt+B was the conflict bar's Keep both in the whole window, a
+    conflict shown or not (`editor.bar_keys`: on only while the bar offers it)."""
     trust = walk.window.part(keys.TRUST)
     trust.find_now()  # not the start's delay
     yield Until(lambda: trust.report is not None and not trust.busy, "the trust report")
@@ -72,7 +73,8 @@ def trust_letters(walk: Walk) -> WalkSteps:
     yield Until(
         lambda: isinstance(trust.panel.selected(), DuplicateGroup), "a duplicate group selected"
     )
-    yield Keys("alt+n", until=QApplication.activeModalWidget)
+    walk.note("keep_both_on", walk.window.context.actions.action("editor.keep_both").isEnabled())
+    yield Keys("alt+b", until=QApplication.activeModalWidget)
     asked = QApplication.activeModalWidget()
     walk.note("asked", asked.windowTitle() if asked is not None else None)
     yield Keys("Escape", until=lambda: QApplication.activeModalWidget() is None)

@@ -179,10 +179,10 @@ def test_the_keys_are_the_same_on_every_desktop(
     assert "Ctrl+Q" in keys["window.quit"]
     assert keys["tree.delete"] == ["Del"]  # X11's Delete is Ctrl+D too: Pin's key
     assert keys["editor.find"][0] == keys["window.find"][0] == "Ctrl+F"
-    assert keys["editor.find_next"][0] == keys["search.next_result"][0] == "F3"
+    # F3 is Find next's alone: in the file its next match, elsewhere the search's next line.
+    assert keys["editor.find_next"] == ["F3"] and keys["search.next_result"] == []
     # Ctrl+G is Go to line, in the text too: never Find next (GNOME's and XFCE's FindNext).
     assert keys["editor.go_to_line"] == ["Ctrl+G"] and found["go_to_line"] is True
-    assert "Ctrl+G" not in keys["editor.find_next"] + keys["search.next_result"]
     assert keys["files.undo"][0] == "Ctrl+Z"
     assert keys["files.redo"][:2] == ["Ctrl+Shift+Z", "Ctrl+Y"]
     # In the text and the description both redo, though the desktop's Redo is one of them.
@@ -198,8 +198,6 @@ KEYED = {
     "editor.replace",
     "editor.find_next",
     "editor.find_previous",
-    "search.next_result",
-    "search.previous_result",
     "tree.delete",
     "files.undo",
     "files.redo",

@@ -13,6 +13,7 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory, activate
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.window.palette import MATCHED_ROLE, PaletteDialog, PaletteEntry
 from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
 
 home = support.home
 make_window = support.make_window
@@ -140,3 +141,26 @@ def test_the_letters_typed_show_bold_in_each_row(qtbot: QtBot) -> None:
     assert item is not None and item.data(MATCHED_ROLE) == (0, 2, 4)
     bold = dialog.list.viewport().grab().toImage()
     assert bold != plain
+
+
+def test_typing_matches_a_commands_name_and_menu_never_its_key(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    # "recall" listed Who wrote this line for its Ctrl+Alt+L (and Reject proposals for
+    # its Del), the key's letters bold.
+    window = make_window(home)
+    activate(qtbot, window)
+    editor = window.memory_tab.controller.editor
+    editor.open_file(parse_file_path("/memories/global/tools/git.md"), keep=True)
+    qtbot.waitUntil(lambda: editor.current_ref is not None and not editor.is_reading)
+    shown = answer_with(window, "recall", (Qt.Key.Key_Escape,))
+    window.context.actions.action("window.command_palette").trigger()
+    [dialog] = shown
+    assert "Who wrote this line" in [entry.label for entry in dialog.entries]
+    labels = [entry.label for entry in dialog.shown]
+    assert labels and "Who wrote this line" not in labels
+    for row in range(dialog.list.count()):
+        item = dialog.list.item(row)
+        entry = dialog.shown[row]
+        key_starts = len(entry.text) - len(entry.keys) if entry.keys else len(entry.text)
+        assert all(at < key_starts for at in item.data(MATCHED_ROLE)), entry.text

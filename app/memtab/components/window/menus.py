@@ -6,8 +6,8 @@ Qt.
 at the end of that menu (`plan_menu`), so nothing registered for a menu is left out.
 
 `shortcut_rows` lists every action with keys, under its menu in menu order, the others under
-their feature — each once, by its registered name. Actions with the very same keys (F3: the
-file's next match, or the next search result, by where the focus is) share one row.
+their feature — each once, by its registered name. Actions with the very same keys share one
+row.
 """
 
 from __future__ import annotations
@@ -56,8 +56,6 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "loads.go_to_cut",
         None,
         "search.focus",
-        "search.next_result",
-        "search.previous_result",
         None,
         "tree.rename",
         "tree.delete",

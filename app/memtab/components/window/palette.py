@@ -1,10 +1,12 @@
 """Quick open's and the command palette's rows and matching, without Qt.
 
-An entry is a row: what it is called, what is shown beside it (a path, a menu and keys)
+An entry is a row: what it is called, what is shown beside it (a path, a menu), its key
 and what choosing it does. Typing ranks the entries by fuzzy match
 (`components.search.fuzzy`): by what an entry is called first, by its path or menu only
-for the rest; at most `SHOWN_AT_MOST` rows show. Quick open's entries are every memory file
-the Memory tab's scan shows (`file_entries`).
+for the rest — never by its key: "recall" listed Reject proposals for the "l" of its
+"Del", and Who wrote this line for its "Ctrl+Alt+L", the key's letters bold. At most
+`SHOWN_AT_MOST` rows show. Quick open's entries are every memory file the Memory tab's scan
+shows (`file_entries`); the palette's, the window's actions (`action_entry`).
 """
 
 from __future__ import annotations
@@ -22,21 +24,29 @@ SHOWN_AT_MOST = 200
 
 
 class PaletteEntry(NamedTuple):
-    """One row: what it is called, what is shown beside it (a path, a key) and what choosing
-    it does."""
+    """One row: what it is called, what is shown beside it (a path, a menu), what choosing
+    it does and its key (shown after the rest, never matched)."""
 
     label: str
     detail: str
     choose: Callable[[], object]
+    keys: str = ""
 
     @property
     def searched(self) -> str:
+        """What typing matches: the name and the detail, not the key."""
         return f"{self.label} {self.detail}"
+
+    @property
+    def shown_detail(self) -> str:
+        """What the row shows beside the name: the detail, then the key ("Edit · Ctrl+Z")."""
+        return " · ".join(part for part in (self.detail, self.keys) if part)
 
     @property
     def text(self) -> str:
         """The row as the list shows it."""
-        return f"{self.label}    {self.detail}" if self.detail else self.label
+        shown = self.shown_detail
+        return f"{self.label}    {shown}" if shown else self.label
 
 
 def matching(query: str, entries: Sequence[PaletteEntry]) -> list[PaletteEntry]:
@@ -64,7 +74,7 @@ def matched_letters(query: str, entry: PaletteEntry) -> tuple[int, ...]:
     if found is None:
         return ()
     label = len(entry.label)
-    gap = len(entry.text) - len(entry.detail) - label  # the spaces between, in the row
+    gap = len(entry.text) - len(entry.shown_detail) - label  # the spaces between, in the row
     return tuple(at if at < label else at - 1 + gap for at in found if at != label)
 
 
@@ -118,10 +128,12 @@ def file_entries(scan: HomeScan | None, open_key: Callable[[str], object]) -> li
     return entries
 
 
-def action_detail(menu: str | None, keys: Sequence[str]) -> str:
-    """What the command palette shows beside an action: its menu and its first keys
-    ("Edit · Ctrl+Z")."""
-    return " · ".join(part for part in ((menu or "").capitalize(), *keys[:1]) if part)
+def action_entry(
+    name: str, menu: str | None, keys: Sequence[str], choose: Callable[[], object]
+) -> PaletteEntry:
+    """The command palette's row of an action: its name, its menu (matched with it) and
+    its first key (shown, never matched): "Undo    Edit · Ctrl+Z"."""
+    return PaletteEntry(name, (menu or "").capitalize(), choose, keys[0] if keys else "")
 
 
 def by_label(entries: Sequence[PaletteEntry]) -> list[PaletteEntry]:

@@ -33,6 +33,7 @@ from memtab.components.check.check_view import (
     selection_view,
 )
 from memtab.components.check.marks import panel_row
+from memtab.gui.toolkit.panel_letters import PanelLetters
 from memtab.gui.toolkit.widgets import WrappedLabel
 
 _INDEX_ROLE = Qt.ItemDataRole.UserRole
@@ -70,7 +71,7 @@ class CheckPanel(QWidget):
         self.why = WrappedLabel("", self)
         self.why.setAccessibleName("Why")
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.check_button = QPushButton("Check no&w", self)  # Alt+N: Trust's Combine into…
+        self.check_button = QPushButton("Check no&w", self)
         self.open_button = QPushButton("&Open", self)
         self.fix_button = QPushButton("Apply fi&x…", self)  # Alt+F: the File menu
         self.fix_button.setToolTip(FIX_TIP)
@@ -86,6 +87,7 @@ class CheckPanel(QWidget):
         layout.addWidget(self.why)
         layout.addLayout(buttons)
         self.setFocusProxy(self.list)  # the panel's key puts the keyboard in the findings
+        self.letters = PanelLetters(self)  # Alt+O is Trust's Open too: each panel's own
         self.check_button.clicked.connect(self._on_check_button_clicked)
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.fix_button.clicked.connect(self._on_fix_button_clicked)

@@ -6,7 +6,10 @@ file in sync conflict — offers Compare, Keep mine, Keep theirs (and Keep both)
 open file's bar. Each is an action of the window (`editor.compare`, `editor.keep_mine`,
 `editor.keep_theirs`, `editor.keep_both`): Alt+C, Alt+M, Alt+T, Alt+B, the letters the
 bar's buttons underline (`components.merge.choices`), listed in Help → Keyboard
-shortcuts and, while the bar offers them, in the command palette. Each presses its
+shortcuts. They are enabled only while the open file's bar offers them (`follow_bar`, asked
+whenever a bar shows or clears and the current tab changes): their keys then work from
+anywhere in the window and the palette lists them; with no conflict shown the letters
+are the panels' (Trust's Com&bine into…, a panel's own letters). Each presses its
 button (`components.editor.session.bar_choice` says which is which); Keep both, where
 the bar has none (the editor's own conflict), opens Compare, whose three-way view keeps
 both (Alt+B there).
@@ -24,6 +27,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
 from memtab.components.editor.session import SHOW_DIFF, bar_choice
@@ -101,15 +105,17 @@ class BarKeys(QObject):
         super().__init__(widget)
         self._editor = editor
         self._say = say
+        self._choices: list[tuple[QAction, ConflictChoice]] = []
         for action_id, choice, key in CONFLICT_KEYS:
-            actions.add(
+            action = actions.add(
                 action_id,
                 f"Conflict: {choice.button}",
                 functools.partial(self.choose, choice),
                 keys=[key],
                 tip=choice.tip,
-                enabled_when=functools.partial(self.offers, choice),
             )
+            self._choices.append((action, choice))
+        self.follow_bar()
         actions.add(
             "editor.go_to_bar",
             "Go to the editor's message bar",
@@ -139,6 +145,13 @@ class BarKeys(QObject):
     def offers(self, choice: ConflictChoice) -> bool:
         """Whether the open file's bar offers `choice` now (the palette lists it then)."""
         return self._offered(choice) is not None
+
+    def follow_bar(self) -> None:
+        """Enable each choice's action while the open file's bar offers it, and only then:
+        a key always on took its letter from every panel (a bar shown or cleared, the
+        current tab changed: the editor asks)."""
+        for action, choice in self._choices:
+            action.setEnabled(self.offers(choice))
 
     def choose(self, choice: ConflictChoice) -> None:
         """Press the bar's button of `choice`, or say there is no conflict."""

@@ -416,8 +416,9 @@ class EditorPanel(CurrentTab, QWidget):
             self._tasks = None
 
     def refresh_chrome(self) -> None:
-        """Follow the current tab's state: actions, `dirty_changed`."""
+        """Follow the current tab's state: actions, the conflict's keys, `dirty_changed`."""
         self.editor_actions.update()
+        self.bar_keys.follow_bar()
         dirty = self.is_dirty
         if dirty != self._last_dirty:
             self._last_dirty = dirty
@@ -449,6 +450,7 @@ class EditorPanel(CurrentTab, QWidget):
         tab.link_opened.connect(self._on_tab_link_opened)
         tab.action_requested.connect(self._on_tab_action_requested)
         tab.path_link_opened.connect(self.path_opened)
+        tab.prompts.bar.offer_changed.connect(self.bar_keys.follow_bar)
         tab.view.text_edit.textChanged.connect(self._on_tab_text_changed)
         self._stack.addWidget(tab)
         return tab

@@ -24,7 +24,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QApplication, QPlainTextEdit, QWidget
 
 from memtab.components.editor.go_to import LineTarget
 from memtab.components.editor.panel.actions import (
@@ -130,19 +130,25 @@ class EditorActions(QObject):
             self.replace_in_file,
             keys_in=self._tab_keys_in,
         )
+        self._steps_elsewhere: tuple[Callable[[], object], Callable[[], object]] | None = None
+        # F3 and Shift+F3: one action each, by where the keyboard is (`find_next`).
         self.find_next_action = self._action(
             "editor.find_next",
             "Find &next",
             ["F3"],  # not StandardKey.FindNext: Ctrl+G on GNOME and XFCE, Go to line
-            "Next match",
+            "Next match in the open file; from the tree or the search field, the search's "
+            "next matching line",
             self.find_next,
+            keys_in=self._tab_keys_in,
         )
         self.find_previous_action = self._action(
             "editor.find_previous",
             "Find pre&vious",
             ["Shift+F3"],  # not StandardKey.FindPrevious: Ctrl+Shift+G on GNOME
-            "Previous match",
+            "Previous match in the open file; from the tree or the search field, the "
+            "search's previous matching line",
             self.find_previous,
+            keys_in=self._tab_keys_in,
         )
         self.go_to_line_action = self._action(
             "editor.go_to_line",
@@ -305,13 +311,10 @@ class EditorActions(QObject):
             read_only=panel.is_read_only,
             on_disk=panel.real_path is not None,
         )
-        for action in (
-            self.find_action,
-            self.find_next_action,
-            self.find_previous_action,
-            self.go_to_line_action,
-        ):
+        for action in (self.find_action, self.go_to_line_action):
             action.setEnabled(now.find)
+        for action in (self.find_next_action, self.find_previous_action):
+            action.setEnabled(now.find or self._steps_elsewhere is not None)
         self.replace_action.setEnabled(now.replace)
         self.open_external_action.setEnabled(now.on_disk)
         self.copy_real_path_action.setEnabled(now.on_disk)
@@ -337,19 +340,39 @@ class EditorActions(QObject):
 
     @Slot()
     def find_next(self) -> None:
-        """Select the next match (opens the find bar if it is closed)."""
-        if self._view.finding:
+        """F3: with the keyboard in the open file, its next match (opens the find bar if it
+        is closed); elsewhere, the next step `steps_elsewhere` gave (the search's)."""
+        if self._steps_elsewhere is not None and not self._in_the_file():
+            self._steps_elsewhere[0]()
+        elif self._view.finding:
             self._view.find_bar.find_next()
         else:
             self.find_in_file()
 
     @Slot()
     def find_previous(self) -> None:
-        """Select the previous match (opens the find bar if it is closed)."""
-        if self._view.finding:
+        """Shift+F3: `find_next`'s way back."""
+        if self._steps_elsewhere is not None and not self._in_the_file():
+            self._steps_elsewhere[1]()
+        elif self._view.finding:
             self._view.find_bar.find_previous()
         else:
             self.find_in_file()
+
+    def steps_elsewhere(self, forward: Callable[[], object], back: Callable[[], object]) -> None:
+        """What F3 and Shift+F3 do with the keyboard out of the open file (in the tree, the
+        search field): the search's next and previous matching line. One key, one action,
+        one entry in Edit — two were there, Find next and Next search result."""
+        self._steps_elsewhere = (forward, back)
+        self.update()
+
+    def _in_the_file(self) -> bool:
+        """Whether the keyboard is in the editor (its text, its find bar) with a file shown
+        — from a menu, where it was before the menu opened."""
+        focused = QApplication.focusWidget()
+        widget = self._widget
+        inside = focused is not None and (focused is widget or widget.isAncestorOf(focused))
+        return inside and self._panel.has_file
 
     @Slot()
     def go_to_line(self) -> None:

@@ -48,6 +48,7 @@ from memtab.components.history.panel_view import (
 from memtab.components.text_diff import DiffResult
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
+from memtab.gui.toolkit.panel_letters import PanelLetters
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.diff_pane import DiffPane
@@ -95,7 +96,7 @@ class HistoryPanel(QWidget):
         self.versions.currentItemChanged.connect(self._on_versions_current_item_changed)
         self.diff = DiffPane(self)
         self.diff.show_message(PICK_VERSION)
-        # Alt+S: Alt+R is the Inbox's Reject, a letter of the same window
+        # Alt+S: Alt+R is the Inbox's Reject (the Inbox is no panel of its own letters)
         self.restore_button = QPushButton("Re&store this version", self)
         self.restore_button.setToolTip(RESTORE_TIP)
         self.restore_button.setEnabled(False)
@@ -115,6 +116,7 @@ class HistoryPanel(QWidget):
         layout.addWidget(splitter, 1)
         layout.addLayout(buttons)
         self.setFocusProxy(self.versions)  # the panel's key puts the keyboard in its versions
+        self.letters = PanelLetters(self)  # Alt+S is Trust's Side by side too: its own
         self.setMinimumWidth(240)
         self._show_state(NO_FILE)
 

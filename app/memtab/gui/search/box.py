@@ -13,8 +13,10 @@ the first query is quick), never at start-up. What a keystroke asks and when an 
 stale are Qt-free (`components/search/box_state.py`).
 
 Its actions: `search.focus` (Ctrl+Shift+F) puts the cursor in the field,
-`search.next_result` and `search.previous_result` (F3, Shift+F3) step through the
-matching lines in the editor (in the editor itself, its own F3 finds in the file).
+`search.next_result` and `search.previous_result` step through the matching lines in the
+editor — by name in the command palette; their keys, F3 and Shift+F3, are the editor's
+Find next and Find previous, which step here with the keyboard out of the open file
+(`editor_actions.steps_elsewhere`): one key, one entry in Edit.
 """
 
 from __future__ import annotations
@@ -127,24 +129,10 @@ class SearchBox(QObject):
             on=parent,
             menu="edit",
         )
-        add(
-            "search.next_result",
-            "Next search result",
-            self.next_result,
-            keys=["F3"],  # not StandardKey.FindNext: Ctrl+G on GNOME and XFCE, Go to line
-            focus=within,
-            on=parent,
-            menu="edit",
-        )
-        add(
-            "search.previous_result",
-            "Previous search result",
-            self.previous_result,
-            keys=["Shift+F3"],  # not StandardKey.FindPrevious: Ctrl+Shift+G on GNOME
-            focus=within,
-            on=parent,
-            menu="edit",
-        )
+        # F3 and Shift+F3 are Find next's and Find previous's, which step here out of the
+        # open file: these are the palette's, by name (see the module docstring).
+        add("search.next_result", "Next search result", self.next_result)
+        add("search.previous_result", "Previous search result", self.previous_result)
 
     @property
     def query(self) -> SearchQuery:

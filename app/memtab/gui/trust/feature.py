@@ -10,7 +10,8 @@ it finds (debounced: `RECOMPUTE_DELAY_MS` after the last) — and shows them in 
   (the badges), the Inbox, what the check finds stale, and the three — each item Enter or
   a click from its file and line; View → What needs you (Alt+3) puts the keyboard there.
 - **The Trust panel** (View → Trust, Ctrl+Shift+T: a dock below, built when first shown;
-  its key puts the keyboard in its list, Escape gives it back): every finding, its places
+  its key puts the keyboard in its list, Escape gives it back; pressed with the keyboard
+  in the panel, it closes it — a toggle, as View → Check's key is): every finding, its places
   a row each; Combine into…, Keep, Side by side, Move (`components.trust.changes`, run on
   the lane, each one step of Edit → Undo).
 
@@ -42,7 +43,7 @@ from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import small_dialog
-from memtab.gui.toolkit.keyboard_return import KeyboardReturn
+from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
 from memtab.gui.trust.panel import TrustPanel
 from memtab.gui.trust.room import RoomView
 from memtab.gui.trust.side_by_side import SideBySideDialog
@@ -154,11 +155,14 @@ class TrustFeature(QObject):
         self.panel_action = actions.add(
             "trust.panel",
             "Tr&ust: duplicates, contradictions, leaks",
-            self.open_panel,
+            self.toggle_panel,
             keys=["Ctrl+Shift+T"],
             menu="view",
             tip="Memories that say one thing twice, disagree, or sit in the wrong place",
+            checkable=True,
+            checked_when=self.dock.isVisible,
         )
+        self.dock.visibilityChanged.connect(self.panel_action.setChecked)
         self.room_action = actions.add(
             "trust.room",
             "What &needs you",
@@ -229,6 +233,17 @@ class TrustFeature(QObject):
         self._first_look.stop()
         self._set_status("Looking…")
         self._jobs().submit_latest(FIND_KEY, self._engine.find)
+
+    def toggle_panel(self) -> None:
+        """View → Trust: show the panel with the keyboard in it (shown already, the keyboard
+        elsewhere: put it there) — or, pressed with the keyboard in it, close it, the
+        keyboard going back where it came from; a checked entry in View, as Check's."""
+        if self.dock.isVisible() and holds_keyboard(self.dock):
+            self._way_back.give_back_if_held()
+            self.dock.hide()
+        else:
+            self.open_panel()
+        self.panel_action.setChecked(self.dock.isVisible())
 
     def open_panel(self) -> None:
         """Show the panel with the keyboard in its list (Escape gives it back:

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.merge.choices import COMPARE, KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
 from memtab.components.trust.changes import move_target
 from memtab.components.trust.room import (
     Target,
@@ -36,6 +35,7 @@ from memtab.components.trust.room import (
 )
 from memtab.components.window.menus import MENUS
 from memtab.components.window.mnemonics import mnemonic, with_mnemonic
+from memtab.gui.toolkit.panel_letters import PanelLetters
 from memtab.trust.contradictions.records import Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
@@ -43,20 +43,17 @@ from memtab.trust.memories import where_in_words
 from memtab.trust.records import MemoryPlace
 from memtab.trust.report import TrustReport
 
-_BUTTONS = ("&Open", "Combi&ne into…", "&Keep as they are", "&Side by side")
+_BUTTONS = ("&Open", "Com&bine into…", "&Keep as they are", "&Side by side")
 """Open's, Combine into…'s, Keep's and Side by side's texts (Move's says where)."""
 _TAKEN = {
     letter
-    for text in (
-        *(choice.label for choice in (COMPARE, KEEP_MINE, KEEP_THEIRS, KEEP_BOTH)),
-        *(title for _menu, title in MENUS),
-        *_BUTTONS,
-    )
+    for text in (*(title for _menu, title in MENUS), *_BUTTONS)
     if (letter := mnemonic(text)) is not None
 }
-"""Letters Move's may not have: the conflict bar's Alt keys, which the whole window has
-(Alt+B was Keep both's, never Combine into…'s; Alt+M and Alt+T Move's), the menu bar's
-and the panel's other buttons'."""
+"""Letters Move's may not have: the menu bar's (Alt+F in the panel opens File) and the
+panel's other buttons'. The panel's letters are its own where the keyboard is in it
+(`toolkit.panel_letters`): the conflict bar's Alt+M and Alt+T, while a conflict shows,
+work everywhere else."""
 
 FOUND_ROLE = Qt.ItemDataRole.UserRole + 1
 PLACE_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -120,6 +117,7 @@ class TrustPanel(QWidget):
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.why)
         layout.addLayout(buttons)
+        self.letters = PanelLetters(self)  # Alt+O is Check's Open too: each panel's own
         self.report: TrustReport | None = None
         self._update_buttons()
 
@@ -202,7 +200,9 @@ class TrustPanel(QWidget):
         self.side_button.setEnabled(isinstance(found, Contradiction))
         target = move_target(found) if isinstance(found, Leak) else None
         self.move_button.setEnabled(target is not None)
-        self.move_button.setText(with_mnemonic(target, _TAKEN) if target else "&Move")
+        self.letters.set_text(
+            self.move_button, with_mnemonic(target, _TAKEN) if target else "&Move"
+        )
         if isinstance(found, Leak) and target is None:
             self.move_button.setToolTip("Another agent's memory: move it with that agent")
         else:

@@ -184,7 +184,10 @@ def build_search_box(window: MainWindow) -> SearchBox:
     """The search field and its searches."""
     tab = window.memory_tab
     link = window.part(EDITOR_LINK)
-    return SearchBox(window.context, tab, tab.tree, tab.model, link, tab)
+    box = SearchBox(window.context, tab, tab.tree, tab.model, link, tab)
+    # F3 out of the open file: the next matching line (one key, one action).
+    window.part(EDITOR).editor_actions.steps_elsewhere(box.next_result, box.previous_result)
+    return box
 
 
 def build_tab_host(window: MainWindow) -> TabHost:

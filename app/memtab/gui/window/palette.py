@@ -4,7 +4,8 @@ Quick open lists every memory file the Memory tab's scan shows — the workspace
 and the other agents' memory — by name and path; typing narrows the list by fuzzy match
 (`components.search.fuzzy`), Enter opens the file in the editor (its row is selected, its
 folder opened) with the keyboard in its text. The palette lists every action of the
-window's registry that is enabled now, with its menu and keys; Enter runs it. Both are one
+window's registry that is enabled now, with its menu and key — typing matches its name and
+menu, never its key; Enter runs it. Both are one
 small dialog over the window: a field and a list, Up/Down moving in the list while the
 field keeps the focus. The rows and their matching are Qt-free
 (`components/window/palette.py`)."""
@@ -42,7 +43,7 @@ from PySide6.QtWidgets import (
 
 from memtab.components.window.palette import (
     PaletteEntry,
-    action_detail,
+    action_entry,
     by_label,
     file_entries,
     letter_runs,
@@ -184,7 +185,7 @@ class PaletteDialog(QDialog):
         self.list.clear()
         for entry in self.shown:
             item = QListWidgetItem(entry.text)
-            item.setToolTip(entry.detail)
+            item.setToolTip(entry.shown_detail)
             item.setData(MATCHED_ROLE, matched_letters(query, entry))
             self.list.addItem(item)
         if self.shown:
@@ -214,8 +215,7 @@ def action_entries(actions: ActionRegistry, *, leave_out: frozenset[str]) -> lis
         if entry.id in leave_out or not action.isEnabled():
             continue
         keys = [key.toString(key.SequenceFormat.NativeText) for key in entry.keys]
-        detail = action_detail(entry.menu, keys)
-        entries.append(PaletteEntry(plain_title(action.text()), detail, action.trigger))
+        entries.append(action_entry(plain_title(action.text()), entry.menu, keys, action.trigger))
     actions.release()
     return by_label(entries)
 

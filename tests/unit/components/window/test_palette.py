@@ -5,7 +5,7 @@ from __future__ import annotations
 from memtab.components.window.palette import (
     SHOWN_AT_MOST,
     PaletteEntry,
-    action_detail,
+    action_entry,
     by_label,
     letter_runs,
     matched_letters,
@@ -51,11 +51,34 @@ def test_keys_move_within_the_list() -> None:
     assert moved_row(0, 1, 0) is None
 
 
-def test_an_actions_detail_is_its_menu_and_first_keys() -> None:
-    assert action_detail("edit", ["Ctrl+Z", "Ctrl+Shift+Z"]) == "Edit · Ctrl+Z"
-    assert action_detail(None, ["F1"]) == "F1"
-    assert action_detail("view", []) == "View"
-    assert action_detail(None, []) == ""
+def test_an_actions_row_shows_its_menu_and_first_key() -> None:
+    assert action_entry("Undo", "edit", ["Ctrl+Z", "Ctrl+Shift+Z"], nothing).text == (
+        "Undo    Edit · Ctrl+Z"
+    )
+    assert action_entry("Help", None, ["F1"], nothing).text == "Help    F1"
+    assert action_entry("Trust", "view", [], nothing).text == "Trust    View"
+    assert action_entry("Quit", None, [], nothing).text == "Quit"
+
+
+REJECT = action_entry("Reject proposals", None, ["Del"], nothing)
+WHO = action_entry("Who wrote this line", "view", ["Ctrl+Alt+L"], nothing)
+RECALL = action_entry("What each agent recalls for a prompt…", "view", ["Ctrl+Alt+R"], nothing)
+
+
+def test_typing_never_matches_a_key() -> None:
+    # "recall" listed Reject proposals (the "l" of Del) and Who wrote this line (Ctrl+Alt+L).
+    assert matching("recall", [REJECT, WHO, RECALL]) == [RECALL]
+    assert matching("ctrl", [WHO]) == []
+    assert matching("view", [WHO]) == [WHO]  # its menu is matched
+
+
+def test_no_letter_of_a_key_is_bold() -> None:
+    for query in ("recall", "whl", "who view", "wv"):
+        for entry in (REJECT, WHO, RECALL):
+            key_starts = len(entry.text) - len(entry.keys)
+            assert all(at < key_starts for at in matched_letters(query, entry)), (query, entry)
+    # A menu's letters are bold where they are: "Who wrote this line    View · Ctrl+Alt+L".
+    assert [WHO.text[at] for at in matched_letters("wv", WHO)] == ["W", "V"]
 
 
 def test_the_rows_text_and_the_palettes_order() -> None:

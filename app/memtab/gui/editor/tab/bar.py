@@ -63,10 +63,13 @@ class MessageBar(QFrame):
     Signals:
         action_triggered(str): the id of the action button clicked.
         dismissed(): the close button was clicked (the bar hides itself).
+        offer_changed(): a message was shown or the bar cleared — the buttons it offers
+            changed (the conflict's keys follow them: `gui/editor/bar_keys`).
     """
 
     action_triggered = Signal(str)
     dismissed = Signal()
+    offer_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """An empty, hidden bar; `show_message` fills and shows it."""
@@ -173,6 +176,7 @@ class MessageBar(QFrame):
         self.update()
         self.show()
         self._fit_text()
+        self.offer_changed.emit()
 
     @property
     def expanded(self) -> bool:
@@ -203,6 +207,7 @@ class MessageBar(QFrame):
         self._buttons = {}
         self._default = None
         self.hide()
+        self.offer_changed.emit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter on the bar (or a button in it) picks the default action."""

@@ -7,14 +7,18 @@ make Ctrl+D a field's Delete (the next character goes), while it is the window's
 `keep_window_keys_from_fields()` makes it one rule for the whole application: the field
 that takes the keyboard (any line edit, plain or rich text, spin box or combo box — the
 editor's text, a dialog's, Qt's own in a QInputDialog) leaves `WINDOW_KEYS` to the
-window's shortcuts, and, where none takes them (a dialog, Pin disabled), to nothing. Only
+window's shortcuts, and, where none takes them (a dialog, Pin disabled), to nothing. So
+does an Alt+letter (`is_alt_letter`): Qt's fields type its letter when no shortcut takes
+it — Alt+O in the open file, no panel's Open there, put an "o" into the memory. Only
 the fields the focus reaches are watched: an application-wide event filter would run
 Python for every event of every widget.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Slot
+import sys
+
+from PySide6.QtCore import QEvent, QObject, Qt, Slot
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -86,8 +90,27 @@ TEXT_FIELDS = (QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox, QComboBox
 line edit inside them)."""
 
 
+_ALT_ONLY = Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier
+_TYPES_WITH_OPTION = sys.platform == "darwin"  # Option (Qt's Alt) types é, ø… on a Mac
+
+
+def is_alt_letter(event: QKeyEvent) -> bool:
+    """Whether `event` is Alt+letter (Shift or not; not Ctrl+Alt, Windows' AltGr): a menu's,
+    a button's or a panel's key, never a letter to type."""
+    modifiers = event.modifiers()
+    return (
+        not _TYPES_WITH_OPTION
+        and bool(modifiers & Qt.KeyboardModifier.AltModifier)
+        and not modifiers & ~_ALT_ONLY
+        and event.text().isprintable()
+        and bool(event.text())
+    )
+
+
 def is_window_key(event: QKeyEvent) -> bool:
-    """Whether `event` is one of `WINDOW_KEYS`."""
+    """Whether `event` is one of `WINDOW_KEYS`, or an Alt+letter."""
+    if is_alt_letter(event):
+        return True
     pressed = QKeySequence(event.keyCombination())
     return any(key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch for key in WINDOW_KEYS)
 
