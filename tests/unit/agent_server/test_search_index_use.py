@@ -163,3 +163,30 @@ def test_an_index_rebuilt_while_a_warm_server_searches_it_answers_from_every_fil
         assert len(_paths(service, "kestrel")) == 3
     finally:
         service.catalog.close()
+
+
+@pytest.mark.usefixtures("background_at_once")
+@pytest.mark.expect_log(
+    "memtab.search_index.index", "WARNING", r"^Search index .* is damaged .*: rebuilt$"
+)
+@pytest.mark.parametrize("left", ["nothing", "a link"])
+def test_an_index_moved_away_from_a_warm_server_is_rebuilt_and_answers_from_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, expect_log: Any, left: str
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    home = _home(tmp_path, 3)
+    service = _service(home)
+    try:
+        assert len(_paths(service, "kestrel")) == 3
+        watching, index = service.catalog._watching, service.catalog._index
+        assert watching is not None and index is not None
+        watching.join(30)
+        index.path.rename(tmp_path / "moved-away")
+        if left == "a link":  # another user's, to a folder of hers not made yet
+            index.path.symlink_to(tmp_path / "grab")
+            expect_log("memtab.search_index.opening", "WARNING", r"^Search index .* was no folder")
+        assert len(_paths(service, "kestrel")) == 3  # no error of tantivy's
+        assert index.path.is_dir() and not index.path.is_symlink()
+        assert not (tmp_path / "grab").exists()
+    finally:
+        service.catalog.close()
