@@ -248,19 +248,21 @@ class MemoryCatalog:
 
     def search(self, query: str, *, scope: str | None, limit: int) -> list[SearchHit]:
         """The files best matching `query`, best first: path, scope, score and the line
-        that holds most of its words (`line` None when only the name or description did)."""
-        ranked = self._fresh(_Query(query, scope, limit))
-        with self._lock:
-            files, roots, index = self._files, self._roots, self._index
-            scopes = self._root_scopes
-        assert index is not None  # opened by the first listing
-        if ranked is None:
-            within = [root for root in roots if in_scope(scopes.get(root, root), scope)]
-            ranked = index.search(query, within, limit=limit)
-            for _ in range(3):  # each file it names stat'ed, as the answer read ahead's were
-                if not self._presumed or not confirm_answer(files, index, [h.id for h in ranked]):
-                    break
-                ranked = index.search(query, within, limit=limit)
+        that holds most of its words (`line` None when only the name or description did);
+        listed, indexed and searched again when the index started again under the search
+        (found damaged or gone: rebuilt, empty), never that empty index's answer."""
+        for _ in range(3):
+            ranked = self._fresh(_Query(query, scope, limit))
+            with self._lock:
+                files, roots, index = self._files, self._roots, self._index
+                scopes = self._root_scopes
+            assert index is not None  # opened by the first listing
+            if ranked is None:
+                within = [root for root in roots if in_scope(scopes.get(root, root), scope)]
+                ranked = self._searched(index, files, query, within, limit)
+            if index.generation == self._generation:
+                break
+        assert ranked is not None  # the loop ran
         results = []
         for hit in ranked:
             listed = files.get(hit.id)
@@ -285,6 +287,17 @@ class MemoryCatalog:
             )
         self._answered.set()
         return results
+
+    def _searched(
+        self, index: SearchIndex, files: ListedFiles, query: str, within: list[str], limit: int
+    ) -> list[Hit]:
+        """The index's answer, the presumed files it names stat'ed (again when one changed)."""
+        ranked = index.search(query, within, limit=limit)
+        for _ in range(3):
+            if not self._presumed or not confirm_answer(files, index, [h.id for h in ranked]):
+                break
+            ranked = index.search(query, within, limit=limit)
+        return ranked
 
     def _fresh(self, query: _Query | None = None) -> list[Hit] | None:
         """List now when nothing (or a change of ours, or a folder's a watched root

@@ -80,9 +80,11 @@ _UNUSABLE_WORDS = re.compile(
     rf"os error ({_ERRNO_WORDS})\b|No space left|Read-only file system|Permission denied"
     r"|File too large"
 )
+# A folder gone (moved away, deleted, a link at its name: `kind: NotFound`, what tantivy
+# says taking its lock in it) is damaged too: rebuilt where it was, never followed.
 _DAMAGED_WORDS = re.compile(
-    r"corrupt|does not exist|Failed to open|not found|deserializ|checksum|Data corrupted"
-    r"|incompatib|Index format|version|truncat|unexpected end",
+    r"corrupt|does not exist|Failed to open|not ?found|No such file|deserializ|checksum"
+    r"|Data corrupted|incompatib|Index format|version|truncat|unexpected end",
     re.IGNORECASE,
 )
 

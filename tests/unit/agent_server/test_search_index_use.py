@@ -2,7 +2,9 @@
 changed since the last one indexed them, and recalls the others' descriptions from the
 cache the last one saved; a change made outside is answered by the next
 search once the watch has seen it, a deleted file no more; with nothing indexed yet, the
-first answer comes within its budget and says indexing goes on (docs/formats.md §22.11)."""
+first answer comes within its budget and says indexing goes on; an index rebuilt or moved
+away under a warm server answers from every file, never an empty index's "no results"
+(docs/formats.md §22.11)."""
 
 from __future__ import annotations
 
@@ -134,4 +136,57 @@ def test_with_nothing_indexed_the_first_answer_says_indexing_goes_on(
         assert len(final["results"]) == 3
     finally:
         go_on.set()
+        service.catalog.close()
+
+
+@pytest.mark.usefixtures("background_at_once")
+@pytest.mark.expect_log(
+    "memtab.search_index.index", "WARNING", r"^Search index .* is damaged .*: rebuilt$"
+)
+def test_an_index_rebuilt_while_a_warm_server_searches_it_answers_from_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    home = _home(tmp_path, 3)
+    service = _service(home)
+    try:
+        assert len(_paths(service, "kestrel")) == 3
+        watching, index = service.catalog._watching, service.catalog._index
+        assert watching is not None and index is not None
+        watching.join(30)  # watched: the next search lists nothing again
+        assert service.catalog._observer is not None
+        # Moved away, and a `memtab search` rebuilding it between its new folder and its
+        # first commit: the server's next read finds no index there and starts it again,
+        # empty — the answer must not be that empty index's.
+        index.path.rename(tmp_path / "moved-away")
+        index.path.mkdir(mode=0o700)
+        assert len(_paths(service, "kestrel")) == 3
+    finally:
+        service.catalog.close()
+
+
+@pytest.mark.usefixtures("background_at_once")
+@pytest.mark.expect_log(
+    "memtab.search_index.index", "WARNING", r"^Search index .* is damaged .*: rebuilt$"
+)
+@pytest.mark.parametrize("left", ["nothing", "a link"])
+def test_an_index_moved_away_from_a_warm_server_is_rebuilt_and_answers_from_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, expect_log: Any, left: str
+) -> None:
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    home = _home(tmp_path, 3)
+    service = _service(home)
+    try:
+        assert len(_paths(service, "kestrel")) == 3
+        watching, index = service.catalog._watching, service.catalog._index
+        assert watching is not None and index is not None
+        watching.join(30)
+        index.path.rename(tmp_path / "moved-away")
+        if left == "a link":  # another user's, to a folder of hers not made yet
+            index.path.symlink_to(tmp_path / "grab")
+            expect_log("memtab.search_index.opening", "WARNING", r"^Search index .* was no folder")
+        assert len(_paths(service, "kestrel")) == 3  # no error of tantivy's
+        assert index.path.is_dir() and not index.path.is_symlink()
+        assert not (tmp_path / "grab").exists()
+    finally:
         service.catalog.close()
