@@ -53,7 +53,7 @@ from memtab.components.window.palette import (
 )
 from memtab.gui.actions import ActionRegistry, plain_title
 from memtab.gui.context import WindowContext
-from memtab.gui.toolkit.dialog_layout import fit_to_screen
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, small_dialog
 from memtab.gui.toolkit.style import mute
 
 logger = logging.getLogger(__name__)
@@ -122,15 +122,8 @@ class PaletteDialog(QDialog):
         *,
         empty_text: str = "Nothing matches.",
     ) -> None:
-        # A small dialog: a title and a close button, no minimize or maximize.
-        flags = Qt.WindowType
-        super().__init__(
-            parent,
-            flags.Dialog
-            | flags.CustomizeWindowHint
-            | flags.WindowTitleHint
-            | flags.WindowCloseButtonHint,
-        )
+        super().__init__(parent)
+        small_dialog(self)
         self.setObjectName("paletteDialog")
         self.setWindowTitle(title)
         self.entries = list(entries)
