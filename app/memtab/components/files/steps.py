@@ -444,10 +444,9 @@ class PinStep(UndoStep):
 
 
 @dataclass(frozen=True)
-class TogetherStep(UndoStep):
-    """One operation that changed several files, taken back as one step: its steps in
-    order, stopping at the first that fails (what it undid so far stays undone, and the
-    message says what did not). Turned around: what the applied ones did, in reverse."""
+class SeveralSteps(UndoStep):
+    """Steps over several files taken back as one: they affect and write what their
+    steps do."""
 
     steps: tuple[UndoStep, ...]
 
@@ -458,6 +457,17 @@ class TogetherStep(UndoStep):
     @property
     def written(self) -> tuple[MemoryFileRef, ...]:
         return tuple(ref for step in self.steps for ref in step.written)
+
+    def with_steps(self, steps: list[UndoStep]) -> UndoStep | None:
+        """The same kind of step over `steps` (None when there are none)."""
+        return replace(self, steps=tuple(steps)) if steps else None
+
+
+@dataclass(frozen=True)
+class TogetherStep(SeveralSteps):
+    """One operation that changed several files, taken back as one step: its steps in
+    order, stopping at the first that fails (what it undid so far stays undone, and the
+    message says what did not). Turned around: what the applied ones did, in reverse."""
 
     def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
         inverses: list[UndoStep] = []
@@ -471,35 +481,18 @@ class TogetherStep(UndoStep):
             touched += applied.result.touched
             if not applied.result.ok:
                 result = replace(applied.result, touched=tuple(touched))
-                return Applied(result, self._turned(inverses))
+                return Applied(result, self.with_steps(inverses))
             created = created or applied.result.created
             messages.append(applied.result.message)
         result = OpResult("; ".join(messages), created=created, touched=tuple(touched))
-        return Applied(result, self._turned(inverses))
-
-    def _turned(self, inverses: list[UndoStep]) -> UndoStep | None:
-        if not inverses:
-            return None
-        return TogetherStep(
-            self.workspace, self.description, orphan_dir=self.orphan_dir, steps=tuple(inverses)
-        )
+        return Applied(result, self.with_steps(inverses))
 
 
 @dataclass(frozen=True)
-class EachStep(UndoStep):
+class EachStep(SeveralSteps):
     """Many files changed at once and taken back as one step, each on its own terms: a
     file changed since is left as it is and named, the others are taken back all the same
     (Restore all of a burst: 745 files). Turned around: what the applied ones did."""
-
-    steps: tuple[UndoStep, ...]
-
-    @property
-    def affected(self) -> tuple[MemoryFileRef, ...]:
-        return tuple(ref for step in self.steps for ref in step.affected)
-
-    @property
-    def written(self) -> tuple[MemoryFileRef, ...]:
-        return tuple(ref for step in self.steps for ref in step.written)
 
     def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
         inverses: list[UndoStep] = []
@@ -513,13 +506,7 @@ class EachStep(UndoStep):
             if not applied.result.ok:
                 kept.append(applied.result.error or applied.result.message)
         done = len(self.steps) - len(kept)
-        inverse = (
-            EachStep(
-                self.workspace, self.description, orphan_dir=self.orphan_dir, steps=tuple(inverses)
-            )
-            if inverses
-            else None
-        )
+        inverse = self.with_steps(inverses)
         if not done:
             failed = OpResult(f"Undo of {self.description} failed", error="; ".join(kept[:3]))
             return Applied(replace(failed, touched=tuple(touched)), inverse)
