@@ -7,6 +7,8 @@
 - `InotifyFloor`: the file watcher's floor — from a write to the event reaching a
   watchdog handler on the observer thread (inotify on Linux, the same library and event
   filter Memtab's watcher uses), with no Qt in between.
+- `SDK_FLOOR`: a Python importing what Memtab's MCP server imports of the SDK and
+  answering an agent's first line (`INITIALIZE`, the request the MCP benchmarks send).
 
 Processes are started exactly like Memtab's: the same interpreter, environment and
 bytecode cache, and timed from just before the spawn.
@@ -147,3 +149,28 @@ def inotify_floor(root: Path) -> Iterator[InotifyFloor]:
     finally:
         observer.stop()
         observer.join(5.0)
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "bench", "version": "1"},
+    },
+}
+
+# What `memtab/agent_server/server.py` imports of the SDK, and an answer once it has.
+SDK_FLOOR = """
+import sys
+import anyio, mcp_types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+sys.stdin.readline()
+sys.stdout.write('{"jsonrpc": "2.0", "id": 1, "result": {}}\\n')
+sys.stdout.flush()
+sys.stdin.read()
+"""

@@ -24,33 +24,12 @@ from pathlib import Path
 
 import pytest
 
+from bench.floors import INITIALIZE, SDK_FLOOR
 from bench.table import Row, median, record
 from memtab.demo import create_demo_home
 
 pytestmark = pytest.mark.bench
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "bench", "version": "1"},
-    },
-}
-# What `memtab/agent_server/server.py` imports of the SDK, and an answer once it has.
-SDK_FLOOR = """
-import sys
-import anyio, mcp_types
-from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
-sys.stdin.readline()
-sys.stdout.write('{"jsonrpc": "2.0", "id": 1, "result": {}}\\n')
-sys.stdout.flush()
-sys.stdin.read()
-"""
 TARGET_RATIO = 1.2
 
 

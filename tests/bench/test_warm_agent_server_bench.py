@@ -34,6 +34,7 @@ from typing import IO, Any
 
 import pytest
 
+from bench.floors import INITIALIZE
 from bench.table import Row, median, record
 from memtab.agent_server.bridge.rendezvous import rendezvous
 from memtab.agent_server.hosting.status import host_status
@@ -45,16 +46,6 @@ pytestmark = pytest.mark.bench
 WARM_TARGET_S = 0.1
 PSS_TARGET_RATIO = 1.5
 SESSIONS = 5
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "bench", "version": "1"},
-    },
-}
 # A Python that answers the first line at once: what no process an agent spawns can beat.
 BARE_PYTHON = """
 import sys
