@@ -12,7 +12,7 @@ import contextlib
 import hashlib
 import logging
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Self
@@ -348,6 +348,20 @@ class ScopeStore(ScopeView):
             if counted:
                 keys = [key for _path, key in counted]
                 self._update_meta(counted[0][0], lambda: self.meta.record_writes(keys))
+
+    def give_back_meta(self, kept: Sequence[tuple[VirtualPath, Mapping[str, object]]]) -> None:
+        """Files about to be brought back from history get the pins and usage their
+        deleted versions kept, in one update of memory-meta.json (before they are there,
+        so a rescan never shows one unpinned); best effort, as every use counted."""
+        if kept:
+            update = {self.meta_key(path): meta for path, meta in kept}
+            self._update_meta(kept[0][0], lambda: self.meta.restore_entries(update))
+
+    def take_back_meta(self, paths: Sequence[VirtualPath]) -> None:
+        """`give_back_meta` undone for files that were not brought back after all."""
+        if paths:
+            keys = [self.meta_key(path) for path in paths]
+            self._update_meta(paths[0], lambda: self.meta.drop_subtrees(keys))
 
     def _update_meta(self, path: VirtualPath, update: Callable[[], None]) -> None:
         # The operation itself already happened: failing to update memory-meta.json (read-

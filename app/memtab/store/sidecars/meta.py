@@ -264,6 +264,20 @@ class MetaStore:
                 current = entries.raw.get(key)
                 entries.raw[key] = {**(current if isinstance(current, dict) else {}), **provenance}
 
+    def restore_entries(self, kept: Mapping[str, Any]) -> None:
+        """`restore_entry` for several files in one write: each key given the pins, usage
+        and provenance history kept of it (`kept`, as a deleted version holds them)."""
+        with self._editing() as entries:
+            for key, raw in kept.items():
+                entries.set(key, sanitize_entry(raw))
+                provenance = provenance_of(raw)
+                if provenance:
+                    current = entries.raw.get(key)
+                    entries.raw[key] = {
+                        **(current if isinstance(current, dict) else {}),
+                        **provenance,
+                    }
+
     def update_entries(
         self,
         updates: Mapping[str, Callable[[MetaEntry], MetaEntry | None]],
