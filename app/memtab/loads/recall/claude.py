@@ -84,9 +84,8 @@ tests/unit/loads/test_recall_cases.py holds this to."""
 WORDS_NOTE = (
     "Memtab predicts this pick from the words of each name and description, not their "
     "meaning: on prompts it was not tuned on it agreed with a careful reader's pick "
-    f"{HELD_OUT_AGREEMENT[0] * 100:.0f}–{HELD_OUT_AGREEMENT[1] * 100:.0f} % of the time; asking "
-    "the model "
-    "(--model, or Ask the model too) sends it Claude Code's own request"
+    f"{HELD_OUT_AGREEMENT[0] * 100:.0f}–{HELD_OUT_AGREEMENT[1] * 100:.0f} % of the time; "
+    "asking the model (--model, or Ask the model too) sends it Claude Code's own request"
 )
 RETRIEVED_HEADER = (
     "Retrieved for possible relevance — use only if it actually applies to what the user asked."
