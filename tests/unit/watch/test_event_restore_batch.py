@@ -19,6 +19,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.meta import MetaStore
 from memtab.watch import events
 from memtab.watch.events import LeftPath, change_events
 from support.memory_paths import vpath
@@ -126,3 +127,30 @@ def test_what_an_agent_writes_before_the_scope_is_locked_is_left_as_it_wrote_it(
     assert (root / "note31.md").read_text("utf-8") == "# merged, then edited\n"
     assert (root / "note02.md").read_bytes() == before["note02.md"]
     assert not store.is_pinned(vpath("/memories/global/note01.md"))
+
+
+def test_taking_the_restore_back_updates_the_uses_once(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _before = _burst(tmp_path, clock)
+    root = store.root(Scope.GLOBAL)
+    after = _texts(root)
+    (event,) = change_events(store.home)
+    stack = UndoStack()
+    restore_event(stack, store.home, event)
+    pinned = vpath("/memories/global/note00.md")
+    rewritten = store.meta.load()[store.meta_key(vpath("/memories/global/note35.md"))]
+    assert store.is_pinned(pinned)
+
+    updates = calls_through(monkeypatch, MetaStore, "_editing")
+    undone = undo_step(store.home, stack.pop())  # type: ignore[arg-type]
+    monkeypatch.undo()
+
+    assert undone.ok and undone.message.endswith(f"{DELETED + REWRITTEN} files turned back")
+    assert _texts(root) == after
+    assert len(updates) == 1  # one update of memory-meta.json, not one a file (40)
+    assert not store.is_pinned(pinned)  # what came back went again, its pins with it
+    assert store.meta_key(pinned) not in store.meta.load()
+    entries = store.meta.load()
+    now = entries[store.meta_key(vpath("/memories/global/note35.md"))]
+    assert now.access_count == rewritten.access_count + 1  # the undo's write counted

@@ -225,6 +225,17 @@ class MetaStore:
             for key in keys:
                 entries.set(key, _written(entries.get(key), now))
 
+    def record_writes_and_drops(self, changes: Iterable[tuple[str, bool]]) -> None:
+        """Writes counted and removed files forgotten (`True`: dropped, with what is under
+        it), in their order, in one update of the file (a burst's restore taken back)."""
+        now = self._clock()
+        with self._editing() as entries:
+            for key, dropped in changes:
+                if dropped:
+                    entries.pop_subtree(key)
+                else:
+                    entries.set(key, _written(entries.get(key), now))
+
     def set_pinned(self, key: str, pinned: bool) -> None:
         """Pin (counts as one use) or unpin (keeps the usage stats)."""
         now = self._clock()
