@@ -80,7 +80,6 @@ STRING_FIELDS_BEFORE_FIRST_PAINT_MAX = 17
 REACHED_AFTER_FIRST_PAINT = frozenset(
     {
         "memtab.components.window.mnemonics",  # dialog_layout's
-        "memtab.desktop",
         "memtab.fs.config.settings_file",
         "memtab.gui.tasks.file_channel",
         "memtab.gui.toolkit.crash_dialog",
@@ -88,7 +87,6 @@ REACHED_AFTER_FIRST_PAINT = frozenset(
         "memtab.gui.toolkit.keyboard_return",
         "memtab.sources",
         "memtab.sources.config",
-        "memtab.store.leftovers",
     }
 )
 
