@@ -246,8 +246,8 @@ class HomeWatcher(QObject):
     # -- observer lifecycle ------------------------------------------------------------
 
     def _start_observer(self, *, polling_reason: str | None = None) -> None:
-        # lazy: watchdog, the observers and the probe of new directories (~30 ms) load
-        # when watching starts, after the paint
+        # lazy: watchdog, the observers and the probe of new directories (37 modules,
+        # ~1.5 MiB traced, ~45 ms) load when watching starts, after the paint
         from memtab.gui.activity.watch_observer import Observing
 
         assert self._root is not None
