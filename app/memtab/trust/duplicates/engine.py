@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
+from itertools import repeat
 from typing import NamedTuple
 
 from memtab.check.documents import Document
@@ -300,7 +301,8 @@ def _differ_in_wording(
     differing = one ^ other
     if not differing:
         return True
-    return max(weight.get(s, 0.0) for s in differing) < min(weight.get(s, 0.0) for s in one & other)
+    get = weight.get
+    return max(map(get, differing, repeat(0.0))) < min(map(get, one & other, repeat(0.0)))
 
 
 def _one_a_note(
