@@ -10,8 +10,9 @@ changed is telling a story), nor records of what happened (session summaries, ep
 Each pair says which line is newer: when each was written, by blame (history: the
 version that brought the line in), else when its file last changed.
 
-`ContradictionsEngine` keeps each file's claims (`trust.per_file`): a second run reads
-every file again but reads claims only out of those whose text changed.
+`ContradictionsEngine` keeps each file's claims (`trust.per_file`, in Memtab's cache dir
+too): a second run, in this process or the next, reads every file again but reads claims
+only out of those whose text changed.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
-from typing import Literal
+from typing import Any, Literal
 
 from memtab.blame.service import blame_file
 from memtab.check.documents import Document, seen_together
@@ -36,7 +37,7 @@ from memtab.trust.contradictions.records import (
     ContradictionsReport,
 )
 from memtab.trust.memories import place_of, read_memories
-from memtab.trust.per_file import PerFile
+from memtab.trust.per_file import KeptOnDisk, PerFile
 
 LineTime = Callable[[Document, int], int]
 """When a line of a memory was written (ms since the epoch)."""
@@ -59,23 +60,29 @@ class ContradictionsEngine:
         self.home = home
         self._env = env
         self._sources = sources
-        self._claims: PerFile[tuple[Claim, ...]] = PerFile()
+        self._claims = PerFile(
+            KeptOnDisk.of_home(home, "contradictions", pack=packed_claims, unpack=unpacked_claims)
+        )
         self._line_time = line_time or BlamedTimes(home)
 
     def find(self, workspace_id: str | None = None) -> ContradictionsReport:
         """Every contradiction of the home's memory (or of what `workspace_id`'s sessions
         see). HomeError for an unusable registry or an unknown workspace."""
         collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
+        everything = workspace_id is None and self._sources
         return ContradictionsReport(
-            contradictions=tuple(self.pairs_of(collected.documents)),
+            contradictions=tuple(self.pairs_of(collected.documents, everything=everything)),
             files_read=len(collected.documents),
             problems=collected.problems,
         )
 
-    def pairs_of(self, documents: Sequence[Document]) -> list[Contradiction]:
-        """The contradictions among `documents` (see the module doc)."""
+    def pairs_of(
+        self, documents: Sequence[Document], *, everything: bool = True
+    ) -> list[Contradiction]:
+        """The contradictions among `documents` (see the module doc); `everything`: they
+        are every memory the engine reads (what it keeps of others is forgotten)."""
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
-        claims = self._claims.of_all(compared, lambda d: claims_of(d.text))
+        claims = self._claims.of_all(compared, _claims_of, everything=everything)
         by_thing: dict[tuple[str, str], list[tuple[Document, Claim]]] = defaultdict(list)
         for document, found in zip(compared, claims, strict=True):
             for claim in found:
@@ -120,6 +127,22 @@ class ContradictionsEngine:
             newer=newer,
             why=_why(first, second, newer),
         )
+
+
+def _claims_of(document: Document) -> tuple[Claim, ...]:
+    return claims_of(document.text)
+
+
+def packed_claims(claims: tuple[Claim, ...]) -> object:
+    """A memory's claims as the engine's cache keeps them (`per_file.KeptOnDisk`)."""
+    return tuple(map(tuple, claims))
+
+
+def unpacked_claims(held: Any) -> tuple[Claim, ...]:
+    """`packed_claims`' inverse (TypeError or ValueError for what it never made)."""
+    if type(held) is not tuple:
+        raise TypeError("not a memory's claims")
+    return tuple(map(Claim._make, held))
 
 
 def _side(document: Document, claim: Claim, written_at: int) -> ClaimedLine:

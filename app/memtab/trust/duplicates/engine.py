@@ -25,8 +25,9 @@ Records of what happened (session summaries, episodes, Codex's rollout summaries
 chosen on the tuning half of the seeded corpus (`tests/support/seeded_duplicates.py`),
 and measured on the held-out half (docs/trust-quality.md "Duplicates").
 
-`DuplicatesEngine` keeps each file's words (`trust.per_file`): a second run reads every
-file again but works out the words only of those whose text changed.
+`DuplicatesEngine` keeps each file's words (`trust.per_file`, in Memtab's cache dir too):
+a second run, in this process or the next, reads every file again but works out the
+words only of those whose text changed.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from itertools import repeat
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
 from memtab.store.home import Home
@@ -48,7 +49,7 @@ from memtab.store.text.near_duplicates import (
 )
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
 from memtab.trust.memories import place_of, read_memories, where_in_words
-from memtab.trust.per_file import PerFile
+from memtab.trust.per_file import KeptOnDisk, PerFile
 from memtab.trust.records import MemoryPlace
 from memtab.trust.words import content_lines, sentence_stems, statements, stem
 
@@ -98,6 +99,19 @@ def note_words(document: Document) -> NoteWords:
     return NoteWords(digest.digest(), frozenset(stems), tuple(found))
 
 
+def packed_words(words: NoteWords) -> object:
+    """A memory's words as the engine's cache keeps them (`per_file.KeptOnDisk`)."""
+    return (words.content, words.stems, tuple(map(tuple, words.statements)))
+
+
+def unpacked_words(held: Any) -> NoteWords:
+    """`packed_words`' inverse (TypeError or ValueError for what it never made)."""
+    content, stems, said = held
+    if type(content) is not bytes or type(stems) is not frozenset:
+        raise TypeError("not a memory's words")
+    return NoteWords(content, stems, tuple(map(Statement._make, said)))
+
+
 class DuplicatesEngine:
     """Finds the duplicates of a home's memory (see the module doc)."""
 
@@ -107,7 +121,9 @@ class DuplicatesEngine:
         self.home = home
         self._env = env
         self._sources = sources
-        self._words: PerFile[NoteWords] = PerFile()
+        self._words = PerFile(
+            KeptOnDisk.of_home(home, "duplicates", pack=packed_words, unpack=unpacked_words)
+        )
 
     def find(
         self, workspace_id: str | None = None, *, kept: Collection[str] = ()
@@ -116,7 +132,8 @@ class DuplicatesEngine:
         but those whose key is in `kept`. HomeError for an unusable registry or an
         unknown workspace."""
         collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
-        groups = self.groups_of(collected.documents)
+        everything = workspace_id is None and self._sources
+        groups = self.groups_of(collected.documents, everything=everything)
         shown = tuple(group for group in groups if group.key not in kept)
         return DuplicatesReport(
             groups=shown,
@@ -125,10 +142,13 @@ class DuplicatesEngine:
             problems=collected.problems,
         )
 
-    def groups_of(self, documents: Sequence[Document]) -> list[DuplicateGroup]:
-        """The groups among `documents` (see the module doc)."""
+    def groups_of(
+        self, documents: Sequence[Document], *, everything: bool = True
+    ) -> list[DuplicateGroup]:
+        """The groups among `documents` (see the module doc); `everything`: they are every
+        memory the engine reads (what it keeps of others is forgotten)."""
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
-        words = self._words.of_all(compared, note_words)
+        words = self._words.of_all(compared, note_words, everything=everything)
         notes = [(d, w) for d, w in zip(compared, words, strict=True) if w.stems]
         by_content: dict[bytes, list[int]] = defaultdict(list)
         for index, (_, found) in enumerate(notes):

@@ -1,0 +1,200 @@
+"""What the trust engines keep of each memory file between processes (`trust.per_file`,
+docs/formats.md §19.10): the next command works out only the files whose text changed,
+follows every edit, survives a damaged cache, and keeps it private."""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import zlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+from memtab.check.documents import Document
+from memtab.store.home import Home
+from memtab.trust.contradictions import engine as contradictions
+from memtab.trust.duplicates import engine as duplicates
+from memtab.trust.leaks import engine as leaks
+from memtab.trust.leaks.engine import Identity, LeaksEngine
+from memtab.trust.per_file import CACHE_VERSION, MAGIC, cache_file_for
+from support.private_modes import mode_of
+from support.seeded_memories import memory, project_path
+
+TESTING = "# Testing\n\n- Run the API tests with `pnpm test --filter api` before pushing.\n"
+TESTING_AGAIN = "# How we test\n\nBefore a push, run the api tests: `pnpm test --filter api`.\n"
+PORTS = "# Ports\n\n- The API runs on port 8000.\n"
+PORTS_AGAIN = "# Ports\n\n- The API runs on port 8080.\n"
+WEB = f"# Web\n\n- The web app lives in {project_path('web')}/src/app.tsx.\n"
+
+# Each engine by its cache's name: the function that works a file out (patched to count
+# its calls), and one run of a fresh engine — a new process's — over some documents.
+Run = Callable[[Home, Sequence[Document]], object]
+ENGINES: dict[str, tuple[object, str, Run]] = {
+    "duplicates": (
+        duplicates,
+        "note_words",
+        lambda home, docs: duplicates.DuplicatesEngine(home).groups_of(docs),
+    ),
+    "contradictions": (
+        contradictions,
+        "claims_of",
+        lambda home, docs: contradictions.ContradictionsEngine(home, line_time=_no_time).pairs_of(
+            docs
+        ),
+    ),
+    "leaks": (
+        leaks,
+        "mentions_of",
+        lambda home, docs: LeaksEngine(home).leaks_of(docs, _projects("api", "web")),
+    ),
+}
+
+
+def _no_time(document: Document, line: int) -> int:
+    return document.modified_ms
+
+
+def _projects(*names: str) -> dict[str, Identity]:
+    return {project_path(n): leaks.identity_of(project_path(n)) for n in names}
+
+
+def _documents(*, ports: str = PORTS, testing: str = TESTING) -> list[Document]:
+    return [
+        memory("global", "ports.md", ports),
+        memory("project:api", "ports.md", PORTS_AGAIN),
+        memory("global", "testing.md", testing),
+        memory("project:api", "web.md", WEB),
+    ]
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    return Home(tmp_path / "home")
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
+    """The paths of the files the engine `name` works out from now on."""
+    module, function, _ = ENGINES[name]
+    real = getattr(module, function)
+    made: list[str] = []
+
+    def counted(first: object, *rest: object) -> object:
+        # note_words takes the document; claims_of and mentions_of its text
+        made.append(first.path if isinstance(first, Document) else str(first))
+        return real(first, *rest)
+
+    monkeypatch.setattr(module, function, counted)
+    return made
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_the_next_process_works_out_only_the_changed_file(
+    home: Home, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = ENGINES[name][2]
+    first = run(home, _documents())
+    made = _counting(monkeypatch, name)
+    assert run(home, _documents()) == first and made == []
+    changed = _documents(ports=PORTS_AGAIN)
+    again = run(home, changed)
+    assert len(made) == 1
+    monkeypatch.undo()
+    cache_file_for(home, name).unlink()
+    assert again == run(home, changed)  # what a run with no cache finds
+
+
+def test_the_cache_follows_an_edit_to_what_it_finds(home: Home) -> None:
+    run = ENGINES["contradictions"][2]
+    assert len(run(home, _documents())) == 1  # 8000 against 8080
+    assert run(home, _documents(ports=PORTS_AGAIN)) == []
+    assert len(run(home, _documents())) == 1
+    run = ENGINES["duplicates"][2]
+    assert run(home, _documents()) == []
+    [group] = run(home, [*_documents(testing=TESTING_AGAIN), memory("global", "t.md", TESTING)])
+    assert group.kind == "reworded"
+
+
+DAMAGES: dict[str, Callable[[bytes], bytes]] = {
+    "empty": lambda data: b"",
+    "not ours": lambda data: b"\x00garbage" * 100,
+    "cut short": lambda data: data[: len(data) // 2],
+    "a byte changed": lambda data: data[:-5] + bytes([data[-5] ^ 0xFF]) + data[-4:],
+    "its digest changed": lambda data: data[: len(MAGIC)] + bytes(16) + data[len(MAGIC) + 16 :],
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+@pytest.mark.parametrize("name", ENGINES)
+def test_a_damaged_cache_is_worked_out_anew_and_written_again(
+    home: Home, name: str, damage: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = ENGINES[name][2]
+    found = run(home, _documents())
+    path = cache_file_for(home, name)
+    path.write_bytes(DAMAGES[damage](path.read_bytes()))
+    made = _counting(monkeypatch, name)
+    assert run(home, _documents()) == found
+    assert len(made) == 4  # every file worked out again
+    made.clear()
+    assert run(home, _documents()) == found and made == []  # and the cache written anew
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_a_cache_of_the_right_digest_but_another_shape_is_worked_out_anew(
+    home: Home, name: str
+) -> None:
+    """Data that is no engine's (a file forged, or written by a Memtab whose values had
+    another shape under the same version): nothing crashes, the files are worked out."""
+    run = ENGINES[name][2]
+    found = run(home, _documents())
+    path = cache_file_for(home, name)
+    for held in (
+        [1, 2, 3],
+        (1, str(home.root), name, None, ("k",), bytes(16), (42,)),
+        (CACHE_VERSION, str(home.root), name, (), ("k",), bytes(16), ((1, 2),)),
+        (CACHE_VERSION, str(home.root), name, (), ("k", "l"), bytes(16), (42,)),
+    ):
+        body = zlib.compress(marshal.dumps(held))
+        path.write_bytes(MAGIC + hashlib.blake2b(body, digest_size=16).digest() + body)
+        assert run(home, _documents()) == found
+
+
+def test_what_a_file_names_is_read_again_for_another_project_s_names(home: Home) -> None:
+    documents = _documents()
+    assert LeaksEngine(home).leaks_of(documents, _projects("api")) == []
+    [leak] = LeaksEngine(home).leaks_of(documents, _projects("api", "web"))
+    assert leak.place.path == "/memories/project/web.md" and leak.kind == "other-project"
+
+
+def test_a_run_over_some_files_keeps_what_it_had_of_the_others(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents = _documents()
+    duplicates.DuplicatesEngine(home).groups_of(documents)
+    duplicates.DuplicatesEngine(home).groups_of(documents[:1], everything=False)
+    made = _counting(monkeypatch, "duplicates")
+    duplicates.DuplicatesEngine(home).groups_of(documents)
+    assert made == []
+    duplicates.DuplicatesEngine(home).groups_of(documents[:1])  # everything: the rest forgotten
+    duplicates.DuplicatesEngine(home).groups_of(documents)
+    assert len(made) == 3
+
+
+def test_the_cache_is_private_whatever_the_umask(home: Home, umask: int) -> None:
+    """It holds the memory's sentences: 0600 in a 0700 folder (docs/formats.md §16.2)."""
+    ENGINES["duplicates"][2](home, _documents())
+    path = cache_file_for(home, "duplicates")
+    assert mode_of(path.parent) == 0o700 and mode_of(path) == 0o600
+
+
+def test_the_cache_is_never_written_through_a_link(home: Home, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("someone's file\n", encoding="utf-8")
+    path = cache_file_for(home, "duplicates")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(elsewhere)
+    ENGINES["duplicates"][2](home, _documents())
+    assert elsewhere.read_text(encoding="utf-8") == "someone's file\n"
+    assert not path.is_symlink() and path.read_bytes().startswith(MAGIC)
