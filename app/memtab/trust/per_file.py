@@ -9,10 +9,11 @@ what is kept follows the home.
 
 With a `KeptOnDisk`, what was kept outlives the process: a command's next run (`memtab
 duplicates` again, the window's next look in its child process) reads the one cache file
-of its engine and works out only the files whose text changed since. The file is keyed
-by the text's digest, not the file's size and times: the text is read anyway (the
-engines show lines of it), and a digest never takes an edit within the clock's grain, a
-`touch` setting the time back or a copy over it for no change.
+of its engine and works out only the files whose text changed since; a `KeptAnswer`
+keeps what it worked out of them all together (the duplicates' pairs) for a run over the
+same files. A file's value is keyed by its text's digest, not the file's size and times:
+the text is read anyway (the engines show lines of it), and a digest never misses an
+edit within the clock's grain nor a `touch` setting the time back.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 CACHE_VERSION = 1
-"""Bumped when what an engine keeps of a file changes shape or meaning."""
+"""Bumped when what an engine keeps of a file changes shape or meaning (a test pins what
+the engines work out of the seeded corpora to it: tests/unit/trust/test_per_file.py)."""
 MAGIC = b"memtab-trust\n"
 MARSHAL_VERSION = 4
 """The `marshal` format written (read by every Python since 3.4)."""
@@ -121,52 +123,25 @@ class KeptOnDisk(Generic[T]):
     def load(self, context: Hashable) -> dict[str, tuple[bytes, T]]:
         """Each file's digest and value by its key, as the cache file holds them for
         `context` (empty when it holds none: see the class doc)."""
-        keep_private(self.path)
-        try:
-            data = read_regular_file(self.path, limit=MAX_CACHE_BYTES + 1, truncate=True)
-        except FileNotFoundError:
-            return {}
-        except OSError as error:
-            logger.info("The trust cache %s is not read (%s): worked out anew", self.path, error)
-            return {}
-        try:
-            return self._entries(data, context)
-        except (ValueError, TypeError, EOFError, IndexError, zlib.error) as error:
-            logger.info("The trust cache %s is damaged (%s): worked out anew", self.path, error)
-            return {}
+        return read_held(self.path, lambda held: self._entries(held, context)) or {}
 
-    def _entries(self, data: bytes, context: Hashable) -> dict[str, tuple[bytes, T]]:
-        head = len(MAGIC) + _DIGEST
-        if len(data) > MAX_CACHE_BYTES or not data.startswith(MAGIC):
-            raise ValueError("not a cache of this kind")
-        body = data[head:]
-        if hashlib.blake2b(body, digest_size=_DIGEST).digest() != data[len(MAGIC) : head]:
-            raise ValueError("its digest is not its content's")
-        with collection_paused():
-            held = marshal.loads(zlib.decompress(body))
-            if not (type(held) is tuple and len(held) == 7):
-                raise ValueError("not the shape written")
-            version, home, engine, kept_for, keys, digests, values = held
-            if (version, home, engine, kept_for) != (
-                CACHE_VERSION,
-                self._home,
-                self._engine,
-                context,
-            ):
-                return {}  # another version's, home's, engine's or context's: not ours
-            if len(digests) != _DIGEST * len(keys) or len(values) != len(keys):
-                raise ValueError("its lists do not line up")
-            unpack = self._unpack
-            return {
-                key: (digests[index * _DIGEST : (index + 1) * _DIGEST], unpack(values[index]))
-                for index, key in enumerate(keys)
-                if type(key) is str
-            }
+    def _entries(self, held: tuple[Any, ...], context: Hashable) -> dict[str, tuple[bytes, T]]:
+        if len(held) != 7:
+            raise ValueError("not the shape written")
+        version, home, engine, kept_for, keys, digests, values = held
+        if (version, home, engine, kept_for) != (CACHE_VERSION, self._home, self._engine, context):
+            return {}  # another version's, home's, engine's or context's: not ours
+        if len(digests) != _DIGEST * len(keys) or len(values) != len(keys):
+            raise ValueError("its lists do not line up")
+        unpack = self._unpack
+        return {
+            key: (digests[index * _DIGEST : (index + 1) * _DIGEST], unpack(values[index]))
+            for index, key in enumerate(keys)
+            if type(key) is str
+        }
 
     def save(self, entries: dict[str, tuple[bytes, T]], context: Hashable) -> None:
-        """Write `entries` (each file's digest and value by its key) for `context`
-        (atomically, not durably: a cache lost with a crash is only worked out again; a
-        failure is logged)."""
+        """Write `entries` (each file's digest and value by its key) for `context`."""
         pack = self._pack
         held = (
             CACHE_VERSION,
@@ -177,18 +152,104 @@ class KeptOnDisk(Generic[T]):
             b"".join(digest for digest, _ in entries.values()),
             tuple(pack(value) for _, value in entries.values()),
         )
-        try:
-            # what `pack` makes is plain data by its contract; mypy cannot see it is
-            body = zlib.compress(marshal.dumps(held, MARSHAL_VERSION), 1)  # type: ignore[arg-type]
-        except ValueError as error:  # a value marshal cannot write: an engine's bug
-            logger.error("The trust cache %s is not written: %s", self.path, error)
-            return
-        data = MAGIC + hashlib.blake2b(body, digest_size=_DIGEST).digest() + body
-        try:
-            with Directory.open(private_dir(self.path.parent)) as directory:
-                directory.replace(self.path.name, data, mode=PRIVATE_FILE_MODE, durable=False)
-        except OSError as error:
-            logger.info("The trust cache %s is not written (%s)", self.path, error)
+        write_held(self.path, held)
+
+
+class KeptAnswer:
+    """What an engine worked out of every file's values together — the duplicates' pair
+    searches — kept for its next run over the same files: by a digest of their keys and
+    texts in order (`PerFile.last_run`), in memory and in a cache file of its own (the
+    format of `KeptOnDisk`'s, its tuple `(version, "<home path>", "<engine>", digest,
+    answer)`). `valid` says whether what the file holds is an answer the engine could
+    have made (a file damaged or forged is none: worked out anew)."""
+
+    def __init__(self, path: Path, *, home: Home, engine: str, valid: Callable[[Any], bool]):
+        self.path = path
+        self._home = str(home.root)
+        self._engine = engine
+        self._valid = valid
+        self._kept: tuple[bytes, Any] | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def of_home(cls, home: Home, engine: str, *, valid: Callable[[Any], bool]) -> KeptAnswer:
+        return cls(cache_file_for(home, engine), home=home, engine=engine, valid=valid)
+
+    def get(self, run: bytes) -> Any | None:
+        """The answer kept for the files digested to `run`, or None."""
+        with self._lock:
+            if self._kept is not None and self._kept[0] == run:
+                return self._kept[1]
+        answer = read_held(self.path, lambda held: self._answer(held, run))
+        if answer is not None:
+            with self._lock:
+                self._kept = (run, answer)
+        return answer
+
+    def _answer(self, held: tuple[Any, ...], run: bytes) -> Any | None:
+        if len(held) != 5:
+            raise ValueError("not the shape written")
+        version, home, engine, kept_for, answer = held
+        if (version, home, engine, kept_for) != (CACHE_VERSION, self._home, self._engine, run):
+            return None  # another version's, home's or engine's, or other files'
+        if not self._valid(answer):
+            raise ValueError("not an answer of this engine")
+        return answer
+
+    def put(self, run: bytes, answer: object) -> None:
+        """Keep `answer` (plain data: see `KeptOnDisk`) for the files digested to `run`."""
+        with self._lock:
+            self._kept = (run, answer)
+        write_held(self.path, (CACHE_VERSION, self._home, self._engine, run, answer))
+
+
+R = TypeVar("R")
+
+
+def read_held(path: Path, read: Callable[[tuple[Any, ...]], R]) -> R | None:
+    """What `read` makes of the tuple a cache file at `path` holds (see `KeptOnDisk`):
+    None when there is no file, or it is damaged (logged at info; `read` raising
+    ValueError, TypeError or IndexError for what it finds is damage too)."""
+    keep_private(path)
+    try:
+        data = read_regular_file(path, limit=MAX_CACHE_BYTES + 1, truncate=True)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        logger.info("The trust cache %s is not read (%s): worked out anew", path, error)
+        return None
+    head = len(MAGIC) + _DIGEST
+    try:
+        if len(data) > MAX_CACHE_BYTES or not data.startswith(MAGIC):
+            raise ValueError("not a cache of this kind")
+        body = data[head:]
+        if hashlib.blake2b(body, digest_size=_DIGEST).digest() != data[len(MAGIC) : head]:
+            raise ValueError("its digest is not its content's")
+        with collection_paused():
+            held = marshal.loads(zlib.decompress(body))
+            if type(held) is not tuple:
+                raise ValueError("not the shape written")
+            return read(held)
+    except (ValueError, TypeError, EOFError, IndexError, zlib.error) as error:
+        logger.info("The trust cache %s is damaged (%s): worked out anew", path, error)
+        return None
+
+
+def write_held(path: Path, held: tuple[Any, ...]) -> None:
+    """Write `held` (plain data) as a cache file at `path` (see `KeptOnDisk`): atomically,
+    not durably — a cache lost with a crash is only worked out again; a failure is
+    logged."""
+    try:
+        body = zlib.compress(marshal.dumps(held, MARSHAL_VERSION), 1)
+    except ValueError as error:  # a value marshal cannot write: an engine's bug
+        logger.error("The trust cache %s is not written: %s", path, error)
+        return
+    data = MAGIC + hashlib.blake2b(body, digest_size=_DIGEST).digest() + body
+    try:
+        with Directory.open(private_dir(path.parent)) as directory:
+            directory.replace(path.name, data, mode=PRIVATE_FILE_MODE, durable=False)
+    except OSError as error:
+        logger.info("The trust cache %s is not written (%s)", path, error)
 
 
 class PerFile(Generic[T]):
@@ -200,6 +261,8 @@ class PerFile(Generic[T]):
         self._kept: dict[str, tuple[bytes, T]] | None = None if disk is not None else {}
         self._context: Hashable = None
         self._lock = threading.Lock()
+        self.last_run = b""
+        """A digest of the keys and texts of the files of the last run, in order."""
 
     def of_all(
         self,
@@ -221,8 +284,10 @@ class PerFile(Generic[T]):
         found: dict[str, tuple[bytes, T]] = {}
         results = []
         worked_out = 0
+        run = hashlib.blake2b(digest_size=_DIGEST)
         for document in documents:
             digest = digest_of(document)
+            run.update(digest)
             value = by_digest.get(digest)
             if value is None:
                 value = by_digest[digest] = make(document)
@@ -235,6 +300,7 @@ class PerFile(Generic[T]):
         with self._lock:
             self._kept = found
             self._context = context
+            self.last_run = run.digest()
         if changed and self._disk is not None:
             self._disk.save(found, context)
         return results

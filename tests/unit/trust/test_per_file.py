@@ -19,6 +19,7 @@ from memtab.trust.duplicates import engine as duplicates
 from memtab.trust.leaks import engine as leaks
 from memtab.trust.leaks.engine import Identity, LeaksEngine
 from memtab.trust.per_file import CACHE_VERSION, MAGIC, cache_file_for
+from support import seeded_contradictions, seeded_duplicates, seeded_leaks
 from support.private_modes import mode_of
 from support.seeded_memories import memory, project_path
 
@@ -141,6 +142,20 @@ def test_a_damaged_cache_is_worked_out_anew_and_written_again(
     assert run(home, _documents()) == found and made == []  # and the cache written anew
 
 
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_damaged_pairs_are_searched_anew_and_written_again(
+    home: Home, damage: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents = [*_documents(testing=TESTING_AGAIN), memory("global", "t.md", TESTING)]
+    run = ENGINES["duplicates"][2]
+    found = run(home, documents)
+    path = cache_file_for(home, "duplicates-pairs")
+    path.write_bytes(DAMAGES[damage](path.read_bytes()))
+    asked = _searches(monkeypatch)
+    assert run(home, documents) == found and len(asked) == 2
+    assert run(home, documents) == found and len(asked) == 2
+
+
 @pytest.mark.parametrize("name", ENGINES)
 def test_a_cache_of_the_right_digest_but_another_shape_is_worked_out_anew(
     home: Home, name: str
@@ -159,6 +174,51 @@ def test_a_cache_of_the_right_digest_but_another_shape_is_worked_out_anew(
         body = zlib.compress(marshal.dumps(held))
         path.write_bytes(MAGIC + hashlib.blake2b(body, digest_size=16).digest() + body)
         assert run(home, _documents()) == found
+
+
+def _searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many sets each pair search of the duplicates engine is asked about from now on."""
+    real = duplicates.near_duplicate_pairs
+    asked: list[int] = []
+
+    def counted(sets: Sequence[frozenset[str]], *args: object, **kwargs: object) -> object:
+        asked.append(len(sets))
+        return real(sets, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(duplicates, "near_duplicate_pairs", counted)
+    return asked
+
+
+def test_the_next_run_over_the_same_files_searches_no_pairs_again(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents = [*_documents(testing=TESTING_AGAIN), memory("global", "t.md", TESTING)]
+    run = ENGINES["duplicates"][2]
+    found = run(home, documents)
+    assert [group.kind for group in found] == ["reworded"]
+    asked = _searches(monkeypatch)
+    assert run(home, documents) == found and asked == []
+    changed = [*documents, memory("project:api", "t.md", TESTING_AGAIN)]
+    again = run(home, changed)
+    assert len(asked) == 2  # one file more: both searches again
+    monkeypatch.undo()
+    for name in ("duplicates", "duplicates-pairs"):
+        cache_file_for(home, name).unlink()
+    assert again == run(home, changed)
+
+
+def test_pairs_kept_for_other_sets_are_searched_again(home: Home) -> None:
+    """Pairs naming sets a run does not have (a forged file of the right digest) are no
+    answer: searched anew, never an index out of range."""
+    documents = [*_documents(testing=TESTING_AGAIN), memory("global", "t.md", TESTING)]
+    engine = duplicates.DuplicatesEngine(home)
+    found = engine.groups_of(documents)
+    path = cache_file_for(home, "duplicates-pairs")
+    held = marshal.loads(zlib.decompress(path.read_bytes()[len(MAGIC) + 16 :]))
+    forged = (*held[:4], (((0.9, 0, 99),), ()))
+    body = zlib.compress(marshal.dumps(forged))
+    path.write_bytes(MAGIC + hashlib.blake2b(body, digest_size=16).digest() + body)
+    assert ENGINES["duplicates"][2](home, documents) == found
 
 
 def test_what_a_file_names_is_read_again_for_another_project_s_names(home: Home) -> None:
@@ -198,3 +258,41 @@ def test_the_cache_is_never_written_through_a_link(home: Home, tmp_path: Path) -
     ENGINES["duplicates"][2](home, _documents())
     assert elsewhere.read_text(encoding="utf-8") == "someone's file\n"
     assert not path.is_symlink() and path.read_bytes().startswith(MAGIC)
+
+
+WORKED_OUT = {1: "cf7a6e40d9aab3b7"}
+"""What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
+`per_file.CACHE_VERSION`."""
+
+
+def _plain(value: object) -> object:
+    """`value` with its sets sorted (their order is the process's hash seed's)."""
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    return value.hex() if isinstance(value, bytes) else value
+
+
+def _worked_out() -> str:
+    texts = [note.text for note in seeded_duplicates.build().notes]
+    texts += [m.text for m in seeded_contradictions.build(memories=300).memories]
+    texts += [m.text for m in seeded_leaks.build().memories]
+    projects = _projects(*seeded_leaks.PROJECTS)
+    names = sorted({n for i in projects.values() for n in i.names}, key=len, reverse=True)
+    pattern = leaks._names_pattern(names)
+    digest = hashlib.sha256()
+    for index, text in enumerate(texts):
+        words = duplicates.note_words(memory("global", f"{index}.md", text))
+        said = (words, contradictions.claims_of(text), leaks.mentions_of(text, pattern))
+        digest.update(repr(_plain(said)).encode())
+    return digest.hexdigest()[:16]
+
+
+def test_what_is_worked_out_of_a_file_is_pinned_to_the_cache_s_version() -> None:
+    """A user's cache holds what an older Memtab worked out: a change to what the engines
+    work out of a file (a stop word, a claim's pattern) must come with a new version."""
+    assert _worked_out() == WORKED_OUT.get(CACHE_VERSION), (
+        "what the trust engines work out of a file changed: bump per_file.CACHE_VERSION "
+        "(users' caches hold what the old code worked out) and pin the new digest here"
+    )

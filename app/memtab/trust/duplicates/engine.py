@@ -27,7 +27,8 @@ and measured on the held-out half (docs/trust-quality.md "Duplicates").
 
 `DuplicatesEngine` keeps each file's words (`trust.per_file`, in Memtab's cache dir too):
 a second run, in this process or the next, reads every file again but works out the
-words only of those whose text changed.
+words only of those whose text changed; and the pairs its two searches found
+(`per_file.KeptAnswer`): a run over the same files searches none.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from memtab.store.text.near_duplicates import (
 )
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
 from memtab.trust.memories import place_of, read_memories, where_in_words
-from memtab.trust.per_file import KeptOnDisk, PerFile
+from memtab.trust.per_file import KeptAnswer, KeptOnDisk, PerFile
 from memtab.trust.records import MemoryPlace
 from memtab.trust.words import content_lines, sentence_stems, statements, stem
 
@@ -124,6 +125,7 @@ class DuplicatesEngine:
         self._words = PerFile(
             KeptOnDisk.of_home(home, "duplicates", pack=packed_words, unpack=unpacked_words)
         )
+        self._searches = KeptAnswer.of_home(home, "duplicates-pairs", valid=_searched)
 
     def find(
         self, workspace_id: str | None = None, *, kept: Collection[str] = ()
@@ -155,9 +157,22 @@ class DuplicatesEngine:
             by_content[found.content].append(index)
         representatives = [members[0] for members in by_content.values()]
         weight = idf_weights(notes[i][1].stems for i in representatives)
+        eligible = [i for i in representatives if len(notes[i][1].stems) >= MIN_NOTE_STEMS]
+        held = _rules_held(notes, representatives)
+        rules = [s for s, said in held.items() if len({i for i, _ in said}) <= COMMON_FILES]
+        # The two searches over the same files (their words in the same order) find the
+        # same pairs: the last run's are kept (most of a run over files that did not change).
+        searched = self._searches.get(self._words.last_run)
+        if searched is None or not _fits(searched, len(eligible), len(rules)):
+            searched = (
+                _reworded_pairs([notes[i][1].stems for i in eligible], weight),
+                _rule_pairs(rules, weight),
+            )
+            self._searches.put(self._words.last_run, searched)
         groups: list[DuplicateGroup] = []
         grouped: dict[int, int] = {}  # a note's index → its group's number
-        for members, similarity in self._reworded(notes, representatives, weight):
+        for alike, similarity in alike_groups(searched[0], rank=lambda index: index):
+            members = [eligible[i] for i in alike]
             every = [i for rep in members for i in by_content[notes[rep][1].content]]
             number = len(groups)
             grouped.update(dict.fromkeys(every, number))
@@ -166,22 +181,56 @@ class DuplicatesEngine:
             if len(members) > 1 and members[0] not in grouped:
                 grouped.update(dict.fromkeys(members, len(groups)))
                 groups.append(_copy_group(notes, members))
-        groups += _rule_groups(notes, representatives, grouped, weight)
+        groups += _rule_groups(notes, held, rules, searched[1], grouped)
         order: dict[DuplicateKind, int] = {"copy": 0, "reworded": 1, "rule": 2}
         return sorted(groups, key=lambda g: (order[g.kind], g.members[0].path, g.key))
 
-    @staticmethod
-    def _reworded(
-        notes: Sequence[tuple[Document, NoteWords]],
-        representatives: Sequence[int],
-        weight: Mapping[str, float],
-    ) -> list[tuple[list[int], float]]:
-        """Groups of representatives alike at `REWORDED_SIMILARITY` (note indexes)."""
-        eligible = [i for i in representatives if len(notes[i][1].stems) >= MIN_NOTE_STEMS]
-        sets = [notes[i][1].stems for i in eligible]
-        pairs = near_duplicate_pairs(sets, REWORDED_SIMILARITY, weight=weight)
-        found = alike_groups(pairs, rank=lambda index: index)
-        return [([eligible[i] for i in members], low) for members, low in found]
+
+Pairs = tuple[tuple[float, int, int], ...]
+"""(similarity, i, j) of every pair a search found, as `near_duplicate_pairs` says them."""
+
+
+def _reworded_pairs(sets: Sequence[frozenset[str]], weight: Mapping[str, float]) -> Pairs:
+    """The memories' stems alike at `REWORDED_SIMILARITY`."""
+    return tuple(near_duplicate_pairs(sets, REWORDED_SIMILARITY, weight=weight))
+
+
+def _rule_pairs(sets: Sequence[frozenset[str]], weight: Mapping[str, float]) -> Pairs:
+    """The sentences' stems alike at `RULE_SIMILARITY` that differ only in wording."""
+    return tuple(
+        (similarity, a, b)
+        for similarity, a, b in near_duplicate_pairs(sets, RULE_SIMILARITY, weight=weight)
+        if _differ_in_wording(sets[a], sets[b], weight)
+    )
+
+
+def _searched(answer: Any) -> bool:
+    """Whether `answer` is the two searches' pairs, as `groups_of` keeps them."""
+    return (
+        type(answer) is tuple
+        and len(answer) == 2
+        and all(
+            type(pairs) is tuple
+            and all(
+                type(pair) is tuple
+                and len(pair) == 3
+                and type(pair[0]) is float
+                and type(pair[1]) is int
+                and type(pair[2]) is int
+                for pair in pairs
+            )
+            for pairs in answer
+        )
+    )
+
+
+def _fits(searched: tuple[Pairs, Pairs], reworded: int, rules: int) -> bool:
+    """Whether every pair kept names sets that are there (the same files digest alike)."""
+    return all(
+        0 <= i < count and 0 <= j < count
+        for pairs, count in zip(searched, (reworded, rules), strict=True)
+        for _, i, j in pairs
+    )
 
 
 def _group_key(places: Sequence[MemoryPlace], contents: Sequence[bytes | str]) -> str:
@@ -269,24 +318,27 @@ def _as_written(stems: Sequence[str], documents: Sequence[Document]) -> list[str
     return [written.get(s, s) for s in stems]
 
 
-def _rule_groups(
-    notes: Sequence[tuple[Document, NoteWords]],
-    representatives: Sequence[int],
-    grouped: Mapping[int, int],
-    weight: Mapping[str, float],
-) -> list[DuplicateGroup]:
-    # Sentences of the same stems are compared once; one held by more memories than
-    # `COMMON_FILES` is a template's.
+def _rules_held(
+    notes: Sequence[tuple[Document, NoteWords]], representatives: Sequence[int]
+) -> dict[frozenset[str], list[tuple[int, Statement]]]:
+    """Each sentence's stems → where it is said (sentences of the same stems are compared
+    once)."""
     held: dict[frozenset[str], list[tuple[int, Statement]]] = defaultdict(list)
     for i in representatives:
         for statement in notes[i][1].statements:
             held[statement.stems].append((i, statement))
-    sets = [s for s, said in held.items() if len({i for i, _ in said}) <= COMMON_FILES]
-    pairs = [
-        (similarity, a, b)
-        for similarity, a, b in near_duplicate_pairs(sets, RULE_SIMILARITY, weight=weight)
-        if _differ_in_wording(sets[a], sets[b], weight)
-    ]
+    return held
+
+
+def _rule_groups(
+    notes: Sequence[tuple[Document, NoteWords]],
+    held: Mapping[frozenset[str], list[tuple[int, Statement]]],
+    sets: Sequence[frozenset[str]],
+    pairs: Pairs,
+    grouped: Mapping[int, int],
+) -> list[DuplicateGroup]:
+    """The rules' groups: `sets` the sentences compared (one held by more memories than
+    `COMMON_FILES` is a template's), `pairs` those alike (`_rule_pairs`)."""
     alike = alike_groups(pairs, rank=lambda index: index)
     alone = set(range(len(sets))) - {i for members, _ in alike for i in members}
     alike += [([i], 1.0) for i in sorted(alone)]  # the same sentence in several memories
