@@ -20,6 +20,7 @@ from memtab.trust.contradictions.engine import ContradictionsEngine, LineTime
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.memories import read_memories
+from memtab.trust.per_file import collection_paused
 from memtab.trust.report import TrustReport
 
 
@@ -44,6 +45,7 @@ class TrustEngines:
         )
         self.leaks = LeaksEngine(home, env=env, sources=sources)
 
+    @collection_paused()
     def find(self, workspace_id: str | None = None, *, kept: Collection[str] = ()) -> TrustReport:
         """What the memory of the home (or what `workspace_id`'s sessions see) holds of
         the three, the duplicate groups whose key is in `kept` left out. HomeError for an

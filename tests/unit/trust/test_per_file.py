@@ -4,6 +4,7 @@ follows every edit, survives a damaged cache, and keeps it private."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import marshal
 import zlib
@@ -14,12 +15,14 @@ import pytest
 
 from memtab.check.documents import Document
 from memtab.store.home import Home
+from memtab.trust import together
 from memtab.trust.contradictions import engine as contradictions
 from memtab.trust.duplicates import engine as duplicates
 from memtab.trust.leaks import engine as leaks
 from memtab.trust.leaks.engine import Identity, LeaksEngine
 from memtab.trust.per_file import CACHE_VERSION, MAGIC, cache_file_for
 from support import seeded_contradictions, seeded_duplicates, seeded_leaks
+from support.memory_home import make_home
 from support.private_modes import mode_of
 from support.seeded_memories import memory, project_path
 
@@ -219,6 +222,33 @@ def test_pairs_kept_for_other_sets_are_searched_again(home: Home) -> None:
     body = zlib.compress(marshal.dumps(forged))
     path.write_bytes(MAGIC + hashlib.blake2b(body, digest_size=16).digest() + body)
     assert ENGINES["duplicates"][2](home, documents) == found
+
+
+@pytest.mark.parametrize("engine", ["duplicates", "contradictions", "leaks", "together"])
+def test_a_run_holds_the_cycle_collector_off_and_ends_with_it_on(
+    tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run's documents, words and pairs hold no cycle: the collector's passes over them
+    as they grow are time lost (`per_file.collection_paused`)."""
+    module = {"duplicates": duplicates, "contradictions": contradictions, "leaks": leaks}
+    read = together.read_memories
+    seen: list[bool] = []
+
+    def reading(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return read(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module.get(engine, together), "read_memories", reading)
+    home = make_home(tmp_path / "home")
+    made = {
+        "duplicates": duplicates.DuplicatesEngine,
+        "contradictions": contradictions.ContradictionsEngine,
+        "leaks": LeaksEngine,
+        "together": together.TrustEngines,
+    }
+    assert gc.isenabled()
+    made[engine](home, sources=False).find()
+    assert seen == [False] and gc.isenabled()
 
 
 def test_what_a_file_names_is_read_again_for_another_project_s_names(home: Home) -> None:

@@ -37,7 +37,7 @@ from memtab.trust.contradictions.records import (
     ContradictionsReport,
 )
 from memtab.trust.memories import place_of, read_memories
-from memtab.trust.per_file import KeptOnDisk, PerFile
+from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused
 
 LineTime = Callable[[Document, int], int]
 """When a line of a memory was written (ms since the epoch)."""
@@ -65,6 +65,7 @@ class ContradictionsEngine:
         )
         self._line_time = line_time or BlamedTimes(home)
 
+    @collection_paused()
     def find(self, workspace_id: str | None = None) -> ContradictionsReport:
         """Every contradiction of the home's memory (or of what `workspace_id`'s sessions
         see). HomeError for an unusable registry or an unknown workspace."""

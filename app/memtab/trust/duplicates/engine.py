@@ -50,7 +50,7 @@ from memtab.store.text.near_duplicates import (
 )
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
 from memtab.trust.memories import place_of, read_memories, where_in_words
-from memtab.trust.per_file import KeptAnswer, KeptOnDisk, PerFile
+from memtab.trust.per_file import KeptAnswer, KeptOnDisk, PerFile, collection_paused
 from memtab.trust.records import MemoryPlace
 from memtab.trust.words import content_lines, sentence_stems, statements, stem
 
@@ -127,6 +127,7 @@ class DuplicatesEngine:
         )
         self._searches = KeptAnswer.of_home(home, "duplicates-pairs", valid=_searched)
 
+    @collection_paused()
     def find(
         self, workspace_id: str | None = None, *, kept: Collection[str] = ()
     ) -> DuplicatesReport:

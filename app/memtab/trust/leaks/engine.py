@@ -43,7 +43,7 @@ from memtab.store.home import Home
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
 from memtab.trust.memories import place_of, read_memories
-from memtab.trust.per_file import KeptOnDisk, PerFile
+from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused
 
 _HOST = re.compile(
     r"(?<![\w.@/-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){2,}[a-z]{2,12})(?![\w-])"
@@ -99,6 +99,7 @@ class LeaksEngine:
             KeptOnDisk.of_home(home, "leaks", pack=packed_mentions, unpack=unpacked_mentions)
         )
 
+    @collection_paused()
     def find(self, workspace_id: str | None = None) -> LeaksReport:
         """Every leak of the home's memory (or of what `workspace_id`'s sessions see)."""
         collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
