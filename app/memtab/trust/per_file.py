@@ -33,7 +33,7 @@ from typing import Any, Generic, TypeVar
 from memtab.check.documents import Document
 from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import cache_dir
-from memtab.fs.private import PRIVATE_FILE_MODE, keep_private, private_dir
+from memtab.fs.private import PRIVATE_FILE_MODE, clear_entry, private_dir
 from memtab.fs.user_files import read_regular_file
 from memtab.store.home import Home
 
@@ -211,9 +211,14 @@ def read_held(path: Path, read: Callable[[tuple[Any, ...]], R]) -> R | None:
     """What `read` makes of the tuple a cache file at `path` holds (see `KeptOnDisk`):
     None when there is no file, or it is damaged (logged at info; `read` raising
     ValueError, TypeError or IndexError for what it finds is damage too)."""
-    keep_private(path)
     try:
-        data = read_regular_file(path, limit=MAX_CACHE_BYTES + 1, truncate=True)
+        # Only a file of this user's, in a folder only this user may enter (another's,
+        # a link or a FIFO at its name removed, never followed): what another user could
+        # have written is never loaded.
+        done = clear_entry(private_dir(path.parent) / path.name)
+        if done is not None:
+            logger.info("The trust cache %s was %s", path, done)
+        data = read_regular_file(path, limit=MAX_CACHE_BYTES + 1, truncate=True, follow_links=False)
     except FileNotFoundError:
         return None
     except OSError as error:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import marshal
+import os
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -326,3 +327,19 @@ def test_what_is_worked_out_of_a_file_is_pinned_to_the_cache_s_version() -> None
         "what the trust engines work out of a file changed: bump per_file.CACHE_VERSION "
         "(users' caches hold what the old code worked out) and pin the new digest here"
     )
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making another user's file needs root")
+@pytest.mark.parametrize("whose", ["the folder", "the file"])
+def test_a_cache_another_user_could_write_is_never_loaded(
+    home: Home, whose: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another user's cache folder (a `MEMTAB_CONFIG_DIR` they made), or a cache file of
+    theirs in this user's: what it holds is never loaded (nor written to)."""
+    run = ENGINES["duplicates"][2]
+    found = run(home, _documents())
+    path = cache_file_for(home, "duplicates")
+    for owned in [path, path.parent] if whose == "the folder" else [path]:
+        os.chown(owned, 65534, 65534)
+    made = _counting(monkeypatch, "duplicates")
+    assert run(home, _documents()) == found and len(made) == 4
