@@ -90,6 +90,7 @@ class ContradictionsEngine:
                 for key in group_keys(claim):
                     by_thing[(claim.kind, key)].append((document, claim))
         found_pairs: list[Contradiction] = []
+        lines_of: dict[str, list[str]] = {}  # a file's lines, split once a run
         for said in by_thing.values():
             if len({claim.value for _, claim in said}) < 2:
                 continue  # every memory says the same
@@ -109,14 +110,19 @@ class ContradictionsEngine:
                 seen.add(slot)
                 for line in lines:
                     told[line] += 1
-                found_pairs.append(self._pair(one_doc, one, other_doc, other))
+                found_pairs.append(self._pair(one_doc, one, other_doc, other, lines_of))
         return sorted(found_pairs, key=lambda c: (c.first.place.path, c.first.place.line or 0))
 
     def _pair(
-        self, one_doc: Document, one: Claim, other_doc: Document, other: Claim
+        self,
+        one_doc: Document,
+        one: Claim,
+        other_doc: Document,
+        other: Claim,
+        lines_of: dict[str, list[str]],
     ) -> Contradiction:
-        first = _side(one_doc, one, self._line_time(one_doc, one.line))
-        second = _side(other_doc, other, self._line_time(other_doc, other.line))
+        first = _side(one_doc, one, self._line_time(one_doc, one.line), lines_of)
+        second = _side(other_doc, other, self._line_time(other_doc, other.line), lines_of)
         newer: Literal["first", "second"] | None = None
         if first.written_at != second.written_at:
             newer = "first" if first.written_at > second.written_at else "second"
@@ -146,8 +152,12 @@ def unpacked_claims(held: Any) -> tuple[Claim, ...]:
     return tuple(map(Claim._make, held))
 
 
-def _side(document: Document, claim: Claim, written_at: int) -> ClaimedLine:
-    lines = text_lines(document.text)
+def _side(
+    document: Document, claim: Claim, written_at: int, lines_of: dict[str, list[str]]
+) -> ClaimedLine:
+    lines = lines_of.get(document.key)
+    if lines is None:
+        lines = lines_of[document.key] = text_lines(document.text)
     text = lines[claim.line - 1] if 0 < claim.line <= len(lines) else ""
     value = claim.value.removeprefix("not:")
     shown = f"not {value}" if claim.value.startswith("not:") else value
