@@ -17,9 +17,9 @@ only out of those whose text changed.
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from itertools import combinations
 from typing import Any, Literal
 
 from memtab.blame.service import blame_file
@@ -96,21 +96,28 @@ class ContradictionsEngine:
                 continue  # every memory says the same
             told: dict[tuple[str, int], int] = defaultdict(int)
             seen: set[tuple[str, int, str, int]] = set()
-            for (one_doc, one), (other_doc, other) in combinations(said, 2):
-                if one_doc.key == other_doc.key or not contradict(one, other):
-                    continue
-                lines = ((one_doc.key, one.line), (other_doc.key, other.line))
-                if any(told[line] >= MAX_PAIRS_A_LINE for line in lines):
-                    continue
-                if not seen_together(one_doc, other_doc):
-                    continue
-                slot = (*lines[0], *lines[1])
-                if slot in seen:
-                    continue
-                seen.add(slot)
-                for line in lines:
+            # Every pair in order (`combinations`), the cheap tests first: one value twice
+            # is no contradiction, and a line told `MAX_PAIRS_A_LINE` times is told no more
+            # (copies of one memory repeat a claim hundreds of times: millions of pairs).
+            for index, (one_doc, one) in enumerate(said):
+                line = (one_doc.key, one.line)
+                for other_doc, other in itertools.islice(said, index + 1, None):
+                    if told[line] >= MAX_PAIRS_A_LINE:
+                        break  # every later pair of this line is one too many
+                    if one.value == other.value or one_doc.key == other_doc.key:
+                        continue
+                    other_line = (other_doc.key, other.line)
+                    if told[other_line] >= MAX_PAIRS_A_LINE or not contradict(one, other):
+                        continue
+                    if not seen_together(one_doc, other_doc):
+                        continue
+                    slot = (*line, *other_line)
+                    if slot in seen:
+                        continue
+                    seen.add(slot)
                     told[line] += 1
-                found_pairs.append(self._pair(one_doc, one, other_doc, other, lines_of))
+                    told[other_line] += 1
+                    found_pairs.append(self._pair(one_doc, one, other_doc, other, lines_of))
         return sorted(found_pairs, key=lambda c: (c.first.place.path, c.first.place.line or 0))
 
     def _pair(
