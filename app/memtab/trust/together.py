@@ -18,6 +18,7 @@ from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from memtab.trust.contradictions.engine import ContradictionsEngine, LineTime
 from memtab.trust.duplicates.engine import DuplicatesEngine
+from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.memories import read_memories
 from memtab.trust.per_file import collection_paused
@@ -39,6 +40,7 @@ class TrustEngines:
         self.home = home
         self._env = env
         self._sources = sources
+        self._texts = KeptTexts(home)
         self.duplicates = DuplicatesEngine(home, env=env, sources=sources)
         self.contradictions = ContradictionsEngine(
             home, env=env, sources=sources, line_time=line_time
@@ -50,7 +52,9 @@ class TrustEngines:
         """What the memory of the home (or what `workspace_id`'s sessions see) holds of
         the three, the duplicate groups whose key is in `kept` left out. HomeError for an
         unusable registry or an unknown workspace."""
-        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
+        collected = read_memories(
+            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
+        )
         documents = collected.documents
         everything = workspace_id is None and self._sources
         groups = self.duplicates.groups_of(documents, everything=everything)

@@ -36,6 +36,7 @@ from memtab.trust.contradictions.records import (
     Contradiction,
     ContradictionsReport,
 )
+from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories
 from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused
 
@@ -60,6 +61,7 @@ class ContradictionsEngine:
         self.home = home
         self._env = env
         self._sources = sources
+        self._texts = KeptTexts(home)
         self._claims = PerFile(
             KeptOnDisk.of_home(home, "contradictions", pack=packed_claims, unpack=unpacked_claims)
         )
@@ -69,7 +71,9 @@ class ContradictionsEngine:
     def find(self, workspace_id: str | None = None) -> ContradictionsReport:
         """Every contradiction of the home's memory (or of what `workspace_id`'s sessions
         see). HomeError for an unusable registry or an unknown workspace."""
-        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
+        collected = read_memories(
+            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
+        )
         everything = workspace_id is None and self._sources
         return ContradictionsReport(
             contradictions=tuple(self.pairs_of(collected.documents, everything=everything)),

@@ -49,6 +49,7 @@ from memtab.store.text.near_duplicates import (
     near_duplicate_pairs,
 )
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
+from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories, where_in_words
 from memtab.trust.per_file import KeptAnswer, KeptOnDisk, PerFile, collection_paused
 from memtab.trust.records import MemoryPlace
@@ -122,6 +123,7 @@ class DuplicatesEngine:
         self.home = home
         self._env = env
         self._sources = sources
+        self._texts = KeptTexts(home)
         self._words = PerFile(
             KeptOnDisk.of_home(home, "duplicates", pack=packed_words, unpack=unpacked_words)
         )
@@ -134,7 +136,9 @@ class DuplicatesEngine:
         """Every group of the home's memory (or of what `workspace_id`'s sessions see),
         but those whose key is in `kept`. HomeError for an unusable registry or an
         unknown workspace."""
-        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
+        collected = read_memories(
+            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
+        )
         everything = workspace_id is None and self._sources
         groups = self.groups_of(collected.documents, everything=everything)
         shown = tuple(group for group in groups if group.key not in kept)

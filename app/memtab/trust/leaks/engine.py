@@ -41,6 +41,7 @@ from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secret_labels
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
+from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
 from memtab.trust.memories import place_of, read_memories
 from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused
@@ -95,6 +96,7 @@ class LeaksEngine:
         self.home = home
         self._env = env
         self._sources = sources
+        self._texts = KeptTexts(home)
         self._mentions = PerFile(
             KeptOnDisk.of_home(home, "leaks", pack=packed_mentions, unpack=unpacked_mentions)
         )
@@ -102,7 +104,9 @@ class LeaksEngine:
     @collection_paused()
     def find(self, workspace_id: str | None = None) -> LeaksReport:
         """Every leak of the home's memory (or of what `workspace_id`'s sessions see)."""
-        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
+        collected = read_memories(
+            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
+        )
         projects = self.known_projects(collected.documents)
         everything = workspace_id is None and self._sources
         leaks = self.leaks_of(collected.documents, projects, everything=everything)
