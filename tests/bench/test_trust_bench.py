@@ -54,11 +54,11 @@ ROUNDS = 3
 TARGET = "≤ 2 s warm"
 COMMANDS = ("duplicates", "contradictions", "leaks")
 CACHES = {
-    "duplicates": ("duplicates", "duplicates-pairs"),
-    "contradictions": ("contradictions",),
-    "leaks": ("leaks",),
+    "duplicates": ("duplicates", "duplicates-pairs", "texts"),
+    "contradictions": ("contradictions", "texts"),
+    "leaks": ("leaks", "texts"),
 }
-"""Each command's cache files (`trust.per_file`)."""
+"""Each command's cache files (`trust.per_file`, `trust.kept_texts`)."""
 
 
 def _note(index: int) -> str:
@@ -180,7 +180,7 @@ def test_each_command_as_a_user_runs_it(home: Home, tmp_path: Path) -> None:
     start = min(_command(home, ("--version",), env, result) for _ in range(ROUNDS))
     caches = Path(env["MEMTAB_CONFIG_DIR"]) / "cache"
     for name in COMMANDS:
-        for kept in caches.glob(f"trust-{name}-*"):
+        for kept in [*caches.glob(f"trust-{name}-*"), *caches.glob("trust-texts-*")]:
             kept.unlink()
         cold = _command(home, (name, "--json"), env, result)
         warm = min(_command(home, (name, "--json"), env, result) for _ in range(ROUNDS))
