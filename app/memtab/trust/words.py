@@ -6,24 +6,21 @@ blank lines, rules and fences. A content line's *statements* are its sentences (
 paragraph line may hold several). Words are compared as *stems*: lower-cased runs of
 letters, digits and `_`, without the common English words that say nothing of a note's
 subject (`STOP_WORDS`) nor the ones that only say how a rule is put (`PHRASING`), cut
-to their stem by Snowball's English stemmer
-(`snowballstemmer`, which hands out PyStemmer's C code, a dependency): "runs",
-"running" and "run" are one stem, so a note written again in other words shares its
-stems with the first. Each word's stem is worked out once per process.
+to their stem by Snowball's English stemmer (`store.text.stems`): "runs", "running" and
+"run" are one stem, so a note written again in other words shares its stems with the
+first.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-import threading
 from collections.abc import Iterator
 from typing import NamedTuple
 
-import snowballstemmer
-
 from memtab.markdown import LineKind, classify, text_lines
 from memtab.store.text.near_duplicates import lowered_words
+from memtab.store.text.stems import english_stem
 
 STOP_WORDS = frozenset(
     {
@@ -58,10 +55,6 @@ _CONTENT = frozenset({LineKind.TEXT, LineKind.LIST_ITEM, LineKind.CODE})
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[])")
 _MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?")
 
-_stemmer = snowballstemmer.stemmer("english")
-_stems: dict[str, str] = {}
-_stem_lock = threading.Lock()  # the stemmer keeps state between calls
-
 
 class ContentLine(NamedTuple):
     """A content line: its number (from 1), its text without a list marker, and whether
@@ -90,20 +83,11 @@ def statements(line: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in _SENTENCE_END.split(line) if part.strip())
 
 
-def stem(word: str) -> str:
-    """A lower-cased word's stem (worked out once per process)."""
-    found = _stems.get(word)
-    if found is None:
-        with _stem_lock:
-            found = _stems[word] = _stemmer.stemWord(word)
-    return found
-
-
 def stems_of(text: str) -> Iterator[str]:
     """The stems of a text's words, in order, without the stop words and one-letter words."""
     for word in lowered_words(text):
         if len(word) > 1 and word not in LEFT_OUT:
-            yield stem(word)
+            yield english_stem(word)
 
 
 @functools.lru_cache(maxsize=16384)

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-import snowballstemmer
+from memtab.store.text.stems import english_stem
 
 PREFIX_WEIGHT = 0.7
 MIN_PREFIX = 4
@@ -285,11 +285,6 @@ the verbs of a task in their forms (add, fix, write, run…), numbers and order 
 first, last…): "add a Redis instance" is about Redis, not about what adds."""
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> snowballstemmer.stemmer:
-    return snowballstemmer.stemmer("english")
-
-
 def words(text: str) -> list[str]:
     """The stems of `text`'s content words, in order (camelCase and snake_case split)."""
     raw = _WORD.findall(_CAMEL.sub(" ", text).replace("_", " "))
@@ -311,7 +306,7 @@ def _stem(word: str) -> str:
     folded = word.casefold()
     if folded in STOP_WORDS or folded.isdigit() or (len(folded) < 2 and folded.isascii()):
         return ""
-    return str(_stemmer().stemWord(folded))
+    return english_stem(folded)
 
 
 @dataclass(frozen=True)

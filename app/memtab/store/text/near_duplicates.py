@@ -25,7 +25,7 @@ above the lowest true pair (0.95 against 0.74), its `token_sort_ratio` and Indel
 distance over the sorted stems do worse than plain Jaccard, and datasketch's MinHash
 approximates plain Jaccard (worse than weighted) at 0.59 s to import (numpy, scipy),
 over a quarter of a command's 2 s. The library kept is the one that fits: Snowball's
-stemmer (`snowballstemmer`), by which reworded notes share their words.
+stemmer (the search engine's, `store.text.stems`), by which reworded notes share their words.
 """
 
 from __future__ import annotations

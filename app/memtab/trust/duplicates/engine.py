@@ -48,12 +48,13 @@ from memtab.store.text.near_duplicates import (
     lowered_words,
     near_duplicate_pairs,
 )
+from memtab.store.text.stems import english_stem
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories, where_in_words
 from memtab.trust.per_file import KeptAnswer, KeptOnDisk, PerFile, collection_paused
 from memtab.trust.records import MemoryPlace
-from memtab.trust.words import content_lines, sentence_stems, statements, stem
+from memtab.trust.words import content_lines, sentence_stems, statements
 
 REWORDED_SIMILARITY = 0.36
 RULE_SIMILARITY = 0.6
@@ -315,7 +316,7 @@ def _as_written(stems: Sequence[str], documents: Sequence[Document]) -> list[str
     written: dict[str, str] = {}
     for document in documents:
         for word in lowered_words(document.text):
-            found = stem(word) if len(word) > 1 else ""
+            found = english_stem(word) if len(word) > 1 else ""
             if found in wanted and found not in written:
                 written[found] = word
         if len(written) == len(wanted):
