@@ -20,7 +20,7 @@ from memtab.components.history.runs import (
     OpState,
     RunFilter,
     load_run_detail,
-    load_runs,
+    load_run_list,
     run_outcome,
     run_title,
 )
@@ -231,16 +231,16 @@ def test_runs_are_listed_filtered_and_described(home: Home) -> None:
         "ops": [{"command": "delete", "path": "/memories/global/x.md", "applied": True}],
     }
     home.journal_path.write_text(json.dumps({"workspaces": {"other": mux}}))
-    runs = load_runs(home, RunFilter())
+    runs = load_run_list(home, RunFilter()).runs
     assert [run_title(run) for run in runs] == [
         "Consolidation · manual",
         "Consolidation by mux · launch",
     ]
     assert run_outcome(runs[0]) == "2 files changed · 1 not applied"
-    assert [run.id for run in load_runs(home, RunFilter(workspace_id=WS))] == [runs[0].id]
-    assert [run.id for run in load_runs(home, RunFilter(trigger="launch"))] == [runs[1].id]
-    assert load_runs(home, RunFilter(failed_only=True)) == []
-    assert load_runs(home, RunFilter(kind="writer")) == []
+    assert [run.id for run in load_run_list(home, RunFilter(workspace_id=WS)).runs] == [runs[0].id]
+    assert [run.id for run in load_run_list(home, RunFilter(trigger="launch")).runs] == [runs[1].id]
+    assert load_run_list(home, RunFilter(failed_only=True)).runs == []
+    assert load_run_list(home, RunFilter(kind="writer")).runs == []
 
     detail = load_run_detail(home, runs[0])
     assert detail.revertible
