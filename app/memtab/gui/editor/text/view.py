@@ -372,14 +372,6 @@ class EditorView(QWidget):
         """Name another file in the path label (the open one was moved), text unchanged."""
         self._path_label.set_full_text(title, tooltip)
 
-    def show_empty(self) -> None:
-        """Drop the text and show the empty state."""
-        self.load_text("")
-        self.description_edit.clear()
-        self.preview.set_markdown_source("")
-        self.close_find()
-        self._stack.setCurrentWidget(self._empty)
-
     def show_state(self, state: FileState, can_save: bool) -> None:
         """Say what the open file's state is, and enable Save when there is something to
         save."""
