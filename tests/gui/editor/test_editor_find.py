@@ -91,7 +91,7 @@ def test_the_highlights_go_with_the_bar_however_it_closes(
     opened.hide()  # another tab in front: the bar is open, not visible
     text = opened.text_edit
     refresh = bar._refresh_timer
-    opened.close_file()  # its tab closes
+    opened.close_tab(opened.current_tab)  # its tab closes
     assert bar.isHidden() and text.extraSelections() == []
     assert not refresh.isActive()  # no re-find after typing left pending
 

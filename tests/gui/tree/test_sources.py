@@ -181,7 +181,7 @@ def test_a_writable_file_of_another_agent_is_edited_and_saved_sha_checked(
     # The footer says consolidation leaves it alone, while it is open.
     note = window.memory_tab.controller.footer.mux_only_note
     assert note.isVisibleTo(window) and "Claude Code" in note.full_text
-    editor.close_file()  # the draft goes: nothing asks when the window closes
+    editor.close_tab(editor.current_tab)  # the draft goes: nothing asks when the window closes
     assert not note.isVisibleTo(window)
 
 
