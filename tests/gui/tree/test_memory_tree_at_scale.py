@@ -198,7 +198,7 @@ def test_outside_changes_show_in_filled_and_unfilled_directories(
 
     qtbot.waitUntil(git_updated, timeout=WAIT_MS)
     git = tab.model.node_for_key(GIT)
-    assert git is not None and tab.model.is_agent_edited(git)
+    assert git is not None and tab.model.badge_for(git) is not None
     # A new file in a directory never opened: its count, no row until it is opened.
     atomic_write_text(home.project_root(PROJECT) / "decisions" / "cache.md", memory("Why Redis"))
 
@@ -213,7 +213,7 @@ def test_outside_changes_show_in_filled_and_unfilled_directories(
     assert rows(window, DECISIONS) == ["cache.md", "db.md"]
     cache_key = file_key(VirtualPath(Scope.PROJECT, ("decisions", "cache.md")))
     cache = tab.model.node_for_key(cache_key)
-    assert cache is not None and tab.model.is_agent_edited(cache)  # badged while unfilled
+    assert cache is not None and tab.model.badge_for(cache) is not None  # badged while unfilled
 
 
 def test_the_remembered_file_reopens_from_an_unfilled_directory(
