@@ -240,9 +240,9 @@ def test_search_reaches_unfilled_directories_and_clearing_keeps_what_was_opened(
     window = make_window(home)
     tab = window.memory_tab
     tab.tree.setExpanded(tab.model.index_for_key(TOOLS), True)
-    tab.controller.search_edit.setText("postgres")
+    tab.controller.search_box.edit.setText("postgres")
     qtbot.waitUntil(lambda: support.file_names(window) == ["project:db.md"], timeout=WAIT_MS)
-    tab.controller.search_edit.clear()
+    tab.controller.search_box.edit.clear()
     qtbot.waitUntil(
         lambda: not tab.controller.search_box.query.active and tab.is_idle, timeout=WAIT_MS
     )
@@ -325,4 +325,4 @@ def test_the_search_field_stand_in_says_what_the_field_says(
     from memtab.gui.memory_tab.layout import SEARCH_PLACEHOLDER
 
     window = make_window(home)
-    assert window.memory_tab.controller.search_edit.placeholderText() == SEARCH_PLACEHOLDER
+    assert window.memory_tab.controller.search_box.edit.placeholderText() == SEARCH_PLACEHOLDER

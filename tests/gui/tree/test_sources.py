@@ -377,7 +377,7 @@ def test_search_finds_memory_of_every_agent(
 ) -> None:
     window = open_window(make_window, machine, qtbot)
     tab = window.memory_tab
-    tab.controller.search_edit.setText("heredoc")
+    tab.controller.search_box.edit.setText("heredoc")
     key = ref_key(MemoryFileRef(memory_id(window), "memory/feedback_vercel-env-newline.md"))
     qtbot.waitUntil(
         lambda: (hit := tab.model.node_for_key(key)) is not None and hit.content_hits > 0,
@@ -392,7 +392,7 @@ def test_search_finds_memory_of_every_agent(
     qtbot.waitUntil(lambda: tab.controller.editor.current_key == key, timeout=WAIT_MS)
     settle(qtbot, tab.controller.editor)
     assert "heredoc" in tab.controller.editor.text_edit.textCursor().selectedText().casefold()
-    tab.controller.search_edit.setText("")
+    tab.controller.search_box.edit.setText("")
     qtbot.waitUntil(
         lambda: (
             tab.model.node_for_key(ref_key(parse_file_ref("codex:memories:MEMORY.md"))) is not None

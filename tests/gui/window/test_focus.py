@@ -364,7 +364,7 @@ def test_ctrl_m_works_from_the_tree_and_the_search_field(
 ) -> None:
     window = opened(qtbot, windows, home)
     toggle = window.context.actions.action("editor.tab_moves_focus")
-    for widget in (window.memory_tab.tree, window.memory_tab.controller.search_edit):
+    for widget in (window.memory_tab.tree, window.memory_tab.controller.search_box.edit):
         widget.setFocus()
         before = toggle.isChecked()
         qtbot.keyClick(focused() or widget, Qt.Key.Key_M, CTRL)

@@ -556,7 +556,7 @@ def test_find_finds_in_the_open_file_else_searches_memories(
     wait_idle(qtbot, window)
     tab = window.memory_tab
     window.context.actions.action("window.find").trigger()  # no file open
-    assert tab.controller.search_edit.hasFocus()
+    assert tab.controller.search_box.edit.hasFocus()
     tab.controller.editor_link.select_key(
         file_key(parse_file_path("/memories/global/tools/git.md")), open_it=True
     )
@@ -565,4 +565,4 @@ def test_find_finds_in_the_open_file_else_searches_memories(
     assert tab.controller.editor.find_bar.isVisible()
     ctrl_shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     qtbot.keyClick(tab.tree, Qt.Key.Key_F, ctrl_shift)
-    assert tab.controller.search_edit.hasFocus()
+    assert tab.controller.search_box.edit.hasFocus()
