@@ -223,8 +223,3 @@ def check_the_editor_wins(opened: EditorPanel, host: QWidget, qtbot: QtBot) -> N
     qtbot.waitUntil(other.hasFocus)
     qtbot.keyClick(other, Qt.Key.Key_F, CTRL)
     assert searched == [True]
-
-
-def test_select_lines(opened: EditorPanel) -> None:
-    opened.select_lines(3, 4)
-    assert selected(opened)[1] == "The token rotates.\u2029A TOKEN expires 😀 token."

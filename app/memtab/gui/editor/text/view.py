@@ -489,21 +489,6 @@ class EditorView(QWidget):
         self.text_edit.verticalScrollBar().setValue(scroll)
         return True
 
-    def select_lines(self, first: int, last: int) -> None:
-        """Select lines `first` to `last` (1-based, inclusive) and scroll to them."""
-        document = self.text_edit.document()
-        start = document.findBlockByNumber(max(0, first - 1))
-        end = document.findBlockByNumber(max(first, last) - 1)
-        if not start.isValid():
-            return
-        if not end.isValid():
-            end = document.lastBlock()
-        cursor = QTextCursor(document)
-        cursor.setPosition(start.position())
-        cursor.setPosition(end.position() + end.length() - 1, QTextCursor.MoveMode.KeepAnchor)
-        self.text_edit.setTextCursor(cursor)
-        self.text_edit.centerCursor()
-
     def apply_description(self, new_text: str, *, clean: bool) -> None:
         """Replace the buffer for an edit of the description field (the field is not
         synced back from it); `clean` marks the result unmodified."""
