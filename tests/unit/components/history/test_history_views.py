@@ -36,7 +36,8 @@ from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore.from_history import revert_run
 from memtab.watch.lease import RecorderLease
 from support.memory_paths import vpath
-from unit.history.helpers import WS, Scripted, disk, memory_call, new_home, store_for
+from support.scripted_provider import ScriptedProvider
+from unit.history.helpers import WS, disk, memory_call, new_home, store_for
 
 NOW = 2_000_000_000_000
 
@@ -223,7 +224,7 @@ def test_runs_are_listed_filtered_and_described(home: Home) -> None:
     )
     store.create_file(vpath("/memories/global/pinned.md"), "keep\n")
     store.set_pinned(vpath("/memories/global/pinned.md"), True)
-    ConsolidationService(home, provider_factory=lambda _: Scripted(merge_replies())).run(WS)
+    ConsolidationService(home, provider_factory=lambda _: ScriptedProvider(merge_replies())).run(WS)
     mux = {
         "lastRunAt": now_ms() - 86_400_000,  # a day before the run above: listed after it
         "trigger": "launch",
