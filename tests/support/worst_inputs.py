@@ -349,7 +349,6 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.asked:_BRANCH_CHORE": M("let's go to ", "a", "b"),
     "memtab.writer.offline.asked:_TRIVIAL_ANSWER": M("ye", "s"),
     "memtab.writer.offline.asked:_RECOMMENDED": F("", "(recommended"),
-    "memtab.writer.offline.candidates:_FILE_NAME": F("", "a"),
     "memtab.writer.offline.directives:_PRIVATE": F("", "<private>"),
     "memtab.writer.offline.directives:_HARNESS_TAGS": F("<command-", "a"),
     "memtab.writer.offline.directives:_INTERRUPTED": F("[Request interrupted by user", "a"),

@@ -44,7 +44,7 @@ def test_the_check_reads_lines_as_the_classifier(name: str, text: str) -> None:
     for line, found in zip(scanned, classified, strict=True):
         kind = found.kind
         assert line.fence == (kind in (LineKind.FRONTMATTER, LineKind.FENCE)), line
-        assert line.in_block == (kind is LineKind.CODE), line
+        assert (line.block is not None) == (kind is LineKind.CODE), line
         if kind is LineKind.HEADING and found.text:
             assert line.section == found.text, line
 

@@ -53,10 +53,6 @@ class Line:
     """The heading the line is under, or the bold label (`**Still open:**`) that leads
     its list: what the line is part of."""
 
-    @property
-    def in_block(self) -> bool:
-        return self.block is not None
-
     @functools.cached_property
     def words(self) -> str:
         """What the line says in words: its prose without paths, names with dots and

@@ -133,8 +133,6 @@ class RecallChecks:
         self._stopped = False
         self._running = False
         self._roots: set[str] = set()  # the checkouts the last check was checked against
-        self.checks_done = 0
-        """How many checks the worker made (tests, the bench)."""
 
     # --- what answers call (never blocking on a check) -----------------------------------
 
@@ -241,7 +239,6 @@ class RecallChecks:
             finally:
                 with self._lock:
                     self._running = False
-                    self.checks_done += 1
                     if self._wanted:
                         self._wake.set()
 

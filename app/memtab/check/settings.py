@@ -1,19 +1,17 @@
 """The check's settings in Memtab's settings.json: `check.stale_days`, after how many days
 without an agent reading or writing it a memory file is stale (default 90; 0: never).
 
-Apart from the engine, so the window can read and write it without loading the check.
+Apart from the engine, so reading it loads nothing of the check.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from pathlib import Path
 
 from memtab.fs.config.settings_file import (
     SettingsFileError,
     load_settings_file,
-    save_settings_section,
     settings_path,
 )
 
@@ -45,10 +43,3 @@ def load_stale_days(env: Mapping[str, str] | None = None) -> int:
         )
         return DEFAULT_STALE_DAYS
     return value
-
-
-def save_stale_days(days: int, env: Mapping[str, str] | None = None) -> Path:
-    """Store `check.stale_days` (the section's other keys are kept)."""
-    if isinstance(days, bool) or not 0 <= days <= MAX_STALE_DAYS:
-        raise ValueError(f"stale_days must be from 0 to {MAX_STALE_DAYS}, not {days!r}")
-    return save_settings_section(SETTINGS_SECTION, {"stale_days": days}, env=env)

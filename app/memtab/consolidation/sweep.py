@@ -29,7 +29,6 @@ error, and every workspace it skipped, with the reason.
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -41,7 +40,6 @@ from memtab.consolidation.errors import (
 from memtab.consolidation.service import DEBOUNCE_MS, ConsolidationService
 from memtab.fs.records import OmitNone, Record, computed
 from memtab.humanize import plural, relative_time
-from memtab.llm.loop import StepCallback
 from memtab.store.home import HomeError
 from memtab.store.sidecars.journal import ConsolidationRecord
 from memtab.store.sidecars.meta import MetaEntry, MetaStore, escape_key_component
@@ -60,7 +58,6 @@ SkipKind = Literal[
     "no-writes",
     "debounced",
     "busy",
-    "cancelled",
     "untracked",
 ]
 UNTRACKED_REASON = "not in extensionMetadata.json, so mux's launch sweep would not consider it"
@@ -210,13 +207,7 @@ def _decide(
     return writes.describe()
 
 
-def run_launch_sweep(
-    service: ConsolidationService,
-    *,
-    cancel: threading.Event | None = None,
-    on_step: StepCallback | None = None,
-    max_runs: int = MAX_LAUNCH_RUNS,
-) -> SweepReport:
+def run_launch_sweep(service: ConsolidationService) -> SweepReport:
     """Run the launch sweep over the service's home (see module doc)."""
     home = service.home
     journal = service.journal.load()
@@ -235,19 +226,12 @@ def run_launch_sweep(
         if workspace is None:
             logger.debug("launch sweep: %s is in extensionMetadata.json only", workspace_id)
             continue
-        if cancel is not None and cancel.is_set():
-            skipped.append(
-                SweepSkip(
-                    workspace_id=workspace.id, kind="cancelled", reason="the sweep was cancelled"
-                )
-            )
-            continue
-        if len(runs) >= max_runs:
+        if len(runs) >= MAX_LAUNCH_RUNS:
             skipped.append(
                 SweepSkip(
                     workspace_id=workspace.id,
                     kind="cap",
-                    reason=f"the sweep already started {max_runs} runs",
+                    reason=f"the sweep already started {MAX_LAUNCH_RUNS} runs",
                 )
             )
             continue
@@ -255,7 +239,7 @@ def run_launch_sweep(
         if isinstance(decision, SweepSkip):
             skipped.append(decision)
             continue
-        outcome = _run_one(service, workspace, decision, cancel, on_step)
+        outcome = _run_one(service, workspace, decision)
         if isinstance(outcome, SweepSkip):
             skipped.append(outcome)
             continue
@@ -273,27 +257,11 @@ def run_launch_sweep(
 
 
 def _run_one(
-    service: ConsolidationService,
-    workspace: Workspace,
-    reason: str,
-    cancel: threading.Event | None,
-    on_step: StepCallback | None,
+    service: ConsolidationService, workspace: Workspace, reason: str
 ) -> SweepRun | SweepSkip:
     """Run one qualified workspace; a skip when it could not start (another run is going)."""
-    label = workspace.display_name
-
-    def step(number: int, message: str) -> None:
-        if on_step is not None:
-            on_step(number, f"{label}: {message}")
-
     try:
-        record = service.run(
-            workspace.id,
-            trigger="launch",
-            cancel=cancel,
-            on_step=step if on_step is not None else None,
-            check_debounce=False,
-        )
+        record = service.run(workspace.id, trigger="launch", check_debounce=False)
     except RunCancelledError as error:
         return SweepRun(workspace_id=workspace.id, reason=reason, error=str(error))
     except RunFailedError as error:

@@ -77,7 +77,6 @@ _MAYBE_A_COPY = LazyPattern(r" \(|conflict-|-[A-Z]")
 a name without any is ordinary, known at the cost of one search — the window counts the
 copies among every file of a scan on each scan, and most names are not copies."""
 
-TOOLS: tuple[str, ...] = tuple(tool for tool, _ in _PATTERNS)
 TOOL_NAMES = {
     "syncthing": "Syncthing",
     "owncloud": "ownCloud",

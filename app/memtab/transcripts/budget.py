@@ -37,8 +37,7 @@ class EventBudget:
     - `events`: the selected events, chronological (the original, unclamped objects).
     - `items`: their JSON dicts, chronological; the newest is clamped when `clamped`.
     - `trimmed_count`: how many events were kept — `len(items)`. This is mux's
-      `eventsSummary.trimmedCount` (the count *after* trimming); `dropped_count` is the
-      number left out.
+      `eventsSummary.trimmedCount` (the count *after* trimming).
     - `json_chars`: length of `json_text()`, always ≤ `max_json_chars`.
     - `redacted`: whether secrets were replaced in `items` (what a model may be sent).
     """
@@ -51,11 +50,6 @@ class EventBudget:
     clamped: bool
     json_chars: int
     redacted: bool = False
-
-    @property
-    def dropped_count(self) -> int:
-        """How many of the original events were left out."""
-        return self.original_count - self.trimmed_count
 
     def json_text(self) -> str:
         """The compact JSON array of `items`, as sent to the model."""

@@ -226,8 +226,3 @@ class TranscriptEvent(Record, write_only=True, frozen=False):
     model: Annotated[str | None, NotWritten] = None
     completed_turn: Annotated[bool, NotWritten] = False
     cwd: Annotated[str | None, NotWritten] = None
-
-    @property
-    def is_empty(self) -> bool:
-        """No text and no tool calls (e.g. a mux assistant message aborted before output)."""
-        return not self.text and not self.tool_calls

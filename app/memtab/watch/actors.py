@@ -31,7 +31,7 @@ from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.gemini.inbox import EXTRACTION_STATE, extraction_running
 from memtab.sources.layouts import auto_memory_dir
 from memtab.sources.model import Layout, Source
-from memtab.store.history.xum_journal import JOURNAL_NAME, recent_edits
+from memtab.store.history.xum_journal import recent_edits
 from memtab.store.home import Home
 from memtab.store.sidecars.journal import Journal
 
@@ -45,8 +45,6 @@ CODEX = "codex"
 GEMINI = "gemini"
 RECENT_MS = 2 * 60 * 1000
 """How long after an agent's own record of a run its changes are still taken as its."""
-DURABLE_EVENTS = JOURNAL_NAME
-"""xum's per-workspace journal, read by `store/history/xum_journal.py`."""
 _TAIL_BYTES = 256 * 1024
 _PID_BYTES = 64
 

@@ -105,16 +105,11 @@ def files_before(versions: Sequence[Version], firsts: Iterable[str]) -> dict[str
 
 
 def mass_changes(
-    home: Home,
-    *,
-    since_ms: int = 0,
-    keys: Collection[str] | None = None,
-    events: Sequence[ChangeEvent] | None = None,
+    home: Home, *, since_ms: int = 0, keys: Collection[str] | None = None
 ) -> list[MassChange]:
     """The mass changes of the home's history (touching the indexes `keys`, when given)
-    since `since_ms`, newest first; `events`: the events already read (`change_events`)."""
-    if events is None:
-        events = change_events(home, min_files=MASS_MIN_FILES, since_ms=since_ms, keys=keys)
+    since `since_ms`, newest first."""
+    events = change_events(home, min_files=MASS_MIN_FILES, since_ms=since_ms, keys=keys)
     return flag(home, events)
 
 

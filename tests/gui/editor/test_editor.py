@@ -84,7 +84,7 @@ def test_open_file_shows_path_text_and_accessible_names(
 def test_close_file_goes_back_to_the_empty_state(panel: EditorPanel, qtbot: QtBot) -> None:
     open_loaded(qtbot, panel, NOTES)
     with qtbot.waitSignal(panel.file_closed):
-        panel.close_file()
+        panel.close_tab(panel.current_tab)
     assert panel.current_path is None
     assert panel.buffer_text() == ""
     assert not panel.is_dirty

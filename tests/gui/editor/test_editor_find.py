@@ -91,7 +91,7 @@ def test_the_highlights_go_with_the_bar_however_it_closes(
     opened.hide()  # another tab in front: the bar is open, not visible
     text = opened.text_edit
     refresh = bar._refresh_timer
-    opened.close_file()  # its tab closes
+    opened.close_tab(opened.current_tab)  # its tab closes
     assert bar.isHidden() and text.extraSelections() == []
     assert not refresh.isActive()  # no re-find after typing left pending
 
@@ -223,8 +223,3 @@ def check_the_editor_wins(opened: EditorPanel, host: QWidget, qtbot: QtBot) -> N
     qtbot.waitUntil(other.hasFocus)
     qtbot.keyClick(other, Qt.Key.Key_F, CTRL)
     assert searched == [True]
-
-
-def test_select_lines(opened: EditorPanel) -> None:
-    opened.select_lines(3, 4)
-    assert selected(opened)[1] == "The token rotates.\u2029A TOKEN expires 😀 token."

@@ -74,7 +74,7 @@ def test_with_no_tab_open_no_text_is_built_until_one_is_asked_for(
     assert panel.findChildren(QPlainTextEdit) == [panel.text_edit]
     assert panel.has_file and not empty_states_shown(panel)
     with qtbot.waitSignal(panel.file_closed):
-        panel.close_file()
+        panel.close_tab(panel.current_tab)
     assert len(empty_states_shown(panel)) == 1
     text = panel.text_edit
     assert text.toPlainText() == "" and not text.isVisible()

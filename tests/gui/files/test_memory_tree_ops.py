@@ -213,7 +213,7 @@ def test_a_bulk_delete_under_a_search_counts_the_files_the_filter_hides(
     window, dialogs = open_window(make_window, home)
     tab = window.memory_tab
     activate(qtbot, window)
-    tab.controller.search_edit.setText("python")
+    tab.controller.search_box.edit.setText("python")
     wait_for(
         qtbot,
         lambda: (
@@ -374,7 +374,7 @@ def test_tab_order_runs_picker_search_tree_editor_footer(
         if widget is tab.picker.combo:
             break
     consolidate = tab.controller.footer.consolidate_button  # type: ignore[attr-defined]
-    order = [chain.index(w) for w in (tab.picker.combo, tab.controller.search_edit, tab.tree)]
+    order = [chain.index(w) for w in (tab.picker.combo, tab.controller.search_box.edit, tab.tree)]
     order += [chain.index(tab.controller.editor.text_edit), chain.index(consolidate)]
     assert order == sorted(order)
 

@@ -41,7 +41,8 @@ from memtab.store.sidecars.meta import MetaStore, global_key
 from memtab.store.sidecars.registry import load_registry
 from support.memory_home import MAIN, touch_later
 from support.memory_paths import vpath
-from unit.history.helpers import Scripted, memory_call
+from support.scripted_provider import ScriptedProvider
+from unit.history.helpers import memory_call
 
 pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 
@@ -323,7 +324,7 @@ def consolidate(home: Home) -> str:
         ),
         ModelReply("merged Zeta; trimmed git"),
     ]  # fmt: skip
-    service = ConsolidationService(home, provider_factory=lambda _: Scripted(replies))
+    service = ConsolidationService(home, provider_factory=lambda _: ScriptedProvider(replies))
     service.run(MAIN)
     return RunsLog(home).runs()[0].id
 

@@ -36,7 +36,7 @@ def key(raw: str) -> str:
 
 
 def search_box(window: object) -> QLineEdit:
-    box = window.memory_tab.controller.search_edit  # type: ignore[attr-defined]
+    box = window.memory_tab.controller.search_box.edit  # type: ignore[attr-defined]
     assert box.accessibleName() == "Search memories"
     return box
 

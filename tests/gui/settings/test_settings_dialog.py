@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
 from memtab.components.settings.local_servers_view import FINDING_LABEL
@@ -479,8 +479,7 @@ def test_local_servers_are_found_off_the_gui_thread_and_used_in_one_click(
     [server] = box.servers
     assert (server.title, server.models) == ("vLLM", ("qwen2.5-coder:7b",))
     assert fake_model_server.requests[0].path == "/v1/models"
-    use = box.use_button(server)
-    assert use is not None
+    [use] = [b for b in box.findChildren(QPushButton) if b.accessibleName() == "Use vLLM"]
     use.click()  # one click: provider, base URL and model are the server's
     assert dialog.chosen_provider == "openai"
     assert dialog.base_url.text() == f"http://127.0.0.1:{port}/v1"

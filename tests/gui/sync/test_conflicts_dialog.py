@@ -74,7 +74,6 @@ def test_a_sync_conflict_opens_three_ways_and_the_merged_text_is_kept(
     assert view.texts is not None and view.texts.mine_changed == {1}
     assert dialog.buttons["merged"].isEnabled()
 
-    view.use_side("theirs")
     view.merged.setPlainText("one\ntwo from both\nthree\n")
     dialog.decide("merged")
     wait(qtbot, dialog)

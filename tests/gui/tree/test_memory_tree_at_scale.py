@@ -198,7 +198,7 @@ def test_outside_changes_show_in_filled_and_unfilled_directories(
 
     qtbot.waitUntil(git_updated, timeout=WAIT_MS)
     git = tab.model.node_for_key(GIT)
-    assert git is not None and tab.model.is_agent_edited(git)
+    assert git is not None and tab.model.badge_for(git) is not None
     # A new file in a directory never opened: its count, no row until it is opened.
     atomic_write_text(home.project_root(PROJECT) / "decisions" / "cache.md", memory("Why Redis"))
 
@@ -213,7 +213,7 @@ def test_outside_changes_show_in_filled_and_unfilled_directories(
     assert rows(window, DECISIONS) == ["cache.md", "db.md"]
     cache_key = file_key(VirtualPath(Scope.PROJECT, ("decisions", "cache.md")))
     cache = tab.model.node_for_key(cache_key)
-    assert cache is not None and tab.model.is_agent_edited(cache)  # badged while unfilled
+    assert cache is not None and tab.model.badge_for(cache) is not None  # badged while unfilled
 
 
 def test_the_remembered_file_reopens_from_an_unfilled_directory(
@@ -240,9 +240,9 @@ def test_search_reaches_unfilled_directories_and_clearing_keeps_what_was_opened(
     window = make_window(home)
     tab = window.memory_tab
     tab.tree.setExpanded(tab.model.index_for_key(TOOLS), True)
-    tab.controller.search_edit.setText("postgres")
+    tab.controller.search_box.edit.setText("postgres")
     qtbot.waitUntil(lambda: support.file_names(window) == ["project:db.md"], timeout=WAIT_MS)
-    tab.controller.search_edit.clear()
+    tab.controller.search_box.edit.clear()
     qtbot.waitUntil(
         lambda: not tab.controller.search_box.query.active and tab.is_idle, timeout=WAIT_MS
     )
@@ -325,4 +325,4 @@ def test_the_search_field_stand_in_says_what_the_field_says(
     from memtab.gui.memory_tab.layout import SEARCH_PLACEHOLDER
 
     window = make_window(home)
-    assert window.memory_tab.controller.search_edit.placeholderText() == SEARCH_PLACEHOLDER
+    assert window.memory_tab.controller.search_box.edit.placeholderText() == SEARCH_PLACEHOLDER

@@ -181,7 +181,7 @@ def test_a_writable_file_of_another_agent_is_edited_and_saved_sha_checked(
     # The footer says consolidation leaves it alone, while it is open.
     note = window.memory_tab.controller.footer.mux_only_note
     assert note.isVisibleTo(window) and "Claude Code" in note.full_text
-    editor.close_file()  # the draft goes: nothing asks when the window closes
+    editor.close_tab(editor.current_tab)  # the draft goes: nothing asks when the window closes
     assert not note.isVisibleTo(window)
 
 
@@ -377,7 +377,7 @@ def test_search_finds_memory_of_every_agent(
 ) -> None:
     window = open_window(make_window, machine, qtbot)
     tab = window.memory_tab
-    tab.controller.search_edit.setText("heredoc")
+    tab.controller.search_box.edit.setText("heredoc")
     key = ref_key(MemoryFileRef(memory_id(window), "memory/feedback_vercel-env-newline.md"))
     qtbot.waitUntil(
         lambda: (hit := tab.model.node_for_key(key)) is not None and hit.content_hits > 0,
@@ -392,7 +392,7 @@ def test_search_finds_memory_of_every_agent(
     qtbot.waitUntil(lambda: tab.controller.editor.current_key == key, timeout=WAIT_MS)
     settle(qtbot, tab.controller.editor)
     assert "heredoc" in tab.controller.editor.text_edit.textCursor().selectedText().casefold()
-    tab.controller.search_edit.setText("")
+    tab.controller.search_box.edit.setText("")
     qtbot.waitUntil(
         lambda: (
             tab.model.node_for_key(ref_key(parse_file_ref("codex:memories:MEMORY.md"))) is not None

@@ -249,9 +249,9 @@ def test_redo_from_the_tree_with_either_key_and_from_the_menu(
     qtbot.keyClick(tab.tree, Qt.Key.Key_Z, CTRL)
     wait_for(qtbot, path.exists)
     wait_idle(qtbot, window)
-    window.part(keys.MENUS).edit_menu.aboutToShow.emit()
+    window.part(keys.MENUS).menu("edit").aboutToShow.emit()
     assert actions.action("files.redo").text() == "&Redo delete of preferences.md"
-    window.part(keys.MENUS).edit_menu.aboutToHide.emit()
+    window.part(keys.MENUS).menu("edit").aboutToHide.emit()
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_Z, CTRL | SHIFT)  # Redo: deleted again
     wait_for(qtbot, lambda: not path.exists())
@@ -290,9 +290,9 @@ def test_redo_of_typing_on_every_key_and_from_the_menu(
     qtbot.keyClick(text, Qt.Key.Key_Z, CTRL | SHIFT)
     assert editor.buffer_text() == before + "more"
     actions = window.context.actions
-    window.part(keys.MENUS).edit_menu.aboutToShow.emit()
+    window.part(keys.MENUS).menu("edit").aboutToShow.emit()
     assert actions.action("files.undo").text() == "&Undo typing"
-    window.part(keys.MENUS).edit_menu.aboutToHide.emit()
+    window.part(keys.MENUS).menu("edit").aboutToHide.emit()
     actions.action("files.undo").trigger()  # Edit → Undo acts on the text with the focus
     assert editor.buffer_text() == before
     actions.action("files.redo").trigger()
@@ -364,7 +364,7 @@ def test_ctrl_m_works_from_the_tree_and_the_search_field(
 ) -> None:
     window = opened(qtbot, windows, home)
     toggle = window.context.actions.action("editor.tab_moves_focus")
-    for widget in (window.memory_tab.tree, window.memory_tab.controller.search_edit):
+    for widget in (window.memory_tab.tree, window.memory_tab.controller.search_box.edit):
         widget.setFocus()
         before = toggle.isChecked()
         qtbot.keyClick(focused() or widget, Qt.Key.Key_M, CTRL)

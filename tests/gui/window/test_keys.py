@@ -257,7 +257,7 @@ def test_every_menu_key_does_its_menu_action_wherever_the_focus_is(
     places = {
         "text": tab.controller.editor.text_edit,
         "tree": tab.tree,
-        "search field": tab.controller.search_edit,
+        "search field": tab.controller.search_box.edit,
         "a dialog-free panel": window.part(window_keys.HISTORY).panel.versions,
     }
     actions = window.context.actions

@@ -253,7 +253,7 @@ def test_menus_are_filled_once_the_memory_tab_is_assembled(
     assert titles == list(MENU_TITLES) == [menu.title() for menu in window.part(keys.MENUS).menus]
     assert (
         window.memory_tab.controller.file_actions.new_file_action
-        in window.part(keys.MENUS).file_menu.actions()
+        in window.part(keys.MENUS).menu("file").actions()
     )
 
 

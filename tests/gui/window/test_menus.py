@@ -44,7 +44,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
     window = make_window(home)
     menus = window.part(window_keys.MENUS)
     assert [menu.title() for menu in menus.menus] == ["&File", "&Edit", "&View", "&Help"]
-    assert titles(menus.file_menu.actions()) == [
+    assert titles(menus.menu("file").actions()) == [
         "Quick open",
         "New memory file",
         "New folder",
@@ -62,10 +62,10 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Settings",
         "Quit",
     ]
-    edit = titles(menus.edit_menu.actions())
+    edit = titles(menus.menu("edit").actions())
     for wanted in ("Undo", "Redo", "Find", "Rename or move", "Delete", "Pin"):
         assert wanted in edit
-    assert titles(menus.view_menu.actions()) == [
+    assert titles(menus.menu("view").actions()) == [
         "Command palette",
         "Source",
         "Split",
@@ -91,7 +91,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Trust: duplicates, contradictions, leaks",
         "What needs you",
     ]
-    assert titles(menus.help_menu.actions()) == ["Keyboard shortcuts", "About Memtab"]
+    assert titles(menus.menu("help").actions()) == ["Keyboard shortcuts", "About Memtab"]
 
 
 def test_help_shortcuts_is_made_from_the_actions(
@@ -157,7 +157,7 @@ def test_help_shortcuts_is_made_from_the_actions(
         "test.something", "View", "Do something new", QKeySequence("Ctrl+Alt+J").toString(native)
     ) in shortcut_rows(actions)
     window.part(window_keys.MENUS).refresh()
-    assert titles(window.part(window_keys.MENUS).view_menu.actions())[-1] == "Do something new"
+    assert titles(window.part(window_keys.MENUS).menu("view").actions())[-1] == "Do something new"
 
 
 def test_help_shortcuts_and_the_panels_still_work_after_a_tab_closed(
@@ -302,10 +302,10 @@ def test_undo_says_what_it_takes_back_and_its_key_works_after_the_menu(
 ) -> None:
     window = make_window(home)
     undo = window.context.actions.action("files.undo")
-    window.part(window_keys.MENUS).edit_menu.aboutToShow.emit()
+    window.part(window_keys.MENUS).menu("edit").aboutToShow.emit()
     assert not undo.isEnabled() and "Nothing to undo" in undo.toolTip()
     assert undo.text() == "&Undo"
-    window.part(window_keys.MENUS).edit_menu.aboutToHide.emit()
+    window.part(window_keys.MENUS).menu("edit").aboutToHide.emit()
     assert undo.isEnabled()  # Ctrl+Z in the tree says "Nothing to undo" itself
     said: list[str] = []
     window.context.status.shown.connect(lambda text, _ms: said.append(text))
@@ -556,7 +556,7 @@ def test_find_finds_in_the_open_file_else_searches_memories(
     wait_idle(qtbot, window)
     tab = window.memory_tab
     window.context.actions.action("window.find").trigger()  # no file open
-    assert tab.controller.search_edit.hasFocus()
+    assert tab.controller.search_box.edit.hasFocus()
     tab.controller.editor_link.select_key(
         file_key(parse_file_path("/memories/global/tools/git.md")), open_it=True
     )
@@ -565,4 +565,4 @@ def test_find_finds_in_the_open_file_else_searches_memories(
     assert tab.controller.editor.find_bar.isVisible()
     ctrl_shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     qtbot.keyClick(tab.tree, Qt.Key.Key_F, ctrl_shift)
-    assert tab.controller.search_edit.hasFocus()
+    assert tab.controller.search_box.edit.hasFocus()

@@ -17,8 +17,9 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from quality.stores import CLAUDE, CODEX, LOKI, install, real_files
+from support.scripted_provider import ScriptedProvider
 
-from .helpers import WS, ScriptedProvider
+from .helpers import WS
 
 OFFLINE = ProviderSettings("offline", "offline", "")
 DUPLICATE = "/memories/workspace/reference_vercel-cli-rest-api.md"

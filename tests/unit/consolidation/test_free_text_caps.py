@@ -12,8 +12,9 @@ from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import JournalOp
+from support.scripted_provider import ScriptedProvider
 
-from .helpers import WS, ScriptedProvider, put
+from .helpers import WS, put
 
 MEGABYTE_REASON = "because " * 131_072  # 1 MiB
 

@@ -24,8 +24,9 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from support.logfail import ExpectLog
+from support.scripted_provider import ScriptedProvider
 
-from .helpers import MULTI, WS, ScriptedProvider, put, store_for
+from .helpers import MULTI, WS, put, store_for
 
 
 def test_the_bundled_prompt_asks_for_everything_of_spec_section_8() -> None:

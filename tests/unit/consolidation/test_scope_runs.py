@@ -29,8 +29,9 @@ from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import TRIGGERS, Journal, RunScope
 from memtab.store.sidecars.scope_runs import load_scope_runs
+from support.scripted_provider import ScriptedProvider
 
-from .helpers import MULTI, NOW, PROJECT, WS, FakeClock, ScriptedProvider, exists, put, read
+from .helpers import MULTI, NOW, PROJECT, WS, FakeClock, exists, put, read
 from .test_service import Providers
 
 OFFLINE = ProviderSettings("offline", "offline", "")

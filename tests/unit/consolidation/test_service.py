@@ -31,6 +31,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
 from support.demo_homes import copied_demo_home
 from support.processes import python_child
+from support.scripted_provider import ScriptedProvider
 
 from .helpers import (
     HOUR,
@@ -39,7 +40,6 @@ from .helpers import (
     SIBLING,
     WS,
     FakeClock,
-    ScriptedProvider,
     put,
     snapshot,
     when_a_lock_is_refused,

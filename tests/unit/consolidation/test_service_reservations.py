@@ -14,8 +14,9 @@ from memtab.llm.types import ModelReply
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
+from support.scripted_provider import ScriptedProvider
 
-from .helpers import SIBLING, WS, FakeClock, ScriptedProvider
+from .helpers import SIBLING, WS, FakeClock
 
 WAIT_S = 10.0  # bounds a broken test; passing tests never wait this long
 

@@ -15,6 +15,7 @@ from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal
 from memtab.store.sidecars.meta import global_key, project_key, workspace_key
+from support.scripted_provider import ScriptedProvider
 
 from .helpers import (
     DAY,
@@ -24,7 +25,6 @@ from .helpers import (
     OTHER_PROJECT,
     PROJECT,
     FakeClock,
-    ScriptedProvider,
     set_recency,
     set_writes,
 )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days, save_stale_days
+from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days
 from memtab.components.window.ui_state import UiState
 from memtab.consolidation.review.review_setting import (
     DEFAULT_REVIEW_MODE,
@@ -40,7 +40,6 @@ def env(tmp_path: Path) -> dict[str, str]:
 SAVERS: dict[str, Callable[[dict[str, str]], object]] = {
     "section": lambda env: save_settings_section("theme", {"dark": True}, env=env),
     "writer": lambda env: save_writer_settings(WriterSettings(), env=env),
-    "check": lambda env: save_stale_days(30, env=env),
     "review": lambda env: save_review_mode("apply-directly", env=env),
     "sources": lambda env: save_agent_settings("codex", AgentSettings(enabled=False), env=env),
 }

@@ -1,13 +1,11 @@
-"""Homes, stores and a scripted model for the history tests."""
+"""Homes and stores for the history tests."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from memtab.llm.types import Message, ModelReply, ToolCall, ToolSpec
+from memtab.llm.types import ToolCall
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
@@ -39,29 +37,3 @@ def disk(store: MemoryStore, path: str) -> bytes | None:
 
 def memory_call(call_id: str, **arguments: Any) -> ToolCall:
     return ToolCall(call_id, "memory", arguments)
-
-
-class Scripted:
-    """A ChatProvider replying from a list (then a final "done")."""
-
-    def __init__(self, replies: Iterable[ModelReply], name: str = "scripted") -> None:
-        self.replies = list(replies)
-        self._name = name
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def model(self) -> str:
-        return "test-model"
-
-    def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
-    ) -> ModelReply:
-        return self.replies.pop(0) if self.replies else ModelReply("done")

@@ -22,8 +22,9 @@ from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.memory_paths import vpath
+from support.scripted_provider import ScriptedProvider
 
-from .helpers import WS, Scripted, disk, memory_call, new_home, store_for
+from .helpers import WS, disk, memory_call, new_home, store_for
 
 
 @pytest.fixture
@@ -55,7 +56,7 @@ def merge_replies() -> list[ModelReply]:
 
 
 def service(home: Home) -> ConsolidationService:
-    return ConsolidationService(home, provider_factory=lambda _: Scripted(merge_replies()))
+    return ConsolidationService(home, provider_factory=lambda _: ScriptedProvider(merge_replies()))
 
 
 def memory_snapshot(home: Home) -> dict[str, bytes]:
@@ -208,7 +209,7 @@ def test_cli_plan_out_and_apply_plan_with_accept(
     monkeypatch.setattr(
         ServiceRuns,
         "_make_provider",
-        lambda self, store, *_scopes: Scripted(list(replies)),
+        lambda self, store, *_scopes: ScriptedProvider(list(replies)),
     )
     plan_file = tmp_path / "plan.json"
     h = ["--home", str(home.root)]

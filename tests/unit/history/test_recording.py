@@ -17,8 +17,9 @@ from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.registry import load_registry
 from memtab.writer.job.run import run_writer
 from support.memory_paths import vpath
+from support.scripted_provider import ScriptedProvider
 
-from .helpers import WS, Scripted, disk, memory_call, new_home, store_for, versions
+from .helpers import WS, disk, memory_call, new_home, store_for, versions
 
 
 @pytest.fixture
@@ -114,7 +115,7 @@ def test_consolidator_ops_are_recorded_under_the_run_and_logged(home: Home) -> N
         ),
         ModelReply("merged dup into keep"),
     ]  # fmt: skip
-    service = ConsolidationService(home, provider_factory=lambda _: Scripted(replies))
+    service = ConsolidationService(home, provider_factory=lambda _: ScriptedProvider(replies))
     service.run(WS, run_id="run-test-1")
     in_run = [v for v in versions(store) if v.run_id == "run-test-1"]
     assert [(v.path, v.actor, v.deleted) for v in in_run] == [
@@ -131,7 +132,7 @@ def test_consolidator_ops_are_recorded_under_the_run_and_logged(home: Home) -> N
 
 def test_a_writer_run_records_its_write_and_logs_the_run(home: Home) -> None:
     write = ToolCall("w", "memory_write", {"old_string": "", "new_string": "- remembered\n"})
-    provider = Scripted([ModelReply("", (write,))])
+    provider = ScriptedProvider([ModelReply("", (write,))])
     workspace = load_registry(home).require_workspace(WS)
     result = run_writer(home, workspace, [], provider)
     assert result.outcome == "wrote" and result.run_id is not None

@@ -23,8 +23,9 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.restore.from_history import file_history
 from support.memory_paths import vpath
+from support.scripted_provider import ScriptedProvider
 
-from .helpers import WS, Scripted, new_home, store_for
+from .helpers import WS, new_home, store_for
 from .test_plan_and_cli import merge_replies
 
 TESTING = "/memories/global/testing.md"
@@ -39,7 +40,7 @@ def home(tmp_path: Path) -> Home:
     store.create_file(vpath(TESTING), "# Testing\n- run make test\n")
     store.create_file(vpath(TIPS), "- run make test\n- use pytest --lf\n")
     store.create_file(vpath(GOTCHAS), "- one\n- stale line\n")
-    ConsolidationService(home, provider_factory=lambda _: Scripted(merge_replies())).run(WS)
+    ConsolidationService(home, provider_factory=lambda _: ScriptedProvider(merge_replies())).run(WS)
     return home
 
 

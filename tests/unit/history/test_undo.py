@@ -25,8 +25,9 @@ from memtab.store.restore.from_history import (
 )
 from memtab.store.scopes.memory import MemoryStore
 from support.memory_paths import vpath
+from support.scripted_provider import ScriptedProvider
 
-from .helpers import WS, Scripted, disk, memory_call, new_home, store_for
+from .helpers import WS, disk, memory_call, new_home, store_for
 
 
 @pytest.fixture
@@ -123,7 +124,7 @@ def _merge_run(home: Home) -> str:
         ),
         ModelReply("merged"),
     ]  # fmt: skip
-    ConsolidationService(home, provider_factory=lambda _: Scripted(replies)).run(WS)
+    ConsolidationService(home, provider_factory=lambda _: ScriptedProvider(replies)).run(WS)
     (run,) = RunsLog(home).runs()
     return run.id
 

@@ -115,7 +115,8 @@ def test_mux_real_session_with_tools_failures_and_aborted_turns(fixtures_dir: Pa
 
     aborted = [transcript.events[3], transcript.events[5]]
     for event in aborted:
-        assert event.role == "assistant" and event.is_empty and not event.completed_turn
+        assert event.role == "assistant" and not event.completed_turn
+        assert not event.text and not event.tool_calls  # aborted before any output
     assert sum(event.completed_turn for event in transcript.events) == 1
 
 

@@ -18,10 +18,10 @@ from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.store.history.versions import ScopeHistory
+from memtab.store.history.xum_journal import JOURNAL_NAME
 from memtab.store.paths import Scope
 from memtab.store.restore.from_history import file_history
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
-from memtab.watch.actors import DURABLE_EVENTS
 from memtab.watch.events import LeftPath, change_events, restore_event
 from memtab.watch.lease import RecorderLease
 from memtab.watch.targets import Targets
@@ -253,7 +253,7 @@ def test_changes_xum_and_mux_journal_are_recorded_as_theirs(
     by_xum = store.root(Scope.GLOBAL) / "note0.md"
     by_consolidation = store.root(Scope.PROJECT) / "note1.md"  # one actor per scope's sync
     by_someone = store.root(Scope.WORKSPACE) / "note2.md"
-    journal = machine.home.workspace_dir(WORKSPACE_ID) / DURABLE_EVENTS
+    journal = machine.home.workspace_dir(WORKSPACE_ID) / JOURNAL_NAME
     options = {"use_polling": True, "poll_interval_s": 0.2} if polling else {}
     with running_recorder(machine.home, **options):
         journal.write_text(_journal_row(str(by_xum), now_ms()) + "\n", "utf-8")

@@ -261,7 +261,7 @@ def test_the_goal_of_a_long_session_is_kept_from_its_very_start(tmp_path: Path) 
     path.write_text("\n".join(json.dumps(record) for record in records) + "\n")
     digest = TranscriptDigest()
     events = load_writer_events(path, observe=digest.add)
-    assert events.budget.dropped_count > 0  # the window lost the start…
+    assert events.budget.trimmed_count < events.budget.original_count  # the window lost the start…
     notes = plan_notes("", digest.findings())
     goals = [note.text for note in notes if note.section == GOAL]
     assert goals == [  # … the digest did not

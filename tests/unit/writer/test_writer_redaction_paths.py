@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.llm.types import ChatProvider, Message, ModelReply, ToolCall, ToolSpec
+from memtab.llm.types import ChatProvider, Message, ModelReply, ToolSpec
 from memtab.redact import REDACTED
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
@@ -27,6 +27,7 @@ from memtab.writer.job.providers import bind_to_run
 from memtab.writer.job.run import load_writer_events, run_writer, writer_events
 from support.leaks import LEAKS
 from support.memory_paths import vpath
+from support.writer_models import WritingModel
 
 from .helpers import bash_part, mux_message, write_chat
 
@@ -61,28 +62,6 @@ class Recording:
     ) -> ModelReply:
         self.requests.append(system + json.dumps([dump_message(m).to_json() for m in messages]))
         return self._provider.complete(system, messages, tools, cancel=cancel)
-
-
-class EchoingModel:
-    """A model that reads the file, then writes every leak into it."""
-
-    name = "fake"
-    model = "echo"
-
-    def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
-    ) -> ModelReply:
-        if len(messages) == 1:
-            call = ToolCall("c1", "memory_read", {})
-        else:
-            new = f"# Notes\n\n{PASTED}\n"
-            call = ToolCall("c2", "memory_write", {"old_string": "", "new_string": new})
-        return ModelReply(text="", tool_calls=(call,), stop_reason="tool_use")
 
 
 def _leaked(text: str) -> list[str]:
@@ -157,7 +136,8 @@ def test_the_offline_writer_request_notes_dump_and_log_hold_no_secret(
 def test_a_model_that_writes_secrets_into_memory_is_redacted(
     home: Home, workspace: Workspace, transcript: Path
 ) -> None:
-    result = run_writer(home, workspace, read_transcript(transcript).events, EchoingModel())
+    echoing = WritingModel(f"# Notes\n\n{PASTED}\n")  # every leak, into the file
+    result = run_writer(home, workspace, read_transcript(transcript).events, echoing)
 
     assert result.outcome == "wrote"
     notes = MemoryStore(home, workspace).read(vpath(DEFAULT_MEMORY_PATH)).content

@@ -201,13 +201,7 @@ def _remove(directory: Directory, name: str, data: bytes, limit: int) -> bool:
     try:
         directory.rename_no_replace(aside, directory, name)
     except FileExistsError:  # saved anew meanwhile: that stays, the displaced one is kept
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        kept = f"{name}{KEPT_INFIX}{stamp}"
-        directory.rename_no_replace(aside, directory, kept)
-        raise ConfigFileError(
-            f"it was saved twice while Memtab took it away; the earlier save is kept as "
-            f"{directory.display(kept)}"
-        ) from None
+        raise _kept_aside(directory, aside, name, "took it away") from None
     return False
 
 
@@ -337,11 +331,16 @@ def _put_back(
         directory.discard(held)
         directory.fsync()
         return
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    kept = f"{name}{KEPT_INFIX}{stamp}"
+    raise _kept_aside(directory, held, name, "replaced it")
+
+
+def _kept_aside(directory: Directory, held: str, name: str, doing: str) -> ConfigFileError:
+    """Keep `held`, an agent's earlier save, beside `name` under a name that says so; the
+    error that says where (Memtab was `doing` what to the file when it was saved twice)."""
+    kept = f"{name}{KEPT_INFIX}{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}"
     directory.rename_no_replace(held, directory, kept)
-    raise ConfigFileError(
-        f"it was saved twice while Memtab replaced it; the earlier save is kept as "
+    return ConfigFileError(
+        f"it was saved twice while Memtab {doing}; the earlier save is kept as "
         f"{directory.display(kept)}"
     )
 

@@ -8,7 +8,7 @@ Nothing here reads the disk: the service hands in what it read.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated, TypeVar
 
 from memtab.agent_server.catalog import SearchHit
@@ -90,6 +90,20 @@ def _shortened(row: _Row, room: int) -> _Row:
     return row
 
 
+def _fitted(render: Callable[[int], str], candidates: list[_Row], budget: int) -> str:
+    """`render` of as many of `candidates` (the rows `render` shows) as fit in `budget`,
+    the first cut to fit (`_shortened`) when not even it does."""
+    whole = render(len(candidates))
+    if framed_size(whole) <= budget:
+        return whole  # every result fits (a search's ten, most often): nothing measured
+    count = rows_that_fit(render, lambda i: _row_size(candidates[i]), len(candidates), budget)
+    if count == 0 and candidates:
+        room = budget - framed_size(render(0)) - 2 * framed_size(",\n  ")
+        candidates[0] = _shortened(candidates[0], room)
+        count = 1
+    return render(count)
+
+
 def file_page(
     rows: Sequence[FileRow],
     *,
@@ -120,15 +134,7 @@ def file_page(
         )
         return json_text(page)
 
-    whole = render(len(candidates))
-    if framed_size(whole) <= budget:
-        return whole  # every result fits (a search's ten, most often): nothing measured
-    count = rows_that_fit(render, lambda i: _row_size(candidates[i]), len(candidates), budget)
-    if count == 0 and candidates:
-        room = budget - framed_size(render(0)) - 2 * framed_size(",\n  ")
-        candidates[0] = _shortened(candidates[0], room)
-        count = 1
-    return render(count)
+    return _fitted(render, candidates, budget)
 
 
 def search_page(
@@ -156,15 +162,7 @@ def search_page(
         )
         return json_text(found)
 
-    whole = render(len(candidates))
-    if framed_size(whole) <= budget:
-        return whole  # every result fits (a search's ten, most often): nothing measured
-    count = rows_that_fit(render, lambda i: _row_size(candidates[i]), len(candidates), budget)
-    if count == 0 and candidates:
-        room = budget - framed_size(render(0)) - 2 * framed_size(",\n  ")
-        candidates[0] = _shortened(candidates[0], room)
-        count = 1
-    return render(count)
+    return _fitted(render, candidates, budget)
 
 
 def _next(cursor: PageCursor, at: int, after: str | None) -> str:

@@ -1,7 +1,7 @@
 """A burst is news: the window's notice "Claude Code removed 23 files at 15:27 — Review…",
 once per burst (docs/formats.md §14.5).
 
-`BurstNews` is told the bursts Recently deleted would list (`deleted.news_bursts`: files
+`BurstNews` is told the bursts Recently deleted would list (`deleted.news_read`: files
 deleted, some not put back yet, the last 7 days; and the guard's mass changes, rewrites
 too, `memtab.watch.guard`) whenever history changes and when the window opens, and says
 what the notice shows: the newest burst not seen yet, and how many more came since the

@@ -531,19 +531,13 @@ def _files(count: int) -> str:
     return f"{count} file" if count == 1 else f"{count} files"
 
 
-def news_bursts(
-    store: MemoryStore, sources: Sequence[Source] | None = None, *, now: int | None = None
-) -> list[ChangeEvent]:
-    """The bursts of the last `BURSTS_SHOWN_MS` Recently deleted lists for `store` that
-    deleted files — or, mass changes (`memtab.watch.guard`), rewrote them — and have some
-    left to put back, newest first (`burst_news`)."""
-    return news_read(store, sources, now=now).bursts
-
-
 def news_read(
     store: MemoryStore, sources: Sequence[Source] | None = None, *, now: int | None = None
 ) -> NewsRead:
-    """`news_bursts`, with the mass changes among them by id (the notice's)."""
+    """The bursts of the last `BURSTS_SHOWN_MS` Recently deleted lists for `store` that
+    deleted files — or, mass changes (`memtab.watch.guard`), rewrote them — and have some
+    left to put back, newest first (`burst_news`), with the mass changes among them by id
+    (the notice's)."""
     found = discovered_sources(store.home) if sources is None else tuple(sources)
     moment = now_ms() if now is None else now
     keys = _places(store, found, orphans=True)

@@ -66,13 +66,9 @@ class RunList(NamedTuple):
     partly_reverted: frozenset[str] = frozenset()
 
 
-def load_runs(home: Home, run_filter: RunFilter) -> list[RunEntry]:
-    """The runs that pass the filter, newest first (mux's journaled runs added first)."""
-    return load_run_list(home, run_filter).runs
-
-
 def load_run_list(home: Home, run_filter: RunFilter) -> RunList:
-    """`load_runs`, with the reverts of the runs listed."""
+    """The runs that pass the filter, newest first (mux's journaled runs added first), with
+    the reverts of the runs listed."""
     catch_up_runs(home)
     log = RunsLog(home)
     runs = log.runs(

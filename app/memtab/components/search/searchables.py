@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import os
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memtab.components.tree.nodes import file_key, orphan_entry_key, ref_key
@@ -55,8 +55,8 @@ class Searchable:
         return self.row + self.label[self.label.index("\n") :]
 
 
-def searchables(scan: HomeScan, candidates: Collection[str] | None = None) -> Iterator[Searchable]:
-    """Every file of `scan` (only `candidates`, by tree key, when given), in tree order.
+def searchables(scan: HomeScan) -> Iterator[Searchable]:
+    """Every file of `scan`, in tree order.
 
     Paths are joined as strings: at 20,000 files `Path.joinpath` alone costs more than
     looking at the candidates of a narrowing query.
@@ -72,31 +72,26 @@ def searchables(scan: HomeScan, candidates: Collection[str] | None = None) -> It
                 key = file_key(entry.path)
             else:
                 key = orphan_entry_key(orphan_dir, entry.path, is_dir=False)
-            if candidates is None or key in candidates:
-                relative = "/".join(entry.path.segments)
-                label = f"{relative}\n{entry.description}"
-                yield Searchable(
-                    key,
-                    label,
-                    root,
-                    prefix + relative,
-                    f"{root}/{relative}",
-                    entry.editable,
-                    entry,
-                    folded=label.casefold(),
-                )
+            relative = "/".join(entry.path.segments)
+            label = f"{relative}\n{entry.description}"
+            yield Searchable(
+                key,
+                label,
+                root,
+                prefix + relative,
+                f"{root}/{relative}",
+                entry.editable,
+                entry,
+                folded=label.casefold(),
+            )
     if scan.sources is not None:
-        yield from _source_searchables(scan.sources, candidates)
+        yield from _source_searchables(scan.sources)
 
 
-def _source_searchables(
-    sources: SourcesScan, candidates: Collection[str] | None
-) -> Iterator[Searchable]:
+def _source_searchables(sources: SourcesScan) -> Iterator[Searchable]:
     for listing in sources.listings:
         for file in listing.files:
             key = ref_key(file.ref)
-            if candidates is not None and key not in candidates:
-                continue
             label = f"{file.relative}\n{file.description}"
             yield Searchable(
                 key,

@@ -10,12 +10,10 @@ line's place in one common order: `ThreeWayTexts.places`).
 from __future__ import annotations
 
 import bisect
-from typing import Literal
 
 from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts
 
-Pane = Literal["base", "mine", "theirs"]
 NO_FILE = "(no file on this side: it was deleted or never made)"
 
 
@@ -44,12 +42,6 @@ BOTH_NOTE = (
     f"{choices.KEEP_TEXT.button} keeps your text instead."
 )
 """The note while the text to keep shows what Keep both keeps."""
-
-
-def side_text(texts: ThreeWayTexts, pane: Pane) -> str:
-    """What a side's button puts in the text to keep: its whole text ("" when it has none)."""
-    text = {"base": texts.base, "mine": texts.mine, "theirs": texts.theirs}[pane]
-    return text or ""
 
 
 def facing_line(places: tuple[int, ...], top: int, other: tuple[int, ...]) -> int | None:

@@ -13,9 +13,9 @@ last one worked out: the window recomputes off the GUI thread as agents write.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 from memtab.check.records import Finding
 from memtab.components.check.marks import KIND_WORDS
@@ -26,6 +26,8 @@ from memtab.trust.leaks.records import Leak
 from memtab.trust.memories import AGENT_NAMES, where_in_words
 from memtab.trust.records import MemoryPlace
 from memtab.trust.report import TrustReport
+
+_Found = TypeVar("_Found")
 
 SHOWN = 4
 """Items a section of the room lists (the rest are in its panel)."""
@@ -40,6 +42,12 @@ PANEL_OF: Mapping[SectionKey, str] = {
     "leaks": "trust",
 }
 """The panel that lists a section's every item ("": none, its items are all shown)."""
+TRUST_TITLES: Mapping[SectionKey, str] = {
+    "duplicates": "Said twice",
+    "contradictions": "Disagreeing",
+    "leaks": "In the wrong place",
+}
+"""The trust engines' sections, in the room's order."""
 
 
 @dataclass(frozen=True)
@@ -175,18 +183,25 @@ def _changed(files: Sequence[ChangedFile]) -> RoomSection:
         )
         for file in newest
     )
-    return _section("changed", "Changed since you last looked", len(files), summary, items)
+    return _section("changed", "Changed since you last looked", summary, items)
 
 
-def _section(
-    key: SectionKey, title: str, count: int, summary: str, items: Sequence[RoomItem]
-) -> RoomSection:
+def _section(key: SectionKey, title: str, summary: str, items: Sequence[RoomItem]) -> RoomSection:
     shown = tuple(items[:SHOWN])
     more = ""
     if len(items) > SHOWN:
         panel = PANEL_OF[key]
         more = f"{len(items) - SHOWN} more" + (f" in the {panel.title()} panel" if panel else "")
-    return RoomSection(key, title, count, summary, shown, more)
+    return RoomSection(key, title, len(items), summary, shown, more)
+
+
+def _counted(
+    key: SectionKey, found: Sequence[_Found], item: Callable[[_Found], RoomItem], *noun: str
+) -> RoomSection:
+    """A trust section: an item for each thing `found`, counted in `noun` (and its plural)
+    when there are any."""
+    summary = plural(len(found), *noun) if found else ""
+    return _section(key, TRUST_TITLES[key], summary, [item(one) for one in found])
 
 
 def room_sections(facts: RoomFacts) -> tuple[RoomSection, ...]:
@@ -211,52 +226,23 @@ def room_sections(facts: RoomFacts) -> tuple[RoomSection, ...]:
         files = len({f.path for f in findings})
         summary = f"{plural(len(findings), 'line')} in {plural(files, 'file')}" if findings else ""
         items = [finding_item(f) for f in findings]
-        sections.append(
-            _section("stale", "No longer true of the code", len(findings), summary, items)
-        )
+        sections.append(_section("stale", "No longer true of the code", summary, items))
     elif facts.check_status:
         sections.append(
             RoomSection("stale", "No longer true of the code", 0, facts.check_status, known=False)
         )
     report = facts.trust
     if report is not None:
-        groups = report.duplicates
-        sections.append(
-            _section(
-                "duplicates",
-                "Said twice",
-                len(groups),
-                plural(len(groups), "group") if groups else "",
-                [duplicate_item(g) for g in groups],
-            )
-        )
-        pairs = report.contradictions
-        sections.append(
-            _section(
-                "contradictions",
-                "Disagreeing",
-                len(pairs),
-                plural(len(pairs), "pair") if pairs else "",
-                [contradiction_item(c) for c in pairs],
-            )
-        )
-        leaks = report.leaks
-        sections.append(
-            _section(
-                "leaks",
-                "In the wrong place",
-                len(leaks),
-                plural(len(leaks), "memory", "memories") if leaks else "",
-                [leak_item(leak) for leak in leaks],
-            )
-        )
+        sections += [
+            _counted("duplicates", report.duplicates, duplicate_item, "group"),
+            _counted("contradictions", report.contradictions, contradiction_item, "pair"),
+            _counted("leaks", report.leaks, leak_item, "memory", "memories"),
+        ]
     elif facts.trust_status:
-        for key, title in (
-            ("duplicates", "Said twice"),
-            ("contradictions", "Disagreeing"),
-            ("leaks", "In the wrong place"),
-        ):
-            sections.append(RoomSection(key, title, 0, facts.trust_status, known=False))  # type: ignore[arg-type]
+        sections += [
+            RoomSection(key, title, 0, facts.trust_status, known=False)
+            for key, title in TRUST_TITLES.items()
+        ]
     return tuple(sections)
 
 

@@ -30,43 +30,33 @@ class Key(Marker):
         self.name = name
 
 
-class _OmitNone(Marker):
-    __slots__ = ()
+class _Flag(Marker):
+    """A marker that only says how its field is written or kept (`OmitNone`…), by name."""
+
+    __slots__ = ("_name", "as_parsed", "keeps_unread")
     keeps_accepted = True
 
+    def __init__(self, name: str, *, as_parsed: bool = False, keeps_unread: bool = False) -> None:
+        self._name = name
+        self.as_parsed = as_parsed
+        self.keeps_unread = keeps_unread
+
     def __repr__(self) -> str:
-        return "OmitNone"
+        return self._name
 
 
-OmitNone = _OmitNone()
+OmitNone = _Flag("OmitNone")
 """A field written only when it is not None: `Annotated[OrNone[int], OmitNone]`."""
 
 
-class _OmitEmpty(Marker):
-    __slots__ = ()
-    keeps_accepted = True
-
-    def __repr__(self) -> str:
-        return "OmitEmpty"
-
-
-OmitEmpty = _OmitEmpty()
+OmitEmpty = _Flag("OmitEmpty")
 """A field written only when it holds something — not None, false, "" or an empty list or
 object (mux writes `isError` only when true, a text only when there is one):
 `Annotated[str, OmitEmpty]`. For a text, a list or a flag: a number uses `OmitNone` (0 is a
 value)."""
 
 
-class _KeepUnread(Marker):
-    __slots__ = ()
-    keeps_accepted = True
-    keeps_unread = True
-
-    def __repr__(self) -> str:
-        return "KeepUnread"
-
-
-KeepUnread = _KeepUnread()
+KeepUnread = _Flag("KeepUnread", keeps_unread=True)
 """An optional field (None when it cannot be read) whose value, when present but not
 read, is written back as it was, among the unknown fields (`keep_unknown=True` records):
 `Annotated[OrNone[str], KeepUnread]`."""
@@ -279,16 +269,7 @@ def _valid_entries_noted(read: Reader, value: Any) -> Any:
     return kept
 
 
-class _PlainJson(Marker):
-    __slots__ = ()
-    keeps_accepted = True
-    as_parsed = True
-
-    def __repr__(self) -> str:
-        return "PlainJson"
-
-
-PlainJson = _PlainJson()
+PlainJson = _Flag("PlainJson", as_parsed=True)
 """`Annotated[dict[str, Any], PlainJson]`: JSON as parsed (an object, a list, or `Any`), its
 outer kind checked and nothing in it read (its user checks what it takes, as it takes it:
 the description cache's 20,000 entries), kept without a copy and written as it is, without

@@ -168,10 +168,6 @@ class CurrentTab:
         """Open a window with the differences between the disk version and the draft."""
         self._current.doc.show_diff()
 
-    def select_lines(self, first: int, last: int) -> None:
-        """Select lines `first` to `last` of the current text (1-based) and scroll to them."""
-        self._current.view.select_lines(first, last)
-
     def edit_at_end(self) -> None:
         """Put the cursor at the end of the current text, with the focus (a new file's
         body: what the user types next goes there)."""

@@ -363,12 +363,6 @@ class EditorPanel(CurrentTab, QWidget):
         else:
             self.set_current_tab(tab)
 
-    def close_file(self) -> None:
-        """Close the current tab, dropping its buffer (the caller asked first)."""
-        tab = self.current_tab
-        if tab is not None:
-            self.close_tab(tab)
-
     def follow_changes(
         self,
         changed: Collection[MemoryFileRef],

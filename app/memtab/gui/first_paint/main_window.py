@@ -258,12 +258,9 @@ class MainWindow(QMainWindow):
         assert isinstance(bar, WindowStatusBar)
         return bar
 
-    def add_status_widget(self, widget: QWidget, *, permanent: bool = True) -> None:
-        """Add a widget to the status bar (permanent ones sit on the right)."""
-        if permanent:
-            self.statusBar().addPermanentWidget(widget)
-        else:
-            self.statusBar().addWidget(widget)
+    def add_status_widget(self, widget: QWidget) -> None:
+        """Add a widget to the status bar, on the right (permanent)."""
+        self.statusBar().addPermanentWidget(widget)
 
     @property
     def traces_tab(self) -> TracesPage | None:

@@ -45,7 +45,6 @@ class NoticeBar(Protocol):
         text: str,
         actions: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (),
         *,
-        closable: bool = True,
         default: str | None = None,
     ) -> None: ...
 

@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint, SignalInstance, Slot
-from PySide6.QtWidgets import QApplication, QLineEdit, QMenu, QSplitter, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QMenu, QSplitter, QToolButton, QWidget
 
 from memtab.components import glossary
 from memtab.components.activity.badges import Badge
@@ -248,11 +248,6 @@ class MemoryTabController(QObject):
     def dialogs(self, dialogs: TabDialogs) -> None:
         """Ask through `dialogs` from now on (tests: canned answers)."""
         self.host.dialogs = dialogs
-
-    @property
-    def search_edit(self) -> QLineEdit:
-        """The search field."""
-        return self.search_box.edit
 
     # -- what the frame asks (`first_paint.memory_tab.TabController`) ----------------------
 

@@ -111,13 +111,6 @@ class LocalServersBox(QGroupBox):
         self.status.setText(searching(self._kinds))
         self._client.submit_latest(FIND_KEY, functools.partial(local_servers, self._kinds))
 
-    def use_button(self, server: LocalServer) -> QPushButton | None:
-        """The Use button of a server listed (for tests and screen readers)."""
-        for widget in self._row_widgets:
-            if isinstance(widget, QPushButton) and widget.property("serverPort") == server.port:
-                return widget
-        return None
-
     def shutdown(self) -> None:
         """Stop a search under way (the dialog closes; a search ends within ~50 ms)."""
         client, self._client = self._client, None
@@ -147,7 +140,6 @@ class LocalServersBox(QGroupBox):
             use.setEnabled(view.usable)
             use.clicked.connect(functools.partial(self._on_use_clicked, server, models))
             for column, widget in enumerate((name, models, use)):
-                widget.setProperty("serverPort", server.port)
                 self._rows.addWidget(widget, row, column)
                 self._row_widgets.append(widget)
 

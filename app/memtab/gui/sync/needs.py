@@ -25,7 +25,6 @@ class ConflictBar(Protocol):
         text: str,
         actions: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (),
         *,
-        closable: bool = True,
         default: str | None = None,
     ) -> None: ...
 

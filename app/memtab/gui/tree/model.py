@@ -132,10 +132,6 @@ class MemoryTreeModel(QAbstractItemModel):
         """Every node except the root."""
         return self._shown.nodes()
 
-    def is_agent_edited(self, node: TreeNode) -> bool:
-        """Whether the row shows the "agent edited" badge."""
-        return self._shown.badge_for(node) is not None
-
     def badge_for(self, node: TreeNode) -> Badge | None:
         """The row's "agent edited" badge (who changed the file), if it has one."""
         return self._shown.badge_for(node)

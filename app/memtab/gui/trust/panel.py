@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from memtab.components.trust.changes import move_target
 from memtab.components.trust.room import (
+    TRUST_TITLES,
     Target,
     contradiction_item,
     duplicate_item,
@@ -132,13 +133,9 @@ class TrustPanel(QWidget):
         keep = _key_of(current.data(0, FOUND_ROLE)) if current is not None else None
         self.report = report
         self.tree.clear()
-        parts: Sequence[tuple[str, Sequence[Found]]] = (
-            ("Said twice", report.duplicates),
-            ("Disagreeing", report.contradictions),
-            ("In the wrong place", report.leaks),
-        )
+        parts: Sequence[Sequence[Found]] = (report.duplicates, report.contradictions, report.leaks)
         again: QTreeWidgetItem | None = None
-        for title, found in parts:
+        for title, found in zip(TRUST_TITLES.values(), parts, strict=True):
             part = QTreeWidgetItem(self.tree, [f"{title} · {len(found)}"])
             part.setFlags(part.flags() & ~Qt.ItemFlag.ItemIsSelectable)
             for one in found:

@@ -92,26 +92,6 @@ class WindowMenus(QObject):
         """The menu `menu_id` ("file", "edit", "view", "help")."""
         return self._menus[menu_id]
 
-    @property
-    def file_menu(self) -> QMenu:
-        """File."""
-        return self._menus["file"]
-
-    @property
-    def edit_menu(self) -> QMenu:
-        """Edit."""
-        return self._menus["edit"]
-
-    @property
-    def view_menu(self) -> QMenu:
-        """View."""
-        return self._menus["view"]
-
-    @property
-    def help_menu(self) -> QMenu:
-        """Help."""
-        return self._menus["help"]
-
     def refresh(self) -> None:
         """Bring every menu's actions up to date (as before a menu shows)."""
         self._actions.refresh()

@@ -293,20 +293,18 @@ class _Touched:
         return None if self.last.deleted else self.last.sha256
 
 
-def revert_run(
-    home: Home, run_id: str, *, actor: str = "user", allow_unkept: bool = False
-) -> RevertResult:
+def revert_run(home: Home, run_id: str) -> RevertResult:
     """Restore every file a run touched to what it held before the run.
 
     A file changed after the run (by anyone) is refused, with the reason and the diff the
     revert would apply to its current content; the others are restored. A file that holds
     its before-run content already counts as done (`already`): a revert that was stopped
     midway finishes when run again. A file whose content history cannot keep is refused
-    (`Refusal.unkept`) unless `allow_unkept`. HistoryError for an unknown run, and for a
+    (`Refusal.unkept`). HistoryError for an unknown run, and for a
     revert run: a revert is taken back by restoring its files from their history.
 
     A revert that restores a file is a run of its own (kind `revert`, docs/formats.md
-    §14.3): logged with the files it restored, naming `run_id` and `actor`; its versions
+    §14.3): logged with the files it restored, naming `run_id` and the user; its versions
     carry its run id.
     """
     run = RunsLog(home).get(run_id)
@@ -329,7 +327,7 @@ def revert_run(
     workspace = load_registry(home).workspace(run.workspace_id) if run.workspace_id else None
     started_at = now_ms()
     revert_id = new_run_id(started_at)
-    store = MemoryStore(home, workspace, actor=actor, run_id=revert_id)
+    store = MemoryStore(home, workspace, run_id=revert_id)
     record_external(store)  # a later change by another program is a later version too
     touched = _touched_by(store, run_id)
     for path in touched_paths(run.ops):
@@ -340,7 +338,7 @@ def revert_run(
     touched.sort(key=lambda item: item.pre_sha256 is not None)
     with store.collecting_changes() as changes:
         for item in touched:
-            outcome = _revert_file(store, item, run, allow_unkept=allow_unkept)
+            outcome = _revert_file(store, item, run)
             if isinstance(outcome, Refusal):
                 result.refused.append(outcome)
             elif outcome == "restored":
@@ -348,7 +346,7 @@ def revert_run(
             elif outcome == "already":
                 result.already.append(item.path)
     if result.restored:
-        logged = _log_revert(home, run, result, changes, revert_id, actor)
+        logged = _log_revert(home, run, result, changes, revert_id)
         return result.replaced(revert_run_id=logged)
     return result
 
@@ -359,7 +357,6 @@ def _log_revert(
     result: RevertResult,
     changes: list[RecordedChange],
     revert_id: str,
-    actor: str,
 ) -> str | None:
     """Log the revert as a run of its own: one op per file it restored."""
     ops = tuple(
@@ -383,7 +380,7 @@ def _log_revert(
         summary=f"Reverted run {run.id}: restored {_files(len(result.restored))}{left}",
         ops=ops,
         reverts=run.id,
-        actor=actor,
+        actor="user",
     )
     try:
         RunsLog(home).append(entry)
@@ -413,7 +410,7 @@ def _touched_by(store: MemoryStore, run_id: str) -> list[_Touched]:
 
 
 def _revert_file(
-    store: MemoryStore, item: _Touched, run: RunEntry, *, allow_unkept: bool
+    store: MemoryStore, item: _Touched, run: RunEntry
 ) -> Refusal | Literal["restored", "unchanged", "already"]:
     try:
         path = parse_file_path(item.path)
@@ -439,7 +436,6 @@ def _revert_file(
             op="revert",
             revert_of=run.id,
             meta=item.last.meta if item.last.deleted else None,
-            allow_unkept=allow_unkept,
         )
     except SaveConflictError:
         return Refusal(path=item.path, reason="it changed while the run was being reverted")

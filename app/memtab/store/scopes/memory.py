@@ -136,17 +136,15 @@ class MemoryStore(ScopeStore):
 
     # --- editing --------------------------------------------------------------------------
 
-    def edit_text(
-        self, path: VirtualPath, change: Callable[[str], str], *, allow_unkept: bool = False
-    ) -> VirtualPath:
+    def edit_text(self, path: VirtualPath, change: Callable[[str], str]) -> VirtualPath:
         """Replace a file's text with `change(text)`, atomically across processes.
 
         Under the scope lock: read, change, and replace only if the file is still what
         was read; if another program changed it meanwhile, the edit is redone on the new
         text (up to EDIT_ATTEMPTS times, then ChangedDuringEditError — nothing is
         overwritten). `change` raises to refuse (its error propagates). Counts as a write.
-        An edit that removes text history cannot keep is refused (UnkeptChangeError)
-        unless `allow_unkept`; one that only adds goes on (see `keep_before`).
+        An edit that removes text history cannot keep is refused (UnkeptChangeError); one
+        that only adds goes on (see `keep_before`).
         """
         with (
             self.writing(_scope_of(path)) as (where,),
@@ -158,7 +156,7 @@ class MemoryStore(ScopeStore):
                 updated = encode_utf8(change(self._text_of(path, current)))
                 self._check_size(len(updated))
                 kept = self._keep_replaced(
-                    where, path, read_bytes, updated, done="edited", allow_unkept=allow_unkept
+                    where, path, read_bytes, updated, done="edited", allow_unkept=False
                 )
                 if parent.replace_if_unchanged(
                     path.name, updated, unchanged=still_holds(parent, path.name, read_bytes)

@@ -102,11 +102,6 @@ class HarvestFile:
     def candidates(self) -> tuple[Candidate, ...]:
         return tuple(block.candidate for block in self.blocks if block.candidate is not None)
 
-    @property
-    def unreadable_blocks(self) -> int:
-        """Blocks under a category heading that do not read as a candidate (kept)."""
-        return sum(1 for block in self.blocks[1:] if block.candidate is None)
-
 
 def candidate_id(path: str, category: str, text: str, evidence: Collection[str]) -> str:
     """`h` and 10 hex digits, as mux's duplicate key sees a candidate (text with its

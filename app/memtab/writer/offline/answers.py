@@ -328,9 +328,8 @@ def facts_in_text(text: str, *, concluded: bool = False) -> list[str]:
     return facts_in(text, concluded=concluded)[:MAX_FINDINGS_PER_ANSWER] if text else []
 
 
-def facts_in(answer: str, *, concluded: bool = False, lenient: bool = False) -> list[str]:
-    """The lines of one answer that state a lasting fact (see the module doc); `lenient`:
-    outside English too when not firm (a soft gate: the judge's candidates, `candidates`)."""
+def facts_in(answer: str, *, concluded: bool = False) -> list[str]:
+    """The lines of one answer that state a lasting fact (see the module doc)."""
     facts: list[str] = []
     lines = answer.splitlines()
     for raw_line, found in zip(lines, classify(lines, frontmatter=False), strict=True):
@@ -341,13 +340,13 @@ def facts_in(answer: str, *, concluded: bool = False, lenient: bool = False) -> 
             continue  # a table, a quote, what introduces a list
         line = line.replace("**", "")
         for sentence in _SENTENCE_END.split(line):
-            fact = _fact(sentence, concluded, lenient)
+            fact = _fact(sentence, concluded)
             if fact is not None and fact not in facts:
                 facts.append(fact)
     return facts
 
 
-def _fact(sentence: str, concluded: bool, lenient: bool = False) -> str | None:
+def _fact(sentence: str, concluded: bool) -> str | None:
     text = " ".join(sentence.split())
     if not MIN_FINDING_CHARS <= len(text) <= MAX_FINDING_CHARS or text.endswith(("?", "？")):
         return None
@@ -358,11 +357,7 @@ def _fact(sentence: str, concluded: bool, lenient: bool = False) -> str | None:
     said = _unquoted(body)
     marked = _FACT_MARKERS.search(said) or (concluded and _CONCLUSION_MARKERS.search(said))
     marked = marked or _CONCLUSION_LABEL.match(text)
-    if (
-        not (marked or lenient)
-        or not _CONCRETE.search(body)
-        or (not concluded and _FAILED_BECAUSE.search(body))
-    ):
+    if not marked or not _CONCRETE.search(body) or (not concluded and _FAILED_BECAUSE.search(body)):
         return None
     straight = _straight_apostrophes(body)  # "I’d add …" is "I'd add …" to these gates
     if _NOT_A_FACT.search(straight) or _STATUS.search(body) or not stands_alone(body):
@@ -376,7 +371,7 @@ def _fact(sentence: str, concluded: bool, lenient: bool = False) -> str | None:
     if _LINE_POINTER.search(body):
         return None  # about a line of the code as it is now
     diagnosis = concluded and _CONCLUSION_MARKERS.search(body)
-    if not lenient and not is_english(body) and not (_FIRM.search(said) or diagnosis):
+    if not is_english(body) and not (_FIRM.search(said) or diagnosis):
         return None  # outside English, only what is said firmly, or the final diagnosis
     if _describes_the_past(body):
         return None  # what the code was doing before the session changed it
@@ -438,15 +433,6 @@ def fact_weight(fact: str, *, told_the_user: bool) -> int:
     """How sure a finding is, to keep a session's surest (`best_facts`): a firm statement
     weighs more, and so does what the agent told the user in its final answer."""
     return (FIRM_WEIGHT if _FIRM.search(_unquoted(fact)) else 1) + (1 if told_the_user else 0)
-
-
-def is_marked(fact: str) -> bool:
-    """Whether a line carries a fact's marker (a cause, a requirement, …) or a conclusion's
-    label — what the rules ask of a finding (`facts_in` without `lenient` asks it)."""
-    said = _unquoted(fact)
-    return bool(_FACT_MARKERS.search(said) or _CONCLUSION_MARKERS.search(said)) or bool(
-        _CONCLUSION_LABEL.match(fact)
-    )
 
 
 def best_facts(facts: Sequence[str], weights: dict[str, int]) -> list[str]:

@@ -46,7 +46,6 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from memtab.transcripts import (
     TranscriptEvent,
@@ -61,13 +60,11 @@ from memtab.writer.offline.answers import (
     FIRM_WEIGHT,
     best_facts,
     fact_weight,
-    facts_in,
     facts_in_reports,
     facts_in_text,
     is_agent_report,
 )
 from memtab.writer.offline.asked import SkillScripts, decisions_in, goal_in, is_question
-from memtab.writer.offline.candidates import CandidatePool
 from memtab.writer.offline.directives import directives_in, human_text
 from memtab.writer.offline.findings import Findings, OriginKind, WorkingCommand
 from memtab.writer.offline.language import is_claimed
@@ -106,7 +103,6 @@ __all__ = [
     "TranscriptDigest",
     "WorkflowTool",
     "WorkingCommand",
-    "extract_candidates",
     "extract_findings",
 ]
 
@@ -146,14 +142,6 @@ def extract_findings(events: Iterable[TranscriptEvent]) -> Findings:
     return digest.findings()
 
 
-def extract_candidates(events: Iterable[TranscriptEvent]) -> Findings:
-    """Every candidate note's finding, with its evidence (`TranscriptDigest.candidates`)."""
-    digest = TranscriptDigest(candidates=True)
-    for event in events:
-        digest.add(event)
-    return digest.candidates()
-
-
 class TranscriptDigest:
     """What the offline writer keeps of a transcript read once, event by event, in
     bounded memory however long the transcript is (the writer's budget window shows a
@@ -166,9 +154,7 @@ class TranscriptDigest:
     parent as the result of its Task call and is read there.
     """
 
-    def __init__(self, *, candidates: bool = False) -> None:
-        """`candidates`: also keep what the soft gates leave out, for `candidates()` (the
-        research command `tests/quality/judge_cv.py`); a writer run has no use for them."""
+    def __init__(self) -> None:
         self._directives: list[str] = []
         self._decisions: list[str] = []
         self._facts: list[str] = []
@@ -200,8 +186,6 @@ class TranscriptDigest:
         self._recent: deque[Step] = deque()
         # Where each kept finding was said: (kind, key) → message ids (docs/formats.md §20.1).
         self._origins: dict[tuple[str, str], tuple[str, ...]] = {}
-        # What the soft gates leave out, for the judge's research (`candidates`).
-        self._pool = CandidatePool() if candidates else None
 
     def add(self, event: TranscriptEvent) -> None:
         if event.sidechain:
@@ -214,13 +198,6 @@ class TranscriptDigest:
             self._after_failure = False
             self._user_text(event.text, origin)
         elif event.role == "assistant":
-            if self._pool is not None:
-                self._pool_facts(
-                    facts_in(event.text, concluded=event.completed_turn, lenient=True),
-                    origin,
-                    "final" if event.completed_turn else "answer",
-                    self._after_failure and not event.completed_turn,
-                )
             if event.completed_turn or not self._after_failure:
                 found = facts_in_text(event.text, concluded=event.completed_turn)
                 self._keep_facts(found, origin, told_the_user=event.completed_turn)
@@ -254,69 +231,24 @@ class TranscriptDigest:
             findings=[*best_facts(self._facts, self._fact_weights), *self._hooks.values()],
             goal=self._goal if self._changed_project and self._steps >= MIN_GOAL_STEPS else None,
             decisions=list(self._decisions),
-            tools=self._workflow_tools(origins, leaned_on_only=True),
+            tools=self._workflow_tools(origins),
             origins=origins,
         )
 
-    def candidates(self) -> Findings:
-        """Every note the rules propose — what `findings()` keeps and what its soft gates
-        leave out (`candidates`) — each with its `Evidence`, for the judge to choose from.
-        Only a digest made with `candidates=True` keeps them."""
-        if self._pool is None:
-            raise ValueError("this digest was made without candidates=True")
-        rules = self.findings()
-        wide = replace(
-            rules, findings=[*rules.findings], origins=dict(rules.origins), goal=self._goal
-        )
-        wide.tools = self._workflow_tools(wide.origins, leaned_on_only=False)
-        families = {shown.command: family for family, (shown, _) in self._commands.items()}
-        wide.commands = [*rules.commands]
-        for family, (shown, origin) in self._pool.commands.items():
-            if family not in self._commands:
-                wide.commands.append(WorkingCommand(shown, command_kind(shown)))
-                wide.origins.setdefault(("command", shown), (origin,))
-                families[shown] = family
-        self._pool.widen(
-            wide,
-            rules,
-            passed_fact_rules=self._facts,
-            families=families,
-            steps=self._steps,
-            changed=self._changed_project,
-        )
-        return wide
-
     def _workflow_tools(
-        self, origins: dict[tuple[str, str], tuple[str, ...]], *, leaned_on_only: bool
+        self, origins: dict[tuple[str, str], tuple[str, ...]]
     ) -> list[WorkflowTool]:
         """The workflow tools (`workflow_tools`), their origins added to `origins`."""
         tools: list[WorkflowTool] = []
-        for tool, ids in self._tools.tools(leaned_on_only=leaned_on_only):
+        for tool, ids in self._tools.tools():
             tools.append(tool)
             origins[("tool", tool.program)] = _origin_ids(ids)
-            if self._pool is not None:
-                self._pool.said[("tool", tool.program)] = self._tools.uses[tool.program]
         return tools
 
     def _keep(self, kept: list[str], found: Iterable[str], kind: OriginKind, origin: str) -> None:
         """Keep new findings of one kind (`_add_unique`), each with the message it came from."""
-        found = list(found)
-        if self._pool is not None:
-            for item in found:
-                self._pool.seen(kind, item, self._steps)
         for item in _add_unique(kept, found, MAX_KEPT):
             self._origins.setdefault((kind, item), (origin,))
-
-    def _pool_facts(
-        self, found: Iterable[str], origin: str, source: str, after_failure: bool = False
-    ) -> None:
-        """Offer facts to the judge's pool (`candidates`): those of a claimed language."""
-        if self._pool is None:
-            return
-        claimed = [fact for fact in found if is_claimed(fact)]
-        self._pool.add_facts(
-            claimed, origin, source=source, step=self._steps, after_failure=after_failure
-        )
 
     def _keep_facts(
         self, found: Iterable[str], origin: str, *, told_the_user: bool, report: bool = False
@@ -344,19 +276,12 @@ class TranscriptDigest:
         self._keep(self._directives, directives_in(text), "directive", origin)
         reported = facts_in_reports(text)
         self._keep_facts(reported, origin, told_the_user=False, report=True)
-        self._pool_facts(reported, origin, "report")
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:
-        if self._pool is not None:
-            self._pool.touched(call)
         if is_question(call):
             self._keep(self._decisions, decisions_in(call, self._scripts.lists), "decision", origin)
             return
         if is_agent_report(call):
-            if self._pool is not None:
-                self._pool_facts(
-                    facts_in(call.output or "", concluded=True, lenient=True), origin, "report"
-                )
             found = facts_in_text(call.output or "", concluded=True)
             self._keep_facts(found, origin, told_the_user=False, report=True)
             return
@@ -370,8 +295,6 @@ class TranscriptDigest:
             self._keep(kept, [memory.text], memory.kind, origin)
             if memory.kind == "finding":
                 self._fact_weights[memory.text] = SAVED_MEMORY_WEIGHT
-                if self._pool is not None:  # the agent's own, in any language
-                    self._pool.add_facts([memory.text], origin, source="saved", step=self._steps)
         if saved:
             return
         if _NEVER_RAN.match(call.output or ""):
@@ -491,11 +414,7 @@ class TranscriptDigest:
             return
         family = command_family(command)
         if not is_worth_keeping(command) and tool_program(command) is None:
-            if self._pool is not None:
-                self._pool.other_command(command, family, shown, origin, self._steps)
             return
-        if self._pool is not None:
-            self._pool.seen("command", family, self._steps)
         program = tool_program(command)
         if program is not None:
             self._tools.note(program, family, shown, origin)

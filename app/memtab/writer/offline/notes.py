@@ -178,29 +178,14 @@ def _code(text: str) -> str:
 
 
 def plan_notes(existing: str, findings: Findings) -> list[Note]:
-    """The notes `existing` does not already hold, in section order, secrets redacted."""
-    return [planned.note for planned in planned_notes(existing, findings)]
-
-
-@dataclass(frozen=True)
-class PlannedNote:
-    """A note with the finding it renders: its kind and key (`Findings.origin_of`,
-    `Findings.evidence`)."""
-
-    note: Note
-    kind: str
-    key: str
-
-
-def planned_notes(existing: str, findings: Findings) -> list[PlannedNote]:
-    """`plan_notes`, each note with the kind and key of the finding it renders."""
+    """The notes `existing` does not already hold, in section order, secrets redacted;
+    each with the messages its finding was drawn from (`Findings.origin_of`)."""
     known = _KnownLines(existing.split("\n"))
-    planned: list[PlannedNote] = []
+    planned: list[Note] = []
 
     def add(note: Note, kind: OriginKind, key: str) -> None:
-        if all(note.text != other.note.text for other in planned):
-            ids = findings.origin_of(kind, key)
-            planned.append(PlannedNote(replace(note, message_ids=ids), kind, key))
+        if all(note.text != other.text for other in planned):
+            planned.append(replace(note, message_ids=findings.origin_of(kind, key)))
 
     if findings.goal and not known.has_words(findings.goal):
         add(Note(GOAL, findings.goal), "goal", findings.goal)
@@ -232,10 +217,10 @@ def planned_notes(existing: str, findings: Findings) -> list[PlannedNote]:
         if not known.has_words(finding):
             add(Note(FINDINGS, finding), "finding", finding)
     return [
-        replace(each, note=replace(each.note, text=redact_secrets(each.note.text)))
+        replace(note, text=redact_secrets(note.text))
         for section in SECTION_ORDER
-        for each in planned
-        if each.note.section == section and is_one_line_note(each.note.text)
+        for note in planned
+        if note.section == section and is_one_line_note(note.text)
     ]
 
 

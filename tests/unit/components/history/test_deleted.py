@@ -17,7 +17,7 @@ from memtab.components.history.deleted import (
     agent_file,
     deleted_text,
     load_trash,
-    news_bursts,
+    news_read,
 )
 from memtab.fs.clock import now_ms
 from memtab.sources.claude.settings import CONSOLIDATE_LOCK
@@ -108,7 +108,7 @@ def test_a_restored_burst_is_marked_so_in_the_list(machine: Machine) -> None:
     (burst,) = group.bursts  # still listed, marked restored
     assert burst.words.endswith("— restored") and burst.left_to_restore == 0
     assert group.deleted_count == 0
-    assert news_bursts(store_of(machine)) == []  # nothing left to review
+    assert news_read(store_of(machine)).bursts == []  # nothing left to review
 
 
 def test_a_rewritten_file_of_a_burst_is_listed_with_what_it_held_before(
@@ -149,7 +149,7 @@ def test_one_deleted_agent_file_comes_back_only_while_nothing_is_there(
 
 def test_a_burst_is_news_once_the_newest_first_and_then_no_more(machine: Machine) -> None:
     claude_prunes(machine)
-    (burst,) = news_bursts(store_of(machine), now=now_ms())
+    (burst,) = news_read(store_of(machine), now=now_ms()).bursts
     news = BurstNews()
     assert news.take([burst])
     assert news.notice is not None and news.notice.burst_id == burst.id

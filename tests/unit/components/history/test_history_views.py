@@ -20,7 +20,7 @@ from memtab.components.history.runs import (
     OpState,
     RunFilter,
     load_run_detail,
-    load_runs,
+    load_run_list,
     run_outcome,
     run_title,
 )
@@ -36,7 +36,8 @@ from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore.from_history import revert_run
 from memtab.watch.lease import RecorderLease
 from support.memory_paths import vpath
-from unit.history.helpers import WS, Scripted, disk, memory_call, new_home, store_for
+from support.scripted_provider import ScriptedProvider
+from unit.history.helpers import WS, disk, memory_call, new_home, store_for
 
 NOW = 2_000_000_000_000
 
@@ -223,7 +224,7 @@ def test_runs_are_listed_filtered_and_described(home: Home) -> None:
     )
     store.create_file(vpath("/memories/global/pinned.md"), "keep\n")
     store.set_pinned(vpath("/memories/global/pinned.md"), True)
-    ConsolidationService(home, provider_factory=lambda _: Scripted(merge_replies())).run(WS)
+    ConsolidationService(home, provider_factory=lambda _: ScriptedProvider(merge_replies())).run(WS)
     mux = {
         "lastRunAt": now_ms() - 86_400_000,  # a day before the run above: listed after it
         "trigger": "launch",
@@ -231,16 +232,16 @@ def test_runs_are_listed_filtered_and_described(home: Home) -> None:
         "ops": [{"command": "delete", "path": "/memories/global/x.md", "applied": True}],
     }
     home.journal_path.write_text(json.dumps({"workspaces": {"other": mux}}))
-    runs = load_runs(home, RunFilter())
+    runs = load_run_list(home, RunFilter()).runs
     assert [run_title(run) for run in runs] == [
         "Consolidation · manual",
         "Consolidation by mux · launch",
     ]
     assert run_outcome(runs[0]) == "2 files changed · 1 not applied"
-    assert [run.id for run in load_runs(home, RunFilter(workspace_id=WS))] == [runs[0].id]
-    assert [run.id for run in load_runs(home, RunFilter(trigger="launch"))] == [runs[1].id]
-    assert load_runs(home, RunFilter(failed_only=True)) == []
-    assert load_runs(home, RunFilter(kind="writer")) == []
+    assert [run.id for run in load_run_list(home, RunFilter(workspace_id=WS)).runs] == [runs[0].id]
+    assert [run.id for run in load_run_list(home, RunFilter(trigger="launch")).runs] == [runs[1].id]
+    assert load_run_list(home, RunFilter(failed_only=True)).runs == []
+    assert load_run_list(home, RunFilter(kind="writer")).runs == []
 
     detail = load_run_detail(home, runs[0])
     assert detail.revertible

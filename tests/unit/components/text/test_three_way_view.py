@@ -8,7 +8,6 @@ from memtab.components.text.three_way_view import (
     BOTH_NOTE,
     facing_line,
     merge_note,
-    side_text,
 )
 
 
@@ -39,13 +38,6 @@ def test_the_note_says_what_the_text_to_keep_starts_as() -> None:
     )
     assert merge_note(_texts()).startswith("Both changed the same lines: this starts as this")
     assert choices.KEEP_BOTH.button in BOTH_NOTE
-
-
-def test_a_side_puts_its_whole_text_or_nothing() -> None:
-    texts = _texts()
-    assert side_text(texts, "mine") == "b\n"
-    assert side_text(texts, "base") == "a\n"
-    assert side_text(texts, "theirs") == ""  # no file on that side
 
 
 def test_the_line_facing_a_top_line() -> None:

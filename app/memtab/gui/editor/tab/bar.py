@@ -142,7 +142,6 @@ class MessageBar(QFrame):
         text: str,
         actions: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (),
         *,
-        closable: bool = True,
         default: str | None = None,
     ) -> None:
         """Show `text` with buttons for `actions` (pairs of id and label); `default` is
@@ -172,7 +171,6 @@ class MessageBar(QFrame):
         for action_id, button in self._buttons.items():
             button.setAutoDefault(False)
             button.setDefault(action_id == self._default)
-        self._close.setVisible(closable)
         self.update()
         self.show()
         self._fit_text()

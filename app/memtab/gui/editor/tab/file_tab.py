@@ -253,15 +253,6 @@ class FileTab(QWidget):
         self._title = short_name(title)
         self.doc.show_page(title, "", note)
 
-    def close_file(self) -> None:
-        """Drop the buffer and show the empty state."""
-        self.doc.reset()
-        self._after_load.clear()
-        self._physical_only = None
-        self._title = ""
-        self.view.show_empty()
-        self.refresh_chrome()
-
     def keep_in(self, store: MemoryStore | None) -> bool:
         """Another workspace's store is used: keep the file if it is still there
         (`MemoryFile.in_store`); False when it is not (the panel closes the tab)."""

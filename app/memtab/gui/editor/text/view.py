@@ -372,14 +372,6 @@ class EditorView(QWidget):
         """Name another file in the path label (the open one was moved), text unchanged."""
         self._path_label.set_full_text(title, tooltip)
 
-    def show_empty(self) -> None:
-        """Drop the text and show the empty state."""
-        self.load_text("")
-        self.description_edit.clear()
-        self.preview.set_markdown_source("")
-        self.close_find()
-        self._stack.setCurrentWidget(self._empty)
-
     def show_state(self, state: FileState, can_save: bool) -> None:
         """Say what the open file's state is, and enable Save when there is something to
         save."""
@@ -496,21 +488,6 @@ class EditorView(QWidget):
         self.text_edit.setTextCursor(cursor)
         self.text_edit.verticalScrollBar().setValue(scroll)
         return True
-
-    def select_lines(self, first: int, last: int) -> None:
-        """Select lines `first` to `last` (1-based, inclusive) and scroll to them."""
-        document = self.text_edit.document()
-        start = document.findBlockByNumber(max(0, first - 1))
-        end = document.findBlockByNumber(max(first, last) - 1)
-        if not start.isValid():
-            return
-        if not end.isValid():
-            end = document.lastBlock()
-        cursor = QTextCursor(document)
-        cursor.setPosition(start.position())
-        cursor.setPosition(end.position() + end.length() - 1, QTextCursor.MoveMode.KeepAnchor)
-        self.text_edit.setTextCursor(cursor)
-        self.text_edit.centerCursor()
 
     def apply_description(self, new_text: str, *, clean: bool) -> None:
         """Replace the buffer for an edit of the description field (the field is not

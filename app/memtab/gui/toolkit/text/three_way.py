@@ -6,7 +6,6 @@ editor's draft against the file on disk:
 
     view = ThreeWayView()
     view.set_texts(three_way_texts(base, mine, theirs))   # prepared on a worker
-    view.use_side("theirs")                                # what "Keep theirs" puts below
     text = view.merged_text()                              # what the person kept
 
 The upper panes are read-only; each side's lines that differ from the common version
@@ -42,10 +41,8 @@ from memtab.components.merge.three_way import ThreeWayTexts
 from memtab.components.text.three_way_view import (
     BOTH_NOTE,
     NO_FILE,
-    Pane,
     facing_line,
     merge_note,
-    side_text,
 )
 from memtab.gui.toolkit.style import Accent, mute, tint
 from memtab.gui.toolkit.text.source_edit import SourceEdit
@@ -214,11 +211,6 @@ class ThreeWayView(QWidget):
         self.merged.setReadOnly(texts.binary)
         self.merged.setPlainText(texts.draft)
         self.note.setText(merge_note(texts))
-
-    def use_side(self, pane: Pane) -> None:
-        """Put one side's whole text in the text to keep (nothing when it has none)."""
-        if self.texts is not None:
-            self.merged.setPlainText(side_text(self.texts, pane))
 
     def show_both(self) -> bool:
         """Put what Keep both keeps in the text to keep, and say so; False when there is

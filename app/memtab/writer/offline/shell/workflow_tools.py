@@ -44,15 +44,15 @@ class ToolUses:
         if (known is None and len(examples) < MAX_TOOLS) or (known and len(known[0]) > len(shown)):
             examples[family] = (shown, origin)
 
-    def tools(self, *, leaned_on_only: bool) -> Iterable[tuple[WorkflowTool, tuple[str, ...]]]:
-        """The tools (each with the messages its examples are in): all of them, or only those
-        the session leaned on (`MIN_TOOL_USES` uses in `MIN_TOOL_SUBCOMMANDS` subcommands) or
-        that run one of the project's tasks."""
+    def tools(self) -> Iterable[tuple[WorkflowTool, tuple[str, ...]]]:
+        """The tools the session leaned on (`MIN_TOOL_USES` uses in `MIN_TOOL_SUBCOMMANDS`
+        subcommands) or that run one of the project's tasks, each with the messages its
+        examples are in."""
         for program, examples in self._examples.items():
             leaned_on = len(examples) >= MIN_TOOL_SUBCOMMANDS
             leaned_on = leaned_on and self.uses[program] >= MIN_TOOL_USES
             runs_tasks = any(runs_a_task(shown) for shown, _ in examples.values())
-            if leaned_on_only and not leaned_on and not runs_tasks:
+            if not leaned_on and not runs_tasks:
                 continue
             kept = list(examples.values())[:MAX_TOOL_EXAMPLES]
             yield (
