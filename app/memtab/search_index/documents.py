@@ -78,6 +78,8 @@ def _utf8(text: str) -> bytes:
 def term(text: str) -> str:
     """`text` as the engine takes it (valid UTF-8: a lone surrogate becomes U+FFFD), the
     same way when a document is written and when it is asked for."""
+    if text.isascii():  # most are: known at once, no encoding of a whole text
+        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -88,7 +90,7 @@ def term(text: str) -> str:
 def document_of(file: IndexedFile, number: int) -> Any:
     """The document of `file`: its words for BM25, its texts as they are (its stamp is
     in its root's manifest, `search_index.manifest`)."""
-    body, head = readable_text(file)
+    body, stored, head = readable_text(file)
     label = file.label
     if file.described is not None:
         if head is None or file.described != file.physical:
@@ -100,7 +102,7 @@ def document_of(file: IndexedFile, number: int) -> Any:
     document = tantivy.Document(root=term(file.root), words=term(fed(words)))
     document.add_bytes("id", _utf8(file.id))
     document.add_bytes("label", _utf8(label))
-    document.add_bytes("body", _utf8(body))
+    document.add_bytes("body", stored)
     document.add_unsigned("number", number)
     return document
 
@@ -114,16 +116,19 @@ def fed(text: str) -> str:
     return text if text.isascii() else text.casefold()
 
 
-def readable_text(file: IndexedFile) -> tuple[str, bytes | None]:
+def readable_text(file: IndexedFile) -> tuple[str, bytes, bytes | None]:
     """The text `view` would show of `file` (the one readability rule, the cap, no NUL),
-    "" when it would refuse it; and the first 4 KiB read of it (None: none read)."""
+    "" when it would refuse it; that text's UTF-8 (the bytes read, when they are valid);
+    and the first 4 KiB read of it (None: none read)."""
     if file.physical is None:
-        return "", None
+        return "", b"", None
     text = os.path.realpath(file.physical) if file.linked else file.physical
     parent, name = os.path.split(text)
     try:
-        content, _, data, _, over_cap = read_text_in(Directory(None, parent or "."), name)
+        content, encoded, data, _, over_cap = read_text_in(Directory(None, parent or "."), name)
     except OSError:
-        return "", None
+        return "", b"", None
     head = data[:DESCRIPTION_PREFIX_BYTES]
-    return ("" if over_cap or b"\x00" in data[:MAX_FILE_BYTES] else content), head
+    if over_cap or b"\x00" in encoded:
+        return "", b"", head
+    return content, encoded, head

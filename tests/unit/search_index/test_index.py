@@ -84,7 +84,7 @@ def test_a_refresh_past_its_budget_leaves_files_out_never_answers_their_old_text
         (folder / f"n{number:04d}.md").write_text("new words here\n")
     original = documents_module.readable_text
 
-    def slow_reading(file: IndexedFile) -> tuple[str, bytes | None]:
+    def slow_reading(file: IndexedFile) -> tuple[str, bytes, bytes | None]:
         now[0] += 0.01  # each read takes 10 ms of the fake clock
         return original(file)
 
