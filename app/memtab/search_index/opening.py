@@ -45,13 +45,9 @@ _TANTIVY_NAME = re.compile(
     r"(meta\.json|\.managed\.json|\.tantivy-(meta|writer)\.lock|[0-9a-f]{32}(\.[0-9]+)?\.[a-z]+"
     r"|\.tmp[0-9A-Za-z]+|.*\.tmp)"
 )
-# What the OS says of a disk Memtab cannot write to: full, read-only, no permission, an
-# I/O error, a quota, a file too large.
-_UNUSABLE_ERRNOS = {
-    errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.EDQUOT, errno.EFBIG,
-}  # fmt: skip
-# Each in the words a note gives the agent and the user (formats §22.11), and how Rust's
-# std (tantivy's) and the OS spell it.
+# What the OS says of a disk Memtab cannot write to — full, a quota, read-only, no
+# permission, an I/O error, a file too large — each in the words a note gives the agent and
+# the user (formats §22.11), and how Rust's std (tantivy's) and the OS spell it.
 _PLAIN_WORDS = {
     errno.ENOSPC: "the cache's disk is full: free some space on it, and the next search "
     "builds the index again",
@@ -75,11 +71,6 @@ _NAMED_ERRORS = (
     ("File too large", errno.EFBIG),
     ("FileTooLarge", errno.EFBIG),
 )
-_ERRNO_WORDS = "|".join(str(number) for number in sorted(_UNUSABLE_ERRNOS))
-_UNUSABLE_WORDS = re.compile(
-    rf"os error ({_ERRNO_WORDS})\b|No space left|Read-only file system|Permission denied"
-    r"|File too large"
-)
 # A folder gone (moved away, deleted, a link at its name: `kind: NotFound`, what tantivy
 # says taking its lock in it) is damaged too: rebuilt where it was, never followed.
 _DAMAGED_WORDS = re.compile(
@@ -98,9 +89,7 @@ def is_unusable(error: BaseException) -> bool:
     index being damaged)."""
     if isinstance(error, IndexUnusableError):
         return True
-    if isinstance(error, OSError) and error.errno in _UNUSABLE_ERRNOS:
-        return True
-    return isinstance(error, ValueError | OSError) and bool(_UNUSABLE_WORDS.search(str(error)))
+    return isinstance(error, ValueError | OSError) and _errno_in(error) is not None
 
 
 def is_damaged(error: BaseException) -> bool:
