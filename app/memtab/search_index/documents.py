@@ -14,11 +14,9 @@ import tantivy
 
 from memtab.fs.atomic import Directory
 from memtab.search_index.ranking import LABEL_WEIGHT, has_cjk, tokens
-from memtab.store.files import MAX_FILE_BYTES, read_description, read_text_in
+from memtab.store.description_cache import Stamp
+from memtab.store.files import read_description, read_text_in
 from memtab.store.text.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
-
-Stamp = tuple[int, int, int, int]
-"""What any write to a file or over it changes: (size, mtime_ns, ctime_ns, inode)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +37,15 @@ class IndexedFile:
     """When given, the label is `label` and the description `list` reads in this file's
     first 4 KiB: read only if the file is indexed, with its text (a stat walk's listing
     reads no description it need not, and indexing opens each file once)."""
+
+
+def trusted_stamp(info: os.stat_result, racy_after_ns: int) -> Stamp | None:
+    """A file's stamp from its stat (`store.description_cache.stamp_of`); None when it
+    was modified too recently to trust one (`changed_since`, formats §15.4)."""
+    mtime_ns, ctime_ns = info.st_mtime_ns, info.st_ctime_ns
+    if mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns:
+        return None
+    return info.st_size, mtime_ns, ctime_ns, info.st_ino
 
 
 def words_query(schema: Any, asked: str) -> Any:

@@ -49,7 +49,6 @@ import tantivy
 from memtab.fs.config.config_dir import cache_dir
 from memtab.search_index.documents import (
     IndexedFile,
-    Stamp,
     document_of,
     first,
     term,
@@ -73,6 +72,7 @@ from memtab.search_index.opening import (
     why_unusable,
 )
 from memtab.search_index.ranking import query_terms
+from memtab.store.description_cache import Stamp
 
 logger = logging.getLogger(__name__)
 
@@ -212,28 +212,16 @@ class SearchIndex:
 
         return self._written(write)
 
-    def stale(
-        self,
-        listed: Mapping[Key, Stamp | None],
-        roots: Collection[str],
-        *,
-        held: Mapping[str, Rows] | None = None,
-    ) -> tuple[set[Key], list[Key]]:
-        """What of `listed` ((root, id) → stamp) the index does not hold as it is now (new,
-        changed, or without a stamp to trust), and the files under `roots` it holds that
-        `listed` does not (gone); with `held`, as they were when read (`Ahead.rows`)."""
-        by_root: dict[str, dict[str, Stamp | None]] = {root: {} for root in roots}
-        others: dict[str, dict[str, Stamp | None]] = {}
+    def stale(self, listed: Mapping[Key, Stamp | None]) -> set[Key]:
+        """What of `listed` ((root, id) → stamp: some files of some roots) the index does
+        not hold as it is now: new, changed, or without a stamp to trust."""
+        by_root: dict[str, dict[str, Stamp | None]] = {}
         for (root, key), stamp in listed.items():
-            (by_root if root in by_root else others).setdefault(root, {})[key] = stamp
+            by_root.setdefault(root, {})[key] = stamp
 
-        def read(searcher: Any) -> tuple[set[Key], list[Key]]:
-            stale, gone = self._stale_by_root(searcher, by_root, held)
-            for root, mine in others.items():
-                rows = self._manifest(searcher, root, held)
-                stale.update((root, key) for key, stamp in mine.items()
-                             if stamp is None or rows.get(key, _ABSENT) != stamp)  # fmt: skip
-            return stale, gone
+        def read(searcher: Any) -> set[Key]:
+            return set().union(*(_stale_in(root, mine, self._manifest(searcher, root))
+                                 for root, mine in by_root.items()))  # fmt: skip
 
         return self._read(read)
 
@@ -270,7 +258,7 @@ class SearchIndex:
             )
             if not missing:
                 return 0
-            removed = sum(len(self._manifest(searcher, root, None)) for root in missing)
+            removed = sum(len(self._manifest(searcher, root)) for root in missing)
             schema = self._index.schema
             with self._writer() as writer:
                 writer.delete_documents_by_query(
@@ -303,7 +291,7 @@ class SearchIndex:
             # Read once the lock is held: what another writer committed meanwhile counts.
             searcher = self._fresh_searcher()
             affected = {file.root for file in changed} | {root for root, _ in gone}
-            manifests = {root: self._manifest(searcher, root, None) for root in affected}
+            manifests = {root: self._manifest(searcher, root) for root in affected}
             todo = [
                 file
                 for file in changed
@@ -378,7 +366,7 @@ class SearchIndex:
 
         def read(searcher: Any) -> Ahead:
             hits = self._best(searcher, query, within, limit, None)
-            return Ahead(hits, {root: self._manifest(searcher, root, None) for root in roots})
+            return Ahead(hits, {root: self._manifest(searcher, root) for root in roots})
 
         return self._read(read)
 
@@ -475,13 +463,8 @@ class SearchIndex:
 
     # --- the documents of a root --------------------------------------------------------
 
-    def _manifest(
-        self, searcher: Any, root: str, held: Mapping[str, Rows] | None
-    ) -> dict[str, Stamp | None]:
-        """Every document under `root`: its file's id and stamp (its manifest), as read
-        with a search (`held`) or now."""
-        if held is not None and root in held:
-            return dict(held[root])
+    def _manifest(self, searcher: Any, root: str) -> dict[str, Stamp | None]:
+        """Every document under `root` in `searcher`'s commit: its file's id and stamp."""
         return read_manifest(searcher, self._index.schema, root)
 
     def _stale_by_root(
@@ -495,14 +478,10 @@ class SearchIndex:
         for root, mine in listed.items():
             rows = held[root] if held is not None and root in held else None
             if rows is None:
-                rows = read_manifest(searcher, self._index.schema, root)
+                rows = self._manifest(searcher, root)
             if mine == rows and None not in mine.values():
                 continue
-            stale.update(
-                (root, key)
-                for key, stamp in mine.items()
-                if stamp is None or rows.get(key, _ABSENT) != stamp
-            )
+            stale |= _stale_in(root, mine, rows)
             gone += [(root, key) for key in rows if key not in mine]
         return stale, gone
 
@@ -583,6 +562,13 @@ class SearchIndex:
 
 
 _ABSENT = object()
+
+
+def _stale_in(root: str, mine: Stamps, rows: Rows) -> set[Key]:
+    """The files of `mine` (some of `root`'s, by id) that `rows` (its manifest) does not
+    hold with the same stamp, and those without a stamp to trust."""
+    return {(root, key) for key, stamp in mine.items()
+            if stamp is None or rows.get(key, _ABSENT) != stamp}  # fmt: skip
 
 
 def _add(writer: Any, document: Any) -> None:

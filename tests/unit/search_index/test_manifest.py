@@ -14,7 +14,7 @@ import pytest
 import tantivy
 
 from memtab.search_index import index as index_module
-from memtab.search_index.documents import IndexedFile, Stamp
+from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import CHUNK_FILES, SearchIndex, index_file_for
 from memtab.search_index.manifest import (
     MANIFEST_FIELD,
@@ -23,6 +23,7 @@ from memtab.search_index.manifest import (
     decode,
     encode,
 )
+from memtab.store.description_cache import Stamp
 
 
 def _files(root: str, stamps: dict[str, Stamp | None]) -> list[IndexedFile]:
