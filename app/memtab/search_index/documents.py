@@ -13,7 +13,7 @@ from typing import Any
 import tantivy
 
 from memtab.fs.atomic import Directory
-from memtab.search_index.ranking import LABEL_WEIGHT, has_cjk, tokens
+from memtab.search_index.ranking import LABEL_WEIGHT, cjk_runs, has_cjk, tokens
 from memtab.store.description_cache import Stamp
 from memtab.store.files import read_description, read_text_in
 from memtab.store.text.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
@@ -50,11 +50,16 @@ def trusted_stamp(info: os.stat_result, racy_after_ns: int) -> Stamp | None:
 
 def words_query(schema: Any, asked: str) -> Any:
     """The query of one term of `ranking.query_terms` on the words: a word, or a CJK run's
-    bigrams in a row (a phrase)."""
+    bigrams — each scored as a word (as a phrase is where they stand only in it), found
+    where they stand in a row in one run (`cjk`, a filter)."""
     if " " not in asked:
         return tantivy.Query.term_query(schema, "words", term(asked))
-    words: list[str | tuple[int, str]] = list(term(asked).split(" "))
-    return tantivy.Query.phrase_query(schema, "words", words)
+    bigrams: list[str | tuple[int, str]] = list(term(asked).split(" "))
+    in_a_row = tantivy.Query.phrase_query(schema, "cjk", bigrams)
+    clauses = [(tantivy.Occur.Must, tantivy.Query.term_query(schema, "words", bigram))
+               for bigram in bigrams]  # fmt: skip
+    clauses.append((tantivy.Occur.Must, tantivy.Query.const_score_query(in_a_row, 0.0)))
+    return tantivy.Query.boolean_query(clauses)
 
 
 def every(searcher: Any) -> int:
@@ -107,6 +112,8 @@ def document_of(file: IndexedFile, number: int) -> Any:
         label = f"{label}\n{description}"
     words = "\n".join([label] * LABEL_WEIGHT + [body])
     document = tantivy.Document(root=term(file.root), words=term(fed(words)))
+    if has_cjk(words):
+        document.add_text("cjk", term(cjk_runs(words.casefold())))
     document.add_bytes("id", _utf8(file.id))
     document.add_bytes("label", _utf8(label))
     document.add_bytes("body", stored)

@@ -61,6 +61,7 @@ from memtab.search_index.manifest import (
     read_manifest,
 )
 from memtab.search_index.opening import (
+    VERSION,
     IndexUnusableError,
     Writing,
     commit_seen,
@@ -117,11 +118,6 @@ class Refreshed:
 
     read: int
     pending: int
-
-
-# The schema's version, in the index folder's name (4: a manifest document per root, no
-# stamp fields; 3: the first on tantivy).
-VERSION = 4
 
 
 def index_file_for(home_root: Path) -> Path:

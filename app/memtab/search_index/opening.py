@@ -34,6 +34,10 @@ from memtab.search_index.manifest import MANIFEST_FIELD, STAMPS_FIELD
 
 logger = logging.getLogger(__name__)
 
+# The schema's version, in the index folder's name (`index.index_file_for`). 5: the words
+# without positions, a text's CJK bigrams with theirs (`cjk`); 4: a manifest document per
+# root, no stamp fields; 3: the first on tantivy.
+VERSION = 5
 # What one writer may hold in memory before it writes a segment (tantivy's floor is 3 MB;
 # 20,000 notes' words and texts fill ~60 MB: a few segments, few merges).
 WRITER_HEAP_BYTES = 64_000_000
@@ -135,7 +139,10 @@ def schema() -> Any:
     builder = tantivy.SchemaBuilder()
     builder.add_text_field("root", tokenizer_name="raw", index_option="basic")
     builder.add_unsigned_field("number", indexed=True, fast=True)
-    builder.add_text_field("words", tokenizer_name=TOKENIZER, index_option="position")
+    # Without positions (a fifth less to index, a quarter less on disk): only a CJK run
+    # asked for needs them, its bigrams in a row — kept for those alone, in `cjk`.
+    builder.add_text_field("words", tokenizer_name=TOKENIZER, index_option="freq")
+    builder.add_text_field("cjk", tokenizer_name=TOKENIZER, index_option="position")
     # Stored, never indexed (a text field is always indexed: its words are in `words`).
     builder.add_bytes_field("id", stored=True, indexed=False)
     builder.add_bytes_field("label", stored=True, indexed=False)
@@ -277,7 +284,7 @@ def _empty_folder(path: Path) -> None:
 
 def _forget_older_versions(path: Path) -> None:
     """Remove the indexes of the same home an older Memtab kept: SQLite (version 2), and
-    tantivy's of version 3 (its folder when it holds tantivy's files alone, its lock)."""
+    tantivy's of versions 3 on (a folder when it holds tantivy's files alone, its lock)."""
     digest = path.name.rpartition("-")[2]
     for suffix in ("", "-wal", "-shm", "-journal"):
         older = path.parent / f"search-{digest}.sqlite3{suffix}"
@@ -287,7 +294,12 @@ def _forget_older_versions(path: Path) -> None:
             continue
         if not stat.S_ISDIR(info.st_mode):  # a folder there is the user's
             os.unlink(older)
-    folder = path.parent / f"search-v3-{digest}"
+    for version in range(3, VERSION):
+        _forget_folder(path.parent / f"search-v{version}-{digest}")
+
+
+def _forget_folder(folder: Path) -> None:
+    """Remove an older index's folder when it holds tantivy's files alone, and its lock."""
     try:
         entries = _entries(folder) if stat.S_ISDIR(os.lstat(folder).st_mode) else None
     except OSError:
@@ -300,7 +312,7 @@ def _forget_older_versions(path: Path) -> None:
             os.unlink(entry.path)
         os.rmdir(folder)
     with contextlib.suppress(FileNotFoundError):
-        lock = path.parent / f".search-v3-{digest}.lock"
+        lock = lock_path(folder)
         if stat.S_ISREG(os.lstat(lock).st_mode):
             os.unlink(lock)
 

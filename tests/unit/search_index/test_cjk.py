@@ -135,3 +135,22 @@ def test_the_index_of_the_older_version_is_removed_and_the_files_read_again(
         assert found(index, "恢复") == ["zh.md"]
     finally:
         index.close()
+
+
+def test_a_run_asked_for_is_never_found_across_two_runs(tmp_path: Path) -> None:
+    # 恢复 and 复会 are two runs (a space parts them): 恢复会 is in neither; their bigrams
+    # stood in a row in the words all the same, and the index found it.
+    folder = tmp_path / "files"
+    folder.mkdir()
+    texts = {"two-runs.md": "恢复 复会\n", "one-run.md": "先恢复会话\n"}
+    files = []
+    for number, (key, text) in enumerate(texts.items()):
+        (folder / key).write_text(text, encoding="utf-8")
+        files.append(IndexedFile("r", key, key, str(folder / key), (len(text), 1, 1, number)))
+    index = SearchIndex(tmp_path / "index")
+    try:
+        index.refresh(files, ROOTS)
+        assert found(index, "恢复会") == ["one-run.md"]
+        assert found(index, "复会") == ["one-run.md", "two-runs.md"]
+    finally:
+        index.close()

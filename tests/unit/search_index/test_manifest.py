@@ -100,16 +100,16 @@ def test_a_damaged_manifest_has_the_index_rebuilt(tmp_path: Path) -> None:
     assert len(index) == 0
 
 
-def test_the_index_of_version_3_is_removed_unless_it_holds_another_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("version", [3, 4])
+def test_an_index_of_an_older_version_is_removed_unless_it_holds_another_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
     monkeypatch.setenv("MEMTAB_CONFIG_DIR", os.fspath(tmp_path / "config"))
     homes = [tmp_path / "one", tmp_path / "two"]
     older = []
     for home in homes:
-        folder = index_file_for(home).with_name(
-            index_file_for(home).name.replace("search-v4-", "search-v3-")
-        )
+        name = index_file_for(home).name
+        folder = index_file_for(home).with_name(f"search-v{version}-{name.rpartition('-')[2]}")
         folder.mkdir(parents=True)
         (folder / "meta.json").write_text("{}")
         (folder / "0123456789abcdef0123456789abcdef.store").write_bytes(b"x")
