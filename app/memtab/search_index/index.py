@@ -167,15 +167,6 @@ class SearchIndex:
         with self._write_lock, self._state:
             self._searcher = None
 
-    def __len__(self) -> int:
-        """How many files the index holds (its roots' manifests not counted)."""
-
-        def count(searcher: Any) -> int:
-            manifests = tantivy.Query.regex_query(self._index.schema, MANIFEST_FIELD, ".*")
-            return int(searcher.num_docs) - int(searcher.search(manifests, 1).count)
-
-        return self._read(count)
-
     def number(self, root: str, key: str) -> int:
         """`file_number`, remembered (a listing asks for every file's at each call)."""
         number = self._numbers.get((root, key))
@@ -365,25 +356,6 @@ class SearchIndex:
             return Ahead(hits, {root: self._manifest(searcher, root) for root in roots})
 
         return self._read(read)
-
-    def document(self, root: str, key: str) -> tuple[str, str] | None:
-        """The label and the text indexed for `key` under `root` (None: not indexed)."""
-
-        def read(searcher: Any) -> tuple[str, str] | None:
-            query = tantivy.Query.term_query(self._index.schema, "number", self.number(root, key))
-            hits = searcher.search(query, 1, count=False).hits
-            if not hits:
-                return None
-            stored = searcher.doc(hits[0][1])
-            return first(stored, "label"), first(stored, "body")
-
-        return self._read(read)
-
-    def text(self, root: str, key: str) -> str:
-        """The text indexed for `key` under `root` ("" when none: refused by `view`, or not
-        indexed)."""
-        found = self.document(root, key)
-        return found[1] if found is not None else ""
 
     def searcher(self) -> Any:
         """The newest snapshot of the index (the window's search reads several things of

@@ -28,6 +28,7 @@ from memtab.store import files as store_files
 from memtab.store.home import Home
 from memtab.store.scopes import file_rows as file_rows_module
 from memtab.store.sidecars.registry import add_workspace, load_registry
+from support.indexed import indexed_count
 from support.spies import calls_through
 
 
@@ -256,7 +257,7 @@ def test_a_removed_workspaces_rows_go_from_the_index(tmp_path: Path) -> None:
         _wait_watched(second)  # the rows of roots gone are taken out after the answer
         index = SearchIndex.of_home(home.root)
         assert index.search("kestrel", [os.fspath(root)], limit=10) == []
-        assert len(index) == 3
+        assert indexed_count(index) == 3
         index.close()
     finally:
         second.catalog.close()

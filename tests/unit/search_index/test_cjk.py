@@ -15,6 +15,7 @@ from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import SearchIndex, index_file_for
 from memtab.search_index.ranking import best_line, query_terms, tokens
 from memtab.search_index.substrings import SubstringReader
+from support.indexed import indexed_document, indexed_text
 
 ROOTS = ("r",)
 TEXTS = {
@@ -91,8 +92,8 @@ def test_the_line_and_snippet_shown_are_the_ones_holding_the_cjk_word() -> None:
 
 
 def test_the_index_keeps_the_texts_as_they_are_not_their_words(index: SearchIndex) -> None:
-    assert index.text("r", "zh.md") == TEXTS["zh.md"]
-    assert index.document("r", "ko.md") == (LABELS["ko.md"], TEXTS["ko.md"])
+    assert indexed_text(index, "r", "zh.md") == TEXTS["zh.md"]
+    assert indexed_document(index, "r", "ko.md") == (LABELS["ko.md"], TEXTS["ko.md"])
     [hit] = index.search("归档", ROOTS, limit=10)
     assert (hit.id, hit.text) == ("zh.md", TEXTS["zh.md"])
 
