@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.fs.lazy_re import LazyPattern
-from memtab.fs.private import kept_permissions
+from memtab.fs.private import AGENT_FILE_MODE, kept_permissions, make_agent_folders
 
 _LONE_SURROGATE = LazyPattern("[\ud800-\udfff]")
 
@@ -215,7 +215,7 @@ class Directory:
         stat when asked. What fails is removed."""
         path, at = self.at(name)
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _CLOEXEC  # a link: EEXIST
-        fd = os.open(path, flags, 0o666 if mode is None else mode, **at)
+        fd = os.open(path, flags, AGENT_FILE_MODE if mode is None else mode, **at)
         try:
             # Plain writes on the descriptor: a buffered file object would ask the kernel
             # whether it is a terminal and where it stands, per file (a batch writes 1,000).
@@ -447,7 +447,7 @@ def atomic_write_bytes(
     Not `durable`: nothing is fsynced (`make_file_durable`, or a flush of the file system,
     makes it durable later).
     """
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_agent_folders(target.parent)
     with Directory.open(target.parent) as directory:
         directory.replace(target.name, data, mode=mode, durable=durable)
 
@@ -484,8 +484,7 @@ def make_directory_durably(path: Path) -> None:
     if path.is_dir():
         return
     make_directory_durably(path.parent)
-    with contextlib.suppress(FileExistsError):  # another process may make it meanwhile
-        path.mkdir()
+    make_agent_folders(path)  # or another process makes it meanwhile
     with Directory.open(path.parent) as parent:
         parent.fsync()
 

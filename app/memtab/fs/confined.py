@@ -22,6 +22,7 @@ import stat
 from collections.abc import Sequence
 
 from memtab.fs.atomic import Directory
+from memtab.fs.private import AGENT_FOLDER_MODE
 from memtab.fs.readable import read_readable
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -53,7 +54,7 @@ def open_subdirectory(parent: Directory, name: str, *, create: bool = False) -> 
             if not create:
                 raise
             with contextlib.suppress(FileExistsError):  # made by someone else: open theirs
-                os.mkdir(path, **at)
+                os.mkdir(path, AGENT_FOLDER_MODE, **at)
         except NotADirectoryError:
             _check_directory(parent, name)
             raise
@@ -179,7 +180,7 @@ def copy_tree(source_parent: Directory, name: str, target_parent: Directory, new
     depth. Raises OSError (the partial copy is left for the caller to remove).
     """
     path, at = target_parent.at(new_name)
-    os.mkdir(path, **at)
+    os.mkdir(path, AGENT_FOLDER_MODE, **at)
     copied = 0
     pending: list[tuple[str, ...]] = [()]
     while pending:
@@ -204,7 +205,7 @@ def _copy_entry(source: Directory, target: Directory, entry: os.DirEntry[str]) -
         os.symlink(os.readlink(source_path, **source_at), target_path, **target_at)
         return False
     if entry.is_dir(follow_symlinks=False):
-        os.mkdir(target_path, **target_at)
+        os.mkdir(target_path, AGENT_FOLDER_MODE, **target_at)
         return False
     if not entry.is_file(follow_symlinks=False):
         return False  # sockets, fifos: not memory

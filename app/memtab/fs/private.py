@@ -31,6 +31,11 @@ PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
 # What a private file or folder lets others do: nothing.
 _OPEN_TO_OTHERS = 0o077
+# A memory file or folder Memtab makes is the agent's, as open as the umask makes it — but
+# never writable by every user (umask 000): anyone could then put words in every agent's
+# context, or plant a link where the next memory is written.
+AGENT_FILE_MODE = 0o664
+AGENT_FOLDER_MODE = 0o775
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -253,9 +258,24 @@ def open_private_append(path: Path) -> int:
     return os.open(path, os.O_WRONLY | os.O_APPEND | _NOFOLLOW | _CLOEXEC)
 
 
+def make_agent_folders(path: Path) -> None:
+    """Make folder `path` and its missing parents, each `AGENT_FOLDER_MODE` less the umask
+    (`Path.mkdir(parents=True)` makes the parents 0777 less the umask). A file in the way
+    is left for what opens the folder next to find (NotADirectoryError)."""
+    missing = []
+    for folder in (path, *path.parents):
+        if folder.exists():
+            break
+        missing.append(folder)
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):  # or another process made it meanwhile
+            os.mkdir(folder, AGENT_FOLDER_MODE)
+
+
 def kept_permissions(info: os.stat_result | None) -> int | None:
     """The permissions a file replaced keeps (`info`: its `lstat`): a regular file's own —
-    an agent's memory file kept 0600 stays 0600 —, else None (a new file: the umask's)."""
+    an agent's memory file kept 0600 stays 0600 —, else None (a new file:
+    `AGENT_FILE_MODE` less the umask)."""
     if info is None or not stat.S_ISREG(info.st_mode):
         return None
     return stat.S_IMODE(info.st_mode) & 0o777

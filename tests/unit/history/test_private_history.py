@@ -91,3 +91,22 @@ def test_a_memory_file_memtab_changes_keeps_the_mode_its_agent_gave_it(
     os.chmod(physical, 0o664)  # a group's, by the agent's choice: kept too
     store.save(path, "new\n", sha256_of(b"the vault code is hunter3\n"))
     assert mode_of(physical) == 0o664
+
+
+def test_a_memory_file_and_folder_memtab_makes_are_never_writable_by_every_user(
+    tmp_path: Path,
+) -> None:
+    """Under umask 000 a memory file another user could write would put their words in every
+    agent's context: Memtab's are as open as the umask says, less writing by all."""
+    before = os.umask(0o000)
+    try:
+        home = new_home(tmp_path / "home")
+        store = store_for(home)
+        path = vpath("/memories/global/deep/er/note.md")
+        store.create_file(path, "a rule\n")
+        store.save(path, "a rule, edited\n", sha256_of(b"a rule\n"))
+        physical = store.physical(path)
+        made = [physical, physical.parent, physical.parent.parent]
+    finally:
+        os.umask(before)
+    assert [mode_of(entry) for entry in made] == [0o664, 0o775, 0o775]

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from memtab.components.loads.recall_rows import recall_groups
-from memtab.loads.recall.claude import iso_time, manifest, manifest_line
+from memtab.loads.recall.claude import WORDS_NOTE, iso_time, manifest, manifest_line
 from memtab.loads.recall.engine import compute_recall
 from memtab.loads.recall.records import AgentRecall, Recall
 from memtab.loads.topics import scan_topics
@@ -104,6 +104,24 @@ def test_claude_code_recalls_by_name_and_description_and_says_why_others_are_mis
     single = only(recall(machine, "webhooks", "claude"))
     assert verdicts(single, "recalled") == []
     assert any("one word" in note for note in single.notes)
+
+
+def test_claude_codes_predicted_pick_says_how_often_the_words_agree(machine: Machine) -> None:
+    """The words' pick is a prediction, right about two times in three on unseen prompts:
+    the user is told so, and how to have the model asked, wherever a pick is predicted."""
+    topic(
+        machine.claude_memory,
+        "project_payment-webhooks.md",
+        described("webhooks", "Stripe webhooks are deduplicated by event id"),
+        0.5,
+    )
+    result = only(recall(machine, "the stripe webhook fires twice", "claude"))
+    assert WORDS_NOTE in result.notes
+    assert "60–71 %" in WORDS_NOTE and "--model" in WORDS_NOTE
+    (group,) = recall_groups(Recall(prompt="the stripe webhook fires twice", agents=(result,)))
+    assert WORDS_NOTE in group.notes  # the window's "How it picks" lines
+    # No pick is predicted for a prompt of one word: Claude Code makes none.
+    assert WORDS_NOTE not in only(recall(machine, "webhooks", "claude")).notes
 
 
 def test_a_recalled_memory_is_read_to_200_lines_or_4096_bytes(machine: Machine) -> None:

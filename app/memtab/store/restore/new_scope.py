@@ -39,6 +39,7 @@ from memtab.fs.atomic import (
     on_one_file_system,
 )
 from memtab.fs.confined import remove_tree
+from memtab.fs.private import AGENT_FOLDER_MODE, make_agent_folders
 from memtab.store.errors import MemoryStoreError
 from memtab.store.files import MAX_FILES_PER_SCOPE
 from memtab.store.history.recorder import FileChange
@@ -78,8 +79,8 @@ def restore_new_scope(
     listed = [_listed(path, result) for path in paths]
     discard_staging(staging)
     try:
-        os.mkdir(staging)
-        root.parent.mkdir(parents=True, exist_ok=True)  # made durable by the flush below
+        os.mkdir(staging, AGENT_FOLDER_MODE)
+        make_agent_folders(root.parent)  # made durable by the flush below
     except OSError as error:
         logger.info("The %s memory is written file by file: %s", scope.value, error)
         discard_staging(staging)

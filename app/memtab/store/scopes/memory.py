@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from memtab.fs.atomic import Directory, encode_utf8
 from memtab.fs.confined import remove_entry
+from memtab.fs.private import AGENT_FOLDER_MODE
 from memtab.store.errors import (
     AlreadyExistsError,
     CapError,
@@ -300,7 +301,7 @@ class MemoryStore(ScopeStore):
             ):
                 name, at = parent.at(path.name)
                 try:
-                    os.mkdir(name, **at)
+                    os.mkdir(name, AGENT_FOLDER_MODE, **at)
                 except FileExistsError:
                     raise exists from None
         return path

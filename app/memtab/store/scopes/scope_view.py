@@ -22,6 +22,7 @@ from typing import Literal
 
 from memtab.fs.atomic import Directory
 from memtab.fs.confined import LinkInPathError, entries_of, open_subdirectory
+from memtab.fs.private import make_agent_folders
 from memtab.fs.readable import HardLinkedFileError
 from memtab.store.errors import (
     AlreadyExistsError,
@@ -311,7 +312,7 @@ def open_scope_directory(
     assert path.scope is not None
     try:
         if create:
-            root.mkdir(parents=True, exist_ok=True)
+            make_agent_folders(root)
         directory = Directory.open(root)
     except FileNotFoundError:
         raise NotFoundError(f"No memory file or directory at {target}") from None
