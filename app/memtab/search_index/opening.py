@@ -139,8 +139,8 @@ def schema() -> Any:
     builder = tantivy.SchemaBuilder()
     builder.add_text_field("root", tokenizer_name="raw", index_option="basic")
     builder.add_unsigned_field("number", indexed=True, fast=True)
-    # Without positions (a fifth less to index, a quarter less on disk): only a CJK run
-    # asked for needs them, its bigrams in a row — kept for those alone, in `cjk`.
+    # Without positions (a tenth less of the engine's indexing, a quarter less on disk):
+    # only a CJK run asked for needs them, its bigrams in a row — kept for those, in `cjk`.
     builder.add_text_field("words", tokenizer_name=TOKENIZER, index_option="freq")
     builder.add_text_field("cjk", tokenizer_name=TOKENIZER, index_option="position")
     # Stored, never indexed (a text field is always indexed: its words are in `words`).

@@ -77,7 +77,7 @@ def cjk_runs(folded: str) -> str:
 
 def query_terms(query: str) -> list[str]:
     """What a query asks, each once in its order: its words, and for each CJK run its
-    bigrams joined by spaces (a phrase: FTS5 reads it so between double quotes)."""
+    bigrams joined by spaces (a phrase: its bigrams in a row, `documents.words_query`)."""
     folded = query.casefold()
     if not has_cjk(folded):
         pieces = _WORD.findall(folded)
