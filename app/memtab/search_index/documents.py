@@ -12,10 +12,10 @@ from typing import Any
 
 import tantivy
 
-from memtab.fs.atomic import Directory
+from memtab.fs.readable import read_readable_path
 from memtab.search_index.ranking import LABEL_WEIGHT, cjk_runs, has_cjk, tokens
 from memtab.store.description_cache import Stamp
-from memtab.store.files import read_description, read_text_in
+from memtab.store.files import MAX_FILE_BYTES, capped_text, read_description
 from memtab.store.text.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
 
 
@@ -136,12 +136,11 @@ def readable_text(file: IndexedFile) -> tuple[str, bytes, bytes | None]:
     and the first 4 KiB read of it (None: none read)."""
     if file.physical is None:
         return "", b"", None
-    text = os.path.realpath(file.physical) if file.linked else file.physical
-    parent, name = os.path.split(text)
     try:
-        content, encoded, data, _, over_cap = read_text_in(Directory(None, parent or "."), name)
+        data = read_readable_path(file.physical, limit=MAX_FILE_BYTES + 1, follow_link=file.linked)
     except OSError:
         return "", b"", None
+    content, encoded, over_cap = capped_text(data)
     head = data[:DESCRIPTION_PREFIX_BYTES]
     if over_cap or b"\x00" in encoded:
         return "", b"", head

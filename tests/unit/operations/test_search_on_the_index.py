@@ -61,13 +61,13 @@ def test_the_window_reads_no_file_a_server_indexed_and_follows_other_programs(
         server.catalog.close()
     scan = scanned(home)
     reads: list[str] = []
-    original = documents_module.read_text_in
+    original = documents_module.read_readable_path
 
-    def counting(directory: Any, name: str) -> Any:
-        reads.append(name)
-        return original(directory, name)
+    def counting(path: str, **how: Any) -> Any:
+        reads.append(path.rsplit("/", 1)[-1])
+        return original(path, **how)
 
-    monkeypatch.setattr(documents_module, "read_text_in", counting)
+    monkeypatch.setattr(documents_module, "read_readable_path", counting)
     searcher = search.Searcher()
     python = key("/memories/global/tools/python.md")
     assert matched(searcher, scan, "ruff") == {python}
