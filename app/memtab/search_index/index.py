@@ -63,7 +63,6 @@ from memtab.search_index.manifest import (
 from memtab.search_index.opening import (
     VERSION,
     IndexUnusableError,
-    Writing,
     commit_seen,
     debug_words,
     is_damaged,
@@ -71,6 +70,7 @@ from memtab.search_index.opening import (
     open_in_memory,
     open_index,
     why_unusable,
+    writing,
 )
 from memtab.search_index.ranking import query_terms
 from memtab.store.description_cache import Stamp
@@ -247,7 +247,7 @@ class SearchIndex:
                 return 0
             removed = sum(len(self._manifest(searcher, root)) for root in missing)
             schema = self._index.schema
-            with self._writer() as writer:
+            with writing(self) as writer:
                 writer.delete_documents_by_query(
                     tantivy.Query.term_set_query(schema, "root", missing)
                 )
@@ -274,7 +274,7 @@ class SearchIndex:
             return Refreshed(0, 0)
         read = uncommitted = 0
         committed_at = started
-        with self._writer() as writer:
+        with writing(self) as writer:
             # Read once the lock is held: what another writer committed meanwhile counts.
             searcher = self._fresh_searcher()
             affected = {file.root for file in changed} | {root for root, _ in gone}
@@ -326,9 +326,6 @@ class SearchIndex:
                 _add(writer, manifest_document(root, manifests[root]))
         dirty.clear()
         writer.commit()
-
-    def _writer(self) -> Writing:
-        return Writing(self)
 
     # --- searching ----------------------------------------------------------------------
 

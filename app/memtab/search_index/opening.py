@@ -22,6 +22,7 @@ import logging
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -341,40 +342,25 @@ def commit_seen(path: Path) -> object:
     return (info.st_ino, info.st_mtime_ns, info.st_size)
 
 
-class Writing:
-    """A writer of the index held for a block: the lock beside the index taken first (one
-    writer at a time across processes); new files made private after."""
-
-    def __init__(self, index: Any) -> None:
-        self._owner = index
-        self._lock: Any = None
-        self._writer: Any = None
-
-    def __enter__(self) -> Any:
-        owner = self._owner
+@contextlib.contextmanager
+def writing(owner: Any) -> Iterator[Any]:
+    """A writer of `owner`'s index (`SearchIndex`) held for a block: the lock beside the
+    index taken first (one writer at a time across processes); rolled back when the block
+    fails; its merges waited for and new files made private after."""
+    with contextlib.ExitStack() as held:
         if owner.problem is None:
-            self._lock = interprocess_lock(lock_path(owner.path), timeout_s=WRITE_WAIT_S)
-            self._lock.__enter__()
+            held.enter_context(interprocess_lock(lock_path(owner.path), timeout_s=WRITE_WAIT_S))
+        writer = owner._index.writer(WRITER_HEAP_BYTES, 1)
+        if owner.problem is None:
+            held.callback(private_files, owner.path)
+        failed = False
         try:
-            self._writer = owner._index.writer(WRITER_HEAP_BYTES, 1)
+            yield writer
         except BaseException:
-            self._release(None, None, None)
+            failed = True
             raise
-        return self._writer
-
-    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
-        writer, self._writer = self._writer, None
-        self._owner.writes += 1
-        try:
-            if kind is not None:
+        finally:
+            owner.writes += 1
+            if failed:
                 writer.rollback()
             writer.wait_merging_threads()
-        finally:
-            if self._owner.problem is None:
-                private_files(self._owner.path)
-            self._release(kind, error, trace)
-
-    def _release(self, kind: Any, error: Any, trace: Any) -> None:
-        lock, self._lock = self._lock, None
-        if lock is not None:
-            lock.__exit__(kind, error, trace)

@@ -23,6 +23,7 @@ from memtab.search_index.manifest import (
     decode,
     encode,
 )
+from memtab.search_index.opening import writing
 from memtab.store.description_cache import Stamp
 from support.indexed import indexed_count
 
@@ -86,7 +87,7 @@ def test_a_damaged_manifest_has_the_index_rebuilt(tmp_path: Path) -> None:
     path = tmp_path / "index"
     index = SearchIndex(path)
     index.refresh(_files("r", {"a": (1, 1, 1, 1)}), ["r"])
-    with index._writer() as writer:  # a manifest damaged on disk
+    with writing(index) as writer:  # a manifest damaged on disk
         writer.delete_documents_by_query(
             tantivy.Query.term_query(index.schema, MANIFEST_FIELD, "r")
         )
