@@ -33,12 +33,11 @@ from memtab.cli.options import (
     verbosity,
 )
 from memtab.fs.config.config_dir import config_dir_at
-from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.fs.terminal_text import printable
 from memtab.invocation import requested_command
 from memtab.logs import log_file, setup_logging
 from memtab.store.errors import MemoryStoreError
-from memtab.store.home import Home, HomeError, HomeLocation
+from memtab.store.home import HomeError, HomeLocation
 from memtab.store.paths import PathError
 
 if TYPE_CHECKING:  # lazy: only --demo makes a demo home (~20 ms); a failure, cli.common
@@ -201,20 +200,6 @@ def _demo_home(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> Path:
     return home.root
 
 
-def install_desktop() -> int:
-    """`memtab --install-desktop`: the launcher, icon and AppStream file for this user."""
-    # lazy: --install-desktop only (~1 ms, 3 modules, on the window's start path)
-    from memtab.desktop import DesktopInstallError, install_desktop_files
-
-    try:
-        installed = install_desktop_files()
-    except DesktopInstallError as error:
-        raise CliError(str(error)) from None
-    for path in installed:
-        print(path)
-    return 0
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `memtab` command; returns the exit status."""
     words = sys.argv[1:] if argv is None else list(argv)
@@ -225,36 +210,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             _failed(error.words, "usage", json=True, command=requested_command(words), quiet=True)
         raise
     setup_logging(verbosity=verbosity(args))
-    if args.command is not None or args.install_desktop or args.self_test:
-        gc.enable()  # no window: `memtab.launch` held the cycle collector off for one
-        # The window's log rotates from its first paint on (`gui.first_paint.boundary`).
-        # lazy: the contract "first-paint" forbids the window's start this module (~0.6 ms
-        # of `python -X importtime` since it no longer brings logging.handlers)
-        from memtab.log_rotation import start_rotating
-
-        start_rotating()
-    # The window shows these in its status bar; a terminal gets them on stderr.
-    stop_telling = on_kept_aside(_say_kept_aside) if args.command else lambda: None
     json = bool(getattr(args, "json", False)) and args.command is not None
     try:
-        if args.install_desktop:
-            return install_desktop()
-        if args.self_test:
-            # lazy: --self-test only (~60 ms, 4.6 MiB: the demo and the consolidation job)
-            from memtab.cli.health.self_test import run_self_test
-
-            return run_self_test()
-        if args.command is None:
+        if args.command is None and not args.install_desktop and not args.self_test:
             return run_window(args)
-        if args.demo:  # promised never to be the real home, which the command would work on
-            raise CliError(
-                f"--demo opens the window on a demo home; `memtab {args.command}` would work "
-                "on your real home: to run it on a demo, give the demo's folder with --home"
-            )
-        if args.writes_home:  # declared by each command (`CommandParser`)
-            _remove_leftovers(args)
-        status: int = args.handler(args)
-        return status
+        # lazy: a run without the window (a command, --install-desktop, --self-test) and its
+        # steps — the log's rotation, what a killed Memtab left — which the contract
+        # "first-paint" forbids the window's start (3 modules, ~34 KiB traced, ~1 ms)
+        from memtab.cli import headless
+
+        return headless.run(args)
     except (CliError, HomeError, MemoryStoreError, PathError) as error:  # DemoError too
         return _failed(str(error), "refused", json=json, command=args.command, error=error)
     except BrokenPipeError:
@@ -271,8 +236,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise  # a fault of Memtab's: its traceback, as Python prints it
         logger.exception("memtab %s failed", args.command)
         return _failed(_internal(error), "internal", json=True, command=args.command)
-    finally:
-        stop_telling()
 
 
 def _failed(
@@ -309,18 +272,3 @@ def _print_nowhere() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
-
-
-def _remove_leftovers(args: argparse.Namespace) -> None:
-    """What a killed Memtab left in the home this command is about to write to."""
-    # lazy: a writing command's first step; the window's start saves it (~40 ms cold)
-    from memtab.store.leftovers import remove_leftover_temps
-
-    location = home_location(args)
-    if location.path.is_dir():
-        remove_leftover_temps(Home(location.path))
-
-
-def _say_kept_aside(kept: KeptAside) -> None:
-    """A sidecar Memtab could not parse was kept aside before a fresh one replaced it."""
-    print(f"memtab: {kept.message} (in {kept.original.parent})", file=sys.stderr)

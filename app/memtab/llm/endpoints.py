@@ -13,7 +13,7 @@ themselves are loaded only when a model is called.
 from __future__ import annotations
 
 import ipaddress
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -29,6 +29,17 @@ def url_host(url: str) -> str:
         return (urlsplit(url.strip()).hostname or "").lower()
     except ValueError:
         return ""
+
+
+def display_url(url: str) -> str:
+    """The URL as shown in messages and settings: without credentials, query or fragment
+    (where keys might hide); the scheme and host lower-case."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    where = parts.netloc.rpartition("@")[2].lower()
+    return urlunsplit((parts.scheme.lower(), where, parts.path, "", ""))
 
 
 def key_origin(url: str) -> str:

@@ -36,7 +36,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 import httpx
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
-from memtab.llm.endpoints import base_url_problem, is_loopback_host
+from memtab.llm.endpoints import base_url_problem, display_url, is_loopback_host
 from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec
 from memtab.llm.wire import snippet
 from memtab.redact import KeyScrubber
@@ -95,15 +95,6 @@ def parse_retry_after(headers: Mapping[str, str], now: datetime | None = None) -
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return max((when - (now or datetime.now(UTC))).total_seconds(), 0.0)
-
-
-def display_url(url: str) -> str:
-    """The URL as shown in messages: without credentials or query (where keys might hide)."""
-    try:
-        parsed = httpx.URL(url)
-    except httpx.InvalidURL:
-        return url
-    return str(parsed.copy_with(userinfo=b"", query=None, fragment=None))
 
 
 def transport_failure(exc: BaseException, url: httpx.URL) -> str:

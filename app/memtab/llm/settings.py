@@ -46,6 +46,7 @@ from memtab.llm.endpoints import (
     DEFAULT_OPENAI_BASE_URL,
     OFFICIAL_HOSTS,
     base_url_problem,
+    display_url,
     is_official_endpoint,
     key_origin,
     origin_label,
@@ -107,9 +108,6 @@ class ProviderSettings:
         · key from $ANTHROPIC_API_KEY`."""
         if self.provider == "offline":
             return "offline · built-in rules, no model"
-        # lazy: httpx (~8 MiB, ~190 ms) with the first model call
-        from memtab.llm.http import display_url  # httpx loads only when asked
-
         return (
             f"{self.provider} · {self.model} · {display_url(self.base_url)} · {self._key_label()}"
         )
@@ -468,12 +466,9 @@ def create_provider(
     OpenAI-compatible request carries one only when given). Offline engines live next to
     the job they serve, so callers handle "offline" first.
     """
-    # Imported here: httpx costs a noticeable part of the window's start-up.
-    # lazy: httpx (~8 MiB, ~190 ms) with the first model call
-    from memtab.llm.anthropic import DEFAULT_MAX_TOKENS, AnthropicProvider
-
-    # lazy: httpx (~8 MiB, ~190 ms) with the first model call
-    from memtab.llm.openai import OpenAIProvider
+    # lazy: httpx (~8 MiB, ~190 ms) with the first model call, never in an offline run
+    # or the window's start (settings are read there)
+    from memtab.llm import anthropic, openai
 
     if settings.provider == "anthropic":
         if not settings.api_key:
@@ -492,15 +487,15 @@ def create_provider(
             else:
                 how = f"; set {variable} or add api_key to the settings file"
             raise ProviderError("config", f"anthropic {settings.model}: no API key{how}")
-        return AnthropicProvider(
+        return anthropic.AnthropicProvider(
             settings.model,
             settings.api_key,
             settings.base_url or DEFAULT_ANTHROPIC_BASE_URL,
-            max_tokens or DEFAULT_MAX_TOKENS,
+            max_tokens or anthropic.DEFAULT_MAX_TOKENS,
             options=options,
         )
     if settings.provider == "openai":
-        return OpenAIProvider(
+        return openai.OpenAIProvider(
             settings.model,
             settings.api_key,
             settings.base_url or DEFAULT_OPENAI_BASE_URL,

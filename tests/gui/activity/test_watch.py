@@ -248,7 +248,8 @@ def test_paths_are_reported_under_a_symlinked_root_as_given(
 
 def test_stop_silences_the_watcher(home: Path, make_watcher: WatcherFactory) -> None:
     watcher, batches = make_watcher(home)
-    observer = watcher._observer
+    assert watcher._watching is not None
+    observer = watcher._watching.observer
     assert observer is not None
     threads = [observer, *observer.emitters]
     watcher.stop()

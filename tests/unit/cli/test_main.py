@@ -95,7 +95,8 @@ def test_the_windows_process_holds_the_cycle_collector_off_from_its_first_import
 
 
 def test_a_start_without_a_window_collects_cycles_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(importlib.import_module("memtab.cli.main"), "install_desktop", lambda: 0)
+    headless = importlib.import_module("memtab.cli.headless")
+    monkeypatch.setattr(headless, "install_desktop", lambda: 0)
     gc.disable()  # as `memtab.launch` leaves it for an invocation without a command
     try:
         assert main(["--install-desktop"]) == 0
@@ -135,7 +136,7 @@ def test_a_command_that_writes_the_home_clears_a_killed_memtabs_leftovers_first(
 ) -> None:
     cleared: list[str] = []
     monkeypatch.setattr(
-        importlib.import_module("memtab.cli.main"),
+        importlib.import_module("memtab.cli.headless"),
         "_remove_leftovers",
         lambda args: cleared.append(args.command),
     )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.consolidation import service
+from memtab.consolidation import running
 from memtab.consolidation.engine.lock import SCOPE_WAIT_S, check_scopes_free
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
@@ -39,10 +39,10 @@ def scope_wait_s(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     """How long a run waits for a scope another process holds: the app's SCOPE_WAIT_S in the
     slow tier, and in the fast tier the same wait made short, so a test of a refusal does not
     sit through 1.8 s to see it (`check_scopes_free` binds its default when defined: the
-    service's name for it is what a run calls)."""
+    run-time half's name for it is what a run calls)."""
     wait_s: float = request.param
     patched = functools.partial(check_scopes_free, wait_s=wait_s)
-    monkeypatch.setattr(service, "check_scopes_free", patched)
+    monkeypatch.setattr(running, "check_scopes_free", patched)
     return wait_s
 
 

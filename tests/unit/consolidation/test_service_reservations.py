@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -89,3 +91,24 @@ def test_a_reservation_serves_only_its_workspace_and_only_once(
     with pytest.raises(RunCancelledError, match="withdrawn"):
         service.run(WS, reservation=reservation)
     assert not service.is_running(WS)
+
+
+def test_reserving_runs_imports_no_part_of_the_engine(home: Home) -> None:
+    """The window reserves runs and a child process runs them: what it imports for that
+    (the service, the job, the operation) loads none of the engine — the run-time half
+    (`running.py`) comes with a run, which the window never makes itself."""
+    code = (
+        "import sys; from pathlib import Path; "
+        "from memtab.consolidation.service import ConsolidationService; "
+        "import memtab.consolidation.job, memtab.operations.consolidation; "
+        "from memtab.store.home import Home; "
+        f"service = ConsolidationService(Home(Path({str(home.root)!r}))); "
+        f"service.reserve({WS!r}).release(); service.describe_provider(); "
+        "print(sorted(m for m in sys.modules if m.startswith('memtab.consolidation.') "
+        "and m.split('.')[2] in ('running', 'engine', 'offline', 'declined', 'guard')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

@@ -11,6 +11,7 @@ from memtab.cli.main import main
 from memtab.consolidation.errors import PlanError
 from memtab.consolidation.review.plan import read_plan, write_plan
 from memtab.consolidation.review.review_setting import load_review_mode, save_review_mode
+from memtab.consolidation.running import ServiceRuns
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
@@ -205,7 +206,7 @@ def test_cli_plan_out_and_apply_plan_with_accept(
 ) -> None:
     replies = merge_replies()
     monkeypatch.setattr(
-        ConsolidationService,
+        ServiceRuns,
         "_make_provider",
         lambda self, store, *_scopes: Scripted(list(replies)),
     )

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import pytest
 
-from memtab.llm.http import display_url, parse_retry_after
+from memtab.llm.endpoints import display_url
+from memtab.llm.http import parse_retry_after
 from memtab.llm.wire import parse_tool_arguments
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -33,6 +36,22 @@ def test_parse_retry_after(headers: dict[str, str], expected: float | None) -> N
 def test_display_url_hides_credentials_and_query() -> None:
     shown = display_url("https://user:hunter2@proxy.example/v1?key=abc#x")
     assert shown == "https://proxy.example/v1"
+    assert display_url("HTTPS://Proxy.Example:8443/V1?k=1") == "https://proxy.example:8443/V1"
+
+
+def test_describing_a_models_settings_loads_no_http_client() -> None:
+    """The window shows what runs will use (Consolidate now's tooltip, Settings) without
+    httpx (~8 MiB): the URL shown is the standard library's."""
+    code = (
+        "import sys; from memtab.llm.settings import ProviderSettings; "
+        "shown = ProviderSettings('openai', 'gpt', 'https://u:p@h.example/v1?key=k').describe(); "
+        "print(shown); assert 'httpx' not in sys.modules, 'httpx loaded'"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("openai · gpt · https://h.example/v1 · ")
 
 
 @pytest.mark.parametrize(

@@ -20,10 +20,8 @@ themselves when none runs).
 from __future__ import annotations
 
 import argparse
-import sys
 
 from memtab.agent_server.agents import AGENT_TITLES, AGENTS
-from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.pages.paging import (
     DEFAULT_ANSWER_BUDGET,
     MAX_ANSWER_BUDGET,
@@ -56,7 +54,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             f"{DEFAULT_ANSWER_BUDGET}, lowered to what the client shows whole: Codex "
             "12000 for a model outside its catalog); longer ones come in pages",
         ),
-        handler=run_mcp,
+        handler=run_served,
         writes_home=False,
         help="serve the memory to coding agents over MCP (stdio)",
         description="An MCP server over stdin/stdout: agents list, search and read every "
@@ -109,7 +107,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                 help="do not, and do not ask again",
             ),
         ),
-        handler=run_install,
+        handler=run_agent_configs,
         help="register `memtab mcp` with Claude Code, Codex, Gemini CLI and xum",
         description="Add the memtab server to each agent's MCP configuration (Claude Code's "
         "~/.claude.json, Codex's ~/.codex/config.toml, Gemini CLI's ~/.gemini/settings.json, "
@@ -128,7 +126,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         Argument(
             "--project", metavar="DIR", default=None, help="take out DIR's per-project entry alone"
         ),
-        handler=run_uninstall,
+        handler=run_agent_configs,
         help="take `memtab mcp` out of Claude Code, Codex, Gemini CLI and xum again",
         description="Remove the memtab server (and, for Claude Code and Gemini CLI, the "
         "permission for its read-only tools) from each agent's configuration, keeping "
@@ -145,7 +143,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             help="exit after this long without a session (default: never)",
         ),
         Argument("--ready-fd", type=int, default=None, help=argparse.SUPPRESS),
-        handler=run_host,
+        handler=run_served,
         help="keep one warm server for every agent session of this home",
         description="Serve every agent session of this home from this process (each "
         "session's `memtab mcp` becomes a thin bridge to it) until stopped. Agents start one "
@@ -166,35 +164,25 @@ def _answer_budget(text: str) -> int:
     return value
 
 
-def run_install(args: argparse.Namespace) -> int:
+def run_agent_configs(args: argparse.Namespace) -> int:
+    """`memtab mcp install` and `memtab mcp uninstall`."""
     # lazy: install and uninstall only (~10-30 ms of CPU, 9 modules: the agents' file
-    # editors) kept off `memtab mcp`'s start, which an agent waits for
-    from memtab.cli.share.agent_install_commands import install
+    # editors) kept off every other command's start (each builds this parser), and off
+    # `memtab mcp`'s, which an agent waits for
+    from memtab.cli.share import agent_install_commands
 
-    return install(args)
-
-
-def run_uninstall(args: argparse.Namespace) -> int:
-    # lazy: as run_install
-    from memtab.cli.share.agent_install_commands import uninstall
-
-    return uninstall(args)
+    if args.mcp_action == "install":
+        return agent_install_commands.install(args)
+    return agent_install_commands.uninstall(args)
 
 
-def run_mcp(args: argparse.Namespace) -> int:
-    """Serve one session in this process (the bridge's fallback, or MEMTAB_MCP_SHARED=off)."""
-    # lazy: the MCP SDK (0.50 s of CPU to import `server`) loads when a server runs, not
-    # with every parser (`memtab --help` builds each command's)
-    from memtab.agent_server.server import serve_stdio
-    from memtab.cli.share.mcp_sessions import session_service
-
-    serve_stdio(session_service(args, SessionOrigin.here(sys.argv[1:])))
-    return 0
-
-
-def run_host(args: argparse.Namespace) -> int:
-    """`memtab mcp host`: one warm server for every agent session of the home."""
-    # lazy: as run_mcp (0.49 s of CPU to import `mcp_sessions`: the host's anyio, the SDK)
+def run_served(args: argparse.Namespace) -> int:
+    """`memtab mcp` (one session in this process: the bridge's fallback, or
+    MEMTAB_MCP_SHARED=off) and `memtab mcp host` (every agent session of the home)."""
+    # lazy: the MCP SDK and the host's anyio (0.50 s of CPU to import `mcp_sessions`) load
+    # when a server runs, not with every parser (`memtab --help` builds each command's)
     from memtab.cli.share import mcp_sessions
 
-    return mcp_sessions.run_host(args)
+    if args.mcp_action == "host":
+        return mcp_sessions.run_host(args)
+    return mcp_sessions.run_session(args)

@@ -30,6 +30,7 @@ from memtab.agent_server.hosting.catalogs import CatalogShelf
 from memtab.agent_server.hosting.handshake import HostedBy, host_setup
 from memtab.agent_server.hosting.host import McpHost, SessionRefusedError
 from memtab.agent_server.origin import SessionOrigin
+from memtab.agent_server.server import serve_stdio
 from memtab.agent_server.service import MemoryService
 from memtab.check.recalled import RecallChecks
 from memtab.cli.common import CliError, home_location
@@ -38,6 +39,13 @@ from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import load_registry
 
 logger = logging.getLogger(__name__)
+
+
+def run_session(args: argparse.Namespace) -> int:
+    """`memtab mcp` in this process: one session served over stdio (the bridge's
+    fallback, or MEMTAB_MCP_SHARED=off)."""
+    serve_stdio(session_service(args, SessionOrigin.here(sys.argv[1:])))
+    return 0
 
 
 def session_service(

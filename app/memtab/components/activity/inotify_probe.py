@@ -5,8 +5,8 @@ Running out of inotify watches after start-up (a new directory past
 watched. So each directory that appears is checked with a probe (`InotifyProbe`: can the
 kernel give one more watch?); when it cannot, that directory is polled (recursively) from
 then on, beside the native watch of everything else (`needs_polling`), and the watcher's
-status says so (`gap_detail`). `gui/activity/watch.py` imports this when watching starts,
-after the window's first paint.
+status says so (`gap_detail`). `gui/activity/watch_observer.py` imports this, loaded when
+watching starts, after the window's first paint.
 """
 
 from __future__ import annotations

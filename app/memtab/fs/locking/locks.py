@@ -39,6 +39,7 @@ from typing import Annotated, Any
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
+from memtab.fs.host import host_name
 from memtab.fs.jsonfile import JsonError, read_json
 from memtab.fs.records import Healed, Key, Record
 from memtab.fs.slotted import Slotted
@@ -286,10 +287,6 @@ class OwnedLock(InterprocessLock):
 
     def acquire(self, timeout_s: float = DEFAULT_TIMEOUT_S, **details: Any) -> None:
         """Take the lock (see `InterprocessLock.acquire`) and record who holds it."""
-        # lazy: one module fewer before the first paint (~70 µs, `-X importtime`; its budget,
-        # gui/first_paint/boundary); the first lock is taken after it
-        from memtab.fs.host import host_name
-
         super().acquire(timeout_s)
         holder = LockHolder(pid=os.getpid(), host=host_name(), since_ms=now_ms())
         info = {**holder.to_json(), **details}

@@ -49,7 +49,6 @@ import contextlib
 import enum
 import logging
 import os
-import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -60,8 +59,8 @@ from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.watch_policy.coalesce import Coalescer, PostedPaths, reported_batch
 
 if TYPE_CHECKING:  # lazy: watchdog (~20 ms) loads when watching starts (watch_observer)
-    from memtab.components.activity.inotify_probe import ProbeFactory, WatchProbe
-    from memtab.gui.activity.watch_observer import BaseObserver, EventPoster, ObservedWatch
+    from memtab.components.activity.inotify_probe import ProbeFactory
+    from memtab.gui.activity.watch_observer import BaseObserver, Observing
 
 logger = logging.getLogger(__name__)
 
@@ -84,15 +83,6 @@ class WatchBackend(enum.StrEnum):
 
 # How often a native observer's threads are checked for having died.
 _HEALTH_CHECK_MS = 5000
-
-
-def _identity(directory: str) -> tuple[int, int] | None:
-    """Which directory is at `directory` now (device and inode), None when none is."""
-    try:
-        status = os.stat(directory)
-    except OSError:
-        return None
-    return (status.st_dev, status.st_ino) if stat.S_ISDIR(status.st_mode) else None
 
 
 class HomeWatcher(QObject):
@@ -147,23 +137,15 @@ class HomeWatcher(QObject):
         self._polling_interval_s = polling_interval_s
         self._observer_factory = observer_factory
         self._probe_factory = probe_factory
-        self._probe: WatchProbe | None = None
-        self._native_name = ""
-        # Directories the native watcher could not watch, polled by `_gap_observer`.
-        self._polled_dirs: list[str] = []
-        self._gap_observer: BaseObserver | None = None
-        self._handler: EventPoster | None = None
         self._extra_targets: tuple[tuple[str, bool], ...] = ()
-        # Each extra watch, and which directory it watches (`_identity`): another one made
-        # at its path (the folder removed and made again) is not watched by it.
-        self._extra_watches: dict[tuple[str, bool], tuple[ObservedWatch, tuple[int, int]]] = {}
         # The extra directories and every folder holding them: one of them in a batch
         # may be an extra directory coming or going.
         self._extra_holders: frozenset[str] = frozenset()
         self._extras_handed = False  # whether `set_extra_targets` was called yet
 
         self._root: Path | None = None
-        self._observer: BaseObserver | None = None
+        # The watchdog side of the watch, while observing (`watch_observer.Observing`).
+        self._watching: Observing | None = None
         self._generation = 0
         self._backend = WatchBackend.STOPPED
         self._backend_detail = "not watching"
@@ -195,7 +177,7 @@ class HomeWatcher(QObject):
     @property
     def polled_dirs(self) -> list[str]:
         """Directories polled because the native watcher could not watch them."""
-        return list(self._polled_dirs)
+        return list(self._watching.polled_dirs) if self._watching is not None else []
 
     @property
     def extra_targets(self) -> tuple[tuple[str, bool], ...]:
@@ -230,43 +212,13 @@ class HomeWatcher(QObject):
             self._add_pending(added)
 
     def _schedule_extras(self) -> list[str]:
-        """Put the extra watches on the running observer: those no longer wanted go, and
-        those whose directory went (removed, moved away: the watch ended, or watches
-        what is no longer at the path); those kept stay as they are (never a moment
-        unwatched), the new ones are made — one whose directory is not there (gone
-        since it was found) when it is back; the directories newly watched."""
-        observer = self._observer
-        if observer is None:
+        """Put the extra watches on the running observer (`Observing.schedule_extras`);
+        the directories newly watched."""
+        if self._watching is None:
             return []
-        # lazy: watchdog and the observers (~30 ms) load when watching starts, after the paint
-        from memtab.gui.activity import watch_observer as observers
-
-        wanted = set(self._extra_targets)
-        ended = {emitter.watch for emitter in observer.emitters if not emitter.is_alive()}
-        for target in [
-            target
-            for target, (watch, identity) in self._extra_watches.items()
-            if target not in wanted or watch in ended or _identity(target[0]) != identity
-        ]:
-            observers.unwatch(observer, self._extra_watches.pop(target)[0])
-        added: list[str] = []
-        for directory, recursive in self._extra_targets:
-            identity = _identity(directory)
-            if (directory, recursive) in self._extra_watches or identity is None:
-                continue
-            poster = observers.event_poster(
-                self._make_poster(self._generation),
-                os.path.realpath(directory),
-                directory,
-                shallow=not recursive,
-            )
-            try:
-                watch = observers.watch(observer, poster, directory, recursive=recursive)
-            except OSError as error:
-                logger.warning("Cannot watch %s: %s", directory, error.strerror or error)
-                continue
-            self._extra_watches[directory, recursive] = (watch, identity)
-            added.append(directory)
+        added, failed = self._watching.schedule_extras(self._extra_targets)
+        for directory, error in failed:
+            logger.warning("Cannot watch %s: %s", directory, error.strerror or error)
         return added
 
     def start(self, root: Path) -> None:
@@ -294,35 +246,36 @@ class HomeWatcher(QObject):
     # -- observer lifecycle ------------------------------------------------------------
 
     def _start_observer(self, *, polling_reason: str | None = None) -> None:
-        from memtab.gui.activity import watch_observer as observers  # lazy: as above
+        # lazy: watchdog, the observers and the probe of new directories (37 modules,
+        # ~1.5 MiB traced, ~45 ms) load when watching starts, after the paint
+        from memtab.gui.activity.watch_observer import Observing
 
         assert self._root is not None
-        self._generation += 1
         watched_root = os.path.realpath(self._root)
-        handler = observers.event_poster(
-            self._make_poster(self._generation), watched_root, str(self._root)
-        )
-        self._handler = handler
+
+        def observing() -> Observing:
+            self._generation += 1
+            post = self._make_poster(self._generation)
+            return Observing(post, watched_root, str(self._root), self._polling_interval_s)
+
+        watching = observing()
         fallback_reason = polling_reason or "requested"
         if not self._use_polling and polling_reason is None:
             try:
-                observer = (self._observer_factory or observers.native_observer)()
-                observers.launch(observer, handler, watched_root)
+                polls = watching.start_native(self._observer_factory)
             except OSError as exc:
                 fallback_reason = f"native watcher failed: {exc}"
                 logger.warning("Falling back to polling for %s: %s", self._root, exc)
             else:
-                self._observer = observer
-                polls = observers.is_polling(observer)
-                self._native_name = observers.observer_name(observer)
+                self._watching = watching
                 if polls:
                     self._schedule_extras()
-                    self._set_backend(WatchBackend.POLLING, self._native_name)
+                    self._set_backend(WatchBackend.POLLING, watching.native_name)
                     return
-                limit = self._start_probing(handler, watched_root)
+                limit = watching.start_probing(self._probe_factory, self._gap_reporter())
                 if limit is None:
                     self._schedule_extras()
-                    self._set_backend(WatchBackend.NATIVE, self._native_name)
+                    self._set_backend(WatchBackend.NATIVE, watching.native_name)
                     self._health_timer.start(_HEALTH_CHECK_MS)
                     return
                 # The limit ran out while the tree was being watched: which directories
@@ -330,78 +283,45 @@ class HomeWatcher(QObject):
                 fallback_reason = f"native watcher failed: {limit.strerror or limit}"
                 logger.warning("Falling back to polling for %s: %s", self._root, limit)
                 self._stop_observer()
-                self._generation += 1
-                handler = observers.event_poster(
-                    self._make_poster(self._generation), watched_root, str(self._root)
-                )
-                self._handler = handler
+                watching = observing()
         try:
-            observer = observers.polling_observer(self._polling_interval_s)
-            observers.launch(observer, handler, watched_root)
+            watching.start_polling()
         except OSError as exc:  # the root vanished, or is unreadable
             logger.warning("Cannot watch %s: %s", self._root, exc)
             self._wait_for_root()
             return
-        self._observer = observer
+        self._watching = watching
         self._schedule_extras()
         interval = f"{self._polling_interval_s:g} s"
         self._set_backend(WatchBackend.POLLING, f"polling every {interval} ({fallback_reason})")
 
-    def _start_probing(self, handler: EventPoster, watched_root: str) -> OSError | None:
-        """Check new directories from now on; the error if the root already exhausted
-        the watch limit."""
-        if self._native_name != "inotify":
-            return None
-        # lazy: ctypes and the probe load when a native watch starts, after the paint
-        from memtab.components.activity.inotify_probe import InotifyProbe
+    def _gap_reporter(self) -> Callable[[str, str], None]:
+        """The observer-thread callable the probe reports a directory it could not watch
+        to: on to the GUI thread, tagged with this generation."""
+        gap, generation = self._native_gap, self._generation
 
-        probe = (self._probe_factory or InotifyProbe.open)()
-        if probe is None:
-            return None
-        try:
-            probe.check(watched_root)
-        except OSError as error:
-            probe.close()
-            return error
-        self._probe = probe
-        gap = self._native_gap
-        generation = self._generation
+        def report(directory: str, reason: str) -> None:
+            with contextlib.suppress(RuntimeError):  # the watcher is being deleted
+                gap.emit(directory, reason, generation)
 
-        def check_new_directory(directory: str) -> None:
-            try:
-                probe.check(directory)
-            except OSError as error:
-                with contextlib.suppress(RuntimeError):  # the watcher is being deleted
-                    gap.emit(directory, error.strerror or str(error), generation)
-
-        handler.on_new_directory = check_new_directory
-        return None
+        return report
 
     @Slot(str, str, int)
     def _on_native_gap(self, directory: str, reason: str, generation: int) -> None:
         """Poll a directory the native watcher could not watch (GUI thread)."""
-        # lazy: the probe's rules and the observers, as above
-        from memtab.components.activity.inotify_probe import gap_detail, needs_polling
-        from memtab.gui.activity import watch_observer as observers
-
-        if generation != self._generation or self._handler is None:
+        watching = self._watching
+        if generation != self._generation or watching is None:
             return
-        if not needs_polling(directory, self._polled_dirs):
+        if not watching.needs_polling(directory):
             return
-
         logger.warning("Cannot watch %s natively (%s); polling it", directory, reason)
         try:
-            if self._gap_observer is None:
-                self._gap_observer = observers.polling_observer(self._polling_interval_s)
-                self._gap_observer.start()
-            observers.watch(self._gap_observer, self._handler, directory)
+            detail = watching.poll(directory, reason)
         except OSError as error:  # it vanished already: nothing to poll
             logger.info("Not polling %s: %s", directory, error)
             return
-        self._polled_dirs.append(directory)
         # Whatever was written in it before polling began is unknown: report it.
         self._add_pending([self._reported(directory)])
-        detail = gap_detail(self._native_name, len(self._polled_dirs), reason)
         self._set_backend(WatchBackend.NATIVE, detail)
 
     def _reported(self, real_path: str) -> str:
@@ -412,8 +332,8 @@ class HomeWatcher(QObject):
 
     @Slot()
     def _on_health_timer_timeout(self) -> None:
-        observer = self._observer
-        if observer is None or self._backend is not WatchBackend.NATIVE or self._root is None:
+        watching = self._watching
+        if watching is None or self._backend is not WatchBackend.NATIVE or self._root is None:
             return
         # An extra directory's watch ends when the directory goes (Gemini CLI's memory
         # folder removed, moved away): no failure of the watcher. Made again, it is
@@ -421,8 +341,7 @@ class HomeWatcher(QObject):
         added = self._schedule_extras()
         if added:
             self._add_pending(added)
-        threads = [observer, *observer.emitters]
-        if all(thread.is_alive() for thread in threads) or not self._root.is_dir():
+        if watching.alive() or not self._root.is_dir():
             return
         logger.warning("The native file watcher stopped; polling %s instead", self._root)
         self._stop_observer()
@@ -444,24 +363,9 @@ class HomeWatcher(QObject):
 
     def _stop_observer(self) -> None:
         self._health_timer.stop()
-        gap_observer, self._gap_observer = self._gap_observer, None
-        self._polled_dirs.clear()
-        observer, self._observer = self._observer, None
-        self._extra_watches = {}
-        for each in (observer, gap_observer):
-            if each is None:
-                continue
-            each.stop()
-            if each.is_alive():
-                each.join(_OBSERVER_JOIN_TIMEOUT_S)
-                if each.is_alive():
-                    logger.warning(
-                        "The file watcher thread did not stop within %.0f s",
-                        _OBSERVER_JOIN_TIMEOUT_S,
-                    )
-        probe, self._probe = self._probe, None
-        if probe is not None:
-            probe.close()
+        watching, self._watching = self._watching, None
+        if watching is not None:
+            watching.stop(_OBSERVER_JOIN_TIMEOUT_S)
 
     def _wait_for_root(self) -> None:
         self._stop_observer()

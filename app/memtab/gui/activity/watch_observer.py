@@ -1,18 +1,29 @@
 """The watchdog side of `memtab.gui.activity.watch`: the observer-thread handler (the one
-`memtab watch` uses, `memtab.watch.observers.EventPoster`) and starting an observer.
-Imported when watching begins (after the window's first paint), so importing watchdog never
-delays start-up.
+`memtab watch` uses, `memtab.watch.observers.EventPoster`), starting an observer, and one
+watch's observers, extra directories and polled gaps (`Observing`). Imported when watching
+begins (after the window's first paint), in one import, so importing watchdog and the
+probe of new directories (`components.activity.inotify_probe`) never delays start-up.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import stat
+from collections.abc import Callable, Sequence
 
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
+from memtab.components.activity.inotify_probe import (
+    InotifyProbe,
+    ProbeFactory,
+    WatchProbe,
+    gap_detail,
+    needs_polling,
+)
 from memtab.watch.observers import (
     CHANGE_EVENTS,
     BoundedPollingObserver,
@@ -29,6 +40,7 @@ __all__ = [
     "BaseObserver",
     "EventPoster",
     "ObservedWatch",
+    "Observing",
     "event_poster",
     "is_polling",
     "launch",
@@ -103,3 +115,161 @@ def launch(observer: BaseObserver, handler: EventPoster, watched_root: str) -> N
         with contextlib.suppress(Exception):
             observer.stop()
         raise
+
+
+def _identity(directory: str) -> tuple[int, int] | None:
+    """Which directory is at `directory` now (device and inode), None when none is."""
+    try:
+        status = os.stat(directory)
+    except OSError:
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISDIR(status.st_mode) else None
+
+
+class Observing:
+    """The watchdog side of one watch of a root: its observer, the extra directories'
+    watches, the probe of new directories when the observer is inotify, and the
+    directories polled because it could not watch them. `HomeWatcher` makes one each time
+    it starts observing (this module is imported then, after the first paint) and drops
+    it when it stops; its events are posted by `post`."""
+
+    def __init__(
+        self, post: Poster, watched_root: str, reported_root: str, polling_interval_s: float
+    ) -> None:
+        """Events under `watched_root` (the real root) are posted under `reported_root`
+        (the root as given); polling looks every `polling_interval_s` seconds."""
+        self._post = post
+        self.watched_root = watched_root
+        self.handler = event_poster(post, watched_root, reported_root)
+        self._polling_interval_s = polling_interval_s
+        self.observer: BaseObserver | None = None
+        self.native_name = ""
+        self._probe: WatchProbe | None = None
+        # Directories the native observer could not watch, polled by `_gap_observer`.
+        self.polled_dirs: list[str] = []
+        self._gap_observer: BaseObserver | None = None
+        # Each extra watch, and which directory it watches (`_identity`): another one made
+        # at its path (the folder removed and made again) is not watched by it.
+        self._extra_watches: dict[tuple[str, bool], tuple[ObservedWatch, tuple[int, int]]] = {}
+
+    def start_native(self, factory: Callable[[], BaseObserver] | None) -> bool:
+        """Start the platform's observer (`factory`'s, else `native_observer`); whether it
+        polls all the same. OSError when it cannot start (nothing is left running)."""
+        observer = (factory or native_observer)()
+        launch(observer, self.handler, self.watched_root)
+        self.observer = observer
+        self.native_name = observer_name(observer)
+        return is_polling(observer)
+
+    def start_polling(self) -> None:
+        """Start polling the root instead. OSError when it cannot (the root vanished, or
+        is unreadable)."""
+        observer = polling_observer(self._polling_interval_s)
+        launch(observer, self.handler, self.watched_root)
+        self.observer = observer
+
+    def start_probing(
+        self, factory: ProbeFactory | None, report_gap: Callable[[str, str], None]
+    ) -> OSError | None:
+        """Check new directories from now on when the observer is inotify (`factory`'s
+        probe, else `InotifyProbe.open`): `report_gap(directory, reason)`, on the observer
+        thread, for one the kernel would not watch. The error if the root already
+        exhausted the watch limit."""
+        if self.native_name != "inotify":
+            return None
+        probe = (factory or InotifyProbe.open)()
+        if probe is None:
+            return None
+        try:
+            probe.check(self.watched_root)
+        except OSError as error:
+            probe.close()
+            return error
+        self._probe = probe
+
+        def check_new_directory(directory: str) -> None:
+            try:
+                probe.check(directory)
+            except OSError as error:
+                report_gap(directory, error.strerror or str(error))
+
+        self.handler.on_new_directory = check_new_directory
+        return None
+
+    def needs_polling(self, directory: str) -> bool:
+        """Whether a directory the native observer could not watch is to be polled (not
+        under one polled already)."""
+        return needs_polling(directory, self.polled_dirs)
+
+    def poll(self, directory: str, reason: str) -> str:
+        """Poll `directory`, which the native observer could not watch (`reason`); the
+        backend's detail from now on. OSError when it cannot (it vanished already)."""
+        if self._gap_observer is None:
+            self._gap_observer = polling_observer(self._polling_interval_s)
+            self._gap_observer.start()
+        watch(self._gap_observer, self.handler, directory)
+        self.polled_dirs.append(directory)
+        return gap_detail(self.native_name, len(self.polled_dirs), reason)
+
+    def schedule_extras(
+        self, targets: Sequence[tuple[str, bool]]
+    ) -> tuple[list[str], list[tuple[str, OSError]]]:
+        """Put the extra watches on the observer: those no longer in `targets` go, and
+        those whose directory went (removed, moved away: the watch ended, or watches what
+        is no longer at the path); those kept stay as they are (never a moment unwatched),
+        the new ones are made — one whose directory is not there (gone since it was found)
+        when it is back. The directories newly watched, and those that could not be."""
+        observer = self.observer
+        if observer is None:
+            return [], []
+        wanted = set(targets)
+        ended = {emitter.watch for emitter in observer.emitters if not emitter.is_alive()}
+        for target in [
+            target
+            for target, (watched, identity) in self._extra_watches.items()
+            if target not in wanted or watched in ended or _identity(target[0]) != identity
+        ]:
+            unwatch(observer, self._extra_watches.pop(target)[0])
+        added: list[str] = []
+        failed: list[tuple[str, OSError]] = []
+        for directory, recursive in targets:
+            identity = _identity(directory)
+            if (directory, recursive) in self._extra_watches or identity is None:
+                continue
+            poster = event_poster(
+                self._post, os.path.realpath(directory), directory, shallow=not recursive
+            )
+            try:
+                watched = watch(observer, poster, directory, recursive=recursive)
+            except OSError as error:
+                failed.append((directory, error))
+                continue
+            self._extra_watches[directory, recursive] = (watched, identity)
+            added.append(directory)
+        return added, failed
+
+    def alive(self) -> bool:
+        """Whether the observer and each of its emitters still run."""
+        observer = self.observer
+        if observer is None:
+            return False
+        return all(thread.is_alive() for thread in (observer, *observer.emitters))
+
+    def stop(self, join_timeout_s: float) -> None:
+        """Stop the observers, wait up to `join_timeout_s` for each, close the probe."""
+        for each in (self.observer, self._gap_observer):
+            if each is None:
+                continue
+            each.stop()
+            if each.is_alive():
+                each.join(join_timeout_s)
+                if each.is_alive():
+                    logger.warning(
+                        "The file watcher thread did not stop within %.0f s", join_timeout_s
+                    )
+        self.observer = self._gap_observer = None
+        self.polled_dirs.clear()
+        self._extra_watches = {}
+        probe, self._probe = self._probe, None
+        if probe is not None:
+            probe.close()

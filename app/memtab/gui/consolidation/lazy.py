@@ -41,12 +41,6 @@ _ENGINE_MODULES = ("memtab.consolidation.service", "memtab.consolidation.job")
 ServiceFactory = Callable[[Home], "ConsolidationService"]
 
 
-def _default_service(home: Home) -> ConsolidationService:
-    from memtab.consolidation.service import ConsolidationService  # lazy: as above
-
-    return ConsolidationService(home)
-
-
 class LazyConsolidationTasks(QObject):
     """`ConsolidationTasks`' interface; the real facade is built on the first `start()`.
 
@@ -76,7 +70,7 @@ class LazyConsolidationTasks(QObject):
         super().__init__(parent)
         self._home = home
         self._jobs = jobs
-        self._service_factory = service_factory or _default_service
+        self._service_factory = service_factory
         # The default service is rebuilt the same in a child process, so its runs can leave
         # this process (and its interpreter lock) alone; an injected one runs in-process.
         self._isolated = service_factory is None
@@ -116,11 +110,13 @@ class LazyConsolidationTasks(QObject):
     def tasks(self) -> ConsolidationTasks:
         """The real facade, built (and connected) on first use."""
         if self._tasks is None:
-            from memtab.gui.consolidation.tasks import ConsolidationTasks  # lazy: as above
-
-            tasks = ConsolidationTasks(
-                self._service_factory(self._home), self._jobs, parent=self, isolated=self._isolated
+            from memtab.gui.consolidation.tasks import (  # lazy: as above
+                ConsolidationTasks,
+                default_service,
             )
+
+            service = (self._service_factory or default_service)(self._home)
+            tasks = ConsolidationTasks(service, self._jobs, parent=self, isolated=self._isolated)
             tasks.run_started.connect(self._on_tasks_run_started)
             tasks.progress.connect(self._on_tasks_progress)
             tasks.run_finished.connect(self._on_tasks_run_finished)

@@ -41,9 +41,16 @@ from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.operations.consolidation import RunRequest, consolidate
+from memtab.store.home import Home
 from memtab.store.sidecars.journal import RunScope, Trigger
 
 logger = logging.getLogger(__name__)
+
+
+def default_service(home: Home) -> ConsolidationService:
+    """The service of a window's runs when none is given: the one a child process builds
+    the same on the same home (`consolidation/job.py`), so the runs may leave this process."""
+    return ConsolidationService(home)
 
 
 class ConsolidationTasks(QObject):

@@ -59,8 +59,10 @@ from types import ModuleType
 # -X importtime, its bytecode compiled). 121: the one way a record is read
 # (fs/records/reading.py), out of fs/records/compiler.py with the generated readers gone:
 # importing fs.records 118.8 → 117.5 M instructions, the start to the tree's first paint the
-# same (callgrind; docs/performance/records.md).
-MODULES_BEFORE_FIRST_PAINT_MAX = 121
+# same (callgrind; docs/performance/records.md). 122: this machine's name for a lock's holder
+# file (fs/host.py, `os` alone: 0.19–0.28 ms to import, -X importtime), imported at the lock
+# module's top rather than by its first lock (issue 75: imports back at the top).
+MODULES_BEFORE_FIRST_PAINT_MAX = 122
 
 # The NamedTuples' fields annotated with a string that the start compiles before its
 # first paint (see the module docstring). 17: the registry's records and NamedTuples are
@@ -78,16 +80,13 @@ STRING_FIELDS_BEFORE_FIRST_PAINT_MAX = 17
 REACHED_AFTER_FIRST_PAINT = frozenset(
     {
         "memtab.components.window.mnemonics",  # dialog_layout's
-        "memtab.desktop",
         "memtab.fs.config.settings_file",
-        "memtab.fs.host",
         "memtab.gui.tasks.file_channel",
         "memtab.gui.toolkit.crash_dialog",
         "memtab.gui.toolkit.dialog_layout",
         "memtab.gui.toolkit.keyboard_return",
         "memtab.sources",
         "memtab.sources.config",
-        "memtab.store.leftovers",
     }
 )
 

@@ -18,7 +18,9 @@ from typing import TypeVar
 from PySide6.QtCore import QObject, Signal
 
 from memtab.components.files.ops import OpResult
+from memtab.components.files.undo import UndoStack
 from memtab.gui.tasks.file_channel import FileChannel
+from memtab.gui.tasks.jobs import JobService
 from memtab.operations.job import JobContext
 
 logger = logging.getLogger(__name__)
@@ -120,3 +122,45 @@ class FileOpTasks(QObject):
         self._pending -= 1
         self.op_failed.emit(message)
         self.ended.emit()
+
+
+class FileParts:
+    """The window's file machinery (`WindowContext.files`, `file_ops`, `undo_stack`), each
+    made with its first use: the channel of the window's reads and writes of memory files,
+    the file-operation worker on it, and how to take back each file operation."""
+
+    def __init__(self, jobs: JobService, owner: QObject) -> None:
+        """The channel's and the worker's QObjects are `owner`'s, their lanes `jobs`'."""
+        self._jobs = jobs
+        self._owner = owner
+        self._channel: FileChannel | None = None
+        self._ops: FileOpTasks | None = None
+        self._undo: UndoStack | None = None
+
+    @property
+    def channel(self) -> FileChannel:
+        if self._channel is None:
+            self._channel = FileChannel(self._jobs, self._owner)
+        return self._channel
+
+    @property
+    def ops(self) -> FileOpTasks:
+        if self._ops is None:
+            self._ops = FileOpTasks(self._owner, self.channel)
+        return self._ops
+
+    @property
+    def ops_busy(self) -> bool:
+        """Whether a file operation is queued or running (False before the first)."""
+        return self._ops is not None and self._ops.busy
+
+    @property
+    def undo(self) -> UndoStack:
+        if self._undo is None:
+            self._undo = UndoStack()
+        return self._undo
+
+    def shutdown(self) -> None:
+        """Let the writes asked for finish (see `FileChannel.shutdown`)."""
+        if self._channel is not None:
+            self._channel.shutdown()

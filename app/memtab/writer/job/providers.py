@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memtab.llm.settings import ProviderSettings, create_provider
+from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.types import ChatProvider
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Workspace
@@ -15,6 +15,13 @@ from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.run import load_writer_events
 from memtab.writer.offline.extract import Findings, TranscriptDigest
+
+
+def default_provider_factory() -> tuple[ChatProvider, tuple[str, ...]]:
+    """The provider the user configured (the offline writer by default) and the secrets it
+    holds, resolved for each run so a settings change applies to the next run."""
+    settings = resolve_provider_settings()
+    return create_writer_provider(settings), known_secrets(settings)
 
 
 def create_writer_provider(settings: ProviderSettings) -> ChatProvider:

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.config.settings_file import SettingsFileError
-from memtab.llm.settings import resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import Registry, load_registry
@@ -44,16 +43,6 @@ WriterProviderFactory = Callable[[], tuple[ChatProvider, tuple[str, ...]]]
 class WriterServiceError(Exception):
     """A run that could not start (unknown workspace, unusable provider settings, no
     transcript); the message is meant for the user."""
-
-
-def default_provider_factory() -> tuple[ChatProvider, tuple[str, ...]]:
-    """The provider the user configured (offline writer by default), resolved per run so
-    a settings change applies to the next run."""
-    # lazy: the writer's engine (~1.4 MiB, ~140 ms) with its first run
-    from memtab.writer.job.providers import create_writer_provider, known_secrets  # see `_run`
-
-    settings = resolve_provider_settings()
-    return create_writer_provider(settings), known_secrets(settings)
 
 
 @dataclass(frozen=True)
@@ -75,9 +64,11 @@ class WriterService:
         home: Home,
         *,
         settings_loader: Callable[[], WriterSettings] = load_writer_settings,
-        provider_factory: WriterProviderFactory = default_provider_factory,
+        provider_factory: WriterProviderFactory | None = None,
         clock: Clock = now_ms,
     ) -> None:
+        """`provider_factory` None: the provider the user configured, resolved for each run
+        (`providers.default_provider_factory`)."""
         self.home = home
         self.scheduler = WriterScheduler(home, clock=clock)
         self.monitor = TranscriptMonitor(home)
@@ -177,33 +168,33 @@ class WriterService:
         # loaded by the first run, on the run thread: a writer that has had nothing to do
         # since the window opened has not loaded it.
         # lazy: the writer's engine (~1.4 MiB, ~140 ms) with its first run
-        from memtab.writer.job.providers import bind_to_run, close_provider, read_for_run
-
-        # lazy: the writer's engine (~1.4 MiB, ~140 ms) with its first run
-        from memtab.writer.job.run import run_writer
+        from memtab.writer.job import providers, run
 
         try:
             workspace = load_registry(self.home).require_workspace(ticket.workspace_id)
         except HomeError as error:
             raise WriterServiceError(str(error)) from None
         try:
-            provider, secrets = self._provider_factory()
+            provider, secrets = (self._provider_factory or providers.default_provider_factory)()
         except (ProviderError, SettingsFileError) as error:
             raise WriterServiceError(f"Cannot start the memory writer: {error}") from None
         try:
             path = self.home.transcript_path(workspace.id)
             try:
-                events, whole = read_for_run(provider, path, "mux")
+                events, whole = providers.read_for_run(provider, path, "mux")
             except OSError as error:
                 raise WriterServiceError(
                     f"Cannot read the transcript {path}: {error.strerror or error}"
                 ) from None
             settings = self._settings_loader()
-            return run_writer(
+            bound = providers.bind_to_run(
+                provider, self.home, workspace, events.budget, settings, whole
+            )
+            return run.run_writer(
                 self.home,
                 workspace,
                 events,
-                bind_to_run(provider, self.home, workspace, events.budget, settings, whole),
+                bound,
                 trigger_message_id=ticket.message_id,
                 settings=settings,
                 cancel=cancel,
@@ -211,7 +202,7 @@ class WriterService:
                 transcript_path=path,
             )
         finally:
-            close_provider(provider)
+            providers.close_provider(provider)
 
     def abandon(self, ticket: RunTicket) -> None:
         """A ticket whose run never started (cancelled while queued)."""

@@ -1,0 +1,358 @@
+"""The run-time half of `ConsolidationService` (`service.py`): one run, a plan, a plan
+applied — what imports the engine (the runner, the review's plans, the offline
+consolidator, the declines, the model providers' settings).
+
+The service loads this module with its first run (`ConsolidationService._runs`): the
+window only reserves runs and runs them in a child process (`job.py`), so a window never
+imports it; the child and the CLI's commands do, with their first run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Callable, Collection, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memtab.consolidation.declined import DeclinedMatcher, record_declined
+from memtab.consolidation.engine.lock import CATCH_UP_WAIT_S, ConsolidationLock, check_scopes_free
+from memtab.consolidation.engine.run_books import RunBooks, RunIdentity
+from memtab.consolidation.engine.run_store import RunStore
+from memtab.consolidation.engine.runner import RunLimits, run_consolidation
+from memtab.consolidation.errors import ConsolidationError, RunFailedError
+from memtab.consolidation.guard import check_run_scope, run_scopes
+from memtab.consolidation.offline.provider import OfflineConsolidator
+from memtab.consolidation.records import ConsolidationPlan
+from memtab.consolidation.reservations import RunReservation, claim, reserve
+from memtab.consolidation.review.plan import check_plan, copy_scopes, plan_from_run, scratch_home
+from memtab.consolidation.review.plan_apply import applied_summary, apply_ops
+from memtab.consolidation.review.plan_check import check_ops
+from memtab.fs.clock import Clock
+from memtab.fs.config.settings_file import SettingsFileError
+from memtab.llm.loop import StepCallback
+from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
+from memtab.llm.types import ChatProvider, ProviderError
+from memtab.store.catch_up.runs_log import catch_up_runs
+from memtab.store.history.runs import new_run_id
+from memtab.store.home import Home
+from memtab.store.paths import SHARED_SCOPES, Scope
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import (
+    TRIGGERS,
+    ConsolidationRecord,
+    RunScope,
+    RunUsage,
+    Trigger,
+)
+from memtab.store.sidecars.registry import Workspace, load_registry
+
+if TYPE_CHECKING:  # lazy: httpx (~8 MiB) loads with a model's provider, never offline
+    from memtab.llm.http import HttpOptions
+
+logger = logging.getLogger(__name__)
+
+AUTOMATIC_TRIGGERS: tuple[Trigger, ...] = ("launch", "compaction")
+LOCK_WAIT_MARGIN_S = 60.0
+
+RunAt = tuple[str, Workspace, int]
+"""A run's id, its workspace and when it started."""
+
+ConsolidationProviderFactory = Callable[[MemoryStore], ChatProvider]
+"""Makes the provider of one consolidation run, given the store it will consolidate."""
+
+
+def _check_trigger(trigger: Trigger) -> None:
+    """Refuse a trigger mux does not know (callers pass text from a command line)."""
+    if trigger not in TRIGGERS:
+        raise ConsolidationError(
+            f"unknown trigger {trigger!r}; expected one of {', '.join(TRIGGERS)}"
+        )
+
+
+class ServiceRuns:
+    """Runs, plans and applies plans of one home's workspaces as `ConsolidationService`
+    describes them (its module docstring), with the service's settings."""
+
+    def __init__(
+        self,
+        home: Home,
+        *,
+        settings: ProviderSettings | None,
+        provider_factory: ConsolidationProviderFactory | None,
+        http_options: HttpOptions | None,
+        limits: RunLimits | None,
+        clock: Clock,
+        check_debounce: Callable[[str], None],
+    ) -> None:
+        """`check_debounce(workspace_id)` raises DebouncedError when an automatic run of
+        the workspace must wait; `limits` None: the runner's defaults."""
+        self.home = home
+        self.settings = settings
+        self.limits = limits or RunLimits()
+        self.clock = clock
+        self._provider_factory = provider_factory
+        self._http_options = http_options
+        self._check_debounce = check_debounce
+
+    def run(
+        self,
+        workspace_id: str,
+        *,
+        trigger: Trigger,
+        dry_run: bool,
+        cancel: threading.Event | None,
+        on_step: StepCallback | None,
+        check_debounce: bool | None,
+        reservation: RunReservation | None,
+        run_id: str | None,
+        scope: str | None,
+    ) -> ConsolidationRecord:
+        """`ConsolidationService.run`."""
+        _check_trigger(trigger)
+        workspace = load_registry(self.home).require_workspace(workspace_id)
+        if check_debounce if check_debounce is not None else trigger in AUTOMATIC_TRIGGERS:
+            self._check_debounce(workspace.notebook_id)  # a task tree's runs are its notebook's
+        run_id = run_id or new_run_id(self.clock())
+        started_at = self.clock()
+        store = RunStore(
+            self.home, workspace, count_usage=not dry_run, clock=self.clock, run_id=run_id
+        )
+        run_scope = check_run_scope(store, scope)
+        scopes = run_scopes(run_scope)
+        with self._turn(workspace_id, trigger, cancel, on_step, reservation):
+            provider = self._make_provider(store, scopes)
+            try:
+                books = None
+                if not dry_run:
+                    check_scopes_free(store, scopes=scopes)
+                    books = self._books(
+                        store, run_id, started_at, workspace, trigger, provider, scope=run_scope
+                    )
+                    books.begin()
+                result = run_consolidation(
+                    provider,
+                    store,
+                    trigger=trigger,
+                    dry_run=dry_run,
+                    limits=self.limits,
+                    cancel=cancel,
+                    on_step=on_step,
+                    clock=self.clock,
+                    before_dispatch=books.attempt if books is not None else None,
+                    declined=DeclinedMatcher.of(self.home, store),
+                    scopes=scopes,
+                )
+                if books is None:
+                    if result.failure is not None:
+                        raise result.failure
+                    assert result.record is not None
+                    record = result.record
+                else:  # under the lock: the next holder sees this record
+                    record = books.finish(result.record, result.run_ops, failure=result.failure)
+            finally:
+                store.flush_reads()
+                _close(provider)
+        logger.info(
+            "consolidated %s (%s): %d of %d ops applied — %s",
+            workspace.id,
+            trigger,
+            record.applied_count,
+            len(record.ops),
+            record.summary,
+        )
+        return record
+
+    def _books(
+        self,
+        store: RunStore,
+        run_id: str,
+        started_at: int,
+        workspace: Workspace,
+        trigger: Trigger,
+        provider: ChatProvider | tuple[str | None, str | None],
+        plan_id: str | None = None,
+        planned: int | None = None,
+        *,
+        scope: RunScope | None = None,
+    ) -> RunBooks:
+        """The records of a run that changes memory (`run_books`)."""
+        name, model = provider if isinstance(provider, tuple) else (provider.name, provider.model)
+        run = (run_id, started_at, workspace, trigger, name or "unknown", model or "")
+        identity = RunIdentity(*run, plan_id, planned, scope)
+        return RunBooks(self.home, store, identity, self.clock)
+
+    @contextlib.contextmanager
+    def _turn(
+        self,
+        workspace_id: str,
+        trigger: Trigger,
+        cancel: threading.Event | None,
+        on_step: StepCallback | None,
+        reservation: RunReservation | None = None,
+    ) -> Iterator[None]:
+        """The workspace's turn in this process (`reservation`, else one taken now), then
+        the home's cross-process lock."""
+
+        def report_wait(message: str) -> None:
+            if on_step is not None:
+                on_step(0, message)
+
+        if reservation is None:
+            reservation = reserve(self.home, workspace_id, trigger)
+        elif reservation.workspace_id != workspace_id:
+            raise ConsolidationError(f"the reservation is for {reservation.workspace_id}")
+        with claim(reservation, cancel=cancel, on_wait=report_wait):
+            # An archive pass is the workspace's last chance: it waits out another
+            # process's run instead of being refused.
+            wait_s = self.limits.timeout_s + LOCK_WAIT_MARGIN_S if trigger == "archive" else 0.0
+            with ConsolidationLock(self.home).hold(workspace_id, wait_s=wait_s, cancel=cancel):
+                # The journal keeps one record per workspace: log the one this run's
+                # record will replace (mux's, say) before it is gone.
+                catch_up_runs(self.home, consolidation_held=True, wait_s=CATCH_UP_WAIT_S)
+                yield
+
+    def plan(
+        self,
+        workspace_id: str,
+        *,
+        trigger: Trigger,
+        cancel: threading.Event | None,
+        on_step: StepCallback | None,
+        reservation: RunReservation | None,
+        scope: str | None,
+        journal_nothing: bool,
+    ) -> ConsolidationPlan:
+        """`ConsolidationService.plan`."""
+        _check_trigger(trigger)
+        workspace = load_registry(self.home).require_workspace(workspace_id)
+        plan_id = new_run_id(self.clock()).replace("run-", "plan-", 1)
+        real = MemoryStore(self.home, workspace, record_history=False)
+        run_scope = check_run_scope(real, scope)
+        scopes = run_scopes(run_scope)
+        with (
+            self._turn(workspace_id, trigger, cancel, on_step, reservation),
+            scratch_home() as scratch_dir,
+        ):
+            scratch = Home(Path(scratch_dir) / "home")
+            copy_scopes(real, scratch, scopes=scopes)
+            store = RunStore(scratch, workspace, clock=self.clock, run_id=plan_id)
+            provider = self._make_provider(store, scopes)
+            try:
+                result = run_consolidation(
+                    provider,
+                    store,
+                    trigger=trigger,
+                    limits=self.limits,
+                    cancel=cancel,
+                    on_step=on_step,
+                    clock=self.clock,
+                    prompt_home=self.home,
+                    declined=DeclinedMatcher.of(self.home, store),
+                    scopes=scopes,
+                )
+                if result.failure is not None:
+                    raise result.failure
+                plan = plan_from_run(
+                    plan_id=plan_id,
+                    created_at=self.clock(),
+                    home=self.home,
+                    scratch=scratch,
+                    workspace=workspace,
+                    trigger=trigger,
+                    result=result,
+                    provider=provider.name,
+                    model=provider.model,
+                    scope=run_scope,
+                )
+            finally:
+                _close(provider)
+            if journal_nothing and not plan.proposed:
+                run_id = new_run_id(self.clock())
+                store = RunStore(self.home, workspace, clock=self.clock, run_id=run_id)
+                self._apply(plan, set(), store, (run_id, workspace, self.clock()))
+            return plan
+
+    def apply_plan(
+        self,
+        plan: ConsolidationPlan,
+        accepted: Collection[int] | None,
+        *,
+        cancel: threading.Event | None,
+        on_step: StepCallback | None,
+        run_id: str | None,
+        reservation: RunReservation | None,
+    ) -> ConsolidationRecord:
+        """`ConsolidationService.apply_plan`."""
+        chosen = {op.index for op in plan.proposed} if accepted is None else set(accepted)
+        check_plan(plan, self.home, chosen)
+        workspace = load_registry(self.home).require_workspace(plan.workspace_id)
+        run_id = run_id or new_run_id(self.clock())
+        started_at = self.clock()
+        store = RunStore(self.home, workspace, clock=self.clock, run_id=run_id)
+        try:  # the changes left out are not proposed again (formats §9.7)
+            record_declined(self.home, store, plan, chosen)
+        except OSError as error:  # a lock's timeout too
+            logger.warning("Could not write down the changes declined in review: %s", error)
+        with self._turn(workspace.id, plan.trigger, cancel, on_step, reservation):
+            return self._apply(plan, chosen, store, (run_id, workspace, started_at))
+
+    def _apply(
+        self, plan: ConsolidationPlan, chosen: set[int], store: RunStore, run: RunAt
+    ) -> ConsolidationRecord:
+        """Apply `chosen` of `plan` to `store` as the run `run` (its id, workspace and
+        start) and journal and log it, in the workspace's turn its caller holds."""
+        run_id, workspace, started_at = run
+        try:
+            provider = (plan.provider, plan.model)
+            books = self._books(
+                store,
+                run_id,
+                started_at,
+                workspace,
+                plan.trigger,
+                provider,
+                plan.id,
+                len(chosen),
+                scope=plan.scope,
+            )
+            checked = check_ops(store, plan)  # a plan changed since: nothing applied
+            check_scopes_free(store, scopes=run_scopes(plan.scope))
+            books.begin()
+            budget, before = self.limits.budget, books.attempt
+            applied = apply_ops(store, plan, chosen, checked, budget=budget, before_dispatch=before)
+            record = ConsolidationRecord(
+                last_run_at=self.clock(),
+                trigger=plan.trigger,
+                summary=applied_summary(plan, applied),
+                ops=applied.ops,
+                usage=RunUsage.of(plan.input_tokens, plan.output_tokens),
+            )
+            record = books.finish(record, applied.run_ops, stopped=applied.stopped)
+        finally:
+            store.flush_reads()
+        logger.info("applied plan %s to %s: %s", plan.id, workspace.id, record.summary)
+        return record
+
+    def _make_provider(
+        self, store: MemoryStore, scopes: Sequence[Scope] = SHARED_SCOPES
+    ) -> ChatProvider:
+        if self._provider_factory is not None:
+            return self._provider_factory(store)
+        try:
+            settings = self.settings or resolve_provider_settings()
+            if settings.is_offline:
+                return OfflineConsolidator(store, budget=self.limits.budget, scopes=scopes)
+            return create_provider(settings, options=self._http_options)
+        except (ProviderError, SettingsFileError) as error:
+            raise RunFailedError("config", str(error)) from None
+
+
+def _close(provider: ChatProvider) -> None:
+    close = getattr(provider, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception:  # closing must never hide the run's own result
+            logger.exception("closing the %s provider failed", provider.name)
