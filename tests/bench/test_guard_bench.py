@@ -7,7 +7,8 @@ of them in one run (a consolidator gone wrong). Measured from the end of that ru
 - `memtab watch`'s recorder (in this process, its own thread): to its notification;
 - the window (no recorder running: it records after its scans, as it does alone, with the
   window's own watcher settings): to the notice over the tree;
-and what putting the 745 files back costs (`restore_event`, with its undo step).
+and what putting the 745 files back costs (`restore_event`, with its undo step), and taking
+that back (Edit → Undo): wall and CPU, with the load.
 Reported, never asserted.
 """
 
@@ -27,7 +28,7 @@ from pytestqt.qtbot import QtBot
 from bench.table import Row, record
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory
-from memtab.components.files.undo import UndoStack, restore_event
+from memtab.components.files.undo import UndoStack, restore_event, undo_step
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.window import keys
 from memtab.store.catch_up.external import record_external
@@ -35,6 +36,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import add_workspace, load_registry
+from memtab.watch.events import change_events
 from memtab.watch.guard import mass_changes
 from memtab.watch.recorder import Recorder
 
@@ -108,20 +110,50 @@ def test_the_recorder_tells_of_a_mass_change(tmp_path: Path) -> None:
     )
     print(f"\nrecorder → notification: {seconds:.2f} s")
 
+
+def test_restoring_a_mass_change(tmp_path: Path) -> None:
+    """Restore all of the 745 files the run took, as the window's Restore all does (one undo
+    step); wall and CPU of the restore alone, the load beside them."""
+    home, store, notes = _memory(tmp_path)
+    _consolidator_run(notes)
+    record_external(store)
     (change,) = mass_changes(home)
-    started = time.perf_counter()
-    restored, _said = restore_event(UndoStack(), home, change.event)
-    spent = time.perf_counter() - started
+    load = os.getloadavg()[0]
+    started, started_cpu = time.perf_counter(), time.process_time()
+    stack = UndoStack()
+    restored, _said = restore_event(stack, home, change.event)
+    spent, cpu = time.perf_counter() - started, time.process_time() - started_cpu
     assert len(restored.restored) == DELETED + REWRITTEN
+    (event,) = [event for event in change_events(home) if event.id == change.event.id]
+    assert event.restored_words() == "restored"
     record(
         "guard-restore",
         Row(
             f"guard: Restore all of {DELETED + REWRITTEN} files (one undo step)",
-            f"{spent:.1f} s",
+            f"{spent:.2f} s ({cpu:.2f} s CPU, load {load:.1f})",
             "—",
         ),
     )
-    print(f"restore of {DELETED + REWRITTEN} files: {spent:.1f} s")
+    print(
+        f"\nrestore of {DELETED + REWRITTEN} files: {spent:.2f} s, {cpu:.2f} s CPU, load {load:.1f}"
+    )
+
+    step = stack.pop()
+    assert step is not None
+    load = os.getloadavg()[0]
+    started, started_cpu = time.perf_counter(), time.process_time()
+    undone = undo_step(home, step)
+    spent, cpu = time.perf_counter() - started, time.process_time() - started_cpu
+    assert undone.ok and undone.message.endswith(f"{DELETED + REWRITTEN} files turned back")
+    record(
+        "guard-undo",
+        Row(
+            "guard: Edit → Undo of that Restore all",
+            f"{spent:.2f} s ({cpu:.2f} s CPU, load {load:.1f})",
+            "—",
+        ),
+    )
+    print(f"its undo: {spent:.2f} s, {cpu:.2f} s CPU, load {load:.1f}")
 
 
 def test_the_window_shows_a_mass_change(

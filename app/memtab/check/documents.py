@@ -10,13 +10,15 @@ directory decodes to one, a project's instruction files and `.loki/memory` sit i
 and an older Codex's per-directory bucket is named by a hash of its directory
 (`sources.codex.source.bucket_project`). Files of no project (user-level memory, Codex's
 `memories/`) are global: they are checked for links, disagreements and use, not
-against any code.
+against any code. A reader that keeps the texts it read (`KnownTexts`: the trust
+commands') is spared opening a mux file whose `lstat` is what it was then.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import stat
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -34,7 +36,6 @@ from memtab.sources.content import read_source_file
 from memtab.sources.discovery import scan
 from memtab.sources.gemini.context_files import NOT_IN_INDEX_LABEL
 from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceListing
-from memtab.store.files import FileContent
 from memtab.store.home import Home
 from memtab.store.paths import SHARED_SCOPES, Scope, VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -138,16 +139,33 @@ class Collected:
     problems: tuple[str, ...]
 
 
+class KnownTexts(Protocol):
+    """The texts of mux's files as a reader read them before (the trust commands': a
+    file still as it was is not opened again): by the file's path on disk, the `lstat`
+    it has now (never a link's: one is not a file as read)."""
+
+    def recall(self, physical: str, info: os.stat_result) -> tuple[bytes, bool] | None:
+        """The file's text packed (`pack_text`) and whether it was over the cap, as read
+        when it was as `info` says it is now; None: read it."""
+        ...
+
+    def learn(self, physical: str, info: os.stat_result, packed: bytes, over_cap: bool) -> None:
+        """The file, `lstat`ed as `info` before it was read, holds `packed`."""
+        ...
+
+
 def collect(
     home: Home,
     registry: Registry,
     workspace_id: str | None = None,
     *,
     sources: SourceContext | None = None,
+    texts: KnownTexts | None = None,
 ) -> Collected:
-    """The documents of a check of the whole home, or of one workspace's view of it."""
+    """The documents of a check of the whole home, or of one workspace's view of it;
+    with `texts`, mux's files still as they were read before are not read again."""
     problems: list[str] = []
-    documents = list(_mux_documents(home, registry, workspace_id, problems))
+    documents = list(_mux_documents(home, registry, workspace_id, problems, texts))
     if sources is not None:
         chosen = registry.require_workspace(workspace_id) if workspace_id else None
         documents += _source_documents(sources, registry, chosen, problems)
@@ -179,22 +197,27 @@ def checkout_of(path: str | None) -> Path | None:
 
 
 def _mux_documents(
-    home: Home, registry: Registry, workspace_id: str | None, problems: list[str]
+    home: Home,
+    registry: Registry,
+    workspace_id: str | None,
+    problems: list[str],
+    texts: KnownTexts | None,
 ) -> Iterator[Document]:
     if workspace_id is not None:
         workspace = registry.require_workspace(workspace_id)
         store = ScopeStore(home, workspace, record_history=False)
         for scope in SHARED_SCOPES:
             if store.unavailable_reason(scope) is None:
-                yield from _scope_documents(store, scope, problems)
+                yield from _scope_documents(store, scope, problems, texts)
         return
-    yield from _scope_documents(ScopeStore(home, record_history=False), Scope.GLOBAL, problems)
+    store = ScopeStore(home, record_history=False)
+    yield from _scope_documents(store, Scope.GLOBAL, problems, texts)
     for workspace in _projects(registry).values():
         store = ScopeStore(home, workspace, record_history=False)
-        yield from _scope_documents(store, Scope.PROJECT, problems)
+        yield from _scope_documents(store, Scope.PROJECT, problems, texts)
     for workspace in registry.workspaces:
         store = ScopeStore(home, workspace, record_history=False)
-        yield from _scope_documents(store, Scope.WORKSPACE, problems)
+        yield from _scope_documents(store, Scope.WORKSPACE, problems, texts)
 
 
 def _projects(registry: Registry) -> dict[str, Workspace]:
@@ -217,7 +240,9 @@ def _projects(registry: Registry) -> dict[str, Workspace]:
     return found
 
 
-def _scope_documents(store: ScopeStore, scope: Scope, problems: list[str]) -> Iterator[Document]:
+def _scope_documents(
+    store: ScopeStore, scope: Scope, problems: list[str], texts: KnownTexts | None
+) -> Iterator[Document]:
     listing = store.list_scope(scope, read_files=False)
     if listing.error:
         problems.append(listing.error)
@@ -227,11 +252,32 @@ def _scope_documents(store: ScopeStore, scope: Scope, problems: list[str]) -> It
     paths = [entry.path for entry in listing.files if not entry.binary]
     modified = {entry.path: entry.modified_at_ms for entry in listing.files}
     where = _Where.of(store, scope)
+    seen: dict[VirtualPath, tuple[str, os.stat_result]] = {}
+    if texts is not None:
+        unread = []
+        for path in paths:
+            physical = os.path.join(where.root, *path.segments)
+            try:
+                info = os.lstat(physical)
+            except OSError:
+                unread.append(path)  # the read says why
+                continue
+            known = texts.recall(physical, info) if stat.S_ISREG(info.st_mode) else None
+            if known is None:
+                seen[path] = (physical, info)
+                unread.append(path)
+                continue
+            packed, over_cap = known
+            yield _mux_document(where, path, packed, over_cap, modified[path], meta)
+        paths = unread
     for path, content in store.read_many(paths):
         if isinstance(content, Exception):
             problems.append(f"{path}: {content}")
             continue
-        yield _mux_document(where, path, content, modified[path], meta)
+        packed = pack_text(content.content)
+        if path in seen and texts is not None:
+            texts.learn(*seen[path], packed, content.over_cap)
+        yield _mux_document(where, path, packed, content.over_cap, modified[path], meta)
 
 
 @dataclass(frozen=True)
@@ -304,7 +350,8 @@ name them."""
 def _mux_document(
     where: _Where,
     path: VirtualPath,
-    content: FileContent,
+    packed: bytes,
+    over_cap: bool,
     modified_ms: int,
     meta: dict[str, MetaEntry],
 ) -> Document:
@@ -316,7 +363,7 @@ def _mux_document(
         path=str(path),
         agent="mux",
         scope=_FINDING_SCOPES[where.scope],
-        packed=pack_text(content.content),
+        packed=packed,
         project=where.project,
         workspace=where.workspace,
         checkout=where.checkout,
@@ -325,7 +372,7 @@ def _mux_document(
         scope_roots=where.roots,
         modified_ms=modified_ms,
         last_used_ms=last_used,
-        plannable=not content.over_cap,
+        plannable=not over_cap,
         history_key=where.history_key,
         origin=where,
     )

@@ -18,6 +18,7 @@ from memtab.check.documents import Collected, Document, collect
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
+from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.records import MemoryPlace
 
 AGENT_NAMES = {"mux": "mux", "claude-code": "Claude Code", "codex": "Codex", "loki": "loki-mode"}
@@ -29,12 +30,18 @@ def read_memories(
     *,
     sources: bool = True,
     env: Mapping[str, str] | None = None,
+    texts: KeptTexts | None = None,
 ) -> Collected:
     """Every memory of the home (or what `workspace_id`'s sessions see), other agents'
-    too unless not `sources`. HomeError for an unusable registry or unknown workspace."""
+    too unless not `sources`; with `texts`, mux's files still as they were last read are
+    not read again (and what was read is kept there). HomeError for an unusable registry
+    or unknown workspace."""
     registry = load_registry(home)
     context = SourceContext.load(home, env=env, registry=registry) if sources else None
-    return collect(home, registry, workspace_id, sources=context)
+    collected = collect(home, registry, workspace_id, sources=context, texts=texts)
+    if texts is not None:
+        texts.finish(everything=workspace_id is None)
+    return collected
 
 
 def place_of(document: Document, line: int | None = None, text: str = "") -> MemoryPlace:

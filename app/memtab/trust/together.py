@@ -3,11 +3,11 @@
 `memtab duplicates`, `contradictions` and `leaks` each read every memory file; the
 window asks all three after every change, so `TrustEngines` reads the memory once
 (`memories.read_memories`) and hands the same documents to each engine, each keeping
-what it worked out of every file by its text (`per_file.PerFile`): a second run reads
-every file again but works out again only the changed files' words, claims and
-mentions. What the three found is a `report.TrustReport`, with the projects' workspaces
-(where a project's memory can be opened and written). The window asks in a child process
-(`operations.trust.window`).
+what it worked out of every file by its text (`per_file.PerFile`, in Memtab's cache dir
+between processes too): a second run reads every file again but works out again only the
+changed files' words, claims and mentions. What the three found is a
+`report.TrustReport`, with the projects' workspaces (where a project's memory can be
+opened and written). The window asks in a child process (`operations.trust.window`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from memtab.trust.contradictions.engine import ContradictionsEngine, LineTime
 from memtab.trust.duplicates.engine import DuplicatesEngine
+from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.memories import read_memories
+from memtab.trust.per_file import collection_paused
 from memtab.trust.report import TrustReport
 
 
@@ -38,19 +40,24 @@ class TrustEngines:
         self.home = home
         self._env = env
         self._sources = sources
+        self._texts = KeptTexts(home)
         self.duplicates = DuplicatesEngine(home, env=env, sources=sources)
         self.contradictions = ContradictionsEngine(
             home, env=env, sources=sources, line_time=line_time
         )
         self.leaks = LeaksEngine(home, env=env, sources=sources)
 
+    @collection_paused()
     def find(self, workspace_id: str | None = None, *, kept: Collection[str] = ()) -> TrustReport:
         """What the memory of the home (or what `workspace_id`'s sessions see) holds of
         the three, the duplicate groups whose key is in `kept` left out. HomeError for an
         unusable registry or an unknown workspace."""
-        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
+        collected = read_memories(
+            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
+        )
         documents = collected.documents
-        groups = self.duplicates.groups_of(documents)
+        everything = workspace_id is None and self._sources
+        groups = self.duplicates.groups_of(documents, everything=everything)
         shown = tuple(group for group in groups if group.key not in kept)
         projects = self.leaks.known_projects(documents)
         registry = load_registry(self.home)
@@ -60,8 +67,8 @@ class TrustEngines:
                 workspaces.setdefault(workspace.project_path, workspace.id)
         return TrustReport(
             duplicates=shown,
-            contradictions=tuple(self.contradictions.pairs_of(documents)),
-            leaks=tuple(self.leaks.leaks_of(documents, projects)),
+            contradictions=tuple(self.contradictions.pairs_of(documents, everything=everything)),
+            leaks=tuple(self.leaks.leaks_of(documents, projects, everything=everything)),
             files_read=len(documents),
             kept=len(groups) - len(shown),
             problems=collected.problems,

@@ -7,7 +7,7 @@ paragraph line may hold several). Words are compared as *stems*: lower-cased run
 letters, digits and `_`, without the common English words that say nothing of a note's
 subject (`STOP_WORDS`) nor the ones that only say how a rule is put (`PHRASING`), cut
 to their stem by Snowball's English stemmer
-(`snowballstemmer`, which uses PyStemmer's C code where it is installed): "runs",
+(`snowballstemmer`, which hands out PyStemmer's C code, a dependency): "runs",
 "running" and "run" are one stem, so a note written again in other words shares its
 stems with the first. Each word's stem is worked out once per process.
 """

@@ -11,9 +11,11 @@ recorder records a burst in one pass, so its versions are milliseconds apart; th
 pass after a scan does the same.
 
 `restore_event` puts back what the event took: a deleted file comes back with what it
-held, a rewritten one gets the content it had before — each through the store (mux's
-scopes, `from_history.restore`) or the source (`agent_file.restore_version`), recorded as the
-user's restore. A file changed again since, or back already, is left as it is and said.
+held (and its pins), a rewritten one gets the content it had before — the files of each of
+mux's scopes together, durable at once (`bulk_restore.restore_contents`: 745 files in
+about a second, not five fsyncs each), another agent's each through its source
+(`agent_file.restore_version`) — every one recorded as the user's restore of the version
+it puts back. A file changed again since, or back already, is left as it is and said.
 What was put back since is read from history too: a version restored from what the event
 took (its `restoredFrom`, in any index: Restore to… may put it in another scope) marks
 that file of the event restored (`ChangeEvent.restores`).
@@ -26,7 +28,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Annotated, NamedTuple
 
 from memtab.file_protocol.file_ref import (
@@ -46,8 +48,9 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.versions import ScopeHistory, Version, index_keys
 from memtab.store.home import Home
-from memtab.store.paths import SCOPE_ORDER, PathError, parse_file_path
-from memtab.store.restore.from_history import restore
+from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.restore.bulk_restore import Restore, restore_contents
+from memtab.store.restore.from_history import content_of
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.targets import Targets
@@ -409,26 +412,44 @@ def restore_event(
 ) -> EventRestore:
     """Put back what `event` deleted or rewrote, in every index it touched (see the module
     doc); `only`: those of its files alone (by path); each file put back is added to
-    `done`."""
-    restored: list[str] = []
-    left: list[LeftPath] = []
+    `done`. The files of one of mux's scopes are put back together (`_ScopeBatch`)."""
     targets = Targets.find(home)
+    outcomes: list[_Outcome] = []
     with contextlib.ExitStack() as counting:  # the uses counted in one sidecar update
         stores = _Stores(counting)
+        batches: dict[str, _ScopeBatch] = {}
         for key, taken in taken_by(home, event):
             if only is not None and taken.path not in only:
                 continue
+            outcome = _Outcome(taken)
+            outcomes.append(outcome)
             try:
-                why, file = _restore_one(targets, key, taken, stores)
+                _restore_one(targets, key, outcome, stores, batches)
             except (MemoryStoreError, SourceError, OSError) as error:
-                why, file = str(error), None
-            if why is None:
-                restored.append(taken.path)
-                if done is not None and file is not None and taken.held is not None:
-                    done.append(RestoredFile(taken.path, file, taken.last, taken.held.sha256))
-            else:
-                left.append(LeftPath(path=taken.path, why=why))
+                outcome.why = str(error)
+        for batch in batches.values():
+            batch.restore()
+    restored: list[str] = []
+    left: list[LeftPath] = []
+    for outcome in outcomes:
+        taken, file = outcome.taken, outcome.file
+        if outcome.why is None and file is not None:
+            restored.append(taken.path)
+            if done is not None and taken.held is not None:
+                done.append(RestoredFile(taken.path, file, taken.last, taken.held.sha256))
+        else:
+            left.append(LeftPath(path=taken.path, why=outcome.why or "it was not put back"))
     return EventRestore(event_id=event.id, restored=tuple(restored), left=tuple(left))
+
+
+@dataclass
+class _Outcome:
+    """What an event's restore did with one of its files: put back (`file`), or left
+    (`why`); neither yet while its scope's batch waits."""
+
+    taken: Taken
+    why: str | None = None
+    file: MemoryFile | None = None
 
 
 class _Stores:
@@ -447,28 +468,73 @@ class _Stores:
         return users
 
 
+@dataclass
+class _ScopeBatch:
+    """The files of an event in one of mux's scopes, put back together by
+    `bulk_restore.restore_contents` — durable with one flush, not five fsyncs each (745
+    files: 8.5 s one by one) — each as `from_history.restore` puts one back, recorded as
+    the user's restore of the version (`restoredFrom`), a deleted file with its pins, and
+    only where the event left it: a deleted file where nothing is there again, a
+    rewritten one while it holds what the event wrote (checked under the scope lock)."""
+
+    store: MemoryStore
+    scope: Scope
+    outcomes: list[_Outcome] = field(default_factory=list)
+    items: list[Restore] = field(default_factory=list)
+
+    def add(self, outcome: _Outcome, at: VirtualPath, data: bytes) -> None:
+        last, held = outcome.taken.last, outcome.taken.held
+        assert held is not None
+        self.outcomes.append(outcome)
+        expected = None if last.deleted else last.sha256
+        meta = held.meta if held.deleted else None
+        self.items.append(Restore(at, data, expected, restored_from=held.id, meta=meta))
+
+    def restore(self) -> None:
+        try:
+            result = restore_contents(self.store, self.scope, self.items)
+        except MemoryStoreError as error:  # the scope cannot be written at all
+            for outcome in self.outcomes:
+                outcome.why = str(error)
+            return
+        written, changed = set(result.written), set(result.changed)
+        for outcome, item in zip(self.outcomes, self.items, strict=True):
+            if item.path in written:
+                outcome.file = MuxFile(self.store, item.path)
+                if not item.meta:  # else its uses came back with it
+                    self.store.record_write(item.path)
+            elif item.path in changed:
+                deleted = outcome.taken.last.deleted
+                outcome.why = "a file is there again" if deleted else "it changed again since"
+            else:
+                outcome.why = result.failed.get(item.path, "it was not put back")
+
+
 def _restore_one(
-    targets: Targets, key: str, taken: Taken, stores: _Stores
-) -> tuple[str | None, MemoryFile | None]:
-    """Restore one file of an event: (None, the file) when done, else (why it was left,
-    None)."""
-    path, version, target = taken
+    targets: Targets,
+    key: str,
+    outcome: _Outcome,
+    stores: _Stores,
+    batches: dict[str, _ScopeBatch],
+) -> None:
+    """Restore one file of an event, or add it to its scope's batch (`outcome` says what
+    was done, once its batch is)."""
+    path, version, target = outcome.taken
     if target is None:
-        return "history has nothing of it from before the event", None
+        outcome.why = "history has nothing of it from before the event"
+        return
     if key.startswith(INDEX_PREFIX):
-        return _restore_source_file(targets, path, version, target)
-    scope = targets.scopes.get(key)
-    if scope is None:
-        return "its workspace is no longer in the registry", None
-    store = stores.of(scope.store)
+        outcome.why, outcome.file = _restore_source_file(targets, path, version, target)
+        return
+    found = targets.scopes.get(key)
+    if found is None:
+        outcome.why = "its workspace is no longer in the registry"
+        return
     at = parse_file_path(path)
-    current = store.read_whole(at)
-    if version.deleted and current is not None:
-        return "a file is there again", None
-    if not version.deleted and (current is None or sha256_of(current) != version.sha256):
-        return "it changed again since", None
-    restore(store, at, target.id)
-    return None, MuxFile(store, at)
+    batch = batches.get(key)
+    if batch is None:
+        batch = batches[key] = _ScopeBatch(stores.of(found.store), found.scope)
+    batch.add(outcome, at, content_of(targets.home, target))
 
 
 def _users_store(store: MemoryStore) -> MemoryStore:

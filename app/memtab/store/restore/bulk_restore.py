@@ -1,9 +1,11 @@
 """Many files of one scope written at once, as `MemoryStore.restore_content` writes one.
 
-A sync that brings in a thousand files (a machine joining) cannot afford the five fsyncs
-of each single write. `restore_contents` keeps every guarantee of `restore_content` —
-under the scope lock, only over what the caller saw, the replaced contents kept in
-history first, recorded in history — and makes the batch durable together. What does not
+A sync that brings in a thousand files (a machine joining), or the restore of a burst
+that took 745 (`watch/events.py`), cannot afford the five fsyncs of each single write.
+`restore_contents` keeps every guarantee of `restore_content` — under the scope lock,
+only over what the caller saw, the replaced contents kept in history first, recorded in
+history (a restore of a version as one: `restoredFrom`, and the pins and usage a deleted
+file had given back) — and makes the batch durable together. What does not
 depend on what the files hold is done first, without the lock: every new content is
 copied into history (by its sha256, as any copy there is) and written to its temp file
 beside its file (folders made as needed), and one flush of the file system makes them all
@@ -32,7 +34,7 @@ import logging
 import os
 import stat
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -67,6 +69,13 @@ class Restore:
     path: VirtualPath
     data: bytes
     expected_sha256: str | None
+    restored_from: str | None = None
+    """The version of its file it puts back: recorded as a `restore` of it, naming it
+    (`restoredFrom`, docs/formats.md §14.2), as `from_history.restore` records one. None:
+    a sync's write, recorded as a `create` or an `edit`."""
+    meta: Mapping[str, object] | None = None
+    """The pins and usage its deleted version kept, given back with a file it recreates
+    (before it is there, as a single restore gives them)."""
 
 
 @dataclass
@@ -88,6 +97,8 @@ class _Planned:
     temp: str | None = None
     copied: str | None = None
     """Its content's sha256, once it is in history already (`keep_contents`)."""
+    meta_given: bool = False
+    """Its `Restore.meta` is in memory-meta.json (taken back if it is not written)."""
 
 
 _Entry = TypeVar("_Entry", Restore, _Planned)
@@ -127,6 +138,9 @@ def restore_contents(
                 break
     finally:
         _discard_temps(store, staged)  # what was not published (changed, failed, stopped)
+        written = set(result.written)
+        given = [e.item.path for e in staged if e.meta_given and e.item.path not in written]
+        store.take_back_meta(given)
     return result
 
 
@@ -217,6 +231,7 @@ def _restore_chunk(
         began = time.monotonic()
         planned, taken = _plan(store, scope, staged, result, began + CHUNK_HOLD_S / 3)
         kept = _keep_replaced(store, scope, planned, result)
+        _give_back_meta(store, planned)
         root = store.root(scope)
         changes, unreached = _publish(root, planned, result, began + CHUNK_HOLD_S * 2 / 3)
         left = {id(entry) for entry in unreached}
@@ -323,9 +338,10 @@ def _keep_replaced(
     contents = [(p.item.path, p.current) for p in replaced if p.current is not None]
     if not contents:
         return False
+    done = "restored" if any(p.item.restored_from for p in replaced) else "changed"
     try:
         return store.keep_before(
-            scope, contents, label=contents[0][0], done="changed", destroys=True,
+            scope, contents, label=contents[0][0], done=done, destroys=True,
             allow_unkept=False,
         )  # fmt: skip
     except UnkeptChangeError as error:
@@ -335,6 +351,15 @@ def _keep_replaced(
                 result.failed[entry.item.path] = str(error)
                 planned.remove(entry)
         return False
+
+
+def _give_back_meta(store: MemoryStore, planned: Sequence[_Planned]) -> None:
+    """The pins and usage of the files the chunk recreates, given back before they are
+    published (`Restore.meta`): one update of memory-meta.json."""
+    giving = [e for e in planned if e.current is None and e.item.meta and not e.meta_given]
+    store.give_back_meta([(e.item.path, e.item.meta) for e in giving if e.item.meta])
+    for entry in giving:
+        entry.meta_given = True
 
 
 def in_folders(
@@ -429,8 +454,13 @@ def _publish(
         except MemoryStoreError as error:
             result.failed[path] = str(error)
             continue
-        op: Op = "create" if current is None else "edit"
-        changes.append(FileChange(str(path), current, data, op, seen, entry.copied))
+        restored_from = entry.item.restored_from
+        op: Op = "restore" if restored_from else "create" if current is None else "edit"
+        changes.append(
+            FileChange(
+                str(path), current, data, op, seen, entry.copied, restored_from=restored_from
+            )
+        )
         result.written.append(path)
     return changes, unreached
 

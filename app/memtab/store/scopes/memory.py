@@ -526,7 +526,7 @@ class MemoryStore(ScopeStore):
             )
             self.record_changes(where, [change], before_kept=kept)
         if data is None:
-            self._update_meta(path, lambda: self.meta.drop_subtree(where.meta_key(path)))
+            self.forget_meta(path, where=where)
         elif count_as_write and not (current is None and meta):  # else they came back with it
             self.record_write(path, where=where)
         return path

@@ -12,7 +12,7 @@ import contextlib
 import hashlib
 import logging
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Self
@@ -84,7 +84,7 @@ class ScopeStore(ScopeView):
         super().__init__(home, workspace, project=project)
         self.clock = clock
         self.meta = MetaStore(home, clock)
-        self._counted_later: list[tuple[VirtualPath, str]] | None = None
+        self._counted_later: list[tuple[VirtualPath, str, bool]] | None = None
         self.history: HistoryRecorder | None = None
         if record_history:
             self.history = HistoryRecorder(
@@ -328,14 +328,24 @@ class ScopeStore(ScopeView):
         counted when it ends."""
         key = (self.meta_key if where is None else where.meta_key)(path)
         if self._counted_later is not None:
-            self._counted_later.append((path, key))
+            self._counted_later.append((path, key, False))
             return
         self._update_meta(path, lambda: self.meta.record_write(key))
 
+    def forget_meta(self, path: VirtualPath, *, where: ScopeDir | None = None) -> None:
+        """Forget the pins and usage of file `path`, removed (history kept them with its
+        deletion); best effort. Inside `writes_counted_once`, when it ends."""
+        key = (self.meta_key if where is None else where.meta_key)(path)
+        if self._counted_later is not None:
+            self._counted_later.append((path, key, True))
+            return
+        self._update_meta(path, lambda: self.meta.drop_subtree(key))
+
     @contextlib.contextmanager
     def writes_counted_once(self) -> Iterator[None]:
-        """The writes made through this store inside are counted as uses in one update of
-        memory-meta.json when it ends, not one each (a burst's restore of many files:
+        """The writes made through this store inside are counted as uses, and the files it
+        removes forgotten (`forget_meta`), in one update of memory-meta.json when it ends,
+        in their order, not one each (a burst's restore of many files, or its undo:
         rewriting the sidecar once a file grew with the square of the files)."""
         if self._counted_later is not None:  # already inside one
             yield
@@ -346,8 +356,22 @@ class ScopeStore(ScopeView):
         finally:
             counted, self._counted_later = self._counted_later, None
             if counted:
-                keys = [key for _path, key in counted]
-                self._update_meta(counted[0][0], lambda: self.meta.record_writes(keys))
+                changes = [(key, dropped) for _path, key, dropped in counted]
+                self._update_meta(counted[0][0], lambda: self.meta.record_writes_and_drops(changes))
+
+    def give_back_meta(self, kept: Sequence[tuple[VirtualPath, Mapping[str, object]]]) -> None:
+        """Files about to be brought back from history get the pins and usage their
+        deleted versions kept, in one update of memory-meta.json (before they are there,
+        so a rescan never shows one unpinned); best effort, as every use counted."""
+        if kept:
+            update = {self.meta_key(path): meta for path, meta in kept}
+            self._update_meta(kept[0][0], lambda: self.meta.restore_entries(update))
+
+    def take_back_meta(self, paths: Sequence[VirtualPath]) -> None:
+        """`give_back_meta` undone for files that were not brought back after all."""
+        if paths:
+            keys = [self.meta_key(path) for path in paths]
+            self._update_meta(paths[0], lambda: self.meta.drop_subtrees(keys))
 
     def _update_meta(self, path: VirtualPath, update: Callable[[], None]) -> None:
         # The operation itself already happened: failing to update memory-meta.json (read-

@@ -225,6 +225,17 @@ class MetaStore:
             for key in keys:
                 entries.set(key, _written(entries.get(key), now))
 
+    def record_writes_and_drops(self, changes: Iterable[tuple[str, bool]]) -> None:
+        """Writes counted and removed files forgotten (`True`: dropped, with what is under
+        it), in their order, in one update of the file (a burst's restore taken back)."""
+        now = self._clock()
+        with self._editing() as entries:
+            for key, dropped in changes:
+                if dropped:
+                    entries.pop_subtree(key)
+                else:
+                    entries.set(key, _written(entries.get(key), now))
+
     def set_pinned(self, key: str, pinned: bool) -> None:
         """Pin (counts as one use) or unpin (keeps the usage stats)."""
         now = self._clock()
@@ -263,6 +274,20 @@ class MetaStore:
             if provenance:
                 current = entries.raw.get(key)
                 entries.raw[key] = {**(current if isinstance(current, dict) else {}), **provenance}
+
+    def restore_entries(self, kept: Mapping[str, Any]) -> None:
+        """`restore_entry` for several files in one write: each key given the pins, usage
+        and provenance history kept of it (`kept`, as a deleted version holds them)."""
+        with self._editing() as entries:
+            for key, raw in kept.items():
+                entries.set(key, sanitize_entry(raw))
+                provenance = provenance_of(raw)
+                if provenance:
+                    current = entries.raw.get(key)
+                    entries.raw[key] = {
+                        **(current if isinstance(current, dict) else {}),
+                        **provenance,
+                    }
 
     def update_entries(
         self,

@@ -34,7 +34,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, repeat
 from typing import Any, TypeVar
 
 COMMON_FILES = 50
@@ -107,10 +107,13 @@ def near_duplicate_pairs(
     # they share, so only the intersection is summed a pair; and a pair whose sizes differ
     # more than the threshold allows (the smaller over the larger is the best similarity
     # the two can reach) is never compared.
+    # The weights are summed by `map` over the sets in their order (a generator's step a
+    # feature took twice as long): the same sums, to the bit.
     if weight is None:
         sizes = [float(len(features)) for features in sets]
     else:
-        sizes = [sum(weight.get(feature, 0.0) for feature in features) for features in sets]
+        get = weight.get
+        sizes = [sum(map(get, features, repeat(0.0))) for features in sets]
     pairs = []
     for i, j in candidates:
         size_i, size_j = sizes[i], sizes[j]
@@ -119,10 +122,7 @@ def near_duplicate_pairs(
         if min(size_i, size_j) < threshold * max(size_i, size_j):
             continue
         both = sets[i] & sets[j]
-        if weight is None:
-            shared = float(len(both))
-        else:
-            shared = sum(weight.get(feature, 0.0) for feature in both)
+        shared = float(len(both)) if weight is None else sum(map(get, both, repeat(0.0)))
         similarity = shared / (size_i + size_j - shared)
         if similarity >= threshold:
             pairs.append((similarity, i, j))

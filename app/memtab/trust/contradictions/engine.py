@@ -10,16 +10,17 @@ changed is telling a story), nor records of what happened (session summaries, ep
 Each pair says which line is newer: when each was written, by blame (history: the
 version that brought the line in), else when its file last changed.
 
-`ContradictionsEngine` keeps each file's claims (`trust.per_file`): a second run reads
-every file again but reads claims only out of those whose text changed.
+`ContradictionsEngine` keeps each file's claims (`trust.per_file`, in Memtab's cache dir
+too): a second run, in this process or the next, reads every file again but reads claims
+only out of those whose text changed.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from itertools import combinations
-from typing import Literal
+from typing import Any, Literal
 
 from memtab.blame.service import blame_file
 from memtab.check.documents import Document, seen_together
@@ -35,8 +36,9 @@ from memtab.trust.contradictions.records import (
     Contradiction,
     ContradictionsReport,
 )
+from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories
-from memtab.trust.per_file import PerFile
+from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused
 
 LineTime = Callable[[Document, int], int]
 """When a line of a memory was written (ms since the epoch)."""
@@ -59,56 +61,79 @@ class ContradictionsEngine:
         self.home = home
         self._env = env
         self._sources = sources
-        self._claims: PerFile[tuple[Claim, ...]] = PerFile()
+        self._texts = KeptTexts(home)
+        self._claims = PerFile(
+            KeptOnDisk.of_home(home, "contradictions", pack=packed_claims, unpack=unpacked_claims)
+        )
         self._line_time = line_time or BlamedTimes(home)
 
+    @collection_paused()
     def find(self, workspace_id: str | None = None) -> ContradictionsReport:
         """Every contradiction of the home's memory (or of what `workspace_id`'s sessions
         see). HomeError for an unusable registry or an unknown workspace."""
-        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
+        collected = read_memories(
+            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
+        )
+        everything = workspace_id is None and self._sources
         return ContradictionsReport(
-            contradictions=tuple(self.pairs_of(collected.documents)),
+            contradictions=tuple(self.pairs_of(collected.documents, everything=everything)),
             files_read=len(collected.documents),
             problems=collected.problems,
         )
 
-    def pairs_of(self, documents: Sequence[Document]) -> list[Contradiction]:
-        """The contradictions among `documents` (see the module doc)."""
+    def pairs_of(
+        self, documents: Sequence[Document], *, everything: bool = True
+    ) -> list[Contradiction]:
+        """The contradictions among `documents` (see the module doc); `everything`: they
+        are every memory the engine reads (what it keeps of others is forgotten)."""
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
-        claims = self._claims.of_all(compared, lambda d: claims_of(d.text))
+        claims = self._claims.of_all(compared, _claims_of, everything=everything)
         by_thing: dict[tuple[str, str], list[tuple[Document, Claim]]] = defaultdict(list)
         for document, found in zip(compared, claims, strict=True):
             for claim in found:
                 for key in group_keys(claim):
                     by_thing[(claim.kind, key)].append((document, claim))
         found_pairs: list[Contradiction] = []
+        lines_of: dict[str, list[str]] = {}  # a file's lines, split once a run
         for said in by_thing.values():
             if len({claim.value for _, claim in said}) < 2:
                 continue  # every memory says the same
             told: dict[tuple[str, int], int] = defaultdict(int)
             seen: set[tuple[str, int, str, int]] = set()
-            for (one_doc, one), (other_doc, other) in combinations(said, 2):
-                if one_doc.key == other_doc.key or not contradict(one, other):
-                    continue
-                lines = ((one_doc.key, one.line), (other_doc.key, other.line))
-                if any(told[line] >= MAX_PAIRS_A_LINE for line in lines):
-                    continue
-                if not seen_together(one_doc, other_doc):
-                    continue
-                slot = (*lines[0], *lines[1])
-                if slot in seen:
-                    continue
-                seen.add(slot)
-                for line in lines:
+            # Every pair in order (`combinations`), the cheap tests first: one value twice
+            # is no contradiction, and a line told `MAX_PAIRS_A_LINE` times is told no more
+            # (copies of one memory repeat a claim hundreds of times: millions of pairs).
+            for index, (one_doc, one) in enumerate(said):
+                line = (one_doc.key, one.line)
+                for other_doc, other in itertools.islice(said, index + 1, None):
+                    if told[line] >= MAX_PAIRS_A_LINE:
+                        break  # every later pair of this line is one too many
+                    if one.value == other.value or one_doc.key == other_doc.key:
+                        continue
+                    other_line = (other_doc.key, other.line)
+                    if told[other_line] >= MAX_PAIRS_A_LINE or not contradict(one, other):
+                        continue
+                    if not seen_together(one_doc, other_doc):
+                        continue
+                    slot = (*line, *other_line)
+                    if slot in seen:
+                        continue
+                    seen.add(slot)
                     told[line] += 1
-                found_pairs.append(self._pair(one_doc, one, other_doc, other))
+                    told[other_line] += 1
+                    found_pairs.append(self._pair(one_doc, one, other_doc, other, lines_of))
         return sorted(found_pairs, key=lambda c: (c.first.place.path, c.first.place.line or 0))
 
     def _pair(
-        self, one_doc: Document, one: Claim, other_doc: Document, other: Claim
+        self,
+        one_doc: Document,
+        one: Claim,
+        other_doc: Document,
+        other: Claim,
+        lines_of: dict[str, list[str]],
     ) -> Contradiction:
-        first = _side(one_doc, one, self._line_time(one_doc, one.line))
-        second = _side(other_doc, other, self._line_time(other_doc, other.line))
+        first = _side(one_doc, one, self._line_time(one_doc, one.line), lines_of)
+        second = _side(other_doc, other, self._line_time(other_doc, other.line), lines_of)
         newer: Literal["first", "second"] | None = None
         if first.written_at != second.written_at:
             newer = "first" if first.written_at > second.written_at else "second"
@@ -122,8 +147,28 @@ class ContradictionsEngine:
         )
 
 
-def _side(document: Document, claim: Claim, written_at: int) -> ClaimedLine:
-    lines = text_lines(document.text)
+def _claims_of(document: Document) -> tuple[Claim, ...]:
+    return claims_of(document.text)
+
+
+def packed_claims(claims: tuple[Claim, ...]) -> object:
+    """A memory's claims as the engine's cache keeps them (`per_file.KeptOnDisk`)."""
+    return tuple(map(tuple, claims))
+
+
+def unpacked_claims(held: Any) -> tuple[Claim, ...]:
+    """`packed_claims`' inverse (TypeError or ValueError for what it never made)."""
+    if type(held) is not tuple:
+        raise TypeError("not a memory's claims")
+    return tuple(map(Claim._make, held))
+
+
+def _side(
+    document: Document, claim: Claim, written_at: int, lines_of: dict[str, list[str]]
+) -> ClaimedLine:
+    lines = lines_of.get(document.key)
+    if lines is None:
+        lines = lines_of[document.key] = text_lines(document.text)
     text = lines[claim.line - 1] if 0 < claim.line <= len(lines) else ""
     value = claim.value.removeprefix("not:")
     shown = f"not {value}" if claim.value.startswith("not:") else value

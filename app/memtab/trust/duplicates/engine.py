@@ -25,8 +25,10 @@ Records of what happened (session summaries, episodes, Codex's rollout summaries
 chosen on the tuning half of the seeded corpus (`tests/support/seeded_duplicates.py`),
 and measured on the held-out half (docs/trust-quality.md "Duplicates").
 
-`DuplicatesEngine` keeps each file's words (`trust.per_file`): a second run reads every
-file again but works out the words only of those whose text changed.
+`DuplicatesEngine` keeps each file's words (`trust.per_file`, in Memtab's cache dir too):
+a second run, in this process or the next, reads every file again but works out the
+words only of those whose text changed; and the pairs its two searches found
+(`per_file.KeptAnswer`): a run over the same files searches none.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
-from typing import NamedTuple
+from itertools import repeat
+from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
 from memtab.store.home import Home
@@ -46,8 +49,9 @@ from memtab.store.text.near_duplicates import (
     near_duplicate_pairs,
 )
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
+from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories, where_in_words
-from memtab.trust.per_file import PerFile
+from memtab.trust.per_file import KeptAnswer, KeptOnDisk, PerFile, collection_paused
 from memtab.trust.records import MemoryPlace
 from memtab.trust.words import content_lines, sentence_stems, statements, stem
 
@@ -97,6 +101,19 @@ def note_words(document: Document) -> NoteWords:
     return NoteWords(digest.digest(), frozenset(stems), tuple(found))
 
 
+def packed_words(words: NoteWords) -> object:
+    """A memory's words as the engine's cache keeps them (`per_file.KeptOnDisk`)."""
+    return (words.content, words.stems, tuple(map(tuple, words.statements)))
+
+
+def unpacked_words(held: Any) -> NoteWords:
+    """`packed_words`' inverse (TypeError or ValueError for what it never made)."""
+    content, stems, said = held
+    if type(content) is not bytes or type(stems) is not frozenset:
+        raise TypeError("not a memory's words")
+    return NoteWords(content, stems, tuple(map(Statement._make, said)))
+
+
 class DuplicatesEngine:
     """Finds the duplicates of a home's memory (see the module doc)."""
 
@@ -106,16 +123,24 @@ class DuplicatesEngine:
         self.home = home
         self._env = env
         self._sources = sources
-        self._words: PerFile[NoteWords] = PerFile()
+        self._texts = KeptTexts(home)
+        self._words = PerFile(
+            KeptOnDisk.of_home(home, "duplicates", pack=packed_words, unpack=unpacked_words)
+        )
+        self._searches = KeptAnswer.of_home(home, "duplicates-pairs", valid=_searched)
 
+    @collection_paused()
     def find(
         self, workspace_id: str | None = None, *, kept: Collection[str] = ()
     ) -> DuplicatesReport:
         """Every group of the home's memory (or of what `workspace_id`'s sessions see),
         but those whose key is in `kept`. HomeError for an unusable registry or an
         unknown workspace."""
-        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
-        groups = self.groups_of(collected.documents)
+        collected = read_memories(
+            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
+        )
+        everything = workspace_id is None and self._sources
+        groups = self.groups_of(collected.documents, everything=everything)
         shown = tuple(group for group in groups if group.key not in kept)
         return DuplicatesReport(
             groups=shown,
@@ -124,19 +149,35 @@ class DuplicatesEngine:
             problems=collected.problems,
         )
 
-    def groups_of(self, documents: Sequence[Document]) -> list[DuplicateGroup]:
-        """The groups among `documents` (see the module doc)."""
+    def groups_of(
+        self, documents: Sequence[Document], *, everything: bool = True
+    ) -> list[DuplicateGroup]:
+        """The groups among `documents` (see the module doc); `everything`: they are every
+        memory the engine reads (what it keeps of others is forgotten)."""
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
-        words = self._words.of_all(compared, note_words)
+        words = self._words.of_all(compared, note_words, everything=everything)
         notes = [(d, w) for d, w in zip(compared, words, strict=True) if w.stems]
         by_content: dict[bytes, list[int]] = defaultdict(list)
         for index, (_, found) in enumerate(notes):
             by_content[found.content].append(index)
         representatives = [members[0] for members in by_content.values()]
         weight = idf_weights(notes[i][1].stems for i in representatives)
+        eligible = [i for i in representatives if len(notes[i][1].stems) >= MIN_NOTE_STEMS]
+        held = _rules_held(notes, representatives)
+        rules = [s for s, said in held.items() if len({i for i, _ in said}) <= COMMON_FILES]
+        # The two searches over the same files (their words in the same order) find the
+        # same pairs: the last run's are kept (most of a run over files that did not change).
+        searched = self._searches.get(self._words.last_run)
+        if searched is None or not _fits(searched, len(eligible), len(rules)):
+            searched = (
+                _reworded_pairs([notes[i][1].stems for i in eligible], weight),
+                _rule_pairs(rules, weight),
+            )
+            self._searches.put(self._words.last_run, searched)
         groups: list[DuplicateGroup] = []
         grouped: dict[int, int] = {}  # a note's index → its group's number
-        for members, similarity in self._reworded(notes, representatives, weight):
+        for alike, similarity in alike_groups(searched[0], rank=lambda index: index):
+            members = [eligible[i] for i in alike]
             every = [i for rep in members for i in by_content[notes[rep][1].content]]
             number = len(groups)
             grouped.update(dict.fromkeys(every, number))
@@ -145,22 +186,56 @@ class DuplicatesEngine:
             if len(members) > 1 and members[0] not in grouped:
                 grouped.update(dict.fromkeys(members, len(groups)))
                 groups.append(_copy_group(notes, members))
-        groups += _rule_groups(notes, representatives, grouped, weight)
+        groups += _rule_groups(notes, held, rules, searched[1], grouped)
         order: dict[DuplicateKind, int] = {"copy": 0, "reworded": 1, "rule": 2}
         return sorted(groups, key=lambda g: (order[g.kind], g.members[0].path, g.key))
 
-    @staticmethod
-    def _reworded(
-        notes: Sequence[tuple[Document, NoteWords]],
-        representatives: Sequence[int],
-        weight: Mapping[str, float],
-    ) -> list[tuple[list[int], float]]:
-        """Groups of representatives alike at `REWORDED_SIMILARITY` (note indexes)."""
-        eligible = [i for i in representatives if len(notes[i][1].stems) >= MIN_NOTE_STEMS]
-        sets = [notes[i][1].stems for i in eligible]
-        pairs = near_duplicate_pairs(sets, REWORDED_SIMILARITY, weight=weight)
-        found = alike_groups(pairs, rank=lambda index: index)
-        return [([eligible[i] for i in members], low) for members, low in found]
+
+Pairs = tuple[tuple[float, int, int], ...]
+"""(similarity, i, j) of every pair a search found, as `near_duplicate_pairs` says them."""
+
+
+def _reworded_pairs(sets: Sequence[frozenset[str]], weight: Mapping[str, float]) -> Pairs:
+    """The memories' stems alike at `REWORDED_SIMILARITY`."""
+    return tuple(near_duplicate_pairs(sets, REWORDED_SIMILARITY, weight=weight))
+
+
+def _rule_pairs(sets: Sequence[frozenset[str]], weight: Mapping[str, float]) -> Pairs:
+    """The sentences' stems alike at `RULE_SIMILARITY` that differ only in wording."""
+    return tuple(
+        (similarity, a, b)
+        for similarity, a, b in near_duplicate_pairs(sets, RULE_SIMILARITY, weight=weight)
+        if _differ_in_wording(sets[a], sets[b], weight)
+    )
+
+
+def _searched(answer: Any) -> bool:
+    """Whether `answer` is the two searches' pairs, as `groups_of` keeps them."""
+    return (
+        type(answer) is tuple
+        and len(answer) == 2
+        and all(
+            type(pairs) is tuple
+            and all(
+                type(pair) is tuple
+                and len(pair) == 3
+                and type(pair[0]) is float
+                and type(pair[1]) is int
+                and type(pair[2]) is int
+                for pair in pairs
+            )
+            for pairs in answer
+        )
+    )
+
+
+def _fits(searched: tuple[Pairs, Pairs], reworded: int, rules: int) -> bool:
+    """Whether every pair kept names sets that are there (the same files digest alike)."""
+    return all(
+        0 <= i < count and 0 <= j < count
+        for pairs, count in zip(searched, (reworded, rules), strict=True)
+        for _, i, j in pairs
+    )
 
 
 def _group_key(places: Sequence[MemoryPlace], contents: Sequence[bytes | str]) -> str:
@@ -248,24 +323,27 @@ def _as_written(stems: Sequence[str], documents: Sequence[Document]) -> list[str
     return [written.get(s, s) for s in stems]
 
 
-def _rule_groups(
-    notes: Sequence[tuple[Document, NoteWords]],
-    representatives: Sequence[int],
-    grouped: Mapping[int, int],
-    weight: Mapping[str, float],
-) -> list[DuplicateGroup]:
-    # Sentences of the same stems are compared once; one held by more memories than
-    # `COMMON_FILES` is a template's.
+def _rules_held(
+    notes: Sequence[tuple[Document, NoteWords]], representatives: Sequence[int]
+) -> dict[frozenset[str], list[tuple[int, Statement]]]:
+    """Each sentence's stems → where it is said (sentences of the same stems are compared
+    once)."""
     held: dict[frozenset[str], list[tuple[int, Statement]]] = defaultdict(list)
     for i in representatives:
         for statement in notes[i][1].statements:
             held[statement.stems].append((i, statement))
-    sets = [s for s, said in held.items() if len({i for i, _ in said}) <= COMMON_FILES]
-    pairs = [
-        (similarity, a, b)
-        for similarity, a, b in near_duplicate_pairs(sets, RULE_SIMILARITY, weight=weight)
-        if _differ_in_wording(sets[a], sets[b], weight)
-    ]
+    return held
+
+
+def _rule_groups(
+    notes: Sequence[tuple[Document, NoteWords]],
+    held: Mapping[frozenset[str], list[tuple[int, Statement]]],
+    sets: Sequence[frozenset[str]],
+    pairs: Pairs,
+    grouped: Mapping[int, int],
+) -> list[DuplicateGroup]:
+    """The rules' groups: `sets` the sentences compared (one held by more memories than
+    `COMMON_FILES` is a template's), `pairs` those alike (`_rule_pairs`)."""
     alike = alike_groups(pairs, rank=lambda index: index)
     alone = set(range(len(sets))) - {i for members, _ in alike for i in members}
     alike += [([i], 1.0) for i in sorted(alone)]  # the same sentence in several memories
@@ -300,7 +378,8 @@ def _differ_in_wording(
     differing = one ^ other
     if not differing:
         return True
-    return max(weight.get(s, 0.0) for s in differing) < min(weight.get(s, 0.0) for s in one & other)
+    get = weight.get
+    return max(map(get, differing, repeat(0.0))) < min(map(get, one & other, repeat(0.0)))
 
 
 def _one_a_note(

@@ -22,8 +22,8 @@ other's does: `api.acme.internal`). Every memory's lines are read for them once,
 
 Codex's own memory (`memories/`) keeps every project's memory by design and is read for
 secrets only. A memory that names only its own project is never a leak. `LeaksEngine`
-keeps each file's mentions (`trust.per_file`): a second run reads only the changed files'
-lines again.
+keeps each file's mentions (`trust.per_file`, in Memtab's cache dir too): a second run, in
+this process or the next, reads only the changed files' lines again.
 """
 
 from __future__ import annotations
@@ -34,16 +34,17 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
 from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secret_labels
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
+from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
 from memtab.trust.memories import place_of, read_memories
-from memtab.trust.per_file import PerFile
+from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused
 
 _HOST = re.compile(
     r"(?<![\w.@/-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){2,}[a-z]{2,12})(?![\w-])"
@@ -95,13 +96,20 @@ class LeaksEngine:
         self.home = home
         self._env = env
         self._sources = sources
-        self._mentions: dict[tuple[str, ...], PerFile[FileMentions]] = {}
+        self._texts = KeptTexts(home)
+        self._mentions = PerFile(
+            KeptOnDisk.of_home(home, "leaks", pack=packed_mentions, unpack=unpacked_mentions)
+        )
 
+    @collection_paused()
     def find(self, workspace_id: str | None = None) -> LeaksReport:
         """Every leak of the home's memory (or of what `workspace_id`'s sessions see)."""
-        collected = read_memories(self.home, workspace_id, sources=self._sources, env=self._env)
+        collected = read_memories(
+            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
+        )
         projects = self.known_projects(collected.documents)
-        leaks = self.leaks_of(collected.documents, projects)
+        everything = workspace_id is None and self._sources
+        leaks = self.leaks_of(collected.documents, projects, everything=everything)
         return LeaksReport(
             leaks=tuple(leaks),
             files_read=len(collected.documents),
@@ -119,16 +127,24 @@ class LeaksEngine:
         return {path: identity_of(path) for path in paths if os.path.isabs(path)}
 
     def leaks_of(
-        self, documents: Sequence[Document], projects: Mapping[str, Identity]
+        self,
+        documents: Sequence[Document],
+        projects: Mapping[str, Identity],
+        *,
+        everything: bool = True,
     ) -> list[Leak]:
-        """The leaks among `documents`, the projects known being `projects`."""
+        """The leaks among `documents`, the projects known being `projects`;
+        `everything`: they are every memory the engine reads (what it keeps of others is
+        forgotten). What a file names is kept for the projects' names it was read for."""
         names = sorted({n for i in projects.values() for n in i.names}, key=len, reverse=True)
-        signature = tuple(names)
-        cache = self._mentions.setdefault(signature, PerFile())
-        self._mentions = {signature: cache}
         pattern = _names_pattern(names)
         ordered = sorted(documents, key=lambda d: (d.path, d.key))
-        mentions = cache.of_all(ordered, lambda d: mentions_of(d.text, pattern))
+        mentions = self._mentions.of_all(
+            ordered,
+            lambda d: mentions_of(d.text, pattern),
+            everything=everything,
+            context=tuple(names),
+        )
         owner = {n: path for path, i in projects.items() for n in i.names}
         hosts = _project_hosts(ordered, mentions)
         leaks: list[Leak] = []
@@ -213,6 +229,27 @@ def mentions_of(text: str, names: re.Pattern[str] | None) -> FileMentions:
         if labels or redact_secrets(line) != line:
             secrets.append(Mention(number, labels[0] if labels else "a secret-named value"))
     return FileMentions(tuple(found_names), tuple(hosts), tuple(personal), tuple(secrets))
+
+
+_NOTHING = FileMentions((), (), (), ())
+
+
+def packed_mentions(found: FileMentions) -> object:
+    """What a memory names as the engine's cache keeps it (`per_file.KeptOnDisk`)."""
+    return tuple(tuple(map(tuple, mentions)) for mentions in found)
+
+
+def unpacked_mentions(held: Any) -> FileMentions:
+    """`packed_mentions`' inverse (TypeError or ValueError for what it never made)."""
+    if held == ((), (), (), ()):
+        return _NOTHING  # most memories name nothing
+    names, hosts, personal, secrets = held
+    return FileMentions(
+        tuple(map(Mention._make, names)),
+        tuple(map(Mention._make, hosts)),
+        tuple(map(Mention._make, personal)),
+        tuple(map(Mention._make, secrets)),
+    )
 
 
 _FILE_ENDINGS = frozenset(
