@@ -522,5 +522,4 @@ WORST: dict[str, Worst] = {
     "memtab.sources.gemini.source:_DASHES": F("", "a-"),
     "memtab.search_index.opening:_DAMAGED_WORDS": S("", "corrup "),
     "memtab.search_index.opening:_TANTIVY_NAME": X("", "a.tm"),
-    "memtab.search_index.opening:_UNUSABLE_WORDS": S("", "os erro "),
 }

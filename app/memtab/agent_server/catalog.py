@@ -432,7 +432,7 @@ class MemoryCatalog:
             return
         index = self._index
         assert index is not None  # opened by the first listing
-        stale, _ = index.stale({(file.root, key): file.stamp for key, file in listed.items()}, ())
+        stale = index.stale({(file.root, key): file.stamp for key, file in listed.items()})
         changed = [file.indexed(key) for key, file in listed.items() if (file.root, key) in stale]
         files = self._files
         out = [(files[key].root, key) for key in gone if key in files]

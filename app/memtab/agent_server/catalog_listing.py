@@ -47,7 +47,7 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 
-from memtab.search_index.documents import IndexedFile, Stamp
+from memtab.search_index.documents import IndexedFile, trusted_stamp
 from memtab.search_index.index import SearchIndex
 from memtab.sources.codex.imports import link_imports
 from memtab.sources.config import SourceContext
@@ -55,6 +55,7 @@ from memtab.sources.discovery import discover, is_shown
 from memtab.sources.listing import list_source, source_file_row
 from memtab.sources.model import Source
 from memtab.store import description_cache
+from memtab.store.description_cache import Stamp
 from memtab.store.files import (
     MAX_FILE_BYTES,
     name_scope,
@@ -206,7 +207,7 @@ class ListedFiles(Mapping[str, Listed]):
                     self._stamps[root].pop(key, None)
                     continue
                 self._infos[key] = info
-                self._stamps[root][key] = stamp_of(info, racy_after_ns)
+                self._stamps[root][key] = trusted_stamp(info, racy_after_ns)
 
     def _where(self, key: str) -> tuple[str, str, str]:
         """A store file's root, scope and path on disk."""
@@ -312,7 +313,7 @@ def list_presumed(
                     unknown.append(name)
             if unknown:
                 for key, info in stat_names(folder.path, unknown, inside).items():
-                    infos[key], stamped[key] = info, stamp_of(info, racy_after_ns)
+                    infos[key], stamped[key] = info, trusted_stamp(info, racy_after_ns)
         infos.update((key, None) for key in stamped if key not in infos)
         too_deep = note_too_deep(scope, root, walk.too_deep)
         notes += [f"Not listed or searched: {too_deep_words(path)}" for path in too_deep]
@@ -334,14 +335,6 @@ def confirm_answer(files: ListedFiles, index: SearchIndex, keys: list[str]) -> b
     if gone or changed:
         index.update(changed, gone)
     return bool(gone or changed)
-
-
-def stamp_of(info: os.stat_result, racy_after_ns: int) -> Stamp | None:
-    """A file's stamp from its stat; None when modified too recently to trust one."""
-    mtime_ns, ctime_ns = info.st_mtime_ns, info.st_ctime_ns
-    if mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns:
-        return None
-    return info.st_size, mtime_ns, ctime_ns, info.st_ino
 
 
 def _list_sources(
@@ -436,7 +429,7 @@ def restat(roots: dict[Scope, str], paths: Iterable[str]) -> tuple[dict[str, Lis
 def _listed(
     root: str, scope: Scope, physical: str, info: os.stat_result, racy_after_ns: int
 ) -> Listed:
-    stamp = stamp_of(info, racy_after_ns)
+    stamp = trusted_stamp(info, racy_after_ns)
     return Listed(
         root, scope.value, physical, info.st_size <= MAX_FILE_BYTES, stamp, False, None, info
     )

@@ -116,8 +116,11 @@ def read_readable_path(
     text = os.fspath(path)
     if follow_link:
         text = os.path.realpath(text)
-    parent, name = os.path.split(text)
-    return read_readable(Directory(None, parent or "."), name, limit=limit)[0]
+    fd, _ = open_readable_path(text)  # no folder opened, nor its path joined again
+    try:
+        return read_at_most(fd, limit)
+    finally:
+        os.close(fd)
 
 
 def read_at_most(fd: int, limit: int | None) -> bytes:

@@ -12,13 +12,11 @@ from typing import Any
 
 import tantivy
 
-from memtab.fs.atomic import Directory
-from memtab.search_index.ranking import LABEL_WEIGHT, has_cjk, tokens
-from memtab.store.files import MAX_FILE_BYTES, read_description, read_text_in
+from memtab.fs.readable import read_readable_path
+from memtab.search_index.ranking import LABEL_WEIGHT, cjk_runs, has_cjk, tokens
+from memtab.store.description_cache import Stamp
+from memtab.store.files import MAX_FILE_BYTES, capped_text, read_description
 from memtab.store.text.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
-
-Stamp = tuple[int, int, int, int]
-"""What any write to a file or over it changes: (size, mtime_ns, ctime_ns, inode)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +39,27 @@ class IndexedFile:
     reads no description it need not, and indexing opens each file once)."""
 
 
+def trusted_stamp(info: os.stat_result, racy_after_ns: int) -> Stamp | None:
+    """A file's stamp from its stat (`store.description_cache.stamp_of`); None when it
+    was modified too recently to trust one (`changed_since`, formats §15.4)."""
+    mtime_ns, ctime_ns = info.st_mtime_ns, info.st_ctime_ns
+    if mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns:
+        return None
+    return info.st_size, mtime_ns, ctime_ns, info.st_ino
+
+
 def words_query(schema: Any, asked: str) -> Any:
     """The query of one term of `ranking.query_terms` on the words: a word, or a CJK run's
-    bigrams in a row (a phrase)."""
+    bigrams — each scored as a word (as a phrase is where they stand only in it), found
+    where they stand in a row in one run (`cjk`, a filter)."""
     if " " not in asked:
         return tantivy.Query.term_query(schema, "words", term(asked))
-    words: list[str | tuple[int, str]] = list(term(asked).split(" "))
-    return tantivy.Query.phrase_query(schema, "words", words)
+    bigrams: list[str | tuple[int, str]] = list(term(asked).split(" "))
+    in_a_row = tantivy.Query.phrase_query(schema, "cjk", bigrams)
+    clauses = [(tantivy.Occur.Must, tantivy.Query.term_query(schema, "words", bigram))
+               for bigram in bigrams]  # fmt: skip
+    clauses.append((tantivy.Occur.Must, tantivy.Query.const_score_query(in_a_row, 0.0)))
+    return tantivy.Query.boolean_query(clauses)
 
 
 def every(searcher: Any) -> int:
@@ -78,6 +90,8 @@ def _utf8(text: str) -> bytes:
 def term(text: str) -> str:
     """`text` as the engine takes it (valid UTF-8: a lone surrogate becomes U+FFFD), the
     same way when a document is written and when it is asked for."""
+    if text.isascii():  # most are: known at once, no encoding of a whole text
+        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -88,7 +102,7 @@ def term(text: str) -> str:
 def document_of(file: IndexedFile, number: int) -> Any:
     """The document of `file`: its words for BM25, its texts as they are (its stamp is
     in its root's manifest, `search_index.manifest`)."""
-    body, head = readable_text(file)
+    body, stored, head = readable_text(file)
     label = file.label
     if file.described is not None:
         if head is None or file.described != file.physical:
@@ -98,9 +112,11 @@ def document_of(file: IndexedFile, number: int) -> Any:
         label = f"{label}\n{description}"
     words = "\n".join([label] * LABEL_WEIGHT + [body])
     document = tantivy.Document(root=term(file.root), words=term(fed(words)))
+    if has_cjk(words):
+        document.add_text("cjk", term(cjk_runs(words.casefold())))
     document.add_bytes("id", _utf8(file.id))
     document.add_bytes("label", _utf8(label))
-    document.add_bytes("body", _utf8(body))
+    document.add_bytes("body", stored)
     document.add_unsigned("number", number)
     return document
 
@@ -114,16 +130,18 @@ def fed(text: str) -> str:
     return text if text.isascii() else text.casefold()
 
 
-def readable_text(file: IndexedFile) -> tuple[str, bytes | None]:
+def readable_text(file: IndexedFile) -> tuple[str, bytes, bytes | None]:
     """The text `view` would show of `file` (the one readability rule, the cap, no NUL),
-    "" when it would refuse it; and the first 4 KiB read of it (None: none read)."""
+    "" when it would refuse it; that text's UTF-8 (the bytes read, when they are valid);
+    and the first 4 KiB read of it (None: none read)."""
     if file.physical is None:
-        return "", None
-    text = os.path.realpath(file.physical) if file.linked else file.physical
-    parent, name = os.path.split(text)
+        return "", b"", None
     try:
-        content, _, data, _, over_cap = read_text_in(Directory(None, parent or "."), name)
+        data = read_readable_path(file.physical, limit=MAX_FILE_BYTES + 1, follow_link=file.linked)
     except OSError:
-        return "", None
+        return "", b"", None
+    content, encoded, over_cap = capped_text(data)
     head = data[:DESCRIPTION_PREFIX_BYTES]
-    return ("" if over_cap or b"\x00" in data[:MAX_FILE_BYTES] else content), head
+    if over_cap or b"\x00" in encoded:
+        return "", b"", head
+    return content, encoded, head

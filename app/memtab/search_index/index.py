@@ -49,7 +49,6 @@ import tantivy
 from memtab.fs.config.config_dir import cache_dir
 from memtab.search_index.documents import (
     IndexedFile,
-    Stamp,
     document_of,
     first,
     term,
@@ -62,8 +61,8 @@ from memtab.search_index.manifest import (
     read_manifest,
 )
 from memtab.search_index.opening import (
+    VERSION,
     IndexUnusableError,
-    Writing,
     commit_seen,
     debug_words,
     is_damaged,
@@ -71,8 +70,10 @@ from memtab.search_index.opening import (
     open_in_memory,
     open_index,
     why_unusable,
+    writing,
 )
 from memtab.search_index.ranking import query_terms
+from memtab.store.description_cache import Stamp
 
 logger = logging.getLogger(__name__)
 
@@ -117,11 +118,6 @@ class Refreshed:
 
     read: int
     pending: int
-
-
-# The schema's version, in the index folder's name (4: a manifest document per root, no
-# stamp fields; 3: the first on tantivy).
-VERSION = 4
 
 
 def index_file_for(home_root: Path) -> Path:
@@ -171,15 +167,6 @@ class SearchIndex:
         with self._write_lock, self._state:
             self._searcher = None
 
-    def __len__(self) -> int:
-        """How many files the index holds (its roots' manifests not counted)."""
-
-        def count(searcher: Any) -> int:
-            manifests = tantivy.Query.regex_query(self._index.schema, MANIFEST_FIELD, ".*")
-            return int(searcher.num_docs) - int(searcher.search(manifests, 1).count)
-
-        return self._read(count)
-
     def number(self, root: str, key: str) -> int:
         """`file_number`, remembered (a listing asks for every file's at each call)."""
         number = self._numbers.get((root, key))
@@ -212,28 +199,16 @@ class SearchIndex:
 
         return self._written(write)
 
-    def stale(
-        self,
-        listed: Mapping[Key, Stamp | None],
-        roots: Collection[str],
-        *,
-        held: Mapping[str, Rows] | None = None,
-    ) -> tuple[set[Key], list[Key]]:
-        """What of `listed` ((root, id) → stamp) the index does not hold as it is now (new,
-        changed, or without a stamp to trust), and the files under `roots` it holds that
-        `listed` does not (gone); with `held`, as they were when read (`Ahead.rows`)."""
-        by_root: dict[str, dict[str, Stamp | None]] = {root: {} for root in roots}
-        others: dict[str, dict[str, Stamp | None]] = {}
+    def stale(self, listed: Mapping[Key, Stamp | None]) -> set[Key]:
+        """What of `listed` ((root, id) → stamp: some files of some roots) the index does
+        not hold as it is now: new, changed, or without a stamp to trust."""
+        by_root: dict[str, dict[str, Stamp | None]] = {}
         for (root, key), stamp in listed.items():
-            (by_root if root in by_root else others).setdefault(root, {})[key] = stamp
+            by_root.setdefault(root, {})[key] = stamp
 
-        def read(searcher: Any) -> tuple[set[Key], list[Key]]:
-            stale, gone = self._stale_by_root(searcher, by_root, held)
-            for root, mine in others.items():
-                rows = self._manifest(searcher, root, held)
-                stale.update((root, key) for key, stamp in mine.items()
-                             if stamp is None or rows.get(key, _ABSENT) != stamp)  # fmt: skip
-            return stale, gone
+        def read(searcher: Any) -> set[Key]:
+            return set().union(*(_stale_in(root, mine, self._manifest(searcher, root))
+                                 for root, mine in by_root.items()))  # fmt: skip
 
         return self._read(read)
 
@@ -270,9 +245,9 @@ class SearchIndex:
             )
             if not missing:
                 return 0
-            removed = sum(len(self._manifest(searcher, root, None)) for root in missing)
+            removed = sum(len(self._manifest(searcher, root)) for root in missing)
             schema = self._index.schema
-            with self._writer() as writer:
+            with writing(self) as writer:
                 writer.delete_documents_by_query(
                     tantivy.Query.term_set_query(schema, "root", missing)
                 )
@@ -299,11 +274,11 @@ class SearchIndex:
             return Refreshed(0, 0)
         read = uncommitted = 0
         committed_at = started
-        with self._writer() as writer:
+        with writing(self) as writer:
             # Read once the lock is held: what another writer committed meanwhile counts.
             searcher = self._fresh_searcher()
             affected = {file.root for file in changed} | {root for root, _ in gone}
-            manifests = {root: self._manifest(searcher, root, None) for root in affected}
+            manifests = {root: self._manifest(searcher, root) for root in affected}
             todo = [
                 file
                 for file in changed
@@ -352,9 +327,6 @@ class SearchIndex:
         dirty.clear()
         writer.commit()
 
-    def _writer(self) -> Writing:
-        return Writing(self)
-
     # --- searching ----------------------------------------------------------------------
 
     def search(
@@ -378,28 +350,9 @@ class SearchIndex:
 
         def read(searcher: Any) -> Ahead:
             hits = self._best(searcher, query, within, limit, None)
-            return Ahead(hits, {root: self._manifest(searcher, root, None) for root in roots})
+            return Ahead(hits, {root: self._manifest(searcher, root) for root in roots})
 
         return self._read(read)
-
-    def document(self, root: str, key: str) -> tuple[str, str] | None:
-        """The label and the text indexed for `key` under `root` (None: not indexed)."""
-
-        def read(searcher: Any) -> tuple[str, str] | None:
-            query = tantivy.Query.term_query(self._index.schema, "number", self.number(root, key))
-            hits = searcher.search(query, 1, count=False).hits
-            if not hits:
-                return None
-            stored = searcher.doc(hits[0][1])
-            return first(stored, "label"), first(stored, "body")
-
-        return self._read(read)
-
-    def text(self, root: str, key: str) -> str:
-        """The text indexed for `key` under `root` ("" when none: refused by `view`, or not
-        indexed)."""
-        found = self.document(root, key)
-        return found[1] if found is not None else ""
 
     def searcher(self) -> Any:
         """The newest snapshot of the index (the window's search reads several things of
@@ -475,13 +428,8 @@ class SearchIndex:
 
     # --- the documents of a root --------------------------------------------------------
 
-    def _manifest(
-        self, searcher: Any, root: str, held: Mapping[str, Rows] | None
-    ) -> dict[str, Stamp | None]:
-        """Every document under `root`: its file's id and stamp (its manifest), as read
-        with a search (`held`) or now."""
-        if held is not None and root in held:
-            return dict(held[root])
+    def _manifest(self, searcher: Any, root: str) -> dict[str, Stamp | None]:
+        """Every document under `root` in `searcher`'s commit: its file's id and stamp."""
         return read_manifest(searcher, self._index.schema, root)
 
     def _stale_by_root(
@@ -495,14 +443,10 @@ class SearchIndex:
         for root, mine in listed.items():
             rows = held[root] if held is not None and root in held else None
             if rows is None:
-                rows = read_manifest(searcher, self._index.schema, root)
+                rows = self._manifest(searcher, root)
             if mine == rows and None not in mine.values():
                 continue
-            stale.update(
-                (root, key)
-                for key, stamp in mine.items()
-                if stamp is None or rows.get(key, _ABSENT) != stamp
-            )
+            stale |= _stale_in(root, mine, rows)
             gone += [(root, key) for key in rows if key not in mine]
         return stale, gone
 
@@ -583,6 +527,13 @@ class SearchIndex:
 
 
 _ABSENT = object()
+
+
+def _stale_in(root: str, mine: Stamps, rows: Rows) -> set[Key]:
+    """The files of `mine` (some of `root`'s, by id) that `rows` (its manifest) does not
+    hold with the same stamp, and those without a stamp to trust."""
+    return {(root, key) for key, stamp in mine.items()
+            if stamp is None or rows.get(key, _ABSENT) != stamp}  # fmt: skip
 
 
 def _add(writer: Any, document: Any) -> None:

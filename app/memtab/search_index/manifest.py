@@ -17,7 +17,8 @@ from typing import Any
 
 import tantivy
 
-from memtab.search_index.documents import Stamp, term
+from memtab.search_index.documents import term
+from memtab.store.description_cache import Stamp
 
 MANIFEST_FIELD = "manifest"
 """The root a manifest document is of (raw; no file's document has it)."""

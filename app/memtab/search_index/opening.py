@@ -22,6 +22,7 @@ import logging
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,10 @@ from memtab.search_index.manifest import MANIFEST_FIELD, STAMPS_FIELD
 
 logger = logging.getLogger(__name__)
 
+# The schema's version, in the index folder's name (`index.index_file_for`). 5: the words
+# without positions, a text's CJK bigrams with theirs (`cjk`); 4: a manifest document per
+# root, no stamp fields; 3: the first on tantivy.
+VERSION = 5
 # What one writer may hold in memory before it writes a segment (tantivy's floor is 3 MB;
 # 20,000 notes' words and texts fill ~60 MB: a few segments, few merges).
 WRITER_HEAP_BYTES = 64_000_000
@@ -45,13 +50,9 @@ _TANTIVY_NAME = re.compile(
     r"(meta\.json|\.managed\.json|\.tantivy-(meta|writer)\.lock|[0-9a-f]{32}(\.[0-9]+)?\.[a-z]+"
     r"|\.tmp[0-9A-Za-z]+|.*\.tmp)"
 )
-# What the OS says of a disk Memtab cannot write to: full, read-only, no permission, an
-# I/O error, a quota, a file too large.
-_UNUSABLE_ERRNOS = {
-    errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.EDQUOT, errno.EFBIG,
-}  # fmt: skip
-# Each in the words a note gives the agent and the user (formats §22.11), and how Rust's
-# std (tantivy's) and the OS spell it.
+# What the OS says of a disk Memtab cannot write to — full, a quota, read-only, no
+# permission, an I/O error, a file too large — each in the words a note gives the agent and
+# the user (formats §22.11), and how Rust's std (tantivy's) and the OS spell it.
 _PLAIN_WORDS = {
     errno.ENOSPC: "the cache's disk is full: free some space on it, and the next search "
     "builds the index again",
@@ -75,11 +76,6 @@ _NAMED_ERRORS = (
     ("File too large", errno.EFBIG),
     ("FileTooLarge", errno.EFBIG),
 )
-_ERRNO_WORDS = "|".join(str(number) for number in sorted(_UNUSABLE_ERRNOS))
-_UNUSABLE_WORDS = re.compile(
-    rf"os error ({_ERRNO_WORDS})\b|No space left|Read-only file system|Permission denied"
-    r"|File too large"
-)
 # A folder gone (moved away, deleted, a link at its name: `kind: NotFound`, what tantivy
 # says taking its lock in it) is damaged too: rebuilt where it was, never followed.
 _DAMAGED_WORDS = re.compile(
@@ -98,9 +94,7 @@ def is_unusable(error: BaseException) -> bool:
     index being damaged)."""
     if isinstance(error, IndexUnusableError):
         return True
-    if isinstance(error, OSError) and error.errno in _UNUSABLE_ERRNOS:
-        return True
-    return isinstance(error, ValueError | OSError) and bool(_UNUSABLE_WORDS.search(str(error)))
+    return isinstance(error, ValueError | OSError) and _errno_in(error) is not None
 
 
 def is_damaged(error: BaseException) -> bool:
@@ -146,7 +140,10 @@ def schema() -> Any:
     builder = tantivy.SchemaBuilder()
     builder.add_text_field("root", tokenizer_name="raw", index_option="basic")
     builder.add_unsigned_field("number", indexed=True, fast=True)
-    builder.add_text_field("words", tokenizer_name=TOKENIZER, index_option="position")
+    # Without positions (a tenth less of the engine's indexing, a quarter less on disk):
+    # only a CJK run asked for needs them, its bigrams in a row — kept for those, in `cjk`.
+    builder.add_text_field("words", tokenizer_name=TOKENIZER, index_option="freq")
+    builder.add_text_field("cjk", tokenizer_name=TOKENIZER, index_option="position")
     # Stored, never indexed (a text field is always indexed: its words are in `words`).
     builder.add_bytes_field("id", stored=True, indexed=False)
     builder.add_bytes_field("label", stored=True, indexed=False)
@@ -288,7 +285,7 @@ def _empty_folder(path: Path) -> None:
 
 def _forget_older_versions(path: Path) -> None:
     """Remove the indexes of the same home an older Memtab kept: SQLite (version 2), and
-    tantivy's of version 3 (its folder when it holds tantivy's files alone, its lock)."""
+    tantivy's of versions 3 on (a folder when it holds tantivy's files alone, its lock)."""
     digest = path.name.rpartition("-")[2]
     for suffix in ("", "-wal", "-shm", "-journal"):
         older = path.parent / f"search-{digest}.sqlite3{suffix}"
@@ -298,7 +295,12 @@ def _forget_older_versions(path: Path) -> None:
             continue
         if not stat.S_ISDIR(info.st_mode):  # a folder there is the user's
             os.unlink(older)
-    folder = path.parent / f"search-v3-{digest}"
+    for version in range(3, VERSION):
+        _forget_folder(path.parent / f"search-v{version}-{digest}")
+
+
+def _forget_folder(folder: Path) -> None:
+    """Remove an older index's folder when it holds tantivy's files alone, and its lock."""
     try:
         entries = _entries(folder) if stat.S_ISDIR(os.lstat(folder).st_mode) else None
     except OSError:
@@ -311,7 +313,7 @@ def _forget_older_versions(path: Path) -> None:
             os.unlink(entry.path)
         os.rmdir(folder)
     with contextlib.suppress(FileNotFoundError):
-        lock = path.parent / f".search-v3-{digest}.lock"
+        lock = lock_path(folder)
         if stat.S_ISREG(os.lstat(lock).st_mode):
             os.unlink(lock)
 
@@ -340,40 +342,25 @@ def commit_seen(path: Path) -> object:
     return (info.st_ino, info.st_mtime_ns, info.st_size)
 
 
-class Writing:
-    """A writer of the index held for a block: the lock beside the index taken first (one
-    writer at a time across processes); new files made private after."""
-
-    def __init__(self, index: Any) -> None:
-        self._owner = index
-        self._lock: Any = None
-        self._writer: Any = None
-
-    def __enter__(self) -> Any:
-        owner = self._owner
+@contextlib.contextmanager
+def writing(owner: Any) -> Iterator[Any]:
+    """A writer of `owner`'s index (`SearchIndex`) held for a block: the lock beside the
+    index taken first (one writer at a time across processes); rolled back when the block
+    fails; its merges waited for and new files made private after."""
+    with contextlib.ExitStack() as held:
         if owner.problem is None:
-            self._lock = interprocess_lock(lock_path(owner.path), timeout_s=WRITE_WAIT_S)
-            self._lock.__enter__()
+            held.enter_context(interprocess_lock(lock_path(owner.path), timeout_s=WRITE_WAIT_S))
+        writer = owner._index.writer(WRITER_HEAP_BYTES, 1)
+        if owner.problem is None:
+            held.callback(private_files, owner.path)
+        failed = False
         try:
-            self._writer = owner._index.writer(WRITER_HEAP_BYTES, 1)
+            yield writer
         except BaseException:
-            self._release(None, None, None)
+            failed = True
             raise
-        return self._writer
-
-    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
-        writer, self._writer = self._writer, None
-        self._owner.writes += 1
-        try:
-            if kind is not None:
+        finally:
+            owner.writes += 1
+            if failed:
                 writer.rollback()
             writer.wait_merging_threads()
-        finally:
-            if self._owner.problem is None:
-                private_files(self._owner.path)
-            self._release(kind, error, trace)
-
-    def _release(self, kind: Any, error: Any, trace: Any) -> None:
-        lock, self._lock = self._lock, None
-        if lock is not None:
-            lock.__exit__(kind, error, trace)

@@ -67,9 +67,17 @@ def tokens(text: str) -> list[str]:
     return words
 
 
+def cjk_runs(folded: str) -> str:
+    """The CJK runs of a casefolded text as the index keeps their positions (its `cjk`):
+    each run's bigrams in a row, one run parted from the next by `0`, a word no run
+    holds, so a run asked for is never found across two."""
+    runs = (" ".join(bigrams(piece)) for piece in _PIECE.findall(folded) if is_cjk(piece))
+    return " 0 ".join(runs)
+
+
 def query_terms(query: str) -> list[str]:
     """What a query asks, each once in its order: its words, and for each CJK run its
-    bigrams joined by spaces (a phrase: FTS5 reads it so between double quotes)."""
+    bigrams joined by spaces (a phrase: its bigrams in a row, `documents.words_query`)."""
     folded = query.casefold()
     if not has_cjk(folded):
         pieces = _WORD.findall(folded)

@@ -564,9 +564,17 @@ def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
 
 
 def read_text_in(directory: Directory, name: str) -> tuple[str, bytes, bytes, int, bool]:
-    """`read_file_in` without its sha (the search index reads every file): the text, its
-    UTF-8, the bytes read, the file's size, and whether it is over the cap."""
+    """`read_file_in` without its sha: the text, its UTF-8, the bytes read, the file's
+    size, and whether it is over the cap."""
     data, info = read_readable(directory, name, limit=MAX_FILE_BYTES + 1)
+    content, encoded, over_cap = capped_text(data)
+    return content, encoded, data, max(info.st_size, len(data)), over_cap
+
+
+def capped_text(data: bytes) -> tuple[str, bytes, bool]:
+    """What `read_text_in` makes of the bytes read of a file, at most the cap and one more
+    (the search index reads its 20,000 by path): the text, its UTF-8, and whether it is
+    over the cap."""
     kept = data[:MAX_FILE_BYTES]
     try:
         content = kept.decode("utf-8")
@@ -574,9 +582,7 @@ def read_text_in(directory: Directory, name: str) -> tuple[str, bytes, bytes, in
     except UnicodeDecodeError:
         content = kept.decode("utf-8", "replace")
         encoded = encode_utf8(content)
-    size = max(info.st_size, len(data))
-    over_cap = len(data) > MAX_FILE_BYTES or len(encoded) > MAX_FILE_BYTES
-    return content, encoded, data, size, over_cap
+    return content, encoded, len(data) > MAX_FILE_BYTES or len(encoded) > MAX_FILE_BYTES
 
 
 def read_file_content(physical: Path | str, *, follow_link: bool = False) -> FileContent:

@@ -23,6 +23,7 @@ from memtab.store import description_cache
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.agent_machine import notes_home
+from support.indexed import indexed_text
 from support.memory_home import memory
 
 pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
@@ -286,8 +287,8 @@ def test_the_search_answers_from_the_index_on_disk_as_other_programs_write(
     index = SearchIndex.of_home(home.root)
     try:
         global_root = os.fspath(home.global_root)
-        assert "kestrel" in index.text(global_root, "/memories/global/birds.md")
-        assert index.text(global_root, "/memories/global/tools/python.md") == ""
+        assert "kestrel" in indexed_text(index, global_root, "/memories/global/birds.md")
+        assert indexed_text(index, global_root, "/memories/global/tools/python.md") == ""
     finally:
         index.close()
 

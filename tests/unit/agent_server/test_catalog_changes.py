@@ -28,6 +28,7 @@ from memtab.store import files as store_files
 from memtab.store.home import Home
 from memtab.store.scopes import file_rows as file_rows_module
 from memtab.store.sidecars.registry import add_workspace, load_registry
+from support.indexed import indexed_count
 from support.spies import calls_through
 
 
@@ -87,18 +88,18 @@ def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
     (home.global_root / "n005.md").unlink()
     opened: list[str] = []
     rows: list[int] = []
-    original_read = documents_module.read_text_in
+    original_read = documents_module.read_readable_path
     original_rows = file_rows_module.file_rows
 
-    def reading(directory: Any, name: str) -> Any:
-        opened.append(name)
-        return original_read(directory, name)
+    def reading(path: str, **how: Any) -> Any:
+        opened.append(path.rsplit("/", 1)[-1])
+        return original_read(path, **how)
 
     def counting_rows(*args: Any) -> Any:
         rows.append(1)
         return original_rows(*args)
 
-    monkeypatch.setattr(documents_module, "read_text_in", reading)
+    monkeypatch.setattr(documents_module, "read_readable_path", reading)
     monkeypatch.setattr(catalog_module, "file_rows", counting_rows)
     stat_walks = calls_through(monkeypatch, catalog_listing_module, "stat_scope")
     second = _service(home)
@@ -256,7 +257,7 @@ def test_a_removed_workspaces_rows_go_from_the_index(tmp_path: Path) -> None:
         _wait_watched(second)  # the rows of roots gone are taken out after the answer
         index = SearchIndex.of_home(home.root)
         assert index.search("kestrel", [os.fspath(root)], limit=10) == []
-        assert len(index) == 3
+        assert indexed_count(index) == 3
         index.close()
     finally:
         second.catalog.close()

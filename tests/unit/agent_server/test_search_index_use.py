@@ -57,17 +57,17 @@ def test_a_new_server_reads_only_the_files_changed_since_the_last_one_listed_the
     os.replace(written, home.global_root / "n007.md")
     reads: list[str] = []
     described: list[str] = []
-    original, original_open = documents_module.read_text_in, readable.open_readable_path
+    original, original_open = documents_module.read_readable_path, readable.open_readable_path
 
-    def counting(directory: Any, name: str) -> Any:
-        reads.append(name)
-        return original(directory, name)
+    def counting(path: str, **how: Any) -> Any:
+        reads.append(path.rsplit("/", 1)[-1])
+        return original(path, **how)
 
     def opening(path: str) -> Any:
         described.append(path.rsplit("/", 1)[-1])
         return original_open(path)
 
-    monkeypatch.setattr(documents_module, "read_text_in", counting)
+    monkeypatch.setattr(documents_module, "read_readable_path", counting)
     monkeypatch.setattr("memtab.store.files.open_readable_path", opening)
     second = _service(home)
     try:
@@ -110,14 +110,14 @@ def test_with_nothing_indexed_the_first_answer_says_indexing_goes_on(
     monkeypatch.setattr(index_module, "CHUNK_FILES", 1)
     home = _home(tmp_path, 3)
     go_on = threading.Event()
-    original = documents_module.read_text_in
+    original = documents_module.read_readable_path
 
-    def held(directory: Any, name: str) -> Any:
+    def held(path: str, **how: Any) -> Any:
         if threading.current_thread().name == "memtab-mcp-indexing":
             assert go_on.wait(30), "never let go on"
-        return original(directory, name)
+        return original(path, **how)
 
-    monkeypatch.setattr(documents_module, "read_text_in", held)
+    monkeypatch.setattr(documents_module, "read_readable_path", held)
     service = _service(home)
     try:
         answer = json.loads(service.call("search", {"query": "kestrel"}, "test").text)

@@ -74,13 +74,13 @@ def test_a_second_search_reads_only_what_changed_since(
     (demo.global_root / "birds.md").write_text("---\ndescription: Birds\n---\nThe ruff wades.\n")
     (demo.global_root / "tools" / "python.md").unlink()
     reads: list[str] = []
-    original = documents_module.read_text_in
+    original = documents_module.read_readable_path
 
-    def counting(directory: Any, name: str) -> Any:
-        reads.append(name)
-        return original(directory, name)
+    def counting(path: str, **how: Any) -> Any:
+        reads.append(path.rsplit("/", 1)[-1])
+        return original(path, **how)
 
-    monkeypatch.setattr(documents_module, "read_text_in", counting)
+    monkeypatch.setattr(documents_module, "read_readable_path", counting)
     again = searched(capsys, demo, "--mux-only", "ruff")["results"]
     assert [hit["path"] for hit in again] == ["/memories/global/birds.md"]
     assert reads == ["birds.md"]

@@ -24,6 +24,7 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import load_registry
 from support import memory_home
+from support.indexed import indexed_text
 from support.memory_home import MAIN, memory, scanned
 from support.processes import python_child
 
@@ -60,13 +61,13 @@ def test_the_window_reads_no_file_a_server_indexed_and_follows_other_programs(
         server.catalog.close()
     scan = scanned(home)
     reads: list[str] = []
-    original = documents_module.read_text_in
+    original = documents_module.read_readable_path
 
-    def counting(directory: Any, name: str) -> Any:
-        reads.append(name)
-        return original(directory, name)
+    def counting(path: str, **how: Any) -> Any:
+        reads.append(path.rsplit("/", 1)[-1])
+        return original(path, **how)
 
-    monkeypatch.setattr(documents_module, "read_text_in", counting)
+    monkeypatch.setattr(documents_module, "read_readable_path", counting)
     searcher = search.Searcher()
     python = key("/memories/global/tools/python.md")
     assert matched(searcher, scan, "ruff") == {python}
@@ -82,8 +83,8 @@ def test_the_window_reads_no_file_a_server_indexed_and_follows_other_programs(
     index = SearchIndex.of_home(home.root)
     try:  # the rows are the shared file's
         global_root = os.fspath(home.global_root)
-        assert "kestrel" in index.text(global_root, "/memories/global/birds.md")
-        assert index.text(global_root, "/memories/global/tools/python.md") == ""
+        assert "kestrel" in indexed_text(index, global_root, "/memories/global/birds.md")
+        assert indexed_text(index, global_root, "/memories/global/tools/python.md") == ""
     finally:
         index.close()
 
@@ -155,8 +156,8 @@ def test_a_server_writing_the_index_while_the_window_searches_costs_no_row(home:
         global_root = os.fspath(home.global_root)
         for number in range(written):
             row = f"/memories/global/w{number:03d}.md"
-            assert index.text(global_root, row) == f"written {number}: kestrel\n"
+            assert indexed_text(index, global_root, row) == f"written {number}: kestrel\n"
         project_root = os.fspath(home.project_root(memory_home.PROJECT))
-        assert "Body text" in index.text(project_root, "/memories/project/architecture.md")
+        assert "Body text" in indexed_text(index, project_root, "/memories/project/architecture.md")
     finally:
         index.close()

@@ -15,6 +15,7 @@ from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import SearchIndex, index_file_for
 from memtab.search_index.ranking import best_line, query_terms, tokens
 from memtab.search_index.substrings import SubstringReader
+from support.indexed import indexed_document, indexed_text
 
 ROOTS = ("r",)
 TEXTS = {
@@ -91,8 +92,8 @@ def test_the_line_and_snippet_shown_are_the_ones_holding_the_cjk_word() -> None:
 
 
 def test_the_index_keeps_the_texts_as_they_are_not_their_words(index: SearchIndex) -> None:
-    assert index.text("r", "zh.md") == TEXTS["zh.md"]
-    assert index.document("r", "ko.md") == (LABELS["ko.md"], TEXTS["ko.md"])
+    assert indexed_text(index, "r", "zh.md") == TEXTS["zh.md"]
+    assert indexed_document(index, "r", "ko.md") == (LABELS["ko.md"], TEXTS["ko.md"])
     [hit] = index.search("归档", ROOTS, limit=10)
     assert (hit.id, hit.text) == ("zh.md", TEXTS["zh.md"])
 
@@ -133,5 +134,24 @@ def test_the_index_of_the_older_version_is_removed_and_the_files_read_again(
         assert not older.exists() and not Path(f"{older}-wal").exists()
         assert index.refresh(files, ROOTS).read == len(files)  # every file read again
         assert found(index, "恢复") == ["zh.md"]
+    finally:
+        index.close()
+
+
+def test_a_run_asked_for_is_never_found_across_two_runs(tmp_path: Path) -> None:
+    # 恢复 and 复会 are two runs (a space parts them): 恢复会 is in neither; their bigrams
+    # stood in a row in the words all the same, and the index found it.
+    folder = tmp_path / "files"
+    folder.mkdir()
+    texts = {"two-runs.md": "恢复 复会\n", "one-run.md": "先恢复会话\n"}
+    files = []
+    for number, (key, text) in enumerate(texts.items()):
+        (folder / key).write_text(text, encoding="utf-8")
+        files.append(IndexedFile("r", key, key, str(folder / key), (len(text), 1, 1, number)))
+    index = SearchIndex(tmp_path / "index")
+    try:
+        index.refresh(files, ROOTS)
+        assert found(index, "恢复会") == ["one-run.md"]
+        assert found(index, "复会") == ["one-run.md", "two-runs.md"]
     finally:
         index.close()

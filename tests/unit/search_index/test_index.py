@@ -14,6 +14,7 @@ import pytest
 from memtab.search_index import documents as documents_module
 from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import CHUNK_FILES, SearchIndex
+from support.indexed import indexed_count
 from support.processes import python_child
 
 ROOTS = ("r",)
@@ -84,7 +85,7 @@ def test_a_refresh_past_its_budget_leaves_files_out_never_answers_their_old_text
         (folder / f"n{number:04d}.md").write_text("new words here\n")
     original = documents_module.readable_text
 
-    def slow_reading(file: IndexedFile) -> tuple[str, bytes | None]:
+    def slow_reading(file: IndexedFile) -> tuple[str, bytes, bytes | None]:
         now[0] += 0.01  # each read takes 10 ms of the fake clock
         return original(file)
 
@@ -172,7 +173,7 @@ def test_a_kill_mid_update_loses_only_its_commit(tmp_path: Path) -> None:
         child.kill()
         child.wait()
     index = SearchIndex(path)
-    assert len(index) == CHUNK_FILES  # the first commit, whole
+    assert indexed_count(index) == CHUNK_FILES  # the first commit, whole
     assert index.refresh(listed(folder), ROOTS).read == count - CHUNK_FILES
     assert len(found(index, "common")) == count
     assert found(index, f"word{count - 1}") == [f"n{count - 1:04d}.md"]
@@ -209,7 +210,7 @@ def test_two_processes_refresh_one_file_at_once_each_keeping_its_own_roots(
     for thread in threads:
         thread.join()
     assert failures == []
-    assert len(one) == 3 * (CHUNK_FILES + 50)  # the shared root's rows once
+    assert indexed_count(one) == 3 * (CHUNK_FILES + 50)  # the shared root's rows once
     assert len(found(one, "shared", one_roots)) == CHUNK_FILES + 50
     assert found(one, "theirs", one_roots) == []
     assert len(found(two, "theirs", two_roots)) == CHUNK_FILES + 50

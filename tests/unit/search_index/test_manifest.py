@@ -14,7 +14,7 @@ import pytest
 import tantivy
 
 from memtab.search_index import index as index_module
-from memtab.search_index.documents import IndexedFile, Stamp
+from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import CHUNK_FILES, SearchIndex, index_file_for
 from memtab.search_index.manifest import (
     MANIFEST_FIELD,
@@ -23,6 +23,9 @@ from memtab.search_index.manifest import (
     decode,
     encode,
 )
+from memtab.search_index.opening import writing
+from memtab.store.description_cache import Stamp
+from support.indexed import indexed_count
 
 
 def _files(root: str, stamps: dict[str, Stamp | None]) -> list[IndexedFile]:
@@ -76,7 +79,7 @@ def test_a_budgets_partial_commit_leaves_the_manifest_as_the_documents_are(
     assert refreshed.pending == CHUNK_FILES * 2
     stale, gone = SearchIndex(tmp_path / "index").stale_by_root({"r": stamps})
     assert len(stale) == CHUNK_FILES * 2 and gone == []
-    assert len(index) == CHUNK_FILES
+    assert indexed_count(index) == CHUNK_FILES
 
 
 @pytest.mark.expect_log("memtab.search_index.index", logging.WARNING, "rebuilt")
@@ -84,7 +87,7 @@ def test_a_damaged_manifest_has_the_index_rebuilt(tmp_path: Path) -> None:
     path = tmp_path / "index"
     index = SearchIndex(path)
     index.refresh(_files("r", {"a": (1, 1, 1, 1)}), ["r"])
-    with index._writer() as writer:  # a manifest damaged on disk
+    with writing(index) as writer:  # a manifest damaged on disk
         writer.delete_documents_by_query(
             tantivy.Query.term_query(index.schema, MANIFEST_FIELD, "r")
         )
@@ -96,19 +99,19 @@ def test_a_damaged_manifest_has_the_index_rebuilt(tmp_path: Path) -> None:
     generation = index.generation
     assert index.stale_by_root({"s": {}}) == (set(), [])
     assert index.generation == generation + 1  # rebuilt
-    assert len(index) == 0
+    assert indexed_count(index) == 0
 
 
-def test_the_index_of_version_3_is_removed_unless_it_holds_another_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("version", [3, 4])
+def test_an_index_of_an_older_version_is_removed_unless_it_holds_another_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
     monkeypatch.setenv("MEMTAB_CONFIG_DIR", os.fspath(tmp_path / "config"))
     homes = [tmp_path / "one", tmp_path / "two"]
     older = []
     for home in homes:
-        folder = index_file_for(home).with_name(
-            index_file_for(home).name.replace("search-v4-", "search-v3-")
-        )
+        name = index_file_for(home).name
+        folder = index_file_for(home).with_name(f"search-v{version}-{name.rpartition('-')[2]}")
         folder.mkdir(parents=True)
         (folder / "meta.json").write_text("{}")
         (folder / "0123456789abcdef0123456789abcdef.store").write_bytes(b"x")

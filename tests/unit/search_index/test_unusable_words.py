@@ -12,7 +12,12 @@ from pathlib import Path
 import pytest
 
 from memtab.search_index.index import SearchIndex
-from memtab.search_index.opening import IndexUnusableError, debug_words, why_unusable
+from memtab.search_index.opening import (
+    IndexUnusableError,
+    debug_words,
+    is_unusable,
+    why_unusable,
+)
 
 # tantivy's words, as the verifier's full tmpfs gave them and as Rust's std spells others.
 FULL = (
@@ -43,6 +48,15 @@ def test_tantivys_text_of_a_disk_error_is_said_in_plain_words(text: str) -> None
     wrapped.__cause__ = ValueError(text)
     assert why_unusable(wrapped) == SAID[text]
     assert text in debug_words(wrapped)  # the log keeps tantivy's own
+
+
+@pytest.mark.parametrize("text", list(SAID))
+def test_every_disk_error_said_in_plain_words_is_one_the_index_cannot_be_used_with(
+    text: str,
+) -> None:
+    # One list of the disk's errors: tantivy's `kind: PermissionDenied` with no OS error
+    # number was said in plain words, yet not known as a disk the index cannot use.
+    assert is_unusable(ValueError(text))
 
 
 def test_an_oserror_is_said_by_its_number() -> None:

@@ -29,10 +29,11 @@ from typing import TypeVar
 
 from memtab.components.search.searchables import ScanFiles, Searchable, roots_of, searchables
 from memtab.components.tree.scan import HomeScan
-from memtab.search_index.documents import IndexedFile, Stamp
+from memtab.search_index.documents import IndexedFile, trusted_stamp
 from memtab.search_index.index import SearchIndex, index_file_for
 from memtab.search_index.substrings import Key, SubstringReader
 from memtab.store import description_cache
+from memtab.store.description_cache import Stamp
 from memtab.store.files import read_file_content
 
 logger = logging.getLogger(__name__)
@@ -256,9 +257,6 @@ def _text_now(item: Searchable) -> str:
 def _stamp(path: str, racy_after_ns: int) -> Stamp | None:
     """A file's stamp now; None when it is gone or was modified too recently to trust one."""
     try:
-        info = os.lstat(path)
+        return trusted_stamp(os.lstat(path), racy_after_ns)
     except OSError:
         return None
-    if max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns:
-        return None
-    return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino
