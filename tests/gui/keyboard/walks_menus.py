@@ -77,6 +77,8 @@ def trust_letters(walk: Walk) -> WalkSteps:
     yield Keys("alt+b", until=QApplication.activeModalWidget)
     asked = QApplication.activeModalWidget()
     walk.note("asked", asked.windowTitle() if asked is not None else None)
+    if asked is not None:  # Escape typed before the window manager activates it is lost
+        yield Until(asked.isActiveWindow, "the dialog active")
     yield Keys("Escape", until=lambda: QApplication.activeModalWidget() is None)
 
 
