@@ -87,9 +87,6 @@ WORDS_NOTE = (
     f"{HELD_OUT_AGREEMENT[0] * 100:.0f}–{HELD_OUT_AGREEMENT[1] * 100:.0f} % of the time; "
     "asking the model (--model, or Ask the model too) sends it Claude Code's own request"
 )
-RETRIEVED_HEADER = (
-    "Retrieved for possible relevance — use only if it actually applies to what the user asked."
-)
 
 
 def manifest_line(topic: Topic) -> str:
