@@ -142,9 +142,10 @@ class TrustPanel(QWidget):
                 row = QTreeWidgetItem(part, [_text(one)])
                 row.setData(0, FOUND_ROLE, one)
                 row.setToolTip(0, _why(one))
-                for place in _places(one):
+                for said, place in _rows(one):
                     line = f":{place.line}" if place.line is not None else ""
-                    child = QTreeWidgetItem(row, [f"{place.path}{line} ({where_in_words(place)})"])
+                    shown = f"{said}{place.path}{line} ({where_in_words(place)})"
+                    child = QTreeWidgetItem(row, [shown])
                     child.setData(0, FOUND_ROLE, one)
                     child.setData(0, PLACE_ROLE, place)
                     if place.text:
@@ -253,8 +254,20 @@ def _places(found: Found) -> tuple[MemoryPlace, ...]:
     if isinstance(found, DuplicateGroup):
         return found.members
     if isinstance(found, Contradiction):
-        return (found.first.place, found.second.place)
+        return (*found.first.places, *found.second.places)
     return (found.place,)
+
+
+def _rows(found: Found) -> tuple[tuple[str, MemoryPlace], ...]:
+    """A finding's places, each as its row under the finding says it: a contradiction's
+    after the value its side states (every copy of a side is a place of it)."""
+    if isinstance(found, Contradiction):
+        return tuple(
+            (f"{side.value} · ", place)
+            for side in (found.first, found.second)
+            for place in side.places
+        )
+    return tuple(("", place) for place in _places(found))
 
 
 def _first_target(found: Found) -> Target:
