@@ -29,10 +29,10 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from memtab.components.files import ops as file_ops
+from memtab.components.files.each_step import EachStep
 from memtab.components.files.ops import OpResult, restore_file, restored_result
 from memtab.components.files.steps import (
     DeleteStep,
-    EachStep,
     MoveStep,
     PinStep,
     RemoveFilesStep,
