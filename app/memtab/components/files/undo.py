@@ -91,6 +91,11 @@ class UndoStack:
         with self._lock:
             return _take(self._steps, step)
 
+    def holds(self, step: UndoStep) -> bool:
+        """Whether this very step is still to be taken back (not undone, not pushed out)."""
+        with self._lock:
+            return any(each is step for each in self._steps)
+
     def peek_redo(self) -> UndoStep | None:
         """What Redo makes again (the last step taken back), or None."""
         with self._lock:
