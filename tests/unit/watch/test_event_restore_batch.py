@@ -187,9 +187,15 @@ def test_taking_the_restore_back_is_durable_together_each_file_recorded(
     assert rewritten[0].restored_from == rewritten[2].id  # what the burst wrote
     assert rewritten[1].sha256 == sha256_of(before["note35.md"])  # what it replaced, kept
 
+    fsyncs = calls_through(monkeypatch, os, "fsync")
     redone = redo_step(store.home, stack.peek_redo(), stack=stack)  # type: ignore[arg-type]
+    monkeypatch.undo()
     assert redone.ok, redone.message
     assert _texts(root) == before
+    assert len(fsyncs) < files  # Redo together too
+    assert store.is_pinned(vpath("/memories/global/note00.md"))  # its pin with it again
+    back = file_history(store, vpath("/memories/global/note00.md"))[0]
+    assert (back.op, back.restored_from) == ("restore", pinned[1].id)
     again = undo_step(store.home, stack.pop())  # type: ignore[arg-type]
     assert again.ok and again.message.endswith(f"{files} files turned back")
     assert _texts(root) == after
@@ -207,7 +213,7 @@ def test_taking_the_restore_back_together_leaves_what_was_changed_since(
     (root / "note31.md").write_text("# Note 31, edited since\n", "utf-8")
 
     fsyncs = calls_through(monkeypatch, os, "fsync")
-    undone = undo_step(store.home, stack.pop())  # type: ignore[arg-type]
+    undone = undo_step(store.home, stack.pop(), stack=stack)  # type: ignore[arg-type]
     monkeypatch.undo()
 
     files = DELETED + REWRITTEN
@@ -220,3 +226,9 @@ def test_taking_the_restore_back_together_leaves_what_was_changed_since(
     assert not (root / "note02.md").exists()
     assert (root / "note32.md").read_text("utf-8") == "# merged\n"
     assert before["note32.md"] != b"# merged\n"
+
+    (root / "note02.md").write_text("# Note 2, written again by an agent\n", "utf-8")
+    redone = redo_step(store.home, stack.peek_redo(), stack=stack)  # type: ignore[arg-type]
+    assert redone.ok and "/memories/global/note02.md exists again; kept" in redone.message
+    assert (root / "note02.md").read_text("utf-8") == "# Note 2, written again by an agent\n"
+    assert (root / "note03.md").read_bytes() == before["note03.md"]

@@ -8,7 +8,12 @@ of taking back one (`RemoveStep`, `RestoreStep`): each file only while it holds 
 restore wrote (checked under the scope lock), what it holds kept in history first, each
 change recorded (a file given back its content as a restore of that version, a removed
 file as a deletion, to Recently deleted with its pins), and the step that turns it around
-built from what was recorded, so Redo makes it again. Other agents' files, and an undo
+built from what was recorded, so Redo makes it again. Redo of it is batched the same way:
+a removed file comes back (`BringBackStep`) only where nothing took its place, from the
+newest version that held it — history's index read once a scope, not once a file — with
+the pins its deletion kept (one at a time, files came back unpinned, and a window
+watching them saw files appear unrecorded for seconds and badged them "another
+program"). Other agents' files, a file history followed through a rename, and an undo
 made without history's copy (`allow_unkept`), are taken back one at a time.
 """
 
@@ -31,12 +36,13 @@ from memtab.components.files.steps import (
 )
 from memtab.file_protocol.memory_file import MuxFile
 from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.paths import Scope
 from memtab.store.restore.bulk_restore import Restore, RestoreResult, restore_contents
 from memtab.store.restore.from_history import content_of
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
 
-_Batched = RemoveStep | RestoreStep
+_Batched = RemoveStep | RestoreStep | BringBackStep
 
 
 @contextmanager
@@ -110,8 +116,9 @@ def _apply_batched(steps: Sequence[UndoStep]) -> dict[int, Applied]:
     """The steps over mux's files applied a scope at a time, by the index of each (the
     others, and any whose content history lost, are left to be applied alone)."""
     scopes: dict[tuple[int, Scope], list[_Taking]] = {}
+    histories = _Histories()
     for index, step in enumerate(steps):
-        taking = _taking(index, step)
+        taking = _taking(index, step, histories)
         if taking is not None:
             scope = taking.item.path.scope
             assert scope is not None
@@ -133,11 +140,33 @@ def _apply_batched(steps: Sequence[UndoStep]) -> dict[int, Applied]:
     return applied
 
 
-def _taking(index: int, step: UndoStep) -> _Taking | None:
+class _Histories:
+    """Each scope's history index, read once for the whole step."""
+
+    def __init__(self) -> None:
+        self._read: dict[tuple[int, Scope], dict[str, list[Version]]] = {}
+
+    def of(self, file: MuxFile) -> list[Version]:
+        """The versions recorded at `file`'s path, newest first."""
+        scope = file.path.scope
+        assert scope is not None
+        by_path = self._read.get((id(file.store), scope))
+        if by_path is None:
+            by_path = self._read[(id(file.store), scope)] = {}
+            try:
+                key = file.store.history_key(scope)
+            except MemoryStoreError:
+                return []
+            for version in ScopeHistory(file.store.home, key).versions():
+                by_path.setdefault(version.path, []).insert(0, version)
+        return by_path.get(str(file.path), [])
+
+
+def _taking(index: int, step: UndoStep, histories: _Histories) -> _Taking | None:
     """`step` as an item of its scope's batch, or None when it is applied alone."""
-    if type(step) not in (RemoveStep, RestoreStep):
+    if type(step) not in (RemoveStep, RestoreStep, BringBackStep):
         return None
-    assert isinstance(step, RemoveStep | RestoreStep)
+    assert isinstance(step, _Batched)
     file = step.file
     if not isinstance(file, MuxFile) or file.path.scope is None:
         return None
@@ -145,6 +174,8 @@ def _taking(index: int, step: UndoStep) -> _Taking | None:
         if step.created_folders:
             return None  # its folders go with it: `MemoryFile.remove_created`
         return _Taking(index, step, file, Restore(file.path, None, step.sha256))
+    if isinstance(step, BringBackStep):
+        return _bringing_back(index, step, file, histories.of(file))
     if step.before.deleted:
         return None
     try:
@@ -152,6 +183,25 @@ def _taking(index: int, step: UndoStep) -> _Taking | None:
     except (MemoryStoreError, OSError):
         return None  # alone, it says what history lost
     item = Restore(file.path, data, step.sha256, restored_from=step.before.id)
+    return _Taking(index, step, file, item)
+
+
+def _bringing_back(
+    index: int, step: BringBackStep, file: MuxFile, versions: list[Version]
+) -> _Taking | None:
+    """A removed file brought back as `BringBackStep` brings it (only where nothing is),
+    with the pins and usage its removal kept."""
+    version = next((v for v in versions if not v.deleted and v.sha256 == step.sha256), None)
+    if version is None:
+        return None  # alone, it says history keeps no copy (or follows a rename)
+    removal = versions[0]
+    kept = removal.deleted and removal.sha256 == step.sha256
+    meta = removal.meta if kept else None
+    try:
+        data = content_of(file.store.home, version)
+    except (MemoryStoreError, OSError):
+        return None
+    item = Restore(file.path, data, None, restored_from=version.id, meta=meta)
     return _Taking(index, step, file, item)
 
 
@@ -165,11 +215,20 @@ def _outcome(
     step, file, path = taking.step, taking.file, taking.item.path
     key = file.ref.key
     failed = f"Undo of {step.description} failed"
+    if isinstance(step, BringBackStep):
+        failed = f"Redo of {step.description} failed"
     if path in result.changed:
+        if isinstance(step, BringBackStep):
+            return Applied(OpResult(failed, error=f"{key} exists again; kept"))
         since = f" since it was {step.made}" if isinstance(step, RemoveStep) else " since"
         return Applied(OpResult(failed, error=f"{key} changed{since}; kept"))
     if path not in result.written:
         return Applied(OpResult(failed, error=result.failed.get(path, "it was not written")))
+    if isinstance(step, BringBackStep):
+        if not taking.item.meta:  # else its uses came back with it
+            file.store.record_write(path)
+        brought = OpResult(f"Restored {key}", created=file.ref, touched=touched)
+        return Applied(brought, step.turned(RemoveStep))
     if isinstance(step, RemoveStep):
         return Applied(
             OpResult(f"Removed the {step.noun} {key}", touched=touched),
