@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
+from memtab.components.files.steps import UndoStep
 from memtab.components.history.burst_news import NewsRead
 from memtab.components.history.deleted import (
     DeletedFile,
@@ -124,19 +125,28 @@ def deleted_preview(home: Home, file: DeletedFile, _ctx: JobContext) -> DeletedP
 
 
 def restore_burst(
+    home: Home, event: ChangeEvent, only: frozenset[str] | None, _ctx: JobContext
+) -> EventRestore:
+    """Put back what a burst deleted or rewrote (`only`: those of its files; None: all)."""
+    return restore_event(home, event, only)
+
+
+def restore_burst_undoably(
     home: Home,
     event: ChangeEvent,
     only: frozenset[str] | None,
     _ctx: JobContext,
     *,
-    stack: undo.UndoStack | None = None,
-) -> EventRestore:
-    """Put back what a burst deleted or rewrote (`only`: those of its files; None: all);
-    with the window's `stack`, as one step Edit → Undo takes back."""
-    if stack is None:
-        return restore_event(home, event, only)
+    stack: undo.UndoStack,
+) -> tuple[EventRestore, UndoStep | None]:
+    """`restore_burst` as one step Edit → Undo takes back, on the window's `stack`; that
+    step (None: nothing was put back, so there is none) — what a line saying "Edit → Undo
+    takes it back" is true of while the stack holds it. Run on the file-operation worker,
+    the one thread that pushes steps: the newest after the restore is its own."""
+    newest = stack.peek()
     restored, _said = undo.restore_event(stack, home, event, only)
-    return restored
+    step = stack.peek()
+    return restored, step if step is not newest else None
 
 
 def restore_deleted_file(

@@ -61,3 +61,10 @@ def test_a_mass_change_is_news_restored_whole_and_undone_whole(
     assert undo.text().startswith("&Undo restore of Claude Code removed 20 files")
     undo.trigger()
     wait_for(qtbot, lambda: not any(topic.exists() for topic in topics))
+    # The line offered an undo now taken: it goes, never left to offer it again.
+    wait_for(qtbot, lambda: bar.isHidden())
+    redo = window.context.actions.action("files.redo")
+    support.refresh_menus(qtbot, window)
+    redo.trigger()
+    wait_for(qtbot, lambda: all(topic.exists() for topic in topics))
+    assert bar.isHidden()

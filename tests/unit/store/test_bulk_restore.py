@@ -204,3 +204,33 @@ def test_what_the_caller_left_unflushed_is_durable_before_the_first_file_is_publ
     flushes = FILESYSTEM_FLUSH_WORKS and not fsynced
     assert before.count("fsync import.json") == (0 if flushes else 1)
     assert before.count("flush") == (1 if flushes else 0)
+
+
+def test_files_are_removed_only_over_what_was_seen_with_their_pins_kept(
+    store: MemoryStore,
+) -> None:
+    store.create_file(vpath(f"{G}/gone.md"), "gone\n")
+    store.set_pinned(vpath(f"{G}/gone.md"), True)
+    store.create_file(vpath(f"{G}/edited.md"), "seen\n")
+    (store.root(Scope.GLOBAL) / "edited.md").write_text("an agent wrote meanwhile\n")
+    store.create_file(vpath(f"{G}/kept.md"), "old\n")
+    removals = [
+        Restore(vpath(f"{G}/gone.md"), None, sha256_of(b"gone\n")),
+        Restore(vpath(f"{G}/edited.md"), None, sha256_of(b"seen\n")),
+    ]
+
+    done = restore_contents(
+        store, Scope.GLOBAL, [*removals, _restore(f"{G}/kept.md", b"new\n", b"old\n")]
+    )
+
+    assert sorted(str(p) for p in done.written) == [f"{G}/gone.md", f"{G}/kept.md"]
+    assert [str(p) for p in done.changed] == [f"{G}/edited.md"]
+    assert store.read_whole(vpath(f"{G}/gone.md")) is None
+    assert store.read_whole(vpath(f"{G}/edited.md")) == b"an agent wrote meanwhile\n"
+    assert store.read_whole(vpath(f"{G}/kept.md")) == b"new\n"
+    (deletion, created) = file_history(store, vpath(f"{G}/gone.md"))[:2]
+    assert (deletion.op, deletion.deleted, deletion.sha256) == ("delete", True, created.sha256)
+    assert deletion.meta is not None and deletion.meta.get("pinned") is True
+    assert store.meta_key(vpath(f"{G}/gone.md")) not in store.meta.load()  # forgotten
+    with pytest.raises(ValueError, match="names the content it removes"):
+        restore_contents(store, Scope.GLOBAL, [Restore(vpath(f"{G}/kept.md"), None, None)])

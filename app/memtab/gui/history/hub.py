@@ -49,6 +49,7 @@ from PySide6.QtWidgets import QDockWidget
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
+from memtab.components.files.steps import UndoStep
 from memtab.components.history.burst_news import NewsRead
 from memtab.components.history.deleted import DeletedFile
 from memtab.components.history.hub_turns import PanelAway, RecordingWait, batch_routes
@@ -67,7 +68,7 @@ from memtab.operations.history import (
     catch_up_runs_log,
     record_outside_changes,
     recording,
-    restore_burst,
+    restore_burst_undoably,
     restore_deleted_file,
 )
 from memtab.sources.model import Source
@@ -269,9 +270,18 @@ class HistoryHub(QObject):
         """Put back what a burst deleted or rewrote (`only`: those of its files), in order
         with the window's file operations and as one step Edit → Undo takes back; `done`
         is told what it did."""
-        job = functools.partial(
-            restore_burst, self._home, event, only, stack=self._context.undo_stack
-        )
+        self._restore_burst(event, only, lambda outcome: done(outcome[0]), failed)
+
+    def _restore_burst(
+        self,
+        event: ChangeEvent,
+        only: frozenset[str] | None,
+        done: Callable[[tuple[EventRestore, UndoStep | None]], None],
+        failed: Callable[[str], None],
+    ) -> None:
+        """`restore_burst`, `done` told the step it pushed too."""
+        stack = self._context.undo_stack
+        job = functools.partial(restore_burst_undoably, self._home, event, only, stack=stack)
         self._context.file_ops.decide(job, done, failed)
 
     @Slot(object)
@@ -279,13 +289,17 @@ class HistoryHub(QObject):
         notices = self.notices
         assert notices is not None
 
-        def done(result: EventRestore) -> None:
-            notices.restored(restored_words(result) + " — Edit → Undo takes it back")
+        def done(outcome: tuple[EventRestore, UndoStep | None]) -> None:
+            result, step = outcome
+            if step is None:  # nothing put back: nothing to take back
+                notices.restored(restored_words(result))
+            else:
+                notices.restored(restored_words(result) + " — Edit → Undo takes it back", step)
 
         def failed(message: str) -> None:
             notices.restored(f"Restoring what {event.words()} failed: {message}")
 
-        self.restore_burst(event, None, done, failed)
+        self._restore_burst(event, None, done, failed)
 
     @Slot(str)
     def review_burst(self, burst_id: str) -> None:

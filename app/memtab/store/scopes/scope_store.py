@@ -341,6 +341,15 @@ class ScopeStore(ScopeView):
             return
         self._update_meta(path, lambda: self.meta.drop_subtree(key))
 
+    def forget_metas(self, paths: Sequence[VirtualPath]) -> None:
+        """`forget_meta` of each of `paths` (removed together), in one update of
+        memory-meta.json (inside `writes_counted_once`, with its own)."""
+        if self._counted_later is not None:
+            self._counted_later += [(path, self.meta_key(path), True) for path in paths]
+        elif paths:
+            keys = [self.meta_key(path) for path in paths]
+            self._update_meta(paths[0], lambda: self.meta.drop_subtrees(keys))
+
     @contextlib.contextmanager
     def writes_counted_once(self) -> Iterator[None]:
         """The writes made through this store inside are counted as uses, and the files it
