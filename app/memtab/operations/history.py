@@ -131,6 +131,16 @@ def restore_burst(
     return restore_event(home, event, only)
 
 
+@dataclass(frozen=True)
+class BurstRestored:
+    """What `restore_burst_undoably` did: the restore, its undo step, and the files it
+    wrote (physical paths: the user's own writes, never an agent's change)."""
+
+    restored: EventRestore
+    step: UndoStep | None
+    written: tuple[str, ...]
+
+
 def restore_burst_undoably(
     home: Home,
     event: ChangeEvent,
@@ -138,15 +148,15 @@ def restore_burst_undoably(
     _ctx: JobContext,
     *,
     stack: undo.UndoStack,
-) -> tuple[EventRestore, UndoStep | None]:
+) -> BurstRestored:
     """`restore_burst` as one step Edit → Undo takes back, on the window's `stack`; that
     step (None: nothing was put back, so there is none) — what a line saying "Edit → Undo
     takes it back" is true of while the stack holds it. Run on the file-operation worker,
     the one thread that pushes steps: the newest after the restore is its own."""
     newest = stack.peek()
-    restored, _said = undo.restore_event(stack, home, event, only)
+    restored, said = undo.restore_event(stack, home, event, only)
     step = stack.peek()
-    return restored, step if step is not newest else None
+    return BurstRestored(restored, step if step is not newest else None, said.touched)
 
 
 def restore_deleted_file(

@@ -226,7 +226,7 @@ def _outcome(
         return Applied(OpResult(failed, error=result.failed.get(path, "it was not written")))
     if isinstance(step, BringBackStep):
         if not taking.item.meta:  # else its uses came back with it
-            file.store.record_write(path)
+            file.store.record_write(path, created=True)  # brought back where none was
         brought = OpResult(f"Restored {key}", created=file.ref, touched=touched)
         return Applied(brought, step.turned(RemoveStep))
     if isinstance(step, RemoveStep):

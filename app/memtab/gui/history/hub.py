@@ -49,7 +49,6 @@ from PySide6.QtWidgets import QDockWidget
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
-from memtab.components.files.steps import UndoStep
 from memtab.components.history.burst_news import NewsRead
 from memtab.components.history.deleted import DeletedFile
 from memtab.components.history.hub_turns import PanelAway, RecordingWait, batch_routes
@@ -64,6 +63,7 @@ from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK
 from memtab.operations.history import (
+    BurstRestored,
     burst_news,
     catch_up_runs_log,
     record_outside_changes,
@@ -270,27 +270,34 @@ class HistoryHub(QObject):
         """Put back what a burst deleted or rewrote (`only`: those of its files), in order
         with the window's file operations and as one step Edit → Undo takes back; `done`
         is told what it did."""
-        self._restore_burst(event, only, lambda outcome: done(outcome[0]), failed)
+        self._restore_burst(event, only, lambda outcome: done(outcome.restored), failed)
 
     def _restore_burst(
         self,
         event: ChangeEvent,
         only: frozenset[str] | None,
-        done: Callable[[tuple[EventRestore, UndoStep | None]], None],
+        done: Callable[[BurstRestored], None],
         failed: Callable[[str], None],
     ) -> None:
-        """`restore_burst`, `done` told the step it pushed too."""
+        """`restore_burst`, `done` told the step it pushed too. What it wrote is the user's
+        own change (no file of it badged as mux's or another program's)."""
+        file_ops = self._context.file_ops
         stack = self._context.undo_stack
         job = functools.partial(restore_burst_undoably, self._home, event, only, stack=stack)
-        self._context.file_ops.decide(job, done, failed)
+
+        def restored(outcome: BurstRestored) -> None:
+            file_ops.wrote(outcome.written)
+            done(outcome)
+
+        file_ops.decide(job, restored, failed)
 
     @Slot(object)
     def _on_notices_restore_all_requested(self, event: ChangeEvent) -> None:
         notices = self.notices
         assert notices is not None
 
-        def done(outcome: tuple[EventRestore, UndoStep | None]) -> None:
-            result, step = outcome
+        def done(outcome: BurstRestored) -> None:
+            result, step = outcome.restored, outcome.step
             if step is None:  # nothing put back: nothing to take back
                 notices.restored(restored_words(result))
             else:
