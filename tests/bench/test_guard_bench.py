@@ -7,8 +7,8 @@ of them in one run (a consolidator gone wrong). Measured from the end of that ru
 - `memtab watch`'s recorder (in this process, its own thread): to its notification;
 - the window (no recorder running: it records after its scans, as it does alone, with the
   window's own watcher settings): to the notice over the tree;
-and what putting the 745 files back costs (`restore_event`, with its undo step), and taking
-that back (Edit → Undo): wall and CPU, with the load.
+and what putting the 745 files back costs (`restore_event`, with its undo step), taking
+that back (Edit → Undo) and making it again (Edit → Redo): wall and CPU, with the load.
 Reported, never asserted.
 """
 
@@ -28,7 +28,7 @@ from pytestqt.qtbot import QtBot
 from bench.table import Row, record
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory
-from memtab.components.files.undo import UndoStack, restore_event, undo_step
+from memtab.components.files.undo import UndoStack, redo_step, restore_event, undo_step
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.window import keys
 from memtab.store.catch_up.external import record_external
@@ -142,7 +142,7 @@ def test_restoring_a_mass_change(tmp_path: Path) -> None:
     assert step is not None
     load = os.getloadavg()[0]
     started, started_cpu = time.perf_counter(), time.process_time()
-    undone = undo_step(home, step)
+    undone = undo_step(home, step, stack=stack)
     spent, cpu = time.perf_counter() - started, time.process_time() - started_cpu
     assert undone.ok and undone.message.endswith(f"{DELETED + REWRITTEN} files turned back")
     record(
@@ -154,6 +154,23 @@ def test_restoring_a_mass_change(tmp_path: Path) -> None:
         ),
     )
     print(f"its undo: {spent:.2f} s, {cpu:.2f} s CPU, load {load:.1f}")
+
+    again = stack.peek_redo()
+    assert again is not None
+    load = os.getloadavg()[0]
+    started, started_cpu = time.perf_counter(), time.process_time()
+    redone = redo_step(home, again, stack=stack)
+    spent, cpu = time.perf_counter() - started, time.process_time() - started_cpu
+    assert redone.ok and redone.message.endswith(f"{DELETED + REWRITTEN} files turned back")
+    record(
+        "guard-redo",
+        Row(
+            "guard: Edit → Redo of that Restore all",
+            f"{spent:.2f} s ({cpu:.2f} s CPU, load {load:.1f})",
+            "—",
+        ),
+    )
+    print(f"its redo: {spent:.2f} s, {cpu:.2f} s CPU, load {load:.1f}")
 
 
 def test_the_window_shows_a_mass_change(

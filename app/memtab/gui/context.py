@@ -229,7 +229,7 @@ class WindowContext:
             # window's features have imported them (the file actions, history)
             from memtab.gui.tasks.file_ops import FileParts
 
-            self._file_parts = FileParts(self.jobs, self._owner)
+            self._file_parts = FileParts(self.jobs, self._owner, self.own_writes)
         return self._file_parts
 
     @property

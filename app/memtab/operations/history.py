@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
+from memtab.components.files.steps import UndoStep
 from memtab.components.history.burst_news import NewsRead
 from memtab.components.history.deleted import (
     DeletedFile,
@@ -124,19 +125,38 @@ def deleted_preview(home: Home, file: DeletedFile, _ctx: JobContext) -> DeletedP
 
 
 def restore_burst(
+    home: Home, event: ChangeEvent, only: frozenset[str] | None, _ctx: JobContext
+) -> EventRestore:
+    """Put back what a burst deleted or rewrote (`only`: those of its files; None: all)."""
+    return restore_event(home, event, only)
+
+
+@dataclass(frozen=True)
+class BurstRestored:
+    """What `restore_burst_undoably` did: the restore, its undo step, and the files it
+    wrote (physical paths: the user's own writes, never an agent's change)."""
+
+    restored: EventRestore
+    step: UndoStep | None
+    written: tuple[str, ...]
+
+
+def restore_burst_undoably(
     home: Home,
     event: ChangeEvent,
     only: frozenset[str] | None,
     _ctx: JobContext,
     *,
-    stack: undo.UndoStack | None = None,
-) -> EventRestore:
-    """Put back what a burst deleted or rewrote (`only`: those of its files; None: all);
-    with the window's `stack`, as one step Edit → Undo takes back."""
-    if stack is None:
-        return restore_event(home, event, only)
-    restored, _said = undo.restore_event(stack, home, event, only)
-    return restored
+    stack: undo.UndoStack,
+) -> BurstRestored:
+    """`restore_burst` as one step Edit → Undo takes back, on the window's `stack`; that
+    step (None: nothing was put back, so there is none) — what a line saying "Edit → Undo
+    takes it back" is true of while the stack holds it. Run on the file-operation worker,
+    the one thread that pushes steps: the newest after the restore is its own."""
+    newest = stack.peek()
+    restored, said = undo.restore_event(stack, home, event, only)
+    step = stack.peek()
+    return BurstRestored(restored, step if step is not newest else None, said.touched)
 
 
 def restore_deleted_file(

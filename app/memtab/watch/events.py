@@ -502,7 +502,7 @@ class _ScopeBatch:
             if item.path in written:
                 outcome.file = MuxFile(self.store, item.path)
                 if not item.meta:  # else its uses came back with it
-                    self.store.record_write(item.path)
+                    self.store.record_write(item.path, created=item.expected_sha256 is None)
             elif item.path in changed:
                 deleted = outcome.taken.last.deleted
                 outcome.why = "a file is there again" if deleted else "it changed again since"

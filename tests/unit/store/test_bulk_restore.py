@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -204,3 +206,82 @@ def test_what_the_caller_left_unflushed_is_durable_before_the_first_file_is_publ
     flushes = FILESYSTEM_FLUSH_WORKS and not fsynced
     assert before.count("fsync import.json") == (0 if flushes else 1)
     assert before.count("flush") == (1 if flushes else 0)
+
+
+def test_files_are_removed_only_over_what_was_seen_with_their_pins_kept(
+    store: MemoryStore,
+) -> None:
+    store.create_file(vpath(f"{G}/gone.md"), "gone\n")
+    store.set_pinned(vpath(f"{G}/gone.md"), True)
+    store.create_file(vpath(f"{G}/edited.md"), "seen\n")
+    (store.root(Scope.GLOBAL) / "edited.md").write_text("an agent wrote meanwhile\n")
+    store.create_file(vpath(f"{G}/kept.md"), "old\n")
+    removals = [
+        Restore(vpath(f"{G}/gone.md"), None, sha256_of(b"gone\n")),
+        Restore(vpath(f"{G}/edited.md"), None, sha256_of(b"seen\n")),
+    ]
+
+    done = restore_contents(
+        store, Scope.GLOBAL, [*removals, _restore(f"{G}/kept.md", b"new\n", b"old\n")]
+    )
+
+    assert sorted(str(p) for p in done.written) == [f"{G}/gone.md", f"{G}/kept.md"]
+    assert [str(p) for p in done.changed] == [f"{G}/edited.md"]
+    assert store.read_whole(vpath(f"{G}/gone.md")) is None
+    assert store.read_whole(vpath(f"{G}/edited.md")) == b"an agent wrote meanwhile\n"
+    assert store.read_whole(vpath(f"{G}/kept.md")) == b"new\n"
+    (deletion, created) = file_history(store, vpath(f"{G}/gone.md"))[:2]
+    assert (deletion.op, deletion.deleted, deletion.sha256) == ("delete", True, created.sha256)
+    assert deletion.meta is not None and deletion.meta.get("pinned") is True
+    assert store.meta_key(vpath(f"{G}/gone.md")) not in store.meta.load()  # forgotten
+    with pytest.raises(ValueError, match="names the content it removes"):
+        restore_contents(store, Scope.GLOBAL, [Restore(vpath(f"{G}/kept.md"), None, None)])
+
+
+_KILLED_WHILE_PUBLISHING = """
+import os, sys
+from memtab.store.home import Home
+from memtab.store.paths import Scope, parse_file_path
+from memtab.store.restore import bulk_restore
+from memtab.store.restore.from_history import file_history
+from memtab.store.scopes.memory import MemoryStore
+
+store = MemoryStore(Home(sys.argv[1]))
+path = parse_file_path(sys.argv[2])
+deletion, created = file_history(store, path)[:2]
+item = bulk_restore.Restore(path, b"gone\\n", None, restored_from=created.id, meta=deletion.meta)
+bulk_restore._publish = lambda *args, **kwargs: os._exit(9)  # killed before it is there
+bulk_restore.restore_contents(store, Scope.GLOBAL, [item])
+"""
+
+
+@pytest.mark.parametrize("create", ["create_file", "save", "restore_content"])
+def test_a_file_created_where_a_killed_restore_gave_pins_back_starts_unpinned(
+    store: MemoryStore, create: str
+) -> None:
+    """A restore killed after it gave a deleted file's pins back and before the file was
+    there leaves an entry for no file; a file made there later is a new file: unpinned,
+    one use, never the old one's pin and usage (nor counted pinned by the guard)."""
+    path = vpath(f"{G}/gone.md")
+    store.create_file(path, "gone\n")
+    store.set_pinned(path, True)
+    store.delete(path)
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_WHILE_PUBLISHING, str(store.home.root), str(path)],
+        check=False,
+    )
+    assert killed.returncode == 9
+    assert store.read_whole(path) is None
+    assert store.meta.load()[store.meta_key(path)].pinned  # what the kill left
+
+    if create == "create_file":
+        store.create_file(path, "a new note\n")
+    elif create == "save":
+        store.save(path, "a new note\n", None)
+    else:
+        store.restore_content(path, b"a new note\n", expected_sha256=None, op="create")
+
+    entry = store.meta.load()[store.meta_key(path)]
+    assert (entry.pinned, entry.access_count) == (False, 1)
+    assert entry.last_write_at is not None
+    assert store.pinned_within(path) == []

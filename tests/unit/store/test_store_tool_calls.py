@@ -72,7 +72,7 @@ def test_a_failing_usage_update_does_not_fail_a_done_edit(
 ) -> None:
     create(tool, f"{G}/a.md", "one")
 
-    def broken(key: str) -> None:
+    def broken(key: str, **_how: object) -> None:
         raise PermissionError(13, "Permission denied", "memory-meta.json")
 
     monkeypatch.setattr(tool.store.meta, "record_write", broken)

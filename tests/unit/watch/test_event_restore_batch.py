@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from memtab.components.files.undo import UndoStack, restore_event, undo_step
+from memtab.components.files.undo import UndoStack, redo_step, restore_event, undo_step
 from memtab.store.catch_up import external
 from memtab.store.catch_up.external import record_external
+from memtab.store.history.blobs import sha256_of
 from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.restore.from_history import file_history
@@ -154,3 +155,80 @@ def test_taking_the_restore_back_updates_the_uses_once(
     entries = store.meta.load()
     now = entries[store.meta_key(vpath("/memories/global/note35.md"))]
     assert now.access_count == rewritten.access_count + 1  # the undo's write counted
+
+
+def test_taking_the_restore_back_is_durable_together_each_file_recorded(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, before = _burst(tmp_path, clock)
+    root = store.root(Scope.GLOBAL)
+    after = _texts(root)
+    (event,) = change_events(store.home)
+    stack = UndoStack()
+    restore_event(stack, store.home, event)
+    clock.now += 60_000
+
+    fsyncs = calls_through(monkeypatch, os, "fsync")
+    reads = calls_through(monkeypatch, MetaStore, "snapshot")
+    undone = undo_step(store.home, stack.pop(), stack=stack)  # type: ignore[arg-type]
+    monkeypatch.undo()
+
+    files = DELETED + REWRITTEN
+    assert undone.ok and undone.message.endswith(f"{files} files turned back")
+    assert _texts(root) == after
+    assert len(fsyncs) < files  # one by one: five each (200)
+    assert len(reads) == 1  # memory-meta.json read once for the pins kept, not once a file
+    pinned = file_history(store, vpath("/memories/global/note00.md"))
+    assert (pinned[0].op, pinned[0].actor, pinned[0].deleted) == ("delete", "user", True)
+    assert pinned[0].sha256 == pinned[1].sha256  # what the restore wrote is kept
+    assert pinned[0].meta is not None and pinned[0].meta.get("pinned") is True
+    rewritten = file_history(store, vpath("/memories/global/note35.md"))
+    assert (rewritten[0].op, rewritten[0].actor) == ("restore", "user")
+    assert rewritten[0].restored_from == rewritten[2].id  # what the burst wrote
+    assert rewritten[1].sha256 == sha256_of(before["note35.md"])  # what it replaced, kept
+
+    fsyncs = calls_through(monkeypatch, os, "fsync")
+    redone = redo_step(store.home, stack.peek_redo(), stack=stack)  # type: ignore[arg-type]
+    monkeypatch.undo()
+    assert redone.ok, redone.message
+    assert _texts(root) == before
+    assert len(fsyncs) < files  # Redo together too
+    assert store.is_pinned(vpath("/memories/global/note00.md"))  # its pin with it again
+    back = file_history(store, vpath("/memories/global/note00.md"))[0]
+    assert (back.op, back.restored_from) == ("restore", pinned[1].id)
+    again = undo_step(store.home, stack.pop())  # type: ignore[arg-type]
+    assert again.ok and again.message.endswith(f"{files} files turned back")
+    assert _texts(root) == after
+
+
+def test_taking_the_restore_back_together_leaves_what_was_changed_since(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, before = _burst(tmp_path, clock)
+    root = store.root(Scope.GLOBAL)
+    (event,) = change_events(store.home)
+    stack = UndoStack()
+    restore_event(stack, store.home, event)
+    (root / "note01.md").write_text("# Note 1, edited since\n", "utf-8")
+    (root / "note31.md").write_text("# Note 31, edited since\n", "utf-8")
+
+    fsyncs = calls_through(monkeypatch, os, "fsync")
+    undone = undo_step(store.home, stack.pop(), stack=stack)  # type: ignore[arg-type]
+    monkeypatch.undo()
+
+    files = DELETED + REWRITTEN
+    assert len(fsyncs) < files  # the others still together
+    assert undone.ok and f"{files - 2} of {files} files turned back" in undone.message
+    assert "/memories/global/note01.md changed since it was created; kept" in undone.message
+    assert "/memories/global/note31.md changed since; kept" in undone.message
+    assert (root / "note01.md").read_text("utf-8") == "# Note 1, edited since\n"
+    assert (root / "note31.md").read_text("utf-8") == "# Note 31, edited since\n"
+    assert not (root / "note02.md").exists()
+    assert (root / "note32.md").read_text("utf-8") == "# merged\n"
+    assert before["note32.md"] != b"# merged\n"
+
+    (root / "note02.md").write_text("# Note 2, written again by an agent\n", "utf-8")
+    redone = redo_step(store.home, stack.peek_redo(), stack=stack)  # type: ignore[arg-type]
+    assert redone.ok and "/memories/global/note02.md exists again; kept" in redone.message
+    assert (root / "note02.md").read_text("utf-8") == "# Note 2, written again by an agent\n"
+    assert (root / "note03.md").read_bytes() == before["note03.md"]

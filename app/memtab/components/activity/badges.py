@@ -9,6 +9,11 @@ move takes the badges under the old path away. Badges are physical paths, the sa
 spelling as `TreeNode.physical`, and survive a restart (`saved` / `restore`, kept in
 the UI state) until the user opens the file.
 
+A file operation of the window (Restore all, Edit → Undo and Redo, a restore from
+Recently deleted) is the user's own change wherever a scan saw it: it notes what it wrote
+when it ends (`OwnWrites.written`), which takes away a badge a scan gave meanwhile
+(`written_by_user`).
+
 Who changed a file, in this order:
 1. Memtab's writer or consolidator, when this window ran them: the window `claim`s the
    files a run wrote (from the run's result or journal record) — before or after the
@@ -185,6 +190,16 @@ class AgentEdits:
                 shown[physical] = Badge(actor=actor, at_ms=badge.at_ms)
                 changed = True
         return changed
+
+    def written_by_user(self, physical: Iterable[str]) -> bool:
+        """A file operation of this window (the user's: a restore, its undo or redo) has
+        written these files: their badges go, also one a scan gave while it wrote (it
+        counted the change as mux's, whose `lastWriteAt` the restore set, or another
+        program's). A scan after it knows them from `OwnWrites`. True if any went."""
+        gone = [p for p in physical if p in self._badges]
+        for each in gone:
+            del self._badges[each]
+        return bool(gone)
 
     def clear(self, physical: str | None) -> bool:
         """Drop the badge of the file at `physical` (opened); True if it had one."""

@@ -72,6 +72,10 @@ class EditClaims:
             changed = self.edits.claim(str(each), actor) or changed
         return changed
 
+    def user_wrote(self, physical: Iterable[str]) -> bool:
+        """A file operation of this window wrote these files (True: a badge went)."""
+        return self.edits.written_by_user(physical)
+
     def writer_wrote(self, workspace_id: str, memory_path: str) -> bool:
         """This window's writer wrote `memory_path` of `workspace_id`."""
         path = _parsed(memory_path)

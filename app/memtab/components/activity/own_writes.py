@@ -6,12 +6,17 @@ badge must only appear for changes Memtab did not make, so whoever writes a memo
 tab asks `is_own()` when the rescan shows the file changed. Entries expire after
 `ttl_ms` (the watcher reports within about a second), so a later edit by an agent to the
 same file is never mistaken for ours.
+
+A write that takes a while (the window's file operations run on a worker: Restore all of
+745 files) may be seen by a scan before it ends, so when it ends its writer also calls
+`written()` with every file it changed: noted again, and each listener (the badges) told,
+so a badge the scan gave one of them meanwhile goes — the user's own change, not mux's.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from memtab.store.paths import VirtualPath
@@ -38,6 +43,7 @@ class OwnWrites:
         self._ttl_ms = ttl_ms
         self._clock = clock
         self._noted: dict[str, tuple[int, str | None]] = {}
+        self._listeners: list[Callable[[Sequence[str]], None]] = []
 
     def note(self, path: VirtualPath | Path | str, sha256: str | None = None) -> None:
         """Remember that Memtab just wrote `path` (with content of `sha256`, if known).
@@ -46,6 +52,22 @@ class OwnWrites:
         """
         self._expire()
         self._noted[_key(path)] = (self._clock(), sha256)
+
+    def written(self, paths: Iterable[VirtualPath | Path | str]) -> None:
+        """Memtab has just finished writing `paths` (a file operation of the window, which
+        the user asked for): each noted (whatever is there now), and every listener told
+        (`listen`), also of changes a scan saw while the writes went on."""
+        keys = [_key(path) for path in paths]
+        self._expire()  # once, not once a path (745 files)
+        now = self._clock()
+        self._noted.update((key, (now, None)) for key in keys)
+        if keys:
+            for listener in list(self._listeners):
+                listener(keys)
+
+    def listen(self, listener: Callable[[Sequence[str]], None]) -> None:
+        """Call `listener` with the paths of each `written()`."""
+        self._listeners.append(listener)
 
     def is_own(self, path: VirtualPath | Path | str, sha256: str | None = None) -> bool:
         """Whether `path` was written by Memtab within the last few seconds.

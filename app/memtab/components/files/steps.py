@@ -14,15 +14,14 @@ again exactly what Undo took back, and Undo after Redo takes it back again.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
 from memtab.components.files import ops as file_ops
 from memtab.components.files.ops import OpResult, restore_file
 from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
+from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
@@ -487,58 +486,3 @@ class TogetherStep(SeveralSteps):
             messages.append(applied.result.message)
         result = OpResult("; ".join(messages), created=created, touched=tuple(touched))
         return Applied(result, self.with_steps(inverses))
-
-
-@contextmanager
-def _uses_counted_once(store: MemoryStore, steps: Sequence[UndoStep]) -> Iterator[None]:
-    """`store`, and the store of each of mux's files `steps` write, counting writes and
-    forgetting removed files in one update of memory-meta.json when the steps are done
-    (`writes_counted_once`): 745 files taken back, one update, not 745."""
-    stores = {id(store): store}
-    for step in steps:
-        file = step.file if isinstance(step, RestoreStep | MadeFileStep) else None
-        if isinstance(file, MuxFile):
-            stores.setdefault(id(file.store), file.store)
-    with ExitStack() as counting:
-        for each in stores.values():
-            counting.enter_context(each.writes_counted_once())
-        yield
-
-
-@dataclass(frozen=True)
-class EachStep(SeveralSteps):
-    """Many files changed at once and taken back as one step, each on its own terms: a
-    file changed since is left as it is and named, the others are taken back all the same
-    (Restore all of a burst: 745 files). Turned around: what the applied ones did."""
-
-    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
-        inverses: list[UndoStep] = []
-        touched: list[str] = []
-        kept: list[str] = []
-        with _uses_counted_once(store, self.steps):
-            for step in self.steps:
-                applied = step.apply(store, allow_unkept=allow_unkept)
-                if applied.inverse is not None:
-                    inverses.append(applied.inverse)
-                touched += applied.result.touched
-                if not applied.result.ok:
-                    kept.append(applied.result.error or applied.result.message)
-        done = len(self.steps) - len(kept)
-        inverse = self.with_steps(inverses)
-        if not done:
-            failed = OpResult(f"Undo of {self.description} failed", error="; ".join(kept[:3]))
-            return Applied(replace(failed, touched=tuple(touched)), inverse)
-        message = (
-            f"{done} of {len(self.steps)} files turned back"
-            if kept
-            else (
-                f"{len(self.steps)} files turned back"
-                if len(self.steps) != 1
-                else "1 file turned back"
-            )
-        )
-        if kept:
-            message += f"; left as changed since: {'; '.join(kept[:3])}"
-            if len(kept) > 3:
-                message += f" and {len(kept) - 3} more"
-        return Applied(OpResult(message, touched=tuple(touched)), inverse)

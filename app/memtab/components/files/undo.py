@@ -29,10 +29,10 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from memtab.components.files import ops as file_ops
+from memtab.components.files.each_step import EachStep
 from memtab.components.files.ops import OpResult, restore_file, restored_result
 from memtab.components.files.steps import (
     DeleteStep,
-    EachStep,
     MoveStep,
     PinStep,
     RemoveFilesStep,
@@ -90,6 +90,11 @@ class UndoStack:
         False when it is no longer on the stack."""
         with self._lock:
             return _take(self._steps, step)
+
+    def holds(self, step: UndoStep) -> bool:
+        """Whether this very step is still to be taken back (not undone, not pushed out)."""
+        with self._lock:
+            return any(each is step for each in self._steps)
 
     def peek_redo(self) -> UndoStep | None:
         """What Redo makes again (the last step taken back), or None."""

@@ -46,10 +46,12 @@ class RunStore(MemoryStore):
             with self._reads_lock:
                 self._reads.append(path)
 
-    def record_write(self, path: VirtualPath, *, where: ScopeDir | None = None) -> None:
+    def record_write(
+        self, path: VirtualPath, *, where: ScopeDir | None = None, created: bool = False
+    ) -> None:
         """Record the write now (it anchors the launch sweep's coverage)."""
         if self.count_usage:
-            super().record_write(path, where=where)
+            super().record_write(path, where=where, created=created)
 
     def flush_reads(self) -> None:
         """Record every read so far in one update of memory-meta.json (best effort)."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
@@ -109,6 +109,7 @@ class EditMarks(QObject):
         saved = ui_state.badges_for(home.root) if ui_state is not None else None
         self.claims = EditClaims(home, own_writes, saved)
         self.edits = self.claims.edits
+        own_writes.listen(self._on_own_written)
         editor.file_opened.connect(self._on_editor_file_opened)
         editor.file_closed.connect(self._on_editor_file_closed)
 
@@ -146,6 +147,10 @@ class EditMarks(QObject):
     def moved_away(self, old: VirtualPath) -> None:
         """A move took files away from under `old`: their badges go."""
         self._show_if(self.claims.moved_away(old))
+
+    def _on_own_written(self, physical: Sequence[str]) -> None:
+        """A file operation of the window wrote `physical`: the user's, never badged."""
+        self._show_if(self.claims.user_wrote(physical))
 
     def claim_writer_run(self, workspace_id: str, memory_path: str) -> None:
         """This window's writer wrote `memory_path` of `workspace_id`."""

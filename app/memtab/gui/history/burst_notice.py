@@ -4,7 +4,9 @@ The bar is the Memory tab's news bar (a `MessageBar` the window composes), shown
 `BurstNotices` as `components.history.burst_news` says: the newest burst not seen yet,
 once; a mass change (the guard's, `memtab.watch.guard`) with Restore all beside Review…,
 which asks the window to put the whole event back as one undoable step
-(`restore_all_requested`) and then says what it did (`restored`). The bursts it is told
+(`restore_all_requested`) and then says what it did (`restored`) — "Edit → Undo takes it
+back" only while it does: once that step is taken back (Edit → Undo, whichever way), the
+line goes (checked as each file operation ends). The bursts it is told
 come from the history hub's worker (`deleted.news_read`), whenever history changes and
 when the window opens; which were shown is kept in the UI
 state (saved at once, on the window's file channel). Review… asks for Recently deleted at
@@ -20,6 +22,7 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
 from memtab.components.editor.session import BarKind
+from memtab.components.files.steps import UndoStep
 from memtab.components.history.burst_news import RESTORE_ALL, REVIEW, BurstNews, NewsRead
 from memtab.gui.context import WindowContext
 
@@ -71,8 +74,11 @@ class BurstNotices(QObject):
         self._bar = bar
         state = context.ui_state
         self.news = BurstNews(state.bursts_seen_for(context.home.root) if state else ())
+        self._undone_by: UndoStep | None = None
+        """The step the restore line shown offers to undo (None: no such line)."""
         bar.action_triggered.connect(self._on_bar_action_triggered)
         bar.dismissed.connect(self._on_bar_dismissed)
+        context.file_ops.ended.connect(self._on_file_ops_ended)
 
     @property
     def text(self) -> str:
@@ -86,6 +92,7 @@ class BurstNotices(QObject):
         if not self.news.take(read.bursts, read.mass):
             return
         notice = self.news.notice
+        self._undone_by = None
         if notice is None:  # what it named was put back
             self._bar.clear()
             return
@@ -96,9 +103,18 @@ class BurstNotices(QObject):
             state.set_bursts_seen(self._context.home.root, self.news.seen)
             self._context.save_ui_state()
 
-    def restored(self, text: str) -> None:
-        """What Restore all did, in words (the window's restore has ended)."""
+    def restored(self, text: str, undone_by: UndoStep | None = None) -> None:
+        """What Restore all did, in words (the window's restore has ended); `undone_by`:
+        the step the line offers Edit → Undo of — the line goes once it is taken back."""
         self._bar.show_message(BarKind.INFO, text)
+        self._undone_by = undone_by
+
+    @Slot()
+    def _on_file_ops_ended(self) -> None:
+        step = self._undone_by
+        if step is not None and not self._context.undo_stack.holds(step):
+            self._undone_by = None
+            self._bar.clear()  # it offered an undo already taken
 
     @Slot(str)
     def _on_bar_action_triggered(self, action_id: str) -> None:
@@ -106,6 +122,7 @@ class BurstNotices(QObject):
         if notice is None or action_id not in (REVIEW, RESTORE_ALL):
             return
         self.news.dismissed()
+        self._undone_by = None
         self._bar.clear()
         if action_id == RESTORE_ALL and notice.event is not None:
             self._bar.show_message(BarKind.INFO, f"Restoring what {notice.event.words()}…")
@@ -115,4 +132,5 @@ class BurstNotices(QObject):
 
     @Slot()
     def _on_bar_dismissed(self) -> None:
+        self._undone_by = None
         self.news.dismissed()

@@ -63,11 +63,12 @@ from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK
 from memtab.operations.history import (
+    BurstRestored,
     burst_news,
     catch_up_runs_log,
     record_outside_changes,
     recording,
-    restore_burst,
+    restore_burst_undoably,
     restore_deleted_file,
 )
 from memtab.sources.model import Source
@@ -269,23 +270,43 @@ class HistoryHub(QObject):
         """Put back what a burst deleted or rewrote (`only`: those of its files), in order
         with the window's file operations and as one step Edit → Undo takes back; `done`
         is told what it did."""
-        job = functools.partial(
-            restore_burst, self._home, event, only, stack=self._context.undo_stack
-        )
-        self._context.file_ops.decide(job, done, failed)
+        self._restore_burst(event, only, lambda outcome: done(outcome.restored), failed)
+
+    def _restore_burst(
+        self,
+        event: ChangeEvent,
+        only: frozenset[str] | None,
+        done: Callable[[BurstRestored], None],
+        failed: Callable[[str], None],
+    ) -> None:
+        """`restore_burst`, `done` told the step it pushed too. What it wrote is the user's
+        own change (no file of it badged as mux's or another program's)."""
+        file_ops = self._context.file_ops
+        stack = self._context.undo_stack
+        job = functools.partial(restore_burst_undoably, self._home, event, only, stack=stack)
+
+        def restored(outcome: BurstRestored) -> None:
+            file_ops.wrote(outcome.written)
+            done(outcome)
+
+        file_ops.decide(job, restored, failed)
 
     @Slot(object)
     def _on_notices_restore_all_requested(self, event: ChangeEvent) -> None:
         notices = self.notices
         assert notices is not None
 
-        def done(result: EventRestore) -> None:
-            notices.restored(restored_words(result) + " — Edit → Undo takes it back")
+        def done(outcome: BurstRestored) -> None:
+            result, step = outcome.restored, outcome.step
+            if step is None:  # nothing put back: nothing to take back
+                notices.restored(restored_words(result))
+            else:
+                notices.restored(restored_words(result) + " — Edit → Undo takes it back", step)
 
         def failed(message: str) -> None:
             notices.restored(f"Restoring what {event.words()} failed: {message}")
 
-        self.restore_burst(event, None, done, failed)
+        self._restore_burst(event, None, done, failed)
 
     @Slot(str)
     def review_burst(self, burst_id: str) -> None:

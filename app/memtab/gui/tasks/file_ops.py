@@ -4,19 +4,21 @@ Create, move, delete and pin (`components.files.ops`) take the store's cross-pro
 which a running mux may hold, so they never run on the GUI thread: they are writes of the
 window's `FileChannel`, in order with the editor's saves. Each operation is submitted with
 an `OpFollowUp` — what the tree does once it is done (open the created file) — and
-reported back with it.
+reported back with it. What each changed (`OpResult.touched`) is the user's own write
+(`OwnWrites.written`): no file it writes is badged as an agent's change.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
+from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.files.ops import OpResult
 from memtab.components.files.undo import UndoStack
 from memtab.gui.tasks.file_channel import FileChannel
@@ -69,10 +71,14 @@ class FileOpTasks(QObject):
     op_failed = Signal(str)
     ended = Signal()
 
-    def __init__(self, parent: QObject | None, channel: FileChannel) -> None:
-        """Operations go through the window's file channel."""
+    def __init__(
+        self, parent: QObject | None, channel: FileChannel, own_writes: OwnWrites | None = None
+    ) -> None:
+        """Operations go through the window's file channel; what they change is told to
+        `own_writes` (the window's) as the user's own writes."""
         super().__init__(parent)
         self._channel = channel
+        self._own_writes = own_writes
         self._pending = 0
 
     @property
@@ -112,9 +118,16 @@ class FileOpTasks(QObject):
         self._pending += 1
         self._channel.write(job, finished, raised)
 
+    def wrote(self, physical: Sequence[str]) -> None:
+        """An operation of the window (one `decide` ran too) changed the files at
+        `physical`: the user's own writes, whenever a scan saw them."""
+        if self._own_writes is not None and physical:
+            self._own_writes.written(physical)
+
     def _finished(self, result: object, follow_up: OpFollowUp) -> None:
         self._pending -= 1
         assert isinstance(result, OpResult)
+        self.wrote(result.touched)
         self.op_finished.emit(result, follow_up)
         self.ended.emit()
 
@@ -129,10 +142,14 @@ class FileParts:
     made with its first use: the channel of the window's reads and writes of memory files,
     the file-operation worker on it, and how to take back each file operation."""
 
-    def __init__(self, jobs: JobService, owner: QObject) -> None:
-        """The channel's and the worker's QObjects are `owner`'s, their lanes `jobs`'."""
+    def __init__(
+        self, jobs: JobService, owner: QObject, own_writes: OwnWrites | None = None
+    ) -> None:
+        """The channel's and the worker's QObjects are `owner`'s, their lanes `jobs`';
+        the operations' writes are told to `own_writes`."""
         self._jobs = jobs
         self._owner = owner
+        self._own_writes = own_writes
         self._channel: FileChannel | None = None
         self._ops: FileOpTasks | None = None
         self._undo: UndoStack | None = None
@@ -146,7 +163,7 @@ class FileParts:
     @property
     def ops(self) -> FileOpTasks:
         if self._ops is None:
-            self._ops = FileOpTasks(self._owner, self.channel)
+            self._ops = FileOpTasks(self._owner, self.channel, self._own_writes)
         return self._ops
 
     @property

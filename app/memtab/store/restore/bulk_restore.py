@@ -18,6 +18,12 @@ a leftover the next listing or start removes (`leftovers.py`). Where one flush o
 system is not durable (not Linux), each temp file is fsynced. (A scope that has no files
 yet is published whole by one rename instead, where that can be had: `new_scope.py`.)
 
+A file may also be removed (`Restore.data` None: the undo of a restore that brought 745
+files back): nothing is staged for it; under the lock it is checked, its content kept in
+history, unlinked only while it still holds what was checked, and recorded as a deletion
+with its pins and usage (memory-meta.json read once a chunk, not once a file), which are
+then forgotten in one update.
+
 A batch is written in chunks, each under its own hold of the scope (and of xum's target
 lock, docs/formats.md §21.2): a chunk checks files for a third of `CHUNK_HOLD_S`, publishes
 them until two thirds of it are gone, then makes them durable and records them; the files
@@ -46,6 +52,7 @@ from memtab.fs.atomic import (
     make_filesystem_durable,
     on_one_file_system,
 )
+from memtab.fs.confined import remove_entry
 from memtab.fs.private import kept_permissions
 from memtab.store.errors import CapError, MemoryStoreError, NotFoundError, UnkeptChangeError
 from memtab.store.files import MAX_FILES_PER_SCOPE, count_files
@@ -67,7 +74,8 @@ class Restore:
     `expected_sha256` (None: only if there is no file)."""
 
     path: VirtualPath
-    data: bytes
+    data: bytes | None
+    """None: remove the file (only where it holds `expected_sha256`, which is then given)."""
     expected_sha256: str | None
     restored_from: str | None = None
     """The version of its file it puts back: recorded as a `restore` of it, naming it
@@ -117,11 +125,14 @@ def restore_contents(
     store: MemoryStore, scope: Scope, items: Sequence[Restore], *, unflushed: Sequence[Path] = ()
 ) -> RestoreResult:
     """Write `items` (files of `scope`) as `restore_content` with `count_as_write=False`
-    would, one by one, but durable together (see the module doc). Never raises for one
-    file; MemoryStoreError when the scope cannot be written at all (lock, unavailable:
-    nothing published). `unflushed`: files the caller wrote not durably that must be
-    durable before any of `items` is (an import's intent): durable by the batch's flush
-    when it covers them, else fsynced, before the first file is published."""
+    would, one by one, but durable together (see the module doc); the files it removes
+    are forgotten in memory-meta.json (`forget_metas`). Never raises for one file;
+    MemoryStoreError when the scope cannot be written at all (lock, unavailable: nothing
+    published). `unflushed`: files the caller wrote not durably that must be durable
+    before any of `items` is (an import's intent): durable by the batch's flush when it
+    covers them, else fsynced, before the first file is published."""
+    if any(item.data is None and item.expected_sha256 is None for item in items):
+        raise ValueError("a removal names the content it removes (expected_sha256)")
     result = RestoreResult()
     staged = _stage(store, scope, items, result, unflushed)
     waiting: Sequence[_Planned] = staged
@@ -141,6 +152,8 @@ def restore_contents(
         written = set(result.written)
         given = [e.item.path for e in staged if e.meta_given and e.item.path not in written]
         store.take_back_meta(given)
+        removed = {item.path for item in items if item.data is None}
+        store.forget_metas([path for path in result.written if path in removed])
     return result
 
 
@@ -183,9 +196,14 @@ def _stage(
         make_durable_before_publishing(scope, unflushed, flushing=None)
         return []
     root = store.root(scope)
-    few = len(items) <= FSYNC_AT_MOST or not FILESYSTEM_FLUSH_WORKS
-    contents = [item.data for item in items]
-    planned = [_Planned(item, None) for item in items]
+    removals = [_Planned(item, None) for item in items if item.data is None]
+    writes = [item for item in items if item.data is not None]
+    if not writes:  # nothing to stage: removals need nothing durable before them
+        make_durable_before_publishing(scope, unflushed, flushing=None)
+        return removals
+    few = len(writes) <= FSYNC_AT_MOST or not FILESYSTEM_FLUSH_WORKS
+    contents = [item.data for item in writes if item.data is not None]
+    planned = [_Planned(item, None) for item in writes]
     # The copies first, then the temps, on this thread: on a thread of its own beside the
     # temps, every system call of either handed the interpreter over and waited to get it
     # back, and the two took twice as long together as one after the other (1,000 files
@@ -201,7 +219,7 @@ def _stage(
     except MemoryStoreError:
         _discard_temps(store, staged)
         raise
-    return staged
+    return staged + removals
 
 
 def make_durable_before_publishing(
@@ -233,11 +251,14 @@ def _restore_chunk(
         kept = _keep_replaced(store, scope, planned, result)
         _give_back_meta(store, planned)
         root = store.root(scope)
-        changes, unreached = _publish(root, planned, result, began + CHUNK_HOLD_S * 2 / 3)
+        # The pins and usage of the files it removes, kept with their deletions: one read.
+        meta = store.meta_snapshot() if any(e.item.data is None for e in planned) else {}
+        until = began + CHUNK_HOLD_S * 2 / 3
+        changes, unreached = _publish(root, planned, result, until, meta=meta, store=store)
         left = {id(entry) for entry in unreached}
         published = [entry for entry in planned if id(entry) not in left]
         _make_durable(store, scope, published)
-        copied = all(entry.copied is not None for entry in published)
+        copied = all(e.copied is not None for e in published if e.item.data is not None)
         result.recorded += store.record_changes(scope, changes, before_kept=kept, after_kept=copied)
     return [*unreached, *staged[taken:]]
 
@@ -338,7 +359,9 @@ def _keep_replaced(
     contents = [(p.item.path, p.current) for p in replaced if p.current is not None]
     if not contents:
         return False
+    removing = all(p.item.data is None for p in replaced)
     done = "restored" if any(p.item.restored_from for p in replaced) else "changed"
+    done = "deleted" if removing else done
     try:
         return store.keep_before(
             scope, contents, label=contents[0][0], done=done, destroys=True,
@@ -347,7 +370,7 @@ def _keep_replaced(
     except UnkeptChangeError as error:
         for entry in replaced:
             assert entry.current is not None
-            if not removes_nothing(entry.current, entry.item.data):
+            if not removes_nothing(entry.current, entry.item.data or b""):
                 result.failed[entry.item.path] = str(error)
                 planned.remove(entry)
         return False
@@ -385,6 +408,7 @@ def _write_temps(
     written = []
     for directory, entry in in_folders(root, planned, result, create=True):
         path = entry.item.path
+        assert entry.item.data is not None  # removals are not staged
         try:
             with reporting_os_errors(path, "restore"):
                 replaced = directory.lstat(path.name) if entry.current is not None else None
@@ -431,10 +455,17 @@ def _make_durable(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> 
 
 
 def _publish(
-    root: Path, planned: list[_Planned], result: RestoreResult, until: float
+    root: Path,
+    planned: list[_Planned],
+    result: RestoreResult,
+    until: float,
+    *,
+    meta: Mapping[str, dict[str, object]],
+    store: MemoryStore,
 ) -> tuple[list[FileChange], list[_Planned]]:
-    """Publish the planned entries in order until `until` (a `time.monotonic()`; one at
-    least); the changes to record, and the entries not reached (their temps kept)."""
+    """Publish the planned entries (remove those with no data) in order until `until` (a
+    `time.monotonic()`; one at least); the changes to record, and the entries not reached
+    (their temps kept). `meta`: `store`'s memory-meta.json, kept with each removal."""
     changes: list[FileChange] = []
     unreached: list[_Planned] = []
     reached = 0
@@ -447,22 +478,37 @@ def _publish(
         path, data, current = entry.item.path, entry.item.data, entry.current
         try:
             with reporting_os_errors(path, "restore"):
-                if not _published(directory, entry):
+                if not (
+                    _published(directory, entry) if data is not None else _removed(directory, entry)
+                ):
                     result.changed.append(path)
                     continue
-                seen = file_stat(directory, path.name)
+                seen = file_stat(directory, path.name) if data is not None else None
         except MemoryStoreError as error:
             result.failed[path] = str(error)
             continue
         restored_from = entry.item.restored_from
         op: Op = "restore" if restored_from else "create" if current is None else "edit"
-        changes.append(
-            FileChange(
-                str(path), current, data, op, seen, entry.copied, restored_from=restored_from
+        if data is None:
+            kept_meta = meta.get(store.meta_key(path))
+            changes.append(FileChange(str(path), current, None, "delete", meta=kept_meta))
+        else:
+            changes.append(
+                FileChange(
+                    str(path), current, data, op, seen, entry.copied, restored_from=restored_from
+                )
             )
-        )
         result.written.append(path)
     return changes, unreached
+
+
+def _removed(parent: Directory, entry: _Planned) -> bool:
+    """Remove the file; False (it stays) when it changed since it was checked."""
+    name = entry.item.path.name
+    if read_whole(parent, name) != entry.current:
+        return False
+    remove_entry(parent, name, directory=False)
+    return True
 
 
 def _published(parent: Directory, entry: _Planned) -> bool:

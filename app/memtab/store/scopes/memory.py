@@ -237,7 +237,7 @@ class MemoryStore(ScopeStore):
                 self._create_new(where, path, data, conflict=exists)
             else:
                 self._replace_loaded(where, path, data, expected_sha256, allow_unkept=allow_unkept)
-        self.record_write(path, where=where)
+        self.record_write(path, where=where, created=expected_sha256 is None)
         # The sha of what was written, not a re-read: another writer may already be next.
         return SaveResult(path, content_sha256(content))
 
@@ -282,7 +282,7 @@ class MemoryStore(ScopeStore):
         )
         with self.writing(_scope_of(path)) as (where,):
             self._create_new(where, path, encode_utf8(content), conflict=exists)
-        self.record_write(path, where=where)
+        self.record_write(path, where=where, created=True)
         return SaveResult(path, content_sha256(content))
 
     def create_directory(self, path: VirtualPath) -> VirtualPath:
@@ -526,7 +526,7 @@ class MemoryStore(ScopeStore):
         if data is None:
             self.forget_meta(path, where=where)
         elif count_as_write and not (current is None and meta):  # else they came back with it
-            self.record_write(path, where=where)
+            self.record_write(path, where=where, created=current is None)
         return path
 
     def _recreate(

@@ -43,7 +43,15 @@ from memtab.store.paths import Scope, VirtualPath, require_file_path
 from memtab.store.scopes.scope_access import reporting_os_errors
 from memtab.store.scopes.scope_dir import ScopeDir
 from memtab.store.scopes.scope_view import ScopeView, kind_in
-from memtab.store.sidecars.meta import MetaEntry, MetaStore, key_in_subtree
+from memtab.store.sidecars.meta import (
+    CREATE,
+    DROP,
+    WRITE,
+    Counted,
+    MetaEntry,
+    MetaStore,
+    key_in_subtree,
+)
 from memtab.store.sidecars.registry import Registry, Workspace, load_registry
 from memtab.store.xum_locks import holding_targets, owner_of_root
 
@@ -84,7 +92,7 @@ class ScopeStore(ScopeView):
         super().__init__(home, workspace, project=project)
         self.clock = clock
         self.meta = MetaStore(home, clock)
-        self._counted_later: list[tuple[VirtualPath, str, bool]] | None = None
+        self._counted_later: list[tuple[VirtualPath, str, Counted]] | None = None
         self.history: HistoryRecorder | None = None
         if record_history:
             self.history = HistoryRecorder(
@@ -322,24 +330,37 @@ class ScopeStore(ScopeView):
 
         self._update_meta(path, count)
 
-    def record_write(self, path: VirtualPath, *, where: ScopeDir | None = None) -> None:
+    def record_write(
+        self, path: VirtualPath, *, where: ScopeDir | None = None, created: bool = False
+    ) -> None:
         """Count a write of `path` (agent edit or UI save); best effort. `where`: the
-        `ScopeDir` of its scope, when the caller has it. Inside `writes_counted_once`,
-        counted when it ends."""
+        `ScopeDir` of its scope, when the caller has it. `created`: the file was not there
+        before, so it starts a fresh entry (`meta.CREATE`: no pin left for no file is
+        its). Inside `writes_counted_once`, counted when it ends."""
         key = (self.meta_key if where is None else where.meta_key)(path)
+        counted = CREATE if created else WRITE
         if self._counted_later is not None:
-            self._counted_later.append((path, key, False))
+            self._counted_later.append((path, key, counted))
             return
-        self._update_meta(path, lambda: self.meta.record_write(key))
+        self._update_meta(path, lambda: self.meta.record_write(key, created=created))
 
     def forget_meta(self, path: VirtualPath, *, where: ScopeDir | None = None) -> None:
         """Forget the pins and usage of file `path`, removed (history kept them with its
         deletion); best effort. Inside `writes_counted_once`, when it ends."""
         key = (self.meta_key if where is None else where.meta_key)(path)
         if self._counted_later is not None:
-            self._counted_later.append((path, key, True))
+            self._counted_later.append((path, key, DROP))
             return
         self._update_meta(path, lambda: self.meta.drop_subtree(key))
+
+    def forget_metas(self, paths: Sequence[VirtualPath]) -> None:
+        """`forget_meta` of each of `paths` (removed together), in one update of
+        memory-meta.json (inside `writes_counted_once`, with its own)."""
+        if self._counted_later is not None:
+            self._counted_later += [(path, self.meta_key(path), DROP) for path in paths]
+        elif paths:
+            keys = [self.meta_key(path) for path in paths]
+            self._update_meta(paths[0], lambda: self.meta.drop_subtrees(keys))
 
     @contextlib.contextmanager
     def writes_counted_once(self) -> Iterator[None]:
@@ -356,7 +377,7 @@ class ScopeStore(ScopeView):
         finally:
             counted, self._counted_later = self._counted_later, None
             if counted:
-                changes = [(key, dropped) for _path, key, dropped in counted]
+                changes = [(key, kind) for _path, key, kind in counted]
                 self._update_meta(counted[0][0], lambda: self.meta.record_writes_and_drops(changes))
 
     def give_back_meta(self, kept: Sequence[tuple[VirtualPath, Mapping[str, object]]]) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Literal
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.lazy_re import LazyPattern
@@ -170,6 +170,18 @@ def _known_fields() -> frozenset[str]:
     return frozenset(MetaEntry().to_json())
 
 
+Counted = Literal["write", "create", "drop"]
+"""What a counted change did to a file: wrote it (`WRITE`: one more use, the write time),
+created it (`CREATE`), or removed it (`DROP`: its entry forgotten)."""
+WRITE: Counted = "write"
+CREATE: Counted = "create"
+"""A file made where none was: a fresh entry (one use, the write time), never the pins,
+usage or provenance of an entry left for no file — one a restore killed between giving a
+deleted file's pins back and publishing it leaves (`bulk_restore`), or a file deleted by
+hand. A restore that gives pins back on purpose counts no write (`restore_content`)."""
+DROP: Counted = "drop"
+
+
 class MetaStore:
     """Reads and updates `memory-meta.json` of one home."""
 
@@ -214,27 +226,30 @@ class MetaStore:
                     key, entry.replaced(access_count=entry.access_count + 1, last_accessed_at=now)
                 )
 
-    def record_write(self, key: str) -> None:
-        """An agent or the editor wrote the file: one more use, and the write time."""
-        self.record_writes([key])
+    def record_write(self, key: str, *, created: bool = False) -> None:
+        """An agent or the editor wrote the file: one more use, and the write time.
+        `created`: the file was not there before (see `record_writes`)."""
+        self.record_writes([key], created=created)
 
-    def record_writes(self, keys: Iterable[str]) -> None:
-        """Several writes in one update of the file (a burst's restore: 745 files)."""
+    def record_writes(self, keys: Iterable[str], *, created: bool = False) -> None:
+        """Several writes in one update of the file (a burst's restore: 745 files).
+        `created`: files that were not there, each starting a fresh entry (see
+        `CREATE`)."""
+        self.record_writes_and_drops((key, CREATE if created else WRITE) for key in keys)
+
+    def record_writes_and_drops(self, changes: Iterable[tuple[str, Counted]]) -> None:
+        """Writes counted (`WRITE`, `CREATE`) and removed files forgotten (`DROP`, with
+        what is under it), in their order, in one update of the file (a burst's restore
+        taken back)."""
         now = self._clock()
         with self._editing() as entries:
-            for key in keys:
-                entries.set(key, _written(entries.get(key), now))
-
-    def record_writes_and_drops(self, changes: Iterable[tuple[str, bool]]) -> None:
-        """Writes counted and removed files forgotten (`True`: dropped, with what is under
-        it), in their order, in one update of the file (a burst's restore taken back)."""
-        now = self._clock()
-        with self._editing() as entries:
-            for key, dropped in changes:
-                if dropped:
+            for key, counted in changes:
+                if counted == DROP:
                     entries.pop_subtree(key)
-                else:
-                    entries.set(key, _written(entries.get(key), now))
+                    continue
+                if counted == CREATE:  # what is there is no entry of this file's
+                    entries.raw.pop(key, None)
+                entries.set(key, _written(entries.get(key), now))
 
     def set_pinned(self, key: str, pinned: bool) -> None:
         """Pin (counts as one use) or unpin (keeps the usage stats)."""

@@ -257,3 +257,32 @@ def test_saved_badges_that_are_no_object_restore_none(saved: object) -> None:
     restored = AgentEdits(OwnWrites())
     restored.restore(saved)
     assert restored.badges == {}
+
+
+def test_a_file_operation_of_the_window_is_the_users_whenever_the_scan_saw_it(
+    home: Home,
+) -> None:
+    """A restore by the window's file operation sets `lastWriteAt` as mux's tool does: a
+    scan while it writes names mux; once it ends (`OwnWrites.written`) that badge goes and
+    a scan after it gives none."""
+    own = OwnWrites()
+    badges = AgentEdits(own)
+    told: list[bool] = []
+    own.listen(lambda paths: told.append(badges.written_by_user(paths)))
+    first = scan_home(ScanRequest(home, MAIN))
+    git, zeta = home.global_root / "tools" / "git.md", home.global_root / "Zeta.md"
+    touch_later(git, memory("Git conventions", "Restored by the user.\n"))
+    written_at = git.stat().st_mtime_ns // 1_000_000
+    meta = json.loads(home.meta_path.read_text())
+    meta["entries"][global_key("tools/git.md")] = {"accessCount": 1, "lastWriteAt": written_at}
+    home.meta_path.write_text(json.dumps(meta))
+    during = rescan(first, git, home.meta_path)
+    badges.count_in(during)
+    assert badges.badge(str(git)).actor is Actor.MUX  # type: ignore[union-attr]
+    own.written([str(git), str(zeta)])
+    assert told == [True] and badges.paths == set()
+    touch_later(zeta, memory("Last by name", "Restored by the user too.\n"))
+    badges.count_in(rescan(during, zeta))
+    assert badges.paths == set()
+    own.written([])  # nothing written: nobody told
+    assert told == [True]
