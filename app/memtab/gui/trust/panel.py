@@ -294,8 +294,10 @@ def _key_of(found: object) -> tuple[str, ...] | None:
     if isinstance(found, DuplicateGroup):
         return ("duplicate", found.key)
     if isinstance(found, Contradiction):
-        first, second = found.first.place, found.second.place
-        return ("contradiction", first.path, str(first.line), second.path, str(second.line))
+        # By what each side says, not where its newest place is: a copy written again
+        # (a newer place) leaves the keys on the same contradiction.
+        said = (" ".join(side.place.text.split()) for side in (found.first, found.second))
+        return ("contradiction", found.kind, found.about, *said)
     if isinstance(found, Leak):
         return ("leak", found.kind, found.place.path, str(found.place.line))
     return None
