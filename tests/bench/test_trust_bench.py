@@ -16,6 +16,9 @@ of three, wall and CPU:
 - each command as a user runs it (`python -m memtab <command> --json`, compiled
   bytecode, its own config and cache dir): the process's start, the read, the engine
   and printing its 3–4 MB of JSON, cold once and warm, the child's CPU from its rusage;
+- what `memtab contradictions` prints on that home, text and `--json`: how many
+  contradictions and how many megabytes (the home repeats three ports' lines in 400
+  files: copies are one statement each side, never a pair for each copy);
 - the window's `TrustEngines` — the first look, then the next after one file changed
   (each engine keeps what it worked out of every file by its text), and the window's
   look in its child process with nothing changed.
@@ -38,6 +41,7 @@ import pytest
 from bench.floors import child_environment
 from bench.homes import HOME_20K, build_home, relative, scope_roots
 from bench.table import Row, record
+from memtab.cli.main import main
 from memtab.operations.job import JobContext
 from memtab.operations.trust.window import WindowTrust
 from memtab.store.home import Home
@@ -171,6 +175,33 @@ def _command(
 
 def _said(measured: tuple[float, float]) -> str:
     return f"{measured[0]:.2f} s · {measured[1]:.2f} s CPU"
+
+
+def test_what_contradictions_prints(home: Home, capsys: pytest.CaptureFixture[str]) -> None:
+    printed: dict[str, str] = {}
+    timed: dict[str, str] = {}
+    for shown, extra in (("text", ()), ("--json", ("--json",))):
+        capsys.readouterr()
+        start = time.perf_counter()
+        code = main(["--home", str(home.root), "contradictions", "--no-sources", *extra])
+        elapsed = time.perf_counter() - start
+        out = capsys.readouterr().out
+        assert code in (0, 1)
+        printed[shown] = f"{len(out.encode()) / 1e6:.2f} MB, {out.count(chr(10)):,} lines"
+        timed[shown] = f"{elapsed:.2f} s"
+    for shown, said in printed.items():  # after the captures: each read what came before
+        print(f"[bench] … memtab contradictions {shown}: {said}, {timed[shown]}")
+    found = ContradictionsEngine(home, sources=False).find().contradictions
+    places = sum(len(side.places) for c in found for side in (c.first, c.second))
+    record(
+        "trust-contradictions-printed",
+        Row(
+            "`memtab contradictions` on 20,000 files (three ports said in 400): "
+            "contradictions (places cited) · text · --json",
+            f"{len(found):,} ({places:,}) · {printed['text']} · {printed['--json']}",
+            "each disagreement once",
+        ),
+    )
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="os.wait4, os.posix_spawn")

@@ -138,6 +138,48 @@ def test_what_an_agent_writes_is_counted_in_again(
     assert any(row.strip().startswith("environment-copy.md — ") for row in rows[:said_twice])
 
 
+def test_a_copy_of_a_disagreeing_line_is_a_place_of_its_side_not_another_pair(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    """The demo's port said again in global memory (a rule copied into another memory):
+    still one disagreement — counted once in the room, its row saying the side's other
+    place, and in the panel each place a row under it after the value it says, the keys
+    still on it."""
+    window, trust = looked_at(qtbot, make_window, demo)
+    action(window, "trust.panel").trigger()
+    tree = trust.panel.tree
+    [part] = [
+        tree.topLevelItem(i)
+        for i in range(3)
+        if tree.topLevelItem(i).text(0).startswith("Disagreeing")  # type: ignore[union-attr]
+    ]
+    tree.setCurrentItem(part.child(0))  # type: ignore[union-attr]
+    atomic_write_text(demo.global_root / "ports.md", "# Ports\n\n- The API runs on port 8000.\n")
+
+    def said_twice() -> bool:
+        report = trust.report
+        found = report.contradictions if report is not None else ()
+        return any(len(side.places) == 2 for c in found for side in (c.first, c.second))
+
+    wait_for(qtbot, said_twice, 20_000)
+    assert trust.report is not None
+    [found] = trust.report.contradictions
+    rows = room_rows(trust)
+    assert "Disagreeing — 1 disagreement" in rows
+    [row] = [r for r in rows if "API's port" in r]
+    assert re.search(r"API's port: 8000 \((ports|dev-setup)\.md:\d and 1 more\) vs 8080", row)
+    # The tree is made again; the keys stay on the contradiction, its newest place another.
+    listed = tree.currentItem()
+    assert listed is not None and listed.data(0, FOUND_ROLE) == found
+    assert listed.parent().text(0) == "Disagreeing · 1"
+    children = sorted(listed.child(i).text(0).split(" (")[0] for i in range(listed.childCount()))
+    assert children == [
+        "8000 · /memories/global/ports.md:3",
+        "8000 · /memories/workspace/dev-setup.md:8",
+        "8080 · claude-code:memory--home-dev-src-acme-api:memory/reference_local-services.md:9",
+    ]
+
+
 def test_combine_into_takes_the_rule_out_of_the_other_memory_and_undo_puts_it_back(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> None:

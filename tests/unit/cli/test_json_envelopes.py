@@ -139,6 +139,23 @@ def test_duplicates_contradictions_and_leaks(demo: str, capsys: pytest.CaptureFi
     assert list(duplicates["groups"][0]["members"][0]) == PLACE
     contradictions = printed_or_found(capsys, demo, "contradictions")
     assert list(contradictions) == ["contradictions", "filesRead", "problems"]
+    [found] = contradictions["contradictions"]
+    assert list(found) == ["kind", "about", "first", "second", "newer", "why"]
+    assert list(found["first"]) == [*LINE_PLACE, "value", "writtenAt"]
+    # A copy of a side's line (here in global memory, newer): the side is said in two
+    # places, its newest first, the others in `elsewhere` (added; nothing else changes).
+    Path(demo, "memory", "global", "ports.md").write_text(
+        "# Ports\n\n- The API runs on port 8000.\n"
+    )
+    [copied] = printed_or_found(capsys, demo, "contradictions")["contradictions"]
+    side = copied["first"] if copied["first"]["value"] == "8000" else copied["second"]
+    assert list(side) == [*LINE_PLACE[:3], "line", "text", "modifiedAt", "value", "writtenAt",
+                          "elsewhere"]  # fmt: skip
+    assert (side["path"], side["elsewhere"][0]["path"]) == (
+        "/memories/global/ports.md",
+        "/memories/workspace/dev-setup.md",
+    )
+    assert list(side["elsewhere"][0]) == [*LINE_PLACE, "writtenAt"]
     leaks = printed_or_found(capsys, demo, "leaks")
     assert list(leaks) == ["leaks", "filesRead", "projects", "problems"]
 
@@ -150,6 +167,7 @@ def printed_or_found(capsys: pytest.CaptureFixture[str], demo: str, command: str
 
 
 PLACE = ["path", "agent", "scope", "project", "modifiedAt"]
+LINE_PLACE = ["path", "agent", "scope", "line", "text", "project", "workspace", "modifiedAt"]
 
 
 def test_why_recalled(machine: Machine, capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,6 +4,7 @@ and its exit status (issue 72)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,44 @@ def test_a_memory_that_cannot_be_read_exits_2(
     capsys.readouterr()
     assert main(["--home", str(home.root), "leaks", "--workspace", "nope"]) == 2
     assert "Unknown workspace 'nope'" in capsys.readouterr().err
+
+
+def test_copies_of_a_line_are_one_contradiction_listing_every_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three global memories say one port, two of the project another (copies: an agent's
+    import, a rule written into each): one contradiction, each side's newest place first
+    and its other places under it — not six pairs."""
+    note = "# Tooling\n\n- The API runs on port 8080.\n"
+    files = {f"global/{name}.md": note for name in ("a", "b", "c")}
+    files |= {f"project/{name}.md": note.replace("8080", "9000") for name in ("d", "e")}
+    home = home_with(tmp_path, files)
+    for at, name in enumerate(("global/b.md", "global/a.md", "global/c.md", "project/e.md")):
+        scope, file = name.split("/")
+        root = home.global_root if scope == "global" else home.project_root(PROJECT)
+        os.utime(root / file, (1_700_000_000 + at, 1_700_000_000 + at))
+    os.utime(home.project_root(PROJECT) / "d.md", (1_800_000_000, 1_800_000_000))
+    status, out = run(home, capsys, "contradictions")
+    assert status == 1
+    assert out.splitlines()[1:] == [
+        "    /memories/global/c.md:3  (mux, global)",
+        "        - The API runs on port 8080.",
+        "        and in 2 more places, newest first:",
+        "        /memories/global/a.md:3  (mux, global)",
+        "        /memories/global/b.md:3  (mux, global)",
+        "    /memories/project/d.md:3  (mux, project /home/dev/src/acme-api)  (newer)",
+        "        - The API runs on port 9000.",
+        "        and in 1 more place, newest first:",
+        "        /memories/project/e.md:3  (mux, project /home/dev/src/acme-api)",
+        "1 contradiction in 5 memory files.",
+    ]
+    assert "One says 8080 (in 3 places), the other 9000 (in 2 places)" in out.splitlines()[0]
+    status, out = run(home, capsys, "contradictions", "--json")
+    [found] = json.loads(out)["contradictions"]
+    assert found["first"]["path"] == "/memories/global/c.md" and found["newer"] == "second"
+    assert [said["path"] for said in found["first"]["elsewhere"]] == [
+        "/memories/global/a.md",
+        "/memories/global/b.md",
+    ]
+    assert found["first"]["elsewhere"][0]["writtenAt"] == 1_700_000_001_000
+    assert found["second"]["elsewhere"][0]["line"] == 3

@@ -114,10 +114,11 @@ def test_a_tool_named_in_a_comparison_is_no_choice_of_it() -> None:
     assert claim.value == "pip"
 
 
-def test_a_line_is_told_at_most_25_times_the_first_pairs_in_order() -> None:
-    """40 global memories stating 30 ports (copies of one memory say the same: no pair of
-    theirs) and 5 of a project: each line in at most `MAX_PAIRS_A_LINE` pairs, the first
-    ones walking the memories in order — 26 lines told 25 times, 9 told 18, 10 told 17."""
+def test_a_statement_is_told_at_most_25_times_the_first_pairs_in_order() -> None:
+    """40 global memories stating 30 ports and 5 of a project stating the first five again:
+    one statement a port's line, however many memories say it (8000-8009 in three or
+    two), each told in at most `MAX_TOLD_A_STATEMENT` contradictions, the first ones
+    walking the memories in order — 26 statements told 25 times, 4 told 3."""
     ports = [
         memory("global", f"a{i:02d}.md", note(f"The API runs on port {8000 + i % 30}."))
         for i in range(40)
@@ -127,12 +128,52 @@ def test_a_line_is_told_at_most_25_times_the_first_pairs_in_order() -> None:
         for i in range(5)
     ]
     found = pairs(*ports)
-    told = Counter(
-        path for pair in found for path in (pair.first.place.path, pair.second.place.path)
-    )
-    assert len(found) == 491
-    assert sorted(Counter(told.values()).items()) == [(17, 10), (18, 9), (25, 26)]
+    told = Counter(value for pair in found for value in (pair.first.value, pair.second.value))
+    assert len(found) == 331  # (26 × 25 + 4 × 3) / 2
+    assert sorted(Counter(told.values()).items()) == [(3, 4), (25, 26)]
     assert all(pair.first.value != pair.second.value for pair in found)
-    # Which pairs, pinned (as the walk chose them before its cheap tests came first).
-    chosen = "\n".join(f"{pair.first.place.path} {pair.second.place.path}" for pair in found)
-    assert hashlib.sha256(chosen.encode()).hexdigest()[:16] == "c3607e04b5079f06"
+    first = found[0]
+    assert (first.first.value, first.second.value) == ("8000", "8001")
+    assert [p.path for p in first.first.places] == [
+        "/memories/global/a00.md",
+        "/memories/global/a30.md",
+        "/memories/project/b00.md",
+    ]
+    assert [p.path for p in first.second.places][-1] == "/memories/project/b01.md"
+    chosen = "\n".join(f"{pair.first.value} {pair.second.value}" for pair in found)
+    assert hashlib.sha256(chosen.encode()).hexdigest()[:16] == "29cade87fadb534a"
+
+
+def test_copies_of_each_side_are_one_contradiction_with_every_place() -> None:
+    """A port said in 20 memories of a project and another in 20 more (a team's copies,
+    an agent's import of another's): one contradiction, not 400 pairs, each side listing
+    its places newest first, the newer side by its newest place; a copy no session sees
+    with the other side (another project's) is not listed."""
+    ones = [
+        memory(
+            "project:acme-api", f"api{i:02d}.md", note("The API runs on port 8080."), modified_ms=i
+        )
+        for i in range(20)
+    ]
+    others = [
+        memory(
+            "project:acme-api",
+            f"copy{i:02d}.md",
+            note("Ask Priya about billing.", "The API listens on 9000."),
+            modified_ms=100 + (i * 7) % 20,
+        )
+        for i in range(20)
+    ]
+    elsewhere = memory("project:ledger", "copy.md", note("The API listens on 9000."))
+    [found] = pairs(*ones, *others, elsewhere)
+    assert (found.first.value, found.second.value) == ("8080", "9000")
+    assert len(found.first.places) == 20 and len(found.second.places) == 20
+    assert {p.path for p in found.second.places} == {d.path for d in others}
+    assert found.first.place.path == "/memories/project/api19.md"  # the newest place
+    assert found.first.written_at == 19
+    assert [s.written_at for s in found.first.elsewhere] == list(range(18, -1, -1))
+    assert found.second.written_at == 119 and found.second.place.line == 4
+    assert found.newer == "second"
+    assert "One says 8080 (in 20 places), the other 9000 (in 20 places)" in found.why
+    # A copy no other memory is seen with is no contradiction at all.
+    assert pairs(ones[0], elsewhere) == []

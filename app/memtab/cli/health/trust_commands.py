@@ -150,6 +150,11 @@ def run_contradictions(args: argparse.Namespace) -> int:
                 newer = "  (newer)" if found.newer == name else ""
                 print(f"    {_where(side.place)}  ({where_in_words(side.place)}){newer}")
                 print(f"        {printable(side.place.text.strip())}")
+                if side.elsewhere:
+                    more = plural(len(side.elsewhere), "more place")
+                    print(f"        and in {more}, newest first:")
+                for said in side.elsewhere:
+                    print(f"        {_where(said.place)}  ({where_in_words(said.place)})")
         files = plural(report.files_read, "memory file")
         if report.contradictions:
             print(f"{plural(len(report.contradictions), 'contradiction')} in {files}.")

@@ -20,7 +20,7 @@ from typing import Literal, TypeVar
 from memtab.check.records import Finding
 from memtab.components.check.marks import KIND_WORDS
 from memtab.humanize import plural
-from memtab.trust.contradictions.records import Contradiction
+from memtab.trust.contradictions.records import ClaimedLine, Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
 from memtab.trust.memories import AGENT_NAMES, where_in_words
@@ -134,15 +134,24 @@ def duplicate_item(group: DuplicateGroup) -> RoomItem:
 
 
 def contradiction_item(found: Contradiction) -> RoomItem:
+    """One disagreement, the newer side first, each at its newest place (and how many
+    more places say it: copies are one side); the tip lists every place."""
     newer, older = found.second, found.first
     if found.newer == "first":
         newer, older = found.first, found.second
-    text = (
-        f"{found.about}: {newer.value} ({_line(newer.place)}) vs "
-        f"{older.value} ({_line(older.place)})"
-    )
+    text = f"{found.about}: {newer.value} ({_said_in(newer)}) vs {older.value} ({_said_in(older)})"
     tip = found.why or text
+    if newer.elsewhere or older.elsewhere:
+        for side in (newer, older):
+            tip += f"\n{side.value}:" + "".join(
+                f"\n    {_line(place)} ({where_in_words(place)})" for place in side.places
+            )
     return RoomItem(_quote(text, 110), tip, place_target(newer.place))
+
+
+def _said_in(side: ClaimedLine) -> str:
+    more = f" and {len(side.elsewhere)} more" if side.elsewhere else ""
+    return f"{_line(side.place)}{more}"
 
 
 def leak_item(leak: Leak) -> RoomItem:
@@ -235,7 +244,7 @@ def room_sections(facts: RoomFacts) -> tuple[RoomSection, ...]:
     if report is not None:
         sections += [
             _counted("duplicates", report.duplicates, duplicate_item, "group"),
-            _counted("contradictions", report.contradictions, contradiction_item, "pair"),
+            _counted("contradictions", report.contradictions, contradiction_item, "disagreement"),
             _counted("leaks", report.leaks, leak_item, "memory", "memories"),
         ]
     elif facts.trust_status:

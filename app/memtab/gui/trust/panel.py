@@ -142,9 +142,10 @@ class TrustPanel(QWidget):
                 row = QTreeWidgetItem(part, [_text(one)])
                 row.setData(0, FOUND_ROLE, one)
                 row.setToolTip(0, _why(one))
-                for place in _places(one):
+                for said, place in _rows(one):
                     line = f":{place.line}" if place.line is not None else ""
-                    child = QTreeWidgetItem(row, [f"{place.path}{line} ({where_in_words(place)})"])
+                    shown = f"{said}{place.path}{line} ({where_in_words(place)})"
+                    child = QTreeWidgetItem(row, [shown])
                     child.setData(0, FOUND_ROLE, one)
                     child.setData(0, PLACE_ROLE, place)
                     if place.text:
@@ -253,8 +254,20 @@ def _places(found: Found) -> tuple[MemoryPlace, ...]:
     if isinstance(found, DuplicateGroup):
         return found.members
     if isinstance(found, Contradiction):
-        return (found.first.place, found.second.place)
+        return (*found.first.places, *found.second.places)
     return (found.place,)
+
+
+def _rows(found: Found) -> tuple[tuple[str, MemoryPlace], ...]:
+    """A finding's places, each as its row under the finding says it: a contradiction's
+    after the value its side states (every copy of a side is a place of it)."""
+    if isinstance(found, Contradiction):
+        return tuple(
+            (f"{side.value} · ", place)
+            for side in (found.first, found.second)
+            for place in side.places
+        )
+    return tuple(("", place) for place in _places(found))
 
 
 def _first_target(found: Found) -> Target:
@@ -281,8 +294,10 @@ def _key_of(found: object) -> tuple[str, ...] | None:
     if isinstance(found, DuplicateGroup):
         return ("duplicate", found.key)
     if isinstance(found, Contradiction):
-        first, second = found.first.place, found.second.place
-        return ("contradiction", first.path, str(first.line), second.path, str(second.line))
+        # By what each side says, not where its newest place is: a copy written again
+        # (a newer place) leaves the keys on the same contradiction.
+        said = (" ".join(side.place.text.split()) for side in (found.first, found.second))
+        return ("contradiction", found.kind, found.about, *said)
     if isinstance(found, Leak):
         return ("leak", found.kind, found.place.path, str(found.place.line))
     return None

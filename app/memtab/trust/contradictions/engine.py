@@ -7,8 +7,13 @@ the same kind about the same thing, where one workspace's sessions see both memo
 (`check.documents.seen_together`: global memory with everything, a project's with its
 workspaces'). Two claims in one memory are never compared (one file telling how a value
 changed is telling a story), nor records of what happened (session summaries, episodes).
-Each pair says which line is newer: when each was written, by blame (history: the
-version that brought the line in), else when its file last changed.
+A line said in many places — copies of one memory (Codex's import of Claude Code's, a
+rule written into three projects) — is one statement (its claim and its line as lines
+are compared, `normalize_line`): two statements that disagree are one contradiction, each
+side listing every place it is said that a session sees with the other side, never a
+pair for each copy of one with each copy of the other. Each side says when its newest
+place was written, by blame (history: the version that brought the line in), else when
+its file last changed, and the contradiction which side is newer.
 
 `ContradictionsEngine` keeps each file's claims (`trust.per_file`, in Memtab's cache dir
 too): a second run, in this process or the next, reads every file again but reads claims
@@ -30,21 +35,24 @@ from memtab.markdown import text_lines
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
 from memtab.store.paths import PathError
+from memtab.store.text.content_lines import normalize_line
 from memtab.trust.contradictions.claims import Claim, claims_of, contradict, group_keys
 from memtab.trust.contradictions.records import (
     ClaimedLine,
     Contradiction,
     ContradictionsReport,
+    SaidAt,
 )
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories
 from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused
+from memtab.trust.records import MemoryPlace
 
 LineTime = Callable[[Document, int], int]
 """When a line of a memory was written (ms since the epoch)."""
-MAX_PAIRS_A_LINE = 25
-"""At most this many pairs are told of one line (the first, by path): a line that
-disagrees with more memories than that is shown with these."""
+MAX_TOLD_A_STATEMENT = 25
+"""At most this many contradictions are told of one statement (the first, by path): a
+statement that disagrees with more than that is shown with these."""
 
 
 class ContradictionsEngine:
@@ -88,63 +96,127 @@ class ContradictionsEngine:
         are every memory the engine reads (what it keeps of others is forgotten)."""
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
         claims = self._claims.of_all(compared, _claims_of, everything=everything)
-        by_thing: dict[tuple[str, str], list[tuple[Document, Claim]]] = defaultdict(list)
+        lines_of: dict[str, list[str]] = {}  # a file's lines, split once a run
+        places_of: dict[Statement, list[Said]] = {}
+        by_thing: dict[tuple[str, str], list[Statement]] = defaultdict(list)
         for document, found in zip(compared, claims, strict=True):
             for claim in found:
-                for key in group_keys(claim):
-                    by_thing[(claim.kind, key)].append((document, claim))
+                text = normalize_line(_line_text(document, claim.line, lines_of))
+                statement = (claim._replace(line=0), text)
+                places = places_of.get(statement)
+                if places is None:
+                    places = places_of[statement] = []
+                    for key in group_keys(claim):
+                        by_thing[(claim.kind, key)].append(statement)
+                if not places or places[-1] != (document, claim):
+                    places.append((document, claim))
         found_pairs: list[Contradiction] = []
-        lines_of: dict[str, list[str]] = {}  # a file's lines, split once a run
+        told: dict[str, int] = defaultdict(int)  # by a statement's line: its claims are one
+        seen: set[tuple[str, str]] = set()
         for said in by_thing.values():
-            if len({claim.value for _, claim in said}) < 2:
+            if len({claim.value for claim, _ in said}) < 2:
                 continue  # every memory says the same
-            told: dict[tuple[str, int], int] = defaultdict(int)
-            seen: set[tuple[str, int, str, int]] = set()
-            # Every pair in order (`combinations`), the cheap tests first: one value twice
-            # is no contradiction, and a line told `MAX_PAIRS_A_LINE` times is told no more
-            # (copies of one memory repeat a claim hundreds of times: millions of pairs).
-            for index, (one_doc, one) in enumerate(said):
-                line = (one_doc.key, one.line)
-                for other_doc, other in itertools.islice(said, index + 1, None):
-                    if told[line] >= MAX_PAIRS_A_LINE:
-                        break  # every later pair of this line is one too many
-                    if one.value == other.value or one_doc.key == other_doc.key:
+            # Every pair of statements in order (`combinations`), the cheap tests first:
+            # one value twice is no contradiction, and a statement told
+            # `MAX_TOLD_A_STATEMENT` times is told no more.
+            for index, one in enumerate(said):
+                for other in itertools.islice(said, index + 1, None):
+                    if told[one[1]] >= MAX_TOLD_A_STATEMENT:
+                        break  # every later pair of this statement is one too many
+                    if one[0].value == other[0].value or told[other[1]] >= MAX_TOLD_A_STATEMENT:
                         continue
-                    other_line = (other_doc.key, other.line)
-                    if told[other_line] >= MAX_PAIRS_A_LINE or not contradict(one, other):
+                    if {(one[1], other[1]), (other[1], one[1])} & seen:
+                        continue  # the lines disagree on another thing too: told once
+                    if not contradict(one[0], other[0]):
                         continue
-                    if not seen_together(one_doc, other_doc):
+                    sides = together(places_of[one], places_of[other])
+                    if sides is None:
                         continue
-                    slot = (*line, *other_line)
-                    if slot in seen:
-                        continue
-                    seen.add(slot)
-                    told[line] += 1
-                    told[other_line] += 1
-                    found_pairs.append(self._pair(one_doc, one, other_doc, other, lines_of))
+                    seen.add((one[1], other[1]))
+                    told[one[1]] += 1
+                    told[other[1]] += 1
+                    found_pairs.append(self._disagreement(one[0], *sides, lines_of))
         return sorted(found_pairs, key=lambda c: (c.first.place.path, c.first.place.line or 0))
 
-    def _pair(
-        self,
-        one_doc: Document,
-        one: Claim,
-        other_doc: Document,
-        other: Claim,
-        lines_of: dict[str, list[str]],
+    def _disagreement(
+        self, claim: Claim, ones: list[Said], others: list[Said], lines_of: dict[str, list[str]]
     ) -> Contradiction:
-        first = _side(one_doc, one, self._line_time(one_doc, one.line), lines_of)
-        second = _side(other_doc, other, self._line_time(other_doc, other.line), lines_of)
+        first = self._side(ones, lines_of)
+        second = self._side(others, lines_of)
         newer: Literal["first", "second"] | None = None
         if first.written_at != second.written_at:
             newer = "first" if first.written_at > second.written_at else "second"
         return Contradiction(
-            kind=one.kind,  # type: ignore[arg-type]
-            about=one.shown,
+            kind=claim.kind,  # type: ignore[arg-type]
+            about=claim.shown,
             first=first,
             second=second,
             newer=newer,
             why=_why(first, second, newer),
         )
+
+    def _side(self, places: list[Said], lines_of: dict[str, list[str]]) -> ClaimedLine:
+        """A side said in `places`: its newest place first (by path and line among
+        places written at one time), each other one under it."""
+        timed = sorted(
+            (
+                (self._line_time(document, claim.line), document, claim)
+                for document, claim in places
+            ),
+            key=lambda t: (-t[0], t[1].path, t[1].key, t[2].line),
+        )
+        written_at, document, claim = timed[0]
+        value = claim.value.removeprefix("not:")
+        elsewhere = tuple(
+            SaidAt(place=_place(other, line.line, lines_of), written_at=at)
+            for at, other, line in timed[1:]
+        )
+        return ClaimedLine(
+            place=_place(document, claim.line, lines_of),
+            value=f"not {value}" if claim.value.startswith("not:") else value,
+            written_at=written_at,
+            elsewhere=elsewhere,
+        )
+
+
+Statement = tuple[Claim, str]
+"""A claim (its line left out: 0) and the line saying it as lines are compared
+(`normalize_line`): copies of one memory, or one rule written into three, say one
+statement in many places."""
+Said = tuple[Document, Claim]
+"""A place a statement is said: the memory, and the claim on its line."""
+
+
+def together(ones: Sequence[Said], others: Sequence[Said]) -> tuple[list[Said], list[Said]] | None:
+    """The places of each of two statements that a session sees with a place of the
+    other (`seen_together`), in their order; None when no session sees the two at once.
+
+    Whether two memories are seen together depends only on their group and workspace
+    (and that they are two files), so the places are compared a class of them at a time,
+    never each copy with each copy."""
+    one_classes, other_classes = _classes(ones), _classes(others)
+    kept_ones: set[int] = set()
+    kept_others: set[int] = set()
+    for one_class, one_places in one_classes.items():
+        for other_class, other_places in other_classes.items():
+            one_doc, other_doc = ones[one_places[0]][0], others[other_places[0]][0]
+            if one_class != other_class and not seen_together(one_doc, other_doc):
+                continue
+            one_keys = {ones[i][0].key for i in one_places}
+            other_keys = {others[i][0].key for i in other_places}
+            kept_ones.update(i for i in one_places if other_keys - {ones[i][0].key})
+            kept_others.update(i for i in other_places if one_keys - {others[i][0].key})
+    if not kept_ones or not kept_others:
+        return None
+    return [ones[i] for i in sorted(kept_ones)], [others[i] for i in sorted(kept_others)]
+
+
+def _classes(places: Sequence[Said]) -> dict[tuple[str, str | None], list[int]]:
+    """The places' indexes by what `seen_together` tells memories by."""
+    classes: dict[tuple[str, str | None], list[int]] = defaultdict(list)
+    for index, (document, _) in enumerate(places):
+        classes[(document.group, document.workspace)].append(index)
+    return classes
 
 
 def _claims_of(document: Document) -> tuple[Claim, ...]:
@@ -163,26 +235,28 @@ def unpacked_claims(held: Any) -> tuple[Claim, ...]:
     return tuple(map(Claim._make, held))
 
 
-def _side(
-    document: Document, claim: Claim, written_at: int, lines_of: dict[str, list[str]]
-) -> ClaimedLine:
+def _line_text(document: Document, line: int, lines_of: dict[str, list[str]]) -> str:
     lines = lines_of.get(document.key)
     if lines is None:
         lines = lines_of[document.key] = text_lines(document.text)
-    text = lines[claim.line - 1] if 0 < claim.line <= len(lines) else ""
-    value = claim.value.removeprefix("not:")
-    shown = f"not {value}" if claim.value.startswith("not:") else value
-    return ClaimedLine(
-        place=place_of(document, claim.line, text), value=shown, written_at=written_at
-    )
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _place(document: Document, line: int, lines_of: dict[str, list[str]]) -> MemoryPlace:
+    return place_of(document, line, _line_text(document, line, lines_of))
 
 
 def _why(first: ClaimedLine, second: ClaimedLine, newer: str | None) -> str:
-    said = f"One says {first.value}, the other {second.value}"
+    said = f"One says {first.value}{_in_places(first)}, the other {second.value}"
+    said += _in_places(second)
     if newer is None:
         return f"{said}: at most one is still true, and history cannot tell which is newer."
     newest = first if newer == "first" else second
     return f"{said}: at most one is still true; the line saying {newest.value} is newer."
+
+
+def _in_places(side: ClaimedLine) -> str:
+    return f" (in {len(side.elsewhere) + 1} places)" if side.elsewhere else ""
 
 
 class BlamedTimes:

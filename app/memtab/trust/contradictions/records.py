@@ -1,35 +1,53 @@
 """What `memtab contradictions` finds, as records (docs/formats.md §19.6) — the CLI prints
 them (`--json`, a stable contract), the window shows them.
 
-A `Contradiction` is two lines, in two memories a session sees together, that state
-different values for one thing: `kind` (`port`, `version`, `setting`, `command`, `path`,
-`tool`, `always-never`), `about` what in words, each side (`ClaimedLine`: where it is,
-its line and text, the value it states, when the line was written) and which is newer
-(`newer`: `first`, `second`, or null when history cannot tell them apart).
+A `Contradiction` is one disagreement: two statements, in memories a session sees
+together, that state different values for one thing — `kind` (`port`, `version`,
+`setting`, `command`, `path`, `tool`, `always-never`), `about` what in words, each side
+(`ClaimedLine`: the value it states, the newest place it is said — its memory, line and
+text, when the line was written — and `elsewhere` every other place the same line is
+said, copies of one memory, one rule in three projects) and which is newer (`newer`:
+`first`, `second`, or null when history cannot tell them apart). Copies of a side are
+one side, never a pair each.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from memtab.fs.records import Inlined, OmitNone, Record
+from memtab.fs.records import Inlined, OmitEmpty, OmitNone, Record
 from memtab.trust.records import MemoryPlace
 
 ClaimKind = Literal["port", "version", "setting", "command", "path", "tool", "always-never"]
 
 
+class SaidAt(Record, write_only=True):
+    """Another place a side of a contradiction is said: the memory and line, and when
+    the line was written (as `ClaimedLine.written_at`)."""
+
+    place: Annotated[MemoryPlace, Inlined]
+    written_at: int = 0
+
+
 class ClaimedLine(Record, write_only=True):
-    """One side of a contradiction: the memory and line, and what it states."""
+    """One side of a contradiction: its newest place, what it states, and every other
+    place the same line is said (newest first)."""
 
     place: Annotated[MemoryPlace, Inlined]
     value: str
     written_at: int = 0
     """When the line was written (ms since the epoch): blame's time for it (history),
     else when the file last changed."""
+    elsewhere: Annotated[tuple[SaidAt, ...], OmitEmpty] = ()
+
+    @property
+    def places(self) -> tuple[MemoryPlace, ...]:
+        """Every place the side is said, its newest first."""
+        return (self.place, *(said.place for said in self.elsewhere))
 
 
 class Contradiction(Record, write_only=True):
-    """Two lines stating different values for one thing (see the module doc)."""
+    """Two statements of different values for one thing (see the module doc)."""
 
     kind: ClaimKind
     about: str
@@ -40,7 +58,7 @@ class Contradiction(Record, write_only=True):
 
 
 class ContradictionsReport(Record, write_only=True):
-    """`memtab contradictions --json`: every pair found, over how many memories."""
+    """`memtab contradictions --json`: every disagreement found, over how many memories."""
 
     contradictions: tuple[Contradiction, ...] = ()
     files_read: int = 0

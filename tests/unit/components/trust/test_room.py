@@ -13,6 +13,7 @@ from memtab.components.trust.room import (
     headline,
     room_sections,
 )
+from memtab.trust.contradictions.records import ClaimedLine, Contradiction, SaidAt
 from memtab.trust.leaks.records import Leak
 from memtab.trust.records import MemoryPlace
 from memtab.trust.report import TrustReport
@@ -97,4 +98,44 @@ def test_while_the_memory_is_being_read_the_sections_say_so() -> None:
         ("duplicates", "Looking…"),
         ("contradictions", "Looking…"),
         ("leaks", "Looking…"),
+    ]
+
+
+def _side(value: str, *names: str, at: int) -> ClaimedLine:
+    def place(name: str) -> MemoryPlace:
+        return MemoryPlace(path=f"/memories/global/{name}", agent="mux", scope="global", line=3)
+
+    elsewhere = tuple(SaidAt(place=place(name), written_at=at - 1) for name in names[1:])
+    return ClaimedLine(place=place(names[0]), value=value, written_at=at, elsewhere=elsewhere)
+
+
+def test_a_disagreement_said_in_many_places_is_counted_once() -> None:
+    """Copies of each side (an import, a rule in three projects) are one disagreement: the
+    count says disagreements, the row each side's newest place and how many more, the tip
+    every place."""
+    found = Contradiction(
+        kind="port",
+        about="API's port",
+        first=_side("8080", "a.md", "b.md", "c.md", at=10),
+        second=_side("9000", "d.md", "e.md", at=20),
+        newer="second",
+        why="One says 8080 (in 3 places), the other 9000 (in 2 places).",
+    )
+    [section] = [
+        s
+        for s in room_sections(RoomFacts(trust=TrustReport(contradictions=(found,))))
+        if s.key == "contradictions"
+    ]
+    assert (section.count, section.summary) == (1, "1 disagreement")
+    [item] = section.items
+    assert item.text == "API's port: 9000 (d.md:3 and 1 more) vs 8080 (a.md:3 and 2 more)"
+    assert item.target == Target(path="/memories/global/d.md", line=3)
+    assert item.tip.splitlines()[1:] == [
+        "9000:",
+        "    d.md:3 (mux, global)",
+        "    e.md:3 (mux, global)",
+        "8080:",
+        "    a.md:3 (mux, global)",
+        "    b.md:3 (mux, global)",
+        "    c.md:3 (mux, global)",
     ]
