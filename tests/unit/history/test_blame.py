@@ -178,6 +178,20 @@ def test_what_memtab_first_saw_is_dated_by_the_files_mtime_not_by_when_it_was_se
     assert added.actor == "user" and added.at > new_at
 
 
+def test_a_file_memtab_first_sees_as_it_changes_it_keeps_its_mtime_for_its_old_lines(
+    home: Home,
+) -> None:
+    store = store_for(home)
+    physical(store, NOTES).parent.mkdir(parents=True)
+    physical(store, NOTES).write_text("- from before\n")
+    written = (now_ms() // 1000 - 7 * 24 * 60 * 60) * 1000
+    set_mtime(physical(store, NOTES), written)
+    append(store, NOTES, "- mine\n")  # no pass has recorded it: the write-ahead sees it first
+    seen, mine = blame_memory_file(store, NOTES).lines
+    assert (seen.actor, seen.at) == ("before-memtab", written)
+    assert mine.actor == "user" and mine.at > written
+
+
 def test_a_first_sight_recorded_without_the_files_stat_keeps_its_own_time(home: Home) -> None:
     store = store_for(home)
     physical(store, NOTES).parent.mkdir(parents=True)
