@@ -19,6 +19,10 @@ version was (docs/formats.md §20.2):
   (`MAX_RUN_MS` before its end, `CLOCK_SLACK_MS` after). What the file held when Memtab
   first saw it is `before-memtab`, unless mux's run created it then; other changes are
   `external`.
+- What a file held when Memtab first saw it (`before-memtab`, or another agent's) was
+  written no later than the file's mtime then: it is dated so where history recorded
+  that stat (a version's `stat`), else at the version's time, as versions recorded
+  before stats were are.
 - Another agent's file: what Memtab did not write is the agent's (`claude-code`, `codex`,
   `loki`), at the version's time or, for what no version holds yet, the file's mtime.
 """
@@ -145,7 +149,7 @@ class Attributor:
             return self._xum_call(version) or self._with_provenance(version)
         if version.actor == EXTERNAL:
             if agent is not None:
-                return _Origin(agent, version.at, version=version.id)
+                return _Origin(agent, self._found_at(owner), version=version.id)
             return self._external(owner)
         if version.actor == "consolidator":
             source = self._consolidation(version)
@@ -154,6 +158,22 @@ class Attributor:
 
     def _file_time(self) -> int:
         return self.context.mtime_ms if self.context.mtime_ms is not None else now_ms()
+
+    def _first_sight(self, owner: int) -> bool:
+        """Whether the version is what a file held when Memtab first saw it (a file that
+        existed before, not one a change of Memtab's or through it made)."""
+        version = self.chain[owner]
+        return version.op == "seen" or (owner == 0 and version.prev_sha256 is None)
+
+    def _found_at(self, owner: int) -> int:
+        """When an `external` version's lines were written: its time, but what Memtab first
+        saw in a file is no newer than the file's mtime when it was seen (its `stat`, where
+        history recorded one: docs/formats.md §14.2), since the file held it then already."""
+        version = self.chain[owner]
+        if not self._first_sight(owner) or version.stat is None:
+            return version.at
+        mtime_ms = version.stat[1] // 1_000_000
+        return min(version.at, mtime_ms) if mtime_ms >= 1 else version.at
 
     # --- consolidation ------------------------------------------------------------------
 
@@ -202,7 +222,7 @@ class Attributor:
         called = self._xum_call(version)
         if called is not None:
             return called
-        first_sight = version.op == "seen" or (owner == 0 and version.prev_sha256 is None)
+        first_sight = self._first_sight(owner)
         found = self._mux_run(owner, first_sight=first_sight)
         if found is not None:
             run, index = found
@@ -216,7 +236,8 @@ class Attributor:
                 reason=op.note,
             )
             return _Origin(MUX, run.at, run.id, version.id, source)
-        return _Origin(BEFORE_MEMTAB if first_sight else EXTERNAL, version.at, version=version.id)
+        actor = BEFORE_MEMTAB if first_sight else EXTERNAL
+        return _Origin(actor, self._found_at(owner), version=version.id)
 
     @functools.cached_property
     def _mux_runs(self) -> tuple[list[int], list[RunEntry]]:

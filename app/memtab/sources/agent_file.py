@@ -88,6 +88,7 @@ class SourceVersions:
             done=done,
             destroys=destroys,
             allow_unkept=allow_unkept,
+            stat_of=lambda _: _stat_now(file),
         )
 
     def record(
@@ -321,3 +322,12 @@ def _as_file_error(error: Exception) -> MemoryFileError:
     if isinstance(error, OSError):
         return MemoryFileError(error.strerror or str(error))
     return MemoryFileError(str(error))
+
+
+def _stat_now(file: SourceFile) -> tuple[int, int] | None:
+    """(size, mtime_ns) of an agent's file now, as `sources.external` records it."""
+    try:
+        info = os.stat(file.physical, follow_symlinks=file.linked)
+    except OSError:
+        return None
+    return (info.st_size, info.st_mtime_ns)

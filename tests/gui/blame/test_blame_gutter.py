@@ -3,6 +3,7 @@ to its trace dump and from a consolidation line to its run and op (issue 22's "D
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -16,13 +17,18 @@ from gui.editor_support import open_loaded
 from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.components.blame.gutter import GutterEntry
 from memtab.demo import MAIN_ID
+from memtab.fs.clock import now_ms
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.feature import SHOWN_FLAG, BlameFeature
 from memtab.gui.blame.gutter import BlameGutter, card_html
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.window import keys
+from memtab.humanize import absolute_time
+from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 from support.demo_homes import copied_demo_home
 
 pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
@@ -30,6 +36,7 @@ pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: non
 make_window = support.make_window
 
 NOTES = parse_file_path("/memories/workspace/notes.md")
+DEV_SETUP = parse_file_path("/memories/workspace/dev-setup.md")
 
 
 @pytest.fixture
@@ -180,3 +187,26 @@ def test_hovering_a_line_shows_its_card_once_the_history_is_read(qtbot: QtBot) -
     QApplication.sendEvent(gutter, hover)
     assert gutter.toolTip() == ""  # not "Reading history…" any more
     assert QToolTip.text() == card_html(entry)
+
+
+def test_a_line_there_before_memtab_shows_when_its_file_was_written_not_when_it_was_seen(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    """The window records a file it meets for the first time; its card then says when the
+    file was written (its mtime then), as `memtab blame` does, not when the window looked."""
+    store = MemoryStore(demo, load_registry(demo).require_workspace(MAIN_ID))
+    written = (now_ms() // 1000 - 9 * 24 * 60 * 60) * 1000  # nine days ago, whole seconds
+    os.utime(store.physical(DEV_SETUP), (written / 1000, written / 1000))
+    record_external(store)  # what the window's pass after its scan does
+    window = make_window(demo, MAIN_ID)
+    window.show()
+    editor = window.memory_tab.controller.editor
+    open_loaded(qtbot, editor, DEV_SETUP)
+    wait_for(qtbot, lambda: editor.current_path == DEV_SETUP)
+    action(window, "blame.toggle").trigger()
+    feature = feature_of(window)
+    wait_for(qtbot, lambda: feature.gutter.entries and not feature.busy)
+    _, before = entry_of(feature, "before-memtab")
+    assert before.details[0].startswith(
+        f"In the file before Memtab saw it, written no later than {absolute_time(written)} ("
+    )

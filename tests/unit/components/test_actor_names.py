@@ -38,7 +38,7 @@ def test_a_line_there_before_memtab_is_not_dated_by_memtab_s_first_look() -> Non
     line = BlameLine(line=1, text="# Notes", actor="before-memtab", at=NOW - 4 * 60_000)
     entry = describe(line, NOW)
     assert entry.label == "before"  # not "before 4m": the line is older than that
-    assert entry.details[0].startswith("In the file when Memtab first saw it, ")
+    assert entry.details[0].startswith("In the file before Memtab saw it, written no later than ")
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ renames, restores, reverts and changes of other programs, mux's runs among them.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -150,6 +151,59 @@ def test_a_change_history_has_not_recorded_is_external_at_the_files_time(home: H
     blame = blame_memory_file(store, NOTES)
     assert who(blame) == [("- a", "user"), ("- not synced yet", "external")]
     assert blame.lines[1].at == 1_700_000_000_000 and blame.lines[1].version is None
+
+
+DAY_MS = 24 * 60 * 60 * 1000
+
+
+def test_what_memtab_first_saw_is_dated_by_the_files_mtime_not_by_when_it_was_seen(
+    home: Home,
+) -> None:
+    store = store_for(home)
+    old, new = "/memories/global/old.md", "/memories/global/new.md"
+    physical(store, old).parent.mkdir(parents=True)
+    physical(store, old).write_text("# Ports\n\n- The API runs on port 8000.\n")
+    physical(store, new).write_text("# Service\n\n- The API listens on port 8080.\n")
+    today = now_ms() // 1000 * 1000  # whole seconds: what utime sets exactly
+    old_at, new_at = today - 30 * DAY_MS, today - DAY_MS
+    set_mtime(physical(store, old), old_at)
+    set_mtime(physical(store, new), new_at)
+    record_external(store)  # as the window does when it opens the home: both seen now
+    for path, written in ((old, old_at), (new, new_at)):
+        blame = blame_memory_file(store, path)
+        assert {(line.actor, line.at) for line in blame.lines} == {("before-memtab", written)}
+    # A line added since is dated when Memtab recorded it, after both.
+    append(store, old, "- Staging runs on port 8001.\n")
+    added = blame_memory_file(store, old).lines[-1]
+    assert added.actor == "user" and added.at > new_at
+
+
+def test_a_file_memtab_first_sees_as_it_changes_it_keeps_its_mtime_for_its_old_lines(
+    home: Home,
+) -> None:
+    store = store_for(home)
+    physical(store, NOTES).parent.mkdir(parents=True)
+    physical(store, NOTES).write_text("- from before\n")
+    written = (now_ms() // 1000 - 7 * 24 * 60 * 60) * 1000
+    set_mtime(physical(store, NOTES), written)
+    append(store, NOTES, "- mine\n")  # no pass has recorded it: the write-ahead sees it first
+    seen, mine = blame_memory_file(store, NOTES).lines
+    assert (seen.actor, seen.at) == ("before-memtab", written)
+    assert mine.actor == "user" and mine.at > written
+
+
+def test_a_first_sight_recorded_without_the_files_stat_keeps_its_own_time(home: Home) -> None:
+    store = store_for(home)
+    physical(store, NOTES).parent.mkdir(parents=True)
+    physical(store, NOTES).write_text("- a\n")
+    set_mtime(physical(store, NOTES), now_ms() - 30 * DAY_MS)
+    record_external(store)
+    index = home.history_index_dir / f"{store.history_key(parse_file_path(NOTES).scope)}.jsonl"
+    lines = [json.loads(line) for line in index.read_text().splitlines()]
+    assert [line.pop("stat") for line in lines] != []  # as versions recorded before stats
+    index.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    [line] = blame_memory_file(store_for(home), NOTES).lines
+    assert line.at == lines[0]["at"]
 
 
 def test_no_such_file_is_refused(home: Home) -> None:

@@ -5,10 +5,13 @@ agent wrote (the record is made to raise right after the write)."""
 from __future__ import annotations
 
 import errno
+import os
 from typing import Any
 
 import pytest
 
+from memtab.blame.service import blame_source_file
+from memtab.fs.clock import now_ms
 from memtab.sources.agent_file import SourceVersions, restore_version
 from memtab.sources.content import read_source_file, remove_created_file, save_source_file
 from memtab.sources.copy import CopyOrigin, copy_note
@@ -117,3 +120,19 @@ def test_a_save_over_what_history_cannot_keep_is_refused_unless_chosen(
     expect_log("memtab.store.history.recorder", "WARNING", r"^Could not record the history")
     save_source_file(source, file, "mine\n", loaded, history=history, allow_unkept=True)
     assert file.physical.read_bytes() == b"mine\n"
+
+
+def test_the_agents_lines_kept_ahead_of_a_first_save_are_dated_by_the_files_mtime(
+    machine: Machine,
+) -> None:
+    """Memtab first sees the file as it saves over it: what Claude Code wrote before is
+    dated when the file says it was written, not when Memtab saved."""
+    history = SourceVersions(machine.home)
+    source, file = file_in(machine, "claude-code:user", "CLAUDE.md")
+    written_ns = (now_ms() // 1000 - 7 * 24 * 60 * 60) * 1_000_000_000
+    os.utime(file.physical, ns=(written_ns, written_ns))
+    before = read_source_file(source, file)
+    save_source_file(source, file, before.text + "- mine\n", before.sha256, history=history)
+    lines = blame_source_file(machine.home, source, file).lines
+    assert {(line.actor, line.at) for line in lines[:-1]} == {("claude-code", written_ns // 10**6)}
+    assert lines[-1].actor == "user" and lines[-1].at > written_ns // 10**6

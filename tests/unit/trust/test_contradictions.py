@@ -4,17 +4,23 @@ thing (issue 72 point 3): each kind, what is no contradiction, and which line is
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from memtab.check.documents import Document
+from memtab.fs.clock import now_ms
+from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
+from memtab.store.scopes.memory import MemoryStore
 from memtab.trust.contradictions.claims import claims_of
 from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.contradictions.records import Contradiction
 from support.seeded_memories import memory
+
+DAY_MS = 24 * 60 * 60 * 1000
 
 
 def pairs(*documents: Document) -> list[Contradiction]:
@@ -177,3 +183,21 @@ def test_copies_of_each_side_are_one_contradiction_with_every_place() -> None:
     assert "One says 8080 (in 20 places), the other 9000 (in 20 places)" in found.why
     # A copy no other memory is seen with is no contradiction at all.
     assert pairs(ones[0], elsewhere) == []
+
+
+def test_which_is_newer_holds_once_history_has_seen_both_files(tmp_path: Path) -> None:
+    """Files that were there before Memtab, first recorded at one moment (as the window
+    records a home it opens): the newer side is still the line its file held first."""
+    home = Home(tmp_path / "home")
+    home.global_root.mkdir(parents=True)
+    old, new = home.global_root / "old.md", home.global_root / "new.md"
+    old.write_text("# Ports\n\n- The API runs on port 8000.\n")
+    new.write_text("# Service\n\n- The API listens on port 8080.\n")
+    today = now_ms() // 1000 * 1000
+    os.utime(old, ns=(0, (today - 30 * DAY_MS) * 1_000_000))
+    os.utime(new, ns=(0, (today - DAY_MS) * 1_000_000))
+    assert record_external(MemoryStore(home)).problems == []
+    [found] = ContradictionsEngine(home, sources=False).find().contradictions
+    newer = found.first if found.newer == "first" else found.second
+    assert (newer.value, newer.written_at) == ("8080", today - DAY_MS)
+    assert "the line saying 8080 is newer" in found.why

@@ -66,8 +66,8 @@ def entries(blame: Blame, buffer_text: str, now: int) -> list[GutterEntry]:
 def describe(line: BlameLine, now: int) -> GutterEntry:
     """What the gutter and the card say of one blamed line."""
     when = f"{absolute_time(line.at)} ({relative_time(line.at, now)})"
-    if line.actor == BEFORE_MEMTAB:  # `at` is when Memtab first looked, not the line's age
-        details = [f"In the file when Memtab first saw it, {when}"]
+    if line.actor == BEFORE_MEMTAB:  # `at`: the file's mtime when Memtab first saw it, or then
+        details = [f"In the file before Memtab saw it, written no later than {when}"]
     else:
         details = [when]
     links: list[Link] = []

@@ -29,7 +29,7 @@ import errno
 import logging
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -177,10 +177,13 @@ class HistoryRecorder:
         done: str,
         destroys: bool,
         allow_unkept: bool,
+        stat_of: Callable[[str], tuple[int, int] | None] | None = None,
     ) -> bool:
         """Write-ahead (see the module doc): store each (path, content) a change is about
         to replace or remove durably, and record it as an `external` version where it is
-        not the path's newest one. Whether they were kept (pass it to `record` as
+        not the path's newest one — with the file's (size, mtime_ns) now, `stat_of(path)`,
+        when that is the content's size (blame dates what Memtab first saw in a file by
+        it, docs/formats.md §14.2). Whether they were kept (pass it to `record` as
         `before_kept`). A content that is its path's newest version needs no new copy, so
         nothing is written for it and it never fails.
 
@@ -189,7 +192,7 @@ class HistoryRecorder:
         `done` (`deleted`, `saved`…) — unless `allow_unkept`, the user's explicit choice
         to make it without a copy; a change that destroys nothing goes on, with a warning."""
         try:
-            self._keep(key, contents)
+            self._keep(key, contents, stat_of)
         except HistoryUnavailableError as error:
             if destroys and not allow_unkept:
                 raise UnkeptChangeError(label, done, error.cause) from None
@@ -202,7 +205,12 @@ class HistoryRecorder:
             return False
         return True
 
-    def _keep(self, key: str, contents: Sequence[tuple[str, bytes]]) -> None:
+    def _keep(
+        self,
+        key: str,
+        contents: Sequence[tuple[str, bytes]],
+        stat_of: Callable[[str], tuple[int, int] | None] | None,
+    ) -> None:
         """`keep_before`'s copy; HistoryUnavailableError (the cause in words) when it
         cannot be made."""
         if not contents:
@@ -227,7 +235,9 @@ class HistoryRecorder:
                 for path, data, sha in missing:
                     size = len(data)
                     current = newest.get(path)
-                    version = self._caught_up_to(current, path, sha, size)
+                    stat = stat_of(path) if stat_of is not None else None
+                    stat = stat if stat is not None and stat[0] == size else None
+                    version = self._caught_up_to(current, path, sha, size, stat=stat)
                     if version is not current:
                         added.append(version)
                         newest[path] = version

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import logging
 import os
+import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -39,7 +40,7 @@ from memtab.store.history.recorder import (
 from memtab.store.history.versions import scope_key
 from memtab.store.home import Home
 from memtab.store.notebook_revision import advance_after_change
-from memtab.store.paths import Scope, VirtualPath, require_file_path
+from memtab.store.paths import PathError, Scope, VirtualPath, require_file_path
 from memtab.store.scopes.scope_access import reporting_os_errors
 from memtab.store.scopes.scope_dir import ScopeDir
 from memtab.store.scopes.scope_view import ScopeView, kind_in
@@ -170,6 +171,7 @@ class ScopeStore(ScopeView):
         `HistoryRecorder.keep_before`). `scope`: its `ScopeDir` when the caller has it."""
         if self.history is None:
             return False
+        paths = {str(path): path for path, _ in contents}
         return self.history.keep_before(
             self._history_key_of(scope),
             [(str(path), data) for path, data in contents],
@@ -177,7 +179,18 @@ class ScopeStore(ScopeView):
             done=done,
             destroys=destroys,
             allow_unkept=allow_unkept,
+            stat_of=lambda text: self._stat_now(scope, paths[text]),
         )
+
+    def _stat_now(self, scope: Scope | ScopeDir, path: VirtualPath) -> tuple[int, int] | None:
+        """(size, mtime_ns) of file `path` now, what history records with a content it
+        first sees (None: not a file here)."""
+        try:
+            where = scope.physical(path) if isinstance(scope, ScopeDir) else self.physical(path)
+            info = os.lstat(where)
+        except (OSError, PathError):
+            return None
+        return (info.st_size, info.st_mtime_ns) if stat.S_ISREG(info.st_mode) else None
 
     def keep_contents(
         self, contents: Sequence[bytes], *, each: bool, flushed_with: Path | None = None
