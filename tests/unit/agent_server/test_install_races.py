@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -145,6 +146,15 @@ print(json.dumps({"saves": saved, "reverted": reverted}))
 """
 
 
+def _wait_for_the_first_save(path: Path, agent: subprocess.Popen[str]) -> None:
+    """Wait for the agent's first save: on a loaded machine its Python starts slowly, and
+    installs made before it saves race nothing."""
+    deadline = time.monotonic() + 30
+    while json.loads(path.read_text())["saves"] < 1:
+        assert agent.poll() is None and time.monotonic() < deadline, "the agent never saved"
+        time.sleep(0.005)
+
+
 @pytest.mark.slow  # slow: a second process saving ~500 times a second through 40 installs
 @pytest.mark.timeout(120)
 def test_an_agent_saving_all_the_time_loses_no_save_to_installs(tmp_path: Path) -> None:
@@ -157,6 +167,7 @@ def test_an_agent_saving_all_the_time_loses_no_save_to_installs(tmp_path: Path) 
         text=True,
     )
     try:
+        _wait_for_the_first_save(path, agent)
         outcomes = [
             register_server("claude", path, [*COMMAND, "--workspace", f"w{n}"]) for n in range(40)
         ]
@@ -173,6 +184,10 @@ def test_an_agent_saving_all_the_time_loses_no_save_to_installs(tmp_path: Path) 
     # it and wrote its older document back: that agent's race, not ours (seen on a busy CI).
     assert all(
         o.status in ("updated", "added") or "kept changing" in o.message for o in outcomes[1:]
-    ), [o.message for o in outcomes]
+    ), [
+        (o.status, o.message)
+        for o in outcomes[1:]
+        if o.status not in ("updated", "added") and "kept changing" not in o.message
+    ]
     assert sum(o.status == "updated" for o in outcomes) >= 5
     assert json.loads(path.read_text())["saves"] == report["saves"]
