@@ -51,12 +51,7 @@ class KeptTexts:
         if self._known is None:
             self._known = read_held(self.path, self._entries) or {}
         entry = self._known.get(physical)
-        if entry is None or entry[0] != (
-            info.st_size,
-            info.st_mtime_ns,
-            info.st_ctime_ns,
-            info.st_ino,
-        ):
+        if entry is None or entry[0] != stamp_of(info):
             return None
         self._seen[physical] = entry
         return entry[1], entry[2]
