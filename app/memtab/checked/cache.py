@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Annotated
 
 from memtab.fs.atomic import atomic_write_json
-from memtab.fs.config.config_dir import cache_dir
+from memtab.fs.config.config_dir import cache_dir, home_digest
 from memtab.fs.jsonfile import JsonError, read_json
 from memtab.fs.private import PRIVATE_FILE_MODE, keep_private, private_dir
 from memtab.fs.records import OmitEmpty, OmitNone, Record, ValidEntries, field
@@ -77,8 +77,7 @@ class CheckedFiles(Record):
 def cache_file_for(home: Home) -> Path:
     """Where the cache of `home` lives: Memtab's cache dir, never a scope (nothing syncs
     it)."""
-    digest = hashlib.sha256(os.fsencode(str(home.root))).hexdigest()[:20]
-    return cache_dir() / f"checks-{digest}.json"
+    return cache_dir() / f"checks-{home_digest(home.root)}.json"
 
 
 def checkout_stamp(root: str | Path) -> str:

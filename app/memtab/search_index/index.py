@@ -46,7 +46,7 @@ from typing import Any, TypeVar
 
 import tantivy
 
-from memtab.fs.config.config_dir import cache_dir
+from memtab.fs.config.config_dir import cache_dir, home_digest
 from memtab.search_index.documents import (
     IndexedFile,
     document_of,
@@ -123,8 +123,7 @@ class Refreshed:
 def index_file_for(home_root: Path) -> Path:
     """Where the index of the home at `home_root` lives: a folder in Memtab's cache dir,
     never in a scope (nothing syncs it); its name holds the schema's version."""
-    digest = hashlib.sha256(os.fsencode(str(home_root))).hexdigest()[:20]
-    return cache_dir() / f"search-v{VERSION}-{digest}"
+    return cache_dir() / f"search-v{VERSION}-{home_digest(home_root)}"
 
 
 def file_number(root: str, key: str) -> int:

@@ -25,7 +25,6 @@ the file.
 from __future__ import annotations
 
 import binascii
-import hashlib
 import json
 import logging
 import os
@@ -36,7 +35,7 @@ from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
 from memtab.fs.atomic import Directory
-from memtab.fs.config.config_dir import cache_dir
+from memtab.fs.config.config_dir import cache_dir, home_digest
 from memtab.fs.private import PRIVATE_FILE_MODE, keep_private, private_dir
 from memtab.fs.records import PlainJson, Record, ValidEntries
 from memtab.fs.user_files import read_regular_file
@@ -212,8 +211,7 @@ def cache_file_for(home_root: Path, env: Mapping[str, str] | None = None) -> Pat
     """Where the cache of the home at `home_root` lives (in Memtab's cache dir). Its name
     holds the format's version: a Memtab of another version still running (an agent's
     server) keeps its own file rather than replacing this one at each of its scans."""
-    digest = hashlib.sha256(os.fsencode(str(home_root))).hexdigest()[:20]
-    return cache_dir(env) / f"descriptions-v{CACHE_VERSION}-{digest}.json"
+    return cache_dir(env) / f"descriptions-v{CACHE_VERSION}-{home_digest(home_root)}.json"
 
 
 class DescriptionCache:

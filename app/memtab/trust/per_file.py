@@ -23,7 +23,6 @@ import gc
 import hashlib
 import logging
 import marshal
-import os
 import threading
 import zlib
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -32,7 +31,7 @@ from typing import Any, Generic, TypeVar
 
 from memtab.check.documents import Document
 from memtab.fs.atomic import Directory
-from memtab.fs.config.config_dir import cache_dir
+from memtab.fs.config.config_dir import cache_dir, home_digest
 from memtab.fs.private import PRIVATE_FILE_MODE, clear_entry, private_dir
 from memtab.fs.user_files import read_regular_file
 from memtab.store.home import Home
@@ -64,8 +63,7 @@ def cache_file_for(home: Home, engine: str) -> Path:
     """Where `engine`'s cache of `home` lives: Memtab's cache dir, never a scope (nothing
     syncs it); the name holds the format's version, so a Memtab of another version keeps
     its own."""
-    digest = hashlib.sha256(os.fsencode(str(home.root))).hexdigest()[:20]
-    return cache_dir() / f"trust-{engine}-v{CACHE_VERSION}-{digest}.bin"
+    return cache_dir() / f"trust-{engine}-v{CACHE_VERSION}-{home_digest(home.root)}.bin"
 
 
 @contextlib.contextmanager

@@ -12,6 +12,7 @@ settings and window state never touch the user's, and go with the demo.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 from collections.abc import Iterator, Mapping, MutableMapping
@@ -47,6 +48,12 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
     if env.get(CONFIG_DIR_VARIABLE, "").strip():
         return config_dir(env) / "cache"
     return Path(platformdirs.user_cache_dir("memtab"))
+
+
+def home_digest(home_root: Path) -> str:
+    """The part of a cache's name that says which home it is about: each home's caches
+    (its search index, descriptions, checks, trust) kept apart in the one cache dir."""
+    return hashlib.sha256(os.fsencode(str(home_root))).hexdigest()[:20]
 
 
 @contextlib.contextmanager
