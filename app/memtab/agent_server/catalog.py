@@ -43,7 +43,6 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
 from memtab.agent_server.catalog_listing import (
-    CHANGES,
     Held,
     Listed,
     ListedFiles,
@@ -69,10 +68,10 @@ from memtab.sources.listing import SourceFileRow
 from memtab.sources.model import Source
 from memtab.store.description_cache import DescriptionCache, KnownEntry, KnownFiles
 from memtab.store.files import FileEntry, ScopeListing, described_file
-from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_virtual_path
+from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
 from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.memory import MemoryStore
-from memtab.watch.observers import watching_any_depth
+from memtab.watch.observers import CHANGE_EVENTS, watching_any_depth
 
 logger = logging.getLogger(__name__)
 
@@ -490,19 +489,15 @@ class MemoryCatalog:
     def _watch(self) -> BaseObserver | None:
         """An observer of the available scope roots that exist (recursively), started;
         None when it cannot start (others are re-listed by age)."""
-        roots = [
-            self.store.root(scope)
-            for scope in SCOPE_ORDER
-            if not self.store.unavailable_reason(scope)
-        ]
+        roots = list(scope_roots(self.store).values())
         observer = Observer()
         observer.daemon = True
         try:
             with watching_any_depth(*roots):
                 for root in roots:
-                    if root.is_dir():
+                    if os.path.isdir(root):
                         observer.schedule(
-                            self._changes, os.fspath(root), recursive=True, event_filter=CHANGES
+                            self._changes, root, recursive=True, event_filter=CHANGE_EVENTS
                         )
                 observer.start()
         except OSError as error:  # out of inotify watches, a tree too deep: re-listed by age

@@ -30,22 +30,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from watchdog.events import (
-    EVENT_TYPE_ATTRIB,
-    EVENT_TYPE_CLOSED_NO_WRITE,
-    EVENT_TYPE_OPENED,
-    DirCreatedEvent,
-    DirDeletedEvent,
-    DirModifiedEvent,
-    DirMovedEvent,
-    FileClosedEvent,
-    FileCreatedEvent,
-    FileDeletedEvent,
-    FileModifiedEvent,
-    FileMovedEvent,
-    FileSystemEvent,
-    FileSystemEventHandler,
-)
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
 from memtab.search_index.documents import IndexedFile, trusted_stamp
 from memtab.search_index.index import SearchIndex
@@ -438,21 +423,6 @@ def _listed(
 # More files than this in one report: listing everything again costs less than one
 # stat each with its folders checked.
 MAX_REPORTED_FILES = 1000
-_NOT_CHANGES = frozenset({EVENT_TYPE_OPENED, EVENT_TYPE_CLOSED_NO_WRITE, EVENT_TYPE_ATTRIB})
-# What the watch asks the kernel for: changes only. Every read of a watched file (the
-# catalog's own, for snippets and indexing) would otherwise wake the watcher, and an
-# event in its hands when it stops makes watchdog log an ERROR for a normal close.
-CHANGES = [
-    FileCreatedEvent,
-    DirCreatedEvent,
-    FileModifiedEvent,
-    DirModifiedEvent,
-    FileDeletedEvent,
-    DirDeletedEvent,
-    FileMovedEvent,
-    DirMovedEvent,
-    FileClosedEvent,
-]
 # watchdog tells an overflow of the kernel's queue only in its log, at WARNING.
 _OVERFLOW_LOGGER = "watchdog.observers.inotify_c"
 _OVERFLOW_WORDS = "Inotify queue overflowed"
@@ -460,8 +430,10 @@ _OVERFLOW_WORDS = "Inotify queue overflowed"
 
 class WatchedChanges(FileSystemEventHandler):
     """Observer thread: a file's change adds its path, a folder's (or an overflow) asks
-    for everything; opening, reading and attributes are no change (indexing a file just
-    written updates its atime). `reported` is set while anything waits to be taken."""
+    for everything; its watch asks for changes alone (`watch.observers.CHANGE_EVENTS`:
+    every read of a watched file, the catalog's own for snippets and indexing, would
+    otherwise wake it, and an event in its hands when it stops makes watchdog log an
+    ERROR for a normal close). `reported` is set while anything waits to be taken."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -472,20 +444,10 @@ class WatchedChanges(FileSystemEventHandler):
         _LISTENING.add(self)
 
     def on_any_event(self, event: FileSystemEvent) -> None:
-        if event.event_type in _NOT_CHANGES:
-            return
         if event.is_directory:
-            if isinstance(event, DirModifiedEvent):
-                return  # its files' own events say what changed in it
             self.everything()
             return
-        with self._lock:
-            self._paths.add(os.fsdecode(event.src_path))
-            if event.dest_path:
-                self._paths.add(os.fsdecode(event.dest_path))
-            if len(self._paths) > MAX_REPORTED_FILES:
-                self._everything = True
-            self.reported.set()
+        self.report([os.fsdecode(path) for path in (event.src_path, event.dest_path) if path])
 
     def report(self, paths: list[str]) -> None:
         """Report files changed as the watch would (none: nothing reported)."""
