@@ -335,20 +335,15 @@ class MemoryCatalog:
     def _start(
         self, target: Callable[..., None], name: str, *args: object
     ) -> threading.Thread | None:
-        with self._lock:
-            return self._start_locked(target, name, *args)
-
-    def _start_locked(
-        self, target: Callable[..., None], name: str, *args: object
-    ) -> threading.Thread | None:
         """`target(*args)` on a thread, unless closing (None); started and kept under `_lock`
         as `close` reads them: it joins every thread started, never one not yet started."""
-        if self._closing.is_set():
-            return None
-        thread = threading.Thread(target=target, args=args, name=name, daemon=True)
-        thread.start()
-        self._threads.append(thread)
-        return thread
+        with self._lock:
+            if self._closing.is_set():
+                return None
+            thread = threading.Thread(target=target, args=args, name=name, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+            return thread
 
     def _relist_in_background(self) -> None:
         try:
