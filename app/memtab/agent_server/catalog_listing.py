@@ -405,19 +405,12 @@ def restat(roots: dict[Scope, str], paths: Iterable[str]) -> tuple[dict[str, Lis
                 gone.add(key)
                 listed.pop(key, None)
             else:
-                listed[key] = _listed(root, scope, path, info, racy_after_ns)
+                stamp = trusted_stamp(info, racy_after_ns)
+                readable = info.st_size <= MAX_FILE_BYTES
+                listed[key] = Listed(root, scope.value, path, readable, stamp, info=info)
                 gone.discard(key)
             break
     return listed, gone
-
-
-def _listed(
-    root: str, scope: Scope, physical: str, info: os.stat_result, racy_after_ns: int
-) -> Listed:
-    stamp = trusted_stamp(info, racy_after_ns)
-    return Listed(
-        root, scope.value, physical, info.st_size <= MAX_FILE_BYTES, stamp, False, None, info
-    )
 
 
 # More files than this in one report: listing everything again costs less than one
