@@ -132,7 +132,7 @@ def find_matches(
         earlier = {files.by_key[key] for key in candidates if key in files.by_key}
         places = earlier if places is None else places & earlier
     order = files.items if places is None else [files.items[at] for at in sorted(places)]
-    for count, (item, text) in enumerate(texts.texts(scan, order)):
+    for count, (item, text) in enumerate(texts.texts(order)):
         if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
             cancel.raise_if_cancelled()
         label = item.folded
