@@ -156,35 +156,20 @@ def line_matches(
     text: str, folded: str, query: SearchQuery, limit: int = MAX_LINES_PER_FILE
 ) -> tuple[int, tuple[LineMatch, ...]]:
     """How many lines of `text` hold a term — what a result's pill counts, as its rows
-    under it are lines — and the first `limit` of them (`matching_lines`)."""
-    lines = matching_lines(text, folded, query, limit)
-    if len(lines) < limit:
-        return len(lines), lines
-    rest = folded.split("\n")[lines[-1].line + 1 :]
-    return len(lines) + sum(1 for line in rest if any(t in line for t in query.terms)), lines
-
-
-def matching_lines(
-    text: str, folded: str, query: SearchQuery, limit: int = MAX_LINES_PER_FILE
-) -> tuple[LineMatch, ...]:
-    """The first `limit` lines of `text` holding a term, with the terms' spans.
+    under it are lines — and the first `limit` of them, with the terms' spans.
 
     `folded` is `text.casefold()` (as the index keeps it): terms are found there, and
     line numbers are the same in both.
     """
     if not query.active or not folded:
-        return ()
+        return 0, ()
     lines = text.split("\n")
     folded_lines = folded.split("\n")
     if len(lines) != len(folded_lines):
-        return ()  # the file changed between the two reads: the next search shows it
-    found: list[LineMatch] = []
-    for number, folded_line in enumerate(folded_lines):
-        if any(term in folded_line for term in query.terms):
-            found.append(_line_match(number, lines[number].rstrip("\r"), query.terms))
-            if len(found) >= limit:
-                break
-    return tuple(found)
+        return 0, ()  # the file changed between the two reads: the next search shows it
+    found = [at for at, line in enumerate(folded_lines) if any(t in line for t in query.terms)]
+    shown = (_line_match(at, lines[at].rstrip("\r"), query.terms) for at in found[:limit])
+    return len(found), tuple(shown)
 
 
 def _line_match(number: int, line: str, terms: tuple[str, ...]) -> LineMatch:
