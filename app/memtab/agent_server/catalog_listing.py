@@ -181,7 +181,7 @@ class ListedFiles(Mapping[str, Listed]):
         stamps as they are, or no longer listed when gone."""
         racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
         for key in keys:
-            if key in self._infos and self._infos[key] is None and key not in self._listed:
+            if self.presumes(key):
                 root, _, physical = self._where(key)
                 try:
                     info = os.lstat(physical)
