@@ -60,6 +60,7 @@ from memtab.agent_server.catalog_listing import (
     scope_roots,
 )
 from memtab.fs.records import OmitEmpty, OmitNone, Record
+from memtab.humanize import plural
 from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import Ahead, Hit, SearchIndex
 from memtab.search_index.ranking import best_line
@@ -217,8 +218,8 @@ class MemoryCatalog:
         if not unindexed:
             return notes
         words = (
-            f"Still indexing: {unindexed} file{'s' if unindexed != 1 else ''} not searched "
-            "yet (the first search of this home); search again in a moment for all of them"
+            f"Still indexing: {plural(unindexed, 'file')} not searched yet (the first search "
+            "of this home); search again in a moment for all of them"
         )
         return (*notes, words)
 
