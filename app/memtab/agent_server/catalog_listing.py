@@ -2,17 +2,17 @@
 stat walk alone (docs/formats.md §22.11).
 
 A search needs a file's place and stamp (size, mtime, ctime, inode) to know whether the
-index holds it as it is: `list_files` walks the store's scopes by the listing's rules
-(`store.files.stat_scope`) and opens no file; the description a result shows comes from
-the index, which read it with the file's text. Other agents' sources are listed whole
-(their listing gives their rows). A fresh server's first search lists by names and inodes
-alone (`list_presumed`): a file the index holds under the same name and inode is presumed
-as it holds it, and the files the answer names are stat'ed (`ListedFiles.confirm`); the
-walk after the watch begins stats them all. What the watch of the scope roots reports
-(`WatchedChanges`) is re-stat'ed file by file (`restat`); everything is listed again when
-it reports a folder that came, went or moved (what it holds brings no event of its own
-when it moved in), more files than `MAX_REPORTED_FILES`, or the kernel's queue of events
-overflowing (the events lost).
+index holds it as it is: `list_files` walks the store's scopes by the listing's rules and
+stats each file, opening none; the description a result shows comes from the index, which
+read it with the file's text. Other agents' sources are listed whole (their listing gives
+their rows). A fresh server's first search lists by names and inodes alone
+(`list_presumed`, the one walk both make): a file the index holds under the same name and
+inode is presumed as it holds it, and the files the answer names are stat'ed
+(`ListedFiles.confirm`); the walk after the watch begins stats them all. What the watch
+of the scope roots reports (`WatchedChanges`) is re-stat'ed file by file (`restat`);
+everything is listed again when it reports a folder that came, went or moved (what it
+holds brings no event of its own when it moved in), more files than `MAX_REPORTED_FILES`,
+or the kernel's queue of events overflowing (the events lost).
 
 A file modified within the racy margin of the walk (docs/formats.md §15.4) gets no stamp:
 a write right after it could keep the same mtime, so it is read again every time.
@@ -47,7 +47,6 @@ from memtab.store.files import (
     note_too_deep,
     stat_listed_file,
     stat_names,
-    stat_scope,
 )
 from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath, too_deep_words
 from memtab.store.scopes.file_rows import FileRow
@@ -241,38 +240,21 @@ def kept_sources(
 
 
 def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
-    """Stat every file of the store's available scopes and list the `kept` sources."""
-    racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
-    infos: dict[str, os.stat_result | None] = {}
-    scopes: list[tuple[str, str, str, str]] = []
-    notes: list[str] = []
-    stamps: dict[str, dict[str, Stamp | None]] = {}
-    for scope, root in scope_roots(store).items():
-        prefix = scope.virtual_root + "/"
-        walked = stat_scope(scope, Path(root), prefix)
-        infos.update(walked.files)
-        scopes.append((prefix, root, scope.value, root + os.sep))
-        stamped = stamps.setdefault(root, {})
-        for key, info in walked.files.items():  # the hot loop: 20,000 files, no call
-            mtime_ns, ctime_ns = info.st_mtime_ns, info.st_ctime_ns
-            if mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns:
-                stamped[key] = None
-            else:
-                stamped[key] = (info.st_size, mtime_ns, ctime_ns, info.st_ino)
-        notes += [f"Not listed or searched: {too_deep_words(path)}" for path in walked.too_deep]
-    listed, roots = _list_sources(kept, stamps)
-    files = ListedFiles(infos, tuple(scopes), stamps, listed)
-    return Listing(files, tuple(notes), tuple(dict.fromkeys([*stamps, *roots])), stamps)
+    """Stat every file of the store's available scopes and list the `kept` sources (a
+    walk by names that presumes none as the index holds it)."""
+    return list_presumed(store, kept, lambda _roots: None)
 
 
 def list_presumed(
     store: MemoryStore, kept: list[Source], held_for: Callable[[tuple[str, ...]], Held | None]
 ) -> Listing:
-    """`list_files` by names alone (no file stat'ed): each file the index holds under the
-    same name and inode (`held_for(roots)`: each root's manifest, read once the roots are
-    known) is presumed as the index holds it; a new, replaced or racy file is stat'ed. A
-    file written over in place since keeps its inode: the caller confirms the ones it
-    answers with (`ListedFiles.confirm`), and a walk with every stat follows."""
+    """Every file of the store's available scopes by the listing's rules, walked by names
+    (`store.files.name_scope`), and the `kept` sources: each file the index holds under
+    the same name and inode (`held_for(roots)`: each root's manifest, read once the roots
+    are known) is presumed as the index holds it; a new, replaced or racy file is stat'ed
+    (each by its name in its folder, `stat_names`). A file written over in place since
+    keeps its inode: the caller confirms the ones it answers with (`ListedFiles.confirm`),
+    and a walk with every stat follows."""
     racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
     walks = [
         (root, scope, scope.virtual_root + "/", name_scope(root))
