@@ -261,8 +261,8 @@ def list_presumed(
         for scope, root in scope_roots(store).items()
     ]
     stamps: dict[str, dict[str, Stamp | None]] = {root: {} for root, *_ in walks}
-    listed, sources = _list_sources(kept, stamps)
-    roots = tuple(dict.fromkeys([*(root for root, *_ in walks), *sources]))
+    listed = _list_sources(kept, stamps)
+    roots = tuple(stamps)  # the scopes', then the sources'
     held = held_for(roots) or {}
     infos: dict[str, os.stat_result | None] = {}
     notes: list[str] = []
@@ -306,15 +306,13 @@ def confirm_answer(files: ListedFiles, index: SearchIndex, keys: list[str]) -> b
 
 def _list_sources(
     kept: list[Source], stamps: dict[str, dict[str, Stamp | None]]
-) -> tuple[dict[str, Listed], list[str]]:
-    """The `kept` sources' files, listed whole (their stamps into `stamps`), and the
-    sources' ids that are roots."""
+) -> dict[str, Listed]:
+    """The `kept` sources' files, listed whole (their stamps into `stamps`, under each
+    source's id: a root)."""
     listed: dict[str, Listed] = {}
-    roots: list[str] = []
     listings = [shown for s in kept if is_shown(shown := list_source(s))]
     links = link_imports(listings)  # Codex's copies of Claude Code memory, both ways
     for listing in listings:
-        roots.append(listing.source.id)
         stamped = stamps.setdefault(listing.source.id, {})
         for source_file in listing.files:
             # Sources are stamped by their listing's size and time alone.
@@ -329,7 +327,7 @@ def _list_sources(
                 source_file.linked,
                 source_file_row(source_file, links),
             )
-    return listed, roots
+    return listed
 
 
 def scope_roots(store: MemoryStore) -> dict[Scope, str]:
