@@ -132,8 +132,7 @@ class MemoryCatalog:
         self._listed_at: float | None = None
         self._index: SearchIndex | None = None  # opened by the first listing
         self._generation = 0  # the index's as the last listing indexed it
-        self._roots: tuple[str, ...] = ()
-        self._root_scopes: dict[str, str] = {}  # each root listed: the scope its files are in
+        self._roots: dict[str, str] = {}  # each root listed: the scope its files are in
         self._scope_roots: dict[Scope, str] = {}
         self._indexing: threading.Thread | None = None
         self._unindexed = 0  # files left to the background indexing
@@ -255,10 +254,9 @@ class MemoryCatalog:
             ranked = self._fresh(_Query(query, scope, limit))
             with self._lock:
                 files, roots, index = self._files, self._roots, self._index
-                scopes = self._root_scopes
             assert index is not None  # opened by the first listing
             if ranked is None:
-                within = [root for root in roots if in_scope(scopes.get(root, root), scope)]
+                within = [root for root, of in roots.items() if in_scope(of, scope)]
                 ranked = self._searched(index, files, query, within, limit)
             if index.generation == self._generation:
                 break
@@ -365,7 +363,10 @@ class MemoryCatalog:
         index = self._index
         self._generation = index.generation
         kept = kept_sources(self._sources, self._keep)
-        guessed = self._guessed_roots(kept)
+        by_scope = scope_roots(self.store)
+        # The roots a listing lists, each with the scope its files are in (a source's: its id).
+        guessed = {root: scope.value for scope, root in by_scope.items()}
+        guessed.update((source.id, source.id) for source in kept)
         # A fresh server's first search: the walk with every stat after the watch begins
         # follows (none without the background: `memtab search` stats every file).
         presumed = query is not None and not self._files and self._background
@@ -392,10 +393,9 @@ class MemoryCatalog:
             self._files = files
             self._presumed = presumed
             self._notes = listing.notes
-            self._roots = listing.roots
-            self._scope_roots = scope_roots(self.store)
+            self._roots = {root: guessed.get(root, root) for root in listing.roots}
+            self._scope_roots = by_scope
             self._unindexed = refreshed.pending
-            self._root_scopes = guessed
         self._listed_at = started
         logger.debug("catalog: %d files, %d (re)indexed", len(files), refreshed.read)
         if refreshed.pending:
@@ -404,13 +404,6 @@ class MemoryCatalog:
         if self._watching is None and self._background:
             self._watching = self._start(self._start_watching, "memtab-mcp-watch")
         return answered
-
-    def _guessed_roots(self, kept: list[Source]) -> dict[str, str]:
-        """The roots a listing lists (the store's available scope roots, the kept
-        sources' ids), each with the scope its files are in."""
-        roots = {root: scope.value for scope, root in scope_roots(self.store).items()}
-        roots.update((source.id, source.id) for source in kept)
-        return roots
 
     def _apply_changes(self) -> None:
         """Re-stat and re-index only the files the watch reported (the caller holds
