@@ -175,13 +175,17 @@ class ListedFiles(Mapping[str, Listed]):
         """Whether the file `key` is presumed as the index holds it (never stat'ed)."""
         return key not in self._listed and key in self._infos and self._infos[key] is None
 
-    def confirm(self, keys: Iterable[str]) -> None:
+    def confirm(self, keys: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
         """Stat the presumed files among `keys` now (a first answer's results): their
-        stamps as they are, or no longer listed when gone."""
+        stamps as they are, or no longer listed when gone; the keys of those whose stamp
+        is not the one presumed (or none to trust), and the roots and keys of those gone."""
         racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
+        changed: list[str] = []
+        gone: list[tuple[str, str]] = []
         for key in keys:
             if self.presumes(key):
                 root, _, physical = self._where(key)
+                presumed = self._stamps[root].get(key)
                 try:
                     info = os.lstat(physical)
                 except OSError:
@@ -189,9 +193,13 @@ class ListedFiles(Mapping[str, Listed]):
                 if info is None or not stat.S_ISREG(info.st_mode):
                     del self._infos[key]
                     self._stamps[root].pop(key, None)
+                    gone.append((root, key))
                     continue
                 self._infos[key] = info
-                self._stamps[root][key] = trusted_stamp(info, racy_after_ns)
+                stamp = self._stamps[root][key] = trusted_stamp(info, racy_after_ns)
+                if stamp is None or stamp != presumed:
+                    changed.append(key)
+        return changed, gone
 
     def _where(self, key: str) -> tuple[str, str, str]:
         """A store file's root, scope and path on disk."""
@@ -292,15 +300,9 @@ def list_presumed(
 def confirm_answer(files: ListedFiles, index: SearchIndex, keys: list[str]) -> bool:
     """Stat the presumed files among `keys` (an answer's) and index again those changed
     or gone: whether any was (the answer is then searched again)."""
-    presumed = [key for key in keys if files.presumes(key)]
-    held = {key: (files[key].root, files[key].stamp) for key in presumed}
-    files.confirm(presumed)
-    gone = [(root, key) for key, (root, _) in held.items() if key not in files]
-    now = {key: files[key].stamp for key in held if key in files}
-    changed = [files.indexed(key) for key, stamp in now.items()
-               if stamp is None or stamp != held[key][1]]  # fmt: skip
+    changed, gone = files.confirm(keys)
     if gone or changed:
-        index.update(changed, gone)
+        index.update([files.indexed(key) for key in changed], gone)
     return bool(gone or changed)
 
 
