@@ -35,7 +35,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -43,7 +43,6 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
 from memtab.agent_server.catalog_listing import (
-    Held,
     Listed,
     ListedFiles,
     Listing,
@@ -62,7 +61,7 @@ from memtab.agent_server.catalog_listing import (
 from memtab.fs.records import OmitEmpty, OmitNone, Record
 from memtab.humanize import plural
 from memtab.search_index.documents import IndexedFile
-from memtab.search_index.index import Ahead, Hit, SearchIndex
+from memtab.search_index.index import Ahead, Hit, Rows, SearchIndex
 from memtab.search_index.ranking import best_line
 from memtab.sources.config import SourceContext
 from memtab.sources.listing import SourceFileRow
@@ -552,7 +551,7 @@ def _presumed(
     with the manifests it is compared with, each file it answers with stat'ed."""
     ahead: list[Ahead | None] = [None]
 
-    def held_for(listed: tuple[str, ...]) -> Held | None:
+    def held_for(listed: tuple[str, ...]) -> Mapping[str, Rows] | None:
         ahead[0] = _search_ahead(index, query, roots, listed)
         return ahead[0].rows if ahead[0] is not None else None
 

@@ -33,7 +33,7 @@ from typing import NamedTuple
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
 from memtab.search_index.documents import IndexedFile, trusted_stamp
-from memtab.search_index.index import SearchIndex
+from memtab.search_index.index import Rows, SearchIndex
 from memtab.sources.codex.imports import link_imports
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, is_shown
@@ -51,9 +51,6 @@ from memtab.store.files import (
 from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath, too_deep_words
 from memtab.store.scopes.file_rows import FileRow
 from memtab.store.scopes.memory import MemoryStore
-
-Held = Mapping[str, Mapping[str, Stamp | None]]
-"""Each root's files as the index holds them (its manifest: id → stamp)."""
 
 
 class Listed(NamedTuple):
@@ -254,7 +251,9 @@ def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
 
 
 def list_presumed(
-    store: MemoryStore, kept: list[Source], held_for: Callable[[tuple[str, ...]], Held | None]
+    store: MemoryStore,
+    kept: list[Source],
+    held_for: Callable[[tuple[str, ...]], Mapping[str, Rows] | None],
 ) -> Listing:
     """Every file of the store's available scopes by the listing's rules, walked by names
     (`store.files.name_scope`), and the `kept` sources: each file the index holds under
