@@ -182,8 +182,11 @@ class IndexedTexts:
                 cached = known.get(item.path)
                 if cached is not None and cached[0] is item.listed:
                     stamp = cached[1]
-                else:
-                    stamp = _stamp(item.path, racy_after)
+                else:  # None when gone or modified too recently to trust one
+                    try:
+                        stamp = trusted_stamp(os.lstat(item.path), racy_after)
+                    except OSError:
+                        stamp = None
                 if stamp is not None:
                     stamps[item.path] = (item.listed, stamp)
             files.append(_indexed(item, stamp))
@@ -195,11 +198,3 @@ def _indexed(item: Searchable, stamp: Stamp | None) -> IndexedFile:
     """`item` as the index takes it: its row, labelled by its id and description."""
     physical = item.path if item.readable else None
     return IndexedFile(item.root, item.row, item.named, physical, stamp, item.linked)
-
-
-def _stamp(path: str, racy_after_ns: int) -> Stamp | None:
-    """A file's stamp now; None when it is gone or was modified too recently to trust one."""
-    try:
-        return trusted_stamp(os.lstat(path), racy_after_ns)
-    except OSError:
-        return None
