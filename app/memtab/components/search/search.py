@@ -139,13 +139,9 @@ def find_matches(
         if len(matches) == MAX_MATCHED_FILES:
             matches.more = True
             break
-        line_count = 0
-        lines: tuple[LineMatch, ...] = ()
-        if content and any(term in content for term in query.terms):
-            if cancel is not None:  # finding a file's lines is the costly part
-                cancel.raise_if_cancelled()
-            line_count, lines = line_matches(text, content, query)
-        matches[item.key] = FileMatch(line_count, lines)
+        if cancel is not None:  # finding a file's lines is the costly part
+            cancel.raise_if_cancelled()
+        matches[item.key] = FileMatch(*line_matches(text, content, query))
     return matches
 
 
