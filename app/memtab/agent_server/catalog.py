@@ -212,14 +212,12 @@ class MemoryCatalog:
         if self._index is not None and self._index.problem:
             notes += (f"Searched without the index on disk: {self._index.problem}; the files "
                       "are read into memory instead, slower to start",)  # fmt: skip
-        unindexed = self._unindexed
-        if not unindexed:
-            return notes
-        words = (
-            f"Still indexing: {plural(unindexed, 'file')} not searched yet (the first search "
-            "of this home); search again in a moment for all of them"
-        )
-        return (*notes, words)
+        if unindexed := self._unindexed:
+            notes += (
+                f"Still indexing: {plural(unindexed, 'file')} not searched yet (the first "
+                "search of this home); search again in a moment for all of them",
+            )
+        return notes
 
     def wait_until_indexed(self, timeout_s: float) -> bool:
         """Whether every file is searched, once waited at most `timeout_s` for the indexing
