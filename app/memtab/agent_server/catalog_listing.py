@@ -452,14 +452,13 @@ class WatchedChanges(FileSystemEventHandler):
 _LISTENING: weakref.WeakSet[WatchedChanges] = weakref.WeakSet()
 
 
-class _OverflowFilter(logging.Filter):
-    """Tells every watch's changes that events were lost (lets the record through)."""
+def _overflowed(record: logging.LogRecord) -> bool:
+    """A filter of watchdog's log: tells every watch's changes that events were lost (lets
+    the record through)."""
+    if record.getMessage().startswith(_OVERFLOW_WORDS):
+        for changes in list(_LISTENING):
+            changes.everything()
+    return True
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.getMessage().startswith(_OVERFLOW_WORDS):
-            for changes in list(_LISTENING):
-                changes.everything()
-        return True
 
-
-logging.getLogger(_OVERFLOW_LOGGER).addFilter(_OverflowFilter())
+logging.getLogger(_OVERFLOW_LOGGER).addFilter(_overflowed)
