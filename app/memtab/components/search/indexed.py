@@ -71,12 +71,6 @@ class IndexedTexts:
             self._index = None
         self._items = None
 
-    def refresh(self, scan: HomeScan, stop: threading.Event | None = None) -> bool:
-        """Bring the index to `scan` unless it is there already; False when `stop` was
-        set before it was (the rest is read by the next refresh). An outline lists no
-        file: it is left alone."""
-        return self._fresh(scan, stop)
-
     def candidates(
         self, scan: HomeScan, terms: tuple[str, ...]
     ) -> tuple[list[tuple[str, set[Key] | None]], set[Key] | None]:
@@ -86,7 +80,7 @@ class IndexedTexts:
         so a row another process takes out and puts back meanwhile is in both or in
         neither."""
         roots = roots_of(scan)
-        self._fresh(scan, None)
+        self.refresh(scan)
         reader = self._opened_reader(scan)
         with reader.snapshot():
             held = [(term, reader.holding(term, roots)) for term in terms]
@@ -115,9 +109,11 @@ class IndexedTexts:
 
     # --- the index ----------------------------------------------------------------------
 
-    def _fresh(self, scan: HomeScan, stop: threading.Event | None) -> bool:
-        """Open the index if needed (again if another process rebuilt it), and refresh it
-        when the scan changed or any process committed since the last refresh began.
+    def refresh(self, scan: HomeScan, stop: threading.Event | None = None) -> bool:
+        """Bring the index to `scan` unless it is there already: opened if needed (again if
+        another process rebuilt it), and refreshed when the scan changed or any process
+        committed since the last refresh began; False when `stop` was set before it was
+        (the rest is read by the next refresh). An outline lists no file: it is left alone.
 
         The version kept is the one read before a refresh that wrote nothing: the index is
         still as that refresh found it — a row of every file of the scan — only while no
