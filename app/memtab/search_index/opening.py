@@ -3,7 +3,7 @@ a link, rebuilt when damaged or of another version, and what is done when it can
 used.
 
 The index is the memory's words, so its folder is 0700 in Memtab's 0700 cache dir and its
-files 0600 (tantivy makes them as the umask says: `private_files` closes them after each
+files 0600 (tantivy makes them as the umask says: `close_tree` closes them after each
 write; the folder keeps others out meanwhile). A link, a FIFO, a socket, a device or a
 file at the folder's name, or at its lock file's, is removed first, never followed; so is
 anything but a regular file inside it. A folder there that holds anything tantivy does
@@ -29,7 +29,7 @@ from typing import Any
 import tantivy
 
 from memtab.fs.locking.locks import interprocess_lock
-from memtab.fs.private import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, clear_entry, private_dir
+from memtab.fs.private import PRIVATE_DIR_MODE, clear_entry, close_tree, entry_kind, private_dir
 from memtab.fs.sidecar import corrupt_copy_name
 from memtab.search_index.manifest import MANIFEST_FIELD, STAMPS_FIELD
 
@@ -184,7 +184,7 @@ def open_index(path: Path, *, rebuild: bool = False) -> Any:
             if index is None:
                 _empty_folder(path)
                 index = tantivy.Index(schema(), path=os.fspath(path), reuse=False)
-            private_files(path)  # made by an older Memtab, or just now, as the umask says
+            close_tree(path)  # made by an older Memtab, or just now, as the umask says
     except OSError as error:
         raise IndexUnusableError(f"{why_unusable(error)} ({error.filename or path})") from error
     except ValueError as error:
@@ -198,21 +198,6 @@ def open_index(path: Path, *, rebuild: bool = False) -> Any:
 def lock_path(path: Path) -> Path:
     """The lock one writer at a time holds across processes (`fs/locking/locks.py`)."""
     return path.parent / f".{path.name}.lock"
-
-
-def private_files(path: Path) -> None:
-    """Close to others every file tantivy made in the index's folder (0600)."""
-    try:
-        entries = _entries(path)
-    except OSError:
-        return
-    for entry in entries:
-        try:
-            info = entry.stat(follow_symlinks=False)
-            if stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) & 0o077:
-                os.chmod(entry.path, PRIVATE_FILE_MODE)
-        except OSError:
-            continue  # gone meanwhile (a merge), or another's: the folder keeps it private
 
 
 def _opened(path: Path) -> Any | None:
@@ -243,7 +228,8 @@ def _prepare_folder(path: Path) -> None:
         return
     if not stat.S_ISDIR(info.st_mode):
         os.unlink(path)  # a link is removed, never followed; a FIFO is never opened
-        logger.warning("Search index %s was no folder (%s): removed", path, _kind(info.st_mode))
+        kind = "a file" if stat.S_ISREG(info.st_mode) else entry_kind(info.st_mode)
+        logger.warning("Search index %s was no folder (%s): removed", path, kind)
         os.mkdir(path, PRIVATE_DIR_MODE)
         return
     private_dir(path)
@@ -323,16 +309,6 @@ def _entries(path: Path) -> list[os.DirEntry[str]]:
         return list(entries)
 
 
-def _kind(mode: int) -> str:
-    if stat.S_ISLNK(mode):
-        return "a link"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISREG(mode):
-        return "a file"
-    return "a socket or device"
-
-
 def commit_seen(path: Path) -> object:
     """What identifies the index's last commit: its `meta.json` (replaced at each)."""
     try:
@@ -352,7 +328,7 @@ def writing(owner: Any) -> Iterator[Any]:
             held.enter_context(interprocess_lock(lock_path(owner.path), timeout_s=WRITE_WAIT_S))
         writer = owner._index.writer(WRITER_HEAP_BYTES, 1)
         if owner.problem is None:
-            held.callback(private_files, owner.path)
+            held.callback(close_tree, owner.path)
         failed = False
         try:
             yield writer
