@@ -521,5 +521,6 @@ WORST: dict[str, Worst] = {
     "memtab.sources.gemini.source:_NOT_IN_SLUG": F("", "a!"),
     "memtab.sources.gemini.source:_DASHES": F("", "a-"),
     "memtab.search_index.opening:_DAMAGED_WORDS": S("", "corrup "),
+    "memtab.search_index.opening:_OS_ERROR": F("", "os error "),
     "memtab.search_index.opening:_TANTIVY_NAME": X("", "a.tm"),
 }

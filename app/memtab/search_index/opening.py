@@ -52,7 +52,7 @@ _TANTIVY_NAME = re.compile(
 )
 # What the OS says of a disk Memtab cannot write to — full, a quota, read-only, no
 # permission, an I/O error, a file too large — each in the words a note gives the agent and
-# the user (formats §22.11), and how Rust's std (tantivy's) and the OS spell it.
+# the user (formats §22.11).
 _PLAIN_WORDS = {
     errno.ENOSPC: "the cache's disk is full: free some space on it, and the next search "
     "builds the index again",
@@ -64,18 +64,16 @@ _PLAIN_WORDS = {
     errno.EIO: "the cache's disk could not be read or written (an I/O error)",
     errno.EFBIG: "a file of the index would grow past the largest file this system allows",
 }
-_NAMED_ERRORS = (
-    ("No space left", errno.ENOSPC),
-    ("StorageFull", errno.ENOSPC),
-    ("Disk quota exceeded", errno.EDQUOT),
-    ("QuotaExceeded", errno.EDQUOT),
-    ("Read-only file system", errno.EROFS),
-    ("ReadOnlyFilesystem", errno.EROFS),
-    ("Permission denied", errno.EACCES),
-    ("PermissionDenied", errno.EACCES),
-    ("File too large", errno.EFBIG),
-    ("FileTooLarge", errno.EFBIG),
-)
+# How Rust's std (tantivy's) says one: by its number (`os error 28`), or with none by its
+# kind's name (`kind: StorageFull`).
+_RUST_KINDS = {
+    "StorageFull": errno.ENOSPC,
+    "QuotaExceeded": errno.EDQUOT,
+    "ReadOnlyFilesystem": errno.EROFS,
+    "PermissionDenied": errno.EACCES,
+    "FileTooLarge": errno.EFBIG,
+}
+_OS_ERROR = re.compile(r"os error ([0-9]+)")
 # A folder gone (moved away, deleted, a link at its name: `kind: NotFound`, what tantivy
 # says taking its lock in it) is damaged too: rebuilt where it was, never followed.
 _DAMAGED_WORDS = re.compile(
@@ -127,12 +125,9 @@ def _errno_in(error: BaseException) -> int | None:
     if isinstance(error, OSError) and error.errno in _PLAIN_WORDS:
         return error.errno
     text = str(error)
-    for number in _PLAIN_WORDS:
-        said = f"os error {number}"
-        at = text.find(said)
-        if at >= 0 and not text[at + len(said) : at + len(said) + 1].isdigit():
-            return number
-    return next((number for words, number in _NAMED_ERRORS if words in text), None)
+    said = [int(number) for number in _OS_ERROR.findall(text)]
+    said += [number for kind, number in _RUST_KINDS.items() if kind in text]
+    return next((number for number in said if number in _PLAIN_WORDS), None)
 
 
 def schema() -> Any:
