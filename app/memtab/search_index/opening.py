@@ -173,7 +173,7 @@ def open_index(path: Path, *, rebuild: bool = False) -> Any:
         cleared = clear_entry(lock_path(path))
         if cleared is not None:
             logger.warning("Search index lock %s was %s", lock_path(path), cleared)
-        with interprocess_lock(lock_path(path), timeout_s=60.0):
+        with interprocess_lock(lock_path(path), timeout_s=WRITE_WAIT_S):
             _prepare_folder(path)
             index = None if rebuild else _opened(path)
             if index is None:
@@ -201,13 +201,12 @@ def _opened(path: Path) -> Any | None:
     if not (path / "meta.json").exists():
         return None
     try:
-        index = tantivy.Index.open(os.fspath(path))
+        return tantivy.Index.open(os.fspath(path))
     except (ValueError, OSError) as error:
         if is_unusable(error):
             raise
         logger.warning("Search index %s is damaged (%s): rebuilt", path, error)
         return None
-    return index
 
 
 def _prepare_folder(path: Path) -> None:
@@ -260,7 +259,7 @@ def _empty_folder(path: Path) -> None:
     """Take out every file of a former index in the folder (tantivy's alone: see
     `_prepare_folder`)."""
     for entry in _entries(path):
-        if _TANTIVY_NAME.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+        if _tantivys(entry):
             os.unlink(entry.path)
 
 
@@ -268,35 +267,33 @@ def _forget_older_versions(path: Path) -> None:
     """Remove the indexes of the same home an older Memtab kept: SQLite (version 2), and
     tantivy's of versions 3 on (a folder when it holds tantivy's files alone, its lock)."""
     digest = path.name.rpartition("-")[2]
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        older = path.parent / f"search-{digest}.sqlite3{suffix}"
-        try:
-            info = os.lstat(older)
-        except OSError:
-            continue
-        if not stat.S_ISDIR(info.st_mode):  # a folder there is the user's
-            os.unlink(older)
-    for version in range(3, VERSION):
-        _forget_folder(path.parent / f"search-v{version}-{digest}")
+    folders = [path.parent / f"search-v{version}-{digest}" for version in range(3, VERSION)]
+    for folder in folders:
+        _forget_folder(folder)
+    sqlite = [
+        path.parent / f"search-{digest}.sqlite3{end}" for end in ("", "-wal", "-shm", "-journal")
+    ]
+    for older in sqlite + [lock_path(folder) for folder in folders]:
+        with contextlib.suppress(FileNotFoundError):
+            if not stat.S_ISDIR(os.lstat(older).st_mode):  # a folder there is the user's
+                os.unlink(older)
 
 
 def _forget_folder(folder: Path) -> None:
-    """Remove an older index's folder when it holds tantivy's files alone, and its lock."""
+    """Remove an older index's folder when it holds tantivy's files alone."""
     try:
         entries = _entries(folder) if stat.S_ISDIR(os.lstat(folder).st_mode) else None
     except OSError:
-        entries = None
-    if entries is not None and all(
-        _TANTIVY_NAME.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)
-        for entry in entries
-    ):
+        return
+    if entries is not None and all(_tantivys(entry) for entry in entries):
         for entry in entries:
             os.unlink(entry.path)
         os.rmdir(folder)
-    with contextlib.suppress(FileNotFoundError):
-        lock = lock_path(folder)
-        if stat.S_ISREG(os.lstat(lock).st_mode):
-            os.unlink(lock)
+
+
+def _tantivys(entry: os.DirEntry[str]) -> bool:
+    """Whether `entry` is a regular file at a name tantivy makes."""
+    return bool(_TANTIVY_NAME.fullmatch(entry.name)) and entry.is_file(follow_symlinks=False)
 
 
 def _entries(path: Path) -> list[os.DirEntry[str]]:
