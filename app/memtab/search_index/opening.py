@@ -318,17 +318,13 @@ def writing(owner: Any) -> Iterator[Any]:
     with contextlib.ExitStack() as held:
         if owner.problem is None:
             held.enter_context(interprocess_lock(lock_path(owner.path), timeout_s=WRITE_WAIT_S))
-        writer = owner._index.writer(WRITER_HEAP_BYTES, 1)
-        if owner.problem is None:
             held.callback(close_tree, owner.path)
-        failed = False
+        writer = owner._index.writer(WRITER_HEAP_BYTES, 1)
         try:
             yield writer
         except BaseException:
-            failed = True
+            writer.rollback()
             raise
         finally:
             owner.writes += 1
-            if failed:
-                writer.rollback()
             writer.wait_merging_threads()
