@@ -328,17 +328,10 @@ class SearchIndex:
 
     # --- searching ----------------------------------------------------------------------
 
-    def search(
-        self,
-        query: str,
-        roots: Collection[str],
-        *,
-        limit: int,
-        among: Collection[str] | None = None,
-    ) -> list[Hit]:
-        """The best `limit` files under `roots` for `query` (only the ids `among` when
-        given), best first; ties by id, so the order is stable."""
-        return self._read(lambda searcher: self._best(searcher, query, roots, limit, among))
+    def search(self, query: str, roots: Collection[str], *, limit: int) -> list[Hit]:
+        """The best `limit` files under `roots` for `query`, best first; ties by id, so the
+        order is stable."""
+        return self._read(lambda searcher: self._best(searcher, query, roots, limit))
 
     def search_ahead(
         self, query: str, roots: Collection[str], *, limit: int, within: Collection[str]
@@ -348,7 +341,7 @@ class SearchIndex:
         those rows say (`stale_by_root`'s `held`) has the answer of its listing."""
 
         def read(searcher: Any) -> Ahead:
-            hits = self._best(searcher, query, within, limit, None)
+            hits = self._best(searcher, query, within, limit)
             return Ahead(hits, {root: self._manifest(searcher, root) for root in roots})
 
         return self._read(read)
@@ -368,14 +361,7 @@ class SearchIndex:
         self._read(lambda searcher: None)
         return (self.generation, self._seen)
 
-    def _best(
-        self,
-        searcher: Any,
-        query: str,
-        roots: Collection[str],
-        limit: int,
-        among: Collection[str] | None,
-    ) -> list[Hit]:
+    def _best(self, searcher: Any, query: str, roots: Collection[str], limit: int) -> list[Hit]:
         terms = query_terms(query)
         if not terms or not roots or limit <= 0:
             return []
@@ -386,16 +372,6 @@ class SearchIndex:
         if not self._roots_held(searcher) <= set(within):  # a filter costs the engine half
             roots_query = tantivy.Query.term_set_query(schema, "root", within)
             clauses.append((tantivy.Occur.Must, _filter(roots_query)))
-        if among is not None:
-            numbers = [self.number(root, key) for root in roots for key in among]
-            if not numbers:
-                return []
-            clauses.append(
-                (
-                    tantivy.Occur.Must,
-                    _filter(tantivy.Query.term_set_query(schema, "number", numbers)),
-                )
-            )
         # Every tie at the limit's score too (ordered by id, never the engine's pick of
         # them): only the documents that may be answered are read.
         query_of = tantivy.Query.boolean_query(clauses)
