@@ -368,13 +368,12 @@ class SearchIndex:
         schema = self._index.schema
         words = [(tantivy.Occur.Should, words_query(schema, term)) for term in terms]
         within = [term(root) for root in roots]
-        clauses = [(tantivy.Occur.Must, tantivy.Query.boolean_query(words))]
+        query_of = tantivy.Query.boolean_query(words)
         if not self._roots_held(searcher) <= set(within):  # a filter costs the engine half
             roots_query = tantivy.Query.term_set_query(schema, "root", within)
-            clauses.append((tantivy.Occur.Must, _filter(roots_query)))
+            query_of = query_of.and_must_match(tantivy.Query.const_score_query(roots_query, 0.0))
         # Every tie at the limit's score too (ordered by id, never the engine's pick of
         # them): only the documents that may be answered are read.
-        query_of = tantivy.Query.boolean_query(clauses)
         asked = limit * 2 + 8
         while True:
             ranked = sorted(searcher.search(query_of, asked, count=False).hits, key=lambda h: -h[0])
@@ -519,8 +518,3 @@ def _add(writer: Any, document: Any) -> None:
     except ValueError:
         writer.commit()
         raise
-
-
-def _filter(query: Any) -> Any:
-    """`query` as a filter: it adds nothing to a score."""
-    return tantivy.Query.const_score_query(query, 0.0)
