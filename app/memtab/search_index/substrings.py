@@ -26,26 +26,11 @@ from memtab.search_index.documents import every, first, matching, term, words_qu
 from memtab.search_index.index import SearchIndex
 from memtab.search_index.ranking import is_cjk, query_terms
 
-# A term with no letter or digit narrows nothing: every text is checked.
-MIN_RUN = 1
 # Words that together are in more than this share of the files narrow nothing.
 BROAD_SHARE = 0.5
 
 Key = tuple[str, str]
 """A file in the index: (root, id), as `search_index.documents.IndexedFile` names it."""
-
-
-def longest_run(term: str) -> str:
-    """The longest run of letters and digits in `term` (the first of equal ones)."""
-    best = current = ""
-    for char in term:
-        if char.isalnum():
-            current += char
-            if len(current) > len(best):
-                best = current
-        else:
-            current = ""
-    return best
 
 
 class SubstringReader:
@@ -94,15 +79,16 @@ class SubstringReader:
         may (see the module docstring)."""
         searcher = self._current()
         schema = self._index.schema
-        run = longest_run(term)
-        phrases = [part for part in query_terms(run) if len(part) > 1 and is_cjk(part)]
+        run = _longest("".join(char if char.isalnum() else " " for char in term).split())
+        parts = query_terms(run)
+        phrases = [part for part in parts if len(part) > 1 and is_cjk(part)]
         if phrases:
             query = words_query(schema, max(phrases, key=len))
         else:
-            run = longest_run("".join(" " if is_cjk(char) else char for char in run))
-            if len(run) < MIN_RUN:
+            run = _longest(part for part in parts if not is_cjk(part))
+            if not run:  # no letter or digit: every text is checked
                 return None
-            query = tantivy.Query.regex_query(schema, "words", f".*{run.casefold()}.*")
+            query = tantivy.Query.regex_query(schema, "words", f".*{run}.*")
             # Counted first: a term in most files narrows nothing worth naming them all.
             if searcher.search(query, 1).count > BROAD_SHARE * searcher.num_docs:
                 return None
@@ -151,3 +137,8 @@ class SubstringReader:
             numbers = searcher.fast_field_values("number", addresses)
             self._addresses = (searcher, dict(zip(numbers, addresses, strict=True)))
         return self._addresses[1]
+
+
+def _longest(texts: Iterable[str]) -> str:
+    """The longest of `texts` (the first of equal ones; "" for none)."""
+    return max(texts, key=len, default="")
