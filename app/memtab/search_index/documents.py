@@ -72,11 +72,8 @@ def matching(searcher: Any, query: Any) -> list[Any]:
 
 def first(document: Any, field: str) -> str:
     """A stored field's first value as text ("" when it has none)."""
-    values = document.get_all(field)
-    if not values:
-        return ""
-    value = values[0]
-    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else str(value)
+    value = document.get_first(field)
+    return "" if value is None else value.decode("utf-8", "surrogatepass")
 
 
 def _utf8(text: str) -> bytes:
