@@ -215,18 +215,13 @@ def _prepare_folder(path: Path) -> None:
     removed; a folder at one of tantivy's names inside it, the index moved aside and begun
     anew (`_set_aside`). IndexUnusableError for a folder holding files not tantivy's (the
     user's)."""
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        os.mkdir(path, PRIVATE_DIR_MODE)
-        return
-    if not stat.S_ISDIR(info.st_mode):
-        os.unlink(path)  # a link is removed, never followed; a FIFO is never opened
-        kind = "a file" if stat.S_ISREG(info.st_mode) else entry_kind(info.st_mode)
-        logger.warning("Search index %s was no folder (%s): removed", path, kind)
-        os.mkdir(path, PRIVATE_DIR_MODE)
-        return
-    private_dir(path)
+    with contextlib.suppress(FileNotFoundError):
+        mode = os.lstat(path).st_mode
+        if not stat.S_ISDIR(mode):
+            os.unlink(path)  # a link is removed, never followed; a FIFO is never opened
+            kind = "a file" if stat.S_ISREG(mode) else entry_kind(mode)
+            logger.warning("Search index %s was no folder (%s): removed", path, kind)
+    private_dir(path)  # made 0700, or closed to others
     for entry in _entries(path):
         if not _TANTIVY_NAME.fullmatch(entry.name):
             raise IndexUnusableError(
