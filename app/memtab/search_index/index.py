@@ -271,7 +271,7 @@ class SearchIndex:
         started = self._clock()
         if not changed and not gone:
             return Refreshed(0, 0)
-        read = uncommitted = 0
+        read = committed = 0
         committed_at = started
         with writing(self) as writer:
             # Read once the lock is held: what another writer committed meanwhile counts.
@@ -301,17 +301,15 @@ class SearchIndex:
                     _add(writer, document_of(file, self.number(file.root, file.id)))
                     manifests[file.root][file.id] = file.stamp
                     dirty.add(file.root)
-                read += len(todo[first : first + CHUNK_FILES])
-                uncommitted += CHUNK_FILES
+                read = min(first + CHUNK_FILES, len(todo))
                 now = self._clock()
                 spent = budget_s is not None and now - started >= budget_s
-                left = len(todo) - first - CHUNK_FILES
-                if left > 0 and (spent or (stop is not None and stop.is_set())):
+                if read < len(todo) and (spent or (stop is not None and stop.is_set())):
                     self._commit(writer, manifests, dirty)
-                    return Refreshed(read, left)
-                if uncommitted >= COMMIT_FILES or now - committed_at >= COMMIT_S:
+                    return Refreshed(read, len(todo) - read)
+                if read - committed >= COMMIT_FILES or now - committed_at >= COMMIT_S:
                     self._commit(writer, manifests, dirty)  # for the searches meanwhile
-                    uncommitted, committed_at = 0, now
+                    committed, committed_at = read, now
             self._commit(writer, manifests, dirty)
         return Refreshed(read, 0)
 
