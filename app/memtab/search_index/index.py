@@ -34,6 +34,7 @@ the best `limit` files without scoring every match.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -140,7 +141,8 @@ class SearchIndex:
         self._clock = clock
         self._write_lock = threading.Lock()
         self._state = threading.Lock()  # the index object and its searcher, swapped
-        self._numbers: dict[Key, int] = {}
+        # `file_number`, remembered (a listing asks for every file's at each call).
+        self.number = functools.cache(file_number)
         self.problem: str | None = None
         """Why the index on disk cannot be used (None: it is): it is then in memory, read
         from the files by this process alone (`opening`)."""
@@ -165,13 +167,6 @@ class SearchIndex:
     def close(self) -> None:
         with self._write_lock, self._state:
             self._searcher = None
-
-    def number(self, root: str, key: str) -> int:
-        """`file_number`, remembered (a listing asks for every file's at each call)."""
-        number = self._numbers.get((root, key))
-        if number is None:
-            number = self._numbers[root, key] = file_number(root, key)
-        return number
 
     # --- keeping it fresh ---------------------------------------------------------------
 
