@@ -38,7 +38,6 @@ class SubstringReader:
     their texts. Use it from one thread at a time."""
 
     def __init__(self, index: SearchIndex) -> None:
-        self.path = index.path
         self._index = index
         self._generation = index.generation
         self._keys: dict[int, Key] = {}
