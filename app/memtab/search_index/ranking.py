@@ -78,13 +78,9 @@ def cjk_runs(folded: str) -> str:
 def query_terms(query: str) -> list[str]:
     """What a query asks, each once in its order: its words, and for each CJK run its
     bigrams joined by spaces (a phrase: its bigrams in a row, `documents.words_query`)."""
-    folded = query.casefold()
-    if not has_cjk(folded):
-        pieces = _WORD.findall(folded)
-    else:
-        pieces = [" ".join(bigrams(piece)) if is_cjk(piece) else piece
-                  for piece in _PIECE.findall(folded)]  # fmt: skip
-    return list(dict.fromkeys(pieces))
+    pieces = _PIECE.findall(query.casefold())
+    terms = (" ".join(bigrams(piece)) if is_cjk(piece) else piece for piece in pieces)
+    return list(dict.fromkeys(terms))
 
 
 def surface(term: str) -> str:
