@@ -408,9 +408,7 @@ class SearchIndex:
         stale: set[Key] = set()
         gone: list[Key] = []
         for root, mine in listed.items():
-            rows = held[root] if held is not None and root in held else None
-            if rows is None:
-                rows = self._manifest(searcher, root)
+            rows = held[root] if held and root in held else self._manifest(searcher, root)
             if mine == rows and None not in mine.values():
                 continue
             stale |= _stale_in(root, mine, rows)
