@@ -100,9 +100,7 @@ def best_line(text: str, query: str) -> tuple[int, str] | None:
     # lines are split into words (casefolding adds or removes no line break).
     folded = text.casefold().splitlines() if not text.isascii() else None
     for number, line in enumerate(lines, 1):
-        near = folded[number - 1] if folded is not None and len(folded) == len(lines) else None
-        if near is None:
-            near = line.lower() if line.isascii() else line.casefold()
+        near = folded[number - 1] if folded is not None else line.lower()
         if not any(part in near for part in surfaces):
             continue
         found = _held(wanted, tokens(line)) if has_cjk(near) else _words_in(wanted, near)
