@@ -59,15 +59,12 @@ def words_query(schema: Any, asked: str) -> Any:
     return tantivy.Query.boolean_query(clauses)
 
 
-def every(searcher: Any) -> int:
-    """How many results a search for every match asks for: as many as there are documents
-    (a larger limit costs its room: tantivy keeps twice the limit for the best)."""
-    return max(1, int(searcher.num_docs))
-
-
 def matching(searcher: Any, query: Any) -> list[Any]:
-    """The addresses of every document `query` matches, in no order."""
-    return [address for _, address in searcher.search(query, every(searcher), count=False).hits]
+    """The addresses of every document `query` matches, in no order (asked for as many as
+    there are documents: a larger limit costs its room, tantivy keeps twice the limit for
+    the best)."""
+    every = max(1, int(searcher.num_docs))
+    return [address for _, address in searcher.search(query, every, count=False).hits]
 
 
 def first(document: Any, field: str) -> str:

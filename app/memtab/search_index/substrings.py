@@ -22,7 +22,7 @@ from typing import Any
 
 import tantivy
 
-from memtab.search_index.documents import every, first, matching, term, words_query
+from memtab.search_index.documents import first, matching, term, words_query
 from memtab.search_index.index import SearchIndex
 from memtab.search_index.ranking import is_cjk, query_terms
 
@@ -131,8 +131,7 @@ class SubstringReader:
         """Where each document is in `searcher`'s snapshot, by number (read once a
         snapshot: a few milliseconds for 20,000)."""
         if self._addresses is None or self._addresses[0] is not searcher:
-            hits = searcher.search(tantivy.Query.all_query(), every(searcher), count=False).hits
-            addresses = [address for _, address in hits]
+            addresses = matching(searcher, tantivy.Query.all_query())
             numbers = searcher.fast_field_values("number", addresses)
             self._addresses = (searcher, dict(zip(numbers, addresses, strict=True)))
         return self._addresses[1]
