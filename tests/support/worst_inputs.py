@@ -88,7 +88,6 @@ WORST: dict[str, Worst] = {
     "memtab.agent_server.config_files.json_members:_REST_OF_LINE": M("", "/**/", "x"),
     "memtab.agent_server.config_files.json_members:_KEY_SEPARATOR": X("", " ", "x"),
     "memtab.agent_server.config_files.json_members:_SPACES": X("", " ", "x"),
-    "memtab.search_index.ranking:_WORD": F("", "a_"),
     "memtab.search_index.ranking:_CJK": S("", "é"),
     "memtab.search_index.ranking:_PIECE": F("", "a가_"),
     "memtab.agent_server.service:_CLIENT_NAME": F("", "a!"),

@@ -21,7 +21,6 @@ import re
 
 LABEL_WEIGHT = 3
 SNIPPET_CHARS = 160
-_WORD = re.compile(r"[^\W_]+")
 # Han, kana and Hangul letters (their punctuation, as ・ and 。, splits words as any does).
 _CJK_LETTERS = (
     "\u1100-\u11ff\u3005-\u3007\u3021-\u3029\u3031-\u3035\u303b\u303c\u3041-\u3096"
@@ -55,11 +54,8 @@ def bigrams(run: str) -> list[str]:
 def tokens(text: str) -> list[str]:
     """The words of `text`, casefolded (letters and digits; `_` and punctuation split),
     each CJK run as its bigrams."""
-    folded = text.casefold()
-    if not has_cjk(folded):
-        return _WORD.findall(folded)
     words: list[str] = []
-    for piece in _PIECE.findall(folded):
+    for piece in _PIECE.findall(text.casefold()):
         if is_cjk(piece):
             words += bigrams(piece)
         else:
