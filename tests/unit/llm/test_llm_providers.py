@@ -7,7 +7,7 @@ import logging
 import threading
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import pytest
 
 from memtab.llm.http import HttpChatProvider, ProviderHttpClient
@@ -239,14 +239,14 @@ def test_a_local_server_that_is_down_fails_at_once_leading_with_the_cause(
     assert case.key not in error.message
 
 
-def _refusing(request: httpx.Request) -> httpx.Response:
-    raise httpx.ConnectError("refused", request=request) from ConnectionRefusedError(111, "no")
+def _refusing(request: httpx2.Request) -> httpx2.Response:
+    raise httpx2.ConnectError("refused", request=request) from ConnectionRefusedError(111, "no")
 
 
 @pytest.mark.expect_log("memtab.llm.http", "WARNING", r"connection refused by .*; retrying in")
 def test_a_remote_server_that_refuses_is_tried_again(case: ProviderCase) -> None:
     # A remote host may be restarting behind a balancer: that is worth the retries.
-    with case.make("https://llm.example.test/v1", transport=httpx.MockTransport(_refusing)) as p:
+    with case.make("https://llm.example.test/v1", transport=httpx2.MockTransport(_refusing)) as p:
         error = _fail(p)
     assert error.kind == "connection"
     assert error.message.startswith("Connection refused by llm.example.test:443")
