@@ -4,8 +4,9 @@ One `ProviderHttpClient` (one `httpx2.Client`) per provider. Each request:
 - has a timeout (read `timeout_s`, connect `connect_timeout_s`);
 - is retried on 429, 5xx and connection failures with exponential backoff and jitter, at most
   `max_retries` times, waiting what `retry-after` / `retry-after-ms` asks (capped) — except
-  a connection refused by this machine: a local server that is down stays down for a while,
-  so that fails at once;
+  a connection refused by this machine (a local server that is down stays down for a while)
+  and a certificate that is not trusted (it is not trusted a few seconds later either):
+  those fail at once;
 - can be cancelled with a `threading.Event`: the request runs on a short-lived helper thread
   and the caller waits in slices of `cancel_poll_s`, so it returns within that time of the
   event being set even while a server is still thinking (a sync httpx2 call cannot be
@@ -121,10 +122,13 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
         cause = cause.__cause__ or cause.__context__
 
 
-def refused_here(exc: BaseException, url: httpx2.URL) -> bool:
-    """Whether `exc` is a connection refused by this machine (a local server not running):
-    retrying it only makes the user wait."""
-    refused = any(isinstance(cause, ConnectionRefusedError) for cause in _causes(exc))
+def fails_again(exc: BaseException, url: httpx2.URL) -> bool:
+    """Whether retrying `exc` only makes the user wait: a connection refused by this machine
+    (a local server not running) or a certificate the system does not trust."""
+    causes = list(_causes(exc))
+    if any(isinstance(cause, ssl.SSLCertVerificationError) for cause in causes):
+        return True
+    refused = any(isinstance(cause, ConnectionRefusedError) for cause in causes)
     return refused and is_loopback_host(url.host)
 
 
@@ -250,7 +254,7 @@ class ProviderHttpClient:
         except httpx2.UnsupportedProtocol as exc:
             raise self.error("config", f"unsupported URL ({exc})") from None
         except httpx2.TransportError as exc:
-            if refused_here(exc, self._parsed_url):
+            if fails_again(exc, self._parsed_url):
                 raise self.error("connection", transport_failure(exc, self._parsed_url)) from None
             return _Retryable("connection", transport_failure(exc, self._parsed_url))
         except httpx2.HTTPError as exc:

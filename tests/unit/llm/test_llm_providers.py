@@ -14,6 +14,7 @@ from memtab.llm.http import HttpChatProvider, ProviderHttpClient
 from memtab.llm.types import Message, ProviderError, UserMessage
 from support.fake_model_server import FakeModelServer, cancel_once_asked
 from support.ports import refused_port
+from support.self_signed import self_signed_https_server
 
 from .cases import ProviderCase
 
@@ -251,6 +252,21 @@ def test_a_remote_server_that_refuses_is_tried_again(case: ProviderCase) -> None
     assert error.kind == "connection"
     assert error.message.startswith("Connection refused by llm.example.test:443")
     assert "gave up after 3 attempts" in error.message
+
+
+def test_an_untrusted_certificate_fails_at_once(case: ProviderCase) -> None:
+    """Trying again cannot make the certificate trusted: the user hears it in one attempt,
+    not after the backoff of every retry."""
+    with self_signed_https_server() as url:
+        base_url = url + ("/v1" if case.wire == "openai" else "")
+        with case.make(base_url) as provider:
+            error = _fail(provider)
+    port = url.rsplit(":", 1)[1]
+    assert error.kind == "connection"
+    assert error.message.startswith(
+        f"TLS error: the certificate of 127.0.0.1:{port} is not trusted (self"
+    ), error.message
+    assert "attempts" not in error.message
 
 
 def test_cancel_while_the_server_is_slow(case: ProviderCase, provider: HttpChatProvider) -> None:
