@@ -82,6 +82,19 @@ def test_a_record_built_unchecked_gets_a_generated_constructor_that_builds_the_s
     assert Sub(name="s").to_json() == {"name": "s", "tags": [], "size": 0, "more": "m"}
 
 
+class Settled(Record):
+    size: Annotated[int, AtLeast(1)] = 1
+
+
+def test_a_checked_record_built_by_default_many_times_still_checks_what_it_is_given() -> None:
+    # A window builds its default settings again and again; the next build given a value
+    # must still refuse a bad one.
+    for _ in range(COMPILED_AT + 1):
+        Settled()
+    with pytest.raises(ValueError, match="size"):
+        Settled(size=0)
+
+
 class Capped(Record):
     name: Annotated[str, AtLeast(1)]
     parts: tuple[str, ...] = ()
