@@ -311,8 +311,7 @@ class SearchIndex:
     def _commit(self, writer: Any, manifests: Mapping[str, Rows], dirty: set[str]) -> None:
         """Commit, with the manifest of each root written to since the last commit (the
         documents and what they are of, in one commit: never other than each other)."""
-        if dirty:
-            writer.delete_documents_by_query(manifests_query(self._index.schema, sorted(dirty)))
+        writer.delete_documents_by_query(manifests_query(self._index.schema, sorted(dirty)))
         for root in sorted(dirty):
             if manifests[root]:
                 _add(writer, manifest_document(root, manifests[root]))
