@@ -14,21 +14,31 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
+from support.fake_model_server import FakeModelServer
+
 BUNDLE = os.environ.get("MEMTAB_BUNDLE", "")
 pytestmark = pytest.mark.skipif(not BUNDLE, reason="builds the bundle: make bundle-test")
 
 
-def run_bundle(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run_bundle(
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     program = Path(BUNDLE) / ("memtab.exe" if sys.platform == "win32" else "memtab")
-    env = {
+    environment = {
         **os.environ,
         "HOME": str(tmp_path / "user"),
         "MEMTAB_CONFIG_DIR": str(tmp_path / "config"),
         "MEMTAB_LOG_DIR": str(tmp_path / "log"),
         "QT_QPA_PLATFORM": "offscreen",
+        **(env or {}),
     }
     return subprocess.run(
-        [str(program), *args], capture_output=True, text=True, env=env, timeout=180, check=False
+        [str(program), *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=180,
+        check=False,
     )
 
 
@@ -71,3 +81,19 @@ def test_the_bundle_consolidates_in_its_child_process(tmp_path: Path) -> None:
     assert report["frozen"] is True
     assert report["consolidation"]["ok"] is True
     assert report["consolidation"]["appliedOps"] > 0
+
+
+def test_the_bundle_calls_a_model(tmp_path: Path, fake_model_server: FakeModelServer) -> None:
+    """The HTTP client (httpx2, which reads its own version from its package metadata) is in
+    the bundle and reaches a model server."""
+    fake_model_server.add_openai_reply(text="OK")
+    model = {
+        "MEMTAB_PROVIDER": "openai",
+        "MEMTAB_MODEL": "llama-test",
+        "MEMTAB_BASE_URL": fake_model_server.openai_base_url,
+    }
+    home = str(tmp_path / "home")
+    result = run_bundle(tmp_path, "doctor", "--home", home, "--check-provider", "--json", env=model)
+    report = json.loads(result.stdout)
+    assert report["provider"]["check"]["ok"] is True, result.stderr
+    assert report["runtime"]["frozen"] is True and report["runtime"]["versions"]["httpx2"]

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
+from support.fake_model_server import FakeModelServer
+
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
@@ -47,24 +49,31 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return venv
 
 
-def run(venv: Path, program: str, *args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def run(
+    venv: Path,
+    program: str,
+    *args: str,
+    tmp_path: Path,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
     bin_dir = venv / ("Scripts" if sys.platform == "win32" else "bin")
-    env = {
+    environment = {
         key: value
         for key, value in os.environ.items()
         if key not in ("PYTHONPATH", "VIRTUAL_ENV", "QT_LOGGING_RULES")
     }
-    env.update(
+    environment.update(
         HOME=str(tmp_path / "user"),
         MEMTAB_CONFIG_DIR=str(tmp_path / "config"),
         MEMTAB_LOG_DIR=str(tmp_path / "log"),
         MEMTAB_DEMO_HOME=str(tmp_path / "demo-home"),
     )
+    environment.update(env or {})
     return subprocess.run(
         [str(bin_dir / program), *args],
         capture_output=True,
         text=True,
-        env=env,
+        env=environment,
         cwd=tmp_path,
         timeout=180,
         check=False,
@@ -95,3 +104,35 @@ def test_the_installed_subcommands_print_in_the_terminal(installed: Path, tmp_pa
     assert json.loads(result.stdout)["files"]
     gui = run(installed, "memtab-gui", "--version", tmp_path=tmp_path)
     assert gui.returncode == 0 and gui.stdout.strip() == "memtab 0.1.0"
+
+
+def test_the_installed_memtab_holds_one_http_client(installed: Path, tmp_path: Path) -> None:
+    """httpx2, which the MCP SDK brings too, and no second HTTP stack beside it."""
+    listed = run(installed, "python", "-m", "pip", "list", "--format=json", tmp_path=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    names = {entry["name"].lower() for entry in json.loads(listed.stdout)}
+    assert "httpx2" in names
+    assert names & {"httpx", "httpcore", "certifi"} == set()
+
+
+def test_the_installed_memtab_calls_a_model(
+    installed: Path, tmp_path: Path, fake_model_server: FakeModelServer
+) -> None:
+    fake_model_server.add_openai_reply(text="OK")
+    result = run(
+        installed,
+        "memtab",
+        "doctor",
+        "--home",
+        str(tmp_path / "home"),
+        "--check-provider",
+        "--json",
+        tmp_path=tmp_path,
+        env={
+            "MEMTAB_PROVIDER": "openai",
+            "MEMTAB_MODEL": "llama-test",
+            "MEMTAB_BASE_URL": fake_model_server.openai_base_url,
+        },
+    )
+    check = json.loads(result.stdout)["provider"]["check"]
+    assert check["ok"] is True and check["servedModel"] == "fake-model", result.stderr

@@ -1,6 +1,6 @@
 """A loopback model server for tests: real HTTP on 127.0.0.1, scripted replies, both wire formats.
 
-The real httpx transport runs against it; nothing is monkeypatched. Script replies in the
+The real httpx2 transport runs against it; nothing is monkeypatched. Script replies in the
 order the client will ask for them, run the code under test, then assert on
 `server.requests`::
 

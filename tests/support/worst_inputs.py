@@ -88,7 +88,6 @@ WORST: dict[str, Worst] = {
     "memtab.agent_server.config_files.json_members:_REST_OF_LINE": M("", "/**/", "x"),
     "memtab.agent_server.config_files.json_members:_KEY_SEPARATOR": X("", " ", "x"),
     "memtab.agent_server.config_files.json_members:_SPACES": X("", " ", "x"),
-    "memtab.search_index.ranking:_WORD": F("", "a_"),
     "memtab.search_index.ranking:_CJK": S("", "é"),
     "memtab.search_index.ranking:_PIECE": F("", "a가_"),
     "memtab.agent_server.service:_CLIENT_NAME": F("", "a!"),
@@ -521,5 +520,6 @@ WORST: dict[str, Worst] = {
     "memtab.sources.gemini.source:_NOT_IN_SLUG": F("", "a!"),
     "memtab.sources.gemini.source:_DASHES": F("", "a-"),
     "memtab.search_index.opening:_DAMAGED_WORDS": S("", "corrup "),
+    "memtab.search_index.opening:_OS_ERROR": F("", "os error "),
     "memtab.search_index.opening:_TANTIVY_NAME": X("", "a.tm"),
 }

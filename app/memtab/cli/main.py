@@ -48,7 +48,7 @@ logger = logging.getLogger(__name__)
 
 # Which module adds each command (its `register(subparsers)`, where the command also declares
 # whether it writes the home). They are imported only when needed: the engines they pull in
-# (httpx, the consolidator) would slow the window's start.
+# (httpx2, the consolidator) would slow the window's start.
 COMMAND_MODULES = {
     "memtab.cli.memory.store_commands": (
         "list",

@@ -48,7 +48,7 @@ from memtab.store.sidecars.journal import (
 )
 from memtab.store.sidecars.registry import Workspace, load_registry
 
-if TYPE_CHECKING:  # lazy: httpx (~8 MiB) loads with a model's provider, never offline
+if TYPE_CHECKING:  # lazy: httpx2 (~6 MiB) loads with a model's provider, never offline
     from memtab.llm.http import HttpOptions
 
 logger = logging.getLogger(__name__)

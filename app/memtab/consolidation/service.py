@@ -62,7 +62,7 @@ from memtab.llm.types import ProviderError
 from memtab.store.home import Home
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, Trigger
 
-if TYPE_CHECKING:  # lazy: the engine (~1.5 MiB) and httpx (~8 MiB): see `_runs`
+if TYPE_CHECKING:  # lazy: the engine (~1.5 MiB) and httpx2 (~6 MiB): see `_runs`
     from memtab.consolidation.engine.runner import RunLimits
     from memtab.consolidation.records import ConsolidationPlan
     from memtab.consolidation.running import ConsolidationProviderFactory, ServiceRuns

@@ -119,7 +119,10 @@ class Versions(Record, write_only=True):
     pyside6: str | None
     qt: str | None
     watchdog: str
-    httpx: str
+    httpx: str | None
+    """Kept for readers of the JSON: Memtab's model calls no longer use httpx (httpx2 does);
+    its version when something else installed it beside, else None."""
+    httpx2: str
     pydantic: str | None
 
 
@@ -135,8 +138,8 @@ class RuntimeFacts(Record, write_only=True):
 
 def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[RuntimeFacts, Findings]:
     """Versions of Memtab, Python, Qt and the libraries, and whether Qt loads."""
-    # lazy: httpx (~8 MiB, ~190 ms) only when asked
-    import httpx
+    # lazy: httpx2 (~6 MiB, ~40 ms) only when asked
+    import httpx2
 
     found = Findings("runtime")
     qt = qt_check()
@@ -155,7 +158,8 @@ def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[RuntimeFacts, Fin
         pyside6=qt.pyside6 or _distribution_version("PySide6-Essentials", "PySide6"),
         qt=qt.qt,
         watchdog=watchdog.version.VERSION_STRING,
-        httpx=httpx.__version__,
+        httpx=_distribution_version("httpx"),
+        httpx2=httpx2.__version__,
         # the MCP SDK's (Memtab's own code does not import it): read, not imported
         pydantic=_distribution_version("pydantic"),
     )

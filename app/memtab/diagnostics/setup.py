@@ -65,7 +65,7 @@ class ProviderFacts(Record, write_only=True):
     origins: ProviderOrigins
     key: KeyFacts
     problem: str | None = None
-    check: Record | None = None  # `llm.probe.ProbeResult`, loaded with httpx when asked
+    check: Record | None = None  # `llm.probe.ProbeResult`, loaded with httpx2 when asked
 
 
 class WriterFacts(Record, write_only=True):
@@ -141,7 +141,7 @@ def check_provider(
     ):
         found.broken("The OpenAI API needs a key and none is used: set $OPENAI_API_KEY")
     if probe and not settings.is_offline:
-        from memtab.llm.probe import probe_provider  # lazy: httpx (~8 MiB), only when asked
+        from memtab.llm.probe import probe_provider  # lazy: httpx2 (~6 MiB), only when asked
 
         result = probe_provider(settings)
         facts = facts.replaced(check=result)

@@ -1,4 +1,4 @@
-"""Model providers over httpx and the tool loop. Imports nothing else of Memtab, no Qt.
+"""Model providers over httpx2 and the tool loop. Imports nothing else of Memtab, no Qt.
 
 - `types`: provider-neutral messages, tool calls, replies, `ProviderError`, `ChatProvider`.
 - `anthropic`, `openai`: the two wire formats (`AnthropicProvider`, `OpenAIProvider`).
@@ -6,5 +6,5 @@
 - `loop`: `run_tool_loop`, the step loop the consolidator and the writer run.
 - `settings`: which provider/model/key to use (`resolve_provider_settings`, `create_provider`).
 
-Import from the submodules; this package keeps its import cheap (no httpx until needed).
+Import from the submodules; this package keeps its import cheap (no httpx2 until needed).
 """

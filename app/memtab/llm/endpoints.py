@@ -1,6 +1,6 @@
 """The providers' official endpoints and the rules for where a request (and a key) may go.
 
-Importable without loading httpx: settings need these rules at start-up, the providers
+Importable without loading httpx2: settings need these rules at start-up, the providers
 themselves are loaded only when a model is called.
 
 - Plain `http://` is allowed only to this machine (localhost, 127.0.0.0/8, ::1): anywhere

@@ -1,14 +1,15 @@
 """The HTTP layer every model provider shares: timeouts, bounded retries, cancellation, errors.
 
-One `ProviderHttpClient` (one `httpx.Client`) per provider. Each request:
+One `ProviderHttpClient` (one `httpx2.Client`) per provider. Each request:
 - has a timeout (read `timeout_s`, connect `connect_timeout_s`);
 - is retried on 429, 5xx and connection failures with exponential backoff and jitter, at most
   `max_retries` times, waiting what `retry-after` / `retry-after-ms` asks (capped) — except
-  a connection refused by this machine: a local server that is down stays down for a while,
-  so that fails at once;
+  a connection refused by this machine (a local server that is down stays down for a while)
+  and a certificate that is not trusted (it is not trusted a few seconds later either):
+  those fail at once;
 - can be cancelled with a `threading.Event`: the request runs on a short-lived helper thread
   and the caller waits in slices of `cancel_poll_s`, so it returns within that time of the
-  event being set even while a server is still thinking (a sync httpx call cannot be
+  event being set even while a server is still thinking (a sync httpx2 call cannot be
   interrupted; the abandoned request finishes or times out on its own, off to the side);
 - fails with `ProviderError(kind, message)` whose message leads with what went wrong (a
   narrow status line shows the cause, not the URL), then names provider, model and URL, and
@@ -33,7 +34,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, ClassVar, NamedTuple, Self
 
-import httpx
+import httpx2
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
 from memtab.llm.endpoints import base_url_problem, display_url, is_loopback_host
@@ -48,7 +49,7 @@ logger = logging.getLogger(__name__)
 class HttpOptions:
     """Timeouts, retry bounds and backoff of a provider's requests (all in seconds).
 
-    `transport` replaces the network (httpx's mock transport in tests)."""
+    `transport` replaces the network (httpx2's mock transport in tests)."""
 
     timeout_s: float = 60.0
     connect_timeout_s: float = 10.0
@@ -57,7 +58,7 @@ class HttpOptions:
     backoff_max_s: float = 30.0
     retry_after_cap_s: float = 60.0
     cancel_poll_s: float = 0.05
-    transport: httpx.BaseTransport | None = field(default=None, compare=False)
+    transport: httpx2.BaseTransport | None = field(default=None, compare=False)
 
 
 class _Retryable(NamedTuple):
@@ -97,9 +98,9 @@ def parse_retry_after(headers: Mapping[str, str], now: datetime | None = None) -
     return max((when - (now or datetime.now(UTC))).total_seconds(), 0.0)
 
 
-def transport_failure(exc: BaseException, url: httpx.URL) -> str:
+def transport_failure(exc: BaseException, url: httpx2.URL) -> str:
     """Why a request did not reach the server, in words: the connection was refused, the
-    TLS handshake failed (and why), the host name does not resolve, or what httpx said."""
+    TLS handshake failed (and why), the host name does not resolve, or what httpx2 said."""
     where = f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
     for cause in _causes(exc):
         if isinstance(cause, ssl.SSLCertVerificationError):
@@ -114,17 +115,20 @@ def transport_failure(exc: BaseException, url: httpx.URL) -> str:
 
 
 def _causes(exc: BaseException) -> Iterator[BaseException]:
-    """`exc` and what caused it, outermost first: httpx → httpcore → the socket or ssl error."""
+    """`exc` and what caused it, outermost first: httpx2 → httpcore2 → the socket or ssl error."""
     cause: BaseException | None = exc
     while cause is not None:
         yield cause
         cause = cause.__cause__ or cause.__context__
 
 
-def refused_here(exc: BaseException, url: httpx.URL) -> bool:
-    """Whether `exc` is a connection refused by this machine (a local server not running):
-    retrying it only makes the user wait."""
-    refused = any(isinstance(cause, ConnectionRefusedError) for cause in _causes(exc))
+def fails_again(exc: BaseException, url: httpx2.URL) -> bool:
+    """Whether retrying `exc` only makes the user wait: a connection refused by this machine
+    (a local server not running) or a certificate the system does not trust."""
+    causes = list(_causes(exc))
+    if any(isinstance(cause, ssl.SSLCertVerificationError) for cause in causes):
+        return True
+    refused = any(isinstance(cause, ConnectionRefusedError) for cause in causes)
     return refused and is_loopback_host(url.host)
 
 
@@ -169,19 +173,23 @@ class ProviderHttpClient:
         if problem is not None:
             raise self.error("config", problem)
         try:
-            parsed = httpx.URL(url)
-        except httpx.InvalidURL as exc:
+            parsed = httpx2.URL(url)
+        except httpx2.InvalidURL as exc:
             raise self.error("config", f"invalid base URL ({exc})") from None
         self._parsed_url = parsed
-        self._client = httpx.Client(
+        self._client = httpx2.Client(
             transport=self.options.transport,
             headers=dict(headers),
-            timeout=httpx.Timeout(self.options.timeout_s, connect=self.options.connect_timeout_s),
+            timeout=httpx2.Timeout(self.options.timeout_s, connect=self.options.connect_timeout_s),
             # A local server (Ollama, llama.cpp) is never reached through a proxy. Redirects
-            # are not followed (httpx's default), so a key never goes on to another host.
+            # are not followed (httpx2's default), so a key never goes on to another host.
             trust_env=not is_loopback_host(parsed.host),
-            # A plain-http endpoint never uses TLS (redirects are not followed), so skip
-            # loading the CA bundle, which costs ~0.1 s per client.
+            # An https endpoint's certificate is checked against the system's trust store
+            # (httpx2's default: what the OS, browsers and curl trust; SSL_CERT_FILE or
+            # SSL_CERT_DIR instead where the environment is trusted), so a self-signed
+            # server is refused unless its certificate was added there. A plain-http
+            # endpoint never uses TLS (redirects are not followed): no trust store loaded
+            # (~20 ms a client). HTTP/2 stays off (httpx2's default): one protocol to debug.
             verify=parsed.scheme == "https",
         )
 
@@ -235,30 +243,30 @@ class ProviderHttpClient:
     ) -> dict[str, Any] | _Retryable:
         try:
             response = self._send(body, cancel)
-        except httpx.ConnectTimeout:
+        except httpx2.ConnectTimeout:
             return _Retryable(
                 "timeout", f"connecting timed out after {self.options.connect_timeout_s:g} s"
             )
-        except httpx.TimeoutException:
+        except httpx2.TimeoutException:
             raise self.error(
                 "timeout", f"no reply within {self.options.timeout_s:g} s (request timed out)"
             ) from None
-        except httpx.UnsupportedProtocol as exc:
+        except httpx2.UnsupportedProtocol as exc:
             raise self.error("config", f"unsupported URL ({exc})") from None
-        except httpx.TransportError as exc:
-            if refused_here(exc, self._parsed_url):
+        except httpx2.TransportError as exc:
+            if fails_again(exc, self._parsed_url):
                 raise self.error("connection", transport_failure(exc, self._parsed_url)) from None
             return _Retryable("connection", transport_failure(exc, self._parsed_url))
-        except httpx.HTTPError as exc:
+        except httpx2.HTTPError as exc:
             raise self.error(
                 "connection", f"request failed ({type(exc).__name__}: {exc})"
             ) from None
         return self._read_response(response)
 
-    def _send(self, body: Mapping[str, Any], cancel: threading.Event | None) -> httpx.Response:
+    def _send(self, body: Mapping[str, Any], cancel: threading.Event | None) -> httpx2.Response:
         if cancel is None:
             return self._client.post(self.url, json=body)
-        future: concurrent.futures.Future[httpx.Response] = concurrent.futures.Future()
+        future: concurrent.futures.Future[httpx2.Response] = concurrent.futures.Future()
 
         def run_request() -> None:
             try:
@@ -275,7 +283,7 @@ class ProviderHttpClient:
                 logger.info("%s: cancelled while waiting for the server", self.label)
                 raise self.error("cancelled", "cancelled while waiting for the server")
 
-    def _read_response(self, response: httpx.Response) -> dict[str, Any] | _Retryable:
+    def _read_response(self, response: httpx2.Response) -> dict[str, Any] | _Retryable:
         status = response.status_code
         if 200 <= status < 300:
             return self._json_object(response)
@@ -307,7 +315,7 @@ class ProviderHttpClient:
             )
         raise self.error("protocol", f"unexpected HTTP status {status}{message}")
 
-    def _json_object(self, response: httpx.Response) -> dict[str, Any]:
+    def _json_object(self, response: httpx2.Response) -> dict[str, Any]:
         try:
             # Room for the reply's own envelope around tool arguments nested up to
             # MAX_DEPTH, so that those become a tool error for the model (wire.py).
@@ -326,7 +334,7 @@ class ProviderHttpClient:
         return data
 
     @staticmethod
-    def _server_message(response: httpx.Response) -> str:
+    def _server_message(response: httpx2.Response) -> str:
         """': <what the server said>' for an error reply, or '' when it said nothing."""
         try:
             text = server_error_text(parse_json(response.content))

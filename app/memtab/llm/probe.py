@@ -24,7 +24,7 @@ from memtab.llm.endpoints import base_url_problem
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ProviderError, ProviderErrorKind, UserMessage
 
-if TYPE_CHECKING:  # lazy: httpx (~8 MiB, ~190 ms) with the first model call
+if TYPE_CHECKING:  # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call
     from memtab.llm.http import HttpOptions
 
 logger = logging.getLogger(__name__)
@@ -67,8 +67,8 @@ class ProbeResult(Record):
 def probe_options(timeout_s: float = PROBE_TIMEOUT_S) -> HttpOptions:
     """The HTTP options of a probe: a short timeout and no retries (a retry would hide
     the first answer behind a backoff)."""
-    # lazy: httpx (~8 MiB, ~190 ms) with the first model call
-    from memtab.llm.http import HttpOptions  # httpx loads only when asked
+    # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call
+    from memtab.llm.http import HttpOptions  # httpx2 loads only when asked
 
     return HttpOptions(
         timeout_s=timeout_s,

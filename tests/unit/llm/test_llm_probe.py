@@ -7,7 +7,7 @@ import ssl
 from collections.abc import Iterator
 from dataclasses import replace
 
-import httpx
+import httpx2
 import pytest
 
 from memtab.llm.http import HttpOptions
@@ -15,6 +15,7 @@ from memtab.llm.probe import PROBE_MAX_TOKENS, PROBE_PROMPT, probe_options, prob
 from memtab.llm.settings import ProviderSettings
 from support.fake_model_server import FakeModelServer, cancel_once_asked
 from support.ports import refused_port
+from support.self_signed import self_signed_https_server
 
 KEY = "sk-ant-probe-0123456789abcdef"
 
@@ -111,11 +112,11 @@ def test_tls_to_a_server_that_does_not_speak_it(fake_model_server: FakeModelServ
     assert result.summary.endswith("is it an https server?")
 
 
-def _failing_transport(error: Exception) -> httpx.MockTransport:
-    def handler(request: httpx.Request) -> httpx.Response:
-        raise httpx.ConnectError(str(error), request=request) from error
+def _failing_transport(error: Exception) -> httpx2.MockTransport:
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        raise httpx2.ConnectError(str(error), request=request) from error
 
-    return httpx.MockTransport(handler)
+    return httpx2.MockTransport(handler)
 
 
 def test_an_untrusted_certificate() -> None:
@@ -127,6 +128,18 @@ def test_an_untrusted_certificate() -> None:
         "Cannot connect: TLS error: the certificate of llm.example.test:443 is not trusted "
         "(self-signed certificate)"
     )
+
+
+def test_a_self_signed_certificate_is_refused_in_the_handshake() -> None:
+    """A real handshake: httpx2 checks the certificate against the system's trust store,
+    where a self-signed one is not, and nothing is sent."""
+    with self_signed_https_server() as url:
+        result = probe_provider(openai_at(f"{url}/v1"))
+    port = url.rsplit(":", 1)[1]
+    assert result.error_kind == "connection"
+    assert result.summary.startswith(
+        f"Cannot connect: TLS error: the certificate of 127.0.0.1:{port} is not trusted (self"
+    ), result.summary
 
 
 def test_an_unknown_host() -> None:

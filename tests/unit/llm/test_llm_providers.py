@@ -7,13 +7,14 @@ import logging
 import threading
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import pytest
 
 from memtab.llm.http import HttpChatProvider, ProviderHttpClient
 from memtab.llm.types import Message, ProviderError, UserMessage
 from support.fake_model_server import FakeModelServer, cancel_once_asked
 from support.ports import refused_port
+from support.self_signed import self_signed_https_server
 
 from .cases import ProviderCase
 
@@ -239,18 +240,33 @@ def test_a_local_server_that_is_down_fails_at_once_leading_with_the_cause(
     assert case.key not in error.message
 
 
-def _refusing(request: httpx.Request) -> httpx.Response:
-    raise httpx.ConnectError("refused", request=request) from ConnectionRefusedError(111, "no")
+def _refusing(request: httpx2.Request) -> httpx2.Response:
+    raise httpx2.ConnectError("refused", request=request) from ConnectionRefusedError(111, "no")
 
 
 @pytest.mark.expect_log("memtab.llm.http", "WARNING", r"connection refused by .*; retrying in")
 def test_a_remote_server_that_refuses_is_tried_again(case: ProviderCase) -> None:
     # A remote host may be restarting behind a balancer: that is worth the retries.
-    with case.make("https://llm.example.test/v1", transport=httpx.MockTransport(_refusing)) as p:
+    with case.make("https://llm.example.test/v1", transport=httpx2.MockTransport(_refusing)) as p:
         error = _fail(p)
     assert error.kind == "connection"
     assert error.message.startswith("Connection refused by llm.example.test:443")
     assert "gave up after 3 attempts" in error.message
+
+
+def test_an_untrusted_certificate_fails_at_once(case: ProviderCase) -> None:
+    """Trying again cannot make the certificate trusted: the user hears it in one attempt,
+    not after the backoff of every retry."""
+    with self_signed_https_server() as url:
+        base_url = url + ("/v1" if case.wire == "openai" else "")
+        with case.make(base_url) as provider:
+            error = _fail(provider)
+    port = url.rsplit(":", 1)[1]
+    assert error.kind == "connection"
+    assert error.message.startswith(
+        f"TLS error: the certificate of 127.0.0.1:{port} is not trusted (self"
+    ), error.message
+    assert "attempts" not in error.message
 
 
 def test_cancel_while_the_server_is_slow(case: ProviderCase, provider: HttpChatProvider) -> None:

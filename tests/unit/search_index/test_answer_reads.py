@@ -36,10 +36,10 @@ def test_only_the_answered_documents_are_read_and_ties_ordered_by_id(tmp_path: P
     texts |= {"t1.md": "egret", "t0.md": "egret", "t2.md": "egret"}
     index = indexed(tmp_path, texts)
     counting = _CountingSearcher(index._fresh_searcher())
-    best = index._best(counting, "heron", ROOTS, 3, None)
+    best = index._best(counting, "heron", ROOTS, 3)
     assert [hit.id for hit in best] == ["n11.md", "n10.md", "n09.md"]
     assert counting.read == 3
-    tied = index._best(counting, "egret", ROOTS, 2, None)
+    tied = index._best(counting, "egret", ROOTS, 2)
     assert [hit.id for hit in tied] == ["t0.md", "t1.md"]  # by id, whatever their order
     assert counting.read == 3 + 3
     index.close()

@@ -116,6 +116,24 @@ def test_the_window_candidates_of_a_cjk_term_are_the_files_holding_it(
         reader.close()
 
 
+def test_the_window_candidates_of_a_letter_casefolded_with_a_mark_are_its_files(
+    tmp_path: Path,
+) -> None:
+    """İ casefolds to i and a combining dot, which no word holds: the index has `i` and
+    `stanbul` of İstanbul. The run was casefolded after it was picked, a word the index
+    never has (`i̇stanbul`): the window found no file holding İstanbul."""
+    (tmp_path / "trip.md").write_text("Fly to İstanbul\n", encoding="utf-8")
+    index = SearchIndex(tmp_path / "index")
+    index.refresh([IndexedFile("r", "trip.md", "trip.md", str(tmp_path / "trip.md"), None)], ROOTS)
+    reader = SubstringReader(index)
+    reader.know([("r", "trip.md")])
+    try:
+        assert reader.holding("İstanbul", ROOTS) == {("r", "trip.md")}
+    finally:
+        reader.close()
+        index.close()
+
+
 def test_the_index_of_the_older_version_is_removed_and_the_files_read_again(
     tmp_path: Path,
 ) -> None:

@@ -211,8 +211,8 @@ def _writer(settings: dict[str, Any]) -> str:
 
 
 def _versions(versions: dict[str, Any]) -> str:
-    names = ("memtab", "python", "pyside6", "qt", "watchdog", "httpx", "pydantic")
-    titles = ("Memtab", "Python", "PySide6", "Qt", "watchdog", "httpx", "pydantic")
+    names = ("memtab", "python", "pyside6", "qt", "watchdog", "httpx2", "pydantic")
+    titles = ("Memtab", "Python", "PySide6", "Qt", "watchdog", "httpx2", "pydantic")
     return " · ".join(
         f"{title} {versions.get(name) or '?'}" for name, title in zip(names, titles, strict=True)
     )

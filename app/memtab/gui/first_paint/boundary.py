@@ -119,12 +119,12 @@ LIBRARIES_BEFORE_FIRST_PAINT = frozenset(
 )
 
 # Libraries the first paint never waits for: each costs the start milliseconds (pydantic
-# ~100, httpx ~60, yaml ~15, logging.handlers ~7, watchdog ~10, OpenSSL's hashes ~3) and
+# ~100, httpx2 ~40, yaml ~15, logging.handlers ~7, watchdog ~10, OpenSSL's hashes ~3) and
 # is loaded by the step after the paint, a worker thread, or the feature that uses it.
 NEVER_BEFORE_FIRST_PAINT = (
     "pydantic",
     "pydantic_core",
-    "httpx",
+    "httpx2",
     "yaml",
     "watchdog",
     "filelock",

@@ -79,6 +79,6 @@ def known_secrets(settings: ProviderSettings) -> tuple[str, ...]:
 
 def close_provider(provider: ChatProvider) -> None:
     """Release a provider's connections (HTTP providers hold a connection pool)."""
-    close = getattr(provider, "close", None)  # duck-typed: httpx loads only with a model
+    close = getattr(provider, "close", None)  # duck-typed: httpx2 loads only with a model
     if callable(close):
         close()
