@@ -35,7 +35,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -43,8 +43,6 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
 from memtab.agent_server.catalog_listing import (
-    CHANGES,
-    Held,
     Listed,
     ListedFiles,
     Listing,
@@ -61,18 +59,19 @@ from memtab.agent_server.catalog_listing import (
     scope_roots,
 )
 from memtab.fs.records import OmitEmpty, OmitNone, Record
+from memtab.humanize import plural
 from memtab.search_index.documents import IndexedFile
-from memtab.search_index.index import Ahead, Hit, SearchIndex
+from memtab.search_index.index import Ahead, Hit, Rows, SearchIndex
 from memtab.search_index.ranking import best_line
 from memtab.sources.config import SourceContext
 from memtab.sources.listing import SourceFileRow
 from memtab.sources.model import Source
 from memtab.store.description_cache import DescriptionCache, KnownEntry, KnownFiles
 from memtab.store.files import FileEntry, ScopeListing, described_file
-from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_virtual_path
+from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
 from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.memory import MemoryStore
-from memtab.watch.observers import watching_any_depth
+from memtab.watch.observers import CHANGE_EVENTS, watching_any_depth
 
 logger = logging.getLogger(__name__)
 
@@ -132,8 +131,7 @@ class MemoryCatalog:
         self._listed_at: float | None = None
         self._index: SearchIndex | None = None  # opened by the first listing
         self._generation = 0  # the index's as the last listing indexed it
-        self._roots: tuple[str, ...] = ()
-        self._root_scopes: dict[str, str] = {}  # each root listed: the scope its files are in
+        self._roots: dict[str, str] = {}  # each root listed: the scope its files are in
         self._scope_roots: dict[Scope, str] = {}
         self._indexing: threading.Thread | None = None
         self._unindexed = 0  # files left to the background indexing
@@ -214,14 +212,12 @@ class MemoryCatalog:
         if self._index is not None and self._index.problem:
             notes += (f"Searched without the index on disk: {self._index.problem}; the files "
                       "are read into memory instead, slower to start",)  # fmt: skip
-        unindexed = self._unindexed
-        if not unindexed:
-            return notes
-        words = (
-            f"Still indexing: {unindexed} file{'s' if unindexed != 1 else ''} not searched "
-            "yet (the first search of this home); search again in a moment for all of them"
-        )
-        return (*notes, words)
+        if unindexed := self._unindexed:
+            notes += (
+                f"Still indexing: {plural(unindexed, 'file')} not searched yet (the first "
+                "search of this home); search again in a moment for all of them",
+            )
+        return notes
 
     def wait_until_indexed(self, timeout_s: float) -> bool:
         """Whether every file is searched, once waited at most `timeout_s` for the indexing
@@ -255,10 +251,9 @@ class MemoryCatalog:
             ranked = self._fresh(_Query(query, scope, limit))
             with self._lock:
                 files, roots, index = self._files, self._roots, self._index
-                scopes = self._root_scopes
             assert index is not None  # opened by the first listing
             if ranked is None:
-                within = [root for root in roots if in_scope(scopes.get(root, root), scope)]
+                within = [root for root, of in roots.items() if in_scope(of, scope)]
                 ranked = self._searched(index, files, query, within, limit)
             if index.generation == self._generation:
                 break
@@ -336,20 +331,15 @@ class MemoryCatalog:
     def _start(
         self, target: Callable[..., None], name: str, *args: object
     ) -> threading.Thread | None:
-        with self._lock:
-            return self._start_locked(target, name, *args)
-
-    def _start_locked(
-        self, target: Callable[..., None], name: str, *args: object
-    ) -> threading.Thread | None:
         """`target(*args)` on a thread, unless closing (None); started and kept under `_lock`
         as `close` reads them: it joins every thread started, never one not yet started."""
-        if self._closing.is_set():
-            return None
-        thread = threading.Thread(target=target, args=args, name=name, daemon=True)
-        thread.start()
-        self._threads.append(thread)
-        return thread
+        with self._lock:
+            if self._closing.is_set():
+                return None
+            thread = threading.Thread(target=target, args=args, name=name, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+            return thread
 
     def _relist_in_background(self) -> None:
         try:
@@ -370,7 +360,10 @@ class MemoryCatalog:
         index = self._index
         self._generation = index.generation
         kept = kept_sources(self._sources, self._keep)
-        guessed = self._guessed_roots(kept)
+        by_scope = scope_roots(self.store)
+        # The roots a listing lists, each with the scope its files are in (a source's: its id).
+        guessed = {root: scope.value for scope, root in by_scope.items()}
+        guessed.update((source.id, source.id) for source in kept)
         # A fresh server's first search: the walk with every stat after the watch begins
         # follows (none without the background: `memtab search` stats every file).
         presumed = query is not None and not self._files and self._background
@@ -397,10 +390,9 @@ class MemoryCatalog:
             self._files = files
             self._presumed = presumed
             self._notes = listing.notes
-            self._roots = listing.roots
-            self._scope_roots = scope_roots(self.store)
+            self._roots = {root: guessed.get(root, root) for root in listing.roots}
+            self._scope_roots = by_scope
             self._unindexed = refreshed.pending
-            self._root_scopes = guessed
         self._listed_at = started
         logger.debug("catalog: %d files, %d (re)indexed", len(files), refreshed.read)
         if refreshed.pending:
@@ -409,13 +401,6 @@ class MemoryCatalog:
         if self._watching is None and self._background:
             self._watching = self._start(self._start_watching, "memtab-mcp-watch")
         return answered
-
-    def _guessed_roots(self, kept: list[Source]) -> dict[str, str]:
-        """The roots a listing lists (the store's available scope roots, the kept
-        sources' ids), each with the scope its files are in."""
-        roots = {root: scope.value for scope, root in scope_roots(self.store).items()}
-        roots.update((source.id, source.id) for source in kept)
-        return roots
 
     def _apply_changes(self) -> None:
         """Re-stat and re-index only the files the watch reported (the caller holds
@@ -490,19 +475,15 @@ class MemoryCatalog:
     def _watch(self) -> BaseObserver | None:
         """An observer of the available scope roots that exist (recursively), started;
         None when it cannot start (others are re-listed by age)."""
-        roots = [
-            self.store.root(scope)
-            for scope in SCOPE_ORDER
-            if not self.store.unavailable_reason(scope)
-        ]
+        roots = list(scope_roots(self.store).values())
         observer = Observer()
         observer.daemon = True
         try:
             with watching_any_depth(*roots):
                 for root in roots:
-                    if root.is_dir():
+                    if os.path.isdir(root):
                         observer.schedule(
-                            self._changes, os.fspath(root), recursive=True, event_filter=CHANGES
+                            self._changes, root, recursive=True, event_filter=CHANGE_EVENTS
                         )
                 observer.start()
         except OSError as error:  # out of inotify watches, a tree too deep: re-listed by age
@@ -568,7 +549,7 @@ def _presumed(
     with the manifests it is compared with, each file it answers with stat'ed."""
     ahead: list[Ahead | None] = [None]
 
-    def held_for(listed: tuple[str, ...]) -> Held | None:
+    def held_for(listed: tuple[str, ...]) -> Mapping[str, Rows] | None:
         ahead[0] = _search_ahead(index, query, roots, listed)
         return ahead[0].rows if ahead[0] is not None else None
 

@@ -2,17 +2,17 @@
 stat walk alone (docs/formats.md §22.11).
 
 A search needs a file's place and stamp (size, mtime, ctime, inode) to know whether the
-index holds it as it is: `list_files` walks the store's scopes by the listing's rules
-(`store.files.stat_scope`) and opens no file; the description a result shows comes from
-the index, which read it with the file's text. Other agents' sources are listed whole
-(their listing gives their rows). A fresh server's first search lists by names and inodes
-alone (`list_presumed`): a file the index holds under the same name and inode is presumed
-as it holds it, and the files the answer names are stat'ed (`ListedFiles.confirm`); the
-walk after the watch begins stats them all. What the watch of the scope roots reports
-(`WatchedChanges`) is re-stat'ed file by file (`restat`); everything is listed again when
-it reports a folder that came, went or moved (what it holds brings no event of its own
-when it moved in), more files than `MAX_REPORTED_FILES`, or the kernel's queue of events
-overflowing (the events lost).
+index holds it as it is: `list_files` walks the store's scopes by the listing's rules and
+stats each file, opening none; the description a result shows comes from the index, which
+read it with the file's text. Other agents' sources are listed whole (their listing gives
+their rows). A fresh server's first search lists by names and inodes alone
+(`list_presumed`, the one walk both make): a file the index holds under the same name and
+inode is presumed as it holds it, and the files the answer names are stat'ed
+(`ListedFiles.confirm`); the walk after the watch begins stats them all. What the watch
+of the scope roots reports (`WatchedChanges`) is re-stat'ed file by file (`restat`);
+everything is listed again when it reports a folder that came, went or moved (what it
+holds brings no event of its own when it moved in), more files than `MAX_REPORTED_FILES`,
+or the kernel's queue of events overflowing (the events lost).
 
 A file modified within the racy margin of the walk (docs/formats.md §15.4) gets no stamp:
 a write right after it could keep the same mtime, so it is read again every time.
@@ -30,25 +30,10 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from watchdog.events import (
-    EVENT_TYPE_ATTRIB,
-    EVENT_TYPE_CLOSED_NO_WRITE,
-    EVENT_TYPE_OPENED,
-    DirCreatedEvent,
-    DirDeletedEvent,
-    DirModifiedEvent,
-    DirMovedEvent,
-    FileClosedEvent,
-    FileCreatedEvent,
-    FileDeletedEvent,
-    FileModifiedEvent,
-    FileMovedEvent,
-    FileSystemEvent,
-    FileSystemEventHandler,
-)
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
 from memtab.search_index.documents import IndexedFile, trusted_stamp
-from memtab.search_index.index import SearchIndex
+from memtab.search_index.index import Rows, SearchIndex
 from memtab.sources.codex.imports import link_imports
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, is_shown
@@ -62,14 +47,10 @@ from memtab.store.files import (
     note_too_deep,
     stat_listed_file,
     stat_names,
-    stat_scope,
 )
 from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath, too_deep_words
 from memtab.store.scopes.file_rows import FileRow
 from memtab.store.scopes.memory import MemoryStore
-
-Held = Mapping[str, Mapping[str, Stamp | None]]
-"""Each root's files as the index holds them (its manifest: id → stamp)."""
 
 
 class Listed(NamedTuple):
@@ -191,13 +172,17 @@ class ListedFiles(Mapping[str, Listed]):
         """Whether the file `key` is presumed as the index holds it (never stat'ed)."""
         return key not in self._listed and key in self._infos and self._infos[key] is None
 
-    def confirm(self, keys: Iterable[str]) -> None:
+    def confirm(self, keys: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
         """Stat the presumed files among `keys` now (a first answer's results): their
-        stamps as they are, or no longer listed when gone."""
+        stamps as they are, or no longer listed when gone; the keys of those whose stamp
+        is not the one presumed (or none to trust), and the roots and keys of those gone."""
         racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
+        changed: list[str] = []
+        gone: list[tuple[str, str]] = []
         for key in keys:
-            if key in self._infos and self._infos[key] is None and key not in self._listed:
+            if self.presumes(key):
                 root, _, physical = self._where(key)
+                presumed = self._stamps[root].get(key)
                 try:
                     info = os.lstat(physical)
                 except OSError:
@@ -205,9 +190,13 @@ class ListedFiles(Mapping[str, Listed]):
                 if info is None or not stat.S_ISREG(info.st_mode):
                     del self._infos[key]
                     self._stamps[root].pop(key, None)
+                    gone.append((root, key))
                     continue
                 self._infos[key] = info
-                self._stamps[root][key] = trusted_stamp(info, racy_after_ns)
+                stamp = self._stamps[root][key] = trusted_stamp(info, racy_after_ns)
+                if stamp is None or stamp != presumed:
+                    changed.append(key)
+        return changed, gone
 
     def _where(self, key: str) -> tuple[str, str, str]:
         """A store file's root, scope and path on disk."""
@@ -256,46 +245,31 @@ def kept_sources(
 
 
 def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
-    """Stat every file of the store's available scopes and list the `kept` sources."""
-    racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
-    infos: dict[str, os.stat_result | None] = {}
-    scopes: list[tuple[str, str, str, str]] = []
-    notes: list[str] = []
-    stamps: dict[str, dict[str, Stamp | None]] = {}
-    for scope, root in scope_roots(store).items():
-        prefix = scope.virtual_root + "/"
-        walked = stat_scope(scope, Path(root), prefix)
-        infos.update(walked.files)
-        scopes.append((prefix, root, scope.value, root + os.sep))
-        stamped = stamps.setdefault(root, {})
-        for key, info in walked.files.items():  # the hot loop: 20,000 files, no call
-            mtime_ns, ctime_ns = info.st_mtime_ns, info.st_ctime_ns
-            if mtime_ns >= racy_after_ns or ctime_ns >= racy_after_ns:
-                stamped[key] = None
-            else:
-                stamped[key] = (info.st_size, mtime_ns, ctime_ns, info.st_ino)
-        notes += [f"Not listed or searched: {too_deep_words(path)}" for path in walked.too_deep]
-    listed, roots = _list_sources(kept, stamps)
-    files = ListedFiles(infos, tuple(scopes), stamps, listed)
-    return Listing(files, tuple(notes), tuple(dict.fromkeys([*stamps, *roots])), stamps)
+    """Stat every file of the store's available scopes and list the `kept` sources (a
+    walk by names that presumes none as the index holds it)."""
+    return list_presumed(store, kept, lambda _roots: None)
 
 
 def list_presumed(
-    store: MemoryStore, kept: list[Source], held_for: Callable[[tuple[str, ...]], Held | None]
+    store: MemoryStore,
+    kept: list[Source],
+    held_for: Callable[[tuple[str, ...]], Mapping[str, Rows] | None],
 ) -> Listing:
-    """`list_files` by names alone (no file stat'ed): each file the index holds under the
-    same name and inode (`held_for(roots)`: each root's manifest, read once the roots are
-    known) is presumed as the index holds it; a new, replaced or racy file is stat'ed. A
-    file written over in place since keeps its inode: the caller confirms the ones it
-    answers with (`ListedFiles.confirm`), and a walk with every stat follows."""
+    """Every file of the store's available scopes by the listing's rules, walked by names
+    (`store.files.name_scope`), and the `kept` sources: each file the index holds under
+    the same name and inode (`held_for(roots)`: each root's manifest, read once the roots
+    are known) is presumed as the index holds it; a new, replaced or racy file is stat'ed
+    (each by its name in its folder, `stat_names`). A file written over in place since
+    keeps its inode: the caller confirms the ones it answers with (`ListedFiles.confirm`),
+    and a walk with every stat follows."""
     racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
     walks = [
         (root, scope, scope.virtual_root + "/", name_scope(root))
         for scope, root in scope_roots(store).items()
     ]
     stamps: dict[str, dict[str, Stamp | None]] = {root: {} for root, *_ in walks}
-    listed, sources = _list_sources(kept, stamps)
-    roots = tuple(dict.fromkeys([*(root for root, *_ in walks), *sources]))
+    listed = _list_sources(kept, stamps)
+    roots = tuple(stamps)  # the scopes', then the sources'
     held = held_for(roots) or {}
     infos: dict[str, os.stat_result | None] = {}
     notes: list[str] = []
@@ -325,29 +299,21 @@ def list_presumed(
 def confirm_answer(files: ListedFiles, index: SearchIndex, keys: list[str]) -> bool:
     """Stat the presumed files among `keys` (an answer's) and index again those changed
     or gone: whether any was (the answer is then searched again)."""
-    presumed = [key for key in keys if files.presumes(key)]
-    held = {key: (files[key].root, files[key].stamp) for key in presumed}
-    files.confirm(presumed)
-    gone = [(root, key) for key, (root, _) in held.items() if key not in files]
-    now = {key: files[key].stamp for key in held if key in files}
-    changed = [files.indexed(key) for key, stamp in now.items()
-               if stamp is None or stamp != held[key][1]]  # fmt: skip
+    changed, gone = files.confirm(keys)
     if gone or changed:
-        index.update(changed, gone)
+        index.update([files.indexed(key) for key in changed], gone)
     return bool(gone or changed)
 
 
 def _list_sources(
     kept: list[Source], stamps: dict[str, dict[str, Stamp | None]]
-) -> tuple[dict[str, Listed], list[str]]:
-    """The `kept` sources' files, listed whole (their stamps into `stamps`), and the
-    sources' ids that are roots."""
+) -> dict[str, Listed]:
+    """The `kept` sources' files, listed whole (their stamps into `stamps`, under each
+    source's id: a root)."""
     listed: dict[str, Listed] = {}
-    roots: list[str] = []
     listings = [shown for s in kept if is_shown(shown := list_source(s))]
     links = link_imports(listings)  # Codex's copies of Claude Code memory, both ways
     for listing in listings:
-        roots.append(listing.source.id)
         stamped = stamps.setdefault(listing.source.id, {})
         for source_file in listing.files:
             # Sources are stamped by their listing's size and time alone.
@@ -362,7 +328,7 @@ def _list_sources(
                 source_file.linked,
                 source_file_row(source_file, links),
             )
-    return listed, roots
+    return listed
 
 
 def scope_roots(store: MemoryStore) -> dict[Scope, str]:
@@ -420,39 +386,17 @@ def restat(roots: dict[Scope, str], paths: Iterable[str]) -> tuple[dict[str, Lis
                 gone.add(key)
                 listed.pop(key, None)
             else:
-                listed[key] = _listed(root, scope, path, info, racy_after_ns)
+                stamp = trusted_stamp(info, racy_after_ns)
+                readable = info.st_size <= MAX_FILE_BYTES
+                listed[key] = Listed(root, scope.value, path, readable, stamp, info=info)
                 gone.discard(key)
             break
     return listed, gone
 
 
-def _listed(
-    root: str, scope: Scope, physical: str, info: os.stat_result, racy_after_ns: int
-) -> Listed:
-    stamp = trusted_stamp(info, racy_after_ns)
-    return Listed(
-        root, scope.value, physical, info.st_size <= MAX_FILE_BYTES, stamp, False, None, info
-    )
-
-
 # More files than this in one report: listing everything again costs less than one
 # stat each with its folders checked.
 MAX_REPORTED_FILES = 1000
-_NOT_CHANGES = frozenset({EVENT_TYPE_OPENED, EVENT_TYPE_CLOSED_NO_WRITE, EVENT_TYPE_ATTRIB})
-# What the watch asks the kernel for: changes only. Every read of a watched file (the
-# catalog's own, for snippets and indexing) would otherwise wake the watcher, and an
-# event in its hands when it stops makes watchdog log an ERROR for a normal close.
-CHANGES = [
-    FileCreatedEvent,
-    DirCreatedEvent,
-    FileModifiedEvent,
-    DirModifiedEvent,
-    FileDeletedEvent,
-    DirDeletedEvent,
-    FileMovedEvent,
-    DirMovedEvent,
-    FileClosedEvent,
-]
 # watchdog tells an overflow of the kernel's queue only in its log, at WARNING.
 _OVERFLOW_LOGGER = "watchdog.observers.inotify_c"
 _OVERFLOW_WORDS = "Inotify queue overflowed"
@@ -460,8 +404,10 @@ _OVERFLOW_WORDS = "Inotify queue overflowed"
 
 class WatchedChanges(FileSystemEventHandler):
     """Observer thread: a file's change adds its path, a folder's (or an overflow) asks
-    for everything; opening, reading and attributes are no change (indexing a file just
-    written updates its atime). `reported` is set while anything waits to be taken."""
+    for everything; its watch asks for changes alone (`watch.observers.CHANGE_EVENTS`:
+    every read of a watched file, the catalog's own for snippets and indexing, would
+    otherwise wake it, and an event in its hands when it stops makes watchdog log an
+    ERROR for a normal close). `reported` is set while anything waits to be taken."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -472,20 +418,10 @@ class WatchedChanges(FileSystemEventHandler):
         _LISTENING.add(self)
 
     def on_any_event(self, event: FileSystemEvent) -> None:
-        if event.event_type in _NOT_CHANGES:
-            return
         if event.is_directory:
-            if isinstance(event, DirModifiedEvent):
-                return  # its files' own events say what changed in it
             self.everything()
             return
-        with self._lock:
-            self._paths.add(os.fsdecode(event.src_path))
-            if event.dest_path:
-                self._paths.add(os.fsdecode(event.dest_path))
-            if len(self._paths) > MAX_REPORTED_FILES:
-                self._everything = True
-            self.reported.set()
+        self.report([os.fsdecode(path) for path in (event.src_path, event.dest_path) if path])
 
     def report(self, paths: list[str]) -> None:
         """Report files changed as the watch would (none: nothing reported)."""
@@ -516,14 +452,13 @@ class WatchedChanges(FileSystemEventHandler):
 _LISTENING: weakref.WeakSet[WatchedChanges] = weakref.WeakSet()
 
 
-class _OverflowFilter(logging.Filter):
-    """Tells every watch's changes that events were lost (lets the record through)."""
+def _overflowed(record: logging.LogRecord) -> bool:
+    """A filter of watchdog's log: tells every watch's changes that events were lost (lets
+    the record through)."""
+    if record.getMessage().startswith(_OVERFLOW_WORDS):
+        for changes in list(_LISTENING):
+            changes.everything()
+    return True
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.getMessage().startswith(_OVERFLOW_WORDS):
-            for changes in list(_LISTENING):
-                changes.everything()
-        return True
 
-
-logging.getLogger(_OVERFLOW_LOGGER).addFilter(_OverflowFilter())
+logging.getLogger(_OVERFLOW_LOGGER).addFilter(_overflowed)

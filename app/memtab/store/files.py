@@ -4,9 +4,10 @@ Three views of a scope, one walk (`store.scope_walk`: the listing rules of docs/
 links never followed): `list_scope` reads every file's size, time and description; `outline_scope`
 only counts the files of each directory from their names (no file is opened or stat'ed:
 what a tree can show of 20,000 files at once); `update_listing` re-reads just the files a
-watcher reported and patches a listing with them; `stat_scope` only stats them (what a
-search index compares), `stat_listed_file` one a watcher reported. Descriptions come from
-`memtab.store.text.frontmatter`, the one frontmatter reader.
+watcher reported and patches a listing with them; `name_scope` walks their names and
+inodes alone and `stat_names` stats them (what a search index compares), `stat_listed_file`
+one a watcher reported. Descriptions come from `memtab.store.text.frontmatter`, the one
+frontmatter reader.
 """
 
 import errno
@@ -286,49 +287,12 @@ def _stat_entry(physical: str, path: VirtualPath) -> FileEntry | None:
     return FileEntry(path, "", info.st_size, info.st_mtime_ns // 1_000_000)
 
 
-class StatListing(Slotted):
-    """A scope's files as a stat walk sees them: each file's `lstat` by its path inside
-    the scope (`/`-joined), in no particular order; no file opened."""
-
-    __slots__ = ("files", "scope", "too_deep")
-
-    scope: Scope
-    files: Mapping[str, os.stat_result]
-    too_deep: tuple[VirtualPath, ...]
-    """As `ScopeListing.too_deep`."""
-
-    def __init__(
-        self,
-        scope: Scope,
-        files: Mapping[str, os.stat_result] = MappingProxyType({}),
-        too_deep: tuple[VirtualPath, ...] = (),
-    ) -> None:
-        self.scope = scope
-        self.files = files
-        self.too_deep = too_deep
-
-
 # A folder opened to stat its files by name (never through a link), where `stat` takes one.
 _STAT_AT = os.stat in os.supports_dir_fd and hasattr(os, "O_DIRECTORY")
 _FOLDER_FLAGS = (
     os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
     | getattr(os, "O_CLOEXEC", 0)
 )  # fmt: skip
-
-
-def stat_scope(scope: Scope, root: Path | None, prefix: str = "") -> StatListing:
-    """The files `list_scope` lists, with their stat and nothing read: what a search
-    compares with its index's stamps (size, mtime, ctime, inode) to find what changed
-    (`stat_names`). Keyed by `prefix` and the path inside the scope."""
-    if root is None:
-        return StatListing(scope)
-    files: dict[str, os.stat_result] = {}
-    walk = walk_scope(root, remove_stale_temps=True)
-    for folder in walk.folders:
-        if folder.files:
-            inside = prefix + "".join(f"{name}/" for name in folder.segments)
-            files.update(stat_names(folder.path, folder.files, inside))
-    return StatListing(scope, files, note_too_deep(scope, root, walk.too_deep))
 
 
 def stat_names(folder: str, names: Iterable[str], prefix: str = "") -> dict[str, os.stat_result]:
@@ -356,8 +320,8 @@ def stat_names(folder: str, names: Iterable[str], prefix: str = "") -> dict[str,
 
 
 def name_scope(root: Path | str) -> ScopeWalk:
-    """What `stat_scope` walks, names and inodes alone (no file stat'ed): a fresh server's
-    first search compares them with its index's."""
+    """What `list_scope` walks, names and inodes alone (no file stat'ed): a search
+    compares them with its index's and stats the files it must (`stat_names`)."""
     return walk_scope(root, remove_stale_temps=True)
 
 

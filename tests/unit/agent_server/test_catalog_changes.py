@@ -101,7 +101,8 @@ def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
 
     monkeypatch.setattr(documents_module, "read_readable_path", reading)
     monkeypatch.setattr(catalog_module, "file_rows", counting_rows)
-    stat_walks = calls_through(monkeypatch, catalog_listing_module, "stat_scope")
+    stat_walks = calls_through(monkeypatch, catalog_module, "list_files")
+    stat_named = calls_through(monkeypatch, catalog_listing_module, "stat_names")
     second = _service(home)
     try:
         # The first answer: each file by its name and inode (no stat walk), the one
@@ -110,6 +111,7 @@ def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
         assert len(kestrel) == 17 and "/memories/global/n006.md" not in kestrel
         assert sorted(opened) == ["n004.md", "n006.md"]  # read for the index: no other file
         assert stat_walks == []
+        assert [name for call in stat_named for name in call[1]] == ["n004.md"]  # replaced
         assert rows == []  # no row of `list` built for a search
         answer = json.loads(second.call("search", {"query": "osprey"}, "test").text)
         [hit] = answer["results"]

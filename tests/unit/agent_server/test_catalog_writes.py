@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from memtab.agent_server import catalog_listing
+from memtab.agent_server import catalog as catalog_module
 from memtab.agent_server.catalog import MemoryCatalog
 from memtab.agent_server.service import MemoryService
 from memtab.store import files as store_files
@@ -32,18 +32,18 @@ def _home(tmp_path: Path, count: int) -> Home:
 
 
 class _Listings:
-    """Counts the catalog's stat walks of a scope (`catalog_listing.stat_scope`; a create's
-    own count of the scope's files is the memory tool's, not the catalog's)."""
+    """Counts the catalog's stat walks of the scopes (`catalog_listing.list_files`; a
+    create's own count of the scope's files is the memory tool's, not the catalog's)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.count = 0
-        original = catalog_listing.stat_scope
+        original = catalog_module.list_files
 
         def counted(*args: Any) -> Any:
             self.count += 1
             return original(*args)
 
-        monkeypatch.setattr(catalog_listing, "stat_scope", counted)
+        monkeypatch.setattr(catalog_module, "list_files", counted)
 
 
 def _call(service: MemoryService, name: str, arguments: dict[str, Any]) -> str:

@@ -7,6 +7,8 @@ ranks higher the more of them start a word or follow each other, and the shorter
 from __future__ import annotations
 
 import heapq
+import itertools
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
@@ -16,35 +18,26 @@ _WORD_STARTS = frozenset(" /_-.:·")
 _AT_WORD_START = 8
 _AFTER_PREVIOUS = 5
 _MATCHED = 1
+_BY_SCORE = operator.itemgetter(0, 1)  # score, then the earlier: never the candidates
 
 
 def fuzzy_score(query: str, text: str) -> int | None:
     """How well `text` matches `query` (higher is better), or None when it does not: every
-    letter of `query` (spaces ignored) in order in `text`. Greedy and linear in `text`."""
-    wanted = "".join(query.split()).casefold()
-    if not wanted:
-        return 0
+    letter of `query` (spaces ignored) in order in `text` (`fuzzy_positions`)."""
+    found = fuzzy_positions(query, text)
+    if not found:
+        return None if found is None else 0
     haystack = text.casefold()
-    score = 0
-    position = -2
-    index = 0
-    for letter in wanted:
-        found = haystack.find(letter, index)
-        if found < 0:
-            return None
-        score += _MATCHED
-        if found == 0 or haystack[found - 1] in _WORD_STARTS:
-            score += _AT_WORD_START
-        if found == position + 1:
-            score += _AFTER_PREVIOUS
-        position = found
-        index = found + 1
+    at_starts = sum(at == 0 or haystack[at - 1] in _WORD_STARTS for at in found)
+    in_runs = sum(at == before + 1 for before, at in itertools.pairwise(found))
+    score = len(found) * _MATCHED + at_starts * _AT_WORD_START + in_runs * _AFTER_PREVIOUS
     return score * 100 - len(text)
 
 
 def fuzzy_positions(query: str, text: str) -> tuple[int, ...] | None:
-    """Where in `text` the letters of `query` matched (`fuzzy_score`'s greedy walk), to
-    highlight them; None when it does not match."""
+    """Where in `text` the letters of `query` matched, each at its first place after the
+    one before (greedy and linear in `text`), to score and highlight them; None when it
+    does not match."""
     wanted = "".join(query.split()).casefold()
     haystack = text.casefold()
     found: list[int] = []
@@ -67,8 +60,4 @@ def rank(
         for order, candidate in enumerate(candidates)
         if (score := fuzzy_score(query, text_of(candidate))) is not None
     )
-    return [candidate for _, _, candidate in heapq.nlargest(limit, scored, key=_by_score)]
-
-
-def _by_score(entry: tuple[int, int, object]) -> tuple[int, int]:
-    return entry[0], entry[1]
+    return [candidate for _, _, candidate in heapq.nlargest(limit, scored, key=_BY_SCORE)]

@@ -3,38 +3,36 @@ the MCP servers and `memtab search` share (`memtab.search_index`, docs/formats.m
 
 Before it answers, the index is brought to the scan shown (`refresh`: only the files whose
 size, mtime, ctime or inode changed are read, and the rows of files gone are taken out),
-again whenever the scan changes (the watcher's news, the window's own writes) or another
-process wrote to the file since (`PRAGMA data_version`), so nothing it answers is older
-than the tree. A file's stamp is taken once per listing entry (`Searchable.listed`); one
-modified within the racy margin has none and is read at every refresh (docs/formats.md
-§15.4). The window keeps no file's text: a search reads the texts of its candidates from
-the index, a chunk at a time.
+again whenever the scan changes (the watcher's news, the window's own writes) or any
+process committed to the index since (`SubstringReader.version`), so nothing it answers
+is older than the tree. A file's stamp is taken once per listing entry
+(`Searchable.listed`); one modified within the racy margin has none and is read at every
+refresh (docs/formats.md §15.4). The window keeps no file's text: a search reads the texts
+of its candidates from the index, a chunk at a time.
 
-A file damaged or not an index is rebuilt (with a warning in the log) and the search
-answers from the new one; a file another process rebuilt is opened again.
+An index found damaged or not an index is rebuilt by `SearchIndex` (with a warning in the
+log) and the search answers from the new one; an index another process rebuilt is opened
+again.
 
 Use it from one thread at a time: the search's jobs run one at a time on one lane.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
 
 from memtab.components.search.searchables import ScanFiles, Searchable, roots_of, searchables
 from memtab.components.tree.scan import HomeScan
-from memtab.search_index.documents import IndexedFile, trusted_stamp
+from memtab.search_index.documents import IndexedFile, readable_text, trusted_stamp
 from memtab.search_index.index import SearchIndex, index_file_for
 from memtab.search_index.substrings import Key, SubstringReader
 from memtab.store import description_cache
 from memtab.store.description_cache import Stamp
-from memtab.store.files import read_file_content
 
 logger = logging.getLogger(__name__)
 
@@ -44,14 +42,12 @@ TEXTS_PER_READ = 64
 # margin are read by every refresh).
 REFRESHES_TO_SETTLE = 2
 
-T = TypeVar("T")
-
 
 class IndexedTexts:
     """The index on disk as the window's search uses it (see the module docstring)."""
 
     def __init__(self, path: Path | None = None) -> None:
-        """`path`: the index file (None: the scanned home's, in Memtab's cache dir)."""
+        """`path`: the index's folder (None: the scanned home's, in Memtab's cache dir)."""
         self._path = path
         self._index: SearchIndex | None = None
         self._reader: SubstringReader | None = None
@@ -68,94 +64,60 @@ class IndexedTexts:
         return self._index.problem if self._index is not None else None
 
     def close(self) -> None:
-        """Close the file (the window closes)."""
-        if self._reader is not None:
-            self._reader.close()
-            self._reader = None
+        """Close the index (the window closes)."""
+        self._drop_reader()
         if self._index is not None:
             self._index.close()
             self._index = None
-        self._scan = None
         self._items = None
-
-    def refresh(self, scan: HomeScan, stop: threading.Event | None = None) -> bool:
-        """Bring the index to `scan` unless it is there already; False when `stop` was
-        set before it was (the rest is read by the next refresh). An outline lists no
-        file: it is left alone."""
-        try:
-            self._guarded(scan, _nothing, stop=stop)
-        except _StoppedError:
-            return False
-        return True
 
     def candidates(
         self, scan: HomeScan, terms: tuple[str, ...]
     ) -> tuple[list[tuple[str, set[Key] | None]], set[Key] | None]:
         """For each term, the rows of `scan`'s files whose text may hold it (None: any
-        may); and, unless the file is as the last refresh left it, every row the index
+        may); and, unless the index is as the last refresh left it, every row the index
         holds under `scan`'s roots (None: a row of every file) — all read at one moment,
         so a row another process takes out and puts back meanwhile is in both or in
         neither."""
         roots = roots_of(scan)
-
-        def read() -> tuple[list[tuple[str, set[Key] | None]], set[Key] | None]:
-            reader = self._opened_reader(scan)
-            with reader.snapshot():
-                held = [(term, reader.holding(term, roots)) for term in terms]
-                rows = None if reader.version() == self._version else reader.rows(roots)
-            return held, rows
-
-        return self._guarded(scan, read)
-
-    def items(self, scan: HomeScan) -> list[Searchable]:
-        """`scan`'s files in tree order (kept for the scan last refreshed: every keystroke
-        of a search looks at them)."""
-        return self.files(scan).items
+        self.refresh(scan)
+        reader = self._opened_reader(scan)
+        with reader.snapshot():
+            held = [(term, reader.holding(term, roots)) for term in terms]
+            rows = None if reader.version() == self._version else reader.rows(roots)
+        return held, rows
 
     def files(self, scan: HomeScan) -> ScanFiles:
-        """`scan`'s files (`items`) with their places by row and key, and their labels."""
+        """`scan`'s files in tree order (`ScanFiles.items`) with their places by row and
+        key, and their labels (kept for the scan last asked about: every keystroke of a
+        search looks at them)."""
         if self._items is None or self._items[0] is not scan:
             self._items = (scan, ScanFiles(list(searchables(scan))))
         return self._items[1]
 
-    def texts(self, scan: HomeScan, items: list[Searchable]) -> Iterator[tuple[Searchable, str]]:
+    def texts(self, items: list[Searchable]) -> Iterator[tuple[Searchable, str]]:
         """Each of `items` with its text, in order: the index's, or — for a file whose row
-        another process has taken out to index it again — read now by the same rule ("" for
-        a file `view` refuses)."""
+        another process has taken out to index it again — read now as the index reads it
+        ("" for a file `view` refuses)."""
         for first in range(0, len(items), TEXTS_PER_READ):
             part = items[first : first + TEXTS_PER_READ]
             keys = [(item.root, item.row) for item in part]
-            found = self._guarded(scan, functools.partial(self._read_texts, keys), fresh=False)
+            found = self._opened_reader().texts(keys)
             for item, key in zip(part, keys, strict=True):
                 text = found.get(key)
-                yield item, text if text is not None else _text_now(item)
+                yield item, text if text is not None else readable_text(_indexed(item, None))[0]
 
-    def _read_texts(self, keys: list[Key]) -> dict[Key, str]:
-        return self._opened_reader().texts(keys)
+    # --- the index ----------------------------------------------------------------------
 
-    # --- the file -----------------------------------------------------------------------
+    def refresh(self, scan: HomeScan, stop: threading.Event | None = None) -> bool:
+        """Bring the index to `scan` unless it is there already: opened if needed (again if
+        another process rebuilt it), and refreshed when the scan changed or any process
+        committed since the last refresh began; False when `stop` was set before it was
+        (the rest is read by the next refresh). An outline lists no file: it is left alone.
 
-    def _guarded(
-        self,
-        scan: HomeScan,
-        step: Callable[[], T],
-        *,
-        stop: threading.Event | None = None,
-        fresh: bool = True,
-    ) -> T:
-        """Run `step` (on an index brought to `scan` first, unless not `fresh`); a file
-        found damaged is rebuilt, brought to `scan` again, and `step` run once more."""
-        if fresh and not self._fresh(scan, stop):
-            raise _StoppedError
-        return step()
-
-    def _fresh(self, scan: HomeScan, stop: threading.Event | None) -> bool:
-        """Open the file if needed (again if another process rebuilt it), and refresh it
-        when the scan changed or any connection wrote since the last refresh began.
-
-        The version kept is the one read before a refresh that wrote nothing: the file is
+        The version kept is the one read before a refresh that wrote nothing: the index is
         still as that refresh found it — a row of every file of the scan — only while no
-        connection has written since (a refresh that wrote is followed by one that finds
+        process has committed since (a refresh that wrote is followed by one that finds
         nothing to write, to settle)."""
         if scan.is_outline:
             return True
@@ -171,7 +133,7 @@ class IndexedTexts:
         roots = roots_of(scan)
         for _attempt in range(REFRESHES_TO_SETTLE):
             refreshed = index.refresh(files, roots, stop=stop)
-            if reader.replaced:  # the refresh found the file damaged and built it again
+            if reader.replaced:  # the refresh found the index damaged and built it again
                 self._drop_reader()
                 reader = self._opened_reader(scan)
                 before = -1
@@ -195,7 +157,7 @@ class IndexedTexts:
             self._reader = SubstringReader(self._index)
             self._known = None
         if scan is not None and self._known is not scan:
-            self._reader.know((item.root, item.row) for item in self.items(scan))
+            self._reader.know(item.where for item in self.files(scan).items)
             self._known = scan
         return self._reader
 
@@ -210,53 +172,25 @@ class IndexedTexts:
         racy_after = time.time_ns() - description_cache.RACY_MARGIN_NS
         known, stamps = self._stamps, {}
         files = []
-        for item in self.items(scan):
+        for item in self.files(scan).items:
             stamp = item.stamp
             if stamp is None:
                 cached = known.get(item.path)
                 if cached is not None and cached[0] is item.listed:
                     stamp = cached[1]
-                else:
-                    stamp = _stamp(item.path, racy_after)
+                else:  # None when gone or modified too recently to trust one
+                    try:
+                        stamp = trusted_stamp(os.lstat(item.path), racy_after)
+                    except OSError:
+                        stamp = None
                 if stamp is not None:
                     stamps[item.path] = (item.listed, stamp)
-            files.append(
-                IndexedFile(
-                    item.root,
-                    item.row,
-                    item.named,
-                    item.path if item.readable else None,
-                    stamp,
-                    item.linked,
-                )
-            )
+            files.append(_indexed(item, stamp))
         self._stamps = stamps
         return files
 
 
-class _StoppedError(Exception):
-    """A refresh was stopped before the index was brought to the scan."""
-
-
-def _nothing() -> None:
-    """What a bare refresh runs once the index is fresh."""
-
-
-def _text_now(item: Searchable) -> str:
-    """What `view` would show of `item` now (the one readability rule, as the index reads
-    it)."""
-    if not item.readable:
-        return ""
-    try:
-        content = read_file_content(item.path, follow_link=item.linked)
-    except OSError:
-        return ""
-    return "" if content.over_cap or content.binary else content.content
-
-
-def _stamp(path: str, racy_after_ns: int) -> Stamp | None:
-    """A file's stamp now; None when it is gone or was modified too recently to trust one."""
-    try:
-        return trusted_stamp(os.lstat(path), racy_after_ns)
-    except OSError:
-        return None
+def _indexed(item: Searchable, stamp: Stamp | None) -> IndexedFile:
+    """`item` as the index takes it: its row, labelled by its id and description."""
+    physical = item.path if item.readable else None
+    return IndexedFile(item.root, item.row, item.named, physical, stamp, item.linked)

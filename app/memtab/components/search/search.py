@@ -88,12 +88,10 @@ def find_matches(
     *,
     candidates: Collection[str] | None = None,
     cancel: CancelToken | None = None,
-    limit: int | None = None,
 ) -> Matches:
-    """The first `limit` files (None: `MAX_MATCHED_FILES`) of `scan` in tree order matching
-    `query`, by tree key, each
-    with its content hit count and its first matching lines; `more` says whether files
-    were left unlooked at that may match too.
+    """The first `MAX_MATCHED_FILES` files of `scan` in tree order matching `query`, by
+    tree key, each with its content hit count and its first matching lines; `more` says
+    whether files were left unlooked at that may match too.
 
     With `candidates` (tree keys), only those files are looked at: the matches of an
     earlier query this one narrows. No file is walked in Python to find what may match:
@@ -101,15 +99,14 @@ def find_matches(
     (`IndexedTexts.candidates`, by their rows' places) or whose label holds it
     (`ScanFiles.labelled`); a term the index cannot narrow (no letter or digit, in most
     files) leaves every file, and the files are then looked at in tree order until
-    `limit` match — a term in every file costs `limit` texts. Texts are read from the
-    index; a file the index has no row for at the moment (another process took it out to
-    index it again) is read from the file. `cancel` is checked every few hundred files,
-    and before each file's lines are found.
+    enough match — a term in every file costs `MAX_MATCHED_FILES` texts. Texts are read
+    from the index; a file the index has no row for at the moment (another process took
+    it out to index it again) is read from the file. `cancel` is checked every few hundred
+    files, and before each file's lines are found.
     """
     matches = Matches()
     if not query.active:
         return matches
-    limit = MAX_MATCHED_FILES if limit is None else limit
     files = texts.files(scan)
     holding, rows = texts.candidates(scan, query.terms)
     if cancel is not None:
@@ -132,59 +129,38 @@ def find_matches(
         earlier = {files.by_key[key] for key in candidates if key in files.by_key}
         places = earlier if places is None else places & earlier
     order = files.items if places is None else [files.items[at] for at in sorted(places)]
-    for count, (item, text) in enumerate(texts.texts(scan, order)):
+    for count, (item, text) in enumerate(texts.texts(order)):
         if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
             cancel.raise_if_cancelled()
         label = item.folded
         content = text.casefold()
         if not all(term in label or term in content for term in query.terms):
             continue
-        if len(matches) == limit:
+        if len(matches) == MAX_MATCHED_FILES:
             matches.more = True
             break
-        line_count = 0
-        lines: tuple[LineMatch, ...] = ()
-        if content and any(term in content for term in query.terms):
-            if cancel is not None:  # finding a file's lines is the costly part
-                cancel.raise_if_cancelled()
-            line_count, lines = line_matches(text, content, query)
-        matches[item.key] = FileMatch(line_count, lines)
+        if cancel is not None:  # finding a file's lines is the costly part
+            cancel.raise_if_cancelled()
+        matches[item.key] = FileMatch(*line_matches(text, content, query))
     return matches
 
 
-def line_matches(
-    text: str, folded: str, query: SearchQuery, limit: int = MAX_LINES_PER_FILE
-) -> tuple[int, tuple[LineMatch, ...]]:
+def line_matches(text: str, folded: str, query: SearchQuery) -> tuple[int, tuple[LineMatch, ...]]:
     """How many lines of `text` hold a term — what a result's pill counts, as its rows
-    under it are lines — and the first `limit` of them (`matching_lines`)."""
-    lines = matching_lines(text, folded, query, limit)
-    if len(lines) < limit:
-        return len(lines), lines
-    rest = folded.split("\n")[lines[-1].line + 1 :]
-    return len(lines) + sum(1 for line in rest if any(t in line for t in query.terms)), lines
-
-
-def matching_lines(
-    text: str, folded: str, query: SearchQuery, limit: int = MAX_LINES_PER_FILE
-) -> tuple[LineMatch, ...]:
-    """The first `limit` lines of `text` holding a term, with the terms' spans.
+    under it are lines — and the first `MAX_LINES_PER_FILE` of them, with the terms' spans.
 
     `folded` is `text.casefold()` (as the index keeps it): terms are found there, and
     line numbers are the same in both.
     """
     if not query.active or not folded:
-        return ()
+        return 0, ()
     lines = text.split("\n")
     folded_lines = folded.split("\n")
     if len(lines) != len(folded_lines):
-        return ()  # the file changed between the two reads: the next search shows it
-    found: list[LineMatch] = []
-    for number, folded_line in enumerate(folded_lines):
-        if any(term in folded_line for term in query.terms):
-            found.append(_line_match(number, lines[number].rstrip("\r"), query.terms))
-            if len(found) >= limit:
-                break
-    return tuple(found)
+        return 0, ()  # the file changed between the two reads: the next search shows it
+    found = [at for at, line in enumerate(folded_lines) if any(t in line for t in query.terms)]
+    shown = found[:MAX_LINES_PER_FILE]
+    return len(found), tuple(_line_match(at, lines[at].rstrip("\r"), query.terms) for at in shown)
 
 
 def _line_match(number: int, line: str, terms: tuple[str, ...]) -> LineMatch:

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from memtab.components.tree.nodes import file_key, orphan_entry_key, ref_key
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.sources_scan import SourcesScan
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing
 
 
@@ -84,17 +83,11 @@ def searchables(scan: HomeScan) -> Iterator[Searchable]:
                 entry,
                 folded=label.casefold(),
             )
-    if scan.sources is not None:
-        yield from _source_searchables(scan.sources)
-
-
-def _source_searchables(sources: SourcesScan) -> Iterator[Searchable]:
-    for listing in sources.listings:
-        for file in listing.files:
-            key = ref_key(file.ref)
+    for source in scan.sources.listings if scan.sources is not None else ():
+        for file in source.files:
             label = f"{file.relative}\n{file.description}"
             yield Searchable(
-                key,
+                ref_key(file.ref),
                 label,
                 file.source_id,
                 file.id,

@@ -1,1 +1,1 @@
-"""The search box (`box`) and searching on a worker (`tasks`)."""
+"""The search box (`box`) and what it needs of the Memory tab's other parts (`needs`)."""

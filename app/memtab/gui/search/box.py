@@ -145,8 +145,9 @@ class SearchBox(QObject):
         return self._jobs.is_busy(SEARCH_KEY)
 
     def search(self, scan: HomeScan) -> None:
-        """Run the current query over `scan` (a new scan landed while searching)."""
-        self._search(scan, self._state.query)
+        """Run the current query over `scan` (typed, or a new scan landed while searching)."""
+        search = functools.partial(self._searcher.search, scan, self._state.query)
+        self._jobs.submit_latest(SEARCH_KEY, search)
 
     def focus(self) -> None:
         """Ctrl+Shift+F: put the cursor in the field."""
@@ -176,9 +177,6 @@ class SearchBox(QObject):
         if self._jobs.shutdown(timeout_ms=SHUTDOWN_WAIT_MS):
             self._searcher.close()
 
-    def _search(self, scan: HomeScan, query: SearchQuery) -> None:
-        self._jobs.submit_latest(SEARCH_KEY, functools.partial(self._searcher.search, scan, query))
-
     @Slot()
     def _on_edit_focused(self) -> None:
         """Read the files' contents in the background, so the first search is quick (once:
@@ -198,12 +196,11 @@ class SearchBox(QObject):
     def _on_edit_text_changed(self, text: str) -> None:
         if not self._state.typed(text, self._tree.expanded_keys):
             return
-        query = self._state.query
-        self._tree.delegate.highlight_terms = query.terms
+        self._tree.delegate.highlight_terms = self._state.query.terms
         self._model.refresh_all()
         scan = self._target.scan
         if scan is not None:
-            self._search(scan, query)
+            self.search(scan)
 
     @Slot(str, object)
     def _on_jobs_latest_finished(self, key: str, outcome: object) -> None:

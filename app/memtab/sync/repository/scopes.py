@@ -117,7 +117,7 @@ class ScopeFiles:
 def _stat_scope(
     scope: Scope, root: Path | None, walked: Mapping[str, os.stat_result] | None
 ) -> tuple[dict[str, os.stat_result], tuple[VirtualPath, ...], str | None]:
-    """The files `stat_scope` lists (its walk, each file's `lstat` by its path inside the
+    """The files `list_scope` lists (its walk, each file's `lstat` by its path inside the
     scope), those `walked` holds (by virtual path) not stat'ed again; the folders past the
     depth; why the root could not be read, if it could not."""
     if root is None:

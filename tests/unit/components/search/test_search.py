@@ -14,7 +14,7 @@ from memtab.components.search.search import (
     MAX_LINES_PER_FILE,
     SearchQuery,
     find_matches,
-    matching_lines,
+    line_matches,
 )
 from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.nodes import file_key, orphan_entry_key
@@ -122,18 +122,19 @@ def found_by_name(home: Home, text: str) -> tuple[object, ...]:
 def test_matching_lines_are_capped_and_long_lines_show_the_match() -> None:
     text = "\n".join(f"line {n} has Needle" for n in range(50)) + "\n" + "x" * 500 + " needle end"
     query = SearchQuery.parse("needle")
-    lines = matching_lines(text, text.casefold(), query)
-    assert len(lines) == MAX_LINES_PER_FILE and [m.line for m in lines[:2]] == [0, 1]
-    [far] = matching_lines(text.split("\n")[-1], text.split("\n")[-1].casefold(), query)
+    count, lines = line_matches(text, text.casefold(), query)
+    assert count == 51 and len(lines) == MAX_LINES_PER_FILE
+    assert [m.line for m in lines[:2]] == [0, 1]
+    _, [far] = line_matches(text.split("\n")[-1], text.split("\n")[-1].casefold(), query)
     assert far.column > 0 and far.cut and far.text.startswith("x")
     assert far.text.endswith("needle end")
     assert len(far.text) <= LINE_SNIPPET_CHARS
     assert [far.text[a:b] for a, b in far.spans] == ["needle"]
     # Leading blanks are not shown; the column says where the shown text starts.
-    [indented] = matching_lines("    - a needle\n", "    - a needle\n", query)
+    _, [indented] = line_matches("    - a needle\n", "    - a needle\n", query)
     assert (indented.text, indented.column, indented.cut) == ("- a needle", 4, False)
     # A cut falls at the start of a word.
-    [worded] = matching_lines(
+    _, [worded] = line_matches(
         "words " * 20 + "the needle", ("words " * 20 + "the needle").casefold(), query
     )
     assert worded.cut and worded.text.startswith("words ") and worded.column % 6 == 0

@@ -50,8 +50,8 @@ def read(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     original = IndexedTexts.texts
 
-    def texts(self: IndexedTexts, scan: HomeScan, items: list[Searchable]) -> Iterator[object]:
-        for item, text in original(self, scan, items):
+    def texts(self: IndexedTexts, items: list[Searchable]) -> Iterator[object]:
+        for item, text in original(self, items):
             seen.append(item.row)
             yield item, text
 
