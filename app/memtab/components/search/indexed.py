@@ -29,8 +29,8 @@ from pathlib import Path
 from memtab.components.search.searchables import ScanFiles, Searchable, roots_of, searchables
 from memtab.components.tree.scan import HomeScan
 from memtab.search_index.documents import IndexedFile, readable_text, trusted_stamp
-from memtab.search_index.index import SearchIndex, index_file_for
-from memtab.search_index.substrings import Key, SubstringReader
+from memtab.search_index.index import Key, SearchIndex, index_file_for
+from memtab.search_index.substrings import SubstringReader
 from memtab.store import description_cache
 from memtab.store.description_cache import Stamp
 
