@@ -225,12 +225,12 @@ class SearchIndex:
         `refresh`'s rules)."""
         return self._written(lambda: self._update(files, gone, budget_s, stop))
 
-    def forget_missing_roots(self) -> int:
+    def forget_missing_roots(self) -> None:
         """Take out every root that is a folder no longer on disk (a workspace removed, a
         project's memory deleted): no listing names it again. Roots that are no path
-        (another agent's source) are kept. How many files went."""
+        (another agent's source) are kept."""
 
-        def write() -> int:
+        def write() -> None:
             searcher = self._fresh_searcher()
             roots = {str(root) for root, _ in searcher.terms_with_prefix("root", "")}
             roots |= {str(root) for root, _ in searcher.terms_with_prefix(MANIFEST_FIELD, "")}
@@ -238,8 +238,7 @@ class SearchIndex:
                 root for root in roots if os.path.isabs(root) and not os.path.isdir(root)
             )
             if not missing:
-                return 0
-            removed = sum(len(self._manifest(searcher, root)) for root in missing)
+                return
             schema = self._index.schema
             with writing(self) as writer:
                 writer.delete_documents_by_query(
@@ -247,9 +246,8 @@ class SearchIndex:
                 )
                 writer.delete_documents_by_query(manifests_query(schema, missing))
                 writer.commit()
-            return removed
 
-        return self._written(write)
+        self._written(write)
 
     def _update(
         self,
