@@ -1,14 +1,9 @@
 """The search index on disk: one tantivy index per home, shared by every process that
 searches (docs/formats.md §22.11).
 
-A document per listed file: the root it was listed under and its id there (`IndexedFile`),
-its words (its label — path and description — `LABEL_WEIGHT` times, then its text, as
-`ranking.tokens` reads them: BM25 over both, the label weighted), its label and text as
-they are (for a result's line, the window's matching lines). A file is known by a 64-bit
+A document per listed file (what it holds: `documents.document_of`), known by a 64-bit
 digest of its root and id (`file_number`), a fast field, so a search's matches are named
-without reading a document. A document per root, its manifest (`search_index.manifest`),
-holds every file's id and stamp (size, mtime, ctime, inode; none for a file changed too
-recently to trust one), written in the commit that changes the root's documents.
+without reading a document; and one per root, its manifest (`search_index.manifest`).
 
 A server starting anew finds what the last one indexed: a `refresh` compares the listed
 files' stamps with their root's manifest (one mapping) and reads only the files that
@@ -16,8 +11,7 @@ changed. Nothing it
 answers is stale: the documents of files gone or changed go in its first commit, before
 anything is read; with a time budget it stops when the budget is spent and says how many
 files are left (`Refreshed.pending`), which are then missing, never answered from their
-old text. A file's text is what `view` would show of it (the one readability rule,
-`store.files.read_file_content`): a file `view` refuses is indexed by its label only.
+old text.
 
 Several processes share the index: readers never wait (a searcher is a snapshot of a
 commit; `_reader` reloads when another process committed), one writer at a time across
