@@ -5,10 +5,7 @@ A search needs a file's place and stamp (size, mtime, ctime, inode) to know whet
 index holds it as it is: `list_files` walks the store's scopes by the listing's rules and
 stats each file, opening none; the description a result shows comes from the index, which
 read it with the file's text. Other agents' sources are listed whole (their listing gives
-their rows). A fresh server's first search lists by names and inodes alone
-(`list_presumed`, the one walk both make): a file the index holds under the same name and
-inode is presumed as it holds it, and the files the answer names are stat'ed
-(`ListedFiles.confirm`); the walk after the watch begins stats them all. What the watch
+their rows). A first search lists by names and inodes (`list_presumed`). What the watch
 of the scope roots reports (`WatchedChanges`) is re-stat'ed file by file (`restat`);
 everything is listed again when it reports a folder that came, went or moved (what it
 holds brings no event of its own when it moved in), more files than `MAX_REPORTED_FILES`,
