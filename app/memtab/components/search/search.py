@@ -87,10 +87,8 @@ def find_matches(
     (`IndexedTexts.candidates`, by their rows' places) or whose label holds it
     (`ScanFiles.labelled`); a term the index cannot narrow (no letter or digit, in most
     files) leaves every file, and the files are then looked at in tree order until
-    enough match — a term in every file costs `MAX_MATCHED_FILES` texts. Texts are read
-    from the index; a file the index has no row for at the moment (another process took
-    it out to index it again) is read from the file. `cancel` is checked every few hundred
-    files, and before each file's lines are found.
+    enough match — a term in every file costs `MAX_MATCHED_FILES` texts. `cancel` is
+    checked every few hundred files, and before each file's lines are found.
     """
     matches = Matches()
     if not query.active:
