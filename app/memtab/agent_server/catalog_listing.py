@@ -10,9 +10,6 @@ of the scope roots reports (`WatchedChanges`) is re-stat'ed file by file (`resta
 everything is listed again when it reports a folder that came, went or moved (what it
 holds brings no event of its own when it moved in), more files than `MAX_REPORTED_FILES`,
 or the kernel's queue of events overflowing (the events lost).
-
-A file modified within the racy margin of the walk (docs/formats.md §15.4) gets no stamp:
-a write right after it could keep the same mtime, so it is read again every time.
 """
 
 from __future__ import annotations
