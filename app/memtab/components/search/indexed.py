@@ -8,10 +8,6 @@ is older than the tree. A file's stamp is taken once per listing entry
 (`Searchable.listed`; none to trust: `trusted_stamp`). The window keeps no file's text: a
 search reads the texts of its candidates from the index, a chunk at a time.
 
-An index found damaged or not an index is rebuilt by `SearchIndex` (with a warning in the
-log) and the search answers from the new one; an index another process rebuilt is opened
-again.
-
 Use it from one thread at a time: the search's jobs run one at a time on one lane.
 """
 
