@@ -14,7 +14,7 @@ files are left (`Refreshed.pending`), which are then missing, never answered fro
 old text.
 
 Several processes share the index: readers never wait (a searcher is a snapshot of a
-commit; `_reader` reloads when another process committed), one writer at a time across
+commit; `_fresh_searcher` reloads when another process committed), one writer at a time across
 processes (the lock file beside the index, `fs/locking/locks.py`), a commit every
 `COMMIT_FILES` files or `COMMIT_S`, each writer reading what the index holds once it
 holds the lock (what another indexed meanwhile is not read again). An index
