@@ -2,10 +2,8 @@
 through the store) and the other agents' memory Memtab found (`memtab.sources`) that the
 session reads (`keep`).
 
-A search needs no file's row: the first call walks the files' names and inodes (no file
-stat'ed or opened: a file the index holds under the same name and inode is presumed as it
-holds it; the new, replaced and racy ones and those the answer names are stat'ed,
-`catalog_listing.list_presumed`), brings the home's search index on disk up to date by the
+A search needs no file's row: the first call lists the files by their names and inodes
+(`catalog_listing.list_presumed`), brings the home's search index on disk up to date by the
 files' stamps (`memtab.search_index`: only the files changed since any Memtab last indexed
 them are read) and answers from it on the call's own thread; then, in the background once
 the answer is on its way out (`ANSWER_OUT_S`), it watches the scope roots (watchdog) and
@@ -18,14 +16,10 @@ now; every `FULL_RELIST_S` a re-listing also re-reads the other agents' sources,
 background (docs/formats.md §22.3, §22.11). The files this server wrote are re-stat'ed
 before the next answer, as the watch's are (`invalidate`; everything is listed again when a
 folder came or went with them). `list`'s full rows (descriptions, pins, usage) are built
-when it asks, from the files as the last walk or re-stat saw them, reading only those whose
-stat changed (`store.description_cache.KnownFiles`, first loaded from the home's cache,
-which that listing saves too). Indexing what no index holds yet takes at most
-`INDEXING_BUDGET_S` of a call, less when the walk took long (`ANSWER_WITHIN_S`): the rest
-goes on in the background, and answers say how many files are not searched yet. A file's
-text is what `view` would show of it (by the one readability rule): a file over the cap,
-binary, with other hard links, or no longer a regular file is found by its path and
-description only, never snippeted.
+when it asks (`rows`). Indexing what no index holds yet takes at most `INDEXING_BUDGET_S`
+of a call: the rest goes on in the background, and answers say how many files are not
+searched yet. A file `view` refuses is found by its path and description only, never
+snippeted (`search_index.documents.readable_text`).
 """
 
 from __future__ import annotations
@@ -494,8 +488,7 @@ class MemoryCatalog:
         return observer
 
     def _full_rows(self, files: ListedFiles) -> list[FileRow]:
-        """Every file's row: the store's files described (each read only if its stat
-        changed since it was last read) and the sources' rows."""
+        """Every file's row: the store's files described (`_store_listings`), the sources'."""
         rows = file_rows(self._store_listings(files), self.store)
         return rows + [file.row for file in files.values() if file.row is not None]
 

@@ -5,17 +5,11 @@ A search needs a file's place and stamp (size, mtime, ctime, inode) to know whet
 index holds it as it is: `list_files` walks the store's scopes by the listing's rules and
 stats each file, opening none; the description a result shows comes from the index, which
 read it with the file's text. Other agents' sources are listed whole (their listing gives
-their rows). A fresh server's first search lists by names and inodes alone
-(`list_presumed`, the one walk both make): a file the index holds under the same name and
-inode is presumed as it holds it, and the files the answer names are stat'ed
-(`ListedFiles.confirm`); the walk after the watch begins stats them all. What the watch
+their rows). A first search lists by names and inodes (`list_presumed`). What the watch
 of the scope roots reports (`WatchedChanges`) is re-stat'ed file by file (`restat`);
 everything is listed again when it reports a folder that came, went or moved (what it
 holds brings no event of its own when it moved in), more files than `MAX_REPORTED_FILES`,
 or the kernel's queue of events overflowing (the events lost).
-
-A file modified within the racy margin of the walk (docs/formats.md §15.4) gets no stamp:
-a write right after it could keep the same mtime, so it is read again every time.
 """
 
 from __future__ import annotations
@@ -108,11 +102,8 @@ class ListedFiles(Mapping[str, Listed]):
         listed = self._listed.get(key)
         if listed is not None:
             return listed
-        info = self._infos[key]
-        root, scope, physical = self._where(key)
-        stamp = self._stamps[root].get(key)
-        size = info.st_size if info is not None else stamp[0] if stamp is not None else 0
-        return Listed(root, scope, physical, size <= MAX_FILE_BYTES, stamp, info=info)
+        root, scope, physical, stamp, readable = self._where(key)
+        return Listed(root, scope, physical, readable, stamp, info=self._infos[key])
 
     def __contains__(self, key: object) -> bool:
         return key in self._listed or key in self._infos
@@ -135,12 +126,9 @@ class ListedFiles(Mapping[str, Listed]):
         a store file (a first search of a home no index holds takes every one)."""
         if key in self._listed:
             return self._listed[key].indexed(key)
-        info = self._infos[key]
-        root, _, physical = self._where(key)
-        stamp = self._stamps[root].get(key)
-        size = info.st_size if info is not None else stamp[0] if stamp is not None else 0
-        readable = physical if size <= MAX_FILE_BYTES else None
-        return IndexedFile(root, key, key, readable, stamp, described=physical)
+        root, _, physical, stamp, readable = self._where(key)
+        text = physical if readable else None
+        return IndexedFile(root, key, key, text, stamp, described=physical)
 
     def changed(self, listed: Mapping[str, Listed], gone: Collection[str]) -> ListedFiles:
         """These files with `listed` as re-stat'ed now and `gone` no longer listed."""
@@ -181,8 +169,7 @@ class ListedFiles(Mapping[str, Listed]):
         gone: list[tuple[str, str]] = []
         for key in keys:
             if self.presumes(key):
-                root, _, physical = self._where(key)
-                presumed = self._stamps[root].get(key)
+                root, _, physical, presumed, _ = self._where(key)
                 try:
                     info = os.lstat(physical)
                 except OSError:
@@ -198,11 +185,14 @@ class ListedFiles(Mapping[str, Listed]):
                     changed.append(key)
         return changed, gone
 
-    def _where(self, key: str) -> tuple[str, str, str]:
-        """A store file's root, scope and path on disk."""
+    def _where(self, key: str) -> tuple[str, str, str, Stamp | None, bool]:
+        """A store file's root, scope, path on disk and stamp, and whether `view` may read
+        its text (not over the cap, by its stat, else its stamp's size)."""
         for prefix, root, scope, base in self._scopes:
             if key.startswith(prefix):
-                return root, scope, base + key[len(prefix) :]
+                info, stamp = self._infos[key], self._stamps[root].get(key)
+                size = info.st_size if info is not None else stamp[0] if stamp is not None else 0
+                return root, scope, base + key[len(prefix) :], stamp, size <= MAX_FILE_BYTES
         raise KeyError(key)
 
 

@@ -4,12 +4,10 @@ the GUI thread.
 `Searcher` owns the search index on disk as the window uses it (`IndexedTexts`, loaded
 and opened by its first job, not with the window) and the last search's matches; its
 jobs run one at a time on one lane (the job service's scans lane), so neither needs a
-lock. A search is the latest job of its key, so a newer one supersedes it — and a
-superseded search stops within a few hundred files; the window also drops an outcome whose
-scan or query is no longer current. A query that narrows the last one over the same scan
-only looks at that one's matches. `warm` brings the index to the scan in the background,
-so the first search is quick; a search does it too (what changed since: a stat compare,
-or nothing).
+lock (a newer search supersedes one under way: `gui/search/box`). A query that narrows the
+last one over the same scan only looks at that one's matches. `warm` brings the index to
+the scan in the background, so the first search is quick; a search does it too (what
+changed since: a stat compare, or nothing).
 """
 
 from __future__ import annotations

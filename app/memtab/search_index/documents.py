@@ -91,8 +91,10 @@ def term(text: str) -> str:
 
 
 def document_of(file: IndexedFile, number: int) -> Any:
-    """The document of `file`: its words for BM25, its texts as they are (its stamp is
-    in its root's manifest, `search_index.manifest`)."""
+    """The document of `file`: its words for BM25 (its label, path and description,
+    `LABEL_WEIGHT` times, then its text: the label weighted), its label and text as they
+    are (for a result's line, the window's matching lines), its number (its stamp is in
+    its root's manifest, `search_index.manifest`)."""
     body, stored, head = readable_text(file)
     label = file.label
     if file.described is not None:

@@ -1,14 +1,9 @@
 """The search index on disk: one tantivy index per home, shared by every process that
 searches (docs/formats.md §22.11).
 
-A document per listed file: the root it was listed under and its id there (`IndexedFile`),
-its words (its label — path and description — `LABEL_WEIGHT` times, then its text, as
-`ranking.tokens` reads them: BM25 over both, the label weighted), its label and text as
-they are (for a result's line, the window's matching lines). A file is known by a 64-bit
+A document per listed file (what it holds: `documents.document_of`), known by a 64-bit
 digest of its root and id (`file_number`), a fast field, so a search's matches are named
-without reading a document. A document per root, its manifest (`search_index.manifest`),
-holds every file's id and stamp (size, mtime, ctime, inode; none for a file changed too
-recently to trust one), written in the commit that changes the root's documents.
+without reading a document; and one per root, its manifest (`search_index.manifest`).
 
 A server starting anew finds what the last one indexed: a `refresh` compares the listed
 files' stamps with their root's manifest (one mapping) and reads only the files that
@@ -16,11 +11,10 @@ changed. Nothing it
 answers is stale: the documents of files gone or changed go in its first commit, before
 anything is read; with a time budget it stops when the budget is spent and says how many
 files are left (`Refreshed.pending`), which are then missing, never answered from their
-old text. A file's text is what `view` would show of it (the one readability rule,
-`store.files.read_file_content`): a file `view` refuses is indexed by its label only.
+old text.
 
 Several processes share the index: readers never wait (a searcher is a snapshot of a
-commit; `_reader` reloads when another process committed), one writer at a time across
+commit; `_fresh_searcher` reloads when another process committed), one writer at a time across
 processes (the lock file beside the index, `fs/locking/locks.py`), a commit every
 `COMMIT_FILES` files or `COMMIT_S`, each writer reading what the index holds once it
 holds the lock (what another indexed meanwhile is not read again). An index
@@ -225,12 +219,12 @@ class SearchIndex:
         `refresh`'s rules)."""
         return self._written(lambda: self._update(files, gone, budget_s, stop))
 
-    def forget_missing_roots(self) -> int:
+    def forget_missing_roots(self) -> None:
         """Take out every root that is a folder no longer on disk (a workspace removed, a
         project's memory deleted): no listing names it again. Roots that are no path
-        (another agent's source) are kept. How many files went."""
+        (another agent's source) are kept."""
 
-        def write() -> int:
+        def write() -> None:
             searcher = self._fresh_searcher()
             roots = {str(root) for root, _ in searcher.terms_with_prefix("root", "")}
             roots |= {str(root) for root, _ in searcher.terms_with_prefix(MANIFEST_FIELD, "")}
@@ -238,8 +232,7 @@ class SearchIndex:
                 root for root in roots if os.path.isabs(root) and not os.path.isdir(root)
             )
             if not missing:
-                return 0
-            removed = sum(len(self._manifest(searcher, root)) for root in missing)
+                return
             schema = self._index.schema
             with writing(self) as writer:
                 writer.delete_documents_by_query(
@@ -247,9 +240,8 @@ class SearchIndex:
                 )
                 writer.delete_documents_by_query(manifests_query(schema, missing))
                 writer.commit()
-            return removed
 
-        return self._written(write)
+        self._written(write)
 
     def _update(
         self,

@@ -196,8 +196,7 @@ def lock_path(path: Path) -> Path:
 
 
 def _opened(path: Path) -> Any | None:
-    """The index at `path` when it opens (None: rebuild it). Its version is in its
-    folder's name (`index_file_for`): a schema of another is another folder."""
+    """The index at `path` when it opens (None: rebuild it; `path` names its version)."""
     if not (path / "meta.json").exists():
         return None
     try:

@@ -1,10 +1,9 @@
 """What ranked search counts: the words of a text (docs/formats.md §22.3), how much a
-file's label weighs, and the line a result shows. The engine (`search_index.index`,
-tantivy) ranks by Okapi BM25 over these words, k1 1.2 and b 0.75.
+file's label weighs, and the line a result shows (BM25 ranks by them: `search_index.index`).
 
 The MCP server's `search` answers "which memories are about this?", so it ranks rather
 than filtering by substring as the window's search does (`components.search`). A file's
-words are its text's, casefolded (`\\w` runs, so `kubectl`, `pnpm` and `v2` are words),
+words are its text's, casefolded (letters and digits, so `kubectl`, `pnpm` and `v2` are words),
 with its path and description counted `LABEL_WEIGHT` times: a file named for the query
 outranks one that mentions it once.
 

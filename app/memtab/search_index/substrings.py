@@ -23,14 +23,11 @@ from typing import Any
 import tantivy
 
 from memtab.search_index.documents import first, matching, term, words_query
-from memtab.search_index.index import SearchIndex
+from memtab.search_index.index import Key, SearchIndex
 from memtab.search_index.ranking import is_cjk, query_terms
 
 # Words that together are in more than this share of the files narrow nothing.
 BROAD_SHARE = 0.5
-
-Key = tuple[str, str]
-"""A file in the index: (root, id), as `search_index.documents.IndexedFile` names it."""
 
 
 class SubstringReader:

@@ -14,14 +14,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from memtab.agent_server.catalog import MAX_LIMIT, MemoryCatalog, SearchHit
+from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog, SearchHit
 from memtab.agent_server.session_scope import SessionScope
 from memtab.cli.common import Argument, CliError, add_command, open_home, open_store, print_json
 from memtab.fs.records import Record
 from memtab.search_index.ranking import tokens
 from memtab.sources.config import SourceContext
 
-DEFAULT_LIMIT = 10
 # The catalog indexes for a while, then goes on in the background (docs/formats.md §22.11):
 # a command waits for the rest, to answer from every file, at most this long.
 INDEXING_WAIT_S = 300.0

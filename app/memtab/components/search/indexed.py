@@ -1,18 +1,12 @@
 """The texts the window's search checks, from the home's search index on disk — the one
 the MCP servers and `memtab search` share (`memtab.search_index`, docs/formats.md §22.11).
 
-Before it answers, the index is brought to the scan shown (`refresh`: only the files whose
-size, mtime, ctime or inode changed are read, and the rows of files gone are taken out),
-again whenever the scan changes (the watcher's news, the window's own writes) or any
+Before it answers, the index is brought to the scan shown (`SearchIndex.refresh`), again
+whenever the scan changes (the watcher's news, the window's own writes) or any
 process committed to the index since (`SubstringReader.version`), so nothing it answers
 is older than the tree. A file's stamp is taken once per listing entry
-(`Searchable.listed`); one modified within the racy margin has none and is read at every
-refresh (docs/formats.md §15.4). The window keeps no file's text: a search reads the texts
-of its candidates from the index, a chunk at a time.
-
-An index found damaged or not an index is rebuilt by `SearchIndex` (with a warning in the
-log) and the search answers from the new one; an index another process rebuilt is opened
-again.
+(`Searchable.listed`; none to trust: `trusted_stamp`). The window keeps no file's text: a
+search reads the texts of its candidates from the index, a chunk at a time.
 
 Use it from one thread at a time: the search's jobs run one at a time on one lane.
 """
@@ -29,8 +23,8 @@ from pathlib import Path
 from memtab.components.search.searchables import ScanFiles, Searchable, roots_of, searchables
 from memtab.components.tree.scan import HomeScan
 from memtab.search_index.documents import IndexedFile, readable_text, trusted_stamp
-from memtab.search_index.index import SearchIndex, index_file_for
-from memtab.search_index.substrings import Key, SubstringReader
+from memtab.search_index.index import Key, SearchIndex, index_file_for
+from memtab.search_index.substrings import SubstringReader
 from memtab.store import description_cache
 from memtab.store.description_cache import Stamp
 

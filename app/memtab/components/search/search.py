@@ -4,25 +4,13 @@ A query is split into terms; a file matches when every term (case-insensitively)
 its path inside the scope (or the source), its description or its text. Other agents'
 files are searched with mux's (their keys are their refs' tree keys, `tree.ref_key`); a
 file's text is what `view` would show of it, read from the home's search index on disk
-(`components.search.indexed`, shared with the MCP servers and `memtab search`): by the one
-readability rule, a file over the cap, with NUL bytes, other hard links or that is no
-longer a regular file is matched by name and description only, and loki-mode's JSON is
-searched as written, not as rendered. The index gives the candidates of each term (the
-files whose words may hold it); only their texts are read and checked. The window keeps
-no text: the index is brought to the scan when the search field first takes the focus,
-not at start-up.
+(`components.search.indexed`, shared with the MCP servers and `memtab search`): a file
+`view` refuses is matched by name and description only (`documents.readable_text`), and
+loki-mode's JSON is searched as written, not as rendered.
 
-A search shows at most `MAX_MATCHED_FILES` files, the first in tree order, each with its
-first matching lines (`LineMatch`, shown under the file's row) and how many lines of its
-text hold a term (`FileMatch.content_hits`, its row's pill), and says when more may
-match (`Matches.more`): a term in every file costs as many texts as are shown, not every
-file's. Lines are found in the folded text (casefold never adds or removes a line break)
-and shown from the file's own text.
-
-Searching is incremental: a query that narrows the previous one (every old term is part
-of a new term) only looks at the files the previous one matched when it matched them all
-(`find_matches`'s `candidates`), and a long search checks its cancel token as it goes, so
-the next keystroke never waits for it.
+A search shows the first `MAX_MATCHED_FILES` matching files, each with its first matching
+lines (`find_matches`). Searching is incremental (`SearchQuery.narrows`), and a long search
+checks its cancel token as it goes, so the next keystroke never waits for it.
 """
 
 from __future__ import annotations
@@ -99,10 +87,8 @@ def find_matches(
     (`IndexedTexts.candidates`, by their rows' places) or whose label holds it
     (`ScanFiles.labelled`); a term the index cannot narrow (no letter or digit, in most
     files) leaves every file, and the files are then looked at in tree order until
-    enough match — a term in every file costs `MAX_MATCHED_FILES` texts. Texts are read
-    from the index; a file the index has no row for at the moment (another process took
-    it out to index it again) is read from the file. `cancel` is checked every few hundred
-    files, and before each file's lines are found.
+    enough match — a term in every file costs `MAX_MATCHED_FILES` texts. `cancel` is
+    checked every few hundred files, and before each file's lines are found.
     """
     matches = Matches()
     if not query.active:
