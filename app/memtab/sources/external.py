@@ -124,6 +124,8 @@ def _record_file(
         report.busy += 1
         return
     except (SourceError, OSError, TimeoutError) as error:
+        if _stat(file) is None:
+            return  # deleted since it was listed: the next pass records it gone
         report.problems.append(f"{file.id}: {error}")
         report.unrecorded = report.unrecorded or unrecorded_reason(error, home)
         return

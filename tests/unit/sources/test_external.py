@@ -65,3 +65,22 @@ def test_files_restored_after_the_listing_are_not_recorded_deleted_again(
     assert report.deleted == 0 and all(topic.exists() for topic in topics)
     (burst,) = change_events(machine.home, min_files=2)  # no burst of deletions after it
     assert burst.restored_words() == "restored"
+
+
+def test_a_file_deleted_between_its_listing_and_its_read_is_no_problem(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An agent deleting its memory while a pass records it: the file was listed and
+    # stat'ed, then gone when read. The next pass records it deleted.
+    source, file = file_in(machine, "claude-code:user", "CLAUDE.md")
+    listing = list_source(source)
+
+    def deleted_first(source: Source, file: SourceFile) -> SourceContent:
+        file.physical.unlink()
+        return read_source_file(source, file)
+
+    monkeypatch.setattr(external, "read_source_file", deleted_first)
+    report = external.record_source_external(machine.home, listing)
+    assert report.problems == [] and not report.changed and not file.physical.exists()
+    monkeypatch.undo()
+    assert external.record_source_external(machine.home, list_source(source)).problems == []
