@@ -97,6 +97,9 @@ def test_highlight_spans_are_merged_and_case_insensitive() -> None:
     assert highlight_spans("Git and GITHUB", ("git", "hub")) == [(0, 3), (8, 14)]
     assert highlight_spans("straße", ("ss",)) == []  # casefold changes the length: skip
     assert highlight_spans("anything", ()) == []
+    # One term's touching occurrences are one span, its overlapping ones the first found.
+    assert highlight_spans("Eee e", ("e",)) == [(0, 3), (4, 5)]
+    assert highlight_spans("aaa aaaa", ("aa",)) == [(0, 2), (4, 8)]
 
 
 # --- matching lines ----------------------------------------------------------------------
@@ -133,6 +136,10 @@ def test_matching_lines_are_capped_and_long_lines_show_the_match() -> None:
     # Leading blanks are not shown; the column says where the shown text starts.
     _, [indented] = line_matches("    - a needle\n", "    - a needle\n", query)
     assert (indented.text, indented.column, indented.cut) == ("- a needle", 4, False)
+    # A whole line from its first column, trailing blanks left out, keeps its spans.
+    for shown in ("needle a needle", "needle a needle  "):
+        _, [whole] = line_matches(shown, shown, query)
+        assert (whole.text, whole.column, whole.spans) == ("needle a needle", 0, ((0, 6), (9, 15)))
     # A cut falls at the start of a word.
     _, [worded] = line_matches(
         "words " * 20 + "the needle", ("words " * 20 + "the needle").casefold(), query
