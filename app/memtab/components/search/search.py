@@ -160,6 +160,8 @@ def _line_match(number: int, line: str, terms: tuple[str, ...]) -> LineMatch:
         space = line.find(" ", start, start + LINE_LEAD_CHARS // 2)  # keep some context
         column, cut = (space + 1 if space != -1 else start), True
     shown = line[column : column + LINE_SNIPPET_CHARS].rstrip()
+    if column == 0 and len(shown) == len(line):  # the whole line: its spans as they are
+        return LineMatch(number, line, 0, tuple(spans), cut)
     shifted = tuple(
         (start - column, min(end - column, len(shown)))
         for start, end in spans
