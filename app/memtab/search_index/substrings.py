@@ -8,10 +8,10 @@ letters and digits lies inside one word of the text, so only the files holding a
 that contains that run may hold the term — the engine's own regular expression over its
 words (`.*run.*`, walked on its term dictionary). The texts of the candidates are then
 read from the index (no memory file is read) and checked by the caller. A term without a
-letter or digit, or whose words are in more than half the files (counted by the engine
-before any is named), has no candidates (`None`): any text may hold it. A term holding two
-or more CJK letters in a row asks for them instead: the files where their bigrams
-(`ranking.tokens`) stand adjacent, as in every text holding the term.
+letter or digit, or whose words are in more than half the files (one of them alone, or all
+counted by the engine before any is named), has no candidates (`None`): any text may hold
+it. A term holding two or more CJK letters in a row asks for them instead: the files where
+their bigrams (`ranking.tokens`) stand adjacent, as in every text holding the term.
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ from memtab.search_index.ranking import is_cjk, query_terms
 
 # Words that together are in more than this share of the files narrow nothing.
 BROAD_SHARE = 0.5
+# The most frequent words (the dictionary's, once a reader): a term inside one of them still
+# in more than `BROAD_SHARE` of the files narrows nothing, known without counting its words.
+BROAD_WORDS = 64
 
 
 class SubstringReader:
@@ -40,6 +43,7 @@ class SubstringReader:
         self._keys: dict[int, Key] = {}
         self._searcher: Any = None
         self._addresses: tuple[Any, dict[int, Any]] | None = None
+        self._broad: list[str] = []  # BROAD_WORDS, once the index holds words
 
     def close(self) -> None:
         self._searcher = None
@@ -86,7 +90,10 @@ class SubstringReader:
                 return None
             query = tantivy.Query.regex_query(schema, "words", f".*{run}.*")
             # Counted first: a term in most files narrows nothing worth naming them all.
-            if searcher.search(query, 1).count > BROAD_SHARE * searcher.num_docs:
+            most = BROAD_SHARE * searcher.num_docs
+            if any(run in w and searcher.doc_freq("words", w) > most for w in self._broad):
+                return None  # inside a word most files hold: nothing to count
+            if searcher.search(query, 1).count > most:
                 return None
         return self._named(searcher, matching(searcher, query), roots)
 
@@ -110,8 +117,11 @@ class SubstringReader:
 
     def prepare(self) -> None:
         """Read what the first `texts` of the newest snapshot reads (where each document
-        is), before a keystroke asks."""
+        is), and once the most frequent words (`BROAD_WORDS`), before a keystroke asks."""
         self._addresses_of(self._current())
+        if not self._broad:
+            top = self._current().terms_with_prefix("words", "", limit=BROAD_WORDS)
+            self._broad = [word for word, _ in top]
 
     def _current(self) -> Any:
         return self._searcher if self._searcher is not None else self._index.searcher()

@@ -1,7 +1,8 @@
 """What a warm search reads beyond the engine's work: the documents of the results it
 answers with (and of those tied at the last one's score, to order them by id), not every
 one the engine looked at; the line a result shows found by looking for the query's words
-only in the lines that hold their letters — the same line `tokens` would find."""
+only in the lines that hold their letters — the same line `tokens` would find; the
+window's candidates of a letter inside a word most files hold, known without counting."""
 
 from __future__ import annotations
 
@@ -13,15 +14,21 @@ from hypothesis import strategies as st
 
 from memtab.search_index.index import SearchIndex
 from memtab.search_index.ranking import _held, _words_in, query_terms, tokens
+from memtab.search_index.substrings import SubstringReader
 from unit.search_index.test_ranking import ROOTS, indexed
 
 
 class _CountingSearcher:
-    """A searcher whose documents read are counted."""
+    """A searcher whose documents read, and searches made, are counted."""
 
     def __init__(self, searcher: Any) -> None:
         self._searcher = searcher
         self.read = 0
+        self.searched = 0
+
+    def search(self, *args: Any, **options: Any) -> Any:
+        self.searched += 1
+        return self._searcher.search(*args, **options)
 
     def doc(self, address: Any) -> Any:
         self.read += 1
@@ -42,6 +49,25 @@ def test_only_the_answered_documents_are_read_and_ties_ordered_by_id(tmp_path: P
     tied = index._best(counting, "egret", ROOTS, 2)
     assert [hit.id for hit in tied] == ["t0.md", "t1.md"]  # by id, whatever their order
     assert counting.read == 3 + 3
+    index.close()
+
+
+def test_a_letter_inside_a_word_most_files_hold_narrows_nothing_without_a_count(
+    tmp_path: Path,
+) -> None:
+    texts = {f"n{number}.md": f"the note {number}" for number in range(6)} | {"q.md": "quartz"}
+    index = indexed(tmp_path, texts)
+    reader = SubstringReader(index)
+    reader.know(("r", key) for key in texts)
+    reader.prepare()  # as the window's lane does after a refresh
+    counting = _CountingSearcher(index.searcher())
+    with reader.snapshot():
+        reader._searcher = counting
+        assert reader.holding("h", ROOTS) is None  # in `the`, in most files
+        assert counting.searched == 0
+        assert reader.holding("uar", ROOTS) == {("r", "q.md")}  # rare: counted, then named
+        assert reader.holding("x", ROOTS) == set()
+    reader.close()
     index.close()
 
 

@@ -20,10 +20,13 @@ def highlight_spans(text: str, terms: tuple[str, ...]) -> list[tuple[int, int]]:
         return []
     spans: list[tuple[int, int]] = []
     for term in terms:
-        start = folded.find(term)
-        while start != -1 and term:
-            spans.append((start, start + len(term)))
-            start = folded.find(term, start + len(term))
+        start, size = folded.find(term), len(term)
+        while start != -1 and size:
+            touching = spans and spans[-1][1] == start  # the last one: one span
+            spans.append((spans.pop()[0] if touching else start, start + size))
+            start = folded.find(term, start + size)
+    if len(terms) == 1:  # one term's are in order and apart: merged already
+        return spans
     spans.sort()
     merged: list[tuple[int, int]] = []
     for start, end in spans:

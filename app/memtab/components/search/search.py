@@ -144,7 +144,7 @@ def line_matches(text: str, folded: str, query: SearchQuery) -> tuple[int, tuple
     folded_lines = folded.split("\n")
     if len(lines) != len(folded_lines):
         return 0, ()  # the file changed between the two reads: the next search shows it
-    found = [at for at, line in enumerate(folded_lines) if any(t in line for t in query.terms)]
+    found = [at for at, line in enumerate(folded_lines) if any(map(line.__contains__, query.terms))]
     shown = found[:MAX_LINES_PER_FILE]
     return len(found), tuple(_line_match(at, lines[at].rstrip("\r"), query.terms) for at in shown)
 
@@ -160,6 +160,8 @@ def _line_match(number: int, line: str, terms: tuple[str, ...]) -> LineMatch:
         space = line.find(" ", start, start + LINE_LEAD_CHARS // 2)  # keep some context
         column, cut = (space + 1 if space != -1 else start), True
     shown = line[column : column + LINE_SNIPPET_CHARS].rstrip()
+    if column == 0 and len(shown) == len(line):  # the whole line: its spans as they are
+        return LineMatch(number, line, 0, tuple(spans), cut)
     shifted = tuple(
         (start - column, min(end - column, len(shown)))
         for start, end in spans

@@ -51,6 +51,7 @@ class SectionId(enum.StrEnum):
 # The kinds the tree asks of every node, looked up once: an attribute of an enum class
 # goes through its metaclass's `__getattr__` hook (~1,000 instructions in Python 3.11).
 _FILE = NodeKind.FILE
+_MATCH = NodeKind.MATCH
 _CONTAINER_KINDS = (NodeKind.SECTION, NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, NodeKind.SOURCE)
 _FOLDER_KINDS = (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, NodeKind.SOURCE)
 """Containers sorted before files (`child_order`)."""
@@ -469,14 +470,14 @@ def too_deep_key(section: SectionId) -> str:
 
 def match_node(file_node: TreeNode, line: LineMatch) -> TreeNode:
     """A row under a file's row: one of its lines that matches the search."""
-    return TreeNode(
+    return TreeNode(  # where the file is, by position: a search makes thousands of these
         match_key(file_node.key, line.line),
-        NodeKind.MATCH,
+        _MATCH,
         line.text,
-        section=file_node.section,
-        path=file_node.path,
-        physical=file_node.physical,
-        orphan_dir=file_node.orphan_dir,
+        file_node.section,
+        file_node.path,
+        file_node.physical,
+        file_node.orphan_dir,
         line_match=line,
         read_only=file_node.read_only,
         agent=file_node.agent,

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memtab.components.search.highlight import highlight_spans
 from memtab.components.search.indexed import IndexedTexts
@@ -97,6 +100,29 @@ def test_highlight_spans_are_merged_and_case_insensitive() -> None:
     assert highlight_spans("Git and GITHUB", ("git", "hub")) == [(0, 3), (8, 14)]
     assert highlight_spans("straße", ("ss",)) == []  # casefold changes the length: skip
     assert highlight_spans("anything", ()) == []
+    # One term's touching occurrences are one span, its overlapping ones the first found.
+    assert highlight_spans("Eee e", ("e",)) == [(0, 3), (4, 5)]
+    assert highlight_spans("aaa aaaa", ("aa",)) == [(0, 2), (4, 8)]
+
+
+_TEXT = st.lists(st.sampled_from([*"aAb ßé", "ab", "aa"]), max_size=12).map("".join)
+
+
+@given(_TEXT, st.lists(st.sampled_from(["a", "b", "aa", "ab", "ba", "é", "ss"]), min_size=1))
+def test_highlight_spans_are_every_occurrence_merged(text: str, terms: list[str]) -> None:
+    """Whatever the terms (one merges its spans as it finds them): the occurrences each
+    term's search finds, joined where they overlap or touch."""
+    folded, found = text.casefold(), set()
+    for term in terms:
+        start = folded.find(term)
+        while start != -1:
+            found |= set(range(start, start + len(term)))
+            start = folded.find(term, start + len(term))
+    if len(folded) != len(text):
+        found = set()  # casefold changes the length: nothing is highlighted
+    spans = highlight_spans(text, tuple(terms))
+    assert {at for start, end in spans for at in range(start, end)} == found
+    assert all(end < start for (_, end), (start, _) in pairwise(spans))  # apart
 
 
 # --- matching lines ----------------------------------------------------------------------
@@ -133,6 +159,10 @@ def test_matching_lines_are_capped_and_long_lines_show_the_match() -> None:
     # Leading blanks are not shown; the column says where the shown text starts.
     _, [indented] = line_matches("    - a needle\n", "    - a needle\n", query)
     assert (indented.text, indented.column, indented.cut) == ("- a needle", 4, False)
+    # A whole line from its first column, trailing blanks left out, keeps its spans.
+    for shown in ("needle a needle", "needle a needle  "):
+        _, [whole] = line_matches(shown, shown, query)
+        assert (whole.text, whole.column, whole.spans) == ("needle a needle", 0, ((0, 6), (9, 15)))
     # A cut falls at the start of a word.
     _, [worded] = line_matches(
         "words " * 20 + "the needle", ("words " * 20 + "the needle").casefold(), query
