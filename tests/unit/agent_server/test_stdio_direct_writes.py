@@ -63,7 +63,8 @@ def test_changes_are_the_memory_tools_recorded_as_the_client(
         outside = await client.call_tool("create", {"path": "/memories/../x.md"})
         assert outside.is_error and "Invalid memory path" in text(outside)
         found = json.loads(text(await client.call_tool("search", {"query": "ship"})))
-        assert [result["path"] for result in found["results"]] == [NOTE]
+        # The whole answer on failure: its notes say what the search left out and why.
+        assert [result["path"] for result in found["results"]] == [NOTE], found
 
     drive(home.root, session, "--writes", "direct", client_name="Claude Code")
 
