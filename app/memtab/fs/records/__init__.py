@@ -262,15 +262,14 @@ class Record(metaclass=_RecordClass):
         such a class's constructor is generated at its `COMPILED_AT`th build, and put in
         this one's place)."""
         cls = type(self)
-        if cls._checks_when_built:
-            # None given: its fields' types not needed yet. Never compiled: its next build
-            # may be given a value to check.
-            for declared in self.fields() if values else ():
-                if declared.name in values:
-                    try:
-                        values[declared.name] = declared.read(values[declared.name])
-                    except RecordError as problem:
-                        raise problem.at(declared.name) from None
+        if cls._checks_when_built:  # never compiled: its next build may be given a value
+            if values:  # none given: its fields' types not needed yet
+                for declared in self.fields():
+                    if declared.name in values:
+                        try:
+                            values[declared.name] = declared.read(values[declared.name])
+                        except RecordError as problem:
+                            raise problem.at(declared.name) from None
         elif not cls._given_only:
             built = _BUILDS[cls] = _BUILDS.get(cls, 0) + 1
             if built >= COMPILED_AT:
