@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
@@ -287,3 +287,27 @@ def test_no_button_of_the_panel_has_a_letter_the_whole_window_has(
     check = window.part(keys.CHECK)
     check.show_panel()
     assert mnemonic(check.panel.check_button.text()) != mnemonic(panel.combine_button.text())
+
+
+def test_the_room_outlives_the_tabs_it_was_shown_beside(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    """Issue 81 point 1: two kept tabs and a preview; the preview closed (its file deleted),
+    the room is still the room — counted again, and shown once no file is open."""
+    window, trust = looked_at(qtbot, make_window, demo)
+    editor = window.part(keys.EDITOR)
+    link = window.part(keys.EDITOR_LINK)
+    for name, keep in (("preferences.md", True), ("environment.md", True), ("tools/git.md", False)):
+        node = support.node(window, f"file:/memories/global/{name}")
+        assert node is not None
+        link.open_node(node, keep=keep)
+        path = f"/memories/global/{name}"
+        wait_for(qtbot, lambda p=path: (ref := editor.current_ref) is not None and ref.key == p)
+    editor.close_tab(editor.tabs[-1])
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # the closed tab
+    trust.find_now()
+    wait_for(qtbot, lambda: not trust.busy)
+    for tab in list(editor.tabs):
+        editor.close_tab(tab)
+    wait_for(qtbot, trust.room.isVisible)
+    assert trust.room.headline.text().endswith("to look at")
