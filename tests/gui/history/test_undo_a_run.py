@@ -57,6 +57,7 @@ def test_undo_right_after_consolidate_now_takes_back_the_run(
     run = RunsLog(demo).runs(kind="consolidation")[0]
     refresh_menus(qtbot, window)
     assert action(window, "files.undo").text() == "&Undo consolidation run"
+    assert action(window, "files.undo").statusTip() == "consolidation run"  # its hover line
 
     action(window, "files.undo").trigger()  # Ctrl+Z
     wait_for(qtbot, lambda: RunsLog(demo).runs(kind="revert"))  # logged once it is done
