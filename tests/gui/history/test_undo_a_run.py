@@ -13,7 +13,8 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, refresh_menus, wait_for
 from memtab.consolidation.review.review_setting import save_review_mode
-from memtab.demo import MAIN_ID, WEBAPP
+from memtab.demo import MAIN_ID
+from memtab.demo_projects import webapp
 from memtab.gui.window import keys
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
@@ -43,7 +44,7 @@ def test_undo_right_after_consolidate_now_takes_back_the_run(
     # A Trust move first: the leak to the webapp's memory.
     [leak] = [x for x in trust.report.leaks if x.place.path == LEAK]  # type: ignore[union-attr]
     trust.panel.move_requested.emit(leak)
-    arrived = demo.project_root(WEBAPP) / "frontend-build.md"
+    arrived = demo.project_root(webapp(demo)) / "frontend-build.md"
     wait_for(qtbot, arrived.exists)
     wait_for(qtbot, lambda: not trust.busy)
     before_run = memory_texts(demo)
