@@ -12,12 +12,13 @@ the webapp's is `resources/demo/webapp`.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
 from memtab.fs.atomic import atomic_write_text
 from memtab.resources import resource_path
-from memtab.sources.claude.source import encode_project_path
+from memtab.sources.claude.source import MAX_ENCODED_LENGTH, encode_project_path
 from memtab.store.home import Home
 
 CODE_DIR = "code"
@@ -54,8 +55,19 @@ def claude_folder(home: Home, relative: Path) -> Path:
     Code keeps for acme-api's path."""
     parts = relative.parts
     if len(parts) > 1 and parts[0] == "projects" and parts[1] == CLAUDE_PROJECT_SEED:
-        return Path("projects", encode_project_path(acme_api(home)), *parts[2:])
+        return Path("projects", claude_project_name(acme_api(home)), *parts[2:])
     return relative
+
+
+def claude_project_name(path: str) -> str:
+    """The name of Claude Code's folder of the project at `path`: the path encoded, a long
+    one cut to 200 characters and given a suffix (Memtab finds Claude Code's by the cut;
+    this one's is a digest of the path), as a demo home deep in folders needs."""
+    encoded = encode_project_path(path)
+    if len(encoded) <= MAX_ENCODED_LENGTH:
+        return encoded
+    suffix = hashlib.sha256(path.encode("utf-8")).hexdigest()[:8]
+    return f"{encoded[:MAX_ENCODED_LENGTH]}-{suffix}"
 
 
 def copy_seed_tree(

@@ -16,8 +16,7 @@ import time
 from pathlib import Path
 
 from memtab.demo import create_demo_home, require_empty_target
-from memtab.demo_projects import acme_api
-from memtab.sources.claude.source import encode_project_path
+from memtab.demo_projects import acme_api, claude_project_name
 from memtab.store.home import Home
 from support.tree_templates import TreeTemplate
 
@@ -46,7 +45,7 @@ def copied_demo_home(target: Path, now_ms: int | None = None) -> Home:
 def claude_memory(home: Home) -> str:
     """The source id of Claude Code's memory of the demo's acme-api (its folder is named
     after acme-api's path, which is in the demo home)."""
-    return f"claude-code:memory-{encode_project_path(acme_api(home))}"
+    return f"claude-code:memory-{claude_project_name(acme_api(home))}"
 
 
 def demo_home_moved_away(target: Path) -> Home:

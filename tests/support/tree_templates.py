@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.sources.claude.source import encode_project_path
+from memtab.demo_projects import claude_project_name
 from memtab.store.paths import project_dir_name
 from memtab.store.scopes.scope_store import root_lock_digest
 
@@ -34,7 +34,7 @@ def _path_digest(folder: Path) -> str:
     return root_lock_digest(os.path.realpath(folder))
 
 
-_NAMED_AFTER_A_PATH: tuple[Callable[[str], str], ...] = (project_dir_name, encode_project_path)
+_NAMED_AFTER_A_PATH: tuple[Callable[[str], str], ...] = (project_dir_name, claude_project_name)
 """How a name is made from a folder's path (a project's memory folder, Claude Code's)."""
 
 

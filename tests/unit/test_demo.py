@@ -18,8 +18,7 @@ from memtab.demo import (
     MULTI_ID,
     create_demo_home,
 )
-from memtab.demo_projects import acme_api, webapp
-from memtab.sources.claude.source import encode_project_path
+from memtab.demo_projects import acme_api, claude_project_name, webapp
 from memtab.sources.config import (
     HOME_OVERRIDES_NAME,
     AgentSettings,
@@ -162,7 +161,7 @@ def test_the_demo_s_projects_are_on_its_disk_so_it_shows_only_the_findings_it_wa
         assert Path(project).is_dir() and Path(project).is_relative_to(home.root)
         assert home.project_root(project).is_dir()  # its memory, under its path's name
     assert main(["--home", str(home.root), "check", "--json"]) == 1
-    claude = f"claude-code:memory-{encode_project_path(acme_api(home))}"
+    claude = f"claude-code:memory-{claude_project_name(acme_api(home))}"
     found = json.loads(capsys.readouterr().out)["findings"]
     assert sorted((f["kind"], f["path"], f["line"]) for f in found) == [
         ("disagreement", f"{claude}:memory/reference_local-services.md", 9),

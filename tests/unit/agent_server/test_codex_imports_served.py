@@ -12,8 +12,7 @@ from pathlib import Path
 
 from memtab.agent_server.service import MemoryService
 from memtab.demo import MAIN_ID
-from memtab.demo_projects import acme_api
-from memtab.sources.claude.source import encode_project_path
+from memtab.demo_projects import acme_api, claude_project_name
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from support.codex_home import import_claude_memory
@@ -24,7 +23,7 @@ TOPIC = "project_token-refresh-race.md"
 
 def _names(home: Home) -> tuple[str, str]:
     """Claude Code's memory of the demo's acme-api, and where Codex keeps its copies."""
-    key = encode_project_path(acme_api(home))
+    key = claude_project_name(acme_api(home))
     return (
         f"claude-code:memory-{key}",
         f"codex:memories:extensions/external_agent_import/resources/{key}",
@@ -34,7 +33,7 @@ def _names(home: Home) -> tuple[str, str]:
 def _served(tmp_path: Path) -> tuple[Home, MemoryService]:
     home = copied_demo_home(tmp_path / "demo")
     agents = home.root / "other-agents"
-    key = encode_project_path(acme_api(home))
+    key = claude_project_name(acme_api(home))
     import_claude_memory(agents / "codex" / "memories", agents / "claude" / "projects" / key,
                          acme_api(home))  # fmt: skip
     workspace = load_registry(home).require_workspace(MAIN_ID)
