@@ -293,8 +293,11 @@ class _Touched:
         return None if self.last.deleted else self.last.sha256
 
 
-def revert_run(home: Home, run_id: str) -> RevertResult:
-    """Restore every file a run touched to what it held before the run.
+def revert_run(
+    home: Home, run_id: str, *, done: list[RecordedChange] | None = None
+) -> RevertResult:
+    """Restore every file a run touched to what it held before the run (`done` is given
+    the change recorded for each file restored: what makes the run's changes again).
 
     A file changed after the run (by anyone) is refused, with the reason and the diff the
     revert would apply to its current content; the others are restored. A file that holds
@@ -345,6 +348,8 @@ def revert_run(home: Home, run_id: str) -> RevertResult:
                 result.restored.append(item.path)
             elif outcome == "already":
                 result.already.append(item.path)
+    if done is not None:
+        done.extend(change for change in changes if change.path in result.restored)
     if result.restored:
         logged = _log_revert(home, run, result, changes, revert_id)
         return result.replaced(revert_run_id=logged)
