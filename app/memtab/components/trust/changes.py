@@ -37,6 +37,8 @@ from memtab.components.files.steps import (
 from memtab.components.files.undo import UndoStack
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
 from memtab.humanize import plural
+from memtab.markdown import text_lines
+from memtab.redact import redact_secrets
 from memtab.store.files import content_sha256
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, parse_file_path
@@ -211,11 +213,33 @@ def _save(file: MemoryFile, text: str, sha: str, changes: _Changes, description:
         changes.touched.append(str(physical))
 
 
+def _without_secret_line(text: str, place: MemoryPlace) -> str | None:
+    """`text` without the line holding the secret `place` names — its text is redacted: the
+    line numbered `place.line` (as `markdown.text_lines` numbers them) if it says that once
+    redacted, else the one line that does; None when none does, or several."""
+    parts = text.split("\n")
+    count = len(text_lines(text))
+
+    def says_it(index: int) -> bool:
+        return redact_secrets(parts[index].removesuffix("\r")) == place.text
+
+    numbered = place.line - 1 if place.line is not None and 0 < place.line <= count else None
+    if numbered is not None and says_it(numbered):
+        found = [numbered]
+    else:
+        found = [index for index in range(count) if says_it(index)]
+    if len(found) != 1:
+        return None
+    return "\n".join(parts[: found[0]] + parts[found[0] + 1 :])
+
+
 def _take_line_out(
-    file: MemoryFile, place: MemoryPlace, changes: _Changes, description: str
+    file: MemoryFile, place: MemoryPlace, changes: _Changes, description: str, *, secret: bool
 ) -> None:
+    """Take `place`'s line out of `file` (a secret's: that line whole), only while the file
+    is as the finding read it; SaveConflictError when it is not."""
     text, sha = _current(file, place)
-    shorter = _without_line(text, place)
+    shorter = _without_secret_line(text, place) if secret else _without_line(text, place)
     if shorter is None:
         raise SaveConflictError("changed", f"{place.path} no longer holds the line; kept")
     _save(file, shorter, sha, changes, description)
@@ -261,7 +285,7 @@ def combine(
             if index == keep_at or file is None:
                 continue
             if group.kind == "rule":
-                _take_line_out(file, member, changes, description)
+                _take_line_out(file, member, changes, description, secret=False)
             else:
                 _text, sha = _current(file, member)
                 _remove_file(file, sha, changes, "duplicate")
@@ -298,7 +322,7 @@ def move(stack: UndoStack, leak: Leak, open_file: FileOpener, store_of: StoreOf)
         return OpResult("Moving failed", error=f"{place.path} cannot be reached")
     try:
         if leak.kind == "secret":
-            _take_line_out(file, place, changes, "removal of a secret")
+            _take_line_out(file, place, changes, "removal of a secret", secret=True)
             return changes.pushed(
                 stack, "removal of a secret", f"Took the secret's line out of {place.path}"
             )

@@ -3,6 +3,7 @@ each one step of Edit → Undo that Redo makes again, made only where nothing ch
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,14 @@ from memtab.fs.atomic import atomic_write_text
 from memtab.operations.job import JobContext
 from memtab.operations.trust import actions as operations
 from memtab.operations.trust.window import NotRead, WindowTrust
+from memtab.store.files import content_sha256
 from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+from memtab.store.restore.from_history import file_history
+from memtab.store.scopes.memory import MemoryStore
 from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.duplicates.records import DuplicateGroup
+from memtab.trust.leaks.records import Leak
 from memtab.trust.report import TrustReport
 from support.memory_home import OTHER_PROJECT, PROJECT, make_home
 
@@ -129,3 +135,51 @@ def test_a_global_memory_naming_one_project_moves_to_its_memory_in_one_step(home
     step = stack.pop()
     assert step is not None and undo_step(home, step, stack=stack).ok
     assert leaking.read_text() == text and not moved.exists()
+
+
+SECRET_NOTE = """# Local services
+
+- The API runs on port 8080.
+- The test settings read `DATABASE_URL=postgresql://acme:{password}@localhost:5433/acme_test`.
+- The password is also in the team vault.
+"""
+PASSWORD = "s3cr3t-Pa55w0rd-for-tests"
+LOCAL_SERVICES = "/memories/global/local-services.md"
+
+
+def _secret_leak(home: Home, name: str) -> Leak:
+    leaks = [x for x in _report(home).leaks if x.kind == "secret" and x.place.path.endswith(name)]
+    [leak] = leaks
+    return leak
+
+
+def test_take_the_line_out_removes_the_secret_s_line_and_only_it(home: Home) -> None:
+    """The finding's text is redacted: the line is found by its number and what it says
+    redacted, and taken out whole through the store (history keeps it, Undo puts it
+    back) — never where the file changed since it was read."""
+    path = home.global_root / "local-services.md"
+    text = SECRET_NOTE.format(password=PASSWORD)
+    atomic_write_text(path, text)
+    leak = _secret_leak(home, "local-services.md")
+    changed = "- A line an agent added above.\n" + text
+    read_at = path.stat().st_mtime_ns
+    atomic_write_text(path, changed)
+    os.utime(path, ns=(read_at, read_at + 5_000_000_000))
+    stack = UndoStack()
+    refused = operations.move(home, stack, leak, _ctx())
+    assert not refused.ok and "changed since it was read" in (refused.error or "")
+    assert path.read_text() == changed and len(stack) == 0
+
+    atomic_write_text(path, text)
+    leak = _secret_leak(home, "local-services.md")
+    assert PASSWORD not in leak.place.text and leak.place.line == 4
+    assert move_target(leak) == "Take the line out"
+    result = operations.move(home, stack, leak, _ctx())
+    assert result.ok, result.error
+    lines = text.splitlines(keepends=True)
+    assert path.read_text() == "".join(lines[:3] + lines[4:])
+    versions = file_history(MemoryStore(home, None), parse_file_path(LOCAL_SERVICES))
+    assert any(v.sha256 == content_sha256(text) for v in versions)  # history keeps it
+    step = stack.pop()
+    assert step is not None and undo_step(home, step, stack=stack).ok
+    assert path.read_text() == text
