@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
-from memtab.components.trust.changes import combine_choices, move_target
+from memtab.components.trust.changes import move_target
+from memtab.components.trust.combining import CombineProposal, combine_choices
 from memtab.fs.atomic import atomic_write_text
 from memtab.operations.job import JobContext
 from memtab.operations.trust import actions as operations
+from memtab.operations.trust.combine import propose_combine
 from memtab.operations.trust.window import NotRead, WindowTrust
 from memtab.store.files import content_sha256
 from memtab.store.home import Home
@@ -62,10 +64,12 @@ def test_combine_into_one_member_removes_the_copy_and_undo_brings_it_back(home: 
     atomic_write_text(kept, NOTE)
     atomic_write_text(copy, NOTE)
     [group] = _groups_with(home, "deploying.md")
-    choices = combine_choices(group)
-    into = next(c for c in choices if c.member is not None and "deploying.md" in c.label)
+    proposal = propose_combine(home, group, _ctx())
+    assert isinstance(proposal, CombineProposal)
+    into = next(c for c in proposal.choices() if c.member is not None and "deploying.md" in c.label)
+    assert proposal.review(into).draft == NOTE  # a copy adds nothing
     stack = UndoStack()
-    result = operations.combine(home, stack, group, into, _ctx())
+    result = operations.combine_files(home, stack, proposal, into, NOTE, _ctx())
     assert result.ok, result.error
     assert kept.read_text() == NOTE and not copy.exists()
     assert len(stack) == 1
@@ -87,7 +91,7 @@ def test_combine_of_a_rule_takes_the_line_out_of_the_others_only(home: Home) -> 
     [group] = _groups_with(home, "habits.md")
     into = next(c for c in combine_choices(group) if "habits.md" in c.label)
     stack = UndoStack()
-    assert operations.combine(home, stack, group, into, _ctx()).ok
+    assert operations.combine_lines(home, stack, group, into, _ctx()).ok
     assert RULE in one.read_text()
     assert other.read_text() == f"# Workflow\n\n{WORKFLOW}"
     step = stack.pop()
@@ -95,17 +99,21 @@ def test_combine_of_a_rule_takes_the_line_out_of_the_others_only(home: Home) -> 
     assert RULE in other.read_text()
 
 
-def test_nothing_is_combined_where_a_member_changed_since(home: Home) -> None:
+def test_nothing_is_combined_where_a_member_changed_since_it_was_read(home: Home) -> None:
     kept = home.project_root(PROJECT) / "deploying.md"
     copy = home.global_root / "deploy-notes.md"
     atomic_write_text(kept, NOTE)
     atomic_write_text(copy, NOTE)
     [group] = _groups_with(home, "deploying.md")
+    proposal = propose_combine(home, group, _ctx())
+    assert isinstance(proposal, CombineProposal)
+    into = next(c for c in proposal.choices() if "deploying.md" in c.label)
     atomic_write_text(copy, NOTE + "\nA line added meanwhile.\n")
-    into = next(c for c in combine_choices(group) if "deploying.md" in c.label)
-    result = operations.combine(home, UndoStack(), group, into, _ctx())
-    assert not result.ok
-    assert "A line added meanwhile" in copy.read_text()
+    stack = UndoStack()
+    result = operations.combine_files(home, stack, proposal, into, NOTE + "- Edited.\n", _ctx())
+    assert not result.ok and "changed since it was read" in (result.error or "")
+    assert "A line added meanwhile" in copy.read_text() and kept.read_text() == NOTE
+    assert len(stack) == 0
 
 
 def test_keep_is_undone_by_forgetting_it(home: Home) -> None:
