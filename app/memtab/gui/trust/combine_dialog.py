@@ -30,7 +30,7 @@ from memtab.components.trust.combining import (
     CombineProposal,
     side_labels,
 )
-from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.toolkit.text.three_way import ThreeWayView
 from memtab.gui.toolkit.widgets import WrappedLabel
 
@@ -63,6 +63,7 @@ class CombineDialog(QDialog):
         )
         self.combine_button.setToolTip("Keep the text below there; the other files go")
         self.buttons.addButton("&Cancel", QDialogButtonBox.ButtonRole.RejectRole)
+        give_mnemonics(self.buttons)
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
         row = QHBoxLayout()

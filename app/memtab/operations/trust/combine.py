@@ -60,6 +60,12 @@ def propose_combine(
             members.append(CombineMember(place, text, sha, described, uses, pinned))
     except (SaveConflictError, MemoryFileError, MemoryStoreError, HomeError, OSError) as error:
         return OpResult.failed("Cannot combine", error)
+    return proposal_of(group, members)
+
+
+def proposal_of(group: DuplicateGroup, members: Sequence[CombineMember]) -> CombineProposal:
+    """What Combine proposes for `group`'s files as read (`members`): the one kept by
+    default and, for each kept, the review's texts."""
     keeper = min(
         range(len(members)),
         key=lambda i: keeper_rank(
