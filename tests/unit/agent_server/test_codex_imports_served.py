@@ -59,7 +59,8 @@ def test_search_finds_an_imported_memory_once_with_its_copy_named(tmp_path: Path
     assert index["importedAs"] == [f"{COPIES}/MEMORY.md"]
     alone = json.loads(service.call("search", {**query, "scope": "codex"}, "t").text)["results"]
     assert alone[0]["path"] == f"{COPIES}/{TOPIC}"  # its original not searched: the copy,
-    assert alone[0]["importedFrom"] == f"{CLAUDE}:memory/{TOPIC}"  # saying whose it is
+    assert alone[0]["importedFrom"] == f"{CLAUDE}:memory/{TOPIC}"  # saying whose it is,
+    assert alone[0]["imported"] == "imported from Claude Code (cwd /home/dev/src/acme-api)"
     service.catalog.close()
 
 
