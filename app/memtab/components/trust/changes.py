@@ -250,7 +250,7 @@ def combine_lines(
     except _CHANGE_ERRORS as error:
         message = OpResult.failed("Combining stopped", error)
         return changes.failed(stack, description, message.message, message.error or "")
-    kept = group.members[choice.member].path if choice.member is not None else "none"
+    kept = group.members[choice.member].path if choice.member is not None else ""
     said = f"Combined into {kept}: {_taken_out(len(group.members) - 1, 'line')}"
     return changes.pushed(stack, description, said)
 

@@ -68,7 +68,9 @@ class CombineMember:
     text: str
     sha256: str
     described: bool = False
-    uses: int = 0
+    uses: int | None = None
+    """How often agents used it (mux's memory-meta.json); None: not counted (another
+    agent's file)."""
     pinned: bool = False
 
     @property
@@ -78,7 +80,8 @@ class CombineMember:
     def facts(self) -> str:
         """`described · used 12× · pinned`, `no description · never used`."""
         said = ["described" if self.described else "no description"]
-        said.append(f"used {self.uses}×" if self.uses else "never used")
+        if self.uses is not None:
+            said.append(f"used {self.uses}×" if self.uses else "never used")
         if self.pinned:
             said.append("pinned")
         return " · ".join(said)

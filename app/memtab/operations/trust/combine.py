@@ -72,7 +72,7 @@ def proposal_of(group: DuplicateGroup, members: Sequence[CombineMember]) -> Comb
             path=members[i].place.path,
             pinned=members[i].pinned,
             described=members[i].described,
-            uses=members[i].uses,
+            uses=members[i].uses or 0,
             content_count=len(content_lines(members[i].text)),
         ),
     )
@@ -121,9 +121,10 @@ def _review(members: Sequence[CombineMember], kept: int) -> ThreeWayTexts:
     return replace(texts, draft=draft, clean=True, both=draft)
 
 
-def _usage(file: MemoryFile) -> tuple[bool, int]:
-    """A mux file's pin and uses (memory-meta.json); another agent's has neither."""
+def _usage(file: MemoryFile) -> tuple[bool, int | None]:
+    """A mux file's pin and uses (memory-meta.json); another agent's has neither (its uses
+    are not counted: None)."""
     if not isinstance(file, MuxFile):
-        return False, 0
+        return False, None
     entry = file.store.meta_entries().get(file.store.meta_key(file.path))
     return (entry.pinned, entry.access_count) if entry is not None else (False, 0)
