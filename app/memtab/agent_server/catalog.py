@@ -85,9 +85,9 @@ MAX_LIMIT = 100
 class SearchHit(Record, write_only=True):
     """A file `search` found (docs/formats.md §22.2): its path, scope and description, its
     score, and the line that holds most of the query's words (None: only the name or the
-    description did); Codex's copy of a Claude Code memory file, its original
-    (`importedFrom`), and an original, the copies found with it (`importedAs`,
-    `pages.imports.fold_copies`)."""
+    description did); Codex's copy of a Claude Code memory file, what it is (`imported`:
+    the project's cwd) and its original (`importedFrom`), and an original, the copies found
+    with it (`importedAs`, `pages.imports.fold_copies`)."""
 
     path: str
     scope: str
@@ -97,6 +97,7 @@ class SearchHit(Record, write_only=True):
     snippet: str | None
     imported_from: Annotated[str | None, OmitNone] = None
     imported_as: Annotated[tuple[str, ...], OmitEmpty] = ()
+    imported: Annotated[str | None, OmitNone] = None
 
 
 class MemoryCatalog:
@@ -272,6 +273,7 @@ class MemoryCatalog:
                     line=found[0] if found else None,
                     snippet=found[1] if found else None,
                     imported_from=row.imported_from if row is not None else None,
+                    imported=row.imported if row is not None else None,
                 )
             )
         self._answered.set()

@@ -69,7 +69,8 @@ def test_search_finds_an_imported_memory_once_with_its_copy_named(tmp_path: Path
     assert index["importedAs"] == [f"{copied}/MEMORY.md"]
     alone = json.loads(service.call("search", {**query, "scope": "codex"}, "t").text)["results"]
     assert alone[0]["path"] == f"{copied}/{TOPIC}"  # its original not searched: the copy,
-    assert alone[0]["importedFrom"] == f"{claude}:memory/{TOPIC}"  # saying whose it is
+    assert alone[0]["importedFrom"] == f"{claude}:memory/{TOPIC}"  # saying whose it is,
+    assert alone[0]["imported"] == f"imported from Claude Code (cwd {acme_api(home)})"
     service.catalog.close()
 
 

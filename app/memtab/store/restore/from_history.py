@@ -147,6 +147,7 @@ def restore(
     to: VirtualPath | None = None,
     replace: bool = False,
     allow_unkept: bool = False,
+    count_as_write: bool = True,
 ) -> RestoreResult:
     """Make a file hold one of its versions again (a recorded change).
 
@@ -155,7 +156,8 @@ def restore(
     already there (another file) is replaced only with `replace` (TargetTakenError
     otherwise). Raises HistoryError (unknown version), SaveConflictError (the file changed
     meanwhile), UnkeptChangeError (history cannot keep what it would replace;
-    `allow_unkept`: the user chose to restore without a copy).
+    `allow_unkept`: the user chose to restore without a copy). Without `count_as_write` the
+    write is no use of the file (a removal taken back: its usage is what it kept).
     """
     version = find_version(store, path, version_id)
     data = content_of(store.home, version)
@@ -180,6 +182,7 @@ def restore(
         restored_from=version.id,
         meta=version.meta if version.deleted else None,
         allow_unkept=allow_unkept,
+        count_as_write=count_as_write,
     )
     return RestoreResult(version=version, path=str(target))
 

@@ -21,7 +21,9 @@ lines), and compared three ways, each finding a group of the memories it joins:
    sentence held by more than `COMMON_FILES` memories is a template's, not a rule.
 
 Records of what happened (session summaries, episodes, Codex's rollout summaries:
-`Document.record`) are not compared: what they repeat is history. The thresholds were
+`Document.record`) are not compared: what they repeat is history; nor are Codex's copies of
+Claude Code memory (`Document.imported`): an import is never a duplicate to combine
+(`sources.codex.imports.shown_once`). The thresholds were
 chosen on the tuning half of the seeded corpus (`tests/support/seeded_duplicates.py`),
 and measured on the held-out half (docs/trust-quality.md "Duplicates").
 
@@ -155,7 +157,10 @@ class DuplicatesEngine:
     ) -> list[DuplicateGroup]:
         """The groups among `documents` (see the module doc); `everything`: they are every
         memory the engine reads (what it keeps of others is forgotten)."""
-        compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
+        compared = sorted(
+            (d for d in documents if not d.record and d.imported is None),
+            key=lambda d: (d.path, d.key),
+        )
         words = self._words.of_all(compared, note_words, everything=everything)
         notes = [(d, w) for d, w in zip(compared, words, strict=True) if w.stems]
         by_content: dict[bytes, list[int]] = defaultdict(list)
