@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.demo import MAIN_ID
+from memtab.demo_projects import acme_api
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.trust.combine_dialog import CombineDialog
 from memtab.gui.trust.feature import TrustFeature
@@ -26,7 +27,6 @@ from support.demo_homes import copied_demo_home
 
 make_window = support.make_window
 
-PROJECT = "/home/dev/src/acme-api"
 RERUN = "- Use `pytest --lf` to rerun only the last failures."
 FLAKY = "- Flaky test `test_refresh_rotation` fails when the clock crosses a second boundary"
 
@@ -57,12 +57,12 @@ def looked_at(
 def test_combine_reviews_the_combined_text_and_ctrl_z_brings_the_other_file_back(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> None:
-    testing = demo.project_root(PROJECT) / "testing.md"
-    tips = demo.project_root(PROJECT) / "test-tips.md"
+    testing = demo.project_root(acme_api(demo)) / "testing.md"
+    tips = demo.project_root(acme_api(demo)) / "test-tips.md"
     before = testing.read_text(), tips.read_text()
     meta = MetaStore(demo)
     usage_before = [
-        meta.load().get(project_key(PROJECT, n)) for n in ("testing.md", "test-tips.md")
+        meta.load().get(project_key(acme_api(demo), n)) for n in ("testing.md", "test-tips.md")
     ]
     window, trust, group = looked_at(qtbot, make_window, demo)
     trust.open_panel()
@@ -92,14 +92,14 @@ def test_combine_reviews_the_combined_text_and_ctrl_z_brings_the_other_file_back
     action(window, "files.undo").trigger()
     wait_for(qtbot, lambda: tips.exists() and testing.read_text() == before[0])
     assert tips.read_text() == before[1]
-    assert [meta.load().get(project_key(PROJECT, n)) for n in ("testing.md", "test-tips.md")] == (
-        usage_before
-    )  # the kept file's uses as they were; the other had none, and has none
+    assert [
+        meta.load().get(project_key(acme_api(demo), n)) for n in ("testing.md", "test-tips.md")
+    ] == (usage_before)  # the kept file's uses as they were; the other had none, and has none
     assert usage_before[0] is not None and usage_before[1] is None
 
 
 def test_cancel_changes_nothing(qtbot: QtBot, make_window: WindowFactory, demo: Home) -> None:
-    testing = demo.project_root(PROJECT) / "testing.md"
+    testing = demo.project_root(acme_api(demo)) / "testing.md"
     before = testing.read_text()
     _window, trust, group = looked_at(qtbot, make_window, demo)
     trust.panel.combine_requested.emit(group)
@@ -110,4 +110,4 @@ def test_cancel_changes_nothing(qtbot: QtBot, make_window: WindowFactory, demo: 
     qtbot.keyClick(review, Qt.Key.Key_Escape)
     wait_for(qtbot, lambda: trust.combine_review is None)
     assert not trust.busy and testing.read_text() == before
-    assert (demo.project_root(PROJECT) / "test-tips.md").exists()
+    assert (demo.project_root(acme_api(demo)) / "test-tips.md").exists()

@@ -6,6 +6,7 @@ found alone, saying whose copy it is and the project (`cwd`) its `scope.json` gi
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -18,17 +19,32 @@ from memtab.components.tree.sources import build_source_sections
 from memtab.components.tree.sources_scan import SourcesScan
 from memtab.components.window.palette import file_entries
 from memtab.demo import MAIN_ID
+from memtab.demo_projects import acme_api, claude_project_name
 from memtab.file_protocol.file_ref import parse_file_id
 from memtab.store.home import Home
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from support.codex_home import import_claude_memory
 from support.demo_homes import copied_demo_home
 
-CLAUDE = "claude-code:memory--home-dev-src-acme-api"
-KEY = "-home-dev-src-acme-api"
-COPIES = f"codex:memories:extensions/external_agent_import/resources/{KEY}"
 TOPIC = "project_token-refresh-race.md"
-LABEL = "imported from Claude Code (cwd /home/dev/src/acme-api)"
+
+
+class Names(NamedTuple):
+    """Claude Code's memory of the demo's acme-api, where Codex keeps its copies, and the
+    label a copy carries."""
+
+    claude: str
+    copies: str
+    label: str
+
+
+def names_in(home: Home) -> Names:
+    key = claude_project_name(acme_api(home))
+    return Names(
+        f"claude-code:memory-{key}",
+        f"codex:memories:extensions/external_agent_import/resources/{key}",
+        f"imported from Claude Code (cwd {acme_api(home)})",
+    )
 
 
 @pytest.fixture
@@ -37,8 +53,8 @@ def home(tmp_path: Path) -> Home:
     agents = home.root / "other-agents"
     import_claude_memory(
         agents / "codex" / "memories",
-        agents / "claude" / "projects" / KEY,
-        "/home/dev/src/acme-api",
+        agents / "claude" / "projects" / claude_project_name(acme_api(home)),
+        acme_api(home),
     )
     return home
 
@@ -48,32 +64,37 @@ def _scan(home: Home) -> HomeScan:
 
 
 def test_an_import_is_never_a_duplicate_to_combine(home: Home) -> None:
+    names = names_in(home)
     report = DuplicatesEngine(home).find()
     members = [m.path for group in report.groups for m in group.members]
-    assert not any(path.startswith(COPIES) for path in members)
-    assert f"{CLAUDE}:memory/feedback_staging-is-read-only.md" in members  # reworded, still
+    assert not any(path.startswith(names.copies) for path in members)
+    assert f"{names.claude}:memory/feedback_staging-is-read-only.md" in members  # reworded, still
     assert [g.kind for g in report.groups] == ["reworded", "reworded", "rule"]
 
 
 def test_memtab_search_shows_an_import_once(home: Home, capsys: pytest.CaptureFixture[str]) -> None:
+    names = names_in(home)
     query = "two tabs refreshing rotated the same refresh token"
     assert main(["--home", str(home.root), "search", query]) == 0
     lines = capsys.readouterr().out.splitlines()
     found = [line.split()[1] for line in lines if line[:1] == " " and line.split()[0][0].isdigit()]
-    assert f"{CLAUDE}:memory/{TOPIC}" in found and not any(p.startswith(COPIES) for p in found)
-    assert f"{'':10}(also Codex's import of it: {COPIES}/{TOPIC})" in lines
+    assert f"{names.claude}:memory/{TOPIC}" in found and not any(
+        p.startswith(names.copies) for p in found
+    )
+    assert f"{'':10}(also Codex's import of it: {names.copies}/{TOPIC})" in lines
     assert main(["--home", str(home.root), "search", query, "--scope", "codex"]) == 0
     alone = capsys.readouterr().out.splitlines()
-    assert alone[0].split()[1] == f"{COPIES}/{TOPIC}"
-    assert alone[1] == f"{'':10}({LABEL}: a copy of {CLAUDE}:memory/{TOPIC})"
+    assert alone[0].split()[1] == f"{names.copies}/{TOPIC}"
+    assert alone[1] == f"{'':10}({names.label}: a copy of {names.claude}:memory/{TOPIC})"
 
 
 def test_quick_open_lists_an_import_once(home: Home) -> None:
+    names = names_in(home)
     scan = _scan(home)
     entries = file_entries(scan, lambda key: key)
     named = [entry for entry in entries if entry.label == TOPIC]
     assert [entry.choose() for entry in named] == [
-        ref_key(parse_file_id(f"{CLAUDE}:memory/{TOPIC}"))
+        ref_key(parse_file_id(f"{names.claude}:memory/{TOPIC}"))
     ]
     assert scan.sources is not None
     claude_less = SourcesScan(
@@ -82,7 +103,7 @@ def test_quick_open_lists_an_import_once(home: Home) -> None:
     )
     alone = file_entries(scan._replace(sources=claude_less), lambda key: key)
     [copy] = [entry for entry in alone if entry.label == TOPIC]
-    assert copy.detail == f"Codex memories · {LABEL}"
+    assert copy.detail == f"Codex memories · {names.label}"
 
 
 def _files(nodes: list[TreeNode]) -> list[TreeNode]:
@@ -93,11 +114,12 @@ def _files(nodes: list[TreeNode]) -> list[TreeNode]:
 
 
 def test_the_window_s_search_shows_an_import_once(home: Home) -> None:
+    names = names_in(home)
     scan = _scan(home)
     assert scan.sources is not None
     original, copy = (
-        ref_key(parse_file_id(f"{CLAUDE}:memory/{TOPIC}")),
-        ref_key(parse_file_id(f"{COPIES}/{TOPIC}")),
+        ref_key(parse_file_id(f"{names.claude}:memory/{TOPIC}")),
+        ref_key(parse_file_id(f"{names.copies}/{TOPIC}")),
     )
     both = Matches({original: FileMatch(1, ()), copy: FileMatch(1, ())})
     shown = [n.key for n in _files(build_source_sections(scan.sources, both))]
@@ -105,5 +127,5 @@ def test_the_window_s_search_shows_an_import_once(home: Home) -> None:
     alone = _files(build_source_sections(scan.sources, Matches({copy: FileMatch(1, ())})))
     assert [n.key for n in alone] == [copy]
     assert alone[0].tag == "imported" and alone[0].description.startswith(
-        f"Imported from Claude Code (cwd /home/dev/src/acme-api): a copy of {CLAUDE}"
+        f"I{names.label[1:]}: a copy of {names.claude}"
     )
