@@ -61,7 +61,10 @@ from memtab.search_index.manifest import (
 )
 from memtab.search_index.opening import (
     VERSION,
+    Folder,
+    FolderChangedError,
     IndexUnusableError,
+    check_folder,
     commit_seen,
     debug_words,
     is_damaged,
@@ -154,8 +157,10 @@ class SearchIndex:
         self._held_ids: dict[str, tuple[Any, list[str]]] = {}  # of a searcher: `_ids`
         self.writes = 0
         """Counts this process's writes (what tells an index in memory changed)."""
+        self.folder: Folder = (0, 0)
+        """The index's folder as opened (`opening.check_folder`)."""
         try:
-            self._index = open_index(path)
+            self._index, self.folder = open_index(path)
         except IndexUnusableError as error:
             self._to_memory(error)
 
@@ -289,6 +294,7 @@ class SearchIndex:
                 manifests[root].pop(key, None)
             dirty = set(affected)
             for first in range(0, len(todo), CHUNK_FILES):
+                self._check_folder()  # tantivy writes a segment's files as its heap fills
                 for file in todo[first : first + CHUNK_FILES]:
                     _add(writer, document_of(file, self.number(file.root, file.id)))
                     manifests[file.root][file.id] = file.stamp
@@ -313,6 +319,7 @@ class SearchIndex:
             if manifests[root]:
                 _add(writer, manifest_document(root, manifests[root]))
         dirty.clear()
+        self._check_folder()
         writer.commit()
 
     # --- searching ----------------------------------------------------------------------
@@ -469,9 +476,14 @@ class SearchIndex:
                 return write()
 
     def _recover(self, error: BaseException) -> None:
-        """After `error` (the caller holds the write lock): a damaged index rebuilt, one
+        """After `error` (the caller holds the write lock): an index whose folder changed
+        opened again where it was (whatever the error said), a damaged one rebuilt, one
         that cannot be used moved to memory; any other error raised."""
-        if self.problem is None and is_unusable(error):
+        changed = error if isinstance(error, FolderChangedError) else self._changed()
+        if self.problem is None and changed is not None:
+            why = f"changed under this process ({changed}): opened again where it was"
+            self._start_again(why, rebuild=False)
+        elif self.problem is None and is_unusable(error):
             self._to_memory(error)
         elif self.problem is None and is_damaged(error):
             self.rebuild(f"damaged ({error})")
@@ -480,17 +492,38 @@ class SearchIndex:
 
     def rebuild(self, problem: str) -> None:
         """Start the index again: it was found `problem` (damaged)."""
-        logger.warning("Search index %s is %s: rebuilt", self.path, problem)
+        self._start_again(f"is {problem}: rebuilt", rebuild=True)
+
+    def _start_again(self, why: str, *, rebuild: bool) -> None:
+        """Open the index anew (`rebuild`: empty), saying `why` in the log."""
+        logger.warning("Search index %s %s", self.path, why)
         with self._state:
             self.generation += 1
             self._searcher = None
         try:
-            index = open_index(self.path, rebuild=True)
+            index, folder = open_index(self.path, rebuild=rebuild)
         except IndexUnusableError as error:
             self._to_memory(error)
             return
         with self._state:
-            self._index = index
+            self._index, self.folder = index, folder
+
+    def _changed(self) -> FolderChangedError | None:
+        """How the index's folder changed since it was opened (None: it did not, or it
+        cannot be looked at)."""
+        try:
+            self._check_folder()
+        except FolderChangedError as changed:
+            return changed
+        except OSError:
+            pass
+        return None
+
+    def _check_folder(self) -> None:
+        """FolderChangedError when the index on disk is not in the folder opened
+        (`opening.check_folder`): before tantivy opens anything there by name."""
+        if self.problem is None:
+            check_folder(self.path, self.folder)
 
     def _to_memory(self, error: BaseException) -> None:
         """Go on with a new index in memory, the one on disk being unusable (`error`):
@@ -509,6 +542,7 @@ class SearchIndex:
         with self._state:
             seen = commit_seen(self.path) if self.problem is None else self.writes
             if self._searcher is None or seen != self._seen:
+                self._check_folder()  # a reload reads `meta.json`, taking its lock
                 self._index.reload()
                 self._searcher = self._index.searcher()
                 self._seen = seen
