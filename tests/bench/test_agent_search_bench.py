@@ -206,6 +206,23 @@ def _query(rng: random.Random) -> str:
     return rng.choice([*shapes, *shapes[:3], "zz9"])
 
 
+def _warm_searches(
+    service: MemoryService, query: Callable[[random.Random], str]
+) -> tuple[list[float], list[float]]:
+    """`QUERIES` searches of `query`'s words at a model's pace: each one's time and CPU (ms)."""
+    rng = random.Random(7)
+    timings, cpu = [], []
+    for _ in range(QUERIES):
+        arguments = {"query": query(rng), "limit": 10}
+        started, started_cpu = time.perf_counter(), time.thread_time()
+        answer = service.call("search", arguments, None)
+        timings.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.thread_time() - started_cpu) * 1000)
+        assert answer.error is None
+        time.sleep(0.02)  # a model's pace is slower still
+    return timings, cpu
+
+
 @pytest.mark.timeout(1800)  # indexing takes minutes under load
 def test_ranked_search_over_20000_files(big_home: Home) -> None:
     grep_s, grep_cpu_s = _grep_s(big_home), _grep_cpu_s(big_home)
@@ -223,16 +240,7 @@ def test_ranked_search_over_20000_files(big_home: Home) -> None:
     assert all("Still indexing" not in text for _, text, _ in warm_first)
     first_s = median([elapsed for elapsed, _, _ in warm_first])
     first_cpu_s = median([cpu for _, _, cpu in warm_first])
-    rng = random.Random(7)
-    timings, cpu = [], []
-    for _ in range(QUERIES):
-        arguments = {"query": _query(rng), "limit": 10}
-        started, started_cpu = time.perf_counter(), time.thread_time()
-        answer = service.call("search", arguments, None)
-        timings.append((time.perf_counter() - started) * 1000)
-        cpu.append((time.thread_time() - started_cpu) * 1000)
-        assert answer.error is None
-        time.sleep(0.02)  # a model's pace is slower still
+    timings, cpu = _warm_searches(service, _query)
     service.catalog.invalidate()
     started = time.perf_counter()
     service.catalog.rows()
@@ -354,16 +362,7 @@ def test_ranked_search_over_20001_notes_alike(alike_home: Home) -> None:
     assert all(_in_order(text, expected) for _, text, _ in warm_first), warm_first[0][1][:400]
     first_s = median([elapsed for elapsed, _, _ in warm_first])
     first_cpu_s = median([cpu for _, _, cpu in warm_first])
-    rng = random.Random(7)
-    timings, cpu = [], []
-    for _ in range(QUERIES):
-        arguments = {"query": _alike_query(rng), "limit": 10}
-        started, started_cpu = time.perf_counter(), time.thread_time()
-        answer = service.call("search", arguments, None)
-        timings.append((time.perf_counter() - started) * 1000)
-        cpu.append((time.thread_time() - started_cpu) * 1000)
-        assert answer.error is None
-        time.sleep(0.02)  # a model's pace is slower still
+    timings, cpu = _warm_searches(service, _alike_query)
     assert _in_order(service.call("search", {"query": TIED_WORD}, None).text, expected)
     service.catalog.close()
     load = os.getloadavg()[0]
