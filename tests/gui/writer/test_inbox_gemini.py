@@ -100,3 +100,37 @@ def test_an_invalid_patch_says_why_and_offers_only_reject(
         panel.reject_button.click()
     qtbot.waitUntil(lambda: panel.items == (), timeout=WAIT_MS)
     assert not (gemini.inbox("private") / "extraction.patch").exists()
+
+
+def test_a_patch_of_3000_context_lines_is_reviewed_at_once(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    """Selecting a patch whose 3,000 context lines fit nowhere in an 80 KB `MEMORY.md`
+    (issue 81 point 10: its review ran 40 s on a worker, and went on once deselected)
+    says at once why it cannot be applied; deselecting it drops its review."""
+    project = tmp_path / "src" / "acme-api"
+    home = Home(tmp_path / "home")
+    gemini = build_gemini_home(Path.home(), project, patches=False)
+    index = gemini.memory / "MEMORY.md"
+    index.write_text("# Project Memory\n\n" + "\n" * 80_000)
+    gemini.inbox("private").mkdir(parents=True)
+    body = "\n".join([" "] * 3000 + ["-- a line nowhere", "+- instead"])
+    (gemini.inbox("private") / "extraction.patch").write_text(
+        f"--- {index}\n+++ {index}\n@@ -3,3001 +3,3001 @@\n{body}\n"
+    )
+    add_workspace(home, str(project), "main", workspace_id=WORKSPACE, workspace_path=str(project))
+    window = make_window(home, WORKSPACE)
+    panel = panel_of(window)
+    qtbot.waitUntil(lambda: len(panel.items) == 1, timeout=WAIT_MS)
+
+    item_id = select(panel, "Gemini patch · Private memory")
+
+    review = panel.review
+    qtbot.waitUntil(
+        lambda: review.shown_id == item_id and "does not apply cleanly" in review.heading.text(),
+        timeout=5_000,  # well over what it takes; line by line it took 40 s
+    )
+    select(panel, "Gemini patch · Private memory")
+    panel.list.clearSelection()
+    assert review.isHidden()
+    qtbot.waitUntil(lambda: not window.context.files.busy, timeout=5_000)
