@@ -104,17 +104,23 @@ class HunkPlaces:
         return None
 
     def _first(self, pattern: str, size: int, span: tuple[int, int] | None) -> int | None:
-        if span is None:
-            return None
-        self._work.spend(span[1] - span[0] + size)
-        at = self._text.find(pattern, 2 * span[0], 2 * (span[1] + size))
-        return at // 2 if at >= 0 else None
+        return self._found(self._text.find, pattern, size, span)
 
     def _last(self, pattern: str, size: int, span: tuple[int, int] | None) -> int | None:
+        return self._found(self._text.rfind, pattern, size, span)
+
+    def _found(
+        self,
+        search: Callable[[str, int, int], int],
+        pattern: str,
+        size: int,
+        span: tuple[int, int] | None,
+    ) -> int | None:
+        """The line `search` finds the hunk's codes at, starting at a line of `span`."""
         if span is None:
             return None
         self._work.spend(span[1] - span[0] + size)
-        at = self._text.rfind(pattern, 2 * span[0], 2 * (span[1] + size))
+        at = search(pattern, 2 * span[0], 2 * (span[1] + size))
         return at // 2 if at >= 0 else None
 
 
