@@ -111,7 +111,7 @@ def exec_words(value: str) -> list[str] | None:
     """The words an `ExecStart=` value runs: `%%` and `$$` made single, quotes and
     backslash escapes undone; None for what Memtab never writes (another specifier, a
     variable, a quote left open)."""
-    if re.search(r"%[^%]", value.replace("%%", "")) or value.replace("%%", "").endswith("%"):
+    if "%" in value.replace("%%", ""):  # another specifier, or a `%` alone
         return None
     words: list[str] = []
     value = value.replace("%%", "%")
@@ -210,12 +210,13 @@ def startup_entry(command: Sequence[str]) -> str:
 def read_startup_entry(text: str) -> list[str] | None:
     """The words `startup_entry`'s script starts (None: not such a script)."""
     head = '@echo off\r\nstart "" /min '
-    if not text.startswith(head) or not text.endswith("\r\n"):
+    body = text.removeprefix(head).removesuffix("\r\n")
+    if len(body) != len(text) - len(head) - 2 or len(body) < 2 or body[0] + body[-1] != '""':
         return None
-    found = re.fullmatch(r'(?:"[^"]*"(?: |$))+', text[len(head) : -2])
-    if found is None:
+    words = body[1:-1].split('" "')
+    if any('"' in word for word in words):
         return None
-    return [w.replace("%%", "%") for w in re.findall(r'"([^"]*)"', found.group())]
+    return [word.replace("%%", "%") for word in words]
 
 
 def _refuse_line_ends(word: str, where: str) -> None:
