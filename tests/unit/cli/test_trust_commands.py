@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
+from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
 
@@ -110,3 +111,29 @@ def test_copies_of_a_line_are_one_contradiction_listing_every_place(
     ]
     assert found["first"]["elsewhere"][0]["writtenAt"] == 1_700_000_001_000
     assert found["second"]["elsewhere"][0]["line"] == 3
+
+
+def test_claude_code_memory_of_projects_under_a_folder_with_capitals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Projects under `…/Users/Alice/Code/` whose memory Claude Code keeps: one naming the
+    other is a leak named with the path's own case (issue 81 point 3: a KeyError on the
+    path lower-cased)."""
+    code = tmp_path / "Users" / "Alice" / "Code"
+    claude = tmp_path / "claude"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(claude))
+    for name, text in (
+        ("acme-api", f"# Deploys\n\n- Billing lives in {code}/billing-svc, ask there.\n"),
+        ("billing-svc", "# Billing\n\n- Invoices go out on the 1st.\n"),
+    ):
+        (code / name).mkdir(parents=True)
+        memory_dir = claude / "projects" / encode_project_path(str(code / name)) / "memory"
+        memory_dir.mkdir(parents=True)
+        (memory_dir / "MEMORY.md").write_text(text, encoding="utf-8")
+    home = Home(tmp_path / "home")
+    capsys.readouterr()
+    assert main(["--home", str(home.root), "leaks", "--json"]) == 1
+    [leak] = json.loads(capsys.readouterr().out)["leaks"]
+    assert leak["kind"] == "other-project" and leak["names"] == f"{code}/billing-svc"
+    assert leak["belongsTo"] == f"{code}/billing-svc"
+    assert leak["path"].endswith("Users-Alice-Code-acme-api:memory/MEMORY.md")

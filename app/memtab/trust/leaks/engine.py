@@ -145,7 +145,7 @@ class LeaksEngine:
             everything=everything,
             context=tuple(names),
         )
-        owner = {n: path for path, i in projects.items() for n in i.names}
+        owner = _Owners(projects)
         hosts = _project_hosts(ordered, mentions)
         leaks: list[Leak] = []
         for document, found in zip(ordered, mentions, strict=True):
@@ -156,13 +156,30 @@ class LeaksEngine:
                 continue
             named: dict[str, list[Mention]] = defaultdict(list)
             for mention in found.names:
-                if mention.strong or document.project is None:
-                    named[owner[mention.named]].append(mention)
+                project = owner.of(mention.named)
+                if project is not None and (mention.strong or document.project is None):
+                    named[project].append(mention)
             for mention in found.hosts:
                 if mention.named in hosts:
                     named[hosts[mention.named]].append(mention)
             leaks += _misplaced(document, named, projects)
         return leaks
+
+
+class _Owners:
+    """The project each name names: the name as written, else the one project a name of
+    which it spells in other case (`/Users/Alice/code` written `/users/alice/code`)."""
+
+    def __init__(self, projects: Mapping[str, Identity]) -> None:
+        self._exact = {n: path for path, i in projects.items() for n in i.names}
+        folded: dict[str, set[str]] = defaultdict(set)
+        for name, path in self._exact.items():
+            folded[name.lower()].add(path)
+        self._folded = {name: paths.pop() for name, paths in folded.items() if len(paths) == 1}
+
+    def of(self, named: str) -> str | None:
+        """The project `named` names; None when names in other case are several projects'."""
+        return self._exact.get(named) or self._folded.get(named.lower())
 
 
 def identity_of(path: str) -> Identity:
@@ -209,9 +226,7 @@ def mentions_of(text: str, names: re.Pattern[str] | None) -> FileMentions:
         if names is not None and ("/" in line or "-" in line or "_" in line):
             found_names += [
                 Mention(
-                    number,
-                    m.group(1).lower(),
-                    "/" in m.group(1) or line[m.start() - 1 : m.start()] == "/",
+                    number, m.group(1), "/" in m.group(1) or line[m.start() - 1 : m.start()] == "/"
                 )
                 for m in names.finditer(line)
             ]
