@@ -53,13 +53,13 @@ class Matcher:
 
     def corpus_file(self, path: str, project: str | None, workspace: str | None) -> str:
         if path.startswith("/memories/"):
-            _, _, scope, rest = path.split("/", 3)
+            _, _, scope, rest = [*path.split("/", 3), ""][:4]
             xum = self.key["layout"]["xum_home"]
             if scope == "global":
                 return f"{xum}/memory/global/{rest}"
             if scope == "project" and project:
                 original = self._original(project)
-                return f"{xum}/memory/project/{project_dir_name(original)}/{rest}"
+                return f"{xum}/memory/project/{project_dir_name(original)}/{rest}".rstrip("/")
             if scope in ("workspace", "session") and workspace:
                 folder = "memory" if scope == "workspace" else "session-memory"
                 return f"{xum}/sessions/{workspace}/{folder}/{rest}"

@@ -269,19 +269,28 @@ def verdicts(card: dict[str, Any]) -> list[tuple[str, str, str, bool]]:
     return rows
 
 
+ENGINES = [
+    ("duplicates", score_duplicates, "groups"),
+    ("contradictions", score_contradictions, "contradictions"),
+    ("leaks", score_leaks, "leaks"),
+    ("check", score_check, "findings"),
+]
+
+
 def scorecard(half: str) -> dict[str, Any]:
     """Lay the half out in a scratch folder, run every engine on it, score each."""
     with tempfile.TemporaryDirectory(prefix=f"trust-{half}-") as folder:
         laid = lay_out(half, Path(folder))
         matcher = Matcher(laid)
-        return {
-            "half": half,
-            "duplicates": score_duplicates(matcher, laid.run("duplicates", "--json")),
-            "contradictions": score_contradictions(matcher, laid.run("contradictions", "--json")),
-            "leaks": score_leaks(matcher, laid.run("leaks", "--json")),
-            "check": score_check(matcher, laid.run("check", "--json")),
-            "recall": score_recall(laid),
-        }
+        card: dict[str, Any] = {"half": half}
+        for engine, score, empty in ENGINES:
+            answer = laid.run(engine, "--json")
+            error = answer.get("error")
+            card[engine] = score(matcher, {empty: []} if error else answer)
+            if error:  # a crash finds nothing: every item is missed, and the card says why
+                card[engine]["error"] = error
+        card["recall"] = score_recall(laid)
+        return card
 
 
 def print_card(card: dict[str, Any], details: bool) -> None:
@@ -290,6 +299,8 @@ def print_card(card: dict[str, Any], details: bool) -> None:
         part = card[engine]
         kinds = ", ".join(f"{k} {f}/{t}" for k, (f, t) in sorted(part["byKind"].items()))
         print(f"  {engine}: {part['found']}/{part['seeded']} found — {kinds}")
+        if part.get("error"):
+            print(f"    {engine} failed: {part['error']}")
     recall = card["recall"]
     print(f"  recall: {recall['plausible']}/{recall['prompts']} plausible")
     for engine, measure, shown, met in verdicts(card):
