@@ -24,6 +24,8 @@ SCAFFOLDING = {
     "* Each note is the user's word: fold it into the memory, and never delete a note.",
     '* Tag what comes from a note with "[ad-hoc note]".',
     "Merged stage-1 raw memories (stable ascending thread-id order):",
+    "# Imported external-agent memory",
+    '"experimental": { "autoMemory": true },',
     "- Read scope.json first: it names the project directory these files are for.",
     "- The first path component is the source project key; the rest is the file's path in "
     "that project's memory directory.",
@@ -59,7 +61,7 @@ def test_every_item_points_at_the_line_it_names(half: str) -> None:
         for item in key[section]:
             for place in places(item):
                 path = CORPUS / half / place["file"]
-                assert path.is_file(), (item["id"], place["file"])
+                assert path.is_file() or (place["lines"] is None and path.is_dir()), item["id"]
                 if place["lines"] is None:
                     continue
                 lines = path.read_text(encoding="utf-8").splitlines()
@@ -122,6 +124,25 @@ def test_most_files_are_background(half: str) -> None:
     assert len(background) > len(files) / 2
 
 
+def test_the_halves_share_no_text() -> None:
+    """Nothing was copied between the halves: no line of 30 characters or more, no person, no
+    project (the engines tuned on one must meet the other cold)."""
+
+    def lines(half: str) -> set[str]:
+        found = set()
+        for path in memory_files(half):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if len(line.strip()) >= 30 and line.strip() not in SCAFFOLDING:
+                    found.add(line.strip())
+        return found
+
+    assert lines(HALVES[0]) & lines(HALVES[1]) == set()
+    layouts = [load_key(half)["layout"] for half in HALVES]
+    assert layouts[0]["user_home"] != layouts[1]["user_home"]
+    projects = [{p["name"] for p in layout["projects"]} for layout in layouts]
+    assert projects[0] & projects[1] == set()
+
+
 @pytest.mark.parametrize("half", HALVES)
 def test_each_checkout_is_a_small_published_project_with_its_licence(half: str) -> None:
     for checkout in sdist_checkouts(half):
@@ -135,8 +156,8 @@ def test_each_checkout_is_a_small_published_project_with_its_licence(half: str) 
 def test_each_half_lays_out_as_its_persons_home(half: str, tmp_path: Path) -> None:
     laid = lay_out(half, tmp_path)
     key = laid.key
-    for project in key["layout"]["projects"]:
-        assert Path(laid.project_path(project["name"])).is_dir()
+    for project in key["layout"]["projects"]:  # a checkout deleted since is one finding
+        assert Path(laid.project_path(project["name"])).is_dir() != project.get("missing", False)
     config = (laid.xum_home / "config.json").read_text(encoding="utf-8")
     assert key["layout"]["user_home"] + "/" not in config.replace(str(laid.home), "")
     recall_dir = laid.moved(key["layout"]["recall_directory"])
