@@ -262,10 +262,9 @@ def verdicts(card: dict[str, Any]) -> list[tuple[str, str, str, bool]]:
     rows = []
     for engine, measure, op, target in TARGETS:
         value, shown = _value(card, engine, measure)
-        met = {">=": value >= target - 1e-9, "<=": value <= target + 1e-9, "==": value == target}[
-            op
-        ]
-        rows.append((engine, measure, f"{shown} ({op} {target:.2g})", met))
+        met = {">=": value >= target - 1e-9, "<=": value <= target + 1e-9, "==": value == target}
+        ok = met[op] and not card[engine].get("error")  # a crash earns no measure
+        rows.append((engine, measure, f"{shown} ({op} {target:.2g})", ok))
     return rows
 
 
