@@ -23,9 +23,10 @@ only out of those whose text changed.
 from __future__ import annotations
 
 import itertools
+import logging
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from memtab.blame.service import blame_file
 from memtab.check.documents import Document, seen_together
@@ -39,14 +40,26 @@ from memtab.store.text.content_lines import normalize_line
 from memtab.trust.contradictions.claims import Claim, claims_of, contradict, group_keys
 from memtab.trust.contradictions.records import (
     ClaimedLine,
+    ClaimKind,
     Contradiction,
     ContradictionsReport,
     SaidAt,
 )
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories
-from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused
+from memtab.trust.per_file import (
+    KeptOnDisk,
+    NotAsMadeError,
+    PerFile,
+    collection_paused,
+    is_line,
+    only,
+)
 from memtab.trust.records import MemoryPlace
+
+logger = logging.getLogger(__name__)
+
+CLAIM_KINDS = frozenset(get_args(ClaimKind))
 
 LineTime = Callable[[Document, int], int]
 """When a line of a memory was written (ms since the epoch)."""
@@ -93,7 +106,16 @@ class ContradictionsEngine:
         self, documents: Sequence[Document], *, everything: bool = True
     ) -> list[Contradiction]:
         """The contradictions among `documents` (see the module doc); `everything`: they
-        are every memory the engine reads (what it keeps of others is forgotten)."""
+        are every memory the engine reads (what it keeps of others is forgotten). Claims
+        kept that are found at their use not to be the file's are worked out anew."""
+        try:
+            return self._pairs_of(documents, everything)
+        except NotAsMadeError as error:
+            logger.info("The contradictions' cache is not theirs (%s): worked out anew", error)
+            self._claims.forget()
+            return self._pairs_of(documents, everything)
+
+    def _pairs_of(self, documents: Sequence[Document], everything: bool) -> list[Contradiction]:
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
         claims = self._claims.of_all(compared, _claims_of, everything=everything)
         lines_of: dict[str, list[str]] = {}  # a file's lines, split once a run
@@ -102,6 +124,8 @@ class ContradictionsEngine:
         for document, found in zip(compared, claims, strict=True):
             for claim in found:
                 text = normalize_line(_line_text(document, claim.line, lines_of))
+                if not text:
+                    raise NotAsMadeError("a claim of a line its file does not have")
                 statement = (claim._replace(line=0), text)
                 places = places_of.get(statement)
                 if places is None:
@@ -229,10 +253,17 @@ def packed_claims(claims: tuple[Claim, ...]) -> object:
 
 
 def unpacked_claims(held: Any) -> tuple[Claim, ...]:
-    """`packed_claims`' inverse (TypeError or ValueError for what it never made)."""
+    """`packed_claims`' inverse (TypeError or ValueError for what it never made: a wrong
+    type at any level, a line no file has, a kind no claim is, an empty key or value)."""
     if type(held) is not tuple:
         raise TypeError("not a memory's claims")
-    return tuple(map(Claim._make, held))
+    claims = tuple(map(Claim._make, held))
+    for claim in claims:
+        if not is_line(claim.line) or not only(str, claim[1:]):
+            raise TypeError("not a claim")
+        if claim.kind not in CLAIM_KINDS or not claim.key or not claim.value:
+            raise ValueError("not a claim")
+    return claims
 
 
 def _line_text(document: Document, line: int, lines_of: dict[str, list[str]]) -> str:

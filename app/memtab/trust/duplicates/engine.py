@@ -34,12 +34,15 @@ words only of those whose text changed; and the pairs its two searches found
 from __future__ import annotations
 
 import hashlib
+import logging
+import math
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from itertools import repeat
 from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
+from memtab.markdown import text_lines
 from memtab.store.home import Home
 from memtab.store.text.near_duplicates import (
     COMMON_FILES,
@@ -52,9 +55,19 @@ from memtab.store.text.stems import english_stem
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories, where_in_words
-from memtab.trust.per_file import KeptAnswer, KeptOnDisk, PerFile, collection_paused
+from memtab.trust.per_file import (
+    KeptAnswer,
+    KeptOnDisk,
+    NotAsMadeError,
+    PerFile,
+    collection_paused,
+    is_line,
+    only,
+)
 from memtab.trust.records import MemoryPlace
-from memtab.trust.words import content_lines, sentence_stems, statements
+from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
+
+logger = logging.getLogger(__name__)
 
 REWORDED_SIMILARITY = 0.36
 RULE_SIMILARITY = 0.6
@@ -86,11 +99,10 @@ class NoteWords(NamedTuple):
 
 def note_words(document: Document) -> NoteWords:
     """A memory's words (see the module doc)."""
-    digest = hashlib.blake2b(digest_size=16)
     stems: set[str] = set()
     found: list[Statement] = []
-    for line in content_lines(document.text):
-        digest.update(" ".join(line.text.split()).encode("utf-8", "surrogatepass") + b"\n")
+    lines = content_lines(document.text)
+    for line in lines:
         if line.code:
             stems |= sentence_stems(line.text)
             continue
@@ -99,7 +111,15 @@ def note_words(document: Document) -> NoteWords:
             stems |= said
             if len(said) >= MIN_RULE_STEMS and not sentence.rstrip("*_ ").endswith(":"):
                 found.append(Statement(line.number, sentence, said))
-    return NoteWords(digest.digest(), frozenset(stems), tuple(found))
+    return NoteWords(_content_digest(lines), frozenset(stems), tuple(found))
+
+
+def _content_digest(lines: Sequence[ContentLine]) -> bytes:
+    """What copies share: a digest of the content lines, whitespace runs aside."""
+    digest = hashlib.blake2b(digest_size=16)
+    for line in lines:
+        digest.update(" ".join(line.text.split()).encode("utf-8", "surrogatepass") + b"\n")
+    return digest.digest()
 
 
 def packed_words(words: NoteWords) -> object:
@@ -108,11 +128,24 @@ def packed_words(words: NoteWords) -> object:
 
 
 def unpacked_words(held: Any) -> NoteWords:
-    """`packed_words`' inverse (TypeError or ValueError for what it never made)."""
+    """`packed_words`' inverse (TypeError or ValueError for what it never made: a wrong
+    type at any level, a line number no file has, a sentence's stems not the note's)."""
     content, stems, said = held
-    if type(content) is not bytes or type(stems) is not frozenset:
+    if type(content) is not bytes or len(content) != 16 or not _stems(stems):
         raise TypeError("not a memory's words")
-    return NoteWords(content, stems, tuple(map(Statement._make, said)))
+    if type(said) is not tuple:
+        raise TypeError("not a memory's statements")
+    statements = tuple(map(Statement._make, said))
+    for line, text, stated in statements:
+        if not is_line(line) or type(text) is not str or not _stems(stated):
+            raise TypeError("not a memory's statement")
+        if not stated <= stems:
+            raise ValueError("a statement's stems are not its memory's")
+    return NoteWords(content, stems, statements)
+
+
+def _stems(held: object) -> bool:
+    return type(held) is frozenset and only(str, held)
 
 
 class DuplicatesEngine:
@@ -154,7 +187,17 @@ class DuplicatesEngine:
         self, documents: Sequence[Document], *, everything: bool = True
     ) -> list[DuplicateGroup]:
         """The groups among `documents` (see the module doc); `everything`: they are every
-        memory the engine reads (what it keeps of others is forgotten)."""
+        memory the engine reads (what it keeps of others is forgotten). What was kept and
+        is found at its use not to be what the engine makes is worked out anew."""
+        try:
+            return self._groups_of(documents, everything)
+        except NotAsMadeError as error:
+            logger.info("The duplicates' cache is not what they make (%s): worked out anew", error)
+            self._words.forget()
+            self._searches.forget()
+            return self._groups_of(documents, everything)
+
+    def _groups_of(self, documents: Sequence[Document], everything: bool) -> list[DuplicateGroup]:
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
         words = self._words.of_all(compared, note_words, everything=everything)
         notes = [(d, w) for d, w in zip(compared, words, strict=True) if w.stems]
@@ -169,7 +212,11 @@ class DuplicatesEngine:
         # The two searches over the same files (their words in the same order) find the
         # same pairs: the last run's are kept (most of a run over files that did not change).
         searched = self._searches.get(self._words.last_run)
-        if searched is None or not _fits(searched, len(eligible), len(rules)):
+        if searched is not None and not _holds(
+            searched, [notes[i][1].stems for i in eligible], rules, weight
+        ):
+            raise NotAsMadeError("pairs that are not alike as kept")
+        if searched is None:
             searched = (
                 _reworded_pairs([notes[i][1].stems for i in eligible], weight),
                 _rule_pairs(rules, weight),
@@ -179,12 +226,15 @@ class DuplicatesEngine:
         grouped: dict[int, int] = {}  # a note's index → its group's number
         for alike, similarity in alike_groups(searched[0], rank=lambda index: index):
             members = [eligible[i] for i in alike]
+            for rep in members:
+                _same_content(notes, by_content[notes[rep][1].content])
             every = [i for rep in members for i in by_content[notes[rep][1].content]]
             number = len(groups)
             grouped.update(dict.fromkeys(every, number))
             groups.append(_reworded_group(notes, members, every, similarity, weight))
         for members in by_content.values():
             if len(members) > 1 and members[0] not in grouped:
+                _same_content(notes, members)
                 grouped.update(dict.fromkeys(members, len(groups)))
                 groups.append(_copy_group(notes, members))
         groups += _rule_groups(notes, held, rules, searched[1], grouped)
@@ -211,32 +261,63 @@ def _rule_pairs(sets: Sequence[frozenset[str]], weight: Mapping[str, float]) -> 
 
 
 def _searched(answer: Any) -> bool:
-    """Whether `answer` is the two searches' pairs, as `groups_of` keeps them."""
+    """Whether `answer` is the two searches' pairs, as `groups_of` keeps them: each a
+    similarity in (0, 1] and two different indexes."""
     return (
         type(answer) is tuple
         and len(answer) == 2
-        and all(
-            type(pairs) is tuple
-            and all(
-                type(pair) is tuple
-                and len(pair) == 3
-                and type(pair[0]) is float
-                and type(pair[1]) is int
-                and type(pair[2]) is int
-                for pair in pairs
-            )
-            for pairs in answer
-        )
+        and all(type(pairs) is tuple and all(map(_is_pair, pairs)) for pairs in answer)
     )
 
 
-def _fits(searched: tuple[Pairs, Pairs], reworded: int, rules: int) -> bool:
-    """Whether every pair kept names sets that are there (the same files digest alike)."""
+def _is_pair(pair: object) -> bool:
+    return (
+        type(pair) is tuple
+        and len(pair) == 3
+        and type(pair[0]) is float
+        and math.isfinite(pair[0])
+        and 0.0 < pair[0] <= 1.0 + 1e-9  # a sum in another order can pass 1 by a bit
+        and type(pair[1]) is int
+        and type(pair[2]) is int
+        and 0 <= pair[1] < pair[2]
+    )
+
+
+def _holds(
+    searched: tuple[Pairs, Pairs],
+    notes: Sequence[frozenset[str]],
+    rules: Sequence[frozenset[str]],
+    weight: Mapping[str, float],
+) -> bool:
+    """Whether the pairs kept name sets that are there (the same files digest alike), each
+    as alike as kept and as its search requires (a pair forged under a valid digest is
+    none)."""
     return all(
-        0 <= i < count and 0 <= j < count
-        for pairs, count in zip(searched, (reworded, rules), strict=True)
-        for _, i, j in pairs
+        j < len(sets)
+        and math.isclose(similarity, _similarity(sets[i], sets[j], weight))
+        and similarity >= threshold - 1e-9
+        and (sets is notes or _differ_in_wording(sets[i], sets[j], weight))
+        for pairs, sets, threshold in zip(
+            searched, (notes, rules), (REWORDED_SIMILARITY, RULE_SIMILARITY), strict=True
+        )
+        for similarity, i, j in pairs
     )
+
+
+def _similarity(one: frozenset[str], other: frozenset[str], weight: Mapping[str, float]) -> float:
+    """The weighted Jaccard similarity of two sets (`near_duplicate_pairs`' own)."""
+    get = weight.get
+    shared = sum(map(get, one & other, repeat(0.0)))
+    every = sum(map(get, one | other, repeat(0.0)))
+    return shared / every if every > 0.0 else 0.0
+
+
+def _same_content(notes: Sequence[tuple[Document, NoteWords]], members: Sequence[int]) -> None:
+    """NotAsMadeError unless the memories kept as copies hold the same content."""
+    if len(members) > 1:
+        found = {_content_digest(content_lines(notes[i][0].text)) for i in members}
+        if found != {notes[members[0]][1].content}:
+            raise NotAsMadeError("copies whose content differs")
 
 
 def _group_key(places: Sequence[MemoryPlace], contents: Sequence[bytes | str]) -> str:
@@ -354,6 +435,10 @@ def _rule_groups(
         chosen = _one_a_note(said, grouped)
         if len(chosen) < 2:
             continue
+        for i, statement in chosen:
+            lines = text_lines(notes[i][0].text)
+            if not statement.line <= len(lines) or statement.text not in lines[statement.line - 1]:
+                raise NotAsMadeError("a rule not on its line")
         places = tuple(place_of(notes[i][0], s.line, s.text) for i, s in chosen)
         wheres = sorted({where_in_words(place) for place in places})
         where = f"in {_listed(wheres)}" if len(wheres) > 1 else f"twice in {wheres[0]}"
