@@ -12,6 +12,7 @@ import pytest
 from memtab.cli.main import main
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
+from memtab.trust.contradictions import disagreements, engine
 
 PROJECT = "/home/dev/src/acme-api"
 
@@ -110,3 +111,35 @@ def test_copies_of_a_line_are_one_contradiction_listing_every_place(
     ]
     assert found["first"]["elsewhere"][0]["writtenAt"] == 1_700_000_001_000
     assert found["second"]["elsewhere"][0]["line"] == 3
+
+
+def test_a_thing_said_three_ways_is_one_contradiction_and_a_cut_answer_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The API's port said three ways in global and project memory: one contradiction
+    naming all three (`others` in its JSON) — not three pairs; a search stopped at its
+    time bound says so (`cut`), in words and in the JSON."""
+    note = "# Tooling\n\n- The API runs on port {}.\n"
+    home = home_with(
+        tmp_path,
+        {
+            "global/a.md": note.format(8000),
+            "project/b.md": note.format(8080),
+            "project/c.md": note.format(9000),
+        },
+    )
+    status, out = run(home, capsys, "contradictions")
+    assert status == 1 and [line[:7] for line in out.splitlines()].count("port · ") == 1
+    assert "They say 3 values: 8000, 8080, 9000" in out
+    assert "/memories/project/c.md:3" in out
+    status, out = run(home, capsys, "contradictions", "--json")
+    report = json.loads(out)
+    [found] = report["contradictions"]
+    assert [side["value"] for side in found["others"]] == ["9000"]
+    assert "moreValues" not in found and "cut" not in report
+    monkeypatch.setattr(engine, "TIME_BOUND_S", -1.0)
+    monkeypatch.setattr(disagreements, "TESTS_A_LOOK", 1)
+    status, out = run(home, capsys, "contradictions")
+    assert status == 0 and "Compared for -1 s and stopped" in out
+    status, out = run(home, capsys, "contradictions", "--json")
+    assert json.loads(out)["cut"].startswith("Compared for -1 s and stopped")

@@ -80,7 +80,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         description="Find lines, in any two memories a session sees together (global and "
         "a project's, a project's and its workspaces', every agent's), that state different "
         "values for one thing: a port, a version, a setting, a command, a path, a tool to "
-        "use, always or never; each pair names both files and lines and which is newer. "
+        "use, always or never; each names every value said, the files and lines saying it "
+        "and which is newer, one finding a thing however many lines disagree. "
         "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
     )
     add_command(
@@ -146,20 +147,27 @@ def run_contradictions(args: argparse.Namespace) -> int:
     else:
         for found in report.contradictions:
             print(f"{found.kind} · {printable(found.about)} · {printable(found.why)}")
-            for side, name in ((found.first, "first"), (found.second, "second")):
+            sides = [(found.first, "first"), (found.second, "second")]
+            for side, name in [*sides, *((other, "") for other in found.others)]:
                 newer = "  (newer)" if found.newer == name else ""
                 print(f"    {_where(side.place)}  ({where_in_words(side.place)}){newer}")
                 print(f"        {printable(side.place.text.strip())}")
                 if side.elsewhere:
-                    more = plural(len(side.elsewhere), "more place")
+                    more = plural(len(side.elsewhere) + (side.more_places or 0), "more place")
                     print(f"        and in {more}, newest first:")
                 for said in side.elsewhere:
                     print(f"        {_where(said.place)}  ({where_in_words(said.place)})")
+                if side.more_places:
+                    print(f"        … and {plural(side.more_places, 'more place')}")
+            if found.more_values:
+                print(f"    … and {plural(found.more_values, 'more value')}")
         files = plural(report.files_read, "memory file")
         if report.contradictions:
             print(f"{plural(len(report.contradictions), 'contradiction')} in {files}.")
         else:
             print(f"No contradictions in {files}.")
+        if report.cut:
+            print(report.cut)
     for problem in report.problems:
         print(f"memtab: not read: {problem}", file=sys.stderr)
     return 1 if report.contradictions else 0
