@@ -14,7 +14,7 @@ from memtab.fs.clock import now_ms
 from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
-from memtab.trust.contradictions.claims import claims_of
+from memtab.trust.claims import claims_of
 from memtab.trust.contradictions.engine import MAX_VALUES, ContradictionsEngine
 from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
 from support.seeded_memories import memory
@@ -114,7 +114,8 @@ def test_a_paragraph_s_other_sentences_hedge_nothing() -> None:
 def test_a_tool_named_in_a_comparison_is_no_choice_of_it() -> None:
     """The demo's "Use `uv pip` inside existing venvs; it is much faster than pip." says
     to use uv's pip, not pip: it disagrees with no "Use uv" of another memory."""
-    assert claims_of("- Use `uv pip` inside existing venvs; it is much faster than pip.\n") == ()
+    said = claims_of("- Use `uv pip` inside existing venvs; it is much faster than pip.\n")
+    assert [claim for claim in said if claim.kind == "tool"] == []
     [claim] = claims_of("- Use pip, never conda.\n")[:1]
     assert claim.value == "pip"
 

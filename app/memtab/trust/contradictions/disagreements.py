@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from memtab.check.documents import Document, seen_together
-from memtab.trust.contradictions.claims import Claim, contradict, group_keys
+from memtab.trust.claims import Claim, contradict, group_keys
 
 Said = tuple[Document, Claim]
 """A place a side is said: the memory, and the claim on its line."""
@@ -77,7 +77,6 @@ class _Search:
         self._out_of_time = out_of_time
         self._parent: dict[Claim, Claim] = {}
         self._neighbours: dict[Claim, list[Claim]] = defaultdict(list)
-        self._shown: dict[Claim, set[int]] = defaultdict(set)
         self._tests = 0
         self.cut = False
 
@@ -104,11 +103,8 @@ class _Search:
             return False
         if one.value == other.value or not contradict(one, other):
             return False
-        seen = together(self._places_of[one], self._places_of[other])
-        if seen is None:
+        if together(self._places_of[one], self._places_of[other]) is None:
             return False
-        self._shown[one].update(seen[0])
-        self._shown[other].update(seen[1])
         self._neighbours[one].append(other)
         self._neighbours[other].append(one)
         self._parent[self._root(other)] = self._root(one)
@@ -135,12 +131,41 @@ class _Search:
             neighbours = set(self._neighbours[first])
             second = next(s for s in sides if s in neighbours)
             ordered = [first, second, *(s for s in sides if s not in (first, second))]
-            found.append(Disagreement([(side, self._places(side)) for side in ordered]))
+            shown = _shown([(side, self._places_of[side]) for side in ordered])
+            found.append(Disagreement([side for side in shown if side[1]]))
         return found
 
-    def _places(self, side: Claim) -> list[Said]:
-        shown = self._shown[side]
-        return [place for index, place in enumerate(self._places_of[side]) if index in shown]
+
+def _shown(sides: list[tuple[Claim, list[Said]]]) -> list[tuple[Claim, list[Said]]]:
+    """Each side with the places of it a session sees with a place of another value of
+    the disagreement, in another file: worked out a class of memories at a time (what
+    `seen_together` tells them by), never each place with each place."""
+    files: dict[tuple[str, str | None], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    first: dict[tuple[str, str | None], Document] = {}
+    for side, places in sides:
+        for document, _ in places:
+            place_class = (document.group, document.workspace)
+            files[place_class][side.value].add(document.key)
+            first.setdefault(place_class, document)
+    with_others = {
+        mine: [
+            theirs
+            for theirs in files
+            if theirs == mine or seen_together(first[mine], first[theirs])
+        ]
+        for mine in files
+    }
+
+    def seen(document: Document, value: str) -> bool:
+        for theirs in with_others[(document.group, document.workspace)]:
+            for other_value, keys in files[theirs].items():
+                if other_value != value and keys - {document.key}:
+                    return True
+        return False
+
+    return [
+        (side, [place for place in places if seen(place[0], side.value)]) for side, places in sides
+    ]
 
 
 def together(ones: Sequence[Said], others: Sequence[Said]) -> tuple[set[int], set[int]] | None:

@@ -36,7 +36,7 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
 from memtab.store.paths import PathError
 from memtab.store.text.content_lines import normalize_line
-from memtab.trust.contradictions.claims import Claim, claims_of
+from memtab.trust.claims import Claim, claims_of
 from memtab.trust.contradictions.disagreements import Disagreement, Said, disagreements
 from memtab.trust.contradictions.records import (
     ClaimedLine,

@@ -52,6 +52,7 @@ from memtab.store.text.near_duplicates import (
     near_duplicate_pairs,
 )
 from memtab.store.text.stems import english_stem
+from memtab.trust.claims import Claim, claims_of, contradict, same_thing, sentence_claims
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories, where_in_words
@@ -64,6 +65,7 @@ from memtab.trust.per_file import (
     is_line,
     only,
 )
+from memtab.trust.polarity import opposed, other_subjects, rule_of
 from memtab.trust.records import MemoryPlace
 from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
 
@@ -75,6 +77,9 @@ RULE_SIMILARITY = 0.6
 (`_differ_in_wording`: only how it is said differs) are one rule once what they share
 outweighs what they do not a little (0.7 found 5 of 15 of the held-out family's rules,
 its phrasing's words weighing as much as two tools' names)."""
+POLARITY = {"always": "\0always", "never": "\0never"}
+"""What a rule's stems hold of its polarity (no word stems so)."""
+POLARITIES = frozenset(POLARITY.values())
 MIN_NOTE_STEMS = 5
 """A memory of fewer stems says too little to be told reworded from merely alike."""
 MIN_RULE_STEMS = 2
@@ -108,6 +113,9 @@ def note_words(document: Document) -> NoteWords:
             continue
         for sentence in statements(line.text):
             said = sentence_stems(sentence)
+            rule = rule_of(sentence)
+            if rule is not None:  # "Never rebase…" is no "Always rebase…"
+                said = said | {POLARITY[rule.polarity]}
             stems |= said
             if len(said) >= MIN_RULE_STEMS and not sentence.rstrip("*_ ").endswith(":"):
                 found.append(Statement(line.number, sentence, said))
@@ -206,6 +214,7 @@ class DuplicatesEngine:
             by_content[found.content].append(index)
         representatives = [members[0] for members in by_content.values()]
         weight = idf_weights(notes[i][1].stems for i in representatives)
+        weight.update(dict.fromkeys(POLARITIES, 0.0))  # a mark, not a word: it weighs nothing
         eligible = [i for i in representatives if len(notes[i][1].stems) >= MIN_NOTE_STEMS]
         held = _rules_held(notes, representatives)
         rules = [s for s, said in held.items() if len({i for i, _ in said}) <= COMMON_FILES]
@@ -217,8 +226,13 @@ class DuplicatesEngine:
         ):
             raise NotAsMadeError("pairs that are not alike as kept")
         if searched is None:
+            reworded = _reworded_pairs([notes[i][1].stems for i in eligible], weight)
             searched = (
-                _reworded_pairs([notes[i][1].stems for i in eligible], weight),
+                tuple(
+                    (similarity, a, b)
+                    for similarity, a, b in reworded
+                    if not at_odds(notes[eligible[a]][0], notes[eligible[b]][0])
+                ),
                 _rule_pairs(rules, weight),
             )
             self._searches.put(self._words.last_run, searched)
@@ -252,12 +266,53 @@ def _reworded_pairs(sets: Sequence[frozenset[str]], weight: Mapping[str, float])
 
 
 def _rule_pairs(sets: Sequence[frozenset[str]], weight: Mapping[str, float]) -> Pairs:
-    """The sentences' stems alike at `RULE_SIMILARITY` that differ only in wording."""
+    """The sentences' stems alike at `RULE_SIMILARITY` that differ only in wording, never
+    two rules of opposite polarities (`trust.polarity`: "Never rebase on main" is no
+    rewording of "Always rebase on main")."""
     return tuple(
         (similarity, a, b)
         for similarity, a, b in near_duplicate_pairs(sets, RULE_SIMILARITY, weight=weight)
-        if _differ_in_wording(sets[a], sets[b], weight)
+        if _differ_in_wording(sets[a], sets[b], weight) and not _opposed(sets[a], sets[b])
     )
+
+
+def _opposed(one: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether two sentences' stems are rules of opposite polarities (`POLARITY` marks)."""
+    mine, theirs = one & POLARITIES, other & POLARITIES
+    if not mine or not theirs or mine == theirs:
+        return False
+    action, others = one - POLARITIES, other - POLARITIES
+    return len(action & others) * 2 >= min(len(action), len(others))
+
+
+def at_odds(one: Document, other: Document) -> bool:
+    """Whether two memories contradict each other (`trust.claims`: a port, a tool,
+    always or never…) or state rules of opposite polarities: never the same note, however
+    many words they share — combining them would keep one side of a disagreement."""
+    mine, theirs = claims_of(one.text), claims_of(other.text)
+    if any(_disagree(a, b, mine, theirs) for a in mine for b in theirs):
+        return True
+    rules = [rule for s in _sentences(one) if (rule := rule_of(s)) is not None]
+    if not rules:
+        return False
+    others = [rule for s in _sentences(other) if (rule := rule_of(s)) is not None]
+    return any(opposed(a, b) for a in rules for b in others)
+
+
+def _disagree(one: Claim, other: Claim, mine: Sequence[Claim], theirs: Sequence[Claim]) -> bool:
+    """Whether two claims of two memories contradict, neither memory also saying what the
+    other does (two notes that each say both commands agree)."""
+    return (
+        contradict(one, other)
+        and not any(c.value == other.value and same_thing(c, other) for c in mine)
+        and not any(c.value == one.value and same_thing(c, one) for c in theirs)
+    )
+
+
+def _sentences(document: Document) -> list[str]:
+    return [
+        s for line in content_lines(document.text) if not line.code for s in statements(line.text)
+    ]
 
 
 def _searched(answer: Any) -> bool:
@@ -372,7 +427,7 @@ def _reworded_group(
 ) -> DuplicateGroup:
     documents = [notes[i][0] for i in members]
     places = tuple(place_of(d) for d in documents)
-    shared = frozenset.intersection(*(notes[i][1].stems for i in representatives))
+    shared = frozenset.intersection(*(notes[i][1].stems for i in representatives)) - POLARITIES
     top = sorted(shared, key=lambda s: (-weight.get(s, 0.0), s))[:4]
     shown = _as_written(top, [notes[i][0] for i in representatives])
     copies = len(members) - len(representatives)
@@ -432,26 +487,58 @@ def _rule_groups(
     groups = []
     for members, similarity in alike:
         said = [occurrence for i in members for occurrence in held[sets[i]]]
-        chosen = _one_a_note(said, grouped)
-        if len(chosen) < 2:
-            continue
-        for i, statement in chosen:
-            lines = text_lines(notes[i][0].text)
-            if not statement.line <= len(lines) or statement.text not in lines[statement.line - 1]:
-                raise NotAsMadeError("a rule not on its line")
-        places = tuple(place_of(notes[i][0], s.line, s.text) for i, s in chosen)
-        wheres = sorted({where_in_words(place) for place in places})
-        where = f"in {_listed(wheres)}" if len(wheres) > 1 else f"twice in {wheres[0]}"
-        groups.append(
-            DuplicateGroup(
-                kind="rule",
-                similarity=round(similarity, 3),
-                why=f"The same rule {where}",
-                members=places,
-                key=_group_key(places, [s.text for _, s in chosen]),
-            )
-        )
+        for chosen in _agreeing(_one_a_note(said, grouped)):
+            groups.append(_rule_group(notes, chosen, similarity))
     return groups
+
+
+def _agreeing(chosen: list[tuple[int, Statement]]) -> list[list[tuple[int, Statement]]]:
+    """The statements alike in words split into those that say one thing: never two of
+    opposite polarities or values ("Use pnpm, not npm" / "Use npm, not pnpm": the same
+    stems), nor of different subjects ("Branch names…" / "Test names…"); the parts of two
+    or more."""
+    parts: list[list[tuple[int, Statement]]] = []
+    for index, statement in chosen:
+        part = next(
+            (p for p in parts if not any(_at_odds(statement.text, s.text) for _, s in p)), None
+        )
+        if part is None:
+            parts.append([(index, statement)])
+        else:
+            part.append((index, statement))
+    return [part for part in parts if len(part) > 1]
+
+
+def _at_odds(one: str, other: str) -> bool:
+    """Whether two sentences say different things (see `_agreeing`)."""
+    mine, theirs = sentence_claims(one), sentence_claims(other)
+    if any(contradict(a, b) for a in mine for b in theirs):
+        return True
+    rule, their_rule = rule_of(one), rule_of(other)
+    if rule is not None and their_rule is not None and opposed(rule, their_rule):
+        return True
+    return other_subjects(one, other)
+
+
+def _rule_group(
+    notes: Sequence[tuple[Document, NoteWords]],
+    chosen: list[tuple[int, Statement]],
+    similarity: float,
+) -> DuplicateGroup:
+    for i, statement in chosen:
+        lines = text_lines(notes[i][0].text)
+        if not statement.line <= len(lines) or statement.text not in lines[statement.line - 1]:
+            raise NotAsMadeError("a rule not on its line")
+    places = tuple(place_of(notes[i][0], s.line, s.text) for i, s in chosen)
+    wheres = sorted({where_in_words(place) for place in places})
+    where = f"in {_listed(wheres)}" if len(wheres) > 1 else f"twice in {wheres[0]}"
+    return DuplicateGroup(
+        kind="rule",
+        similarity=round(similarity, 3),
+        why=f"The same rule {where}",
+        members=places,
+        key=_group_key(places, [s.text for _, s in chosen]),
+    )
 
 
 def _differ_in_wording(
@@ -461,6 +548,7 @@ def _differ_in_wording(
     other does not is more common than every stem they share (`Prefer pnpm over npm in
     this repo` / `Use pnpm, not npm`; not `Branch names are kebab-case` / `Test names
     are kebab-case`, nor one port for another)."""
+    one, other = one - POLARITIES, other - POLARITIES  # opposites are `_opposed`'s
     differing = one ^ other
     if not differing:
         return True
