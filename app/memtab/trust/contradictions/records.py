@@ -63,6 +63,11 @@ class Contradiction(Record, write_only=True):
     first or second (a thing said three ways or more is one contradiction)."""
     more_values: Annotated[int | None, OmitNone] = None
     """Values said past those listed (None: every value is listed)."""
+    judged_by: str = "offline"
+    """Who judged it: "offline" (the engine alone), or the name of the user's model that
+    confirmed it — or, in `dismissed`, dismissed it (`trust.judge`)."""
+    reason: Annotated[str, OmitEmpty] = ""
+    """The model's one line on it."""
 
 
 class ContradictionsReport(Record, write_only=True):
@@ -75,3 +80,7 @@ class ContradictionsReport(Record, write_only=True):
     cut: Annotated[str, OmitEmpty] = ""
     """Why the answer is not whole, in words: the search stopped at its time bound, or
     more contradictions were found than are listed."""
+    dismissed: Annotated[tuple[Contradiction, ...], OmitEmpty] = ()
+    """Contradictions the claims found and the user's model judged no contradiction."""
+    judged: Annotated[str, OmitEmpty] = ""
+    """What the model's judging did, in words (empty: no model was asked)."""

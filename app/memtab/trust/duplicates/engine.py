@@ -52,7 +52,14 @@ from memtab.store.text.near_duplicates import (
     near_duplicate_pairs,
 )
 from memtab.store.text.stems import english_stem
-from memtab.trust.claims import Claim, claims_of, contradict, same_thing, sentence_claims
+from memtab.trust.duplicates.meaning import (
+    POLARITIES,
+    POLARITY,
+    agreeing,
+    at_odds,
+    content_text,
+    opposed_stems,
+)
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories, where_in_words
@@ -65,7 +72,7 @@ from memtab.trust.per_file import (
     is_line,
     only,
 )
-from memtab.trust.polarity import opposed, other_subjects, rule_of
+from memtab.trust.polarity import rule_of
 from memtab.trust.records import MemoryPlace
 from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
 
@@ -77,9 +84,6 @@ RULE_SIMILARITY = 0.6
 (`_differ_in_wording`: only how it is said differs) are one rule once what they share
 outweighs what they do not a little (0.7 found 5 of 15 of the held-out family's rules,
 its phrasing's words weighing as much as two tools' names)."""
-POLARITY = {"always": "\0always", "never": "\0never"}
-"""What a rule's stems hold of its polarity (no word stems so)."""
-POLARITIES = frozenset(POLARITY.values())
 MIN_NOTE_STEMS = 5
 """A memory of fewer stems says too little to be told reworded from merely alike."""
 MIN_RULE_STEMS = 2
@@ -170,6 +174,9 @@ class DuplicatesEngine:
             KeptOnDisk.of_home(home, "duplicates", pack=packed_words, unpack=unpacked_words)
         )
         self._searches = KeptAnswer.of_home(home, "duplicates-pairs", valid=_searched)
+        self.said: dict[str, tuple[str, ...]] = {}
+        """What each `reworded` group's memories say (their content), by the group's key,
+        for the last run: what a model judging them reads (`trust.judge`)."""
 
     @collection_paused()
     def find(
@@ -206,6 +213,7 @@ class DuplicatesEngine:
             return self._groups_of(documents, everything)
 
     def _groups_of(self, documents: Sequence[Document], everything: bool) -> list[DuplicateGroup]:
+        self.said = {}
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
         words = self._words.of_all(compared, note_words, everything=everything)
         notes = [(d, w) for d, w in zip(compared, words, strict=True) if w.stems]
@@ -246,6 +254,7 @@ class DuplicatesEngine:
             number = len(groups)
             grouped.update(dict.fromkeys(every, number))
             groups.append(_reworded_group(notes, members, every, similarity, weight))
+            self.said[groups[-1].key] = tuple(content_text(notes[i][0]) for i in members)
         for members in by_content.values():
             if len(members) > 1 and members[0] not in grouped:
                 _same_content(notes, members)
@@ -272,47 +281,8 @@ def _rule_pairs(sets: Sequence[frozenset[str]], weight: Mapping[str, float]) -> 
     return tuple(
         (similarity, a, b)
         for similarity, a, b in near_duplicate_pairs(sets, RULE_SIMILARITY, weight=weight)
-        if _differ_in_wording(sets[a], sets[b], weight) and not _opposed(sets[a], sets[b])
+        if _differ_in_wording(sets[a], sets[b], weight) and not opposed_stems(sets[a], sets[b])
     )
-
-
-def _opposed(one: frozenset[str], other: frozenset[str]) -> bool:
-    """Whether two sentences' stems are rules of opposite polarities (`POLARITY` marks)."""
-    mine, theirs = one & POLARITIES, other & POLARITIES
-    if not mine or not theirs or mine == theirs:
-        return False
-    action, others = one - POLARITIES, other - POLARITIES
-    return len(action & others) * 2 >= min(len(action), len(others))
-
-
-def at_odds(one: Document, other: Document) -> bool:
-    """Whether two memories contradict each other (`trust.claims`: a port, a tool,
-    always or never…) or state rules of opposite polarities: never the same note, however
-    many words they share — combining them would keep one side of a disagreement."""
-    mine, theirs = claims_of(one.text), claims_of(other.text)
-    if any(_disagree(a, b, mine, theirs) for a in mine for b in theirs):
-        return True
-    rules = [rule for s in _sentences(one) if (rule := rule_of(s)) is not None]
-    if not rules:
-        return False
-    others = [rule for s in _sentences(other) if (rule := rule_of(s)) is not None]
-    return any(opposed(a, b) for a in rules for b in others)
-
-
-def _disagree(one: Claim, other: Claim, mine: Sequence[Claim], theirs: Sequence[Claim]) -> bool:
-    """Whether two claims of two memories contradict, neither memory also saying what the
-    other does (two notes that each say both commands agree)."""
-    return (
-        contradict(one, other)
-        and not any(c.value == other.value and same_thing(c, other) for c in mine)
-        and not any(c.value == one.value and same_thing(c, one) for c in theirs)
-    )
-
-
-def _sentences(document: Document) -> list[str]:
-    return [
-        s for line in content_lines(document.text) if not line.code for s in statements(line.text)
-    ]
 
 
 def _searched(answer: Any) -> bool:
@@ -487,37 +457,9 @@ def _rule_groups(
     groups = []
     for members, similarity in alike:
         said = [occurrence for i in members for occurrence in held[sets[i]]]
-        for chosen in _agreeing(_one_a_note(said, grouped)):
+        for chosen in agreeing(_one_a_note(said, grouped), lambda statement: statement.text):
             groups.append(_rule_group(notes, chosen, similarity))
     return groups
-
-
-def _agreeing(chosen: list[tuple[int, Statement]]) -> list[list[tuple[int, Statement]]]:
-    """The statements alike in words split into those that say one thing: never two of
-    opposite polarities or values ("Use pnpm, not npm" / "Use npm, not pnpm": the same
-    stems), nor of different subjects ("Branch names…" / "Test names…"); the parts of two
-    or more."""
-    parts: list[list[tuple[int, Statement]]] = []
-    for index, statement in chosen:
-        part = next(
-            (p for p in parts if not any(_at_odds(statement.text, s.text) for _, s in p)), None
-        )
-        if part is None:
-            parts.append([(index, statement)])
-        else:
-            part.append((index, statement))
-    return [part for part in parts if len(part) > 1]
-
-
-def _at_odds(one: str, other: str) -> bool:
-    """Whether two sentences say different things (see `_agreeing`)."""
-    mine, theirs = sentence_claims(one), sentence_claims(other)
-    if any(contradict(a, b) for a in mine for b in theirs):
-        return True
-    rule, their_rule = rule_of(one), rule_of(other)
-    if rule is not None and their_rule is not None and opposed(rule, their_rule):
-        return True
-    return other_subjects(one, other)
 
 
 def _rule_group(
