@@ -64,12 +64,12 @@ from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, Dupli
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories, where_in_words
 from memtab.trust.per_file import (
+    MAX_LINE,
     KeptAnswer,
     KeptOnDisk,
     NotAsMadeError,
     PerFile,
     collection_paused,
-    is_line,
     only,
 )
 from memtab.trust.polarity import rule_of
@@ -141,19 +141,22 @@ def packed_words(words: NoteWords) -> object:
 
 def unpacked_words(held: Any) -> NoteWords:
     """`packed_words`' inverse (TypeError or ValueError for what it never made: a wrong
-    type at any level, a line number no file has, a sentence's stems not the note's)."""
+    type at any level, a line number no file has, a sentence's stems not the note's) —
+    checked a field of every statement at once (16,000 notes hold ~500,000)."""
     content, stems, said = held
     if type(content) is not bytes or len(content) != 16 or not _stems(stems):
         raise TypeError("not a memory's words")
-    if type(said) is not tuple:
+    if type(said) is not tuple or not only(tuple, said):
         raise TypeError("not a memory's statements")
-    statements = tuple(map(Statement._make, said))
-    for line, text, stated in statements:
-        if not is_line(line) or type(text) is not str or not _stems(stated):
+    if said:
+        lines, texts, stated = zip(*said, strict=True)
+        if not (only(int, lines) and only(str, texts) and only(frozenset, stated)):
             raise TypeError("not a memory's statement")
-        if not stated <= stems:
+        if min(lines) < 1 or max(lines) > MAX_LINE:
+            raise ValueError("a line no file has")
+        if not stems.issuperset(frozenset().union(*stated)):
             raise ValueError("a statement's stems are not its memory's")
-    return NoteWords(content, stems, statements)
+    return NoteWords(content, stems, tuple(map(Statement._make, said)))
 
 
 def _stems(held: object) -> bool:
@@ -340,7 +343,9 @@ def _similarity(one: frozenset[str], other: frozenset[str], weight: Mapping[str,
 def _same_content(notes: Sequence[tuple[Document, NoteWords]], members: Sequence[int]) -> None:
     """NotAsMadeError unless the memories kept as copies hold the same content."""
     if len(members) > 1:
-        found = {_content_digest(content_lines(notes[i][0].text)) for i in members}
+        # The first, the last and one between: a group of thousands is not read again.
+        checked = {members[0], members[len(members) // 2], members[-1]}
+        found = {_content_digest(content_lines(notes[i][0].text)) for i in checked}
         if found != {notes[members[0]][1].content}:
             raise NotAsMadeError("copies whose content differs")
 
