@@ -5,7 +5,8 @@ When the user has a model (the writer's provider, `llm.settings`), each duplicat
 the words found (`reworded`, `rule`: a copy is the same text, nothing to judge) and each
 contradiction is put to it: the statements, and one question — do these say the same
 thing, so one could stand for the others? can these all hold at once? It answers in a JSON
-object, `{"answer": "yes" | "no", "reason": "<one line>"}` (`JudgeAnswer`): a finding it
+object, its reason first, then its verdict — `{"reason": "<one line>", "verdict":
+"same" | "different"}`, or `"contradiction" | "compatible"` (`JudgeAnswer`): a finding it
 confirms is shown with its reason and its name (`judged_by`), one it dismisses is moved
 to the report's `dismissed`, with its reason. An answer that cannot be read, or a call
 that fails, leaves the finding as the offline engine judged it, and the report says why.
@@ -45,22 +46,27 @@ MAX_KEPT = 5000
 SYSTEM_PROMPT = (
     "You check findings about the notes (memories) that coding agents keep about a "
     "software project and read at the start of every session. Read the statements and "
-    "answer the question about what they mean, not about the words they share: opposite "
-    "rules (always / never, do / don't), different values for one thing (two ports, two "
-    "tools for one job), or rules about different things are never the same; a rule "
+    "judge what they mean, not the words they share: opposite rules (always / never, do "
+    "/ don't) and different values for one thing (two ports, two tools for one job) "
+    "contradict and are never the same; rules about different things are neither; a rule "
     "and a narrower exception to it do not contradict.\n"
-    'Reply with only a JSON object: {"answer": "yes" or "no", "reason": "<one short line>"}.'
+    "Reply with only a JSON object: first your reason in one short line, then your verdict."
 )
-QUESTIONS: dict[Question, str] = {
+QUESTIONS: dict[Question, tuple[str, str, str]] = {
     "same": (
-        "Do these statements say the same thing, so that one of them could replace the "
-        "others without losing or changing anything a reader needs?"
+        "Do these statements say the same thing, so that one could replace the others "
+        "without losing or changing anything a reader needs?",
+        "same",
+        "different",
     ),
     "contradict": (
-        "Do these statements contradict each other: can they not all be true of one "
-        "project at the same time?"
+        "Can these statements all be true of one project at the same time, or do they "
+        "contradict each other?",
+        "contradiction",
+        "compatible",
     ),
 }
+"""Each question, and the verdict that confirms the finding and the one that dismisses it."""
 
 ProviderFactory = Callable[[ProviderSettings, int | None], ChatProvider]
 
@@ -70,10 +76,11 @@ def make_provider(settings: ProviderSettings, max_tokens: int | None) -> ChatPro
 
 
 class JudgeAnswer(Record):
-    """What the model is asked to answer (see the module doc)."""
+    """What the model is asked to answer (see the module doc): its reason, then its
+    verdict (one of its question's two)."""
 
-    answer: Literal["yes", "no"]
-    reason: str = ""
+    reason: str
+    verdict: str
 
 
 @dataclass(frozen=True)
@@ -130,9 +137,12 @@ class ModelJudge:
         if kept is not None:
             self.stats.kept += 1
             return kept
-        prompt = QUESTIONS[question]
-        if about:
-            prompt += f" They are about {about}."
+        asked, confirms, dismisses = QUESTIONS[question]
+        prompt = asked + (f" They are about {about}." if about else "")
+        prompt += (
+            f'\nAnswer {{"reason": "<one short line>", "verdict": "{confirms}" or '
+            f'"{dismisses}"}}.'
+        )
         listed = "\n".join(f"{i + 1}. {s}" for i, s in enumerate(shown))
         started = self._clock()
         try:
@@ -157,13 +167,14 @@ class ModelJudge:
             (a for v in json_values_in(reply.text) if (a := JudgeAnswer.read(v)) is not None),
             None,
         )
-        if answer is None:
+        verdict = " ".join(answer.verdict.lower().split()) if answer is not None else ""
+        if answer is None or verdict not in (confirms, dismisses):
             self._failed(f"an answer that is no verdict: {' '.join(reply.text.split())[:120]!r}")
             return None
         reason = " ".join(answer.reason.split())[:300]
-        verdict = Verdict(answer.answer == "yes", reason, reply.served_model or self.model)
-        self._kept.put(key, verdict)
-        return verdict
+        judged = Verdict(verdict == confirms, reason, reply.served_model or self.model)
+        self._kept.put(key, judged)
+        return judged
 
     def _failed(self, problem: str) -> None:
         self.stats.failed += 1

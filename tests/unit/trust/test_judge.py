@@ -30,8 +30,8 @@ from support.seeded_memories import memory
 SETTINGS = ProviderSettings(provider="openai", model="judge-1", base_url="http://127.0.0.1:9")
 
 
-def reply(answer: str, reason: str) -> ModelReply:
-    text = f'Sure:\n```json\n{{"answer": "{answer}", "reason": "{reason}"}}\n```'
+def reply(verdict: str, reason: str) -> ModelReply:
+    text = f'Sure:\n```json\n{{"reason": "{reason}", "verdict": "{verdict}"}}\n```'
     return ModelReply(text, usage=Usage(120, 12), served_model="judge-1.q4")
 
 
@@ -58,17 +58,18 @@ def test_the_model_confirms_and_dismisses_with_a_reason_and_is_asked_once(tmp_pa
     assert [g.kind for g in groups] == ["reworded", "rule"]
     report = DuplicatesReport(groups=tuple(groups), files_read=4)
     provider = ScriptedProvider(
-        [reply("no", "one person to ask, two other facts"), reply("yes", "both choose pnpm")]
+        [reply("different", "one person to ask, two other facts"), reply("Same", "both: pnpm")]
     )
     judge = judge_of(home, provider)
     judged = judge_duplicates(report, judge, engine.said)
     judge.close()
     [kept] = judged.groups
     [dismissed] = judged.dismissed
-    assert (kept.kind, kept.judged_by, kept.reason) == ("rule", "judge-1.q4", "both choose pnpm")
+    assert (kept.kind, kept.judged_by, kept.reason) == ("rule", "judge-1.q4", "both: pnpm")
     assert (dismissed.kind, dismissed.reason) == ("reworded", "one person to ask, two other facts")
     asked = [messages[0].text for messages in provider.messages]  # type: ignore[union-attr]
     assert "1. Ask Priya about billing. Lunch is at one.\n2. Ask Priya" in asked[0]
+    assert '"verdict": "same" or "different"' in asked[0]
     assert "1. Use pnpm, not npm.\n2. Prefer pnpm over npm in this repo." in asked[1]
     assert judged.judged == "Judged by judge-1: 2 asked, 0 answered before."
     # The next run asks nothing: each answer is kept by question and content, privately.
@@ -91,6 +92,7 @@ def test_an_unreadable_answer_or_a_failed_call_leaves_the_offline_finding(tmp_pa
     report = ContradictionsReport(contradictions=tuple(engine.pairs_of(documents)))
     for provider in (
         ScriptedProvider([ModelReply("I think they might both be fine.")]),
+        ScriptedProvider([reply("maybe", "a verdict of neither kind")]),
         ScriptedProvider(fail=ProviderError("connection", "judge-1: connection refused")),
     ):
         judge = judge_of(home, provider)
@@ -99,7 +101,7 @@ def test_an_unreadable_answer_or_a_failed_call_leaves_the_offline_finding(tmp_pa
         assert judged.contradictions == report.contradictions
         assert judged.contradictions[0].judged_by == "offline"
         assert "1 not judged (the offline engine's finding stands)" in judged.judged
-    provider = ScriptedProvider([reply("yes", "two ports for one API")])
+    provider = ScriptedProvider([reply("contradiction", "two ports for one API")])
     judged = judge_contradictions(report, judge_of(home, provider))
     assert judged.contradictions[0].reason == "two ports for one API"
     # A kept answer that is not what Memtab wrote is none.
@@ -115,7 +117,7 @@ def test_the_command_asks_the_configured_model_unless_offline(
     atomic_write_text(
         home.project_root(PROJECT) / "b.md", "# B\n\n- Always rebase on main before review.\n"
     )
-    provider = ScriptedProvider([reply("yes", "never rebase against always rebase")])
+    provider = ScriptedProvider([reply("contradiction", "never rebase against always rebase")])
     monkeypatch.setattr(judging, "make_provider", lambda settings, limit: provider)
     monkeypatch.setattr(
         "memtab.cli.health.trust_commands.resolve_provider_settings", lambda: SETTINGS
