@@ -140,8 +140,7 @@ class ModelJudge:
         asked, confirms, dismisses = QUESTIONS[question]
         prompt = asked + (f" They are about {about}." if about else "")
         prompt += (
-            f'\nAnswer {{"reason": "<one short line>", "verdict": "{confirms}" or '
-            f'"{dismisses}"}}.'
+            f'\nAnswer {{"reason": "<one short line>", "verdict": "{confirms}" or "{dismisses}"}}.'
         )
         listed = "\n".join(f"{i + 1}. {s}" for i, s in enumerate(shown))
         started = self._clock()

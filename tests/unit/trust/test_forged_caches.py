@@ -19,6 +19,9 @@ from memtab.check.documents import pack_text
 from memtab.fs.atomic import atomic_write_text
 from memtab.store.home import Home
 from memtab.trust import kept_texts, per_file
+from memtab.trust.contradictions import engine as contradictions
+from memtab.trust.duplicates import engine as duplicates
+from memtab.trust.leaks import engine as leaks
 from memtab.trust.per_file import MAGIC, cache_file_for
 from memtab.trust.report import TrustReport
 from memtab.trust.together import TrustEngines
@@ -241,3 +244,20 @@ def test_a_cache_unpacking_to_more_than_any_is_not_unpacked(
     monkeypatch.setattr(marshal, "loads", loading)
     assert _find(home) == found
     assert unpacked and max(unpacked) <= 64 * 1024
+
+
+def test_caches_as_written_are_read_whole(home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the checks accept is what Memtab writes: a next run over notes of several
+    statements, claims and names works nothing out again."""
+    found = _find(home)
+    made: list[str] = []
+    for module, name in (
+        (duplicates, "note_words"),
+        (contradictions, "claims_of"),
+        (leaks, "mentions_of"),
+    ):
+        real = getattr(module, name)
+        monkeypatch.setattr(
+            module, name, lambda *args, real=real, name=name: made.append(name) or real(*args)
+        )
+    assert _find(home) == found and made == []

@@ -88,3 +88,41 @@ def test_the_issue_s_opposites(tmp_path: Path) -> None:
             documents
         )
         assert {found.first.value, found.second.value} == {"always", "never"}
+
+
+BOILERPLATE = (
+    "> Project: acme-api (Django 5, Postgres 16), owned by the payments team.\n"
+    "> Read docs/ONBOARDING.md first; ask in #acme-dev for access.\n\n"
+)
+BODIES = (
+    "- The invoice PDF renderer runs in a Celery queue.\n- Refunds over 500 EUR need a second"
+    " approval.\n",
+    "- Feature flags are read from config/flags.yaml at start-up.\n- Flags are cached for five"
+    " minutes.\n",
+    "- The nightly export lands in the reports bucket.\n- Exports older than 30 days are"
+    " deleted.\n",
+    "- Sentry groups errors by release tag.\n- Alerts page the on-call engineer after 5 minutes.\n",
+)
+
+
+def test_notes_sharing_a_project_s_boilerplate_are_not_the_same_note(tmp_path: Path) -> None:
+    """Four unrelated notes under one project header: no `reworded` group (issue 83: "the
+    same note in other words: 38% shared"); the same note reworded under it still is."""
+    notes = [
+        memory("project:acme-api", f"n{i}.md", f"# Note {i}\n\n{BOILERPLATE}{body}")
+        for i, body in enumerate(BODIES)
+    ]
+    background = [
+        memory("global", f"bg-{i}.md", f"# Bg {i}\n\n- {line}\n") for i, line in enumerate(FILLERS)
+    ]
+    groups = DuplicatesEngine(Home(tmp_path)).groups_of([*notes, *background])
+    assert [g for g in groups if g.kind == "reworded"] == []
+    again = memory(
+        "global",
+        "again.md",
+        f"# Billing\n\n{BOILERPLATE}- Invoice PDFs are rendered by a Celery queue.\n"
+        "- A refund over 500 EUR needs a second approval.\n",
+    )
+    groups = DuplicatesEngine(Home(tmp_path)).groups_of([*notes, *background, again])
+    [reworded] = [g for g in groups if g.kind == "reworded"]
+    assert {m.path for m in reworded.members} == {"/memories/project/n0.md", again.path}

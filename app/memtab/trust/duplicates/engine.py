@@ -52,6 +52,15 @@ from memtab.store.text.near_duplicates import (
     near_duplicate_pairs,
 )
 from memtab.store.text.stems import english_stem
+from memtab.trust.duplicates.boilerplate import (
+    LINE_DIGEST,
+    alike_past,
+    boilerplate_of,
+    line_digest,
+)
+from memtab.trust.duplicates.boilerplate import (
+    similarity as weighted_similarity,
+)
 from memtab.trust.duplicates.meaning import (
     POLARITIES,
     POLARITY,
@@ -104,6 +113,9 @@ class NoteWords(NamedTuple):
     content: bytes
     stems: frozenset[str]
     statements: tuple[Statement, ...]
+    lines: bytes = b""
+    """An 8-byte digest of each content line, whitespace runs aside: a line many
+    memories hold word for word is a template's (`BOILERPLATE_NOTES`)."""
 
 
 def note_words(document: Document) -> NoteWords:
@@ -123,7 +135,8 @@ def note_words(document: Document) -> NoteWords:
             stems |= said
             if len(said) >= MIN_RULE_STEMS and not sentence.rstrip("*_ ").endswith(":"):
                 found.append(Statement(line.number, sentence, said))
-    return NoteWords(_content_digest(lines), frozenset(stems), tuple(found))
+    digests = b"".join(line_digest(line.text) for line in lines if not line.code)
+    return NoteWords(_content_digest(lines), frozenset(stems), tuple(found), digests)
 
 
 def _content_digest(lines: Sequence[ContentLine]) -> bytes:
@@ -136,27 +149,29 @@ def _content_digest(lines: Sequence[ContentLine]) -> bytes:
 
 def packed_words(words: NoteWords) -> object:
     """A memory's words as the engine's cache keeps them (`per_file.KeptOnDisk`)."""
-    return (words.content, words.stems, tuple(map(tuple, words.statements)))
+    return (words.content, words.stems, tuple(map(tuple, words.statements)), words.lines)
 
 
 def unpacked_words(held: Any) -> NoteWords:
     """`packed_words`' inverse (TypeError or ValueError for what it never made: a wrong
     type at any level, a line number no file has, a sentence's stems not the note's) —
     checked a field of every statement at once (16,000 notes hold ~500,000)."""
-    content, stems, said = held
+    content, stems, said, lines = held
     if type(content) is not bytes or len(content) != 16 or not _stems(stems):
         raise TypeError("not a memory's words")
+    if type(lines) is not bytes or len(lines) % LINE_DIGEST:
+        raise TypeError("not a memory's lines")
     if type(said) is not tuple or not only(tuple, said):
         raise TypeError("not a memory's statements")
     if said:
-        lines, texts, stated = zip(*said, strict=True)
-        if not (only(int, lines) and only(str, texts) and only(frozenset, stated)):
+        numbers, texts, stated = zip(*said, strict=True)
+        if not (only(int, numbers) and only(str, texts) and only(frozenset, stated)):
             raise TypeError("not a memory's statement")
-        if min(lines) < 1 or max(lines) > MAX_LINE:
+        if min(numbers) < 1 or max(numbers) > MAX_LINE:
             raise ValueError("a line no file has")
         if not stems.issuperset(frozenset().union(*stated)):
             raise ValueError("a statement's stems are not its memory's")
-    return NoteWords(content, stems, tuple(map(Statement._make, said)))
+    return NoteWords(content, stems, tuple(map(Statement._make, said)), lines)
 
 
 def _stems(held: object) -> bool:
@@ -238,11 +253,19 @@ class DuplicatesEngine:
             raise NotAsMadeError("pairs that are not alike as kept")
         if searched is None:
             reworded = _reworded_pairs([notes[i][1].stems for i in eligible], weight)
+            boilerplate = boilerplate_of(notes[i][1].lines for i in representatives)
             searched = (
                 tuple(
                     (similarity, a, b)
                     for similarity, a, b in reworded
                     if not at_odds(notes[eligible[a]][0], notes[eligible[b]][0])
+                    and alike_past(
+                        (notes[eligible[a]][0], notes[eligible[a]][1].lines),
+                        (notes[eligible[b]][0], notes[eligible[b]][1].lines),
+                        boilerplate,
+                        weight,
+                        REWORDED_SIMILARITY,
+                    )
                 ),
                 _rule_pairs(rules, weight),
             )
@@ -322,22 +345,14 @@ def _holds(
     none)."""
     return all(
         j < len(sets)
-        and math.isclose(similarity, _similarity(sets[i], sets[j], weight))
-        and similarity >= threshold - 1e-9
+        and math.isclose(kept, weighted_similarity(sets[i], sets[j], weight))
+        and kept >= threshold - 1e-9
         and (sets is notes or _differ_in_wording(sets[i], sets[j], weight))
         for pairs, sets, threshold in zip(
             searched, (notes, rules), (REWORDED_SIMILARITY, RULE_SIMILARITY), strict=True
         )
-        for similarity, i, j in pairs
+        for kept, i, j in pairs
     )
-
-
-def _similarity(one: frozenset[str], other: frozenset[str], weight: Mapping[str, float]) -> float:
-    """The weighted Jaccard similarity of two sets (`near_duplicate_pairs`' own)."""
-    get = weight.get
-    shared = sum(map(get, one & other, repeat(0.0)))
-    every = sum(map(get, one | other, repeat(0.0)))
-    return shared / every if every > 0.0 else 0.0
 
 
 def _same_content(notes: Sequence[tuple[Document, NoteWords]], members: Sequence[int]) -> None:
