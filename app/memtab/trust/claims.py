@@ -146,6 +146,9 @@ TOOL_KINDS: dict[str, tuple[str, ...]] = {
     "version manager": ("nvm", "fnm", "asdf", "mise", "pyenv"),
     "HTTP client": ("axios", "ky", "httpx", "aiohttp"),
     "type checker": ("mypy", "pyright", "pyre"),
+    "release builder": ("goreleaser", "semantic-release", "release-please"),
+    "CSV library": ("papaparse", "csv-stringify", "fast-csv"),
+    "editor": ("nvim", "neovim", "vscode", "emacs"),
 }
 """Tools one of which a project uses for a job: two memories naming two of one kind as
 the one to use contradict each other. A tool whose name is a common English word (`got`,
@@ -165,7 +168,8 @@ _TOOL_WORD = re.compile(
 )
 _USE_CUE = re.compile(
     r"\b(?:use|uses|using|used|prefer|prefers|preferred|switch(?:ed)?\s+(?:from|to)|stick\s+to|"
-    r"go\s+with|adopt(?:ed)?|replace[sd]?|only|always|never|not|instead\s+of|rather\s+than|over)\b",
+    r"go\s+with|adopt(?:ed)?|replace[sd]?|only|always|never|not|instead\s+of|rather\s+than|over|"
+    r"via|with|is|are|runs?\s+on|now)\b|:",
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"[;,:]\s+|\.\s+|(?<!\s)\s++(?:but|[—–-])\s+")  # a run's first space
@@ -225,8 +229,12 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
         facts = _facts(0, sentence)
         if facts:
             return tuple(facts)
-    if _PAST.search(sentence) or _ALTERNATIVES.search(sentence) or is_example(sentence):
+    if _ALTERNATIVES.search(sentence) or is_example(sentence):
         return ()
+    if _PAST.search(sentence) or _GONE.search(sentence):
+        # What was says nothing of what is, but of a tool it can say both: "We moved to
+        # bun, pnpm is gone", "CSV is written with csv-stringify (papaparse was removed)".
+        return tuple(_moved_tools(sentence)) if _PAST.search(sentence) else _gone(sentence)
     found = _tools(0, sentence)
     if _GONE.search(sentence):
         return tuple(found)
@@ -234,6 +242,38 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
     if _CONDITIONS.search(sentence) is None:
         found += _command_or_path(0, sentence, _SPAN.findall(sentence))
     return tuple(found)
+
+
+def _gone(sentence: str) -> tuple[Claim, ...]:
+    moved = _moved_tools(sentence)
+    return tuple(moved) if moved else tuple(_tools(0, sentence))
+
+
+_MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
+_TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
+
+
+def _moved_tools(sentence: str) -> list[Claim]:
+    """A change of tool a sentence tells, clause by clause: a clause saying a tool is gone
+    (`_PAST`, `_GONE`) says not to use it; another naming one of its kind, that it is the
+    one used now ("We dropped goreleaser; releases are built with ko now")."""
+    lowered = _SPAN.sub(" ", sentence).lower()
+    used: list[str] = []
+    unused: list[str] = []
+    for clause in _TOOL_CLAUSE.split(lowered):
+        named = list(dict.fromkeys(m.group(1) for m in _TOOL_WORD.finditer(clause)))
+        if len(named) != 1:
+            continue
+        gone = _PAST.search(clause) or _GONE.search(clause)
+        moved_to = _MOVED_TO.search(clause)
+        (used if moved_to or not gone else unused).append(named[0])
+    kinds = {_TOOL_KIND[tool] for tool in (*used, *unused)}
+    if not unused or len(kinds) != 1 or len(set(used)) > 1:
+        return []
+    kind = kinds.pop()
+    shown = f"the {kind} to use"
+    claims = [Claim(0, "tool", kind, used[0], shown)] if used else []
+    return claims + [Claim(0, "tool", kind, f"not:{tool}", shown) for tool in dict.fromkeys(unused)]
 
 
 def _facts(number: int, sentence: str) -> list[Claim]:
@@ -330,7 +370,7 @@ def _tools(number: int, sentence: str) -> list[Claim]:
     used, unused = _which_is_used(lowered, named, tools)
     if used is None:
         return []
-    scope = _scope(lowered)
+    scope = _scope(next(c for c in _TOOL_CLAUSE.split(lowered) if _TOOL_WORD.search(c)))
     key = f"{kind}:{' '.join(sorted(scope))}" if scope else kind
     shown = f"the {kind} to use" + (f" for {' '.join(sorted(scope))}" if scope else "")
     claims = [Claim(number, "tool", key, used, shown)]
@@ -348,7 +388,11 @@ def _scope(lowered: str) -> frozenset[str]:
     found = _SCOPE.search(lowered)
     if found is None:
         return frozenset()
-    return frozenset(s for s in stems_of(found.group(1)) if s not in _TOOL_KIND)
+    return frozenset(s for s in stems_of(found.group(1)) if s not in _NO_SCOPE)
+
+
+_NO_SCOPE = frozenset({*_TOOL_KIND, "everyth", "anyth", "all", "everi", "each", "whole"})
+"""Stems a "for …" names when it names no part of the project ("uv for everything")."""
 
 
 def _which_is_used(
