@@ -27,7 +27,9 @@ MAX_EXTRA = 3
 """An `always` rule says at most this many stems more than the `never` rule it opposes
 (a qualifier: "before asking for review"), else it is about something else."""
 
-_CLAUSE = re.compile(r";\s+|(?<!\s)\s++[—–]\s+|:\s+|\.\s+")  # a run's first space
+_CLAUSE = re.compile(
+    r";\s+|(?<!\s)\s++[—–]\s+|:\s+|\.\s+|,\s+(?:so|because|since|as|which|but)\s+"
+)  # a run's first space; a purpose or reason is no part of the rule's action
 _NEVER = re.compile(
     r"\b(?:never|do\s+not|don't|dont|must\s+not|mustn't|should\s+not|shouldn't|"
     r"no\s+longer\s+allowed\s+to)\b|^(?:please\s+)?(?:avoid|stop)\b",
@@ -44,7 +46,10 @@ _AT_TIMES = re.compile(
     re.IGNORECASE,
 )
 """A plain imperative holding only at times, or not one ("Run X if Y", "Run X or Y")."""
-_POLARITY_STEMS = frozenset({"alway", "never", "ever", "don", "dont", "t", "must", "not", "do"})
+_POLARITY_STEMS = frozenset(
+    {"alway", "never", "ever", "don", "dont", "t", "must", "not", "do", "onto", "into", "upon"}
+)
+"""Stems of how a rule is said, not what it is about ("rebase onto main": on main)."""
 _SPAN = re.compile(r"`([^`\n]+)`")
 _FIRST_WORD = re.compile(r"^(?:please\s+)?([a-z]+)\b", re.IGNORECASE)
 IMPERATIVES = frozenset(
