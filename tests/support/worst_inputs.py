@@ -474,6 +474,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.claims:_SIGNS": S("", "a"),
     "memtab.trust.claims:_SCOPE": S("for", " a", "!"),
     "memtab.trust.claims:_MOVED_TO": S("moved", " a", "!"),
+    "memtab.trust.claims:_CLAUSE_BREAK": S("", " ", "x"),
     "memtab.trust.claims:_TOOL_CLAUSE": F("", " ", "x"),
     "memtab.trust.claims:_SPAN": F("`", "a"),
     "memtab.trust.claims:_TOOL_WORD": F("", "pnp "),

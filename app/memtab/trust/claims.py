@@ -249,6 +249,7 @@ def _gone(sentence: str) -> tuple[Claim, ...]:
     return tuple(moved) if moved else tuple(_tools(0, sentence))
 
 
+_CLAUSE_BREAK = re.compile(r";|\s[—–]\s|\.\s")
 _MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
 _TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
 
@@ -360,8 +361,11 @@ _THING_SKIP = frozenset(
 def _tools(number: int, sentence: str) -> list[Claim]:
     lowered = _SPAN.sub(" ", sentence).lower()  # a command in backticks is no choice of tool
     named = [(m.start(), m.group(1)) for m in _TOOL_WORD.finditer(lowered)]
-    if not named or _USE_CUE.search(lowered) is None:
-        return []
+    if not named or not any(
+        _TOOL_WORD.search(clause) and _USE_CUE.search(clause)
+        for clause in _TOOL_CLAUSE.split(lowered)
+    ):
+        return []  # a cue in the clause that names the tool ("runs in Docker; the tests use it")
     kinds = {_TOOL_KIND[tool] for _, tool in named}
     if len(kinds) != 1 or len({tool for _, tool in named}) > 2:
         return []
@@ -408,6 +412,8 @@ def _which_is_used(
         return (None, tools[0]) if negated else (tools[0], None)
     first, second = tools
     between = lowered[named[0][0] : max(start for start, _ in named)]
+    if _CLAUSE_BREAK.search(between):
+        return _by_clause(lowered, named)  # "X is not installed; use Y": each clause its own
     if _FROM.search(lowered[: named[0][0]]) and " to " in between:
         return second, first  # switched from Y to X
     if _NEGATED_BETWEEN.search(between):
