@@ -114,9 +114,28 @@ def score_contradictions(matcher: Matcher, answer: dict[str, Any]) -> dict[str, 
     unlabelled: list[list[str]] = []
     for item in answer["contradictions"]:
         a, b = matcher.loc(item["first"]), matcher.loc(item["second"])
-        hits = [i["id"] for i in key["contradictions"] if matcher.pair_matches(a, b, i)]
+        # Every place of every value (`elsewhere`: the same value said again; `others`:
+        # a thing said three ways is one contradiction): any two of different values.
+        sides = [
+            [matcher.loc(side), *(matcher.loc(said) for said in side.get("elsewhere", []))]
+            for side in (item["first"], item["second"], *item.get("others", []))
+        ]
+        pairs = [
+            (one, two)
+            for i, mine in enumerate(sides)
+            for theirs in sides[i + 1 :]
+            for one in mine
+            for two in theirs
+        ]
+        hits = [
+            i["id"]
+            for i in key["contradictions"]
+            if any(matcher.pair_matches(one, two, i) for one, two in pairs)
+        ]
         misses = [
-            i["id"] for i in key["contradiction_near_misses"] if matcher.pair_matches(a, b, i)
+            i["id"]
+            for i in key["contradiction_near_misses"]
+            if any(matcher.pair_matches(one, two, i) for one, two in pairs)
         ]
         found.update(hits)
         near.update(misses)
