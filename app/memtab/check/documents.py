@@ -111,6 +111,8 @@ class Document:
     imported: str | None = None
     """What it is when it is Codex's copy of a Claude Code memory file (`imported from
     Claude Code (cwd …)`: `sources.codex.imports`), else None."""
+    shared: bool = False
+    """Shared with the project's collaborators (`shared_with_collaborators`)."""
 
     @property
     def text(self) -> str:
@@ -403,6 +405,20 @@ def is_record(source: Source, file: SourceFile) -> bool:
     )
 
 
+_SHARED_LAYOUTS = frozenset(
+    {Layout.CLAUDE_TEAM_MEMORY, Layout.CLAUDE_PROJECT, Layout.CODEX_PROJECT, Layout.GEMINI_PROJECT}
+)
+_ONE_S_OWN = ("CLAUDE.local.md", "AGENTS.override.md", ".claude/agent-memory-local/")
+
+
+def shared_with_collaborators(source: Source, file: SourceFile) -> bool:
+    """Whether every collaborator of the project reads the file: Claude Code's team memory,
+    and a project's instruction files as a repository commits them (`CLAUDE.md`,
+    `.claude/rules/`, `AGENTS.md`, `GEMINI.md`; never one's own: `CLAUDE.local.md`,
+    `AGENTS.override.md`, `.claude/agent-memory-local/`)."""
+    return source.layout in _SHARED_LAYOUTS and not file.relative.startswith(_ONE_S_OWN)
+
+
 # --- other agents -----------------------------------------------------------------------
 
 
@@ -481,6 +497,7 @@ def _source_document(
         recall_note=recall_warning(source.layout, tuple(file.relative.split("/")), content.text),
         index_note=file.warning if file.warning_label == NOT_IN_INDEX_LABEL else None,
         imported=imported,
+        shared=shared_with_collaborators(source, file),
     )
 
 

@@ -21,7 +21,13 @@ from memtab.store.sidecars.registry import load_registry
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.records import MemoryPlace
 
-AGENT_NAMES = {"mux": "mux", "claude-code": "Claude Code", "codex": "Codex", "loki": "loki-mode"}
+AGENT_NAMES = {
+    "mux": "mux",
+    "claude-code": "Claude Code",
+    "codex": "Codex",
+    "loki": "loki-mode",
+    "gemini": "Gemini CLI",
+}
 
 
 def read_memories(
