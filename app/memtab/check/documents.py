@@ -30,7 +30,7 @@ from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.claude.recall import recall_warning
-from memtab.sources.codex.imports import link_imports
+from memtab.sources.codex.imports import ImportLinks, link_imports
 from memtab.sources.codex.source import bucket_project
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
@@ -110,7 +110,11 @@ class Document:
     `MEMORY.md` names nowhere), or None."""
     imported: str | None = None
     """What it is when it is Codex's copy of a Claude Code memory file (`imported from
-    Claude Code (cwd …)`: `sources.codex.imports`), else None."""
+    Claude Code (cwd …)`: `sources.codex.imports`), else None. Such a copy is memory of
+    the project its `cwd` names (Codex: "Its `cwd` is the scope for every imported memory
+    file"), never checked against its code (its original is)."""
+    original: str | None = None
+    """The file id of the Claude Code file a copy is of, when that is listed."""
     shared: bool = False
     """Shared with the project's collaborators (`shared_with_collaborators`)."""
 
@@ -437,16 +441,16 @@ def _source_documents(
     wanted = None
     if workspace is not None:
         wanted = {p for p in (workspace.project_identity, workspace.path) if p}
-    imported = link_imports(listings).labels
+    imports = link_imports(listings)
     for listing in listings:
         if listing.error:
             problems.append(listing.error)
         for file in listing.files:
-            project = _project_of(listing, file, known)
+            project = imports.projects.get(file.id) or _project_of(listing, file, known)
             of_project = project is not None or listing.source.layout in _PROJECT_LAYOUTS
             if wanted is not None and of_project and project not in wanted:
                 continue
-            document = _source_document(listing.source, file, project, imported.get(file.id))
+            document = _source_document(listing.source, file, project, imports)
             if document is not None:
                 yield document
 
@@ -464,7 +468,7 @@ _PROJECT_LAYOUTS = frozenset(
 
 
 def _source_document(
-    source: Source, file: SourceFile, project: str | None, imported: str | None
+    source: Source, file: SourceFile, project: str | None, imports: ImportLinks
 ) -> Document | None:
     try:
         content = read_source_file(source, file)
@@ -473,6 +477,7 @@ def _source_document(
         return None
     if content.binary:
         return None
+    imported = imports.labels.get(file.id)
     of_project = project is not None or source.layout in _PROJECT_LAYOUTS
     if project is not None:
         group = f"project:{project}"
@@ -488,7 +493,7 @@ def _source_document(
         scope="project" if of_project else "global",
         packed=pack_text(content.text),
         project=project,
-        checkout=checkout_of(project),
+        checkout=checkout_of(project) if imported is None else None,
         group=group,
         link_root=source.root,
         modified_ms=file.modified_at_ms,
@@ -497,6 +502,7 @@ def _source_document(
         recall_note=recall_warning(source.layout, tuple(file.relative.split("/")), content.text),
         index_note=file.warning if file.warning_label == NOT_IN_INDEX_LABEL else None,
         imported=imported,
+        original=imports.original_of.get(file.id),
         shared=shared_with_collaborators(source, file),
     )
 

@@ -47,7 +47,7 @@ from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.leaks.hosts import hosts_in, project_hosts, project_words
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
-from memtab.trust.memories import place_of, read_memories
+from memtab.trust.memories import copies_of, place_of, read_memories
 from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused, is_line, only
 from memtab.trust.records import MemoryPlace
 
@@ -174,20 +174,22 @@ class LeaksEngine:
             context=tuple(names),
         )
         owner = _Owners(projects)
+        copies = copies_of(ordered)
         words = {path: project_words(path, i.names) for path, i in projects.items()}
         hosts = project_hosts(
             [
                 (d.project, (m.named for m in f.hosts))
                 for d, f in zip(ordered, mentions, strict=True)
+                if d.key not in copies  # a copy is no second file naming a host
             ],
             words,
         )
-        leaks: list[Leak] = []
+        leaks: dict[str, list[Leak]] = {}
         for document, found in zip(ordered, mentions, strict=True):
-            leaks += _secrets(document, found)
+            leaks[document.key] = mine = _secrets(document, found)
             if document.record or _every_project_s(document):
                 continue
-            leaks += _personal(document, found, self.own, projects)
+            mine += _personal(document, found, self.own, projects)
             named: dict[str, list[Mention]] = defaultdict(list)
             for mention in found.names:
                 project = owner.of(mention.named)
@@ -196,8 +198,10 @@ class LeaksEngine:
             for mention in found.hosts:
                 if mention.named in hosts:
                     named[hosts[mention.named]].append(mention)
-            leaks += _misplaced(document, named, projects)
-        return leaks
+            mine += _misplaced(document, named, projects)
+        for copy, original in copies.items():
+            leaks[copy] = _folded(leaks[copy], leaks[original])
+        return [leak for found in leaks.values() for leak in found]
 
 
 class _Owners:
@@ -401,6 +405,37 @@ def _misplaced(
     return leaks
 
 
+def _folded(copy: list[Leak], original: list[Leak]) -> list[Leak]:
+    """Codex's copy's leaks that its original does not have (a line of a copy older than
+    its original: see `copies_of`); each the original has too is its `elsewhere`, the
+    original's finding saying so."""
+    left = []
+    for leak in copy:
+        same = next(
+            (
+                index
+                for index, mine in enumerate(original)
+                if (mine.kind, mine.names, mine.place.text)
+                == (leak.kind, leak.names, leak.place.text)
+            ),
+            None,
+        )
+        if same is None:
+            left.append(leak)
+            continue
+        mine = original[same]
+        why = mine.why if any(p.imported for p in mine.elsewhere) else mine.why + _COPIED
+        original[same] = mine.replaced(
+            why=why, elsewhere=(*mine.elsewhere, leak.place, *leak.elsewhere)
+        )
+    return left
+
+
+_COPIED = (
+    " Codex's import of this memory holds the line too (Codex's to change, never edited here)."
+)
+
+
 def _every_project_s(document: Document) -> bool:
     """Codex's own memory files (`memories/`: its summary, its task groups), which keep
     every project's memory in one place by design, each scoped by Codex itself."""
@@ -432,7 +467,9 @@ def _secrets(document: Document, found: FileMentions) -> list[Leak]:
 
 
 def _an(label: str) -> str:
-    return label if label.startswith("a ") else f"a {label}"
+    if label.startswith(("a ", "an ")):
+        return label
+    return f"an {label}" if label[:1].lower() in "aeiou" else f"a {label}"
 
 
 def own_names(env: Mapping[str, str]) -> frozenset[str]:
