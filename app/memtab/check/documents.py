@@ -5,13 +5,15 @@ mux's files: the global scope once, each registered project's project scope once
 workspace's workspace scope once (`--workspace`: that workspace's three). A project file
 is checked against the project's path in the registry; a workspace file against the
 workspace's own checkout (its registered path: mux's worktree), else its project's.
-Other agents' files (`memtab.sources`) know their project: Claude Code's project memory
+Other agents' files (`memtab.sources`), every one of each source (the tree shows 1,000),
+know their project: Claude Code's project memory
 directory decodes to one, a project's instruction files and `.loki/memory` sit in it,
 and an older Codex's per-directory bucket is named by a hash of its directory
 (`sources.codex.source.bucket_project`). Files of no project (user-level memory, Codex's
 `memories/`) are global: they are checked for links, disagreements and use, not
 against any code. A reader that keeps the texts it read (`KnownTexts`: the trust
-commands') is spared opening a mux file whose `lstat` is what it was then.
+commands') is spared opening a file whose `lstat` is what it was then; a file that cannot
+be read is said in `problems`.
 """
 
 from __future__ import annotations
@@ -102,9 +104,6 @@ class Document:
     names is history, not a claim about the code now; only its links are checked."""
     history_key: str | None = None
     origin: Origin | None = field(default=None, compare=False)
-    recall_note: str | None = None
-    """Why its agent cannot recall it well (a Claude Code topic file without a
-    description, `sources.claude.recall`), or None."""
     index_note: str | None = None
     """Why its agent never finds it (a note of Gemini CLI's private memory its
     `MEMORY.md` names nowhere), or None."""
@@ -122,6 +121,17 @@ class Document:
     def text(self) -> str:
         """The file's text as it was read."""
         return zlib.decompress(self.packed).decode("utf-8", "surrogatepass")
+
+    @property
+    def recall_note(self) -> str | None:
+        """Why its agent cannot recall it well (a Claude Code topic file without a
+        description, `sources.claude.recall`), or None: worked out when asked (the check
+        asks; the trust commands read 20,000 files and never do)."""
+        origin = self.origin
+        if not isinstance(origin, _SourceOrigin):
+            return None
+        segments = tuple(origin.file.relative.split("/"))
+        return recall_warning(origin.source.layout, segments, self.text)
 
     @property
     def physical(self) -> Path | None:
@@ -178,7 +188,7 @@ def collect(
     documents = list(_mux_documents(home, registry, workspace_id, problems, texts))
     if sources is not None:
         chosen = registry.require_workspace(workspace_id) if workspace_id else None
-        documents += _source_documents(sources, registry, chosen, problems)
+        documents += _source_documents(sources, registry, chosen, problems, texts)
     projects = sorted({d.project for d in documents if d.project is not None})
     return Collected(tuple(documents), tuple(projects), tuple(problems))
 
@@ -431,8 +441,9 @@ def _source_documents(
     registry: Registry,
     workspace: Workspace | None,
     problems: list[str],
+    texts: KnownTexts | None,
 ) -> Iterator[Document]:
-    discovery, listings = scan(context)
+    discovery, listings = scan(context, whole=True)
     known = [
         *(p.path for p in registry.projects),
         *(ws.path for ws in registry.workspaces if ws.path),
@@ -442,6 +453,7 @@ def _source_documents(
     if workspace is not None:
         wanted = {p for p in (workspace.project_identity, workspace.path) if p}
     imports = link_imports(listings)
+    checkouts: dict[str | None, Path | None] = {None: None}  # a project's, asked once
     for listing in listings:
         if listing.error:
             problems.append(listing.error)
@@ -450,7 +462,11 @@ def _source_documents(
             of_project = project is not None or listing.source.layout in _PROJECT_LAYOUTS
             if wanted is not None and of_project and project not in wanted:
                 continue
-            document = _source_document(listing.source, file, project, imports)
+            if project not in checkouts:
+                checkouts[project] = checkout_of(project)
+            document = _source_document(
+                listing.source, file, project, checkouts[project], imports, problems, texts
+            )
             if document is not None:
                 yield document
 
@@ -468,15 +484,18 @@ _PROJECT_LAYOUTS = frozenset(
 
 
 def _source_document(
-    source: Source, file: SourceFile, project: str | None, imports: ImportLinks
+    source: Source,
+    file: SourceFile,
+    project: str | None,
+    checkout: Path | None,
+    imports: ImportLinks,
+    problems: list[str],
+    texts: KnownTexts | None,
 ) -> Document | None:
-    try:
-        content = read_source_file(source, file)
-    except SourceError as error:
-        logger.info("Check: %s", error)
+    read = _source_text(source, file, problems, texts)
+    if read is None:
         return None
-    if content.binary:
-        return None
+    packed, rendered = read
     imported = imports.labels.get(file.id)
     of_project = project is not None or source.layout in _PROJECT_LAYOUTS
     if project is not None:
@@ -491,20 +510,48 @@ def _source_document(
         path=file.id,
         agent=source.agent,
         scope="project" if of_project else "global",
-        packed=pack_text(content.text),
+        packed=packed,
         project=project,
-        checkout=checkout_of(project) if imported is None else None,
+        checkout=checkout if imported is None else None,
         group=group,
         link_root=source.root,
         modified_ms=file.modified_at_ms,
         record=is_record(source, file),
-        origin=_SourceOrigin(source, file, project, content.rendered),
-        recall_note=recall_warning(source.layout, tuple(file.relative.split("/")), content.text),
+        origin=_SourceOrigin(source, file, project, rendered),
         index_note=file.warning if file.warning_label == NOT_IN_INDEX_LABEL else None,
         imported=imported,
         original=imports.original_of.get(file.id),
         shared=shared_with_collaborators(source, file),
     )
+
+
+def _source_text(
+    source: Source, file: SourceFile, problems: list[str], texts: KnownTexts | None
+) -> tuple[bytes, bool] | None:
+    """A file's text packed, and whether it is a rendering (loki-mode's JSON); None for a
+    binary file, or one that cannot be read (said in `problems`). With `texts`, a file
+    still as it was read before is not opened again (as mux's: `KnownTexts`)."""
+    physical = str(file.physical)
+    info: os.stat_result | None = None
+    if texts is not None and file.kind is not FileKind.RENDERED and not file.linked:
+        try:
+            info = os.lstat(physical)
+        except OSError:
+            info = None  # the read says why
+        known = texts.recall(physical, info) if info and stat.S_ISREG(info.st_mode) else None
+        if known is not None:
+            return known[0], False
+    try:
+        content = read_source_file(source, file)
+    except SourceError as error:
+        problems.append(str(error))
+        return None
+    if content.binary:
+        return None
+    packed = pack_text(content.text)
+    if texts is not None and info is not None and not content.rendered:
+        texts.learn(physical, info, packed, content.over_cap)
+    return packed, content.rendered
 
 
 @dataclass(frozen=True, slots=True)

@@ -164,7 +164,9 @@ class LeaksEngine:
     def _leaks_of(
         self, documents: Sequence[Document], projects: Mapping[str, Identity], everything: bool
     ) -> list[Leak]:
-        names = sorted({n for i in projects.values() for n in i.names}, key=len, reverse=True)
+        # The longest first (a name inside another is not matched first), then by name:
+        # the cache is kept for these names in this order (a set's order is the process's).
+        names = sorted({n for i in projects.values() for n in i.names}, key=lambda n: (-len(n), n))
         pattern = _names_pattern(names)
         ordered = sorted(documents, key=lambda d: (d.path, d.key))
         mentions = self._mentions.of_all(

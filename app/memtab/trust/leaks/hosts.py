@@ -50,9 +50,13 @@ MIN_FILES = 2
 
 def hosts_in(line: str) -> list[str]:
     """The hosts `line` names, each once, lower-case, in the order written."""
+    if line.count(".") < 2:  # most lines: a sentence's full stop
+        return []
     lowered = line.lower()
-    found = [m.group(1) for m in _URL_HOST.finditer(lowered)]
+    found = [m.group(1) for m in _URL_HOST.finditer(lowered)] if "://" in lowered else []
     found += [m.group(1) for m in _BARE_HOST.finditer(lowered)]
+    if not found:
+        return []
     return [
         host
         for host in dict.fromkeys(found)
