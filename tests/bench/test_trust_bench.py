@@ -211,7 +211,12 @@ def test_what_contradictions_prints(home: Home, capsys: pytest.CaptureFixture[st
 @pytest.mark.skipif(sys.platform == "win32", reason="os.wait4, os.posix_spawn")
 def test_each_command_as_a_user_runs_it(home: Home, tmp_path: Path) -> None:
     env = child_environment(tmp_path / "pycache")
-    result = tmp_path / "measured"
+    _cold_and_warm(home, env, tmp_path / "measured", "command", "20,000 files, its process")
+
+
+def _cold_and_warm(home: Home, env: dict[str, str], result: Path, key: str, what: str) -> None:
+    """Each command as a user runs it on `home`, cold (its caches removed) and warm, beside
+    the start of `memtab --version`: recorded as `trust-<command>-<key>`."""
     start = min(_command(home, ("--version",), env, result) for _ in range(ROUNDS))
     caches = Path(env["MEMTAB_CONFIG_DIR"]) / "cache"
     for name in COMMANDS:
@@ -220,9 +225,9 @@ def test_each_command_as_a_user_runs_it(home: Home, tmp_path: Path) -> None:
         cold = _command(home, (name, "--json"), env, result)
         warm = min(_command(home, (name, "--json"), env, result) for _ in range(ROUNDS))
         record(
-            f"trust-{name}-command",
+            f"trust-{name}-{key}",
             Row(
-                f"`memtab {name} --json`, 20,000 files, its process: cold · warm",
+                f"`memtab {name} --json`, {what}: cold · warm",
                 f"{_said(cold)} · {_said(warm)}",
                 TARGET,
                 f"{_said(start)} (`memtab --version`)",
@@ -291,17 +296,5 @@ def test_each_command_on_20000_files_of_other_agents(
 ) -> None:
     home, claude = agents_home
     env = {**child_environment(tmp_path / "pycache"), "CLAUDE_CONFIG_DIR": str(claude)}
-    result = tmp_path / "measured"
-    start = min(_command(home, ("--version",), env, result) for _ in range(ROUNDS))
-    for name in COMMANDS:
-        cold = _command(home, (name, "--json"), env, result)
-        warm = min(_command(home, (name, "--json"), env, result) for _ in range(ROUNDS))
-        record(
-            f"trust-{name}-agents",
-            Row(
-                f"`memtab {name} --json`, 20,000 files of Claude Code's memory: cold · warm",
-                f"{_said(cold)} · {_said(warm)}",
-                TARGET,
-                f"{_said(start)} (`memtab --version`)",
-            ),
-        )
+    what = "20,000 files of Claude Code's memory, its process"
+    _cold_and_warm(home, env, tmp_path / "measured", "agents", what)
