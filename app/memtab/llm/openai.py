@@ -3,6 +3,9 @@
 Serves OpenAI itself and the servers that copy its format — Ollama, llama.cpp server, vLLM,
 LM Studio, OpenRouter — so replies are read loosely: `content` may be null or a list of
 parts, tool calls may lack ids or send their arguments as a dict, usage may be absent.
+
+Every request carries a reply limit (`max_completion_tokens` for OpenAI's own API, which
+refuses `max_tokens` for its reasoning models; `max_tokens` elsewhere).
 """
 
 from __future__ import annotations
@@ -10,8 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from memtab.llm.endpoints import DEFAULT_OPENAI_BASE_URL
-from memtab.llm.http import HttpChatProvider, HttpOptions, server_error_text
+from memtab.llm.endpoints import DEFAULT_OPENAI_BASE_URL, is_official_endpoint
+from memtab.llm.http import HttpChatProvider, HttpOptions
 from memtab.llm.types import (
     AssistantMessage,
     Message,
@@ -22,10 +25,11 @@ from memtab.llm.types import (
     Usage,
     UserMessage,
 )
-from memtab.llm.wire import as_text, as_token_count, make_tool_call
+from memtab.llm.wire import as_text, as_token_count, make_tool_call, server_error_text
 
 # Chat Completions has no error flag on tool results; the model reads it from the text.
 TOOL_ERROR_PREFIX = "Error: "
+DEFAULT_MAX_TOKENS = 4096
 
 
 class OpenAIProvider(HttpChatProvider):
@@ -39,7 +43,7 @@ class OpenAIProvider(HttpChatProvider):
         model: str,
         api_key: str | None = None,
         base_url: str = DEFAULT_OPENAI_BASE_URL,
-        max_tokens: int | None = None,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
         *,
         options: HttpOptions | None = None,
     ) -> None:
@@ -48,11 +52,16 @@ class OpenAIProvider(HttpChatProvider):
             headers["authorization"] = f"Bearer {api_key}"
         super().__init__(model, base_url, headers, api_key, options)
         self.max_tokens = max_tokens
+        self._limit_key = (
+            "max_completion_tokens"
+            if is_official_endpoint("openai", self.base_url)
+            else "max_tokens"
+        )
 
     def build_request(
         self, system: str, messages: list[Message], tools: list[ToolSpec]
     ) -> dict[str, Any]:
-        """The Chat Completions body; `max_tokens` is sent only when set."""
+        """The Chat Completions body, with its reply limit."""
         wire: list[dict[str, Any]] = []
         if system:
             wire.append({"role": "system", "content": system})
@@ -71,8 +80,7 @@ class OpenAIProvider(HttpChatProvider):
                 }
                 for tool in tools
             ]
-        if self.max_tokens is not None:
-            body["max_tokens"] = self.max_tokens
+        body[self._limit_key] = self.max_tokens
         return body
 
     def parse_reply(self, payload: dict[str, Any]) -> ModelReply:

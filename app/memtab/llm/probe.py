@@ -2,11 +2,12 @@
 
 `probe_provider(settings)` sends the request a run would send — the same provider class,
 headers, key rules and error mapping (`http.py`) — with a one-line prompt, no tools, a
-short timeout and no retries, and says either which model answered and how long it took,
-or what went wrong: a refused key (401/403), an unknown model or wrong base URL (404), a
-connection refused, a TLS error, a timeout, or a base URL requests may not go to (plain
-http to another machine, refused before anything is sent). It blocks: call it off the GUI
-thread; `cancel` ends it within `HttpOptions.cancel_poll_s`.
+short timeout (longer for a server on this machine) and no retries, and says either
+which model answered and how long it took, or what went wrong: a refused key (401/403),
+an unknown model or wrong base URL (404), a connection refused, a TLS error, a timeout,
+or a base URL requests may not go to (plain http to another machine, refused before
+anything is sent). It blocks: call it off the GUI thread; `cancel` ends it within
+`HttpOptions.cancel_poll_s`.
 
 Qt-free: the Settings dialog runs it on a worker, `memtab doctor --check-provider` inline.
 """
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from memtab.fs.records import Record
 from memtab.llm.endpoints import base_url_problem
+from memtab.llm.limits import is_local
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ProviderError, ProviderErrorKind, UserMessage
 
@@ -30,10 +32,10 @@ if TYPE_CHECKING:  # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call
 logger = logging.getLogger(__name__)
 
 PROBE_PROMPT = "Reply with the single word OK."
-# Anthropic requires a limit; an OpenAI-compatible request is sent as a run sends it (some
-# models refuse `max_tokens`), the prompt keeps the answer short.
 PROBE_MAX_TOKENS = 16
 PROBE_TIMEOUT_S = 30.0
+# A small model on a CPU may be loading, or finishing another request, when asked.
+LOCAL_PROBE_TIMEOUT_S = 120.0
 PROBE_CONNECT_TIMEOUT_S = 10.0
 
 # What each kind of failure means to someone who just typed the settings.
@@ -85,7 +87,8 @@ def probe_provider(
     clock: Callable[[], float] = time.perf_counter,
 ) -> ProbeResult:
     """Send one small request with `settings` (see the module doc); never raises
-    ProviderError. `options` default to `probe_options()`."""
+    ProviderError. `options` default to `probe_options()`, with a longer limit for a
+    server on this machine."""
     if settings.is_offline:
         return ProbeResult(
             ok=True, summary="Offline: no model is called, so there is nothing to test"
@@ -93,9 +96,11 @@ def probe_provider(
     problem = base_url_problem(settings.base_url)
     if problem is not None:  # said of the base URL as configured, not of the endpoint
         return _failed(ProviderError("config", problem), None)
-    limit = PROBE_MAX_TOKENS if settings.provider == "anthropic" else None
+    if options is None:
+        local = is_local(settings.base_url)
+        options = probe_options(LOCAL_PROBE_TIMEOUT_S if local else PROBE_TIMEOUT_S)
     try:
-        provider = create_provider(settings, options=options or probe_options(), max_tokens=limit)
+        provider = create_provider(settings, options=options, max_tokens=PROBE_MAX_TOKENS)
     except ProviderError as error:
         return _failed(error, None)
     started = clock()

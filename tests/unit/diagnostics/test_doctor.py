@@ -216,6 +216,30 @@ def test_check_provider_sends_one_request(
     assert len(fake_model_server.requests) == 2
 
 
+def test_the_limits_of_each_request_are_said(demo: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMTAB_PROVIDER", "openai")
+    monkeypatch.setenv("MEMTAB_BASE_URL", "http://127.0.0.1:8080/v1")
+    assert doctor(demo.root)["provider"]["limits"] == {
+        "requestTimeoutS": 1800,
+        "requestTimeoutFrom": "the default for a server on this machine",
+        "writerMaxTokens": 2048,
+        "consolidationMaxTokens": 4096,
+        "maxTokensFrom": "each job's default",
+    }
+    config = config_dir()
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "settings.json").write_text(json.dumps({"request_timeout_s": 90, "max_tokens": 512}))
+    limits = doctor(demo.root)["provider"]["limits"]
+    assert (limits["requestTimeoutS"], limits["requestTimeoutFrom"]) == (
+        90,
+        "request_timeout_s in settings.json",
+    )
+    assert (limits["writerMaxTokens"], limits["maxTokensFrom"]) == (
+        512,
+        "max_tokens in settings.json",
+    )
+
+
 def test_bad_writer_settings_are_warnings(demo: Home) -> None:
     config = config_dir()
     config.mkdir(parents=True, exist_ok=True)

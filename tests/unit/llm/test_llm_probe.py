@@ -59,10 +59,10 @@ def test_an_openai_compatible_request_is_the_one_a_run_sends(
     result = probe_provider(openai_at(fake_model_server.openai_base_url))
     assert result.ok, result.summary
     [request] = fake_model_server.requests
-    # Some models refuse `max_tokens`; a run does not send it, so neither does the test.
     assert request.body == {
         "model": "llama3.1:8b",
         "messages": [{"role": "user", "content": PROBE_PROMPT}],
+        "max_tokens": PROBE_MAX_TOKENS,  # as every request of a run carries a limit
     }
     assert "authorization" not in request.headers
 
@@ -156,7 +156,9 @@ def test_a_timeout(fake_model_server: FakeModelServer) -> None:
     settings = anthropic_at(fake_model_server.anthropic_base_url)
     result = probe_provider(settings, options=probe_options(timeout_s=0.1))
     assert result.error_kind == "timeout"
-    assert result.summary == "No answer in time: no reply within 0.1 s (request timed out)"
+    assert result.summary == (
+        "No answer in time: no reply within 0.1 s, the time limit of one request"
+    )
 
 
 def test_a_test_is_cancellable(fake_model_server: FakeModelServer) -> None:
