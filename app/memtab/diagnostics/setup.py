@@ -166,6 +166,8 @@ def check_provider(
         facts = facts.replaced(check=result)
         if not result.ok:
             found.broken(f"Test request: {result.summary}")
+        elif result.tool_use in ("none", "invalid"):
+            found.warning(f"Test request: {result.summary}")
     return facts, found
 
 

@@ -30,7 +30,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, ClassVar, NamedTuple, Self
@@ -38,9 +38,10 @@ from typing import Any, ClassVar, NamedTuple, Self
 import httpx2
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
+from memtab.llm.calls.text import calls_in_text
 from memtab.llm.endpoints import base_url_problem, display_url, is_loopback_host
 from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec
-from memtab.llm.wire import server_error_text, snippet
+from memtab.llm.wire import as_text, server_error_text, snippet
 from memtab.redact import KeyScrubber
 
 logger = logging.getLogger(__name__)
@@ -525,17 +526,27 @@ class HttpChatProvider(ABC):
         *,
         cancel: threading.Event | None = None,
     ) -> ModelReply:
-        """One model turn. Raises ProviderError; kind "cancelled" within ~0.1 s of `cancel`."""
+        """One model turn. Raises ProviderError; kind "cancelled" within ~0.1 s of `cancel`.
+
+        A reply without calls whose text is calls of `tools` is taken as those calls
+        (`llm.calls.text`)."""
         body = self.build_request(system, messages, tools)
         payload = self._http.post_json(body, cancel=cancel)
         try:
-            return self.parse_reply(payload)
+            reply = self.parse_reply(payload)
         except ProviderError:
             raise
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             raise self.error(
                 "protocol", f"unexpected reply shape ({type(exc).__name__}: {exc})"
             ) from None
+        if reply.tool_calls or not tools:
+            return reply
+        calls = calls_in_text(reply.text, tools, as_text(payload.get("id")))
+        if not calls:
+            return reply
+        logger.info("%s: took the tool calls written in the reply's text", self.describe())
+        return replace(reply, tool_calls=calls, calls_from_text=True)
 
     @abstractmethod
     def build_request(

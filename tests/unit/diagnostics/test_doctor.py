@@ -205,15 +205,31 @@ def test_check_provider_sends_one_request(
 ) -> None:
     monkeypatch.setenv("MEMTAB_PROVIDER", "openai")
     monkeypatch.setenv("MEMTAB_BASE_URL", fake_model_server.openai_base_url)
-    fake_model_server.add_openai_reply(text="OK")
+    fake_model_server.add_openai_reply(tool_calls=[("report_ready", {"status": "ready"})])
     fake_model_server.add_error(404, {"error": {"message": "model 'gpt-4o-mini' not found"}})
     first = doctor(demo.root, check_connection=True)
     assert first["provider"]["check"]["ok"] and first["status"] == "ok"
+    assert first["provider"]["check"]["toolUse"] == "made"
     second = doctor(demo.root, check_connection=True)
     assert second["provider"]["check"]["errorKind"] == "not_found"
     assert levels(second, "provider") == ["broken"]
     assert "Unknown model or wrong base URL" in second["findings"][-1]["message"]
     assert len(fake_model_server.requests) == 2
+
+
+def test_check_provider_asks_for_a_tool_call_and_says_when_the_model_cannot(
+    demo: Home, monkeypatch: pytest.MonkeyPatch, fake_model_server: FakeModelServer
+) -> None:
+    """ "Connected" is not enough: the writer and Consolidate now need tool calls."""
+    monkeypatch.setenv("MEMTAB_PROVIDER", "openai")
+    monkeypatch.setenv("MEMTAB_BASE_URL", fake_model_server.openai_base_url)
+    fake_model_server.add_openai_reply(text="OK")
+    data = doctor(demo.root, check_connection=True)
+    [request] = fake_model_server.bodies()
+    assert [tool["function"]["name"] for tool in request["tools"]] == ["report_ready"]
+    assert data["provider"]["check"]["ok"] and data["provider"]["check"]["toolUse"] == "none"
+    assert levels(data, "provider") == ["warning"]
+    assert "without calling the tool it was asked to call" in json.dumps(data["findings"])
 
 
 def test_the_limits_of_each_request_are_said(demo: Home, monkeypatch: pytest.MonkeyPatch) -> None:
