@@ -21,7 +21,9 @@ sentence that names the thing twice. Its
   vitest"): the key the kind (`TOOL_KINDS`: package managers, test runners…), the value
   the tool used (a sentence may also say which is not: "not:npm");
 - `always-never`: a rule always or never to do something ("Always squash-merge", "Never
-  squash-merge PRs"): the key what is done, the value `always` or `never`.
+  squash-merge PRs", "Don't rebase on main", a plain "Rebase on main before review"):
+  the key what is done (`trust.polarity`), the value `always` or `never`; a `never` rule
+  opposes an `always` rule of the same action or one that says a little more of it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from memtab.check.markdown import scan_markdown
 from memtab.check.rules.facts import facts_of, what
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
+from memtab.trust.polarity import IMPERATIVES, MAX_EXTRA, Rule, opposite, rule_of
 from memtab.trust.words import content_lines, statements, stems_of
 
 _FACT_NEEDLES = re.compile(
@@ -143,22 +146,30 @@ TOOL_KINDS: dict[str, tuple[str, ...]] = {
     "version manager": ("nvm", "fnm", "asdf", "mise", "pyenv"),
     "HTTP client": ("axios", "ky", "httpx", "aiohttp"),
     "type checker": ("mypy", "pyright", "pyre"),
+    "release builder": ("goreleaser", "semantic-release", "release-please"),
+    "CSV library": ("papaparse", "csv-stringify", "fast-csv"),
+    "editor": ("nvim", "neovim", "vscode", "emacs"),
 }
 """Tools one of which a project uses for a job: two memories naming two of one kind as
 the one to use contradict each other. A tool whose name is a common English word (`got`,
 `requests`, `black`, `node`) is left out: a sentence naming the word says nothing of it."""
 _TOOL_KIND = {tool: kind for kind, tools in TOOL_KINDS.items() for tool in tools}
 _SIGNS = re.compile(r"[`/\d]")
-_TRIGGER_WORDS = frozenset({"always", "never", "don", "not", "must", *_TOOL_KIND})
+_TRIGGER_WORDS = frozenset(
+    {"always", "never", "don", "dont", "not", "must", "mustn", "shouldn", "avoid", "stop", "make",
+     "sure", *_TOOL_KIND, *IMPERATIVES}
+)  # fmt: skip
 """What every sentence that claims something holds: a number, a code span or path
-(`_SIGNS`), always or never, or a tool's name — the other patterns run only where one is
-(one alternation of words costs ~25 µs a line in `re`; a set lookup of its words, ~1)."""
+(`_SIGNS`), always or never, a verb a rule starts with, or a tool's name — the other
+patterns run only where one is (one alternation of words costs ~25 µs a line in `re`; a
+set lookup of its words, ~1)."""
 _TOOL_WORD = re.compile(
     r"(?<![\w./@-])(" + "|".join(sorted(_TOOL_KIND, key=len, reverse=True)) + r")(?![\w/@-])"
 )
 _USE_CUE = re.compile(
     r"\b(?:use|uses|using|used|prefer|prefers|preferred|switch(?:ed)?\s+(?:from|to)|stick\s+to|"
-    r"go\s+with|adopt(?:ed)?|replace[sd]?|only|always|never|not|instead\s+of|rather\s+than|over)\b",
+    r"go\s+with|adopt(?:ed)?|replace[sd]?|only|always|never|not|instead\s+of|rather\s+than|over|"
+    r"via|with|is|are|runs?\s+on|now)\b|:",
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"[;,:]\s+|\.\s+|(?<!\s)\s++(?:but|[—–-])\s+")  # a run's first space
@@ -172,14 +183,6 @@ _WITH = re.compile(r"\bwith\b")
 _REPLACE = re.compile(r"\breplace")
 _COMPARED = re.compile(r"\b(?:than|like|vs\.?|versus)\s+$")
 _NEGATION = re.compile(r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s+$")
-_ALWAYS = re.compile(r"^(?:always|you must|must always)\b|\balways\b", re.IGNORECASE)
-_NEVER = re.compile(
-    r"^(?:never|do not|don't|must not|mustn't)\b|\b(?:never|do not|don't|must not)\b",
-    re.IGNORECASE,
-)
-_POLARITY_WORDS = frozenset(
-    {"alway", "never", "ever", "don", "t", "must", "not", "do", "make", "sure"}
-)
 _POLARITY_SHOWN = frozenset(
     {"always", "never", "ever", "don't", "do", "not", "must", "mustn't", "make", "sure", "to"}
 )
@@ -211,6 +214,11 @@ def _triggered(text: str) -> bool:
     return _SIGNS.search(text) is not None or not _TRIGGER_WORDS.isdisjoint(lowered_words(text))
 
 
+def sentence_claims(sentence: str) -> tuple[Claim, ...]:
+    """What one sentence claims (its line 0)."""
+    return _claims(sentence)
+
+
 @functools.lru_cache(maxsize=8192)
 def _claims(sentence: str) -> tuple[Claim, ...]:
     """What one sentence claims (line 0: the caller's line is set on each), worked out
@@ -221,8 +229,12 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
         facts = _facts(0, sentence)
         if facts:
             return tuple(facts)
-    if _PAST.search(sentence) or _ALTERNATIVES.search(sentence) or is_example(sentence):
+    if _ALTERNATIVES.search(sentence) or is_example(sentence):
         return ()
+    if _PAST.search(sentence) or _GONE.search(sentence):
+        # What was says nothing of what is, but of a tool it can say both: "We moved to
+        # bun, pnpm is gone", "CSV is written with csv-stringify (papaparse was removed)".
+        return tuple(_moved_tools(sentence)) if _PAST.search(sentence) else _gone(sentence)
     found = _tools(0, sentence)
     if _GONE.search(sentence):
         return tuple(found)
@@ -230,6 +242,39 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
     if _CONDITIONS.search(sentence) is None:
         found += _command_or_path(0, sentence, _SPAN.findall(sentence))
     return tuple(found)
+
+
+def _gone(sentence: str) -> tuple[Claim, ...]:
+    moved = _moved_tools(sentence)
+    return tuple(moved) if moved else tuple(_tools(0, sentence))
+
+
+_CLAUSE_BREAK = re.compile(r";|\s[—–]\s|\.\s")
+_MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
+_TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
+
+
+def _moved_tools(sentence: str) -> list[Claim]:
+    """A change of tool a sentence tells, clause by clause: a clause saying a tool is gone
+    (`_PAST`, `_GONE`) says not to use it; another naming one of its kind, that it is the
+    one used now ("We dropped goreleaser; releases are built with ko now")."""
+    lowered = _SPAN.sub(" ", sentence).lower()
+    used: list[str] = []
+    unused: list[str] = []
+    for clause in _TOOL_CLAUSE.split(lowered):
+        named = list(dict.fromkeys(m.group(1) for m in _TOOL_WORD.finditer(clause)))
+        if len(named) != 1:
+            continue
+        gone = _PAST.search(clause) or _GONE.search(clause)
+        moved_to = _MOVED_TO.search(clause)
+        (used if moved_to or not gone else unused).append(named[0])
+    kinds = {_TOOL_KIND[tool] for tool in (*used, *unused)}
+    if not unused or len(kinds) != 1 or len(set(used)) > 1:
+        return []
+    kind = kinds.pop()
+    shown = f"the {kind} to use"
+    claims = [Claim(0, "tool", kind, used[0], shown)] if used else []
+    return claims + [Claim(0, "tool", kind, f"not:{tool}", shown) for tool in dict.fromkeys(unused)]
 
 
 def _facts(number: int, sentence: str) -> list[Claim]:
@@ -316,8 +361,11 @@ _THING_SKIP = frozenset(
 def _tools(number: int, sentence: str) -> list[Claim]:
     lowered = _SPAN.sub(" ", sentence).lower()  # a command in backticks is no choice of tool
     named = [(m.start(), m.group(1)) for m in _TOOL_WORD.finditer(lowered)]
-    if not named or _USE_CUE.search(lowered) is None:
-        return []
+    if not named or not any(
+        _TOOL_WORD.search(clause) and _USE_CUE.search(clause)
+        for clause in _TOOL_CLAUSE.split(lowered)
+    ):
+        return []  # a cue in the clause that names the tool ("runs in Docker; the tests use it")
     kinds = {_TOOL_KIND[tool] for _, tool in named}
     if len(kinds) != 1 or len({tool for _, tool in named}) > 2:
         return []
@@ -326,10 +374,29 @@ def _tools(number: int, sentence: str) -> list[Claim]:
     used, unused = _which_is_used(lowered, named, tools)
     if used is None:
         return []
-    claims = [Claim(number, "tool", kind, used, f"the {kind} to use")]
+    scope = _scope(next(c for c in _TOOL_CLAUSE.split(lowered) if _TOOL_WORD.search(c)))
+    key = f"{kind}:{' '.join(sorted(scope))}" if scope else kind
+    shown = f"the {kind} to use" + (f" for {' '.join(sorted(scope))}" if scope else "")
+    claims = [Claim(number, "tool", key, used, shown)]
     if unused is not None:
-        claims.append(Claim(number, "tool", kind, f"not:{unused}", f"the {kind} to use"))
+        claims.append(Claim(number, "tool", key, f"not:{unused}", shown))
     return claims
+
+
+_SCOPE = re.compile(r"\bfor\s+((?:[\w-]+\s*){1,5})")
+
+
+def _scope(lowered: str) -> frozenset[str]:
+    """What a choice of tool holds for, when the sentence says ("for the web app": its
+    stems), the tools' names aside: empty for the whole project."""
+    found = _SCOPE.search(lowered)
+    if found is None:
+        return frozenset()
+    return frozenset(s for s in stems_of(found.group(1)) if s not in _NO_SCOPE)
+
+
+_NO_SCOPE = frozenset({*_TOOL_KIND, "everyth", "anyth", "all", "everi", "each", "whole"})
+"""Stems a "for …" names when it names no part of the project ("uv for everything")."""
 
 
 def _which_is_used(
@@ -345,6 +412,8 @@ def _which_is_used(
         return (None, tools[0]) if negated else (tools[0], None)
     first, second = tools
     between = lowered[named[0][0] : max(start for start, _ in named)]
+    if _CLAUSE_BREAK.search(between):
+        return _by_clause(lowered, named)  # "X is not installed; use Y": each clause its own
     if _FROM.search(lowered[: named[0][0]]) and " to " in between:
         return second, first  # switched from Y to X
     if _NEGATED_BETWEEN.search(between):
@@ -375,26 +444,14 @@ def _by_clause(lowered: str, named: list[tuple[int, str]]) -> tuple[str | None, 
 
 
 def _polarity(number: int, sentence: str) -> list[Claim]:
-    always = _ALWAYS.search(sentence)
-    never = _NEVER.search(sentence)
-    if (always is None) == (never is None):
+    """A rule to do something or not to (`trust.polarity`): its key the action's stems."""
+    rule = rule_of(sentence)
+    if rule is None:
         return []
-    # What is to be done is what follows always or never ("It is required to always
-    # rebase…", "We never rebase…": the same rule); a sentence ending in it, all of it.
-    said = always or never
-    assert said is not None
-    action = [s for s in stems_of(sentence[said.end() :]) if s not in _POLARITY_WORDS]
-    stems = (
-        action if len(action) >= 2 else [s for s in stems_of(sentence) if s not in _POLARITY_WORDS]
-    )
-    if not 2 <= len(stems) <= 8:
-        return []
-    key = " ".join(sorted(set(stems)))
-    words = [w for w in _WORD_TOKEN.findall(_SPAN.sub(lambda m: m.group(1), sentence))]
+    key = " ".join(sorted(rule.action))
+    words = _WORD_TOKEN.findall(_SPAN.sub(lambda m: m.group(1), rule.said))
     shown = " ".join(w for w in words if w.lower() not in _POLARITY_SHOWN)[:60].lower()
-    return [
-        Claim(number, "always-never", key, "always" if always else "never", f"whether to {shown}")
-    ]
+    return [Claim(number, "always-never", key, rule.polarity, f"whether to {shown}")]
 
 
 def group_keys(claim: Claim) -> tuple[str, ...]:
@@ -404,7 +461,14 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
     workflows reside in…" and "Find the CI workflows under…") — see `same_thing`."""
     if claim.kind == "port":
         return (claim.key.rsplit(" ", 1)[-1],)
+    if claim.kind == "tool":
+        return (claim.key.split(":", 1)[0],)  # its kind: the scopes are `same_thing`'s
     stems = claim.key.split()
+    if claim.kind == "always-never" and claim.value == "always":
+        # An `always` rule opposes a `never` rule of its action or a part of it.
+        sizes = range(max(2, len(stems) - MAX_EXTRA), len(stems))
+        parts = (" ".join(part) for size in sizes for part in itertools.combinations(stems, size))
+        return (claim.key, *parts)
     if claim.kind in ("path", "command") and len(stems) >= 3:
         fewer = (" ".join(stems[:i] + stems[i + 1 :]) for i in range(len(stems)))
         return (claim.key, *fewer)
@@ -426,6 +490,16 @@ def same_thing(one: Claim, other: Claim) -> bool:
     if one.kind in ("path", "command"):
         small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
         return len(small) >= 2 and small <= large and len(large) - len(small) == 1
+    if one.kind == "always-never":
+        small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
+        return len(small) >= 2 and small <= large and len(large) - len(small) <= MAX_EXTRA
+    if one.kind == "tool":
+        # One kind, for the same part of the project or for all of it ("Use pnpm for
+        # the web app" says nothing of the docs site's).
+        kind, _, scope = one.key.partition(":")
+        other_kind, _, other_scope = other.key.partition(":")
+        mine, theirs = set(scope.split()), set(other_scope.split())
+        return kind == other_kind and (not mine or not theirs or bool(mine & theirs))
     return False
 
 
@@ -446,7 +520,13 @@ def contradict(one: Claim, other: Claim) -> bool:
         return a != b
     if one.kind in ("command", "path"):
         return not _extends(one.value, other.value)
+    if one.kind == "always-never":
+        return opposite(_rule(one), _rule(other))
     return one.value != other.value
+
+
+def _rule(claim: Claim) -> Rule:
+    return Rule(claim.value, frozenset(claim.key.split()), "")  # type: ignore[arg-type]
 
 
 def _extends(one: str, other: str) -> bool:
