@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -208,3 +209,18 @@ def write_cassette(model: str, run: str, data: Mapping[str, Any]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return path
+
+
+def cassette_params(kind: str, logger: str, failed_log: str) -> list[Any]:
+    """A `pytest.param` for each recorded run of `kind`, a failed one declaring the
+    warning its job logs (`logger`, a regex of `failed_log`)."""
+    params = []
+    for path in sorted(CASSETTES.glob("*/*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data["kind"] != kind:
+            continue
+        marks = []
+        if data["outcome"] == "failed":
+            marks.append(pytest.mark.expect_log(logger, "WARNING", failed_log))
+        params.append(pytest.param(path, marks=marks, id=f"{path.parent.name}-{path.stem}"))
+    return params

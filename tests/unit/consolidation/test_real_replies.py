@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,9 +19,9 @@ from memtab.consolidation.service import ConsolidationService
 from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings
 from support.real_model import (
-    CASSETTES,
     STORE_FIXTURES,
     CassetteTransport,
+    cassette_params,
     fixture_home,
     lay_out_store,
 )
@@ -30,24 +29,12 @@ from support.real_model import (
 _STORES = {store.folder: store for store in STORE_FIXTURES}
 
 
-def _cassettes() -> list[Any]:
-    params = []
-    for path in sorted(CASSETTES.glob("*/*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data["kind"] != "consolidation":
-            continue
-        marks = []
-        if data["outcome"] == "failed":
-            marks.append(
-                pytest.mark.expect_log(
-                    "memtab.consolidation.engine.runner", "WARNING", "consolidation run failed"
-                )
-            )
-        params.append(pytest.param(path, marks=marks, id=f"{path.parent.name}-{path.stem}"))
-    return params
-
-
-@pytest.mark.parametrize("path", _cassettes())
+@pytest.mark.parametrize(
+    "path",
+    cassette_params(
+        "consolidation", "memtab.consolidation.engine.runner", "consolidation run failed"
+    ),
+)
 def test_a_recorded_plan_replays_to_the_same_proposals(path: Path, tmp_path: Path) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     home, workspace = fixture_home(tmp_path / "home")

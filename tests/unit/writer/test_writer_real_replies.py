@@ -26,25 +26,11 @@ from support.real_model import (
     FIXTURES,
     WRITER_FIXTURES,
     CassetteTransport,
+    cassette_params,
     fixture_home,
 )
 
 TARGET_RUNS = [fixture.name for fixture in WRITER_FIXTURES[:5]]
-
-
-def _cassettes() -> list[Any]:
-    params = []
-    for path in sorted(CASSETTES.glob("*/*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data["kind"] != "writer":
-            continue
-        marks = []
-        if data["outcome"] == "failed":
-            marks.append(
-                pytest.mark.expect_log("memtab.writer.job.run", "WARNING", "Memory writer failed")
-            )
-        params.append(pytest.param(path, marks=marks, id=f"{path.parent.name}-{path.stem}"))
-    return params
 
 
 def _replay(path: Path, tmp_path: Path) -> tuple[dict[str, Any], Any, CassetteTransport]:
@@ -64,7 +50,9 @@ def _replay(path: Path, tmp_path: Path) -> tuple[dict[str, Any], Any, CassetteTr
     return data, result, transport
 
 
-@pytest.mark.parametrize("path", _cassettes())
+@pytest.mark.parametrize(
+    "path", cassette_params("writer", "memtab.writer.job.run", "Memory writer failed")
+)
 def test_a_recorded_run_replays_to_the_same_end(path: Path, tmp_path: Path) -> None:
     data, result, transport = _replay(path, tmp_path)
     assert (result.outcome, result.error, result.after) == (
