@@ -8,7 +8,7 @@ Every request carries a reply limit (`max_completion_tokens` for OpenAI's own AP
 refuses `max_tokens` for its reasoning models; `max_tokens` elsewhere). With `structured`
 (a job's replies, on a server on this machine: `limits.Structured`) a request also asks
 for a tool call — or a final answer, once a tool was used — as structured output
-(`llm.calls.structured`). A
+(`llm.written.structured`). A
 server that refuses one of those, or `tools` itself (llama.cpp's without `--jinja`), is
 asked again without it, for as long as the provider lives; without `tools` the tools are
 described in the system prompt and the conversation's calls and results are sent as text.
@@ -23,12 +23,6 @@ import threading
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from memtab.llm.calls.structured import (
-    answer_in_text,
-    calls_response_format,
-    structured_prompt,
-    tools_prompt,
-)
 from memtab.llm.endpoints import DEFAULT_OPENAI_BASE_URL, is_official_endpoint
 from memtab.llm.http import HttpChatProvider, HttpOptions
 from memtab.llm.limits import Structured
@@ -44,6 +38,12 @@ from memtab.llm.types import (
     UserMessage,
 )
 from memtab.llm.wire import as_text, as_token_count, make_tool_call, server_error_text
+from memtab.llm.written.structured import (
+    answer_in_text,
+    calls_response_format,
+    structured_prompt,
+    tools_prompt,
+)
 
 logger = logging.getLogger(__name__)
 

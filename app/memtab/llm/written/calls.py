@@ -17,14 +17,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, nesting_exceeds, parse_json
-from memtab.llm.calls.schema import schema_problem
 from memtab.llm.types import ToolCall, ToolSpec
 from memtab.llm.wire import synthesize_call_id
+from memtab.llm.written.answers import FENCE
+from memtab.llm.written.schema import schema_problem
 
 _MAX_TEXT_CHARS = 1_000_000
-_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)\n?[ \t]*```", re.DOTALL)
-_TAGGED = re.compile(r"<tool_call>(.*?)</tool_call>", re.DOTALL)
 _BARE_NAME = re.compile(r"`?([A-Za-z_][A-Za-z0-9_.-]*)(?:\(\))?`?\.?")
+_TAGS = ("<tool_call>", "</tool_call>")
+_LANGUAGE = re.compile(r"[A-Za-z0-9_-]*")
 _ARGUMENT_KEYS = ("arguments", "parameters")
 
 
@@ -57,11 +58,37 @@ def calls_in_text(text: str, tools: Sequence[ToolSpec], salt: str = "") -> tuple
 def _blocks(text: str) -> list[str]:
     """The pieces of `text` that may each hold calls: its fenced or tagged blocks when the
     text is nothing but those, else the whole text."""
-    for pattern in (_FENCE, _TAGGED):
-        matches = list(pattern.finditer(text))
-        if matches and not pattern.sub("", text).strip():
-            return [match.group(1).strip() for match in matches]
+    for opening, closing in ((FENCE, FENCE), _TAGS):
+        blocks = _enclosed(text, opening, closing)
+        if blocks:
+            return blocks
     return [text]
+
+
+def _enclosed(text: str, opening: str, closing: str) -> list[str] | None:
+    """The insides of the `opening`…`closing` blocks `text` is made of (whitespace between
+    them), a fence's language word left out; None when it is anything else. One pass:
+    each block is searched for once from where the last one ended."""
+    blocks: list[str] = []
+    position = 0
+    while True:
+        while position < len(text) and text[position].isspace():
+            position += 1
+        if position == len(text):
+            return blocks or None
+        if not text.startswith(opening, position):
+            return None
+        start = position + len(opening)
+        end = text.find(closing, start)
+        if end < 0:
+            return None
+        inside = text[start:end]
+        if opening == FENCE:
+            first, newline, rest = inside.partition("\n")
+            if newline and _LANGUAGE.fullmatch(first.strip()):
+                inside = rest
+        blocks.append(inside.strip())
+        position = end + len(closing)
 
 
 def _calls_of(block: str) -> list[tuple[str, Any]] | None:
