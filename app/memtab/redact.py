@@ -140,21 +140,32 @@ def _secret_span(match: re.Match[str]) -> tuple[int, int]:
 
 
 # What documentation writes in a secret's place: AWS's `AKIAIOSFODNN7EXAMPLE`, `sk-xxxx`,
-# `<your-token>`, `changeme`. A value of one token whose letters and digits past a vendor's
-# prefix are none or one repeated (`********`, `sk-...`, `AKIAXXXXXXXXXXXXXXXX`) is one too.
+# `<your-token>`, `changeme`, `old-secret`, Stripe's and jwt.io's published examples. A
+# value of one token whose letters and digits past a vendor's prefix are none or one
+# repeated (`********`, `sk-...`, `AKIAXXXXXXXXXXXXXXXX`) is one too.
 _PLACEHOLDER_WORDS = re.compile(
     r"example|placeholder|changeme|change[-_]me|replace[-_]?me|dummy|redacted|xxxx"
     r"|your[-_]|your(?:key|token|secret|password)",
     re.IGNORECASE,
 )
 _VENDOR_PREFIX = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]{0,4}[_-]){1,3}")
+# Words only, one of them saying what it stands for: `old-secret`, `super-secret-key`.
+_SAYS_WHAT_IT_IS = re.compile(
+    r"[a-z]+(?:[-_][a-z]+)*[-_]?(?:secret|key|token|password|passwd|pass)(?:[-_][a-z]+)*"
+)
+_DOCUMENTED = (
+    "sk_test_4eC39HqLyjWDarjtT1zdp7dc",  # Stripe's API reference
+    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",  # jwt.io's example token
+)
 
 
 def _placeholder(value: str) -> bool:
     """Whether a matched secret is what documentation writes in a secret's place."""
     if len(value) > 200 or any(char.isspace() for char in value):
         return False  # a private key's block, a quoted passphrase: never a placeholder
-    if _PLACEHOLDER_WORDS.search(value):
+    if _PLACEHOLDER_WORDS.search(value) or any(example in value for example in _DOCUMENTED):
+        return True
+    if _SAYS_WHAT_IT_IS.fullmatch(value):
         return True
     rest = [char.lower() for char in _VENDOR_PREFIX.sub("", value) if char.isalnum()]
     return not rest or (len(rest) >= 4 and len(set(rest)) == 1)

@@ -196,5 +196,13 @@ LOOK_ALIKES: dict[str, str] = {
         "postgres://postgres:postgres@localhost:5432/app_test and amqp://guest:guest@rabbitmq:5672"
     ),
     "a token made in code": 'token = s.dumps({"user": 42})  # and password = getpass.getpass()',
+    "values that say what they stand for": (
+        'SECRET_KEY = "super-secret-key"; rotate: secret="old-secret", secret_key="new-secret"'
+    ),
+    "published examples": (
+        "stripe.api_key = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc' and jwt.io's eyJhbGciOiJIUzI1NiIsI"
+        "nR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5"
+        "MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    ),
     "a key name given a word": "sort_key=created_at_descending, cache_key: tenantAndUserProfile",
 }

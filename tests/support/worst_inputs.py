@@ -198,6 +198,7 @@ WORST: dict[str, Worst] = {
     "memtab.redact:_LOCAL_HOST": X("", "a", "!"),
     "memtab.redact:_PLACEHOLDER_WORDS": S("", "your"),
     "memtab.redact:_VENDOR_PREFIX": S("", "a-"),
+    "memtab.redact:_SAYS_WHAT_IT_IS": X("", "a-", "!"),
     # sources
     "memtab.sources.claude.hidden_text:_CANDIDATE": F("", "a\u200b"),
     "memtab.sources.claude.hidden_text:_OPENER": F("", "a<"),
