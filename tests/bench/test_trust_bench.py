@@ -44,7 +44,7 @@ from bench.floors import child_environment
 from bench.homes import HOME_20K, build_home, relative, scope_roots
 from bench.table import Row, record
 from memtab.cli.main import main
-from memtab.operations.job import JobContext
+from memtab.components.jobs import JobContext
 from memtab.operations.trust.window import WindowTrust
 from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home

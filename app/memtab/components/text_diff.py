@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 
-from memtab.components.cancel import CancelToken
+from memtab.components.jobs import CancelToken
 from memtab.store.history.capture import common_prefix_length
 
 CONTEXT_LINES = 3

@@ -5,7 +5,7 @@ matter then). What Memtab's runs in other processes wrote is history's
 from __future__ import annotations
 
 from memtab.components.activity.mux_activity import MuxActivity, mux_activity
-from memtab.operations.job import JobContext
+from memtab.components.jobs import JobContext
 from memtab.store.home import Home
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from memtab.blame.records import Blame
 from memtab.components.blame.gutter import GutterEntry, entries
+from memtab.components.jobs import JobContext
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.fs.clock import now_ms
-from memtab.operations.job import JobContext
 from memtab.store.errors import MemoryStoreError
 from memtab.store.paths import PathError
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from memtab.components import text_diff
 from memtab.components.editor import merge
 from memtab.components.editor.merge import MergeBasis
+from memtab.components.jobs import JobContext
 from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
-from memtab.operations.job import JobContext
 
 THREE_WAY_LABELS = ("When you opened it", "Your draft", "On disk now")
 

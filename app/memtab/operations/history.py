@@ -41,10 +41,10 @@ from memtab.components.history.runs import (
     load_run_detail,
     load_run_list,
 )
+from memtab.components.jobs import JobContext
 from memtab.components.text_diff import DiffResult
 from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile
-from memtab.operations.job import JobContext
 from memtab.sources.model import Source
 from memtab.store.catch_up.external import ExternalReport
 from memtab.store.catch_up.recording import recording_state

@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.operations.job import JobContext
+from memtab.components.jobs import JobContext
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import add_workspace
 

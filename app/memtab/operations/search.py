@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from memtab.components.jobs import JobContext
 from memtab.components.search.search import SearchQuery, find_matches
 from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.tree import build_tree, prepare_search
-from memtab.operations.job import JobContext
 
 if TYPE_CHECKING:  # lazy: loaded on the lane by the first search or warm-up (`_texts`)
     from memtab.components.search.indexed import IndexedTexts

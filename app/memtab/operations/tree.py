@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from memtab.components.jobs import JobContext
 from memtab.components.tree.scan import HomeScan, ScanOutcome, ScanRequest, scan_outline
-from memtab.operations.job import JobContext
 
 Presenter = Callable[[HomeScan], object]
 """Runs on the lane right after a scan (e.g. to build the tree); result in `presented`."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memtab.components.cancel import CancelToken
+from memtab.components.jobs import CancelToken
 from memtab.components.merge.choices import KEEP_BOTH
 from memtab.humanize import plural
 from memtab.store.text.line_merge import LineMerge, merge_lines

@@ -19,7 +19,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memtab.components.cancel import CancelToken
+from memtab.components.jobs import CancelToken
 from memtab.components.search.highlight import highlight_spans
 from memtab.components.tree.nodes import FileMatch, LineMatch
 from memtab.components.tree.scan import HomeScan

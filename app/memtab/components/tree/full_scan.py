@@ -25,7 +25,7 @@ import os
 import time
 from pathlib import Path
 
-from memtab.components.cancel import CancelToken
+from memtab.components.jobs import CancelToken
 from memtab.components.tree.scan import (
     DiskChanges,
     HomeScan,

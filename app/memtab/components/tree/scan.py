@@ -22,7 +22,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
-from memtab.components.cancel import CancelToken
+from memtab.components.jobs import CancelToken
 from memtab.store.files import (
     FileEntry,
     ScopeListing,

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.jobs import JobFunction
 from memtab.components.sync.setup_view import (
     CANCELLED,
     INTRO,
@@ -59,7 +60,6 @@ from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen
 from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order
-from memtab.operations.job import JobFunction
 from memtab.operations.sync.look import SyncLook
 from memtab.operations.sync.setup import (
     Refused,
