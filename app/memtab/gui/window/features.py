@@ -46,7 +46,8 @@ from memtab.gui.search.feature import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.toolkit.text.text_fields import keep_window_keys_from_fields
-from memtab.gui.tree.feature import SourcesFollower, TreeEditorLink
+from memtab.gui.tree.editor_link import TreeEditorLink
+from memtab.gui.tree.sources import SourcesFollower
 from memtab.gui.trust.feature import TrustFeature
 from memtab.gui.window.context_keys import open_context_menus_by_key
 from memtab.gui.window.keys import (

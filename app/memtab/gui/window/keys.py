@@ -25,7 +25,8 @@ from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
 from memtab.gui.memory_tab.tab_files import TabFiles
 from memtab.gui.search.feature import SearchBox
 from memtab.gui.sync.feature import SyncFeature
-from memtab.gui.tree.feature import SourcesFollower, TreeEditorLink
+from memtab.gui.tree.editor_link import TreeEditorLink
+from memtab.gui.tree.sources import SourcesFollower
 from memtab.gui.trust.feature import TrustFeature
 from memtab.gui.window.menus import WindowMenus
 from memtab.gui.window.palette import Palette
