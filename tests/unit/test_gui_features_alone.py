@@ -28,7 +28,6 @@ OLD_SHAPE = {
     "blame",
     "check",
     "consolidation",
-    "editor",
     "files",
     "history",
     "loads",

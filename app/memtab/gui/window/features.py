@@ -33,7 +33,8 @@ from memtab.gui.activity.feature import EditMarks, MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
 from memtab.gui.consolidation.feature import ConsolidationFooter, LazyConsolidationTasks
-from memtab.gui.editor.feature import EditorPanel, MessageBar
+from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.files.feature import FileActions, TabDialogs
 from memtab.gui.first_paint.geometry import restore_splitter
 from memtab.gui.first_paint.main_window import OWN_ACTIONS, TRACES, TRACES_SPLITTER, MainWindow

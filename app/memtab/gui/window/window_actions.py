@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 
 from memtab import __version__
 from memtab.components.consolidation.run_states import CONSOLIDATE_SCOPE
+from memtab.components.editor.panel.view import ViewMode
 from memtab.components.files.rules import consolidate_text, consolidated_scope
 from memtab.components.window.phases import FeatureKey
 from memtab.components.window.settings_news import settings_change
@@ -32,7 +33,7 @@ from memtab.components.window.window_actions import (
 )
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.editor.feature import EditorPanel, ViewMode
+from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.first_paint.main_window import TracesPage
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.memory_tab.controller import MemoryTabController
