@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 
 from memtab.components.window.phases import Feature, Phase, keyed
 from memtab.fs.heap import keep_heap_trimmed, share_one_arena
-from memtab.gui.activity.feature import EditMarks, MuxPresence
+from memtab.gui.activity.edit_marks import EditMarks
+from memtab.gui.activity.mux_presence import MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
 from memtab.gui.consolidation.feature import ConsolidationFooter, LazyConsolidationTasks

@@ -12,7 +12,8 @@ those that follow the disk; the window's own actions and the Traces tab are keye
 from __future__ import annotations
 
 from memtab.components.window.phases import FeatureKey
-from memtab.gui.activity.feature import EditMarks, MuxPresence
+from memtab.gui.activity.edit_marks import EditMarks
+from memtab.gui.activity.mux_presence import MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
 from memtab.gui.consolidation.feature import ConsolidationFooter, LazyConsolidationTasks
