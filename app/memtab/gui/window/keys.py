@@ -19,7 +19,8 @@ from memtab.gui.check.feature import CheckFeature
 from memtab.gui.consolidation.feature import ConsolidationFooter, LazyConsolidationTasks
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar
-from memtab.gui.files.feature import FileActions, TabDialogs
+from memtab.gui.files.dialogs import TabDialogs
+from memtab.gui.files.file_actions import FileActions
 from memtab.gui.first_paint.main_window import OWN_ACTIONS, TRACES
 from memtab.gui.history.feature import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
