@@ -27,7 +27,6 @@ OLD_SHAPE = {
     "blame",
     "check",
     "consolidation",
-    "history",
     "loads",
     "search",
     "settings",

@@ -40,7 +40,7 @@ from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.files.file_actions import FileActions
 from memtab.gui.first_paint.geometry import restore_splitter
 from memtab.gui.first_paint.main_window import OWN_ACTIONS, TRACES, TRACES_SPLITTER, MainWindow
-from memtab.gui.history.feature import HistoryHub
+from memtab.gui.history.hub import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
 from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
 from memtab.gui.memory_tab.panes import Pane

@@ -22,7 +22,7 @@ from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.files.file_actions import FileActions
 from memtab.gui.first_paint.main_window import OWN_ACTIONS, TRACES
-from memtab.gui.history.feature import HistoryHub
+from memtab.gui.history.hub import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
 from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
 from memtab.gui.memory_tab.tab_files import TabFiles
