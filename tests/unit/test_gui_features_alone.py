@@ -28,7 +28,6 @@ OLD_SHAPE = {
     "check",
     "consolidation",
     "loads",
-    "search",
     "settings",
     "sync",
     "traces",

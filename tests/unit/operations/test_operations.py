@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from memtab.components.jobs import JobCancelledError, JobContext
+from memtab.components.search import search
 from memtab.components.search.search import SearchQuery
 from memtab.components.tree import scan_policy as tree
 from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.operations import home as home_ops
-from memtab.operations import search
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from support import memory_home

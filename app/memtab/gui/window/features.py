@@ -45,7 +45,7 @@ from memtab.gui.loads.feature import LoadsFeature
 from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
 from memtab.gui.memory_tab.panes import Pane
 from memtab.gui.memory_tab.tab_files import TabFiles
-from memtab.gui.search.feature import SearchBox
+from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.toolkit.text.text_fields import keep_window_keys_from_fields

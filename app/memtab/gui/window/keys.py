@@ -26,7 +26,7 @@ from memtab.gui.history.hub import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
 from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
 from memtab.gui.memory_tab.tab_files import TabFiles
-from memtab.gui.search.feature import SearchBox
+from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.tree.editor_link import TreeEditorLink
 from memtab.gui.tree.sources import SourcesFollower
