@@ -24,7 +24,6 @@ COMPOSITION = {"first_paint", "memory_tab", "window"}
 import every feature."""
 
 OLD_SHAPE = {
-    "blame",
     "check",
     "consolidation",
     "loads",
