@@ -28,7 +28,6 @@ OLD_SHAPE = {
     "consolidation",
     "loads",
     "settings",
-    "sync",
     "traces",
     "trust",
     "writer",
