@@ -27,7 +27,6 @@ OLD_SHAPE = {
     "check",
     "consolidation",
     "loads",
-    "settings",
     "traces",
     "trust",
     "writer",

@@ -309,7 +309,7 @@ class WindowActions(QObject):
     def open_settings(self) -> None:
         """File → Settings."""
         # lazy: the dialog and the engines' settings (~40 modules) when it opens
-        from memtab.gui.settings.feature import SettingsDialog
+        from memtab.gui.settings.dialog import SettingsDialog
 
         window = self._window
         before = _settings_now()

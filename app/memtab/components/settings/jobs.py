@@ -1,4 +1,4 @@
-"""Settings' operations: what the dialog asks off the GUI thread — a test of the model
+"""Settings' jobs: what the dialog asks off the GUI thread — a test of the model
 connection as the form says, the local model servers running here, where other agents'
 memory was looked for, which agents have Memtab's MCP server registered (and whether
 their sessions get a warm one), and registering it with one agent or taking it out
