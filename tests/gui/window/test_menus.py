@@ -19,6 +19,7 @@ from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.editor.panel.view import ViewMode
 from memtab.components.tree.nodes import file_key
+from memtab.components.window import add_workspace as home_operations
 from memtab.gui.actions import ActionRegistry, Focus, plain_title
 from memtab.gui.tasks.jobs import JobClient, JobService
 from memtab.gui.window import home_dialogs
@@ -26,7 +27,6 @@ from memtab.gui.window import keys as window_keys
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
 from memtab.gui.window.menus import ShortcutRow, shortcut_rows
 from memtab.gui.window.shortcuts_dialog import FIELD_KEYS, ShortcutsDialog
-from memtab.operations import home as home_operations
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import load_registry

@@ -27,7 +27,9 @@ from memtab.components.files.rules import consolidate_text, consolidated_scope
 from memtab.components.window.phases import FeatureKey
 from memtab.components.window.settings_news import settings_change
 from memtab.components.window.window_actions import (
+    HomeFolder,
     about_html,
+    describe_home_folder,
     open_home_step,
     writer_pause_title,
 )
@@ -44,7 +46,6 @@ from memtab.gui.window.keys import WRITER_STATUS
 from memtab.gui.window.menus import shortcut_rows
 from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
 from memtab.logs import log_file
-from memtab.operations.home import HomeFolder, describe_home_folder
 from memtab.store.paths import Scope
 from memtab.store.sidecars.journal import run_scope
 
