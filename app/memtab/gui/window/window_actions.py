@@ -205,13 +205,12 @@ class WindowActions(QObject):
                 )
             )
         modes.actions()[0].setChecked(True)
-        add("window.show_memory", "&Memory", window.show_memory_tab, keys=["Alt+1"], menu="view")
+        add("window.show_memory", "&Memory", window.show_memory_tab, keys=["Alt+1"])
         add(
             "window.show_traces",
             "&Traces",
             window.show_traces_tab,
             keys=["Alt+2"],
-            menu="view",
             enabled_when=lambda: window.has_traces_tab,
         )
         add(
