@@ -80,6 +80,49 @@ def nesting_exceeds(value: Any, max_depth: int) -> bool:
     return False
 
 
+def strip_json_comments(text: str, *, trailing_commas: bool = False) -> str:
+    """JSON with comments as plain JSON, as npm's `strip-json-comments` makes it: `//` and `/* */`
+    outside strings blanked (line ends kept); with `trailing_commas`, a comma before `}` or `]`."""
+    out: list[str] = []
+    i, length = 0, len(text)
+    in_string = False
+    comma = -1  # where in `out` a comma stands that no value has followed yet
+    while i < length:
+        char = text[i]
+        if in_string:
+            out.append(char)
+            if char == "\\" and i + 1 < length:
+                out.append(text[i + 1])
+                i += 2
+                continue
+            if char == '"':
+                in_string = False
+            i += 1
+        elif char == '"':
+            in_string = True
+            comma = -1
+            out.append(char)
+            i += 1
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            end = length if end < 0 else end
+            out.append(" " * (end - i))
+            i = end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = length if end < 0 else end + 2
+            out.append("".join(c if c in "\r\n" else " " for c in text[i:end]))
+            i = end
+        else:
+            if trailing_commas and char not in " \t\r\n":
+                if char in "}]" and comma >= 0:
+                    out[comma] = " "
+                comma = len(out) if char == "," else -1
+            out.append(char)
+            i += 1
+    return "".join(out)
+
+
 def parse_strict_json(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
     """The value `text` holds as RFC 8259 JSON: JsonError for a BOM, `NaN`, a raw control character
     or trailing text; JsonValueError past `max_depth`, for a lone surrogate escape or a number past

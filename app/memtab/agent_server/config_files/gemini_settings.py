@@ -37,9 +37,8 @@ from memtab.agent_server.agents import SERVER_KEY
 from memtab.agent_server.config_files import EditStatus
 from memtab.agent_server.config_files.json_members import JsonEditError, member_value, set_member
 from memtab.agent_server.server_names import READ_TOOLS
-from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.jsonfile import JsonError, parse_json, strip_json_comments
 from memtab.fs.records import Record
-from memtab.sources.gemini.settings import strip_json_comments
 
 SERVERS_KEY = "mcpServers"
 ENTRY_KEYS = (SERVERS_KEY, SERVER_KEY)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memtab.agent_server.config_files import EditStatus
-from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.jsonfile import JsonError, parse_json, strip_json_comments
 
 _BOM = "\ufeff"
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -360,28 +360,9 @@ def _value_of(text: str, member: Member, *, jsonc: bool = False) -> Any:
         if not jsonc:
             return None
     try:
-        return parse_json(_plain(value_text))
+        return parse_json(strip_json_comments(value_text, trailing_commas=True))
     except JsonError:
         return None
-
-
-def _plain(text: str) -> str:
-    """A JSONC value's tokens (scanned already: it is one value) without its comments and
-    trailing commas: plain JSON."""
-    tokens: list[str] = []
-    pos, size = 0, len(text)
-    while True:
-        pos = _SPACE_AND_COMMENTS.match(text, pos).end()  # type: ignore[union-attr]
-        if pos >= size:
-            break
-        token = _TOKEN.match(text, pos)
-        if token is None:  # pragma: no cover - scan read it as one value
-            raise JsonError("not a JSONC value")
-        if token.group() in "}]" and tokens and tokens[-1] == ",":
-            tokens.pop()
-        tokens.append(token.group())
-        pos = token.end()
-    return " ".join(tokens)
 
 
 def _line_indent(text: str, pos: int) -> str:

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.jsonfile import JsonError, parse_json, strip_json_comments
 from memtab.fs.records import Lenient, Record
 from memtab.fs.user_files import read_regular_file
 
@@ -143,42 +143,6 @@ def system_defaults_path(env: Mapping[str, str]) -> Path:
     if chosen:
         return Path(chosen)
     return system_settings_path(env).parent / "system-defaults.json"
-
-
-def strip_json_comments(text: str) -> str:
-    """`strip-json-comments`: `//` and `/* */` comments outside strings made blanks."""
-    out: list[str] = []
-    i, length = 0, len(text)
-    in_string = False
-    while i < length:
-        char = text[i]
-        if in_string:
-            out.append(char)
-            if char == "\\" and i + 1 < length:
-                out.append(text[i + 1])
-                i += 2
-                continue
-            if char == '"':
-                in_string = False
-            i += 1
-        elif char == '"':
-            in_string = True
-            out.append(char)
-            i += 1
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            end = length if end < 0 else end
-            out.append(" " * (end - i))
-            i = end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            end = length if end < 0 else end + 2
-            out.append("".join(c if c in "\r\n" else " " for c in text[i:end]))
-            i = end
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out)
 
 
 def expand_variables(value: str, env: Mapping[str, str]) -> str:
