@@ -1,15 +1,5 @@
-"""Renames another program made, told from a deletion and a new file (issue 81 point 5).
-
-A recording pass (`external.record_external`: the window's, `memtab watch`'s) sees the disk,
-not what happened to it: after `mv a.md b.md`, a file history has is gone and a file it has
-not seen is there. When the new file holds exactly what the gone one held last (the same
-content digest) in the same pass, it is that file renamed — recorded as a move, as
-Memtab's own moves are (`moved_to` on the old path's last version, `moved_from` on the
-new one's), so the file's history goes on at its new name, it is no deletion (Recently
-deleted, a burst to restore) and its pins and usage follow it. Among several gone files
-with that content, the one of the same name (moved to another folder), then of the same
-folder (renamed in place), is taken first.
-"""
+"""Renames another program made, told from a deletion and a new file by the same content digest in
+one pass, recorded as moves (same name, then same folder, first)."""
 
 from __future__ import annotations
 
@@ -22,8 +12,7 @@ from memtab.store.history.versions import Version
 
 @dataclass(frozen=True)
 class Rename:
-    """A file another program renamed: its old path, and what was read at the new one
-    (its content still in hand)."""
+    """A file another program renamed: its old path and what was read at the new one."""
 
     old: str
     new: Observation
@@ -32,8 +21,7 @@ class Rename:
 def pair_renames(
     observed: Sequence[Observation], gone: Sequence[str], newest: dict[str, Version]
 ) -> tuple[list[Rename], list[Observation], list[str]]:
-    """The renames among a pass's new files (`observed`, read with their data) and the
-    paths it found gone; what is left of each."""
+    """The renames among a pass's new files and gone paths; what is left of each."""
     by_sha: dict[str, list[str]] = {}
     for path in sorted(gone):
         by_sha.setdefault(newest[path].sha256, []).append(path)

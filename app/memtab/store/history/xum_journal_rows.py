@@ -1,5 +1,4 @@
-"""The rows of xum's undo journal, `durable-events.jsonl`, as records (docs/formats.md
-§14.6): read by `xum_journal.py`, which says what they mean."""
+"""The rows of xum's undo journal as records (docs/formats.md §14.6)."""
 
 from __future__ import annotations
 
@@ -15,8 +14,7 @@ class _InverseFile(Record):
 
 
 class _Inverse(Record):
-    """The paths of a row's inverse (`RefinementInverseSchema`: delete-files,
-    restore-files, rename)."""
+    """The paths of a row's inverse (delete-files, restore-files, rename)."""
 
     paths: ValidItems[tuple[str, ...]] = ()
     files: ValidItems[tuple[_InverseFile, ...]] = ()
@@ -49,8 +47,7 @@ class _Evidence(Record):
 class _Action(Record):
     op: str
     path: OrNone[str] = None
-    """None in a rollback row (`op: rollback`, `of`: the row it undid): its inverse names
-    the files."""
+    """None in a rollback row: its inverse names the files."""
     new_path: OrNone[str] = None
 
 
@@ -61,14 +58,11 @@ class _Data(Record):
     inverse: Annotated[_Inverse, Lenient(_Inverse())] = _Inverse()
     post_state: OrNone[_PostState] = None
     migrated_from: OrNone[str] = None
-    """`<child workspace id>:<row id>` on a row xum copied from a removed sub-agent's
-    journal into its notebook owner's (`sharedMemoryRowMigration.ts`)."""
+    """`<child workspace id>:<row id>` on a row copied from a removed sub-agent's journal."""
     origin_journal: OrNone[str] = None
-    """The journal (workspace id) a copied row was first appended to; a copy of a copy
-    keeps the first."""
+    """The journal a copied row was first appended to."""
     source_ts: OrNone[int] = None
-    """The notebook's clock when the change was made (`memory.revision`); a copy keeps
-    its source's: the time the change was made, where `ts` is the copy's own."""
+    """The notebook's clock when the change was made; a copy keeps its source's."""
 
 
 class Row(Record):
