@@ -19,6 +19,7 @@ from memtab.store.home import Home
 from memtab.trust import together
 from memtab.trust.contradictions import engine as contradictions
 from memtab.trust.duplicates import engine as duplicates
+from memtab.trust.duplicates import statements
 from memtab.trust.leaks import engine as leaks
 from memtab.trust.leaks.engine import Identity, LeaksEngine
 from memtab.trust.per_file import CACHE_VERSION, MAGIC, cache_file_for
@@ -190,6 +191,7 @@ def _searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return real(sets, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(duplicates, "near_duplicate_pairs", counted)
+    monkeypatch.setattr(statements, "near_duplicate_pairs", counted)
     return asked
 
 
@@ -291,7 +293,12 @@ def test_the_cache_is_never_written_through_a_link(home: Home, tmp_path: Path) -
     assert not path.is_symlink() and path.read_bytes().startswith(MAGIC)
 
 
-WORKED_OUT = {1: "cf7a6e40d9aab3b7", 2: "91adf0c823440618", 3: "1de975692c1691fb"}
+WORKED_OUT = {
+    1: "cf7a6e40d9aab3b7",
+    2: "91adf0c823440618",
+    3: "1de975692c1691fb",
+    4: "04ec43a430262105",
+}
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
 
