@@ -297,7 +297,7 @@ WORKED_OUT = {
     1: "cf7a6e40d9aab3b7",
     2: "91adf0c823440618",
     3: "1de975692c1691fb",
-    4: "04ec43a430262105",
+    4: "04189f71e00a98f4",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
