@@ -459,6 +459,11 @@ WORST: dict[str, Worst] = {
     "memtab.writer.prompts:_PLACEHOLDER": F("{{", "a"),
     "memtab.writer.prompts:_TOOL_SECTION": F("## a", " ", "x"),
     "memtab.writer.prompts:_JSON_FENCE": S("", "```json\n"),
+    "memtab.llm.written.calls:_BARE_NAME": X("`", "a.", "()!"),
+    "memtab.llm.written.calls:_LANGUAGE": X("", "a-", " "),
+    "memtab.llm.openai:_REFUSED_PARTS['response_format']": S("", "response_forma json_schem"),
+    "memtab.llm.openai:_REFUSED_PARTS['tools']": S("", "atools tool_choic functio"),
+    "memtab.llm.openai:_REFUSED_PARTS['max_tokens']": S("", "max_completion_token"),
     # the redaction rules, as `Rule.apply` applies them
     **{f"memtab.redact:RULES[{i}].pattern": REDACTION[rule.name] for i, rule in enumerate(RULES)},
     "memtab.store.text.near_duplicates:_WORD": F("", "a "),

@@ -31,6 +31,7 @@ from memtab.consolidation.review.plan_apply import applied_summary, apply_ops
 from memtab.consolidation.review.plan_check import check_ops
 from memtab.fs.clock import Clock
 from memtab.fs.config.settings_file import SettingsFileError
+from memtab.llm.limits import CONSOLIDATION_JOB
 from memtab.llm.loop import StepCallback
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
@@ -344,7 +345,7 @@ class ServiceRuns:
             settings = self.settings or resolve_provider_settings()
             if settings.is_offline:
                 return OfflineConsolidator(store, budget=self.limits.budget, scopes=scopes)
-            return create_provider(settings, options=self._http_options)
+            return create_provider(settings, options=self._http_options, job=CONSOLIDATION_JOB)
         except (ProviderError, SettingsFileError) as error:
             raise RunFailedError("config", str(error)) from None
 

@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from memtab.fs.records import Record
-from memtab.llm.answers import json_values_in
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ChatProvider, ProviderError, UserMessage
+from memtab.llm.written.answers import json_values_in
 from memtab.store.home import Home
 from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport

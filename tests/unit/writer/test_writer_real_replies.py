@@ -1,0 +1,75 @@
+"""The writer on the fixture transcripts, replaying what a real model answered.
+
+`scripts/real-model --record` ran the writer with Qwen2.5-Coder (1.5B and 0.5B, Q4) served
+by llama.cpp's `llama-server` on one CPU thread, and kept each reply
+(tests/fixtures/real-model/). Replayed here through the real provider, tool loop and
+run — only the network is the cassette — each run ends as it ended then, writing what it
+wrote. Those models write their tool calls as text; each run here finishing is the
+transport of issue 82 at work (calls by JSON schema, calls read from text)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtab.llm.http import HttpOptions
+from memtab.llm.limits import WRITER_JOB
+from memtab.llm.settings import ProviderSettings, create_provider
+from memtab.writer.config import WriterSettings
+from memtab.writer.job.providers import close_provider, read_for_run
+from memtab.writer.job.run import run_writer
+from support.real_model import (
+    CASSETTES,
+    FIXTURES,
+    WRITER_FIXTURES,
+    CassetteTransport,
+    cassette_params,
+    fixture_home,
+)
+
+TARGET_RUNS = [fixture.name for fixture in WRITER_FIXTURES[:5]]
+
+
+def _replay(path: Path, tmp_path: Path) -> tuple[dict[str, Any], Any, CassetteTransport]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    transport = CassetteTransport(data["exchanges"])
+    home, workspace = fixture_home(tmp_path / "home")
+    settings = ProviderSettings("openai", "qwen", "http://127.0.0.1:18181/v1")
+    options = HttpOptions(transport=transport, max_retries=0)
+    provider = create_provider(settings, options=options, job=WRITER_JOB)
+    try:
+        events, _ = read_for_run(provider, FIXTURES / data["fixture"])
+        result = run_writer(
+            home, workspace, events, provider, settings=WriterSettings(timeout_s=data["runLimitS"])
+        )
+    finally:
+        close_provider(provider)
+    return data, result, transport
+
+
+@pytest.mark.parametrize(
+    "path", cassette_params("writer", "memtab.writer.job.run", "Memory writer failed")
+)
+def test_a_recorded_run_replays_to_the_same_end(path: Path, tmp_path: Path) -> None:
+    data, result, transport = _replay(path, tmp_path)
+    assert (result.outcome, result.error, result.after) == (
+        data["outcome"],
+        data["error"],
+        data["after"],
+    )
+    assert transport.used == len(transport.exchanges), "every recorded reply was asked for"
+
+
+def test_the_1_5b_model_finishes_on_at_least_4_of_the_5_transcripts(tmp_path: Path) -> None:
+    """Issue 82's target: a note written or `no_new_memories` declared, no run cut by a
+    request limit while the run's own limit stood."""
+    finished = []
+    for name in TARGET_RUNS:
+        _, result, _ = _replay(CASSETTES / "1.5b" / f"{name}.json", tmp_path / name)
+        assert not (result.timed_out and "one request" in (result.error or ""))
+        if result.outcome in ("wrote", "no_new_memories"):
+            finished.append(name)
+    assert len(finished) >= 4, finished
