@@ -12,13 +12,11 @@ lines), and compared three ways, each finding a group of the memories it joins:
    two weighs most): a note written again shares its commands, paths, names and
    numbers, a note on the same subject shares its common words. Copies of a member join
    its group;
-3. **rules**: one rule written in two memories or more (a sentence of a content line,
-   not code nor a label ending in `:`), the same way at `RULE_SIMILARITY`, between
-   memories no group above joins — the same rule in global and in a project —, where
-   what one sentence says and the other does not is only how it is said: more common
-   than anything they share (`Use pnpm, not npm` / `Prefer pnpm over npm in this repo`;
-   never `Branch names are kebab-case` / `Test names are kebab-case`, nor two ports). A
-   sentence held by more than `COMMON_FILES` memories is a template's, not a rule.
+3. **rules**: one statement — a rule, a fact — written in two memories or more, between
+   memories no group above joins (the same rule in global and in a project), found by
+   what it says (`trust.duplicates.statements`: `Use pnpm, not npm` / `Prefer pnpm over
+   npm in this repo`; never `Branch names are kebab-case` / `Test names are kebab-case`,
+   nor two ports). A sentence held by more than `COMMON_FILES` memories is a template's.
 
 Records of what happened (session summaries, episodes, Codex's rollout summaries:
 `Document.record`) are not compared: what they repeat is history; nor are Codex's copies of

@@ -3,11 +3,10 @@
 
 Each memory's statements are its sentences of two stems or more (`trust.words`: numbers,
 short forms and symbols said one way), but labels ending in `:`, questions, code alone,
-lists of keywords,
-an index's entries (a link to a memory and its description: it restates that memory) and
-a template's header, and what Codex's summary says again of its handbook (`memory_summary.md`
-of `MEMORY.md`: Codex's own short form)
-(a sentence opening every memory that says it, `BOILERPLATE_NOTES` of them or more).
+lists of keywords, an index's entries (a link to a memory and its description: it restates
+that memory), a template's header (a sentence opening every memory that says it,
+`BOILERPLATE_NOTES` of them or more), and what Codex's summary says again of its handbook
+(`memory_summary.md` of `MEMORY.md`: Codex's own short form).
 Two statements are alike when the IDF-weighted Jaccard similarity of their stems reaches
 `STATEMENT_SIMILARITY` (`store.text.near_duplicates`), and one statement when, read whole,
 they also say one thing (`meaning.agreeing`): no opposite rules, no claims that contradict,
