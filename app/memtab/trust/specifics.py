@@ -22,11 +22,13 @@ from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.words import NUMBERS
 
 _SPAN = re.compile(r"`([^`\n]+)`")
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://(?:[^\s/@`]+@)?([^\s/:`)>\]]+)", re.IGNORECASE)
-_PATH = re.compile(
-    r"(?<![\w/.:-])(?:(?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@-]*)*|[\w.@-]+/(?:[\w.@-]+/?)*)"
+_URL = re.compile(
+    r"(?<![\w+.-])[a-z][a-z0-9+.-]*+://(?:[^\s/@`]++@)?([^\s/:`)>\]]+)", re.IGNORECASE
 )
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w.]*\w)|\b[a-z]+\b", re.IGNORECASE)
+_PATH = re.compile(
+    r"(?<![\w/.:-])(?:(?:~|\.{1,2})?/[\w.@-]++(?:/[\w.@-]*+)*+|[\w.@-]++/(?:[\w.@-]++/?)*+)"
+)
+_NUMBER = re.compile(r"(?<![\w.])\d++(?:[.,]\d++)*+(?!\.*+\w)|\b[a-z]++\b", re.IGNORECASE)
 
 
 _NAME = re.compile(r"(?<=[a-z0-9,)] )[A-Z][A-Za-z0-9]*(?:[.+#][A-Za-z0-9]+)*")

@@ -18,9 +18,9 @@ from memtab.trust.words import stems_of
 
 MAX_FRAME = 4
 _SPAN = re.compile(r"`([^`\n]+)`")
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://([^\s/:`)>\]]+)[^\s`)>\]]*", re.IGNORECASE)
-_NUMBER = re.compile(r"(?<![\w.:/-])\d+(?:\.\d+)?(?![\w.%/:-]*\w)")
-_ASIDE = re.compile(r"\([^)]*\)")
+_URL = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]*+://([^\s/:`)>\]]+)[^\s`)>\]]*", re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\w.:/-])\d++(?:\.\d++)?+(?![.%/:-]*+\w)")
+_ASIDE = re.compile(r"\([^()]*\)")
 _BEING = frozenset(
     {"live", "sit", "run", "serv", "host", "locat", "found", "kept", "store", "set"}
 )  # fmt: skip

@@ -41,6 +41,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
+from memtab.markdown import text_lines
 from memtab.store.home import Home
 from memtab.store.text.near_duplicates import (
     COMMON_FILES,
@@ -78,6 +79,7 @@ from memtab.trust.duplicates.statements import (
     statement_groups,
     statement_pairs,
     statements_held,
+    wrapped_lines,
 )
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories, where_in_words
@@ -119,17 +121,22 @@ def note_words(document: Document) -> NoteWords:
     stems: set[str] = set()
     found: list[Statement] = []
     lines = content_lines(document.text)
+    wrapped = wrapped_lines(lines, text_lines(document.text))
     for line in lines:
         if line.code:
             stems |= sentence_stems(line.text)
             continue
-        for sentence in statements(line.text):
+        said_here = statements(line.text)
+        for index, sentence in enumerate(said_here):
             said = sentence_stems(sentence)
             rule = rule_of(sentence)
             if rule is not None:  # "Never rebase…" is no "Always rebase…"
                 said = said | {POLARITY[rule.polarity]}
             stems |= said
-            if is_statement(sentence, said):
+            cut = (index == len(said_here) - 1 and line.number in wrapped) or (
+                index == 0 and line.number - 1 in wrapped
+            )
+            if not cut and is_statement(sentence, said):
                 found.append(Statement(line.number, sentence, said))
     digests = b"".join(line_digest(line.text) for line in lines if not line.code)
     return NoteWords(_content_digest(lines), frozenset(stems), tuple(found), digests)

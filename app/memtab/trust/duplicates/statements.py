@@ -3,10 +3,11 @@
 
 Each memory's statements are its sentences of two stems or more (`trust.words`: numbers,
 short forms and symbols said one way), but labels ending in `:`, questions, code alone,
-lists of keywords, an index's entries (a link to a memory and its description: it restates
-that memory), a template's header (a sentence opening every memory that says it,
-`BOILERPLATE_NOTES` of them or more), and what Codex's summary says again of its handbook
-(`memory_summary.md` of `MEMORY.md`: Codex's own short form).
+lists of keywords, a sentence wrapped over two lines, an index's entries (a link to a
+memory and its description: it restates that memory), a template's header (a sentence
+opening every memory that says it, `BOILERPLATE_NOTES` of them or more), and what Codex's
+summary says again of its handbook (`memory_summary.md` of `MEMORY.md`: Codex's own short
+form).
 Two statements are alike when the IDF-weighted Jaccard similarity of their stems reaches
 `STATEMENT_SIMILARITY` (`store.text.near_duplicates`), and one statement when, read whole,
 they also say one thing (`meaning.agreeing`): no opposite rules, no claims that contradict,
@@ -25,7 +26,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from itertools import repeat
+from itertools import pairwise, repeat
 from typing import Any, Literal, NamedTuple
 
 from memtab.check.documents import Document
@@ -37,6 +38,7 @@ from memtab.trust.duplicates.meaning import POLARITIES, agreeing, opposed_stems
 from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
 from memtab.trust.memories import place_of, where_in_words
 from memtab.trust.per_file import NotAsMadeError
+from memtab.trust.words import ContentLine
 
 STATEMENT_SIMILARITY = 0.35
 """Statements' stems alike at this are compared by what they say (`alike`)."""
@@ -51,9 +53,10 @@ MIN_STATEMENT_STEMS = 2
 MIN_SHARED = 3
 """Statements alike as a fact share this many stems at least (two say too little: "Invoices
 are rendered with WeasyPrint" / "The invoice renderer runs in a queue")."""
-_INDEX_ENTRY = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|see\s+\S+\.md\b", re.IGNORECASE)
+_INDEX_ENTRY = re.compile(r"\[[^\[\]\n]*\]\([^()\n]*\)|see\s+\S+\.md\b", re.IGNORECASE)
 """An index's entry ("[x.md](x.md) — what it holds", Gemini CLI's "See …/x.md for …")."""
 
+_ITEM = re.compile(r"\s*+(?:[-*+]|\d{1,9}[.)])\s")
 _CODE_ALONE = re.compile(r"(?:`[^`]*`[\s,;]*)+")
 
 Pairs = tuple[tuple[float, int, int], ...]
@@ -87,6 +90,25 @@ def is_statement(sentence: str, stems: frozenset[str]) -> bool:
         and _CODE_ALONE.fullmatch(said) is None
         and not _keywords(said)
     )
+
+
+def wrapped_lines(lines: Sequence[ContentLine], text: Sequence[str]) -> frozenset[int]:
+    """The lines whose last sentence goes on on the next line (a paragraph wrapped: the
+    next line of `text` follows it, is no list item, starts with no capital and it ends
+    with no stop): the sentence cut there is no statement, and a line holding half of it
+    is not one to take out."""
+    found = set()
+    for line, following in pairwise(lines):
+        if (
+            following.number == line.number + 1
+            and not line.code
+            and not following.code
+            and not line.text.rstrip("*_ ").endswith((".", "!", "?", ":", ";"))
+            and not following.text[:1].isupper()
+            and _ITEM.match(text[following.number - 1]) is None
+        ):
+            found.add(line.number)
+    return frozenset(found)
 
 
 def _keywords(sentence: str) -> bool:
