@@ -77,6 +77,7 @@ REDACTION = {
     "square_token": F("", "sq0atp-x "),
     "digitalocean_token": F("", "dop_v1_x "),
     "secret_named_value": F("token", " ", "x"),
+    "named_key": F("", "a_key=Aa1"),
 }
 
 
@@ -193,6 +194,11 @@ WORST: dict[str, Worst] = {
     # redact
     "memtab.redact:_SECRET_KEY_NAME": X("", "a_", "x"),
     "memtab.redact:_REFERENCE_VALUE": M("", "a"),
+    "memtab.redact:_CODE": M("a", "a.", "!"),
+    "memtab.redact:_LOCAL_HOST": X("", "a", "!"),
+    "memtab.redact:_PLACEHOLDER_WORDS": S("", "your"),
+    "memtab.redact:_VENDOR_PREFIX": S("", "a-"),
+    "memtab.redact:_SAYS_WHAT_IT_IS": X("", "a-", "!"),
     # sources
     "memtab.sources.claude.hidden_text:_CANDIDATE": F("", "a\u200b"),
     "memtab.sources.claude.hidden_text:_OPENER": F("", "a<"),
@@ -522,10 +528,13 @@ WORST: dict[str, Worst] = {
     "memtab.trust.words:_PHRASES[2][0]": S("", "a quarter of an hou "),
     "memtab.components.trust.changes:_LIST_MARK": M("1", "1", "x"),
     "memtab.components.trust.changes:_SPACES": F("a", " "),
-    "memtab.trust.leaks.engine:_COMMON_HOSTS": S("x", ".github", "!"),
     "memtab.trust.leaks.engine:_DISTINCT_NAME": M("a", "-a", "!"),
-    "memtab.trust.leaks.engine:_HOST": F("", "ab.", "-"),
-    "memtab.trust.leaks.engine:_PERSONAL": F("", "/home/"),
+    "memtab.trust.leaks.engine:_IMAGE_COMMAND": S("", "docker pull "),
+    "memtab.trust.leaks.engine:_PERSONAL": F("", "/home/a-"),
+    "memtab.trust.leaks.hosts:_URL_HOST": F("", "a://ab."),
+    "memtab.trust.leaks.hosts:_BARE_HOST": F("", "ab.", "-"),
+    "memtab.trust.leaks.hosts:_PUBLIC": S("x", ".github", "!"),
+    "memtab.trust.leaks.hosts:_HOSTING": S("", ".amazonaws"),
     "memtab.trust.leaks.engine:_REMOTE": S("", " ", "x"),
     "memtab.trust.leaks.engine:_SLUG": S("", "/a", " "),
     "memtab.trust.polarity:_ALWAYS": S("", "make sur "),
