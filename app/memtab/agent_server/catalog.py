@@ -1,7 +1,7 @@
 """What the MCP server's `list` and `search` see: the session's memory files and the other agents'
 it reads, listed by stat walk and searched on the home's index on disk, kept fresh by a watch of the
-scope roots (docs/formats.md §22.3, §22.11); a first call indexes within `INDEXING_BUDGET_S`, the
-rest in the background."""
+scope roots and a stat of the other agents' files each call (`SourceProbe`) (docs/formats.md §22.3,
+§22.11); a first call indexes within `INDEXING_BUDGET_S`, the rest in the background."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from memtab.agent_server.catalog_listing import (
     ListedFiles,
     Listing,
     NeedsListingError,
+    SourceProbe,
     WatchedChanges,
     confirm_answer,
     folder_came_or_went,
@@ -123,6 +124,7 @@ class MemoryCatalog:
         self._threads: list[threading.Thread] = []  # every background thread started
         self._changes = WatchedChanges()
         self._changed = self._changes.reported  # a watched root reported a change
+        self._probe: SourceProbe | None = None  # the other agents' files, as last listed
 
     def close(self) -> None:
         """Stop watching and indexing (the server ends); a racing call fails on the index."""
@@ -259,9 +261,9 @@ class MemoryCatalog:
         return ranked
 
     def _fresh(self, query: _Query | None = None) -> list[Hit] | None:
-        """List now when nothing is listed, a change of ours or a reported folder asks, or nothing
-        watches; re-stat what the watch reported; list in the background when merely old. The answer
-        to `query` when a listing now found the index whole, else None."""
+        """List now when nothing is listed, a change of ours, a reported folder or another agent's
+        file asks, or nothing watches; re-stat what the watch reported; list in the background when
+        merely old. The answer to `query` when a listing now found the index whole, else None."""
         if self._closing.is_set():  # a call racing the server's end lists nothing again
             raise CatalogClosedError
         if self._indexing is not None and self._indexing.is_alive():
@@ -274,6 +276,8 @@ class MemoryCatalog:
             self._rewatch()  # a root's folder went or came: the old watch sees nothing
         if self._index is not None and self._index.generation != self._generation:
             self._listed_at = None  # the index was started again: every file indexed anew
+        if (probe := self._probe) is not None and probe.changed(self._clock()):
+            self._changes.everything()  # another agent's file changed: listed again first
         listed_at = self._listed_at
         if listed_at is None or self._changed.is_set() or self._observer is None:
             with self._listing:
@@ -323,6 +327,7 @@ class MemoryCatalog:
         index = self._index
         self._generation = index.generation
         kept = kept_sources(self._sources, self._keep)
+        folders = SourceProbe.folders_before(kept, self._probe)
         by_scope = scope_roots(self.store)
         # Each listed root with its files' scope (a source's: its id).
         guessed = {root: scope.value for scope, root in by_scope.items()}
@@ -355,6 +360,7 @@ class MemoryCatalog:
             self._roots = {root: guessed.get(root, root) for root in listing.roots}
             self._scope_roots = by_scope
             self._unindexed = refreshed.pending
+            self._probe = SourceProbe.after(listing, kept, folders)
         self._listed_at = started
         logger.debug("catalog: %d files, %d (re)indexed", len(files), refreshed.read)
         if refreshed.pending:

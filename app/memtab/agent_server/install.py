@@ -228,7 +228,8 @@ _WHY: dict[AgentName, str] = {
     "codex": f"with required = true, so Codex waits for Memtab as it starts (and starts no "
     f"session while Memtab cannot start: memtab mcp uninstall --codex takes it out), and "
     f'approval_mode = "approve" for the read-only tools ({_READ_TOOLS_WORDS}), so they '
-    f"run without asking",
+    f"run without asking, and env_vars, so Memtab reads the CODEX_HOME, config and cache "
+    f"your Codex session has (Codex passes a server only a few of its variables)",
     "gemini": "so Gemini CLI starts Memtab in every folder it trusts and waits for its tools "
     "before the first turn; no trust: true (only the tools its policies allow run without "
     "asking)",
