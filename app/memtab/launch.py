@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from memtab.invocation import bridged_mcp, mcp_session, requested_command
 
 TYPE_CHECKING = False  # as typing's, which the bridge's process never loads
-if TYPE_CHECKING:  # lazy: `typing` costs an agent's session of `memtab mcp` ~10 ms
+if TYPE_CHECKING:  # lazy: an agent's `memtab mcp` session does without `typing`
     from typing import TextIO
 
 
@@ -32,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         use_builtin_hashes()
         gc.disable()  # the window's start: see the module docstring
     elif command == "mcp" and bridged_mcp(words):
-        use_builtin_hashes()  # the bridge hashes one short line; OpenSSL's costs ~3 MiB
+        use_builtin_hashes()  # the bridge hashes one short line: OpenSSL's is not worth loading
         status = _bridged(words)
         if status is not None:
             return status  # else no warm Memtab serves it: this process does, as always

@@ -128,7 +128,7 @@ class RuntimeFacts(Record, write_only=True):
 
 def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[RuntimeFacts, Findings]:
     """Versions of Memtab, Python, Qt and the libraries, and whether Qt loads."""
-    # lazy: httpx2 (~6 MiB, ~40 ms) only when asked
+    # lazy: httpx2 only when asked
     import httpx2
 
     found = Findings("runtime")

@@ -159,7 +159,7 @@ def check_provider(
     ):
         found.broken("The OpenAI API needs a key and none is used: set $OPENAI_API_KEY")
     if probe and not settings.is_offline:
-        from memtab.llm.probe import probe_provider  # lazy: httpx2 (~6 MiB), only when asked
+        from memtab.llm.probe import probe_provider  # lazy: httpx2, only when asked
 
         result = probe_provider(settings)
         facts = facts.replaced(check=result)

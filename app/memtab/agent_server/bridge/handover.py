@@ -16,7 +16,7 @@ def carry_into_stdin(carried: bytes, stdin: int = 0) -> None:
     os.dup2(readable, stdin)
     os.close(readable)
     os.set_blocking(source, True)
-    import threading  # lazy: only a session handed back needs it; every bridge paid ~0.8 ms
+    import threading  # lazy: only a session handed back needs it
 
     feeder = threading.Thread(
         target=_feed, args=(carried, source, writable), name="memtab-mcp-carry", daemon=True

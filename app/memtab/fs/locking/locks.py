@@ -137,7 +137,7 @@ def _take_file_lock(path: Path, deadline: float) -> Any:
     """The OS's lock on `path`, tried until `deadline`; None when another process held it all
     along."""
     if sys.platform == "win32":
-        import filelock  # lazy: ~16 ms, only Windows' locks need it (see the module's doc)
+        import filelock  # lazy: only Windows' locks need it
 
         lock = filelock.FileLock(str(path), thread_local=False)
         try:

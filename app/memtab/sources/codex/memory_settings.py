@@ -58,7 +58,7 @@ def read_memory_settings(codex_root: Path) -> CodexMemorySettings:
         return CodexMemorySettings(problem=f"{path} cannot be read ({error.strerror or error})")
     if len(data) > CONFIG_MAX_BYTES:
         return CodexMemorySettings(problem=f"{path} is over 1 MiB: not read")
-    # lazy: tomllib (~0.13 MiB traced) only where Codex has a config.toml
+    # lazy: tomllib only where Codex has a config.toml
     import tomllib
 
     try:

@@ -53,7 +53,7 @@ def codex_projects(root: Path) -> list[str]:
     if len(data) > _CONFIG_MAX_BYTES:
         logger.info("Codex: %s is over 1 MiB; its projects are not read", path)
         return []
-    # lazy: tomllib (~0.13 MiB traced) only where Codex has a config.toml
+    # lazy: tomllib only where Codex has a config.toml
     import tomllib
 
     try:

@@ -277,7 +277,7 @@ def _key_identity(key: Any) -> tuple[str, Any]:
 def _core_schema_loader() -> Any:
     """A safe loader resolving plain scalars by the YAML 1.2 core schema only and refusing a
     repeated key, as mux; built on first use."""
-    import yaml  # lazy: ~14 ms; the first paint reads plain frontmatter without it
+    import yaml  # lazy: the first paint reads plain frontmatter without it
 
     # libyaml where PyYAML has it: faster, and linear where the Python scanner is not.
     base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -308,7 +308,7 @@ def _core_schema_loader() -> Any:
 def yaml_scalar(value: str) -> str:
     """`value` as a one-line YAML scalar that reads back as the same string, quoted only where
     needed: every frontmatter writer uses it."""
-    import yaml  # lazy: ~14 ms; the first paint reads plain frontmatter without it
+    import yaml  # lazy: the first paint reads plain frontmatter without it
 
     dumped = yaml.safe_dump(value, allow_unicode=True, width=1_000_000, default_style=None)
     text = dumped.removesuffix("\n...\n").rstrip("\n")
@@ -322,7 +322,7 @@ def yaml_scalar(value: str) -> str:
 
 def _yaml_load(block: str) -> Any:
     """A frontmatter block read by the full YAML parser; raises one of `_yaml_errors()`."""
-    import yaml  # lazy: ~14 ms; the first paint reads plain frontmatter without it
+    import yaml  # lazy: the first paint reads plain frontmatter without it
 
     return yaml.load(block, Loader=_core_schema_loader())  # a safe loader
 
@@ -330,7 +330,7 @@ def _yaml_load(block: str) -> Any:
 def _yaml_errors() -> tuple[type[Exception], ...]:
     """What the parser raises on a malformed block (RecursionError: deep nesting without
     libyaml)."""
-    import yaml  # lazy: ~14 ms; the first paint reads plain frontmatter without it
+    import yaml  # lazy: the first paint reads plain frontmatter without it
 
     return (yaml.YAMLError, ValueError, RecursionError)
 
