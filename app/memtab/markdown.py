@@ -219,8 +219,7 @@ def fenced_blocks(lines: Sequence[Line]) -> list[Block]:
 
 
 def text_lines(text: str) -> list[str]:
-    """The lines of a text as an editor numbers them (split at `\\n`, a `\\r` before it
-    dropped)."""
+    """The lines of a text as an editor numbers them (split at `\\n`, a `\\r` before it dropped)."""
     lines = [line.removesuffix("\r") for line in text.split("\n")]
     if lines and not lines[-1]:
         lines.pop()

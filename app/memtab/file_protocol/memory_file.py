@@ -244,8 +244,7 @@ class MuxFile:
 
     @property
     def read_only_reason(self) -> str | None:
-        """Why the file takes no save: its workspace was removed in xum (docs/formats.md
-        §21.3)."""
+        """Why the file takes no save: its workspace was removed in xum (docs/formats.md §21.3)."""
         if self.path.scope in (Scope.WORKSPACE, Scope.SESSION):
             return self.store.removed_reason(self.path.scope)
         return None

@@ -153,8 +153,7 @@ class FileIds:
     def __init__(self, discovery: Discovery) -> None:
         self._sources = discovery.sources
         self._holders: dict[str, list[tuple[Source, tuple[str, ...]]]] = {}
-        """The sources that may hold a folder's files, deepest root first, with its path in
-        each."""
+        """The sources that may hold a folder's files, deepest root first, with its path in each."""
 
     def __call__(self, path: str | Path) -> str | None:
         parent, name = os.path.split(os.fspath(path))

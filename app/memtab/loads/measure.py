@@ -46,8 +46,7 @@ def measured(
     loaded_lines: int | None = None,
     **fields: object,
 ) -> LoadedFile:
-    """The record of a file whose text is `text`, of which the agent reads `loaded` (None:
-    all)."""
+    """The record of a file whose text is `text`, of which the agent reads `loaded` (None: all)."""
     read = text if loaded is None else loaded
     return LoadedFile(
         lines=count_lines(text),

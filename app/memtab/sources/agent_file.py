@@ -149,8 +149,7 @@ def restore_version(
 
 @dataclass(frozen=True)
 class AgentFile:
-    """A file of another agent's source as its listing has it, its changes recorded in
-    `history`."""
+    """A file of another agent's source as its listing has it, its changes recorded in `history`."""
 
     source: Source
     file: SourceFile

@@ -116,8 +116,7 @@ GEMINI_INDEX = "MEMORY.md"
 
 
 def classify_file(source: Source, segments: tuple[str, ...]) -> Rule | None:
-    """`classify` for a file of `source` (layouts whose files a setting names know them from
-    it)."""
+    """`classify` for a file of `source` (layouts whose files a setting names know them from it)."""
     if source.layout in GEMINI_CONTEXT_LAYOUTS:
         valid = segments and not any(s in ("", ".", "..") for s in segments)
         named = valid and "/".join(segments) in source.context_names

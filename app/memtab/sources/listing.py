@@ -102,8 +102,7 @@ def list_source(
 
 
 def _with_index_warnings(source: Source, files: list[SourceFile]) -> list[SourceFile]:
-    """Gemini CLI's private memory: each note its `MEMORY.md` never names says it is never
-    found."""
+    """Gemini CLI's private memory: each note its `MEMORY.md` never names says it is never found."""
     index = next((f for f in files if f.kind is FileKind.MEMORY_INDEX), None)
     if index is None:
         return files

@@ -341,8 +341,7 @@ class SourceListing:
 
 
 class LookedFor(Record, write_only=True):
-    """Where discovery looked for an agent's memory and what it found (docs/formats.md
-    §17.1)."""
+    """Where discovery looked for an agent's memory and what it found (docs/formats.md §17.1)."""
 
     agent: Agent
     path: str

@@ -23,8 +23,7 @@ def open_memory_file(
     store: MemoryStore | None = None,
     find_agent_file: AgentFinder | None = None,
 ) -> MemoryFile | None:
-    """The file `ref` names (a mux file through `store`, another agent's as listed now), or
-    None."""
+    """The file `ref` names (a mux file through `store`, another agent's as listed now), or None."""
     if ref.source_id == MUX_SOURCE_ID:
         try:
             return MuxFile(store, parse_file_path(ref.path)) if store is not None else None

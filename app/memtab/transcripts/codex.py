@@ -330,8 +330,7 @@ class CodexParser(RecordParser):
             self._hold(event, offset)
 
     def may_complete(self, event: TranscriptEvent) -> bool:
-        """`task_complete`, or a `final_answer` copy of it, completes the last assistant
-        message."""
+        """`task_complete`, or a `final_answer` copy of it, completes the last assistant message."""
         return super().may_complete(event) or event is self._last_assistant
 
     def _on_release(self, event: TranscriptEvent) -> None:

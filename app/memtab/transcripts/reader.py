@@ -219,8 +219,7 @@ class TranscriptTail:
         return self._parser is not None and self._parser.may_complete(event)
 
     def read_new(self) -> list[TranscriptEvent]:
-        """Events from complete lines appended since the last call; a missing file reads as
-        none."""
+        """Events from complete lines appended since the last call; a missing file reads as none."""
         events: list[TranscriptEvent] = []
         self.stream_new(events.append)
         return events

@@ -73,8 +73,7 @@ def account_memory_directory(config_root: Path) -> Path:
 
 @dataclass(frozen=True)
 class MemoryStore:
-    """One store of `CLAUDE_MEMORY_STORES`: its mount, whether read-only, and its
-    `promptIndex`."""
+    """One store of `CLAUDE_MEMORY_STORES`: its mount, whether read-only, and its `promptIndex`."""
 
     mount: str
     read_only: bool

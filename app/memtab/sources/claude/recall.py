@@ -29,8 +29,7 @@ HOW_TOPICS_ARE_RECALLED = (
 
 
 def is_recalled_topic(segments: tuple[str, ...]) -> bool:
-    """Whether a file at `segments` in the user's own auto memory is one Claude Code may
-    recall."""
+    """Whether a file at `segments` in the user's own auto memory is one Claude Code may recall."""
     return (
         bool(segments)
         and segments[-1].endswith(".md")

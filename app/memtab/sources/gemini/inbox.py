@@ -145,8 +145,7 @@ def inbox_patches(roots: MemoryRoots) -> list[InboxPatch]:
 
 
 def patch_files(roots: MemoryRoots, kind: str) -> list[Path]:
-    """The `*.patch` regular files below `.inbox/<kind>/`, links not followed, sorted by
-    path."""
+    """The `*.patch` regular files below `.inbox/<kind>/`, links not followed, sorted by path."""
     found: list[str] = []
     pending = [str(roots.kind_root(kind))]
     while pending:

@@ -240,8 +240,7 @@ def _at(lines: Sequence[str | None], index: int) -> str | None:
 def _apply_hunk(
     lines: Sequence[str | None], hunk_lines: Sequence[str], position: int
 ) -> tuple[list[str | None], int] | None:
-    """jsdiff's `applyHunk`: the new lines and the last old line consumed, or None at
-    `position`."""
+    """jsdiff's `applyHunk`: the new lines and the last old line consumed, or None at `position`."""
     patched: list[str | None] = []
     trailing_context = 0
     for hunk_line in hunk_lines:

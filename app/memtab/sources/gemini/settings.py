@@ -255,8 +255,7 @@ def _first(items: Iterable[T | None], pick: Callable[[T], Any]) -> Any:
 
 
 def context_names(raw: Any, env: Mapping[str, str] | None = None) -> tuple[str, ...]:
-    """The context file names of `context.fileName` as Gemini CLI takes them, then
-    `GEMINI.md`."""
+    """The context file names of `context.fileName` as Gemini CLI takes them, then `GEMINI.md`."""
     values = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
     names: list[str] = []
     for value in values:
