@@ -1,5 +1,5 @@
-"""The window's operations run in place, without Qt: a job is a plain function of its
-context, cancelled through it, its result a value (`memtab.operations`)."""
+"""The window's jobs run in place, without Qt: a job is a plain function of its context,
+cancelled through it, its result a value (beside each feature's presenter in components/)."""
 
 from __future__ import annotations
 
