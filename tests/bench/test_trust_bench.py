@@ -42,6 +42,7 @@ from bench.floors import child_environment
 from bench.homes import HOME_20K, build_home, relative, scope_roots
 from bench.table import Row, record
 from memtab.cli.main import main
+from memtab.kept.per_file import cache_file_for
 from memtab.operations.job import JobContext
 from memtab.operations.trust.window import WindowTrust
 from memtab.store.home import Home
@@ -49,7 +50,6 @@ from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.memories import read_memories
-from memtab.trust.per_file import cache_file_for
 from memtab.trust.together import TrustEngines
 
 pytestmark = pytest.mark.bench
@@ -62,7 +62,7 @@ CACHES = {
     "contradictions": ("contradictions", "texts"),
     "leaks": ("leaks", "texts"),
 }
-"""Each command's cache files (`trust.per_file`, `trust.kept_texts`)."""
+"""Each command's cache files (`kept.per_file`, `kept.texts`)."""
 
 
 def _note(index: int) -> str:

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from memtab.check.documents import Collected, Document, collect
+from memtab.kept.texts import KeptTexts
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
-from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.records import MemoryPlace
 
 AGENT_NAMES = {"mux": "mux", "claude-code": "Claude Code", "codex": "Codex", "loki": "loki-mode"}

@@ -150,12 +150,7 @@ def is_missing(checkout: Checkout, named: NamedPath) -> bool:
         return False
     if named.directory or _EXTENSION.search(named.relative.rsplit("/", 1)[-1]):
         return True
-    parent, _, name = named.relative.rpartition("/")
-    try:
-        with os.scandir(checkout.root / parent) as entries:
-            return not any(entry.name.startswith(name + ".") for entry in entries)
-    except OSError:
-        return True
+    return not checkout.stem_taken(named.relative)
 
 
 def moved_to(checkout: Checkout, named: NamedPath) -> str | None:
@@ -165,8 +160,8 @@ def moved_to(checkout: Checkout, named: NamedPath) -> str | None:
     candidates = [
         path
         for path in checkout.named(name)
-        if (path in checkout.directories) == named.directory
-        and not any(part in SKIPPED_DIRS for part in path.split("/"))
+        if not any(part in SKIPPED_DIRS for part in path.split("/"))
+        and checkout.indexed_dir(path) == named.directory
         and checkout.exists(path)
     ]
     return candidates[0] if len(candidates) == 1 else None

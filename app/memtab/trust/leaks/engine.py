@@ -22,7 +22,7 @@ other's does: `api.acme.internal`). Every memory's lines are read for them once,
 
 Codex's own memory (`memories/`) keeps every project's memory by design and is read for
 secrets only. A memory that names only its own project is never a leak. `LeaksEngine`
-keeps each file's mentions (`trust.per_file`, in Memtab's cache dir too): a second run, in
+keeps each file's mentions (`kept.per_file`, in Memtab's cache dir too): a second run, in
 this process or the next, reads only the changed files' lines again.
 """
 
@@ -39,14 +39,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
+from memtab.kept.per_file import KeptOnDisk, PerFile, collection_paused, is_line, only
+from memtab.kept.texts import KeptTexts
 from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secret_labels
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
-from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
 from memtab.trust.memories import place_of, read_memories
-from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused, is_line, only
 
 logger = logging.getLogger(__name__)
 
