@@ -35,7 +35,7 @@ from memtab.check.findings import Found, dressed, finding, found_in, place
 from memtab.check.kept import ENGINE, RULES_VERSION, Missing, Unpacker, Worked, pack, where_of
 from memtab.check.markdown import scan_markdown
 from memtab.check.programs import program_finder
-from memtab.check.records import CheckReport, Finding
+from memtab.check.records import CheckReport, Finding, Place
 from memtab.check.rules import codex_summary
 from memtab.check.rules.code_facts import code_disagreements
 from memtab.check.rules.facts import Fact, disagree, facts_of, what
@@ -456,6 +456,14 @@ class CheckEngine:
                     slot = (anchor_doc.key, anchor.line, f"{anchor.kind}:{anchor.key}")
                     anchored.setdefault(slot, (anchor_doc, anchor, []))[2].append(partner)
         findings = []
+        lines: dict[str, list[str]] = {}  # each file cited split once: one may be cited often
+
+        def place_of(document: Document, line: int) -> Place:
+            split = lines.get(document.key)
+            if split is None:
+                split = lines[document.key] = text_lines(document.text)
+            return place(document, line, split)
+
         for anchor_doc, anchor, partners in anchored.values():
             others = "; ".join(
                 f"{doc.path}:{fact.line} says {fact.value}" for doc, fact in partners[:3]
@@ -470,7 +478,7 @@ class CheckEngine:
                     why=f"The memories disagree on {what(anchor)}; at most one of them is "
                     "still true. This file changed longer ago, so it is more likely the "
                     "one out of date.",
-                    related=tuple(place(doc, fact.line) for doc, fact in partners),
+                    related=tuple(place_of(doc, fact.line) for doc, fact in partners),
                 )
             )
         return findings

@@ -98,8 +98,12 @@ def finding(
     return dressed(document, said).replaced(related=related)
 
 
-def place(document: Document, line: int) -> Place:
-    return _place(document, line, _line(text_lines(document.text), line))
+def place(document: Document, line: int, lines: Sequence[str] | None = None) -> Place:
+    """`line` of `document` as a place; `lines`: its text's lines, when the caller has
+    them (a file cited many times is split once)."""
+    if lines is None:
+        lines = text_lines(document.text)
+    return _place(document, line, _line(lines, line))
 
 
 def _place(document: Document, line: int, text: str) -> Place:
