@@ -147,6 +147,8 @@ def test_mise_tasks_from_config_and_task_files(repo: Path) -> None:
         ("- `make lint` was removed; use `make check`\n", []),
         ("- e.g. `make whatever`\n", []),
         ("- We plan to add `make release`\n", []),
+        ("- `make seed` → drops the dev DB and re-seeds it\n", ["make seed"]),  # what it does
+        ("- `make reseed` → `make seed`\n", []),  # two names: one became the other
     ],
 )
 def test_script_targets(repo: Path, text: str, expected: list[str]) -> None:
