@@ -37,15 +37,21 @@ The shape rules, in the order they run (`RULES`):
   (`DB_PASSWORD`, `aws_secret_access_key`, `spring.datasource.password`), then `:`, `=` or
   `=>` (optionally after the key's closing quote, as in JSON), then a value of 8+
   characters; a quoted value may contain spaces. References to a secret are not one
-  (`${DB_PASSWORD}`, `{{ secrets.X }}`, `<your key>`, `os.environ[…]`, `process.env.…`).
+  (`${DB_PASSWORD}`, `{{ secrets.X }}`, `<your key>`, `os.environ[…]`, `process.env.…`),
+  nor is code (`token = s.dumps(…)`);
+- a name ending in `key` (`dhl_key=`, `LICENSE_KEY:`) given a random token of 20+
+  characters, upper and lower case and digits.
 
-`secret_labels` names the tokens of the first kinds (private keys, vendors' prefixed
-tokens; not JWTs, which Claude Code holds unsure) a text holds, as Claude Code names them
-when it refuses to write one into memory that is synced or shared (§17.5).
+`secrets_named` says what the rules hide, in words; `secret_labels` names the tokens of the
+first kinds (private keys, vendors' prefixed tokens; not JWTs, which Claude Code holds
+unsure) a text holds, as Claude Code names them when it refuses to write one into memory
+that is synced or shared (§17.5).
 
 Not a secret, and left alone: git shas, UUIDs, base64 images, `token_count`/`max_tokens`,
 Stripe publishable keys (`pk_live_…`), public keys and certificates, URLs without a
-password.
+password; what documentation writes in a secret's place (`AKIAIOSFODNN7EXAMPLE`, `sk-xxxx`,
+`ghp_xxxx…`, `********`, `your-api-key`, `changeme`); a service's documented default on
+this machine (`postgres://postgres:postgres@localhost`, `guest:guest@rabbitmq`).
 
 Why not detect-secrets' plugins (Apache-2.0, a maintained rule set)?
 Measured on the first 35 realistic leaks of tests/support/leaks.py, replacing what its
@@ -77,6 +83,7 @@ class Rule:
 
     `needles`: lower-case strings of which every match contains one; a text holding none
     of them skips the regex (most texts hold no secret, and a scan costs far more than `in`).
+    `keeps`: whether a match is no secret after all (a compose default, a call in code).
     """
 
     name: str
@@ -85,30 +92,96 @@ class Rule:
     label: str | None = None
     """A token known by its shape (a vendor's key, a private key), named as Claude Code
     names it when it refuses one (`secret_labels`); None: a secret by its context."""
+    words: str = "a secret-named value"
+    """What a match is, in words (`secrets_named`), when it has no `label`."""
+    keeps: Callable[[re.Match[str]], bool] | None = None
+
+    @property
+    def what(self) -> str:
+        """What a match of this rule is, in words."""
+        return self.label or self.words
 
     def apply(self, text: str, lowered: str | None = None) -> str:
         """`text` with this rule's secrets replaced (`lowered` is `text.lower()`, if known)."""
         lowered = text.lower() if lowered is None else lowered
         if not any(needle in lowered for needle in self.needles):
             return text
-        return self.pattern.sub(_replace_secret, text)
+        return self.pattern.sub(self._replace, text)
+
+    def found(self, text: str, lowered: str | None = None) -> bool:
+        """Whether `text` holds a secret of this rule."""
+        lowered = text.lower() if lowered is None else lowered
+        if not any(needle in lowered for needle in self.needles):
+            return False
+        return any(not self._kept(match) for match in self.pattern.finditer(text))
+
+    def _kept(self, match: re.Match[str]) -> bool:
+        start, end = _secret_span(match)
+        return _placeholder(match.string[start:end]) or (
+            self.keeps is not None and self.keeps(match)
+        )
+
+    def _replace(self, match: re.Match[str]) -> str:
+        if self._kept(match):
+            return match.group(0)
+        start, end = _secret_span(match)
+        whole_start = match.start()
+        whole = match.group(0)
+        return whole[: start - whole_start] + REDACTED + whole[end - whole_start :]
 
 
-def _replace_secret(match: re.Match[str]) -> str:
+def _secret_span(match: re.Match[str]) -> tuple[int, int]:
+    """The part of a match that is the secret: its `secret` or `quoted` group, else all."""
     groups = match.re.groupindex
     for group in ("secret", "quoted"):
         if group in groups and match.start(group) >= 0:
-            start, end = match.span(group)
-            whole_start = match.start()
-            whole = match.group(0)
-            return whole[: start - whole_start] + REDACTED + whole[end - whole_start :]
-    return REDACTED
+            return match.span(group)
+    return match.span()
+
+
+# What documentation writes in a secret's place: AWS's `AKIAIOSFODNN7EXAMPLE`, `sk-xxxx`,
+# `<your-token>`, `changeme`, `old-secret`, Stripe's and jwt.io's published examples. A
+# value of one token whose letters and digits past a vendor's prefix are none or one
+# repeated (`********`, `sk-...`, `AKIAXXXXXXXXXXXXXXXX`) is one too.
+_PLACEHOLDER_WORDS = re.compile(
+    r"example|placeholder|changeme|change[-_]me|replace[-_]?me|dummy|redacted|xxxx"
+    r"|your[-_]|your(?:key|token|secret|password)",
+    re.IGNORECASE,
+)
+_VENDOR_PREFIX = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]{0,4}[_-]){1,3}")
+# Words only, one of them saying what it stands for: `old-secret`, `super-secret-key`.
+_SAYS_WHAT_IT_IS = re.compile(
+    r"[a-z]+(?:[-_][a-z]+)*[-_]?(?:secret|key|token|password|passwd|pass)(?:[-_][a-z]+)*"
+)
+_DOCUMENTED = (
+    "sk_test_4eC39HqLyjWDarjtT1zdp7dc",  # Stripe's API reference
+    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",  # jwt.io's example token
+)
+
+
+def _placeholder(value: str) -> bool:
+    """Whether a matched secret is what documentation writes in a secret's place."""
+    if len(value) > 200 or any(char.isspace() for char in value):
+        return False  # a private key's block, a quoted passphrase: never a placeholder
+    if _PLACEHOLDER_WORDS.search(value) or any(example in value for example in _DOCUMENTED):
+        return True
+    if _SAYS_WHAT_IT_IS.fullmatch(value):
+        return True
+    rest = [char.lower() for char in _VENDOR_PREFIX.sub("", value) if char.isalnum()]
+    return not rest or (len(rest) >= 4 and len(set(rest)) == 1)
 
 
 def _rule(
-    name: str, needles: str, pattern: str, flags: int = 0, *, label: str | None = None
+    name: str,
+    needles: str,
+    pattern: str,
+    flags: int = 0,
+    *,
+    label: str | None = None,
+    words: str = "a secret-named value",
+    keeps: Callable[[re.Match[str]], bool] | None = None,
 ) -> Rule:
-    return Rule(name, re.compile(pattern, flags), tuple(needles.split()), label)
+    return Rule(name, re.compile(pattern, flags), tuple(needles.split()), label, words, keeps)
 
 
 # A token must not continue a longer word on either side.
@@ -129,8 +202,45 @@ _NOT_A_VALUE = rf"(?!{_REFERENCE})"
 _GLUED_ENV_NAME = r"(?:[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD)|[A-Z][A-Z0-9_]*_PWD)"
 # A registry login, read up to the next one at most (as a `curl`'s options).
 _LOGIN = r"(?:docker|podman|nerdctl|helm(?: registry)?|oras|skopeo)\s+login\b"
-# A secret value after its name: quoted (spaces allowed) or a bare word, 8+ characters.
-_VALUE = r"(?:\\?(?P<q>[\"'])(?P<quoted>(?:(?!(?P=q))[^\\\n]){8,})|(?P<secret>[^\s\"']{8,}))"
+# A secret value after its name: quoted (spaces allowed) or a bare word, 8+ characters
+# (a backtick ends it: Markdown's code span around `NAME=value`).
+_VALUE = r"(?:\\?(?P<q>[\"'])(?P<quoted>(?:(?!(?P=q))[^\\\n]){8,})|(?P<secret>[^\s\"'`]{8,}))"
+# A bare value that is code, not a secret: a call or an index (`token = s.dumps(...)`).
+_CODE = re.compile(r"[A-Za-z_][\w.]*[(\[]")
+# Where a compose file's documented defaults live: this machine, or a service's bare name.
+_LOCAL_HOST = re.compile(
+    r"localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[::1\]|host\.docker\.internal|[\w-]+"
+)
+_DEFAULT_PASSWORDS = frozenset(
+    [
+        "postgres",
+        "password",
+        "secret",
+        "root",
+        "admin",
+        "guest",
+        "example",
+        "changeme",
+        "test",
+        "minioadmin",
+        "mysql",
+    ]
+)
+
+
+def _code(match: re.Match[str]) -> bool:
+    """A secret-named name given code, not a value: `token = s.dumps(...)`."""
+    bare = match.group("secret")
+    return bare is not None and _CODE.match(bare) is not None
+
+
+def _compose_default(match: re.Match[str]) -> bool:
+    """A password in a URL that is a service's documented default on this machine
+    (`postgres://postgres:postgres@localhost`, `amqp://guest:guest@rabbitmq`)."""
+    password = match.group("secret")
+    default = password == match.group("user") or password.lower() in _DEFAULT_PASSWORDS
+    return default and _LOCAL_HOST.fullmatch(match.group("host")) is not None
+
 
 RULES: tuple[Rule, ...] = (
     _rule(
@@ -208,28 +318,45 @@ RULES: tuple[Rule, ...] = (
         _START + r"hf_[A-Za-z0-9]{30,}" + _END,
         label="Hugging Face Access Token",
     ),
-    _rule("jwt", "eyj", _START + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+    _rule(
+        "jwt",
+        "eyj",
+        _START + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
+        words="a signed JWT",
+    ),
     _rule(
         "url_password",
         "://",
-        r"(?i)\b[a-z][a-z0-9+.-]{1,30}://[^\s:/?#@\"'<>\[\]]*:(?P<secret>[^\s@/?#\"'<>]+)@",
+        r"(?i)\b[a-z][a-z0-9+.-]{1,30}://(?P<user>[^\s:/?#@\"'<>\[\]]*):(?P<secret>[^\s@/?#\"'<>]+)@"
+        r"(?P<host>[^\s/:?#\"'<>]*)",
+        words="a password in a URL",
+        keeps=_compose_default,
     ),
     _rule(
         "basic_auth_header",
         "basic",
         r"(?i)authorization[\"']?\s*[:=]\s*[\"']?Basic\s+(?P<secret>[A-Za-z0-9+/=]{8,})",
+        words="a password in an Authorization header",
     ),
-    _rule("bearer_token", "bearer", r"(?i)\bBearer\s+(?P<secret>[A-Za-z0-9._\-]{16,})\b"),
+    _rule(
+        "bearer_token",
+        "bearer",
+        r"(?i)\bBearer\s+(?P<secret>[A-Za-z0-9._\-]{16,})\b",
+        words="a bearer token",
+    ),
     _rule(
         "glued_env_password",
         "password passwd _pwd",
         rf"(?<![A-Za-z0-9_]){_GLUED_ENV_NAME}\s*=\s*{_NOT_A_VALUE}" + _VALUE,
+        words="a password in a command",
+        keeps=_code,
     ),
     _rule(
         "password_option",
         "--pass",
         # `--password VALUE` (with `=` the secret-named rule takes it); never `--password-stdin`.
         rf"(?<![\w-])--(?:password|passwd|pass)[ \t]+{_NOT_A_VALUE}(?!-)" + _VALUE,
+        words="a password in a command",
     ),
     _rule(
         "curl_user_password",
@@ -238,24 +365,32 @@ RULES: tuple[Rule, ...] = (
         # line read the rest of it again)
         r"\bcurl\b(?:(?!\bcurl\b)[^\n|;&])*?\s(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"']+:"
         r"(?P<secret>(?!\$)[^\s\"'@]+)",
+        words="a password in a command",
     ),
     _rule(
         "password_flag",
         "login sshpass",
         rf"\b(?:{_LOGIN}(?:(?!\b{_LOGIN})[^\n|;&])*?\s|sshpass\s+)-p[ \t]+" + _VALUE,
+        words="a password in a command",
     ),
     _rule(
         "azure_key",
         "accountkey sharedaccesskey",
         r"(?i)\b(?:AccountKey|SharedAccessKey)=(?P<secret>[A-Za-z0-9+/]{20,}={0,2})",
+        words="an Azure account key",
     ),
     _rule(
         "sendgrid_key",
         "sg.",
-        _START + r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}" + _END,
+        _START + r"SG\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{20,}" + _END,
         label="SendGrid API Token",
     ),
-    _rule("square_token", "sq0", _START + r"sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,}" + _END),
+    _rule(
+        "square_token",
+        "sq0",
+        _START + r"sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,}" + _END,
+        words="a Square access token",
+    ),
     _rule(
         "digitalocean_token",
         "dop_v1_ doo_v1_",
@@ -266,6 +401,17 @@ RULES: tuple[Rule, ...] = (
         "secret_named_value",
         "key secret token pass",
         rf"(?i){_NAME_START}{_SECRET_NAME}\\?[\"']?\s*(?:=>|[:=])\s*{_NOT_A_VALUE}" + _VALUE,
+        keeps=_code,
+    ),
+    _rule(
+        "named_key",
+        "key",
+        # `dhl_key=…`, `LICENSE_KEY: …`: a name ending in `key` given a random token (upper
+        # and lower case and digits, 20+), which no sort key or cache key is.
+        rf"(?i){_NAME_START}[a-z0-9]+[_.-]key\\?[\"']?\s*(?:=>|[:=])\s*\\?[\"'`]?"
+        r"(?P<secret>(?-i:(?=[A-Za-z0-9+/=_-]{0,200}[A-Z])(?=[A-Za-z0-9+/=_-]{0,200}[a-z])"
+        r"(?=[A-Za-z0-9+/=_-]{0,200}[0-9]))[A-Za-z0-9+/=_-]{20,})" + _END,
+        words="a key given by name",
     ),
 )
 
@@ -284,6 +430,20 @@ def redact_secrets(text: str) -> str:
     return text
 
 
+def secrets_named(text: str) -> list[str]:
+    """What `redact_secrets` hides in `text`, in words (`Rule.what`: "GitHub Token", "a
+    password in a URL"), each once, in the rules' order; empty when it hides nothing."""
+    lowered = text.lower()
+    found: list[str] = []
+    for rule in RULES:
+        redacted = rule.apply(text, lowered)
+        if redacted != text:
+            text = redacted
+            if rule.what not in found:
+                found.append(rule.what)
+    return found
+
+
 def secret_labels(text: str) -> list[str]:
     """The kinds of token `text` holds that are known by their shape (`Rule.label`), each
     once, in the rules' order: what a memory shared beyond this machine refuses (Claude
@@ -293,7 +453,7 @@ def secret_labels(text: str) -> list[str]:
     for rule in RULES:
         if rule.label is None or rule.label in found:
             continue
-        if any(needle in lowered for needle in rule.needles) and rule.pattern.search(text):
+        if rule.found(text, lowered):
             found.append(rule.label)
     return found
 

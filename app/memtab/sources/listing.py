@@ -1,11 +1,5 @@
-"""Listing a source: the files its layout names, each with its kind, description and rights.
-
-Walks follow the store's listing rules (docs/formats.md §4.2): names starting with `.` are skipped,
-linked directories are never followed, an unreadable directory lists as empty. Reads
-stop at the first 4 KiB of Markdown files (for the description), except Claude Code's
-`MEMORY.md`, read whole (at most the cap) to check its load limit. A Codex source's
-extensions are read with their manifests (`sources.codex.extensions`).
-"""
+"""Listing a source: the files its layout names, each with its kind, description and rights, by
+the store's listing rules (docs/formats.md §4.2)."""
 
 from __future__ import annotations
 
@@ -60,8 +54,11 @@ logger = logging.getLogger(__name__)
 MAX_FILES_PER_SOURCE = MAX_FILES_PER_SCOPE
 
 
-def list_source(source: Source) -> SourceListing:
-    """Every file of `source` by its layout, sorted by relative path (at most 1000)."""
+def list_source(
+    source: Source, *, limit: int | None = MAX_FILES_PER_SOURCE, described: bool = True
+) -> SourceListing:
+    """Every file of `source` by its layout, sorted: the first `limit` (None: all), each
+    `described` from its first 4 KiB, else kind, size and rights alone."""
     plan = PLANS[source.layout]
     found: dict[str, SourceFile] = {}
     error: str | None = None
@@ -72,25 +69,25 @@ def list_source(source: Source) -> SourceListing:
     except OSError as failure:
         return SourceListing(source, error=f"Cannot read {source.root}: {failure.strerror}")
     for relative in (*plan.files, *source.context_names):
-        _add(found, source, tuple(relative.split("/")))
+        _add(found, source, tuple(relative.split("/")), described)
     too_deep: list[str] = []
     for relative in plan.directories:
-        walked = _walk(source.root / relative if relative else source.root, too_deep)
+        walked = _walk(source.root / relative if relative else source.root, too_deep, limit)
         if walked is None:
             continue
         prefix = tuple(relative.split("/")) if relative else ()
         for segments in walked:
-            _add(found, source, prefix + segments)
-            if len(found) > MAX_FILES_PER_SOURCE:
+            _add(found, source, prefix + segments, described)
+            if limit is not None and len(found) > limit:
                 break
     if plan.session_summaries:
         for session in _subdirectories(source.root):
-            _add(found, source, (session, "session-memory", "summary.md"))
+            _add(found, source, (session, "session-memory", "summary.md"), described)
     files = sorted(found.values(), key=lambda f: f.relative)
-    truncated = len(files) > MAX_FILES_PER_SOURCE
+    truncated = limit is not None and len(files) > limit
     if truncated:
-        error = f"Only the first {MAX_FILES_PER_SOURCE} files of {source.root} are shown"
-        files = files[:MAX_FILES_PER_SOURCE]
+        error = f"Only the first {limit} files of {source.root} are shown"
+        files = files[:limit]
     elif too_deep:
         error = f"Not listed: {too_deep_words(min(too_deep))}"
         if (source.root, min(too_deep)) not in _LOGGED_TOO_DEEP:
@@ -105,8 +102,7 @@ def list_source(source: Source) -> SourceListing:
 
 
 def _with_index_warnings(source: Source, files: list[SourceFile]) -> list[SourceFile]:
-    """Gemini CLI's private memory: each sibling note its `MEMORY.md` names nowhere says
-    Gemini CLI never finds it (none when there is no `MEMORY.md` to point to them)."""
+    """Gemini CLI's private memory: each note its `MEMORY.md` never names says it is never found."""
     index = next((f for f in files if f.kind is FileKind.MEMORY_INDEX), None)
     if index is None:
         return files
@@ -127,8 +123,7 @@ def _with_index_warnings(source: Source, files: list[SourceFile]) -> list[Source
 
 
 def source_file(source: Source, relative: str) -> SourceFile | None:
-    """The file at `relative` as listing would show it, or None when it is not one of the
-    source's files (not named by its layout, missing, a link, a directory)."""
+    """The file at `relative` as listing would show it, or None when not one of the source's."""
     segments = tuple(relative.split("/"))
     found: dict[str, SourceFile] = {}
     _add(found, source, segments)
@@ -140,8 +135,8 @@ _UNSAFE_SEGMENT = re.compile(r'[\x00-\x1f\x7f\\<>":|?*~]')
 
 
 def target_file(source: Source, relative: str) -> SourceFile:
-    """A new file at `relative` in `source`, if its layout lets Memtab write one there
-    (SourceError: a name no listing would show; ReadOnlyError: a place its agent owns)."""
+    """A new file at `relative` in `source`, if its layout lets Memtab write one (SourceError,
+    ReadOnlyError)."""
     segments = tuple(relative.strip().strip("/").split("/"))
     bad = next(
         (
@@ -188,19 +183,24 @@ def find_file(discovery: Discovery, raw_id: str) -> tuple[Source, SourceFile]:
     return source, found
 
 
-def _add(found: dict[str, SourceFile], source: Source, segments: tuple[str, ...]) -> None:
+def _add(
+    found: dict[str, SourceFile],
+    source: Source,
+    segments: tuple[str, ...],
+    described: bool = True,
+) -> None:
     rule = classify_file(source, segments)
     if rule is None or any(s.startswith(".") and s != ".claude" for s in segments):
         return
     # Strings, not Paths, until a file is found: listing speed is path handling.
     physical = os.path.join(source.root, *segments)
-    entry = _file_entry(source, segments, physical, rule)
+    entry = _file_entry(source, segments, physical, rule, described)
     if entry is not None:
         found[entry.relative] = entry
 
 
 def _file_entry(
-    source: Source, segments: tuple[str, ...], physical: str, rule: Rule
+    source: Source, segments: tuple[str, ...], physical: str, rule: Rule, described: bool = True
 ) -> SourceFile | None:
     try:
         info = os.lstat(physical)
@@ -218,7 +218,9 @@ def _file_entry(
         try:
             if info.st_nlink > 1 and not linked:
                 raise HardLinkedFileError(physical)
-            prefix = _prefix(physical, segments[-1], rule.kind, info.st_size, follow=linked)
+            prefix = ""
+            if described:
+                prefix = _prefix(physical, segments[-1], rule.kind, info.st_size, follow=linked)
         except HardLinkedFileError:
             hard_linked = True
             reason = reason or "it has other hard links (one may be anywhere): not read"
@@ -234,12 +236,14 @@ def _file_entry(
     # After the file's own (search reads by it): its folder's, then its source's.
     reason = reason or source.folder_read_only_reason(segments) or source.read_only_reason
     warning: str | None
-    if rule.kind is FileKind.AUTO_MEMORY_INDEX:
+    label = NO_DESCRIPTION_LABEL
+    if not described:
+        warning = None
+    elif rule.kind is FileKind.AUTO_MEMORY_INDEX:
         label, warning = "over limit", _index_warning(physical)
     elif rule.kind is FileKind.SKILL and source.layout is Layout.CLAUDE_TEAM_MEMORY:
         label, warning = shared_skill_warning(prefix, info.st_size) or ("", None)
     else:
-        label = NO_DESCRIPTION_LABEL
         warning = None if hard_linked else recall_warning(source.layout, segments, prefix)
     return SourceFile(
         source_id=source.id,
@@ -271,8 +275,7 @@ def _description(layout: Layout, segments: tuple[str, ...], prefix: str) -> str:
         return loki_description(segments)
     if not prefix:
         return ""
-    # The store's reader for `description:`, then the first heading (most agents' files
-    # have no frontmatter but start with a title).
+    # The store's reader for `description:`, then the first heading.
     return description_from_prefix(prefix.encode("utf-8")) or title_of(prefix)
 
 
@@ -318,13 +321,14 @@ def _index_warning(physical: str) -> str | None:
 _LOGGED_TOO_DEEP: set[tuple[Path, str]] = set()
 
 
-def _walk(root: Path, too_deep: list[str]) -> list[tuple[str, ...]] | None:
-    """Relative segments of every regular file below `root` (dotfiles and links skipped),
-    at most `MAX_PATH_DEPTH` deep; a folder at that depth that holds anything is added to
-    `too_deep`, not walked."""
+def _walk(
+    root: Path, too_deep: list[str], limit: int | None = MAX_FILES_PER_SOURCE
+) -> list[tuple[str, ...]] | None:
+    """Relative segments of every regular file below `root` (no dotfiles or links), at most
+    `MAX_PATH_DEPTH` deep; a deeper folder holding anything goes to `too_deep`."""
     results: list[tuple[str, ...]] = []
     pending: list[tuple[str, tuple[str, ...]]] = [(str(root), ())]
-    while pending and len(results) <= MAX_FILES_PER_SOURCE:
+    while pending and (limit is None or len(results) <= limit):
         directory, segments = pending.pop()
         try:
             with os.scandir(directory) as iterator:
@@ -370,11 +374,9 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 
 class SourceFileRow(FileRow, write_only=True):
-    """Another agent's file as `memtab list --source ID --json` and the MCP server's `list`
-    show it (docs/formats.md §17): a mux file's fields, then its own; Codex's copy of a
-    Claude Code memory file says what it is (`imported`: "imported from Claude Code (cwd
-    …)") and names its original (`importedFrom`), and an original its copies
-    (`importedAs`), when the listing holds both (§17.3)."""
+    """Another agent's file as `memtab list --source ID --json` and the MCP `list` show it
+    (docs/formats.md §17): a mux file's fields, then its own, Codex's imports linked both ways
+    (§17.3)."""
 
     kind: FileKind
     writable: bool
@@ -388,8 +390,7 @@ class SourceFileRow(FileRow, write_only=True):
 
 
 def source_file_row(file: SourceFile, links: ImportLinks | None = None) -> SourceFileRow:
-    """`file`'s row; `links`: Codex's imports among the listings `file` was listed with
-    (`link_imports`)."""
+    """`file`'s row; `links`: Codex's imports among the listings it was listed with."""
     return SourceFileRow(
         path=file.id,
         scope=file.source_id,

@@ -20,12 +20,13 @@ from memtab.store.home import Home
 from memtab.trust import together
 from memtab.trust.contradictions import engine as contradictions
 from memtab.trust.duplicates import engine as duplicates
+from memtab.trust.duplicates import statements
 from memtab.trust.leaks import engine as leaks
 from memtab.trust.leaks.engine import Identity, LeaksEngine
 from support import seeded_contradictions, seeded_duplicates, seeded_leaks
 from support.memory_home import make_home
 from support.private_modes import mode_of
-from support.seeded_memories import memory, project_path
+from support.seeded_memories import SRC, memory, project_path
 
 TESTING = "# Testing\n\n- Run the API tests with `pnpm test --filter api` before pushing.\n"
 TESTING_AGAIN = "# How we test\n\nBefore a push, run the api tests: `pnpm test --filter api`.\n"
@@ -190,6 +191,7 @@ def _searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return real(sets, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(duplicates, "near_duplicate_pairs", counted)
+    monkeypatch.setattr(statements, "near_duplicate_pairs", counted)
     return asked
 
 
@@ -254,8 +256,9 @@ def test_a_run_holds_the_cycle_collector_off_and_ends_with_it_on(
 
 def test_what_a_file_names_is_read_again_for_another_project_s_names(home: Home) -> None:
     documents = _documents()
-    assert LeaksEngine(home).leaks_of(documents, _projects("api")) == []
-    [leak] = LeaksEngine(home).leaks_of(documents, _projects("api", "web"))
+    dev = {"HOME": SRC.rsplit("/", 1)[0]}  # the seeded projects are in the user's home
+    assert LeaksEngine(home, env=dev).leaks_of(documents, _projects("api")) == []
+    [leak] = LeaksEngine(home, env=dev).leaks_of(documents, _projects("api", "web"))
     assert leak.place.path == "/memories/project/web.md" and leak.kind == "other-project"
 
 
@@ -291,7 +294,13 @@ def test_the_cache_is_never_written_through_a_link(home: Home, tmp_path: Path) -
     assert not path.is_symlink() and path.read_bytes().startswith(MAGIC)
 
 
-WORKED_OUT = {1: "cf7a6e40d9aab3b7", 2: "91adf0c823440618", 3: "1de975692c1691fb"}
+WORKED_OUT = {
+    1: "cf7a6e40d9aab3b7",
+    2: "91adf0c823440618",
+    3: "1de975692c1691fb",
+    4: "3b9d1ddea3cb22ac",
+    5: "111ddc3c457f27fe",
+}
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
 
