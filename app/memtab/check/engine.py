@@ -1,22 +1,11 @@
 """The check: is what a memory says still true of the code? (docs/formats.md §19)
 
-`CheckEngine.check()` reads every memory file a home holds (or one workspace sees,
-`check.documents`), checks each against its project's checkout — paths it names, script
-targets, programs (`check.rules.paths`, `check.rules.runnable`) — its links
-(`check.rules.links`) and, for Codex's summary, its `v1` line (`check.rules.codex_summary`),
-then compares facts across files (`check.rules.facts`), finds stale
-files, and says once per project that is not on this disk. Its result is a `CheckReport` of
-`Finding` records.
-
-It blocks on disk and runs git: the CLI calls it, the window calls it from a worker
-thread. `cancel` (a threading.Event) stops it between files (the report says
-`cancelled`); `progress(done, total)` is told as files are checked. An engine keeps what
-it learnt of each file — what the rules found, and what they asked of the disk, the
-checkout and PATH with the answers (`check.kept`) — in memory and in Memtab's cache dir
-(`kept.per_file`): a check reads every file, asks each question again once, and runs the
-rules again only on a file whose text changed or one of whose answers did. The texts of
-mux's files still as they were read are not read again (`kept.texts`). One check runs at
-a time per engine; the window keeps one engine per home.
+`CheckEngine.check()` checks every memory file a home holds (or a workspace sees) against
+its project's checkout, its links and the other files' facts, into a `CheckReport`. It
+blocks on disk and runs git (the window calls it from a worker; `cancel` stops it between
+files). What the rules found in each file, and what they asked of the disk, the checkout
+and PATH, is kept between checks and processes (`check.kept`): a next check runs the
+rules only on a file whose text or one of whose answers changed.
 """
 
 from __future__ import annotations
