@@ -81,7 +81,8 @@ def test_a_template_s_header_is_no_rule(tmp_path: Path) -> None:
 
 def test_statements_that_disagree_are_never_one(tmp_path: Path) -> None:
     """Alike in words, at odds in what they say: another number, another command, a line
-    whose rule is the opposite ("Don't rebase onto main. We merge main into the branch…")."""
+    whose rule is the opposite ("Don't rebase onto main. We merge main into the branch…"),
+    another number stated, the first's only in an aside ("listens on 5433 (… has 5432)")."""
     for one, other in (
         ("The exports queue retries 3 times with exponential backoff.",
          "The exports queue retries 5 times with exponential backoff and a jitter."),
@@ -89,6 +90,10 @@ def test_statements_that_disagree_are_never_one(tmp_path: Path) -> None:
          "Sign every release tag (`git tag -s`), the org rejects unsigned pushes."),
         ("Always rebase your branch on main before review, so the diff stays clean.",
          "Don't rebase onto main. We merge main into the branch; the review diff stays clean."),
+        ("Postgres (compose) listens on 5432",
+         "Postgres in compose listens on 5433 on the host (my system Postgres has 5432)."),
+        ("Keycloak runs on port 8180 locally",
+         "Keycloak runs on port 8181 locally in the compose profile (8180 is the old one)."),
     ):  # fmt: skip
         a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
         b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
