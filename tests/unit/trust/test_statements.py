@@ -98,3 +98,24 @@ def test_statements_that_disagree_are_never_one(tmp_path: Path) -> None:
         a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
         b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
         assert not joined(groups(tmp_path, a, b), a, b), (one, other)
+
+
+def test_a_statement_and_its_denial_are_never_one(tmp_path: Path) -> None:
+    """The same words, one denying what the other says ("is not shared", "never retries"),
+    are at odds; a denial of something the other does not say ("…, never floats") or one
+    each ("Use pnpm, not npm" / "Prefer pnpm over npm") is no denial of the other."""
+    for one, other, together in (
+        ("The cache is shared between workers.",
+         "The cache is not shared between workers, each one builds its own.", False),
+        ("The exports queue retries failed jobs.",
+         "The exports queue never retries failed jobs; they go to the dead-letter queue.",
+         False),
+        ("The staging database is reset every night.",
+         "The staging database isn't reset every night any more.", False),
+        ("Store money as integer cents.", "Store money as integer cents, never floats.", True),
+        ("Never log full credit card numbers; mask all but the last four digits.",
+         "Card numbers must be masked in logs, except the last 4 digits.", True),
+    ):  # fmt: skip
+        a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
+        b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
+        assert joined(groups(tmp_path, a, b), a, b) is together, (one, other)

@@ -6,6 +6,7 @@ words are one rule only when they say one thing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -13,7 +14,7 @@ from memtab.check.documents import Document
 from memtab.trust.claims import Claim, claims_of, contradict, same_thing, sentence_claims
 from memtab.trust.polarity import opposed, other_subjects, rule_of
 from memtab.trust.specifics import different_specifics
-from memtab.trust.words import content_lines, statements
+from memtab.trust.words import content_lines, sentence_stems, statements, stems_of
 
 POLARITY = {"always": "\0always", "never": "\0never"}
 """What a rule's stems hold of its polarity (no word stems so)."""
@@ -106,4 +107,34 @@ def _at_odds(one: tuple[str, str], other: tuple[str, str]) -> bool:
         rule, their_rule = rule_of(mine), rule_of(theirs)
         if rule is not None and their_rule is not None and opposed(rule, their_rule):
             return True
-    return other_subjects(sentence, their_sentence) or different_specifics(sentence, their_sentence)
+    return (
+        other_subjects(sentence, their_sentence)
+        or different_specifics(sentence, their_sentence)
+        or _denied(sentence, their_sentence)
+        or _denied(their_sentence, sentence)
+    )
+
+
+_NEGATION = re.compile(
+    r"\b(?:not|never|no|nor|cannot|without|except|unless|instead\s+of|rather\s+than)\b"
+    r"|n't\b|n’t\b"
+    r"|\bprefer\b[^.;]*?\bover\b",
+    re.IGNORECASE,
+)
+"""A word denying what follows it ("is not shared", "never retries", "pnpm, not npm",
+"prefer pnpm over npm", "except the last 4 digits")."""
+
+
+def _denied(one: str, other: str) -> bool:
+    """Whether `one` denies what `other`, which denies nothing, says: the first word after
+    one of its negations is a word of `other` ("The cache is not shared between workers" /
+    "The cache is shared between workers", "The queue never retries failed jobs" / "The
+    queue retries failed jobs")."""
+    if _NEGATION.search(other) is not None:
+        return False
+    said = sentence_stems(other)
+    for negation in _NEGATION.finditer(one):
+        denied = next(stems_of(one[negation.end() :]), None)
+        if denied is not None and denied in said:
+            return True
+    return False
