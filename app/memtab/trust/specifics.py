@@ -24,7 +24,7 @@ from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.words import NUMBERS
 
 _SPAN = re.compile(r"`([^`\n]+)`")
-_URL = re.compile(
+ADDRESS = _URL = re.compile(
     r"(?<![\w+.-])[a-z][a-z0-9+.-]*+://(?:[^\s/@`]++@)?([^\s/:`)>\]]+)", re.IGNORECASE
 )
 _PATH = re.compile(

@@ -119,3 +119,27 @@ def test_a_statement_and_its_denial_are_never_one(tmp_path: Path) -> None:
         a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
         b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
         assert joined(groups(tmp_path, a, b), a, b) is together, (one, other)
+
+
+def test_a_statement_said_whole_in_a_longer_one_is_one(tmp_path: Path) -> None:
+    """Every word of a short statement said in a longer one, and a thing few memories name
+    among them, is the same statement ("Table-driven tests." in "In Go code, prefer
+    table-driven tests even for two cases…"); not when the longer says when it holds
+    ("only when", "unless")."""
+    for one, other, together in (
+        ("Table-driven tests.",
+         "In Go code, prefer table-driven tests even for two cases; it makes the third one"
+         " cheap.", True),
+        ("Squash commits on merge.",
+         "We squash commits on merge so the history on the default branch reads as one entry"
+         " per PR.", True),
+        ("Squash commits on merge.",
+         "We squash commits on merge only when the PR has a single author, so the history on"
+         " the default branch reads as one entry per PR.", False),
+        ("Table-driven tests.",
+         "In Go code, prefer table-driven tests unless the cases share no setup; it makes the"
+         " third one cheap.", False),
+    ):  # fmt: skip
+        a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
+        b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
+        assert joined(groups(tmp_path, a, b), a, b) is together, (one, other)

@@ -32,13 +32,14 @@ from typing import Any, Literal, NamedTuple
 from memtab.check.documents import Document
 from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
-from memtab.store.text.near_duplicates import alike_groups, near_duplicate_pairs
+from memtab.store.text.near_duplicates import COMMON_FILES, alike_groups, near_duplicate_pairs
 from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES
 from memtab.trust.duplicates.meaning import POLARITIES, agreeing, opposed_stems
 from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
 from memtab.trust.memories import place_of, where_in_words
 from memtab.trust.per_file import NotAsMadeError
-from memtab.trust.words import ContentLine
+from memtab.trust.specifics import ADDRESS
+from memtab.trust.words import ContentLine, sentence_stems
 
 STATEMENT_SIMILARITY = 0.35
 """Statements' stems alike at this are compared by what they say (`alike`)."""
@@ -56,6 +57,9 @@ are rendered with WeasyPrint" / "The invoice renderer runs in a queue")."""
 _INDEX_ENTRY = re.compile(r"\[[^\[\]\n]*\]\([^()\n]*\)|see\s+\S+\.md\b", re.IGNORECASE)
 """An index's entry ("[x.md](x.md) — what it holds", Gemini CLI's "See …/x.md for …")."""
 
+_RESTRICTED = re.compile(r"\b(?:only|unless|except|but|if|when|until)\b", re.IGNORECASE)
+"""A statement that says when another holds, or where not ("Run the integration tests
+before merging only when the schema changed"), says more than it: not the same."""
 _ITEM = re.compile(r"\s*+(?:[-*+]|\d{1,9}[.)])\s")
 _CODE_ALONE = re.compile(r"(?:`[^`]*`[\s,;]*)+")
 
@@ -140,12 +144,15 @@ def a_header(said: Sequence[Said], openers: Mapping[int, int]) -> bool:
 
 
 def statement_pairs(
-    sets: Sequence[frozenset[str]], weight: Mapping[str, float], rare: float
+    sets: Sequence[frozenset[str]],
+    texts: Sequence[str],
+    weight: Mapping[str, float],
+    rare: float,
 ) -> Pairs:
-    """The statements' stems alike at `STATEMENT_SIMILARITY` that may say one thing
-    (`alike`), but those whose shared stems another statement holds too (a frame many
-    statements fill with other values: "Known issue: the X leaks memory on large
-    files")."""
+    """The statements' stems (`texts`: a sentence of each) alike at `STATEMENT_SIMILARITY`,
+    or one said whole in the other (`said_whole`), that may say one thing (`alike`), but
+    those whose shared stems another statement holds too (a frame many statements fill
+    with other values: "Known issue: the X leaks memory on large files")."""
     postings: dict[str, set[int]] = defaultdict(set)
     for index, stems in enumerate(sets):
         for stem in stems - POLARITIES:
@@ -160,12 +167,58 @@ def statement_pairs(
                 break
         return len(holders - {a, b}) > 0
 
+    found = near_duplicate_pairs(sets, STATEMENT_SIMILARITY, weight=weight)
+    searched = {(a, b) for _, a, b in found}
+    whole = _said_whole(sets, texts, postings, weight, rare)
+    found += sorted(pair for pair in whole if pair[1:] not in searched)
     return tuple(
         (similarity, a, b)
-        for similarity, a, b in near_duplicate_pairs(sets, STATEMENT_SIMILARITY, weight=weight)
-        if (found := alike(sets[a], sets[b], weight, rare)) is not None
-        and (found == "wording" or not framed(a, b))
+        for similarity, a, b in found
+        if (how := alike(sets[a], sets[b], weight, rare)) is not None
+        and (how == "wording" or not framed(a, b))
     )
+
+
+def said_whole(one: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether one statement's stems are all the other's (polarity marks aside): the
+    shorter said whole in the longer ("Table-driven tests." in "In Go code, prefer
+    table-driven tests even for two cases")."""
+    mine, theirs = one - POLARITIES, other - POLARITIES
+    return mine <= theirs or theirs <= mine
+
+
+def _said_whole(
+    sets: Sequence[frozenset[str]],
+    texts: Sequence[str],
+    postings: Mapping[str, set[int]],
+    weight: Mapping[str, float],
+    rare: float,
+) -> set[tuple[float, int, int]]:
+    """The statements said whole in another (`said_whole`), each with its similarity, whose
+    shorter one says `MIN_SHARED` stems besides an address's ("Unleash at https://…" says
+    one) and whose longer one does not restrict it (`_RESTRICTED`): a longer statement
+    holds the shorter's rarest stem, so only those are looked at."""
+    get = weight.get
+    found = set()
+    for index, stems in enumerate(sets):
+        said = stems - POLARITIES
+        if len(said) < MIN_SHARED:
+            continue
+        rarest = min(said, key=lambda stem: (len(postings[stem]), stem))
+        if get(rarest, 0.0) < rare or len(postings[rarest]) > COMMON_FILES:
+            continue
+        holders = [
+            i
+            for i in postings[rarest]
+            if i != index and said <= sets[i] and _RESTRICTED.search(texts[i]) is None
+        ]
+        if not holders or len(sentence_stems(ADDRESS.sub(" ", texts[index]))) < MIN_SHARED:
+            continue
+        shared = sum(map(get, said, repeat(0.0)))
+        for other in holders:
+            every = sum(map(get, said | sets[other], repeat(0.0)))
+            found.add((shared / every, min(index, other), max(index, other)))
+    return found
 
 
 def alike(
