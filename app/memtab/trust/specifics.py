@@ -24,7 +24,7 @@ from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.words import NUMBERS
 
 _SPAN = re.compile(r"`([^`\n]+)`")
-ADDRESS = _URL = re.compile(
+_URL = re.compile(
     r"(?<![\w+.-])[a-z][a-z0-9+.-]*+://(?:[^\s/@`]++@)?([^\s/:`)>\]]+)", re.IGNORECASE
 )
 _PATH = re.compile(
@@ -73,6 +73,11 @@ def specifics_of(sentence: str) -> Specifics:
     stated = _numbers(_ASIDE.sub(" ", prose)) if "(" in prose else None
     numbers = _numbers(prose)
     return Specifics(names, numbers, code, paths, hosts, numbers if stated is None else stated)
+
+
+def without_addresses(sentence: str) -> str:
+    """A sentence with its addresses' scheme and host blanked out (what is said besides)."""
+    return _URL.sub(" ", sentence)
 
 
 def _numbers(text: str) -> frozenset[str]:

@@ -117,12 +117,22 @@ def _at_odds(one: tuple[str, str], other: tuple[str, str]) -> bool:
 
 _NEGATION = re.compile(
     r"\b(?:not|never|no|nor|cannot|without|except|unless|instead\s+of|rather\s+than)\b"
-    r"|n't\b|n’t\b"
-    r"|\bprefer\b[^.;]*?\bover\b",
+    r"|n't\b|n’t\b",
     re.IGNORECASE,
 )
 """A word denying what follows it ("is not shared", "never retries", "pnpm, not npm",
-"prefer pnpm over npm", "except the last 4 digits")."""
+"except the last 4 digits")."""
+_PREFER = re.compile(r"\bprefer", re.IGNORECASE)
+_OVER = re.compile(r"\bover\b", re.IGNORECASE)
+"""After "prefer", "over" denies what follows it too ("prefer pnpm over npm")."""
+
+
+def _negations(sentence: str) -> list[re.Match[str]]:
+    """Where a sentence denies what follows (`_NEGATION`, `_OVER`)."""
+    found = list(_NEGATION.finditer(sentence))
+    if _PREFER.search(sentence) is not None:
+        found += _OVER.finditer(sentence)
+    return found
 
 
 def _denied(one: str, other: str) -> bool:
@@ -130,10 +140,10 @@ def _denied(one: str, other: str) -> bool:
     one of its negations is a word of `other` ("The cache is not shared between workers" /
     "The cache is shared between workers", "The queue never retries failed jobs" / "The
     queue retries failed jobs")."""
-    if _NEGATION.search(other) is not None:
+    if _negations(other):
         return False
     said = sentence_stems(other)
-    for negation in _NEGATION.finditer(one):
+    for negation in _negations(one):
         denied = next(stems_of(one[negation.end() :]), None)
         if denied is not None and denied in said:
             return True

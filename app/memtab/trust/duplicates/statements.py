@@ -38,7 +38,7 @@ from memtab.trust.duplicates.meaning import POLARITIES, agreeing, opposed_stems
 from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
 from memtab.trust.memories import place_of, where_in_words
 from memtab.trust.per_file import NotAsMadeError
-from memtab.trust.specifics import ADDRESS
+from memtab.trust.specifics import without_addresses
 from memtab.trust.words import ContentLine, sentence_stems
 
 STATEMENT_SIMILARITY = 0.35
@@ -212,7 +212,7 @@ def _said_whole(
             for i in postings[rarest]
             if i != index and said <= sets[i] and _RESTRICTED.search(texts[i]) is None
         ]
-        if not holders or len(sentence_stems(ADDRESS.sub(" ", texts[index]))) < MIN_SHARED:
+        if not holders or len(sentence_stems(without_addresses(texts[index]))) < MIN_SHARED:
             continue
         shared = sum(map(get, said, repeat(0.0)))
         for other in holders:
