@@ -143,3 +143,18 @@ def test_a_statement_said_whole_in_a_longer_one_is_one(tmp_path: Path) -> None:
         a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
         b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
         assert joined(groups(tmp_path, a, b), a, b) is together, (one, other)
+
+
+def test_a_verb_s_irregular_past_is_the_verb(tmp_path: Path) -> None:
+    """ "The Docker image is built with BuildKit" says "Build the Docker image with BuildKit":
+    an irregular verb's past forms are its stem, as a regular one's are ("pinned": pin)."""
+    for one, other in (
+        ("Build the Docker image with BuildKit.", "The Docker image is built with BuildKit."),
+        ("Rebuild the search index after a schema change.",
+         "The search index is rebuilt after every schema change."),
+        ("Take a database snapshot before each migration.",
+         "A database snapshot is taken before each migration."),
+    ):  # fmt: skip
+        a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
+        b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
+        assert joined(groups(tmp_path, a, b), a, b), (one, other)

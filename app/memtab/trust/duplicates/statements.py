@@ -39,7 +39,7 @@ from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
 from memtab.trust.memories import place_of, where_in_words
 from memtab.trust.per_file import NotAsMadeError
 from memtab.trust.specifics import without_addresses
-from memtab.trust.words import ContentLine, sentence_stems
+from memtab.trust.words import ContentLine, sentence_stems, stems_of
 
 STATEMENT_SIMILARITY = 0.35
 """Statements' stems alike at this are compared by what they say (`alike`)."""
@@ -58,8 +58,8 @@ _INDEX_ENTRY = re.compile(r"\[[^\[\]\n]*\]\([^()\n]*\)|see\s+\S+\.md\b", re.IGNO
 """An index's entry ("[x.md](x.md) — what it holds", Gemini CLI's "See …/x.md for …")."""
 
 _RESTRICTED = re.compile(r"\b(?:only|unless|except|but|if|when|until)\b", re.IGNORECASE)
-"""A statement that says when another holds, or where not ("Run the integration tests
-before merging only when the schema changed"), says more than it: not the same."""
+"""A word saying when a statement holds, or where not ("Run the integration tests before
+merging only when the schema changed")."""
 _ITEM = re.compile(r"\s*+(?:[-*+]|\d{1,9}[.)])\s")
 _CODE_ALONE = re.compile(r"(?:`[^`]*`[\s,;]*)+")
 
@@ -179,6 +179,17 @@ def statement_pairs(
     )
 
 
+def _restricts(longer: str, said: frozenset[str]) -> bool:
+    """Whether a statement says when what a shorter one (`said`, its stems) says holds, or
+    where not — of something the shorter does not say ("only when the schema changed";
+    not "When I fix a bug …" of "Tests first for bug fixes")."""
+    for restriction in _RESTRICTED.finditer(longer):
+        first = next(stems_of(longer[restriction.end() :]), None)
+        if first is not None and first not in said:
+            return True
+    return False
+
+
 def said_whole(one: frozenset[str], other: frozenset[str]) -> bool:
     """Whether one statement's stems are all the other's (polarity marks aside): the
     shorter said whole in the longer ("Table-driven tests." in "In Go code, prefer
@@ -196,7 +207,7 @@ def _said_whole(
 ) -> set[tuple[float, int, int]]:
     """The statements said whole in another (`said_whole`), each with its similarity, whose
     shorter one says `MIN_SHARED` stems besides an address's ("Unleash at https://…" says
-    one) and whose longer one does not restrict it (`_RESTRICTED`): a longer statement
+    one) and whose longer one does not restrict it (`_restricts`): a longer statement
     holds the shorter's rarest stem, so only those are looked at."""
     get = weight.get
     found = set()
@@ -210,7 +221,7 @@ def _said_whole(
         holders = [
             i
             for i in postings[rarest]
-            if i != index and said <= sets[i] and _RESTRICTED.search(texts[i]) is None
+            if i != index and said <= sets[i] and not _restricts(texts[i], said)
         ]
         if not holders or len(sentence_stems(without_addresses(texts[index]))) < MIN_SHARED:
             continue
