@@ -158,3 +158,28 @@ def test_a_verb_s_irregular_past_is_the_verb(tmp_path: Path) -> None:
         a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
         b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
         assert joined(groups(tmp_path, a, b), a, b), (one, other)
+
+
+def test_a_statement_limited_or_no_longer_so_is_not_one_said_always(tmp_path: Path) -> None:
+    """Alike in words, but one limits what the other says always ("…, but npm for the docs
+    site", "only when the schema changed", "except the billing ones") or says it held once
+    ("used to be"): not one statement; a time the fact happened is no limit ("when the
+    token had been re-signed")."""
+    for one, other, together in (
+        ("Use pnpm for the web app.", "Use pnpm for the web app, but npm for the docs site.",
+         False),
+        ("Run the integration tests before merging.",
+         "Run the integration tests before merging only when the schema changed.", False),
+        ("Feature flags live in Unleash.",
+         "Feature flags live in Unleash, except the billing ones which are in LaunchDarkly.",
+         False),
+        ("The webhook signature is verified with HMAC-SHA256.",
+         "The webhook signature used to be verified with HMAC-SHA256; we moved to Ed25519.",
+         False),
+        ("The export job double-counted refunds: the fix sums them once per invoice.",
+         "The export job double-counted refunds when an invoice was edited; the fix sums them"
+         " once per invoice.", True),
+    ):  # fmt: skip
+        a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
+        b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
+        assert joined(groups(tmp_path, a, b), a, b) is together, (one, other)

@@ -112,7 +112,18 @@ def _at_odds(one: tuple[str, str], other: tuple[str, str]) -> bool:
         or different_specifics(sentence, their_sentence)
         or _denied(sentence, their_sentence)
         or _denied(their_sentence, sentence)
+        or _restricted(sentence, their_sentence)
+        or _restricted(their_sentence, sentence)
     )
+
+
+def _restricted(one: str, other: str) -> bool:
+    """Whether `one` limits what `other`, which says it always, says (`_LIMITED`) — "Run
+    the integration tests before merging only when the schema changed" is not "Run the
+    integration tests before merging" — or says it held once (`_NO_MORE`)."""
+    if _NO_MORE.search(one) is not None and _NO_MORE.search(other) is None:
+        return True
+    return _RESTRICTED.search(other) is None and restricts(one, sentence_stems(other), _LIMITED)
 
 
 _NEGATION = re.compile(
@@ -125,6 +136,33 @@ _NEGATION = re.compile(
 _PREFER = re.compile(r"\bprefer", re.IGNORECASE)
 _OVER = re.compile(r"\bover\b", re.IGNORECASE)
 """After "prefer", "over" denies what follows it too ("prefer pnpm over npm")."""
+
+
+_RESTRICTED = re.compile(r"\b(?:only|unless|except|but|if|when|until)\b", re.IGNORECASE)
+"""A word saying when a statement holds, or where not ("Run the integration tests before
+merging only when the schema changed")."""
+
+
+_LIMITED = re.compile(r"\b(?:only|unless|except|but)\b", re.IGNORECASE)
+"""A word saying where a statement does not hold ("…, but npm for the docs site"): of two
+statements alike in words, what one says always the other limits (not "when", as often a
+fact's time as a rule's condition)."""
+
+
+_NO_MORE = re.compile(r"\b(?:used\s+to|no\s+longer|any\s*more)\b", re.IGNORECASE)
+"""What held once and holds no more ("used to be verified with HMAC-SHA256; we moved to
+Ed25519")."""
+
+
+def restricts(longer: str, said: frozenset[str], words: re.Pattern[str] = _RESTRICTED) -> bool:
+    """Whether a statement says when what a shorter one (`said`, its stems) says holds, or
+    where not — of something the shorter does not say ("only when the schema changed";
+    not "When I fix a bug …" of "Tests first for bug fixes")."""
+    for restriction in words.finditer(longer):
+        first = next(stems_of(longer[restriction.end() :]), None)
+        if first is not None and first not in said:
+            return True
+    return False
 
 
 def _negations(sentence: str) -> list[re.Match[str]]:

@@ -34,12 +34,12 @@ from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import COMMON_FILES, alike_groups, near_duplicate_pairs
 from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES
-from memtab.trust.duplicates.meaning import POLARITIES, agreeing, opposed_stems
+from memtab.trust.duplicates.meaning import POLARITIES, agreeing, opposed_stems, restricts
 from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
 from memtab.trust.memories import place_of, where_in_words
 from memtab.trust.per_file import NotAsMadeError
 from memtab.trust.specifics import without_addresses
-from memtab.trust.words import ContentLine, sentence_stems, stems_of
+from memtab.trust.words import ContentLine, sentence_stems
 
 STATEMENT_SIMILARITY = 0.35
 """Statements' stems alike at this are compared by what they say (`alike`)."""
@@ -57,9 +57,6 @@ are rendered with WeasyPrint" / "The invoice renderer runs in a queue")."""
 _INDEX_ENTRY = re.compile(r"\[[^\[\]\n]*\]\([^()\n]*\)|see\s+\S+\.md\b", re.IGNORECASE)
 """An index's entry ("[x.md](x.md) — what it holds", Gemini CLI's "See …/x.md for …")."""
 
-_RESTRICTED = re.compile(r"\b(?:only|unless|except|but|if|when|until)\b", re.IGNORECASE)
-"""A word saying when a statement holds, or where not ("Run the integration tests before
-merging only when the schema changed")."""
 _ITEM = re.compile(r"\s*+(?:[-*+]|\d{1,9}[.)])\s")
 _CODE_ALONE = re.compile(r"(?:`[^`]*`[\s,;]*)+")
 
@@ -179,17 +176,6 @@ def statement_pairs(
     )
 
 
-def _restricts(longer: str, said: frozenset[str]) -> bool:
-    """Whether a statement says when what a shorter one (`said`, its stems) says holds, or
-    where not — of something the shorter does not say ("only when the schema changed";
-    not "When I fix a bug …" of "Tests first for bug fixes")."""
-    for restriction in _RESTRICTED.finditer(longer):
-        first = next(stems_of(longer[restriction.end() :]), None)
-        if first is not None and first not in said:
-            return True
-    return False
-
-
 def said_whole(one: frozenset[str], other: frozenset[str]) -> bool:
     """Whether one statement's stems are all the other's (polarity marks aside): the
     shorter said whole in the longer ("Table-driven tests." in "In Go code, prefer
@@ -207,7 +193,7 @@ def _said_whole(
 ) -> set[tuple[float, int, int]]:
     """The statements said whole in another (`said_whole`), each with its similarity, whose
     shorter one says `MIN_SHARED` stems besides an address's ("Unleash at https://…" says
-    one) and whose longer one does not restrict it (`_restricts`): a longer statement
+    one) and whose longer one does not restrict it (`meaning.restricts`): a longer statement
     holds the shorter's rarest stem, so only those are looked at."""
     get = weight.get
     found = set()
@@ -221,7 +207,7 @@ def _said_whole(
         holders = [
             i
             for i in postings[rarest]
-            if i != index and said <= sets[i] and not _restricts(texts[i], said)
+            if i != index and said <= sets[i] and not restricts(texts[i], said)
         ]
         if not holders or len(sentence_stems(without_addresses(texts[index]))) < MIN_SHARED:
             continue
