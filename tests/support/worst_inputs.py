@@ -515,6 +515,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.duplicates.meaning:_PREFER": S("", "a pre"),
     "memtab.trust.duplicates.meaning:_RESTRICTED": F("", "a onl"),
     "memtab.trust.duplicates.statements:_CODE_ALONE": X("`a`", " ", "x"),
+    "memtab.trust.duplicates.statements:_FIELD": X("a: ", "a", " "),
     "memtab.trust.duplicates.statements:_INDEX_ENTRY": M("see ", "a.", "m"),
     "memtab.trust.duplicates.statements:_ITEM": M("", " ", "x"),
     "memtab.trust.specifics:_ASIDE": F("", "(a"),

@@ -34,7 +34,8 @@ def test_the_same_statement_in_other_words_is_found_and_a_near_miss_is_not(
 ) -> None:
     """Measured on this set (docs/trust-quality.md "Meaning"): 7 of 10 rewordings found
     (3 before statements were compared by what they say), no near miss; an index's entry,
-    a question or code alone saying a rule's words is no statement of it."""
+    a question, code alone or a record's field saying a rule's words is no statement of
+    it."""
     made = notes()
     found = {"duplicate": 0, "neither": 0}
     for number, case in enumerate(CASES):
@@ -60,6 +61,11 @@ def test_the_same_statement_in_other_words_is_found_and_a_near_miss_is_not(
     assert not joined(found, topic, index)  # an index's entry restates its topic
     assert not joined(found, topic, asked)  # a question states nothing
     assert not joined(found, topic, code)  # nor a ticket in code alone
+    handoffs = [
+        memory("workspace", f"handoff-{day}.md", f"# Handoff\n\nschema_version: 1.0.0\n\n{said}\n")
+        for day, said in ((1, FILLERS[2]), (2, FILLERS[3]))
+    ]
+    assert not joined(groups(tmp_path / "fields", *handoffs), *handoffs)  # a record's field
 
 
 def test_a_template_s_header_is_no_rule(tmp_path: Path) -> None:

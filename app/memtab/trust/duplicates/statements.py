@@ -3,11 +3,11 @@
 
 Each memory's statements are its sentences of two stems or more (`trust.words`: numbers,
 short forms and symbols said one way), but labels ending in `:`, questions, code alone,
-lists of keywords, a sentence wrapped over two lines, an index's entries (a link to a
-memory and its description: it restates that memory), a template's header (a sentence
-opening every memory that says it, `BOILERPLATE_NOTES` of them or more), and what Codex's
-summary says again of its handbook (`memory_summary.md` of `MEMORY.md`: Codex's own short
-form).
+lists of keywords, a record's field ("schema_version: 1.0.0"), a sentence wrapped over
+two lines, an index's entries (a link to a memory and its description: it restates that
+memory), a template's header (a sentence opening every memory that says it,
+`BOILERPLATE_NOTES` of them or more), and what Codex's summary says again of its handbook
+(`memory_summary.md` of `MEMORY.md`: Codex's own short form).
 Two statements are alike when the IDF-weighted Jaccard similarity of their stems reaches
 `STATEMENT_SIMILARITY` (`store.text.near_duplicates`), and one statement when, read whole,
 they also say one thing (`meaning.agreeing`): no opposite rules, no claims that contradict,
@@ -58,6 +58,8 @@ _INDEX_ENTRY = re.compile(r"\[[^\[\]\n]*\]\([^()\n]*\)|see\s+\S+\.md\b", re.IGNO
 """An index's entry ("[x.md](x.md) — what it holds", Gemini CLI's "See …/x.md for …")."""
 
 _ITEM = re.compile(r"\s*+(?:[-*+]|\d{1,9}[.)])\s")
+_FIELD = re.compile(r"[\w.-]++:[ \t]*+[\w.@/+-]++")
+"""A record's field and its value ("schema_version: 1.0.0"): data, not a statement."""
 _CODE_ALONE = re.compile(r"(?:`[^`]*`[\s,;]*)+")
 
 Pairs = tuple[tuple[float, int, int], ...]
@@ -82,13 +84,14 @@ Notes = Sequence[tuple[Document, Any]]
 
 def is_statement(sentence: str, stems: frozenset[str]) -> bool:
     """Whether a sentence of a memory is compared with others' (see the module doc): not a
-    label, a question, code alone nor an index's entry."""
+    label, a question, code alone, a record's field nor an index's entry."""
     said = sentence.rstrip("*_ .")
     return (
         len(stems) >= MIN_STATEMENT_STEMS
         and not said.endswith((":", "?"))
         and _INDEX_ENTRY.match(sentence) is None
         and _CODE_ALONE.fullmatch(said) is None
+        and _FIELD.fullmatch(said) is None
         and not _keywords(said)
     )
 
