@@ -131,7 +131,7 @@ def test_a_statement_said_whole_in_a_longer_one_is_one(tmp_path: Path) -> None:
     """Every word of a short statement said in a longer one, and a thing few memories name
     among them, is the same statement ("Table-driven tests." in "In Go code, prefer
     table-driven tests even for two cases…"); not when the longer says when it holds
-    ("only when", "unless")."""
+    ("only when", "unless"), nor tells as past what the shorter states ("revoked")."""
     for one, other, together in (
         ("Table-driven tests.",
          "In Go code, prefer table-driven tests even for two cases; it makes the third one"
@@ -149,6 +149,15 @@ def test_a_statement_said_whole_in_a_longer_one_is_one(tmp_path: Path) -> None:
         a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
         b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
         assert joined(groups(tmp_path, a, b), a, b) is together, (one, other)
+    rule = "A reused refresh token revokes the whole family (theft detection)."
+    told = (
+        "Two browser tabs refreshing within a few milliseconds both read the same row; the"
+        " second rotation looked like a reused refresh token, so the theft detection revoked"
+        " the whole family and the user was logged out (401)."
+    )
+    a = memory("global", "a.md", f"# A\n\n- {rule}\n- {FILLERS[0]}\n- {FILLERS[2]}\n")
+    b = memory("project:acme-api", "b.md", f"# B\n\n- {told}\n- {FILLERS[1]}\n- {FILLERS[3]}\n")
+    assert not joined(groups(tmp_path, a, b), a, b)
 
 
 def test_a_verb_s_irregular_past_is_the_verb(tmp_path: Path) -> None:

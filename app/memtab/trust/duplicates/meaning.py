@@ -11,10 +11,11 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from memtab.check.documents import Document
+from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.claims import Claim, claims_of, contradict, same_thing, sentence_claims
 from memtab.trust.polarity import opposed, other_subjects, rule_of
 from memtab.trust.specifics import different_specifics
-from memtab.trust.words import content_lines, sentence_stems, statements, stems_of
+from memtab.trust.words import IRREGULAR, content_lines, sentence_stems, statements, stems_of
 
 POLARITY = {"always": "\0always", "never": "\0never"}
 """What a rule's stems hold of its polarity (no word stems so)."""
@@ -163,6 +164,31 @@ def restricts(longer: str, said: frozenset[str], words: re.Pattern[str] = _RESTR
         if first is not None and first not in said:
             return True
     return False
+
+
+def recounts(longer: str, shorter: str, said: frozenset[str]) -> bool:
+    """Whether a longer statement tells as past what a shorter one (`said`, its stems)
+    states as standing: a word of the shorter's in a past form in the longer only ("… so
+    the theft detection revoked the whole family" of "A reused refresh token revokes the
+    whole family"; "is rebuilt" is no past)."""
+    past = _past_stems(longer) & said
+    return bool(past - _past_stems(shorter))
+
+
+_PASSIVE = frozenset({"is", "are", "be", "been", "being", "get", "gets", "getting"})
+
+
+def _past_stems(text: str) -> set[str]:
+    """The stems of a text's verbs in a past form ("revoked", "built"), not a passive's
+    participle ("is stored")."""
+    words = lowered_words(text)
+    return {
+        stem
+        for before, word in zip(["", *words], words, strict=False)
+        if ((len(word) > 4 and word.endswith("ed")) or word in IRREGULAR)
+        and before not in _PASSIVE
+        and (stem := next(stems_of(word), None)) is not None
+    }
 
 
 def _negations(sentence: str) -> list[re.Match[str]]:

@@ -34,7 +34,13 @@ from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import COMMON_FILES, alike_groups, near_duplicate_pairs
 from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES
-from memtab.trust.duplicates.meaning import POLARITIES, agreeing, opposed_stems, restricts
+from memtab.trust.duplicates.meaning import (
+    POLARITIES,
+    agreeing,
+    opposed_stems,
+    recounts,
+    restricts,
+)
 from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
 from memtab.trust.memories import place_of, where_in_words
 from memtab.trust.per_file import NotAsMadeError
@@ -196,8 +202,9 @@ def _said_whole(
 ) -> set[tuple[float, int, int]]:
     """The statements said whole in another (`said_whole`), each with its similarity, whose
     shorter one says `MIN_SHARED` stems besides an address's ("Unleash at https://…" says
-    one) and whose longer one does not restrict it (`meaning.restricts`): a longer statement
-    holds the shorter's rarest stem, so only those are looked at."""
+    one) and whose longer one neither restricts it (`meaning.restricts`) nor tells it as
+    past (`meaning.recounts`): a longer statement holds the shorter's rarest stem, so only
+    those are looked at."""
     get = weight.get
     found = set()
     for index, stems in enumerate(sets):
@@ -212,6 +219,7 @@ def _said_whole(
             for i in postings[rarest]
             if i != index and said <= sets[i] and not restricts(texts[i], said)
         ]
+        holders = [i for i in holders if not recounts(texts[i], texts[index], said)]
         if not holders or len(sentence_stems(without_addresses(texts[index]))) < MIN_SHARED:
             continue
         shared = sum(map(get, said, repeat(0.0)))
