@@ -29,6 +29,16 @@ def joined(found: list[DuplicateGroup], *documents: Document) -> bool:
     return any({d.path for d in documents} <= {m.path for m in g.members} for g in found)
 
 
+def said_together(tmp_path: Path, one: str, other: str, *fillers: str) -> bool:
+    """Whether a global note saying `one` and a project's saying `other`, each with a filler
+    line of its own (and `fillers`, one a note), are in one group."""
+    a_more = "".join(f"- {line}\n" for line in fillers[0::2])
+    b_more = "".join(f"- {line}\n" for line in fillers[1::2])
+    a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n{a_more}")
+    b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n{b_more}")
+    return joined(groups(tmp_path, a, b), a, b)
+
+
 def test_the_same_statement_in_other_words_is_found_and_a_near_miss_is_not(
     tmp_path: Path,
 ) -> None:
@@ -101,9 +111,7 @@ def test_statements_that_disagree_are_never_one(tmp_path: Path) -> None:
         ("Keycloak runs on port 8180 locally",
          "Keycloak runs on port 8181 locally in the compose profile (8180 is the old one)."),
     ):  # fmt: skip
-        a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
-        b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
-        assert not joined(groups(tmp_path, a, b), a, b), (one, other)
+        assert not said_together(tmp_path, one, other), (one, other)
 
 
 def test_a_statement_and_its_denial_are_never_one(tmp_path: Path) -> None:
@@ -122,9 +130,7 @@ def test_a_statement_and_its_denial_are_never_one(tmp_path: Path) -> None:
         ("Never log full credit card numbers; mask all but the last four digits.",
          "Card numbers must be masked in logs, except the last 4 digits.", True),
     ):  # fmt: skip
-        a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
-        b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
-        assert joined(groups(tmp_path, a, b), a, b) is together, (one, other)
+        assert said_together(tmp_path, one, other) is together, (one, other)
 
 
 def test_a_statement_said_whole_in_a_longer_one_is_one(tmp_path: Path) -> None:
@@ -146,18 +152,14 @@ def test_a_statement_said_whole_in_a_longer_one_is_one(tmp_path: Path) -> None:
          "In Go code, prefer table-driven tests unless the cases share no setup; it makes the"
          " third one cheap.", False),
     ):  # fmt: skip
-        a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
-        b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
-        assert joined(groups(tmp_path, a, b), a, b) is together, (one, other)
+        assert said_together(tmp_path, one, other) is together, (one, other)
     rule = "A reused refresh token revokes the whole family (theft detection)."
     told = (
         "Two browser tabs refreshing within a few milliseconds both read the same row; the"
         " second rotation looked like a reused refresh token, so the theft detection revoked"
         " the whole family and the user was logged out (401)."
     )
-    a = memory("global", "a.md", f"# A\n\n- {rule}\n- {FILLERS[0]}\n- {FILLERS[2]}\n")
-    b = memory("project:acme-api", "b.md", f"# B\n\n- {told}\n- {FILLERS[1]}\n- {FILLERS[3]}\n")
-    assert not joined(groups(tmp_path, a, b), a, b)
+    assert not said_together(tmp_path, rule, told, FILLERS[2], FILLERS[3])
 
 
 def test_a_verb_s_irregular_past_is_the_verb(tmp_path: Path) -> None:
@@ -170,9 +172,7 @@ def test_a_verb_s_irregular_past_is_the_verb(tmp_path: Path) -> None:
         ("Take a database snapshot before each migration.",
          "A database snapshot is taken before each migration."),
     ):  # fmt: skip
-        a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
-        b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
-        assert joined(groups(tmp_path, a, b), a, b), (one, other)
+        assert said_together(tmp_path, one, other), (one, other)
 
 
 def test_a_statement_limited_or_no_longer_so_is_not_one_said_always(tmp_path: Path) -> None:
@@ -195,6 +195,4 @@ def test_a_statement_limited_or_no_longer_so_is_not_one_said_always(tmp_path: Pa
          "The export job double-counted refunds when an invoice was edited; the fix sums them"
          " once per invoice.", True),
     ):  # fmt: skip
-        a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
-        b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
-        assert joined(groups(tmp_path, a, b), a, b) is together, (one, other)
+        assert said_together(tmp_path, one, other) is together, (one, other)
